@@ -1,0 +1,1 @@
+//! The rust-hdl RTL.

@@ -1,0 +1,1 @@
+//! Verilator binding.

@@ -1,0 +1,511 @@
+//! The one op table. The script parser, the descriptor codec, the golden
+//! model and the RTL decoder all read their op knowledge from here.
+//!
+//! Two layers:
+//! * [`AluOp`] + [`ElemType`]: what the atomic ALU computes. The RTL ALU takes
+//!   exactly these codes on its `op` / `ty` ports, and the golden model's
+//!   [`crate::golden::alu::apply`] takes the same values, so the two can be
+//!   compared op by op.
+//! * [`VISA_OPS`] and [`PTX_OPS`]: the message-level op names of the seeds
+//!   (`DWORD_ATOMIC_OP` table; PTX `.op`), their encodings, and the operand
+//!   rules, with the mapping to [`AluOp`].
+
+/// The ALU's operation. Codes 0x00..=0x12 are the vISA `DWORD_ATOMIC_OP`
+/// codes (seed DWORD_ATOMIC.md, Op bits 4..0), so a vISA descriptor's op
+/// field feeds the ALU unchanged. PTX-only semantics take the codes the vISA
+/// table leaves free.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AluOp {
+    /// new = old + src0 (integer), or IEEE add when the type is a float (PTX `.add.f*`).
+    Add = 0x00,
+    /// new = old - src0
+    Sub = 0x01,
+    /// new = old + 1, wrapping modulo 2^width (vISA INC)
+    Inc = 0x02,
+    /// new = old - 1, wrapping (vISA DEC)
+    Dec = 0x03,
+    /// new = min(old, src0), unsigned
+    Min = 0x04,
+    /// new = max(old, src0), unsigned
+    Max = 0x05,
+    /// new = src0
+    Xchg = 0x06,
+    /// new = (old == src1) ? src0 : old
+    Cmpxchg = 0x07,
+    And = 0x08,
+    Or = 0x09,
+    Xor = 0x0a,
+    /// new = min(old, src0), signed
+    Imin = 0x0b,
+    /// new = max(old, src0), signed
+    Imax = 0x0c,
+    /// new = old - 1; returns the new value
+    Predec = 0x0d,
+    /// IEEE 754-2019 maximumNumber (scripts.md "left open")
+    Fmax = 0x10,
+    /// IEEE 754-2019 minimumNumber
+    Fmin = 0x11,
+    /// new = (src0 == old) ? src1 : old, IEEE equality
+    Fcmpwr = 0x12,
+    /// PTX inc: new = (old >= src0) ? 0 : old + 1 (unsigned)
+    IncBound = 0x13,
+    /// PTX dec: new = (old == 0 || old > src0) ? src0 : old - 1 (unsigned)
+    DecBound = 0x14,
+    /// PTX `.min` on f16/bf16 (vector forms): NaN ignored, both NaN -> canonical NaN 0x7fff
+    FminPtx = 0x16,
+    /// PTX `.max` on f16/bf16 (vector forms)
+    FmaxPtx = 0x17,
+}
+
+/// Width of the ALU's `op` port in bits.
+pub const ALU_OP_BITS: usize = 5;
+
+impl AluOp {
+    pub const ALL: [AluOp; 21] = [
+        AluOp::Add,
+        AluOp::Sub,
+        AluOp::Inc,
+        AluOp::Dec,
+        AluOp::Min,
+        AluOp::Max,
+        AluOp::Xchg,
+        AluOp::Cmpxchg,
+        AluOp::And,
+        AluOp::Or,
+        AluOp::Xor,
+        AluOp::Imin,
+        AluOp::Imax,
+        AluOp::Predec,
+        AluOp::Fmax,
+        AluOp::Fmin,
+        AluOp::Fcmpwr,
+        AluOp::IncBound,
+        AluOp::DecBound,
+        AluOp::FminPtx,
+        AluOp::FmaxPtx,
+    ];
+
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u8) -> Option<AluOp> {
+        AluOp::ALL.iter().copied().find(|op| op.code() == code)
+    }
+
+    /// True for the ops whose result is the value written (PREDEC).
+    pub fn returns_new(self) -> bool {
+        matches!(self, AluOp::Predec)
+    }
+}
+
+/// The element type an ALU operation works on. Integer ops use B16..B128
+/// (signedness comes from the op); float ops use the float codes. The RTL
+/// ALU's `ty` port carries this code.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ElemType {
+    B16 = 0,
+    B32 = 1,
+    B64 = 2,
+    B128 = 3,
+    F16 = 4,
+    BF16 = 5,
+    F32 = 6,
+    F64 = 7,
+    /// two f16 halves in one 32-bit word, each updated independently
+    F16x2 = 8,
+    /// two bf16 halves in one 32-bit word
+    BF16x2 = 9,
+}
+
+/// Width of the ALU's `ty` port in bits.
+pub const ALU_TY_BITS: usize = 4;
+
+impl ElemType {
+    pub const ALL: [ElemType; 10] = [
+        ElemType::B16,
+        ElemType::B32,
+        ElemType::B64,
+        ElemType::B128,
+        ElemType::F16,
+        ElemType::BF16,
+        ElemType::F32,
+        ElemType::F64,
+        ElemType::F16x2,
+        ElemType::BF16x2,
+    ];
+
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u8) -> Option<ElemType> {
+        ElemType::ALL.get(code as usize).copied()
+    }
+
+    /// Bits one memory access of this type covers.
+    pub fn bits(self) -> u32 {
+        match self {
+            ElemType::B16 | ElemType::F16 | ElemType::BF16 => 16,
+            ElemType::B32 | ElemType::F32 | ElemType::F16x2 | ElemType::BF16x2 => 32,
+            ElemType::B64 | ElemType::F64 => 64,
+            ElemType::B128 => 128,
+        }
+    }
+
+    pub fn bytes(self) -> u32 {
+        self.bits() / 8
+    }
+
+    pub fn is_float(self) -> bool {
+        !matches!(self, ElemType::B16 | ElemType::B32 | ElemType::B64 | ElemType::B128)
+    }
+
+    /// All-ones mask of this type's width.
+    pub fn mask(self) -> u128 {
+        if self.bits() == 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.bits()) - 1
+        }
+    }
+}
+
+/// What an operand slot must hold for an op.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// must be V0
+    Null,
+    /// must be a lane vector
+    Required,
+}
+
+/// How an op interprets its data (the seed's Data Type column).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// UW, UD, UQ
+    Unsigned,
+    /// W, D, Q
+    Signed,
+    /// HF, F
+    Float,
+}
+
+/// One row of the seed's `DWORD_ATOMIC_OP` table (DWORD_ATOMIC.md), shared
+/// by SVM_ATOMIC, DWORD_ATOMIC and TYPED_ATOMIC.
+#[derive(Clone, Copy, Debug)]
+pub struct VisaOpInfo {
+    /// text name, lower case (`cmpxchg`)
+    pub name: &'static str,
+    /// the ALU op; its code is the descriptor's Op bits 4..0
+    pub op: AluOp,
+    /// legal in TYPED_ATOMIC (Message Type column lists TYPED)
+    pub typed: bool,
+    pub src0: Operand,
+    pub src1: Operand,
+    pub class: Class,
+    /// the semantics row as the seed writes it
+    pub semantics: &'static str,
+}
+
+macro_rules! visa_row {
+    ($name:literal, $op:ident, $typed:literal, $s0:ident, $s1:ident, $class:ident, $sem:literal) => {
+        VisaOpInfo {
+            name: $name,
+            op: AluOp::$op,
+            typed: $typed,
+            src0: Operand::$s0,
+            src1: Operand::$s1,
+            class: Class::$class,
+            semantics: $sem,
+        }
+    };
+}
+
+/// The seed's `DWORD_ATOMIC_OP` table, one row per op.
+pub const VISA_OPS: [VisaOpInfo; 17] = [
+    visa_row!("add", Add, true, Required, Null, Unsigned, "new = old + src0"),
+    visa_row!("sub", Sub, true, Required, Null, Unsigned, "new = old - src0"),
+    visa_row!("inc", Inc, true, Null, Null, Unsigned, "new = old + 1"),
+    visa_row!("dec", Dec, true, Null, Null, Unsigned, "new = old - 1"),
+    visa_row!("min", Min, true, Required, Null, Unsigned, "new = min(old, src0)"),
+    visa_row!("max", Max, true, Required, Null, Unsigned, "new = max(old, src0)"),
+    visa_row!("xchg", Xchg, true, Required, Null, Unsigned, "new = src0"),
+    visa_row!("cmpxchg", Cmpxchg, true, Required, Required, Unsigned, "new = (old == src1) ? src0 : old"),
+    visa_row!("and", And, true, Required, Null, Unsigned, "new = old & src0"),
+    visa_row!("or", Or, true, Required, Null, Unsigned, "new = old | src0"),
+    visa_row!("xor", Xor, true, Required, Null, Unsigned, "new = old ^ src0"),
+    visa_row!("imin", Imin, true, Required, Null, Signed, "new = min(old, src0), signed"),
+    visa_row!("imax", Imax, true, Required, Null, Signed, "new = max(old, src0), signed"),
+    visa_row!("predec", Predec, true, Null, Null, Signed, "new = old - 1, returns new"),
+    visa_row!("fmax", Fmax, false, Required, Null, Float, "new = maxNumber(old, src0)"),
+    visa_row!("fmin", Fmin, false, Required, Null, Float, "new = minNumber(old, src0)"),
+    visa_row!("fcmpwr", Fcmpwr, false, Required, Required, Float, "new = (src0 == old) ? src1 : old"),
+];
+
+/// Rows are identified by their op code.
+impl PartialEq for VisaOpInfo {
+    fn eq(&self, other: &Self) -> bool {
+        self.op == other.op
+    }
+}
+impl Eq for VisaOpInfo {}
+
+impl VisaOpInfo {
+    /// Case-insensitive lookup by text name.
+    pub fn by_name(name: &str) -> Option<&'static VisaOpInfo> {
+        VISA_OPS.iter().find(|r| r.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Lookup by the descriptor's Op bits 4..0.
+    pub fn by_code(code: u8) -> Option<&'static VisaOpInfo> {
+        VISA_OPS.iter().find(|r| r.op.code() == code)
+    }
+
+    /// The ALU element type for this op at a vISA width (16, 32 or 64).
+    pub fn elem_type(&self, width: u32) -> ElemType {
+        match (self.class, width) {
+            (Class::Float, 16) => ElemType::F16,
+            (Class::Float, _) => ElemType::F32,
+            (_, 16) => ElemType::B16,
+            (_, 64) => ElemType::B64,
+            _ => ElemType::B32,
+        }
+    }
+}
+
+/// vISA data width, the SVM Op byte's bits 6..5 (DWORD/TYPED use bit 5 only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VisaWidth {
+    W32 = 0,
+    W16 = 1,
+    W64 = 2,
+}
+
+impl VisaWidth {
+    pub fn bits(self) -> u32 {
+        match self {
+            VisaWidth::W16 => 16,
+            VisaWidth::W32 => 32,
+            VisaWidth::W64 => 64,
+        }
+    }
+}
+
+/// PTX `.type` (scalar and packed), as written after the op.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PtxType {
+    B16 = 0,
+    B32 = 1,
+    B64 = 2,
+    B128 = 3,
+    U32 = 4,
+    U64 = 5,
+    S32 = 6,
+    S64 = 7,
+    F32 = 8,
+    F64 = 9,
+    F16 = 10,
+    F16x2 = 11,
+    BF16 = 12,
+    BF16x2 = 13,
+}
+
+impl PtxType {
+    pub const ALL: [PtxType; 14] = [
+        PtxType::B16,
+        PtxType::B32,
+        PtxType::B64,
+        PtxType::B128,
+        PtxType::U32,
+        PtxType::U64,
+        PtxType::S32,
+        PtxType::S64,
+        PtxType::F32,
+        PtxType::F64,
+        PtxType::F16,
+        PtxType::F16x2,
+        PtxType::BF16,
+        PtxType::BF16x2,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PtxType::B16 => "b16",
+            PtxType::B32 => "b32",
+            PtxType::B64 => "b64",
+            PtxType::B128 => "b128",
+            PtxType::U32 => "u32",
+            PtxType::U64 => "u64",
+            PtxType::S32 => "s32",
+            PtxType::S64 => "s64",
+            PtxType::F32 => "f32",
+            PtxType::F64 => "f64",
+            PtxType::F16 => "f16",
+            PtxType::F16x2 => "f16x2",
+            PtxType::BF16 => "bf16",
+            PtxType::BF16x2 => "bf16x2",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<PtxType> {
+        PtxType::ALL.iter().copied().find(|t| t.name().eq_ignore_ascii_case(name))
+    }
+
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn from_code(code: u8) -> Option<PtxType> {
+        PtxType::ALL.get(code as usize).copied()
+    }
+
+    /// The ALU element type of one scalar element of this type.
+    pub fn elem_type(self) -> ElemType {
+        match self {
+            PtxType::B16 => ElemType::B16,
+            PtxType::B32 | PtxType::U32 | PtxType::S32 => ElemType::B32,
+            PtxType::B64 | PtxType::U64 | PtxType::S64 => ElemType::B64,
+            PtxType::B128 => ElemType::B128,
+            PtxType::F32 => ElemType::F32,
+            PtxType::F64 => ElemType::F64,
+            PtxType::F16 => ElemType::F16,
+            PtxType::F16x2 => ElemType::F16x2,
+            PtxType::BF16 => ElemType::BF16,
+            PtxType::BF16x2 => ElemType::BF16x2,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, PtxType::S32 | PtxType::S64)
+    }
+}
+
+/// PTX `.op`.
+#[repr(u8)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PtxOp {
+    And = 0,
+    Or = 1,
+    Xor = 2,
+    Cas = 3,
+    Exch = 4,
+    Add = 5,
+    Inc = 6,
+    Dec = 7,
+    Min = 8,
+    Max = 9,
+}
+
+/// One row of the PTX op table (seed PTX_ATOM.md, Syntax): which scalar
+/// types an op takes, and what the ALU does for it.
+#[derive(Clone, Copy, Debug)]
+pub struct PtxOpInfo {
+    pub name: &'static str,
+    pub op: PtxOp,
+    /// scalar (non-vector) types this op takes; `.add` on f16/f16x2/bf16/bf16x2 needs `.noftz`
+    pub scalar_types: &'static [PtxType],
+    /// types this op takes in the vector forms `.v2/.v4/.v8` (global only)
+    pub vector_types: &'static [PtxType],
+    /// takes the third operand `c` (cas)
+    pub has_c: bool,
+    /// the semantics as the seed writes it
+    pub semantics: &'static str,
+}
+
+use PtxType as T;
+
+/// The PTX op table.
+pub const PTX_OPS: [PtxOpInfo; 10] = [
+    PtxOpInfo { name: "and", op: PtxOp::And, scalar_types: &[T::B32, T::B64], vector_types: &[], has_c: false, semantics: "d = *a; *a = *a & b" },
+    PtxOpInfo { name: "or", op: PtxOp::Or, scalar_types: &[T::B32, T::B64], vector_types: &[], has_c: false, semantics: "d = *a; *a = *a | b" },
+    PtxOpInfo { name: "xor", op: PtxOp::Xor, scalar_types: &[T::B32, T::B64], vector_types: &[], has_c: false, semantics: "d = *a; *a = *a ^ b" },
+    PtxOpInfo { name: "cas", op: PtxOp::Cas, scalar_types: &[T::B16, T::B32, T::B64, T::B128], vector_types: &[], has_c: true, semantics: "d = *a; *a = (*a == b) ? c : *a" },
+    PtxOpInfo { name: "exch", op: PtxOp::Exch, scalar_types: &[T::B32, T::B64, T::B128], vector_types: &[], has_c: false, semantics: "d = *a; *a = b" },
+    PtxOpInfo { name: "add", op: PtxOp::Add, scalar_types: &[T::U32, T::U64, T::S32, T::S64, T::F32, T::F64, T::F16, T::F16x2, T::BF16, T::BF16x2], vector_types: &[T::F32, T::F16, T::BF16, T::F16x2, T::BF16x2], has_c: false, semantics: "d = *a; *a = *a + b" },
+    PtxOpInfo { name: "inc", op: PtxOp::Inc, scalar_types: &[T::U32], vector_types: &[], has_c: false, semantics: "d = *a; *a = (*a >= b) ? 0 : *a + 1" },
+    PtxOpInfo { name: "dec", op: PtxOp::Dec, scalar_types: &[T::U32], vector_types: &[], has_c: false, semantics: "d = *a; *a = (*a == 0 || *a > b) ? b : *a - 1" },
+    PtxOpInfo { name: "min", op: PtxOp::Min, scalar_types: &[T::U32, T::U64, T::S32, T::S64], vector_types: &[T::F16, T::BF16, T::F16x2, T::BF16x2], has_c: false, semantics: "d = *a; *a = min(*a, b)" },
+    PtxOpInfo { name: "max", op: PtxOp::Max, scalar_types: &[T::U32, T::U64, T::S32, T::S64], vector_types: &[T::F16, T::BF16, T::F16x2, T::BF16x2], has_c: false, semantics: "d = *a; *a = max(*a, b)" },
+];
+
+impl PtxOpInfo {
+    pub fn by_name(name: &str) -> Option<&'static PtxOpInfo> {
+        PTX_OPS.iter().find(|r| r.name.eq_ignore_ascii_case(name))
+    }
+
+    pub fn by_code(code: u8) -> Option<&'static PtxOpInfo> {
+        PTX_OPS.iter().find(|r| r.op as u8 == code)
+    }
+
+    /// The ALU op for this PTX op on element type `ty`. For `cas` the unit
+    /// routes b (compare) to src1 and c (new) to src0, matching CMPXCHG.
+    pub fn alu_op(&self, ty: PtxType) -> AluOp {
+        let float = ty.elem_type().is_float();
+        match self.op {
+            PtxOp::And => AluOp::And,
+            PtxOp::Or => AluOp::Or,
+            PtxOp::Xor => AluOp::Xor,
+            PtxOp::Cas => AluOp::Cmpxchg,
+            PtxOp::Exch => AluOp::Xchg,
+            PtxOp::Add => AluOp::Add,
+            PtxOp::Inc => AluOp::IncBound,
+            PtxOp::Dec => AluOp::DecBound,
+            PtxOp::Min if float => AluOp::FminPtx,
+            PtxOp::Max if float => AluOp::FmaxPtx,
+            PtxOp::Min if ty.is_signed() => AluOp::Imin,
+            PtxOp::Max if ty.is_signed() => AluOp::Imax,
+            PtxOp::Min => AluOp::Min,
+            PtxOp::Max => AluOp::Max,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn visa_codes_are_the_seed_table() {
+        let expect = [
+            ("add", 0b00000), ("sub", 0b00001), ("inc", 0b00010), ("dec", 0b00011),
+            ("min", 0b00100), ("max", 0b00101), ("xchg", 0b00110), ("cmpxchg", 0b00111),
+            ("and", 0b01000), ("or", 0b01001), ("xor", 0b01010), ("imin", 0b01011),
+            ("imax", 0b01100), ("predec", 0b01101), ("fmax", 0b10000), ("fmin", 0b10001),
+            ("fcmpwr", 0b10010),
+        ];
+        for (name, code) in expect {
+            let row = VisaOpInfo::by_name(name).unwrap();
+            assert_eq!(row.op.code(), code, "{name}");
+            assert_eq!(VisaOpInfo::by_code(code).unwrap().name, name);
+        }
+        assert_eq!(VISA_OPS.iter().filter(|r| !r.typed).count(), 3);
+    }
+
+    #[test]
+    fn alu_codes_round_trip() {
+        for op in AluOp::ALL {
+            assert_eq!(AluOp::from_code(op.code()), Some(op));
+            assert!(op.code() < (1 << ALU_OP_BITS));
+        }
+        for ty in ElemType::ALL {
+            assert_eq!(ElemType::from_code(ty.code()), Some(ty));
+        }
+        for ty in PtxType::ALL {
+            assert_eq!(PtxType::from_code(ty.code()), Some(ty));
+            assert_eq!(PtxType::by_name(ty.name()), Some(ty));
+        }
+    }
+
+    #[test]
+    fn ptx_min_max_pick_signedness_and_float() {
+        let min = PtxOpInfo::by_name("MIN").unwrap();
+        assert_eq!(min.alu_op(PtxType::U32), AluOp::Min);
+        assert_eq!(min.alu_op(PtxType::S64), AluOp::Imin);
+        assert_eq!(min.alu_op(PtxType::BF16), AluOp::FminPtx);
+        assert_eq!(PtxOpInfo::by_name("cas").unwrap().alu_op(PtxType::B128), AluOp::Cmpxchg);
+    }
+}

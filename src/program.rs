@@ -1,0 +1,94 @@
+//! A parsed, validated script: the state statements and the messages in
+//! script order. Produced by [`crate::script::parse`], consumed by the
+//! engines.
+
+use crate::message::Message;
+
+/// Flat memory or shared local memory (surface T0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Space {
+    Flat,
+    Slm,
+}
+
+impl Space {
+    pub fn name(self) -> &'static str {
+        match self {
+            Space::Flat => "flat",
+            Space::Slm => "slm",
+        }
+    }
+}
+
+/// Typed surface kinds (scripts.md `surface <n> <kind>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypedKind {
+    D1 = 0,
+    D1Array = 1,
+    D2 = 2,
+    D2Array = 3,
+    D3 = 4,
+}
+
+/// Element format of a typed surface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypedFormat {
+    U32,
+    U16,
+}
+
+/// A typed surface over flat memory. Layout (scripts.md): element (u, v, r)
+/// of level 0 is at `base + ((r*H + v)*W + u)*E`; level l follows level l-1
+/// with W, H, D halved (never below 1), the array size unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TypedSurface {
+    pub kind: TypedKind,
+    pub base: u64,
+    pub width: u32,
+    /// 1 unless given
+    pub height: u32,
+    /// 1 unless given
+    pub depth: u32,
+    /// 1 unless given
+    pub array: u32,
+    /// 1 unless given
+    pub levels: u32,
+    pub format: TypedFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    Buffer { base: u64, size: u64 },
+    Typed(TypedSurface),
+}
+
+/// One statement that acts when the script runs, in script order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `mem.<t>` / `slm.<t>`: bytes stored little-endian from `addr`
+    Init { line: usize, space: Space, addr: u64, bytes: Vec<u8> },
+    Message(Message),
+    /// `dump`: reported after all messages ran
+    Dump { line: usize, space: Space, addr: u64, len: u64 },
+}
+
+/// A whole validated script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// the path as given on the command line (for diagnostics)
+    pub file: String,
+    /// `slm size`, default 65536
+    pub slm_size: u32,
+    /// surfaces by index (1..=254); T0 and T255 are implicit
+    pub surfaces: std::collections::BTreeMap<u8, Surface>,
+    pub stmts: Vec<Stmt>,
+}
+
+impl Program {
+    pub fn messages(&self) -> impl Iterator<Item = &Message> {
+        self.stmts.iter().filter_map(|s| match s {
+            Stmt::Message(m) => Some(m),
+            _ => None,
+        })
+    }
+}

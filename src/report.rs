@@ -1,0 +1,1 @@
+//! JSON and table reports of a RunOutput.

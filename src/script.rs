@@ -1,0 +1,1 @@
+//! The script parser (scripts.md): text -> Program.

@@ -1,0 +1,1 @@
+//! Message -> the seed Text form (canonical spelling).

@@ -1,0 +1,1 @@
+//! Test bench around the Verilated RTL.
