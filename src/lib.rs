@@ -5,7 +5,8 @@
 //! golden model) -> compare.
 
 pub mod diag;
-pub mod ops;
+/// The one op table (crate `atomport-isa`).
+pub use atomport_isa as ops;
 pub mod message;
 pub mod program;
 pub mod engine;
@@ -16,9 +17,8 @@ pub mod golden;
 pub mod report;
 pub mod cli;
 
-/// The rust-hdl RTL (one LogicBlock per file) and the Verilog emitter.
-#[path = "../hdl/mod.rs"]
-pub mod hdl;
+/// The rust-hdl RTL and the Verilog emitter (crate `atomport-hdl`).
+pub use atomport_hdl as hdl;
 
 /// Drivers, monitors, scoreboard and memory model around the Verilated RTL.
 #[path = "../testbench/mod.rs"]

@@ -1,10 +1,10 @@
-//! The one op table. The script parser, the descriptor codec, the golden
+//! atomport-isa: the one op table. The script parser, the descriptor codec, the golden
 //! model and the RTL decoder all read their op knowledge from here.
 //!
 //! Two layers:
 //! * [`AluOp`] + [`ElemType`]: what the atomic ALU computes. The RTL ALU takes
 //!   exactly these codes on its `op` / `ty` ports, and the golden model's
-//!   [`crate::golden::alu::apply`] takes the same values, so the two can be
+//!   `atomport::golden::alu::apply` takes the same values, so the two can be
 //!   compared op by op.
 //! * [`VISA_OPS`] and [`PTX_OPS`]: the message-level op names of the seeds
 //!   (`DWORD_ATOMIC_OP` table; PTX `.op`), their encodings, and the operand

@@ -1,1 +1,0 @@
-//! The rust-hdl RTL.

@@ -1,0 +1,1 @@
+//! atomport-hdl: the rust-hdl RTL, one LogicBlock per file, and the Verilog emitter.
