@@ -7,7 +7,7 @@
 //! element type; a PTX vector / packed operand is the brace vector joined
 //! element 0 first, low bits first (scripts.md, JSON output).
 
-use crate::ops::{AluOp, ElemType, PtxOp, PtxType, VisaOpInfo, VisaWidth};
+use crate::ops::{AluCtl, PtxOp, PtxType, VisaOpInfo, VisaWidth};
 
 /// The five message kinds of the seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -217,18 +217,30 @@ impl Message {
         lanes & dispatch & pred
     }
 
-    /// The ALU op and element type of an atomic message; None for SVM_SCATTER.
-    pub fn alu(&self) -> Option<(AluOp, ElemType)> {
-        match &self.body {
-            Body::SvmAtomic { op, width, .. } => Some((op.op, op.elem_type(width.bits()))),
+    /// The ALU controls of an atomic message (for PTX vector forms: of each
+    /// element); None for SVM_SCATTER.
+    pub fn alu(&self) -> Option<AluCtl> {
+        let (op, ty, ftz) = match &self.body {
+            Body::SvmAtomic { op, width, .. } => (op.op, op.elem_type(width.bits()), false),
             Body::DwordAtomic { op, w16, .. } | Body::TypedAtomic { op, w16, .. } => {
-                Some((op.op, op.elem_type(if *w16 { 16 } else { 32 })))
+                (op.op, op.elem_type(if *w16 { 16 } else { 32 }), false)
             }
-            Body::SvmScatter { .. } => None,
-            Body::PtxAtom { op, ty, .. } => {
+            Body::SvmScatter { .. } => return None,
+            Body::PtxAtom { op, ty, space, .. } => {
                 let row = crate::ops::PtxOpInfo::by_code(*op as u8).expect("PTX op in table");
-                Some((row.alu_op(*ty), ty.elem_type()))
+                // f32 add flushes on .global and generic, not on .shared
+                let ftz = *ty == PtxType::F32 && !space.is_shared();
+                (row.alu_op(*ty), ty.elem_type(), ftz)
             }
+        };
+        Some(AluCtl { op, ty, ftz })
+    }
+
+    /// Bytes one element access covers (atomics); the block size for scatter.
+    pub fn access_bytes(&self) -> u32 {
+        match &self.body {
+            Body::SvmScatter { block_size, .. } => *block_size as u32,
+            _ => self.alu().map(|c| c.ty.bytes()).unwrap_or(0),
         }
     }
 

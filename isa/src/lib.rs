@@ -173,6 +173,16 @@ impl ElemType {
     }
 }
 
+/// Everything the ALU's control ports carry for one operation: `op`, `ty`,
+/// and `ftz` (flush subnormal f32 inputs and results to sign-preserving zero:
+/// PTX `atom.add.f32` on `.global`/generic, scripts.md "left open").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AluCtl {
+    pub op: AluOp,
+    pub ty: ElemType,
+    pub ftz: bool,
+}
+
 /// What an operand slot must hold for an op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operand {
