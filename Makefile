@@ -1,0 +1,27 @@
+# atomport — the two commands of the README, plus the longer jobs.
+#   make demo   run the bundled example on the golden model and the RTL
+#   make test   the CI suite (what .ci/run runs)
+# Both install missing system packages (verilator, yosys, iverilog) first.
+
+CARGO ?= cargo
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+TOOLS := verilator yosys iverilog
+
+.PHONY: deps demo test long bench emit clean-waves
+
+deps:
+	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing (Debian packages)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TOOLS) >/dev/null; \
+	fi; \
+	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "make deps: $$t is still missing"; exit 1; }; done
+
+demo: deps
+	$(CARGO) run --release -q -- run examples/histogram.atom
+
+test: deps
+	$(CARGO) test --workspace
+
+emit:
+	$(CARGO) run --release -q -- emit
