@@ -1,0 +1,454 @@
+//! The atomic ALU: one combinational block that computes, for one element,
+//! the value an atomic writes back to memory (`new_value`) and the value it
+//! returns to the lane (`ret_value`).
+//!
+//! Its semantics are exactly `atomport::golden::alu::apply` (the golden
+//! model's op function, which takes the same `op`/`ty` codes); the test bench
+//! `testbench/tests/rtl_alu.rs` checks the two against each other under
+//! Verilator. The codes come from the one op table, `atomport-isa`.
+//!
+//! Structure (after rocket-chip's `AMOALU` and pulp's `axi_riscv_amos_alu`):
+//! 1. decode `op` into one-hot op flags, then into a few control booleans;
+//!    decode `ty` into a width (mask and sign bit);
+//! 2. mask the operands to the width;
+//! 3. ONE adder serves add, sub, inc, dec, predec and PTX inc/dec:
+//!    `old + b` with `b` either `src0` or 1; subtraction is `~(~old + b)`
+//!    (= `old - b` modulo 2^128), so no carry-in and no second adder;
+//! 4. ONE magnitude comparator `old < src0` serves min, max, imin, imax and
+//!    the PTX inc/dec bound tests. Signed compares flip the width's sign bit
+//!    of both operands first (the offset-binary trick: signed order at width
+//!    W equals unsigned order of `x ^ 2^(W-1)`), so one unsigned 128-bit
+//!    compare handles every width and signedness;
+//! 5. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
+//!    cmpxchg/cas and the `old > src0` half of PTX dec;
+//! 6. select the result, mask it to the width; `ret_value` is the old value
+//!    (the new one for PREDEC).
+//!
+//! Widths: B16 (also F16, BF16) 16 bits, B32 (also F32, F16x2, BF16x2) 32,
+//! B64 (also F64) 64, B128 128. Integer ops work on the low bits of the
+//! type's width whatever `ty` is, float types included (as the golden model
+//! defines them). `ty` codes outside `ElemType` give zero outputs; `op`
+//! codes outside `AluOp` leave memory unchanged (`new_value = old`).
+//!
+//! Floating point (issue "Floating-point atomics in RTL"): not built yet.
+//! `Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx`, and `Add` on a float
+//! type, currently leave memory unchanged (`new_value = old`), which is NOT
+//! the golden model's result; tests compare integer ops only. The float
+//! datapath will join this block on the same `op`/`ty`/operand ports (its
+//! min/max can feed order keys into the shared comparator). The `ftz` control
+//! port joins with the f32 add that reads it: an input no logic reads would
+//! be a Verilator `UNUSEDSIGNAL` warning in the emitted Verilog.
+
+use atomport_isa::{AluOp, ElemType, ALU_OP_BITS, ALU_TY_BITS};
+use rust_hdl::prelude::*;
+
+/// Width of the ALU's data ports (the widest element, PTX `.b128`).
+pub const ALU_DATA_BITS: usize = 128;
+
+/// The atomic ALU (combinational). See the module documentation.
+#[derive(LogicBlock)]
+pub struct AtomicAlu {
+    // ---- control: what to compute ----
+    /// The operation, an [`AluOp`] code.
+    pub op: Signal<In, Bits<ALU_OP_BITS>>,
+    /// The element type, an [`ElemType`] code; sets the width.
+    pub ty: Signal<In, Bits<ALU_TY_BITS>>,
+
+    // ---- operands ----
+    /// The value in memory before the atomic (only the low width bits are read).
+    pub old_value: Signal<In, Bits<ALU_DATA_BITS>>,
+    /// The first source operand (`src0`, PTX `b`; the swap value of cmpxchg/cas).
+    pub src0: Signal<In, Bits<ALU_DATA_BITS>>,
+    /// The second source operand (`src1`: the compare value of cmpxchg/cas).
+    pub src1: Signal<In, Bits<ALU_DATA_BITS>>,
+
+    // ---- results ----
+    /// The value written back to memory, masked to the width.
+    pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+    /// The value returned to the lane: old, or new for PREDEC; masked to the width.
+    pub ret_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+
+    // ---- op codes (from atomport-isa) ----
+    op_add: Constant<Bits<ALU_OP_BITS>>,
+    op_sub: Constant<Bits<ALU_OP_BITS>>,
+    op_inc: Constant<Bits<ALU_OP_BITS>>,
+    op_dec: Constant<Bits<ALU_OP_BITS>>,
+    op_min: Constant<Bits<ALU_OP_BITS>>,
+    op_max: Constant<Bits<ALU_OP_BITS>>,
+    op_xchg: Constant<Bits<ALU_OP_BITS>>,
+    op_cmpxchg: Constant<Bits<ALU_OP_BITS>>,
+    op_and: Constant<Bits<ALU_OP_BITS>>,
+    op_or: Constant<Bits<ALU_OP_BITS>>,
+    op_xor: Constant<Bits<ALU_OP_BITS>>,
+    op_imin: Constant<Bits<ALU_OP_BITS>>,
+    op_imax: Constant<Bits<ALU_OP_BITS>>,
+    op_predec: Constant<Bits<ALU_OP_BITS>>,
+    op_inc_bound: Constant<Bits<ALU_OP_BITS>>,
+    op_dec_bound: Constant<Bits<ALU_OP_BITS>>,
+
+    // ---- type codes (from atomport-isa) ----
+    ty_b16: Constant<Bits<ALU_TY_BITS>>,
+    ty_b32: Constant<Bits<ALU_TY_BITS>>,
+    ty_b64: Constant<Bits<ALU_TY_BITS>>,
+    ty_b128: Constant<Bits<ALU_TY_BITS>>,
+    ty_f16: Constant<Bits<ALU_TY_BITS>>,
+    ty_bf16: Constant<Bits<ALU_TY_BITS>>,
+    ty_f32: Constant<Bits<ALU_TY_BITS>>,
+    ty_f64: Constant<Bits<ALU_TY_BITS>>,
+    ty_f16x2: Constant<Bits<ALU_TY_BITS>>,
+    ty_bf16x2: Constant<Bits<ALU_TY_BITS>>,
+
+    // ---- data constants ----
+    mask_16: Constant<Bits<ALU_DATA_BITS>>,
+    mask_32: Constant<Bits<ALU_DATA_BITS>>,
+    mask_64: Constant<Bits<ALU_DATA_BITS>>,
+    mask_128: Constant<Bits<ALU_DATA_BITS>>,
+    sign_16: Constant<Bits<ALU_DATA_BITS>>,
+    sign_32: Constant<Bits<ALU_DATA_BITS>>,
+    sign_64: Constant<Bits<ALU_DATA_BITS>>,
+    sign_128: Constant<Bits<ALU_DATA_BITS>>,
+    zero: Constant<Bits<ALU_DATA_BITS>>,
+    one: Constant<Bits<ALU_DATA_BITS>>,
+
+    // ---- type decode ----
+    width_16: Signal<Local, Bit>,
+    width_32: Signal<Local, Bit>,
+    width_64: Signal<Local, Bit>,
+    width_128: Signal<Local, Bit>,
+    /// `ty` is one of the float codes (Add then means the float add).
+    float_type: Signal<Local, Bit>,
+    /// all ones over the type's width; zero for an undefined `ty` code
+    width_mask: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// the type's sign bit
+    sign_bit: Signal<Local, Bits<ALU_DATA_BITS>>,
+
+    // ---- op decode: one flag per op ----
+    is_add: Signal<Local, Bit>,
+    is_sub: Signal<Local, Bit>,
+    is_inc: Signal<Local, Bit>,
+    is_dec: Signal<Local, Bit>,
+    is_min: Signal<Local, Bit>,
+    is_max: Signal<Local, Bit>,
+    is_xchg: Signal<Local, Bit>,
+    is_cmpxchg: Signal<Local, Bit>,
+    is_and: Signal<Local, Bit>,
+    is_or: Signal<Local, Bit>,
+    is_xor: Signal<Local, Bit>,
+    is_imin: Signal<Local, Bit>,
+    is_imax: Signal<Local, Bit>,
+    is_predec: Signal<Local, Bit>,
+    is_inc_bound: Signal<Local, Bit>,
+    is_dec_bound: Signal<Local, Bit>,
+
+    // ---- control booleans ----
+    /// the result is the adder's (add, sub, inc, dec, predec)
+    select_adder: Signal<Local, Bit>,
+    /// the adder adds src0 (add, sub); otherwise it adds 1
+    adder_takes_src0: Signal<Local, Bit>,
+    /// the adder subtracts: sub, dec, predec, PTX dec
+    adder_subtracts: Signal<Local, Bit>,
+    /// the comparator orders signed values (imin, imax)
+    compare_signed: Signal<Local, Bit>,
+    /// the result is the smaller of old and src0 (min, imin)
+    select_smaller: Signal<Local, Bit>,
+    /// the result is the larger of old and src0 (max, imax)
+    select_larger: Signal<Local, Bit>,
+
+    // ---- datapath ----
+    old_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+    src0_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+    src1_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// all ones when subtracting: `old - b = ~(~old + b)`
+    adder_invert: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_operand: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_result: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// the sign bit when comparing signed, else zero
+    compare_flip: Signal<Local, Bits<ALU_DATA_BITS>>,
+    compare_old: Signal<Local, Bits<ALU_DATA_BITS>>,
+    compare_src0: Signal<Local, Bits<ALU_DATA_BITS>>,
+    old_less_than_src0: Signal<Local, Bit>,
+    equal_operand: Signal<Local, Bits<ALU_DATA_BITS>>,
+    old_equals_operand: Signal<Local, Bit>,
+    old_is_zero: Signal<Local, Bit>,
+    result: Signal<Local, Bits<ALU_DATA_BITS>>,
+    new_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+}
+
+fn op_code(op: AluOp) -> Constant<Bits<ALU_OP_BITS>> {
+    Constant::new(op.code().to_bits())
+}
+
+fn ty_code(ty: ElemType) -> Constant<Bits<ALU_TY_BITS>> {
+    Constant::new(ty.code().to_bits())
+}
+
+fn data(value: u128) -> Constant<Bits<ALU_DATA_BITS>> {
+    Constant::new(value.to_bits())
+}
+
+fn sign_of(ty: ElemType) -> Constant<Bits<ALU_DATA_BITS>> {
+    data(1u128 << (ty.bits() - 1))
+}
+
+impl Default for AtomicAlu {
+    fn default() -> Self {
+        // The ports' widths are the op table's; the table must fit them.
+        assert!(AluOp::ALL.iter().all(|op| (op.code() as usize) < (1 << ALU_OP_BITS)));
+        assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
+        assert!(ElemType::ALL.iter().all(|ty| ty.bits() as usize <= ALU_DATA_BITS));
+        Self {
+            op: Default::default(),
+            ty: Default::default(),
+            old_value: Default::default(),
+            src0: Default::default(),
+            src1: Default::default(),
+            new_value: Default::default(),
+            ret_value: Default::default(),
+            op_add: op_code(AluOp::Add),
+            op_sub: op_code(AluOp::Sub),
+            op_inc: op_code(AluOp::Inc),
+            op_dec: op_code(AluOp::Dec),
+            op_min: op_code(AluOp::Min),
+            op_max: op_code(AluOp::Max),
+            op_xchg: op_code(AluOp::Xchg),
+            op_cmpxchg: op_code(AluOp::Cmpxchg),
+            op_and: op_code(AluOp::And),
+            op_or: op_code(AluOp::Or),
+            op_xor: op_code(AluOp::Xor),
+            op_imin: op_code(AluOp::Imin),
+            op_imax: op_code(AluOp::Imax),
+            op_predec: op_code(AluOp::Predec),
+            op_inc_bound: op_code(AluOp::IncBound),
+            op_dec_bound: op_code(AluOp::DecBound),
+            ty_b16: ty_code(ElemType::B16),
+            ty_b32: ty_code(ElemType::B32),
+            ty_b64: ty_code(ElemType::B64),
+            ty_b128: ty_code(ElemType::B128),
+            ty_f16: ty_code(ElemType::F16),
+            ty_bf16: ty_code(ElemType::BF16),
+            ty_f32: ty_code(ElemType::F32),
+            ty_f64: ty_code(ElemType::F64),
+            ty_f16x2: ty_code(ElemType::F16x2),
+            ty_bf16x2: ty_code(ElemType::BF16x2),
+            mask_16: data(ElemType::B16.mask()),
+            mask_32: data(ElemType::B32.mask()),
+            mask_64: data(ElemType::B64.mask()),
+            mask_128: data(ElemType::B128.mask()),
+            sign_16: sign_of(ElemType::B16),
+            sign_32: sign_of(ElemType::B32),
+            sign_64: sign_of(ElemType::B64),
+            sign_128: sign_of(ElemType::B128),
+            zero: data(0),
+            one: data(1),
+            width_16: Default::default(),
+            width_32: Default::default(),
+            width_64: Default::default(),
+            width_128: Default::default(),
+            float_type: Default::default(),
+            width_mask: Default::default(),
+            sign_bit: Default::default(),
+            is_add: Default::default(),
+            is_sub: Default::default(),
+            is_inc: Default::default(),
+            is_dec: Default::default(),
+            is_min: Default::default(),
+            is_max: Default::default(),
+            is_xchg: Default::default(),
+            is_cmpxchg: Default::default(),
+            is_and: Default::default(),
+            is_or: Default::default(),
+            is_xor: Default::default(),
+            is_imin: Default::default(),
+            is_imax: Default::default(),
+            is_predec: Default::default(),
+            is_inc_bound: Default::default(),
+            is_dec_bound: Default::default(),
+            select_adder: Default::default(),
+            adder_takes_src0: Default::default(),
+            adder_subtracts: Default::default(),
+            compare_signed: Default::default(),
+            select_smaller: Default::default(),
+            select_larger: Default::default(),
+            old_masked: Default::default(),
+            src0_masked: Default::default(),
+            src1_masked: Default::default(),
+            adder_invert: Default::default(),
+            adder_operand: Default::default(),
+            adder_sum: Default::default(),
+            adder_result: Default::default(),
+            compare_flip: Default::default(),
+            compare_old: Default::default(),
+            compare_src0: Default::default(),
+            old_less_than_src0: Default::default(),
+            equal_operand: Default::default(),
+            old_equals_operand: Default::default(),
+            old_is_zero: Default::default(),
+            result: Default::default(),
+            new_masked: Default::default(),
+        }
+    }
+}
+
+impl Logic for AtomicAlu {
+    // rust-hdl emits operators without their Rust grouping: every mixed
+    // expression below is parenthesized on purpose (DEVELOPERS.md, Stack).
+    #[hdl_gen]
+    fn update(&mut self) {
+        // 1. type decode: width, mask, sign bit
+        self.width_16.next = ((self.ty.val() == self.ty_b16.val()) | (self.ty.val() == self.ty_f16.val()))
+            | (self.ty.val() == self.ty_bf16.val());
+        self.width_32.next = ((self.ty.val() == self.ty_b32.val()) | (self.ty.val() == self.ty_f32.val()))
+            | ((self.ty.val() == self.ty_f16x2.val()) | (self.ty.val() == self.ty_bf16x2.val()));
+        self.width_64.next = (self.ty.val() == self.ty_b64.val()) | (self.ty.val() == self.ty_f64.val());
+        self.width_128.next = self.ty.val() == self.ty_b128.val();
+        self.float_type.next = ((self.ty.val() == self.ty_f16.val()) | (self.ty.val() == self.ty_bf16.val()))
+            | ((self.ty.val() == self.ty_f32.val()) | (self.ty.val() == self.ty_f64.val()))
+            | ((self.ty.val() == self.ty_f16x2.val()) | (self.ty.val() == self.ty_bf16x2.val()));
+        self.width_mask.next = self.zero.val();
+        self.sign_bit.next = self.sign_128.val();
+        if self.width_16.val() {
+            self.width_mask.next = self.mask_16.val();
+            self.sign_bit.next = self.sign_16.val();
+        }
+        if self.width_32.val() {
+            self.width_mask.next = self.mask_32.val();
+            self.sign_bit.next = self.sign_32.val();
+        }
+        if self.width_64.val() {
+            self.width_mask.next = self.mask_64.val();
+            self.sign_bit.next = self.sign_64.val();
+        }
+        if self.width_128.val() {
+            self.width_mask.next = self.mask_128.val();
+        }
+
+        // 2. op decode: one flag per integer op (Add on a float type is the
+        //    float add, not built yet)
+        self.is_add.next = (self.op.val() == self.op_add.val()) & !self.float_type.val();
+        self.is_sub.next = self.op.val() == self.op_sub.val();
+        self.is_inc.next = self.op.val() == self.op_inc.val();
+        self.is_dec.next = self.op.val() == self.op_dec.val();
+        self.is_min.next = self.op.val() == self.op_min.val();
+        self.is_max.next = self.op.val() == self.op_max.val();
+        self.is_xchg.next = self.op.val() == self.op_xchg.val();
+        self.is_cmpxchg.next = self.op.val() == self.op_cmpxchg.val();
+        self.is_and.next = self.op.val() == self.op_and.val();
+        self.is_or.next = self.op.val() == self.op_or.val();
+        self.is_xor.next = self.op.val() == self.op_xor.val();
+        self.is_imin.next = self.op.val() == self.op_imin.val();
+        self.is_imax.next = self.op.val() == self.op_imax.val();
+        self.is_predec.next = self.op.val() == self.op_predec.val();
+        self.is_inc_bound.next = self.op.val() == self.op_inc_bound.val();
+        self.is_dec_bound.next = self.op.val() == self.op_dec_bound.val();
+
+        // 3. control booleans
+        self.select_adder.next = ((self.is_add.val() | self.is_sub.val()) | (self.is_inc.val() | self.is_dec.val()))
+            | self.is_predec.val();
+        self.adder_takes_src0.next = self.is_add.val() | self.is_sub.val();
+        self.adder_subtracts.next = ((self.is_sub.val() | self.is_dec.val()) | self.is_predec.val())
+            | self.is_dec_bound.val();
+        self.compare_signed.next = self.is_imin.val() | self.is_imax.val();
+        self.select_smaller.next = self.is_min.val() | self.is_imin.val();
+        self.select_larger.next = self.is_max.val() | self.is_imax.val();
+
+        // 4. operands, masked to the width
+        self.old_masked.next = self.old_value.val() & self.width_mask.val();
+        self.src0_masked.next = self.src0.val() & self.width_mask.val();
+        self.src1_masked.next = self.src1.val() & self.width_mask.val();
+
+        // 5. the one adder: old + b, or old - b = ~(~old + b); b = src0 or 1.
+        //    Results are right modulo 2^width because the final mask drops
+        //    everything above the width.
+        self.adder_invert.next = self.zero.val();
+        if self.adder_subtracts.val() {
+            self.adder_invert.next = !self.zero.val();
+        }
+        self.adder_operand.next = self.one.val();
+        if self.adder_takes_src0.val() {
+            self.adder_operand.next = self.src0_masked.val();
+        }
+        self.adder_sum.next = (self.old_masked.val() ^ self.adder_invert.val()) + self.adder_operand.val();
+        self.adder_result.next = self.adder_sum.val() ^ self.adder_invert.val();
+
+        // 6. the one magnitude comparator: old < src0, unsigned; signed
+        //    order by flipping the width's sign bit of both operands
+        self.compare_flip.next = self.zero.val();
+        if self.compare_signed.val() {
+            self.compare_flip.next = self.sign_bit.val();
+        }
+        self.compare_old.next = self.old_masked.val() ^ self.compare_flip.val();
+        self.compare_src0.next = self.src0_masked.val() ^ self.compare_flip.val();
+        self.old_less_than_src0.next = self.compare_old.val() < self.compare_src0.val();
+
+        // 7. the one equality comparator: old == src1 (cmpxchg), else old == src0
+        self.equal_operand.next = self.src0_masked.val();
+        if self.is_cmpxchg.val() {
+            self.equal_operand.next = self.src1_masked.val();
+        }
+        self.old_equals_operand.next = self.old_masked.val() == self.equal_operand.val();
+        self.old_is_zero.next = !(self.old_masked.val().any());
+
+        // 8. result select; anything not decoded above leaves memory unchanged
+        self.result.next = self.old_masked.val();
+        if self.select_adder.val() {
+            self.result.next = self.adder_result.val();
+        }
+        if self.select_smaller.val() & !self.old_less_than_src0.val() {
+            self.result.next = self.src0_masked.val();
+        }
+        if self.select_larger.val() & self.old_less_than_src0.val() {
+            self.result.next = self.src0_masked.val();
+        }
+        if self.is_xchg.val() {
+            self.result.next = self.src0_masked.val();
+        }
+        if self.is_cmpxchg.val() & self.old_equals_operand.val() {
+            self.result.next = self.src0_masked.val();
+        }
+        if self.is_and.val() {
+            self.result.next = self.old_masked.val() & self.src0_masked.val();
+        }
+        if self.is_or.val() {
+            self.result.next = self.old_masked.val() | self.src0_masked.val();
+        }
+        if self.is_xor.val() {
+            self.result.next = self.old_masked.val() ^ self.src0_masked.val();
+        }
+        // PTX inc (seed PTX_ATOM.md, Semantics): (old >= src0) ? 0 : old + 1
+        if self.is_inc_bound.val() {
+            self.result.next = self.zero.val();
+            if self.old_less_than_src0.val() {
+                self.result.next = self.adder_result.val();
+            }
+        }
+        // PTX dec: (old == 0 || old > src0) ? src0 : old - 1,
+        // with old > src0 = !(old < src0) && !(old == src0)
+        if self.is_dec_bound.val() {
+            self.result.next = self.adder_result.val();
+            if self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val()) {
+                self.result.next = self.src0_masked.val();
+            }
+        }
+
+        // 9. outputs
+        self.new_masked.next = self.result.val() & self.width_mask.val();
+        self.new_value.next = self.new_masked.val();
+        self.ret_value.next = self.old_masked.val();
+        if self.is_predec.val() {
+            self.ret_value.next = self.new_masked.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_alu_synthesizes() {
+        let mut uut = AtomicAlu::default();
+        uut.connect_all();
+        yosys_validate("atomport_atomic_alu", &generate_verilog(&uut)).unwrap();
+    }
+}

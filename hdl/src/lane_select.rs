@@ -1,0 +1,86 @@
+//! `LaneSelect`: find-first-set over the lanes still to be issued.
+//!
+//! The unit skips disabled lanes without spending a cycle on them
+//! (issue "lane-serializing memory-port unit"): every cycle it takes the
+//! lowest set bit of the remaining-lanes mask. `onehot = mask & -mask`
+//! isolates that bit with one adder; the binary lane number is then a
+//! 32-way one-hot to binary encode.
+
+use rust_hdl::prelude::*;
+
+/// Lanes per message (DWORD_ATOMIC and PTX warps go up to 32).
+pub const MAX_LANES: usize = 32;
+/// Bits of a lane number.
+pub const LANE_BITS: usize = 5;
+
+/// Lowest set lane of `mask` (combinational).
+#[derive(LogicBlock)]
+pub struct LaneSelect {
+    // ---- input ----
+    /// Lanes still to issue (bit i = lane i).
+    pub mask: Signal<In, Bits<MAX_LANES>>,
+
+    // ---- outputs ----
+    /// Only the lowest set bit of `mask` (zero when `mask` is zero).
+    pub onehot: Signal<Out, Bits<MAX_LANES>>,
+    /// Its lane number (0 when `mask` is zero).
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    /// `mask` has a lane set.
+    pub any: Signal<Out, Bit>,
+    /// `mask` without that lane: what remains after issuing it.
+    pub rest: Signal<Out, Bits<MAX_LANES>>,
+
+    // ---- constants ----
+    one: Constant<Bits<MAX_LANES>>,
+    zero_lane: Constant<Bits<LANE_BITS>>,
+    /// `lane_numbers[i]` = i, sized
+    lane_numbers: [Constant<Bits<LANE_BITS>>; MAX_LANES],
+
+    // ---- locals ----
+    /// `-mask` (two's complement)
+    negated: Signal<Local, Bits<MAX_LANES>>,
+}
+
+impl Default for LaneSelect {
+    fn default() -> Self {
+        Self {
+            mask: Default::default(),
+            onehot: Default::default(),
+            lane: Default::default(),
+            any: Default::default(),
+            rest: Default::default(),
+            one: Constant::new(1u64.to_bits()),
+            zero_lane: Constant::new(0u64.to_bits()),
+            lane_numbers: core::array::from_fn(|i| Constant::new((i as u64).to_bits())),
+            negated: Default::default(),
+        }
+    }
+}
+
+impl Logic for LaneSelect {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.negated.next = (!self.mask.val()) + self.one.val();
+        self.onehot.next = self.mask.val() & self.negated.val();
+        self.rest.next = self.mask.val() & (!self.onehot.val());
+        self.any.next = self.mask.val().any();
+        self.lane.next = self.zero_lane.val();
+        for i in 0..MAX_LANES {
+            if self.onehot.val().get_bit(i) {
+                self.lane.next = self.lane_numbers[i].val();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_select_synthesizes() {
+        let mut uut = LaneSelect::default();
+        uut.connect_all();
+        yosys_validate("atomport_lane_select", &generate_verilog(&uut)).unwrap();
+    }
+}

@@ -1,1 +1,0 @@
-//! Binary descriptors and payloads.

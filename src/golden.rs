@@ -1,1 +1,0 @@
-//! The golden behavioral model.

@@ -1,0 +1,7 @@
+//! Tests of the golden model.
+
+mod alu;
+mod fp;
+mod helpers;
+mod machine;
+mod scripts;

@@ -1,1 +1,0 @@
-//! The script parser (scripts.md): text -> Program.
