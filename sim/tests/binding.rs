@@ -161,3 +161,52 @@ fn trace_to_an_unwritable_path_is_an_error() {
     assert!(!m.tracing());
     m.eval().unwrap();
 }
+
+mod clocked {
+    use atomport_sim::fixtures::VSimCounter;
+    use atomport_sim::{SimError, CLOCK_PERIOD};
+
+    #[test]
+    fn tick_is_one_rising_edge_per_period() {
+        let mut m = VSimCounter::new().unwrap();
+        assert_eq!(m.count(), 0);
+        m.tick().unwrap();
+        assert_eq!(m.count(), 1, "outputs after tick are post-edge");
+        m.ticks(4).unwrap();
+        assert_eq!(m.count(), 5);
+        assert_eq!(m.time(), 5 * CLOCK_PERIOD);
+    }
+
+    #[test]
+    fn vcd_shows_the_clock_low_then_high_each_period() {
+        let path = std::env::temp_dir().join(format!("atomport-sim-counter-{}.vcd", std::process::id()));
+        let mut m = VSimCounter::new().unwrap();
+        m.open_trace(&path).unwrap();
+        m.ticks(3).unwrap();
+        drop(m); // closes the trace
+        let vcd = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let times: Vec<&str> = vcd.lines().filter(|l| l.starts_with('#')).collect();
+        assert_eq!(times, ["#0", "#5", "#10", "#15", "#20", "#25"], "{vcd}");
+        // count reaches 3 (8-bit vector) by the last sample
+        assert!(vcd.contains("b00000011 "), "{vcd}");
+    }
+
+    #[test]
+    fn verilog_stop_is_a_fatal_error_and_the_model_is_dead_after_it() {
+        let mut m = VSimCounter::new().unwrap();
+        m.ticks(2).unwrap();
+        m.set_stop(1);
+        let err = m.tick().unwrap_err();
+        match &err {
+            SimError::Fatal(msg) => assert!(msg.contains("$stop"), "{msg}"),
+            other => panic!("expected Fatal, got {other:?}"),
+        }
+        assert!(matches!(m.eval(), Err(SimError::Dead(_))), "no eval after a fatal");
+        drop(m);
+        // a fresh model on the same thread runs normally
+        let mut fresh = VSimCounter::new().unwrap();
+        fresh.tick().unwrap();
+        assert_eq!(fresh.count(), 1);
+    }
+}

@@ -73,6 +73,7 @@ impl SurfaceTable {
 /// where rows is what V indexes and slices what R indexes.
 ///
 /// | kind     | V indexes   | R indexes   |
+/// | -------- | ----------- | ----------- |
 /// | 1d       | - (1)       | - (1)       |
 /// | 1d_array | array index | - (1)       |
 /// | 2d       | y (height)  | - (1)       |
