@@ -25,3 +25,12 @@ test: deps
 
 emit:
 	$(CARGO) run --release -q -- emit
+
+# Longer regressions (not part of `make test`).
+long: deps
+	ATOMPORT_ALU_VECTORS=1000000 $(CARGO) test --release --test rtl_alu -- --ignored --nocapture
+
+# Speed figures.
+bench: deps
+	$(CARGO) bench --bench golden
+	$(CARGO) bench -p atomport-sim --bench alu_speed

@@ -572,7 +572,7 @@ impl {ty} {{
 
     for (i, p) in ports.iter().enumerate() {
         let id = ident(&p.name);
-        let dir = if p.input { "input" } else { "output" };
+        let dir = if p.input { "Input" } else { "Output" };
         if p.storage != 0 {
             let t = p.rust_type();
             let mask = if p.width == p.storage { format!("{t}::MAX") } else { format!("{:#x}_{t}", (1u64 << p.width) - 1) };

@@ -1,1 +1,24 @@
-//! Test bench around the Verilated RTL.
+//! Test bench around the Verilated RTL (`atomic_unit`): the unit's pins
+//! driven from encoded messages, a memory model serving its port, a monitor
+//! turning pins back into transactions and results, and a scoreboard that
+//! checks all of it in lockstep against the golden model.
+//!
+//! * [`pins`]: the request image, the output snapshot, the [`pins::UnitPins`]
+//!   trait (the only way the bench reaches a model);
+//! * [`memory`]: sparse memory with seeded random latency and backpressure;
+//! * [`driver`]: message -> descriptor + payload + surface state on `req_*`;
+//! * [`monitor`]: pins -> transactions, results, message completions, and
+//!   port-contract checks;
+//! * [`scoreboard`]: golden model in lockstep; names the first difference;
+//! * [`engine`]: the cycle loop ([`engine::Session`]), the watchdog, and
+//!   whole-script runs ([`engine::run_program`]).
+
+pub mod driver;
+pub mod engine;
+pub mod memory;
+pub mod monitor;
+pub mod pins;
+pub mod scoreboard;
+
+pub use engine::{run_program, RtlError, RtlOptions, Session, Simulation};
+pub use memory::MemConfig;

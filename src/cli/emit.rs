@@ -24,7 +24,7 @@ pub fn main(a: EmitArgs) -> i32 {
             Ok(stale) if stale.is_empty() => 0,
             Ok(stale) => {
                 for path in stale {
-                    eprintln!("{}: stale: run `atomport emit`", path.display());
+                    eprintln!("{}: differs from the generator (stale or missing): run `atomport emit`", path.display());
                 }
                 1
             }
