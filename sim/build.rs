@@ -114,6 +114,11 @@ fn main() {
     if top_names.iter().any(|t| t == "atomic_alu") {
         build.file(manifest.join("cpp/bench_atomic_alu.cpp"));
     }
+    // The C++ speed baseline for the unit (`atomport bench`, testbench/bench.rs).
+    if top_names.iter().any(|t| t == "atomic_unit") {
+        build.file(manifest.join("cpp/bench_atomic_unit.cpp"));
+        rust.push_str(UNIT_BENCH_RS);
+    }
 
     std::fs::write(out.join("models.rs"), rust).unwrap();
     build.compile("atomport_sim_models");
@@ -734,3 +739,22 @@ impl std::fmt::Debug for {ty} {{
     );
     s
 }
+
+/// Appended to `models.rs` when `atomic_unit` exists: the safe entry to the
+/// C++ speed harness `cpp/bench_atomic_unit.cpp`.
+const UNIT_BENCH_RS: &str = r#"
+extern "C" {
+    fn atomport_cpp_bench_atomic_unit(images: *const u32, count: u32, rounds: u64, max_cycles: u64, cycles: *mut u64, messages: *mut u64) -> u64;
+}
+
+/// Runs the C++ harness of the unit's speed loop (`cpp/bench_atomic_unit.cpp`)
+/// over `images` (pin images of `image_words` u32 each, see atomport's
+/// `testbench::bench::image_words`) `rounds` times, at most `max_cycles`
+/// cycles. Returns (checksum, cycles, messages finished).
+pub fn cpp_bench_atomic_unit(images: &[u32], image_words: usize, rounds: u64, max_cycles: u64) -> (u64, u64, u64) {
+    let count = (images.len() / image_words) as u32;
+    let (mut cycles, mut messages) = (0u64, 0u64);
+    let sum = unsafe { atomport_cpp_bench_atomic_unit(images.as_ptr(), count, rounds, max_cycles, &mut cycles, &mut messages) };
+    (sum, cycles, messages)
+}
+"#;

@@ -15,6 +15,9 @@ pub mod text;
 pub mod descriptor;
 pub mod golden;
 pub mod report;
+/// `atomport synth`: Yosys and nextpnr figures of the emitted Verilog.
+pub mod synth;
+pub mod wave;
 pub mod cli;
 
 /// The rust-hdl RTL and the Verilog emitter (crate `atomport-hdl`).

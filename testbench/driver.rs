@@ -44,6 +44,7 @@ fn lane(v: &Option<Vec<u128>>, i: usize) -> u128 {
 
 /// The pin image of one message: descriptor from `encoder` (which numbers
 /// predicates script-wide), payload and surface state from `program`.
+#[allow(clippy::needless_range_loop)] // lane i of several parallel lane vectors
 pub fn request(program: &Program, encoder: &mut Encoder, msg: &Message) -> Result<PinRequest, EncodeError> {
     let encoded = encoder.encode(msg)?;
     let mut req = PinRequest::default();

@@ -111,14 +111,20 @@ pub struct IllegalFlag {
     pub cycle: u64,
 }
 
+impl IllegalFlag {
+    /// What happened, without the line: `the RTL flagged descriptor ... illegal ...`.
+    pub fn what(&self) -> String {
+        let hex: String = self.desc.iter().map(|b| format!("{b:02x}")).collect();
+        format!(
+            "the RTL flagged descriptor {hex} illegal (rsp_error at cycle {}); the message made no access and returned nothing\n  message: {}",
+            self.cycle, self.text
+        )
+    }
+}
+
 impl fmt::Display for IllegalFlag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hex: String = self.desc.iter().map(|b| format!("{b:02x}")).collect();
-        write!(
-            f,
-            "line {}: the RTL flagged descriptor {hex} illegal (rsp_error at cycle {}); the message made no access and returned nothing\n  message: {}",
-            self.line, self.cycle, self.text
-        )
+        write!(f, "line {}: {}", self.line, self.what())
     }
 }
 
@@ -198,6 +204,12 @@ impl<P: UnitPins> Session<P> {
 
     pub fn memory(&self) -> &MemoryModel {
         &self.mem
+    }
+
+    /// The memory model, to disturb it behind the unit's back in tests of
+    /// the bench itself (the scoreboard must notice).
+    pub fn memory_mut(&mut self) -> &mut MemoryModel {
+        &mut self.mem
     }
 
     pub fn monitor(&self) -> &Monitor {

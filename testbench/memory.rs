@@ -54,6 +54,32 @@ impl MemConfig {
     }
 }
 
+/// A `--latency` value: `N` (every read takes N cycles) or `MIN..MAX`
+/// (each read draws its latency uniformly), N >= 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LatencyRange {
+    pub min: u32,
+    pub max: u32,
+}
+
+impl std::str::FromStr for LatencyRange {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<LatencyRange, String> {
+        let num = |t: &str| {
+            t.trim().parse::<u32>().map_err(|_| format!("`{s}` is not a latency: write N or MIN..MAX (cycles, N >= 1)"))
+        };
+        let (min, max) = match s.split_once("..") {
+            Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
+            None => (num(s)?, num(s)?),
+        };
+        if min == 0 || max < min || max > 1000 {
+            return Err(format!("latency `{s}`: need 1 <= MIN <= MAX <= 1000 cycles (reads return at least one cycle after acceptance)"));
+        }
+        Ok(LatencyRange { min, max })
+    }
+}
+
 /// What the memory drives onto the unit's inputs in one cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MemDrive {
@@ -244,6 +270,16 @@ mod tests {
         m.accept(2, None, Some((Space::Slm, 0x40, 0xffff, 0)));
         assert_eq!(drive.rdata, Some(line), "latency 1 returns in the next cycle");
         assert_eq!(m.backdoor_read(Space::Slm, 0x40, 2), vec![0, 0]);
+    }
+
+    #[test]
+    fn latency_ranges_parse() {
+        assert_eq!("3".parse::<LatencyRange>(), Ok(LatencyRange { min: 3, max: 3 }));
+        assert_eq!("1..8".parse::<LatencyRange>(), Ok(LatencyRange { min: 1, max: 8 }));
+        assert_eq!("2..=4".parse::<LatencyRange>(), Ok(LatencyRange { min: 2, max: 4 }));
+        assert!("0".parse::<LatencyRange>().is_err());
+        assert!("5..2".parse::<LatencyRange>().is_err());
+        assert!("x".parse::<LatencyRange>().is_err());
     }
 
     #[test]

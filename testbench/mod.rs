@@ -10,15 +10,27 @@
 //! * [`monitor`]: pins -> transactions, results, message completions, and
 //!   port-contract checks;
 //! * [`scoreboard`]: golden model in lockstep; names the first difference;
+//! * [`generator`]: seeded random valid scripts for `atomport regress`;
+//! * [`fp_probe`]: which float datapaths the RTL ALU implements, by trying;
+//! * [`dut`]: the pins of the Verilated `atomic_unit`, [`dut::simulate`],
+//!   [`dut::run_rtl`];
+//! * [`regress`]: the seeded random regression; [`bench`]: throughput and
+//!   simulation speed;
 //! * [`engine`]: the cycle loop ([`engine::Session`]), the watchdog, and
 //!   whole-script runs ([`engine::run_program`]).
 
+pub mod bench;
 pub mod driver;
+pub mod dut;
 pub mod engine;
+pub mod fp_probe;
+pub mod generator;
 pub mod memory;
 pub mod monitor;
 pub mod pins;
+pub mod regress;
 pub mod scoreboard;
 
+pub use dut::{run_rtl, simulate};
 pub use engine::{run_program, RtlError, RtlOptions, Session, Simulation};
 pub use memory::MemConfig;

@@ -13,10 +13,14 @@
 //!   forwarding*, which the unit reports on `obs_old` when the element's
 //!   write is accepted (the line memory returned may be older);
 //! * a write handshake is a write at `mem_wr_addr + first enabled byte`,
-//!   `popcount(mem_wr_be)` bytes, data = `mem_wr_data` shifted down; an
-//!   atomic write comes with `obs_valid` (lane, old, new), which pairs it
-//!   with the oldest read not yet paired (both streams are in order);
-//! * a write without `obs_valid` is a scatter block; its lane is the lane
+//!   `popcount(mem_wr_be)` bytes, data = `mem_wr_data` shifted down. It
+//!   belongs to the oldest message not done (after that cycle's
+//!   `rsp_done`). A write of an atomic message pairs with `obs_valid`
+//!   (lane, old, new) and with the oldest read not yet paired (both streams
+//!   are in order). The port table puts `obs_*` in the write's own cycle;
+//!   the monitor also accepts it later (in order, before the message's
+//!   done), as the unit registers it one cycle after the write;
+//! * a write of an SVM_SCATTER message is a block; its lane is the lane
 //!   the block belongs to in issue order (the pins carry no lane for it);
 //! * results (`rsp_valid`) belong, in order, to the oldest message that
 //!   has not received all its results (one per enabled lane, none for
@@ -128,6 +132,24 @@ pub struct Finished {
     pub results: Vec<Option<u128>>,
 }
 
+/// A write accepted and not yet reported.
+#[derive(Clone, Copy, Debug)]
+struct PendingWrite {
+    cycle: u64,
+    msg: usize,
+    space: Space,
+    addr: u64,
+    bytes: u8,
+    data: u128,
+    /// an atomic element's write (expects `obs_*`), else a scatter block
+    atomic: bool,
+    /// a scatter block's lane
+    lane: Option<u8>,
+    obs: Option<AtomicObs>,
+    /// the paired read: (space, addr, bytes)
+    read: Option<(Space, u64, u8)>,
+}
+
 /// A handshake whose valid must stay up, unchanged, until accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Held {
@@ -146,6 +168,9 @@ pub struct Monitor {
     unpaired_reads: VecDeque<(Space, u64, u8)>,
     /// reads accepted whose data has not returned
     outstanding_reads: usize,
+    /// writes accepted and not yet reported (an atomic write waits for its
+    /// `obs_*`, which the unit may show in a later cycle)
+    writes: VecDeque<PendingWrite>,
     /// transactions in golden-model order (each read right before its write)
     pub txns: Vec<Txn>,
     pub finished: Vec<Finished>,
@@ -264,7 +289,7 @@ impl Monitor {
             let Some((first, bytes)) = be_span(out.rd_be) else {
                 return Err(self.violation(cycle, format!("mem_rd_be {:#06x} is empty or not contiguous", out.rd_be)));
             };
-            if out.rd_addr % 16 != 0 {
+            if !out.rd_addr.is_multiple_of(16) {
                 return Err(self.violation(cycle, format!("mem_rd_addr {:#x} is not 16-byte aligned", out.rd_addr)));
             }
             if self.in_flight.is_empty() {
@@ -283,15 +308,14 @@ impl Monitor {
             events.push(Event::Read { cycle, space, addr, bytes: bytes as u8 });
         }
 
-        // --- write handshakes (and obs)
-        if out.obs_valid && !write_accepted {
-            return Err(self.violation(cycle, format!("obs_valid (lane {}) in a cycle with no write accepted", out.obs_lane)));
-        }
-        if write_accepted {
+        // --- write handshakes: checked and parsed now, attributed after
+        // this cycle's done (a write accepted in the cycle the previous
+        // message's registered done shows belongs to the next message)
+        let this_write = if write_accepted {
             let Some((first, bytes)) = be_span(out.wr_be) else {
                 return Err(self.violation(cycle, format!("mem_wr_be {:#06x} is empty or not contiguous", out.wr_be)));
             };
-            if out.wr_addr % 16 != 0 {
+            if !out.wr_addr.is_multiple_of(16) {
                 return Err(self.violation(cycle, format!("mem_wr_addr {:#x} is not 16-byte aligned", out.wr_addr)));
             }
             let outside = out.wr_data & !be_bits(out.wr_be);
@@ -301,37 +325,39 @@ impl Monitor {
                     format!("mem_wr_data {:#034x} has nonzero bytes outside mem_wr_be {:#06x}", out.wr_data, out.wr_be),
                 ));
             }
-            let space = space_of(out.wr_slm);
-            let addr = out.wr_addr + first as u64;
-            let data = out.wr_data >> (8 * first);
-            let Some(owner) = self.in_flight.front_mut() else {
-                return Err(self.violation(cycle, format!("write of line {:#x} with no message in flight", out.wr_addr)));
+            Some((space_of(out.wr_slm), out.wr_addr + first as u64, bytes as u8, out.wr_data >> (8 * first)))
+        } else {
+            None
+        };
+        let mut this_write = this_write;
+
+        // --- obs: completes the oldest atomic write still waiting for it
+        // (the one accepted this cycle if none is waiting)
+        if out.obs_valid {
+            if !self.writes.iter().any(|w| w.atomic && w.obs.is_none()) {
+                match this_write.take() {
+                    Some(w) => self.queue_write(cycle, w)?,
+                    None => {
+                        return Err(self.violation(cycle, format!("obs_valid (lane {}) with no atomic write accepted before it", out.obs_lane)))
+                    }
+                }
+            }
+            let Some(pos) = self.writes.iter().position(|w| w.atomic && w.obs.is_none()) else {
+                return Err(self.violation(cycle, format!("obs_valid (lane {}) but the write accepted is a scatter block's", out.obs_lane)));
             };
-            let msg = owner.frame.index;
-            let atomic = if out.obs_valid {
-                let Some((rspace, raddr, rbytes)) = self.unpaired_reads.pop_front() else {
-                    return Err(self.violation(cycle, format!("atomic write (obs_valid, lane {}) with no read before it", out.obs_lane)));
-                };
-                let obs = AtomicObs {
-                    lane: out.obs_lane,
-                    elem: out.obs_elem,
-                    old: mask_bytes(out.obs_old, rbytes as u32),
-                    new: mask_bytes(out.obs_new, bytes),
-                };
-                self.txns.push(Txn { msg, lane: obs.lane, kind: TxnKind::Read, space: rspace, addr: raddr, bytes: rbytes, data: obs.old });
-                self.txns.push(Txn { msg, lane: obs.lane, kind: TxnKind::Write, space, addr, bytes: bytes as u8, data });
-                Some(obs)
-            } else {
-                // a scatter block: its lane is the (k / num_blocks)-th enabled lane
-                let blocks = owner.frame.scatter_blocks.unwrap_or(1).max(1) as u32;
-                let nth = owner.blocks_written / blocks;
-                owner.blocks_written += 1;
-                let lane = nth_set_bit(owner.frame.enables, nth).unwrap_or(0xff);
-                self.txns.push(Txn { msg, lane, kind: TxnKind::Write, space, addr, bytes: bytes as u8, data });
-                None
+            let Some((rspace, raddr, rbytes)) = self.unpaired_reads.pop_front() else {
+                return Err(self.violation(cycle, format!("atomic write (obs_valid, lane {}) with no read before it", out.obs_lane)));
             };
-            events.push(Event::Write { cycle, msg, space, addr, bytes: bytes as u8, data, atomic });
+            let w = &mut self.writes[pos];
+            w.read = Some((rspace, raddr, rbytes));
+            w.obs = Some(AtomicObs {
+                lane: out.obs_lane,
+                elem: out.obs_elem,
+                old: mask_bytes(out.obs_old, rbytes as u32),
+                new: mask_bytes(out.obs_new, w.bytes as u32),
+            });
         }
+        self.flush_writes(events);
 
         // --- results
         if out.rsp_valid {
@@ -375,6 +401,12 @@ impl Monitor {
                     (0..32).filter(|&l| t.frame.result_lanes >> l & 1 != 0 && t.results[l as usize].is_none()).collect();
                 return Err(self.violation(cycle, format!("rsp_done before the results of lanes {missing:?}")));
             }
+            if let Some(w) = self.writes.iter().find(|w| w.msg == t.frame.index && w.obs.is_none() && w.atomic) {
+                return Err(self.violation(
+                    cycle,
+                    format!("rsp_done while the atomic write of {} {:#x} (accepted at cycle {}) has not shown obs_valid", w.space.name(), w.addr, w.cycle),
+                ));
+            }
             let t = self.in_flight.pop_front().unwrap();
             events.push(Event::Done { cycle, msg: t.frame.index, error: out.rsp_error });
             self.last_done = cycle;
@@ -387,13 +419,52 @@ impl Monitor {
                 frame: t.frame,
             });
         }
+        if let Some(w) = this_write {
+            self.queue_write(cycle, w)?;
+            self.flush_writes(events);
+        }
         Ok(())
+    }
+
+    /// Attributes a write accepted in `cycle` to the oldest message not
+    /// done and queues it: a scatter block is complete at once, an atomic
+    /// element's write waits for its `obs_*`.
+    fn queue_write(&mut self, cycle: u64, (space, addr, bytes, data): (Space, u64, u8, u128)) -> Result<(), Violation> {
+        let Some(owner) = self.in_flight.front_mut() else {
+            return Err(self.violation(cycle, format!("write of {} {addr:#x} with no message in flight", space.name())));
+        };
+        let msg = owner.frame.index;
+        let atomic = owner.frame.scatter_blocks.is_none();
+        let lane = if atomic {
+            None
+        } else {
+            // a scatter block: its lane is the (k / num_blocks)-th enabled lane
+            let blocks = owner.frame.scatter_blocks.unwrap_or(1).max(1) as u32;
+            let nth = owner.blocks_written / blocks;
+            owner.blocks_written += 1;
+            Some(nth_set_bit(owner.frame.enables, nth).unwrap_or(0xff))
+        };
+        self.writes.push_back(PendingWrite { cycle, msg, space, addr, bytes, data, atomic, lane, obs: None, read: None });
+        Ok(())
+    }
+
+    /// Emits the writes at the queue's front that are complete, in order.
+    fn flush_writes(&mut self, events: &mut Vec<Event>) {
+        while self.writes.front().is_some_and(|w| !w.atomic || w.obs.is_some()) {
+            let w = self.writes.pop_front().unwrap();
+            let lane = w.obs.map_or(w.lane.unwrap_or(0xff), |o| o.lane);
+            if let (Some((rspace, raddr, rbytes)), Some(o)) = (w.read, w.obs) {
+                self.txns.push(Txn { msg: w.msg, lane, kind: TxnKind::Read, space: rspace, addr: raddr, bytes: rbytes, data: o.old });
+            }
+            self.txns.push(Txn { msg: w.msg, lane, kind: TxnKind::Write, space: w.space, addr: w.addr, bytes: w.bytes, data: w.data });
+            events.push(Event::Write { cycle: w.cycle, msg: w.msg, space: w.space, addr: w.addr, bytes: w.bytes, data: w.data, atomic: w.obs });
+        }
     }
 
     /// Whether nothing is in flight, no read is outstanding or unpaired, and
     /// no request is held on a memory channel.
     pub fn idle(&self) -> bool {
-        self.in_flight.is_empty() && self.outstanding_reads == 0 && self.unpaired_reads.is_empty()
+        self.in_flight.is_empty() && self.outstanding_reads == 0 && self.unpaired_reads.is_empty() && self.writes.is_empty()
     }
 
     /// Reads accepted whose write has not been seen (an atomic's element

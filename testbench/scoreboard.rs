@@ -19,7 +19,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use crate::engine::{Txn, TxnKind};
+use crate::engine::{RunOutput, Txn, TxnKind};
 use crate::golden::memory::Memory;
 use crate::golden::Machine;
 use crate::message::Message;
@@ -372,6 +372,43 @@ impl Scoreboard {
             }
         }
     }
+}
+
+/// The first difference between two runs' reports (results in script
+/// order, lane by lane, then dumps byte by byte), described; None when the
+/// results and dumps agree. The scoreboard's check is finer (every
+/// transaction, as it happens); this one compares what the JSON shows.
+pub fn first_output_difference(golden: &RunOutput, rtl: &RunOutput) -> Option<String> {
+    for (g, r) in golden.results.iter().zip(&rtl.results) {
+        if (g.line, &g.name, g.width) != (r.line, &r.name, r.width) {
+            return Some(format!("result entry of line {} ({}): the RTL reports line {} ({})", g.line, g.name, r.line, r.name));
+        }
+        for (lane, (gl, rl)) in g.lanes.iter().zip(&r.lanes).enumerate() {
+            if gl != rl {
+                let show = |v: &Option<u128>| v.map_or("null".to_string(), |v| crate::report::lane_hex(v, g.width));
+                return Some(format!("line {}, result {}, lane {lane}: golden {}, RTL {}", g.line, g.name, show(gl), show(rl)));
+            }
+        }
+        if g.lanes.len() != r.lanes.len() {
+            return Some(format!("line {}: golden has {} lanes, RTL {}", g.line, g.lanes.len(), r.lanes.len()));
+        }
+    }
+    if golden.results.len() != rtl.results.len() {
+        return Some(format!("golden has {} result entries, RTL {}", golden.results.len(), rtl.results.len()));
+    }
+    for (g, r) in golden.dumps.iter().zip(&rtl.dumps) {
+        if let Some(k) = (0..g.bytes.len()).find(|&k| g.bytes.get(k) != r.bytes.get(k)) {
+            return Some(format!(
+                "dump of line {}: {} byte {:#x}: golden {:#04x}, RTL {}",
+                g.line,
+                g.space.name(),
+                g.addr.wrapping_add(k as u64),
+                g.bytes[k],
+                r.bytes.get(k).map_or("missing".to_string(), |b| format!("{b:#04x}"))
+            ));
+        }
+    }
+    None
 }
 
 /// The first byte (in address order) where two memories differ, described.

@@ -30,17 +30,19 @@
 //! defines them). `ty` codes outside `ElemType` give zero outputs; `op`
 //! codes outside `AluOp` leave memory unchanged (`new_value = old`).
 //!
-//! Floating point (issue "Floating-point atomics in RTL"): not built yet.
-//! `Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx`, and `Add` on a float
-//! type, currently leave memory unchanged (`new_value = old`), which is NOT
-//! the golden model's result; tests compare integer ops only. The float
-//! datapath will join this block on the same `op`/`ty`/operand ports (its
-//! min/max can feed order keys into the shared comparator). The `ftz` control
-//! port joins with the f32 add that reads it: an input no logic reads would
-//! be a Verilator `UNUSEDSIGNAL` warning in the emitted Verilog.
+//! Floating point: `Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx` (at every
+//! type but B128) and `Add` at a float type are the sub-block [`FloatAlu`]
+//! (fp_alu.rs: one shared multi-format adder and one comparator per lane;
+//! docs/microarchitecture.md "Floating-point datapath"), fed straight from
+//! the ports and selected in step 8 when it claims the op (`float_op`). The
+//! `ftz` port is read by the f32 add only. `AtomicAlu::new(false)` builds
+//! the ALU without it (float ops then leave memory unchanged) for area
+//! comparisons; the emitted top is `AtomicAlu::default()` = `new(true)`.
 
 use atomport_isa::{AluOp, ElemType, ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
+
+use crate::fp_alu::FloatAlu;
 
 /// Width of the ALU's data ports (the widest element, PTX `.b128`).
 pub const ALU_DATA_BITS: usize = 128;
@@ -53,6 +55,9 @@ pub struct AtomicAlu {
     pub op: Signal<In, Bits<ALU_OP_BITS>>,
     /// The element type, an [`ElemType`] code; sets the width.
     pub ty: Signal<In, Bits<ALU_TY_BITS>>,
+    /// Flush subnormal inputs and results of an `F32` add to zero (PTX
+    /// `atom.add.f32` on `.global`/generic, scripts.md "left open").
+    pub ftz: Signal<In, Bit>,
 
     // ---- operands ----
     /// The value in memory before the atomic (only the low width bits are read).
@@ -67,6 +72,11 @@ pub struct AtomicAlu {
     pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
     /// The value returned to the lane: old, or new for PREDEC; masked to the width.
     pub ret_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+
+    // ---- the floating-point ops ----
+    float: FloatAlu,
+    /// built with the float ops (`AtomicAlu::new`)
+    fp_enabled: Constant<Bit>,
 
     // ---- op codes (from atomport-isa) ----
     op_add: Constant<Bits<ALU_OP_BITS>>,
@@ -192,7 +202,18 @@ fn sign_of(ty: ElemType) -> Constant<Bits<ALU_DATA_BITS>> {
 }
 
 impl Default for AtomicAlu {
+    /// The ALU with its floating-point ops (the emitted `atomic_alu`).
     fn default() -> Self {
+        Self::new(true)
+    }
+}
+
+impl AtomicAlu {
+    /// The ALU; `with_fp = false` leaves out the floating-point ops (they
+    /// then leave memory unchanged, `new_value = old`): the integer-only
+    /// ALU of the area comparisons. Its `FloatAlu` is still instantiated but
+    /// never selected, so synthesis (`synth -flatten`) removes it.
+    pub fn new(with_fp: bool) -> Self {
         // The ports' widths are the op table's; the table must fit them.
         assert!(AluOp::ALL.iter().all(|op| (op.code() as usize) < (1 << ALU_OP_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
@@ -200,11 +221,14 @@ impl Default for AtomicAlu {
         Self {
             op: Default::default(),
             ty: Default::default(),
+            ftz: Default::default(),
             old_value: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
             new_value: Default::default(),
             ret_value: Default::default(),
+            float: Default::default(),
+            fp_enabled: Constant::new(with_fp),
             op_add: op_code(AluOp::Add),
             op_sub: op_code(AluOp::Sub),
             op_inc: op_code(AluOp::Inc),
@@ -295,6 +319,15 @@ impl Logic for AtomicAlu {
     // expression below is parenthesized on purpose (DEVELOPERS.md, Stack).
     #[hdl_gen]
     fn update(&mut self) {
+        // 0. the float ops' inputs: wiring from the ports only (Verilator
+        //    UNOPTFLAT rule, unit.rs); FloatAlu ignores bits above the width
+        self.float.op.next = self.op.val();
+        self.float.ty.next = self.ty.val();
+        self.float.ftz.next = self.ftz.val();
+        self.float.old_value.next = self.old_value.val();
+        self.float.src0.next = self.src0.val();
+        self.float.src1.next = self.src1.val();
+
         // 1. type decode: width, mask, sign bit
         self.width_16.next = ((self.ty.val() == self.ty_b16.val()) | (self.ty.val() == self.ty_f16.val()))
             | (self.ty.val() == self.ty_bf16.val());
@@ -324,7 +357,7 @@ impl Logic for AtomicAlu {
         }
 
         // 2. op decode: one flag per integer op (Add on a float type is the
-        //    float add, not built yet)
+        //    float add, FloatAlu's)
         self.is_add.next = (self.op.val() == self.op_add.val()) & !self.float_type.val();
         self.is_sub.next = self.op.val() == self.op_sub.val();
         self.is_inc.next = self.op.val() == self.op_inc.val();
@@ -429,6 +462,11 @@ impl Logic for AtomicAlu {
             if self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val()) {
                 self.result.next = self.src0_masked.val();
             }
+        }
+
+        // the float ops (FloatAlu claims them: no integer flag above is set)
+        if self.fp_enabled.val() & self.float.float_op.val() {
+            self.result.next = self.float.new_value.val();
         }
 
         // 9. outputs

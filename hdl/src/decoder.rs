@@ -62,12 +62,9 @@ pub struct MessageDecoder {
     /// The named typed surface has `format=u16`.
     pub surf_u16: Signal<In, Bit>,
 
-    // ---- message kind (one set, or none for an unknown opcode) ----
-    pub kind_svm_atomic: Signal<Out, Bit>,
-    pub kind_dword: Signal<Out, Bit>,
+    // ---- message kind ----
+    /// TYPED_ATOMIC (addresses come from the typed-surface walk).
     pub kind_typed: Signal<Out, Bit>,
-    pub kind_scatter: Signal<Out, Bit>,
-    pub kind_ptx: Signal<Out, Bit>,
 
     // ---- what to do ----
     /// The descriptor (or the surface it names) is illegal: no memory access.
@@ -78,7 +75,7 @@ pub struct MessageDecoder {
     pub alu_op: Signal<Out, Bits<ALU_OP_BITS>>,
     /// ALU element type ([`ElemType`] code).
     pub alu_ty: Signal<Out, Bits<ALU_TY_BITS>>,
-    /// Flush f32 subnormals (PTX add.f32 on global/generic).
+    /// Flush f32 subnormals: PTX add.f32 on `.global` / generic (scripts.md).
     pub alu_ftz: Signal<Out, Bit>,
     /// log2 bytes of one element access (atomics) or one block (scatter).
     pub elem_size: Signal<Out, Bits<SIZE_BITS>>,
@@ -169,12 +166,18 @@ pub struct MessageDecoder {
     ptx_half_types: Constant<Bits<16>>,
     /// bit t: type t takes no `.L2::cache_hint` with `.cas` (b16, b128)
     ptx_cas_no_hint_types: Constant<Bits<16>>,
-    ptx_type_f32: Constant<Bits<4>>,
     ptx_op_cas: Constant<Bits<4>>,
+    ptx_type_f32: Constant<Bits<4>>,
     ptx_space_max: Constant<Bits<3>>,
     ptx_space_global: Constant<Bits<3>>,
     ptx_space_shared: Constant<Bits<3>>,
     ptx_qual_max: Constant<Bits<3>>,
+
+    // ---- locals: message kind (one set, or none for an unknown opcode) ----
+    kind_svm_atomic: Signal<Local, Bit>,
+    kind_dword: Signal<Local, Bit>,
+    kind_scatter: Signal<Local, Bit>,
+    kind_ptx: Signal<Local, Bit>,
 
     // ---- locals: fields ----
     /// descriptor bytes 0..=12 (13..=15 are only checked to be zero)
@@ -371,8 +374,8 @@ impl Default for MessageDecoder {
             ptx_half_types: mask16(PtxType::ALL.iter().filter(|t| half(t)).map(|t| t.code())),
             // the seed's cas.b16 / cas.b128 syntax lines have no cache hint
             ptx_cas_no_hint_types: mask16([PtxType::B16, PtxType::B128].iter().map(|t| t.code())),
-            ptx_type_f32: Constant::new(PtxType::F32.code().to_bits()),
             ptx_op_cas: Constant::new((PtxOp::Cas as u8).to_bits()),
+            ptx_type_f32: Constant::new(PtxType::F32.code().to_bits()),
             // Space byte codes (docs/descriptors.md): 0 generic, 1 global, 2..4 shared forms
             ptx_space_max: c3(4),
             ptx_space_global: c3(1),
@@ -642,7 +645,7 @@ impl Logic for MessageDecoder {
                     self.alu_ty.next = self.ptx_elem_ty[t].val();
                 }
             }
-            // f32 add flushes on .global and generic, not on .shared (scripts.md)
+            // f32 add flushes on .global and generic, not on .shared (scripts.md; Message::alu)
             self.alu_ftz.next = (self.ptx_ty.val() == self.ptx_type_f32.val()) & self.ptx_global_or_generic.val();
             self.elem_size.next = self.ptx_size.val();
             for v in 0..4 {

@@ -11,12 +11,23 @@
 
 pub mod alu;
 pub mod emit;
+// blocks built with other constructor arguments, for `atomport synth`
+pub mod variants;
+// the floating-point ops of the ALU (`FloatAlu`, fp_alu.rs): one shared adder, one comparator
+pub mod fp_add;
+pub mod fp_alu;
+pub mod fp_cmp;
+pub mod fp_decode;
 // the memory-port unit (`AtomicUnit`, unit.rs) and its sub-blocks
+pub mod addr_gen;
 pub mod decoder;
+pub mod elem_select;
 pub mod extend;
+pub mod head_select;
 pub mod lane_mux;
 pub mod lane_select;
-pub mod mul;
+pub mod state_reg;
 pub mod typed_addr;
+pub mod unit;
 
 pub use alu::AtomicAlu;

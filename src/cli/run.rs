@@ -1,14 +1,23 @@
 //! `atomport run FILE [--engine golden|rtl|both] [--json]`: run a message
 //! script and print its results and dumps (scripts.md "JSON output").
 //!
-//! Exit status: 0 success, 1 the engines disagree (`both`), 2 bad input
-//! (the parser's `FILE:LINE:COL: error: ...` on stderr, nothing runs) or an
-//! engine that is not available.
+//! Exit status: 0 success, 1 the engines disagree (`both`) or the RTL run
+//! failed (a message flagged illegal, the watchdog, a broken port
+//! contract, a Verilator fatal), 2 bad input (the parser's
+//! `FILE:LINE:COL: error: ...` on stderr, nothing runs).
+//!
+//! RTL engines (testbench/): `--latency N` or `MIN..MAX` (read latency in
+//! cycles, drawn per read; default 1), `--stall PROB` (each memory channel
+//! stalls a cycle with this probability; default 0), `--seed S` (the memory
+//! model's random choices; default 1), `--vcd PATH` (waveform of the run).
 
 use std::path::PathBuf;
 
 use crate::diag::EXIT_BAD_INPUT;
 use crate::engine::RunOutput;
+use crate::testbench::memory::{LatencyRange, MemConfig};
+use crate::testbench::scoreboard::first_output_difference;
+use crate::testbench::{simulate, RtlError, RtlOptions};
 
 /// Which engine runs the script.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,9 +44,9 @@ pub struct RunArgs {
     /// RTL engines: write a VCD waveform to this path
     #[arg(long, value_name = "PATH")]
     pub vcd: Option<PathBuf>,
-    /// RTL engines: memory-model read latency in cycles
-    #[arg(long, value_name = "N")]
-    pub latency: Option<u32>,
+    /// RTL engines: memory-model read latency in cycles, N or MIN..MAX (drawn per read)
+    #[arg(long, value_name = "N|MIN..MAX")]
+    pub latency: Option<LatencyRange>,
     /// RTL engines: probability (0..=1) that the memory model stalls a cycle
     #[arg(long, value_name = "PROB")]
     pub stall: Option<f64>,
@@ -71,16 +80,62 @@ pub fn main(a: RunArgs) -> i32 {
     };
     match a.engine {
         EngineChoice::Golden => {
+            if a.vcd.is_some() || a.latency.is_some() || a.stall.is_some() || a.seed.is_some() {
+                eprintln!("atomport run: note: --vcd, --latency, --stall and --seed apply to --engine rtl|both; ignored");
+            }
             print(&crate::golden::run(&program), a.json);
             0
         }
-        EngineChoice::Rtl | EngineChoice::Both => {
-            eprintln!(
-                "atomport run: error: the RTL engine is not built yet; use --engine golden \
-                 (--vcd, --latency, --stall and --seed apply to the RTL engine)"
-            );
-            EXIT_BAD_INPUT
+        EngineChoice::Rtl => match simulate(&program, &rtl_options(&a), false) {
+            Ok(sim) => {
+                print(&sim.output, a.json);
+                if sim.illegal.is_empty() {
+                    return 0;
+                }
+                for flag in &sim.illegal {
+                    eprintln!("{}:{}: error: {}", a.file, flag.line, flag.what());
+                }
+                1
+            }
+            Err(e) => rtl_failed(&e),
+        },
+        EngineChoice::Both => {
+            let golden = crate::golden::run(&program);
+            match simulate(&program, &rtl_options(&a), true) {
+                Ok(sim) => {
+                    print(&sim.output, a.json);
+                    let diff = sim.mismatch.map(|m| m.to_string()).or_else(|| first_output_difference(&golden, &sim.output));
+                    match diff {
+                        None => 0,
+                        Some(d) => {
+                            eprintln!("atomport run: {}: the RTL and the golden model differ; first difference:\n  {}", a.file, d.replace('\n', "\n  "));
+                            1
+                        }
+                    }
+                }
+                Err(e) => rtl_failed(&e),
+            }
         }
+    }
+}
+
+/// Reports an RTL run that stopped: a trace file that cannot be written is
+/// bad input (2); anything else is the RTL failing (1).
+fn rtl_failed(e: &RtlError) -> i32 {
+    if let RtlError::Sim(atomport_sim::SimError::Trace(m)) = e {
+        eprintln!("atomport run: error: --vcd: {m}");
+        return EXIT_BAD_INPUT;
+    }
+    eprintln!("atomport run: error: the RTL run failed: {e}");
+    1
+}
+
+/// The memory model and waveform of the RTL engines, from the options.
+fn rtl_options(a: &RunArgs) -> RtlOptions {
+    let latency = a.latency.unwrap_or(LatencyRange { min: 1, max: 1 });
+    RtlOptions {
+        mem: MemConfig { latency_min: latency.min, latency_max: latency.max, stall: a.stall.unwrap_or(0.0), seed: a.seed.unwrap_or(1) },
+        vcd: a.vcd.clone(),
     }
 }
 
@@ -97,10 +152,12 @@ mod tests {
     }
 
     #[test]
-    fn exit_status_golden_ok_bad_input_and_missing_rtl() {
+    fn exit_status_golden_ok_bad_input_and_rtl() {
         assert_eq!(main(args(&example("lock.atom"), EngineChoice::Golden)), 0);
         assert_eq!(main(args(&example("no-such-file.atom"), EngineChoice::Golden)), EXIT_BAD_INPUT);
-        assert_eq!(main(args(&example("lock.atom"), EngineChoice::Rtl)), EXIT_BAD_INPUT);
+        assert_eq!(main(args(&example("no-such-file.atom"), EngineChoice::Both)), EXIT_BAD_INPUT);
+        assert_eq!(main(args(&example("lock.atom"), EngineChoice::Rtl)), 0);
+        assert_eq!(main(args(&example("lock.atom"), EngineChoice::Both)), 0);
         let mut a = args(&example("lock.atom"), EngineChoice::Golden);
         a.stall = Some(1.5);
         assert_eq!(main(a), EXIT_BAD_INPUT);
@@ -133,7 +190,7 @@ mod tests {
         let a = cli.run;
         assert_eq!(
             (a.engine, a.json, a.latency, a.stall, a.seed),
-            (EngineChoice::Both, true, Some(3), Some(0.25), Some(7))
+            (EngineChoice::Both, true, Some(LatencyRange { min: 3, max: 3 }), Some(0.25), Some(7))
         );
         assert_eq!(a.vcd.as_deref(), Some(std::path::Path::new("w.vcd")));
         assert!(Cli::try_parse_from(["run", "x.atom", "--engine", "verilog"]).is_err());

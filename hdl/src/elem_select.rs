@@ -1,0 +1,113 @@
+//! `ElemSelect`: the ALU operands (or the scatter block) of the current
+//! element, cut out of the current lane's `req_src0`/`req_src1`.
+//!
+//! | message            | element operand src0                 | src1                 |
+//! | ------------------ | ------------------------------------ | -------------------- |
+//! | vISA atomics       | lane src0 (masked to the width)      | lane src1            |
+//! | PTX (not cas)      | element e of B: B >> (e * bits)      | 0 (unused)           |
+//! | PTX cas            | C (the new value)                    | B (the compare value)|
+//! | SVM_SCATTER        | block j of {src1, src0}: bytes j*size .. | 0                |
+//!
+//! PTX cas routes b to the ALU's src1 and c to src0, matching CMPXCHG's
+//! `new = (old == src1) ? src0 : old` (isa `PtxOpInfo::alu_op`). 16-bit vISA
+//! atomics use only the low 16 bits of each source dword (seed
+//! DWORD_ATOMIC.md, Op bit 5): the mask does that.
+
+use rust_hdl::prelude::*;
+
+use crate::decoder::SIZE_BITS;
+
+/// Bits of one lane's operand.
+pub const DATA_BITS: usize = 128;
+/// Bits of the element's bit offset in the lane's 256-bit {src1, src0}.
+pub const ELEM_SHIFT_BITS: usize = 8;
+
+/// The current element's operands (combinational).
+#[derive(LogicBlock)]
+pub struct ElemSelect {
+    // ---- inputs ----
+    /// The lane's `req_src0` (PTX: B).
+    pub lane_src0: Signal<In, Bits<DATA_BITS>>,
+    /// The lane's `req_src1` (PTX: C).
+    pub lane_src1: Signal<In, Bits<DATA_BITS>>,
+    /// Bit offset of the element: e * element bits (scatter: up to 248, into src1 past 127).
+    pub elem_shift: Signal<In, Bits<ELEM_SHIFT_BITS>>,
+    /// log2 bytes of the element.
+    pub elem_size: Signal<In, Bits<SIZE_BITS>>,
+    /// PTX cas.
+    pub swap_src: Signal<In, Bit>,
+    /// SVM_SCATTER.
+    pub write_only: Signal<In, Bit>,
+
+    // ---- outputs ----
+    pub src0: Signal<Out, Bits<DATA_BITS>>,
+    pub src1: Signal<Out, Bits<DATA_BITS>>,
+
+    // ---- constants ----
+    /// `size_masks[s]`: the low 8 << s bits
+    size_masks: [Constant<Bits<DATA_BITS>>; 5],
+    zero: Constant<Bits<DATA_BITS>>,
+
+    // ---- locals ----
+    elem_mask: Signal<Local, Bits<DATA_BITS>>,
+    shift_in_word: Signal<Local, Bits<7>>,
+}
+
+impl Default for ElemSelect {
+    fn default() -> Self {
+        Self {
+            lane_src0: Default::default(),
+            lane_src1: Default::default(),
+            elem_shift: Default::default(),
+            elem_size: Default::default(),
+            swap_src: Default::default(),
+            write_only: Default::default(),
+            src0: Default::default(),
+            src1: Default::default(),
+            size_masks: core::array::from_fn(|s| {
+                let bits = 8u32 << s;
+                Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
+            }),
+            zero: Constant::new(0u64.to_bits()),
+            elem_mask: Default::default(),
+            shift_in_word: Default::default(),
+        }
+    }
+}
+
+impl Logic for ElemSelect {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.elem_mask.next = self.zero.val();
+        for s in 0..5 {
+            if self.elem_size.val().index() == s {
+                self.elem_mask.next = self.size_masks[s].val();
+            }
+        }
+        self.shift_in_word.next = self.elem_shift.val().get_bits::<7>(0);
+        self.src0.next = (self.lane_src0.val() >> self.shift_in_word.val()) & self.elem_mask.val();
+        self.src1.next = self.lane_src1.val() & self.elem_mask.val();
+        if self.swap_src.val() {
+            self.src0.next = self.lane_src1.val() & self.elem_mask.val();
+            self.src1.next = self.lane_src0.val() & self.elem_mask.val();
+        }
+        if self.write_only.val() {
+            self.src1.next = self.zero.val();
+            if self.elem_shift.val().get_bit(7) {
+                self.src0.next = (self.lane_src1.val() >> self.shift_in_word.val()) & self.elem_mask.val();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elem_select_synthesizes() {
+        let mut uut = ElemSelect::default();
+        uut.connect_all();
+        yosys_validate("atomport_elem_select", &generate_verilog(&uut)).unwrap();
+    }
+}

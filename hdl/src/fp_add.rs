@@ -1,0 +1,488 @@
+//! `FpAdd`: the one floating-point adder of the atomic ALU — a multi-format
+//! IEEE 754 adder, round to nearest even, optional flush-to-zero
+//! (combinational).
+//!
+//! Every format the ALU adds (f64, f32, f16, bf16) is mapped into ONE
+//! datapath whose widths are const generics; the ALU builds two instances of
+//! this block: [`FpAddWide`] (sized for f64, serves every format in the low
+//! element) and [`FpAddHalf`] (sized for f16/bf16, the high half of the
+//! packed `f16x2`/`bf16x2` forms). The format is a run-time input: its
+//! all-ones exponent (`exp_max`) and the datapath position of its mantissa's
+//! least significant bit (`lsb`). The steps mirror the golden model's
+//! soft-float (`src/golden/fp.rs`, `fp::add`) one for one: unpack, align with
+//! sticky, add, leading-zero normalization, round, pack.
+//!
+//! # Datapath layout
+//! A significand is `SIG_BITS` wide (`S`), fixed for every format:
+//!
+//! | bits | holds |
+//! | --- | --- |
+//! | `S-1` | carry out of the add |
+//! | `S-2` | the hidden bit |
+//! | `S-3 .. 3` | the mantissa field of the widest format, left-aligned: a narrower format's `M` mantissa bits are `S-3 .. S-2-M`, so its LSB is bit `S-2-M` (the `lsb` input) |
+//! | `2 .. 0` | guard, round, sticky of the widest format |
+//!
+//! A narrower format simply has more bits below its LSB; rounding looks at
+//! the bit just below `lsb` (round) and everything under it (sticky). Those
+//! extra bits only make the pre-rounding sum more exact, and the rounding
+//! boundaries of every format stay even multiples of bit 0, where the
+//! alignment sticky can never land, so the result is the correctly rounded
+//! sum in every format — the same bits as the golden model.
+//!
+//! Exponents stay in the operand format's own bias (`EXP_BITS` wide, one
+//! more bit than the widest exponent field: a sum can reach `exp_max + 1`
+//! before the overflow check). A subnormal reads as exponent 1 without the
+//! hidden bit, exactly as in the golden model.
+//!
+//! # Normalization
+//! A carry out shifts right by one (the dropped bit ORs into the sticky).
+//! Otherwise `NORM_STAGES` stages shift left by 2^k (largest first) when the
+//! top 2^k bits below the carry are all zero AND the exponent stays >= 1
+//! (`exp > 2^k`): greedy binary decomposition of `min(leading zeros,
+//! exp - 1)`, i.e. leading-zero count and normalization in one log-depth
+//! shifter, stopping at the subnormal exponent as IEEE requires.
+//!
+//! # Specials (the golden model's order)
+//! A NaN operand or inf - inf gives the format's canonical NaN (sign 0,
+//! exponent and mantissa all ones); an infinity gives itself; +-0 + +-0 is
+//! -0 only when both are -0; an exact cancellation is +0; overflow (after
+//! rounding) is the infinity of the result's sign. With `ftz`, subnormal
+//! inputs read as the zero of their sign and a subnormal result is written
+//! as the zero of its sign.
+
+use rust_hdl::prelude::*;
+
+/// Extra bits below the widest format's mantissa: guard, round, sticky.
+pub const GRS_BITS: usize = 3;
+
+/// The f64-sized instance: 52-bit mantissa + hidden + carry + GRS = 57-bit
+/// significands, 12-bit exponents (f64's 11 + 1), 6 shift stages (32..1).
+pub type FpAddWide = FpAdd<12, 57, 6>;
+
+/// The f16/bf16-sized instance: 10-bit mantissa (f16) -> 15-bit significands,
+/// 9-bit exponents (bf16's 8 + 1), 4 shift stages (8..1).
+pub type FpAddHalf = FpAdd<9, 15, 4>;
+
+/// The datapath `lsb` input of a format with `man_bits` stored mantissa
+/// bits in an adder with `sig_bits`-bit significands (see the layout table).
+pub fn lsb_position(sig_bits: usize, man_bits: usize) -> usize {
+    assert!(man_bits + 2 + GRS_BITS <= sig_bits, "a {man_bits}-bit mantissa does not fit a {sig_bits}-bit datapath");
+    sig_bits - 2 - man_bits
+}
+
+/// `sum = a + b` in the format given by `exp_max` and `lsb` (combinational).
+/// Operands and result are unpacked: sign, biased exponent field, and the
+/// mantissa field at its datapath position (bits outside the format's
+/// mantissa field are ignored on input and zero on output).
+#[derive(LogicBlock)]
+pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> {
+    // ---- format ----
+    /// The format's all-ones exponent field: 31 (f16), 255 (bf16, f32), 2047 (f64).
+    pub exp_max: Signal<In, Bits<EXP_BITS>>,
+    /// One-hot: the datapath bit of the format's mantissa LSB ([`lsb_position`]).
+    pub lsb: Signal<In, Bits<SIG_BITS>>,
+    /// Flush subnormal inputs and results to the zero of their sign.
+    pub ftz: Signal<In, Bit>,
+
+    // ---- operands ----
+    pub a_sign: Signal<In, Bit>,
+    /// Biased exponent field, zero-extended.
+    pub a_exp: Signal<In, Bits<EXP_BITS>>,
+    /// Mantissa field at its datapath position (no hidden bit).
+    pub a_man: Signal<In, Bits<SIG_BITS>>,
+    pub b_sign: Signal<In, Bit>,
+    pub b_exp: Signal<In, Bits<EXP_BITS>>,
+    pub b_man: Signal<In, Bits<SIG_BITS>>,
+
+    // ---- result ----
+    pub sum_sign: Signal<Out, Bit>,
+    pub sum_exp: Signal<Out, Bits<EXP_BITS>>,
+    pub sum_man: Signal<Out, Bits<SIG_BITS>>,
+
+    // ---- constants ----
+    exp_zero: Constant<Bits<EXP_BITS>>,
+    exp_one: Constant<Bits<EXP_BITS>>,
+    sig_zero: Constant<Bits<SIG_BITS>>,
+    sig_one: Constant<Bits<SIG_BITS>>,
+    sig_ones: Constant<Bits<SIG_BITS>>,
+    hidden_bit: Constant<Bits<SIG_BITS>>,
+    carry_bit: Constant<Bits<SIG_BITS>>,
+    /// exponent bits at and above 2^NORM_STAGES (an alignment that saturates)
+    exp_above_shift: Constant<Bits<EXP_BITS>>,
+    /// the largest alignment shift, 2^NORM_STAGES - 1
+    shift_ones: Constant<Bits<NORM_STAGES>>,
+    /// per stage (largest shift first): the bits that must be zero to shift
+    stage_top_mask: [Constant<Bits<SIG_BITS>>; NORM_STAGES],
+    /// per stage: the shift distance 2^k as a shift amount and an exponent step
+    stage_shift: [Constant<Bits<EXP_BITS>>; NORM_STAGES],
+
+    // ---- format masks ----
+    /// the format's mantissa field: bits `lsb .. S-3`
+    man_field: Signal<Local, Bits<SIG_BITS>>,
+    /// the bit below `lsb`
+    round_bit: Signal<Local, Bits<SIG_BITS>>,
+    /// every bit below the round bit
+    sticky_bits: Signal<Local, Bits<SIG_BITS>>,
+
+    // ---- unpack and classify ----
+    a_man_in: Signal<Local, Bits<SIG_BITS>>,
+    b_man_in: Signal<Local, Bits<SIG_BITS>>,
+    a_exp_zero: Signal<Local, Bit>,
+    b_exp_zero: Signal<Local, Bit>,
+    a_exp_all_ones: Signal<Local, Bit>,
+    b_exp_all_ones: Signal<Local, Bit>,
+    /// mantissa after the input flush (ftz and subnormal -> 0)
+    a_man_flushed: Signal<Local, Bits<SIG_BITS>>,
+    b_man_flushed: Signal<Local, Bits<SIG_BITS>>,
+    a_nan: Signal<Local, Bit>,
+    b_nan: Signal<Local, Bit>,
+    a_inf: Signal<Local, Bit>,
+    b_inf: Signal<Local, Bit>,
+    a_zero: Signal<Local, Bit>,
+    b_zero: Signal<Local, Bit>,
+    /// significand with the hidden bit (none for a subnormal or zero)
+    a_sig: Signal<Local, Bits<SIG_BITS>>,
+    b_sig: Signal<Local, Bits<SIG_BITS>>,
+    /// exponent with a subnormal read as 1
+    a_exp_eff: Signal<Local, Bits<EXP_BITS>>,
+    b_exp_eff: Signal<Local, Bits<EXP_BITS>>,
+
+    // ---- order by magnitude, align ----
+    b_larger: Signal<Local, Bit>,
+    big_sign: Signal<Local, Bit>,
+    big_exp: Signal<Local, Bits<EXP_BITS>>,
+    big_sig: Signal<Local, Bits<SIG_BITS>>,
+    small_exp: Signal<Local, Bits<EXP_BITS>>,
+    small_sig: Signal<Local, Bits<SIG_BITS>>,
+    subtract: Signal<Local, Bit>,
+    exp_diff: Signal<Local, Bits<EXP_BITS>>,
+    /// the alignment shift: `exp_diff`, saturated at 2^NORM_STAGES - 1 (>= S-1:
+    /// everything shifts out), so the shifter has NORM_STAGES stages, not EXP_BITS
+    align_shift: Signal<Local, Bits<NORM_STAGES>>,
+    /// the bits of the smaller significand that the alignment shifts out
+    shifted_out: Signal<Local, Bits<SIG_BITS>>,
+    small_aligned: Signal<Local, Bits<SIG_BITS>>,
+
+    // ---- add ----
+    raw_sum: Signal<Local, Bits<SIG_BITS>>,
+    sum_is_zero: Signal<Local, Bit>,
+
+    // ---- normalize ----
+    /// after the carry shift: the input of stage 0
+    carried: Signal<Local, Bits<SIG_BITS>>,
+    carried_exp: Signal<Local, Bits<EXP_BITS>>,
+    /// stage i's output (stage i shifts by 2^(NORM_STAGES-1-i))
+    stage_out: [Signal<Local, Bits<SIG_BITS>>; NORM_STAGES],
+    stage_out_exp: [Signal<Local, Bits<EXP_BITS>>; NORM_STAGES],
+    normalized: Signal<Local, Bits<SIG_BITS>>,
+    normalized_exp: Signal<Local, Bits<EXP_BITS>>,
+    /// the exponent field before rounding: 0 when the hidden bit is clear (subnormal)
+    exp_field: Signal<Local, Bits<EXP_BITS>>,
+
+    // ---- round ----
+    round_up: Signal<Local, Bit>,
+    truncated: Signal<Local, Bits<SIG_BITS>>,
+    rounded: Signal<Local, Bits<SIG_BITS>>,
+    rounded_sig: Signal<Local, Bits<SIG_BITS>>,
+    rounded_exp: Signal<Local, Bits<EXP_BITS>>,
+    overflow: Signal<Local, Bit>,
+}
+
+impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Default
+    for FpAdd<EXP_BITS, SIG_BITS, NORM_STAGES>
+{
+    fn default() -> Self {
+        // The shift stages must cover every left shift (at most S-2 places)
+        // and no more; the exponent must hold the largest stage step.
+        assert!(SIG_BITS > GRS_BITS + 2 && SIG_BITS <= 128, "SIG_BITS = {SIG_BITS}");
+        assert!((1usize << NORM_STAGES) > SIG_BITS - 2, "{NORM_STAGES} stages cannot shift {} places", SIG_BITS - 2);
+        assert!((1usize << (NORM_STAGES - 1)) <= SIG_BITS - 2, "stage 2^{} is never used", NORM_STAGES - 1);
+        assert!(NORM_STAGES < EXP_BITS && EXP_BITS <= 64, "EXP_BITS = {EXP_BITS}");
+        // the saturated alignment shift must move every significand bit out
+        assert!((1usize << NORM_STAGES) > SIG_BITS - 1, "{NORM_STAGES} shift bits cannot align {SIG_BITS} bits");
+        let sig = |v: u128| Constant::new(v.to_bits());
+        let ones = if SIG_BITS == 128 { u128::MAX } else { (1u128 << SIG_BITS) - 1 };
+        // stage i shifts by 2^(NORM_STAGES-1-i) when bits S-2 .. S-1-2^k are zero
+        let stage_top_mask = core::array::from_fn(|i| {
+            let amount = 1usize << (NORM_STAGES - 1 - i);
+            sig(((1u128 << amount) - 1) << (SIG_BITS - 1 - amount))
+        });
+        let stage_shift = core::array::from_fn(|i| Constant::new(((1u64) << (NORM_STAGES - 1 - i)).to_bits()));
+        Self {
+            exp_max: Default::default(),
+            lsb: Default::default(),
+            ftz: Default::default(),
+            a_sign: Default::default(),
+            a_exp: Default::default(),
+            a_man: Default::default(),
+            b_sign: Default::default(),
+            b_exp: Default::default(),
+            b_man: Default::default(),
+            sum_sign: Default::default(),
+            sum_exp: Default::default(),
+            sum_man: Default::default(),
+            exp_zero: Constant::new(0u64.to_bits()),
+            exp_one: Constant::new(1u64.to_bits()),
+            sig_zero: sig(0),
+            sig_one: sig(1),
+            sig_ones: sig(ones),
+            hidden_bit: sig(1u128 << (SIG_BITS - 2)),
+            carry_bit: sig(1u128 << (SIG_BITS - 1)),
+            exp_above_shift: Constant::new(((u64::MAX >> (64 - EXP_BITS)) & (u64::MAX << NORM_STAGES)).to_bits()),
+            shift_ones: Constant::new(((1u64 << NORM_STAGES) - 1).to_bits()),
+            stage_top_mask,
+            stage_shift,
+            man_field: Default::default(),
+            round_bit: Default::default(),
+            sticky_bits: Default::default(),
+            a_man_in: Default::default(),
+            b_man_in: Default::default(),
+            a_exp_zero: Default::default(),
+            b_exp_zero: Default::default(),
+            a_exp_all_ones: Default::default(),
+            b_exp_all_ones: Default::default(),
+            a_man_flushed: Default::default(),
+            b_man_flushed: Default::default(),
+            a_nan: Default::default(),
+            b_nan: Default::default(),
+            a_inf: Default::default(),
+            b_inf: Default::default(),
+            a_zero: Default::default(),
+            b_zero: Default::default(),
+            a_sig: Default::default(),
+            b_sig: Default::default(),
+            a_exp_eff: Default::default(),
+            b_exp_eff: Default::default(),
+            b_larger: Default::default(),
+            big_sign: Default::default(),
+            big_exp: Default::default(),
+            big_sig: Default::default(),
+            small_exp: Default::default(),
+            small_sig: Default::default(),
+            subtract: Default::default(),
+            exp_diff: Default::default(),
+            align_shift: Default::default(),
+            shifted_out: Default::default(),
+            small_aligned: Default::default(),
+            raw_sum: Default::default(),
+            sum_is_zero: Default::default(),
+            carried: Default::default(),
+            carried_exp: Default::default(),
+            stage_out: core::array::from_fn(|_| Default::default()),
+            stage_out_exp: core::array::from_fn(|_| Default::default()),
+            normalized: Default::default(),
+            normalized_exp: Default::default(),
+            exp_field: Default::default(),
+            round_up: Default::default(),
+            truncated: Default::default(),
+            rounded: Default::default(),
+            rounded_sig: Default::default(),
+            rounded_exp: Default::default(),
+            overflow: Default::default(),
+        }
+    }
+}
+
+impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Logic
+    for FpAdd<EXP_BITS, SIG_BITS, NORM_STAGES>
+{
+    // Every mixed expression is parenthesized on purpose (DEVELOPERS.md,
+    // Stack); array indexes are literals or loop indexes.
+    #[hdl_gen]
+    fn update(&mut self) {
+        // 1. format masks from the LSB position
+        self.man_field.next = self.hidden_bit.val() - self.lsb.val();
+        self.round_bit.next = self.lsb.val() >> 1;
+        self.sticky_bits.next = self.round_bit.val() - self.sig_one.val();
+
+        // 2. unpack, flush (ftz), classify
+        self.a_man_in.next = self.a_man.val() & self.man_field.val();
+        self.b_man_in.next = self.b_man.val() & self.man_field.val();
+        self.a_exp_zero.next = !(self.a_exp.val().any());
+        self.b_exp_zero.next = !(self.b_exp.val().any());
+        self.a_exp_all_ones.next = self.a_exp.val() == self.exp_max.val();
+        self.b_exp_all_ones.next = self.b_exp.val() == self.exp_max.val();
+        self.a_man_flushed.next = self.a_man_in.val();
+        if self.ftz.val() & self.a_exp_zero.val() {
+            self.a_man_flushed.next = self.sig_zero.val();
+        }
+        self.b_man_flushed.next = self.b_man_in.val();
+        if self.ftz.val() & self.b_exp_zero.val() {
+            self.b_man_flushed.next = self.sig_zero.val();
+        }
+        self.a_nan.next = self.a_exp_all_ones.val() & self.a_man_in.val().any();
+        self.b_nan.next = self.b_exp_all_ones.val() & self.b_man_in.val().any();
+        self.a_inf.next = self.a_exp_all_ones.val() & !(self.a_man_in.val().any());
+        self.b_inf.next = self.b_exp_all_ones.val() & !(self.b_man_in.val().any());
+        self.a_zero.next = self.a_exp_zero.val() & !(self.a_man_flushed.val().any());
+        self.b_zero.next = self.b_exp_zero.val() & !(self.b_man_flushed.val().any());
+        self.a_sig.next = self.a_man_flushed.val() | self.hidden_bit.val();
+        self.a_exp_eff.next = self.a_exp.val();
+        if self.a_exp_zero.val() {
+            self.a_sig.next = self.a_man_flushed.val();
+            self.a_exp_eff.next = self.exp_one.val();
+        }
+        self.b_sig.next = self.b_man_flushed.val() | self.hidden_bit.val();
+        self.b_exp_eff.next = self.b_exp.val();
+        if self.b_exp_zero.val() {
+            self.b_sig.next = self.b_man_flushed.val();
+            self.b_exp_eff.next = self.exp_one.val();
+        }
+
+        // 3. order by magnitude (the result takes the larger one's sign and
+        //    big - small >= 0), then align small to big with a sticky bit
+        self.b_larger.next = (self.b_exp_eff.val() > self.a_exp_eff.val())
+            | ((self.b_exp_eff.val() == self.a_exp_eff.val()) & (self.b_sig.val() > self.a_sig.val()));
+        self.big_sign.next = self.a_sign.val();
+        self.big_exp.next = self.a_exp_eff.val();
+        self.big_sig.next = self.a_sig.val();
+        self.small_exp.next = self.b_exp_eff.val();
+        self.small_sig.next = self.b_sig.val();
+        if self.b_larger.val() {
+            self.big_sign.next = self.b_sign.val();
+            self.big_exp.next = self.b_exp_eff.val();
+            self.big_sig.next = self.b_sig.val();
+            self.small_exp.next = self.a_exp_eff.val();
+            self.small_sig.next = self.a_sig.val();
+        }
+        self.subtract.next = self.a_sign.val() != self.b_sign.val();
+        self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
+        self.align_shift.next = self.exp_diff.val().get_bits::<NORM_STAGES>(0);
+        if (self.exp_diff.val() & self.exp_above_shift.val()).any() {
+            self.align_shift.next = self.shift_ones.val();
+        }
+        self.shifted_out.next = self.small_sig.val() & !(self.sig_ones.val() << self.align_shift.val());
+        self.small_aligned.next = self.small_sig.val() >> self.align_shift.val();
+        if self.shifted_out.val().any() {
+            self.small_aligned.next = (self.small_sig.val() >> self.align_shift.val()) | self.sig_one.val();
+        }
+
+        // 4. the add (both operands are below the carry bit)
+        self.raw_sum.next = self.big_sig.val() + self.small_aligned.val();
+        if self.subtract.val() {
+            self.raw_sum.next = self.big_sig.val() - self.small_aligned.val();
+        }
+        self.sum_is_zero.next = !(self.raw_sum.val().any());
+
+        // 5. normalize: a carry shifts right once (sticky kept), then the
+        //    left-shift stages, largest first, never below exponent 1
+        self.carried.next = self.raw_sum.val();
+        self.carried_exp.next = self.big_exp.val();
+        if (self.raw_sum.val() & self.carry_bit.val()).any() {
+            self.carried.next = (self.raw_sum.val() >> 1) | (self.raw_sum.val() & self.sig_one.val());
+            self.carried_exp.next = self.big_exp.val() + self.exp_one.val();
+        }
+        // stage 0 (the largest shift) reads `carried`, stage i reads stage i-1
+        self.stage_out[0].next = self.carried.val();
+        self.stage_out_exp[0].next = self.carried_exp.val();
+        if !((self.carried.val() & self.stage_top_mask[0].val()).any())
+            & (self.carried_exp.val() > self.stage_shift[0].val())
+        {
+            self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
+            self.stage_out_exp[0].next = self.carried_exp.val() - self.stage_shift[0].val();
+        }
+        for i in 1..NORM_STAGES {
+            self.stage_out[i].next = self.stage_out[i - 1].val();
+            self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val();
+            if !((self.stage_out[i - 1].val() & self.stage_top_mask[i].val()).any())
+                & (self.stage_out_exp[i - 1].val() > self.stage_shift[i].val())
+            {
+                self.stage_out[i].next = self.stage_out[i - 1].val() << self.stage_shift[i].val();
+                self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val() - self.stage_shift[i].val();
+            }
+        }
+        // the last stage's output (a one-pass loop: an index must be a literal or a loop index)
+        for i in (NORM_STAGES - 1)..NORM_STAGES {
+            self.normalized.next = self.stage_out[i].val();
+            self.normalized_exp.next = self.stage_out_exp[i].val();
+        }
+        self.exp_field.next = self.exp_zero.val();
+        if (self.normalized.val() & self.hidden_bit.val()).any() {
+            self.exp_field.next = self.normalized_exp.val();
+        }
+
+        // 6. round to nearest, ties to even, at the format's LSB
+        self.round_up.next = (self.normalized.val() & self.round_bit.val()).any()
+            & ((self.normalized.val() & self.sticky_bits.val()).any() | (self.normalized.val() & self.lsb.val()).any());
+        self.truncated.next = self.normalized.val() & !(self.lsb.val() - self.sig_one.val());
+        self.rounded.next = self.truncated.val();
+        if self.round_up.val() {
+            self.rounded.next = self.truncated.val() + self.lsb.val();
+        }
+        self.rounded_sig.next = self.rounded.val();
+        self.rounded_exp.next = self.exp_field.val();
+        if (self.rounded.val() & self.carry_bit.val()).any() {
+            // rounding carried into a new leading bit (the value is a power of two: exact)
+            self.rounded_sig.next = self.rounded.val() >> 1;
+            self.rounded_exp.next = self.exp_field.val() + self.exp_one.val();
+        }
+        if (!(self.exp_field.val().any())) & (self.rounded.val() & self.hidden_bit.val()).any() {
+            // a subnormal rounded up to the smallest normal
+            self.rounded_exp.next = self.exp_one.val();
+        }
+        self.overflow.next = self.rounded_exp.val() >= self.exp_max.val();
+
+        // 7. result: specials first, in the golden model's order
+        self.sum_sign.next = self.big_sign.val();
+        self.sum_exp.next = self.rounded_exp.val();
+        self.sum_man.next = self.rounded_sig.val() & self.man_field.val();
+        if self.ftz.val() & !(self.rounded_exp.val().any()) {
+            self.sum_man.next = self.sig_zero.val();
+        }
+        if self.overflow.val() {
+            self.sum_exp.next = self.exp_max.val();
+            self.sum_man.next = self.sig_zero.val();
+        }
+        if self.sum_is_zero.val() {
+            // exact cancellation: +0 when rounding to nearest
+            self.sum_sign.next = false;
+            self.sum_exp.next = self.exp_zero.val();
+            self.sum_man.next = self.sig_zero.val();
+        }
+        if self.a_zero.val() & self.b_zero.val() {
+            self.sum_sign.next = self.a_sign.val() & self.b_sign.val();
+        }
+        if self.b_inf.val() {
+            self.sum_sign.next = self.b_sign.val();
+            self.sum_exp.next = self.exp_max.val();
+            self.sum_man.next = self.sig_zero.val();
+        }
+        if self.a_inf.val() {
+            self.sum_sign.next = self.a_sign.val();
+            self.sum_exp.next = self.exp_max.val();
+            self.sum_man.next = self.sig_zero.val();
+        }
+        if (self.a_nan.val() | self.b_nan.val()) | ((self.a_inf.val() & self.b_inf.val()) & self.subtract.val()) {
+            // the canonical NaN: sign 0, exponent and mantissa all ones
+            self.sum_sign.next = false;
+            self.sum_exp.next = self.exp_max.val();
+            self.sum_man.next = self.man_field.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fp_add_wide_synthesizes() {
+        let mut uut = FpAddWide::default();
+        uut.connect_all();
+        yosys_validate("atomport_fp_add_wide", &generate_verilog(&uut)).unwrap();
+    }
+
+    #[test]
+    fn fp_add_half_synthesizes() {
+        let mut uut = FpAddHalf::default();
+        uut.connect_all();
+        yosys_validate("atomport_fp_add_half", &generate_verilog(&uut)).unwrap();
+    }
+
+    #[test]
+    fn lsb_positions_of_the_formats() {
+        // f64, f32, f16, bf16 in the wide datapath; f16, bf16 in the half one
+        assert_eq!([52, 23, 10, 7].map(|m| lsb_position(57, m)), [3, 32, 45, 48]);
+        assert_eq!([10, 7].map(|m| lsb_position(15, m)), [3, 6]);
+    }
+}

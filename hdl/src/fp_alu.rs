@@ -1,0 +1,301 @@
+//! `FloatAlu`: the floating-point ops of the atomic ALU (combinational), the
+//! part of `AtomicAlu` (alu.rs) that computes `Fmax`, `Fmin`, `Fcmpwr`,
+//! `FminPtx`, `FmaxPtx` at every type and `Add` at the float types, exactly
+//! as `atomport::golden::alu::apply` defines them.
+//!
+//! Two lanes, each ONE shared adder and ONE shared comparator:
+//!
+//! | lane | adder | comparator | formats | element |
+//! | --- | --- | --- | --- | --- |
+//! | wide | [`FpAddWide`] (f64-sized) | `FpCmp<64>` | f16, bf16, f32, f64 | the low element: the whole value, or the low half of `f16x2`/`bf16x2` |
+//! | half | [`FpAddHalf`] (f16/bf16-sized) | `FpCmp<16>` | f16, bf16 | the high half of `f16x2`/`bf16x2` |
+//!
+//! Which format each type reads as is [`FloatDecode`]'s table (B128 and
+//! undefined codes: `float_op` = 0, and the ALU keeps `old`).
+//!
+//! The format mapping (decode, unpack, format constants) is the leaf block
+//! [`FloatDecode`]; this block only wires the lanes and assembles the result
+//! (Verilator `UNOPTFLAT` rule, unit.rs): min/max/cmpwr results are whole
+//! operands (old, src0, src1) or the canonical NaN, so values move
+//! bit-exactly; sums are packed back at the format's offsets. `new_value`
+//! may carry bits above the type's width, which `AtomicAlu` masks off.
+
+use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
+use rust_hdl::prelude::*;
+
+use crate::alu::ALU_DATA_BITS;
+use crate::extend::ZeroExtend;
+use crate::fp_add::{FpAddHalf, FpAddWide};
+use crate::fp_cmp::FpCmp;
+use crate::fp_decode::{
+    FloatDecode, F16, F32, F64, HALF_BITS, HALF_EXP_BITS, HALF_SIG_BITS, WIDE_BITS, WIDE_EXP_BITS, WIDE_SIG_BITS,
+};
+
+/// The float ops of the atomic ALU. See the module documentation.
+#[derive(LogicBlock)]
+pub struct FloatAlu {
+    // ---- control ----
+    /// The operation, an `AluOp` code.
+    pub op: Signal<In, Bits<ALU_OP_BITS>>,
+    /// The element type, an `ElemType` code.
+    pub ty: Signal<In, Bits<ALU_TY_BITS>>,
+    /// Flush subnormals to zero in an `F32` add.
+    pub ftz: Signal<In, Bit>,
+
+    // ---- operands (bits above the type's width are ignored) ----
+    pub old_value: Signal<In, Bits<ALU_DATA_BITS>>,
+    pub src0: Signal<In, Bits<ALU_DATA_BITS>>,
+    pub src1: Signal<In, Bits<ALU_DATA_BITS>>,
+
+    // ---- result ----
+    /// `op` at `ty` is a float operation this block computes.
+    pub float_op: Signal<Out, Bit>,
+    /// The value to write back (valid when `float_op`; bits above the
+    /// type's width are not cleared).
+    pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+
+    // ---- sub-blocks: decode, the shared datapaths, widening ----
+    decode: FloatDecode,
+    add_wide: FpAddWide,
+    add_half: FpAddHalf,
+    cmp_wide: FpCmp<WIDE_BITS>,
+    cmp_half: FpCmp<HALF_BITS>,
+    wide_sum_exp: ZeroExtend<WIDE_EXP_BITS, ALU_DATA_BITS>,
+    wide_sum_man: ZeroExtend<WIDE_SIG_BITS, ALU_DATA_BITS>,
+    half_sum_exp: ZeroExtend<HALF_EXP_BITS, ALU_DATA_BITS>,
+    half_sum_man: ZeroExtend<HALF_SIG_BITS, ALU_DATA_BITS>,
+
+    // ---- data constants ----
+    /// canonical NaNs: f16 and bf16 share 0x7fff
+    nan_16: Constant<Bits<ALU_DATA_BITS>>,
+    nan_32: Constant<Bits<ALU_DATA_BITS>>,
+    nan_64: Constant<Bits<ALU_DATA_BITS>>,
+    /// the canonical NaN of the high half (0x7fff << 16)
+    nan_high_half: Constant<Bits<ALU_DATA_BITS>>,
+    sign_16: Constant<Bits<ALU_DATA_BITS>>,
+    sign_32: Constant<Bits<ALU_DATA_BITS>>,
+    sign_64: Constant<Bits<ALU_DATA_BITS>>,
+    /// bit 31: the high half's sign
+    sign_high_half: Constant<Bits<ALU_DATA_BITS>>,
+    low_half: Constant<Bits<ALU_DATA_BITS>>,
+    high_half: Constant<Bits<ALU_DATA_BITS>>,
+    zero: Constant<Bits<ALU_DATA_BITS>>,
+
+    // ---- min / max / cmpwr ----
+    wide_take_src0: Signal<Local, Bit>,
+    half_take_src0: Signal<Local, Bit>,
+    wide_nan: Signal<Local, Bits<ALU_DATA_BITS>>,
+    wide_choice: Signal<Local, Bits<ALU_DATA_BITS>>,
+    half_choice: Signal<Local, Bits<ALU_DATA_BITS>>,
+    compare_result: Signal<Local, Bits<ALU_DATA_BITS>>,
+
+    // ---- add: pack ----
+    wide_sign: Signal<Local, Bits<ALU_DATA_BITS>>,
+    wide_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
+    half_sign: Signal<Local, Bits<ALU_DATA_BITS>>,
+    half_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
+    add_result: Signal<Local, Bits<ALU_DATA_BITS>>,
+}
+
+fn data(value: u128) -> Constant<Bits<ALU_DATA_BITS>> {
+    Constant::new(value.to_bits())
+}
+
+impl Default for FloatAlu {
+    fn default() -> Self {
+        Self {
+            op: Default::default(),
+            ty: Default::default(),
+            ftz: Default::default(),
+            old_value: Default::default(),
+            src0: Default::default(),
+            src1: Default::default(),
+            float_op: Default::default(),
+            new_value: Default::default(),
+            decode: Default::default(),
+            add_wide: Default::default(),
+            add_half: Default::default(),
+            cmp_wide: Default::default(),
+            cmp_half: Default::default(),
+            wide_sum_exp: Default::default(),
+            wide_sum_man: Default::default(),
+            half_sum_exp: Default::default(),
+            half_sum_man: Default::default(),
+            nan_16: data(F16.canonical_nan()),
+            nan_32: data(F32.canonical_nan()),
+            nan_64: data(F64.canonical_nan()),
+            nan_high_half: data(F16.canonical_nan() << 16),
+            sign_16: data(F16.sign_bit()),
+            sign_32: data(F32.sign_bit()),
+            sign_64: data(F64.sign_bit()),
+            sign_high_half: data(F16.sign_bit() << 16),
+            low_half: data(0xffff),
+            high_half: data(0xffff_0000),
+            zero: data(0),
+            wide_take_src0: Default::default(),
+            half_take_src0: Default::default(),
+            wide_nan: Default::default(),
+            wide_choice: Default::default(),
+            half_choice: Default::default(),
+            compare_result: Default::default(),
+            wide_sign: Default::default(),
+            wide_sum: Default::default(),
+            half_sign: Default::default(),
+            half_sum: Default::default(),
+            add_result: Default::default(),
+        }
+    }
+}
+
+impl Logic for FloatAlu {
+    // rust-hdl emits operators without their Rust grouping: every mixed
+    // expression is parenthesized on purpose (DEVELOPERS.md, Stack).
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ================= sub-block inputs: wiring only =================
+        self.decode.op.next = self.op.val();
+        self.decode.ty.next = self.ty.val();
+        self.decode.ftz.next = self.ftz.val();
+        self.decode.old_low.next = self.old_value.val().get_bits::<64>(0);
+        self.decode.src0_low.next = self.src0.val().get_bits::<64>(0);
+        // wide lane (new = old + src0; the comparator's a = old, b = src0)
+        self.add_wide.exp_max.next = self.decode.wide_exp_max.val();
+        self.add_wide.lsb.next = self.decode.wide_lsb.val();
+        self.add_wide.ftz.next = self.decode.wide_ftz.val();
+        self.add_wide.a_sign.next = self.decode.wide_a_sign.val();
+        self.add_wide.a_exp.next = self.decode.wide_a_exp.val();
+        self.add_wide.a_man.next = self.decode.wide_a_man.val();
+        self.add_wide.b_sign.next = self.decode.wide_b_sign.val();
+        self.add_wide.b_exp.next = self.decode.wide_b_exp.val();
+        self.add_wide.b_man.next = self.decode.wide_b_man.val();
+        self.cmp_wide.sign_bit.next = self.decode.wide_sign_bit.val();
+        self.cmp_wide.width_mask.next = self.decode.wide_width_mask.val();
+        self.cmp_wide.inf.next = self.decode.wide_inf.val();
+        self.cmp_wide.a.next = self.old_value.val().get_bits::<64>(0);
+        self.cmp_wide.b.next = self.src0.val().get_bits::<64>(0);
+        // half lane: bits 31..16; subnormals are never flushed there
+        self.add_half.exp_max.next = self.decode.half_exp_max.val();
+        self.add_half.lsb.next = self.decode.half_lsb.val();
+        self.add_half.ftz.next = false;
+        self.add_half.a_sign.next = self.decode.half_a_sign.val();
+        self.add_half.a_exp.next = self.decode.half_a_exp.val();
+        self.add_half.a_man.next = self.decode.half_a_man.val();
+        self.add_half.b_sign.next = self.decode.half_b_sign.val();
+        self.add_half.b_exp.next = self.decode.half_b_exp.val();
+        self.add_half.b_man.next = self.decode.half_b_man.val();
+        self.cmp_half.sign_bit.next = self.decode.half_sign_bit.val();
+        self.cmp_half.width_mask.next = self.decode.half_width_mask.val();
+        self.cmp_half.inf.next = self.decode.half_inf.val();
+        self.cmp_half.a.next = self.old_value.val().get_bits::<16>(16);
+        self.cmp_half.b.next = self.src0.val().get_bits::<16>(16);
+        // the sums' fields, widened for packing
+        self.wide_sum_exp.narrow.next = self.add_wide.sum_exp.val();
+        self.wide_sum_man.narrow.next = self.add_wide.sum_man.val();
+        self.half_sum_exp.narrow.next = self.add_half.sum_exp.val();
+        self.half_sum_man.narrow.next = self.add_half.sum_man.val();
+
+        // ================= min / max / cmpwr =================
+        // golden `min_max_number` with a = old, b = src0: a NaN operand is
+        // missing; max takes src0 when old < src0, min when !(old < src0)
+        // (equal keys are equal bits); both NaN keeps old (vISA) or gives
+        // the canonical NaN (PTX). FCMPWR: src1 when src0 == old (IEEE).
+        self.wide_take_src0.next = ((self.decode.is_max.val() | self.decode.is_min.val())
+            & !self.cmp_wide.b_nan.val())
+            & (self.cmp_wide.a_nan.val()
+                | ((self.decode.is_max.val() & self.cmp_wide.less.val())
+                    | (self.decode.is_min.val() & !self.cmp_wide.less.val())));
+        self.half_take_src0.next = ((self.decode.is_max.val() | self.decode.is_min.val())
+            & !self.cmp_half.b_nan.val())
+            & (self.cmp_half.a_nan.val()
+                | ((self.decode.is_max.val() & self.cmp_half.less.val())
+                    | (self.decode.is_min.val() & !self.cmp_half.less.val())));
+        self.wide_nan.next = self.nan_64.val();
+        if self.decode.wide_f32.val() {
+            self.wide_nan.next = self.nan_32.val();
+        }
+        if self.decode.wide_f16.val() | self.decode.wide_bf16.val() {
+            self.wide_nan.next = self.nan_16.val();
+        }
+        self.wide_choice.next = self.old_value.val();
+        if self.wide_take_src0.val() {
+            self.wide_choice.next = self.src0.val();
+        }
+        if (self.decode.is_ptx_min_max.val() & self.cmp_wide.a_nan.val()) & self.cmp_wide.b_nan.val() {
+            self.wide_choice.next = self.wide_nan.val();
+        }
+        if self.decode.is_fcmpwr.val() & self.cmp_wide.equal.val() {
+            self.wide_choice.next = self.src1.val();
+        }
+        self.half_choice.next = self.old_value.val();
+        if self.half_take_src0.val() {
+            self.half_choice.next = self.src0.val();
+        }
+        if (self.decode.is_ptx_min_max.val() & self.cmp_half.a_nan.val()) & self.cmp_half.b_nan.val() {
+            self.half_choice.next = self.nan_high_half.val();
+        }
+        if self.decode.is_fcmpwr.val() & self.cmp_half.equal.val() {
+            self.half_choice.next = self.src1.val();
+        }
+        self.compare_result.next = self.wide_choice.val();
+        if self.decode.two_halves.val() {
+            self.compare_result.next =
+                (self.wide_choice.val() & self.low_half.val()) | (self.half_choice.val() & self.high_half.val());
+        }
+
+        // ================= add: pack the sums =================
+        // (mantissa >> its LSB position) | (exponent << mantissa width) | sign
+        self.wide_sign.next = self.zero.val();
+        if self.add_wide.sum_sign.val() {
+            self.wide_sign.next = self.sign_64.val();
+            if self.decode.wide_f32.val() {
+                self.wide_sign.next = self.sign_32.val();
+            }
+            if self.decode.wide_f16.val() | self.decode.wide_bf16.val() {
+                self.wide_sign.next = self.sign_16.val();
+            }
+        }
+        self.wide_sum.next = (self.wide_sum_man.wide.val() >> 3) | (self.wide_sum_exp.wide.val() << 52);
+        if self.decode.wide_f32.val() {
+            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 32) | (self.wide_sum_exp.wide.val() << 23);
+        }
+        if self.decode.wide_f16.val() {
+            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 45) | (self.wide_sum_exp.wide.val() << 10);
+        }
+        if self.decode.wide_bf16.val() {
+            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 48) | (self.wide_sum_exp.wide.val() << 7);
+        }
+        // the half lane lands in bits 31..16: ((man >> lsb) << 16)
+        self.half_sign.next = self.zero.val();
+        if self.add_half.sum_sign.val() {
+            self.half_sign.next = self.sign_high_half.val();
+        }
+        self.half_sum.next = (self.half_sum_man.wide.val() << 13) | (self.half_sum_exp.wide.val() << 26);
+        if self.decode.half_bf16.val() {
+            self.half_sum.next = (self.half_sum_man.wide.val() << 10) | (self.half_sum_exp.wide.val() << 23);
+        }
+        self.add_result.next = self.wide_sum.val() | self.wide_sign.val();
+        if self.decode.two_halves.val() {
+            self.add_result.next = ((self.wide_sum.val() | self.wide_sign.val()) & self.low_half.val())
+                | (self.half_sum.val() | self.half_sign.val());
+        }
+
+        // ================= result =================
+        self.float_op.next = self.decode.float_op.val();
+        self.new_value.next = self.compare_result.val();
+        if self.decode.is_fadd.val() {
+            self.new_value.next = self.add_result.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn float_alu_synthesizes() {
+        let mut uut = FloatAlu::default();
+        uut.connect_all();
+        yosys_validate("atomport_float_alu", &generate_verilog(&uut)).unwrap();
+    }
+}

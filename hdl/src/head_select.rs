@@ -1,0 +1,266 @@
+//! `HeadSelect`: the oldest entry of the unit's in-flight table (its head),
+//! read out of the entry registers through a compare-index multiplexer, with
+//! the read data merged with the bytes forwarded to it and cut down to the
+//! element: the ALU's operands and everything the retire stage needs.
+//!
+//! Forwarding merge (docs/microarchitecture.md "Same-address hazards"): each
+//! entry collects, in `fwd_data`/`fwd_mask`, the bytes of every older write
+//! that memory accepted after this entry's read; those bytes replace the
+//! (stale) bytes memory returned: `line = (rdata & !fwd_mask) | (fwd_data & fwd_mask)`.
+
+use rust_hdl::prelude::*;
+
+use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
+
+use crate::decoder::{ELEM_BITS, SIZE_BITS};
+use crate::lane_select::LANE_BITS;
+
+/// Entries of the in-flight table.
+pub const INFLIGHT_DEPTH: usize = 8;
+/// Bits of a table index.
+pub const INFLIGHT_INDEX_BITS: usize = 3;
+/// Bits of an entry kind.
+pub const ENTRY_KIND_BITS: usize = 2;
+/// Entry kinds.
+pub const ENTRY_MARKER: u8 = 0;
+pub const ENTRY_NO_MEMORY: u8 = 1;
+pub const ENTRY_READ_MODIFY_WRITE: u8 = 2;
+pub const ENTRY_WRITE: u8 = 3;
+/// Bits of a 16-byte line.
+pub const LINE_BITS: usize = 128;
+
+/// The head entry of the in-flight table, merged and cut down (combinational).
+#[derive(LogicBlock)]
+pub struct HeadSelect {
+    /// Index of the head entry.
+    pub head: Signal<In, Bits<INFLIGHT_INDEX_BITS>>,
+
+    // ---- the entries (registers of the unit) ----
+    pub ent_valid: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_kind: [Signal<In, Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
+    pub ent_returned: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_rdata: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_fwd_data: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_fwd_mask: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_line: [Signal<In, Bits<64>>; INFLIGHT_DEPTH],
+    pub ent_space: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_bit_offset: [Signal<In, Bits<7>>; INFLIGHT_DEPTH],
+    pub ent_size: [Signal<In, Bits<SIZE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_op: [Signal<In, Bits<ALU_OP_BITS>>; INFLIGHT_DEPTH],
+    pub ent_ty: [Signal<In, Bits<ALU_TY_BITS>>; INFLIGHT_DEPTH],
+    pub ent_ftz: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_src0: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_src1: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_lane: [Signal<In, Bits<LANE_BITS>>; INFLIGHT_DEPTH],
+    pub ent_elem: [Signal<In, Bits<ELEM_BITS>>; INFLIGHT_DEPTH],
+    pub ent_result_shift: [Signal<In, Bits<7>>; INFLIGHT_DEPTH],
+    pub ent_result_first: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_result_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_msg_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    pub ent_error: [Signal<In, Bit>; INFLIGHT_DEPTH],
+
+    // ---- the head ----
+    pub valid: Signal<Out, Bit>,
+    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
+    pub returned: Signal<Out, Bit>,
+    pub line: Signal<Out, Bits<64>>,
+    pub space: Signal<Out, Bit>,
+    pub bit_offset: Signal<Out, Bits<7>>,
+    /// The element's bytes in the line.
+    pub byte_enables: Signal<Out, Bits<16>>,
+    /// All ones over the element's width (at bit 0).
+    pub elem_mask: Signal<Out, Bits<LINE_BITS>>,
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<Out, Bits<7>>,
+    pub result_first: Signal<Out, Bit>,
+    pub result_last: Signal<Out, Bit>,
+    pub msg_last: Signal<Out, Bit>,
+    pub error: Signal<Out, Bit>,
+
+    // ---- the ALU's operands ----
+    pub alu_op: Signal<Out, Bits<ALU_OP_BITS>>,
+    pub alu_ty: Signal<Out, Bits<ALU_TY_BITS>>,
+    pub alu_ftz: Signal<Out, Bit>,
+    /// The element as memory holds it for this entry: read data with the forwarded bytes.
+    pub old_value: Signal<Out, Bits<LINE_BITS>>,
+    pub src0: Signal<Out, Bits<LINE_BITS>>,
+    pub src1: Signal<Out, Bits<LINE_BITS>>,
+
+    // ---- constants ----
+    size_masks: [Constant<Bits<LINE_BITS>>; 5],
+    size_enables: [Constant<Bits<16>>; 5],
+    zero_line: Constant<Bits<LINE_BITS>>,
+    zero_addr: Constant<Bits<64>>,
+    zero_enables: Constant<Bits<16>>,
+    zero_kind: Constant<Bits<ENTRY_KIND_BITS>>,
+    zero_bit_offset: Constant<Bits<7>>,
+    zero_size: Constant<Bits<SIZE_BITS>>,
+    zero_op: Constant<Bits<ALU_OP_BITS>>,
+    zero_ty: Constant<Bits<ALU_TY_BITS>>,
+    zero_lane: Constant<Bits<LANE_BITS>>,
+    zero_elem: Constant<Bits<ELEM_BITS>>,
+
+    // ---- locals ----
+    size: Signal<Local, Bits<SIZE_BITS>>,
+    rdata: Signal<Local, Bits<LINE_BITS>>,
+    fwd_data: Signal<Local, Bits<LINE_BITS>>,
+    fwd_mask: Signal<Local, Bits<LINE_BITS>>,
+    /// the line as this entry must see it
+    merged: Signal<Local, Bits<LINE_BITS>>,
+    byte_enables_at_zero: Signal<Local, Bits<16>>,
+}
+
+/// An array of default values.
+fn arr<T: Default, const N: usize>() -> [T; N] {
+    core::array::from_fn(|_| T::default())
+}
+
+impl Default for HeadSelect {
+    fn default() -> Self {
+        Self {
+            head: Default::default(),
+            ent_valid: arr(),
+            ent_kind: arr(),
+            ent_returned: arr(),
+            ent_rdata: arr(),
+            ent_fwd_data: arr(),
+            ent_fwd_mask: arr(),
+            ent_line: arr(),
+            ent_space: arr(),
+            ent_bit_offset: arr(),
+            ent_size: arr(),
+            ent_op: arr(),
+            ent_ty: arr(),
+            ent_ftz: arr(),
+            ent_src0: arr(),
+            ent_src1: arr(),
+            ent_lane: arr(),
+            ent_elem: arr(),
+            ent_result_shift: arr(),
+            ent_result_first: arr(),
+            ent_result_last: arr(),
+            ent_msg_last: arr(),
+            ent_error: arr(),
+            valid: Default::default(),
+            kind: Default::default(),
+            returned: Default::default(),
+            line: Default::default(),
+            space: Default::default(),
+            bit_offset: Default::default(),
+            byte_enables: Default::default(),
+            elem_mask: Default::default(),
+            lane: Default::default(),
+            elem: Default::default(),
+            result_shift: Default::default(),
+            result_first: Default::default(),
+            result_last: Default::default(),
+            msg_last: Default::default(),
+            error: Default::default(),
+            alu_op: Default::default(),
+            alu_ty: Default::default(),
+            alu_ftz: Default::default(),
+            old_value: Default::default(),
+            src0: Default::default(),
+            src1: Default::default(),
+            size_masks: core::array::from_fn(|s| {
+                let bits = 8u32 << s;
+                Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
+            }),
+            size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
+            zero_line: Constant::new(0u64.to_bits()),
+            zero_addr: Constant::new(0u64.to_bits()),
+            zero_enables: Constant::new(0u64.to_bits()),
+            zero_kind: Constant::new(0u64.to_bits()),
+            zero_bit_offset: Constant::new(0u64.to_bits()),
+            zero_size: Constant::new(0u64.to_bits()),
+            zero_op: Constant::new(0u64.to_bits()),
+            zero_ty: Constant::new(0u64.to_bits()),
+            zero_lane: Constant::new(0u64.to_bits()),
+            zero_elem: Constant::new(0u64.to_bits()),
+            size: Default::default(),
+            rdata: Default::default(),
+            fwd_data: Default::default(),
+            fwd_mask: Default::default(),
+            merged: Default::default(),
+            byte_enables_at_zero: Default::default(),
+        }
+    }
+}
+
+impl Logic for HeadSelect {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.valid.next = false;
+        self.kind.next = self.zero_kind.val();
+        self.returned.next = false;
+        self.rdata.next = self.zero_line.val();
+        self.fwd_data.next = self.zero_line.val();
+        self.fwd_mask.next = self.zero_line.val();
+        self.line.next = self.zero_addr.val();
+        self.space.next = false;
+        self.bit_offset.next = self.zero_bit_offset.val();
+        self.size.next = self.zero_size.val();
+        self.alu_op.next = self.zero_op.val();
+        self.alu_ty.next = self.zero_ty.val();
+        self.alu_ftz.next = false;
+        self.src0.next = self.zero_line.val();
+        self.src1.next = self.zero_line.val();
+        self.lane.next = self.zero_lane.val();
+        self.elem.next = self.zero_elem.val();
+        self.result_shift.next = self.zero_bit_offset.val();
+        self.result_first.next = false;
+        self.result_last.next = false;
+        self.msg_last.next = false;
+        self.error.next = false;
+        for k in 0..INFLIGHT_DEPTH {
+            if self.head.val().index() == k {
+                self.valid.next = self.ent_valid[k].val();
+                self.kind.next = self.ent_kind[k].val();
+                self.returned.next = self.ent_returned[k].val();
+                self.rdata.next = self.ent_rdata[k].val();
+                self.fwd_data.next = self.ent_fwd_data[k].val();
+                self.fwd_mask.next = self.ent_fwd_mask[k].val();
+                self.line.next = self.ent_line[k].val();
+                self.space.next = self.ent_space[k].val();
+                self.bit_offset.next = self.ent_bit_offset[k].val();
+                self.size.next = self.ent_size[k].val();
+                self.alu_op.next = self.ent_op[k].val();
+                self.alu_ty.next = self.ent_ty[k].val();
+                self.alu_ftz.next = self.ent_ftz[k].val();
+                self.src0.next = self.ent_src0[k].val();
+                self.src1.next = self.ent_src1[k].val();
+                self.lane.next = self.ent_lane[k].val();
+                self.elem.next = self.ent_elem[k].val();
+                self.result_shift.next = self.ent_result_shift[k].val();
+                self.result_first.next = self.ent_result_first[k].val();
+                self.result_last.next = self.ent_result_last[k].val();
+                self.msg_last.next = self.ent_msg_last[k].val();
+                self.error.next = self.ent_error[k].val();
+            }
+        }
+        self.elem_mask.next = self.zero_line.val();
+        self.byte_enables_at_zero.next = self.zero_enables.val();
+        for s in 0..5 {
+            if self.size.val().index() == s {
+                self.elem_mask.next = self.size_masks[s].val();
+                self.byte_enables_at_zero.next = self.size_enables[s].val();
+            }
+        }
+        self.byte_enables.next = self.byte_enables_at_zero.val() << (self.bit_offset.val() >> 3);
+        self.merged.next = (self.rdata.val() & !self.fwd_mask.val()) | (self.fwd_data.val() & self.fwd_mask.val());
+        self.old_value.next = (self.merged.val() >> self.bit_offset.val()) & self.elem_mask.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn head_select_synthesizes() {
+        let mut uut = HeadSelect::default();
+        uut.connect_all();
+        yosys_validate("atomport_head_select", &generate_verilog(&uut)).unwrap();
+    }
+}

@@ -1,0 +1,878 @@
+//! `AtomicUnit`: the lane-serializing memory-port unit (`atomic_unit.v`).
+//!
+//! One message at a time comes in on `req_*` (descriptor and every lane's
+//! payload at once; the driver holds it until `req_ready`). The unit decodes
+//! the descriptor, computes the channel enables, and issues one entry per
+//! cycle into an 8-entry in-flight table, lowest enabled lane first (element
+//! by element for PTX vectors, block by block for SVM_SCATTER), skipping
+//! disabled lanes at no cost. An atomic entry sends its read at issue; the
+//! read data returns in order into the entry; when the entry reaches the
+//! table's head, the ALU computes the new value and the write goes out; the
+//! entry retires when memory accepts the write, and the lane's result leaves
+//! on `rsp_*` (registered). Same-address hazards between pipelined lanes are
+//! resolved by forwarding, not stalling: every retiring write pushes its bytes
+//! into the younger entries whose reads memory already accepted.
+//!
+//! Full description, port table, timing and cycle costs:
+//! docs/microarchitecture.md.
+//!
+//! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
+//! per block, and Verilator splits it only along the block-written variables
+//! its statements share. So in every block, the statements that drive a
+//! combinational sub-block's inputs read only ports, register outputs and
+//! sub-block outputs ("wiring only"), and nothing they write is read by the
+//! logic after the sub-block. Otherwise Verilator sees a combinational loop
+//! (`UNOPTFLAT`). The logic of each step lives in its own leaf block:
+//!
+//! | block          | file            | does                                                  |
+//! | -------------- | --------------- | ----------------------------------------------------- |
+//! | MessageDecoder | decoder.rs      | descriptor fields, legality, channel enables          |
+//! | LaneSelect     | lane_select.rs  | find-first-set over the lanes left                    |
+//! | LaneMux        | lane_mux.rs     | the lane's payload; all-lanes alignment check         |
+//! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC address walk over the mip levels         |
+//! | AddrGen        | addr_gen.rs     | element address, line, byte lane, bounds              |
+//! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
+//! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
+//! | AtomicAlu      | alu.rs          | new value and returned value                          |
+
+use rust_hdl::prelude::*;
+
+use crate::addr_gen::AddrGen;
+use crate::alu::AtomicAlu;
+use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
+use crate::elem_select::ElemSelect;
+use crate::head_select::{
+    HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
+    INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
+};
+use crate::lane_mux::{LaneMux, COORD_LANES};
+use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
+use crate::state_reg::StateReg;
+use crate::typed_addr::TypedAddr;
+use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
+
+/// Bits of a memory address.
+pub const MEM_ADDR_BITS: usize = 64;
+/// Bytes of the memory bus (one line).
+pub const MEM_BYTES: usize = 16;
+/// Bits of a read sequence number (more values than the table has entries).
+const READ_SEQ_BITS: usize = 4;
+/// Bits of the in-flight table's occupancy (0..=8).
+const OCCUPANCY_BITS: usize = 4;
+
+/// The issue side's state.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum IssueState {
+    /// The message on `req_*` (if any) has issued nothing yet: its lanes are
+    /// the decoder's channel enables.
+    FirstLane,
+    /// Part of the message on `req_*` has issued: its lanes left are `lanes_left`.
+    NextLane,
+}
+
+/// The lane-serializing memory-port unit. See the module documentation.
+#[derive(LogicBlock)]
+pub struct AtomicUnit {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous, active high: empties the in-flight table, back to `FirstLane`.
+    pub reset: Signal<In, Bit>,
+
+    // ---- request: one message, all lanes at once ----
+    pub req_valid: Signal<In, Bit>,
+    /// The message's last entry issues this cycle (combinational).
+    pub req_ready: Signal<Out, Bit>,
+    /// The descriptor, byte k on bits 8k+7..8k (docs/descriptors.md).
+    pub req_desc: Signal<In, Bits<DESC_BITS>>,
+    pub req_dmask: Signal<In, Bits<MAX_LANES>>,
+    pub req_pred_mask: Signal<In, Bits<MAX_LANES>>,
+    /// Lane i's address / u32 offset at bits 64i+63..64i.
+    pub req_addr: Signal<In, Bits<{ MAX_LANES * 64 }>>,
+    /// Lane i's src0 / PTX b / scatter blocks at bits 128i+127..128i.
+    pub req_src0: Signal<In, Bits<{ MAX_LANES * 128 }>>,
+    /// Lane i's src1 / PTX c / scatter blocks continued at bits 128i+127..128i.
+    pub req_src1: Signal<In, Bits<{ MAX_LANES * 128 }>>,
+    /// TYPED_ATOMIC lane i (0..7): {lod, r, v, u} at bits 128i+127..128i.
+    pub req_coord: Signal<In, Bits<{ COORD_LANES * 128 }>>,
+    /// The named surface: 0..=4 typed kinds, 5 buffer, 7 none.
+    pub req_surf_kind: Signal<In, Bits<SURF_KIND_BITS>>,
+    pub req_surf_base: Signal<In, Bits<64>>,
+    pub req_surf_size: Signal<In, Bits<64>>,
+    pub req_surf_width: Signal<In, Bits<32>>,
+    pub req_surf_height: Signal<In, Bits<32>>,
+    pub req_surf_depth: Signal<In, Bits<32>>,
+    pub req_surf_array: Signal<In, Bits<32>>,
+    pub req_surf_levels: Signal<In, Bits<32>>,
+    pub req_surf_u16: Signal<In, Bit>,
+    pub req_slm_size: Signal<In, Bits<32>>,
+
+    // ---- memory read channel ----
+    pub mem_rd_valid: Signal<Out, Bit>,
+    pub mem_rd_ready: Signal<In, Bit>,
+    /// The 16-byte line (bits 3..0 zero).
+    pub mem_rd_addr: Signal<Out, Bits<MEM_ADDR_BITS>>,
+    /// 0 flat, 1 SLM.
+    pub mem_rd_space: Signal<Out, Bit>,
+    pub mem_rd_be: Signal<Out, Bits<MEM_BYTES>>,
+    /// Read data, in acceptance order, one cycle or more after acceptance.
+    pub mem_rdata_valid: Signal<In, Bit>,
+    pub mem_rdata: Signal<In, Bits<LINE_BITS>>,
+
+    // ---- memory write channel ----
+    pub mem_wr_valid: Signal<Out, Bit>,
+    pub mem_wr_ready: Signal<In, Bit>,
+    pub mem_wr_addr: Signal<Out, Bits<MEM_ADDR_BITS>>,
+    pub mem_wr_space: Signal<Out, Bit>,
+    pub mem_wr_data: Signal<Out, Bits<LINE_BITS>>,
+    pub mem_wr_be: Signal<Out, Bits<MEM_BYTES>>,
+
+    // ---- results (registered, no backpressure) ----
+    pub rsp_valid: Signal<Out, Bit>,
+    pub rsp_lane: Signal<Out, Bits<LANE_BITS>>,
+    pub rsp_data: Signal<Out, Bits<LINE_BITS>>,
+    pub rsp_done: Signal<Out, Bit>,
+    pub rsp_error: Signal<Out, Bit>,
+
+    // ---- observation (registered): each completed read-modify-write ----
+    pub obs_valid: Signal<Out, Bit>,
+    pub obs_lane: Signal<Out, Bits<LANE_BITS>>,
+    pub obs_elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub obs_old: Signal<Out, Bits<LINE_BITS>>,
+    pub obs_new: Signal<Out, Bits<LINE_BITS>>,
+
+    // ---- blocks ----
+    decoder: MessageDecoder,
+    lane_select: LaneSelect,
+    lane_mux: LaneMux,
+    typed_step: TypedAddr,
+    addr_gen: AddrGen,
+    elem_select: ElemSelect,
+    head_select: HeadSelect,
+    alu: AtomicAlu,
+
+    // ---- issue state ----
+    issue_state: StateReg<IssueState>,
+    /// lanes of the current message still to issue (valid in `NextLane`)
+    lanes_left: DFF<Bits<MAX_LANES>>,
+    /// element / block of the current lane
+    elem_index: DFF<Bits<ELEM_BITS>>,
+    /// its byte offset from the lane's address
+    elem_offset: DFF<Bits<MEM_ADDR_BITS>>,
+    /// its bit offset in the lane's operand (result position for PTX vectors)
+    elem_shift: DFF<Bits<8>>,
+    /// TYPED_ATOMIC address walk
+    typed_level: DFF<Bits<64>>,
+    typed_level_base: DFF<Bits<64>>,
+
+    // ---- in-flight table ----
+    head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
+    tail_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
+    occupancy: DFF<Bits<OCCUPANCY_BITS>>,
+    /// sequence number of the next read request / of the next read return
+    read_issue_seq: DFF<Bits<READ_SEQ_BITS>>,
+    read_return_seq: DFF<Bits<READ_SEQ_BITS>>,
+    ent_valid: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_kind: [DFF<Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
+    ent_read_seq: [DFF<Bits<READ_SEQ_BITS>>; INFLIGHT_DEPTH],
+    ent_returned: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_rdata: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    ent_fwd_data: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    ent_fwd_mask: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
+    ent_space: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_bit_offset: [DFF<Bits<7>>; INFLIGHT_DEPTH],
+    ent_size: [DFF<Bits<SIZE_BITS>>; INFLIGHT_DEPTH],
+    ent_op: [DFF<Bits<ALU_OP_BITS>>; INFLIGHT_DEPTH],
+    ent_ty: [DFF<Bits<ALU_TY_BITS>>; INFLIGHT_DEPTH],
+    ent_ftz: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_src0: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    ent_src1: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    ent_lane: [DFF<Bits<LANE_BITS>>; INFLIGHT_DEPTH],
+    ent_elem: [DFF<Bits<ELEM_BITS>>; INFLIGHT_DEPTH],
+    ent_result_shift: [DFF<Bits<7>>; INFLIGHT_DEPTH],
+    ent_result_first: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_result_last: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_msg_last: [DFF<Bit>; INFLIGHT_DEPTH],
+    ent_error: [DFF<Bit>; INFLIGHT_DEPTH],
+
+    // ---- result registers ----
+    /// the lane's result so far (PTX vectors: elements joined)
+    result_acc: DFF<Bits<LINE_BITS>>,
+    rsp_valid_r: DFF<Bit>,
+    rsp_lane_r: DFF<Bits<LANE_BITS>>,
+    rsp_data_r: DFF<Bits<LINE_BITS>>,
+    rsp_done_r: DFF<Bit>,
+    rsp_error_r: DFF<Bit>,
+    obs_valid_r: DFF<Bit>,
+    obs_lane_r: DFF<Bits<LANE_BITS>>,
+    obs_elem_r: DFF<Bits<ELEM_BITS>>,
+    obs_old_r: DFF<Bits<LINE_BITS>>,
+    obs_new_r: DFF<Bits<LINE_BITS>>,
+
+    // ---- constants ----
+    kind_marker: Constant<Bits<ENTRY_KIND_BITS>>,
+    kind_no_memory: Constant<Bits<ENTRY_KIND_BITS>>,
+    kind_read_modify_write: Constant<Bits<ENTRY_KIND_BITS>>,
+    kind_write: Constant<Bits<ENTRY_KIND_BITS>>,
+    table_full: Constant<Bits<OCCUPANCY_BITS>>,
+    one_occupancy: Constant<Bits<OCCUPANCY_BITS>>,
+    one_index: Constant<Bits<INFLIGHT_INDEX_BITS>>,
+    one_seq: Constant<Bits<READ_SEQ_BITS>>,
+    one_elem: Constant<Bits<ELEM_BITS>>,
+    zero_occupancy: Constant<Bits<OCCUPANCY_BITS>>,
+    zero_index: Constant<Bits<INFLIGHT_INDEX_BITS>>,
+    zero_seq: Constant<Bits<READ_SEQ_BITS>>,
+    zero_elem: Constant<Bits<ELEM_BITS>>,
+    zero_shift: Constant<Bits<8>>,
+    zero_addr: Constant<Bits<MEM_ADDR_BITS>>,
+    zero_line: Constant<Bits<LINE_BITS>>,
+    zero_low: Constant<Bits<4>>,
+    zero_coord: Constant<Bits<32>>,
+    /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
+    size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
+    size_bits: [Constant<Bits<8>>; 5],
+
+    // ---- issue locals (named for waveforms) ----
+    issue_first: Signal<Local, Bit>,
+    table_is_full: Signal<Local, Bit>,
+    /// the message is illegal or misaligned
+    issue_error: Signal<Local, Bit>,
+    /// this cycle's entry only ends the message (illegal, or no lane enabled)
+    issue_marker: Signal<Local, Bit>,
+    /// the current element is the lane's last
+    issue_lane_done: Signal<Local, Bit>,
+    /// this cycle's entry is the message's last
+    issue_last: Signal<Local, Bit>,
+    issue_addr_ready: Signal<Local, Bit>,
+    issue_valid: Signal<Local, Bit>,
+    issue_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
+    issue_reads: Signal<Local, Bit>,
+    /// an entry is written into the table this cycle
+    alloc: Signal<Local, Bit>,
+    typed_pending: Signal<Local, Bit>,
+    elem_bytes: Signal<Local, Bits<MEM_ADDR_BITS>>,
+    elem_bits: Signal<Local, Bits<8>>,
+    /// forwarded bytes for the entry allocated this cycle
+    new_fwd_data: Signal<Local, Bits<LINE_BITS>>,
+    new_fwd_mask: Signal<Local, Bits<LINE_BITS>>,
+
+    // ---- head locals ----
+    head_is_rmw: Signal<Local, Bit>,
+    /// the head writes memory this cycle if `mem_wr_ready`
+    head_writes: Signal<Local, Bit>,
+    /// the head retires without memory (out of bounds, marker)
+    head_skips: Signal<Local, Bit>,
+    head_has_result: Signal<Local, Bit>,
+    write_data: Signal<Local, Bits<LINE_BITS>>,
+    write_mask: Signal<Local, Bits<LINE_BITS>>,
+    retire: Signal<Local, Bit>,
+    result_value: Signal<Local, Bits<LINE_BITS>>,
+    result_joined: Signal<Local, Bits<LINE_BITS>>,
+}
+
+/// An array of default values.
+fn arr<T: Default, const N: usize>() -> [T; N] {
+    core::array::from_fn(|_| T::default())
+}
+
+fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
+    Constant::new(value.to_bits())
+}
+
+impl Default for AtomicUnit {
+    fn default() -> Self {
+        assert_eq!(1 << INFLIGHT_INDEX_BITS, INFLIGHT_DEPTH);
+        assert!((1 << READ_SEQ_BITS) > INFLIGHT_DEPTH, "read sequence numbers must outnumber entries");
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: Default::default(),
+            req_ready: Default::default(),
+            req_desc: Default::default(),
+            req_dmask: Default::default(),
+            req_pred_mask: Default::default(),
+            req_addr: Default::default(),
+            req_src0: Default::default(),
+            req_src1: Default::default(),
+            req_coord: Default::default(),
+            req_surf_kind: Default::default(),
+            req_surf_base: Default::default(),
+            req_surf_size: Default::default(),
+            req_surf_width: Default::default(),
+            req_surf_height: Default::default(),
+            req_surf_depth: Default::default(),
+            req_surf_array: Default::default(),
+            req_surf_levels: Default::default(),
+            req_surf_u16: Default::default(),
+            req_slm_size: Default::default(),
+            mem_rd_valid: Default::default(),
+            mem_rd_ready: Default::default(),
+            mem_rd_addr: Default::default(),
+            mem_rd_space: Default::default(),
+            mem_rd_be: Default::default(),
+            mem_rdata_valid: Default::default(),
+            mem_rdata: Default::default(),
+            mem_wr_valid: Default::default(),
+            mem_wr_ready: Default::default(),
+            mem_wr_addr: Default::default(),
+            mem_wr_space: Default::default(),
+            mem_wr_data: Default::default(),
+            mem_wr_be: Default::default(),
+            rsp_valid: Default::default(),
+            rsp_lane: Default::default(),
+            rsp_data: Default::default(),
+            rsp_done: Default::default(),
+            rsp_error: Default::default(),
+            obs_valid: Default::default(),
+            obs_lane: Default::default(),
+            obs_elem: Default::default(),
+            obs_old: Default::default(),
+            obs_new: Default::default(),
+            decoder: Default::default(),
+            lane_select: Default::default(),
+            lane_mux: Default::default(),
+            typed_step: Default::default(),
+            addr_gen: Default::default(),
+            elem_select: Default::default(),
+            head_select: Default::default(),
+            alu: Default::default(),
+            issue_state: Default::default(),
+            lanes_left: Default::default(),
+            elem_index: Default::default(),
+            elem_offset: Default::default(),
+            elem_shift: Default::default(),
+            typed_level: Default::default(),
+            typed_level_base: Default::default(),
+            head_ptr: Default::default(),
+            tail_ptr: Default::default(),
+            occupancy: Default::default(),
+            read_issue_seq: Default::default(),
+            read_return_seq: Default::default(),
+            ent_valid: arr(),
+            ent_kind: arr(),
+            ent_read_seq: arr(),
+            ent_returned: arr(),
+            ent_rdata: arr(),
+            ent_fwd_data: arr(),
+            ent_fwd_mask: arr(),
+            ent_line: arr(),
+            ent_space: arr(),
+            ent_bit_offset: arr(),
+            ent_size: arr(),
+            ent_op: arr(),
+            ent_ty: arr(),
+            ent_ftz: arr(),
+            ent_src0: arr(),
+            ent_src1: arr(),
+            ent_lane: arr(),
+            ent_elem: arr(),
+            ent_result_shift: arr(),
+            ent_result_first: arr(),
+            ent_result_last: arr(),
+            ent_msg_last: arr(),
+            ent_error: arr(),
+            result_acc: Default::default(),
+            rsp_valid_r: Default::default(),
+            rsp_lane_r: Default::default(),
+            rsp_data_r: Default::default(),
+            rsp_done_r: Default::default(),
+            rsp_error_r: Default::default(),
+            obs_valid_r: Default::default(),
+            obs_lane_r: Default::default(),
+            obs_elem_r: Default::default(),
+            obs_old_r: Default::default(),
+            obs_new_r: Default::default(),
+            kind_marker: constant(ENTRY_MARKER as u64),
+            kind_no_memory: constant(ENTRY_NO_MEMORY as u64),
+            kind_read_modify_write: constant(ENTRY_READ_MODIFY_WRITE as u64),
+            kind_write: constant(ENTRY_WRITE as u64),
+            table_full: constant(INFLIGHT_DEPTH as u64),
+            one_occupancy: constant(1),
+            one_index: constant(1),
+            one_seq: constant(1),
+            one_elem: constant(1),
+            zero_occupancy: constant(0),
+            zero_index: constant(0),
+            zero_seq: constant(0),
+            zero_elem: constant(0),
+            zero_shift: constant(0),
+            zero_addr: constant(0),
+            zero_line: constant(0),
+            zero_low: constant(0),
+            zero_coord: constant(0),
+            size_bytes: core::array::from_fn(|s| constant(1 << s)),
+            size_bits: core::array::from_fn(|s| constant(8 << s)),
+            issue_first: Default::default(),
+            table_is_full: Default::default(),
+            issue_error: Default::default(),
+            issue_marker: Default::default(),
+            issue_lane_done: Default::default(),
+            issue_last: Default::default(),
+            issue_addr_ready: Default::default(),
+            issue_valid: Default::default(),
+            issue_kind: Default::default(),
+            issue_reads: Default::default(),
+            alloc: Default::default(),
+            typed_pending: Default::default(),
+            elem_bytes: Default::default(),
+            elem_bits: Default::default(),
+            new_fwd_data: Default::default(),
+            new_fwd_mask: Default::default(),
+            head_is_rmw: Default::default(),
+            head_writes: Default::default(),
+            head_skips: Default::default(),
+            head_has_result: Default::default(),
+            write_data: Default::default(),
+            write_mask: Default::default(),
+            retire: Default::default(),
+            result_value: Default::default(),
+            result_joined: Default::default(),
+        }
+    }
+}
+
+impl Logic for AtomicUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            issue_state,
+            lanes_left,
+            elem_index,
+            elem_offset,
+            elem_shift,
+            typed_level,
+            typed_level_base,
+            head_ptr,
+            tail_ptr,
+            occupancy,
+            read_issue_seq,
+            read_return_seq,
+            result_acc,
+            rsp_valid_r,
+            rsp_lane_r,
+            rsp_data_r,
+            rsp_done_r,
+            rsp_error_r,
+            obs_valid_r,
+            obs_lane_r,
+            obs_elem_r,
+            obs_old_r,
+            obs_new_r
+        );
+        for k in 0..INFLIGHT_DEPTH {
+            self.ent_valid[k].clock.next = self.clock.val();
+            self.ent_kind[k].clock.next = self.clock.val();
+            self.ent_read_seq[k].clock.next = self.clock.val();
+            self.ent_returned[k].clock.next = self.clock.val();
+            self.ent_rdata[k].clock.next = self.clock.val();
+            self.ent_fwd_data[k].clock.next = self.clock.val();
+            self.ent_fwd_mask[k].clock.next = self.clock.val();
+            self.ent_line[k].clock.next = self.clock.val();
+            self.ent_space[k].clock.next = self.clock.val();
+            self.ent_bit_offset[k].clock.next = self.clock.val();
+            self.ent_size[k].clock.next = self.clock.val();
+            self.ent_op[k].clock.next = self.clock.val();
+            self.ent_ty[k].clock.next = self.clock.val();
+            self.ent_ftz[k].clock.next = self.clock.val();
+            self.ent_src0[k].clock.next = self.clock.val();
+            self.ent_src1[k].clock.next = self.clock.val();
+            self.ent_lane[k].clock.next = self.clock.val();
+            self.ent_elem[k].clock.next = self.clock.val();
+            self.ent_result_shift[k].clock.next = self.clock.val();
+            self.ent_result_first[k].clock.next = self.clock.val();
+            self.ent_result_last[k].clock.next = self.clock.val();
+            self.ent_msg_last[k].clock.next = self.clock.val();
+            self.ent_error[k].clock.next = self.clock.val();
+            self.ent_valid[k].d.next = self.ent_valid[k].q.val();
+            self.ent_kind[k].d.next = self.ent_kind[k].q.val();
+            self.ent_read_seq[k].d.next = self.ent_read_seq[k].q.val();
+            self.ent_returned[k].d.next = self.ent_returned[k].q.val();
+            self.ent_rdata[k].d.next = self.ent_rdata[k].q.val();
+            self.ent_fwd_data[k].d.next = self.ent_fwd_data[k].q.val();
+            self.ent_fwd_mask[k].d.next = self.ent_fwd_mask[k].q.val();
+            self.ent_line[k].d.next = self.ent_line[k].q.val();
+            self.ent_space[k].d.next = self.ent_space[k].q.val();
+            self.ent_bit_offset[k].d.next = self.ent_bit_offset[k].q.val();
+            self.ent_size[k].d.next = self.ent_size[k].q.val();
+            self.ent_op[k].d.next = self.ent_op[k].q.val();
+            self.ent_ty[k].d.next = self.ent_ty[k].q.val();
+            self.ent_ftz[k].d.next = self.ent_ftz[k].q.val();
+            self.ent_src0[k].d.next = self.ent_src0[k].q.val();
+            self.ent_src1[k].d.next = self.ent_src1[k].q.val();
+            self.ent_lane[k].d.next = self.ent_lane[k].q.val();
+            self.ent_elem[k].d.next = self.ent_elem[k].q.val();
+            self.ent_result_shift[k].d.next = self.ent_result_shift[k].q.val();
+            self.ent_result_first[k].d.next = self.ent_result_first[k].q.val();
+            self.ent_result_last[k].d.next = self.ent_result_last[k].q.val();
+            self.ent_msg_last[k].d.next = self.ent_msg_last[k].q.val();
+            self.ent_error[k].d.next = self.ent_error[k].q.val();
+        }
+
+        // ================= sub-block inputs: wiring only =================
+        self.decoder.desc.next = self.req_desc.val();
+        self.decoder.dmask.next = self.req_dmask.val();
+        self.decoder.pred_mask.next = self.req_pred_mask.val();
+        self.decoder.surf_kind.next = self.req_surf_kind.val();
+        self.decoder.surf_u16.next = self.req_surf_u16.val();
+
+        match self.issue_state.q.val() {
+            IssueState::FirstLane => {
+                self.lane_select.mask.next = self.decoder.lane_enables.val();
+            }
+            IssueState::NextLane => {
+                self.lane_select.mask.next = self.lanes_left.q.val();
+            }
+        }
+
+        self.lane_mux.onehot.next = self.lane_select.onehot.val();
+        self.lane_mux.all_addr.next = self.req_addr.val();
+        self.lane_mux.all_src0.next = self.req_src0.val();
+        self.lane_mux.all_src1.next = self.req_src1.val();
+        self.lane_mux.all_coord.next = self.req_coord.val();
+        self.lane_mux.lane_enables.next = self.decoder.lane_enables.val();
+        self.lane_mux.elem_size.next = self.decoder.elem_size.val();
+        self.lane_mux.check_lanes.next = !self.decoder.kind_typed.val();
+        self.lane_mux.check_base.next = self.decoder.kind_typed.val();
+        self.lane_mux.base_low.next = self.zero_low.val();
+        if self.decoder.addr_buffer.val() | self.decoder.kind_typed.val() {
+            self.lane_mux.base_low.next = self.req_surf_base.val().get_bits::<4>(0);
+        }
+
+        // TYPED_ATOMIC: a null V, R or LOD operand reads as 0 (docs/descriptors.md)
+        self.typed_step.level.next = self.typed_level.q.val();
+        self.typed_step.level_base.next = self.typed_level_base.q.val();
+        self.typed_step.coord_u.next = self.lane_mux.coord.val().get_bits::<32>(0);
+        self.typed_step.coord_v.next = self.zero_coord.val();
+        if self.decoder.v_present.val() {
+            self.typed_step.coord_v.next = self.lane_mux.coord.val().get_bits::<32>(32);
+        }
+        self.typed_step.coord_r.next = self.zero_coord.val();
+        if self.decoder.r_present.val() {
+            self.typed_step.coord_r.next = self.lane_mux.coord.val().get_bits::<32>(64);
+        }
+        self.typed_step.coord_lod.next = self.zero_coord.val();
+        if self.decoder.lod_present.val() {
+            self.typed_step.coord_lod.next = self.lane_mux.coord.val().get_bits::<32>(96);
+        }
+        self.typed_step.surf_kind.next = self.req_surf_kind.val();
+        self.typed_step.surf_base.next = self.req_surf_base.val();
+        self.typed_step.surf_width.next = self.req_surf_width.val();
+        self.typed_step.surf_height.next = self.req_surf_height.val();
+        self.typed_step.surf_depth.next = self.req_surf_depth.val();
+        self.typed_step.surf_array.next = self.req_surf_array.val();
+        self.typed_step.surf_levels.next = self.req_surf_levels.val();
+        self.typed_step.surf_u16.next = self.req_surf_u16.val();
+
+        self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
+        self.addr_gen.elem_offset.next = self.elem_offset.q.val();
+        self.addr_gen.elem_size.next = self.decoder.elem_size.val();
+        self.addr_gen.space_slm.next = self.decoder.space_slm.val();
+        self.addr_gen.addr_offset32.next = self.decoder.addr_offset32.val();
+        self.addr_gen.addr_buffer.next = self.decoder.addr_buffer.val();
+        self.addr_gen.kind_typed.next = self.decoder.kind_typed.val();
+        self.addr_gen.surf_base.next = self.req_surf_base.val();
+        self.addr_gen.surf_size.next = self.req_surf_size.val();
+        self.addr_gen.slm_size.next = self.req_slm_size.val();
+        self.addr_gen.typed_addr.next = self.typed_step.addr.val();
+        self.addr_gen.typed_out_of_bounds.next = self.typed_step.out_of_bounds.val();
+
+        self.elem_select.lane_src0.next = self.lane_mux.src0.val();
+        self.elem_select.lane_src1.next = self.lane_mux.src1.val();
+        self.elem_select.elem_shift.next = self.elem_shift.q.val();
+        self.elem_select.elem_size.next = self.decoder.elem_size.val();
+        self.elem_select.swap_src.next = self.decoder.swap_src.val();
+        self.elem_select.write_only.next = self.decoder.write_only.val();
+
+        self.head_select.head.next = self.head_ptr.q.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
+            self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
+            self.head_select.ent_returned[k].next = self.ent_returned[k].q.val();
+            self.head_select.ent_rdata[k].next = self.ent_rdata[k].q.val();
+            self.head_select.ent_fwd_data[k].next = self.ent_fwd_data[k].q.val();
+            self.head_select.ent_fwd_mask[k].next = self.ent_fwd_mask[k].q.val();
+            self.head_select.ent_line[k].next = self.ent_line[k].q.val();
+            self.head_select.ent_space[k].next = self.ent_space[k].q.val();
+            self.head_select.ent_bit_offset[k].next = self.ent_bit_offset[k].q.val();
+            self.head_select.ent_size[k].next = self.ent_size[k].q.val();
+            self.head_select.ent_op[k].next = self.ent_op[k].q.val();
+            self.head_select.ent_ty[k].next = self.ent_ty[k].q.val();
+            self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
+            self.head_select.ent_src0[k].next = self.ent_src0[k].q.val();
+            self.head_select.ent_src1[k].next = self.ent_src1[k].q.val();
+            self.head_select.ent_lane[k].next = self.ent_lane[k].q.val();
+            self.head_select.ent_elem[k].next = self.ent_elem[k].q.val();
+            self.head_select.ent_result_shift[k].next = self.ent_result_shift[k].q.val();
+            self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
+            self.head_select.ent_result_last[k].next = self.ent_result_last[k].q.val();
+            self.head_select.ent_msg_last[k].next = self.ent_msg_last[k].q.val();
+            self.head_select.ent_error[k].next = self.ent_error[k].q.val();
+        }
+
+        self.alu.op.next = self.head_select.alu_op.val();
+        self.alu.ty.next = self.head_select.alu_ty.val();
+        self.alu.ftz.next = self.head_select.alu_ftz.val();
+        // f32 add flushes subnormals on flat memory (PTX .global/generic), not
+        // on SLM (.shared) (scripts.md "left open"); the ALU reads ftz only there
+        self.alu.ftz.next = !self.head_select.space.val();
+        self.alu.old_value.next = self.head_select.old_value.val();
+        self.alu.src0.next = self.head_select.src0.val();
+        self.alu.src1.next = self.head_select.src1.val();
+
+        // ================= head: write, retire, forward, result =================
+        self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
+        self.head_writes.next = self.head_select.valid.val()
+            & ((self.head_is_rmw.val() & self.head_select.returned.val())
+                | (self.head_select.kind.val() == self.kind_write.val()));
+        self.head_skips.next = self.head_select.valid.val()
+            & ((self.head_select.kind.val() == self.kind_no_memory.val())
+                | (self.head_select.kind.val() == self.kind_marker.val()));
+        self.write_data.next = self.alu.new_value.val() << self.head_select.bit_offset.val();
+        if !self.head_is_rmw.val() {
+            self.write_data.next = self.head_select.src0.val() << self.head_select.bit_offset.val();
+        }
+        self.write_mask.next = self.head_select.elem_mask.val() << self.head_select.bit_offset.val();
+        self.mem_wr_valid.next = self.head_writes.val() & !self.reset.val();
+        self.mem_wr_addr.next = self.head_select.line.val();
+        self.mem_wr_space.next = self.head_select.space.val();
+        self.mem_wr_data.next = self.write_data.val();
+        self.mem_wr_be.next = self.head_select.byte_enables.val();
+        self.retire.next = (self.head_skips.val() | (self.head_writes.val() & self.mem_wr_ready.val())) & !self.reset.val();
+
+        if self.retire.val() {
+            self.head_ptr.d.next = self.head_ptr.q.val() + self.one_index.val();
+            for k in 0..INFLIGHT_DEPTH {
+                if self.head_ptr.q.val().index() == k {
+                    self.ent_valid[k].d.next = false;
+                }
+            }
+        }
+        // Forwarding: the retiring write's bytes go to every younger entry on
+        // the same line whose read memory has already accepted (all valid
+        // read-modify-write entries: their read went out when they issued).
+        if self.retire.val() & self.head_writes.val() {
+            for k in 0..INFLIGHT_DEPTH {
+                if self.ent_valid[k].q.val()
+                    & (self.head_ptr.q.val().index() != k)
+                    & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())
+                    & (self.ent_line[k].q.val() == self.head_select.line.val())
+                    & (self.ent_space[k].q.val() == self.head_select.space.val())
+                {
+                    self.ent_fwd_mask[k].d.next = self.ent_fwd_mask[k].q.val() | self.write_mask.val();
+                    self.ent_fwd_data[k].d.next =
+                        (self.ent_fwd_data[k].q.val() & !self.write_mask.val()) | self.write_data.val();
+                }
+            }
+        }
+
+        // The lane's result: old value (new for PREDEC), 0 when out of
+        // bounds; PTX vector elements are joined into one result.
+        self.head_has_result.next = self.head_is_rmw.val() | (self.head_select.kind.val() == self.kind_no_memory.val());
+        self.result_value.next = self.zero_line.val();
+        if self.head_is_rmw.val() {
+            self.result_value.next = self.alu.ret_value.val();
+        }
+        self.result_joined.next = self.result_value.val() << self.head_select.result_shift.val();
+        if !self.head_select.result_first.val() {
+            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << self.head_select.result_shift.val());
+        }
+        if self.retire.val() & self.head_has_result.val() {
+            self.result_acc.d.next = self.result_joined.val();
+        }
+        self.rsp_valid_r.d.next = (self.retire.val() & self.head_has_result.val()) & self.head_select.result_last.val();
+        self.rsp_lane_r.d.next = self.head_select.lane.val();
+        self.rsp_data_r.d.next = self.result_joined.val();
+        self.rsp_done_r.d.next = self.retire.val() & self.head_select.msg_last.val();
+        self.rsp_error_r.d.next = self.retire.val() & self.head_select.error.val();
+        self.obs_valid_r.d.next = self.retire.val() & self.head_is_rmw.val();
+        self.obs_lane_r.d.next = self.head_select.lane.val();
+        self.obs_elem_r.d.next = self.head_select.elem.val();
+        self.obs_old_r.d.next = self.head_select.old_value.val();
+        self.obs_new_r.d.next = self.alu.new_value.val();
+        self.rsp_valid.next = self.rsp_valid_r.q.val();
+        self.rsp_lane.next = self.rsp_lane_r.q.val();
+        self.rsp_data.next = self.rsp_data_r.q.val();
+        self.rsp_done.next = self.rsp_done_r.q.val();
+        self.rsp_error.next = self.rsp_error_r.q.val();
+        self.obs_valid.next = self.obs_valid_r.q.val();
+        self.obs_lane.next = self.obs_lane_r.q.val();
+        self.obs_elem.next = self.obs_elem_r.q.val();
+        self.obs_old.next = self.obs_old_r.q.val();
+        self.obs_new.next = self.obs_new_r.q.val();
+
+        // ================= issue: one table entry per cycle =================
+        self.issue_first.next = self.issue_state.q.val() == IssueState::FirstLane;
+        self.table_is_full.next = self.occupancy.q.val() == self.table_full.val();
+        self.issue_error.next = self.decoder.illegal.val() | self.lane_mux.misaligned.val();
+        self.issue_marker.next = self.issue_first.val() & (self.issue_error.val() | !self.lane_select.any.val());
+        self.issue_lane_done.next = self.elem_index.q.val() == self.decoder.last_elem.val();
+        self.issue_last.next =
+            self.issue_marker.val() | (self.issue_lane_done.val() & !self.lane_select.rest.val().any());
+        self.issue_addr_ready.next =
+            self.issue_marker.val() | !self.decoder.kind_typed.val() | self.typed_step.ready.val();
+        self.issue_valid.next = ((self.req_valid.val() & !self.reset.val()) & !self.table_is_full.val())
+            & self.issue_addr_ready.val();
+        self.issue_kind.next = self.kind_read_modify_write.val();
+        if self.decoder.write_only.val() {
+            self.issue_kind.next = self.kind_write.val();
+        }
+        if self.addr_gen.out_of_bounds.val() {
+            self.issue_kind.next = self.kind_no_memory.val();
+        }
+        if self.issue_marker.val() {
+            self.issue_kind.next = self.kind_marker.val();
+        }
+        self.issue_reads.next = self.issue_valid.val() & (self.issue_kind.val() == self.kind_read_modify_write.val());
+        self.alloc.next = self.issue_valid.val() & (!self.issue_reads.val() | self.mem_rd_ready.val());
+        self.mem_rd_valid.next = self.issue_reads.val();
+        self.mem_rd_addr.next = self.addr_gen.line.val();
+        self.mem_rd_space.next = self.addr_gen.space.val();
+        self.mem_rd_be.next = self.addr_gen.byte_enables.val();
+        self.req_ready.next = self.alloc.val() & self.issue_last.val();
+
+        match self.issue_state.q.val() {
+            IssueState::FirstLane => {
+                if self.alloc.val() & !self.issue_last.val() {
+                    self.issue_state.d.next = IssueState::NextLane;
+                }
+            }
+            IssueState::NextLane => {
+                if self.alloc.val() & self.issue_last.val() {
+                    self.issue_state.d.next = IssueState::FirstLane;
+                }
+            }
+        }
+
+        // element / block stepping inside a lane
+        self.elem_bytes.next = self.zero_addr.val();
+        self.elem_bits.next = self.zero_shift.val();
+        for s in 0..5 {
+            if self.decoder.elem_size.val().index() == s {
+                self.elem_bytes.next = self.size_bytes[s].val();
+                self.elem_bits.next = self.size_bits[s].val();
+            }
+        }
+        if self.alloc.val() {
+            if self.issue_lane_done.val() | self.issue_marker.val() {
+                self.elem_index.d.next = self.zero_elem.val();
+                self.elem_offset.d.next = self.zero_addr.val();
+                self.elem_shift.d.next = self.zero_shift.val();
+                self.lanes_left.d.next = self.lane_select.rest.val();
+            } else {
+                self.elem_index.d.next = self.elem_index.q.val() + self.one_elem.val();
+                self.elem_offset.d.next = self.elem_offset.q.val() + self.elem_bytes.val();
+                self.elem_shift.d.next = self.elem_shift.q.val() + self.elem_bits.val();
+                self.lanes_left.d.next = self.lane_select.rest.val() | self.lane_select.onehot.val();
+            }
+        }
+
+        // TYPED_ATOMIC address walk: one level per cycle until the lane's lod
+        self.typed_pending.next = ((self.req_valid.val() & self.decoder.kind_typed.val()) & !self.issue_error.val())
+            & self.lane_select.any.val();
+        if self.typed_pending.val() & !self.typed_step.ready.val() {
+            self.typed_level.d.next = self.typed_step.next_level.val();
+            self.typed_level_base.d.next = self.typed_step.next_level_base.val();
+        }
+        if self.alloc.val() | !self.typed_pending.val() {
+            self.typed_level.d.next = self.zero_addr.val();
+            self.typed_level_base.d.next = self.zero_addr.val();
+        }
+
+        // The entry allocated this cycle: its read goes out together with the
+        // head's write, so it takes the write's bytes if they share the line.
+        self.new_fwd_data.next = self.zero_line.val();
+        self.new_fwd_mask.next = self.zero_line.val();
+        if (self.retire.val() & self.head_writes.val())
+            & (self.addr_gen.line.val() == self.head_select.line.val())
+            & (self.addr_gen.space.val() == self.head_select.space.val())
+        {
+            self.new_fwd_data.next = self.write_data.val();
+            self.new_fwd_mask.next = self.write_mask.val();
+        }
+        if self.alloc.val() {
+            self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
+            for k in 0..INFLIGHT_DEPTH {
+                if self.tail_ptr.q.val().index() == k {
+                    self.ent_valid[k].d.next = true;
+                    self.ent_kind[k].d.next = self.issue_kind.val();
+                    self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
+                    self.ent_returned[k].d.next = false;
+                    self.ent_fwd_data[k].d.next = self.new_fwd_data.val();
+                    self.ent_fwd_mask[k].d.next = self.new_fwd_mask.val();
+                    self.ent_line[k].d.next = self.addr_gen.line.val();
+                    self.ent_space[k].d.next = self.addr_gen.space.val();
+                    self.ent_bit_offset[k].d.next = self.addr_gen.bit_offset.val();
+                    self.ent_size[k].d.next = self.decoder.elem_size.val();
+                    self.ent_op[k].d.next = self.decoder.alu_op.val();
+                    self.ent_ty[k].d.next = self.decoder.alu_ty.val();
+                    self.ent_ftz[k].d.next = self.decoder.alu_ftz.val();
+                    self.ent_src0[k].d.next = self.elem_select.src0.val();
+                    self.ent_src1[k].d.next = self.elem_select.src1.val();
+                    self.ent_lane[k].d.next = self.lane_select.lane.val();
+                    self.ent_elem[k].d.next = self.elem_index.q.val();
+                    self.ent_result_shift[k].d.next = self.elem_shift.q.val().get_bits::<7>(0);
+                    self.ent_result_first[k].d.next = !self.elem_index.q.val().any();
+                    self.ent_result_last[k].d.next = self.issue_lane_done.val();
+                    self.ent_msg_last[k].d.next = self.issue_last.val();
+                    self.ent_error[k].d.next = self.issue_marker.val() & self.issue_error.val();
+                }
+            }
+        }
+        if self.issue_reads.val() & self.mem_rd_ready.val() {
+            self.read_issue_seq.d.next = self.read_issue_seq.q.val() + self.one_seq.val();
+        }
+        if self.alloc.val() & !self.retire.val() {
+            self.occupancy.d.next = self.occupancy.q.val() + self.one_occupancy.val();
+        }
+        if self.retire.val() & !self.alloc.val() {
+            self.occupancy.d.next = self.occupancy.q.val() - self.one_occupancy.val();
+        }
+
+        // ================= read data returns, in order =================
+        if self.mem_rdata_valid.val() {
+            self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
+            for k in 0..INFLIGHT_DEPTH {
+                if (self.ent_valid[k].q.val()
+                    & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val()))
+                    & (!self.ent_returned[k].q.val() & (self.ent_read_seq[k].q.val() == self.read_return_seq.q.val()))
+                {
+                    self.ent_returned[k].d.next = true;
+                    self.ent_rdata[k].d.next = self.mem_rdata.val();
+                }
+            }
+        }
+
+        // ================= reset =================
+        if self.reset.val() {
+            self.issue_state.d.next = IssueState::FirstLane;
+            self.elem_index.d.next = self.zero_elem.val();
+            self.elem_offset.d.next = self.zero_addr.val();
+            self.elem_shift.d.next = self.zero_shift.val();
+            self.head_ptr.d.next = self.zero_index.val();
+            self.tail_ptr.d.next = self.zero_index.val();
+            self.occupancy.d.next = self.zero_occupancy.val();
+            self.read_issue_seq.d.next = self.zero_seq.val();
+            self.read_return_seq.d.next = self.zero_seq.val();
+            self.rsp_valid_r.d.next = false;
+            self.rsp_done_r.d.next = false;
+            self.rsp_error_r.d.next = false;
+            self.obs_valid_r.d.next = false;
+            for k in 0..INFLIGHT_DEPTH {
+                self.ent_valid[k].d.next = false;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_unit_synthesizes() {
+        let mut uut = AtomicUnit::default();
+        uut.connect_all();
+        yosys_validate("atomport_atomic_unit", &generate_verilog(&uut)).unwrap();
+    }
+}

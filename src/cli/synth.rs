@@ -1,0 +1,136 @@
+//! `atomport synth [--block NAME] [--target generic|ice40|ecp5] [--part P[,P..]]
+//! [--seed S] [--freq MHZ] [--json]`: the emitted Verilog through Yosys and,
+//! for FPGA targets, nextpnr; and `atomport synth --table`, the README's
+//! table of figures. The flow is `atomport::synth`; the user's guide is
+//! docs/synthesis.md.
+//!
+//! Exit status: 0 figures produced (and, on an FPGA target, the block fits a
+//! part); 1 the block fits none of the parts tried (the figures and
+//! nextpnr's numbers are still printed); 2 bad options, or a tool missing
+//! or failing (its own message and the end of its log on stderr).
+
+use std::path::PathBuf;
+
+use crate::diag::EXIT_BAD_INPUT;
+use crate::synth::{self, table, Options, Target};
+
+/// Arguments of `atomport synth`.
+#[derive(clap::Args, Debug)]
+pub struct SynthArgs {
+    /// Block: alu, unit, a variant (alu_int, fp_alu) or any module of hdl/verilog/*.v
+    #[arg(long, default_value = "alu")]
+    pub block: String,
+    /// Target: generic (Yosys only), ice40 or ecp5 (Yosys + nextpnr); with
+    /// --table, a comma-separated list [default: generic; with --table: all]
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub target: Vec<Target>,
+    /// FPGA parts to try in order until one fits: hx8k, up5k, hx1k (ice40),
+    /// 25k, 45k, 85k (ecp5) [default: hx8k; 85k]
+    #[arg(long, value_delimiter = ',')]
+    pub part: Vec<String>,
+    /// nextpnr's placer seed (same seed, same numbers)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// nextpnr's clock constraint in MHz [default: ice40 50, ecp5 100]
+    #[arg(long, value_name = "MHZ")]
+    pub freq: Option<f64>,
+    /// Print the figures as JSON (also written to target/synth/<block>-<target>/summary.json)
+    #[arg(long)]
+    pub json: bool,
+    /// Run every default configuration and write the Markdown table into README.md
+    #[arg(long)]
+    pub table: bool,
+    /// With --table: print the table, leave README.md alone
+    #[arg(long, requires = "table")]
+    pub print_only: bool,
+    /// Directory of the run directories [default: target/synth]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Never install a missing tool; say how to instead
+    #[arg(long)]
+    pub no_install: bool,
+}
+
+pub fn main(a: SynthArgs) -> i32 {
+    let base = Options {
+        block: a.block.clone(),
+        target: Target::Generic,
+        parts: a.part.clone(),
+        seed: a.seed,
+        freq_mhz: a.freq,
+        out_root: a.out.clone().unwrap_or_else(synth::default_out_root),
+        install: !a.no_install,
+    };
+    if a.table {
+        return table_main(&a, &base);
+    }
+    let target = match a.target.as_slice() {
+        [] => Target::Generic,
+        [t] => *t,
+        _ => {
+            eprintln!("atomport synth: error: --target takes one target (several only with --table)");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let opts = Options { target, ..base };
+    match synth::synth(&opts) {
+        Ok(report) => {
+            if a.json {
+                println!("{:#}", report.to_json());
+            } else {
+                print!("{}", report.text());
+            }
+            if report.fits() {
+                0
+            } else {
+                1
+            }
+        }
+        Err(e) => {
+            eprintln!("atomport synth: error: {e}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+fn table_main(a: &SynthArgs, base: &Options) -> i32 {
+    if !a.part.is_empty() || a.freq.is_some() || a.json {
+        eprintln!("atomport synth: error: --table runs the default parts and constraints; --part, --freq and --json do not apply");
+        return EXIT_BAD_INPUT;
+    }
+    let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
+    let entries = table::run(&targets, base, |block, target| {
+        eprintln!("atomport synth --table: {block} on {} ...", target.name());
+    });
+    let text = table::markdown(&entries, base.seed);
+    print!("{text}");
+    let mut failed = false;
+    for e in &entries {
+        if let Err(err) = &e.result {
+            eprintln!("atomport synth: error: {} on {}: {err}", e.block, e.target.name());
+            failed = true;
+        }
+    }
+    if failed {
+        eprintln!("atomport synth --table: README.md left unchanged (a run failed)");
+        return EXIT_BAD_INPUT;
+    }
+    if a.print_only {
+        return 0;
+    }
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let result = std::fs::read_to_string(&readme)
+        .map_err(|e| e.to_string())
+        .and_then(|old| table::splice(&old, &text).map(|new| (old, new)))
+        .and_then(|(old, new)| if old == new { Ok(false) } else { std::fs::write(&readme, new).map(|_| true).map_err(|e| e.to_string()) });
+    match result {
+        Ok(changed) => {
+            eprintln!("atomport synth --table: {} {}", if changed { "wrote the table into" } else { "table unchanged in" }, readme.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("atomport synth: error: {}: {e}", readme.display());
+            EXIT_BAD_INPUT
+        }
+    }
+}

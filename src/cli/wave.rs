@@ -1,0 +1,427 @@
+//! The waveform commands (docs/waveforms.md):
+//!
+//! * `atomport wavediff A.vcd B.vcd [--signals GLOB...] [--clock NAME]
+//!   [--scope-a S] [--scope-b S] [--strict]`: exit 0 equal, 1 different;
+//! * `atomport wavecheck RUN.vcd SCRIPT [--clock NAME]`: the RTL's port
+//!   traffic against the golden model; exit 0 agree, 1 differ;
+//! * `atomport wave render RUN.vcd --svg OUT.svg [--from T] [--to T]
+//!   [--signals GLOB...] [--clock NAME] [--width PX]`;
+//! * `atomport wave golden SCRIPT --vcd OUT.vcd`: the golden waveform
+//!   (and `OUT.vcd.gtkw`);
+//! * `atomport wave gtkw RUN.vcd`: writes `RUN.vcd.gtkw`;
+//! * `atomport wave replay-tb RUN.vcd --verilog FILE.v -o TB.v`: a Verilog
+//!   test bench replaying the VCD's inputs (for Icarus);
+//! * `atomport wave update-refs [--dir waves]` / `check-refs`: the
+//!   reference waves of `waves/scenarios/*.atom`.
+//!
+//! Bad input (an unreadable or malformed VCD, a script error, a missing
+//! signal) is `FILE:LINE:COL: error: ...` or `atomport ...: error: ...`,
+//! exit 2.
+
+use std::path::{Path, PathBuf};
+
+use crate::diag::EXIT_BAD_INPUT;
+use crate::wave::check::{check, expected, extract};
+use crate::wave::diff::{diff, DiffOptions};
+use crate::wave::gtkw::{gtkw_path, write_unit_gtkw};
+use crate::wave::reader::{Timescale, Waveform};
+use crate::wave::svg::{render_svg, RenderOptions};
+
+/// Arguments of `atomport wavediff`.
+#[derive(clap::Args, Debug)]
+pub struct WavediffArgs {
+    /// the first VCD
+    pub a: PathBuf,
+    /// the second VCD
+    pub b: PathBuf,
+    /// compare only these signals (globs over names relative to the matched
+    /// scopes, or full paths; `*` and `?`)
+    #[arg(long, num_args = 1.., value_name = "GLOB")]
+    pub signals: Vec<String>,
+    /// sample on this clock's rising edges and report cycle numbers
+    #[arg(long, value_name = "NAME")]
+    pub clock: Option<String>,
+    /// the scope of A to compare (dotted path); default: found by matching names
+    #[arg(long, value_name = "SCOPE")]
+    pub scope_a: Option<String>,
+    /// the scope of B to compare
+    #[arg(long, value_name = "SCOPE")]
+    pub scope_b: Option<String>,
+    /// a signal present in one file only is a difference even when not selected
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// Reads a VCD or prints its diagnostic.
+fn read(path: &Path) -> Result<Waveform, i32> {
+    Waveform::read(path).map_err(|d| {
+        eprintln!("{d}");
+        EXIT_BAD_INPUT
+    })
+}
+
+/// `atomport wavediff`.
+pub fn wavediff_main(a: WavediffArgs) -> i32 {
+    let (wa, wb) = match (read(&a.a), read(&a.b)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(c), _) | (_, Err(c)) => return c,
+    };
+    let opts = DiffOptions { signals: a.signals, clock: a.clock, scope_a: a.scope_a, scope_b: a.scope_b, strict: a.strict };
+    match diff(&wa, &wb, &opts) {
+        Err(e) => {
+            eprintln!("atomport wavediff: error: {e}");
+            EXIT_BAD_INPUT
+        }
+        Ok(r) => {
+            for line in r.lines() {
+                println!("{line}");
+            }
+            if !r.only_a.is_empty() || !r.only_b.is_empty() {
+                let few = |v: &[String]| {
+                    let mut s = v.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
+                    if v.len() > 5 {
+                        s.push_str(", ...");
+                    }
+                    s
+                };
+                eprintln!(
+                    "atomport wavediff: note: not compared: {} signals only in {} ({}), {} only in {} ({})",
+                    r.only_a.len(),
+                    r.file_a,
+                    few(&r.only_a),
+                    r.only_b.len(),
+                    r.file_b,
+                    few(&r.only_b)
+                );
+            }
+            println!("{}", r.summary());
+            if r.equal() {
+                0
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// Arguments of `atomport wavecheck`.
+#[derive(clap::Args, Debug)]
+pub struct WavecheckArgs {
+    /// the RTL's VCD (`atomport run SCRIPT --engine rtl --vcd RUN.vcd`)
+    pub vcd: PathBuf,
+    /// the script that run executed
+    pub script: String,
+    /// the clock port
+    #[arg(long, value_name = "NAME", default_value = "clock")]
+    pub clock: String,
+}
+
+/// `atomport wavecheck`.
+pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
+    let program = match crate::script::parse_file(&a.script) {
+        Ok(p) => p,
+        Err(d) => {
+            eprintln!("{d}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let w = match read(&a.vcd) {
+        Ok(w) => w,
+        Err(c) => return c,
+    };
+    let traffic = match extract(&w, &a.clock) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("atomport wavecheck: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let report = check(&traffic, &expected(&program), &w);
+    if report.agrees() {
+        println!(
+            "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
+            w.file,
+            a.script,
+            report.counts(),
+            traffic.edges.len()
+        );
+        0
+    } else {
+        let first = &report.mismatches[0];
+        println!(
+            "wavecheck: {} differs from the golden model of {} at {} (cycle {}):",
+            w.file,
+            a.script,
+            w.timescale.format(first.time as u128),
+            first.cycle
+        );
+        for m in &report.mismatches {
+            println!("  {m}");
+        }
+        println!("wavecheck: agreed before that: {}", report.counts());
+        1
+    }
+}
+
+/// Arguments of `atomport wave`.
+#[derive(clap::Args, Debug)]
+pub struct WaveArgs {
+    #[command(subcommand)]
+    pub cmd: WaveCmd,
+}
+
+/// The `atomport wave` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum WaveCmd {
+    /// Draw a timing diagram of a VCD as standalone SVG.
+    Render(RenderArgs),
+    /// Write the golden model's transaction-level waveform of a script.
+    Golden(GoldenArgs),
+    /// Write a GTKWave save file (PATH.gtkw) grouping the unit's signals.
+    Gtkw(GtkwArgs),
+    /// Write a Verilog test bench that replays a VCD's inputs (for Icarus).
+    ReplayTb(ReplayArgs),
+    /// Regenerate the reference waves under waves/ from waves/scenarios/*.atom.
+    UpdateRefs(RefsArgs),
+    /// Regenerate the reference waves into target/ and wavediff them against waves/.
+    CheckRefs(RefsArgs),
+}
+
+/// Arguments of `atomport wave render`.
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// the VCD
+    pub vcd: PathBuf,
+    /// the SVG to write
+    #[arg(long, value_name = "OUT.svg")]
+    pub svg: PathBuf,
+    /// first time shown: N (VCD units) or N with a unit (`120ns`, `1.5us`)
+    #[arg(long, value_name = "T")]
+    pub from: Option<String>,
+    /// last time shown (default: the end, at most 64 clock periods)
+    #[arg(long, value_name = "T")]
+    pub to: Option<String>,
+    /// signals to draw, in order (globs); default: the unit's ports by group
+    #[arg(long, num_args = 1.., value_name = "GLOB")]
+    pub signals: Vec<String>,
+    /// the clock (default `clock` or `clk` when present)
+    #[arg(long, value_name = "NAME")]
+    pub clock: Option<String>,
+    /// width of the wave area in pixels
+    #[arg(long, value_name = "PX", default_value_t = 1200)]
+    pub width: u32,
+}
+
+/// A time option in `w`'s units: `N` is already in units; `N<unit>` is
+/// converted (rounded down to a whole unit).
+pub fn parse_time(text: &str, unit: Timescale) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, suffix) = t.split_at(split);
+    let bad = || format!("`{text}` is not a time: write N (VCD units) or N with one of s ms us ns ps fs (`120ns`)");
+    if suffix.is_empty() {
+        return num.parse::<u64>().map_err(|_| bad());
+    }
+    let exp = Timescale::exponent_of(suffix).ok_or_else(bad)?;
+    let value: f64 = num.parse().map_err(|_| bad())?;
+    if !(value >= 0.0) || !value.is_finite() {
+        return Err(bad());
+    }
+    let fs = value * 10f64.powi(exp + 15);
+    Ok((fs / unit.femtoseconds() as f64 + 1e-9).floor() as u64)
+}
+
+fn render_main(a: RenderArgs) -> i32 {
+    let w = match read(&a.vcd) {
+        Ok(w) => w,
+        Err(c) => return c,
+    };
+    let time = |t: &Option<String>| t.as_deref().map(|s| parse_time(s, w.timescale)).transpose();
+    let (from, to) = match (time(&a.from), time(&a.to)) {
+        (Ok(f), Ok(t)) => (f, t),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("atomport wave render: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let opts = RenderOptions { from, to, signals: a.signals, clock: a.clock, width: a.width };
+    match render_svg(&w, &opts) {
+        Err(e) => {
+            eprintln!("atomport wave render: error: {e}");
+            EXIT_BAD_INPUT
+        }
+        Ok((svg, notes)) => {
+            for n in notes {
+                eprintln!("atomport wave render: note: {n}");
+            }
+            if let Err(e) = std::fs::write(&a.svg, svg) {
+                eprintln!("atomport wave render: error: {}: {e}", a.svg.display());
+                return EXIT_BAD_INPUT;
+            }
+            0
+        }
+    }
+}
+
+/// Arguments of `atomport wave golden`.
+#[derive(clap::Args, Debug)]
+pub struct GoldenArgs {
+    /// the script
+    pub script: String,
+    /// the VCD to write (a `.gtkw` view is written beside it)
+    #[arg(long, value_name = "OUT.vcd")]
+    pub vcd: PathBuf,
+}
+
+fn golden_main(a: GoldenArgs) -> i32 {
+    let program = match crate::script::parse_file(&a.script) {
+        Ok(p) => p,
+        Err(d) => {
+            eprintln!("{d}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if let Err(e) = crate::wave::golden::write_golden_vcd_file(&program, &a.vcd) {
+        eprintln!("atomport wave golden: error: {}: {e}", a.vcd.display());
+        return EXIT_BAD_INPUT;
+    }
+    match write_unit_gtkw(&a.vcd) {
+        Ok(p) => {
+            eprintln!("atomport wave golden: wrote {} and {}", a.vcd.display(), p.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("atomport wave golden: error: {e}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Arguments of `atomport wave gtkw`.
+#[derive(clap::Args, Debug)]
+pub struct GtkwArgs {
+    /// the VCD; the view is written to VCD.gtkw
+    pub vcd: PathBuf,
+}
+
+fn gtkw_main(a: GtkwArgs) -> i32 {
+    match write_unit_gtkw(&a.vcd) {
+        Ok(p) => {
+            println!("{}", p.display());
+            0
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            let _ = gtkw_path(&a.vcd);
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Arguments of `atomport wave replay-tb`.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// the VCD whose inputs to replay
+    pub vcd: PathBuf,
+    /// the Verilog file of the module
+    #[arg(long, value_name = "FILE.v")]
+    pub verilog: PathBuf,
+    /// the module (default: the Verilog file's stem)
+    #[arg(long)]
+    pub module: Option<String>,
+    /// the scope of the VCD holding the module's ports (default: found)
+    #[arg(long, value_name = "SCOPE")]
+    pub scope: Option<String>,
+    /// the test bench to write
+    #[arg(short, long, value_name = "TB.v")]
+    pub out: PathBuf,
+    /// the VCD the test bench dumps to
+    #[arg(long, value_name = "OUT.vcd", default_value = "replay.vcd")]
+    pub dump: String,
+}
+
+fn replay_main(a: ReplayArgs) -> i32 {
+    let w = match read(&a.vcd) {
+        Ok(w) => w,
+        Err(c) => return c,
+    };
+    let module = a.module.unwrap_or_else(|| a.verilog.file_stem().unwrap_or_default().to_string_lossy().into_owned());
+    let result = std::fs::read_to_string(&a.verilog)
+        .map_err(|e| format!("{}: {e}", a.verilog.display()))
+        .and_then(|v| crate::wave::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
+        .and_then(|ports| {
+            let scope = a.scope.clone().unwrap_or_else(|| crate::wave::gtkw::unit_scope(&w));
+            crate::wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10)
+        })
+        .and_then(|tb| std::fs::write(&a.out, tb).map_err(|e| format!("{}: {e}", a.out.display())));
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("atomport wave replay-tb: error: {e}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Arguments of `atomport wave update-refs` / `check-refs`.
+#[derive(clap::Args, Debug)]
+pub struct RefsArgs {
+    /// the reference directory (holding scenarios/*.atom)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+fn refs_main(a: RefsArgs, update: bool) -> i32 {
+    let dir = a.dir.unwrap_or_else(crate::wave::refs::default_dir);
+    let result = if update {
+        crate::wave::refs::update_refs(&dir).map(|changed| {
+            for (name, what) in &changed {
+                println!("{name}: {what}");
+            }
+            0
+        })
+    } else {
+        crate::wave::refs::check_refs(&dir, &crate::wave::refs::check_dir()).map(|diffs| {
+            for d in &diffs {
+                println!("{d}");
+            }
+            if diffs.iter().any(|d| !d.equal) {
+                println!("wave check-refs: the RTL's waves differ from the references; if intended, run `atomport wave update-refs`");
+                1
+            } else {
+                0
+            }
+        })
+    };
+    result.unwrap_or_else(|e| {
+        eprintln!("atomport wave: error: {e}");
+        EXIT_BAD_INPUT
+    })
+}
+
+/// `atomport wave ...`.
+pub fn wave_main(a: WaveArgs) -> i32 {
+    match a.cmd {
+        WaveCmd::Render(r) => render_main(r),
+        WaveCmd::Golden(g) => golden_main(g),
+        WaveCmd::Gtkw(g) => gtkw_main(g),
+        WaveCmd::ReplayTb(r) => replay_main(r),
+        WaveCmd::UpdateRefs(r) => refs_main(r, true),
+        WaveCmd::CheckRefs(r) => refs_main(r, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_options() {
+        assert_eq!(parse_time("120", Timescale::NS), Ok(120));
+        assert_eq!(parse_time("120ns", Timescale::PS), Ok(120_000));
+        assert_eq!(parse_time("1.5us", Timescale::NS), Ok(1500));
+        assert_eq!(parse_time("2500ps", Timescale::NS), Ok(2));
+        assert!(parse_time("12 parsecs", Timescale::NS).is_err());
+        assert!(parse_time("-3ns", Timescale::NS).is_err());
+    }
+}

@@ -1,0 +1,220 @@
+//! The place-and-route harness: a wrapper that lets a wide block go through
+//! an FPGA flow with three pins, and gives a combinational block a clock so
+//! nextpnr can report its register-to-register frequency.
+//!
+//! ```text
+//!  scan_in -> [ scan chain: one flip-flop per input bit ] -> block -> [ output register ]
+//!                                                                        |
+//!  parity_out <- [ XOR tree, 4 inputs per level, registered per level ] <-
+//! ```
+//!
+//! * Every data input of the block is driven by a flip-flop of one shift
+//!   register (`scan_in` is its first bit), so no input is a constant and
+//!   nothing is optimized away.
+//! * Every output is captured in a flip-flop, then XOR-reduced to the one
+//!   `parity_out` pin: every output bit changes the parity, so every bit
+//!   stays live. Each XOR level is at most 4 inputs (one LUT4) and is
+//!   registered, so the harness never sets the critical path: the measured
+//!   path is scan register -> block -> output register.
+//! * 1-bit inputs named `clock`/`clk` are the block's clocks and take the
+//!   harness clock.
+//!
+//! The block keeps its own hierarchy (`keep_hierarchy`), so Yosys reports
+//! its cells apart from the harness's; nextpnr's device figures include the
+//! harness (one flip-flop per port bit, plus the XOR tree).
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// Module name of the generated harness.
+pub const HARNESS_TOP: &str = "atomport_synth_harness";
+
+/// Direction of a port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Input,
+    Output,
+    Inout,
+}
+
+/// One port of the block's top module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Port {
+    pub name: String,
+    pub direction: Direction,
+    pub bits: usize,
+}
+
+impl Port {
+    /// Whether this input is a clock (takes the harness clock).
+    pub fn is_clock(&self) -> bool {
+        self.direction == Direction::Input && self.bits == 1 && matches!(self.name.as_str(), "clock" | "clk")
+    }
+}
+
+/// The ports of `module` from Yosys `write_json` output, sorted by name.
+pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
+    let root: Value = serde_json::from_str(json).map_err(|e| format!("write_json output is not JSON: {e}"))?;
+    let modules = root.get("modules").and_then(Value::as_object).ok_or("write_json output has no \"modules\"")?;
+    let m = modules
+        .iter()
+        .find(|(k, _)| k.trim_start_matches('\\') == module)
+        .map(|(_, m)| m)
+        .ok_or_else(|| format!("no module `{module}` in the netlist"))?;
+    let ports = m.get("ports").and_then(Value::as_object).ok_or_else(|| format!("module `{module}` has no ports"))?;
+    let mut out = vec![];
+    for (name, p) in ports {
+        let direction = match p.get("direction").and_then(Value::as_str) {
+            Some("input") => Direction::Input,
+            Some("output") => Direction::Output,
+            Some("inout") => Direction::Inout,
+            other => return Err(format!("port `{name}`: unknown direction {other:?}")),
+        };
+        let bits = p.get("bits").and_then(Value::as_array).map(Vec::len).ok_or_else(|| format!("port `{name}` has no bits"))?;
+        out.push(Port { name: name.trim_start_matches('\\').to_string(), direction, bits });
+    }
+    // by name, whatever order serde_json's map keeps (its `preserve_order`
+    // feature may be on in the workspace): the harness, hence the netlist
+    // and the figures, must not depend on it
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(out)
+}
+
+/// Figures of a harness, to tell its share of the device counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HarnessShape {
+    /// flip-flops of the scan chain (the block's data input bits)
+    pub scan_bits: usize,
+    /// flip-flops capturing the block's outputs
+    pub output_bits: usize,
+    /// flip-flops of the XOR tree, over all levels
+    pub parity_flops: usize,
+}
+
+/// The Verilog of the harness around `top` with these ports, and its shape.
+pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShape), String> {
+    if let Some(p) = ports.iter().find(|p| p.direction == Direction::Inout) {
+        return Err(format!("`{top}` has an inout port `{}`: the synthesis harness drives inputs and reads outputs only", p.name));
+    }
+    let inputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Input && !p.is_clock()).collect();
+    let outputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Output).collect();
+    let scan_bits: usize = inputs.iter().map(|p| p.bits).sum();
+    let output_bits: usize = outputs.iter().map(|p| p.bits).sum();
+    if output_bits == 0 {
+        return Err(format!("`{top}` has no outputs: there is no logic to synthesize"));
+    }
+
+    let mut v = String::new();
+    let w = &mut v;
+    let _ = writeln!(w, "// Generated by atomport synth: place-and-route harness around `{top}` (docs/synthesis.md).");
+    let _ = writeln!(w, "module {HARNESS_TOP}(clk, scan_in, parity_out);");
+    let _ = writeln!(w, "    input wire clk;\n    input wire scan_in;\n    output wire parity_out;");
+    if scan_bits > 0 {
+        let _ = writeln!(w, "    reg [{}:0] scan_q;", scan_bits - 1);
+        if scan_bits == 1 {
+            let _ = writeln!(w, "    always @(posedge clk) scan_q <= scan_in;");
+        } else {
+            let _ = writeln!(w, "    always @(posedge clk) scan_q <= {{scan_q[{}:0], scan_in}};", scan_bits - 2);
+        }
+    }
+    let _ = writeln!(w, "    wire [{}:0] block_out;", output_bits - 1);
+    let mut connections = vec![];
+    let mut scan_at = 0;
+    let mut out_at = 0;
+    for p in ports {
+        let source = if p.is_clock() {
+            "clk".to_string()
+        } else if p.direction == Direction::Input {
+            scan_at += p.bits;
+            format!("scan_q[{}:{}]", scan_at - 1, scan_at - p.bits)
+        } else {
+            out_at += p.bits;
+            format!("block_out[{}:{}]", out_at - 1, out_at - p.bits)
+        };
+        // escaped identifiers: rust-hdl sub-module names contain `$`
+        connections.push(format!("        .{}({source})", p.name));
+    }
+    let _ = writeln!(w, "    \\{top} block (\n{}\n    );", connections.join(",\n"));
+    let _ = writeln!(w, "    reg [{}:0] out_q;", output_bits - 1);
+    let _ = writeln!(w, "    always @(posedge clk) out_q <= block_out;");
+
+    // XOR tree: level k reduces groups of 4 bits of level k-1, registered.
+    let mut parity_flops = 0;
+    let mut prev = ("out_q".to_string(), output_bits);
+    let mut level = 1;
+    while prev.1 > 1 {
+        let n = prev.1.div_ceil(4);
+        let name = format!("parity_{level}");
+        let _ = writeln!(w, "    reg [{}:0] {name};", n - 1);
+        let _ = writeln!(w, "    always @(posedge clk) begin");
+        for i in 0..n {
+            let lo = 4 * i;
+            let hi = (lo + 3).min(prev.1 - 1);
+            let _ = writeln!(w, "        {name}[{i}] <= ^{}[{hi}:{lo}];", prev.0);
+        }
+        let _ = writeln!(w, "    end");
+        parity_flops += n;
+        prev = (name, n);
+        level += 1;
+    }
+    let _ = writeln!(w, "    assign parity_out = {}[0];", prev.0);
+    let _ = writeln!(w, "endmodule");
+    Ok((v, HarnessShape { scan_bits, output_bits, parity_flops }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn port(name: &str, direction: Direction, bits: usize) -> Port {
+        Port { name: name.into(), direction, bits }
+    }
+
+    #[test]
+    fn ports_from_write_json() {
+        let json = r#"{"creator": "Yosys", "modules": {"atomic_alu": {"attributes": {}, "ports": {
+            "op": {"direction": "input", "bits": [2, 3, 4]},
+            "new_value": {"direction": "output", "bits": [5, 6]}}, "cells": {}, "netnames": {}}}}"#;
+        let ports = parse_ports(json, "atomic_alu").unwrap();
+        assert_eq!(ports, vec![port("new_value", Direction::Output, 2), port("op", Direction::Input, 3)]);
+        assert!(parse_ports(json, "atomic_unit").is_err());
+    }
+
+    #[test]
+    fn harness_wires_every_bit_once() {
+        let ports = vec![
+            port("clock", Direction::Input, 1),
+            port("op", Direction::Input, 5),
+            port("value", Direction::Input, 128),
+            port("result", Direction::Output, 128),
+            port("flag", Direction::Output, 1),
+        ];
+        let (v, shape) = harness_verilog("atomic_unit$decoder", &ports).unwrap();
+        assert_eq!(shape.scan_bits, 133);
+        assert_eq!(shape.output_bits, 129);
+        // 129 -> 33 -> 9 -> 3 -> 1
+        assert_eq!(shape.parity_flops, 33 + 9 + 3 + 1);
+        assert!(v.contains("\\atomic_unit$decoder block ("), "{v}");
+        assert!(v.contains(".clock(clk)"));
+        assert!(v.contains(".op(scan_q[4:0])"));
+        assert!(v.contains(".value(scan_q[132:5])"));
+        assert!(v.contains(".result(block_out[127:0])"));
+        assert!(v.contains(".flag(block_out[128:128])"));
+        assert!(v.contains("scan_q <= {scan_q[131:0], scan_in};"));
+        assert!(v.contains("parity_1[32] <= ^out_q[128:128];"));
+        assert!(v.contains("assign parity_out = parity_4[0];"));
+    }
+
+    #[test]
+    fn harness_rejects_what_it_cannot_drive() {
+        assert!(harness_verilog("t", &[port("x", Direction::Input, 4)]).unwrap_err().contains("no outputs"));
+        assert!(harness_verilog("t", &[port("bus", Direction::Inout, 4), port("y", Direction::Output, 1)])
+            .unwrap_err()
+            .contains("inout"));
+        // one output bit: no XOR level, the output register is the pin
+        let (v, shape) = harness_verilog("t", &[port("x", Direction::Input, 1), port("y", Direction::Output, 1)]).unwrap();
+        assert_eq!(shape.parity_flops, 0);
+        assert!(v.contains("scan_q <= scan_in;") && v.contains("assign parity_out = out_q[0];"), "{v}");
+    }
+}

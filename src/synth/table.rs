@@ -1,0 +1,174 @@
+//! `atomport synth --table`: the figures of the default configurations on
+//! every target, as the Markdown table of README.md's "Synthesis" section
+//! (between [`BEGIN_MARKER`] and [`END_MARKER`]). The table is produced by
+//! the runs, never typed in.
+
+use super::stats::{CellClass, Resource};
+use super::{synth, Options, PnrOutcome, SynthError, SynthReport, Target};
+
+/// README marker opening the generated table.
+pub const BEGIN_MARKER: &str = "<!-- synth-table:begin -->";
+/// README marker closing it.
+pub const END_MARKER: &str = "<!-- synth-table:end -->";
+
+/// The table's rows: (block, what it is).
+pub const TABLE_BLOCKS: &[(&str, &str)] = &[
+    ("alu_int", "the atomic ALU, integer ops only (variant: `AtomicAlu::new(false)`)"),
+    ("alu", "the atomic ALU with its floating-point ops, as emitted (`hdl/verilog/atomic_alu.v`)"),
+    ("unit", "the whole unit, 32 lanes, ALU with FP, as emitted (`hdl/verilog/atomic_unit.v`)"),
+];
+
+/// One cell of the table: a run's figures or its failure.
+pub struct TableEntry {
+    pub block: &'static str,
+    pub label: &'static str,
+    pub target: Target,
+    pub result: Result<SynthReport, SynthError>,
+}
+
+/// Runs every row of [`TABLE_BLOCKS`] on every target of `targets`, with
+/// `base`'s seed, frequency, output root and install policy. `progress` is
+/// told each run before it starts.
+pub fn run(targets: &[Target], base: &Options, mut progress: impl FnMut(&str, Target)) -> Vec<TableEntry> {
+    let mut entries = vec![];
+    for &(block, label) in TABLE_BLOCKS {
+        for &target in targets {
+            progress(block, target);
+            let opts = Options { block: block.into(), target, parts: vec![], freq_mhz: None, ..base.clone() };
+            entries.push(TableEntry { block, label, target, result: synth(&opts) });
+        }
+    }
+    entries
+}
+
+fn dash(n: u64) -> String {
+    if n == 0 {
+        "—".into()
+    } else {
+        n.to_string()
+    }
+}
+
+/// The Markdown: a line on how it was made, the table, the notes.
+pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
+    let mut tools: Vec<String> = vec![];
+    for e in entries {
+        if let Ok(r) = &e.result {
+            for t in &r.tools {
+                if !tools.contains(t) {
+                    tools.push(t.clone());
+                }
+            }
+        }
+    }
+    let freqs: Vec<String> = Target::ALL
+        .iter()
+        .filter(|t| entries.iter().any(|e| e.target == **t))
+        .filter_map(|t| t.default_freq_mhz().map(|f| format!("{} {f} MHz", t.name())))
+        .collect();
+    let mut s = format!(
+        "Produced by `atomport synth --table` (seed {seed}; nextpnr clock constraint: {}). Tools: {}.\n\n",
+        if freqs.is_empty() { "none".to_string() } else { freqs.join(", ") },
+        tools.join("; ")
+    );
+    s += "| block | target (part) | cells | LUTs | flip-flops | carry | memories | DSPs | fmax / logic depth | device use after place & route |\n";
+    s += "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n";
+    for e in entries {
+        let name = format!("`{}`", e.block);
+        let r = match &e.result {
+            Ok(r) => r,
+            Err(err) => {
+                let first = err.to_string().lines().next().unwrap_or("").replace('|', "\\|");
+                s += &format!("| {name} | {} | error: {first} | | | | | | | |\n", e.target.name());
+                continue;
+            }
+        };
+        let c = &r.cells;
+        let target = match r.pnr.last() {
+            Some(o) => format!("{} ({})", r.target.name(), o.part().device),
+            None => r.target.name().to_string(),
+        };
+        let (speed, device) = match r.target {
+            Target::Generic => (
+                r.logic_depth.map(|d| format!("depth {d} cells")).unwrap_or_else(|| "—".into()),
+                "— (no place & route)".to_string(),
+            ),
+            _ => match r.routed() {
+                Some(PnrOutcome::Routed { fmax_mhz, resources, .. }) => (
+                    fmax_mhz.map(|f| format!("**{f:.2} MHz**")).unwrap_or_else(|| "no clock figure".into()),
+                    logic_resource(resources),
+                ),
+                _ => {
+                    let over: Vec<String> = r
+                        .pnr
+                        .iter()
+                        .filter_map(|o| match o {
+                            PnrOutcome::DoesNotFit { over, .. } => Some(over.iter().map(Resource::describe).collect::<Vec<_>>().join(", ")),
+                            _ => None,
+                        })
+                        .collect();
+                    ("**does not fit**".into(), format!("needs {}", over.join("; ")))
+                }
+            },
+        };
+        let luts = if r.target == Target::Generic { "—".to_string() } else { c.count(CellClass::Lut).to_string() };
+        s += &format!(
+            "| {name} | {target} | {} | {luts} | {} | {} | {} | {} | {speed} | {device} |\n",
+            c.cells,
+            c.count(CellClass::FlipFlop),
+            dash(c.count(CellClass::Carry)),
+            dash(r.memories()),
+            dash(c.count(CellClass::Dsp)),
+        );
+    }
+    s += "\nBlocks:\n";
+    for &(block, label) in TABLE_BLOCKS {
+        s += &format!("- `{block}`: {label}\n");
+    }
+    s += "\nCells, LUTs, flip-flops, carry cells, memories (generic: inferred memories; FPGA: block RAMs) and DSPs \
+          are the block's own after technology mapping. On FPGA targets the block sits in a three-pin harness \
+          (docs/synthesis.md): fmax is the harness clock (register -> block -> register) after routing, and the \
+          device use includes the harness's flip-flops, one per port bit.\n";
+    s
+}
+
+/// The logic resource line of a routed design (`ICESTORM_LC`, `TRELLIS_COMB`), else all.
+fn logic_resource(resources: &[Resource]) -> String {
+    let logic: Vec<String> = resources
+        .iter()
+        .filter(|r| matches!(r.name.as_str(), "ICESTORM_LC" | "TRELLIS_COMB" | "TRELLIS_FF" | "ICESTORM_RAM" | "DP16KD"))
+        .map(Resource::describe)
+        .collect();
+    if logic.is_empty() {
+        resources.iter().map(Resource::describe).collect::<Vec<_>>().join(", ")
+    } else {
+        logic.join(", ")
+    }
+}
+
+/// `readme` with the text between the markers replaced by `table`.
+pub fn splice(readme: &str, table: &str) -> Result<String, String> {
+    let begin = readme.find(BEGIN_MARKER).ok_or_else(|| format!("no `{BEGIN_MARKER}` marker"))?;
+    let after_begin = begin + BEGIN_MARKER.len();
+    let end = readme[after_begin..]
+        .find(END_MARKER)
+        .map(|i| i + after_begin)
+        .ok_or_else(|| format!("no `{END_MARKER}` marker after `{BEGIN_MARKER}`"))?;
+    Ok(format!("{}\n{}{}", &readme[..after_begin], table, &readme[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splice_replaces_only_between_markers() {
+        let readme = format!("# x\n\n## Synthesis\n{BEGIN_MARKER}\nold table\n{END_MARKER}\n\n## Next\nkeep\n");
+        let out = splice(&readme, "| new |\n").unwrap();
+        assert_eq!(out, format!("# x\n\n## Synthesis\n{BEGIN_MARKER}\n| new |\n{END_MARKER}\n\n## Next\nkeep\n"));
+        // idempotent
+        assert_eq!(splice(&out, "| new |\n").unwrap(), out);
+        assert!(splice("no markers", "t").is_err());
+        assert!(splice(&format!("{END_MARKER}\n{BEGIN_MARKER}\n"), "t").is_err());
+    }
+}

@@ -1,0 +1,24 @@
+//! Waveform tools: read VCDs, compare them, check the RTL's port traffic
+//! against the golden model, write GTKWave views and draw timing diagrams.
+//! docs/waveforms.md is the user's guide.
+//!
+//! * [`reader`]: the VCD reader ([`Waveform`]).
+//! * [`diff`]: `wavediff`, signal-by-signal comparison of two VCDs.
+//! * [`check`]: `wavecheck`, the RTL's port traffic against the golden model.
+//! * [`golden`]: the golden model as a transaction-level VCD.
+//! * [`gtkw`]: GTKWave save files grouping the unit's signals by interface.
+//! * [`svg`]: timing diagrams as standalone SVG.
+//! * [`refs`]: the reference waves of `waves/scenarios/*.atom`.
+//! * [`replay`]: a Verilog test bench replaying a VCD's stimulus (Icarus vs Verilator).
+//! * [`writer`]: a VCD writer and [`writer::rewrite`] (same waves, other codes/timescale/scopes).
+pub mod reader;
+pub mod writer;
+pub mod diff;
+pub mod check;
+pub mod golden;
+pub mod gtkw;
+pub mod svg;
+pub mod refs;
+pub mod replay;
+
+pub use reader::{Logic, Timescale, Trace, TraceKind, Value, Var, Waveform};

@@ -1,0 +1,127 @@
+//! `atomport synth` on the generic target (Yosys only, a few seconds): the
+//! figures it parses agree with the netlist Yosys wrote, two runs give the
+//! same figures, and bad options fail with a message and exit 2. The FPGA
+//! flows (place and route takes minutes) run with `atomport synth --target
+//! ice40|ecp5` and `atomport synth --table`, not here.
+//!
+//! A missing `yosys` prints a notice and passes; `make test` installs it.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use atomport::synth::stats::CellClass;
+use atomport::synth::{synth, Options, Target};
+use serde_json::Value;
+
+fn have_yosys() -> bool {
+    let ok = Command::new("yosys").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
+    if !ok {
+        println!("NOTICE: `yosys` is not installed: check skipped (apt-get install -y yosys, or `make deps`)");
+    }
+    ok
+}
+
+/// A fresh output root for one test.
+fn out_root(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("synth-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn generic(block: &str, root: &Path) -> Options {
+    Options { out_root: root.to_path_buf(), install: false, ..Options::new(block, Target::Generic) }
+}
+
+/// Cell types of `module` counted straight from a Yosys JSON netlist.
+fn netlist_cells(netlist: &Path, module: &str) -> BTreeMap<String, u64> {
+    let root: Value = serde_json::from_str(&std::fs::read_to_string(netlist).unwrap()).unwrap();
+    let cells = root["modules"][module]["cells"].as_object().unwrap_or_else(|| panic!("no module {module} in the netlist"));
+    let mut by_type = BTreeMap::new();
+    for cell in cells.values() {
+        *by_type.entry(cell["type"].as_str().unwrap().to_string()).or_insert(0) += 1;
+    }
+    by_type
+}
+
+#[test]
+fn generic_alu_figures_match_the_netlist() {
+    if !have_yosys() {
+        return;
+    }
+    let root = out_root("figures");
+    let report = synth(&generic("alu", &root)).unwrap();
+    assert_eq!(report.block.top, "atomic_alu");
+    assert!(report.fits());
+    // the statistics parsed from `stat -json` are the netlist's cells, type by type
+    let netlist = netlist_cells(&report.dir.join("netlist.json"), "atomic_alu");
+    assert_eq!(report.cells.by_type, netlist);
+    assert_eq!(report.cells.cells, netlist.values().sum::<u64>());
+    assert!(report.cells.cells > 1000, "the ALU is more than a few gates: {:?}", report.cells);
+    // combinational: no flip-flops, no latches, no memories
+    assert_eq!(report.cells.count(CellClass::FlipFlop), 0);
+    assert_eq!(report.cells.count(CellClass::Latch), 0);
+    assert_eq!(report.memories(), 0);
+    // a 128-bit adder alone is deeper than 10 gates
+    let depth = report.logic_depth.expect("ltp -noff reports a path");
+    assert!(depth > 10, "logic depth {depth}");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    // summary.json holds what --json prints
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(report.dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["cells"], report.cells.cells);
+    assert_eq!(summary["logic_depth"], depth);
+    assert_eq!(summary["target"], "generic");
+}
+
+#[test]
+fn generic_alu_is_reproducible() {
+    if !have_yosys() {
+        return;
+    }
+    let a = synth(&generic("alu", &out_root("repro-a"))).unwrap();
+    let b = synth(&generic("alu", &out_root("repro-b"))).unwrap();
+    assert_ne!(a.dir, b.dir);
+    assert_eq!(a.cells, b.cells);
+    assert_eq!(a.logic_depth, b.logic_depth);
+    let strip = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("dir");
+        v
+    };
+    assert_eq!(strip(a.to_json()), strip(b.to_json()));
+}
+
+/// The binary: `--json` output, and exit 2 with a message for bad options.
+#[test]
+fn cli_json_and_bad_options() {
+    if !have_yosys() {
+        return;
+    }
+    let root = out_root("cli");
+    let bin = env!("CARGO_BIN_EXE_atomport");
+    let run = |args: &[&str]| {
+        let out = Command::new(bin).arg("synth").args(args).arg("--out").arg(&root).arg("--no-install").output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stdout, stderr) = run(&["--block", "alu", "--target", "generic", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("--json output is not JSON ({e}):\n{stdout}"));
+    assert_eq!(v["block"], "alu");
+    assert_eq!(v["top"], "atomic_alu");
+    assert_eq!(v["fits"], true);
+    assert_eq!(v["flip_flops"], 0);
+    let by_type_sum: u64 = v["cells_by_type"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(v["cells"], by_type_sum);
+
+    for (args, expect) in [
+        (&["--block", "no_such_block"][..], "no block `no_such_block`"),
+        (&["--block", "alu", "--target", "ice40", "--part", "xc7a35t"][..], "no ice40 part `xc7a35t`"),
+        (&["--block", "alu", "--target", "generic", "--part", "hx8k"][..], "generic target has no parts"),
+        (&["--block", "alu", "--target", "ice40", "--freq", "0"][..], "--freq 0"),
+        (&["--block", "alu", "--target", "ice40,ecp5"][..], "one target"),
+    ] {
+        let (code, _, stderr) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
