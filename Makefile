@@ -18,7 +18,7 @@ deps:
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "make deps: $$t is still missing"; exit 1; }; done
 
 demo: deps
-	$(CARGO) run --release -q -- run examples/histogram.atom
+	$(CARGO) run --release -q -- run examples/histogram.atom --engine both --latency 1..4 --stall 0.2
 
 test: deps
 	$(CARGO) test --workspace
@@ -29,8 +29,10 @@ emit:
 # Longer regressions (not part of `make test`).
 long: deps
 	ATOMPORT_ALU_VECTORS=1000000 $(CARGO) test --release --test rtl_alu -- --ignored --nocapture
+	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3
 
 # Speed figures.
 bench: deps
 	$(CARGO) bench --bench golden
 	$(CARGO) bench -p atomport-sim --bench alu_speed
+	$(CARGO) run --release -q -- bench

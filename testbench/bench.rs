@@ -72,7 +72,7 @@ fn lanes_hex(values: impl Iterator<Item = u128>) -> String {
 }
 
 /// The streams measured: every kind at every exec size it takes.
-fn streams() -> Vec<Stream> {
+fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<Stream> {
     let mut out = vec![];
     let addr = |m: usize, lane: usize, stride: u64, same: bool| -> u128 {
         if same {
@@ -168,6 +168,43 @@ fn streams() -> Vec<Stream> {
         )
     }, "");
     add("atom.shared.add.u32 (1 thread)", 1, false, 1, &|m| format!("atom.shared.add.u32 d{m}, [{:#x}], 1;", 4 * (m % 8)), "");
+    // float datapaths (each measured only when the RTL ALU implements it)
+    use crate::ops::{AluOp, ElemType};
+    let has = |op: AluOp, ty: ElemType, ftz: bool| fp.contains(&(op, ty, ftz));
+    let halves = |n: usize| lanes_hex((0..n).map(|l| 0x3c00 + l as u128));
+    if has(AluOp::Fmax, ElemType::F32, false) {
+        add("SVM_ATOMIC.fmax", 8, false, 1, &|m| {
+            format!("SVM_ATOMIC.fmax (8) {} d{m} {} V0", lanes_hex((0..8).map(|l| addr(m, l, 4, false))), lanes_hex((0..8).map(|l| 0x3f80_0000 + l as u128)))
+        }, "");
+    }
+    if has(AluOp::Add, ElemType::F32, true) {
+        add("atom.global.add.f32 (warp)", 32, true, 1, &|m| {
+            format!("atom.global.add.f32 (32) d{m}, {}, {};", lanes_hex((0..32).map(|l| addr(m, l, 4, true))), lanes_hex((0..32).map(|l| 0x3f80_0000 + l as u128)))
+        }, "");
+        add("atom.global.add.v4.f32 (warp)", 8, false, 4, &|m| {
+            let v: Vec<String> = (0..8).map(|l| format!("{{{:#x}, {:#x}, {:#x}, {:#x}}}", 0x3f80_0000 + l, 0x4000_0000 + l, 0x4040_0000 + l, 0x4080_0000 + l)).collect();
+            format!("atom.global.add.v4.f32 (8) d{m}, {}, [{}];", lanes_hex((0..8).map(|l| addr(m, l, 16, false))), v.join(" "))
+        }, "");
+    }
+    if has(AluOp::Add, ElemType::F64, false) {
+        add("atom.global.add.f64 (warp)", 32, true, 1, &|m| {
+            format!("atom.global.add.f64 (32) d{m}, {}, {};", lanes_hex((0..32).map(|l| addr(m, l, 8, true))), lanes_hex((0..32).map(|l| 0x3ff0_0000_0000_0000 + l as u128)))
+        }, "");
+    }
+    if has(AluOp::FmaxPtx, ElemType::BF16, false) {
+        add("atom.global.max.noftz.v8.bf16 (warp)", 4, false, 8, &|m| {
+            let v: Vec<String> = (0..4).map(|_| {
+                let e: Vec<String> = (0..8).map(|k| format!("{:#x}", 0x3f80 + k)).collect();
+                format!("{{{}}}", e.join(", "))
+            }).collect();
+            format!("atom.global.max.noftz.v8.bf16 (4) d{m}, {}, [{}];", lanes_hex((0..4).map(|l| addr(m, l, 16, false))), v.join(" "))
+        }, "");
+    }
+    if has(AluOp::Fcmpwr, ElemType::F16, false) {
+        add("DWORD_ATOMIC.fcmpwr.16 T0", 16, true, 1, &|m| {
+            format!("DWORD_ATOMIC.fcmpwr.16 (16) T0 {} {} {} d{m}", lanes_hex((0..16).map(|l| addr(m, l, 2, true) - 0x1000)), halves(16), halves(16))
+        }, "");
+    }
     out
 }
 
@@ -175,7 +212,8 @@ fn streams() -> Vec<Stream> {
 /// golden model; a mismatch is an error (a wrong fast answer is no answer).
 pub fn throughput() -> Result<Vec<ThroughputRow>, String> {
     let mut rows = vec![];
-    for s in streams() {
+    let fp = super::fp_probe::implemented_fp_families().map_err(|e| e.to_string())?;
+    for s in streams(&fp) {
         let program = crate::script::parse("bench.atom", &s.text).map_err(|d| format!("bench stream {}: {d}", s.kind))?;
         let opts = RtlOptions { mem: MemConfig::FAST, vcd: None };
         let unit = VAtomicUnit::new().map_err(|e| e.to_string())?;

@@ -144,12 +144,12 @@ pub fn main(a: BenchArgs) -> i32 {
     println!("atomic_unit throughput: 1-cycle memory, no stalls, all lanes enabled, {} back-to-back messages per row", bench::STREAM);
     println!("(steady state after {} messages; target = one memory element per cycle, no idle cycle between messages)\n", bench::WARMUP);
     println!(
-        "{:<32} {:>4} {:>8} {:>8} {:>10} {:>10} {:>8} {:>8}  verdict",
+        "{:<38} {:>4} {:>8} {:>8} {:>10} {:>10} {:>8} {:>8}  verdict",
         "message", "exec", "address", "elements", "cyc/msg", "cyc/lane", "target", "latency"
     );
     for r in &rows {
         println!(
-            "{:<32} {:>4} {:>8} {:>8} {:>10.2} {:>10.2} {:>8.0} {:>8}  {}",
+            "{:<38} {:>4} {:>8} {:>8} {:>10.2} {:>10.2} {:>8.0} {:>8}  {}",
             r.kind,
             r.exec_size,
             r.addressing,

@@ -122,10 +122,20 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     let result = std::fs::read_to_string(&readme)
         .map_err(|e| e.to_string())
         .and_then(|old| table::splice(&old, &text).map(|new| (old, new)))
-        .and_then(|(old, new)| if old == new { Ok(false) } else { std::fs::write(&readme, new).map(|_| true).map_err(|e| e.to_string()) });
+        .and_then(|(old, new)| {
+            if old == new {
+                Ok(false)
+            } else {
+                std::fs::write(&readme, new).map(|_| true).map_err(|e| e.to_string())
+            }
+        });
     match result {
         Ok(changed) => {
-            eprintln!("atomport synth --table: {} {}", if changed { "wrote the table into" } else { "table unchanged in" }, readme.display());
+            eprintln!(
+                "atomport synth --table: {} {}",
+                if changed { "wrote the table into" } else { "table unchanged in" },
+                readme.display()
+            );
             0
         }
         Err(e) => {

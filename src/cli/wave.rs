@@ -181,6 +181,8 @@ pub enum WaveCmd {
     Gtkw(GtkwArgs),
     /// Write a Verilog test bench that replays a VCD's inputs (for Icarus).
     ReplayTb(ReplayArgs),
+    /// Time a random regression untraced and traced (VCD per script); print the ratio.
+    TraceCost(TraceCostArgs),
     /// Regenerate the reference waves under waves/ from waves/scenarios/*.atom.
     UpdateRefs(RefsArgs),
     /// Regenerate the reference waves into target/ and wavediff them against waves/.
@@ -363,6 +365,54 @@ fn replay_main(a: ReplayArgs) -> i32 {
     }
 }
 
+/// Arguments of `atomport wave trace-cost`.
+#[derive(clap::Args, Debug)]
+pub struct TraceCostArgs {
+    /// random messages
+    #[arg(long, default_value_t = 10_000)]
+    pub count: usize,
+    /// seed of the scripts and the memory model
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// messages per script (one VCD per script)
+    #[arg(long, default_value_t = 200)]
+    pub per_script: usize,
+    /// memory read latency: N or MIN..MAX
+    #[arg(long, value_name = "N|MIN..MAX", default_value = "1..4")]
+    pub latency: crate::testbench::memory::LatencyRange,
+    /// memory stall probability per channel and cycle
+    #[arg(long, default_value_t = 0.2)]
+    pub stall: f64,
+    /// where the VCDs go (each is deleted once measured)
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+fn trace_cost_main(a: TraceCostArgs) -> i32 {
+    if !(0.0..1.0).contains(&a.stall) {
+        eprintln!("atomport wave trace-cost: error: --stall {} is not a probability in 0..1", a.stall);
+        return EXIT_BAD_INPUT;
+    }
+    let mem = crate::testbench::MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
+    let dir = a.dir.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/trace-cost"));
+    match crate::wave::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
+        Ok(c) => {
+            println!(
+                "trace-cost: {} messages in {} scripts, {} cycles, seed {}, latency {}..{}, stall {}",
+                c.messages, c.scripts, c.cycles, a.seed, a.latency.min, a.latency.max, a.stall
+            );
+            println!("  untraced: {:.2} s", c.untraced.as_secs_f64());
+            println!("  traced:   {:.2} s ({} VCDs, {:.1} MB)", c.traced.as_secs_f64(), c.scripts, c.vcd_bytes as f64 / 1e6);
+            println!("  ratio:    {:.2}x (target < 4x)", c.ratio());
+            0
+        }
+        Err(e) => {
+            eprintln!("atomport wave trace-cost: error: {e}");
+            1
+        }
+    }
+}
+
 /// Arguments of `atomport wave update-refs` / `check-refs`.
 #[derive(clap::Args, Debug)]
 pub struct RefsArgs {
@@ -406,6 +456,7 @@ pub fn wave_main(a: WaveArgs) -> i32 {
         WaveCmd::Golden(g) => golden_main(g),
         WaveCmd::Gtkw(g) => gtkw_main(g),
         WaveCmd::ReplayTb(r) => replay_main(r),
+        WaveCmd::TraceCost(t) => trace_cost_main(t),
         WaveCmd::UpdateRefs(r) => refs_main(r, true),
         WaveCmd::CheckRefs(r) => refs_main(r, false),
     }

@@ -663,6 +663,20 @@ fn surface_def(cur: &mut Cur<'_>) -> R<(u8, Surface)> {
     }
     let get = |k: &str| values.get(k).map(|v| v.0);
     let (base, base_col) = values["base"];
+    // The unit adds offsets to the base, so the base must keep every access
+    // aligned: a buffer serves DWORD_ATOMIC (at most 4-byte accesses), a
+    // typed surface its element size.
+    let base_align = match (kind, format) {
+        (None, _) => 4,
+        (Some(_), Some(TypedFormat::U16)) => 2,
+        (Some(_), _) => 4,
+    };
+    if base % base_align != 0 {
+        return err(
+            base_col,
+            format!("base {base:#x} of surface {n} is not aligned to {base_align} bytes (every access through it must stay aligned)"),
+        );
+    }
     let surface = match kind {
         None => {
             let size = get("size").unwrap_or(0);

@@ -640,6 +640,8 @@ fn malformed_input_is_reported_at_the_offending_token() {
     let cases: &[(&str, usize, usize, &str)] = &[
         // lexical / statement level
         ("frobnicate 1 2", 1, 1, "unknown statement"),
+        ("surface 1 buffer base=0x100e size=64", 1, 23, "not aligned to 4 bytes"),
+        ("surface 2 2d base=0x2002 width=4 height=2 format=u32", 1, 19, "not aligned to 4 bytes"),
         ("mem.u32 0x10 = 1\nmem.u24 0 = 1", 2, 5, "unknown element type `u24`"),
         ("mem.u8 0 = 256", 1, 12, "does not fit 8 bits"),
         ("mem.s8 0 = -129", 1, 12, "signed 8-bit range"),

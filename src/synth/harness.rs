@@ -71,7 +71,11 @@ pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
             Some("inout") => Direction::Inout,
             other => return Err(format!("port `{name}`: unknown direction {other:?}")),
         };
-        let bits = p.get("bits").and_then(Value::as_array).map(Vec::len).ok_or_else(|| format!("port `{name}` has no bits"))?;
+        let bits = p
+            .get("bits")
+            .and_then(Value::as_array)
+            .map(Vec::len)
+            .ok_or_else(|| format!("port `{name}` has no bits"))?;
         out.push(Port { name: name.trim_start_matches('\\').to_string(), direction, bits });
     }
     // by name, whatever order serde_json's map keeps (its `preserve_order`
@@ -95,7 +99,10 @@ pub struct HarnessShape {
 /// The Verilog of the harness around `top` with these ports, and its shape.
 pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShape), String> {
     if let Some(p) = ports.iter().find(|p| p.direction == Direction::Inout) {
-        return Err(format!("`{top}` has an inout port `{}`: the synthesis harness drives inputs and reads outputs only", p.name));
+        return Err(format!(
+            "`{top}` has an inout port `{}`: the synthesis harness drives inputs and reads outputs only",
+            p.name
+        ));
     }
     let inputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Input && !p.is_clock()).collect();
     let outputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Output).collect();
@@ -213,7 +220,8 @@ mod tests {
             .unwrap_err()
             .contains("inout"));
         // one output bit: no XOR level, the output register is the pin
-        let (v, shape) = harness_verilog("t", &[port("x", Direction::Input, 1), port("y", Direction::Output, 1)]).unwrap();
+        let (v, shape) =
+            harness_verilog("t", &[port("x", Direction::Input, 1), port("y", Direction::Output, 1)]).unwrap();
         assert_eq!(shape.parity_flops, 0);
         assert!(v.contains("scan_q <= scan_in;") && v.contains("assign parity_out = out_q[0];"), "{v}");
     }

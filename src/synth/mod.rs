@@ -105,12 +105,42 @@ pub struct Part {
 /// (UP5K); HX1K, to see the "does not fit" path quickly. ECP5: the three
 /// LFE5U sizes in the CABGA381 package.
 pub const PARTS: &[Part] = &[
-    Part { name: "hx8k", target: Target::Ice40, device: "iCE40HX8K-CT256", nextpnr_args: &["--hx8k", "--package", "ct256"] },
-    Part { name: "up5k", target: Target::Ice40, device: "iCE40UP5K-SG48", nextpnr_args: &["--up5k", "--package", "sg48"] },
-    Part { name: "hx1k", target: Target::Ice40, device: "iCE40HX1K-TQ144", nextpnr_args: &["--hx1k", "--package", "tq144"] },
-    Part { name: "25k", target: Target::Ecp5, device: "LFE5U-25F-CABGA381", nextpnr_args: &["--25k", "--package", "CABGA381"] },
-    Part { name: "45k", target: Target::Ecp5, device: "LFE5U-45F-CABGA381", nextpnr_args: &["--45k", "--package", "CABGA381"] },
-    Part { name: "85k", target: Target::Ecp5, device: "LFE5U-85F-CABGA381", nextpnr_args: &["--85k", "--package", "CABGA381"] },
+    Part {
+        name: "hx8k",
+        target: Target::Ice40,
+        device: "iCE40HX8K-CT256",
+        nextpnr_args: &["--hx8k", "--package", "ct256"],
+    },
+    Part {
+        name: "up5k",
+        target: Target::Ice40,
+        device: "iCE40UP5K-SG48",
+        nextpnr_args: &["--up5k", "--package", "sg48"],
+    },
+    Part {
+        name: "hx1k",
+        target: Target::Ice40,
+        device: "iCE40HX1K-TQ144",
+        nextpnr_args: &["--hx1k", "--package", "tq144"],
+    },
+    Part {
+        name: "25k",
+        target: Target::Ecp5,
+        device: "LFE5U-25F-CABGA381",
+        nextpnr_args: &["--25k", "--package", "CABGA381"],
+    },
+    Part {
+        name: "45k",
+        target: Target::Ecp5,
+        device: "LFE5U-45F-CABGA381",
+        nextpnr_args: &["--45k", "--package", "CABGA381"],
+    },
+    Part {
+        name: "85k",
+        target: Target::Ecp5,
+        device: "LFE5U-85F-CABGA381",
+        nextpnr_args: &["--85k", "--package", "CABGA381"],
+    },
 ];
 
 /// The part `name` of `target`.
@@ -153,7 +183,12 @@ pub fn resolve_block(name: &str, variants_dir: &Path) -> Result<Block, SynthErro
                 top.name
             )));
         }
-        return Ok(Block { name: name.into(), top: top.name.into(), verilog, origin: format!("hdl/verilog/{}", top.file_name()) });
+        return Ok(Block {
+            name: name.into(),
+            top: top.name.into(),
+            verilog,
+            origin: format!("hdl/verilog/{}", top.file_name()),
+        });
     }
     if let Some(variant) = variants::variant(name) {
         let verilog = variants::emit_variant(variant, variants_dir)?;
@@ -429,14 +464,20 @@ impl SynthReport {
             match o {
                 PnrOutcome::Routed { part, fmax_mhz, resources, .. } => {
                     let fmax = fmax_mhz.map(|f| format!("{f:.2} MHz")).unwrap_or_else(|| "no clock figure".into());
-                    let freq = self.freq_mhz.map(|f| format!(" (constraint {f} MHz, seed {})", self.seed)).unwrap_or_default();
+                    let freq =
+                        self.freq_mhz.map(|f| format!(" (constraint {f} MHz, seed {})", self.seed)).unwrap_or_default();
                     s += &format!("  {} ({}): fits; fmax {fmax}{freq}\n", part.name, part.device);
                     let used: Vec<String> = resources.iter().map(Resource::describe).collect();
                     s += &format!("    device: {}\n", used.join(", "));
                 }
                 PnrOutcome::DoesNotFit { part, over, message, .. } => {
                     let over: Vec<String> = over.iter().map(Resource::describe).collect();
-                    s += &format!("  {} ({}): DOES NOT FIT: needs {}\n    nextpnr: {message}\n", part.name, part.device, over.join(", "));
+                    s += &format!(
+                        "  {} ({}): DOES NOT FIT: needs {}\n    nextpnr: {message}\n",
+                        part.name,
+                        part.device,
+                        over.join(", ")
+                    );
                     s += &format!(
                         "    the block alone, without the harness: {} LUTs, {} flip-flops, {} carry cells\n",
                         c.count(CellClass::Lut),
@@ -465,29 +506,49 @@ fn round2(x: f64) -> f64 {
 }
 
 fn resources_json(resources: &[Resource]) -> Value {
-    Value::Array(
-        resources.iter().map(|r| json!({"name": r.name, "used": r.used, "available": r.available})).collect(),
-    )
+    Value::Array(resources.iter().map(|r| json!({"name": r.name, "used": r.used, "available": r.available})).collect())
 }
 
 /// Why a run could not produce figures.
 #[derive(Debug)]
 pub enum SynthError {
     /// No block of that name.
-    UnknownBlock { name: String, known: Vec<String> },
+    UnknownBlock {
+        name: String,
+        known: Vec<String>,
+    },
     /// No part of that name for the target.
-    UnknownPart { target: Target, name: String, known: Vec<String> },
+    UnknownPart {
+        target: Target,
+        name: String,
+        known: Vec<String>,
+    },
     /// A bad option or a missing input file.
     Input(String),
     /// A tool is not installed and could not be.
-    ToolMissing { tool: String, detail: String, how: String },
+    ToolMissing {
+        tool: String,
+        detail: String,
+        how: String,
+    },
     /// A tool ran and failed: its exit status and the end of its log.
-    ToolFailed { tool: String, log: PathBuf, status: Option<i32>, tail: String },
+    ToolFailed {
+        tool: String,
+        log: PathBuf,
+        status: Option<i32>,
+        tail: String,
+    },
     /// A tool's output could not be read.
-    Parse { path: PathBuf, detail: String },
+    Parse {
+        path: PathBuf,
+        detail: String,
+    },
     /// Emitting a variant's Verilog failed.
     Emit(EmitError),
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 impl From<EmitError> for SynthError {
@@ -499,11 +560,9 @@ impl From<EmitError> for SynthError {
 impl fmt::Display for SynthError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SynthError::UnknownBlock { name, known } => write!(
-                f,
-                "no block `{name}`: blocks are {}, or any module of hdl/verilog/*.v",
-                known.join(", ")
-            ),
+            SynthError::UnknownBlock { name, known } => {
+                write!(f, "no block `{name}`: blocks are {}, or any module of hdl/verilog/*.v", known.join(", "))
+            }
             SynthError::UnknownPart { target, name, known } => {
                 write!(f, "no {} part `{name}`: parts are {}", target.name(), known.join(", "))
             }
@@ -672,7 +731,8 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<PathBuf, SynthEr
 
     // 1. the ports (a quick elaboration)
     let ports_json = dir.join("ports.json");
-    let ports_script = format!("read_verilog -sv {verilog}\nhierarchy -check -top {top}\nproc\nwrite_json ports.json\n");
+    let ports_script =
+        format!("read_verilog -sv {verilog}\nhierarchy -check -top {top}\nproc\nwrite_json ports.json\n");
     write_file(&dir.join("ports.ys"), &ports_script)?;
     let mut cmd = yosys.command(["-s", "ports.ys"]);
     cmd.current_dir(&dir);
@@ -737,8 +797,8 @@ fn place_and_route(
     match run_logged(nextpnr.name, nextpnr.command(&args), &log) {
         Ok(()) => {
             let text = read_file(&report_json)?;
-            let (fmax, resources) =
-                stats::parse_pnr_report(&text).map_err(|detail| SynthError::Parse { path: report_json.clone(), detail })?;
+            let (fmax, resources) = stats::parse_pnr_report(&text)
+                .map_err(|detail| SynthError::Parse { path: report_json.clone(), detail })?;
             let fmax_mhz = fmax.or_else(|| stats::parse_fmax_log(&read_file(&log).unwrap_or_default())).map(|(_, f)| f);
             Ok(PnrOutcome::Routed { part, fmax_mhz, resources, log })
         }

@@ -214,9 +214,12 @@ pub fn parse_pnr_report(json: &str) -> Result<(Option<ClockFmax>, Vec<Resource>)
     let mut resources = vec![];
     if let Some(util) = root.get("utilization").and_then(Value::as_object) {
         for (name, v) in util {
-            let used = v.get("used").and_then(Value::as_u64).ok_or_else(|| format!("report: {name} has no \"used\""))?;
-            let available =
-                v.get("available").and_then(Value::as_u64).ok_or_else(|| format!("report: {name} has no \"available\""))?;
+            let used =
+                v.get("used").and_then(Value::as_u64).ok_or_else(|| format!("report: {name} has no \"used\""))?;
+            let available = v
+                .get("available")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("report: {name} has no \"available\""))?;
             if used > 0 {
                 resources.push(Resource { name: name.clone(), used, available });
             }

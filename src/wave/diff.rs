@@ -19,6 +19,9 @@
 //!   one file is compared with cycle n of the other, so a constant time
 //!   offset between two simulators does not matter. Differing edge counts
 //!   are a difference too.
+//! * **Aliases.** Names that share one trace in both files (Verilator's
+//!   `TOP.x` and `TOP.unit.x`) are compared and reported once, under the
+//!   first name.
 //! * **Selection.** `signals` globs (`*` any run of characters, `?` one)
 //!   match a relative name or a full path. A selected signal present in one
 //!   file only is a difference; unselected one-sided signals are listed as
@@ -319,6 +322,7 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
     let mut diffs = Vec::new();
     let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
     let mut compared = 0;
+    let mut pairs = HashSet::new();
     if let Some((name, ea, eb)) = &clock {
         if ea.len() != eb.len() {
             diffs.push(SignalDiff { name: name.clone(), divergence: Divergence::Edges { a: ea.len(), b: eb.len() } });
@@ -335,6 +339,11 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
             continue;
         };
         if !sel && !selected(name, vb) {
+            continue;
+        }
+        // aliases (one trace under several names in both files, like
+        // Verilator's `TOP.x` and `TOP.unit.x`) are compared once
+        if !pairs.insert((va.trace, vb.trace)) {
             continue;
         }
         compared += 1;

@@ -10,6 +10,7 @@
 //! * [`svg`]: timing diagrams as standalone SVG.
 //! * [`refs`]: the reference waves of `waves/scenarios/*.atom`.
 //! * [`replay`]: a Verilog test bench replaying a VCD's stimulus (Icarus vs Verilator).
+//! * [`cost`]: what tracing costs on a random regression (`atomport wave trace-cost`).
 //! * [`writer`]: a VCD writer and [`writer::rewrite`] (same waves, other codes/timescale/scopes).
 pub mod reader;
 pub mod writer;
@@ -20,5 +21,6 @@ pub mod gtkw;
 pub mod svg;
 pub mod refs;
 pub mod replay;
+pub mod cost;
 
 pub use reader::{Logic, Timescale, Trace, TraceKind, Value, Var, Waveform};
