@@ -226,7 +226,7 @@ pub fn parse_time(text: &str, unit: Timescale) -> Result<u64, String> {
     }
     let exp = Timescale::exponent_of(suffix).ok_or_else(bad)?;
     let value: f64 = num.parse().map_err(|_| bad())?;
-    if !(value >= 0.0) || !value.is_finite() {
+    if value.is_nan() || value < 0.0 || !value.is_finite() {
         return Err(bad());
     }
     let fs = value * 10f64.powi(exp + 15);

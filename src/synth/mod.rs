@@ -633,8 +633,14 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
     let block = resolve_block(&opts.block, &out_root.join("variants"))?;
     let dir = out_root.join(dir_name(&opts.block, opts.target));
     std::fs::create_dir_all(&dir).map_err(|error| SynthError::Io { path: dir.clone(), error })?;
+    // every tool first: a missing nextpnr should not cost a synthesis run
     let yosys = tools::yosys(opts.install)?;
-    let mut tools_used = vec![yosys.version()];
+    let nextpnr = match opts.target {
+        Target::Generic => None,
+        Target::Ice40 => Some(tools::nextpnr_ice40(opts.install)?),
+        Target::Ecp5 => Some(tools::nextpnr_ecp5(opts.install)?),
+    };
+    let tools_used: Vec<String> = std::iter::once(&yosys).chain(nextpnr.as_ref()).map(Tool::version).collect();
 
     let mut report = SynthReport {
         block,
@@ -650,19 +656,14 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
         harness: None,
         pnr: vec![],
     };
-    match opts.target {
-        Target::Generic => synth_generic(&yosys, &mut report)?,
-        Target::Ice40 | Target::Ecp5 => {
+    match &nextpnr {
+        None => synth_generic(&yosys, &mut report)?,
+        Some(nextpnr) => {
             let netlist = synth_fpga(&yosys, &mut report)?;
-            let nextpnr = match opts.target {
-                Target::Ice40 => tools::nextpnr_ice40(opts.install)?,
-                _ => tools::nextpnr_ecp5(opts.install)?,
-            };
-            tools_used.push(nextpnr.version());
             let freq = opts.freq_mhz.or(opts.target.default_freq_mhz()).expect("FPGA targets have a default");
             report.freq_mhz = Some(freq);
             for part in parts {
-                let outcome = place_and_route(&nextpnr, part, &netlist, &dir, opts.seed, freq)?;
+                let outcome = place_and_route(nextpnr, part, &netlist, &dir, opts.seed, freq)?;
                 let fits = matches!(outcome, PnrOutcome::Routed { .. });
                 report.pnr.push(outcome);
                 if fits {

@@ -173,7 +173,9 @@ fn relative_to(to: &Path, from: &Path) -> PathBuf {
 /// Writes a GTKWave save file at `out_path` that opens `vcd_path` with
 /// `groups` (GTKWave groups, expanded; 1-bit signals binary, buses hex).
 /// The dump file is recorded relative to the save file's directory when
-/// it is inside it, so a VCD and its `.gtkw` can move together.
+/// it is inside it, with the save file's own name, so a VCD and its
+/// `.gtkw` can move together and open from any working directory
+/// (GTKWave 3.3 resolves `[dumpfile]` against `[savefile]`).
 pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> io::Result<()> {
     let dir = out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let dump = relative_to(vcd_path, dir);
@@ -182,7 +184,15 @@ pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> i
     writeln!(s, "[*] GTKWave save file written by atomport (src/wave/gtkw.rs)")?;
     writeln!(s, "[*] open with: gtkwave {}", out_path.file_name().unwrap_or_default().to_string_lossy())?;
     writeln!(s, "[*]")?;
+    // with both entries GTKWave finds the dump relative to the save file's
+    // own location, whatever the working directory
+    let save = if dump.is_relative() {
+        PathBuf::from(out_path.file_name().unwrap_or_default())
+    } else {
+        out_path.canonicalize().unwrap_or_else(|_| out_path.to_path_buf())
+    };
     writeln!(s, "[dumpfile] \"{}\"", dump.display())?;
+    writeln!(s, "[savefile] \"{}\"", save.display())?;
     writeln!(s, "[timestart] 0")?;
     writeln!(s, "[size] 1600 900")?;
     writeln!(s, "[pos] -1 -1")?;

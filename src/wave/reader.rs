@@ -748,7 +748,7 @@ impl<'a> Parser<'a> {
         }
         let var_type = String::from_utf8_lossy(toks[0].1).into_owned();
         let width = parse_u64(toks[1].1)
-            .filter(|&w| w >= 1 && w <= 1 << 24)
+            .filter(|w| (1..=1 << 24).contains(w))
             .ok_or_else(|| self.error(toks[1].0, format!("bad `$var` width `{}`", String::from_utf8_lossy(toks[1].1))))?
             as u32;
         let id = toks[2].1;

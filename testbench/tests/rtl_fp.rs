@@ -17,9 +17,11 @@
 //! * random + corner vectors per format, op drawn at random, operands drawn
 //!   to hit rounding, alignment, cancellation and specials often, with junk
 //!   above the width. `ATOMPORT_FP_VECTORS` sets the count per format
-//!   (default 20,000), `ATOMPORT_FP_SEED` the seed (default: the clock; it
+//!   (default 100,000), `ATOMPORT_FP_SEED` the seed (default: the clock; it
 //!   is printed). The long run, 1,000,000 per format unless
-//!   ATOMPORT_FP_VECTORS says otherwise, is an ignored test:
+//!   ATOMPORT_FP_VECTORS says otherwise, is an ignored test, with a second
+//!   one that runs every f16 and every bf16 value against every corner
+//!   value in every position:
 //!   `cargo test --release --test rtl_fp -- --ignored --nocapture`.
 
 use std::cmp::Ordering;
@@ -585,7 +587,10 @@ fn corner_values(f: Fmt) -> Vec<u64> {
         inf | f.man_mask(),
         f.canonical_nan(),
     ];
-    base.iter().flat_map(|&x| [x, x | f.sign()]).collect()
+    let mut v: Vec<u64> = base.iter().flat_map(|&x| [x, x | f.sign()]).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// A random element of format `f`, drawn to hit the interesting cases:
@@ -671,7 +676,7 @@ fn random_vectors(per_format: u64, what: &str) {
 
 #[test]
 fn random_vectors_match_both_references() {
-    random_vectors(vectors_from_env(20_000), "random FP vectors");
+    random_vectors(vectors_from_env(100_000), "random FP vectors");
 }
 
 /// The long regression: at least 1,000,000 vectors per format.
@@ -680,4 +685,31 @@ fn random_vectors_match_both_references() {
 #[ignore = "long: 1,000,000 random FP vectors per format; run with --ignored"]
 fn random_vectors_long() {
     random_vectors(vectors_from_env(1_000_000), "long random FP vectors");
+}
+
+/// Every 16-bit value of f16 and bf16 (as old, and as src0) against every
+/// corner value of its format, every op, in the scalar and the packed
+/// types (the value in one half, the corner in the other): about 85
+/// million vectors. Part of the long run (`--ignored`).
+#[test]
+#[ignore = "long: every f16/bf16 value against every corner; run with --ignored"]
+fn every_16_bit_value_against_the_corners() {
+    let mut checker = Checker::new();
+    for (fmt, scalar, packed) in [(Fmt::F16, ElemType::F16, ElemType::F16x2), (Fmt::BF16, ElemType::BF16, ElemType::BF16x2)] {
+        let corners = corner_values(fmt);
+        for x in 0..=0xffffu128 {
+            for &c in &corners {
+                let c = c as u128;
+                for op in FLOAT_OPS {
+                    // fcmpwr writes src1 = the bitwise complement, a visible change
+                    checker.check(&format!("{scalar:?}"), op, scalar, false, (x, c, !x & 0xffff), None);
+                    checker.check(&format!("{scalar:?}"), op, scalar, false, (c, x, !c & 0xffff), None);
+                    // the value in the high half, the corner in the low half and vice versa
+                    let (old, src0) = ((x << 16) | c, (c << 16) | x);
+                    checker.check(&format!("{packed:?}"), op, packed, false, (old, src0, !old & 0xffff_ffff), None);
+                }
+            }
+        }
+    }
+    checker.finish("every 16-bit value against the corners");
 }
