@@ -613,9 +613,6 @@ impl Logic for AtomicUnit {
         self.alu.op.next = self.head_select.alu_op.val();
         self.alu.ty.next = self.head_select.alu_ty.val();
         self.alu.ftz.next = self.head_select.alu_ftz.val();
-        // f32 add flushes subnormals on flat memory (PTX .global/generic), not
-        // on SLM (.shared) (scripts.md "left open"); the ALU reads ftz only there
-        self.alu.ftz.next = !self.head_select.space.val();
         self.alu.old_value.next = self.head_select.old_value.val();
         self.alu.src0.next = self.head_select.src0.val();
         self.alu.src1.next = self.head_select.src1.val();

@@ -3033,7 +3033,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alu$op = head_select$alu_op;
         alu$ty = head_select$alu_ty;
         alu$ftz = head_select$alu_ftz;
-        alu$ftz = ~head_select$space;
         alu$old_value = head_select$old_value;
         alu$src0 = head_select$src0;
         alu$src1 = head_select$src1;

@@ -9,7 +9,8 @@
 //! RTL engines (testbench/): `--latency N` or `MIN..MAX` (read latency in
 //! cycles, drawn per read; default 1), `--stall PROB` (each memory channel
 //! stalls a cycle with this probability; default 0), `--seed S` (the memory
-//! model's random choices; default 1), `--vcd PATH` (waveform of the run).
+//! model's random choices; default 1), `--vcd PATH` (waveform of the run,
+//! and its GTKWave view `PATH.gtkw`: docs/waveforms.md).
 
 use std::path::PathBuf;
 
@@ -86,22 +87,19 @@ pub fn main(a: RunArgs) -> i32 {
             print(&crate::golden::run(&program), a.json);
             0
         }
-        EngineChoice::Rtl => match simulate(&program, &rtl_options(&a), false) {
+        EngineChoice::Rtl => with_view(&a, match simulate(&program, &rtl_options(&a), false) {
             Ok(sim) => {
                 print(&sim.output, a.json);
-                if sim.illegal.is_empty() {
-                    return 0;
-                }
                 for flag in &sim.illegal {
                     eprintln!("{}:{}: error: {}", a.file, flag.line, flag.what());
                 }
-                1
+                (!sim.illegal.is_empty()) as i32
             }
             Err(e) => rtl_failed(&e),
-        },
+        }),
         EngineChoice::Both => {
             let golden = crate::golden::run(&program);
-            match simulate(&program, &rtl_options(&a), true) {
+            with_view(&a, match simulate(&program, &rtl_options(&a), true) {
                 Ok(sim) => {
                     print(&sim.output, a.json);
                     let diff = sim.mismatch.map(|m| m.to_string()).or_else(|| first_output_difference(&golden, &sim.output));
@@ -114,9 +112,21 @@ pub fn main(a: RunArgs) -> i32 {
                     }
                 }
                 Err(e) => rtl_failed(&e),
-            }
+            })
         }
     }
+}
+
+/// After an RTL run with `--vcd PATH` (passed or failed), writes the
+/// GTKWave view `PATH.gtkw` beside the VCD (docs/waveforms.md); `code` is
+/// the run's exit status, returned unchanged.
+fn with_view(a: &RunArgs, code: i32) -> i32 {
+    if let Some(vcd) = a.vcd.as_deref().filter(|p| p.exists() && code != EXIT_BAD_INPUT) {
+        if let Err(e) = crate::wave::gtkw::write_unit_gtkw(vcd) {
+            eprintln!("atomport run: note: no GTKWave view: {e}");
+        }
+    }
+    code
 }
 
 /// Reports an RTL run that stopped: a trace file that cannot be written is

@@ -401,9 +401,17 @@ fn trace_cost_main(a: TraceCostArgs) -> i32 {
                 "trace-cost: {} messages in {} scripts, {} cycles, seed {}, latency {}..{}, stall {}",
                 c.messages, c.scripts, c.cycles, a.seed, a.latency.min, a.latency.max, a.stall
             );
-            println!("  untraced: {:.2} s", c.untraced.as_secs_f64());
-            println!("  traced:   {:.2} s ({} VCDs, {:.1} MB)", c.traced.as_secs_f64(), c.scripts, c.vcd_bytes as f64 / 1e6);
-            println!("  ratio:    {:.2}x (target < 4x)", c.ratio());
+            let cpu = |d: Option<std::time::Duration>| d.map_or(String::new(), |d| format!(", CPU {:.2} s", d.as_secs_f64()));
+            println!("  untraced: wall {:.2} s{}", c.untraced.as_secs_f64(), cpu(c.untraced_cpu));
+            println!(
+                "  traced:   wall {:.2} s{} ({} VCDs, {:.1} MB)",
+                c.traced.as_secs_f64(),
+                cpu(c.traced_cpu),
+                c.scripts,
+                c.vcd_bytes as f64 / 1e6
+            );
+            let cpu_ratio = c.cpu_ratio().map_or(String::new(), |r| format!(", CPU {r:.2}x"));
+            println!("  ratio:    wall {:.2}x{cpu_ratio} (target < 4x)", c.ratio());
             0
         }
         Err(e) => {

@@ -17,17 +17,34 @@ pub struct TraceCost {
     pub messages: usize,
     pub scripts: usize,
     pub cycles: u64,
+    /// wall time
     pub untraced: Duration,
     pub traced: Duration,
+    /// CPU time of the simulating thread (Linux `/proc/thread-self/schedstat`;
+    /// None elsewhere): what the run costs whatever else the machine does
+    pub untraced_cpu: Option<Duration>,
+    pub traced_cpu: Option<Duration>,
     /// bytes of all VCDs written (one per script)
     pub vcd_bytes: u64,
 }
 
 impl TraceCost {
-    /// traced time / untraced time
+    /// traced time / untraced time (wall)
     pub fn ratio(&self) -> f64 {
         self.traced.as_secs_f64() / self.untraced.as_secs_f64().max(1e-9)
     }
+
+    /// traced / untraced CPU time, when measured
+    pub fn cpu_ratio(&self) -> Option<f64> {
+        Some(self.traced_cpu?.as_secs_f64() / self.untraced_cpu?.as_secs_f64().max(1e-9))
+    }
+}
+
+/// CPU time this thread has run, from `/proc/thread-self/schedstat`
+/// (nanoseconds on the CPU, first field).
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
 }
 
 /// Runs `count` random messages (scripts of `per_script`) under `mem`,
@@ -45,9 +62,19 @@ pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_d
         scripts.push((s, g.program));
         n += messages;
     }
-    let mut cost = TraceCost { messages: n, scripts: scripts.len(), cycles: 0, untraced: Duration::ZERO, traced: Duration::ZERO, vcd_bytes: 0 };
+    let mut cost = TraceCost {
+        messages: n,
+        scripts: scripts.len(),
+        cycles: 0,
+        untraced: Duration::ZERO,
+        traced: Duration::ZERO,
+        untraced_cpu: None,
+        traced_cpu: None,
+        vcd_bytes: 0,
+    };
     for traced in [false, true] {
         let start = Instant::now();
+        let cpu_start = thread_cpu();
         for (k, (s, program)) in scripts.iter().enumerate() {
             let vcd = traced.then(|| vcd_dir.join(format!("trace-cost-{k}.vcd")));
             let opts = RtlOptions { mem: MemConfig { seed: *s, ..mem }, vcd: vcd.clone() };
@@ -62,10 +89,13 @@ pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_d
                 cost.cycles += sim.cycles;
             }
         }
+        let cpu = thread_cpu().zip(cpu_start).map(|(b, a)| b.saturating_sub(a));
         if traced {
             cost.traced = start.elapsed();
+            cost.traced_cpu = cpu;
         } else {
             cost.untraced = start.elapsed();
+            cost.untraced_cpu = cpu;
         }
     }
     Ok(cost)

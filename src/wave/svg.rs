@@ -61,9 +61,11 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A bus value as shown in a box: hex without leading zeros; x/z as is.
+/// A bus value as shown in a box: hex without leading zeros when fully
+/// known; with x/z bits every digit (`0X` is not `X`).
 fn box_text(v: &Value) -> String {
     match v.kind {
+        TraceKind::Logic if !v.is_known() => v.hex(),
         TraceKind::Logic => {
             let h = v.hex();
             let t = h.trim_start_matches('0');
@@ -259,7 +261,7 @@ pub fn render_svg(w: &Waveform, opts: &RenderOptions) -> Result<(String, Vec<Str
     } else {
         let _ = writeln!(
             s,
-            r#"<text class="axis" x="{PAD}" y="{:.1}">cycle ({} per division)</text>"#,
+            r#"<text class="axis" x="{PAD}" y="{:.1}">cycle<title>clock period {}</title></text>"#,
             AXIS_H - 10.0,
             w.timescale.format(in_window.get(1).map_or(0, |p| p.1 - in_window[0].1) as u128)
         );
