@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps demo test long bench emit clean-waves
+.PHONY: deps demo test long bench emit waves
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -16,6 +16,8 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TOOLS) >/dev/null; \
 	fi; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "make deps: $$t is still missing"; exit 1; }; done
+	@# pyvcd: the independent VCD reader the wave tests cross-check against (skipped with a notice if absent)
+	@python3 -c 'import vcd' 2>/dev/null || python3 -m pip install -q pyvcd >/dev/null 2>&1 || echo "make deps: pyvcd not installed (wave cross-check will be skipped)"
 
 demo: deps
 	$(CARGO) run --release -q -- run examples/histogram.atom --engine both --latency 1..4 --stall 0.2
@@ -37,3 +39,7 @@ bench: deps
 	$(CARGO) bench --bench golden
 	$(CARGO) bench -p atomport-sim --bench alu_speed
 	$(CARGO) run --release -q -- bench
+
+# Regenerate the reference waveforms under waves/ after an intended RTL change.
+waves: deps
+	$(CARGO) run --release -q -- wave update-refs

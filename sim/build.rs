@@ -24,6 +24,12 @@ const VERILATOR_ARGS: &[&str] = &[
     "--x-initial",
     "fast",
     "--trace",
+    // Trace the top scope only: it carries every port plus rust-hdl's copies
+    // of each sub-block's ports (`alu$old_value`, `issue_state$q`, ...), which
+    // is the state worth seeing; the sub-blocks' insides would more than
+    // double the VCD volume and the cost of a traced run (docs/waveforms.md).
+    "--trace-depth",
+    "1",
     // one VCD time unit = 1 ns; the wrappers' clock period is 10 ns
     "--timescale",
     "1ns/1ns",

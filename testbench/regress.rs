@@ -43,6 +43,9 @@ pub struct RegressFailure {
     pub what: String,
     /// the command that reproduces it
     pub reproduce: String,
+    /// a traced re-run of the failing script (`fail-S-k.vcd`, with its
+    /// GTKWave view beside it), or why none could be written
+    pub vcd: Result<PathBuf, String>,
 }
 
 /// What a regression did.
@@ -180,6 +183,19 @@ fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<Path
     Ok(path)
 }
 
+/// Re-runs a failing script with the same memory model and tracing on, so
+/// the failure can be looked at in a waveform; writes the GTKWave view too.
+/// The re-run is deterministic (same script, same memory seed), so it fails
+/// the same way; its own verdict is not needed here.
+fn trace_failure(program: &crate::program::Program, mem: MemConfig, vcd: &Path) -> Result<PathBuf, String> {
+    let opts = RtlOptions { mem, vcd: Some(vcd.to_path_buf()) };
+    if let Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) = simulate(program, &opts, true) {
+        return Err(e.to_string());
+    }
+    crate::wave::gtkw::write_unit_gtkw(vcd)?;
+    Ok(vcd.to_path_buf())
+}
+
 /// Runs the regression. `Err` only for a bench problem (a script the
 /// generator got wrong, a file that cannot be written, no RTL model).
 pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, String> {
@@ -214,7 +230,8 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
                 what.lines().next().unwrap_or("")
             );
             let file = write_failure(&cfg.out_dir, &name, &notes, &g.text)?;
-            report.failure = Some(RegressFailure { script: k, script_seed: seed, mem_seed: seed, file, what, reproduce });
+            let vcd = trace_failure(&g.program, mem, &file.with_extension("vcd"));
+            report.failure = Some(RegressFailure { script: k, script_seed: seed, mem_seed: seed, file, what, reproduce, vcd });
             return Ok(report);
         }
         report.coverage.add(&g.program);

@@ -115,6 +115,10 @@ pub fn main(a: RegressArgs) -> i32 {
             );
             println!("  first difference: {}", f.what.replace('\n', "\n  "));
             println!("  failing script: {}", f.file.display());
+            match &f.vcd {
+                Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), crate::wave::gtkw::gtkw_path(vcd).display()),
+                Err(e) => println!("  waveform: none ({e})"),
+            }
             println!("  reproduce: {}", f.reproduce);
             1
         }

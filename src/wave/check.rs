@@ -443,14 +443,17 @@ fn describe_txn(n: usize, t: &Txn, exp: &Expected) -> String {
     )
 }
 
+/// The RTL's handshake as a transaction; `data` replaces the handshake's
+/// line (a read's line patched with forwarded writes).
 fn describe_hs(h: &Handshake, unit: Timescale, data: Option<u128>) -> String {
+    let h = &Handshake { data: data.unwrap_or(h.data), ..*h };
     match h.element() {
         Some((addr, bytes, d)) => format!(
             "the RTL's at {} (cycle {}) is {} {addr:#x} {bytes} bytes {}",
             unit.format(h.time as u128),
             h.cycle,
             space_name(h.space),
-            hex_bytes(data.unwrap_or(d), bytes)
+            hex_bytes(d, bytes)
         ),
         None => format!(
             "the RTL's at {} (cycle {}) has byte enables {:#06x} that are not one contiguous run",
@@ -760,5 +763,91 @@ impl CheckReport {
     pub fn counts(&self) -> String {
         let obs = self.obs.map_or(String::new(), |o| format!(", {o} observed elements"));
         format!("{} reads, {} writes, {} results, {} dones{obs}", self.reads, self.writes, self.results, self.dones)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn txn(kind: TxnKind, lane: u8, addr: u64, data: u128) -> Txn {
+        Txn { msg: 0, lane, kind, space: Space::Flat, addr, bytes: 4, data }
+    }
+
+    fn hs(cycle: usize, line: u64, be: u16, data: u128, returned: Option<usize>) -> Handshake {
+        Handshake { cycle, time: 10 * cycle as u64 + 5, space: 0, line, be, data, returned: returned.map(|c| (c, 10 * c as u64 + 5)) }
+    }
+
+    /// Two lanes add 1 to the word at 0x104 (old 5): the second read is
+    /// accepted in the cycle of the first write and returns the stale line.
+    fn two_lane_add(second_read_cycle: usize) -> (PortTraffic, Expected) {
+        let exp = Expected {
+            messages: vec![MessageInfo { line: 3, kind: "SVM_ATOMIC" }],
+            txns: vec![
+                txn(TxnKind::Read, 0, 0x104, 5),
+                txn(TxnKind::Write, 0, 0x104, 6),
+                txn(TxnKind::Read, 1, 0x104, 6),
+                txn(TxnKind::Write, 1, 0x104, 7),
+            ],
+            results: vec![ExpectedResult { msg: 0, lane: 0, data: 5 }, ExpectedResult { msg: 0, lane: 1, data: 6 }],
+        };
+        let stale = 5u128 << 32;
+        let traffic = PortTraffic {
+            edges: (0..12).map(|c| 10 * c + 5).collect(),
+            reads: vec![hs(1, 0x100, 0xf0, stale, Some(2)), hs(second_read_cycle, 0x100, 0xf0, stale, Some(second_read_cycle + 1))],
+            writes: vec![hs(3, 0x100, 0xf0, 6u128 << 32, None), hs(6, 0x100, 0xf0, 7u128 << 32, None)],
+            results: vec![ResultBeat { cycle: 4, time: 45, lane: 0, data: 5 }, ResultBeat { cycle: 7, time: 75, lane: 1, data: 6 }],
+            dones: vec![DoneBeat { cycle: 7, time: 75, error: false }],
+            ..Default::default()
+        };
+        (traffic, exp)
+    }
+
+    fn wave() -> Waveform {
+        Waveform::parse("t.vcd", b"$timescale 1ns $end $var wire 1 ! clock $end $enddefinitions $end #125 0!").unwrap()
+    }
+
+    #[test]
+    fn a_stale_read_is_patched_with_a_write_accepted_in_or_after_its_cycle() {
+        // read of lane 1 accepted in cycle 3, with lane 0's write: forwarded
+        let (traffic, exp) = two_lane_add(3);
+        let r = check(&traffic, &exp, &wave());
+        assert!(r.agrees(), "{:?}", r.mismatches);
+        assert_eq!((r.reads, r.writes, r.results, r.dones), (2, 2, 2, 1));
+        // accepted in cycle 4, after the write landed: memory should have had 6
+        let (traffic, exp) = two_lane_add(4);
+        let r = check(&traffic, &exp, &wave());
+        assert_eq!(r.mismatches.len(), 1);
+        let m = &r.mismatches[0];
+        assert_eq!((m.stream, m.cycle, m.time), ("memory read", 5, 55), "reported where the data returned");
+        assert!(m.what.starts_with("transaction #2 (message 0 `SVM_ATOMIC` at line 3, lane 1): read flat 0x104 4 bytes 0x00000006, but the RTL's at 45 ns (cycle 4) is flat 0x104 4 bytes 0x00000005"), "{}", m.what);
+    }
+
+    #[test]
+    fn missing_extra_and_protocol_problems_are_named() {
+        let (mut traffic, exp) = two_lane_add(3);
+        traffic.writes.pop();
+        traffic.results.push(ResultBeat { cycle: 9, time: 95, lane: 2, data: 0 });
+        traffic.writes[0].data |= 1; // a byte outside mem_wr_be
+        let r = check(&traffic, &exp, &wave());
+        let streams: Vec<&str> = r.mismatches.iter().map(|m| m.stream).collect();
+        assert_eq!(streams, ["memory write", "result"]);
+        assert!(r.mismatches[0].what.contains("nonzero bytes outside mem_wr_be"), "{}", r.mismatches[0].what);
+        assert!(r.mismatches[1].what.contains("extra result at 95 ns (cycle 9)"), "{}", r.mismatches[1].what);
+        let (mut traffic, exp) = two_lane_add(3);
+        traffic.writes.pop();
+        traffic.problems.push((8, 85, "`mem_wr_valid` is x or z".into()));
+        let r = check(&traffic, &exp, &wave());
+        assert!(r.mismatches.iter().any(|m| m.stream == "memory write" && m.what.contains("the RTL made no such write")));
+        assert!(r.mismatches.iter().any(|m| m.stream == "protocol" && m.cycle == 8));
+    }
+
+    #[test]
+    fn handshake_elements() {
+        let h = hs(0, 0x100, 0x0f00, 0xaabbccdd_u128 << 64, None);
+        assert_eq!(h.element(), Some((0x108, 4, 0xaabbccdd)));
+        assert_eq!(hs(0, 0x100, 0x0101, 0, None).element(), None, "not contiguous");
+        assert_eq!(hs(0, 0x100, 0, 0, None).element(), None);
+        assert_eq!(hs(0, 0x100, 0xffff, u128::MAX, None).element(), Some((0x100, 16, u128::MAX)));
     }
 }

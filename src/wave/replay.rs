@@ -1,6 +1,6 @@
 //! Replay a VCD's stimulus in another simulator: a Verilog test bench that
 //! drives a module's inputs exactly as a VCD shows them (every change of
-//! every input, at its time) and dumps everything with `$dumpvars`. Run it
+//! every input, at its time) and dumps the DUT's scope with `$dumpvars`. Run it
 //! under Icarus (`iverilog` + `vvp`) and `wavediff` the two VCDs: the same
 //! design under two simulators on the same stimulus
 //! (`atomport wave replay-tb`).
@@ -113,7 +113,10 @@ pub fn replay_testbench(w: &Waveform, scope: &str, module: &str, ports: &[Verilo
     let _ = writeln!(s, "    {module} dut({});", conns.join(", "));
     let _ = writeln!(s, "    initial begin");
     let _ = writeln!(s, "        $dumpfile(\"{dump_path}\");");
-    let _ = writeln!(s, "        $dumpvars(0, {tb});");
+    // the DUT's own scope, as deep as the Verilator models trace
+    // (`--trace-depth 1` in sim/build.rs): its ports, registers and rust-hdl's
+    // copies of its sub-blocks' ports
+    let _ = writeln!(s, "        $dumpvars(1, dut);");
     let mut now = 0u64;
     for (t, changes) in &by_time {
         if *t > now {

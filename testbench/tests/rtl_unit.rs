@@ -490,6 +490,12 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     assert!(f.reproduce.contains("--engine both") && f.reproduce.contains(&format!("--seed {}", f.mem_seed)), "{}", f.reproduce);
     let text = std::fs::read_to_string(&f.file).unwrap();
     assert!(text.contains("# reproduce: atomport run"));
+    // a traced re-run sits beside it, with its GTKWave view, and shows the stuck read
+    let vcd = f.vcd.as_ref().expect("a waveform of the failing script");
+    assert_eq!(*vcd, out_dir.join(format!("fail-77-{}.vcd", f.script)));
+    let wave = std::fs::read_to_string(vcd).unwrap();
+    assert!(wave.contains("$enddefinitions") && wave.contains("mem_rd_valid"), "not a VCD of the unit");
+    assert!(out_dir.join(format!("fail-77-{}.vcd.gtkw", f.script)).exists());
     // the file is a valid script and fails the same way again
     let program = atomport::script::parse_file(f.file.to_str().unwrap()).unwrap();
     let again = simulate(&program, &RtlOptions { mem: MemConfig { seed: f.mem_seed, ..mem }, vcd: None }, true);
