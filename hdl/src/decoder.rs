@@ -40,12 +40,9 @@ pub const SURF_KIND_NONE: u8 = 7;
 const OPERAND_SLOTS: usize = 7;
 
 /// Byte 0 (and byte 1) values of the five kinds (docs/descriptors.md "Opcodes").
-pub const OPCODE_SVM: u8 = 0x4e;
-pub const SUBOP_SVM_ATOMIC: u8 = 0x05;
-pub const SUBOP_SVM_SCATTER: u8 = 0x04;
-pub const OPCODE_DWORD_ATOMIC: u8 = 0x7d;
-pub const OPCODE_TYPED_ATOMIC: u8 = 0x73;
-pub const OPCODE_PTX_ATOM: u8 = 0xa7;
+pub use atomport_isa::{
+    OPCODE_DWORD_ATOMIC, OPCODE_PTX_ATOM, OPCODE_SVM, OPCODE_TYPED_ATOMIC, SUBOP_SVM_ATOMIC, SUBOP_SVM_SCATTER,
+};
 
 /// Descriptor decode and channel enables (combinational).
 #[derive(LogicBlock)]

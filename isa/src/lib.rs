@@ -10,6 +10,22 @@
 //!   (`DWORD_ATOMIC_OP` table; PTX `.op`), their encodings, and the operand
 //!   rules, with the mapping to [`AluOp`].
 
+/// Descriptor opcode bytes (docs/descriptors.md "Opcodes"), shared by the
+/// software codec and the RTL decoder.
+/// Byte 0 of SVM_ATOMIC and SVM_SCATTER (seeds: `SVM = 0x4e`).
+pub const OPCODE_SVM: u8 = 0x4e;
+/// Byte 1 of SVM_ATOMIC (seed: `ATOMIC = 0x05`).
+pub const SUBOP_SVM_ATOMIC: u8 = 0x05;
+/// Byte 1 of SVM_SCATTER (seed: `SCATTER = 0x04`).
+pub const SUBOP_SVM_SCATTER: u8 = 0x04;
+/// Byte 0 of DWORD_ATOMIC (seed: `DWORD_ATOMIC = 0x7d`).
+pub const OPCODE_DWORD_ATOMIC: u8 = 0x7d;
+/// Byte 0 of TYPED_ATOMIC (seed: `TYPED_ATOMIC = 0x73`).
+pub const OPCODE_TYPED_ATOMIC: u8 = 0x73;
+/// Byte 0 of PTX atom: atomport's own format, above vISA's last opcode
+/// (`ISA_RSQTM = 0x9c`).
+pub const OPCODE_PTX_ATOM: u8 = 0xa7;
+
 /// The ALU's operation. Codes 0x00..=0x12 are the vISA `DWORD_ATOMIC_OP`
 /// codes (seed DWORD_ATOMIC.md, Op bits 4..0), so a vISA descriptor's op
 /// field feeds the ALU unchanged. PTX-only semantics take the codes the vISA

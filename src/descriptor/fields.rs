@@ -4,19 +4,9 @@
 use super::DecodeError;
 use crate::message::MaskCtrl;
 
-/// Byte 0 of SVM_ATOMIC and SVM_SCATTER (seeds: `SVM = 0x4e`).
-pub const OPCODE_SVM: u8 = 0x4e;
-/// Byte 1 of SVM_ATOMIC (seed: `ATOMIC = 0x05`).
-pub const SUBOP_SVM_ATOMIC: u8 = 0x05;
-/// Byte 1 of SVM_SCATTER (seed: `SCATTER = 0x04`).
-pub const SUBOP_SVM_SCATTER: u8 = 0x04;
-/// Byte 0 of DWORD_ATOMIC (seed: `DWORD_ATOMIC = 0x7d`).
-pub const OPCODE_DWORD_ATOMIC: u8 = 0x7d;
-/// Byte 0 of TYPED_ATOMIC (seed: `TYPED_ATOMIC = 0x73`).
-pub const OPCODE_TYPED_ATOMIC: u8 = 0x73;
-/// Byte 0 of PTX atom: atomport's choice, above vISA's last opcode
-/// (`ISA_RSQTM = 0x9c`).
-pub const OPCODE_PTX_ATOM: u8 = 0xa7;
+pub use crate::ops::{
+    OPCODE_DWORD_ATOMIC, OPCODE_PTX_ATOM, OPCODE_SVM, OPCODE_TYPED_ATOMIC, SUBOP_SVM_ATOMIC, SUBOP_SVM_SCATTER,
+};
 
 /// The longest descriptor any kind has; the RTL takes descriptors on one
 /// 128-bit port.
