@@ -13,6 +13,7 @@ fn ports_come_from_the_verilog() {
         [
             ("op", PortDir::Input, 5),
             ("ty", PortDir::Input, 4),
+            ("ftz", PortDir::Input, 1),
             ("old_value", PortDir::Input, 128),
             ("src0", PortDir::Input, 128),
             ("src1", PortDir::Input, 128),

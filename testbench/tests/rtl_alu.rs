@@ -14,8 +14,8 @@
 //!   otherwise) is an ignored test:
 //!   `cargo test --release --test rtl_alu -- --ignored --nocapture`.
 //!
-//! Integer ops only: the float ops (and Add on a float type) are the
-//! floating-point issue's; the RTL leaves them as `new = old` for now.
+//! Integer ops only: the float ops (and Add on a float type) are checked
+//! the same way in testbench/tests/rtl_fp.rs.
 
 use atomport::golden::alu::{apply, AluOut};
 use atomport::ops::{AluCtl, AluOp, ElemType};
