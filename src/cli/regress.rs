@@ -68,8 +68,20 @@ pub fn main(a: RegressArgs) -> i32 {
     );
     let start = Instant::now();
     let quiet = a.quiet;
+    // a live bar on a terminal; in a log (CI, a pipe) one line per tenth
+    let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut last_tenth = 0;
     let mut progress = |done: usize, total: usize| {
         if quiet {
+            return;
+        }
+        if !live {
+            let tenth = (done * 10).checked_div(total).unwrap_or(10);
+            if tenth > last_tenth {
+                last_tenth = tenth;
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                eprintln!("  {done}/{total} messages, {:.0} msg/s", done as f64 / secs);
+            }
             return;
         }
         let secs = start.elapsed().as_secs_f64().max(1e-9);
@@ -90,7 +102,7 @@ pub fn main(a: RegressArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
-    if !quiet {
+    if !quiet && live {
         eprintln!();
     }
     let secs = start.elapsed().as_secs_f64();
