@@ -4,6 +4,13 @@
 //! rust-hdl's `generate_verilog` calls every top `top`; here each top is
 //! named after what it is (`atomic_alu`), and its sub-modules become
 //! `<name>$<field>`. A new top is one more row in [`TOPS`].
+//!
+//! A top that contains another top (the unit contains the ALU) does not
+//! carry a second copy of it: its `<name>$<field>` modules are checked to be
+//! exactly the other top's modules, dropped, and the instance refers to the
+//! other top's module (`atomic_alu`) in its own file. So the design has one
+//! definition per block and exactly one top-level module, `atomic_unit`, when
+//! all of `hdl/verilog/*.v` is read together, as the tools here do.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -25,12 +32,14 @@ pub struct Top {
     pub source: &'static str,
     /// Renders the block's Verilog with `name` as the top module's name.
     pub render: fn(&'static str) -> Result<String, EmitError>,
+    /// Sub-blocks that are themselves tops: (field name, top name).
+    pub uses: &'static [(&'static str, &'static str)],
 }
 
 /// Every top the emitter writes, in file order.
 pub const TOPS: &[Top] = &[
-    Top { name: "atomic_alu", source: "hdl/src/alu.rs", render: render::<AtomicAlu> },
-    Top { name: "atomic_unit", source: "hdl/src/unit.rs", render: render::<AtomicUnit> },
+    Top { name: "atomic_alu", source: "hdl/src/alu.rs", render: render::<AtomicAlu>, uses: &[] },
+    Top { name: "atomic_unit", source: "hdl/src/unit.rs", render: render::<AtomicUnit>, uses: &[("alu", "atomic_alu")] },
 ];
 
 /// Why a top could not be rendered or written.
@@ -38,6 +47,8 @@ pub const TOPS: &[Top] = &[
 pub enum EmitError {
     /// rust-hdl's design checks failed (unconnected signal, logic loop, write to an input).
     Check { top: &'static str, detail: String },
+    /// A sub-block declared shared with another top renders differently from it.
+    Shared { top: &'static str, detail: String },
     /// No top of that name in [`TOPS`].
     UnknownTop(String),
     /// Reading or writing a file failed.
@@ -48,6 +59,7 @@ impl fmt::Display for EmitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EmitError::Check { top, detail } => write!(f, "{top}: rust-hdl design check failed: {detail}"),
+            EmitError::Shared { top, detail } => write!(f, "{top}: {detail}"),
             EmitError::UnknownTop(name) => write!(f, "no top module named `{name}`"),
             EmitError::Io { path, error } => write!(f, "{}: {error}", path.display()),
         }
@@ -69,18 +81,81 @@ fn render<B: Block + Default>(name: &'static str) -> Result<String, EmitError> {
 impl Top {
     /// The complete file text: header, then the Verilog.
     pub fn verilog(&self) -> Result<String, EmitError> {
-        let body = (self.render)(self.name)?;
-        let body = body.trim_matches('\n');
+        let mut body = self.body()?;
+        let mut needs = String::new();
+        for &(field, other) in self.uses {
+            body = share(self.name, &body, field, other, &top(other)?.body()?)?;
+            needs.push_str(&format!("// Instantiates `{other}` from {other}.v: read it too.\n"));
+        }
         Ok(format!(
-            "{HEADER}\n// Top module `{}`, from {} (rust-hdl 0.46). Regenerate with `atomport emit`.\n\n{body}\n",
+            "{HEADER}\n// Top module `{}`, from {} (rust-hdl 0.46). Regenerate with `atomport emit`.\n{needs}\n{body}\n",
             self.name, self.source
         ))
+    }
+
+    /// The rendered modules, with no header and no sharing applied.
+    fn body(&self) -> Result<String, EmitError> {
+        Ok((self.render)(self.name)?.trim_matches('\n').to_string())
     }
 
     /// The file name under the Verilog directory.
     pub fn file_name(&self) -> String {
         format!("{}.v", self.name)
     }
+}
+
+/// Replaces `<top>$<field>` by the top `other` in a top's Verilog `body`:
+/// checks that every module under that prefix equals `other`'s module of the
+/// same relative name, drops them, and renames the references.
+fn share(top_name: &'static str, body: &str, field: &str, other: &str, other_body: &str) -> Result<String, EmitError> {
+    let local = format!("{top_name}${field}");
+    let fail = |detail: String| EmitError::Shared { top: top_name, detail };
+    // rust-hdl separates modules by two blank lines and puts none inside one
+    let modules = |text: &str| -> Result<Vec<String>, EmitError> {
+        let chunks: Vec<String> = text.split("\n\n\n").map(str::to_string).collect();
+        match chunks.iter().find(|c| !c.starts_with("module ")) {
+            Some(c) => Err(fail(format!("cannot split the Verilog into modules near `{}`", c.lines().next().unwrap_or("")))),
+            None => Ok(chunks),
+        }
+    };
+    let others = modules(other_body)?;
+    let mut kept = vec![];
+    let mut dropped = 0;
+    for module in modules(body)? {
+        let renamed = rename_prefix(&module, &local, other);
+        let is_shared = module.starts_with(&format!("module {local}(")) || module.starts_with(&format!("module {local}$"));
+        if is_shared {
+            if !others.contains(&renamed) {
+                let head = renamed.lines().next().unwrap_or("");
+                return Err(fail(format!("`{}` differs from the top `{other}` it is shared with ({head})", local)));
+            }
+            dropped += 1;
+        } else {
+            kept.push(renamed);
+        }
+    }
+    if dropped != others.len() {
+        return Err(fail(format!("{dropped} modules under `{local}`, but the top `{other}` has {}", others.len())));
+    }
+    Ok(kept.join("\n\n\n"))
+}
+
+/// `text` with every identifier that is `prefix` or starts with `prefix$`
+/// renamed to start with `to` instead.
+fn rename_prefix(text: &str, prefix: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let prev = if at > 0 { rest[..at].chars().last() } else { out.chars().last() };
+        let before_ok = prev.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'));
+        let after = rest[at + prefix.len()..].chars().next();
+        let after_ok = after.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        out.push_str(&rest[..at]);
+        out.push_str(if before_ok && after_ok { to } else { prefix });
+        rest = &rest[at + prefix.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The top named `name`.

@@ -2,7 +2,8 @@
 //! tools a verification engineer will point at it:
 //! * `verilator --lint-only -Wall` (waiving only DECLFILENAME and
 //!   UNUSEDPARAM): zero warnings;
-//! * `yosys` `synth`: no warnings, no latches, `check` clean;
+//! * `yosys` `synth` of the design's root (which contains every other top):
+//!   no warnings, no latches, `check` clean;
 //! * `iverilog -g2012`: compiles, silently.
 //!
 //! A test whose tool is not installed prints a notice and passes; `make
@@ -40,16 +41,35 @@ fn run(cmd: &mut Command) -> (bool, String) {
     (out.status.success(), text)
 }
 
+/// The tops no other top instantiates (the design's roots): synthesizing
+/// them covers every module once.
+fn root_tops(files: &[(String, PathBuf)]) -> Vec<String> {
+    let texts: Vec<String> = files.iter().map(|(_, p)| std::fs::read_to_string(p).unwrap()).collect();
+    files
+        .iter()
+        .map(|(top, _)| top.clone())
+        .filter(|top| !texts.iter().any(|t| t.lines().any(|l| l.trim_start().starts_with(&format!("{top} ")))))
+        .collect()
+}
+
 #[test]
 fn verilator_lint_wall_has_no_warnings() {
     if !have("verilator", "--version") {
         return;
     }
-    for (top, path) in verilog_files() {
+    let files = verilog_files();
+    let paths: Vec<&PathBuf> = files.iter().map(|(_, p)| p).collect();
+    // all files together, as a user (and the before-stop check) lints them:
+    // one design, one top-level module
+    let (ok, text) = run(Command::new("verilator").args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM"]).args(&paths));
+    assert!(ok && text.trim().is_empty(), "verilator -Wall on hdl/verilog/*.v:\n{text}");
+    assert_eq!(root_tops(&files), ["atomic_unit"], "the design has one root");
+    // and each top on its own
+    for (top, _) in &files {
         let (ok, text) = run(Command::new("verilator")
-            .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM", "--top-module", &top])
-            .arg(&path));
-        assert!(ok && text.trim().is_empty(), "verilator -Wall on {}:\n{text}", path.display());
+            .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM", "--top-module", top])
+            .args(&paths));
+        assert!(ok && text.trim().is_empty(), "verilator -Wall --top-module {top}:\n{text}");
     }
 }
 
@@ -58,23 +78,26 @@ fn yosys_synth_has_no_warnings_and_no_latches() {
     if !have("yosys", "-V") {
         return;
     }
-    for (top, path) in verilog_files() {
-        let script = format!(
-            "read_verilog -sv {}; hierarchy -check -top {top}; synth -top {top}; check -assert; stat",
-            path.display()
-        );
+    let files = verilog_files();
+    let read: String = files.iter().map(|(_, p)| format!("read_verilog -sv {}; ", p.display())).collect();
+    for top in root_tops(&files) {
+        let script = format!("{read}hierarchy -check -top {top}; synth -top {top}; check -assert; stat");
         let (ok, log) = run(Command::new("yosys").arg("-p").arg(&script));
-        assert!(ok, "yosys failed on {}:\n{log}", path.display());
+        assert!(ok, "yosys failed on {top}:\n{log}");
         let warnings: Vec<&str> = log.lines().filter(|l| l.contains("Warning")).collect();
-        assert!(warnings.is_empty(), "yosys warnings on {}:\n{}", path.display(), warnings.join("\n"));
+        assert!(warnings.is_empty(), "yosys warnings on {top}:\n{}", warnings.join("\n"));
         let latches: Vec<&str> = log
             .lines()
             // proc_dlatch's report ("No latch inferred ..." is the good case),
             // and latch cells in the statistics
             .filter(|l| l.contains("Latch inferred for") || l.contains("$_DLATCH") || l.contains("$dlatch"))
             .collect();
-        assert!(latches.is_empty(), "latches in {}:\n{}", path.display(), latches.join("\n"));
+        assert!(latches.is_empty(), "latches in {top}:\n{}", latches.join("\n"));
         assert!(log.contains(&format!("=== {top} ===")), "no statistics for {top}:\n{log}");
+        // every other top is inside this one, so it was synthesized too
+        for (other, _) in files.iter().filter(|(o, _)| *o != top) {
+            assert!(log.contains(&format!("=== {other} ===")), "{other} not synthesized under {top}");
+        }
     }
 }
 
@@ -83,8 +106,10 @@ fn iverilog_compiles_it() {
     if !have("iverilog", "-V") {
         return;
     }
-    for (top, path) in verilog_files() {
-        let (ok, text) = run(Command::new("iverilog").args(["-g2012", "-o", "/dev/null", "-s", &top]).arg(&path));
-        assert!(ok && text.trim().is_empty(), "iverilog -g2012 on {}:\n{text}", path.display());
+    let files = verilog_files();
+    let paths: Vec<&PathBuf> = files.iter().map(|(_, p)| p).collect();
+    for (top, _) in &files {
+        let (ok, text) = run(Command::new("iverilog").args(["-g2012", "-o", "/dev/null", "-s", top]).args(&paths));
+        assert!(ok && text.trim().is_empty(), "iverilog -g2012 -s {top}:\n{text}");
     }
 }

@@ -600,6 +600,25 @@ fn ys_path(path: &Path) -> Result<String, SynthError> {
     Ok(format!("\"{s}\""))
 }
 
+/// The Verilog files a block's synthesis reads, quoted for a Yosys script:
+/// its own file, then the other files beside it (a top may instantiate
+/// another top from its file: `atomic_unit` instantiates `atomic_alu`).
+fn ys_sources(path: &Path) -> Result<String, SynthError> {
+    let mut files = vec![ys_path(path)?];
+    if let Some(dir) = path.parent() {
+        let mut others: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| SynthError::Input(format!("{}: {e}", dir.display())))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("v") && p != path)
+            .collect();
+        others.sort();
+        for p in others {
+            files.push(ys_path(&p)?);
+        }
+    }
+    Ok(files.join(" "))
+}
+
 /// A directory name for a block: `$` and other shell-unfriendly characters become `_`.
 pub fn dir_name(block: &str, target: Target) -> String {
     let safe: String =
@@ -699,7 +718,7 @@ fn synth_generic(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthErro
          tee -o stat.json stat -json\n\
          tee -o ltp.txt ltp -noff\n\
          write_json netlist.json\n",
-        verilog = ys_path(&report.block.verilog)?,
+        verilog = ys_sources(&report.block.verilog)?,
     );
     let log = run_yosys(yosys, &dir, &script)?;
     report.warnings = warnings(&log);
@@ -728,7 +747,7 @@ fn run_yosys(yosys: &Tool, dir: &Path, script: &str) -> Result<String, SynthErro
 fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<PathBuf, SynthError> {
     let dir = report.dir.clone();
     let top = report.block.top.clone();
-    let verilog = ys_path(&report.block.verilog)?;
+    let verilog = ys_sources(&report.block.verilog)?;
 
     // 1. the ports (a quick elaboration)
     let ports_json = dir.join("ports.json");

@@ -334,7 +334,9 @@ fn icarus_replay_of_the_same_stimulus_matches_verilator() {
     std::fs::create_dir_all(&work).unwrap();
     let tb = replay_testbench(&w, "atomic_unit", "atomic_unit", &ports, "icarus.vcd", 10).unwrap();
     std::fs::write(work.join("tb.v"), tb).unwrap();
-    let st = Command::new("iverilog").current_dir(&work).args(["-g2005", "-o", "tb.vvp", "tb.v", &verilog]).status().unwrap();
+    // the unit instantiates the ALU from its own file
+    let alu = format!("{ROOT}/hdl/verilog/atomic_alu.v");
+    let st = Command::new("iverilog").current_dir(&work).args(["-g2005", "-o", "tb.vvp", "tb.v", &verilog, &alu]).status().unwrap();
     assert!(st.success(), "iverilog failed");
     let out = Command::new("vvp").current_dir(&work).args(["-n", "tb.vvp"]).output().unwrap();
     assert!(out.status.success(), "vvp: {}", String::from_utf8_lossy(&out.stderr));
