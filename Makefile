@@ -23,7 +23,7 @@ demo: deps
 	$(CARGO) run --release -q -- run examples/histogram.atom --engine both --latency 1..4 --stall 0.2
 
 test: deps
-	$(CARGO) test --workspace --no-fail-fast
+	$(CARGO) test --workspace --no-fail-fast --lib --bins --tests
 
 emit:
 	$(CARGO) run --release -q -- emit
