@@ -131,3 +131,53 @@ fn cli_json_and_bad_options() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// Place and route (about a minute; not in `make test`): run it with
+/// `cargo test --test synth -- --ignored`. iCE40: the same seed gives the
+/// same fmax and device use; a part too small is "does not fit" with
+/// nextpnr's numbers, not an error.
+#[test]
+#[ignore = "place and route: minutes; run with -- --ignored"]
+fn ice40_is_reproducible_and_reports_what_does_not_fit() {
+    if !have_yosys() {
+        return;
+    }
+    let ice40 = |root: &str, parts: &[&str]| Options {
+        out_root: out_root(root),
+        parts: parts.iter().map(|p| p.to_string()).collect(),
+        seed: 7,
+        ..Options::new("alu_int", Target::Ice40)
+    };
+    let a = synth(&ice40("ice40-a", &[])).unwrap();
+    let b = synth(&ice40("ice40-b", &[])).unwrap();
+    assert!(a.fits() && a.fmax_mhz().is_some(), "{}", a.text());
+    assert_eq!(a.fmax_mhz(), b.fmax_mhz());
+    assert_eq!(a.pnr.len(), 1);
+    match (&a.pnr[0], &b.pnr[0]) {
+        (
+            atomport::synth::PnrOutcome::Routed { resources: ra, .. },
+            atomport::synth::PnrOutcome::Routed { resources: rb, .. },
+        ) => {
+            assert_eq!(ra, rb);
+            let lc = ra.iter().find(|r| r.name == "ICESTORM_LC").expect("logic cells in use");
+            // at least the block's LUTs and the harness's flip-flops
+            let h = a.harness.unwrap();
+            assert!(lc.used as usize >= a.cells.count(CellClass::Lut) as usize, "{lc:?}");
+            assert!(lc.used as usize >= h.scan_bits + h.output_bits + h.parity_flops, "{lc:?}");
+        }
+        other => panic!("expected two routed outcomes: {other:?}"),
+    }
+
+    // HX1K (1280 logic cells) first, then the HX8K: the first does not fit
+    let fallback = synth(&ice40("ice40-fallback", &["hx1k", "hx8k"])).unwrap();
+    assert_eq!(fallback.pnr.len(), 2);
+    match &fallback.pnr[0] {
+        atomport::synth::PnrOutcome::DoesNotFit { over, message, .. } => {
+            assert!(over.iter().any(|r| r.name == "ICESTORM_LC" && r.available == 1280 && r.used > 1280), "{over:?}");
+            assert!(message.starts_with("ERROR:"), "{message}");
+        }
+        other => panic!("hx1k: expected does-not-fit, got {other:?}"),
+    }
+    assert!(fallback.fits());
+    assert_eq!(fallback.fmax_mhz(), a.fmax_mhz(), "same netlist, part and seed");
+}
