@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps demo test long bench emit waves
+.PHONY: deps demo test long bench emit waves synth-table
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -33,6 +33,12 @@ long: deps
 	ATOMPORT_ALU_VECTORS=1000000 $(CARGO) test --release --test rtl_alu -- --ignored --nocapture
 	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release --test rtl_fp -- --ignored --nocapture
 	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3
+	$(CARGO) run --release -q -- regress --unit l8_w32_int --seed 2 --count 50000 --latency 1..8 --stall 0.3
+
+# The README's synthesis table (place and route of every default
+# configuration on iCE40 and ECP5: about an hour on two cores).
+synth-table: deps
+	$(CARGO) run --release -q -- synth --table --target generic,ice40,ecp5 --jobs 2
 
 # Speed figures.
 bench: deps

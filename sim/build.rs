@@ -1,5 +1,6 @@
 //! Verilates every checked-in `hdl/verilog/<top>.v` (one model per file, the
-//! top module named like the file), compiles the models and Verilator's
+//! top module named like the file; and every build variant in
+//! `hdl/verilog/variants/`, each on its own), compiles the models and Verilator's
 //! runtime with the `cc` crate at opt-level 2 (always, also in debug and test
 //! builds), and generates a typed Rust wrapper per model into
 //! `$OUT_DIR/models.rs` (included by `src/lib.rs`).
@@ -73,6 +74,8 @@ fn main() {
     let include = root.join("include");
 
     let tops = verilog_files(&manifest.join("../hdl/verilog"));
+    // Build variants (`hdl/verilog/variants/`): self-contained, each its own root.
+    let variants = verilog_files(&manifest.join("../hdl/verilog/variants"));
     // Hand-written test fixtures of the binding's own tests (a clocked
     // model, a Verilog `$stop`); never part of the RTL.
     let fixtures = verilog_files(&manifest.join("fixtures"));
@@ -111,6 +114,10 @@ fn main() {
         // (the unit instantiates `atomic_alu` from atomic_alu.v)
         let libs: Vec<PathBuf> = all_files.iter().filter(|p| *p != path).cloned().collect();
         rust.push_str(&verilate(top, path, &libs, &out, &mut build));
+        top_names.push(top.clone());
+    }
+    for (top, path) in &variants {
+        rust.push_str(&verilate(top, path, &[], &out, &mut build));
         top_names.push(top.clone());
     }
     let _ = writeln!(rust, "\n/// The top modules this build verilated.\npub const TOPS: &[&str] = &{top_names:?};");

@@ -244,6 +244,14 @@ impl Message {
         }
     }
 
+    /// Whether a unit built with `config` executes this message
+    /// (`UnitConfig::admits`: its exec size, element or block width, and
+    /// whether its op needs the float datapath).
+    pub fn admitted_by(&self, config: &crate::ops::UnitConfig) -> Result<(), crate::ops::ConfigLimit> {
+        let needs_fp = self.alu().is_some_and(|c| c.needs_fp());
+        config.admits(self.exec_size as u32, self.access_bytes(), needs_fp)
+    }
+
     /// Width in bits of one lane's result (JSON `width`): 16, 32, 64 or 128.
     pub fn result_width(&self) -> u32 {
         match &self.body {

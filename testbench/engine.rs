@@ -161,6 +161,10 @@ pub struct Session<P: UnitPins> {
     /// total cycles the memory returned data / accepted a read / a write
     pub reads: u64,
     pub writes: u64,
+    /// what the model is built with (`UnitPins::config`)
+    config: crate::ops::UnitConfig,
+    /// messages issued that the build does not admit (expected rejected)
+    pub rejected: usize,
 }
 
 /// Cycles of reset before the first message.
@@ -182,7 +186,10 @@ impl<P: UnitPins> Session<P> {
             dut.edge()?;
         }
         dut.set_reset(false);
+        let config = dut.config();
         Ok(Session {
+            config,
+            rejected: 0,
             dut,
             mem: MemoryModel::new(opts.mem),
             monitor: Monitor::new(),
@@ -229,6 +236,12 @@ impl<P: UnitPins> Session<P> {
     /// and (with a scoreboard) its golden execution. Returns its index.
     pub fn issue(&mut self, program: &Program, encoder: &mut Encoder, msg: &Message) -> Result<usize, RtlError> {
         let req = driver::request(program, encoder, msg)?;
+        // a build without the lanes, width or FP the message needs rejects it
+        if let Err(limit) = msg.admitted_by(&self.config) {
+            self.rejected += 1;
+            let text = format!("{} (the {} build rejects it: {limit})", crate::text::message_text(msg), self.config.name());
+            return Ok(self.issue_illegal(req, msg.line, &text));
+        }
         let index = self.next_index;
         self.next_index += 1;
         let enables = msg.lane_enables();
@@ -465,6 +478,9 @@ pub struct Simulation {
     pub mismatch: Option<Mismatch>,
     /// messages the unit flagged illegal
     pub illegal: Vec<IllegalFlag>,
+    /// messages the build does not admit, so expected to be flagged
+    /// illegal (and checked so with the scoreboard): 0 on the full build
+    pub rejected: usize,
     /// cycles from the end of reset to the end of the run
     pub cycles: u64,
     /// messages run
@@ -506,6 +522,7 @@ pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, ch
         output,
         mismatch: session.mismatch().cloned(),
         illegal: session.illegal_flags(),
+        rejected: session.rejected,
         cycles: session.cycle(),
         messages,
     })

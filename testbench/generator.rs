@@ -34,8 +34,7 @@ pub type FpFamily = (AluOp, ElemType, bool);
 /// Whether an ALU control is a float operation (as opposed to an integer
 /// op on float-typed bits).
 pub fn is_fp(ctl: AluCtl) -> bool {
-    matches!(ctl.op, AluOp::Fmax | AluOp::Fmin | AluOp::Fcmpwr | AluOp::FminPtx | AluOp::FmaxPtx)
-        || (ctl.op == AluOp::Add && ctl.ty.is_float())
+    ctl.needs_fp()
 }
 
 /// Every float family a valid message can reach.

@@ -155,4 +155,9 @@ pub trait UnitPins {
     fn edge(&mut self) -> Result<(), SimError>;
     fn open_trace(&mut self, path: &std::path::Path) -> Result<(), SimError>;
     fn close_trace(&mut self);
+    /// What the model is built with (`AtomicUnit::new`): the bench expects
+    /// it to reject every message this does not admit.
+    fn config(&self) -> crate::ops::UnitConfig {
+        crate::ops::UnitConfig::FULL
+    }
 }

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::dut::simulate;
+use super::dut::{simulate_build, UnitBuild};
 use super::engine::{RtlError, RtlOptions};
 use super::generator::{random_script, FpFamily, GenConfig};
 use super::memory::MemConfig;
@@ -29,6 +29,9 @@ pub struct RegressConfig {
     pub fp: BTreeSet<FpFamily>,
     /// where a failing script is written
     pub out_dir: PathBuf,
+    /// the unit build to run (the generator writes every kind of message;
+    /// a smaller build must reject those it does not admit)
+    pub unit: UnitBuild,
 }
 
 /// A regression failure: where, what, and how to reproduce it.
@@ -54,6 +57,8 @@ pub struct RegressReport {
     pub messages: usize,
     pub scripts: usize,
     pub cycles: u64,
+    /// messages the build does not admit, checked to be rejected
+    pub rejected: usize,
     pub coverage: Coverage,
     pub failure: Option<RegressFailure>,
 }
@@ -187,9 +192,11 @@ fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<Path
 /// the failure can be looked at in a waveform; writes the GTKWave view too.
 /// The re-run is deterministic (same script, same memory seed), so it fails
 /// the same way; its own verdict is not needed here.
-fn trace_failure(program: &crate::program::Program, mem: MemConfig, vcd: &Path) -> Result<PathBuf, String> {
+fn trace_failure(unit: UnitBuild, program: &crate::program::Program, mem: MemConfig, vcd: &Path) -> Result<PathBuf, String> {
     let opts = RtlOptions { mem, vcd: Some(vcd.to_path_buf()) };
-    if let Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) = simulate(program, &opts, true) {
+    if let Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) =
+        simulate_build(unit, program, &opts, true)
+    {
         return Err(e.to_string());
     }
     crate::wave::gtkw::write_unit_gtkw(vcd)?;
@@ -209,28 +216,42 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
         let mem = MemConfig { seed, ..cfg.mem };
         let opts = RtlOptions { mem, vcd: None };
         let name = format!("fail-{}-{k}.atom", cfg.seed);
-        let failure = match simulate(&g.program, &opts, true) {
+        let failure = match simulate_build(cfg.unit, &g.program, &opts, true) {
             Ok(sim) => {
                 report.cycles += sim.cycles;
+                report.rejected += sim.rejected;
                 sim.mismatch.map(|m| m.to_string())
             }
             Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(e.to_string()),
             Err(e) => Some(e.to_string()),
         };
         if let Some(what) = failure {
-            let reproduce = format!(
+            let reproduce = if cfg.unit != UnitBuild::Full {
+                // `atomport run` runs the full build: rerun the regression
+                format!(
+                    "atomport regress --unit {} --seed {} --count {} --per-script {} --latency {} --stall {}",
+                    cfg.unit.name(),
+                    cfg.seed,
+                    report.messages + messages,
+                    cfg.per_script,
+                    latency_text(&cfg.mem),
+                    cfg.mem.stall
+                )
+            } else {
+                format!(
                 "atomport run {} --engine both --latency {} --stall {} --seed {seed}",
                 cfg.out_dir.join(&name).display(),
                 latency_text(&cfg.mem),
                 cfg.mem.stall
-            );
+            )
+            };
             let notes = format!(
                 "# atomport regress --seed {} failed in script {k} (script seed {seed:#x}):\n# {}\n# reproduce: {reproduce}\n",
                 cfg.seed,
                 what.lines().next().unwrap_or("")
             );
             let file = write_failure(&cfg.out_dir, &name, &notes, &g.text)?;
-            let vcd = trace_failure(&g.program, mem, &file.with_extension("vcd"));
+            let vcd = trace_failure(cfg.unit, &g.program, mem, &file.with_extension("vcd"));
             report.failure = Some(RegressFailure { script: k, script_seed: seed, mem_seed: seed, file, what, reproduce, vcd });
             return Ok(report);
         }

@@ -37,7 +37,8 @@
 //! the ports and selected in step 8 when it claims the op (`float_op`). The
 //! `ftz` port is read by the f32 add only. `AtomicAlu::new(false)` builds
 //! the ALU without it (float ops then leave memory unchanged) for area
-//! comparisons; the emitted top is `AtomicAlu::default()` = `new(true)`.
+//! comparisons, and `data_bits` below 128 one without the wider types; the
+//! emitted top is `AtomicAlu::default()` = `new(128, true)`.
 
 use atomport_isa::{AluOp, ElemType, ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
@@ -77,6 +78,11 @@ pub struct AtomicAlu {
     float: FloatAlu,
     /// built with the float ops (`AtomicAlu::new`)
     fp_enabled: Constant<Bit>,
+    /// built with 64-bit and with 128-bit elements (`AtomicAlu::new`): types
+    /// wider than the datapath decode to no width, and synthesis removes
+    /// the bits above it
+    has_64: Constant<Bit>,
+    has_128: Constant<Bit>,
 
     // ---- op codes (from atomport-isa) ----
     op_add: Constant<Bits<ALU_OP_BITS>>,
@@ -204,16 +210,21 @@ fn sign_of(ty: ElemType) -> Constant<Bits<ALU_DATA_BITS>> {
 impl Default for AtomicAlu {
     /// The ALU with its floating-point ops (the emitted `atomic_alu`).
     fn default() -> Self {
-        Self::new(true)
+        Self::new(ALU_DATA_BITS as u32, true)
     }
 }
 
 impl AtomicAlu {
-    /// The ALU; `with_fp = false` leaves out the floating-point ops (they
-    /// then leave memory unchanged, `new_value = old`): the integer-only
-    /// ALU of the area comparisons. Its `FloatAlu` is still instantiated but
-    /// never selected, so synthesis (`synth -flatten`) removes it.
-    pub fn new(with_fp: bool) -> Self {
+    /// The ALU for elements of up to `data_bits` (32, 64 or 128) bits;
+    /// `with_fp = false` leaves out the floating-point ops (they then leave
+    /// memory unchanged, `new_value = old`). Types wider than `data_bits`
+    /// give zero outputs (a unit built that narrow rejects them before they
+    /// get here). The ports keep their 128 bits; what is not built is
+    /// constant logic that synthesis (`synth -flatten`) removes: the
+    /// `FloatAlu` is still instantiated but never selected, the bits above
+    /// `data_bits` are masked to zero.
+    pub fn new(data_bits: u32, with_fp: bool) -> Self {
+        assert!([32, 64, 128].contains(&data_bits), "AtomicAlu: data_bits must be 32, 64 or 128, not {data_bits}");
         // The ports' widths are the op table's; the table must fit them.
         assert!(AluOp::ALL.iter().all(|op| (op.code() as usize) < (1 << ALU_OP_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
@@ -229,6 +240,8 @@ impl AtomicAlu {
             ret_value: Default::default(),
             float: Default::default(),
             fp_enabled: Constant::new(with_fp),
+            has_64: Constant::new(data_bits >= 64),
+            has_128: Constant::new(data_bits >= 128),
             op_add: op_code(AluOp::Add),
             op_sub: op_code(AluOp::Sub),
             op_inc: op_code(AluOp::Inc),
@@ -333,8 +346,9 @@ impl Logic for AtomicAlu {
             | (self.ty.val() == self.ty_bf16.val());
         self.width_32.next = ((self.ty.val() == self.ty_b32.val()) | (self.ty.val() == self.ty_f32.val()))
             | ((self.ty.val() == self.ty_f16x2.val()) | (self.ty.val() == self.ty_bf16x2.val()));
-        self.width_64.next = (self.ty.val() == self.ty_b64.val()) | (self.ty.val() == self.ty_f64.val());
-        self.width_128.next = self.ty.val() == self.ty_b128.val();
+        self.width_64.next =
+            ((self.ty.val() == self.ty_b64.val()) | (self.ty.val() == self.ty_f64.val())) & self.has_64.val();
+        self.width_128.next = (self.ty.val() == self.ty_b128.val()) & self.has_128.val();
         self.float_type.next = ((self.ty.val() == self.ty_f16.val()) | (self.ty.val() == self.ty_bf16.val()))
             | ((self.ty.val() == self.ty_f32.val()) | (self.ty.val() == self.ty_f64.val()))
             | ((self.ty.val() == self.ty_f16x2.val()) | (self.ty.val() == self.ty_bf16x2.val()));

@@ -17,8 +17,8 @@
 //! typed in by hand a second time.
 
 use atomport_isa::{
-    AluOp, Class, ElemType, Operand, PtxOp, PtxOpInfo, PtxType, VisaOpInfo, ALU_OP_BITS, ALU_TY_BITS, PTX_OPS,
-    VISA_OPS,
+    AluOp, Class, ElemType, Operand, PtxOp, PtxOpInfo, PtxType, UnitConfig, VisaOpInfo, ALU_OP_BITS, ALU_TY_BITS,
+    PTX_OPS, VISA_OPS,
 };
 use rust_hdl::prelude::*;
 
@@ -228,6 +228,22 @@ pub struct MessageDecoder {
     bad_operands: Signal<Local, Bit>,
     bad_tail: Signal<Local, Bit>,
     bad_surface: Signal<Local, Bit>,
+    /// the message needs what this build leaves out (`UnitConfig`)
+    bad_config: Signal<Local, Bit>,
+    /// the op runs on the float datapath (`AluCtl::needs_fp`)
+    needs_fp: Signal<Local, Bit>,
+
+    // ---- constants: what this build has (`MessageDecoder::new`) ----
+    lanes_built: Constant<Bits<MAX_LANES>>,
+    max_exec_built: Constant<Bits<3>>,
+    max_size_built: Constant<Bits<SIZE_BITS>>,
+    fp_built: Constant<Bit>,
+    /// bit `op.code()` set for the float-only ops (`AluOp::is_float_only`)
+    float_only_ops: Constant<Bits<32>>,
+    /// bit `ty.code()` set for the float types (`ElemType::is_float`)
+    float_types: Constant<Bits<16>>,
+    op_add: Constant<Bits<ALU_OP_BITS>>,
+    ty_b128: Constant<Bits<ALU_TY_BITS>>,
 }
 
 fn c8(value: u8) -> Constant<Bits<8>> {
@@ -258,7 +274,19 @@ fn visa_mask(keep: impl Fn(&VisaOpInfo) -> bool) -> Constant<Bits<32>> {
 }
 
 impl Default for MessageDecoder {
+    /// The decoder of the full unit ([`UnitConfig::FULL`]).
     fn default() -> Self {
+        Self::new(UnitConfig::FULL)
+    }
+}
+
+impl MessageDecoder {
+    /// The decoder of a unit built with `config`: it also flags illegal
+    /// every message `config` does not admit (`UnitConfig::admits`: exec
+    /// size over the lanes built, an element wider than the datapath, a
+    /// float op without FP), and never enables a lane that is not built.
+    pub fn new(config: UnitConfig) -> Self {
+        UnitConfig::new(config.max_lanes, config.data_bits, config.fp).expect("MessageDecoder: bad UnitConfig");
         // A vISA descriptor's op field feeds the ALU unchanged (isa: AluOp codes 0x00..=0x12).
         assert!(VISA_OPS.iter().all(|r| (r.op.code() as usize) < 32));
         assert!(PTX_OPS.iter().all(|r| (r.op as usize) < 16));
@@ -423,6 +451,18 @@ impl Default for MessageDecoder {
             bad_operands: Default::default(),
             bad_tail: Default::default(),
             bad_surface: Default::default(),
+            bad_config: Default::default(),
+            needs_fp: Default::default(),
+            lanes_built: Constant::new(config.lane_mask().to_bits()),
+            max_exec_built: c3(config.max_exec_code() as u8),
+            max_size_built: c3(config.max_size_code() as u8),
+            fp_built: Constant::new(config.fp),
+            float_only_ops: Constant::new(
+                AluOp::ALL.iter().filter(|op| op.is_float_only()).fold(0u64, |m, op| m | (1 << op.code())).to_bits(),
+            ),
+            float_types: mask16(ElemType::ALL.iter().filter(|t| t.is_float()).map(|t| t.code())),
+            op_add: Constant::new(AluOp::Add.code().to_bits()),
+            ty_b128: alu_ty(ElemType::B128),
         }
     }
 }
@@ -511,7 +551,8 @@ impl Logic for MessageDecoder {
                 self.predicate.next = !self.pred_mask.val();
             }
         }
-        self.lane_enables.next = (self.exec_mask.val() & self.dispatch.val()) & self.predicate.val();
+        self.lane_enables.next =
+            ((self.exec_mask.val() & self.dispatch.val()) & self.predicate.val()) & self.lanes_built.val();
 
         // ---- vISA Op byte: code 4..0; SVM width 6..5; DWORD/TYPED .16 in 5 ----
         self.visa_code.next = self.visa_op_byte.val().get_bits::<5>(0);
@@ -809,7 +850,16 @@ impl Logic for MessageDecoder {
         self.r_present.next = self.byte[8].val().any();
         self.lod_present.next = self.byte[9].val().any();
 
+        // ---- what this build leaves out (UnitConfig::admits) ----
+        self.needs_fp.next = (self.float_only_ops.val().get_bit(self.alu_op.val().index())
+            & (self.alu_ty.val() != self.ty_b128.val()))
+            | ((self.alu_op.val() == self.op_add.val()) & self.float_types.val().get_bit(self.alu_ty.val().index()));
+        self.bad_config.next = (self.exec_code.val() > self.max_exec_built.val())
+            | (self.elem_size.val() > self.max_size_built.val())
+            | (self.needs_fp.val() & !self.fp_built.val());
+
         self.illegal.next = self.bad_opcode.val()
+            | self.bad_config.val()
             | self.bad_exec.val()
             | self.bad_pred.val()
             | self.bad_op.val()

@@ -49,7 +49,7 @@ use crate::lane_mux::{LaneMux, COORD_LANES};
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
 use crate::state_reg::StateReg;
 use crate::typed_addr::TypedAddr;
-use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
+use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
 /// Bits of a memory address.
 pub const MEM_ADDR_BITS: usize = 64;
@@ -222,6 +222,11 @@ pub struct AtomicUnit {
     zero_index: Constant<Bits<INFLIGHT_INDEX_BITS>>,
     zero_seq: Constant<Bits<READ_SEQ_BITS>>,
     zero_elem: Constant<Bits<ELEM_BITS>>,
+    /// what this build has (`AtomicUnit::new`): the lanes and the data bits
+    /// built; masking with them makes the rest constant, and synthesis
+    /// removes it
+    lanes_built: Constant<Bits<MAX_LANES>>,
+    data_built: Constant<Bits<LINE_BITS>>,
     zero_shift: Constant<Bits<8>>,
     zero_addr: Constant<Bits<MEM_ADDR_BITS>>,
     zero_line: Constant<Bits<LINE_BITS>>,
@@ -279,7 +284,21 @@ fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
 }
 
 impl Default for AtomicUnit {
+    /// The full unit ([`UnitConfig::FULL`]): the emitted `atomic_unit`.
     fn default() -> Self {
+        Self::new(UnitConfig::FULL)
+    }
+}
+
+impl AtomicUnit {
+    /// The unit built with `config` (docs/microarchitecture.md "Build
+    /// parameters"): `max_lanes` lanes, elements of up to `data_bits`, with
+    /// or without the float ops. The ports keep their shape; the decoder
+    /// rejects every message the build cannot execute (`rsp_error`, no
+    /// access), and the lanes and bits not built are masked to constants
+    /// that synthesis removes.
+    pub fn new(config: UnitConfig) -> Self {
+        UnitConfig::new(config.max_lanes, config.data_bits, config.fp).expect("AtomicUnit: bad UnitConfig");
         assert_eq!(1 << INFLIGHT_INDEX_BITS, INFLIGHT_DEPTH);
         assert!((1 << READ_SEQ_BITS) > INFLIGHT_DEPTH, "read sequence numbers must outnumber entries");
         Self {
@@ -327,14 +346,14 @@ impl Default for AtomicUnit {
             obs_elem: Default::default(),
             obs_old: Default::default(),
             obs_new: Default::default(),
-            decoder: Default::default(),
+            decoder: MessageDecoder::new(config),
             lane_select: Default::default(),
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
             elem_select: Default::default(),
             head_select: Default::default(),
-            alu: Default::default(),
+            alu: AtomicAlu::new(config.data_bits, config.fp),
             issue_state: Default::default(),
             lanes_left: Default::default(),
             elem_index: Default::default(),
@@ -394,6 +413,8 @@ impl Default for AtomicUnit {
             zero_index: constant(0),
             zero_seq: constant(0),
             zero_elem: constant(0),
+            lanes_built: constant(config.lane_mask() as u64),
+            data_built: Constant::new(config.data_mask().to_bits()),
             zero_shift: constant(0),
             zero_addr: constant(0),
             zero_line: constant(0),
@@ -518,10 +539,10 @@ impl Logic for AtomicUnit {
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
-                self.lane_select.mask.next = self.decoder.lane_enables.val();
+                self.lane_select.mask.next = self.decoder.lane_enables.val() & self.lanes_built.val();
             }
             IssueState::NextLane => {
-                self.lane_select.mask.next = self.lanes_left.q.val();
+                self.lane_select.mask.next = self.lanes_left.q.val() & self.lanes_built.val();
             }
         }
 
@@ -599,8 +620,8 @@ impl Logic for AtomicUnit {
             self.head_select.ent_op[k].next = self.ent_op[k].q.val();
             self.head_select.ent_ty[k].next = self.ent_ty[k].q.val();
             self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
-            self.head_select.ent_src0[k].next = self.ent_src0[k].q.val();
-            self.head_select.ent_src1[k].next = self.ent_src1[k].q.val();
+            self.head_select.ent_src0[k].next = self.ent_src0[k].q.val() & self.data_built.val();
+            self.head_select.ent_src1[k].next = self.ent_src1[k].q.val() & self.data_built.val();
             self.head_select.ent_lane[k].next = self.ent_lane[k].q.val();
             self.head_select.ent_elem[k].next = self.ent_elem[k].q.val();
             self.head_select.ent_result_shift[k].next = self.ent_result_shift[k].q.val();
@@ -804,8 +825,8 @@ impl Logic for AtomicUnit {
                     self.ent_op[k].d.next = self.decoder.alu_op.val();
                     self.ent_ty[k].d.next = self.decoder.alu_ty.val();
                     self.ent_ftz[k].d.next = self.decoder.alu_ftz.val();
-                    self.ent_src0[k].d.next = self.elem_select.src0.val();
-                    self.ent_src1[k].d.next = self.elem_select.src1.val();
+                    self.ent_src0[k].d.next = self.elem_select.src0.val() & self.data_built.val();
+                    self.ent_src1[k].d.next = self.elem_select.src1.val() & self.data_built.val();
                     self.ent_lane[k].d.next = self.lane_select.lane.val();
                     self.ent_elem[k].d.next = self.elem_index.q.val();
                     self.ent_result_shift[k].d.next = self.elem_shift.q.val().get_bits::<7>(0);

@@ -3,67 +3,104 @@
 //! `target/synth/variants/` by `atomport synth --block NAME`), never checked
 //! in.
 //!
-//! A variant is one row of [`VARIANTS`]: its name (what `--block` takes),
-//! its Verilog top-module name, a one-line description, and the function
-//! that builds the block and renders it. The experiment parameters the
-//! issue asks for (integer-only ALU, fewer lanes, narrower data) become rows
-//! here as the blocks expose them in their constructors:
+//! A variant is a name `atomport synth --block` takes, its Verilog
+//! top-module name, a one-line description, and the function that builds
+//! the block and renders it:
 //!
-//! | name      | block                 | status |
-//! | --------- | --------------------- | ------ |
-//! | `alu_int` | `AtomicAlu::new(false)` | the ALU with integer ops only (the FP datapath is never selected, and synthesis removes it) |
-//! | `fp_alu`  | `FloatAlu::default()` | the ALU's floating-point datapath on its own |
-//! | `unit_l8` | `AtomicUnit` with 8 lanes | waits for a lane-count parameter (a const generic: the ports' widths depend on it) |
+//! | name | block | what |
+//! | --- | --- | --- |
+//! | `alu_int` | `AtomicAlu::new(128, false)` | the ALU with integer ops only (the FP datapath is never selected, and synthesis removes it) |
+//! | `alu_w<bits>[_int]` | `AtomicAlu::new(bits, fp)` | the ALU for elements of up to 32 or 64 bits |
+//! | `fp_alu` | `FloatAlu::default()` | the ALU's floating-point datapath on its own |
+//! | `unit_<config>` | `AtomicUnit::new(config)` | the unit built with `UnitConfig::parse(config)`: `l<lanes>`, `w<bits>`, `int` joined by `_` (`unit_l8_w32_int`, `unit_l4`, `unit_int`) |
+//!
+//! [`FIXED`] lists the variants with fixed names; [`variant`] also builds
+//! the parametric ones.
 
 use std::path::{Path, PathBuf};
 
+use atomport_isa::UnitConfig;
 use rust_hdl::prelude::*;
 
 use crate::alu::AtomicAlu;
 use crate::emit::{EmitError, HEADER};
 use crate::fp_alu::FloatAlu;
+use crate::unit::AtomicUnit;
 
 /// One synthesis variant. See the module documentation.
 pub struct Variant {
     /// The name `atomport synth --block` takes.
-    pub name: &'static str,
+    pub name: String,
     /// Verilog module name of its top (also the file stem).
     pub top: &'static str,
     /// What it is, one line.
-    pub description: &'static str,
+    pub description: String,
     /// Builds the block and renders its Verilog with `top` as the top module's name.
-    pub render: fn(&'static str) -> Result<String, EmitError>,
+    pub render: Box<dyn Fn(&'static str) -> Result<String, EmitError>>,
 }
 
-/// Every variant.
-pub const VARIANTS: &[Variant] = &[
-    Variant {
-        name: "alu_int",
-        top: "atomport_alu_int",
-        description: "the atomic ALU with integer ops only (AtomicAlu::new(false))",
-        render: |top| render_block(AtomicAlu::new(false), top),
-    },
-    Variant {
-        name: "fp_alu",
-        top: "atomport_fp_alu",
-        description: "the ALU's floating-point datapath alone (FloatAlu, hdl/src/fp_alu.rs)",
-        render: |top| render_block(FloatAlu::default(), top),
-    },
-];
+/// The variants with a fixed name (the parametric `alu_w*` and `unit_*`
+/// names are built by [`variant`]).
+pub const FIXED: &[&str] = &["alu_int", "fp_alu", "alu_w32", "alu_w64", "unit_l8_w32_int", "unit_int"];
 
-/// The variant named `name`.
-pub fn variant(name: &str) -> Option<&'static Variant> {
-    VARIANTS.iter().find(|v| v.name == name)
+/// The variant named `name`: a fixed one or a parametric `alu_w*` /
+/// `unit_*` name. `Err` for a parametric name with bad parameters (why),
+/// `Ok(None)` for a name that is no variant.
+pub fn variant(name: &str) -> Result<Option<Variant>, String> {
+    // a top name lives as long as the process: one leak per variant built
+    let top = |name: &str| -> &'static str { Box::leak(format!("atomport_{name}").into_boxed_str()) };
+    if name == "fp_alu" {
+        return Ok(Some(Variant {
+            name: name.into(),
+            top: top(name),
+            description: "the ALU's floating-point datapath alone (FloatAlu, hdl/src/fp_alu.rs)".into(),
+            render: Box::new(|top| render_block(FloatAlu::default(), top)),
+        }));
+    }
+    if let Some(rest) = name.strip_prefix("alu_") {
+        let (mut bits, mut fp) = (None, true);
+        for part in rest.split('_') {
+            match part {
+                "int" if fp => fp = false,
+                _ => match part.strip_prefix('w').and_then(|n| n.parse::<u32>().ok()) {
+                    Some(b) if bits.is_none() && [32, 64, 128].contains(&b) => bits = Some(b),
+                    _ => return Err(format!("`{name}`: an ALU variant is alu_w<32|64|128>, alu_int or alu_w<bits>_int")),
+                },
+            }
+        }
+        let bits = bits.unwrap_or(128);
+        return Ok(Some(Variant {
+            name: name.into(),
+            top: top(name),
+            description: format!(
+                "the atomic ALU for elements of up to {bits} bits, {} (AtomicAlu::new({bits}, {fp}))",
+                if fp { "with FP" } else { "integer ops only" }
+            ),
+            render: Box::new(move |top| render_block(AtomicAlu::new(bits, fp), top)),
+        }));
+    }
+    if let Some(rest) = name.strip_prefix("unit_") {
+        let config = UnitConfig::parse(rest).map_err(|e| format!("`{name}`: {e}"))?;
+        return Ok(Some(Variant {
+            name: name.into(),
+            top: top(name),
+            description: format!(
+                "the unit with {} lanes, {}-bit data, {} (AtomicUnit::new(UnitConfig::parse(\"{}\")))",
+                config.max_lanes,
+                config.data_bits,
+                if config.fp { "with FP" } else { "integer ops only" },
+                config.name()
+            ),
+            render: Box::new(move |top| render_block(AtomicUnit::new(config), top)),
+        }));
+    }
+    Ok(None)
 }
 
 /// Renders an already-built block as Verilog whose top module is `top`,
 /// after rust-hdl's design checks (what `emit` does for a default-built top).
-pub fn render_block<B: Block>(mut block: B, top: &'static str) -> Result<String, EmitError> {
-    block.connect_all();
-    check_all(&block).map_err(|e| EmitError::Check { top, detail: format!("{e:?}") })?;
-    let mut defines = ModuleDefines::default();
-    block.accept(top, &mut defines);
-    Ok(defines.defines())
+pub fn render_block<B: Block>(block: B, top: &'static str) -> Result<String, EmitError> {
+    crate::emit::render_built(block, top)
 }
 
 /// Writes `dir/<top>.v` for `variant` (creating `dir`), with the generated
@@ -73,7 +110,7 @@ pub fn emit_variant(variant: &Variant, dir: &Path) -> Result<PathBuf, EmitError>
     std::fs::create_dir_all(dir).map_err(|error| EmitError::Io { path: dir.to_path_buf(), error })?;
     let body = (variant.render)(variant.top)?;
     let text = format!(
-        "{HEADER}\n// Synthesis variant `{}`: {}. Emitted by `atomport synth`, not checked in.\n\n{}\n",
+        "{HEADER}\n// Synthesis variant `{}`: {}. Emitted by `atomport emit --variant` or `atomport synth`, not checked in.\n\n{}\n",
         variant.name,
         variant.description,
         body.trim_matches('\n')
@@ -91,27 +128,38 @@ mod tests {
 
     #[test]
     fn variants_render_with_their_top_name() {
-        for v in VARIANTS {
+        for name in FIXED {
+            let v = variant(name).unwrap().unwrap();
             let text = (v.render)(v.top).unwrap();
-            assert!(text.contains(&format!("module {}(", v.top)), "{}", v.name);
-            assert!(!text.contains("module top("), "{}", v.name);
+            assert!(text.contains(&format!("module {}(", v.top)), "{name}");
+            assert!(!text.contains("module top("), "{name}");
             // a variant must not shadow a checked-in top
-            assert!(crate::emit::top(v.top).is_err() && crate::emit::top(v.name).is_err(), "{}", v.name);
+            assert!(crate::emit::top(v.top).is_err() && crate::emit::top(name).is_err(), "{name}");
         }
-        let names: std::collections::BTreeSet<_> = VARIANTS.iter().map(|v| v.name).collect();
-        assert_eq!(names.len(), VARIANTS.len(), "duplicate variant names");
+        let names: std::collections::BTreeSet<_> = FIXED.iter().collect();
+        assert_eq!(names.len(), FIXED.len(), "duplicate variant names");
+    }
+
+    #[test]
+    fn parametric_names_are_checked() {
+        assert!(variant("unit_l4_w64").unwrap().is_some());
+        assert!(variant("alu_w64_int").unwrap().is_some());
+        for bad in ["unit_l3", "unit_w16", "unit_", "alu_w16", "alu_int_int", "alu_q"] {
+            assert!(variant(bad).is_err(), "{bad}");
+        }
+        assert!(variant("alu").unwrap().is_none() && variant("nothing").unwrap().is_none());
     }
 
     #[test]
     fn emit_variant_writes_once() {
         let dir = std::env::temp_dir().join(format!("atomport-variants-{}", std::process::id()));
-        let v = &VARIANTS[0];
-        let path = emit_variant(v, &dir).unwrap();
+        let v = variant("alu_int").unwrap().unwrap();
+        let path = emit_variant(&v, &dir).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with(HEADER));
         assert!(text.contains(&format!("Synthesis variant `{}`", v.name)));
         let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
-        assert_eq!(emit_variant(v, &dir).unwrap(), path);
+        assert_eq!(emit_variant(&v, &dir).unwrap(), path);
         assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), modified, "unchanged file rewritten");
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -26,6 +26,20 @@ fn verilog_files() -> Vec<(String, PathBuf)> {
     files
 }
 
+/// Every checked-in build variant (`hdl/verilog/variants/<top>.v`): each
+/// a self-contained design of its own.
+fn variant_files() -> Vec<(String, PathBuf)> {
+    let dir = atomport_hdl::emit::default_dir().join(atomport_hdl::emit::VARIANTS_DIR);
+    let mut files: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("v"))
+        .map(|p| (p.file_stem().unwrap().to_str().unwrap().to_string(), p))
+        .collect();
+    files.sort();
+    files
+}
+
 /// Whether `tool` runs; prints the skip notice when it does not.
 fn have(tool: &str, version_arg: &str) -> bool {
     let ok = Command::new(tool).arg(version_arg).output().map(|o| o.status.success()).unwrap_or(false);
@@ -71,6 +85,15 @@ fn verilator_lint_wall_has_no_warnings() {
             .args(&paths));
         assert!(ok && text.trim().is_empty(), "verilator -Wall --top-module {top}:\n{text}");
     }
+    // each build variant on its own
+    let variants = variant_files();
+    assert!(!variants.is_empty(), "no build variant checked in: run `atomport emit`");
+    for (top, path) in &variants {
+        let (ok, text) = run(Command::new("verilator")
+            .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM", "--top-module", top])
+            .arg(path));
+        assert!(ok && text.trim().is_empty(), "verilator -Wall {}:\n{text}", path.display());
+    }
 }
 
 #[test]
@@ -98,6 +121,16 @@ fn yosys_synth_has_no_warnings_and_no_latches() {
         for (other, _) in files.iter().filter(|(o, _)| *o != top) {
             assert!(log.contains(&format!("=== {other} ===")), "{other} not synthesized under {top}");
         }
+    }    // each build variant on its own (it carries its own copy of every block)
+    for (top, path) in variant_files() {
+        let script = format!("read_verilog -sv {}; hierarchy -check -top {top}; synth -top {top}; check -assert; stat", path.display());
+        let (ok, log) = run(Command::new("yosys").arg("-p").arg(&script));
+        assert!(ok, "yosys failed on {top}:\n{log}");
+        let bad: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains("Warning") || l.contains("Latch inferred for") || l.contains("$_DLATCH"))
+            .collect();
+        assert!(bad.is_empty(), "yosys warnings or latches in {top}:\n{}", bad.join("\n"));
     }
 }
 
@@ -111,5 +144,9 @@ fn iverilog_compiles_it() {
     for (top, _) in &files {
         let (ok, text) = run(Command::new("iverilog").args(["-g2012", "-o", "/dev/null", "-s", top]).args(&paths));
         assert!(ok && text.trim().is_empty(), "iverilog -g2012 -s {top}:\n{text}");
+    }
+    for (top, path) in variant_files() {
+        let (ok, text) = run(Command::new("iverilog").args(["-g2012", "-o", "/dev/null", "-s", &top]).arg(&path));
+        assert!(ok && text.trim().is_empty(), "iverilog -g2012 {}:\n{text}", path.display());
     }
 }

@@ -15,6 +15,8 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
     
     // Constant declarations
     localparam  fp_enabled = 1'b1;
+    localparam  has_64 = 1'b1;
+    localparam  has_128 = 1'b1;
     localparam  op_add = 5'b0;
     localparam  op_sub = 5'b1;
     localparam  op_inc = 5'b10;
@@ -131,8 +133,8 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
         float$src1 = src1;
         width_16 = ((ty == ty_b16) | (ty == ty_f16)) | (ty == ty_bf16);
         width_32 = ((ty == ty_b32) | (ty == ty_f32)) | ((ty == ty_f16x2) | (ty == ty_bf16x2));
-        width_64 = (ty == ty_b64) | (ty == ty_f64);
-        width_128 = ty == ty_b128;
+        width_64 = ((ty == ty_b64) | (ty == ty_f64)) & has_64;
+        width_128 = (ty == ty_b128) & has_128;
         float_type = ((ty == ty_f16) | (ty == ty_bf16)) | ((ty == ty_f32) | (ty == ty_f64)) | ((ty == ty_f16x2) | (ty == ty_bf16x2));
         width_mask = zero;
         sign_bit = sign_128;

@@ -64,6 +64,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  zero_index = 3'b0;
     localparam  zero_seq = 4'h0;
     localparam  zero_elem = 3'b0;
+    localparam  lanes_built = 32'hffffffff;
+    localparam  data_built = 128'hffffffffffffffffffffffffffffffff;
     localparam  zero_shift = 8'h0;
     localparam  zero_addr = 64'h0;
     localparam  zero_line = 128'h0;
@@ -2793,11 +2795,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
-                    lane_select$mask = decoder$lane_enables;
+                    lane_select$mask = decoder$lane_enables & lanes_built;
                 end
             IssueState$NextLane:
                 begin
-                    lane_select$mask = lanes_left$q;
+                    lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
         lane_mux$onehot = lane_select$onehot;
@@ -2868,8 +2870,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$0 = ent_op$0$q;
         head_select$ent_ty$0 = ent_ty$0$q;
         head_select$ent_ftz$0 = ent_ftz$0$q;
-        head_select$ent_src0$0 = ent_src0$0$q;
-        head_select$ent_src1$0 = ent_src1$0$q;
+        head_select$ent_src0$0 = ent_src0$0$q & data_built;
+        head_select$ent_src1$0 = ent_src1$0$q & data_built;
         head_select$ent_lane$0 = ent_lane$0$q;
         head_select$ent_elem$0 = ent_elem$0$q;
         head_select$ent_result_shift$0 = ent_result_shift$0$q;
@@ -2890,8 +2892,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$1 = ent_op$1$q;
         head_select$ent_ty$1 = ent_ty$1$q;
         head_select$ent_ftz$1 = ent_ftz$1$q;
-        head_select$ent_src0$1 = ent_src0$1$q;
-        head_select$ent_src1$1 = ent_src1$1$q;
+        head_select$ent_src0$1 = ent_src0$1$q & data_built;
+        head_select$ent_src1$1 = ent_src1$1$q & data_built;
         head_select$ent_lane$1 = ent_lane$1$q;
         head_select$ent_elem$1 = ent_elem$1$q;
         head_select$ent_result_shift$1 = ent_result_shift$1$q;
@@ -2912,8 +2914,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$2 = ent_op$2$q;
         head_select$ent_ty$2 = ent_ty$2$q;
         head_select$ent_ftz$2 = ent_ftz$2$q;
-        head_select$ent_src0$2 = ent_src0$2$q;
-        head_select$ent_src1$2 = ent_src1$2$q;
+        head_select$ent_src0$2 = ent_src0$2$q & data_built;
+        head_select$ent_src1$2 = ent_src1$2$q & data_built;
         head_select$ent_lane$2 = ent_lane$2$q;
         head_select$ent_elem$2 = ent_elem$2$q;
         head_select$ent_result_shift$2 = ent_result_shift$2$q;
@@ -2934,8 +2936,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$3 = ent_op$3$q;
         head_select$ent_ty$3 = ent_ty$3$q;
         head_select$ent_ftz$3 = ent_ftz$3$q;
-        head_select$ent_src0$3 = ent_src0$3$q;
-        head_select$ent_src1$3 = ent_src1$3$q;
+        head_select$ent_src0$3 = ent_src0$3$q & data_built;
+        head_select$ent_src1$3 = ent_src1$3$q & data_built;
         head_select$ent_lane$3 = ent_lane$3$q;
         head_select$ent_elem$3 = ent_elem$3$q;
         head_select$ent_result_shift$3 = ent_result_shift$3$q;
@@ -2956,8 +2958,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$4 = ent_op$4$q;
         head_select$ent_ty$4 = ent_ty$4$q;
         head_select$ent_ftz$4 = ent_ftz$4$q;
-        head_select$ent_src0$4 = ent_src0$4$q;
-        head_select$ent_src1$4 = ent_src1$4$q;
+        head_select$ent_src0$4 = ent_src0$4$q & data_built;
+        head_select$ent_src1$4 = ent_src1$4$q & data_built;
         head_select$ent_lane$4 = ent_lane$4$q;
         head_select$ent_elem$4 = ent_elem$4$q;
         head_select$ent_result_shift$4 = ent_result_shift$4$q;
@@ -2978,8 +2980,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$5 = ent_op$5$q;
         head_select$ent_ty$5 = ent_ty$5$q;
         head_select$ent_ftz$5 = ent_ftz$5$q;
-        head_select$ent_src0$5 = ent_src0$5$q;
-        head_select$ent_src1$5 = ent_src1$5$q;
+        head_select$ent_src0$5 = ent_src0$5$q & data_built;
+        head_select$ent_src1$5 = ent_src1$5$q & data_built;
         head_select$ent_lane$5 = ent_lane$5$q;
         head_select$ent_elem$5 = ent_elem$5$q;
         head_select$ent_result_shift$5 = ent_result_shift$5$q;
@@ -3000,8 +3002,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$6 = ent_op$6$q;
         head_select$ent_ty$6 = ent_ty$6$q;
         head_select$ent_ftz$6 = ent_ftz$6$q;
-        head_select$ent_src0$6 = ent_src0$6$q;
-        head_select$ent_src1$6 = ent_src1$6$q;
+        head_select$ent_src0$6 = ent_src0$6$q & data_built;
+        head_select$ent_src1$6 = ent_src1$6$q & data_built;
         head_select$ent_lane$6 = ent_lane$6$q;
         head_select$ent_elem$6 = ent_elem$6$q;
         head_select$ent_result_shift$6 = ent_result_shift$6$q;
@@ -3022,8 +3024,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_op$7 = ent_op$7$q;
         head_select$ent_ty$7 = ent_ty$7$q;
         head_select$ent_ftz$7 = ent_ftz$7$q;
-        head_select$ent_src0$7 = ent_src0$7$q;
-        head_select$ent_src1$7 = ent_src1$7$q;
+        head_select$ent_src0$7 = ent_src0$7$q & data_built;
+        head_select$ent_src1$7 = ent_src1$7$q & data_built;
         head_select$ent_lane$7 = ent_lane$7$q;
         head_select$ent_elem$7 = ent_elem$7$q;
         head_select$ent_result_shift$7 = ent_result_shift$7$q;
@@ -3250,8 +3252,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$0$d = decoder$alu_op;
                 ent_ty$0$d = decoder$alu_ty;
                 ent_ftz$0$d = decoder$alu_ftz;
-                ent_src0$0$d = elem_select$src0;
-                ent_src1$0$d = elem_select$src1;
+                ent_src0$0$d = elem_select$src0 & data_built;
+                ent_src1$0$d = elem_select$src1 & data_built;
                 ent_lane$0$d = lane_select$lane;
                 ent_elem$0$d = elem_index$q;
                 ent_result_shift$0$d = elem_shift$q[(32'h0)+:(7)];
@@ -3274,8 +3276,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$1$d = decoder$alu_op;
                 ent_ty$1$d = decoder$alu_ty;
                 ent_ftz$1$d = decoder$alu_ftz;
-                ent_src0$1$d = elem_select$src0;
-                ent_src1$1$d = elem_select$src1;
+                ent_src0$1$d = elem_select$src0 & data_built;
+                ent_src1$1$d = elem_select$src1 & data_built;
                 ent_lane$1$d = lane_select$lane;
                 ent_elem$1$d = elem_index$q;
                 ent_result_shift$1$d = elem_shift$q[(32'h0)+:(7)];
@@ -3298,8 +3300,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$2$d = decoder$alu_op;
                 ent_ty$2$d = decoder$alu_ty;
                 ent_ftz$2$d = decoder$alu_ftz;
-                ent_src0$2$d = elem_select$src0;
-                ent_src1$2$d = elem_select$src1;
+                ent_src0$2$d = elem_select$src0 & data_built;
+                ent_src1$2$d = elem_select$src1 & data_built;
                 ent_lane$2$d = lane_select$lane;
                 ent_elem$2$d = elem_index$q;
                 ent_result_shift$2$d = elem_shift$q[(32'h0)+:(7)];
@@ -3322,8 +3324,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$3$d = decoder$alu_op;
                 ent_ty$3$d = decoder$alu_ty;
                 ent_ftz$3$d = decoder$alu_ftz;
-                ent_src0$3$d = elem_select$src0;
-                ent_src1$3$d = elem_select$src1;
+                ent_src0$3$d = elem_select$src0 & data_built;
+                ent_src1$3$d = elem_select$src1 & data_built;
                 ent_lane$3$d = lane_select$lane;
                 ent_elem$3$d = elem_index$q;
                 ent_result_shift$3$d = elem_shift$q[(32'h0)+:(7)];
@@ -3346,8 +3348,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$4$d = decoder$alu_op;
                 ent_ty$4$d = decoder$alu_ty;
                 ent_ftz$4$d = decoder$alu_ftz;
-                ent_src0$4$d = elem_select$src0;
-                ent_src1$4$d = elem_select$src1;
+                ent_src0$4$d = elem_select$src0 & data_built;
+                ent_src1$4$d = elem_select$src1 & data_built;
                 ent_lane$4$d = lane_select$lane;
                 ent_elem$4$d = elem_index$q;
                 ent_result_shift$4$d = elem_shift$q[(32'h0)+:(7)];
@@ -3370,8 +3372,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$5$d = decoder$alu_op;
                 ent_ty$5$d = decoder$alu_ty;
                 ent_ftz$5$d = decoder$alu_ftz;
-                ent_src0$5$d = elem_select$src0;
-                ent_src1$5$d = elem_select$src1;
+                ent_src0$5$d = elem_select$src0 & data_built;
+                ent_src1$5$d = elem_select$src1 & data_built;
                 ent_lane$5$d = lane_select$lane;
                 ent_elem$5$d = elem_index$q;
                 ent_result_shift$5$d = elem_shift$q[(32'h0)+:(7)];
@@ -3394,8 +3396,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$6$d = decoder$alu_op;
                 ent_ty$6$d = decoder$alu_ty;
                 ent_ftz$6$d = decoder$alu_ftz;
-                ent_src0$6$d = elem_select$src0;
-                ent_src1$6$d = elem_select$src1;
+                ent_src0$6$d = elem_select$src0 & data_built;
+                ent_src1$6$d = elem_select$src1 & data_built;
                 ent_lane$6$d = lane_select$lane;
                 ent_elem$6$d = elem_index$q;
                 ent_result_shift$6$d = elem_shift$q[(32'h0)+:(7)];
@@ -3418,8 +3420,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_op$7$d = decoder$alu_op;
                 ent_ty$7$d = decoder$alu_ty;
                 ent_ftz$7$d = decoder$alu_ftz;
-                ent_src0$7$d = elem_select$src0;
-                ent_src1$7$d = elem_select$src1;
+                ent_src0$7$d = elem_select$src0 & data_built;
+                ent_src1$7$d = elem_select$src1 & data_built;
                 ent_lane$7$d = lane_select$lane;
                 ent_elem$7$d = elem_index$q;
                 ent_result_shift$7$d = elem_shift$q[(32'h0)+:(7)];
@@ -4124,6 +4126,14 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     localparam  ptx_space_global = 3'b1;
     localparam  ptx_space_shared = 3'b10;
     localparam  ptx_qual_max = 3'b100;
+    localparam  lanes_built = 32'hffffffff;
+    localparam  max_exec_built = 3'b101;
+    localparam  max_size_built = 3'b100;
+    localparam  fp_built = 1'b1;
+    localparam  float_only_ops = 32'hc70000;
+    localparam  float_types = 16'h3f0;
+    localparam  op_add = 5'b0;
+    localparam  ty_b128 = 4'h3;
     
     // Local signals
     reg  kind_svm_atomic;
@@ -4217,6 +4227,8 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     reg  bad_operands;
     reg  bad_tail;
     reg  bad_surface;
+    reg  bad_config;
+    reg  needs_fp;
     
     // Update code
     always @(*) begin
@@ -4308,7 +4320,7 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
                 predicate = ~pred_mask;
             end
         end
-        lane_enables = (exec_mask & dispatch) & predicate;
+        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
         visa_code = visa_op_byte[(32'h0)+:(5)];
         visa_w16 = visa_op_byte[32'h5];
         visa_w64 = 1'b0;
@@ -5711,7 +5723,9 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
         v_present = |byte$7;
         r_present = |byte$8;
         lod_present = |byte$9;
-        illegal = bad_opcode | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
+        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
+        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
+        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
     end
     
 endmodule // atomic_unit$decoder

@@ -114,6 +114,13 @@ impl AluOp {
     pub fn returns_new(self) -> bool {
         matches!(self, AluOp::Predec)
     }
+
+    /// The ops that are floating point at every type they take (min/max/
+    /// compare-and-write of floats); `Add` is float only at a float type
+    /// ([`AluCtl::needs_fp`]).
+    pub fn is_float_only(self) -> bool {
+        matches!(self, AluOp::Fmax | AluOp::Fmin | AluOp::Fcmpwr | AluOp::FminPtx | AluOp::FmaxPtx)
+    }
 }
 
 /// The element type an ALU operation works on. Integer ops use B16..B128
@@ -197,6 +204,161 @@ pub struct AluCtl {
     pub op: AluOp,
     pub ty: ElemType,
     pub ftz: bool,
+}
+
+impl AluCtl {
+    /// The operation runs on the ALU's floating-point datapath (the RTL's
+    /// `FloatAlu` claims it): a float-only op at any type but B128, or `Add`
+    /// at a float type. A unit built without FP ([`UnitConfig::fp`] false)
+    /// rejects these messages.
+    pub fn needs_fp(&self) -> bool {
+        (self.op.is_float_only() && self.ty != ElemType::B128) || (self.op == AluOp::Add && self.ty.is_float())
+    }
+}
+
+/// What a unit variant is built with (the RTL's `AtomicUnit::new`), and
+/// hence which messages it executes. The ports never change shape (32
+/// lanes of 128-bit payload); a smaller variant ignores the lanes and bits
+/// it does not build, and **rejects** every message that needs them, like
+/// an illegal descriptor: `rsp_error`, no memory access, no result
+/// (docs/microarchitecture.md "Build parameters").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UnitConfig {
+    /// Lanes built: 1, 2, 4, 8, 16 or 32. A message whose exec size is
+    /// larger is rejected.
+    pub max_lanes: u32,
+    /// Widest element (or scatter block) in bits: 32, 64 or 128. A message
+    /// with a wider element is rejected (PTX vectors: the element counts,
+    /// not the vector).
+    pub data_bits: u32,
+    /// The floating-point ops are built. Without them a message whose op
+    /// [`AluCtl::needs_fp`] is rejected.
+    pub fp: bool,
+}
+
+/// Why a [`UnitConfig`] rejects a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigLimit {
+    /// exec size above `max_lanes`
+    Lanes { exec_size: u32, max_lanes: u32 },
+    /// element wider than `data_bits`
+    Width { elem_bits: u32, data_bits: u32 },
+    /// a floating-point op on a unit built without FP
+    Float,
+}
+
+impl std::fmt::Display for ConfigLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigLimit::Lanes { exec_size, max_lanes } => {
+                write!(f, "exec size {exec_size} needs more lanes than the {max_lanes} built")
+            }
+            ConfigLimit::Width { elem_bits, data_bits } => {
+                write!(f, "{elem_bits}-bit elements are wider than the {data_bits}-bit datapath built")
+            }
+            ConfigLimit::Float => write!(f, "a floating-point op, and the unit is built without FP"),
+        }
+    }
+}
+
+impl Default for UnitConfig {
+    fn default() -> UnitConfig {
+        UnitConfig::FULL
+    }
+}
+
+impl UnitConfig {
+    /// Everything built: the checked-in `atomic_unit`.
+    pub const FULL: UnitConfig = UnitConfig { max_lanes: 32, data_bits: 128, fp: true };
+    /// The values each parameter takes.
+    pub const LANES: [u32; 6] = [1, 2, 4, 8, 16, 32];
+    pub const DATA_BITS: [u32; 3] = [32, 64, 128];
+
+    /// A configuration, checked.
+    pub fn new(max_lanes: u32, data_bits: u32, fp: bool) -> Result<UnitConfig, String> {
+        if !Self::LANES.contains(&max_lanes) {
+            return Err(format!("lanes must be one of 1, 2, 4, 8, 16, 32, not {max_lanes}"));
+        }
+        if !Self::DATA_BITS.contains(&data_bits) {
+            return Err(format!("data width must be 32, 64 or 128 bits, not {data_bits}"));
+        }
+        Ok(UnitConfig { max_lanes, data_bits, fp })
+    }
+
+    /// log2 of `max_lanes` (the exec-size code of the widest message taken).
+    pub fn max_exec_code(&self) -> u32 {
+        self.max_lanes.trailing_zeros()
+    }
+
+    /// log2 of the widest element in bytes (the element-size code).
+    pub fn max_size_code(&self) -> u32 {
+        (self.data_bits / 8).trailing_zeros()
+    }
+
+    /// The lane mask of the lanes built.
+    pub fn lane_mask(&self) -> u32 {
+        if self.max_lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.max_lanes) - 1
+        }
+    }
+
+    /// The mask of the data bits built.
+    pub fn data_mask(&self) -> u128 {
+        if self.data_bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << self.data_bits) - 1
+        }
+    }
+
+    /// Whether the unit executes a message of `exec_size` lanes whose
+    /// elements (or scatter blocks) are `elem_bytes` wide and that
+    /// `needs_fp` (None for SVM_SCATTER: no ALU).
+    pub fn admits(&self, exec_size: u32, elem_bytes: u32, needs_fp: bool) -> Result<(), ConfigLimit> {
+        if exec_size > self.max_lanes {
+            return Err(ConfigLimit::Lanes { exec_size, max_lanes: self.max_lanes });
+        }
+        if elem_bytes * 8 > self.data_bits {
+            return Err(ConfigLimit::Width { elem_bits: elem_bytes * 8, data_bits: self.data_bits });
+        }
+        if needs_fp && !self.fp {
+            return Err(ConfigLimit::Float);
+        }
+        Ok(())
+    }
+
+    /// The configuration's name: `l<lanes>_w<bits>` plus `_int` without FP
+    /// (`l8_w32_int`); [`UnitConfig::parse`] reads it back.
+    pub fn name(&self) -> String {
+        format!("l{}_w{}{}", self.max_lanes, self.data_bits, if self.fp { "" } else { "_int" })
+    }
+
+    /// Reads `l<lanes>`, `w<bits>` and `int` parts joined by `_`, in any
+    /// order, each at most once; missing parts take the full value
+    /// (`l8` = 8 lanes, 128 bits, FP).
+    pub fn parse(text: &str) -> Result<UnitConfig, String> {
+        let (mut lanes, mut bits, mut fp) = (None, None, None);
+        for part in text.split('_') {
+            let (slot, value) = if part == "int" {
+                (&mut fp, Some(0))
+            } else if let Some(n) = part.strip_prefix('l') {
+                (&mut lanes, n.parse().ok())
+            } else if let Some(n) = part.strip_prefix('w') {
+                (&mut bits, n.parse().ok())
+            } else {
+                return Err(format!("`{part}` in `{text}`: expected l<lanes>, w<bits> or int"));
+            };
+            let Some(value) = value else {
+                return Err(format!("`{part}` in `{text}`: not a number"));
+            };
+            if slot.replace(value).is_some() {
+                return Err(format!("`{part}` in `{text}`: given twice"));
+            }
+        }
+        UnitConfig::new(lanes.unwrap_or(32), bits.unwrap_or(128), fp.is_none())
+    }
 }
 
 /// What an operand slot must hold for an op.
@@ -533,5 +695,42 @@ mod tests {
         assert_eq!(min.alu_op(PtxType::S64), AluOp::Imin);
         assert_eq!(min.alu_op(PtxType::BF16), AluOp::FminPtx);
         assert_eq!(PtxOpInfo::by_name("cas").unwrap().alu_op(PtxType::B128), AluOp::Cmpxchg);
+    }
+
+    #[test]
+    fn unit_config_names_round_trip_and_limits_hold() {
+        for lanes in UnitConfig::LANES {
+            for bits in UnitConfig::DATA_BITS {
+                for fp in [false, true] {
+                    let c = UnitConfig::new(lanes, bits, fp).unwrap();
+                    assert_eq!(UnitConfig::parse(&c.name()), Ok(c));
+                    assert_eq!(1 << c.max_exec_code(), lanes);
+                    assert_eq!(8 << c.max_size_code(), bits);
+                    assert_eq!(c.lane_mask().count_ones(), lanes);
+                    assert_eq!(c.data_mask().count_ones(), bits);
+                }
+            }
+        }
+        assert_eq!(UnitConfig::parse("l32_w128"), Ok(UnitConfig::FULL));
+        assert_eq!(UnitConfig::parse("int_l4"), Ok(UnitConfig { max_lanes: 4, data_bits: 128, fp: false }));
+        for bad in ["", "l3", "w16", "l8_l8", "x", "l", "int_int", "w64_q"] {
+            assert!(UnitConfig::parse(bad).is_err(), "{bad}");
+        }
+        let small = UnitConfig::parse("l8_w32_int").unwrap();
+        assert_eq!(small.admits(8, 4, false), Ok(()));
+        assert_eq!(small.admits(16, 4, false), Err(ConfigLimit::Lanes { exec_size: 16, max_lanes: 8 }));
+        assert_eq!(small.admits(1, 8, false), Err(ConfigLimit::Width { elem_bits: 64, data_bits: 32 }));
+        assert_eq!(small.admits(1, 2, true), Err(ConfigLimit::Float));
+        assert_eq!(UnitConfig::FULL.admits(32, 16, true), Ok(()));
+    }
+
+    #[test]
+    fn needs_fp_is_the_float_datapath() {
+        use ElemType::*;
+        let ctl = |op, ty| AluCtl { op, ty, ftz: false };
+        assert!(ctl(AluOp::Add, F32).needs_fp() && ctl(AluOp::Add, BF16x2).needs_fp());
+        assert!(!ctl(AluOp::Add, B32).needs_fp() && !ctl(AluOp::Xchg, F32).needs_fp());
+        assert!(ctl(AluOp::Fmax, B32).needs_fp() && !ctl(AluOp::Fmax, B128).needs_fp());
+        assert!(!ctl(AluOp::IncBound, B32).needs_fp());
     }
 }

@@ -1,5 +1,8 @@
 //! `atomport emit [--out DIR] [--check]`: regenerate the Verilog of every
-//! top-level RTL block (`atomport_hdl::emit::TOPS`) into `hdl/verilog/`.
+//! top-level RTL block (`atomport_hdl::emit::TOPS`) into `hdl/verilog/`;
+//! `atomport emit --variant NAME [--out DIR]`: the Verilog of one build
+//! variant (`unit_l8_w64`, `alu_w32_int`, ...: `atomport_hdl::variants`)
+//! into `target/variants/` (never into the checked-in tree).
 
 use std::path::PathBuf;
 
@@ -13,11 +16,42 @@ pub struct EmitArgs {
     /// Write nothing; exit 1 if any file differs from what would be emitted
     #[arg(long)]
     pub check: bool,
+    /// Emit one build variant instead: unit_<l1..l32>[_w<32|64|128>][_int]
+    /// (lanes, data width, integer ops only), alu_w<32|64>[_int], alu_int,
+    /// fp_alu; into --out [default: target/variants]
+    #[arg(long, value_name = "NAME", conflicts_with = "check")]
+    pub variant: Option<String>,
 }
 
 /// Exit status: 0 written (or fresh with `--check`), 1 stale with
 /// `--check`, 2 the generator or the file system failed.
 pub fn main(a: EmitArgs) -> i32 {
+    if let Some(name) = &a.variant {
+        let dir = a.out.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/variants"));
+        let variant = match atomport_hdl::variants::variant(name) {
+            Ok(Some(v)) => v,
+            Ok(None) => {
+                eprintln!(
+                    "atomport emit: error: no variant `{name}`: unit_<l1..l32>[_w<32|64|128>][_int], alu_w<32|64>[_int], alu_int, fp_alu"
+                );
+                return 2;
+            }
+            Err(e) => {
+                eprintln!("atomport emit: error: {e}");
+                return 2;
+            }
+        };
+        return match atomport_hdl::variants::emit_variant(&variant, &dir) {
+            Ok(path) => {
+                println!("wrote     {} (top module `{}`: {})", path.display(), variant.top, variant.description);
+                0
+            }
+            Err(e) => {
+                eprintln!("atomport emit: error: {e}");
+                2
+            }
+        };
+    }
     let dir = a.out.map(PathBuf::from).unwrap_or_else(emit::default_dir);
     if a.check {
         return match emit::stale_in(&dir) {

@@ -15,6 +15,7 @@ use std::time::Instant;
 use crate::diag::EXIT_BAD_INPUT;
 use crate::testbench::fp_probe;
 use crate::testbench::memory::{LatencyRange, MemConfig};
+use crate::testbench::dut::UnitBuild;
 use crate::testbench::regress::{self, latency_text, RegressConfig};
 
 /// Arguments of `atomport regress`.
@@ -41,6 +42,15 @@ pub struct RegressArgs {
     /// no progress line
     #[arg(long)]
     pub quiet: bool,
+    /// the unit build to run: l32_w128 (= full, `atomic_unit`) or
+    /// l8_w32_int (= small, `variants/atomic_unit_l8_w32_int`); the small
+    /// build must reject every message it does not admit
+    #[arg(long, default_value = "full", value_parser = parse_unit)]
+    pub unit: UnitBuild,
+}
+
+fn parse_unit(text: &str) -> Result<UnitBuild, String> {
+    UnitBuild::by_name(text)
 }
 
 pub fn main(a: RegressArgs) -> i32 {
@@ -56,9 +66,18 @@ pub fn main(a: RegressArgs) -> i32 {
         }
     };
     let mem = MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
-    let cfg = RegressConfig { seed: a.seed, count: a.count, per_script: a.per_script.max(1), mem, fp, out_dir: a.out.clone() };
+    let cfg = RegressConfig {
+        seed: a.seed,
+        count: a.count,
+        per_script: a.per_script.max(1),
+        mem,
+        fp,
+        out_dir: a.out.clone(),
+        unit: a.unit,
+    };
     eprintln!(
-        "atomport regress: seed {}, {} messages, {} per script, memory latency {}, stall {}; float families on the RTL: {}",
+        "atomport regress: unit {}, seed {}, {} messages, {} per script, memory latency {}, stall {}; float families on the RTL: {}",
+        a.unit.name(),
         a.seed,
         a.count,
         cfg.per_script,
@@ -117,6 +136,13 @@ pub fn main(a: RegressArgs) -> i32 {
                 secs,
                 report.messages as f64 / secs.max(1e-9)
             );
+            if report.rejected > 0 {
+                println!(
+                    "  {} of them need more than the {} build has and were rejected (rsp_error, no access), as expected",
+                    report.rejected,
+                    a.unit.name()
+                );
+            }
             println!("  coverage: {}", report.coverage.summary());
             0
         }

@@ -43,6 +43,9 @@ pub struct SynthArgs {
     /// With --table: print the table, leave README.md alone
     #[arg(long, requires = "table")]
     pub print_only: bool,
+    /// With --table: runs at a time (the figures do not depend on it)
+    #[arg(long, requires = "table", default_value_t = 1)]
+    pub jobs: usize,
     /// Directory of the run directories [default: target/synth]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -99,7 +102,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
         return EXIT_BAD_INPUT;
     }
     let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
-    let entries = table::run(&targets, base, |block, target| {
+    let entries = table::run(&targets, base, a.jobs, |block, target| {
         eprintln!("atomport synth --table: {block} on {} ...", target.name());
     });
     let text = table::markdown(&entries, base.seed);

