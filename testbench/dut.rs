@@ -195,6 +195,23 @@ pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, ch
     }
 }
 
+/// What the golden model says a `build` of the unit reports for `program`:
+/// the golden run of the messages the build admits (the others it rejects:
+/// no access, no result), with each transaction's message index that of
+/// the whole script, as the RTL run numbers them.
+pub fn golden_for_build(build: UnitBuild, program: &Program) -> RunOutput {
+    let config = build.config();
+    let mut admitted = program.clone();
+    admitted.stmts.retain(|s| !matches!(s, crate::program::Stmt::Message(m) if m.admitted_by(&config).is_err()));
+    let mut out = crate::golden::run(&admitted);
+    let original: Vec<usize> =
+        program.messages().enumerate().filter(|(_, m)| m.admitted_by(&config).is_ok()).map(|(i, _)| i).collect();
+    for t in &mut out.txns {
+        t.msg = original[t.msg];
+    }
+    out
+}
+
 /// Runs a script on the RTL alone and returns what it reports, in the
 /// golden model's shape. A message the unit flags illegal is an error
 /// ([`RtlError::Illegal`]): every message of a parsed script is legal.

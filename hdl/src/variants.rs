@@ -1,7 +1,9 @@
 //! Synthesis variants: blocks built with other constructor arguments than
 //! the checked-in tops of [`crate::emit::TOPS`], emitted on demand (into
-//! `target/synth/variants/` by `atomport synth --block NAME`), never checked
-//! in.
+//! `target/synth/variants/` by `atomport synth --block NAME`, into
+//! `target/variants/` by `atomport emit --variant NAME`), never checked in.
+//! (The one smaller build that is checked in and simulated,
+//! `variants/atomic_unit_l8_w32_int.v`, is a row of `emit::TOPS`.)
 //!
 //! A variant is a name `atomport synth --block` takes, its Verilog
 //! top-module name, a one-line description, and the function that builds
