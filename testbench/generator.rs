@@ -31,12 +31,6 @@ use crate::program::{Program, TypedFormat, TypedKind, TypedSurface};
 /// [`GenConfig::fp`].
 pub type FpFamily = (AluOp, ElemType, bool);
 
-/// Whether an ALU control is a float operation (as opposed to an integer
-/// op on float-typed bits).
-pub fn is_fp(ctl: AluCtl) -> bool {
-    ctl.needs_fp()
-}
-
 /// Every float family a valid message can reach.
 pub fn all_fp_families() -> Vec<FpFamily> {
     use AluOp::*;
@@ -75,7 +69,7 @@ impl GenConfig {
 
     fn allows(&self, msg: &Message) -> bool {
         match msg.alu() {
-            Some(ctl) if is_fp(ctl) => self.fp.contains(&(ctl.op, ctl.ty, ctl.ftz)),
+            Some(ctl) if ctl.needs_fp() => self.fp.contains(&(ctl.op, ctl.ty, ctl.ftz)),
             _ => true,
         }
     }
@@ -173,7 +167,7 @@ impl Gen<'_> {
         let ty = ctl.ty;
         let mut v = 0u128;
         for k in 0..vec as u32 {
-            let e = if is_fp(ctl) {
+            let e = if ctl.needs_fp() {
                 match ty {
                     ElemType::F16x2 => self.float_bits(ElemType::F16) | self.float_bits(ElemType::F16) << 16,
                     ElemType::BF16x2 => self.float_bits(ElemType::BF16) | self.float_bits(ElemType::BF16) << 16,
@@ -614,7 +608,7 @@ mod tests {
     fn integer_only_scripts_have_no_float_ops_and_seeds_reproduce() {
         let cfg = GenConfig::integer_only(300);
         let a = random_script(9, &cfg).unwrap();
-        assert!(a.program.messages().all(|m| m.alu().is_none_or(|c| !is_fp(c))));
+        assert!(a.program.messages().all(|m| m.alu().is_none_or(|c| !c.needs_fp())));
         assert_eq!(a.text, random_script(9, &cfg).unwrap().text);
         assert_ne!(a.text, random_script(10, &cfg).unwrap().text);
     }
