@@ -163,8 +163,9 @@ pub struct Session<P: UnitPins> {
     pub writes: u64,
     /// what the model is built with (`UnitPins::config`)
     config: crate::ops::UnitConfig,
-    /// messages issued that the build does not admit (expected rejected)
-    pub rejected: usize,
+    /// indices of the messages issued that the build does not admit
+    /// (expected rejected)
+    pub rejected: Vec<usize>,
 }
 
 /// Cycles of reset before the first message.
@@ -189,7 +190,7 @@ impl<P: UnitPins> Session<P> {
         let config = dut.config();
         Ok(Session {
             config,
-            rejected: 0,
+            rejected: Vec::new(),
             dut,
             mem: MemoryModel::new(opts.mem),
             monitor: Monitor::new(),
@@ -238,7 +239,7 @@ impl<P: UnitPins> Session<P> {
         let req = driver::request(program, encoder, msg)?;
         // a build without the lanes, width or FP the message needs rejects it
         if let Err(limit) = msg.admitted_by(&self.config) {
-            self.rejected += 1;
+            self.rejected.push(self.next_index);
             let text = format!("{} (the {} build rejects it: {limit})", crate::text::message_text(msg), self.config.name());
             return Ok(self.issue_illegal(req, msg.line, &text));
         }
@@ -478,9 +479,10 @@ pub struct Simulation {
     pub mismatch: Option<Mismatch>,
     /// messages the unit flagged illegal
     pub illegal: Vec<IllegalFlag>,
-    /// messages the build does not admit, so expected to be flagged
-    /// illegal (and checked so with the scoreboard): 0 on the full build
-    pub rejected: usize,
+    /// indices of the messages the build does not admit, so expected to be
+    /// flagged illegal (and checked so with the scoreboard): none on the
+    /// full build
+    pub rejected: Vec<usize>,
     /// cycles from the end of reset to the end of the run
     pub cycles: u64,
     /// messages run
@@ -522,7 +524,7 @@ pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, ch
         output,
         mismatch: session.mismatch().cloned(),
         illegal: session.illegal_flags(),
-        rejected: session.rejected,
+        rejected: session.rejected.clone(),
         cycles: session.cycle(),
         messages,
     })

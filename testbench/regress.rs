@@ -219,7 +219,7 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
         let failure = match simulate_build(cfg.unit, &g.program, &opts, true) {
             Ok(sim) => {
                 report.cycles += sim.cycles;
-                report.rejected += sim.rejected;
+                report.rejected += sim.rejected.len();
                 sim.mismatch.map(|m| m.to_string())
             }
             Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(e.to_string()),

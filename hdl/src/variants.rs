@@ -60,17 +60,13 @@ pub fn variant(name: &str) -> Result<Option<Variant>, String> {
         }));
     }
     if let Some(rest) = name.strip_prefix("alu_") {
-        let (mut bits, mut fp) = (None, true);
-        for part in rest.split('_') {
-            match part {
-                "int" if fp => fp = false,
-                _ => match part.strip_prefix('w').and_then(|n| n.parse::<u32>().ok()) {
-                    Some(b) if bits.is_none() && [32, 64, 128].contains(&b) => bits = Some(b),
-                    _ => return Err(format!("`{name}`: an ALU variant is alu_w<32|64|128>, alu_int or alu_w<bits>_int")),
-                },
-            }
+        // the unit's parameter names without lanes: w<bits>, int
+        let bad = || format!("`{name}`: an ALU variant is alu_w<32|64|128>, alu_int or alu_w<bits>_int");
+        if rest.split('_').any(|part| part.starts_with('l')) {
+            return Err(bad());
         }
-        let bits = bits.unwrap_or(128);
+        let config = UnitConfig::parse(rest).map_err(|_| bad())?;
+        let (bits, fp) = (config.data_bits, config.fp);
         return Ok(Some(Variant {
             name: name.into(),
             top: top(name),
@@ -146,7 +142,7 @@ mod tests {
     fn parametric_names_are_checked() {
         assert!(variant("unit_l4_w64").unwrap().is_some());
         assert!(variant("alu_w64_int").unwrap().is_some());
-        for bad in ["unit_l3", "unit_w16", "unit_", "alu_w16", "alu_int_int", "alu_q"] {
+        for bad in ["unit_l3", "unit_w16", "unit_", "alu_w16", "alu_int_int", "alu_q", "alu_l8"] {
             assert!(variant(bad).is_err(), "{bad}");
         }
         assert!(variant("alu").unwrap().is_none() && variant("nothing").unwrap().is_none());

@@ -101,10 +101,9 @@ pub fn main(a: RunArgs) -> i32 {
             Ok(sim) => {
                 print(&sim.output, a.json);
                 // a rejection the build is expected to make is a note
-                let rejected = rejected_messages(unit, &program);
                 let mut failed = false;
                 for flag in &sim.illegal {
-                    if rejected.contains(&flag.index) {
+                    if sim.rejected.contains(&flag.index) {
                         eprintln!("{}:{}: note: {}", a.file, flag.line, flag.what());
                     } else {
                         eprintln!("{}:{}: error: {}", a.file, flag.line, flag.what());
@@ -121,8 +120,7 @@ pub fn main(a: RunArgs) -> i32 {
                 Ok(sim) => {
                     print(&sim.output, a.json);
                     // the scoreboard checked these rejections; anything else flagged is a mismatch
-                    let rejected = rejected_messages(unit, &program);
-                    for flag in sim.illegal.iter().filter(|f| rejected.contains(&f.index)) {
+                    for flag in sim.illegal.iter().filter(|f| sim.rejected.contains(&f.index)) {
                         eprintln!("{}:{}: note: {}", a.file, flag.line, flag.what());
                     }
                     let diff = sim.mismatch.map(|m| m.to_string()).or_else(|| first_output_difference(&golden, &sim.output));
@@ -161,12 +159,6 @@ fn rtl_failed(e: &RtlError) -> i32 {
     }
     eprintln!("atomport run: error: the RTL run failed: {e}");
     1
-}
-
-/// Indices (script order) of the messages `unit` does not admit.
-fn rejected_messages(unit: UnitBuild, program: &crate::program::Program) -> Vec<usize> {
-    let config = unit.config();
-    program.messages().enumerate().filter(|(_, m)| m.admitted_by(&config).is_err()).map(|(i, _)| i).collect()
 }
 
 /// The memory model and waveform of the RTL engines, from the options.
@@ -208,8 +200,12 @@ mod tests {
     fn small_build_rejects_what_it_does_not_admit() {
         for (file, rejected) in [("fp.atom", true), ("typed_2d.atom", false)] {
             let program = crate::script::parse_file(&example(file)).unwrap();
-            assert_eq!(!rejected_messages(UnitBuild::Small, &program).is_empty(), rejected, "{file}");
-            assert!(rejected_messages(UnitBuild::Full, &program).is_empty());
+            let opts = RtlOptions::default();
+            let small = simulate_build(UnitBuild::Small, &program, &opts, true).unwrap();
+            assert_eq!(!small.rejected.is_empty(), rejected, "{file}");
+            assert_eq!(small.illegal.len(), small.rejected.len(), "{file}");
+            assert!(small.mismatch.is_none(), "{file}");
+            assert!(simulate_build(UnitBuild::Full, &program, &opts, true).unwrap().rejected.is_empty());
             for engine in [EngineChoice::Rtl, EngineChoice::Both] {
                 let mut a = args(&example(file), engine);
                 a.unit = Some(UnitBuild::Small);
