@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps demo test long bench emit waves synth-table
+.PHONY: deps demo test check-layout long bench emit waves synth-table
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -22,27 +22,39 @@ deps:
 demo: deps
 	$(CARGO) run --release -q -- run examples/histogram.atom --engine both --latency 1..4 --stall 0.2
 
-test: deps
-	$(CARGO) test --workspace --no-fail-fast --lib --bins --tests
+# The whole suite, with the RTL generator compiled in (emission freshness,
+# variant synthesis), then the synthesis crate without it, and the layout rule.
+test: deps check-layout
+	$(CARGO) test --workspace --features atomport/hdl --no-fail-fast --lib --bins --tests
+	$(CARGO) test -p atomport-synth --lib
+
+# The crates are the architecture (README "Layout"): the core builds without
+# Verilator or rust-hdl, and only the `hdl` feature pulls rust-hdl into the CLI.
+check-layout:
+	@if $(CARGO) tree -q -p atomport-core -e normal,build | grep -E 'atomport-(sim|hdl|testbench)|rust-hdl|verilator'; then \
+	  echo "check-layout: atomport-core must not depend on the simulator or the RTL"; exit 1; fi
+	@if $(CARGO) tree -q -p atomport -e normal,build | grep -E 'rust-hdl'; then \
+	  echo "check-layout: the default atomport binary must not compile rust-hdl"; exit 1; fi
+	@echo "check-layout: atomport-core has no simulator/RTL dependency; the default CLI builds without rust-hdl"
 
 emit:
-	$(CARGO) run --release -q -- emit
+	$(CARGO) run --release -q --features hdl -- emit
 
 # Longer regressions (not part of `make test`).
 long: deps
-	ATOMPORT_ALU_VECTORS=1000000 $(CARGO) test --release --test rtl_alu -- --ignored --nocapture
-	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release --test rtl_fp -- --ignored --nocapture
+	ATOMPORT_ALU_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_alu -- --ignored --nocapture
+	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_fp -- --ignored --nocapture
 	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3
 	$(CARGO) run --release -q -- regress --unit l8_w32_int --seed 2 --count 50000 --latency 1..8 --stall 0.3
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5: about an hour on two cores).
 synth-table: deps
-	$(CARGO) run --release -q -- synth --table --target generic,ice40,ecp5 --jobs 2
+	$(CARGO) run --release -q --features hdl -- synth --table --target generic,ice40,ecp5 --jobs 2
 
 # Speed figures.
 bench: deps
-	$(CARGO) bench --bench golden
+	$(CARGO) bench -p atomport-core --bench golden
 	$(CARGO) bench -p atomport-sim --bench alu_speed
 	$(CARGO) run --release -q -- bench
 

@@ -3,7 +3,7 @@
 //! `hdl/verilog/variants/`, each on its own), compiles the models and Verilator's
 //! runtime with the `cc` crate at opt-level 2 (always, also in debug and test
 //! builds), and generates a typed Rust wrapper per model into
-//! `$OUT_DIR/models.rs` (included by `src/lib.rs`).
+//! `$OUT_DIR/models.rs` (included by `core/src/lib.rs`).
 //!
 //! Per top `<t>` it generates `$OUT_DIR/<t>/shim.cpp` (the `extern "C"` entry
 //! points `atomport_sim_<t>_*`: new, port pointers, eval, trace, final,
@@ -131,7 +131,7 @@ fn main() {
     if top_names.iter().any(|t| t == "atomic_alu") {
         build.file(manifest.join("cpp/bench_atomic_alu.cpp"));
     }
-    // The C++ speed baseline for the unit (`atomport bench`, testbench/bench.rs).
+    // The C++ speed baseline for the unit (`atomport bench`, testbench/src/bench.rs).
     if top_names.iter().any(|t| t == "atomic_unit") {
         build.file(manifest.join("cpp/bench_atomic_unit.cpp"));
         rust.push_str(UNIT_BENCH_RS);

@@ -1,6 +1,6 @@
 use clap::{Parser, Subcommand};
 
-use atomport::cli;
+mod cli;
 
 /// atomport: drive GPU atomic message encodings through RTL under Verilator
 /// and check them against a golden model.

@@ -46,7 +46,7 @@ pub const VARIANTS_DIR: &str = "variants";
 
 /// The unit variant checked in and simulated (testbench/tests/rtl_variant.rs):
 /// 8 lanes, 32-bit data, integer ops only.
-pub const SMALL_UNIT: UnitConfig = UnitConfig { max_lanes: 8, data_bits: 32, fp: false };
+pub const SMALL_UNIT: UnitConfig = UnitConfig::SMALL;
 
 /// Every top the emitter writes, in file order.
 pub const TOPS: &[Top] = &[

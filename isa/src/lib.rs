@@ -270,6 +270,10 @@ impl Default for UnitConfig {
 impl UnitConfig {
     /// Everything built: the checked-in `atomic_unit`.
     pub const FULL: UnitConfig = UnitConfig { max_lanes: 32, data_bits: 128, fp: true };
+    /// The smaller build that is checked in and simulated
+    /// (`hdl/verilog/variants/atomic_unit_l8_w32_int.v`): 8 lanes, 32-bit
+    /// data, integer ops only.
+    pub const SMALL: UnitConfig = UnitConfig { max_lanes: 8, data_bits: 32, fp: false };
     /// The values each parameter takes.
     pub const LANES: [u32; 6] = [1, 2, 4, 8, 16, 32];
     pub const DATA_BITS: [u32; 3] = [32, 64, 128];

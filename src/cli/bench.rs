@@ -3,7 +3,7 @@
 //! no stalls, every run checked against the golden model), against the
 //! throughput targets; then the simulation speed of the Rust-driven
 //! Verilator loop and of a C++ harness of the same model on the same
-//! message stream (testbench/bench.rs, sim/cpp/bench_atomic_unit.cpp).
+//! message stream (testbench/src/bench.rs, sim/cpp/bench_atomic_unit.cpp).
 //!
 //! Exit status: 0 printed (targets missed are reported, not an error),
 //! 1 the RTL disagreed with the golden model or the two speed loops
@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use crate::testbench::bench::{self, LoopResult, ThroughputRow, IMAGE_WORDS};
+use atomport_testbench::bench::{self, LoopResult, ThroughputRow, IMAGE_WORDS};
 
 /// Arguments of `atomport bench`.
 #[derive(clap::Args, Debug)]

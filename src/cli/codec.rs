@@ -11,8 +11,8 @@
 
 use std::io::Read;
 
-use crate::descriptor::{self, Descriptor, Encoder, Part, Payload};
-use crate::diag::{Diag, EXIT_BAD_INPUT};
+use atomport_core::descriptor::{self, Descriptor, Encoder, Part, Payload};
+use atomport_core::diag::{Diag, EXIT_BAD_INPUT};
 
 #[derive(clap::Args, Debug)]
 pub struct EncodeArgs {
@@ -99,7 +99,7 @@ pub fn encode_main(a: EncodeArgs) -> i32 {
             Err(e) => return bad(Diag::new(&a.file, 1, 1, format!("cannot read the script: {e}"))),
         }
     };
-    let program = match crate::script::parse(&name, &text) {
+    let program = match atomport_core::script::parse(&name, &text) {
         Ok(p) => p,
         Err(d) => return bad(d),
     };
@@ -153,7 +153,7 @@ pub fn decode_text(desc_hex: &str, payload_hex: Option<&str>) -> Result<String, 
     };
     match payload {
         None => Descriptor::new(&desc).map(|d| d.symbolic_text()).map_err(|e| where_(&e)),
-        Some(p) => descriptor::decode_message(&desc, &p).map(|m| crate::text::message_text(&m)).map_err(|e| where_(&e)),
+        Some(p) => descriptor::decode_message(&desc, &p).map(|m| atomport_core::text::message_text(&m)).map_err(|e| where_(&e)),
     }
 }
 
@@ -189,7 +189,7 @@ mod tests {
     #[test]
     fn codec_encode_then_decode_prints_the_statement() {
         let script = "pred p = 1\n@!p atom.shared::cta.cas.b16 old, [0x40], 0x1234, 0xffff;\n";
-        let prog = crate::script::parse("t.s", script).unwrap();
+        let prog = atomport_core::script::parse("t.s", script).unwrap();
         let enc = descriptor::encode(prog.messages().next().unwrap()).unwrap();
         let desc = to_hex(&enc.desc);
         let payload = to_hex(&enc.payload.to_bytes());

@@ -3,9 +3,15 @@
 //! `atomport emit --variant NAME [--out DIR]`: the Verilog of one build
 //! variant (`unit_l8_w64`, `alu_w32_int`, ...: `atomport_hdl::variants`)
 //! into `target/variants/` (never into the checked-in tree).
+//!
+//! Emission compiles the rust-hdl RTL, so it is behind the `hdl` feature
+//! (`make emit`, `cargo run --features hdl -- emit`); without it the command
+//! says how to get it.
 
+#[cfg(feature = "hdl")]
 use std::path::PathBuf;
 
+#[cfg(feature = "hdl")]
 use atomport_hdl::emit;
 
 #[derive(clap::Args, Debug)]
@@ -25,6 +31,18 @@ pub struct EmitArgs {
 
 /// Exit status: 0 written (or fresh with `--check`), 1 stale with
 /// `--check`, 2 the generator or the file system failed.
+#[cfg(not(feature = "hdl"))]
+pub fn main(_: EmitArgs) -> i32 {
+    eprintln!(
+        "atomport emit: error: this atomport was built without the RTL generator (rust-hdl); \
+         run `make emit`, or `cargo run --release --features hdl -- emit ...`"
+    );
+    2
+}
+
+/// Exit status: 0 written (or fresh with `--check`), 1 stale with
+/// `--check`, 2 the generator or the file system failed.
+#[cfg(feature = "hdl")]
 pub fn main(a: EmitArgs) -> i32 {
     if let Some(name) = &a.variant {
         let dir = a.out.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/variants"));

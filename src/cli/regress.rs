@@ -1,7 +1,7 @@
 //! `atomport regress --seed S --count N [--latency N|MIN..MAX] [--stall P]
 //! [--per-script M] [--out DIR]`: seeded random valid scripts run on the
 //! RTL and checked in lockstep against the golden model
-//! (testbench/regress.rs), with a progress line on stderr.
+//! (testbench/src/regress.rs), with a progress line on stderr.
 //!
 //! Exit status: 0 all messages agreed, 1 a mismatch (the failing script is
 //! written to `<out>/fail-<seed>-<n>.atom` with the command that reproduces
@@ -12,11 +12,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::diag::EXIT_BAD_INPUT;
-use crate::testbench::fp_probe;
-use crate::testbench::memory::{LatencyRange, MemConfig};
-use crate::testbench::dut::UnitBuild;
-use crate::testbench::regress::{self, latency_text, RegressConfig};
+use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_testbench::fp_probe;
+use atomport_testbench::memory::{LatencyRange, MemConfig};
+use atomport_testbench::dut::UnitBuild;
+use atomport_testbench::regress::{self, latency_text, RegressConfig};
 
 /// Arguments of `atomport regress`.
 #[derive(clap::Args, Debug)]
@@ -153,8 +153,8 @@ pub fn main(a: RegressArgs) -> i32 {
             );
             println!("  first difference: {}", f.what.replace('\n', "\n  "));
             println!("  failing script: {}", f.file.display());
-            match &f.vcd {
-                Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), crate::wave::gtkw::gtkw_path(vcd).display()),
+            match f.vcd.clone().and_then(|vcd| atomport_wave::gtkw::write_unit_gtkw(&vcd).map(|_| vcd)) {
+                Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), atomport_wave::gtkw::gtkw_path(&vcd).display()),
                 Err(e) => println!("  waveform: none ({e})"),
             }
             println!("  reproduce: {}", f.reproduce);

@@ -19,12 +19,12 @@
 
 use std::path::PathBuf;
 
-use crate::diag::EXIT_BAD_INPUT;
-use crate::engine::RunOutput;
-use crate::testbench::memory::{LatencyRange, MemConfig};
-use crate::testbench::scoreboard::first_output_difference;
-use crate::testbench::dut::{golden_for_build, simulate_build, UnitBuild};
-use crate::testbench::{RtlError, RtlOptions};
+use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_core::outcome::RunOutput;
+use atomport_testbench::memory::{LatencyRange, MemConfig};
+use atomport_testbench::scoreboard::first_output_difference;
+use atomport_testbench::dut::{golden_for_build, simulate_build, UnitBuild};
+use atomport_testbench::{RtlError, RtlOptions};
 
 /// Which engine runs the script.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +68,9 @@ pub struct RunArgs {
 /// Print a run's output in the chosen form.
 fn print(out: &RunOutput, json: bool) {
     if json {
-        print!("{}", crate::report::json(out));
+        print!("{}", atomport_core::report::json(out));
     } else {
-        print!("{}", crate::report::table(out));
+        print!("{}", atomport_core::report::table(out));
     }
 }
 
@@ -81,7 +81,7 @@ pub fn main(a: RunArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     }
-    let program = match crate::script::parse_file(&a.file) {
+    let program = match atomport_core::script::parse_file(&a.file) {
         Ok(p) => p,
         Err(diag) => {
             eprintln!("{diag}");
@@ -94,7 +94,7 @@ pub fn main(a: RunArgs) -> i32 {
             if a.vcd.is_some() || a.latency.is_some() || a.stall.is_some() || a.seed.is_some() || a.unit.is_some() {
                 eprintln!("atomport run: note: --vcd, --latency, --stall, --seed and --unit apply to --engine rtl|both; ignored");
             }
-            print(&crate::golden::run(&program), a.json);
+            print(&atomport_core::golden::run(&program), a.json);
             0
         }
         EngineChoice::Rtl => with_view(&a, match simulate_build(unit, &program, &rtl_options(&a), false) {
@@ -143,7 +143,7 @@ pub fn main(a: RunArgs) -> i32 {
 /// the run's exit status, returned unchanged.
 fn with_view(a: &RunArgs, code: i32) -> i32 {
     if let Some(vcd) = a.vcd.as_deref().filter(|p| p.exists() && code != EXIT_BAD_INPUT) {
-        if let Err(e) = crate::wave::gtkw::write_unit_gtkw(vcd) {
+        if let Err(e) = atomport_wave::gtkw::write_unit_gtkw(vcd) {
             eprintln!("atomport run: note: no GTKWave view: {e}");
         }
     }
@@ -199,7 +199,7 @@ mod tests {
     #[test]
     fn small_build_rejects_what_it_does_not_admit() {
         for (file, rejected) in [("fp.atom", true), ("typed_2d.atom", false)] {
-            let program = crate::script::parse_file(&example(file)).unwrap();
+            let program = atomport_core::script::parse_file(&example(file)).unwrap();
             let opts = RtlOptions::default();
             let small = simulate_build(UnitBuild::Small, &program, &opts, true).unwrap();
             assert_eq!(!small.rejected.is_empty(), rejected, "{file}");

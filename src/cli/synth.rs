@@ -1,7 +1,7 @@
 //! `atomport synth [--block NAME] [--target generic|ice40|ecp5] [--part P[,P..]]
 //! [--seed S] [--freq MHZ] [--json]`: the emitted Verilog through Yosys and,
 //! for FPGA targets, nextpnr; and `atomport synth --table`, the README's
-//! table of figures. The flow is `atomport::synth`; the user's guide is
+//! table of figures. The flow is `atomport_synth`; the user's guide is
 //! docs/synthesis.md.
 //!
 //! Exit status: 0 figures produced (and, on an FPGA target, the block fits a
@@ -11,8 +11,8 @@
 
 use std::path::PathBuf;
 
-use crate::diag::EXIT_BAD_INPUT;
-use crate::synth::{self, table, Options, Target};
+use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_synth::{self as synth, table, Options, Target};
 
 /// Arguments of `atomport synth`.
 #[derive(clap::Args, Debug)]

@@ -20,12 +20,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::EXIT_BAD_INPUT;
-use crate::wave::check::{check, expected, extract};
-use crate::wave::diff::{diff, DiffOptions};
-use crate::wave::gtkw::{gtkw_path, write_unit_gtkw};
-use crate::wave::reader::{Timescale, Waveform};
-use crate::wave::svg::{render_svg, RenderOptions};
+use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_wave::check::{check, expected, extract};
+use atomport_wave::diff::{diff, DiffOptions};
+use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
+use atomport_wave::reader::{Timescale, Waveform};
+use atomport_wave::svg::{render_svg, RenderOptions};
 
 /// Arguments of `atomport wavediff`.
 #[derive(clap::Args, Debug)]
@@ -118,7 +118,7 @@ pub struct WavecheckArgs {
 
 /// `atomport wavecheck`.
 pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
-    let program = match crate::script::parse_file(&a.script) {
+    let program = match atomport_core::script::parse_file(&a.script) {
         Ok(p) => p,
         Err(d) => {
             eprintln!("{d}");
@@ -276,14 +276,14 @@ pub struct GoldenArgs {
 }
 
 fn golden_main(a: GoldenArgs) -> i32 {
-    let program = match crate::script::parse_file(&a.script) {
+    let program = match atomport_core::script::parse_file(&a.script) {
         Ok(p) => p,
         Err(d) => {
             eprintln!("{d}");
             return EXIT_BAD_INPUT;
         }
     };
-    if let Err(e) = crate::wave::golden::write_golden_vcd_file(&program, &a.vcd) {
+    if let Err(e) = atomport_wave::golden::write_golden_vcd_file(&program, &a.vcd) {
         eprintln!("atomport wave golden: error: {}: {e}", a.vcd.display());
         return EXIT_BAD_INPUT;
     }
@@ -350,10 +350,10 @@ fn replay_main(a: ReplayArgs) -> i32 {
     let module = a.module.unwrap_or_else(|| a.verilog.file_stem().unwrap_or_default().to_string_lossy().into_owned());
     let result = std::fs::read_to_string(&a.verilog)
         .map_err(|e| format!("{}: {e}", a.verilog.display()))
-        .and_then(|v| crate::wave::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
+        .and_then(|v| atomport_wave::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
         .and_then(|ports| {
-            let scope = a.scope.clone().unwrap_or_else(|| crate::wave::gtkw::unit_scope(&w));
-            crate::wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10)
+            let scope = a.scope.clone().unwrap_or_else(|| atomport_wave::gtkw::unit_scope(&w));
+            atomport_wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10)
         })
         .and_then(|tb| std::fs::write(&a.out, tb).map_err(|e| format!("{}: {e}", a.out.display())));
     match result {
@@ -379,7 +379,7 @@ pub struct TraceCostArgs {
     pub per_script: usize,
     /// memory read latency: N or MIN..MAX
     #[arg(long, value_name = "N|MIN..MAX", default_value = "1..4")]
-    pub latency: crate::testbench::memory::LatencyRange,
+    pub latency: atomport_testbench::memory::LatencyRange,
     /// memory stall probability per channel and cycle
     #[arg(long, default_value_t = 0.2)]
     pub stall: f64,
@@ -393,9 +393,9 @@ fn trace_cost_main(a: TraceCostArgs) -> i32 {
         eprintln!("atomport wave trace-cost: error: --stall {} is not a probability in 0..1", a.stall);
         return EXIT_BAD_INPUT;
     }
-    let mem = crate::testbench::MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
+    let mem = atomport_testbench::MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
     let dir = a.dir.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/trace-cost"));
-    match crate::wave::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
+    match atomport_wave::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
         Ok(c) => {
             println!(
                 "trace-cost: {} messages in {} scripts, {} cycles, seed {}, latency {}..{}, stall {}",
@@ -430,16 +430,16 @@ pub struct RefsArgs {
 }
 
 fn refs_main(a: RefsArgs, update: bool) -> i32 {
-    let dir = a.dir.unwrap_or_else(crate::wave::refs::default_dir);
+    let dir = a.dir.unwrap_or_else(atomport_wave::refs::default_dir);
     let result = if update {
-        crate::wave::refs::update_refs(&dir).map(|changed| {
+        atomport_wave::refs::update_refs(&dir).map(|changed| {
             for (name, what) in &changed {
                 println!("{name}: {what}");
             }
             0
         })
     } else {
-        crate::wave::refs::check_refs(&dir, &crate::wave::refs::check_dir()).map(|diffs| {
+        atomport_wave::refs::check_refs(&dir, &atomport_wave::refs::check_dir()).map(|diffs| {
             for d in &diffs {
                 println!("{d}");
             }

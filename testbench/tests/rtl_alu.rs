@@ -1,5 +1,5 @@
 //! The RTL atomic ALU (`hdl/verilog/atomic_alu.v` under Verilator) against
-//! the golden model's op function `atomport::golden::alu::apply`, op by op,
+//! the golden model's op function `atomport_core::golden::alu::apply`, op by op,
 //! width by width.
 //!
 //! * directed: every integer op x every type code with corner operands (0, 1,
@@ -17,8 +17,8 @@
 //! Integer ops only: the float ops (and Add on a float type) are checked
 //! the same way in testbench/tests/rtl_fp.rs.
 
-use atomport::golden::alu::{apply, AluOut};
-use atomport::ops::{AluCtl, AluOp, ElemType};
+use atomport_core::golden::alu::{apply, AluOut};
+use atomport_core::ops::{AluCtl, AluOp, ElemType};
 use atomport_sim::VAtomicAlu;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

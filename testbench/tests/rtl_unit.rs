@@ -8,14 +8,14 @@
 
 use std::collections::BTreeSet;
 
-use atomport::descriptor::Encoder;
-use atomport::golden::{self, Machine};
-use atomport::program::Program;
-use atomport::testbench::dut::{new_unit, simulate};
-use atomport::testbench::memory::MemConfig;
-use atomport::testbench::pins::PinRequest;
-use atomport::testbench::scoreboard::Scoreboard;
-use atomport::testbench::{driver, regress, RtlError, RtlOptions, Session, Simulation};
+use atomport_core::descriptor::Encoder;
+use atomport_core::golden::{self, Machine};
+use atomport_core::program::Program;
+use atomport_testbench::dut::{new_unit, simulate};
+use atomport_testbench::memory::MemConfig;
+use atomport_testbench::pins::PinRequest;
+use atomport_testbench::scoreboard::Scoreboard;
+use atomport_testbench::{driver, regress, RtlError, RtlOptions, Session, Simulation};
 
 /// Random latency 1..=6 and 30% stalls on both channels.
 fn random_mem(seed: u64) -> MemConfig {
@@ -23,7 +23,7 @@ fn random_mem(seed: u64) -> MemConfig {
 }
 
 fn parse(name: &str, text: &str) -> Program {
-    atomport::script::parse(name, text).unwrap_or_else(|d| panic!("{name}: test script does not parse: {d}\n{text}"))
+    atomport_core::script::parse(name, text).unwrap_or_else(|d| panic!("{name}: test script does not parse: {d}\n{text}"))
 }
 
 /// Runs `text` on the RTL with the scoreboard (random memory from `seed`)
@@ -267,7 +267,7 @@ fn out_of_bounds_lanes_read_zero_and_drop_writes() {
     // the out-of-bounds lanes returned zero and made no transaction
     let s = &sim.output.results[0];
     assert_eq!(s.lanes, vec![Some(0x22), Some(0), Some(0x11), Some(0)]);
-    let buffer_writes = sim.output.txns.iter().filter(|t| t.msg == 5 && t.kind == atomport::engine::TxnKind::Write).count();
+    let buffer_writes = sim.output.txns.iter().filter(|t| t.msg == 5 && t.kind == atomport_core::outcome::TxnKind::Write).count();
     assert_eq!(buffer_writes, 2, "lanes 0 and 2 of the 20-byte buffer's xchg are in bounds");
 }
 
@@ -280,7 +280,7 @@ fn every_scatter_layout_and_exec_size() {
             for n in [1usize, 2, 4, 8, 16] {
                 let stride = (bs as u128 * nb as u128).max(4);
                 let addrs = lanes((0..n).map(|l| 0x400 + stride * ((l * 5) % n) as u128));
-                let len = atomport::descriptor::scatter_src_len(bs, nb, n as u8);
+                let len = atomport_core::descriptor::scatter_src_len(bs, nb, n as u8);
                 let mask = if bs == 8 { u64::MAX as u128 } else { (1u128 << (8 * bs)) - 1 };
                 let src = lanes((0..len).map(|i| (0x0123_4567_89ab_cdef_u128.wrapping_mul(i as u128 + 1)) & mask));
                 text += &format!("SVM_SCATTER.{bs}.{nb} ({n}) {addrs} {src}\n");
@@ -367,7 +367,7 @@ fn illegal_descriptors_end_in_error_and_touch_nothing() {
     let opts = RtlOptions { mem: random_mem(19), vcd: None };
     let mut session = Session::new(new_unit().unwrap(), &opts, Some(Scoreboard::new(Machine::new(&program)))).unwrap();
     let mut encoder = Encoder::new();
-    session.backdoor_write(atomport::program::Space::Flat, 0x100, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
+    session.backdoor_write(atomport_core::program::Space::Flat, 0x100, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
     // each illegal request between legal ones: the unit recovers and
     // memory sees only the legal messages
     let legal: Vec<_> = program.messages().cloned().collect();
@@ -385,7 +385,7 @@ fn illegal_descriptors_end_in_error_and_touch_nothing() {
 
 #[test]
 fn back_to_back_mixed_messages_at_full_speed_and_under_stalls() {
-    let g = atomport::testbench::generator::random_script(0xb2b, &atomport::testbench::generator::GenConfig::integer_only(150)).unwrap();
+    let g = atomport_testbench::generator::random_script(0xb2b, &atomport_testbench::generator::GenConfig::integer_only(150)).unwrap();
     let fast = simulate(&g.program, &RtlOptions::default(), true).unwrap();
     assert!(fast.mismatch.is_none(), "{}", fast.mismatch.unwrap());
     let slow = simulate(&g.program, &RtlOptions { mem: random_mem(20), vcd: None }, true).unwrap();
@@ -396,7 +396,7 @@ fn back_to_back_mixed_messages_at_full_speed_and_under_stalls() {
 
 #[test]
 fn small_random_regression() {
-    let fp = atomport::testbench::fp_probe::implemented_fp_families().unwrap();
+    let fp = atomport_testbench::fp_probe::implemented_fp_families().unwrap();
     let cfg = regress::RegressConfig {
         seed: 4,
         count: 300,
@@ -404,7 +404,7 @@ fn small_random_regression() {
         mem: MemConfig { latency_min: 1, latency_max: 4, stall: 0.2, seed: 0 },
         fp,
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress"),
-        unit: atomport::testbench::dut::UnitBuild::Full,
+        unit: atomport_testbench::dut::UnitBuild::Full,
     };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
     if let Some(f) = &report.failure {
@@ -434,7 +434,7 @@ fn the_scoreboard_catches_memory_changed_behind_the_units_back() {
     let mut session = Session::new(new_unit().unwrap(), &RtlOptions::default(), Some(Scoreboard::new(Machine::new(&program)))).unwrap();
     session.issue(&program, &mut Encoder::new(), program.messages().next().unwrap()).unwrap();
     // the golden model believes 0x100 holds 0
-    session.memory_mut().backdoor_write(atomport::program::Space::Flat, 0x100, &[5, 0, 0, 0]);
+    session.memory_mut().backdoor_write(atomport_core::program::Space::Flat, 0x100, &[5, 0, 0, 0]);
     session.finish().unwrap();
     let m = session.mismatch().expect("the scoreboard must see the old value 5");
     assert!(m.what.contains("expected 0x00000001, the RTL wrote") || m.what.contains("obs_old") || m.what.contains("write 0"), "{m}");
@@ -459,7 +459,7 @@ fn a_vcd_waveform_is_written() {
 
 #[test]
 fn bench_measurements_are_checked_and_the_two_speed_loops_agree() {
-    use atomport::testbench::bench;
+    use atomport_testbench::bench;
     let rows = bench::throughput().unwrap();
     assert!(rows.len() > 30);
     for r in &rows {
@@ -483,7 +483,7 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     let _ = std::fs::remove_dir_all(&out_dir);
     // a memory that never accepts: the first script with a memory access fails
     let mem = MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 0 };
-    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, fp: BTreeSet::new(), out_dir: out_dir.clone(), unit: atomport::testbench::dut::UnitBuild::Full };
+    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, fp: BTreeSet::new(), out_dir: out_dir.clone(), unit: atomport_testbench::dut::UnitBuild::Full };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
     let f = report.failure.expect("a memory that never answers must fail the regression");
     assert!(f.what.contains("watchdog"), "{}", f.what);
@@ -491,14 +491,14 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     assert!(f.reproduce.contains("--engine both") && f.reproduce.contains(&format!("--seed {}", f.mem_seed)), "{}", f.reproduce);
     let text = std::fs::read_to_string(&f.file).unwrap();
     assert!(text.contains("# reproduce: atomport run"));
-    // a traced re-run sits beside it, with its GTKWave view, and shows the stuck read
+    // a traced re-run sits beside it and shows the stuck read (its GTKWave
+    // view is written by the CLI: tests/waves.rs)
     let vcd = f.vcd.as_ref().expect("a waveform of the failing script");
     assert_eq!(*vcd, out_dir.join(format!("fail-77-{}.vcd", f.script)));
     let wave = std::fs::read_to_string(vcd).unwrap();
     assert!(wave.contains("$enddefinitions") && wave.contains("mem_rd_valid"), "not a VCD of the unit");
-    assert!(out_dir.join(format!("fail-77-{}.vcd.gtkw", f.script)).exists());
     // the file is a valid script and fails the same way again
-    let program = atomport::script::parse_file(f.file.to_str().unwrap()).unwrap();
+    let program = atomport_core::script::parse_file(f.file.to_str().unwrap()).unwrap();
     let again = simulate(&program, &RtlOptions { mem: MemConfig { seed: f.mem_seed, ..mem }, vcd: None }, true);
     assert!(matches!(again, Err(RtlError::Watchdog(_))), "{again:?}");
 }

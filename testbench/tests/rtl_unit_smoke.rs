@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use atomport::descriptor::Descriptor;
+use atomport_core::descriptor::Descriptor;
 use atomport_sim::VAtomicUnit;
 
 /// One message on `req_*`.

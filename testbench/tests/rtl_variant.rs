@@ -6,15 +6,15 @@
 //! `rsp_error`, no memory access and no result. The build parameters are
 //! thereby checked in the RTL, not only in synthesis.
 
-use atomport::golden;
-use atomport::ops::{ConfigLimit, UnitConfig};
-use atomport::program::Program;
-use atomport::testbench::dut::{golden_for_build, simulate_build, UnitBuild, SMALL_UNIT};
-use atomport::testbench::memory::MemConfig;
-use atomport::testbench::{regress, RtlOptions, Simulation};
+use atomport_core::golden;
+use atomport_core::ops::{ConfigLimit, UnitConfig};
+use atomport_core::program::Program;
+use atomport_testbench::dut::{golden_for_build, simulate_build, UnitBuild, SMALL_UNIT};
+use atomport_testbench::memory::MemConfig;
+use atomport_testbench::{regress, RtlOptions, Simulation};
 
 fn parse(name: &str, text: &str) -> Program {
-    atomport::script::parse(name, text).unwrap_or_else(|d| panic!("{name}: test script does not parse: {d}\n{text}"))
+    atomport_core::script::parse(name, text).unwrap_or_else(|d| panic!("{name}: test script does not parse: {d}\n{text}"))
 }
 
 /// Runs `text` on the small build with the scoreboard and random memory,
@@ -104,7 +104,7 @@ fn every_message_the_small_build_admits_runs_as_on_the_full_unit() {
     for (bs, nb) in [(1u8, 4u8), (4, 2), (4, 8)] {
         let n = 8usize;
         let addrs = lanes((0..n).map(|l| 0x400 + 32 * l as u128));
-        let len = atomport::descriptor::scatter_src_len(bs, nb, n as u8);
+        let len = atomport_core::descriptor::scatter_src_len(bs, nb, n as u8);
         let mask = (1u128 << (8 * bs)) - 1;
         let src = lanes((0..len).map(|i| 0x0123_4567_89ab_cdef_u128.wrapping_mul(i as u128 + 1) & mask));
         text += &format!("SVM_SCATTER.{bs}.{nb} ({n}) {addrs} {src}\n");
@@ -156,7 +156,7 @@ fn seeded_random_regression_on_the_small_build() {
         count: 1500,
         per_script: 100,
         mem: MemConfig { latency_min: 1, latency_max: 5, stall: 0.2, seed: 0 },
-        fp: atomport::testbench::fp_probe::implemented_fp_families().unwrap(),
+        fp: atomport_testbench::fp_probe::implemented_fp_families().unwrap(),
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-small"),
         unit: UnitBuild::Small,
     };

@@ -1,0 +1,225 @@
+//! The device under test: [`UnitPins`] for the Verilated `atomic_unit`
+//! (`atomport_sim::VAtomicUnit`, from `hdl/verilog/atomic_unit.v`) and for
+//! the checked-in build variant (`VAtomicUnitL8W32Int`, from
+//! `hdl/verilog/variants/atomic_unit_l8_w32_int.v`), and the whole-script
+//! entry points on them.
+
+use atomport_sim::{SimError, VAtomicUnit, VAtomicUnitL8W32Int};
+
+use atomport_core::ops::UnitConfig;
+
+use atomport_core::outcome::RunOutput;
+use atomport_core::program::Program;
+
+use super::session::{run_program, RtlError, RtlOptions, Simulation};
+use super::pins::{PinRequest, UnitOutputs, UnitPins};
+
+/// [`UnitPins`] for a Verilated unit model: every build of the unit has the
+/// same ports (the build parameters change what is inside, not the shape).
+macro_rules! unit_pins {
+    ($model:ident, $config:expr) => {
+        impl UnitPins for $model {
+            #[inline]
+            fn set_reset(&mut self, reset: bool) {
+                $model::set_reset(self, reset as u8);
+            }
+
+            fn set_request(&mut self, r: &PinRequest) {
+                self.set_req_desc(r.desc);
+                self.set_req_dmask(r.dmask);
+                self.set_req_pred_mask(r.pred_mask);
+                self.set_req_addr_words(&r.addr);
+                self.set_req_src0_words(&r.src0);
+                self.set_req_src1_words(&r.src1);
+                self.set_req_coord_words(&r.coord);
+                self.set_req_surf_kind(r.surf_kind);
+                self.set_req_surf_base(r.surf_base);
+                self.set_req_surf_size(r.surf_size);
+                self.set_req_surf_width(r.surf_width);
+                self.set_req_surf_height(r.surf_height);
+                self.set_req_surf_depth(r.surf_depth);
+                self.set_req_surf_array(r.surf_array);
+                self.set_req_surf_levels(r.surf_levels);
+                self.set_req_surf_u16(r.surf_u16 as u8);
+                self.set_req_slm_size(r.slm_size);
+            }
+
+            #[inline]
+            fn set_req_valid(&mut self, valid: bool) {
+                $model::set_req_valid(self, valid as u8);
+            }
+
+            #[inline]
+            fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>) {
+                self.set_mem_rd_ready(rd_ready as u8);
+                self.set_mem_wr_ready(wr_ready as u8);
+                self.set_mem_rdata_valid(rdata.is_some() as u8);
+                if let Some(line) = rdata {
+                    self.set_mem_rdata(line);
+                }
+            }
+
+            #[inline]
+            fn settle(&mut self) -> Result<(), SimError> {
+                self.set_clock(0);
+                self.eval()?;
+                self.dump();
+                Ok(())
+            }
+
+            #[inline]
+            fn outputs(&self) -> UnitOutputs {
+                let rd_valid = self.mem_rd_valid() != 0;
+                let wr_valid = self.mem_wr_valid() != 0;
+                let rsp_valid = self.rsp_valid() != 0;
+                let obs_valid = self.obs_valid() != 0;
+                UnitOutputs {
+                    req_ready: self.req_ready() != 0,
+                    rd_valid,
+                    rd_addr: if rd_valid { self.mem_rd_addr() } else { 0 },
+                    rd_slm: rd_valid && self.mem_rd_space() != 0,
+                    rd_be: if rd_valid { self.mem_rd_be() } else { 0 },
+                    wr_valid,
+                    wr_addr: if wr_valid { self.mem_wr_addr() } else { 0 },
+                    wr_slm: wr_valid && self.mem_wr_space() != 0,
+                    wr_data: if wr_valid { self.mem_wr_data() } else { 0 },
+                    wr_be: if wr_valid { self.mem_wr_be() } else { 0 },
+                    rsp_valid,
+                    rsp_lane: if rsp_valid { self.rsp_lane() } else { 0 },
+                    rsp_data: if rsp_valid { self.rsp_data() } else { 0 },
+                    rsp_done: self.rsp_done() != 0,
+                    rsp_error: self.rsp_error() != 0,
+                    obs_valid,
+                    obs_lane: if obs_valid { self.obs_lane() } else { 0 },
+                    obs_elem: if obs_valid { self.obs_elem() } else { 0 },
+                    obs_old: if obs_valid { self.obs_old() } else { 0 },
+                    obs_new: if obs_valid { self.obs_new() } else { 0 },
+                }
+            }
+
+            #[inline]
+            fn edge(&mut self) -> Result<(), SimError> {
+                self.set_clock(1);
+                self.eval()?;
+                self.advance(atomport_sim::CLOCK_PERIOD / 2);
+                self.dump();
+                self.advance(atomport_sim::CLOCK_PERIOD - atomport_sim::CLOCK_PERIOD / 2);
+                Ok(())
+            }
+
+            fn open_trace(&mut self, path: &std::path::Path) -> Result<(), SimError> {
+                $model::open_trace(self, path)
+            }
+
+            fn close_trace(&mut self) {
+                if self.tracing() {
+                    self.flush_trace();
+                    $model::close_trace(self);
+                }
+            }
+
+            fn config(&self) -> UnitConfig {
+                $config
+            }
+        }
+    };
+}
+
+unit_pins!(VAtomicUnit, UnitConfig::FULL);
+unit_pins!(VAtomicUnitL8W32Int, SMALL_UNIT);
+
+/// The checked-in build variant the bench runs (`hdl/verilog/variants/`):
+/// 8 lanes, 32-bit data, integer ops.
+/// The checked-in small build (`UnitConfig::SMALL`).
+pub const SMALL_UNIT: atomport_isa::UnitConfig = atomport_isa::UnitConfig::SMALL;
+
+/// A unit build the bench can run, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitBuild {
+    /// `atomic_unit`: [`UnitConfig::FULL`]
+    Full,
+    /// `atomic_unit_l8_w32_int`: [`SMALL_UNIT`]
+    Small,
+}
+
+impl UnitBuild {
+    pub const ALL: [UnitBuild; 2] = [UnitBuild::Full, UnitBuild::Small];
+
+    /// The name the CLI takes: the config's name (`l32_w128`, `l8_w32_int`).
+    pub fn name(self) -> String {
+        self.config().name()
+    }
+
+    pub fn config(self) -> UnitConfig {
+        match self {
+            UnitBuild::Full => UnitConfig::FULL,
+            UnitBuild::Small => SMALL_UNIT,
+        }
+    }
+
+    /// The build named `name` (a [`UnitConfig`] name, `full` or `small`).
+    pub fn by_name(name: &str) -> Result<UnitBuild, String> {
+        match name {
+            "full" => return Ok(UnitBuild::Full),
+            "small" => return Ok(UnitBuild::Small),
+            _ => {}
+        }
+        let config = UnitConfig::parse(name)?;
+        UnitBuild::ALL.into_iter().find(|b| b.config() == config).ok_or_else(|| {
+            format!(
+                "no simulation model of the {} build: the bench runs {} (other builds are for `atomport synth --block unit_{}`)",
+                config.name(),
+                UnitBuild::ALL.map(|b| b.name()).join(", "),
+                config.name()
+            )
+        })
+    }
+}
+
+/// A fresh Verilated unit.
+pub fn new_unit() -> Result<VAtomicUnit, RtlError> {
+    Ok(VAtomicUnit::new()?)
+}
+
+/// Runs a script on the RTL; `check` compares it in lockstep with the
+/// golden model (the scoreboard).
+pub fn simulate(program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
+    run_program(new_unit()?, program, opts, check)
+}
+
+/// [`simulate`] on a given build of the unit. Messages the build does not
+/// admit are expected to end with `rsp_error` and no access.
+pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
+    match build {
+        UnitBuild::Full => run_program(new_unit()?, program, opts, check),
+        UnitBuild::Small => run_program(VAtomicUnitL8W32Int::new()?, program, opts, check),
+    }
+}
+
+/// What the golden model says a `build` of the unit reports for `program`:
+/// the golden run of the messages the build admits (the others it rejects:
+/// no access, no result), with each transaction's message index that of
+/// the whole script, as the RTL run numbers them.
+pub fn golden_for_build(build: UnitBuild, program: &Program) -> RunOutput {
+    let config = build.config();
+    let mut admitted = program.clone();
+    admitted.stmts.retain(|s| !matches!(s, atomport_core::program::Stmt::Message(m) if m.admitted_by(&config).is_err()));
+    let mut out = atomport_core::golden::run(&admitted);
+    let original: Vec<usize> =
+        program.messages().enumerate().filter(|(_, m)| m.admitted_by(&config).is_ok()).map(|(i, _)| i).collect();
+    for t in &mut out.txns {
+        t.msg = original[t.msg];
+    }
+    out
+}
+
+/// Runs a script on the RTL alone and returns what it reports, in the
+/// golden model's shape. A message the unit flags illegal is an error
+/// ([`RtlError::Illegal`]): every message of a parsed script is legal.
+pub fn run_rtl(program: &Program, opts: &RtlOptions) -> Result<RunOutput, RtlError> {
+    let sim = simulate(program, opts, false)?;
+    if !sim.illegal.is_empty() {
+        return Err(RtlError::Illegal(sim.illegal));
+    }
+    Ok(sim.output)
+}

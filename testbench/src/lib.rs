@@ -1,0 +1,36 @@
+//! atomport-testbench: the test bench around the Verilated RTL (`atomic_unit`): the unit's pins
+//! driven from encoded messages, a memory model serving its port, a monitor
+//! turning pins back into transactions and results, and a scoreboard that
+//! checks all of it in lockstep against the golden model.
+//!
+//! * [`pins`]: the request image, the output snapshot, the [`pins::UnitPins`]
+//!   trait (the only way the bench reaches a model);
+//! * [`memory`]: sparse memory with seeded random latency and backpressure;
+//! * [`driver`]: message -> descriptor + payload + surface state on `req_*`;
+//! * [`monitor`]: pins -> transactions, results, message completions, and
+//!   port-contract checks;
+//! * [`scoreboard`]: golden model in lockstep; names the first difference;
+//! * [`generator`]: seeded random valid scripts for `atomport regress`;
+//! * [`fp_probe`]: which float datapaths the RTL ALU implements, by trying;
+//! * [`dut`]: the pins of the Verilated `atomic_unit`, [`dut::simulate`],
+//!   [`dut::run_rtl`];
+//! * [`regress`]: the seeded random regression; [`bench`]: throughput and
+//!   simulation speed;
+//! * [`session`]: the cycle loop ([`session::Session`]), the watchdog, and
+//!   whole-script runs ([`session::run_program`]).
+
+pub mod bench;
+pub mod driver;
+pub mod dut;
+pub mod fp_probe;
+pub mod generator;
+pub mod memory;
+pub mod monitor;
+pub mod pins;
+pub mod regress;
+pub mod scoreboard;
+pub mod session;
+
+pub use dut::{run_rtl, simulate};
+pub use session::{run_program, RtlError, RtlOptions, Session, Simulation};
+pub use memory::MemConfig;

@@ -1,0 +1,585 @@
+//! The monitor: the unit's pins, cycle by cycle, turned into what the
+//! golden model also reports — memory transactions, lane results, message
+//! completions — plus checks of the port contract itself
+//! (docs/microarchitecture.md, "Port table" and "Memory ordering contract").
+//!
+//! It knows of each message only what the driver put on the pins (its
+//! index, line, channel enables and kind), never the golden model's answer,
+//! so an RTL-only run reports on its own. How pins become transactions:
+//!
+//! * a read handshake (`mem_rd_valid & mem_rd_ready`) is an element read at
+//!   `mem_rd_addr + (first enabled byte of mem_rd_be)`, `popcount(be)`
+//!   bytes. Its data is the value the read-modify-write used *after
+//!   forwarding*, which the unit reports on `obs_old` when the element's
+//!   write is accepted (the line memory returned may be older);
+//! * a write handshake is a write at `mem_wr_addr + first enabled byte`,
+//!   `popcount(mem_wr_be)` bytes, data = `mem_wr_data` shifted down. It
+//!   belongs to the oldest message not done (after that cycle's
+//!   `rsp_done`). A write of an atomic message pairs with `obs_valid`
+//!   (lane, old, new) and with the oldest read not yet paired (both streams
+//!   are in order). The port table puts `obs_*` in the write's own cycle;
+//!   the monitor also accepts it later (in order, before the message's
+//!   done), as the unit registers it one cycle after the write;
+//! * a write of an SVM_SCATTER message is a block; its lane is the lane
+//!   the block belongs to in issue order (the pins carry no lane for it);
+//! * results (`rsp_valid`) belong, in order, to the oldest message that
+//!   has not received all its results (one per enabled lane, none for
+//!   SVM_SCATTER); `rsp_done` to the oldest message not yet done; memory
+//!   transactions to the oldest message not yet done.
+
+use std::collections::VecDeque;
+
+use atomport_core::outcome::{LaneResults, Txn, TxnKind};
+use atomport_core::program::Space;
+
+use super::pins::UnitOutputs;
+
+/// Most reads the unit may have outstanding (in-flight table entries).
+pub const MAX_OUTSTANDING_READS: usize = 8;
+
+/// What the monitor knows of a message it saw raised on `req_*`.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// index of the message in issue order (script order for scripts)
+    pub index: usize,
+    /// the script line (0 for messages without one)
+    pub line: usize,
+    /// the message's text, for reports
+    pub text: String,
+    /// lanes expected to return a result (the enabled lanes of an atomic;
+    /// none for SVM_SCATTER or a message the unit should reject)
+    pub result_lanes: u32,
+    /// the enabled lanes (channel enables)
+    pub enables: u32,
+    pub exec_size: u8,
+    /// SVM_SCATTER: blocks per lane
+    pub scatter_blocks: Option<u8>,
+    /// the result entry (dst name, width) when the message has a dst
+    pub result: Option<(String, u32)>,
+    /// most memory elements the message can move (for the watchdog)
+    pub max_elements: u32,
+    /// the descriptor bytes, for reports
+    pub desc: Vec<u8>,
+}
+
+/// A message on the pins or in flight.
+#[derive(Clone, Debug)]
+pub struct Tracked {
+    pub frame: Frame,
+    pub raised: u64,
+    pub accepted: Option<u64>,
+    /// results received so far, per lane
+    pub results: Vec<Option<u128>>,
+    pub results_seen: u32,
+    /// last lane that returned a result
+    pub last_lane: Option<u8>,
+    /// scatter blocks written so far
+    pub blocks_written: u32,
+}
+
+/// One observation, in the cycle it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// a read handshake: (space, element address, bytes)
+    Read { cycle: u64, space: Space, addr: u64, bytes: u8 },
+    /// a write handshake; `atomic` = the `obs_*` of the same cycle
+    Write { cycle: u64, msg: usize, space: Space, addr: u64, bytes: u8, data: u128, atomic: Option<AtomicObs> },
+    /// one lane's result
+    Result { cycle: u64, msg: usize, lane: u8, data: u128 },
+    /// `rsp_done` (with `rsp_error`)
+    Done { cycle: u64, msg: usize, error: bool },
+}
+
+/// `obs_*` of an atomic element's completing write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AtomicObs {
+    pub lane: u8,
+    pub elem: u8,
+    /// `obs_old`, masked to the element's bytes
+    pub old: u128,
+    /// `obs_new`, masked to the element's bytes
+    pub new: u128,
+}
+
+/// A break of the port contract, seen on the pins alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub cycle: u64,
+    /// the message the monitor attributes it to, if any: (index, line, text)
+    pub msg: Option<(usize, usize, String)>,
+    pub what: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.msg {
+            Some((index, line, text)) => {
+                write!(f, "cycle {}: port contract broken during message {index} (line {line}: {text}): {}", self.cycle, self.what)
+            }
+            None => write!(f, "cycle {}: port contract broken with no message in flight: {}", self.cycle, self.what),
+        }
+    }
+}
+
+/// A message the unit finished.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub frame: Frame,
+    pub raised: u64,
+    pub accepted: Option<u64>,
+    pub done: u64,
+    pub error: bool,
+    pub results: Vec<Option<u128>>,
+}
+
+/// A write accepted and not yet reported.
+#[derive(Clone, Copy, Debug)]
+struct PendingWrite {
+    cycle: u64,
+    msg: usize,
+    space: Space,
+    addr: u64,
+    bytes: u8,
+    data: u128,
+    /// an atomic element's write (expects `obs_*`), else a scatter block
+    atomic: bool,
+    /// a scatter block's lane
+    lane: Option<u8>,
+    obs: Option<AtomicObs>,
+    /// the paired read: (space, addr, bytes)
+    read: Option<(Space, u64, u8)>,
+}
+
+/// A handshake whose valid must stay up, unchanged, until accepted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Held {
+    addr: u64,
+    slm: bool,
+    be: u16,
+    data: u128,
+}
+
+/// The monitor's state.
+#[derive(Default)]
+pub struct Monitor {
+    /// raised (on the pins or accepted) and not done, oldest first
+    in_flight: VecDeque<Tracked>,
+    /// reads accepted, not yet paired with their write: (space, addr, bytes)
+    unpaired_reads: VecDeque<(Space, u64, u8)>,
+    /// reads accepted whose data has not returned
+    outstanding_reads: usize,
+    /// writes accepted and not yet reported (an atomic write waits for its
+    /// `obs_*`, which the unit may show in a later cycle)
+    writes: VecDeque<PendingWrite>,
+    /// transactions in golden-model order (each read right before its write)
+    pub txns: Vec<Txn>,
+    pub finished: Vec<Finished>,
+    rd_held: Option<Held>,
+    wr_held: Option<Held>,
+    /// the cycle of the last done (the watchdog's clock for the next message)
+    pub last_done: u64,
+}
+
+/// (first enabled byte, number of enabled bytes) of a byte-enable mask, or
+/// None when it is empty or not contiguous.
+pub fn be_span(be: u16) -> Option<(u32, u32)> {
+    if be == 0 {
+        return None;
+    }
+    let first = be.trailing_zeros();
+    let count = be.count_ones();
+    let run = if count >= 16 { 0xffff } else { ((1u32 << count) - 1) << first };
+    (run as u16 == be).then_some((first, count))
+}
+
+fn mask_bytes(value: u128, bytes: u32) -> u128 {
+    if bytes >= 16 {
+        value
+    } else {
+        value & ((1u128 << (8 * bytes)) - 1)
+    }
+}
+
+fn space_of(slm: bool) -> Space {
+    if slm {
+        Space::Slm
+    } else {
+        Space::Flat
+    }
+}
+
+impl Monitor {
+    pub fn new() -> Monitor {
+        Monitor::default()
+    }
+
+    /// Messages raised and not yet done, oldest first.
+    pub fn in_flight(&self) -> &VecDeque<Tracked> {
+        &self.in_flight
+    }
+
+    /// The driver raised `req_valid` with this message.
+    pub fn raised(&mut self, frame: Frame, cycle: u64) {
+        let lanes = frame.exec_size.max(1) as usize;
+        self.in_flight.push_back(Tracked {
+            frame,
+            raised: cycle,
+            accepted: None,
+            results: vec![None; lanes],
+            results_seen: 0,
+            last_lane: None,
+            blocks_written: 0,
+        });
+    }
+
+    /// The message on the pins was taken (`req_valid & req_ready`).
+    pub fn accepted(&mut self, index: usize, cycle: u64) {
+        if let Some(t) = self.in_flight.iter_mut().find(|t| t.frame.index == index) {
+            t.accepted = Some(cycle);
+        }
+    }
+
+    fn violation(&self, cycle: u64, what: String) -> Violation {
+        let msg = self.in_flight.front().map(|t| (t.frame.index, t.frame.line, t.frame.text.clone()));
+        Violation { cycle, msg, what }
+    }
+
+    /// One cycle's outputs and handshakes: `read_accepted` / `write_accepted`
+    /// say whether the memory's ready met the valid; `rdata_returned` that
+    /// the memory returned a line this cycle. Appends the cycle's events.
+    pub fn observe(
+        &mut self,
+        cycle: u64,
+        out: &UnitOutputs,
+        read_accepted: bool,
+        write_accepted: bool,
+        rdata_returned: bool,
+        events: &mut Vec<Event>,
+    ) -> Result<(), Violation> {
+        // --- valid/ready stability: a raised valid holds until accepted
+        let rd_now = out.rd_valid.then_some(Held { addr: out.rd_addr, slm: out.rd_slm, be: out.rd_be, data: 0 });
+        if let Some(prev) = self.rd_held {
+            if rd_now != Some(prev) {
+                return Err(self.violation(
+                    cycle,
+                    format!("mem_rd_valid request {prev:x?} changed or dropped to {rd_now:x?} before mem_rd_ready accepted it"),
+                ));
+            }
+        }
+        self.rd_held = if out.rd_valid && !read_accepted { rd_now } else { None };
+        let wr_now = out.wr_valid.then_some(Held { addr: out.wr_addr, slm: out.wr_slm, be: out.wr_be, data: out.wr_data });
+        if let Some(prev) = self.wr_held {
+            if wr_now != Some(prev) {
+                return Err(self.violation(
+                    cycle,
+                    format!("mem_wr_valid request {prev:x?} changed or dropped to {wr_now:x?} before mem_wr_ready accepted it"),
+                ));
+            }
+        }
+        self.wr_held = if out.wr_valid && !write_accepted { wr_now } else { None };
+
+        // --- read data returns, read handshakes
+        if rdata_returned {
+            if self.outstanding_reads == 0 {
+                return Err(self.violation(cycle, "memory returned read data for no outstanding read (bench bug)".into()));
+            }
+            self.outstanding_reads -= 1;
+        }
+        if read_accepted {
+            let Some((first, bytes)) = be_span(out.rd_be) else {
+                return Err(self.violation(cycle, format!("mem_rd_be {:#06x} is empty or not contiguous", out.rd_be)));
+            };
+            if !out.rd_addr.is_multiple_of(16) {
+                return Err(self.violation(cycle, format!("mem_rd_addr {:#x} is not 16-byte aligned", out.rd_addr)));
+            }
+            if self.in_flight.is_empty() {
+                return Err(self.violation(cycle, format!("read of line {:#x} with no message in flight", out.rd_addr)));
+            }
+            self.outstanding_reads += 1;
+            if self.outstanding_reads > MAX_OUTSTANDING_READS {
+                return Err(self.violation(
+                    cycle,
+                    format!("{} reads outstanding; the port table allows {MAX_OUTSTANDING_READS}", self.outstanding_reads),
+                ));
+            }
+            let space = space_of(out.rd_slm);
+            let addr = out.rd_addr + first as u64;
+            self.unpaired_reads.push_back((space, addr, bytes as u8));
+            events.push(Event::Read { cycle, space, addr, bytes: bytes as u8 });
+        }
+
+        // --- write handshakes: checked and parsed now, attributed after
+        // this cycle's done (a write accepted in the cycle the previous
+        // message's registered done shows belongs to the next message)
+        let this_write = if write_accepted {
+            let Some((first, bytes)) = be_span(out.wr_be) else {
+                return Err(self.violation(cycle, format!("mem_wr_be {:#06x} is empty or not contiguous", out.wr_be)));
+            };
+            if !out.wr_addr.is_multiple_of(16) {
+                return Err(self.violation(cycle, format!("mem_wr_addr {:#x} is not 16-byte aligned", out.wr_addr)));
+            }
+            let outside = out.wr_data & !be_bits(out.wr_be);
+            if outside != 0 {
+                return Err(self.violation(
+                    cycle,
+                    format!("mem_wr_data {:#034x} has nonzero bytes outside mem_wr_be {:#06x}", out.wr_data, out.wr_be),
+                ));
+            }
+            Some((space_of(out.wr_slm), out.wr_addr + first as u64, bytes as u8, out.wr_data >> (8 * first)))
+        } else {
+            None
+        };
+        let mut this_write = this_write;
+
+        // --- obs: completes the oldest atomic write still waiting for it
+        // (the one accepted this cycle if none is waiting)
+        if out.obs_valid {
+            if !self.writes.iter().any(|w| w.atomic && w.obs.is_none()) {
+                match this_write.take() {
+                    Some(w) => self.queue_write(cycle, w)?,
+                    None => {
+                        return Err(self.violation(cycle, format!("obs_valid (lane {}) with no atomic write accepted before it", out.obs_lane)))
+                    }
+                }
+            }
+            let Some(pos) = self.writes.iter().position(|w| w.atomic && w.obs.is_none()) else {
+                return Err(self.violation(cycle, format!("obs_valid (lane {}) but the write accepted is a scatter block's", out.obs_lane)));
+            };
+            let Some((rspace, raddr, rbytes)) = self.unpaired_reads.pop_front() else {
+                return Err(self.violation(cycle, format!("atomic write (obs_valid, lane {}) with no read before it", out.obs_lane)));
+            };
+            let w = &mut self.writes[pos];
+            w.read = Some((rspace, raddr, rbytes));
+            w.obs = Some(AtomicObs {
+                lane: out.obs_lane,
+                elem: out.obs_elem,
+                old: mask_bytes(out.obs_old, rbytes as u32),
+                new: mask_bytes(out.obs_new, w.bytes as u32),
+            });
+        }
+        self.flush_writes(events);
+
+        // --- results
+        if out.rsp_valid {
+            let Some(t) = self.in_flight.iter_mut().find(|t| t.results_seen < t.frame.result_lanes.count_ones()) else {
+                return Err(self.violation(
+                    cycle,
+                    format!("rsp_valid (lane {}, data {:#x}) while no message expects a result", out.rsp_lane, out.rsp_data),
+                ));
+            };
+            let lane = out.rsp_lane;
+            let (index, line, text) = (t.frame.index, t.frame.line, t.frame.text.clone());
+            let bad = if lane as usize >= t.results.len() || t.frame.result_lanes >> lane & 1 == 0 {
+                Some(format!("rsp_lane {lane} is not an enabled lane (enables {:#x})", t.frame.result_lanes))
+            } else if t.last_lane.is_some_and(|l| l >= lane) {
+                Some(format!("rsp_lane {lane} after lane {}: results must come once per lane in lane order", t.last_lane.unwrap()))
+            } else {
+                None
+            };
+            if let Some(what) = bad {
+                return Err(Violation { cycle, msg: Some((index, line, text)), what });
+            }
+            t.results[lane as usize] = Some(out.rsp_data);
+            t.results_seen += 1;
+            t.last_lane = Some(lane);
+            events.push(Event::Result { cycle, msg: index, lane, data: out.rsp_data });
+        }
+
+        // --- message done
+        if out.rsp_error && !out.rsp_done {
+            return Err(self.violation(cycle, "rsp_error without rsp_done".into()));
+        }
+        if out.rsp_done {
+            let Some(t) = self.in_flight.front() else {
+                return Err(self.violation(cycle, "rsp_done with no message in flight".into()));
+            };
+            if t.accepted.is_none() {
+                return Err(self.violation(cycle, "rsp_done for a message the unit has not taken (req_ready never rose)".into()));
+            }
+            if !out.rsp_error && t.results_seen < t.frame.result_lanes.count_ones() {
+                let missing: Vec<u32> =
+                    (0..32).filter(|&l| t.frame.result_lanes >> l & 1 != 0 && t.results[l as usize].is_none()).collect();
+                return Err(self.violation(cycle, format!("rsp_done before the results of lanes {missing:?}")));
+            }
+            if let Some(w) = self.writes.iter().find(|w| w.msg == t.frame.index && w.obs.is_none() && w.atomic) {
+                return Err(self.violation(
+                    cycle,
+                    format!("rsp_done while the atomic write of {} {:#x} (accepted at cycle {}) has not shown obs_valid", w.space.name(), w.addr, w.cycle),
+                ));
+            }
+            let t = self.in_flight.pop_front().unwrap();
+            events.push(Event::Done { cycle, msg: t.frame.index, error: out.rsp_error });
+            self.last_done = cycle;
+            self.finished.push(Finished {
+                raised: t.raised,
+                accepted: t.accepted,
+                done: cycle,
+                error: out.rsp_error,
+                results: t.results,
+                frame: t.frame,
+            });
+        }
+        if let Some(w) = this_write {
+            self.queue_write(cycle, w)?;
+            self.flush_writes(events);
+        }
+        Ok(())
+    }
+
+    /// Attributes a write accepted in `cycle` to the oldest message not
+    /// done and queues it: a scatter block is complete at once, an atomic
+    /// element's write waits for its `obs_*`.
+    fn queue_write(&mut self, cycle: u64, (space, addr, bytes, data): (Space, u64, u8, u128)) -> Result<(), Violation> {
+        let Some(owner) = self.in_flight.front_mut() else {
+            return Err(self.violation(cycle, format!("write of {} {addr:#x} with no message in flight", space.name())));
+        };
+        let msg = owner.frame.index;
+        let atomic = owner.frame.scatter_blocks.is_none();
+        let lane = if atomic {
+            None
+        } else {
+            // a scatter block: its lane is the (k / num_blocks)-th enabled lane
+            let blocks = owner.frame.scatter_blocks.unwrap_or(1).max(1) as u32;
+            let nth = owner.blocks_written / blocks;
+            owner.blocks_written += 1;
+            Some(nth_set_bit(owner.frame.enables, nth).unwrap_or(0xff))
+        };
+        self.writes.push_back(PendingWrite { cycle, msg, space, addr, bytes, data, atomic, lane, obs: None, read: None });
+        Ok(())
+    }
+
+    /// Emits the writes at the queue's front that are complete, in order.
+    fn flush_writes(&mut self, events: &mut Vec<Event>) {
+        while self.writes.front().is_some_and(|w| !w.atomic || w.obs.is_some()) {
+            let w = self.writes.pop_front().unwrap();
+            let lane = w.obs.map_or(w.lane.unwrap_or(0xff), |o| o.lane);
+            if let (Some((rspace, raddr, rbytes)), Some(o)) = (w.read, w.obs) {
+                self.txns.push(Txn { msg: w.msg, lane, kind: TxnKind::Read, space: rspace, addr: raddr, bytes: rbytes, data: o.old });
+            }
+            self.txns.push(Txn { msg: w.msg, lane, kind: TxnKind::Write, space: w.space, addr: w.addr, bytes: w.bytes, data: w.data });
+            events.push(Event::Write { cycle: w.cycle, msg: w.msg, space: w.space, addr: w.addr, bytes: w.bytes, data: w.data, atomic: w.obs });
+        }
+    }
+
+    /// Whether nothing is in flight, no read is outstanding or unpaired, and
+    /// no request is held on a memory channel.
+    pub fn idle(&self) -> bool {
+        self.in_flight.is_empty() && self.outstanding_reads == 0 && self.unpaired_reads.is_empty() && self.writes.is_empty()
+    }
+
+    /// Reads accepted whose write has not been seen (an atomic's element
+    /// read waiting for its write).
+    pub fn unpaired_reads(&self) -> usize {
+        self.unpaired_reads.len()
+    }
+
+    /// The finished messages' result entries (scripts.md JSON `results`),
+    /// in issue order: lanes masked to the result width, disabled lanes null.
+    pub fn results(&self) -> Vec<LaneResults> {
+        let mut done: Vec<&Finished> = self.finished.iter().collect();
+        done.sort_by_key(|f| f.frame.index);
+        done.iter()
+            .filter_map(|f| {
+                let (name, width) = f.frame.result.clone()?;
+                let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+                let lanes = f.results.iter().map(|l| l.map(|v| v & mask)).collect();
+                Some(LaneResults { line: f.frame.line, name, width, lanes })
+            })
+            .collect()
+    }
+}
+
+/// The bits of a 16-byte line whose byte is enabled in `be`.
+pub fn be_bits(be: u16) -> u128 {
+    let mut m = 0u128;
+    for k in 0..16 {
+        if be >> k & 1 != 0 {
+            m |= 0xffu128 << (8 * k);
+        }
+    }
+    m
+}
+
+/// The index of the `n`-th (0-based) set bit of `mask`.
+pub fn nth_set_bit(mask: u32, n: u32) -> Option<u8> {
+    (0..32u8).filter(|&b| mask >> b & 1 != 0).nth(n as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_enable_spans() {
+        assert_eq!(be_span(0x00f0), Some((4, 4)));
+        assert_eq!(be_span(0xffff), Some((0, 16)));
+        assert_eq!(be_span(0x8000), Some((15, 1)));
+        assert_eq!(be_span(0x0000), None);
+        assert_eq!(be_span(0x0101), None);
+        assert_eq!(be_bits(0x0003), 0xffff);
+        assert_eq!(nth_set_bit(0b1010_0100, 1), Some(5));
+        assert_eq!(nth_set_bit(0b100, 1), None);
+    }
+
+    fn frame(index: usize, enables: u32) -> Frame {
+        Frame {
+            index,
+            line: index + 1,
+            text: format!("m{index}"),
+            result_lanes: enables,
+            enables,
+            exec_size: 4,
+            scatter_blocks: None,
+            result: Some(("d".into(), 32)),
+            max_elements: 4,
+            desc: vec![0x7d],
+        }
+    }
+
+    #[test]
+    fn pairs_atomic_writes_with_reads_and_attributes_results() {
+        let mut m = Monitor::new();
+        let mut ev = vec![];
+        m.raised(frame(0, 0b0101), 0);
+        m.accepted(0, 0);
+        let rd = UnitOutputs { rd_valid: true, rd_addr: 0x100, rd_be: 0x00f0, ..Default::default() };
+        m.observe(1, &rd, true, false, false, &mut ev).unwrap();
+        let wr = UnitOutputs {
+            wr_valid: true,
+            wr_addr: 0x100,
+            wr_be: 0x00f0,
+            wr_data: 0x7_0000_0000,
+            obs_valid: true,
+            obs_lane: 0,
+            obs_old: 6,
+            obs_new: 7,
+            rsp_valid: true,
+            rsp_lane: 0,
+            rsp_data: 6,
+            ..Default::default()
+        };
+        m.observe(2, &wr, false, true, true, &mut ev).unwrap();
+        assert_eq!(m.txns[0], Txn { msg: 0, lane: 0, kind: TxnKind::Read, space: Space::Flat, addr: 0x104, bytes: 4, data: 6 });
+        assert_eq!(m.txns[1].data, 7);
+        // a result for a lane that is not enabled breaks the contract
+        let bad = UnitOutputs { rsp_valid: true, rsp_lane: 1, ..Default::default() };
+        assert!(m.observe(3, &bad, false, false, false, &mut ev).is_err());
+    }
+
+    #[test]
+    fn done_before_all_results_and_dropped_valids_are_violations() {
+        let mut m = Monitor::new();
+        let mut ev = vec![];
+        m.raised(frame(0, 0b11), 0);
+        m.accepted(0, 0);
+        let done = UnitOutputs { rsp_done: true, ..Default::default() };
+        assert!(m.observe(1, &done, false, false, false, &mut ev).unwrap_err().what.contains("lanes [0, 1]"));
+
+        let mut m = Monitor::new();
+        m.raised(frame(0, 0b11), 0);
+        let rd = UnitOutputs { rd_valid: true, rd_addr: 0x100, rd_be: 0x000f, ..Default::default() };
+        m.observe(1, &rd, false, false, false, &mut ev).unwrap();
+        let moved = UnitOutputs { rd_valid: true, rd_addr: 0x110, rd_be: 0x000f, ..Default::default() };
+        assert!(m.observe(2, &moved, false, false, false, &mut ev).unwrap_err().what.contains("changed or dropped"));
+    }
+}

