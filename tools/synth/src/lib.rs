@@ -956,6 +956,17 @@ mod tests {
         let _ = std::fs::remove_dir_all(&tmp);
     }
 
+    /// Without the `hdl` feature a variant that is not checked in cannot be
+    /// emitted: the error says how to get it; checked-in blocks still resolve.
+    #[cfg(not(feature = "hdl"))]
+    #[test]
+    fn variants_need_the_hdl_feature() {
+        let tmp = std::env::temp_dir().join(format!("atomport-synth-nohdl-{}", std::process::id()));
+        let err = resolve_block("unit_l4_w64_int", &tmp).unwrap_err().to_string();
+        assert!(err.contains("--features hdl") && err.contains("unit_l4_w64_int"), "{err}");
+        assert_eq!(resolve_block("unit_l8_w32_int", &tmp).unwrap().top, "atomic_unit_l8_w32_int");
+    }
+
     #[test]
     fn dir_names_are_shell_friendly() {
         assert_eq!(dir_name("alu", Target::Ice40), "alu-ice40");
