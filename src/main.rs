@@ -9,6 +9,11 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Refuse a script or VCD larger than this (N, or N with K, M, G; default
+    /// 256M, or the ATOMPORT_MAX_INPUT environment variable). Bounds reads of
+    /// standard input, FIFOs and devices too.
+    #[arg(long, global = true, value_name = "BYTES", value_parser = cli::input::parse_size)]
+    max_input: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -35,8 +40,28 @@ enum Cmd {
     Wave(cli::wave::WaveArgs),
 }
 
+/// A closed pipe on stdout or stderr ends the process quietly, killed by
+/// SIGPIPE, as `cat` and `grep` are (the shell reports status 141). Rust
+/// ignores SIGPIPE by default, which turns `atomport run x | head -1` into
+/// a "failed printing to stdout" panic.
+fn default_sigpipe() {
+    // SAFETY: setting a signal's disposition to SIG_DFL before any thread
+    // is started; no handler runs Rust code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() {
+    default_sigpipe();
     let cli = Cli::parse();
+    if let Some(n) = cli.max_input {
+        cli::input::set_max_input(n);
+    }
+    if let Err(e) = cli::input::max_input() {
+        eprintln!("atomport: error: {e}");
+        std::process::exit(atomport_core::diag::EXIT_BAD_INPUT);
+    }
     let code = match cli.cmd {
         Cmd::Run(a) => cli::run::main(a),
         Cmd::Encode(a) => cli::codec::encode_main(a),

@@ -9,8 +9,6 @@
 //! `<where>` is `descriptor` or `payload` and `<col>` the column of the
 //! offending byte in the argument as typed.
 
-use std::io::Read;
-
 use atomport_core::descriptor::{self, Descriptor, Encoder, Part, Payload};
 use atomport_core::diag::{Diag, EXIT_BAD_INPUT};
 
@@ -87,22 +85,11 @@ fn bad(diag: Diag) -> i32 {
 }
 
 pub fn encode_main(a: EncodeArgs) -> i32 {
-    let (name, text) = if a.file == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
-            return bad(Diag::new("<stdin>", 1, 1, format!("cannot read standard input: {e}")));
-        }
-        ("<stdin>".to_string(), s)
-    } else {
-        match std::fs::read_to_string(&a.file) {
-            Ok(s) => (a.file.clone(), s),
-            Err(e) => return bad(Diag::new(&a.file, 1, 1, format!("cannot read the script: {e}"))),
-        }
-    };
-    let program = match atomport_core::script::parse(&name, &text) {
+    let program = match super::read_script(&a.file) {
         Ok(p) => p,
-        Err(d) => return bad(d),
+        Err(code) => return code,
     };
+    let name = program.file.clone();
     let mut encoder = Encoder::new();
     let mut out = String::new();
     for msg in program.messages() {

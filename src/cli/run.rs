@@ -81,12 +81,9 @@ pub fn main(a: RunArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     }
-    let program = match atomport_core::script::parse_file(&a.file) {
+    let program = match super::read_script(&a.file) {
         Ok(p) => p,
-        Err(diag) => {
-            eprintln!("{diag}");
-            return EXIT_BAD_INPUT;
-        }
+        Err(code) => return code,
     };
     let unit = a.unit.unwrap_or(UnitBuild::Full);
     match a.engine {

@@ -52,19 +52,20 @@ pub struct WavediffArgs {
     pub strict: bool,
 }
 
-/// Reads a VCD or prints its diagnostic.
+/// Reads a VCD (`-`: standard input) or prints its diagnostic.
 fn read(path: &Path) -> Result<Waveform, i32> {
-    Waveform::read(path).map_err(|d| {
-        eprintln!("{d}");
-        EXIT_BAD_INPUT
-    })
+    super::read_vcd(path)
 }
 
 /// `atomport wavediff`.
 pub fn wavediff_main(a: WavediffArgs) -> i32 {
-    let (wa, wb) = match (read(&a.a), read(&a.b)) {
-        (Ok(x), Ok(y)) => (x, y),
-        (Err(c), _) | (_, Err(c)) => return c,
+    let wa = match read(&a.a) {
+        Ok(w) => w,
+        Err(c) => return c,
+    };
+    let wb = match read(&a.b) {
+        Ok(w) => w,
+        Err(c) => return c,
     };
     let opts = DiffOptions { signals: a.signals, clock: a.clock, scope_a: a.scope_a, scope_b: a.scope_b, strict: a.strict };
     match diff(&wa, &wb, &opts) {
@@ -118,12 +119,9 @@ pub struct WavecheckArgs {
 
 /// `atomport wavecheck`.
 pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
-    let program = match atomport_core::script::parse_file(&a.script) {
+    let program = match super::read_script(&a.script) {
         Ok(p) => p,
-        Err(d) => {
-            eprintln!("{d}");
-            return EXIT_BAD_INPUT;
-        }
+        Err(c) => return c,
     };
     let w = match read(&a.vcd) {
         Ok(w) => w,
@@ -276,12 +274,9 @@ pub struct GoldenArgs {
 }
 
 fn golden_main(a: GoldenArgs) -> i32 {
-    let program = match atomport_core::script::parse_file(&a.script) {
+    let program = match super::read_script(&a.script) {
         Ok(p) => p,
-        Err(d) => {
-            eprintln!("{d}");
-            return EXIT_BAD_INPUT;
-        }
+        Err(c) => return c,
     };
     if let Err(e) = atomport_wave::golden::write_golden_vcd_file(&program, &a.vcd) {
         eprintln!("atomport wave golden: error: {}: {e}", a.vcd.display());
@@ -307,6 +302,10 @@ pub struct GtkwArgs {
 }
 
 fn gtkw_main(a: GtkwArgs) -> i32 {
+    if a.vcd.as_os_str() == "-" {
+        eprintln!("atomport wave gtkw: error: give the VCD as a file: the view names the file GTKWave opens and is written beside it");
+        return EXIT_BAD_INPUT;
+    }
     match write_unit_gtkw(&a.vcd) {
         Ok(p) => {
             println!("{}", p.display());
@@ -348,8 +347,9 @@ fn replay_main(a: ReplayArgs) -> i32 {
         Err(c) => return c,
     };
     let module = a.module.unwrap_or_else(|| a.verilog.file_stem().unwrap_or_default().to_string_lossy().into_owned());
-    let result = std::fs::read_to_string(&a.verilog)
-        .map_err(|e| format!("{}: {e}", a.verilog.display()))
+    let result = super::input::read_input(&a.verilog.to_string_lossy(), "Verilog")
+        .map_err(|d| d.to_string())
+        .and_then(|i| String::from_utf8(i.bytes).map_err(|_| format!("{}: the Verilog is not UTF-8 text", a.verilog.display())))
         .and_then(|v| atomport_wave::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
         .and_then(|ports| {
             let scope = a.scope.clone().unwrap_or_else(|| atomport_wave::gtkw::unit_scope(&w));

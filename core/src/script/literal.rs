@@ -25,8 +25,25 @@ pub fn ones(bits: u32) -> u128 {
     }
 }
 
+/// True for a word that reads as a register or variable name (`%r0`, `a`,
+/// `$x`, `rd_1`): the language takes literal operands only.
+pub fn is_symbolic(text: &str) -> bool {
+    let body = text.strip_prefix('-').unwrap_or(text);
+    let mut chars = body.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '%' || c == '$' || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '%' || c == '$' || c == '_' || c == '.')
+}
+
+/// The error for a symbolic operand.
+pub fn symbolic_error(text: &str) -> String {
+    format!("`{text}`: symbolic operands are not supported: give a literal")
+}
+
 /// Parses `-?(0x[0-9a-f_]+ | 0b[01_]+ | [0-9_]+)`; `_` may separate digits.
 pub fn parse_int(text: &str) -> Result<IntLit, String> {
+    if is_symbolic(text) {
+        return Err(symbolic_error(text));
+    }
     let (neg, body) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -193,6 +210,9 @@ pub fn float_bits(text: &str, ty: ElemType) -> Result<u128, String> {
     }
     if body.starts_with("0b") {
         return Err(format!("`{text}`: binary literals are for masks; write float raw bits in hex"));
+    }
+    if is_symbolic(text) {
+        return Err(symbolic_error(text));
     }
     if !is_decimal_float(text) {
         return Err(format!("`{text}` is not a float literal (decimal, inf, -inf, nan or hex raw bits)"));

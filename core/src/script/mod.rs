@@ -17,7 +17,7 @@ mod ptx;
 mod tests;
 mod visa;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::diag::Diag;
 use crate::message::{Message, PredRef};
@@ -37,33 +37,113 @@ pub const MAX_DUMP_LEN: u64 = 1 << 24;
 /// Largest `levels=` of a typed surface.
 pub const MAX_LEVELS: u32 = 32;
 
-/// Parses a script. `file` names it in diagnostics only.
+/// At most this many errors are reported for one script (then one more
+/// diagnostic says the parser stopped).
+pub const MAX_ERRORS: usize = 20;
+
+/// Parses a script. `file` names it in diagnostics only. The error is the
+/// first one of the script ([`parse_all`] reports every one).
 pub fn parse(file: &str, text: &str) -> Result<Program, Diag> {
+    parse_all(file, text).map_err(|mut d| d.swap_remove(0))
+}
+
+/// Parses a script and reports every independent error, one per broken
+/// line, in line order, up to [`MAX_ERRORS`] (a last diagnostic then says
+/// the parser stopped). An error that only follows from an earlier one (a
+/// use of a predicate or surface whose own definition is broken) is not
+/// repeated. A leading UTF-8 byte-order mark is skipped.
+pub fn parse_all(file: &str, text: &str) -> Result<Program, Vec<Diag>> {
+    let text = text.strip_prefix(BOM).unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
     let globals = collect_globals(&lines);
     let mut p = Parser {
         globals: &globals,
         preds: HashMap::new(),
+        broken_preds: HashSet::new(),
         dmask: u32::MAX,
         stmts: Vec::new(),
         surface_lines: BTreeMap::new(),
         slm_size_line: None,
     };
+    let mut diags = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let (toks, end_col) = lex_line(line);
-        p.statement(i + 1, &toks, end_col)
-            .map_err(|e| Diag::new(file, i + 1, e.col, e.msg))?;
+        let result = match invisible_char(line) {
+            Some(e) => Err(e),
+            None => {
+                let (toks, end_col) = lex_line(line);
+                p.statement(i + 1, &toks, end_col)
+            }
+        };
+        match result {
+            Err(e) if e.follows => {}
+            Err(_) if diags.len() == MAX_ERRORS => {
+                diags.push(Diag::new(file, i + 1, 1, format!("too many errors; stopped here (the first {MAX_ERRORS} are reported)")));
+                break;
+            }
+            Err(e) => diags.push(Diag::new(file, i + 1, e.col, e.msg)),
+            Ok(()) => {}
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
     }
     let stmts = p.stmts;
     Ok(Program { file: file.to_string(), slm_size: globals.slm_size, surfaces: globals.surfaces, stmts })
 }
 
+/// Parses a script given as bytes: they must be UTF-8; the first byte that
+/// is not is reported at its own line and column.
+pub fn parse_bytes(file: &str, bytes: &[u8]) -> Result<Program, Vec<Diag>> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_all(file, text),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let good = std::str::from_utf8(good).expect("valid up to here");
+            let line = good.matches('\n').count() + 1;
+            let line_start = good.rfind('\n').map_or(0, |i| i + 1);
+            let before = &good[line_start..];
+            let before = if line_start == 0 { before.strip_prefix(BOM).unwrap_or(before) } else { before };
+            let col = before.chars().count() + 1;
+            let byte = bytes[e.valid_up_to()];
+            Err(vec![Diag::new(file, line, col, format!("byte 0x{byte:02x} is not UTF-8 text (a script is UTF-8 text)"))])
+        }
+    }
+}
+
 /// Reads and parses a script file; an unreadable file is a Diag at 1:1.
 pub fn parse_file(path: &str) -> Result<Program, Diag> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => parse(path, &text),
+    match std::fs::read(path) {
+        Ok(bytes) => parse_bytes(path, &bytes).map_err(|mut d| d.swap_remove(0)),
         Err(e) => Err(Diag::new(path, 1, 1, format!("cannot read the script: {e}"))),
     }
+}
+
+/// The UTF-8 byte-order mark.
+const BOM: char = '\u{feff}';
+
+/// A character that cannot be seen where it stands: a control character
+/// other than tab (NUL, ESC, ...), a byte-order mark past the start of the
+/// file, a zero-width or bidirectional-format character. The error names
+/// it by code point, at its column.
+fn invisible_char(line: &str) -> Option<PErr> {
+    let (i, c) = line.chars().enumerate().find(|&(_, c)| {
+        (c.is_control() && c != '\t')
+            || matches!(c, '\u{feff}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{00ad}')
+    })?;
+    let name = match c {
+        '\0' => " (NUL)",
+        '\u{1b}' => " (ESC)",
+        '\r' => " (carriage return)",
+        BOM => " (byte-order mark)",
+        '\u{200b}' => " (zero-width space)",
+        _ => "",
+    };
+    Some(PErr { col: i + 1, msg: format!("invisible character {}{name} is not allowed in a script", visible(c)), follows: false })
+}
+
+/// `U+XXXX` for a character.
+fn visible(c: char) -> String {
+    format!("U+{:04X}", c as u32)
 }
 
 /// An error inside one line: column and message (the line is added later).
@@ -71,17 +151,19 @@ pub fn parse_file(path: &str) -> Result<Program, Diag> {
 pub(crate) struct PErr {
     pub col: usize,
     pub msg: String,
+    /// the error only follows from an earlier, reported one (not repeated)
+    pub follows: bool,
 }
 
 pub(crate) type R<T> = Result<T, PErr>;
 
 pub(crate) fn err<T>(col: usize, msg: impl Into<String>) -> R<T> {
-    Err(PErr { col, msg: msg.into() })
+    Err(PErr { col, msg: msg.into(), follows: false })
 }
 
 /// Attaches a column to a literal-conversion error.
 pub(crate) fn at<T>(col: usize, r: Result<T, String>) -> R<T> {
-    r.map_err(|msg| PErr { col, msg })
+    r.map_err(|msg| PErr { col, msg, follows: false })
 }
 
 /// A cursor over one line's tokens.
@@ -231,12 +313,14 @@ pub(crate) fn dst_name(cur: &mut Cur<'_>, what: &str) -> R<Option<String>> {
 pub(crate) struct Globals {
     pub slm_size: u32,
     pub surfaces: BTreeMap<u8, Surface>,
+    /// surface numbers whose every definition is broken (reported there)
+    pub broken_surfaces: HashSet<u8>,
 }
 
 /// Pass 1: the first valid `slm size` and the first valid definition of each
 /// surface. Broken lines are skipped here and reported by pass 2 in order.
 fn collect_globals(lines: &[&str]) -> Globals {
-    let mut g = Globals { slm_size: DEFAULT_SLM_SIZE, surfaces: BTreeMap::new() };
+    let mut g = Globals { slm_size: DEFAULT_SLM_SIZE, surfaces: BTreeMap::new(), broken_surfaces: HashSet::new() };
     let mut slm_set = false;
     for line in lines {
         let (toks, end_col) = lex_line(line);
@@ -247,8 +331,16 @@ fn collect_globals(lines: &[&str]) -> Globals {
         let mut cur = Cur::new(&toks, end_col);
         cur.bump();
         if first.text.eq_ignore_ascii_case("surface") {
-            if let Ok((n, s)) = surface_def(&mut cur) {
-                g.surfaces.entry(n).or_insert(s);
+            let n = cur.peek().and_then(|t| plain_uint(&t.text, 8, "").ok());
+            match surface_def(&mut cur) {
+                Ok((n, s)) => {
+                    g.surfaces.entry(n).or_insert(s);
+                }
+                Err(_) => {
+                    if let Some(n) = n {
+                        g.broken_surfaces.insert(n as u8);
+                    }
+                }
             }
         } else if first.text.eq_ignore_ascii_case("slm")
             && cur.peek().is_some_and(|t| t.text.eq_ignore_ascii_case("size"))
@@ -262,6 +354,7 @@ fn collect_globals(lines: &[&str]) -> Globals {
             }
         }
     }
+    g.broken_surfaces.retain(|n| !g.surfaces.contains_key(n));
     g
 }
 
@@ -276,6 +369,8 @@ pub(crate) struct Ctx<'g> {
 struct Parser<'g> {
     globals: &'g Globals,
     preds: HashMap<String, u32>,
+    /// predicates whose `pred` line is broken (their uses are not errors again)
+    broken_preds: HashSet<String>,
     dmask: u32,
     stmts: Vec<Stmt>,
     /// where each surface index was first defined
@@ -356,12 +451,26 @@ impl<'g> Parser<'g> {
                 if is_null(&name.text) || !is_name(&name.text) {
                     return err(name.col, format!("`{}` is not a predicate name", name.text));
                 }
-                cur.expect(Tok::Eq, "`=` after the predicate name")?;
-                let mask = cur.word("the predicate mask")?;
-                let value = at(mask.col, plain_uint(&mask.text, 32, "predicate mask"))? as u32;
-                cur.end()?;
-                self.preds.insert(name.text.clone(), value);
-                Ok(())
+                let value = (|| {
+                    cur.expect(Tok::Eq, "`=` after the predicate name")?;
+                    let mask = cur.word("the predicate mask")?;
+                    let value = at(mask.col, plain_uint(&mask.text, 32, "predicate mask"))? as u32;
+                    cur.end()?;
+                    Ok(value)
+                })();
+                match value {
+                    Ok(v) => {
+                        self.preds.insert(name.text.clone(), v);
+                        self.broken_preds.remove(&name.text);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        if !self.preds.contains_key(&name.text) {
+                            self.broken_preds.insert(name.text.clone());
+                        }
+                        Err(e)
+                    }
+                }
             }
             "dmask" => {
                 let mask = cur.word("the dispatch mask")?;
@@ -407,6 +516,9 @@ impl<'g> Parser<'g> {
         }
         match self.preds.get(&name.text) {
             Some(&mask) => Ok(PredRef { name: name.text.clone(), negate, mask }),
+            None if self.broken_preds.contains(&name.text) => {
+                Err(PErr { col: name.col, msg: format!("predicate `{}`'s definition is broken", name.text), follows: true })
+            }
             None => err(
                 name.col,
                 format!("predicate `{}` is not defined (define it above with `pred {} = <mask>`)", name.text, name.text),

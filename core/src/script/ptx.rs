@@ -388,5 +388,5 @@ fn scalar(cur: &mut Cur<'_>, ty: PtxType, what: &str) -> R<u128> {
             }
         }
     };
-    r.map_err(|e| PErr { col: t.col, msg: format!("{what}: {e}") })
+    r.map_err(|e| PErr { col: t.col, msg: format!("{what}: {e}"), follows: false })
 }

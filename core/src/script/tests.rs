@@ -1058,3 +1058,70 @@ fn examples_parse() {
         }
     }
 }
+
+/// Issue 14 item 10: diagnostics that say where and what, for every error.
+#[test]
+fn a_byte_order_mark_is_skipped_and_a_later_one_is_named() {
+    let p = ok("\u{feff}mem.u32 0x100 = 1\ndump 0x100 4\n");
+    assert_eq!(p.stmts.len(), 2);
+    bad("mem.u32 0x100 = 1\nmem.u32 0x104 =\u{feff} 2\n", 2, 16, "invisible character U+FEFF (byte-order mark)");
+}
+
+#[test]
+fn a_bad_byte_is_reported_at_its_own_line_and_column() {
+    let d = parse_bytes("t.atom", b"mem.u32 0x100 = 1\nmem.u32 0x1\xff04 = 2\n").unwrap_err();
+    assert_eq!(d.len(), 1);
+    assert_eq!((d[0].line, d[0].col), (2, 12), "{}", d[0]);
+    assert!(d[0].msg.contains("byte 0xff is not UTF-8"), "{}", d[0]);
+    // a BOM before the bad byte on line 1 does not count as a column
+    let d = parse_bytes("t.atom", b"\xef\xbb\xbfab\xc0").unwrap_err();
+    assert_eq!((d[0].line, d[0].col), (1, 3), "{}", d[0]);
+}
+
+#[test]
+fn a_nul_is_shown_by_name() {
+    bad("mem.u32 0x100 = 1\0\n", 1, 18, "invisible character U+0000 (NUL)");
+    bad("dmask 0x1\u{200b}\n", 1, 10, "U+200B (zero-width space)");
+}
+
+#[test]
+fn symbolic_operands_ask_for_a_literal() {
+    bad("atom.global.add.u32 d, [a], 1;", 1, 25, "`a`: symbolic operands are not supported: give a literal");
+    bad("atom.global.add.u32 d, [0], %r0;", 1, 29, "`%r0`: symbolic operands are not supported: give a literal");
+    bad("SVM_ATOMIC.add (1) [addr] d [1] V0", 1, 21, "`addr`: symbolic operands are not supported");
+    bad("SVM_ATOMIC.fmin (1) [0] d [%f1] V0", 1, 28, "`%f1`: symbolic operands are not supported");
+    // a literal with a bad digit keeps its own message
+    bad("SVM_ATOMIC.add (1) [0x1g] d [1] V0", 1, 21, "bad digit `g`");
+}
+
+#[test]
+fn every_independent_error_is_reported_in_line_order() {
+    let text = "mem.u33 0 = 1\ndmask 0b12\nmem.u32 0x100 = 1\nSVM_ATOMIC.add (1) [0] d [x] V0\n";
+    let d = parse_all("t.atom", text).unwrap_err();
+    let at: Vec<(usize, usize)> = d.iter().map(|d| (d.line, d.col)).collect();
+    assert_eq!(at, [(1, 5), (2, 7), (4, 27)], "{d:?}");
+    assert!(d.iter().all(|d| d.to_string().starts_with(&format!("t.atom:{}:{}: error: ", d.line, d.col))));
+    // parse() still gives the first
+    assert_eq!(parse("t.atom", text).unwrap_err(), d[0]);
+}
+
+#[test]
+fn errors_that_follow_from_a_broken_definition_are_not_repeated() {
+    let text = "pred p = 0x1g\n(p) SVM_ATOMIC.add (1) [0] d [1] V0\nsurface 4 buffer base=3 size=16\nDWORD_ATOMIC.add (1) 4 [0] [1] V0 d\n(q) SVM_ATOMIC.add (1) [0] d [1] V0\n";
+    let d = parse_all("t.atom", text).unwrap_err();
+    let lines: Vec<usize> = d.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [1, 3, 5], "{d:?}");
+    assert!(d[2].msg.contains("predicate `q` is not defined"), "{}", d[2]);
+}
+
+#[test]
+fn the_error_count_is_capped() {
+    let text = "bogus\n".repeat(MAX_ERRORS + 5);
+    let d = parse_all("t.atom", &text).unwrap_err();
+    assert_eq!(d.len(), MAX_ERRORS + 1);
+    assert_eq!(d[MAX_ERRORS].line, MAX_ERRORS + 1);
+    assert!(d[MAX_ERRORS].msg.contains("too many errors"), "{}", d[MAX_ERRORS]);
+    // exactly the cap: no "too many" line
+    let d = parse_all("t.atom", &"bogus\n".repeat(MAX_ERRORS)).unwrap_err();
+    assert_eq!(d.len(), MAX_ERRORS);
+}

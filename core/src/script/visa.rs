@@ -225,9 +225,15 @@ fn dword_surface(t: &Token, ctx: &Ctx<'_>) -> R<DwordSurface> {
                 t.col,
                 format!("surface {n} is a typed surface; DWORD_ATOMIC needs a buffer, T0 or T255 (seed DWORD_ATOMIC.md Surface: it must be a buffer)"),
             ),
+            None if ctx.globals.broken_surfaces.contains(&n) => Err(broken_surface(t.col, n)),
             None => err(t.col, format!("surface {n} is not defined (add `surface {n} buffer base=<addr> size=<bytes>`)")),
         },
     }
+}
+
+/// A use of a surface whose definition is broken: that line is reported.
+fn broken_surface(col: usize, n: u8) -> super::PErr {
+    super::PErr { col, msg: format!("surface {n}'s definition is broken"), follows: true }
 }
 
 /// `T<n>` or `<n>`, 0..=255.
@@ -299,6 +305,7 @@ pub(crate) fn typed_atomic(cur: &mut Cur<'_>, parts: &[(String, usize)], pred: O
         None if n == 0 || n == 255 => {
             return err(s_tok.col, format!("TYPED_ATOMIC needs a typed surface, not the built-in T{n}"))
         }
+        None if ctx.globals.broken_surfaces.contains(&n) => return Err(broken_surface(s_tok.col, n)),
         None => {
             return err(s_tok.col, format!("surface {n} is not defined (add `surface {n} 2d base=<addr> width=<w> height=<h> format=u32`)"))
         }
