@@ -259,7 +259,7 @@ mod tests {
             let have = std::fs::read_to_string(&path).unwrap_or_default();
             assert!(
                 have == want,
-                "{} is not what the generator emits now: run `atomport emit` (cargo run -- emit) and commit hdl/verilog/",
+                "{} is not what the generator emits now: run `make emit` (cargo run --features hdl -- emit) and commit hdl/verilog/",
                 path.display()
             );
         }
