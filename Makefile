@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps demo test check-layout long bench emit waves synth-table
+.PHONY: deps demo test check-layout long bench emit waves synth-table fusesoc
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -61,3 +61,10 @@ bench: deps
 # Regenerate the reference waveforms under waves/ after an intended RTL change.
 waves: deps
 	$(CARGO) run --release -q -- wave update-refs
+
+# The FuseSoC core (hdl/atomport.core): Verilator lint and Yosys synthesis
+# through FuseSoC/Edalize, as another project would pull the unit in.
+fusesoc: deps
+	@command -v fusesoc >/dev/null 2>&1 || python3 -m pip install -q fusesoc
+	cd target && fusesoc --cores-root ../hdl run --target lint atomport:gpu:atomic_unit
+	cd target && fusesoc --cores-root ../hdl run --target synth atomport:gpu:atomic_unit
