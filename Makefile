@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps demo test check-layout long bench emit waves synth-table fusesoc
+.PHONY: deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -68,3 +68,24 @@ fusesoc: deps
 	@command -v fusesoc >/dev/null 2>&1 || python3 -m pip install -q fusesoc
 	cd target && fusesoc --cores-root ../hdl run --target lint atomport:gpu:atomic_unit
 	cd target && fusesoc --cores-root ../hdl run --target synth atomport:gpu:atomic_unit
+
+# Fuzzing (issue 14): the script parser, the descriptor decoder and the VCD
+# reader under libFuzzer (cargo-fuzz), FUZZ_SECONDS each (default 600), one
+# after the other; new inputs go into fuzz/corpus/<target>, minimized after
+# each run (commit what it adds). A finding is written to fuzz/artifacts/.
+# cargo-fuzz wants a nightly compiler: RUSTC_BOOTSTRAP=1 lets the stable one
+# build it. `cargo test --test fuzz_corpus` replays the corpus on stable.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= script descriptor vcd
+FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
+
+fuzz-build:
+	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install --locked cargo-fuzz
+	$(FUZZ) build -O
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "make fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  ( $(FUZZ) run -O $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ) || exit 1; \
+	  ( $(FUZZ) cmin -O $$t corpus/$$t -- -max_len=8192 ) >/dev/null 2>&1 || exit 1; \
+	done

@@ -265,11 +265,14 @@ pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, String> {
         }
     }
     let (_, scope, missing) = best.unwrap_or_default();
-    Err(format!(
-        "{}: no scope has the unit's ports; closest is `{scope}`, which lacks {}",
-        w.file,
-        missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
-    ))
+    let list = |names: &[&str]| names.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+    if missing.len() == REQUIRED_PORTS.len() + 1 {
+        // a foreign VCD: no scope has any port (naming the root scope `` would say nothing)
+        let all: Vec<&str> = std::iter::once(clock).chain(REQUIRED_PORTS.iter().copied()).collect();
+        return Err(format!("{}: not a waveform of the unit: no scope has any of its ports ({})", w.file, list(&all)));
+    }
+    let place = if scope.is_empty() { "the top level".to_string() } else { format!("scope `{scope}`") };
+    Err(format!("{}: no scope has all of the unit's ports; the closest, {place}, lacks {}", w.file, list(&missing)))
 }
 
 /// Reads the unit's port traffic from a VCD (see the module doc). `clock`
