@@ -11,7 +11,6 @@
 //!   port-contract checks;
 //! * [`scoreboard`]: golden model in lockstep; names the first difference;
 //! * [`generator`]: seeded random valid scripts for `atomport regress`;
-//! * [`fp_probe`]: which float datapaths the RTL ALU implements, by trying;
 //! * [`dut`]: the pins of the Verilated `atomic_unit`, [`dut::simulate`],
 //!   [`dut::run_rtl`];
 //! * [`regress`]: the seeded random regression; [`bench`]: throughput and
@@ -22,7 +21,6 @@
 pub mod bench;
 pub mod driver;
 pub mod dut;
-pub mod fp_probe;
 pub mod generator;
 pub mod memory;
 pub mod monitor;
