@@ -584,9 +584,10 @@ mod tests {
         other[1000] = b'5';
         let other = String::from_utf8(other).unwrap();
         let (a, b, note) = compact_pair(&format!("4096'h{zeros}"), &format!("4096'h{other}"));
-        assert_eq!(a, format!("4096'h…{}", "0".repeat(24)));
-        assert_eq!(b, format!("4096'h…00005{}", "0".repeat(19)));
-        assert_eq!(note, " (first differing digit: bits 95..92; 24 of 1024 hex digits shown)");
+        // from 4 digits before the first difference to the end (28 digits)
+        assert_eq!(a, format!("4096'h…{}", "0".repeat(28)));
+        assert_eq!(b, format!("4096'h…00005{}", "0".repeat(23)));
+        assert_eq!(note, " (first differing digit: bits 95..92; 28 of 1024 hex digits shown)");
         assert_eq!(compact_pair("8'h02", "8'h01"), ("8'h02".into(), "8'h01".into(), String::new()));
         let head = "$timescale 1ns $end $scope module t $end $var wire 1 ! clk $end $var wire 8 \" d [7:0] $end $upscope $end $enddefinitions $end\n";
         let a = wave(&format!("{head}#0 0! b0 \" #5 1! #10 0! #15 1!"));
