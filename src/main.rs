@@ -28,6 +28,8 @@ enum Cmd {
     Emit(cli::emit::EmitArgs),
     /// Run seeded random scripts on the RTL and the golden model in lockstep.
     Regress(cli::regress::RegressArgs),
+    /// Join the reports of the shards of one regression (regress --shard K/N --report) into the run's report.
+    Merge(cli::merge::MergeArgs),
     /// Cycles per message on the RTL per kind and exec size, and simulation speed.
     Bench(cli::bench::BenchArgs),
     /// Synthesize a block with Yosys (and place and route it with nextpnr) and report its figures.
@@ -69,6 +71,7 @@ fn main() {
         Cmd::Emit(a) => cli::emit::main(a),
         Cmd::Synth(a) => cli::synth::main(a),
         Cmd::Regress(a) => cli::regress::main(a),
+        Cmd::Merge(a) => cli::merge::main(a),
         Cmd::Bench(a) => cli::bench::main(a),
         Cmd::Wavediff(a) => cli::wave::wavediff_main(a),
         Cmd::Wavecheck(a) => cli::wave::wavecheck_main(a),

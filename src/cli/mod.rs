@@ -9,6 +9,7 @@ pub mod run;
 pub mod codec;
 pub mod emit;
 pub mod regress;
+pub mod merge;
 pub mod bench;
 pub mod synth;
 pub mod wave;

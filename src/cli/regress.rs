@@ -1,22 +1,25 @@
 //! `atomport regress --seed S --count N [--latency N|MIN..MAX] [--stall P]
-//! [--per-script M] [--out DIR]`: seeded random valid scripts run on the
-//! RTL and checked in lockstep against the golden model
-//! (testbench/src/regress.rs), with a progress line on stderr.
+//! [--per-script M] [--out DIR] [--jobs J] [--shard K/N] [--script k]
+//! [--max-failures F] [--kinds GLOB,..] [--ops GLOB,..] [--report FILE.json]
+//! [--junit FILE.xml]`: seeded random valid scripts run on the RTL and
+//! checked in lockstep against the golden model (testbench/src/regress.rs),
+//! on J threads (default: every core), with a progress bar on a terminal
+//! (one line per tenth in a log).
 //!
-//! Exit status: 0 all messages agreed, 1 a mismatch (the failing script is
-//! written to `<out>/fail-<seed>-<n>.atom` with the command that reproduces
-//! it, and the first differing transaction is named), 2 bad arguments or
+//! Exit status: 0 all messages agreed, 1 a mismatch (each failing script is
+//! written to `<out>/fail-<seed>-<k>.atom`, the first differing transaction is
+//! named, and a one-line reproduce command printed), 2 bad arguments or
 //! no RTL model.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use atomport_core::diag::EXIT_BAD_INPUT;
-use atomport_testbench::generator::{admitted_fp_families, all_fp_families};
-use atomport_testbench::memory::{LatencyRange, MemConfig};
 use atomport_testbench::dut::UnitBuild;
-use atomport_testbench::regress::{self, latency_text, RegressConfig};
+use atomport_testbench::generator::{admitted_fp_families, all_fp_families, MessageFilter};
+use atomport_testbench::memory::{LatencyRange, MemConfig};
+use atomport_testbench::regress::{self, latency_text, RegressConfig, Shard};
+use atomport_testbench::results::{junit_of_run, RunRecord};
 
 /// Arguments of `atomport regress`.
 #[derive(clap::Args, Debug)]
@@ -47,10 +50,102 @@ pub struct RegressArgs {
     /// build must reject every message it does not admit
     #[arg(long, default_value = "full", value_parser = parse_unit)]
     pub unit: UnitBuild,
+    /// threads, each with its own Verilated model (default: the number of
+    /// cores); the outcome is the same for every value
+    #[arg(long, value_name = "J", value_parser = super::optval::at_least_one)]
+    pub jobs: Option<usize>,
+    /// run the K-th of N disjoint slices of the scripts (script k when
+    /// k % N == K-1); `atomport merge` joins the shards' reports
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// run script k of the run alone (what a failure's reproduce command does)
+    #[arg(long, value_name = "k", conflicts_with = "shard")]
+    pub script: Option<usize>,
+    /// stop after F failing scripts (in script order); 0 runs every script
+    #[arg(long, value_name = "F", default_value_t = 1)]
+    pub max_failures: usize,
+    /// only these message kinds (comma-separated globs, any case):
+    /// SVM_ATOMIC, DWORD_ATOMIC, TYPED_ATOMIC, SVM_SCATTER, atom
+    #[arg(long, value_name = "GLOB,..", value_delimiter = ',')]
+    pub kinds: Vec<String>,
+    /// only these ops (comma-separated globs, any case): vISA op names
+    /// (ADD, CMPXCHG, FADD...), PTX ops (add, cas, exch...), SCATTER
+    #[arg(long, value_name = "GLOB,..", value_delimiter = ',')]
+    pub ops: Vec<String>,
+    /// write the run's report (format atomport-regress/1) to FILE.json
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// write a JUnit XML file: one test case per script, failures with
+    /// the first difference and the reproduce command
+    #[arg(long, value_name = "FILE.xml")]
+    pub junit: Option<PathBuf>,
 }
 
 fn parse_unit(text: &str) -> Result<UnitBuild, String> {
     UnitBuild::by_name(text)
+}
+
+/// The number of cores this process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Progress on stderr: an indicatif bar with messages/s and ETA on a
+/// terminal; in a log (CI, a pipe) one line per tenth.
+pub struct ProgressReport {
+    bar: Option<indicatif::ProgressBar>,
+    start: Instant,
+    last_tenth: usize,
+    quiet: bool,
+}
+
+impl ProgressReport {
+    pub fn new(total: usize, quiet: bool) -> ProgressReport {
+        let live = !quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let bar = live.then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("  [{bar:30}] {pos}/{len} messages, {per_sec:.0}, ETA {eta} ")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                    .progress_chars("#>-"),
+            );
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        ProgressReport { bar, start: Instant::now(), last_tenth: 0, quiet }
+    }
+
+    pub fn update(&mut self, done: usize, total: usize) {
+        if self.quiet {
+            return;
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+            return;
+        }
+        let tenth = (done * 10).checked_div(total).unwrap_or(10);
+        if tenth > self.last_tenth {
+            self.last_tenth = tenth;
+            let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+            let rate = done as f64 / secs;
+            let eta = (total - done) as f64 / rate.max(1e-9);
+            eprintln!("  {done}/{total} messages, {rate:.0} msg/s, ETA {eta:.0} s");
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Writes `text` to `path` or says why not.
+pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 pub fn main(a: RegressArgs) -> i32 {
@@ -62,92 +157,107 @@ pub fn main(a: RegressArgs) -> i32 {
         mem,
         out_dir: a.out.clone(),
         unit: a.unit,
+        jobs: a.jobs.unwrap_or_else(cores),
+        shard: a.shard,
+        script: a.script,
+        max_failures: a.max_failures,
+        filter: MessageFilter { kinds: a.kinds.clone(), ops: a.ops.clone() },
+        traced_failures: 3,
+    };
+    let selected = cfg.selected_scripts();
+    let total: usize = selected.iter().map(|&k| cfg.script_messages(k)).sum();
+    let slice = match (cfg.script, cfg.shard) {
+        (Some(k), _) => format!("; script {k} of {} alone", cfg.total_scripts()),
+        (None, Some(s)) => format!("; shard {s}: {} of {} scripts, {total} messages", selected.len(), cfg.total_scripts()),
+        (None, None) => String::new(),
+    };
+    let filter = if cfg.filter.is_empty() {
+        String::new()
+    } else {
+        format!("; only kinds {:?} ops {:?}", cfg.filter.kinds, cfg.filter.ops)
     };
     eprintln!(
-        "atomport regress: unit {}, seed {}, {} messages, {} per script, memory latency {}, stall {}; float families: all {} generated, {} admitted by the build",
+        "atomport regress: unit {}, seed {}, {} messages, {} per script, memory latency {}, stall {}, {} jobs{slice}{filter}; float families: all {} generated, {} admitted by the build",
         a.unit.name(),
         a.seed,
         a.count,
         cfg.per_script,
         latency_text(&mem),
         a.stall,
+        cfg.jobs,
         all_fp_families().len(),
         admitted_fp_families(&a.unit.config()).len()
     );
     let start = Instant::now();
-    let quiet = a.quiet;
-    // a live bar on a terminal; in a log (CI, a pipe) one line per tenth
-    let live = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut last_tenth = 0;
-    let mut progress = |done: usize, total: usize| {
-        if quiet {
-            return;
-        }
-        if !live {
-            let tenth = (done * 10).checked_div(total).unwrap_or(10);
-            if tenth > last_tenth {
-                last_tenth = tenth;
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                eprintln!("  {done}/{total} messages, {:.0} msg/s", done as f64 / secs);
-            }
-            return;
-        }
-        let secs = start.elapsed().as_secs_f64().max(1e-9);
-        let width = 30;
-        let filled = (done * width).checked_div(total).unwrap_or(width);
-        eprint!(
-            "\r  [{}{}] {done}/{total} messages, {:.0} msg/s   ",
-            "#".repeat(filled),
-            "-".repeat(width - filled),
-            done as f64 / secs
-        );
-        let _ = std::io::stderr().flush();
-    };
-    let report = match regress::run(&cfg, &mut progress) {
+    let mut bar = ProgressReport::new(total, a.quiet);
+    let result = regress::run(&cfg, &mut |done, total| bar.update(done, total));
+    bar.finish();
+    let report = match result {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("\natomport regress: error: {e}");
+            eprintln!("atomport regress: error: {e}");
             return EXIT_BAD_INPUT;
         }
     };
-    if !quiet && live {
-        eprintln!();
-    }
     let secs = start.elapsed().as_secs_f64();
-    match report.failure {
-        None => {
-            println!(
-                "regress seed {}: {} messages in {} scripts agree with the golden model ({} cycles, {:.1} s, {:.0} msg/s)",
-                a.seed,
-                report.messages,
-                report.scripts,
-                report.cycles,
-                secs,
-                report.messages as f64 / secs.max(1e-9)
-            );
-            if report.rejected > 0 {
-                println!(
-                    "  {} of them need more than the {} build has and were rejected (rsp_error, no access), as expected",
-                    report.rejected,
-                    a.unit.name()
-                );
-            }
-            println!("  coverage: {}", report.coverage.summary());
-            0
-        }
-        Some(f) => {
-            println!(
-                "regress seed {}: MISMATCH in script {} (script seed {:#x}) after {} agreeing messages",
-                a.seed, f.script, f.script_seed, report.messages
-            );
-            println!("  first difference: {}", f.what.replace('\n', "\n  "));
-            println!("  failing script: {}", f.file.display());
-            match f.vcd.clone().and_then(|vcd| atomport_wave::gtkw::write_unit_gtkw(&vcd).map(|_| vcd)) {
-                Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), atomport_wave::gtkw::gtkw_path(&vcd).display()),
-                Err(e) => println!("  waveform: none ({e})"),
-            }
-            println!("  reproduce: {}", f.reproduce);
-            1
+    let record = RunRecord::new(&cfg, &report, secs);
+    if let Some(path) = &a.report {
+        let text = serde_json::to_string_pretty(&record.to_json()).expect("JSON") + "\n";
+        if let Err(e) = write_file(path, &text) {
+            eprintln!("atomport regress: error: {e}");
+            return EXIT_BAD_INPUT;
         }
     }
+    if let Some(path) = &a.junit {
+        if let Err(e) = write_file(path, &junit_of_run(&record)) {
+            eprintln!("atomport regress: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
+    let ran: usize = report.outcomes.iter().map(|o| o.messages).sum();
+    let rate = ran as f64 / secs.max(1e-9);
+    if report.failures.is_empty() {
+        println!(
+            "regress seed {}: {} messages in {} scripts agree with the golden model ({} cycles, {:.1} s, {:.0} msg/s, {} jobs)",
+            a.seed, report.messages, report.scripts, report.cycles, secs, rate, cfg.jobs
+        );
+        if report.rejected > 0 {
+            println!(
+                "  {} of them need more than the {} build has and were rejected (rsp_error, no access), as expected",
+                report.rejected,
+                a.unit.name()
+            );
+        }
+        println!("  coverage: {}", report.coverage.summary());
+        return 0;
+    }
+    println!(
+        "regress seed {}: {} of {} scripts FAILED ({} messages agreed in {} scripts; {} cycles, {:.1} s, {:.0} msg/s, {} jobs){}",
+        a.seed,
+        report.failures.len(),
+        report.outcomes.len(),
+        report.messages,
+        report.scripts,
+        report.cycles,
+        secs,
+        rate,
+        cfg.jobs,
+        if report.stopped_early {
+            format!("; stopped after {} failure(s) (--max-failures), {} scripts not run", cfg.max_failures, report.selected - report.outcomes.len())
+        } else {
+            String::new()
+        }
+    );
+    for f in &report.failures {
+        println!("MISMATCH in script {} (script seed {:#x})", f.script, f.script_seed);
+        println!("  first difference: {}", f.what.replace('\n', "\n  "));
+        println!("  failing script: {}", f.file.display());
+        match f.vcd.clone().and_then(|vcd| atomport_wave::gtkw::write_unit_gtkw(&vcd).map(|_| vcd)) {
+            Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), atomport_wave::gtkw::gtkw_path(&vcd).display()),
+            Err(e) => println!("  waveform: none ({e})"),
+        }
+        println!("  run: {}", f.run_command);
+        println!("  reproduce: {}", f.reproduce);
+    }
+    1
 }

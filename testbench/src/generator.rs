@@ -85,11 +85,58 @@ pub struct GenConfig {
     pub messages: usize,
     /// float families to generate (others are never generated)
     pub fp: BTreeSet<FpFamily>,
+    /// only messages whose kind and op match (`regress --kinds/--ops`)
+    pub filter: MessageFilter,
+}
+
+/// `regress --kinds GLOB,.. --ops GLOB,..`: narrows the generated messages
+/// to some kinds (`SVM_ATOMIC`, `DWORD_ATOMIC`, `TYPED_ATOMIC`,
+/// `SVM_SCATTER`, `atom`) and ops (`ADD`, `CMPXCHG`, PTX `cas`, `SCATTER`
+/// for SVM_SCATTER), as test filters do. Globs take `*` and `?` and ignore
+/// case; an empty list matches everything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MessageFilter {
+    pub kinds: Vec<String>,
+    pub ops: Vec<String>,
+}
+
+impl MessageFilter {
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty() && self.ops.is_empty()
+    }
+
+    pub fn matches(&self, msg: &Message) -> bool {
+        let any = |globs: &[String], name: &str| globs.is_empty() || globs.iter().any(|g| glob_match(g, name));
+        any(&self.kinds, msg.kind().name()) && any(&self.ops, &message_op_name(msg))
+    }
+}
+
+/// The op of a message as `--ops` matches it: the vISA op name (`ADD`,
+/// `CMPXCHG`, `FADD`), the PTX op (`add`, `cas`, `exch`), `SCATTER`.
+pub fn message_op_name(msg: &Message) -> String {
+    match &msg.body {
+        Body::SvmAtomic { op, .. } | Body::DwordAtomic { op, .. } | Body::TypedAtomic { op, .. } => op.name.to_string(),
+        Body::SvmScatter { .. } => "SCATTER".to_string(),
+        Body::PtxAtom { op, .. } => atomport_core::text::ptx_op_name(*op).to_string(),
+    }
+}
+
+/// `*` any run, `?` one character; case-insensitive.
+pub fn glob_match(glob: &str, name: &str) -> bool {
+    fn go(g: &[u8], n: &[u8]) -> bool {
+        match g.split_first() {
+            None => n.is_empty(),
+            Some((b'*', rest)) => (0..=n.len()).any(|k| go(rest, &n[k..])),
+            Some((b'?', rest)) => !n.is_empty() && go(rest, &n[1..]),
+            Some((c, rest)) => n.first().is_some_and(|d| d.eq_ignore_ascii_case(c)) && go(rest, &n[1..]),
+        }
+    }
+    go(glob.as_bytes(), name.as_bytes())
 }
 
 impl GenConfig {
     pub fn integer_only(messages: usize) -> GenConfig {
-        GenConfig { messages, fp: BTreeSet::new() }
+        GenConfig { messages, fp: BTreeSet::new(), filter: MessageFilter::default() }
     }
 
     /// Every message kind, op, width and float family: what a regression
@@ -97,20 +144,21 @@ impl GenConfig {
     /// (the scoreboard checks that), so the stimulus is the same whatever
     /// the device under test passes.
     pub fn every_family(messages: usize) -> GenConfig {
-        GenConfig { messages, fp: all_fp_families().into_iter().collect() }
+        GenConfig { messages, fp: all_fp_families().into_iter().collect(), filter: MessageFilter::default() }
     }
 
     /// Only the messages the build `config` admits float-wise: every float
     /// family when it is built with FP.
     pub fn for_build(messages: usize, config: &UnitConfig) -> GenConfig {
-        GenConfig { messages, fp: admitted_fp_families(config) }
+        GenConfig { messages, fp: admitted_fp_families(config), filter: MessageFilter::default() }
     }
 
     fn allows(&self, msg: &Message) -> bool {
-        match msg.alu() {
+        let fp_ok = match msg.alu() {
             Some(ctl) if ctl.needs_fp() => self.fp.contains(&(ctl.op, ctl.ty, ctl.ftz)),
             _ => true,
-        }
+        };
+        fp_ok && self.filter.matches(msg)
     }
 }
 
@@ -144,7 +192,12 @@ struct Gen<'c> {
     /// current value of each predicate name p0..p3
     preds: [u32; 4],
     dsts: usize,
+    /// candidates the config refused in a row (a filter nothing matches)
+    refused: usize,
 }
+
+/// Candidates refused in a row before a filter is declared unsatisfiable.
+const MAX_REFUSED: usize = 200_000;
 
 fn mask_of(bits: u32) -> u128 {
     if bits >= 128 {
@@ -477,7 +530,7 @@ impl Gen<'_> {
     }
 
     /// One message statement (and the dmask / pred lines before it).
-    fn message(&mut self) {
+    fn message(&mut self) -> Result<(), String> {
         loop {
             let pick = self.rng.gen_range(0..100);
             let parts = match pick {
@@ -490,13 +543,21 @@ impl Gen<'_> {
             let Some((exec_size, mask_ctrl, dst, body)) = parts else { continue };
             let mut msg = Message { line: 0, exec_size, mask_ctrl, pred: None, dmask: self.dmask, dst, body };
             if !self.cfg.allows(&msg) {
+                self.refused += 1;
+                if self.refused > MAX_REFUSED {
+                    return Err(format!(
+                        "no message matches kinds {:?} ops {:?} among the {MAX_REFUSED} the generator drew",
+                        self.cfg.filter.kinds, self.cfg.filter.ops
+                    ));
+                }
                 continue;
             }
+            self.refused = 0;
             msg.pred = self.pre_message();
             msg.dmask = self.dmask;
             let text = atomport_core::text::message_text(&msg);
             self.line(text);
-            return;
+            return Ok(());
         }
     }
 
@@ -581,6 +642,7 @@ pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, String> {
         dmask: u32::MAX,
         preds: [0; 4],
         dsts: 0,
+        refused: 0,
     };
     g.header();
     for i in 0..cfg.messages {
@@ -589,7 +651,7 @@ pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, String> {
             let base = LOW_BASE + 4 * g.rng.gen_range(0..LOW_SIZE / 4 - 4);
             g.memory_statement(base, 4);
         }
-        g.message();
+        g.message()?;
     }
     g.line(format!("dump {LOW_BASE:#x} {LOW_SIZE}"));
     g.line(format!("dump slm 0 {}", 0x80));

@@ -13,7 +13,8 @@
 //! * [`generator`]: seeded random valid scripts for `atomport regress`;
 //! * [`dut`]: the pins of the Verilated `atomic_unit`, [`dut::simulate`],
 //!   [`dut::run_rtl`];
-//! * [`regress`]: the seeded random regression; [`bench`]: throughput and
+//! * [`regress`]: the seeded random regression (jobs, shards); [`results`]: its
+//!   report JSON, shard merge and JUnit XML; [`bench`]: throughput and
 //!   simulation speed;
 //! * [`session`]: the cycle loop ([`session::Session`]), the watchdog, and
 //!   whole-script runs ([`session::run_program`]).
@@ -26,6 +27,7 @@ pub mod memory;
 pub mod monitor;
 pub mod pins;
 pub mod regress;
+pub mod results;
 pub mod scoreboard;
 pub mod session;
 

@@ -1,18 +1,29 @@
 //! Seeded random regression: random valid scripts ([`super::generator`])
-//! run on the RTL with the scoreboard in lockstep, script after script,
-//! until the message count is reached or the first failure.
+//! run on the RTL with the scoreboard in lockstep.
 //!
-//! Seeds: the run's seed `S` and the script's number `k` give the script
-//! seed (text) and the memory model's seed (latency and stalls), so
-//! `fail-S-k.atom` and its header's `atomport run` line reproduce a failure
-//! exactly.
+//! A run of `count` messages is `ceil(count / per_script)` scripts; script
+//! `k` is a job of its own: the run's seed `S` and `k` give its script seed
+//! (text) and its memory model's seed (latency and stalls), so it is the
+//! same script whichever thread, machine or shard runs it. `jobs` threads,
+//! each with its own Verilated model (its own `VerilatedContext`), take the
+//! scripts in order; the outcomes are collected in script order, so which
+//! scripts ran, their verdicts and the failing script files are the same for
+//! every `jobs`. `--shard K/N` runs the scripts with `k % N == K - 1`
+//! (disjoint; the union of the N shards is the whole run), `--script k`
+//! one script: the reproduce command of a failure.
+//!
+//! With `max_failures` M > 0 the run stops after the M-th failing script in
+//! script order (scripts after it are not part of the outcome, whichever
+//! thread had started them).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use super::dut::{simulate_build, UnitBuild};
 use super::session::{RtlError, RtlOptions};
-use super::generator::{random_script, GenConfig};
+use super::generator::{random_script, GenConfig, Generated, MessageFilter};
 use super::memory::MemConfig;
 
 /// What `atomport regress` runs.
@@ -31,6 +42,127 @@ pub struct RegressConfig {
     /// and every float family, whatever the RTL passes; a smaller build must
     /// reject those it does not admit)
     pub unit: UnitBuild,
+    /// threads, each with its own model (1: the calling thread's order, same outcome)
+    pub jobs: usize,
+    /// run only this slice of the scripts
+    pub shard: Option<Shard>,
+    /// run only script `k` (a failure's reproduce command)
+    pub script: Option<usize>,
+    /// stop after this many failing scripts (0: run every script)
+    pub max_failures: usize,
+    /// narrow the generated messages to some kinds / ops
+    pub filter: MessageFilter,
+    /// traced re-runs (VCD) of at most this many failing scripts
+    pub traced_failures: usize,
+}
+
+impl Default for RegressConfig {
+    fn default() -> RegressConfig {
+        RegressConfig {
+            seed: 1,
+            count: 1000,
+            per_script: 200,
+            mem: MemConfig { latency_min: 1, latency_max: 4, stall: 0.2, seed: 1 },
+            out_dir: PathBuf::from("target/regress"),
+            unit: UnitBuild::Full,
+            jobs: 1,
+            shard: None,
+            script: None,
+            max_failures: 1,
+            filter: MessageFilter::default(),
+            traced_failures: 3,
+        }
+    }
+}
+
+/// `--shard K/N`: the K-th (1-based) of N disjoint slices of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// K, 1..=count
+    pub index: usize,
+    /// N
+    pub count: usize,
+}
+
+impl Shard {
+    /// Does script `k` belong to this shard?
+    pub fn has(&self, k: usize) -> bool {
+        k % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N (e.g. 2/4)");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl RegressConfig {
+    /// Scripts in the whole (unsharded) run.
+    pub fn total_scripts(&self) -> usize {
+        self.count.div_ceil(self.per_script.max(1))
+    }
+
+    /// Messages in script `k` (the last one takes what is left).
+    pub fn script_messages(&self, k: usize) -> usize {
+        let per = self.per_script.max(1);
+        self.count.saturating_sub(k * per).min(per)
+    }
+
+    /// The scripts this run executes, in order.
+    pub fn selected_scripts(&self) -> Vec<usize> {
+        if let Some(k) = self.script {
+            return vec![k];
+        }
+        (0..self.total_scripts()).filter(|&k| self.shard.is_none_or(|s| s.has(k))).collect()
+    }
+
+    /// The options that define the run's scripts (not jobs, shard or reports):
+    /// `--seed 1 --count 1000 --per-script 200 --latency 1..4 --stall 0.2 ...`.
+    pub fn run_options(&self) -> String {
+        let mut s = format!(
+            "--seed {} --count {} --per-script {} --latency {} --stall {}",
+            self.seed,
+            self.count,
+            self.per_script,
+            latency_text(&self.mem),
+            self.mem.stall
+        );
+        if self.unit != UnitBuild::Full {
+            s += &format!(" --unit {}", self.unit.name());
+        }
+        if !self.filter.kinds.is_empty() {
+            s += &format!(" --kinds {}", self.filter.kinds.join(","));
+        }
+        if !self.filter.ops.is_empty() {
+            s += &format!(" --ops {}", self.filter.ops.join(","));
+        }
+        s
+    }
+
+    /// The one-line command that reruns script `k` alone (any machine, no file needed).
+    pub fn reproduce_command(&self, k: usize) -> String {
+        format!("atomport regress {} --script {k}", self.run_options())
+    }
+
+    /// The shard script `k` belongs to in this run (`None`: unsharded).
+    pub fn shard_of(&self, k: usize) -> Option<Shard> {
+        self.shard.map(|s| Shard { index: k % s.count + 1, count: s.count })
+    }
 }
 
 /// A regression failure: where, what, and how to reproduce it.
@@ -43,28 +175,66 @@ pub struct RegressFailure {
     pub file: PathBuf,
     /// the first difference (or the watchdog / contract report)
     pub what: String,
-    /// the command that reproduces it
+    /// the one-line command that reproduces it: `atomport regress ... --script k`
     pub reproduce: String,
+    /// the same from the written file: `atomport run FILE --engine both ...`
+    /// (full build) or the regress command (other builds: `run` runs the full one)
+    pub run_command: String,
     /// a traced re-run of the failing script (`fail-S-k.vcd`; the CLI adds its
     /// GTKWave view beside it), or why none could be written
     pub vcd: Result<PathBuf, String>,
 }
 
+/// One script's outcome.
+#[derive(Clone, Debug)]
+pub struct ScriptOutcome {
+    /// k: the script's number in the whole run
+    pub index: usize,
+    pub seed: u64,
+    pub messages: usize,
+    pub cycles: u64,
+    /// messages the build does not admit, checked to be rejected
+    pub rejected: usize,
+    /// wall time of the job (not part of the outcome's identity)
+    pub seconds: f64,
+    /// why it failed (the first difference, the watchdog, ...)
+    pub failure: Option<RegressFailure>,
+}
+
 /// What a regression did.
 #[derive(Clone, Debug, Default)]
 pub struct RegressReport {
+    /// every script run, in script order
+    pub outcomes: Vec<ScriptOutcome>,
     pub messages: usize,
     pub scripts: usize,
     pub cycles: u64,
     /// messages the build does not admit, checked to be rejected
     pub rejected: usize,
     pub coverage: Coverage,
-    pub failure: Option<RegressFailure>,
+    /// failing scripts in script order
+    pub failures: Vec<RegressFailure>,
+    /// `max_failures` ended the run before every selected script ran
+    pub stopped_early: bool,
+    /// scripts the run would have run without the stop
+    pub selected: usize,
+}
+
+impl RegressReport {
+    /// The first failing script.
+    pub fn failure(&self) -> Option<&RegressFailure> {
+        self.failures.first()
+    }
+
+    /// Messages of the scripts that agreed.
+    pub fn passed_messages(&self) -> usize {
+        self.outcomes.iter().filter(|o| o.failure.is_none()).map(|o| o.messages).sum()
+    }
 }
 
 /// What the scripts that agreed exercised (counted on the golden model's
 /// view of them).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Coverage {
     /// messages per kind name
     pub kinds: BTreeMap<&'static str, usize>,
@@ -83,6 +253,21 @@ pub struct Coverage {
 }
 
 impl Coverage {
+    /// Adds another run's counts (jobs, shards).
+    pub fn merge(&mut self, other: &Coverage) {
+        for (k, n) in &other.kinds {
+            *self.kinds.entry(k).or_default() += n;
+        }
+        self.forms.extend(other.forms.iter().cloned());
+        self.exec_sizes.extend(other.exec_sizes.iter().copied());
+        self.enabled_lanes += other.enabled_lanes;
+        self.disabled_lanes += other.disabled_lanes;
+        self.out_of_bounds += other.out_of_bounds;
+        self.same_address += other.same_address;
+        self.reads += other.reads;
+        self.writes += other.writes;
+    }
+
     /// Adds one script.
     pub fn add(&mut self, program: &atomport_core::program::Program) {
         use atomport_core::message::Body;
@@ -202,63 +387,194 @@ fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem
     Ok(vcd.to_path_buf())
 }
 
-/// Runs the regression. `Err` only for a bench problem (a script the
-/// generator got wrong, a file that cannot be written, no RTL model).
-pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, String> {
-    let mut report = RegressReport::default();
-    let gen_cfg = GenConfig::every_family(cfg.per_script.max(1));
-    let mut k = 0;
-    while report.messages < cfg.count {
-        let messages = (cfg.count - report.messages).min(gen_cfg.messages);
-        let seed = script_seed(cfg.seed, k);
-        let g = random_script(seed, &GenConfig { messages, ..gen_cfg.clone() }).map_err(|e| format!("script {k} (seed {seed:#x}): {e}"))?;
-        let mem = MemConfig { seed, ..cfg.mem };
-        let opts = RtlOptions { mem, vcd: None };
-        let name = format!("fail-{}-{k}.atom", cfg.seed);
-        let failure = match simulate_build(cfg.unit, &g.program, &opts, true) {
-            Ok(sim) => {
-                report.cycles += sim.cycles;
-                report.rejected += sim.rejected.len();
-                sim.mismatch.map(|m| m.to_string())
-            }
-            Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(e.to_string()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(what) = failure {
-            let reproduce = if cfg.unit != UnitBuild::Full {
-                // `atomport run` runs the full build: rerun the regression
-                format!(
-                    "atomport regress --unit {} --seed {} --count {} --per-script {} --latency {} --stall {}",
-                    cfg.unit.name(),
-                    cfg.seed,
-                    report.messages + messages,
-                    cfg.per_script,
-                    latency_text(&cfg.mem),
-                    cfg.mem.stall
-                )
-            } else {
-                format!(
-                "atomport run {} --engine both --latency {} --stall {} --seed {seed}",
-                cfg.out_dir.join(&name).display(),
-                latency_text(&cfg.mem),
-                cfg.mem.stall
-            )
-            };
-            let notes = format!(
-                "# atomport regress --seed {} failed in script {k} (script seed {seed:#x}):\n# {}\n# reproduce: {reproduce}\n",
-                cfg.seed,
-                what.lines().next().unwrap_or("")
-            );
-            let file = write_failure(&cfg.out_dir, &name, &notes, &g.text)?;
-            let vcd = trace_failure(cfg.unit, &g.program, mem, &file.with_extension("vcd"));
-            report.failure = Some(RegressFailure { script: k, script_seed: seed, mem_seed: seed, file, what, reproduce, vcd });
-            return Ok(report);
+/// One script's job as a worker thread returns it: the outcome (without
+/// the failure's files), the failure text, and the script of a failure
+/// (written by the collector, so only the failures of the outcome leave
+/// files).
+struct Job {
+    outcome: ScriptOutcome,
+    what: Option<String>,
+    generated: Option<Generated>,
+    coverage: Coverage,
+}
+
+/// Generates and runs script `k` on a model of its own.
+fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job, String> {
+    let start = Instant::now();
+    let messages = cfg.script_messages(k);
+    let seed = script_seed(cfg.seed, k);
+    let g = random_script(seed, &GenConfig { messages, ..gen_cfg.clone() }).map_err(|e| format!("script {k} (seed {seed:#x}): {e}"))?;
+    let opts = RtlOptions { mem: MemConfig { seed, ..cfg.mem }, vcd: None };
+    let mut outcome = ScriptOutcome { index: k, seed, messages, cycles: 0, rejected: 0, seconds: 0.0, failure: None };
+    let what = match simulate_build(cfg.unit, &g.program, &opts, true) {
+        Ok(sim) => {
+            outcome.cycles = sim.cycles;
+            outcome.rejected = sim.rejected.len();
+            sim.mismatch.map(|m| m.to_string())
         }
-        report.coverage.add(&g.program);
-        report.messages += messages;
-        report.scripts += 1;
-        k += 1;
-        progress(report.messages, cfg.count);
+        Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(e.to_string()),
+        Err(e) => Some(e.to_string()),
+    };
+    let mut coverage = Coverage::default();
+    if what.is_none() {
+        coverage.add(&g.program);
+    }
+    outcome.seconds = start.elapsed().as_secs_f64();
+    let generated = what.is_some().then_some(g);
+    Ok(Job { outcome, what, generated, coverage })
+}
+
+/// Writes a failing script (and a traced re-run when `trace`) and builds its report.
+fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Generated, trace: bool) -> Result<RegressFailure, String> {
+    let mem = MemConfig { seed, ..cfg.mem };
+    let name = format!("fail-{}-{k}.atom", cfg.seed);
+    let reproduce = cfg.reproduce_command(k);
+    let run_command = if cfg.unit != UnitBuild::Full {
+        // `atomport run` runs the full build: rerun the regression's script
+        reproduce.clone()
+    } else {
+        format!(
+            "atomport run {} --engine both --latency {} --stall {} --seed {seed}",
+            cfg.out_dir.join(&name).display(),
+            latency_text(&cfg.mem),
+            cfg.mem.stall
+        )
+    };
+    let notes = format!(
+        "# atomport regress --seed {} failed in script {k} (script seed {seed:#x}):\n# {}\n# reproduce: {run_command}\n# or: {reproduce}\n",
+        cfg.seed,
+        what.lines().next().unwrap_or("")
+    );
+    let file = write_failure(&cfg.out_dir, &name, &notes, &g.text)?;
+    let vcd = if trace {
+        trace_failure(cfg.unit, &g.program, mem, &file.with_extension("vcd"))
+    } else {
+        Err(format!("not traced: only the first {} failures are", cfg.traced_failures))
+    };
+    Ok(RegressFailure { script: k, script_seed: seed, mem_seed: seed, file, what, reproduce, run_command, vcd })
+}
+
+/// Runs the regression on `cfg.jobs` threads. `Err` only for a bench
+/// problem (a script the generator got wrong, a file that cannot be
+/// written, no RTL model). `progress` is called on the calling thread after
+/// each script.
+pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, String> {
+    let gen_cfg = GenConfig { filter: cfg.filter.clone(), ..GenConfig::every_family(cfg.per_script.max(1)) };
+    let list = cfg.selected_scripts();
+    if let Some(k) = cfg.script {
+        if k >= cfg.total_scripts() {
+            return Err(format!("script {k} is not in the run: it has scripts 0..{} ({} messages, {} per script)", cfg.total_scripts(), cfg.count, cfg.per_script));
+        }
+    }
+    let total: usize = list.iter().map(|&k| cfg.script_messages(k)).sum();
+    let jobs = cfg.jobs.clamp(1, list.len().max(1));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // outcomes by position in `list`
+    let mut done: BTreeMap<usize, Job> = BTreeMap::new();
+    let mut error: Option<(usize, String)> = None;
+    let mut cutoff: Option<usize> = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Job, String>)>();
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (list, next, stop, gen_cfg) = (&list, &next, &stop, &gen_cfg);
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let p = next.fetch_add(1, Ordering::SeqCst);
+                    if p >= list.len() {
+                        break;
+                    }
+                    let job = run_script(cfg, gen_cfg, list[p]);
+                    if tx.send((p, job)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut messages_done = 0;
+        let mut prefix = 0;
+        let mut failures = 0;
+        for (p, job) in rx {
+            match job {
+                Err(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    if error.as_ref().is_none_or(|(q, _)| p < *q) {
+                        error = Some((p, e));
+                    }
+                }
+                Ok(job) => {
+                    messages_done += job.outcome.messages;
+                    done.insert(p, job);
+                    progress(messages_done.min(total), total);
+                }
+            }
+            // the failures count in script order, whatever finished first
+            while cutoff.is_none() {
+                let Some(job) = done.get(&prefix) else { break };
+                if job.what.is_some() {
+                    failures += 1;
+                    if cfg.max_failures > 0 && failures >= cfg.max_failures {
+                        cutoff = Some(prefix);
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+                prefix += 1;
+            }
+        }
+    });
+    if let Some((_, e)) = error {
+        return Err(e);
+    }
+    let end = cutoff.map_or(list.len(), |c| c + 1);
+    let mut report = RegressReport { selected: list.len(), stopped_early: end < list.len(), ..RegressReport::default() };
+    for p in 0..end {
+        let Some(mut job) = done.remove(&p) else {
+            return Err(format!("script {} did not report", list[p]));
+        };
+        if let Some(what) = job.what.take() {
+            let g = job.generated.take().expect("a failing job keeps its script");
+            let trace = report.failures.len() < cfg.traced_failures;
+            let f = record_failure(cfg, job.outcome.index, job.outcome.seed, what, &g, trace)?;
+            job.outcome.failure = Some(f.clone());
+            report.failures.push(f);
+        } else {
+            report.messages += job.outcome.messages;
+            report.scripts += 1;
+        }
+        report.cycles += job.outcome.cycles;
+        report.rejected += job.outcome.rejected;
+        report.coverage.merge(&job.coverage);
+        report.outcomes.push(job.outcome);
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_disjoint_and_cover_the_run() {
+        let cfg = RegressConfig { count: 2345, per_script: 100, ..RegressConfig::default() };
+        assert_eq!(cfg.total_scripts(), 24);
+        assert_eq!(cfg.script_messages(23), 45);
+        let mut all = vec![];
+        for k in 1..=4 {
+            let shard: Shard = format!("{k}/4").parse().unwrap();
+            all.extend(RegressConfig { shard: Some(shard), ..cfg.clone() }.selected_scripts());
+        }
+        all.sort();
+        assert_eq!(all, cfg.selected_scripts());
+        for bad in ["0/4", "5/4", "1/0", "x", "1/"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_reproduce_command_names_seed_options_and_script() {
+        let cfg = RegressConfig { seed: 9, count: 500, per_script: 50, ..RegressConfig::default() };
+        assert_eq!(cfg.reproduce_command(3), "atomport regress --seed 9 --count 500 --per-script 50 --latency 1..4 --stall 0.2 --script 3");
+    }
 }

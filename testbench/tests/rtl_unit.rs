@@ -403,9 +403,10 @@ fn small_random_regression() {
         mem: MemConfig { latency_min: 1, latency_max: 4, stall: 0.2, seed: 0 },
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress"),
         unit: atomport_testbench::dut::UnitBuild::Full,
+        ..regress::RegressConfig::default()
     };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
-    if let Some(f) = &report.failure {
+    if let Some(f) = report.failure() {
         panic!("regress: {}\n  script: {}\n  reproduce: {}", f.what, f.file.display(), f.reproduce);
     }
     assert_eq!(report.messages, 300);
@@ -481,12 +482,13 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     let _ = std::fs::remove_dir_all(&out_dir);
     // a memory that never accepts: the first script with a memory access fails
     let mem = MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 0 };
-    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, out_dir: out_dir.clone(), unit: atomport_testbench::dut::UnitBuild::Full };
+    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, out_dir: out_dir.clone(), ..regress::RegressConfig::default() };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
-    let f = report.failure.expect("a memory that never answers must fail the regression");
+    let f = report.failure().expect("a memory that never answers must fail the regression").clone();
     assert!(f.what.contains("watchdog"), "{}", f.what);
     assert_eq!(f.file, out_dir.join(format!("fail-77-{}.atom", f.script)));
-    assert!(f.reproduce.contains("--engine both") && f.reproduce.contains(&format!("--seed {}", f.mem_seed)), "{}", f.reproduce);
+    assert!(f.run_command.contains("--engine both") && f.run_command.contains(&format!("--seed {}", f.mem_seed)), "{}", f.run_command);
+    assert_eq!(f.reproduce, format!("atomport regress --seed 77 --count 40 --per-script 20 --latency 1 --stall 1 --script {}", f.script));
     let text = std::fs::read_to_string(&f.file).unwrap();
     assert!(text.contains("# reproduce: atomport run"));
     // a traced re-run sits beside it and shows the stuck read (its GTKWave
@@ -499,4 +501,83 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     let program = atomport_core::script::parse_file(f.file.to_str().unwrap()).unwrap();
     let again = simulate(&program, &RtlOptions { mem: MemConfig { seed: f.mem_seed, ..mem }, vcd: None }, true);
     assert!(matches!(again, Err(RtlError::Watchdog(_))), "{again:?}");
+}
+
+/// The outcome of a regression does not depend on the number of threads,
+/// and its shards' reports merged are the unsharded run (issue 13).
+#[test]
+fn jobs_and_merged_shards_give_the_outcome_of_one_thread() {
+    use atomport_testbench::results::{merge, RunRecord};
+    let cfg = regress::RegressConfig {
+        seed: 13,
+        count: 1150,
+        per_script: 100,
+        out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-jobs"),
+        ..regress::RegressConfig::default()
+    };
+    let record = |cfg: &regress::RegressConfig| {
+        let report = regress::run(cfg, &mut |_, _| {}).unwrap();
+        assert!(report.failures.is_empty(), "{:?}", report.failure());
+        RunRecord::new(cfg, &report, 0.0)
+    };
+    let one = record(&cfg);
+    assert_eq!((one.scripts.len(), one.messages()), (12, 1150));
+    let three = record(&regress::RegressConfig { jobs: 3, ..cfg.clone() });
+    assert_eq!(three.differs_from(&one), None);
+    let shards: Vec<(String, RunRecord)> = (1..=4)
+        .map(|k| {
+            let shard = format!("{k}/4").parse().unwrap();
+            (format!("shard {k}"), record(&regress::RegressConfig { jobs: 2, shard: Some(shard), ..cfg.clone() }))
+        })
+        .collect();
+    assert!(shards.iter().all(|(_, r)| r.scripts.len() == 3), "12 scripts over 4 shards");
+    let merged = merge(&shards).unwrap();
+    assert!(merged.missing().is_empty());
+    assert_eq!(merged.differs_from(&one), None);
+    assert_eq!(merged.to_json()["totals"], one.to_json()["totals"]);
+}
+
+/// Every failing script of a run without a failure limit is the same for
+/// 1 and 3 threads, its JUnit test case fails with the reproduce command,
+/// and that command's `--script k` run fails the same way.
+#[test]
+fn failures_are_the_same_for_every_jobs_and_reproduce_by_script_number() {
+    use atomport_testbench::results::{junit_of_run, RunRecord};
+    let out_dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-fail-jobs");
+    // a memory that never accepts: every script with a memory access fails
+    let mem = MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 0 };
+    let cfg = regress::RegressConfig { seed: 5, count: 40, per_script: 10, mem, out_dir, max_failures: 0, traced_failures: 0, ..regress::RegressConfig::default() };
+    let one = regress::run(&cfg, &mut |_, _| {}).unwrap();
+    let three = regress::run(&regress::RegressConfig { jobs: 3, ..cfg.clone() }, &mut |_, _| {}).unwrap();
+    assert!(one.failures.len() >= 2, "{} failures", one.failures.len());
+    let key = |r: &regress::RegressReport| r.failures.iter().map(|f| (f.script, f.what.clone(), f.file.clone())).collect::<Vec<_>>();
+    assert_eq!(key(&one), key(&three));
+    let record = RunRecord::new(&cfg, &one, 0.0);
+    let xml = junit_of_run(&record);
+    let f = &one.failures[0];
+    let case = xml.split("<testcase").find(|c| c.contains(&format!("name=\"script {} ", f.script))).unwrap();
+    assert!(case.contains("<failure") && case.contains(&format!("reproduce: {}", f.reproduce)), "{case}");
+    assert!(f.reproduce.ends_with(&format!("--script {}", f.script)));
+    // the reproduce command: the same script alone
+    let again = regress::run(&regress::RegressConfig { script: Some(f.script), ..cfg.clone() }, &mut |_, _| {}).unwrap();
+    assert_eq!(again.outcomes.len(), 1);
+    assert_eq!(again.failure().map(|g| (g.script, g.what.clone())), Some((f.script, f.what.clone())));
+    // with a limit of 1 the run ends at the first failure, for every jobs
+    let first = regress::run(&regress::RegressConfig { jobs: 3, max_failures: 1, ..cfg.clone() }, &mut |_, _| {}).unwrap();
+    assert_eq!(key(&first), key(&one)[..1]);
+    assert!(first.stopped_early && first.outcomes.last().unwrap().index == f.script);
+}
+
+/// `--kinds` / `--ops` narrow what the generator writes.
+#[test]
+fn kind_and_op_globs_narrow_the_run() {
+    use atomport_testbench::generator::{message_op_name, random_script, GenConfig, MessageFilter};
+    let filter = MessageFilter { kinds: vec!["*atomic".into()], ops: vec!["cmp*".into()] };
+    let g = random_script(3, &GenConfig { filter: filter.clone(), ..GenConfig::every_family(60) }).unwrap();
+    for m in g.program.messages() {
+        assert!(m.kind().name().ends_with("_ATOMIC") && message_op_name(m).to_lowercase().starts_with("cmp"), "{:?}", m.kind());
+    }
+    let none = MessageFilter { kinds: vec!["SVM_SCATTER".into()], ops: vec!["add".into()] };
+    let e = random_script(3, &GenConfig { filter: none, ..GenConfig::every_family(5) }).unwrap_err();
+    assert!(e.contains("no message matches"), "{e}");
 }

@@ -158,9 +158,10 @@ fn seeded_random_regression_on_the_small_build() {
         mem: MemConfig { latency_min: 1, latency_max: 5, stall: 0.2, seed: 0 },
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-small"),
         unit: UnitBuild::Small,
+        ..regress::RegressConfig::default()
     };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
-    if let Some(f) = &report.failure {
+    if let Some(f) = report.failure() {
         panic!("regress: {}\n  script: {}\n  reproduce: {}", f.what, f.file.display(), f.reproduce);
     }
     assert_eq!(report.messages, 1500);

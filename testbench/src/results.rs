@@ -1,0 +1,606 @@
+//! Machine-readable regression results: the report JSON of
+//! `atomport regress --report FILE.json` (format `atomport-regress/1`), its
+//! merge over shards (`atomport merge`), and JUnit XML (`--junit FILE`), the
+//! format Jenkins, GitLab, GitHub Actions and cocotb's results.xml speak.
+//!
+//! A report carries the options that define the run's scripts (seed, count,
+//! per-script, latency, stall, unit, kinds, ops), one entry per script run
+//! (its seed, messages, cycles, rejections, verdict and, for a failure, the
+//! first difference, the failing script file and the one-line reproduce
+//! command), and the coverage. Shards of one run share the options; their
+//! merge is the run's report: scripts in order, coverage summed.
+
+use serde_json::{json, Map, Value};
+
+use super::regress::{Coverage, RegressConfig, RegressReport, Shard};
+
+/// The format tag of a report.
+pub const FORMAT: &str = "atomport-regress/1";
+
+/// A failing script as a report keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailureRecord {
+    /// the first difference (or the watchdog / contract report)
+    pub what: String,
+    pub file: String,
+    /// `atomport regress ... --script k`
+    pub reproduce: String,
+    /// `atomport run FILE --engine both ...`
+    pub run_command: String,
+    /// the traced re-run, or why there is none
+    pub vcd: Result<String, String>,
+}
+
+/// One script of a report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptRecord {
+    pub index: usize,
+    pub seed: u64,
+    pub messages: usize,
+    pub cycles: u64,
+    pub rejected: usize,
+    pub seconds: f64,
+    /// the shard that ran it (`None`: an unsharded run)
+    pub shard: Option<Shard>,
+    pub failure: Option<FailureRecord>,
+}
+
+/// A regression report: one run, one shard of it, or a merge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunRecord {
+    /// the options that define the scripts (`RegressConfig::run_options`)
+    pub options: String,
+    pub seed: u64,
+    pub count: usize,
+    pub per_script: usize,
+    /// scripts in the whole (unsharded) run
+    pub total_scripts: usize,
+    pub unit: String,
+    /// the shards this report holds (empty: unsharded; several: a merge)
+    pub shards: Vec<Shard>,
+    /// `--script k`
+    pub script: Option<usize>,
+    pub jobs: usize,
+    pub seconds: f64,
+    /// max-failures ended a run (of a shard) early
+    pub stopped_early: bool,
+    pub scripts: Vec<ScriptRecord>,
+    pub coverage: Coverage,
+}
+
+impl RunRecord {
+    /// The record of a finished run.
+    pub fn new(cfg: &RegressConfig, report: &RegressReport, seconds: f64) -> RunRecord {
+        let scripts = report
+            .outcomes
+            .iter()
+            .map(|o| ScriptRecord {
+                index: o.index,
+                seed: o.seed,
+                messages: o.messages,
+                cycles: o.cycles,
+                rejected: o.rejected,
+                seconds: o.seconds,
+                shard: cfg.shard_of(o.index),
+                failure: o.failure.as_ref().map(|f| FailureRecord {
+                    what: f.what.clone(),
+                    file: f.file.display().to_string(),
+                    reproduce: f.reproduce.clone(),
+                    run_command: f.run_command.clone(),
+                    vcd: f.vcd.as_ref().map(|p| p.display().to_string()).map_err(|e| e.clone()),
+                }),
+            })
+            .collect();
+        RunRecord {
+            options: cfg.run_options(),
+            seed: cfg.seed,
+            count: cfg.count,
+            per_script: cfg.per_script,
+            total_scripts: cfg.total_scripts(),
+            unit: cfg.unit.name(),
+            shards: cfg.shard.into_iter().collect(),
+            script: cfg.script,
+            jobs: cfg.jobs,
+            seconds,
+            stopped_early: report.stopped_early,
+            scripts,
+            coverage: report.coverage.clone(),
+        }
+    }
+
+    pub fn messages(&self) -> usize {
+        self.scripts.iter().map(|s| s.messages).sum()
+    }
+
+    pub fn cycles(&self) -> u64 {
+        self.scripts.iter().map(|s| s.cycles).sum()
+    }
+
+    pub fn rejected(&self) -> usize {
+        self.scripts.iter().map(|s| s.rejected).sum()
+    }
+
+    pub fn failures(&self) -> impl Iterator<Item = (&ScriptRecord, &FailureRecord)> {
+        self.scripts.iter().filter_map(|s| s.failure.as_ref().map(|f| (s, f)))
+    }
+
+    /// Scripts of the whole run that no report holds (shards missing, or
+    /// stopped early); empty for a `--script` run.
+    pub fn missing(&self) -> Vec<usize> {
+        if self.script.is_some() {
+            return vec![];
+        }
+        let have: std::collections::BTreeSet<usize> = self.scripts.iter().map(|s| s.index).collect();
+        let in_run = |k: usize| self.shards.is_empty() || self.shards.iter().any(|s| s.has(k)) || self.shards.len() > 1;
+        (0..self.total_scripts).filter(|k| in_run(*k) && !have.contains(k)).collect()
+    }
+
+    /// What must be equal between two runs of the same scripts (a merge and
+    /// the unsharded run, `--jobs 1` and `--jobs N`): every script's number,
+    /// seed, messages, cycles, rejections, verdict and first difference, and
+    /// the coverage. Not compared: wall times, jobs, shards.
+    pub fn outcome(&self) -> Value {
+        json!({
+            "options": self.options,
+            "scripts": self.scripts.iter().map(|s| json!([
+                s.index, s.seed, s.messages, s.cycles, s.rejected,
+                s.failure.as_ref().map(|f| f.what.clone()),
+            ])).collect::<Vec<_>>(),
+            "coverage": coverage_json(&self.coverage),
+        })
+    }
+
+    /// The first difference between the outcomes of two reports, if any.
+    pub fn differs_from(&self, other: &RunRecord) -> Option<String> {
+        if self.options != other.options {
+            return Some(format!("options differ: `{}` vs `{}`", self.options, other.options));
+        }
+        let (a, b) = (&self.scripts, &other.scripts);
+        for (x, y) in a.iter().zip(b.iter()) {
+            let key = |s: &ScriptRecord| (s.index, s.seed, s.messages, s.cycles, s.rejected, s.failure.as_ref().map(|f| f.what.clone()));
+            if key(x) != key(y) {
+                return Some(format!("script {}: {:?} vs script {}: {:?}", x.index, key(x), y.index, key(y)));
+            }
+        }
+        if a.len() != b.len() {
+            let (longer, n) = if a.len() > b.len() { (a, b.len()) } else { (b, a.len()) };
+            return Some(format!(
+                "{} scripts vs {}: script {} is only in the {} report",
+                a.len(),
+                b.len(),
+                longer[n].index,
+                if a.len() > b.len() { "first" } else { "second" }
+            ));
+        }
+        let (ca, cb) = (coverage_json(&self.coverage), coverage_json(&other.coverage));
+        if ca != cb {
+            return Some(format!("coverage differs:\n  {ca}\n  {cb}"));
+        }
+        None
+    }
+
+    pub fn to_json(&self) -> Value {
+        let scripts: Vec<Value> = self
+            .scripts
+            .iter()
+            .map(|s| {
+                let mut m = Map::new();
+                m.insert("index".into(), json!(s.index));
+                m.insert("seed".into(), json!(format!("{:#x}", s.seed)));
+                m.insert("messages".into(), json!(s.messages));
+                m.insert("cycles".into(), json!(s.cycles));
+                m.insert("rejected".into(), json!(s.rejected));
+                m.insert("seconds".into(), json!(s.seconds));
+                m.insert("shard".into(), s.shard.map_or(Value::Null, |x| json!(x.to_string())));
+                m.insert("status".into(), json!(if s.failure.is_some() { "fail" } else { "pass" }));
+                if let Some(f) = &s.failure {
+                    m.insert(
+                        "failure".into(),
+                        json!({
+                            "what": f.what,
+                            "file": f.file,
+                            "reproduce": f.reproduce,
+                            "run": f.run_command,
+                            "vcd": f.vcd.as_ref().ok(),
+                            "vcd_error": f.vcd.as_ref().err(),
+                        }),
+                    );
+                }
+                Value::Object(m)
+            })
+            .collect();
+        json!({
+            "format": FORMAT,
+            "options": self.options,
+            "seed": self.seed,
+            "count": self.count,
+            "per_script": self.per_script,
+            "total_scripts": self.total_scripts,
+            "unit": self.unit,
+            "shards": self.shards.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "script": self.script,
+            "jobs": self.jobs,
+            "seconds": self.seconds,
+            "stopped_early": self.stopped_early,
+            "totals": {
+                "scripts": self.scripts.len(),
+                "messages": self.messages(),
+                "cycles": self.cycles(),
+                "rejected": self.rejected(),
+                "failures": self.failures().count(),
+                "missing": self.missing(),
+            },
+            "scripts": scripts,
+            "coverage": coverage_json(&self.coverage),
+        })
+    }
+
+    /// Reads a report written by [`RunRecord::to_json`]; `name` for errors.
+    pub fn from_json(name: &str, text: &str) -> Result<RunRecord, String> {
+        let v: Value = serde_json::from_str(text).map_err(|e| format!("{name}:{}:{}: error: not JSON: {e}", e.line(), e.column()))?;
+        let err = |what: &str| format!("{name}: error: not an {FORMAT} report: {what}");
+        if v["format"] != FORMAT {
+            return Err(err("no \"format\": \"atomport-regress/1\""));
+        }
+        let u = |k: &str| v[k].as_u64().ok_or_else(|| err(&format!("\"{k}\" missing")));
+        let s = |k: &str| v[k].as_str().map(str::to_string).ok_or_else(|| err(&format!("\"{k}\" missing")));
+        let shard = |x: &Value| -> Result<Option<Shard>, String> {
+            match x.as_str() {
+                None => Ok(None),
+                Some(t) => t.parse().map(Some).map_err(|e: String| err(&e)),
+            }
+        };
+        let mut scripts = vec![];
+        for (i, x) in v["scripts"].as_array().ok_or_else(|| err("\"scripts\" missing"))?.iter().enumerate() {
+            let n = |k: &str| x[k].as_u64().ok_or_else(|| err(&format!("scripts[{i}].{k} missing")));
+            let seed = x["seed"].as_str().and_then(|t| u64::from_str_radix(t.trim_start_matches("0x"), 16).ok()).ok_or_else(|| err(&format!("scripts[{i}].seed")))?;
+            let failure = match x.get("failure") {
+                None | Some(Value::Null) => None,
+                Some(f) => {
+                    let t = |k: &str| f[k].as_str().unwrap_or("").to_string();
+                    Some(FailureRecord {
+                        what: t("what"),
+                        file: t("file"),
+                        reproduce: t("reproduce"),
+                        run_command: t("run"),
+                        vcd: match f["vcd"].as_str() {
+                            Some(p) => Ok(p.to_string()),
+                            None => Err(t("vcd_error")),
+                        },
+                    })
+                }
+            };
+            scripts.push(ScriptRecord {
+                index: n("index")? as usize,
+                seed,
+                messages: n("messages")? as usize,
+                cycles: n("cycles")?,
+                rejected: n("rejected")? as usize,
+                seconds: x["seconds"].as_f64().unwrap_or(0.0),
+                shard: shard(&x["shard"])?,
+                failure,
+            });
+        }
+        let mut shards = vec![];
+        for x in v["shards"].as_array().ok_or_else(|| err("\"shards\" missing"))? {
+            shards.extend(shard(x)?);
+        }
+        Ok(RunRecord {
+            options: s("options")?,
+            seed: u("seed")?,
+            count: u("count")? as usize,
+            per_script: u("per_script")? as usize,
+            total_scripts: u("total_scripts")? as usize,
+            unit: s("unit")?,
+            shards,
+            script: v["script"].as_u64().map(|k| k as usize),
+            jobs: u("jobs")? as usize,
+            seconds: v["seconds"].as_f64().unwrap_or(0.0),
+            stopped_early: v["stopped_early"].as_bool().unwrap_or(false),
+            scripts,
+            coverage: coverage_from_json(&v["coverage"]).map_err(|e| err(&e))?,
+        })
+    }
+}
+
+/// Merges shard reports of one run: same options, no script twice; scripts
+/// in order, coverage summed. Scripts no report holds are listed by
+/// [`RunRecord::missing`].
+pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, String> {
+    let Some((first_name, first)) = records.first() else {
+        return Err("nothing to merge".into());
+    };
+    let mut out = RunRecord { shards: vec![], scripts: vec![], coverage: Coverage::default(), seconds: 0.0, jobs: 0, stopped_early: false, ..first.clone() };
+    let mut seen = std::collections::BTreeMap::new();
+    for (name, r) in records {
+        if r.options != first.options {
+            return Err(format!("{name}: error: a report of another run: `{}` (`{first_name}` has `{}`)", r.options, first.options));
+        }
+        if r.script != first.script {
+            return Err(format!("{name}: error: a --script run cannot be merged with other reports"));
+        }
+        for s in &r.shards {
+            if !out.shards.contains(s) {
+                out.shards.push(*s);
+            }
+        }
+        for s in &r.scripts {
+            if let Some(other) = seen.insert(s.index, name.clone()) {
+                return Err(format!("{name}: error: script {} is also in {other}: the shards overlap", s.index));
+            }
+            out.scripts.push(s.clone());
+        }
+        out.coverage.merge(&r.coverage);
+        out.seconds = out.seconds.max(r.seconds);
+        out.jobs += r.jobs;
+        out.stopped_early |= r.stopped_early;
+    }
+    out.scripts.sort_by_key(|s| s.index);
+    out.shards.sort_by_key(|s| (s.count, s.index));
+    // a full set of shards is the whole run
+    if let Some(n) = out.shards.first().map(|s| s.count) {
+        if out.shards.iter().all(|s| s.count == n) && out.shards.len() == n {
+            out.shards.clear();
+        }
+    }
+    Ok(out)
+}
+
+/// Coverage as JSON (sets as sorted lists, so equal coverage is equal JSON).
+pub fn coverage_json(c: &Coverage) -> Value {
+    json!({
+        "kinds": c.kinds,
+        "forms": c.forms,
+        "exec_sizes": c.exec_sizes.iter().map(|(k, n)| format!("{k}.{n}")).collect::<Vec<_>>(),
+        "enabled_lanes": c.enabled_lanes,
+        "disabled_lanes": c.disabled_lanes,
+        "out_of_bounds": c.out_of_bounds,
+        "same_address": c.same_address,
+        "reads": c.reads,
+        "writes": c.writes,
+    })
+}
+
+fn kind_name(text: &str) -> Result<&'static str, String> {
+    use atomport_core::message::MsgKind::*;
+    [SvmAtomic, DwordAtomic, TypedAtomic, SvmScatter, PtxAtom]
+        .into_iter()
+        .map(|k| k.name())
+        .find(|n| *n == text)
+        .ok_or_else(|| format!("unknown message kind `{text}` in coverage"))
+}
+
+fn coverage_from_json(v: &Value) -> Result<Coverage, String> {
+    let mut c = Coverage::default();
+    if v.is_null() {
+        return Ok(c);
+    }
+    for (k, n) in v["kinds"].as_object().into_iter().flatten() {
+        c.kinds.insert(kind_name(k)?, n.as_u64().unwrap_or(0) as usize);
+    }
+    c.forms = v["forms"].as_array().into_iter().flatten().filter_map(|x| x.as_str().map(str::to_string)).collect();
+    for x in v["exec_sizes"].as_array().into_iter().flatten() {
+        let t = x.as_str().unwrap_or("");
+        let (k, n) = t.rsplit_once('.').ok_or_else(|| format!("bad exec size entry `{t}`"))?;
+        c.exec_sizes.insert((kind_name(k)?, n.parse().map_err(|_| format!("bad exec size entry `{t}`"))?));
+    }
+    let n = |k: &str| v[k].as_u64().unwrap_or(0);
+    c.enabled_lanes = n("enabled_lanes");
+    c.disabled_lanes = n("disabled_lanes");
+    c.out_of_bounds = n("out_of_bounds");
+    c.same_address = n("same_address");
+    c.reads = n("reads");
+    c.writes = n("writes");
+    Ok(c)
+}
+
+/// One JUnit test case.
+#[derive(Clone, Debug)]
+pub struct JunitCase {
+    pub classname: String,
+    pub name: String,
+    pub seconds: f64,
+    /// (message: one line, text: the whole report incl. the reproduce command)
+    pub failure: Option<(String, String)>,
+    pub system_out: Option<String>,
+}
+
+/// Text as XML character data / attribute value: escaped, and characters
+/// XML 1.0 cannot carry replaced by `?`.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('?'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JUnit XML document with one test suite (the Ant/Jenkins schema:
+/// `testsuites > testsuite > properties, testcase > failure, system-out`).
+pub fn junit_xml(suite: &str, properties: &[(&str, String)], cases: &[JunitCase]) -> String {
+    let failures = cases.iter().filter(|c| c.failure.is_some()).count();
+    let time: f64 = cases.iter().map(|c| c.seconds).sum();
+    let host = std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "localhost".into());
+    let stamp = timestamp();
+    let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    x += &format!(
+        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{time:.3}\">\n",
+        xml_escape(suite),
+        cases.len()
+    );
+    x += &format!(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{time:.3}\" timestamp=\"{stamp}\" hostname=\"{}\" id=\"0\" package=\"atomport\">\n",
+        xml_escape(suite),
+        cases.len(),
+        xml_escape(&host)
+    );
+    x += "    <properties>\n";
+    for (k, v) in properties {
+        x += &format!("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape(k), xml_escape(v));
+    }
+    x += "    </properties>\n";
+    for c in cases {
+        x += &format!(
+            "    <testcase classname=\"{}\" name=\"{}\" time=\"{:.3}\"",
+            xml_escape(&c.classname),
+            xml_escape(&c.name),
+            c.seconds
+        );
+        if c.failure.is_none() && c.system_out.is_none() {
+            x += "/>\n";
+            continue;
+        }
+        x += ">\n";
+        if let Some((message, text)) = &c.failure {
+            x += &format!("      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n", xml_escape(message), xml_escape(text));
+        }
+        if let Some(out) = &c.system_out {
+            x += &format!("      <system-out>{}</system-out>\n", xml_escape(out));
+        }
+        x += "    </testcase>\n";
+    }
+    x += "    <system-out></system-out>\n    <system-err></system-err>\n  </testsuite>\n</testsuites>\n";
+    x
+}
+
+/// Now as `YYYY-MM-DDTHH:MM:SS` (UTC; the schema's xs:dateTime without a zone).
+fn timestamp() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86400), secs.rem_euclid(86400));
+    // civil from days (Howard Hinnant)
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!("{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}", rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+/// The JUnit test cases of a regression report: one per script, a failure
+/// carrying the first difference, the failing script and the reproduce command.
+pub fn junit_cases(r: &RunRecord) -> Vec<JunitCase> {
+    r.scripts
+        .iter()
+        .map(|s| {
+            let shard = s.shard.map_or(String::new(), |x| format!(", shard {x}"));
+            JunitCase {
+                classname: format!("atomport.regress.seed{}", r.seed),
+                name: format!("script {} (seed {:#x}{shard})", s.index, s.seed),
+                seconds: s.seconds,
+                failure: s.failure.as_ref().map(|f| {
+                    let first = f.what.lines().next().unwrap_or("").to_string();
+                    let text = format!(
+                        "{}\nfailing script: {}\nreproduce: {}\nor: {}\n",
+                        f.what, f.file, f.reproduce, f.run_command
+                    );
+                    (format!("{first} -- reproduce: {}", f.reproduce), text)
+                }),
+                system_out: Some(format!("{} messages, {} cycles, {} rejected by the build", s.messages, s.cycles, s.rejected)),
+            }
+        })
+        .collect()
+}
+
+/// The JUnit XML of a regression report.
+pub fn junit_of_run(r: &RunRecord) -> String {
+    let mut props = vec![("options", r.options.clone()), ("unit", r.unit.clone())];
+    if !r.shards.is_empty() {
+        props.push(("shards", r.shards.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")));
+    }
+    let missing = r.missing();
+    if !missing.is_empty() {
+        props.push(("missing_scripts", format!("{missing:?}")));
+    }
+    junit_xml(&format!("atomport regress {}", r.options), &props, &junit_cases(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(scripts: &[(usize, bool)]) -> RunRecord {
+        RunRecord {
+            options: "--seed 1 --count 400 --per-script 100".into(),
+            seed: 1,
+            count: 400,
+            per_script: 100,
+            total_scripts: 4,
+            unit: "l32_w128".into(),
+            shards: vec![],
+            script: None,
+            jobs: 1,
+            seconds: 1.0,
+            stopped_early: false,
+            scripts: scripts
+                .iter()
+                .map(|&(index, fail)| ScriptRecord {
+                    index,
+                    seed: index as u64 + 10,
+                    messages: 100,
+                    cycles: 1000 + index as u64,
+                    rejected: 0,
+                    seconds: 0.1,
+                    shard: None,
+                    failure: fail.then(|| FailureRecord {
+                        what: "line 3 (message 1): write <0x10> & \"x\"".into(),
+                        file: "target/regress/fail-1-2.atom".into(),
+                        reproduce: format!("atomport regress --seed 1 --count 400 --per-script 100 --script {index}"),
+                        run_command: "atomport run target/regress/fail-1-2.atom --engine both".into(),
+                        vcd: Err("not traced".into()),
+                    }),
+                })
+                .collect(),
+            coverage: Coverage::default(),
+        }
+    }
+
+    #[test]
+    fn a_report_reads_back_as_written() {
+        let r = record(&[(0, false), (1, false), (2, true), (3, false)]);
+        let text = serde_json::to_string_pretty(&r.to_json()).unwrap();
+        let back = RunRecord::from_json("r.json", &text).unwrap();
+        assert_eq!(back, r);
+        assert!(RunRecord::from_json("x.json", "{}").unwrap_err().contains("not an atomport-regress/1 report"));
+    }
+
+    #[test]
+    fn merged_shards_equal_the_whole_and_overlaps_or_gaps_are_seen() {
+        let whole = record(&[(0, false), (1, false), (2, true), (3, false)]);
+        let part = |ks: &[usize]| {
+            let mut r = record(&ks.iter().map(|&k| (k, k == 2)).collect::<Vec<_>>());
+            r.shards = vec![Shard { index: ks[0] % 2 + 1, count: 2 }];
+            r
+        };
+        let m = merge(&[("b".into(), part(&[1, 3])), ("a".into(), part(&[0, 2]))]).unwrap();
+        assert_eq!(m.differs_from(&whole), None);
+        assert!(m.missing().is_empty() && m.shards.is_empty());
+        // a shard that lost a script: the merge differs and names it
+        let m = merge(&[("b".into(), part(&[1])), ("a".into(), part(&[0, 2]))]).unwrap();
+        assert_eq!(m.missing(), vec![3]);
+        assert!(m.differs_from(&whole).unwrap().contains("script 3"), "{:?}", m.differs_from(&whole));
+        assert!(merge(&[("a".into(), part(&[0, 2])), ("c".into(), part(&[2]))]).unwrap_err().contains("overlap"));
+    }
+
+    #[test]
+    fn junit_failures_carry_the_reproduce_command_and_text_is_escaped() {
+        let x = junit_of_run(&record(&[(0, false), (2, true)]));
+        assert!(x.contains("tests=\"2\" failures=\"1\""), "{x}");
+        let fail = x.split("<failure").nth(1).unwrap();
+        assert!(fail.contains("reproduce: atomport regress --seed 1 --count 400 --per-script 100 --script 2"), "{fail}");
+        assert!(fail.contains("&lt;0x10&gt; &amp; &quot;x&quot;"), "{fail}");
+        assert_eq!(xml_escape("a\u{1}b"), "a?b");
+    }
+}

@@ -1,0 +1,73 @@
+//! `atomport regress --jobs/--shard --report/--junit` and `atomport merge`
+//! as a CI job or a Slurm array drives them (issue 13).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_atomport")).args(args).output().unwrap();
+    eprintln!("atomport {}\n{}{}", args.join(" "), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("atomport-shards-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn four_shards_merged_equal_the_unsharded_run_and_a_missing_shard_is_named() {
+    let d = scratch("merge");
+    let p = |name: &str| d.join(name).display().to_string();
+    let base = ["regress", "--seed", "3", "--count", "1300", "--per-script", "100", "--quiet"];
+    let whole = run(&[&base[..], &["--jobs", "2", "--report", &p("whole.json"), "--junit", &p("whole.xml")]].concat());
+    assert_eq!(whole.status.code(), Some(0));
+    for k in 1..=4 {
+        let shard = format!("{k}/4");
+        let o = run(&[&base[..], &["--jobs", "1", "--shard", &shard, "--report", &p(&format!("s{k}.json"))]].concat());
+        assert_eq!(o.status.code(), Some(0));
+    }
+    let shards: Vec<String> = (1..=4).map(|k| p(&format!("s{k}.json"))).collect();
+    let merged = run(&[&["merge"], &shards.iter().map(String::as_str).collect::<Vec<_>>()[..], &["--expect", &p("whole.json"), "--out", &p("m.json"), "--junit", &p("m.xml")]].concat());
+    let out = String::from_utf8_lossy(&merged.stdout);
+    assert_eq!(merged.status.code(), Some(0), "{out}");
+    assert!(out.contains("13 scripts of 13, 1300 messages") && out.contains("equals"), "{out}");
+    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p("m.json")).unwrap()).unwrap();
+    let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p("whole.json")).unwrap()).unwrap();
+    assert_eq!(m["totals"], w["totals"]);
+    assert_eq!(m["coverage"], w["coverage"]);
+    let junit = std::fs::read_to_string(p("m.xml")).unwrap();
+    assert_eq!(junit.matches("<testcase ").count(), 13);
+    assert!(junit.contains("tests=\"13\" failures=\"0\""));
+    // three shards of four: the merge names the scripts no shard ran and fails
+    let partial = run(&["merge", &shards[0], &shards[1], &shards[3], "--expect", &p("whole.json")]);
+    let out = String::from_utf8_lossy(&partial.stdout);
+    assert_eq!(partial.status.code(), Some(1), "{out}");
+    assert!(out.contains("MISSING 3 scripts no report holds: 2 6 10") && out.contains("DIFFERS"), "{out}");
+    // a shard twice: overlapping reports are refused
+    let twice = run(&["merge", &shards[0], &shards[0]]);
+    assert_eq!(twice.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("overlap"));
+    // a report of another run is refused
+    let other = run(&["regress", "--seed", "4", "--count", "100", "--quiet", "--report", &p("other.json")]);
+    assert_eq!(other.status.code(), Some(0));
+    let mixed = run(&["merge", &shards[0], &p("other.json")]);
+    assert_eq!(mixed.status.code(), Some(2));
+}
+
+#[test]
+fn bad_shard_script_and_filter_values_are_refused() {
+    for (args, needle) in [
+        (vec!["regress", "--shard", "5/4"], "not a shard"),
+        (vec!["regress", "--shard", "0/4"], "not a shard"),
+        (vec!["regress", "--jobs", "0"], "at least 1"),
+        (vec!["regress", "--count", "100", "--script", "7"], "not in the run"),
+        (vec!["regress", "--count", "10", "--kinds", "SVM_SCATTER", "--ops", "add"], "no message matches"),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(needle), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}
