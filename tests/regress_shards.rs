@@ -71,3 +71,21 @@ fn bad_shard_script_and_filter_values_are_refused() {
         assert!(String::from_utf8_lossy(&o.stderr).contains(needle), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     }
 }
+
+#[test]
+fn run_writes_its_json_and_a_junit_case_that_fails_with_the_reproduce_command() {
+    let d = scratch("run");
+    let p = |name: &str| d.join(name).display().to_string();
+    let example = |name: &str| format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let ok = run(&["run", &example("lock.atom"), "--engine", "both", "--report", &p("lock.json"), "--junit", &p("lock.xml")]);
+    assert_eq!(ok.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p("lock.json")).unwrap()).unwrap();
+    assert_eq!(json["comparison"]["agree"], true);
+    let xml = std::fs::read_to_string(p("lock.xml")).unwrap();
+    assert!(xml.contains("tests=\"1\" failures=\"0\"") && !xml.contains("<failure"), "{xml}");
+    // the small build cannot run the histogram: a failing case, with the command
+    let small = run(&["run", &example("histogram.atom"), "--engine", "both", "--unit", "small", "--junit", &p("h.xml")]);
+    assert_eq!(small.status.code(), Some(3));
+    let xml = std::fs::read_to_string(p("h.xml")).unwrap();
+    assert!(xml.contains("failures=\"1\"") && xml.contains("reproduce: atomport run ") && xml.contains("--unit l8_w32_int"), "{xml}");
+}

@@ -74,6 +74,13 @@ pub struct RunArgs {
     /// RTL engines: the unit build, full (l32_w128) or small (l8_w32_int)
     #[arg(long, value_name = "BUILD", value_parser = UnitBuild::by_name)]
     pub unit: Option<UnitBuild>,
+    /// also write the run's JSON (the --json output) to FILE.json
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// write a JUnit XML file: one test case, the script; with --engine both
+    /// a failure carries the first difference and the reproduce command
+    #[arg(long, value_name = "FILE.xml")]
+    pub junit: Option<PathBuf>,
 }
 
 /// Exit status of `run --unit BUILD` when the build rejects a message of
@@ -81,13 +88,66 @@ pub struct RunArgs {
 /// output holds the rejected messages with their rejection).
 pub const EXIT_BUILD_CANNOT_RUN: i32 = 3;
 
-/// Print a run's output in the chosen form.
-fn print(out: &RunOutput, ext: &Extensions, json: bool) {
+/// Print a run's output in the chosen form; returns its JSON (`--report`).
+fn print(out: &RunOutput, ext: &Extensions, json: bool) -> String {
+    let text = atomport_core::report::json_extended(out, ext);
     if json {
-        print!("{}", atomport_core::report::json_extended(out, ext));
+        print!("{text}");
     } else {
         print!("{}", atomport_core::report::table(out));
     }
+    text
+}
+
+/// What `--report` and `--junit` write: the run's JSON and, for a failed
+/// run, what failed.
+#[derive(Default)]
+struct Written {
+    json: Option<String>,
+    failure: Option<String>,
+}
+
+/// The one-line command that reruns this run as it was (`--engine both`).
+fn reproduce_command(a: &RunArgs) -> String {
+    let o = rtl_options(a);
+    let mut s = format!(
+        "atomport run {} --engine both --latency {} --stall {} --seed {}",
+        a.file,
+        atomport_testbench::regress::latency_text(&o.mem),
+        o.mem.stall,
+        o.mem.seed
+    );
+    if let Some(u) = a.unit {
+        s += &format!(" --unit {}", u.name());
+    }
+    s
+}
+
+/// Writes `--report` and `--junit`; a file that cannot be written turns the
+/// exit status into 2.
+fn write_reports(a: &RunArgs, w: &Written, code: i32, seconds: f64) -> i32 {
+    use atomport_testbench::results::{junit_xml, JunitCase};
+    if let (Some(path), Some(json)) = (&a.report, &w.json) {
+        if let Err(e) = super::regress::write_file(path, json) {
+            eprintln!("atomport run: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if let Some(path) = &a.junit {
+        let engine = format!("{:?}", a.engine).to_lowercase();
+        let failure = (code == 1 || code == EXIT_BUILD_CANNOT_RUN).then(|| {
+            let what = w.failure.clone().unwrap_or_else(|| format!("exit status {code}"));
+            let first = what.lines().next().unwrap_or("").to_string();
+            (format!("{first} -- reproduce: {}", reproduce_command(a)), format!("{what}\nreproduce: {}\n", reproduce_command(a)))
+        });
+        let case = JunitCase { classname: format!("atomport.run.{engine}"), name: a.file.clone(), seconds, failure };
+        let xml = junit_xml(&format!("atomport run {}", a.file), &[("engine", engine)], &[case], "");
+        if let Err(e) = super::regress::write_file(path, &xml) {
+            eprintln!("atomport run: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
+    code
 }
 
 /// The `results` entries of the messages the build rejects (dst not V0):
@@ -115,6 +175,16 @@ fn cannot_run(a: &RunArgs, unit: UnitBuild, rejected: usize) -> i32 {
 }
 
 pub fn main(a: RunArgs) -> i32 {
+    let start = std::time::Instant::now();
+    let mut w = Written::default();
+    let code = run(&a, &mut w);
+    if code == EXIT_BAD_INPUT {
+        return code;
+    }
+    write_reports(&a, &w, code, start.elapsed().as_secs_f64())
+}
+
+fn run(a: &RunArgs, w: &mut Written) -> i32 {
     let program = match super::read_script(&a.file) {
         Ok(p) => p,
         Err(code) => return code,
@@ -125,13 +195,13 @@ pub fn main(a: RunArgs) -> i32 {
             if a.vcd.is_some() || a.latency.is_some() || a.stall.is_some() || a.seed.is_some() || a.unit.is_some() {
                 eprintln!("atomport run: note: --vcd, --latency, --stall, --seed and --unit apply to --engine rtl|both; ignored");
             }
-            print(&atomport_core::golden::run(&program), &Extensions::default(), a.json);
+            w.json = Some(print(&atomport_core::golden::run(&program), &Extensions::default(), a.json));
             0
         }
-        EngineChoice::Rtl => with_view(&a, match simulate_build(unit, &program, &rtl_options(&a), false) {
+        EngineChoice::Rtl => with_view(a, match simulate_build(unit, &program, &rtl_options(&a), false) {
             Ok(sim) => {
                 let ext = Extensions { rejected: rejected_results(unit, &program), comparison: None };
-                print(&sim.output, &ext, a.json);
+                w.json = Some(print(&sim.output, &ext, a.json));
                 // a rejection the build is expected to make is a note
                 let mut failed = false;
                 for flag in &sim.illegal {
@@ -139,22 +209,26 @@ pub fn main(a: RunArgs) -> i32 {
                         eprintln!("{}:{}: note: {}", a.file, flag.line, flag.what());
                     } else {
                         eprintln!("{}:{}: error: {}", a.file, flag.line, flag.what());
+                        w.failure.get_or_insert_with(|| format!("{}:{}: {}", a.file, flag.line, flag.what()));
                         failed = true;
                     }
                 }
                 if failed {
                     1
                 } else if !sim.rejected.is_empty() {
-                    cannot_run(&a, unit, sim.rejected.len())
+                    cannot_run(a, unit, sim.rejected.len())
                 } else {
                     0
                 }
             }
-            Err(e) => rtl_failed(&e),
+            Err(e) => {
+                w.failure = Some(e.to_string());
+                rtl_failed(&e)
+            }
         }),
         EngineChoice::Both => {
             let golden = golden_for_build(unit, &program);
-            with_view(&a, match simulate_build(unit, &program, &rtl_options(&a), true) {
+            with_view(a, match simulate_build(unit, &program, &rtl_options(&a), true) {
                 Ok(sim) => {
                     let diff = sim.mismatch.as_ref().map(|m| m.to_string()).or_else(|| first_output_difference(&golden, &sim.output));
                     let comparison = Comparison {
@@ -168,7 +242,8 @@ pub fn main(a: RunArgs) -> i32 {
                         first_difference: diff,
                     };
                     let ext = Extensions { rejected: rejected_results(unit, &program), comparison: Some(comparison.clone()) };
-                    print(&sim.output, &ext, a.json);
+                    w.json = Some(print(&sim.output, &ext, a.json));
+                    w.failure = comparison.first_difference.clone();
                     // the scoreboard checked these rejections; anything else flagged is a mismatch
                     for flag in sim.illegal.iter().filter(|f| sim.rejected.contains(&f.index)) {
                         eprintln!("{}:{}: note: {}", a.file, flag.line, flag.what());
@@ -177,12 +252,16 @@ pub fn main(a: RunArgs) -> i32 {
                     if !comparison.agree {
                         1
                     } else if comparison.rejected > 0 {
-                        cannot_run(&a, unit, comparison.rejected)
+                        w.failure.get_or_insert_with(|| format!("the {} build rejected {} message(s)", unit.name(), comparison.rejected));
+                        cannot_run(a, unit, comparison.rejected)
                     } else {
                         0
                     }
                 }
-                Err(e) => rtl_failed(&e),
+                Err(e) => {
+                    w.failure = Some(e.to_string());
+                    rtl_failed(&e)
+                }
             })
         }
     }
@@ -225,7 +304,7 @@ mod tests {
     use super::*;
 
     fn args(file: &str, engine: EngineChoice) -> RunArgs {
-        RunArgs { file: file.into(), engine, json: true, vcd: None, latency: None, stall: None, seed: None, unit: None }
+        RunArgs { file: file.into(), engine, json: true, vcd: None, latency: None, stall: None, seed: None, unit: None, report: None, junit: None }
     }
 
     fn example(name: &str) -> String {

@@ -402,7 +402,6 @@ pub struct JunitCase {
     pub seconds: f64,
     /// (message: one line, text: the whole report incl. the reproduce command)
     pub failure: Option<(String, String)>,
-    pub system_out: Option<String>,
 }
 
 /// Text as XML character data / attribute value: escaped, and characters
@@ -424,19 +423,18 @@ pub fn xml_escape(s: &str) -> String {
     out
 }
 
-/// A JUnit XML document with one test suite (the Ant/Jenkins schema:
-/// `testsuites > testsuite > properties, testcase > failure, system-out`).
-pub fn junit_xml(suite: &str, properties: &[(&str, String)], cases: &[JunitCase]) -> String {
+/// A JUnit XML document with one test suite, valid against the Apache
+/// Ant / Jenkins JUnit schema (windyroad `JUnit.xsd`): `testsuites` without
+/// attributes > `testsuite` (name, timestamp, hostname, tests, failures,
+/// errors, skipped, time, package, id) > `properties`, `testcase`s (at most
+/// one `failure` each), `system-out`, `system-err`.
+pub fn junit_xml(suite: &str, properties: &[(&str, String)], cases: &[JunitCase], system_out: &str) -> String {
     let failures = cases.iter().filter(|c| c.failure.is_some()).count();
     let time: f64 = cases.iter().map(|c| c.seconds).sum();
     let host = std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "localhost".into());
     let stamp = timestamp();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    x += &format!(
-        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" time=\"{time:.3}\">\n",
-        xml_escape(suite),
-        cases.len()
-    );
+    x += "<testsuites>\n";
     x += &format!(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\" time=\"{time:.3}\" timestamp=\"{stamp}\" hostname=\"{}\" id=\"0\" package=\"atomport\">\n",
         xml_escape(suite),
@@ -455,20 +453,14 @@ pub fn junit_xml(suite: &str, properties: &[(&str, String)], cases: &[JunitCase]
             xml_escape(&c.name),
             c.seconds
         );
-        if c.failure.is_none() && c.system_out.is_none() {
-            x += "/>\n";
-            continue;
+        match &c.failure {
+            None => x += "/>\n",
+            Some((message, text)) => {
+                x += &format!(">\n      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n    </testcase>\n", xml_escape(message), xml_escape(text))
+            }
         }
-        x += ">\n";
-        if let Some((message, text)) = &c.failure {
-            x += &format!("      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n", xml_escape(message), xml_escape(text));
-        }
-        if let Some(out) = &c.system_out {
-            x += &format!("      <system-out>{}</system-out>\n", xml_escape(out));
-        }
-        x += "    </testcase>\n";
     }
-    x += "    <system-out></system-out>\n    <system-err></system-err>\n  </testsuite>\n</testsuites>\n";
+    x += &format!("    <system-out>{}</system-out>\n    <system-err></system-err>\n  </testsuite>\n</testsuites>\n", xml_escape(system_out));
     x
 }
 
@@ -508,7 +500,6 @@ pub fn junit_cases(r: &RunRecord) -> Vec<JunitCase> {
                     );
                     (format!("{first} -- reproduce: {}", f.reproduce), text)
                 }),
-                system_out: Some(format!("{} messages, {} cycles, {} rejected by the build", s.messages, s.cycles, s.rejected)),
             }
         })
         .collect()
@@ -524,7 +515,12 @@ pub fn junit_of_run(r: &RunRecord) -> String {
     if !missing.is_empty() {
         props.push(("missing_scripts", format!("{missing:?}")));
     }
-    junit_xml(&format!("atomport regress {}", r.options), &props, &junit_cases(r))
+    let out: String = r
+        .scripts
+        .iter()
+        .map(|s| format!("script {}: {} messages, {} cycles, {} rejected by the build, {}\n", s.index, s.messages, s.cycles, s.rejected, if s.failure.is_some() { "FAILED" } else { "agreed" }))
+        .collect();
+    junit_xml(&format!("atomport regress {}", r.options), &props, &junit_cases(r), &out)
 }
 
 #[cfg(test)]
@@ -597,7 +593,8 @@ mod tests {
     #[test]
     fn junit_failures_carry_the_reproduce_command_and_text_is_escaped() {
         let x = junit_of_run(&record(&[(0, false), (2, true)]));
-        assert!(x.contains("tests=\"2\" failures=\"1\""), "{x}");
+        assert!(x.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "{x}");
+        assert!(x.contains("<testsuites>\n  <testsuite name="), "{x}");
         let fail = x.split("<failure").nth(1).unwrap();
         assert!(fail.contains("reproduce: atomport regress --seed 1 --count 400 --per-script 100 --script 2"), "{fail}");
         assert!(fail.contains("&lt;0x10&gt; &amp; &quot;x&quot;"), "{fail}");
