@@ -307,3 +307,76 @@ fn wave_commands_refuse_what_would_give_an_empty_result() {
     assert!(!stderr(&o).contains("``"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A PATH holding only fake installers (`apt-get`, `sudo`, `python3`,
+/// `pip`) that log their calls to `calls.log` and succeed.
+fn fake_installers(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("calls.log");
+    for name in ["apt-get", "sudo", "python3", "pip", "pip3"] {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\necho \"{name} $*\" >> '{}'\nexit 0\n", log.display())).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+#[test]
+fn synth_installs_nothing_unless_asked_and_says_how_to_get_a_missing_tool() {
+    let dir = scratch("synth-install");
+    let path = fake_installers(&dir);
+    let log = dir.join("calls.log");
+    let synth = |extra: &[&str]| {
+        bin()
+            .args(["synth", "--block", "alu", "--target", "generic", "--out", dir.join("out").to_str().unwrap()])
+            .args(extra)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    // yosys is not on this PATH: an error naming it and how to get it, no installer run
+    let o = synth(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("yosys is missing") && err.contains("make synth-deps") && err.contains("--install"), "{err}");
+    assert!(err.contains("apt-get install -y yosys"), "{err}");
+    assert!(!log.exists(), "an installer ran: {}", std::fs::read_to_string(&log).unwrap_or_default());
+    // --install opts in: the installer runs (here a fake, so yosys is still missing)
+    let o = synth(&["--install"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(calls.contains("apt-get") && calls.contains("install -y -qq yosys"), "{calls}");
+    assert!(stderr(&o).contains("still does not run after installing yosys"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fifo_nobody_writes_to_is_refused_after_the_wait_instead_of_hanging() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("in.atom");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let f = fifo.to_str().unwrap();
+    for args in [&["run", f][..], &["encode", f], &["wavediff", f, f]] {
+        let mut child = bin().args(args).env("ATOMPORT_FIFO_WAIT", "1").stderr(Stdio::piped()).spawn().unwrap();
+        let t = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if t.elapsed().as_secs() > 20 {
+                child.kill().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?} hung or failed: {err}");
+        assert!(err.contains(&format!("{f}:1:1: error: the")) && err.contains("is a FIFO that no program wrote to within 1 s"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
