@@ -380,3 +380,99 @@ fn a_fifo_nobody_writes_to_is_refused_after_the_wait_instead_of_hanging() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A VCD of `n` 8-bit signals `s0..` under `top`, each set to `value`.
+fn many_signals_vcd(n: usize, value: u8) -> String {
+    let mut s = String::from("$timescale 1ns $end\n$scope module top $end\n");
+    for i in 0..n {
+        s.push_str(&format!("$var wire 8 v{i} s{i} [7:0] $end\n"));
+    }
+    s.push_str("$upscope $end\n$enddefinitions $end\n#0\n");
+    for i in 0..n {
+        s.push_str(&format!("b{value:b} v{i}\n"));
+    }
+    s
+}
+
+#[test]
+fn wavediff_with_a_long_report_into_a_closed_pipe_ends_quietly() {
+    let dir = scratch("wavediff-pipe");
+    let (a, b) = (dir.join("a.vcd"), dir.join("b.vcd"));
+    // 5,000 differing signals: a report far larger than a pipe's buffer
+    std::fs::write(&a, many_signals_vcd(5000, 1)).unwrap();
+    std::fs::write(&b, many_signals_vcd(5000, 2)).unwrap();
+    let o = run(&["wavediff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.len() > 256 << 10, "{}", o.stdout.len());
+    assert_quiet_sigpipe(&into_closed_pipe(&["wavediff", a.to_str().unwrap(), b.to_str().unwrap()]), "wavediff");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wavediff_of_two_runs_of_the_unit_compares_its_ports_only() {
+    let dir = scratch("wavediff-ports");
+    let (a, b) = (dir.join("a.vcd"), dir.join("b.vcd"));
+    let lock = example("lock.atom");
+    for (vcd, stall) in [(&a, "0"), (&b, "0.3")] {
+        let o = run(&["run", &lock, "--engine", "rtl", "--stall", stall, "--vcd", vcd.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = run(&["wavediff", a, b]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("comparing the unit's ports (clock reset req_* mem_* rsp_* obs_*)"), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let port = |name: &str| ["clock", "reset"].contains(&name) || ["req_", "mem_", "rsp_", "obs_"].iter().any(|p| name.starts_with(p));
+    let lines: Vec<&str> = out.lines().collect();
+    for l in &lines[..lines.len() - 1] {
+        let name = l.split(':').next().unwrap();
+        assert!(port(name), "not a port: {l}");
+        // wide buses (req_src0 is 4,096 bits) are shown around their first difference
+        assert!(l.len() < 300, "{} chars: {l}", l.len());
+    }
+    let every = run(&["wavediff", a, b, "--signals", "*"]);
+    let every_lines = String::from_utf8_lossy(&every.stdout).lines().count();
+    assert!(every_lines > lines.len(), "every signal: {every_lines} lines, ports: {}", lines.len());
+    // the clock samples the others; it is not one of the signals compared
+    let o = run(&["wavediff", a, a, "--signals", "mem_rd_addr", "--clock", "clock"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("wavediff: equal: 1 signals compared, sampled on `clock`"), "{}", String::from_utf8_lossy(&o.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wave_commands_read_standard_input_and_refs_write_where_asked() {
+    let dir = scratch("wave-stdin");
+    let lock = std::fs::read(example("lock.atom")).unwrap();
+    let g = dir.join("g.vcd");
+    let o = run_stdin(&["wave", "golden", "-", "--vcd", g.to_str().unwrap()], &lock);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = dir.join("g.svg");
+    let o = run_stdin(&["wave", "render", "-", "--svg", svg.to_str().unwrap()], &std::fs::read(&g).unwrap());
+    assert!(o.status.success() && svg.exists(), "{}", stderr(&o));
+    // update-refs / check-refs: the fresh runs go under --out (default target/waves in the
+    // working directory), never into the checkout's target/ when run elsewhere
+    let refs = dir.join("refs");
+    std::fs::create_dir_all(refs.join("scenarios")).unwrap();
+    std::fs::copy(
+        format!("{}/waves/scenarios/svm_atomic.atom", env!("CARGO_MANIFEST_DIR")),
+        refs.join("scenarios/cli_probe.atom"),
+    )
+    .unwrap();
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let o = bin().args(["wave", "update-refs", "--dir", refs.to_str().unwrap()]).current_dir(&work).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(refs.join("cli_probe.vcd").exists() && work.join("target/waves/cli_probe.vcd").exists());
+    let out = dir.join("fresh");
+    let o = bin()
+        .args(["wave", "check-refs", "--dir", refs.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{} {}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(out.join("cli_probe.vcd").exists());
+    let checkout = format!("{}/target/waves/cli_probe.vcd", env!("CARGO_MANIFEST_DIR"));
+    assert!(!Path::new(&checkout).exists(), "wrote into the checkout: {checkout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
