@@ -1,5 +1,5 @@
 //! Reading the files the commands take: `-` is standard input, and every
-//! read is bounded by the input limit (README "Input limits").
+//! read is bounded by the input limit (README.md, below the command list).
 //!
 //! The limit is `--max-input BYTES` (a global option: `64M`, `1G`, `4096`),
 //! else the `ATOMPORT_MAX_INPUT` environment variable, else
