@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
-use atomport_testbench::fp_probe;
+use atomport_testbench::generator::{admitted_fp_families, all_fp_families};
 use atomport_testbench::memory::{LatencyRange, MemConfig};
 use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::regress::{self, latency_text, RegressConfig};
@@ -58,32 +58,25 @@ pub fn main(a: RegressArgs) -> i32 {
         eprintln!("atomport regress: error: --stall {} is not a probability in 0..1 (1 would stall forever)", a.stall);
         return EXIT_BAD_INPUT;
     }
-    let fp = match fp_probe::implemented_fp_families() {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("atomport regress: error: probing the RTL ALU: {e}");
-            return EXIT_BAD_INPUT;
-        }
-    };
     let mem = MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
     let cfg = RegressConfig {
         seed: a.seed,
         count: a.count,
         per_script: a.per_script.max(1),
         mem,
-        fp,
         out_dir: a.out.clone(),
         unit: a.unit,
     };
     eprintln!(
-        "atomport regress: unit {}, seed {}, {} messages, {} per script, memory latency {}, stall {}; float families on the RTL: {}",
+        "atomport regress: unit {}, seed {}, {} messages, {} per script, memory latency {}, stall {}; float families: all {} generated, {} admitted by the build",
         a.unit.name(),
         a.seed,
         a.count,
         cfg.per_script,
         latency_text(&mem),
         a.stall,
-        fp_probe::family_names(&cfg.fp)
+        all_fp_families().len(),
+        admitted_fp_families(&a.unit.config()).len()
     );
     let start = Instant::now();
     let quiet = a.quiet;

@@ -212,7 +212,8 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
 /// golden model; a mismatch is an error (a wrong fast answer is no answer).
 pub fn throughput() -> Result<Vec<ThroughputRow>, String> {
     let mut rows = vec![];
-    let fp = super::fp_probe::implemented_fp_families().map_err(|e| e.to_string())?;
+    // the full unit (`VAtomicUnit` below): its configuration decides the float streams
+    let fp = super::generator::admitted_fp_families(&atomport_isa::UnitConfig::FULL);
     for s in streams(&fp) {
         let program = atomport_core::script::parse("bench.atom", &s.text).map_err(|d| format!("bench stream {}: {d}", s.kind))?;
         let opts = RtlOptions { mem: MemConfig::FAST, vcd: None };

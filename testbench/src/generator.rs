@@ -6,8 +6,10 @@
 //! `atomport run FILE --engine both`.
 //!
 //! What the scripts exercise (issue 4, "regress"): every message kind;
-//! every op each kind takes (integer ops always, float ops only for the
-//! [`FpFamily`]s the caller says the RTL implements); all widths and exec
+//! every op each kind takes (integer and float: every [`FpFamily`] a valid
+//! message reaches, unless the caller asks for integer ops only; what a
+//! build does not admit is its to reject, never the generator's to leave
+//! out); all widths and exec
 //! sizes; M1..M8 and `_NM` mask controls against random `dmask`s; predicates
 //! and their complements; lanes on the same address (drawn from small
 //! pools, so atomics chain through memory); out-of-bounds lanes on SLM,
@@ -25,10 +27,12 @@ use rand_chacha::ChaCha8Rng;
 use atomport_core::message::{Body, DwordSurface, MaskCtrl, Message, PredRef, PtxScope, PtxSem, PtxSpace};
 use atomport_core::ops::{AluCtl, AluOp, ElemType, PtxOp, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, PTX_OPS, VISA_OPS};
 use atomport_core::program::{Program, TypedFormat, TypedKind, TypedSurface};
+use atomport_isa::UnitConfig;
 
 /// One float datapath of the ALU: (op, element type, ftz). A message whose
 /// ALU controls are a float family is generated only when the family is in
-/// [`GenConfig::fp`].
+/// [`GenConfig::fp`], which is decided by the caller's build configuration
+/// ([`GenConfig::for_build`]), never by what the RTL passes.
 pub type FpFamily = (AluOp, ElemType, bool);
 
 /// Every float family a valid message can reach.
@@ -53,18 +57,53 @@ pub fn all_fp_families() -> Vec<FpFamily> {
     v
 }
 
+/// The float families a unit built with `config` executes: every one when
+/// it is built with FP, none without (its element width bounds them too).
+pub fn admitted_fp_families(config: &UnitConfig) -> BTreeSet<FpFamily> {
+    all_fp_families()
+        .into_iter()
+        .filter(|(_, ty, _)| config.admits(1, ty.bytes(), true).is_ok())
+        .collect()
+}
+
+/// `fmax.f32 add.f16 ...`: a family list for people.
+pub fn fp_family_names(families: &BTreeSet<FpFamily>) -> String {
+    if families.is_empty() {
+        return "none".to_string();
+    }
+    families
+        .iter()
+        .map(|(op, ty, ftz)| format!("{op:?}.{ty:?}{}", if *ftz { ".ftz" } else { "" }).to_lowercase())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// What to generate.
 #[derive(Clone, Debug)]
 pub struct GenConfig {
     /// messages per script
     pub messages: usize,
-    /// float families the RTL implements (others are never generated)
+    /// float families to generate (others are never generated)
     pub fp: BTreeSet<FpFamily>,
 }
 
 impl GenConfig {
     pub fn integer_only(messages: usize) -> GenConfig {
         GenConfig { messages, fp: BTreeSet::new() }
+    }
+
+    /// Every message kind, op, width and float family: what a regression
+    /// of any build runs. A build that does not admit a message rejects it
+    /// (the scoreboard checks that), so the stimulus is the same whatever
+    /// the device under test passes.
+    pub fn every_family(messages: usize) -> GenConfig {
+        GenConfig { messages, fp: all_fp_families().into_iter().collect() }
+    }
+
+    /// Only the messages the build `config` admits float-wise: every float
+    /// family when it is built with FP.
+    pub fn for_build(messages: usize, config: &UnitConfig) -> GenConfig {
+        GenConfig { messages, fp: admitted_fp_families(config) }
     }
 
     fn allows(&self, msg: &Message) -> bool {
@@ -594,7 +633,7 @@ mod tests {
 
     #[test]
     fn scripts_parse_back_to_the_generated_messages_and_cover_every_kind() {
-        let cfg = GenConfig { messages: 400, fp: all_fp_families().into_iter().collect() };
+        let cfg = GenConfig::every_family(400);
         for seed in 0..4 {
             let g = random_script(seed, &cfg).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
             assert!(kind_counts(&g.program).iter().all(|&(_, n)| n > 20), "{:?}", kind_counts(&g.program));

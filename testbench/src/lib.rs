@@ -20,7 +20,6 @@
 //! * [`live`]: the live pin source: a unit model with the driver and the
 //!   memory model around it;
 //! * [`generator`]: seeded random valid scripts for `atomport regress`;
-//! * [`fp_probe`]: which float datapaths the RTL ALU implements, by trying;
 //! * [`dut`]: the pins of the Verilated `atomic_unit`, [`dut::simulate`],
 //!   [`dut::run_rtl`];
 //! * [`regress`]: the seeded random regression; [`bench`]: throughput and
@@ -31,7 +30,6 @@
 pub mod bench;
 pub mod driver;
 pub mod dut;
-pub mod fp_probe;
 pub mod generator;
 pub mod live;
 pub mod lockstep;

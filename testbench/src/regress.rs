@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::dut::{simulate_build, UnitBuild};
 use super::session::{RtlError, RtlOptions};
-use super::generator::{random_script, FpFamily, GenConfig};
+use super::generator::{random_script, GenConfig};
 use super::memory::MemConfig;
 
 /// What `atomport regress` runs.
@@ -25,12 +25,11 @@ pub struct RegressConfig {
     pub per_script: usize,
     /// memory model (its seed is replaced per script)
     pub mem: MemConfig,
-    /// float families to generate (those the RTL implements)
-    pub fp: BTreeSet<FpFamily>,
     /// where a failing script is written
     pub out_dir: PathBuf,
-    /// the unit build to run (the generator writes every kind of message;
-    /// a smaller build must reject those it does not admit)
+    /// the unit build to run (the generator writes every kind of message
+    /// and every float family, whatever the RTL passes; a smaller build must
+    /// reject those it does not admit)
     pub unit: UnitBuild,
 }
 
@@ -207,7 +206,7 @@ fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem
 /// generator got wrong, a file that cannot be written, no RTL model).
 pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, String> {
     let mut report = RegressReport::default();
-    let gen_cfg = GenConfig { messages: cfg.per_script.max(1), fp: cfg.fp.clone() };
+    let gen_cfg = GenConfig::every_family(cfg.per_script.max(1));
     let mut k = 0;
     while report.messages < cfg.count {
         let messages = (cfg.count - report.messages).min(gen_cfg.messages);

@@ -396,13 +396,11 @@ fn back_to_back_mixed_messages_at_full_speed_and_under_stalls() {
 
 #[test]
 fn small_random_regression() {
-    let fp = atomport_testbench::fp_probe::implemented_fp_families().unwrap();
     let cfg = regress::RegressConfig {
         seed: 4,
         count: 300,
         per_script: 100,
         mem: MemConfig { latency_min: 1, latency_max: 4, stall: 0.2, seed: 0 },
-        fp,
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress"),
         unit: atomport_testbench::dut::UnitBuild::Full,
     };
@@ -483,7 +481,7 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     let _ = std::fs::remove_dir_all(&out_dir);
     // a memory that never accepts: the first script with a memory access fails
     let mem = MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 0 };
-    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, fp: BTreeSet::new(), out_dir: out_dir.clone(), unit: atomport_testbench::dut::UnitBuild::Full };
+    let cfg = regress::RegressConfig { seed: 77, count: 40, per_script: 20, mem, out_dir: out_dir.clone(), unit: atomport_testbench::dut::UnitBuild::Full };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
     let f = report.failure.expect("a memory that never answers must fail the regression");
     assert!(f.what.contains("watchdog"), "{}", f.what);

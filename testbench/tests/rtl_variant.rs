@@ -156,7 +156,6 @@ fn seeded_random_regression_on_the_small_build() {
         count: 1500,
         per_script: 100,
         mem: MemConfig { latency_min: 1, latency_max: 5, stall: 0.2, seed: 0 },
-        fp: atomport_testbench::fp_probe::implemented_fp_families().unwrap(),
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-small"),
         unit: UnitBuild::Small,
     };

@@ -6,7 +6,6 @@
 
 use std::time::{Duration, Instant};
 
-use atomport_testbench::fp_probe;
 use atomport_testbench::generator::{random_script, GenConfig};
 use atomport_testbench::regress::script_seed;
 use atomport_testbench::{simulate, MemConfig, RtlOptions};
@@ -52,13 +51,12 @@ fn thread_cpu() -> Option<Duration> {
 /// after it is measured).
 pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_dir: &std::path::Path) -> Result<TraceCost, String> {
     std::fs::create_dir_all(vcd_dir).map_err(|e| format!("{}: {e}", vcd_dir.display()))?;
-    let fp = fp_probe::implemented_fp_families().map_err(|e| e.to_string())?;
     let mut scripts = Vec::new();
     let mut n = 0;
     while n < count {
         let messages = (count - n).min(per_script.max(1));
         let s = script_seed(seed, scripts.len());
-        let g = random_script(s, &GenConfig { messages, fp: fp.clone() })?;
+        let g = random_script(s, &GenConfig::every_family(messages))?;
         scripts.push((s, g.program));
         n += messages;
     }
