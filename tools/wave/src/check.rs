@@ -70,7 +70,9 @@ pub const OBS_PORTS: [&str; 5] = ["obs_valid", "obs_lane", "obs_elem", "obs_old"
 /// Why a file cannot be wavechecked at all (bad input, exit 2).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CheckError {
-    #[error("{file}: no scope has the unit's ports; closest is {closest}, which lacks {missing}")]
+    #[error("{file}: not a waveform of the unit: no scope has any of its ports ({ports})")]
+    Foreign { file: String, ports: String },
+    #[error("{file}: no scope has all of the unit's ports; the closest, {closest}, lacks {missing}")]
     NoPorts { file: String, closest: String, missing: String },
     #[error("{file}: clock `{clock}` is {width} bits wide")]
     WideClock { file: String, clock: String, width: u32 },
@@ -425,16 +427,17 @@ pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, CheckError> 
             best = Some((missing.len(), scope, missing));
         }
     }
-    let (closest, missing) = match best {
-        Some((_, scope, missing)) if !scope.is_empty() => (format!("`{scope}`"), missing),
-        Some((_, _, missing)) => ("the top level".to_string(), missing),
-        None => ("nothing (the file declares no signals)".to_string(), wanted.clone()),
-    };
-    Err(CheckError::NoPorts {
-        file: w.file.clone(),
-        closest,
-        missing: missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", "),
-    })
+    let list = |names: &[&str]| names.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+    match best {
+        // a foreign waveform: no scope has any port (naming the root scope `` would say nothing)
+        Some((n, _, _)) if n == wanted.len() => Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) }),
+        None => Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) }),
+        Some((_, scope, missing)) => Err(CheckError::NoPorts {
+            file: w.file.clone(),
+            closest: if scope.is_empty() { "the top level".to_string() } else { format!("scope `{scope}`") },
+            missing: list(&missing),
+        }),
+    }
 }
 
 /// The first problem wavecheck found.
@@ -607,6 +610,9 @@ mod tests {
         let p = atomport_core::script::parse("t.atom", "SVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
         let w = Waveform::parse("t.vcd", b"$timescale 1ns $end $var wire 1 ! clock $end $enddefinitions $end #5 1!").unwrap();
         let e = check(&w, &p, "clock").unwrap_err().to_string();
-        assert!(e.contains("closest is the top level, which lacks `req_valid`"), "{e}");
+        assert!(e.contains("not a waveform of the unit: no scope has any of its ports (`req_valid`"), "{e}");
+        let w = Waveform::parse("t.vcd", b"$timescale 1ns $end $scope module u $end $var wire 1 ! clock $end $var wire 1 # req_valid $end $upscope $end $enddefinitions $end #5 1!").unwrap();
+        let e = check(&w, &p, "clock").unwrap_err().to_string();
+        assert!(e.contains("no scope has all of the unit's ports; the closest, scope `u`, lacks `req_ready`"), "{e}");
     }
 }
