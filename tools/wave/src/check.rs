@@ -430,7 +430,10 @@ pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, CheckError> 
     let list = |names: &[&str]| names.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
     match best {
         // a foreign waveform: no scope has any port (naming the root scope `` would say nothing)
-        Some((n, _, _)) if n == wanted.len() => Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) }),
+        // (the clock alone does not make a waveform of the unit)
+        Some((n, _, ref missing)) if wanted.len() - n - (!missing.contains(&clock)) as usize == 0 => {
+            Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) })
+        }
         None => Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) }),
         Some((_, scope, missing)) => Err(CheckError::NoPorts {
             file: w.file.clone(),
