@@ -23,7 +23,7 @@
 use std::path::{Path, PathBuf};
 
 use atomport_core::diag::EXIT_BAD_INPUT;
-use atomport_wave::check::{check, expected, extract, find_port_scope};
+use atomport_wave::check::{check, find_port_scope};
 use atomport_wave::refs::PORT_GLOBS;
 use atomport_wave::diff::{diff, DiffOptions};
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
@@ -141,37 +141,36 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
         Ok(w) => w,
         Err(c) => return c,
     };
-    let traffic = match extract(&w, &a.clock) {
-        Ok(t) => t,
+    let report = match check(&w, &program, &a.clock) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("atomport wavecheck: error: {e}");
             return EXIT_BAD_INPUT;
         }
     };
-    let report = check(&traffic, &expected(&program), &w);
-    if report.agrees() {
-        println!(
-            "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
-            w.file,
-            a.script,
-            report.counts(),
-            traffic.edges.len()
-        );
-        0
-    } else {
-        let first = &report.mismatches[0];
-        println!(
-            "wavecheck: {} differs from the golden model of {} at {} (cycle {}):",
-            w.file,
-            a.script,
-            w.timescale.format(first.time as u128),
-            first.cycle
-        );
-        for m in &report.mismatches {
-            println!("  {m}");
+    match &report.failure {
+        None => {
+            println!(
+                "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
+                w.file,
+                a.script,
+                report.counts(),
+                report.cycles
+            );
+            0
         }
-        println!("wavecheck: agreed before that: {}", report.counts());
-        1
+        Some(f) => {
+            let at = match (f.cycle, f.time) {
+                (Some(c), Some(t)) => format!("at {} (cycle {c})", w.timescale.format(t as u128)),
+                _ => format!("at the end of the trace ({} cycles)", report.cycles),
+            };
+            println!("wavecheck: {} differs from the golden model of {} {at}:", w.file, a.script);
+            for line in f.to_string().lines() {
+                println!("  {line}");
+            }
+            println!("wavecheck: agreed before that: {}", report.counts());
+            1
+        }
     }
 }
 

@@ -307,3 +307,172 @@ fn wave_commands_refuse_what_would_give_an_empty_result() {
     assert!(!stderr(&o).contains("``"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A PATH holding only fake installers (`apt-get`, `sudo`, `python3`,
+/// `pip`) that log their calls to `calls.log` and succeed.
+fn fake_installers(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("calls.log");
+    for name in ["apt-get", "sudo", "python3", "pip", "pip3"] {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\necho \"{name} $*\" >> '{}'\nexit 0\n", log.display())).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+#[test]
+fn synth_installs_nothing_unless_asked_and_says_how_to_get_a_missing_tool() {
+    let dir = scratch("synth-install");
+    let path = fake_installers(&dir);
+    let log = dir.join("calls.log");
+    let synth = |extra: &[&str]| {
+        bin()
+            .args(["synth", "--block", "alu", "--target", "generic", "--out", dir.join("out").to_str().unwrap()])
+            .args(extra)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    // yosys is not on this PATH: an error naming it and how to get it, no installer run
+    let o = synth(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("yosys is missing") && err.contains("make synth-deps") && err.contains("--install"), "{err}");
+    assert!(err.contains("apt-get install -y yosys"), "{err}");
+    assert!(!log.exists(), "an installer ran: {}", std::fs::read_to_string(&log).unwrap_or_default());
+    // --install opts in: the installer runs (here a fake, so yosys is still missing)
+    let o = synth(&["--install"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(calls.contains("apt-get") && calls.contains("install -y -qq yosys"), "{calls}");
+    assert!(stderr(&o).contains("still does not run after installing yosys"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fifo_nobody_writes_to_is_refused_after_the_wait_instead_of_hanging() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("in.atom");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let f = fifo.to_str().unwrap();
+    for args in [&["run", f][..], &["encode", f], &["wavediff", f, f]] {
+        let mut child = bin().args(args).env("ATOMPORT_FIFO_WAIT", "1").stderr(Stdio::piped()).spawn().unwrap();
+        let t = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if t.elapsed().as_secs() > 20 {
+                child.kill().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?} hung or failed: {err}");
+        assert!(err.contains(&format!("{f}:1:1: error: the")) && err.contains("is a FIFO that no program wrote to within 1 s"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A VCD of `n` 8-bit signals `s0..` under `top`, each set to `value`.
+fn many_signals_vcd(n: usize, value: u8) -> String {
+    let mut s = String::from("$timescale 1ns $end\n$scope module top $end\n");
+    for i in 0..n {
+        s.push_str(&format!("$var wire 8 v{i} s{i} [7:0] $end\n"));
+    }
+    s.push_str("$upscope $end\n$enddefinitions $end\n#0\n");
+    for i in 0..n {
+        s.push_str(&format!("b{value:b} v{i}\n"));
+    }
+    s
+}
+
+#[test]
+fn wavediff_with_a_long_report_into_a_closed_pipe_ends_quietly() {
+    let dir = scratch("wavediff-pipe");
+    let (a, b) = (dir.join("a.vcd"), dir.join("b.vcd"));
+    // 5,000 differing signals: a report far larger than a pipe's buffer
+    std::fs::write(&a, many_signals_vcd(5000, 1)).unwrap();
+    std::fs::write(&b, many_signals_vcd(5000, 2)).unwrap();
+    let o = run(&["wavediff", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.len() > 256 << 10, "{}", o.stdout.len());
+    assert_quiet_sigpipe(&into_closed_pipe(&["wavediff", a.to_str().unwrap(), b.to_str().unwrap()]), "wavediff");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wavediff_of_two_runs_of_the_unit_compares_its_ports_only() {
+    let dir = scratch("wavediff-ports");
+    let (a, b) = (dir.join("a.vcd"), dir.join("b.vcd"));
+    let lock = example("lock.atom");
+    for (vcd, stall) in [(&a, "0"), (&b, "0.3")] {
+        let o = run(&["run", &lock, "--engine", "rtl", "--stall", stall, "--vcd", vcd.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let o = run(&["wavediff", a, b]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("comparing the unit's ports (clock reset req_* mem_* rsp_* obs_*)"), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let port = |name: &str| ["clock", "reset"].contains(&name) || ["req_", "mem_", "rsp_", "obs_"].iter().any(|p| name.starts_with(p));
+    let lines: Vec<&str> = out.lines().collect();
+    for l in &lines[..lines.len() - 1] {
+        let name = l.split(':').next().unwrap();
+        assert!(port(name), "not a port: {l}");
+        // wide buses (req_src0 is 4,096 bits) are shown around their first difference
+        assert!(l.len() < 300, "{} chars: {l}", l.len());
+    }
+    let every = run(&["wavediff", a, b, "--signals", "*"]);
+    let every_lines = String::from_utf8_lossy(&every.stdout).lines().count();
+    assert!(every_lines > lines.len(), "every signal: {every_lines} lines, ports: {}", lines.len());
+    // the clock samples the others; it is not one of the signals compared
+    let o = run(&["wavediff", a, a, "--signals", "mem_rd_addr", "--clock", "clock"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("wavediff: equal: 1 signals compared, sampled on `clock`"), "{}", String::from_utf8_lossy(&o.stdout));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wave_commands_read_standard_input_and_refs_write_where_asked() {
+    let dir = scratch("wave-stdin");
+    let lock = std::fs::read(example("lock.atom")).unwrap();
+    let g = dir.join("g.vcd");
+    let o = run_stdin(&["wave", "golden", "-", "--vcd", g.to_str().unwrap()], &lock);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = dir.join("g.svg");
+    let o = run_stdin(&["wave", "render", "-", "--svg", svg.to_str().unwrap()], &std::fs::read(&g).unwrap());
+    assert!(o.status.success() && svg.exists(), "{}", stderr(&o));
+    // update-refs / check-refs: the fresh runs go under --out (default target/waves in the
+    // working directory), never into the checkout's target/ when run elsewhere
+    let refs = dir.join("refs");
+    std::fs::create_dir_all(refs.join("scenarios")).unwrap();
+    std::fs::copy(
+        format!("{}/waves/scenarios/svm_atomic.atom", env!("CARGO_MANIFEST_DIR")),
+        refs.join("scenarios/cli_probe.atom"),
+    )
+    .unwrap();
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let o = bin().args(["wave", "update-refs", "--dir", refs.to_str().unwrap()]).current_dir(&work).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(refs.join("cli_probe.vcd").exists() && work.join("target/waves/cli_probe.vcd").exists());
+    let out = dir.join("fresh");
+    let o = bin()
+        .args(["wave", "check-refs", "--dir", refs.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .current_dir(&work)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{} {}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(out.join("cli_probe.vcd").exists());
+    let checkout = format!("{}/target/waves/cli_probe.vcd", env!("CARGO_MANIFEST_DIR"));
+    assert!(!Path::new(&checkout).exists(), "wrote into the checkout: {checkout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

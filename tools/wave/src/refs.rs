@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use atomport_testbench::{simulate, MemConfig, RtlOptions};
 
-use super::check::{check, expected, extract};
+use super::check::check;
 use super::diff::{diff, DiffOptions};
 use super::gtkw::{unit_groups, write_unit_gtkw};
 use super::reader::Waveform;
@@ -110,9 +110,8 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, String> {
         return Err(format!("{}: the RTL disagrees with the golden model: {m}", s.name));
     }
     let w = Waveform::read(&vcd).map_err(|d| d.to_string())?;
-    let traffic = extract(&w, "clock")?;
-    let report = check(&traffic, &expected(&program), &w);
-    if let Some(m) = report.mismatches.first() {
+    let report = check(&w, &program, "clock").map_err(|e| e.to_string())?;
+    if let Some(m) = report.failure {
         return Err(format!("{}: wavecheck: {m}", s.name));
     }
     write_unit_gtkw(&vcd)?;
