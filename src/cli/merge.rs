@@ -29,6 +29,9 @@ pub struct MergeArgs {
     /// verdicts, cycles and coverage
     #[arg(long, value_name = "FILE.json")]
     pub expect: Option<PathBuf>,
+    /// print the merged functional coverage report (holes, unreachable bins)
+    #[arg(long)]
+    pub coverage: bool,
 }
 
 fn read(path: &std::path::Path) -> Result<RunRecord, String> {
@@ -90,7 +93,11 @@ pub fn main(a: MergeArgs) -> i32 {
             format!("; shards present: {}", merged.shards.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" "))
         }
     );
-    println!("  coverage: {}", merged.coverage.summary());
+    if a.coverage {
+        print!("{}", merged.coverage.report(&merged.space));
+    } else {
+        println!("  {}", merged.coverage.summary(&merged.space));
+    }
     for (s, f) in &failures {
         println!("FAILED script {} (seed {:#x}{}): {}", s.index, s.seed, s.shard.map_or(String::new(), |x| format!(", shard {x}")), f.what.lines().next().unwrap_or(""));
         println!("  failing script: {}", f.file);

@@ -79,6 +79,17 @@ pub struct RegressArgs {
     /// the first difference and the reproduce command
     #[arg(long, value_name = "FILE.xml")]
     pub junit: Option<PathBuf>,
+    /// print the functional coverage: bins hit / reachable per group, every
+    /// hole, and the bins this build cannot reach with the reason
+    #[arg(long)]
+    pub coverage: bool,
+    /// after --count messages, keep running scripts until every reachable
+    /// coverage bin is hit or --budget more messages ran
+    #[arg(long, conflicts_with = "shard")]
+    pub until_covered: bool,
+    /// the message budget of --until-covered
+    #[arg(long, value_name = "MESSAGES", default_value_t = 1_000_000, value_parser = super::optval::at_least_one)]
+    pub budget: usize,
 }
 
 fn parse_unit(text: &str) -> Result<UnitBuild, String> {
@@ -163,6 +174,8 @@ pub fn main(a: RegressArgs) -> i32 {
         max_failures: a.max_failures,
         filter: MessageFilter { kinds: a.kinds.clone(), ops: a.ops.clone() },
         traced_failures: 3,
+        until_covered: a.until_covered,
+        budget: a.budget,
     };
     let selected = cfg.selected_scripts();
     let total: usize = selected.iter().map(|&k| cfg.script_messages(k)).sum();
@@ -228,7 +241,18 @@ pub fn main(a: RegressArgs) -> i32 {
                 a.unit.name()
             );
         }
-        println!("  coverage: {}", report.coverage.summary());
+        if report.extra_scripts > 0 || cfg.until_covered {
+            println!(
+                "  --until-covered: {} more scripts ({} messages) after the first {}; {}",
+                report.extra_scripts,
+                report.extra_scripts * cfg.per_script,
+                a.count,
+                if report.coverage.holes(&report.space).is_empty() { "every reachable bin hit".to_string() } else {
+                    format!("budget of {} messages spent with {} holes left", a.budget, report.coverage.holes(&report.space).len())
+                }
+            );
+        }
+        print_coverage(&report, a.coverage);
         return 0;
     }
     println!(
@@ -259,5 +283,15 @@ pub fn main(a: RegressArgs) -> i32 {
         println!("  run: {}", f.run_command);
         println!("  reproduce: {}", f.reproduce);
     }
+    print_coverage(&report, a.coverage);
     1
+}
+
+/// The coverage summary line, or with `--coverage` the whole report.
+fn print_coverage(report: &regress::RegressReport, full: bool) {
+    if full {
+        print!("{}", report.coverage.report(&report.space));
+    } else {
+        println!("  {} (--coverage lists the holes)", report.coverage.summary(&report.space));
+    }
 }

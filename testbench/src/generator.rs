@@ -332,8 +332,13 @@ impl Gen<'_> {
     }
 
     /// `n` addresses aligned to `align` from the window [base, base+size),
-    /// a third of the lanes reusing an earlier lane's address.
+    /// a third of the lanes reusing an earlier lane's address, and now and
+    /// then every lane on one address (the longest same-address run).
     fn addresses(&mut self, n: usize, base: u64, size: u64, align: u64) -> Vec<u64> {
+        if n > 1 && self.rng.gen_bool(0.05) {
+            let a = base.wrapping_add(self.rng.gen_range(0..size.max(align) / align) * align);
+            return vec![a; n];
+        }
         let mut v: Vec<u64> = Vec::with_capacity(n);
         for _ in 0..n {
             let a = if !v.is_empty() && self.rng.gen_bool(0.35) {
@@ -442,6 +447,14 @@ impl Gen<'_> {
             };
             v.push(self.coord(rows, 0.1));
             r.push(self.coord(slices, 0.1));
+        }
+        // now and then every lane on one texel: the longest same-address run
+        let mut lod = lod;
+        if self.rng.gen_bool(0.05) {
+            u = vec![u[0]; n];
+            v = vec![v[0]; n];
+            r = vec![r[0]; n];
+            lod = lod.map(|l| vec![l[0]; n]);
         }
         let (v, r) = match t.kind {
             TypedKind::D1 => (None, None),

@@ -31,6 +31,7 @@
 pub mod bench;
 pub mod driver;
 pub mod dut;
+pub mod funcov;
 pub mod generator;
 pub mod live;
 pub mod lockstep;

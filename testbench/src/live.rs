@@ -116,6 +116,7 @@ impl<P: UnitPins> PinSource for LivePins<P> {
         if s.request_accepted() {
             self.on_pins = None;
         }
+        self.mem.note_port(s.out.rd_valid, s.rd_ready, s.out.wr_valid, s.wr_ready);
         let (read, write) = (s.read_accepted(), s.write_accepted());
         let space = |slm: bool| if slm { Space::Slm } else { Space::Flat };
         let out = &s.out;

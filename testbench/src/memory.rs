@@ -96,6 +96,25 @@ struct PendingReturn {
     line: u128,
 }
 
+/// What the unit's memory port went through, as the pins showed it
+/// (functional coverage, [`super::funcov`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PortActivity {
+    /// reads by the latency they got (acceptance to return), when it was
+    /// the latency drawn
+    pub read_latency: std::collections::BTreeMap<u32, u64>,
+    /// reads whose return queued behind an earlier one (one return per cycle)
+    pub read_queued: u64,
+    /// cycles with `mem_rd_valid` high and `mem_rd_ready` low
+    pub read_stalled: u64,
+    /// cycles with `mem_wr_valid` high and `mem_wr_ready` low
+    pub write_stalled: u64,
+    /// cycles with both stalled
+    pub both_stalled: u64,
+    /// cycles by reads accepted and not yet returned: 0, 1, 2, 3 or more
+    pub reads_in_flight: [u64; 4],
+}
+
 /// The sparse, latency- and backpressure-randomizing memory model.
 pub struct MemoryModel {
     config: MemConfig,
@@ -107,6 +126,8 @@ pub struct MemoryModel {
     last_due: u64,
     /// this cycle's drive, decided by [`MemoryModel::drive`]
     current: MemDrive,
+    /// what the port went through
+    pub activity: PortActivity,
 }
 
 /// The 16-byte line at `line_addr` of `mem` as a little-endian u128.
@@ -143,6 +164,7 @@ impl MemoryModel {
             returns: VecDeque::new(),
             last_due: 0,
             current: MemDrive { rd_ready: true, wr_ready: true, rdata: None },
+            activity: PortActivity::default(),
         }
     }
 
@@ -194,6 +216,17 @@ impl MemoryModel {
         self.current
     }
 
+    /// Notes one cycle of the port as the pins show it: the unit's valids
+    /// against this model's readies, and the reads in flight.
+    pub fn note_port(&mut self, rd_valid: bool, rd_ready: bool, wr_valid: bool, wr_ready: bool) {
+        let a = &mut self.activity;
+        let (rd, wr) = (rd_valid && !rd_ready, wr_valid && !wr_ready);
+        a.read_stalled += rd as u64;
+        a.write_stalled += wr as u64;
+        a.both_stalled += (rd && wr) as u64;
+        a.reads_in_flight[self.returns.len().min(3)] += 1;
+    }
+
     /// Applies this cycle's handshakes (called after the unit's outputs
     /// settled): `read` = (space, line address) of a read accepted now,
     /// `write` = (space, line address, byte enables, data) of a write
@@ -216,6 +249,11 @@ impl MemoryModel {
                 self.config.latency_min
             };
             let due = (cycle + latency as u64).max(self.last_due + 1);
+            if due == cycle + latency as u64 {
+                *self.activity.read_latency.entry(latency).or_default() += 1;
+            } else {
+                self.activity.read_queued += 1;
+            }
             self.last_due = due;
             self.returns.push_back(PendingReturn { due, line });
             line

@@ -16,13 +16,14 @@
 //! script order (scripts after it are not part of the outcome, whichever
 //! thread had started them).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::dut::{simulate_build, UnitBuild};
 use super::session::{RtlError, RtlOptions};
+use super::funcov::{CoverSpace, FunctionalCoverage};
 use super::generator::{random_script, GenConfig, Generated, MessageFilter};
 use super::memory::MemConfig;
 
@@ -54,7 +55,17 @@ pub struct RegressConfig {
     pub filter: MessageFilter,
     /// traced re-runs (VCD) of at most this many failing scripts
     pub traced_failures: usize,
+    /// after `count` messages, keep running scripts (in batches of
+    /// [`UNTIL_COVERED_BATCH`]) until every reachable coverage bin is hit or
+    /// `budget` more messages ran
+    pub until_covered: bool,
+    /// the message budget of `until_covered`
+    pub budget: usize,
 }
+
+/// Scripts per round of `--until-covered` (fixed, so the outcome does not
+/// depend on the number of threads).
+pub const UNTIL_COVERED_BATCH: usize = 8;
 
 impl Default for RegressConfig {
     fn default() -> RegressConfig {
@@ -71,6 +82,8 @@ impl Default for RegressConfig {
             max_failures: 1,
             filter: MessageFilter::default(),
             traced_failures: 3,
+            until_covered: false,
+            budget: 1_000_000,
         }
     }
 }
@@ -117,9 +130,13 @@ impl RegressConfig {
         self.count.div_ceil(self.per_script.max(1))
     }
 
-    /// Messages in script `k` (the last one takes what is left).
+    /// Messages in script `k` (the last one takes what is left; scripts
+    /// after the run, which `--until-covered` adds, are full).
     pub fn script_messages(&self, k: usize) -> usize {
         let per = self.per_script.max(1);
+        if k >= self.total_scripts() {
+            return per;
+        }
         self.count.saturating_sub(k * per).min(per)
     }
 
@@ -150,6 +167,9 @@ impl RegressConfig {
         }
         if !self.filter.ops.is_empty() {
             s += &format!(" --ops {}", self.filter.ops.join(","));
+        }
+        if self.until_covered {
+            s += " --until-covered";
         }
         s
     }
@@ -211,7 +231,12 @@ pub struct RegressReport {
     pub cycles: u64,
     /// messages the build does not admit, checked to be rejected
     pub rejected: usize,
-    pub coverage: Coverage,
+    /// functional coverage of the scripts that agreed (testbench/src/funcov.rs)
+    pub coverage: FunctionalCoverage,
+    /// its bins for this build and memory configuration
+    pub space: CoverSpace,
+    /// scripts `--until-covered` ran after the `count` messages
+    pub extra_scripts: usize,
     /// failing scripts in script order
     pub failures: Vec<RegressFailure>,
     /// `max_failures` ended the run before every selected script ran
@@ -229,117 +254,6 @@ impl RegressReport {
     /// Messages of the scripts that agreed.
     pub fn passed_messages(&self) -> usize {
         self.outcomes.iter().filter(|o| o.failure.is_none()).map(|o| o.messages).sum()
-    }
-}
-
-/// What the scripts that agreed exercised (counted on the golden model's
-/// view of them).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Coverage {
-    /// messages per kind name
-    pub kinds: BTreeMap<&'static str, usize>,
-    /// op / width / type forms seen (`SVM_ATOMIC.CMPXCHG.64`, `atom.cas.b128`, `SVM_SCATTER.4.8`)
-    pub forms: BTreeSet<String>,
-    /// (kind, exec size) pairs seen
-    pub exec_sizes: BTreeSet<(&'static str, u8)>,
-    pub enabled_lanes: u64,
-    pub disabled_lanes: u64,
-    /// enabled atomic lanes (or PTX elements) out of bounds: no transaction
-    pub out_of_bounds: u64,
-    /// writes to an address an earlier lane of the same message wrote
-    pub same_address: u64,
-    pub reads: u64,
-    pub writes: u64,
-}
-
-impl Coverage {
-    /// Adds another run's counts (jobs, shards).
-    pub fn merge(&mut self, other: &Coverage) {
-        for (k, n) in &other.kinds {
-            *self.kinds.entry(k).or_default() += n;
-        }
-        self.forms.extend(other.forms.iter().cloned());
-        self.exec_sizes.extend(other.exec_sizes.iter().copied());
-        self.enabled_lanes += other.enabled_lanes;
-        self.disabled_lanes += other.disabled_lanes;
-        self.out_of_bounds += other.out_of_bounds;
-        self.same_address += other.same_address;
-        self.reads += other.reads;
-        self.writes += other.writes;
-    }
-
-    /// Adds one script.
-    pub fn add(&mut self, program: &atomport_core::program::Program) {
-        use atomport_core::message::Body;
-        let golden = atomport_core::golden::run(program);
-        let mut by_msg: Vec<Vec<&atomport_core::outcome::Txn>> = vec![vec![]; program.messages().count()];
-        for t in &golden.txns {
-            by_msg[t.msg].push(t);
-        }
-        for (i, m) in program.messages().enumerate() {
-            let kind = m.kind().name();
-            *self.kinds.entry(kind).or_default() += 1;
-            self.exec_sizes.insert((kind, m.exec_size));
-            let w16 = |w: bool| if w { ".16" } else { "" };
-            let form = match &m.body {
-                Body::SvmAtomic { op, width, .. } => {
-                    format!("SVM_ATOMIC.{}{}", op.name, match width.bits() { 16 => ".16", 64 => ".64", _ => "" })
-                }
-                Body::DwordAtomic { op, w16: w, surface, .. } => format!("DWORD_ATOMIC.{}{} {}", op.name, w16(*w), match surface {
-                    atomport_core::message::DwordSurface::Slm => "T0",
-                    atomport_core::message::DwordSurface::Stateless => "T255",
-                    atomport_core::message::DwordSurface::Buffer(_) => "buffer",
-                }),
-                Body::TypedAtomic { op, w16: w, .. } => format!("TYPED_ATOMIC.{}{}", op.name, w16(*w)),
-                Body::SvmScatter { block_size, num_blocks, .. } => format!("SVM_SCATTER.{block_size}.{num_blocks}"),
-                Body::PtxAtom { space, op, vec, ty, .. } => format!(
-                    "atom{}.{}{}.{}",
-                    if space.is_shared() { ".shared" } else { "" },
-                    atomport_core::text::ptx_op_name(*op),
-                    if *vec > 1 { format!(".v{vec}") } else { String::new() },
-                    ty.name()
-                ),
-            };
-            self.forms.insert(form);
-            let en = m.lane_enables();
-            self.enabled_lanes += en.count_ones() as u64;
-            self.disabled_lanes += (m.exec_size as u32 - en.count_ones()) as u64;
-            let txns = &by_msg[i];
-            let writes: Vec<u64> = txns.iter().filter(|t| t.kind == atomport_core::outcome::TxnKind::Write).map(|t| t.addr).collect();
-            self.writes += writes.len() as u64;
-            self.reads += (txns.len() - writes.len()) as u64;
-            let mut seen = BTreeSet::new();
-            for a in &writes {
-                if !seen.insert(*a) {
-                    self.same_address += 1;
-                }
-            }
-            if m.alu().is_some() {
-                let per_lane = match &m.body {
-                    Body::PtxAtom { vec, .. } => *vec as u64,
-                    _ => 1,
-                };
-                self.out_of_bounds += (en.count_ones() as u64 * per_lane).saturating_sub(writes.len() as u64);
-            }
-        }
-    }
-
-    /// One paragraph for people.
-    pub fn summary(&self) -> String {
-        let kinds: Vec<String> = self.kinds.iter().map(|(k, n)| format!("{k} {n}")).collect();
-        format!(
-            "messages by kind: {}; {} op/width/type forms; {} (kind, exec size) pairs; lanes: {} enabled, {} disabled, \
-             {} out of bounds; {} same-address writes; {} reads, {} writes",
-            kinds.join(", "),
-            self.forms.len(),
-            self.exec_sizes.len(),
-            self.enabled_lanes,
-            self.disabled_lanes,
-            self.out_of_bounds,
-            self.same_address,
-            self.reads,
-            self.writes
-        )
     }
 }
 
@@ -395,7 +309,7 @@ struct Job {
     outcome: ScriptOutcome,
     what: Option<String>,
     generated: Option<Generated>,
-    coverage: Coverage,
+    coverage: FunctionalCoverage,
 }
 
 /// Generates and runs script `k` on a model of its own.
@@ -406,19 +320,19 @@ fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job,
     let g = random_script(seed, &GenConfig { messages, ..gen_cfg.clone() }).map_err(|e| format!("script {k} (seed {seed:#x}): {e}"))?;
     let opts = RtlOptions { mem: MemConfig { seed, ..cfg.mem }, vcd: None };
     let mut outcome = ScriptOutcome { index: k, seed, messages, cycles: 0, rejected: 0, seconds: 0.0, failure: None };
+    let mut coverage = FunctionalCoverage::default();
     let what = match simulate_build(cfg.unit, &g.program, &opts, true) {
         Ok(sim) => {
             outcome.cycles = sim.cycles;
             outcome.rejected = sim.rejected.len();
+            if sim.mismatch.is_none() {
+                coverage.sample(&g.program, &sim, &cfg.unit.config());
+            }
             sim.mismatch.map(|m| m.to_string())
         }
         Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(e.to_string()),
         Err(e) => Some(e.to_string()),
     };
-    let mut coverage = Coverage::default();
-    if what.is_none() {
-        coverage.add(&g.program);
-    }
     outcome.seconds = start.elapsed().as_secs_f64();
     let generated = what.is_some().then_some(g);
     Ok(Job { outcome, what, generated, coverage })
@@ -462,11 +376,46 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
     let gen_cfg = GenConfig { filter: cfg.filter.clone(), ..GenConfig::every_family(cfg.per_script.max(1)) };
     let list = cfg.selected_scripts();
     if let Some(k) = cfg.script {
-        if k >= cfg.total_scripts() {
+        if k >= cfg.total_scripts() && !cfg.until_covered {
             return Err(format!("script {k} is not in the run: it has scripts 0..{} ({} messages, {} per script)", cfg.total_scripts(), cfg.count, cfg.per_script));
         }
     }
-    let total: usize = list.iter().map(|&k| cfg.script_messages(k)).sum();
+    let mut total: usize = list.iter().map(|&k| cfg.script_messages(k)).sum();
+    let mut report = RegressReport {
+        selected: list.len(),
+        space: CoverSpace::new(&cfg.unit.config(), &cfg.mem),
+        ..RegressReport::default()
+    };
+    let mut done = 0;
+    run_list(cfg, &gen_cfg, &list, &mut report, progress, &mut done, total)?;
+    if cfg.until_covered && cfg.script.is_none() {
+        let mut next = cfg.total_scripts();
+        let mut extra = 0;
+        while !report.stopped_early && report.failures.is_empty() && extra < cfg.budget && !report.coverage.holes(&report.space).is_empty() {
+            let batch: Vec<usize> = (next..next + UNTIL_COVERED_BATCH).collect();
+            next += UNTIL_COVERED_BATCH;
+            extra += batch.len() * cfg.per_script.max(1);
+            total += batch.len() * cfg.per_script.max(1);
+            report.selected += batch.len();
+            report.extra_scripts += batch.len();
+            run_list(cfg, &gen_cfg, &batch, &mut report, progress, &mut done, total)?;
+        }
+    }
+    Ok(report)
+}
+
+/// Runs the scripts of `list` on `cfg.jobs` threads and appends their
+/// outcomes to `report` in list order (stopping at `max_failures` failures
+/// in all).
+fn run_list(
+    cfg: &RegressConfig,
+    gen_cfg: &GenConfig,
+    list: &[usize],
+    report: &mut RegressReport,
+    progress: Progress,
+    messages_done: &mut usize,
+    total: usize,
+) -> Result<(), String> {
     let jobs = cfg.jobs.clamp(1, list.len().max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -474,11 +423,12 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
     let mut done: BTreeMap<usize, Job> = BTreeMap::new();
     let mut error: Option<(usize, String)> = None;
     let mut cutoff: Option<usize> = None;
+    let earlier_failures = report.failures.len();
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Job, String>)>();
         for _ in 0..jobs {
             let tx = tx.clone();
-            let (list, next, stop, gen_cfg) = (&list, &next, &stop, &gen_cfg);
+            let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::SeqCst) {
                     let p = next.fetch_add(1, Ordering::SeqCst);
@@ -493,9 +443,8 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
             });
         }
         drop(tx);
-        let mut messages_done = 0;
         let mut prefix = 0;
-        let mut failures = 0;
+        let mut failures = earlier_failures;
         for (p, job) in rx {
             match job {
                 Err(e) => {
@@ -505,9 +454,9 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
                     }
                 }
                 Ok(job) => {
-                    messages_done += job.outcome.messages;
+                    *messages_done += job.outcome.messages;
                     done.insert(p, job);
-                    progress(messages_done.min(total), total);
+                    progress((*messages_done).min(total), total);
                 }
             }
             // the failures count in script order, whatever finished first
@@ -528,7 +477,7 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
         return Err(e);
     }
     let end = cutoff.map_or(list.len(), |c| c + 1);
-    let mut report = RegressReport { selected: list.len(), stopped_early: end < list.len(), ..RegressReport::default() };
+    report.stopped_early |= end < list.len();
     for p in 0..end {
         let Some(mut job) = done.remove(&p) else {
             return Err(format!("script {} did not report", list[p]));
@@ -548,7 +497,7 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Str
         report.coverage.merge(&job.coverage);
         report.outcomes.push(job.outcome);
     }
-    Ok(report)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::regress::{Coverage, RegressConfig, RegressReport, Shard};
+use super::funcov::{CoverSpace, FunctionalCoverage};
+use super::regress::{RegressConfig, RegressReport, Shard};
 
 /// The format tag of a report.
 pub const FORMAT: &str = "atomport-regress/1";
@@ -65,7 +66,10 @@ pub struct RunRecord {
     /// max-failures ended a run (of a shard) early
     pub stopped_early: bool,
     pub scripts: Vec<ScriptRecord>,
-    pub coverage: Coverage,
+    /// functional coverage hits of the scripts that agreed
+    pub coverage: FunctionalCoverage,
+    /// the coverage bins of the run's build and memory options
+    pub space: CoverSpace,
 }
 
 impl RunRecord {
@@ -105,6 +109,7 @@ impl RunRecord {
             stopped_early: report.stopped_early,
             scripts,
             coverage: report.coverage.clone(),
+            space: report.space.clone(),
         }
     }
 
@@ -146,7 +151,7 @@ impl RunRecord {
                 s.index, s.seed, s.messages, s.cycles, s.rejected,
                 s.failure.as_ref().map(|f| f.what.clone()),
             ])).collect::<Vec<_>>(),
-            "coverage": coverage_json(&self.coverage),
+            "coverage": self.coverage.to_json(),
         })
     }
 
@@ -172,7 +177,7 @@ impl RunRecord {
                 if a.len() > b.len() { "first" } else { "second" }
             ));
         }
-        let (ca, cb) = (coverage_json(&self.coverage), coverage_json(&other.coverage));
+        let (ca, cb) = (self.coverage.to_json(), other.coverage.to_json());
         if ca != cb {
             return Some(format!("coverage differs:\n  {ca}\n  {cb}"));
         }
@@ -231,7 +236,12 @@ impl RunRecord {
                 "missing": self.missing(),
             },
             "scripts": scripts,
-            "coverage": coverage_json(&self.coverage),
+            "coverage": {
+                "summary": self.coverage.summary(&self.space),
+                "holes": self.coverage.holes(&self.space).iter().map(|(g, b)| format!("{g}: {b}")).collect::<Vec<_>>(),
+                "hits": self.coverage.to_json(),
+                "space": self.space.to_json(),
+            },
         })
     }
 
@@ -298,7 +308,8 @@ impl RunRecord {
             seconds: v["seconds"].as_f64().unwrap_or(0.0),
             stopped_early: v["stopped_early"].as_bool().unwrap_or(false),
             scripts,
-            coverage: coverage_from_json(&v["coverage"]).map_err(|e| err(&e))?,
+            coverage: FunctionalCoverage::from_json(&v["coverage"]["hits"]).map_err(|e| err(&e))?,
+            space: CoverSpace::from_json(&v["coverage"]["space"]).map_err(|e| err(&e))?,
         })
     }
 }
@@ -310,7 +321,7 @@ pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, String> {
     let Some((first_name, first)) = records.first() else {
         return Err("nothing to merge".into());
     };
-    let mut out = RunRecord { shards: vec![], scripts: vec![], coverage: Coverage::default(), seconds: 0.0, jobs: 0, stopped_early: false, ..first.clone() };
+    let mut out = RunRecord { shards: vec![], scripts: vec![], coverage: FunctionalCoverage::default(), seconds: 0.0, jobs: 0, stopped_early: false, ..first.clone() };
     let mut seen = std::collections::BTreeMap::new();
     for (name, r) in records {
         if r.options != first.options {
@@ -344,54 +355,6 @@ pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, String> {
         }
     }
     Ok(out)
-}
-
-/// Coverage as JSON (sets as sorted lists, so equal coverage is equal JSON).
-pub fn coverage_json(c: &Coverage) -> Value {
-    json!({
-        "kinds": c.kinds,
-        "forms": c.forms,
-        "exec_sizes": c.exec_sizes.iter().map(|(k, n)| format!("{k}.{n}")).collect::<Vec<_>>(),
-        "enabled_lanes": c.enabled_lanes,
-        "disabled_lanes": c.disabled_lanes,
-        "out_of_bounds": c.out_of_bounds,
-        "same_address": c.same_address,
-        "reads": c.reads,
-        "writes": c.writes,
-    })
-}
-
-fn kind_name(text: &str) -> Result<&'static str, String> {
-    use atomport_core::message::MsgKind::*;
-    [SvmAtomic, DwordAtomic, TypedAtomic, SvmScatter, PtxAtom]
-        .into_iter()
-        .map(|k| k.name())
-        .find(|n| *n == text)
-        .ok_or_else(|| format!("unknown message kind `{text}` in coverage"))
-}
-
-fn coverage_from_json(v: &Value) -> Result<Coverage, String> {
-    let mut c = Coverage::default();
-    if v.is_null() {
-        return Ok(c);
-    }
-    for (k, n) in v["kinds"].as_object().into_iter().flatten() {
-        c.kinds.insert(kind_name(k)?, n.as_u64().unwrap_or(0) as usize);
-    }
-    c.forms = v["forms"].as_array().into_iter().flatten().filter_map(|x| x.as_str().map(str::to_string)).collect();
-    for x in v["exec_sizes"].as_array().into_iter().flatten() {
-        let t = x.as_str().unwrap_or("");
-        let (k, n) = t.rsplit_once('.').ok_or_else(|| format!("bad exec size entry `{t}`"))?;
-        c.exec_sizes.insert((kind_name(k)?, n.parse().map_err(|_| format!("bad exec size entry `{t}`"))?));
-    }
-    let n = |k: &str| v[k].as_u64().unwrap_or(0);
-    c.enabled_lanes = n("enabled_lanes");
-    c.disabled_lanes = n("disabled_lanes");
-    c.out_of_bounds = n("out_of_bounds");
-    c.same_address = n("same_address");
-    c.reads = n("reads");
-    c.writes = n("writes");
-    Ok(c)
 }
 
 /// One JUnit test case.
@@ -559,7 +522,8 @@ mod tests {
                     }),
                 })
                 .collect(),
-            coverage: Coverage::default(),
+            coverage: FunctionalCoverage::default(),
+            space: CoverSpace::default(),
         }
     }
 

@@ -399,6 +399,8 @@ pub struct Simulation {
     pub cycles: u64,
     /// messages run
     pub messages: usize,
+    /// what the memory port went through (functional coverage)
+    pub port: super::memory::PortActivity,
 }
 
 /// Runs a whole script on `dut`: statements in order (memory statements as
@@ -439,5 +441,6 @@ pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, ch
         rejected: session.rejected.clone(),
         cycles: session.cycle(),
         messages,
+        port: session.memory().activity.clone(),
     })
 }

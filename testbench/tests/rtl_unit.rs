@@ -583,3 +583,65 @@ fn kind_and_op_globs_narrow_the_run() {
     let e = random_script(3, &GenConfig { filter: none, ..GenConfig::every_family(5) }).unwrap_err();
     assert!(e.contains("no message matches"), "{e}");
 }
+
+/// Coverage is what the RTL did: a lane the unit left alone (out of bounds)
+/// is out of bounds, a message without lanes exercises no form, and on the
+/// small build a float message is a rejection, not a float form.
+#[test]
+fn functional_coverage_is_sampled_from_what_the_rtl_did() {
+    use atomport_testbench::dut::{simulate_build, UnitBuild};
+    use atomport_testbench::funcov::{CoverSpace, FunctionalCoverage};
+    let text = "slm size 64\n\
+                DWORD_ATOMIC.add (2) T0 [0 0x40] [1 1] V0 d1\n\
+                dmask 0\n\
+                SVM_ATOMIC.xor (4) [0x100 0x104 0x108 0x10c] d2 [1 1 1 1] V0\n\
+                dmask 0xffffffff\n\
+                SVM_ATOMIC.fmax (2) [0x200 0x200] d3 [0x7fc00000 0] V0\n";
+    let program = parse("cov.atom", text);
+    let opts = RtlOptions { mem: MemConfig::FAST, vcd: None };
+    let mut full = FunctionalCoverage::default();
+    let sim = simulate_build(UnitBuild::Full, &program, &opts, true).unwrap();
+    assert!(sim.mismatch.is_none());
+    full.sample(&program, &sim, &UnitBuild::Full.config());
+    assert_eq!(full.count("out_of_bounds", "DWORD_ATOMIC T0 some lanes"), 1, "{:?}", full.hits);
+    assert_eq!(full.count("form", "DWORD_ATOMIC.add.32 T0"), 1);
+    assert_eq!(full.count("lanes", "SVM_ATOMIC no lane on"), 1);
+    assert_eq!(full.count("form", "SVM_ATOMIC.xor.32"), 0, "no lane ran: no form");
+    assert_eq!(full.count("form", "SVM_ATOMIC.fmax.32"), 1);
+    assert_eq!(full.count("same_address", "SVM_ATOMIC all lanes"), 1);
+    assert_eq!(full.count("fp_special", "f32 nan src"), 1);
+    assert_eq!(full.count("fp_special", "f32 zero src"), 1);
+    assert_eq!(full.count("fp_special", "f32 zero old"), 1, "memory at 0x200 starts at 0");
+    assert!(full.strays(&CoverSpace::new(&UnitBuild::Full.config(), &MemConfig::FAST)).is_empty());
+    let mut small = FunctionalCoverage::default();
+    let sim = simulate_build(UnitBuild::Small, &program, &opts, true).unwrap();
+    assert!(sim.mismatch.is_none());
+    small.sample(&program, &sim, &UnitBuild::Small.config());
+    assert_eq!(small.count("form", "SVM_ATOMIC.fmax.32"), 0, "the small build refused it");
+    assert_eq!(small.count("rejected", "float op"), 1);
+    assert_eq!(small.count("fp_special", "f32 nan src"), 0);
+}
+
+/// `--until-covered` runs scripts past the count until no reachable bin is
+/// a hole, or stops at its budget with the holes left.
+#[test]
+fn until_covered_closes_every_reachable_bin_or_stops_at_its_budget() {
+    let cfg = regress::RegressConfig {
+        seed: 2,
+        count: 400,
+        per_script: 200,
+        jobs: 2,
+        until_covered: true,
+        out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-cover"),
+        ..regress::RegressConfig::default()
+    };
+    let short = regress::run(&regress::RegressConfig { budget: 200, ..cfg.clone() }, &mut |_, _| {}).unwrap();
+    assert_eq!(short.extra_scripts, regress::UNTIL_COVERED_BATCH);
+    assert!(!short.coverage.holes(&short.space).is_empty());
+    let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
+    assert!(report.failures.is_empty(), "{:?}", report.failure());
+    assert_eq!(report.coverage.holes(&report.space), Vec::<(&str, &str)>::new());
+    assert!(report.extra_scripts > 0 && report.extra_scripts % regress::UNTIL_COVERED_BATCH == 0);
+    assert!(report.coverage.strays(&report.space).is_empty(), "{:?}", report.coverage.strays(&report.space));
+    eprintln!("until-covered: {} scripts after the first 2; {}", report.extra_scripts, report.coverage.summary(&report.space));
+}
