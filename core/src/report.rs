@@ -25,15 +25,16 @@ fn bytes_hex(bytes: &[u8]) -> String {
     s
 }
 
-fn result_json(r: &LaneResults) -> String {
+fn result_json(r: &LaneResults, rejected: Option<&str>) -> String {
     let lanes: Vec<String> =
         r.lanes.iter().map(|l| l.map_or_else(|| "null".to_string(), |v| json_string(&lane_hex(v, r.width)))).collect();
     format!(
-        "{{\"line\": {}, \"name\": {}, \"width\": {}, \"lanes\": [{}]}}",
+        "{{\"line\": {}, \"name\": {}, \"width\": {}, \"lanes\": [{}]{}}}",
         r.line,
         json_string(&r.name),
         r.width,
-        lanes.join(", ")
+        lanes.join(", "),
+        rejected.map_or(String::new(), |why| format!(", \"rejected\": {}", json_string(why)))
     )
 }
 
@@ -59,10 +60,96 @@ fn json_array(items: Vec<String>) -> String {
 /// `results` entry per message whose dst is not V0 (script order), then one
 /// `dumps` entry per `dump` statement (script order). Ends with a newline.
 pub fn json(out: &RunOutput) -> String {
+    json_extended(out, &Extensions::default())
+}
+
+/// A message whose dst is not V0 that the unit build rejected (it made no
+/// access and has no result): its `results` entry, every lane `null`, and
+/// why (scripts.md extension `rejected`, docs/script-language.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RejectedResult {
+    pub result: LaneResults,
+    pub why: String,
+}
+
+/// `--engine both`: how the RTL's run compared with the golden model's
+/// (scripts.md extension `comparison`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// no difference in any transaction, result, dump or the final memory
+    pub agree: bool,
+    /// memory transactions each engine made
+    pub rtl_transactions: usize,
+    pub golden_transactions: usize,
+    /// `results` entries each engine reported
+    pub rtl_results: usize,
+    pub golden_results: usize,
+    /// bytes of the golden model's final memory (flat and SLM) that are not
+    /// zero: the RTL memory must hold the same bytes (and zero elsewhere)
+    pub final_memory_bytes: usize,
+    /// messages the unit build rejected (not compared: neither engine runs them)
+    pub rejected: usize,
+    /// the first difference, described; None when they agree
+    pub first_difference: Option<String>,
+}
+
+impl Comparison {
+    /// The one-line verdict `run --engine both` prints on stderr.
+    pub fn verdict(&self) -> String {
+        let rejected = if self.rejected > 0 {
+            format!(" ({} rejected messages not run by either)", self.rejected)
+        } else {
+            String::new()
+        };
+        match &self.first_difference {
+            None if self.agree => format!(
+                "RTL and golden agree: {} transactions, {} results, final memory ({} non-zero bytes) equal{rejected}",
+                self.rtl_transactions, self.rtl_results, self.final_memory_bytes
+            ),
+            None => format!("RTL and golden differ{rejected}"),
+            Some(d) => format!("RTL and golden differ{rejected}: {}", d.replace('\n', "; ")),
+        }
+    }
+
+    fn json(&self) -> String {
+        format!(
+            "{{\"engines\": [\"rtl\", \"golden\"], \"agree\": {}, \"transactions\": {{\"rtl\": {}, \"golden\": {}}}, \
+             \"results\": {{\"rtl\": {}, \"golden\": {}}}, \"final_memory_bytes\": {}, \"rejected\": {}, \"first_difference\": {}}}",
+            self.agree,
+            self.rtl_transactions,
+            self.golden_transactions,
+            self.rtl_results,
+            self.golden_results,
+            self.final_memory_bytes,
+            self.rejected,
+            self.first_difference.as_deref().map_or("null".to_string(), json_string)
+        )
+    }
+}
+
+/// What the JSON carries beyond scripts.md's three keys (extensions the
+/// contract allows: extra keys, never a change to the contract's own).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extensions {
+    /// entries for rejected messages, merged into `results` in script order
+    pub rejected: Vec<RejectedResult>,
+    /// `--engine both`: the top-level `comparison` object
+    pub comparison: Option<Comparison>,
+}
+
+/// [`json`] with extensions: rejected messages keep their `results` entry
+/// (script order, every lane `null`, `"rejected": why`), and a
+/// `comparison` object follows `dumps`.
+pub fn json_extended(out: &RunOutput, ext: &Extensions) -> String {
+    let mut entries: Vec<(usize, String)> = out.results.iter().map(|r| (r.line, result_json(r, None))).collect();
+    entries.extend(ext.rejected.iter().map(|r| (r.result.line, result_json(&r.result, Some(&r.why)))));
+    // one statement per line: lines order the entries as the script does
+    entries.sort_by_key(|(line, _)| *line);
+    let comparison = ext.comparison.as_ref().map_or(String::new(), |c| format!(",\n  \"comparison\": {}", c.json()));
     format!(
-        "{{\n  \"engine\": {},\n  \"results\": {},\n  \"dumps\": {}\n}}\n",
+        "{{\n  \"engine\": {},\n  \"results\": {},\n  \"dumps\": {}{comparison}\n}}\n",
         json_string(out.engine),
-        json_array(out.results.iter().map(result_json).collect()),
+        json_array(entries.into_iter().map(|(_, e)| e).collect()),
         json_array(out.dumps.iter().map(dump_json).collect())
     )
 }
@@ -151,6 +238,43 @@ mod tests {
         let out = RunOutput { engine: "golden", results: vec![], dumps: vec![], txns: vec![] };
         let v: serde_json::Value = serde_json::from_str(&json(&out)).unwrap();
         assert_eq!(v, serde_json::json!({"engine": "golden", "results": [], "dumps": []}));
+    }
+
+    #[test]
+    fn extensions_keep_rejected_entries_in_order_and_add_the_comparison() {
+        let rejected = RejectedResult {
+            result: LaneResults { line: 8, name: "f".into(), width: 64, lanes: vec![None, None] },
+            why: "needs 64-bit access".into(),
+        };
+        let comparison = Comparison {
+            agree: true,
+            rtl_transactions: 4,
+            golden_transactions: 4,
+            rtl_results: 3,
+            golden_results: 3,
+            final_memory_bytes: 9,
+            rejected: 1,
+            first_difference: None,
+        };
+        let ext = Extensions { rejected: vec![rejected], comparison: Some(comparison.clone()) };
+        let v: serde_json::Value = serde_json::from_str(&json_extended(&sample(), &ext)).unwrap();
+        let lines: Vec<u64> = v["results"].as_array().unwrap().iter().map(|r| r["line"].as_u64().unwrap()).collect();
+        assert_eq!(lines, [7, 8, 9, 11]);
+        assert_eq!(v["results"][1], serde_json::json!({"line": 8, "name": "f", "width": 64, "lanes": [null, null], "rejected": "needs 64-bit access"}));
+        assert!(v["results"][0].get("rejected").is_none());
+        assert_eq!(v["comparison"]["agree"], true);
+        assert_eq!(v["comparison"]["transactions"], serde_json::json!({"rtl": 4, "golden": 4}));
+        assert_eq!(v["comparison"]["final_memory_bytes"], 9);
+        assert_eq!(v["comparison"]["first_difference"], serde_json::Value::Null);
+        assert_eq!(
+            comparison.verdict(),
+            "RTL and golden agree: 4 transactions, 3 results, final memory (9 non-zero bytes) equal (1 rejected messages not run by either)"
+        );
+        let differ = Comparison { agree: false, first_difference: Some("line 7, lane 0:\n golden 1, RTL 2".into()), ..comparison };
+        assert_eq!(differ.verdict(), "RTL and golden differ (1 rejected messages not run by either): line 7, lane 0:;  golden 1, RTL 2");
+        // without extensions: exactly the contract's JSON
+        assert_eq!(json_extended(&sample(), &Extensions::default()), json(&sample()));
+        assert!(!json(&sample()).contains("comparison"));
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// passes over the 64-message speed stream per timed run
-    #[arg(long, value_name = "N", default_value_t = 400)]
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = super::optval::at_least_one_u64)]
     pub rounds: u64,
 }
 
@@ -65,7 +65,7 @@ pub fn main(a: BenchArgs) -> i32 {
             return 2;
         }
     };
-    let rounds = a.rounds.max(1);
+    let rounds = a.rounds;
     let cap = bench::speed_cycle_cap(&images, rounds);
     // warm up both loops once, then the timed runs, interleaved
     let _ = bench::rust_speed_loop(&images, 1, cap);

@@ -6,8 +6,10 @@
 //! [`DEFAULT_MAX_INPUT`]. A script or VCD larger than that is refused with
 //! `FILE:1:1: error: ...` (exit 2) before it is parsed. The read itself
 //! stops one byte past the limit, so `/dev/zero`, a FIFO whose writer never
-//! stops, or a device, cost at most the limit in memory. (A FIFO without a
-//! writer waits for one, as `cat` does.)
+//! stops, or a device, cost at most the limit in memory. A named FIFO that
+//! no program opens for writing is waited for at most [`FIFO_WAIT_ENV`]
+//! seconds (default [`DEFAULT_FIFO_WAIT_SECS`]), then refused, where `cat`
+//! would wait forever.
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -20,6 +22,13 @@ pub const DEFAULT_MAX_INPUT: u64 = 256 << 20;
 
 /// The environment variable that sets the limit when `--max-input` is absent.
 pub const MAX_INPUT_ENV: &str = "ATOMPORT_MAX_INPUT";
+
+/// The environment variable that sets how long (seconds) a FIFO given as
+/// input waits for a writer.
+pub const FIFO_WAIT_ENV: &str = "ATOMPORT_FIFO_WAIT";
+
+/// The default wait for a FIFO's writer, in seconds.
+pub const DEFAULT_FIFO_WAIT_SECS: u64 = 30;
 
 /// The name diagnostics give standard input.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -90,7 +99,7 @@ pub fn read_limited(path: &str, what: &str, limit: u64) -> Result<Input, Diag> {
         }
         (STDIN_NAME.to_string(), Box::new(std::io::stdin()))
     } else {
-        let file = std::fs::File::open(path).map_err(|e| Diag::new(path, 1, 1, format!("cannot read the {what}: {e}")))?;
+        let file = open_input(path, what)?;
         if let Ok(meta) = file.metadata() {
             if meta.is_dir() {
                 return Err(Diag::new(path, 1, 1, format!("cannot read the {what}: it is a directory")));
@@ -111,6 +120,55 @@ pub fn read_limited(path: &str, what: &str, limit: u64) -> Result<Input, Diag> {
         return Err(too_large(&name, what, limit));
     }
     Ok(Input { name, bytes })
+}
+
+/// Opens `path` for reading. A FIFO is opened without blocking, then
+/// waited on for data (or its writer closing) at most the FIFO wait.
+fn open_input(path: &str, what: &str) -> Result<std::fs::File, Diag> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    use std::os::unix::io::AsRawFd;
+    let cannot = |e: std::io::Error| Diag::new(path, 1, 1, format!("cannot read the {what}: {e}"));
+    let is_fifo = std::fs::metadata(path).map(|m| m.file_type().is_fifo()).unwrap_or(false);
+    if !is_fifo {
+        return std::fs::File::open(path).map_err(cannot);
+    }
+    let secs = match std::env::var(FIFO_WAIT_ENV) {
+        Ok(v) => v.trim().parse::<u64>().map_err(|_| {
+            Diag::new(path, 1, 1, format!("{FIFO_WAIT_ENV}: `{v}` is not a number of seconds"))
+        })?,
+        Err(_) => DEFAULT_FIFO_WAIT_SECS,
+    };
+    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(cannot)?;
+    let fd = file.as_raw_fd();
+    let mut pfd = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        // SAFETY: one valid pollfd for an open descriptor
+        let n = unsafe { libc::poll(&mut pfd, 1, left.as_millis().min(i32::MAX as u128) as i32) };
+        if n > 0 {
+            break;
+        }
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        if n < 0 {
+            return Err(cannot(std::io::Error::last_os_error()));
+        }
+        return Err(Diag::new(
+            path,
+            1,
+            1,
+            format!("the {what} is a FIFO that no program wrote to within {secs} s (start the writer first, or set {FIFO_WAIT_ENV})"),
+        ));
+    }
+    // data (or the writer's end) is there: read the rest blocking
+    // SAFETY: fcntl on an open descriptor
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+    }
+    Ok(file)
 }
 
 fn too_large(name: &str, what: &str, limit: u64) -> Diag {
@@ -135,6 +193,36 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("12 parsecs").is_err());
         assert!(parse_size("99999999999G").is_err());
+    }
+
+    #[test]
+    fn a_fifo_without_a_writer_is_refused_after_the_wait_and_one_with_a_writer_is_read() {
+        let dir = std::env::temp_dir().join(format!("atomport-fifo-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("in.atom");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid path
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let p = fifo.to_str().unwrap().to_string();
+        std::env::set_var(FIFO_WAIT_ENV, "1");
+        let t = std::time::Instant::now();
+        let d = read_limited(&p, "script", 1000).unwrap_err();
+        assert!(t.elapsed().as_secs_f64() < 10.0);
+        assert!(d.msg.contains("a FIFO that no program wrote to within 1 s"), "{d}");
+        // a writer that comes within the wait, writes in two parts and closes
+        let writer_path = p.clone();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            let mut f = std::fs::OpenOptions::new().write(true).open(&writer_path).unwrap();
+            std::io::Write::write_all(&mut f, b"mem.u32 0 = 1\n").unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            std::io::Write::write_all(&mut f, b"dump 0 4\n").unwrap();
+        });
+        let got = read_limited(&p, "script", 1000).unwrap();
+        writer.join().unwrap();
+        assert_eq!(got.bytes, b"mem.u32 0 = 1\ndump 0 4\n");
+        std::env::remove_var(FIFO_WAIT_ENV);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! cannot run the script (`run --unit`: a message it rejects).
 
 pub mod input;
+pub mod optval;
 pub mod run;
 pub mod codec;
 pub mod emit;

@@ -25,16 +25,16 @@ pub struct RegressArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// random messages to run
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::optval::at_least_one)]
     pub count: usize,
     /// memory read latency in cycles: N, or MIN..MAX drawn per read
     #[arg(long, value_name = "N|MIN..MAX", default_value = "1..4")]
     pub latency: LatencyRange,
-    /// probability (0..1) that the memory stalls each channel in a cycle
-    #[arg(long, value_name = "PROB", default_value_t = 0.2)]
+    /// probability (0 <= PROB < 1) that the memory stalls each channel in a cycle
+    #[arg(long, value_name = "PROB", default_value_t = 0.2, value_parser = super::optval::stall)]
     pub stall: f64,
     /// messages per generated script
-    #[arg(long, value_name = "M", default_value_t = 200)]
+    #[arg(long, value_name = "M", default_value_t = 200, value_parser = super::optval::at_least_one)]
     pub per_script: usize,
     /// directory for failing scripts
     #[arg(long, value_name = "DIR", default_value = "target/regress")]
@@ -54,15 +54,11 @@ fn parse_unit(text: &str) -> Result<UnitBuild, String> {
 }
 
 pub fn main(a: RegressArgs) -> i32 {
-    if !(0.0..1.0).contains(&a.stall) {
-        eprintln!("atomport regress: error: --stall {} is not a probability in 0..1 (1 would stall forever)", a.stall);
-        return EXIT_BAD_INPUT;
-    }
     let mem = MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
     let cfg = RegressConfig {
         seed: a.seed,
         count: a.count,
-        per_script: a.per_script.max(1),
+        per_script: a.per_script,
         mem,
         out_dir: a.out.clone(),
         unit: a.unit,

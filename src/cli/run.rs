@@ -4,26 +4,37 @@
 //! Exit status: 0 success, 1 the engines disagree (`both`) or the RTL run
 //! failed (a message flagged illegal, the watchdog, a broken port
 //! contract, a Verilator fatal), 2 bad input (the parser's
-//! `FILE:LINE:COL: error: ...` on stderr, nothing runs).
+//! `FILE:LINE:COL: error: ...` on stderr, or a bad option value: nothing
+//! runs), 3 the unit build (`--unit`) rejected a message of the script, so
+//! it could not run the whole script (the rest ran and was checked).
 //!
 //! RTL engines (testbench/): `--latency N` or `MIN..MAX` (read latency in
 //! cycles, drawn per read; default 1), `--stall PROB` (each memory channel
-//! stalls a cycle with this probability; default 0), `--seed S` (the memory
-//! model's random choices; default 1), `--vcd PATH` (waveform of the run,
-//! and its GTKWave view `PATH.gtkw`: docs/waveforms.md), `--unit BUILD`
-//! (the unit build: `full`, default, or `l8_w32_int` = `small`). A smaller
-//! build rejects the messages it does not admit (docs/microarchitecture.md
-//! "Build parameters"): each is a note on stderr, not a failure, it makes
-//! no access and has no result; `both` compares with the golden model's run
-//! of the admitted messages.
+//! stalls a cycle with this probability, 0 <= PROB < 1; default 0),
+//! `--seed S` (the memory model's random choices; default 1), `--vcd PATH`
+//! (waveform of the run, and its GTKWave view `PATH.gtkw`:
+//! docs/waveforms.md; a `.fst` name is refused), `--unit BUILD` (the unit
+//! build: `full`, default, or `l8_w32_int` = `small`). A smaller build
+//! rejects the messages it does not admit (docs/microarchitecture.md
+//! "Build parameters"): each is a note on stderr, it makes no access, its
+//! JSON `results` entry has every lane `null` and a `rejected` field
+//! saying why, and the exit status is 3; `both` compares with the golden
+//! model's run of the admitted messages.
+//!
+//! `--engine both` ends with a one-line verdict on stderr ("RTL and golden
+//! agree: N transactions, M results, final memory (K bytes) equal", or the
+//! first difference) and its JSON has a `comparison` object (scripts.md
+//! extension, docs/script-language.md "JSON extensions").
 
 use std::path::PathBuf;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
-use atomport_core::outcome::RunOutput;
+use atomport_core::outcome::{LaneResults, RunOutput};
+use atomport_core::program::Program;
+use atomport_core::report::{Comparison, Extensions, RejectedResult};
 use atomport_testbench::memory::{LatencyRange, MemConfig};
 use atomport_testbench::scoreboard::first_output_difference;
-use atomport_testbench::dut::{golden_for_build, simulate_build, UnitBuild};
+use atomport_testbench::dut::{golden_final_memory_bytes, golden_for_build, rejected_by_build, simulate_build, UnitBuild};
 use atomport_testbench::{RtlError, RtlOptions};
 
 /// Which engine runs the script.
@@ -49,13 +60,13 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// RTL engines: write a VCD waveform to this path
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = super::optval::vcd_out)]
     pub vcd: Option<PathBuf>,
     /// RTL engines: memory-model read latency in cycles, N or MIN..MAX (drawn per read)
     #[arg(long, value_name = "N|MIN..MAX")]
     pub latency: Option<LatencyRange>,
-    /// RTL engines: probability (0..=1) that the memory model stalls a cycle
-    #[arg(long, value_name = "PROB")]
+    /// RTL engines: probability (0 <= PROB < 1) that the memory model stalls a cycle
+    #[arg(long, value_name = "PROB", value_parser = super::optval::stall)]
     pub stall: Option<f64>,
     /// RTL engines: seed of the memory model's random stalls
     #[arg(long, value_name = "S")]
@@ -65,22 +76,45 @@ pub struct RunArgs {
     pub unit: Option<UnitBuild>,
 }
 
+/// Exit status of `run --unit BUILD` when the build rejects a message of
+/// the script (it could not run the whole script; the rest ran and the
+/// output holds the rejected messages with their rejection).
+pub const EXIT_BUILD_CANNOT_RUN: i32 = 3;
+
 /// Print a run's output in the chosen form.
-fn print(out: &RunOutput, json: bool) {
+fn print(out: &RunOutput, ext: &Extensions, json: bool) {
     if json {
-        print!("{}", atomport_core::report::json(out));
+        print!("{}", atomport_core::report::json_extended(out, ext));
     } else {
         print!("{}", atomport_core::report::table(out));
     }
 }
 
+/// The `results` entries of the messages the build rejects (dst not V0):
+/// every lane `null`, and why (scripts.md extension, docs/script-language.md).
+fn rejected_results(unit: UnitBuild, program: &Program) -> Vec<RejectedResult> {
+    rejected_by_build(unit, program)
+        .into_iter()
+        .filter_map(|(_, m, why)| {
+            m.dst.as_ref().map(|name| RejectedResult {
+                result: LaneResults { line: m.line, name: name.clone(), width: m.result_width(), lanes: vec![None; m.exec_size as usize] },
+                why: format!("the {} build does not admit this message: {why}", unit.name()),
+            })
+        })
+        .collect()
+}
+
+/// Says that the build could not run the whole script (exit 3).
+fn cannot_run(a: &RunArgs, unit: UnitBuild, rejected: usize) -> i32 {
+    eprintln!(
+        "atomport run: {}: the {} build cannot run this script: it rejected {rejected} message(s) (the rest ran; exit status {EXIT_BUILD_CANNOT_RUN})",
+        a.file,
+        unit.name()
+    );
+    EXIT_BUILD_CANNOT_RUN
+}
+
 pub fn main(a: RunArgs) -> i32 {
-    if let Some(p) = a.stall {
-        if !(0.0..=1.0).contains(&p) {
-            eprintln!("atomport run: error: --stall {p} is not a probability in 0..=1");
-            return EXIT_BAD_INPUT;
-        }
-    }
     let program = match super::read_script(&a.file) {
         Ok(p) => p,
         Err(code) => return code,
@@ -91,12 +125,13 @@ pub fn main(a: RunArgs) -> i32 {
             if a.vcd.is_some() || a.latency.is_some() || a.stall.is_some() || a.seed.is_some() || a.unit.is_some() {
                 eprintln!("atomport run: note: --vcd, --latency, --stall, --seed and --unit apply to --engine rtl|both; ignored");
             }
-            print(&atomport_core::golden::run(&program), a.json);
+            print(&atomport_core::golden::run(&program), &Extensions::default(), a.json);
             0
         }
         EngineChoice::Rtl => with_view(&a, match simulate_build(unit, &program, &rtl_options(&a), false) {
             Ok(sim) => {
-                print(&sim.output, a.json);
+                let ext = Extensions { rejected: rejected_results(unit, &program), comparison: None };
+                print(&sim.output, &ext, a.json);
                 // a rejection the build is expected to make is a note
                 let mut failed = false;
                 for flag in &sim.illegal {
@@ -107,7 +142,13 @@ pub fn main(a: RunArgs) -> i32 {
                         failed = true;
                     }
                 }
-                failed as i32
+                if failed {
+                    1
+                } else if !sim.rejected.is_empty() {
+                    cannot_run(&a, unit, sim.rejected.len())
+                } else {
+                    0
+                }
             }
             Err(e) => rtl_failed(&e),
         }),
@@ -115,18 +156,30 @@ pub fn main(a: RunArgs) -> i32 {
             let golden = golden_for_build(unit, &program);
             with_view(&a, match simulate_build(unit, &program, &rtl_options(&a), true) {
                 Ok(sim) => {
-                    print(&sim.output, a.json);
+                    let diff = sim.mismatch.as_ref().map(|m| m.to_string()).or_else(|| first_output_difference(&golden, &sim.output));
+                    let comparison = Comparison {
+                        agree: diff.is_none(),
+                        rtl_transactions: sim.output.txns.len(),
+                        golden_transactions: golden.txns.len(),
+                        rtl_results: sim.output.results.len(),
+                        golden_results: golden.results.len(),
+                        final_memory_bytes: golden_final_memory_bytes(unit, &program),
+                        rejected: sim.rejected.len(),
+                        first_difference: diff,
+                    };
+                    let ext = Extensions { rejected: rejected_results(unit, &program), comparison: Some(comparison.clone()) };
+                    print(&sim.output, &ext, a.json);
                     // the scoreboard checked these rejections; anything else flagged is a mismatch
                     for flag in sim.illegal.iter().filter(|f| sim.rejected.contains(&f.index)) {
                         eprintln!("{}:{}: note: {}", a.file, flag.line, flag.what());
                     }
-                    let diff = sim.mismatch.map(|m| m.to_string()).or_else(|| first_output_difference(&golden, &sim.output));
-                    match diff {
-                        None => 0,
-                        Some(d) => {
-                            eprintln!("atomport run: {}: the RTL and the golden model differ; first difference:\n  {}", a.file, d.replace('\n', "\n  "));
-                            1
-                        }
+                    eprintln!("atomport run: {}: {}", a.file, comparison.verdict());
+                    if !comparison.agree {
+                        1
+                    } else if comparison.rejected > 0 {
+                        cannot_run(&a, unit, comparison.rejected)
+                    } else {
+                        0
                     }
                 }
                 Err(e) => rtl_failed(&e),
@@ -186,9 +239,6 @@ mod tests {
         assert_eq!(main(args(&example("no-such-file.atom"), EngineChoice::Both)), EXIT_BAD_INPUT);
         assert_eq!(main(args(&example("lock.atom"), EngineChoice::Rtl)), 0);
         assert_eq!(main(args(&example("lock.atom"), EngineChoice::Both)), 0);
-        let mut a = args(&example("lock.atom"), EngineChoice::Golden);
-        a.stall = Some(1.5);
-        assert_eq!(main(a), EXIT_BAD_INPUT);
     }
 
     /// The small build runs what it admits and rejects the rest (examples/fp.atom
@@ -206,7 +256,9 @@ mod tests {
             for engine in [EngineChoice::Rtl, EngineChoice::Both] {
                 let mut a = args(&example(file), engine);
                 a.unit = Some(UnitBuild::Small);
-                assert_eq!(main(a), 0, "{file} {engine:?}");
+                // a build that rejects a message could not run the script
+                let want = if rejected { EXIT_BUILD_CANNOT_RUN } else { 0 };
+                assert_eq!(main(a), want, "{file} {engine:?}");
             }
         }
     }

@@ -4,6 +4,10 @@
 //! table of figures. The flow is `atomport_synth`; the user's guide is
 //! docs/synthesis.md.
 //!
+//! Nothing is installed unless `--install` is given: a missing tool is exit
+//! 2 with what is missing and how to get it (`make synth-deps`,
+//! `--install`, or the package command).
+//!
 //! Exit status: 0 figures produced (and, on an FPGA target, the block fits a
 //! part); 1 the block fits none of the parts tried (the figures and
 //! nextpnr's numbers are still printed); 2 bad options, or a tool missing
@@ -49,8 +53,12 @@ pub struct SynthArgs {
     /// Directory of the run directories [default: target/synth]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Never install a missing tool; say how to instead
+    /// Install a missing tool (apt-get, or pip for nextpnr-ecp5). Without it
+    /// a missing tool is an error that says how to get it (`make synth-deps`)
     #[arg(long)]
+    pub install: bool,
+    /// The default (nothing is installed unless --install); kept for old scripts
+    #[arg(long, hide = true, conflicts_with = "install")]
     pub no_install: bool,
 }
 
@@ -62,7 +70,7 @@ pub fn main(a: SynthArgs) -> i32 {
         seed: a.seed,
         freq_mhz: a.freq,
         out_root: a.out.clone().unwrap_or_else(synth::default_out_root),
-        install: !a.no_install,
+        install: a.install,
     };
     if a.table {
         return table_main(&a, &base);

@@ -2,6 +2,7 @@
 //!
 //! * `atomport wavediff A.vcd B.vcd [--signals GLOB...] [--clock NAME]
 //!   [--scope-a S] [--scope-b S] [--strict]`: exit 0 equal, 1 different;
+//!   without `--signals`, two waves of the unit are compared on its ports;
 //! * `atomport wavecheck RUN.vcd SCRIPT [--clock NAME]`: the RTL's port
 //!   traffic against the golden model; exit 0 agree, 1 differ;
 //! * `atomport wave render RUN.vcd --svg OUT.svg [--from T] [--to T]
@@ -11,8 +12,9 @@
 //! * `atomport wave gtkw RUN.vcd`: writes `RUN.vcd.gtkw`;
 //! * `atomport wave replay-tb RUN.vcd --verilog FILE.v -o TB.v`: a Verilog
 //!   test bench replaying the VCD's inputs (for Icarus);
-//! * `atomport wave update-refs [--dir waves]` / `check-refs`: the
-//!   reference waves of `waves/scenarios/*.atom`.
+//! * `atomport wave update-refs [--dir waves] [--out DIR]` / `check-refs`:
+//!   the reference waves of `waves/scenarios/*.atom` (the fresh runs are
+//!   written under `--out`, default `target/waves` in the working directory).
 //!
 //! Bad input (an unreadable or malformed VCD, a script error, a missing
 //! signal) is `FILE:LINE:COL: error: ...` or `atomport ...: error: ...`,
@@ -21,7 +23,8 @@
 use std::path::{Path, PathBuf};
 
 use atomport_core::diag::EXIT_BAD_INPUT;
-use atomport_wave::check::{check, expected, extract};
+use atomport_wave::check::{check, find_port_scope};
+use atomport_wave::refs::PORT_GLOBS;
 use atomport_wave::diff::{diff, DiffOptions};
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
 use atomport_wave::reader::{Timescale, Waveform};
@@ -35,7 +38,9 @@ pub struct WavediffArgs {
     /// the second VCD
     pub b: PathBuf,
     /// compare only these signals (globs over names relative to the matched
-    /// scopes, or full paths; `*` and `?`)
+    /// scopes, or full paths; `*` and `?`); default: the unit's ports
+    /// (clock reset req_* mem_* rsp_* obs_*) when both files have them,
+    /// else every signal; `'*'` is every signal
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub signals: Vec<String>,
     /// sample on this clock's rising edges and report cycle numbers
@@ -67,7 +72,16 @@ pub fn wavediff_main(a: WavediffArgs) -> i32 {
         Ok(w) => w,
         Err(c) => return c,
     };
-    let opts = DiffOptions { signals: a.signals, clock: a.clock, scope_a: a.scope_a, scope_b: a.scope_b, strict: a.strict };
+    let mut signals = a.signals;
+    if signals.is_empty() && [&wa, &wb].iter().all(|w| find_port_scope(w, "clock").is_ok()) {
+        // two waves of the unit: its ports, not its thousands of internals
+        signals = PORT_GLOBS.iter().map(|g| g.to_string()).collect();
+        eprintln!(
+            "atomport wavediff: note: comparing the unit's ports ({}); --signals '*' compares every signal",
+            PORT_GLOBS.join(" ")
+        );
+    }
+    let opts = DiffOptions { signals, clock: a.clock, scope_a: a.scope_a, scope_b: a.scope_b, strict: a.strict };
     match diff(&wa, &wb, &opts) {
         Err(e) => {
             eprintln!("atomport wavediff: error: {e}");
@@ -127,37 +141,36 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
         Ok(w) => w,
         Err(c) => return c,
     };
-    let traffic = match extract(&w, &a.clock) {
-        Ok(t) => t,
+    let report = match check(&w, &program, &a.clock) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("atomport wavecheck: error: {e}");
             return EXIT_BAD_INPUT;
         }
     };
-    let report = check(&traffic, &expected(&program), &w);
-    if report.agrees() {
-        println!(
-            "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
-            w.file,
-            a.script,
-            report.counts(),
-            traffic.edges.len()
-        );
-        0
-    } else {
-        let first = &report.mismatches[0];
-        println!(
-            "wavecheck: {} differs from the golden model of {} at {} (cycle {}):",
-            w.file,
-            a.script,
-            w.timescale.format(first.time as u128),
-            first.cycle
-        );
-        for m in &report.mismatches {
-            println!("  {m}");
+    match &report.failure {
+        None => {
+            println!(
+                "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
+                w.file,
+                a.script,
+                report.counts(),
+                report.cycles
+            );
+            0
         }
-        println!("wavecheck: agreed before that: {}", report.counts());
-        1
+        Some(f) => {
+            let at = match (f.cycle, f.time) {
+                (Some(c), Some(t)) => format!("at {} (cycle {c})", w.timescale.format(t as u128)),
+                _ => format!("at the end of the trace ({} cycles)", report.cycles),
+            };
+            println!("wavecheck: {} differs from the golden model of {} {at}:", w.file, a.script);
+            for line in f.to_string().lines() {
+                println!("  {line}");
+            }
+            println!("wavecheck: agreed before that: {}", report.counts());
+            1
+        }
     }
 }
 
@@ -208,7 +221,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "NAME")]
     pub clock: Option<String>,
     /// width of the wave area in pixels
-    #[arg(long, value_name = "PX", default_value_t = 1200)]
+    #[arg(long, value_name = "PX", default_value_t = 1200, value_parser = super::optval::render_width)]
     pub width: u32,
 }
 
@@ -244,6 +257,15 @@ fn render_main(a: RenderArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
+    if let Some(f) = from.filter(|&f| f >= w.end_time) {
+        eprintln!(
+            "atomport wave render: error: --from {} is at or past the end of {} ({}): nothing to draw",
+            w.timescale.format(f as u128),
+            w.file,
+            w.timescale.format(w.end_time as u128)
+        );
+        return EXIT_BAD_INPUT;
+    }
     let opts = RenderOptions { from, to, signals: a.signals, clock: a.clock, width: a.width };
     match render_svg(&w, &opts) {
         Err(e) => {
@@ -269,7 +291,7 @@ pub struct GoldenArgs {
     /// the script
     pub script: String,
     /// the VCD to write (a `.gtkw` view is written beside it)
-    #[arg(long, value_name = "OUT.vcd")]
+    #[arg(long, value_name = "OUT.vcd", value_parser = super::optval::vcd_out)]
     pub vcd: PathBuf,
 }
 
@@ -369,19 +391,19 @@ fn replay_main(a: ReplayArgs) -> i32 {
 #[derive(clap::Args, Debug)]
 pub struct TraceCostArgs {
     /// random messages
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = super::optval::at_least_one)]
     pub count: usize,
     /// seed of the scripts and the memory model
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// messages per script (one VCD per script)
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = super::optval::at_least_one)]
     pub per_script: usize,
     /// memory read latency: N or MIN..MAX
     #[arg(long, value_name = "N|MIN..MAX", default_value = "1..4")]
     pub latency: atomport_testbench::memory::LatencyRange,
-    /// memory stall probability per channel and cycle
-    #[arg(long, default_value_t = 0.2)]
+    /// memory stall probability per channel and cycle (0 <= PROB < 1)
+    #[arg(long, default_value_t = 0.2, value_parser = super::optval::stall)]
     pub stall: f64,
     /// where the VCDs go (each is deleted once measured)
     #[arg(long, value_name = "DIR")]
@@ -389,10 +411,6 @@ pub struct TraceCostArgs {
 }
 
 fn trace_cost_main(a: TraceCostArgs) -> i32 {
-    if !(0.0..1.0).contains(&a.stall) {
-        eprintln!("atomport wave trace-cost: error: --stall {} is not a probability in 0..1", a.stall);
-        return EXIT_BAD_INPUT;
-    }
     let mem = atomport_testbench::MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
     let dir = a.dir.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/trace-cost"));
     match atomport_wave::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
@@ -424,22 +442,25 @@ fn trace_cost_main(a: TraceCostArgs) -> i32 {
 /// Arguments of `atomport wave update-refs` / `check-refs`.
 #[derive(clap::Args, Debug)]
 pub struct RefsArgs {
-    /// the reference directory (holding scenarios/*.atom)
+    /// the reference directory (holding scenarios/*.atom); default: the checkout's waves/
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+    /// where the fresh runs' VCDs are written (relative to the working directory)
+    #[arg(long, value_name = "DIR", default_value = "target/waves")]
+    pub out: PathBuf,
 }
 
 fn refs_main(a: RefsArgs, update: bool) -> i32 {
     let dir = a.dir.unwrap_or_else(atomport_wave::refs::default_dir);
     let result = if update {
-        atomport_wave::refs::update_refs(&dir).map(|changed| {
+        atomport_wave::refs::update_refs(&dir, &a.out).map(|changed| {
             for (name, what) in &changed {
                 println!("{name}: {what}");
             }
             0
         })
     } else {
-        atomport_wave::refs::check_refs(&dir, &atomport_wave::refs::check_dir()).map(|diffs| {
+        atomport_wave::refs::check_refs(&dir, &a.out).map(|diffs| {
             for d in &diffs {
                 println!("{d}");
             }

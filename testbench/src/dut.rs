@@ -196,6 +196,38 @@ pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, ch
     }
 }
 
+/// The messages (index in the script, message) `build` does not admit, with
+/// why (docs/microarchitecture.md "Build parameters").
+pub fn rejected_by_build(build: UnitBuild, program: &Program) -> Vec<(usize, &atomport_core::message::Message, String)> {
+    let config = build.config();
+    program.messages().enumerate().filter_map(|(i, m)| m.admitted_by(&config).err().map(|e| (i, m, e.to_string()))).collect()
+}
+
+/// How many bytes of the golden model's final memory (flat and SLM) are not
+/// zero after the messages `build` admits: what the final-memory comparison
+/// of the scoreboard covers besides zeros.
+pub fn golden_final_memory_bytes(build: UnitBuild, program: &Program) -> usize {
+    let config = build.config();
+    let mut machine = atomport_core::golden::Machine::new(program);
+    let mut index = 0;
+    for stmt in &program.stmts {
+        match stmt {
+            atomport_core::program::Stmt::Init { .. } => machine.apply_init(stmt),
+            atomport_core::program::Stmt::Message(m) => {
+                if m.admitted_by(&config).is_ok() {
+                    machine.exec(index, m);
+                }
+                index += 1;
+            }
+            atomport_core::program::Stmt::Dump { .. } => {}
+        }
+    }
+    [atomport_core::program::Space::Flat, atomport_core::program::Space::Slm]
+        .iter()
+        .map(|&s| machine.memory(s).nonzero_bytes().len())
+        .sum()
+}
+
 /// What the golden model says a `build` of the unit reports for `program`:
 /// the golden run of the messages the build admits (the others it rejects:
 /// no access, no result), with each transaction's message index that of

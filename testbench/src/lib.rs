@@ -4,12 +4,21 @@
 //! checks all of it in lockstep against the golden model.
 //!
 //! * [`pins`]: the request image, the output snapshot, the [`pins::UnitPins`]
-//!   trait (the only way the bench reaches a model);
+//!   trait (the only way the bench reaches a model), and the
+//!   [`pins::PinSource`] trait (one cycle of pins for the monitor), which
+//!   the live unit ([`live::LivePins`]) and a replayed waveform
+//!   (`atomport-wave`) implement;
+//! * [`transaction`]: the items the monitor hands the scoreboard (frames,
+//!   events, finished messages, port-contract violations);
 //! * [`memory`]: sparse memory with seeded random latency and backpressure;
 //! * [`driver`]: message -> descriptor + payload + surface state on `req_*`;
 //! * [`monitor`]: pins -> transactions, results, message completions, and
 //!   port-contract checks;
 //! * [`scoreboard`]: golden model in lockstep; names the first difference;
+//! * [`lockstep`]: monitor -> scoreboard on any pin source, the one checking
+//!   path of the bench and of `wavecheck`;
+//! * [`live`]: the live pin source: a unit model with the driver and the
+//!   memory model around it;
 //! * [`generator`]: seeded random valid scripts for `atomport regress`;
 //! * [`dut`]: the pins of the Verilated `atomic_unit`, [`dut::simulate`],
 //!   [`dut::run_rtl`];
@@ -22,12 +31,15 @@ pub mod bench;
 pub mod driver;
 pub mod dut;
 pub mod generator;
+pub mod live;
+pub mod lockstep;
 pub mod memory;
 pub mod monitor;
 pub mod pins;
 pub mod regress;
 pub mod scoreboard;
 pub mod session;
+pub mod transaction;
 
 pub use dut::{run_rtl, simulate};
 pub use session::{run_program, RtlError, RtlOptions, Session, Simulation};

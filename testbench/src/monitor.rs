@@ -32,35 +32,11 @@ use std::collections::VecDeque;
 use atomport_core::outcome::{LaneResults, Txn, TxnKind};
 use atomport_core::program::Space;
 
-use super::pins::UnitOutputs;
+use super::pins::CycleSample;
+pub use super::transaction::{AtomicObs, Event, Finished, Frame, Violation};
 
 /// Most reads the unit may have outstanding (in-flight table entries).
 pub const MAX_OUTSTANDING_READS: usize = 8;
-
-/// What the monitor knows of a message it saw raised on `req_*`.
-#[derive(Clone, Debug)]
-pub struct Frame {
-    /// index of the message in issue order (script order for scripts)
-    pub index: usize,
-    /// the script line (0 for messages without one)
-    pub line: usize,
-    /// the message's text, for reports
-    pub text: String,
-    /// lanes expected to return a result (the enabled lanes of an atomic;
-    /// none for SVM_SCATTER or a message the unit should reject)
-    pub result_lanes: u32,
-    /// the enabled lanes (channel enables)
-    pub enables: u32,
-    pub exec_size: u8,
-    /// SVM_SCATTER: blocks per lane
-    pub scatter_blocks: Option<u8>,
-    /// the result entry (dst name, width) when the message has a dst
-    pub result: Option<(String, u32)>,
-    /// most memory elements the message can move (for the watchdog)
-    pub max_elements: u32,
-    /// the descriptor bytes, for reports
-    pub desc: Vec<u8>,
-}
 
 /// A message on the pins or in flight.
 #[derive(Clone, Debug)]
@@ -75,61 +51,6 @@ pub struct Tracked {
     pub last_lane: Option<u8>,
     /// scatter blocks written so far
     pub blocks_written: u32,
-}
-
-/// One observation, in the cycle it happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    /// a read handshake: (space, element address, bytes)
-    Read { cycle: u64, space: Space, addr: u64, bytes: u8 },
-    /// a write handshake; `atomic` = the `obs_*` of the same cycle
-    Write { cycle: u64, msg: usize, space: Space, addr: u64, bytes: u8, data: u128, atomic: Option<AtomicObs> },
-    /// one lane's result
-    Result { cycle: u64, msg: usize, lane: u8, data: u128 },
-    /// `rsp_done` (with `rsp_error`)
-    Done { cycle: u64, msg: usize, error: bool },
-}
-
-/// `obs_*` of an atomic element's completing write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AtomicObs {
-    pub lane: u8,
-    pub elem: u8,
-    /// `obs_old`, masked to the element's bytes
-    pub old: u128,
-    /// `obs_new`, masked to the element's bytes
-    pub new: u128,
-}
-
-/// A break of the port contract, seen on the pins alone.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation {
-    pub cycle: u64,
-    /// the message the monitor attributes it to, if any: (index, line, text)
-    pub msg: Option<(usize, usize, String)>,
-    pub what: String,
-}
-
-impl std::fmt::Display for Violation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.msg {
-            Some((index, line, text)) => {
-                write!(f, "cycle {}: port contract broken during message {index} (line {line}: {text}): {}", self.cycle, self.what)
-            }
-            None => write!(f, "cycle {}: port contract broken with no message in flight: {}", self.cycle, self.what),
-        }
-    }
-}
-
-/// A message the unit finished.
-#[derive(Clone, Debug)]
-pub struct Finished {
-    pub frame: Frame,
-    pub raised: u64,
-    pub accepted: Option<u64>,
-    pub done: u64,
-    pub error: bool,
-    pub results: Vec<Option<u128>>,
 }
 
 /// A write accepted and not yet reported.
@@ -162,6 +83,10 @@ struct Held {
 /// The monitor's state.
 #[derive(Default)]
 pub struct Monitor {
+    /// messages issued and not yet raised on `req_*`, in issue order
+    pending: VecDeque<Frame>,
+    /// the message on `req_*` (raised, not yet taken)
+    on_pins: Option<usize>,
     /// raised (on the pins or accepted) and not done, oldest first
     in_flight: VecDeque<Tracked>,
     /// reads accepted, not yet paired with their write: (space, addr, bytes)
@@ -218,8 +143,19 @@ impl Monitor {
         &self.in_flight
     }
 
-    /// The driver raised `req_valid` with this message.
-    pub fn raised(&mut self, frame: Frame, cycle: u64) {
+    /// The next message the driver will put on `req_*` (messages are
+    /// raised in the order they are expected).
+    pub fn expect(&mut self, frame: Frame) {
+        self.pending.push_back(frame);
+    }
+
+    /// Messages expected and not yet raised.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// `req_valid` rose with this message.
+    fn raised(&mut self, frame: Frame, cycle: u64) {
         let lanes = frame.exec_size.max(1) as usize;
         self.in_flight.push_back(Tracked {
             frame,
@@ -233,35 +169,58 @@ impl Monitor {
     }
 
     /// The message on the pins was taken (`req_valid & req_ready`).
-    pub fn accepted(&mut self, index: usize, cycle: u64) {
+    fn accepted(&mut self, index: usize, cycle: u64) {
         if let Some(t) = self.in_flight.iter_mut().find(|t| t.frame.index == index) {
             t.accepted = Some(cycle);
         }
     }
 
-    fn violation(&self, cycle: u64, what: String) -> Violation {
+    fn violation(&self, cycle: u64, signal: &'static str, what: String) -> Violation {
         let msg = self.in_flight.front().map(|t| (t.frame.index, t.frame.line, t.frame.text.clone()));
-        Violation { cycle, msg, what }
+        Violation { cycle, msg, signal, what }
     }
 
-    /// One cycle's outputs and handshakes: `read_accepted` / `write_accepted`
-    /// say whether the memory's ready met the valid; `rdata_returned` that
-    /// the memory returned a line this cycle. Appends the cycle's events.
-    pub fn observe(
-        &mut self,
-        cycle: u64,
-        out: &UnitOutputs,
-        read_accepted: bool,
-        write_accepted: bool,
-        rdata_returned: bool,
-        events: &mut Vec<Event>,
-    ) -> Result<(), Violation> {
+    /// One cycle of pins ([`CycleSample`]): the request handshake raises
+    /// and takes the expected messages in order; the memory handshakes,
+    /// `obs_*`, `rsp_*` become events, appended to `events`.
+    pub fn observe(&mut self, s: &CycleSample, events: &mut Vec<Event>) -> Result<(), Violation> {
+        let cycle = s.cycle;
+        let out = &s.out;
+        let (read_accepted, write_accepted, rdata_returned) = (s.read_accepted(), s.write_accepted(), s.rdata.is_some());
+        // --- the request: req_valid with nothing on the pins raises the
+        // next expected message; req_ready takes it
+        if s.req_valid && self.on_pins.is_none() {
+            let Some(frame) = self.pending.pop_front() else {
+                return Err(self.violation(cycle, "req_valid", "req_valid rose with no further message expected".into()));
+            };
+            if let Some(desc) = s.req_desc {
+                if desc != frame.desc_word() {
+                    let what = format!(
+                        "req_desc {desc:#x} rose, but the next message (index {}, line {}: {}) encodes {:#x}",
+                        frame.index,
+                        frame.line,
+                        frame.text,
+                        frame.desc_word()
+                    );
+                    return Err(Violation { cycle, msg: Some((frame.index, frame.line, frame.text)), signal: "req_desc", what });
+                }
+            }
+            self.on_pins = Some(frame.index);
+            self.raised(frame, cycle);
+        } else if !s.req_valid && self.on_pins.is_some() {
+            return Err(self.violation(cycle, "req_valid", "req_valid dropped before req_ready took the message".into()));
+        }
+        if let (Some(index), true) = (self.on_pins, s.request_accepted()) {
+            self.accepted(index, cycle);
+            self.on_pins = None;
+        }
         // --- valid/ready stability: a raised valid holds until accepted
         let rd_now = out.rd_valid.then_some(Held { addr: out.rd_addr, slm: out.rd_slm, be: out.rd_be, data: 0 });
         if let Some(prev) = self.rd_held {
             if rd_now != Some(prev) {
                 return Err(self.violation(
                     cycle,
+                    held_signal(&prev, rd_now.as_ref(), ["mem_rd_valid", "mem_rd_addr", "mem_rd_space", "mem_rd_be", "mem_rd_be"]),
                     format!("mem_rd_valid request {prev:x?} changed or dropped to {rd_now:x?} before mem_rd_ready accepted it"),
                 ));
             }
@@ -272,6 +231,7 @@ impl Monitor {
             if wr_now != Some(prev) {
                 return Err(self.violation(
                     cycle,
+                    held_signal(&prev, wr_now.as_ref(), ["mem_wr_valid", "mem_wr_addr", "mem_wr_space", "mem_wr_be", "mem_wr_data"]),
                     format!("mem_wr_valid request {prev:x?} changed or dropped to {wr_now:x?} before mem_wr_ready accepted it"),
                 ));
             }
@@ -281,24 +241,25 @@ impl Monitor {
         // --- read data returns, read handshakes
         if rdata_returned {
             if self.outstanding_reads == 0 {
-                return Err(self.violation(cycle, "memory returned read data for no outstanding read (bench bug)".into()));
+                return Err(self.violation(cycle, "mem_rdata_valid", "memory returned read data for no outstanding read (bench bug)".into()));
             }
             self.outstanding_reads -= 1;
         }
         if read_accepted {
             let Some((first, bytes)) = be_span(out.rd_be) else {
-                return Err(self.violation(cycle, format!("mem_rd_be {:#06x} is empty or not contiguous", out.rd_be)));
+                return Err(self.violation(cycle, "mem_rd_be", format!("mem_rd_be {:#06x} is empty or not contiguous", out.rd_be)));
             };
             if !out.rd_addr.is_multiple_of(16) {
-                return Err(self.violation(cycle, format!("mem_rd_addr {:#x} is not 16-byte aligned", out.rd_addr)));
+                return Err(self.violation(cycle, "mem_rd_addr", format!("mem_rd_addr {:#x} is not 16-byte aligned", out.rd_addr)));
             }
             if self.in_flight.is_empty() {
-                return Err(self.violation(cycle, format!("read of line {:#x} with no message in flight", out.rd_addr)));
+                return Err(self.violation(cycle, "mem_rd_valid", format!("read of line {:#x} with no message in flight", out.rd_addr)));
             }
             self.outstanding_reads += 1;
             if self.outstanding_reads > MAX_OUTSTANDING_READS {
                 return Err(self.violation(
                     cycle,
+                    "mem_rd_valid",
                     format!("{} reads outstanding; the port table allows {MAX_OUTSTANDING_READS}", self.outstanding_reads),
                 ));
             }
@@ -313,15 +274,16 @@ impl Monitor {
         // message's registered done shows belongs to the next message)
         let this_write = if write_accepted {
             let Some((first, bytes)) = be_span(out.wr_be) else {
-                return Err(self.violation(cycle, format!("mem_wr_be {:#06x} is empty or not contiguous", out.wr_be)));
+                return Err(self.violation(cycle, "mem_wr_be", format!("mem_wr_be {:#06x} is empty or not contiguous", out.wr_be)));
             };
             if !out.wr_addr.is_multiple_of(16) {
-                return Err(self.violation(cycle, format!("mem_wr_addr {:#x} is not 16-byte aligned", out.wr_addr)));
+                return Err(self.violation(cycle, "mem_wr_addr", format!("mem_wr_addr {:#x} is not 16-byte aligned", out.wr_addr)));
             }
             let outside = out.wr_data & !be_bits(out.wr_be);
             if outside != 0 {
                 return Err(self.violation(
                     cycle,
+                    "mem_wr_data",
                     format!("mem_wr_data {:#034x} has nonzero bytes outside mem_wr_be {:#06x}", out.wr_data, out.wr_be),
                 ));
             }
@@ -338,15 +300,15 @@ impl Monitor {
                 match this_write.take() {
                     Some(w) => self.queue_write(cycle, w)?,
                     None => {
-                        return Err(self.violation(cycle, format!("obs_valid (lane {}) with no atomic write accepted before it", out.obs_lane)))
+                        return Err(self.violation(cycle, "obs_valid", format!("obs_valid (lane {}) with no atomic write accepted before it", out.obs_lane)))
                     }
                 }
             }
             let Some(pos) = self.writes.iter().position(|w| w.atomic && w.obs.is_none()) else {
-                return Err(self.violation(cycle, format!("obs_valid (lane {}) but the write accepted is a scatter block's", out.obs_lane)));
+                return Err(self.violation(cycle, "obs_valid", format!("obs_valid (lane {}) but the write accepted is a scatter block's", out.obs_lane)));
             };
             let Some((rspace, raddr, rbytes)) = self.unpaired_reads.pop_front() else {
-                return Err(self.violation(cycle, format!("atomic write (obs_valid, lane {}) with no read before it", out.obs_lane)));
+                return Err(self.violation(cycle, "obs_valid", format!("atomic write (obs_valid, lane {}) with no read before it", out.obs_lane)));
             };
             let w = &mut self.writes[pos];
             w.read = Some((rspace, raddr, rbytes));
@@ -364,6 +326,7 @@ impl Monitor {
             let Some(t) = self.in_flight.iter_mut().find(|t| t.results_seen < t.frame.result_lanes.count_ones()) else {
                 return Err(self.violation(
                     cycle,
+                    "rsp_valid",
                     format!("rsp_valid (lane {}, data {:#x}) while no message expects a result", out.rsp_lane, out.rsp_data),
                 ));
             };
@@ -377,7 +340,7 @@ impl Monitor {
                 None
             };
             if let Some(what) = bad {
-                return Err(Violation { cycle, msg: Some((index, line, text)), what });
+                return Err(Violation { cycle, msg: Some((index, line, text)), signal: "rsp_lane", what });
             }
             t.results[lane as usize] = Some(out.rsp_data);
             t.results_seen += 1;
@@ -387,23 +350,24 @@ impl Monitor {
 
         // --- message done
         if out.rsp_error && !out.rsp_done {
-            return Err(self.violation(cycle, "rsp_error without rsp_done".into()));
+            return Err(self.violation(cycle, "rsp_error", "rsp_error without rsp_done".into()));
         }
         if out.rsp_done {
             let Some(t) = self.in_flight.front() else {
-                return Err(self.violation(cycle, "rsp_done with no message in flight".into()));
+                return Err(self.violation(cycle, "rsp_done", "rsp_done with no message in flight".into()));
             };
             if t.accepted.is_none() {
-                return Err(self.violation(cycle, "rsp_done for a message the unit has not taken (req_ready never rose)".into()));
+                return Err(self.violation(cycle, "rsp_done", "rsp_done for a message the unit has not taken (req_ready never rose)".into()));
             }
             if !out.rsp_error && t.results_seen < t.frame.result_lanes.count_ones() {
                 let missing: Vec<u32> =
                     (0..32).filter(|&l| t.frame.result_lanes >> l & 1 != 0 && t.results[l as usize].is_none()).collect();
-                return Err(self.violation(cycle, format!("rsp_done before the results of lanes {missing:?}")));
+                return Err(self.violation(cycle, "rsp_done", format!("rsp_done before the results of lanes {missing:?}")));
             }
             if let Some(w) = self.writes.iter().find(|w| w.msg == t.frame.index && w.obs.is_none() && w.atomic) {
                 return Err(self.violation(
                     cycle,
+                    "obs_valid",
                     format!("rsp_done while the atomic write of {} {:#x} (accepted at cycle {}) has not shown obs_valid", w.space.name(), w.addr, w.cycle),
                 ));
             }
@@ -431,7 +395,7 @@ impl Monitor {
     /// element's write waits for its `obs_*`.
     fn queue_write(&mut self, cycle: u64, (space, addr, bytes, data): (Space, u64, u8, u128)) -> Result<(), Violation> {
         let Some(owner) = self.in_flight.front_mut() else {
-            return Err(self.violation(cycle, format!("write of {} {addr:#x} with no message in flight", space.name())));
+            return Err(self.violation(cycle, "mem_wr_valid", format!("write of {} {addr:#x} with no message in flight", space.name())));
         };
         let msg = owner.frame.index;
         let atomic = owner.frame.scatter_blocks.is_none();
@@ -464,7 +428,7 @@ impl Monitor {
     /// Whether nothing is in flight, no read is outstanding or unpaired, and
     /// no request is held on a memory channel.
     pub fn idle(&self) -> bool {
-        self.in_flight.is_empty() && self.outstanding_reads == 0 && self.unpaired_reads.is_empty() && self.writes.is_empty()
+        self.pending.is_empty() && self.on_pins.is_none() && self.in_flight.is_empty() && self.outstanding_reads == 0 && self.unpaired_reads.is_empty() && self.writes.is_empty()
     }
 
     /// Reads accepted whose write has not been seen (an atomic's element
@@ -489,6 +453,18 @@ impl Monitor {
     }
 }
 
+/// Which pin of a held request changed: `names` = [valid, addr, space,
+/// be, data].
+fn held_signal(prev: &Held, now: Option<&Held>, names: [&'static str; 5]) -> &'static str {
+    match now {
+        None => names[0],
+        Some(n) if n.addr != prev.addr => names[1],
+        Some(n) if n.slm != prev.slm => names[2],
+        Some(n) if n.be != prev.be => names[3],
+        Some(_) => names[4],
+    }
+}
+
 /// The bits of a 16-byte line whose byte is enabled in `be`.
 pub fn be_bits(be: u16) -> u128 {
     let mut m = 0u128;
@@ -508,6 +484,7 @@ pub fn nth_set_bit(mask: u32, n: u32) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pins::UnitOutputs;
 
     #[test]
     fn byte_enable_spans() {
@@ -536,14 +513,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn pairs_atomic_writes_with_reads_and_attributes_results() {
+    /// A cycle's sample: `outputs`, readies high, no request raised.
+    fn at(cycle: u64, out: UnitOutputs, rdata: Option<u128>) -> CycleSample {
+        CycleSample { cycle, out, rd_ready: true, wr_ready: true, rdata, ..Default::default() }
+    }
+
+    /// Message 0 raised and taken in cycle 0.
+    fn started(enables: u32) -> (Monitor, Vec<Event>) {
         let mut m = Monitor::new();
         let mut ev = vec![];
-        m.raised(frame(0, 0b0101), 0);
-        m.accepted(0, 0);
+        m.expect(frame(0, enables));
+        let req = UnitOutputs { req_ready: true, ..Default::default() };
+        m.observe(&CycleSample { req_valid: true, req_desc: Some(0x7d), ..at(0, req, None) }, &mut ev).unwrap();
+        (m, ev)
+    }
+
+    #[test]
+    fn pairs_atomic_writes_with_reads_and_attributes_results() {
+        let (mut m, mut ev) = started(0b0101);
         let rd = UnitOutputs { rd_valid: true, rd_addr: 0x100, rd_be: 0x00f0, ..Default::default() };
-        m.observe(1, &rd, true, false, false, &mut ev).unwrap();
+        m.observe(&at(1, rd, None), &mut ev).unwrap();
         let wr = UnitOutputs {
             wr_valid: true,
             wr_addr: 0x100,
@@ -558,28 +547,56 @@ mod tests {
             rsp_data: 6,
             ..Default::default()
         };
-        m.observe(2, &wr, false, true, true, &mut ev).unwrap();
+        m.observe(&CycleSample { rd_ready: false, ..at(2, wr, Some(0)) }, &mut ev).unwrap();
         assert_eq!(m.txns[0], Txn { msg: 0, lane: 0, kind: TxnKind::Read, space: Space::Flat, addr: 0x104, bytes: 4, data: 6 });
         assert_eq!(m.txns[1].data, 7);
         // a result for a lane that is not enabled breaks the contract
         let bad = UnitOutputs { rsp_valid: true, rsp_lane: 1, ..Default::default() };
-        assert!(m.observe(3, &bad, false, false, false, &mut ev).is_err());
+        let v = m.observe(&at(3, bad, None), &mut ev).unwrap_err();
+        assert_eq!((v.cycle, v.signal), (3, "rsp_lane"));
     }
 
     #[test]
     fn done_before_all_results_and_dropped_valids_are_violations() {
+        let (mut m, mut ev) = started(0b11);
+        let done = UnitOutputs { rsp_done: true, ..Default::default() };
+        assert!(m.observe(&at(1, done, None), &mut ev).unwrap_err().what.contains("lanes [0, 1]"));
+
+        let (mut m, mut ev) = started(0b11);
+        let rd = UnitOutputs { rd_valid: true, rd_addr: 0x100, rd_be: 0x000f, ..Default::default() };
+        m.observe(&CycleSample { rd_ready: false, ..at(1, rd, None) }, &mut ev).unwrap();
+        let moved = UnitOutputs { rd_valid: true, rd_addr: 0x110, rd_be: 0x000f, ..Default::default() };
+        let v = m.observe(&CycleSample { rd_ready: false, ..at(2, moved, None) }, &mut ev).unwrap_err();
+        assert!(v.what.contains("changed or dropped"), "{v}");
+        assert_eq!(v.signal, "mem_rd_addr");
+    }
+
+    #[test]
+    fn requests_raise_the_expected_messages_in_order() {
         let mut m = Monitor::new();
         let mut ev = vec![];
-        m.raised(frame(0, 0b11), 0);
-        m.accepted(0, 0);
-        let done = UnitOutputs { rsp_done: true, ..Default::default() };
-        assert!(m.observe(1, &done, false, false, false, &mut ev).unwrap_err().what.contains("lanes [0, 1]"));
-
+        // nothing expected: a raised req_valid is a violation
+        let v = m.observe(&CycleSample { req_valid: true, ..Default::default() }, &mut ev).unwrap_err();
+        assert_eq!(v.signal, "req_valid");
+        // a descriptor other than the expected one
         let mut m = Monitor::new();
-        m.raised(frame(0, 0b11), 0);
-        let rd = UnitOutputs { rd_valid: true, rd_addr: 0x100, rd_be: 0x000f, ..Default::default() };
-        m.observe(1, &rd, false, false, false, &mut ev).unwrap();
-        let moved = UnitOutputs { rd_valid: true, rd_addr: 0x110, rd_be: 0x000f, ..Default::default() };
-        assert!(m.observe(2, &moved, false, false, false, &mut ev).unwrap_err().what.contains("changed or dropped"));
+        m.expect(frame(0, 1));
+        let v = m.observe(&CycleSample { req_valid: true, req_desc: Some(0x7e), ..Default::default() }, &mut ev).unwrap_err();
+        assert_eq!(v.signal, "req_desc");
+        // held until taken, then the next one
+        let mut m = Monitor::new();
+        m.expect(frame(0, 1));
+        m.expect(frame(1, 1));
+        let wait = CycleSample { req_valid: true, req_desc: Some(0x7d), ..Default::default() };
+        m.observe(&wait, &mut ev).unwrap();
+        m.observe(&CycleSample { cycle: 1, ..wait }, &mut ev).unwrap();
+        assert_eq!(m.in_flight().len(), 1);
+        let take = CycleSample { cycle: 2, out: UnitOutputs { req_ready: true, ..Default::default() }, ..wait };
+        m.observe(&take, &mut ev).unwrap();
+        assert_eq!(m.in_flight()[0].accepted, Some(2));
+        m.observe(&CycleSample { cycle: 3, ..wait }, &mut ev).unwrap();
+        assert_eq!((m.in_flight().len(), m.pending()), (2, 0));
+        let v = m.observe(&CycleSample { cycle: 4, req_valid: false, ..wait }, &mut ev).unwrap_err();
+        assert_eq!((v.cycle, v.signal), (4, "req_valid"));
     }
 }

@@ -161,3 +161,54 @@ pub trait UnitPins {
         atomport_core::ops::UnitConfig::FULL
     }
 }
+
+/// What the monitor sees of one clock cycle: the unit's outputs and the
+/// inputs that complete a handshake with them, sampled just before the
+/// rising edge (the values the unit's flip-flops take).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CycleSample {
+    /// the cycle number reports use
+    pub cycle: u64,
+    pub out: UnitOutputs,
+    /// `req_valid`
+    pub req_valid: bool,
+    /// `req_desc` while `req_valid` is high (None: the source does not
+    /// show it)
+    pub req_desc: Option<u128>,
+    /// `mem_rd_ready`, `mem_wr_ready`
+    pub rd_ready: bool,
+    pub wr_ready: bool,
+    /// `mem_rdata` when `mem_rdata_valid` is high
+    pub rdata: Option<u128>,
+}
+
+impl CycleSample {
+    /// `mem_rd_valid & mem_rd_ready`
+    pub fn read_accepted(&self) -> bool {
+        self.out.rd_valid && self.rd_ready
+    }
+
+    /// `mem_wr_valid & mem_wr_ready`
+    pub fn write_accepted(&self) -> bool {
+        self.out.wr_valid && self.wr_ready
+    }
+
+    /// `req_valid & req_ready`
+    pub fn request_accepted(&self) -> bool {
+        self.req_valid && self.out.req_ready
+    }
+}
+
+/// Where the monitor's pins come from, one cycle at a time: the live
+/// Verilated unit driven by the bench ([`crate::live::LivePins`]) or a
+/// recorded waveform replayed (`atomport_wave::check::VcdPins`). The
+/// monitor and the scoreboard ([`crate::lockstep::Lockstep`]) are the same
+/// for both.
+pub trait PinSource {
+    type Error;
+    /// This cycle's sample; None when the source has no more cycles (the
+    /// end of a recording; a live unit never ends).
+    fn sample(&mut self) -> Result<Option<CycleSample>, Self::Error>;
+    /// The clock edge: move on to the next cycle.
+    fn advance(&mut self) -> Result<(), Self::Error>;
+}

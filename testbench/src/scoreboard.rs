@@ -25,7 +25,7 @@ use atomport_core::golden::Machine;
 use atomport_core::message::Message;
 use atomport_core::program::Space;
 
-use super::monitor::{AtomicObs, Event};
+use super::transaction::{AtomicObs, Event};
 
 /// The first difference between the RTL and the golden model.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +35,9 @@ pub struct Mismatch {
     /// the message: (index, script line, text)
     pub msg: Option<(usize, usize, String)>,
     pub lane: Option<u8>,
+    /// the pin that shows it (`mem_wr_data`, `rsp_data`, `obs_old`, ...;
+    /// `final memory` for the end-of-run comparison)
+    pub signal: &'static str,
     /// what differs, with expected and observed values
     pub what: String,
 }
@@ -107,7 +110,13 @@ fn place(space: Space, addr: u64, bytes: u8) -> String {
     format!("{} {addr:#x} {bytes}B", space.name())
 }
 
-fn hex_bytes(value: u128, bytes: u8) -> String {
+/// The pin of the first true condition, else `otherwise`.
+fn differing(conditions: &[(bool, &'static str)], otherwise: &'static str) -> &'static str {
+    conditions.iter().find(|c| c.0).map_or(otherwise, |c| c.1)
+}
+
+/// `0x...` with two digits per byte.
+pub fn hex_bytes(value: u128, bytes: u8) -> String {
     format!("{:#0w$x}", value, w = 2 + 2 * bytes as usize)
 }
 
@@ -146,11 +155,16 @@ impl Scoreboard {
         self.names.get(index).cloned()
     }
 
-    fn fail(&mut self, cycle: Option<u64>, msg: Option<usize>, lane: Option<u8>, what: String) {
+    fn fail(&mut self, cycle: Option<u64>, msg: Option<usize>, lane: Option<u8>, signal: &'static str, what: String) {
         if self.first.is_none() {
             let msg = msg.and_then(|m| self.name(m));
-            self.first = Some(Mismatch { cycle, msg, lane, what });
+            self.first = Some(Mismatch { cycle, msg, lane, signal, what });
         }
+    }
+
+    /// Messages issued so far.
+    pub fn issued(&self) -> usize {
+        self.names.len()
     }
 
     /// The driver issued `msg` (message `index` in issue order): run it on
@@ -215,11 +229,12 @@ impl Scoreboard {
                 let n = self.reads_seen;
                 self.reads_seen += 1;
                 match self.reads.pop_front() {
-                    None => self.fail(Some(cycle), None, None, format!("read {n}: the RTL read {} but the golden model makes no further read", place(space, addr, bytes))),
+                    None => self.fail(Some(cycle), None, None, "mem_rd_valid", format!("read {n}: the RTL read {} but the golden model makes no further read", place(space, addr, bytes))),
                     Some(e) if (e.space, e.addr, e.bytes) != (space, addr, bytes) => self.fail(
                         Some(cycle),
                         Some(e.msg),
                         Some(e.lane),
+                        differing(&[(e.space != space, "mem_rd_space"), (e.bytes != bytes, "mem_rd_be")], "mem_rd_addr"),
                         format!("read {n}: expected a read of {}, the RTL read {}", place(e.space, e.addr, e.bytes), place(space, addr, bytes)),
                     ),
                     Some(_) => {}
@@ -234,7 +249,7 @@ impl Scoreboard {
                         place(space, addr, bytes),
                         hex_bytes(data, bytes)
                     );
-                    return self.fail(Some(cycle), None, atomic.map(|a| a.lane), what);
+                    return self.fail(Some(cycle), None, atomic.map(|a| a.lane), "mem_wr_valid", what);
                 };
                 if (e.space, e.addr, e.bytes, e.data) != (space, addr, bytes, data) {
                     let what = format!(
@@ -244,25 +259,31 @@ impl Scoreboard {
                         place(space, addr, bytes),
                         hex_bytes(data, bytes)
                     );
-                    return self.fail(Some(cycle), Some(e.msg), Some(e.lane), what);
+                    let signal = differing(
+                        &[(e.space != space, "mem_wr_space"), (e.addr != addr, "mem_wr_addr"), (e.bytes != bytes, "mem_wr_be")],
+                        "mem_wr_data",
+                    );
+                    return self.fail(Some(cycle), Some(e.msg), Some(e.lane), signal, what);
                 }
                 self.check_obs(cycle, n, &e, read.as_ref(), atomic);
             }
             Event::Result { cycle, msg, lane, data } => {
                 let Some(exp) = self.messages.iter_mut().find(|m| m.index == msg) else {
-                    return self.fail(Some(cycle), Some(msg), Some(lane), "a result for a message the golden model has finished".into());
+                    return self.fail(Some(cycle), Some(msg), Some(lane), "rsp_valid", "a result for a message the golden model has finished".into());
                 };
                 match exp.results.pop_front() {
                     None => self.fail(
                         Some(cycle),
                         Some(msg),
                         Some(lane),
+                        "rsp_valid",
                         format!("result {data:#x} for lane {lane}: the golden model expects no further result for this message"),
                     ),
                     Some((el, ev)) if (el, ev) != (lane, data) => self.fail(
                         Some(cycle),
                         Some(msg),
                         Some(el),
+                        if el != lane { "rsp_lane" } else { "rsp_data" },
                         format!("result: expected lane {el} = {ev:#x}, the RTL returned lane {lane} = {data:#x}"),
                     ),
                     Some(_) => {}
@@ -270,10 +291,10 @@ impl Scoreboard {
             }
             Event::Done { cycle, msg, error } => {
                 let Some(exp) = self.messages.pop_front() else {
-                    return self.fail(Some(cycle), Some(msg), None, "rsp_done for a message the golden model never issued".into());
+                    return self.fail(Some(cycle), Some(msg), None, "rsp_done", "rsp_done for a message the golden model never issued".into());
                 };
                 if exp.index != msg {
-                    return self.fail(Some(cycle), Some(exp.index), None, format!("rsp_done for message {msg} while message {} is the oldest", exp.index));
+                    return self.fail(Some(cycle), Some(exp.index), None, "rsp_done", format!("rsp_done for message {msg} while message {} is the oldest", exp.index));
                 }
                 if error != exp.error {
                     let what = if error {
@@ -281,10 +302,10 @@ impl Scoreboard {
                     } else {
                         "the RTL ran the message; an illegal descriptor must end with rsp_error and no access".to_string()
                     };
-                    return self.fail(Some(cycle), Some(msg), None, what);
+                    return self.fail(Some(cycle), Some(msg), None, "rsp_error", what);
                 }
                 if let Some(&(lane, value)) = exp.results.front() {
-                    return self.fail(Some(cycle), Some(msg), Some(lane), format!("rsp_done before the result of lane {lane} (expected {value:#x})"));
+                    return self.fail(Some(cycle), Some(msg), Some(lane), "rsp_done", format!("rsp_done before the result of lane {lane} (expected {value:#x})"));
                 }
                 if self.writes_seen < exp.writes_end {
                     let e = self.writes.front().map(|w| w.write);
@@ -292,6 +313,7 @@ impl Scoreboard {
                         Some(cycle),
                         Some(msg),
                         e.map(|t| t.lane),
+                        "rsp_done",
                         format!(
                             "rsp_done before all the message's writes were accepted ({} of its writes missing; next expected {})",
                             exp.writes_end - self.writes_seen,
@@ -300,7 +322,7 @@ impl Scoreboard {
                     );
                 }
                 if self.reads_seen < exp.reads_end {
-                    return self.fail(Some(cycle), Some(msg), None, format!("rsp_done with {} of the message's reads not made", exp.reads_end - self.reads_seen));
+                    return self.fail(Some(cycle), Some(msg), None, "rsp_done", format!("rsp_done with {} of the message's reads not made", exp.reads_end - self.reads_seen));
                 }
                 let _ = (exp.line, exp.text);
             }
@@ -314,22 +336,25 @@ impl Scoreboard {
                 Some(cycle),
                 Some(e.msg),
                 Some(e.lane),
+                "obs_valid",
                 format!("write {n} ({}) is an atomic element's write but obs_valid is low", place(e.space, e.addr, e.bytes)),
             ),
             (None, Some(o)) => self.fail(
                 Some(cycle),
                 Some(e.msg),
                 Some(e.lane),
+                "obs_valid",
                 format!("write {n} ({}) is a scatter block but obs_valid is high (lane {})", place(e.space, e.addr, e.bytes), o.lane),
             ),
             (Some(r), Some(o)) => {
                 if o.lane != e.lane {
-                    self.fail(Some(cycle), Some(e.msg), Some(e.lane), format!("write {n}: obs_lane {} but the golden model's lane is {}", o.lane, e.lane));
+                    self.fail(Some(cycle), Some(e.msg), Some(e.lane), "obs_lane", format!("write {n}: obs_lane {} but the golden model's lane is {}", o.lane, e.lane));
                 } else if o.old != r.data {
                     self.fail(
                         Some(cycle),
                         Some(e.msg),
                         Some(e.lane),
+                        "obs_old",
                         format!(
                             "read of {} (paired with write {n}): expected old value {}, the RTL used {} (obs_old)",
                             place(r.space, r.addr, r.bytes),
@@ -342,6 +367,7 @@ impl Scoreboard {
                         Some(cycle),
                         Some(e.msg),
                         Some(e.lane),
+                        "obs_new",
                         format!("write {n}: obs_new {} differs from the data written {}", hex_bytes(o.new, e.bytes), hex_bytes(e.data, e.bytes)),
                     );
                 }
@@ -356,19 +382,19 @@ impl Scoreboard {
             return;
         }
         if let Some(e) = self.reads.front().copied() {
-            return self.fail(None, Some(e.msg), Some(e.lane), format!("the RTL never made the read of {}", place(e.space, e.addr, e.bytes)));
+            return self.fail(None, Some(e.msg), Some(e.lane), "mem_rd_valid", format!("the RTL never made the read of {}", place(e.space, e.addr, e.bytes)));
         }
         if let Some(e) = self.writes.front().map(|w| w.write) {
             let what = format!("the RTL never made the {} of {} = {}", kind_name(&e), place(e.space, e.addr, e.bytes), hex_bytes(e.data, e.bytes));
-            return self.fail(None, Some(e.msg), Some(e.lane), what);
+            return self.fail(None, Some(e.msg), Some(e.lane), "mem_wr_valid", what);
         }
         if let Some(m) = self.messages.front() {
             let index = m.index;
-            return self.fail(None, Some(index), None, "the RTL never signalled rsp_done for this message".into());
+            return self.fail(None, Some(index), None, "rsp_done", "the RTL never signalled rsp_done for this message".into());
         }
         for (space, rtl) in [(Space::Flat, rtl_flat), (Space::Slm, rtl_slm)] {
             if let Some(what) = first_byte_difference(self.machine.memory(space), rtl, space) {
-                return self.fail(None, None, None, what);
+                return self.fail(None, None, None, "final memory", what);
             }
         }
     }

@@ -1,25 +1,24 @@
 //! The RTL engine: a [`Session`] clocks one unit model (anything with
-//! [`UnitPins`]; the Verilated `atomic_unit` in practice) against the
-//! memory model, feeds it through the driver, watches it with the monitor,
-//! optionally checks it in lockstep with the scoreboard, and guards every
-//! message with a watchdog. [`run_program`] runs a whole script and
-//! produces the same [`RunOutput`] the golden model does.
+//! [`UnitPins`]; the Verilated `atomic_unit` in practice) driven by the
+//! bench ([`LivePins`]: driver and memory model), watches it with the
+//! monitor, optionally checks it in lockstep with the scoreboard
+//! ([`Lockstep`], the same path `wavecheck` replays a waveform through),
+//! and guards every message with a watchdog. [`run_program`] runs a whole
+//! script and produces the same [`RunOutput`] the golden model does.
 //!
 //! One cycle (see [`Session::step`]):
-//! 1. the driver raises the next message on `req_*` when the pins are free;
-//! 2. the memory model sets its readies and the read return due now;
-//! 3. the model settles; its outputs are read;
-//! 4. handshakes happen where valid meets ready: the request, a read (the
-//!    memory captures its line), a write (the memory applies it);
-//! 5. the monitor turns the cycle into events, the scoreboard checks them;
-//! 6. the watchdog looks at the oldest unfinished message;
-//! 7. the clock edge.
+//! 1. [`LivePins`] samples the cycle: the driver raises the next message on
+//!    `req_*` when the pins are free, the memory model sets its readies and
+//!    the read return due now, the model settles, and the handshakes
+//!    happen where valid meets ready;
+//! 2. the monitor turns the sample into events, the scoreboard checks them;
+//! 3. the watchdog looks at the oldest unfinished message;
+//! 4. the clock edge.
 //!
 //! Messages go out back to back; a `mem.*` / `slm.*` statement between
 //! messages is a barrier: the bench waits until the unit is idle, then
 //! writes memory through the backdoor (golden model and memory model alike).
 
-use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -31,11 +30,13 @@ use atomport_core::golden::Machine;
 use atomport_core::message::Message;
 use atomport_core::program::{Program, Space, Stmt};
 
-use super::driver;
+use super::live::LivePins;
+use super::lockstep::Lockstep;
 use super::memory::{MemConfig, MemoryModel};
-use super::monitor::{Event, Finished, Frame, Monitor, Violation};
-use super::pins::{PinRequest, UnitOutputs, UnitPins};
+use super::monitor::Monitor;
+use super::pins::{PinRequest, PinSource, UnitPins};
 use super::scoreboard::{Mismatch, Scoreboard};
+use super::transaction::{Finished, Violation};
 
 /// How an RTL run is set up.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,12 +129,6 @@ impl fmt::Display for IllegalFlag {
     }
 }
 
-/// One message waiting for the pins.
-struct Issue {
-    frame: Frame,
-    req: Box<PinRequest>,
-}
-
 /// The watchdog's bound for one message, in cycles from the later of its
 /// raise and the previous message's done: a fixed allowance plus, per
 /// memory element, a few round trips at the longest latency, stretched by
@@ -147,17 +142,10 @@ pub fn watchdog_bound(mem: &MemConfig, elements: u32) -> u64 {
 
 /// Clocks one unit model with the bench around it.
 pub struct Session<P: UnitPins> {
-    dut: P,
-    mem: MemoryModel,
-    monitor: Monitor,
-    scoreboard: Option<Scoreboard>,
+    pins: LivePins<P>,
+    check: Lockstep,
     cycle: u64,
-    queue: VecDeque<Issue>,
-    /// index of the message on the pins (req_valid high)
-    on_pins: Option<usize>,
     next_index: usize,
-    events: Vec<Event>,
-    last_outputs: UnitOutputs,
     /// total cycles the memory returned data / accepted a read / a write
     pub reads: u64,
     pub writes: u64,
@@ -191,16 +179,10 @@ impl<P: UnitPins> Session<P> {
         Ok(Session {
             config,
             rejected: Vec::new(),
-            dut,
-            mem: MemoryModel::new(opts.mem),
-            monitor: Monitor::new(),
-            scoreboard,
+            pins: LivePins::new(dut, opts.mem),
+            check: Lockstep::new(scoreboard),
             cycle: 0,
-            queue: VecDeque::new(),
-            on_pins: None,
             next_index: 0,
-            events: Vec::new(),
-            last_outputs: UnitOutputs::default(),
             reads: 0,
             writes: 0,
         })
@@ -211,61 +193,39 @@ impl<P: UnitPins> Session<P> {
     }
 
     pub fn memory(&self) -> &MemoryModel {
-        &self.mem
+        self.pins.memory()
     }
 
     /// The memory model, to disturb it behind the unit's back in tests of
     /// the bench itself (the scoreboard must notice).
     pub fn memory_mut(&mut self) -> &mut MemoryModel {
-        &mut self.mem
+        self.pins.memory_mut()
     }
 
     pub fn monitor(&self) -> &Monitor {
-        &self.monitor
+        &self.check.monitor
     }
 
     pub fn scoreboard(&self) -> Option<&Scoreboard> {
-        self.scoreboard.as_ref()
+        self.check.scoreboard.as_ref()
     }
 
     /// The model itself (for direct pin access in tests).
     pub fn dut_mut(&mut self) -> &mut P {
-        &mut self.dut
+        self.pins.dut_mut()
     }
 
     /// Queues a script message: its pin image, its frame for the monitor,
     /// and (with a scoreboard) its golden execution. Returns its index.
     pub fn issue(&mut self, program: &Program, encoder: &mut Encoder, msg: &Message) -> Result<usize, RtlError> {
-        let req = driver::request(program, encoder, msg)?;
-        // a build without the lanes, width or FP the message needs rejects it
-        if let Err(limit) = msg.admitted_by(&self.config) {
-            self.rejected.push(self.next_index);
-            let text = format!("{} (the {} build rejects it: {limit})", atomport_core::text::message_text(msg), self.config.name());
-            return Ok(self.issue_illegal(req, msg.line, &text));
-        }
         let index = self.next_index;
-        self.next_index += 1;
-        let enables = msg.lane_enables();
-        let text = atomport_core::text::message_text(msg);
-        let frame = Frame {
-            index,
-            line: msg.line,
-            text: text.clone(),
-            result_lanes: if msg.alu().is_some() { enables } else { 0 },
-            enables,
-            exec_size: msg.exec_size,
-            scatter_blocks: match &msg.body {
-                atomport_core::message::Body::SvmScatter { num_blocks, .. } => Some(*num_blocks),
-                _ => None,
-            },
-            result: msg.dst.clone().map(|n| (n, msg.result_width())),
-            max_elements: enables.count_ones() * driver::elements_per_lane(msg),
-            desc: req.desc_bytes(),
-        };
-        if let Some(sb) = &mut self.scoreboard {
-            sb.issue(index, msg, text);
+        let (req, rejected) = self.check.issue_message(index, program, encoder, msg, &self.config)?;
+        if rejected {
+            // a build without the lanes, width or FP the message needs rejects it
+            self.rejected.push(index);
         }
-        self.queue.push_back(Issue { frame, req: Box::new(req) });
+        self.next_index += 1;
+        self.pins.push(Box::new(req));
         Ok(index)
     }
 
@@ -274,90 +234,40 @@ impl<P: UnitPins> Session<P> {
     pub fn issue_illegal(&mut self, req: PinRequest, line: usize, text: &str) -> usize {
         let index = self.next_index;
         self.next_index += 1;
-        let frame = Frame {
-            index,
-            line,
-            text: text.to_string(),
-            result_lanes: 0,
-            enables: 0,
-            exec_size: 32,
-            scatter_blocks: None,
-            result: None,
-            max_elements: 1,
-            desc: req.desc_bytes(),
-        };
-        if let Some(sb) = &mut self.scoreboard {
-            sb.issue_illegal(index, line, text.to_string());
-        }
-        self.queue.push_back(Issue { frame, req: Box::new(req) });
+        self.check.issue_illegal(index, line, text, &req);
+        self.pins.push(Box::new(req));
         index
     }
 
     /// Whether every queued message is done and the memory port is quiet.
     pub fn idle(&self) -> bool {
-        self.queue.is_empty() && self.on_pins.is_none() && self.monitor.idle()
+        !self.pins.busy() && self.check.monitor.idle()
     }
 
     /// One clock cycle.
     pub fn step(&mut self) -> Result<(), RtlError> {
-        // 1. the driver
-        if self.on_pins.is_none() {
-            if let Some(issue) = self.queue.pop_front() {
-                self.dut.set_request(&issue.req);
-                self.dut.set_req_valid(true);
-                self.on_pins = Some(issue.frame.index);
-                self.monitor.raised(issue.frame, self.cycle);
-            } else {
-                self.dut.set_req_valid(false);
-            }
-        }
-        // 2. the memory
-        let drive = self.mem.drive(self.cycle);
-        self.dut.set_mem(drive.rd_ready, drive.wr_ready, drive.rdata);
-        // 3. settle
-        self.dut.settle()?;
-        let out = self.dut.outputs();
-        self.last_outputs = out;
-        // 4. handshakes
-        if let (Some(index), true) = (self.on_pins, out.req_ready) {
-            self.monitor.accepted(index, self.cycle);
-            self.on_pins = None;
-        }
-        let read_accepted = out.rd_valid && drive.rd_ready;
-        let write_accepted = out.wr_valid && drive.wr_ready;
-        let space = |slm: bool| if slm { Space::Slm } else { Space::Flat };
-        self.mem.accept(
-            self.cycle,
-            read_accepted.then(|| (space(out.rd_slm), out.rd_addr)),
-            write_accepted.then(|| (space(out.wr_slm), out.wr_addr, out.wr_be, out.wr_data)),
-        );
-        self.reads += read_accepted as u64;
-        self.writes += write_accepted as u64;
-        // 5. monitor and scoreboard
-        self.events.clear();
-        let mut events = std::mem::take(&mut self.events);
-        let seen = self.monitor.observe(self.cycle, &out, read_accepted, write_accepted, drive.rdata.is_some(), &mut events);
-        if let Some(sb) = &mut self.scoreboard {
-            for e in &events {
-                sb.check(e);
-            }
-        }
-        self.events = events;
-        seen.map_err(RtlError::Protocol)?;
-        // 6. the watchdog
+        // 1. the pins: driver, memory, settle, handshakes
+        let sample = self.pins.sample()?.expect("a live unit always has a next cycle");
+        self.reads += sample.read_accepted() as u64;
+        self.writes += sample.write_accepted() as u64;
+        // 2. monitor and scoreboard
+        self.check.observe(&sample).map_err(RtlError::Protocol)?;
+        // 3. the watchdog
         self.watchdog()?;
-        // 7. the edge
-        self.dut.edge()?;
+        // 4. the edge
+        self.pins.advance()?;
         self.cycle += 1;
         Ok(())
     }
 
     fn watchdog(&self) -> Result<(), RtlError> {
-        let Some(t) = self.monitor.in_flight().front() else {
+        let monitor = &self.check.monitor;
+        let Some(t) = monitor.in_flight().front() else {
             return Ok(());
         };
-        let start = t.raised.max(self.monitor.last_done);
-        let bound = watchdog_bound(self.mem.config(), t.frame.max_elements);
+        let start = t.raised.max(monitor.last_done);
+        let mem = self.pins.memory();
+        let bound = watchdog_bound(mem.config(), t.frame.max_elements);
         if self.cycle <= start + bound {
             return Ok(());
         }
@@ -378,7 +288,7 @@ impl<P: UnitPins> Session<P> {
             (None, None) if f.result_lanes != 0 => "all results returned, waiting for rsp_done".to_string(),
             (None, None) => "no result expected, waiting for rsp_done".to_string(),
         };
-        let o = &self.last_outputs;
+        let o = self.pins.last_outputs();
         Err(RtlError::Watchdog(format!(
             "message {} (line {}) not finished at cycle {}: {} cycles since cycle {start}, bound {bound} \
              (64 + {} elements x per-element allowance at latency <= {}, stall {})\n  \
@@ -390,12 +300,12 @@ impl<P: UnitPins> Session<P> {
             self.cycle,
             self.cycle - start,
             f.max_elements,
-            self.mem.config().latency_max,
-            self.mem.config().stall,
+            mem.config().latency_max,
+            mem.config().stall,
             t.raised,
             t.accepted.map_or("never accepted (req_ready stayed low)".to_string(), |c| format!("accepted at cycle {c}")),
-            self.mem.outstanding_reads(),
-            self.monitor.unpaired_reads(),
+            mem.outstanding_reads(),
+            monitor.unpaired_reads(),
             o.req_ready as u8,
             o.rd_valid as u8,
             o.wr_valid as u8,
@@ -416,7 +326,7 @@ impl<P: UnitPins> Session<P> {
     /// Steps while more than `depth` messages wait for the pins (bounds
     /// the queue's memory on long runs without starving the unit).
     pub fn throttle(&mut self, depth: usize) -> Result<(), RtlError> {
-        while self.queue.len() > depth {
+        while self.pins.queued() > depth {
             self.step()?;
         }
         Ok(())
@@ -426,8 +336,8 @@ impl<P: UnitPins> Session<P> {
     /// (and the golden model's) through the backdoor.
     pub fn backdoor_write(&mut self, space: Space, addr: u64, bytes: &[u8]) -> Result<(), RtlError> {
         self.drain()?;
-        self.mem.backdoor_write(space, addr, bytes);
-        if let Some(sb) = &mut self.scoreboard {
+        self.pins.memory_mut().backdoor_write(space, addr, bytes);
+        if let Some(sb) = &mut self.check.scoreboard {
             sb.backdoor_write(space, addr, bytes);
         }
         Ok(())
@@ -439,29 +349,31 @@ impl<P: UnitPins> Session<P> {
     /// memories.
     pub fn finish(&mut self) -> Result<(), RtlError> {
         self.drain()?;
-        for _ in 0..self.mem.config().latency_max as u64 + 4 {
+        for _ in 0..self.pins.memory().config().latency_max as u64 + 4 {
             self.step()?;
         }
-        self.dut.close_trace();
-        if let Some(sb) = &mut self.scoreboard {
-            sb.finish(self.mem.memory(Space::Flat), self.mem.memory(Space::Slm));
+        self.pins.dut_mut().close_trace();
+        let mem = self.pins.memory();
+        if let Some(sb) = &mut self.check.scoreboard {
+            sb.finish(mem.memory(Space::Flat), mem.memory(Space::Slm));
         }
         Ok(())
     }
 
     /// The first difference the scoreboard found.
     pub fn mismatch(&self) -> Option<&Mismatch> {
-        self.scoreboard.as_ref().and_then(|s| s.mismatch())
+        self.check.mismatch()
     }
 
     /// The messages the unit finished, in completion order.
     pub fn finished(&self) -> &[Finished] {
-        &self.monitor.finished
+        &self.check.monitor.finished
     }
 
     /// Messages the unit ended with `rsp_error`.
     pub fn illegal_flags(&self) -> Vec<IllegalFlag> {
-        self.monitor
+        self.check
+            .monitor
             .finished
             .iter()
             .filter(|f| f.error)

@@ -170,3 +170,213 @@ fn every_error_of_a_script_is_reported_without_carets_when_not_a_terminal() {
     let o = run_stdin(&["run", "-"], b"mem.u32 0x100 = 1\nmem.u32 0x1\xff04 = 2\n");
     assert_eq!(stderr(&o), "<stdin>:2:12: error: byte 0xff is not UTF-8 text (a script is UTF-8 text)\n");
 }
+
+fn json_of(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+#[test]
+fn engine_both_prints_a_verdict_and_the_comparison_in_the_json() {
+    let lock = example("lock.atom");
+    let golden = json_of(&run(&["run", &lock, "--json"]));
+    let rtl = run(&["run", &lock, "--engine", "rtl", "--json"]);
+    assert!(rtl.status.success(), "{}", stderr(&rtl));
+    let rtl = json_of(&rtl);
+    assert!(rtl.get("comparison").is_none(), "only `both` compares");
+    let o = run(&["run", &lock, "--engine", "both", "--json", "--latency", "1..4", "--stall", "0.3"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let both = json_of(&o);
+    // the contract's keys are the RTL's, unchanged
+    for key in ["engine", "results", "dumps"] {
+        assert_eq!(both[key], rtl[key], "{key}");
+    }
+    assert_eq!(both["results"], golden["results"]);
+    let c = &both["comparison"];
+    let results = golden["results"].as_array().unwrap().len();
+    assert_eq!(c["agree"], true);
+    assert_eq!(c["engines"], serde_json::json!(["rtl", "golden"]));
+    assert_eq!(c["results"], serde_json::json!({"rtl": results, "golden": results}));
+    let txns = c["transactions"]["rtl"].as_u64().unwrap();
+    assert!(txns > 0 && c["transactions"]["golden"] == txns, "{c}");
+    assert!(c["final_memory_bytes"].as_u64().unwrap() > 0, "{c}");
+    assert_eq!(c["first_difference"], serde_json::Value::Null);
+    assert_eq!(c["rejected"], 0);
+    // one verdict line on stderr with the same counts
+    let verdict = format!(
+        "atomport run: {lock}: RTL and golden agree: {txns} transactions, {results} results, final memory ({} non-zero bytes) equal\n",
+        c["final_memory_bytes"]
+    );
+    assert!(stderr(&o).ends_with(&verdict), "{}", stderr(&o));
+    // the table form prints the verdict too
+    let o = run(&["run", &lock, "--engine", "both"]);
+    assert!(stderr(&o).ends_with(&verdict), "{}", stderr(&o));
+}
+
+#[test]
+fn a_small_build_lists_the_messages_it_rejects_and_says_it_could_not_run_the_script() {
+    let fp = example("fp.atom");
+    let golden = json_of(&run(&["run", &fp, "--json"]));
+    let golden_lines: Vec<&serde_json::Value> = golden["results"].as_array().unwrap().iter().map(|r| &r["line"]).collect();
+    for engine in ["rtl", "both"] {
+        let o = run(&["run", &fp, "--engine", engine, "--unit", "small", "--json"]);
+        assert_eq!(o.status.code(), Some(3), "{engine}: {}", stderr(&o));
+        assert!(stderr(&o).contains("the l8_w32_int build cannot run this script: it rejected"), "{}", stderr(&o));
+        let v = json_of(&o);
+        let results = v["results"].as_array().unwrap();
+        // one entry per message whose dst is not V0, as scripts.md says
+        let lines: Vec<&serde_json::Value> = results.iter().map(|r| &r["line"]).collect();
+        assert_eq!(lines, golden_lines, "{engine}");
+        let rejected: Vec<&serde_json::Value> = results.iter().filter(|r| r.get("rejected").is_some()).collect();
+        assert!(!rejected.is_empty());
+        for r in &rejected {
+            assert!(r["lanes"].as_array().unwrap().iter().all(|l| l.is_null()), "{r}");
+            assert!(r["rejected"].as_str().unwrap().contains("l8_w32_int build does not admit"), "{r}");
+        }
+        // every fp.atom message is a float op: the small build runs none of them
+        assert_eq!(rejected.len(), results.len());
+        if engine == "both" {
+            assert_eq!(v["comparison"]["rejected"].as_u64().unwrap() as usize, 16);
+        }
+    }
+    // a script the small build admits whole runs with status 0, no `rejected`
+    let o = run(&["run", &example("typed_2d.atom"), "--engine", "both", "--unit", "small", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(json_of(&o)["results"].as_array().unwrap().iter().all(|r| r.get("rejected").is_none()));
+}
+
+#[test]
+fn bad_option_values_are_exit_2_before_anything_runs() {
+    let dir = scratch("options");
+    let lock = example("lock.atom");
+    let fst = dir.join("x.fst");
+    let fst = fst.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", &lock, "--engine", "both", "--stall", "1.0"], "need 0 <= PROB < 1"),
+        (vec!["run", &lock, "--engine", "rtl", "--stall", "1"], "need 0 <= PROB < 1"),
+        (vec!["run", &lock, "--stall=-0.5"], "need 0 <= PROB < 1"),
+        (vec!["regress", "--stall", "1"], "need 0 <= PROB < 1"),
+        (vec!["regress", "--per-script", "0"], "must be at least 1"),
+        (vec!["regress", "--count", "0"], "must be at least 1"),
+        (vec!["bench", "--rounds", "0"], "must be at least 1"),
+        (vec!["wave", "trace-cost", "--count", "0"], "must be at least 1"),
+        (vec!["wave", "render", &lock, "--svg", "x.svg", "--width", "0"], "200..=100000 pixels"),
+        (vec!["run", &lock, "--engine", "rtl", "--vcd", fst], "atomport writes VCD, not FST"),
+        (vec!["wave", "golden", &lock, "--vcd", fst], "atomport writes VCD, not FST"),
+    ];
+    for (args, want) in cases {
+        let t = std::time::Instant::now();
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(want) && stderr(&o).contains("error: invalid value"), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+        // refused when the command line is parsed: no simulation started
+        assert!(t.elapsed().as_secs_f64() < 5.0, "{args:?}");
+    }
+    assert!(!Path::new(fst).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A VCD of some other design: a counter, no port of the unit.
+const FOREIGN_VCD: &str = "$timescale 1ns $end\n$scope module top $end\n$var wire 1 ! clk $end\n$var wire 4 \" count [3:0] $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\nb0 \"\n#5\n1!\n#10\n0!\nb1 \"\n#15\n1!\n";
+
+#[test]
+fn wave_commands_refuse_what_would_give_an_empty_result() {
+    let dir = scratch("empty");
+    let foreign = dir.join("counter.vcd");
+    std::fs::write(&foreign, FOREIGN_VCD).unwrap();
+    let f = foreign.to_str().unwrap();
+    // a view of a VCD without the unit's signals
+    let o = run(&["wave", "gtkw", f]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("none of the unit's signals"), "{}", stderr(&o));
+    assert!(!dir.join("counter.vcd.gtkw").exists());
+    // a window that starts at or past the end (15 ns)
+    let svg = dir.join("x.svg");
+    for from in ["15", "16ns", "1us"] {
+        let o = run(&["wave", "render", f, "--svg", svg.to_str().unwrap(), "--from", from]);
+        assert_eq!(o.status.code(), Some(2), "{from}: {}", stderr(&o));
+        assert!(stderr(&o).contains("past the end of") && stderr(&o).contains("(15 ns)"), "{}", stderr(&o));
+        assert!(!svg.exists());
+    }
+    assert!(run(&["wave", "render", f, "--svg", svg.to_str().unwrap(), "--from", "14"]).status.success());
+    assert!(svg.exists());
+    // wavecheck names what is missing, not an empty scope
+    let o = run(&["wavecheck", f, &example("lock.atom")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a waveform of the unit: no scope has any of its ports"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("``"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A PATH holding only fake installers (`apt-get`, `sudo`, `python3`,
+/// `pip`) that log their calls to `calls.log` and succeed.
+fn fake_installers(dir: &Path) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("calls.log");
+    for name in ["apt-get", "sudo", "python3", "pip", "pip3"] {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\necho \"{name} $*\" >> '{}'\nexit 0\n", log.display())).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+#[test]
+fn synth_installs_nothing_unless_asked_and_says_how_to_get_a_missing_tool() {
+    let dir = scratch("synth-install");
+    let path = fake_installers(&dir);
+    let log = dir.join("calls.log");
+    let synth = |extra: &[&str]| {
+        bin()
+            .args(["synth", "--block", "alu", "--target", "generic", "--out", dir.join("out").to_str().unwrap()])
+            .args(extra)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    // yosys is not on this PATH: an error naming it and how to get it, no installer run
+    let o = synth(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("yosys is missing") && err.contains("make synth-deps") && err.contains("--install"), "{err}");
+    assert!(err.contains("apt-get install -y yosys"), "{err}");
+    assert!(!log.exists(), "an installer ran: {}", std::fs::read_to_string(&log).unwrap_or_default());
+    // --install opts in: the installer runs (here a fake, so yosys is still missing)
+    let o = synth(&["--install"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(calls.contains("apt-get") && calls.contains("install -y -qq yosys"), "{calls}");
+    assert!(stderr(&o).contains("still does not run after installing yosys"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_fifo_nobody_writes_to_is_refused_after_the_wait_instead_of_hanging() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("in.atom");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let f = fifo.to_str().unwrap();
+    for args in [&["run", f][..], &["encode", f], &["wavediff", f, f]] {
+        let mut child = bin().args(args).env("ATOMPORT_FIFO_WAIT", "1").stderr(Stdio::piped()).spawn().unwrap();
+        let t = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break Some(s);
+            }
+            if t.elapsed().as_secs() > 20 {
+                child.kill().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert_eq!(status.and_then(|s| s.code()), Some(2), "{args:?} hung or failed: {err}");
+        assert!(err.contains(&format!("{f}:1:1: error: the")) && err.contains("is a FIFO that no program wrote to within 1 s"), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

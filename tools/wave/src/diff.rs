@@ -328,8 +328,16 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
             diffs.push(SignalDiff { name: name.clone(), divergence: Divergence::Edges { a: ea.len(), b: eb.len() } });
         }
     }
+    // the clock samples the others; its own edges are compared as edge counts
+    let clock_traces: Option<(usize, usize)> = match &opts.clock {
+        Some(name) => Some((find_clock(a, &scope_a, name)?.trace, find_clock(b, &scope_b, name)?.trace)),
+        None => None,
+    };
     for (name, va) in &rel_a {
         let sel = selected(name, va);
+        if clock_traces.is_some_and(|(ca, _)| ca == va.trace) {
+            continue;
+        }
         let Some(vb) = index_b.get(name.as_str()) else {
             if sel && (!opts.signals.is_empty() || opts.strict) {
                 diffs.push(SignalDiff { name: name.clone(), divergence: Divergence::Missing { in_a: true } });
@@ -384,7 +392,7 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
         }
     }
     for (name, vb) in &rel_b {
-        if names_a.contains(name.as_str()) || !selected(name, vb) {
+        if names_a.contains(name.as_str()) || !selected(name, vb) || clock_traces.is_some_and(|(_, cb)| cb == vb.trace) {
             continue;
         }
         if !opts.signals.is_empty() || opts.strict {
@@ -420,6 +428,46 @@ impl fmt::Display for SignalDiff {
     }
 }
 
+/// Hex digits of a value shown in full; wider values are shown around
+/// their first differing digit.
+pub const FULL_HEX_DIGITS: usize = 32;
+/// Digits kept before the first differing digit of a wide value.
+const CONTEXT_DIGITS: usize = 4;
+
+/// Two `W'hDIGITS` values of one width as a report shows them: in full up
+/// to [`FULL_HEX_DIGITS`] digits; wider (a 4,096-bit bus is 1,024 digits),
+/// only the digits from a few before the first differing one to
+/// [`FULL_HEX_DIGITS`] on, `…` standing for the equal digits left out,
+/// plus a note naming the first differing bit range.
+pub fn compact_pair(a: &str, b: &str) -> (String, String, String) {
+    let split = |v: &str| v.split_once("'h").map(|(w, d)| (w.to_string(), d.chars().collect::<Vec<char>>()));
+    let (Some((wa, da)), Some((wb, db))) = (split(a), split(b)) else {
+        return (a.to_string(), b.to_string(), String::new());
+    };
+    if wa != wb || da.len() != db.len() || da.len() <= FULL_HEX_DIGITS {
+        return (a.to_string(), b.to_string(), String::new());
+    }
+    let n = da.len();
+    let first = (0..n).find(|&i| da[i] != db[i]).unwrap_or(0);
+    let start = first.saturating_sub(CONTEXT_DIGITS);
+    let end = (start + FULL_HEX_DIGITS).min(n);
+    let show = |d: &[char]| {
+        let mut s = format!("{wa}'h");
+        if start > 0 {
+            s.push('…');
+        }
+        s.extend(&d[start..end]);
+        if end < n {
+            s.push('…');
+        }
+        s
+    };
+    // digit i (from the most significant) holds bits 4*(n-1-i)+3 .. 4*(n-1-i)
+    let low = 4 * (n - 1 - first);
+    let high = (low + 3).min(wa.parse::<usize>().unwrap_or(usize::MAX).saturating_sub(1));
+    (show(&da), show(&db), format!(" (first differing digit: bits {high}..{low}; {} of {n} hex digits shown)", end - start))
+}
+
 impl DiffReport {
     /// One line per difference, e.g.
     /// `mem_rd_addr: first difference at 125 ns (cycle 12): a.vcd 64'h...40, b.vcd 64'h...50`.
@@ -435,7 +483,8 @@ impl DiffReport {
                         format!("at {} in {fa}, {} in {fb}", self.unit.format(*time_a), self.unit.format(*time_b))
                     };
                     let cycle = cycle.map_or(String::new(), |c| format!(" (cycle {c})"));
-                    format!("{}: first difference {when}{cycle}: {fa} {a}, {fb} {b}", d.name)
+                    let (a, b, note) = compact_pair(a, b);
+                    format!("{}: first difference {when}{cycle}: {fa} {a}, {fb} {b}{note}", d.name)
                 }
                 Divergence::Shape { a, b } => format!("{}: {fa} has {a}, {fb} has {b}", d.name),
                 Divergence::Missing { in_a } => {
@@ -526,6 +575,24 @@ mod tests {
             r.diffs[0].divergence,
             Divergence::Value { time_a: 15, time_b: 15, cycle: Some(1), a: "8'h01".into(), b: "8'h03".into() }
         );
+    }
+
+    #[test]
+    fn wide_values_are_shown_around_their_first_difference_and_the_clock_is_not_a_signal() {
+        let zeros = "0".repeat(1024);
+        let mut other = zeros.clone().into_bytes();
+        other[1000] = b'5';
+        let other = String::from_utf8(other).unwrap();
+        let (a, b, note) = compact_pair(&format!("4096'h{zeros}"), &format!("4096'h{other}"));
+        // from 4 digits before the first difference to the end (28 digits)
+        assert_eq!(a, format!("4096'h…{}", "0".repeat(28)));
+        assert_eq!(b, format!("4096'h…00005{}", "0".repeat(23)));
+        assert_eq!(note, " (first differing digit: bits 95..92; 28 of 1024 hex digits shown)");
+        assert_eq!(compact_pair("8'h02", "8'h01"), ("8'h02".into(), "8'h01".into(), String::new()));
+        let head = "$timescale 1ns $end $scope module t $end $var wire 1 ! clk $end $var wire 8 \" d [7:0] $end $upscope $end $enddefinitions $end\n";
+        let a = wave(&format!("{head}#0 0! b0 \" #5 1! #10 0! #15 1!"));
+        let r = diff(&a, &a, &DiffOptions { clock: Some("clk".into()), ..Default::default() }).unwrap();
+        assert_eq!(r.compared, 1, "only d: the clock samples, it is not compared");
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! | --- | --- |
 //! | a `Read` | `mem_rd_valid & mem_rd_ready` in cycle c; its line (memory as the golden model held it then) on `mem_rdata` with `mem_rdata_valid` in c+1 |
 //! | a `Write` | `mem_wr_valid & mem_wr_ready` in the next cycle; an atomic element's write also shows `obs_*` (old = the Read's data, new = the Write's) |
+//! | a message | `req_valid & req_ready` with its descriptor on `req_desc` in its first cycle |
 //! | results | after the message's transactions, one enabled lane per cycle on `rsp_*` (not for SVM_SCATTER); `rsp_done` with the last one (alone if none) |
 //!
 //! Extra signals say where each cycle comes from: `msg_index`, `msg_line`
@@ -38,6 +39,8 @@ pub const SCOPE: &str = "golden";
 #[derive(Clone, Copy, Debug, Default)]
 struct Cycle {
     msg: Option<(u32, u32)>,
+    /// the descriptor raised on `req_desc` (and taken) this cycle
+    req: Option<u128>,
     rd: Option<(u8, u64, u16)>,
     rdata: Option<u128>,
     wr: Option<(u8, u64, u16, u128)>,
@@ -54,6 +57,7 @@ fn space_code(s: Space) -> u8 {
 
 /// The golden model's cycles for `program`.
 fn schedule(program: &Program) -> Vec<Cycle> {
+    let mut encoder = atomport_core::descriptor::Encoder::new();
     let mut machine = Machine::new(program);
     // a second machine replays inits and writes: memory as it was at each read
     let mut shadow = Machine::new(program);
@@ -75,6 +79,10 @@ fn schedule(program: &Program) -> Vec<Cycle> {
             }
             Stmt::Message(msg) => {
                 let (lanes, txns) = machine.exec(msg_index, msg);
+                // a script the golden model runs encodes (parse validated it)
+                let desc = atomport_testbench::driver::request(program, &mut encoder, msg).map_or(0, |r| r.desc);
+                let first = at(&mut cycles, c);
+                cycles[first].req = Some(desc);
                 let info = Some((msg_index as u32, msg.line as u32));
                 let mut elem = 0u8;
                 for (k, t) in txns.iter().enumerate() {
@@ -145,8 +153,11 @@ pub fn write_golden_vcd<W: Write>(program: &Program, out: W) -> io::Result<W> {
     let mut w = VcdWriter::new(out, Timescale::NS, "atomport golden model (transaction level)")?;
     w.comment(&format!("golden model transactions of {}; one transaction per clock period", program.file))?;
     w.scope(SCOPE)?;
-    let names: [(&str, u32); 31] = [
+    let names: [(&str, u32); 34] = [
         ("clock", 1),
+        ("req_valid", 1),
+        ("req_ready", 1),
+        ("req_desc", 128),
         ("mem_rd_valid", 1),
         ("mem_rd_ready", 1),
         ("mem_rd_addr", 64),
@@ -196,8 +207,11 @@ pub fn write_golden_vcd<W: Write>(program: &Program, out: W) -> io::Result<W> {
         let obs = cy.obs.unwrap_or_default();
         let msg = cy.msg.unwrap_or_default();
         let txn = cy.txn.unwrap_or_default();
-        let values: [(&str, u128); 31] = [
+        let values: [(&str, u128); 34] = [
             ("clock", 0),
+            ("req_valid", cy.req.is_some() as u128),
+            ("req_ready", 1),
+            ("req_desc", cy.req.unwrap_or(0)),
             ("mem_rd_valid", cy.rd.is_some() as u128),
             ("mem_rd_ready", 1),
             ("mem_rd_addr", rd.1 as u128),

@@ -221,6 +221,13 @@ pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> i
 pub fn write_unit_gtkw(vcd_path: &Path) -> Result<PathBuf, String> {
     let w = Waveform::read(vcd_path).map_err(|d| d.to_string())?;
     let groups = unit_groups(&w);
+    // a clock alone (any design has one) is not the unit
+    if groups.iter().all(|g| g.signals.is_empty() || g.name == UNIT_GROUPS[0].0) {
+        return Err(format!(
+            "{}: none of the unit's signals (clock, req_*, mem_*, rsp_*) is in this VCD; no GTKWave view written",
+            w.file
+        ));
+    }
     let out = gtkw_path(vcd_path);
     write_gtkw(vcd_path, &out, &groups).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     Ok(out)

@@ -470,6 +470,24 @@ struct Parser<'a> {
     sparse: HashMap<Vec<u8>, u32>,
     scratch_bits: Vec<u64>,
     scratch_unknown: Vec<u64>,
+    /// words stored in every trace's planes so far, and the most allowed
+    /// ([`memory_budget_words`])
+    stored_words: usize,
+    budget_words: usize,
+    /// (trace, string) -> index in the trace's `texts`
+    text_index: HashMap<(usize, String), usize>,
+}
+
+/// The most memory (bytes) the values of one VCD may take, whatever its
+/// size: a few bytes of text (`b1 !`) can set a 16M-bit variable, so
+/// storage is bounded by the input's size, not by the declared widths.
+pub const MIN_VALUE_BUDGET: usize = 256 << 20;
+
+/// Words (u64) the stored values of a `len`-byte VCD may take: at least
+/// [`MIN_VALUE_BUDGET`] bytes, else 16 bytes per input byte (a simulator's
+/// VCD, which writes every bit, needs about a quarter byte per byte).
+fn memory_budget_words(len: usize) -> usize {
+    MIN_VALUE_BUDGET.max(len.saturating_mul(16)) / 8
 }
 
 /// The identifier code as a number, for codes of at most 9 characters in
@@ -506,6 +524,9 @@ impl<'a> Parser<'a> {
             sparse: HashMap::new(),
             scratch_bits: Vec::new(),
             scratch_unknown: Vec::new(),
+            stored_words: 0,
+            budget_words: memory_budget_words(text.len()),
+            text_index: HashMap::new(),
         }
     }
 
@@ -672,7 +693,7 @@ impl<'a> Parser<'a> {
                     let tr = self.lookup(id, id_at)?;
                     let s = String::from_utf8_lossy(&tok[1..]);
                     let v: f64 = s.parse().map_err(|_| self.error(at, format!("bad real value `{s}`")))?;
-                    self.real_change(tr, t, v);
+                    self.real_change(tr, t, v, at)?;
                 }
                 b's' | b'S' => {
                     let (_, tok) = self.token().unwrap();
@@ -681,7 +702,7 @@ impl<'a> Parser<'a> {
                     let t = self.need_time(now, at)?;
                     let tr = self.lookup(id, id_at)?;
                     let s = String::from_utf8_lossy(&tok[1..]).into_owned();
-                    self.text_change(tr, t, s);
+                    self.text_change(tr, t, s, at)?;
                 }
                 b'$' => {
                     let (_, tok) = self.token().unwrap();
@@ -854,14 +875,36 @@ impl<'a> Parser<'a> {
         // a scalar assigned to a vector pads like a one-digit vector value
         let pad = logic_of(c).unwrap();
         let width = self.traces[tr].width;
-        for i in 0..width {
-            let b = if i == 0 { pad } else { pad_of(pad) };
-            set_bit(&mut self.scratch_bits, &mut self.scratch_unknown, i, b);
-        }
+        set_bit(&mut self.scratch_bits, &mut self.scratch_unknown, 0, pad);
+        fill_bits(&mut self.scratch_bits, &mut self.scratch_unknown, 1, width, pad_of(pad));
+        self.push_scratch(tr, t, at)
+    }
+
+    /// Stores the scratch planes as a change of trace `tr`, within the
+    /// memory budget.
+    fn push_scratch(&mut self, tr: usize, t: u64, at: usize) -> Result<(), Diag> {
         let (bits, unknown) = (std::mem::take(&mut self.scratch_bits), std::mem::take(&mut self.scratch_unknown));
-        self.traces[tr].push(t, &bits, &unknown);
+        let result = self.push_change(tr, t, &bits, &unknown, at);
         self.scratch_bits = bits;
         self.scratch_unknown = unknown;
+        result
+    }
+
+    /// Stores a change of trace `tr`; an error once the values stored would
+    /// exceed the memory budget.
+    fn push_change(&mut self, tr: usize, t: u64, bits: &[u64], unknown: &[u64], at: usize) -> Result<(), Diag> {
+        let trace = &mut self.traces[tr];
+        let before = trace.planes.len();
+        if self.stored_words + 2 * trace.words > self.budget_words {
+            let (width, budget) = (trace.width, self.budget_words * 8 >> 20);
+            return Err(self.error(
+                at,
+                format!("the VCD's values need more than {budget} MiB of memory (a {width}-bit variable changes often, written with few digits)"),
+            ));
+        }
+        trace.push(t, bits, unknown);
+        // push may also drop or replace a change: count what is stored now
+        self.stored_words = self.stored_words - before + trace.planes.len();
         Ok(())
     }
 
@@ -911,32 +954,27 @@ impl<'a> Parser<'a> {
         if len < width as usize {
             let pad = pad_of(logic_of(digits[0]).unwrap());
             if pad != Logic::Zero {
-                for i in len as u32..width {
-                    set_bit(&mut self.scratch_bits, &mut self.scratch_unknown, i, pad);
-                }
+                fill_bits(&mut self.scratch_bits, &mut self.scratch_unknown, len as u32, width, pad);
             }
         }
-        let (bits, unknown) = (std::mem::take(&mut self.scratch_bits), std::mem::take(&mut self.scratch_unknown));
-        self.traces[tr].push(t, &bits, &unknown);
-        self.scratch_bits = bits;
-        self.scratch_unknown = unknown;
-        Ok(())
+        self.push_scratch(tr, t, at)
     }
 
-    fn real_change(&mut self, tr: usize, t: u64, v: f64) {
+    fn real_change(&mut self, tr: usize, t: u64, v: f64, at: usize) -> Result<(), Diag> {
         let n = self.traces[tr].words;
         let mut bits = vec![0u64; n];
         bits[0] = v.to_bits();
         let unknown = vec![0u64; n];
-        self.traces[tr].push(t, &bits, &unknown);
+        self.push_change(tr, t, &bits, &unknown, at)
     }
 
-    fn text_change(&mut self, tr: usize, t: u64, s: String) {
+    fn text_change(&mut self, tr: usize, t: u64, s: String, at: usize) -> Result<(), Diag> {
         let trace = &mut self.traces[tr];
-        let idx = match trace.texts.iter().position(|x| *x == s) {
-            Some(i) => i,
+        let idx = match self.text_index.get(&(tr, s.clone())) {
+            Some(&i) => i,
             None => {
-                trace.texts.push(s);
+                trace.texts.push(s.clone());
+                self.text_index.insert((tr, s), trace.texts.len() - 1);
                 trace.texts.len() - 1
             }
         };
@@ -944,7 +982,7 @@ impl<'a> Parser<'a> {
         let mut bits = vec![0u64; n];
         bits[0] = idx as u64;
         let unknown = vec![0u64; n];
-        trace.push(t, &bits, &unknown);
+        self.push_change(tr, t, &bits, &unknown, at)
     }
 }
 
@@ -965,6 +1003,28 @@ fn pad_of(leading: Logic) -> Logic {
     match leading {
         Logic::Zero | Logic::One => Logic::Zero,
         other => other,
+    }
+}
+
+/// Sets bits `from..to` to `b`, a word at a time where it can.
+fn fill_bits(bits: &mut [u64], unknown: &mut [u64], from: u32, to: u32, b: Logic) {
+    let (v, u) = match b {
+        Logic::Zero => (0, 0),
+        Logic::One => (u64::MAX, 0),
+        Logic::X => (0, u64::MAX),
+        Logic::Z => (u64::MAX, u64::MAX),
+    };
+    let mut i = from;
+    while i < to {
+        if i % 64 == 0 && to - i >= 64 {
+            let w = (i / 64) as usize;
+            bits[w] = v;
+            unknown[w] = u;
+            i += 64;
+        } else {
+            set_bit(bits, unknown, i, b);
+            i += 1;
+        }
     }
 }
 
@@ -1007,6 +1067,30 @@ fn parse_select(s: &str) -> Option<(i64, Option<i64>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fuzzing found (issue 14): a 3 KB VCD setting a 16M-bit variable with
+    /// one-digit values held gigabytes and took minutes (every change
+    /// stored, every padded bit set one at a time).
+    #[test]
+    fn a_few_bytes_cannot_make_the_reader_hold_gigabytes() {
+        let mut text = String::from("$scope module t $end $var wire 16777216 ! x $end $upscope $end $enddefinitions $end\n");
+        for i in 0..1000 {
+            text.push_str(&format!("#{i}\n{}\n", ["x!", "z!", "b1 !", "b0 !"][i % 4]));
+        }
+        let t = std::time::Instant::now();
+        let e = Waveform::parse("wide.vcd", text.as_bytes()).unwrap_err();
+        assert!(e.msg.contains("need more than 256 MiB of memory"), "{e}");
+        assert!(t.elapsed().as_secs_f64() < 20.0, "{:?}", t.elapsed());
+        // a few such changes are fine, and pad word by word as the standard says
+        let few = "$scope module t $end $var wire 130 ! x $end $upscope $end $enddefinitions $end\n#0\nz!\n#1\nbx1 !\n#2\nb1 !\n#3\n1!\n";
+        let w = Waveform::parse("few.vcd", few.as_bytes()).unwrap();
+        let tr = w.trace(&w.vars[0]);
+        let hex: Vec<String> = (0..tr.len()).map(|i| tr.value(i).hex()).collect();
+        assert_eq!(hex[0], "z".repeat(33));
+        assert_eq!(hex[1], format!("{}X", "x".repeat(32)));
+        assert_eq!(hex[2], format!("{}1", "0".repeat(32)));
+        assert_eq!(tr.len(), 3, "the scalar 1 equals b1: dropped");
+    }
 
     const SMALL: &str = "$date today $end
 $version hand $end

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use atomport_testbench::{simulate, MemConfig, RtlOptions};
 
-use super::check::{check, expected, extract};
+use super::check::check;
 use super::diff::{diff, DiffOptions};
 use super::gtkw::{unit_groups, write_unit_gtkw};
 use super::reader::Waveform;
@@ -37,10 +37,6 @@ pub fn default_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../waves"))
 }
 
-/// Where `check-refs` regenerates the waves: `target/waves/`.
-pub fn check_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/waves"))
-}
 
 /// One scenario: its name, script and memory model.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,9 +110,8 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, String> {
         return Err(format!("{}: the RTL disagrees with the golden model: {m}", s.name));
     }
     let w = Waveform::read(&vcd).map_err(|d| d.to_string())?;
-    let traffic = extract(&w, "clock")?;
-    let report = check(&traffic, &expected(&program), &w);
-    if let Some(m) = report.mismatches.first() {
+    let report = check(&w, &program, "clock").map_err(|e| e.to_string())?;
+    if let Some(m) = report.failure {
         return Err(format!("{}: wavecheck: {m}", s.name));
     }
     write_unit_gtkw(&vcd)?;
@@ -154,13 +149,13 @@ pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, Strin
     rewrite(fresh, Vec::new(), &how).map_err(|e| e.to_string())
 }
 
-/// Regenerates every reference in `dir`; returns (name, `new` |
-/// `updated` | `unchanged`).
-pub fn update_refs(dir: &Path) -> Result<Vec<(String, String)>, String> {
-    let tmp = check_dir().join("update");
+/// Regenerates every reference in `dir` (the fresh runs' full VCDs go to
+/// `work_dir`); returns (name, `new` | `updated` | `unchanged`).
+pub fn update_refs(dir: &Path, work_dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let tmp = work_dir;
     let mut out = Vec::new();
     for s in scenarios(dir)? {
-        let fresh = generate(&s, &tmp)?;
+        let fresh = generate(&s, tmp)?;
         let text = reference_text(&Waveform::read(&fresh).map_err(|d| d.to_string())?, &s.name)?;
         let target = dir.join(format!("{}.vcd", s.name));
         let status = match std::fs::read(&target) {

@@ -1,0 +1,78 @@
+//! Option values checked when the command line is parsed (issue 14): a bad
+//! value is `error: invalid value ...` from clap and exit status 2 before
+//! anything runs, the same for every command that takes the option.
+
+use std::path::PathBuf;
+
+/// A memory stall probability: `0 <= PROB < 1` (1 would stall every
+/// channel every cycle, so nothing would ever finish).
+pub fn stall(text: &str) -> Result<f64, String> {
+    let p: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a probability (a number in 0..1, such as 0.2)"))?;
+    if !(0.0..1.0).contains(&p) {
+        return Err(format!("{text} is not a stall probability: need 0 <= PROB < 1 (1 would stall the memory forever)"));
+    }
+    Ok(p)
+}
+
+/// A count that must be at least 1 (`--count`, `--per-script`, `--rounds`).
+pub fn at_least_one(text: &str) -> Result<usize, String> {
+    let n: usize = text.trim().parse().map_err(|_| format!("`{text}` is not a whole number"))?;
+    if n == 0 {
+        return Err("must be at least 1 (0 would run nothing)".to_string());
+    }
+    Ok(n)
+}
+
+/// [`at_least_one`] as a `u64`.
+pub fn at_least_one_u64(text: &str) -> Result<u64, String> {
+    at_least_one(text).map(|n| n as u64)
+}
+
+/// The narrowest wave area `wave render --width` draws (pixels).
+pub const MIN_RENDER_WIDTH: u32 = 200;
+/// The widest.
+pub const MAX_RENDER_WIDTH: u32 = 100_000;
+
+/// `wave render --width PX`: `MIN_RENDER_WIDTH..=MAX_RENDER_WIDTH`.
+pub fn render_width(text: &str) -> Result<u32, String> {
+    let n: u32 = text.trim().parse().map_err(|_| format!("`{text}` is not a width in pixels"))?;
+    if !(MIN_RENDER_WIDTH..=MAX_RENDER_WIDTH).contains(&n) {
+        return Err(format!("the wave area is {MIN_RENDER_WIDTH}..={MAX_RENDER_WIDTH} pixels wide"));
+    }
+    Ok(n)
+}
+
+/// A waveform file to write (`--vcd PATH`). Waveforms are written as VCD
+/// text; a name ending in `.fst` would hold VCD text that FST readers
+/// reject, so it is refused (write a `.vcd` and convert it with `vcd2fst`).
+pub fn vcd_out(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+    if ext.as_deref() == Some("fst") {
+        return Err(format!(
+            "`{text}`: atomport writes VCD, not FST; give a .vcd name (GTKWave's `vcd2fst` converts it)"
+        ));
+    }
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn optval_ranges() {
+        assert_eq!(stall("0"), Ok(0.0));
+        assert_eq!(stall("0.999"), Ok(0.999));
+        assert!(stall("1").is_err() && stall("1.0").is_err() && stall("-0.1").is_err() && stall("NaN").is_err());
+        assert!(stall("often").is_err());
+        assert_eq!(at_least_one("1"), Ok(1));
+        assert!(at_least_one("0").unwrap_err().contains("at least 1"));
+        assert!(at_least_one("-1").is_err());
+        assert_eq!(render_width("200"), Ok(200));
+        assert!(render_width("0").is_err() && render_width("199").is_err());
+        assert!(vcd_out("x.fst").is_err() && vcd_out("x.FST").is_err());
+        assert_eq!(vcd_out("x.vcd"), Ok(PathBuf::from("x.vcd")));
+        assert_eq!(vcd_out("fst"), Ok(PathBuf::from("fst")));
+    }
+}
