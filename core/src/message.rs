@@ -8,28 +8,8 @@
 //! element 0 first, low bits first (scripts.md, JSON output).
 
 use crate::ops::{AluCtl, PtxOp, PtxType, VisaOpInfo, VisaWidth};
-
-/// The five message kinds of the seeds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MsgKind {
-    SvmAtomic,
-    DwordAtomic,
-    TypedAtomic,
-    SvmScatter,
-    PtxAtom,
-}
-
-impl MsgKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            MsgKind::SvmAtomic => "SVM_ATOMIC",
-            MsgKind::DwordAtomic => "DWORD_ATOMIC",
-            MsgKind::TypedAtomic => "TYPED_ATOMIC",
-            MsgKind::SvmScatter => "SVM_SCATTER",
-            MsgKind::PtxAtom => "atom",
-        }
-    }
-}
+/// The five message kinds of the seeds (the one table: `atomport_isa::KINDS`).
+pub use crate::ops::MsgKind;
 
 /// Exec_size bits 7..4: M1..M8, optionally _NM (seed Exec_size field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,38 +54,8 @@ pub enum DwordSurface {
     Buffer(u8),
 }
 
-/// PTX `.space` as written (kept for the text round trip).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PtxSpace {
-    Generic = 0,
-    Global = 1,
-    /// `.shared` with no sub-qualifier (= ::cta)
-    Shared = 2,
-    SharedCta = 3,
-    SharedCluster = 4,
-}
-
-impl PtxSpace {
-    pub fn is_shared(self) -> bool {
-        matches!(self, PtxSpace::Shared | PtxSpace::SharedCta | PtxSpace::SharedCluster)
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PtxSem {
-    Relaxed = 1,
-    Acquire = 2,
-    Release = 3,
-    AcqRel = 4,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PtxScope {
-    Cta = 1,
-    Cluster = 2,
-    Gpu = 3,
-    Sys = 4,
-}
+/// PTX `.space`, `.sem`, `.scope` and their descriptor codes (the one table).
+pub use crate::ops::{PtxScope, PtxSem, PtxSpace};
 
 /// The operation-specific part of a message.
 #[derive(Clone, Debug, PartialEq, Eq)]

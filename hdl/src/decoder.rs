@@ -17,8 +17,9 @@
 //! typed in by hand a second time.
 
 use atomport_isa::{
-    AluOp, Class, ElemType, Operand, PtxOp, PtxOpInfo, PtxType, UnitConfig, VisaOpInfo, ALU_OP_BITS, ALU_TY_BITS,
-    PTX_OPS, VISA_OPS,
+    AluOp, ElemType, MsgKind, Operand, PtxOp, PtxOpInfo, PtxScope, PtxSem, PtxSpace, PtxType, UnitConfig, VisaOpInfo,
+    VisaWidth, ALU_OP_BITS, ALU_TY_BITS, PTX_OPS, SCATTER_8_BLOCKS_BYTES, SCATTER_8_BLOCKS_EXEC, SCATTER_BLOCK_BYTES,
+    MAX_DESC_LEN, SCATTER_NUM_BLOCKS, VISA_OPS,
 };
 use rust_hdl::prelude::*;
 
@@ -106,7 +107,9 @@ pub struct MessageDecoder {
     /// `exec_lanes[c]`: the lanes of size code c (1 << c lanes)
     exec_lanes: [Constant<Bits<MAX_LANES>>; 6],
     all_lanes: Constant<Bits<MAX_LANES>>,
+    /// the size code of exec size 8: TYPED_ATOMIC's only one, and the one of 8 scatter blocks
     exec_code_8: Constant<Bits<3>>,
+    /// the largest size code of each kind (`KindInfo::max_exec_code`)
     max_exec_svm_atomic: Constant<Bits<3>>,
     max_exec_dword: Constant<Bits<3>>,
     max_exec_scatter: Constant<Bits<3>>,
@@ -132,10 +135,17 @@ pub struct MessageDecoder {
     block_code_8b: Constant<Bits<2>>,
     block_code_reserved: Constant<Bits<2>>,
     blocks_code_8: Constant<Bits<2>>,
+    /// descriptor-port bits past each kind's descriptor (`KindInfo::tail_mask`), which must be zero
+    tail_svm_atomic: Constant<Bits<DESC_BITS>>,
+    tail_dword: Constant<Bits<DESC_BITS>>,
+    tail_typed: Constant<Bits<DESC_BITS>>,
+    tail_scatter: Constant<Bits<DESC_BITS>>,
+    tail_ptx: Constant<Bits<DESC_BITS>>,
 
     // ---- constants: the vISA op table (bit c = op code c) ----
     visa_known: Constant<Bits<32>>,
     visa_typed: Constant<Bits<32>>,
+    /// the ops with no 64-bit form (`VisaOpInfo::widths`: the float ops)
     visa_float: Constant<Bits<32>>,
     visa_src0_null: Constant<Bits<32>>,
     visa_src1_required: Constant<Bits<32>>,
@@ -177,8 +187,8 @@ pub struct MessageDecoder {
     kind_ptx: Signal<Local, Bit>,
 
     // ---- locals: fields ----
-    /// descriptor bytes 0..=12 (13..=15 are only checked to be zero)
-    byte: [Signal<Local, Bits<8>>; 13],
+    /// the bytes of the longest descriptor (`MAX_DESC_LEN`); the rest are only checked to be zero
+    byte: [Signal<Local, Bits<8>>; MAX_DESC_LEN],
     exec_byte: Signal<Local, Bits<8>>,
     exec_code: Signal<Local, Bits<3>>,
     exec_max: Signal<Local, Bits<3>>,
@@ -304,9 +314,16 @@ impl MessageDecoder {
                 None => Constant::new(0u64.to_bits()),
             }
         };
-        let half = |t: &PtxType| {
-            matches!(t.elem_type(), ElemType::F16 | ElemType::BF16 | ElemType::F16x2 | ElemType::BF16x2)
-        };
+        let max_exec = |k: MsgKind| c3(k.info().max_exec_code());
+        let tail = |k: MsgKind| Constant::new(k.info().tail_mask().to_bits());
+        let cas = PtxOpInfo::by_code(PtxOp::Cas as u8).expect("cas is in the op table");
+        // the decoder's own logic reads these orders: spaces up to .global are
+        // global or generic, from .shared on SLM; 8 scatter blocks and TYPED share exec size 8
+        assert!(PtxSpace::ALL.iter().all(|s| s.is_shared() == (*s as u8 >= PtxSpace::Shared as u8)));
+        assert!(PtxSpace::ALL.iter().all(|s| s.is_global_or_generic() == (*s as u8 <= PtxSpace::Global as u8)));
+        assert_eq!(MsgKind::TypedAtomic.info().exec_sizes, [SCATTER_8_BLOCKS_EXEC]);
+        let code_of = |list: &[u8], value: u8| list.iter().position(|&v| v == value).expect("in the table") as u64;
+        let qual_max = PtxSem::ALL.iter().map(|s| *s as u8).chain(PtxScope::ALL.iter().map(|s| *s as u8)).max().unwrap();
         Self {
             desc: Default::default(),
             dmask: Default::default(),
@@ -344,11 +361,11 @@ impl MessageDecoder {
             zero_byte: c8(0),
             exec_lanes: core::array::from_fn(|c| Constant::new(((1u64 << (1 << c)) - 1).to_bits())),
             all_lanes: Constant::new(u32::MAX.to_bits()),
-            exec_code_8: c3(3),
-            max_exec_svm_atomic: c3(3),
-            max_exec_dword: c3(5),
-            max_exec_scatter: c3(4),
-            max_exec_ptx: c3(5),
+            exec_code_8: c3(SCATTER_8_BLOCKS_EXEC.trailing_zeros() as u8),
+            max_exec_svm_atomic: max_exec(MsgKind::SvmAtomic),
+            max_exec_dword: max_exec(MsgKind::DwordAtomic),
+            max_exec_scatter: max_exec(MsgKind::SvmScatter),
+            max_exec_ptx: max_exec(MsgKind::PtxAtom),
             surf_kind_buffer: Constant::new(SURF_KIND_BUFFER.to_bits()),
             size_1b: c3(0),
             size_2b: c3(1),
@@ -360,17 +377,22 @@ impl MessageDecoder {
             zero_op: Constant::new(0u64.to_bits()),
             zero_ty: Constant::new(0u64.to_bits()),
             zero_elem: Constant::new(0u64.to_bits()),
-            width_code_16: Constant::new(1u64.to_bits()),
-            width_code_64: Constant::new(2u64.to_bits()),
+            width_code_16: Constant::new((VisaWidth::W16 as u64).to_bits()),
+            width_code_64: Constant::new((VisaWidth::W64 as u64).to_bits()),
             width_code_reserved: Constant::new(3u64.to_bits()),
-            block_code_1b: Constant::new(0u64.to_bits()),
-            block_code_4b: Constant::new(1u64.to_bits()),
-            block_code_8b: Constant::new(2u64.to_bits()),
-            block_code_reserved: Constant::new(3u64.to_bits()),
-            blocks_code_8: Constant::new(3u64.to_bits()),
+            block_code_1b: Constant::new(code_of(&SCATTER_BLOCK_BYTES, 1).to_bits()),
+            block_code_4b: Constant::new(code_of(&SCATTER_BLOCK_BYTES, SCATTER_8_BLOCKS_BYTES).to_bits()),
+            block_code_8b: Constant::new(code_of(&SCATTER_BLOCK_BYTES, 8).to_bits()),
+            block_code_reserved: Constant::new((SCATTER_BLOCK_BYTES.len() as u64).to_bits()),
+            blocks_code_8: Constant::new(code_of(&SCATTER_NUM_BLOCKS, 8).to_bits()),
+            tail_svm_atomic: tail(MsgKind::SvmAtomic),
+            tail_dword: tail(MsgKind::DwordAtomic),
+            tail_typed: tail(MsgKind::TypedAtomic),
+            tail_scatter: tail(MsgKind::SvmScatter),
+            tail_ptx: tail(MsgKind::PtxAtom),
             visa_known: visa_mask(|_| true),
             visa_typed: visa_mask(|r| r.typed),
-            visa_float: visa_mask(|r| r.class == Class::Float),
+            visa_float: visa_mask(|r| !r.widths().contains(&64)),
             visa_src0_null: visa_mask(|r| r.src0 == Operand::Null),
             visa_src1_required: visa_mask(|r| r.src1 == Operand::Required),
             visa_ty_16: visa_ty(16),
@@ -396,16 +418,15 @@ impl MessageDecoder {
                 Some(ty) => c3(size_log2(ty.elem_type())),
                 None => c3(0),
             }),
-            ptx_half_types: mask16(PtxType::ALL.iter().filter(|t| half(t)).map(|t| t.code())),
-            // the seed's cas.b16 / cas.b128 syntax lines have no cache hint
-            ptx_cas_no_hint_types: mask16([PtxType::B16, PtxType::B128].iter().map(|t| t.code())),
+            ptx_half_types: mask16(PtxType::ALL.iter().filter(|t| t.needs_noftz()).map(|t| t.code())),
+            ptx_cas_no_hint_types: mask16(PtxType::ALL.iter().filter(|t| !cas.takes_cache_hint(**t)).map(|t| t.code())),
             ptx_op_cas: Constant::new((PtxOp::Cas as u8).to_bits()),
             ptx_type_f32: Constant::new(PtxType::F32.code().to_bits()),
             // Space byte codes (docs/descriptors.md): 0 generic, 1 global, 2..4 shared forms
-            ptx_space_max: c3(4),
-            ptx_space_global: c3(1),
-            ptx_space_shared: c3(2),
-            ptx_qual_max: c3(4),
+            ptx_space_max: c3(PtxSpace::ALL.len() as u8 - 1),
+            ptx_space_global: c3(PtxSpace::Global as u8),
+            ptx_space_shared: c3(PtxSpace::Shared as u8),
+            ptx_qual_max: c3(qual_max),
             byte: core::array::from_fn(|_| Default::default()),
             exec_byte: Default::default(),
             exec_code: Default::default(),
@@ -471,7 +492,7 @@ impl Logic for MessageDecoder {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- bytes and kind (docs/descriptors.md "Opcodes") ----
-        for i in 0..13 {
+        for i in 0..MAX_DESC_LEN {
             self.byte[i].next = self.desc.val().get_bits::<8>(i * 8);
         }
         self.kind_svm_atomic.next =
@@ -806,13 +827,19 @@ impl Logic for MessageDecoder {
 
         // ---- bytes past the descriptor's length must be zero ----
         self.bad_tail.next = false;
-        if (self.kind_svm_atomic.val() | self.kind_dword.val()) & self.desc.val().get_bits::<48>(80).any() {
+        if self.kind_svm_atomic.val() & (self.desc.val() & self.tail_svm_atomic.val()).any() {
             self.bad_tail.next = true;
         }
-        if (self.kind_typed.val() | self.kind_ptx.val()) & self.desc.val().get_bits::<24>(104).any() {
+        if self.kind_dword.val() & (self.desc.val() & self.tail_dword.val()).any() {
             self.bad_tail.next = true;
         }
-        if self.kind_scatter.val() & self.desc.val().get_bits::<56>(72).any() {
+        if self.kind_typed.val() & (self.desc.val() & self.tail_typed.val()).any() {
+            self.bad_tail.next = true;
+        }
+        if self.kind_scatter.val() & (self.desc.val() & self.tail_scatter.val()).any() {
+            self.bad_tail.next = true;
+        }
+        if self.kind_ptx.val() & (self.desc.val() & self.tail_ptx.val()).any() {
             self.bad_tail.next = true;
         }
 

@@ -41,40 +41,13 @@ pub const WIDE_BITS: usize = 64;
 /// Width of the half comparator and of the half lane's operand.
 pub const HALF_BITS: usize = 16;
 
-/// An IEEE binary format by its field widths.
-#[derive(Clone, Copy, Debug)]
-pub struct FloatFormat {
-    pub exp_bits: u32,
-    pub man_bits: u32,
-}
+/// The float formats by their field widths: the one table's (`atomport_isa::FloatFormat`).
+pub use atomport_isa::FloatFormat;
 
-pub const F16: FloatFormat = FloatFormat { exp_bits: 5, man_bits: 10 };
-pub const BF16: FloatFormat = FloatFormat { exp_bits: 8, man_bits: 7 };
-pub const F32: FloatFormat = FloatFormat { exp_bits: 8, man_bits: 23 };
-pub const F64: FloatFormat = FloatFormat { exp_bits: 11, man_bits: 52 };
-
-impl FloatFormat {
-    pub fn bits(self) -> u32 {
-        1 + self.exp_bits + self.man_bits
-    }
-    pub fn exp_max(self) -> u64 {
-        (1 << self.exp_bits) - 1
-    }
-    pub fn sign_bit(self) -> u128 {
-        1 << (self.bits() - 1)
-    }
-    pub fn width_mask(self) -> u128 {
-        (1 << self.bits()) - 1
-    }
-    /// +infinity: exponent all ones, mantissa zero.
-    pub fn inf(self) -> u128 {
-        (self.exp_max() as u128) << self.man_bits
-    }
-    /// Sign 0, exponent and mantissa all ones (golden `Format::canonical_nan`).
-    pub fn canonical_nan(self) -> u128 {
-        self.width_mask() >> 1
-    }
-}
+pub const F16: FloatFormat = FloatFormat::F16;
+pub const BF16: FloatFormat = FloatFormat::BF16;
+pub const F32: FloatFormat = FloatFormat::F32;
+pub const F64: FloatFormat = FloatFormat::F64;
 
 /// One format's constants for a lane's adder (`EXP`/`SIG`) and comparator (`CMP`).
 struct LaneFormat<const EXP: usize, const SIG: usize, const CMP: usize> {
@@ -90,9 +63,9 @@ impl<const EXP: usize, const SIG: usize, const CMP: usize> LaneFormat<EXP, SIG, 
         LaneFormat {
             exp_max: Constant::new(f.exp_max().to_bits()),
             lsb: Constant::new((1u128 << lsb_position(SIG, f.man_bits as usize)).to_bits()),
-            sign_bit: Constant::new(f.sign_bit().to_bits()),
-            width_mask: Constant::new(f.width_mask().to_bits()),
-            inf: Constant::new(f.inf().to_bits()),
+            sign_bit: Constant::new((f.sign_bit() as u128).to_bits()),
+            width_mask: Constant::new((f.mask() as u128).to_bits()),
+            inf: Constant::new((f.inf() as u128).to_bits()),
         }
     }
 }
@@ -451,6 +424,6 @@ mod tests {
         assert_eq!(F16.inf(), 0x7c00);
         assert_eq!(BF16.inf(), 0x7f80);
         assert_eq!(F64.sign_bit(), 1 << 63);
-        assert_eq!(BF16.width_mask(), 0xffff);
+        assert_eq!(BF16.mask(), 0xffff);
     }
 }

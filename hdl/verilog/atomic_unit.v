@@ -3695,6 +3695,11 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     localparam  block_code_8b = 2'b10;
     localparam  block_code_reserved = 2'b11;
     localparam  blocks_code_8 = 2'b11;
+    localparam  tail_svm_atomic = 128'hffffffffffff00000000000000000000;
+    localparam  tail_dword = 128'hffffffffffff00000000000000000000;
+    localparam  tail_typed = 128'hffffff00000000000000000000000000;
+    localparam  tail_scatter = 128'hffffffffffffff000000000000000000;
+    localparam  tail_ptx = 128'hffffff00000000000000000000000000;
     localparam  visa_known = 32'h73fff;
     localparam  visa_typed = 32'h3fff;
     localparam  visa_float = 32'h70000;
@@ -5686,13 +5691,19 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
             bad_operands = 1'b1;
         end
         bad_tail = 1'b0;
-        if ((kind_svm_atomic | kind_dword) & |desc[(32'h50)+:(48)]) begin
+        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
             bad_tail = 1'b1;
         end
-        if ((kind_typed | kind_ptx) & |desc[(32'h68)+:(24)]) begin
+        if (kind_dword & |(desc & tail_dword)) begin
             bad_tail = 1'b1;
         end
-        if (kind_scatter & |desc[(32'h48)+:(56)]) begin
+        if (kind_typed & |(desc & tail_typed)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_scatter & |(desc & tail_scatter)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_ptx & |(desc & tail_ptx)) begin
             bad_tail = 1'b1;
         end
         surface_byte = byte$5;

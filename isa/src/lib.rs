@@ -10,6 +10,11 @@
 //!   (`DWORD_ATOMIC_OP` table; PTX `.op`), their encodings, and the operand
 //!   rules, with the mapping to [`AluOp`].
 
+mod float_formats;
+mod message_kinds;
+pub use float_formats::FloatFormat;
+pub use message_kinds::*;
+
 /// Descriptor opcode bytes (docs/descriptors.md "Opcodes"), shared by the
 /// software codec and the RTL decoder.
 /// Byte 0 of SVM_ATOMIC and SVM_SCATTER (seeds: `SVM = 0x4e`).
@@ -477,6 +482,10 @@ pub enum VisaWidth {
 }
 
 impl VisaWidth {
+    pub fn from_bits(bits: u32) -> Option<VisaWidth> {
+        [VisaWidth::W16, VisaWidth::W32, VisaWidth::W64].into_iter().find(|w| w.bits() == bits)
+    }
+
     pub fn bits(self) -> u32 {
         match self {
             VisaWidth::W16 => 16,

@@ -90,7 +90,8 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
         }
         out.push(Stream { kind: kind.into(), exec, addressing: if same { "same" } else { "distinct" }, elements_per_lane: per_lane, text });
     };
-    for exec in [1u8, 2, 4, 8] {
+    use atomport_isa::MsgKind;
+    for &exec in MsgKind::SvmAtomic.info().exec_sizes {
         add("SVM_ATOMIC.add", exec, false, 1, &|m| {
             format!("SVM_ATOMIC.add ({exec}) {} d{m} {} V0", lanes_hex((0..exec as usize).map(|l| addr(m, l, 4, false))), ones(exec))
         }, "");
@@ -101,7 +102,7 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
     add("SVM_ATOMIC.add", 8, true, 1, &|m| {
         format!("SVM_ATOMIC.add (8) {} d{m} {} V0", lanes_hex((0..8).map(|l| addr(m, l, 4, true))), ones(8))
     }, "");
-    for exec in [1u8, 2, 4, 8, 16, 32] {
+    for &exec in MsgKind::DwordAtomic.info().exec_sizes {
         add("DWORD_ATOMIC.add T255", exec, false, 1, &|m| {
             format!("DWORD_ATOMIC.add ({exec}) T255 {} {} V0 d{m}", lanes_hex((0..exec as usize).map(|l| addr(m, l, 4, false))), ones(exec))
         }, "");
@@ -134,7 +135,7 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
             ones(8)
         )
     }, "surface 1 2d base=0x8000 width=8 height=4 format=u32\n");
-    for (bs, nb, execs) in [(4u8, 1u8, &[1u8, 2, 4, 8, 16][..]), (8, 4, &[16][..]), (1, 4, &[16][..]), (4, 8, &[8][..]), (8, 2, &[16][..])] {
+    for (bs, nb, execs) in [(4u8, 1u8, MsgKind::SvmScatter.info().exec_sizes), (8, 4, &[16][..]), (1, 4, &[16][..]), (4, 8, &[8][..]), (8, 2, &[16][..])] {
         for &exec in execs {
             let len = atomport_core::descriptor::scatter_src_len(bs, nb, exec);
             let stride = (bs as u64 * nb as u64).max(4);
@@ -147,7 +148,7 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
             }, "");
         }
     }
-    for exec in [1u8, 2, 4, 8, 16, 32] {
+    for &exec in MsgKind::PtxAtom.info().exec_sizes {
         add("atom.global.add.u32 (warp)", exec, false, 1, &|m| {
             format!(
                 "atom.global.add.u32 ({exec}) d{m}, {}, {};",
@@ -168,7 +169,7 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
         )
     }, "");
     add("atom.shared.add.u32 (1 thread)", 1, false, 1, &|m| format!("atom.shared.add.u32 d{m}, [{:#x}], 1;", 4 * (m % 8)), "");
-    // float datapaths (each measured only when the RTL ALU implements it)
+    // float datapaths (each measured when the build admits it)
     use atomport_core::ops::{AluOp, ElemType};
     let has = |op: AluOp, ty: ElemType, ftz: bool| fp.contains(&(op, ty, ftz));
     let halves = |n: usize| lanes_hex((0..n).map(|l| 0x3c00 + l as u128));

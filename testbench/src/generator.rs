@@ -25,9 +25,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use atomport_core::message::{Body, DwordSurface, MaskCtrl, Message, PredRef, PtxScope, PtxSem, PtxSpace};
-use atomport_core::ops::{AluCtl, AluOp, ElemType, PtxOp, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, PTX_OPS, VISA_OPS};
+use atomport_core::ops::{AluCtl, AluOp, ElemType, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, PTX_OPS, VISA_OPS};
 use atomport_core::program::{Program, TypedFormat, TypedKind, TypedSurface};
-use atomport_isa::UnitConfig;
+use atomport_isa::{scatter_layout_legal, FloatFormat, MsgKind, UnitConfig, SCATTER_BLOCK_BYTES, SCATTER_NUM_BLOCKS};
 
 /// One float datapath of the ALU: (op, element type, ftz). A message whose
 /// ALU controls are a float family is generated only when the family is in
@@ -231,14 +231,8 @@ impl Gen<'_> {
 
     /// Raw bits of a float of `ty` (one element), biased to specials.
     fn float_bits(&mut self, ty: ElemType) -> u128 {
-        let (bits, exp_bits) = match ty {
-            ElemType::F16 => (16, 5),
-            ElemType::BF16 => (16, 8),
-            ElemType::F32 => (32, 8),
-            ElemType::F64 => (64, 11),
-            _ => (32, 8),
-        };
-        let man_bits = bits - 1 - exp_bits;
+        let f = ty.float_format().unwrap_or(FloatFormat::F32);
+        let (bits, exp_bits, man_bits) = (f.bits(), f.exp_bits, f.man_bits);
         let sign = (self.rng.gen::<bool>() as u128) << (bits - 1);
         let exp_all = mask_of(exp_bits) << man_bits;
         let man = self.rng.gen::<u128>() & mask_of(man_bits);
@@ -362,17 +356,14 @@ impl Gen<'_> {
         }
     }
 
-    fn visa_op(&mut self, typed: bool, allow_float: bool) -> &'static VisaOpInfo {
+    /// An op the message kind takes at `width` bits (the one table's rule).
+    fn visa_op(&mut self, kind: MsgKind, width: u32) -> &'static VisaOpInfo {
         loop {
             let row = &VISA_OPS[self.rng.gen_range(0..VISA_OPS.len())];
             let op = VisaOpInfo::by_code(row.op.code()).expect("row");
-            if typed && !op.typed {
-                continue;
+            if kind.info().allows_visa_op(op, width) {
+                return op;
             }
-            if !allow_float && op.class == atomport_core::ops::Class::Float {
-                continue;
-            }
-            return op;
         }
     }
 
@@ -388,9 +379,10 @@ impl Gen<'_> {
     }
 
     fn svm_atomic(&mut self) -> (u8, MaskCtrl, Option<String>, Body) {
-        let width = *[VisaWidth::W16, VisaWidth::W32, VisaWidth::W64].choose(&mut self.rng).unwrap();
-        let op = self.visa_op(false, width != VisaWidth::W64);
-        let n = self.exec(&[1, 2, 4, 8]);
+        let k = MsgKind::SvmAtomic.info();
+        let width = VisaWidth::from_bits(*k.widths.choose(&mut self.rng).unwrap()).expect("a vISA width");
+        let op = self.visa_op(k.kind, width.bits());
+        let n = self.exec(k.exec_sizes);
         let ctl = AluCtl { op: op.op, ty: op.elem_type(width.bits()), ftz: false };
         let align = width.bits() as u64 / 8;
         let addrs = if self.rng.gen_bool(0.8) {
@@ -404,8 +396,9 @@ impl Gen<'_> {
 
     fn dword_atomic(&mut self) -> (u8, MaskCtrl, Option<String>, Body) {
         let w16 = self.rng.gen_bool(0.3);
-        let op = self.visa_op(false, true);
-        let n = self.exec(&[1, 2, 4, 8, 16, 32]);
+        let k = MsgKind::DwordAtomic.info();
+        let op = self.visa_op(k.kind, if w16 { 16 } else { 32 });
+        let n = self.exec(k.exec_sizes);
         let ctl = AluCtl { op: op.op, ty: op.elem_type(if w16 { 16 } else { 32 }), ftz: false };
         let align = if w16 { 2 } else { 4 };
         let (surface, offsets) = match self.rng.gen_range(0..3) {
@@ -425,9 +418,12 @@ impl Gen<'_> {
     fn typed_atomic(&mut self) -> (u8, MaskCtrl, Option<String>, Body) {
         let (surface, t) = *self.typed.choose(&mut self.rng).unwrap();
         let w16 = t.format == TypedFormat::U16;
-        let op = self.visa_op(true, false);
+        let k = MsgKind::TypedAtomic.info();
+        let op = self.visa_op(k.kind, if w16 { 16 } else { 32 });
         let ctl = AluCtl { op: op.op, ty: op.elem_type(if w16 { 16 } else { 32 }), ftz: false };
-        let n = 8usize;
+        // one legal exec size (8): nothing to draw
+        let exec = if let [only] = k.exec_sizes { *only } else { self.exec(k.exec_sizes) };
+        let n = exec as usize;
         let lod: Option<Vec<u32>> =
             if self.rng.gen_bool(0.4) { None } else { Some((0..n).map(|_| self.coord(t.levels, 0.1)).collect()) };
         let level = |i: usize| lod.as_ref().map_or(0, |l| l[i]);
@@ -462,7 +458,7 @@ impl Gen<'_> {
             TypedKind::D2Array | TypedKind::D3 => (Some(v), Some(r)),
         };
         let (src0, src1) = self.sources(op, ctl, n);
-        (8, self.mask_ctrl(), self.dst(), Body::TypedAtomic { op, w16, surface, u, v, r, lod, src0, src1 })
+        (exec, self.mask_ctrl(), self.dst(), Body::TypedAtomic { op, w16, surface, u, v, r, lod, src0, src1 })
     }
 
     /// A coordinate below `dim`, or (with probability `oob`) at or past it.
@@ -475,14 +471,17 @@ impl Gen<'_> {
     }
 
     fn svm_scatter(&mut self) -> (u8, MaskCtrl, Option<String>, Body) {
-        let block_size = *[1u8, 4, 8].choose(&mut self.rng).unwrap();
-        let mut n = self.exec(&[1, 2, 4, 8, 16]);
+        let block_size = *SCATTER_BLOCK_BYTES.choose(&mut self.rng).unwrap();
+        let mut n = self.exec(MsgKind::SvmScatter.info().exec_sizes);
+        // the most blocks: only at the one layout the seed allows them (4-byte blocks, exec size 8)
+        let (most, fewer) = SCATTER_NUM_BLOCKS.split_last().unwrap();
         let num_blocks = if block_size == 4 && self.rng.gen_bool(0.2) {
             n = 8;
-            8
+            *most
         } else {
-            *[1u8, 2, 4].choose(&mut self.rng).unwrap()
+            *fewer.choose(&mut self.rng).unwrap()
         };
+        debug_assert!(scatter_layout_legal(block_size, num_blocks, n));
         let span = block_size as u64 * num_blocks as u64;
         let addrs = if self.rng.gen_bool(0.85) {
             self.addresses(n as usize, LOW_BASE, LOW_SIZE, block_size as u64)
@@ -499,24 +498,12 @@ impl Gen<'_> {
         let row = PtxOpInfo::by_code(row.op as u8).expect("row");
         let vector = !row.vector_types.is_empty() && self.rng.gen_bool(0.3);
         let ty = if vector { *row.vector_types.choose(&mut self.rng)? } else { *row.scalar_types.choose(&mut self.rng)? };
-        let vec = if vector {
-            let choices: &[u8] = match ty {
-                PtxType::F16 | PtxType::BF16 => &[2, 4, 8],
-                _ => &[2, 4],
-            };
-            *choices.choose(&mut self.rng).unwrap()
-        } else {
-            1
-        };
-        let space = if vector {
-            *[PtxSpace::Generic, PtxSpace::Global].choose(&mut self.rng).unwrap()
-        } else {
-            *[PtxSpace::Generic, PtxSpace::Global, PtxSpace::Shared, PtxSpace::SharedCta, PtxSpace::SharedCluster]
-                .choose(&mut self.rng)
-                .unwrap()
-        };
+        let vec = if vector { *ty.vector_sizes().choose(&mut self.rng).unwrap() } else { 1 };
+        let spaces: Vec<PtxSpace> = PtxSpace::ALL.into_iter().filter(|s| !vector || s.is_global_or_generic()).collect();
+        let space = *spaces.choose(&mut self.rng).unwrap();
         let single = self.rng.gen_bool(0.35);
-        let (n, mc) = if single { (1, MaskCtrl::M1_NM) } else { (self.exec(&[1, 2, 4, 8, 16, 32]), self.mask_ctrl()) };
+        let (n, mc) =
+            if single { (1, MaskCtrl::M1_NM) } else { (self.exec(MsgKind::PtxAtom.info().exec_sizes), self.mask_ctrl()) };
         let ctl = AluCtl { op: row.alu_op(ty), ty: ty.elem_type(), ftz: ty == PtxType::F32 && !space.is_shared() };
         let access = ty.elem_type().bytes() as u64 * vec as u64;
         let addrs = if space.is_shared() {
@@ -528,17 +515,14 @@ impl Gen<'_> {
         };
         let b = (0..n).map(|_| self.value(ctl, vec)).collect();
         let c = row.has_c.then(|| (0..n).map(|_| self.value(ctl, vec)).collect());
-        let hint_ok = !(space.is_shared() || (row.op == PtxOp::Cas && matches!(ty, PtxType::B16 | PtxType::B128)));
+        let hint_ok = space.is_global_or_generic() && row.takes_cache_hint(ty);
         let cache_hint = (hint_ok && self.rng.gen_bool(0.15)).then(|| self.rng.gen::<u64>());
-        let sem = [None, Some(PtxSem::Relaxed), Some(PtxSem::Acquire), Some(PtxSem::Release), Some(PtxSem::AcqRel)]
-            .choose(&mut self.rng)
-            .copied()
-            .flatten();
-        let scope = [None, Some(PtxScope::Cta), Some(PtxScope::Cluster), Some(PtxScope::Gpu), Some(PtxScope::Sys)]
-            .choose(&mut self.rng)
-            .copied()
-            .flatten();
-        let noftz = matches!(ty, PtxType::F16 | PtxType::F16x2 | PtxType::BF16 | PtxType::BF16x2);
+        // not written, or one of each
+        let sems: Vec<Option<PtxSem>> = std::iter::once(None).chain(PtxSem::ALL.map(Some)).collect();
+        let sem = *sems.choose(&mut self.rng).unwrap();
+        let scopes: Vec<Option<PtxScope>> = std::iter::once(None).chain(PtxScope::ALL.map(Some)).collect();
+        let scope = *scopes.choose(&mut self.rng).unwrap();
+        let noftz = ty.needs_noftz();
         Some((n, mc, self.dst(), Body::PtxAtom { sem, scope, space, op: row.op, noftz, cache_hint, vec, ty, addrs, b, c }))
     }
 

@@ -488,16 +488,13 @@ fn write_backpressure_keeps_order_and_values() {
     assert_eq!(b.peek_u32(false, 0xa004) as u128, a1);
 }
 
-/// Length of a descriptor kind from its opcode bytes (docs/descriptors.md), None if unknown.
+/// Length of a descriptor kind from its opcode bytes (the one table,
+/// `atomport_isa::KINDS`), None if unknown.
 fn kind_len(desc: &[u8; 16]) -> Option<usize> {
-    match (desc[0], desc[1]) {
-        (0x4e, 0x05) => Some(10),
-        (0x4e, 0x04) => Some(9),
-        (0x7d, _) => Some(10),
-        (0x73, _) => Some(13),
-        (0xa7, _) => Some(13),
-        _ => None,
-    }
+    atomport_isa::KINDS
+        .iter()
+        .find(|k| k.opcode == desc[0] && k.subop.is_none_or(|s| s == desc[1]))
+        .map(|k| k.desc_len)
 }
 
 /// The RTL's decoder flags exactly the descriptors the software decoder

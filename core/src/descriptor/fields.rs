@@ -4,6 +4,7 @@
 use super::DecodeError;
 use crate::message::MaskCtrl;
 
+use crate::ops::EXEC_SIZES;
 pub use crate::ops::{
     OPCODE_DWORD_ATOMIC, OPCODE_PTX_ATOM, OPCODE_SVM, OPCODE_TYPED_ATOMIC, SUBOP_SVM_ATOMIC, SUBOP_SVM_SCATTER,
 };
@@ -16,7 +17,7 @@ pub const MAX_DESC_BYTES: usize = 16;
 /// reserved, bits 7..4 the mask control (seed "Exec_size").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExecSize {
-    /// 1, 2, 4, 8, 16 or 32
+    /// one of [`EXEC_SIZES`]
     pub lanes: u8,
     pub mask_ctrl: MaskCtrl,
 }
@@ -32,7 +33,7 @@ impl ExecSize {
         if byte & 0x8 != 0 {
             return Err(DecodeError::desc(at, format!("Exec_size 0x{byte:02x}: reserved bit 3 is set")));
         }
-        if code > 5 {
+        if code as usize >= EXEC_SIZES.len() {
             return Err(DecodeError::desc(at, format!("Exec_size 0x{byte:02x}: reserved size code {code}")));
         }
         if code > max_code {
@@ -48,15 +49,7 @@ impl ExecSize {
 
     /// The size code (bits 2..0) for a lane count, if it has one.
     pub fn size_code(lanes: u8) -> Option<u8> {
-        match lanes {
-            1 => Some(0),
-            2 => Some(1),
-            4 => Some(2),
-            8 => Some(3),
-            16 => Some(4),
-            32 => Some(5),
-            _ => None,
-        }
+        EXEC_SIZES.iter().position(|&n| n == lanes).map(|c| c as u8)
     }
 
     /// The Exec_size byte. The lane count must have a size code.

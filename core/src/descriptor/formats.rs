@@ -6,7 +6,12 @@
 use super::fields::*;
 use super::DecodeError;
 use crate::message::{DwordSurface, MsgKind, PtxScope, PtxSem, PtxSpace};
-use crate::ops::{Class, PtxOp, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth};
+use crate::ops::KindInfo;
+use crate::ops::{
+    dword_atomic_bytes as dw, ptx_atom_bytes as px, ptx_form, svm_atomic_bytes as sa, svm_scatter_bytes as sc,
+    typed_atomic_bytes as ty, PtxFormError, PtxOp, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, SCATTER_BLOCK_BYTES,
+    SCATTER_NUM_BLOCKS,
+};
 use crate::text;
 
 /// `%n` for operand number n, `V0` for 0.
@@ -42,9 +47,10 @@ fn visa_op(byte: u8, at: usize) -> Result<&'static VisaOpInfo, DecodeError> {
         .ok_or_else(|| DecodeError::desc(at, format!("Op 0x{byte:02x}: reserved op code 0x{code:02x} in bits 4..0")))
 }
 
-/// The `DWORD_ATOMIC_OP` table's Data Type column: float ops are HF/F only.
+/// The `DWORD_ATOMIC_OP` table's Data Type column: float ops are HF/F only
+/// ([`VisaOpInfo::widths`]).
 fn check_visa_width(op: &VisaOpInfo, width_bits: u32, byte: u8, at: usize) -> Result<(), DecodeError> {
-    if op.class == Class::Float && width_bits == 64 {
+    if !op.widths().contains(&width_bits) {
         return Err(DecodeError::desc(
             at,
             format!("Op 0x{byte:02x}: {} is not allowed at 64 bits (op table: data types HF, F)", op.name.to_ascii_uppercase()),
@@ -82,30 +88,32 @@ pub struct SvmAtomicDesc {
 }
 
 impl SvmAtomicDesc {
-    pub const LEN: usize = 10;
+    pub const KIND: &'static KindInfo = MsgKind::SvmAtomic.info();
+    pub const LEN: usize = Self::KIND.desc_len;
 
     pub fn new(bytes: &[u8]) -> Result<SvmAtomicDesc, DecodeError> {
-        check_len(bytes, Self::LEN, "SVM_ATOMIC")?;
-        let exec = ExecSize::new(bytes[2], 2, 3, "SVM_ATOMIC")?;
-        let pred = read_pred(bytes, 3)?;
-        let opb = bytes[5];
+        let k = Self::KIND;
+        check_len(bytes, Self::LEN, k.name)?;
+        let exec = ExecSize::new(bytes[sa::EXEC_SIZE], sa::EXEC_SIZE, k.max_exec_code(), k.name)?;
+        let pred = read_pred(bytes, sa::PRED)?;
+        let opb = bytes[sa::OP];
         if opb & 0x80 != 0 {
-            return Err(DecodeError::desc(5, format!("Op 0x{opb:02x}: reserved bit 7 is set")));
+            return Err(DecodeError::desc(sa::OP, format!("Op 0x{opb:02x}: reserved bit 7 is set")));
         }
-        let op = visa_op(opb, 5)?;
+        let op = visa_op(opb, sa::OP)?;
         let width = match (opb >> 5) & 3 {
             0 => VisaWidth::W32,
             1 => VisaWidth::W16,
             2 => VisaWidth::W64,
-            _ => return Err(DecodeError::desc(5, format!("Op 0x{opb:02x}: reserved width code 0b11 in bits 6..5"))),
+            _ => return Err(DecodeError::desc(sa::OP, format!("Op 0x{opb:02x}: reserved width code 0b11 in bits 6..5"))),
         };
-        check_visa_width(op, width.bits(), opb, 5)?;
+        check_visa_width(op, width.bits(), opb, sa::OP)?;
         let (s0, why0, s1, why1) = src_rules(op);
         let mut ck = OperandCheck::new();
-        let addresses = ck.field(bytes, 6, "Addresses", Presence::Required, "SVM_ATOMIC needs addresses")?;
-        let src0 = ck.field(bytes, 7, "Src0", s0, &why0)?;
-        let src1 = ck.field(bytes, 8, "Src1", s1, &why1)?;
-        let dst = ck.field(bytes, 9, "Dst", Presence::Optional, "")?;
+        let addresses = ck.field(bytes, sa::ADDRESSES, "Addresses", Presence::Required, "SVM_ATOMIC needs addresses")?;
+        let src0 = ck.field(bytes, sa::SRC0, "Src0", s0, &why0)?;
+        let src1 = ck.field(bytes, sa::SRC1, "Src1", s1, &why1)?;
+        let dst = ck.field(bytes, sa::DST, "Dst", Presence::Optional, "")?;
         Ok(SvmAtomicDesc { exec, pred, op, width, addresses, src0, src1, dst })
     }
 
@@ -176,20 +184,22 @@ pub struct DwordAtomicDesc {
 }
 
 impl DwordAtomicDesc {
-    pub const LEN: usize = 10;
+    pub const KIND: &'static KindInfo = MsgKind::DwordAtomic.info();
+    pub const LEN: usize = Self::KIND.desc_len;
 
     pub fn new(bytes: &[u8]) -> Result<DwordAtomicDesc, DecodeError> {
-        check_len(bytes, Self::LEN, "DWORD_ATOMIC")?;
-        let (op, w16) = dword_op(bytes[1], 1)?;
-        let exec = ExecSize::new(bytes[2], 2, 5, "DWORD_ATOMIC")?;
-        let pred = read_pred(bytes, 3)?;
-        let surface = dword_surface_from_byte(bytes[5]);
+        let k = Self::KIND;
+        check_len(bytes, Self::LEN, k.name)?;
+        let (op, w16) = dword_op(bytes[dw::OP], dw::OP)?;
+        let exec = ExecSize::new(bytes[dw::EXEC_SIZE], dw::EXEC_SIZE, k.max_exec_code(), k.name)?;
+        let pred = read_pred(bytes, dw::PRED)?;
+        let surface = dword_surface_from_byte(bytes[dw::SURFACE]);
         let (s0, why0, s1, why1) = src_rules(op);
         let mut ck = OperandCheck::new();
-        let element_offset = ck.field(bytes, 6, "Element_offset", Presence::Required, "DWORD_ATOMIC needs offsets")?;
-        let src0 = ck.field(bytes, 7, "Src0", s0, &why0)?;
-        let src1 = ck.field(bytes, 8, "Src1", s1, &why1)?;
-        let dst = ck.field(bytes, 9, "Dst", Presence::Optional, "")?;
+        let element_offset = ck.field(bytes, dw::ELEMENT_OFFSET, "Element_offset", Presence::Required, "DWORD_ATOMIC needs offsets")?;
+        let src0 = ck.field(bytes, dw::SRC0, "Src0", s0, &why0)?;
+        let src1 = ck.field(bytes, dw::SRC1, "Src1", s1, &why1)?;
+        let dst = ck.field(bytes, dw::DST, "Dst", Presence::Optional, "")?;
         Ok(DwordAtomicDesc { op, w16, exec, pred, surface, element_offset, src0, src1, dst })
     }
 
@@ -234,45 +244,53 @@ pub struct TypedAtomicDesc {
 }
 
 impl TypedAtomicDesc {
-    pub const LEN: usize = 13;
+    pub const KIND: &'static KindInfo = MsgKind::TypedAtomic.info();
+    pub const LEN: usize = Self::KIND.desc_len;
 
     pub fn new(bytes: &[u8]) -> Result<TypedAtomicDesc, DecodeError> {
-        check_len(bytes, Self::LEN, "TYPED_ATOMIC")?;
-        let opb = bytes[1];
-        let (op, w16) = dword_op(opb, 1)?;
-        if !op.typed {
+        let k = Self::KIND;
+        check_len(bytes, Self::LEN, k.name)?;
+        let opb = bytes[ty::OP];
+        let (op, w16) = dword_op(opb, ty::OP)?;
+        if !k.allows_visa_op(op, if w16 { 16 } else { 32 }) {
             return Err(DecodeError::desc(
-                1,
+                ty::OP,
                 format!(
                     "Op 0x{opb:02x}: {} is not a TYPED_ATOMIC op (op table: Message Type is DWORD, SVM)",
                     op.name.to_ascii_uppercase()
                 ),
             ));
         }
-        let exec = ExecSize::new(bytes[2], 2, 3, "TYPED_ATOMIC")?;
-        if exec.lanes != 8 {
+        let exec = ExecSize::new(bytes[ty::EXEC_SIZE], ty::EXEC_SIZE, k.max_exec_code(), k.name)?;
+        if !k.exec_sizes.contains(&exec.lanes) {
+            let n = k.exec_sizes[0];
             return Err(DecodeError::desc(
-                2,
-                format!("Exec_size 0x{:02x}: TYPED_ATOMIC is 8 lanes (size code 3), not {}", bytes[2], exec.lanes),
+                ty::EXEC_SIZE,
+                format!(
+                    "Exec_size 0x{:02x}: TYPED_ATOMIC is {n} lanes (size code {}), not {}",
+                    bytes[ty::EXEC_SIZE],
+                    n.trailing_zeros(),
+                    exec.lanes
+                ),
             ));
         }
-        let pred = read_pred(bytes, 3)?;
-        let surface = bytes[5];
+        let pred = read_pred(bytes, ty::PRED)?;
+        let surface = bytes[ty::SURFACE];
         if surface == 0 || surface == 255 {
             return Err(DecodeError::desc(
-                5,
+                ty::SURFACE,
                 format!("Surface {surface} is not a typed surface (T0 and T255 are untyped; typed surfaces are 1..254)"),
             ));
         }
         let (s0, why0, s1, why1) = src_rules(op);
         let mut ck = OperandCheck::new();
-        let u = ck.field(bytes, 6, "U", Presence::Required, "TYPED_ATOMIC needs U")?;
-        let v = ck.field(bytes, 7, "V", Presence::Optional, "")?;
-        let r = ck.field(bytes, 8, "R", Presence::Optional, "")?;
-        let lod = ck.field(bytes, 9, "LOD", Presence::Optional, "")?;
-        let src0 = ck.field(bytes, 10, "Src0", s0, &why0)?;
-        let src1 = ck.field(bytes, 11, "Src1", s1, &why1)?;
-        let dst = ck.field(bytes, 12, "Dst", Presence::Optional, "")?;
+        let u = ck.field(bytes, ty::U, "U", Presence::Required, "TYPED_ATOMIC needs U")?;
+        let v = ck.field(bytes, ty::V, "V", Presence::Optional, "")?;
+        let r = ck.field(bytes, ty::R, "R", Presence::Optional, "")?;
+        let lod = ck.field(bytes, ty::LOD, "LOD", Presence::Optional, "")?;
+        let src0 = ck.field(bytes, ty::SRC0, "Src0", s0, &why0)?;
+        let src1 = ck.field(bytes, ty::SRC1, "Src1", s1, &why1)?;
+        let dst = ck.field(bytes, ty::DST, "Dst", Presence::Optional, "")?;
         Ok(TypedAtomicDesc { op, w16, exec, pred, surface, u, v, r, lod, src0, src1, dst })
     }
 
@@ -315,29 +333,29 @@ pub struct SvmScatterDesc {
 }
 
 impl SvmScatterDesc {
-    pub const LEN: usize = 9;
+    pub const KIND: &'static KindInfo = MsgKind::SvmScatter.info();
+    pub const LEN: usize = Self::KIND.desc_len;
 
     pub fn new(bytes: &[u8]) -> Result<SvmScatterDesc, DecodeError> {
-        check_len(bytes, Self::LEN, "SVM_SCATTER")?;
-        let exec = ExecSize::new(bytes[2], 2, 4, "SVM_SCATTER")?;
-        let pred = read_pred(bytes, 3)?;
-        let bs = bytes[5];
-        let block_size = match bs {
-            0 => 1,
-            1 => 4,
-            2 => 8,
-            3 => return Err(DecodeError::desc(5, "Block_size 0x03: reserved block size code 0b11".to_string())),
-            _ => return Err(DecodeError::desc(5, format!("Block_size 0x{bs:02x}: reserved bits 7..2 are set"))),
+        let k = Self::KIND;
+        check_len(bytes, Self::LEN, k.name)?;
+        let exec = ExecSize::new(bytes[sc::EXEC_SIZE], sc::EXEC_SIZE, k.max_exec_code(), k.name)?;
+        let pred = read_pred(bytes, sc::PRED)?;
+        let bs = bytes[sc::BLOCK_SIZE];
+        let block_size = match SCATTER_BLOCK_BYTES.get(bs as usize) {
+            Some(&b) => b,
+            None if bs == 3 => {
+                return Err(DecodeError::desc(sc::BLOCK_SIZE, "Block_size 0x03: reserved block size code 0b11".to_string()))
+            }
+            None => return Err(DecodeError::desc(sc::BLOCK_SIZE, format!("Block_size 0x{bs:02x}: reserved bits 7..2 are set"))),
         };
-        let nb = bytes[6];
-        if nb & 0xfc != 0 {
-            return Err(DecodeError::desc(6, format!("Num_blocks 0x{nb:02x}: reserved bits 7..2 are set")));
-        }
-        let num_blocks = 1u8 << nb;
-        // seed Num_blocks: "8 blocks ... only valid for 4 byte blocks and execution size 8"
-        if num_blocks == 8 && (block_size != 4 || exec.lanes != 8) {
+        let nb = bytes[sc::NUM_BLOCKS];
+        let Some(&num_blocks) = SCATTER_NUM_BLOCKS.get(nb as usize) else {
+            return Err(DecodeError::desc(sc::NUM_BLOCKS, format!("Num_blocks 0x{nb:02x}: reserved bits 7..2 are set")));
+        };
+        if !crate::ops::scatter_layout_legal(block_size, num_blocks, exec.lanes) {
             return Err(DecodeError::desc(
-                6,
+                sc::NUM_BLOCKS,
                 format!(
                     "Num_blocks 0x03: 8 blocks are only valid with 4-byte blocks at exec size 8 (this is {block_size}-byte blocks, {} lanes)",
                     exec.lanes
@@ -345,19 +363,15 @@ impl SvmScatterDesc {
             ));
         }
         let mut ck = OperandCheck::new();
-        let addresses = ck.field(bytes, 7, "Addresses", Presence::Required, "SVM_SCATTER needs addresses")?;
-        let src = ck.field(bytes, 8, "Src", Presence::Required, "SVM_SCATTER needs src")?;
+        let addresses = ck.field(bytes, sc::ADDRESSES, "Addresses", Presence::Required, "SVM_SCATTER needs addresses")?;
+        let src = ck.field(bytes, sc::SRC, "Src", Presence::Required, "SVM_SCATTER needs src")?;
         Ok(SvmScatterDesc { exec, pred, block_size, num_blocks, addresses, src })
     }
 
     pub fn encode(&self) -> Vec<u8> {
         let mut out = vec![OPCODE_SVM, SUBOP_SVM_SCATTER, self.exec.encode()];
         push_pred(&mut out, self.pred);
-        let bs = match self.block_size {
-            1 => 0,
-            4 => 1,
-            _ => 2,
-        };
+        let bs = SCATTER_BLOCK_BYTES.iter().position(|&b| b == self.block_size).unwrap_or(SCATTER_BLOCK_BYTES.len() - 1) as u8;
         out.extend_from_slice(&[bs, self.num_blocks.trailing_zeros() as u8, self.addresses, self.src]);
         out
     }
@@ -376,70 +390,39 @@ impl SvmScatterDesc {
 
 /// PTX `.space` code (docs/descriptors.md, PTX Space byte).
 pub fn ptx_space_from_code(code: u8) -> Option<PtxSpace> {
-    [PtxSpace::Generic, PtxSpace::Global, PtxSpace::Shared, PtxSpace::SharedCta, PtxSpace::SharedCluster]
-        .get(code as usize)
-        .copied()
+    PtxSpace::from_code(code)
 }
 
 /// PTX `.sem` code: 0 = not written.
 pub fn ptx_sem_from_code(code: u8) -> Option<Option<PtxSem>> {
-    [None, Some(PtxSem::Relaxed), Some(PtxSem::Acquire), Some(PtxSem::Release), Some(PtxSem::AcqRel)]
-        .get(code as usize)
-        .copied()
+    PtxSem::from_code(code)
 }
 
 /// PTX `.scope` code: 0 = not written.
 pub fn ptx_scope_from_code(code: u8) -> Option<Option<PtxScope>> {
-    [None, Some(PtxScope::Cta), Some(PtxScope::Cluster), Some(PtxScope::Gpu), Some(PtxScope::Sys)]
-        .get(code as usize)
-        .copied()
+    PtxScope::from_code(code)
 }
 
-/// The qualifier combinations the PTX seed's Syntax allows, as one check.
-/// `Err((offset, why))` names the PTX descriptor byte most to blame (1 Op,
-/// 2 Type, 3 Space) and the rule broken; docs/descriptors.md lists the same
-/// rules.
+/// The qualifier combinations the PTX seed's Syntax allows, as one check
+/// (the rules are `atomport_isa::ptx_form`'s). `Err((offset, why))` names
+/// the PTX descriptor byte most to blame (1 Op, 2 Type, 3 Space) and the
+/// rule broken; docs/descriptors.md lists the same rules.
 pub fn check_ptx_form(op: PtxOp, ty: PtxType, vec: u8, space: PtxSpace, noftz: bool, cache_hint: bool) -> Result<(), (usize, String)> {
     let row = PtxOpInfo::by_code(op as u8).expect("PtxOp is in the op table");
-    let half = matches!(ty, PtxType::F16 | PtxType::F16x2 | PtxType::BF16 | PtxType::BF16x2);
-    let global_or_generic = matches!(space, PtxSpace::Global | PtxSpace::Generic);
-    if vec == 1 {
-        if !row.scalar_types.contains(&ty) {
-            return Err((2, format!(".{} does not take .{}", row.name, ty.name())));
-        }
-    } else {
-        if !row.vector_types.contains(&ty) {
-            return Err((2, format!(".{} has no vector form on .{}", row.name, ty.name())));
-        }
+    let Err(rule) = ptx_form(op, ty, vec, space, noftz, cache_hint) else {
+        return Ok(());
+    };
+    Err(match rule {
+        PtxFormError::ScalarType => (px::TYPE, format!(".{} does not take .{}", row.name, ty.name())),
+        PtxFormError::VectorType => (px::TYPE, format!(".{} has no vector form on .{}", row.name, ty.name())),
         // .vec_16_bit = { .v2, .v4, .v8 } for f16/bf16; .vec_32_bit = { .v2, .v4 }
-        if vec == 8 && !matches!(ty, PtxType::F16 | PtxType::BF16) {
-            return Err((2, format!(".v8 is only for the 16-bit types f16 and bf16, not .{}", ty.name())));
-        }
-        if !global_or_generic {
-            return Err((3, "vector atom is only for .global (or generic) space".to_string()));
-        }
-    }
-    if noftz != half {
-        return Err((
-            1,
-            if half {
-                format!(".{} on .{} requires .noftz", row.name, ty.name())
-            } else {
-                format!(".noftz is only for f16, f16x2, bf16, bf16x2, not .{}", ty.name())
-            },
-        ));
-    }
-    if cache_hint {
-        // the seed's cas.b16 / cas.b128 lines have no {.level::cache_hint};
-        // cas.b32/b64 come under the generic `.op{.level::cache_hint}` line
-        if op == PtxOp::Cas && matches!(ty, PtxType::B16 | PtxType::B128) {
-            return Err((1, format!(".cas.{} takes no .L2::cache_hint", ty.name())));
-        }
-        if !global_or_generic {
-            return Err((3, ".L2::cache_hint is only for .global (or generic) space".to_string()));
-        }
-    }
-    Ok(())
+        PtxFormError::VectorSize => (px::TYPE, format!(".v{vec} is only for the 16-bit types f16 and bf16, not .{}", ty.name())),
+        PtxFormError::VectorSpace => (px::SPACE, "vector atom is only for .global (or generic) space".to_string()),
+        PtxFormError::NoftzMissing => (px::OP, format!(".{} on .{} requires .noftz", row.name, ty.name())),
+        PtxFormError::NoftzNotHalf => (px::OP, format!(".noftz is only for f16, f16x2, bf16, bf16x2, not .{}", ty.name())),
+        PtxFormError::CacheHintType => (px::OP, format!(".cas.{} takes no .L2::cache_hint", ty.name())),
+        PtxFormError::CacheHintSpace => (px::SPACE, ".L2::cache_hint is only for .global (or generic) space".to_string()),
+    })
 }
 
 /// PTX atom (atomport's format): `0xa7 Op Type Space Sem_scope Exec_size
@@ -465,56 +448,58 @@ pub struct PtxAtomDesc {
 }
 
 impl PtxAtomDesc {
-    pub const LEN: usize = 13;
+    pub const KIND: &'static KindInfo = MsgKind::PtxAtom.info();
+    pub const LEN: usize = Self::KIND.desc_len;
 
     pub fn new(bytes: &[u8]) -> Result<PtxAtomDesc, DecodeError> {
+        let k = Self::KIND;
         check_len(bytes, Self::LEN, "PTX atom")?;
-        let opb = bytes[1];
+        let opb = bytes[px::OP];
         if opb & 0xc0 != 0 {
-            return Err(DecodeError::desc(1, format!("Op 0x{opb:02x}: reserved bits 7..6 are set")));
+            return Err(DecodeError::desc(px::OP, format!("Op 0x{opb:02x}: reserved bits 7..6 are set")));
         }
         let op = PtxOpInfo::by_code(opb & 0xf)
-            .ok_or_else(|| DecodeError::desc(1, format!("Op 0x{opb:02x}: reserved PTX op code {} in bits 3..0", opb & 0xf)))?
+            .ok_or_else(|| DecodeError::desc(px::OP, format!("Op 0x{opb:02x}: reserved PTX op code {} in bits 3..0", opb & 0xf)))?
             .op;
         let noftz = opb & 0x10 != 0;
         let cache_hint = opb & 0x20 != 0;
-        let tyb = bytes[2];
+        let tyb = bytes[px::TYPE];
         if tyb & 0xc0 != 0 {
-            return Err(DecodeError::desc(2, format!("Type 0x{tyb:02x}: reserved bits 7..6 are set")));
+            return Err(DecodeError::desc(px::TYPE, format!("Type 0x{tyb:02x}: reserved bits 7..6 are set")));
         }
         let ty = PtxType::from_code(tyb & 0xf)
-            .ok_or_else(|| DecodeError::desc(2, format!("Type 0x{tyb:02x}: reserved type code {} in bits 3..0", tyb & 0xf)))?;
+            .ok_or_else(|| DecodeError::desc(px::TYPE, format!("Type 0x{tyb:02x}: reserved type code {} in bits 3..0", tyb & 0xf)))?;
         let vec = 1u8 << ((tyb >> 4) & 3);
-        let spb = bytes[3];
+        let spb = bytes[px::SPACE];
         let space = ptx_space_from_code(spb)
-            .ok_or_else(|| DecodeError::desc(3, format!("Space 0x{spb:02x}: reserved space code (0..4 are defined)")))?;
-        let ssb = bytes[4];
+            .ok_or_else(|| DecodeError::desc(px::SPACE, format!("Space 0x{spb:02x}: reserved space code (0..4 are defined)")))?;
+        let ssb = bytes[px::SEM_SCOPE];
         if ssb & 0x88 != 0 {
-            return Err(DecodeError::desc(4, format!("Sem_scope 0x{ssb:02x}: reserved bit 3 or 7 is set")));
+            return Err(DecodeError::desc(px::SEM_SCOPE, format!("Sem_scope 0x{ssb:02x}: reserved bit 3 or 7 is set")));
         }
         let sem = ptx_sem_from_code(ssb & 7)
-            .ok_or_else(|| DecodeError::desc(4, format!("Sem_scope 0x{ssb:02x}: reserved sem code {} in bits 2..0", ssb & 7)))?;
+            .ok_or_else(|| DecodeError::desc(px::SEM_SCOPE, format!("Sem_scope 0x{ssb:02x}: reserved sem code {} in bits 2..0", ssb & 7)))?;
         let scope = ptx_scope_from_code(ssb >> 4)
-            .ok_or_else(|| DecodeError::desc(4, format!("Sem_scope 0x{ssb:02x}: reserved scope code {} in bits 6..4", ssb >> 4)))?;
+            .ok_or_else(|| DecodeError::desc(px::SEM_SCOPE, format!("Sem_scope 0x{ssb:02x}: reserved scope code {} in bits 6..4", ssb >> 4)))?;
         check_ptx_form(op, ty, vec, space, noftz, cache_hint)
             .map_err(|(at, why)| DecodeError::desc(at, format!("illegal PTX atom form: {why}")))?;
-        let exec = ExecSize::new(bytes[5], 5, 5, "PTX atom")?;
-        let pred = read_pred(bytes, 6)?;
+        let exec = ExecSize::new(bytes[px::EXEC_SIZE], px::EXEC_SIZE, k.max_exec_code(), "PTX atom")?;
+        let pred = read_pred(bytes, px::PRED)?;
         let is_cas = op == PtxOp::Cas;
         let mut ck = OperandCheck::new();
-        let d = ck.field(bytes, 8, "D", Presence::Optional, "")?;
-        let a = ck.field(bytes, 9, "A", Presence::Required, "atom needs an address")?;
-        let b = ck.field(bytes, 10, "B", Presence::Required, "atom needs b")?;
+        let d = ck.field(bytes, px::D, "D", Presence::Optional, "")?;
+        let a = ck.field(bytes, px::A, "A", Presence::Required, "atom needs an address")?;
+        let b = ck.field(bytes, px::B, "B", Presence::Required, "atom needs b")?;
         let c = ck.field(
             bytes,
-            11,
+            px::C,
             "C",
             if is_cas { Presence::Required } else { Presence::Null },
             if is_cas { ".cas takes c" } else { "only .cas takes c" },
         )?;
         let cache_policy = ck.field(
             bytes,
-            12,
+            px::CACHE_POLICY,
             "Cache_policy",
             if cache_hint { Presence::Required } else { Presence::Null },
             if cache_hint { ".L2::cache_hint (Op bit 5) needs the cache-policy operand" } else { "Op bit 5 (.L2::cache_hint) is clear" },

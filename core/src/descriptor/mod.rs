@@ -156,7 +156,8 @@ pub fn encode_with_pred_number(msg: &Message, pred_number: u16) -> Result<Encode
         return Err(err(format!("predicate number {pred_number} is outside 1..=4095")));
     }
     if ExecSize::size_code(msg.exec_size).is_none() {
-        return Err(err(format!("exec size {} has no Exec_size code (1, 2, 4, 8, 16, 32)", msg.exec_size)));
+        let codes = crate::ops::EXEC_SIZES.map(|n| n.to_string()).join(", ");
+        return Err(err(format!("exec size {} has no Exec_size code ({codes})", msg.exec_size)));
     }
     for (what, name) in [("dst", &msg.dst), ("predicate", &msg.pred.as_ref().map(|p| p.name.clone()))] {
         if let Some(n) = name {

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::message::{DwordSurface, MaskCtrl, MsgKind, PtxScope, PtxSem, PtxSpace};
-use crate::ops::{PtxOp, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, PTX_OPS, VISA_OPS};
+use crate::ops::{PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, PTX_OPS, VISA_OPS};
 use crate::text::message_text;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -382,13 +382,9 @@ impl Gen {
         let body = match kind {
             MsgKind::SvmAtomic => {
                 let op = &VISA_OPS[self.rng.gen_range(0..VISA_OPS.len())];
-                let widths: &[VisaWidth] = if op.class == crate::ops::Class::Float {
-                    &[VisaWidth::W16, VisaWidth::W32]
-                } else {
-                    &[VisaWidth::W16, VisaWidth::W32, VisaWidth::W64]
-                };
-                let width = self.pick(widths);
-                exec_size = self.pick(&[1, 2, 4, 8]);
+                let widths: Vec<VisaWidth> = op.widths().iter().filter_map(|&b| VisaWidth::from_bits(b)).collect();
+                let width = self.pick(&widths);
+                exec_size = self.pick(MsgKind::SvmAtomic.info().exec_sizes);
                 let n = exec_size as usize;
                 let data_bits = if width == VisaWidth::W64 { 64 } else { 32 };
                 Body::SvmAtomic {
@@ -402,7 +398,7 @@ impl Gen {
             MsgKind::DwordAtomic => {
                 let op = &VISA_OPS[self.rng.gen_range(0..VISA_OPS.len())];
                 let w16: bool = self.rng.gen();
-                exec_size = self.pick(&[1, 2, 4, 8, 16, 32]);
+                exec_size = self.pick(MsgKind::DwordAtomic.info().exec_sizes);
                 let n = exec_size as usize;
                 let surface = match self.rng.gen_range(0..3) {
                     0 => DwordSurface::Slm,
@@ -458,7 +454,7 @@ impl Gen {
                 let (block_size, num_blocks) = self.pick(&[
                     (1, 1), (1, 2), (1, 4), (4, 1), (4, 2), (4, 4), (4, 8), (8, 1), (8, 2), (8, 4),
                 ]);
-                exec_size = if num_blocks == 8 { 8 } else { self.pick(&[1, 2, 4, 8, 16]) };
+                exec_size = if num_blocks == 8 { crate::ops::SCATTER_8_BLOCKS_EXEC } else { self.pick(MsgKind::SvmScatter.info().exec_sizes) };
                 let n = exec_size as usize;
                 let len = scatter_src_len(block_size, num_blocks, exec_size);
                 Body::SvmScatter {
@@ -473,7 +469,7 @@ impl Gen {
                 let vector = !row.vector_types.is_empty() && self.rng.gen_bool(0.4);
                 let (ty, vec) = if vector {
                     let ty = self.pick(row.vector_types);
-                    let vec = if matches!(ty, PtxType::F16 | PtxType::BF16) { self.pick(&[2, 4, 8]) } else { self.pick(&[2, 4]) };
+                    let vec = self.pick(ty.vector_sizes());
                     (ty, vec)
                 } else {
                     (self.pick(row.scalar_types), 1)
@@ -483,16 +479,15 @@ impl Gen {
                 } else {
                     self.pick(&[PtxSpace::Generic, PtxSpace::Global, PtxSpace::Shared, PtxSpace::SharedCta, PtxSpace::SharedCluster])
                 };
-                let half = matches!(ty, PtxType::F16 | PtxType::F16x2 | PtxType::BF16 | PtxType::BF16x2);
-                let cas_no_hint = row.op == PtxOp::Cas && matches!(ty, PtxType::B16 | PtxType::B128);
-                let hint_ok = !space.is_shared() && !cas_no_hint;
+                let half = ty.needs_noftz();
+                let hint_ok = space.is_global_or_generic() && row.takes_cache_hint(ty);
                 let cache_hint = (hint_ok && self.rng.gen()).then(|| self.bits(64) as u64);
                 if self.rng.gen() {
                     // single-thread form
                     exec_size = 1;
                     mask_ctrl = MaskCtrl::M1_NM;
                 } else {
-                    exec_size = self.pick(&[1, 2, 4, 8, 16, 32]);
+                    exec_size = self.pick(MsgKind::PtxAtom.info().exec_sizes);
                 }
                 if vec > 1 && self.rng.gen() {
                     // a brace list of result names

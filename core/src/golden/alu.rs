@@ -89,17 +89,9 @@ fn int_op(op: AluOp, bits: u32, old: u128, src0: u128, src1: u128) -> u128 {
 }
 
 /// The soft-float format of a float (or float-read integer) type, and
-/// whether it is two 16-bit halves.
+/// whether it is two 16-bit halves (the one table's `ElemType::float_read`).
 fn float_format(ty: ElemType) -> Option<(Format, bool)> {
-    match ty {
-        ElemType::F16 | ElemType::B16 => Some((fp::F16, false)),
-        ElemType::BF16 => Some((fp::BF16, false)),
-        ElemType::F32 | ElemType::B32 => Some((fp::F32, false)),
-        ElemType::F64 | ElemType::B64 => Some((fp::F64, false)),
-        ElemType::F16x2 => Some((fp::F16, true)),
-        ElemType::BF16x2 => Some((fp::BF16, true)),
-        ElemType::B128 => None,
-    }
+    ty.float_read()
 }
 
 fn float_op(ctl: AluCtl, old: u128, src0: u128, src1: u128) -> u128 {

@@ -15,23 +15,19 @@
 //! return any NaN; one fixed choice keeps the golden model and the RTL
 //! comparable bit for bit).
 
-/// An IEEE 754 binary interchange format: 1 sign bit, `exp_bits` exponent
-/// bits, `man_bits` stored mantissa bits (no hidden bit). Values are raw
-/// bits in the low `1 + exp_bits + man_bits` bits of a `u64`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Format {
-    pub exp_bits: u32,
-    pub man_bits: u32,
-}
+/// An IEEE 754 binary interchange format by its field widths: the one
+/// table's (`atomport_isa::FloatFormat`), with its classification helpers
+/// (`is_nan`, `is_zero`, `flush`, `canonical_nan`, ...).
+pub use crate::ops::FloatFormat as Format;
 
 /// IEEE binary16.
-pub const F16: Format = Format { exp_bits: 5, man_bits: 10 };
+pub const F16: Format = Format::F16;
 /// bfloat16: f32's exponent with a 7-bit mantissa.
-pub const BF16: Format = Format { exp_bits: 8, man_bits: 7 };
+pub const BF16: Format = Format::BF16;
 /// IEEE binary32.
-pub const F32: Format = Format { exp_bits: 8, man_bits: 23 };
+pub const F32: Format = Format::F32;
 /// IEEE binary64.
-pub const F64: Format = Format { exp_bits: 11, man_bits: 52 };
+pub const F64: Format = Format::F64;
 
 /// A value split into its fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,86 +39,12 @@ struct Unpacked {
     man: u64,
 }
 
-impl Format {
-    /// Total width in bits.
-    pub const fn bits(self) -> u32 {
-        1 + self.exp_bits + self.man_bits
-    }
+fn unpack(fmt: Format, bits: u64) -> Unpacked {
+    Unpacked { sign: bits & fmt.sign_bit() != 0, exp: fmt.exp_field(bits), man: bits & fmt.man_mask() }
+}
 
-    /// All-ones mask of the format's width.
-    pub const fn mask(self) -> u64 {
-        if self.bits() == 64 {
-            u64::MAX
-        } else {
-            (1u64 << self.bits()) - 1
-        }
-    }
-
-    pub const fn sign_bit(self) -> u64 {
-        1u64 << (self.exp_bits + self.man_bits)
-    }
-
-    /// The all-ones exponent field (infinities and NaNs).
-    pub const fn exp_max(self) -> u64 {
-        (1u64 << self.exp_bits) - 1
-    }
-
-    pub const fn man_mask(self) -> u64 {
-        (1u64 << self.man_bits) - 1
-    }
-
-    /// The NaN every NaN-producing operation of this model returns:
-    /// sign 0, exponent and mantissa all ones.
-    pub const fn canonical_nan(self) -> u64 {
-        self.mask() >> 1
-    }
-
-    /// Positive infinity.
-    pub const fn inf(self) -> u64 {
-        self.exp_max() << self.man_bits
-    }
-
-    fn unpack(self, bits: u64) -> Unpacked {
-        Unpacked {
-            sign: bits & self.sign_bit() != 0,
-            exp: (bits >> self.man_bits) & self.exp_max(),
-            man: bits & self.man_mask(),
-        }
-    }
-
-    fn pack(self, sign: bool, exp: u64, man: u64) -> u64 {
-        (if sign { self.sign_bit() } else { 0 }) | (exp << self.man_bits) | man
-    }
-
-    pub fn is_nan(self, bits: u64) -> bool {
-        let u = self.unpack(bits);
-        u.exp == self.exp_max() && u.man != 0
-    }
-
-    pub fn is_inf(self, bits: u64) -> bool {
-        let u = self.unpack(bits);
-        u.exp == self.exp_max() && u.man == 0
-    }
-
-    /// +0 or -0.
-    pub fn is_zero(self, bits: u64) -> bool {
-        bits & (self.mask() >> 1) == 0
-    }
-
-    /// Nonzero with a zero exponent field.
-    pub fn is_subnormal(self, bits: u64) -> bool {
-        let u = self.unpack(bits);
-        u.exp == 0 && u.man != 0
-    }
-
-    /// Flush a subnormal to the zero of its sign; other values unchanged.
-    pub fn flush(self, bits: u64) -> u64 {
-        if self.is_subnormal(bits) {
-            bits & self.sign_bit()
-        } else {
-            bits
-        }
-    }
+fn pack(fmt: Format, sign: bool, exp: u64, man: u64) -> u64 {
+    (if sign { fmt.sign_bit() } else { 0 }) | (exp << fmt.man_bits) | man
 }
 
 /// IEEE equality: +0 == -0, a NaN equals nothing (not even itself).
@@ -170,7 +92,7 @@ const GRS: u32 = 3;
 /// Exact cancellation gives +0; -0 + -0 = -0.
 pub fn add(fmt: Format, a: u64, b: u64, ftz: bool) -> u64 {
     let (a, b) = if ftz { (fmt.flush(a), fmt.flush(b)) } else { (a, b) };
-    let (ua, ub) = (fmt.unpack(a), fmt.unpack(b));
+    let (ua, ub) = (unpack(fmt, a), unpack(fmt, b));
     let emax = fmt.exp_max();
     let m = fmt.man_bits;
 
@@ -185,7 +107,7 @@ pub fn add(fmt: Format, a: u64, b: u64, ftz: bool) -> u64 {
         _ => {}
     }
     if fmt.is_zero(a) && fmt.is_zero(b) {
-        return fmt.pack(ua.sign && ub.sign, 0, 0);
+        return pack(fmt, ua.sign && ub.sign, 0, 0);
     }
 
     // Significands with the hidden bit; a subnormal's exponent reads as 1.
@@ -248,9 +170,9 @@ pub fn add(fmt: Format, a: u64, b: u64, ftz: bool) -> u64 {
         }
     }
     if exp_field >= emax {
-        return fmt.pack(sign_a, emax, 0);
+        return pack(fmt, sign_a, emax, 0);
     }
-    let result = fmt.pack(sign_a, exp_field, man & fmt.man_mask());
+    let result = pack(fmt, sign_a, exp_field, man & fmt.man_mask());
     if ftz {
         fmt.flush(result)
     } else {

@@ -11,7 +11,7 @@ use super::literal::{float_bits, plain_uint, signed_bits, unsigned_bits};
 use super::visa::{check_aligned, check_exec, exec_group};
 use super::{at, dotted_parts, err, is_name, is_null, Ctx, Cur, PErr, R};
 use crate::message::{Body, MaskCtrl, Message, PredRef, PtxScope, PtxSem, PtxSpace};
-use crate::ops::{ElemType, PtxOp, PtxOpInfo, PtxType, PTX_OPS};
+use crate::ops::{ElemType, MsgKind, PtxOpInfo, PtxType, PTX_OPS};
 
 const SEED: &str = "seed PTX_ATOM.md Syntax";
 
@@ -34,10 +34,6 @@ fn set<T: Copy>(slot: &mut Option<(T, usize)>, v: T, col: usize, text: &str, cat
     }
     *slot = Some((v, col));
     Ok(())
-}
-
-fn is_half(ty: PtxType) -> bool {
-    matches!(ty, PtxType::F16 | PtxType::BF16 | PtxType::F16x2 | PtxType::BF16x2)
 }
 
 fn type_list(types: &[PtxType]) -> String {
@@ -129,7 +125,7 @@ fn header(word: &Token) -> R<Header> {
     if vec == 1 {
         if !row.scalar_types.contains(&ty) {
             if row.vector_types.contains(&ty) {
-                return err(ty_col, format!("atom.{}.{} exists only in the vector forms ({SEED}: vector type); add .v2/.v4{}", row.name, ty.name(), if matches!(ty, PtxType::F16 | PtxType::BF16) { "/.v8" } else { "" }));
+                return err(ty_col, format!("atom.{}.{} exists only in the vector forms ({SEED}: vector type); add .v2/.v4{}", row.name, ty.name(), if ty.vector_sizes().contains(&8) { "/.v8" } else { "" }));
             }
             return err(ty_col, format!("atom.{} takes {}, not .{} ({SEED})", row.name, type_list(row.scalar_types), ty.name()));
         }
@@ -140,16 +136,15 @@ fn header(word: &Token) -> R<Header> {
                 format!("no vector form of atom.{}.{}: vectors are .add on .f32 .f16 .bf16 .f16x2 .bf16x2 and .min/.max on .f16 .bf16 .f16x2 .bf16x2 ({SEED}: vector type)", row.name, ty.name()),
             );
         }
-        let legal: &[u8] = if matches!(ty, PtxType::F16 | PtxType::BF16) { &[2, 4, 8] } else { &[2, 4] };
-        if !legal.contains(&vec) {
+        if !ty.vector_sizes().contains(&vec) {
             return err(vec_col, format!(".v{vec} is not a vector size for .{} (.vec_32_bit is .v2 .v4; .vec_16_bit is .v2 .v4 .v8; {SEED})", ty.name()));
         }
-        if !matches!(space, PtxSpace::Global | PtxSpace::Generic) {
+        if !space.is_global_or_generic() {
             let col = q.space.map(|s| s.1).unwrap_or(vec_col);
             return err(col, format!("atom with vector type is only for .global or generic addressing, not .shared ({SEED}; Description)"));
         }
     }
-    match (is_half(ty), q.noftz) {
+    match (ty.needs_noftz(), q.noftz) {
         (true, None) => {
             return err(ty_col, format!("atom.{}{}.{} requires .noftz ({SEED}: the f16/bf16/f16x2/bf16x2 forms are .op.noftz)", row.name, if vec > 1 { format!(".v{vec}") } else { String::new() }, ty.name()))
         }
@@ -159,10 +154,10 @@ fn header(word: &Token) -> R<Header> {
         _ => {}
     }
     if let Some(col) = q.hint {
-        if space.is_shared() {
+        if !space.is_global_or_generic() {
             return err(col, ".L2::cache_hint is only for .global or generic addressing, not .shared (seed PTX_ATOM.md Description)");
         }
-        if row.op == PtxOp::Cas && matches!(ty, PtxType::B16 | PtxType::B128) {
+        if !row.takes_cache_hint(ty) {
             return err(col, format!("atom.cas.{} takes no .L2::cache_hint ({SEED}: `atom.cas.{} d, [a], b, c`)", ty.name(), ty.name()));
         }
     }
@@ -174,7 +169,8 @@ pub(crate) fn parse_atom(cur: &mut Cur<'_>, word: &Token, pred: Option<PredRef>,
     let h = header(word)?;
     let warp = if cur.peek_is(Tok::LParen) {
         let (n, n_col, mask_ctrl) = exec_group(cur)?;
-        Some((check_exec(n, n_col, &[1, 2, 4, 8, 16, 32], "the PTX warp form", "docs/script-language.md")?, mask_ctrl))
+        let k = MsgKind::PtxAtom.info();
+        Some((check_exec(n, n_col, k.exec_sizes, "the PTX warp form", k.exec_source)?, mask_ctrl))
     } else {
         None
     };

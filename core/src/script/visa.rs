@@ -5,7 +5,7 @@ use super::lexer::{Tok, Token};
 use super::literal::{float_bits, parse_int, plain_uint, signed_bits, unsigned_bits};
 use super::{at, check_len, dst_name, err, is_null, lane_words, Ctx, Cur, R};
 use crate::message::{Body, DwordSurface, MaskCtrl, Message, PredRef};
-use crate::ops::{Class, ElemType, Operand, VisaOpInfo, VisaWidth, VISA_OPS};
+use crate::ops::{Class, ElemType, MsgKind, Operand, VisaOpInfo, VisaWidth, SCATTER_BLOCK_BYTES, SCATTER_NUM_BLOCKS, VISA_OPS};
 use crate::program::{Surface, TypedFormat, TypedKind, TypedSurface};
 
 /// `(N)`, `(Mk, N)` or `(Mk_NM, N)`: the exec size, its column, and the
@@ -39,9 +39,9 @@ fn mask_ctrl(t: &Token) -> R<MaskCtrl> {
     }
 }
 
-/// Checks the exec size against the message's legal list.
-pub(crate) fn check_exec(n: u32, col: usize, legal: &[u32], msg: &str, seed: &str) -> R<u8> {
-    if legal.contains(&n) {
+/// Checks the exec size against the message's legal list (its row of `atomport_isa::KINDS`).
+pub(crate) fn check_exec(n: u32, col: usize, legal: &[u8], msg: &str, seed: &str) -> R<u8> {
+    if legal.iter().any(|&x| x as u32 == n) {
         Ok(n as u8)
     } else {
         let list = legal.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ");
@@ -57,7 +57,9 @@ pub(crate) fn check_aligned(col: usize, what: &str, lane: usize, value: u128, al
 }
 
 /// The op and the width suffix of `NAME.<op>[.16|.64]`.
-fn op_and_width(parts: &[(String, usize)], msg: &str, allow64: bool) -> R<(&'static VisaOpInfo, u32, usize)> {
+fn op_and_width(parts: &[(String, usize)], kind: MsgKind) -> R<(&'static VisaOpInfo, u32, usize)> {
+    let msg = kind.name();
+    let allow64 = kind.info().widths.contains(&64);
     let Some((op_text, op_col)) = parts.get(1) else {
         let end = parts[0].1 + parts[0].0.chars().count();
         return err(end, format!("expected `.<op>` after {msg}"));
@@ -87,7 +89,7 @@ fn op_and_width(parts: &[(String, usize)], msg: &str, allow64: bool) -> R<(&'sta
         width = w;
         width_col = Some(*col);
     }
-    if op.class == Class::Float && width == 64 {
+    if !op.widths().contains(&width) {
         return err(
             width_col.unwrap_or(*op_col),
             format!("{} has no 64-bit form: float ops take HF or F (seed DWORD_ATOMIC_OP table, Data Type)", op.name.to_uppercase()),
@@ -195,9 +197,10 @@ fn message(ctx: &Ctx<'_>, exec: u8, mask_ctrl: MaskCtrl, pred: Option<PredRef>, 
 /// `[(p)] SVM_ATOMIC.<op>[.16|.64] (<exec>) <addresses> <dst> <src0> <src1>`
 pub(crate) fn svm_atomic(cur: &mut Cur<'_>, parts: &[(String, usize)], pred: Option<PredRef>, ctx: &Ctx<'_>) -> R<Message> {
     const SEED: &str = "SVM_ATOMIC.md";
-    let (op, width, _) = op_and_width(parts, "SVM_ATOMIC", true)?;
+    let (op, width, _) = op_and_width(parts, MsgKind::SvmAtomic)?;
     let (n, n_col, mask_ctrl) = exec_group(cur)?;
-    let exec = check_exec(n, n_col, &[1, 2, 4, 8], "SVM_ATOMIC", "seed SVM_ATOMIC.md Exec_size")?;
+    let k = MsgKind::SvmAtomic.info();
+    let exec = check_exec(n, n_col, k.exec_sizes, k.name, k.exec_source)?;
     let why = format!("a {width}-bit atomic; seed SVM_ATOMIC.md Addresses / Notes");
     let addrs = uint_lanes(cur, "address", 64, exec, width / 8, &why)?;
     let dst = dst_name(cur, "dst")?;
@@ -249,9 +252,10 @@ fn surface_number(t: &Token) -> R<u8> {
 /// `[(p)] DWORD_ATOMIC.<op>[.16] (<exec>) <surface> <offsets> <src0> <src1> <dst>`
 pub(crate) fn dword_atomic(cur: &mut Cur<'_>, parts: &[(String, usize)], pred: Option<PredRef>, ctx: &Ctx<'_>) -> R<Message> {
     const SEED: &str = "DWORD_ATOMIC.md";
-    let (op, width, _) = op_and_width(parts, "DWORD_ATOMIC", false)?;
+    let (op, width, _) = op_and_width(parts, MsgKind::DwordAtomic)?;
     let (n, n_col, mask_ctrl) = exec_group(cur)?;
-    let exec = check_exec(n, n_col, &[1, 2, 4, 8, 16, 32], "DWORD_ATOMIC", "seed DWORD_ATOMIC.md Exec_size")?;
+    let k = MsgKind::DwordAtomic.info();
+    let exec = check_exec(n, n_col, k.exec_sizes, k.name, k.exec_source)?;
     let s_tok = cur.word("the surface (T0, T255 or a buffer surface number)")?;
     let surface = dword_surface(s_tok, ctx)?;
     let why = format!("a {width}-bit atomic; seed DWORD_ATOMIC.md Notes");
@@ -286,15 +290,16 @@ fn coord(cur: &mut Cur<'_>, name: &str, meaning: Option<&str>, kind: &str, exec:
 /// `[(p)] TYPED_ATOMIC.<op>[.16] (<exec>) <surface> <u> <v> <r> <lod> <src0> <src1> <dst>`
 pub(crate) fn typed_atomic(cur: &mut Cur<'_>, parts: &[(String, usize)], pred: Option<PredRef>, ctx: &Ctx<'_>) -> R<Message> {
     const SEED: &str = "TYPED_ATOMIC.md";
-    let (op, width, op_col) = op_and_width(parts, "TYPED_ATOMIC", false)?;
-    if !op.typed {
+    let (op, width, op_col) = op_and_width(parts, MsgKind::TypedAtomic)?;
+    if !MsgKind::TypedAtomic.info().allows_visa_op(op, width) {
         return err(
             op_col,
             format!("{} is not a TYPED_ATOMIC op (the DWORD_ATOMIC_OP table's Message Type column lists DWORD, SVM only)", op.name.to_uppercase()),
         );
     }
     let (n, n_col, mask_ctrl) = exec_group(cur)?;
-    let exec = check_exec(n, n_col, &[8], "TYPED_ATOMIC", "seed TYPED_ATOMIC.md Exec_size: 8 elements only")?;
+    let k = MsgKind::TypedAtomic.info();
+    let exec = check_exec(n, n_col, k.exec_sizes, k.name, k.exec_source)?;
     let s_tok = cur.word("the typed surface number")?;
     let n = surface_number(s_tok)?;
     let surf: TypedSurface = match ctx.globals.surfaces.get(&n) {
@@ -349,35 +354,31 @@ pub(crate) fn svm_scatter(cur: &mut Cur<'_>, parts: &[(String, usize)], pred: Op
         Some(p) => p,
         None => return err(parts[0].1 + parts[0].0.chars().count(), "expected `.<block_size>.<num_blocks>` after SVM_SCATTER"),
     };
-    let block_size: u8 = match bs_text.as_str() {
-        "1" => 1,
-        "4" => 4,
-        "8" => 8,
-        _ => return err(*bs_col, format!("block size `{bs_text}` is not 1, 4 or 8 bytes (seed SVM_SCATTER.md Block_size)")),
+    let block_size: u8 = match SCATTER_BLOCK_BYTES.iter().find(|b| b.to_string() == *bs_text) {
+        Some(&b) => b,
+        None => return err(*bs_col, format!("block size `{bs_text}` is not 1, 4 or 8 bytes (seed SVM_SCATTER.md Block_size)")),
     };
     let (nb_text, nb_col) = match parts.get(2) {
         Some(p) => p,
         None => return err(bs_col + bs_text.chars().count(), "expected `.<num_blocks>` after the block size"),
     };
-    let num_blocks: u8 = match nb_text.as_str() {
-        "1" => 1,
-        "2" => 2,
-        "4" => 4,
-        "8" => 8,
-        _ => return err(*nb_col, format!("block count `{nb_text}` is not 1, 2, 4 or 8 (seed SVM_SCATTER.md Num_blocks)")),
+    let num_blocks: u8 = match SCATTER_NUM_BLOCKS.iter().find(|n| n.to_string() == *nb_text) {
+        Some(&n) => n,
+        None => return err(*nb_col, format!("block count `{nb_text}` is not 1, 2, 4 or 8 (seed SVM_SCATTER.md Num_blocks)")),
     };
     if let Some((extra, col)) = parts.get(3) {
         return err(*col, format!("unexpected `.{extra}` after the block count"));
     }
     let (n, n_col, mask_ctrl) = exec_group(cur)?;
-    let exec = check_exec(n, n_col, &[1, 2, 4, 8, 16], "SVM_SCATTER", "seed SVM_SCATTER.md Exec_size")?;
+    let k = MsgKind::SvmScatter.info();
+    let exec = check_exec(n, n_col, k.exec_sizes, k.name, k.exec_source)?;
     if num_blocks == 8 && block_size == 1 {
         return err(
             *nb_col,
             "8 blocks of 1 byte are rejected: 8 blocks are only valid for 4-byte blocks at exec size 8 (seed SVM_SCATTER.md Num_blocks; scripts.md)",
         );
     }
-    if num_blocks == 8 && (block_size != 4 || exec != 8) {
+    if !crate::ops::scatter_layout_legal(block_size, num_blocks, exec) {
         return err(*nb_col, format!("8 blocks are only valid for 4-byte blocks at exec size 8, not {block_size}-byte blocks at exec size {exec} (seed SVM_SCATTER.md Num_blocks)"));
     }
     let why = "seed SVM_SCATTER.md Addresses: aligned to the block";
