@@ -368,6 +368,10 @@ fn replay_main(a: ReplayArgs) -> i32 {
         Ok(w) => w,
         Err(c) => return c,
     };
+    if a.verilog.as_os_str() == "-" && a.module.is_none() {
+        eprintln!("atomport wave replay-tb: error: --verilog - (standard input) has no file name to take the module from: give --module NAME");
+        return EXIT_BAD_INPUT;
+    }
     let module = a.module.unwrap_or_else(|| a.verilog.file_stem().unwrap_or_default().to_string_lossy().into_owned());
     let result = super::input::read_input(&a.verilog.to_string_lossy(), "Verilog")
         .map_err(|d| d.to_string())
