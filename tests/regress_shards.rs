@@ -89,3 +89,56 @@ fn run_writes_its_json_and_a_junit_case_that_fails_with_the_reproduce_command() 
     let xml = std::fs::read_to_string(p("h.xml")).unwrap();
     assert!(xml.contains("failures=\"1\"") && xml.contains("reproduce: atomport run ") && xml.contains("--unit l8_w32_int"), "{xml}");
 }
+
+/// scripts/slurm/regress-array.sh under a stand-in `sbatch`
+/// (tests/fake-slurm/sbatch runs the array's tasks and the merge at once):
+/// the tasks run `--shard K/N` of the options given, the merge equals the
+/// unsharded run; a task that never ran leaves its scripts missing and the
+/// merge fails. The real Slurm run is in docs/testbench.md.
+#[test]
+fn the_slurm_array_script_shards_and_merges() {
+    let d = scratch("slurm");
+    let p = |name: &str| d.join(name).display().to_string();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let base = ["--seed", "9", "--count", "700", "--per-script", "100", "--quiet"];
+    let whole = run(&[&["regress"][..], &base, &["--jobs", "2", "--report", &p("whole.json")]].concat());
+    assert_eq!(whole.status.code(), Some(0));
+    let array = |out: &str, kill: &str, extra: &[&str]| {
+        let o = Command::new("bash")
+            .arg(format!("{root}/scripts/slurm/regress-array.sh"))
+            .args(["-n", "3", "-w", "-b", env!("CARGO_BIN_EXE_atomport"), "-o", &p(out), "-e", &p("whole.json"), "--"])
+            .args(base)
+            .args(extra)
+            .env("PATH", format!("{root}/tests/fake-slurm:{}", std::env::var("PATH").unwrap_or_default()))
+            .env("FAKE_SLURM_DIR", &d)
+            .env("FAKE_SLURM_KILL_TASK", kill)
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        eprintln!("regress-array.sh ({out}):\n{text}");
+        (o.status.code(), text)
+    };
+    let (code, text) = array("all", "", &[]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("7 scripts of 7, 700 messages") && text.contains("equals"), "{text}");
+    let submissions = std::fs::read_to_string(d.join("submissions")).unwrap();
+    assert!(submissions.contains("--array=1-3") && submissions.contains("--dependency=afterany:100"), "{submissions}");
+    for k in 1..=3 {
+        let log = std::fs::read_to_string(d.join(format!("all/shard-{k}.log"))).unwrap();
+        assert!(log.contains(&format!("--seed 9 --count 700 --per-script 100 --quiet --shard {k}/3 --jobs 1")), "{log}");
+        let shard: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join(format!("all/shard-{k}.json"))).unwrap()).unwrap();
+        assert_eq!(shard["shards"][0], format!("{k}/3"), "{shard}");
+    }
+    let merged: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("all/merged.json")).unwrap()).unwrap();
+    let w: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(p("whole.json")).unwrap()).unwrap();
+    assert_eq!(merged["totals"], w["totals"]);
+    assert!(std::fs::read_to_string(d.join("all/merged.xml")).unwrap().contains("tests=\"7\" failures=\"0\""));
+    // task 2 of 3 never ran: scripts 1 and 4 are missing, the merge fails
+    let (code, text) = array("killed", "2", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("shard 2/3 wrote no report") && text.contains("MISSING 2 scripts no report holds: 1 4"), "{text}");
+    // the array sets --shard, --report and --jobs itself
+    let (code, text) = array("refused", "", &["--shard", "1/2"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("--shard is set by the array"), "{text}");
+}
