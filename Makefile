@@ -16,6 +16,8 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TOOLS) >/dev/null; \
 	fi; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "make deps: $$t is still missing"; exit 1; }; done
+	@# xmllint: the JUnit schema check of tests/ci_reports.rs (skipped with a notice if absent)
+	@command -v xmllint >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils; } >/dev/null 2>&1 || echo "make deps: xmllint not installed (JUnit schema check will be skipped)"
 	@# pyvcd: the independent VCD reader the wave tests cross-check against (skipped with a notice if absent)
 	@python3 -c 'import vcd' 2>/dev/null || python3 -m pip install -q pyvcd >/dev/null 2>&1 || echo "make deps: pyvcd not installed (wave cross-check will be skipped)"
 
@@ -31,9 +33,26 @@ demo: deps
 
 # The whole suite, with the RTL generator compiled in (emission freshness,
 # variant synthesis), then the synthesis crate without it, and the layout rule.
+# When cargo-nextest is installed (the project's machines have it; make does
+# not install it: `cargo install` takes minutes on 2 cores and a prebuilt
+# binary cannot be fetched everywhere), the same tests (doc tests are in
+# neither) run under nextest, which leaves JUnit XML of the suite for CI:
+# target/nextest/ci/junit.xml and target/nextest/ci-synth/junit.xml
+# (.config/nextest.toml). Otherwise plain cargo test, and no JUnit file.
+# NEXTEST=0 forces cargo test.
+TEST_ARGS := --workspace --features atomport/hdl --no-fail-fast --lib --bins --tests
+NEXTEST ?= $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo 1 || echo 0)
+
 test: deps check-layout
-	$(CARGO) test --workspace --features atomport/hdl --no-fail-fast --lib --bins --tests
+ifeq ($(NEXTEST),1)
+	$(CARGO) nextest run $(TEST_ARGS) --profile ci
+	$(CARGO) nextest run -p atomport-synth --lib --profile ci-synth
+	@echo "make test: JUnit XML of the suite: target/nextest/ci/junit.xml target/nextest/ci-synth/junit.xml"
+else
+	@echo "make test: cargo-nextest not found: running cargo test (no JUnit file of the suite; cargo install cargo-nextest --locked gives one)"
+	$(CARGO) test $(TEST_ARGS)
 	$(CARGO) test -p atomport-synth --lib
+endif
 
 # The crates are the architecture (README "Layout"): the core builds without
 # Verilator or rust-hdl, and only the `hdl` feature pulls rust-hdl into the CLI.
