@@ -71,7 +71,11 @@ fn wavecheck_writes_a_report_and_a_junit_case_with_the_reproduce_command() {
     let xml = std::fs::read_to_string(p("bad.xml")).unwrap();
     assert!(xml.contains("tests=\"1\" failures=\"1\""), "{xml}");
     let case = xml.split("<testcase").nth(1).unwrap();
-    assert!(case.contains("<failure") && case.contains(&format!("reproduce: {reproduce}")), "{case}");
+    // in the failure's one-line message and on a line of its text
+    let failure = case.split("<failure ").nth(1).expect("a failure element");
+    let (message, text) = failure.split_once("\">").unwrap();
+    assert!(message.contains(&format!("-- reproduce: {reproduce}")), "{message}");
+    assert!(text.lines().any(|l| l == format!("reproduce: {reproduce}")), "{text}");
     assert_valid_junit(&p("bad.xml"));
     // the reproduce command fails the same way
     let words: Vec<&str> = reproduce.split(' ').skip(1).collect();
