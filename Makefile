@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps synth-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build
+.PHONY: deps synth-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -72,6 +72,21 @@ long: deps
 	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_fp -- --ignored --nocapture
 	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3
 	$(CARGO) run --release -q -- regress --unit l8_w32_int --seed 2 --count 50000 --latency 1..8 --stall 0.3
+
+# Verilator's own code coverage of the RTL (line, toggle and user points):
+# a coverage build of the models in its own target directory (the normal
+# build stays untouched and fast), a regression on it, the points summed over
+# every model, then `verilator_coverage` annotates the Verilog
+# (target/rtl-coverage/annotated/*.v, `%000000` marks a point never hit) and
+# prints the totals. RTL_COV_ARGS: the regression.
+RTL_COV := target/rtl-coverage
+RTL_COV_ARGS ?= --seed 1 --count 20000 --per-script 1000 --latency 1..8 --stall 0.3 --max-failures 0
+rtl-coverage: deps
+	CARGO_TARGET_DIR=$(RTL_COV)/build $(CARGO) build --release -q -p atomport --features rtl-coverage
+	rm -rf $(RTL_COV)/annotated $(RTL_COV)/coverage.dat
+	ATOMPORT_RTL_COVERAGE=$(RTL_COV)/coverage.dat $(RTL_COV)/build/release/atomport regress $(RTL_COV_ARGS) --quiet --out $(RTL_COV)/failures
+	verilator_coverage --annotate $(RTL_COV)/annotated --annotate-min 1 $(RTL_COV)/coverage.dat | tee $(RTL_COV)/summary.txt
+	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, points in $(RTL_COV)/coverage.dat"
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5: about an hour on two cores).
