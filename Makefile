@@ -49,7 +49,7 @@ ifeq ($(NEXTEST),1)
 	$(CARGO) nextest run -p atomport-synth --lib --profile ci-synth
 	@echo "make test: JUnit XML of the suite: target/nextest/ci/junit.xml target/nextest/ci-synth/junit.xml"
 else
-	@echo "make test: cargo-nextest not found: running cargo test (no JUnit file of the suite; cargo install cargo-nextest --locked gives one)"
+	@echo "make test: cargo test (cargo-nextest not installed, or NEXTEST=0): no JUnit file of the suite; with cargo-nextest installed make test leaves one"
 	$(CARGO) test $(TEST_ARGS)
 	$(CARGO) test -p atomport-synth --lib
 endif
