@@ -230,8 +230,8 @@ impl AluCtl {
 pub const PAYLOAD_LATENCY: u64 = 1;
 
 /// What a unit variant is built with (the RTL's `AtomicUnit::new`), and
-/// hence which messages it executes. The ports never change shape (32
-/// lanes of 128-bit payload); a smaller variant ignores the lanes and bits
+/// hence which messages it executes. The ports never change shape (32-lane
+/// masks, a 128-bit payload port); a smaller variant ignores the lanes and bits
 /// it does not build, and **rejects** every message that needs them, like
 /// an illegal descriptor: `rsp_error`, no memory access, no result
 /// (docs/microarchitecture.md "Build parameters").
