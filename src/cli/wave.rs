@@ -40,7 +40,7 @@ pub struct WavediffArgs {
     pub b: PathBuf,
     /// compare only these signals (globs over names relative to the matched
     /// scopes, or full paths; `*` and `?`); default: the unit's ports
-    /// (clock reset req_* mem_* rsp_* obs_*) when both files have them,
+    /// (clock reset req_* pay_* mem_* rsp_* obs_*) when both files have them,
     /// else every signal; `'*'` is every signal
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub signals: Vec<String>,
