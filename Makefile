@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps synth-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build
+.PHONY: deps synth-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage x-unique
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -16,6 +16,8 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TOOLS) >/dev/null; \
 	fi; \
 	for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || { echo "make deps: $$t is still missing"; exit 1; }; done
+	@# xmllint: the JUnit schema check of tests/ci_reports.rs (skipped with a notice if absent)
+	@command -v xmllint >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils; } >/dev/null 2>&1 || echo "make deps: xmllint not installed (JUnit schema check will be skipped)"
 	@# pyvcd: the independent VCD reader the wave tests cross-check against (skipped with a notice if absent)
 	@python3 -c 'import vcd' 2>/dev/null || python3 -m pip install -q pyvcd >/dev/null 2>&1 || echo "make deps: pyvcd not installed (wave cross-check will be skipped)"
 
@@ -31,9 +33,26 @@ demo: deps
 
 # The whole suite, with the RTL generator compiled in (emission freshness,
 # variant synthesis), then the synthesis crate without it, and the layout rule.
+# When cargo-nextest is installed (the project's machines have it; make does
+# not install it: `cargo install` takes minutes on 2 cores and a prebuilt
+# binary cannot be fetched everywhere), the same tests (doc tests are in
+# neither) run under nextest, which leaves JUnit XML of the suite for CI:
+# target/nextest/ci/junit.xml and target/nextest/ci-synth/junit.xml
+# (.config/nextest.toml). Otherwise plain cargo test, and no JUnit file.
+# NEXTEST=0 forces cargo test.
+TEST_ARGS := --workspace --features atomport/hdl --no-fail-fast --lib --bins --tests
+NEXTEST ?= $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo 1 || echo 0)
+
 test: deps check-layout
-	$(CARGO) test --workspace --features atomport/hdl --no-fail-fast --lib --bins --tests
+ifeq ($(NEXTEST),1)
+	$(CARGO) nextest run $(TEST_ARGS) --profile ci
+	$(CARGO) nextest run -p atomport-synth --lib --profile ci-synth
+	@echo "make test: JUnit XML of the suite: target/nextest/ci/junit.xml target/nextest/ci-synth/junit.xml"
+else
+	@echo "make test: cargo test (cargo-nextest not installed, or NEXTEST=0): no JUnit file of the suite; with cargo-nextest installed make test leaves one"
+	$(CARGO) test $(TEST_ARGS)
 	$(CARGO) test -p atomport-synth --lib
+endif
 
 # The crates are the architecture (README "Layout"): the core builds without
 # Verilator or rust-hdl, and only the `hdl` feature pulls rust-hdl into the CLI.
@@ -53,6 +72,43 @@ long: deps
 	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_fp -- --ignored --nocapture
 	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3
 	$(CARGO) run --release -q -- regress --unit l8_w32_int --seed 2 --count 50000 --latency 1..8 --stall 0.3
+	$(MAKE) x-unique
+
+# Reset is real (issue 12 item 3): the models verilated with --x-initial
+# unique --x-assign unique and without the registers' power-up values (cargo
+# feature x-unique, sim/build.rs), in their own target directory; per
+# +verilator+seed in X_SEEDS ($$ATOMPORT_VERILATOR_SEED) the lockstep tests
+# of the test bench (full unit, small build, directed smoke tests) and a
+# regression of each build against the golden model. A register whose reset
+# matters but is missing fails here, not in the normal build (whose
+# registers power up at zero).
+XU := target/x-unique
+X_SEEDS ?= 1 2 3
+X_COUNT ?= 20000
+x-unique: deps
+	CARGO_TARGET_DIR=$(XU) $(CARGO) build --release -q -p atomport --features x-unique
+	@set -e; for s in $(X_SEEDS); do \
+	  echo "make x-unique: +verilator+seed+$$s"; \
+	  ATOMPORT_VERILATOR_SEED=$$s CARGO_TARGET_DIR=$(XU) $(CARGO) test --release -q -p atomport-sim --features x-unique --test power_up; \
+	  ATOMPORT_VERILATOR_SEED=$$s CARGO_TARGET_DIR=$(XU) $(CARGO) test --release -q -p atomport-testbench --features atomport-sim/x-unique --test rtl_unit --test rtl_unit_smoke --test rtl_variant; \
+	  ATOMPORT_VERILATOR_SEED=$$s $(XU)/release/atomport regress --seed $$s --count $(X_COUNT) --latency 1..8 --stall 0.3 --quiet --out $(XU)/failures; \
+	  ATOMPORT_VERILATOR_SEED=$$s $(XU)/release/atomport regress --unit l8_w32_int --seed $$s --count $(X_COUNT) --latency 1..8 --stall 0.3 --quiet --out $(XU)/failures; \
+	done
+
+# Verilator's own code coverage of the RTL (line, toggle and user points):
+# a coverage build of the models in its own target directory (the normal
+# build stays untouched and fast), a regression on it, the points summed over
+# every model, then `verilator_coverage` annotates the Verilog
+# (target/rtl-coverage/annotated/*.v, `%000000` marks a point never hit) and
+# prints the totals. RTL_COV_ARGS: the regression.
+RTL_COV := target/rtl-coverage
+RTL_COV_ARGS ?= --seed 1 --count 20000 --per-script 1000 --latency 1..8 --stall 0.3 --max-failures 0
+rtl-coverage: deps
+	CARGO_TARGET_DIR=$(RTL_COV)/build $(CARGO) build --release -q -p atomport --features rtl-coverage
+	rm -rf $(RTL_COV)/annotated $(RTL_COV)/coverage.dat
+	ATOMPORT_RTL_COVERAGE=$(RTL_COV)/coverage.dat $(RTL_COV)/build/release/atomport regress $(RTL_COV_ARGS) --quiet --out $(RTL_COV)/failures
+	verilator_coverage --annotate $(RTL_COV)/annotated --annotate-min 1 $(RTL_COV)/coverage.dat | tee $(RTL_COV)/summary.txt
+	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, points in $(RTL_COV)/coverage.dat"
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5: about an hour on two cores).

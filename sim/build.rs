@@ -15,15 +15,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `verilator` options shared by every model (DEVELOPERS.md, Stack). Tracing
-/// is compiled in; it costs nothing until a trace file is opened.
+/// is compiled in; it costs nothing until a trace file is opened. The
+/// `--x-assign`/`--x-initial` pair comes from [`x_options`].
 const VERILATOR_ARGS: &[&str] = &[
     "--cc",
     "--no-timing",
     "-O3",
-    "--x-assign",
-    "fast",
-    "--x-initial",
-    "fast",
     "--trace",
     // Trace the top scope only: it carries every port plus rust-hdl's copies
     // of each sub-block's ports (`alu$old_value`, `issue_state$q`, ...), which
@@ -35,6 +32,92 @@ const VERILATOR_ARGS: &[&str] = &[
     "--timescale",
     "1ns/1ns",
 ];
+
+/// The `rtl-coverage` feature: Verilator's `--coverage` (line, toggle,
+/// user points) in every model, summed over the process and written at exit
+/// (cpp/atomport_sim_cov.cpp; `make rtl-coverage`, docs/testbench.md). Off
+/// in every other build: the counters cost simulation speed.
+fn rtl_coverage() -> bool {
+    std::env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some()
+}
+
+/// The `x-unique` feature ("reset is real", issue 12 item 3): every model
+/// verilated with `--x-initial unique --x-assign unique`, and the registers'
+/// power-up values (rust-hdl's `initial begin q = ...; end` in every DFF) left
+/// out of the Verilog it verilates, so each register starts at a value drawn
+/// from `+verilator+seed` (the shim applies `$ATOMPORT_VERILATOR_SEED`,
+/// cpp/atomport_sim.cpp). A design that passes only from all-zero registers
+/// fails there. `make long` runs it (`make x-unique`).
+fn x_unique() -> bool {
+    std::env::var_os("CARGO_FEATURE_X_UNIQUE").is_some()
+}
+
+/// `--x-assign` and `--x-initial`: `fast` normally, `unique` with `x-unique`.
+fn x_options() -> [&'static str; 4] {
+    let mode = if x_unique() { "unique" } else { "fast" };
+    ["--x-assign", mode, "--x-initial", mode]
+}
+
+/// The Verilog to verilate for `path`: the file itself, or with `x-unique`
+/// a copy under `$OUT_DIR/x-unique/` without the registers' power-up
+/// `initial` blocks. Fails if any other `initial` block is left (the run
+/// would then not test what it claims) or if none was found in a file that
+/// has registers.
+fn verilog_for_build(path: &Path, out: &Path) -> PathBuf {
+    if !x_unique() {
+        return path.to_path_buf();
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    let (stripped, removed) = strip_power_up_values(&text);
+    if stripped.contains("initial") {
+        fail(&format!("{}: an `initial` block the x-unique build cannot remove", path.display()));
+    }
+    if removed == 0 && text.contains("always @(posedge") {
+        fail(&format!("{}: registers without power-up values? the x-unique build expected some", path.display()));
+    }
+    let dir = out.join("x-unique");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join(path.file_name().unwrap());
+    std::fs::write(&copy, stripped).unwrap();
+    copy
+}
+
+/// Removes every `initial begin` / `<reg> = <constant>;` / `end` block (what
+/// rust-hdl emits for a DFF's power-up value); returns the text and how many
+/// blocks it removed.
+fn strip_power_up_values(text: &str) -> (String, usize) {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut removed = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() == "initial begin"
+            && i + 2 < lines.len()
+            && lines[i + 2].trim() == "end"
+            && is_constant_assignment(lines[i + 1].trim())
+        {
+            removed += 1;
+            i += 3;
+            continue;
+        }
+        out.push_str(lines[i]);
+        out.push('\n');
+        i += 1;
+    }
+    (out, removed)
+}
+
+/// `q = 3'h0;` and the like.
+fn is_constant_assignment(line: &str) -> bool {
+    let Some((lhs, rhs)) = line.strip_suffix(';').and_then(|l| l.split_once(" = ")) else { return false };
+    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    let Some((width, value)) = rhs.split_once('\'') else { return false };
+    ident(lhs)
+        && width.chars().all(|c| c.is_ascii_digit())
+        && value.len() > 1
+        && matches!(&value[..1], "h" | "b" | "d")
+        && value[1..].chars().all(|c| c.is_ascii_hexdigit() || c == '_')
+}
 
 fn fail(msg: &str) -> ! {
     eprintln!("error: {msg}");
@@ -69,6 +152,9 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=cpp");
     println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
+    if x_unique() {
+        println!("cargo:warning=x-unique: models verilated with --x-initial unique --x-assign unique, registers without power-up values");
+    }
 
     let root = verilator_root();
     let include = root.join("include");
@@ -92,7 +178,8 @@ fn main() {
         .include(&include)
         .include(include.join("vltstd"))
         .include(manifest.join("cpp"))
-        .define("VM_COVERAGE", "0")
+        .define("VM_COVERAGE", if rtl_coverage() { "1" } else { "0" })
+        .define("ATOMPORT_SIM_X_UNIQUE", if x_unique() { "1" } else { "0" })
         .define("VM_SC", "0")
         .define("VM_TRACE", "1")
         .define("VM_TRACE_VCD", "1")
@@ -104,10 +191,17 @@ fn main() {
         build.file(include.join(f));
     }
     build.file(manifest.join("cpp/atomport_sim.cpp"));
+    if rtl_coverage() {
+        build.file(include.join("verilated_cov.cpp"));
+        build.file(manifest.join("cpp/atomport_sim_cov.cpp"));
+    }
 
     let mut rust = String::new();
     rust.push_str("// Generated by atomport-sim's build.rs from Verilator's model headers. Do not edit.\n");
     let mut top_names = vec![];
+    let tops: Vec<(String, PathBuf)> = tops.into_iter().map(|(t, p)| (t, verilog_for_build(&p, &out))).collect();
+    let variants: Vec<(String, PathBuf)> =
+        variants.into_iter().map(|(t, p)| (t, verilog_for_build(&p, &out))).collect();
     let all_files: Vec<PathBuf> = tops.iter().map(|(_, p)| p.clone()).collect();
     for (top, path) in &tops {
         // the other tops' files are libraries: a top may instantiate another
@@ -173,6 +267,8 @@ fn verilate(top: &str, path: &Path, libs: &[PathBuf], out: &Path, build: &mut cc
     let prefix = format!("V{top}");
     let status = Command::new("verilator")
         .args(VERILATOR_ARGS)
+        .args(x_options())
+        .args(if rtl_coverage() { &["--coverage"][..] } else { &[] })
         .arg("--prefix")
         .arg(&prefix)
         .arg("--top-module")
@@ -285,6 +381,12 @@ struct Handle {{
 }};
 }}  // namespace
 
+#if VM_COVERAGE
+namespace atomport_sim {{
+void add_coverage(VerilatedContext* context);  // cpp/atomport_sim_cov.cpp
+}}
+#endif
+
 extern "C" {{
 
 int atomport_sim_{top}_new(void** out) {{
@@ -293,6 +395,11 @@ int atomport_sim_{top}_new(void** out) {{
         h->context = std::make_unique<VerilatedContext>();
         h->context->traceEverOn(true);  // before the model is built
         h->context->fatalOnError(true);
+        // $ATOMPORT_VERILATOR_SEED: +verilator+rand+reset+2 +verilator+seed+N,
+        // before the model is built (its constructor draws the initial values
+        // through Verilated::threadContextp()).
+        Verilated::threadContextp(h->context.get());
+        atomport_sim::apply_seed_from_env(h->context.get());
         h->model = std::make_unique<{prefix}>(h->context.get(), "{top}");
         *out = h.release();
     }})
@@ -367,6 +474,9 @@ void atomport_sim_{top}_delete(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     Verilated::threadContextp(h->context.get());
     if (h->trace) h->trace->close();
+#if VM_COVERAGE
+    atomport_sim::add_coverage(h->context.get());
+#endif
     delete h;
 }}
 

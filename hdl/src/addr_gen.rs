@@ -32,7 +32,7 @@ pub const LINE_BIT_OFFSET_BITS: usize = 7;
 #[derive(LogicBlock)]
 pub struct AddrGen {
     // ---- the lane and element ----
-    /// The lane's `req_addr` (DWORD_ATOMIC: u32 offset in the low half).
+    /// The lane's address, from the payload port `pay_addr` (DWORD_ATOMIC: u32 offset in the low half).
     pub lane_addr: Signal<In, Bits<ADDR_BITS>>,
     /// Byte offset of the element (PTX vector element, scatter block) in the lane's access.
     pub elem_offset: Signal<In, Bits<ADDR_BITS>>,

@@ -17,12 +17,17 @@
 //! 4. ONE magnitude comparator `old < src0` serves min, max, imin, imax and
 //!    the PTX inc/dec bound tests. Signed compares flip the width's sign bit
 //!    of both operands first (the offset-binary trick: signed order at width
-//!    W equals unsigned order of `x ^ 2^(W-1)`), so one unsigned 128-bit
-//!    compare handles every width and signedness;
+//!    W equals unsigned order of `x ^ 2^(W-1)`), so one unsigned compare
+//!    handles every width and signedness. The adder and the comparator are
+//!    sized by the build's data width (`data_bits`): every operand bit above
+//!    it, the subtract invert and the sign flip included, is the constant 0
+//!    (`build_mask`), so synthesis trims them to `data_bits` (a 32-bit build
+//!    has a 32-bit adder and comparator, not 128-bit ones);
 //! 5. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
 //!    cmpxchg/cas and the `old > src0` half of PTX dec;
-//! 6. select the result, mask it to the width; `ret_value` is the old value
-//!    (the new one for PREDEC).
+//! 6. select the result with a one-hot AND-OR (`take_*` flags, each
+//!    candidate gated by its flag, then ORed; no priority chain), mask it to
+//!    the width; `ret_value` is the old value (the new one for PREDEC).
 //!
 //! Widths: B16 (also F16, BF16) 16 bits, B32 (also F32, F16x2, BF16x2) 32,
 //! B64 (also F64) 64, B128 128. Integer ops work on the low bits of the
@@ -125,6 +130,11 @@ pub struct AtomicAlu {
     sign_128: Constant<Bits<ALU_DATA_BITS>>,
     zero: Constant<Bits<ALU_DATA_BITS>>,
     one: Constant<Bits<ALU_DATA_BITS>>,
+    /// all ones over the build's data width (`data_bits`): the adder's
+    /// invert and the comparator's sign flip are masked by it, so every
+    /// operand bit above the build's width is the constant 0 and synthesis
+    /// (`wreduce`) sizes the adder and the comparator to `data_bits`
+    build_mask: Constant<Bits<ALU_DATA_BITS>>,
 
     // ---- type decode ----
     width_16: Signal<Local, Bit>,
@@ -183,10 +193,38 @@ pub struct AtomicAlu {
     compare_flip: Signal<Local, Bits<ALU_DATA_BITS>>,
     compare_old: Signal<Local, Bits<ALU_DATA_BITS>>,
     compare_src0: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// the comparators in segments [31:0], [63:32], [127:64]: a segment
+    /// above the build's width is never read (`has_64`/`has_128` are
+    /// constants), so synthesis removes it and its carry chain
+    lt_lo: Signal<Local, Bit>,
+    lt_mid: Signal<Local, Bit>,
+    lt_hi: Signal<Local, Bit>,
+    ordered_eq_mid: Signal<Local, Bit>,
+    ordered_eq_hi: Signal<Local, Bit>,
     old_less_than_src0: Signal<Local, Bit>,
     equal_operand: Signal<Local, Bits<ALU_DATA_BITS>>,
+    eq_lo: Signal<Local, Bit>,
+    eq_mid: Signal<Local, Bit>,
+    eq_hi: Signal<Local, Bit>,
     old_equals_operand: Signal<Local, Bit>,
     old_is_zero: Signal<Local, Bit>,
+    /// result select, one-hot (AND-OR, not a priority chain): at most one
+    /// `take_*` is set; none set gives 0 (PTX inc at the bound)
+    take_old: Signal<Local, Bit>,
+    take_adder: Signal<Local, Bit>,
+    take_src0: Signal<Local, Bit>,
+    take_and: Signal<Local, Bit>,
+    take_or: Signal<Local, Bit>,
+    take_xor: Signal<Local, Bit>,
+    take_float: Signal<Local, Bit>,
+    /// PTX dec returns src0: old == 0 or old > src0
+    dec_bound_takes_src0: Signal<Local, Bit>,
+    /// each candidate AND its select (zero when not selected)
+    gated_old: Signal<Local, Bits<ALU_DATA_BITS>>,
+    gated_adder: Signal<Local, Bits<ALU_DATA_BITS>>,
+    gated_src0: Signal<Local, Bits<ALU_DATA_BITS>>,
+    gated_logic: Signal<Local, Bits<ALU_DATA_BITS>>,
+    gated_float: Signal<Local, Bits<ALU_DATA_BITS>>,
     result: Signal<Local, Bits<ALU_DATA_BITS>>,
     new_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
 }
@@ -278,6 +316,7 @@ impl AtomicAlu {
             sign_128: sign_of(ElemType::B128),
             zero: data(0),
             one: data(1),
+            build_mask: data(if data_bits >= 128 { u128::MAX } else { (1u128 << data_bits) - 1 }),
             width_16: Default::default(),
             width_32: Default::default(),
             width_64: Default::default(),
@@ -317,10 +356,31 @@ impl AtomicAlu {
             compare_flip: Default::default(),
             compare_old: Default::default(),
             compare_src0: Default::default(),
+            lt_lo: Default::default(),
+            lt_mid: Default::default(),
+            lt_hi: Default::default(),
+            ordered_eq_mid: Default::default(),
+            ordered_eq_hi: Default::default(),
             old_less_than_src0: Default::default(),
             equal_operand: Default::default(),
+            eq_lo: Default::default(),
+            eq_mid: Default::default(),
+            eq_hi: Default::default(),
             old_equals_operand: Default::default(),
             old_is_zero: Default::default(),
+            take_old: Default::default(),
+            take_adder: Default::default(),
+            take_src0: Default::default(),
+            take_and: Default::default(),
+            take_or: Default::default(),
+            take_xor: Default::default(),
+            take_float: Default::default(),
+            dec_bound_takes_src0: Default::default(),
+            gated_old: Default::default(),
+            gated_adder: Default::default(),
+            gated_src0: Default::default(),
+            gated_logic: Default::default(),
+            gated_float: Default::default(),
             result: Default::default(),
             new_masked: Default::default(),
         }
@@ -352,8 +412,10 @@ impl Logic for AtomicAlu {
         self.float_type.next = ((self.ty.val() == self.ty_f16.val()) | (self.ty.val() == self.ty_bf16.val()))
             | ((self.ty.val() == self.ty_f32.val()) | (self.ty.val() == self.ty_f64.val()))
             | ((self.ty.val() == self.ty_f16x2.val()) | (self.ty.val() == self.ty_bf16x2.val()));
+        // (no width: mask and sign bit 0; the widths are one-hot, so these
+        // ifs are independent 2-way muxes, not a priority chain)
         self.width_mask.next = self.zero.val();
-        self.sign_bit.next = self.sign_128.val();
+        self.sign_bit.next = self.zero.val();
         if self.width_16.val() {
             self.width_mask.next = self.mask_16.val();
             self.sign_bit.next = self.sign_16.val();
@@ -368,6 +430,7 @@ impl Logic for AtomicAlu {
         }
         if self.width_128.val() {
             self.width_mask.next = self.mask_128.val();
+            self.sign_bit.next = self.sign_128.val();
         }
 
         // 2. op decode: one flag per integer op (Add on a float type is the
@@ -409,79 +472,103 @@ impl Logic for AtomicAlu {
         //    everything above the width.
         self.adder_invert.next = self.zero.val();
         if self.adder_subtracts.val() {
-            self.adder_invert.next = !self.zero.val();
+            self.adder_invert.next = self.build_mask.val();
         }
         self.adder_operand.next = self.one.val();
         if self.adder_takes_src0.val() {
             self.adder_operand.next = self.src0_masked.val();
         }
-        self.adder_sum.next = (self.old_masked.val() ^ self.adder_invert.val()) + self.adder_operand.val();
+        self.adder_sum.next =
+            ((self.old_masked.val() ^ self.adder_invert.val()) & self.build_mask.val()) + (self.adder_operand.val() & self.build_mask.val());
         self.adder_result.next = self.adder_sum.val() ^ self.adder_invert.val();
 
         // 6. the one magnitude comparator: old < src0, unsigned; signed
         //    order by flipping the width's sign bit of both operands
         self.compare_flip.next = self.zero.val();
         if self.compare_signed.val() {
-            self.compare_flip.next = self.sign_bit.val();
+            self.compare_flip.next = self.sign_bit.val() & self.build_mask.val();
         }
-        self.compare_old.next = self.old_masked.val() ^ self.compare_flip.val();
-        self.compare_src0.next = self.src0_masked.val() ^ self.compare_flip.val();
-        self.old_less_than_src0.next = self.compare_old.val() < self.compare_src0.val();
+        self.compare_old.next = (self.old_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
+        self.compare_src0.next = (self.src0_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
+        //    in segments: lo [31:0], mid [63:32] (64/128-bit builds), hi
+        //    [127:64] (128-bit builds); old < src0 is decided by the highest
+        //    built segment that differs
+        self.lt_lo.next = self.compare_old.val().get_bits::<32>(0) < self.compare_src0.val().get_bits::<32>(0);
+        self.lt_mid.next =
+            (self.compare_old.val().get_bits::<32>(32) < self.compare_src0.val().get_bits::<32>(32)) & self.has_64.val();
+        self.lt_hi.next =
+            (self.compare_old.val().get_bits::<64>(64) < self.compare_src0.val().get_bits::<64>(64)) & self.has_128.val();
+        self.ordered_eq_mid.next =
+            (self.compare_old.val().get_bits::<32>(32) == self.compare_src0.val().get_bits::<32>(32)) | !self.has_64.val();
+        self.ordered_eq_hi.next =
+            (self.compare_old.val().get_bits::<64>(64) == self.compare_src0.val().get_bits::<64>(64)) | !self.has_128.val();
+        self.old_less_than_src0.next = self.lt_hi.val()
+            | (self.ordered_eq_hi.val() & (self.lt_mid.val() | (self.ordered_eq_mid.val() & self.lt_lo.val())));
 
         // 7. the one equality comparator: old == src1 (cmpxchg), else old == src0
         self.equal_operand.next = self.src0_masked.val();
         if self.is_cmpxchg.val() {
             self.equal_operand.next = self.src1_masked.val();
         }
-        self.old_equals_operand.next = self.old_masked.val() == self.equal_operand.val();
+        //    (segmented like the magnitude comparator)
+        self.eq_lo.next = self.old_masked.val().get_bits::<32>(0) == self.equal_operand.val().get_bits::<32>(0);
+        self.eq_mid.next =
+            (self.old_masked.val().get_bits::<32>(32) == self.equal_operand.val().get_bits::<32>(32)) | !self.has_64.val();
+        self.eq_hi.next =
+            (self.old_masked.val().get_bits::<64>(64) == self.equal_operand.val().get_bits::<64>(64)) | !self.has_128.val();
+        self.old_equals_operand.next = (self.eq_lo.val() & self.eq_mid.val()) & self.eq_hi.val();
         self.old_is_zero.next = !(self.old_masked.val().any());
 
-        // 8. result select; anything not decoded above leaves memory unchanged
-        self.result.next = self.old_masked.val();
-        if self.select_adder.val() {
-            self.result.next = self.adder_result.val();
+        // 8. result select, one-hot AND-OR over the candidates; anything not
+        //    decoded above leaves memory unchanged (old)
+        //    PTX inc (seed PTX_ATOM.md, Semantics): (old >= src0) ? 0 : old + 1
+        //    PTX dec: (old == 0 || old > src0) ? src0 : old - 1,
+        //    with old > src0 = !(old < src0) && !(old == src0)
+        //    The float ops: FloatAlu claims them (no integer flag above is set).
+        self.dec_bound_takes_src0.next =
+            self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val());
+        self.take_adder.next = (self.select_adder.val() | (self.is_inc_bound.val() & self.old_less_than_src0.val()))
+            | (self.is_dec_bound.val() & !self.dec_bound_takes_src0.val());
+        self.take_src0.next = ((self.select_smaller.val() & !self.old_less_than_src0.val())
+            | (self.select_larger.val() & self.old_less_than_src0.val()))
+            | ((self.is_xchg.val() | (self.is_cmpxchg.val() & self.old_equals_operand.val()))
+                | (self.is_dec_bound.val() & self.dec_bound_takes_src0.val()));
+        self.take_and.next = self.is_and.val();
+        self.take_or.next = self.is_or.val();
+        self.take_xor.next = self.is_xor.val();
+        self.take_float.next = self.fp_enabled.val() & self.float.float_op.val();
+        self.take_old.next = !(((self.take_adder.val() | self.take_src0.val())
+            | (self.take_and.val() | self.take_or.val()))
+            | ((self.take_xor.val() | self.take_float.val()) | self.is_inc_bound.val()));
+        self.gated_old.next = self.zero.val();
+        if self.take_old.val() {
+            self.gated_old.next = self.old_masked.val();
         }
-        if self.select_smaller.val() & !self.old_less_than_src0.val() {
-            self.result.next = self.src0_masked.val();
+        self.gated_adder.next = self.zero.val();
+        if self.take_adder.val() {
+            self.gated_adder.next = self.adder_result.val();
         }
-        if self.select_larger.val() & self.old_less_than_src0.val() {
-            self.result.next = self.src0_masked.val();
+        self.gated_src0.next = self.zero.val();
+        if self.take_src0.val() {
+            self.gated_src0.next = self.src0_masked.val();
         }
-        if self.is_xchg.val() {
-            self.result.next = self.src0_masked.val();
+        // and/or/xor (one-hot) share one candidate
+        self.gated_logic.next = self.zero.val();
+        if self.take_and.val() {
+            self.gated_logic.next = self.old_masked.val() & self.src0_masked.val();
         }
-        if self.is_cmpxchg.val() & self.old_equals_operand.val() {
-            self.result.next = self.src0_masked.val();
+        if self.take_or.val() {
+            self.gated_logic.next = self.old_masked.val() | self.src0_masked.val();
         }
-        if self.is_and.val() {
-            self.result.next = self.old_masked.val() & self.src0_masked.val();
+        if self.take_xor.val() {
+            self.gated_logic.next = self.old_masked.val() ^ self.src0_masked.val();
         }
-        if self.is_or.val() {
-            self.result.next = self.old_masked.val() | self.src0_masked.val();
+        self.gated_float.next = self.zero.val();
+        if self.take_float.val() {
+            self.gated_float.next = self.float.new_value.val();
         }
-        if self.is_xor.val() {
-            self.result.next = self.old_masked.val() ^ self.src0_masked.val();
-        }
-        // PTX inc (seed PTX_ATOM.md, Semantics): (old >= src0) ? 0 : old + 1
-        if self.is_inc_bound.val() {
-            self.result.next = self.zero.val();
-            if self.old_less_than_src0.val() {
-                self.result.next = self.adder_result.val();
-            }
-        }
-        // PTX dec: (old == 0 || old > src0) ? src0 : old - 1,
-        // with old > src0 = !(old < src0) && !(old == src0)
-        if self.is_dec_bound.val() {
-            self.result.next = self.adder_result.val();
-            if self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val()) {
-                self.result.next = self.src0_masked.val();
-            }
-        }
-
-        // the float ops (FloatAlu claims them: no integer flag above is set)
-        if self.fp_enabled.val() & self.float.float_op.val() {
-            self.result.next = self.float.new_value.val();
-        }
+        self.result.next = ((self.gated_old.val() | self.gated_adder.val()) | (self.gated_src0.val() | self.gated_logic.val()))
+            | self.gated_float.val();
 
         // 9. outputs
         self.new_masked.next = self.result.val() & self.width_mask.val();

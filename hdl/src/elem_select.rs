@@ -1,5 +1,5 @@
 //! `ElemSelect`: the ALU operands (or the scatter block) of the current
-//! element, cut out of the current lane's `req_src0`/`req_src1`.
+//! element, cut out of the current lane's `pay_src0`/`pay_src1` (held by the unit).
 //!
 //! | message            | element operand src0                 | src1                 |
 //! | ------------------ | ------------------------------------ | -------------------- |
@@ -26,9 +26,9 @@ pub const ELEM_SHIFT_BITS: usize = 8;
 #[derive(LogicBlock)]
 pub struct ElemSelect {
     // ---- inputs ----
-    /// The lane's `req_src0` (PTX: B).
+    /// The lane's `pay_src0` (PTX: B).
     pub lane_src0: Signal<In, Bits<DATA_BITS>>,
-    /// The lane's `req_src1` (PTX: C).
+    /// The lane's `pay_src1` (PTX: C).
     pub lane_src1: Signal<In, Bits<DATA_BITS>>,
     /// Bit offset of the element: e * element bits (scatter: up to 248, into src1 past 127).
     pub elem_shift: Signal<In, Bits<ELEM_SHIFT_BITS>>,

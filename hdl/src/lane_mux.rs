@@ -1,107 +1,109 @@
-//! `LaneMux`: one lane's payload out of the all-lanes request buses, and the
-//! all-lanes alignment check.
+//! `LaneMux`: the issuing lane's payload (fresh from the payload port, or
+//! held), and that lane's alignment check.
 //!
-//! The unit does not latch the payload: the driver holds `req_*` until the
-//! message is taken, and the unit reads the selected lane straight from the
-//! request ports through this one-hot AND-OR multiplexer (unrolled: rust-hdl
-//! allows no variable array index).
+//! The unit reads one lane's operands at a time through its payload port
+//! (docs/microarchitecture.md "Payload port"): the read goes out in the
+//! cycle the lane is selected, the operands are on `pay_*` in the next cycle
+//! (`atomport_isa::PAYLOAD_LATENCY` = 1), the cycle the lane issues its first
+//! element. The unit keeps them in its `held_*` registers for the lane's
+//! later cycles (PTX vector elements, scatter blocks, the typed walk, a
+//! stall), so each enabled lane is read exactly once. `fresh` picks the
+//! port; a 2-way mux, not a 32-way one.
 //!
-//! Alignment: every enabled lane's access must be aligned to its size, so
-//! that it lies inside one 16-byte bus line. The script parser already
-//! rejects misaligned addresses and offsets (scripts.md: "addresses aligned
-//! to the access size"); in the RTL a misaligned message is an illegal one
-//! (error response, no memory touched). Checked: each enabled lane's address
-//! plus `base_low` (the buffer base's low bits for DWORD_ATOMIC on a buffer),
-//! or for TYPED_ATOMIC the surface base alone (elements sit at base + i*E).
+//! Alignment: an access must be aligned to its size so that it lies inside
+//! one 16-byte bus line. The script parser already rejects misaligned
+//! addresses and offsets (scripts.md: "addresses aligned to the access
+//! size"), so the golden model never sees one. In the RTL the check is per
+//! lane, as its payload arrives (a lane's address is not known before):
+//! a misaligned lane touches no memory (its entries make no request, like an
+//! out-of-bounds element), and its message ends with `rsp_error`. Checked:
+//! the lane's address plus `base_low` (the buffer base's low bits for
+//! DWORD_ATOMIC on a buffer), or for TYPED_ATOMIC the surface base alone
+//! (elements sit at base + i*E; then every lane fails, and the message
+//! touches no memory at all).
 
 use rust_hdl::prelude::*;
 
 use crate::decoder::SIZE_BITS;
-use crate::lane_select::MAX_LANES;
 
-/// Lanes whose typed coordinates travel on `req_coord` (TYPED_ATOMIC is 8 lanes).
-pub const COORD_LANES: usize = 8;
-/// Bits of one lane's address (`req_addr`).
+/// Bits of one lane's address (`pay_addr`).
 pub const ADDR_BITS: usize = 64;
-/// Bits of one lane's source operand (`req_src0`, `req_src1`) and of one coordinate set.
+/// Bits of one lane's source operand (`pay_src0`, `pay_src1`) and of one coordinate set (`pay_coord`).
 pub const LANE_DATA_BITS: usize = 128;
 
-/// The payload of the lane whose bit is set in `onehot` (combinational).
+/// The issuing lane's payload and its alignment (combinational).
 #[derive(LogicBlock)]
 pub struct LaneMux {
     // ---- select ----
-    /// One bit set: the lane to read (all zero: every output is zero).
-    pub onehot: Signal<In, Bits<MAX_LANES>>,
+    /// The lane's operands are on the payload port this cycle (it was read
+    /// in the previous cycle); else they are in the held registers.
+    pub fresh: Signal<In, Bit>,
 
-    // ---- all lanes (the unit's request ports) ----
-    /// Lane i at bits `64i+63..64i`.
-    pub all_addr: Signal<In, Bits<{ MAX_LANES * ADDR_BITS }>>,
-    /// Lane i at bits `128i+127..128i`.
-    pub all_src0: Signal<In, Bits<{ MAX_LANES * LANE_DATA_BITS }>>,
-    /// Lane i at bits `128i+127..128i`.
-    pub all_src1: Signal<In, Bits<{ MAX_LANES * LANE_DATA_BITS }>>,
-    /// Lane i (0..7) at bits `128i+127..128i` = {lod, r, v, u}.
-    pub all_coord: Signal<In, Bits<{ COORD_LANES * LANE_DATA_BITS }>>,
+    // ---- the payload port (`pay_*`) ----
+    pub port_addr: Signal<In, Bits<ADDR_BITS>>,
+    pub port_src0: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub port_src1: Signal<In, Bits<LANE_DATA_BITS>>,
+    /// {lod, r, v, u}
+    pub port_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+
+    // ---- the held registers ----
+    pub held_addr: Signal<In, Bits<ADDR_BITS>>,
+    pub held_src0: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub held_src1: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub held_coord: Signal<In, Bits<LANE_DATA_BITS>>,
 
     // ---- alignment check ----
-    /// Enabled lanes (the check ignores the others).
-    pub lane_enables: Signal<In, Bits<MAX_LANES>>,
     /// log2 bytes of one access.
     pub elem_size: Signal<In, Bits<SIZE_BITS>>,
-    /// Low bits added to every lane address (buffer base), else 0.
+    /// Low bits added to the lane address (buffer base), else 0.
     pub base_low: Signal<In, Bits<4>>,
-    /// Check the lane addresses (all kinds but TYPED_ATOMIC).
-    pub check_lanes: Signal<In, Bit>,
+    /// Check the lane address (all kinds but TYPED_ATOMIC).
+    pub check_lane: Signal<In, Bit>,
     /// Check `base_low` alone (TYPED_ATOMIC).
     pub check_base: Signal<In, Bit>,
-    /// Some checked access is not aligned to its size.
+    /// The lane's access is not aligned to its size.
     pub misaligned: Signal<Out, Bit>,
 
-    // ---- the selected lane ----
+    // ---- the lane's payload ----
     pub addr: Signal<Out, Bits<ADDR_BITS>>,
     pub src0: Signal<Out, Bits<LANE_DATA_BITS>>,
     pub src1: Signal<Out, Bits<LANE_DATA_BITS>>,
-    /// {lod, r, v, u}; zero for lanes 8..31.
+    /// {lod, r, v, u}
     pub coord: Signal<Out, Bits<LANE_DATA_BITS>>,
 
     // ---- constants ----
-    zero_addr: Constant<Bits<ADDR_BITS>>,
-    zero_data: Constant<Bits<LANE_DATA_BITS>>,
     /// `align_masks[s]` = (1 << s) - 1
     align_masks: [Constant<Bits<4>>; 5],
     zero_mask: Constant<Bits<4>>,
 
     // ---- locals ----
     align_mask: Signal<Local, Bits<4>>,
-    lane_misaligned: [Signal<Local, Bit>; MAX_LANES],
-    any_lane_misaligned: Signal<Local, Bit>,
 }
 
 impl Default for LaneMux {
     fn default() -> Self {
         Self {
-            onehot: Default::default(),
-            all_addr: Default::default(),
-            all_src0: Default::default(),
-            all_src1: Default::default(),
-            all_coord: Default::default(),
+            fresh: Default::default(),
+            port_addr: Default::default(),
+            port_src0: Default::default(),
+            port_src1: Default::default(),
+            port_coord: Default::default(),
+            held_addr: Default::default(),
+            held_src0: Default::default(),
+            held_src1: Default::default(),
+            held_coord: Default::default(),
+            elem_size: Default::default(),
+            base_low: Default::default(),
+            check_lane: Default::default(),
+            check_base: Default::default(),
+            misaligned: Default::default(),
             addr: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
             coord: Default::default(),
-            zero_addr: Constant::new(0u64.to_bits()),
-            zero_data: Constant::new(0u64.to_bits()),
-            lane_enables: Default::default(),
-            elem_size: Default::default(),
-            base_low: Default::default(),
-            check_lanes: Default::default(),
-            check_base: Default::default(),
-            misaligned: Default::default(),
             align_masks: core::array::from_fn(|s| Constant::new(((1u64 << s) - 1).to_bits())),
             zero_mask: Constant::new(0u64.to_bits()),
             align_mask: Default::default(),
-            lane_misaligned: core::array::from_fn(|_| Default::default()),
-            any_lane_misaligned: Default::default(),
         }
     }
 }
@@ -109,22 +111,15 @@ impl Default for LaneMux {
 impl Logic for LaneMux {
     #[hdl_gen]
     fn update(&mut self) {
-        self.addr.next = self.zero_addr.val();
-        self.src0.next = self.zero_data.val();
-        self.src1.next = self.zero_data.val();
-        self.coord.next = self.zero_data.val();
-        // (offsets are literals: a named constant would become a Verilog identifier)
-        for i in 0..MAX_LANES {
-            if self.onehot.val().get_bit(i) {
-                self.addr.next = self.all_addr.val().get_bits::<ADDR_BITS>(i * 64);
-                self.src0.next = self.all_src0.val().get_bits::<LANE_DATA_BITS>(i * 128);
-                self.src1.next = self.all_src1.val().get_bits::<LANE_DATA_BITS>(i * 128);
-            }
-        }
-        for i in 0..COORD_LANES {
-            if self.onehot.val().get_bit(i) {
-                self.coord.next = self.all_coord.val().get_bits::<LANE_DATA_BITS>(i * 128);
-            }
+        self.addr.next = self.held_addr.val();
+        self.src0.next = self.held_src0.val();
+        self.src1.next = self.held_src1.val();
+        self.coord.next = self.held_coord.val();
+        if self.fresh.val() {
+            self.addr.next = self.port_addr.val();
+            self.src0.next = self.port_src0.val();
+            self.src1.next = self.port_src1.val();
+            self.coord.next = self.port_coord.val();
         }
 
         self.align_mask.next = self.zero_mask.val();
@@ -133,15 +128,8 @@ impl Logic for LaneMux {
                 self.align_mask.next = self.align_masks[s].val();
             }
         }
-        self.any_lane_misaligned.next = false;
-        for i in 0..MAX_LANES {
-            self.lane_misaligned[i].next = self.lane_enables.val().get_bit(i)
-                & ((self.all_addr.val().get_bits::<4>(i * 64) + self.base_low.val()) & self.align_mask.val()).any();
-            if self.lane_misaligned[i].val() {
-                self.any_lane_misaligned.next = true;
-            }
-        }
-        self.misaligned.next = (self.check_lanes.val() & self.any_lane_misaligned.val())
+        self.misaligned.next = (self.check_lane.val()
+            & ((self.addr.val().get_bits::<4>(0) + self.base_low.val()) & self.align_mask.val()).any())
             | (self.check_base.val() & (self.base_low.val() & self.align_mask.val()).any());
     }
 }

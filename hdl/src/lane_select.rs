@@ -21,9 +21,7 @@ pub struct LaneSelect {
     pub mask: Signal<In, Bits<MAX_LANES>>,
 
     // ---- outputs ----
-    /// Only the lowest set bit of `mask` (zero when `mask` is zero).
-    pub onehot: Signal<Out, Bits<MAX_LANES>>,
-    /// Its lane number (0 when `mask` is zero).
+    /// The lowest set lane's number (0 when `mask` is zero).
     pub lane: Signal<Out, Bits<LANE_BITS>>,
     /// `mask` has a lane set.
     pub any: Signal<Out, Bit>,
@@ -39,6 +37,8 @@ pub struct LaneSelect {
     // ---- locals ----
     /// `-mask` (two's complement)
     negated: Signal<Local, Bits<MAX_LANES>>,
+    /// Only the lowest set bit of `mask` (zero when `mask` is zero).
+    onehot: Signal<Local, Bits<MAX_LANES>>,
 }
 
 impl Default for LaneSelect {

@@ -1,11 +1,18 @@
 //! `AtomicUnit`: the lane-serializing memory-port unit (`atomic_unit.v`).
 //!
-//! One message at a time comes in on `req_*` (descriptor and every lane's
-//! payload at once; the driver holds it until `req_ready`). The unit decodes
-//! the descriptor, computes the channel enables, and issues one entry per
-//! cycle into an 8-entry in-flight table, lowest enabled lane first (element
-//! by element for PTX vectors, block by block for SVM_SCATTER), skipping
-//! disabled lanes at no cost. An atomic entry sends its read at issue; the
+//! One message at a time comes in on `req_*` (descriptor, masks, surface
+//! state; the driver holds it until `req_ready`). The unit decodes the
+//! descriptor, computes the channel enables, and reads each enabled lane's
+//! operands through its payload port (`pay_lane` out, the lane's
+//! address/src0/src1/coordinates in on `pay_*` one cycle later), lowest
+//! enabled lane first, skipping disabled lanes at no cost. Two stages: the
+//! *select* stage picks the lane and reads its payload (`LaneSelect`, on the
+//! message on `req_*`), the *issue* stage, one cycle later, has the payload
+//! and the message's decoded fields (`ctx_*` registers) and issues one entry
+//! per cycle into an 8-entry in-flight table (element by element for PTX
+//! vectors, block by block for SVM_SCATTER). `req_ready` rises when the
+//! message's last lane is selected, so the next message's first lane is
+//! selected while the last one issues: no idle cycle between messages. An atomic entry sends its read at issue; the
 //! read data returns in order into the entry; when the entry reaches the
 //! table's head, the ALU computes the new value and the write goes out; the
 //! entry retires when memory accepts the write, and the lane's result leaves
@@ -28,7 +35,7 @@
 //! | -------------- | --------------- | ----------------------------------------------------- |
 //! | MessageDecoder | decoder.rs      | descriptor fields, legality, channel enables          |
 //! | LaneSelect     | lane_select.rs  | find-first-set over the lanes left                    |
-//! | LaneMux        | lane_mux.rs     | the lane's payload; all-lanes alignment check         |
+//! | LaneMux        | lane_mux.rs     | the lane's payload (port or held); its alignment      |
 //! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC address walk over the mip levels         |
 //! | AddrGen        | addr_gen.rs     | element address, line, byte lane, bounds              |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
@@ -45,7 +52,7 @@ use crate::head_select::{
     HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
     INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
 };
-use crate::lane_mux::{LaneMux, COORD_LANES};
+use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS};
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
 use crate::state_reg::StateReg;
 use crate::typed_addr::TypedAddr;
@@ -60,13 +67,13 @@ const READ_SEQ_BITS: usize = 4;
 /// Bits of the in-flight table's occupancy (0..=8).
 const OCCUPANCY_BITS: usize = 4;
 
-/// The issue side's state.
+/// The select stage's state.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum IssueState {
-    /// The message on `req_*` (if any) has issued nothing yet: its lanes are
-    /// the decoder's channel enables.
+    /// The message on `req_*` (if any) has had no lane selected yet: its
+    /// lanes are the decoder's channel enables.
     FirstLane,
-    /// Part of the message on `req_*` has issued: its lanes left are `lanes_left`.
+    /// Part of the message on `req_*` has been selected: its lanes left are `lanes_left`.
     NextLane,
 }
 
@@ -77,22 +84,15 @@ pub struct AtomicUnit {
     /// Synchronous, active high: empties the in-flight table, back to `FirstLane`.
     pub reset: Signal<In, Bit>,
 
-    // ---- request: one message, all lanes at once ----
+    // ---- request: one message's descriptor, masks and surface state ----
     pub req_valid: Signal<In, Bit>,
-    /// The message's last entry issues this cycle (combinational).
+    /// The message's last lane is selected this cycle (combinational): the
+    /// unit has what it needs of `req_*`.
     pub req_ready: Signal<Out, Bit>,
     /// The descriptor, byte k on bits 8k+7..8k (docs/descriptors.md).
     pub req_desc: Signal<In, Bits<DESC_BITS>>,
     pub req_dmask: Signal<In, Bits<MAX_LANES>>,
     pub req_pred_mask: Signal<In, Bits<MAX_LANES>>,
-    /// Lane i's address / u32 offset at bits 64i+63..64i.
-    pub req_addr: Signal<In, Bits<{ MAX_LANES * 64 }>>,
-    /// Lane i's src0 / PTX b / scatter blocks at bits 128i+127..128i.
-    pub req_src0: Signal<In, Bits<{ MAX_LANES * 128 }>>,
-    /// Lane i's src1 / PTX c / scatter blocks continued at bits 128i+127..128i.
-    pub req_src1: Signal<In, Bits<{ MAX_LANES * 128 }>>,
-    /// TYPED_ATOMIC lane i (0..7): {lod, r, v, u} at bits 128i+127..128i.
-    pub req_coord: Signal<In, Bits<{ COORD_LANES * 128 }>>,
     /// The named surface: 0..=4 typed kinds, 5 buffer, 7 none.
     pub req_surf_kind: Signal<In, Bits<SURF_KIND_BITS>>,
     pub req_surf_base: Signal<In, Bits<64>>,
@@ -104,6 +104,20 @@ pub struct AtomicUnit {
     pub req_surf_levels: Signal<In, Bits<32>>,
     pub req_surf_u16: Signal<In, Bit>,
     pub req_slm_size: Signal<In, Bits<32>>,
+
+    // ---- payload port: a register-file read of one lane of the message on req_* ----
+    /// Read lane `pay_lane` this cycle (combinational, like `req_ready`);
+    /// its operands are on `pay_*` `PAYLOAD_LATENCY` (1) cycle later.
+    pub pay_valid: Signal<Out, Bit>,
+    pub pay_lane: Signal<Out, Bits<LANE_BITS>>,
+    /// The lane's address / u32 offset.
+    pub pay_addr: Signal<In, Bits<ADDR_BITS>>,
+    /// The lane's src0 / PTX b / scatter blocks 0.. (bytes 0..15).
+    pub pay_src0: Signal<In, Bits<LANE_DATA_BITS>>,
+    /// The lane's src1 / PTX c / scatter blocks continued (bytes 16..31).
+    pub pay_src1: Signal<In, Bits<LANE_DATA_BITS>>,
+    /// TYPED_ATOMIC: {lod, r, v, u}.
+    pub pay_coord: Signal<In, Bits<LANE_DATA_BITS>>,
 
     // ---- memory read channel ----
     pub mem_rd_valid: Signal<Out, Bit>,
@@ -149,10 +163,56 @@ pub struct AtomicUnit {
     head_select: HeadSelect,
     alu: AtomicAlu,
 
-    // ---- issue state ----
+    // ---- select stage ----
     issue_state: StateReg<IssueState>,
-    /// lanes of the current message still to issue (valid in `NextLane`)
+    /// lanes of the message on `req_*` still to select (valid in `NextLane`)
     lanes_left: DFF<Bits<MAX_LANES>>,
+
+    // ---- issue stage: the lane selected last cycle ----
+    /// a lane (or a marker) is in the issue stage
+    i_valid: DFF<Bit>,
+    /// its payload is on `pay_*` this cycle (read last cycle)
+    i_fresh: DFF<Bit>,
+    i_lane: DFF<Bits<LANE_BITS>>,
+    /// it is its message's last lane
+    i_last_lane: DFF<Bit>,
+    /// no lane: the message only issues a marker (illegal, or no lane enabled)
+    i_marker: DFF<Bit>,
+    /// the marker is for an illegal message
+    i_illegal: DFF<Bit>,
+    /// a misaligned lane of the message in the issue stage has issued
+    msg_misaligned: DFF<Bit>,
+    /// the lane's payload, kept from the cycle it arrived
+    held_addr: DFF<Bits<ADDR_BITS>>,
+    held_src0: DFF<Bits<LANE_DATA_BITS>>,
+    held_src1: DFF<Bits<LANE_DATA_BITS>>,
+    held_coord: DFF<Bits<LANE_DATA_BITS>>,
+    /// the message's decoded fields and surface state, taken with each lane
+    ctx_elem_size: DFF<Bits<SIZE_BITS>>,
+    ctx_last_elem: DFF<Bits<ELEM_BITS>>,
+    ctx_space_slm: DFF<Bit>,
+    ctx_addr_offset32: DFF<Bit>,
+    ctx_addr_buffer: DFF<Bit>,
+    ctx_kind_typed: DFF<Bit>,
+    ctx_write_only: DFF<Bit>,
+    ctx_swap_src: DFF<Bit>,
+    ctx_v_present: DFF<Bit>,
+    ctx_r_present: DFF<Bit>,
+    ctx_lod_present: DFF<Bit>,
+    ctx_alu_op: DFF<Bits<ALU_OP_BITS>>,
+    ctx_alu_ty: DFF<Bits<ALU_TY_BITS>>,
+    ctx_alu_ftz: DFF<Bit>,
+    ctx_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
+    ctx_surf_base: DFF<Bits<64>>,
+    ctx_surf_size: DFF<Bits<64>>,
+    ctx_surf_width: DFF<Bits<32>>,
+    ctx_surf_height: DFF<Bits<32>>,
+    ctx_surf_depth: DFF<Bits<32>>,
+    ctx_surf_array: DFF<Bits<32>>,
+    ctx_surf_levels: DFF<Bits<32>>,
+    ctx_surf_u16: DFF<Bit>,
+    ctx_slm_size: DFF<Bits<32>>,
+
     /// element / block of the current lane
     elem_index: DFF<Bits<ELEM_BITS>>,
     /// its byte offset from the lane's address
@@ -236,11 +296,21 @@ pub struct AtomicUnit {
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
 
+    // ---- select locals (named for waveforms) ----
+    sel_valid: Signal<Local, Bit>,
+    /// the message on `req_*` gets a marker instead of lanes (illegal, or no lane enabled)
+    sel_marker: Signal<Local, Bit>,
+    /// the selected lane is the message's last
+    sel_last: Signal<Local, Bit>,
+    /// the issue stage is empty or done with its lane: the selected lane moves in
+    sel_take: Signal<Local, Bit>,
+
     // ---- issue locals (named for waveforms) ----
-    issue_first: Signal<Local, Bit>,
     table_is_full: Signal<Local, Bit>,
-    /// the message is illegal or misaligned
-    issue_error: Signal<Local, Bit>,
+    /// the issuing lane's access is misaligned (no memory; the message ends in error)
+    issue_misaligned: Signal<Local, Bit>,
+    /// the issue stage is done with its lane (or marker) this cycle
+    issue_done: Signal<Local, Bit>,
     /// this cycle's entry only ends the message (illegal, or no lane enabled)
     issue_marker: Signal<Local, Bit>,
     /// the current element is the lane's last
@@ -309,10 +379,6 @@ impl AtomicUnit {
             req_desc: Default::default(),
             req_dmask: Default::default(),
             req_pred_mask: Default::default(),
-            req_addr: Default::default(),
-            req_src0: Default::default(),
-            req_src1: Default::default(),
-            req_coord: Default::default(),
             req_surf_kind: Default::default(),
             req_surf_base: Default::default(),
             req_surf_size: Default::default(),
@@ -323,6 +389,12 @@ impl AtomicUnit {
             req_surf_levels: Default::default(),
             req_surf_u16: Default::default(),
             req_slm_size: Default::default(),
+            pay_valid: Default::default(),
+            pay_lane: Default::default(),
+            pay_addr: Default::default(),
+            pay_src0: Default::default(),
+            pay_src1: Default::default(),
+            pay_coord: Default::default(),
             mem_rd_valid: Default::default(),
             mem_rd_ready: Default::default(),
             mem_rd_addr: Default::default(),
@@ -356,6 +428,41 @@ impl AtomicUnit {
             alu: AtomicAlu::new(config.data_bits, config.fp),
             issue_state: Default::default(),
             lanes_left: Default::default(),
+            i_valid: Default::default(),
+            i_fresh: Default::default(),
+            i_lane: Default::default(),
+            i_last_lane: Default::default(),
+            i_marker: Default::default(),
+            i_illegal: Default::default(),
+            msg_misaligned: Default::default(),
+            held_addr: Default::default(),
+            held_src0: Default::default(),
+            held_src1: Default::default(),
+            held_coord: Default::default(),
+            ctx_elem_size: Default::default(),
+            ctx_last_elem: Default::default(),
+            ctx_space_slm: Default::default(),
+            ctx_addr_offset32: Default::default(),
+            ctx_addr_buffer: Default::default(),
+            ctx_kind_typed: Default::default(),
+            ctx_write_only: Default::default(),
+            ctx_swap_src: Default::default(),
+            ctx_v_present: Default::default(),
+            ctx_r_present: Default::default(),
+            ctx_lod_present: Default::default(),
+            ctx_alu_op: Default::default(),
+            ctx_alu_ty: Default::default(),
+            ctx_alu_ftz: Default::default(),
+            ctx_surf_kind: Default::default(),
+            ctx_surf_base: Default::default(),
+            ctx_surf_size: Default::default(),
+            ctx_surf_width: Default::default(),
+            ctx_surf_height: Default::default(),
+            ctx_surf_depth: Default::default(),
+            ctx_surf_array: Default::default(),
+            ctx_surf_levels: Default::default(),
+            ctx_surf_u16: Default::default(),
+            ctx_slm_size: Default::default(),
             elem_index: Default::default(),
             elem_offset: Default::default(),
             elem_shift: Default::default(),
@@ -422,9 +529,13 @@ impl AtomicUnit {
             zero_coord: constant(0),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
-            issue_first: Default::default(),
+            sel_valid: Default::default(),
+            sel_marker: Default::default(),
+            sel_last: Default::default(),
+            sel_take: Default::default(),
             table_is_full: Default::default(),
-            issue_error: Default::default(),
+            issue_misaligned: Default::default(),
+            issue_done: Default::default(),
             issue_marker: Default::default(),
             issue_lane_done: Default::default(),
             issue_last: Default::default(),
@@ -459,6 +570,41 @@ impl Logic for AtomicUnit {
             clock,
             issue_state,
             lanes_left,
+            i_valid,
+            i_fresh,
+            i_lane,
+            i_last_lane,
+            i_marker,
+            i_illegal,
+            msg_misaligned,
+            held_addr,
+            held_src0,
+            held_src1,
+            held_coord,
+            ctx_elem_size,
+            ctx_last_elem,
+            ctx_space_slm,
+            ctx_addr_offset32,
+            ctx_addr_buffer,
+            ctx_kind_typed,
+            ctx_write_only,
+            ctx_swap_src,
+            ctx_v_present,
+            ctx_r_present,
+            ctx_lod_present,
+            ctx_alu_op,
+            ctx_alu_ty,
+            ctx_alu_ftz,
+            ctx_surf_kind,
+            ctx_surf_base,
+            ctx_surf_size,
+            ctx_surf_width,
+            ctx_surf_height,
+            ctx_surf_depth,
+            ctx_surf_array,
+            ctx_surf_levels,
+            ctx_surf_u16,
+            ctx_slm_size,
             elem_index,
             elem_offset,
             elem_shift,
@@ -546,18 +692,23 @@ impl Logic for AtomicUnit {
             }
         }
 
-        self.lane_mux.onehot.next = self.lane_select.onehot.val();
-        self.lane_mux.all_addr.next = self.req_addr.val();
-        self.lane_mux.all_src0.next = self.req_src0.val();
-        self.lane_mux.all_src1.next = self.req_src1.val();
-        self.lane_mux.all_coord.next = self.req_coord.val();
-        self.lane_mux.lane_enables.next = self.decoder.lane_enables.val();
-        self.lane_mux.elem_size.next = self.decoder.elem_size.val();
-        self.lane_mux.check_lanes.next = !self.decoder.kind_typed.val();
-        self.lane_mux.check_base.next = self.decoder.kind_typed.val();
+        // the issue stage's lane: its payload from the port (the cycle after
+        // its read) or from the held registers
+        self.lane_mux.fresh.next = self.i_fresh.q.val();
+        self.lane_mux.port_addr.next = self.pay_addr.val();
+        self.lane_mux.port_src0.next = self.pay_src0.val();
+        self.lane_mux.port_src1.next = self.pay_src1.val();
+        self.lane_mux.port_coord.next = self.pay_coord.val();
+        self.lane_mux.held_addr.next = self.held_addr.q.val();
+        self.lane_mux.held_src0.next = self.held_src0.q.val();
+        self.lane_mux.held_src1.next = self.held_src1.q.val();
+        self.lane_mux.held_coord.next = self.held_coord.q.val();
+        self.lane_mux.elem_size.next = self.ctx_elem_size.q.val();
+        self.lane_mux.check_lane.next = !self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
+        self.lane_mux.check_base.next = self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
         self.lane_mux.base_low.next = self.zero_low.val();
-        if self.decoder.addr_buffer.val() | self.decoder.kind_typed.val() {
-            self.lane_mux.base_low.next = self.req_surf_base.val().get_bits::<4>(0);
+        if self.ctx_addr_buffer.q.val() | self.ctx_kind_typed.q.val() {
+            self.lane_mux.base_low.next = self.ctx_surf_base.q.val().get_bits::<4>(0);
         }
 
         // TYPED_ATOMIC: a null V, R or LOD operand reads as 0 (docs/descriptors.md)
@@ -565,45 +716,45 @@ impl Logic for AtomicUnit {
         self.typed_step.level_base.next = self.typed_level_base.q.val();
         self.typed_step.coord_u.next = self.lane_mux.coord.val().get_bits::<32>(0);
         self.typed_step.coord_v.next = self.zero_coord.val();
-        if self.decoder.v_present.val() {
+        if self.ctx_v_present.q.val() {
             self.typed_step.coord_v.next = self.lane_mux.coord.val().get_bits::<32>(32);
         }
         self.typed_step.coord_r.next = self.zero_coord.val();
-        if self.decoder.r_present.val() {
+        if self.ctx_r_present.q.val() {
             self.typed_step.coord_r.next = self.lane_mux.coord.val().get_bits::<32>(64);
         }
         self.typed_step.coord_lod.next = self.zero_coord.val();
-        if self.decoder.lod_present.val() {
+        if self.ctx_lod_present.q.val() {
             self.typed_step.coord_lod.next = self.lane_mux.coord.val().get_bits::<32>(96);
         }
-        self.typed_step.surf_kind.next = self.req_surf_kind.val();
-        self.typed_step.surf_base.next = self.req_surf_base.val();
-        self.typed_step.surf_width.next = self.req_surf_width.val();
-        self.typed_step.surf_height.next = self.req_surf_height.val();
-        self.typed_step.surf_depth.next = self.req_surf_depth.val();
-        self.typed_step.surf_array.next = self.req_surf_array.val();
-        self.typed_step.surf_levels.next = self.req_surf_levels.val();
-        self.typed_step.surf_u16.next = self.req_surf_u16.val();
+        self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
+        self.typed_step.surf_base.next = self.ctx_surf_base.q.val();
+        self.typed_step.surf_width.next = self.ctx_surf_width.q.val();
+        self.typed_step.surf_height.next = self.ctx_surf_height.q.val();
+        self.typed_step.surf_depth.next = self.ctx_surf_depth.q.val();
+        self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
+        self.typed_step.surf_levels.next = self.ctx_surf_levels.q.val();
+        self.typed_step.surf_u16.next = self.ctx_surf_u16.q.val();
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
         self.addr_gen.elem_offset.next = self.elem_offset.q.val();
-        self.addr_gen.elem_size.next = self.decoder.elem_size.val();
-        self.addr_gen.space_slm.next = self.decoder.space_slm.val();
-        self.addr_gen.addr_offset32.next = self.decoder.addr_offset32.val();
-        self.addr_gen.addr_buffer.next = self.decoder.addr_buffer.val();
-        self.addr_gen.kind_typed.next = self.decoder.kind_typed.val();
-        self.addr_gen.surf_base.next = self.req_surf_base.val();
-        self.addr_gen.surf_size.next = self.req_surf_size.val();
-        self.addr_gen.slm_size.next = self.req_slm_size.val();
+        self.addr_gen.elem_size.next = self.ctx_elem_size.q.val();
+        self.addr_gen.space_slm.next = self.ctx_space_slm.q.val();
+        self.addr_gen.addr_offset32.next = self.ctx_addr_offset32.q.val();
+        self.addr_gen.addr_buffer.next = self.ctx_addr_buffer.q.val();
+        self.addr_gen.kind_typed.next = self.ctx_kind_typed.q.val();
+        self.addr_gen.surf_base.next = self.ctx_surf_base.q.val();
+        self.addr_gen.surf_size.next = self.ctx_surf_size.q.val();
+        self.addr_gen.slm_size.next = self.ctx_slm_size.q.val();
         self.addr_gen.typed_addr.next = self.typed_step.addr.val();
         self.addr_gen.typed_out_of_bounds.next = self.typed_step.out_of_bounds.val();
 
         self.elem_select.lane_src0.next = self.lane_mux.src0.val();
         self.elem_select.lane_src1.next = self.lane_mux.src1.val();
         self.elem_select.elem_shift.next = self.elem_shift.q.val();
-        self.elem_select.elem_size.next = self.decoder.elem_size.val();
-        self.elem_select.swap_src.next = self.decoder.swap_src.val();
-        self.elem_select.write_only.next = self.decoder.write_only.val();
+        self.elem_select.elem_size.next = self.ctx_elem_size.q.val();
+        self.elem_select.swap_src.next = self.ctx_swap_src.q.val();
+        self.elem_select.write_only.next = self.ctx_write_only.q.val();
 
         self.head_select.head.next = self.head_ptr.q.val();
         for k in 0..INFLIGHT_DEPTH {
@@ -720,22 +871,21 @@ impl Logic for AtomicUnit {
         self.obs_new.next = self.obs_new_r.q.val();
 
         // ================= issue: one table entry per cycle =================
-        self.issue_first.next = self.issue_state.q.val() == IssueState::FirstLane;
+        // The issue stage holds the lane selected last cycle (or a marker).
         self.table_is_full.next = self.occupancy.q.val() == self.table_full.val();
-        self.issue_error.next = self.decoder.illegal.val() | self.lane_mux.misaligned.val();
-        self.issue_marker.next = self.issue_first.val() & (self.issue_error.val() | !self.lane_select.any.val());
-        self.issue_lane_done.next = self.elem_index.q.val() == self.decoder.last_elem.val();
-        self.issue_last.next =
-            self.issue_marker.val() | (self.issue_lane_done.val() & !self.lane_select.rest.val().any());
-        self.issue_addr_ready.next =
-            self.issue_marker.val() | !self.decoder.kind_typed.val() | self.typed_step.ready.val();
-        self.issue_valid.next = ((self.req_valid.val() & !self.reset.val()) & !self.table_is_full.val())
+        self.issue_marker.next = self.i_marker.q.val();
+        self.issue_misaligned.next = self.lane_mux.misaligned.val() & !self.i_marker.q.val();
+        self.issue_lane_done.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
+        self.issue_last.next = self.issue_marker.val() | (self.issue_lane_done.val() & self.i_last_lane.q.val());
+        self.issue_addr_ready.next = (self.issue_marker.val() | self.issue_misaligned.val())
+            | (!self.ctx_kind_typed.q.val() | self.typed_step.ready.val());
+        self.issue_valid.next = ((self.i_valid.q.val() & !self.reset.val()) & !self.table_is_full.val())
             & self.issue_addr_ready.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
-        if self.decoder.write_only.val() {
+        if self.ctx_write_only.q.val() {
             self.issue_kind.next = self.kind_write.val();
         }
-        if self.addr_gen.out_of_bounds.val() {
+        if self.addr_gen.out_of_bounds.val() | self.issue_misaligned.val() {
             self.issue_kind.next = self.kind_no_memory.val();
         }
         if self.issue_marker.val() {
@@ -743,30 +893,97 @@ impl Logic for AtomicUnit {
         }
         self.issue_reads.next = self.issue_valid.val() & (self.issue_kind.val() == self.kind_read_modify_write.val());
         self.alloc.next = self.issue_valid.val() & (!self.issue_reads.val() | self.mem_rd_ready.val());
+        self.issue_done.next = self.alloc.val() & (self.issue_lane_done.val() | self.issue_marker.val());
         self.mem_rd_valid.next = self.issue_reads.val();
         self.mem_rd_addr.next = self.addr_gen.line.val();
         self.mem_rd_space.next = self.addr_gen.space.val();
         self.mem_rd_be.next = self.addr_gen.byte_enables.val();
-        self.req_ready.next = self.alloc.val() & self.issue_last.val();
 
+        // ================= select: one lane per cycle, payload read =================
+        // The lowest lane left of the message on req_* moves into the issue
+        // stage when that stage is empty or done with its lane; its payload
+        // is read now and arrives with it. An illegal or laneless message
+        // sends a marker instead (no payload read).
+        self.sel_valid.next = self.req_valid.val() & !self.reset.val();
+        self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
+            & (self.decoder.illegal.val() | !self.lane_select.any.val());
+        self.sel_last.next = self.sel_marker.val() | !self.lane_select.rest.val().any();
+        self.sel_take.next = self.sel_valid.val() & (!self.i_valid.q.val() | self.issue_done.val());
+        self.req_ready.next = self.sel_take.val() & self.sel_last.val();
+        self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
+        self.pay_lane.next = self.lane_select.lane.val();
+
+        if self.sel_take.val() {
+            self.lanes_left.d.next = self.lane_select.rest.val();
+        }
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
-                if self.alloc.val() & !self.issue_last.val() {
+                if self.sel_take.val() & !self.sel_last.val() {
                     self.issue_state.d.next = IssueState::NextLane;
                 }
             }
             IssueState::NextLane => {
-                if self.alloc.val() & self.issue_last.val() {
+                if self.sel_take.val() & self.sel_last.val() {
                     self.issue_state.d.next = IssueState::FirstLane;
                 }
             }
+        }
+
+        // the issue stage's registers
+        if self.issue_done.val() {
+            self.i_valid.d.next = false;
+        }
+        self.i_fresh.d.next = self.pay_valid.val();
+        if self.i_fresh.q.val() {
+            self.held_addr.d.next = self.pay_addr.val();
+            self.held_src0.d.next = self.pay_src0.val();
+            self.held_src1.d.next = self.pay_src1.val();
+            self.held_coord.d.next = self.pay_coord.val();
+        }
+        if self.sel_take.val() {
+            self.i_valid.d.next = true;
+            self.i_lane.d.next = self.lane_select.lane.val();
+            self.i_last_lane.d.next = self.sel_last.val();
+            self.i_marker.d.next = self.sel_marker.val();
+            self.i_illegal.d.next = self.decoder.illegal.val();
+            self.ctx_elem_size.d.next = self.decoder.elem_size.val();
+            self.ctx_last_elem.d.next = self.decoder.last_elem.val();
+            self.ctx_space_slm.d.next = self.decoder.space_slm.val();
+            self.ctx_addr_offset32.d.next = self.decoder.addr_offset32.val();
+            self.ctx_addr_buffer.d.next = self.decoder.addr_buffer.val();
+            self.ctx_kind_typed.d.next = self.decoder.kind_typed.val();
+            self.ctx_write_only.d.next = self.decoder.write_only.val();
+            self.ctx_swap_src.d.next = self.decoder.swap_src.val();
+            self.ctx_v_present.d.next = self.decoder.v_present.val();
+            self.ctx_r_present.d.next = self.decoder.r_present.val();
+            self.ctx_lod_present.d.next = self.decoder.lod_present.val();
+            self.ctx_alu_op.d.next = self.decoder.alu_op.val();
+            self.ctx_alu_ty.d.next = self.decoder.alu_ty.val();
+            self.ctx_alu_ftz.d.next = self.decoder.alu_ftz.val();
+            self.ctx_surf_kind.d.next = self.req_surf_kind.val();
+            self.ctx_surf_base.d.next = self.req_surf_base.val();
+            self.ctx_surf_size.d.next = self.req_surf_size.val();
+            self.ctx_surf_width.d.next = self.req_surf_width.val();
+            self.ctx_surf_height.d.next = self.req_surf_height.val();
+            self.ctx_surf_depth.d.next = self.req_surf_depth.val();
+            self.ctx_surf_array.d.next = self.req_surf_array.val();
+            self.ctx_surf_levels.d.next = self.req_surf_levels.val();
+            self.ctx_surf_u16.d.next = self.req_surf_u16.val();
+            self.ctx_slm_size.d.next = self.req_slm_size.val();
+        }
+        // a misaligned lane: the message's last entry carries the error
+        if self.alloc.val() & self.issue_misaligned.val() {
+            self.msg_misaligned.d.next = true;
+        }
+        if self.alloc.val() & self.issue_last.val() {
+            self.msg_misaligned.d.next = false;
         }
 
         // element / block stepping inside a lane
         self.elem_bytes.next = self.zero_addr.val();
         self.elem_bits.next = self.zero_shift.val();
         for s in 0..5 {
-            if self.decoder.elem_size.val().index() == s {
+            if self.ctx_elem_size.q.val().index() == s {
                 self.elem_bytes.next = self.size_bytes[s].val();
                 self.elem_bits.next = self.size_bits[s].val();
             }
@@ -776,18 +993,16 @@ impl Logic for AtomicUnit {
                 self.elem_index.d.next = self.zero_elem.val();
                 self.elem_offset.d.next = self.zero_addr.val();
                 self.elem_shift.d.next = self.zero_shift.val();
-                self.lanes_left.d.next = self.lane_select.rest.val();
             } else {
                 self.elem_index.d.next = self.elem_index.q.val() + self.one_elem.val();
                 self.elem_offset.d.next = self.elem_offset.q.val() + self.elem_bytes.val();
                 self.elem_shift.d.next = self.elem_shift.q.val() + self.elem_bits.val();
-                self.lanes_left.d.next = self.lane_select.rest.val() | self.lane_select.onehot.val();
             }
         }
 
         // TYPED_ATOMIC address walk: one level per cycle until the lane's lod
-        self.typed_pending.next = ((self.req_valid.val() & self.decoder.kind_typed.val()) & !self.issue_error.val())
-            & self.lane_select.any.val();
+        self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
+            & !self.issue_misaligned.val();
         if self.typed_pending.val() & !self.typed_step.ready.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_level_base.d.next = self.typed_step.next_level_base.val();
@@ -821,19 +1036,20 @@ impl Logic for AtomicUnit {
                     self.ent_line[k].d.next = self.addr_gen.line.val();
                     self.ent_space[k].d.next = self.addr_gen.space.val();
                     self.ent_bit_offset[k].d.next = self.addr_gen.bit_offset.val();
-                    self.ent_size[k].d.next = self.decoder.elem_size.val();
-                    self.ent_op[k].d.next = self.decoder.alu_op.val();
-                    self.ent_ty[k].d.next = self.decoder.alu_ty.val();
-                    self.ent_ftz[k].d.next = self.decoder.alu_ftz.val();
+                    self.ent_size[k].d.next = self.ctx_elem_size.q.val();
+                    self.ent_op[k].d.next = self.ctx_alu_op.q.val();
+                    self.ent_ty[k].d.next = self.ctx_alu_ty.q.val();
+                    self.ent_ftz[k].d.next = self.ctx_alu_ftz.q.val();
                     self.ent_src0[k].d.next = self.elem_select.src0.val() & self.data_built.val();
                     self.ent_src1[k].d.next = self.elem_select.src1.val() & self.data_built.val();
-                    self.ent_lane[k].d.next = self.lane_select.lane.val();
+                    self.ent_lane[k].d.next = self.i_lane.q.val();
                     self.ent_elem[k].d.next = self.elem_index.q.val();
                     self.ent_result_shift[k].d.next = self.elem_shift.q.val().get_bits::<7>(0);
                     self.ent_result_first[k].d.next = !self.elem_index.q.val().any();
                     self.ent_result_last[k].d.next = self.issue_lane_done.val();
                     self.ent_msg_last[k].d.next = self.issue_last.val();
-                    self.ent_error[k].d.next = self.issue_marker.val() & self.issue_error.val();
+                    self.ent_error[k].d.next = (self.issue_marker.val() & self.i_illegal.q.val())
+                        | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
                 }
             }
         }
@@ -864,6 +1080,9 @@ impl Logic for AtomicUnit {
         // ================= reset =================
         if self.reset.val() {
             self.issue_state.d.next = IssueState::FirstLane;
+            self.i_valid.d.next = false;
+            self.i_fresh.d.next = false;
+            self.msg_misaligned.d.next = false;
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();

@@ -53,6 +53,7 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
     localparam  sign_128 = 128'h80000000000000000000000000000000;
     localparam  zero = 128'h0;
     localparam  one = 128'h1;
+    localparam  build_mask = 128'hffffffffffffffffffffffffffffffff;
     
     // Stub signals
     reg  [4:0] float$op;
@@ -104,10 +105,31 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
     reg  [127:0] compare_flip;
     reg  [127:0] compare_old;
     reg  [127:0] compare_src0;
+    reg  lt_lo;
+    reg  lt_mid;
+    reg  lt_hi;
+    reg  ordered_eq_mid;
+    reg  ordered_eq_hi;
     reg  old_less_than_src0;
     reg  [127:0] equal_operand;
+    reg  eq_lo;
+    reg  eq_mid;
+    reg  eq_hi;
     reg  old_equals_operand;
     reg  old_is_zero;
+    reg  take_old;
+    reg  take_adder;
+    reg  take_src0;
+    reg  take_and;
+    reg  take_or;
+    reg  take_xor;
+    reg  take_float;
+    reg  dec_bound_takes_src0;
+    reg  [127:0] gated_old;
+    reg  [127:0] gated_adder;
+    reg  [127:0] gated_src0;
+    reg  [127:0] gated_logic;
+    reg  [127:0] gated_float;
     reg  [127:0] result;
     reg  [127:0] new_masked;
     
@@ -137,7 +159,7 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
         width_128 = (ty == ty_b128) & has_128;
         float_type = ((ty == ty_f16) | (ty == ty_bf16)) | ((ty == ty_f32) | (ty == ty_f64)) | ((ty == ty_f16x2) | (ty == ty_bf16x2));
         width_mask = zero;
-        sign_bit = sign_128;
+        sign_bit = zero;
         if (width_16) begin
             width_mask = mask_16;
             sign_bit = sign_16;
@@ -152,6 +174,7 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
         end
         if (width_128) begin
             width_mask = mask_128;
+            sign_bit = sign_128;
         end
         is_add = (op == op_add) & ~float_type;
         is_sub = op == op_sub;
@@ -180,67 +203,70 @@ module atomic_alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
         src1_masked = src1 & width_mask;
         adder_invert = zero;
         if (adder_subtracts) begin
-            adder_invert = ~zero;
+            adder_invert = build_mask;
         end
         adder_operand = one;
         if (adder_takes_src0) begin
             adder_operand = src0_masked;
         end
-        adder_sum = (old_masked ^ adder_invert) + adder_operand;
+        adder_sum = ((old_masked ^ adder_invert) & build_mask) + (adder_operand & build_mask);
         adder_result = adder_sum ^ adder_invert;
         compare_flip = zero;
         if (compare_signed) begin
-            compare_flip = sign_bit;
+            compare_flip = sign_bit & build_mask;
         end
-        compare_old = old_masked ^ compare_flip;
-        compare_src0 = src0_masked ^ compare_flip;
-        old_less_than_src0 = compare_old < compare_src0;
+        compare_old = (old_masked ^ compare_flip) & build_mask;
+        compare_src0 = (src0_masked ^ compare_flip) & build_mask;
+        lt_lo = compare_old[(32'h0)+:(32)] < compare_src0[(32'h0)+:(32)];
+        lt_mid = (compare_old[(32'h20)+:(32)] < compare_src0[(32'h20)+:(32)]) & has_64;
+        lt_hi = (compare_old[(32'h40)+:(64)] < compare_src0[(32'h40)+:(64)]) & has_128;
+        ordered_eq_mid = (compare_old[(32'h20)+:(32)] == compare_src0[(32'h20)+:(32)]) | ~has_64;
+        ordered_eq_hi = (compare_old[(32'h40)+:(64)] == compare_src0[(32'h40)+:(64)]) | ~has_128;
+        old_less_than_src0 = lt_hi | (ordered_eq_hi & (lt_mid | (ordered_eq_mid & lt_lo)));
         equal_operand = src0_masked;
         if (is_cmpxchg) begin
             equal_operand = src1_masked;
         end
-        old_equals_operand = old_masked == equal_operand;
+        eq_lo = old_masked[(32'h0)+:(32)] == equal_operand[(32'h0)+:(32)];
+        eq_mid = (old_masked[(32'h20)+:(32)] == equal_operand[(32'h20)+:(32)]) | ~has_64;
+        eq_hi = (old_masked[(32'h40)+:(64)] == equal_operand[(32'h40)+:(64)]) | ~has_128;
+        old_equals_operand = (eq_lo & eq_mid) & eq_hi;
         old_is_zero = ~(|old_masked);
-        result = old_masked;
-        if (select_adder) begin
-            result = adder_result;
+        dec_bound_takes_src0 = old_is_zero | ~(old_less_than_src0 | old_equals_operand);
+        take_adder = (select_adder | (is_inc_bound & old_less_than_src0)) | (is_dec_bound & ~dec_bound_takes_src0);
+        take_src0 = ((select_smaller & ~old_less_than_src0) | (select_larger & old_less_than_src0)) | ((is_xchg | (is_cmpxchg & old_equals_operand)) | (is_dec_bound & dec_bound_takes_src0));
+        take_and = is_and;
+        take_or = is_or;
+        take_xor = is_xor;
+        take_float = fp_enabled & float$float_op;
+        take_old = ~(((take_adder | take_src0) | (take_and | take_or)) | ((take_xor | take_float) | is_inc_bound));
+        gated_old = zero;
+        if (take_old) begin
+            gated_old = old_masked;
         end
-        if (select_smaller & ~old_less_than_src0) begin
-            result = src0_masked;
+        gated_adder = zero;
+        if (take_adder) begin
+            gated_adder = adder_result;
         end
-        if (select_larger & old_less_than_src0) begin
-            result = src0_masked;
+        gated_src0 = zero;
+        if (take_src0) begin
+            gated_src0 = src0_masked;
         end
-        if (is_xchg) begin
-            result = src0_masked;
+        gated_logic = zero;
+        if (take_and) begin
+            gated_logic = old_masked & src0_masked;
         end
-        if (is_cmpxchg & old_equals_operand) begin
-            result = src0_masked;
+        if (take_or) begin
+            gated_logic = old_masked | src0_masked;
         end
-        if (is_and) begin
-            result = old_masked & src0_masked;
+        if (take_xor) begin
+            gated_logic = old_masked ^ src0_masked;
         end
-        if (is_or) begin
-            result = old_masked | src0_masked;
+        gated_float = zero;
+        if (take_float) begin
+            gated_float = float$new_value;
         end
-        if (is_xor) begin
-            result = old_masked ^ src0_masked;
-        end
-        if (is_inc_bound) begin
-            result = zero;
-            if (old_less_than_src0) begin
-                result = adder_result;
-            end
-        end
-        if (is_dec_bound) begin
-            result = adder_result;
-            if (old_is_zero | ~(old_less_than_src0 | old_equals_operand)) begin
-                result = src0_masked;
-            end
-        end
-        if (fp_enabled & float$float_op) begin
-            result = float$new_value;
-        end
+        result = ((gated_old | gated_adder) | (gated_src0 | gated_logic)) | gated_float;
         new_masked = result & width_mask;
         new_value = new_masked;
         ret_value = old_masked;

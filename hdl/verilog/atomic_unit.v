@@ -2,7 +2,7 @@
 // Top module `atomic_unit`, from hdl/src/unit.rs (rust-hdl 0.46). Regenerate with `atomport emit`.
 // Instantiates `atomic_alu` from atomic_alu.v: read it too.
 
-module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_mask,req_addr,req_src0,req_src1,req_coord,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,mem_rd_valid,mem_rd_ready,mem_rd_addr,mem_rd_space,mem_rd_be,mem_rdata_valid,mem_rdata,mem_wr_valid,mem_wr_ready,mem_wr_addr,mem_wr_space,mem_wr_data,mem_wr_be,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
+module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,pay_valid,pay_lane,pay_addr,pay_src0,pay_src1,pay_coord,mem_rd_valid,mem_rd_ready,mem_rd_addr,mem_rd_space,mem_rd_be,mem_rdata_valid,mem_rdata,mem_wr_valid,mem_wr_ready,mem_wr_addr,mem_wr_space,mem_wr_data,mem_wr_be,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
     
     // Module arguments
     input wire  clock;
@@ -12,10 +12,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     input wire  [127:0] req_desc;
     input wire  [31:0] req_dmask;
     input wire  [31:0] req_pred_mask;
-    input wire  [2047:0] req_addr;
-    input wire  [4095:0] req_src0;
-    input wire  [4095:0] req_src1;
-    input wire  [1023:0] req_coord;
     input wire  [2:0] req_surf_kind;
     input wire  [63:0] req_surf_base;
     input wire  [63:0] req_surf_size;
@@ -26,6 +22,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     input wire  [31:0] req_surf_levels;
     input wire  req_surf_u16;
     input wire  [31:0] req_slm_size;
+    output reg  pay_valid;
+    output reg  [4:0] pay_lane;
+    input wire  [63:0] pay_addr;
+    input wire  [127:0] pay_src0;
+    input wire  [127:0] pay_src1;
+    input wire  [127:0] pay_coord;
     output reg  mem_rd_valid;
     input wire  mem_rd_ready;
     output reg  [63:0] mem_rd_addr;
@@ -109,19 +111,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  decoder$r_present;
     wire  decoder$lod_present;
     reg  [31:0] lane_select$mask;
-    wire  [31:0] lane_select$onehot;
     wire  [4:0] lane_select$lane;
     wire  lane_select$any;
     wire  [31:0] lane_select$rest;
-    reg  [31:0] lane_mux$onehot;
-    reg  [2047:0] lane_mux$all_addr;
-    reg  [4095:0] lane_mux$all_src0;
-    reg  [4095:0] lane_mux$all_src1;
-    reg  [1023:0] lane_mux$all_coord;
-    reg  [31:0] lane_mux$lane_enables;
+    reg  lane_mux$fresh;
+    reg  [63:0] lane_mux$port_addr;
+    reg  [127:0] lane_mux$port_src0;
+    reg  [127:0] lane_mux$port_src1;
+    reg  [127:0] lane_mux$port_coord;
+    reg  [63:0] lane_mux$held_addr;
+    reg  [127:0] lane_mux$held_src0;
+    reg  [127:0] lane_mux$held_src1;
+    reg  [127:0] lane_mux$held_coord;
     reg  [2:0] lane_mux$elem_size;
     reg  [3:0] lane_mux$base_low;
-    reg  lane_mux$check_lanes;
+    reg  lane_mux$check_lane;
     reg  lane_mux$check_base;
     wire  lane_mux$misaligned;
     wire  [63:0] lane_mux$addr;
@@ -384,6 +388,111 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] lanes_left$d;
     wire  [31:0] lanes_left$q;
     reg  lanes_left$clock;
+    reg  i_valid$d;
+    wire  i_valid$q;
+    reg  i_valid$clock;
+    reg  i_fresh$d;
+    wire  i_fresh$q;
+    reg  i_fresh$clock;
+    reg  [4:0] i_lane$d;
+    wire  [4:0] i_lane$q;
+    reg  i_lane$clock;
+    reg  i_last_lane$d;
+    wire  i_last_lane$q;
+    reg  i_last_lane$clock;
+    reg  i_marker$d;
+    wire  i_marker$q;
+    reg  i_marker$clock;
+    reg  i_illegal$d;
+    wire  i_illegal$q;
+    reg  i_illegal$clock;
+    reg  msg_misaligned$d;
+    wire  msg_misaligned$q;
+    reg  msg_misaligned$clock;
+    reg  [63:0] held_addr$d;
+    wire  [63:0] held_addr$q;
+    reg  held_addr$clock;
+    reg  [127:0] held_src0$d;
+    wire  [127:0] held_src0$q;
+    reg  held_src0$clock;
+    reg  [127:0] held_src1$d;
+    wire  [127:0] held_src1$q;
+    reg  held_src1$clock;
+    reg  [127:0] held_coord$d;
+    wire  [127:0] held_coord$q;
+    reg  held_coord$clock;
+    reg  [2:0] ctx_elem_size$d;
+    wire  [2:0] ctx_elem_size$q;
+    reg  ctx_elem_size$clock;
+    reg  [2:0] ctx_last_elem$d;
+    wire  [2:0] ctx_last_elem$q;
+    reg  ctx_last_elem$clock;
+    reg  ctx_space_slm$d;
+    wire  ctx_space_slm$q;
+    reg  ctx_space_slm$clock;
+    reg  ctx_addr_offset32$d;
+    wire  ctx_addr_offset32$q;
+    reg  ctx_addr_offset32$clock;
+    reg  ctx_addr_buffer$d;
+    wire  ctx_addr_buffer$q;
+    reg  ctx_addr_buffer$clock;
+    reg  ctx_kind_typed$d;
+    wire  ctx_kind_typed$q;
+    reg  ctx_kind_typed$clock;
+    reg  ctx_write_only$d;
+    wire  ctx_write_only$q;
+    reg  ctx_write_only$clock;
+    reg  ctx_swap_src$d;
+    wire  ctx_swap_src$q;
+    reg  ctx_swap_src$clock;
+    reg  ctx_v_present$d;
+    wire  ctx_v_present$q;
+    reg  ctx_v_present$clock;
+    reg  ctx_r_present$d;
+    wire  ctx_r_present$q;
+    reg  ctx_r_present$clock;
+    reg  ctx_lod_present$d;
+    wire  ctx_lod_present$q;
+    reg  ctx_lod_present$clock;
+    reg  [4:0] ctx_alu_op$d;
+    wire  [4:0] ctx_alu_op$q;
+    reg  ctx_alu_op$clock;
+    reg  [3:0] ctx_alu_ty$d;
+    wire  [3:0] ctx_alu_ty$q;
+    reg  ctx_alu_ty$clock;
+    reg  ctx_alu_ftz$d;
+    wire  ctx_alu_ftz$q;
+    reg  ctx_alu_ftz$clock;
+    reg  [2:0] ctx_surf_kind$d;
+    wire  [2:0] ctx_surf_kind$q;
+    reg  ctx_surf_kind$clock;
+    reg  [63:0] ctx_surf_base$d;
+    wire  [63:0] ctx_surf_base$q;
+    reg  ctx_surf_base$clock;
+    reg  [63:0] ctx_surf_size$d;
+    wire  [63:0] ctx_surf_size$q;
+    reg  ctx_surf_size$clock;
+    reg  [31:0] ctx_surf_width$d;
+    wire  [31:0] ctx_surf_width$q;
+    reg  ctx_surf_width$clock;
+    reg  [31:0] ctx_surf_height$d;
+    wire  [31:0] ctx_surf_height$q;
+    reg  ctx_surf_height$clock;
+    reg  [31:0] ctx_surf_depth$d;
+    wire  [31:0] ctx_surf_depth$q;
+    reg  ctx_surf_depth$clock;
+    reg  [31:0] ctx_surf_array$d;
+    wire  [31:0] ctx_surf_array$q;
+    reg  ctx_surf_array$clock;
+    reg  [31:0] ctx_surf_levels$d;
+    wire  [31:0] ctx_surf_levels$q;
+    reg  ctx_surf_levels$clock;
+    reg  ctx_surf_u16$d;
+    wire  ctx_surf_u16$q;
+    reg  ctx_surf_u16$clock;
+    reg  [31:0] ctx_slm_size$d;
+    wire  [31:0] ctx_slm_size$q;
+    reg  ctx_slm_size$clock;
     reg  [2:0] elem_index$d;
     wire  [2:0] elem_index$q;
     reg  elem_index$clock;
@@ -1001,9 +1110,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  obs_new_r$clock;
     
     // Local signals
-    reg  issue_first;
+    reg  sel_valid;
+    reg  sel_marker;
+    reg  sel_last;
+    reg  sel_take;
     reg  table_is_full;
-    reg  issue_error;
+    reg  issue_misaligned;
+    reg  issue_done;
     reg  issue_marker;
     reg  issue_lane_done;
     reg  issue_last;
@@ -1053,21 +1166,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     );
     atomic_unit$lane_select lane_select(
         .mask(lane_select$mask),
-        .onehot(lane_select$onehot),
         .lane(lane_select$lane),
         .any(lane_select$any),
         .rest(lane_select$rest)
     );
     atomic_unit$lane_mux lane_mux(
-        .onehot(lane_mux$onehot),
-        .all_addr(lane_mux$all_addr),
-        .all_src0(lane_mux$all_src0),
-        .all_src1(lane_mux$all_src1),
-        .all_coord(lane_mux$all_coord),
-        .lane_enables(lane_mux$lane_enables),
+        .fresh(lane_mux$fresh),
+        .port_addr(lane_mux$port_addr),
+        .port_src0(lane_mux$port_src0),
+        .port_src1(lane_mux$port_src1),
+        .port_coord(lane_mux$port_coord),
+        .held_addr(lane_mux$held_addr),
+        .held_src0(lane_mux$held_src0),
+        .held_src1(lane_mux$held_src1),
+        .held_coord(lane_mux$held_coord),
         .elem_size(lane_mux$elem_size),
         .base_low(lane_mux$base_low),
-        .check_lanes(lane_mux$check_lanes),
+        .check_lane(lane_mux$check_lane),
         .check_base(lane_mux$check_base),
         .misaligned(lane_mux$misaligned),
         .addr(lane_mux$addr),
@@ -1344,6 +1459,181 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(lanes_left$d),
         .q(lanes_left$q),
         .clock(lanes_left$clock)
+    );
+    atomic_unit$i_valid i_valid(
+        .d(i_valid$d),
+        .q(i_valid$q),
+        .clock(i_valid$clock)
+    );
+    atomic_unit$i_fresh i_fresh(
+        .d(i_fresh$d),
+        .q(i_fresh$q),
+        .clock(i_fresh$clock)
+    );
+    atomic_unit$i_lane i_lane(
+        .d(i_lane$d),
+        .q(i_lane$q),
+        .clock(i_lane$clock)
+    );
+    atomic_unit$i_last_lane i_last_lane(
+        .d(i_last_lane$d),
+        .q(i_last_lane$q),
+        .clock(i_last_lane$clock)
+    );
+    atomic_unit$i_marker i_marker(
+        .d(i_marker$d),
+        .q(i_marker$q),
+        .clock(i_marker$clock)
+    );
+    atomic_unit$i_illegal i_illegal(
+        .d(i_illegal$d),
+        .q(i_illegal$q),
+        .clock(i_illegal$clock)
+    );
+    atomic_unit$msg_misaligned msg_misaligned(
+        .d(msg_misaligned$d),
+        .q(msg_misaligned$q),
+        .clock(msg_misaligned$clock)
+    );
+    atomic_unit$held_addr held_addr(
+        .d(held_addr$d),
+        .q(held_addr$q),
+        .clock(held_addr$clock)
+    );
+    atomic_unit$held_src0 held_src0(
+        .d(held_src0$d),
+        .q(held_src0$q),
+        .clock(held_src0$clock)
+    );
+    atomic_unit$held_src1 held_src1(
+        .d(held_src1$d),
+        .q(held_src1$q),
+        .clock(held_src1$clock)
+    );
+    atomic_unit$held_coord held_coord(
+        .d(held_coord$d),
+        .q(held_coord$q),
+        .clock(held_coord$clock)
+    );
+    atomic_unit$ctx_elem_size ctx_elem_size(
+        .d(ctx_elem_size$d),
+        .q(ctx_elem_size$q),
+        .clock(ctx_elem_size$clock)
+    );
+    atomic_unit$ctx_last_elem ctx_last_elem(
+        .d(ctx_last_elem$d),
+        .q(ctx_last_elem$q),
+        .clock(ctx_last_elem$clock)
+    );
+    atomic_unit$ctx_space_slm ctx_space_slm(
+        .d(ctx_space_slm$d),
+        .q(ctx_space_slm$q),
+        .clock(ctx_space_slm$clock)
+    );
+    atomic_unit$ctx_addr_offset32 ctx_addr_offset32(
+        .d(ctx_addr_offset32$d),
+        .q(ctx_addr_offset32$q),
+        .clock(ctx_addr_offset32$clock)
+    );
+    atomic_unit$ctx_addr_buffer ctx_addr_buffer(
+        .d(ctx_addr_buffer$d),
+        .q(ctx_addr_buffer$q),
+        .clock(ctx_addr_buffer$clock)
+    );
+    atomic_unit$ctx_kind_typed ctx_kind_typed(
+        .d(ctx_kind_typed$d),
+        .q(ctx_kind_typed$q),
+        .clock(ctx_kind_typed$clock)
+    );
+    atomic_unit$ctx_write_only ctx_write_only(
+        .d(ctx_write_only$d),
+        .q(ctx_write_only$q),
+        .clock(ctx_write_only$clock)
+    );
+    atomic_unit$ctx_swap_src ctx_swap_src(
+        .d(ctx_swap_src$d),
+        .q(ctx_swap_src$q),
+        .clock(ctx_swap_src$clock)
+    );
+    atomic_unit$ctx_v_present ctx_v_present(
+        .d(ctx_v_present$d),
+        .q(ctx_v_present$q),
+        .clock(ctx_v_present$clock)
+    );
+    atomic_unit$ctx_r_present ctx_r_present(
+        .d(ctx_r_present$d),
+        .q(ctx_r_present$q),
+        .clock(ctx_r_present$clock)
+    );
+    atomic_unit$ctx_lod_present ctx_lod_present(
+        .d(ctx_lod_present$d),
+        .q(ctx_lod_present$q),
+        .clock(ctx_lod_present$clock)
+    );
+    atomic_unit$ctx_alu_op ctx_alu_op(
+        .d(ctx_alu_op$d),
+        .q(ctx_alu_op$q),
+        .clock(ctx_alu_op$clock)
+    );
+    atomic_unit$ctx_alu_ty ctx_alu_ty(
+        .d(ctx_alu_ty$d),
+        .q(ctx_alu_ty$q),
+        .clock(ctx_alu_ty$clock)
+    );
+    atomic_unit$ctx_alu_ftz ctx_alu_ftz(
+        .d(ctx_alu_ftz$d),
+        .q(ctx_alu_ftz$q),
+        .clock(ctx_alu_ftz$clock)
+    );
+    atomic_unit$ctx_surf_kind ctx_surf_kind(
+        .d(ctx_surf_kind$d),
+        .q(ctx_surf_kind$q),
+        .clock(ctx_surf_kind$clock)
+    );
+    atomic_unit$ctx_surf_base ctx_surf_base(
+        .d(ctx_surf_base$d),
+        .q(ctx_surf_base$q),
+        .clock(ctx_surf_base$clock)
+    );
+    atomic_unit$ctx_surf_size ctx_surf_size(
+        .d(ctx_surf_size$d),
+        .q(ctx_surf_size$q),
+        .clock(ctx_surf_size$clock)
+    );
+    atomic_unit$ctx_surf_width ctx_surf_width(
+        .d(ctx_surf_width$d),
+        .q(ctx_surf_width$q),
+        .clock(ctx_surf_width$clock)
+    );
+    atomic_unit$ctx_surf_height ctx_surf_height(
+        .d(ctx_surf_height$d),
+        .q(ctx_surf_height$q),
+        .clock(ctx_surf_height$clock)
+    );
+    atomic_unit$ctx_surf_depth ctx_surf_depth(
+        .d(ctx_surf_depth$d),
+        .q(ctx_surf_depth$q),
+        .clock(ctx_surf_depth$clock)
+    );
+    atomic_unit$ctx_surf_array ctx_surf_array(
+        .d(ctx_surf_array$d),
+        .q(ctx_surf_array$q),
+        .clock(ctx_surf_array$clock)
+    );
+    atomic_unit$ctx_surf_levels ctx_surf_levels(
+        .d(ctx_surf_levels$d),
+        .q(ctx_surf_levels$q),
+        .clock(ctx_surf_levels$clock)
+    );
+    atomic_unit$ctx_surf_u16 ctx_surf_u16(
+        .d(ctx_surf_u16$d),
+        .q(ctx_surf_u16$q),
+        .clock(ctx_surf_u16$clock)
+    );
+    atomic_unit$ctx_slm_size ctx_slm_size(
+        .d(ctx_slm_size$d),
+        .q(ctx_slm_size$q),
+        .clock(ctx_slm_size$clock)
     );
     atomic_unit$elem_index elem_index(
         .d(elem_index$d),
@@ -2375,6 +2665,41 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) begin
         issue_state$clock = clock;
         lanes_left$clock = clock;
+        i_valid$clock = clock;
+        i_fresh$clock = clock;
+        i_lane$clock = clock;
+        i_last_lane$clock = clock;
+        i_marker$clock = clock;
+        i_illegal$clock = clock;
+        msg_misaligned$clock = clock;
+        held_addr$clock = clock;
+        held_src0$clock = clock;
+        held_src1$clock = clock;
+        held_coord$clock = clock;
+        ctx_elem_size$clock = clock;
+        ctx_last_elem$clock = clock;
+        ctx_space_slm$clock = clock;
+        ctx_addr_offset32$clock = clock;
+        ctx_addr_buffer$clock = clock;
+        ctx_kind_typed$clock = clock;
+        ctx_write_only$clock = clock;
+        ctx_swap_src$clock = clock;
+        ctx_v_present$clock = clock;
+        ctx_r_present$clock = clock;
+        ctx_lod_present$clock = clock;
+        ctx_alu_op$clock = clock;
+        ctx_alu_ty$clock = clock;
+        ctx_alu_ftz$clock = clock;
+        ctx_surf_kind$clock = clock;
+        ctx_surf_base$clock = clock;
+        ctx_surf_size$clock = clock;
+        ctx_surf_width$clock = clock;
+        ctx_surf_height$clock = clock;
+        ctx_surf_depth$clock = clock;
+        ctx_surf_array$clock = clock;
+        ctx_surf_levels$clock = clock;
+        ctx_surf_u16$clock = clock;
+        ctx_slm_size$clock = clock;
         elem_index$clock = clock;
         elem_offset$clock = clock;
         elem_shift$clock = clock;
@@ -2398,6 +2723,41 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         obs_new_r$clock = clock;
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
+        i_valid$d = i_valid$q;
+        i_fresh$d = i_fresh$q;
+        i_lane$d = i_lane$q;
+        i_last_lane$d = i_last_lane$q;
+        i_marker$d = i_marker$q;
+        i_illegal$d = i_illegal$q;
+        msg_misaligned$d = msg_misaligned$q;
+        held_addr$d = held_addr$q;
+        held_src0$d = held_src0$q;
+        held_src1$d = held_src1$q;
+        held_coord$d = held_coord$q;
+        ctx_elem_size$d = ctx_elem_size$q;
+        ctx_last_elem$d = ctx_last_elem$q;
+        ctx_space_slm$d = ctx_space_slm$q;
+        ctx_addr_offset32$d = ctx_addr_offset32$q;
+        ctx_addr_buffer$d = ctx_addr_buffer$q;
+        ctx_kind_typed$d = ctx_kind_typed$q;
+        ctx_write_only$d = ctx_write_only$q;
+        ctx_swap_src$d = ctx_swap_src$q;
+        ctx_v_present$d = ctx_v_present$q;
+        ctx_r_present$d = ctx_r_present$q;
+        ctx_lod_present$d = ctx_lod_present$q;
+        ctx_alu_op$d = ctx_alu_op$q;
+        ctx_alu_ty$d = ctx_alu_ty$q;
+        ctx_alu_ftz$d = ctx_alu_ftz$q;
+        ctx_surf_kind$d = ctx_surf_kind$q;
+        ctx_surf_base$d = ctx_surf_base$q;
+        ctx_surf_size$d = ctx_surf_size$q;
+        ctx_surf_width$d = ctx_surf_width$q;
+        ctx_surf_height$d = ctx_surf_height$q;
+        ctx_surf_depth$d = ctx_surf_depth$q;
+        ctx_surf_array$d = ctx_surf_array$q;
+        ctx_surf_levels$d = ctx_surf_levels$q;
+        ctx_surf_u16$d = ctx_surf_u16$q;
+        ctx_slm_size$d = ctx_slm_size$q;
         elem_index$d = elem_index$q;
         elem_offset$d = elem_offset$q;
         elem_shift$d = elem_shift$q;
@@ -2802,60 +3162,63 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
-        lane_mux$onehot = lane_select$onehot;
-        lane_mux$all_addr = req_addr;
-        lane_mux$all_src0 = req_src0;
-        lane_mux$all_src1 = req_src1;
-        lane_mux$all_coord = req_coord;
-        lane_mux$lane_enables = decoder$lane_enables;
-        lane_mux$elem_size = decoder$elem_size;
-        lane_mux$check_lanes = ~decoder$kind_typed;
-        lane_mux$check_base = decoder$kind_typed;
+        lane_mux$fresh = i_fresh$q;
+        lane_mux$port_addr = pay_addr;
+        lane_mux$port_src0 = pay_src0;
+        lane_mux$port_src1 = pay_src1;
+        lane_mux$port_coord = pay_coord;
+        lane_mux$held_addr = held_addr$q;
+        lane_mux$held_src0 = held_src0$q;
+        lane_mux$held_src1 = held_src1$q;
+        lane_mux$held_coord = held_coord$q;
+        lane_mux$elem_size = ctx_elem_size$q;
+        lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
+        lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
         lane_mux$base_low = zero_low;
-        if (decoder$addr_buffer | decoder$kind_typed) begin
-            lane_mux$base_low = req_surf_base[(32'h0)+:(4)];
+        if (ctx_addr_buffer$q | ctx_kind_typed$q) begin
+            lane_mux$base_low = ctx_surf_base$q[(32'h0)+:(4)];
         end
         typed_step$level = typed_level$q;
         typed_step$level_base = typed_level_base$q;
         typed_step$coord_u = lane_mux$coord[(32'h0)+:(32)];
         typed_step$coord_v = zero_coord;
-        if (decoder$v_present) begin
+        if (ctx_v_present$q) begin
             typed_step$coord_v = lane_mux$coord[(32'h20)+:(32)];
         end
         typed_step$coord_r = zero_coord;
-        if (decoder$r_present) begin
+        if (ctx_r_present$q) begin
             typed_step$coord_r = lane_mux$coord[(32'h40)+:(32)];
         end
         typed_step$coord_lod = zero_coord;
-        if (decoder$lod_present) begin
+        if (ctx_lod_present$q) begin
             typed_step$coord_lod = lane_mux$coord[(32'h60)+:(32)];
         end
-        typed_step$surf_kind = req_surf_kind;
-        typed_step$surf_base = req_surf_base;
-        typed_step$surf_width = req_surf_width;
-        typed_step$surf_height = req_surf_height;
-        typed_step$surf_depth = req_surf_depth;
-        typed_step$surf_array = req_surf_array;
-        typed_step$surf_levels = req_surf_levels;
-        typed_step$surf_u16 = req_surf_u16;
+        typed_step$surf_kind = ctx_surf_kind$q;
+        typed_step$surf_base = ctx_surf_base$q;
+        typed_step$surf_width = ctx_surf_width$q;
+        typed_step$surf_height = ctx_surf_height$q;
+        typed_step$surf_depth = ctx_surf_depth$q;
+        typed_step$surf_array = ctx_surf_array$q;
+        typed_step$surf_levels = ctx_surf_levels$q;
+        typed_step$surf_u16 = ctx_surf_u16$q;
         addr_gen$lane_addr = lane_mux$addr;
         addr_gen$elem_offset = elem_offset$q;
-        addr_gen$elem_size = decoder$elem_size;
-        addr_gen$space_slm = decoder$space_slm;
-        addr_gen$addr_offset32 = decoder$addr_offset32;
-        addr_gen$addr_buffer = decoder$addr_buffer;
-        addr_gen$kind_typed = decoder$kind_typed;
-        addr_gen$surf_base = req_surf_base;
-        addr_gen$surf_size = req_surf_size;
-        addr_gen$slm_size = req_slm_size;
+        addr_gen$elem_size = ctx_elem_size$q;
+        addr_gen$space_slm = ctx_space_slm$q;
+        addr_gen$addr_offset32 = ctx_addr_offset32$q;
+        addr_gen$addr_buffer = ctx_addr_buffer$q;
+        addr_gen$kind_typed = ctx_kind_typed$q;
+        addr_gen$surf_base = ctx_surf_base$q;
+        addr_gen$surf_size = ctx_surf_size$q;
+        addr_gen$slm_size = ctx_slm_size$q;
         addr_gen$typed_addr = typed_step$addr;
         addr_gen$typed_out_of_bounds = typed_step$out_of_bounds;
         elem_select$lane_src0 = lane_mux$src0;
         elem_select$lane_src1 = lane_mux$src1;
         elem_select$elem_shift = elem_shift$q;
-        elem_select$elem_size = decoder$elem_size;
-        elem_select$swap_src = decoder$swap_src;
-        elem_select$write_only = decoder$write_only;
+        elem_select$elem_size = ctx_elem_size$q;
+        elem_select$swap_src = ctx_swap_src$q;
+        elem_select$write_only = ctx_write_only$q;
         head_select$head = head_ptr$q;
         head_select$ent_valid$0 = ent_valid$0$q;
         head_select$ent_kind$0 = ent_kind$0$q;
@@ -3146,19 +3509,18 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         obs_elem = obs_elem_r$q;
         obs_old = obs_old_r$q;
         obs_new = obs_new_r$q;
-        issue_first = issue_state$q == IssueState$FirstLane;
         table_is_full = occupancy$q == table_full;
-        issue_error = decoder$illegal | lane_mux$misaligned;
-        issue_marker = issue_first & (issue_error | ~lane_select$any);
-        issue_lane_done = elem_index$q == decoder$last_elem;
-        issue_last = issue_marker | (issue_lane_done & ~|lane_select$rest);
-        issue_addr_ready = issue_marker | ~decoder$kind_typed | typed_step$ready;
-        issue_valid = ((req_valid & ~reset) & ~table_is_full) & issue_addr_ready;
+        issue_marker = i_marker$q;
+        issue_misaligned = lane_mux$misaligned & ~i_marker$q;
+        issue_lane_done = elem_index$q == ctx_last_elem$q;
+        issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
+        issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | typed_step$ready);
+        issue_valid = ((i_valid$q & ~reset) & ~table_is_full) & issue_addr_ready;
         issue_kind = kind_read_modify_write;
-        if (decoder$write_only) begin
+        if (ctx_write_only$q) begin
             issue_kind = kind_write;
         end
-        if (addr_gen$out_of_bounds) begin
+        if (addr_gen$out_of_bounds | issue_misaligned) begin
             issue_kind = kind_no_memory;
         end
         if (issue_marker) begin
@@ -3166,44 +3528,101 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         issue_reads = issue_valid & (issue_kind == kind_read_modify_write);
         alloc = issue_valid & (~issue_reads | mem_rd_ready);
+        issue_done = alloc & (issue_lane_done | issue_marker);
         mem_rd_valid = issue_reads;
         mem_rd_addr = addr_gen$line;
         mem_rd_space = addr_gen$space;
         mem_rd_be = addr_gen$byte_enables;
-        req_ready = alloc & issue_last;
+        sel_valid = req_valid & ~reset;
+        sel_marker = (issue_state$q == IssueState$FirstLane) & (decoder$illegal | ~lane_select$any);
+        sel_last = sel_marker | ~|lane_select$rest;
+        sel_take = sel_valid & (~i_valid$q | issue_done);
+        req_ready = sel_take & sel_last;
+        pay_valid = sel_take & ~sel_marker;
+        pay_lane = lane_select$lane;
+        if (sel_take) begin
+            lanes_left$d = lane_select$rest;
+        end
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
-                    if (alloc & ~issue_last) begin
+                    if (sel_take & ~sel_last) begin
                         issue_state$d = IssueState$NextLane;
                     end
                 end
             IssueState$NextLane:
                 begin
-                    if (alloc & issue_last) begin
+                    if (sel_take & sel_last) begin
                         issue_state$d = IssueState$FirstLane;
                     end
                 end
         endcase
+        if (issue_done) begin
+            i_valid$d = 1'b0;
+        end
+        i_fresh$d = pay_valid;
+        if (i_fresh$q) begin
+            held_addr$d = pay_addr;
+            held_src0$d = pay_src0;
+            held_src1$d = pay_src1;
+            held_coord$d = pay_coord;
+        end
+        if (sel_take) begin
+            i_valid$d = 1'b1;
+            i_lane$d = lane_select$lane;
+            i_last_lane$d = sel_last;
+            i_marker$d = sel_marker;
+            i_illegal$d = decoder$illegal;
+            ctx_elem_size$d = decoder$elem_size;
+            ctx_last_elem$d = decoder$last_elem;
+            ctx_space_slm$d = decoder$space_slm;
+            ctx_addr_offset32$d = decoder$addr_offset32;
+            ctx_addr_buffer$d = decoder$addr_buffer;
+            ctx_kind_typed$d = decoder$kind_typed;
+            ctx_write_only$d = decoder$write_only;
+            ctx_swap_src$d = decoder$swap_src;
+            ctx_v_present$d = decoder$v_present;
+            ctx_r_present$d = decoder$r_present;
+            ctx_lod_present$d = decoder$lod_present;
+            ctx_alu_op$d = decoder$alu_op;
+            ctx_alu_ty$d = decoder$alu_ty;
+            ctx_alu_ftz$d = decoder$alu_ftz;
+            ctx_surf_kind$d = req_surf_kind;
+            ctx_surf_base$d = req_surf_base;
+            ctx_surf_size$d = req_surf_size;
+            ctx_surf_width$d = req_surf_width;
+            ctx_surf_height$d = req_surf_height;
+            ctx_surf_depth$d = req_surf_depth;
+            ctx_surf_array$d = req_surf_array;
+            ctx_surf_levels$d = req_surf_levels;
+            ctx_surf_u16$d = req_surf_u16;
+            ctx_slm_size$d = req_slm_size;
+        end
+        if (alloc & issue_misaligned) begin
+            msg_misaligned$d = 1'b1;
+        end
+        if (alloc & issue_last) begin
+            msg_misaligned$d = 1'b0;
+        end
         elem_bytes = zero_addr;
         elem_bits = zero_shift;
-        if (decoder$elem_size == 0) begin
+        if (ctx_elem_size$q == 0) begin
             elem_bytes = size_bytes$0;
             elem_bits = size_bits$0;
         end
-        if (decoder$elem_size == 1) begin
+        if (ctx_elem_size$q == 1) begin
             elem_bytes = size_bytes$1;
             elem_bits = size_bits$1;
         end
-        if (decoder$elem_size == 2) begin
+        if (ctx_elem_size$q == 2) begin
             elem_bytes = size_bytes$2;
             elem_bits = size_bits$2;
         end
-        if (decoder$elem_size == 3) begin
+        if (ctx_elem_size$q == 3) begin
             elem_bytes = size_bytes$3;
             elem_bits = size_bits$3;
         end
-        if (decoder$elem_size == 4) begin
+        if (ctx_elem_size$q == 4) begin
             elem_bytes = size_bytes$4;
             elem_bits = size_bits$4;
         end
@@ -3212,16 +3631,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 elem_index$d = zero_elem;
                 elem_offset$d = zero_addr;
                 elem_shift$d = zero_shift;
-                lanes_left$d = lane_select$rest;
             end
             else begin
                 elem_index$d = elem_index$q + one_elem;
                 elem_offset$d = elem_offset$q + elem_bytes;
                 elem_shift$d = elem_shift$q + elem_bits;
-                lanes_left$d = lane_select$rest | lane_select$onehot;
             end
         end
-        typed_pending = ((req_valid & decoder$kind_typed) & ~issue_error) & lane_select$any;
+        typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
         if (typed_pending & ~typed_step$ready) begin
             typed_level$d = typed_step$next_level;
             typed_level_base$d = typed_step$next_level_base;
@@ -3248,19 +3665,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$0$d = addr_gen$line;
                 ent_space$0$d = addr_gen$space;
                 ent_bit_offset$0$d = addr_gen$bit_offset;
-                ent_size$0$d = decoder$elem_size;
-                ent_op$0$d = decoder$alu_op;
-                ent_ty$0$d = decoder$alu_ty;
-                ent_ftz$0$d = decoder$alu_ftz;
+                ent_size$0$d = ctx_elem_size$q;
+                ent_op$0$d = ctx_alu_op$q;
+                ent_ty$0$d = ctx_alu_ty$q;
+                ent_ftz$0$d = ctx_alu_ftz$q;
                 ent_src0$0$d = elem_select$src0 & data_built;
                 ent_src1$0$d = elem_select$src1 & data_built;
-                ent_lane$0$d = lane_select$lane;
+                ent_lane$0$d = i_lane$q;
                 ent_elem$0$d = elem_index$q;
                 ent_result_shift$0$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$0$d = ~|elem_index$q;
                 ent_result_last$0$d = issue_lane_done;
                 ent_msg_last$0$d = issue_last;
-                ent_error$0$d = issue_marker & issue_error;
+                ent_error$0$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 1) begin
                 ent_valid$1$d = 1'b1;
@@ -3272,19 +3689,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$1$d = addr_gen$line;
                 ent_space$1$d = addr_gen$space;
                 ent_bit_offset$1$d = addr_gen$bit_offset;
-                ent_size$1$d = decoder$elem_size;
-                ent_op$1$d = decoder$alu_op;
-                ent_ty$1$d = decoder$alu_ty;
-                ent_ftz$1$d = decoder$alu_ftz;
+                ent_size$1$d = ctx_elem_size$q;
+                ent_op$1$d = ctx_alu_op$q;
+                ent_ty$1$d = ctx_alu_ty$q;
+                ent_ftz$1$d = ctx_alu_ftz$q;
                 ent_src0$1$d = elem_select$src0 & data_built;
                 ent_src1$1$d = elem_select$src1 & data_built;
-                ent_lane$1$d = lane_select$lane;
+                ent_lane$1$d = i_lane$q;
                 ent_elem$1$d = elem_index$q;
                 ent_result_shift$1$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$1$d = ~|elem_index$q;
                 ent_result_last$1$d = issue_lane_done;
                 ent_msg_last$1$d = issue_last;
-                ent_error$1$d = issue_marker & issue_error;
+                ent_error$1$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 2) begin
                 ent_valid$2$d = 1'b1;
@@ -3296,19 +3713,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$2$d = addr_gen$line;
                 ent_space$2$d = addr_gen$space;
                 ent_bit_offset$2$d = addr_gen$bit_offset;
-                ent_size$2$d = decoder$elem_size;
-                ent_op$2$d = decoder$alu_op;
-                ent_ty$2$d = decoder$alu_ty;
-                ent_ftz$2$d = decoder$alu_ftz;
+                ent_size$2$d = ctx_elem_size$q;
+                ent_op$2$d = ctx_alu_op$q;
+                ent_ty$2$d = ctx_alu_ty$q;
+                ent_ftz$2$d = ctx_alu_ftz$q;
                 ent_src0$2$d = elem_select$src0 & data_built;
                 ent_src1$2$d = elem_select$src1 & data_built;
-                ent_lane$2$d = lane_select$lane;
+                ent_lane$2$d = i_lane$q;
                 ent_elem$2$d = elem_index$q;
                 ent_result_shift$2$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$2$d = ~|elem_index$q;
                 ent_result_last$2$d = issue_lane_done;
                 ent_msg_last$2$d = issue_last;
-                ent_error$2$d = issue_marker & issue_error;
+                ent_error$2$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 3) begin
                 ent_valid$3$d = 1'b1;
@@ -3320,19 +3737,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$3$d = addr_gen$line;
                 ent_space$3$d = addr_gen$space;
                 ent_bit_offset$3$d = addr_gen$bit_offset;
-                ent_size$3$d = decoder$elem_size;
-                ent_op$3$d = decoder$alu_op;
-                ent_ty$3$d = decoder$alu_ty;
-                ent_ftz$3$d = decoder$alu_ftz;
+                ent_size$3$d = ctx_elem_size$q;
+                ent_op$3$d = ctx_alu_op$q;
+                ent_ty$3$d = ctx_alu_ty$q;
+                ent_ftz$3$d = ctx_alu_ftz$q;
                 ent_src0$3$d = elem_select$src0 & data_built;
                 ent_src1$3$d = elem_select$src1 & data_built;
-                ent_lane$3$d = lane_select$lane;
+                ent_lane$3$d = i_lane$q;
                 ent_elem$3$d = elem_index$q;
                 ent_result_shift$3$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$3$d = ~|elem_index$q;
                 ent_result_last$3$d = issue_lane_done;
                 ent_msg_last$3$d = issue_last;
-                ent_error$3$d = issue_marker & issue_error;
+                ent_error$3$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 4) begin
                 ent_valid$4$d = 1'b1;
@@ -3344,19 +3761,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$4$d = addr_gen$line;
                 ent_space$4$d = addr_gen$space;
                 ent_bit_offset$4$d = addr_gen$bit_offset;
-                ent_size$4$d = decoder$elem_size;
-                ent_op$4$d = decoder$alu_op;
-                ent_ty$4$d = decoder$alu_ty;
-                ent_ftz$4$d = decoder$alu_ftz;
+                ent_size$4$d = ctx_elem_size$q;
+                ent_op$4$d = ctx_alu_op$q;
+                ent_ty$4$d = ctx_alu_ty$q;
+                ent_ftz$4$d = ctx_alu_ftz$q;
                 ent_src0$4$d = elem_select$src0 & data_built;
                 ent_src1$4$d = elem_select$src1 & data_built;
-                ent_lane$4$d = lane_select$lane;
+                ent_lane$4$d = i_lane$q;
                 ent_elem$4$d = elem_index$q;
                 ent_result_shift$4$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$4$d = ~|elem_index$q;
                 ent_result_last$4$d = issue_lane_done;
                 ent_msg_last$4$d = issue_last;
-                ent_error$4$d = issue_marker & issue_error;
+                ent_error$4$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 5) begin
                 ent_valid$5$d = 1'b1;
@@ -3368,19 +3785,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$5$d = addr_gen$line;
                 ent_space$5$d = addr_gen$space;
                 ent_bit_offset$5$d = addr_gen$bit_offset;
-                ent_size$5$d = decoder$elem_size;
-                ent_op$5$d = decoder$alu_op;
-                ent_ty$5$d = decoder$alu_ty;
-                ent_ftz$5$d = decoder$alu_ftz;
+                ent_size$5$d = ctx_elem_size$q;
+                ent_op$5$d = ctx_alu_op$q;
+                ent_ty$5$d = ctx_alu_ty$q;
+                ent_ftz$5$d = ctx_alu_ftz$q;
                 ent_src0$5$d = elem_select$src0 & data_built;
                 ent_src1$5$d = elem_select$src1 & data_built;
-                ent_lane$5$d = lane_select$lane;
+                ent_lane$5$d = i_lane$q;
                 ent_elem$5$d = elem_index$q;
                 ent_result_shift$5$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$5$d = ~|elem_index$q;
                 ent_result_last$5$d = issue_lane_done;
                 ent_msg_last$5$d = issue_last;
-                ent_error$5$d = issue_marker & issue_error;
+                ent_error$5$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 6) begin
                 ent_valid$6$d = 1'b1;
@@ -3392,19 +3809,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$6$d = addr_gen$line;
                 ent_space$6$d = addr_gen$space;
                 ent_bit_offset$6$d = addr_gen$bit_offset;
-                ent_size$6$d = decoder$elem_size;
-                ent_op$6$d = decoder$alu_op;
-                ent_ty$6$d = decoder$alu_ty;
-                ent_ftz$6$d = decoder$alu_ftz;
+                ent_size$6$d = ctx_elem_size$q;
+                ent_op$6$d = ctx_alu_op$q;
+                ent_ty$6$d = ctx_alu_ty$q;
+                ent_ftz$6$d = ctx_alu_ftz$q;
                 ent_src0$6$d = elem_select$src0 & data_built;
                 ent_src1$6$d = elem_select$src1 & data_built;
-                ent_lane$6$d = lane_select$lane;
+                ent_lane$6$d = i_lane$q;
                 ent_elem$6$d = elem_index$q;
                 ent_result_shift$6$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$6$d = ~|elem_index$q;
                 ent_result_last$6$d = issue_lane_done;
                 ent_msg_last$6$d = issue_last;
-                ent_error$6$d = issue_marker & issue_error;
+                ent_error$6$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
             if (tail_ptr$q == 7) begin
                 ent_valid$7$d = 1'b1;
@@ -3416,19 +3833,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_line$7$d = addr_gen$line;
                 ent_space$7$d = addr_gen$space;
                 ent_bit_offset$7$d = addr_gen$bit_offset;
-                ent_size$7$d = decoder$elem_size;
-                ent_op$7$d = decoder$alu_op;
-                ent_ty$7$d = decoder$alu_ty;
-                ent_ftz$7$d = decoder$alu_ftz;
+                ent_size$7$d = ctx_elem_size$q;
+                ent_op$7$d = ctx_alu_op$q;
+                ent_ty$7$d = ctx_alu_ty$q;
+                ent_ftz$7$d = ctx_alu_ftz$q;
                 ent_src0$7$d = elem_select$src0 & data_built;
                 ent_src1$7$d = elem_select$src1 & data_built;
-                ent_lane$7$d = lane_select$lane;
+                ent_lane$7$d = i_lane$q;
                 ent_elem$7$d = elem_index$q;
                 ent_result_shift$7$d = elem_shift$q[(32'h0)+:(7)];
                 ent_result_first$7$d = ~|elem_index$q;
                 ent_result_last$7$d = issue_lane_done;
                 ent_msg_last$7$d = issue_last;
-                ent_error$7$d = issue_marker & issue_error;
+                ent_error$7$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
             end
         end
         if (issue_reads & mem_rd_ready) begin
@@ -3477,6 +3894,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         if (reset) begin
             issue_state$d = IssueState$FirstLane;
+            i_valid$d = 1'b0;
+            i_fresh$d = 1'b0;
+            msg_misaligned$d = 1'b0;
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
@@ -3621,6 +4041,462 @@ module atomic_unit$addr_gen$wide_slm_size(narrow,wide);
     // Update code (custom)
     always @(*) wide = {{32{1'b0}}, narrow};
 endmodule // atomic_unit$addr_gen$wide_slm_size
+
+
+module atomic_unit$ctx_addr_buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_addr_buffer
+
+
+module atomic_unit$ctx_addr_offset32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_addr_offset32
+
+
+module atomic_unit$ctx_alu_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_alu_ftz
+
+
+module atomic_unit$ctx_alu_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_alu_op
+
+
+module atomic_unit$ctx_alu_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_alu_ty
+
+
+module atomic_unit$ctx_elem_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_elem_size
+
+
+module atomic_unit$ctx_kind_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_kind_typed
+
+
+module atomic_unit$ctx_last_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_last_elem
+
+
+module atomic_unit$ctx_lod_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_lod_present
+
+
+module atomic_unit$ctx_r_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_r_present
+
+
+module atomic_unit$ctx_slm_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_slm_size
+
+
+module atomic_unit$ctx_space_slm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_space_slm
+
+
+module atomic_unit$ctx_surf_array(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_array
+
+
+module atomic_unit$ctx_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_base
+
+
+module atomic_unit$ctx_surf_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_depth
+
+
+module atomic_unit$ctx_surf_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_height
+
+
+module atomic_unit$ctx_surf_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_kind
+
+
+module atomic_unit$ctx_surf_levels(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_levels
+
+
+module atomic_unit$ctx_surf_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_size
+
+
+module atomic_unit$ctx_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_u16
+
+
+module atomic_unit$ctx_surf_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_surf_width
+
+
+module atomic_unit$ctx_swap_src(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_swap_src
+
+
+module atomic_unit$ctx_v_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_v_present
+
+
+module atomic_unit$ctx_write_only(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ctx_write_only
 
 
 module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
@@ -9852,6 +10728,196 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
 endmodule // atomic_unit$head_select
 
 
+module atomic_unit$held_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$held_addr
+
+
+module atomic_unit$held_coord(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$held_coord
+
+
+module atomic_unit$held_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$held_src0
+
+
+module atomic_unit$held_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$held_src1
+
+
+module atomic_unit$i_fresh(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$i_fresh
+
+
+module atomic_unit$i_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$i_illegal
+
+
+module atomic_unit$i_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$i_lane
+
+
+module atomic_unit$i_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$i_last_lane
+
+
+module atomic_unit$i_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$i_marker
+
+
+module atomic_unit$i_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$i_valid
+
+
 module atomic_unit$issue_state(d,q,clock);
     
     // Module arguments
@@ -9874,18 +10940,21 @@ module atomic_unit$issue_state(d,q,clock);
 endmodule // atomic_unit$issue_state
 
 
-module atomic_unit$lane_mux(onehot,all_addr,all_src0,all_src1,all_coord,lane_enables,elem_size,base_low,check_lanes,check_base,misaligned,addr,src0,src1,coord);
+module atomic_unit$lane_mux(fresh,port_addr,port_src0,port_src1,port_coord,held_addr,held_src0,held_src1,held_coord,elem_size,base_low,check_lane,check_base,misaligned,addr,src0,src1,coord);
     
     // Module arguments
-    input wire  [31:0] onehot;
-    input wire  [2047:0] all_addr;
-    input wire  [4095:0] all_src0;
-    input wire  [4095:0] all_src1;
-    input wire  [1023:0] all_coord;
-    input wire  [31:0] lane_enables;
+    input wire  fresh;
+    input wire  [63:0] port_addr;
+    input wire  [127:0] port_src0;
+    input wire  [127:0] port_src1;
+    input wire  [127:0] port_coord;
+    input wire  [63:0] held_addr;
+    input wire  [127:0] held_src0;
+    input wire  [127:0] held_src1;
+    input wire  [127:0] held_coord;
     input wire  [2:0] elem_size;
     input wire  [3:0] base_low;
-    input wire  check_lanes;
+    input wire  check_lane;
     input wire  check_base;
     output reg  misaligned;
     output reg  [63:0] addr;
@@ -9894,8 +10963,6 @@ module atomic_unit$lane_mux(onehot,all_addr,all_src0,all_src1,all_coord,lane_ena
     output reg  [127:0] coord;
     
     // Constant declarations
-    localparam  zero_addr = 64'h0;
-    localparam  zero_data = 128'h0;
     localparam  align_masks$0 = 4'h0;
     localparam  align_masks$1 = 4'h1;
     localparam  align_masks$2 = 4'h3;
@@ -9905,229 +10972,18 @@ module atomic_unit$lane_mux(onehot,all_addr,all_src0,all_src1,all_coord,lane_ena
     
     // Local signals
     reg  [3:0] align_mask;
-    reg  lane_misaligned$0;
-    reg  lane_misaligned$1;
-    reg  lane_misaligned$2;
-    reg  lane_misaligned$3;
-    reg  lane_misaligned$4;
-    reg  lane_misaligned$5;
-    reg  lane_misaligned$6;
-    reg  lane_misaligned$7;
-    reg  lane_misaligned$8;
-    reg  lane_misaligned$9;
-    reg  lane_misaligned$10;
-    reg  lane_misaligned$11;
-    reg  lane_misaligned$12;
-    reg  lane_misaligned$13;
-    reg  lane_misaligned$14;
-    reg  lane_misaligned$15;
-    reg  lane_misaligned$16;
-    reg  lane_misaligned$17;
-    reg  lane_misaligned$18;
-    reg  lane_misaligned$19;
-    reg  lane_misaligned$20;
-    reg  lane_misaligned$21;
-    reg  lane_misaligned$22;
-    reg  lane_misaligned$23;
-    reg  lane_misaligned$24;
-    reg  lane_misaligned$25;
-    reg  lane_misaligned$26;
-    reg  lane_misaligned$27;
-    reg  lane_misaligned$28;
-    reg  lane_misaligned$29;
-    reg  lane_misaligned$30;
-    reg  lane_misaligned$31;
-    reg  any_lane_misaligned;
     
     // Update code
     always @(*) begin
-        addr = zero_addr;
-        src0 = zero_data;
-        src1 = zero_data;
-        coord = zero_data;
-        if (onehot[0]) begin
-            addr = all_addr[(0 * 32'h40)+:(64)];
-            src0 = all_src0[(0 * 32'h80)+:(128)];
-            src1 = all_src1[(0 * 32'h80)+:(128)];
-        end
-        if (onehot[1]) begin
-            addr = all_addr[(1 * 32'h40)+:(64)];
-            src0 = all_src0[(1 * 32'h80)+:(128)];
-            src1 = all_src1[(1 * 32'h80)+:(128)];
-        end
-        if (onehot[2]) begin
-            addr = all_addr[(2 * 32'h40)+:(64)];
-            src0 = all_src0[(2 * 32'h80)+:(128)];
-            src1 = all_src1[(2 * 32'h80)+:(128)];
-        end
-        if (onehot[3]) begin
-            addr = all_addr[(3 * 32'h40)+:(64)];
-            src0 = all_src0[(3 * 32'h80)+:(128)];
-            src1 = all_src1[(3 * 32'h80)+:(128)];
-        end
-        if (onehot[4]) begin
-            addr = all_addr[(4 * 32'h40)+:(64)];
-            src0 = all_src0[(4 * 32'h80)+:(128)];
-            src1 = all_src1[(4 * 32'h80)+:(128)];
-        end
-        if (onehot[5]) begin
-            addr = all_addr[(5 * 32'h40)+:(64)];
-            src0 = all_src0[(5 * 32'h80)+:(128)];
-            src1 = all_src1[(5 * 32'h80)+:(128)];
-        end
-        if (onehot[6]) begin
-            addr = all_addr[(6 * 32'h40)+:(64)];
-            src0 = all_src0[(6 * 32'h80)+:(128)];
-            src1 = all_src1[(6 * 32'h80)+:(128)];
-        end
-        if (onehot[7]) begin
-            addr = all_addr[(7 * 32'h40)+:(64)];
-            src0 = all_src0[(7 * 32'h80)+:(128)];
-            src1 = all_src1[(7 * 32'h80)+:(128)];
-        end
-        if (onehot[8]) begin
-            addr = all_addr[(8 * 32'h40)+:(64)];
-            src0 = all_src0[(8 * 32'h80)+:(128)];
-            src1 = all_src1[(8 * 32'h80)+:(128)];
-        end
-        if (onehot[9]) begin
-            addr = all_addr[(9 * 32'h40)+:(64)];
-            src0 = all_src0[(9 * 32'h80)+:(128)];
-            src1 = all_src1[(9 * 32'h80)+:(128)];
-        end
-        if (onehot[10]) begin
-            addr = all_addr[(10 * 32'h40)+:(64)];
-            src0 = all_src0[(10 * 32'h80)+:(128)];
-            src1 = all_src1[(10 * 32'h80)+:(128)];
-        end
-        if (onehot[11]) begin
-            addr = all_addr[(11 * 32'h40)+:(64)];
-            src0 = all_src0[(11 * 32'h80)+:(128)];
-            src1 = all_src1[(11 * 32'h80)+:(128)];
-        end
-        if (onehot[12]) begin
-            addr = all_addr[(12 * 32'h40)+:(64)];
-            src0 = all_src0[(12 * 32'h80)+:(128)];
-            src1 = all_src1[(12 * 32'h80)+:(128)];
-        end
-        if (onehot[13]) begin
-            addr = all_addr[(13 * 32'h40)+:(64)];
-            src0 = all_src0[(13 * 32'h80)+:(128)];
-            src1 = all_src1[(13 * 32'h80)+:(128)];
-        end
-        if (onehot[14]) begin
-            addr = all_addr[(14 * 32'h40)+:(64)];
-            src0 = all_src0[(14 * 32'h80)+:(128)];
-            src1 = all_src1[(14 * 32'h80)+:(128)];
-        end
-        if (onehot[15]) begin
-            addr = all_addr[(15 * 32'h40)+:(64)];
-            src0 = all_src0[(15 * 32'h80)+:(128)];
-            src1 = all_src1[(15 * 32'h80)+:(128)];
-        end
-        if (onehot[16]) begin
-            addr = all_addr[(16 * 32'h40)+:(64)];
-            src0 = all_src0[(16 * 32'h80)+:(128)];
-            src1 = all_src1[(16 * 32'h80)+:(128)];
-        end
-        if (onehot[17]) begin
-            addr = all_addr[(17 * 32'h40)+:(64)];
-            src0 = all_src0[(17 * 32'h80)+:(128)];
-            src1 = all_src1[(17 * 32'h80)+:(128)];
-        end
-        if (onehot[18]) begin
-            addr = all_addr[(18 * 32'h40)+:(64)];
-            src0 = all_src0[(18 * 32'h80)+:(128)];
-            src1 = all_src1[(18 * 32'h80)+:(128)];
-        end
-        if (onehot[19]) begin
-            addr = all_addr[(19 * 32'h40)+:(64)];
-            src0 = all_src0[(19 * 32'h80)+:(128)];
-            src1 = all_src1[(19 * 32'h80)+:(128)];
-        end
-        if (onehot[20]) begin
-            addr = all_addr[(20 * 32'h40)+:(64)];
-            src0 = all_src0[(20 * 32'h80)+:(128)];
-            src1 = all_src1[(20 * 32'h80)+:(128)];
-        end
-        if (onehot[21]) begin
-            addr = all_addr[(21 * 32'h40)+:(64)];
-            src0 = all_src0[(21 * 32'h80)+:(128)];
-            src1 = all_src1[(21 * 32'h80)+:(128)];
-        end
-        if (onehot[22]) begin
-            addr = all_addr[(22 * 32'h40)+:(64)];
-            src0 = all_src0[(22 * 32'h80)+:(128)];
-            src1 = all_src1[(22 * 32'h80)+:(128)];
-        end
-        if (onehot[23]) begin
-            addr = all_addr[(23 * 32'h40)+:(64)];
-            src0 = all_src0[(23 * 32'h80)+:(128)];
-            src1 = all_src1[(23 * 32'h80)+:(128)];
-        end
-        if (onehot[24]) begin
-            addr = all_addr[(24 * 32'h40)+:(64)];
-            src0 = all_src0[(24 * 32'h80)+:(128)];
-            src1 = all_src1[(24 * 32'h80)+:(128)];
-        end
-        if (onehot[25]) begin
-            addr = all_addr[(25 * 32'h40)+:(64)];
-            src0 = all_src0[(25 * 32'h80)+:(128)];
-            src1 = all_src1[(25 * 32'h80)+:(128)];
-        end
-        if (onehot[26]) begin
-            addr = all_addr[(26 * 32'h40)+:(64)];
-            src0 = all_src0[(26 * 32'h80)+:(128)];
-            src1 = all_src1[(26 * 32'h80)+:(128)];
-        end
-        if (onehot[27]) begin
-            addr = all_addr[(27 * 32'h40)+:(64)];
-            src0 = all_src0[(27 * 32'h80)+:(128)];
-            src1 = all_src1[(27 * 32'h80)+:(128)];
-        end
-        if (onehot[28]) begin
-            addr = all_addr[(28 * 32'h40)+:(64)];
-            src0 = all_src0[(28 * 32'h80)+:(128)];
-            src1 = all_src1[(28 * 32'h80)+:(128)];
-        end
-        if (onehot[29]) begin
-            addr = all_addr[(29 * 32'h40)+:(64)];
-            src0 = all_src0[(29 * 32'h80)+:(128)];
-            src1 = all_src1[(29 * 32'h80)+:(128)];
-        end
-        if (onehot[30]) begin
-            addr = all_addr[(30 * 32'h40)+:(64)];
-            src0 = all_src0[(30 * 32'h80)+:(128)];
-            src1 = all_src1[(30 * 32'h80)+:(128)];
-        end
-        if (onehot[31]) begin
-            addr = all_addr[(31 * 32'h40)+:(64)];
-            src0 = all_src0[(31 * 32'h80)+:(128)];
-            src1 = all_src1[(31 * 32'h80)+:(128)];
-        end
-        if (onehot[0]) begin
-            coord = all_coord[(0 * 32'h80)+:(128)];
-        end
-        if (onehot[1]) begin
-            coord = all_coord[(1 * 32'h80)+:(128)];
-        end
-        if (onehot[2]) begin
-            coord = all_coord[(2 * 32'h80)+:(128)];
-        end
-        if (onehot[3]) begin
-            coord = all_coord[(3 * 32'h80)+:(128)];
-        end
-        if (onehot[4]) begin
-            coord = all_coord[(4 * 32'h80)+:(128)];
-        end
-        if (onehot[5]) begin
-            coord = all_coord[(5 * 32'h80)+:(128)];
-        end
-        if (onehot[6]) begin
-            coord = all_coord[(6 * 32'h80)+:(128)];
-        end
-        if (onehot[7]) begin
-            coord = all_coord[(7 * 32'h80)+:(128)];
+        addr = held_addr;
+        src0 = held_src0;
+        src1 = held_src1;
+        coord = held_coord;
+        if (fresh) begin
+            addr = port_addr;
+            src0 = port_src0;
+            src1 = port_src1;
+            coord = port_coord;
         end
         align_mask = zero_mask;
         if (elem_size == 0) begin
@@ -10145,146 +11001,16 @@ module atomic_unit$lane_mux(onehot,all_addr,all_src0,all_src1,all_coord,lane_ena
         if (elem_size == 4) begin
             align_mask = align_masks$4;
         end
-        any_lane_misaligned = 1'b0;
-        lane_misaligned$0 = lane_enables[0] & |((all_addr[(0 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$0) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$1 = lane_enables[1] & |((all_addr[(1 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$1) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$2 = lane_enables[2] & |((all_addr[(2 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$2) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$3 = lane_enables[3] & |((all_addr[(3 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$3) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$4 = lane_enables[4] & |((all_addr[(4 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$4) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$5 = lane_enables[5] & |((all_addr[(5 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$5) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$6 = lane_enables[6] & |((all_addr[(6 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$6) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$7 = lane_enables[7] & |((all_addr[(7 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$7) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$8 = lane_enables[8] & |((all_addr[(8 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$8) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$9 = lane_enables[9] & |((all_addr[(9 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$9) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$10 = lane_enables[10] & |((all_addr[(10 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$10) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$11 = lane_enables[11] & |((all_addr[(11 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$11) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$12 = lane_enables[12] & |((all_addr[(12 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$12) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$13 = lane_enables[13] & |((all_addr[(13 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$13) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$14 = lane_enables[14] & |((all_addr[(14 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$14) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$15 = lane_enables[15] & |((all_addr[(15 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$15) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$16 = lane_enables[16] & |((all_addr[(16 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$16) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$17 = lane_enables[17] & |((all_addr[(17 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$17) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$18 = lane_enables[18] & |((all_addr[(18 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$18) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$19 = lane_enables[19] & |((all_addr[(19 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$19) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$20 = lane_enables[20] & |((all_addr[(20 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$20) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$21 = lane_enables[21] & |((all_addr[(21 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$21) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$22 = lane_enables[22] & |((all_addr[(22 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$22) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$23 = lane_enables[23] & |((all_addr[(23 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$23) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$24 = lane_enables[24] & |((all_addr[(24 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$24) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$25 = lane_enables[25] & |((all_addr[(25 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$25) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$26 = lane_enables[26] & |((all_addr[(26 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$26) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$27 = lane_enables[27] & |((all_addr[(27 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$27) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$28 = lane_enables[28] & |((all_addr[(28 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$28) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$29 = lane_enables[29] & |((all_addr[(29 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$29) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$30 = lane_enables[30] & |((all_addr[(30 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$30) begin
-            any_lane_misaligned = 1'b1;
-        end
-        lane_misaligned$31 = lane_enables[31] & |((all_addr[(31 * 32'h40)+:(4)] + base_low) & align_mask);
-        if (lane_misaligned$31) begin
-            any_lane_misaligned = 1'b1;
-        end
-        misaligned = (check_lanes & any_lane_misaligned) | (check_base & |(base_low & align_mask));
+        misaligned = (check_lane & |((addr[(32'h0)+:(4)] + base_low) & align_mask)) | (check_base & |(base_low & align_mask));
     end
     
 endmodule // atomic_unit$lane_mux
 
 
-module atomic_unit$lane_select(mask,onehot,lane,any,rest);
+module atomic_unit$lane_select(mask,lane,any,rest);
     
     // Module arguments
     input wire  [31:0] mask;
-    output reg  [31:0] onehot;
     output reg  [4:0] lane;
     output reg  any;
     output reg  [31:0] rest;
@@ -10327,6 +11053,7 @@ module atomic_unit$lane_select(mask,onehot,lane,any,rest);
     
     // Local signals
     reg  [31:0] negated;
+    reg  [31:0] onehot;
     
     // Update code
     always @(*) begin
@@ -10453,6 +11180,25 @@ module atomic_unit$lanes_left(d,q,clock);
     end
           
 endmodule // atomic_unit$lanes_left
+
+
+module atomic_unit$msg_misaligned(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$msg_misaligned
 
 
 module atomic_unit$obs_elem_r(d,q,clock);

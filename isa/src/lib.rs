@@ -221,9 +221,17 @@ impl AluCtl {
     }
 }
 
+/// Cycles from a payload read on the unit's payload port (`pay_valid`,
+/// `pay_lane` at a rising edge) to that lane's operands on `pay_addr`,
+/// `pay_src0`, `pay_src1`, `pay_coord` (the cycle after: a register file
+/// with a registered read). The RTL (`AtomicUnit`) is built for it and the
+/// test bench's driver answers with it (docs/microarchitecture.md "Payload
+/// port").
+pub const PAYLOAD_LATENCY: u64 = 1;
+
 /// What a unit variant is built with (the RTL's `AtomicUnit::new`), and
-/// hence which messages it executes. The ports never change shape (32
-/// lanes of 128-bit payload); a smaller variant ignores the lanes and bits
+/// hence which messages it executes. The ports never change shape (32-lane
+/// masks, a 128-bit payload port); a smaller variant ignores the lanes and bits
 /// it does not build, and **rejects** every message that needs them, like
 /// an illegal descriptor: `rsp_error`, no memory access, no result
 /// (docs/microarchitecture.md "Build parameters").

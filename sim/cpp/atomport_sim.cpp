@@ -3,6 +3,8 @@
 
 #include "verilated.h"
 
+#include <cstdlib>
+
 namespace atomport_sim {
 
 static thread_local std::string t_last_error;
@@ -12,9 +14,27 @@ int set_error(const std::string& msg) {
     return 1;
 }
 
+void apply_seed_from_env(VerilatedContext* context) {
+    const char* seed = std::getenv("ATOMPORT_VERILATOR_SEED");
+    // The x-unique build always randomizes (seed 1 unless told): with
+    // Verilator's default +verilator+rand+reset+0 its "unique" values are zeros.
+    if (!seed) seed = ATOMPORT_SIM_X_UNIQUE ? "1" : nullptr;
+    if (!seed) return;
+    std::string text(seed);
+    bool digits = !text.empty() && text.size() <= 10;
+    for (char c : text) digits = digits && c >= '0' && c <= '9';
+    if (!digits || std::stoull(text) < 1 || std::stoull(text) > 2147483647ull)
+        throw std::runtime_error("ATOMPORT_VERILATOR_SEED=" + text + ": not a seed (1..=2147483647)");
+    const std::string seed_arg = "+verilator+seed+" + text;
+    const char* argv[] = {"atomport", "+verilator+rand+reset+2", seed_arg.c_str()};
+    context->commandArgs(3, argv);
+}
+
 }  // namespace atomport_sim
 
 extern "C" const char* atomport_sim_last_error() { return atomport_sim::t_last_error.c_str(); }
+
+extern "C" int atomport_sim_x_unique() { return ATOMPORT_SIM_X_UNIQUE; }
 
 // Replaces Verilator's vl_fatal (which prints and calls std::abort): throw.
 // It does not touch Verilated::threadContextp() as the original does: that

@@ -9,12 +9,22 @@
 #include <stdexcept>
 #include <string>
 
+class VerilatedContext;
+
 namespace atomport_sim {
 
 /// Thrown by vl_fatal.
 struct AtomportFatal : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+/// If $ATOMPORT_VERILATOR_SEED is set (a decimal 1..=2^31-1), passes
+/// `+verilator+rand+reset+2 +verilator+seed+N` to `context`: with the
+/// x-unique build (`--x-initial unique --x-assign unique`, sim/build.rs) the
+/// registers' initial values and X assignments are random, drawn from N.
+/// Throws on a malformed value. Unset: seed 1 in the x-unique build,
+/// nothing otherwise.
+void apply_seed_from_env(VerilatedContext* context);
 
 /// Stores `msg` as this thread's last error; returns 1 (the error code).
 int set_error(const std::string& msg);
@@ -24,6 +34,8 @@ int set_error(const std::string& msg);
 extern "C" {
 /// This thread's last error message ("" if none).
 const char* atomport_sim_last_error();
+/// 1 when the models were verilated with `--x-initial unique --x-assign unique` (feature x-unique).
+int atomport_sim_x_unique();
 }
 
 // Runs `body`; a C++ exception (a Verilator fatal or anything else) becomes

@@ -2,9 +2,11 @@
 // (`atomport bench`, testbench/bench.rs `rust_speed_loop`): the same loop,
 // step for step, as a C++ main() harness would write it, on the same
 // Verilated model compiled with the same flags. Both drive a fixed stream
-// of pin images (descriptor, dmask, pred mask, addr, src0, src1) through
-// `atomic_unit` with a 64 KiB memory that answers every read in one cycle
-// and is always ready, and fold every lane result into a checksum.
+// of pin images (descriptor, dmask, pred mask, every lane's addr, src0,
+// src1) through `atomic_unit` with a 64 KiB memory that answers every read
+// in one cycle and is always ready, answer the unit's payload reads from the
+// image one cycle later (PAYLOAD_LATENCY), and fold every lane result into
+// a checksum.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -51,22 +53,29 @@ extern "C" uint64_t atomport_cpp_bench_atomic_unit(const uint32_t* images, uint3
     bool valid = false;
     bool have_ret = false;
     uint32_t ret[4] = {0, 0, 0, 0};
+    const uint32_t* pay_img = nullptr;  // payload read last cycle: image and lane
+    uint32_t pay_lane = 0;
     while (done < total && cycles < max_cycles) {
         if (!valid && issued < total) {
             const uint32_t* img = images + (issued % count) * kImageWords;
             set_words(unit.req_desc, img);
             unit.req_dmask = img[4];
             unit.req_pred_mask = img[5];
-            set_words(unit.req_addr, img + 6);
-            set_words(unit.req_src0, img + 70);
-            set_words(unit.req_src1, img + 198);
             valid = true;
         }
         unit.req_valid = valid;
+        if (pay_img) {
+            unit.pay_addr = static_cast<uint64_t>(pay_img[6 + 2 * pay_lane]) |
+                            (static_cast<uint64_t>(pay_img[7 + 2 * pay_lane]) << 32);
+            set_words(unit.pay_src0, pay_img + 70 + 4 * pay_lane);
+            set_words(unit.pay_src1, pay_img + 198 + 4 * pay_lane);
+        }
         unit.mem_rdata_valid = have_ret;
         if (have_ret) set_words(unit.mem_rdata, ret);
         unit.clock = 0;
         unit.eval();
+        pay_img = unit.pay_valid ? images + (issued % count) * kImageWords : nullptr;
+        pay_lane = unit.pay_lane;
         if (valid && unit.req_ready) {
             valid = false;
             ++issued;

@@ -74,7 +74,24 @@ mod ffi {
     extern "C" {
         pub fn atomport_sim_last_error() -> *const c_char;
         pub fn atomport_sim_raise_fatal(msg: *const c_char) -> c_int;
+        pub fn atomport_sim_x_unique() -> c_int;
     }
+}
+
+/// Whether this build's models were verilated with `--x-initial unique
+/// --x-assign unique` and without the registers' power-up values (cargo
+/// feature `x-unique`, sim/build.rs): each register then starts at a value
+/// drawn from [`verilator_seed`].
+pub fn x_unique() -> bool {
+    unsafe { ffi::atomport_sim_x_unique() != 0 }
+}
+
+/// The `+verilator+seed` every model built from now on gets:
+/// `$ATOMPORT_VERILATOR_SEED`, or "1" in the [`x_unique`] build when it is
+/// unset (the shim passes it with `+verilator+rand+reset+2` when it builds a
+/// model); `None`: Verilator's defaults.
+pub fn verilator_seed() -> Option<String> {
+    std::env::var("ATOMPORT_VERILATOR_SEED").ok().or_else(|| x_unique().then(|| "1".to_string()))
 }
 
 /// This thread's last C++-side error message.

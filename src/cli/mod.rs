@@ -13,6 +13,7 @@ pub mod merge;
 pub mod bench;
 pub mod synth;
 pub mod wave;
+pub mod wavecheck_report;
 
 use atomport_core::diag::{self, EXIT_BAD_INPUT};
 use atomport_core::program::Program;

@@ -201,6 +201,12 @@ pub fn main(a: RegressArgs) -> i32 {
         all_fp_families().len(),
         admitted_fp_families(&a.unit.config()).len()
     );
+    if atomport_sim::x_unique() {
+        eprintln!(
+            "atomport regress: models with random power-up state (--x-initial unique --x-assign unique, no register power-up values), +verilator+seed+{}",
+            atomport_sim::verilator_seed().unwrap_or_default()
+        );
+    }
     let start = Instant::now();
     let mut bar = ProgressReport::new(total, a.quiet);
     let result = regress::run(&cfg, &mut |done, total| bar.update(done, total));

@@ -3,8 +3,9 @@
 //! * `atomport wavediff A.vcd B.vcd [--signals GLOB...] [--clock NAME]
 //!   [--scope-a S] [--scope-b S] [--strict]`: exit 0 equal, 1 different;
 //!   without `--signals`, two waves of the unit are compared on its ports;
-//! * `atomport wavecheck RUN.vcd SCRIPT [--clock NAME]`: the RTL's port
-//!   traffic against the golden model; exit 0 agree, 1 differ;
+//! * `atomport wavecheck RUN.vcd SCRIPT [--clock NAME] [--report FILE.json]
+//!   [--junit FILE.xml]`: the RTL's port traffic against the golden model;
+//!   exit 0 agree, 1 differ;
 //! * `atomport wave render RUN.vcd --svg OUT.svg [--from T] [--to T]
 //!   [--signals GLOB...] [--clock NAME] [--width PX]`;
 //! * `atomport wave golden SCRIPT --vcd OUT.vcd`: the golden waveform
@@ -39,7 +40,7 @@ pub struct WavediffArgs {
     pub b: PathBuf,
     /// compare only these signals (globs over names relative to the matched
     /// scopes, or full paths; `*` and `?`); default: the unit's ports
-    /// (clock reset req_* mem_* rsp_* obs_*) when both files have them,
+    /// (clock reset req_* pay_* mem_* rsp_* obs_*) when both files have them,
     /// else every signal; `'*'` is every signal
     #[arg(long, num_args = 1.., value_name = "GLOB")]
     pub signals: Vec<String>,
@@ -129,6 +130,13 @@ pub struct WavecheckArgs {
     /// the clock port
     #[arg(long, value_name = "NAME", default_value = "clock")]
     pub clock: String,
+    /// write the check's report (format atomport-wavecheck/1) to FILE.json
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
+    /// write a JUnit XML file: one test case, failing with the first
+    /// difference and the reproduce command
+    #[arg(long, value_name = "FILE.xml")]
+    pub junit: Option<PathBuf>,
 }
 
 /// `atomport wavecheck`.
@@ -141,6 +149,7 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
         Ok(w) => w,
         Err(c) => return c,
     };
+    let start = std::time::Instant::now();
     let report = match check(&w, &program, &a.clock) {
         Ok(r) => r,
         Err(e) => {
@@ -148,7 +157,7 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
             return EXIT_BAD_INPUT;
         }
     };
-    match &report.failure {
+    let code = match &report.failure {
         None => {
             println!(
                 "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
@@ -171,7 +180,13 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
             println!("wavecheck: agreed before that: {}", report.counts());
             1
         }
+    };
+    let outcome = super::wavecheck_report::WavecheckOutcome { wave: &w, wave_path: &a.vcd, script: &a.script, clock: &a.clock, report: &report, seconds: start.elapsed().as_secs_f64() };
+    if let Err(e) = outcome.write(a.report.as_deref(), a.junit.as_deref()) {
+        eprintln!("atomport wavecheck: error: {e}");
+        return EXIT_BAD_INPUT;
     }
+    code
 }
 
 /// Arguments of `atomport wave`.

@@ -369,24 +369,30 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
     let (mut issued, mut done, mut cycles, mut checksum) = (0u64, 0u64, 0u64, 0u64);
     let mut valid = false;
     let mut ret: Option<u128> = None;
+    // the payload read last cycle: (image, lane)
+    let mut pay: Option<(usize, usize)> = None;
     while done < total && cycles < max_cycles {
         if !valid && issued < total {
             let img = &images[(issued as usize % count) * IMAGE_WORDS..][..IMAGE_WORDS];
             unit.set_req_desc_words(&img[0..4].try_into().unwrap());
             unit.set_req_dmask(img[4]);
             unit.set_req_pred_mask(img[5]);
-            unit.set_req_addr_words(&img[6..70].try_into().unwrap());
-            unit.set_req_src0_words(&img[70..198].try_into().unwrap());
-            unit.set_req_src1_words(&img[198..326].try_into().unwrap());
             valid = true;
         }
         unit.set_req_valid(valid as u8);
+        if let Some((image, lane)) = pay {
+            let img = &images[image * IMAGE_WORDS..][..IMAGE_WORDS];
+            unit.set_pay_addr(img[6 + 2 * lane] as u64 | (img[7 + 2 * lane] as u64) << 32);
+            unit.set_pay_src0_words(&img[70 + 4 * lane..74 + 4 * lane].try_into().unwrap());
+            unit.set_pay_src1_words(&img[198 + 4 * lane..202 + 4 * lane].try_into().unwrap());
+        }
         unit.set_mem_rdata_valid(ret.is_some() as u8);
         if let Some(line) = ret {
             unit.set_mem_rdata(line);
         }
         unit.set_clock(0);
         unit.eval().map_err(|e| e.to_string())?;
+        pay = (unit.pay_valid() != 0).then(|| (issued as usize % count, unit.pay_lane() as usize));
         if valid && unit.req_ready() != 0 {
             valid = false;
             issued += 1;

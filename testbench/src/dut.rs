@@ -12,7 +12,7 @@ use atomport_core::outcome::RunOutput;
 use atomport_core::program::Program;
 
 use super::session::{run_program, RtlError, RtlOptions, Simulation};
-use super::pins::{PinRequest, UnitOutputs, UnitPins};
+use super::pins::{LanePayload, PinRequest, UnitOutputs, UnitPins};
 
 /// [`UnitPins`] for a Verilated unit model: every build of the unit has the
 /// same ports (the build parameters change what is inside, not the shape).
@@ -28,10 +28,6 @@ macro_rules! unit_pins {
                 self.set_req_desc(r.desc);
                 self.set_req_dmask(r.dmask);
                 self.set_req_pred_mask(r.pred_mask);
-                self.set_req_addr_words(&r.addr);
-                self.set_req_src0_words(&r.src0);
-                self.set_req_src1_words(&r.src1);
-                self.set_req_coord_words(&r.coord);
                 self.set_req_surf_kind(r.surf_kind);
                 self.set_req_surf_base(r.surf_base);
                 self.set_req_surf_size(r.surf_size);
@@ -42,6 +38,14 @@ macro_rules! unit_pins {
                 self.set_req_surf_levels(r.surf_levels);
                 self.set_req_surf_u16(r.surf_u16 as u8);
                 self.set_req_slm_size(r.slm_size);
+            }
+
+            #[inline]
+            fn set_payload(&mut self, p: &LanePayload) {
+                self.set_pay_addr(p.addr);
+                self.set_pay_src0(p.src0);
+                self.set_pay_src1(p.src1);
+                self.set_pay_coord(p.coord);
             }
 
             #[inline]
@@ -73,8 +77,11 @@ macro_rules! unit_pins {
                 let wr_valid = self.mem_wr_valid() != 0;
                 let rsp_valid = self.rsp_valid() != 0;
                 let obs_valid = self.obs_valid() != 0;
+                let pay_valid = self.pay_valid() != 0;
                 UnitOutputs {
                     req_ready: self.req_ready() != 0,
+                    pay_valid,
+                    pay_lane: if pay_valid { self.pay_lane() } else { 0 },
                     rd_valid,
                     rd_addr: if rd_valid { self.mem_rd_addr() } else { 0 },
                     rd_slm: rd_valid && self.mem_rd_space() != 0,

@@ -308,10 +308,12 @@ impl CoverSpace {
         for what in ["read backpressured", "write backpressured", "read and write backpressured"] {
             v.push(bin(what.into(), stall_reason.clone()));
         }
+        // counted at the end of a cycle: one read is accepted and one
+        // returned per cycle, so at most latency_max reads are in flight
         v.push(bin("reads in flight 1".into(), None));
-        let pipelined = (mem.latency_max <= 1).then(|| "latency 1: every read returns before the next can be accepted".to_string());
-        v.push(bin("reads in flight 2".into(), pipelined.clone()));
-        v.push(bin("reads in flight 3+".into(), pipelined));
+        let short = |n: u32| (mem.latency_max < n).then(|| format!("latency at most {}: a read returns within {} cycle(s), so fewer than {n} are ever in flight", mem.latency_max, mem.latency_max));
+        v.push(bin("reads in flight 2".into(), short(2)));
+        v.push(bin("reads in flight 3+".into(), short(3)));
         groups.push(("memory".into(), v));
 
         let full = |what: &str| Some(format!("the {} build admits every {what}", config.name()));

@@ -5,10 +5,13 @@
 //! waveform.
 //!
 //! One cycle: the driver raises the next queued request when the pins are
-//! free; the memory model sets its readies and the read return due now; the
-//! model settles; the handshakes happen where valid meets ready (the memory
-//! captures a read's line, applies a write). [`PinSource::advance`] is the
-//! clock edge.
+//! free, and puts on the payload port the lane the unit read in the last
+//! cycle (`PAYLOAD_LATENCY` = 1; a changing filler when it read none); the
+//! memory model sets its readies and the read return due now; the model
+//! settles; the handshakes happen where valid meets ready (the memory
+//! captures a read's line, applies a write; a payload read is noted for the
+//! next cycle, from the message on `req_*` now). [`PinSource::advance`] is
+//! the clock edge.
 
 use std::collections::VecDeque;
 
@@ -16,7 +19,7 @@ use atomport_core::program::Space;
 use atomport_sim::SimError;
 
 use super::memory::{MemConfig, MemoryModel};
-use super::pins::{CycleSample, PinRequest, PinSource, UnitOutputs, UnitPins};
+use super::pins::{CycleSample, LanePayload, PinRequest, PinSource, UnitOutputs, UnitPins};
 
 /// A unit model driven by the bench (see the module doc).
 pub struct LivePins<P: UnitPins> {
@@ -24,8 +27,10 @@ pub struct LivePins<P: UnitPins> {
     mem: MemoryModel,
     /// requests waiting for the pins
     queue: VecDeque<Box<PinRequest>>,
-    /// `req_desc` of the request on the pins (req_valid high)
-    on_pins: Option<u128>,
+    /// the request on the pins (req_valid high)
+    on_pins: Option<Box<PinRequest>>,
+    /// the payload the unit read in the last cycle, for the port now
+    payload_due: Option<LanePayload>,
     cycle: u64,
     last: CycleSample,
     /// total cycles the memory accepted a read / a write
@@ -41,6 +46,7 @@ impl<P: UnitPins> LivePins<P> {
             mem: MemoryModel::new(mem),
             queue: VecDeque::new(),
             on_pins: None,
+            payload_due: None,
             cycle: 0,
             last: CycleSample::default(),
             reads: 0,
@@ -94,11 +100,13 @@ impl<P: UnitPins> PinSource for LivePins<P> {
             if let Some(req) = self.queue.pop_front() {
                 self.dut.set_request(&req);
                 self.dut.set_req_valid(true);
-                self.on_pins = Some(req.desc);
+                self.on_pins = Some(req);
             } else {
                 self.dut.set_req_valid(false);
             }
         }
+        let payload = self.payload_due.take().unwrap_or_else(|| LanePayload::filler(self.cycle));
+        self.dut.set_payload(&payload);
         // the memory
         let drive = self.mem.drive(self.cycle);
         self.dut.set_mem(drive.rd_ready, drive.wr_ready, drive.rdata);
@@ -107,12 +115,18 @@ impl<P: UnitPins> PinSource for LivePins<P> {
             cycle: self.cycle,
             out: self.dut.outputs(),
             req_valid: self.on_pins.is_some(),
-            req_desc: self.on_pins,
+            req_desc: self.on_pins.as_ref().map(|r| r.desc),
             rd_ready: drive.rd_ready,
             wr_ready: drive.wr_ready,
             rdata: drive.rdata,
+            payload_shown: true,
         };
         // the handshakes
+        if s.out.pay_valid {
+            // a read of a lane of the message on req_* (the monitor checks
+            // that there is one); answered in the next cycle
+            self.payload_due = self.on_pins.as_ref().map(|r| r.lane_payload(s.out.pay_lane as usize));
+        }
         if s.request_accepted() {
             self.on_pins = None;
         }

@@ -111,7 +111,9 @@ pub struct PortActivity {
     pub write_stalled: u64,
     /// cycles with both stalled
     pub both_stalled: u64,
-    /// cycles by reads accepted and not yet returned: 0, 1, 2, 3 or more
+    /// cycles by reads accepted and not yet returned at the end of the
+    /// cycle (after its handshakes): 0, 1, 2, 3 or more; at most the
+    /// largest latency (one read accepted and one returned per cycle)
     pub reads_in_flight: [u64; 4],
 }
 
@@ -217,20 +219,21 @@ impl MemoryModel {
     }
 
     /// Notes one cycle of the port as the pins show it: the unit's valids
-    /// against this model's readies, and the reads in flight.
+    /// against this model's readies (the reads in flight are noted by
+    /// [`MemoryModel::accept`], after the cycle's handshakes).
     pub fn note_port(&mut self, rd_valid: bool, rd_ready: bool, wr_valid: bool, wr_ready: bool) {
         let a = &mut self.activity;
         let (rd, wr) = (rd_valid && !rd_ready, wr_valid && !wr_ready);
         a.read_stalled += rd as u64;
         a.write_stalled += wr as u64;
         a.both_stalled += (rd && wr) as u64;
-        a.reads_in_flight[self.returns.len().min(3)] += 1;
     }
 
     /// Applies this cycle's handshakes (called after the unit's outputs
     /// settled): `read` = (space, line address) of a read accepted now,
     /// `write` = (space, line address, byte enables, data) of a write
-    /// accepted now. Returns the line the read will return.
+    /// accepted now. Returns the line the read will return. Called once a
+    /// cycle (also without handshakes): it notes the reads in flight.
     pub fn accept(&mut self, cycle: u64, read: Option<(Space, u64)>, write: Option<(Space, u64, u16, u128)>) -> Option<u128> {
         let write_first = match (read, write) {
             (Some(_), Some(_)) => self.rng.gen_bool(0.5),
@@ -263,6 +266,7 @@ impl MemoryModel {
                 store_line(self.memory_mut(space), addr, be, data);
             }
         }
+        self.activity.reads_in_flight[self.returns.len().min(3)] += 1;
         line
     }
 }

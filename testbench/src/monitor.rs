@@ -87,6 +87,8 @@ pub struct Monitor {
     pending: VecDeque<Frame>,
     /// the message on `req_*` (raised, not yet taken)
     on_pins: Option<usize>,
+    /// the lanes of that message the unit has read on the payload port
+    payload_read: u32,
     /// raised (on the pins or accepted) and not done, oldest first
     in_flight: VecDeque<Tracked>,
     /// reads accepted, not yet paired with their write: (space, addr, bytes)
@@ -175,6 +177,47 @@ impl Monitor {
         }
     }
 
+    /// The payload-port checks of one cycle (see `observe`).
+    fn payload_reads(&mut self, s: &CycleSample) -> Result<(), Violation> {
+        let enables = match self.on_pins {
+            Some(index) => self.in_flight.iter().find(|t| t.frame.index == index).map_or(0, |t| t.frame.enables),
+            None => 0,
+        };
+        if s.out.pay_valid {
+            let lane = s.out.pay_lane as u32;
+            if self.on_pins.is_none() {
+                return Err(self.violation(s.cycle, "pay_valid", format!("pay_valid reads lane {lane} with no message on req_*")));
+            }
+            let bit = 1u32.checked_shl(lane).unwrap_or(0);
+            if enables & bit == 0 {
+                return Err(self.violation(
+                    s.cycle,
+                    "pay_lane",
+                    format!("pay_lane reads lane {lane}, which the message does not enable (enabled lanes {enables:#x})"),
+                ));
+            }
+            if self.payload_read & !(bit - 1) != 0 {
+                return Err(self.violation(
+                    s.cycle,
+                    "pay_lane",
+                    format!("pay_lane reads lane {lane} again or out of order (lanes read so far {:#x})", self.payload_read),
+                ));
+            }
+            self.payload_read |= bit;
+        }
+        if s.request_accepted() && self.payload_read != enables {
+            return Err(self.violation(
+                s.cycle,
+                "req_ready",
+                format!(
+                    "req_ready took the message with lanes {:#x} of its enabled lanes {enables:#x} read on the payload port",
+                    self.payload_read
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn violation(&self, cycle: u64, signal: &'static str, what: String) -> Violation {
         let msg = self.in_flight.front().map(|t| (t.frame.index, t.frame.line, t.frame.text.clone()));
         Violation { cycle, msg, signal, what }
@@ -210,9 +253,15 @@ impl Monitor {
         } else if !s.req_valid && self.on_pins.is_some() {
             return Err(self.violation(cycle, "req_valid", "req_valid dropped before req_ready took the message".into()));
         }
+        // --- the payload port: each enabled lane of the message on req_*
+        // read exactly once, in ascending lane order, before req_ready takes it
+        if s.payload_shown {
+            self.payload_reads(s)?;
+        }
         if let (Some(index), true) = (self.on_pins, s.request_accepted()) {
             self.accepted(index, cycle);
             self.on_pins = None;
+            self.payload_read = 0;
         }
         // --- valid/ready stability: a raised valid holds until accepted
         let rd_now = out.rd_valid.then_some(Held { addr: out.rd_addr, slm: out.rd_slm, be: out.rd_be, data: 0 });

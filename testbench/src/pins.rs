@@ -7,9 +7,9 @@
 
 use atomport_sim::SimError;
 
-/// Lanes of the request port.
+/// Lanes of a message.
 pub const MAX_LANES: usize = 32;
-/// Lanes of `req_coord` (TYPED_ATOMIC is 8 lanes).
+/// Lanes with typed coordinates (TYPED_ATOMIC is 8 lanes).
 pub const COORD_LANES: usize = 8;
 
 /// `req_surf_kind` codes (docs/microarchitecture.md): 0..4 the typed kinds
@@ -17,20 +17,23 @@ pub const COORD_LANES: usize = 8;
 pub const SURF_KIND_BUFFER: u8 = 5;
 pub const SURF_KIND_NONE: u8 = 7;
 
-/// Everything the driver puts on `req_*` for one message (all but
-/// `req_valid`), as the little-endian u32 words the wide ports take.
+/// One message as the driver holds it: what it puts on `req_*` (all but
+/// `req_valid`), and every lane's payload, which it answers the unit's
+/// payload reads from ([`PinRequest::lane_payload`]; docs/microarchitecture.md
+/// "Payload port"). Lane values as little-endian u32 words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PinRequest {
     /// `req_desc`: descriptor byte k on bits 8k+7..8k
     pub desc: u128,
     pub dmask: u32,
     pub pred_mask: u32,
-    /// `req_addr`: lane i at bits 64i+63..64i
+    /// lane i's address / offset at words 2i, 2i+1 (`pay_addr`)
     pub addr: [u32; 2 * MAX_LANES],
-    /// `req_src0`: lane i at bits 128i+127..128i
+    /// lane i's src0 at words 4i..4i+3 (`pay_src0`)
     pub src0: [u32; 4 * MAX_LANES],
+    /// lane i's src1 (`pay_src1`)
     pub src1: [u32; 4 * MAX_LANES],
-    /// `req_coord`: lane i = {lod, r, v, u}
+    /// lane i's typed coordinates {lod, r, v, u} (`pay_coord`)
     pub coord: [u32; 4 * COORD_LANES],
     pub surf_kind: u8,
     pub surf_base: u64,
@@ -103,6 +106,53 @@ impl PinRequest {
     }
 }
 
+impl PinRequest {
+    /// What the payload port carries for `lane` (coordinates 0 past lane 7).
+    pub fn lane_payload(&self, lane: usize) -> LanePayload {
+        let lane = lane % MAX_LANES;
+        LanePayload {
+            addr: self.addr[2 * lane] as u64 | (self.addr[2 * lane + 1] as u64) << 32,
+            src0: get128(&self.src0, lane),
+            src1: get128(&self.src1, lane),
+            coord: if lane < COORD_LANES { get128(&self.coord, lane) } else { 0 },
+        }
+    }
+}
+
+/// One lane's operands on the payload port (`pay_addr`, `pay_src0`,
+/// `pay_src1`, `pay_coord`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LanePayload {
+    pub addr: u64,
+    pub src0: u128,
+    pub src1: u128,
+    /// {lod, r, v, u}
+    pub coord: u128,
+}
+
+impl LanePayload {
+    /// What the driver puts on the payload port in a cycle that answers no
+    /// read: a pattern that changes every cycle, so that a unit using
+    /// operands it did not read (or reading them a cycle late) fails.
+    pub fn filler(cycle: u64) -> LanePayload {
+        let mut x = cycle.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut next = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let w: [u64; 7] = core::array::from_fn(|_| next());
+        let wide = |k: usize| (w[k] as u128) << 64 | w[k + 1] as u128;
+        LanePayload { addr: w[0], src0: wide(1), src1: wide(3), coord: wide(5) }
+    }
+}
+
+fn get128(words: &[u32], lane: usize) -> u128 {
+    (0..4).fold(0u128, |v, k| v | (words[4 * lane + k] as u128) << (32 * k))
+}
+
 fn put128(words: &mut [u32], lane: usize, value: u128) {
     for k in 0..4 {
         words[4 * lane + k] = (value >> (32 * k)) as u32;
@@ -114,6 +164,9 @@ fn put128(words: &mut [u32], lane: usize, value: u128) {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UnitOutputs {
     pub req_ready: bool,
+    /// a payload read of lane `pay_lane` (answered the next cycle)
+    pub pay_valid: bool,
+    pub pay_lane: u8,
     pub rd_valid: bool,
     pub rd_addr: u64,
     /// `mem_rd_space`: false = flat, true = SLM
@@ -146,6 +199,8 @@ pub trait UnitPins {
     fn set_reset(&mut self, reset: bool);
     /// All `req_*` inputs but `req_valid`.
     fn set_request(&mut self, req: &PinRequest);
+    /// The payload port's inputs (`pay_addr`, `pay_src0`, `pay_src1`, `pay_coord`).
+    fn set_payload(&mut self, payload: &LanePayload);
     fn set_req_valid(&mut self, valid: bool);
     fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>);
     /// Clock low, evaluate with the current inputs, dump the trace.
@@ -180,6 +235,9 @@ pub struct CycleSample {
     pub wr_ready: bool,
     /// `mem_rdata` when `mem_rdata_valid` is high
     pub rdata: Option<u128>,
+    /// the source shows the payload port (`out.pay_valid`, `out.pay_lane`):
+    /// the live unit does, a golden-model VCD does not
+    pub payload_shown: bool,
 }
 
 impl CycleSample {

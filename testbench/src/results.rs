@@ -486,6 +486,30 @@ pub fn junit_of_run(r: &RunRecord) -> String {
     junit_xml(&format!("atomport regress {}", r.options), &props, &junit_cases(r), &out)
 }
 
+/// The JUnit schema every JUnit file of atomport follows
+/// (`testbench/schemas/junit-ant.xsd`: the Apache Ant / Jenkins dialect).
+pub const JUNIT_XSD: &str = include_str!("../schemas/junit-ant.xsd");
+
+/// Validates a JUnit document against [`JUNIT_XSD`] with `xmllint`
+/// (Debian `libxml2-utils`): `Ok(true)` valid, `Ok(false)` xmllint is not
+/// installed (nothing checked), `Err` xmllint's complaints.
+pub fn xmllint_junit(xml: &str) -> Result<bool, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!("atomport-xmllint-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let (xsd, doc) = (dir.join("junit-ant.xsd"), dir.join("junit.xml"));
+    std::fs::write(&xsd, JUNIT_XSD).and_then(|_| std::fs::write(&doc, xml)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let out = std::process::Command::new("xmllint").arg("--noout").arg("--schema").arg(&xsd).arg(&doc).output();
+    let _ = std::fs::remove_dir_all(&dir);
+    match out {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(format!("xmllint: {e}")),
+        Ok(o) if o.status.success() => Ok(true),
+        Ok(o) => Err(format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,5 +587,24 @@ mod tests {
         assert!(fail.contains("reproduce: atomport regress --seed 1 --count 400 --per-script 100 --script 2"), "{fail}");
         assert!(fail.contains("&lt;0x10&gt; &amp; &quot;x&quot;"), "{fail}");
         assert_eq!(xml_escape("a\u{1}b"), "a?b");
+    }
+
+    /// The JUnit XML of a run with a failure (and text that needs escaping)
+    /// is valid against the Ant / Jenkins schema; the same document without
+    /// a required attribute or with its elements out of order is not.
+    #[test]
+    fn junit_xml_validates_against_the_ant_jenkins_schema() {
+        let x = junit_of_run(&record(&[(0, false), (2, true), (3, false)]));
+        match xmllint_junit(&x) {
+            Ok(false) => {
+                eprintln!("NOTICE: xmllint not installed (Debian libxml2-utils): JUnit schema validation skipped");
+                return;
+            }
+            r => assert_eq!(r, Ok(true), "{x}"),
+        }
+        let no_host = x.replacen(" hostname=\"", " host=\"", 1);
+        assert!(xmllint_junit(&no_host).unwrap_err().contains("hostname"));
+        let out_of_order = x.replacen("    <system-err></system-err>\n", "", 1).replacen("    <properties>", "    <system-err></system-err>\n    <properties>", 1);
+        assert!(xmllint_junit(&out_of_order).is_err());
     }
 }

@@ -556,6 +556,10 @@ fn failures_are_the_same_for_every_jobs_and_reproduce_by_script_number() {
     let xml = junit_of_run(&record);
     // kept for validation against the JUnit schema (xmllint, docs/testbench.md)
     std::fs::write(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("failing-regress-junit.xml"), &xml).unwrap();
+    match atomport_testbench::results::xmllint_junit(&xml) {
+        Ok(false) => eprintln!("NOTICE: xmllint not installed (Debian libxml2-utils): JUnit schema validation skipped"),
+        r => assert_eq!(r, Ok(true), "{xml}"),
+    }
     let f = &one.failures[0];
     let case = xml.split("<testcase").find(|c| c.contains(&format!("name=\"script {} ", f.script))).unwrap();
     assert!(case.contains("<failure") && case.contains(&format!("reproduce: {}", f.reproduce)), "{case}");
@@ -644,4 +648,35 @@ fn until_covered_closes_every_reachable_bin_or_stops_at_its_budget() {
     assert!(report.extra_scripts > 0 && report.extra_scripts % regress::UNTIL_COVERED_BATCH == 0);
     assert!(report.coverage.strays(&report.space).is_empty(), "{:?}", report.coverage.strays(&report.space));
     eprintln!("until-covered: {} scripts after the first 2; {}", report.extra_scripts, report.coverage.summary(&report.space));
+}
+
+/// The memory bins a memory configuration can reach are reached, and the
+/// ones it marks unreachable never are: reads in flight are counted at the
+/// end of a cycle, so latency L allows at most L in flight (latency 1:
+/// exactly one, 1..2: never 3).
+#[test]
+fn memory_bins_match_what_each_latency_and_stall_can_reach() {
+    use atomport_testbench::memory::MemConfig;
+    for (latency_min, latency_max, stall) in [(1, 1, 0.0), (2, 2, 0.0), (1, 2, 0.3), (1, 4, 0.2)] {
+        let mem = MemConfig { latency_min, latency_max, stall, seed: 7 };
+        let cfg = regress::RegressConfig {
+            seed: 7,
+            count: 600,
+            per_script: 200,
+            mem,
+            jobs: 2,
+            out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-memory-bins"),
+            ..regress::RegressConfig::default()
+        };
+        let r = regress::run(&cfg, &mut |_, _| {}).unwrap();
+        assert!(r.failures.is_empty(), "{:?}", r.failure());
+        let (_, bins) = r.space.groups.iter().find(|(g, _)| g == "memory").unwrap();
+        for b in bins {
+            let n = r.coverage.count("memory", &b.name);
+            match &b.unreachable {
+                None => assert!(n > 0, "latency {latency_min}..{latency_max} stall {stall}: reachable `{}` never hit", b.name),
+                Some(why) => assert_eq!(n, 0, "latency {latency_min}..{latency_max} stall {stall}: `{}` hit {n} times, but unreachable: {why}", b.name),
+            }
+        }
+    }
 }

@@ -39,6 +39,8 @@ enum Event {
     Result { cycle: u64, lane: u8, data: u128 },
     Done { cycle: u64, error: bool },
     Taken { cycle: u64 },
+    /// the message's first lane (its payload read) or its marker is selected
+    Started { cycle: u64 },
 }
 
 /// The unit, a sparse byte memory (flat and SLM) and an event log.
@@ -87,27 +89,6 @@ impl Bench {
         self.dut.set_req_desc(u128::from_le_bytes(desc));
         self.dut.set_req_dmask(m.dmask);
         self.dut.set_req_pred_mask(m.pred_mask);
-        let mut addr = [0u32; 64];
-        for (i, a) in m.addr.iter().enumerate() {
-            addr[2 * i] = *a as u32;
-            addr[2 * i + 1] = (*a >> 32) as u32;
-        }
-        self.dut.set_req_addr_words(&addr);
-        let mut src0 = [0u32; 128];
-        let mut src1 = [0u32; 128];
-        for i in 0..32 {
-            for k in 0..4 {
-                src0[4 * i + k] = (m.src0.get(i).copied().unwrap_or(0) >> (32 * k)) as u32;
-                src1[4 * i + k] = (m.src1.get(i).copied().unwrap_or(0) >> (32 * k)) as u32;
-            }
-        }
-        self.dut.set_req_src0_words(&src0);
-        self.dut.set_req_src1_words(&src1);
-        let mut coord = [0u32; 32];
-        for (i, c) in m.coord.iter().enumerate() {
-            coord[4 * i..4 * i + 4].copy_from_slice(c);
-        }
-        self.dut.set_req_coord_words(&coord);
         self.dut.set_req_surf_kind(m.surf_kind);
         self.dut.set_req_surf_base(m.surf_base);
         self.dut.set_req_surf_size(m.surf_size);
@@ -126,6 +107,9 @@ impl Bench {
         let mut next = 0;
         let mut done = 0;
         let start = self.cycle;
+        // the payload read last cycle: (message, lane), answered this cycle
+        let mut payload_due: Option<(usize, usize)> = None;
+        let mut started = None;
         while done < msgs.len() {
             assert!(self.cycle - start < limit, "watchdog: {done} of {} messages done after {limit} cycles", msgs.len());
             // inputs of this cycle
@@ -135,6 +119,7 @@ impl Bench {
             } else {
                 self.dut.set_req_valid(0);
             }
+            self.put_payload(payload_due.map(|(m, lane)| (&msgs[m], lane)));
             self.dut.set_mem_rd_ready(1);
             let write_ready = self.write_stall_period == 0 || self.cycle % self.write_stall_period != 1;
             self.dut.set_mem_wr_ready(write_ready as u8);
@@ -178,12 +163,43 @@ impl Bench {
                 self.log.push(Event::Done { cycle, error: self.dut.rsp_error() == 1 });
                 done += 1;
             }
+            if next < msgs.len() && started != Some(next) && (self.dut.pay_valid() == 1 || self.dut.req_ready() == 1) {
+                self.log.push(Event::Started { cycle });
+                started = Some(next);
+            }
+            payload_due = None;
+            if self.dut.pay_valid() == 1 {
+                assert!(next < msgs.len(), "cycle {cycle}: pay_valid with no message on req_*");
+                payload_due = Some((next, self.dut.pay_lane() as usize));
+            }
             if next < msgs.len() && self.dut.req_ready() == 1 {
                 self.log.push(Event::Taken { cycle });
                 next += 1;
             }
             self.dut.tick().unwrap();
             self.cycle += 1;
+        }
+    }
+
+    /// The payload port's inputs: lane `lane` of `m` (the unit read it last
+    /// cycle), or with `None` a filler that a correct unit never uses.
+    fn put_payload(&mut self, read: Option<(&Msg, usize)>) {
+        match read {
+            Some((m, lane)) => {
+                self.dut.set_pay_addr(m.addr.get(lane).copied().unwrap_or(0));
+                self.dut.set_pay_src0(m.src0.get(lane).copied().unwrap_or(0));
+                self.dut.set_pay_src1(m.src1.get(lane).copied().unwrap_or(0));
+                let c = m.coord.get(lane).copied().unwrap_or([0; 4]);
+                let coord = (0..4).fold(0u128, |v, k| v | (c[k] as u128) << (32 * k));
+                self.dut.set_pay_coord(coord);
+            }
+            None => {
+                let junk = 0xdead_beef_0bad_f00d_u128.wrapping_mul(self.cycle as u128 + 1);
+                self.dut.set_pay_addr(junk as u64 | 1);
+                self.dut.set_pay_src0(junk);
+                self.dut.set_pay_src1(!junk);
+                self.dut.set_pay_coord(junk.rotate_left(17));
+            }
         }
     }
 
@@ -208,6 +224,10 @@ impl Bench {
 
     fn dones(&self) -> Vec<bool> {
         self.log.iter().filter_map(|e| if let Event::Done { error, .. } = e { Some(*error) } else { None }).collect()
+    }
+
+    fn started_cycles(&self) -> Vec<u64> {
+        self.log.iter().filter_map(|e| if let Event::Started { cycle } = e { Some(*cycle) } else { None }).collect()
     }
 
     fn taken_cycles(&self) -> Vec<u64> {
@@ -249,17 +269,20 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // one line, byte lanes 0..3, 4..7, ...
     let reads = b.reads();
     assert_eq!(reads, (0..4).map(|i| (0x1000, false, 0xf << (4 * i))).collect::<Vec<_>>());
-    // 4 lanes issue in 4 consecutive cycles; with 1-cycle memory each
-    // lane's write follows its read by 2 cycles, its result by 3, and the
-    // message is done with its last result (docs/microarchitecture.md "Timing")
-    let c = b.read_cycles();
-    assert_eq!(c, vec![0, 1, 2, 3]);
-    let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(writes, vec![2, 3, 4, 5]);
-    let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(results, vec![3, 4, 5, 6]);
-    assert!(b.log.contains(&Event::Done { cycle: 6, error: false }));
+    // 4 lanes' payloads read in cycles 0..3 (the last read takes the
+    // message: req_ready), each lane issuing its memory read the cycle after
+    // its payload read; with 1-cycle memory each lane's write follows its
+    // read by 2 cycles, its result by 3, and the message is done with its
+    // last result (docs/microarchitecture.md "Timing of one message")
+    assert_eq!(b.started_cycles(), vec![0]);
     assert_eq!(b.taken_cycles(), vec![3]);
+    let c = b.read_cycles();
+    assert_eq!(c, vec![1, 2, 3, 4]);
+    let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
+    assert_eq!(writes, vec![3, 4, 5, 6]);
+    let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
+    assert_eq!(results, vec![4, 5, 6, 7]);
+    assert!(b.log.contains(&Event::Done { cycle: 7, error: false }));
     assert_eq!(b.dones(), vec![false]);
 }
 
@@ -613,17 +636,54 @@ fn issue_cycles_per_message_kind() {
         ("illegal", Msg { desc: vec![0x7d, 0x0e, 0x82, 0, 0, 255, 1, 2, 0, 3], ..Default::default() }, 1),
         ("no lane enabled", Msg { desc: legal(&[0x7d, 0x00, 0x02, 0, 0, 255, 1, 2, 0, 3]), ..Default::default() }, 1),
     ];
+    // a message's issue cycles: from the cycle its first lane (or marker)
+    // is selected to the cycle the next message's is (no idle cycle between
+    // them); one more empty message closes the last measurement
     let mut b = Bench::new(1);
-    let msgs: Vec<Msg> = cases.iter().map(|c| c.1.clone()).collect();
+    let mut msgs: Vec<Msg> = cases.iter().map(|c| c.1.clone()).collect();
+    msgs.push(cases.last().unwrap().1.clone());
     b.run(&msgs, 1000);
-    let taken = b.taken_cycles();
-    let mut previous = None;
-    for ((name, _, cycles), t) in cases.iter().zip(&taken) {
-        let cost = match previous {
-            None => t + 1,
-            Some(p) => t - p,
-        };
-        assert_eq!(cost, *cycles, "{name}: taken at cycles {taken:?}");
-        previous = Some(*t);
+    let started = b.started_cycles();
+    assert_eq!(started.len(), msgs.len());
+    for (k, (name, _, cycles)) in cases.iter().enumerate() {
+        assert_eq!(started[k + 1] - started[k], *cycles, "{name}: messages started at cycles {started:?}");
     }
+}
+
+/// A misaligned lane (checked as its payload arrives, docs/microarchitecture.md
+/// "Payload port"): that lane touches no memory and returns 0, the other
+/// lanes execute, and the message ends with `rsp_error`. A misaligned typed
+/// surface base fails every lane: the message touches no memory at all.
+#[test]
+fn misaligned_lane_touches_no_memory_and_ends_the_message_in_error() {
+    let mut b = Bench::new(1);
+    for i in 0..4u64 {
+        b.poke(false, 0x5000 + 4 * i, &(10 + i as u32).to_le_bytes());
+    }
+    // DWORD_ATOMIC.ADD (4) T255, lane 2's offset 0x5009 is not 4-byte aligned
+    let m = Msg { desc: dword(0x00, 255, 2), addr: vec![0x5000, 0x5004, 0x5009, 0x500c], src0: vec![1; 4], ..Default::default() };
+    b.run(&[m.clone(), m.clone()], 100);
+    assert_eq!(b.results(), vec![(0, 10), (1, 11), (2, 0), (3, 13), (0, 11), (1, 12), (2, 0), (3, 14)]);
+    assert_eq!(b.reads().len(), 6, "{:?}", b.reads());
+    assert_eq!(b.peek(false, 0x5000, 16), [12u32, 13, 12, 15].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>());
+    assert_eq!(b.dones(), vec![true, true]);
+    // the next message after an error is clean
+    let ok = Msg { desc: dword(0x00, 255, 2), addr: vec![0x5000, 0x5004, 0x5008, 0x500c], src0: vec![1; 4], ..Default::default() };
+    b.run(&[ok], 100);
+    assert_eq!(b.dones(), vec![true, true, false]);
+
+    // TYPED_ATOMIC on a surface whose base is not element-aligned
+    let mut b = Bench::new(1);
+    let typed = Msg {
+        desc: legal(&[0x73, 0x00, 0x83, 0, 0, 1, 1, 2, 0, 3, 4, 0, 5]),
+        coord: vec![[1, 1, 0, 0]; 8],
+        src0: vec![1; 8],
+        surf_kind: 2,
+        surf_base: 0x9002,
+        surf_dims: [8, 4, 1, 1, 3],
+        ..Default::default()
+    };
+    b.run(&[typed], 100);
+    assert!(b.reads().is_empty() && b.writes().is_empty(), "no memory access: {:?}", b.log);
+    assert_eq!(b.dones(), vec![true]);
 }

@@ -420,14 +420,14 @@ fn wavediff_of_two_runs_of_the_unit_compares_its_ports_only() {
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let o = run(&["wavediff", a, b]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("comparing the unit's ports (clock reset req_* mem_* rsp_* obs_*)"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("comparing the unit's ports (clock reset req_* pay_* mem_* rsp_* obs_*)"), "{}", stderr(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    let port = |name: &str| ["clock", "reset"].contains(&name) || ["req_", "mem_", "rsp_", "obs_"].iter().any(|p| name.starts_with(p));
+    let port = |name: &str| ["clock", "reset"].contains(&name) || ["req_", "pay_", "mem_", "rsp_", "obs_"].iter().any(|p| name.starts_with(p));
     let lines: Vec<&str> = out.lines().collect();
     for l in &lines[..lines.len() - 1] {
         let name = l.split(':').next().unwrap();
         assert!(port(name), "not a port: {l}");
-        // wide buses (req_src0 is 4,096 bits) are shown around their first difference
+        // wide buses (pay_src0, mem_rdata: 128 bits) are shown around their first difference
         assert!(l.len() < 300, "{} chars: {l}", l.len());
     }
     let every = run(&["wavediff", a, b, "--signals", "*"]);

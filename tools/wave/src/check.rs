@@ -128,6 +128,9 @@ pub struct VcdPins<'w> {
     edges: Vec<u64>,
     next: usize,
     reset: Option<Cursor<'w>>,
+    /// the payload port's `pay_valid`, `pay_lane`, when recorded (a
+    /// golden-model VCD has no payload port): the monitor then checks the reads
+    payload: Option<(Cursor<'w>, Cursor<'w>)>,
     /// one cursor per name of [`VcdPins::NAMES`]
     cursors: Vec<Cursor<'w>>,
     /// the memory the recorded writes build
@@ -222,6 +225,10 @@ impl<'w> VcdPins<'w> {
             edges: w.rising_edges(clock_var),
             next: 0,
             reset: var("reset").filter(|v| v.width == 1).map(|v| Cursor::new(w.trace(v))),
+            payload: var("pay_valid")
+                .filter(|v| v.width == 1)
+                .zip(var("pay_lane"))
+                .map(|(v, l)| (Cursor::new(w.trace(v)), Cursor::new(w.trace(l)))),
             cursors: Self::NAMES.iter().map(|n| Cursor::new(w.trace(var(n).unwrap()))).collect(),
             flat: Memory::new(),
             slm: Memory::new(),
@@ -314,6 +321,21 @@ impl<'w> VcdPins<'w> {
             o.wr_slm = self.word(cycle, t, "mem_wr_space")? & 1 == 1;
             o.wr_be = self.word(cycle, t, "mem_wr_be")? as u16;
             o.wr_data = self.word(cycle, t, "mem_wr_data")?;
+        }
+        if let Some((valid, lane)) = &mut self.payload {
+            s.payload_shown = true;
+            match valid.before(t).map(|v| v.bit(0)) {
+                Some(Logic::One) => {
+                    o.pay_valid = true;
+                    o.pay_lane = lane.before(t).and_then(|v| v.to_u128()).ok_or_else(|| PinProblem {
+                        cycle,
+                        signal: "pay_lane",
+                        what: "`pay_lane` has x or z bits while its valid is high".into(),
+                    })? as u8;
+                }
+                Some(Logic::Zero) => {}
+                _ => return Err(PinProblem { cycle, signal: "pay_valid", what: "`pay_valid` is x or z".into() }),
+            }
         }
         o.rsp_valid = self.flag(cycle, t, "rsp_valid")?;
         if o.rsp_valid {

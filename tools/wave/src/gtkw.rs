@@ -71,9 +71,9 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
         &[
             "req_valid", "req_ready", "req_desc", "req_dmask", "req_pred_mask", "req_surf_kind", "req_surf_base", "req_surf_size", "req_surf_width",
             "req_surf_height", "req_surf_depth", "req_surf_array", "req_surf_levels", "req_surf_u16", "req_slm_size",
-            "req_addr", "req_src0", "req_src1", "req_coord",
         ],
     ),
+    ("Payload port (pay_*)", &["pay_valid", "pay_lane", "pay_addr", "pay_src0", "pay_src1", "pay_coord"]),
     ("Memory read channel", &["mem_rd_valid", "mem_rd_ready", "mem_rd_space", "mem_rd_addr", "mem_rd_be", "mem_rdata_valid", "mem_rdata"]),
     ("Memory write channel", &["mem_wr_valid", "mem_wr_ready", "mem_wr_space", "mem_wr_addr", "mem_wr_be", "mem_wr_data"]),
     ("Results (rsp_*)", &["rsp_valid", "rsp_lane", "rsp_data", "rsp_done", "rsp_error"]),
@@ -81,7 +81,8 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
         "Internal: issue (lane index, FSM state)",
         &[
             "state", "*_state", "*state$q", "*state.q", "state_*", "*fsm*", "lane_select$lane", "lane_select.lane", "lane_select$any", "issue_valid", "issue_kind",
-            "issue_first", "issue_last", "issue_lane_done", "issue_reads", "issue_error", "elem_index$q", "elem_index.q", "elem_offset$q", "elem_offset.q",
+            "sel_take", "sel_marker", "sel_last", "i_valid$q", "i_valid.q", "i_lane$q", "i_lane.q", "i_fresh$q", "i_fresh.q", "issue_done",
+            "issue_last", "issue_lane_done", "issue_reads", "issue_misaligned", "elem_index$q", "elem_index.q", "elem_offset$q", "elem_offset.q",
             "alloc", "table_is_full", "head_select$head", "head_select$lane", "head_select.head", "head_select.lane", "retire",
         ],
     ),

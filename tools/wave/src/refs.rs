@@ -30,7 +30,7 @@ use super::reader::Waveform;
 use super::writer::{rewrite, Rewrite};
 
 /// The unit's ports, as wavediff globs (docs/microarchitecture.md).
-pub const PORT_GLOBS: [&str; 6] = ["clock", "reset", "req_*", "mem_*", "rsp_*", "obs_*"];
+pub const PORT_GLOBS: [&str; 7] = ["clock", "reset", "req_*", "pay_*", "mem_*", "rsp_*", "obs_*"];
 
 /// `waves/` of the source tree.
 pub fn default_dir() -> PathBuf {

@@ -101,11 +101,11 @@ fn rows<'w>(w: &'w Waveform, scope: &str, signals: &[String]) -> Result<Vec<Row<
         let groups = if has_ports { unit_groups(w) } else { Vec::new() };
         if !groups.is_empty() {
             for g in groups {
-                // the wide request payload buses say little in a picture
+                // the wide payload buses say little in a picture
                 let shown: Vec<_> = g
                     .signals
                     .iter()
-                    .filter(|s| !["req_addr", "req_src0", "req_src1", "req_coord"].iter().any(|p| s.alias.starts_with(&format!("{p}["))))
+                    .filter(|s| !["pay_src0", "pay_src1", "pay_coord"].iter().any(|p| s.alias.starts_with(&format!("{p}["))))
                     .collect();
                 if shown.is_empty() {
                     continue;

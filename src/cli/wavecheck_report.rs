@@ -1,0 +1,93 @@
+//! `atomport wavecheck ... --report FILE.json --junit FILE.xml`: the check's
+//! outcome for CI (issue 13 item 3), beside `regress` and `run`'s reports.
+//!
+//! The JSON (`"format": "atomport-wavecheck/1"`): the waveform, the script,
+//! the clock, the scope the ports were found in, the timescale, the cycles,
+//! the monitor's counts (up to the first failure), `agrees`, the first
+//! failure (cycle, time, signal, what) or null, and the reproduce command.
+//! The JUnit XML: one test case (the waveform against the script), failing
+//! with the first difference and the reproduce command.
+
+use std::path::Path;
+
+use atomport_testbench::results::{junit_xml, JunitCase};
+use atomport_wave::check::CheckReport;
+use atomport_wave::reader::Waveform;
+
+/// What the report files describe: the check and how it was called.
+pub struct WavecheckOutcome<'a> {
+    pub wave: &'a Waveform,
+    pub wave_path: &'a Path,
+    pub script: &'a str,
+    pub clock: &'a str,
+    pub report: &'a CheckReport,
+    pub seconds: f64,
+}
+
+impl WavecheckOutcome<'_> {
+    /// The one-line command that repeats this check.
+    pub fn reproduce(&self) -> String {
+        format!("atomport wavecheck {} {} --clock {}", self.wave_path.display(), self.script, self.clock)
+    }
+
+    /// Where the failure is, as wavecheck prints it.
+    fn at(&self) -> String {
+        match self.report.failure.as_ref().map(|f| (f.cycle, f.time)) {
+            Some((Some(c), Some(t))) => format!("at {} (cycle {c})", self.wave.timescale.format(t as u128)),
+            _ => format!("at the end of the trace ({} cycles)", self.report.cycles),
+        }
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let c = &self.report.counts;
+        serde_json::json!({
+            "format": "atomport-wavecheck/1",
+            "waveform": self.wave_path.display().to_string(),
+            "script": self.script,
+            "clock": self.clock,
+            "scope": self.report.scope,
+            "timescale": self.wave.timescale.to_string(),
+            "cycles": self.report.cycles,
+            "counts": { "reads": c.reads, "writes": c.writes, "observed": c.observed, "results": c.results, "dones": c.dones },
+            "agrees": self.report.agrees(),
+            "failure": self.report.failure.as_ref().map(|f| serde_json::json!({
+                "cycle": f.cycle,
+                "time": f.time,
+                "at": self.at(),
+                "signal": f.signal,
+                "what": f.what,
+            })),
+            "seconds": self.seconds,
+            "reproduce": self.reproduce(),
+        })
+    }
+
+    pub fn to_junit(&self) -> String {
+        let failure = self.report.failure.as_ref().map(|f| {
+            let first = f.to_string().lines().next().unwrap_or("").to_string();
+            (
+                format!("{first} {} -- reproduce: {}", self.at(), self.reproduce()),
+                format!("{} differs from the golden model of {} {}:\n{f}\nagreed before that: {}\nreproduce: {}\n", self.wave.file, self.script, self.at(), self.report.counts(), self.reproduce()),
+            )
+        });
+        let case = JunitCase {
+            classname: "atomport.wavecheck".into(),
+            name: format!("{} against {}", self.wave_path.display(), self.script),
+            seconds: self.seconds,
+            failure,
+        };
+        let props = [("clock", self.clock.to_string()), ("scope", self.report.scope.clone())];
+        junit_xml(&format!("atomport wavecheck {}", self.wave_path.display()), &props, &[case], &format!("{} ({} cycles)\n", self.report.counts(), self.report.cycles))
+    }
+
+    /// Writes `--report` / `--junit`; an error names the file.
+    pub fn write(&self, report: Option<&Path>, junit: Option<&Path>) -> Result<(), String> {
+        if let Some(path) = report {
+            super::regress::write_file(path, &(serde_json::to_string_pretty(&self.to_json()).expect("JSON") + "\n"))?;
+        }
+        if let Some(path) = junit {
+            super::regress::write_file(path, &self.to_junit())?;
+        }
+        Ok(())
+    }
+}
