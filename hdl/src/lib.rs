@@ -27,7 +27,9 @@ pub mod head_select;
 pub mod lane_mux;
 pub mod lane_select;
 pub mod state_reg;
+pub mod multiply;
 pub mod typed_addr;
+pub mod typed_extent;
 pub mod unit;
 
 pub use alu::AtomicAlu;

@@ -220,7 +220,7 @@ pub struct AtomicUnit {
     /// its bit offset in the lane's operand (result position for PTX vectors)
     elem_shift: DFF<Bits<8>>,
     /// TYPED_ATOMIC address walk
-    typed_level: DFF<Bits<64>>,
+    typed_level: DFF<Bits<32>>,
     typed_level_base: DFF<Bits<64>>,
 
     // ---- in-flight table ----
@@ -1008,7 +1008,7 @@ impl Logic for AtomicUnit {
             self.typed_level_base.d.next = self.typed_step.next_level_base.val();
         }
         if self.alloc.val() | !self.typed_pending.val() {
-            self.typed_level.d.next = self.zero_addr.val();
+            self.typed_level.d.next = self.zero_coord.val();
             self.typed_level_base.d.next = self.zero_addr.val();
         }
 

@@ -132,7 +132,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] lane_mux$src0;
     wire  [127:0] lane_mux$src1;
     wire  [127:0] lane_mux$coord;
-    reg  [63:0] typed_step$level;
+    reg  [31:0] typed_step$level;
     reg  [63:0] typed_step$level_base;
     reg  [31:0] typed_step$coord_u;
     reg  [31:0] typed_step$coord_v;
@@ -149,7 +149,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  typed_step$ready;
     wire  [63:0] typed_step$addr;
     wire  typed_step$out_of_bounds;
-    wire  [63:0] typed_step$next_level;
+    wire  [31:0] typed_step$next_level;
     wire  [63:0] typed_step$next_level_base;
     reg  [63:0] addr_gen$lane_addr;
     reg  [63:0] addr_gen$elem_offset;
@@ -502,8 +502,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [7:0] elem_shift$d;
     wire  [7:0] elem_shift$q;
     reg  elem_shift$clock;
-    reg  [63:0] typed_level$d;
-    wire  [63:0] typed_level$q;
+    reg  [31:0] typed_level$d;
+    wire  [31:0] typed_level$q;
     reg  typed_level$clock;
     reg  [63:0] typed_level_base$d;
     wire  [63:0] typed_level_base$q;
@@ -3644,7 +3644,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             typed_level_base$d = typed_step$next_level_base;
         end
         if (alloc | ~typed_pending) begin
-            typed_level$d = zero_addr;
+            typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
         end
         new_fwd_data = zero_line;
@@ -11489,13 +11489,13 @@ endmodule // atomic_unit$tail_ptr
 module atomic_unit$typed_level(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 32'h0;
     end
     
     always @(posedge clock) begin
@@ -11527,7 +11527,7 @@ endmodule // atomic_unit$typed_level_base
 module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_base,surf_width,surf_height,surf_depth,surf_array,surf_levels,surf_u16,ready,addr,out_of_bounds,next_level,next_level_base);
     
     // Module arguments
-    input wire  [63:0] level;
+    input wire  [31:0] level;
     input wire  [63:0] level_base;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
@@ -11544,369 +11544,183 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
     output reg  ready;
     output reg  [63:0] addr;
     output reg  out_of_bounds;
-    output reg  [63:0] next_level;
+    output reg  [31:0] next_level;
     output reg  [63:0] next_level_base;
+    
+    // Stub signals
+    reg  [31:0] extent$level;
+    reg  [63:0] extent$level_base;
+    reg  [31:0] extent$coord_u;
+    reg  [31:0] extent$coord_v;
+    reg  [31:0] extent$coord_r;
+    reg  [31:0] extent$coord_lod;
+    reg  [2:0] extent$surf_kind;
+    reg  [31:0] extent$surf_width;
+    reg  [31:0] extent$surf_height;
+    reg  [31:0] extent$surf_depth;
+    reg  [31:0] extent$surf_array;
+    reg  [31:0] extent$surf_levels;
+    wire  [31:0] extent$first_a;
+    wire  [31:0] extent$first_b;
+    wire  [63:0] extent$first_c;
+    wire  [31:0] extent$second_b;
+    wire  [63:0] extent$second_c;
+    wire  extent$ready;
+    wire  extent$out_of_bounds;
+    wire  [31:0] extent$next_level;
+    reg  [31:0] first$a;
+    reg  [31:0] first$b;
+    reg  [63:0] first$c;
+    wire  [63:0] first$result;
+    reg  [63:0] second$a;
+    reg  [31:0] second$b;
+    reg  [63:0] second$c;
+    wire  [63:0] second$result;
+    
+    // Sub module instances
+    atomic_unit$typed_step$extent extent(
+        .level(extent$level),
+        .level_base(extent$level_base),
+        .coord_u(extent$coord_u),
+        .coord_v(extent$coord_v),
+        .coord_r(extent$coord_r),
+        .coord_lod(extent$coord_lod),
+        .surf_kind(extent$surf_kind),
+        .surf_width(extent$surf_width),
+        .surf_height(extent$surf_height),
+        .surf_depth(extent$surf_depth),
+        .surf_array(extent$surf_array),
+        .surf_levels(extent$surf_levels),
+        .first_a(extent$first_a),
+        .first_b(extent$first_b),
+        .first_c(extent$first_c),
+        .second_b(extent$second_b),
+        .second_c(extent$second_c),
+        .ready(extent$ready),
+        .out_of_bounds(extent$out_of_bounds),
+        .next_level(extent$next_level)
+    );
+    atomic_unit$typed_step$first first(
+        .a(first$a),
+        .b(first$b),
+        .c(first$c),
+        .result(first$result)
+    );
+    atomic_unit$typed_step$second second(
+        .a(second$a),
+        .b(second$b),
+        .c(second$c),
+        .result(second$result)
+    );
+    
+    // Update code
+    always @(*) begin
+        extent$level = level;
+        extent$level_base = level_base;
+        extent$coord_u = coord_u;
+        extent$coord_v = coord_v;
+        extent$coord_r = coord_r;
+        extent$coord_lod = coord_lod;
+        extent$surf_kind = surf_kind;
+        extent$surf_width = surf_width;
+        extent$surf_height = surf_height;
+        extent$surf_depth = surf_depth;
+        extent$surf_array = surf_array;
+        extent$surf_levels = surf_levels;
+        first$a = extent$first_a;
+        first$b = extent$first_b;
+        first$c = extent$first_c;
+        second$a = first$result;
+        second$b = extent$second_b;
+        second$c = extent$second_c;
+        addr = surf_base + (second$result << 32'h2);
+        if (surf_u16) begin
+            addr = surf_base + (second$result << 32'h1);
+        end
+        out_of_bounds = extent$out_of_bounds;
+        ready = extent$ready;
+        next_level = level;
+        next_level_base = level_base;
+        if (~extent$ready) begin
+            next_level = extent$next_level;
+            next_level_base = second$result;
+        end
+    end
+    
+endmodule // atomic_unit$typed_step
+
+
+module atomic_unit$typed_step$extent(level,level_base,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level);
+    
+    // Module arguments
+    input wire  [31:0] level;
+    input wire  [63:0] level_base;
+    input wire  [31:0] coord_u;
+    input wire  [31:0] coord_v;
+    input wire  [31:0] coord_r;
+    input wire  [31:0] coord_lod;
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_width;
+    input wire  [31:0] surf_height;
+    input wire  [31:0] surf_depth;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] surf_levels;
+    output reg  [31:0] first_a;
+    output reg  [31:0] first_b;
+    output reg  [63:0] first_c;
+    output reg  [31:0] second_b;
+    output reg  [63:0] second_c;
+    output reg  ready;
+    output reg  out_of_bounds;
+    output reg  [31:0] next_level;
     
     // Constant declarations
     localparam  kind_1d = 3'b0;
     localparam  kind_1d_array = 3'b1;
     localparam  kind_2d_array = 3'b11;
     localparam  kind_3d = 3'b100;
-    localparam  one = 64'h1;
-    localparam  zero = 64'h0;
+    localparam  one = 32'h1;
+    localparam  zero_wide = 64'h0;
     
     // Stub signals
     reg  [31:0] wide_u$narrow;
     wire  [63:0] wide_u$wide;
     reg  [31:0] wide_v$narrow;
     wire  [63:0] wide_v$wide;
-    reg  [31:0] wide_r$narrow;
-    wire  [63:0] wide_r$wide;
-    reg  [31:0] wide_lod$narrow;
-    wire  [63:0] wide_lod$wide;
-    reg  [31:0] wide_width$narrow;
-    wire  [63:0] wide_width$wide;
-    reg  [31:0] wide_height$narrow;
-    wire  [63:0] wide_height$wide;
-    reg  [31:0] wide_depth$narrow;
-    wire  [63:0] wide_depth$wide;
-    reg  [31:0] wide_array$narrow;
-    wire  [63:0] wide_array$wide;
-    reg  [31:0] wide_levels$narrow;
-    wire  [63:0] wide_levels$wide;
     
     // Local signals
-    reg  [63:0] width_at;
-    reg  [63:0] height_at;
-    reg  [63:0] depth_at;
-    reg  [63:0] rows_at;
-    reg  [63:0] slices_at;
+    reg  [31:0] width_at;
+    reg  [31:0] height_at;
+    reg  [31:0] depth_at;
+    reg  [31:0] rows_at;
+    reg  [31:0] slices_at;
     reg  sizes_constant;
     reg  lod_out_of_range;
     reg  at_lod;
-    reg  [63:0] first_a;
-    reg  [63:0] first_b;
-    reg  [63:0] first_c;
-    reg  [63:0] second_b;
-    reg  [63:0] second_c;
-    reg  [63:0] first_sum$0;
-    reg  [63:0] first_sum$1;
-    reg  [63:0] first_sum$2;
-    reg  [63:0] first_sum$3;
-    reg  [63:0] first_sum$4;
-    reg  [63:0] first_sum$5;
-    reg  [63:0] first_sum$6;
-    reg  [63:0] first_sum$7;
-    reg  [63:0] first_sum$8;
-    reg  [63:0] first_sum$9;
-    reg  [63:0] first_sum$10;
-    reg  [63:0] first_sum$11;
-    reg  [63:0] first_sum$12;
-    reg  [63:0] first_sum$13;
-    reg  [63:0] first_sum$14;
-    reg  [63:0] first_sum$15;
-    reg  [63:0] first_sum$16;
-    reg  [63:0] first_sum$17;
-    reg  [63:0] first_sum$18;
-    reg  [63:0] first_sum$19;
-    reg  [63:0] first_sum$20;
-    reg  [63:0] first_sum$21;
-    reg  [63:0] first_sum$22;
-    reg  [63:0] first_sum$23;
-    reg  [63:0] first_sum$24;
-    reg  [63:0] first_sum$25;
-    reg  [63:0] first_sum$26;
-    reg  [63:0] first_sum$27;
-    reg  [63:0] first_sum$28;
-    reg  [63:0] first_sum$29;
-    reg  [63:0] first_sum$30;
-    reg  [63:0] first_sum$31;
-    reg  [63:0] first_sum$32;
-    reg  [63:0] first_sum$33;
-    reg  [63:0] first_sum$34;
-    reg  [63:0] first_sum$35;
-    reg  [63:0] first_sum$36;
-    reg  [63:0] first_sum$37;
-    reg  [63:0] first_sum$38;
-    reg  [63:0] first_sum$39;
-    reg  [63:0] first_sum$40;
-    reg  [63:0] first_sum$41;
-    reg  [63:0] first_sum$42;
-    reg  [63:0] first_sum$43;
-    reg  [63:0] first_sum$44;
-    reg  [63:0] first_sum$45;
-    reg  [63:0] first_sum$46;
-    reg  [63:0] first_sum$47;
-    reg  [63:0] first_sum$48;
-    reg  [63:0] first_sum$49;
-    reg  [63:0] first_sum$50;
-    reg  [63:0] first_sum$51;
-    reg  [63:0] first_sum$52;
-    reg  [63:0] first_sum$53;
-    reg  [63:0] first_sum$54;
-    reg  [63:0] first_sum$55;
-    reg  [63:0] first_sum$56;
-    reg  [63:0] first_sum$57;
-    reg  [63:0] first_sum$58;
-    reg  [63:0] first_sum$59;
-    reg  [63:0] first_sum$60;
-    reg  [63:0] first_sum$61;
-    reg  [63:0] first_sum$62;
-    reg  [63:0] first_sum$63;
-    reg  [63:0] first_sum$64;
-    reg  [63:0] first_shifted$0;
-    reg  [63:0] first_shifted$1;
-    reg  [63:0] first_shifted$2;
-    reg  [63:0] first_shifted$3;
-    reg  [63:0] first_shifted$4;
-    reg  [63:0] first_shifted$5;
-    reg  [63:0] first_shifted$6;
-    reg  [63:0] first_shifted$7;
-    reg  [63:0] first_shifted$8;
-    reg  [63:0] first_shifted$9;
-    reg  [63:0] first_shifted$10;
-    reg  [63:0] first_shifted$11;
-    reg  [63:0] first_shifted$12;
-    reg  [63:0] first_shifted$13;
-    reg  [63:0] first_shifted$14;
-    reg  [63:0] first_shifted$15;
-    reg  [63:0] first_shifted$16;
-    reg  [63:0] first_shifted$17;
-    reg  [63:0] first_shifted$18;
-    reg  [63:0] first_shifted$19;
-    reg  [63:0] first_shifted$20;
-    reg  [63:0] first_shifted$21;
-    reg  [63:0] first_shifted$22;
-    reg  [63:0] first_shifted$23;
-    reg  [63:0] first_shifted$24;
-    reg  [63:0] first_shifted$25;
-    reg  [63:0] first_shifted$26;
-    reg  [63:0] first_shifted$27;
-    reg  [63:0] first_shifted$28;
-    reg  [63:0] first_shifted$29;
-    reg  [63:0] first_shifted$30;
-    reg  [63:0] first_shifted$31;
-    reg  [63:0] first_shifted$32;
-    reg  [63:0] first_shifted$33;
-    reg  [63:0] first_shifted$34;
-    reg  [63:0] first_shifted$35;
-    reg  [63:0] first_shifted$36;
-    reg  [63:0] first_shifted$37;
-    reg  [63:0] first_shifted$38;
-    reg  [63:0] first_shifted$39;
-    reg  [63:0] first_shifted$40;
-    reg  [63:0] first_shifted$41;
-    reg  [63:0] first_shifted$42;
-    reg  [63:0] first_shifted$43;
-    reg  [63:0] first_shifted$44;
-    reg  [63:0] first_shifted$45;
-    reg  [63:0] first_shifted$46;
-    reg  [63:0] first_shifted$47;
-    reg  [63:0] first_shifted$48;
-    reg  [63:0] first_shifted$49;
-    reg  [63:0] first_shifted$50;
-    reg  [63:0] first_shifted$51;
-    reg  [63:0] first_shifted$52;
-    reg  [63:0] first_shifted$53;
-    reg  [63:0] first_shifted$54;
-    reg  [63:0] first_shifted$55;
-    reg  [63:0] first_shifted$56;
-    reg  [63:0] first_shifted$57;
-    reg  [63:0] first_shifted$58;
-    reg  [63:0] first_shifted$59;
-    reg  [63:0] first_shifted$60;
-    reg  [63:0] first_shifted$61;
-    reg  [63:0] first_shifted$62;
-    reg  [63:0] first_shifted$63;
-    reg  [63:0] second_sum$0;
-    reg  [63:0] second_sum$1;
-    reg  [63:0] second_sum$2;
-    reg  [63:0] second_sum$3;
-    reg  [63:0] second_sum$4;
-    reg  [63:0] second_sum$5;
-    reg  [63:0] second_sum$6;
-    reg  [63:0] second_sum$7;
-    reg  [63:0] second_sum$8;
-    reg  [63:0] second_sum$9;
-    reg  [63:0] second_sum$10;
-    reg  [63:0] second_sum$11;
-    reg  [63:0] second_sum$12;
-    reg  [63:0] second_sum$13;
-    reg  [63:0] second_sum$14;
-    reg  [63:0] second_sum$15;
-    reg  [63:0] second_sum$16;
-    reg  [63:0] second_sum$17;
-    reg  [63:0] second_sum$18;
-    reg  [63:0] second_sum$19;
-    reg  [63:0] second_sum$20;
-    reg  [63:0] second_sum$21;
-    reg  [63:0] second_sum$22;
-    reg  [63:0] second_sum$23;
-    reg  [63:0] second_sum$24;
-    reg  [63:0] second_sum$25;
-    reg  [63:0] second_sum$26;
-    reg  [63:0] second_sum$27;
-    reg  [63:0] second_sum$28;
-    reg  [63:0] second_sum$29;
-    reg  [63:0] second_sum$30;
-    reg  [63:0] second_sum$31;
-    reg  [63:0] second_sum$32;
-    reg  [63:0] second_sum$33;
-    reg  [63:0] second_sum$34;
-    reg  [63:0] second_sum$35;
-    reg  [63:0] second_sum$36;
-    reg  [63:0] second_sum$37;
-    reg  [63:0] second_sum$38;
-    reg  [63:0] second_sum$39;
-    reg  [63:0] second_sum$40;
-    reg  [63:0] second_sum$41;
-    reg  [63:0] second_sum$42;
-    reg  [63:0] second_sum$43;
-    reg  [63:0] second_sum$44;
-    reg  [63:0] second_sum$45;
-    reg  [63:0] second_sum$46;
-    reg  [63:0] second_sum$47;
-    reg  [63:0] second_sum$48;
-    reg  [63:0] second_sum$49;
-    reg  [63:0] second_sum$50;
-    reg  [63:0] second_sum$51;
-    reg  [63:0] second_sum$52;
-    reg  [63:0] second_sum$53;
-    reg  [63:0] second_sum$54;
-    reg  [63:0] second_sum$55;
-    reg  [63:0] second_sum$56;
-    reg  [63:0] second_sum$57;
-    reg  [63:0] second_sum$58;
-    reg  [63:0] second_sum$59;
-    reg  [63:0] second_sum$60;
-    reg  [63:0] second_sum$61;
-    reg  [63:0] second_sum$62;
-    reg  [63:0] second_sum$63;
-    reg  [63:0] second_sum$64;
-    reg  [63:0] second_shifted$0;
-    reg  [63:0] second_shifted$1;
-    reg  [63:0] second_shifted$2;
-    reg  [63:0] second_shifted$3;
-    reg  [63:0] second_shifted$4;
-    reg  [63:0] second_shifted$5;
-    reg  [63:0] second_shifted$6;
-    reg  [63:0] second_shifted$7;
-    reg  [63:0] second_shifted$8;
-    reg  [63:0] second_shifted$9;
-    reg  [63:0] second_shifted$10;
-    reg  [63:0] second_shifted$11;
-    reg  [63:0] second_shifted$12;
-    reg  [63:0] second_shifted$13;
-    reg  [63:0] second_shifted$14;
-    reg  [63:0] second_shifted$15;
-    reg  [63:0] second_shifted$16;
-    reg  [63:0] second_shifted$17;
-    reg  [63:0] second_shifted$18;
-    reg  [63:0] second_shifted$19;
-    reg  [63:0] second_shifted$20;
-    reg  [63:0] second_shifted$21;
-    reg  [63:0] second_shifted$22;
-    reg  [63:0] second_shifted$23;
-    reg  [63:0] second_shifted$24;
-    reg  [63:0] second_shifted$25;
-    reg  [63:0] second_shifted$26;
-    reg  [63:0] second_shifted$27;
-    reg  [63:0] second_shifted$28;
-    reg  [63:0] second_shifted$29;
-    reg  [63:0] second_shifted$30;
-    reg  [63:0] second_shifted$31;
-    reg  [63:0] second_shifted$32;
-    reg  [63:0] second_shifted$33;
-    reg  [63:0] second_shifted$34;
-    reg  [63:0] second_shifted$35;
-    reg  [63:0] second_shifted$36;
-    reg  [63:0] second_shifted$37;
-    reg  [63:0] second_shifted$38;
-    reg  [63:0] second_shifted$39;
-    reg  [63:0] second_shifted$40;
-    reg  [63:0] second_shifted$41;
-    reg  [63:0] second_shifted$42;
-    reg  [63:0] second_shifted$43;
-    reg  [63:0] second_shifted$44;
-    reg  [63:0] second_shifted$45;
-    reg  [63:0] second_shifted$46;
-    reg  [63:0] second_shifted$47;
-    reg  [63:0] second_shifted$48;
-    reg  [63:0] second_shifted$49;
-    reg  [63:0] second_shifted$50;
-    reg  [63:0] second_shifted$51;
-    reg  [63:0] second_shifted$52;
-    reg  [63:0] second_shifted$53;
-    reg  [63:0] second_shifted$54;
-    reg  [63:0] second_shifted$55;
-    reg  [63:0] second_shifted$56;
-    reg  [63:0] second_shifted$57;
-    reg  [63:0] second_shifted$58;
-    reg  [63:0] second_shifted$59;
-    reg  [63:0] second_shifted$60;
-    reg  [63:0] second_shifted$61;
-    reg  [63:0] second_shifted$62;
-    reg  [63:0] second_shifted$63;
-    reg  [63:0] element_index;
     
     // Sub module instances
-    atomic_unit$typed_step$wide_u wide_u(
+    atomic_unit$typed_step$extent$wide_u wide_u(
         .narrow(wide_u$narrow),
         .wide(wide_u$wide)
     );
-    atomic_unit$typed_step$wide_v wide_v(
+    atomic_unit$typed_step$extent$wide_v wide_v(
         .narrow(wide_v$narrow),
         .wide(wide_v$wide)
-    );
-    atomic_unit$typed_step$wide_r wide_r(
-        .narrow(wide_r$narrow),
-        .wide(wide_r$wide)
-    );
-    atomic_unit$typed_step$wide_lod wide_lod(
-        .narrow(wide_lod$narrow),
-        .wide(wide_lod$wide)
-    );
-    atomic_unit$typed_step$wide_width wide_width(
-        .narrow(wide_width$narrow),
-        .wide(wide_width$wide)
-    );
-    atomic_unit$typed_step$wide_height wide_height(
-        .narrow(wide_height$narrow),
-        .wide(wide_height$wide)
-    );
-    atomic_unit$typed_step$wide_depth wide_depth(
-        .narrow(wide_depth$narrow),
-        .wide(wide_depth$wide)
-    );
-    atomic_unit$typed_step$wide_array wide_array(
-        .narrow(wide_array$narrow),
-        .wide(wide_array$wide)
-    );
-    atomic_unit$typed_step$wide_levels wide_levels(
-        .narrow(wide_levels$narrow),
-        .wide(wide_levels$wide)
     );
     
     // Update code
     always @(*) begin
         wide_u$narrow = coord_u;
         wide_v$narrow = coord_v;
-        wide_r$narrow = coord_r;
-        wide_lod$narrow = coord_lod;
-        wide_width$narrow = surf_width;
-        wide_height$narrow = surf_height;
-        wide_depth$narrow = surf_depth;
-        wide_array$narrow = surf_array;
-        wide_levels$narrow = surf_levels;
-        width_at = wide_width$wide >> level;
+        width_at = surf_width >> level;
         if (~|width_at) begin
             width_at = one;
         end
-        height_at = wide_height$wide >> level;
+        height_at = surf_height >> level;
         if (~|height_at) begin
             height_at = one;
         end
-        depth_at = wide_depth$wide >> level;
+        depth_at = surf_depth >> level;
         if (~|depth_at) begin
             depth_at = one;
         end
@@ -11918,699 +11732,47 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
             sizes_constant = width_at == one;
         end
         if (surf_kind == kind_1d_array) begin
-            rows_at = wide_array$wide;
+            rows_at = surf_array;
             sizes_constant = width_at == one;
         end
         if (surf_kind == kind_2d_array) begin
-            slices_at = wide_array$wide;
+            slices_at = surf_array;
         end
         if (surf_kind == kind_3d) begin
             slices_at = depth_at;
             sizes_constant = ((width_at == one) & (height_at == one)) & (depth_at == one);
         end
-        lod_out_of_range = wide_lod$wide >= wide_levels$wide;
-        at_lod = level == wide_lod$wide;
+        lod_out_of_range = coord_lod >= surf_levels;
+        at_lod = level == coord_lod;
         first_a = width_at;
         first_b = rows_at;
-        first_c = zero;
+        first_c = zero_wide;
         second_b = slices_at;
         second_c = level_base;
         if (sizes_constant) begin
             first_a = rows_at;
             first_b = slices_at;
-            second_b = wide_lod$wide - level;
+            second_b = coord_lod - level;
         end
         if (at_lod) begin
-            first_a = wide_r$wide;
+            first_a = coord_r;
             first_b = rows_at;
             first_c = wide_v$wide;
             second_b = width_at;
             second_c = level_base + wide_u$wide;
         end
-        first_sum$0 = first_c;
-        first_shifted$0 = first_a;
-        first_shifted$1 = first_shifted$0 << 32'h1;
-        first_shifted$2 = first_shifted$1 << 32'h1;
-        first_shifted$3 = first_shifted$2 << 32'h1;
-        first_shifted$4 = first_shifted$3 << 32'h1;
-        first_shifted$5 = first_shifted$4 << 32'h1;
-        first_shifted$6 = first_shifted$5 << 32'h1;
-        first_shifted$7 = first_shifted$6 << 32'h1;
-        first_shifted$8 = first_shifted$7 << 32'h1;
-        first_shifted$9 = first_shifted$8 << 32'h1;
-        first_shifted$10 = first_shifted$9 << 32'h1;
-        first_shifted$11 = first_shifted$10 << 32'h1;
-        first_shifted$12 = first_shifted$11 << 32'h1;
-        first_shifted$13 = first_shifted$12 << 32'h1;
-        first_shifted$14 = first_shifted$13 << 32'h1;
-        first_shifted$15 = first_shifted$14 << 32'h1;
-        first_shifted$16 = first_shifted$15 << 32'h1;
-        first_shifted$17 = first_shifted$16 << 32'h1;
-        first_shifted$18 = first_shifted$17 << 32'h1;
-        first_shifted$19 = first_shifted$18 << 32'h1;
-        first_shifted$20 = first_shifted$19 << 32'h1;
-        first_shifted$21 = first_shifted$20 << 32'h1;
-        first_shifted$22 = first_shifted$21 << 32'h1;
-        first_shifted$23 = first_shifted$22 << 32'h1;
-        first_shifted$24 = first_shifted$23 << 32'h1;
-        first_shifted$25 = first_shifted$24 << 32'h1;
-        first_shifted$26 = first_shifted$25 << 32'h1;
-        first_shifted$27 = first_shifted$26 << 32'h1;
-        first_shifted$28 = first_shifted$27 << 32'h1;
-        first_shifted$29 = first_shifted$28 << 32'h1;
-        first_shifted$30 = first_shifted$29 << 32'h1;
-        first_shifted$31 = first_shifted$30 << 32'h1;
-        first_shifted$32 = first_shifted$31 << 32'h1;
-        first_shifted$33 = first_shifted$32 << 32'h1;
-        first_shifted$34 = first_shifted$33 << 32'h1;
-        first_shifted$35 = first_shifted$34 << 32'h1;
-        first_shifted$36 = first_shifted$35 << 32'h1;
-        first_shifted$37 = first_shifted$36 << 32'h1;
-        first_shifted$38 = first_shifted$37 << 32'h1;
-        first_shifted$39 = first_shifted$38 << 32'h1;
-        first_shifted$40 = first_shifted$39 << 32'h1;
-        first_shifted$41 = first_shifted$40 << 32'h1;
-        first_shifted$42 = first_shifted$41 << 32'h1;
-        first_shifted$43 = first_shifted$42 << 32'h1;
-        first_shifted$44 = first_shifted$43 << 32'h1;
-        first_shifted$45 = first_shifted$44 << 32'h1;
-        first_shifted$46 = first_shifted$45 << 32'h1;
-        first_shifted$47 = first_shifted$46 << 32'h1;
-        first_shifted$48 = first_shifted$47 << 32'h1;
-        first_shifted$49 = first_shifted$48 << 32'h1;
-        first_shifted$50 = first_shifted$49 << 32'h1;
-        first_shifted$51 = first_shifted$50 << 32'h1;
-        first_shifted$52 = first_shifted$51 << 32'h1;
-        first_shifted$53 = first_shifted$52 << 32'h1;
-        first_shifted$54 = first_shifted$53 << 32'h1;
-        first_shifted$55 = first_shifted$54 << 32'h1;
-        first_shifted$56 = first_shifted$55 << 32'h1;
-        first_shifted$57 = first_shifted$56 << 32'h1;
-        first_shifted$58 = first_shifted$57 << 32'h1;
-        first_shifted$59 = first_shifted$58 << 32'h1;
-        first_shifted$60 = first_shifted$59 << 32'h1;
-        first_shifted$61 = first_shifted$60 << 32'h1;
-        first_shifted$62 = first_shifted$61 << 32'h1;
-        first_shifted$63 = first_shifted$62 << 32'h1;
-        first_sum$1 = first_sum$0;
-        if (first_b[0]) begin
-            first_sum$1 = first_sum$0 + first_shifted$0;
-        end
-        first_sum$2 = first_sum$1;
-        if (first_b[1]) begin
-            first_sum$2 = first_sum$1 + first_shifted$1;
-        end
-        first_sum$3 = first_sum$2;
-        if (first_b[2]) begin
-            first_sum$3 = first_sum$2 + first_shifted$2;
-        end
-        first_sum$4 = first_sum$3;
-        if (first_b[3]) begin
-            first_sum$4 = first_sum$3 + first_shifted$3;
-        end
-        first_sum$5 = first_sum$4;
-        if (first_b[4]) begin
-            first_sum$5 = first_sum$4 + first_shifted$4;
-        end
-        first_sum$6 = first_sum$5;
-        if (first_b[5]) begin
-            first_sum$6 = first_sum$5 + first_shifted$5;
-        end
-        first_sum$7 = first_sum$6;
-        if (first_b[6]) begin
-            first_sum$7 = first_sum$6 + first_shifted$6;
-        end
-        first_sum$8 = first_sum$7;
-        if (first_b[7]) begin
-            first_sum$8 = first_sum$7 + first_shifted$7;
-        end
-        first_sum$9 = first_sum$8;
-        if (first_b[8]) begin
-            first_sum$9 = first_sum$8 + first_shifted$8;
-        end
-        first_sum$10 = first_sum$9;
-        if (first_b[9]) begin
-            first_sum$10 = first_sum$9 + first_shifted$9;
-        end
-        first_sum$11 = first_sum$10;
-        if (first_b[10]) begin
-            first_sum$11 = first_sum$10 + first_shifted$10;
-        end
-        first_sum$12 = first_sum$11;
-        if (first_b[11]) begin
-            first_sum$12 = first_sum$11 + first_shifted$11;
-        end
-        first_sum$13 = first_sum$12;
-        if (first_b[12]) begin
-            first_sum$13 = first_sum$12 + first_shifted$12;
-        end
-        first_sum$14 = first_sum$13;
-        if (first_b[13]) begin
-            first_sum$14 = first_sum$13 + first_shifted$13;
-        end
-        first_sum$15 = first_sum$14;
-        if (first_b[14]) begin
-            first_sum$15 = first_sum$14 + first_shifted$14;
-        end
-        first_sum$16 = first_sum$15;
-        if (first_b[15]) begin
-            first_sum$16 = first_sum$15 + first_shifted$15;
-        end
-        first_sum$17 = first_sum$16;
-        if (first_b[16]) begin
-            first_sum$17 = first_sum$16 + first_shifted$16;
-        end
-        first_sum$18 = first_sum$17;
-        if (first_b[17]) begin
-            first_sum$18 = first_sum$17 + first_shifted$17;
-        end
-        first_sum$19 = first_sum$18;
-        if (first_b[18]) begin
-            first_sum$19 = first_sum$18 + first_shifted$18;
-        end
-        first_sum$20 = first_sum$19;
-        if (first_b[19]) begin
-            first_sum$20 = first_sum$19 + first_shifted$19;
-        end
-        first_sum$21 = first_sum$20;
-        if (first_b[20]) begin
-            first_sum$21 = first_sum$20 + first_shifted$20;
-        end
-        first_sum$22 = first_sum$21;
-        if (first_b[21]) begin
-            first_sum$22 = first_sum$21 + first_shifted$21;
-        end
-        first_sum$23 = first_sum$22;
-        if (first_b[22]) begin
-            first_sum$23 = first_sum$22 + first_shifted$22;
-        end
-        first_sum$24 = first_sum$23;
-        if (first_b[23]) begin
-            first_sum$24 = first_sum$23 + first_shifted$23;
-        end
-        first_sum$25 = first_sum$24;
-        if (first_b[24]) begin
-            first_sum$25 = first_sum$24 + first_shifted$24;
-        end
-        first_sum$26 = first_sum$25;
-        if (first_b[25]) begin
-            first_sum$26 = first_sum$25 + first_shifted$25;
-        end
-        first_sum$27 = first_sum$26;
-        if (first_b[26]) begin
-            first_sum$27 = first_sum$26 + first_shifted$26;
-        end
-        first_sum$28 = first_sum$27;
-        if (first_b[27]) begin
-            first_sum$28 = first_sum$27 + first_shifted$27;
-        end
-        first_sum$29 = first_sum$28;
-        if (first_b[28]) begin
-            first_sum$29 = first_sum$28 + first_shifted$28;
-        end
-        first_sum$30 = first_sum$29;
-        if (first_b[29]) begin
-            first_sum$30 = first_sum$29 + first_shifted$29;
-        end
-        first_sum$31 = first_sum$30;
-        if (first_b[30]) begin
-            first_sum$31 = first_sum$30 + first_shifted$30;
-        end
-        first_sum$32 = first_sum$31;
-        if (first_b[31]) begin
-            first_sum$32 = first_sum$31 + first_shifted$31;
-        end
-        first_sum$33 = first_sum$32;
-        if (first_b[32]) begin
-            first_sum$33 = first_sum$32 + first_shifted$32;
-        end
-        first_sum$34 = first_sum$33;
-        if (first_b[33]) begin
-            first_sum$34 = first_sum$33 + first_shifted$33;
-        end
-        first_sum$35 = first_sum$34;
-        if (first_b[34]) begin
-            first_sum$35 = first_sum$34 + first_shifted$34;
-        end
-        first_sum$36 = first_sum$35;
-        if (first_b[35]) begin
-            first_sum$36 = first_sum$35 + first_shifted$35;
-        end
-        first_sum$37 = first_sum$36;
-        if (first_b[36]) begin
-            first_sum$37 = first_sum$36 + first_shifted$36;
-        end
-        first_sum$38 = first_sum$37;
-        if (first_b[37]) begin
-            first_sum$38 = first_sum$37 + first_shifted$37;
-        end
-        first_sum$39 = first_sum$38;
-        if (first_b[38]) begin
-            first_sum$39 = first_sum$38 + first_shifted$38;
-        end
-        first_sum$40 = first_sum$39;
-        if (first_b[39]) begin
-            first_sum$40 = first_sum$39 + first_shifted$39;
-        end
-        first_sum$41 = first_sum$40;
-        if (first_b[40]) begin
-            first_sum$41 = first_sum$40 + first_shifted$40;
-        end
-        first_sum$42 = first_sum$41;
-        if (first_b[41]) begin
-            first_sum$42 = first_sum$41 + first_shifted$41;
-        end
-        first_sum$43 = first_sum$42;
-        if (first_b[42]) begin
-            first_sum$43 = first_sum$42 + first_shifted$42;
-        end
-        first_sum$44 = first_sum$43;
-        if (first_b[43]) begin
-            first_sum$44 = first_sum$43 + first_shifted$43;
-        end
-        first_sum$45 = first_sum$44;
-        if (first_b[44]) begin
-            first_sum$45 = first_sum$44 + first_shifted$44;
-        end
-        first_sum$46 = first_sum$45;
-        if (first_b[45]) begin
-            first_sum$46 = first_sum$45 + first_shifted$45;
-        end
-        first_sum$47 = first_sum$46;
-        if (first_b[46]) begin
-            first_sum$47 = first_sum$46 + first_shifted$46;
-        end
-        first_sum$48 = first_sum$47;
-        if (first_b[47]) begin
-            first_sum$48 = first_sum$47 + first_shifted$47;
-        end
-        first_sum$49 = first_sum$48;
-        if (first_b[48]) begin
-            first_sum$49 = first_sum$48 + first_shifted$48;
-        end
-        first_sum$50 = first_sum$49;
-        if (first_b[49]) begin
-            first_sum$50 = first_sum$49 + first_shifted$49;
-        end
-        first_sum$51 = first_sum$50;
-        if (first_b[50]) begin
-            first_sum$51 = first_sum$50 + first_shifted$50;
-        end
-        first_sum$52 = first_sum$51;
-        if (first_b[51]) begin
-            first_sum$52 = first_sum$51 + first_shifted$51;
-        end
-        first_sum$53 = first_sum$52;
-        if (first_b[52]) begin
-            first_sum$53 = first_sum$52 + first_shifted$52;
-        end
-        first_sum$54 = first_sum$53;
-        if (first_b[53]) begin
-            first_sum$54 = first_sum$53 + first_shifted$53;
-        end
-        first_sum$55 = first_sum$54;
-        if (first_b[54]) begin
-            first_sum$55 = first_sum$54 + first_shifted$54;
-        end
-        first_sum$56 = first_sum$55;
-        if (first_b[55]) begin
-            first_sum$56 = first_sum$55 + first_shifted$55;
-        end
-        first_sum$57 = first_sum$56;
-        if (first_b[56]) begin
-            first_sum$57 = first_sum$56 + first_shifted$56;
-        end
-        first_sum$58 = first_sum$57;
-        if (first_b[57]) begin
-            first_sum$58 = first_sum$57 + first_shifted$57;
-        end
-        first_sum$59 = first_sum$58;
-        if (first_b[58]) begin
-            first_sum$59 = first_sum$58 + first_shifted$58;
-        end
-        first_sum$60 = first_sum$59;
-        if (first_b[59]) begin
-            first_sum$60 = first_sum$59 + first_shifted$59;
-        end
-        first_sum$61 = first_sum$60;
-        if (first_b[60]) begin
-            first_sum$61 = first_sum$60 + first_shifted$60;
-        end
-        first_sum$62 = first_sum$61;
-        if (first_b[61]) begin
-            first_sum$62 = first_sum$61 + first_shifted$61;
-        end
-        first_sum$63 = first_sum$62;
-        if (first_b[62]) begin
-            first_sum$63 = first_sum$62 + first_shifted$62;
-        end
-        first_sum$64 = first_sum$63;
-        if (first_b[63]) begin
-            first_sum$64 = first_sum$63 + first_shifted$63;
-        end
-        second_sum$0 = second_c;
-        second_shifted$0 = first_sum$64;
-        second_shifted$1 = second_shifted$0 << 32'h1;
-        second_shifted$2 = second_shifted$1 << 32'h1;
-        second_shifted$3 = second_shifted$2 << 32'h1;
-        second_shifted$4 = second_shifted$3 << 32'h1;
-        second_shifted$5 = second_shifted$4 << 32'h1;
-        second_shifted$6 = second_shifted$5 << 32'h1;
-        second_shifted$7 = second_shifted$6 << 32'h1;
-        second_shifted$8 = second_shifted$7 << 32'h1;
-        second_shifted$9 = second_shifted$8 << 32'h1;
-        second_shifted$10 = second_shifted$9 << 32'h1;
-        second_shifted$11 = second_shifted$10 << 32'h1;
-        second_shifted$12 = second_shifted$11 << 32'h1;
-        second_shifted$13 = second_shifted$12 << 32'h1;
-        second_shifted$14 = second_shifted$13 << 32'h1;
-        second_shifted$15 = second_shifted$14 << 32'h1;
-        second_shifted$16 = second_shifted$15 << 32'h1;
-        second_shifted$17 = second_shifted$16 << 32'h1;
-        second_shifted$18 = second_shifted$17 << 32'h1;
-        second_shifted$19 = second_shifted$18 << 32'h1;
-        second_shifted$20 = second_shifted$19 << 32'h1;
-        second_shifted$21 = second_shifted$20 << 32'h1;
-        second_shifted$22 = second_shifted$21 << 32'h1;
-        second_shifted$23 = second_shifted$22 << 32'h1;
-        second_shifted$24 = second_shifted$23 << 32'h1;
-        second_shifted$25 = second_shifted$24 << 32'h1;
-        second_shifted$26 = second_shifted$25 << 32'h1;
-        second_shifted$27 = second_shifted$26 << 32'h1;
-        second_shifted$28 = second_shifted$27 << 32'h1;
-        second_shifted$29 = second_shifted$28 << 32'h1;
-        second_shifted$30 = second_shifted$29 << 32'h1;
-        second_shifted$31 = second_shifted$30 << 32'h1;
-        second_shifted$32 = second_shifted$31 << 32'h1;
-        second_shifted$33 = second_shifted$32 << 32'h1;
-        second_shifted$34 = second_shifted$33 << 32'h1;
-        second_shifted$35 = second_shifted$34 << 32'h1;
-        second_shifted$36 = second_shifted$35 << 32'h1;
-        second_shifted$37 = second_shifted$36 << 32'h1;
-        second_shifted$38 = second_shifted$37 << 32'h1;
-        second_shifted$39 = second_shifted$38 << 32'h1;
-        second_shifted$40 = second_shifted$39 << 32'h1;
-        second_shifted$41 = second_shifted$40 << 32'h1;
-        second_shifted$42 = second_shifted$41 << 32'h1;
-        second_shifted$43 = second_shifted$42 << 32'h1;
-        second_shifted$44 = second_shifted$43 << 32'h1;
-        second_shifted$45 = second_shifted$44 << 32'h1;
-        second_shifted$46 = second_shifted$45 << 32'h1;
-        second_shifted$47 = second_shifted$46 << 32'h1;
-        second_shifted$48 = second_shifted$47 << 32'h1;
-        second_shifted$49 = second_shifted$48 << 32'h1;
-        second_shifted$50 = second_shifted$49 << 32'h1;
-        second_shifted$51 = second_shifted$50 << 32'h1;
-        second_shifted$52 = second_shifted$51 << 32'h1;
-        second_shifted$53 = second_shifted$52 << 32'h1;
-        second_shifted$54 = second_shifted$53 << 32'h1;
-        second_shifted$55 = second_shifted$54 << 32'h1;
-        second_shifted$56 = second_shifted$55 << 32'h1;
-        second_shifted$57 = second_shifted$56 << 32'h1;
-        second_shifted$58 = second_shifted$57 << 32'h1;
-        second_shifted$59 = second_shifted$58 << 32'h1;
-        second_shifted$60 = second_shifted$59 << 32'h1;
-        second_shifted$61 = second_shifted$60 << 32'h1;
-        second_shifted$62 = second_shifted$61 << 32'h1;
-        second_shifted$63 = second_shifted$62 << 32'h1;
-        second_sum$1 = second_sum$0;
-        if (second_b[0]) begin
-            second_sum$1 = second_sum$0 + second_shifted$0;
-        end
-        second_sum$2 = second_sum$1;
-        if (second_b[1]) begin
-            second_sum$2 = second_sum$1 + second_shifted$1;
-        end
-        second_sum$3 = second_sum$2;
-        if (second_b[2]) begin
-            second_sum$3 = second_sum$2 + second_shifted$2;
-        end
-        second_sum$4 = second_sum$3;
-        if (second_b[3]) begin
-            second_sum$4 = second_sum$3 + second_shifted$3;
-        end
-        second_sum$5 = second_sum$4;
-        if (second_b[4]) begin
-            second_sum$5 = second_sum$4 + second_shifted$4;
-        end
-        second_sum$6 = second_sum$5;
-        if (second_b[5]) begin
-            second_sum$6 = second_sum$5 + second_shifted$5;
-        end
-        second_sum$7 = second_sum$6;
-        if (second_b[6]) begin
-            second_sum$7 = second_sum$6 + second_shifted$6;
-        end
-        second_sum$8 = second_sum$7;
-        if (second_b[7]) begin
-            second_sum$8 = second_sum$7 + second_shifted$7;
-        end
-        second_sum$9 = second_sum$8;
-        if (second_b[8]) begin
-            second_sum$9 = second_sum$8 + second_shifted$8;
-        end
-        second_sum$10 = second_sum$9;
-        if (second_b[9]) begin
-            second_sum$10 = second_sum$9 + second_shifted$9;
-        end
-        second_sum$11 = second_sum$10;
-        if (second_b[10]) begin
-            second_sum$11 = second_sum$10 + second_shifted$10;
-        end
-        second_sum$12 = second_sum$11;
-        if (second_b[11]) begin
-            second_sum$12 = second_sum$11 + second_shifted$11;
-        end
-        second_sum$13 = second_sum$12;
-        if (second_b[12]) begin
-            second_sum$13 = second_sum$12 + second_shifted$12;
-        end
-        second_sum$14 = second_sum$13;
-        if (second_b[13]) begin
-            second_sum$14 = second_sum$13 + second_shifted$13;
-        end
-        second_sum$15 = second_sum$14;
-        if (second_b[14]) begin
-            second_sum$15 = second_sum$14 + second_shifted$14;
-        end
-        second_sum$16 = second_sum$15;
-        if (second_b[15]) begin
-            second_sum$16 = second_sum$15 + second_shifted$15;
-        end
-        second_sum$17 = second_sum$16;
-        if (second_b[16]) begin
-            second_sum$17 = second_sum$16 + second_shifted$16;
-        end
-        second_sum$18 = second_sum$17;
-        if (second_b[17]) begin
-            second_sum$18 = second_sum$17 + second_shifted$17;
-        end
-        second_sum$19 = second_sum$18;
-        if (second_b[18]) begin
-            second_sum$19 = second_sum$18 + second_shifted$18;
-        end
-        second_sum$20 = second_sum$19;
-        if (second_b[19]) begin
-            second_sum$20 = second_sum$19 + second_shifted$19;
-        end
-        second_sum$21 = second_sum$20;
-        if (second_b[20]) begin
-            second_sum$21 = second_sum$20 + second_shifted$20;
-        end
-        second_sum$22 = second_sum$21;
-        if (second_b[21]) begin
-            second_sum$22 = second_sum$21 + second_shifted$21;
-        end
-        second_sum$23 = second_sum$22;
-        if (second_b[22]) begin
-            second_sum$23 = second_sum$22 + second_shifted$22;
-        end
-        second_sum$24 = second_sum$23;
-        if (second_b[23]) begin
-            second_sum$24 = second_sum$23 + second_shifted$23;
-        end
-        second_sum$25 = second_sum$24;
-        if (second_b[24]) begin
-            second_sum$25 = second_sum$24 + second_shifted$24;
-        end
-        second_sum$26 = second_sum$25;
-        if (second_b[25]) begin
-            second_sum$26 = second_sum$25 + second_shifted$25;
-        end
-        second_sum$27 = second_sum$26;
-        if (second_b[26]) begin
-            second_sum$27 = second_sum$26 + second_shifted$26;
-        end
-        second_sum$28 = second_sum$27;
-        if (second_b[27]) begin
-            second_sum$28 = second_sum$27 + second_shifted$27;
-        end
-        second_sum$29 = second_sum$28;
-        if (second_b[28]) begin
-            second_sum$29 = second_sum$28 + second_shifted$28;
-        end
-        second_sum$30 = second_sum$29;
-        if (second_b[29]) begin
-            second_sum$30 = second_sum$29 + second_shifted$29;
-        end
-        second_sum$31 = second_sum$30;
-        if (second_b[30]) begin
-            second_sum$31 = second_sum$30 + second_shifted$30;
-        end
-        second_sum$32 = second_sum$31;
-        if (second_b[31]) begin
-            second_sum$32 = second_sum$31 + second_shifted$31;
-        end
-        second_sum$33 = second_sum$32;
-        if (second_b[32]) begin
-            second_sum$33 = second_sum$32 + second_shifted$32;
-        end
-        second_sum$34 = second_sum$33;
-        if (second_b[33]) begin
-            second_sum$34 = second_sum$33 + second_shifted$33;
-        end
-        second_sum$35 = second_sum$34;
-        if (second_b[34]) begin
-            second_sum$35 = second_sum$34 + second_shifted$34;
-        end
-        second_sum$36 = second_sum$35;
-        if (second_b[35]) begin
-            second_sum$36 = second_sum$35 + second_shifted$35;
-        end
-        second_sum$37 = second_sum$36;
-        if (second_b[36]) begin
-            second_sum$37 = second_sum$36 + second_shifted$36;
-        end
-        second_sum$38 = second_sum$37;
-        if (second_b[37]) begin
-            second_sum$38 = second_sum$37 + second_shifted$37;
-        end
-        second_sum$39 = second_sum$38;
-        if (second_b[38]) begin
-            second_sum$39 = second_sum$38 + second_shifted$38;
-        end
-        second_sum$40 = second_sum$39;
-        if (second_b[39]) begin
-            second_sum$40 = second_sum$39 + second_shifted$39;
-        end
-        second_sum$41 = second_sum$40;
-        if (second_b[40]) begin
-            second_sum$41 = second_sum$40 + second_shifted$40;
-        end
-        second_sum$42 = second_sum$41;
-        if (second_b[41]) begin
-            second_sum$42 = second_sum$41 + second_shifted$41;
-        end
-        second_sum$43 = second_sum$42;
-        if (second_b[42]) begin
-            second_sum$43 = second_sum$42 + second_shifted$42;
-        end
-        second_sum$44 = second_sum$43;
-        if (second_b[43]) begin
-            second_sum$44 = second_sum$43 + second_shifted$43;
-        end
-        second_sum$45 = second_sum$44;
-        if (second_b[44]) begin
-            second_sum$45 = second_sum$44 + second_shifted$44;
-        end
-        second_sum$46 = second_sum$45;
-        if (second_b[45]) begin
-            second_sum$46 = second_sum$45 + second_shifted$45;
-        end
-        second_sum$47 = second_sum$46;
-        if (second_b[46]) begin
-            second_sum$47 = second_sum$46 + second_shifted$46;
-        end
-        second_sum$48 = second_sum$47;
-        if (second_b[47]) begin
-            second_sum$48 = second_sum$47 + second_shifted$47;
-        end
-        second_sum$49 = second_sum$48;
-        if (second_b[48]) begin
-            second_sum$49 = second_sum$48 + second_shifted$48;
-        end
-        second_sum$50 = second_sum$49;
-        if (second_b[49]) begin
-            second_sum$50 = second_sum$49 + second_shifted$49;
-        end
-        second_sum$51 = second_sum$50;
-        if (second_b[50]) begin
-            second_sum$51 = second_sum$50 + second_shifted$50;
-        end
-        second_sum$52 = second_sum$51;
-        if (second_b[51]) begin
-            second_sum$52 = second_sum$51 + second_shifted$51;
-        end
-        second_sum$53 = second_sum$52;
-        if (second_b[52]) begin
-            second_sum$53 = second_sum$52 + second_shifted$52;
-        end
-        second_sum$54 = second_sum$53;
-        if (second_b[53]) begin
-            second_sum$54 = second_sum$53 + second_shifted$53;
-        end
-        second_sum$55 = second_sum$54;
-        if (second_b[54]) begin
-            second_sum$55 = second_sum$54 + second_shifted$54;
-        end
-        second_sum$56 = second_sum$55;
-        if (second_b[55]) begin
-            second_sum$56 = second_sum$55 + second_shifted$55;
-        end
-        second_sum$57 = second_sum$56;
-        if (second_b[56]) begin
-            second_sum$57 = second_sum$56 + second_shifted$56;
-        end
-        second_sum$58 = second_sum$57;
-        if (second_b[57]) begin
-            second_sum$58 = second_sum$57 + second_shifted$57;
-        end
-        second_sum$59 = second_sum$58;
-        if (second_b[58]) begin
-            second_sum$59 = second_sum$58 + second_shifted$58;
-        end
-        second_sum$60 = second_sum$59;
-        if (second_b[59]) begin
-            second_sum$60 = second_sum$59 + second_shifted$59;
-        end
-        second_sum$61 = second_sum$60;
-        if (second_b[60]) begin
-            second_sum$61 = second_sum$60 + second_shifted$60;
-        end
-        second_sum$62 = second_sum$61;
-        if (second_b[61]) begin
-            second_sum$62 = second_sum$61 + second_shifted$61;
-        end
-        second_sum$63 = second_sum$62;
-        if (second_b[62]) begin
-            second_sum$63 = second_sum$62 + second_shifted$62;
-        end
-        second_sum$64 = second_sum$63;
-        if (second_b[63]) begin
-            second_sum$64 = second_sum$63 + second_shifted$63;
-        end
-        element_index = second_sum$64;
-        addr = surf_base + (element_index << 32'h2);
-        if (surf_u16) begin
-            addr = surf_base + (element_index << 32'h1);
-        end
-        out_of_bounds = lod_out_of_range | (wide_u$wide >= width_at) | (wide_v$wide >= rows_at) | (wide_r$wide >= slices_at);
+        out_of_bounds = lod_out_of_range | (coord_u >= width_at) | (coord_v >= rows_at) | (coord_r >= slices_at);
         ready = at_lod | lod_out_of_range;
-        next_level = level;
-        next_level_base = level_base;
-        if (~ready) begin
-            next_level_base = element_index;
-            next_level = level + one;
-            if (sizes_constant) begin
-                next_level = wide_lod$wide;
-            end
+        next_level = level + one;
+        if (sizes_constant) begin
+            next_level = coord_lod;
         end
     end
     
-endmodule // atomic_unit$typed_step
+endmodule // atomic_unit$typed_step$extent
 
 
-module atomic_unit$typed_step$wide_array(narrow,wide);
+module atomic_unit$typed_step$extent$wide_u(narrow,wide);
     
     // Module arguments
     input wire  [31:0] narrow;
@@ -12618,10 +11780,10 @@ module atomic_unit$typed_step$wide_array(narrow,wide);
     
     // Update code (custom)
     always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_array
+endmodule // atomic_unit$typed_step$extent$wide_u
 
 
-module atomic_unit$typed_step$wide_depth(narrow,wide);
+module atomic_unit$typed_step$extent$wide_v(narrow,wide);
     
     // Module arguments
     input wire  [31:0] narrow;
@@ -12629,81 +11791,30 @@ module atomic_unit$typed_step$wide_depth(narrow,wide);
     
     // Update code (custom)
     always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_depth
+endmodule // atomic_unit$typed_step$extent$wide_v
 
 
-module atomic_unit$typed_step$wide_height(narrow,wide);
+module atomic_unit$typed_step$first(a,b,c,result);
     
     // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
+    input wire  [31:0] a;
+    input wire  [31:0] b;
+    input wire  [63:0] c;
+    output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_height
+    always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
+endmodule // atomic_unit$typed_step$first
 
 
-module atomic_unit$typed_step$wide_levels(narrow,wide);
+module atomic_unit$typed_step$second(a,b,c,result);
     
     // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
+    input wire  [63:0] a;
+    input wire  [31:0] b;
+    input wire  [63:0] c;
+    output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_levels
-
-
-module atomic_unit$typed_step$wide_lod(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_lod
-
-
-module atomic_unit$typed_step$wide_r(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_r
-
-
-module atomic_unit$typed_step$wide_u(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_u
-
-
-module atomic_unit$typed_step$wide_v(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_v
-
-
-module atomic_unit$typed_step$wide_width(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$wide_width
+    always @(*) result = (a * {{32{1'b0}}, b}) + c;
+endmodule // atomic_unit$typed_step$second

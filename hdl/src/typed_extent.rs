@@ -1,0 +1,205 @@
+//! `TypedExtent`: the operands of one step of the TYPED_ATOMIC address walk
+//! (the arithmetic of `TypedAddr`, whose module documentation gives the
+//! layout): the extents at the walk's level, which multiply-adds to do,
+//! and the bounds check (scripts.md "Typed surface layout").
+//! Combinational, 32-bit wherever the value is an extent or a coordinate.
+
+use rust_hdl::prelude::*;
+
+use crate::extend::ZeroExtend;
+use crate::typed_addr::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D_ARRAY, KIND_3D, WIDE_BITS};
+
+/// Extents at one level of a typed surface, and the step's multiply-add operands.
+#[derive(LogicBlock)]
+pub struct TypedExtent {
+    // ---- walk state ----
+    /// The level whose size is added next (= lod when done).
+    pub level: Signal<In, Bits<COORD_BITS>>,
+    /// Elements in the levels below `level`.
+    pub level_base: Signal<In, Bits<WIDE_BITS>>,
+
+    // ---- the lane ----
+    pub coord_u: Signal<In, Bits<COORD_BITS>>,
+    pub coord_v: Signal<In, Bits<COORD_BITS>>,
+    pub coord_r: Signal<In, Bits<COORD_BITS>>,
+    pub coord_lod: Signal<In, Bits<COORD_BITS>>,
+
+    // ---- the surface ----
+    /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
+    pub surf_kind: Signal<In, Bits<3>>,
+    pub surf_width: Signal<In, Bits<COORD_BITS>>,
+    pub surf_height: Signal<In, Bits<COORD_BITS>>,
+    pub surf_depth: Signal<In, Bits<COORD_BITS>>,
+    pub surf_array: Signal<In, Bits<COORD_BITS>>,
+    pub surf_levels: Signal<In, Bits<COORD_BITS>>,
+
+    // ---- the step: index = (first_a * first_b + first_c) * second_b + second_c ----
+    pub first_a: Signal<Out, Bits<COORD_BITS>>,
+    pub first_b: Signal<Out, Bits<COORD_BITS>>,
+    pub first_c: Signal<Out, Bits<WIDE_BITS>>,
+    pub second_b: Signal<Out, Bits<COORD_BITS>>,
+    pub second_c: Signal<Out, Bits<WIDE_BITS>>,
+    /// The walk is done (`level == lod`) or `lod` is out of range.
+    pub ready: Signal<Out, Bit>,
+    pub out_of_bounds: Signal<Out, Bit>,
+    /// The level after this step: level + 1, or lod once every further
+    /// level has the same size (the step then adds all of them).
+    pub next_level: Signal<Out, Bits<COORD_BITS>>,
+
+    // ---- widened inputs ----
+    wide_u: ZeroExtend<COORD_BITS, WIDE_BITS>,
+    wide_v: ZeroExtend<COORD_BITS, WIDE_BITS>,
+
+    // ---- constants ----
+    kind_1d: Constant<Bits<3>>,
+    kind_1d_array: Constant<Bits<3>>,
+    kind_2d_array: Constant<Bits<3>>,
+    kind_3d: Constant<Bits<3>>,
+    one: Constant<Bits<COORD_BITS>>,
+    zero_wide: Constant<Bits<WIDE_BITS>>,
+
+    // ---- locals (named for waveforms) ----
+    /// max(1, W >> level), and the same for H and D
+    width_at: Signal<Local, Bits<COORD_BITS>>,
+    height_at: Signal<Local, Bits<COORD_BITS>>,
+    depth_at: Signal<Local, Bits<COORD_BITS>>,
+    rows_at: Signal<Local, Bits<COORD_BITS>>,
+    slices_at: Signal<Local, Bits<COORD_BITS>>,
+    /// every level from `level` on has the size of `level`
+    sizes_constant: Signal<Local, Bit>,
+    lod_out_of_range: Signal<Local, Bit>,
+    at_lod: Signal<Local, Bit>,
+}
+
+impl Default for TypedExtent {
+    fn default() -> Self {
+        let k = |v: u8| Constant::new(v.to_bits());
+        Self {
+            level: Default::default(),
+            level_base: Default::default(),
+            coord_u: Default::default(),
+            coord_v: Default::default(),
+            coord_r: Default::default(),
+            coord_lod: Default::default(),
+            surf_kind: Default::default(),
+            surf_width: Default::default(),
+            surf_height: Default::default(),
+            surf_depth: Default::default(),
+            surf_array: Default::default(),
+            surf_levels: Default::default(),
+            first_a: Default::default(),
+            first_b: Default::default(),
+            first_c: Default::default(),
+            second_b: Default::default(),
+            second_c: Default::default(),
+            ready: Default::default(),
+            out_of_bounds: Default::default(),
+            next_level: Default::default(),
+            wide_u: Default::default(),
+            wide_v: Default::default(),
+            kind_1d: k(KIND_1D),
+            kind_1d_array: k(KIND_1D_ARRAY),
+            kind_2d_array: k(KIND_2D_ARRAY),
+            kind_3d: k(KIND_3D),
+            one: Constant::new(1u32.to_bits()),
+            zero_wide: Constant::new(0u64.to_bits()),
+            width_at: Default::default(),
+            height_at: Default::default(),
+            depth_at: Default::default(),
+            rows_at: Default::default(),
+            slices_at: Default::default(),
+            sizes_constant: Default::default(),
+            lod_out_of_range: Default::default(),
+            at_lod: Default::default(),
+        }
+    }
+}
+
+impl Logic for TypedExtent {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- widen the 32-bit inputs (wiring only: see unit.rs "Verilator") ----
+        self.wide_u.narrow.next = self.coord_u.val();
+        self.wide_v.narrow.next = self.coord_v.val();
+
+        // ---- extents at the current level ----
+        self.width_at.next = self.surf_width.val() >> self.level.val();
+        if !self.width_at.val().any() {
+            self.width_at.next = self.one.val();
+        }
+        self.height_at.next = self.surf_height.val() >> self.level.val();
+        if !self.height_at.val().any() {
+            self.height_at.next = self.one.val();
+        }
+        self.depth_at.next = self.surf_depth.val() >> self.level.val();
+        if !self.depth_at.val().any() {
+            self.depth_at.next = self.one.val();
+        }
+        self.rows_at.next = self.height_at.val();
+        self.slices_at.next = self.one.val();
+        self.sizes_constant.next = (self.width_at.val() == self.one.val()) & (self.height_at.val() == self.one.val());
+        if self.surf_kind.val() == self.kind_1d.val() {
+            self.rows_at.next = self.one.val();
+            self.sizes_constant.next = self.width_at.val() == self.one.val();
+        }
+        if self.surf_kind.val() == self.kind_1d_array.val() {
+            self.rows_at.next = self.surf_array.val();
+            self.sizes_constant.next = self.width_at.val() == self.one.val();
+        }
+        if self.surf_kind.val() == self.kind_2d_array.val() {
+            self.slices_at.next = self.surf_array.val();
+        }
+        if self.surf_kind.val() == self.kind_3d.val() {
+            self.slices_at.next = self.depth_at.val();
+            self.sizes_constant.next = ((self.width_at.val() == self.one.val())
+                & (self.height_at.val() == self.one.val()))
+                & (self.depth_at.val() == self.one.val());
+        }
+        self.lod_out_of_range.next = self.coord_lod.val() >= self.surf_levels.val();
+        self.at_lod.next = self.level.val() == self.coord_lod.val();
+
+        // ---- multiply-add operands ----
+        // walk step:  level_base + (width * rows + 0) * slices
+        // bulk step:  level_base + (rows * slices + 0) * (lod - level)
+        // at lod:     (level_base + u) + (r * rows + v) * width
+        self.first_a.next = self.width_at.val();
+        self.first_b.next = self.rows_at.val();
+        self.first_c.next = self.zero_wide.val();
+        self.second_b.next = self.slices_at.val();
+        self.second_c.next = self.level_base.val();
+        if self.sizes_constant.val() {
+            self.first_a.next = self.rows_at.val();
+            self.first_b.next = self.slices_at.val();
+            self.second_b.next = self.coord_lod.val() - self.level.val();
+        }
+        if self.at_lod.val() {
+            self.first_a.next = self.coord_r.val();
+            self.first_b.next = self.rows_at.val();
+            self.first_c.next = self.wide_v.wide.val();
+            self.second_b.next = self.width_at.val();
+            self.second_c.next = self.level_base.val() + self.wide_u.wide.val();
+        }
+
+        self.out_of_bounds.next = self.lod_out_of_range.val()
+            | (self.coord_u.val() >= self.width_at.val())
+            | (self.coord_v.val() >= self.rows_at.val())
+            | (self.coord_r.val() >= self.slices_at.val());
+        self.ready.next = self.at_lod.val() | self.lod_out_of_range.val();
+        self.next_level.next = self.level.val() + self.one.val();
+        if self.sizes_constant.val() {
+            self.next_level.next = self.coord_lod.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod typed_extent_tests {
+    use super::*;
+
+    #[test]
+    fn typed_extent_synthesizes() {
+        let mut uut = TypedExtent::default();
+        uut.connect_all();
+        yosys_validate("atomport_typed_extent", &generate_verilog(&uut)).unwrap();
+    }
+}
