@@ -15,13 +15,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `verilator` options shared by every model (DEVELOPERS.md, Stack). Tracing
-/// is compiled in; it costs nothing until a trace file is opened. The
-/// `--x-assign`/`--x-initial` pair comes from [`x_options`].
+/// is compiled in (`--trace` or `--trace-fst`, see [`TraceFormat`]); it
+/// costs nothing until a trace file is opened. The `--x-assign`/`--x-initial`
+/// pair comes from [`x_options`].
 const VERILATOR_ARGS: &[&str] = &[
     "--cc",
     "--no-timing",
     "-O3",
-    "--trace",
     // Trace the top scope only: it carries every port plus rust-hdl's copies
     // of each sub-block's ports (`alu$old_value`, `issue_state$q`, ...), which
     // is the state worth seeing; the sub-blocks' insides would more than
@@ -32,6 +32,21 @@ const VERILATOR_ARGS: &[&str] = &[
     "--timescale",
     "1ns/1ns",
 ];
+
+/// The waveform format a model writes. Verilator compiles one format into a
+/// model, so the unit's models (the tops `run` and `regress` trace) are
+/// verilated twice: `V<Top>` writes VCD, `V<Top>Fst` writes FST (`--fst`,
+/// docs/waveforms.md). Every other model writes VCD only.
+#[derive(Clone, Copy, PartialEq)]
+enum TraceFormat {
+    Vcd,
+    Fst,
+}
+
+/// Whether `top` also gets an FST-tracing model: the unit and its build variants.
+fn has_fst_model(top: &str) -> bool {
+    top.starts_with("atomic_unit")
+}
 
 /// The `rtl-coverage` feature: Verilator's `--coverage` (line, toggle,
 /// user points) in every model, summed over the process and written at exit
@@ -183,11 +198,12 @@ fn main() {
         .define("VM_SC", "0")
         .define("VM_TRACE", "1")
         .define("VM_TRACE_VCD", "1")
+        .define("VM_TRACE_FST", "1")
         .define("VM_TRACE_FST", "0")
         .define("VL_USER_FATAL", None)
         .flag("-faligned-new")
         .flag("-pthread");
-    for f in ["verilated.cpp", "verilated_vcd_c.cpp", "verilated_threads.cpp"] {
+    for f in ["verilated.cpp", "verilated_vcd_c.cpp", "verilated_fst_c.cpp", "verilated_threads.cpp"] {
         build.file(include.join(f));
     }
     build.file(manifest.join("cpp/atomport_sim.cpp"));
@@ -207,17 +223,23 @@ fn main() {
         // the other tops' files are libraries: a top may instantiate another
         // (the unit instantiates `atomic_alu` from atomic_alu.v)
         let libs: Vec<PathBuf> = all_files.iter().filter(|p| *p != path).cloned().collect();
-        rust.push_str(&verilate(top, path, &libs, &out, &mut build));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &libs, &out, &mut build));
+        if has_fst_model(top) {
+            rust.push_str(&verilate(top, TraceFormat::Fst, path, &libs, &out, &mut build));
+        }
         top_names.push(top.clone());
     }
     for (top, path) in &variants {
-        rust.push_str(&verilate(top, path, &[], &out, &mut build));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build));
+        if has_fst_model(top) {
+            rust.push_str(&verilate(top, TraceFormat::Fst, path, &[], &out, &mut build));
+        }
         top_names.push(top.clone());
     }
     let _ = writeln!(rust, "\n/// The top modules this build verilated.\npub const TOPS: &[&str] = &{top_names:?};");
     rust.push_str("\n/// Test fixtures of the binding itself (`sim/fixtures/`), not RTL.\n#[doc(hidden)]\npub mod fixtures {\n");
     for (top, path) in &fixtures {
-        rust.push_str(&verilate(top, path, &[], &out, &mut build));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build));
     }
     rust.push_str("}\n");
 
@@ -234,6 +256,8 @@ fn main() {
     std::fs::write(out.join("models.rs"), rust).unwrap();
     build.compile("atomport_sim_models");
     println!("cargo:rustc-link-lib=pthread");
+    // FST's block compression (verilated_fst_c.cpp -> gtkwave/fstapi.c)
+    println!("cargo:rustc-link-lib=z");
 }
 
 /// The `<top>.v` files of `dir`, sorted, each registered for rebuilds.
@@ -256,16 +280,25 @@ fn verilog_files(dir: &Path) -> Vec<(String, PathBuf)> {
 /// Verilates `path` (top module `top`, with `libs` as Verilog libraries for
 /// the modules it instantiates) into `$OUT_DIR/<top>/`, adds its C++ and its
 /// shim to `build`, and returns its Rust wrapper.
-fn verilate(top: &str, path: &Path, libs: &[PathBuf], out: &Path, build: &mut cc::Build) -> String {
+fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &Path, build: &mut cc::Build) -> String {
     let text = std::fs::read_to_string(path).unwrap();
     if !text.contains(&format!("module {top}(")) {
         fail(&format!("{}: no `module {top}(`: the top module must be named like its file", path.display()));
     }
-    let mdir = out.join(top);
+    let label = match trace {
+        TraceFormat::Vcd => top.to_string(),
+        TraceFormat::Fst => format!("{top}_fst"),
+    };
+    let mdir = out.join(&label);
     let _ = std::fs::remove_dir_all(&mdir);
     std::fs::create_dir_all(&mdir).unwrap();
-    let prefix = format!("V{top}");
+    let prefix = format!("V{label}");
+    let trace_flag = match trace {
+        TraceFormat::Vcd => "--trace",
+        TraceFormat::Fst => "--trace-fst",
+    };
     let status = Command::new("verilator")
+        .arg(trace_flag)
         .args(VERILATOR_ARGS)
         .args(x_options())
         .args(if rtl_coverage() { &["--coverage"][..] } else { &[] })
@@ -297,10 +330,10 @@ fn verilate(top: &str, path: &Path, libs: &[PathBuf], out: &Path, build: &mut cc
         build.file(p);
     }
     let shim = mdir.join("shim.cpp");
-    std::fs::write(&shim, cpp_shim(top, &prefix, &ports)).unwrap();
+    std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
     build.file(shim);
     build.include(&mdir);
-    rust_wrapper(top, path, &ports)
+    rust_wrapper(top, &label, path, &ports)
 }
 
 /// `VERILATOR_ROOT`, from the environment or from `verilator --getenv`;
@@ -360,7 +393,11 @@ fn parse_ports(header: &str) -> Vec<Port> {
     ports
 }
 
-fn cpp_shim(top: &str, prefix: &str, ports: &[Port]) -> String {
+fn cpp_shim(top: &str, label: &str, prefix: &str, ports: &[Port], trace: TraceFormat) -> String {
+    let (trace_header, trace_class) = match trace {
+        TraceFormat::Vcd => ("verilated_vcd_c.h", "VerilatedVcdC"),
+        TraceFormat::Fst => ("verilated_fst_c.h", "VerilatedFstC"),
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -368,7 +405,7 @@ fn cpp_shim(top: &str, prefix: &str, ports: &[Port]) -> String {
 #include "atomport_sim.h"
 #include "{prefix}.h"
 #include "verilated.h"
-#include "verilated_vcd_c.h"
+#include "{trace_header}"
 
 #include <cstdint>
 #include <memory>
@@ -377,7 +414,7 @@ namespace {{
 struct Handle {{
     std::unique_ptr<VerilatedContext> context;
     std::unique_ptr<{prefix}> model;
-    std::unique_ptr<VerilatedVcdC> trace;
+    std::unique_ptr<{trace_class}> trace;
 }};
 }}  // namespace
 
@@ -389,7 +426,7 @@ void add_coverage(VerilatedContext* context);  // cpp/atomport_sim_cov.cpp
 
 extern "C" {{
 
-int atomport_sim_{top}_new(void** out) {{
+int atomport_sim_{label}_new(void** out) {{
     ATOMPORT_SIM_GUARD({{
         auto h = std::make_unique<Handle>();
         h->context = std::make_unique<VerilatedContext>();
@@ -406,7 +443,7 @@ int atomport_sim_{top}_new(void** out) {{
 }}
 
 /// Fills `out` with one pointer per port, in the header's order.
-void atomport_sim_{top}_ports(void* handle, void** out) {{
+void atomport_sim_{label}_ports(void* handle, void** out) {{
     {prefix}* m = static_cast<Handle*>(handle)->model.get();"#
     );
     for (i, p) in ports.iter().enumerate() {
@@ -424,13 +461,13 @@ void atomport_sim_{top}_ports(void* handle, void** out) {{
 // through Verilated::threadContextp(): the last context built on this
 // thread, which may be another model's (or a deleted one). Point it at this
 // model's context before running it.
-int atomport_sim_{top}_eval(void* handle) {{
+int atomport_sim_{label}_eval(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     Verilated::threadContextp(h->context.get());
     ATOMPORT_SIM_GUARD(h->model->eval())
 }}
 
-int atomport_sim_{top}_trace_open(void* handle, const char* path) {{
+int atomport_sim_{label}_trace_open(void* handle, const char* path) {{
     ATOMPORT_SIM_GUARD({{
         Handle* h = static_cast<Handle*>(handle);
         Verilated::threadContextp(h->context.get());
@@ -438,7 +475,7 @@ int atomport_sim_{top}_trace_open(void* handle, const char* path) {{
             h->trace->close();
             h->trace.reset();
         }}
-        auto trace = std::make_unique<VerilatedVcdC>();
+        auto trace = std::make_unique<{trace_class}>();
         h->model->trace(trace.get(), 99);
         trace->open(path);
         if (!trace->isOpen()) throw std::runtime_error(std::string("cannot open trace file ") + path);
@@ -446,17 +483,17 @@ int atomport_sim_{top}_trace_open(void* handle, const char* path) {{
     }})
 }}
 
-void atomport_sim_{top}_trace_dump(void* handle, uint64_t time) {{
+void atomport_sim_{label}_trace_dump(void* handle, uint64_t time) {{
     Handle* h = static_cast<Handle*>(handle);
     if (h->trace) h->trace->dump(time);
 }}
 
-void atomport_sim_{top}_trace_flush(void* handle) {{
+void atomport_sim_{label}_trace_flush(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     if (h->trace) h->trace->flush();
 }}
 
-void atomport_sim_{top}_trace_close(void* handle) {{
+void atomport_sim_{label}_trace_close(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     if (h->trace) {{
         h->trace->close();
@@ -464,13 +501,13 @@ void atomport_sim_{top}_trace_close(void* handle) {{
     }}
 }}
 
-int atomport_sim_{top}_final(void* handle) {{
+int atomport_sim_{label}_final(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     Verilated::threadContextp(h->context.get());
     ATOMPORT_SIM_GUARD(h->model->final())
 }}
 
-void atomport_sim_{top}_delete(void* handle) {{
+void atomport_sim_{label}_delete(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     Verilated::threadContextp(h->context.get());
     if (h->trace) h->trace->close();
@@ -512,8 +549,8 @@ fn ident(name: &str) -> String {
     }
 }
 
-fn rust_wrapper(top: &str, path: &Path, ports: &[Port]) -> String {
-    let ty = format!("V{}", camel(top));
+fn rust_wrapper(top: &str, label: &str, path: &Path, ports: &[Port]) -> String {
+    let ty = format!("V{}", camel(label));
     let n = ports.len();
     let file = path.file_name().unwrap().to_str().unwrap();
     let clock = ports.iter().find(|p| p.input && p.width == 1 && (p.name == "clock" || p.name == "clk"));
@@ -521,18 +558,18 @@ fn rust_wrapper(top: &str, path: &Path, ports: &[Port]) -> String {
     let _ = writeln!(
         s,
         r#"
-mod ffi_{top} {{
+mod ffi_{label} {{
     use std::os::raw::{{c_char, c_int, c_void}};
     extern "C" {{
-        pub fn atomport_sim_{top}_new(out: *mut *mut c_void) -> c_int;
-        pub fn atomport_sim_{top}_ports(handle: *mut c_void, out: *mut *mut c_void);
-        pub fn atomport_sim_{top}_eval(handle: *mut c_void) -> c_int;
-        pub fn atomport_sim_{top}_trace_open(handle: *mut c_void, path: *const c_char) -> c_int;
-        pub fn atomport_sim_{top}_trace_dump(handle: *mut c_void, time: u64);
-        pub fn atomport_sim_{top}_trace_flush(handle: *mut c_void);
-        pub fn atomport_sim_{top}_trace_close(handle: *mut c_void);
-        pub fn atomport_sim_{top}_final(handle: *mut c_void) -> c_int;
-        pub fn atomport_sim_{top}_delete(handle: *mut c_void);
+        pub fn atomport_sim_{label}_new(out: *mut *mut c_void) -> c_int;
+        pub fn atomport_sim_{label}_ports(handle: *mut c_void, out: *mut *mut c_void);
+        pub fn atomport_sim_{label}_eval(handle: *mut c_void) -> c_int;
+        pub fn atomport_sim_{label}_trace_open(handle: *mut c_void, path: *const c_char) -> c_int;
+        pub fn atomport_sim_{label}_trace_dump(handle: *mut c_void, time: u64);
+        pub fn atomport_sim_{label}_trace_flush(handle: *mut c_void);
+        pub fn atomport_sim_{label}_trace_close(handle: *mut c_void);
+        pub fn atomport_sim_{label}_final(handle: *mut c_void) -> c_int;
+        pub fn atomport_sim_{label}_delete(handle: *mut c_void);
     }}
 }}
 
@@ -575,11 +612,11 @@ impl {ty} {{
     /// file open) and evaluates it once.
     pub fn new() -> Result<Self, crate::SimError> {{
         let mut handle = std::ptr::null_mut();
-        if unsafe {{ ffi_{top}::atomport_sim_{top}_new(&mut handle) }} != 0 {{
+        if unsafe {{ ffi_{label}::atomport_sim_{label}_new(&mut handle) }} != 0 {{
             return Err(crate::SimError::Fatal(crate::last_error()));
         }}
         let mut ports = [std::ptr::null_mut(); {n}];
-        unsafe {{ ffi_{top}::atomport_sim_{top}_ports(handle, ports.as_mut_ptr()) }};
+        unsafe {{ ffi_{label}::atomport_sim_{label}_ports(handle, ports.as_mut_ptr()) }};
         let mut model = Self {{ handle, ports, time: 0, tracing: false, dead: None }};
         model.eval()?;
         Ok(model)
@@ -589,7 +626,7 @@ impl {ty} {{
     /// `Err`, and the model refuses to run after one.
     #[inline]
     pub fn eval(&mut self) -> Result<(), crate::SimError> {{
-        if self.dead.is_none() && unsafe {{ ffi_{top}::atomport_sim_{top}_eval(self.handle) }} == 0 {{
+        if self.dead.is_none() && unsafe {{ ffi_{label}::atomport_sim_{label}_eval(self.handle) }} == 0 {{
             return Ok(());
         }}
         Err(self.fatal())
@@ -624,7 +661,7 @@ impl {ty} {{
     #[inline]
     pub fn dump(&mut self) {{
         if self.tracing {{
-            unsafe {{ ffi_{top}::atomport_sim_{top}_trace_dump(self.handle, self.time) }};
+            unsafe {{ ffi_{label}::atomport_sim_{label}_trace_dump(self.handle, self.time) }};
         }}
     }}
 
@@ -644,7 +681,7 @@ impl {ty} {{
         let path = path.as_ref();
         let c_path = std::ffi::CString::new(path.to_string_lossy().as_bytes())
             .map_err(|_| crate::SimError::Trace(format!("{{}}: path contains NUL", path.display())))?;
-        if unsafe {{ ffi_{top}::atomport_sim_{top}_trace_open(self.handle, c_path.as_ptr()) }} != 0 {{
+        if unsafe {{ ffi_{label}::atomport_sim_{label}_trace_open(self.handle, c_path.as_ptr()) }} != 0 {{
             return Err(crate::SimError::Trace(crate::last_error()));
         }}
         self.tracing = true;
@@ -658,12 +695,12 @@ impl {ty} {{
 
     /// Flushes the open trace file to disk.
     pub fn flush_trace(&mut self) {{
-        unsafe {{ ffi_{top}::atomport_sim_{top}_trace_flush(self.handle) }};
+        unsafe {{ ffi_{label}::atomport_sim_{label}_trace_flush(self.handle) }};
     }}
 
     /// Closes the trace file, if one is open.
     pub fn close_trace(&mut self) {{
-        unsafe {{ ffi_{top}::atomport_sim_{top}_trace_close(self.handle) }};
+        unsafe {{ ffi_{label}::atomport_sim_{label}_trace_close(self.handle) }};
         self.tracing = false;
     }}
 
@@ -846,9 +883,9 @@ impl Drop for {ty} {{
     fn drop(&mut self) {{
         unsafe {{
             if self.dead.is_none() {{
-                let _ = ffi_{top}::atomport_sim_{top}_final(self.handle);
+                let _ = ffi_{label}::atomport_sim_{label}_final(self.handle);
             }}
-            ffi_{top}::atomport_sim_{top}_delete(self.handle);
+            ffi_{label}::atomport_sim_{label}_delete(self.handle);
         }}
     }}
 }}

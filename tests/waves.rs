@@ -549,3 +549,83 @@ fn run_with_vcd_writes_the_view_and_passes_wavecheck() {
     let (code, out, _) = atomport(&["wavecheck", s(&vcd), &lock]);
     assert_eq!(code, 0, "{out}");
 }
+
+/// The same run traced as VCD and as FST (Verilator's --trace-fst model,
+/// read back with wellen) holds the same signals with the same histories,
+/// and the tools (wavediff, wavecheck, render) take the FST like the VCD.
+#[test]
+fn fst_of_a_run_round_trips_through_wavediff_against_its_vcd() {
+    let (vcd, fst) = (dir().join("rt-lock.vcd"), dir().join("rt-lock.fst"));
+    let lock = format!("{ROOT}/examples/lock.atom");
+    let run = ["run", &lock, "--engine", "both", "--stall", "0.3", "--latency", "1..5", "--seed", "3"];
+    let (code, _, err) = atomport(&[&run[..], &["--vcd", s(&vcd)]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = atomport(&[&run[..], &["--fst", s(&fst)]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&fst).unwrap()[0], 0, "an FST starts with its header block");
+    assert!(std::fs::metadata(&fst).unwrap().len() * 4 < std::fs::metadata(&vcd).unwrap().len(), "FST is compressed");
+
+    // every var (the formats declare them in different orders), every change, both planes
+    let (a, b) = (Waveform::read(&vcd).unwrap(), Waveform::read(&fst).unwrap());
+    let by_name = |w: &Waveform| w.vars.iter().map(|v| (v.gtkwave_name(), v.clone())).collect::<BTreeMap<_, _>>();
+    let (na, nb) = (by_name(&a), by_name(&b));
+    let only = |x: &BTreeMap<String, _>, y: &BTreeMap<String, _>| x.keys().filter(|k| !y.contains_key(*k)).cloned().collect::<Vec<_>>();
+    assert!(only(&na, &nb).is_empty() && only(&nb, &na).is_empty(), "VCD only: {:?}; FST only: {:?}", only(&na, &nb), only(&nb, &na));
+    assert_eq!(a.vars.len(), b.vars.len());
+    assert_eq!(a.timescale, b.timescale);
+    assert_eq!(a.end_time, b.end_time);
+    let mut changes = 0;
+    for (name, va) in &na {
+        let vb = &nb[name];
+        let (ta, tb) = (a.trace(va), b.trace(vb));
+        assert_eq!(ta.times(), tb.times(), "{}", va.path());
+        for i in 0..ta.len() {
+            assert!(ta.value(i).same(&tb.value(i)), "{} change {i}: {} vs {}", va.path(), ta.value(i).hex(), tb.value(i).hex());
+        }
+        changes += ta.len();
+    }
+    assert!(a.vars.len() > 100 && changes > 1000, "{} vars, {changes} changes", a.vars.len());
+
+    let (code, out, err) = atomport(&["wavediff", "--signals", "*", "--strict", s(&vcd), s(&fst)]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("equal"), "{out}");
+    let (code, out, _) = atomport(&["wavecheck", s(&fst), &lock]);
+    assert_eq!(code, 0, "{out}");
+    let svg = dir().join("rt-lock.svg");
+    let (code, _, err) = atomport(&["wave", "render", s(&fst), "--svg", s(&svg)]);
+    assert_eq!(code, 0, "{err}");
+
+    // another memory seed: the FST differs, and wavediff says where
+    let other = dir().join("rt-lock-seed4.fst");
+    let (code, _, err) = atomport(&["run", &lock, "--engine", "rtl", "--stall", "0.3", "--latency", "1..5", "--seed", "4", "--fst", s(&other)]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = atomport(&["wavediff", s(&vcd), s(&other)]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("first difference at"), "{out}");
+}
+
+#[test]
+fn fst_and_vcd_options_refuse_each_others_file_names() {
+    let lock = format!("{ROOT}/examples/lock.atom");
+    let (code, _, err) = atomport(&["run", &lock, "--engine", "rtl", "--vcd", "x.fst"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--fst x.fst"), "{err}");
+    let (code, _, err) = atomport(&["run", &lock, "--engine", "rtl", "--fst", "x.vcd"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = atomport(&["run", &lock, "--engine", "rtl", "--fst", "a.fst", "--vcd", "a.vcd"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// A damaged FST is bad input (exit 2, the file named), not a panic.
+#[test]
+fn a_truncated_fst_is_exit_2() {
+    let (fst, cut) = (dir().join("cut-src.fst"), dir().join("cut.fst"));
+    let lock = format!("{ROOT}/examples/lock.atom");
+    let (code, _, err) = atomport(&["run", &lock, "--engine", "rtl", "--fst", s(&fst)]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&fst).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() / 3]).unwrap();
+    let (code, _, err) = atomport(&["wavediff", s(&cut), s(&fst)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("cut.fst:1:1: error: cannot read the FST"), "{err}");
+}

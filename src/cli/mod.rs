@@ -34,13 +34,14 @@ pub fn read_script(path: &str) -> Result<Program, i32> {
 }
 
 /// Reads (`-`: standard input, bounded by the input limit) and parses a
-/// VCD; on error prints the diagnostic and gives exit status 2.
+/// waveform, VCD or FST; on error prints the diagnostic and gives exit
+/// status 2.
 pub fn read_vcd(path: &std::path::Path) -> Result<Waveform, i32> {
     let input = input::read_input(&path.to_string_lossy(), "VCD").map_err(|d| {
         diag::emit(&[d], None);
         EXIT_BAD_INPUT
     })?;
-    Waveform::parse(&input.name, &input.bytes).map_err(|d| {
+    Waveform::from_bytes(&input.name, input.bytes).map_err(|d| {
         diag::emit(&[d], None);
         EXIT_BAD_INPUT
     })

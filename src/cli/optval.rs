@@ -42,18 +42,29 @@ pub fn render_width(text: &str) -> Result<u32, String> {
     Ok(n)
 }
 
-/// A waveform file to write (`--vcd PATH`). Waveforms are written as VCD
-/// text; a name ending in `.fst` would hold VCD text that FST readers
-/// reject, so it is refused (write a `.vcd` and convert it with `vcd2fst`).
+/// A VCD waveform file to write (`--vcd PATH`). A name ending in `.fst`
+/// would hold VCD text that FST readers reject, so it is refused: FST is
+/// its own option (`--fst PATH`).
 pub fn vcd_out(text: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(text);
-    let ext = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
-    if ext.as_deref() == Some("fst") {
-        return Err(format!(
-            "`{text}`: atomport writes VCD, not FST; give a .vcd name (GTKWave's `vcd2fst` converts it)"
-        ));
+    if extension(&path).as_deref() == Some("fst") {
+        return Err(format!("`{text}`: --vcd writes VCD text; for an FST waveform give --fst {text}"));
     }
     Ok(path)
+}
+
+/// An FST waveform file to write (`--fst PATH`); a `.vcd` name is refused
+/// the same way (`--vcd PATH` writes VCD).
+pub fn fst_out(text: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    if extension(&path).as_deref() == Some("vcd") {
+        return Err(format!("`{text}`: --fst writes FST; for a VCD waveform give --vcd {text}"));
+    }
+    Ok(path)
+}
+
+fn extension(path: &std::path::Path) -> Option<String> {
+    path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase())
 }
 
 #[cfg(test)]
@@ -74,5 +85,8 @@ mod tests {
         assert!(vcd_out("x.fst").is_err() && vcd_out("x.FST").is_err());
         assert_eq!(vcd_out("x.vcd"), Ok(PathBuf::from("x.vcd")));
         assert_eq!(vcd_out("fst"), Ok(PathBuf::from("fst")));
+        assert!(vcd_out("x.fst").unwrap_err().contains("--fst x.fst"));
+        assert!(fst_out("x.vcd").is_err() && fst_out("x.VCD").is_err());
+        assert_eq!(fst_out("x.fst"), Ok(PathBuf::from("x.fst")));
     }
 }

@@ -90,6 +90,10 @@ pub struct RegressArgs {
     /// the message budget of --until-covered
     #[arg(long, value_name = "MESSAGES", default_value_t = 1_000_000, value_parser = super::optval::at_least_one)]
     pub budget: usize,
+    /// write the traced re-runs of failing scripts as FST (`fail-S-k.fst`,
+    /// Verilator's FST tracing) instead of VCD
+    #[arg(long)]
+    pub fst: bool,
 }
 
 fn parse_unit(text: &str) -> Result<UnitBuild, String> {
@@ -174,6 +178,7 @@ pub fn main(a: RegressArgs) -> i32 {
         max_failures: a.max_failures,
         filter: MessageFilter { kinds: a.kinds.clone(), ops: a.ops.clone() },
         traced_failures: 3,
+        fst: a.fst,
         until_covered: a.until_covered,
         budget: a.budget,
     };

@@ -13,7 +13,9 @@
 //! stalls a cycle with this probability, 0 <= PROB < 1; default 0),
 //! `--seed S` (the memory model's random choices; default 1), `--vcd PATH`
 //! (waveform of the run, and its GTKWave view `PATH.gtkw`:
-//! docs/waveforms.md; a `.fst` name is refused), `--unit BUILD` (the unit
+//! docs/waveforms.md; a `.fst` name is refused), `--fst PATH` (the same
+//! waveform as FST, from the unit verilated with `--trace-fst`; not with
+//! `--vcd`), `--unit BUILD` (the unit
 //! build: `full`, default, or `l8_w32_int` = `small`). A smaller build
 //! rejects the messages it does not admit (docs/microarchitecture.md
 //! "Build parameters"): each is a note on stderr, it makes no access, its
@@ -62,6 +64,9 @@ pub struct RunArgs {
     /// RTL engines: write a VCD waveform to this path
     #[arg(long, value_name = "PATH", value_parser = super::optval::vcd_out)]
     pub vcd: Option<PathBuf>,
+    /// RTL engines: write an FST waveform to this path (Verilator's FST tracing; not with --vcd)
+    #[arg(long, value_name = "PATH", value_parser = super::optval::fst_out, conflicts_with = "vcd")]
+    pub fst: Option<PathBuf>,
     /// RTL engines: memory-model read latency in cycles, N or MIN..MAX (drawn per read)
     #[arg(long, value_name = "N|MIN..MAX")]
     pub latency: Option<LatencyRange>,
@@ -192,8 +197,8 @@ fn run(a: &RunArgs, w: &mut Written) -> i32 {
     let unit = a.unit.unwrap_or(UnitBuild::Full);
     match a.engine {
         EngineChoice::Golden => {
-            if a.vcd.is_some() || a.latency.is_some() || a.stall.is_some() || a.seed.is_some() || a.unit.is_some() {
-                eprintln!("atomport run: note: --vcd, --latency, --stall, --seed and --unit apply to --engine rtl|both; ignored");
+            if a.vcd.is_some() || a.fst.is_some() || a.latency.is_some() || a.stall.is_some() || a.seed.is_some() || a.unit.is_some() {
+                eprintln!("atomport run: note: --vcd, --fst, --latency, --stall, --seed and --unit apply to --engine rtl|both; ignored");
             }
             w.json = Some(print(&atomport_core::golden::run(&program), &Extensions::default(), a.json));
             0
@@ -223,7 +228,7 @@ fn run(a: &RunArgs, w: &mut Written) -> i32 {
             }
             Err(e) => {
                 w.failure = Some(e.to_string());
-                rtl_failed(&e)
+                rtl_failed(a, &e)
             }
         }),
         EngineChoice::Both => {
@@ -260,18 +265,18 @@ fn run(a: &RunArgs, w: &mut Written) -> i32 {
                 }
                 Err(e) => {
                     w.failure = Some(e.to_string());
-                    rtl_failed(&e)
+                    rtl_failed(a, &e)
                 }
             })
         }
     }
 }
 
-/// After an RTL run with `--vcd PATH` (passed or failed), writes the
-/// GTKWave view `PATH.gtkw` beside the VCD (docs/waveforms.md); `code` is
-/// the run's exit status, returned unchanged.
+/// After an RTL run with `--vcd PATH` or `--fst PATH` (passed or failed),
+/// writes the GTKWave view `PATH.gtkw` beside the waveform
+/// (docs/waveforms.md); `code` is the run's exit status, returned unchanged.
 fn with_view(a: &RunArgs, code: i32) -> i32 {
-    if let Some(vcd) = a.vcd.as_deref().filter(|p| p.exists() && code != EXIT_BAD_INPUT) {
+    if let Some(vcd) = a.vcd.as_deref().or(a.fst.as_deref()).filter(|p| p.exists() && code != EXIT_BAD_INPUT) {
         if let Err(e) = atomport_wave::gtkw::write_unit_gtkw(vcd) {
             eprintln!("atomport run: note: no GTKWave view: {e}");
         }
@@ -281,9 +286,9 @@ fn with_view(a: &RunArgs, code: i32) -> i32 {
 
 /// Reports an RTL run that stopped: a trace file that cannot be written is
 /// bad input (2); anything else is the RTL failing (1).
-fn rtl_failed(e: &RtlError) -> i32 {
+fn rtl_failed(a: &RunArgs, e: &RtlError) -> i32 {
     if let RtlError::Sim(atomport_sim::SimError::Trace(m)) = e {
-        eprintln!("atomport run: error: --vcd: {m}");
+        eprintln!("atomport run: error: {}: {m}", if a.fst.is_some() { "--fst" } else { "--vcd" });
         return EXIT_BAD_INPUT;
     }
     eprintln!("atomport run: error: the RTL run failed: {e}");
@@ -296,6 +301,7 @@ fn rtl_options(a: &RunArgs) -> RtlOptions {
     RtlOptions {
         mem: MemConfig { latency_min: latency.min, latency_max: latency.max, stall: a.stall.unwrap_or(0.0), seed: a.seed.unwrap_or(1) },
         vcd: a.vcd.clone(),
+        fst: a.fst.clone(),
     }
 }
 
@@ -304,7 +310,7 @@ mod tests {
     use super::*;
 
     fn args(file: &str, engine: EngineChoice) -> RunArgs {
-        RunArgs { file: file.into(), engine, json: true, vcd: None, latency: None, stall: None, seed: None, unit: None, report: None, junit: None }
+        RunArgs { file: file.into(), engine, json: true, vcd: None, fst: None, latency: None, stall: None, seed: None, unit: None, report: None, junit: None }
     }
 
     fn example(name: &str) -> String {

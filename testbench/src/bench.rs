@@ -217,7 +217,7 @@ pub fn throughput() -> Result<Vec<ThroughputRow>, String> {
     let fp = super::generator::admitted_fp_families(&atomport_isa::UnitConfig::FULL);
     for s in streams(&fp) {
         let program = atomport_core::script::parse("bench.atom", &s.text).map_err(|d| format!("bench stream {}: {d}", s.kind))?;
-        let opts = RtlOptions { mem: MemConfig::FAST, vcd: None };
+        let opts = RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None };
         let unit = VAtomicUnit::new().map_err(|e| e.to_string())?;
         let mut session = Session::new(unit, &opts, Some(Scoreboard::new(atomport_core::golden::Machine::new(&program))))
             .map_err(|e| e.to_string())?;
@@ -310,7 +310,7 @@ pub fn checked_speed(rounds: u64) -> Result<(u64, u64, f64), String> {
     let program = speed_program()?;
     let start = std::time::Instant::now();
     let unit = VAtomicUnit::new().map_err(|e| e.to_string())?;
-    let opts = RtlOptions { mem: MemConfig::FAST, vcd: None };
+    let opts = RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None };
     let mut session =
         Session::new(unit, &opts, Some(Scoreboard::new(atomport_core::golden::Machine::new(&program)))).map_err(|e| e.to_string())?;
     let mut encoder = Encoder::new();

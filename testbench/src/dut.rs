@@ -4,7 +4,7 @@
 //! `hdl/verilog/variants/atomic_unit_l8_w32_int.v`), and the whole-script
 //! entry points on them.
 
-use atomport_sim::{SimError, VAtomicUnit, VAtomicUnitL8W32Int};
+use atomport_sim::{SimError, VAtomicUnit, VAtomicUnitFst, VAtomicUnitL8W32Int, VAtomicUnitL8W32IntFst};
 
 use atomport_core::ops::UnitConfig;
 
@@ -134,6 +134,9 @@ macro_rules! unit_pins {
 
 unit_pins!(VAtomicUnit, UnitConfig::FULL);
 unit_pins!(VAtomicUnitL8W32Int, SMALL_UNIT);
+// the same builds verilated with --trace-fst (`RtlOptions::fst`)
+unit_pins!(VAtomicUnitFst, UnitConfig::FULL);
+unit_pins!(VAtomicUnitL8W32IntFst, SMALL_UNIT);
 
 /// The checked-in build variant the bench runs (`hdl/verilog/variants/`):
 /// 8 lanes, 32-bit data, integer ops.
@@ -191,15 +194,21 @@ pub fn new_unit() -> Result<VAtomicUnit, RtlError> {
 /// Runs a script on the RTL; `check` compares it in lockstep with the
 /// golden model (the scoreboard).
 pub fn simulate(program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
-    run_program(new_unit()?, program, opts, check)
+    simulate_build(UnitBuild::Full, program, opts, check)
 }
 
 /// [`simulate`] on a given build of the unit. Messages the build does not
 /// admit are expected to end with `rsp_error` and no access.
 pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
-    match build {
-        UnitBuild::Full => run_program(new_unit()?, program, opts, check),
-        UnitBuild::Small => run_program(VAtomicUnitL8W32Int::new()?, program, opts, check),
+    if opts.vcd.is_some() && opts.fst.is_some() {
+        return Err(RtlError::Sim(SimError::Trace("a run writes one waveform: VCD or FST, not both".into())));
+    }
+    // an FST waveform: the same build verilated with --trace-fst
+    match (build, opts.fst.is_some()) {
+        (UnitBuild::Full, false) => run_program(new_unit()?, program, opts, check),
+        (UnitBuild::Small, false) => run_program(VAtomicUnitL8W32Int::new()?, program, opts, check),
+        (UnitBuild::Full, true) => run_program(VAtomicUnitFst::new()?, program, opts, check),
+        (UnitBuild::Small, true) => run_program(VAtomicUnitL8W32IntFst::new()?, program, opts, check),
     }
 }
 

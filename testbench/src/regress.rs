@@ -55,6 +55,9 @@ pub struct RegressConfig {
     pub filter: MessageFilter,
     /// traced re-runs (VCD) of at most this many failing scripts
     pub traced_failures: usize,
+    /// the traced re-runs write FST (`fail-S-k.fst`, Verilator's FST
+    /// tracing) instead of VCD
+    pub fst: bool,
     /// after `count` messages, keep running scripts (in batches of
     /// [`UNTIL_COVERED_BATCH`]) until every reachable coverage bin is hit or
     /// `budget` more messages ran
@@ -82,6 +85,7 @@ impl Default for RegressConfig {
             max_failures: 1,
             filter: MessageFilter::default(),
             traced_failures: 3,
+            fst: false,
             until_covered: false,
             budget: 1_000_000,
         }
@@ -291,8 +295,9 @@ fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<Path
 /// view: that is the waveform tools' business).
 /// The re-run is deterministic (same script, same memory seed), so it fails
 /// the same way; its own verdict is not needed here.
-fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem: MemConfig, vcd: &Path) -> Result<PathBuf, String> {
-    let opts = RtlOptions { mem, vcd: Some(vcd.to_path_buf()) };
+fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem: MemConfig, vcd: &Path, fst: bool) -> Result<PathBuf, String> {
+    let (vcd_path, fst_path) = if fst { (None, Some(vcd.to_path_buf())) } else { (Some(vcd.to_path_buf()), None) };
+    let opts = RtlOptions { mem, vcd: vcd_path, fst: fst_path };
     if let Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) =
         simulate_build(unit, program, &opts, true)
     {
@@ -318,7 +323,7 @@ fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job,
     let messages = cfg.script_messages(k);
     let seed = script_seed(cfg.seed, k);
     let g = random_script(seed, &GenConfig { messages, ..gen_cfg.clone() }).map_err(|e| format!("script {k} (seed {seed:#x}): {e}"))?;
-    let opts = RtlOptions { mem: MemConfig { seed, ..cfg.mem }, vcd: None };
+    let opts = RtlOptions { mem: MemConfig { seed, ..cfg.mem }, vcd: None, fst: None };
     let mut outcome = ScriptOutcome { index: k, seed, messages, cycles: 0, rejected: 0, seconds: 0.0, failure: None };
     let mut coverage = FunctionalCoverage::default();
     let what = match simulate_build(cfg.unit, &g.program, &opts, true) {
@@ -361,7 +366,7 @@ fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Ge
     );
     let file = write_failure(&cfg.out_dir, &name, &notes, &g.text)?;
     let vcd = if trace {
-        trace_failure(cfg.unit, &g.program, mem, &file.with_extension("vcd"))
+        trace_failure(cfg.unit, &g.program, mem, &file.with_extension(if cfg.fst { "fst" } else { "vcd" }), cfg.fst)
     } else {
         Err(format!("not traced: only the first {} failures are", cfg.traced_failures))
     };

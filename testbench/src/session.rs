@@ -45,12 +45,16 @@ pub struct RtlOptions {
     pub mem: MemConfig,
     /// write a VCD waveform of the whole run here
     pub vcd: Option<PathBuf>,
+    /// write an FST waveform of the whole run here (Verilator's FST tracing:
+    /// the unit's FST model, see [`crate::dut::simulate_build`]); not
+    /// together with `vcd` (a model writes one format)
+    pub fst: Option<PathBuf>,
 }
 
 impl Default for RtlOptions {
     /// One-cycle memory without stalls, seed 1, no waveform.
     fn default() -> RtlOptions {
-        RtlOptions { mem: MemConfig::FAST, vcd: None }
+        RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None }
     }
 }
 
@@ -163,7 +167,7 @@ impl<P: UnitPins> Session<P> {
     /// Resets the model and starts the bench; `scoreboard` = Some to check
     /// in lockstep with the golden model.
     pub fn new(mut dut: P, opts: &RtlOptions, scoreboard: Option<Scoreboard>) -> Result<Session<P>, RtlError> {
-        if let Some(path) = &opts.vcd {
+        if let Some(path) = opts.vcd.as_ref().or(opts.fst.as_ref()) {
             dut.open_trace(path)?;
         }
         dut.set_req_valid(false);

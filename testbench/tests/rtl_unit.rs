@@ -30,7 +30,7 @@ fn parse(name: &str, text: &str) -> Program {
 /// and checks that nothing differs and the RTL's report is the golden one.
 fn run_checked(name: &str, text: &str, seed: u64) -> Simulation {
     let program = parse(name, text);
-    let opts = RtlOptions { mem: random_mem(seed), vcd: None };
+    let opts = RtlOptions { mem: random_mem(seed), vcd: None, fst: None };
     let sim = simulate(&program, &opts, true).unwrap_or_else(|e| panic!("{name}: {e}"));
     if let Some(m) = &sim.mismatch {
         panic!("{name}: RTL and golden model differ: {m}");
@@ -364,7 +364,7 @@ fn illegal_descriptors_end_in_error_and_touch_nothing() {
     dword_on_typed.surf_kind = 2;
     cases.push(("DWORD surface state is typed", dword_on_typed));
 
-    let opts = RtlOptions { mem: random_mem(19), vcd: None };
+    let opts = RtlOptions { mem: random_mem(19), vcd: None, fst: None };
     let mut session = Session::new(new_unit().unwrap(), &opts, Some(Scoreboard::new(Machine::new(&program)))).unwrap();
     let mut encoder = Encoder::new();
     session.backdoor_write(atomport_core::program::Space::Flat, 0x100, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
@@ -388,7 +388,7 @@ fn back_to_back_mixed_messages_at_full_speed_and_under_stalls() {
     let g = atomport_testbench::generator::random_script(0xb2b, &atomport_testbench::generator::GenConfig::integer_only(150)).unwrap();
     let fast = simulate(&g.program, &RtlOptions::default(), true).unwrap();
     assert!(fast.mismatch.is_none(), "{}", fast.mismatch.unwrap());
-    let slow = simulate(&g.program, &RtlOptions { mem: random_mem(20), vcd: None }, true).unwrap();
+    let slow = simulate(&g.program, &RtlOptions { mem: random_mem(20), vcd: None, fst: None }, true).unwrap();
     assert!(slow.mismatch.is_none(), "{}", slow.mismatch.unwrap());
     assert_eq!(fast.output, slow.output, "the answer does not depend on memory timing");
     assert!(slow.cycles > fast.cycles);
@@ -416,7 +416,7 @@ fn small_random_regression() {
 fn the_watchdog_names_a_stuck_message_instead_of_hanging() {
     let program = parse("stuck.atom", "mem.u32 0x100 = 1\nSVM_ATOMIC.add (2) [0x100 0x104] d [1 1] V0\n");
     // a memory that never accepts anything
-    let opts = RtlOptions { mem: MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 1 }, vcd: None };
+    let opts = RtlOptions { mem: MemConfig { latency_min: 1, latency_max: 1, stall: 1.0, seed: 1 }, vcd: None, fst: None };
     match simulate(&program, &opts, true) {
         Err(RtlError::Watchdog(report)) => {
             assert!(report.contains("message 0 (line 2)"), "{report}");
@@ -446,7 +446,7 @@ fn a_vcd_waveform_is_written() {
     let path = dir.join("rtl_unit_wave.vcd");
     let _ = std::fs::remove_file(&path);
     let program = parse("wave.atom", "DWORD_ATOMIC.add (4) T0 [0 4 0 4] [1 2 3 4] V0 d\n");
-    let sim = simulate(&program, &RtlOptions { mem: MemConfig::FAST, vcd: Some(path.clone()) }, true).unwrap();
+    let sim = simulate(&program, &RtlOptions { mem: MemConfig::FAST, vcd: Some(path.clone()), fst: None }, true).unwrap();
     assert!(sim.mismatch.is_none());
     let vcd = std::fs::read_to_string(&path).unwrap();
     assert!(vcd.contains("$enddefinitions"));
@@ -499,7 +499,7 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
     assert!(wave.contains("$enddefinitions") && wave.contains("mem_rd_valid"), "not a VCD of the unit");
     // the file is a valid script and fails the same way again
     let program = atomport_core::script::parse_file(f.file.to_str().unwrap()).unwrap();
-    let again = simulate(&program, &RtlOptions { mem: MemConfig { seed: f.mem_seed, ..mem }, vcd: None }, true);
+    let again = simulate(&program, &RtlOptions { mem: MemConfig { seed: f.mem_seed, ..mem }, vcd: None, fst: None }, true);
     assert!(matches!(again, Err(RtlError::Watchdog(_))), "{again:?}");
 }
 
@@ -602,7 +602,7 @@ fn functional_coverage_is_sampled_from_what_the_rtl_did() {
                 dmask 0xffffffff\n\
                 SVM_ATOMIC.fmax (2) [0x200 0x200] d3 [0x7fc00000 0] V0\n";
     let program = parse("cov.atom", text);
-    let opts = RtlOptions { mem: MemConfig::FAST, vcd: None };
+    let opts = RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None };
     let mut full = FunctionalCoverage::default();
     let sim = simulate_build(UnitBuild::Full, &program, &opts, true).unwrap();
     assert!(sim.mismatch.is_none());

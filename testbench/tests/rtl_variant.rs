@@ -22,7 +22,7 @@ fn parse(name: &str, text: &str) -> Program {
 /// messages, and that exactly `want_rejected` messages were rejected.
 fn run_small(name: &str, text: &str, seed: u64, want_rejected: usize) -> Simulation {
     let program = parse(name, text);
-    let opts = RtlOptions { mem: MemConfig { latency_min: 1, latency_max: 6, stall: 0.3, seed }, vcd: None };
+    let opts = RtlOptions { mem: MemConfig { latency_min: 1, latency_max: 6, stall: 0.3, seed }, vcd: None, fst: None };
     let sim = simulate_build(UnitBuild::Small, &program, &opts, true).unwrap_or_else(|e| panic!("{name}: {e}"));
     if let Some(m) = &sim.mismatch {
         panic!("{name}: RTL and golden model differ: {m}");

@@ -75,7 +75,7 @@ pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_d
         let cpu_start = thread_cpu();
         for (k, (s, program)) in scripts.iter().enumerate() {
             let vcd = traced.then(|| vcd_dir.join(format!("trace-cost-{k}.vcd")));
-            let opts = RtlOptions { mem: MemConfig { seed: *s, ..mem }, vcd: vcd.clone() };
+            let opts = RtlOptions { mem: MemConfig { seed: *s, ..mem }, vcd: vcd.clone(), fst: None };
             let sim = simulate(program, &opts, true).map_err(|e| format!("script {k}: {e}"))?;
             if let Some(m) = sim.mismatch {
                 return Err(format!("script {k}: the RTL disagrees with the golden model: {m}"));

@@ -2,7 +2,7 @@
 //! against the golden model, write GTKWave views and draw timing diagrams.
 //! docs/waveforms.md is the user's guide.
 //!
-//! * [`reader`]: the VCD reader ([`Waveform`]).
+//! * [`reader`]: the VCD reader ([`Waveform`]); FST goes through [`fst`] (wellen).
 //! * [`diff`]: `wavediff`, signal-by-signal comparison of two VCDs.
 //! * [`check`]: `wavecheck`, the RTL's port traffic against the golden model.
 //! * [`golden`]: the golden model as a transaction-level VCD.
@@ -13,6 +13,7 @@
 //! * [`cost`]: what tracing costs on a random regression (`atomport wave trace-cost`).
 //! * [`writer`]: a VCD writer and [`writer::rewrite`] (same waves, other codes/timescale/scopes).
 pub mod reader;
+pub mod fst;
 pub mod writer;
 pub mod diff;
 pub mod check;

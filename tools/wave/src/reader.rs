@@ -270,7 +270,7 @@ impl<'a> Value<'a> {
 }
 
 impl Trace {
-    fn new(width: u32, kind: TraceKind) -> Trace {
+    pub(crate) fn new(width: u32, kind: TraceKind) -> Trace {
         let words = (width.max(1) as usize).div_ceil(64);
         Trace { width, kind, words, times: Vec::new(), planes: Vec::new(), texts: Vec::new() }
     }
@@ -321,7 +321,7 @@ impl Trace {
 
     /// Append a change given as two planes (`words` words each); drops it
     /// when equal to the last value, replaces the last one at the same time.
-    fn push(&mut self, t: u64, bits: &[u64], unknown: &[u64]) {
+    pub(crate) fn push(&mut self, t: u64, bits: &[u64], unknown: &[u64]) {
         let n = self.words;
         debug_assert!(bits.len() == n && unknown.len() == n);
         let same_as = |tr: &Trace, i: usize| {
@@ -403,12 +403,26 @@ pub struct Waveform {
 }
 
 impl Waveform {
-    /// Reads and parses the VCD at `path`.
+    /// Reads the waveform at `path`: VCD (parsed here), or FST (told by its
+    /// first byte; read with wellen, [`crate::fst`]).
     pub fn read(path: impl AsRef<std::path::Path>) -> Result<Waveform, Diag> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let text = std::fs::read(path).map_err(|e| Diag::new(&name, 1, 1, format!("cannot read the VCD: {e}")))?;
+        if crate::fst::is_fst(&text) {
+            drop(text);
+            return crate::fst::read_fst(path, &name);
+        }
         Waveform::parse(&name, &text)
+    }
+
+    /// A waveform file's bytes: FST (told by its first byte; wellen) or VCD
+    /// text (parsed here); `file` names it in diagnostics.
+    pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Result<Waveform, Diag> {
+        if crate::fst::is_fst(&bytes) {
+            return crate::fst::parse_fst(file, bytes);
+        }
+        Waveform::parse(file, &bytes)
     }
 
     /// Parses VCD text; `file` names it in diagnostics.

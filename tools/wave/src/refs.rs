@@ -104,7 +104,7 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, String> {
     let file = s.script.display().to_string();
     let program = atomport_core::script::parse_file(&file).map_err(|d| d.to_string())?;
     let vcd = out_dir.join(format!("{}.vcd", s.name));
-    let opts = RtlOptions { mem: s.mem, vcd: Some(vcd.clone()) };
+    let opts = RtlOptions { mem: s.mem, vcd: Some(vcd.clone()), fst: None };
     let sim = simulate(&program, &opts, true).map_err(|e| format!("{}: the RTL run failed: {e}", s.name))?;
     if let Some(m) = sim.mismatch {
         return Err(format!("{}: the RTL disagrees with the golden model: {m}", s.name));

@@ -1,0 +1,179 @@
+//! FST waveforms (GTKWave's compressed format, what `atomport run --fst`
+//! and `regress --fst` write through Verilator's FST tracing), read with
+//! `wellen` (the reader behind the Surfer viewer) into the same
+//! [`Waveform`] the VCD reader builds, so `wavediff`, `wavecheck` and
+//! `wave render` take either format.
+//!
+//! VCD stays with the project's own reader ([`crate::reader`]): it reports
+//! malformed input as `FILE:LINE:COL: error: ...` (wellen reports no
+//! position), and it is the reader the fuzz corpus exercises. FST is a
+//! binary format a simulator writes, so the only errors are "not an FST" or
+//! a damaged file, and wellen's messages serve.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use atomport_core::diag::Diag;
+use wellen::{SignalValueRef, TimescaleUnit};
+
+use crate::reader::{Timescale, Trace, TraceKind, Var, Waveform};
+
+/// Whether `bytes` (the start of a file) is an FST: its first block is a
+/// header block (type 0). VCD is text and never starts with a NUL byte.
+pub fn is_fst(bytes: &[u8]) -> bool {
+    bytes.first() == Some(&0)
+}
+
+/// Reads the FST at `path`; `name` names it in diagnostics.
+pub fn read_fst(path: &Path, name: &str) -> Result<Waveform, Diag> {
+    let options = wellen::LoadOptions { multi_thread: false, remove_scopes_with_empty_name: false };
+    let wave = wellen::simple::read_with_options(path, &options);
+    convert(wave, name)
+}
+
+/// Reads an FST held in memory (standard input); `name` names it in diagnostics.
+pub fn parse_fst(name: &str, bytes: Vec<u8>) -> Result<Waveform, Diag> {
+    convert(wellen::simple::read_from_reader(std::io::Cursor::new(bytes)), name)
+}
+
+fn convert(wave: wellen::Result<wellen::simple::Waveform>, name: &str) -> Result<Waveform, Diag> {
+    let fail = |msg: String| Diag::new(name, 1, 1, msg);
+    let mut wave = wave.map_err(|e| fail(format!("cannot read the FST: {}", e.to_string().replace('\n', " "))))?;
+    let h = wave.hierarchy();
+    let timescale = match h.timescale() {
+        Some(ts) => to_timescale(ts).ok_or_else(|| fail(format!("unsupported FST timescale {ts:?}")))?,
+        None => Timescale::NS,
+    };
+    let date = Some(h.date().to_string()).filter(|d| !d.is_empty());
+    let version = Some(h.version().to_string()).filter(|v| !v.is_empty());
+
+    // every var, in hierarchy order; vars sharing a signal share its trace
+    let mut vars = Vec::new();
+    let mut signals = Vec::new();
+    let mut trace_of: HashMap<wellen::SignalRef, usize> = HashMap::new();
+    let mut kinds = Vec::new();
+    for var_ref in h.all_vars() {
+        let v = &h[var_ref];
+        let signal = v.signal_ref();
+        let (width, kind) = if v.is_real(h) {
+            (64, TraceKind::Real)
+        } else {
+            match v.length(h) {
+                Some(w) => (w, TraceKind::Logic),
+                None => return Err(fail(format!("{}: string signals are not supported in FST", v.full_name(h)))),
+            }
+        };
+        let trace = *trace_of.entry(signal).or_insert_with(|| {
+            signals.push(signal);
+            kinds.push((width, kind));
+            signals.len() - 1
+        });
+        let full = v.full_name(h);
+        let mut scope: Vec<String> = full.split('.').map(str::to_string).collect();
+        let mut var_name = scope.pop().unwrap_or_default();
+        // a name with its range glued on (`data[7:0]`): the range is the index
+        if let Some(at) = var_name.find('[').filter(|_| v.index().is_some() && var_name.ends_with(']')) {
+            var_name.truncate(at);
+        }
+        let range = match v.index() {
+            Some(i) if width > 1 || i.msb() != i.lsb() => Some((i.msb(), i.lsb())),
+            _ => None,
+        };
+        vars.push(Var {
+            scope,
+            name: var_name,
+            range,
+            var_type: format!("{:?}", v.var_type()).to_ascii_lowercase(),
+            width,
+            id: signal.index().to_string(),
+            trace,
+            line: 0,
+        });
+    }
+
+    wave.load_signals(&signals);
+    let time_table: Vec<u64> = wave.time_table().to_vec();
+    let mut traces = Vec::with_capacity(signals.len());
+    for (k, signal) in signals.iter().enumerate() {
+        let (width, kind) = kinds[k];
+        let mut trace = Trace::new(width, kind);
+        let words = (width.max(1) as usize).div_ceil(64);
+        let mut bits = vec![0u64; words];
+        let mut unknown = vec![0u64; words];
+        if let Some(sig) = wave.get_signal(*signal) {
+            for (time_idx, value) in sig.iter_changes() {
+                let t = time_table[time_idx as usize];
+                bits.fill(0);
+                unknown.fill(0);
+                match value {
+                    SignalValueRef::BitVec(_) => {
+                        let text = value.to_bit_string().unwrap_or_default();
+                        fill_planes(&text, &mut bits, &mut unknown);
+                    }
+                    SignalValueRef::Real(r) => bits[0] = r.to_bits(),
+                    SignalValueRef::Event | SignalValueRef::String(_) => continue,
+                }
+                trace.push(t, &bits, &unknown);
+            }
+        }
+        traces.push(trace);
+    }
+    let end_time = time_table.last().copied().unwrap_or(0);
+    Ok(Waveform { file: name.to_string(), timescale, date, version, vars, traces, end_time })
+}
+
+/// Four-state bits, MSB first (`0 1 x z`, and the nine-state letters the
+/// VCD reader also takes: `u w -` as x, `l h` as 0 1), into the reader's
+/// two planes: 0 = (0,0), 1 = (1,0), x = (0,1), z = (1,1).
+fn fill_planes(text: &str, bits: &mut [u64], unknown: &mut [u64]) {
+    for (i, c) in text.bytes().rev().enumerate() {
+        let (b, u) = match c {
+            b'0' | b'l' | b'L' => (false, false),
+            b'1' | b'h' | b'H' => (true, false),
+            b'z' | b'Z' => (true, true),
+            _ => (false, true),
+        };
+        if i / 64 < bits.len() {
+            bits[i / 64] |= (b as u64) << (i % 64);
+            unknown[i / 64] |= (u as u64) << (i % 64);
+        }
+    }
+}
+
+fn to_timescale(ts: wellen::Timescale) -> Option<Timescale> {
+    let exponent = match ts.unit {
+        TimescaleUnit::Seconds => 0,
+        TimescaleUnit::MilliSeconds => -3,
+        TimescaleUnit::MicroSeconds => -6,
+        TimescaleUnit::NanoSeconds => -9,
+        TimescaleUnit::PicoSeconds => -12,
+        TimescaleUnit::FemtoSeconds => -15,
+        _ => return None,
+    };
+    Some(Timescale { magnitude: ts.factor, exponent })
+}
+
+#[cfg(test)]
+mod fst_tests {
+    use super::*;
+
+    #[test]
+    fn four_state_text_fills_both_planes_lsb_first() {
+        let mut bits = [0u64; 2];
+        let mut unknown = [0u64; 2];
+        // 66 bits: MSB '1', then x, z, and 63 more ending in "01"
+        let text = format!("1xz{}01", "0".repeat(61));
+        fill_planes(&text, &mut bits, &mut unknown);
+        assert_eq!(bits[0], 0b1 | (1 << 63));
+        assert_eq!(unknown[0], 1 << 63);
+        assert_eq!(bits[1], 0b10);
+        assert_eq!(unknown[1], 0b01);
+    }
+
+    #[test]
+    fn fst_is_told_from_vcd_by_its_first_byte() {
+        assert!(is_fst(&[0, 1, 2]));
+        assert!(!is_fst(b"$date"));
+        assert!(!is_fst(b""));
+    }
+}
