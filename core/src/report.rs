@@ -2,6 +2,7 @@
 //! contract acceptance checks parse) and a table for people.
 
 use crate::outcome::{DumpOut, LaneResults, RunOutput};
+use serde::Serialize;
 use std::fmt::Write;
 
 /// A lane value as `0x` + exactly `width / 4` lower-case hex digits.
@@ -9,11 +10,6 @@ pub fn lane_hex(value: u128, width: u32) -> String {
     let digits = (width as usize).div_ceil(4);
     let mask = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
     format!("0x{:0digits$x}", value & mask)
-}
-
-/// A JSON string literal (quotes and escapes).
-fn json_string(s: &str) -> String {
-    serde_json::to_string(s).expect("a str always serializes")
 }
 
 /// Lower-case hex of bytes in address order, two digits per byte.
@@ -25,34 +21,133 @@ fn bytes_hex(bytes: &[u8]) -> String {
     s
 }
 
-fn result_json(r: &LaneResults, rejected: Option<&str>) -> String {
-    let lanes: Vec<String> =
-        r.lanes.iter().map(|l| l.map_or_else(|| "null".to_string(), |v| json_string(&lane_hex(v, r.width)))).collect();
-    format!(
-        "{{\"line\": {}, \"name\": {}, \"width\": {}, \"lanes\": [{}]{}}}",
-        r.line,
-        json_string(&r.name),
-        r.width,
-        lanes.join(", "),
-        rejected.map_or(String::new(), |why| format!(", \"rejected\": {}", json_string(why)))
-    )
+/// One `results` entry (scripts.md "JSON output").
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    line: usize,
+    name: &'a str,
+    width: u32,
+    /// `0x` + width/4 hex digits, `null` for a disabled lane
+    lanes: Vec<Option<String>>,
+    /// extension: the unit build rejected the message (every lane null)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rejected: Option<&'a str>,
 }
 
-fn dump_json(d: &DumpOut) -> String {
-    format!(
-        "{{\"space\": {}, \"addr\": {}, \"hex\": {}}}",
-        json_string(d.space.name()),
-        json_string(&format!("0x{:x}", d.addr)),
-        json_string(&bytes_hex(&d.bytes))
-    )
+impl<'a> ResultJson<'a> {
+    fn new(r: &'a LaneResults, rejected: Option<&'a str>) -> Self {
+        ResultJson {
+            line: r.line,
+            name: &r.name,
+            width: r.width,
+            lanes: r.lanes.iter().map(|l| l.map(|v| lane_hex(v, r.width))).collect(),
+            rejected,
+        }
+    }
 }
 
-/// A JSON array of pre-rendered items, one per line.
-fn json_array(items: Vec<String>) -> String {
-    if items.is_empty() {
-        "[]".to_string()
-    } else {
-        format!("[\n    {}\n  ]", items.join(",\n    "))
+/// One `dumps` entry.
+#[derive(Serialize)]
+struct DumpJson {
+    space: &'static str,
+    addr: String,
+    hex: String,
+}
+
+impl DumpJson {
+    fn new(d: &DumpOut) -> Self {
+        DumpJson { space: d.space.name(), addr: format!("0x{:x}", d.addr), hex: bytes_hex(&d.bytes) }
+    }
+}
+
+/// The whole run: scripts.md's three keys, then the extensions.
+#[derive(Serialize)]
+struct RunJson<'a> {
+    engine: &'a str,
+    results: Vec<ResultJson<'a>>,
+    dumps: Vec<DumpJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<ComparisonJson<'a>>,
+}
+
+/// The `comparison` extension of `--engine both`.
+#[derive(Serialize)]
+struct ComparisonJson<'a> {
+    engines: [&'static str; 2],
+    agree: bool,
+    transactions: EnginePair,
+    results: EnginePair,
+    final_memory_bytes: usize,
+    rejected: usize,
+    first_difference: Option<&'a str>,
+}
+
+/// A count per engine.
+#[derive(Serialize)]
+struct EnginePair {
+    rtl: usize,
+    golden: usize,
+}
+
+/// The JSON layout of scripts.md's examples, as a serde_json formatter: the
+/// top-level object one key per line (two spaces), its arrays one item per
+/// line (four spaces; `[]` when empty), everything deeper on one line with
+/// `", "` and `": "` between items.
+#[derive(Default)]
+struct ScriptsLayout {
+    /// per open container, outermost first: (is an object, has items)
+    open: Vec<(bool, bool)>,
+}
+
+impl serde_json::ser::Formatter for ScriptsLayout {
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open.push((true, false));
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let top = self.open.len() == 1;
+        let (_, items) = self.open.pop().unwrap_or((true, false));
+        w.write_all(if top && items { b"\n}" } else { b"}" })
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if let Some(last) = self.open.last_mut() {
+            last.1 = true;
+        }
+        match (self.open.len() == 1, first) {
+            (true, true) => w.write_all(b"\n  "),
+            (true, false) => w.write_all(b",\n  "),
+            (false, true) => Ok(()),
+            (false, false) => w.write_all(b", "),
+        }
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open.push((false, false));
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        let spread = self.open.len() == 2;
+        let (_, items) = self.open.pop().unwrap_or((false, false));
+        w.write_all(if spread && items { b"\n  ]" } else { b"]" })
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if let Some(last) = self.open.last_mut() {
+            last.1 = true;
+        }
+        match (self.open.len() == 2, first) {
+            (true, true) => w.write_all(b"\n    "),
+            (true, false) => w.write_all(b",\n    "),
+            (false, true) => Ok(()),
+            (false, false) => w.write_all(b", "),
+        }
     }
 }
 
@@ -111,19 +206,16 @@ impl Comparison {
         }
     }
 
-    fn json(&self) -> String {
-        format!(
-            "{{\"engines\": [\"rtl\", \"golden\"], \"agree\": {}, \"transactions\": {{\"rtl\": {}, \"golden\": {}}}, \
-             \"results\": {{\"rtl\": {}, \"golden\": {}}}, \"final_memory_bytes\": {}, \"rejected\": {}, \"first_difference\": {}}}",
-            self.agree,
-            self.rtl_transactions,
-            self.golden_transactions,
-            self.rtl_results,
-            self.golden_results,
-            self.final_memory_bytes,
-            self.rejected,
-            self.first_difference.as_deref().map_or("null".to_string(), json_string)
-        )
+    fn json(&self) -> ComparisonJson<'_> {
+        ComparisonJson {
+            engines: ["rtl", "golden"],
+            agree: self.agree,
+            transactions: EnginePair { rtl: self.rtl_transactions, golden: self.golden_transactions },
+            results: EnginePair { rtl: self.rtl_results, golden: self.golden_results },
+            final_memory_bytes: self.final_memory_bytes,
+            rejected: self.rejected,
+            first_difference: self.first_difference.as_deref(),
+        }
     }
 }
 
@@ -141,17 +233,22 @@ pub struct Extensions {
 /// (script order, every lane `null`, `"rejected": why`), and a
 /// `comparison` object follows `dumps`.
 pub fn json_extended(out: &RunOutput, ext: &Extensions) -> String {
-    let mut entries: Vec<(usize, String)> = out.results.iter().map(|r| (r.line, result_json(r, None))).collect();
-    entries.extend(ext.rejected.iter().map(|r| (r.result.line, result_json(&r.result, Some(&r.why)))));
+    let mut results: Vec<ResultJson> = out.results.iter().map(|r| ResultJson::new(r, None)).collect();
+    results.extend(ext.rejected.iter().map(|r| ResultJson::new(&r.result, Some(&r.why))));
     // one statement per line: lines order the entries as the script does
-    entries.sort_by_key(|(line, _)| *line);
-    let comparison = ext.comparison.as_ref().map_or(String::new(), |c| format!(",\n  \"comparison\": {}", c.json()));
-    format!(
-        "{{\n  \"engine\": {},\n  \"results\": {},\n  \"dumps\": {}{comparison}\n}}\n",
-        json_string(out.engine),
-        json_array(entries.into_iter().map(|(_, e)| e).collect()),
-        json_array(out.dumps.iter().map(dump_json).collect())
-    )
+    results.sort_by_key(|r| r.line);
+    let run = RunJson {
+        engine: out.engine,
+        results,
+        dumps: out.dumps.iter().map(DumpJson::new).collect(),
+        comparison: ext.comparison.as_ref().map(Comparison::json),
+    };
+    let mut bytes = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut bytes, ScriptsLayout::default());
+    run.serialize(&mut ser).expect("the run serializes");
+    let mut text = String::from_utf8(bytes).expect("serde_json writes UTF-8");
+    text.push('\n');
+    text
 }
 
 /// Lanes per row in the table.

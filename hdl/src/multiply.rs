@@ -28,12 +28,17 @@ impl<const A: usize, const B: usize, const P: usize> Default for MulAdd<A, B, P>
     }
 }
 
+impl<const A: usize, const B: usize, const P: usize> MulAdd<A, B, P> {
+    /// `a * b + c` modulo 2^P (the block's function, for rust-hdl's simulator).
+    pub fn model(a: u128, b: u128, c: u128) -> u128 {
+        let mask = if P == 128 { u128::MAX } else { (1u128 << P) - 1 };
+        a.wrapping_mul(b).wrapping_add(c) & mask
+    }
+}
+
 impl<const A: usize, const B: usize, const P: usize> Logic for MulAdd<A, B, P> {
     fn update(&mut self) {
-        let mask = if P == 128 { u128::MAX } else { (1u128 << P) - 1 };
-        let product = self.a.val().to_u128().wrapping_mul(self.b.val().to_u128());
-        let sum = product.wrapping_add(self.c.val().to_u128()) & mask;
-        self.result.next = sum.to_bits();
+        self.result.next = Self::model(self.a.val().to_u128(), self.b.val().to_u128(), self.c.val().to_u128()).to_bits();
     }
 
     fn connect(&mut self) {
@@ -67,11 +72,8 @@ mod multiply_tests {
 
     #[test]
     fn mul_add_software_model_wraps_at_the_result_width() {
-        let mut uut = MulAdd::<64, 32, 64>::default();
-        uut.a.next = u64::MAX.to_bits();
-        uut.b.next = 3u32.to_bits();
-        uut.c.next = 5u64.to_bits();
-        uut.update();
-        assert_eq!(uut.result.next.to_u128(), (u64::MAX.wrapping_mul(3).wrapping_add(5)) as u128);
+        let got = MulAdd::<64, 32, 64>::model(u64::MAX as u128, 3, 5);
+        assert_eq!(got, u64::MAX.wrapping_mul(3).wrapping_add(5) as u128);
+        assert_eq!(MulAdd::<32, 32, 64>::model(u32::MAX as u128, u32::MAX as u128, u32::MAX as u128), u64::MAX as u128 - u32::MAX as u128);
     }
 }

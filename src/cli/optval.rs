@@ -48,7 +48,7 @@ pub fn render_width(text: &str) -> Result<u32, String> {
 pub fn vcd_out(text: &str) -> Result<PathBuf, String> {
     let path = PathBuf::from(text);
     if extension(&path).as_deref() == Some("fst") {
-        return Err(format!("`{text}`: --vcd writes VCD text; for an FST waveform give --fst {text}"));
+        return Err(format!("`{text}`: --vcd writes VCD text, not FST (`atomport run --fst {text}` writes FST)"));
     }
     Ok(path)
 }
@@ -85,7 +85,7 @@ mod tests {
         assert!(vcd_out("x.fst").is_err() && vcd_out("x.FST").is_err());
         assert_eq!(vcd_out("x.vcd"), Ok(PathBuf::from("x.vcd")));
         assert_eq!(vcd_out("fst"), Ok(PathBuf::from("fst")));
-        assert!(vcd_out("x.fst").unwrap_err().contains("--fst x.fst"));
+        assert!(vcd_out("x.fst").unwrap_err().contains("run --fst x.fst"));
         assert!(fst_out("x.vcd").is_err() && fst_out("x.VCD").is_err());
         assert_eq!(fst_out("x.fst"), Ok(PathBuf::from("x.fst")));
     }

@@ -260,8 +260,8 @@ fn bad_option_values_are_exit_2_before_anything_runs() {
         (vec!["bench", "--rounds", "0"], "must be at least 1"),
         (vec!["wave", "trace-cost", "--count", "0"], "must be at least 1"),
         (vec!["wave", "render", &lock, "--svg", "x.svg", "--width", "0"], "200..=100000 pixels"),
-        (vec!["run", &lock, "--engine", "rtl", "--vcd", fst], "atomport writes VCD, not FST"),
-        (vec!["wave", "golden", &lock, "--vcd", fst], "atomport writes VCD, not FST"),
+        (vec!["run", &lock, "--engine", "rtl", "--vcd", fst], "--vcd writes VCD text, not FST"),
+        (vec!["wave", "golden", &lock, "--vcd", fst], "--vcd writes VCD text, not FST"),
     ];
     for (args, want) in cases {
         let t = std::time::Instant::now();
