@@ -25,15 +25,15 @@ enum Cmd {
     /// Print a descriptor (and payload) back in the seed's Text form.
     Decode(cli::codec::DecodeArgs),
     /// Regenerate the Verilog under hdl/verilog from the rust-hdl blocks.
-    Emit(cli::emit::EmitArgs),
+    Emit(cli::emit_cmd::EmitArgs),
     /// Run seeded random scripts on the RTL and the golden model in lockstep.
-    Regress(cli::regress::RegressArgs),
+    Regress(cli::regress_cmd::RegressArgs),
     /// Join the reports of the shards of one regression (regress --shard K/N --report) into the run's report.
     Merge(cli::merge::MergeArgs),
     /// Cycles per message on the RTL per kind and exec size, and simulation speed.
-    Bench(cli::bench::BenchArgs),
+    Bench(cli::bench_cmd::BenchArgs),
     /// Synthesize a block with Yosys (and place and route it with nextpnr) and report its figures.
-    Synth(cli::synth::SynthArgs),
+    Synth(cli::synth_cmd::SynthArgs),
     /// Compare two VCDs signal by signal (first divergence per signal).
     Wavediff(cli::wave::WavediffArgs),
     /// Check an RTL VCD's port traffic against the golden model of a script.
@@ -68,11 +68,11 @@ fn main() {
         Cmd::Run(a) => cli::run::main(a),
         Cmd::Encode(a) => cli::codec::encode_main(a),
         Cmd::Decode(a) => cli::codec::decode_main(a),
-        Cmd::Emit(a) => cli::emit::main(a),
-        Cmd::Synth(a) => cli::synth::main(a),
-        Cmd::Regress(a) => cli::regress::main(a),
+        Cmd::Emit(a) => cli::emit_cmd::main(a),
+        Cmd::Synth(a) => cli::synth_cmd::main(a),
+        Cmd::Regress(a) => cli::regress_cmd::main(a),
         Cmd::Merge(a) => cli::merge::main(a),
-        Cmd::Bench(a) => cli::bench::main(a),
+        Cmd::Bench(a) => cli::bench_cmd::main(a),
         Cmd::Wavediff(a) => cli::wave::wavediff_main(a),
         Cmd::Wavecheck(a) => cli::wave::wavecheck_main(a),
         Cmd::Wave(a) => cli::wave::wave_main(a),

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use atomport_wave::check::check;
 use atomport_wave::diff::{diff, DiffOptions, Divergence};
-use atomport_wave::golden::write_golden_vcd_file;
+use atomport_wave::golden_wave::write_golden_vcd_file;
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
 use atomport_wave::refs::{check_refs, default_dir, generate, scenarios};
 use atomport_wave::replay::{module_ports, replay_testbench};

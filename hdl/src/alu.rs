@@ -2,7 +2,7 @@
 //! the value an atomic writes back to memory (`new_value`) and the value it
 //! returns to the lane (`ret_value`).
 //!
-//! Its semantics are exactly `atomport::golden::alu::apply` (the golden
+//! Its semantics are exactly `atomport::golden::atomic_ops::apply` (the golden
 //! model's op function, which takes the same `op`/`ty` codes); the test bench
 //! `testbench/tests/rtl_alu.rs` checks the two against each other under
 //! Verilator. The codes come from the one op table, `atomport-isa`.
@@ -51,7 +51,7 @@ use rust_hdl::prelude::*;
 use crate::fp_alu::FloatAlu;
 
 /// Width of the ALU's data ports (the widest element, PTX `.b128`).
-pub const ALU_DATA_BITS: usize = 128;
+pub use atomport_isa::ALU_DATA_BITS;
 
 /// The atomic ALU (combinational). See the module documentation.
 #[derive(LogicBlock)]

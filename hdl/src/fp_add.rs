@@ -9,7 +9,7 @@
 //! packed `f16x2`/`bf16x2` forms). The format is a run-time input: its
 //! all-ones exponent (`exp_max`) and the datapath position of its mantissa's
 //! least significant bit (`lsb`). The steps mirror the golden model's
-//! soft-float (`core/src/golden/fp.rs`, `fp::add`) one for one: unpack, align with
+//! soft-float (`core/src/golden/soft_float.rs`, `fp::add`) one for one: unpack, align with
 //! sticky, add, leading-zero normalization, round, pack.
 //!
 //! # Datapath layout

@@ -1,7 +1,7 @@
 //! `FloatAlu`: the floating-point ops of the atomic ALU (combinational), the
 //! part of `AtomicAlu` (alu.rs) that computes `Fmax`, `Fmin`, `Fcmpwr`,
 //! `FminPtx`, `FmaxPtx` at every type and `Add` at the float types, exactly
-//! as `atomport::golden::alu::apply` defines them.
+//! as `atomport::golden::atomic_ops::apply` defines them.
 //!
 //! Two lanes, each ONE shared adder and ONE shared comparator:
 //!
@@ -23,7 +23,7 @@
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
 
-use crate::alu::ALU_DATA_BITS;
+use atomport_isa::ALU_DATA_BITS;
 use crate::extend::ZeroExtend;
 use crate::fp_add::{FpAddHalf, FpAddWide};
 use crate::fp_cmp::FpCmp;

@@ -7,7 +7,17 @@
 use rust_hdl::prelude::*;
 
 use crate::extend::ZeroExtend;
-use crate::typed_addr::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D_ARRAY, KIND_3D, WIDE_BITS};
+
+/// Bits of a coordinate, an extent, a level count (the unit's ports).
+pub const COORD_BITS: usize = 32;
+/// Bits of the address math.
+pub const WIDE_BITS: usize = 64;
+/// `req_surf_kind` codes of the typed kinds (`program::TypedKind` discriminants).
+pub const KIND_1D: u8 = 0;
+pub const KIND_1D_ARRAY: u8 = 1;
+pub const KIND_2D: u8 = 2;
+pub const KIND_2D_ARRAY: u8 = 3;
+pub const KIND_3D: u8 = 4;
 
 /// Extents at one level of a typed surface, and the step's multiply-add operands.
 #[derive(LogicBlock)]

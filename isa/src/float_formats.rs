@@ -1,6 +1,6 @@
 //! The float formats the ALU computes in: IEEE 754 binary16, binary32,
 //! binary64 and bfloat16, by their field widths. The golden model's
-//! soft-float (core/src/golden/fp.rs), the RTL's float decode
+//! soft-float (core/src/golden/soft_float.rs), the RTL's float decode
 //! (hdl/src/fp_decode.rs) and the random generator read them here.
 
 use crate::ElemType;

@@ -4,7 +4,7 @@
 //! Two layers:
 //! * [`AluOp`] + [`ElemType`]: what the atomic ALU computes. The RTL ALU takes
 //!   exactly these codes on its `op` / `ty` ports, and the golden model's
-//!   `atomport::golden::alu::apply` takes the same values, so the two can be
+//!   `atomport::golden::atomic_ops::apply` takes the same values, so the two can be
 //!   compared op by op.
 //! * [`VISA_OPS`] and [`PTX_OPS`]: the message-level op names of the seeds
 //!   (`DWORD_ATOMIC_OP` table; PTX `.op`), their encodings, and the operand
@@ -81,6 +81,9 @@ pub enum AluOp {
 
 /// Width of the ALU's `op` port in bits.
 pub const ALU_OP_BITS: usize = 5;
+
+/// Width of the RTL ALU's data ports: the widest element (PTX `.b128`).
+pub const ALU_DATA_BITS: usize = 128;
 
 impl AluOp {
     pub const ALL: [AluOp; 21] = [

@@ -3,7 +3,7 @@
 //! the PTX form rules (op / type / vector / space / `.noftz` / cache hint).
 //! The parser, the descriptor codec, the random generator and the RTL
 //! decoder's constants read these rows; docs/descriptors.md's tables are
-//! checked against them (core/src/descriptor/tests.rs).
+//! checked against them (core/src/descriptor/descriptor_tests.rs).
 
 use crate::{Class, PtxOp, PtxOpInfo, PtxType, VisaOpInfo};
 use crate::{OPCODE_DWORD_ATOMIC, OPCODE_PTX_ATOM, OPCODE_SVM, OPCODE_TYPED_ATOMIC, SUBOP_SVM_ATOMIC, SUBOP_SVM_SCATTER};

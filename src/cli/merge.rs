@@ -66,13 +66,13 @@ pub fn main(a: MergeArgs) -> i32 {
     };
     if let Some(path) = &a.out {
         let text = serde_json::to_string_pretty(&merged.to_json()).expect("JSON") + "\n";
-        if let Err(e) = super::regress::write_file(path, &text) {
+        if let Err(e) = super::regress_cmd::write_file(path, &text) {
             eprintln!("atomport merge: error: {e}");
             return EXIT_BAD_INPUT;
         }
     }
     if let Some(path) = &a.junit {
-        if let Err(e) = super::regress::write_file(path, &junit_of_run(&merged)) {
+        if let Err(e) = super::regress_cmd::write_file(path, &junit_of_run(&merged)) {
             eprintln!("atomport merge: error: {e}");
             return EXIT_BAD_INPUT;
         }

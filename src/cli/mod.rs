@@ -7,11 +7,11 @@ pub mod input;
 pub mod optval;
 pub mod run;
 pub mod codec;
-pub mod emit;
-pub mod regress;
+pub mod emit_cmd;
+pub mod regress_cmd;
 pub mod merge;
-pub mod bench;
-pub mod synth;
+pub mod bench_cmd;
+pub mod synth_cmd;
 pub mod wave;
 pub mod wavecheck_report;
 

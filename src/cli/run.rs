@@ -133,7 +133,7 @@ fn reproduce_command(a: &RunArgs) -> String {
 fn write_reports(a: &RunArgs, w: &Written, code: i32, seconds: f64) -> i32 {
     use atomport_testbench::results::{junit_xml, JunitCase};
     if let (Some(path), Some(json)) = (&a.report, &w.json) {
-        if let Err(e) = super::regress::write_file(path, json) {
+        if let Err(e) = super::regress_cmd::write_file(path, json) {
             eprintln!("atomport run: error: {e}");
             return EXIT_BAD_INPUT;
         }
@@ -147,7 +147,7 @@ fn write_reports(a: &RunArgs, w: &Written, code: i32, seconds: f64) -> i32 {
         });
         let case = JunitCase { classname: format!("atomport.run.{engine}"), name: a.file.clone(), seconds, failure };
         let xml = junit_xml(&format!("atomport run {}", a.file), &[("engine", engine)], &[case], "");
-        if let Err(e) = super::regress::write_file(path, &xml) {
+        if let Err(e) = super::regress_cmd::write_file(path, &xml) {
             eprintln!("atomport run: error: {e}");
             return EXIT_BAD_INPUT;
         }

@@ -315,7 +315,7 @@ fn golden_main(a: GoldenArgs) -> i32 {
         Ok(p) => p,
         Err(c) => return c,
     };
-    if let Err(e) = atomport_wave::golden::write_golden_vcd_file(&program, &a.vcd) {
+    if let Err(e) = atomport_wave::golden_wave::write_golden_vcd_file(&program, &a.vcd) {
         eprintln!("atomport wave golden: error: {}: {e}", a.vcd.display());
         return EXIT_BAD_INPUT;
     }

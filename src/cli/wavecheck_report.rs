@@ -83,10 +83,10 @@ impl WavecheckOutcome<'_> {
     /// Writes `--report` / `--junit`; an error names the file.
     pub fn write(&self, report: Option<&Path>, junit: Option<&Path>) -> Result<(), String> {
         if let Some(path) = report {
-            super::regress::write_file(path, &(serde_json::to_string_pretty(&self.to_json()).expect("JSON") + "\n"))?;
+            super::regress_cmd::write_file(path, &(serde_json::to_string_pretty(&self.to_json()).expect("JSON") + "\n"))?;
         }
         if let Some(path) = junit {
-            super::regress::write_file(path, &self.to_junit())?;
+            super::regress_cmd::write_file(path, &self.to_junit())?;
         }
         Ok(())
     }

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use atomport_core::golden::memory::Memory;
+use atomport_core::golden::sparse_memory::Memory;
 use atomport_core::program::Space;
 
 /// Bytes per memory-port line.

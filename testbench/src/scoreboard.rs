@@ -20,7 +20,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use atomport_core::outcome::{RunOutput, Txn, TxnKind};
-use atomport_core::golden::memory::Memory;
+use atomport_core::golden::sparse_memory::Memory;
 use atomport_core::golden::Machine;
 use atomport_core::message::Message;
 use atomport_core::program::Space;

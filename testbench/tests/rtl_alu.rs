@@ -1,5 +1,5 @@
 //! The RTL atomic ALU (`hdl/verilog/atomic_alu.v` under Verilator) against
-//! the golden model's op function `atomport_core::golden::alu::apply`, op by op,
+//! the golden model's op function `atomport_core::golden::atomic_ops::apply`, op by op,
 //! width by width.
 //!
 //! * directed: every integer op x every type code with corner operands (0, 1,
@@ -17,7 +17,7 @@
 //! Integer ops only: the float ops (and Add on a float type) are checked
 //! the same way in testbench/tests/rtl_fp.rs.
 
-use atomport_core::golden::alu::{apply, AluOut};
+use atomport_core::golden::atomic_ops::{apply, AluOut};
 use atomport_core::ops::{AluCtl, AluOp, ElemType};
 use atomport_sim::VAtomicAlu;
 use rand::{Rng, SeedableRng};
@@ -79,7 +79,7 @@ impl Checker {
         println!("{what}: {} vectors, {} mismatches", self.vectors, self.mismatches);
         assert!(
             self.mismatches == 0,
-            "{what}: {} of {} vectors differ from golden::alu::apply; first ones:\n  {}",
+            "{what}: {} of {} vectors differ from golden::atomic_ops::apply; first ones:\n  {}",
             self.mismatches,
             self.vectors,
             self.first.join("\n  ")

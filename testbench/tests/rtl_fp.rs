@@ -1,7 +1,7 @@
 //! The RTL atomic ALU's floating-point ops (`hdl/verilog/atomic_alu.v`
 //! under Verilator; the datapath is `FloatAlu`, hdl/src/fp_alu.rs) against
 //! TWO references, bit for bit:
-//! * the golden model's op function `atomport_core::golden::alu::apply`;
+//! * the golden model's op function `atomport_core::golden::atomic_ops::apply`;
 //! * an independent reference written here from scripts.md ("Semantics that
 //!   the seeds leave open") on top of LLVM's APFloat (`rustc_apfloat`:
 //!   Half, BFloat, Single, Double), sharing no code with the golden model.
@@ -27,7 +27,7 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-use atomport_core::golden::alu::{apply, AluOut};
+use atomport_core::golden::atomic_ops::{apply, AluOut};
 use atomport_core::ops::{AluCtl, AluOp, ElemType};
 use atomport_sim::VAtomicAlu;
 use rand::{Rng, SeedableRng};
@@ -305,7 +305,7 @@ impl Checker {
         }
         assert!(
             self.mismatches == 0,
-            "{what}: {} of {} vectors differ (RTL vs golden::alu::apply vs APFloat reference vs expected); first ones:\n  {}",
+            "{what}: {} of {} vectors differ (RTL vs golden::atomic_ops::apply vs APFloat reference vs expected); first ones:\n  {}",
             self.mismatches,
             self.vectors,
             self.first.join("\n  ")

@@ -11,7 +11,7 @@ pub mod fields;
 pub mod formats;
 pub mod payload;
 #[cfg(test)]
-mod tests;
+mod descriptor_tests;
 
 use std::collections::HashMap;
 use std::fmt;

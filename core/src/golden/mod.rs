@@ -21,9 +21,9 @@
 //! * an SVM_SCATTER lane makes one `Write` per block, block 0 first;
 //! * an out-of-bounds access or a disabled lane makes none.
 
-pub mod alu;
-pub mod fp;
-pub mod memory;
+pub mod atomic_ops;
+pub mod soft_float;
+pub mod sparse_memory;
 pub mod surface;
 
 #[cfg(test)]
@@ -33,7 +33,7 @@ use crate::outcome::{DumpOut, LaneResults, RunOutput, Txn, TxnKind};
 use crate::message::{Body, Message};
 use crate::ops::{AluCtl, PtxOp};
 use crate::program::{Program, Space, Stmt};
-use memory::Memory;
+use sparse_memory::Memory;
 use surface::SurfaceTable;
 
 /// The machine state a script acts on: flat memory, SLM and the surfaces.
@@ -206,7 +206,7 @@ impl Machine {
         };
         let bytes = ctl.ty.bytes();
         let (old, out) = self.mem_mut(space).update(addr, bytes, |old| {
-            let out = alu::apply(ctl, old, src0, src1);
+            let out = atomic_ops::apply(ctl, old, src0, src1);
             (out.new, (old, out))
         });
         sink.record(lane, TxnKind::Read, space, addr, bytes, old);

@@ -14,7 +14,7 @@ mod lexer;
 mod literal;
 mod ptx;
 #[cfg(test)]
-mod tests;
+mod script_tests;
 mod visa;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -29,7 +29,7 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use atomport_core::descriptor::{EncodeError, Encoder};
-use atomport_core::golden::memory::Memory;
+use atomport_core::golden::sparse_memory::Memory;
 use atomport_core::golden::Machine;
 use atomport_core::ops::UnitConfig;
 use atomport_core::program::{Program, Space, Stmt};

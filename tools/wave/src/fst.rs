@@ -2,7 +2,9 @@
 //! and `regress --fst` write through Verilator's FST tracing), read with
 //! `wellen` (the reader behind the Surfer viewer) into the same
 //! [`Waveform`] the VCD reader builds, so `wavediff`, `wavecheck` and
-//! `wave render` take either format.
+//! `wave render` take either format. [`Waveform::read`] and
+//! [`Waveform::from_bytes`], which tell the two apart, are here, above
+//! both readers.
 //!
 //! VCD stays with the project's own reader ([`crate::reader`]): it reports
 //! malformed input as `FILE:LINE:COL: error: ...` (wellen reports no
@@ -17,6 +19,30 @@ use atomport_core::diag::Diag;
 use wellen::{SignalValueRef, TimescaleUnit};
 
 use crate::reader::{Timescale, Trace, TraceKind, Var, Waveform};
+
+impl Waveform {
+    /// Reads the waveform at `path`: FST (told by its first byte; wellen) or
+    /// VCD ([`Waveform::parse`]).
+    pub fn read(path: impl AsRef<Path>) -> Result<Waveform, Diag> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let text = std::fs::read(path).map_err(|e| Diag::new(&name, 1, 1, format!("cannot read the VCD: {e}")))?;
+        if is_fst(&text) {
+            drop(text);
+            return read_fst(path, &name);
+        }
+        Waveform::parse(&name, &text)
+    }
+
+    /// A waveform file's bytes: FST (told by its first byte; wellen) or VCD
+    /// text ([`Waveform::parse`]); `file` names it in diagnostics.
+    pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Result<Waveform, Diag> {
+        if is_fst(&bytes) {
+            return parse_fst(file, bytes);
+        }
+        Waveform::parse(file, &bytes)
+    }
+}
 
 /// Whether `bytes` (the start of a file) is an FST: its first block is a
 /// header block (type 0). VCD is text and never starts with a NUL byte.

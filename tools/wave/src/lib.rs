@@ -5,7 +5,7 @@
 //! * [`reader`]: the VCD reader ([`Waveform`]); FST goes through [`fst`] (wellen).
 //! * [`diff`]: `wavediff`, signal-by-signal comparison of two VCDs.
 //! * [`check`]: `wavecheck`, the RTL's port traffic against the golden model.
-//! * [`golden`]: the golden model as a transaction-level VCD.
+//! * [`golden_wave`]: the golden model as a transaction-level VCD.
 //! * [`gtkw`]: GTKWave save files grouping the unit's signals by interface.
 //! * [`svg`]: timing diagrams as standalone SVG.
 //! * [`refs`]: the reference waves of `waves/scenarios/*.atom`.
@@ -17,7 +17,7 @@ pub mod fst;
 pub mod writer;
 pub mod diff;
 pub mod check;
-pub mod golden;
+pub mod golden_wave;
 pub mod gtkw;
 pub mod svg;
 pub mod refs;

@@ -403,28 +403,6 @@ pub struct Waveform {
 }
 
 impl Waveform {
-    /// Reads the waveform at `path`: VCD (parsed here), or FST (told by its
-    /// first byte; read with wellen, [`crate::fst`]).
-    pub fn read(path: impl AsRef<std::path::Path>) -> Result<Waveform, Diag> {
-        let path = path.as_ref();
-        let name = path.display().to_string();
-        let text = std::fs::read(path).map_err(|e| Diag::new(&name, 1, 1, format!("cannot read the VCD: {e}")))?;
-        if crate::fst::is_fst(&text) {
-            drop(text);
-            return crate::fst::read_fst(path, &name);
-        }
-        Waveform::parse(&name, &text)
-    }
-
-    /// A waveform file's bytes: FST (told by its first byte; wellen) or VCD
-    /// text (parsed here); `file` names it in diagnostics.
-    pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Result<Waveform, Diag> {
-        if crate::fst::is_fst(&bytes) {
-            return crate::fst::parse_fst(file, bytes);
-        }
-        Waveform::parse(file, &bytes)
-    }
-
     /// Parses VCD text; `file` names it in diagnostics.
     pub fn parse(file: &str, text: &[u8]) -> Result<Waveform, Diag> {
         Parser::new(file, text).parse()

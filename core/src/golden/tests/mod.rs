@@ -1,7 +1,7 @@
 //! Tests of the golden model.
 
-mod alu;
-mod fp;
+mod atomic_ops_cases;
+mod soft_float_refs;
 mod helpers;
 mod machine;
 mod scripts;

@@ -1,7 +1,7 @@
 //! The ALU, op x width, with hand-worked values: one row per case,
 //! `(op, type, ftz, old, src0, src1) -> (new, returned)`.
 
-use crate::golden::alu::{apply, AluOut};
+use crate::golden::atomic_ops::{apply, AluOut};
 use crate::ops::{AluCtl, AluOp, AluOp::*, ElemType, ElemType::*};
 
 struct Row {

@@ -4,7 +4,7 @@
 //! canonical NaN (the model's documented choice) where the references
 //! propagate payloads.
 
-use crate::golden::fp::{self, Format, BF16, F16, F32, F64};
+use crate::golden::soft_float::{self as fp, Format, BF16, F16, F32, F64};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_apfloat::ieee::{BFloat, Double, Half, Single};

@@ -20,7 +20,7 @@
 //! * `ftz` affects only `Add` on `F32` (PTX `atom.add.f32` on global,
 //!   scripts.md "left open"); it is ignored everywhere else.
 
-use super::fp::{self, Format};
+use super::soft_float::{self as fp, Format};
 use crate::ops::{AluCtl, AluOp, ElemType};
 
 /// One ALU result: the value written back to memory and the value returned

@@ -1,4 +1,4 @@
-//! `cargo run -p atomport-hdl --example emit [DIR]`: the same as
+//! `cargo run -p atomport-hdl --example emit_verilog [DIR]`: the same as
 //! `atomport emit [--out DIR]`, without building the main crate.
 
 fn main() {
