@@ -190,7 +190,7 @@ fn wavediff_ignores_identifier_codes_timescales_dumpall_and_top_scopes() {
     let other = dir().join("svm_scatter.rewritten.vcd");
     std::fs::write(&other, rewrite(&w, Vec::new(), &how).unwrap()).unwrap();
     let text = std::fs::read_to_string(&other).unwrap();
-    assert!(text.contains("$timescale 1ps $end") && text.contains("$dumpall"));
+    assert!(text.contains("$timescale 1 ps $end") && text.contains("$dumpall"));
     assert_ne!(id_of(&text, None, "mem_wr_data"), id_of(&std::fs::read_to_string(&wave).unwrap(), None, "mem_wr_data"));
     for clock in [&[][..], &["--clock", "clock"][..]] {
         let mut args = vec!["wavediff", s(&wave), s(&other)];

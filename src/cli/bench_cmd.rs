@@ -148,7 +148,7 @@ pub fn main(a: BenchArgs) -> i32 {
     let mut rust_result = None;
     let mut cpp_result = None;
     for _ in 0..SPEED_RUNS {
-        match best_of(1, || bench::rust_speed_loop(&images, rounds, cap)) {
+        match best_of(1, || bench::rust_speed_loop(&images, rounds, cap).map_err(|e| e.to_string())) {
             Ok((t, r)) => {
                 rust_best = rust_best.min(t);
                 rust_result = Some(r);

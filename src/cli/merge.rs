@@ -36,7 +36,7 @@ pub struct MergeArgs {
 
 fn read(path: &std::path::Path) -> Result<RunRecord, String> {
     let input = super::input::read_input(&path.to_string_lossy(), "report").map_err(|d| d.to_string())?;
-    RunRecord::from_json(&input.name, &String::from_utf8_lossy(&input.bytes))
+    RunRecord::from_json(&input.name, &String::from_utf8_lossy(&input.bytes)).map_err(|e| e.to_string())
 }
 
 pub fn main(a: MergeArgs) -> i32 {

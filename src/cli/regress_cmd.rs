@@ -97,7 +97,7 @@ pub struct RegressArgs {
 }
 
 fn parse_unit(text: &str) -> Result<UnitBuild, String> {
-    UnitBuild::by_name(text)
+    UnitBuild::by_name(text).map_err(|e| e.to_string())
 }
 
 /// The number of cores this process may use.
@@ -287,7 +287,8 @@ pub fn main(a: RegressArgs) -> i32 {
         println!("MISMATCH in script {} (script seed {:#x})", f.script, f.script_seed);
         println!("  first difference: {}", f.what.replace('\n', "\n  "));
         println!("  failing script: {}", f.file.display());
-        match f.vcd.clone().and_then(|vcd| atomport_wave::gtkw::write_unit_gtkw(&vcd).map(|_| vcd)) {
+        let waveform = f.vcd.clone().map_err(|e| e.to_string());
+        match waveform.and_then(|vcd| atomport_wave::gtkw::write_unit_gtkw(&vcd).map(|_| vcd).map_err(|e| e.to_string())) {
             Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), atomport_wave::gtkw::gtkw_path(&vcd).display()),
             Err(e) => println!("  waveform: none ({e})"),
         }

@@ -132,7 +132,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
     let result = std::fs::read_to_string(&readme)
         .map_err(|e| e.to_string())
-        .and_then(|old| table::splice(&old, &text).map(|new| (old, new)))
+        .and_then(|old| table::splice(&old, &text).map(|new| (old, new)).map_err(|e| e.to_string()))
         .and_then(|(old, new)| {
             if old == new {
                 Ok(false)

@@ -394,7 +394,7 @@ fn replay_main(a: ReplayArgs) -> i32 {
         .and_then(|v| atomport_wave::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
         .and_then(|ports| {
             let scope = a.scope.clone().unwrap_or_else(|| atomport_wave::gtkw::unit_scope(&w));
-            atomport_wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10)
+            atomport_wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10).map_err(|e| e.to_string())
         })
         .and_then(|tb| std::fs::write(&a.out, tb).map_err(|e| format!("{}: {e}", a.out.display())));
     match result {

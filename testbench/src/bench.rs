@@ -209,25 +209,44 @@ fn streams(fp: &std::collections::BTreeSet<super::generator::FpFamily>) -> Vec<S
     out
 }
 
+/// Why a bench measurement could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error("bench stream {kind}: {source}")]
+    Stream { kind: String, source: atomport_core::diag::Diag },
+    #[error("{0}")]
+    Script(atomport_core::diag::Diag),
+    #[error("{0}")]
+    Sim(#[from] atomport_sim::SimError),
+    #[error("{0}")]
+    Rtl(#[from] RtlError),
+    #[error("{0}")]
+    Encode(#[from] atomport_core::descriptor::EncodeError),
+    #[error("{kind}: {source}")]
+    Finish { kind: String, source: RtlError },
+    #[error("{stream}: the RTL disagrees with the golden model: {first}")]
+    Mismatch { stream: String, first: String },
+}
+
 /// Measures every stream on the RTL. Each run is also checked against the
 /// golden model; a mismatch is an error (a wrong fast answer is no answer).
-pub fn throughput() -> Result<Vec<ThroughputRow>, String> {
+pub fn throughput() -> Result<Vec<ThroughputRow>, BenchError> {
     let mut rows = vec![];
     // the full unit (`VAtomicUnit` below): its configuration decides the float streams
     let fp = super::generator::admitted_fp_families(&atomport_isa::UnitConfig::FULL);
     for s in streams(&fp) {
-        let program = atomport_core::script::parse("bench.atom", &s.text).map_err(|d| format!("bench stream {}: {d}", s.kind))?;
+        let program = atomport_core::script::parse("bench.atom", &s.text).map_err(|source| BenchError::Stream { kind: s.kind.to_string(), source })?;
         let opts = RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None };
-        let unit = VAtomicUnit::new().map_err(|e| e.to_string())?;
+        let unit = VAtomicUnit::new()?;
         let mut session = Session::new(unit, &opts, Some(Scoreboard::new(atomport_core::golden::Machine::new(&program))))
-            .map_err(|e| e.to_string())?;
+            ?;
         let mut encoder = Encoder::new();
         for msg in program.messages() {
-            session.issue(&program, &mut encoder, msg).map_err(|e| e.to_string())?;
+            session.issue(&program, &mut encoder, msg)?;
         }
-        session.finish().map_err(|e: RtlError| format!("{}: {e}", s.kind))?;
+        session.finish().map_err(|source: RtlError| BenchError::Finish { kind: s.kind.to_string(), source })?;
         if let Some(m) = session.mismatch() {
-            return Err(format!("{} ({} lanes): the RTL disagrees with the golden model: {m}", s.kind, s.exec));
+            return Err(BenchError::Mismatch { stream: format!("{} ({} lanes)", s.kind, s.exec), first: m.to_string() });
         }
         let mut done: Vec<(usize, u64, u64)> = session.finished().iter().map(|f| (f.frame.index, f.raised, f.done)).collect();
         done.sort();
@@ -273,19 +292,19 @@ pub fn image_words(req: &PinRequest) -> Vec<u32> {
 /// The fixed message stream of the speed comparison: a mix of SVM_ATOMIC,
 /// DWORD_ATOMIC (T255), SVM_SCATTER and PTX warp messages in the low
 /// 64 KiB of flat memory, as pin images.
-pub fn speed_stream() -> Result<Vec<u32>, String> {
+pub fn speed_stream() -> Result<Vec<u32>, BenchError> {
     let program = speed_program()?;
     let mut encoder = Encoder::new();
     let mut words = vec![];
     for msg in program.messages() {
-        let req = driver::request(&program, &mut encoder, msg).map_err(|e| e.to_string())?;
+        let req = driver::request(&program, &mut encoder, msg)?;
         words.extend(image_words(&req));
     }
     Ok(words)
 }
 
 /// The speed stream as a script (64 messages).
-pub fn speed_program() -> Result<Program, String> {
+pub fn speed_program() -> Result<Program, BenchError> {
     let mut text = String::new();
     for m in 0..64usize {
         let base = 0x100 * (m as u128 % 32);
@@ -300,31 +319,31 @@ pub fn speed_program() -> Result<Program, String> {
         text.push_str(&line);
         text.push('\n');
     }
-    atomport_core::script::parse("speed.atom", &text).map_err(|d| d.to_string())
+    atomport_core::script::parse("speed.atom", &text).map_err(BenchError::Script)
 }
 
 /// The whole bench (driver, memory model, monitor, scoreboard with the
 /// golden model in lockstep) over `rounds` passes of the speed stream at
 /// one-cycle memory: (cycles, messages, seconds).
-pub fn checked_speed(rounds: u64) -> Result<(u64, u64, f64), String> {
+pub fn checked_speed(rounds: u64) -> Result<(u64, u64, f64), BenchError> {
     let program = speed_program()?;
     let start = std::time::Instant::now();
-    let unit = VAtomicUnit::new().map_err(|e| e.to_string())?;
+    let unit = VAtomicUnit::new()?;
     let opts = RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None };
     let mut session =
-        Session::new(unit, &opts, Some(Scoreboard::new(atomport_core::golden::Machine::new(&program)))).map_err(|e| e.to_string())?;
+        Session::new(unit, &opts, Some(Scoreboard::new(atomport_core::golden::Machine::new(&program))))?;
     let mut encoder = Encoder::new();
     let mut messages = 0;
     for _ in 0..rounds {
         for msg in program.messages() {
-            session.issue(&program, &mut encoder, msg).map_err(|e| e.to_string())?;
-            session.throttle(16).map_err(|e| e.to_string())?;
+            session.issue(&program, &mut encoder, msg)?;
+            session.throttle(16)?;
             messages += 1;
         }
     }
-    session.finish().map_err(|e| e.to_string())?;
+    session.finish()?;
     if let Some(m) = session.mismatch() {
-        return Err(format!("speed stream: the RTL disagrees with the golden model: {m}"));
+        return Err(BenchError::Mismatch { stream: "speed stream".into(), first: m.to_string() });
     }
     Ok((session.cycle(), messages, start.elapsed().as_secs_f64()))
 }
@@ -348,8 +367,8 @@ pub fn speed_cycle_cap(images: &[u32], rounds: u64) -> u64 {
 /// The Rust-driven loop: `rounds` passes over the stream of pin images, at
 /// most `max_cycles` cycles. Must stay step for step the same as
 /// `sim/cpp/bench_atomic_unit.cpp`.
-pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<LoopResult, String> {
-    let mut unit = VAtomicUnit::new().map_err(|e| e.to_string())?;
+pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<LoopResult, BenchError> {
+    let mut unit = VAtomicUnit::new()?;
     let count = images.len() / IMAGE_WORDS;
     let mut memory = vec![0u8; SPEED_MEMORY];
     let total = count as u64 * rounds;
@@ -357,9 +376,9 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
     unit.set_reset(1);
     for _ in 0..2 {
         unit.set_clock(0);
-        unit.eval().map_err(|e| e.to_string())?;
+        unit.eval()?;
         unit.set_clock(1);
-        unit.eval().map_err(|e| e.to_string())?;
+        unit.eval()?;
     }
     unit.set_reset(0);
     unit.set_mem_rd_ready(1);
@@ -391,7 +410,7 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
             unit.set_mem_rdata(line);
         }
         unit.set_clock(0);
-        unit.eval().map_err(|e| e.to_string())?;
+        unit.eval()?;
         pay = (unit.pay_valid() != 0).then(|| (issued as usize % count, unit.pay_lane() as usize));
         if valid && unit.req_ready() != 0 {
             valid = false;
@@ -421,7 +440,7 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
             done += 1;
         }
         unit.set_clock(1);
-        unit.eval().map_err(|e| e.to_string())?;
+        unit.eval()?;
         cycles += 1;
     }
     Ok(LoopResult { cycles, messages: done, checksum })

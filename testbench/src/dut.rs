@@ -168,22 +168,28 @@ impl UnitBuild {
     }
 
     /// The build named `name` (a [`UnitConfig`] name, `full` or `small`).
-    pub fn by_name(name: &str) -> Result<UnitBuild, String> {
+    pub fn by_name(name: &str) -> Result<UnitBuild, UnitBuildError> {
         match name {
             "full" => return Ok(UnitBuild::Full),
             "small" => return Ok(UnitBuild::Small),
             _ => {}
         }
-        let config = UnitConfig::parse(name)?;
-        UnitBuild::ALL.into_iter().find(|b| b.config() == config).ok_or_else(|| {
-            format!(
-                "no simulation model of the {} build: the bench runs {} (other builds are for `atomport synth --block unit_{}`)",
-                config.name(),
-                UnitBuild::ALL.map(|b| b.name()).join(", "),
-                config.name()
-            )
-        })
+        let config = UnitConfig::parse(name).map_err(UnitBuildError::Name)?;
+        UnitBuild::ALL
+            .into_iter()
+            .find(|b| b.config() == config)
+            .ok_or_else(|| UnitBuildError::NoModel { build: config.name(), simulated: UnitBuild::ALL.map(|b| b.name()).join(", ") })
     }
+}
+
+/// A `--unit` name that names no simulated build.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UnitBuildError {
+    /// not a build name at all (the isa table's message)
+    #[error("{0}")]
+    Name(String),
+    #[error("no simulation model of the {build} build: the bench runs {simulated} (other builds are for `atomport synth --block unit_{build}`)")]
+    NoModel { build: String, simulated: String },
 }
 
 /// A fresh Verilated unit.

@@ -403,6 +403,19 @@ pub struct FunctionalCoverage {
     pub hits: BTreeMap<String, BTreeMap<String, u64>>,
 }
 
+/// A report's coverage that does not read back.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CoverageJsonError {
+    #[error("coverage hits: not an object")]
+    Hits,
+    #[error("coverage group: not an object")]
+    Group,
+    #[error("coverage count: not a number")]
+    Count,
+    #[error("coverage space: not [[group, [[bin, reason], ...]], ...]")]
+    Space,
+}
+
 impl FunctionalCoverage {
     fn hit(&mut self, group: &str, bin: String) {
         *self.hits.entry(group.to_string()).or_default().entry(bin).or_default() += 1;
@@ -674,15 +687,15 @@ impl FunctionalCoverage {
         serde_json::to_value(&self.hits).expect("JSON")
     }
 
-    pub fn from_json(v: &serde_json::Value) -> Result<FunctionalCoverage, String> {
+    pub fn from_json(v: &serde_json::Value) -> Result<FunctionalCoverage, CoverageJsonError> {
         if v.is_null() {
             return Ok(FunctionalCoverage::default());
         }
         let mut hits: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
-        for (g, bins) in v.as_object().ok_or("coverage hits: not an object")? {
+        for (g, bins) in v.as_object().ok_or(CoverageJsonError::Hits)? {
             let m = hits.entry(g.clone()).or_default();
-            for (b, n) in bins.as_object().ok_or("coverage group: not an object")? {
-                m.insert(b.clone(), n.as_u64().ok_or("coverage count: not a number")?);
+            for (b, n) in bins.as_object().ok_or(CoverageJsonError::Group)? {
+                m.insert(b.clone(), n.as_u64().ok_or(CoverageJsonError::Count)?);
             }
         }
         Ok(FunctionalCoverage { hits })
@@ -698,11 +711,11 @@ impl CoverSpace {
     }
 
     /// Reads [`CoverSpace::to_json`] back.
-    pub fn from_json(v: &serde_json::Value) -> Result<CoverSpace, String> {
+    pub fn from_json(v: &serde_json::Value) -> Result<CoverSpace, CoverageJsonError> {
         if v.is_null() {
             return Ok(CoverSpace::default());
         }
-        let bad = || "coverage space: not [[group, [[bin, reason], ...]], ...]".to_string();
+        let bad = || CoverageJsonError::Space;
         let mut groups = vec![];
         for g in v.as_array().ok_or_else(bad)? {
             let name = g[0].as_str().ok_or_else(bad)?;

@@ -527,7 +527,7 @@ impl Gen<'_> {
     }
 
     /// One message statement (and the dmask / pred lines before it).
-    fn message(&mut self) -> Result<(), String> {
+    fn message(&mut self) -> Result<(), GenerateError> {
         loop {
             let pick = self.rng.gen_range(0..100);
             let parts = match pick {
@@ -542,10 +542,10 @@ impl Gen<'_> {
             if !self.cfg.allows(&msg) {
                 self.refused += 1;
                 if self.refused > MAX_REFUSED {
-                    return Err(format!(
-                        "no message matches kinds {:?} ops {:?} among the {MAX_REFUSED} the generator drew",
-                        self.cfg.filter.kinds, self.cfg.filter.ops
-                    ));
+                    return Err(GenerateError::NothingMatches {
+                        kinds: self.cfg.filter.kinds.clone(),
+                        ops: self.cfg.filter.ops.clone(),
+                    });
                 }
                 continue;
             }
@@ -625,10 +625,25 @@ fn ty_is_16(ty: ElemType) -> bool {
     ty.bits() == 16
 }
 
+/// Why the generator could not produce a script: a `--kinds`/`--ops`
+/// filter nothing passes, or a generator bug (the text does not parse back
+/// to what was generated).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    #[error("no message matches kinds {kinds:?} ops {ops:?} among the {} the generator drew", MAX_REFUSED)]
+    NothingMatches { kinds: Vec<String>, ops: Vec<String> },
+    #[error("generated script does not parse: {0}")]
+    DoesNotParse(String),
+    #[error("generated {generated} messages, the parser read {parsed}")]
+    Count { generated: usize, parsed: usize },
+    #[error("line {line}: generated `{generated}`, parsed back as `{parsed}`")]
+    RoundTrip { line: usize, generated: String, parsed: String },
+}
+
 /// Generates one script of `cfg.messages` messages from `seed`, parses it,
 /// and checks that the parser read back exactly the messages generated.
 /// Errors name the generator's mistake (a bug here, not in the RTL).
-pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, String> {
+pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, GenerateError> {
     let mut g = Gen {
         rng: ChaCha8Rng::seed_from_u64(seed),
         cfg,
@@ -654,10 +669,10 @@ pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, String> {
     g.line(format!("dump slm 0 {}", 0x80));
     let mut text = g.lines.join("\n");
     text.push('\n');
-    let program = atomport_core::script::parse(&format!("regress-{seed}.atom"), &text).map_err(|d| format!("generated script does not parse: {d}"))?;
+    let program = atomport_core::script::parse(&format!("regress-{seed}.atom"), &text).map_err(|d| GenerateError::DoesNotParse(d.to_string()))?;
     let parsed = program.messages().count();
     if parsed != cfg.messages {
-        return Err(format!("generated {} messages, the parser read {parsed}", cfg.messages));
+        return Err(GenerateError::Count { generated: cfg.messages, parsed });
     }
     // the text must carry every message exactly: print each parsed message
     // again and compare with its line
@@ -665,7 +680,7 @@ pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, String> {
         let line = text.lines().nth(msg.line - 1).unwrap_or("");
         let again = atomport_core::text::message_text(msg);
         if again != line {
-            return Err(format!("line {}: generated `{line}`, parsed back as `{again}`", msg.line));
+            return Err(GenerateError::RoundTrip { line: msg.line, generated: line.to_string(), parsed: again });
         }
     }
     Ok(Generated { text, program })

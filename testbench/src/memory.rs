@@ -62,19 +62,26 @@ pub struct LatencyRange {
     pub max: u32,
 }
 
-impl std::str::FromStr for LatencyRange {
-    type Err = String;
+/// A `--latency` value that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LatencyError {
+    #[error("`{0}` is not a latency: write N or MIN..MAX (cycles, N >= 1)")]
+    NotALatency(String),
+    #[error("latency `{0}`: need 1 <= MIN <= MAX <= 1000 cycles (reads return at least one cycle after acceptance)")]
+    OutOfRange(String),
+}
 
-    fn from_str(s: &str) -> Result<LatencyRange, String> {
-        let num = |t: &str| {
-            t.trim().parse::<u32>().map_err(|_| format!("`{s}` is not a latency: write N or MIN..MAX (cycles, N >= 1)"))
-        };
+impl std::str::FromStr for LatencyRange {
+    type Err = LatencyError;
+
+    fn from_str(s: &str) -> Result<LatencyRange, LatencyError> {
+        let num = |t: &str| t.trim().parse::<u32>().map_err(|_| LatencyError::NotALatency(s.to_string()));
         let (min, max) = match s.split_once("..") {
             Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
             None => (num(s)?, num(s)?),
         };
         if min == 0 || max < min || max > 1000 {
-            return Err(format!("latency `{s}`: need 1 <= MIN <= MAX <= 1000 cycles (reads return at least one cycle after acceptance)"));
+            return Err(LatencyError::OutOfRange(s.to_string()));
         }
         Ok(LatencyRange { min, max })
     }

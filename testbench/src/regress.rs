@@ -24,7 +24,7 @@ use std::time::Instant;
 use super::dut::{simulate_build, UnitBuild};
 use super::session::{RtlError, RtlOptions};
 use super::funcov::{CoverSpace, FunctionalCoverage};
-use super::generator::{random_script, GenConfig, Generated, MessageFilter};
+use super::generator::{random_script, GenConfig, GenerateError, Generated, MessageFilter};
 use super::memory::MemConfig;
 
 /// What `atomport regress` runs.
@@ -114,10 +114,15 @@ impl std::fmt::Display for Shard {
     }
 }
 
+/// A `--shard` value that is not one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a shard: write K/N with 1 <= K <= N (e.g. 2/4)")]
+pub struct ShardError(pub String);
+
 impl std::str::FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("`{s}` is not a shard: write K/N with 1 <= K <= N (e.g. 2/4)");
+    type Err = ShardError;
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: usize = k.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -206,7 +211,34 @@ pub struct RegressFailure {
     pub run_command: String,
     /// a traced re-run of the failing script (`fail-S-k.vcd`; the CLI adds its
     /// GTKWave view beside it), or why none could be written
-    pub vcd: Result<PathBuf, String>,
+    pub vcd: Result<PathBuf, NotTraced>,
+}
+
+/// Why a failing script has no waveform.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotTraced {
+    #[error("not traced: only the first {limit} failures are")]
+    Limit { limit: usize },
+    /// the traced re-run could not write its waveform
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Why a regression stopped without a verdict (a bench problem, not an RTL
+/// failure: those are in the report).
+#[derive(Debug, thiserror::Error)]
+pub enum RegressError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("script {script} (seed {seed:#x}): {source}")]
+    Generate { script: usize, seed: u64, source: GenerateError },
+    /// the simulator itself failed (not the RTL disagreeing)
+    #[error("{0}")]
+    Rtl(RtlError),
+    #[error("script {script} is not in the run: it has scripts 0..{scripts} ({count} messages, {per_script} per script)")]
+    NotInRun { script: usize, scripts: usize, count: usize, per_script: usize },
+    #[error("script {0} did not report")]
+    NoReport(usize),
 }
 
 /// One script's outcome.
@@ -283,10 +315,10 @@ pub fn latency_text(mem: &MemConfig) -> String {
 
 /// Writes the failing script with the notes after it (so its line numbers
 /// stay those of the report).
-fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<PathBuf, RegressError> {
+    std::fs::create_dir_all(dir).map_err(|source| RegressError::Io { path: dir.to_path_buf(), source })?;
     let path = dir.join(name);
-    std::fs::write(&path, format!("{text}{notes}")).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, format!("{text}{notes}")).map_err(|source| RegressError::Io { path: path.clone(), source })?;
     Ok(path)
 }
 
@@ -295,13 +327,13 @@ fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<Path
 /// view: that is the waveform tools' business).
 /// The re-run is deterministic (same script, same memory seed), so it fails
 /// the same way; its own verdict is not needed here.
-fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem: MemConfig, vcd: &Path, fst: bool) -> Result<PathBuf, String> {
+fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem: MemConfig, vcd: &Path, fst: bool) -> Result<PathBuf, NotTraced> {
     let (vcd_path, fst_path) = if fst { (None, Some(vcd.to_path_buf())) } else { (Some(vcd.to_path_buf()), None) };
     let opts = RtlOptions { mem, vcd: vcd_path, fst: fst_path };
     if let Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) =
         simulate_build(unit, program, &opts, true)
     {
-        return Err(e.to_string());
+        return Err(NotTraced::Failed(e.to_string()));
     }
     Ok(vcd.to_path_buf())
 }
@@ -318,11 +350,11 @@ struct Job {
 }
 
 /// Generates and runs script `k` on a model of its own.
-fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job, String> {
+fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job, RegressError> {
     let start = Instant::now();
     let messages = cfg.script_messages(k);
     let seed = script_seed(cfg.seed, k);
-    let g = random_script(seed, &GenConfig { messages, ..gen_cfg.clone() }).map_err(|e| format!("script {k} (seed {seed:#x}): {e}"))?;
+    let g = random_script(seed, &GenConfig { messages, ..gen_cfg.clone() }).map_err(|source| RegressError::Generate { script: k, seed, source })?;
     let opts = RtlOptions { mem: MemConfig { seed, ..cfg.mem }, vcd: None, fst: None };
     let mut outcome = ScriptOutcome { index: k, seed, messages, cycles: 0, rejected: 0, seconds: 0.0, failure: None };
     let mut coverage = FunctionalCoverage::default();
@@ -335,7 +367,7 @@ fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job,
             }
             sim.mismatch.map(|m| m.to_string())
         }
-        Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(e.to_string()),
+        Err(e @ RtlError::Unavailable(_)) | Err(e @ RtlError::Sim(_)) => return Err(RegressError::Rtl(e)),
         Err(e) => Some(e.to_string()),
     };
     outcome.seconds = start.elapsed().as_secs_f64();
@@ -344,7 +376,7 @@ fn run_script(cfg: &RegressConfig, gen_cfg: &GenConfig, k: usize) -> Result<Job,
 }
 
 /// Writes a failing script (and a traced re-run when `trace`) and builds its report.
-fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Generated, trace: bool) -> Result<RegressFailure, String> {
+fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Generated, trace: bool) -> Result<RegressFailure, RegressError> {
     let mem = MemConfig { seed, ..cfg.mem };
     let name = format!("fail-{}-{k}.atom", cfg.seed);
     let reproduce = cfg.reproduce_command(k);
@@ -368,7 +400,7 @@ fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Ge
     let vcd = if trace {
         trace_failure(cfg.unit, &g.program, mem, &file.with_extension(if cfg.fst { "fst" } else { "vcd" }), cfg.fst)
     } else {
-        Err(format!("not traced: only the first {} failures are", cfg.traced_failures))
+        Err(NotTraced::Limit { limit: cfg.traced_failures })
     };
     Ok(RegressFailure { script: k, script_seed: seed, mem_seed: seed, file, what, reproduce, run_command, vcd })
 }
@@ -377,12 +409,12 @@ fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Ge
 /// problem (a script the generator got wrong, a file that cannot be
 /// written, no RTL model). `progress` is called on the calling thread after
 /// each script.
-pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, String> {
+pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, RegressError> {
     let gen_cfg = GenConfig { filter: cfg.filter.clone(), ..GenConfig::every_family(cfg.per_script.max(1)) };
     let list = cfg.selected_scripts();
     if let Some(k) = cfg.script {
         if k >= cfg.total_scripts() && !cfg.until_covered {
-            return Err(format!("script {k} is not in the run: it has scripts 0..{} ({} messages, {} per script)", cfg.total_scripts(), cfg.count, cfg.per_script));
+            return Err(RegressError::NotInRun { script: k, scripts: cfg.total_scripts(), count: cfg.count, per_script: cfg.per_script });
         }
     }
     let mut total: usize = list.iter().map(|&k| cfg.script_messages(k)).sum();
@@ -420,17 +452,17 @@ fn run_list(
     progress: Progress,
     messages_done: &mut usize,
     total: usize,
-) -> Result<(), String> {
+) -> Result<(), RegressError> {
     let jobs = cfg.jobs.clamp(1, list.len().max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // outcomes by position in `list`
     let mut done: BTreeMap<usize, Job> = BTreeMap::new();
-    let mut error: Option<(usize, String)> = None;
+    let mut error: Option<(usize, RegressError)> = None;
     let mut cutoff: Option<usize> = None;
     let earlier_failures = report.failures.len();
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Job, String>)>();
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<Job, RegressError>)>();
         for _ in 0..jobs {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
@@ -485,7 +517,7 @@ fn run_list(
     report.stopped_early |= end < list.len();
     for p in 0..end {
         let Some(mut job) = done.remove(&p) else {
-            return Err(format!("script {} did not report", list[p]));
+            return Err(RegressError::NoReport(list[p]));
         };
         if let Some(what) = job.what.take() {
             let g = job.generated.take().expect("a failing job keeps its script");

@@ -32,7 +32,61 @@ pub struct FailureRecord {
     /// `atomport run FILE --engine both ...`
     pub run_command: String,
     /// the traced re-run, or why there is none
-    pub vcd: Result<String, String>,
+    pub vcd: TraceFile,
+}
+
+/// A failure's waveform as a report records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TraceFile {
+    /// the traced re-run's file (`"vcd"` in the JSON)
+    Written(String),
+    /// why there is none (`"vcd_error"`)
+    NotWritten(String),
+}
+
+impl TraceFile {
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            TraceFile::Written(p) => Some(p),
+            TraceFile::NotWritten(_) => None,
+        }
+    }
+
+    pub fn why_not(&self) -> Option<&str> {
+        match self {
+            TraceFile::Written(_) => None,
+            TraceFile::NotWritten(why) => Some(why),
+        }
+    }
+}
+
+/// Why a report cannot be read or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{name}:{line}:{column}: error: not JSON: {source}")]
+    NotJson { name: String, line: usize, column: usize, source: serde_json::Error },
+    #[error("{name}: error: not an {} report: {what}", FORMAT)]
+    NotAReport { name: String, what: String },
+    #[error("nothing to merge")]
+    NothingToMerge,
+    #[error("{name}: error: a report of another run: `{options}` (`{first_name}` has `{first_options}`)")]
+    OtherRun { name: String, options: String, first_name: String, first_options: String },
+    #[error("{name}: error: a --script run cannot be merged with other reports")]
+    ScriptRun { name: String },
+    #[error("{name}: error: script {script} is also in {other}: the shards overlap")]
+    Overlap { name: String, script: usize, other: String },
+}
+
+/// Why xmllint could not say a JUnit file is valid.
+#[derive(Debug, thiserror::Error)]
+pub enum XmllintError {
+    #[error("{}: {source}", dir.display())]
+    Io { dir: std::path::PathBuf, source: std::io::Error },
+    #[error("xmllint: {0}")]
+    Spawn(std::io::Error),
+    /// xmllint's complaints
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// One script of a report.
@@ -139,8 +193,8 @@ impl<'a> ScriptJson<'a> {
                 file: &f.file,
                 reproduce: &f.reproduce,
                 run: &f.run_command,
-                vcd: f.vcd.as_deref().ok(),
-                vcd_error: f.vcd.as_ref().err().map(String::as_str),
+                vcd: f.vcd.path(),
+                vcd_error: f.vcd.why_not(),
             }),
         }
     }
@@ -194,7 +248,10 @@ impl RunRecord {
                     file: f.file.display().to_string(),
                     reproduce: f.reproduce.clone(),
                     run_command: f.run_command.clone(),
-                    vcd: f.vcd.as_ref().map(|p| p.display().to_string()).map_err(|e| e.clone()),
+                    vcd: match &f.vcd {
+                        Ok(p) => TraceFile::Written(p.display().to_string()),
+                        Err(why) => TraceFile::NotWritten(why.to_string()),
+                    },
                 }),
             })
             .collect();
@@ -321,18 +378,19 @@ impl RunRecord {
     }
 
     /// Reads a report written by [`RunRecord::to_json`]; `name` for errors.
-    pub fn from_json(name: &str, text: &str) -> Result<RunRecord, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("{name}:{}:{}: error: not JSON: {e}", e.line(), e.column()))?;
-        let err = |what: &str| format!("{name}: error: not an {FORMAT} report: {what}");
+    pub fn from_json(name: &str, text: &str) -> Result<RunRecord, ReportError> {
+        let v: Value = serde_json::from_str(text)
+            .map_err(|source| ReportError::NotJson { name: name.to_string(), line: source.line(), column: source.column(), source })?;
+        let err = |what: &str| ReportError::NotAReport { name: name.to_string(), what: what.to_string() };
         if v["format"] != FORMAT {
             return Err(err("no \"format\": \"atomport-regress/1\""));
         }
         let u = |k: &str| v[k].as_u64().ok_or_else(|| err(&format!("\"{k}\" missing")));
         let s = |k: &str| v[k].as_str().map(str::to_string).ok_or_else(|| err(&format!("\"{k}\" missing")));
-        let shard = |x: &Value| -> Result<Option<Shard>, String> {
+        let shard = |x: &Value| -> Result<Option<Shard>, ReportError> {
             match x.as_str() {
                 None => Ok(None),
-                Some(t) => t.parse().map(Some).map_err(|e: String| err(&e)),
+                Some(t) => t.parse().map(Some).map_err(|e: super::regress::ShardError| err(&e.to_string())),
             }
         };
         let mut scripts = vec![];
@@ -349,8 +407,8 @@ impl RunRecord {
                         reproduce: t("reproduce"),
                         run_command: t("run"),
                         vcd: match f["vcd"].as_str() {
-                            Some(p) => Ok(p.to_string()),
-                            None => Err(t("vcd_error")),
+                            Some(p) => TraceFile::Written(p.to_string()),
+                            None => TraceFile::NotWritten(t("vcd_error")),
                         },
                     })
                 }
@@ -383,8 +441,8 @@ impl RunRecord {
             seconds: v["seconds"].as_f64().unwrap_or(0.0),
             stopped_early: v["stopped_early"].as_bool().unwrap_or(false),
             scripts,
-            coverage: FunctionalCoverage::from_json(&v["coverage"]["hits"]).map_err(|e| err(&e))?,
-            space: CoverSpace::from_json(&v["coverage"]["space"]).map_err(|e| err(&e))?,
+            coverage: FunctionalCoverage::from_json(&v["coverage"]["hits"]).map_err(|e| err(&e.to_string()))?,
+            space: CoverSpace::from_json(&v["coverage"]["space"]).map_err(|e| err(&e.to_string()))?,
         })
     }
 }
@@ -392,18 +450,23 @@ impl RunRecord {
 /// Merges shard reports of one run: same options, no script twice; scripts
 /// in order, coverage summed. Scripts no report holds are listed by
 /// [`RunRecord::missing`].
-pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, String> {
+pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, ReportError> {
     let Some((first_name, first)) = records.first() else {
-        return Err("nothing to merge".into());
+        return Err(ReportError::NothingToMerge);
     };
     let mut out = RunRecord { shards: vec![], scripts: vec![], coverage: FunctionalCoverage::default(), seconds: 0.0, jobs: 0, stopped_early: false, ..first.clone() };
     let mut seen = std::collections::BTreeMap::new();
     for (name, r) in records {
         if r.options != first.options {
-            return Err(format!("{name}: error: a report of another run: `{}` (`{first_name}` has `{}`)", r.options, first.options));
+            return Err(ReportError::OtherRun {
+                name: name.clone(),
+                options: r.options.clone(),
+                first_name: first_name.clone(),
+                first_options: first.options.clone(),
+            });
         }
         if r.script != first.script {
-            return Err(format!("{name}: error: a --script run cannot be merged with other reports"));
+            return Err(ReportError::ScriptRun { name: name.clone() });
         }
         for s in &r.shards {
             if !out.shards.contains(s) {
@@ -412,7 +475,7 @@ pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, String> {
         }
         for s in &r.scripts {
             if let Some(other) = seen.insert(s.index, name.clone()) {
-                return Err(format!("{name}: error: script {} is also in {other}: the shards overlap", s.index));
+                return Err(ReportError::Overlap { name: name.clone(), script: s.index, other });
             }
             out.scripts.push(s.clone());
         }
@@ -568,20 +631,20 @@ pub const JUNIT_XSD: &str = include_str!("../schemas/junit-ant.xsd");
 /// Validates a JUnit document against [`JUNIT_XSD`] with `xmllint`
 /// (Debian `libxml2-utils`): `Ok(true)` valid, `Ok(false)` xmllint is not
 /// installed (nothing checked), `Err` xmllint's complaints.
-pub fn xmllint_junit(xml: &str) -> Result<bool, String> {
+pub fn xmllint_junit(xml: &str) -> Result<bool, XmllintError> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!("atomport-xmllint-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|source| XmllintError::Io { dir: dir.clone(), source })?;
     let (xsd, doc) = (dir.join("junit-ant.xsd"), dir.join("junit.xml"));
-    std::fs::write(&xsd, JUNIT_XSD).and_then(|_| std::fs::write(&doc, xml)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::write(&xsd, JUNIT_XSD).and_then(|_| std::fs::write(&doc, xml)).map_err(|source| XmllintError::Io { dir: dir.clone(), source })?;
     let out = std::process::Command::new("xmllint").arg("--noout").arg("--schema").arg(&xsd).arg(&doc).output();
     let _ = std::fs::remove_dir_all(&dir);
     match out {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(format!("xmllint: {e}")),
+        Err(e) => Err(XmllintError::Spawn(e)),
         Ok(o) if o.status.success() => Ok(true),
-        Ok(o) => Err(format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+        Ok(o) => Err(XmllintError::Invalid(format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)))),
     }
 }
 
@@ -617,7 +680,7 @@ mod tests {
                         file: "target/regress/fail-1-2.atom".into(),
                         reproduce: format!("atomport regress --seed 1 --count 400 --per-script 100 --script {index}"),
                         run_command: "atomport run target/regress/fail-1-2.atom --engine both".into(),
-                        vcd: Err("not traced".into()),
+                        vcd: TraceFile::NotWritten("not traced".into()),
                     }),
                 })
                 .collect(),
@@ -632,7 +695,7 @@ mod tests {
         let text = serde_json::to_string_pretty(&r.to_json()).unwrap();
         let back = RunRecord::from_json("r.json", &text).unwrap();
         assert_eq!(back, r);
-        assert!(RunRecord::from_json("x.json", "{}").unwrap_err().contains("not an atomport-regress/1 report"));
+        assert!(RunRecord::from_json("x.json", "{}").unwrap_err().to_string().contains("not an atomport-regress/1 report"));
     }
 
     #[test]
@@ -650,7 +713,7 @@ mod tests {
         let m = merge(&[("b".into(), part(&[1])), ("a".into(), part(&[0, 2]))]).unwrap();
         assert_eq!(m.missing(), vec![3]);
         assert!(m.differs_from(&whole).unwrap().contains("script 3"), "{:?}", m.differs_from(&whole));
-        assert!(merge(&[("a".into(), part(&[0, 2])), ("c".into(), part(&[2]))]).unwrap_err().contains("overlap"));
+        assert!(merge(&[("a".into(), part(&[0, 2])), ("c".into(), part(&[2]))]).unwrap_err().to_string().contains("overlap"));
     }
 
     #[test]
@@ -675,10 +738,10 @@ mod tests {
                 eprintln!("NOTICE: xmllint not installed (Debian libxml2-utils): JUnit schema validation skipped");
                 return;
             }
-            r => assert_eq!(r, Ok(true), "{x}"),
+            r => assert!(matches!(r, Ok(true)), "{r:?}: {x}"),
         }
         let no_host = x.replacen(" hostname=\"", " host=\"", 1);
-        assert!(xmllint_junit(&no_host).unwrap_err().contains("hostname"));
+        assert!(xmllint_junit(&no_host).unwrap_err().to_string().contains("hostname"));
         let out_of_order = x.replacen("    <system-err></system-err>\n", "", 1).replacen("    <properties>", "    <system-err></system-err>\n    <properties>", 1);
         assert!(xmllint_junit(&out_of_order).is_err());
     }

@@ -558,7 +558,7 @@ fn failures_are_the_same_for_every_jobs_and_reproduce_by_script_number() {
     std::fs::write(std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("failing-regress-junit.xml"), &xml).unwrap();
     match atomport_testbench::results::xmllint_junit(&xml) {
         Ok(false) => eprintln!("NOTICE: xmllint not installed (Debian libxml2-utils): JUnit schema validation skipped"),
-        r => assert_eq!(r, Ok(true), "{xml}"),
+        r => assert!(matches!(r, Ok(true)), "{r:?}: {xml}"),
     }
     let f = &one.failures[0];
     let case = xml.split("<testcase").find(|c| c.contains(&format!("name=\"script {} ", f.script))).unwrap();
@@ -585,7 +585,7 @@ fn kind_and_op_globs_narrow_the_run() {
     }
     let none = MessageFilter { kinds: vec!["SVM_SCATTER".into()], ops: vec!["add".into()] };
     let e = random_script(3, &GenConfig { filter: none, ..GenConfig::every_family(5) }).unwrap_err();
-    assert!(e.contains("no message matches"), "{e}");
+    assert!(e.to_string().contains("no message matches"), "{e}");
 }
 
 /// Coverage is what the RTL did: a lane the unit left alone (out of bounds)

@@ -34,6 +34,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::stats::ReportError;
+
 /// Module name of the generated harness.
 pub const HARNESS_TOP: &str = "atomport_synth_harness";
 
@@ -66,15 +68,20 @@ impl Port {
 /// with the input bits the module reads: those whose net reaches a cell or
 /// an output port (after `flatten; opt -full`, an input bit nothing reads
 /// has no connection left).
-pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
-    let root: Value = serde_json::from_str(json).map_err(|e| format!("write_json output is not JSON: {e}"))?;
-    let modules = root.get("modules").and_then(Value::as_object).ok_or("write_json output has no \"modules\"")?;
+pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, ReportError> {
+    let root: Value =
+        serde_json::from_str(json).map_err(|source| ReportError::NotJson { what: "write_json output", source })?;
+    let modules = root
+        .get("modules")
+        .and_then(Value::as_object)
+        .ok_or_else(|| ReportError::MissingKey { what: "write_json output".into(), key: "modules" })?;
     let m = modules
         .iter()
         .find(|(k, _)| k.trim_start_matches('\\') == module)
         .map(|(_, m)| m)
-        .ok_or_else(|| format!("no module `{module}` in the netlist"))?;
-    let ports = m.get("ports").and_then(Value::as_object).ok_or_else(|| format!("module `{module}` has no ports"))?;
+        .ok_or_else(|| ReportError::NoNetlistModule { module: module.to_string() })?;
+    let ports =
+        m.get("ports").and_then(Value::as_object).ok_or_else(|| ReportError::NoPorts { module: module.to_string() })?;
     // nets read by a cell or driving an output
     let mut read = std::collections::HashSet::new();
     if let Some(cells) = m.get("cells").and_then(Value::as_object) {
@@ -99,9 +106,10 @@ pub fn parse_ports(json: &str, module: &str) -> Result<Vec<Port>, String> {
             Some("input") => Direction::Input,
             Some("output") => Direction::Output,
             Some("inout") => Direction::Inout,
-            other => return Err(format!("port `{name}`: unknown direction {other:?}")),
+            other => return Err(ReportError::UnknownDirection { port: name.clone(), direction: format!("{other:?}") }),
         };
-        let bit_nets = p.get("bits").and_then(Value::as_array).ok_or_else(|| format!("port `{name}` has no bits"))?;
+        let bit_nets =
+            p.get("bits").and_then(Value::as_array).ok_or_else(|| ReportError::NoBits { port: name.clone() })?;
         let used = bit_nets
             .iter()
             .map(|b| direction != Direction::Input || b.as_u64().is_some_and(|n| read.contains(&n)))
@@ -128,13 +136,19 @@ pub struct HarnessShape {
     pub unread_bits: usize,
 }
 
+/// Why a block cannot go into the harness.
+#[derive(Debug, thiserror::Error)]
+pub enum HarnessError {
+    #[error("`{top}` has an inout port `{port}`: the synthesis harness drives inputs and reads outputs only")]
+    Inout { top: String, port: String },
+    #[error("`{top}` has no outputs: there is no logic to synthesize")]
+    NoOutputs { top: String },
+}
+
 /// The Verilog of the harness around `top` with these ports, and its shape.
-pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShape), String> {
+pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShape), HarnessError> {
     if let Some(p) = ports.iter().find(|p| p.direction == Direction::Inout) {
-        return Err(format!(
-            "`{top}` has an inout port `{}`: the synthesis harness drives inputs and reads outputs only",
-            p.name
-        ));
+        return Err(HarnessError::Inout { top: top.to_string(), port: p.name.clone() });
     }
     let inputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Input && !p.is_clock()).collect();
     let outputs: Vec<&Port> = ports.iter().filter(|p| p.direction == Direction::Output).collect();
@@ -142,7 +156,7 @@ pub fn harness_verilog(top: &str, ports: &[Port]) -> Result<(String, HarnessShap
     let unread_bits: usize = inputs.iter().map(|p| p.used.iter().filter(|u| !**u).count()).sum();
     let output_bits: usize = outputs.iter().map(|p| p.bits).sum();
     if output_bits == 0 {
-        return Err(format!("`{top}` has no outputs: there is no logic to synthesize"));
+        return Err(HarnessError::NoOutputs { top: top.to_string() });
     }
 
     let mut v = String::new();
@@ -294,9 +308,10 @@ mod tests {
 
     #[test]
     fn harness_rejects_what_it_cannot_drive() {
-        assert!(harness_verilog("t", &[port("x", Direction::Input, 4)]).unwrap_err().contains("no outputs"));
+        assert!(harness_verilog("t", &[port("x", Direction::Input, 4)]).unwrap_err().to_string().contains("no outputs"));
         assert!(harness_verilog("t", &[port("bus", Direction::Inout, 4), port("y", Direction::Output, 1)])
             .unwrap_err()
+            .to_string()
             .contains("inout"));
         // one output bit: no XOR level, the output register is the pin
         let (v, shape) =

@@ -24,7 +24,6 @@ pub mod stats;
 pub mod table;
 pub mod tools;
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -679,72 +678,32 @@ struct ResourceJson<'a> {
 }
 
 /// Why a run could not produce figures.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SynthError {
     /// No block of that name.
-    UnknownBlock {
-        name: String,
-        known: Vec<String>,
-    },
+    #[error("no block `{name}`: blocks are {}, or any module of hdl/verilog/*.v", known.join(", "))]
+    UnknownBlock { name: String, known: Vec<String> },
     /// No part of that name for the target.
-    UnknownPart {
-        target: Target,
-        name: String,
-        known: Vec<String>,
-    },
+    #[error("no {} part `{name}`: parts are {}", target.name(), known.join(", "))]
+    UnknownPart { target: Target, name: String, known: Vec<String> },
     /// A bad option or a missing input file.
+    #[error("{0}")]
     Input(String),
     /// A tool is not installed and could not be.
-    ToolMissing {
-        tool: String,
-        detail: String,
-        how: String,
-    },
+    #[error("{tool} is missing: {detail}\n  install it with: {how}")]
+    ToolMissing { tool: String, detail: String, how: String },
     /// A tool ran and failed: its exit status and the end of its log.
-    ToolFailed {
-        tool: String,
-        log: PathBuf,
-        status: Option<i32>,
-        tail: String,
-    },
+    #[error("{tool} failed ({}); the end of {}:\n{tail}", status.map(|c| format!("exit status {c}")).unwrap_or_else(|| "no exit status".into()), show(log).display())]
+    ToolFailed { tool: String, log: PathBuf, status: Option<i32>, tail: String },
     /// A tool's output could not be read.
-    Parse {
-        path: PathBuf,
-        detail: String,
-    },
+    #[error("{}: {detail}", show(path).display())]
+    Parse { path: PathBuf, detail: String },
     /// Emitting a variant's Verilog failed.
+    #[error("emitting the variant: {0}")]
     Emit(String),
-    Io {
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    #[error("{}: {error}", show(path).display())]
+    Io { path: PathBuf, error: std::io::Error },
 }
-
-impl fmt::Display for SynthError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SynthError::UnknownBlock { name, known } => {
-                write!(f, "no block `{name}`: blocks are {}, or any module of hdl/verilog/*.v", known.join(", "))
-            }
-            SynthError::UnknownPart { target, name, known } => {
-                write!(f, "no {} part `{name}`: parts are {}", target.name(), known.join(", "))
-            }
-            SynthError::Input(msg) => write!(f, "{msg}"),
-            SynthError::ToolMissing { tool, detail, how } => {
-                write!(f, "{tool} is missing: {detail}\n  install it with: {how}")
-            }
-            SynthError::ToolFailed { tool, log, status, tail } => {
-                let status = status.map(|c| format!("exit status {c}")).unwrap_or_else(|| "no exit status".into());
-                write!(f, "{tool} failed ({status}); the end of {}:\n{tail}", show(log).display())
-            }
-            SynthError::Parse { path, detail } => write!(f, "{}: {detail}", show(path).display()),
-            SynthError::Emit(e) => write!(f, "emitting the variant: {e}"),
-            SynthError::Io { path, error } => write!(f, "{}: {error}", show(path).display()),
-        }
-    }
-}
-
-impl std::error::Error for SynthError {}
 
 fn write_file(path: &Path, text: &str) -> Result<(), SynthError> {
     std::fs::write(path, text).map_err(|error| SynthError::Io { path: path.to_path_buf(), error })
@@ -875,10 +834,10 @@ fn synth_generic(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthErro
     let log = run_yosys(yosys, &dir, &script)?;
     report.warnings = warnings(&log);
     let coarse = stats::parse_stat(&read_file(&dir.join("stat-coarse.json"))?, top)
-        .map_err(|detail| SynthError::Parse { path: dir.join("stat-coarse.json"), detail })?;
+        .map_err(|e| SynthError::Parse { path: dir.join("stat-coarse.json"), detail: e.to_string() })?;
     report.inferred_memories = Some(coarse.memories + coarse.count(CellClass::Memory));
     report.cells = stats::parse_stat(&read_file(&dir.join("stat.json"))?, top)
-        .map_err(|detail| SynthError::Parse { path: dir.join("stat.json"), detail })?;
+        .map_err(|e| SynthError::Parse { path: dir.join("stat.json"), detail: e.to_string() })?;
     report.logic_depth = stats::parse_ltp(&read_file(&dir.join("ltp.txt"))?);
     Ok(())
 }
@@ -912,11 +871,11 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthError> 
     cmd.current_dir(&dir);
     run_logged("yosys", cmd, &dir.join("yosys-ports.log"))?;
     let ports = harness::parse_ports(&read_file(&ports_json)?, &top)
-        .map_err(|detail| SynthError::Parse { path: ports_json.clone(), detail })?;
+        .map_err(|e| SynthError::Parse { path: ports_json.clone(), detail: e.to_string() })?;
     let _ = std::fs::remove_file(&ports_json); // a full elaborated netlist: large, and not needed again
 
     // 2. the harness
-    let (harness_text, shape) = harness::harness_verilog(&top, &ports).map_err(SynthError::Input)?;
+    let (harness_text, shape) = harness::harness_verilog(&top, &ports).map_err(|e| SynthError::Input(e.to_string()))?;
     let harness_v = dir.join("harness.v");
     write_file(&harness_v, &harness_text)?;
     report.harness = Some(shape);
@@ -937,7 +896,7 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthError> 
     let log = run_yosys(yosys, &dir, &script)?;
     report.warnings = warnings(&log);
     report.cells = stats::parse_stat(&read_file(&dir.join("stat.json"))?, &top)
-        .map_err(|detail| SynthError::Parse { path: dir.join("stat.json"), detail })?;
+        .map_err(|e| SynthError::Parse { path: dir.join("stat.json"), detail: e.to_string() })?;
     Ok(())
 }
 
@@ -976,7 +935,7 @@ fn place_and_route(
         Ok(()) => {
             let text = read_file(&report_json)?;
             let (fmax, resources) = stats::parse_pnr_report(&text)
-                .map_err(|detail| SynthError::Parse { path: report_json.clone(), detail })?;
+                .map_err(|e| SynthError::Parse { path: report_json.clone(), detail: e.to_string() })?;
             let fmax_mhz = fmax.or_else(|| stats::parse_fmax_log(&read_file(&log).unwrap_or_default())).map(|(_, f)| f);
             Ok(PnrOutcome::Routed { part, fmax_mhz, resources, log })
         }

@@ -84,23 +84,50 @@ impl CellStats {
     }
 }
 
+/// Why a tool's JSON output (Yosys `stat -json`/`write_json`, nextpnr's
+/// `--report`) could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error("{what} is not JSON: {source}")]
+    NotJson { what: &'static str, source: serde_json::Error },
+    #[error("{what} has no \"{key}\"")]
+    MissingKey { what: String, key: &'static str },
+    #[error("stat -json has no module `{module}` (it has: {})", known.join(", "))]
+    NoStatModule { module: String, known: Vec<String> },
+    #[error("stat -json: count of {cell_type} is not a number")]
+    NotANumber { cell_type: String },
+    #[error("no module `{module}` in the netlist")]
+    NoNetlistModule { module: String },
+    #[error("module `{module}` has no ports")]
+    NoPorts { module: String },
+    /// `direction` as the JSON had it (`Some("x")`, `None`)
+    #[error("port `{port}`: unknown direction {direction}")]
+    UnknownDirection { port: String, direction: String },
+    #[error("port `{port}` has no bits")]
+    NoBits { port: String },
+}
+
 /// Reads module `module` out of the text of `stat -json`. Instances of
 /// other modules of the design (`"atomic_alu": 1` in a harness) are not
 /// cells of this module and are left out.
-pub fn parse_stat(json: &str, module: &str) -> Result<CellStats, String> {
-    let root: Value = serde_json::from_str(json).map_err(|e| format!("stat -json output is not JSON: {e}"))?;
-    let modules = root.get("modules").and_then(Value::as_object).ok_or("stat -json output has no \"modules\"")?;
+pub fn parse_stat(json: &str, module: &str) -> Result<CellStats, ReportError> {
+    let root: Value =
+        serde_json::from_str(json).map_err(|source| ReportError::NotJson { what: "stat -json output", source })?;
+    let modules = root
+        .get("modules")
+        .and_then(Value::as_object)
+        .ok_or_else(|| ReportError::MissingKey { what: "stat -json output".into(), key: "modules" })?;
     // Yosys prints public names escaped: "\\atomic_alu".
     let names: Vec<String> = modules.keys().map(|k| k.trim_start_matches('\\').to_string()).collect();
     let (_, stats) = modules
         .iter()
         .find(|(k, _)| k.trim_start_matches('\\') == module)
-        .ok_or_else(|| format!("stat -json has no module `{module}` (it has: {})", names.join(", ")))?;
+        .ok_or_else(|| ReportError::NoStatModule { module: module.to_string(), known: names.clone() })?;
     let number = |key: &str| stats.get(key).and_then(Value::as_u64).unwrap_or(0);
     let mut by_type = BTreeMap::new();
     if let Some(types) = stats.get("num_cells_by_type").and_then(Value::as_object) {
         for (cell_type, n) in types {
-            let n = n.as_u64().ok_or_else(|| format!("stat -json: count of {cell_type} is not a number"))?;
+            let n = n.as_u64().ok_or_else(|| ReportError::NotANumber { cell_type: cell_type.clone() })?;
             if !names.iter().any(|m| m == cell_type.trim_start_matches('\\')) {
                 by_type.insert(cell_type.clone(), n);
             }
@@ -203,8 +230,9 @@ pub fn parse_fmax_log(log: &str) -> Option<ClockFmax> {
 
 /// From nextpnr's `--report` JSON: the slowest clock's achieved frequency
 /// (clock, MHz) and every resource with a non-zero count.
-pub fn parse_pnr_report(json: &str) -> Result<(Option<ClockFmax>, Vec<Resource>), String> {
-    let root: Value = serde_json::from_str(json).map_err(|e| format!("nextpnr report is not JSON: {e}"))?;
+pub fn parse_pnr_report(json: &str) -> Result<(Option<ClockFmax>, Vec<Resource>), ReportError> {
+    let root: Value =
+        serde_json::from_str(json).map_err(|source| ReportError::NotJson { what: "nextpnr report", source })?;
     let fmax = root.get("fmax").and_then(Value::as_object).and_then(|clocks| {
         clocks
             .iter()
@@ -215,11 +243,11 @@ pub fn parse_pnr_report(json: &str) -> Result<(Option<ClockFmax>, Vec<Resource>)
     if let Some(util) = root.get("utilization").and_then(Value::as_object) {
         for (name, v) in util {
             let used =
-                v.get("used").and_then(Value::as_u64).ok_or_else(|| format!("report: {name} has no \"used\""))?;
+                v.get("used").and_then(Value::as_u64).ok_or_else(|| ReportError::MissingKey { what: format!("report: {name}"), key: "used" })?;
             let available = v
                 .get("available")
                 .and_then(Value::as_u64)
-                .ok_or_else(|| format!("report: {name} has no \"available\""))?;
+                .ok_or_else(|| ReportError::MissingKey { what: format!("report: {name}"), key: "available" })?;
             if used > 0 {
                 resources.push(Resource { name: name.clone(), used, available });
             }
@@ -292,7 +320,7 @@ mod tests {
         assert_eq!(harness.cells, 734 + 3 + 85);
         assert_eq!(harness.count(CellClass::FlipFlop), 737);
         assert!(!harness.by_type.contains_key("atomic_alu"));
-        let err = parse_stat(STAT_ICE40, "atomic_unit").unwrap_err();
+        let err = parse_stat(STAT_ICE40, "atomic_unit").unwrap_err().to_string();
         assert!(err.contains("no module `atomic_unit`") && err.contains("atomic_alu"), "{err}");
         assert!(parse_stat("Warning: not json", "atomic_alu").is_err());
     }

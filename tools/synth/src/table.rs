@@ -182,14 +182,20 @@ fn logic_resource(resources: &[Resource]) -> String {
     }
 }
 
+/// The README has no place for the table.
+#[derive(Debug, thiserror::Error)]
+pub enum SpliceError {
+    #[error("no `{}` marker", BEGIN_MARKER)]
+    NoBegin,
+    #[error("no `{}` marker after `{}`", END_MARKER, BEGIN_MARKER)]
+    NoEnd,
+}
+
 /// `readme` with the text between the markers replaced by `table`.
-pub fn splice(readme: &str, table: &str) -> Result<String, String> {
-    let begin = readme.find(BEGIN_MARKER).ok_or_else(|| format!("no `{BEGIN_MARKER}` marker"))?;
+pub fn splice(readme: &str, table: &str) -> Result<String, SpliceError> {
+    let begin = readme.find(BEGIN_MARKER).ok_or(SpliceError::NoBegin)?;
     let after_begin = begin + BEGIN_MARKER.len();
-    let end = readme[after_begin..]
-        .find(END_MARKER)
-        .map(|i| i + after_begin)
-        .ok_or_else(|| format!("no `{END_MARKER}` marker after `{BEGIN_MARKER}`"))?;
+    let end = readme[after_begin..].find(END_MARKER).map(|i| i + after_begin).ok_or(SpliceError::NoEnd)?;
     Ok(format!("{}\n{}{}", &readme[..after_begin], table, &readme[end..]))
 }
 

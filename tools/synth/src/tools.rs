@@ -158,7 +158,7 @@ fn native(name: &'static str, version_args: &[&str], installer: Installer, insta
         return Err(missing(name, installer, format!("not on PATH; {NOT_INSTALLED}")));
     }
     let Installer::Apt(package) = installer else { unreachable!("native tools are Debian packages") };
-    apt_install(package).map_err(|detail| missing(name, installer, detail))?;
+    apt_install(package).map_err(|e| missing(name, installer, e.to_string()))?;
     if runs(name, version_args) {
         Ok(tool)
     } else {
@@ -166,15 +166,29 @@ fn native(name: &'static str, version_args: &[&str], installer: Installer, insta
     }
 }
 
+/// Why `apt-get` could not install a package.
+#[derive(Debug, thiserror::Error)]
+enum AptError {
+    /// apt-get ran and failed: the end of its output
+    #[error("{tail}")]
+    Failed { tail: String },
+    #[error("apt-get: {0}")]
+    Spawn(std::io::Error),
+    #[error("apt-get update failed (no network, or not root?):\n{0}")]
+    Update(Box<AptError>),
+    #[error("apt-get install {package} failed:\n{source}")]
+    Install { package: String, source: Box<AptError> },
+}
+
 /// `apt-get install -y PACKAGE` (through `sudo -n` when not root), with an
 /// `apt-get update` and a second try when the package lists are stale.
-fn apt_install(package: &str) -> Result<(), String> {
+fn apt_install(package: &str) -> Result<(), AptError> {
     let root = Command::new("id")
         .arg("-u")
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false);
-    let apt = |args: &[&str]| -> Result<(), String> {
+    let apt = |args: &[&str]| -> Result<(), AptError> {
         let mut c = if root {
             Command::new("apt-get")
         } else {
@@ -185,19 +199,18 @@ fn apt_install(package: &str) -> Result<(), String> {
         c.env("DEBIAN_FRONTEND", "noninteractive").args(args);
         match c.output() {
             Ok(o) if o.status.success() => Ok(()),
-            Ok(o) => Err(tail(
-                &format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)),
-                TAIL_LINES,
-            )),
-            Err(e) => Err(format!("apt-get: {e}")),
+            Ok(o) => Err(AptError::Failed {
+                tail: tail(&format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)), TAIL_LINES),
+            }),
+            Err(e) => Err(AptError::Spawn(e)),
         }
     };
     eprintln!("atomport synth: installing {package} (apt-get install -y {package})");
     if apt(&["install", "-y", "-qq", package]).is_ok() {
         return Ok(());
     }
-    apt(&["update", "-qq"]).map_err(|e| format!("apt-get update failed (no network, or not root?):\n{e}"))?;
-    apt(&["install", "-y", "-qq", package]).map_err(|e| format!("apt-get install {package} failed:\n{e}"))
+    apt(&["update", "-qq"]).map_err(|e| AptError::Update(Box::new(e)))?;
+    apt(&["install", "-y", "-qq", package]).map_err(|e| AptError::Install { package: package.to_string(), source: Box::new(e) })
 }
 
 /// The last `n` non-empty lines of `text`.

@@ -46,11 +46,24 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
 }
 
+/// Why the trace cost could not be measured.
+#[derive(Debug, thiserror::Error)]
+pub enum CostError {
+    #[error("{}: {source}", path.display())]
+    Io { path: std::path::PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Generate(#[from] atomport_testbench::generator::GenerateError),
+    #[error("script {script}: {source}")]
+    Rtl { script: usize, source: atomport_testbench::RtlError },
+    #[error("script {script}: the RTL disagrees with the golden model: {first}")]
+    Mismatch { script: usize, first: String },
+}
+
 /// Runs `count` random messages (scripts of `per_script`) under `mem`,
 /// untraced then traced into `vcd_dir/trace-cost-K.vcd` (each deleted
 /// after it is measured).
-pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_dir: &std::path::Path) -> Result<TraceCost, String> {
-    std::fs::create_dir_all(vcd_dir).map_err(|e| format!("{}: {e}", vcd_dir.display()))?;
+pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_dir: &std::path::Path) -> Result<TraceCost, CostError> {
+    std::fs::create_dir_all(vcd_dir).map_err(|source| CostError::Io { path: vcd_dir.to_path_buf(), source })?;
     let mut scripts = Vec::new();
     let mut n = 0;
     while n < count {
@@ -76,9 +89,9 @@ pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_d
         for (k, (s, program)) in scripts.iter().enumerate() {
             let vcd = traced.then(|| vcd_dir.join(format!("trace-cost-{k}.vcd")));
             let opts = RtlOptions { mem: MemConfig { seed: *s, ..mem }, vcd: vcd.clone(), fst: None };
-            let sim = simulate(program, &opts, true).map_err(|e| format!("script {k}: {e}"))?;
+            let sim = simulate(program, &opts, true).map_err(|source| CostError::Rtl { script: k, source })?;
             if let Some(m) = sim.mismatch {
-                return Err(format!("script {k}: the RTL disagrees with the golden model: {m}"));
+                return Err(CostError::Mismatch { script: k, first: m.to_string() });
             }
             if let Some(v) = vcd {
                 cost.vcd_bytes += std::fs::metadata(&v).map(|m| m.len()).unwrap_or(0);

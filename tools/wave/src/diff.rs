@@ -196,9 +196,24 @@ pub fn match_scopes(a: &Waveform, b: &Waveform) -> (String, String) {
     }
 }
 
+/// Why two waveforms cannot be compared (or sampled).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DiffError {
+    #[error("{file}: no clock signal `{name}`")]
+    NoClock { file: String, name: String },
+    #[error("{file}: clock `{path}` is {width} bits wide, not 1")]
+    WideClock { file: String, path: String, width: u32 },
+    #[error("{file}: no scope `{scope}`")]
+    NoScope { file: String, scope: String },
+    #[error("--signals `{glob}` matches no signal in {file_a} or {file_b}")]
+    NoSignalMatches { glob: String, file_a: String, file_b: String },
+    #[error("no signal to compare: nothing under scope `{scope_a}` of {file_a} has a namesake under scope `{scope_b}` of {file_b}")]
+    NothingInCommon { scope_a: String, file_a: String, scope_b: String, file_b: String },
+}
+
 /// Finds the clock under `scope`: relative name, full path, or a bare name
 /// (the shallowest var with that name).
-fn find_clock<'w>(w: &'w Waveform, scope: &str, name: &str) -> Result<&'w Var, String> {
+fn find_clock<'w>(w: &'w Waveform, scope: &str, name: &str) -> Result<&'w Var, DiffError> {
     let rel = relative_vars(w, scope);
     let found = rel
         .iter()
@@ -206,9 +221,9 @@ fn find_clock<'w>(w: &'w Waveform, scope: &str, name: &str) -> Result<&'w Var, S
         .map(|(_, v)| *v)
         .or_else(|| w.var(name))
         .or_else(|| rel.iter().filter(|(_, v)| v.name == name).min_by_key(|(_, v)| v.scope.len()).map(|(_, v)| *v));
-    let var = found.ok_or_else(|| format!("{}: no clock signal `{name}`", w.file))?;
+    let var = found.ok_or_else(|| DiffError::NoClock { file: w.file.clone(), name: name.to_string() })?;
     if var.width != 1 {
-        return Err(format!("{}: clock `{}` is {} bits wide, not 1", w.file, var.path(), var.width));
+        return Err(DiffError::WideClock { file: w.file.clone(), path: var.path(), width: var.width });
     }
     Ok(var)
 }
@@ -282,7 +297,7 @@ pub fn samples_before(tr: &Trace, edges: &[u64]) -> Vec<Option<usize>> {
 
 /// Compares `a` and `b` (see the module doc). `Err` is bad input: a scope
 /// or clock that is not there, nothing to compare.
-pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport, String> {
+pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport, DiffError> {
     let (scope_a, scope_b) = match (&opts.scope_a, &opts.scope_b) {
         (Some(x), Some(y)) => (x.clone(), y.clone()),
         _ => {
@@ -292,7 +307,7 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
     };
     for (w, s) in [(a, &scope_a), (b, &scope_b)] {
         if !w.scopes().contains(s) {
-            return Err(format!("{}: no scope `{s}`", w.file));
+            return Err(DiffError::NoScope { file: w.file.clone(), scope: s.clone() });
         }
     }
     let rel_a = relative_vars(a, &scope_a);
@@ -303,7 +318,7 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
     for g in &opts.signals {
         let hit = |rel: &[(String, &Var)]| rel.iter().any(|(n, v)| glob_match(g, n) || glob_match(g, &v.path()));
         if !hit(&rel_a) && !hit(&rel_b) {
-            return Err(format!("--signals `{g}` matches no signal in {} or {}", a.file, b.file));
+            return Err(DiffError::NoSignalMatches { glob: g.clone(), file_a: a.file.clone(), file_b: b.file.clone() });
         }
     }
     let index_b: HashMap<&str, &Var> = rel_b.iter().map(|(n, v)| (n.as_str(), *v)).collect();
@@ -402,10 +417,7 @@ pub fn diff(a: &Waveform, b: &Waveform, opts: &DiffOptions) -> Result<DiffReport
         }
     }
     if compared == 0 && diffs.is_empty() {
-        return Err(format!(
-            "no signal to compare: nothing under scope `{scope_a}` of {} has a namesake under scope `{scope_b}` of {}",
-            a.file, b.file
-        ));
+        return Err(DiffError::NothingInCommon { scope_a, file_a: a.file.clone(), scope_b, file_b: b.file.clone() });
     }
     Ok(DiffReport {
         file_a: a.file.clone(),
@@ -608,10 +620,10 @@ mod tests {
         let r = diff(&a, &b, &sel).unwrap();
         assert_eq!(r.lines(), ["y: only in x.vcd (not in x.vcd)"]);
         let sel = DiffOptions { signals: vec!["nope*".into()], ..Default::default() };
-        assert!(diff(&a, &b, &sel).unwrap_err().contains("matches no signal"));
+        assert!(diff(&a, &b, &sel).unwrap_err().to_string().contains("matches no signal"));
         let none = wave("$scope module u $end $var wire 1 ! z $end $upscope $end $enddefinitions $end");
-        assert!(diff(&a, &none, &DiffOptions::default()).unwrap_err().contains("no signal to compare"));
+        assert!(diff(&a, &none, &DiffOptions::default()).unwrap_err().to_string().contains("no signal to compare"));
         let clk = DiffOptions { clock: Some("clk".into()), ..Default::default() };
-        assert!(diff(&a, &b, &clk).unwrap_err().contains("no clock signal `clk`"));
+        assert!(diff(&a, &b, &clk).unwrap_err().to_string().contains("no clock signal `clk`"));
     }
 }

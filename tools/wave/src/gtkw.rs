@@ -216,21 +216,29 @@ pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> i
     std::fs::write(out_path, s)
 }
 
+/// Why no GTKWave view was written.
+#[derive(Debug, thiserror::Error)]
+pub enum GtkwError {
+    #[error("{0}")]
+    Read(atomport_core::diag::Diag),
+    #[error("{file}: none of the unit's signals (clock, req_*, mem_*, rsp_*) is in this VCD; no GTKWave view written")]
+    NotTheUnit { file: String },
+    #[error("{}: cannot write: {source}", path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+}
+
 /// Reads the VCD at `vcd_path`, groups the unit's signals and writes
 /// `PATH.gtkw` beside it; returns the save file's path. This is what
 /// `atomport run --vcd PATH` calls after the run.
-pub fn write_unit_gtkw(vcd_path: &Path) -> Result<PathBuf, String> {
-    let w = Waveform::read(vcd_path).map_err(|d| d.to_string())?;
+pub fn write_unit_gtkw(vcd_path: &Path) -> Result<PathBuf, GtkwError> {
+    let w = Waveform::read(vcd_path).map_err(GtkwError::Read)?;
     let groups = unit_groups(&w);
     // a clock alone (any design has one) is not the unit
     if groups.iter().all(|g| g.signals.is_empty() || g.name == UNIT_GROUPS[0].0) {
-        return Err(format!(
-            "{}: none of the unit's signals (clock, req_*, mem_*, rsp_*) is in this VCD; no GTKWave view written",
-            w.file
-        ));
+        return Err(GtkwError::NotTheUnit { file: w.file.clone() });
     }
     let out = gtkw_path(vcd_path);
-    write_gtkw(vcd_path, &out, &groups).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+    write_gtkw(vcd_path, &out, &groups).map_err(|source| GtkwError::Write { path: out.clone(), source })?;
     Ok(out)
 }
 

@@ -24,7 +24,11 @@ use std::path::{Path, PathBuf};
 use atomport_testbench::{simulate, MemConfig, RtlOptions};
 
 use super::check::check;
-use super::diff::{diff, DiffOptions};
+use super::check::CheckError;
+use super::diff::{diff, DiffError, DiffOptions};
+use super::gtkw::GtkwError;
+use atomport_core::diag::Diag;
+use atomport_testbench::RtlError;
 use super::gtkw::{unit_groups, write_unit_gtkw};
 use super::reader::Waveform;
 use super::writer::{rewrite, Rewrite};
@@ -46,43 +50,87 @@ pub struct Scenario {
     pub mem: MemConfig,
 }
 
+/// A bad `# wave:` setting line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    #[error("`{item}` is not key=value")]
+    NotKeyValue { item: String },
+    #[error("bad latency `{value}`")]
+    BadLatency { value: String },
+    #[error("bad stall `{value}`")]
+    BadStall { value: String },
+    #[error("bad seed `{value}`")]
+    BadSeed { value: String },
+    #[error("unknown setting `{key}` (latency, stall, seed)")]
+    Unknown { key: String },
+}
+
+/// Why the reference waves could not be generated or compared.
+#[derive(Debug, thiserror::Error)]
+pub enum RefsError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}:{line}:1: error: {source}", path.display())]
+    Setting { path: PathBuf, line: usize, source: SettingError },
+    #[error("{}: no scenario (*.atom)", dir.display())]
+    NoScenario { dir: PathBuf },
+    #[error("{0}")]
+    Script(Diag),
+    #[error("{0}")]
+    Read(Diag),
+    #[error("{name}: the RTL run failed: {source}")]
+    Rtl { name: String, source: RtlError },
+    #[error("{name}: the RTL disagrees with the golden model: {first}")]
+    Mismatch { name: String, first: String },
+    #[error("{0}")]
+    Check(#[from] CheckError),
+    #[error("{name}: wavecheck: {failure}")]
+    Wavecheck { name: String, failure: String },
+    #[error("{0}")]
+    Gtkw(#[from] GtkwError),
+    #[error("{0}")]
+    Diff(#[from] DiffError),
+    #[error("{}: no reference wave; run `atomport wave update-refs`", path.display())]
+    NoReference { path: PathBuf },
+}
+
 /// Parses a `# wave: ...` line's settings into `mem`.
-fn wave_settings(line: &str, mem: &mut MemConfig) -> Result<(), String> {
+fn wave_settings(line: &str, mem: &mut MemConfig) -> Result<(), SettingError> {
     for item in line.split_whitespace() {
-        let (k, v) = item.split_once('=').ok_or_else(|| format!("`{item}` is not key=value"))?;
+        let (k, v) = item.split_once('=').ok_or_else(|| SettingError::NotKeyValue { item: item.to_string() })?;
         match k {
             "latency" => {
                 let (lo, hi) = v.split_once("..").unwrap_or((v, v));
-                let p = |s: &str| s.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("bad latency `{v}`"));
+                let p = |s: &str| s.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| SettingError::BadLatency { value: v.to_string() });
                 mem.latency_min = p(lo)?;
                 mem.latency_max = p(hi)?;
                 if mem.latency_max < mem.latency_min {
-                    return Err(format!("bad latency `{v}`"));
+                    return Err(SettingError::BadLatency { value: v.to_string() });
                 }
             }
             "stall" => {
-                mem.stall = v.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).ok_or_else(|| format!("bad stall `{v}`"))?
+                mem.stall = v.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).ok_or_else(|| SettingError::BadStall { value: v.to_string() })?
             }
-            "seed" => mem.seed = v.parse().map_err(|_| format!("bad seed `{v}`"))?,
-            _ => return Err(format!("unknown setting `{k}` (latency, stall, seed)")),
+            "seed" => mem.seed = v.parse().map_err(|_| SettingError::BadSeed { value: v.to_string() })?,
+            _ => return Err(SettingError::Unknown { key: k.to_string() }),
         }
     }
     Ok(())
 }
 
 /// The scenarios under `dir/scenarios/`, by name.
-pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
+pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, RefsError> {
     let sdir = dir.join("scenarios");
     let mut out = Vec::new();
-    let entries = std::fs::read_dir(&sdir).map_err(|e| format!("{}: {e}", sdir.display()))?;
+    let entries = std::fs::read_dir(&sdir).map_err(|source| RefsError::Io { path: sdir.clone(), source })?;
     for e in entries {
-        let path = e.map_err(|e| e.to_string())?.path();
+        let path = e.map_err(|source| RefsError::Io { path: sdir.clone(), source })?.path();
         if path.extension().is_some_and(|x| x == "atom") {
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = std::fs::read_to_string(&path).map_err(|source| RefsError::Io { path: path.clone(), source })?;
             let mut mem = MemConfig::FAST;
             for (i, line) in text.lines().enumerate() {
                 if let Some(rest) = line.trim().strip_prefix("# wave:") {
-                    wave_settings(rest, &mut mem).map_err(|e| format!("{}:{}:1: error: {e}", path.display(), i + 1))?;
+                    wave_settings(rest, &mut mem).map_err(|source| RefsError::Setting { path: path.clone(), line: i + 1, source })?;
                 }
             }
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -91,7 +139,7 @@ pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
     if out.is_empty() {
-        return Err(format!("{}: no scenario (*.atom)", sdir.display()));
+        return Err(RefsError::NoScenario { dir: sdir });
     }
     Ok(out)
 }
@@ -99,27 +147,27 @@ pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, String> {
 /// Runs `s` on the RTL with tracing into `out_dir/NAME.vcd` (and its
 /// `.gtkw`); fails unless the run agrees with the golden model, both in
 /// lockstep and by `wavecheck` on the written VCD.
-pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, RefsError> {
+    std::fs::create_dir_all(out_dir).map_err(|source| RefsError::Io { path: out_dir.to_path_buf(), source })?;
     let file = s.script.display().to_string();
-    let program = atomport_core::script::parse_file(&file).map_err(|d| d.to_string())?;
+    let program = atomport_core::script::parse_file(&file).map_err(RefsError::Script)?;
     let vcd = out_dir.join(format!("{}.vcd", s.name));
     let opts = RtlOptions { mem: s.mem, vcd: Some(vcd.clone()), fst: None };
-    let sim = simulate(&program, &opts, true).map_err(|e| format!("{}: the RTL run failed: {e}", s.name))?;
+    let sim = simulate(&program, &opts, true).map_err(|source| RefsError::Rtl { name: s.name.clone(), source })?;
     if let Some(m) = sim.mismatch {
-        return Err(format!("{}: the RTL disagrees with the golden model: {m}", s.name));
+        return Err(RefsError::Mismatch { name: s.name.clone(), first: m.to_string() });
     }
-    let w = Waveform::read(&vcd).map_err(|d| d.to_string())?;
-    let report = check(&w, &program, "clock").map_err(|e| e.to_string())?;
+    let w = Waveform::read(&vcd).map_err(RefsError::Read)?;
+    let report = check(&w, &program, "clock")?;
     if let Some(m) = report.failure {
-        return Err(format!("{}: wavecheck: {m}", s.name));
+        return Err(RefsError::Wavecheck { name: s.name.clone(), failure: m.to_string() });
     }
     write_unit_gtkw(&vcd)?;
     Ok(vcd)
 }
 
 /// Port-level comparison of two waves of one scenario.
-pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::DiffReport, String> {
+pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::DiffReport, DiffError> {
     let opts = DiffOptions {
         signals: PORT_GLOBS.iter().map(|s| s.to_string()).collect(),
         clock: Some("clock".into()),
@@ -132,7 +180,7 @@ pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::Di
 /// state of its GTKWave view ([`unit_groups`]), every other signal dropped
 /// (references stay small and do not churn when unrelated internals
 /// change), no `$date` (equal waves give equal bytes).
-pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, String> {
+pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, std::io::Error> {
     let keep: BTreeSet<usize> = unit_groups(fresh)
         .iter()
         .flat_map(|g| g.signals.iter())
@@ -146,17 +194,18 @@ pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, Strin
         )),
         ..Default::default()
     };
-    rewrite(fresh, Vec::new(), &how).map_err(|e| e.to_string())
+    rewrite(fresh, Vec::new(), &how)
 }
 
 /// Regenerates every reference in `dir` (the fresh runs' full VCDs go to
 /// `work_dir`); returns (name, `new` | `updated` | `unchanged`).
-pub fn update_refs(dir: &Path, work_dir: &Path) -> Result<Vec<(String, String)>, String> {
+pub fn update_refs(dir: &Path, work_dir: &Path) -> Result<Vec<(String, String)>, RefsError> {
     let tmp = work_dir;
     let mut out = Vec::new();
     for s in scenarios(dir)? {
         let fresh = generate(&s, tmp)?;
-        let text = reference_text(&Waveform::read(&fresh).map_err(|d| d.to_string())?, &s.name)?;
+        let text = reference_text(&Waveform::read(&fresh).map_err(RefsError::Read)?, &s.name)
+            .map_err(|source| RefsError::Io { path: fresh.clone(), source })?;
         let target = dir.join(format!("{}.vcd", s.name));
         let status = match std::fs::read(&target) {
             Ok(old) if old == text => "unchanged",
@@ -164,7 +213,7 @@ pub fn update_refs(dir: &Path, work_dir: &Path) -> Result<Vec<(String, String)>,
             Err(_) => "new",
         };
         if status != "unchanged" {
-            std::fs::write(&target, &text).map_err(|e| format!("{}: {e}", target.display()))?;
+            std::fs::write(&target, &text).map_err(|source| RefsError::Io { path: target.clone(), source })?;
         }
         write_unit_gtkw(&target)?;
         out.push((s.name.clone(), status.to_string()));
@@ -189,15 +238,15 @@ impl std::fmt::Display for RefDiff {
 
 /// Regenerates every scenario into `out_dir` and compares each with its
 /// reference in `dir` on the ports. A missing reference is an error.
-pub fn check_refs(dir: &Path, out_dir: &Path) -> Result<Vec<RefDiff>, String> {
+pub fn check_refs(dir: &Path, out_dir: &Path) -> Result<Vec<RefDiff>, RefsError> {
     let mut out = Vec::new();
     for s in scenarios(dir)? {
         let reference = dir.join(format!("{}.vcd", s.name));
         if !reference.exists() {
-            return Err(format!("{}: no reference wave; run `atomport wave update-refs`", reference.display()));
+            return Err(RefsError::NoReference { path: reference });
         }
         let fresh = generate(&s, out_dir)?;
-        let (r, f) = (Waveform::read(&reference).map_err(|d| d.to_string())?, Waveform::read(&fresh).map_err(|d| d.to_string())?);
+        let (r, f) = (Waveform::read(&reference).map_err(RefsError::Read)?, Waveform::read(&fresh).map_err(RefsError::Read)?);
         let report = compare(&r, &f)?;
         let mut lines = report.lines();
         lines.push(report.summary());

@@ -20,8 +20,29 @@ pub struct VerilogPort {
 }
 
 /// The ports of `module` in `verilog`, from its `input` / `output` lines
+/// Why no replay bench could be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    #[error("bad port declaration `{decl}`")]
+    BadDeclaration { decl: String },
+    #[error("bad port range in `{decl}`")]
+    BadPortRange { decl: String },
+    #[error("bad range `{range}`")]
+    BadRange { range: String },
+    #[error("unsupported port declaration `{decl}` (one port per line)")]
+    Unsupported { decl: String },
+    #[error("no `module {module}`")]
+    NoModule { module: String },
+    #[error("module `{module}` declares no ports")]
+    NoPorts { module: String },
+    #[error("{file}: no input `{port}` under scope `{scope}`")]
+    NoInput { file: String, port: String, scope: String },
+    #[error("{file}: `{port}` is {vcd} bits in the VCD, {module} in the module")]
+    WidthMismatch { file: String, port: String, vcd: u32, module: u32 },
+}
+
 /// (`input wire [127:0] req_desc;`, rust-hdl's style), in order.
-pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<VerilogPort>, String> {
+pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<VerilogPort>, ReplayError> {
     let mut inside = false;
     let mut ports = Vec::new();
     for line in verilog.lines() {
@@ -45,24 +66,24 @@ pub fn module_ports(verilog: &str, module: &str) -> Result<Vec<VerilogPort>, Str
         let rest = rest.strip_prefix("wire").or_else(|| rest.strip_prefix("reg")).unwrap_or(rest).trim();
         let (width, name) = match rest.strip_prefix('[') {
             Some(r) => {
-                let (range, name) = r.split_once(']').ok_or_else(|| format!("bad port declaration `{t}`"))?;
-                let (m, l) = range.split_once(':').ok_or_else(|| format!("bad port range in `{t}`"))?;
-                let (m, l): (i64, i64) =
-                    (m.trim().parse().map_err(|_| format!("bad range `{range}`"))?, l.trim().parse().map_err(|_| format!("bad range `{range}`"))?);
+                let (range, name) = r.split_once(']').ok_or_else(|| ReplayError::BadDeclaration { decl: t.to_string() })?;
+                let (m, l) = range.split_once(':').ok_or_else(|| ReplayError::BadPortRange { decl: t.to_string() })?;
+                let bad_range = || ReplayError::BadRange { range: range.to_string() };
+                let (m, l): (i64, i64) = (m.trim().parse().map_err(|_| bad_range())?, l.trim().parse().map_err(|_| bad_range())?);
                 ((m - l).unsigned_abs() as u32 + 1, name.trim())
             }
             None => (1, rest),
         };
         if name.is_empty() || name.contains([',', ' ']) {
-            return Err(format!("unsupported port declaration `{t}` (one port per line)"));
+            return Err(ReplayError::Unsupported { decl: t.to_string() });
         }
         ports.push(VerilogPort { name: name.to_string(), input, width });
     }
     if !inside {
-        return Err(format!("no `module {module}`"));
+        return Err(ReplayError::NoModule { module: module.to_string() });
     }
     if ports.is_empty() {
-        return Err(format!("module `{module}` declares no ports"));
+        return Err(ReplayError::NoPorts { module: module.to_string() });
     }
     Ok(ports)
 }
@@ -81,7 +102,7 @@ fn literal(v: &Value) -> String {
 /// inputs from the vars of the same names under `scope` of `w`, at the same
 /// times (timescale of `w`), dumps `NAME_tb` into `dump_path` and finishes
 /// one `tail` after the last change. Inputs the VCD lacks are an error.
-pub fn replay_testbench(w: &Waveform, scope: &str, module: &str, ports: &[VerilogPort], dump_path: &str, tail: u64) -> Result<String, String> {
+pub fn replay_testbench(w: &Waveform, scope: &str, module: &str, ports: &[VerilogPort], dump_path: &str, tail: u64) -> Result<String, ReplayError> {
     let rel = relative_vars(w, scope);
     let tb = format!("{module}_tb");
     // input changes by time: (port, value literal)
@@ -91,9 +112,9 @@ pub fn replay_testbench(w: &Waveform, scope: &str, module: &str, ports: &[Verilo
             .iter()
             .find(|(n, _)| *n == p.name)
             .map(|(_, v)| *v)
-            .ok_or_else(|| format!("{}: no input `{}` under scope `{scope}`", w.file, p.name))?;
+            .ok_or_else(|| ReplayError::NoInput { file: w.file.clone(), port: p.name.clone(), scope: scope.to_string() })?;
         if var.width != p.width {
-            return Err(format!("{}: `{}` is {} bits in the VCD, {} in the module", w.file, p.name, var.width, p.width));
+            return Err(ReplayError::WidthMismatch { file: w.file.clone(), port: p.name.clone(), vcd: var.width, module: p.width });
         }
         let tr = w.trace(var);
         for i in 0..tr.len() {

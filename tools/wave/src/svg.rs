@@ -92,8 +92,19 @@ fn bus_class(v: &Value) -> &'static str {
     }
 }
 
+/// Why no timing diagram was drawn.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RenderError {
+    #[error("{file}: --signals `{glob}` matches no signal")]
+    NoSignalMatches { file: String, glob: String },
+    #[error("{file}: no clock signal `{name}`")]
+    NoClock { file: String, name: String },
+    #[error("the window is empty: --from {from} is not before --to {to}")]
+    EmptyWindow { from: u64, to: u64 },
+}
+
 /// The rows for the options: the given globs in order, or the unit's groups.
-fn rows<'w>(w: &'w Waveform, scope: &str, signals: &[String]) -> Result<Vec<Row<'w>>, String> {
+fn rows<'w>(w: &'w Waveform, scope: &str, signals: &[String]) -> Result<Vec<Row<'w>>, RenderError> {
     let rel = relative_vars(w, scope);
     let mut out = Vec::new();
     if signals.is_empty() {
@@ -136,7 +147,7 @@ fn rows<'w>(w: &'w Waveform, scope: &str, signals: &[String]) -> Result<Vec<Row<
             }
         }
         if !hit {
-            return Err(format!("{}: --signals `{g}` matches no signal", w.file));
+            return Err(RenderError::NoSignalMatches { file: w.file.clone(), glob: g.clone() });
         }
     }
     Ok(out)
@@ -151,7 +162,7 @@ fn label(n: &str, v: &Var) -> String {
 
 /// Draws the timing diagram. `Ok((svg, notes))`; notes say what defaults
 /// were applied (a window cut to [`DEFAULT_CYCLES`] periods).
-pub fn render_svg(w: &Waveform, opts: &RenderOptions) -> Result<(String, Vec<String>), String> {
+pub fn render_svg(w: &Waveform, opts: &RenderOptions) -> Result<(String, Vec<String>), RenderError> {
     let scope = unit_scope(w);
     let rel = relative_vars(w, &scope);
     let mut notes = Vec::new();
@@ -161,7 +172,7 @@ pub fn render_svg(w: &Waveform, opts: &RenderOptions) -> Result<(String, Vec<Str
                 .find(|(n, _)| n == c)
                 .map(|(_, v)| *v)
                 .or_else(|| w.var(c))
-                .ok_or_else(|| format!("{}: no clock signal `{c}`", w.file))?,
+                .ok_or_else(|| RenderError::NoClock { file: w.file.clone(), name: c.clone() })?,
         ),
         None => rel.iter().find(|(n, v)| (n == "clock" || n == "clk") && v.width == 1).map(|(_, v)| *v),
     };
@@ -186,7 +197,7 @@ pub fn render_svg(w: &Waveform, opts: &RenderOptions) -> Result<(String, Vec<Str
         }
     };
     if to <= from {
-        return Err(format!("the window is empty: --from {from} is not before --to {to}"));
+        return Err(RenderError::EmptyWindow { from, to });
     }
     let mut rows = rows(w, &scope, &opts.signals)?;
     if let Some(c) = clock {

@@ -1,8 +1,15 @@
-//! A small VCD writer: the golden waveform and re-encoded copies of a
+//! The VCD writer: the golden waveform and re-encoded copies of a
 //! [`Waveform`] (another timescale, other identifier codes, `$dumpall`
-//! checkpoints) go through it.
+//! checkpoints) go through it. Every line is written by the `vcd` crate's
+//! [`vcd::Writer`]; this module adds what the waveform tools need on top:
+//! identifier codes chosen by the caller (a re-encoded copy numbers them
+//! from another start), leading-zero compression of vectors (as
+//! simulators write them), and four-state values from the reader's bit
+//! planes.
 
 use std::io::{self, Write};
+
+use vcd::{IdCode, ReferenceIndex, ScopeType, SimulationCommand, TimescaleUnit, VarType};
 
 use super::reader::{Logic, Timescale, Trace, TraceKind, Value, Waveform};
 
@@ -29,21 +36,47 @@ pub fn id_code(mut n: u64) -> String {
     String::from_utf8(s).unwrap()
 }
 
-/// Writes a VCD: header (scopes, vars), then timestamps and changes.
+fn invalid(e: impl std::fmt::Display) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, e.to_string())
+}
+
+/// Writes a VCD: header (scopes, vars), then timestamps and changes. The
+/// `vcd` crate formats each command into a line buffer that goes to `out`
+/// (the crate's writer cannot hand its output back, and [`VcdWriter::finish`]
+/// does).
 pub struct VcdWriter<W: Write> {
     out: W,
+    vcd: vcd::Writer<Vec<u8>>,
     next_id: u64,
     time: Option<u64>,
-    line: String,
 }
 
 impl<W: Write> VcdWriter<W> {
     /// Starts a VCD with `$version` and `$timescale` (no `$date`: equal
     /// inputs give byte-identical files).
-    pub fn new(mut out: W, timescale: Timescale, version: &str) -> io::Result<Self> {
-        writeln!(out, "$version {version} $end")?;
-        writeln!(out, "$timescale {timescale} $end")?;
-        Ok(VcdWriter { out, next_id: 0, time: None, line: String::new() })
+    pub fn new(out: W, timescale: Timescale, version: &str) -> io::Result<Self> {
+        let unit = match timescale.exponent {
+            0 => TimescaleUnit::S,
+            -3 => TimescaleUnit::MS,
+            -6 => TimescaleUnit::US,
+            -9 => TimescaleUnit::NS,
+            -12 => TimescaleUnit::PS,
+            -15 => TimescaleUnit::FS,
+            e => return Err(invalid(format!("timescale exponent {e} has no VCD unit"))),
+        };
+        let mut w = VcdWriter { out, vcd: vcd::Writer::new(Vec::new()), next_id: 0, time: None };
+        w.vcd.version(version)?;
+        w.vcd.timescale(timescale.magnitude, unit)?;
+        w.drain()?;
+        Ok(w)
+    }
+
+    /// Moves what the `vcd` writer formatted to the output.
+    fn drain(&mut self) -> io::Result<()> {
+        let buf = self.vcd.writer();
+        self.out.write_all(buf)?;
+        buf.clear();
+        Ok(())
     }
 
     /// Numbers identifier codes from `n` on (another file's codes for the
@@ -55,17 +88,20 @@ impl<W: Write> VcdWriter<W> {
 
     /// `$comment`.
     pub fn comment(&mut self, text: &str) -> io::Result<()> {
-        writeln!(self.out, "$comment {text} $end")
+        self.vcd.comment(text)?;
+        self.drain()
     }
 
     /// Opens `$scope module NAME`.
     pub fn scope(&mut self, name: &str) -> io::Result<()> {
-        writeln!(self.out, "$scope module {name} $end")
+        self.vcd.scope_def(ScopeType::Module, name)?;
+        self.drain()
     }
 
     /// Closes the innermost scope.
     pub fn upscope(&mut self) -> io::Result<()> {
-        writeln!(self.out, "$upscope $end")
+        self.vcd.upscope()?;
+        self.drain()
     }
 
     /// Declares a `wire` of `width` bits (`name [w-1:0]` when wider than 1).
@@ -84,29 +120,47 @@ impl<W: Write> VcdWriter<W> {
 
     /// Declares a var that shares an existing identifier code.
     pub fn alias(&mut self, var_type: &str, name: &str, width: u32, range: Option<(i64, i64)>, code: &str) -> io::Result<()> {
-        match range {
-            Some((m, l)) => writeln!(self.out, "$var {var_type} {width} {code} {name} [{m}:{l}] $end"),
-            None => writeln!(self.out, "$var {var_type} {width} {code} {name} $end"),
-        }
+        // the `vcd` crate knows the IEEE 1364 var types; SystemVerilog's
+        // (`logic`, `bit`, ...) that a reader may bring are written as `wire`
+        let var_type: VarType = var_type.parse().unwrap_or(VarType::Wire);
+        let id: IdCode = code.parse().map_err(invalid)?;
+        let index = match range {
+            Some((m, l)) => {
+                let bound = |b: i64| i32::try_from(b).map_err(|_| invalid(format!("range bound {b} of `{name}`")));
+                Some(ReferenceIndex::Range(bound(m)?, bound(l)?))
+            }
+            None => None,
+        };
+        self.vcd.var_def(var_type, width, id, name, index)?;
+        self.drain()
     }
 
     /// Ends the header.
     pub fn enddefinitions(&mut self) -> io::Result<()> {
-        writeln!(self.out, "$enddefinitions $end")
+        self.vcd.enddefinitions()?;
+        self.drain()
     }
 
     /// Writes `#t` (once per distinct time).
     pub fn time(&mut self, t: u64) -> io::Result<()> {
         if self.time != Some(t) {
-            writeln!(self.out, "#{t}")?;
+            self.vcd.timestamp(t)?;
             self.time = Some(t);
+            self.drain()?;
         }
         Ok(())
     }
 
-    /// Writes a raw line (`$dumpvars`, `$end`, ...).
-    pub fn raw(&mut self, text: &str) -> io::Result<()> {
-        writeln!(self.out, "{text}")
+    /// `$dumpall` ... [`VcdWriter::end`]: a checkpoint of every value.
+    pub fn dumpall(&mut self) -> io::Result<()> {
+        self.vcd.begin(SimulationCommand::Dumpall)?;
+        self.drain()
+    }
+
+    /// `$end` of a simulation command.
+    pub fn end(&mut self) -> io::Result<()> {
+        self.vcd.end()?;
+        self.drain()
     }
 
     /// A known value (the low `width` bits of `v`).
@@ -123,50 +177,45 @@ impl<W: Write> VcdWriter<W> {
 
     /// A four-state value given as value and unknown planes.
     pub fn change_planes(&mut self, code: &str, width: u32, bits: &[u64], unknown: &[u64]) -> io::Result<()> {
+        let id: IdCode = code.parse().map_err(invalid)?;
         let bit = |i: u32| {
             let (w, b) = ((i / 64) as usize, i % 64);
             match (bits[w] >> b & 1, unknown[w] >> b & 1) {
-                (0, 0) => '0',
-                (1, 0) => '1',
-                (0, _) => 'x',
-                _ => 'z',
+                (0, 0) => vcd::Value::V0,
+                (1, 0) => vcd::Value::V1,
+                (0, _) => vcd::Value::X,
+                _ => vcd::Value::Z,
             }
         };
-        self.line.clear();
         if width == 1 {
-            self.line.push(bit(0));
-            self.line.push_str(code);
+            self.vcd.change_scalar(id, bit(0))?;
         } else {
             // leading zeros dropped (the reader pads with 0), but one kept
             // before an x or z, which would otherwise pad with x or z
             let mut top = width;
-            while top > 1 && bit(top - 1) == '0' {
+            while top > 1 && bit(top - 1) == vcd::Value::V0 {
                 top -= 1;
             }
-            self.line.push('b');
-            if top < width && matches!(bit(top - 1), 'x' | 'z') {
-                self.line.push('0');
-            }
-            for i in (0..top).rev() {
-                self.line.push(bit(i));
-            }
-            self.line.push(' ');
-            self.line.push_str(code);
+            let keep_zero = top < width && matches!(bit(top - 1), vcd::Value::X | vcd::Value::Z);
+            let values = keep_zero.then_some(vcd::Value::V0).into_iter().chain((0..top).rev().map(bit));
+            self.vcd.change_vector(id, values)?;
         }
-        writeln!(self.out, "{}", self.line)
+        self.drain()
     }
 
     /// A value read from another trace.
     pub fn change_value(&mut self, code: &str, v: &Value) -> io::Result<()> {
         match v.kind {
-            TraceKind::Logic => self.change_planes(code, v.width, v.bits, v.unknown),
-            TraceKind::Real => writeln!(self.out, "r{} {code}", f64::from_bits(v.bits[0])),
-            TraceKind::Text => writeln!(self.out, "s{} {code}", v.display()),
+            TraceKind::Logic => return self.change_planes(code, v.width, v.bits, v.unknown),
+            TraceKind::Real => self.vcd.change_real(code.parse().map_err(invalid)?, f64::from_bits(v.bits[0]))?,
+            TraceKind::Text => self.vcd.change_string(code.parse().map_err(invalid)?, &v.display())?,
         }
+        self.drain()
     }
 
     /// Flushes and returns the output.
     pub fn finish(mut self) -> io::Result<W> {
+        self.drain()?;
         self.out.flush()?;
         Ok(self.out)
     }
@@ -257,13 +306,13 @@ pub fn rewrite<W: Write>(w: &Waveform, out: W, how: &Rewrite) -> io::Result<W> {
     events.sort_unstable();
     let mut next_dumpall = how.dumpall_every;
     let dumpall = |vw: &mut VcdWriter<W>, at: u64| -> io::Result<()> {
-        vw.raw("$dumpall")?;
+        vw.dumpall()?;
         for (t, tr) in w.traces.iter().enumerate() {
             if let (Some(code), Some(i)) = (&codes[t], tr.index_before(at)) {
                 vw.change_value(code, &tr.value(i))?;
             }
         }
-        vw.raw("$end")
+        vw.end()
     };
     for (time, t, i) in events {
         while let Some(d) = next_dumpall.filter(|&d| d <= time && d > 0) {
