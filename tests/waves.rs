@@ -595,6 +595,47 @@ fn fst_of_a_run_round_trips_through_wavediff_against_its_vcd() {
     let (code, _, err) = atomport(&["wave", "render", s(&fst), "--svg", s(&svg)]);
     assert_eq!(code, 0, "{err}");
 
+    // one value of one port changed in the VCD (its low bit flipped): wavediff
+    // against the FST names that signal at that time and nothing else
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    let code = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() == 7 && f[0] == "$var" && f[4] == "rsp_data")
+        .map(|f| f[3].to_string())
+        .expect("rsp_data declared");
+    let suffix = format!(" {code}");
+    let changes: Vec<usize> = text.lines().enumerate().filter(|(_, l)| l.starts_with('b') && l.ends_with(&suffix)).map(|(i, _)| i).collect();
+    assert!(changes.len() > 4, "{} rsp_data changes", changes.len());
+    let target = changes[changes.len() / 2];
+    let (mut time, mut flip_time) = (0u64, None);
+    let mut flipped = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        if let Some(t) = l.strip_prefix('#') {
+            time = t.parse().unwrap();
+        }
+        if i == target {
+            let (bits, id) = l.split_once(' ').unwrap();
+            let last = if bits.ends_with('1') { '0' } else { '1' };
+            flipped.push(format!("{}{last} {id}", &bits[..bits.len() - 1]));
+            flip_time = Some(time);
+        } else {
+            flipped.push(l.to_string());
+        }
+    }
+    let flip_time = flip_time.unwrap();
+    let mutated = dir().join("rt-lock-flipped.vcd");
+    std::fs::write(&mutated, flipped.join("\n") + "\n").unwrap();
+    let (code, out, err) = atomport(&["wavediff", "--signals", "*", "--strict", s(&mutated), s(&fst)]);
+    assert_eq!(code, 1, "{out}{err}");
+    let reported: Vec<&str> = out.lines().filter(|l| l.contains("first difference at")).collect();
+    assert!(!reported.is_empty(), "{out}");
+    for l in &reported {
+        let name = l.split(':').next().unwrap();
+        assert!(name.ends_with("rsp_data"), "only rsp_data differs, not {l}");
+        assert!(l.contains(&format!("first difference at {flip_time} ns")), "{l}");
+    }
+
     // another memory seed: the FST differs, and wavediff says where
     let other = dir().join("rt-lock-seed4.fst");
     let (code, _, err) = atomport(&["run", &lock, "--engine", "rtl", "--stall", "0.3", "--latency", "1..5", "--seed", "4", "--fst", s(&other)]);
