@@ -11,6 +11,8 @@
 
 use std::time::Instant;
 
+use serde::Serialize;
+
 use atomport_testbench::bench::{self, LoopResult, ThroughputRow, IMAGE_WORDS};
 
 /// Arguments of `atomport bench`.
@@ -22,6 +24,77 @@ pub struct BenchArgs {
     /// passes over the 64-message speed stream per timed run
     #[arg(long, value_name = "N", default_value_t = 400, value_parser = super::optval::at_least_one_u64)]
     pub rounds: u64,
+}
+
+/// `atomport bench --json`.
+#[derive(Serialize)]
+struct BenchJson<'a> {
+    throughput: Vec<RowJson<'a>>,
+    targets_missed: usize,
+    speed: SpeedJson,
+}
+
+/// One throughput row.
+#[derive(Serialize)]
+struct RowJson<'a> {
+    kind: &'a str,
+    exec_size: u8,
+    addressing: &'a str,
+    enabled_lanes: u32,
+    elements: u32,
+    cycles_per_message: f64,
+    cycles_per_lane: f64,
+    first_message_latency: u64,
+    target_cycles_per_message: f64,
+    met: bool,
+}
+
+impl<'a> RowJson<'a> {
+    fn new(r: &'a ThroughputRow) -> Self {
+        RowJson {
+            kind: &r.kind,
+            exec_size: r.exec_size,
+            addressing: r.addressing,
+            enabled_lanes: r.enabled_lanes,
+            elements: r.elements,
+            cycles_per_message: r.cycles_per_message,
+            cycles_per_lane: r.cycles_per_lane,
+            first_message_latency: r.first_latency,
+            target_cycles_per_message: r.target,
+            met: r.met(),
+        }
+    }
+}
+
+/// The speed loops on the same stream.
+#[derive(Serialize)]
+struct SpeedJson {
+    stream_messages: usize,
+    rounds: u64,
+    cycles: u64,
+    messages: u64,
+    checksum: String,
+    rust: RateJson,
+    cpp: RateJson,
+    ratio_rust_over_cpp: f64,
+    checked_bench: CheckedJson,
+}
+
+/// One loop's best timed run.
+#[derive(Serialize)]
+struct RateJson {
+    cycles_per_s: f64,
+    messages_per_s: f64,
+    seconds: f64,
+}
+
+/// The checked bench (driver, monitor, scoreboard) on the same stream.
+#[derive(Serialize)]
+struct CheckedJson {
+    cycles_per_s: f64,
+    messages_per_s: f64,
+    cycles: u64,
+    messages: u64,
 }
 
 /// Timed runs of each speed loop; each rate is the best run (the machine is shared).
@@ -113,30 +186,24 @@ pub fn main(a: BenchArgs) -> i32 {
     let missed = rows.iter().filter(|r| !r.met()).count();
 
     if a.json {
-        let rows_json: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "kind": r.kind, "exec_size": r.exec_size, "addressing": r.addressing,
-                    "enabled_lanes": r.enabled_lanes, "elements": r.elements,
-                    "cycles_per_message": r.cycles_per_message, "cycles_per_lane": r.cycles_per_lane,
-                    "first_message_latency": r.first_latency, "target_cycles_per_message": r.target,
-                    "met": r.met(),
-                })
-            })
-            .collect();
-        let v = serde_json::json!({
-            "throughput": rows_json,
-            "targets_missed": missed,
-            "speed": {
-                "stream_messages": images.len() / IMAGE_WORDS, "rounds": rounds,
-                "cycles": rust.cycles, "messages": rust.messages, "checksum": format!("{:#018x}", rust.checksum),
-                "rust": {"cycles_per_s": rust_cps, "messages_per_s": rust_mps, "seconds": rust_best},
-                "cpp": {"cycles_per_s": cpp_cps, "messages_per_s": cpp_mps, "seconds": cpp_best},
-                "ratio_rust_over_cpp": rust_cps / cpp_cps,
-                "checked_bench": {"cycles_per_s": checked_cps, "messages_per_s": checked_mps, "cycles": checked.0, "messages": checked.1},
-            }
-        });
+        let rate_json = |cycles_per_s, messages_per_s, seconds| RateJson { cycles_per_s, messages_per_s, seconds };
+        let report = BenchJson {
+            throughput: rows.iter().map(RowJson::new).collect(),
+            targets_missed: missed,
+            speed: SpeedJson {
+                stream_messages: images.len() / IMAGE_WORDS,
+                rounds,
+                cycles: rust.cycles,
+                messages: rust.messages,
+                checksum: format!("{:#018x}", rust.checksum),
+                rust: rate_json(rust_cps, rust_mps, rust_best),
+                cpp: rate_json(cpp_cps, cpp_mps, cpp_best),
+                ratio_rust_over_cpp: rust_cps / cpp_cps,
+                checked_bench: CheckedJson { cycles_per_s: checked_cps, messages_per_s: checked_mps, cycles: checked.0, messages: checked.1 },
+            },
+        };
+        // through a `Value`: the keys print sorted, as they always have
+        let v = serde_json::to_value(report).expect("json");
         println!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return 0;
     }

@@ -10,9 +10,48 @@
 
 use std::path::Path;
 
+use serde::Serialize;
+
 use atomport_testbench::results::{junit_xml, JunitCase};
 use atomport_wave::check::CheckReport;
 use atomport_wave::reader::Waveform;
+
+/// The `--report` JSON (through a `Value`: its keys print sorted).
+#[derive(Serialize)]
+struct WavecheckJson<'a> {
+    format: &'static str,
+    waveform: String,
+    script: &'a str,
+    clock: &'a str,
+    scope: &'a str,
+    timescale: String,
+    cycles: usize,
+    counts: CountsJson,
+    agrees: bool,
+    failure: Option<FailureJson<'a>>,
+    seconds: f64,
+    reproduce: String,
+}
+
+/// The monitor's counts up to the first failure.
+#[derive(Serialize)]
+struct CountsJson {
+    reads: u64,
+    writes: u64,
+    observed: u64,
+    results: u64,
+    dones: u64,
+}
+
+/// The first failure.
+#[derive(Serialize)]
+struct FailureJson<'a> {
+    cycle: Option<u64>,
+    time: Option<u64>,
+    at: String,
+    signal: &'a str,
+    what: &'a str,
+}
 
 /// What the report files describe: the check and how it was called.
 pub struct WavecheckOutcome<'a> {
@@ -40,26 +79,27 @@ impl WavecheckOutcome<'_> {
 
     pub fn to_json(&self) -> serde_json::Value {
         let c = &self.report.counts;
-        serde_json::json!({
-            "format": "atomport-wavecheck/1",
-            "waveform": self.wave_path.display().to_string(),
-            "script": self.script,
-            "clock": self.clock,
-            "scope": self.report.scope,
-            "timescale": self.wave.timescale.to_string(),
-            "cycles": self.report.cycles,
-            "counts": { "reads": c.reads, "writes": c.writes, "observed": c.observed, "results": c.results, "dones": c.dones },
-            "agrees": self.report.agrees(),
-            "failure": self.report.failure.as_ref().map(|f| serde_json::json!({
-                "cycle": f.cycle,
-                "time": f.time,
-                "at": self.at(),
-                "signal": f.signal,
-                "what": f.what,
-            })),
-            "seconds": self.seconds,
-            "reproduce": self.reproduce(),
-        })
+        let json = WavecheckJson {
+            format: "atomport-wavecheck/1",
+            waveform: self.wave_path.display().to_string(),
+            script: self.script,
+            clock: self.clock,
+            scope: &self.report.scope,
+            timescale: self.wave.timescale.to_string(),
+            cycles: self.report.cycles,
+            counts: CountsJson { reads: c.reads, writes: c.writes, observed: c.observed, results: c.results, dones: c.dones },
+            agrees: self.report.agrees(),
+            failure: self.report.failure.as_ref().map(|f| FailureJson {
+                cycle: f.cycle,
+                time: f.time,
+                at: self.at(),
+                signal: &f.signal,
+                what: &f.what,
+            }),
+            seconds: self.seconds,
+            reproduce: self.reproduce(),
+        };
+        serde_json::to_value(json).expect("JSON")
     }
 
     pub fn to_junit(&self) -> String {

@@ -705,12 +705,9 @@ impl FunctionalCoverage {
 impl CoverSpace {
     /// `[[group, [[bin, null | reason], ...]], ...]`: arrays, so the order survives.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::Value::Array(
-            self.groups
-                .iter()
-                .map(|(g, bins)| serde_json::json!([g, bins.iter().map(|b| serde_json::json!([b.name, b.unreachable])).collect::<Vec<_>>()]))
-                .collect(),
-        )
+        let groups: Vec<(&str, Vec<(&str, Option<&str>)>)> =
+            self.groups.iter().map(|(g, bins)| (g.as_str(), bins.iter().map(|b| (b.name.as_str(), b.unreachable.as_deref())).collect())).collect();
+        serde_json::to_value(groups).expect("JSON")
     }
 
     /// Reads [`CoverSpace::to_json`] back.

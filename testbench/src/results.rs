@@ -10,7 +10,10 @@
 //! command), and the coverage. Shards of one run share the options; their
 //! merge is the run's report: scripts in order, coverage summed.
 
-use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
 
 use super::funcov::{CoverSpace, FunctionalCoverage};
 use super::regress::{RegressConfig, RegressReport, Shard};
@@ -126,6 +129,106 @@ pub struct RunRecord {
     pub space: CoverSpace,
 }
 
+/// [`RunRecord::to_json`]'s layout.
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    format: &'static str,
+    options: &'a str,
+    seed: u64,
+    count: usize,
+    per_script: usize,
+    total_scripts: usize,
+    unit: &'a str,
+    shards: Vec<String>,
+    script: Option<usize>,
+    jobs: usize,
+    seconds: f64,
+    stopped_early: bool,
+    totals: TotalsJson,
+    scripts: Vec<ScriptJson<'a>>,
+    coverage: CoverageJson<'a>,
+}
+
+/// The report's sums.
+#[derive(Serialize)]
+struct TotalsJson {
+    scripts: usize,
+    messages: usize,
+    cycles: u64,
+    rejected: usize,
+    failures: usize,
+    missing: Vec<usize>,
+}
+
+/// One script of the report.
+#[derive(Serialize)]
+struct ScriptJson<'a> {
+    index: usize,
+    /// `0x...`
+    seed: String,
+    messages: usize,
+    cycles: u64,
+    rejected: usize,
+    seconds: f64,
+    shard: Option<String>,
+    /// `pass` or `fail`
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure: Option<FailureJson<'a>>,
+}
+
+impl<'a> ScriptJson<'a> {
+    fn new(s: &'a ScriptRecord) -> Self {
+        ScriptJson {
+            index: s.index,
+            seed: format!("{:#x}", s.seed),
+            messages: s.messages,
+            cycles: s.cycles,
+            rejected: s.rejected,
+            seconds: s.seconds,
+            shard: s.shard.map(|x| x.to_string()),
+            status: if s.failure.is_some() { "fail" } else { "pass" },
+            failure: s.failure.as_ref().map(|f| FailureJson {
+                what: &f.what,
+                file: &f.file,
+                reproduce: &f.reproduce,
+                run: &f.run_command,
+                vcd: f.vcd.path(),
+                vcd_error: f.vcd.why_not(),
+            }),
+        }
+    }
+}
+
+/// A failing script: its first difference, files and commands.
+#[derive(Serialize)]
+struct FailureJson<'a> {
+    what: &'a str,
+    file: &'a str,
+    reproduce: &'a str,
+    run: &'a str,
+    vcd: Option<&'a str>,
+    vcd_error: Option<&'a str>,
+}
+
+/// The run's functional coverage.
+#[derive(Serialize)]
+struct CoverageJson<'a> {
+    summary: String,
+    holes: Vec<String>,
+    hits: &'a BTreeMap<String, BTreeMap<String, u64>>,
+    space: Value,
+}
+
+/// What [`RunRecord::outcome`] compares.
+#[derive(Serialize)]
+struct OutcomeJson<'a> {
+    options: &'a str,
+    /// index, seed, messages, cycles, rejected, first difference
+    scripts: Vec<(usize, u64, usize, u64, usize, Option<&'a str>)>,
+    coverage: &'a BTreeMap<String, BTreeMap<String, u64>>,
+}
+
 impl RunRecord {
     /// The record of a finished run.
     pub fn new(cfg: &RegressConfig, report: &RegressReport, seconds: f64) -> RunRecord {
@@ -202,14 +305,12 @@ impl RunRecord {
     /// seed, messages, cycles, rejections, verdict and first difference, and
     /// the coverage. Not compared: wall times, jobs, shards.
     pub fn outcome(&self) -> Value {
-        json!({
-            "options": self.options,
-            "scripts": self.scripts.iter().map(|s| json!([
-                s.index, s.seed, s.messages, s.cycles, s.rejected,
-                s.failure.as_ref().map(|f| f.what.clone()),
-            ])).collect::<Vec<_>>(),
-            "coverage": self.coverage.to_json(),
-        })
+        let outcome = OutcomeJson {
+            options: &self.options,
+            scripts: self.scripts.iter().map(|s| (s.index, s.seed, s.messages, s.cycles, s.rejected, s.failure.as_ref().map(|f| f.what.as_str()))).collect(),
+            coverage: &self.coverage.hits,
+        };
+        serde_json::to_value(outcome).expect("JSON")
     }
 
     /// The first difference between the outcomes of two reports, if any.
@@ -241,65 +342,39 @@ impl RunRecord {
         None
     }
 
+    /// The report (format [`FORMAT`]), through a `Value`: its keys print
+    /// sorted, as they always have.
     pub fn to_json(&self) -> Value {
-        let scripts: Vec<Value> = self
-            .scripts
-            .iter()
-            .map(|s| {
-                let mut m = Map::new();
-                m.insert("index".into(), json!(s.index));
-                m.insert("seed".into(), json!(format!("{:#x}", s.seed)));
-                m.insert("messages".into(), json!(s.messages));
-                m.insert("cycles".into(), json!(s.cycles));
-                m.insert("rejected".into(), json!(s.rejected));
-                m.insert("seconds".into(), json!(s.seconds));
-                m.insert("shard".into(), s.shard.map_or(Value::Null, |x| json!(x.to_string())));
-                m.insert("status".into(), json!(if s.failure.is_some() { "fail" } else { "pass" }));
-                if let Some(f) = &s.failure {
-                    m.insert(
-                        "failure".into(),
-                        json!({
-                            "what": f.what,
-                            "file": f.file,
-                            "reproduce": f.reproduce,
-                            "run": f.run_command,
-                            "vcd": f.vcd.path(),
-                            "vcd_error": f.vcd.why_not(),
-                        }),
-                    );
-                }
-                Value::Object(m)
-            })
-            .collect();
-        json!({
-            "format": FORMAT,
-            "options": self.options,
-            "seed": self.seed,
-            "count": self.count,
-            "per_script": self.per_script,
-            "total_scripts": self.total_scripts,
-            "unit": self.unit,
-            "shards": self.shards.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "script": self.script,
-            "jobs": self.jobs,
-            "seconds": self.seconds,
-            "stopped_early": self.stopped_early,
-            "totals": {
-                "scripts": self.scripts.len(),
-                "messages": self.messages(),
-                "cycles": self.cycles(),
-                "rejected": self.rejected(),
-                "failures": self.failures().count(),
-                "missing": self.missing(),
+        let report = ReportJson {
+            format: FORMAT,
+            options: &self.options,
+            seed: self.seed,
+            count: self.count,
+            per_script: self.per_script,
+            total_scripts: self.total_scripts,
+            unit: &self.unit,
+            shards: self.shards.iter().map(|s| s.to_string()).collect(),
+            script: self.script,
+            jobs: self.jobs,
+            seconds: self.seconds,
+            stopped_early: self.stopped_early,
+            totals: TotalsJson {
+                scripts: self.scripts.len(),
+                messages: self.messages(),
+                cycles: self.cycles(),
+                rejected: self.rejected(),
+                failures: self.failures().count(),
+                missing: self.missing(),
             },
-            "scripts": scripts,
-            "coverage": {
-                "summary": self.coverage.summary(&self.space),
-                "holes": self.coverage.holes(&self.space).iter().map(|(g, b)| format!("{g}: {b}")).collect::<Vec<_>>(),
-                "hits": self.coverage.to_json(),
-                "space": self.space.to_json(),
+            scripts: self.scripts.iter().map(ScriptJson::new).collect(),
+            coverage: CoverageJson {
+                summary: self.coverage.summary(&self.space),
+                holes: self.coverage.holes(&self.space).iter().map(|(g, b)| format!("{g}: {b}")).collect(),
+                hits: &self.coverage.hits,
+                space: self.space.to_json(),
             },
-        })
+        };
+        serde_json::to_value(report).expect("JSON")
     }
 
     /// Reads a report written by [`RunRecord::to_json`]; `name` for errors.

@@ -26,7 +26,8 @@ pub mod tools;
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use harness::HarnessShape;
 use stats::{CellClass, CellStats, Resource};
@@ -440,57 +441,43 @@ impl SynthReport {
         self.target == Target::Generic || self.routed().is_some()
     }
 
-    /// The `--json` form (also `summary.json`).
+    /// The `--json` form (also `summary.json`), through a `Value`: its keys
+    /// print sorted, as they always have.
     pub fn to_json(&self) -> Value {
         let c = &self.cells;
-        let pnr: Vec<Value> = self
-            .pnr
-            .iter()
-            .map(|o| match o {
-                PnrOutcome::Routed { part, fmax_mhz, resources, log } => json!({
-                    "part": part.name, "device": part.device, "fits": true,
-                    "fmax_mhz": fmax_mhz.map(round2),
-                    "resources": resources_json(resources),
-                    "log": show(log).display().to_string(),
-                }),
-                PnrOutcome::DoesNotFit { part, over, message, log } => json!({
-                    "part": part.name, "device": part.device, "fits": false,
-                    "over": resources_json(over),
-                    "message": message,
-                    "log": show(log).display().to_string(),
-                }),
-            })
-            .collect();
-        json!({
-            "block": self.block.name,
-            "top": self.block.top,
-            "verilog": show(&self.block.verilog).display().to_string(),
-            "origin": self.block.origin,
-            "target": self.target.name(),
-            "seed": self.seed,
-            "freq_target_mhz": self.freq_mhz,
-            "dir": show(&self.dir).display().to_string(),
-            "tools": self.tools,
-            "cells": c.cells,
-            "luts": c.count(CellClass::Lut),
-            "flip_flops": c.count(CellClass::FlipFlop),
-            "latches": c.count(CellClass::Latch),
-            "carry_cells": c.count(CellClass::Carry),
-            "block_rams": c.count(CellClass::BlockRam),
-            "lut_rams": c.count(CellClass::LutRam),
-            "dsps": c.count(CellClass::Dsp),
-            "memories": self.memories(),
-            "logic_depth": self.logic_depth,
-            "cells_by_type": c.by_type,
-            "yosys_warnings": self.warnings,
-            "harness": self.harness.map(|h| json!({
-                "scan_flip_flops": h.scan_bits, "output_flip_flops": h.output_bits, "parity_flip_flops": h.parity_flops,
-                "unread_input_bits": h.unread_bits,
-            })),
-            "pnr": pnr,
-            "fits": self.fits(),
-            "fmax_mhz": self.fmax_mhz().map(round2),
-        })
+        let json = SynthJson {
+            block: &self.block.name,
+            top: &self.block.top,
+            verilog: show(&self.block.verilog).display().to_string(),
+            origin: &self.block.origin,
+            target: self.target.name(),
+            seed: self.seed,
+            freq_target_mhz: self.freq_mhz,
+            dir: show(&self.dir).display().to_string(),
+            tools: &self.tools,
+            cells: c.cells,
+            luts: c.count(CellClass::Lut),
+            flip_flops: c.count(CellClass::FlipFlop),
+            latches: c.count(CellClass::Latch),
+            carry_cells: c.count(CellClass::Carry),
+            block_rams: c.count(CellClass::BlockRam),
+            lut_rams: c.count(CellClass::LutRam),
+            dsps: c.count(CellClass::Dsp),
+            memories: self.memories(),
+            logic_depth: self.logic_depth,
+            cells_by_type: &c.by_type,
+            yosys_warnings: &self.warnings,
+            harness: self.harness.map(|h| HarnessJson {
+                scan_flip_flops: h.scan_bits,
+                output_flip_flops: h.output_bits,
+                parity_flip_flops: h.parity_flops,
+                unread_input_bits: h.unread_bits,
+            }),
+            pnr: self.pnr.iter().map(PnrJson::new).collect(),
+            fits: self.fits(),
+            fmax_mhz: self.fmax_mhz().map(round2),
+        };
+        serde_json::to_value(json).expect("JSON")
     }
 
     /// Memories: inferred ones (generic) or block RAMs (FPGA targets).
@@ -597,8 +584,97 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-fn resources_json(resources: &[Resource]) -> Value {
-    Value::Array(resources.iter().map(|r| json!({"name": r.name, "used": r.used, "available": r.available})).collect())
+/// [`SynthReport::to_json`]'s layout.
+#[derive(Serialize)]
+struct SynthJson<'a> {
+    block: &'a str,
+    top: &'a str,
+    verilog: String,
+    origin: &'a str,
+    target: &'static str,
+    seed: u64,
+    freq_target_mhz: Option<f64>,
+    dir: String,
+    tools: &'a [String],
+    cells: u64,
+    luts: u64,
+    flip_flops: u64,
+    latches: u64,
+    carry_cells: u64,
+    block_rams: u64,
+    lut_rams: u64,
+    dsps: u64,
+    memories: u64,
+    logic_depth: Option<u64>,
+    cells_by_type: &'a std::collections::BTreeMap<String, u64>,
+    yosys_warnings: &'a [String],
+    harness: Option<HarnessJson>,
+    pnr: Vec<PnrJson<'a>>,
+    fits: bool,
+    fmax_mhz: Option<f64>,
+}
+
+/// The harness's share of the device figures.
+#[derive(Serialize)]
+struct HarnessJson {
+    scan_flip_flops: usize,
+    output_flip_flops: usize,
+    parity_flip_flops: usize,
+    unread_input_bits: usize,
+}
+
+/// One part tried by place and route.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum PnrJson<'a> {
+    Routed {
+        part: &'static str,
+        device: &'static str,
+        fits: bool,
+        fmax_mhz: Option<f64>,
+        resources: Vec<ResourceJson<'a>>,
+        log: String,
+    },
+    DoesNotFit {
+        part: &'static str,
+        device: &'static str,
+        fits: bool,
+        over: Vec<ResourceJson<'a>>,
+        message: &'a str,
+        log: String,
+    },
+}
+
+impl<'a> PnrJson<'a> {
+    fn new(o: &'a PnrOutcome) -> Self {
+        let resources = |rs: &'a [Resource]| rs.iter().map(|r| ResourceJson { name: &r.name, used: r.used, available: r.available }).collect();
+        match o {
+            PnrOutcome::Routed { part, fmax_mhz, resources: used, log } => PnrJson::Routed {
+                part: part.name,
+                device: part.device,
+                fits: true,
+                fmax_mhz: fmax_mhz.map(round2),
+                resources: resources(used),
+                log: show(log).display().to_string(),
+            },
+            PnrOutcome::DoesNotFit { part, over, message, log } => PnrJson::DoesNotFit {
+                part: part.name,
+                device: part.device,
+                fits: false,
+                over: resources(over),
+                message,
+                log: show(log).display().to_string(),
+            },
+        }
+    }
+}
+
+/// A device resource in use.
+#[derive(Serialize)]
+struct ResourceJson<'a> {
+    name: &'a str,
+    used: u64,
+    available: u64,
 }
 
 /// Why a run could not produce figures.
