@@ -5,30 +5,12 @@
 //! dependencies already).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod source_tree;
+use source_tree::{code_of, rust_files};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-/// Every `.rs` file under `dir`, skipping build output and VCS data.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if p.is_dir() {
-            if !matches!(name.as_str(), "target" | ".git" | "corpus" | "artifacts") {
-                rust_files(&p, out);
-            }
-        } else if name.ends_with(".rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// Code without line and doc comments (a crate named in a comment is not used).
-fn code_of(text: &str) -> String {
-    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
-}
 
 /// The workspace's members, from the root manifest.
 fn workspace_members() -> Vec<String> {

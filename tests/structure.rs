@@ -6,23 +6,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+mod source_tree;
+use source_tree::{code_of, rust_files};
 
-/// Every `.rs` file under `dir`, skipping build output and VCS data.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if p.is_dir() {
-            if !matches!(name.as_str(), "target" | ".git" | "corpus" | "artifacts") {
-                rust_files(&p, out);
-            }
-        } else if name.ends_with(".rs") {
-            out.push(p);
-        }
-    }
-}
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Stems used by more than one file, with the files.
 fn duplicate_stems(files: &[PathBuf]) -> BTreeMap<String, Vec<String>> {
@@ -98,12 +85,6 @@ fn declared_modules(root: &str) -> BTreeSet<String> {
         }
     }
     out
-}
-
-/// Code without comments (line comments and doc comments; links in docs
-/// are not dependencies).
-fn code_of(text: &str) -> String {
-    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
 }
 
 /// The first segments of the path(s) at the start of `rest`: one name, or
