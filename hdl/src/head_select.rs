@@ -7,6 +7,18 @@
 //! entry collects, in `fwd_data`/`fwd_mask`, the bytes of every older write
 //! that memory accepted after this entry's read; those bytes replace the
 //! (stale) bytes memory returned: `line = (rdata & !fwd_mask) | (fwd_data & fwd_mask)`.
+//!
+//! The head leaves the table into the unit's execute stage (`x_*`
+//! registers) before the older operations ahead of it have written memory,
+//! so two more sources of bytes are checked here (docs/microarchitecture.md
+//! "Execute pipeline"):
+//! * the *write stage*'s operation (`late_*`), whose write memory accepts
+//!   in the cycle the head leaves (its push into the table comes one edge
+//!   too late for the head): its bytes are merged into the head's line;
+//! * the *execute stage*'s operation (`ahead_*`), whose new value does not
+//!   exist yet: when it writes exactly the head's bytes, the head takes that
+//!   value from the write stage one cycle later (`bypass`); when it writes
+//!   some but not all of them, the head waits (`hazard`).
 
 use rust_hdl::prelude::*;
 
@@ -59,6 +71,23 @@ pub struct HeadSelect {
     pub ent_msg_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_error: [Signal<In, Bit>; INFLIGHT_DEPTH],
 
+    // ---- the write stage's operation (its write leaves this cycle) ----
+    /// The write stage holds an operation that writes memory.
+    pub late_writes: Signal<In, Bit>,
+    pub late_line: Signal<In, Bits<64>>,
+    pub late_space: Signal<In, Bit>,
+    pub late_bit_offset: Signal<In, Bits<7>>,
+    pub late_size: Signal<In, Bits<SIZE_BITS>>,
+    /// The element it writes (at bit 0).
+    pub late_value: Signal<In, Bits<LINE_BITS>>,
+
+    // ---- the execute stage's operation (its value is computed this cycle) ----
+    /// The execute stage holds an operation that writes memory.
+    pub ahead_writes: Signal<In, Bit>,
+    pub ahead_line: Signal<In, Bits<64>>,
+    pub ahead_space: Signal<In, Bit>,
+    pub ahead_byte_enables: Signal<In, Bits<16>>,
+
     // ---- the head ----
     pub valid: Signal<Out, Bit>,
     pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
@@ -66,10 +95,10 @@ pub struct HeadSelect {
     pub line: Signal<Out, Bits<64>>,
     pub space: Signal<Out, Bit>,
     pub bit_offset: Signal<Out, Bits<7>>,
+    /// log2 of the element's bytes.
+    pub size_code: Signal<Out, Bits<SIZE_BITS>>,
     /// The element's bytes in the line.
     pub byte_enables: Signal<Out, Bits<16>>,
-    /// All ones over the element's width (at bit 0).
-    pub elem_mask: Signal<Out, Bits<LINE_BITS>>,
     pub lane: Signal<Out, Bits<LANE_BITS>>,
     pub elem: Signal<Out, Bits<ELEM_BITS>>,
     pub result_shift: Signal<Out, Bits<7>>,
@@ -77,6 +106,12 @@ pub struct HeadSelect {
     pub result_last: Signal<Out, Bit>,
     pub msg_last: Signal<Out, Bit>,
     pub error: Signal<Out, Bit>,
+    /// The execute stage's operation writes exactly the head's bytes: the
+    /// head's old value is that operation's new value (the write stage's, next cycle).
+    pub bypass: Signal<Out, Bit>,
+    /// The execute stage's operation writes some but not all of the head's
+    /// bytes: the head must wait until that write has left.
+    pub hazard: Signal<Out, Bit>,
 
     // ---- the ALU's operands ----
     pub alu_op: Signal<Out, Bits<ALU_OP_BITS>>,
@@ -109,6 +144,15 @@ pub struct HeadSelect {
     /// the line as this entry must see it
     merged: Signal<Local, Bits<LINE_BITS>>,
     byte_enables_at_zero: Signal<Local, Bits<16>>,
+    /// all ones over the element's width (at bit 0)
+    elem_mask: Signal<Local, Bits<LINE_BITS>>,
+    late_hit: Signal<Local, Bit>,
+    late_mask: Signal<Local, Bits<LINE_BITS>>,
+    late_line_bits: Signal<Local, Bits<LINE_BITS>>,
+    with_late: Signal<Local, Bits<LINE_BITS>>,
+    ahead_same_line: Signal<Local, Bit>,
+    ahead_overlaps: Signal<Local, Bit>,
+    ahead_exact: Signal<Local, Bit>,
 }
 
 /// An array of default values.
@@ -142,12 +186,23 @@ impl Default for HeadSelect {
             ent_result_last: arr(),
             ent_msg_last: arr(),
             ent_error: arr(),
+            late_writes: Default::default(),
+            late_line: Default::default(),
+            late_space: Default::default(),
+            late_bit_offset: Default::default(),
+            late_size: Default::default(),
+            late_value: Default::default(),
+            ahead_writes: Default::default(),
+            ahead_line: Default::default(),
+            ahead_space: Default::default(),
+            ahead_byte_enables: Default::default(),
             valid: Default::default(),
             kind: Default::default(),
             returned: Default::default(),
             line: Default::default(),
             space: Default::default(),
             bit_offset: Default::default(),
+            size_code: Default::default(),
             byte_enables: Default::default(),
             elem_mask: Default::default(),
             lane: Default::default(),
@@ -157,6 +212,8 @@ impl Default for HeadSelect {
             result_last: Default::default(),
             msg_last: Default::default(),
             error: Default::default(),
+            bypass: Default::default(),
+            hazard: Default::default(),
             alu_op: Default::default(),
             alu_ty: Default::default(),
             alu_ftz: Default::default(),
@@ -184,6 +241,13 @@ impl Default for HeadSelect {
             fwd_mask: Default::default(),
             merged: Default::default(),
             byte_enables_at_zero: Default::default(),
+            late_hit: Default::default(),
+            late_mask: Default::default(),
+            late_line_bits: Default::default(),
+            with_late: Default::default(),
+            ahead_same_line: Default::default(),
+            ahead_overlaps: Default::default(),
+            ahead_exact: Default::default(),
         }
     }
 }
@@ -239,6 +303,7 @@ impl Logic for HeadSelect {
                 self.error.next = self.ent_error[k].val();
             }
         }
+        self.size_code.next = self.size.val();
         self.elem_mask.next = self.zero_line.val();
         self.byte_enables_at_zero.next = self.zero_enables.val();
         for s in 0..5 {
@@ -249,7 +314,31 @@ impl Logic for HeadSelect {
         }
         self.byte_enables.next = self.byte_enables_at_zero.val() << (self.bit_offset.val() >> 3);
         self.merged.next = (self.rdata.val() & !self.fwd_mask.val()) | (self.fwd_data.val() & self.fwd_mask.val());
-        self.old_value.next = (self.merged.val() >> self.bit_offset.val()) & self.elem_mask.val();
+
+        // the write leaving the write stage this cycle, positioned in its line
+        self.late_mask.next = self.zero_line.val();
+        for s in 0..5 {
+            if self.late_size.val().index() == s {
+                self.late_mask.next = self.size_masks[s].val() << self.late_bit_offset.val();
+            }
+        }
+        self.late_line_bits.next = self.late_value.val() << self.late_bit_offset.val();
+        self.late_hit.next = (self.late_writes.val() & (self.late_line.val() == self.line.val()))
+            & (self.late_space.val() == self.space.val());
+        self.with_late.next = self.merged.val();
+        if self.late_hit.val() {
+            self.with_late.next =
+                (self.merged.val() & !self.late_mask.val()) | (self.late_line_bits.val() & self.late_mask.val());
+        }
+        self.old_value.next = (self.with_late.val() >> self.bit_offset.val()) & self.elem_mask.val();
+
+        // the operation in the execute stage
+        self.ahead_same_line.next = (self.ahead_writes.val() & (self.ahead_line.val() == self.line.val()))
+            & (self.ahead_space.val() == self.space.val());
+        self.ahead_overlaps.next = (self.ahead_byte_enables.val() & self.byte_enables.val()).any();
+        self.ahead_exact.next = self.ahead_byte_enables.val() == self.byte_enables.val();
+        self.bypass.next = self.ahead_same_line.val() & self.ahead_exact.val();
+        self.hazard.next = (self.ahead_same_line.val() & self.ahead_overlaps.val()) & !self.ahead_exact.val();
     }
 }
 

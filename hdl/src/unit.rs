@@ -254,6 +254,57 @@ pub struct AtomicUnit {
     ent_msg_last: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_error: [DFF<Bit>; INFLIGHT_DEPTH],
 
+    // ---- execute stage (X): the head entry, merged and cut, in the ALU ----
+    x_valid: DFF<Bit>,
+    x_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    /// the operation writes memory (read-modify-write or scatter block)
+    x_writes: DFF<Bit>,
+    x_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x_space: DFF<Bit>,
+    x_bit_offset: DFF<Bits<7>>,
+    x_size: DFF<Bits<SIZE_BITS>>,
+    x_byte_enables: DFF<Bits<MEM_BYTES>>,
+    x_op: DFF<Bits<ALU_OP_BITS>>,
+    x_ty: DFF<Bits<ALU_TY_BITS>>,
+    x_ftz: DFF<Bit>,
+    /// the element as memory holds it for this operation (read data,
+    /// forwarded bytes, the write stage's write of the cycle it left the table)
+    x_old: DFF<Bits<LINE_BITS>>,
+    /// the old value is instead the write stage's new value (same element, one operation older)
+    x_bypass: DFF<Bit>,
+    x_src0: DFF<Bits<LINE_BITS>>,
+    x_src1: DFF<Bits<LINE_BITS>>,
+    x_lane: DFF<Bits<LANE_BITS>>,
+    x_elem: DFF<Bits<ELEM_BITS>>,
+    x_result_shift: DFF<Bits<7>>,
+    x_result_first: DFF<Bit>,
+    x_result_last: DFF<Bit>,
+    x_msg_last: DFF<Bit>,
+    x_error: DFF<Bit>,
+
+    // ---- write stage (W): the write on mem_wr_*, the result ----
+    w_valid: DFF<Bit>,
+    w_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    w_writes: DFF<Bit>,
+    w_line: DFF<Bits<MEM_ADDR_BITS>>,
+    w_space: DFF<Bit>,
+    w_bit_offset: DFF<Bits<7>>,
+    w_size: DFF<Bits<SIZE_BITS>>,
+    w_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// the element written (the ALU's new value, or the scatter block)
+    w_new: DFF<Bits<LINE_BITS>>,
+    /// the element returned to the lane (the ALU's returned value)
+    w_ret: DFF<Bits<LINE_BITS>>,
+    /// the old value the ALU used (for `obs_old`)
+    w_old: DFF<Bits<LINE_BITS>>,
+    w_lane: DFF<Bits<LANE_BITS>>,
+    w_elem: DFF<Bits<ELEM_BITS>>,
+    w_result_shift: DFF<Bits<7>>,
+    w_result_first: DFF<Bit>,
+    w_result_last: DFF<Bit>,
+    w_msg_last: DFF<Bit>,
+    w_error: DFF<Bit>,
+
     // ---- result registers ----
     /// the lane's result so far (PTX vectors: elements joined)
     result_acc: DFF<Bits<LINE_BITS>>,
@@ -295,6 +346,8 @@ pub struct AtomicUnit {
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
+    /// `size_masks[s]`: ones over an element of 1 << s bytes, at bit 0
+    size_masks: [Constant<Bits<LINE_BITS>>; 5],
 
     // ---- select locals (named for waveforms) ----
     sel_valid: Signal<Local, Bit>,
@@ -330,15 +383,22 @@ pub struct AtomicUnit {
     new_fwd_data: Signal<Local, Bits<LINE_BITS>>,
     new_fwd_mask: Signal<Local, Bits<LINE_BITS>>,
 
-    // ---- head locals ----
+    // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
-    /// the head writes memory this cycle if `mem_wr_ready`
-    head_writes: Signal<Local, Bit>,
-    /// the head retires without memory (out of bounds, marker)
-    head_skips: Signal<Local, Bit>,
-    head_has_result: Signal<Local, Bit>,
+    /// the head can leave the table: its data is back (or it needs none) and no hazard holds it
+    head_ready: Signal<Local, Bit>,
+    /// the head leaves the table into the execute stage this cycle
+    head_enters: Signal<Local, Bit>,
+    /// the execute / write stage takes a new operation this cycle
+    x_free: Signal<Local, Bit>,
+    w_free: Signal<Local, Bit>,
+    x_is_rmw: Signal<Local, Bit>,
+    w_is_rmw: Signal<Local, Bit>,
+    w_has_result: Signal<Local, Bit>,
+    w_elem_mask: Signal<Local, Bits<LINE_BITS>>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
     write_mask: Signal<Local, Bits<LINE_BITS>>,
+    /// the write stage's operation is done (write accepted, or none) this cycle
     retire: Signal<Local, Bit>,
     result_value: Signal<Local, Bits<LINE_BITS>>,
     result_joined: Signal<Local, Bits<LINE_BITS>>,
@@ -496,6 +556,46 @@ impl AtomicUnit {
             ent_result_last: arr(),
             ent_msg_last: arr(),
             ent_error: arr(),
+            x_valid: Default::default(),
+            x_kind: Default::default(),
+            x_writes: Default::default(),
+            x_line: Default::default(),
+            x_space: Default::default(),
+            x_bit_offset: Default::default(),
+            x_size: Default::default(),
+            x_byte_enables: Default::default(),
+            x_op: Default::default(),
+            x_ty: Default::default(),
+            x_ftz: Default::default(),
+            x_old: Default::default(),
+            x_bypass: Default::default(),
+            x_src0: Default::default(),
+            x_src1: Default::default(),
+            x_lane: Default::default(),
+            x_elem: Default::default(),
+            x_result_shift: Default::default(),
+            x_result_first: Default::default(),
+            x_result_last: Default::default(),
+            x_msg_last: Default::default(),
+            x_error: Default::default(),
+            w_valid: Default::default(),
+            w_kind: Default::default(),
+            w_writes: Default::default(),
+            w_line: Default::default(),
+            w_space: Default::default(),
+            w_bit_offset: Default::default(),
+            w_size: Default::default(),
+            w_byte_enables: Default::default(),
+            w_new: Default::default(),
+            w_ret: Default::default(),
+            w_old: Default::default(),
+            w_lane: Default::default(),
+            w_elem: Default::default(),
+            w_result_shift: Default::default(),
+            w_result_first: Default::default(),
+            w_result_last: Default::default(),
+            w_msg_last: Default::default(),
+            w_error: Default::default(),
             result_acc: Default::default(),
             rsp_valid_r: Default::default(),
             rsp_lane_r: Default::default(),
@@ -529,6 +629,10 @@ impl AtomicUnit {
             zero_coord: constant(0),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
+            size_masks: core::array::from_fn(|s| {
+                let bits = 8u32 << s;
+                Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
+            }),
             sel_valid: Default::default(),
             sel_marker: Default::default(),
             sel_last: Default::default(),
@@ -550,9 +654,14 @@ impl AtomicUnit {
             new_fwd_data: Default::default(),
             new_fwd_mask: Default::default(),
             head_is_rmw: Default::default(),
-            head_writes: Default::default(),
-            head_skips: Default::default(),
-            head_has_result: Default::default(),
+            head_ready: Default::default(),
+            head_enters: Default::default(),
+            x_free: Default::default(),
+            w_free: Default::default(),
+            x_is_rmw: Default::default(),
+            w_is_rmw: Default::default(),
+            w_has_result: Default::default(),
+            w_elem_mask: Default::default(),
             write_data: Default::default(),
             write_mask: Default::default(),
             retire: Default::default(),
@@ -615,6 +724,46 @@ impl Logic for AtomicUnit {
             occupancy,
             read_issue_seq,
             read_return_seq,
+            x_valid,
+            x_kind,
+            x_writes,
+            x_line,
+            x_space,
+            x_bit_offset,
+            x_size,
+            x_byte_enables,
+            x_op,
+            x_ty,
+            x_ftz,
+            x_old,
+            x_bypass,
+            x_src0,
+            x_src1,
+            x_lane,
+            x_elem,
+            x_result_shift,
+            x_result_first,
+            x_result_last,
+            x_msg_last,
+            x_error,
+            w_valid,
+            w_kind,
+            w_writes,
+            w_line,
+            w_space,
+            w_bit_offset,
+            w_size,
+            w_byte_enables,
+            w_new,
+            w_ret,
+            w_old,
+            w_lane,
+            w_elem,
+            w_result_shift,
+            w_result_first,
+            w_result_last,
+            w_msg_last,
+            w_error,
             result_acc,
             rsp_valid_r,
             rsp_lane_r,
@@ -782,51 +931,57 @@ impl Logic for AtomicUnit {
             self.head_select.ent_error[k].next = self.ent_error[k].q.val();
         }
 
-        self.alu.op.next = self.head_select.alu_op.val();
-        self.alu.ty.next = self.head_select.alu_ty.val();
-        self.alu.ftz.next = self.head_select.alu_ftz.val();
-        self.alu.old_value.next = self.head_select.old_value.val();
-        self.alu.src0.next = self.head_select.src0.val();
-        self.alu.src1.next = self.head_select.src1.val();
+        self.head_select.late_writes.next = self.w_writes.q.val();
+        self.head_select.late_line.next = self.w_line.q.val();
+        self.head_select.late_space.next = self.w_space.q.val();
+        self.head_select.late_bit_offset.next = self.w_bit_offset.q.val();
+        self.head_select.late_size.next = self.w_size.q.val();
+        self.head_select.late_value.next = self.w_new.q.val();
+        self.head_select.ahead_writes.next = self.x_writes.q.val();
+        self.head_select.ahead_line.next = self.x_line.q.val();
+        self.head_select.ahead_space.next = self.x_space.q.val();
+        self.head_select.ahead_byte_enables.next = self.x_byte_enables.q.val();
 
-        // ================= head: write, retire, forward, result =================
-        self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
-        self.head_writes.next = self.head_select.valid.val()
-            & ((self.head_is_rmw.val() & self.head_select.returned.val())
-                | (self.head_select.kind.val() == self.kind_write.val()));
-        self.head_skips.next = self.head_select.valid.val()
-            & ((self.head_select.kind.val() == self.kind_no_memory.val())
-                | (self.head_select.kind.val() == self.kind_marker.val()));
-        self.write_data.next = self.alu.new_value.val() << self.head_select.bit_offset.val();
-        if !self.head_is_rmw.val() {
-            self.write_data.next = self.head_select.src0.val() << self.head_select.bit_offset.val();
+        // the execute stage: the ALU on registered operands; the old value
+        // bypassed from the write stage for a run on one element
+        self.alu.op.next = self.x_op.q.val();
+        self.alu.ty.next = self.x_ty.q.val();
+        self.alu.ftz.next = self.x_ftz.q.val();
+        self.alu.old_value.next = self.x_old.q.val();
+        if self.x_bypass.q.val() {
+            self.alu.old_value.next = self.w_new.q.val();
         }
-        self.write_mask.next = self.head_select.elem_mask.val() << self.head_select.bit_offset.val();
-        self.mem_wr_valid.next = self.head_writes.val() & !self.reset.val();
-        self.mem_wr_addr.next = self.head_select.line.val();
-        self.mem_wr_space.next = self.head_select.space.val();
-        self.mem_wr_data.next = self.write_data.val();
-        self.mem_wr_be.next = self.head_select.byte_enables.val();
-        self.retire.next = (self.head_skips.val() | (self.head_writes.val() & self.mem_wr_ready.val())) & !self.reset.val();
+        self.alu.src0.next = self.x_src0.q.val();
+        self.alu.src1.next = self.x_src1.q.val();
 
-        if self.retire.val() {
-            self.head_ptr.d.next = self.head_ptr.q.val() + self.one_index.val();
-            for k in 0..INFLIGHT_DEPTH {
-                if self.head_ptr.q.val().index() == k {
-                    self.ent_valid[k].d.next = false;
-                }
+        // ================= write stage: write, retire, forward, result =================
+        self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
+        self.w_elem_mask.next = self.zero_line.val();
+        for s in 0..5 {
+            if self.w_size.q.val().index() == s {
+                self.w_elem_mask.next = self.size_masks[s].val();
             }
         }
-        // Forwarding: the retiring write's bytes go to every younger entry on
-        // the same line whose read memory has already accepted (all valid
-        // read-modify-write entries: their read went out when they issued).
-        if self.retire.val() & self.head_writes.val() {
+        self.write_data.next = self.w_new.q.val() << self.w_bit_offset.q.val();
+        self.write_mask.next = self.w_elem_mask.val() << self.w_bit_offset.q.val();
+        self.mem_wr_valid.next = self.w_writes.q.val() & !self.reset.val();
+        self.mem_wr_addr.next = self.w_line.q.val();
+        self.mem_wr_space.next = self.w_space.q.val();
+        self.mem_wr_data.next = self.write_data.val();
+        self.mem_wr_be.next = self.w_byte_enables.q.val();
+        self.retire.next = (self.w_valid.q.val() & (!self.w_writes.q.val() | self.mem_wr_ready.val())) & !self.reset.val();
+        self.w_free.next = !self.w_valid.q.val() | self.retire.val();
+        self.x_free.next = !self.x_valid.q.val() | self.w_free.val();
+
+        // Forwarding: the retiring write's bytes go to every entry on the
+        // same line whose read memory has already accepted (all valid
+        // read-modify-write entries of the table: they are younger, and
+        // their read went out when they issued).
+        if self.retire.val() & self.w_writes.q.val() {
             for k in 0..INFLIGHT_DEPTH {
-                if self.ent_valid[k].q.val()
-                    & (self.head_ptr.q.val().index() != k)
-                    & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())
-                    & (self.ent_line[k].q.val() == self.head_select.line.val())
-                    & (self.ent_space[k].q.val() == self.head_select.space.val())
+                if (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val()))
+                    & (self.ent_line[k].q.val() == self.w_line.q.val())
+                    & (self.ent_space[k].q.val() == self.w_space.q.val())
                 {
                     self.ent_fwd_mask[k].d.next = self.ent_fwd_mask[k].q.val() | self.write_mask.val();
                     self.ent_fwd_data[k].d.next =
@@ -837,28 +992,99 @@ impl Logic for AtomicUnit {
 
         // The lane's result: old value (new for PREDEC), 0 when out of
         // bounds; PTX vector elements are joined into one result.
-        self.head_has_result.next = self.head_is_rmw.val() | (self.head_select.kind.val() == self.kind_no_memory.val());
+        self.w_has_result.next = self.w_is_rmw.val() | (self.w_kind.q.val() == self.kind_no_memory.val());
         self.result_value.next = self.zero_line.val();
-        if self.head_is_rmw.val() {
-            self.result_value.next = self.alu.ret_value.val();
+        if self.w_is_rmw.val() {
+            self.result_value.next = self.w_ret.q.val();
         }
-        self.result_joined.next = self.result_value.val() << self.head_select.result_shift.val();
-        if !self.head_select.result_first.val() {
-            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << self.head_select.result_shift.val());
+        self.result_joined.next = self.result_value.val() << self.w_result_shift.q.val();
+        if !self.w_result_first.q.val() {
+            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << self.w_result_shift.q.val());
         }
-        if self.retire.val() & self.head_has_result.val() {
+        if self.retire.val() & self.w_has_result.val() {
             self.result_acc.d.next = self.result_joined.val();
         }
-        self.rsp_valid_r.d.next = (self.retire.val() & self.head_has_result.val()) & self.head_select.result_last.val();
-        self.rsp_lane_r.d.next = self.head_select.lane.val();
+        self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w_result_last.q.val();
+        self.rsp_lane_r.d.next = self.w_lane.q.val();
         self.rsp_data_r.d.next = self.result_joined.val();
-        self.rsp_done_r.d.next = self.retire.val() & self.head_select.msg_last.val();
-        self.rsp_error_r.d.next = self.retire.val() & self.head_select.error.val();
-        self.obs_valid_r.d.next = self.retire.val() & self.head_is_rmw.val();
-        self.obs_lane_r.d.next = self.head_select.lane.val();
-        self.obs_elem_r.d.next = self.head_select.elem.val();
-        self.obs_old_r.d.next = self.head_select.old_value.val();
-        self.obs_new_r.d.next = self.alu.new_value.val();
+        self.rsp_done_r.d.next = self.retire.val() & self.w_msg_last.q.val();
+        self.rsp_error_r.d.next = self.retire.val() & self.w_error.q.val();
+        self.obs_valid_r.d.next = self.retire.val() & self.w_is_rmw.val();
+        self.obs_lane_r.d.next = self.w_lane.q.val();
+        self.obs_elem_r.d.next = self.w_elem.q.val();
+        self.obs_old_r.d.next = self.w_old.q.val();
+        self.obs_new_r.d.next = self.w_new.q.val();
+
+        // ================= execute stage -> write stage =================
+        self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
+        if self.w_free.val() {
+            self.w_valid.d.next = self.x_valid.q.val();
+            self.w_writes.d.next = self.x_valid.q.val() & self.x_writes.q.val();
+            self.w_kind.d.next = self.x_kind.q.val();
+            self.w_line.d.next = self.x_line.q.val();
+            self.w_space.d.next = self.x_space.q.val();
+            self.w_bit_offset.d.next = self.x_bit_offset.q.val();
+            self.w_size.d.next = self.x_size.q.val();
+            self.w_byte_enables.d.next = self.x_byte_enables.q.val();
+            self.w_new.d.next = self.x_src0.q.val();
+            if self.x_is_rmw.val() {
+                self.w_new.d.next = self.alu.new_value.val();
+            }
+            self.w_ret.d.next = self.alu.ret_value.val();
+            self.w_old.d.next = self.x_old.q.val();
+            if self.x_bypass.q.val() {
+                self.w_old.d.next = self.w_new.q.val();
+            }
+            self.w_lane.d.next = self.x_lane.q.val();
+            self.w_elem.d.next = self.x_elem.q.val();
+            self.w_result_shift.d.next = self.x_result_shift.q.val();
+            self.w_result_first.d.next = self.x_result_first.q.val();
+            self.w_result_last.d.next = self.x_result_last.q.val();
+            self.w_msg_last.d.next = self.x_msg_last.q.val();
+            self.w_error.d.next = self.x_error.q.val();
+        }
+
+        // ================= table head -> execute stage =================
+        // The head leaves the table when its read data is back (or it has no
+        // read) and the execute stage is free; it waits only when the
+        // operation ahead of it writes part of its bytes (HeadSelect `hazard`).
+        self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
+        self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
+            & !(self.head_is_rmw.val() & self.head_select.hazard.val());
+        self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset.val();
+        if self.x_free.val() {
+            self.x_valid.d.next = self.head_enters.val();
+            self.x_writes.d.next = self.head_enters.val()
+                & (self.head_is_rmw.val() | (self.head_select.kind.val() == self.kind_write.val()));
+            self.x_kind.d.next = self.head_select.kind.val();
+            self.x_line.d.next = self.head_select.line.val();
+            self.x_space.d.next = self.head_select.space.val();
+            self.x_bit_offset.d.next = self.head_select.bit_offset.val();
+            self.x_size.d.next = self.head_select.size_code.val();
+            self.x_byte_enables.d.next = self.head_select.byte_enables.val();
+            self.x_op.d.next = self.head_select.alu_op.val();
+            self.x_ty.d.next = self.head_select.alu_ty.val();
+            self.x_ftz.d.next = self.head_select.alu_ftz.val();
+            self.x_old.d.next = self.head_select.old_value.val();
+            self.x_bypass.d.next = self.head_is_rmw.val() & self.head_select.bypass.val();
+            self.x_src0.d.next = self.head_select.src0.val();
+            self.x_src1.d.next = self.head_select.src1.val();
+            self.x_lane.d.next = self.head_select.lane.val();
+            self.x_elem.d.next = self.head_select.elem.val();
+            self.x_result_shift.d.next = self.head_select.result_shift.val();
+            self.x_result_first.d.next = self.head_select.result_first.val();
+            self.x_result_last.d.next = self.head_select.result_last.val();
+            self.x_msg_last.d.next = self.head_select.msg_last.val();
+            self.x_error.d.next = self.head_select.error.val();
+        }
+        if self.head_enters.val() {
+            self.head_ptr.d.next = self.head_ptr.q.val() + self.one_index.val();
+            for k in 0..INFLIGHT_DEPTH {
+                if self.head_ptr.q.val().index() == k {
+                    self.ent_valid[k].d.next = false;
+                }
+            }
+        }
         self.rsp_valid.next = self.rsp_valid_r.q.val();
         self.rsp_lane.next = self.rsp_lane_r.q.val();
         self.rsp_data.next = self.rsp_data_r.q.val();
@@ -1016,9 +1242,9 @@ impl Logic for AtomicUnit {
         // head's write, so it takes the write's bytes if they share the line.
         self.new_fwd_data.next = self.zero_line.val();
         self.new_fwd_mask.next = self.zero_line.val();
-        if (self.retire.val() & self.head_writes.val())
-            & (self.addr_gen.line.val() == self.head_select.line.val())
-            & (self.addr_gen.space.val() == self.head_select.space.val())
+        if (self.retire.val() & self.w_writes.q.val())
+            & (self.addr_gen.line.val() == self.w_line.q.val())
+            & (self.addr_gen.space.val() == self.w_space.q.val())
         {
             self.new_fwd_data.next = self.write_data.val();
             self.new_fwd_mask.next = self.write_mask.val();
@@ -1056,10 +1282,10 @@ impl Logic for AtomicUnit {
         if self.issue_reads.val() & self.mem_rd_ready.val() {
             self.read_issue_seq.d.next = self.read_issue_seq.q.val() + self.one_seq.val();
         }
-        if self.alloc.val() & !self.retire.val() {
+        if self.alloc.val() & !self.head_enters.val() {
             self.occupancy.d.next = self.occupancy.q.val() + self.one_occupancy.val();
         }
-        if self.retire.val() & !self.alloc.val() {
+        if self.head_enters.val() & !self.alloc.val() {
             self.occupancy.d.next = self.occupancy.q.val() - self.one_occupancy.val();
         }
 
@@ -1095,6 +1321,10 @@ impl Logic for AtomicUnit {
             self.rsp_done_r.d.next = false;
             self.rsp_error_r.d.next = false;
             self.obs_valid_r.d.next = false;
+            self.x_valid.d.next = false;
+            self.x_writes.d.next = false;
+            self.w_valid.d.next = false;
+            self.w_writes.d.next = false;
             for k in 0..INFLIGHT_DEPTH {
                 self.ent_valid[k].d.next = false;
             }

@@ -82,6 +82,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  size_bits$2 = 8'h20;
     localparam  size_bits$3 = 8'h40;
     localparam  size_bits$4 = 8'h80;
+    localparam  size_masks$0 = 128'hff;
+    localparam  size_masks$1 = 128'hffff;
+    localparam  size_masks$2 = 128'hffffffff;
+    localparam  size_masks$3 = 128'hffffffffffffffff;
+    localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
     
     // Enums
     localparam IssueState$FirstLane = 0;
@@ -352,14 +357,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ent_error$5;
     reg  head_select$ent_error$6;
     reg  head_select$ent_error$7;
+    reg  head_select$late_writes;
+    reg  [63:0] head_select$late_line;
+    reg  head_select$late_space;
+    reg  [6:0] head_select$late_bit_offset;
+    reg  [2:0] head_select$late_size;
+    reg  [127:0] head_select$late_value;
+    reg  head_select$ahead_writes;
+    reg  [63:0] head_select$ahead_line;
+    reg  head_select$ahead_space;
+    reg  [15:0] head_select$ahead_byte_enables;
     wire  head_select$valid;
     wire  [1:0] head_select$kind;
     wire  head_select$returned;
     wire  [63:0] head_select$line;
     wire  head_select$space;
     wire  [6:0] head_select$bit_offset;
+    wire  [2:0] head_select$size_code;
     wire  [15:0] head_select$byte_enables;
-    wire  [127:0] head_select$elem_mask;
     wire  [4:0] head_select$lane;
     wire  [2:0] head_select$elem;
     wire  [6:0] head_select$result_shift;
@@ -367,6 +382,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  head_select$result_last;
     wire  head_select$msg_last;
     wire  head_select$error;
+    wire  head_select$bypass;
+    wire  head_select$hazard;
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
     wire  head_select$alu_ftz;
@@ -1074,6 +1091,126 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  ent_error$7$d;
     wire  ent_error$7$q;
     reg  ent_error$7$clock;
+    reg  x_valid$d;
+    wire  x_valid$q;
+    reg  x_valid$clock;
+    reg  [1:0] x_kind$d;
+    wire  [1:0] x_kind$q;
+    reg  x_kind$clock;
+    reg  x_writes$d;
+    wire  x_writes$q;
+    reg  x_writes$clock;
+    reg  [63:0] x_line$d;
+    wire  [63:0] x_line$q;
+    reg  x_line$clock;
+    reg  x_space$d;
+    wire  x_space$q;
+    reg  x_space$clock;
+    reg  [6:0] x_bit_offset$d;
+    wire  [6:0] x_bit_offset$q;
+    reg  x_bit_offset$clock;
+    reg  [2:0] x_size$d;
+    wire  [2:0] x_size$q;
+    reg  x_size$clock;
+    reg  [15:0] x_byte_enables$d;
+    wire  [15:0] x_byte_enables$q;
+    reg  x_byte_enables$clock;
+    reg  [4:0] x_op$d;
+    wire  [4:0] x_op$q;
+    reg  x_op$clock;
+    reg  [3:0] x_ty$d;
+    wire  [3:0] x_ty$q;
+    reg  x_ty$clock;
+    reg  x_ftz$d;
+    wire  x_ftz$q;
+    reg  x_ftz$clock;
+    reg  [127:0] x_old$d;
+    wire  [127:0] x_old$q;
+    reg  x_old$clock;
+    reg  x_bypass$d;
+    wire  x_bypass$q;
+    reg  x_bypass$clock;
+    reg  [127:0] x_src0$d;
+    wire  [127:0] x_src0$q;
+    reg  x_src0$clock;
+    reg  [127:0] x_src1$d;
+    wire  [127:0] x_src1$q;
+    reg  x_src1$clock;
+    reg  [4:0] x_lane$d;
+    wire  [4:0] x_lane$q;
+    reg  x_lane$clock;
+    reg  [2:0] x_elem$d;
+    wire  [2:0] x_elem$q;
+    reg  x_elem$clock;
+    reg  [6:0] x_result_shift$d;
+    wire  [6:0] x_result_shift$q;
+    reg  x_result_shift$clock;
+    reg  x_result_first$d;
+    wire  x_result_first$q;
+    reg  x_result_first$clock;
+    reg  x_result_last$d;
+    wire  x_result_last$q;
+    reg  x_result_last$clock;
+    reg  x_msg_last$d;
+    wire  x_msg_last$q;
+    reg  x_msg_last$clock;
+    reg  x_error$d;
+    wire  x_error$q;
+    reg  x_error$clock;
+    reg  w_valid$d;
+    wire  w_valid$q;
+    reg  w_valid$clock;
+    reg  [1:0] w_kind$d;
+    wire  [1:0] w_kind$q;
+    reg  w_kind$clock;
+    reg  w_writes$d;
+    wire  w_writes$q;
+    reg  w_writes$clock;
+    reg  [63:0] w_line$d;
+    wire  [63:0] w_line$q;
+    reg  w_line$clock;
+    reg  w_space$d;
+    wire  w_space$q;
+    reg  w_space$clock;
+    reg  [6:0] w_bit_offset$d;
+    wire  [6:0] w_bit_offset$q;
+    reg  w_bit_offset$clock;
+    reg  [2:0] w_size$d;
+    wire  [2:0] w_size$q;
+    reg  w_size$clock;
+    reg  [15:0] w_byte_enables$d;
+    wire  [15:0] w_byte_enables$q;
+    reg  w_byte_enables$clock;
+    reg  [127:0] w_new$d;
+    wire  [127:0] w_new$q;
+    reg  w_new$clock;
+    reg  [127:0] w_ret$d;
+    wire  [127:0] w_ret$q;
+    reg  w_ret$clock;
+    reg  [127:0] w_old$d;
+    wire  [127:0] w_old$q;
+    reg  w_old$clock;
+    reg  [4:0] w_lane$d;
+    wire  [4:0] w_lane$q;
+    reg  w_lane$clock;
+    reg  [2:0] w_elem$d;
+    wire  [2:0] w_elem$q;
+    reg  w_elem$clock;
+    reg  [6:0] w_result_shift$d;
+    wire  [6:0] w_result_shift$q;
+    reg  w_result_shift$clock;
+    reg  w_result_first$d;
+    wire  w_result_first$q;
+    reg  w_result_first$clock;
+    reg  w_result_last$d;
+    wire  w_result_last$q;
+    reg  w_result_last$clock;
+    reg  w_msg_last$d;
+    wire  w_msg_last$q;
+    reg  w_msg_last$clock;
+    reg  w_error$d;
+    wire  w_error$q;
+    reg  w_error$clock;
     reg  [127:0] result_acc$d;
     wire  [127:0] result_acc$q;
     reg  result_acc$clock;
@@ -1130,9 +1267,14 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] new_fwd_data;
     reg  [127:0] new_fwd_mask;
     reg  head_is_rmw;
-    reg  head_writes;
-    reg  head_skips;
-    reg  head_has_result;
+    reg  head_ready;
+    reg  head_enters;
+    reg  x_free;
+    reg  w_free;
+    reg  x_is_rmw;
+    reg  w_is_rmw;
+    reg  w_has_result;
+    reg  [127:0] w_elem_mask;
     reg  [127:0] write_data;
     reg  [127:0] write_mask;
     reg  retire;
@@ -1417,14 +1559,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_error$5(head_select$ent_error$5),
         .ent_error$6(head_select$ent_error$6),
         .ent_error$7(head_select$ent_error$7),
+        .late_writes(head_select$late_writes),
+        .late_line(head_select$late_line),
+        .late_space(head_select$late_space),
+        .late_bit_offset(head_select$late_bit_offset),
+        .late_size(head_select$late_size),
+        .late_value(head_select$late_value),
+        .ahead_writes(head_select$ahead_writes),
+        .ahead_line(head_select$ahead_line),
+        .ahead_space(head_select$ahead_space),
+        .ahead_byte_enables(head_select$ahead_byte_enables),
         .valid(head_select$valid),
         .kind(head_select$kind),
         .returned(head_select$returned),
         .line(head_select$line),
         .space(head_select$space),
         .bit_offset(head_select$bit_offset),
+        .size_code(head_select$size_code),
         .byte_enables(head_select$byte_enables),
-        .elem_mask(head_select$elem_mask),
         .lane(head_select$lane),
         .elem(head_select$elem),
         .result_shift(head_select$result_shift),
@@ -1432,6 +1584,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .result_last(head_select$result_last),
         .msg_last(head_select$msg_last),
         .error(head_select$error),
+        .bypass(head_select$bypass),
+        .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
         .alu_ftz(head_select$alu_ftz),
@@ -2604,6 +2758,206 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(ent_error$7$q),
         .clock(ent_error$7$clock)
     );
+    atomic_unit_l8_w32_int$x_valid x_valid(
+        .d(x_valid$d),
+        .q(x_valid$q),
+        .clock(x_valid$clock)
+    );
+    atomic_unit_l8_w32_int$x_kind x_kind(
+        .d(x_kind$d),
+        .q(x_kind$q),
+        .clock(x_kind$clock)
+    );
+    atomic_unit_l8_w32_int$x_writes x_writes(
+        .d(x_writes$d),
+        .q(x_writes$q),
+        .clock(x_writes$clock)
+    );
+    atomic_unit_l8_w32_int$x_line x_line(
+        .d(x_line$d),
+        .q(x_line$q),
+        .clock(x_line$clock)
+    );
+    atomic_unit_l8_w32_int$x_space x_space(
+        .d(x_space$d),
+        .q(x_space$q),
+        .clock(x_space$clock)
+    );
+    atomic_unit_l8_w32_int$x_bit_offset x_bit_offset(
+        .d(x_bit_offset$d),
+        .q(x_bit_offset$q),
+        .clock(x_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$x_size x_size(
+        .d(x_size$d),
+        .q(x_size$q),
+        .clock(x_size$clock)
+    );
+    atomic_unit_l8_w32_int$x_byte_enables x_byte_enables(
+        .d(x_byte_enables$d),
+        .q(x_byte_enables$q),
+        .clock(x_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$x_op x_op(
+        .d(x_op$d),
+        .q(x_op$q),
+        .clock(x_op$clock)
+    );
+    atomic_unit_l8_w32_int$x_ty x_ty(
+        .d(x_ty$d),
+        .q(x_ty$q),
+        .clock(x_ty$clock)
+    );
+    atomic_unit_l8_w32_int$x_ftz x_ftz(
+        .d(x_ftz$d),
+        .q(x_ftz$q),
+        .clock(x_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$x_old x_old(
+        .d(x_old$d),
+        .q(x_old$q),
+        .clock(x_old$clock)
+    );
+    atomic_unit_l8_w32_int$x_bypass x_bypass(
+        .d(x_bypass$d),
+        .q(x_bypass$q),
+        .clock(x_bypass$clock)
+    );
+    atomic_unit_l8_w32_int$x_src0 x_src0(
+        .d(x_src0$d),
+        .q(x_src0$q),
+        .clock(x_src0$clock)
+    );
+    atomic_unit_l8_w32_int$x_src1 x_src1(
+        .d(x_src1$d),
+        .q(x_src1$q),
+        .clock(x_src1$clock)
+    );
+    atomic_unit_l8_w32_int$x_lane x_lane(
+        .d(x_lane$d),
+        .q(x_lane$q),
+        .clock(x_lane$clock)
+    );
+    atomic_unit_l8_w32_int$x_elem x_elem(
+        .d(x_elem$d),
+        .q(x_elem$q),
+        .clock(x_elem$clock)
+    );
+    atomic_unit_l8_w32_int$x_result_shift x_result_shift(
+        .d(x_result_shift$d),
+        .q(x_result_shift$q),
+        .clock(x_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$x_result_first x_result_first(
+        .d(x_result_first$d),
+        .q(x_result_first$q),
+        .clock(x_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$x_result_last x_result_last(
+        .d(x_result_last$d),
+        .q(x_result_last$q),
+        .clock(x_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$x_msg_last x_msg_last(
+        .d(x_msg_last$d),
+        .q(x_msg_last$q),
+        .clock(x_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$x_error x_error(
+        .d(x_error$d),
+        .q(x_error$q),
+        .clock(x_error$clock)
+    );
+    atomic_unit_l8_w32_int$w_valid w_valid(
+        .d(w_valid$d),
+        .q(w_valid$q),
+        .clock(w_valid$clock)
+    );
+    atomic_unit_l8_w32_int$w_kind w_kind(
+        .d(w_kind$d),
+        .q(w_kind$q),
+        .clock(w_kind$clock)
+    );
+    atomic_unit_l8_w32_int$w_writes w_writes(
+        .d(w_writes$d),
+        .q(w_writes$q),
+        .clock(w_writes$clock)
+    );
+    atomic_unit_l8_w32_int$w_line w_line(
+        .d(w_line$d),
+        .q(w_line$q),
+        .clock(w_line$clock)
+    );
+    atomic_unit_l8_w32_int$w_space w_space(
+        .d(w_space$d),
+        .q(w_space$q),
+        .clock(w_space$clock)
+    );
+    atomic_unit_l8_w32_int$w_bit_offset w_bit_offset(
+        .d(w_bit_offset$d),
+        .q(w_bit_offset$q),
+        .clock(w_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$w_size w_size(
+        .d(w_size$d),
+        .q(w_size$q),
+        .clock(w_size$clock)
+    );
+    atomic_unit_l8_w32_int$w_byte_enables w_byte_enables(
+        .d(w_byte_enables$d),
+        .q(w_byte_enables$q),
+        .clock(w_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$w_new w_new(
+        .d(w_new$d),
+        .q(w_new$q),
+        .clock(w_new$clock)
+    );
+    atomic_unit_l8_w32_int$w_ret w_ret(
+        .d(w_ret$d),
+        .q(w_ret$q),
+        .clock(w_ret$clock)
+    );
+    atomic_unit_l8_w32_int$w_old w_old(
+        .d(w_old$d),
+        .q(w_old$q),
+        .clock(w_old$clock)
+    );
+    atomic_unit_l8_w32_int$w_lane w_lane(
+        .d(w_lane$d),
+        .q(w_lane$q),
+        .clock(w_lane$clock)
+    );
+    atomic_unit_l8_w32_int$w_elem w_elem(
+        .d(w_elem$d),
+        .q(w_elem$q),
+        .clock(w_elem$clock)
+    );
+    atomic_unit_l8_w32_int$w_result_shift w_result_shift(
+        .d(w_result_shift$d),
+        .q(w_result_shift$q),
+        .clock(w_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$w_result_first w_result_first(
+        .d(w_result_first$d),
+        .q(w_result_first$q),
+        .clock(w_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$w_result_last w_result_last(
+        .d(w_result_last$d),
+        .q(w_result_last$q),
+        .clock(w_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$w_msg_last w_msg_last(
+        .d(w_msg_last$d),
+        .q(w_msg_last$q),
+        .clock(w_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$w_error w_error(
+        .d(w_error$d),
+        .q(w_error$q),
+        .clock(w_error$clock)
+    );
     atomic_unit_l8_w32_int$result_acc result_acc(
         .d(result_acc$d),
         .q(result_acc$q),
@@ -2709,6 +3063,46 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         occupancy$clock = clock;
         read_issue_seq$clock = clock;
         read_return_seq$clock = clock;
+        x_valid$clock = clock;
+        x_kind$clock = clock;
+        x_writes$clock = clock;
+        x_line$clock = clock;
+        x_space$clock = clock;
+        x_bit_offset$clock = clock;
+        x_size$clock = clock;
+        x_byte_enables$clock = clock;
+        x_op$clock = clock;
+        x_ty$clock = clock;
+        x_ftz$clock = clock;
+        x_old$clock = clock;
+        x_bypass$clock = clock;
+        x_src0$clock = clock;
+        x_src1$clock = clock;
+        x_lane$clock = clock;
+        x_elem$clock = clock;
+        x_result_shift$clock = clock;
+        x_result_first$clock = clock;
+        x_result_last$clock = clock;
+        x_msg_last$clock = clock;
+        x_error$clock = clock;
+        w_valid$clock = clock;
+        w_kind$clock = clock;
+        w_writes$clock = clock;
+        w_line$clock = clock;
+        w_space$clock = clock;
+        w_bit_offset$clock = clock;
+        w_size$clock = clock;
+        w_byte_enables$clock = clock;
+        w_new$clock = clock;
+        w_ret$clock = clock;
+        w_old$clock = clock;
+        w_lane$clock = clock;
+        w_elem$clock = clock;
+        w_result_shift$clock = clock;
+        w_result_first$clock = clock;
+        w_result_last$clock = clock;
+        w_msg_last$clock = clock;
+        w_error$clock = clock;
         result_acc$clock = clock;
         rsp_valid_r$clock = clock;
         rsp_lane_r$clock = clock;
@@ -2767,6 +3161,46 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
         read_return_seq$d = read_return_seq$q;
+        x_valid$d = x_valid$q;
+        x_kind$d = x_kind$q;
+        x_writes$d = x_writes$q;
+        x_line$d = x_line$q;
+        x_space$d = x_space$q;
+        x_bit_offset$d = x_bit_offset$q;
+        x_size$d = x_size$q;
+        x_byte_enables$d = x_byte_enables$q;
+        x_op$d = x_op$q;
+        x_ty$d = x_ty$q;
+        x_ftz$d = x_ftz$q;
+        x_old$d = x_old$q;
+        x_bypass$d = x_bypass$q;
+        x_src0$d = x_src0$q;
+        x_src1$d = x_src1$q;
+        x_lane$d = x_lane$q;
+        x_elem$d = x_elem$q;
+        x_result_shift$d = x_result_shift$q;
+        x_result_first$d = x_result_first$q;
+        x_result_last$d = x_result_last$q;
+        x_msg_last$d = x_msg_last$q;
+        x_error$d = x_error$q;
+        w_valid$d = w_valid$q;
+        w_kind$d = w_kind$q;
+        w_writes$d = w_writes$q;
+        w_line$d = w_line$q;
+        w_space$d = w_space$q;
+        w_bit_offset$d = w_bit_offset$q;
+        w_size$d = w_size$q;
+        w_byte_enables$d = w_byte_enables$q;
+        w_new$d = w_new$q;
+        w_ret$d = w_ret$q;
+        w_old$d = w_old$q;
+        w_lane$d = w_lane$q;
+        w_elem$d = w_elem$q;
+        w_result_shift$d = w_result_shift$q;
+        w_result_first$d = w_result_first$q;
+        w_result_last$d = w_result_last$q;
+        w_msg_last$d = w_msg_last$q;
+        w_error$d = w_error$q;
         result_acc$d = result_acc$q;
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
@@ -3395,27 +3829,163 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_result_last$7 = ent_result_last$7$q;
         head_select$ent_msg_last$7 = ent_msg_last$7$q;
         head_select$ent_error$7 = ent_error$7$q;
-        alu$op = head_select$alu_op;
-        alu$ty = head_select$alu_ty;
-        alu$ftz = head_select$alu_ftz;
-        alu$old_value = head_select$old_value;
-        alu$src0 = head_select$src0;
-        alu$src1 = head_select$src1;
-        head_is_rmw = head_select$kind == kind_read_modify_write;
-        head_writes = head_select$valid & ((head_is_rmw & head_select$returned) | (head_select$kind == kind_write));
-        head_skips = head_select$valid & ((head_select$kind == kind_no_memory) | (head_select$kind == kind_marker));
-        write_data = alu$new_value << head_select$bit_offset;
-        if (~head_is_rmw) begin
-            write_data = head_select$src0 << head_select$bit_offset;
+        head_select$late_writes = w_writes$q;
+        head_select$late_line = w_line$q;
+        head_select$late_space = w_space$q;
+        head_select$late_bit_offset = w_bit_offset$q;
+        head_select$late_size = w_size$q;
+        head_select$late_value = w_new$q;
+        head_select$ahead_writes = x_writes$q;
+        head_select$ahead_line = x_line$q;
+        head_select$ahead_space = x_space$q;
+        head_select$ahead_byte_enables = x_byte_enables$q;
+        alu$op = x_op$q;
+        alu$ty = x_ty$q;
+        alu$ftz = x_ftz$q;
+        alu$old_value = x_old$q;
+        if (x_bypass$q) begin
+            alu$old_value = w_new$q;
         end
-        write_mask = head_select$elem_mask << head_select$bit_offset;
-        mem_wr_valid = head_writes & ~reset;
-        mem_wr_addr = head_select$line;
-        mem_wr_space = head_select$space;
+        alu$src0 = x_src0$q;
+        alu$src1 = x_src1$q;
+        w_is_rmw = w_kind$q == kind_read_modify_write;
+        w_elem_mask = zero_line;
+        if (w_size$q == 0) begin
+            w_elem_mask = size_masks$0;
+        end
+        if (w_size$q == 1) begin
+            w_elem_mask = size_masks$1;
+        end
+        if (w_size$q == 2) begin
+            w_elem_mask = size_masks$2;
+        end
+        if (w_size$q == 3) begin
+            w_elem_mask = size_masks$3;
+        end
+        if (w_size$q == 4) begin
+            w_elem_mask = size_masks$4;
+        end
+        write_data = w_new$q << w_bit_offset$q;
+        write_mask = w_elem_mask << w_bit_offset$q;
+        mem_wr_valid = w_writes$q & ~reset;
+        mem_wr_addr = w_line$q;
+        mem_wr_space = w_space$q;
         mem_wr_data = write_data;
-        mem_wr_be = head_select$byte_enables;
-        retire = (head_skips | (head_writes & mem_wr_ready)) & ~reset;
-        if (retire) begin
+        mem_wr_be = w_byte_enables$q;
+        retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset;
+        w_free = ~w_valid$q | retire;
+        x_free = ~x_valid$q | w_free;
+        if (retire & w_writes$q) begin
+            if ((ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q)) begin
+                ent_fwd_mask$0$d = ent_fwd_mask$0$q | write_mask;
+                ent_fwd_data$0$d = (ent_fwd_data$0$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (ent_line$1$q == w_line$q) & (ent_space$1$q == w_space$q)) begin
+                ent_fwd_mask$1$d = ent_fwd_mask$1$q | write_mask;
+                ent_fwd_data$1$d = (ent_fwd_data$1$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (ent_line$2$q == w_line$q) & (ent_space$2$q == w_space$q)) begin
+                ent_fwd_mask$2$d = ent_fwd_mask$2$q | write_mask;
+                ent_fwd_data$2$d = (ent_fwd_data$2$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (ent_line$3$q == w_line$q) & (ent_space$3$q == w_space$q)) begin
+                ent_fwd_mask$3$d = ent_fwd_mask$3$q | write_mask;
+                ent_fwd_data$3$d = (ent_fwd_data$3$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (ent_line$4$q == w_line$q) & (ent_space$4$q == w_space$q)) begin
+                ent_fwd_mask$4$d = ent_fwd_mask$4$q | write_mask;
+                ent_fwd_data$4$d = (ent_fwd_data$4$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (ent_line$5$q == w_line$q) & (ent_space$5$q == w_space$q)) begin
+                ent_fwd_mask$5$d = ent_fwd_mask$5$q | write_mask;
+                ent_fwd_data$5$d = (ent_fwd_data$5$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (ent_line$6$q == w_line$q) & (ent_space$6$q == w_space$q)) begin
+                ent_fwd_mask$6$d = ent_fwd_mask$6$q | write_mask;
+                ent_fwd_data$6$d = (ent_fwd_data$6$q & ~write_mask) | write_data;
+            end
+            if ((ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (ent_line$7$q == w_line$q) & (ent_space$7$q == w_space$q)) begin
+                ent_fwd_mask$7$d = ent_fwd_mask$7$q | write_mask;
+                ent_fwd_data$7$d = (ent_fwd_data$7$q & ~write_mask) | write_data;
+            end
+        end
+        w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
+        result_value = zero_line;
+        if (w_is_rmw) begin
+            result_value = w_ret$q;
+        end
+        result_joined = result_value << w_result_shift$q;
+        if (~w_result_first$q) begin
+            result_joined = result_acc$q | (result_value << w_result_shift$q);
+        end
+        if (retire & w_has_result) begin
+            result_acc$d = result_joined;
+        end
+        rsp_valid_r$d = (retire & w_has_result) & w_result_last$q;
+        rsp_lane_r$d = w_lane$q;
+        rsp_data_r$d = result_joined;
+        rsp_done_r$d = retire & w_msg_last$q;
+        rsp_error_r$d = retire & w_error$q;
+        obs_valid_r$d = retire & w_is_rmw;
+        obs_lane_r$d = w_lane$q;
+        obs_elem_r$d = w_elem$q;
+        obs_old_r$d = w_old$q;
+        obs_new_r$d = w_new$q;
+        x_is_rmw = x_kind$q == kind_read_modify_write;
+        if (w_free) begin
+            w_valid$d = x_valid$q;
+            w_writes$d = x_valid$q & x_writes$q;
+            w_kind$d = x_kind$q;
+            w_line$d = x_line$q;
+            w_space$d = x_space$q;
+            w_bit_offset$d = x_bit_offset$q;
+            w_size$d = x_size$q;
+            w_byte_enables$d = x_byte_enables$q;
+            w_new$d = x_src0$q;
+            if (x_is_rmw) begin
+                w_new$d = alu$new_value;
+            end
+            w_ret$d = alu$ret_value;
+            w_old$d = x_old$q;
+            if (x_bypass$q) begin
+                w_old$d = w_new$q;
+            end
+            w_lane$d = x_lane$q;
+            w_elem$d = x_elem$q;
+            w_result_shift$d = x_result_shift$q;
+            w_result_first$d = x_result_first$q;
+            w_result_last$d = x_result_last$q;
+            w_msg_last$d = x_msg_last$q;
+            w_error$d = x_error$q;
+        end
+        head_is_rmw = head_select$kind == kind_read_modify_write;
+        head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
+        head_enters = (head_ready & x_free) & ~reset;
+        if (x_free) begin
+            x_valid$d = head_enters;
+            x_writes$d = head_enters & (head_is_rmw | (head_select$kind == kind_write));
+            x_kind$d = head_select$kind;
+            x_line$d = head_select$line;
+            x_space$d = head_select$space;
+            x_bit_offset$d = head_select$bit_offset;
+            x_size$d = head_select$size_code;
+            x_byte_enables$d = head_select$byte_enables;
+            x_op$d = head_select$alu_op;
+            x_ty$d = head_select$alu_ty;
+            x_ftz$d = head_select$alu_ftz;
+            x_old$d = head_select$old_value;
+            x_bypass$d = head_is_rmw & head_select$bypass;
+            x_src0$d = head_select$src0;
+            x_src1$d = head_select$src1;
+            x_lane$d = head_select$lane;
+            x_elem$d = head_select$elem;
+            x_result_shift$d = head_select$result_shift;
+            x_result_first$d = head_select$result_first;
+            x_result_last$d = head_select$result_last;
+            x_msg_last$d = head_select$msg_last;
+            x_error$d = head_select$error;
+        end
+        if (head_enters) begin
             head_ptr$d = head_ptr$q + one_index;
             if (head_ptr$q == 0) begin
                 ent_valid$0$d = 1'b0;
@@ -3442,62 +4012,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$7$d = 1'b0;
             end
         end
-        if (retire & head_writes) begin
-            if (ent_valid$0$q & (head_ptr$q != 0) & (ent_kind$0$q == kind_read_modify_write) & (ent_line$0$q == head_select$line) & (ent_space$0$q == head_select$space)) begin
-                ent_fwd_mask$0$d = ent_fwd_mask$0$q | write_mask;
-                ent_fwd_data$0$d = (ent_fwd_data$0$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$1$q & (head_ptr$q != 1) & (ent_kind$1$q == kind_read_modify_write) & (ent_line$1$q == head_select$line) & (ent_space$1$q == head_select$space)) begin
-                ent_fwd_mask$1$d = ent_fwd_mask$1$q | write_mask;
-                ent_fwd_data$1$d = (ent_fwd_data$1$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$2$q & (head_ptr$q != 2) & (ent_kind$2$q == kind_read_modify_write) & (ent_line$2$q == head_select$line) & (ent_space$2$q == head_select$space)) begin
-                ent_fwd_mask$2$d = ent_fwd_mask$2$q | write_mask;
-                ent_fwd_data$2$d = (ent_fwd_data$2$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$3$q & (head_ptr$q != 3) & (ent_kind$3$q == kind_read_modify_write) & (ent_line$3$q == head_select$line) & (ent_space$3$q == head_select$space)) begin
-                ent_fwd_mask$3$d = ent_fwd_mask$3$q | write_mask;
-                ent_fwd_data$3$d = (ent_fwd_data$3$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$4$q & (head_ptr$q != 4) & (ent_kind$4$q == kind_read_modify_write) & (ent_line$4$q == head_select$line) & (ent_space$4$q == head_select$space)) begin
-                ent_fwd_mask$4$d = ent_fwd_mask$4$q | write_mask;
-                ent_fwd_data$4$d = (ent_fwd_data$4$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$5$q & (head_ptr$q != 5) & (ent_kind$5$q == kind_read_modify_write) & (ent_line$5$q == head_select$line) & (ent_space$5$q == head_select$space)) begin
-                ent_fwd_mask$5$d = ent_fwd_mask$5$q | write_mask;
-                ent_fwd_data$5$d = (ent_fwd_data$5$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$6$q & (head_ptr$q != 6) & (ent_kind$6$q == kind_read_modify_write) & (ent_line$6$q == head_select$line) & (ent_space$6$q == head_select$space)) begin
-                ent_fwd_mask$6$d = ent_fwd_mask$6$q | write_mask;
-                ent_fwd_data$6$d = (ent_fwd_data$6$q & ~write_mask) | write_data;
-            end
-            if (ent_valid$7$q & (head_ptr$q != 7) & (ent_kind$7$q == kind_read_modify_write) & (ent_line$7$q == head_select$line) & (ent_space$7$q == head_select$space)) begin
-                ent_fwd_mask$7$d = ent_fwd_mask$7$q | write_mask;
-                ent_fwd_data$7$d = (ent_fwd_data$7$q & ~write_mask) | write_data;
-            end
-        end
-        head_has_result = head_is_rmw | (head_select$kind == kind_no_memory);
-        result_value = zero_line;
-        if (head_is_rmw) begin
-            result_value = alu$ret_value;
-        end
-        result_joined = result_value << head_select$result_shift;
-        if (~head_select$result_first) begin
-            result_joined = result_acc$q | (result_value << head_select$result_shift);
-        end
-        if (retire & head_has_result) begin
-            result_acc$d = result_joined;
-        end
-        rsp_valid_r$d = (retire & head_has_result) & head_select$result_last;
-        rsp_lane_r$d = head_select$lane;
-        rsp_data_r$d = result_joined;
-        rsp_done_r$d = retire & head_select$msg_last;
-        rsp_error_r$d = retire & head_select$error;
-        obs_valid_r$d = retire & head_is_rmw;
-        obs_lane_r$d = head_select$lane;
-        obs_elem_r$d = head_select$elem;
-        obs_old_r$d = head_select$old_value;
-        obs_new_r$d = alu$new_value;
         rsp_valid = rsp_valid_r$q;
         rsp_lane = rsp_lane_r$q;
         rsp_data = rsp_data_r$q;
@@ -3648,7 +4162,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         new_fwd_data = zero_line;
         new_fwd_mask = zero_line;
-        if ((retire & head_writes) & (addr_gen$line == head_select$line) & (addr_gen$space == head_select$space)) begin
+        if ((retire & w_writes$q) & (addr_gen$line == w_line$q) & (addr_gen$space == w_space$q)) begin
             new_fwd_data = write_data;
             new_fwd_mask = write_mask;
         end
@@ -3850,10 +4364,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (issue_reads & mem_rd_ready) begin
             read_issue_seq$d = read_issue_seq$q + one_seq;
         end
-        if (alloc & ~retire) begin
+        if (alloc & ~head_enters) begin
             occupancy$d = occupancy$q + one_occupancy;
         end
-        if (retire & ~alloc) begin
+        if (head_enters & ~alloc) begin
             occupancy$d = occupancy$q - one_occupancy;
         end
         if (mem_rdata_valid) begin
@@ -3908,6 +4422,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             rsp_done_r$d = 1'b0;
             rsp_error_r$d = 1'b0;
             obs_valid_r$d = 1'b0;
+            x_valid$d = 1'b0;
+            x_writes$d = 1'b0;
+            w_valid$d = 1'b0;
+            w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
             ent_valid$1$d = 1'b0;
             ent_valid$2$d = 1'b0;
@@ -11711,7 +12229,7 @@ module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$head_ptr
 
 
-module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,valid,kind,returned,line,space,bit_offset,byte_enables,elem_mask,lane,elem,result_shift,result_first,result_last,msg_last,error,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes,ahead_line,ahead_space,ahead_byte_enables,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
     
     // Module arguments
     input wire  [2:0] head;
@@ -11891,14 +12409,24 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  ent_error$5;
     input wire  ent_error$6;
     input wire  ent_error$7;
+    input wire  late_writes;
+    input wire  [63:0] late_line;
+    input wire  late_space;
+    input wire  [6:0] late_bit_offset;
+    input wire  [2:0] late_size;
+    input wire  [127:0] late_value;
+    input wire  ahead_writes;
+    input wire  [63:0] ahead_line;
+    input wire  ahead_space;
+    input wire  [15:0] ahead_byte_enables;
     output reg  valid;
     output reg  [1:0] kind;
     output reg  returned;
     output reg  [63:0] line;
     output reg  space;
     output reg  [6:0] bit_offset;
+    output reg  [2:0] size_code;
     output reg  [15:0] byte_enables;
-    output reg  [127:0] elem_mask;
     output reg  [4:0] lane;
     output reg  [2:0] elem;
     output reg  [6:0] result_shift;
@@ -11906,6 +12434,8 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     output reg  result_last;
     output reg  msg_last;
     output reg  error;
+    output reg  bypass;
+    output reg  hazard;
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
     output reg  alu_ftz;
@@ -11942,6 +12472,14 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     reg  [127:0] fwd_mask;
     reg  [127:0] merged;
     reg  [15:0] byte_enables_at_zero;
+    reg  [127:0] elem_mask;
+    reg  late_hit;
+    reg  [127:0] late_mask;
+    reg  [127:0] late_line_bits;
+    reg  [127:0] with_late;
+    reg  ahead_same_line;
+    reg  ahead_overlaps;
+    reg  ahead_exact;
     
     // Update code
     always @(*) begin
@@ -12159,6 +12697,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             msg_last = ent_msg_last$7;
             error = ent_error$7;
         end
+        size_code = size;
         elem_mask = zero_line;
         byte_enables_at_zero = zero_enables;
         if (size == 0) begin
@@ -12183,7 +12722,34 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         end
         byte_enables = byte_enables_at_zero << (bit_offset >> 32'h3);
         merged = (rdata & ~fwd_mask) | (fwd_data & fwd_mask);
-        old_value = (merged >> bit_offset) & elem_mask;
+        late_mask = zero_line;
+        if (late_size == 0) begin
+            late_mask = size_masks$0 << late_bit_offset;
+        end
+        if (late_size == 1) begin
+            late_mask = size_masks$1 << late_bit_offset;
+        end
+        if (late_size == 2) begin
+            late_mask = size_masks$2 << late_bit_offset;
+        end
+        if (late_size == 3) begin
+            late_mask = size_masks$3 << late_bit_offset;
+        end
+        if (late_size == 4) begin
+            late_mask = size_masks$4 << late_bit_offset;
+        end
+        late_line_bits = late_value << late_bit_offset;
+        late_hit = (late_writes & (late_line == line)) & (late_space == space);
+        with_late = merged;
+        if (late_hit) begin
+            with_late = (merged & ~late_mask) | (late_line_bits & late_mask);
+        end
+        old_value = (with_late >> bit_offset) & elem_mask;
+        ahead_same_line = (ahead_writes & (ahead_line == line)) & (ahead_space == space);
+        ahead_overlaps = |(ahead_byte_enables & byte_enables);
+        ahead_exact = ahead_byte_enables == byte_enables;
+        bypass = ahead_same_line & ahead_exact;
+        hazard = (ahead_same_line & ahead_overlaps) & ~ahead_exact;
     end
     
 endmodule // atomic_unit_l8_w32_int$head_select
@@ -13279,3 +13845,763 @@ module atomic_unit_l8_w32_int$typed_step$second(a,b,c,result);
     // Update code (custom)
     always @(*) result = (a * {{32{1'b0}}, b}) + c;
 endmodule // atomic_unit_l8_w32_int$typed_step$second
+
+
+module atomic_unit_l8_w32_int$w_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_bit_offset
+
+
+module atomic_unit_l8_w32_int$w_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_byte_enables
+
+
+module atomic_unit_l8_w32_int$w_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_elem
+
+
+module atomic_unit_l8_w32_int$w_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_error
+
+
+module atomic_unit_l8_w32_int$w_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_kind
+
+
+module atomic_unit_l8_w32_int$w_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_lane
+
+
+module atomic_unit_l8_w32_int$w_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_line
+
+
+module atomic_unit_l8_w32_int$w_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_msg_last
+
+
+module atomic_unit_l8_w32_int$w_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_new
+
+
+module atomic_unit_l8_w32_int$w_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_old
+
+
+module atomic_unit_l8_w32_int$w_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_result_first
+
+
+module atomic_unit_l8_w32_int$w_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_result_last
+
+
+module atomic_unit_l8_w32_int$w_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_result_shift
+
+
+module atomic_unit_l8_w32_int$w_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_ret
+
+
+module atomic_unit_l8_w32_int$w_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_size
+
+
+module atomic_unit_l8_w32_int$w_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_space
+
+
+module atomic_unit_l8_w32_int$w_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_valid
+
+
+module atomic_unit_l8_w32_int$w_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$w_writes
+
+
+module atomic_unit_l8_w32_int$x_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_bit_offset
+
+
+module atomic_unit_l8_w32_int$x_bypass(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_bypass
+
+
+module atomic_unit_l8_w32_int$x_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_byte_enables
+
+
+module atomic_unit_l8_w32_int$x_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_elem
+
+
+module atomic_unit_l8_w32_int$x_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_error
+
+
+module atomic_unit_l8_w32_int$x_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_ftz
+
+
+module atomic_unit_l8_w32_int$x_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_kind
+
+
+module atomic_unit_l8_w32_int$x_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_lane
+
+
+module atomic_unit_l8_w32_int$x_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_line
+
+
+module atomic_unit_l8_w32_int$x_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_msg_last
+
+
+module atomic_unit_l8_w32_int$x_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_old
+
+
+module atomic_unit_l8_w32_int$x_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_op
+
+
+module atomic_unit_l8_w32_int$x_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_result_first
+
+
+module atomic_unit_l8_w32_int$x_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_result_last
+
+
+module atomic_unit_l8_w32_int$x_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_result_shift
+
+
+module atomic_unit_l8_w32_int$x_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_size
+
+
+module atomic_unit_l8_w32_int$x_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_space
+
+
+module atomic_unit_l8_w32_int$x_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_src0
+
+
+module atomic_unit_l8_w32_int$x_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_src1
+
+
+module atomic_unit_l8_w32_int$x_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_ty
+
+
+module atomic_unit_l8_w32_int$x_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_valid
+
+
+module atomic_unit_l8_w32_int$x_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_writes
