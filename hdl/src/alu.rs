@@ -1,6 +1,8 @@
-//! The atomic ALU: one combinational block that computes, for one element,
-//! the value an atomic writes back to memory (`new_value`) and the value it
-//! returns to the lane (`ret_value`).
+//! The atomic ALU: computes, for one element, the value an atomic writes
+//! back to memory and the value it returns to the lane (`ret_value`). The
+//! integer ops are combinational (`new_value`, in the cycle the operands are
+//! on the ports); the float ops go through the three-stage [`FloatAlu`]
+//! (`float_value`, two `pipe_advance` edges later; `float_op` says which).
 //!
 //! Its semantics are exactly `atomport::golden::atomic_ops::apply` (the golden
 //! model's op function, which takes the same `op`/`ty` codes); the test bench
@@ -56,6 +58,10 @@ pub use atomport_isa::ALU_DATA_BITS;
 /// The atomic ALU (combinational). See the module documentation.
 #[derive(LogicBlock)]
 pub struct AtomicAlu {
+    pub clock: Signal<In, Clock>,
+    /// The float pipeline moves (its stage registers load).
+    pub pipe_advance: Signal<In, Bit>,
+
     // ---- control: what to compute ----
     /// The operation, an [`AluOp`] code.
     pub op: Signal<In, Bits<ALU_OP_BITS>>,
@@ -74,13 +80,23 @@ pub struct AtomicAlu {
     pub src1: Signal<In, Bits<ALU_DATA_BITS>>,
 
     // ---- results ----
-    /// The value written back to memory, masked to the width.
+    /// The value written back to memory, masked to the width, for an
+    /// integer op (0 for a float op: see `float_value`).
     pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
     /// The value returned to the lane: old, or new for PREDEC; masked to the width.
     pub ret_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+    /// The op on the ports is a float op (built with them): its value
+    /// written back is `float_value` after two `pipe_advance` edges.
+    pub float_op: Signal<Out, Bit>,
+    /// The float op's value written back, masked to its width, for the op
+    /// on the ports two `pipe_advance` edges ago.
+    pub float_value: Signal<Out, Bits<ALU_DATA_BITS>>,
 
     // ---- the floating-point ops ----
     float: FloatAlu,
+    /// the float op's width mask, to stage 3
+    float_mask_1: DFF<Bits<ALU_DATA_BITS>>,
+    float_mask_2: DFF<Bits<ALU_DATA_BITS>>,
     /// built with the float ops (`AtomicAlu::new`)
     fp_enabled: Constant<Bit>,
     /// built with 64-bit and with 128-bit elements (`AtomicAlu::new`): types
@@ -224,7 +240,6 @@ pub struct AtomicAlu {
     gated_adder: Signal<Local, Bits<ALU_DATA_BITS>>,
     gated_src0: Signal<Local, Bits<ALU_DATA_BITS>>,
     gated_logic: Signal<Local, Bits<ALU_DATA_BITS>>,
-    gated_float: Signal<Local, Bits<ALU_DATA_BITS>>,
     result: Signal<Local, Bits<ALU_DATA_BITS>>,
     new_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
 }
@@ -268,6 +283,8 @@ impl AtomicAlu {
         assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| ty.bits() as usize <= ALU_DATA_BITS));
         Self {
+            clock: Default::default(),
+            pipe_advance: Default::default(),
             op: Default::default(),
             ty: Default::default(),
             ftz: Default::default(),
@@ -276,7 +293,11 @@ impl AtomicAlu {
             src1: Default::default(),
             new_value: Default::default(),
             ret_value: Default::default(),
+            float_op: Default::default(),
+            float_value: Default::default(),
             float: Default::default(),
+            float_mask_1: Default::default(),
+            float_mask_2: Default::default(),
             fp_enabled: Constant::new(with_fp),
             has_64: Constant::new(data_bits >= 64),
             has_128: Constant::new(data_bits >= 128),
@@ -380,7 +401,6 @@ impl AtomicAlu {
             gated_adder: Default::default(),
             gated_src0: Default::default(),
             gated_logic: Default::default(),
-            gated_float: Default::default(),
             result: Default::default(),
             new_masked: Default::default(),
         }
@@ -392,8 +412,11 @@ impl Logic for AtomicAlu {
     // expression below is parenthesized on purpose (DEVELOPERS.md, Stack).
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, float_mask_1, float_mask_2);
         // 0. the float ops' inputs: wiring from the ports only (Verilator
         //    UNOPTFLAT rule, unit.rs); FloatAlu ignores bits above the width
+        self.float.clock.next = self.clock.val();
+        self.float.advance.next = self.pipe_advance.val();
         self.float.op.next = self.op.val();
         self.float.ty.next = self.ty.val();
         self.float.ftz.next = self.ftz.val();
@@ -563,12 +586,7 @@ impl Logic for AtomicAlu {
         if self.take_xor.val() {
             self.gated_logic.next = self.old_masked.val() ^ self.src0_masked.val();
         }
-        self.gated_float.next = self.zero.val();
-        if self.take_float.val() {
-            self.gated_float.next = self.float.new_value.val();
-        }
-        self.result.next = ((self.gated_old.val() | self.gated_adder.val()) | (self.gated_src0.val() | self.gated_logic.val()))
-            | self.gated_float.val();
+        self.result.next = (self.gated_old.val() | self.gated_adder.val()) | (self.gated_src0.val() | self.gated_logic.val());
 
         // 9. outputs
         self.new_masked.next = self.result.val() & self.width_mask.val();
@@ -576,6 +594,16 @@ impl Logic for AtomicAlu {
         self.ret_value.next = self.old_masked.val();
         if self.is_predec.val() {
             self.ret_value.next = self.new_masked.val();
+        }
+        // the float ops: their width mask rides along to stage 3
+        self.float_op.next = self.take_float.val();
+        if self.pipe_advance.val() {
+            self.float_mask_1.d.next = self.width_mask.val();
+            self.float_mask_2.d.next = self.float_mask_1.q.val();
+        }
+        self.float_value.next = self.zero.val();
+        if self.fp_enabled.val() {
+            self.float_value.next = self.float.new_value.val() & self.float_mask_2.q.val();
         }
     }
 }

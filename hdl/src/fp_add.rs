@@ -1,6 +1,6 @@
 //! `FpAdd`: the one floating-point adder of the atomic ALU — a multi-format
-//! IEEE 754 adder, round to nearest even, optional flush-to-zero
-//! (combinational).
+//! IEEE 754 adder, round to nearest even, optional flush-to-zero, in three
+//! pipeline stages.
 //!
 //! Every format the ALU adds (f64, f32, f16, bf16) is mapped into ONE
 //! datapath whose widths are const generics; the ALU builds two instances of
@@ -11,6 +11,18 @@
 //! least significant bit (`lsb`). The steps mirror the golden model's
 //! soft-float (`core/src/golden/soft_float.rs`, `fp::add`) one for one: unpack, align with
 //! sticky, add, leading-zero normalization, round, pack.
+//!
+//! # Pipeline
+//! Three stages, registers between them load when `advance` is 1 (the
+//! unit's execute pipeline moves; docs/microarchitecture.md "Execute
+//! pipeline"): the sum of the operands given in cycle t is on `sum_*` in
+//! the cycle after the second `advance` edge.
+//!
+//! | stage | does | registers after it |
+//! | --- | --- | --- |
+//! | 1 | unpack, classify, order by magnitude, align with sticky | `r1_*`: larger sign/exponent/significand, aligned smaller significand, specials, format |
+//! | 2 | add or subtract, carry shift, the larger half of the normalization shifts (leading-zero count and shift fused) | `r2_*`: partly normalized significand and exponent, zero sum, specials, format |
+//! | 3 | the remaining normalization shifts, round to nearest even, specials, pack | (the ALU's write stage) |
 //!
 //! # Datapath layout
 //! A significand is `SIG_BITS` wide (`S`), fixed for every format:
@@ -70,12 +82,16 @@ pub fn lsb_position(sig_bits: usize, man_bits: usize) -> usize {
     sig_bits - 2 - man_bits
 }
 
-/// `sum = a + b` in the format given by `exp_max` and `lsb` (combinational).
+/// `sum = a + b` in the format given by `exp_max` and `lsb` (three stages).
 /// Operands and result are unpacked: sign, biased exponent field, and the
 /// mantissa field at its datapath position (bits outside the format's
 /// mantissa field are ignored on input and zero on output).
 #[derive(LogicBlock)]
 pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> {
+    pub clock: Signal<In, Clock>,
+    /// The pipeline moves: every stage register loads.
+    pub advance: Signal<In, Bit>,
+
     // ---- format ----
     /// The format's all-ones exponent field: 31 (f16), 255 (bf16, f32), 2047 (f64).
     pub exp_max: Signal<In, Bits<EXP_BITS>>,
@@ -99,6 +115,41 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     pub sum_exp: Signal<Out, Bits<EXP_BITS>>,
     pub sum_man: Signal<Out, Bits<SIG_BITS>>,
 
+    // ---- stage 1 -> 2 registers ----
+    r1_big_sign: DFF<Bit>,
+    r1_big_exp: DFF<Bits<EXP_BITS>>,
+    r1_big_sig: DFF<Bits<SIG_BITS>>,
+    r1_small_aligned: DFF<Bits<SIG_BITS>>,
+    r1_subtract: DFF<Bit>,
+    r1_a_sign: DFF<Bit>,
+    r1_b_sign: DFF<Bit>,
+    r1_a_zero: DFF<Bit>,
+    r1_b_zero: DFF<Bit>,
+    r1_a_inf: DFF<Bit>,
+    r1_b_inf: DFF<Bit>,
+    r1_nan: DFF<Bit>,
+    r1_lsb: DFF<Bits<SIG_BITS>>,
+    r1_exp_max: DFF<Bits<EXP_BITS>>,
+    r1_ftz: DFF<Bit>,
+
+    // ---- stage 2 -> 3 registers ----
+    /// the significand after the first `NORM_STAGES / 2` normalization shifts
+    r2_sig: DFF<Bits<SIG_BITS>>,
+    r2_exp: DFF<Bits<EXP_BITS>>,
+    r2_sum_is_zero: DFF<Bit>,
+    r2_big_sign: DFF<Bit>,
+    r2_subtract: DFF<Bit>,
+    r2_a_sign: DFF<Bit>,
+    r2_b_sign: DFF<Bit>,
+    r2_a_zero: DFF<Bit>,
+    r2_b_zero: DFF<Bit>,
+    r2_a_inf: DFF<Bit>,
+    r2_b_inf: DFF<Bit>,
+    r2_nan: DFF<Bit>,
+    r2_lsb: DFF<Bits<SIG_BITS>>,
+    r2_exp_max: DFF<Bits<EXP_BITS>>,
+    r2_ftz: DFF<Bit>,
+
     // ---- constants ----
     exp_zero: Constant<Bits<EXP_BITS>>,
     exp_one: Constant<Bits<EXP_BITS>>,
@@ -119,10 +170,11 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     // ---- format masks ----
     /// the format's mantissa field: bits `lsb .. S-3`
     man_field: Signal<Local, Bits<SIG_BITS>>,
-    /// the bit below `lsb`
-    round_bit: Signal<Local, Bits<SIG_BITS>>,
-    /// every bit below the round bit
-    sticky_bits: Signal<Local, Bits<SIG_BITS>>,
+    /// stage 3's masks (from the registered `lsb`): the mantissa field,
+    /// the bit below `lsb` and every bit below that one
+    out_man_field: Signal<Local, Bits<SIG_BITS>>,
+    out_round_bit: Signal<Local, Bits<SIG_BITS>>,
+    out_sticky_bits: Signal<Local, Bits<SIG_BITS>>,
 
     // ---- unpack and classify ----
     a_man_in: Signal<Local, Bits<SIG_BITS>>,
@@ -209,6 +261,41 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
         });
         let stage_shift = core::array::from_fn(|i| Constant::new(((1u64) << (NORM_STAGES - 1 - i)).to_bits()));
         Self {
+            clock: Default::default(),
+            advance: Default::default(),
+            r1_big_sign: Default::default(),
+            r1_big_exp: Default::default(),
+            r1_big_sig: Default::default(),
+            r1_small_aligned: Default::default(),
+            r1_subtract: Default::default(),
+            r1_a_sign: Default::default(),
+            r1_b_sign: Default::default(),
+            r1_a_zero: Default::default(),
+            r1_b_zero: Default::default(),
+            r1_a_inf: Default::default(),
+            r1_b_inf: Default::default(),
+            r1_nan: Default::default(),
+            r1_lsb: Default::default(),
+            r1_exp_max: Default::default(),
+            r1_ftz: Default::default(),
+            r2_sig: Default::default(),
+            r2_exp: Default::default(),
+            r2_sum_is_zero: Default::default(),
+            r2_big_sign: Default::default(),
+            r2_subtract: Default::default(),
+            r2_a_sign: Default::default(),
+            r2_b_sign: Default::default(),
+            r2_a_zero: Default::default(),
+            r2_b_zero: Default::default(),
+            r2_a_inf: Default::default(),
+            r2_b_inf: Default::default(),
+            r2_nan: Default::default(),
+            r2_lsb: Default::default(),
+            r2_exp_max: Default::default(),
+            r2_ftz: Default::default(),
+            out_man_field: Default::default(),
+            out_round_bit: Default::default(),
+            out_sticky_bits: Default::default(),
             exp_max: Default::default(),
             lsb: Default::default(),
             ftz: Default::default(),
@@ -233,8 +320,6 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             stage_top_mask,
             stage_shift,
             man_field: Default::default(),
-            round_bit: Default::default(),
-            sticky_bits: Default::default(),
             a_man_in: Default::default(),
             b_man_in: Default::default(),
             a_exp_zero: Default::default(),
@@ -290,10 +375,44 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
     // Stack); array indexes are literals or loop indexes.
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            r1_big_sign,
+            r1_big_exp,
+            r1_big_sig,
+            r1_small_aligned,
+            r1_subtract,
+            r1_a_sign,
+            r1_b_sign,
+            r1_a_zero,
+            r1_b_zero,
+            r1_a_inf,
+            r1_b_inf,
+            r1_nan,
+            r1_lsb,
+            r1_exp_max,
+            r1_ftz,
+            r2_sig,
+            r2_exp,
+            r2_sum_is_zero,
+            r2_big_sign,
+            r2_subtract,
+            r2_a_sign,
+            r2_b_sign,
+            r2_a_zero,
+            r2_b_zero,
+            r2_a_inf,
+            r2_b_inf,
+            r2_nan,
+            r2_lsb,
+            r2_exp_max,
+            r2_ftz
+        );
+
+        // ================= stage 1: unpack, classify, order, align =================
         // 1. format masks from the LSB position
         self.man_field.next = self.hidden_bit.val() - self.lsb.val();
-        self.round_bit.next = self.lsb.val() >> 1;
-        self.sticky_bits.next = self.round_bit.val() - self.sig_one.val();
 
         // 2. unpack, flush (ftz), classify
         self.a_man_in.next = self.a_man.val() & self.man_field.val();
@@ -357,20 +476,40 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.small_aligned.next = (self.small_sig.val() >> self.align_shift.val()) | self.sig_one.val();
         }
 
+        if self.advance.val() {
+            self.r1_big_sign.d.next = self.big_sign.val();
+            self.r1_big_exp.d.next = self.big_exp.val();
+            self.r1_big_sig.d.next = self.big_sig.val();
+            self.r1_small_aligned.d.next = self.small_aligned.val();
+            self.r1_subtract.d.next = self.subtract.val();
+            self.r1_a_sign.d.next = self.a_sign.val();
+            self.r1_b_sign.d.next = self.b_sign.val();
+            self.r1_a_zero.d.next = self.a_zero.val();
+            self.r1_b_zero.d.next = self.b_zero.val();
+            self.r1_a_inf.d.next = self.a_inf.val();
+            self.r1_b_inf.d.next = self.b_inf.val();
+            self.r1_nan.d.next = (self.a_nan.val() | self.b_nan.val())
+                | ((self.a_inf.val() & self.b_inf.val()) & self.subtract.val());
+            self.r1_lsb.d.next = self.lsb.val();
+            self.r1_exp_max.d.next = self.exp_max.val();
+            self.r1_ftz.d.next = self.ftz.val();
+        }
+
+        // ================= stage 2: add, carry, normalization shifts 2^(N-1) .. 2^(N - N/2) =================
         // 4. the add (both operands are below the carry bit)
-        self.raw_sum.next = self.big_sig.val() + self.small_aligned.val();
-        if self.subtract.val() {
-            self.raw_sum.next = self.big_sig.val() - self.small_aligned.val();
+        self.raw_sum.next = self.r1_big_sig.q.val() + self.r1_small_aligned.q.val();
+        if self.r1_subtract.q.val() {
+            self.raw_sum.next = self.r1_big_sig.q.val() - self.r1_small_aligned.q.val();
         }
         self.sum_is_zero.next = !(self.raw_sum.val().any());
 
         // 5. normalize: a carry shifts right once (sticky kept), then the
         //    left-shift stages, largest first, never below exponent 1
         self.carried.next = self.raw_sum.val();
-        self.carried_exp.next = self.big_exp.val();
+        self.carried_exp.next = self.r1_big_exp.q.val();
         if (self.raw_sum.val() & self.carry_bit.val()).any() {
             self.carried.next = (self.raw_sum.val() >> 1) | (self.raw_sum.val() & self.sig_one.val());
-            self.carried_exp.next = self.big_exp.val() + self.exp_one.val();
+            self.carried_exp.next = self.r1_big_exp.q.val() + self.exp_one.val();
         }
         // stage 0 (the largest shift) reads `carried`, stage i reads stage i-1
         self.stage_out[0].next = self.carried.val();
@@ -381,7 +520,52 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
             self.stage_out_exp[0].next = self.carried_exp.val() - self.stage_shift[0].val();
         }
-        for i in 1..NORM_STAGES {
+        for i in 1..(NORM_STAGES / 2) {
+            self.stage_out[i].next = self.stage_out[i - 1].val();
+            self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val();
+            if !((self.stage_out[i - 1].val() & self.stage_top_mask[i].val()).any())
+                & (self.stage_out_exp[i - 1].val() > self.stage_shift[i].val())
+            {
+                self.stage_out[i].next = self.stage_out[i - 1].val() << self.stage_shift[i].val();
+                self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val() - self.stage_shift[i].val();
+            }
+        }
+        if self.advance.val() {
+            // (a one-pass loop: an index must be a literal or a loop index)
+            for i in (NORM_STAGES / 2 - 1)..(NORM_STAGES / 2) {
+                self.r2_sig.d.next = self.stage_out[i].val();
+                self.r2_exp.d.next = self.stage_out_exp[i].val();
+            }
+            self.r2_sum_is_zero.d.next = self.sum_is_zero.val();
+            self.r2_big_sign.d.next = self.r1_big_sign.q.val();
+            self.r2_subtract.d.next = self.r1_subtract.q.val();
+            self.r2_a_sign.d.next = self.r1_a_sign.q.val();
+            self.r2_b_sign.d.next = self.r1_b_sign.q.val();
+            self.r2_a_zero.d.next = self.r1_a_zero.q.val();
+            self.r2_b_zero.d.next = self.r1_b_zero.q.val();
+            self.r2_a_inf.d.next = self.r1_a_inf.q.val();
+            self.r2_b_inf.d.next = self.r1_b_inf.q.val();
+            self.r2_nan.d.next = self.r1_nan.q.val();
+            self.r2_lsb.d.next = self.r1_lsb.q.val();
+            self.r2_exp_max.d.next = self.r1_exp_max.q.val();
+            self.r2_ftz.d.next = self.r1_ftz.q.val();
+        }
+
+        // ================= stage 3: normalization shifts 2^(N/2 - 1) .. 1, round, pack =================
+        self.out_man_field.next = self.hidden_bit.val() - self.r2_lsb.q.val();
+        self.out_round_bit.next = self.r2_lsb.q.val() >> 1;
+        self.out_sticky_bits.next = self.out_round_bit.val() - self.sig_one.val();
+        for i in (NORM_STAGES / 2)..(NORM_STAGES / 2 + 1) {
+            self.stage_out[i].next = self.r2_sig.q.val();
+            self.stage_out_exp[i].next = self.r2_exp.q.val();
+            if !((self.r2_sig.q.val() & self.stage_top_mask[i].val()).any())
+                & (self.r2_exp.q.val() > self.stage_shift[i].val())
+            {
+                self.stage_out[i].next = self.r2_sig.q.val() << self.stage_shift[i].val();
+                self.stage_out_exp[i].next = self.r2_exp.q.val() - self.stage_shift[i].val();
+            }
+        }
+        for i in (NORM_STAGES / 2 + 1)..NORM_STAGES {
             self.stage_out[i].next = self.stage_out[i - 1].val();
             self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val();
             if !((self.stage_out[i - 1].val() & self.stage_top_mask[i].val()).any())
@@ -402,12 +586,13 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         }
 
         // 6. round to nearest, ties to even, at the format's LSB
-        self.round_up.next = (self.normalized.val() & self.round_bit.val()).any()
-            & ((self.normalized.val() & self.sticky_bits.val()).any() | (self.normalized.val() & self.lsb.val()).any());
-        self.truncated.next = self.normalized.val() & !(self.lsb.val() - self.sig_one.val());
+        self.round_up.next = (self.normalized.val() & self.out_round_bit.val()).any()
+            & ((self.normalized.val() & self.out_sticky_bits.val()).any()
+                | (self.normalized.val() & self.r2_lsb.q.val()).any());
+        self.truncated.next = self.normalized.val() & !(self.r2_lsb.q.val() - self.sig_one.val());
         self.rounded.next = self.truncated.val();
         if self.round_up.val() {
-            self.rounded.next = self.truncated.val() + self.lsb.val();
+            self.rounded.next = self.truncated.val() + self.r2_lsb.q.val();
         }
         self.rounded_sig.next = self.rounded.val();
         self.rounded_exp.next = self.exp_field.val();
@@ -420,43 +605,43 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             // a subnormal rounded up to the smallest normal
             self.rounded_exp.next = self.exp_one.val();
         }
-        self.overflow.next = self.rounded_exp.val() >= self.exp_max.val();
+        self.overflow.next = self.rounded_exp.val() >= self.r2_exp_max.q.val();
 
         // 7. result: specials first, in the golden model's order
-        self.sum_sign.next = self.big_sign.val();
+        self.sum_sign.next = self.r2_big_sign.q.val();
         self.sum_exp.next = self.rounded_exp.val();
-        self.sum_man.next = self.rounded_sig.val() & self.man_field.val();
-        if self.ftz.val() & !(self.rounded_exp.val().any()) {
+        self.sum_man.next = self.rounded_sig.val() & self.out_man_field.val();
+        if self.r2_ftz.q.val() & !(self.rounded_exp.val().any()) {
             self.sum_man.next = self.sig_zero.val();
         }
         if self.overflow.val() {
-            self.sum_exp.next = self.exp_max.val();
+            self.sum_exp.next = self.r2_exp_max.q.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.sum_is_zero.val() {
+        if self.r2_sum_is_zero.q.val() {
             // exact cancellation: +0 when rounding to nearest
             self.sum_sign.next = false;
             self.sum_exp.next = self.exp_zero.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.a_zero.val() & self.b_zero.val() {
-            self.sum_sign.next = self.a_sign.val() & self.b_sign.val();
+        if self.r2_a_zero.q.val() & self.r2_b_zero.q.val() {
+            self.sum_sign.next = self.r2_a_sign.q.val() & self.r2_b_sign.q.val();
         }
-        if self.b_inf.val() {
-            self.sum_sign.next = self.b_sign.val();
-            self.sum_exp.next = self.exp_max.val();
+        if self.r2_b_inf.q.val() {
+            self.sum_sign.next = self.r2_b_sign.q.val();
+            self.sum_exp.next = self.r2_exp_max.q.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.a_inf.val() {
-            self.sum_sign.next = self.a_sign.val();
-            self.sum_exp.next = self.exp_max.val();
+        if self.r2_a_inf.q.val() {
+            self.sum_sign.next = self.r2_a_sign.q.val();
+            self.sum_exp.next = self.r2_exp_max.q.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if (self.a_nan.val() | self.b_nan.val()) | ((self.a_inf.val() & self.b_inf.val()) & self.subtract.val()) {
-            // the canonical NaN: sign 0, exponent and mantissa all ones
+        if self.r2_nan.q.val() {
+            // a NaN operand or inf - inf: the canonical NaN (sign 0, exponent and mantissa all ones)
             self.sum_sign.next = false;
-            self.sum_exp.next = self.exp_max.val();
-            self.sum_man.next = self.man_field.val();
+            self.sum_exp.next = self.r2_exp_max.q.val();
+            self.sum_man.next = self.out_man_field.val();
         }
     }
 }

@@ -1,4 +1,5 @@
-//! `FloatAlu`: the floating-point ops of the atomic ALU (combinational), the
+//! `FloatAlu`: the floating-point ops of the atomic ALU (three pipeline
+//! stages, like its adder [`FpAdd`](crate::fp_add::FpAdd)), the
 //! part of `AtomicAlu` (alu.rs) that computes `Fmax`, `Fmin`, `Fcmpwr`,
 //! `FminPtx`, `FmaxPtx` at every type and `Add` at the float types, exactly
 //! as `atomport::golden::atomic_ops::apply` defines them.
@@ -19,6 +20,12 @@
 //! operands (old, src0, src1) or the canonical NaN, so values move
 //! bit-exactly; sums are packed back at the format's offsets. `new_value`
 //! may carry bits above the type's width, which `AtomicAlu` masks off.
+//!
+//! Pipeline: decode, the comparators and the min/max/cmpwr choice are in
+//! stage 1, with the adders' stage 1; the choice and the decoded format
+//! flags ride along in `c1_*`/`c2_*` registers (loaded on `advance`) to
+//! stage 3, where the sums are packed and the result is selected.
+//! `float_op` is stage 1's (the op given this cycle), `new_value` stage 3's.
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
@@ -34,6 +41,10 @@ use crate::fp_decode::{
 /// The float ops of the atomic ALU. See the module documentation.
 #[derive(LogicBlock)]
 pub struct FloatAlu {
+    pub clock: Signal<In, Clock>,
+    /// The pipeline moves: every stage register loads.
+    pub advance: Signal<In, Bit>,
+
     // ---- control ----
     /// The operation, an `AluOp` code.
     pub op: Signal<In, Bits<ALU_OP_BITS>>,
@@ -48,10 +59,10 @@ pub struct FloatAlu {
     pub src1: Signal<In, Bits<ALU_DATA_BITS>>,
 
     // ---- result ----
-    /// `op` at `ty` is a float operation this block computes.
+    /// `op` at `ty` is a float operation this block computes (stage 1: the op on the inputs now).
     pub float_op: Signal<Out, Bit>,
-    /// The value to write back (valid when `float_op`; bits above the
-    /// type's width are not cleared).
+    /// The value to write back, for the op given two `advance` edges ago
+    /// (when it was a float op; bits above the type's width are not cleared).
     pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
 
     // ---- sub-blocks: decode, the shared datapaths, widening ----
@@ -64,6 +75,22 @@ pub struct FloatAlu {
     wide_sum_man: ZeroExtend<WIDE_SIG_BITS, ALU_DATA_BITS>,
     half_sum_exp: ZeroExtend<HALF_EXP_BITS, ALU_DATA_BITS>,
     half_sum_man: ZeroExtend<HALF_SIG_BITS, ALU_DATA_BITS>,
+
+    // ---- stage registers: the compare result and the format flags, to stage 3 ----
+    c1_compare: DFF<Bits<ALU_DATA_BITS>>,
+    c1_is_fadd: DFF<Bit>,
+    c1_two_halves: DFF<Bit>,
+    c1_wide_f32: DFF<Bit>,
+    c1_wide_f16: DFF<Bit>,
+    c1_wide_bf16: DFF<Bit>,
+    c1_half_bf16: DFF<Bit>,
+    c2_compare: DFF<Bits<ALU_DATA_BITS>>,
+    c2_is_fadd: DFF<Bit>,
+    c2_two_halves: DFF<Bit>,
+    c2_wide_f32: DFF<Bit>,
+    c2_wide_f16: DFF<Bit>,
+    c2_wide_bf16: DFF<Bit>,
+    c2_half_bf16: DFF<Bit>,
 
     // ---- data constants ----
     /// canonical NaNs: f16 and bf16 share 0x7fff
@@ -104,6 +131,22 @@ fn data(value: u128) -> Constant<Bits<ALU_DATA_BITS>> {
 impl Default for FloatAlu {
     fn default() -> Self {
         Self {
+            clock: Default::default(),
+            advance: Default::default(),
+            c1_compare: Default::default(),
+            c1_is_fadd: Default::default(),
+            c1_two_halves: Default::default(),
+            c1_wide_f32: Default::default(),
+            c1_wide_f16: Default::default(),
+            c1_wide_bf16: Default::default(),
+            c1_half_bf16: Default::default(),
+            c2_compare: Default::default(),
+            c2_is_fadd: Default::default(),
+            c2_two_halves: Default::default(),
+            c2_wide_f32: Default::default(),
+            c2_wide_f16: Default::default(),
+            c2_wide_bf16: Default::default(),
+            c2_half_bf16: Default::default(),
             op: Default::default(),
             ty: Default::default(),
             ftz: Default::default(),
@@ -152,7 +195,29 @@ impl Logic for FloatAlu {
     // expression is parenthesized on purpose (DEVELOPERS.md, Stack).
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            c1_compare,
+            c1_is_fadd,
+            c1_two_halves,
+            c1_wide_f32,
+            c1_wide_f16,
+            c1_wide_bf16,
+            c1_half_bf16,
+            c2_compare,
+            c2_is_fadd,
+            c2_two_halves,
+            c2_wide_f32,
+            c2_wide_f16,
+            c2_wide_bf16,
+            c2_half_bf16
+        );
         // ================= sub-block inputs: wiring only =================
+        self.add_wide.clock.next = self.clock.val();
+        self.add_wide.advance.next = self.advance.val();
+        self.add_half.clock.next = self.clock.val();
+        self.add_half.advance.next = self.advance.val();
         self.decode.op.next = self.op.val();
         self.decode.ty.next = self.ty.val();
         self.decode.ftz.next = self.ftz.val();
@@ -242,26 +307,44 @@ impl Logic for FloatAlu {
                 (self.wide_choice.val() & self.low_half.val()) | (self.half_choice.val() & self.high_half.val());
         }
 
-        // ================= add: pack the sums =================
+        // ================= stage registers =================
+        if self.advance.val() {
+            self.c1_compare.d.next = self.compare_result.val();
+            self.c1_is_fadd.d.next = self.decode.is_fadd.val();
+            self.c1_two_halves.d.next = self.decode.two_halves.val();
+            self.c1_wide_f32.d.next = self.decode.wide_f32.val();
+            self.c1_wide_f16.d.next = self.decode.wide_f16.val();
+            self.c1_wide_bf16.d.next = self.decode.wide_bf16.val();
+            self.c1_half_bf16.d.next = self.decode.half_bf16.val();
+            self.c2_compare.d.next = self.c1_compare.q.val();
+            self.c2_is_fadd.d.next = self.c1_is_fadd.q.val();
+            self.c2_two_halves.d.next = self.c1_two_halves.q.val();
+            self.c2_wide_f32.d.next = self.c1_wide_f32.q.val();
+            self.c2_wide_f16.d.next = self.c1_wide_f16.q.val();
+            self.c2_wide_bf16.d.next = self.c1_wide_bf16.q.val();
+            self.c2_half_bf16.d.next = self.c1_half_bf16.q.val();
+        }
+
+        // ================= stage 3: pack the sums =================
         // (mantissa >> its LSB position) | (exponent << mantissa width) | sign
         self.wide_sign.next = self.zero.val();
         if self.add_wide.sum_sign.val() {
             self.wide_sign.next = self.sign_64.val();
-            if self.decode.wide_f32.val() {
+            if self.c2_wide_f32.q.val() {
                 self.wide_sign.next = self.sign_32.val();
             }
-            if self.decode.wide_f16.val() | self.decode.wide_bf16.val() {
+            if self.c2_wide_f16.q.val() | self.c2_wide_bf16.q.val() {
                 self.wide_sign.next = self.sign_16.val();
             }
         }
         self.wide_sum.next = (self.wide_sum_man.wide.val() >> 3) | (self.wide_sum_exp.wide.val() << 52);
-        if self.decode.wide_f32.val() {
+        if self.c2_wide_f32.q.val() {
             self.wide_sum.next = (self.wide_sum_man.wide.val() >> 32) | (self.wide_sum_exp.wide.val() << 23);
         }
-        if self.decode.wide_f16.val() {
+        if self.c2_wide_f16.q.val() {
             self.wide_sum.next = (self.wide_sum_man.wide.val() >> 45) | (self.wide_sum_exp.wide.val() << 10);
         }
-        if self.decode.wide_bf16.val() {
+        if self.c2_wide_bf16.q.val() {
             self.wide_sum.next = (self.wide_sum_man.wide.val() >> 48) | (self.wide_sum_exp.wide.val() << 7);
         }
         // the half lane lands in bits 31..16: ((man >> lsb) << 16)
@@ -270,19 +353,19 @@ impl Logic for FloatAlu {
             self.half_sign.next = self.sign_high_half.val();
         }
         self.half_sum.next = (self.half_sum_man.wide.val() << 13) | (self.half_sum_exp.wide.val() << 26);
-        if self.decode.half_bf16.val() {
+        if self.c2_half_bf16.q.val() {
             self.half_sum.next = (self.half_sum_man.wide.val() << 10) | (self.half_sum_exp.wide.val() << 23);
         }
         self.add_result.next = self.wide_sum.val() | self.wide_sign.val();
-        if self.decode.two_halves.val() {
+        if self.c2_two_halves.q.val() {
             self.add_result.next = ((self.wide_sum.val() | self.wide_sign.val()) & self.low_half.val())
                 | (self.half_sum.val() | self.half_sign.val());
         }
 
         // ================= result =================
         self.float_op.next = self.decode.float_op.val();
-        self.new_value.next = self.compare_result.val();
-        if self.decode.is_fadd.val() {
+        self.new_value.next = self.c2_compare.q.val();
+        if self.c2_is_fadd.q.val() {
             self.new_value.next = self.add_result.val();
         }
     }

@@ -15,10 +15,13 @@
 //! * the *write stage*'s operation (`late_*`), whose write memory accepts
 //!   in the cycle the head leaves (its push into the table comes one edge
 //!   too late for the head): its bytes are merged into the head's line;
-//! * the *execute stage*'s operation (`ahead_*`), whose new value does not
-//!   exist yet: when it writes exactly the head's bytes, the head takes that
-//!   value from the write stage one cycle later (`bypass`); when it writes
-//!   some but not all of them, the head waits (`hazard`).
+//! * the operations in the execute stages X, X2, X3 (`ahead_*[0..3]`,
+//!   youngest first), whose writes have not left yet. The youngest of them
+//!   that writes any of the head's bytes decides: when it writes exactly
+//!   the head's bytes and its value will be in a register when the head is
+//!   in X (`ahead_ready`: an integer result, or any result one stage before
+//!   the write stage), the head takes that value (`bypass[k]`: from the
+//!   stage after k, next cycle); otherwise the head waits (`hazard`).
 
 use rust_hdl::prelude::*;
 
@@ -40,6 +43,8 @@ pub const ENTRY_READ_MODIFY_WRITE: u8 = 2;
 pub const ENTRY_WRITE: u8 = 3;
 /// Bits of a 16-byte line.
 pub const LINE_BITS: usize = 128;
+/// Execute stages between the table and the write stage (X, X2, X3).
+pub const AHEAD_STAGES: usize = 3;
 
 /// The head entry of the in-flight table, merged and cut down (combinational).
 #[derive(LogicBlock)]
@@ -81,12 +86,14 @@ pub struct HeadSelect {
     /// The element it writes (at bit 0).
     pub late_value: Signal<In, Bits<LINE_BITS>>,
 
-    // ---- the execute stage's operation (its value is computed this cycle) ----
-    /// The execute stage holds an operation that writes memory.
-    pub ahead_writes: Signal<In, Bit>,
-    pub ahead_line: Signal<In, Bits<64>>,
-    pub ahead_space: Signal<In, Bit>,
-    pub ahead_byte_enables: Signal<In, Bits<16>>,
+    // ---- the execute stages' operations X, X2, X3 (youngest first) ----
+    /// The stage holds an operation that writes memory.
+    pub ahead_writes: [Signal<In, Bit>; AHEAD_STAGES],
+    pub ahead_line: [Signal<In, Bits<64>>; AHEAD_STAGES],
+    pub ahead_space: [Signal<In, Bit>; AHEAD_STAGES],
+    pub ahead_byte_enables: [Signal<In, Bits<16>>; AHEAD_STAGES],
+    /// Its new value will be in the next stage's register next cycle.
+    pub ahead_ready: [Signal<In, Bit>; AHEAD_STAGES],
 
     // ---- the head ----
     pub valid: Signal<Out, Bit>,
@@ -106,11 +113,11 @@ pub struct HeadSelect {
     pub result_last: Signal<Out, Bit>,
     pub msg_last: Signal<Out, Bit>,
     pub error: Signal<Out, Bit>,
-    /// The execute stage's operation writes exactly the head's bytes: the
-    /// head's old value is that operation's new value (the write stage's, next cycle).
-    pub bypass: Signal<Out, Bit>,
-    /// The execute stage's operation writes some but not all of the head's
-    /// bytes: the head must wait until that write has left.
+    /// The head's old value is the new value of the operation in stage k
+    /// (X, X2, X3), found in stage k+1's register next cycle.
+    pub bypass: [Signal<Out, Bit>; AHEAD_STAGES],
+    /// The youngest operation ahead that writes the head's bytes writes only
+    /// some of them, or its value is not ready: the head must wait.
     pub hazard: Signal<Out, Bit>,
 
     // ---- the ALU's operands ----
@@ -150,9 +157,11 @@ pub struct HeadSelect {
     late_mask: Signal<Local, Bits<LINE_BITS>>,
     late_line_bits: Signal<Local, Bits<LINE_BITS>>,
     with_late: Signal<Local, Bits<LINE_BITS>>,
-    ahead_same_line: Signal<Local, Bit>,
-    ahead_overlaps: Signal<Local, Bit>,
-    ahead_exact: Signal<Local, Bit>,
+    /// stage k's write touches the head's bytes / writes exactly them with a ready value
+    ahead_hit: [Signal<Local, Bit>; AHEAD_STAGES],
+    ahead_takes: [Signal<Local, Bit>; AHEAD_STAGES],
+    /// a younger stage than k already hit
+    younger_hit: [Signal<Local, Bit>; AHEAD_STAGES],
 }
 
 /// An array of default values.
@@ -192,10 +201,11 @@ impl Default for HeadSelect {
             late_bit_offset: Default::default(),
             late_size: Default::default(),
             late_value: Default::default(),
-            ahead_writes: Default::default(),
-            ahead_line: Default::default(),
-            ahead_space: Default::default(),
-            ahead_byte_enables: Default::default(),
+            ahead_writes: arr(),
+            ahead_line: arr(),
+            ahead_space: arr(),
+            ahead_byte_enables: arr(),
+            ahead_ready: arr(),
             valid: Default::default(),
             kind: Default::default(),
             returned: Default::default(),
@@ -212,7 +222,7 @@ impl Default for HeadSelect {
             result_last: Default::default(),
             msg_last: Default::default(),
             error: Default::default(),
-            bypass: Default::default(),
+            bypass: arr(),
             hazard: Default::default(),
             alu_op: Default::default(),
             alu_ty: Default::default(),
@@ -245,9 +255,9 @@ impl Default for HeadSelect {
             late_mask: Default::default(),
             late_line_bits: Default::default(),
             with_late: Default::default(),
-            ahead_same_line: Default::default(),
-            ahead_overlaps: Default::default(),
-            ahead_exact: Default::default(),
+            ahead_hit: arr(),
+            ahead_takes: arr(),
+            younger_hit: arr(),
         }
     }
 }
@@ -332,13 +342,26 @@ impl Logic for HeadSelect {
         }
         self.old_value.next = (self.with_late.val() >> self.bit_offset.val()) & self.elem_mask.val();
 
-        // the operation in the execute stage
-        self.ahead_same_line.next = (self.ahead_writes.val() & (self.ahead_line.val() == self.line.val()))
-            & (self.ahead_space.val() == self.space.val());
-        self.ahead_overlaps.next = (self.ahead_byte_enables.val() & self.byte_enables.val()).any();
-        self.ahead_exact.next = self.ahead_byte_enables.val() == self.byte_enables.val();
-        self.bypass.next = self.ahead_same_line.val() & self.ahead_exact.val();
-        self.hazard.next = (self.ahead_same_line.val() & self.ahead_overlaps.val()) & !self.ahead_exact.val();
+        // the operations in the execute stages: the youngest that writes
+        // any of the head's bytes decides
+        self.hazard.next = false;
+        for k in 0..AHEAD_STAGES {
+            self.ahead_hit[k].next = ((self.ahead_writes[k].val() & (self.ahead_line[k].val() == self.line.val()))
+                & (self.ahead_space[k].val() == self.space.val()))
+                & (self.ahead_byte_enables[k].val() & self.byte_enables.val()).any();
+            self.ahead_takes[k].next =
+                (self.ahead_byte_enables[k].val() == self.byte_enables.val()) & self.ahead_ready[k].val();
+        }
+        self.younger_hit[0].next = false;
+        for k in 1..AHEAD_STAGES {
+            self.younger_hit[k].next = self.younger_hit[k - 1].val() | self.ahead_hit[k - 1].val();
+        }
+        for k in 0..AHEAD_STAGES {
+            self.bypass[k].next = (self.ahead_hit[k].val() & !self.younger_hit[k].val()) & self.ahead_takes[k].val();
+            if (self.ahead_hit[k].val() & !self.younger_hit[k].val()) & !self.ahead_takes[k].val() {
+                self.hazard.next = true;
+            }
+        }
     }
 }
 

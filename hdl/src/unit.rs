@@ -270,8 +270,11 @@ pub struct AtomicUnit {
     /// the element as memory holds it for this operation (read data,
     /// forwarded bytes, the write stage's write of the cycle it left the table)
     x_old: DFF<Bits<LINE_BITS>>,
-    /// the old value is instead the write stage's new value (same element, one operation older)
-    x_bypass: DFF<Bit>,
+    /// the old value is instead the new value of an older operation on the
+    /// same element, in the X2 / X3 / write stage (HeadSelect `bypass`)
+    x_from_x2: DFF<Bit>,
+    x_from_x3: DFF<Bit>,
+    x_from_w: DFF<Bit>,
     x_src0: DFF<Bits<LINE_BITS>>,
     x_src1: DFF<Bits<LINE_BITS>>,
     x_lane: DFF<Bits<LANE_BITS>>,
@@ -281,6 +284,50 @@ pub struct AtomicUnit {
     x_result_last: DFF<Bit>,
     x_msg_last: DFF<Bit>,
     x_error: DFF<Bit>,
+
+    // ---- execute stages X2, X3 (the float pipeline's stages 2 and 3) ----
+    x2_valid: DFF<Bit>,
+    x2_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    x2_writes: DFF<Bit>,
+    x2_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x2_space: DFF<Bit>,
+    x2_bit_offset: DFF<Bits<7>>,
+    x2_size: DFF<Bits<SIZE_BITS>>,
+    x2_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// a float op: its new value leaves the ALU in X3
+    x2_float: DFF<Bit>,
+    /// the element written (integer ops, scatter blocks) and returned
+    x2_new: DFF<Bits<LINE_BITS>>,
+    x2_ret: DFF<Bits<LINE_BITS>>,
+    x2_old: DFF<Bits<LINE_BITS>>,
+    x2_lane: DFF<Bits<LANE_BITS>>,
+    x2_elem: DFF<Bits<ELEM_BITS>>,
+    x2_result_shift: DFF<Bits<7>>,
+    x2_result_first: DFF<Bit>,
+    x2_result_last: DFF<Bit>,
+    x2_msg_last: DFF<Bit>,
+    x2_error: DFF<Bit>,
+    x3_valid: DFF<Bit>,
+    x3_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    x3_writes: DFF<Bit>,
+    x3_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x3_space: DFF<Bit>,
+    x3_bit_offset: DFF<Bits<7>>,
+    x3_size: DFF<Bits<SIZE_BITS>>,
+    x3_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// a float op: its new value leaves the ALU in X3
+    x3_float: DFF<Bit>,
+    /// the element written (integer ops, scatter blocks) and returned
+    x3_new: DFF<Bits<LINE_BITS>>,
+    x3_ret: DFF<Bits<LINE_BITS>>,
+    x3_old: DFF<Bits<LINE_BITS>>,
+    x3_lane: DFF<Bits<LANE_BITS>>,
+    x3_elem: DFF<Bits<ELEM_BITS>>,
+    x3_result_shift: DFF<Bits<7>>,
+    x3_result_first: DFF<Bit>,
+    x3_result_last: DFF<Bit>,
+    x3_msg_last: DFF<Bit>,
+    x3_error: DFF<Bit>,
 
     // ---- write stage (W): the write on mem_wr_*, the result ----
     w_valid: DFF<Bit>,
@@ -568,7 +615,47 @@ impl AtomicUnit {
             x_ty: Default::default(),
             x_ftz: Default::default(),
             x_old: Default::default(),
-            x_bypass: Default::default(),
+            x_from_x2: Default::default(),
+            x_from_x3: Default::default(),
+            x_from_w: Default::default(),
+            x2_valid: Default::default(),
+            x2_kind: Default::default(),
+            x2_writes: Default::default(),
+            x2_line: Default::default(),
+            x2_space: Default::default(),
+            x2_bit_offset: Default::default(),
+            x2_size: Default::default(),
+            x2_byte_enables: Default::default(),
+            x2_float: Default::default(),
+            x2_new: Default::default(),
+            x2_ret: Default::default(),
+            x2_old: Default::default(),
+            x2_lane: Default::default(),
+            x2_elem: Default::default(),
+            x2_result_shift: Default::default(),
+            x2_result_first: Default::default(),
+            x2_result_last: Default::default(),
+            x2_msg_last: Default::default(),
+            x2_error: Default::default(),
+            x3_valid: Default::default(),
+            x3_kind: Default::default(),
+            x3_writes: Default::default(),
+            x3_line: Default::default(),
+            x3_space: Default::default(),
+            x3_bit_offset: Default::default(),
+            x3_size: Default::default(),
+            x3_byte_enables: Default::default(),
+            x3_float: Default::default(),
+            x3_new: Default::default(),
+            x3_ret: Default::default(),
+            x3_old: Default::default(),
+            x3_lane: Default::default(),
+            x3_elem: Default::default(),
+            x3_result_shift: Default::default(),
+            x3_result_first: Default::default(),
+            x3_result_last: Default::default(),
+            x3_msg_last: Default::default(),
+            x3_error: Default::default(),
             x_src0: Default::default(),
             x_src1: Default::default(),
             x_lane: Default::default(),
@@ -736,7 +823,47 @@ impl Logic for AtomicUnit {
             x_ty,
             x_ftz,
             x_old,
-            x_bypass,
+            x_from_x2,
+            x_from_x3,
+            x_from_w,
+            x2_valid,
+            x2_kind,
+            x2_writes,
+            x2_line,
+            x2_space,
+            x2_bit_offset,
+            x2_size,
+            x2_byte_enables,
+            x2_float,
+            x2_new,
+            x2_ret,
+            x2_old,
+            x2_lane,
+            x2_elem,
+            x2_result_shift,
+            x2_result_first,
+            x2_result_last,
+            x2_msg_last,
+            x2_error,
+            x3_valid,
+            x3_kind,
+            x3_writes,
+            x3_line,
+            x3_space,
+            x3_bit_offset,
+            x3_size,
+            x3_byte_enables,
+            x3_float,
+            x3_new,
+            x3_ret,
+            x3_old,
+            x3_lane,
+            x3_elem,
+            x3_result_shift,
+            x3_result_first,
+            x3_result_last,
+            x3_msg_last,
+            x3_error,
             x_src0,
             x_src1,
             x_lane,
@@ -937,18 +1064,40 @@ impl Logic for AtomicUnit {
         self.head_select.late_bit_offset.next = self.w_bit_offset.q.val();
         self.head_select.late_size.next = self.w_size.q.val();
         self.head_select.late_value.next = self.w_new.q.val();
-        self.head_select.ahead_writes.next = self.x_writes.q.val();
-        self.head_select.ahead_line.next = self.x_line.q.val();
-        self.head_select.ahead_space.next = self.x_space.q.val();
-        self.head_select.ahead_byte_enables.next = self.x_byte_enables.q.val();
+        self.head_select.ahead_writes[0].next = self.x_writes.q.val();
+        self.head_select.ahead_line[0].next = self.x_line.q.val();
+        self.head_select.ahead_space[0].next = self.x_space.q.val();
+        self.head_select.ahead_byte_enables[0].next = self.x_byte_enables.q.val();
+        self.head_select.ahead_ready[0].next =
+            !(self.alu.float_op.val() & (self.x_kind.q.val() == self.kind_read_modify_write.val()));
+        self.head_select.ahead_writes[1].next = self.x2_writes.q.val();
+        self.head_select.ahead_line[1].next = self.x2_line.q.val();
+        self.head_select.ahead_space[1].next = self.x2_space.q.val();
+        self.head_select.ahead_byte_enables[1].next = self.x2_byte_enables.q.val();
+        self.head_select.ahead_ready[1].next = !self.x2_float.q.val();
+        self.head_select.ahead_writes[2].next = self.x3_writes.q.val();
+        self.head_select.ahead_line[2].next = self.x3_line.q.val();
+        self.head_select.ahead_space[2].next = self.x3_space.q.val();
+        self.head_select.ahead_byte_enables[2].next = self.x3_byte_enables.q.val();
+        self.head_select.ahead_ready[2].next = true;
 
-        // the execute stage: the ALU on registered operands; the old value
-        // bypassed from the write stage for a run on one element
+        // the execute stage X: the ALU on registered operands; the old value
+        // bypassed from a later stage for a run on one element. The float
+        // pipeline moves with the execute stages (all move when the write
+        // stage is free).
+        self.alu.clock.next = self.clock.val();
+        self.alu.pipe_advance.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
         self.alu.op.next = self.x_op.q.val();
         self.alu.ty.next = self.x_ty.q.val();
         self.alu.ftz.next = self.x_ftz.q.val();
         self.alu.old_value.next = self.x_old.q.val();
-        if self.x_bypass.q.val() {
+        if self.x_from_x2.q.val() {
+            self.alu.old_value.next = self.x2_new.q.val();
+        }
+        if self.x_from_x3.q.val() {
+            self.alu.old_value.next = self.x3_new.q.val();
+        }
+        if self.x_from_w.q.val() {
             self.alu.old_value.next = self.w_new.q.val();
         }
         self.alu.src0.next = self.x_src0.q.val();
@@ -970,8 +1119,10 @@ impl Logic for AtomicUnit {
         self.mem_wr_data.next = self.write_data.val();
         self.mem_wr_be.next = self.w_byte_enables.q.val();
         self.retire.next = (self.w_valid.q.val() & (!self.w_writes.q.val() | self.mem_wr_ready.val())) & !self.reset.val();
-        self.w_free.next = !self.w_valid.q.val() | self.retire.val();
-        self.x_free.next = !self.x_valid.q.val() | self.w_free.val();
+        // the execute stages and the write stage move together, when the
+        // write stage is empty or done (the float pipeline's `advance`)
+        self.w_free.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
+        self.x_free.next = self.w_free.val();
 
         // Forwarding: the retiring write's bytes go to every entry on the
         // same line whose read memory has already accepted (all valid
@@ -1015,33 +1166,82 @@ impl Logic for AtomicUnit {
         self.obs_old_r.d.next = self.w_old.q.val();
         self.obs_new_r.d.next = self.w_new.q.val();
 
-        // ================= execute stage -> write stage =================
+        // ================= execute stages -> write stage =================
         self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
         if self.w_free.val() {
-            self.w_valid.d.next = self.x_valid.q.val();
-            self.w_writes.d.next = self.x_valid.q.val() & self.x_writes.q.val();
-            self.w_kind.d.next = self.x_kind.q.val();
-            self.w_line.d.next = self.x_line.q.val();
-            self.w_space.d.next = self.x_space.q.val();
-            self.w_bit_offset.d.next = self.x_bit_offset.q.val();
-            self.w_size.d.next = self.x_size.q.val();
-            self.w_byte_enables.d.next = self.x_byte_enables.q.val();
-            self.w_new.d.next = self.x_src0.q.val();
+            // X3 -> W: a float op's value leaves the ALU's stage 3 now
+            self.w_valid.d.next = self.x3_valid.q.val();
+            self.w_writes.d.next = self.x3_valid.q.val() & self.x3_writes.q.val();
+            self.w_kind.d.next = self.x3_kind.q.val();
+            self.w_line.d.next = self.x3_line.q.val();
+            self.w_space.d.next = self.x3_space.q.val();
+            self.w_bit_offset.d.next = self.x3_bit_offset.q.val();
+            self.w_size.d.next = self.x3_size.q.val();
+            self.w_byte_enables.d.next = self.x3_byte_enables.q.val();
+            self.w_new.d.next = self.x3_new.q.val();
+            if self.x3_float.q.val() {
+                self.w_new.d.next = self.alu.float_value.val();
+            }
+            self.w_ret.d.next = self.x3_ret.q.val();
+            self.w_old.d.next = self.x3_old.q.val();
+            self.w_lane.d.next = self.x3_lane.q.val();
+            self.w_elem.d.next = self.x3_elem.q.val();
+            self.w_result_shift.d.next = self.x3_result_shift.q.val();
+            self.w_result_first.d.next = self.x3_result_first.q.val();
+            self.w_result_last.d.next = self.x3_result_last.q.val();
+            self.w_msg_last.d.next = self.x3_msg_last.q.val();
+            self.w_error.d.next = self.x3_error.q.val();
+            self.x3_valid.d.next = self.x2_valid.q.val();
+            self.x3_kind.d.next = self.x2_kind.q.val();
+            self.x3_writes.d.next = self.x2_valid.q.val() & self.x2_writes.q.val();
+            self.x3_line.d.next = self.x2_line.q.val();
+            self.x3_space.d.next = self.x2_space.q.val();
+            self.x3_bit_offset.d.next = self.x2_bit_offset.q.val();
+            self.x3_size.d.next = self.x2_size.q.val();
+            self.x3_byte_enables.d.next = self.x2_byte_enables.q.val();
+            self.x3_float.d.next = self.x2_float.q.val();
+            self.x3_new.d.next = self.x2_new.q.val();
+            self.x3_ret.d.next = self.x2_ret.q.val();
+            self.x3_old.d.next = self.x2_old.q.val();
+            self.x3_lane.d.next = self.x2_lane.q.val();
+            self.x3_elem.d.next = self.x2_elem.q.val();
+            self.x3_result_shift.d.next = self.x2_result_shift.q.val();
+            self.x3_result_first.d.next = self.x2_result_first.q.val();
+            self.x3_result_last.d.next = self.x2_result_last.q.val();
+            self.x3_msg_last.d.next = self.x2_msg_last.q.val();
+            self.x3_error.d.next = self.x2_error.q.val();
+            // X -> X2: the integer result (or the scatter block) and the returned value
+            self.x2_valid.d.next = self.x_valid.q.val();
+            self.x2_writes.d.next = self.x_valid.q.val() & self.x_writes.q.val();
+            self.x2_kind.d.next = self.x_kind.q.val();
+            self.x2_line.d.next = self.x_line.q.val();
+            self.x2_space.d.next = self.x_space.q.val();
+            self.x2_bit_offset.d.next = self.x_bit_offset.q.val();
+            self.x2_size.d.next = self.x_size.q.val();
+            self.x2_byte_enables.d.next = self.x_byte_enables.q.val();
+            self.x2_float.d.next = self.x_is_rmw.val() & self.alu.float_op.val();
+            self.x2_new.d.next = self.x_src0.q.val();
             if self.x_is_rmw.val() {
-                self.w_new.d.next = self.alu.new_value.val();
+                self.x2_new.d.next = self.alu.new_value.val();
             }
-            self.w_ret.d.next = self.alu.ret_value.val();
-            self.w_old.d.next = self.x_old.q.val();
-            if self.x_bypass.q.val() {
-                self.w_old.d.next = self.w_new.q.val();
+            self.x2_ret.d.next = self.alu.ret_value.val();
+            self.x2_old.d.next = self.x_old.q.val();
+            if self.x_from_x2.q.val() {
+                self.x2_old.d.next = self.x2_new.q.val();
             }
-            self.w_lane.d.next = self.x_lane.q.val();
-            self.w_elem.d.next = self.x_elem.q.val();
-            self.w_result_shift.d.next = self.x_result_shift.q.val();
-            self.w_result_first.d.next = self.x_result_first.q.val();
-            self.w_result_last.d.next = self.x_result_last.q.val();
-            self.w_msg_last.d.next = self.x_msg_last.q.val();
-            self.w_error.d.next = self.x_error.q.val();
+            if self.x_from_x3.q.val() {
+                self.x2_old.d.next = self.x3_new.q.val();
+            }
+            if self.x_from_w.q.val() {
+                self.x2_old.d.next = self.w_new.q.val();
+            }
+            self.x2_lane.d.next = self.x_lane.q.val();
+            self.x2_elem.d.next = self.x_elem.q.val();
+            self.x2_result_shift.d.next = self.x_result_shift.q.val();
+            self.x2_result_first.d.next = self.x_result_first.q.val();
+            self.x2_result_last.d.next = self.x_result_last.q.val();
+            self.x2_msg_last.d.next = self.x_msg_last.q.val();
+            self.x2_error.d.next = self.x_error.q.val();
         }
 
         // ================= table head -> execute stage =================
@@ -1066,7 +1266,9 @@ impl Logic for AtomicUnit {
             self.x_ty.d.next = self.head_select.alu_ty.val();
             self.x_ftz.d.next = self.head_select.alu_ftz.val();
             self.x_old.d.next = self.head_select.old_value.val();
-            self.x_bypass.d.next = self.head_is_rmw.val() & self.head_select.bypass.val();
+            self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
+            self.x_from_x3.d.next = self.head_is_rmw.val() & self.head_select.bypass[1].val();
+            self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[2].val();
             self.x_src0.d.next = self.head_select.src0.val();
             self.x_src1.d.next = self.head_select.src1.val();
             self.x_lane.d.next = self.head_select.lane.val();
@@ -1323,6 +1525,10 @@ impl Logic for AtomicUnit {
             self.obs_valid_r.d.next = false;
             self.x_valid.d.next = false;
             self.x_writes.d.next = false;
+            self.x2_valid.d.next = false;
+            self.x2_writes.d.next = false;
+            self.x3_valid.d.next = false;
+            self.x3_writes.d.next = false;
             self.w_valid.d.next = false;
             self.w_writes.d.next = false;
             for k in 0..INFLIGHT_DEPTH {

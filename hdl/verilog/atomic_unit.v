@@ -364,10 +364,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [6:0] head_select$late_bit_offset;
     reg  [2:0] head_select$late_size;
     reg  [127:0] head_select$late_value;
-    reg  head_select$ahead_writes;
-    reg  [63:0] head_select$ahead_line;
-    reg  head_select$ahead_space;
-    reg  [15:0] head_select$ahead_byte_enables;
+    reg  head_select$ahead_writes$0;
+    reg  head_select$ahead_writes$1;
+    reg  head_select$ahead_writes$2;
+    reg  [63:0] head_select$ahead_line$0;
+    reg  [63:0] head_select$ahead_line$1;
+    reg  [63:0] head_select$ahead_line$2;
+    reg  head_select$ahead_space$0;
+    reg  head_select$ahead_space$1;
+    reg  head_select$ahead_space$2;
+    reg  [15:0] head_select$ahead_byte_enables$0;
+    reg  [15:0] head_select$ahead_byte_enables$1;
+    reg  [15:0] head_select$ahead_byte_enables$2;
+    reg  head_select$ahead_ready$0;
+    reg  head_select$ahead_ready$1;
+    reg  head_select$ahead_ready$2;
     wire  head_select$valid;
     wire  [1:0] head_select$kind;
     wire  head_select$returned;
@@ -383,7 +394,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  head_select$result_last;
     wire  head_select$msg_last;
     wire  head_select$error;
-    wire  head_select$bypass;
+    wire  head_select$bypass$0;
+    wire  head_select$bypass$1;
+    wire  head_select$bypass$2;
     wire  head_select$hazard;
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
@@ -391,6 +404,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] head_select$old_value;
     wire  [127:0] head_select$src0;
     wire  [127:0] head_select$src1;
+    reg  alu$clock;
+    reg  alu$pipe_advance;
     reg  [4:0] alu$op;
     reg  [3:0] alu$ty;
     reg  alu$ftz;
@@ -399,6 +414,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] alu$src1;
     wire  [127:0] alu$new_value;
     wire  [127:0] alu$ret_value;
+    wire  alu$float_op;
+    wire  [127:0] alu$float_value;
     reg  issue_state$d;
     wire  issue_state$q;
     reg  issue_state$clock;
@@ -1128,9 +1145,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] x_old$d;
     wire  [127:0] x_old$q;
     reg  x_old$clock;
-    reg  x_bypass$d;
-    wire  x_bypass$q;
-    reg  x_bypass$clock;
+    reg  x_from_x2$d;
+    wire  x_from_x2$q;
+    reg  x_from_x2$clock;
+    reg  x_from_x3$d;
+    wire  x_from_x3$q;
+    reg  x_from_x3$clock;
+    reg  x_from_w$d;
+    wire  x_from_w$q;
+    reg  x_from_w$clock;
     reg  [127:0] x_src0$d;
     wire  [127:0] x_src0$q;
     reg  x_src0$clock;
@@ -1158,6 +1181,120 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  x_error$d;
     wire  x_error$q;
     reg  x_error$clock;
+    reg  x2_valid$d;
+    wire  x2_valid$q;
+    reg  x2_valid$clock;
+    reg  [1:0] x2_kind$d;
+    wire  [1:0] x2_kind$q;
+    reg  x2_kind$clock;
+    reg  x2_writes$d;
+    wire  x2_writes$q;
+    reg  x2_writes$clock;
+    reg  [63:0] x2_line$d;
+    wire  [63:0] x2_line$q;
+    reg  x2_line$clock;
+    reg  x2_space$d;
+    wire  x2_space$q;
+    reg  x2_space$clock;
+    reg  [6:0] x2_bit_offset$d;
+    wire  [6:0] x2_bit_offset$q;
+    reg  x2_bit_offset$clock;
+    reg  [2:0] x2_size$d;
+    wire  [2:0] x2_size$q;
+    reg  x2_size$clock;
+    reg  [15:0] x2_byte_enables$d;
+    wire  [15:0] x2_byte_enables$q;
+    reg  x2_byte_enables$clock;
+    reg  x2_float$d;
+    wire  x2_float$q;
+    reg  x2_float$clock;
+    reg  [127:0] x2_new$d;
+    wire  [127:0] x2_new$q;
+    reg  x2_new$clock;
+    reg  [127:0] x2_ret$d;
+    wire  [127:0] x2_ret$q;
+    reg  x2_ret$clock;
+    reg  [127:0] x2_old$d;
+    wire  [127:0] x2_old$q;
+    reg  x2_old$clock;
+    reg  [4:0] x2_lane$d;
+    wire  [4:0] x2_lane$q;
+    reg  x2_lane$clock;
+    reg  [2:0] x2_elem$d;
+    wire  [2:0] x2_elem$q;
+    reg  x2_elem$clock;
+    reg  [6:0] x2_result_shift$d;
+    wire  [6:0] x2_result_shift$q;
+    reg  x2_result_shift$clock;
+    reg  x2_result_first$d;
+    wire  x2_result_first$q;
+    reg  x2_result_first$clock;
+    reg  x2_result_last$d;
+    wire  x2_result_last$q;
+    reg  x2_result_last$clock;
+    reg  x2_msg_last$d;
+    wire  x2_msg_last$q;
+    reg  x2_msg_last$clock;
+    reg  x2_error$d;
+    wire  x2_error$q;
+    reg  x2_error$clock;
+    reg  x3_valid$d;
+    wire  x3_valid$q;
+    reg  x3_valid$clock;
+    reg  [1:0] x3_kind$d;
+    wire  [1:0] x3_kind$q;
+    reg  x3_kind$clock;
+    reg  x3_writes$d;
+    wire  x3_writes$q;
+    reg  x3_writes$clock;
+    reg  [63:0] x3_line$d;
+    wire  [63:0] x3_line$q;
+    reg  x3_line$clock;
+    reg  x3_space$d;
+    wire  x3_space$q;
+    reg  x3_space$clock;
+    reg  [6:0] x3_bit_offset$d;
+    wire  [6:0] x3_bit_offset$q;
+    reg  x3_bit_offset$clock;
+    reg  [2:0] x3_size$d;
+    wire  [2:0] x3_size$q;
+    reg  x3_size$clock;
+    reg  [15:0] x3_byte_enables$d;
+    wire  [15:0] x3_byte_enables$q;
+    reg  x3_byte_enables$clock;
+    reg  x3_float$d;
+    wire  x3_float$q;
+    reg  x3_float$clock;
+    reg  [127:0] x3_new$d;
+    wire  [127:0] x3_new$q;
+    reg  x3_new$clock;
+    reg  [127:0] x3_ret$d;
+    wire  [127:0] x3_ret$q;
+    reg  x3_ret$clock;
+    reg  [127:0] x3_old$d;
+    wire  [127:0] x3_old$q;
+    reg  x3_old$clock;
+    reg  [4:0] x3_lane$d;
+    wire  [4:0] x3_lane$q;
+    reg  x3_lane$clock;
+    reg  [2:0] x3_elem$d;
+    wire  [2:0] x3_elem$q;
+    reg  x3_elem$clock;
+    reg  [6:0] x3_result_shift$d;
+    wire  [6:0] x3_result_shift$q;
+    reg  x3_result_shift$clock;
+    reg  x3_result_first$d;
+    wire  x3_result_first$q;
+    reg  x3_result_first$clock;
+    reg  x3_result_last$d;
+    wire  x3_result_last$q;
+    reg  x3_result_last$clock;
+    reg  x3_msg_last$d;
+    wire  x3_msg_last$q;
+    reg  x3_msg_last$clock;
+    reg  x3_error$d;
+    wire  x3_error$q;
+    reg  x3_error$clock;
     reg  w_valid$d;
     wire  w_valid$q;
     reg  w_valid$clock;
@@ -1566,10 +1703,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .late_bit_offset(head_select$late_bit_offset),
         .late_size(head_select$late_size),
         .late_value(head_select$late_value),
-        .ahead_writes(head_select$ahead_writes),
-        .ahead_line(head_select$ahead_line),
-        .ahead_space(head_select$ahead_space),
-        .ahead_byte_enables(head_select$ahead_byte_enables),
+        .ahead_writes$0(head_select$ahead_writes$0),
+        .ahead_writes$1(head_select$ahead_writes$1),
+        .ahead_writes$2(head_select$ahead_writes$2),
+        .ahead_line$0(head_select$ahead_line$0),
+        .ahead_line$1(head_select$ahead_line$1),
+        .ahead_line$2(head_select$ahead_line$2),
+        .ahead_space$0(head_select$ahead_space$0),
+        .ahead_space$1(head_select$ahead_space$1),
+        .ahead_space$2(head_select$ahead_space$2),
+        .ahead_byte_enables$0(head_select$ahead_byte_enables$0),
+        .ahead_byte_enables$1(head_select$ahead_byte_enables$1),
+        .ahead_byte_enables$2(head_select$ahead_byte_enables$2),
+        .ahead_ready$0(head_select$ahead_ready$0),
+        .ahead_ready$1(head_select$ahead_ready$1),
+        .ahead_ready$2(head_select$ahead_ready$2),
         .valid(head_select$valid),
         .kind(head_select$kind),
         .returned(head_select$returned),
@@ -1585,7 +1733,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .result_last(head_select$result_last),
         .msg_last(head_select$msg_last),
         .error(head_select$error),
-        .bypass(head_select$bypass),
+        .bypass$0(head_select$bypass$0),
+        .bypass$1(head_select$bypass$1),
+        .bypass$2(head_select$bypass$2),
         .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
@@ -1595,6 +1745,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .src1(head_select$src1)
     );
     atomic_alu alu(
+        .clock(alu$clock),
+        .pipe_advance(alu$pipe_advance),
         .op(alu$op),
         .ty(alu$ty),
         .ftz(alu$ftz),
@@ -1602,7 +1754,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .src0(alu$src0),
         .src1(alu$src1),
         .new_value(alu$new_value),
-        .ret_value(alu$ret_value)
+        .ret_value(alu$ret_value),
+        .float_op(alu$float_op),
+        .float_value(alu$float_value)
     );
     atomic_unit$issue_state issue_state(
         .d(issue_state$d),
@@ -2819,10 +2973,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x_old$q),
         .clock(x_old$clock)
     );
-    atomic_unit$x_bypass x_bypass(
-        .d(x_bypass$d),
-        .q(x_bypass$q),
-        .clock(x_bypass$clock)
+    atomic_unit$x_from_x2 x_from_x2(
+        .d(x_from_x2$d),
+        .q(x_from_x2$q),
+        .clock(x_from_x2$clock)
+    );
+    atomic_unit$x_from_x3 x_from_x3(
+        .d(x_from_x3$d),
+        .q(x_from_x3$q),
+        .clock(x_from_x3$clock)
+    );
+    atomic_unit$x_from_w x_from_w(
+        .d(x_from_w$d),
+        .q(x_from_w$q),
+        .clock(x_from_w$clock)
     );
     atomic_unit$x_src0 x_src0(
         .d(x_src0$d),
@@ -2868,6 +3032,196 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(x_error$d),
         .q(x_error$q),
         .clock(x_error$clock)
+    );
+    atomic_unit$x2_valid x2_valid(
+        .d(x2_valid$d),
+        .q(x2_valid$q),
+        .clock(x2_valid$clock)
+    );
+    atomic_unit$x2_kind x2_kind(
+        .d(x2_kind$d),
+        .q(x2_kind$q),
+        .clock(x2_kind$clock)
+    );
+    atomic_unit$x2_writes x2_writes(
+        .d(x2_writes$d),
+        .q(x2_writes$q),
+        .clock(x2_writes$clock)
+    );
+    atomic_unit$x2_line x2_line(
+        .d(x2_line$d),
+        .q(x2_line$q),
+        .clock(x2_line$clock)
+    );
+    atomic_unit$x2_space x2_space(
+        .d(x2_space$d),
+        .q(x2_space$q),
+        .clock(x2_space$clock)
+    );
+    atomic_unit$x2_bit_offset x2_bit_offset(
+        .d(x2_bit_offset$d),
+        .q(x2_bit_offset$q),
+        .clock(x2_bit_offset$clock)
+    );
+    atomic_unit$x2_size x2_size(
+        .d(x2_size$d),
+        .q(x2_size$q),
+        .clock(x2_size$clock)
+    );
+    atomic_unit$x2_byte_enables x2_byte_enables(
+        .d(x2_byte_enables$d),
+        .q(x2_byte_enables$q),
+        .clock(x2_byte_enables$clock)
+    );
+    atomic_unit$x2_float x2_float(
+        .d(x2_float$d),
+        .q(x2_float$q),
+        .clock(x2_float$clock)
+    );
+    atomic_unit$x2_new x2_new(
+        .d(x2_new$d),
+        .q(x2_new$q),
+        .clock(x2_new$clock)
+    );
+    atomic_unit$x2_ret x2_ret(
+        .d(x2_ret$d),
+        .q(x2_ret$q),
+        .clock(x2_ret$clock)
+    );
+    atomic_unit$x2_old x2_old(
+        .d(x2_old$d),
+        .q(x2_old$q),
+        .clock(x2_old$clock)
+    );
+    atomic_unit$x2_lane x2_lane(
+        .d(x2_lane$d),
+        .q(x2_lane$q),
+        .clock(x2_lane$clock)
+    );
+    atomic_unit$x2_elem x2_elem(
+        .d(x2_elem$d),
+        .q(x2_elem$q),
+        .clock(x2_elem$clock)
+    );
+    atomic_unit$x2_result_shift x2_result_shift(
+        .d(x2_result_shift$d),
+        .q(x2_result_shift$q),
+        .clock(x2_result_shift$clock)
+    );
+    atomic_unit$x2_result_first x2_result_first(
+        .d(x2_result_first$d),
+        .q(x2_result_first$q),
+        .clock(x2_result_first$clock)
+    );
+    atomic_unit$x2_result_last x2_result_last(
+        .d(x2_result_last$d),
+        .q(x2_result_last$q),
+        .clock(x2_result_last$clock)
+    );
+    atomic_unit$x2_msg_last x2_msg_last(
+        .d(x2_msg_last$d),
+        .q(x2_msg_last$q),
+        .clock(x2_msg_last$clock)
+    );
+    atomic_unit$x2_error x2_error(
+        .d(x2_error$d),
+        .q(x2_error$q),
+        .clock(x2_error$clock)
+    );
+    atomic_unit$x3_valid x3_valid(
+        .d(x3_valid$d),
+        .q(x3_valid$q),
+        .clock(x3_valid$clock)
+    );
+    atomic_unit$x3_kind x3_kind(
+        .d(x3_kind$d),
+        .q(x3_kind$q),
+        .clock(x3_kind$clock)
+    );
+    atomic_unit$x3_writes x3_writes(
+        .d(x3_writes$d),
+        .q(x3_writes$q),
+        .clock(x3_writes$clock)
+    );
+    atomic_unit$x3_line x3_line(
+        .d(x3_line$d),
+        .q(x3_line$q),
+        .clock(x3_line$clock)
+    );
+    atomic_unit$x3_space x3_space(
+        .d(x3_space$d),
+        .q(x3_space$q),
+        .clock(x3_space$clock)
+    );
+    atomic_unit$x3_bit_offset x3_bit_offset(
+        .d(x3_bit_offset$d),
+        .q(x3_bit_offset$q),
+        .clock(x3_bit_offset$clock)
+    );
+    atomic_unit$x3_size x3_size(
+        .d(x3_size$d),
+        .q(x3_size$q),
+        .clock(x3_size$clock)
+    );
+    atomic_unit$x3_byte_enables x3_byte_enables(
+        .d(x3_byte_enables$d),
+        .q(x3_byte_enables$q),
+        .clock(x3_byte_enables$clock)
+    );
+    atomic_unit$x3_float x3_float(
+        .d(x3_float$d),
+        .q(x3_float$q),
+        .clock(x3_float$clock)
+    );
+    atomic_unit$x3_new x3_new(
+        .d(x3_new$d),
+        .q(x3_new$q),
+        .clock(x3_new$clock)
+    );
+    atomic_unit$x3_ret x3_ret(
+        .d(x3_ret$d),
+        .q(x3_ret$q),
+        .clock(x3_ret$clock)
+    );
+    atomic_unit$x3_old x3_old(
+        .d(x3_old$d),
+        .q(x3_old$q),
+        .clock(x3_old$clock)
+    );
+    atomic_unit$x3_lane x3_lane(
+        .d(x3_lane$d),
+        .q(x3_lane$q),
+        .clock(x3_lane$clock)
+    );
+    atomic_unit$x3_elem x3_elem(
+        .d(x3_elem$d),
+        .q(x3_elem$q),
+        .clock(x3_elem$clock)
+    );
+    atomic_unit$x3_result_shift x3_result_shift(
+        .d(x3_result_shift$d),
+        .q(x3_result_shift$q),
+        .clock(x3_result_shift$clock)
+    );
+    atomic_unit$x3_result_first x3_result_first(
+        .d(x3_result_first$d),
+        .q(x3_result_first$q),
+        .clock(x3_result_first$clock)
+    );
+    atomic_unit$x3_result_last x3_result_last(
+        .d(x3_result_last$d),
+        .q(x3_result_last$q),
+        .clock(x3_result_last$clock)
+    );
+    atomic_unit$x3_msg_last x3_msg_last(
+        .d(x3_msg_last$d),
+        .q(x3_msg_last$q),
+        .clock(x3_msg_last$clock)
+    );
+    atomic_unit$x3_error x3_error(
+        .d(x3_error$d),
+        .q(x3_error$q),
+        .clock(x3_error$clock)
     );
     atomic_unit$w_valid w_valid(
         .d(w_valid$d),
@@ -3076,7 +3430,47 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_ty$clock = clock;
         x_ftz$clock = clock;
         x_old$clock = clock;
-        x_bypass$clock = clock;
+        x_from_x2$clock = clock;
+        x_from_x3$clock = clock;
+        x_from_w$clock = clock;
+        x2_valid$clock = clock;
+        x2_kind$clock = clock;
+        x2_writes$clock = clock;
+        x2_line$clock = clock;
+        x2_space$clock = clock;
+        x2_bit_offset$clock = clock;
+        x2_size$clock = clock;
+        x2_byte_enables$clock = clock;
+        x2_float$clock = clock;
+        x2_new$clock = clock;
+        x2_ret$clock = clock;
+        x2_old$clock = clock;
+        x2_lane$clock = clock;
+        x2_elem$clock = clock;
+        x2_result_shift$clock = clock;
+        x2_result_first$clock = clock;
+        x2_result_last$clock = clock;
+        x2_msg_last$clock = clock;
+        x2_error$clock = clock;
+        x3_valid$clock = clock;
+        x3_kind$clock = clock;
+        x3_writes$clock = clock;
+        x3_line$clock = clock;
+        x3_space$clock = clock;
+        x3_bit_offset$clock = clock;
+        x3_size$clock = clock;
+        x3_byte_enables$clock = clock;
+        x3_float$clock = clock;
+        x3_new$clock = clock;
+        x3_ret$clock = clock;
+        x3_old$clock = clock;
+        x3_lane$clock = clock;
+        x3_elem$clock = clock;
+        x3_result_shift$clock = clock;
+        x3_result_first$clock = clock;
+        x3_result_last$clock = clock;
+        x3_msg_last$clock = clock;
+        x3_error$clock = clock;
         x_src0$clock = clock;
         x_src1$clock = clock;
         x_lane$clock = clock;
@@ -3174,7 +3568,47 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_ty$d = x_ty$q;
         x_ftz$d = x_ftz$q;
         x_old$d = x_old$q;
-        x_bypass$d = x_bypass$q;
+        x_from_x2$d = x_from_x2$q;
+        x_from_x3$d = x_from_x3$q;
+        x_from_w$d = x_from_w$q;
+        x2_valid$d = x2_valid$q;
+        x2_kind$d = x2_kind$q;
+        x2_writes$d = x2_writes$q;
+        x2_line$d = x2_line$q;
+        x2_space$d = x2_space$q;
+        x2_bit_offset$d = x2_bit_offset$q;
+        x2_size$d = x2_size$q;
+        x2_byte_enables$d = x2_byte_enables$q;
+        x2_float$d = x2_float$q;
+        x2_new$d = x2_new$q;
+        x2_ret$d = x2_ret$q;
+        x2_old$d = x2_old$q;
+        x2_lane$d = x2_lane$q;
+        x2_elem$d = x2_elem$q;
+        x2_result_shift$d = x2_result_shift$q;
+        x2_result_first$d = x2_result_first$q;
+        x2_result_last$d = x2_result_last$q;
+        x2_msg_last$d = x2_msg_last$q;
+        x2_error$d = x2_error$q;
+        x3_valid$d = x3_valid$q;
+        x3_kind$d = x3_kind$q;
+        x3_writes$d = x3_writes$q;
+        x3_line$d = x3_line$q;
+        x3_space$d = x3_space$q;
+        x3_bit_offset$d = x3_bit_offset$q;
+        x3_size$d = x3_size$q;
+        x3_byte_enables$d = x3_byte_enables$q;
+        x3_float$d = x3_float$q;
+        x3_new$d = x3_new$q;
+        x3_ret$d = x3_ret$q;
+        x3_old$d = x3_old$q;
+        x3_lane$d = x3_lane$q;
+        x3_elem$d = x3_elem$q;
+        x3_result_shift$d = x3_result_shift$q;
+        x3_result_first$d = x3_result_first$q;
+        x3_result_last$d = x3_result_last$q;
+        x3_msg_last$d = x3_msg_last$q;
+        x3_error$d = x3_error$q;
         x_src0$d = x_src0$q;
         x_src1$d = x_src1$q;
         x_lane$d = x_lane$q;
@@ -3836,15 +4270,34 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$late_bit_offset = w_bit_offset$q;
         head_select$late_size = w_size$q;
         head_select$late_value = w_new$q;
-        head_select$ahead_writes = x_writes$q;
-        head_select$ahead_line = x_line$q;
-        head_select$ahead_space = x_space$q;
-        head_select$ahead_byte_enables = x_byte_enables$q;
+        head_select$ahead_writes$0 = x_writes$q;
+        head_select$ahead_line$0 = x_line$q;
+        head_select$ahead_space$0 = x_space$q;
+        head_select$ahead_byte_enables$0 = x_byte_enables$q;
+        head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
+        head_select$ahead_writes$1 = x2_writes$q;
+        head_select$ahead_line$1 = x2_line$q;
+        head_select$ahead_space$1 = x2_space$q;
+        head_select$ahead_byte_enables$1 = x2_byte_enables$q;
+        head_select$ahead_ready$1 = ~x2_float$q;
+        head_select$ahead_writes$2 = x3_writes$q;
+        head_select$ahead_line$2 = x3_line$q;
+        head_select$ahead_space$2 = x3_space$q;
+        head_select$ahead_byte_enables$2 = x3_byte_enables$q;
+        head_select$ahead_ready$2 = 1'b1;
+        alu$clock = clock;
+        alu$pipe_advance = ~w_writes$q | mem_wr_ready;
         alu$op = x_op$q;
         alu$ty = x_ty$q;
         alu$ftz = x_ftz$q;
         alu$old_value = x_old$q;
-        if (x_bypass$q) begin
+        if (x_from_x2$q) begin
+            alu$old_value = x2_new$q;
+        end
+        if (x_from_x3$q) begin
+            alu$old_value = x3_new$q;
+        end
+        if (x_from_w$q) begin
             alu$old_value = w_new$q;
         end
         alu$src0 = x_src0$q;
@@ -3874,8 +4327,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         mem_wr_data = write_data;
         mem_wr_be = w_byte_enables$q;
         retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset;
-        w_free = ~w_valid$q | retire;
-        x_free = ~x_valid$q | w_free;
+        w_free = ~w_writes$q | mem_wr_ready;
+        x_free = w_free;
         if (retire & w_writes$q) begin
             if ((ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q)) begin
                 ent_fwd_mask$0$d = ent_fwd_mask$0$q | write_mask;
@@ -3934,30 +4387,77 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         obs_new_r$d = w_new$q;
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (w_free) begin
-            w_valid$d = x_valid$q;
-            w_writes$d = x_valid$q & x_writes$q;
-            w_kind$d = x_kind$q;
-            w_line$d = x_line$q;
-            w_space$d = x_space$q;
-            w_bit_offset$d = x_bit_offset$q;
-            w_size$d = x_size$q;
-            w_byte_enables$d = x_byte_enables$q;
-            w_new$d = x_src0$q;
+            w_valid$d = x3_valid$q;
+            w_writes$d = x3_valid$q & x3_writes$q;
+            w_kind$d = x3_kind$q;
+            w_line$d = x3_line$q;
+            w_space$d = x3_space$q;
+            w_bit_offset$d = x3_bit_offset$q;
+            w_size$d = x3_size$q;
+            w_byte_enables$d = x3_byte_enables$q;
+            w_new$d = x3_new$q;
+            if (x3_float$q) begin
+                w_new$d = alu$float_value;
+            end
+            w_ret$d = x3_ret$q;
+            w_old$d = x3_old$q;
+            w_lane$d = x3_lane$q;
+            w_elem$d = x3_elem$q;
+            w_result_shift$d = x3_result_shift$q;
+            w_result_first$d = x3_result_first$q;
+            w_result_last$d = x3_result_last$q;
+            w_msg_last$d = x3_msg_last$q;
+            w_error$d = x3_error$q;
+            x3_valid$d = x2_valid$q;
+            x3_kind$d = x2_kind$q;
+            x3_writes$d = x2_valid$q & x2_writes$q;
+            x3_line$d = x2_line$q;
+            x3_space$d = x2_space$q;
+            x3_bit_offset$d = x2_bit_offset$q;
+            x3_size$d = x2_size$q;
+            x3_byte_enables$d = x2_byte_enables$q;
+            x3_float$d = x2_float$q;
+            x3_new$d = x2_new$q;
+            x3_ret$d = x2_ret$q;
+            x3_old$d = x2_old$q;
+            x3_lane$d = x2_lane$q;
+            x3_elem$d = x2_elem$q;
+            x3_result_shift$d = x2_result_shift$q;
+            x3_result_first$d = x2_result_first$q;
+            x3_result_last$d = x2_result_last$q;
+            x3_msg_last$d = x2_msg_last$q;
+            x3_error$d = x2_error$q;
+            x2_valid$d = x_valid$q;
+            x2_writes$d = x_valid$q & x_writes$q;
+            x2_kind$d = x_kind$q;
+            x2_line$d = x_line$q;
+            x2_space$d = x_space$q;
+            x2_bit_offset$d = x_bit_offset$q;
+            x2_size$d = x_size$q;
+            x2_byte_enables$d = x_byte_enables$q;
+            x2_float$d = x_is_rmw & alu$float_op;
+            x2_new$d = x_src0$q;
             if (x_is_rmw) begin
-                w_new$d = alu$new_value;
+                x2_new$d = alu$new_value;
             end
-            w_ret$d = alu$ret_value;
-            w_old$d = x_old$q;
-            if (x_bypass$q) begin
-                w_old$d = w_new$q;
+            x2_ret$d = alu$ret_value;
+            x2_old$d = x_old$q;
+            if (x_from_x2$q) begin
+                x2_old$d = x2_new$q;
             end
-            w_lane$d = x_lane$q;
-            w_elem$d = x_elem$q;
-            w_result_shift$d = x_result_shift$q;
-            w_result_first$d = x_result_first$q;
-            w_result_last$d = x_result_last$q;
-            w_msg_last$d = x_msg_last$q;
-            w_error$d = x_error$q;
+            if (x_from_x3$q) begin
+                x2_old$d = x3_new$q;
+            end
+            if (x_from_w$q) begin
+                x2_old$d = w_new$q;
+            end
+            x2_lane$d = x_lane$q;
+            x2_elem$d = x_elem$q;
+            x2_result_shift$d = x_result_shift$q;
+            x2_result_first$d = x_result_first$q;
+            x2_result_last$d = x_result_last$q;
+            x2_msg_last$d = x_msg_last$q;
+            x2_error$d = x_error$q;
         end
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
@@ -3975,7 +4475,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_ty$d = head_select$alu_ty;
             x_ftz$d = head_select$alu_ftz;
             x_old$d = head_select$old_value;
-            x_bypass$d = head_is_rmw & head_select$bypass;
+            x_from_x2$d = head_is_rmw & head_select$bypass$0;
+            x_from_x3$d = head_is_rmw & head_select$bypass$1;
+            x_from_w$d = head_is_rmw & head_select$bypass$2;
             x_src0$d = head_select$src0;
             x_src1$d = head_select$src1;
             x_lane$d = head_select$lane;
@@ -4425,6 +4927,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             obs_valid_r$d = 1'b0;
             x_valid$d = 1'b0;
             x_writes$d = 1'b0;
+            x2_valid$d = 1'b0;
+            x2_writes$d = 1'b0;
+            x3_valid$d = 1'b0;
+            x3_writes$d = 1'b0;
             w_valid$d = 1'b0;
             w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
@@ -10768,7 +11274,7 @@ module atomic_unit$head_ptr(d,q,clock);
 endmodule // atomic_unit$head_ptr
 
 
-module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes,ahead_line,ahead_space,ahead_byte_enables,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_line$0,ahead_line$1,ahead_line$2,ahead_space$0,ahead_space$1,ahead_space$2,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_ready$0,ahead_ready$1,ahead_ready$2,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
     
     // Module arguments
     input wire  [2:0] head;
@@ -10954,10 +11460,21 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  [6:0] late_bit_offset;
     input wire  [2:0] late_size;
     input wire  [127:0] late_value;
-    input wire  ahead_writes;
-    input wire  [63:0] ahead_line;
-    input wire  ahead_space;
-    input wire  [15:0] ahead_byte_enables;
+    input wire  ahead_writes$0;
+    input wire  ahead_writes$1;
+    input wire  ahead_writes$2;
+    input wire  [63:0] ahead_line$0;
+    input wire  [63:0] ahead_line$1;
+    input wire  [63:0] ahead_line$2;
+    input wire  ahead_space$0;
+    input wire  ahead_space$1;
+    input wire  ahead_space$2;
+    input wire  [15:0] ahead_byte_enables$0;
+    input wire  [15:0] ahead_byte_enables$1;
+    input wire  [15:0] ahead_byte_enables$2;
+    input wire  ahead_ready$0;
+    input wire  ahead_ready$1;
+    input wire  ahead_ready$2;
     output reg  valid;
     output reg  [1:0] kind;
     output reg  returned;
@@ -10973,7 +11490,9 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     output reg  result_last;
     output reg  msg_last;
     output reg  error;
-    output reg  bypass;
+    output reg  bypass$0;
+    output reg  bypass$1;
+    output reg  bypass$2;
     output reg  hazard;
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
@@ -11016,9 +11535,15 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  [127:0] late_mask;
     reg  [127:0] late_line_bits;
     reg  [127:0] with_late;
-    reg  ahead_same_line;
-    reg  ahead_overlaps;
-    reg  ahead_exact;
+    reg  ahead_hit$0;
+    reg  ahead_hit$1;
+    reg  ahead_hit$2;
+    reg  ahead_takes$0;
+    reg  ahead_takes$1;
+    reg  ahead_takes$2;
+    reg  younger_hit$0;
+    reg  younger_hit$1;
+    reg  younger_hit$2;
     
     // Update code
     always @(*) begin
@@ -11284,11 +11809,28 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             with_late = (merged & ~late_mask) | (late_line_bits & late_mask);
         end
         old_value = (with_late >> bit_offset) & elem_mask;
-        ahead_same_line = (ahead_writes & (ahead_line == line)) & (ahead_space == space);
-        ahead_overlaps = |(ahead_byte_enables & byte_enables);
-        ahead_exact = ahead_byte_enables == byte_enables;
-        bypass = ahead_same_line & ahead_exact;
-        hazard = (ahead_same_line & ahead_overlaps) & ~ahead_exact;
+        hazard = 1'b0;
+        ahead_hit$0 = ((ahead_writes$0 & (ahead_line$0 == line)) & (ahead_space$0 == space)) & |(ahead_byte_enables$0 & byte_enables);
+        ahead_takes$0 = (ahead_byte_enables$0 == byte_enables) & ahead_ready$0;
+        ahead_hit$1 = ((ahead_writes$1 & (ahead_line$1 == line)) & (ahead_space$1 == space)) & |(ahead_byte_enables$1 & byte_enables);
+        ahead_takes$1 = (ahead_byte_enables$1 == byte_enables) & ahead_ready$1;
+        ahead_hit$2 = ((ahead_writes$2 & (ahead_line$2 == line)) & (ahead_space$2 == space)) & |(ahead_byte_enables$2 & byte_enables);
+        ahead_takes$2 = (ahead_byte_enables$2 == byte_enables) & ahead_ready$2;
+        younger_hit$0 = 1'b0;
+        younger_hit$1 = younger_hit$0 | ahead_hit$0;
+        younger_hit$2 = younger_hit$1 | ahead_hit$1;
+        bypass$0 = (ahead_hit$0 & ~younger_hit$0) & ahead_takes$0;
+        if ((ahead_hit$0 & ~younger_hit$0) & ~ahead_takes$0) begin
+            hazard = 1'b1;
+        end
+        bypass$1 = (ahead_hit$1 & ~younger_hit$1) & ahead_takes$1;
+        if ((ahead_hit$1 & ~younger_hit$1) & ~ahead_takes$1) begin
+            hazard = 1'b1;
+        end
+        bypass$2 = (ahead_hit$2 & ~younger_hit$2) & ahead_takes$2;
+        if ((ahead_hit$2 & ~younger_hit$2) & ~ahead_takes$2) begin
+            hazard = 1'b1;
+        end
     end
     
 endmodule // atomic_unit$head_select
@@ -12728,6 +13270,728 @@ module atomic_unit$w_writes(d,q,clock);
 endmodule // atomic_unit$w_writes
 
 
+module atomic_unit$x2_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_bit_offset
+
+
+module atomic_unit$x2_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_byte_enables
+
+
+module atomic_unit$x2_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_elem
+
+
+module atomic_unit$x2_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_error
+
+
+module atomic_unit$x2_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_float
+
+
+module atomic_unit$x2_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_kind
+
+
+module atomic_unit$x2_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_lane
+
+
+module atomic_unit$x2_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_line
+
+
+module atomic_unit$x2_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_msg_last
+
+
+module atomic_unit$x2_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_new
+
+
+module atomic_unit$x2_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_old
+
+
+module atomic_unit$x2_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_result_first
+
+
+module atomic_unit$x2_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_result_last
+
+
+module atomic_unit$x2_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_result_shift
+
+
+module atomic_unit$x2_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_ret
+
+
+module atomic_unit$x2_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_size
+
+
+module atomic_unit$x2_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_space
+
+
+module atomic_unit$x2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_valid
+
+
+module atomic_unit$x2_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_writes
+
+
+module atomic_unit$x3_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_bit_offset
+
+
+module atomic_unit$x3_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_byte_enables
+
+
+module atomic_unit$x3_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_elem
+
+
+module atomic_unit$x3_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_error
+
+
+module atomic_unit$x3_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_float
+
+
+module atomic_unit$x3_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_kind
+
+
+module atomic_unit$x3_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_lane
+
+
+module atomic_unit$x3_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_line
+
+
+module atomic_unit$x3_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_msg_last
+
+
+module atomic_unit$x3_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_new
+
+
+module atomic_unit$x3_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_old
+
+
+module atomic_unit$x3_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_result_first
+
+
+module atomic_unit$x3_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_result_last
+
+
+module atomic_unit$x3_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_result_shift
+
+
+module atomic_unit$x3_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_ret
+
+
+module atomic_unit$x3_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_size
+
+
+module atomic_unit$x3_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_space
+
+
+module atomic_unit$x3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_valid
+
+
+module atomic_unit$x3_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x3_writes
+
+
 module atomic_unit$x_bit_offset(d,q,clock);
     
     // Module arguments
@@ -12745,25 +14009,6 @@ module atomic_unit$x_bit_offset(d,q,clock);
     end
           
 endmodule // atomic_unit$x_bit_offset
-
-
-module atomic_unit$x_bypass(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_bypass
 
 
 module atomic_unit$x_byte_enables(d,q,clock);
@@ -12821,6 +14066,63 @@ module atomic_unit$x_error(d,q,clock);
     end
           
 endmodule // atomic_unit$x_error
+
+
+module atomic_unit$x_from_w(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x_from_w
+
+
+module atomic_unit$x_from_x2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x_from_x2
+
+
+module atomic_unit$x_from_x3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x_from_x3
 
 
 module atomic_unit$x_ftz(d,q,clock);

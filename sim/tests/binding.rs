@@ -11,6 +11,8 @@ fn ports_come_from_the_verilog() {
     assert_eq!(
         names,
         [
+            ("clock", PortDir::Input, 1),
+            ("pipe_advance", PortDir::Input, 1),
             ("op", PortDir::Input, 5),
             ("ty", PortDir::Input, 4),
             ("ftz", PortDir::Input, 1),
@@ -19,6 +21,8 @@ fn ports_come_from_the_verilog() {
             ("src1", PortDir::Input, 128),
             ("new_value", PortDir::Output, 128),
             ("ret_value", PortDir::Output, 128),
+            ("float_op", PortDir::Output, 1),
+            ("float_value", PortDir::Output, 128),
         ]
     );
     assert!(atomport_sim::TOPS.contains(&VAtomicAlu::NAME));

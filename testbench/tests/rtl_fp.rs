@@ -273,7 +273,17 @@ impl Checker {
         m.set_src0(src0);
         m.set_src1(src1);
         m.eval().expect("eval");
-        let rtl = AluOut { new: m.new_value(), ret: m.ret_value() };
+        // a float op's value comes out of the ALU's three-stage float
+        // pipeline two `pipe_advance` edges later (hdl/src/fp_alu.rs)
+        let ret = m.ret_value();
+        let new = if m.float_op() != 0 {
+            m.set_pipe_advance(1);
+            m.ticks(2).expect("tick");
+            m.float_value()
+        } else {
+            m.new_value()
+        };
+        let rtl = AluOut { new, ret };
         let golden = apply(AluCtl { op, ty, ftz }, old, src0, src1);
         let independent = reference(op, ty, ftz, old, src0, src1);
         self.vectors += 1;

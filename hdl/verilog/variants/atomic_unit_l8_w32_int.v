@@ -363,10 +363,21 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [6:0] head_select$late_bit_offset;
     reg  [2:0] head_select$late_size;
     reg  [127:0] head_select$late_value;
-    reg  head_select$ahead_writes;
-    reg  [63:0] head_select$ahead_line;
-    reg  head_select$ahead_space;
-    reg  [15:0] head_select$ahead_byte_enables;
+    reg  head_select$ahead_writes$0;
+    reg  head_select$ahead_writes$1;
+    reg  head_select$ahead_writes$2;
+    reg  [63:0] head_select$ahead_line$0;
+    reg  [63:0] head_select$ahead_line$1;
+    reg  [63:0] head_select$ahead_line$2;
+    reg  head_select$ahead_space$0;
+    reg  head_select$ahead_space$1;
+    reg  head_select$ahead_space$2;
+    reg  [15:0] head_select$ahead_byte_enables$0;
+    reg  [15:0] head_select$ahead_byte_enables$1;
+    reg  [15:0] head_select$ahead_byte_enables$2;
+    reg  head_select$ahead_ready$0;
+    reg  head_select$ahead_ready$1;
+    reg  head_select$ahead_ready$2;
     wire  head_select$valid;
     wire  [1:0] head_select$kind;
     wire  head_select$returned;
@@ -382,7 +393,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  head_select$result_last;
     wire  head_select$msg_last;
     wire  head_select$error;
-    wire  head_select$bypass;
+    wire  head_select$bypass$0;
+    wire  head_select$bypass$1;
+    wire  head_select$bypass$2;
     wire  head_select$hazard;
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
@@ -390,6 +403,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [127:0] head_select$old_value;
     wire  [127:0] head_select$src0;
     wire  [127:0] head_select$src1;
+    reg  alu$clock;
+    reg  alu$pipe_advance;
     reg  [4:0] alu$op;
     reg  [3:0] alu$ty;
     reg  alu$ftz;
@@ -398,6 +413,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] alu$src1;
     wire  [127:0] alu$new_value;
     wire  [127:0] alu$ret_value;
+    wire  alu$float_op;
+    wire  [127:0] alu$float_value;
     reg  issue_state$d;
     wire  issue_state$q;
     reg  issue_state$clock;
@@ -1127,9 +1144,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] x_old$d;
     wire  [127:0] x_old$q;
     reg  x_old$clock;
-    reg  x_bypass$d;
-    wire  x_bypass$q;
-    reg  x_bypass$clock;
+    reg  x_from_x2$d;
+    wire  x_from_x2$q;
+    reg  x_from_x2$clock;
+    reg  x_from_x3$d;
+    wire  x_from_x3$q;
+    reg  x_from_x3$clock;
+    reg  x_from_w$d;
+    wire  x_from_w$q;
+    reg  x_from_w$clock;
     reg  [127:0] x_src0$d;
     wire  [127:0] x_src0$q;
     reg  x_src0$clock;
@@ -1157,6 +1180,120 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  x_error$d;
     wire  x_error$q;
     reg  x_error$clock;
+    reg  x2_valid$d;
+    wire  x2_valid$q;
+    reg  x2_valid$clock;
+    reg  [1:0] x2_kind$d;
+    wire  [1:0] x2_kind$q;
+    reg  x2_kind$clock;
+    reg  x2_writes$d;
+    wire  x2_writes$q;
+    reg  x2_writes$clock;
+    reg  [63:0] x2_line$d;
+    wire  [63:0] x2_line$q;
+    reg  x2_line$clock;
+    reg  x2_space$d;
+    wire  x2_space$q;
+    reg  x2_space$clock;
+    reg  [6:0] x2_bit_offset$d;
+    wire  [6:0] x2_bit_offset$q;
+    reg  x2_bit_offset$clock;
+    reg  [2:0] x2_size$d;
+    wire  [2:0] x2_size$q;
+    reg  x2_size$clock;
+    reg  [15:0] x2_byte_enables$d;
+    wire  [15:0] x2_byte_enables$q;
+    reg  x2_byte_enables$clock;
+    reg  x2_float$d;
+    wire  x2_float$q;
+    reg  x2_float$clock;
+    reg  [127:0] x2_new$d;
+    wire  [127:0] x2_new$q;
+    reg  x2_new$clock;
+    reg  [127:0] x2_ret$d;
+    wire  [127:0] x2_ret$q;
+    reg  x2_ret$clock;
+    reg  [127:0] x2_old$d;
+    wire  [127:0] x2_old$q;
+    reg  x2_old$clock;
+    reg  [4:0] x2_lane$d;
+    wire  [4:0] x2_lane$q;
+    reg  x2_lane$clock;
+    reg  [2:0] x2_elem$d;
+    wire  [2:0] x2_elem$q;
+    reg  x2_elem$clock;
+    reg  [6:0] x2_result_shift$d;
+    wire  [6:0] x2_result_shift$q;
+    reg  x2_result_shift$clock;
+    reg  x2_result_first$d;
+    wire  x2_result_first$q;
+    reg  x2_result_first$clock;
+    reg  x2_result_last$d;
+    wire  x2_result_last$q;
+    reg  x2_result_last$clock;
+    reg  x2_msg_last$d;
+    wire  x2_msg_last$q;
+    reg  x2_msg_last$clock;
+    reg  x2_error$d;
+    wire  x2_error$q;
+    reg  x2_error$clock;
+    reg  x3_valid$d;
+    wire  x3_valid$q;
+    reg  x3_valid$clock;
+    reg  [1:0] x3_kind$d;
+    wire  [1:0] x3_kind$q;
+    reg  x3_kind$clock;
+    reg  x3_writes$d;
+    wire  x3_writes$q;
+    reg  x3_writes$clock;
+    reg  [63:0] x3_line$d;
+    wire  [63:0] x3_line$q;
+    reg  x3_line$clock;
+    reg  x3_space$d;
+    wire  x3_space$q;
+    reg  x3_space$clock;
+    reg  [6:0] x3_bit_offset$d;
+    wire  [6:0] x3_bit_offset$q;
+    reg  x3_bit_offset$clock;
+    reg  [2:0] x3_size$d;
+    wire  [2:0] x3_size$q;
+    reg  x3_size$clock;
+    reg  [15:0] x3_byte_enables$d;
+    wire  [15:0] x3_byte_enables$q;
+    reg  x3_byte_enables$clock;
+    reg  x3_float$d;
+    wire  x3_float$q;
+    reg  x3_float$clock;
+    reg  [127:0] x3_new$d;
+    wire  [127:0] x3_new$q;
+    reg  x3_new$clock;
+    reg  [127:0] x3_ret$d;
+    wire  [127:0] x3_ret$q;
+    reg  x3_ret$clock;
+    reg  [127:0] x3_old$d;
+    wire  [127:0] x3_old$q;
+    reg  x3_old$clock;
+    reg  [4:0] x3_lane$d;
+    wire  [4:0] x3_lane$q;
+    reg  x3_lane$clock;
+    reg  [2:0] x3_elem$d;
+    wire  [2:0] x3_elem$q;
+    reg  x3_elem$clock;
+    reg  [6:0] x3_result_shift$d;
+    wire  [6:0] x3_result_shift$q;
+    reg  x3_result_shift$clock;
+    reg  x3_result_first$d;
+    wire  x3_result_first$q;
+    reg  x3_result_first$clock;
+    reg  x3_result_last$d;
+    wire  x3_result_last$q;
+    reg  x3_result_last$clock;
+    reg  x3_msg_last$d;
+    wire  x3_msg_last$q;
+    reg  x3_msg_last$clock;
+    reg  x3_error$d;
+    wire  x3_error$q;
+    reg  x3_error$clock;
     reg  w_valid$d;
     wire  w_valid$q;
     reg  w_valid$clock;
@@ -1565,10 +1702,21 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .late_bit_offset(head_select$late_bit_offset),
         .late_size(head_select$late_size),
         .late_value(head_select$late_value),
-        .ahead_writes(head_select$ahead_writes),
-        .ahead_line(head_select$ahead_line),
-        .ahead_space(head_select$ahead_space),
-        .ahead_byte_enables(head_select$ahead_byte_enables),
+        .ahead_writes$0(head_select$ahead_writes$0),
+        .ahead_writes$1(head_select$ahead_writes$1),
+        .ahead_writes$2(head_select$ahead_writes$2),
+        .ahead_line$0(head_select$ahead_line$0),
+        .ahead_line$1(head_select$ahead_line$1),
+        .ahead_line$2(head_select$ahead_line$2),
+        .ahead_space$0(head_select$ahead_space$0),
+        .ahead_space$1(head_select$ahead_space$1),
+        .ahead_space$2(head_select$ahead_space$2),
+        .ahead_byte_enables$0(head_select$ahead_byte_enables$0),
+        .ahead_byte_enables$1(head_select$ahead_byte_enables$1),
+        .ahead_byte_enables$2(head_select$ahead_byte_enables$2),
+        .ahead_ready$0(head_select$ahead_ready$0),
+        .ahead_ready$1(head_select$ahead_ready$1),
+        .ahead_ready$2(head_select$ahead_ready$2),
         .valid(head_select$valid),
         .kind(head_select$kind),
         .returned(head_select$returned),
@@ -1584,7 +1732,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .result_last(head_select$result_last),
         .msg_last(head_select$msg_last),
         .error(head_select$error),
-        .bypass(head_select$bypass),
+        .bypass$0(head_select$bypass$0),
+        .bypass$1(head_select$bypass$1),
+        .bypass$2(head_select$bypass$2),
         .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
@@ -1594,6 +1744,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .src1(head_select$src1)
     );
     atomic_unit_l8_w32_int$alu alu(
+        .clock(alu$clock),
+        .pipe_advance(alu$pipe_advance),
         .op(alu$op),
         .ty(alu$ty),
         .ftz(alu$ftz),
@@ -1601,7 +1753,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .src0(alu$src0),
         .src1(alu$src1),
         .new_value(alu$new_value),
-        .ret_value(alu$ret_value)
+        .ret_value(alu$ret_value),
+        .float_op(alu$float_op),
+        .float_value(alu$float_value)
     );
     atomic_unit_l8_w32_int$issue_state issue_state(
         .d(issue_state$d),
@@ -2818,10 +2972,20 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(x_old$q),
         .clock(x_old$clock)
     );
-    atomic_unit_l8_w32_int$x_bypass x_bypass(
-        .d(x_bypass$d),
-        .q(x_bypass$q),
-        .clock(x_bypass$clock)
+    atomic_unit_l8_w32_int$x_from_x2 x_from_x2(
+        .d(x_from_x2$d),
+        .q(x_from_x2$q),
+        .clock(x_from_x2$clock)
+    );
+    atomic_unit_l8_w32_int$x_from_x3 x_from_x3(
+        .d(x_from_x3$d),
+        .q(x_from_x3$q),
+        .clock(x_from_x3$clock)
+    );
+    atomic_unit_l8_w32_int$x_from_w x_from_w(
+        .d(x_from_w$d),
+        .q(x_from_w$q),
+        .clock(x_from_w$clock)
     );
     atomic_unit_l8_w32_int$x_src0 x_src0(
         .d(x_src0$d),
@@ -2867,6 +3031,196 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(x_error$d),
         .q(x_error$q),
         .clock(x_error$clock)
+    );
+    atomic_unit_l8_w32_int$x2_valid x2_valid(
+        .d(x2_valid$d),
+        .q(x2_valid$q),
+        .clock(x2_valid$clock)
+    );
+    atomic_unit_l8_w32_int$x2_kind x2_kind(
+        .d(x2_kind$d),
+        .q(x2_kind$q),
+        .clock(x2_kind$clock)
+    );
+    atomic_unit_l8_w32_int$x2_writes x2_writes(
+        .d(x2_writes$d),
+        .q(x2_writes$q),
+        .clock(x2_writes$clock)
+    );
+    atomic_unit_l8_w32_int$x2_line x2_line(
+        .d(x2_line$d),
+        .q(x2_line$q),
+        .clock(x2_line$clock)
+    );
+    atomic_unit_l8_w32_int$x2_space x2_space(
+        .d(x2_space$d),
+        .q(x2_space$q),
+        .clock(x2_space$clock)
+    );
+    atomic_unit_l8_w32_int$x2_bit_offset x2_bit_offset(
+        .d(x2_bit_offset$d),
+        .q(x2_bit_offset$q),
+        .clock(x2_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$x2_size x2_size(
+        .d(x2_size$d),
+        .q(x2_size$q),
+        .clock(x2_size$clock)
+    );
+    atomic_unit_l8_w32_int$x2_byte_enables x2_byte_enables(
+        .d(x2_byte_enables$d),
+        .q(x2_byte_enables$q),
+        .clock(x2_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$x2_float x2_float(
+        .d(x2_float$d),
+        .q(x2_float$q),
+        .clock(x2_float$clock)
+    );
+    atomic_unit_l8_w32_int$x2_new x2_new(
+        .d(x2_new$d),
+        .q(x2_new$q),
+        .clock(x2_new$clock)
+    );
+    atomic_unit_l8_w32_int$x2_ret x2_ret(
+        .d(x2_ret$d),
+        .q(x2_ret$q),
+        .clock(x2_ret$clock)
+    );
+    atomic_unit_l8_w32_int$x2_old x2_old(
+        .d(x2_old$d),
+        .q(x2_old$q),
+        .clock(x2_old$clock)
+    );
+    atomic_unit_l8_w32_int$x2_lane x2_lane(
+        .d(x2_lane$d),
+        .q(x2_lane$q),
+        .clock(x2_lane$clock)
+    );
+    atomic_unit_l8_w32_int$x2_elem x2_elem(
+        .d(x2_elem$d),
+        .q(x2_elem$q),
+        .clock(x2_elem$clock)
+    );
+    atomic_unit_l8_w32_int$x2_result_shift x2_result_shift(
+        .d(x2_result_shift$d),
+        .q(x2_result_shift$q),
+        .clock(x2_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$x2_result_first x2_result_first(
+        .d(x2_result_first$d),
+        .q(x2_result_first$q),
+        .clock(x2_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$x2_result_last x2_result_last(
+        .d(x2_result_last$d),
+        .q(x2_result_last$q),
+        .clock(x2_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$x2_msg_last x2_msg_last(
+        .d(x2_msg_last$d),
+        .q(x2_msg_last$q),
+        .clock(x2_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$x2_error x2_error(
+        .d(x2_error$d),
+        .q(x2_error$q),
+        .clock(x2_error$clock)
+    );
+    atomic_unit_l8_w32_int$x3_valid x3_valid(
+        .d(x3_valid$d),
+        .q(x3_valid$q),
+        .clock(x3_valid$clock)
+    );
+    atomic_unit_l8_w32_int$x3_kind x3_kind(
+        .d(x3_kind$d),
+        .q(x3_kind$q),
+        .clock(x3_kind$clock)
+    );
+    atomic_unit_l8_w32_int$x3_writes x3_writes(
+        .d(x3_writes$d),
+        .q(x3_writes$q),
+        .clock(x3_writes$clock)
+    );
+    atomic_unit_l8_w32_int$x3_line x3_line(
+        .d(x3_line$d),
+        .q(x3_line$q),
+        .clock(x3_line$clock)
+    );
+    atomic_unit_l8_w32_int$x3_space x3_space(
+        .d(x3_space$d),
+        .q(x3_space$q),
+        .clock(x3_space$clock)
+    );
+    atomic_unit_l8_w32_int$x3_bit_offset x3_bit_offset(
+        .d(x3_bit_offset$d),
+        .q(x3_bit_offset$q),
+        .clock(x3_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$x3_size x3_size(
+        .d(x3_size$d),
+        .q(x3_size$q),
+        .clock(x3_size$clock)
+    );
+    atomic_unit_l8_w32_int$x3_byte_enables x3_byte_enables(
+        .d(x3_byte_enables$d),
+        .q(x3_byte_enables$q),
+        .clock(x3_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$x3_float x3_float(
+        .d(x3_float$d),
+        .q(x3_float$q),
+        .clock(x3_float$clock)
+    );
+    atomic_unit_l8_w32_int$x3_new x3_new(
+        .d(x3_new$d),
+        .q(x3_new$q),
+        .clock(x3_new$clock)
+    );
+    atomic_unit_l8_w32_int$x3_ret x3_ret(
+        .d(x3_ret$d),
+        .q(x3_ret$q),
+        .clock(x3_ret$clock)
+    );
+    atomic_unit_l8_w32_int$x3_old x3_old(
+        .d(x3_old$d),
+        .q(x3_old$q),
+        .clock(x3_old$clock)
+    );
+    atomic_unit_l8_w32_int$x3_lane x3_lane(
+        .d(x3_lane$d),
+        .q(x3_lane$q),
+        .clock(x3_lane$clock)
+    );
+    atomic_unit_l8_w32_int$x3_elem x3_elem(
+        .d(x3_elem$d),
+        .q(x3_elem$q),
+        .clock(x3_elem$clock)
+    );
+    atomic_unit_l8_w32_int$x3_result_shift x3_result_shift(
+        .d(x3_result_shift$d),
+        .q(x3_result_shift$q),
+        .clock(x3_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$x3_result_first x3_result_first(
+        .d(x3_result_first$d),
+        .q(x3_result_first$q),
+        .clock(x3_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$x3_result_last x3_result_last(
+        .d(x3_result_last$d),
+        .q(x3_result_last$q),
+        .clock(x3_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$x3_msg_last x3_msg_last(
+        .d(x3_msg_last$d),
+        .q(x3_msg_last$q),
+        .clock(x3_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$x3_error x3_error(
+        .d(x3_error$d),
+        .q(x3_error$q),
+        .clock(x3_error$clock)
     );
     atomic_unit_l8_w32_int$w_valid w_valid(
         .d(w_valid$d),
@@ -3075,7 +3429,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x_ty$clock = clock;
         x_ftz$clock = clock;
         x_old$clock = clock;
-        x_bypass$clock = clock;
+        x_from_x2$clock = clock;
+        x_from_x3$clock = clock;
+        x_from_w$clock = clock;
+        x2_valid$clock = clock;
+        x2_kind$clock = clock;
+        x2_writes$clock = clock;
+        x2_line$clock = clock;
+        x2_space$clock = clock;
+        x2_bit_offset$clock = clock;
+        x2_size$clock = clock;
+        x2_byte_enables$clock = clock;
+        x2_float$clock = clock;
+        x2_new$clock = clock;
+        x2_ret$clock = clock;
+        x2_old$clock = clock;
+        x2_lane$clock = clock;
+        x2_elem$clock = clock;
+        x2_result_shift$clock = clock;
+        x2_result_first$clock = clock;
+        x2_result_last$clock = clock;
+        x2_msg_last$clock = clock;
+        x2_error$clock = clock;
+        x3_valid$clock = clock;
+        x3_kind$clock = clock;
+        x3_writes$clock = clock;
+        x3_line$clock = clock;
+        x3_space$clock = clock;
+        x3_bit_offset$clock = clock;
+        x3_size$clock = clock;
+        x3_byte_enables$clock = clock;
+        x3_float$clock = clock;
+        x3_new$clock = clock;
+        x3_ret$clock = clock;
+        x3_old$clock = clock;
+        x3_lane$clock = clock;
+        x3_elem$clock = clock;
+        x3_result_shift$clock = clock;
+        x3_result_first$clock = clock;
+        x3_result_last$clock = clock;
+        x3_msg_last$clock = clock;
+        x3_error$clock = clock;
         x_src0$clock = clock;
         x_src1$clock = clock;
         x_lane$clock = clock;
@@ -3173,7 +3567,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x_ty$d = x_ty$q;
         x_ftz$d = x_ftz$q;
         x_old$d = x_old$q;
-        x_bypass$d = x_bypass$q;
+        x_from_x2$d = x_from_x2$q;
+        x_from_x3$d = x_from_x3$q;
+        x_from_w$d = x_from_w$q;
+        x2_valid$d = x2_valid$q;
+        x2_kind$d = x2_kind$q;
+        x2_writes$d = x2_writes$q;
+        x2_line$d = x2_line$q;
+        x2_space$d = x2_space$q;
+        x2_bit_offset$d = x2_bit_offset$q;
+        x2_size$d = x2_size$q;
+        x2_byte_enables$d = x2_byte_enables$q;
+        x2_float$d = x2_float$q;
+        x2_new$d = x2_new$q;
+        x2_ret$d = x2_ret$q;
+        x2_old$d = x2_old$q;
+        x2_lane$d = x2_lane$q;
+        x2_elem$d = x2_elem$q;
+        x2_result_shift$d = x2_result_shift$q;
+        x2_result_first$d = x2_result_first$q;
+        x2_result_last$d = x2_result_last$q;
+        x2_msg_last$d = x2_msg_last$q;
+        x2_error$d = x2_error$q;
+        x3_valid$d = x3_valid$q;
+        x3_kind$d = x3_kind$q;
+        x3_writes$d = x3_writes$q;
+        x3_line$d = x3_line$q;
+        x3_space$d = x3_space$q;
+        x3_bit_offset$d = x3_bit_offset$q;
+        x3_size$d = x3_size$q;
+        x3_byte_enables$d = x3_byte_enables$q;
+        x3_float$d = x3_float$q;
+        x3_new$d = x3_new$q;
+        x3_ret$d = x3_ret$q;
+        x3_old$d = x3_old$q;
+        x3_lane$d = x3_lane$q;
+        x3_elem$d = x3_elem$q;
+        x3_result_shift$d = x3_result_shift$q;
+        x3_result_first$d = x3_result_first$q;
+        x3_result_last$d = x3_result_last$q;
+        x3_msg_last$d = x3_msg_last$q;
+        x3_error$d = x3_error$q;
         x_src0$d = x_src0$q;
         x_src1$d = x_src1$q;
         x_lane$d = x_lane$q;
@@ -3835,15 +4269,34 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$late_bit_offset = w_bit_offset$q;
         head_select$late_size = w_size$q;
         head_select$late_value = w_new$q;
-        head_select$ahead_writes = x_writes$q;
-        head_select$ahead_line = x_line$q;
-        head_select$ahead_space = x_space$q;
-        head_select$ahead_byte_enables = x_byte_enables$q;
+        head_select$ahead_writes$0 = x_writes$q;
+        head_select$ahead_line$0 = x_line$q;
+        head_select$ahead_space$0 = x_space$q;
+        head_select$ahead_byte_enables$0 = x_byte_enables$q;
+        head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
+        head_select$ahead_writes$1 = x2_writes$q;
+        head_select$ahead_line$1 = x2_line$q;
+        head_select$ahead_space$1 = x2_space$q;
+        head_select$ahead_byte_enables$1 = x2_byte_enables$q;
+        head_select$ahead_ready$1 = ~x2_float$q;
+        head_select$ahead_writes$2 = x3_writes$q;
+        head_select$ahead_line$2 = x3_line$q;
+        head_select$ahead_space$2 = x3_space$q;
+        head_select$ahead_byte_enables$2 = x3_byte_enables$q;
+        head_select$ahead_ready$2 = 1'b1;
+        alu$clock = clock;
+        alu$pipe_advance = ~w_writes$q | mem_wr_ready;
         alu$op = x_op$q;
         alu$ty = x_ty$q;
         alu$ftz = x_ftz$q;
         alu$old_value = x_old$q;
-        if (x_bypass$q) begin
+        if (x_from_x2$q) begin
+            alu$old_value = x2_new$q;
+        end
+        if (x_from_x3$q) begin
+            alu$old_value = x3_new$q;
+        end
+        if (x_from_w$q) begin
             alu$old_value = w_new$q;
         end
         alu$src0 = x_src0$q;
@@ -3873,8 +4326,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         mem_wr_data = write_data;
         mem_wr_be = w_byte_enables$q;
         retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset;
-        w_free = ~w_valid$q | retire;
-        x_free = ~x_valid$q | w_free;
+        w_free = ~w_writes$q | mem_wr_ready;
+        x_free = w_free;
         if (retire & w_writes$q) begin
             if ((ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q)) begin
                 ent_fwd_mask$0$d = ent_fwd_mask$0$q | write_mask;
@@ -3933,30 +4386,77 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         obs_new_r$d = w_new$q;
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (w_free) begin
-            w_valid$d = x_valid$q;
-            w_writes$d = x_valid$q & x_writes$q;
-            w_kind$d = x_kind$q;
-            w_line$d = x_line$q;
-            w_space$d = x_space$q;
-            w_bit_offset$d = x_bit_offset$q;
-            w_size$d = x_size$q;
-            w_byte_enables$d = x_byte_enables$q;
-            w_new$d = x_src0$q;
+            w_valid$d = x3_valid$q;
+            w_writes$d = x3_valid$q & x3_writes$q;
+            w_kind$d = x3_kind$q;
+            w_line$d = x3_line$q;
+            w_space$d = x3_space$q;
+            w_bit_offset$d = x3_bit_offset$q;
+            w_size$d = x3_size$q;
+            w_byte_enables$d = x3_byte_enables$q;
+            w_new$d = x3_new$q;
+            if (x3_float$q) begin
+                w_new$d = alu$float_value;
+            end
+            w_ret$d = x3_ret$q;
+            w_old$d = x3_old$q;
+            w_lane$d = x3_lane$q;
+            w_elem$d = x3_elem$q;
+            w_result_shift$d = x3_result_shift$q;
+            w_result_first$d = x3_result_first$q;
+            w_result_last$d = x3_result_last$q;
+            w_msg_last$d = x3_msg_last$q;
+            w_error$d = x3_error$q;
+            x3_valid$d = x2_valid$q;
+            x3_kind$d = x2_kind$q;
+            x3_writes$d = x2_valid$q & x2_writes$q;
+            x3_line$d = x2_line$q;
+            x3_space$d = x2_space$q;
+            x3_bit_offset$d = x2_bit_offset$q;
+            x3_size$d = x2_size$q;
+            x3_byte_enables$d = x2_byte_enables$q;
+            x3_float$d = x2_float$q;
+            x3_new$d = x2_new$q;
+            x3_ret$d = x2_ret$q;
+            x3_old$d = x2_old$q;
+            x3_lane$d = x2_lane$q;
+            x3_elem$d = x2_elem$q;
+            x3_result_shift$d = x2_result_shift$q;
+            x3_result_first$d = x2_result_first$q;
+            x3_result_last$d = x2_result_last$q;
+            x3_msg_last$d = x2_msg_last$q;
+            x3_error$d = x2_error$q;
+            x2_valid$d = x_valid$q;
+            x2_writes$d = x_valid$q & x_writes$q;
+            x2_kind$d = x_kind$q;
+            x2_line$d = x_line$q;
+            x2_space$d = x_space$q;
+            x2_bit_offset$d = x_bit_offset$q;
+            x2_size$d = x_size$q;
+            x2_byte_enables$d = x_byte_enables$q;
+            x2_float$d = x_is_rmw & alu$float_op;
+            x2_new$d = x_src0$q;
             if (x_is_rmw) begin
-                w_new$d = alu$new_value;
+                x2_new$d = alu$new_value;
             end
-            w_ret$d = alu$ret_value;
-            w_old$d = x_old$q;
-            if (x_bypass$q) begin
-                w_old$d = w_new$q;
+            x2_ret$d = alu$ret_value;
+            x2_old$d = x_old$q;
+            if (x_from_x2$q) begin
+                x2_old$d = x2_new$q;
             end
-            w_lane$d = x_lane$q;
-            w_elem$d = x_elem$q;
-            w_result_shift$d = x_result_shift$q;
-            w_result_first$d = x_result_first$q;
-            w_result_last$d = x_result_last$q;
-            w_msg_last$d = x_msg_last$q;
-            w_error$d = x_error$q;
+            if (x_from_x3$q) begin
+                x2_old$d = x3_new$q;
+            end
+            if (x_from_w$q) begin
+                x2_old$d = w_new$q;
+            end
+            x2_lane$d = x_lane$q;
+            x2_elem$d = x_elem$q;
+            x2_result_shift$d = x_result_shift$q;
+            x2_result_first$d = x_result_first$q;
+            x2_result_last$d = x_result_last$q;
+            x2_msg_last$d = x_msg_last$q;
+            x2_error$d = x_error$q;
         end
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
@@ -3974,7 +4474,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x_ty$d = head_select$alu_ty;
             x_ftz$d = head_select$alu_ftz;
             x_old$d = head_select$old_value;
-            x_bypass$d = head_is_rmw & head_select$bypass;
+            x_from_x2$d = head_is_rmw & head_select$bypass$0;
+            x_from_x3$d = head_is_rmw & head_select$bypass$1;
+            x_from_w$d = head_is_rmw & head_select$bypass$2;
             x_src0$d = head_select$src0;
             x_src1$d = head_select$src1;
             x_lane$d = head_select$lane;
@@ -4424,6 +4926,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             obs_valid_r$d = 1'b0;
             x_valid$d = 1'b0;
             x_writes$d = 1'b0;
+            x2_valid$d = 1'b0;
+            x2_writes$d = 1'b0;
+            x3_valid$d = 1'b0;
+            x3_writes$d = 1'b0;
             w_valid$d = 1'b0;
             w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
@@ -4560,9 +5066,11 @@ module atomic_unit_l8_w32_int$addr_gen$wide_slm_size(narrow,wide);
 endmodule // atomic_unit_l8_w32_int$addr_gen$wide_slm_size
 
 
-module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_value);
+module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret_value,float_op,float_value);
     
     // Module arguments
+    input wire  clock;
+    input wire  pipe_advance;
     input wire  [4:0] op;
     input wire  [3:0] ty;
     input wire  ftz;
@@ -4571,6 +5079,8 @@ module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_va
     input wire  [127:0] src1;
     output reg  [127:0] new_value;
     output reg  [127:0] ret_value;
+    output reg  float_op;
+    output reg  [127:0] float_value;
     
     // Constant declarations
     localparam  fp_enabled = 1'b0;
@@ -4615,6 +5125,8 @@ module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_va
     localparam  build_mask = 128'hffffffff;
     
     // Stub signals
+    reg  float$clock;
+    reg  float$advance;
     reg  [4:0] float$op;
     reg  [3:0] float$ty;
     reg  float$ftz;
@@ -4623,6 +5135,12 @@ module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_va
     reg  [127:0] float$src1;
     wire  float$float_op;
     wire  [127:0] float$new_value;
+    reg  [127:0] float_mask_1$d;
+    wire  [127:0] float_mask_1$q;
+    reg  float_mask_1$clock;
+    reg  [127:0] float_mask_2$d;
+    wire  [127:0] float_mask_2$q;
+    reg  float_mask_2$clock;
     
     // Local signals
     reg  width_16;
@@ -4688,12 +5206,13 @@ module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_va
     reg  [127:0] gated_adder;
     reg  [127:0] gated_src0;
     reg  [127:0] gated_logic;
-    reg  [127:0] gated_float;
     reg  [127:0] result;
     reg  [127:0] new_masked;
     
     // Sub module instances
     atomic_unit_l8_w32_int$alu$float float(
+        .clock(float$clock),
+        .advance(float$advance),
         .op(float$op),
         .ty(float$ty),
         .ftz(float$ftz),
@@ -4703,9 +5222,25 @@ module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_va
         .float_op(float$float_op),
         .new_value(float$new_value)
     );
+    atomic_unit_l8_w32_int$alu$float_mask_1 float_mask_1(
+        .d(float_mask_1$d),
+        .q(float_mask_1$q),
+        .clock(float_mask_1$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float_mask_2 float_mask_2(
+        .d(float_mask_2$d),
+        .q(float_mask_2$q),
+        .clock(float_mask_2$clock)
+    );
     
     // Update code
     always @(*) begin
+        float_mask_1$clock = clock;
+        float_mask_2$clock = clock;
+        float_mask_1$d = float_mask_1$q;
+        float_mask_2$d = float_mask_2$q;
+        float$clock = clock;
+        float$advance = pipe_advance;
         float$op = op;
         float$ty = ty;
         float$ftz = ftz;
@@ -4821,25 +5356,32 @@ module atomic_unit_l8_w32_int$alu(op,ty,ftz,old_value,src0,src1,new_value,ret_va
         if (take_xor) begin
             gated_logic = old_masked ^ src0_masked;
         end
-        gated_float = zero;
-        if (take_float) begin
-            gated_float = float$new_value;
-        end
-        result = ((gated_old | gated_adder) | (gated_src0 | gated_logic)) | gated_float;
+        result = (gated_old | gated_adder) | (gated_src0 | gated_logic);
         new_masked = result & width_mask;
         new_value = new_masked;
         ret_value = old_masked;
         if (is_predec) begin
             ret_value = new_masked;
         end
+        float_op = take_float;
+        if (pipe_advance) begin
+            float_mask_1$d = width_mask;
+            float_mask_2$d = float_mask_1$q;
+        end
+        float_value = zero;
+        if (fp_enabled) begin
+            float_value = float$new_value & float_mask_2$q;
+        end
     end
     
 endmodule // atomic_unit_l8_w32_int$alu
 
 
-module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,new_value);
+module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new_value);
     
     // Module arguments
+    input wire  clock;
+    input wire  advance;
     input wire  [4:0] op;
     input wire  [3:0] ty;
     input wire  ftz;
@@ -4902,6 +5444,8 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
     wire  [15:0] decode$half_sign_bit;
     wire  [15:0] decode$half_width_mask;
     wire  [15:0] decode$half_inf;
+    reg  add_wide$clock;
+    reg  add_wide$advance;
     reg  [11:0] add_wide$exp_max;
     reg  [56:0] add_wide$lsb;
     reg  add_wide$ftz;
@@ -4914,6 +5458,8 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
     wire  add_wide$sum_sign;
     wire  [11:0] add_wide$sum_exp;
     wire  [56:0] add_wide$sum_man;
+    reg  add_half$clock;
+    reg  add_half$advance;
     reg  [8:0] add_half$exp_max;
     reg  [14:0] add_half$lsb;
     reg  add_half$ftz;
@@ -4952,6 +5498,48 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
     wire  [127:0] half_sum_exp$wide;
     reg  [14:0] half_sum_man$narrow;
     wire  [127:0] half_sum_man$wide;
+    reg  [127:0] c1_compare$d;
+    wire  [127:0] c1_compare$q;
+    reg  c1_compare$clock;
+    reg  c1_is_fadd$d;
+    wire  c1_is_fadd$q;
+    reg  c1_is_fadd$clock;
+    reg  c1_two_halves$d;
+    wire  c1_two_halves$q;
+    reg  c1_two_halves$clock;
+    reg  c1_wide_f32$d;
+    wire  c1_wide_f32$q;
+    reg  c1_wide_f32$clock;
+    reg  c1_wide_f16$d;
+    wire  c1_wide_f16$q;
+    reg  c1_wide_f16$clock;
+    reg  c1_wide_bf16$d;
+    wire  c1_wide_bf16$q;
+    reg  c1_wide_bf16$clock;
+    reg  c1_half_bf16$d;
+    wire  c1_half_bf16$q;
+    reg  c1_half_bf16$clock;
+    reg  [127:0] c2_compare$d;
+    wire  [127:0] c2_compare$q;
+    reg  c2_compare$clock;
+    reg  c2_is_fadd$d;
+    wire  c2_is_fadd$q;
+    reg  c2_is_fadd$clock;
+    reg  c2_two_halves$d;
+    wire  c2_two_halves$q;
+    reg  c2_two_halves$clock;
+    reg  c2_wide_f32$d;
+    wire  c2_wide_f32$q;
+    reg  c2_wide_f32$clock;
+    reg  c2_wide_f16$d;
+    wire  c2_wide_f16$q;
+    reg  c2_wide_f16$clock;
+    reg  c2_wide_bf16$d;
+    wire  c2_wide_bf16$q;
+    reg  c2_wide_bf16$clock;
+    reg  c2_half_bf16$d;
+    wire  c2_half_bf16$q;
+    reg  c2_half_bf16$clock;
     
     // Local signals
     reg  wide_take_src0;
@@ -5009,6 +5597,8 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
         .half_inf(decode$half_inf)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide add_wide(
+        .clock(add_wide$clock),
+        .advance(add_wide$advance),
         .exp_max(add_wide$exp_max),
         .lsb(add_wide$lsb),
         .ftz(add_wide$ftz),
@@ -5023,6 +5613,8 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
         .sum_man(add_wide$sum_man)
     );
     atomic_unit_l8_w32_int$alu$float$add_half add_half(
+        .clock(add_half$clock),
+        .advance(add_half$advance),
         .exp_max(add_half$exp_max),
         .lsb(add_half$lsb),
         .ftz(add_half$ftz),
@@ -5074,9 +5666,111 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
         .narrow(half_sum_man$narrow),
         .wide(half_sum_man$wide)
     );
+    atomic_unit_l8_w32_int$alu$float$c1_compare c1_compare(
+        .d(c1_compare$d),
+        .q(c1_compare$q),
+        .clock(c1_compare$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_is_fadd c1_is_fadd(
+        .d(c1_is_fadd$d),
+        .q(c1_is_fadd$q),
+        .clock(c1_is_fadd$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_two_halves c1_two_halves(
+        .d(c1_two_halves$d),
+        .q(c1_two_halves$q),
+        .clock(c1_two_halves$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_wide_f32 c1_wide_f32(
+        .d(c1_wide_f32$d),
+        .q(c1_wide_f32$q),
+        .clock(c1_wide_f32$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_wide_f16 c1_wide_f16(
+        .d(c1_wide_f16$d),
+        .q(c1_wide_f16$q),
+        .clock(c1_wide_f16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_wide_bf16 c1_wide_bf16(
+        .d(c1_wide_bf16$d),
+        .q(c1_wide_bf16$q),
+        .clock(c1_wide_bf16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_half_bf16 c1_half_bf16(
+        .d(c1_half_bf16$d),
+        .q(c1_half_bf16$q),
+        .clock(c1_half_bf16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_compare c2_compare(
+        .d(c2_compare$d),
+        .q(c2_compare$q),
+        .clock(c2_compare$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_is_fadd c2_is_fadd(
+        .d(c2_is_fadd$d),
+        .q(c2_is_fadd$q),
+        .clock(c2_is_fadd$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_two_halves c2_two_halves(
+        .d(c2_two_halves$d),
+        .q(c2_two_halves$q),
+        .clock(c2_two_halves$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_wide_f32 c2_wide_f32(
+        .d(c2_wide_f32$d),
+        .q(c2_wide_f32$q),
+        .clock(c2_wide_f32$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_wide_f16 c2_wide_f16(
+        .d(c2_wide_f16$d),
+        .q(c2_wide_f16$q),
+        .clock(c2_wide_f16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_wide_bf16 c2_wide_bf16(
+        .d(c2_wide_bf16$d),
+        .q(c2_wide_bf16$q),
+        .clock(c2_wide_bf16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c2_half_bf16 c2_half_bf16(
+        .d(c2_half_bf16$d),
+        .q(c2_half_bf16$q),
+        .clock(c2_half_bf16$clock)
+    );
     
     // Update code
     always @(*) begin
+        c1_compare$clock = clock;
+        c1_is_fadd$clock = clock;
+        c1_two_halves$clock = clock;
+        c1_wide_f32$clock = clock;
+        c1_wide_f16$clock = clock;
+        c1_wide_bf16$clock = clock;
+        c1_half_bf16$clock = clock;
+        c2_compare$clock = clock;
+        c2_is_fadd$clock = clock;
+        c2_two_halves$clock = clock;
+        c2_wide_f32$clock = clock;
+        c2_wide_f16$clock = clock;
+        c2_wide_bf16$clock = clock;
+        c2_half_bf16$clock = clock;
+        c1_compare$d = c1_compare$q;
+        c1_is_fadd$d = c1_is_fadd$q;
+        c1_two_halves$d = c1_two_halves$q;
+        c1_wide_f32$d = c1_wide_f32$q;
+        c1_wide_f16$d = c1_wide_f16$q;
+        c1_wide_bf16$d = c1_wide_bf16$q;
+        c1_half_bf16$d = c1_half_bf16$q;
+        c2_compare$d = c2_compare$q;
+        c2_is_fadd$d = c2_is_fadd$q;
+        c2_two_halves$d = c2_two_halves$q;
+        c2_wide_f32$d = c2_wide_f32$q;
+        c2_wide_f16$d = c2_wide_f16$q;
+        c2_wide_bf16$d = c2_wide_bf16$q;
+        c2_half_bf16$d = c2_half_bf16$q;
+        add_wide$clock = clock;
+        add_wide$advance = advance;
+        add_half$clock = clock;
+        add_half$advance = advance;
         decode$op = op;
         decode$ty = ty;
         decode$ftz = ftz;
@@ -5147,24 +5841,40 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
         if (decode$two_halves) begin
             compare_result = (wide_choice & low_half) | (half_choice & high_half);
         end
+        if (advance) begin
+            c1_compare$d = compare_result;
+            c1_is_fadd$d = decode$is_fadd;
+            c1_two_halves$d = decode$two_halves;
+            c1_wide_f32$d = decode$wide_f32;
+            c1_wide_f16$d = decode$wide_f16;
+            c1_wide_bf16$d = decode$wide_bf16;
+            c1_half_bf16$d = decode$half_bf16;
+            c2_compare$d = c1_compare$q;
+            c2_is_fadd$d = c1_is_fadd$q;
+            c2_two_halves$d = c1_two_halves$q;
+            c2_wide_f32$d = c1_wide_f32$q;
+            c2_wide_f16$d = c1_wide_f16$q;
+            c2_wide_bf16$d = c1_wide_bf16$q;
+            c2_half_bf16$d = c1_half_bf16$q;
+        end
         wide_sign = zero;
         if (add_wide$sum_sign) begin
             wide_sign = sign_64;
-            if (decode$wide_f32) begin
+            if (c2_wide_f32$q) begin
                 wide_sign = sign_32;
             end
-            if (decode$wide_f16 | decode$wide_bf16) begin
+            if (c2_wide_f16$q | c2_wide_bf16$q) begin
                 wide_sign = sign_16;
             end
         end
         wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
-        if (decode$wide_f32) begin
+        if (c2_wide_f32$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
         end
-        if (decode$wide_f16) begin
+        if (c2_wide_f16$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
         end
-        if (decode$wide_bf16) begin
+        if (c2_wide_bf16$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
         end
         half_sign = zero;
@@ -5172,16 +5882,16 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
             half_sign = sign_high_half;
         end
         half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
-        if (decode$half_bf16) begin
+        if (c2_half_bf16$q) begin
             half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
         end
         add_result = wide_sum | wide_sign;
-        if (decode$two_halves) begin
+        if (c2_two_halves$q) begin
             add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
         end
         float_op = decode$float_op;
-        new_value = compare_result;
-        if (decode$is_fadd) begin
+        new_value = c2_compare$q;
+        if (c2_is_fadd$q) begin
             new_value = add_result;
         end
     end
@@ -5189,9 +5899,11 @@ module atomic_unit_l8_w32_int$alu$float(op,ty,ftz,old_value,src0,src1,float_op,n
 endmodule // atomic_unit_l8_w32_int$alu$float
 
 
-module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
+    input wire  clock;
+    input wire  advance;
     input wire  [8:0] exp_max;
     input wire  [14:0] lsb;
     input wire  ftz;
@@ -5224,10 +5936,103 @@ module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_
     localparam  stage_shift$2 = 9'b10;
     localparam  stage_shift$3 = 9'b1;
     
+    // Stub signals
+    reg  r1_big_sign$d;
+    wire  r1_big_sign$q;
+    reg  r1_big_sign$clock;
+    reg  [8:0] r1_big_exp$d;
+    wire  [8:0] r1_big_exp$q;
+    reg  r1_big_exp$clock;
+    reg  [14:0] r1_big_sig$d;
+    wire  [14:0] r1_big_sig$q;
+    reg  r1_big_sig$clock;
+    reg  [14:0] r1_small_aligned$d;
+    wire  [14:0] r1_small_aligned$q;
+    reg  r1_small_aligned$clock;
+    reg  r1_subtract$d;
+    wire  r1_subtract$q;
+    reg  r1_subtract$clock;
+    reg  r1_a_sign$d;
+    wire  r1_a_sign$q;
+    reg  r1_a_sign$clock;
+    reg  r1_b_sign$d;
+    wire  r1_b_sign$q;
+    reg  r1_b_sign$clock;
+    reg  r1_a_zero$d;
+    wire  r1_a_zero$q;
+    reg  r1_a_zero$clock;
+    reg  r1_b_zero$d;
+    wire  r1_b_zero$q;
+    reg  r1_b_zero$clock;
+    reg  r1_a_inf$d;
+    wire  r1_a_inf$q;
+    reg  r1_a_inf$clock;
+    reg  r1_b_inf$d;
+    wire  r1_b_inf$q;
+    reg  r1_b_inf$clock;
+    reg  r1_nan$d;
+    wire  r1_nan$q;
+    reg  r1_nan$clock;
+    reg  [14:0] r1_lsb$d;
+    wire  [14:0] r1_lsb$q;
+    reg  r1_lsb$clock;
+    reg  [8:0] r1_exp_max$d;
+    wire  [8:0] r1_exp_max$q;
+    reg  r1_exp_max$clock;
+    reg  r1_ftz$d;
+    wire  r1_ftz$q;
+    reg  r1_ftz$clock;
+    reg  [14:0] r2_sig$d;
+    wire  [14:0] r2_sig$q;
+    reg  r2_sig$clock;
+    reg  [8:0] r2_exp$d;
+    wire  [8:0] r2_exp$q;
+    reg  r2_exp$clock;
+    reg  r2_sum_is_zero$d;
+    wire  r2_sum_is_zero$q;
+    reg  r2_sum_is_zero$clock;
+    reg  r2_big_sign$d;
+    wire  r2_big_sign$q;
+    reg  r2_big_sign$clock;
+    reg  r2_subtract$d;
+    wire  r2_subtract$q;
+    reg  r2_subtract$clock;
+    reg  r2_a_sign$d;
+    wire  r2_a_sign$q;
+    reg  r2_a_sign$clock;
+    reg  r2_b_sign$d;
+    wire  r2_b_sign$q;
+    reg  r2_b_sign$clock;
+    reg  r2_a_zero$d;
+    wire  r2_a_zero$q;
+    reg  r2_a_zero$clock;
+    reg  r2_b_zero$d;
+    wire  r2_b_zero$q;
+    reg  r2_b_zero$clock;
+    reg  r2_a_inf$d;
+    wire  r2_a_inf$q;
+    reg  r2_a_inf$clock;
+    reg  r2_b_inf$d;
+    wire  r2_b_inf$q;
+    reg  r2_b_inf$clock;
+    reg  r2_nan$d;
+    wire  r2_nan$q;
+    reg  r2_nan$clock;
+    reg  [14:0] r2_lsb$d;
+    wire  [14:0] r2_lsb$q;
+    reg  r2_lsb$clock;
+    reg  [8:0] r2_exp_max$d;
+    wire  [8:0] r2_exp_max$q;
+    reg  r2_exp_max$clock;
+    reg  r2_ftz$d;
+    wire  r2_ftz$q;
+    reg  r2_ftz$clock;
+    
     // Local signals
     reg  [14:0] man_field;
-    reg  [14:0] round_bit;
-    reg  [14:0] sticky_bits;
+    reg  [14:0] out_man_field;
+    reg  [14:0] out_round_bit;
+    reg  [14:0] out_sticky_bits;
     reg  [14:0] a_man_in;
     reg  [14:0] b_man_in;
     reg  a_exp_zero;
@@ -5279,11 +6084,221 @@ module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_
     reg  [8:0] rounded_exp;
     reg  overflow;
     
+    // Sub module instances
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign r1_big_sign(
+        .d(r1_big_sign$d),
+        .q(r1_big_sign$q),
+        .clock(r1_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_big_exp r1_big_exp(
+        .d(r1_big_exp$d),
+        .q(r1_big_exp$q),
+        .clock(r1_big_exp$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sig r1_big_sig(
+        .d(r1_big_sig$d),
+        .q(r1_big_sig$q),
+        .clock(r1_big_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned r1_small_aligned(
+        .d(r1_small_aligned$d),
+        .q(r1_small_aligned$q),
+        .clock(r1_small_aligned$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_subtract r1_subtract(
+        .d(r1_subtract$d),
+        .q(r1_subtract$q),
+        .clock(r1_subtract$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_a_sign r1_a_sign(
+        .d(r1_a_sign$d),
+        .q(r1_a_sign$q),
+        .clock(r1_a_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_b_sign r1_b_sign(
+        .d(r1_b_sign$d),
+        .q(r1_b_sign$q),
+        .clock(r1_b_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero r1_a_zero(
+        .d(r1_a_zero$d),
+        .q(r1_a_zero$q),
+        .clock(r1_a_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_b_zero r1_b_zero(
+        .d(r1_b_zero$d),
+        .q(r1_b_zero$q),
+        .clock(r1_b_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_a_inf r1_a_inf(
+        .d(r1_a_inf$d),
+        .q(r1_a_inf$q),
+        .clock(r1_a_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_b_inf r1_b_inf(
+        .d(r1_b_inf$d),
+        .q(r1_b_inf$q),
+        .clock(r1_b_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_nan r1_nan(
+        .d(r1_nan$d),
+        .q(r1_nan$q),
+        .clock(r1_nan$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_lsb r1_lsb(
+        .d(r1_lsb$d),
+        .q(r1_lsb$q),
+        .clock(r1_lsb$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_max r1_exp_max(
+        .d(r1_exp_max$d),
+        .q(r1_exp_max$q),
+        .clock(r1_exp_max$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_ftz r1_ftz(
+        .d(r1_ftz$d),
+        .q(r1_ftz$q),
+        .clock(r1_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_sig r2_sig(
+        .d(r2_sig$d),
+        .q(r2_sig$q),
+        .clock(r2_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_exp r2_exp(
+        .d(r2_exp$d),
+        .q(r2_exp$q),
+        .clock(r2_exp$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero r2_sum_is_zero(
+        .d(r2_sum_is_zero$d),
+        .q(r2_sum_is_zero$q),
+        .clock(r2_sum_is_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_big_sign r2_big_sign(
+        .d(r2_big_sign$d),
+        .q(r2_big_sign$q),
+        .clock(r2_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_subtract r2_subtract(
+        .d(r2_subtract$d),
+        .q(r2_subtract$q),
+        .clock(r2_subtract$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_a_sign r2_a_sign(
+        .d(r2_a_sign$d),
+        .q(r2_a_sign$q),
+        .clock(r2_a_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_b_sign r2_b_sign(
+        .d(r2_b_sign$d),
+        .q(r2_b_sign$q),
+        .clock(r2_b_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_a_zero r2_a_zero(
+        .d(r2_a_zero$d),
+        .q(r2_a_zero$q),
+        .clock(r2_a_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_b_zero r2_b_zero(
+        .d(r2_b_zero$d),
+        .q(r2_b_zero$q),
+        .clock(r2_b_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_a_inf r2_a_inf(
+        .d(r2_a_inf$d),
+        .q(r2_a_inf$q),
+        .clock(r2_a_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_b_inf r2_b_inf(
+        .d(r2_b_inf$d),
+        .q(r2_b_inf$q),
+        .clock(r2_b_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_nan r2_nan(
+        .d(r2_nan$d),
+        .q(r2_nan$q),
+        .clock(r2_nan$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_lsb r2_lsb(
+        .d(r2_lsb$d),
+        .q(r2_lsb$q),
+        .clock(r2_lsb$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_exp_max r2_exp_max(
+        .d(r2_exp_max$d),
+        .q(r2_exp_max$q),
+        .clock(r2_exp_max$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_ftz r2_ftz(
+        .d(r2_ftz$d),
+        .q(r2_ftz$q),
+        .clock(r2_ftz$clock)
+    );
+    
     // Update code
     always @(*) begin
+        r1_big_sign$clock = clock;
+        r1_big_exp$clock = clock;
+        r1_big_sig$clock = clock;
+        r1_small_aligned$clock = clock;
+        r1_subtract$clock = clock;
+        r1_a_sign$clock = clock;
+        r1_b_sign$clock = clock;
+        r1_a_zero$clock = clock;
+        r1_b_zero$clock = clock;
+        r1_a_inf$clock = clock;
+        r1_b_inf$clock = clock;
+        r1_nan$clock = clock;
+        r1_lsb$clock = clock;
+        r1_exp_max$clock = clock;
+        r1_ftz$clock = clock;
+        r2_sig$clock = clock;
+        r2_exp$clock = clock;
+        r2_sum_is_zero$clock = clock;
+        r2_big_sign$clock = clock;
+        r2_subtract$clock = clock;
+        r2_a_sign$clock = clock;
+        r2_b_sign$clock = clock;
+        r2_a_zero$clock = clock;
+        r2_b_zero$clock = clock;
+        r2_a_inf$clock = clock;
+        r2_b_inf$clock = clock;
+        r2_nan$clock = clock;
+        r2_lsb$clock = clock;
+        r2_exp_max$clock = clock;
+        r2_ftz$clock = clock;
+        r1_big_sign$d = r1_big_sign$q;
+        r1_big_exp$d = r1_big_exp$q;
+        r1_big_sig$d = r1_big_sig$q;
+        r1_small_aligned$d = r1_small_aligned$q;
+        r1_subtract$d = r1_subtract$q;
+        r1_a_sign$d = r1_a_sign$q;
+        r1_b_sign$d = r1_b_sign$q;
+        r1_a_zero$d = r1_a_zero$q;
+        r1_b_zero$d = r1_b_zero$q;
+        r1_a_inf$d = r1_a_inf$q;
+        r1_b_inf$d = r1_b_inf$q;
+        r1_nan$d = r1_nan$q;
+        r1_lsb$d = r1_lsb$q;
+        r1_exp_max$d = r1_exp_max$q;
+        r1_ftz$d = r1_ftz$q;
+        r2_sig$d = r2_sig$q;
+        r2_exp$d = r2_exp$q;
+        r2_sum_is_zero$d = r2_sum_is_zero$q;
+        r2_big_sign$d = r2_big_sign$q;
+        r2_subtract$d = r2_subtract$q;
+        r2_a_sign$d = r2_a_sign$q;
+        r2_b_sign$d = r2_b_sign$q;
+        r2_a_zero$d = r2_a_zero$q;
+        r2_b_zero$d = r2_b_zero$q;
+        r2_a_inf$d = r2_a_inf$q;
+        r2_b_inf$d = r2_b_inf$q;
+        r2_nan$d = r2_nan$q;
+        r2_lsb$d = r2_lsb$q;
+        r2_exp_max$d = r2_exp_max$q;
+        r2_ftz$d = r2_ftz$q;
         man_field = hidden_bit - lsb;
-        round_bit = lsb >> 32'h1;
-        sticky_bits = round_bit - sig_one;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -5340,16 +6355,33 @@ module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_
         if (|shifted_out) begin
             small_aligned = (small_sig >> align_shift) | sig_one;
         end
-        raw_sum = big_sig + small_aligned;
-        if (subtract) begin
-            raw_sum = big_sig - small_aligned;
+        if (advance) begin
+            r1_big_sign$d = big_sign;
+            r1_big_exp$d = big_exp;
+            r1_big_sig$d = big_sig;
+            r1_small_aligned$d = small_aligned;
+            r1_subtract$d = subtract;
+            r1_a_sign$d = a_sign;
+            r1_b_sign$d = b_sign;
+            r1_a_zero$d = a_zero;
+            r1_b_zero$d = b_zero;
+            r1_a_inf$d = a_inf;
+            r1_b_inf$d = b_inf;
+            r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
+            r1_lsb$d = lsb;
+            r1_exp_max$d = exp_max;
+            r1_ftz$d = ftz;
+        end
+        raw_sum = r1_big_sig$q + r1_small_aligned$q;
+        if (r1_subtract$q) begin
+            raw_sum = r1_big_sig$q - r1_small_aligned$q;
         end
         sum_is_zero = ~(|raw_sum);
         carried = raw_sum;
-        carried_exp = big_exp;
+        carried_exp = r1_big_exp$q;
         if (|(raw_sum & carry_bit)) begin
             carried = (raw_sum >> 32'h1) | (raw_sum & sig_one);
-            carried_exp = big_exp + exp_one;
+            carried_exp = r1_big_exp$q + exp_one;
         end
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
@@ -5363,11 +6395,31 @@ module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
-        stage_out$2 = stage_out$1;
-        stage_out_exp$2 = stage_out_exp$1;
-        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
-            stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
+        if (advance) begin
+            r2_sig$d = stage_out$1;
+            r2_exp$d = stage_out_exp$1;
+            r2_sum_is_zero$d = sum_is_zero;
+            r2_big_sign$d = r1_big_sign$q;
+            r2_subtract$d = r1_subtract$q;
+            r2_a_sign$d = r1_a_sign$q;
+            r2_b_sign$d = r1_b_sign$q;
+            r2_a_zero$d = r1_a_zero$q;
+            r2_b_zero$d = r1_b_zero$q;
+            r2_a_inf$d = r1_a_inf$q;
+            r2_b_inf$d = r1_b_inf$q;
+            r2_nan$d = r1_nan$q;
+            r2_lsb$d = r1_lsb$q;
+            r2_exp_max$d = r1_exp_max$q;
+            r2_ftz$d = r1_ftz$q;
+        end
+        out_man_field = hidden_bit - r2_lsb$q;
+        out_round_bit = r2_lsb$q >> 32'h1;
+        out_sticky_bits = out_round_bit - sig_one;
+        stage_out$2 = r2_sig$q;
+        stage_out_exp$2 = r2_exp$q;
+        if (~(|(r2_sig$q & stage_top_mask$2)) & (r2_exp$q > stage_shift$2)) begin
+            stage_out$2 = r2_sig$q << stage_shift$2;
+            stage_out_exp$2 = r2_exp$q - stage_shift$2;
         end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
@@ -5381,11 +6433,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
         end
-        round_up = |(normalized & round_bit) & (|(normalized & sticky_bits) | |(normalized & lsb));
-        truncated = normalized & ~(lsb - sig_one);
+        round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
+        truncated = normalized & ~(r2_lsb$q - sig_one);
         rounded = truncated;
         if (round_up) begin
-            rounded = truncated + lsb;
+            rounded = truncated + r2_lsb$q;
         end
         rounded_sig = rounded;
         rounded_exp = exp_field;
@@ -5396,48 +6448,620 @@ module atomic_unit_l8_w32_int$alu$float$add_half(exp_max,lsb,ftz,a_sign,a_exp,a_
         if ((~(|exp_field)) & |(rounded & hidden_bit)) begin
             rounded_exp = exp_one;
         end
-        overflow = rounded_exp >= exp_max;
-        sum_sign = big_sign;
+        overflow = rounded_exp >= r2_exp_max$q;
+        sum_sign = r2_big_sign$q;
         sum_exp = rounded_exp;
-        sum_man = rounded_sig & man_field;
-        if (ftz & ~(|rounded_exp)) begin
+        sum_man = rounded_sig & out_man_field;
+        if (r2_ftz$q & ~(|rounded_exp)) begin
             sum_man = sig_zero;
         end
         if (overflow) begin
-            sum_exp = exp_max;
+            sum_exp = r2_exp_max$q;
             sum_man = sig_zero;
         end
-        if (sum_is_zero) begin
+        if (r2_sum_is_zero$q) begin
             sum_sign = 1'b0;
             sum_exp = exp_zero;
             sum_man = sig_zero;
         end
-        if (a_zero & b_zero) begin
-            sum_sign = a_sign & b_sign;
+        if (r2_a_zero$q & r2_b_zero$q) begin
+            sum_sign = r2_a_sign$q & r2_b_sign$q;
         end
-        if (b_inf) begin
-            sum_sign = b_sign;
-            sum_exp = exp_max;
+        if (r2_b_inf$q) begin
+            sum_sign = r2_b_sign$q;
+            sum_exp = r2_exp_max$q;
             sum_man = sig_zero;
         end
-        if (a_inf) begin
-            sum_sign = a_sign;
-            sum_exp = exp_max;
+        if (r2_a_inf$q) begin
+            sum_sign = r2_a_sign$q;
+            sum_exp = r2_exp_max$q;
             sum_man = sig_zero;
         end
-        if ((a_nan | b_nan) | ((a_inf & b_inf) & subtract)) begin
+        if (r2_nan$q) begin
             sum_sign = 1'b0;
-            sum_exp = exp_max;
-            sum_man = man_field;
+            sum_exp = r2_exp_max$q;
+            sum_man = out_man_field;
         end
     end
     
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half
 
 
-module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_a_inf(d,q,clock);
     
     // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_a_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_a_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_b_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_b_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_b_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_big_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_big_exp
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sig
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_max
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_nan
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_subtract(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_subtract
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_a_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_a_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_b_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_b_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_b_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_exp
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_exp_max
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_nan
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_sig
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_subtract(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_subtract
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  advance;
     input wire  [11:0] exp_max;
     input wire  [56:0] lsb;
     input wire  ftz;
@@ -5474,10 +7098,103 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_
     localparam  stage_shift$4 = 12'h2;
     localparam  stage_shift$5 = 12'h1;
     
+    // Stub signals
+    reg  r1_big_sign$d;
+    wire  r1_big_sign$q;
+    reg  r1_big_sign$clock;
+    reg  [11:0] r1_big_exp$d;
+    wire  [11:0] r1_big_exp$q;
+    reg  r1_big_exp$clock;
+    reg  [56:0] r1_big_sig$d;
+    wire  [56:0] r1_big_sig$q;
+    reg  r1_big_sig$clock;
+    reg  [56:0] r1_small_aligned$d;
+    wire  [56:0] r1_small_aligned$q;
+    reg  r1_small_aligned$clock;
+    reg  r1_subtract$d;
+    wire  r1_subtract$q;
+    reg  r1_subtract$clock;
+    reg  r1_a_sign$d;
+    wire  r1_a_sign$q;
+    reg  r1_a_sign$clock;
+    reg  r1_b_sign$d;
+    wire  r1_b_sign$q;
+    reg  r1_b_sign$clock;
+    reg  r1_a_zero$d;
+    wire  r1_a_zero$q;
+    reg  r1_a_zero$clock;
+    reg  r1_b_zero$d;
+    wire  r1_b_zero$q;
+    reg  r1_b_zero$clock;
+    reg  r1_a_inf$d;
+    wire  r1_a_inf$q;
+    reg  r1_a_inf$clock;
+    reg  r1_b_inf$d;
+    wire  r1_b_inf$q;
+    reg  r1_b_inf$clock;
+    reg  r1_nan$d;
+    wire  r1_nan$q;
+    reg  r1_nan$clock;
+    reg  [56:0] r1_lsb$d;
+    wire  [56:0] r1_lsb$q;
+    reg  r1_lsb$clock;
+    reg  [11:0] r1_exp_max$d;
+    wire  [11:0] r1_exp_max$q;
+    reg  r1_exp_max$clock;
+    reg  r1_ftz$d;
+    wire  r1_ftz$q;
+    reg  r1_ftz$clock;
+    reg  [56:0] r2_sig$d;
+    wire  [56:0] r2_sig$q;
+    reg  r2_sig$clock;
+    reg  [11:0] r2_exp$d;
+    wire  [11:0] r2_exp$q;
+    reg  r2_exp$clock;
+    reg  r2_sum_is_zero$d;
+    wire  r2_sum_is_zero$q;
+    reg  r2_sum_is_zero$clock;
+    reg  r2_big_sign$d;
+    wire  r2_big_sign$q;
+    reg  r2_big_sign$clock;
+    reg  r2_subtract$d;
+    wire  r2_subtract$q;
+    reg  r2_subtract$clock;
+    reg  r2_a_sign$d;
+    wire  r2_a_sign$q;
+    reg  r2_a_sign$clock;
+    reg  r2_b_sign$d;
+    wire  r2_b_sign$q;
+    reg  r2_b_sign$clock;
+    reg  r2_a_zero$d;
+    wire  r2_a_zero$q;
+    reg  r2_a_zero$clock;
+    reg  r2_b_zero$d;
+    wire  r2_b_zero$q;
+    reg  r2_b_zero$clock;
+    reg  r2_a_inf$d;
+    wire  r2_a_inf$q;
+    reg  r2_a_inf$clock;
+    reg  r2_b_inf$d;
+    wire  r2_b_inf$q;
+    reg  r2_b_inf$clock;
+    reg  r2_nan$d;
+    wire  r2_nan$q;
+    reg  r2_nan$clock;
+    reg  [56:0] r2_lsb$d;
+    wire  [56:0] r2_lsb$q;
+    reg  r2_lsb$clock;
+    reg  [11:0] r2_exp_max$d;
+    wire  [11:0] r2_exp_max$q;
+    reg  r2_exp_max$clock;
+    reg  r2_ftz$d;
+    wire  r2_ftz$q;
+    reg  r2_ftz$clock;
+    
     // Local signals
     reg  [56:0] man_field;
-    reg  [56:0] round_bit;
-    reg  [56:0] sticky_bits;
+    reg  [56:0] out_man_field;
+    reg  [56:0] out_round_bit;
+    reg  [56:0] out_sticky_bits;
     reg  [56:0] a_man_in;
     reg  [56:0] b_man_in;
     reg  a_exp_zero;
@@ -5533,11 +7250,221 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_
     reg  [11:0] rounded_exp;
     reg  overflow;
     
+    // Sub module instances
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign r1_big_sign(
+        .d(r1_big_sign$d),
+        .q(r1_big_sign$q),
+        .clock(r1_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_exp r1_big_exp(
+        .d(r1_big_exp$d),
+        .q(r1_big_exp$q),
+        .clock(r1_big_exp$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sig r1_big_sig(
+        .d(r1_big_sig$d),
+        .q(r1_big_sig$q),
+        .clock(r1_big_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned r1_small_aligned(
+        .d(r1_small_aligned$d),
+        .q(r1_small_aligned$q),
+        .clock(r1_small_aligned$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_subtract r1_subtract(
+        .d(r1_subtract$d),
+        .q(r1_subtract$q),
+        .clock(r1_subtract$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_sign r1_a_sign(
+        .d(r1_a_sign$d),
+        .q(r1_a_sign$q),
+        .clock(r1_a_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_sign r1_b_sign(
+        .d(r1_b_sign$d),
+        .q(r1_b_sign$q),
+        .clock(r1_b_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero r1_a_zero(
+        .d(r1_a_zero$d),
+        .q(r1_a_zero$q),
+        .clock(r1_a_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_zero r1_b_zero(
+        .d(r1_b_zero$d),
+        .q(r1_b_zero$q),
+        .clock(r1_b_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_inf r1_a_inf(
+        .d(r1_a_inf$d),
+        .q(r1_a_inf$q),
+        .clock(r1_a_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_inf r1_b_inf(
+        .d(r1_b_inf$d),
+        .q(r1_b_inf$q),
+        .clock(r1_b_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_nan r1_nan(
+        .d(r1_nan$d),
+        .q(r1_nan$q),
+        .clock(r1_nan$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_lsb r1_lsb(
+        .d(r1_lsb$d),
+        .q(r1_lsb$q),
+        .clock(r1_lsb$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_max r1_exp_max(
+        .d(r1_exp_max$d),
+        .q(r1_exp_max$q),
+        .clock(r1_exp_max$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_ftz r1_ftz(
+        .d(r1_ftz$d),
+        .q(r1_ftz$q),
+        .clock(r1_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig r2_sig(
+        .d(r2_sig$d),
+        .q(r2_sig$q),
+        .clock(r2_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp r2_exp(
+        .d(r2_exp$d),
+        .q(r2_exp$q),
+        .clock(r2_exp$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum_is_zero r2_sum_is_zero(
+        .d(r2_sum_is_zero$d),
+        .q(r2_sum_is_zero$q),
+        .clock(r2_sum_is_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_big_sign r2_big_sign(
+        .d(r2_big_sign$d),
+        .q(r2_big_sign$q),
+        .clock(r2_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_subtract r2_subtract(
+        .d(r2_subtract$d),
+        .q(r2_subtract$q),
+        .clock(r2_subtract$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_sign r2_a_sign(
+        .d(r2_a_sign$d),
+        .q(r2_a_sign$q),
+        .clock(r2_a_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_sign r2_b_sign(
+        .d(r2_b_sign$d),
+        .q(r2_b_sign$q),
+        .clock(r2_b_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_zero r2_a_zero(
+        .d(r2_a_zero$d),
+        .q(r2_a_zero$q),
+        .clock(r2_a_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_zero r2_b_zero(
+        .d(r2_b_zero$d),
+        .q(r2_b_zero$q),
+        .clock(r2_b_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_inf r2_a_inf(
+        .d(r2_a_inf$d),
+        .q(r2_a_inf$q),
+        .clock(r2_a_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_inf r2_b_inf(
+        .d(r2_b_inf$d),
+        .q(r2_b_inf$q),
+        .clock(r2_b_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_nan r2_nan(
+        .d(r2_nan$d),
+        .q(r2_nan$q),
+        .clock(r2_nan$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_lsb r2_lsb(
+        .d(r2_lsb$d),
+        .q(r2_lsb$q),
+        .clock(r2_lsb$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp_max r2_exp_max(
+        .d(r2_exp_max$d),
+        .q(r2_exp_max$q),
+        .clock(r2_exp_max$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_ftz r2_ftz(
+        .d(r2_ftz$d),
+        .q(r2_ftz$q),
+        .clock(r2_ftz$clock)
+    );
+    
     // Update code
     always @(*) begin
+        r1_big_sign$clock = clock;
+        r1_big_exp$clock = clock;
+        r1_big_sig$clock = clock;
+        r1_small_aligned$clock = clock;
+        r1_subtract$clock = clock;
+        r1_a_sign$clock = clock;
+        r1_b_sign$clock = clock;
+        r1_a_zero$clock = clock;
+        r1_b_zero$clock = clock;
+        r1_a_inf$clock = clock;
+        r1_b_inf$clock = clock;
+        r1_nan$clock = clock;
+        r1_lsb$clock = clock;
+        r1_exp_max$clock = clock;
+        r1_ftz$clock = clock;
+        r2_sig$clock = clock;
+        r2_exp$clock = clock;
+        r2_sum_is_zero$clock = clock;
+        r2_big_sign$clock = clock;
+        r2_subtract$clock = clock;
+        r2_a_sign$clock = clock;
+        r2_b_sign$clock = clock;
+        r2_a_zero$clock = clock;
+        r2_b_zero$clock = clock;
+        r2_a_inf$clock = clock;
+        r2_b_inf$clock = clock;
+        r2_nan$clock = clock;
+        r2_lsb$clock = clock;
+        r2_exp_max$clock = clock;
+        r2_ftz$clock = clock;
+        r1_big_sign$d = r1_big_sign$q;
+        r1_big_exp$d = r1_big_exp$q;
+        r1_big_sig$d = r1_big_sig$q;
+        r1_small_aligned$d = r1_small_aligned$q;
+        r1_subtract$d = r1_subtract$q;
+        r1_a_sign$d = r1_a_sign$q;
+        r1_b_sign$d = r1_b_sign$q;
+        r1_a_zero$d = r1_a_zero$q;
+        r1_b_zero$d = r1_b_zero$q;
+        r1_a_inf$d = r1_a_inf$q;
+        r1_b_inf$d = r1_b_inf$q;
+        r1_nan$d = r1_nan$q;
+        r1_lsb$d = r1_lsb$q;
+        r1_exp_max$d = r1_exp_max$q;
+        r1_ftz$d = r1_ftz$q;
+        r2_sig$d = r2_sig$q;
+        r2_exp$d = r2_exp$q;
+        r2_sum_is_zero$d = r2_sum_is_zero$q;
+        r2_big_sign$d = r2_big_sign$q;
+        r2_subtract$d = r2_subtract$q;
+        r2_a_sign$d = r2_a_sign$q;
+        r2_b_sign$d = r2_b_sign$q;
+        r2_a_zero$d = r2_a_zero$q;
+        r2_b_zero$d = r2_b_zero$q;
+        r2_a_inf$d = r2_a_inf$q;
+        r2_b_inf$d = r2_b_inf$q;
+        r2_nan$d = r2_nan$q;
+        r2_lsb$d = r2_lsb$q;
+        r2_exp_max$d = r2_exp_max$q;
+        r2_ftz$d = r2_ftz$q;
         man_field = hidden_bit - lsb;
-        round_bit = lsb >> 32'h1;
-        sticky_bits = round_bit - sig_one;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -5594,16 +7521,33 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_
         if (|shifted_out) begin
             small_aligned = (small_sig >> align_shift) | sig_one;
         end
-        raw_sum = big_sig + small_aligned;
-        if (subtract) begin
-            raw_sum = big_sig - small_aligned;
+        if (advance) begin
+            r1_big_sign$d = big_sign;
+            r1_big_exp$d = big_exp;
+            r1_big_sig$d = big_sig;
+            r1_small_aligned$d = small_aligned;
+            r1_subtract$d = subtract;
+            r1_a_sign$d = a_sign;
+            r1_b_sign$d = b_sign;
+            r1_a_zero$d = a_zero;
+            r1_b_zero$d = b_zero;
+            r1_a_inf$d = a_inf;
+            r1_b_inf$d = b_inf;
+            r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
+            r1_lsb$d = lsb;
+            r1_exp_max$d = exp_max;
+            r1_ftz$d = ftz;
+        end
+        raw_sum = r1_big_sig$q + r1_small_aligned$q;
+        if (r1_subtract$q) begin
+            raw_sum = r1_big_sig$q - r1_small_aligned$q;
         end
         sum_is_zero = ~(|raw_sum);
         carried = raw_sum;
-        carried_exp = big_exp;
+        carried_exp = r1_big_exp$q;
         if (|(raw_sum & carry_bit)) begin
             carried = (raw_sum >> 32'h1) | (raw_sum & sig_one);
-            carried_exp = big_exp + exp_one;
+            carried_exp = r1_big_exp$q + exp_one;
         end
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
@@ -5623,11 +7567,31 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
-        stage_out$3 = stage_out$2;
-        stage_out_exp$3 = stage_out_exp$2;
-        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
-            stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
+        if (advance) begin
+            r2_sig$d = stage_out$2;
+            r2_exp$d = stage_out_exp$2;
+            r2_sum_is_zero$d = sum_is_zero;
+            r2_big_sign$d = r1_big_sign$q;
+            r2_subtract$d = r1_subtract$q;
+            r2_a_sign$d = r1_a_sign$q;
+            r2_b_sign$d = r1_b_sign$q;
+            r2_a_zero$d = r1_a_zero$q;
+            r2_b_zero$d = r1_b_zero$q;
+            r2_a_inf$d = r1_a_inf$q;
+            r2_b_inf$d = r1_b_inf$q;
+            r2_nan$d = r1_nan$q;
+            r2_lsb$d = r1_lsb$q;
+            r2_exp_max$d = r1_exp_max$q;
+            r2_ftz$d = r1_ftz$q;
+        end
+        out_man_field = hidden_bit - r2_lsb$q;
+        out_round_bit = r2_lsb$q >> 32'h1;
+        out_sticky_bits = out_round_bit - sig_one;
+        stage_out$3 = r2_sig$q;
+        stage_out_exp$3 = r2_exp$q;
+        if (~(|(r2_sig$q & stage_top_mask$3)) & (r2_exp$q > stage_shift$3)) begin
+            stage_out$3 = r2_sig$q << stage_shift$3;
+            stage_out_exp$3 = r2_exp$q - stage_shift$3;
         end
         stage_out$4 = stage_out$3;
         stage_out_exp$4 = stage_out_exp$3;
@@ -5647,11 +7611,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
         end
-        round_up = |(normalized & round_bit) & (|(normalized & sticky_bits) | |(normalized & lsb));
-        truncated = normalized & ~(lsb - sig_one);
+        round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
+        truncated = normalized & ~(r2_lsb$q - sig_one);
         rounded = truncated;
         if (round_up) begin
-            rounded = truncated + lsb;
+            rounded = truncated + r2_lsb$q;
         end
         rounded_sig = rounded;
         rounded_exp = exp_field;
@@ -5662,43 +7626,879 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(exp_max,lsb,ftz,a_sign,a_exp,a_
         if ((~(|exp_field)) & |(rounded & hidden_bit)) begin
             rounded_exp = exp_one;
         end
-        overflow = rounded_exp >= exp_max;
-        sum_sign = big_sign;
+        overflow = rounded_exp >= r2_exp_max$q;
+        sum_sign = r2_big_sign$q;
         sum_exp = rounded_exp;
-        sum_man = rounded_sig & man_field;
-        if (ftz & ~(|rounded_exp)) begin
+        sum_man = rounded_sig & out_man_field;
+        if (r2_ftz$q & ~(|rounded_exp)) begin
             sum_man = sig_zero;
         end
         if (overflow) begin
-            sum_exp = exp_max;
+            sum_exp = r2_exp_max$q;
             sum_man = sig_zero;
         end
-        if (sum_is_zero) begin
+        if (r2_sum_is_zero$q) begin
             sum_sign = 1'b0;
             sum_exp = exp_zero;
             sum_man = sig_zero;
         end
-        if (a_zero & b_zero) begin
-            sum_sign = a_sign & b_sign;
+        if (r2_a_zero$q & r2_b_zero$q) begin
+            sum_sign = r2_a_sign$q & r2_b_sign$q;
         end
-        if (b_inf) begin
-            sum_sign = b_sign;
-            sum_exp = exp_max;
+        if (r2_b_inf$q) begin
+            sum_sign = r2_b_sign$q;
+            sum_exp = r2_exp_max$q;
             sum_man = sig_zero;
         end
-        if (a_inf) begin
-            sum_sign = a_sign;
-            sum_exp = exp_max;
+        if (r2_a_inf$q) begin
+            sum_sign = r2_a_sign$q;
+            sum_exp = r2_exp_max$q;
             sum_man = sig_zero;
         end
-        if ((a_nan | b_nan) | ((a_inf & b_inf) & subtract)) begin
+        if (r2_nan$q) begin
             sum_sign = 1'b0;
-            sum_exp = exp_max;
-            sum_man = man_field;
+            sum_exp = r2_exp_max$q;
+            sum_man = out_man_field;
         end
     end
     
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_exp
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sig
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_max
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_nan
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_subtract(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_subtract
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp_max
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_nan
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_subtract(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_subtract
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum_is_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum_is_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_compare
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_half_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_half_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_is_fadd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_is_fadd
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_two_halves(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_two_halves
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_wide_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_wide_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_wide_f16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_wide_f16
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_wide_f32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_wide_f32
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_compare
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_half_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_half_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_is_fadd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_is_fadd
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_two_halves(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_two_halves
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_wide_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_wide_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_wide_f16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_wide_f16
+
+
+module atomic_unit_l8_w32_int$alu$float$c2_wide_f32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c2_wide_f32
 
 
 module atomic_unit_l8_w32_int$alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
@@ -6020,6 +8820,44 @@ module atomic_unit_l8_w32_int$alu$float$wide_sum_man(narrow,wide);
     // Update code (custom)
     always @(*) wide = {{71{1'b0}}, narrow};
 endmodule // atomic_unit_l8_w32_int$alu$float$wide_sum_man
+
+
+module atomic_unit_l8_w32_int$alu$float_mask_1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float_mask_1
+
+
+module atomic_unit_l8_w32_int$alu$float_mask_2(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float_mask_2
 
 
 module atomic_unit_l8_w32_int$ctx_addr_buffer(d,q,clock);
@@ -12229,7 +15067,7 @@ module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$head_ptr
 
 
-module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes,ahead_line,ahead_space,ahead_byte_enables,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_line$0,ahead_line$1,ahead_line$2,ahead_space$0,ahead_space$1,ahead_space$2,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_ready$0,ahead_ready$1,ahead_ready$2,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
     
     // Module arguments
     input wire  [2:0] head;
@@ -12415,10 +15253,21 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  [6:0] late_bit_offset;
     input wire  [2:0] late_size;
     input wire  [127:0] late_value;
-    input wire  ahead_writes;
-    input wire  [63:0] ahead_line;
-    input wire  ahead_space;
-    input wire  [15:0] ahead_byte_enables;
+    input wire  ahead_writes$0;
+    input wire  ahead_writes$1;
+    input wire  ahead_writes$2;
+    input wire  [63:0] ahead_line$0;
+    input wire  [63:0] ahead_line$1;
+    input wire  [63:0] ahead_line$2;
+    input wire  ahead_space$0;
+    input wire  ahead_space$1;
+    input wire  ahead_space$2;
+    input wire  [15:0] ahead_byte_enables$0;
+    input wire  [15:0] ahead_byte_enables$1;
+    input wire  [15:0] ahead_byte_enables$2;
+    input wire  ahead_ready$0;
+    input wire  ahead_ready$1;
+    input wire  ahead_ready$2;
     output reg  valid;
     output reg  [1:0] kind;
     output reg  returned;
@@ -12434,7 +15283,9 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     output reg  result_last;
     output reg  msg_last;
     output reg  error;
-    output reg  bypass;
+    output reg  bypass$0;
+    output reg  bypass$1;
+    output reg  bypass$2;
     output reg  hazard;
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
@@ -12477,9 +15328,15 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     reg  [127:0] late_mask;
     reg  [127:0] late_line_bits;
     reg  [127:0] with_late;
-    reg  ahead_same_line;
-    reg  ahead_overlaps;
-    reg  ahead_exact;
+    reg  ahead_hit$0;
+    reg  ahead_hit$1;
+    reg  ahead_hit$2;
+    reg  ahead_takes$0;
+    reg  ahead_takes$1;
+    reg  ahead_takes$2;
+    reg  younger_hit$0;
+    reg  younger_hit$1;
+    reg  younger_hit$2;
     
     // Update code
     always @(*) begin
@@ -12745,11 +15602,28 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             with_late = (merged & ~late_mask) | (late_line_bits & late_mask);
         end
         old_value = (with_late >> bit_offset) & elem_mask;
-        ahead_same_line = (ahead_writes & (ahead_line == line)) & (ahead_space == space);
-        ahead_overlaps = |(ahead_byte_enables & byte_enables);
-        ahead_exact = ahead_byte_enables == byte_enables;
-        bypass = ahead_same_line & ahead_exact;
-        hazard = (ahead_same_line & ahead_overlaps) & ~ahead_exact;
+        hazard = 1'b0;
+        ahead_hit$0 = ((ahead_writes$0 & (ahead_line$0 == line)) & (ahead_space$0 == space)) & |(ahead_byte_enables$0 & byte_enables);
+        ahead_takes$0 = (ahead_byte_enables$0 == byte_enables) & ahead_ready$0;
+        ahead_hit$1 = ((ahead_writes$1 & (ahead_line$1 == line)) & (ahead_space$1 == space)) & |(ahead_byte_enables$1 & byte_enables);
+        ahead_takes$1 = (ahead_byte_enables$1 == byte_enables) & ahead_ready$1;
+        ahead_hit$2 = ((ahead_writes$2 & (ahead_line$2 == line)) & (ahead_space$2 == space)) & |(ahead_byte_enables$2 & byte_enables);
+        ahead_takes$2 = (ahead_byte_enables$2 == byte_enables) & ahead_ready$2;
+        younger_hit$0 = 1'b0;
+        younger_hit$1 = younger_hit$0 | ahead_hit$0;
+        younger_hit$2 = younger_hit$1 | ahead_hit$1;
+        bypass$0 = (ahead_hit$0 & ~younger_hit$0) & ahead_takes$0;
+        if ((ahead_hit$0 & ~younger_hit$0) & ~ahead_takes$0) begin
+            hazard = 1'b1;
+        end
+        bypass$1 = (ahead_hit$1 & ~younger_hit$1) & ahead_takes$1;
+        if ((ahead_hit$1 & ~younger_hit$1) & ~ahead_takes$1) begin
+            hazard = 1'b1;
+        end
+        bypass$2 = (ahead_hit$2 & ~younger_hit$2) & ahead_takes$2;
+        if ((ahead_hit$2 & ~younger_hit$2) & ~ahead_takes$2) begin
+            hazard = 1'b1;
+        end
     end
     
 endmodule // atomic_unit_l8_w32_int$head_select
@@ -14189,6 +17063,728 @@ module atomic_unit_l8_w32_int$w_writes(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$w_writes
 
 
+module atomic_unit_l8_w32_int$x2_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_bit_offset
+
+
+module atomic_unit_l8_w32_int$x2_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_byte_enables
+
+
+module atomic_unit_l8_w32_int$x2_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_elem
+
+
+module atomic_unit_l8_w32_int$x2_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_error
+
+
+module atomic_unit_l8_w32_int$x2_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_float
+
+
+module atomic_unit_l8_w32_int$x2_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_kind
+
+
+module atomic_unit_l8_w32_int$x2_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_lane
+
+
+module atomic_unit_l8_w32_int$x2_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_line
+
+
+module atomic_unit_l8_w32_int$x2_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_msg_last
+
+
+module atomic_unit_l8_w32_int$x2_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_new
+
+
+module atomic_unit_l8_w32_int$x2_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_old
+
+
+module atomic_unit_l8_w32_int$x2_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_result_first
+
+
+module atomic_unit_l8_w32_int$x2_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_result_last
+
+
+module atomic_unit_l8_w32_int$x2_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_result_shift
+
+
+module atomic_unit_l8_w32_int$x2_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_ret
+
+
+module atomic_unit_l8_w32_int$x2_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_size
+
+
+module atomic_unit_l8_w32_int$x2_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_space
+
+
+module atomic_unit_l8_w32_int$x2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_valid
+
+
+module atomic_unit_l8_w32_int$x2_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_writes
+
+
+module atomic_unit_l8_w32_int$x3_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_bit_offset
+
+
+module atomic_unit_l8_w32_int$x3_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_byte_enables
+
+
+module atomic_unit_l8_w32_int$x3_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_elem
+
+
+module atomic_unit_l8_w32_int$x3_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_error
+
+
+module atomic_unit_l8_w32_int$x3_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_float
+
+
+module atomic_unit_l8_w32_int$x3_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_kind
+
+
+module atomic_unit_l8_w32_int$x3_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_lane
+
+
+module atomic_unit_l8_w32_int$x3_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_line
+
+
+module atomic_unit_l8_w32_int$x3_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_msg_last
+
+
+module atomic_unit_l8_w32_int$x3_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_new
+
+
+module atomic_unit_l8_w32_int$x3_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_old
+
+
+module atomic_unit_l8_w32_int$x3_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_result_first
+
+
+module atomic_unit_l8_w32_int$x3_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_result_last
+
+
+module atomic_unit_l8_w32_int$x3_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_result_shift
+
+
+module atomic_unit_l8_w32_int$x3_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_ret
+
+
+module atomic_unit_l8_w32_int$x3_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_size
+
+
+module atomic_unit_l8_w32_int$x3_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_space
+
+
+module atomic_unit_l8_w32_int$x3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_valid
+
+
+module atomic_unit_l8_w32_int$x3_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x3_writes
+
+
 module atomic_unit_l8_w32_int$x_bit_offset(d,q,clock);
     
     // Module arguments
@@ -14206,25 +17802,6 @@ module atomic_unit_l8_w32_int$x_bit_offset(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$x_bit_offset
-
-
-module atomic_unit_l8_w32_int$x_bypass(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_bypass
 
 
 module atomic_unit_l8_w32_int$x_byte_enables(d,q,clock);
@@ -14282,6 +17859,63 @@ module atomic_unit_l8_w32_int$x_error(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$x_error
+
+
+module atomic_unit_l8_w32_int$x_from_w(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_from_w
+
+
+module atomic_unit_l8_w32_int$x_from_x2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_from_x2
+
+
+module atomic_unit_l8_w32_int$x_from_x3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_from_x3
 
 
 module atomic_unit_l8_w32_int$x_ftz(d,q,clock);
