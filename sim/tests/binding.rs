@@ -16,12 +16,12 @@ fn ports_come_from_the_verilog() {
             ("op", PortDir::Input, 5),
             ("ty", PortDir::Input, 4),
             ("ftz", PortDir::Input, 1),
+            ("float_op", PortDir::Output, 1),
             ("old_value", PortDir::Input, 128),
             ("src0", PortDir::Input, 128),
             ("src1", PortDir::Input, 128),
             ("new_value", PortDir::Output, 128),
             ("ret_value", PortDir::Output, 128),
-            ("float_op", PortDir::Output, 1),
             ("float_value", PortDir::Output, 128),
         ]
     );
