@@ -97,6 +97,9 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     pub exp_max: Signal<In, Bits<EXP_BITS>>,
     /// One-hot: the datapath bit of the format's mantissa LSB ([`lsb_position`]).
     pub lsb: Signal<In, Bits<SIG_BITS>>,
+    /// The format's mantissa field: bits `lsb .. S-3` (a constant per format
+    /// from the decoder, so no subtractor derives it from `lsb`).
+    pub man_field: Signal<In, Bits<SIG_BITS>>,
     /// Flush subnormal inputs and results to the zero of their sign.
     pub ftz: Signal<In, Bit>,
 
@@ -129,6 +132,7 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r1_b_inf: DFF<Bit>,
     r1_nan: DFF<Bit>,
     r1_lsb: DFF<Bits<SIG_BITS>>,
+    r1_man_field: DFF<Bits<SIG_BITS>>,
     r1_exp_max: DFF<Bits<EXP_BITS>>,
     r1_ftz: DFF<Bit>,
 
@@ -147,6 +151,7 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r2_b_inf: DFF<Bit>,
     r2_nan: DFF<Bit>,
     r2_lsb: DFF<Bits<SIG_BITS>>,
+    r2_man_field: DFF<Bits<SIG_BITS>>,
     r2_exp_max: DFF<Bits<EXP_BITS>>,
     r2_ftz: DFF<Bit>,
 
@@ -168,8 +173,6 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     stage_shift: [Constant<Bits<EXP_BITS>>; NORM_STAGES],
 
     // ---- format masks ----
-    /// the format's mantissa field: bits `lsb .. S-3`
-    man_field: Signal<Local, Bits<SIG_BITS>>,
     /// stage 3's masks (from the registered `lsb`): the mantissa field,
     /// the bit below `lsb` and every bit below that one
     out_man_field: Signal<Local, Bits<SIG_BITS>>,
@@ -204,10 +207,11 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     big_sign: Signal<Local, Bit>,
     big_exp: Signal<Local, Bits<EXP_BITS>>,
     big_sig: Signal<Local, Bits<SIG_BITS>>,
-    small_exp: Signal<Local, Bits<EXP_BITS>>,
     small_sig: Signal<Local, Bits<SIG_BITS>>,
     subtract: Signal<Local, Bit>,
     exp_diff: Signal<Local, Bits<EXP_BITS>>,
+    a_minus_b_exp: Signal<Local, Bits<EXP_BITS>>,
+    b_minus_a_exp: Signal<Local, Bits<EXP_BITS>>,
     /// the alignment shift: `exp_diff`, saturated at 2^NORM_STAGES - 1 (>= S-1:
     /// everything shifts out), so the shifter has NORM_STAGES stages, not EXP_BITS
     align_shift: Signal<Local, Bits<NORM_STAGES>>,
@@ -276,6 +280,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             r1_b_inf: Default::default(),
             r1_nan: Default::default(),
             r1_lsb: Default::default(),
+            r1_man_field: Default::default(),
             r1_exp_max: Default::default(),
             r1_ftz: Default::default(),
             r2_sig: Default::default(),
@@ -291,6 +296,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             r2_b_inf: Default::default(),
             r2_nan: Default::default(),
             r2_lsb: Default::default(),
+            r2_man_field: Default::default(),
             r2_exp_max: Default::default(),
             r2_ftz: Default::default(),
             out_man_field: Default::default(),
@@ -298,6 +304,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             out_sticky_bits: Default::default(),
             exp_max: Default::default(),
             lsb: Default::default(),
+            man_field: Default::default(),
             ftz: Default::default(),
             a_sign: Default::default(),
             a_exp: Default::default(),
@@ -319,7 +326,6 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             shift_ones: Constant::new(((1u64 << NORM_STAGES) - 1).to_bits()),
             stage_top_mask,
             stage_shift,
-            man_field: Default::default(),
             a_man_in: Default::default(),
             b_man_in: Default::default(),
             a_exp_zero: Default::default(),
@@ -342,10 +348,11 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             big_sign: Default::default(),
             big_exp: Default::default(),
             big_sig: Default::default(),
-            small_exp: Default::default(),
             small_sig: Default::default(),
             subtract: Default::default(),
             exp_diff: Default::default(),
+            a_minus_b_exp: Default::default(),
+            b_minus_a_exp: Default::default(),
             align_shift: Default::default(),
             shifted_out: Default::default(),
             small_aligned: Default::default(),
@@ -391,6 +398,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             r1_b_inf,
             r1_nan,
             r1_lsb,
+            r1_man_field,
             r1_exp_max,
             r1_ftz,
             r2_sig,
@@ -406,13 +414,13 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             r2_b_inf,
             r2_nan,
             r2_lsb,
+            r2_man_field,
             r2_exp_max,
             r2_ftz
         );
 
         // ================= stage 1: unpack, classify, order, align =================
-        // 1. format masks from the LSB position
-        self.man_field.next = self.hidden_bit.val() - self.lsb.val();
+        // 1. the format's masks are inputs (`lsb`, `man_field`)
 
         // 2. unpack, flush (ftz), classify
         self.a_man_in.next = self.a_man.val() & self.man_field.val();
@@ -455,17 +463,21 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         self.big_sign.next = self.a_sign.val();
         self.big_exp.next = self.a_exp_eff.val();
         self.big_sig.next = self.a_sig.val();
-        self.small_exp.next = self.b_exp_eff.val();
         self.small_sig.next = self.b_sig.val();
         if self.b_larger.val() {
             self.big_sign.next = self.b_sign.val();
             self.big_exp.next = self.b_exp_eff.val();
             self.big_sig.next = self.b_sig.val();
-            self.small_exp.next = self.a_exp_eff.val();
             self.small_sig.next = self.a_sig.val();
         }
         self.subtract.next = self.a_sign.val() != self.b_sign.val();
-        self.exp_diff.next = self.big_exp.val() - self.small_exp.val();
+        // both differences in parallel with the compare, then one mux
+        self.a_minus_b_exp.next = self.a_exp_eff.val() - self.b_exp_eff.val();
+        self.b_minus_a_exp.next = self.b_exp_eff.val() - self.a_exp_eff.val();
+        self.exp_diff.next = self.a_minus_b_exp.val();
+        if self.b_larger.val() {
+            self.exp_diff.next = self.b_minus_a_exp.val();
+        }
         self.align_shift.next = self.exp_diff.val().get_bits::<NORM_STAGES>(0);
         if (self.exp_diff.val() & self.exp_above_shift.val()).any() {
             self.align_shift.next = self.shift_ones.val();
@@ -491,6 +503,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.r1_nan.d.next = (self.a_nan.val() | self.b_nan.val())
                 | ((self.a_inf.val() & self.b_inf.val()) & self.subtract.val());
             self.r1_lsb.d.next = self.lsb.val();
+            self.r1_man_field.d.next = self.man_field.val();
             self.r1_exp_max.d.next = self.exp_max.val();
             self.r1_ftz.d.next = self.ftz.val();
         }
@@ -547,14 +560,18 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.r2_b_inf.d.next = self.r1_b_inf.q.val();
             self.r2_nan.d.next = self.r1_nan.q.val();
             self.r2_lsb.d.next = self.r1_lsb.q.val();
+            self.r2_man_field.d.next = self.r1_man_field.q.val();
             self.r2_exp_max.d.next = self.r1_exp_max.q.val();
             self.r2_ftz.d.next = self.r1_ftz.q.val();
         }
 
         // ================= stage 3: normalization shifts 2^(N/2 - 1) .. 1, round, pack =================
-        self.out_man_field.next = self.hidden_bit.val() - self.r2_lsb.q.val();
+        // (bits at and above lsb: the field, the hidden bit, the carry; the
+        // round bit just below lsb; the sticky bits below that: no subtractor)
+        self.out_man_field.next = self.r2_man_field.q.val();
         self.out_round_bit.next = self.r2_lsb.q.val() >> 1;
-        self.out_sticky_bits.next = self.out_round_bit.val() - self.sig_one.val();
+        self.out_sticky_bits.next =
+            !(((self.r2_man_field.q.val() | self.hidden_bit.val()) | self.carry_bit.val()) | self.out_round_bit.val());
         for i in (NORM_STAGES / 2)..(NORM_STAGES / 2 + 1) {
             self.stage_out[i].next = self.r2_sig.q.val();
             self.stage_out_exp[i].next = self.r2_exp.q.val();
@@ -589,7 +606,8 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         self.round_up.next = (self.normalized.val() & self.out_round_bit.val()).any()
             & ((self.normalized.val() & self.out_sticky_bits.val()).any()
                 | (self.normalized.val() & self.r2_lsb.q.val()).any());
-        self.truncated.next = self.normalized.val() & !(self.r2_lsb.q.val() - self.sig_one.val());
+        self.truncated.next =
+            self.normalized.val() & ((self.r2_man_field.q.val() | self.hidden_bit.val()) | self.carry_bit.val());
         self.rounded.next = self.truncated.val();
         if self.round_up.val() {
             self.rounded.next = self.truncated.val() + self.r2_lsb.q.val();

@@ -226,6 +226,7 @@ impl Logic for FloatAlu {
         // wide lane (new = old + src0; the comparator's a = old, b = src0)
         self.add_wide.exp_max.next = self.decode.wide_exp_max.val();
         self.add_wide.lsb.next = self.decode.wide_lsb.val();
+        self.add_wide.man_field.next = self.decode.wide_man_field.val();
         self.add_wide.ftz.next = self.decode.wide_ftz.val();
         self.add_wide.a_sign.next = self.decode.wide_a_sign.val();
         self.add_wide.a_exp.next = self.decode.wide_a_exp.val();
@@ -241,6 +242,7 @@ impl Logic for FloatAlu {
         // half lane: bits 31..16; subnormals are never flushed there
         self.add_half.exp_max.next = self.decode.half_exp_max.val();
         self.add_half.lsb.next = self.decode.half_lsb.val();
+        self.add_half.man_field.next = self.decode.half_man_field.val();
         self.add_half.ftz.next = false;
         self.add_half.a_sign.next = self.decode.half_a_sign.val();
         self.add_half.a_exp.next = self.decode.half_a_exp.val();

@@ -53,6 +53,8 @@ pub const F64: FloatFormat = FloatFormat::F64;
 struct LaneFormat<const EXP: usize, const SIG: usize, const CMP: usize> {
     exp_max: Constant<Bits<EXP>>,
     lsb: Constant<Bits<SIG>>,
+    /// the mantissa field: bits `lsb .. SIG-3`
+    man_field: Constant<Bits<SIG>>,
     sign_bit: Constant<Bits<CMP>>,
     width_mask: Constant<Bits<CMP>>,
     inf: Constant<Bits<CMP>>,
@@ -63,6 +65,9 @@ impl<const EXP: usize, const SIG: usize, const CMP: usize> LaneFormat<EXP, SIG, 
         LaneFormat {
             exp_max: Constant::new(f.exp_max().to_bits()),
             lsb: Constant::new((1u128 << lsb_position(SIG, f.man_bits as usize)).to_bits()),
+            man_field: Constant::new(
+                (((1u128 << (SIG - 2)) - 1) & !((1u128 << lsb_position(SIG, f.man_bits as usize)) - 1)).to_bits(),
+            ),
             sign_bit: Constant::new((f.sign_bit() as u128).to_bits()),
             width_mask: Constant::new((f.mask() as u128).to_bits()),
             inf: Constant::new((f.inf() as u128).to_bits()),
@@ -114,6 +119,7 @@ pub struct FloatDecode {
     // ---- wide lane: adder ----
     pub wide_exp_max: Signal<Out, Bits<WIDE_EXP_BITS>>,
     pub wide_lsb: Signal<Out, Bits<WIDE_SIG_BITS>>,
+    pub wide_man_field: Signal<Out, Bits<WIDE_SIG_BITS>>,
     pub wide_ftz: Signal<Out, Bit>,
     pub wide_a_sign: Signal<Out, Bit>,
     pub wide_a_exp: Signal<Out, Bits<WIDE_EXP_BITS>>,
@@ -129,6 +135,7 @@ pub struct FloatDecode {
     // ---- half lane: adder ----
     pub half_exp_max: Signal<Out, Bits<HALF_EXP_BITS>>,
     pub half_lsb: Signal<Out, Bits<HALF_SIG_BITS>>,
+    pub half_man_field: Signal<Out, Bits<HALF_SIG_BITS>>,
     pub half_a_sign: Signal<Out, Bit>,
     pub half_a_exp: Signal<Out, Bits<HALF_EXP_BITS>>,
     pub half_a_man: Signal<Out, Bits<HALF_SIG_BITS>>,
@@ -160,21 +167,25 @@ pub struct FloatDecode {
     // ---- format constants: wide lane ----
     wide_f16_exp_max: Constant<Bits<WIDE_EXP_BITS>>,
     wide_f16_lsb: Constant<Bits<WIDE_SIG_BITS>>,
+    wide_f16_man_field: Constant<Bits<WIDE_SIG_BITS>>,
     wide_f16_sign: Constant<Bits<WIDE_BITS>>,
     wide_f16_mask: Constant<Bits<WIDE_BITS>>,
     wide_f16_inf: Constant<Bits<WIDE_BITS>>,
     wide_bf16_exp_max: Constant<Bits<WIDE_EXP_BITS>>,
     wide_bf16_lsb: Constant<Bits<WIDE_SIG_BITS>>,
+    wide_bf16_man_field: Constant<Bits<WIDE_SIG_BITS>>,
     wide_bf16_sign: Constant<Bits<WIDE_BITS>>,
     wide_bf16_mask: Constant<Bits<WIDE_BITS>>,
     wide_bf16_inf: Constant<Bits<WIDE_BITS>>,
     wide_f32_exp_max: Constant<Bits<WIDE_EXP_BITS>>,
     wide_f32_lsb: Constant<Bits<WIDE_SIG_BITS>>,
+    wide_f32_man_field: Constant<Bits<WIDE_SIG_BITS>>,
     wide_f32_sign: Constant<Bits<WIDE_BITS>>,
     wide_f32_mask: Constant<Bits<WIDE_BITS>>,
     wide_f32_inf: Constant<Bits<WIDE_BITS>>,
     wide_f64_exp_max: Constant<Bits<WIDE_EXP_BITS>>,
     wide_f64_lsb: Constant<Bits<WIDE_SIG_BITS>>,
+    wide_f64_man_field: Constant<Bits<WIDE_SIG_BITS>>,
     wide_f64_sign: Constant<Bits<WIDE_BITS>>,
     wide_f64_mask: Constant<Bits<WIDE_BITS>>,
     wide_f64_inf: Constant<Bits<WIDE_BITS>>,
@@ -182,11 +193,13 @@ pub struct FloatDecode {
     // ---- format constants: half lane ----
     half_f16_exp_max: Constant<Bits<HALF_EXP_BITS>>,
     half_f16_lsb: Constant<Bits<HALF_SIG_BITS>>,
+    half_f16_man_field: Constant<Bits<HALF_SIG_BITS>>,
     half_f16_sign: Constant<Bits<HALF_BITS>>,
     half_f16_mask: Constant<Bits<HALF_BITS>>,
     half_f16_inf: Constant<Bits<HALF_BITS>>,
     half_bf16_exp_max: Constant<Bits<HALF_EXP_BITS>>,
     half_bf16_lsb: Constant<Bits<HALF_SIG_BITS>>,
+    half_bf16_man_field: Constant<Bits<HALF_SIG_BITS>>,
     half_bf16_sign: Constant<Bits<HALF_BITS>>,
     half_bf16_mask: Constant<Bits<HALF_BITS>>,
     half_bf16_inf: Constant<Bits<HALF_BITS>>,
@@ -227,6 +240,7 @@ impl Default for FloatDecode {
             half_bf16: Default::default(),
             wide_exp_max: Default::default(),
             wide_lsb: Default::default(),
+            wide_man_field: Default::default(),
             wide_ftz: Default::default(),
             wide_a_sign: Default::default(),
             wide_a_exp: Default::default(),
@@ -239,6 +253,7 @@ impl Default for FloatDecode {
             wide_inf: Default::default(),
             half_exp_max: Default::default(),
             half_lsb: Default::default(),
+            half_man_field: Default::default(),
             half_a_sign: Default::default(),
             half_a_exp: Default::default(),
             half_a_man: Default::default(),
@@ -265,31 +280,37 @@ impl Default for FloatDecode {
             ty_bf16x2: ty_code(ElemType::BF16x2),
             wide_f16_exp_max: w16.exp_max,
             wide_f16_lsb: w16.lsb,
+            wide_f16_man_field: w16.man_field,
             wide_f16_sign: w16.sign_bit,
             wide_f16_mask: w16.width_mask,
             wide_f16_inf: w16.inf,
             wide_bf16_exp_max: wb16.exp_max,
             wide_bf16_lsb: wb16.lsb,
+            wide_bf16_man_field: wb16.man_field,
             wide_bf16_sign: wb16.sign_bit,
             wide_bf16_mask: wb16.width_mask,
             wide_bf16_inf: wb16.inf,
             wide_f32_exp_max: w32.exp_max,
             wide_f32_lsb: w32.lsb,
+            wide_f32_man_field: w32.man_field,
             wide_f32_sign: w32.sign_bit,
             wide_f32_mask: w32.width_mask,
             wide_f32_inf: w32.inf,
             wide_f64_exp_max: w64.exp_max,
             wide_f64_lsb: w64.lsb,
+            wide_f64_man_field: w64.man_field,
             wide_f64_sign: w64.sign_bit,
             wide_f64_mask: w64.width_mask,
             wide_f64_inf: w64.inf,
             half_f16_exp_max: h16.exp_max,
             half_f16_lsb: h16.lsb,
+            half_f16_man_field: h16.man_field,
             half_f16_sign: h16.sign_bit,
             half_f16_mask: h16.width_mask,
             half_f16_inf: h16.inf,
             half_bf16_exp_max: hb16.exp_max,
             half_bf16_lsb: hb16.lsb,
+            half_bf16_man_field: hb16.man_field,
             half_bf16_sign: hb16.sign_bit,
             half_bf16_mask: hb16.width_mask,
             half_bf16_inf: hb16.inf,
@@ -331,6 +352,7 @@ impl Logic for FloatDecode {
         //    shifted up to its datapath position
         self.wide_exp_max.next = self.wide_f64_exp_max.val();
         self.wide_lsb.next = self.wide_f64_lsb.val();
+        self.wide_man_field.next = self.wide_f64_man_field.val();
         self.wide_sign_bit.next = self.wide_f64_sign.val();
         self.wide_width_mask.next = self.wide_f64_mask.val();
         self.wide_inf.next = self.wide_f64_inf.val();
@@ -343,6 +365,7 @@ impl Logic for FloatDecode {
         if self.wide_f32.val() {
             self.wide_exp_max.next = self.wide_f32_exp_max.val();
             self.wide_lsb.next = self.wide_f32_lsb.val();
+            self.wide_man_field.next = self.wide_f32_man_field.val();
             self.wide_sign_bit.next = self.wide_f32_sign.val();
             self.wide_width_mask.next = self.wide_f32_mask.val();
             self.wide_inf.next = self.wide_f32_inf.val();
@@ -356,6 +379,7 @@ impl Logic for FloatDecode {
         if self.wide_f16.val() {
             self.wide_exp_max.next = self.wide_f16_exp_max.val();
             self.wide_lsb.next = self.wide_f16_lsb.val();
+            self.wide_man_field.next = self.wide_f16_man_field.val();
             self.wide_sign_bit.next = self.wide_f16_sign.val();
             self.wide_width_mask.next = self.wide_f16_mask.val();
             self.wide_inf.next = self.wide_f16_inf.val();
@@ -369,6 +393,7 @@ impl Logic for FloatDecode {
         if self.wide_bf16.val() {
             self.wide_exp_max.next = self.wide_bf16_exp_max.val();
             self.wide_lsb.next = self.wide_bf16_lsb.val();
+            self.wide_man_field.next = self.wide_bf16_man_field.val();
             self.wide_sign_bit.next = self.wide_bf16_sign.val();
             self.wide_width_mask.next = self.wide_bf16_mask.val();
             self.wide_inf.next = self.wide_bf16_inf.val();
@@ -384,6 +409,7 @@ impl Logic for FloatDecode {
         // 3. half lane: bits 31..16 as f16 (default) or bf16
         self.half_exp_max.next = self.half_f16_exp_max.val();
         self.half_lsb.next = self.half_f16_lsb.val();
+        self.half_man_field.next = self.half_f16_man_field.val();
         self.half_sign_bit.next = self.half_f16_sign.val();
         self.half_width_mask.next = self.half_f16_mask.val();
         self.half_inf.next = self.half_f16_inf.val();
@@ -394,6 +420,7 @@ impl Logic for FloatDecode {
         if self.half_bf16.val() {
             self.half_exp_max.next = self.half_bf16_exp_max.val();
             self.half_lsb.next = self.half_bf16_lsb.val();
+            self.half_man_field.next = self.half_bf16_man_field.val();
             self.half_sign_bit.next = self.half_bf16_sign.val();
             self.half_width_mask.next = self.half_bf16_mask.val();
             self.half_inf.next = self.half_bf16_inf.val();

@@ -1,7 +1,8 @@
 //! `TypedAddr`: one step of the TYPED_ATOMIC address walk, and the address
 //! and bounds check of the lane (scripts.md "Typed surface layout"; the
 //! golden model's `golden::surface::typed_address`). Combinational; the walk
-//! state (`level`, `level_base`) lives in the unit's registers.
+//! state (`level`, `level_base`, the extents at `level`) lives in the
+//! unit's registers.
 //!
 //! Element (u, v, r) of level l is at
 //! `base + (level_base(l) + (r * rows_l + v) * width_l + u) * E`, where
@@ -48,6 +49,11 @@ pub struct TypedAddr {
     pub level: Signal<In, Bits<COORD_BITS>>,
     /// Elements in the levels below `level`.
     pub level_base: Signal<In, Bits<WIDE_BITS>>,
+    /// The walk has taken a step; the extents at `level` (see [`TypedExtent`]).
+    pub walked: Signal<In, Bit>,
+    pub level_width: Signal<In, Bits<COORD_BITS>>,
+    pub level_height: Signal<In, Bits<COORD_BITS>>,
+    pub level_depth: Signal<In, Bits<COORD_BITS>>,
 
     // ---- the lane ----
     pub coord_u: Signal<In, Bits<COORD_BITS>>,
@@ -76,6 +82,9 @@ pub struct TypedAddr {
     /// The walk state after this cycle's step (unchanged when `ready`).
     pub next_level: Signal<Out, Bits<COORD_BITS>>,
     pub next_level_base: Signal<Out, Bits<WIDE_BITS>>,
+    pub next_width: Signal<Out, Bits<COORD_BITS>>,
+    pub next_height: Signal<Out, Bits<COORD_BITS>>,
+    pub next_depth: Signal<Out, Bits<COORD_BITS>>,
 
     // ---- the step ----
     extent: TypedExtent,
@@ -90,6 +99,10 @@ impl Default for TypedAddr {
         Self {
             level: Default::default(),
             level_base: Default::default(),
+            walked: Default::default(),
+            level_width: Default::default(),
+            level_height: Default::default(),
+            level_depth: Default::default(),
             coord_u: Default::default(),
             coord_v: Default::default(),
             coord_r: Default::default(),
@@ -107,6 +120,9 @@ impl Default for TypedAddr {
             out_of_bounds: Default::default(),
             next_level: Default::default(),
             next_level_base: Default::default(),
+            next_width: Default::default(),
+            next_height: Default::default(),
+            next_depth: Default::default(),
             extent: Default::default(),
             first: Default::default(),
             second: Default::default(),
@@ -120,6 +136,10 @@ impl Logic for TypedAddr {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
         self.extent.level.next = self.level.val();
         self.extent.level_base.next = self.level_base.val();
+        self.extent.walked.next = self.walked.val();
+        self.extent.level_width.next = self.level_width.val();
+        self.extent.level_height.next = self.level_height.val();
+        self.extent.level_depth.next = self.level_depth.val();
         self.extent.coord_u.next = self.coord_u.val();
         self.extent.coord_v.next = self.coord_v.val();
         self.extent.coord_r.next = self.coord_r.val();
@@ -146,6 +166,9 @@ impl Logic for TypedAddr {
         self.ready.next = self.extent.ready.val();
         self.next_level.next = self.level.val();
         self.next_level_base.next = self.level_base.val();
+        self.next_width.next = self.extent.next_width.val();
+        self.next_height.next = self.extent.next_height.val();
+        self.next_depth.next = self.extent.next_depth.val();
         if !self.extent.ready.val() {
             self.next_level.next = self.extent.next_level.val();
             self.next_level_base.next = self.second.result.val();

@@ -27,6 +27,15 @@ pub struct TypedExtent {
     pub level: Signal<In, Bits<COORD_BITS>>,
     /// Elements in the levels below `level`.
     pub level_base: Signal<In, Bits<WIDE_BITS>>,
+    /// The walk has taken a step: the extents at `level` are `level_*`
+    /// (else, at level 0, the surface's own).
+    pub walked: Signal<In, Bit>,
+    /// max(1, W >> level), max(1, H >> level), max(1, D >> level), kept
+    /// by the unit from step to step (`next_*`): halving a register each
+    /// step instead of a barrel shift by `level`.
+    pub level_width: Signal<In, Bits<COORD_BITS>>,
+    pub level_height: Signal<In, Bits<COORD_BITS>>,
+    pub level_depth: Signal<In, Bits<COORD_BITS>>,
 
     // ---- the lane ----
     pub coord_u: Signal<In, Bits<COORD_BITS>>,
@@ -55,6 +64,10 @@ pub struct TypedExtent {
     /// The level after this step: level + 1, or lod once every further
     /// level has the same size (the step then adds all of them).
     pub next_level: Signal<Out, Bits<COORD_BITS>>,
+    /// The extents at the next level (halved, never below 1).
+    pub next_width: Signal<Out, Bits<COORD_BITS>>,
+    pub next_height: Signal<Out, Bits<COORD_BITS>>,
+    pub next_depth: Signal<Out, Bits<COORD_BITS>>,
 
     // ---- widened inputs ----
     wide_u: ZeroExtend<COORD_BITS, WIDE_BITS>,
@@ -87,6 +100,10 @@ impl Default for TypedExtent {
         Self {
             level: Default::default(),
             level_base: Default::default(),
+            walked: Default::default(),
+            level_width: Default::default(),
+            level_height: Default::default(),
+            level_depth: Default::default(),
             coord_u: Default::default(),
             coord_v: Default::default(),
             coord_r: Default::default(),
@@ -105,6 +122,9 @@ impl Default for TypedExtent {
             ready: Default::default(),
             out_of_bounds: Default::default(),
             next_level: Default::default(),
+            next_width: Default::default(),
+            next_height: Default::default(),
+            next_depth: Default::default(),
             wide_u: Default::default(),
             wide_v: Default::default(),
             kind_1d: k(KIND_1D),
@@ -133,17 +153,35 @@ impl Logic for TypedExtent {
         self.wide_v.narrow.next = self.coord_v.val();
 
         // ---- extents at the current level ----
-        self.width_at.next = self.surf_width.val() >> self.level.val();
+        self.width_at.next = self.surf_width.val();
+        self.height_at.next = self.surf_height.val();
+        self.depth_at.next = self.surf_depth.val();
+        if self.walked.val() {
+            self.width_at.next = self.level_width.val();
+            self.height_at.next = self.level_height.val();
+            self.depth_at.next = self.level_depth.val();
+        }
         if !self.width_at.val().any() {
             self.width_at.next = self.one.val();
         }
-        self.height_at.next = self.surf_height.val() >> self.level.val();
         if !self.height_at.val().any() {
             self.height_at.next = self.one.val();
         }
-        self.depth_at.next = self.surf_depth.val() >> self.level.val();
         if !self.depth_at.val().any() {
             self.depth_at.next = self.one.val();
+        }
+        // (max(1, x >> 1): x >= 1 here)
+        self.next_width.next = self.width_at.val() >> 1;
+        if self.width_at.val() == self.one.val() {
+            self.next_width.next = self.one.val();
+        }
+        self.next_height.next = self.height_at.val() >> 1;
+        if self.height_at.val() == self.one.val() {
+            self.next_height.next = self.one.val();
+        }
+        self.next_depth.next = self.depth_at.val() >> 1;
+        if self.depth_at.val() == self.one.val() {
+            self.next_depth.next = self.one.val();
         }
         self.rows_at.next = self.height_at.val();
         self.slices_at.next = self.one.val();

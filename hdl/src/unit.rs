@@ -222,6 +222,11 @@ pub struct AtomicUnit {
     /// TYPED_ATOMIC address walk
     typed_level: DFF<Bits<32>>,
     typed_level_base: DFF<Bits<64>>,
+    /// the walk has stepped; the extents W, H, D at `typed_level`
+    typed_walked: DFF<Bit>,
+    typed_width: DFF<Bits<32>>,
+    typed_height: DFF<Bits<32>>,
+    typed_depth: DFF<Bits<32>>,
 
     // ---- in-flight table ----
     head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
@@ -575,6 +580,10 @@ impl AtomicUnit {
             elem_shift: Default::default(),
             typed_level: Default::default(),
             typed_level_base: Default::default(),
+            typed_walked: Default::default(),
+            typed_width: Default::default(),
+            typed_height: Default::default(),
+            typed_depth: Default::default(),
             head_ptr: Default::default(),
             tail_ptr: Default::default(),
             occupancy: Default::default(),
@@ -806,6 +815,10 @@ impl Logic for AtomicUnit {
             elem_shift,
             typed_level,
             typed_level_base,
+            typed_walked,
+            typed_width,
+            typed_height,
+            typed_depth,
             head_ptr,
             tail_ptr,
             occupancy,
@@ -990,6 +1003,10 @@ impl Logic for AtomicUnit {
         // TYPED_ATOMIC: a null V, R or LOD operand reads as 0 (docs/descriptors.md)
         self.typed_step.level.next = self.typed_level.q.val();
         self.typed_step.level_base.next = self.typed_level_base.q.val();
+        self.typed_step.walked.next = self.typed_walked.q.val();
+        self.typed_step.level_width.next = self.typed_width.q.val();
+        self.typed_step.level_height.next = self.typed_height.q.val();
+        self.typed_step.level_depth.next = self.typed_depth.q.val();
         self.typed_step.coord_u.next = self.lane_mux.coord.val().get_bits::<32>(0);
         self.typed_step.coord_v.next = self.zero_coord.val();
         if self.ctx_v_present.q.val() {
@@ -1434,10 +1451,15 @@ impl Logic for AtomicUnit {
         if self.typed_pending.val() & !self.typed_step.ready.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_level_base.d.next = self.typed_step.next_level_base.val();
+            self.typed_walked.d.next = true;
+            self.typed_width.d.next = self.typed_step.next_width.val();
+            self.typed_height.d.next = self.typed_step.next_height.val();
+            self.typed_depth.d.next = self.typed_step.next_depth.val();
         }
         if self.alloc.val() | !self.typed_pending.val() {
             self.typed_level.d.next = self.zero_coord.val();
             self.typed_level_base.d.next = self.zero_addr.val();
+            self.typed_walked.d.next = false;
         }
 
         // The entry allocated this cycle: its read goes out together with the
@@ -1514,6 +1536,7 @@ impl Logic for AtomicUnit {
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();
+            self.typed_walked.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
             self.tail_ptr.d.next = self.zero_index.val();
             self.occupancy.d.next = self.zero_occupancy.val();

@@ -358,6 +358,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  decode$half_bf16;
     wire  [11:0] decode$wide_exp_max;
     wire  [56:0] decode$wide_lsb;
+    wire  [56:0] decode$wide_man_field;
     wire  decode$wide_ftz;
     wire  decode$wide_a_sign;
     wire  [11:0] decode$wide_a_exp;
@@ -370,6 +371,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  [63:0] decode$wide_inf;
     wire  [8:0] decode$half_exp_max;
     wire  [14:0] decode$half_lsb;
+    wire  [14:0] decode$half_man_field;
     wire  decode$half_a_sign;
     wire  [8:0] decode$half_a_exp;
     wire  [14:0] decode$half_a_man;
@@ -383,6 +385,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     reg  add_wide$advance;
     reg  [11:0] add_wide$exp_max;
     reg  [56:0] add_wide$lsb;
+    reg  [56:0] add_wide$man_field;
     reg  add_wide$ftz;
     reg  add_wide$a_sign;
     reg  [11:0] add_wide$a_exp;
@@ -397,6 +400,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     reg  add_half$advance;
     reg  [8:0] add_half$exp_max;
     reg  [14:0] add_half$lsb;
+    reg  [14:0] add_half$man_field;
     reg  add_half$ftz;
     reg  add_half$a_sign;
     reg  [8:0] add_half$a_exp;
@@ -509,6 +513,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .half_bf16(decode$half_bf16),
         .wide_exp_max(decode$wide_exp_max),
         .wide_lsb(decode$wide_lsb),
+        .wide_man_field(decode$wide_man_field),
         .wide_ftz(decode$wide_ftz),
         .wide_a_sign(decode$wide_a_sign),
         .wide_a_exp(decode$wide_a_exp),
@@ -521,6 +526,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .wide_inf(decode$wide_inf),
         .half_exp_max(decode$half_exp_max),
         .half_lsb(decode$half_lsb),
+        .half_man_field(decode$half_man_field),
         .half_a_sign(decode$half_a_sign),
         .half_a_exp(decode$half_a_exp),
         .half_a_man(decode$half_a_man),
@@ -536,6 +542,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .advance(add_wide$advance),
         .exp_max(add_wide$exp_max),
         .lsb(add_wide$lsb),
+        .man_field(add_wide$man_field),
         .ftz(add_wide$ftz),
         .a_sign(add_wide$a_sign),
         .a_exp(add_wide$a_exp),
@@ -552,6 +559,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .advance(add_half$advance),
         .exp_max(add_half$exp_max),
         .lsb(add_half$lsb),
+        .man_field(add_half$man_field),
         .ftz(add_half$ftz),
         .a_sign(add_half$a_sign),
         .a_exp(add_half$a_exp),
@@ -713,6 +721,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         decode$src0_low = src0[(32'h0)+:(64)];
         add_wide$exp_max = decode$wide_exp_max;
         add_wide$lsb = decode$wide_lsb;
+        add_wide$man_field = decode$wide_man_field;
         add_wide$ftz = decode$wide_ftz;
         add_wide$a_sign = decode$wide_a_sign;
         add_wide$a_exp = decode$wide_a_exp;
@@ -727,6 +736,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         cmp_wide$b = src0[(32'h0)+:(64)];
         add_half$exp_max = decode$half_exp_max;
         add_half$lsb = decode$half_lsb;
+        add_half$man_field = decode$half_man_field;
         add_half$ftz = 1'b0;
         add_half$a_sign = decode$half_a_sign;
         add_half$a_exp = decode$half_a_exp;
@@ -834,13 +844,14 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
 endmodule // atomic_alu$float
 
 
-module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
     input wire  [8:0] exp_max;
     input wire  [14:0] lsb;
+    input wire  [14:0] man_field;
     input wire  ftz;
     input wire  a_sign;
     input wire  [8:0] a_exp;
@@ -911,6 +922,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  [14:0] r1_lsb$d;
     wire  [14:0] r1_lsb$q;
     reg  r1_lsb$clock;
+    reg  [14:0] r1_man_field$d;
+    wire  [14:0] r1_man_field$q;
+    reg  r1_man_field$clock;
     reg  [8:0] r1_exp_max$d;
     wire  [8:0] r1_exp_max$q;
     reg  r1_exp_max$clock;
@@ -956,6 +970,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  [14:0] r2_lsb$d;
     wire  [14:0] r2_lsb$q;
     reg  r2_lsb$clock;
+    reg  [14:0] r2_man_field$d;
+    wire  [14:0] r2_man_field$q;
+    reg  r2_man_field$clock;
     reg  [8:0] r2_exp_max$d;
     wire  [8:0] r2_exp_max$q;
     reg  r2_exp_max$clock;
@@ -964,7 +981,6 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  r2_ftz$clock;
     
     // Local signals
-    reg  [14:0] man_field;
     reg  [14:0] out_man_field;
     reg  [14:0] out_round_bit;
     reg  [14:0] out_sticky_bits;
@@ -990,10 +1006,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  big_sign;
     reg  [8:0] big_exp;
     reg  [14:0] big_sig;
-    reg  [8:0] small_exp;
     reg  [14:0] small_sig;
     reg  subtract;
     reg  [8:0] exp_diff;
+    reg  [8:0] a_minus_b_exp;
+    reg  [8:0] b_minus_a_exp;
     reg  [3:0] align_shift;
     reg  [14:0] shifted_out;
     reg  [14:0] small_aligned;
@@ -1085,6 +1102,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         .q(r1_lsb$q),
         .clock(r1_lsb$clock)
     );
+    atomic_alu$float$add_half$r1_man_field r1_man_field(
+        .d(r1_man_field$d),
+        .q(r1_man_field$q),
+        .clock(r1_man_field$clock)
+    );
     atomic_alu$float$add_half$r1_exp_max r1_exp_max(
         .d(r1_exp_max$d),
         .q(r1_exp_max$q),
@@ -1160,6 +1182,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         .q(r2_lsb$q),
         .clock(r2_lsb$clock)
     );
+    atomic_alu$float$add_half$r2_man_field r2_man_field(
+        .d(r2_man_field$d),
+        .q(r2_man_field$q),
+        .clock(r2_man_field$clock)
+    );
     atomic_alu$float$add_half$r2_exp_max r2_exp_max(
         .d(r2_exp_max$d),
         .q(r2_exp_max$q),
@@ -1186,6 +1213,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r1_b_inf$clock = clock;
         r1_nan$clock = clock;
         r1_lsb$clock = clock;
+        r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
         r2_sig$clock = clock;
@@ -1201,6 +1229,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r2_b_inf$clock = clock;
         r2_nan$clock = clock;
         r2_lsb$clock = clock;
+        r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
         r1_big_sign$d = r1_big_sign$q;
@@ -1216,6 +1245,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r1_b_inf$d = r1_b_inf$q;
         r1_nan$d = r1_nan$q;
         r1_lsb$d = r1_lsb$q;
+        r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
         r2_sig$d = r2_sig$q;
@@ -1231,9 +1261,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r2_b_inf$d = r2_b_inf$q;
         r2_nan$d = r2_nan$q;
         r2_lsb$d = r2_lsb$q;
+        r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
-        man_field = hidden_bit - lsb;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -1270,17 +1300,20 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
-        small_exp = b_exp_eff;
         small_sig = b_sig;
         if (b_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
-            small_exp = a_exp_eff;
             small_sig = a_sig;
         end
         subtract = a_sign != b_sign;
-        exp_diff = big_exp - small_exp;
+        a_minus_b_exp = a_exp_eff - b_exp_eff;
+        b_minus_a_exp = b_exp_eff - a_exp_eff;
+        exp_diff = a_minus_b_exp;
+        if (b_larger) begin
+            exp_diff = b_minus_a_exp;
+        end
         align_shift = exp_diff[(32'h0)+:(4)];
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
@@ -1304,6 +1337,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
             r1_b_inf$d = b_inf;
             r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
             r1_lsb$d = lsb;
+            r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
@@ -1344,12 +1378,13 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
             r2_b_inf$d = r1_b_inf$q;
             r2_nan$d = r1_nan$q;
             r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        out_man_field = hidden_bit - r2_lsb$q;
+        out_man_field = r2_man_field$q;
         out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = out_round_bit - sig_one;
+        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
         stage_out$2 = r2_sig$q;
         stage_out_exp$2 = r2_exp$q;
         if (~(|(r2_sig$q & stage_top_mask$2)) & (r2_exp$q > stage_shift$2)) begin
@@ -1369,7 +1404,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
             exp_field = normalized_exp;
         end
         round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ~(r2_lsb$q - sig_one);
+        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
             rounded = truncated + r2_lsb$q;
@@ -1650,6 +1685,25 @@ module atomic_alu$float$add_half$r1_lsb(d,q,clock);
 endmodule // atomic_alu$float$add_half$r1_lsb
 
 
+module atomic_alu$float$add_half$r1_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r1_man_field
+
+
 module atomic_alu$float$add_half$r1_nan(d,q,clock);
     
     // Module arguments
@@ -1916,6 +1970,25 @@ module atomic_alu$float$add_half$r2_lsb(d,q,clock);
 endmodule // atomic_alu$float$add_half$r2_lsb
 
 
+module atomic_alu$float$add_half$r2_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r2_man_field
+
+
 module atomic_alu$float$add_half$r2_nan(d,q,clock);
     
     // Module arguments
@@ -1992,13 +2065,14 @@ module atomic_alu$float$add_half$r2_sum_is_zero(d,q,clock);
 endmodule // atomic_alu$float$add_half$r2_sum_is_zero
 
 
-module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
     input wire  [11:0] exp_max;
     input wire  [56:0] lsb;
+    input wire  [56:0] man_field;
     input wire  ftz;
     input wire  a_sign;
     input wire  [11:0] a_exp;
@@ -2073,6 +2147,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  [56:0] r1_lsb$d;
     wire  [56:0] r1_lsb$q;
     reg  r1_lsb$clock;
+    reg  [56:0] r1_man_field$d;
+    wire  [56:0] r1_man_field$q;
+    reg  r1_man_field$clock;
     reg  [11:0] r1_exp_max$d;
     wire  [11:0] r1_exp_max$q;
     reg  r1_exp_max$clock;
@@ -2118,6 +2195,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  [56:0] r2_lsb$d;
     wire  [56:0] r2_lsb$q;
     reg  r2_lsb$clock;
+    reg  [56:0] r2_man_field$d;
+    wire  [56:0] r2_man_field$q;
+    reg  r2_man_field$clock;
     reg  [11:0] r2_exp_max$d;
     wire  [11:0] r2_exp_max$q;
     reg  r2_exp_max$clock;
@@ -2126,7 +2206,6 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  r2_ftz$clock;
     
     // Local signals
-    reg  [56:0] man_field;
     reg  [56:0] out_man_field;
     reg  [56:0] out_round_bit;
     reg  [56:0] out_sticky_bits;
@@ -2152,10 +2231,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
     reg  big_sign;
     reg  [11:0] big_exp;
     reg  [56:0] big_sig;
-    reg  [11:0] small_exp;
     reg  [56:0] small_sig;
     reg  subtract;
     reg  [11:0] exp_diff;
+    reg  [11:0] a_minus_b_exp;
+    reg  [11:0] b_minus_a_exp;
     reg  [5:0] align_shift;
     reg  [56:0] shifted_out;
     reg  [56:0] small_aligned;
@@ -2251,6 +2331,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         .q(r1_lsb$q),
         .clock(r1_lsb$clock)
     );
+    atomic_alu$float$add_wide$r1_man_field r1_man_field(
+        .d(r1_man_field$d),
+        .q(r1_man_field$q),
+        .clock(r1_man_field$clock)
+    );
     atomic_alu$float$add_wide$r1_exp_max r1_exp_max(
         .d(r1_exp_max$d),
         .q(r1_exp_max$q),
@@ -2326,6 +2411,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         .q(r2_lsb$q),
         .clock(r2_lsb$clock)
     );
+    atomic_alu$float$add_wide$r2_man_field r2_man_field(
+        .d(r2_man_field$d),
+        .q(r2_man_field$q),
+        .clock(r2_man_field$clock)
+    );
     atomic_alu$float$add_wide$r2_exp_max r2_exp_max(
         .d(r2_exp_max$d),
         .q(r2_exp_max$q),
@@ -2352,6 +2442,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r1_b_inf$clock = clock;
         r1_nan$clock = clock;
         r1_lsb$clock = clock;
+        r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
         r2_sig$clock = clock;
@@ -2367,6 +2458,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r2_b_inf$clock = clock;
         r2_nan$clock = clock;
         r2_lsb$clock = clock;
+        r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
         r1_big_sign$d = r1_big_sign$q;
@@ -2382,6 +2474,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r1_b_inf$d = r1_b_inf$q;
         r1_nan$d = r1_nan$q;
         r1_lsb$d = r1_lsb$q;
+        r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
         r2_sig$d = r2_sig$q;
@@ -2397,9 +2490,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         r2_b_inf$d = r2_b_inf$q;
         r2_nan$d = r2_nan$q;
         r2_lsb$d = r2_lsb$q;
+        r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
-        man_field = hidden_bit - lsb;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -2436,17 +2529,20 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
-        small_exp = b_exp_eff;
         small_sig = b_sig;
         if (b_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
-            small_exp = a_exp_eff;
             small_sig = a_sig;
         end
         subtract = a_sign != b_sign;
-        exp_diff = big_exp - small_exp;
+        a_minus_b_exp = a_exp_eff - b_exp_eff;
+        b_minus_a_exp = b_exp_eff - a_exp_eff;
+        exp_diff = a_minus_b_exp;
+        if (b_larger) begin
+            exp_diff = b_minus_a_exp;
+        end
         align_shift = exp_diff[(32'h0)+:(6)];
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
@@ -2470,6 +2566,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
             r1_b_inf$d = b_inf;
             r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
             r1_lsb$d = lsb;
+            r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
@@ -2516,12 +2613,13 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
             r2_b_inf$d = r1_b_inf$q;
             r2_nan$d = r1_nan$q;
             r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        out_man_field = hidden_bit - r2_lsb$q;
+        out_man_field = r2_man_field$q;
         out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = out_round_bit - sig_one;
+        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
         stage_out$3 = r2_sig$q;
         stage_out_exp$3 = r2_exp$q;
         if (~(|(r2_sig$q & stage_top_mask$3)) & (r2_exp$q > stage_shift$3)) begin
@@ -2547,7 +2645,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_ma
             exp_field = normalized_exp;
         end
         round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ~(r2_lsb$q - sig_one);
+        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
             rounded = truncated + r2_lsb$q;
@@ -2828,6 +2926,25 @@ module atomic_alu$float$add_wide$r1_lsb(d,q,clock);
 endmodule // atomic_alu$float$add_wide$r1_lsb
 
 
+module atomic_alu$float$add_wide$r1_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r1_man_field
+
+
 module atomic_alu$float$add_wide$r1_nan(d,q,clock);
     
     // Module arguments
@@ -3092,6 +3209,25 @@ module atomic_alu$float$add_wide$r2_lsb(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r2_lsb
+
+
+module atomic_alu$float$add_wide$r2_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r2_man_field
 
 
 module atomic_alu$float$add_wide$r2_nan(d,q,clock);
@@ -3528,7 +3664,7 @@ module atomic_alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,l
 endmodule // atomic_alu$float$cmp_wide
 
 
-module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
+module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
     
     // Module arguments
     input wire  [4:0] op;
@@ -3549,6 +3685,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
     output reg  half_bf16;
     output reg  [11:0] wide_exp_max;
     output reg  [56:0] wide_lsb;
+    output reg  [56:0] wide_man_field;
     output reg  wide_ftz;
     output reg  wide_a_sign;
     output reg  [11:0] wide_a_exp;
@@ -3561,6 +3698,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
     output reg  [63:0] wide_inf;
     output reg  [8:0] half_exp_max;
     output reg  [14:0] half_lsb;
+    output reg  [14:0] half_man_field;
     output reg  half_a_sign;
     output reg  [8:0] half_a_exp;
     output reg  [14:0] half_a_man;
@@ -3589,31 +3727,37 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
     localparam  ty_bf16x2 = 4'h9;
     localparam  wide_f16_exp_max = 12'h1f;
     localparam  wide_f16_lsb = 57'h200000000000;
+    localparam  wide_f16_man_field = 57'h7fe00000000000;
     localparam  wide_f16_sign = 64'h8000;
     localparam  wide_f16_mask = 64'hffff;
     localparam  wide_f16_inf = 64'h7c00;
     localparam  wide_bf16_exp_max = 12'hff;
     localparam  wide_bf16_lsb = 57'h1000000000000;
+    localparam  wide_bf16_man_field = 57'h7f000000000000;
     localparam  wide_bf16_sign = 64'h8000;
     localparam  wide_bf16_mask = 64'hffff;
     localparam  wide_bf16_inf = 64'h7f80;
     localparam  wide_f32_exp_max = 12'hff;
     localparam  wide_f32_lsb = 57'h100000000;
+    localparam  wide_f32_man_field = 57'h7fffff00000000;
     localparam  wide_f32_sign = 64'h80000000;
     localparam  wide_f32_mask = 64'hffffffff;
     localparam  wide_f32_inf = 64'h7f800000;
     localparam  wide_f64_exp_max = 12'h7ff;
     localparam  wide_f64_lsb = 57'h8;
+    localparam  wide_f64_man_field = 57'h7ffffffffffff8;
     localparam  wide_f64_sign = 64'h8000000000000000;
     localparam  wide_f64_mask = 64'hffffffffffffffff;
     localparam  wide_f64_inf = 64'h7ff0000000000000;
     localparam  half_f16_exp_max = 9'b11111;
     localparam  half_f16_lsb = 15'b1000;
+    localparam  half_f16_man_field = 15'b1111111111000;
     localparam  half_f16_sign = 16'h8000;
     localparam  half_f16_mask = 16'hffff;
     localparam  half_f16_inf = 16'h7c00;
     localparam  half_bf16_exp_max = 9'b11111111;
     localparam  half_bf16_lsb = 15'b1000000;
+    localparam  half_bf16_man_field = 15'b1111111000000;
     localparam  half_bf16_sign = 16'h8000;
     localparam  half_bf16_mask = 16'hffff;
     localparam  half_bf16_inf = 16'h7f80;
@@ -3637,6 +3781,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         float_op = is_fadd | ((((op == op_fmax) | (op == op_fmin)) | ((op == op_fmin_ptx) | (op == op_fmax_ptx)) | (op == op_fcmpwr)) & ((wide_f16 | wide_bf16) | (wide_f32 | wide_f64)));
         wide_exp_max = wide_f64_exp_max;
         wide_lsb = wide_f64_lsb;
+        wide_man_field = wide_f64_man_field;
         wide_sign_bit = wide_f64_sign;
         wide_width_mask = wide_f64_mask;
         wide_inf = wide_f64_inf;
@@ -3649,6 +3794,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         if (wide_f32) begin
             wide_exp_max = wide_f32_exp_max;
             wide_lsb = wide_f32_lsb;
+            wide_man_field = wide_f32_man_field;
             wide_sign_bit = wide_f32_sign;
             wide_width_mask = wide_f32_mask;
             wide_inf = wide_f32_inf;
@@ -3662,6 +3808,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         if (wide_f16) begin
             wide_exp_max = wide_f16_exp_max;
             wide_lsb = wide_f16_lsb;
+            wide_man_field = wide_f16_man_field;
             wide_sign_bit = wide_f16_sign;
             wide_width_mask = wide_f16_mask;
             wide_inf = wide_f16_inf;
@@ -3675,6 +3822,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         if (wide_bf16) begin
             wide_exp_max = wide_bf16_exp_max;
             wide_lsb = wide_bf16_lsb;
+            wide_man_field = wide_bf16_man_field;
             wide_sign_bit = wide_bf16_sign;
             wide_width_mask = wide_bf16_mask;
             wide_inf = wide_bf16_inf;
@@ -3688,6 +3836,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         wide_ftz = ftz & (ty == ty_f32);
         half_exp_max = half_f16_exp_max;
         half_lsb = half_f16_lsb;
+        half_man_field = half_f16_man_field;
         half_sign_bit = half_f16_sign;
         half_width_mask = half_f16_mask;
         half_inf = half_f16_inf;
@@ -3698,6 +3847,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         if (half_bf16) begin
             half_exp_max = half_bf16_exp_max;
             half_lsb = half_bf16_lsb;
+            half_man_field = half_bf16_man_field;
             half_sign_bit = half_bf16_sign;
             half_width_mask = half_bf16_mask;
             half_inf = half_bf16_inf;

@@ -139,6 +139,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] lane_mux$coord;
     reg  [31:0] typed_step$level;
     reg  [63:0] typed_step$level_base;
+    reg  typed_step$walked;
+    reg  [31:0] typed_step$level_width;
+    reg  [31:0] typed_step$level_height;
+    reg  [31:0] typed_step$level_depth;
     reg  [31:0] typed_step$coord_u;
     reg  [31:0] typed_step$coord_v;
     reg  [31:0] typed_step$coord_r;
@@ -156,6 +160,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  typed_step$out_of_bounds;
     wire  [31:0] typed_step$next_level;
     wire  [63:0] typed_step$next_level_base;
+    wire  [31:0] typed_step$next_width;
+    wire  [31:0] typed_step$next_height;
+    wire  [31:0] typed_step$next_depth;
     reg  [63:0] addr_gen$lane_addr;
     reg  [63:0] addr_gen$elem_offset;
     reg  [2:0] addr_gen$elem_size;
@@ -542,6 +549,18 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] typed_level_base$d;
     wire  [63:0] typed_level_base$q;
     reg  typed_level_base$clock;
+    reg  typed_walked$d;
+    wire  typed_walked$q;
+    reg  typed_walked$clock;
+    reg  [31:0] typed_width$d;
+    wire  [31:0] typed_width$q;
+    reg  typed_width$clock;
+    reg  [31:0] typed_height$d;
+    wire  [31:0] typed_height$q;
+    reg  typed_height$clock;
+    reg  [31:0] typed_depth$d;
+    wire  [31:0] typed_depth$q;
+    reg  typed_depth$clock;
     reg  [2:0] head_ptr$d;
     wire  [2:0] head_ptr$q;
     reg  head_ptr$clock;
@@ -1472,6 +1491,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     atomic_unit$typed_step typed_step(
         .level(typed_step$level),
         .level_base(typed_step$level_base),
+        .walked(typed_step$walked),
+        .level_width(typed_step$level_width),
+        .level_height(typed_step$level_height),
+        .level_depth(typed_step$level_depth),
         .coord_u(typed_step$coord_u),
         .coord_v(typed_step$coord_v),
         .coord_r(typed_step$coord_r),
@@ -1488,7 +1511,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .addr(typed_step$addr),
         .out_of_bounds(typed_step$out_of_bounds),
         .next_level(typed_step$next_level),
-        .next_level_base(typed_step$next_level_base)
+        .next_level_base(typed_step$next_level_base),
+        .next_width(typed_step$next_width),
+        .next_height(typed_step$next_height),
+        .next_depth(typed_step$next_depth)
     );
     atomic_unit$addr_gen addr_gen(
         .lane_addr(addr_gen$lane_addr),
@@ -1967,6 +1993,26 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(typed_level_base$d),
         .q(typed_level_base$q),
         .clock(typed_level_base$clock)
+    );
+    atomic_unit$typed_walked typed_walked(
+        .d(typed_walked$d),
+        .q(typed_walked$q),
+        .clock(typed_walked$clock)
+    );
+    atomic_unit$typed_width typed_width(
+        .d(typed_width$d),
+        .q(typed_width$q),
+        .clock(typed_width$clock)
+    );
+    atomic_unit$typed_height typed_height(
+        .d(typed_height$d),
+        .q(typed_height$q),
+        .clock(typed_height$clock)
+    );
+    atomic_unit$typed_depth typed_depth(
+        .d(typed_depth$d),
+        .q(typed_depth$q),
+        .clock(typed_depth$clock)
     );
     atomic_unit$head_ptr head_ptr(
         .d(head_ptr$d),
@@ -3413,6 +3459,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         elem_shift$clock = clock;
         typed_level$clock = clock;
         typed_level_base$clock = clock;
+        typed_walked$clock = clock;
+        typed_width$clock = clock;
+        typed_height$clock = clock;
+        typed_depth$clock = clock;
         head_ptr$clock = clock;
         tail_ptr$clock = clock;
         occupancy$clock = clock;
@@ -3551,6 +3601,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         elem_shift$d = elem_shift$q;
         typed_level$d = typed_level$q;
         typed_level_base$d = typed_level_base$q;
+        typed_walked$d = typed_walked$q;
+        typed_width$d = typed_width$q;
+        typed_height$d = typed_height$q;
+        typed_depth$d = typed_depth$q;
         head_ptr$d = head_ptr$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
@@ -4048,6 +4102,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         typed_step$level = typed_level$q;
         typed_step$level_base = typed_level_base$q;
+        typed_step$walked = typed_walked$q;
+        typed_step$level_width = typed_width$q;
+        typed_step$level_height = typed_height$q;
+        typed_step$level_depth = typed_depth$q;
         typed_step$coord_u = lane_mux$coord[(32'h0)+:(32)];
         typed_step$coord_v = zero_coord;
         if (ctx_v_present$q) begin
@@ -4658,10 +4716,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (typed_pending & ~typed_step$ready) begin
             typed_level$d = typed_step$next_level;
             typed_level_base$d = typed_step$next_level_base;
+            typed_walked$d = 1'b1;
+            typed_width$d = typed_step$next_width;
+            typed_height$d = typed_step$next_height;
+            typed_depth$d = typed_step$next_depth;
         end
         if (alloc | ~typed_pending) begin
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
+            typed_walked$d = 1'b0;
         end
         new_fwd_data = zero_line;
         new_fwd_mask = zero_line;
@@ -4916,6 +4979,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
+            typed_walked$d = 1'b0;
             head_ptr$d = zero_index;
             tail_ptr$d = zero_index;
             occupancy$d = zero_occupancy;
@@ -12594,6 +12658,44 @@ module atomic_unit$tail_ptr(d,q,clock);
 endmodule // atomic_unit$tail_ptr
 
 
+module atomic_unit$typed_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_depth
+
+
+module atomic_unit$typed_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_height
+
+
 module atomic_unit$typed_level(d,q,clock);
     
     // Module arguments
@@ -12632,11 +12734,15 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_base,surf_width,surf_height,surf_depth,surf_array,surf_levels,surf_u16,ready,addr,out_of_bounds,next_level,next_level_base);
+module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_base,surf_width,surf_height,surf_depth,surf_array,surf_levels,surf_u16,ready,addr,out_of_bounds,next_level,next_level_base,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
     input wire  [63:0] level_base;
+    input wire  walked;
+    input wire  [31:0] level_width;
+    input wire  [31:0] level_height;
+    input wire  [31:0] level_depth;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
@@ -12654,10 +12760,17 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
     output reg  out_of_bounds;
     output reg  [31:0] next_level;
     output reg  [63:0] next_level_base;
+    output reg  [31:0] next_width;
+    output reg  [31:0] next_height;
+    output reg  [31:0] next_depth;
     
     // Stub signals
     reg  [31:0] extent$level;
     reg  [63:0] extent$level_base;
+    reg  extent$walked;
+    reg  [31:0] extent$level_width;
+    reg  [31:0] extent$level_height;
+    reg  [31:0] extent$level_depth;
     reg  [31:0] extent$coord_u;
     reg  [31:0] extent$coord_v;
     reg  [31:0] extent$coord_r;
@@ -12676,6 +12789,9 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
     wire  extent$ready;
     wire  extent$out_of_bounds;
     wire  [31:0] extent$next_level;
+    wire  [31:0] extent$next_width;
+    wire  [31:0] extent$next_height;
+    wire  [31:0] extent$next_depth;
     reg  [31:0] first$a;
     reg  [31:0] first$b;
     reg  [63:0] first$c;
@@ -12689,6 +12805,10 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
     atomic_unit$typed_step$extent extent(
         .level(extent$level),
         .level_base(extent$level_base),
+        .walked(extent$walked),
+        .level_width(extent$level_width),
+        .level_height(extent$level_height),
+        .level_depth(extent$level_depth),
         .coord_u(extent$coord_u),
         .coord_v(extent$coord_v),
         .coord_r(extent$coord_r),
@@ -12706,7 +12826,10 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
         .second_c(extent$second_c),
         .ready(extent$ready),
         .out_of_bounds(extent$out_of_bounds),
-        .next_level(extent$next_level)
+        .next_level(extent$next_level),
+        .next_width(extent$next_width),
+        .next_height(extent$next_height),
+        .next_depth(extent$next_depth)
     );
     atomic_unit$typed_step$first first(
         .a(first$a),
@@ -12725,6 +12848,10 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
     always @(*) begin
         extent$level = level;
         extent$level_base = level_base;
+        extent$walked = walked;
+        extent$level_width = level_width;
+        extent$level_height = level_height;
+        extent$level_depth = level_depth;
         extent$coord_u = coord_u;
         extent$coord_v = coord_v;
         extent$coord_r = coord_r;
@@ -12749,6 +12876,9 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
         ready = extent$ready;
         next_level = level;
         next_level_base = level_base;
+        next_width = extent$next_width;
+        next_height = extent$next_height;
+        next_depth = extent$next_depth;
         if (~extent$ready) begin
             next_level = extent$next_level;
             next_level_base = second$result;
@@ -12758,11 +12888,15 @@ module atomic_unit$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod
 endmodule // atomic_unit$typed_step
 
 
-module atomic_unit$typed_step$extent(level,level_base,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level);
+module atomic_unit$typed_step$extent(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
     input wire  [63:0] level_base;
+    input wire  walked;
+    input wire  [31:0] level_width;
+    input wire  [31:0] level_height;
+    input wire  [31:0] level_depth;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
@@ -12781,6 +12915,9 @@ module atomic_unit$typed_step$extent(level,level_base,coord_u,coord_v,coord_r,co
     output reg  ready;
     output reg  out_of_bounds;
     output reg  [31:0] next_level;
+    output reg  [31:0] next_width;
+    output reg  [31:0] next_height;
+    output reg  [31:0] next_depth;
     
     // Constant declarations
     localparam  kind_1d = 3'b0;
@@ -12820,17 +12957,34 @@ module atomic_unit$typed_step$extent(level,level_base,coord_u,coord_v,coord_r,co
     always @(*) begin
         wide_u$narrow = coord_u;
         wide_v$narrow = coord_v;
-        width_at = surf_width >> level;
+        width_at = surf_width;
+        height_at = surf_height;
+        depth_at = surf_depth;
+        if (walked) begin
+            width_at = level_width;
+            height_at = level_height;
+            depth_at = level_depth;
+        end
         if (~|width_at) begin
             width_at = one;
         end
-        height_at = surf_height >> level;
         if (~|height_at) begin
             height_at = one;
         end
-        depth_at = surf_depth >> level;
         if (~|depth_at) begin
             depth_at = one;
+        end
+        next_width = width_at >> 32'h1;
+        if (width_at == one) begin
+            next_width = one;
+        end
+        next_height = height_at >> 32'h1;
+        if (height_at == one) begin
+            next_height = one;
+        end
+        next_depth = depth_at >> 32'h1;
+        if (depth_at == one) begin
+            next_depth = one;
         end
         rows_at = height_at;
         slices_at = one;
@@ -12926,6 +13080,44 @@ module atomic_unit$typed_step$second(a,b,c,result);
     // Update code (custom)
     always @(*) result = (a * {{32{1'b0}}, b}) + c;
 endmodule // atomic_unit$typed_step$second
+
+
+module atomic_unit$typed_walked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walked
+
+
+module atomic_unit$typed_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_width
 
 
 module atomic_unit$w_bit_offset(d,q,clock);

@@ -138,6 +138,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [127:0] lane_mux$coord;
     reg  [31:0] typed_step$level;
     reg  [63:0] typed_step$level_base;
+    reg  typed_step$walked;
+    reg  [31:0] typed_step$level_width;
+    reg  [31:0] typed_step$level_height;
+    reg  [31:0] typed_step$level_depth;
     reg  [31:0] typed_step$coord_u;
     reg  [31:0] typed_step$coord_v;
     reg  [31:0] typed_step$coord_r;
@@ -155,6 +159,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  typed_step$out_of_bounds;
     wire  [31:0] typed_step$next_level;
     wire  [63:0] typed_step$next_level_base;
+    wire  [31:0] typed_step$next_width;
+    wire  [31:0] typed_step$next_height;
+    wire  [31:0] typed_step$next_depth;
     reg  [63:0] addr_gen$lane_addr;
     reg  [63:0] addr_gen$elem_offset;
     reg  [2:0] addr_gen$elem_size;
@@ -541,6 +548,18 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [63:0] typed_level_base$d;
     wire  [63:0] typed_level_base$q;
     reg  typed_level_base$clock;
+    reg  typed_walked$d;
+    wire  typed_walked$q;
+    reg  typed_walked$clock;
+    reg  [31:0] typed_width$d;
+    wire  [31:0] typed_width$q;
+    reg  typed_width$clock;
+    reg  [31:0] typed_height$d;
+    wire  [31:0] typed_height$q;
+    reg  typed_height$clock;
+    reg  [31:0] typed_depth$d;
+    wire  [31:0] typed_depth$q;
+    reg  typed_depth$clock;
     reg  [2:0] head_ptr$d;
     wire  [2:0] head_ptr$q;
     reg  head_ptr$clock;
@@ -1471,6 +1490,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     atomic_unit_l8_w32_int$typed_step typed_step(
         .level(typed_step$level),
         .level_base(typed_step$level_base),
+        .walked(typed_step$walked),
+        .level_width(typed_step$level_width),
+        .level_height(typed_step$level_height),
+        .level_depth(typed_step$level_depth),
         .coord_u(typed_step$coord_u),
         .coord_v(typed_step$coord_v),
         .coord_r(typed_step$coord_r),
@@ -1487,7 +1510,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .addr(typed_step$addr),
         .out_of_bounds(typed_step$out_of_bounds),
         .next_level(typed_step$next_level),
-        .next_level_base(typed_step$next_level_base)
+        .next_level_base(typed_step$next_level_base),
+        .next_width(typed_step$next_width),
+        .next_height(typed_step$next_height),
+        .next_depth(typed_step$next_depth)
     );
     atomic_unit_l8_w32_int$addr_gen addr_gen(
         .lane_addr(addr_gen$lane_addr),
@@ -1966,6 +1992,26 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(typed_level_base$d),
         .q(typed_level_base$q),
         .clock(typed_level_base$clock)
+    );
+    atomic_unit_l8_w32_int$typed_walked typed_walked(
+        .d(typed_walked$d),
+        .q(typed_walked$q),
+        .clock(typed_walked$clock)
+    );
+    atomic_unit_l8_w32_int$typed_width typed_width(
+        .d(typed_width$d),
+        .q(typed_width$q),
+        .clock(typed_width$clock)
+    );
+    atomic_unit_l8_w32_int$typed_height typed_height(
+        .d(typed_height$d),
+        .q(typed_height$q),
+        .clock(typed_height$clock)
+    );
+    atomic_unit_l8_w32_int$typed_depth typed_depth(
+        .d(typed_depth$d),
+        .q(typed_depth$q),
+        .clock(typed_depth$clock)
     );
     atomic_unit_l8_w32_int$head_ptr head_ptr(
         .d(head_ptr$d),
@@ -3412,6 +3458,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         elem_shift$clock = clock;
         typed_level$clock = clock;
         typed_level_base$clock = clock;
+        typed_walked$clock = clock;
+        typed_width$clock = clock;
+        typed_height$clock = clock;
+        typed_depth$clock = clock;
         head_ptr$clock = clock;
         tail_ptr$clock = clock;
         occupancy$clock = clock;
@@ -3550,6 +3600,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         elem_shift$d = elem_shift$q;
         typed_level$d = typed_level$q;
         typed_level_base$d = typed_level_base$q;
+        typed_walked$d = typed_walked$q;
+        typed_width$d = typed_width$q;
+        typed_height$d = typed_height$q;
+        typed_depth$d = typed_depth$q;
         head_ptr$d = head_ptr$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
@@ -4047,6 +4101,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         typed_step$level = typed_level$q;
         typed_step$level_base = typed_level_base$q;
+        typed_step$walked = typed_walked$q;
+        typed_step$level_width = typed_width$q;
+        typed_step$level_height = typed_height$q;
+        typed_step$level_depth = typed_depth$q;
         typed_step$coord_u = lane_mux$coord[(32'h0)+:(32)];
         typed_step$coord_v = zero_coord;
         if (ctx_v_present$q) begin
@@ -4657,10 +4715,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (typed_pending & ~typed_step$ready) begin
             typed_level$d = typed_step$next_level;
             typed_level_base$d = typed_step$next_level_base;
+            typed_walked$d = 1'b1;
+            typed_width$d = typed_step$next_width;
+            typed_height$d = typed_step$next_height;
+            typed_depth$d = typed_step$next_depth;
         end
         if (alloc | ~typed_pending) begin
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
+            typed_walked$d = 1'b0;
         end
         new_fwd_data = zero_line;
         new_fwd_mask = zero_line;
@@ -4915,6 +4978,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
+            typed_walked$d = 1'b0;
             head_ptr$d = zero_index;
             tail_ptr$d = zero_index;
             occupancy$d = zero_occupancy;
@@ -5423,6 +5487,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  decode$half_bf16;
     wire  [11:0] decode$wide_exp_max;
     wire  [56:0] decode$wide_lsb;
+    wire  [56:0] decode$wide_man_field;
     wire  decode$wide_ftz;
     wire  decode$wide_a_sign;
     wire  [11:0] decode$wide_a_exp;
@@ -5435,6 +5500,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  [63:0] decode$wide_inf;
     wire  [8:0] decode$half_exp_max;
     wire  [14:0] decode$half_lsb;
+    wire  [14:0] decode$half_man_field;
     wire  decode$half_a_sign;
     wire  [8:0] decode$half_a_exp;
     wire  [14:0] decode$half_a_man;
@@ -5448,6 +5514,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     reg  add_wide$advance;
     reg  [11:0] add_wide$exp_max;
     reg  [56:0] add_wide$lsb;
+    reg  [56:0] add_wide$man_field;
     reg  add_wide$ftz;
     reg  add_wide$a_sign;
     reg  [11:0] add_wide$a_exp;
@@ -5462,6 +5529,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     reg  add_half$advance;
     reg  [8:0] add_half$exp_max;
     reg  [14:0] add_half$lsb;
+    reg  [14:0] add_half$man_field;
     reg  add_half$ftz;
     reg  add_half$a_sign;
     reg  [8:0] add_half$a_exp;
@@ -5574,6 +5642,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .half_bf16(decode$half_bf16),
         .wide_exp_max(decode$wide_exp_max),
         .wide_lsb(decode$wide_lsb),
+        .wide_man_field(decode$wide_man_field),
         .wide_ftz(decode$wide_ftz),
         .wide_a_sign(decode$wide_a_sign),
         .wide_a_exp(decode$wide_a_exp),
@@ -5586,6 +5655,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .wide_inf(decode$wide_inf),
         .half_exp_max(decode$half_exp_max),
         .half_lsb(decode$half_lsb),
+        .half_man_field(decode$half_man_field),
         .half_a_sign(decode$half_a_sign),
         .half_a_exp(decode$half_a_exp),
         .half_a_man(decode$half_a_man),
@@ -5601,6 +5671,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .advance(add_wide$advance),
         .exp_max(add_wide$exp_max),
         .lsb(add_wide$lsb),
+        .man_field(add_wide$man_field),
         .ftz(add_wide$ftz),
         .a_sign(add_wide$a_sign),
         .a_exp(add_wide$a_exp),
@@ -5617,6 +5688,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .advance(add_half$advance),
         .exp_max(add_half$exp_max),
         .lsb(add_half$lsb),
+        .man_field(add_half$man_field),
         .ftz(add_half$ftz),
         .a_sign(add_half$a_sign),
         .a_exp(add_half$a_exp),
@@ -5778,6 +5850,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         decode$src0_low = src0[(32'h0)+:(64)];
         add_wide$exp_max = decode$wide_exp_max;
         add_wide$lsb = decode$wide_lsb;
+        add_wide$man_field = decode$wide_man_field;
         add_wide$ftz = decode$wide_ftz;
         add_wide$a_sign = decode$wide_a_sign;
         add_wide$a_exp = decode$wide_a_exp;
@@ -5792,6 +5865,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         cmp_wide$b = src0[(32'h0)+:(64)];
         add_half$exp_max = decode$half_exp_max;
         add_half$lsb = decode$half_lsb;
+        add_half$man_field = decode$half_man_field;
         add_half$ftz = 1'b0;
         add_half$a_sign = decode$half_a_sign;
         add_half$a_exp = decode$half_a_exp;
@@ -5899,13 +5973,14 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
 endmodule // atomic_unit_l8_w32_int$alu$float
 
 
-module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
     input wire  [8:0] exp_max;
     input wire  [14:0] lsb;
+    input wire  [14:0] man_field;
     input wire  ftz;
     input wire  a_sign;
     input wire  [8:0] a_exp;
@@ -5976,6 +6051,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
     reg  [14:0] r1_lsb$d;
     wire  [14:0] r1_lsb$q;
     reg  r1_lsb$clock;
+    reg  [14:0] r1_man_field$d;
+    wire  [14:0] r1_man_field$q;
+    reg  r1_man_field$clock;
     reg  [8:0] r1_exp_max$d;
     wire  [8:0] r1_exp_max$q;
     reg  r1_exp_max$clock;
@@ -6021,6 +6099,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
     reg  [14:0] r2_lsb$d;
     wire  [14:0] r2_lsb$q;
     reg  r2_lsb$clock;
+    reg  [14:0] r2_man_field$d;
+    wire  [14:0] r2_man_field$q;
+    reg  r2_man_field$clock;
     reg  [8:0] r2_exp_max$d;
     wire  [8:0] r2_exp_max$q;
     reg  r2_exp_max$clock;
@@ -6029,7 +6110,6 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
     reg  r2_ftz$clock;
     
     // Local signals
-    reg  [14:0] man_field;
     reg  [14:0] out_man_field;
     reg  [14:0] out_round_bit;
     reg  [14:0] out_sticky_bits;
@@ -6055,10 +6135,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
     reg  big_sign;
     reg  [8:0] big_exp;
     reg  [14:0] big_sig;
-    reg  [8:0] small_exp;
     reg  [14:0] small_sig;
     reg  subtract;
     reg  [8:0] exp_diff;
+    reg  [8:0] a_minus_b_exp;
+    reg  [8:0] b_minus_a_exp;
     reg  [3:0] align_shift;
     reg  [14:0] shifted_out;
     reg  [14:0] small_aligned;
@@ -6150,6 +6231,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         .q(r1_lsb$q),
         .clock(r1_lsb$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_man_field r1_man_field(
+        .d(r1_man_field$d),
+        .q(r1_man_field$q),
+        .clock(r1_man_field$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_max r1_exp_max(
         .d(r1_exp_max$d),
         .q(r1_exp_max$q),
@@ -6225,6 +6311,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         .q(r2_lsb$q),
         .clock(r2_lsb$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_man_field r2_man_field(
+        .d(r2_man_field$d),
+        .q(r2_man_field$q),
+        .clock(r2_man_field$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$add_half$r2_exp_max r2_exp_max(
         .d(r2_exp_max$d),
         .q(r2_exp_max$q),
@@ -6251,6 +6342,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         r1_b_inf$clock = clock;
         r1_nan$clock = clock;
         r1_lsb$clock = clock;
+        r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
         r2_sig$clock = clock;
@@ -6266,6 +6358,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         r2_b_inf$clock = clock;
         r2_nan$clock = clock;
         r2_lsb$clock = clock;
+        r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
         r1_big_sign$d = r1_big_sign$q;
@@ -6281,6 +6374,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         r1_b_inf$d = r1_b_inf$q;
         r1_nan$d = r1_nan$q;
         r1_lsb$d = r1_lsb$q;
+        r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
         r2_sig$d = r2_sig$q;
@@ -6296,9 +6390,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         r2_b_inf$d = r2_b_inf$q;
         r2_nan$d = r2_nan$q;
         r2_lsb$d = r2_lsb$q;
+        r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
-        man_field = hidden_bit - lsb;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -6335,17 +6429,20 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
-        small_exp = b_exp_eff;
         small_sig = b_sig;
         if (b_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
-            small_exp = a_exp_eff;
             small_sig = a_sig;
         end
         subtract = a_sign != b_sign;
-        exp_diff = big_exp - small_exp;
+        a_minus_b_exp = a_exp_eff - b_exp_eff;
+        b_minus_a_exp = b_exp_eff - a_exp_eff;
+        exp_diff = a_minus_b_exp;
+        if (b_larger) begin
+            exp_diff = b_minus_a_exp;
+        end
         align_shift = exp_diff[(32'h0)+:(4)];
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
@@ -6369,6 +6466,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
             r1_b_inf$d = b_inf;
             r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
             r1_lsb$d = lsb;
+            r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
@@ -6409,12 +6507,13 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
             r2_b_inf$d = r1_b_inf$q;
             r2_nan$d = r1_nan$q;
             r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        out_man_field = hidden_bit - r2_lsb$q;
+        out_man_field = r2_man_field$q;
         out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = out_round_bit - sig_one;
+        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
         stage_out$2 = r2_sig$q;
         stage_out_exp$2 = r2_exp$q;
         if (~(|(r2_sig$q & stage_top_mask$2)) & (r2_exp$q > stage_shift$2)) begin
@@ -6434,7 +6533,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,ftz,a
             exp_field = normalized_exp;
         end
         round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ~(r2_lsb$q - sig_one);
+        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
             rounded = truncated + r2_lsb$q;
@@ -6715,6 +6814,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r1_lsb(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_lsb
 
 
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_man_field
+
+
 module atomic_unit_l8_w32_int$alu$float$add_half$r1_nan(d,q,clock);
     
     // Module arguments
@@ -6981,6 +7099,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_lsb(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_lsb
 
 
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_man_field
+
+
 module atomic_unit_l8_w32_int$alu$float$add_half$r2_nan(d,q,clock);
     
     // Module arguments
@@ -7057,13 +7194,14 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero
 
 
-module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
     input wire  [11:0] exp_max;
     input wire  [56:0] lsb;
+    input wire  [56:0] man_field;
     input wire  ftz;
     input wire  a_sign;
     input wire  [11:0] a_exp;
@@ -7138,6 +7276,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
     reg  [56:0] r1_lsb$d;
     wire  [56:0] r1_lsb$q;
     reg  r1_lsb$clock;
+    reg  [56:0] r1_man_field$d;
+    wire  [56:0] r1_man_field$q;
+    reg  r1_man_field$clock;
     reg  [11:0] r1_exp_max$d;
     wire  [11:0] r1_exp_max$q;
     reg  r1_exp_max$clock;
@@ -7183,6 +7324,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
     reg  [56:0] r2_lsb$d;
     wire  [56:0] r2_lsb$q;
     reg  r2_lsb$clock;
+    reg  [56:0] r2_man_field$d;
+    wire  [56:0] r2_man_field$q;
+    reg  r2_man_field$clock;
     reg  [11:0] r2_exp_max$d;
     wire  [11:0] r2_exp_max$q;
     reg  r2_exp_max$clock;
@@ -7191,7 +7335,6 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
     reg  r2_ftz$clock;
     
     // Local signals
-    reg  [56:0] man_field;
     reg  [56:0] out_man_field;
     reg  [56:0] out_round_bit;
     reg  [56:0] out_sticky_bits;
@@ -7217,10 +7360,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
     reg  big_sign;
     reg  [11:0] big_exp;
     reg  [56:0] big_sig;
-    reg  [11:0] small_exp;
     reg  [56:0] small_sig;
     reg  subtract;
     reg  [11:0] exp_diff;
+    reg  [11:0] a_minus_b_exp;
+    reg  [11:0] b_minus_a_exp;
     reg  [5:0] align_shift;
     reg  [56:0] shifted_out;
     reg  [56:0] small_aligned;
@@ -7316,6 +7460,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         .q(r1_lsb$q),
         .clock(r1_lsb$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_man_field r1_man_field(
+        .d(r1_man_field$d),
+        .q(r1_man_field$q),
+        .clock(r1_man_field$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_max r1_exp_max(
         .d(r1_exp_max$d),
         .q(r1_exp_max$q),
@@ -7391,6 +7540,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         .q(r2_lsb$q),
         .clock(r2_lsb$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_man_field r2_man_field(
+        .d(r2_man_field$d),
+        .q(r2_man_field$q),
+        .clock(r2_man_field$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp_max r2_exp_max(
         .d(r2_exp_max$d),
         .q(r2_exp_max$q),
@@ -7417,6 +7571,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         r1_b_inf$clock = clock;
         r1_nan$clock = clock;
         r1_lsb$clock = clock;
+        r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
         r2_sig$clock = clock;
@@ -7432,6 +7587,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         r2_b_inf$clock = clock;
         r2_nan$clock = clock;
         r2_lsb$clock = clock;
+        r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
         r1_big_sign$d = r1_big_sign$q;
@@ -7447,6 +7603,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         r1_b_inf$d = r1_b_inf$q;
         r1_nan$d = r1_nan$q;
         r1_lsb$d = r1_lsb$q;
+        r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
         r2_sig$d = r2_sig$q;
@@ -7462,9 +7619,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         r2_b_inf$d = r2_b_inf$q;
         r2_nan$d = r2_nan$q;
         r2_lsb$d = r2_lsb$q;
+        r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
-        man_field = hidden_bit - lsb;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -7501,17 +7658,20 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
-        small_exp = b_exp_eff;
         small_sig = b_sig;
         if (b_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
-            small_exp = a_exp_eff;
             small_sig = a_sig;
         end
         subtract = a_sign != b_sign;
-        exp_diff = big_exp - small_exp;
+        a_minus_b_exp = a_exp_eff - b_exp_eff;
+        b_minus_a_exp = b_exp_eff - a_exp_eff;
+        exp_diff = a_minus_b_exp;
+        if (b_larger) begin
+            exp_diff = b_minus_a_exp;
+        end
         align_shift = exp_diff[(32'h0)+:(6)];
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
@@ -7535,6 +7695,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
             r1_b_inf$d = b_inf;
             r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
             r1_lsb$d = lsb;
+            r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
@@ -7581,12 +7742,13 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
             r2_b_inf$d = r1_b_inf$q;
             r2_nan$d = r1_nan$q;
             r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        out_man_field = hidden_bit - r2_lsb$q;
+        out_man_field = r2_man_field$q;
         out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = out_round_bit - sig_one;
+        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
         stage_out$3 = r2_sig$q;
         stage_out_exp$3 = r2_exp$q;
         if (~(|(r2_sig$q & stage_top_mask$3)) & (r2_exp$q > stage_shift$3)) begin
@@ -7612,7 +7774,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,ftz,a
             exp_field = normalized_exp;
         end
         round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ~(r2_lsb$q - sig_one);
+        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
             rounded = truncated + r2_lsb$q;
@@ -7893,6 +8055,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r1_lsb(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_lsb
 
 
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_man_field
+
+
 module atomic_unit_l8_w32_int$alu$float$add_wide$r1_nan(d,q,clock);
     
     // Module arguments
@@ -8157,6 +8338,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r2_lsb(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_man_field
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r2_nan(d,q,clock);
@@ -8593,7 +8793,7 @@ module atomic_unit_l8_w32_int$alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_n
 endmodule // atomic_unit_l8_w32_int$alu$float$cmp_wide
 
 
-module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
+module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
     
     // Module arguments
     input wire  [4:0] op;
@@ -8614,6 +8814,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
     output reg  half_bf16;
     output reg  [11:0] wide_exp_max;
     output reg  [56:0] wide_lsb;
+    output reg  [56:0] wide_man_field;
     output reg  wide_ftz;
     output reg  wide_a_sign;
     output reg  [11:0] wide_a_exp;
@@ -8626,6 +8827,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
     output reg  [63:0] wide_inf;
     output reg  [8:0] half_exp_max;
     output reg  [14:0] half_lsb;
+    output reg  [14:0] half_man_field;
     output reg  half_a_sign;
     output reg  [8:0] half_a_exp;
     output reg  [14:0] half_a_man;
@@ -8654,31 +8856,37 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
     localparam  ty_bf16x2 = 4'h9;
     localparam  wide_f16_exp_max = 12'h1f;
     localparam  wide_f16_lsb = 57'h200000000000;
+    localparam  wide_f16_man_field = 57'h7fe00000000000;
     localparam  wide_f16_sign = 64'h8000;
     localparam  wide_f16_mask = 64'hffff;
     localparam  wide_f16_inf = 64'h7c00;
     localparam  wide_bf16_exp_max = 12'hff;
     localparam  wide_bf16_lsb = 57'h1000000000000;
+    localparam  wide_bf16_man_field = 57'h7f000000000000;
     localparam  wide_bf16_sign = 64'h8000;
     localparam  wide_bf16_mask = 64'hffff;
     localparam  wide_bf16_inf = 64'h7f80;
     localparam  wide_f32_exp_max = 12'hff;
     localparam  wide_f32_lsb = 57'h100000000;
+    localparam  wide_f32_man_field = 57'h7fffff00000000;
     localparam  wide_f32_sign = 64'h80000000;
     localparam  wide_f32_mask = 64'hffffffff;
     localparam  wide_f32_inf = 64'h7f800000;
     localparam  wide_f64_exp_max = 12'h7ff;
     localparam  wide_f64_lsb = 57'h8;
+    localparam  wide_f64_man_field = 57'h7ffffffffffff8;
     localparam  wide_f64_sign = 64'h8000000000000000;
     localparam  wide_f64_mask = 64'hffffffffffffffff;
     localparam  wide_f64_inf = 64'h7ff0000000000000;
     localparam  half_f16_exp_max = 9'b11111;
     localparam  half_f16_lsb = 15'b1000;
+    localparam  half_f16_man_field = 15'b1111111111000;
     localparam  half_f16_sign = 16'h8000;
     localparam  half_f16_mask = 16'hffff;
     localparam  half_f16_inf = 16'h7c00;
     localparam  half_bf16_exp_max = 9'b11111111;
     localparam  half_bf16_lsb = 15'b1000000;
+    localparam  half_bf16_man_field = 15'b1111111000000;
     localparam  half_bf16_sign = 16'h8000;
     localparam  half_bf16_mask = 16'hffff;
     localparam  half_bf16_inf = 16'h7f80;
@@ -8702,6 +8910,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         float_op = is_fadd | ((((op == op_fmax) | (op == op_fmin)) | ((op == op_fmin_ptx) | (op == op_fmax_ptx)) | (op == op_fcmpwr)) & ((wide_f16 | wide_bf16) | (wide_f32 | wide_f64)));
         wide_exp_max = wide_f64_exp_max;
         wide_lsb = wide_f64_lsb;
+        wide_man_field = wide_f64_man_field;
         wide_sign_bit = wide_f64_sign;
         wide_width_mask = wide_f64_mask;
         wide_inf = wide_f64_inf;
@@ -8714,6 +8923,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         if (wide_f32) begin
             wide_exp_max = wide_f32_exp_max;
             wide_lsb = wide_f32_lsb;
+            wide_man_field = wide_f32_man_field;
             wide_sign_bit = wide_f32_sign;
             wide_width_mask = wide_f32_mask;
             wide_inf = wide_f32_inf;
@@ -8727,6 +8937,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         if (wide_f16) begin
             wide_exp_max = wide_f16_exp_max;
             wide_lsb = wide_f16_lsb;
+            wide_man_field = wide_f16_man_field;
             wide_sign_bit = wide_f16_sign;
             wide_width_mask = wide_f16_mask;
             wide_inf = wide_f16_inf;
@@ -8740,6 +8951,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         if (wide_bf16) begin
             wide_exp_max = wide_bf16_exp_max;
             wide_lsb = wide_bf16_lsb;
+            wide_man_field = wide_bf16_man_field;
             wide_sign_bit = wide_bf16_sign;
             wide_width_mask = wide_bf16_mask;
             wide_inf = wide_bf16_inf;
@@ -8753,6 +8965,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         wide_ftz = ftz & (ty == ty_f32);
         half_exp_max = half_f16_exp_max;
         half_lsb = half_f16_lsb;
+        half_man_field = half_f16_man_field;
         half_sign_bit = half_f16_sign;
         half_width_mask = half_f16_mask;
         half_inf = half_f16_inf;
@@ -8763,6 +8976,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         if (half_bf16) begin
             half_exp_max = half_bf16_exp_max;
             half_lsb = half_bf16_lsb;
+            half_man_field = half_bf16_man_field;
             half_sign_bit = half_bf16_sign;
             half_width_mask = half_bf16_mask;
             half_inf = half_bf16_inf;
@@ -16387,6 +16601,44 @@ module atomic_unit_l8_w32_int$tail_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$tail_ptr
 
 
+module atomic_unit_l8_w32_int$typed_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_depth
+
+
+module atomic_unit_l8_w32_int$typed_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_height
+
+
 module atomic_unit_l8_w32_int$typed_level(d,q,clock);
     
     // Module arguments
@@ -16425,11 +16677,15 @@ module atomic_unit_l8_w32_int$typed_level_base(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_level_base
 
 
-module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_base,surf_width,surf_height,surf_depth,surf_array,surf_levels,surf_u16,ready,addr,out_of_bounds,next_level,next_level_base);
+module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_base,surf_width,surf_height,surf_depth,surf_array,surf_levels,surf_u16,ready,addr,out_of_bounds,next_level,next_level_base,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
     input wire  [63:0] level_base;
+    input wire  walked;
+    input wire  [31:0] level_width;
+    input wire  [31:0] level_height;
+    input wire  [31:0] level_depth;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
@@ -16447,10 +16703,17 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
     output reg  out_of_bounds;
     output reg  [31:0] next_level;
     output reg  [63:0] next_level_base;
+    output reg  [31:0] next_width;
+    output reg  [31:0] next_height;
+    output reg  [31:0] next_depth;
     
     // Stub signals
     reg  [31:0] extent$level;
     reg  [63:0] extent$level_base;
+    reg  extent$walked;
+    reg  [31:0] extent$level_width;
+    reg  [31:0] extent$level_height;
+    reg  [31:0] extent$level_depth;
     reg  [31:0] extent$coord_u;
     reg  [31:0] extent$coord_v;
     reg  [31:0] extent$coord_r;
@@ -16469,6 +16732,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
     wire  extent$ready;
     wire  extent$out_of_bounds;
     wire  [31:0] extent$next_level;
+    wire  [31:0] extent$next_width;
+    wire  [31:0] extent$next_height;
+    wire  [31:0] extent$next_depth;
     reg  [31:0] first$a;
     reg  [31:0] first$b;
     reg  [63:0] first$c;
@@ -16482,6 +16748,10 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
     atomic_unit_l8_w32_int$typed_step$extent extent(
         .level(extent$level),
         .level_base(extent$level_base),
+        .walked(extent$walked),
+        .level_width(extent$level_width),
+        .level_height(extent$level_height),
+        .level_depth(extent$level_depth),
         .coord_u(extent$coord_u),
         .coord_v(extent$coord_v),
         .coord_r(extent$coord_r),
@@ -16499,7 +16769,10 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
         .second_c(extent$second_c),
         .ready(extent$ready),
         .out_of_bounds(extent$out_of_bounds),
-        .next_level(extent$next_level)
+        .next_level(extent$next_level),
+        .next_width(extent$next_width),
+        .next_height(extent$next_height),
+        .next_depth(extent$next_depth)
     );
     atomic_unit_l8_w32_int$typed_step$first first(
         .a(first$a),
@@ -16518,6 +16791,10 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
     always @(*) begin
         extent$level = level;
         extent$level_base = level_base;
+        extent$walked = walked;
+        extent$level_width = level_width;
+        extent$level_height = level_height;
+        extent$level_depth = level_depth;
         extent$coord_u = coord_u;
         extent$coord_v = coord_v;
         extent$coord_r = coord_r;
@@ -16542,6 +16819,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
         ready = extent$ready;
         next_level = level;
         next_level_base = level_base;
+        next_width = extent$next_width;
+        next_height = extent$next_height;
+        next_depth = extent$next_depth;
         if (~extent$ready) begin
             next_level = extent$next_level;
             next_level_base = second$result;
@@ -16551,11 +16831,15 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,coord_u,coord_v,coord_
 endmodule // atomic_unit_l8_w32_int$typed_step
 
 
-module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level);
+module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
     input wire  [63:0] level_base;
+    input wire  walked;
+    input wire  [31:0] level_width;
+    input wire  [31:0] level_height;
+    input wire  [31:0] level_depth;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
@@ -16574,6 +16858,9 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,coord_u,coord_v
     output reg  ready;
     output reg  out_of_bounds;
     output reg  [31:0] next_level;
+    output reg  [31:0] next_width;
+    output reg  [31:0] next_height;
+    output reg  [31:0] next_depth;
     
     // Constant declarations
     localparam  kind_1d = 3'b0;
@@ -16613,17 +16900,34 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,coord_u,coord_v
     always @(*) begin
         wide_u$narrow = coord_u;
         wide_v$narrow = coord_v;
-        width_at = surf_width >> level;
+        width_at = surf_width;
+        height_at = surf_height;
+        depth_at = surf_depth;
+        if (walked) begin
+            width_at = level_width;
+            height_at = level_height;
+            depth_at = level_depth;
+        end
         if (~|width_at) begin
             width_at = one;
         end
-        height_at = surf_height >> level;
         if (~|height_at) begin
             height_at = one;
         end
-        depth_at = surf_depth >> level;
         if (~|depth_at) begin
             depth_at = one;
+        end
+        next_width = width_at >> 32'h1;
+        if (width_at == one) begin
+            next_width = one;
+        end
+        next_height = height_at >> 32'h1;
+        if (height_at == one) begin
+            next_height = one;
+        end
+        next_depth = depth_at >> 32'h1;
+        if (depth_at == one) begin
+            next_depth = one;
         end
         rows_at = height_at;
         slices_at = one;
@@ -16719,6 +17023,44 @@ module atomic_unit_l8_w32_int$typed_step$second(a,b,c,result);
     // Update code (custom)
     always @(*) result = (a * {{32{1'b0}}, b}) + c;
 endmodule // atomic_unit_l8_w32_int$typed_step$second
+
+
+module atomic_unit_l8_w32_int$typed_walked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_walked
+
+
+module atomic_unit_l8_w32_int$typed_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_width
 
 
 module atomic_unit_l8_w32_int$w_bit_offset(d,q,clock);
