@@ -1,8 +1,8 @@
 //! The atomic ALU: computes, for one element, the value an atomic writes
 //! back to memory and the value it returns to the lane (`ret_value`). The
 //! integer ops are combinational (`new_value`, in the cycle the operands are
-//! on the ports); the float ops go through the three-stage [`FloatAlu`]
-//! (`float_value`, two `pipe_advance` edges later; `float_op` says which).
+//! on the ports); the float ops go through the four-stage [`FloatAlu`]
+//! (`float_value`, three `pipe_advance` edges later; `float_op` says which).
 //!
 //! Its semantics are exactly `atomport::golden::atomic_ops::apply` (the golden
 //! model's op function, which takes the same `op`/`ty` codes); the test bench
@@ -86,10 +86,10 @@ pub struct AtomicAlu {
     /// The value returned to the lane: old, or new for PREDEC; masked to the width.
     pub ret_value: Signal<Out, Bits<ALU_DATA_BITS>>,
     /// The op on the ports is a float op (built with them): its value
-    /// written back is `float_value` after two `pipe_advance` edges.
+    /// written back is `float_value` after three `pipe_advance` edges.
     pub float_op: Signal<Out, Bit>,
     /// The float op's value written back, masked to its width, for the op
-    /// on the ports two `pipe_advance` edges ago.
+    /// on the ports three `pipe_advance` edges ago.
     pub float_value: Signal<Out, Bits<ALU_DATA_BITS>>,
 
     // ---- the floating-point ops ----
@@ -97,6 +97,7 @@ pub struct AtomicAlu {
     /// the float op's width mask, to stage 3
     float_mask_1: DFF<Bits<ALU_DATA_BITS>>,
     float_mask_2: DFF<Bits<ALU_DATA_BITS>>,
+    float_mask_3: DFF<Bits<ALU_DATA_BITS>>,
     /// built with the float ops (`AtomicAlu::new`)
     fp_enabled: Constant<Bit>,
     /// built with 64-bit and with 128-bit elements (`AtomicAlu::new`): types
@@ -298,6 +299,7 @@ impl AtomicAlu {
             float: Default::default(),
             float_mask_1: Default::default(),
             float_mask_2: Default::default(),
+            float_mask_3: Default::default(),
             fp_enabled: Constant::new(with_fp),
             has_64: Constant::new(data_bits >= 64),
             has_128: Constant::new(data_bits >= 128),
@@ -412,7 +414,7 @@ impl Logic for AtomicAlu {
     // expression below is parenthesized on purpose (DEVELOPERS.md, Stack).
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, float_mask_1, float_mask_2);
+        dff_setup!(self, clock, float_mask_1, float_mask_2, float_mask_3);
         // 0. the float ops' inputs: wiring from the ports only (Verilator
         //    UNOPTFLAT rule, unit.rs); FloatAlu ignores bits above the width
         self.float.clock.next = self.clock.val();
@@ -595,15 +597,16 @@ impl Logic for AtomicAlu {
         if self.is_predec.val() {
             self.ret_value.next = self.new_masked.val();
         }
-        // the float ops: their width mask rides along to stage 3
+        // the float ops: their width mask rides along to stage 4
         self.float_op.next = self.take_float.val();
         if self.pipe_advance.val() {
             self.float_mask_1.d.next = self.width_mask.val();
             self.float_mask_2.d.next = self.float_mask_1.q.val();
+            self.float_mask_3.d.next = self.float_mask_2.q.val();
         }
         self.float_value.next = self.zero.val();
         if self.fp_enabled.val() {
-            self.float_value.next = self.float.new_value.val() & self.float_mask_2.q.val();
+            self.float_value.next = self.float.new_value.val() & self.float_mask_3.q.val();
         }
     }
 }

@@ -1,5 +1,5 @@
 //! `FpAdd`: the one floating-point adder of the atomic ALU — a multi-format
-//! IEEE 754 adder, round to nearest even, optional flush-to-zero, in three
+//! IEEE 754 adder, round to nearest even, optional flush-to-zero, in four
 //! pipeline stages.
 //!
 //! Every format the ALU adds (f64, f32, f16, bf16) is mapped into ONE
@@ -13,16 +13,17 @@
 //! sticky, add, leading-zero normalization, round, pack.
 //!
 //! # Pipeline
-//! Three stages, registers between them load when `advance` is 1 (the
+//! Four stages; the registers between them load when `advance` is 1 (the
 //! unit's execute pipeline moves; docs/microarchitecture.md "Execute
 //! pipeline"): the sum of the operands given in cycle t is on `sum_*` in
-//! the cycle after the second `advance` edge.
+//! the cycle after the third `advance` edge.
 //!
 //! | stage | does | registers after it |
 //! | --- | --- | --- |
-//! | 1 | unpack, classify, order by magnitude, align with sticky | `r1_*`: larger sign/exponent/significand, aligned smaller significand, specials, format |
-//! | 2 | add or subtract, carry shift, the larger half of the normalization shifts (leading-zero count and shift fused) | `r2_*`: partly normalized significand and exponent, zero sum, specials, format |
-//! | 3 | the remaining normalization shifts, round to nearest even, specials, pack | (the ALU's write stage) |
+//! | 1 | unpack, classify, order by magnitude, alignment distance | `r1_*`: larger sign/exponent/significand, smaller significand, shift, specials, format |
+//! | 2 | align with sticky, add or subtract | `r2_*`: raw sum, exponent, zero sum, specials, format |
+//! | 3 | carry shift, normalization (leading-zero count and shift fused) | `r3_*`: normalized significand, exponent field, specials, format |
+//! | 4 | round to nearest even, overflow, specials, pack | (the ALU's write stage) |
 //!
 //! # Datapath layout
 //! A significand is `SIG_BITS` wide (`S`), fixed for every format:
@@ -82,7 +83,7 @@ pub fn lsb_position(sig_bits: usize, man_bits: usize) -> usize {
     sig_bits - 2 - man_bits
 }
 
-/// `sum = a + b` in the format given by `exp_max` and `lsb` (three stages).
+/// `sum = a + b` in the format given by `exp_max` and `lsb` (four stages).
 /// Operands and result are unpacked: sign, biased exponent field, and the
 /// mantissa field at its datapath position (bits outside the format's
 /// mantissa field are ignored on input and zero on output).
@@ -119,11 +120,13 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     pub sum_man: Signal<Out, Bits<SIG_BITS>>,
 
     // ---- stage 1 -> 2 registers ----
-    r1_big_sign: DFF<Bit>,
     r1_big_exp: DFF<Bits<EXP_BITS>>,
     r1_big_sig: DFF<Bits<SIG_BITS>>,
-    r1_small_aligned: DFF<Bits<SIG_BITS>>,
+    /// the smaller significand, not yet aligned
+    r1_small_sig: DFF<Bits<SIG_BITS>>,
+    r1_align_shift: DFF<Bits<NORM_STAGES>>,
     r1_subtract: DFF<Bit>,
+    r1_big_sign: DFF<Bit>,
     r1_a_sign: DFF<Bit>,
     r1_b_sign: DFF<Bit>,
     r1_a_zero: DFF<Bit>,
@@ -137,12 +140,12 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r1_ftz: DFF<Bit>,
 
     // ---- stage 2 -> 3 registers ----
-    /// the significand after the first `NORM_STAGES / 2` normalization shifts
-    r2_sig: DFF<Bits<SIG_BITS>>,
+    /// the raw sum (carry bit included)
+    r2_sum: DFF<Bits<SIG_BITS>>,
+    /// the larger exponent
     r2_exp: DFF<Bits<EXP_BITS>>,
     r2_sum_is_zero: DFF<Bit>,
     r2_big_sign: DFF<Bit>,
-    r2_subtract: DFF<Bit>,
     r2_a_sign: DFF<Bit>,
     r2_b_sign: DFF<Bit>,
     r2_a_zero: DFF<Bit>,
@@ -154,6 +157,25 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r2_man_field: DFF<Bits<SIG_BITS>>,
     r2_exp_max: DFF<Bits<EXP_BITS>>,
     r2_ftz: DFF<Bit>,
+
+    // ---- stage 3 -> 4 registers ----
+    /// the normalized significand
+    r3_sig: DFF<Bits<SIG_BITS>>,
+    /// its exponent field (0: subnormal)
+    r3_exp_field: DFF<Bits<EXP_BITS>>,
+    r3_sum_is_zero: DFF<Bit>,
+    r3_big_sign: DFF<Bit>,
+    r3_a_sign: DFF<Bit>,
+    r3_b_sign: DFF<Bit>,
+    r3_a_zero: DFF<Bit>,
+    r3_b_zero: DFF<Bit>,
+    r3_a_inf: DFF<Bit>,
+    r3_b_inf: DFF<Bit>,
+    r3_nan: DFF<Bit>,
+    r3_lsb: DFF<Bits<SIG_BITS>>,
+    r3_man_field: DFF<Bits<SIG_BITS>>,
+    r3_exp_max: DFF<Bits<EXP_BITS>>,
+    r3_ftz: DFF<Bit>,
 
     // ---- constants ----
     exp_zero: Constant<Bits<EXP_BITS>>,
@@ -267,11 +289,12 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
         Self {
             clock: Default::default(),
             advance: Default::default(),
-            r1_big_sign: Default::default(),
             r1_big_exp: Default::default(),
             r1_big_sig: Default::default(),
-            r1_small_aligned: Default::default(),
+            r1_small_sig: Default::default(),
+            r1_align_shift: Default::default(),
             r1_subtract: Default::default(),
+            r1_big_sign: Default::default(),
             r1_a_sign: Default::default(),
             r1_b_sign: Default::default(),
             r1_a_zero: Default::default(),
@@ -283,11 +306,10 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             r1_man_field: Default::default(),
             r1_exp_max: Default::default(),
             r1_ftz: Default::default(),
-            r2_sig: Default::default(),
+            r2_sum: Default::default(),
             r2_exp: Default::default(),
             r2_sum_is_zero: Default::default(),
             r2_big_sign: Default::default(),
-            r2_subtract: Default::default(),
             r2_a_sign: Default::default(),
             r2_b_sign: Default::default(),
             r2_a_zero: Default::default(),
@@ -299,6 +321,21 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             r2_man_field: Default::default(),
             r2_exp_max: Default::default(),
             r2_ftz: Default::default(),
+            r3_sig: Default::default(),
+            r3_exp_field: Default::default(),
+            r3_sum_is_zero: Default::default(),
+            r3_big_sign: Default::default(),
+            r3_a_sign: Default::default(),
+            r3_b_sign: Default::default(),
+            r3_a_zero: Default::default(),
+            r3_b_zero: Default::default(),
+            r3_a_inf: Default::default(),
+            r3_b_inf: Default::default(),
+            r3_nan: Default::default(),
+            r3_lsb: Default::default(),
+            r3_man_field: Default::default(),
+            r3_exp_max: Default::default(),
+            r3_ftz: Default::default(),
             out_man_field: Default::default(),
             out_round_bit: Default::default(),
             out_sticky_bits: Default::default(),
@@ -385,11 +422,12 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         dff_setup!(
             self,
             clock,
-            r1_big_sign,
             r1_big_exp,
             r1_big_sig,
-            r1_small_aligned,
+            r1_small_sig,
+            r1_align_shift,
             r1_subtract,
+            r1_big_sign,
             r1_a_sign,
             r1_b_sign,
             r1_a_zero,
@@ -401,11 +439,10 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             r1_man_field,
             r1_exp_max,
             r1_ftz,
-            r2_sig,
+            r2_sum,
             r2_exp,
             r2_sum_is_zero,
             r2_big_sign,
-            r2_subtract,
             r2_a_sign,
             r2_b_sign,
             r2_a_zero,
@@ -416,7 +453,22 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             r2_lsb,
             r2_man_field,
             r2_exp_max,
-            r2_ftz
+            r2_ftz,
+            r3_sig,
+            r3_exp_field,
+            r3_sum_is_zero,
+            r3_big_sign,
+            r3_a_sign,
+            r3_b_sign,
+            r3_a_zero,
+            r3_b_zero,
+            r3_a_inf,
+            r3_b_inf,
+            r3_nan,
+            r3_lsb,
+            r3_man_field,
+            r3_exp_max,
+            r3_ftz
         );
 
         // ================= stage 1: unpack, classify, order, align =================
@@ -482,18 +534,13 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         if (self.exp_diff.val() & self.exp_above_shift.val()).any() {
             self.align_shift.next = self.shift_ones.val();
         }
-        self.shifted_out.next = self.small_sig.val() & !(self.sig_ones.val() << self.align_shift.val());
-        self.small_aligned.next = self.small_sig.val() >> self.align_shift.val();
-        if self.shifted_out.val().any() {
-            self.small_aligned.next = (self.small_sig.val() >> self.align_shift.val()) | self.sig_one.val();
-        }
-
         if self.advance.val() {
-            self.r1_big_sign.d.next = self.big_sign.val();
             self.r1_big_exp.d.next = self.big_exp.val();
             self.r1_big_sig.d.next = self.big_sig.val();
-            self.r1_small_aligned.d.next = self.small_aligned.val();
+            self.r1_small_sig.d.next = self.small_sig.val();
+            self.r1_align_shift.d.next = self.align_shift.val();
             self.r1_subtract.d.next = self.subtract.val();
+            self.r1_big_sign.d.next = self.big_sign.val();
             self.r1_a_sign.d.next = self.a_sign.val();
             self.r1_b_sign.d.next = self.b_sign.val();
             self.r1_a_zero.d.next = self.a_zero.val();
@@ -508,50 +555,23 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.r1_ftz.d.next = self.ftz.val();
         }
 
-        // ================= stage 2: add, carry, normalization shifts 2^(N-1) .. 2^(N - N/2) =================
+        // ================= stage 2: align with sticky, add =================
+        self.shifted_out.next = self.r1_small_sig.q.val() & !(self.sig_ones.val() << self.r1_align_shift.q.val());
+        self.small_aligned.next = self.r1_small_sig.q.val() >> self.r1_align_shift.q.val();
+        if self.shifted_out.val().any() {
+            self.small_aligned.next = (self.r1_small_sig.q.val() >> self.r1_align_shift.q.val()) | self.sig_one.val();
+        }
         // 4. the add (both operands are below the carry bit)
-        self.raw_sum.next = self.r1_big_sig.q.val() + self.r1_small_aligned.q.val();
+        self.raw_sum.next = self.r1_big_sig.q.val() + self.small_aligned.val();
         if self.r1_subtract.q.val() {
-            self.raw_sum.next = self.r1_big_sig.q.val() - self.r1_small_aligned.q.val();
+            self.raw_sum.next = self.r1_big_sig.q.val() - self.small_aligned.val();
         }
         self.sum_is_zero.next = !(self.raw_sum.val().any());
-
-        // 5. normalize: a carry shifts right once (sticky kept), then the
-        //    left-shift stages, largest first, never below exponent 1
-        self.carried.next = self.raw_sum.val();
-        self.carried_exp.next = self.r1_big_exp.q.val();
-        if (self.raw_sum.val() & self.carry_bit.val()).any() {
-            self.carried.next = (self.raw_sum.val() >> 1) | (self.raw_sum.val() & self.sig_one.val());
-            self.carried_exp.next = self.r1_big_exp.q.val() + self.exp_one.val();
-        }
-        // stage 0 (the largest shift) reads `carried`, stage i reads stage i-1
-        self.stage_out[0].next = self.carried.val();
-        self.stage_out_exp[0].next = self.carried_exp.val();
-        if !((self.carried.val() & self.stage_top_mask[0].val()).any())
-            & (self.carried_exp.val() > self.stage_shift[0].val())
-        {
-            self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
-            self.stage_out_exp[0].next = self.carried_exp.val() - self.stage_shift[0].val();
-        }
-        for i in 1..(NORM_STAGES / 2) {
-            self.stage_out[i].next = self.stage_out[i - 1].val();
-            self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val();
-            if !((self.stage_out[i - 1].val() & self.stage_top_mask[i].val()).any())
-                & (self.stage_out_exp[i - 1].val() > self.stage_shift[i].val())
-            {
-                self.stage_out[i].next = self.stage_out[i - 1].val() << self.stage_shift[i].val();
-                self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val() - self.stage_shift[i].val();
-            }
-        }
         if self.advance.val() {
-            // (a one-pass loop: an index must be a literal or a loop index)
-            for i in (NORM_STAGES / 2 - 1)..(NORM_STAGES / 2) {
-                self.r2_sig.d.next = self.stage_out[i].val();
-                self.r2_exp.d.next = self.stage_out_exp[i].val();
-            }
+            self.r2_sum.d.next = self.raw_sum.val();
+            self.r2_exp.d.next = self.r1_big_exp.q.val();
             self.r2_sum_is_zero.d.next = self.sum_is_zero.val();
             self.r2_big_sign.d.next = self.r1_big_sign.q.val();
-            self.r2_subtract.d.next = self.r1_subtract.q.val();
             self.r2_a_sign.d.next = self.r1_a_sign.q.val();
             self.r2_b_sign.d.next = self.r1_b_sign.q.val();
             self.r2_a_zero.d.next = self.r1_a_zero.q.val();
@@ -565,24 +585,25 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.r2_ftz.d.next = self.r1_ftz.q.val();
         }
 
-        // ================= stage 3: normalization shifts 2^(N/2 - 1) .. 1, round, pack =================
-        // (bits at and above lsb: the field, the hidden bit, the carry; the
-        // round bit just below lsb; the sticky bits below that: no subtractor)
-        self.out_man_field.next = self.r2_man_field.q.val();
-        self.out_round_bit.next = self.r2_lsb.q.val() >> 1;
-        self.out_sticky_bits.next =
-            !(((self.r2_man_field.q.val() | self.hidden_bit.val()) | self.carry_bit.val()) | self.out_round_bit.val());
-        for i in (NORM_STAGES / 2)..(NORM_STAGES / 2 + 1) {
-            self.stage_out[i].next = self.r2_sig.q.val();
-            self.stage_out_exp[i].next = self.r2_exp.q.val();
-            if !((self.r2_sig.q.val() & self.stage_top_mask[i].val()).any())
-                & (self.r2_exp.q.val() > self.stage_shift[i].val())
-            {
-                self.stage_out[i].next = self.r2_sig.q.val() << self.stage_shift[i].val();
-                self.stage_out_exp[i].next = self.r2_exp.q.val() - self.stage_shift[i].val();
-            }
+        // ================= stage 3: normalize =================
+        // 5. normalize: a carry shifts right once (sticky kept), then the
+        //    left-shift stages, largest first, never below exponent 1
+        self.carried.next = self.r2_sum.q.val();
+        self.carried_exp.next = self.r2_exp.q.val();
+        if (self.r2_sum.q.val() & self.carry_bit.val()).any() {
+            self.carried.next = (self.r2_sum.q.val() >> 1) | (self.r2_sum.q.val() & self.sig_one.val());
+            self.carried_exp.next = self.r2_exp.q.val() + self.exp_one.val();
         }
-        for i in (NORM_STAGES / 2 + 1)..NORM_STAGES {
+        // stage 0 (the largest shift) reads `carried`, stage i reads stage i-1
+        self.stage_out[0].next = self.carried.val();
+        self.stage_out_exp[0].next = self.carried_exp.val();
+        if !((self.carried.val() & self.stage_top_mask[0].val()).any())
+            & (self.carried_exp.val() > self.stage_shift[0].val())
+        {
+            self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
+            self.stage_out_exp[0].next = self.carried_exp.val() - self.stage_shift[0].val();
+        }
+        for i in 1..NORM_STAGES {
             self.stage_out[i].next = self.stage_out[i - 1].val();
             self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val();
             if !((self.stage_out[i - 1].val() & self.stage_top_mask[i].val()).any())
@@ -601,64 +622,89 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         if (self.normalized.val() & self.hidden_bit.val()).any() {
             self.exp_field.next = self.normalized_exp.val();
         }
+        if self.advance.val() {
+            self.r3_sig.d.next = self.normalized.val();
+            self.r3_exp_field.d.next = self.exp_field.val();
+            self.r3_sum_is_zero.d.next = self.r2_sum_is_zero.q.val();
+            self.r3_big_sign.d.next = self.r2_big_sign.q.val();
+            self.r3_a_sign.d.next = self.r2_a_sign.q.val();
+            self.r3_b_sign.d.next = self.r2_b_sign.q.val();
+            self.r3_a_zero.d.next = self.r2_a_zero.q.val();
+            self.r3_b_zero.d.next = self.r2_b_zero.q.val();
+            self.r3_a_inf.d.next = self.r2_a_inf.q.val();
+            self.r3_b_inf.d.next = self.r2_b_inf.q.val();
+            self.r3_nan.d.next = self.r2_nan.q.val();
+            self.r3_lsb.d.next = self.r2_lsb.q.val();
+            self.r3_man_field.d.next = self.r2_man_field.q.val();
+            self.r3_exp_max.d.next = self.r2_exp_max.q.val();
+            self.r3_ftz.d.next = self.r2_ftz.q.val();
+        }
+
+        // ================= stage 4: round, specials, pack =================
+        // (bits at and above lsb: the field, the hidden bit, the carry; the
+        // round bit just below lsb; the sticky bits below that: no subtractor)
+        self.out_man_field.next = self.r3_man_field.q.val();
+        self.out_round_bit.next = self.r3_lsb.q.val() >> 1;
+        self.out_sticky_bits.next =
+            !(((self.r3_man_field.q.val() | self.hidden_bit.val()) | self.carry_bit.val()) | self.out_round_bit.val());
 
         // 6. round to nearest, ties to even, at the format's LSB
-        self.round_up.next = (self.normalized.val() & self.out_round_bit.val()).any()
-            & ((self.normalized.val() & self.out_sticky_bits.val()).any()
-                | (self.normalized.val() & self.r2_lsb.q.val()).any());
+        self.round_up.next = (self.r3_sig.q.val() & self.out_round_bit.val()).any()
+            & ((self.r3_sig.q.val() & self.out_sticky_bits.val()).any()
+                | (self.r3_sig.q.val() & self.r3_lsb.q.val()).any());
         self.truncated.next =
-            self.normalized.val() & ((self.r2_man_field.q.val() | self.hidden_bit.val()) | self.carry_bit.val());
+            self.r3_sig.q.val() & ((self.r3_man_field.q.val() | self.hidden_bit.val()) | self.carry_bit.val());
         self.rounded.next = self.truncated.val();
         if self.round_up.val() {
-            self.rounded.next = self.truncated.val() + self.r2_lsb.q.val();
+            self.rounded.next = self.truncated.val() + self.r3_lsb.q.val();
         }
         self.rounded_sig.next = self.rounded.val();
-        self.rounded_exp.next = self.exp_field.val();
+        self.rounded_exp.next = self.r3_exp_field.q.val();
         if (self.rounded.val() & self.carry_bit.val()).any() {
             // rounding carried into a new leading bit (the value is a power of two: exact)
             self.rounded_sig.next = self.rounded.val() >> 1;
-            self.rounded_exp.next = self.exp_field.val() + self.exp_one.val();
+            self.rounded_exp.next = self.r3_exp_field.q.val() + self.exp_one.val();
         }
-        if (!(self.exp_field.val().any())) & (self.rounded.val() & self.hidden_bit.val()).any() {
+        if (!(self.r3_exp_field.q.val().any())) & (self.rounded.val() & self.hidden_bit.val()).any() {
             // a subnormal rounded up to the smallest normal
             self.rounded_exp.next = self.exp_one.val();
         }
-        self.overflow.next = self.rounded_exp.val() >= self.r2_exp_max.q.val();
+        self.overflow.next = self.rounded_exp.val() >= self.r3_exp_max.q.val();
 
         // 7. result: specials first, in the golden model's order
-        self.sum_sign.next = self.r2_big_sign.q.val();
+        self.sum_sign.next = self.r3_big_sign.q.val();
         self.sum_exp.next = self.rounded_exp.val();
         self.sum_man.next = self.rounded_sig.val() & self.out_man_field.val();
-        if self.r2_ftz.q.val() & !(self.rounded_exp.val().any()) {
+        if self.r3_ftz.q.val() & !(self.rounded_exp.val().any()) {
             self.sum_man.next = self.sig_zero.val();
         }
         if self.overflow.val() {
-            self.sum_exp.next = self.r2_exp_max.q.val();
+            self.sum_exp.next = self.r3_exp_max.q.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.r2_sum_is_zero.q.val() {
+        if self.r3_sum_is_zero.q.val() {
             // exact cancellation: +0 when rounding to nearest
             self.sum_sign.next = false;
             self.sum_exp.next = self.exp_zero.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.r2_a_zero.q.val() & self.r2_b_zero.q.val() {
-            self.sum_sign.next = self.r2_a_sign.q.val() & self.r2_b_sign.q.val();
+        if self.r3_a_zero.q.val() & self.r3_b_zero.q.val() {
+            self.sum_sign.next = self.r3_a_sign.q.val() & self.r3_b_sign.q.val();
         }
-        if self.r2_b_inf.q.val() {
-            self.sum_sign.next = self.r2_b_sign.q.val();
-            self.sum_exp.next = self.r2_exp_max.q.val();
+        if self.r3_b_inf.q.val() {
+            self.sum_sign.next = self.r3_b_sign.q.val();
+            self.sum_exp.next = self.r3_exp_max.q.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.r2_a_inf.q.val() {
-            self.sum_sign.next = self.r2_a_sign.q.val();
-            self.sum_exp.next = self.r2_exp_max.q.val();
+        if self.r3_a_inf.q.val() {
+            self.sum_sign.next = self.r3_a_sign.q.val();
+            self.sum_exp.next = self.r3_exp_max.q.val();
             self.sum_man.next = self.sig_zero.val();
         }
-        if self.r2_nan.q.val() {
+        if self.r3_nan.q.val() {
             // a NaN operand or inf - inf: the canonical NaN (sign 0, exponent and mantissa all ones)
             self.sum_sign.next = false;
-            self.sum_exp.next = self.r2_exp_max.q.val();
+            self.sum_exp.next = self.r3_exp_max.q.val();
             self.sum_man.next = self.out_man_field.val();
         }
     }

@@ -1,4 +1,4 @@
-//! `FloatAlu`: the floating-point ops of the atomic ALU (three pipeline
+//! `FloatAlu`: the floating-point ops of the atomic ALU (four pipeline
 //! stages, like its adder [`FpAdd`](crate::fp_add::FpAdd)), the
 //! part of `AtomicAlu` (alu.rs) that computes `Fmax`, `Fmin`, `Fcmpwr`,
 //! `FminPtx`, `FmaxPtx` at every type and `Add` at the float types, exactly
@@ -23,9 +23,10 @@
 //!
 //! Pipeline: decode, the comparators and the min/max/cmpwr choice are in
 //! stage 1, with the adders' stage 1; the choice and the decoded format
-//! flags ride along in `c1_*`/`c2_*` registers (loaded on `advance`) to
-//! stage 3, where the sums are packed and the result is selected.
-//! `float_op` is stage 1's (the op given this cycle), `new_value` stage 3's.
+//! flags ride along in `c1_*`/`c2_*`/`c3_*` registers (loaded on
+//! `advance`) to stage 4, where the sums are packed and the result is
+//! selected. `float_op` is stage 1's (the op given this cycle), `new_value`
+//! stage 4's.
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
@@ -61,7 +62,7 @@ pub struct FloatAlu {
     // ---- result ----
     /// `op` at `ty` is a float operation this block computes (stage 1: the op on the inputs now).
     pub float_op: Signal<Out, Bit>,
-    /// The value to write back, for the op given two `advance` edges ago
+    /// The value to write back, for the op given three `advance` edges ago
     /// (when it was a float op; bits above the type's width are not cleared).
     pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
 
@@ -91,6 +92,13 @@ pub struct FloatAlu {
     c2_wide_f16: DFF<Bit>,
     c2_wide_bf16: DFF<Bit>,
     c2_half_bf16: DFF<Bit>,
+    c3_compare: DFF<Bits<ALU_DATA_BITS>>,
+    c3_is_fadd: DFF<Bit>,
+    c3_two_halves: DFF<Bit>,
+    c3_wide_f32: DFF<Bit>,
+    c3_wide_f16: DFF<Bit>,
+    c3_wide_bf16: DFF<Bit>,
+    c3_half_bf16: DFF<Bit>,
 
     // ---- data constants ----
     /// canonical NaNs: f16 and bf16 share 0x7fff
@@ -147,6 +155,13 @@ impl Default for FloatAlu {
             c2_wide_f16: Default::default(),
             c2_wide_bf16: Default::default(),
             c2_half_bf16: Default::default(),
+            c3_compare: Default::default(),
+            c3_is_fadd: Default::default(),
+            c3_two_halves: Default::default(),
+            c3_wide_f32: Default::default(),
+            c3_wide_f16: Default::default(),
+            c3_wide_bf16: Default::default(),
+            c3_half_bf16: Default::default(),
             op: Default::default(),
             ty: Default::default(),
             ftz: Default::default(),
@@ -211,7 +226,14 @@ impl Logic for FloatAlu {
             c2_wide_f32,
             c2_wide_f16,
             c2_wide_bf16,
-            c2_half_bf16
+            c2_half_bf16,
+            c3_compare,
+            c3_is_fadd,
+            c3_two_halves,
+            c3_wide_f32,
+            c3_wide_f16,
+            c3_wide_bf16,
+            c3_half_bf16
         );
         // ================= sub-block inputs: wiring only =================
         self.add_wide.clock.next = self.clock.val();
@@ -325,28 +347,35 @@ impl Logic for FloatAlu {
             self.c2_wide_f16.d.next = self.c1_wide_f16.q.val();
             self.c2_wide_bf16.d.next = self.c1_wide_bf16.q.val();
             self.c2_half_bf16.d.next = self.c1_half_bf16.q.val();
+            self.c3_compare.d.next = self.c2_compare.q.val();
+            self.c3_is_fadd.d.next = self.c2_is_fadd.q.val();
+            self.c3_two_halves.d.next = self.c2_two_halves.q.val();
+            self.c3_wide_f32.d.next = self.c2_wide_f32.q.val();
+            self.c3_wide_f16.d.next = self.c2_wide_f16.q.val();
+            self.c3_wide_bf16.d.next = self.c2_wide_bf16.q.val();
+            self.c3_half_bf16.d.next = self.c2_half_bf16.q.val();
         }
 
-        // ================= stage 3: pack the sums =================
+        // ================= stage 4: pack the sums =================
         // (mantissa >> its LSB position) | (exponent << mantissa width) | sign
         self.wide_sign.next = self.zero.val();
         if self.add_wide.sum_sign.val() {
             self.wide_sign.next = self.sign_64.val();
-            if self.c2_wide_f32.q.val() {
+            if self.c3_wide_f32.q.val() {
                 self.wide_sign.next = self.sign_32.val();
             }
-            if self.c2_wide_f16.q.val() | self.c2_wide_bf16.q.val() {
+            if self.c3_wide_f16.q.val() | self.c3_wide_bf16.q.val() {
                 self.wide_sign.next = self.sign_16.val();
             }
         }
         self.wide_sum.next = (self.wide_sum_man.wide.val() >> 3) | (self.wide_sum_exp.wide.val() << 52);
-        if self.c2_wide_f32.q.val() {
+        if self.c3_wide_f32.q.val() {
             self.wide_sum.next = (self.wide_sum_man.wide.val() >> 32) | (self.wide_sum_exp.wide.val() << 23);
         }
-        if self.c2_wide_f16.q.val() {
+        if self.c3_wide_f16.q.val() {
             self.wide_sum.next = (self.wide_sum_man.wide.val() >> 45) | (self.wide_sum_exp.wide.val() << 10);
         }
-        if self.c2_wide_bf16.q.val() {
+        if self.c3_wide_bf16.q.val() {
             self.wide_sum.next = (self.wide_sum_man.wide.val() >> 48) | (self.wide_sum_exp.wide.val() << 7);
         }
         // the half lane lands in bits 31..16: ((man >> lsb) << 16)
@@ -355,19 +384,19 @@ impl Logic for FloatAlu {
             self.half_sign.next = self.sign_high_half.val();
         }
         self.half_sum.next = (self.half_sum_man.wide.val() << 13) | (self.half_sum_exp.wide.val() << 26);
-        if self.c2_half_bf16.q.val() {
+        if self.c3_half_bf16.q.val() {
             self.half_sum.next = (self.half_sum_man.wide.val() << 10) | (self.half_sum_exp.wide.val() << 23);
         }
         self.add_result.next = self.wide_sum.val() | self.wide_sign.val();
-        if self.c2_two_halves.q.val() {
+        if self.c3_two_halves.q.val() {
             self.add_result.next = ((self.wide_sum.val() | self.wide_sign.val()) & self.low_half.val())
                 | (self.half_sum.val() | self.half_sign.val());
         }
 
         // ================= result =================
         self.float_op.next = self.decode.float_op.val();
-        self.new_value.next = self.c2_compare.q.val();
-        if self.c2_is_fadd.q.val() {
+        self.new_value.next = self.c3_compare.q.val();
+        if self.c3_is_fadd.q.val() {
             self.new_value.next = self.add_result.val();
         }
     }

@@ -43,8 +43,8 @@ pub const ENTRY_READ_MODIFY_WRITE: u8 = 2;
 pub const ENTRY_WRITE: u8 = 3;
 /// Bits of a 16-byte line.
 pub const LINE_BITS: usize = 128;
-/// Execute stages between the table and the write stage (X, X2, X3).
-pub const AHEAD_STAGES: usize = 3;
+/// Execute stages between the table and the write stage (X, X2, X3, X4).
+pub const AHEAD_STAGES: usize = 4;
 
 /// The head entry of the in-flight table, merged and cut down (combinational).
 #[derive(LogicBlock)]

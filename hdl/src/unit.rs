@@ -12,13 +12,19 @@
 //! per cycle into an 8-entry in-flight table (element by element for PTX
 //! vectors, block by block for SVM_SCATTER). `req_ready` rises when the
 //! message's last lane is selected, so the next message's first lane is
-//! selected while the last one issues: no idle cycle between messages. An atomic entry sends its read at issue; the
-//! read data returns in order into the entry; when the entry reaches the
-//! table's head, the ALU computes the new value and the write goes out; the
-//! entry retires when memory accepts the write, and the lane's result leaves
-//! on `rsp_*` (registered). Same-address hazards between pipelined lanes are
-//! resolved by forwarding, not stalling: every retiring write pushes its bytes
-//! into the younger entries whose reads memory already accepted.
+//! selected while the last one issues: no idle cycle between messages. An
+//! atomic entry sends its read at issue; the read data returns in order into
+//! the entry; once back, the table's head leaves the table into the execute
+//! pipeline: X (the integer ALU, float stage 1), X2, X3, X4 (float stages
+//! 2..4) and the write stage W, whose write goes out on `mem_wr_*`; the
+//! operation retires when memory accepts the write, and the lane's result
+//! leaves on `rsp_*` (registered). Same-address hazards are resolved by
+//! forwarding, not stalling: every retiring write pushes its bytes into the
+//! table's entries whose reads memory already accepted, the head merges the
+//! write leaving W, and takes an older operation's new value from X2, X3,
+//! X4 or W (bypass) when that operation writes exactly its element; it waits
+//! only for a partial overlap or a float result not computed yet
+//! (docs/microarchitecture.md "Execute pipeline").
 //!
 //! Full description, port table, timing and cycle costs:
 //! docs/microarchitecture.md.
@@ -276,9 +282,10 @@ pub struct AtomicUnit {
     /// forwarded bytes, the write stage's write of the cycle it left the table)
     x_old: DFF<Bits<LINE_BITS>>,
     /// the old value is instead the new value of an older operation on the
-    /// same element, in the X2 / X3 / write stage (HeadSelect `bypass`)
+    /// same element, in the X2 / X3 / X4 / write stage (HeadSelect `bypass`)
     x_from_x2: DFF<Bit>,
     x_from_x3: DFF<Bit>,
+    x_from_x4: DFF<Bit>,
     x_from_w: DFF<Bit>,
     x_src0: DFF<Bits<LINE_BITS>>,
     x_src1: DFF<Bits<LINE_BITS>>,
@@ -290,7 +297,7 @@ pub struct AtomicUnit {
     x_msg_last: DFF<Bit>,
     x_error: DFF<Bit>,
 
-    // ---- execute stages X2, X3 (the float pipeline's stages 2 and 3) ----
+    // ---- execute stages X2, X3, X4 (the float pipeline's stages 2, 3, 4) ----
     x2_valid: DFF<Bit>,
     x2_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     x2_writes: DFF<Bit>,
@@ -299,7 +306,7 @@ pub struct AtomicUnit {
     x2_bit_offset: DFF<Bits<7>>,
     x2_size: DFF<Bits<SIZE_BITS>>,
     x2_byte_enables: DFF<Bits<MEM_BYTES>>,
-    /// a float op: its new value leaves the ALU in X3
+    /// a float op: its new value leaves the ALU in X4
     x2_float: DFF<Bit>,
     /// the element written (integer ops, scatter blocks) and returned
     x2_new: DFF<Bits<LINE_BITS>>,
@@ -320,7 +327,7 @@ pub struct AtomicUnit {
     x3_bit_offset: DFF<Bits<7>>,
     x3_size: DFF<Bits<SIZE_BITS>>,
     x3_byte_enables: DFF<Bits<MEM_BYTES>>,
-    /// a float op: its new value leaves the ALU in X3
+    /// a float op: its new value leaves the ALU in X4
     x3_float: DFF<Bit>,
     /// the element written (integer ops, scatter blocks) and returned
     x3_new: DFF<Bits<LINE_BITS>>,
@@ -333,6 +340,28 @@ pub struct AtomicUnit {
     x3_result_last: DFF<Bit>,
     x3_msg_last: DFF<Bit>,
     x3_error: DFF<Bit>,
+
+    x4_valid: DFF<Bit>,
+    x4_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    x4_writes: DFF<Bit>,
+    x4_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x4_space: DFF<Bit>,
+    x4_bit_offset: DFF<Bits<7>>,
+    x4_size: DFF<Bits<SIZE_BITS>>,
+    x4_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// a float op: its new value leaves the ALU in X4
+    x4_float: DFF<Bit>,
+    /// the element written (integer ops, scatter blocks) and returned
+    x4_new: DFF<Bits<LINE_BITS>>,
+    x4_ret: DFF<Bits<LINE_BITS>>,
+    x4_old: DFF<Bits<LINE_BITS>>,
+    x4_lane: DFF<Bits<LANE_BITS>>,
+    x4_elem: DFF<Bits<ELEM_BITS>>,
+    x4_result_shift: DFF<Bits<7>>,
+    x4_result_first: DFF<Bit>,
+    x4_result_last: DFF<Bit>,
+    x4_msg_last: DFF<Bit>,
+    x4_error: DFF<Bit>,
 
     // ---- write stage (W): the write on mem_wr_*, the result ----
     w_valid: DFF<Bit>,
@@ -626,6 +655,26 @@ impl AtomicUnit {
             x_old: Default::default(),
             x_from_x2: Default::default(),
             x_from_x3: Default::default(),
+            x_from_x4: Default::default(),
+            x4_valid: Default::default(),
+            x4_kind: Default::default(),
+            x4_writes: Default::default(),
+            x4_line: Default::default(),
+            x4_space: Default::default(),
+            x4_bit_offset: Default::default(),
+            x4_size: Default::default(),
+            x4_byte_enables: Default::default(),
+            x4_float: Default::default(),
+            x4_new: Default::default(),
+            x4_ret: Default::default(),
+            x4_old: Default::default(),
+            x4_lane: Default::default(),
+            x4_elem: Default::default(),
+            x4_result_shift: Default::default(),
+            x4_result_first: Default::default(),
+            x4_result_last: Default::default(),
+            x4_msg_last: Default::default(),
+            x4_error: Default::default(),
             x_from_w: Default::default(),
             x2_valid: Default::default(),
             x2_kind: Default::default(),
@@ -838,6 +887,26 @@ impl Logic for AtomicUnit {
             x_old,
             x_from_x2,
             x_from_x3,
+            x_from_x4,
+            x4_valid,
+            x4_kind,
+            x4_writes,
+            x4_line,
+            x4_space,
+            x4_bit_offset,
+            x4_size,
+            x4_byte_enables,
+            x4_float,
+            x4_new,
+            x4_ret,
+            x4_old,
+            x4_lane,
+            x4_elem,
+            x4_result_shift,
+            x4_result_first,
+            x4_result_last,
+            x4_msg_last,
+            x4_error,
             x_from_w,
             x2_valid,
             x2_kind,
@@ -1096,7 +1165,12 @@ impl Logic for AtomicUnit {
         self.head_select.ahead_line[2].next = self.x3_line.q.val();
         self.head_select.ahead_space[2].next = self.x3_space.q.val();
         self.head_select.ahead_byte_enables[2].next = self.x3_byte_enables.q.val();
-        self.head_select.ahead_ready[2].next = true;
+        self.head_select.ahead_ready[2].next = !self.x3_float.q.val();
+        self.head_select.ahead_writes[3].next = self.x4_writes.q.val();
+        self.head_select.ahead_line[3].next = self.x4_line.q.val();
+        self.head_select.ahead_space[3].next = self.x4_space.q.val();
+        self.head_select.ahead_byte_enables[3].next = self.x4_byte_enables.q.val();
+        self.head_select.ahead_ready[3].next = true;
 
         // the execute stage X: the ALU on registered operands; the old value
         // bypassed from a later stage for a run on one element. The float
@@ -1113,6 +1187,9 @@ impl Logic for AtomicUnit {
         }
         if self.x_from_x3.q.val() {
             self.alu.old_value.next = self.x3_new.q.val();
+        }
+        if self.x_from_x4.q.val() {
+            self.alu.old_value.next = self.x4_new.q.val();
         }
         if self.x_from_w.q.val() {
             self.alu.old_value.next = self.w_new.q.val();
@@ -1186,28 +1263,47 @@ impl Logic for AtomicUnit {
         // ================= execute stages -> write stage =================
         self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
         if self.w_free.val() {
-            // X3 -> W: a float op's value leaves the ALU's stage 3 now
-            self.w_valid.d.next = self.x3_valid.q.val();
-            self.w_writes.d.next = self.x3_valid.q.val() & self.x3_writes.q.val();
-            self.w_kind.d.next = self.x3_kind.q.val();
-            self.w_line.d.next = self.x3_line.q.val();
-            self.w_space.d.next = self.x3_space.q.val();
-            self.w_bit_offset.d.next = self.x3_bit_offset.q.val();
-            self.w_size.d.next = self.x3_size.q.val();
-            self.w_byte_enables.d.next = self.x3_byte_enables.q.val();
-            self.w_new.d.next = self.x3_new.q.val();
-            if self.x3_float.q.val() {
+            // X4 -> W: a float op's value leaves the ALU's stage 4 now
+            self.w_valid.d.next = self.x4_valid.q.val();
+            self.w_writes.d.next = self.x4_valid.q.val() & self.x4_writes.q.val();
+            self.w_kind.d.next = self.x4_kind.q.val();
+            self.w_line.d.next = self.x4_line.q.val();
+            self.w_space.d.next = self.x4_space.q.val();
+            self.w_bit_offset.d.next = self.x4_bit_offset.q.val();
+            self.w_size.d.next = self.x4_size.q.val();
+            self.w_byte_enables.d.next = self.x4_byte_enables.q.val();
+            self.w_new.d.next = self.x4_new.q.val();
+            if self.x4_float.q.val() {
                 self.w_new.d.next = self.alu.float_value.val();
             }
-            self.w_ret.d.next = self.x3_ret.q.val();
-            self.w_old.d.next = self.x3_old.q.val();
-            self.w_lane.d.next = self.x3_lane.q.val();
-            self.w_elem.d.next = self.x3_elem.q.val();
-            self.w_result_shift.d.next = self.x3_result_shift.q.val();
-            self.w_result_first.d.next = self.x3_result_first.q.val();
-            self.w_result_last.d.next = self.x3_result_last.q.val();
-            self.w_msg_last.d.next = self.x3_msg_last.q.val();
-            self.w_error.d.next = self.x3_error.q.val();
+            self.w_ret.d.next = self.x4_ret.q.val();
+            self.w_old.d.next = self.x4_old.q.val();
+            self.w_lane.d.next = self.x4_lane.q.val();
+            self.w_elem.d.next = self.x4_elem.q.val();
+            self.w_result_shift.d.next = self.x4_result_shift.q.val();
+            self.w_result_first.d.next = self.x4_result_first.q.val();
+            self.w_result_last.d.next = self.x4_result_last.q.val();
+            self.w_msg_last.d.next = self.x4_msg_last.q.val();
+            self.w_error.d.next = self.x4_error.q.val();
+            self.x4_valid.d.next = self.x3_valid.q.val();
+            self.x4_kind.d.next = self.x3_kind.q.val();
+            self.x4_writes.d.next = self.x3_valid.q.val() & self.x3_writes.q.val();
+            self.x4_line.d.next = self.x3_line.q.val();
+            self.x4_space.d.next = self.x3_space.q.val();
+            self.x4_bit_offset.d.next = self.x3_bit_offset.q.val();
+            self.x4_size.d.next = self.x3_size.q.val();
+            self.x4_byte_enables.d.next = self.x3_byte_enables.q.val();
+            self.x4_float.d.next = self.x3_float.q.val();
+            self.x4_new.d.next = self.x3_new.q.val();
+            self.x4_ret.d.next = self.x3_ret.q.val();
+            self.x4_old.d.next = self.x3_old.q.val();
+            self.x4_lane.d.next = self.x3_lane.q.val();
+            self.x4_elem.d.next = self.x3_elem.q.val();
+            self.x4_result_shift.d.next = self.x3_result_shift.q.val();
+            self.x4_result_first.d.next = self.x3_result_first.q.val();
+            self.x4_result_last.d.next = self.x3_result_last.q.val();
+            self.x4_msg_last.d.next = self.x3_msg_last.q.val();
+            self.x4_error.d.next = self.x3_error.q.val();
             self.x3_valid.d.next = self.x2_valid.q.val();
             self.x3_kind.d.next = self.x2_kind.q.val();
             self.x3_writes.d.next = self.x2_valid.q.val() & self.x2_writes.q.val();
@@ -1249,6 +1345,9 @@ impl Logic for AtomicUnit {
             if self.x_from_x3.q.val() {
                 self.x2_old.d.next = self.x3_new.q.val();
             }
+            if self.x_from_x4.q.val() {
+                self.x2_old.d.next = self.x4_new.q.val();
+            }
             if self.x_from_w.q.val() {
                 self.x2_old.d.next = self.w_new.q.val();
             }
@@ -1285,7 +1384,8 @@ impl Logic for AtomicUnit {
             self.x_old.d.next = self.head_select.old_value.val();
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
             self.x_from_x3.d.next = self.head_is_rmw.val() & self.head_select.bypass[1].val();
-            self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[2].val();
+            self.x_from_x4.d.next = self.head_is_rmw.val() & self.head_select.bypass[2].val();
+            self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
             self.x_src0.d.next = self.head_select.src0.val();
             self.x_src1.d.next = self.head_select.src1.val();
             self.x_lane.d.next = self.head_select.lane.val();
@@ -1552,6 +1652,8 @@ impl Logic for AtomicUnit {
             self.x2_writes.d.next = false;
             self.x3_valid.d.next = false;
             self.x3_writes.d.next = false;
+            self.x4_valid.d.next = false;
+            self.x4_writes.d.next = false;
             self.w_valid.d.next = false;
             self.w_writes.d.next = false;
             for k in 0..INFLIGHT_DEPTH {

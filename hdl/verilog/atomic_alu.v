@@ -76,6 +76,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret
     reg  [127:0] float_mask_2$d;
     wire  [127:0] float_mask_2$q;
     reg  float_mask_2$clock;
+    reg  [127:0] float_mask_3$d;
+    wire  [127:0] float_mask_3$q;
+    reg  float_mask_3$clock;
     
     // Local signals
     reg  width_16;
@@ -167,13 +170,20 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret
         .q(float_mask_2$q),
         .clock(float_mask_2$clock)
     );
+    atomic_alu$float_mask_3 float_mask_3(
+        .d(float_mask_3$d),
+        .q(float_mask_3$q),
+        .clock(float_mask_3$clock)
+    );
     
     // Update code
     always @(*) begin
         float_mask_1$clock = clock;
         float_mask_2$clock = clock;
+        float_mask_3$clock = clock;
         float_mask_1$d = float_mask_1$q;
         float_mask_2$d = float_mask_2$q;
+        float_mask_3$d = float_mask_3$q;
         float$clock = clock;
         float$advance = pipe_advance;
         float$op = op;
@@ -302,10 +312,11 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret
         if (pipe_advance) begin
             float_mask_1$d = width_mask;
             float_mask_2$d = float_mask_1$q;
+            float_mask_3$d = float_mask_2$q;
         end
         float_value = zero;
         if (fp_enabled) begin
-            float_value = float$new_value & float_mask_2$q;
+            float_value = float$new_value & float_mask_3$q;
         end
     end
     
@@ -479,6 +490,27 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     reg  c2_half_bf16$d;
     wire  c2_half_bf16$q;
     reg  c2_half_bf16$clock;
+    reg  [127:0] c3_compare$d;
+    wire  [127:0] c3_compare$q;
+    reg  c3_compare$clock;
+    reg  c3_is_fadd$d;
+    wire  c3_is_fadd$q;
+    reg  c3_is_fadd$clock;
+    reg  c3_two_halves$d;
+    wire  c3_two_halves$q;
+    reg  c3_two_halves$clock;
+    reg  c3_wide_f32$d;
+    wire  c3_wide_f32$q;
+    reg  c3_wide_f32$clock;
+    reg  c3_wide_f16$d;
+    wire  c3_wide_f16$q;
+    reg  c3_wide_f16$clock;
+    reg  c3_wide_bf16$d;
+    wire  c3_wide_bf16$q;
+    reg  c3_wide_bf16$clock;
+    reg  c3_half_bf16$d;
+    wire  c3_half_bf16$q;
+    reg  c3_half_bf16$clock;
     
     // Local signals
     reg  wide_take_src0;
@@ -679,6 +711,41 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .q(c2_half_bf16$q),
         .clock(c2_half_bf16$clock)
     );
+    atomic_alu$float$c3_compare c3_compare(
+        .d(c3_compare$d),
+        .q(c3_compare$q),
+        .clock(c3_compare$clock)
+    );
+    atomic_alu$float$c3_is_fadd c3_is_fadd(
+        .d(c3_is_fadd$d),
+        .q(c3_is_fadd$q),
+        .clock(c3_is_fadd$clock)
+    );
+    atomic_alu$float$c3_two_halves c3_two_halves(
+        .d(c3_two_halves$d),
+        .q(c3_two_halves$q),
+        .clock(c3_two_halves$clock)
+    );
+    atomic_alu$float$c3_wide_f32 c3_wide_f32(
+        .d(c3_wide_f32$d),
+        .q(c3_wide_f32$q),
+        .clock(c3_wide_f32$clock)
+    );
+    atomic_alu$float$c3_wide_f16 c3_wide_f16(
+        .d(c3_wide_f16$d),
+        .q(c3_wide_f16$q),
+        .clock(c3_wide_f16$clock)
+    );
+    atomic_alu$float$c3_wide_bf16 c3_wide_bf16(
+        .d(c3_wide_bf16$d),
+        .q(c3_wide_bf16$q),
+        .clock(c3_wide_bf16$clock)
+    );
+    atomic_alu$float$c3_half_bf16 c3_half_bf16(
+        .d(c3_half_bf16$d),
+        .q(c3_half_bf16$q),
+        .clock(c3_half_bf16$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -696,6 +763,13 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         c2_wide_f16$clock = clock;
         c2_wide_bf16$clock = clock;
         c2_half_bf16$clock = clock;
+        c3_compare$clock = clock;
+        c3_is_fadd$clock = clock;
+        c3_two_halves$clock = clock;
+        c3_wide_f32$clock = clock;
+        c3_wide_f16$clock = clock;
+        c3_wide_bf16$clock = clock;
+        c3_half_bf16$clock = clock;
         c1_compare$d = c1_compare$q;
         c1_is_fadd$d = c1_is_fadd$q;
         c1_two_halves$d = c1_two_halves$q;
@@ -710,6 +784,13 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         c2_wide_f16$d = c2_wide_f16$q;
         c2_wide_bf16$d = c2_wide_bf16$q;
         c2_half_bf16$d = c2_half_bf16$q;
+        c3_compare$d = c3_compare$q;
+        c3_is_fadd$d = c3_is_fadd$q;
+        c3_two_halves$d = c3_two_halves$q;
+        c3_wide_f32$d = c3_wide_f32$q;
+        c3_wide_f16$d = c3_wide_f16$q;
+        c3_wide_bf16$d = c3_wide_bf16$q;
+        c3_half_bf16$d = c3_half_bf16$q;
         add_wide$clock = clock;
         add_wide$advance = advance;
         add_half$clock = clock;
@@ -801,25 +882,32 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
             c2_wide_f16$d = c1_wide_f16$q;
             c2_wide_bf16$d = c1_wide_bf16$q;
             c2_half_bf16$d = c1_half_bf16$q;
+            c3_compare$d = c2_compare$q;
+            c3_is_fadd$d = c2_is_fadd$q;
+            c3_two_halves$d = c2_two_halves$q;
+            c3_wide_f32$d = c2_wide_f32$q;
+            c3_wide_f16$d = c2_wide_f16$q;
+            c3_wide_bf16$d = c2_wide_bf16$q;
+            c3_half_bf16$d = c2_half_bf16$q;
         end
         wide_sign = zero;
         if (add_wide$sum_sign) begin
             wide_sign = sign_64;
-            if (c2_wide_f32$q) begin
+            if (c3_wide_f32$q) begin
                 wide_sign = sign_32;
             end
-            if (c2_wide_f16$q | c2_wide_bf16$q) begin
+            if (c3_wide_f16$q | c3_wide_bf16$q) begin
                 wide_sign = sign_16;
             end
         end
         wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
-        if (c2_wide_f32$q) begin
+        if (c3_wide_f32$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
         end
-        if (c2_wide_f16$q) begin
+        if (c3_wide_f16$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
         end
-        if (c2_wide_bf16$q) begin
+        if (c3_wide_bf16$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
         end
         half_sign = zero;
@@ -827,16 +915,16 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
             half_sign = sign_high_half;
         end
         half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
-        if (c2_half_bf16$q) begin
+        if (c3_half_bf16$q) begin
             half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
         end
         add_result = wide_sum | wide_sign;
-        if (c2_two_halves$q) begin
+        if (c3_two_halves$q) begin
             add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
         end
         float_op = decode$float_op;
-        new_value = c2_compare$q;
-        if (c2_is_fadd$q) begin
+        new_value = c3_compare$q;
+        if (c3_is_fadd$q) begin
             new_value = add_result;
         end
     end
@@ -883,21 +971,24 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     localparam  stage_shift$3 = 9'b1;
     
     // Stub signals
-    reg  r1_big_sign$d;
-    wire  r1_big_sign$q;
-    reg  r1_big_sign$clock;
     reg  [8:0] r1_big_exp$d;
     wire  [8:0] r1_big_exp$q;
     reg  r1_big_exp$clock;
     reg  [14:0] r1_big_sig$d;
     wire  [14:0] r1_big_sig$q;
     reg  r1_big_sig$clock;
-    reg  [14:0] r1_small_aligned$d;
-    wire  [14:0] r1_small_aligned$q;
-    reg  r1_small_aligned$clock;
+    reg  [14:0] r1_small_sig$d;
+    wire  [14:0] r1_small_sig$q;
+    reg  r1_small_sig$clock;
+    reg  [3:0] r1_align_shift$d;
+    wire  [3:0] r1_align_shift$q;
+    reg  r1_align_shift$clock;
     reg  r1_subtract$d;
     wire  r1_subtract$q;
     reg  r1_subtract$clock;
+    reg  r1_big_sign$d;
+    wire  r1_big_sign$q;
+    reg  r1_big_sign$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -931,9 +1022,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
-    reg  [14:0] r2_sig$d;
-    wire  [14:0] r2_sig$q;
-    reg  r2_sig$clock;
+    reg  [14:0] r2_sum$d;
+    wire  [14:0] r2_sum$q;
+    reg  r2_sum$clock;
     reg  [8:0] r2_exp$d;
     wire  [8:0] r2_exp$q;
     reg  r2_exp$clock;
@@ -943,9 +1034,6 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
-    reg  r2_subtract$d;
-    wire  r2_subtract$q;
-    reg  r2_subtract$clock;
     reg  r2_a_sign$d;
     wire  r2_a_sign$q;
     reg  r2_a_sign$clock;
@@ -979,6 +1067,51 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  [14:0] r3_sig$d;
+    wire  [14:0] r3_sig$q;
+    reg  r3_sig$clock;
+    reg  [8:0] r3_exp_field$d;
+    wire  [8:0] r3_exp_field$q;
+    reg  r3_exp_field$clock;
+    reg  r3_sum_is_zero$d;
+    wire  r3_sum_is_zero$q;
+    reg  r3_sum_is_zero$clock;
+    reg  r3_big_sign$d;
+    wire  r3_big_sign$q;
+    reg  r3_big_sign$clock;
+    reg  r3_a_sign$d;
+    wire  r3_a_sign$q;
+    reg  r3_a_sign$clock;
+    reg  r3_b_sign$d;
+    wire  r3_b_sign$q;
+    reg  r3_b_sign$clock;
+    reg  r3_a_zero$d;
+    wire  r3_a_zero$q;
+    reg  r3_a_zero$clock;
+    reg  r3_b_zero$d;
+    wire  r3_b_zero$q;
+    reg  r3_b_zero$clock;
+    reg  r3_a_inf$d;
+    wire  r3_a_inf$q;
+    reg  r3_a_inf$clock;
+    reg  r3_b_inf$d;
+    wire  r3_b_inf$q;
+    reg  r3_b_inf$clock;
+    reg  r3_nan$d;
+    wire  r3_nan$q;
+    reg  r3_nan$clock;
+    reg  [14:0] r3_lsb$d;
+    wire  [14:0] r3_lsb$q;
+    reg  r3_lsb$clock;
+    reg  [14:0] r3_man_field$d;
+    wire  [14:0] r3_man_field$q;
+    reg  r3_man_field$clock;
+    reg  [8:0] r3_exp_max$d;
+    wire  [8:0] r3_exp_max$q;
+    reg  r3_exp_max$clock;
+    reg  r3_ftz$d;
+    wire  r3_ftz$q;
+    reg  r3_ftz$clock;
     
     // Local signals
     reg  [14:0] out_man_field;
@@ -1037,11 +1170,6 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  overflow;
     
     // Sub module instances
-    atomic_alu$float$add_half$r1_big_sign r1_big_sign(
-        .d(r1_big_sign$d),
-        .q(r1_big_sign$q),
-        .clock(r1_big_sign$clock)
-    );
     atomic_alu$float$add_half$r1_big_exp r1_big_exp(
         .d(r1_big_exp$d),
         .q(r1_big_exp$q),
@@ -1052,15 +1180,25 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r1_big_sig$q),
         .clock(r1_big_sig$clock)
     );
-    atomic_alu$float$add_half$r1_small_aligned r1_small_aligned(
-        .d(r1_small_aligned$d),
-        .q(r1_small_aligned$q),
-        .clock(r1_small_aligned$clock)
+    atomic_alu$float$add_half$r1_small_sig r1_small_sig(
+        .d(r1_small_sig$d),
+        .q(r1_small_sig$q),
+        .clock(r1_small_sig$clock)
+    );
+    atomic_alu$float$add_half$r1_align_shift r1_align_shift(
+        .d(r1_align_shift$d),
+        .q(r1_align_shift$q),
+        .clock(r1_align_shift$clock)
     );
     atomic_alu$float$add_half$r1_subtract r1_subtract(
         .d(r1_subtract$d),
         .q(r1_subtract$q),
         .clock(r1_subtract$clock)
+    );
+    atomic_alu$float$add_half$r1_big_sign r1_big_sign(
+        .d(r1_big_sign$d),
+        .q(r1_big_sign$q),
+        .clock(r1_big_sign$clock)
     );
     atomic_alu$float$add_half$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -1117,10 +1255,10 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
-    atomic_alu$float$add_half$r2_sig r2_sig(
-        .d(r2_sig$d),
-        .q(r2_sig$q),
-        .clock(r2_sig$clock)
+    atomic_alu$float$add_half$r2_sum r2_sum(
+        .d(r2_sum$d),
+        .q(r2_sum$q),
+        .clock(r2_sum$clock)
     );
     atomic_alu$float$add_half$r2_exp r2_exp(
         .d(r2_exp$d),
@@ -1136,11 +1274,6 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r2_big_sign$d),
         .q(r2_big_sign$q),
         .clock(r2_big_sign$clock)
-    );
-    atomic_alu$float$add_half$r2_subtract r2_subtract(
-        .d(r2_subtract$d),
-        .q(r2_subtract$q),
-        .clock(r2_subtract$clock)
     );
     atomic_alu$float$add_half$r2_a_sign r2_a_sign(
         .d(r2_a_sign$d),
@@ -1197,14 +1330,90 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
     );
+    atomic_alu$float$add_half$r3_sig r3_sig(
+        .d(r3_sig$d),
+        .q(r3_sig$q),
+        .clock(r3_sig$clock)
+    );
+    atomic_alu$float$add_half$r3_exp_field r3_exp_field(
+        .d(r3_exp_field$d),
+        .q(r3_exp_field$q),
+        .clock(r3_exp_field$clock)
+    );
+    atomic_alu$float$add_half$r3_sum_is_zero r3_sum_is_zero(
+        .d(r3_sum_is_zero$d),
+        .q(r3_sum_is_zero$q),
+        .clock(r3_sum_is_zero$clock)
+    );
+    atomic_alu$float$add_half$r3_big_sign r3_big_sign(
+        .d(r3_big_sign$d),
+        .q(r3_big_sign$q),
+        .clock(r3_big_sign$clock)
+    );
+    atomic_alu$float$add_half$r3_a_sign r3_a_sign(
+        .d(r3_a_sign$d),
+        .q(r3_a_sign$q),
+        .clock(r3_a_sign$clock)
+    );
+    atomic_alu$float$add_half$r3_b_sign r3_b_sign(
+        .d(r3_b_sign$d),
+        .q(r3_b_sign$q),
+        .clock(r3_b_sign$clock)
+    );
+    atomic_alu$float$add_half$r3_a_zero r3_a_zero(
+        .d(r3_a_zero$d),
+        .q(r3_a_zero$q),
+        .clock(r3_a_zero$clock)
+    );
+    atomic_alu$float$add_half$r3_b_zero r3_b_zero(
+        .d(r3_b_zero$d),
+        .q(r3_b_zero$q),
+        .clock(r3_b_zero$clock)
+    );
+    atomic_alu$float$add_half$r3_a_inf r3_a_inf(
+        .d(r3_a_inf$d),
+        .q(r3_a_inf$q),
+        .clock(r3_a_inf$clock)
+    );
+    atomic_alu$float$add_half$r3_b_inf r3_b_inf(
+        .d(r3_b_inf$d),
+        .q(r3_b_inf$q),
+        .clock(r3_b_inf$clock)
+    );
+    atomic_alu$float$add_half$r3_nan r3_nan(
+        .d(r3_nan$d),
+        .q(r3_nan$q),
+        .clock(r3_nan$clock)
+    );
+    atomic_alu$float$add_half$r3_lsb r3_lsb(
+        .d(r3_lsb$d),
+        .q(r3_lsb$q),
+        .clock(r3_lsb$clock)
+    );
+    atomic_alu$float$add_half$r3_man_field r3_man_field(
+        .d(r3_man_field$d),
+        .q(r3_man_field$q),
+        .clock(r3_man_field$clock)
+    );
+    atomic_alu$float$add_half$r3_exp_max r3_exp_max(
+        .d(r3_exp_max$d),
+        .q(r3_exp_max$q),
+        .clock(r3_exp_max$clock)
+    );
+    atomic_alu$float$add_half$r3_ftz r3_ftz(
+        .d(r3_ftz$d),
+        .q(r3_ftz$q),
+        .clock(r3_ftz$clock)
+    );
     
     // Update code
     always @(*) begin
-        r1_big_sign$clock = clock;
         r1_big_exp$clock = clock;
         r1_big_sig$clock = clock;
-        r1_small_aligned$clock = clock;
+        r1_small_sig$clock = clock;
+        r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
+        r1_big_sign$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -1216,11 +1425,10 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
-        r2_sig$clock = clock;
+        r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
         r2_big_sign$clock = clock;
-        r2_subtract$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
         r2_a_zero$clock = clock;
@@ -1232,11 +1440,27 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
-        r1_big_sign$d = r1_big_sign$q;
+        r3_sig$clock = clock;
+        r3_exp_field$clock = clock;
+        r3_sum_is_zero$clock = clock;
+        r3_big_sign$clock = clock;
+        r3_a_sign$clock = clock;
+        r3_b_sign$clock = clock;
+        r3_a_zero$clock = clock;
+        r3_b_zero$clock = clock;
+        r3_a_inf$clock = clock;
+        r3_b_inf$clock = clock;
+        r3_nan$clock = clock;
+        r3_lsb$clock = clock;
+        r3_man_field$clock = clock;
+        r3_exp_max$clock = clock;
+        r3_ftz$clock = clock;
         r1_big_exp$d = r1_big_exp$q;
         r1_big_sig$d = r1_big_sig$q;
-        r1_small_aligned$d = r1_small_aligned$q;
+        r1_small_sig$d = r1_small_sig$q;
+        r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
+        r1_big_sign$d = r1_big_sign$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -1248,11 +1472,10 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
-        r2_sig$d = r2_sig$q;
+        r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
         r2_big_sign$d = r2_big_sign$q;
-        r2_subtract$d = r2_subtract$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
         r2_a_zero$d = r2_a_zero$q;
@@ -1264,6 +1487,21 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
+        r3_sig$d = r3_sig$q;
+        r3_exp_field$d = r3_exp_field$q;
+        r3_sum_is_zero$d = r3_sum_is_zero$q;
+        r3_big_sign$d = r3_big_sign$q;
+        r3_a_sign$d = r3_a_sign$q;
+        r3_b_sign$d = r3_b_sign$q;
+        r3_a_zero$d = r3_a_zero$q;
+        r3_b_zero$d = r3_b_zero$q;
+        r3_a_inf$d = r3_a_inf$q;
+        r3_b_inf$d = r3_b_inf$q;
+        r3_nan$d = r3_nan$q;
+        r3_lsb$d = r3_lsb$q;
+        r3_man_field$d = r3_man_field$q;
+        r3_exp_max$d = r3_exp_max$q;
+        r3_ftz$d = r3_ftz$q;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -1318,17 +1556,13 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
         end
-        shifted_out = small_sig & ~(sig_ones << align_shift);
-        small_aligned = small_sig >> align_shift;
-        if (|shifted_out) begin
-            small_aligned = (small_sig >> align_shift) | sig_one;
-        end
         if (advance) begin
-            r1_big_sign$d = big_sign;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
-            r1_small_aligned$d = small_aligned;
+            r1_small_sig$d = small_sig;
+            r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
+            r1_big_sign$d = big_sign;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -1341,16 +1575,38 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        raw_sum = r1_big_sig$q + r1_small_aligned$q;
+        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+        small_aligned = r1_small_sig$q >> r1_align_shift$q;
+        if (|shifted_out) begin
+            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        end
+        raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - r1_small_aligned$q;
+            raw_sum = r1_big_sig$q - small_aligned;
         end
         sum_is_zero = ~(|raw_sum);
-        carried = raw_sum;
-        carried_exp = r1_big_exp$q;
-        if (|(raw_sum & carry_bit)) begin
-            carried = (raw_sum >> 32'h1) | (raw_sum & sig_one);
-            carried_exp = r1_big_exp$q + exp_one;
+        if (advance) begin
+            r2_sum$d = raw_sum;
+            r2_exp$d = r1_big_exp$q;
+            r2_sum_is_zero$d = sum_is_zero;
+            r2_big_sign$d = r1_big_sign$q;
+            r2_a_sign$d = r1_a_sign$q;
+            r2_b_sign$d = r1_b_sign$q;
+            r2_a_zero$d = r1_a_zero$q;
+            r2_b_zero$d = r1_b_zero$q;
+            r2_a_inf$d = r1_a_inf$q;
+            r2_b_inf$d = r1_b_inf$q;
+            r2_nan$d = r1_nan$q;
+            r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
+            r2_exp_max$d = r1_exp_max$q;
+            r2_ftz$d = r1_ftz$q;
+        end
+        carried = r2_sum$q;
+        carried_exp = r2_exp$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+            carried_exp = r2_exp$q + exp_one;
         end
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
@@ -1364,32 +1620,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
-        if (advance) begin
-            r2_sig$d = stage_out$1;
-            r2_exp$d = stage_out_exp$1;
-            r2_sum_is_zero$d = sum_is_zero;
-            r2_big_sign$d = r1_big_sign$q;
-            r2_subtract$d = r1_subtract$q;
-            r2_a_sign$d = r1_a_sign$q;
-            r2_b_sign$d = r1_b_sign$q;
-            r2_a_zero$d = r1_a_zero$q;
-            r2_b_zero$d = r1_b_zero$q;
-            r2_a_inf$d = r1_a_inf$q;
-            r2_b_inf$d = r1_b_inf$q;
-            r2_nan$d = r1_nan$q;
-            r2_lsb$d = r1_lsb$q;
-            r2_man_field$d = r1_man_field$q;
-            r2_exp_max$d = r1_exp_max$q;
-            r2_ftz$d = r1_ftz$q;
-        end
-        out_man_field = r2_man_field$q;
-        out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
-        stage_out$2 = r2_sig$q;
-        stage_out_exp$2 = r2_exp$q;
-        if (~(|(r2_sig$q & stage_top_mask$2)) & (r2_exp$q > stage_shift$2)) begin
-            stage_out$2 = r2_sig$q << stage_shift$2;
-            stage_out_exp$2 = r2_exp$q - stage_shift$2;
+        stage_out$2 = stage_out$1;
+        stage_out_exp$2 = stage_out_exp$1;
+        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
+            stage_out$2 = stage_out$1 << stage_shift$2;
+            stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
@@ -1403,53 +1638,73 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
         end
-        round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
+        if (advance) begin
+            r3_sig$d = normalized;
+            r3_exp_field$d = exp_field;
+            r3_sum_is_zero$d = r2_sum_is_zero$q;
+            r3_big_sign$d = r2_big_sign$q;
+            r3_a_sign$d = r2_a_sign$q;
+            r3_b_sign$d = r2_b_sign$q;
+            r3_a_zero$d = r2_a_zero$q;
+            r3_b_zero$d = r2_b_zero$q;
+            r3_a_inf$d = r2_a_inf$q;
+            r3_b_inf$d = r2_b_inf$q;
+            r3_nan$d = r2_nan$q;
+            r3_lsb$d = r2_lsb$q;
+            r3_man_field$d = r2_man_field$q;
+            r3_exp_max$d = r2_exp_max$q;
+            r3_ftz$d = r2_ftz$q;
+        end
+        out_man_field = r3_man_field$q;
+        out_round_bit = r3_lsb$q >> 32'h1;
+        out_sticky_bits = ~(((r3_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
+        round_up = |(r3_sig$q & out_round_bit) & (|(r3_sig$q & out_sticky_bits) | |(r3_sig$q & r3_lsb$q));
+        truncated = r3_sig$q & ((r3_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
-            rounded = truncated + r2_lsb$q;
+            rounded = truncated + r3_lsb$q;
         end
         rounded_sig = rounded;
-        rounded_exp = exp_field;
+        rounded_exp = r3_exp_field$q;
         if (|(rounded & carry_bit)) begin
             rounded_sig = rounded >> 32'h1;
-            rounded_exp = exp_field + exp_one;
+            rounded_exp = r3_exp_field$q + exp_one;
         end
-        if ((~(|exp_field)) & |(rounded & hidden_bit)) begin
+        if ((~(|r3_exp_field$q)) & |(rounded & hidden_bit)) begin
             rounded_exp = exp_one;
         end
-        overflow = rounded_exp >= r2_exp_max$q;
-        sum_sign = r2_big_sign$q;
+        overflow = rounded_exp >= r3_exp_max$q;
+        sum_sign = r3_big_sign$q;
         sum_exp = rounded_exp;
         sum_man = rounded_sig & out_man_field;
-        if (r2_ftz$q & ~(|rounded_exp)) begin
+        if (r3_ftz$q & ~(|rounded_exp)) begin
             sum_man = sig_zero;
         end
         if (overflow) begin
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_sum_is_zero$q) begin
+        if (r3_sum_is_zero$q) begin
             sum_sign = 1'b0;
             sum_exp = exp_zero;
             sum_man = sig_zero;
         end
-        if (r2_a_zero$q & r2_b_zero$q) begin
-            sum_sign = r2_a_sign$q & r2_b_sign$q;
+        if (r3_a_zero$q & r3_b_zero$q) begin
+            sum_sign = r3_a_sign$q & r3_b_sign$q;
         end
-        if (r2_b_inf$q) begin
-            sum_sign = r2_b_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_b_inf$q) begin
+            sum_sign = r3_b_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_a_inf$q) begin
-            sum_sign = r2_a_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_a_inf$q) begin
+            sum_sign = r3_a_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_nan$q) begin
+        if (r3_nan$q) begin
             sum_sign = 1'b0;
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = out_man_field;
         end
     end
@@ -1512,6 +1767,25 @@ module atomic_alu$float$add_half$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_half$r1_a_zero
+
+
+module atomic_alu$float$add_half$r1_align_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r1_align_shift
 
 
 module atomic_alu$float$add_half$r1_b_inf(d,q,clock);
@@ -1723,7 +1997,7 @@ module atomic_alu$float$add_half$r1_nan(d,q,clock);
 endmodule // atomic_alu$float$add_half$r1_nan
 
 
-module atomic_alu$float$add_half$r1_small_aligned(d,q,clock);
+module atomic_alu$float$add_half$r1_small_sig(d,q,clock);
     
     // Module arguments
     input wire  [14:0] d;
@@ -1739,7 +2013,7 @@ module atomic_alu$float$add_half$r1_small_aligned(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_alu$float$add_half$r1_small_aligned
+endmodule // atomic_alu$float$add_half$r1_small_sig
 
 
 module atomic_alu$float$add_half$r1_subtract(d,q,clock);
@@ -2008,7 +2282,7 @@ module atomic_alu$float$add_half$r2_nan(d,q,clock);
 endmodule // atomic_alu$float$add_half$r2_nan
 
 
-module atomic_alu$float$add_half$r2_sig(d,q,clock);
+module atomic_alu$float$add_half$r2_sum(d,q,clock);
     
     // Module arguments
     input wire  [14:0] d;
@@ -2024,26 +2298,7 @@ module atomic_alu$float$add_half$r2_sig(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_alu$float$add_half$r2_sig
-
-
-module atomic_alu$float$add_half$r2_subtract(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_alu$float$add_half$r2_subtract
+endmodule // atomic_alu$float$add_half$r2_sum
 
 
 module atomic_alu$float$add_half$r2_sum_is_zero(d,q,clock);
@@ -2063,6 +2318,291 @@ module atomic_alu$float$add_half$r2_sum_is_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_half$r2_sum_is_zero
+
+
+module atomic_alu$float$add_half$r3_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_a_inf
+
+
+module atomic_alu$float$add_half$r3_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_a_sign
+
+
+module atomic_alu$float$add_half$r3_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_a_zero
+
+
+module atomic_alu$float$add_half$r3_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_b_inf
+
+
+module atomic_alu$float$add_half$r3_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_b_sign
+
+
+module atomic_alu$float$add_half$r3_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_b_zero
+
+
+module atomic_alu$float$add_half$r3_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_big_sign
+
+
+module atomic_alu$float$add_half$r3_exp_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_exp_field
+
+
+module atomic_alu$float$add_half$r3_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_exp_max
+
+
+module atomic_alu$float$add_half$r3_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_ftz
+
+
+module atomic_alu$float$add_half$r3_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_lsb
+
+
+module atomic_alu$float$add_half$r3_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_man_field
+
+
+module atomic_alu$float$add_half$r3_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_nan
+
+
+module atomic_alu$float$add_half$r3_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_sig
+
+
+module atomic_alu$float$add_half$r3_sum_is_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r3_sum_is_zero
 
 
 module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
@@ -2108,21 +2648,24 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     localparam  stage_shift$5 = 12'h1;
     
     // Stub signals
-    reg  r1_big_sign$d;
-    wire  r1_big_sign$q;
-    reg  r1_big_sign$clock;
     reg  [11:0] r1_big_exp$d;
     wire  [11:0] r1_big_exp$q;
     reg  r1_big_exp$clock;
     reg  [56:0] r1_big_sig$d;
     wire  [56:0] r1_big_sig$q;
     reg  r1_big_sig$clock;
-    reg  [56:0] r1_small_aligned$d;
-    wire  [56:0] r1_small_aligned$q;
-    reg  r1_small_aligned$clock;
+    reg  [56:0] r1_small_sig$d;
+    wire  [56:0] r1_small_sig$q;
+    reg  r1_small_sig$clock;
+    reg  [5:0] r1_align_shift$d;
+    wire  [5:0] r1_align_shift$q;
+    reg  r1_align_shift$clock;
     reg  r1_subtract$d;
     wire  r1_subtract$q;
     reg  r1_subtract$clock;
+    reg  r1_big_sign$d;
+    wire  r1_big_sign$q;
+    reg  r1_big_sign$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -2156,9 +2699,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
-    reg  [56:0] r2_sig$d;
-    wire  [56:0] r2_sig$q;
-    reg  r2_sig$clock;
+    reg  [56:0] r2_sum$d;
+    wire  [56:0] r2_sum$q;
+    reg  r2_sum$clock;
     reg  [11:0] r2_exp$d;
     wire  [11:0] r2_exp$q;
     reg  r2_exp$clock;
@@ -2168,9 +2711,6 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
-    reg  r2_subtract$d;
-    wire  r2_subtract$q;
-    reg  r2_subtract$clock;
     reg  r2_a_sign$d;
     wire  r2_a_sign$q;
     reg  r2_a_sign$clock;
@@ -2204,6 +2744,51 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  [56:0] r3_sig$d;
+    wire  [56:0] r3_sig$q;
+    reg  r3_sig$clock;
+    reg  [11:0] r3_exp_field$d;
+    wire  [11:0] r3_exp_field$q;
+    reg  r3_exp_field$clock;
+    reg  r3_sum_is_zero$d;
+    wire  r3_sum_is_zero$q;
+    reg  r3_sum_is_zero$clock;
+    reg  r3_big_sign$d;
+    wire  r3_big_sign$q;
+    reg  r3_big_sign$clock;
+    reg  r3_a_sign$d;
+    wire  r3_a_sign$q;
+    reg  r3_a_sign$clock;
+    reg  r3_b_sign$d;
+    wire  r3_b_sign$q;
+    reg  r3_b_sign$clock;
+    reg  r3_a_zero$d;
+    wire  r3_a_zero$q;
+    reg  r3_a_zero$clock;
+    reg  r3_b_zero$d;
+    wire  r3_b_zero$q;
+    reg  r3_b_zero$clock;
+    reg  r3_a_inf$d;
+    wire  r3_a_inf$q;
+    reg  r3_a_inf$clock;
+    reg  r3_b_inf$d;
+    wire  r3_b_inf$q;
+    reg  r3_b_inf$clock;
+    reg  r3_nan$d;
+    wire  r3_nan$q;
+    reg  r3_nan$clock;
+    reg  [56:0] r3_lsb$d;
+    wire  [56:0] r3_lsb$q;
+    reg  r3_lsb$clock;
+    reg  [56:0] r3_man_field$d;
+    wire  [56:0] r3_man_field$q;
+    reg  r3_man_field$clock;
+    reg  [11:0] r3_exp_max$d;
+    wire  [11:0] r3_exp_max$q;
+    reg  r3_exp_max$clock;
+    reg  r3_ftz$d;
+    wire  r3_ftz$q;
+    reg  r3_ftz$clock;
     
     // Local signals
     reg  [56:0] out_man_field;
@@ -2266,11 +2851,6 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  overflow;
     
     // Sub module instances
-    atomic_alu$float$add_wide$r1_big_sign r1_big_sign(
-        .d(r1_big_sign$d),
-        .q(r1_big_sign$q),
-        .clock(r1_big_sign$clock)
-    );
     atomic_alu$float$add_wide$r1_big_exp r1_big_exp(
         .d(r1_big_exp$d),
         .q(r1_big_exp$q),
@@ -2281,15 +2861,25 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r1_big_sig$q),
         .clock(r1_big_sig$clock)
     );
-    atomic_alu$float$add_wide$r1_small_aligned r1_small_aligned(
-        .d(r1_small_aligned$d),
-        .q(r1_small_aligned$q),
-        .clock(r1_small_aligned$clock)
+    atomic_alu$float$add_wide$r1_small_sig r1_small_sig(
+        .d(r1_small_sig$d),
+        .q(r1_small_sig$q),
+        .clock(r1_small_sig$clock)
+    );
+    atomic_alu$float$add_wide$r1_align_shift r1_align_shift(
+        .d(r1_align_shift$d),
+        .q(r1_align_shift$q),
+        .clock(r1_align_shift$clock)
     );
     atomic_alu$float$add_wide$r1_subtract r1_subtract(
         .d(r1_subtract$d),
         .q(r1_subtract$q),
         .clock(r1_subtract$clock)
+    );
+    atomic_alu$float$add_wide$r1_big_sign r1_big_sign(
+        .d(r1_big_sign$d),
+        .q(r1_big_sign$q),
+        .clock(r1_big_sign$clock)
     );
     atomic_alu$float$add_wide$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -2346,10 +2936,10 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
-    atomic_alu$float$add_wide$r2_sig r2_sig(
-        .d(r2_sig$d),
-        .q(r2_sig$q),
-        .clock(r2_sig$clock)
+    atomic_alu$float$add_wide$r2_sum r2_sum(
+        .d(r2_sum$d),
+        .q(r2_sum$q),
+        .clock(r2_sum$clock)
     );
     atomic_alu$float$add_wide$r2_exp r2_exp(
         .d(r2_exp$d),
@@ -2365,11 +2955,6 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r2_big_sign$d),
         .q(r2_big_sign$q),
         .clock(r2_big_sign$clock)
-    );
-    atomic_alu$float$add_wide$r2_subtract r2_subtract(
-        .d(r2_subtract$d),
-        .q(r2_subtract$q),
-        .clock(r2_subtract$clock)
     );
     atomic_alu$float$add_wide$r2_a_sign r2_a_sign(
         .d(r2_a_sign$d),
@@ -2426,14 +3011,90 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
     );
+    atomic_alu$float$add_wide$r3_sig r3_sig(
+        .d(r3_sig$d),
+        .q(r3_sig$q),
+        .clock(r3_sig$clock)
+    );
+    atomic_alu$float$add_wide$r3_exp_field r3_exp_field(
+        .d(r3_exp_field$d),
+        .q(r3_exp_field$q),
+        .clock(r3_exp_field$clock)
+    );
+    atomic_alu$float$add_wide$r3_sum_is_zero r3_sum_is_zero(
+        .d(r3_sum_is_zero$d),
+        .q(r3_sum_is_zero$q),
+        .clock(r3_sum_is_zero$clock)
+    );
+    atomic_alu$float$add_wide$r3_big_sign r3_big_sign(
+        .d(r3_big_sign$d),
+        .q(r3_big_sign$q),
+        .clock(r3_big_sign$clock)
+    );
+    atomic_alu$float$add_wide$r3_a_sign r3_a_sign(
+        .d(r3_a_sign$d),
+        .q(r3_a_sign$q),
+        .clock(r3_a_sign$clock)
+    );
+    atomic_alu$float$add_wide$r3_b_sign r3_b_sign(
+        .d(r3_b_sign$d),
+        .q(r3_b_sign$q),
+        .clock(r3_b_sign$clock)
+    );
+    atomic_alu$float$add_wide$r3_a_zero r3_a_zero(
+        .d(r3_a_zero$d),
+        .q(r3_a_zero$q),
+        .clock(r3_a_zero$clock)
+    );
+    atomic_alu$float$add_wide$r3_b_zero r3_b_zero(
+        .d(r3_b_zero$d),
+        .q(r3_b_zero$q),
+        .clock(r3_b_zero$clock)
+    );
+    atomic_alu$float$add_wide$r3_a_inf r3_a_inf(
+        .d(r3_a_inf$d),
+        .q(r3_a_inf$q),
+        .clock(r3_a_inf$clock)
+    );
+    atomic_alu$float$add_wide$r3_b_inf r3_b_inf(
+        .d(r3_b_inf$d),
+        .q(r3_b_inf$q),
+        .clock(r3_b_inf$clock)
+    );
+    atomic_alu$float$add_wide$r3_nan r3_nan(
+        .d(r3_nan$d),
+        .q(r3_nan$q),
+        .clock(r3_nan$clock)
+    );
+    atomic_alu$float$add_wide$r3_lsb r3_lsb(
+        .d(r3_lsb$d),
+        .q(r3_lsb$q),
+        .clock(r3_lsb$clock)
+    );
+    atomic_alu$float$add_wide$r3_man_field r3_man_field(
+        .d(r3_man_field$d),
+        .q(r3_man_field$q),
+        .clock(r3_man_field$clock)
+    );
+    atomic_alu$float$add_wide$r3_exp_max r3_exp_max(
+        .d(r3_exp_max$d),
+        .q(r3_exp_max$q),
+        .clock(r3_exp_max$clock)
+    );
+    atomic_alu$float$add_wide$r3_ftz r3_ftz(
+        .d(r3_ftz$d),
+        .q(r3_ftz$q),
+        .clock(r3_ftz$clock)
+    );
     
     // Update code
     always @(*) begin
-        r1_big_sign$clock = clock;
         r1_big_exp$clock = clock;
         r1_big_sig$clock = clock;
-        r1_small_aligned$clock = clock;
+        r1_small_sig$clock = clock;
+        r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
+        r1_big_sign$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -2445,11 +3106,10 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
-        r2_sig$clock = clock;
+        r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
         r2_big_sign$clock = clock;
-        r2_subtract$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
         r2_a_zero$clock = clock;
@@ -2461,11 +3121,27 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
-        r1_big_sign$d = r1_big_sign$q;
+        r3_sig$clock = clock;
+        r3_exp_field$clock = clock;
+        r3_sum_is_zero$clock = clock;
+        r3_big_sign$clock = clock;
+        r3_a_sign$clock = clock;
+        r3_b_sign$clock = clock;
+        r3_a_zero$clock = clock;
+        r3_b_zero$clock = clock;
+        r3_a_inf$clock = clock;
+        r3_b_inf$clock = clock;
+        r3_nan$clock = clock;
+        r3_lsb$clock = clock;
+        r3_man_field$clock = clock;
+        r3_exp_max$clock = clock;
+        r3_ftz$clock = clock;
         r1_big_exp$d = r1_big_exp$q;
         r1_big_sig$d = r1_big_sig$q;
-        r1_small_aligned$d = r1_small_aligned$q;
+        r1_small_sig$d = r1_small_sig$q;
+        r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
+        r1_big_sign$d = r1_big_sign$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -2477,11 +3153,10 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
-        r2_sig$d = r2_sig$q;
+        r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
         r2_big_sign$d = r2_big_sign$q;
-        r2_subtract$d = r2_subtract$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
         r2_a_zero$d = r2_a_zero$q;
@@ -2493,6 +3168,21 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
+        r3_sig$d = r3_sig$q;
+        r3_exp_field$d = r3_exp_field$q;
+        r3_sum_is_zero$d = r3_sum_is_zero$q;
+        r3_big_sign$d = r3_big_sign$q;
+        r3_a_sign$d = r3_a_sign$q;
+        r3_b_sign$d = r3_b_sign$q;
+        r3_a_zero$d = r3_a_zero$q;
+        r3_b_zero$d = r3_b_zero$q;
+        r3_a_inf$d = r3_a_inf$q;
+        r3_b_inf$d = r3_b_inf$q;
+        r3_nan$d = r3_nan$q;
+        r3_lsb$d = r3_lsb$q;
+        r3_man_field$d = r3_man_field$q;
+        r3_exp_max$d = r3_exp_max$q;
+        r3_ftz$d = r3_ftz$q;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -2547,17 +3237,13 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
         end
-        shifted_out = small_sig & ~(sig_ones << align_shift);
-        small_aligned = small_sig >> align_shift;
-        if (|shifted_out) begin
-            small_aligned = (small_sig >> align_shift) | sig_one;
-        end
         if (advance) begin
-            r1_big_sign$d = big_sign;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
-            r1_small_aligned$d = small_aligned;
+            r1_small_sig$d = small_sig;
+            r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
+            r1_big_sign$d = big_sign;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -2570,16 +3256,38 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        raw_sum = r1_big_sig$q + r1_small_aligned$q;
+        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+        small_aligned = r1_small_sig$q >> r1_align_shift$q;
+        if (|shifted_out) begin
+            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        end
+        raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - r1_small_aligned$q;
+            raw_sum = r1_big_sig$q - small_aligned;
         end
         sum_is_zero = ~(|raw_sum);
-        carried = raw_sum;
-        carried_exp = r1_big_exp$q;
-        if (|(raw_sum & carry_bit)) begin
-            carried = (raw_sum >> 32'h1) | (raw_sum & sig_one);
-            carried_exp = r1_big_exp$q + exp_one;
+        if (advance) begin
+            r2_sum$d = raw_sum;
+            r2_exp$d = r1_big_exp$q;
+            r2_sum_is_zero$d = sum_is_zero;
+            r2_big_sign$d = r1_big_sign$q;
+            r2_a_sign$d = r1_a_sign$q;
+            r2_b_sign$d = r1_b_sign$q;
+            r2_a_zero$d = r1_a_zero$q;
+            r2_b_zero$d = r1_b_zero$q;
+            r2_a_inf$d = r1_a_inf$q;
+            r2_b_inf$d = r1_b_inf$q;
+            r2_nan$d = r1_nan$q;
+            r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
+            r2_exp_max$d = r1_exp_max$q;
+            r2_ftz$d = r1_ftz$q;
+        end
+        carried = r2_sum$q;
+        carried_exp = r2_exp$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+            carried_exp = r2_exp$q + exp_one;
         end
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
@@ -2599,32 +3307,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
-        if (advance) begin
-            r2_sig$d = stage_out$2;
-            r2_exp$d = stage_out_exp$2;
-            r2_sum_is_zero$d = sum_is_zero;
-            r2_big_sign$d = r1_big_sign$q;
-            r2_subtract$d = r1_subtract$q;
-            r2_a_sign$d = r1_a_sign$q;
-            r2_b_sign$d = r1_b_sign$q;
-            r2_a_zero$d = r1_a_zero$q;
-            r2_b_zero$d = r1_b_zero$q;
-            r2_a_inf$d = r1_a_inf$q;
-            r2_b_inf$d = r1_b_inf$q;
-            r2_nan$d = r1_nan$q;
-            r2_lsb$d = r1_lsb$q;
-            r2_man_field$d = r1_man_field$q;
-            r2_exp_max$d = r1_exp_max$q;
-            r2_ftz$d = r1_ftz$q;
-        end
-        out_man_field = r2_man_field$q;
-        out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
-        stage_out$3 = r2_sig$q;
-        stage_out_exp$3 = r2_exp$q;
-        if (~(|(r2_sig$q & stage_top_mask$3)) & (r2_exp$q > stage_shift$3)) begin
-            stage_out$3 = r2_sig$q << stage_shift$3;
-            stage_out_exp$3 = r2_exp$q - stage_shift$3;
+        stage_out$3 = stage_out$2;
+        stage_out_exp$3 = stage_out_exp$2;
+        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
+            stage_out$3 = stage_out$2 << stage_shift$3;
+            stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
         end
         stage_out$4 = stage_out$3;
         stage_out_exp$4 = stage_out_exp$3;
@@ -2644,53 +3331,73 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
         end
-        round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
+        if (advance) begin
+            r3_sig$d = normalized;
+            r3_exp_field$d = exp_field;
+            r3_sum_is_zero$d = r2_sum_is_zero$q;
+            r3_big_sign$d = r2_big_sign$q;
+            r3_a_sign$d = r2_a_sign$q;
+            r3_b_sign$d = r2_b_sign$q;
+            r3_a_zero$d = r2_a_zero$q;
+            r3_b_zero$d = r2_b_zero$q;
+            r3_a_inf$d = r2_a_inf$q;
+            r3_b_inf$d = r2_b_inf$q;
+            r3_nan$d = r2_nan$q;
+            r3_lsb$d = r2_lsb$q;
+            r3_man_field$d = r2_man_field$q;
+            r3_exp_max$d = r2_exp_max$q;
+            r3_ftz$d = r2_ftz$q;
+        end
+        out_man_field = r3_man_field$q;
+        out_round_bit = r3_lsb$q >> 32'h1;
+        out_sticky_bits = ~(((r3_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
+        round_up = |(r3_sig$q & out_round_bit) & (|(r3_sig$q & out_sticky_bits) | |(r3_sig$q & r3_lsb$q));
+        truncated = r3_sig$q & ((r3_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
-            rounded = truncated + r2_lsb$q;
+            rounded = truncated + r3_lsb$q;
         end
         rounded_sig = rounded;
-        rounded_exp = exp_field;
+        rounded_exp = r3_exp_field$q;
         if (|(rounded & carry_bit)) begin
             rounded_sig = rounded >> 32'h1;
-            rounded_exp = exp_field + exp_one;
+            rounded_exp = r3_exp_field$q + exp_one;
         end
-        if ((~(|exp_field)) & |(rounded & hidden_bit)) begin
+        if ((~(|r3_exp_field$q)) & |(rounded & hidden_bit)) begin
             rounded_exp = exp_one;
         end
-        overflow = rounded_exp >= r2_exp_max$q;
-        sum_sign = r2_big_sign$q;
+        overflow = rounded_exp >= r3_exp_max$q;
+        sum_sign = r3_big_sign$q;
         sum_exp = rounded_exp;
         sum_man = rounded_sig & out_man_field;
-        if (r2_ftz$q & ~(|rounded_exp)) begin
+        if (r3_ftz$q & ~(|rounded_exp)) begin
             sum_man = sig_zero;
         end
         if (overflow) begin
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_sum_is_zero$q) begin
+        if (r3_sum_is_zero$q) begin
             sum_sign = 1'b0;
             sum_exp = exp_zero;
             sum_man = sig_zero;
         end
-        if (r2_a_zero$q & r2_b_zero$q) begin
-            sum_sign = r2_a_sign$q & r2_b_sign$q;
+        if (r3_a_zero$q & r3_b_zero$q) begin
+            sum_sign = r3_a_sign$q & r3_b_sign$q;
         end
-        if (r2_b_inf$q) begin
-            sum_sign = r2_b_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_b_inf$q) begin
+            sum_sign = r3_b_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_a_inf$q) begin
-            sum_sign = r2_a_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_a_inf$q) begin
+            sum_sign = r3_a_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_nan$q) begin
+        if (r3_nan$q) begin
             sum_sign = 1'b0;
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = out_man_field;
         end
     end
@@ -2753,6 +3460,25 @@ module atomic_alu$float$add_wide$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r1_a_zero
+
+
+module atomic_alu$float$add_wide$r1_align_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r1_align_shift
 
 
 module atomic_alu$float$add_wide$r1_b_inf(d,q,clock);
@@ -2964,7 +3690,7 @@ module atomic_alu$float$add_wide$r1_nan(d,q,clock);
 endmodule // atomic_alu$float$add_wide$r1_nan
 
 
-module atomic_alu$float$add_wide$r1_small_aligned(d,q,clock);
+module atomic_alu$float$add_wide$r1_small_sig(d,q,clock);
     
     // Module arguments
     input wire  [56:0] d;
@@ -2980,7 +3706,7 @@ module atomic_alu$float$add_wide$r1_small_aligned(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_alu$float$add_wide$r1_small_aligned
+endmodule // atomic_alu$float$add_wide$r1_small_sig
 
 
 module atomic_alu$float$add_wide$r1_subtract(d,q,clock);
@@ -3249,7 +3975,7 @@ module atomic_alu$float$add_wide$r2_nan(d,q,clock);
 endmodule // atomic_alu$float$add_wide$r2_nan
 
 
-module atomic_alu$float$add_wide$r2_sig(d,q,clock);
+module atomic_alu$float$add_wide$r2_sum(d,q,clock);
     
     // Module arguments
     input wire  [56:0] d;
@@ -3265,26 +3991,7 @@ module atomic_alu$float$add_wide$r2_sig(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_alu$float$add_wide$r2_sig
-
-
-module atomic_alu$float$add_wide$r2_subtract(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_alu$float$add_wide$r2_subtract
+endmodule // atomic_alu$float$add_wide$r2_sum
 
 
 module atomic_alu$float$add_wide$r2_sum_is_zero(d,q,clock);
@@ -3304,6 +4011,291 @@ module atomic_alu$float$add_wide$r2_sum_is_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r2_sum_is_zero
+
+
+module atomic_alu$float$add_wide$r3_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_a_inf
+
+
+module atomic_alu$float$add_wide$r3_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_a_sign
+
+
+module atomic_alu$float$add_wide$r3_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_a_zero
+
+
+module atomic_alu$float$add_wide$r3_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_b_inf
+
+
+module atomic_alu$float$add_wide$r3_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_b_sign
+
+
+module atomic_alu$float$add_wide$r3_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_b_zero
+
+
+module atomic_alu$float$add_wide$r3_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_big_sign
+
+
+module atomic_alu$float$add_wide$r3_exp_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_exp_field
+
+
+module atomic_alu$float$add_wide$r3_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_exp_max
+
+
+module atomic_alu$float$add_wide$r3_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_ftz
+
+
+module atomic_alu$float$add_wide$r3_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_lsb
+
+
+module atomic_alu$float$add_wide$r3_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_man_field
+
+
+module atomic_alu$float$add_wide$r3_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_nan
+
+
+module atomic_alu$float$add_wide$r3_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_sig
+
+
+module atomic_alu$float$add_wide$r3_sum_is_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r3_sum_is_zero
 
 
 module atomic_alu$float$c1_compare(d,q,clock);
@@ -3570,6 +4562,139 @@ module atomic_alu$float$c2_wide_f32(d,q,clock);
     end
           
 endmodule // atomic_alu$float$c2_wide_f32
+
+
+module atomic_alu$float$c3_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_compare
+
+
+module atomic_alu$float$c3_half_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_half_bf16
+
+
+module atomic_alu$float$c3_is_fadd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_is_fadd
+
+
+module atomic_alu$float$c3_two_halves(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_two_halves
+
+
+module atomic_alu$float$c3_wide_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_wide_bf16
+
+
+module atomic_alu$float$c3_wide_f16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_wide_f16
+
+
+module atomic_alu$float$c3_wide_f32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c3_wide_f32
 
 
 module atomic_alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
@@ -3943,3 +5068,22 @@ module atomic_alu$float_mask_2(d,q,clock);
     end
           
 endmodule // atomic_alu$float_mask_2
+
+
+module atomic_alu$float_mask_3(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float_mask_3

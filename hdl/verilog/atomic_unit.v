@@ -374,18 +374,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$ahead_writes$0;
     reg  head_select$ahead_writes$1;
     reg  head_select$ahead_writes$2;
+    reg  head_select$ahead_writes$3;
     reg  [63:0] head_select$ahead_line$0;
     reg  [63:0] head_select$ahead_line$1;
     reg  [63:0] head_select$ahead_line$2;
+    reg  [63:0] head_select$ahead_line$3;
     reg  head_select$ahead_space$0;
     reg  head_select$ahead_space$1;
     reg  head_select$ahead_space$2;
+    reg  head_select$ahead_space$3;
     reg  [15:0] head_select$ahead_byte_enables$0;
     reg  [15:0] head_select$ahead_byte_enables$1;
     reg  [15:0] head_select$ahead_byte_enables$2;
+    reg  [15:0] head_select$ahead_byte_enables$3;
     reg  head_select$ahead_ready$0;
     reg  head_select$ahead_ready$1;
     reg  head_select$ahead_ready$2;
+    reg  head_select$ahead_ready$3;
     wire  head_select$valid;
     wire  [1:0] head_select$kind;
     wire  head_select$returned;
@@ -404,6 +409,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  head_select$bypass$0;
     wire  head_select$bypass$1;
     wire  head_select$bypass$2;
+    wire  head_select$bypass$3;
     wire  head_select$hazard;
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
@@ -1170,6 +1176,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  x_from_x3$d;
     wire  x_from_x3$q;
     reg  x_from_x3$clock;
+    reg  x_from_x4$d;
+    wire  x_from_x4$q;
+    reg  x_from_x4$clock;
     reg  x_from_w$d;
     wire  x_from_w$q;
     reg  x_from_w$clock;
@@ -1314,6 +1323,63 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  x3_error$d;
     wire  x3_error$q;
     reg  x3_error$clock;
+    reg  x4_valid$d;
+    wire  x4_valid$q;
+    reg  x4_valid$clock;
+    reg  [1:0] x4_kind$d;
+    wire  [1:0] x4_kind$q;
+    reg  x4_kind$clock;
+    reg  x4_writes$d;
+    wire  x4_writes$q;
+    reg  x4_writes$clock;
+    reg  [63:0] x4_line$d;
+    wire  [63:0] x4_line$q;
+    reg  x4_line$clock;
+    reg  x4_space$d;
+    wire  x4_space$q;
+    reg  x4_space$clock;
+    reg  [6:0] x4_bit_offset$d;
+    wire  [6:0] x4_bit_offset$q;
+    reg  x4_bit_offset$clock;
+    reg  [2:0] x4_size$d;
+    wire  [2:0] x4_size$q;
+    reg  x4_size$clock;
+    reg  [15:0] x4_byte_enables$d;
+    wire  [15:0] x4_byte_enables$q;
+    reg  x4_byte_enables$clock;
+    reg  x4_float$d;
+    wire  x4_float$q;
+    reg  x4_float$clock;
+    reg  [127:0] x4_new$d;
+    wire  [127:0] x4_new$q;
+    reg  x4_new$clock;
+    reg  [127:0] x4_ret$d;
+    wire  [127:0] x4_ret$q;
+    reg  x4_ret$clock;
+    reg  [127:0] x4_old$d;
+    wire  [127:0] x4_old$q;
+    reg  x4_old$clock;
+    reg  [4:0] x4_lane$d;
+    wire  [4:0] x4_lane$q;
+    reg  x4_lane$clock;
+    reg  [2:0] x4_elem$d;
+    wire  [2:0] x4_elem$q;
+    reg  x4_elem$clock;
+    reg  [6:0] x4_result_shift$d;
+    wire  [6:0] x4_result_shift$q;
+    reg  x4_result_shift$clock;
+    reg  x4_result_first$d;
+    wire  x4_result_first$q;
+    reg  x4_result_first$clock;
+    reg  x4_result_last$d;
+    wire  x4_result_last$q;
+    reg  x4_result_last$clock;
+    reg  x4_msg_last$d;
+    wire  x4_msg_last$q;
+    reg  x4_msg_last$clock;
+    reg  x4_error$d;
+    wire  x4_error$q;
+    reg  x4_error$clock;
     reg  w_valid$d;
     wire  w_valid$q;
     reg  w_valid$clock;
@@ -1732,18 +1798,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ahead_writes$0(head_select$ahead_writes$0),
         .ahead_writes$1(head_select$ahead_writes$1),
         .ahead_writes$2(head_select$ahead_writes$2),
+        .ahead_writes$3(head_select$ahead_writes$3),
         .ahead_line$0(head_select$ahead_line$0),
         .ahead_line$1(head_select$ahead_line$1),
         .ahead_line$2(head_select$ahead_line$2),
+        .ahead_line$3(head_select$ahead_line$3),
         .ahead_space$0(head_select$ahead_space$0),
         .ahead_space$1(head_select$ahead_space$1),
         .ahead_space$2(head_select$ahead_space$2),
+        .ahead_space$3(head_select$ahead_space$3),
         .ahead_byte_enables$0(head_select$ahead_byte_enables$0),
         .ahead_byte_enables$1(head_select$ahead_byte_enables$1),
         .ahead_byte_enables$2(head_select$ahead_byte_enables$2),
+        .ahead_byte_enables$3(head_select$ahead_byte_enables$3),
         .ahead_ready$0(head_select$ahead_ready$0),
         .ahead_ready$1(head_select$ahead_ready$1),
         .ahead_ready$2(head_select$ahead_ready$2),
+        .ahead_ready$3(head_select$ahead_ready$3),
         .valid(head_select$valid),
         .kind(head_select$kind),
         .returned(head_select$returned),
@@ -1762,6 +1833,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .bypass$0(head_select$bypass$0),
         .bypass$1(head_select$bypass$1),
         .bypass$2(head_select$bypass$2),
+        .bypass$3(head_select$bypass$3),
         .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
@@ -3029,6 +3101,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x_from_x3$q),
         .clock(x_from_x3$clock)
     );
+    atomic_unit$x_from_x4 x_from_x4(
+        .d(x_from_x4$d),
+        .q(x_from_x4$q),
+        .clock(x_from_x4$clock)
+    );
     atomic_unit$x_from_w x_from_w(
         .d(x_from_w$d),
         .q(x_from_w$q),
@@ -3269,6 +3346,101 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x3_error$q),
         .clock(x3_error$clock)
     );
+    atomic_unit$x4_valid x4_valid(
+        .d(x4_valid$d),
+        .q(x4_valid$q),
+        .clock(x4_valid$clock)
+    );
+    atomic_unit$x4_kind x4_kind(
+        .d(x4_kind$d),
+        .q(x4_kind$q),
+        .clock(x4_kind$clock)
+    );
+    atomic_unit$x4_writes x4_writes(
+        .d(x4_writes$d),
+        .q(x4_writes$q),
+        .clock(x4_writes$clock)
+    );
+    atomic_unit$x4_line x4_line(
+        .d(x4_line$d),
+        .q(x4_line$q),
+        .clock(x4_line$clock)
+    );
+    atomic_unit$x4_space x4_space(
+        .d(x4_space$d),
+        .q(x4_space$q),
+        .clock(x4_space$clock)
+    );
+    atomic_unit$x4_bit_offset x4_bit_offset(
+        .d(x4_bit_offset$d),
+        .q(x4_bit_offset$q),
+        .clock(x4_bit_offset$clock)
+    );
+    atomic_unit$x4_size x4_size(
+        .d(x4_size$d),
+        .q(x4_size$q),
+        .clock(x4_size$clock)
+    );
+    atomic_unit$x4_byte_enables x4_byte_enables(
+        .d(x4_byte_enables$d),
+        .q(x4_byte_enables$q),
+        .clock(x4_byte_enables$clock)
+    );
+    atomic_unit$x4_float x4_float(
+        .d(x4_float$d),
+        .q(x4_float$q),
+        .clock(x4_float$clock)
+    );
+    atomic_unit$x4_new x4_new(
+        .d(x4_new$d),
+        .q(x4_new$q),
+        .clock(x4_new$clock)
+    );
+    atomic_unit$x4_ret x4_ret(
+        .d(x4_ret$d),
+        .q(x4_ret$q),
+        .clock(x4_ret$clock)
+    );
+    atomic_unit$x4_old x4_old(
+        .d(x4_old$d),
+        .q(x4_old$q),
+        .clock(x4_old$clock)
+    );
+    atomic_unit$x4_lane x4_lane(
+        .d(x4_lane$d),
+        .q(x4_lane$q),
+        .clock(x4_lane$clock)
+    );
+    atomic_unit$x4_elem x4_elem(
+        .d(x4_elem$d),
+        .q(x4_elem$q),
+        .clock(x4_elem$clock)
+    );
+    atomic_unit$x4_result_shift x4_result_shift(
+        .d(x4_result_shift$d),
+        .q(x4_result_shift$q),
+        .clock(x4_result_shift$clock)
+    );
+    atomic_unit$x4_result_first x4_result_first(
+        .d(x4_result_first$d),
+        .q(x4_result_first$q),
+        .clock(x4_result_first$clock)
+    );
+    atomic_unit$x4_result_last x4_result_last(
+        .d(x4_result_last$d),
+        .q(x4_result_last$q),
+        .clock(x4_result_last$clock)
+    );
+    atomic_unit$x4_msg_last x4_msg_last(
+        .d(x4_msg_last$d),
+        .q(x4_msg_last$q),
+        .clock(x4_msg_last$clock)
+    );
+    atomic_unit$x4_error x4_error(
+        .d(x4_error$d),
+        .q(x4_error$q),
+        .clock(x4_error$clock)
+    );
     atomic_unit$w_valid w_valid(
         .d(w_valid$d),
         .q(w_valid$q),
@@ -3482,6 +3654,26 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_old$clock = clock;
         x_from_x2$clock = clock;
         x_from_x3$clock = clock;
+        x_from_x4$clock = clock;
+        x4_valid$clock = clock;
+        x4_kind$clock = clock;
+        x4_writes$clock = clock;
+        x4_line$clock = clock;
+        x4_space$clock = clock;
+        x4_bit_offset$clock = clock;
+        x4_size$clock = clock;
+        x4_byte_enables$clock = clock;
+        x4_float$clock = clock;
+        x4_new$clock = clock;
+        x4_ret$clock = clock;
+        x4_old$clock = clock;
+        x4_lane$clock = clock;
+        x4_elem$clock = clock;
+        x4_result_shift$clock = clock;
+        x4_result_first$clock = clock;
+        x4_result_last$clock = clock;
+        x4_msg_last$clock = clock;
+        x4_error$clock = clock;
         x_from_w$clock = clock;
         x2_valid$clock = clock;
         x2_kind$clock = clock;
@@ -3624,6 +3816,26 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_old$d = x_old$q;
         x_from_x2$d = x_from_x2$q;
         x_from_x3$d = x_from_x3$q;
+        x_from_x4$d = x_from_x4$q;
+        x4_valid$d = x4_valid$q;
+        x4_kind$d = x4_kind$q;
+        x4_writes$d = x4_writes$q;
+        x4_line$d = x4_line$q;
+        x4_space$d = x4_space$q;
+        x4_bit_offset$d = x4_bit_offset$q;
+        x4_size$d = x4_size$q;
+        x4_byte_enables$d = x4_byte_enables$q;
+        x4_float$d = x4_float$q;
+        x4_new$d = x4_new$q;
+        x4_ret$d = x4_ret$q;
+        x4_old$d = x4_old$q;
+        x4_lane$d = x4_lane$q;
+        x4_elem$d = x4_elem$q;
+        x4_result_shift$d = x4_result_shift$q;
+        x4_result_first$d = x4_result_first$q;
+        x4_result_last$d = x4_result_last$q;
+        x4_msg_last$d = x4_msg_last$q;
+        x4_error$d = x4_error$q;
         x_from_w$d = x_from_w$q;
         x2_valid$d = x2_valid$q;
         x2_kind$d = x2_kind$q;
@@ -4342,7 +4554,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ahead_line$2 = x3_line$q;
         head_select$ahead_space$2 = x3_space$q;
         head_select$ahead_byte_enables$2 = x3_byte_enables$q;
-        head_select$ahead_ready$2 = 1'b1;
+        head_select$ahead_ready$2 = ~x3_float$q;
+        head_select$ahead_writes$3 = x4_writes$q;
+        head_select$ahead_line$3 = x4_line$q;
+        head_select$ahead_space$3 = x4_space$q;
+        head_select$ahead_byte_enables$3 = x4_byte_enables$q;
+        head_select$ahead_ready$3 = 1'b1;
         alu$clock = clock;
         alu$pipe_advance = ~w_writes$q | mem_wr_ready;
         alu$op = x_op$q;
@@ -4354,6 +4571,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         if (x_from_x3$q) begin
             alu$old_value = x3_new$q;
+        end
+        if (x_from_x4$q) begin
+            alu$old_value = x4_new$q;
         end
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
@@ -4445,27 +4665,46 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         obs_new_r$d = w_new$q;
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (w_free) begin
-            w_valid$d = x3_valid$q;
-            w_writes$d = x3_valid$q & x3_writes$q;
-            w_kind$d = x3_kind$q;
-            w_line$d = x3_line$q;
-            w_space$d = x3_space$q;
-            w_bit_offset$d = x3_bit_offset$q;
-            w_size$d = x3_size$q;
-            w_byte_enables$d = x3_byte_enables$q;
-            w_new$d = x3_new$q;
-            if (x3_float$q) begin
+            w_valid$d = x4_valid$q;
+            w_writes$d = x4_valid$q & x4_writes$q;
+            w_kind$d = x4_kind$q;
+            w_line$d = x4_line$q;
+            w_space$d = x4_space$q;
+            w_bit_offset$d = x4_bit_offset$q;
+            w_size$d = x4_size$q;
+            w_byte_enables$d = x4_byte_enables$q;
+            w_new$d = x4_new$q;
+            if (x4_float$q) begin
                 w_new$d = alu$float_value;
             end
-            w_ret$d = x3_ret$q;
-            w_old$d = x3_old$q;
-            w_lane$d = x3_lane$q;
-            w_elem$d = x3_elem$q;
-            w_result_shift$d = x3_result_shift$q;
-            w_result_first$d = x3_result_first$q;
-            w_result_last$d = x3_result_last$q;
-            w_msg_last$d = x3_msg_last$q;
-            w_error$d = x3_error$q;
+            w_ret$d = x4_ret$q;
+            w_old$d = x4_old$q;
+            w_lane$d = x4_lane$q;
+            w_elem$d = x4_elem$q;
+            w_result_shift$d = x4_result_shift$q;
+            w_result_first$d = x4_result_first$q;
+            w_result_last$d = x4_result_last$q;
+            w_msg_last$d = x4_msg_last$q;
+            w_error$d = x4_error$q;
+            x4_valid$d = x3_valid$q;
+            x4_kind$d = x3_kind$q;
+            x4_writes$d = x3_valid$q & x3_writes$q;
+            x4_line$d = x3_line$q;
+            x4_space$d = x3_space$q;
+            x4_bit_offset$d = x3_bit_offset$q;
+            x4_size$d = x3_size$q;
+            x4_byte_enables$d = x3_byte_enables$q;
+            x4_float$d = x3_float$q;
+            x4_new$d = x3_new$q;
+            x4_ret$d = x3_ret$q;
+            x4_old$d = x3_old$q;
+            x4_lane$d = x3_lane$q;
+            x4_elem$d = x3_elem$q;
+            x4_result_shift$d = x3_result_shift$q;
+            x4_result_first$d = x3_result_first$q;
+            x4_result_last$d = x3_result_last$q;
+            x4_msg_last$d = x3_msg_last$q;
+            x4_error$d = x3_error$q;
             x3_valid$d = x2_valid$q;
             x3_kind$d = x2_kind$q;
             x3_writes$d = x2_valid$q & x2_writes$q;
@@ -4506,6 +4745,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             if (x_from_x3$q) begin
                 x2_old$d = x3_new$q;
             end
+            if (x_from_x4$q) begin
+                x2_old$d = x4_new$q;
+            end
             if (x_from_w$q) begin
                 x2_old$d = w_new$q;
             end
@@ -4535,7 +4777,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_old$d = head_select$old_value;
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_x3$d = head_is_rmw & head_select$bypass$1;
-            x_from_w$d = head_is_rmw & head_select$bypass$2;
+            x_from_x4$d = head_is_rmw & head_select$bypass$2;
+            x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = head_select$src0;
             x_src1$d = head_select$src1;
             x_lane$d = head_select$lane;
@@ -4995,6 +5238,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x2_writes$d = 1'b0;
             x3_valid$d = 1'b0;
             x3_writes$d = 1'b0;
+            x4_valid$d = 1'b0;
+            x4_writes$d = 1'b0;
             w_valid$d = 1'b0;
             w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
@@ -11338,7 +11583,7 @@ module atomic_unit$head_ptr(d,q,clock);
 endmodule // atomic_unit$head_ptr
 
 
-module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_line$0,ahead_line$1,ahead_line$2,ahead_space$0,ahead_space$1,ahead_space$2,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_ready$0,ahead_ready$1,ahead_ready$2,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
     
     // Module arguments
     input wire  [2:0] head;
@@ -11527,18 +11772,23 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  ahead_writes$0;
     input wire  ahead_writes$1;
     input wire  ahead_writes$2;
+    input wire  ahead_writes$3;
     input wire  [63:0] ahead_line$0;
     input wire  [63:0] ahead_line$1;
     input wire  [63:0] ahead_line$2;
+    input wire  [63:0] ahead_line$3;
     input wire  ahead_space$0;
     input wire  ahead_space$1;
     input wire  ahead_space$2;
+    input wire  ahead_space$3;
     input wire  [15:0] ahead_byte_enables$0;
     input wire  [15:0] ahead_byte_enables$1;
     input wire  [15:0] ahead_byte_enables$2;
+    input wire  [15:0] ahead_byte_enables$3;
     input wire  ahead_ready$0;
     input wire  ahead_ready$1;
     input wire  ahead_ready$2;
+    input wire  ahead_ready$3;
     output reg  valid;
     output reg  [1:0] kind;
     output reg  returned;
@@ -11557,6 +11807,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     output reg  bypass$0;
     output reg  bypass$1;
     output reg  bypass$2;
+    output reg  bypass$3;
     output reg  hazard;
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
@@ -11602,12 +11853,15 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  ahead_hit$0;
     reg  ahead_hit$1;
     reg  ahead_hit$2;
+    reg  ahead_hit$3;
     reg  ahead_takes$0;
     reg  ahead_takes$1;
     reg  ahead_takes$2;
+    reg  ahead_takes$3;
     reg  younger_hit$0;
     reg  younger_hit$1;
     reg  younger_hit$2;
+    reg  younger_hit$3;
     
     // Update code
     always @(*) begin
@@ -11880,9 +12134,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         ahead_takes$1 = (ahead_byte_enables$1 == byte_enables) & ahead_ready$1;
         ahead_hit$2 = ((ahead_writes$2 & (ahead_line$2 == line)) & (ahead_space$2 == space)) & |(ahead_byte_enables$2 & byte_enables);
         ahead_takes$2 = (ahead_byte_enables$2 == byte_enables) & ahead_ready$2;
+        ahead_hit$3 = ((ahead_writes$3 & (ahead_line$3 == line)) & (ahead_space$3 == space)) & |(ahead_byte_enables$3 & byte_enables);
+        ahead_takes$3 = (ahead_byte_enables$3 == byte_enables) & ahead_ready$3;
         younger_hit$0 = 1'b0;
         younger_hit$1 = younger_hit$0 | ahead_hit$0;
         younger_hit$2 = younger_hit$1 | ahead_hit$1;
+        younger_hit$3 = younger_hit$2 | ahead_hit$2;
         bypass$0 = (ahead_hit$0 & ~younger_hit$0) & ahead_takes$0;
         if ((ahead_hit$0 & ~younger_hit$0) & ~ahead_takes$0) begin
             hazard = 1'b1;
@@ -11893,6 +12150,10 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         end
         bypass$2 = (ahead_hit$2 & ~younger_hit$2) & ahead_takes$2;
         if ((ahead_hit$2 & ~younger_hit$2) & ~ahead_takes$2) begin
+            hazard = 1'b1;
+        end
+        bypass$3 = (ahead_hit$3 & ~younger_hit$3) & ahead_takes$3;
+        if ((ahead_hit$3 & ~younger_hit$3) & ~ahead_takes$3) begin
             hazard = 1'b1;
         end
     end
@@ -14184,6 +14445,367 @@ module atomic_unit$x3_writes(d,q,clock);
 endmodule // atomic_unit$x3_writes
 
 
+module atomic_unit$x4_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_bit_offset
+
+
+module atomic_unit$x4_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_byte_enables
+
+
+module atomic_unit$x4_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_elem
+
+
+module atomic_unit$x4_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_error
+
+
+module atomic_unit$x4_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_float
+
+
+module atomic_unit$x4_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_kind
+
+
+module atomic_unit$x4_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_lane
+
+
+module atomic_unit$x4_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_line
+
+
+module atomic_unit$x4_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_msg_last
+
+
+module atomic_unit$x4_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_new
+
+
+module atomic_unit$x4_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_old
+
+
+module atomic_unit$x4_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_result_first
+
+
+module atomic_unit$x4_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_result_last
+
+
+module atomic_unit$x4_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_result_shift
+
+
+module atomic_unit$x4_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_ret
+
+
+module atomic_unit$x4_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_size
+
+
+module atomic_unit$x4_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_space
+
+
+module atomic_unit$x4_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_valid
+
+
+module atomic_unit$x4_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x4_writes
+
+
 module atomic_unit$x_bit_offset(d,q,clock);
     
     // Module arguments
@@ -14315,6 +14937,25 @@ module atomic_unit$x_from_x3(d,q,clock);
     end
           
 endmodule // atomic_unit$x_from_x3
+
+
+module atomic_unit$x_from_x4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x_from_x4
 
 
 module atomic_unit$x_ftz(d,q,clock);

@@ -233,11 +233,11 @@ impl AluCtl {
 pub const PAYLOAD_LATENCY: u64 = 1;
 
 /// Cycles from one float op on an element to the next one on the same
-/// element in the unit's execute pipeline: the float datapath has three
-/// stages (X, X2, X3) and the next op's old value is bypassed from the
+/// element in the unit's execute pipeline: the float datapath has four
+/// stages (X, X2, X3, X4) and the next op's old value is bypassed from the
 /// write stage (docs/microarchitecture.md "Execute pipeline"). Integer ops
 /// and scatter blocks on one element go one per cycle.
-pub const FLOAT_LOOP_CYCLES: u64 = 3;
+pub const FLOAT_LOOP_CYCLES: u64 = 4;
 
 /// What a unit variant is built with (the RTL's `AtomicUnit::new`), and
 /// hence which messages it executes. The ports never change shape (32-lane

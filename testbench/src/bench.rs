@@ -11,7 +11,7 @@
 //! a message of E elements should cost E cycles. Except one case the
 //! hardware cannot do in one cycle: when every lane adds floats to one
 //! address, each add needs the previous one's rounded sum, which takes the
-//! three-stage float pipeline [`atomport_isa::FLOAT_LOOP_CYCLES`] cycles,
+//! four-stage float pipeline [`atomport_isa::FLOAT_LOOP_CYCLES`] cycles,
 //! so those streams' target is `1 + (E - 1) * FLOAT_LOOP_CYCLES` cycles
 //! per message (the next message's lanes use another address and overlap)
 //! (docs/microarchitecture.md "Execute pipeline").

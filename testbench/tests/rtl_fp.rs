@@ -273,12 +273,12 @@ impl Checker {
         m.set_src0(src0);
         m.set_src1(src1);
         m.eval().expect("eval");
-        // a float op's value comes out of the ALU's three-stage float
-        // pipeline two `pipe_advance` edges later (hdl/src/fp_alu.rs)
+        // a float op's value comes out of the ALU's four-stage float
+        // pipeline three `pipe_advance` edges later (hdl/src/fp_alu.rs)
         let ret = m.ret_value();
         let new = if m.float_op() != 0 {
             m.set_pipe_advance(1);
-            m.ticks(2).expect("tick");
+            m.ticks(3).expect("tick");
             m.float_value()
         } else {
             m.new_value()

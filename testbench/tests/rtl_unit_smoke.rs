@@ -272,18 +272,18 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // 4 lanes' payloads read in cycles 0..3 (the last read takes the
     // message: req_ready), each lane issuing its memory read the cycle after
     // its payload read; with 1-cycle memory each lane's write follows its
-    // read by 6 cycles (data back, the head leaves the table, execute
-    // stages X, X2, X3, write stage), its result by 7, and the message is done with its last
+    // read by 7 cycles (data back, the head leaves the table, execute
+    // stages X, X2, X3, X4, write stage), its result by 8, and the message is done with its last
     // result (docs/microarchitecture.md "Timing of one message")
     assert_eq!(b.started_cycles(), vec![0]);
     assert_eq!(b.taken_cycles(), vec![3]);
     let c = b.read_cycles();
     assert_eq!(c, vec![1, 2, 3, 4]);
     let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(writes, vec![7, 8, 9, 10]);
+    assert_eq!(writes, vec![8, 9, 10, 11]);
     let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(results, vec![8, 9, 10, 11]);
-    assert!(b.log.contains(&Event::Done { cycle: 11, error: false }));
+    assert_eq!(results, vec![9, 10, 11, 12]);
+    assert!(b.log.contains(&Event::Done { cycle: 12, error: false }));
     assert_eq!(b.dones(), vec![false]);
 }
 

@@ -373,18 +373,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ahead_writes$0;
     reg  head_select$ahead_writes$1;
     reg  head_select$ahead_writes$2;
+    reg  head_select$ahead_writes$3;
     reg  [63:0] head_select$ahead_line$0;
     reg  [63:0] head_select$ahead_line$1;
     reg  [63:0] head_select$ahead_line$2;
+    reg  [63:0] head_select$ahead_line$3;
     reg  head_select$ahead_space$0;
     reg  head_select$ahead_space$1;
     reg  head_select$ahead_space$2;
+    reg  head_select$ahead_space$3;
     reg  [15:0] head_select$ahead_byte_enables$0;
     reg  [15:0] head_select$ahead_byte_enables$1;
     reg  [15:0] head_select$ahead_byte_enables$2;
+    reg  [15:0] head_select$ahead_byte_enables$3;
     reg  head_select$ahead_ready$0;
     reg  head_select$ahead_ready$1;
     reg  head_select$ahead_ready$2;
+    reg  head_select$ahead_ready$3;
     wire  head_select$valid;
     wire  [1:0] head_select$kind;
     wire  head_select$returned;
@@ -403,6 +408,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  head_select$bypass$0;
     wire  head_select$bypass$1;
     wire  head_select$bypass$2;
+    wire  head_select$bypass$3;
     wire  head_select$hazard;
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
@@ -1169,6 +1175,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  x_from_x3$d;
     wire  x_from_x3$q;
     reg  x_from_x3$clock;
+    reg  x_from_x4$d;
+    wire  x_from_x4$q;
+    reg  x_from_x4$clock;
     reg  x_from_w$d;
     wire  x_from_w$q;
     reg  x_from_w$clock;
@@ -1313,6 +1322,63 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  x3_error$d;
     wire  x3_error$q;
     reg  x3_error$clock;
+    reg  x4_valid$d;
+    wire  x4_valid$q;
+    reg  x4_valid$clock;
+    reg  [1:0] x4_kind$d;
+    wire  [1:0] x4_kind$q;
+    reg  x4_kind$clock;
+    reg  x4_writes$d;
+    wire  x4_writes$q;
+    reg  x4_writes$clock;
+    reg  [63:0] x4_line$d;
+    wire  [63:0] x4_line$q;
+    reg  x4_line$clock;
+    reg  x4_space$d;
+    wire  x4_space$q;
+    reg  x4_space$clock;
+    reg  [6:0] x4_bit_offset$d;
+    wire  [6:0] x4_bit_offset$q;
+    reg  x4_bit_offset$clock;
+    reg  [2:0] x4_size$d;
+    wire  [2:0] x4_size$q;
+    reg  x4_size$clock;
+    reg  [15:0] x4_byte_enables$d;
+    wire  [15:0] x4_byte_enables$q;
+    reg  x4_byte_enables$clock;
+    reg  x4_float$d;
+    wire  x4_float$q;
+    reg  x4_float$clock;
+    reg  [127:0] x4_new$d;
+    wire  [127:0] x4_new$q;
+    reg  x4_new$clock;
+    reg  [127:0] x4_ret$d;
+    wire  [127:0] x4_ret$q;
+    reg  x4_ret$clock;
+    reg  [127:0] x4_old$d;
+    wire  [127:0] x4_old$q;
+    reg  x4_old$clock;
+    reg  [4:0] x4_lane$d;
+    wire  [4:0] x4_lane$q;
+    reg  x4_lane$clock;
+    reg  [2:0] x4_elem$d;
+    wire  [2:0] x4_elem$q;
+    reg  x4_elem$clock;
+    reg  [6:0] x4_result_shift$d;
+    wire  [6:0] x4_result_shift$q;
+    reg  x4_result_shift$clock;
+    reg  x4_result_first$d;
+    wire  x4_result_first$q;
+    reg  x4_result_first$clock;
+    reg  x4_result_last$d;
+    wire  x4_result_last$q;
+    reg  x4_result_last$clock;
+    reg  x4_msg_last$d;
+    wire  x4_msg_last$q;
+    reg  x4_msg_last$clock;
+    reg  x4_error$d;
+    wire  x4_error$q;
+    reg  x4_error$clock;
     reg  w_valid$d;
     wire  w_valid$q;
     reg  w_valid$clock;
@@ -1731,18 +1797,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ahead_writes$0(head_select$ahead_writes$0),
         .ahead_writes$1(head_select$ahead_writes$1),
         .ahead_writes$2(head_select$ahead_writes$2),
+        .ahead_writes$3(head_select$ahead_writes$3),
         .ahead_line$0(head_select$ahead_line$0),
         .ahead_line$1(head_select$ahead_line$1),
         .ahead_line$2(head_select$ahead_line$2),
+        .ahead_line$3(head_select$ahead_line$3),
         .ahead_space$0(head_select$ahead_space$0),
         .ahead_space$1(head_select$ahead_space$1),
         .ahead_space$2(head_select$ahead_space$2),
+        .ahead_space$3(head_select$ahead_space$3),
         .ahead_byte_enables$0(head_select$ahead_byte_enables$0),
         .ahead_byte_enables$1(head_select$ahead_byte_enables$1),
         .ahead_byte_enables$2(head_select$ahead_byte_enables$2),
+        .ahead_byte_enables$3(head_select$ahead_byte_enables$3),
         .ahead_ready$0(head_select$ahead_ready$0),
         .ahead_ready$1(head_select$ahead_ready$1),
         .ahead_ready$2(head_select$ahead_ready$2),
+        .ahead_ready$3(head_select$ahead_ready$3),
         .valid(head_select$valid),
         .kind(head_select$kind),
         .returned(head_select$returned),
@@ -1761,6 +1832,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .bypass$0(head_select$bypass$0),
         .bypass$1(head_select$bypass$1),
         .bypass$2(head_select$bypass$2),
+        .bypass$3(head_select$bypass$3),
         .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
@@ -3028,6 +3100,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(x_from_x3$q),
         .clock(x_from_x3$clock)
     );
+    atomic_unit_l8_w32_int$x_from_x4 x_from_x4(
+        .d(x_from_x4$d),
+        .q(x_from_x4$q),
+        .clock(x_from_x4$clock)
+    );
     atomic_unit_l8_w32_int$x_from_w x_from_w(
         .d(x_from_w$d),
         .q(x_from_w$q),
@@ -3268,6 +3345,101 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(x3_error$q),
         .clock(x3_error$clock)
     );
+    atomic_unit_l8_w32_int$x4_valid x4_valid(
+        .d(x4_valid$d),
+        .q(x4_valid$q),
+        .clock(x4_valid$clock)
+    );
+    atomic_unit_l8_w32_int$x4_kind x4_kind(
+        .d(x4_kind$d),
+        .q(x4_kind$q),
+        .clock(x4_kind$clock)
+    );
+    atomic_unit_l8_w32_int$x4_writes x4_writes(
+        .d(x4_writes$d),
+        .q(x4_writes$q),
+        .clock(x4_writes$clock)
+    );
+    atomic_unit_l8_w32_int$x4_line x4_line(
+        .d(x4_line$d),
+        .q(x4_line$q),
+        .clock(x4_line$clock)
+    );
+    atomic_unit_l8_w32_int$x4_space x4_space(
+        .d(x4_space$d),
+        .q(x4_space$q),
+        .clock(x4_space$clock)
+    );
+    atomic_unit_l8_w32_int$x4_bit_offset x4_bit_offset(
+        .d(x4_bit_offset$d),
+        .q(x4_bit_offset$q),
+        .clock(x4_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$x4_size x4_size(
+        .d(x4_size$d),
+        .q(x4_size$q),
+        .clock(x4_size$clock)
+    );
+    atomic_unit_l8_w32_int$x4_byte_enables x4_byte_enables(
+        .d(x4_byte_enables$d),
+        .q(x4_byte_enables$q),
+        .clock(x4_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$x4_float x4_float(
+        .d(x4_float$d),
+        .q(x4_float$q),
+        .clock(x4_float$clock)
+    );
+    atomic_unit_l8_w32_int$x4_new x4_new(
+        .d(x4_new$d),
+        .q(x4_new$q),
+        .clock(x4_new$clock)
+    );
+    atomic_unit_l8_w32_int$x4_ret x4_ret(
+        .d(x4_ret$d),
+        .q(x4_ret$q),
+        .clock(x4_ret$clock)
+    );
+    atomic_unit_l8_w32_int$x4_old x4_old(
+        .d(x4_old$d),
+        .q(x4_old$q),
+        .clock(x4_old$clock)
+    );
+    atomic_unit_l8_w32_int$x4_lane x4_lane(
+        .d(x4_lane$d),
+        .q(x4_lane$q),
+        .clock(x4_lane$clock)
+    );
+    atomic_unit_l8_w32_int$x4_elem x4_elem(
+        .d(x4_elem$d),
+        .q(x4_elem$q),
+        .clock(x4_elem$clock)
+    );
+    atomic_unit_l8_w32_int$x4_result_shift x4_result_shift(
+        .d(x4_result_shift$d),
+        .q(x4_result_shift$q),
+        .clock(x4_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$x4_result_first x4_result_first(
+        .d(x4_result_first$d),
+        .q(x4_result_first$q),
+        .clock(x4_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$x4_result_last x4_result_last(
+        .d(x4_result_last$d),
+        .q(x4_result_last$q),
+        .clock(x4_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$x4_msg_last x4_msg_last(
+        .d(x4_msg_last$d),
+        .q(x4_msg_last$q),
+        .clock(x4_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$x4_error x4_error(
+        .d(x4_error$d),
+        .q(x4_error$q),
+        .clock(x4_error$clock)
+    );
     atomic_unit_l8_w32_int$w_valid w_valid(
         .d(w_valid$d),
         .q(w_valid$q),
@@ -3481,6 +3653,26 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x_old$clock = clock;
         x_from_x2$clock = clock;
         x_from_x3$clock = clock;
+        x_from_x4$clock = clock;
+        x4_valid$clock = clock;
+        x4_kind$clock = clock;
+        x4_writes$clock = clock;
+        x4_line$clock = clock;
+        x4_space$clock = clock;
+        x4_bit_offset$clock = clock;
+        x4_size$clock = clock;
+        x4_byte_enables$clock = clock;
+        x4_float$clock = clock;
+        x4_new$clock = clock;
+        x4_ret$clock = clock;
+        x4_old$clock = clock;
+        x4_lane$clock = clock;
+        x4_elem$clock = clock;
+        x4_result_shift$clock = clock;
+        x4_result_first$clock = clock;
+        x4_result_last$clock = clock;
+        x4_msg_last$clock = clock;
+        x4_error$clock = clock;
         x_from_w$clock = clock;
         x2_valid$clock = clock;
         x2_kind$clock = clock;
@@ -3623,6 +3815,26 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x_old$d = x_old$q;
         x_from_x2$d = x_from_x2$q;
         x_from_x3$d = x_from_x3$q;
+        x_from_x4$d = x_from_x4$q;
+        x4_valid$d = x4_valid$q;
+        x4_kind$d = x4_kind$q;
+        x4_writes$d = x4_writes$q;
+        x4_line$d = x4_line$q;
+        x4_space$d = x4_space$q;
+        x4_bit_offset$d = x4_bit_offset$q;
+        x4_size$d = x4_size$q;
+        x4_byte_enables$d = x4_byte_enables$q;
+        x4_float$d = x4_float$q;
+        x4_new$d = x4_new$q;
+        x4_ret$d = x4_ret$q;
+        x4_old$d = x4_old$q;
+        x4_lane$d = x4_lane$q;
+        x4_elem$d = x4_elem$q;
+        x4_result_shift$d = x4_result_shift$q;
+        x4_result_first$d = x4_result_first$q;
+        x4_result_last$d = x4_result_last$q;
+        x4_msg_last$d = x4_msg_last$q;
+        x4_error$d = x4_error$q;
         x_from_w$d = x_from_w$q;
         x2_valid$d = x2_valid$q;
         x2_kind$d = x2_kind$q;
@@ -4341,7 +4553,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ahead_line$2 = x3_line$q;
         head_select$ahead_space$2 = x3_space$q;
         head_select$ahead_byte_enables$2 = x3_byte_enables$q;
-        head_select$ahead_ready$2 = 1'b1;
+        head_select$ahead_ready$2 = ~x3_float$q;
+        head_select$ahead_writes$3 = x4_writes$q;
+        head_select$ahead_line$3 = x4_line$q;
+        head_select$ahead_space$3 = x4_space$q;
+        head_select$ahead_byte_enables$3 = x4_byte_enables$q;
+        head_select$ahead_ready$3 = 1'b1;
         alu$clock = clock;
         alu$pipe_advance = ~w_writes$q | mem_wr_ready;
         alu$op = x_op$q;
@@ -4353,6 +4570,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         if (x_from_x3$q) begin
             alu$old_value = x3_new$q;
+        end
+        if (x_from_x4$q) begin
+            alu$old_value = x4_new$q;
         end
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
@@ -4444,27 +4664,46 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         obs_new_r$d = w_new$q;
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (w_free) begin
-            w_valid$d = x3_valid$q;
-            w_writes$d = x3_valid$q & x3_writes$q;
-            w_kind$d = x3_kind$q;
-            w_line$d = x3_line$q;
-            w_space$d = x3_space$q;
-            w_bit_offset$d = x3_bit_offset$q;
-            w_size$d = x3_size$q;
-            w_byte_enables$d = x3_byte_enables$q;
-            w_new$d = x3_new$q;
-            if (x3_float$q) begin
+            w_valid$d = x4_valid$q;
+            w_writes$d = x4_valid$q & x4_writes$q;
+            w_kind$d = x4_kind$q;
+            w_line$d = x4_line$q;
+            w_space$d = x4_space$q;
+            w_bit_offset$d = x4_bit_offset$q;
+            w_size$d = x4_size$q;
+            w_byte_enables$d = x4_byte_enables$q;
+            w_new$d = x4_new$q;
+            if (x4_float$q) begin
                 w_new$d = alu$float_value;
             end
-            w_ret$d = x3_ret$q;
-            w_old$d = x3_old$q;
-            w_lane$d = x3_lane$q;
-            w_elem$d = x3_elem$q;
-            w_result_shift$d = x3_result_shift$q;
-            w_result_first$d = x3_result_first$q;
-            w_result_last$d = x3_result_last$q;
-            w_msg_last$d = x3_msg_last$q;
-            w_error$d = x3_error$q;
+            w_ret$d = x4_ret$q;
+            w_old$d = x4_old$q;
+            w_lane$d = x4_lane$q;
+            w_elem$d = x4_elem$q;
+            w_result_shift$d = x4_result_shift$q;
+            w_result_first$d = x4_result_first$q;
+            w_result_last$d = x4_result_last$q;
+            w_msg_last$d = x4_msg_last$q;
+            w_error$d = x4_error$q;
+            x4_valid$d = x3_valid$q;
+            x4_kind$d = x3_kind$q;
+            x4_writes$d = x3_valid$q & x3_writes$q;
+            x4_line$d = x3_line$q;
+            x4_space$d = x3_space$q;
+            x4_bit_offset$d = x3_bit_offset$q;
+            x4_size$d = x3_size$q;
+            x4_byte_enables$d = x3_byte_enables$q;
+            x4_float$d = x3_float$q;
+            x4_new$d = x3_new$q;
+            x4_ret$d = x3_ret$q;
+            x4_old$d = x3_old$q;
+            x4_lane$d = x3_lane$q;
+            x4_elem$d = x3_elem$q;
+            x4_result_shift$d = x3_result_shift$q;
+            x4_result_first$d = x3_result_first$q;
+            x4_result_last$d = x3_result_last$q;
+            x4_msg_last$d = x3_msg_last$q;
+            x4_error$d = x3_error$q;
             x3_valid$d = x2_valid$q;
             x3_kind$d = x2_kind$q;
             x3_writes$d = x2_valid$q & x2_writes$q;
@@ -4505,6 +4744,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             if (x_from_x3$q) begin
                 x2_old$d = x3_new$q;
             end
+            if (x_from_x4$q) begin
+                x2_old$d = x4_new$q;
+            end
             if (x_from_w$q) begin
                 x2_old$d = w_new$q;
             end
@@ -4534,7 +4776,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x_old$d = head_select$old_value;
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_x3$d = head_is_rmw & head_select$bypass$1;
-            x_from_w$d = head_is_rmw & head_select$bypass$2;
+            x_from_x4$d = head_is_rmw & head_select$bypass$2;
+            x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = head_select$src0;
             x_src1$d = head_select$src1;
             x_lane$d = head_select$lane;
@@ -4994,6 +5237,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x2_writes$d = 1'b0;
             x3_valid$d = 1'b0;
             x3_writes$d = 1'b0;
+            x4_valid$d = 1'b0;
+            x4_writes$d = 1'b0;
             w_valid$d = 1'b0;
             w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
@@ -5205,6 +5450,9 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
     reg  [127:0] float_mask_2$d;
     wire  [127:0] float_mask_2$q;
     reg  float_mask_2$clock;
+    reg  [127:0] float_mask_3$d;
+    wire  [127:0] float_mask_3$q;
+    reg  float_mask_3$clock;
     
     // Local signals
     reg  width_16;
@@ -5296,13 +5544,20 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
         .q(float_mask_2$q),
         .clock(float_mask_2$clock)
     );
+    atomic_unit_l8_w32_int$alu$float_mask_3 float_mask_3(
+        .d(float_mask_3$d),
+        .q(float_mask_3$q),
+        .clock(float_mask_3$clock)
+    );
     
     // Update code
     always @(*) begin
         float_mask_1$clock = clock;
         float_mask_2$clock = clock;
+        float_mask_3$clock = clock;
         float_mask_1$d = float_mask_1$q;
         float_mask_2$d = float_mask_2$q;
+        float_mask_3$d = float_mask_3$q;
         float$clock = clock;
         float$advance = pipe_advance;
         float$op = op;
@@ -5431,10 +5686,11 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
         if (pipe_advance) begin
             float_mask_1$d = width_mask;
             float_mask_2$d = float_mask_1$q;
+            float_mask_3$d = float_mask_2$q;
         end
         float_value = zero;
         if (fp_enabled) begin
-            float_value = float$new_value & float_mask_2$q;
+            float_value = float$new_value & float_mask_3$q;
         end
     end
     
@@ -5608,6 +5864,27 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     reg  c2_half_bf16$d;
     wire  c2_half_bf16$q;
     reg  c2_half_bf16$clock;
+    reg  [127:0] c3_compare$d;
+    wire  [127:0] c3_compare$q;
+    reg  c3_compare$clock;
+    reg  c3_is_fadd$d;
+    wire  c3_is_fadd$q;
+    reg  c3_is_fadd$clock;
+    reg  c3_two_halves$d;
+    wire  c3_two_halves$q;
+    reg  c3_two_halves$clock;
+    reg  c3_wide_f32$d;
+    wire  c3_wide_f32$q;
+    reg  c3_wide_f32$clock;
+    reg  c3_wide_f16$d;
+    wire  c3_wide_f16$q;
+    reg  c3_wide_f16$clock;
+    reg  c3_wide_bf16$d;
+    wire  c3_wide_bf16$q;
+    reg  c3_wide_bf16$clock;
+    reg  c3_half_bf16$d;
+    wire  c3_half_bf16$q;
+    reg  c3_half_bf16$clock;
     
     // Local signals
     reg  wide_take_src0;
@@ -5808,6 +6085,41 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .q(c2_half_bf16$q),
         .clock(c2_half_bf16$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$c3_compare c3_compare(
+        .d(c3_compare$d),
+        .q(c3_compare$q),
+        .clock(c3_compare$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c3_is_fadd c3_is_fadd(
+        .d(c3_is_fadd$d),
+        .q(c3_is_fadd$q),
+        .clock(c3_is_fadd$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c3_two_halves c3_two_halves(
+        .d(c3_two_halves$d),
+        .q(c3_two_halves$q),
+        .clock(c3_two_halves$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c3_wide_f32 c3_wide_f32(
+        .d(c3_wide_f32$d),
+        .q(c3_wide_f32$q),
+        .clock(c3_wide_f32$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c3_wide_f16 c3_wide_f16(
+        .d(c3_wide_f16$d),
+        .q(c3_wide_f16$q),
+        .clock(c3_wide_f16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c3_wide_bf16 c3_wide_bf16(
+        .d(c3_wide_bf16$d),
+        .q(c3_wide_bf16$q),
+        .clock(c3_wide_bf16$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c3_half_bf16 c3_half_bf16(
+        .d(c3_half_bf16$d),
+        .q(c3_half_bf16$q),
+        .clock(c3_half_bf16$clock)
+    );
     
     // Update code
     always @(*) begin
@@ -5825,6 +6137,13 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         c2_wide_f16$clock = clock;
         c2_wide_bf16$clock = clock;
         c2_half_bf16$clock = clock;
+        c3_compare$clock = clock;
+        c3_is_fadd$clock = clock;
+        c3_two_halves$clock = clock;
+        c3_wide_f32$clock = clock;
+        c3_wide_f16$clock = clock;
+        c3_wide_bf16$clock = clock;
+        c3_half_bf16$clock = clock;
         c1_compare$d = c1_compare$q;
         c1_is_fadd$d = c1_is_fadd$q;
         c1_two_halves$d = c1_two_halves$q;
@@ -5839,6 +6158,13 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         c2_wide_f16$d = c2_wide_f16$q;
         c2_wide_bf16$d = c2_wide_bf16$q;
         c2_half_bf16$d = c2_half_bf16$q;
+        c3_compare$d = c3_compare$q;
+        c3_is_fadd$d = c3_is_fadd$q;
+        c3_two_halves$d = c3_two_halves$q;
+        c3_wide_f32$d = c3_wide_f32$q;
+        c3_wide_f16$d = c3_wide_f16$q;
+        c3_wide_bf16$d = c3_wide_bf16$q;
+        c3_half_bf16$d = c3_half_bf16$q;
         add_wide$clock = clock;
         add_wide$advance = advance;
         add_half$clock = clock;
@@ -5930,25 +6256,32 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
             c2_wide_f16$d = c1_wide_f16$q;
             c2_wide_bf16$d = c1_wide_bf16$q;
             c2_half_bf16$d = c1_half_bf16$q;
+            c3_compare$d = c2_compare$q;
+            c3_is_fadd$d = c2_is_fadd$q;
+            c3_two_halves$d = c2_two_halves$q;
+            c3_wide_f32$d = c2_wide_f32$q;
+            c3_wide_f16$d = c2_wide_f16$q;
+            c3_wide_bf16$d = c2_wide_bf16$q;
+            c3_half_bf16$d = c2_half_bf16$q;
         end
         wide_sign = zero;
         if (add_wide$sum_sign) begin
             wide_sign = sign_64;
-            if (c2_wide_f32$q) begin
+            if (c3_wide_f32$q) begin
                 wide_sign = sign_32;
             end
-            if (c2_wide_f16$q | c2_wide_bf16$q) begin
+            if (c3_wide_f16$q | c3_wide_bf16$q) begin
                 wide_sign = sign_16;
             end
         end
         wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
-        if (c2_wide_f32$q) begin
+        if (c3_wide_f32$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
         end
-        if (c2_wide_f16$q) begin
+        if (c3_wide_f16$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
         end
-        if (c2_wide_bf16$q) begin
+        if (c3_wide_bf16$q) begin
             wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
         end
         half_sign = zero;
@@ -5956,16 +6289,16 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
             half_sign = sign_high_half;
         end
         half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
-        if (c2_half_bf16$q) begin
+        if (c3_half_bf16$q) begin
             half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
         end
         add_result = wide_sum | wide_sign;
-        if (c2_two_halves$q) begin
+        if (c3_two_halves$q) begin
             add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
         end
         float_op = decode$float_op;
-        new_value = c2_compare$q;
-        if (c2_is_fadd$q) begin
+        new_value = c3_compare$q;
+        if (c3_is_fadd$q) begin
             new_value = add_result;
         end
     end
@@ -6012,21 +6345,24 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     localparam  stage_shift$3 = 9'b1;
     
     // Stub signals
-    reg  r1_big_sign$d;
-    wire  r1_big_sign$q;
-    reg  r1_big_sign$clock;
     reg  [8:0] r1_big_exp$d;
     wire  [8:0] r1_big_exp$q;
     reg  r1_big_exp$clock;
     reg  [14:0] r1_big_sig$d;
     wire  [14:0] r1_big_sig$q;
     reg  r1_big_sig$clock;
-    reg  [14:0] r1_small_aligned$d;
-    wire  [14:0] r1_small_aligned$q;
-    reg  r1_small_aligned$clock;
+    reg  [14:0] r1_small_sig$d;
+    wire  [14:0] r1_small_sig$q;
+    reg  r1_small_sig$clock;
+    reg  [3:0] r1_align_shift$d;
+    wire  [3:0] r1_align_shift$q;
+    reg  r1_align_shift$clock;
     reg  r1_subtract$d;
     wire  r1_subtract$q;
     reg  r1_subtract$clock;
+    reg  r1_big_sign$d;
+    wire  r1_big_sign$q;
+    reg  r1_big_sign$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -6060,9 +6396,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
-    reg  [14:0] r2_sig$d;
-    wire  [14:0] r2_sig$q;
-    reg  r2_sig$clock;
+    reg  [14:0] r2_sum$d;
+    wire  [14:0] r2_sum$q;
+    reg  r2_sum$clock;
     reg  [8:0] r2_exp$d;
     wire  [8:0] r2_exp$q;
     reg  r2_exp$clock;
@@ -6072,9 +6408,6 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
-    reg  r2_subtract$d;
-    wire  r2_subtract$q;
-    reg  r2_subtract$clock;
     reg  r2_a_sign$d;
     wire  r2_a_sign$q;
     reg  r2_a_sign$clock;
@@ -6108,6 +6441,51 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  [14:0] r3_sig$d;
+    wire  [14:0] r3_sig$q;
+    reg  r3_sig$clock;
+    reg  [8:0] r3_exp_field$d;
+    wire  [8:0] r3_exp_field$q;
+    reg  r3_exp_field$clock;
+    reg  r3_sum_is_zero$d;
+    wire  r3_sum_is_zero$q;
+    reg  r3_sum_is_zero$clock;
+    reg  r3_big_sign$d;
+    wire  r3_big_sign$q;
+    reg  r3_big_sign$clock;
+    reg  r3_a_sign$d;
+    wire  r3_a_sign$q;
+    reg  r3_a_sign$clock;
+    reg  r3_b_sign$d;
+    wire  r3_b_sign$q;
+    reg  r3_b_sign$clock;
+    reg  r3_a_zero$d;
+    wire  r3_a_zero$q;
+    reg  r3_a_zero$clock;
+    reg  r3_b_zero$d;
+    wire  r3_b_zero$q;
+    reg  r3_b_zero$clock;
+    reg  r3_a_inf$d;
+    wire  r3_a_inf$q;
+    reg  r3_a_inf$clock;
+    reg  r3_b_inf$d;
+    wire  r3_b_inf$q;
+    reg  r3_b_inf$clock;
+    reg  r3_nan$d;
+    wire  r3_nan$q;
+    reg  r3_nan$clock;
+    reg  [14:0] r3_lsb$d;
+    wire  [14:0] r3_lsb$q;
+    reg  r3_lsb$clock;
+    reg  [14:0] r3_man_field$d;
+    wire  [14:0] r3_man_field$q;
+    reg  r3_man_field$clock;
+    reg  [8:0] r3_exp_max$d;
+    wire  [8:0] r3_exp_max$q;
+    reg  r3_exp_max$clock;
+    reg  r3_ftz$d;
+    wire  r3_ftz$q;
+    reg  r3_ftz$clock;
     
     // Local signals
     reg  [14:0] out_man_field;
@@ -6166,11 +6544,6 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  overflow;
     
     // Sub module instances
-    atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign r1_big_sign(
-        .d(r1_big_sign$d),
-        .q(r1_big_sign$q),
-        .clock(r1_big_sign$clock)
-    );
     atomic_unit_l8_w32_int$alu$float$add_half$r1_big_exp r1_big_exp(
         .d(r1_big_exp$d),
         .q(r1_big_exp$q),
@@ -6181,15 +6554,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .q(r1_big_sig$q),
         .clock(r1_big_sig$clock)
     );
-    atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned r1_small_aligned(
-        .d(r1_small_aligned$d),
-        .q(r1_small_aligned$q),
-        .clock(r1_small_aligned$clock)
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_small_sig r1_small_sig(
+        .d(r1_small_sig$d),
+        .q(r1_small_sig$q),
+        .clock(r1_small_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_align_shift r1_align_shift(
+        .d(r1_align_shift$d),
+        .q(r1_align_shift$q),
+        .clock(r1_align_shift$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r1_subtract r1_subtract(
         .d(r1_subtract$d),
         .q(r1_subtract$q),
         .clock(r1_subtract$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign r1_big_sign(
+        .d(r1_big_sign$d),
+        .q(r1_big_sign$q),
+        .clock(r1_big_sign$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -6246,10 +6629,10 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
-    atomic_unit_l8_w32_int$alu$float$add_half$r2_sig r2_sig(
-        .d(r2_sig$d),
-        .q(r2_sig$q),
-        .clock(r2_sig$clock)
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_sum r2_sum(
+        .d(r2_sum$d),
+        .q(r2_sum$q),
+        .clock(r2_sum$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r2_exp r2_exp(
         .d(r2_exp$d),
@@ -6265,11 +6648,6 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .d(r2_big_sign$d),
         .q(r2_big_sign$q),
         .clock(r2_big_sign$clock)
-    );
-    atomic_unit_l8_w32_int$alu$float$add_half$r2_subtract r2_subtract(
-        .d(r2_subtract$d),
-        .q(r2_subtract$q),
-        .clock(r2_subtract$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r2_a_sign r2_a_sign(
         .d(r2_a_sign$d),
@@ -6326,14 +6704,90 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_sig r3_sig(
+        .d(r3_sig$d),
+        .q(r3_sig$q),
+        .clock(r3_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_exp_field r3_exp_field(
+        .d(r3_exp_field$d),
+        .q(r3_exp_field$q),
+        .clock(r3_exp_field$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_sum_is_zero r3_sum_is_zero(
+        .d(r3_sum_is_zero$d),
+        .q(r3_sum_is_zero$q),
+        .clock(r3_sum_is_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_big_sign r3_big_sign(
+        .d(r3_big_sign$d),
+        .q(r3_big_sign$q),
+        .clock(r3_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_a_sign r3_a_sign(
+        .d(r3_a_sign$d),
+        .q(r3_a_sign$q),
+        .clock(r3_a_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_b_sign r3_b_sign(
+        .d(r3_b_sign$d),
+        .q(r3_b_sign$q),
+        .clock(r3_b_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_a_zero r3_a_zero(
+        .d(r3_a_zero$d),
+        .q(r3_a_zero$q),
+        .clock(r3_a_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_b_zero r3_b_zero(
+        .d(r3_b_zero$d),
+        .q(r3_b_zero$q),
+        .clock(r3_b_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_a_inf r3_a_inf(
+        .d(r3_a_inf$d),
+        .q(r3_a_inf$q),
+        .clock(r3_a_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_b_inf r3_b_inf(
+        .d(r3_b_inf$d),
+        .q(r3_b_inf$q),
+        .clock(r3_b_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_nan r3_nan(
+        .d(r3_nan$d),
+        .q(r3_nan$q),
+        .clock(r3_nan$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_lsb r3_lsb(
+        .d(r3_lsb$d),
+        .q(r3_lsb$q),
+        .clock(r3_lsb$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_man_field r3_man_field(
+        .d(r3_man_field$d),
+        .q(r3_man_field$q),
+        .clock(r3_man_field$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_exp_max r3_exp_max(
+        .d(r3_exp_max$d),
+        .q(r3_exp_max$q),
+        .clock(r3_exp_max$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r3_ftz r3_ftz(
+        .d(r3_ftz$d),
+        .q(r3_ftz$q),
+        .clock(r3_ftz$clock)
+    );
     
     // Update code
     always @(*) begin
-        r1_big_sign$clock = clock;
         r1_big_exp$clock = clock;
         r1_big_sig$clock = clock;
-        r1_small_aligned$clock = clock;
+        r1_small_sig$clock = clock;
+        r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
+        r1_big_sign$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -6345,11 +6799,10 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
-        r2_sig$clock = clock;
+        r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
         r2_big_sign$clock = clock;
-        r2_subtract$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
         r2_a_zero$clock = clock;
@@ -6361,11 +6814,27 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
-        r1_big_sign$d = r1_big_sign$q;
+        r3_sig$clock = clock;
+        r3_exp_field$clock = clock;
+        r3_sum_is_zero$clock = clock;
+        r3_big_sign$clock = clock;
+        r3_a_sign$clock = clock;
+        r3_b_sign$clock = clock;
+        r3_a_zero$clock = clock;
+        r3_b_zero$clock = clock;
+        r3_a_inf$clock = clock;
+        r3_b_inf$clock = clock;
+        r3_nan$clock = clock;
+        r3_lsb$clock = clock;
+        r3_man_field$clock = clock;
+        r3_exp_max$clock = clock;
+        r3_ftz$clock = clock;
         r1_big_exp$d = r1_big_exp$q;
         r1_big_sig$d = r1_big_sig$q;
-        r1_small_aligned$d = r1_small_aligned$q;
+        r1_small_sig$d = r1_small_sig$q;
+        r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
+        r1_big_sign$d = r1_big_sign$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -6377,11 +6846,10 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
-        r2_sig$d = r2_sig$q;
+        r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
         r2_big_sign$d = r2_big_sign$q;
-        r2_subtract$d = r2_subtract$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
         r2_a_zero$d = r2_a_zero$q;
@@ -6393,6 +6861,21 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
+        r3_sig$d = r3_sig$q;
+        r3_exp_field$d = r3_exp_field$q;
+        r3_sum_is_zero$d = r3_sum_is_zero$q;
+        r3_big_sign$d = r3_big_sign$q;
+        r3_a_sign$d = r3_a_sign$q;
+        r3_b_sign$d = r3_b_sign$q;
+        r3_a_zero$d = r3_a_zero$q;
+        r3_b_zero$d = r3_b_zero$q;
+        r3_a_inf$d = r3_a_inf$q;
+        r3_b_inf$d = r3_b_inf$q;
+        r3_nan$d = r3_nan$q;
+        r3_lsb$d = r3_lsb$q;
+        r3_man_field$d = r3_man_field$q;
+        r3_exp_max$d = r3_exp_max$q;
+        r3_ftz$d = r3_ftz$q;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -6447,17 +6930,13 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
         end
-        shifted_out = small_sig & ~(sig_ones << align_shift);
-        small_aligned = small_sig >> align_shift;
-        if (|shifted_out) begin
-            small_aligned = (small_sig >> align_shift) | sig_one;
-        end
         if (advance) begin
-            r1_big_sign$d = big_sign;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
-            r1_small_aligned$d = small_aligned;
+            r1_small_sig$d = small_sig;
+            r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
+            r1_big_sign$d = big_sign;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -6470,16 +6949,38 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        raw_sum = r1_big_sig$q + r1_small_aligned$q;
+        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+        small_aligned = r1_small_sig$q >> r1_align_shift$q;
+        if (|shifted_out) begin
+            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        end
+        raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - r1_small_aligned$q;
+            raw_sum = r1_big_sig$q - small_aligned;
         end
         sum_is_zero = ~(|raw_sum);
-        carried = raw_sum;
-        carried_exp = r1_big_exp$q;
-        if (|(raw_sum & carry_bit)) begin
-            carried = (raw_sum >> 32'h1) | (raw_sum & sig_one);
-            carried_exp = r1_big_exp$q + exp_one;
+        if (advance) begin
+            r2_sum$d = raw_sum;
+            r2_exp$d = r1_big_exp$q;
+            r2_sum_is_zero$d = sum_is_zero;
+            r2_big_sign$d = r1_big_sign$q;
+            r2_a_sign$d = r1_a_sign$q;
+            r2_b_sign$d = r1_b_sign$q;
+            r2_a_zero$d = r1_a_zero$q;
+            r2_b_zero$d = r1_b_zero$q;
+            r2_a_inf$d = r1_a_inf$q;
+            r2_b_inf$d = r1_b_inf$q;
+            r2_nan$d = r1_nan$q;
+            r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
+            r2_exp_max$d = r1_exp_max$q;
+            r2_ftz$d = r1_ftz$q;
+        end
+        carried = r2_sum$q;
+        carried_exp = r2_exp$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+            carried_exp = r2_exp$q + exp_one;
         end
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
@@ -6493,32 +6994,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
-        if (advance) begin
-            r2_sig$d = stage_out$1;
-            r2_exp$d = stage_out_exp$1;
-            r2_sum_is_zero$d = sum_is_zero;
-            r2_big_sign$d = r1_big_sign$q;
-            r2_subtract$d = r1_subtract$q;
-            r2_a_sign$d = r1_a_sign$q;
-            r2_b_sign$d = r1_b_sign$q;
-            r2_a_zero$d = r1_a_zero$q;
-            r2_b_zero$d = r1_b_zero$q;
-            r2_a_inf$d = r1_a_inf$q;
-            r2_b_inf$d = r1_b_inf$q;
-            r2_nan$d = r1_nan$q;
-            r2_lsb$d = r1_lsb$q;
-            r2_man_field$d = r1_man_field$q;
-            r2_exp_max$d = r1_exp_max$q;
-            r2_ftz$d = r1_ftz$q;
-        end
-        out_man_field = r2_man_field$q;
-        out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
-        stage_out$2 = r2_sig$q;
-        stage_out_exp$2 = r2_exp$q;
-        if (~(|(r2_sig$q & stage_top_mask$2)) & (r2_exp$q > stage_shift$2)) begin
-            stage_out$2 = r2_sig$q << stage_shift$2;
-            stage_out_exp$2 = r2_exp$q - stage_shift$2;
+        stage_out$2 = stage_out$1;
+        stage_out_exp$2 = stage_out_exp$1;
+        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
+            stage_out$2 = stage_out$1 << stage_shift$2;
+            stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
@@ -6532,53 +7012,73 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
         end
-        round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
+        if (advance) begin
+            r3_sig$d = normalized;
+            r3_exp_field$d = exp_field;
+            r3_sum_is_zero$d = r2_sum_is_zero$q;
+            r3_big_sign$d = r2_big_sign$q;
+            r3_a_sign$d = r2_a_sign$q;
+            r3_b_sign$d = r2_b_sign$q;
+            r3_a_zero$d = r2_a_zero$q;
+            r3_b_zero$d = r2_b_zero$q;
+            r3_a_inf$d = r2_a_inf$q;
+            r3_b_inf$d = r2_b_inf$q;
+            r3_nan$d = r2_nan$q;
+            r3_lsb$d = r2_lsb$q;
+            r3_man_field$d = r2_man_field$q;
+            r3_exp_max$d = r2_exp_max$q;
+            r3_ftz$d = r2_ftz$q;
+        end
+        out_man_field = r3_man_field$q;
+        out_round_bit = r3_lsb$q >> 32'h1;
+        out_sticky_bits = ~(((r3_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
+        round_up = |(r3_sig$q & out_round_bit) & (|(r3_sig$q & out_sticky_bits) | |(r3_sig$q & r3_lsb$q));
+        truncated = r3_sig$q & ((r3_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
-            rounded = truncated + r2_lsb$q;
+            rounded = truncated + r3_lsb$q;
         end
         rounded_sig = rounded;
-        rounded_exp = exp_field;
+        rounded_exp = r3_exp_field$q;
         if (|(rounded & carry_bit)) begin
             rounded_sig = rounded >> 32'h1;
-            rounded_exp = exp_field + exp_one;
+            rounded_exp = r3_exp_field$q + exp_one;
         end
-        if ((~(|exp_field)) & |(rounded & hidden_bit)) begin
+        if ((~(|r3_exp_field$q)) & |(rounded & hidden_bit)) begin
             rounded_exp = exp_one;
         end
-        overflow = rounded_exp >= r2_exp_max$q;
-        sum_sign = r2_big_sign$q;
+        overflow = rounded_exp >= r3_exp_max$q;
+        sum_sign = r3_big_sign$q;
         sum_exp = rounded_exp;
         sum_man = rounded_sig & out_man_field;
-        if (r2_ftz$q & ~(|rounded_exp)) begin
+        if (r3_ftz$q & ~(|rounded_exp)) begin
             sum_man = sig_zero;
         end
         if (overflow) begin
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_sum_is_zero$q) begin
+        if (r3_sum_is_zero$q) begin
             sum_sign = 1'b0;
             sum_exp = exp_zero;
             sum_man = sig_zero;
         end
-        if (r2_a_zero$q & r2_b_zero$q) begin
-            sum_sign = r2_a_sign$q & r2_b_sign$q;
+        if (r3_a_zero$q & r3_b_zero$q) begin
+            sum_sign = r3_a_sign$q & r3_b_sign$q;
         end
-        if (r2_b_inf$q) begin
-            sum_sign = r2_b_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_b_inf$q) begin
+            sum_sign = r3_b_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_a_inf$q) begin
-            sum_sign = r2_a_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_a_inf$q) begin
+            sum_sign = r3_a_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_nan$q) begin
+        if (r3_nan$q) begin
             sum_sign = 1'b0;
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = out_man_field;
         end
     end
@@ -6641,6 +7141,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_align_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_align_shift
 
 
 module atomic_unit_l8_w32_int$alu$float$add_half$r1_b_inf(d,q,clock);
@@ -6852,7 +7371,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r1_nan(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_nan
 
 
-module atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned(d,q,clock);
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_small_sig(d,q,clock);
     
     // Module arguments
     input wire  [14:0] d;
@@ -6868,7 +7387,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_small_aligned
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_small_sig
 
 
 module atomic_unit_l8_w32_int$alu$float$add_half$r1_subtract(d,q,clock);
@@ -7137,7 +7656,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_nan(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_nan
 
 
-module atomic_unit_l8_w32_int$alu$float$add_half$r2_sig(d,q,clock);
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_sum(d,q,clock);
     
     // Module arguments
     input wire  [14:0] d;
@@ -7153,26 +7672,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_sig(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_sig
-
-
-module atomic_unit_l8_w32_int$alu$float$add_half$r2_subtract(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_subtract
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_sum
 
 
 module atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero(d,q,clock);
@@ -7192,6 +7692,291 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_sum_is_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_a_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_a_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_b_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_b_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_b_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_exp_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_exp_field
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [8:0] d;
+    output reg  [8:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 9'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_exp_max
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_man_field
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_nan
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_sig
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r3_sum_is_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_sum_is_zero
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
@@ -7237,21 +8022,24 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     localparam  stage_shift$5 = 12'h1;
     
     // Stub signals
-    reg  r1_big_sign$d;
-    wire  r1_big_sign$q;
-    reg  r1_big_sign$clock;
     reg  [11:0] r1_big_exp$d;
     wire  [11:0] r1_big_exp$q;
     reg  r1_big_exp$clock;
     reg  [56:0] r1_big_sig$d;
     wire  [56:0] r1_big_sig$q;
     reg  r1_big_sig$clock;
-    reg  [56:0] r1_small_aligned$d;
-    wire  [56:0] r1_small_aligned$q;
-    reg  r1_small_aligned$clock;
+    reg  [56:0] r1_small_sig$d;
+    wire  [56:0] r1_small_sig$q;
+    reg  r1_small_sig$clock;
+    reg  [5:0] r1_align_shift$d;
+    wire  [5:0] r1_align_shift$q;
+    reg  r1_align_shift$clock;
     reg  r1_subtract$d;
     wire  r1_subtract$q;
     reg  r1_subtract$clock;
+    reg  r1_big_sign$d;
+    wire  r1_big_sign$q;
+    reg  r1_big_sign$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -7285,9 +8073,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
-    reg  [56:0] r2_sig$d;
-    wire  [56:0] r2_sig$q;
-    reg  r2_sig$clock;
+    reg  [56:0] r2_sum$d;
+    wire  [56:0] r2_sum$q;
+    reg  r2_sum$clock;
     reg  [11:0] r2_exp$d;
     wire  [11:0] r2_exp$q;
     reg  r2_exp$clock;
@@ -7297,9 +8085,6 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
-    reg  r2_subtract$d;
-    wire  r2_subtract$q;
-    reg  r2_subtract$clock;
     reg  r2_a_sign$d;
     wire  r2_a_sign$q;
     reg  r2_a_sign$clock;
@@ -7333,6 +8118,51 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  [56:0] r3_sig$d;
+    wire  [56:0] r3_sig$q;
+    reg  r3_sig$clock;
+    reg  [11:0] r3_exp_field$d;
+    wire  [11:0] r3_exp_field$q;
+    reg  r3_exp_field$clock;
+    reg  r3_sum_is_zero$d;
+    wire  r3_sum_is_zero$q;
+    reg  r3_sum_is_zero$clock;
+    reg  r3_big_sign$d;
+    wire  r3_big_sign$q;
+    reg  r3_big_sign$clock;
+    reg  r3_a_sign$d;
+    wire  r3_a_sign$q;
+    reg  r3_a_sign$clock;
+    reg  r3_b_sign$d;
+    wire  r3_b_sign$q;
+    reg  r3_b_sign$clock;
+    reg  r3_a_zero$d;
+    wire  r3_a_zero$q;
+    reg  r3_a_zero$clock;
+    reg  r3_b_zero$d;
+    wire  r3_b_zero$q;
+    reg  r3_b_zero$clock;
+    reg  r3_a_inf$d;
+    wire  r3_a_inf$q;
+    reg  r3_a_inf$clock;
+    reg  r3_b_inf$d;
+    wire  r3_b_inf$q;
+    reg  r3_b_inf$clock;
+    reg  r3_nan$d;
+    wire  r3_nan$q;
+    reg  r3_nan$clock;
+    reg  [56:0] r3_lsb$d;
+    wire  [56:0] r3_lsb$q;
+    reg  r3_lsb$clock;
+    reg  [56:0] r3_man_field$d;
+    wire  [56:0] r3_man_field$q;
+    reg  r3_man_field$clock;
+    reg  [11:0] r3_exp_max$d;
+    wire  [11:0] r3_exp_max$q;
+    reg  r3_exp_max$clock;
+    reg  r3_ftz$d;
+    wire  r3_ftz$q;
+    reg  r3_ftz$clock;
     
     // Local signals
     reg  [56:0] out_man_field;
@@ -7395,11 +8225,6 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  overflow;
     
     // Sub module instances
-    atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign r1_big_sign(
-        .d(r1_big_sign$d),
-        .q(r1_big_sign$q),
-        .clock(r1_big_sign$clock)
-    );
     atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_exp r1_big_exp(
         .d(r1_big_exp$d),
         .q(r1_big_exp$q),
@@ -7410,15 +8235,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .q(r1_big_sig$q),
         .clock(r1_big_sig$clock)
     );
-    atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned r1_small_aligned(
-        .d(r1_small_aligned$d),
-        .q(r1_small_aligned$q),
-        .clock(r1_small_aligned$clock)
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_sig r1_small_sig(
+        .d(r1_small_sig$d),
+        .q(r1_small_sig$q),
+        .clock(r1_small_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_align_shift r1_align_shift(
+        .d(r1_align_shift$d),
+        .q(r1_align_shift$q),
+        .clock(r1_align_shift$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r1_subtract r1_subtract(
         .d(r1_subtract$d),
         .q(r1_subtract$q),
         .clock(r1_subtract$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign r1_big_sign(
+        .d(r1_big_sign$d),
+        .q(r1_big_sign$q),
+        .clock(r1_big_sign$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -7475,10 +8310,10 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
-    atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig r2_sig(
-        .d(r2_sig$d),
-        .q(r2_sig$q),
-        .clock(r2_sig$clock)
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum r2_sum(
+        .d(r2_sum$d),
+        .q(r2_sum$q),
+        .clock(r2_sum$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r2_exp r2_exp(
         .d(r2_exp$d),
@@ -7494,11 +8329,6 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .d(r2_big_sign$d),
         .q(r2_big_sign$q),
         .clock(r2_big_sign$clock)
-    );
-    atomic_unit_l8_w32_int$alu$float$add_wide$r2_subtract r2_subtract(
-        .d(r2_subtract$d),
-        .q(r2_subtract$q),
-        .clock(r2_subtract$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_sign r2_a_sign(
         .d(r2_a_sign$d),
@@ -7555,14 +8385,90 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_sig r3_sig(
+        .d(r3_sig$d),
+        .q(r3_sig$q),
+        .clock(r3_sig$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_exp_field r3_exp_field(
+        .d(r3_exp_field$d),
+        .q(r3_exp_field$q),
+        .clock(r3_exp_field$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_sum_is_zero r3_sum_is_zero(
+        .d(r3_sum_is_zero$d),
+        .q(r3_sum_is_zero$q),
+        .clock(r3_sum_is_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_big_sign r3_big_sign(
+        .d(r3_big_sign$d),
+        .q(r3_big_sign$q),
+        .clock(r3_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_sign r3_a_sign(
+        .d(r3_a_sign$d),
+        .q(r3_a_sign$q),
+        .clock(r3_a_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_sign r3_b_sign(
+        .d(r3_b_sign$d),
+        .q(r3_b_sign$q),
+        .clock(r3_b_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_zero r3_a_zero(
+        .d(r3_a_zero$d),
+        .q(r3_a_zero$q),
+        .clock(r3_a_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_zero r3_b_zero(
+        .d(r3_b_zero$d),
+        .q(r3_b_zero$q),
+        .clock(r3_b_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_inf r3_a_inf(
+        .d(r3_a_inf$d),
+        .q(r3_a_inf$q),
+        .clock(r3_a_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_inf r3_b_inf(
+        .d(r3_b_inf$d),
+        .q(r3_b_inf$q),
+        .clock(r3_b_inf$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_nan r3_nan(
+        .d(r3_nan$d),
+        .q(r3_nan$q),
+        .clock(r3_nan$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_lsb r3_lsb(
+        .d(r3_lsb$d),
+        .q(r3_lsb$q),
+        .clock(r3_lsb$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_man_field r3_man_field(
+        .d(r3_man_field$d),
+        .q(r3_man_field$q),
+        .clock(r3_man_field$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_exp_max r3_exp_max(
+        .d(r3_exp_max$d),
+        .q(r3_exp_max$q),
+        .clock(r3_exp_max$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r3_ftz r3_ftz(
+        .d(r3_ftz$d),
+        .q(r3_ftz$q),
+        .clock(r3_ftz$clock)
+    );
     
     // Update code
     always @(*) begin
-        r1_big_sign$clock = clock;
         r1_big_exp$clock = clock;
         r1_big_sig$clock = clock;
-        r1_small_aligned$clock = clock;
+        r1_small_sig$clock = clock;
+        r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
+        r1_big_sign$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -7574,11 +8480,10 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
-        r2_sig$clock = clock;
+        r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
         r2_big_sign$clock = clock;
-        r2_subtract$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
         r2_a_zero$clock = clock;
@@ -7590,11 +8495,27 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r2_man_field$clock = clock;
         r2_exp_max$clock = clock;
         r2_ftz$clock = clock;
-        r1_big_sign$d = r1_big_sign$q;
+        r3_sig$clock = clock;
+        r3_exp_field$clock = clock;
+        r3_sum_is_zero$clock = clock;
+        r3_big_sign$clock = clock;
+        r3_a_sign$clock = clock;
+        r3_b_sign$clock = clock;
+        r3_a_zero$clock = clock;
+        r3_b_zero$clock = clock;
+        r3_a_inf$clock = clock;
+        r3_b_inf$clock = clock;
+        r3_nan$clock = clock;
+        r3_lsb$clock = clock;
+        r3_man_field$clock = clock;
+        r3_exp_max$clock = clock;
+        r3_ftz$clock = clock;
         r1_big_exp$d = r1_big_exp$q;
         r1_big_sig$d = r1_big_sig$q;
-        r1_small_aligned$d = r1_small_aligned$q;
+        r1_small_sig$d = r1_small_sig$q;
+        r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
+        r1_big_sign$d = r1_big_sign$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -7606,11 +8527,10 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
-        r2_sig$d = r2_sig$q;
+        r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
         r2_big_sign$d = r2_big_sign$q;
-        r2_subtract$d = r2_subtract$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
         r2_a_zero$d = r2_a_zero$q;
@@ -7622,6 +8542,21 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r2_man_field$d = r2_man_field$q;
         r2_exp_max$d = r2_exp_max$q;
         r2_ftz$d = r2_ftz$q;
+        r3_sig$d = r3_sig$q;
+        r3_exp_field$d = r3_exp_field$q;
+        r3_sum_is_zero$d = r3_sum_is_zero$q;
+        r3_big_sign$d = r3_big_sign$q;
+        r3_a_sign$d = r3_a_sign$q;
+        r3_b_sign$d = r3_b_sign$q;
+        r3_a_zero$d = r3_a_zero$q;
+        r3_b_zero$d = r3_b_zero$q;
+        r3_a_inf$d = r3_a_inf$q;
+        r3_b_inf$d = r3_b_inf$q;
+        r3_nan$d = r3_nan$q;
+        r3_lsb$d = r3_lsb$q;
+        r3_man_field$d = r3_man_field$q;
+        r3_exp_max$d = r3_exp_max$q;
+        r3_ftz$d = r3_ftz$q;
         a_man_in = a_man & man_field;
         b_man_in = b_man & man_field;
         a_exp_zero = ~(|a_exp);
@@ -7676,17 +8611,13 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         if (|(exp_diff & exp_above_shift)) begin
             align_shift = shift_ones;
         end
-        shifted_out = small_sig & ~(sig_ones << align_shift);
-        small_aligned = small_sig >> align_shift;
-        if (|shifted_out) begin
-            small_aligned = (small_sig >> align_shift) | sig_one;
-        end
         if (advance) begin
-            r1_big_sign$d = big_sign;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
-            r1_small_aligned$d = small_aligned;
+            r1_small_sig$d = small_sig;
+            r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
+            r1_big_sign$d = big_sign;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -7699,16 +8630,38 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        raw_sum = r1_big_sig$q + r1_small_aligned$q;
+        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+        small_aligned = r1_small_sig$q >> r1_align_shift$q;
+        if (|shifted_out) begin
+            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        end
+        raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - r1_small_aligned$q;
+            raw_sum = r1_big_sig$q - small_aligned;
         end
         sum_is_zero = ~(|raw_sum);
-        carried = raw_sum;
-        carried_exp = r1_big_exp$q;
-        if (|(raw_sum & carry_bit)) begin
-            carried = (raw_sum >> 32'h1) | (raw_sum & sig_one);
-            carried_exp = r1_big_exp$q + exp_one;
+        if (advance) begin
+            r2_sum$d = raw_sum;
+            r2_exp$d = r1_big_exp$q;
+            r2_sum_is_zero$d = sum_is_zero;
+            r2_big_sign$d = r1_big_sign$q;
+            r2_a_sign$d = r1_a_sign$q;
+            r2_b_sign$d = r1_b_sign$q;
+            r2_a_zero$d = r1_a_zero$q;
+            r2_b_zero$d = r1_b_zero$q;
+            r2_a_inf$d = r1_a_inf$q;
+            r2_b_inf$d = r1_b_inf$q;
+            r2_nan$d = r1_nan$q;
+            r2_lsb$d = r1_lsb$q;
+            r2_man_field$d = r1_man_field$q;
+            r2_exp_max$d = r1_exp_max$q;
+            r2_ftz$d = r1_ftz$q;
+        end
+        carried = r2_sum$q;
+        carried_exp = r2_exp$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+            carried_exp = r2_exp$q + exp_one;
         end
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
@@ -7728,32 +8681,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
-        if (advance) begin
-            r2_sig$d = stage_out$2;
-            r2_exp$d = stage_out_exp$2;
-            r2_sum_is_zero$d = sum_is_zero;
-            r2_big_sign$d = r1_big_sign$q;
-            r2_subtract$d = r1_subtract$q;
-            r2_a_sign$d = r1_a_sign$q;
-            r2_b_sign$d = r1_b_sign$q;
-            r2_a_zero$d = r1_a_zero$q;
-            r2_b_zero$d = r1_b_zero$q;
-            r2_a_inf$d = r1_a_inf$q;
-            r2_b_inf$d = r1_b_inf$q;
-            r2_nan$d = r1_nan$q;
-            r2_lsb$d = r1_lsb$q;
-            r2_man_field$d = r1_man_field$q;
-            r2_exp_max$d = r1_exp_max$q;
-            r2_ftz$d = r1_ftz$q;
-        end
-        out_man_field = r2_man_field$q;
-        out_round_bit = r2_lsb$q >> 32'h1;
-        out_sticky_bits = ~(((r2_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
-        stage_out$3 = r2_sig$q;
-        stage_out_exp$3 = r2_exp$q;
-        if (~(|(r2_sig$q & stage_top_mask$3)) & (r2_exp$q > stage_shift$3)) begin
-            stage_out$3 = r2_sig$q << stage_shift$3;
-            stage_out_exp$3 = r2_exp$q - stage_shift$3;
+        stage_out$3 = stage_out$2;
+        stage_out_exp$3 = stage_out_exp$2;
+        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
+            stage_out$3 = stage_out$2 << stage_shift$3;
+            stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
         end
         stage_out$4 = stage_out$3;
         stage_out_exp$4 = stage_out_exp$3;
@@ -7773,53 +8705,73 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
         end
-        round_up = |(normalized & out_round_bit) & (|(normalized & out_sticky_bits) | |(normalized & r2_lsb$q));
-        truncated = normalized & ((r2_man_field$q | hidden_bit) | carry_bit);
+        if (advance) begin
+            r3_sig$d = normalized;
+            r3_exp_field$d = exp_field;
+            r3_sum_is_zero$d = r2_sum_is_zero$q;
+            r3_big_sign$d = r2_big_sign$q;
+            r3_a_sign$d = r2_a_sign$q;
+            r3_b_sign$d = r2_b_sign$q;
+            r3_a_zero$d = r2_a_zero$q;
+            r3_b_zero$d = r2_b_zero$q;
+            r3_a_inf$d = r2_a_inf$q;
+            r3_b_inf$d = r2_b_inf$q;
+            r3_nan$d = r2_nan$q;
+            r3_lsb$d = r2_lsb$q;
+            r3_man_field$d = r2_man_field$q;
+            r3_exp_max$d = r2_exp_max$q;
+            r3_ftz$d = r2_ftz$q;
+        end
+        out_man_field = r3_man_field$q;
+        out_round_bit = r3_lsb$q >> 32'h1;
+        out_sticky_bits = ~(((r3_man_field$q | hidden_bit) | carry_bit) | out_round_bit);
+        round_up = |(r3_sig$q & out_round_bit) & (|(r3_sig$q & out_sticky_bits) | |(r3_sig$q & r3_lsb$q));
+        truncated = r3_sig$q & ((r3_man_field$q | hidden_bit) | carry_bit);
         rounded = truncated;
         if (round_up) begin
-            rounded = truncated + r2_lsb$q;
+            rounded = truncated + r3_lsb$q;
         end
         rounded_sig = rounded;
-        rounded_exp = exp_field;
+        rounded_exp = r3_exp_field$q;
         if (|(rounded & carry_bit)) begin
             rounded_sig = rounded >> 32'h1;
-            rounded_exp = exp_field + exp_one;
+            rounded_exp = r3_exp_field$q + exp_one;
         end
-        if ((~(|exp_field)) & |(rounded & hidden_bit)) begin
+        if ((~(|r3_exp_field$q)) & |(rounded & hidden_bit)) begin
             rounded_exp = exp_one;
         end
-        overflow = rounded_exp >= r2_exp_max$q;
-        sum_sign = r2_big_sign$q;
+        overflow = rounded_exp >= r3_exp_max$q;
+        sum_sign = r3_big_sign$q;
         sum_exp = rounded_exp;
         sum_man = rounded_sig & out_man_field;
-        if (r2_ftz$q & ~(|rounded_exp)) begin
+        if (r3_ftz$q & ~(|rounded_exp)) begin
             sum_man = sig_zero;
         end
         if (overflow) begin
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_sum_is_zero$q) begin
+        if (r3_sum_is_zero$q) begin
             sum_sign = 1'b0;
             sum_exp = exp_zero;
             sum_man = sig_zero;
         end
-        if (r2_a_zero$q & r2_b_zero$q) begin
-            sum_sign = r2_a_sign$q & r2_b_sign$q;
+        if (r3_a_zero$q & r3_b_zero$q) begin
+            sum_sign = r3_a_sign$q & r3_b_sign$q;
         end
-        if (r2_b_inf$q) begin
-            sum_sign = r2_b_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_b_inf$q) begin
+            sum_sign = r3_b_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_a_inf$q) begin
-            sum_sign = r2_a_sign$q;
-            sum_exp = r2_exp_max$q;
+        if (r3_a_inf$q) begin
+            sum_sign = r3_a_sign$q;
+            sum_exp = r3_exp_max$q;
             sum_man = sig_zero;
         end
-        if (r2_nan$q) begin
+        if (r3_nan$q) begin
             sum_sign = 1'b0;
-            sum_exp = r2_exp_max$q;
+            sum_exp = r3_exp_max$q;
             sum_man = out_man_field;
         end
     end
@@ -7882,6 +8834,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_align_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [5:0] d;
+    output reg  [5:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 6'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_align_shift
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r1_b_inf(d,q,clock);
@@ -8093,7 +9064,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r1_nan(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_nan
 
 
-module atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned(d,q,clock);
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_sig(d,q,clock);
     
     // Module arguments
     input wire  [56:0] d;
@@ -8109,7 +9080,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_aligned
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_small_sig
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r1_subtract(d,q,clock);
@@ -8378,7 +9349,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r2_nan(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_nan
 
 
-module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig(d,q,clock);
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum(d,q,clock);
     
     // Module arguments
     input wire  [56:0] d;
@@ -8394,26 +9365,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_sig
-
-
-module atomic_unit_l8_w32_int$alu$float$add_wide$r2_subtract(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_subtract
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum_is_zero(d,q,clock);
@@ -8433,6 +9385,291 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum_is_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum_is_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_inf
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_b_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_big_sign(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_exp_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_exp_field
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_exp_max(d,q,clock);
+    
+    // Module arguments
+    input wire  [11:0] d;
+    output reg  [11:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 12'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_exp_max
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_lsb(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_lsb
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_man_field(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_man_field
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_nan(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_nan
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_sig(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_sig
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r3_sum_is_zero(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_sum_is_zero
 
 
 module atomic_unit_l8_w32_int$alu$float$c1_compare(d,q,clock);
@@ -8699,6 +9936,139 @@ module atomic_unit_l8_w32_int$alu$float$c2_wide_f32(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$c2_wide_f32
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_compare
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_half_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_half_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_is_fadd(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_is_fadd
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_two_halves(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_two_halves
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_wide_bf16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_wide_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_wide_f16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_wide_f16
+
+
+module atomic_unit_l8_w32_int$alu$float$c3_wide_f32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c3_wide_f32
 
 
 module atomic_unit_l8_w32_int$alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
@@ -9072,6 +10442,25 @@ module atomic_unit_l8_w32_int$alu$float_mask_2(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float_mask_2
+
+
+module atomic_unit_l8_w32_int$alu$float_mask_3(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float_mask_3
 
 
 module atomic_unit_l8_w32_int$ctx_addr_buffer(d,q,clock);
@@ -15281,7 +16670,7 @@ module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$head_ptr
 
 
-module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_line$0,ahead_line$1,ahead_line$2,ahead_space$0,ahead_space$1,ahead_space$2,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_ready$0,ahead_ready$1,ahead_ready$2,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
     
     // Module arguments
     input wire  [2:0] head;
@@ -15470,18 +16859,23 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  ahead_writes$0;
     input wire  ahead_writes$1;
     input wire  ahead_writes$2;
+    input wire  ahead_writes$3;
     input wire  [63:0] ahead_line$0;
     input wire  [63:0] ahead_line$1;
     input wire  [63:0] ahead_line$2;
+    input wire  [63:0] ahead_line$3;
     input wire  ahead_space$0;
     input wire  ahead_space$1;
     input wire  ahead_space$2;
+    input wire  ahead_space$3;
     input wire  [15:0] ahead_byte_enables$0;
     input wire  [15:0] ahead_byte_enables$1;
     input wire  [15:0] ahead_byte_enables$2;
+    input wire  [15:0] ahead_byte_enables$3;
     input wire  ahead_ready$0;
     input wire  ahead_ready$1;
     input wire  ahead_ready$2;
+    input wire  ahead_ready$3;
     output reg  valid;
     output reg  [1:0] kind;
     output reg  returned;
@@ -15500,6 +16894,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     output reg  bypass$0;
     output reg  bypass$1;
     output reg  bypass$2;
+    output reg  bypass$3;
     output reg  hazard;
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
@@ -15545,12 +16940,15 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     reg  ahead_hit$0;
     reg  ahead_hit$1;
     reg  ahead_hit$2;
+    reg  ahead_hit$3;
     reg  ahead_takes$0;
     reg  ahead_takes$1;
     reg  ahead_takes$2;
+    reg  ahead_takes$3;
     reg  younger_hit$0;
     reg  younger_hit$1;
     reg  younger_hit$2;
+    reg  younger_hit$3;
     
     // Update code
     always @(*) begin
@@ -15823,9 +17221,12 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         ahead_takes$1 = (ahead_byte_enables$1 == byte_enables) & ahead_ready$1;
         ahead_hit$2 = ((ahead_writes$2 & (ahead_line$2 == line)) & (ahead_space$2 == space)) & |(ahead_byte_enables$2 & byte_enables);
         ahead_takes$2 = (ahead_byte_enables$2 == byte_enables) & ahead_ready$2;
+        ahead_hit$3 = ((ahead_writes$3 & (ahead_line$3 == line)) & (ahead_space$3 == space)) & |(ahead_byte_enables$3 & byte_enables);
+        ahead_takes$3 = (ahead_byte_enables$3 == byte_enables) & ahead_ready$3;
         younger_hit$0 = 1'b0;
         younger_hit$1 = younger_hit$0 | ahead_hit$0;
         younger_hit$2 = younger_hit$1 | ahead_hit$1;
+        younger_hit$3 = younger_hit$2 | ahead_hit$2;
         bypass$0 = (ahead_hit$0 & ~younger_hit$0) & ahead_takes$0;
         if ((ahead_hit$0 & ~younger_hit$0) & ~ahead_takes$0) begin
             hazard = 1'b1;
@@ -15836,6 +17237,10 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         end
         bypass$2 = (ahead_hit$2 & ~younger_hit$2) & ahead_takes$2;
         if ((ahead_hit$2 & ~younger_hit$2) & ~ahead_takes$2) begin
+            hazard = 1'b1;
+        end
+        bypass$3 = (ahead_hit$3 & ~younger_hit$3) & ahead_takes$3;
+        if ((ahead_hit$3 & ~younger_hit$3) & ~ahead_takes$3) begin
             hazard = 1'b1;
         end
     end
@@ -18127,6 +19532,367 @@ module atomic_unit_l8_w32_int$x3_writes(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$x3_writes
 
 
+module atomic_unit_l8_w32_int$x4_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_bit_offset
+
+
+module atomic_unit_l8_w32_int$x4_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_byte_enables
+
+
+module atomic_unit_l8_w32_int$x4_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_elem
+
+
+module atomic_unit_l8_w32_int$x4_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_error
+
+
+module atomic_unit_l8_w32_int$x4_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_float
+
+
+module atomic_unit_l8_w32_int$x4_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_kind
+
+
+module atomic_unit_l8_w32_int$x4_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_lane
+
+
+module atomic_unit_l8_w32_int$x4_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_line
+
+
+module atomic_unit_l8_w32_int$x4_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_msg_last
+
+
+module atomic_unit_l8_w32_int$x4_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_new
+
+
+module atomic_unit_l8_w32_int$x4_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_old
+
+
+module atomic_unit_l8_w32_int$x4_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_result_first
+
+
+module atomic_unit_l8_w32_int$x4_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_result_last
+
+
+module atomic_unit_l8_w32_int$x4_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_result_shift
+
+
+module atomic_unit_l8_w32_int$x4_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_ret
+
+
+module atomic_unit_l8_w32_int$x4_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_size
+
+
+module atomic_unit_l8_w32_int$x4_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_space
+
+
+module atomic_unit_l8_w32_int$x4_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_valid
+
+
+module atomic_unit_l8_w32_int$x4_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x4_writes
+
+
 module atomic_unit_l8_w32_int$x_bit_offset(d,q,clock);
     
     // Module arguments
@@ -18258,6 +20024,25 @@ module atomic_unit_l8_w32_int$x_from_x3(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$x_from_x3
+
+
+module atomic_unit_l8_w32_int$x_from_x4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x_from_x4
 
 
 module atomic_unit_l8_w32_int$x_ftz(d,q,clock);
