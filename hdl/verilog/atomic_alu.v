@@ -1031,6 +1031,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_sum_is_zero$d;
     wire  r2_sum_is_zero$q;
     reg  r2_sum_is_zero$clock;
+    reg  [14:0] r2_limit$d;
+    wire  [14:0] r2_limit$q;
+    reg  r2_limit$clock;
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
@@ -1159,6 +1162,12 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [8:0] stage_out_exp$1;
     reg  [8:0] stage_out_exp$2;
     reg  [8:0] stage_out_exp$3;
+    reg  [14:0] limit_bit;
+    reg  [14:0] probe;
+    reg  [14:0] stage_probe$0;
+    reg  [14:0] stage_probe$1;
+    reg  [14:0] stage_probe$2;
+    reg  [14:0] stage_probe$3;
     reg  [14:0] normalized;
     reg  [8:0] normalized_exp;
     reg  [8:0] exp_field;
@@ -1269,6 +1278,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r2_sum_is_zero$d),
         .q(r2_sum_is_zero$q),
         .clock(r2_sum_is_zero$clock)
+    );
+    atomic_alu$float$add_half$r2_limit r2_limit(
+        .d(r2_limit$d),
+        .q(r2_limit$q),
+        .clock(r2_limit$clock)
     );
     atomic_alu$float$add_half$r2_big_sign r2_big_sign(
         .d(r2_big_sign$d),
@@ -1428,6 +1442,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
+        r2_limit$clock = clock;
         r2_big_sign$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
@@ -1475,6 +1490,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
+        r2_limit$d = r2_limit$q;
         r2_big_sign$d = r2_big_sign$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
@@ -1589,6 +1605,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
+            r2_limit$d = carry_bit >> r1_big_exp$q;
             r2_big_sign$d = r1_big_sign$q;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
@@ -1608,27 +1625,45 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
             carried_exp = r2_exp$q + exp_one;
         end
+        limit_bit = r2_limit$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            limit_bit = r2_limit$q >> 32'h1;
+        end
+        probe = carried | limit_bit;
+        stage_probe$0 = probe;
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
-        if (~(|(carried & stage_top_mask$0)) & (carried_exp > stage_shift$0)) begin
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_out$0 = carried << stage_shift$0;
             stage_out_exp$0 = carried_exp - stage_shift$0;
         end
+        stage_probe$1 = stage_probe$0;
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+            stage_probe$1 = stage_probe$0 << stage_shift$0;
+        end
         stage_out$1 = stage_out$0;
         stage_out_exp$1 = stage_out_exp$0;
-        if (~(|(stage_out$0 & stage_top_mask$1)) & (stage_out_exp$0 > stage_shift$1)) begin
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
+        stage_probe$2 = stage_probe$1;
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+            stage_probe$2 = stage_probe$1 << stage_shift$1;
+        end
         stage_out$2 = stage_out$1;
         stage_out_exp$2 = stage_out_exp$1;
-        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
+        stage_probe$3 = stage_probe$2;
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+            stage_probe$3 = stage_probe$2 << stage_shift$2;
+        end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
-        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
+        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_out$3 = stage_out$2 << stage_shift$3;
             stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
         end
@@ -2225,6 +2260,25 @@ module atomic_alu$float$add_half$r2_ftz(d,q,clock);
 endmodule // atomic_alu$float$add_half$r2_ftz
 
 
+module atomic_alu$float$add_half$r2_limit(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r2_limit
+
+
 module atomic_alu$float$add_half$r2_lsb(d,q,clock);
     
     // Module arguments
@@ -2708,6 +2762,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_sum_is_zero$d;
     wire  r2_sum_is_zero$q;
     reg  r2_sum_is_zero$clock;
+    reg  [56:0] r2_limit$d;
+    wire  [56:0] r2_limit$q;
+    reg  r2_limit$clock;
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
@@ -2840,6 +2897,14 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [11:0] stage_out_exp$3;
     reg  [11:0] stage_out_exp$4;
     reg  [11:0] stage_out_exp$5;
+    reg  [56:0] limit_bit;
+    reg  [56:0] probe;
+    reg  [56:0] stage_probe$0;
+    reg  [56:0] stage_probe$1;
+    reg  [56:0] stage_probe$2;
+    reg  [56:0] stage_probe$3;
+    reg  [56:0] stage_probe$4;
+    reg  [56:0] stage_probe$5;
     reg  [56:0] normalized;
     reg  [11:0] normalized_exp;
     reg  [11:0] exp_field;
@@ -2950,6 +3015,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r2_sum_is_zero$d),
         .q(r2_sum_is_zero$q),
         .clock(r2_sum_is_zero$clock)
+    );
+    atomic_alu$float$add_wide$r2_limit r2_limit(
+        .d(r2_limit$d),
+        .q(r2_limit$q),
+        .clock(r2_limit$clock)
     );
     atomic_alu$float$add_wide$r2_big_sign r2_big_sign(
         .d(r2_big_sign$d),
@@ -3109,6 +3179,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
+        r2_limit$clock = clock;
         r2_big_sign$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
@@ -3156,6 +3227,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
+        r2_limit$d = r2_limit$q;
         r2_big_sign$d = r2_big_sign$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
@@ -3270,6 +3342,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
+            r2_limit$d = carry_bit >> r1_big_exp$q;
             r2_big_sign$d = r1_big_sign$q;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
@@ -3289,39 +3362,65 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
             carried_exp = r2_exp$q + exp_one;
         end
+        limit_bit = r2_limit$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            limit_bit = r2_limit$q >> 32'h1;
+        end
+        probe = carried | limit_bit;
+        stage_probe$0 = probe;
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
-        if (~(|(carried & stage_top_mask$0)) & (carried_exp > stage_shift$0)) begin
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_out$0 = carried << stage_shift$0;
             stage_out_exp$0 = carried_exp - stage_shift$0;
         end
+        stage_probe$1 = stage_probe$0;
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+            stage_probe$1 = stage_probe$0 << stage_shift$0;
+        end
         stage_out$1 = stage_out$0;
         stage_out_exp$1 = stage_out_exp$0;
-        if (~(|(stage_out$0 & stage_top_mask$1)) & (stage_out_exp$0 > stage_shift$1)) begin
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
+        stage_probe$2 = stage_probe$1;
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+            stage_probe$2 = stage_probe$1 << stage_shift$1;
+        end
         stage_out$2 = stage_out$1;
         stage_out_exp$2 = stage_out_exp$1;
-        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
+        stage_probe$3 = stage_probe$2;
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+            stage_probe$3 = stage_probe$2 << stage_shift$2;
+        end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
-        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
+        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_out$3 = stage_out$2 << stage_shift$3;
             stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
         end
+        stage_probe$4 = stage_probe$3;
+        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+            stage_probe$4 = stage_probe$3 << stage_shift$3;
+        end
         stage_out$4 = stage_out$3;
         stage_out_exp$4 = stage_out_exp$3;
-        if (~(|(stage_out$3 & stage_top_mask$4)) & (stage_out_exp$3 > stage_shift$4)) begin
+        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
             stage_out$4 = stage_out$3 << stage_shift$4;
             stage_out_exp$4 = stage_out_exp$3 - stage_shift$4;
         end
+        stage_probe$5 = stage_probe$4;
+        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
+            stage_probe$5 = stage_probe$4 << stage_shift$4;
+        end
         stage_out$5 = stage_out$4;
         stage_out_exp$5 = stage_out_exp$4;
-        if (~(|(stage_out$4 & stage_top_mask$5)) & (stage_out_exp$4 > stage_shift$5)) begin
+        if (~(|(stage_probe$5 & stage_top_mask$5))) begin
             stage_out$5 = stage_out$4 << stage_shift$5;
             stage_out_exp$5 = stage_out_exp$4 - stage_shift$5;
         end
@@ -3916,6 +4015,25 @@ module atomic_alu$float$add_wide$r2_ftz(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r2_ftz
+
+
+module atomic_alu$float$add_wide$r2_limit(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r2_limit
 
 
 module atomic_alu$float$add_wide$r2_lsb(d,q,clock);

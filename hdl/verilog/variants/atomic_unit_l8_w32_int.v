@@ -6405,6 +6405,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r2_sum_is_zero$d;
     wire  r2_sum_is_zero$q;
     reg  r2_sum_is_zero$clock;
+    reg  [14:0] r2_limit$d;
+    wire  [14:0] r2_limit$q;
+    reg  r2_limit$clock;
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
@@ -6533,6 +6536,12 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  [8:0] stage_out_exp$1;
     reg  [8:0] stage_out_exp$2;
     reg  [8:0] stage_out_exp$3;
+    reg  [14:0] limit_bit;
+    reg  [14:0] probe;
+    reg  [14:0] stage_probe$0;
+    reg  [14:0] stage_probe$1;
+    reg  [14:0] stage_probe$2;
+    reg  [14:0] stage_probe$3;
     reg  [14:0] normalized;
     reg  [8:0] normalized_exp;
     reg  [8:0] exp_field;
@@ -6643,6 +6652,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .d(r2_sum_is_zero$d),
         .q(r2_sum_is_zero$q),
         .clock(r2_sum_is_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_limit r2_limit(
+        .d(r2_limit$d),
+        .q(r2_limit$q),
+        .clock(r2_limit$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r2_big_sign r2_big_sign(
         .d(r2_big_sign$d),
@@ -6802,6 +6816,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
+        r2_limit$clock = clock;
         r2_big_sign$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
@@ -6849,6 +6864,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
+        r2_limit$d = r2_limit$q;
         r2_big_sign$d = r2_big_sign$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
@@ -6963,6 +6979,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
+            r2_limit$d = carry_bit >> r1_big_exp$q;
             r2_big_sign$d = r1_big_sign$q;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
@@ -6982,27 +6999,45 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
             carried_exp = r2_exp$q + exp_one;
         end
+        limit_bit = r2_limit$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            limit_bit = r2_limit$q >> 32'h1;
+        end
+        probe = carried | limit_bit;
+        stage_probe$0 = probe;
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
-        if (~(|(carried & stage_top_mask$0)) & (carried_exp > stage_shift$0)) begin
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_out$0 = carried << stage_shift$0;
             stage_out_exp$0 = carried_exp - stage_shift$0;
         end
+        stage_probe$1 = stage_probe$0;
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+            stage_probe$1 = stage_probe$0 << stage_shift$0;
+        end
         stage_out$1 = stage_out$0;
         stage_out_exp$1 = stage_out_exp$0;
-        if (~(|(stage_out$0 & stage_top_mask$1)) & (stage_out_exp$0 > stage_shift$1)) begin
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
+        stage_probe$2 = stage_probe$1;
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+            stage_probe$2 = stage_probe$1 << stage_shift$1;
+        end
         stage_out$2 = stage_out$1;
         stage_out_exp$2 = stage_out_exp$1;
-        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
+        stage_probe$3 = stage_probe$2;
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+            stage_probe$3 = stage_probe$2 << stage_shift$2;
+        end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
-        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
+        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_out$3 = stage_out$2 << stage_shift$3;
             stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
         end
@@ -7599,6 +7634,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_ftz(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_ftz
 
 
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_limit(d,q,clock);
+    
+    // Module arguments
+    input wire  [14:0] d;
+    output reg  [14:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 15'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_limit
+
+
 module atomic_unit_l8_w32_int$alu$float$add_half$r2_lsb(d,q,clock);
     
     // Module arguments
@@ -8082,6 +8136,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r2_sum_is_zero$d;
     wire  r2_sum_is_zero$q;
     reg  r2_sum_is_zero$clock;
+    reg  [56:0] r2_limit$d;
+    wire  [56:0] r2_limit$q;
+    reg  r2_limit$clock;
     reg  r2_big_sign$d;
     wire  r2_big_sign$q;
     reg  r2_big_sign$clock;
@@ -8214,6 +8271,14 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  [11:0] stage_out_exp$3;
     reg  [11:0] stage_out_exp$4;
     reg  [11:0] stage_out_exp$5;
+    reg  [56:0] limit_bit;
+    reg  [56:0] probe;
+    reg  [56:0] stage_probe$0;
+    reg  [56:0] stage_probe$1;
+    reg  [56:0] stage_probe$2;
+    reg  [56:0] stage_probe$3;
+    reg  [56:0] stage_probe$4;
+    reg  [56:0] stage_probe$5;
     reg  [56:0] normalized;
     reg  [11:0] normalized_exp;
     reg  [11:0] exp_field;
@@ -8324,6 +8389,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .d(r2_sum_is_zero$d),
         .q(r2_sum_is_zero$q),
         .clock(r2_sum_is_zero$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_limit r2_limit(
+        .d(r2_limit$d),
+        .q(r2_limit$q),
+        .clock(r2_limit$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r2_big_sign r2_big_sign(
         .d(r2_big_sign$d),
@@ -8483,6 +8553,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
+        r2_limit$clock = clock;
         r2_big_sign$clock = clock;
         r2_a_sign$clock = clock;
         r2_b_sign$clock = clock;
@@ -8530,6 +8601,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
+        r2_limit$d = r2_limit$q;
         r2_big_sign$d = r2_big_sign$q;
         r2_a_sign$d = r2_a_sign$q;
         r2_b_sign$d = r2_b_sign$q;
@@ -8644,6 +8716,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
+            r2_limit$d = carry_bit >> r1_big_exp$q;
             r2_big_sign$d = r1_big_sign$q;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
@@ -8663,39 +8736,65 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
             carried_exp = r2_exp$q + exp_one;
         end
+        limit_bit = r2_limit$q;
+        if (|(r2_sum$q & carry_bit)) begin
+            limit_bit = r2_limit$q >> 32'h1;
+        end
+        probe = carried | limit_bit;
+        stage_probe$0 = probe;
         stage_out$0 = carried;
         stage_out_exp$0 = carried_exp;
-        if (~(|(carried & stage_top_mask$0)) & (carried_exp > stage_shift$0)) begin
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_out$0 = carried << stage_shift$0;
             stage_out_exp$0 = carried_exp - stage_shift$0;
         end
+        stage_probe$1 = stage_probe$0;
+        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+            stage_probe$1 = stage_probe$0 << stage_shift$0;
+        end
         stage_out$1 = stage_out$0;
         stage_out_exp$1 = stage_out_exp$0;
-        if (~(|(stage_out$0 & stage_top_mask$1)) & (stage_out_exp$0 > stage_shift$1)) begin
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_out$1 = stage_out$0 << stage_shift$1;
             stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
         end
+        stage_probe$2 = stage_probe$1;
+        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+            stage_probe$2 = stage_probe$1 << stage_shift$1;
+        end
         stage_out$2 = stage_out$1;
         stage_out_exp$2 = stage_out_exp$1;
-        if (~(|(stage_out$1 & stage_top_mask$2)) & (stage_out_exp$1 > stage_shift$2)) begin
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_out$2 = stage_out$1 << stage_shift$2;
             stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
         end
+        stage_probe$3 = stage_probe$2;
+        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+            stage_probe$3 = stage_probe$2 << stage_shift$2;
+        end
         stage_out$3 = stage_out$2;
         stage_out_exp$3 = stage_out_exp$2;
-        if (~(|(stage_out$2 & stage_top_mask$3)) & (stage_out_exp$2 > stage_shift$3)) begin
+        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_out$3 = stage_out$2 << stage_shift$3;
             stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
         end
+        stage_probe$4 = stage_probe$3;
+        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+            stage_probe$4 = stage_probe$3 << stage_shift$3;
+        end
         stage_out$4 = stage_out$3;
         stage_out_exp$4 = stage_out_exp$3;
-        if (~(|(stage_out$3 & stage_top_mask$4)) & (stage_out_exp$3 > stage_shift$4)) begin
+        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
             stage_out$4 = stage_out$3 << stage_shift$4;
             stage_out_exp$4 = stage_out_exp$3 - stage_shift$4;
         end
+        stage_probe$5 = stage_probe$4;
+        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
+            stage_probe$5 = stage_probe$4 << stage_shift$4;
+        end
         stage_out$5 = stage_out$4;
         stage_out_exp$5 = stage_out_exp$4;
-        if (~(|(stage_out$4 & stage_top_mask$5)) & (stage_out_exp$4 > stage_shift$5)) begin
+        if (~(|(stage_probe$5 & stage_top_mask$5))) begin
             stage_out$5 = stage_out$4 << stage_shift$5;
             stage_out_exp$5 = stage_out_exp$4 - stage_shift$5;
         end
@@ -9290,6 +9389,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r2_ftz(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_ftz
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_limit(d,q,clock);
+    
+    // Module arguments
+    input wire  [56:0] d;
+    output reg  [56:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 57'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_limit
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r2_lsb(d,q,clock);
