@@ -261,7 +261,8 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     carried_exp: Signal<Local, Bits<EXP_BITS>>,
     /// stage i's output (stage i shifts by 2^(NORM_STAGES-1-i))
     stage_out: [Signal<Local, Bits<SIG_BITS>>; NORM_STAGES],
-    stage_out_exp: [Signal<Local, Bits<EXP_BITS>>; NORM_STAGES],
+    /// the shift so far (the stages' 2^k ORed in: the bits are disjoint)
+    stage_amount: [Signal<Local, Bits<EXP_BITS>>; NORM_STAGES],
     /// the significand with the limit bit ORed in, as each stage sees it
     /// (shifted like `stage_out`; its leading zeros decide each shift)
     limit_bit: Signal<Local, Bits<SIG_BITS>>,
@@ -414,7 +415,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             carried: Default::default(),
             carried_exp: Default::default(),
             stage_out: core::array::from_fn(|_| Default::default()),
-            stage_out_exp: core::array::from_fn(|_| Default::default()),
+            stage_amount: core::array::from_fn(|_| Default::default()),
             limit_bit: Default::default(),
             probe: Default::default(),
             stage_probe: core::array::from_fn(|_| Default::default()),
@@ -630,10 +631,10 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         // stage_probe[i]: the probe as stage i sees it
         self.stage_probe[0].next = self.probe.val();
         self.stage_out[0].next = self.carried.val();
-        self.stage_out_exp[0].next = self.carried_exp.val();
+        self.stage_amount[0].next = self.exp_zero.val();
         if !((self.stage_probe[0].val() & self.stage_top_mask[0].val()).any()) {
             self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
-            self.stage_out_exp[0].next = self.carried_exp.val() - self.stage_shift[0].val();
+            self.stage_amount[0].next = self.stage_shift[0].val();
         }
         for i in 1..NORM_STAGES {
             self.stage_probe[i].next = self.stage_probe[i - 1].val();
@@ -641,16 +642,17 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
                 self.stage_probe[i].next = self.stage_probe[i - 1].val() << self.stage_shift[i - 1].val();
             }
             self.stage_out[i].next = self.stage_out[i - 1].val();
-            self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val();
+            self.stage_amount[i].next = self.stage_amount[i - 1].val();
             if !((self.stage_probe[i].val() & self.stage_top_mask[i].val()).any()) {
                 self.stage_out[i].next = self.stage_out[i - 1].val() << self.stage_shift[i].val();
-                self.stage_out_exp[i].next = self.stage_out_exp[i - 1].val() - self.stage_shift[i].val();
+                self.stage_amount[i].next = self.stage_amount[i - 1].val() | self.stage_shift[i].val();
             }
         }
         // the last stage's output (a one-pass loop: an index must be a literal or a loop index)
         for i in (NORM_STAGES - 1)..NORM_STAGES {
             self.normalized.next = self.stage_out[i].val();
-            self.normalized_exp.next = self.stage_out_exp[i].val();
+            // one subtract after the last stage, not one per stage
+            self.normalized_exp.next = self.carried_exp.val() - self.stage_amount[i].val();
         }
         self.exp_field.next = self.exp_zero.val();
         if (self.normalized.val() & self.hidden_bit.val()).any() {

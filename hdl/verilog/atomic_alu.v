@@ -1158,10 +1158,10 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [14:0] stage_out$1;
     reg  [14:0] stage_out$2;
     reg  [14:0] stage_out$3;
-    reg  [8:0] stage_out_exp$0;
-    reg  [8:0] stage_out_exp$1;
-    reg  [8:0] stage_out_exp$2;
-    reg  [8:0] stage_out_exp$3;
+    reg  [8:0] stage_amount$0;
+    reg  [8:0] stage_amount$1;
+    reg  [8:0] stage_amount$2;
+    reg  [8:0] stage_amount$3;
     reg  [14:0] limit_bit;
     reg  [14:0] probe;
     reg  [14:0] stage_probe$0;
@@ -1632,43 +1632,43 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         probe = carried | limit_bit;
         stage_probe$0 = probe;
         stage_out$0 = carried;
-        stage_out_exp$0 = carried_exp;
+        stage_amount$0 = exp_zero;
         if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_out$0 = carried << stage_shift$0;
-            stage_out_exp$0 = carried_exp - stage_shift$0;
+            stage_amount$0 = stage_shift$0;
         end
         stage_probe$1 = stage_probe$0;
         if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_probe$1 = stage_probe$0 << stage_shift$0;
         end
         stage_out$1 = stage_out$0;
-        stage_out_exp$1 = stage_out_exp$0;
+        stage_amount$1 = stage_amount$0;
         if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_out$1 = stage_out$0 << stage_shift$1;
-            stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
+            stage_amount$1 = stage_amount$0 | stage_shift$1;
         end
         stage_probe$2 = stage_probe$1;
         if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_probe$2 = stage_probe$1 << stage_shift$1;
         end
         stage_out$2 = stage_out$1;
-        stage_out_exp$2 = stage_out_exp$1;
+        stage_amount$2 = stage_amount$1;
         if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
+            stage_amount$2 = stage_amount$1 | stage_shift$2;
         end
         stage_probe$3 = stage_probe$2;
         if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_probe$3 = stage_probe$2 << stage_shift$2;
         end
         stage_out$3 = stage_out$2;
-        stage_out_exp$3 = stage_out_exp$2;
+        stage_amount$3 = stage_amount$2;
         if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
+            stage_amount$3 = stage_amount$2 | stage_shift$3;
         end
         normalized = stage_out$3;
-        normalized_exp = stage_out_exp$3;
+        normalized_exp = carried_exp - stage_amount$3;
         exp_field = exp_zero;
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
@@ -2891,12 +2891,12 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [56:0] stage_out$3;
     reg  [56:0] stage_out$4;
     reg  [56:0] stage_out$5;
-    reg  [11:0] stage_out_exp$0;
-    reg  [11:0] stage_out_exp$1;
-    reg  [11:0] stage_out_exp$2;
-    reg  [11:0] stage_out_exp$3;
-    reg  [11:0] stage_out_exp$4;
-    reg  [11:0] stage_out_exp$5;
+    reg  [11:0] stage_amount$0;
+    reg  [11:0] stage_amount$1;
+    reg  [11:0] stage_amount$2;
+    reg  [11:0] stage_amount$3;
+    reg  [11:0] stage_amount$4;
+    reg  [11:0] stage_amount$5;
     reg  [56:0] limit_bit;
     reg  [56:0] probe;
     reg  [56:0] stage_probe$0;
@@ -3369,63 +3369,63 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         probe = carried | limit_bit;
         stage_probe$0 = probe;
         stage_out$0 = carried;
-        stage_out_exp$0 = carried_exp;
+        stage_amount$0 = exp_zero;
         if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_out$0 = carried << stage_shift$0;
-            stage_out_exp$0 = carried_exp - stage_shift$0;
+            stage_amount$0 = stage_shift$0;
         end
         stage_probe$1 = stage_probe$0;
         if (~(|(stage_probe$0 & stage_top_mask$0))) begin
             stage_probe$1 = stage_probe$0 << stage_shift$0;
         end
         stage_out$1 = stage_out$0;
-        stage_out_exp$1 = stage_out_exp$0;
+        stage_amount$1 = stage_amount$0;
         if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_out$1 = stage_out$0 << stage_shift$1;
-            stage_out_exp$1 = stage_out_exp$0 - stage_shift$1;
+            stage_amount$1 = stage_amount$0 | stage_shift$1;
         end
         stage_probe$2 = stage_probe$1;
         if (~(|(stage_probe$1 & stage_top_mask$1))) begin
             stage_probe$2 = stage_probe$1 << stage_shift$1;
         end
         stage_out$2 = stage_out$1;
-        stage_out_exp$2 = stage_out_exp$1;
+        stage_amount$2 = stage_amount$1;
         if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_out_exp$2 = stage_out_exp$1 - stage_shift$2;
+            stage_amount$2 = stage_amount$1 | stage_shift$2;
         end
         stage_probe$3 = stage_probe$2;
         if (~(|(stage_probe$2 & stage_top_mask$2))) begin
             stage_probe$3 = stage_probe$2 << stage_shift$2;
         end
         stage_out$3 = stage_out$2;
-        stage_out_exp$3 = stage_out_exp$2;
+        stage_amount$3 = stage_amount$2;
         if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_out_exp$3 = stage_out_exp$2 - stage_shift$3;
+            stage_amount$3 = stage_amount$2 | stage_shift$3;
         end
         stage_probe$4 = stage_probe$3;
         if (~(|(stage_probe$3 & stage_top_mask$3))) begin
             stage_probe$4 = stage_probe$3 << stage_shift$3;
         end
         stage_out$4 = stage_out$3;
-        stage_out_exp$4 = stage_out_exp$3;
+        stage_amount$4 = stage_amount$3;
         if (~(|(stage_probe$4 & stage_top_mask$4))) begin
             stage_out$4 = stage_out$3 << stage_shift$4;
-            stage_out_exp$4 = stage_out_exp$3 - stage_shift$4;
+            stage_amount$4 = stage_amount$3 | stage_shift$4;
         end
         stage_probe$5 = stage_probe$4;
         if (~(|(stage_probe$4 & stage_top_mask$4))) begin
             stage_probe$5 = stage_probe$4 << stage_shift$4;
         end
         stage_out$5 = stage_out$4;
-        stage_out_exp$5 = stage_out_exp$4;
+        stage_amount$5 = stage_amount$4;
         if (~(|(stage_probe$5 & stage_top_mask$5))) begin
             stage_out$5 = stage_out$4 << stage_shift$5;
-            stage_out_exp$5 = stage_out_exp$4 - stage_shift$5;
+            stage_amount$5 = stage_amount$4 | stage_shift$5;
         end
         normalized = stage_out$5;
-        normalized_exp = stage_out_exp$5;
+        normalized_exp = carried_exp - stage_amount$5;
         exp_field = exp_zero;
         if (|(normalized & hidden_bit)) begin
             exp_field = normalized_exp;
