@@ -100,6 +100,8 @@ pub struct AtomicAlu {
     float_mask_3: DFF<Bits<ALU_DATA_BITS>>,
     /// built with the float ops (`AtomicAlu::new`)
     fp_enabled: Constant<Bit>,
+    /// all ones when built with the float ops, else zero
+    fp_result_mask: Constant<Bits<ALU_DATA_BITS>>,
     /// built with 64-bit and with 128-bit elements (`AtomicAlu::new`): types
     /// wider than the datapath decode to no width, and synthesis removes
     /// the bits above it
@@ -301,6 +303,7 @@ impl AtomicAlu {
             float_mask_2: Default::default(),
             float_mask_3: Default::default(),
             fp_enabled: Constant::new(with_fp),
+            fp_result_mask: Constant::new((if with_fp { u128::MAX } else { 0 }).to_bits()),
             has_64: Constant::new(data_bits >= 64),
             has_128: Constant::new(data_bits >= 128),
             op_add: op_code(AluOp::Add),
@@ -604,10 +607,11 @@ impl Logic for AtomicAlu {
             self.float_mask_2.d.next = self.float_mask_1.q.val();
             self.float_mask_3.d.next = self.float_mask_2.q.val();
         }
-        self.float_value.next = self.zero.val();
-        if self.fp_enabled.val() {
-            self.float_value.next = self.float.new_value.val() & self.float_mask_3.q.val();
-        }
+        // One assignment, no default-then-override: an output that the unit
+        // reads back must not glitch within a pass, or an event-driven
+        // simulator (Icarus) ping-pongs between the unit's always block
+        // (whose bypass mux glitches the ALU's old_value) and this one.
+        self.float_value.next = (self.float.new_value.val() & self.float_mask_3.q.val()) & self.fp_result_mask.val();
     }
 }
 

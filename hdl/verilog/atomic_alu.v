@@ -19,6 +19,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret
     
     // Constant declarations
     localparam  fp_enabled = 1'b1;
+    localparam  fp_result_mask = 128'hffffffffffffffffffffffffffffffff;
     localparam  has_64 = 1'b1;
     localparam  has_128 = 1'b1;
     localparam  op_add = 5'b0;
@@ -314,10 +315,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret
             float_mask_2$d = float_mask_1$q;
             float_mask_3$d = float_mask_2$q;
         end
-        float_value = zero;
-        if (fp_enabled) begin
-            float_value = float$new_value & float_mask_3$q;
-        end
+        float_value = (float$new_value & float_mask_3$q) & fp_result_mask;
     end
     
 endmodule // atomic_alu

@@ -5393,6 +5393,7 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
     
     // Constant declarations
     localparam  fp_enabled = 1'b0;
+    localparam  fp_result_mask = 128'h0;
     localparam  has_64 = 1'b0;
     localparam  has_128 = 1'b0;
     localparam  op_add = 5'b0;
@@ -5688,10 +5689,7 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
             float_mask_2$d = float_mask_1$q;
             float_mask_3$d = float_mask_2$q;
         end
-        float_value = zero;
-        if (fp_enabled) begin
-            float_value = float$new_value & float_mask_3$q;
-        end
+        float_value = (float$new_value & float_mask_3$q) & fp_result_mask;
     end
     
 endmodule // atomic_unit_l8_w32_int$alu
