@@ -37,7 +37,10 @@ fn rtl_wave(name: &str) -> PathBuf {
         return p.clone();
     }
     let s = scenarios(&default_dir()).unwrap().into_iter().find(|s| s.name == name).unwrap();
-    let p = generate(&s, &dir().join("rtl")).unwrap();
+    // one directory per test process: nextest runs each test in its own
+    // process, and two of them writing the same VCD race (a reader saw a
+    // half-written `$var`)
+    let p = generate(&s, &dir().join(format!("rtl-{}", std::process::id()))).unwrap();
     m.insert(name.to_string(), p.clone());
     p
 }
