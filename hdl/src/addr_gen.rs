@@ -1,5 +1,5 @@
-//! `AddrGen`: where one element (or scatter block) of the current lane goes,
-//! and whether it is out of bounds (scripts.md "Semantics that the seeds
+//! `AddrGen`: the byte address of one element (or scatter block) of the
+//! issue stage's lane, and whether it is out of bounds (scripts.md "Semantics that the seeds
 //! leave open"; the golden model's `golden::surface`).
 //!
 //! | message                   | address                      | space | bound              |
@@ -10,11 +10,11 @@
 //! | DWORD_ATOMIC T0           | u32 offset                    | SLM  | offset + bytes <= SLM size |
 //! | DWORD_ATOMIC T255         | u32 offset                    | flat | none               |
 //! | DWORD_ATOMIC buffer n     | base + u32 offset             | flat | offset + bytes <= size |
-//! | TYPED_ATOMIC              | from `TypedAddr`              | flat | coordinates        |
+//! | TYPED_ATOMIC              | `AddrFinish`, a stage later   | flat | coordinates (`TypedAddr`) |
 //!
-//! The bus is 16 bytes wide: the element goes to line `addr & !15` at byte
-//! `addr % 16` (elements never straddle a line: they are aligned to their
-//! size, which the unit checks).
+//! The address stage (`AddrFinish`) splits the address into the 16-byte line
+//! and the byte lane (elements never straddle a line: they are aligned to
+//! their size, which the unit checks).
 
 use rust_hdl::prelude::*;
 
@@ -23,12 +23,8 @@ use crate::extend::ZeroExtend;
 
 /// Bits of an address.
 pub const ADDR_BITS: usize = 64;
-/// Bytes per memory line (bus width).
-pub const LINE_BYTES: usize = 16;
-/// Bits of a bit offset inside a line (0..=120).
-pub const LINE_BIT_OFFSET_BITS: usize = 7;
 
-/// The current element's address, line, byte lane, byte enables and bounds (combinational).
+/// The current element's byte address, space and bounds (combinational).
 #[derive(LogicBlock)]
 pub struct AddrGen {
     // ---- the lane and element ----
@@ -49,16 +45,11 @@ pub struct AddrGen {
     pub surf_base: Signal<In, Bits<ADDR_BITS>>,
     pub surf_size: Signal<In, Bits<ADDR_BITS>>,
     pub slm_size: Signal<In, Bits<32>>,
-    pub typed_addr: Signal<In, Bits<ADDR_BITS>>,
     pub typed_out_of_bounds: Signal<In, Bit>,
 
     // ---- result ----
-    /// `addr` aligned down to the 16-byte line.
-    pub line: Signal<Out, Bits<ADDR_BITS>>,
-    /// Bit offset of the element in the line: `(addr % 16) * 8`.
-    pub bit_offset: Signal<Out, Bits<LINE_BIT_OFFSET_BITS>>,
-    /// Byte enables of the element in the line.
-    pub byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    /// The element's byte address (TYPED_ATOMIC: don't care).
+    pub addr: Signal<Out, Bits<ADDR_BITS>>,
     /// 1 = SLM, 0 = flat.
     pub space: Signal<Out, Bit>,
     pub out_of_bounds: Signal<Out, Bit>,
@@ -68,22 +59,14 @@ pub struct AddrGen {
 
     // ---- constants ----
     offset32_mask: Constant<Bits<ADDR_BITS>>,
-    line_mask: Constant<Bits<ADDR_BITS>>,
-    byte_in_line: Constant<Bits<LINE_BIT_OFFSET_BITS>>,
     /// `size_bytes[s]` = 1 << s
     size_bytes: [Constant<Bits<ADDR_BITS>>; 5],
-    /// `size_enables[s]` = (1 << (1 << s)) - 1
-    size_enables: [Constant<Bits<LINE_BYTES>>; 5],
     zero_addr: Constant<Bits<ADDR_BITS>>,
-    zero_enables: Constant<Bits<LINE_BYTES>>,
 
     // ---- locals ----
-    /// The element's byte address.
-    addr: Signal<Local, Bits<ADDR_BITS>>,
     /// The offset the bounds apply to (SLM offset, buffer offset).
     bounded_offset: Signal<Local, Bits<ADDR_BITS>>,
     bytes: Signal<Local, Bits<ADDR_BITS>>,
-    enables_at_zero: Signal<Local, Bits<LINE_BYTES>>,
 }
 
 impl Default for AddrGen {
@@ -99,25 +82,16 @@ impl Default for AddrGen {
             surf_base: Default::default(),
             surf_size: Default::default(),
             slm_size: Default::default(),
-            typed_addr: Default::default(),
             typed_out_of_bounds: Default::default(),
             addr: Default::default(),
-            line: Default::default(),
-            bit_offset: Default::default(),
-            byte_enables: Default::default(),
             space: Default::default(),
             out_of_bounds: Default::default(),
             wide_slm_size: Default::default(),
             offset32_mask: Constant::new(0xffff_ffffu64.to_bits()),
-            line_mask: Constant::new((!(LINE_BYTES as u64 - 1)).to_bits()),
-            byte_in_line: Constant::new((LINE_BYTES as u64 - 1).to_bits()),
             size_bytes: core::array::from_fn(|s| Constant::new((1u64 << s).to_bits())),
-            size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
             zero_addr: Constant::new(0u64.to_bits()),
-            zero_enables: Constant::new(0u64.to_bits()),
             bounded_offset: Default::default(),
             bytes: Default::default(),
-            enables_at_zero: Default::default(),
         }
     }
 }
@@ -128,11 +102,9 @@ impl Logic for AddrGen {
         self.wide_slm_size.narrow.next = self.slm_size.val();
 
         self.bytes.next = self.zero_addr.val();
-        self.enables_at_zero.next = self.zero_enables.val();
         for s in 0..5 {
             if self.elem_size.val().index() == s {
                 self.bytes.next = self.size_bytes[s].val();
-                self.enables_at_zero.next = self.size_enables[s].val();
             }
         }
 
@@ -143,9 +115,6 @@ impl Logic for AddrGen {
         self.addr.next = self.bounded_offset.val();
         if self.addr_buffer.val() {
             self.addr.next = self.surf_base.val() + self.bounded_offset.val();
-        }
-        if self.kind_typed.val() {
-            self.addr.next = self.typed_addr.val();
         }
         self.space.next = self.space_slm.val();
 
@@ -162,10 +131,6 @@ impl Logic for AddrGen {
         if self.kind_typed.val() {
             self.out_of_bounds.next = self.typed_out_of_bounds.val();
         }
-
-        self.line.next = self.addr.val() & self.line_mask.val();
-        self.bit_offset.next = (self.addr.val().get_bits::<LINE_BIT_OFFSET_BITS>(0) & self.byte_in_line.val()) << 3;
-        self.byte_enables.next = self.enables_at_zero.val() << self.addr.val().get_bits::<4>(0);
     }
 }
 

@@ -41,7 +41,8 @@
 //! type but B128) and `Add` at a float type are the sub-block [`FloatAlu`]
 //! (fp_alu.rs: one shared multi-format adder and one comparator per lane;
 //! docs/microarchitecture.md "Floating-point datapath"), fed straight from
-//! the ports and selected in step 8 when it claims the op (`float_op`). The
+//! the ports; when it claims the op (`float_op`, and `new_value` is then 0)
+//! its value comes three `pipe_advance` edges later on `float_value`. The
 //! `ftz` port is read by the f32 add only. `AtomicAlu::new(false)` builds
 //! the ALU without it (float ops then leave memory unchanged) for area
 //! comparisons, and `data_bits` below 128 one without the wider types; the

@@ -19,6 +19,7 @@ pub mod fp_alu;
 pub mod fp_cmp;
 pub mod fp_decode;
 // the memory-port unit (`AtomicUnit`, unit.rs) and its sub-blocks
+pub mod addr_finish;
 pub mod addr_gen;
 pub mod decoder;
 pub mod elem_select;

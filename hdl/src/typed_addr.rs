@@ -20,19 +20,23 @@
 //! with `width_l = max(1, W >> l)` and E = 2 (u16) or 4 (u32). A coordinate
 //! at or past its extent, or `lod >= levels`, is out of bounds.
 //!
-//! The walk: while `level < lod` the unit loads `next_level`/`next_level_base`
-//! each cycle (one level per cycle); once width and the halving extents are
-//! all 1, every further level has the same size and the rest are added in
-//! one step, so a lane costs at most 33 walk cycles for any 32-bit extent
-//! (`lod` <= 32 levels in practice: scripts allow `levels` <= 32). When
-//! `level == lod` (`ready`), `addr` is valid: a lane with lod 0 costs no
-//! extra cycle.
+//! The walk: while `level < lod` the unit takes a walk step: it loads
+//! `next_level` and the next extents, and one cycle later, from the address
+//! stage, the next `level_base` (two cycles per level); once width and the
+//! halving extents are all 1, every further level has the same size and the
+//! rest are added in one step, so a lane costs at most 2 x 33 walk cycles
+//! for any 32-bit extent (`lod` <= 32 levels in practice: scripts allow
+//! `levels` <= 32). When `level == lod` (`ready`), the step's operands are
+//! the lane's address: a lane with lod 0 costs no extra cycle.
 //!
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
-//! operands (32-bit extents and coordinates), two [`MulAdd`] blocks do the
-//! arithmetic (32 x 32 -> 64, then 64 x 32 -> 64 modulo 2^64, which is what
-//! the golden model's wrapping address is), mapped to the part's
-//! multipliers. The shift-add arrays this replaces were 609 levels of logic.
+//! operands (32-bit extents and coordinates), a [`MulAdd`] here does
+//! `first = a * b + c` (32 x 32 -> 64) and `AddrFinish` a stage later
+//! `first * d + e` (64 x 32 -> 64 modulo 2^64, which is what the golden
+//! model's wrapping address is), both mapped to the part's multipliers. The
+//! shift-add arrays they replace were 64 chained adders per product (609
+//! levels of logic); the two multiply-adds chained in one cycle were the
+//! unit's critical path (30 of 55.6 ns on ECP5).
 
 use rust_hdl::prelude::*;
 
@@ -41,7 +45,7 @@ use crate::typed_extent::TypedExtent;
 
 pub use crate::typed_extent::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D, WIDE_BITS};
 
-/// One step of the typed-surface address walk (combinational).
+/// The issue stage's half of one typed-surface address step (combinational).
 #[derive(LogicBlock)]
 pub struct TypedAddr {
     // ---- walk state (the unit's registers) ----
@@ -64,24 +68,23 @@ pub struct TypedAddr {
     // ---- the surface ----
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
-    pub surf_base: Signal<In, Bits<WIDE_BITS>>,
     pub surf_width: Signal<In, Bits<COORD_BITS>>,
     pub surf_height: Signal<In, Bits<COORD_BITS>>,
     pub surf_depth: Signal<In, Bits<COORD_BITS>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
     pub surf_levels: Signal<In, Bits<COORD_BITS>>,
-    /// `format=u16`: 2-byte elements (else 4)
-    pub surf_u16: Signal<In, Bit>,
 
     // ---- result ----
-    /// The walk is done (`level == lod`) or `lod` is out of range: `addr`
-    /// and `out_of_bounds` hold for the lane.
+    /// The walk is done (`level == lod`) or `lod` is out of range: the
+    /// step's operands are the lane's address and `out_of_bounds` holds.
     pub ready: Signal<Out, Bit>,
-    pub addr: Signal<Out, Bits<WIDE_BITS>>,
     pub out_of_bounds: Signal<Out, Bit>,
-    /// The walk state after this cycle's step (unchanged when `ready`).
+    /// The step for `AddrFinish`: `index = first * second_b + second_c`.
+    pub first: Signal<Out, Bits<WIDE_BITS>>,
+    pub second_b: Signal<Out, Bits<COORD_BITS>>,
+    pub second_c: Signal<Out, Bits<WIDE_BITS>>,
+    /// The walk state after a walk step (`level_base` then comes from `AddrFinish`).
     pub next_level: Signal<Out, Bits<COORD_BITS>>,
-    pub next_level_base: Signal<Out, Bits<WIDE_BITS>>,
     pub next_width: Signal<Out, Bits<COORD_BITS>>,
     pub next_height: Signal<Out, Bits<COORD_BITS>>,
     pub next_depth: Signal<Out, Bits<COORD_BITS>>,
@@ -89,9 +92,7 @@ pub struct TypedAddr {
     // ---- the step ----
     extent: TypedExtent,
     /// `a * b + c`: 32 x 32 -> 64
-    first: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
-    /// `first * d + e`: 64 x 32 -> 64 (mod 2^64)
-    second: MulAdd<WIDE_BITS, COORD_BITS, WIDE_BITS>,
+    first_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
 }
 
 impl Default for TypedAddr {
@@ -108,24 +109,22 @@ impl Default for TypedAddr {
             coord_r: Default::default(),
             coord_lod: Default::default(),
             surf_kind: Default::default(),
-            surf_base: Default::default(),
             surf_width: Default::default(),
             surf_height: Default::default(),
             surf_depth: Default::default(),
             surf_array: Default::default(),
             surf_levels: Default::default(),
-            surf_u16: Default::default(),
             ready: Default::default(),
-            addr: Default::default(),
             out_of_bounds: Default::default(),
+            first: Default::default(),
+            second_b: Default::default(),
+            second_c: Default::default(),
             next_level: Default::default(),
-            next_level_base: Default::default(),
             next_width: Default::default(),
             next_height: Default::default(),
             next_depth: Default::default(),
             extent: Default::default(),
-            first: Default::default(),
-            second: Default::default(),
+            first_mul: Default::default(),
         }
     }
 }
@@ -150,29 +149,20 @@ impl Logic for TypedAddr {
         self.extent.surf_depth.next = self.surf_depth.val();
         self.extent.surf_array.next = self.surf_array.val();
         self.extent.surf_levels.next = self.surf_levels.val();
-        self.first.a.next = self.extent.first_a.val();
-        self.first.b.next = self.extent.first_b.val();
-        self.first.c.next = self.extent.first_c.val();
-        self.second.a.next = self.first.result.val();
-        self.second.b.next = self.extent.second_b.val();
-        self.second.c.next = self.extent.second_c.val();
+        self.first_mul.a.next = self.extent.first_a.val();
+        self.first_mul.b.next = self.extent.first_b.val();
+        self.first_mul.c.next = self.extent.first_c.val();
 
         // ---- result ----
-        self.addr.next = self.surf_base.val() + (self.second.result.val() << 2);
-        if self.surf_u16.val() {
-            self.addr.next = self.surf_base.val() + (self.second.result.val() << 1);
-        }
+        self.first.next = self.first_mul.result.val();
+        self.second_b.next = self.extent.second_b.val();
+        self.second_c.next = self.extent.second_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();
         self.ready.next = self.extent.ready.val();
-        self.next_level.next = self.level.val();
-        self.next_level_base.next = self.level_base.val();
+        self.next_level.next = self.extent.next_level.val();
         self.next_width.next = self.extent.next_width.val();
         self.next_height.next = self.extent.next_height.val();
         self.next_depth.next = self.extent.next_depth.val();
-        if !self.extent.ready.val() {
-            self.next_level.next = self.extent.next_level.val();
-            self.next_level_base.next = self.second.result.val();
-        }
     }
 }
 

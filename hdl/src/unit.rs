@@ -5,15 +5,18 @@
 //! descriptor, computes the channel enables, and reads each enabled lane's
 //! operands through its payload port (`pay_lane` out, the lane's
 //! address/src0/src1/coordinates in on `pay_*` one cycle later), lowest
-//! enabled lane first, skipping disabled lanes at no cost. Two stages: the
-//! *select* stage picks the lane and reads its payload (`LaneSelect`, on the
-//! message on `req_*`), the *issue* stage, one cycle later, has the payload
-//! and the message's decoded fields (`ctx_*` registers) and issues one entry
-//! per cycle into an 8-entry in-flight table (element by element for PTX
-//! vectors, block by block for SVM_SCATTER). `req_ready` rises when the
-//! message's last lane is selected, so the next message's first lane is
-//! selected while the last one issues: no idle cycle between messages. An
-//! atomic entry sends its read at issue; the read data returns in order into
+//! enabled lane first, skipping disabled lanes at no cost. The front end:
+//! the *select* stage picks the lane and reads its payload (`LaneSelect`, on
+//! the message on `req_*`); the *issue* stage (I), one cycle later, has the
+//! payload and the message's decoded fields (`ctx_*` registers) and issues
+//! one element per cycle (element by element for PTX vectors, block by block
+//! for SVM_SCATTER): its address, bounds, operands, and the typed address's
+//! first multiply-add; the *address* stage (T) finishes the typed address
+//! and forms line and byte enables; the *allocate* stage (A) writes the
+//! entry into an 8-entry in-flight table and sends its read, from registers.
+//! `req_ready` rises when the message's last lane is selected, so the next
+//! message's first lane is selected while the last one issues: no idle
+//! cycle between messages. The read data returns in order into
 //! the entry; once back, the table's head leaves the table into the execute
 //! pipeline: X (the integer ALU, float stage 1), X2, X3, X4 (float stages
 //! 2..4) and the write stage W, whose write goes out on `mem_wr_*`; the
@@ -42,14 +45,16 @@
 //! | MessageDecoder | decoder.rs      | descriptor fields, legality, channel enables          |
 //! | LaneSelect     | lane_select.rs  | find-first-set over the lanes left                    |
 //! | LaneMux        | lane_mux.rs     | the lane's payload (port or held); its alignment      |
-//! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC address walk over the mip levels         |
-//! | AddrGen        | addr_gen.rs     | element address, line, byte lane, bounds              |
+//! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC walk, first multiply-add, bounds         |
+//! | AddrGen        | addr_gen.rs     | element address (not typed), bounds                   |
+//! | AddrFinish     | addr_finish.rs  | typed address (second multiply-add); line, byte lane  |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
 
 use rust_hdl::prelude::*;
 
+use crate::addr_finish::AddrFinish;
 use crate::addr_gen::AddrGen;
 use crate::alu::AtomicAlu;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
@@ -165,6 +170,7 @@ pub struct AtomicUnit {
     lane_mux: LaneMux,
     typed_step: TypedAddr,
     addr_gen: AddrGen,
+    addr_finish: AddrFinish,
     elem_select: ElemSelect,
     head_select: HeadSelect,
     alu: AtomicAlu,
@@ -233,6 +239,63 @@ pub struct AtomicUnit {
     typed_width: DFF<Bits<32>>,
     typed_height: DFF<Bits<32>>,
     typed_depth: DFF<Bits<32>>,
+
+    // ---- address stage (T): the typed address's second multiply-add, the line ----
+    /// an element is in the address stage
+    t_valid: DFF<Bit>,
+    /// a typed walk step is in the address stage: its `index` is the walk's next `level_base`
+    t_walk: DFF<Bit>,
+    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
+    t_typed: DFF<Bit>,
+    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
+    t_addr: DFF<Bits<MEM_ADDR_BITS>>,
+    /// the typed step's operands (`TypedAddr`)
+    t_first: DFF<Bits<64>>,
+    t_second_b: DFF<Bits<32>>,
+    t_second_c: DFF<Bits<64>>,
+    /// the message's typed surface (the issue stage's `ctx_*` move on to the next message)
+    t_surf_base: DFF<Bits<64>>,
+    t_surf_u16: DFF<Bit>,
+    /// the entry's kind and fields, as the table holds them
+    t_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    t_space: DFF<Bit>,
+    t_size: DFF<Bits<SIZE_BITS>>,
+    t_op: DFF<Bits<ALU_OP_BITS>>,
+    t_ty: DFF<Bits<ALU_TY_BITS>>,
+    t_ftz: DFF<Bit>,
+    t_src0: DFF<Bits<LINE_BITS>>,
+    t_src1: DFF<Bits<LINE_BITS>>,
+    t_lane: DFF<Bits<LANE_BITS>>,
+    t_elem: DFF<Bits<ELEM_BITS>>,
+    t_result_shift: DFF<Bits<7>>,
+    t_result_first: DFF<Bit>,
+    t_result_last: DFF<Bit>,
+    t_msg_last: DFF<Bit>,
+    t_error: DFF<Bit>,
+
+    // ---- allocate stage (A): the table entry and its read, from registers ----
+    /// an element waits to enter the table (and send its read)
+    a_valid: DFF<Bit>,
+    a_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    /// its line, byte lane and byte enables (`AddrFinish`)
+    a_line: DFF<Bits<MEM_ADDR_BITS>>,
+    a_space: DFF<Bit>,
+    a_bit_offset: DFF<Bits<7>>,
+    a_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// the entry's other fields, as the table holds them
+    a_size: DFF<Bits<SIZE_BITS>>,
+    a_op: DFF<Bits<ALU_OP_BITS>>,
+    a_ty: DFF<Bits<ALU_TY_BITS>>,
+    a_ftz: DFF<Bit>,
+    a_src0: DFF<Bits<LINE_BITS>>,
+    a_src1: DFF<Bits<LINE_BITS>>,
+    a_lane: DFF<Bits<LANE_BITS>>,
+    a_elem: DFF<Bits<ELEM_BITS>>,
+    a_result_shift: DFF<Bits<7>>,
+    a_result_first: DFF<Bit>,
+    a_result_last: DFF<Bit>,
+    a_msg_last: DFF<Bit>,
+    a_error: DFF<Bit>,
 
     // ---- in-flight table ----
     head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
@@ -452,12 +515,18 @@ pub struct AtomicUnit {
     /// this cycle's entry is the message's last
     issue_last: Signal<Local, Bit>,
     issue_addr_ready: Signal<Local, Bit>,
-    issue_valid: Signal<Local, Bit>,
+    /// the issue stage's element (or marker) moves into the address stage
+    issue_push: Signal<Local, Bit>,
     issue_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
-    issue_reads: Signal<Local, Bit>,
+    /// the issue stage's typed lane takes a walk step (into the address stage)
+    walk_push: Signal<Local, Bit>,
+    typed_pending: Signal<Local, Bit>,
+    /// the address stage / the allocate stage takes a new element (or empties) this cycle
+    t_accepts: Signal<Local, Bit>,
+    a_accepts: Signal<Local, Bit>,
+    a_reads: Signal<Local, Bit>,
     /// an entry is written into the table this cycle
     alloc: Signal<Local, Bit>,
-    typed_pending: Signal<Local, Bit>,
     elem_bytes: Signal<Local, Bits<MEM_ADDR_BITS>>,
     elem_bits: Signal<Local, Bits<8>>,
     /// forwarded bytes for the entry allocated this cycle
@@ -564,6 +633,7 @@ impl AtomicUnit {
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
+            addr_finish: Default::default(),
             elem_select: Default::default(),
             head_select: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
@@ -613,6 +683,49 @@ impl AtomicUnit {
             typed_width: Default::default(),
             typed_height: Default::default(),
             typed_depth: Default::default(),
+            t_valid: Default::default(),
+            t_walk: Default::default(),
+            t_typed: Default::default(),
+            t_addr: Default::default(),
+            t_first: Default::default(),
+            t_second_b: Default::default(),
+            t_second_c: Default::default(),
+            t_surf_base: Default::default(),
+            t_surf_u16: Default::default(),
+            t_kind: Default::default(),
+            t_space: Default::default(),
+            t_size: Default::default(),
+            t_op: Default::default(),
+            t_ty: Default::default(),
+            t_ftz: Default::default(),
+            t_src0: Default::default(),
+            t_src1: Default::default(),
+            t_lane: Default::default(),
+            t_elem: Default::default(),
+            t_result_shift: Default::default(),
+            t_result_first: Default::default(),
+            t_result_last: Default::default(),
+            t_msg_last: Default::default(),
+            t_error: Default::default(),
+            a_valid: Default::default(),
+            a_kind: Default::default(),
+            a_line: Default::default(),
+            a_space: Default::default(),
+            a_bit_offset: Default::default(),
+            a_byte_enables: Default::default(),
+            a_size: Default::default(),
+            a_op: Default::default(),
+            a_ty: Default::default(),
+            a_ftz: Default::default(),
+            a_src0: Default::default(),
+            a_src1: Default::default(),
+            a_lane: Default::default(),
+            a_elem: Default::default(),
+            a_result_shift: Default::default(),
+            a_result_first: Default::default(),
+            a_result_last: Default::default(),
+            a_msg_last: Default::default(),
+            a_error: Default::default(),
             head_ptr: Default::default(),
             tail_ptr: Default::default(),
             occupancy: Default::default(),
@@ -789,11 +902,14 @@ impl AtomicUnit {
             issue_lane_done: Default::default(),
             issue_last: Default::default(),
             issue_addr_ready: Default::default(),
-            issue_valid: Default::default(),
+            issue_push: Default::default(),
             issue_kind: Default::default(),
-            issue_reads: Default::default(),
-            alloc: Default::default(),
+            walk_push: Default::default(),
             typed_pending: Default::default(),
+            t_accepts: Default::default(),
+            a_accepts: Default::default(),
+            a_reads: Default::default(),
+            alloc: Default::default(),
             elem_bytes: Default::default(),
             elem_bits: Default::default(),
             new_fwd_data: Default::default(),
@@ -868,6 +984,49 @@ impl Logic for AtomicUnit {
             typed_width,
             typed_height,
             typed_depth,
+            t_valid,
+            t_walk,
+            t_typed,
+            t_addr,
+            t_first,
+            t_second_b,
+            t_second_c,
+            t_surf_base,
+            t_surf_u16,
+            t_kind,
+            t_space,
+            t_size,
+            t_op,
+            t_ty,
+            t_ftz,
+            t_src0,
+            t_src1,
+            t_lane,
+            t_elem,
+            t_result_shift,
+            t_result_first,
+            t_result_last,
+            t_msg_last,
+            t_error,
+            a_valid,
+            a_kind,
+            a_line,
+            a_space,
+            a_bit_offset,
+            a_byte_enables,
+            a_size,
+            a_op,
+            a_ty,
+            a_ftz,
+            a_src0,
+            a_src1,
+            a_lane,
+            a_elem,
+            a_result_shift,
+            a_result_first,
+            a_result_last,
+            a_msg_last,
+            a_error,
             head_ptr,
             tail_ptr,
             occupancy,
@@ -1090,13 +1249,11 @@ impl Logic for AtomicUnit {
             self.typed_step.coord_lod.next = self.lane_mux.coord.val().get_bits::<32>(96);
         }
         self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
-        self.typed_step.surf_base.next = self.ctx_surf_base.q.val();
         self.typed_step.surf_width.next = self.ctx_surf_width.q.val();
         self.typed_step.surf_height.next = self.ctx_surf_height.q.val();
         self.typed_step.surf_depth.next = self.ctx_surf_depth.q.val();
         self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
         self.typed_step.surf_levels.next = self.ctx_surf_levels.q.val();
-        self.typed_step.surf_u16.next = self.ctx_surf_u16.q.val();
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
         self.addr_gen.elem_offset.next = self.elem_offset.q.val();
@@ -1108,8 +1265,17 @@ impl Logic for AtomicUnit {
         self.addr_gen.surf_base.next = self.ctx_surf_base.q.val();
         self.addr_gen.surf_size.next = self.ctx_surf_size.q.val();
         self.addr_gen.slm_size.next = self.ctx_slm_size.q.val();
-        self.addr_gen.typed_addr.next = self.typed_step.addr.val();
         self.addr_gen.typed_out_of_bounds.next = self.typed_step.out_of_bounds.val();
+
+        // the address stage T, on its registers
+        self.addr_finish.typed.next = self.t_typed.q.val();
+        self.addr_finish.addr.next = self.t_addr.q.val();
+        self.addr_finish.elem_size.next = self.t_size.q.val();
+        self.addr_finish.first.next = self.t_first.q.val();
+        self.addr_finish.second_b.next = self.t_second_b.q.val();
+        self.addr_finish.second_c.next = self.t_second_c.q.val();
+        self.addr_finish.surf_base.next = self.t_surf_base.q.val();
+        self.addr_finish.surf_u16.next = self.t_surf_u16.q.val();
 
         self.elem_select.lane_src0.next = self.lane_mux.src0.val();
         self.elem_select.lane_src1.next = self.lane_mux.src1.val();
@@ -1415,17 +1581,58 @@ impl Logic for AtomicUnit {
         self.obs_old.next = self.obs_old_r.q.val();
         self.obs_new.next = self.obs_new_r.q.val();
 
-        // ================= issue: one table entry per cycle =================
-        // The issue stage holds the lane selected last cycle (or a marker).
+        // ================= allocate (A): one table entry per cycle =================
+        // The allocate stage's element enters the table when there is room,
+        // sending its read (read-modify-write) at the same time. Everything
+        // it needs is in its registers.
         self.table_is_full.next = self.occupancy.q.val() == self.table_full.val();
+        self.a_reads.next = ((self.a_valid.q.val() & !self.reset.val()) & !self.table_is_full.val())
+            & (self.a_kind.q.val() == self.kind_read_modify_write.val());
+        self.alloc.next = ((self.a_valid.q.val() & !self.reset.val()) & !self.table_is_full.val())
+            & (!self.a_reads.val() | self.mem_rd_ready.val());
+        self.a_accepts.next = !self.a_valid.q.val() | self.alloc.val();
+        self.t_accepts.next = !self.t_valid.q.val() | self.a_accepts.val();
+        self.mem_rd_valid.next = self.a_reads.val();
+        self.mem_rd_addr.next = self.a_line.q.val();
+        self.mem_rd_space.next = self.a_space.q.val();
+        self.mem_rd_be.next = self.a_byte_enables.q.val();
+
+        // ================= address (T) -> allocate =================
+        if self.a_accepts.val() {
+            self.a_valid.d.next = self.t_valid.q.val();
+            self.a_kind.d.next = self.t_kind.q.val();
+            self.a_line.d.next = self.addr_finish.line.val();
+            self.a_space.d.next = self.t_space.q.val();
+            self.a_bit_offset.d.next = self.addr_finish.bit_offset.val();
+            self.a_byte_enables.d.next = self.addr_finish.byte_enables.val();
+            self.a_size.d.next = self.t_size.q.val();
+            self.a_op.d.next = self.t_op.q.val();
+            self.a_ty.d.next = self.t_ty.q.val();
+            self.a_ftz.d.next = self.t_ftz.q.val();
+            self.a_src0.d.next = self.t_src0.q.val();
+            self.a_src1.d.next = self.t_src1.q.val();
+            self.a_lane.d.next = self.t_lane.q.val();
+            self.a_elem.d.next = self.t_elem.q.val();
+            self.a_result_shift.d.next = self.t_result_shift.q.val();
+            self.a_result_first.d.next = self.t_result_first.q.val();
+            self.a_result_last.d.next = self.t_result_last.q.val();
+            self.a_msg_last.d.next = self.t_msg_last.q.val();
+            self.a_error.d.next = self.t_error.q.val();
+        }
+
+        // ================= issue (I): one element per cycle =================
+        // The issue stage holds the lane selected last cycle (or a marker):
+        // its payload, its address (`AddrGen`), the typed step's first
+        // multiply-add (`TypedAddr`), the element's operands (`ElemSelect`).
         self.issue_marker.next = self.i_marker.q.val();
         self.issue_misaligned.next = self.lane_mux.misaligned.val() & !self.i_marker.q.val();
         self.issue_lane_done.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
         self.issue_last.next = self.issue_marker.val() | (self.issue_lane_done.val() & self.i_last_lane.q.val());
+        // a typed lane waits for its walk (and for a walk step's level_base, in T)
         self.issue_addr_ready.next = (self.issue_marker.val() | self.issue_misaligned.val())
-            | (!self.ctx_kind_typed.q.val() | self.typed_step.ready.val());
-        self.issue_valid.next = ((self.i_valid.q.val() & !self.reset.val()) & !self.table_is_full.val())
-            & self.issue_addr_ready.val();
+            | (!self.ctx_kind_typed.q.val() | (self.typed_step.ready.val() & !self.t_walk.q.val()));
+        self.issue_push.next = ((self.i_valid.q.val() & !self.reset.val()) & self.issue_addr_ready.val())
+            & self.t_accepts.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
         if self.ctx_write_only.q.val() {
             self.issue_kind.next = self.kind_write.val();
@@ -1436,13 +1643,7 @@ impl Logic for AtomicUnit {
         if self.issue_marker.val() {
             self.issue_kind.next = self.kind_marker.val();
         }
-        self.issue_reads.next = self.issue_valid.val() & (self.issue_kind.val() == self.kind_read_modify_write.val());
-        self.alloc.next = self.issue_valid.val() & (!self.issue_reads.val() | self.mem_rd_ready.val());
-        self.issue_done.next = self.alloc.val() & (self.issue_lane_done.val() | self.issue_marker.val());
-        self.mem_rd_valid.next = self.issue_reads.val();
-        self.mem_rd_addr.next = self.addr_gen.line.val();
-        self.mem_rd_space.next = self.addr_gen.space.val();
-        self.mem_rd_be.next = self.addr_gen.byte_enables.val();
+        self.issue_done.next = self.issue_push.val() & (self.issue_lane_done.val() | self.issue_marker.val());
 
         // ================= select: one lane per cycle, payload read =================
         // The lowest lane left of the message on req_* moves into the issue
@@ -1517,10 +1718,10 @@ impl Logic for AtomicUnit {
             self.ctx_slm_size.d.next = self.req_slm_size.val();
         }
         // a misaligned lane: the message's last entry carries the error
-        if self.alloc.val() & self.issue_misaligned.val() {
+        if self.issue_push.val() & self.issue_misaligned.val() {
             self.msg_misaligned.d.next = true;
         }
-        if self.alloc.val() & self.issue_last.val() {
+        if self.issue_push.val() & self.issue_last.val() {
             self.msg_misaligned.d.next = false;
         }
 
@@ -1533,7 +1734,7 @@ impl Logic for AtomicUnit {
                 self.elem_bits.next = self.size_bits[s].val();
             }
         }
-        if self.alloc.val() {
+        if self.issue_push.val() {
             if self.issue_lane_done.val() | self.issue_marker.val() {
                 self.elem_index.d.next = self.zero_elem.val();
                 self.elem_offset.d.next = self.zero_addr.val();
@@ -1545,21 +1746,56 @@ impl Logic for AtomicUnit {
             }
         }
 
-        // TYPED_ATOMIC address walk: one level per cycle until the lane's lod
+        // TYPED_ATOMIC address walk until the lane's lod: a walk step's first
+        // multiply-add here, its second (the next level_base) in T a cycle
+        // later; two cycles per level
         self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
             & !self.issue_misaligned.val();
-        if self.typed_pending.val() & !self.typed_step.ready.val() {
+        self.walk_push.next = ((self.typed_pending.val() & !self.typed_step.ready.val()) & !self.t_walk.q.val())
+            & self.t_accepts.val();
+        if self.walk_push.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
-            self.typed_level_base.d.next = self.typed_step.next_level_base.val();
             self.typed_walked.d.next = true;
             self.typed_width.d.next = self.typed_step.next_width.val();
             self.typed_height.d.next = self.typed_step.next_height.val();
             self.typed_depth.d.next = self.typed_step.next_depth.val();
         }
-        if self.alloc.val() | !self.typed_pending.val() {
+        if self.t_walk.q.val() {
+            self.typed_level_base.d.next = self.addr_finish.index.val();
+        }
+        if self.issue_push.val() | !self.typed_pending.val() {
             self.typed_level.d.next = self.zero_coord.val();
             self.typed_level_base.d.next = self.zero_addr.val();
             self.typed_walked.d.next = false;
+        }
+
+        // ================= issue -> address (T) =================
+        if self.t_accepts.val() {
+            self.t_valid.d.next = self.issue_push.val();
+            self.t_walk.d.next = self.walk_push.val();
+            self.t_typed.d.next = self.ctx_kind_typed.q.val();
+            self.t_addr.d.next = self.addr_gen.addr.val();
+            self.t_first.d.next = self.typed_step.first.val();
+            self.t_second_b.d.next = self.typed_step.second_b.val();
+            self.t_second_c.d.next = self.typed_step.second_c.val();
+            self.t_surf_base.d.next = self.ctx_surf_base.q.val();
+            self.t_surf_u16.d.next = self.ctx_surf_u16.q.val();
+            self.t_kind.d.next = self.issue_kind.val();
+            self.t_space.d.next = self.addr_gen.space.val();
+            self.t_size.d.next = self.ctx_elem_size.q.val();
+            self.t_op.d.next = self.ctx_alu_op.q.val();
+            self.t_ty.d.next = self.ctx_alu_ty.q.val();
+            self.t_ftz.d.next = self.ctx_alu_ftz.q.val();
+            self.t_src0.d.next = self.elem_select.src0.val() & self.data_built.val();
+            self.t_src1.d.next = self.elem_select.src1.val() & self.data_built.val();
+            self.t_lane.d.next = self.i_lane.q.val();
+            self.t_elem.d.next = self.elem_index.q.val();
+            self.t_result_shift.d.next = self.elem_shift.q.val().get_bits::<7>(0);
+            self.t_result_first.d.next = !self.elem_index.q.val().any();
+            self.t_result_last.d.next = self.issue_lane_done.val();
+            self.t_msg_last.d.next = self.issue_last.val();
+            self.t_error.d.next = (self.issue_marker.val() & self.i_illegal.q.val())
+                | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
         }
 
         // The entry allocated this cycle: its read goes out together with the
@@ -1567,8 +1803,8 @@ impl Logic for AtomicUnit {
         self.new_fwd_data.next = self.zero_line.val();
         self.new_fwd_mask.next = self.zero_line.val();
         if (self.retire.val() & self.w_writes.q.val())
-            & (self.addr_gen.line.val() == self.w_line.q.val())
-            & (self.addr_gen.space.val() == self.w_space.q.val())
+            & (self.a_line.q.val() == self.w_line.q.val())
+            & (self.a_space.q.val() == self.w_space.q.val())
         {
             self.new_fwd_data.next = self.write_data.val();
             self.new_fwd_mask.next = self.write_mask.val();
@@ -1578,32 +1814,31 @@ impl Logic for AtomicUnit {
             for k in 0..INFLIGHT_DEPTH {
                 if self.tail_ptr.q.val().index() == k {
                     self.ent_valid[k].d.next = true;
-                    self.ent_kind[k].d.next = self.issue_kind.val();
+                    self.ent_kind[k].d.next = self.a_kind.q.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
                     self.ent_returned[k].d.next = false;
                     self.ent_fwd_data[k].d.next = self.new_fwd_data.val();
                     self.ent_fwd_mask[k].d.next = self.new_fwd_mask.val();
-                    self.ent_line[k].d.next = self.addr_gen.line.val();
-                    self.ent_space[k].d.next = self.addr_gen.space.val();
-                    self.ent_bit_offset[k].d.next = self.addr_gen.bit_offset.val();
-                    self.ent_size[k].d.next = self.ctx_elem_size.q.val();
-                    self.ent_op[k].d.next = self.ctx_alu_op.q.val();
-                    self.ent_ty[k].d.next = self.ctx_alu_ty.q.val();
-                    self.ent_ftz[k].d.next = self.ctx_alu_ftz.q.val();
-                    self.ent_src0[k].d.next = self.elem_select.src0.val() & self.data_built.val();
-                    self.ent_src1[k].d.next = self.elem_select.src1.val() & self.data_built.val();
-                    self.ent_lane[k].d.next = self.i_lane.q.val();
-                    self.ent_elem[k].d.next = self.elem_index.q.val();
-                    self.ent_result_shift[k].d.next = self.elem_shift.q.val().get_bits::<7>(0);
-                    self.ent_result_first[k].d.next = !self.elem_index.q.val().any();
-                    self.ent_result_last[k].d.next = self.issue_lane_done.val();
-                    self.ent_msg_last[k].d.next = self.issue_last.val();
-                    self.ent_error[k].d.next = (self.issue_marker.val() & self.i_illegal.q.val())
-                        | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
+                    self.ent_line[k].d.next = self.a_line.q.val();
+                    self.ent_space[k].d.next = self.a_space.q.val();
+                    self.ent_bit_offset[k].d.next = self.a_bit_offset.q.val();
+                    self.ent_size[k].d.next = self.a_size.q.val();
+                    self.ent_op[k].d.next = self.a_op.q.val();
+                    self.ent_ty[k].d.next = self.a_ty.q.val();
+                    self.ent_ftz[k].d.next = self.a_ftz.q.val();
+                    self.ent_src0[k].d.next = self.a_src0.q.val();
+                    self.ent_src1[k].d.next = self.a_src1.q.val();
+                    self.ent_lane[k].d.next = self.a_lane.q.val();
+                    self.ent_elem[k].d.next = self.a_elem.q.val();
+                    self.ent_result_shift[k].d.next = self.a_result_shift.q.val();
+                    self.ent_result_first[k].d.next = self.a_result_first.q.val();
+                    self.ent_result_last[k].d.next = self.a_result_last.q.val();
+                    self.ent_msg_last[k].d.next = self.a_msg_last.q.val();
+                    self.ent_error[k].d.next = self.a_error.q.val();
                 }
             }
         }
-        if self.issue_reads.val() & self.mem_rd_ready.val() {
+        if self.a_reads.val() & self.mem_rd_ready.val() {
             self.read_issue_seq.d.next = self.read_issue_seq.q.val() + self.one_seq.val();
         }
         if self.alloc.val() & !self.head_enters.val() {
@@ -1637,6 +1872,9 @@ impl Logic for AtomicUnit {
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();
             self.typed_walked.d.next = false;
+            self.t_valid.d.next = false;
+            self.t_walk.d.next = false;
+            self.a_valid.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
             self.tail_ptr.d.next = self.zero_index.val();
             self.occupancy.d.next = self.zero_occupancy.val();

@@ -148,18 +148,17 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] typed_step$coord_r;
     reg  [31:0] typed_step$coord_lod;
     reg  [2:0] typed_step$surf_kind;
-    reg  [63:0] typed_step$surf_base;
     reg  [31:0] typed_step$surf_width;
     reg  [31:0] typed_step$surf_height;
     reg  [31:0] typed_step$surf_depth;
     reg  [31:0] typed_step$surf_array;
     reg  [31:0] typed_step$surf_levels;
-    reg  typed_step$surf_u16;
     wire  typed_step$ready;
-    wire  [63:0] typed_step$addr;
     wire  typed_step$out_of_bounds;
+    wire  [63:0] typed_step$first;
+    wire  [31:0] typed_step$second_b;
+    wire  [63:0] typed_step$second_c;
     wire  [31:0] typed_step$next_level;
-    wire  [63:0] typed_step$next_level_base;
     wire  [31:0] typed_step$next_width;
     wire  [31:0] typed_step$next_height;
     wire  [31:0] typed_step$next_depth;
@@ -173,13 +172,22 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] addr_gen$surf_base;
     reg  [63:0] addr_gen$surf_size;
     reg  [31:0] addr_gen$slm_size;
-    reg  [63:0] addr_gen$typed_addr;
     reg  addr_gen$typed_out_of_bounds;
-    wire  [63:0] addr_gen$line;
-    wire  [6:0] addr_gen$bit_offset;
-    wire  [15:0] addr_gen$byte_enables;
+    wire  [63:0] addr_gen$addr;
     wire  addr_gen$space;
     wire  addr_gen$out_of_bounds;
+    reg  addr_finish$typed;
+    reg  [63:0] addr_finish$addr;
+    reg  [2:0] addr_finish$elem_size;
+    reg  [63:0] addr_finish$first;
+    reg  [31:0] addr_finish$second_b;
+    reg  [63:0] addr_finish$second_c;
+    reg  [63:0] addr_finish$surf_base;
+    reg  addr_finish$surf_u16;
+    wire  [63:0] addr_finish$index;
+    wire  [63:0] addr_finish$line;
+    wire  [6:0] addr_finish$bit_offset;
+    wire  [15:0] addr_finish$byte_enables;
     reg  [127:0] elem_select$lane_src0;
     reg  [127:0] elem_select$lane_src1;
     reg  [7:0] elem_select$elem_shift;
@@ -567,6 +575,135 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] typed_depth$d;
     wire  [31:0] typed_depth$q;
     reg  typed_depth$clock;
+    reg  t_valid$d;
+    wire  t_valid$q;
+    reg  t_valid$clock;
+    reg  t_walk$d;
+    wire  t_walk$q;
+    reg  t_walk$clock;
+    reg  t_typed$d;
+    wire  t_typed$q;
+    reg  t_typed$clock;
+    reg  [63:0] t_addr$d;
+    wire  [63:0] t_addr$q;
+    reg  t_addr$clock;
+    reg  [63:0] t_first$d;
+    wire  [63:0] t_first$q;
+    reg  t_first$clock;
+    reg  [31:0] t_second_b$d;
+    wire  [31:0] t_second_b$q;
+    reg  t_second_b$clock;
+    reg  [63:0] t_second_c$d;
+    wire  [63:0] t_second_c$q;
+    reg  t_second_c$clock;
+    reg  [63:0] t_surf_base$d;
+    wire  [63:0] t_surf_base$q;
+    reg  t_surf_base$clock;
+    reg  t_surf_u16$d;
+    wire  t_surf_u16$q;
+    reg  t_surf_u16$clock;
+    reg  [1:0] t_kind$d;
+    wire  [1:0] t_kind$q;
+    reg  t_kind$clock;
+    reg  t_space$d;
+    wire  t_space$q;
+    reg  t_space$clock;
+    reg  [2:0] t_size$d;
+    wire  [2:0] t_size$q;
+    reg  t_size$clock;
+    reg  [4:0] t_op$d;
+    wire  [4:0] t_op$q;
+    reg  t_op$clock;
+    reg  [3:0] t_ty$d;
+    wire  [3:0] t_ty$q;
+    reg  t_ty$clock;
+    reg  t_ftz$d;
+    wire  t_ftz$q;
+    reg  t_ftz$clock;
+    reg  [127:0] t_src0$d;
+    wire  [127:0] t_src0$q;
+    reg  t_src0$clock;
+    reg  [127:0] t_src1$d;
+    wire  [127:0] t_src1$q;
+    reg  t_src1$clock;
+    reg  [4:0] t_lane$d;
+    wire  [4:0] t_lane$q;
+    reg  t_lane$clock;
+    reg  [2:0] t_elem$d;
+    wire  [2:0] t_elem$q;
+    reg  t_elem$clock;
+    reg  [6:0] t_result_shift$d;
+    wire  [6:0] t_result_shift$q;
+    reg  t_result_shift$clock;
+    reg  t_result_first$d;
+    wire  t_result_first$q;
+    reg  t_result_first$clock;
+    reg  t_result_last$d;
+    wire  t_result_last$q;
+    reg  t_result_last$clock;
+    reg  t_msg_last$d;
+    wire  t_msg_last$q;
+    reg  t_msg_last$clock;
+    reg  t_error$d;
+    wire  t_error$q;
+    reg  t_error$clock;
+    reg  a_valid$d;
+    wire  a_valid$q;
+    reg  a_valid$clock;
+    reg  [1:0] a_kind$d;
+    wire  [1:0] a_kind$q;
+    reg  a_kind$clock;
+    reg  [63:0] a_line$d;
+    wire  [63:0] a_line$q;
+    reg  a_line$clock;
+    reg  a_space$d;
+    wire  a_space$q;
+    reg  a_space$clock;
+    reg  [6:0] a_bit_offset$d;
+    wire  [6:0] a_bit_offset$q;
+    reg  a_bit_offset$clock;
+    reg  [15:0] a_byte_enables$d;
+    wire  [15:0] a_byte_enables$q;
+    reg  a_byte_enables$clock;
+    reg  [2:0] a_size$d;
+    wire  [2:0] a_size$q;
+    reg  a_size$clock;
+    reg  [4:0] a_op$d;
+    wire  [4:0] a_op$q;
+    reg  a_op$clock;
+    reg  [3:0] a_ty$d;
+    wire  [3:0] a_ty$q;
+    reg  a_ty$clock;
+    reg  a_ftz$d;
+    wire  a_ftz$q;
+    reg  a_ftz$clock;
+    reg  [127:0] a_src0$d;
+    wire  [127:0] a_src0$q;
+    reg  a_src0$clock;
+    reg  [127:0] a_src1$d;
+    wire  [127:0] a_src1$q;
+    reg  a_src1$clock;
+    reg  [4:0] a_lane$d;
+    wire  [4:0] a_lane$q;
+    reg  a_lane$clock;
+    reg  [2:0] a_elem$d;
+    wire  [2:0] a_elem$q;
+    reg  a_elem$clock;
+    reg  [6:0] a_result_shift$d;
+    wire  [6:0] a_result_shift$q;
+    reg  a_result_shift$clock;
+    reg  a_result_first$d;
+    wire  a_result_first$q;
+    reg  a_result_first$clock;
+    reg  a_result_last$d;
+    wire  a_result_last$q;
+    reg  a_result_last$clock;
+    reg  a_msg_last$d;
+    wire  a_msg_last$q;
+    reg  a_msg_last$clock;
+    reg  a_error$d;
+    wire  a_error$q;
+    reg  a_error$clock;
     reg  [2:0] head_ptr$d;
     wire  [2:0] head_ptr$q;
     reg  head_ptr$clock;
@@ -1480,11 +1617,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  issue_lane_done;
     reg  issue_last;
     reg  issue_addr_ready;
-    reg  issue_valid;
+    reg  issue_push;
     reg  [1:0] issue_kind;
-    reg  issue_reads;
-    reg  alloc;
+    reg  walk_push;
     reg  typed_pending;
+    reg  t_accepts;
+    reg  a_accepts;
+    reg  a_reads;
+    reg  alloc;
     reg  [63:0] elem_bytes;
     reg  [7:0] elem_bits;
     reg  [127:0] new_fwd_data;
@@ -1566,18 +1706,17 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .coord_r(typed_step$coord_r),
         .coord_lod(typed_step$coord_lod),
         .surf_kind(typed_step$surf_kind),
-        .surf_base(typed_step$surf_base),
         .surf_width(typed_step$surf_width),
         .surf_height(typed_step$surf_height),
         .surf_depth(typed_step$surf_depth),
         .surf_array(typed_step$surf_array),
         .surf_levels(typed_step$surf_levels),
-        .surf_u16(typed_step$surf_u16),
         .ready(typed_step$ready),
-        .addr(typed_step$addr),
         .out_of_bounds(typed_step$out_of_bounds),
+        .first(typed_step$first),
+        .second_b(typed_step$second_b),
+        .second_c(typed_step$second_c),
         .next_level(typed_step$next_level),
-        .next_level_base(typed_step$next_level_base),
         .next_width(typed_step$next_width),
         .next_height(typed_step$next_height),
         .next_depth(typed_step$next_depth)
@@ -1593,13 +1732,24 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .surf_base(addr_gen$surf_base),
         .surf_size(addr_gen$surf_size),
         .slm_size(addr_gen$slm_size),
-        .typed_addr(addr_gen$typed_addr),
         .typed_out_of_bounds(addr_gen$typed_out_of_bounds),
-        .line(addr_gen$line),
-        .bit_offset(addr_gen$bit_offset),
-        .byte_enables(addr_gen$byte_enables),
+        .addr(addr_gen$addr),
         .space(addr_gen$space),
         .out_of_bounds(addr_gen$out_of_bounds)
+    );
+    atomic_unit$addr_finish addr_finish(
+        .typed(addr_finish$typed),
+        .addr(addr_finish$addr),
+        .elem_size(addr_finish$elem_size),
+        .first(addr_finish$first),
+        .second_b(addr_finish$second_b),
+        .second_c(addr_finish$second_c),
+        .surf_base(addr_finish$surf_base),
+        .surf_u16(addr_finish$surf_u16),
+        .index(addr_finish$index),
+        .line(addr_finish$line),
+        .bit_offset(addr_finish$bit_offset),
+        .byte_enables(addr_finish$byte_enables)
     );
     atomic_unit$elem_select elem_select(
         .lane_src0(elem_select$lane_src0),
@@ -2085,6 +2235,221 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(typed_depth$d),
         .q(typed_depth$q),
         .clock(typed_depth$clock)
+    );
+    atomic_unit$t_valid t_valid(
+        .d(t_valid$d),
+        .q(t_valid$q),
+        .clock(t_valid$clock)
+    );
+    atomic_unit$t_walk t_walk(
+        .d(t_walk$d),
+        .q(t_walk$q),
+        .clock(t_walk$clock)
+    );
+    atomic_unit$t_typed t_typed(
+        .d(t_typed$d),
+        .q(t_typed$q),
+        .clock(t_typed$clock)
+    );
+    atomic_unit$t_addr t_addr(
+        .d(t_addr$d),
+        .q(t_addr$q),
+        .clock(t_addr$clock)
+    );
+    atomic_unit$t_first t_first(
+        .d(t_first$d),
+        .q(t_first$q),
+        .clock(t_first$clock)
+    );
+    atomic_unit$t_second_b t_second_b(
+        .d(t_second_b$d),
+        .q(t_second_b$q),
+        .clock(t_second_b$clock)
+    );
+    atomic_unit$t_second_c t_second_c(
+        .d(t_second_c$d),
+        .q(t_second_c$q),
+        .clock(t_second_c$clock)
+    );
+    atomic_unit$t_surf_base t_surf_base(
+        .d(t_surf_base$d),
+        .q(t_surf_base$q),
+        .clock(t_surf_base$clock)
+    );
+    atomic_unit$t_surf_u16 t_surf_u16(
+        .d(t_surf_u16$d),
+        .q(t_surf_u16$q),
+        .clock(t_surf_u16$clock)
+    );
+    atomic_unit$t_kind t_kind(
+        .d(t_kind$d),
+        .q(t_kind$q),
+        .clock(t_kind$clock)
+    );
+    atomic_unit$t_space t_space(
+        .d(t_space$d),
+        .q(t_space$q),
+        .clock(t_space$clock)
+    );
+    atomic_unit$t_size t_size(
+        .d(t_size$d),
+        .q(t_size$q),
+        .clock(t_size$clock)
+    );
+    atomic_unit$t_op t_op(
+        .d(t_op$d),
+        .q(t_op$q),
+        .clock(t_op$clock)
+    );
+    atomic_unit$t_ty t_ty(
+        .d(t_ty$d),
+        .q(t_ty$q),
+        .clock(t_ty$clock)
+    );
+    atomic_unit$t_ftz t_ftz(
+        .d(t_ftz$d),
+        .q(t_ftz$q),
+        .clock(t_ftz$clock)
+    );
+    atomic_unit$t_src0 t_src0(
+        .d(t_src0$d),
+        .q(t_src0$q),
+        .clock(t_src0$clock)
+    );
+    atomic_unit$t_src1 t_src1(
+        .d(t_src1$d),
+        .q(t_src1$q),
+        .clock(t_src1$clock)
+    );
+    atomic_unit$t_lane t_lane(
+        .d(t_lane$d),
+        .q(t_lane$q),
+        .clock(t_lane$clock)
+    );
+    atomic_unit$t_elem t_elem(
+        .d(t_elem$d),
+        .q(t_elem$q),
+        .clock(t_elem$clock)
+    );
+    atomic_unit$t_result_shift t_result_shift(
+        .d(t_result_shift$d),
+        .q(t_result_shift$q),
+        .clock(t_result_shift$clock)
+    );
+    atomic_unit$t_result_first t_result_first(
+        .d(t_result_first$d),
+        .q(t_result_first$q),
+        .clock(t_result_first$clock)
+    );
+    atomic_unit$t_result_last t_result_last(
+        .d(t_result_last$d),
+        .q(t_result_last$q),
+        .clock(t_result_last$clock)
+    );
+    atomic_unit$t_msg_last t_msg_last(
+        .d(t_msg_last$d),
+        .q(t_msg_last$q),
+        .clock(t_msg_last$clock)
+    );
+    atomic_unit$t_error t_error(
+        .d(t_error$d),
+        .q(t_error$q),
+        .clock(t_error$clock)
+    );
+    atomic_unit$a_valid a_valid(
+        .d(a_valid$d),
+        .q(a_valid$q),
+        .clock(a_valid$clock)
+    );
+    atomic_unit$a_kind a_kind(
+        .d(a_kind$d),
+        .q(a_kind$q),
+        .clock(a_kind$clock)
+    );
+    atomic_unit$a_line a_line(
+        .d(a_line$d),
+        .q(a_line$q),
+        .clock(a_line$clock)
+    );
+    atomic_unit$a_space a_space(
+        .d(a_space$d),
+        .q(a_space$q),
+        .clock(a_space$clock)
+    );
+    atomic_unit$a_bit_offset a_bit_offset(
+        .d(a_bit_offset$d),
+        .q(a_bit_offset$q),
+        .clock(a_bit_offset$clock)
+    );
+    atomic_unit$a_byte_enables a_byte_enables(
+        .d(a_byte_enables$d),
+        .q(a_byte_enables$q),
+        .clock(a_byte_enables$clock)
+    );
+    atomic_unit$a_size a_size(
+        .d(a_size$d),
+        .q(a_size$q),
+        .clock(a_size$clock)
+    );
+    atomic_unit$a_op a_op(
+        .d(a_op$d),
+        .q(a_op$q),
+        .clock(a_op$clock)
+    );
+    atomic_unit$a_ty a_ty(
+        .d(a_ty$d),
+        .q(a_ty$q),
+        .clock(a_ty$clock)
+    );
+    atomic_unit$a_ftz a_ftz(
+        .d(a_ftz$d),
+        .q(a_ftz$q),
+        .clock(a_ftz$clock)
+    );
+    atomic_unit$a_src0 a_src0(
+        .d(a_src0$d),
+        .q(a_src0$q),
+        .clock(a_src0$clock)
+    );
+    atomic_unit$a_src1 a_src1(
+        .d(a_src1$d),
+        .q(a_src1$q),
+        .clock(a_src1$clock)
+    );
+    atomic_unit$a_lane a_lane(
+        .d(a_lane$d),
+        .q(a_lane$q),
+        .clock(a_lane$clock)
+    );
+    atomic_unit$a_elem a_elem(
+        .d(a_elem$d),
+        .q(a_elem$q),
+        .clock(a_elem$clock)
+    );
+    atomic_unit$a_result_shift a_result_shift(
+        .d(a_result_shift$d),
+        .q(a_result_shift$q),
+        .clock(a_result_shift$clock)
+    );
+    atomic_unit$a_result_first a_result_first(
+        .d(a_result_first$d),
+        .q(a_result_first$q),
+        .clock(a_result_first$clock)
+    );
+    atomic_unit$a_result_last a_result_last(
+        .d(a_result_last$d),
+        .q(a_result_last$q),
+        .clock(a_result_last$clock)
+    );
+    atomic_unit$a_msg_last a_msg_last(
+        .d(a_msg_last$d),
+        .q(a_msg_last$q),
+        .clock(a_msg_last$clock)
+    );
+    atomic_unit$a_error a_error(
+        .d(a_error$d),
+        .q(a_error$q),
+        .clock(a_error$clock)
     );
     atomic_unit$head_ptr head_ptr(
         .d(head_ptr$d),
@@ -3635,6 +4000,49 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_width$clock = clock;
         typed_height$clock = clock;
         typed_depth$clock = clock;
+        t_valid$clock = clock;
+        t_walk$clock = clock;
+        t_typed$clock = clock;
+        t_addr$clock = clock;
+        t_first$clock = clock;
+        t_second_b$clock = clock;
+        t_second_c$clock = clock;
+        t_surf_base$clock = clock;
+        t_surf_u16$clock = clock;
+        t_kind$clock = clock;
+        t_space$clock = clock;
+        t_size$clock = clock;
+        t_op$clock = clock;
+        t_ty$clock = clock;
+        t_ftz$clock = clock;
+        t_src0$clock = clock;
+        t_src1$clock = clock;
+        t_lane$clock = clock;
+        t_elem$clock = clock;
+        t_result_shift$clock = clock;
+        t_result_first$clock = clock;
+        t_result_last$clock = clock;
+        t_msg_last$clock = clock;
+        t_error$clock = clock;
+        a_valid$clock = clock;
+        a_kind$clock = clock;
+        a_line$clock = clock;
+        a_space$clock = clock;
+        a_bit_offset$clock = clock;
+        a_byte_enables$clock = clock;
+        a_size$clock = clock;
+        a_op$clock = clock;
+        a_ty$clock = clock;
+        a_ftz$clock = clock;
+        a_src0$clock = clock;
+        a_src1$clock = clock;
+        a_lane$clock = clock;
+        a_elem$clock = clock;
+        a_result_shift$clock = clock;
+        a_result_first$clock = clock;
+        a_result_last$clock = clock;
+        a_msg_last$clock = clock;
+        a_error$clock = clock;
         head_ptr$clock = clock;
         tail_ptr$clock = clock;
         occupancy$clock = clock;
@@ -3797,6 +4205,49 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_width$d = typed_width$q;
         typed_height$d = typed_height$q;
         typed_depth$d = typed_depth$q;
+        t_valid$d = t_valid$q;
+        t_walk$d = t_walk$q;
+        t_typed$d = t_typed$q;
+        t_addr$d = t_addr$q;
+        t_first$d = t_first$q;
+        t_second_b$d = t_second_b$q;
+        t_second_c$d = t_second_c$q;
+        t_surf_base$d = t_surf_base$q;
+        t_surf_u16$d = t_surf_u16$q;
+        t_kind$d = t_kind$q;
+        t_space$d = t_space$q;
+        t_size$d = t_size$q;
+        t_op$d = t_op$q;
+        t_ty$d = t_ty$q;
+        t_ftz$d = t_ftz$q;
+        t_src0$d = t_src0$q;
+        t_src1$d = t_src1$q;
+        t_lane$d = t_lane$q;
+        t_elem$d = t_elem$q;
+        t_result_shift$d = t_result_shift$q;
+        t_result_first$d = t_result_first$q;
+        t_result_last$d = t_result_last$q;
+        t_msg_last$d = t_msg_last$q;
+        t_error$d = t_error$q;
+        a_valid$d = a_valid$q;
+        a_kind$d = a_kind$q;
+        a_line$d = a_line$q;
+        a_space$d = a_space$q;
+        a_bit_offset$d = a_bit_offset$q;
+        a_byte_enables$d = a_byte_enables$q;
+        a_size$d = a_size$q;
+        a_op$d = a_op$q;
+        a_ty$d = a_ty$q;
+        a_ftz$d = a_ftz$q;
+        a_src0$d = a_src0$q;
+        a_src1$d = a_src1$q;
+        a_lane$d = a_lane$q;
+        a_elem$d = a_elem$q;
+        a_result_shift$d = a_result_shift$q;
+        a_result_first$d = a_result_first$q;
+        a_result_last$d = a_result_last$q;
+        a_msg_last$d = a_msg_last$q;
+        a_error$d = a_error$q;
         head_ptr$d = head_ptr$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
@@ -4332,13 +4783,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             typed_step$coord_lod = lane_mux$coord[(32'h60)+:(32)];
         end
         typed_step$surf_kind = ctx_surf_kind$q;
-        typed_step$surf_base = ctx_surf_base$q;
         typed_step$surf_width = ctx_surf_width$q;
         typed_step$surf_height = ctx_surf_height$q;
         typed_step$surf_depth = ctx_surf_depth$q;
         typed_step$surf_array = ctx_surf_array$q;
         typed_step$surf_levels = ctx_surf_levels$q;
-        typed_step$surf_u16 = ctx_surf_u16$q;
         addr_gen$lane_addr = lane_mux$addr;
         addr_gen$elem_offset = elem_offset$q;
         addr_gen$elem_size = ctx_elem_size$q;
@@ -4349,8 +4798,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         addr_gen$surf_base = ctx_surf_base$q;
         addr_gen$surf_size = ctx_surf_size$q;
         addr_gen$slm_size = ctx_slm_size$q;
-        addr_gen$typed_addr = typed_step$addr;
         addr_gen$typed_out_of_bounds = typed_step$out_of_bounds;
+        addr_finish$typed = t_typed$q;
+        addr_finish$addr = t_addr$q;
+        addr_finish$elem_size = t_size$q;
+        addr_finish$first = t_first$q;
+        addr_finish$second_b = t_second_b$q;
+        addr_finish$second_c = t_second_c$q;
+        addr_finish$surf_base = t_surf_base$q;
+        addr_finish$surf_u16 = t_surf_u16$q;
         elem_select$lane_src0 = lane_mux$src0;
         elem_select$lane_src1 = lane_mux$src1;
         elem_select$elem_shift = elem_shift$q;
@@ -4827,12 +5283,41 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         obs_old = obs_old_r$q;
         obs_new = obs_new_r$q;
         table_is_full = occupancy$q == table_full;
+        a_reads = ((a_valid$q & ~reset) & ~table_is_full) & (a_kind$q == kind_read_modify_write);
+        alloc = ((a_valid$q & ~reset) & ~table_is_full) & (~a_reads | mem_rd_ready);
+        a_accepts = ~a_valid$q | alloc;
+        t_accepts = ~t_valid$q | a_accepts;
+        mem_rd_valid = a_reads;
+        mem_rd_addr = a_line$q;
+        mem_rd_space = a_space$q;
+        mem_rd_be = a_byte_enables$q;
+        if (a_accepts) begin
+            a_valid$d = t_valid$q;
+            a_kind$d = t_kind$q;
+            a_line$d = addr_finish$line;
+            a_space$d = t_space$q;
+            a_bit_offset$d = addr_finish$bit_offset;
+            a_byte_enables$d = addr_finish$byte_enables;
+            a_size$d = t_size$q;
+            a_op$d = t_op$q;
+            a_ty$d = t_ty$q;
+            a_ftz$d = t_ftz$q;
+            a_src0$d = t_src0$q;
+            a_src1$d = t_src1$q;
+            a_lane$d = t_lane$q;
+            a_elem$d = t_elem$q;
+            a_result_shift$d = t_result_shift$q;
+            a_result_first$d = t_result_first$q;
+            a_result_last$d = t_result_last$q;
+            a_msg_last$d = t_msg_last$q;
+            a_error$d = t_error$q;
+        end
         issue_marker = i_marker$q;
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
         issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
-        issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | typed_step$ready);
-        issue_valid = ((i_valid$q & ~reset) & ~table_is_full) & issue_addr_ready;
+        issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | (typed_step$ready & ~t_walk$q));
+        issue_push = ((i_valid$q & ~reset) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
             issue_kind = kind_write;
@@ -4843,13 +5328,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (issue_marker) begin
             issue_kind = kind_marker;
         end
-        issue_reads = issue_valid & (issue_kind == kind_read_modify_write);
-        alloc = issue_valid & (~issue_reads | mem_rd_ready);
-        issue_done = alloc & (issue_lane_done | issue_marker);
-        mem_rd_valid = issue_reads;
-        mem_rd_addr = addr_gen$line;
-        mem_rd_space = addr_gen$space;
-        mem_rd_be = addr_gen$byte_enables;
+        issue_done = issue_push & (issue_lane_done | issue_marker);
         sel_valid = req_valid & ~reset;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (decoder$illegal | ~lane_select$any);
         sel_last = sel_marker | ~|lane_select$rest;
@@ -4915,10 +5394,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ctx_surf_u16$d = req_surf_u16;
             ctx_slm_size$d = req_slm_size;
         end
-        if (alloc & issue_misaligned) begin
+        if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
         end
-        if (alloc & issue_last) begin
+        if (issue_push & issue_last) begin
             msg_misaligned$d = 1'b0;
         end
         elem_bytes = zero_addr;
@@ -4943,7 +5422,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             elem_bytes = size_bytes$4;
             elem_bits = size_bits$4;
         end
-        if (alloc) begin
+        if (issue_push) begin
             if (issue_lane_done | issue_marker) begin
                 elem_index$d = zero_elem;
                 elem_offset$d = zero_addr;
@@ -4956,22 +5435,51 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             end
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        if (typed_pending & ~typed_step$ready) begin
+        walk_push = ((typed_pending & ~typed_step$ready) & ~t_walk$q) & t_accepts;
+        if (walk_push) begin
             typed_level$d = typed_step$next_level;
-            typed_level_base$d = typed_step$next_level_base;
             typed_walked$d = 1'b1;
             typed_width$d = typed_step$next_width;
             typed_height$d = typed_step$next_height;
             typed_depth$d = typed_step$next_depth;
         end
-        if (alloc | ~typed_pending) begin
+        if (t_walk$q) begin
+            typed_level_base$d = addr_finish$index;
+        end
+        if (issue_push | ~typed_pending) begin
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
             typed_walked$d = 1'b0;
         end
+        if (t_accepts) begin
+            t_valid$d = issue_push;
+            t_walk$d = walk_push;
+            t_typed$d = ctx_kind_typed$q;
+            t_addr$d = addr_gen$addr;
+            t_first$d = typed_step$first;
+            t_second_b$d = typed_step$second_b;
+            t_second_c$d = typed_step$second_c;
+            t_surf_base$d = ctx_surf_base$q;
+            t_surf_u16$d = ctx_surf_u16$q;
+            t_kind$d = issue_kind;
+            t_space$d = addr_gen$space;
+            t_size$d = ctx_elem_size$q;
+            t_op$d = ctx_alu_op$q;
+            t_ty$d = ctx_alu_ty$q;
+            t_ftz$d = ctx_alu_ftz$q;
+            t_src0$d = elem_select$src0 & data_built;
+            t_src1$d = elem_select$src1 & data_built;
+            t_lane$d = i_lane$q;
+            t_elem$d = elem_index$q;
+            t_result_shift$d = elem_shift$q[(32'h0)+:(7)];
+            t_result_first$d = ~|elem_index$q;
+            t_result_last$d = issue_lane_done;
+            t_msg_last$d = issue_last;
+            t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+        end
         new_fwd_data = zero_line;
         new_fwd_mask = zero_line;
-        if ((retire & w_writes$q) & (addr_gen$line == w_line$q) & (addr_gen$space == w_space$q)) begin
+        if ((retire & w_writes$q) & (a_line$q == w_line$q) & (a_space$q == w_space$q)) begin
             new_fwd_data = write_data;
             new_fwd_mask = write_mask;
         end
@@ -4979,198 +5487,198 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
                 ent_valid$0$d = 1'b1;
-                ent_kind$0$d = issue_kind;
+                ent_kind$0$d = a_kind$q;
                 ent_read_seq$0$d = read_issue_seq$q;
                 ent_returned$0$d = 1'b0;
                 ent_fwd_data$0$d = new_fwd_data;
                 ent_fwd_mask$0$d = new_fwd_mask;
-                ent_line$0$d = addr_gen$line;
-                ent_space$0$d = addr_gen$space;
-                ent_bit_offset$0$d = addr_gen$bit_offset;
-                ent_size$0$d = ctx_elem_size$q;
-                ent_op$0$d = ctx_alu_op$q;
-                ent_ty$0$d = ctx_alu_ty$q;
-                ent_ftz$0$d = ctx_alu_ftz$q;
-                ent_src0$0$d = elem_select$src0 & data_built;
-                ent_src1$0$d = elem_select$src1 & data_built;
-                ent_lane$0$d = i_lane$q;
-                ent_elem$0$d = elem_index$q;
-                ent_result_shift$0$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$0$d = ~|elem_index$q;
-                ent_result_last$0$d = issue_lane_done;
-                ent_msg_last$0$d = issue_last;
-                ent_error$0$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$0$d = a_line$q;
+                ent_space$0$d = a_space$q;
+                ent_bit_offset$0$d = a_bit_offset$q;
+                ent_size$0$d = a_size$q;
+                ent_op$0$d = a_op$q;
+                ent_ty$0$d = a_ty$q;
+                ent_ftz$0$d = a_ftz$q;
+                ent_src0$0$d = a_src0$q;
+                ent_src1$0$d = a_src1$q;
+                ent_lane$0$d = a_lane$q;
+                ent_elem$0$d = a_elem$q;
+                ent_result_shift$0$d = a_result_shift$q;
+                ent_result_first$0$d = a_result_first$q;
+                ent_result_last$0$d = a_result_last$q;
+                ent_msg_last$0$d = a_msg_last$q;
+                ent_error$0$d = a_error$q;
             end
             if (tail_ptr$q == 1) begin
                 ent_valid$1$d = 1'b1;
-                ent_kind$1$d = issue_kind;
+                ent_kind$1$d = a_kind$q;
                 ent_read_seq$1$d = read_issue_seq$q;
                 ent_returned$1$d = 1'b0;
                 ent_fwd_data$1$d = new_fwd_data;
                 ent_fwd_mask$1$d = new_fwd_mask;
-                ent_line$1$d = addr_gen$line;
-                ent_space$1$d = addr_gen$space;
-                ent_bit_offset$1$d = addr_gen$bit_offset;
-                ent_size$1$d = ctx_elem_size$q;
-                ent_op$1$d = ctx_alu_op$q;
-                ent_ty$1$d = ctx_alu_ty$q;
-                ent_ftz$1$d = ctx_alu_ftz$q;
-                ent_src0$1$d = elem_select$src0 & data_built;
-                ent_src1$1$d = elem_select$src1 & data_built;
-                ent_lane$1$d = i_lane$q;
-                ent_elem$1$d = elem_index$q;
-                ent_result_shift$1$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$1$d = ~|elem_index$q;
-                ent_result_last$1$d = issue_lane_done;
-                ent_msg_last$1$d = issue_last;
-                ent_error$1$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$1$d = a_line$q;
+                ent_space$1$d = a_space$q;
+                ent_bit_offset$1$d = a_bit_offset$q;
+                ent_size$1$d = a_size$q;
+                ent_op$1$d = a_op$q;
+                ent_ty$1$d = a_ty$q;
+                ent_ftz$1$d = a_ftz$q;
+                ent_src0$1$d = a_src0$q;
+                ent_src1$1$d = a_src1$q;
+                ent_lane$1$d = a_lane$q;
+                ent_elem$1$d = a_elem$q;
+                ent_result_shift$1$d = a_result_shift$q;
+                ent_result_first$1$d = a_result_first$q;
+                ent_result_last$1$d = a_result_last$q;
+                ent_msg_last$1$d = a_msg_last$q;
+                ent_error$1$d = a_error$q;
             end
             if (tail_ptr$q == 2) begin
                 ent_valid$2$d = 1'b1;
-                ent_kind$2$d = issue_kind;
+                ent_kind$2$d = a_kind$q;
                 ent_read_seq$2$d = read_issue_seq$q;
                 ent_returned$2$d = 1'b0;
                 ent_fwd_data$2$d = new_fwd_data;
                 ent_fwd_mask$2$d = new_fwd_mask;
-                ent_line$2$d = addr_gen$line;
-                ent_space$2$d = addr_gen$space;
-                ent_bit_offset$2$d = addr_gen$bit_offset;
-                ent_size$2$d = ctx_elem_size$q;
-                ent_op$2$d = ctx_alu_op$q;
-                ent_ty$2$d = ctx_alu_ty$q;
-                ent_ftz$2$d = ctx_alu_ftz$q;
-                ent_src0$2$d = elem_select$src0 & data_built;
-                ent_src1$2$d = elem_select$src1 & data_built;
-                ent_lane$2$d = i_lane$q;
-                ent_elem$2$d = elem_index$q;
-                ent_result_shift$2$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$2$d = ~|elem_index$q;
-                ent_result_last$2$d = issue_lane_done;
-                ent_msg_last$2$d = issue_last;
-                ent_error$2$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$2$d = a_line$q;
+                ent_space$2$d = a_space$q;
+                ent_bit_offset$2$d = a_bit_offset$q;
+                ent_size$2$d = a_size$q;
+                ent_op$2$d = a_op$q;
+                ent_ty$2$d = a_ty$q;
+                ent_ftz$2$d = a_ftz$q;
+                ent_src0$2$d = a_src0$q;
+                ent_src1$2$d = a_src1$q;
+                ent_lane$2$d = a_lane$q;
+                ent_elem$2$d = a_elem$q;
+                ent_result_shift$2$d = a_result_shift$q;
+                ent_result_first$2$d = a_result_first$q;
+                ent_result_last$2$d = a_result_last$q;
+                ent_msg_last$2$d = a_msg_last$q;
+                ent_error$2$d = a_error$q;
             end
             if (tail_ptr$q == 3) begin
                 ent_valid$3$d = 1'b1;
-                ent_kind$3$d = issue_kind;
+                ent_kind$3$d = a_kind$q;
                 ent_read_seq$3$d = read_issue_seq$q;
                 ent_returned$3$d = 1'b0;
                 ent_fwd_data$3$d = new_fwd_data;
                 ent_fwd_mask$3$d = new_fwd_mask;
-                ent_line$3$d = addr_gen$line;
-                ent_space$3$d = addr_gen$space;
-                ent_bit_offset$3$d = addr_gen$bit_offset;
-                ent_size$3$d = ctx_elem_size$q;
-                ent_op$3$d = ctx_alu_op$q;
-                ent_ty$3$d = ctx_alu_ty$q;
-                ent_ftz$3$d = ctx_alu_ftz$q;
-                ent_src0$3$d = elem_select$src0 & data_built;
-                ent_src1$3$d = elem_select$src1 & data_built;
-                ent_lane$3$d = i_lane$q;
-                ent_elem$3$d = elem_index$q;
-                ent_result_shift$3$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$3$d = ~|elem_index$q;
-                ent_result_last$3$d = issue_lane_done;
-                ent_msg_last$3$d = issue_last;
-                ent_error$3$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$3$d = a_line$q;
+                ent_space$3$d = a_space$q;
+                ent_bit_offset$3$d = a_bit_offset$q;
+                ent_size$3$d = a_size$q;
+                ent_op$3$d = a_op$q;
+                ent_ty$3$d = a_ty$q;
+                ent_ftz$3$d = a_ftz$q;
+                ent_src0$3$d = a_src0$q;
+                ent_src1$3$d = a_src1$q;
+                ent_lane$3$d = a_lane$q;
+                ent_elem$3$d = a_elem$q;
+                ent_result_shift$3$d = a_result_shift$q;
+                ent_result_first$3$d = a_result_first$q;
+                ent_result_last$3$d = a_result_last$q;
+                ent_msg_last$3$d = a_msg_last$q;
+                ent_error$3$d = a_error$q;
             end
             if (tail_ptr$q == 4) begin
                 ent_valid$4$d = 1'b1;
-                ent_kind$4$d = issue_kind;
+                ent_kind$4$d = a_kind$q;
                 ent_read_seq$4$d = read_issue_seq$q;
                 ent_returned$4$d = 1'b0;
                 ent_fwd_data$4$d = new_fwd_data;
                 ent_fwd_mask$4$d = new_fwd_mask;
-                ent_line$4$d = addr_gen$line;
-                ent_space$4$d = addr_gen$space;
-                ent_bit_offset$4$d = addr_gen$bit_offset;
-                ent_size$4$d = ctx_elem_size$q;
-                ent_op$4$d = ctx_alu_op$q;
-                ent_ty$4$d = ctx_alu_ty$q;
-                ent_ftz$4$d = ctx_alu_ftz$q;
-                ent_src0$4$d = elem_select$src0 & data_built;
-                ent_src1$4$d = elem_select$src1 & data_built;
-                ent_lane$4$d = i_lane$q;
-                ent_elem$4$d = elem_index$q;
-                ent_result_shift$4$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$4$d = ~|elem_index$q;
-                ent_result_last$4$d = issue_lane_done;
-                ent_msg_last$4$d = issue_last;
-                ent_error$4$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$4$d = a_line$q;
+                ent_space$4$d = a_space$q;
+                ent_bit_offset$4$d = a_bit_offset$q;
+                ent_size$4$d = a_size$q;
+                ent_op$4$d = a_op$q;
+                ent_ty$4$d = a_ty$q;
+                ent_ftz$4$d = a_ftz$q;
+                ent_src0$4$d = a_src0$q;
+                ent_src1$4$d = a_src1$q;
+                ent_lane$4$d = a_lane$q;
+                ent_elem$4$d = a_elem$q;
+                ent_result_shift$4$d = a_result_shift$q;
+                ent_result_first$4$d = a_result_first$q;
+                ent_result_last$4$d = a_result_last$q;
+                ent_msg_last$4$d = a_msg_last$q;
+                ent_error$4$d = a_error$q;
             end
             if (tail_ptr$q == 5) begin
                 ent_valid$5$d = 1'b1;
-                ent_kind$5$d = issue_kind;
+                ent_kind$5$d = a_kind$q;
                 ent_read_seq$5$d = read_issue_seq$q;
                 ent_returned$5$d = 1'b0;
                 ent_fwd_data$5$d = new_fwd_data;
                 ent_fwd_mask$5$d = new_fwd_mask;
-                ent_line$5$d = addr_gen$line;
-                ent_space$5$d = addr_gen$space;
-                ent_bit_offset$5$d = addr_gen$bit_offset;
-                ent_size$5$d = ctx_elem_size$q;
-                ent_op$5$d = ctx_alu_op$q;
-                ent_ty$5$d = ctx_alu_ty$q;
-                ent_ftz$5$d = ctx_alu_ftz$q;
-                ent_src0$5$d = elem_select$src0 & data_built;
-                ent_src1$5$d = elem_select$src1 & data_built;
-                ent_lane$5$d = i_lane$q;
-                ent_elem$5$d = elem_index$q;
-                ent_result_shift$5$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$5$d = ~|elem_index$q;
-                ent_result_last$5$d = issue_lane_done;
-                ent_msg_last$5$d = issue_last;
-                ent_error$5$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$5$d = a_line$q;
+                ent_space$5$d = a_space$q;
+                ent_bit_offset$5$d = a_bit_offset$q;
+                ent_size$5$d = a_size$q;
+                ent_op$5$d = a_op$q;
+                ent_ty$5$d = a_ty$q;
+                ent_ftz$5$d = a_ftz$q;
+                ent_src0$5$d = a_src0$q;
+                ent_src1$5$d = a_src1$q;
+                ent_lane$5$d = a_lane$q;
+                ent_elem$5$d = a_elem$q;
+                ent_result_shift$5$d = a_result_shift$q;
+                ent_result_first$5$d = a_result_first$q;
+                ent_result_last$5$d = a_result_last$q;
+                ent_msg_last$5$d = a_msg_last$q;
+                ent_error$5$d = a_error$q;
             end
             if (tail_ptr$q == 6) begin
                 ent_valid$6$d = 1'b1;
-                ent_kind$6$d = issue_kind;
+                ent_kind$6$d = a_kind$q;
                 ent_read_seq$6$d = read_issue_seq$q;
                 ent_returned$6$d = 1'b0;
                 ent_fwd_data$6$d = new_fwd_data;
                 ent_fwd_mask$6$d = new_fwd_mask;
-                ent_line$6$d = addr_gen$line;
-                ent_space$6$d = addr_gen$space;
-                ent_bit_offset$6$d = addr_gen$bit_offset;
-                ent_size$6$d = ctx_elem_size$q;
-                ent_op$6$d = ctx_alu_op$q;
-                ent_ty$6$d = ctx_alu_ty$q;
-                ent_ftz$6$d = ctx_alu_ftz$q;
-                ent_src0$6$d = elem_select$src0 & data_built;
-                ent_src1$6$d = elem_select$src1 & data_built;
-                ent_lane$6$d = i_lane$q;
-                ent_elem$6$d = elem_index$q;
-                ent_result_shift$6$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$6$d = ~|elem_index$q;
-                ent_result_last$6$d = issue_lane_done;
-                ent_msg_last$6$d = issue_last;
-                ent_error$6$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$6$d = a_line$q;
+                ent_space$6$d = a_space$q;
+                ent_bit_offset$6$d = a_bit_offset$q;
+                ent_size$6$d = a_size$q;
+                ent_op$6$d = a_op$q;
+                ent_ty$6$d = a_ty$q;
+                ent_ftz$6$d = a_ftz$q;
+                ent_src0$6$d = a_src0$q;
+                ent_src1$6$d = a_src1$q;
+                ent_lane$6$d = a_lane$q;
+                ent_elem$6$d = a_elem$q;
+                ent_result_shift$6$d = a_result_shift$q;
+                ent_result_first$6$d = a_result_first$q;
+                ent_result_last$6$d = a_result_last$q;
+                ent_msg_last$6$d = a_msg_last$q;
+                ent_error$6$d = a_error$q;
             end
             if (tail_ptr$q == 7) begin
                 ent_valid$7$d = 1'b1;
-                ent_kind$7$d = issue_kind;
+                ent_kind$7$d = a_kind$q;
                 ent_read_seq$7$d = read_issue_seq$q;
                 ent_returned$7$d = 1'b0;
                 ent_fwd_data$7$d = new_fwd_data;
                 ent_fwd_mask$7$d = new_fwd_mask;
-                ent_line$7$d = addr_gen$line;
-                ent_space$7$d = addr_gen$space;
-                ent_bit_offset$7$d = addr_gen$bit_offset;
-                ent_size$7$d = ctx_elem_size$q;
-                ent_op$7$d = ctx_alu_op$q;
-                ent_ty$7$d = ctx_alu_ty$q;
-                ent_ftz$7$d = ctx_alu_ftz$q;
-                ent_src0$7$d = elem_select$src0 & data_built;
-                ent_src1$7$d = elem_select$src1 & data_built;
-                ent_lane$7$d = i_lane$q;
-                ent_elem$7$d = elem_index$q;
-                ent_result_shift$7$d = elem_shift$q[(32'h0)+:(7)];
-                ent_result_first$7$d = ~|elem_index$q;
-                ent_result_last$7$d = issue_lane_done;
-                ent_msg_last$7$d = issue_last;
-                ent_error$7$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+                ent_line$7$d = a_line$q;
+                ent_space$7$d = a_space$q;
+                ent_bit_offset$7$d = a_bit_offset$q;
+                ent_size$7$d = a_size$q;
+                ent_op$7$d = a_op$q;
+                ent_ty$7$d = a_ty$q;
+                ent_ftz$7$d = a_ftz$q;
+                ent_src0$7$d = a_src0$q;
+                ent_src1$7$d = a_src1$q;
+                ent_lane$7$d = a_lane$q;
+                ent_elem$7$d = a_elem$q;
+                ent_result_shift$7$d = a_result_shift$q;
+                ent_result_first$7$d = a_result_first$q;
+                ent_result_last$7$d = a_result_last$q;
+                ent_msg_last$7$d = a_msg_last$q;
+                ent_error$7$d = a_error$q;
             end
         end
-        if (issue_reads & mem_rd_ready) begin
+        if (a_reads & mem_rd_ready) begin
             read_issue_seq$d = read_issue_seq$q + one_seq;
         end
         if (alloc & ~head_enters) begin
@@ -5223,6 +5731,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
             typed_walked$d = 1'b0;
+            t_valid$d = 1'b0;
+            t_walk$d = 1'b0;
+            a_valid$d = 1'b0;
             head_ptr$d = zero_index;
             tail_ptr$d = zero_index;
             occupancy$d = zero_occupancy;
@@ -5256,7 +5767,462 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
 endmodule // atomic_unit
 
 
-module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,typed_addr,typed_out_of_bounds,line,bit_offset,byte_enables,space,out_of_bounds);
+module atomic_unit$a_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_bit_offset
+
+
+module atomic_unit$a_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_byte_enables
+
+
+module atomic_unit$a_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_elem
+
+
+module atomic_unit$a_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_error
+
+
+module atomic_unit$a_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_ftz
+
+
+module atomic_unit$a_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_kind
+
+
+module atomic_unit$a_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_lane
+
+
+module atomic_unit$a_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_line
+
+
+module atomic_unit$a_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_msg_last
+
+
+module atomic_unit$a_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_op
+
+
+module atomic_unit$a_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_result_first
+
+
+module atomic_unit$a_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_result_last
+
+
+module atomic_unit$a_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_result_shift
+
+
+module atomic_unit$a_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_size
+
+
+module atomic_unit$a_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_space
+
+
+module atomic_unit$a_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_src0
+
+
+module atomic_unit$a_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_src1
+
+
+module atomic_unit$a_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_ty
+
+
+module atomic_unit$a_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$a_valid
+
+
+module atomic_unit$addr_finish(typed,addr,elem_size,first,second_b,second_c,surf_base,surf_u16,index,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  typed;
+    input wire  [63:0] addr;
+    input wire  [2:0] elem_size;
+    input wire  [63:0] first;
+    input wire  [31:0] second_b;
+    input wire  [63:0] second_c;
+    input wire  [63:0] surf_base;
+    input wire  surf_u16;
+    output reg  [63:0] index;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  line_mask = 64'hfffffffffffffff0;
+    localparam  byte_in_line = 7'b1111;
+    localparam  size_enables$0 = 16'h1;
+    localparam  size_enables$1 = 16'h3;
+    localparam  size_enables$2 = 16'hf;
+    localparam  size_enables$3 = 16'hff;
+    localparam  size_enables$4 = 16'hffff;
+    localparam  zero_enables = 16'h0;
+    
+    // Stub signals
+    reg  [63:0] second$a;
+    reg  [31:0] second$b;
+    reg  [63:0] second$c;
+    wire  [63:0] second$result;
+    
+    // Local signals
+    reg  [63:0] elem_addr;
+    reg  [15:0] enables_at_zero;
+    
+    // Sub module instances
+    atomic_unit$addr_finish$second second(
+        .a(second$a),
+        .b(second$b),
+        .c(second$c),
+        .result(second$result)
+    );
+    
+    // Update code
+    always @(*) begin
+        second$a = first;
+        second$b = second_b;
+        second$c = second_c;
+        index = second$result;
+        elem_addr = addr;
+        if (typed) begin
+            elem_addr = surf_base + (second$result << 32'h2);
+            if (surf_u16) begin
+                elem_addr = surf_base + (second$result << 32'h1);
+            end
+        end
+        enables_at_zero = zero_enables;
+        if (elem_size == 0) begin
+            enables_at_zero = size_enables$0;
+        end
+        if (elem_size == 1) begin
+            enables_at_zero = size_enables$1;
+        end
+        if (elem_size == 2) begin
+            enables_at_zero = size_enables$2;
+        end
+        if (elem_size == 3) begin
+            enables_at_zero = size_enables$3;
+        end
+        if (elem_size == 4) begin
+            enables_at_zero = size_enables$4;
+        end
+        line = elem_addr & line_mask;
+        bit_offset = (elem_addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
+        byte_enables = enables_at_zero << elem_addr[(32'h0)+:(4)];
+    end
+    
+endmodule // atomic_unit$addr_finish
+
+
+module atomic_unit$addr_finish$second(a,b,c,result);
+    
+    // Module arguments
+    input wire  [63:0] a;
+    input wire  [31:0] b;
+    input wire  [63:0] c;
+    output reg  [63:0] result;
+    
+    // Update code (custom)
+    always @(*) result = (a * {{32{1'b0}}, b}) + c;
+endmodule // atomic_unit$addr_finish$second
+
+
+module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,typed_out_of_bounds,addr,space,out_of_bounds);
     
     // Module arguments
     input wire  [63:0] lane_addr;
@@ -5269,40 +6235,27 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
     input wire  [63:0] surf_base;
     input wire  [63:0] surf_size;
     input wire  [31:0] slm_size;
-    input wire  [63:0] typed_addr;
     input wire  typed_out_of_bounds;
-    output reg  [63:0] line;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
+    output reg  [63:0] addr;
     output reg  space;
     output reg  out_of_bounds;
     
     // Constant declarations
     localparam  offset32_mask = 64'hffffffff;
-    localparam  line_mask = 64'hfffffffffffffff0;
-    localparam  byte_in_line = 7'b1111;
     localparam  size_bytes$0 = 64'h1;
     localparam  size_bytes$1 = 64'h2;
     localparam  size_bytes$2 = 64'h4;
     localparam  size_bytes$3 = 64'h8;
     localparam  size_bytes$4 = 64'h10;
-    localparam  size_enables$0 = 16'h1;
-    localparam  size_enables$1 = 16'h3;
-    localparam  size_enables$2 = 16'hf;
-    localparam  size_enables$3 = 16'hff;
-    localparam  size_enables$4 = 16'hffff;
     localparam  zero_addr = 64'h0;
-    localparam  zero_enables = 16'h0;
     
     // Stub signals
     reg  [31:0] wide_slm_size$narrow;
     wire  [63:0] wide_slm_size$wide;
     
     // Local signals
-    reg  [63:0] addr;
     reg  [63:0] bounded_offset;
     reg  [63:0] bytes;
-    reg  [15:0] enables_at_zero;
     
     // Sub module instances
     atomic_unit$addr_gen$wide_slm_size wide_slm_size(
@@ -5314,26 +6267,20 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
     always @(*) begin
         wide_slm_size$narrow = slm_size;
         bytes = zero_addr;
-        enables_at_zero = zero_enables;
         if (elem_size == 0) begin
             bytes = size_bytes$0;
-            enables_at_zero = size_enables$0;
         end
         if (elem_size == 1) begin
             bytes = size_bytes$1;
-            enables_at_zero = size_enables$1;
         end
         if (elem_size == 2) begin
             bytes = size_bytes$2;
-            enables_at_zero = size_enables$2;
         end
         if (elem_size == 3) begin
             bytes = size_bytes$3;
-            enables_at_zero = size_enables$3;
         end
         if (elem_size == 4) begin
             bytes = size_bytes$4;
-            enables_at_zero = size_enables$4;
         end
         bounded_offset = lane_addr + elem_offset;
         if (addr_offset32) begin
@@ -5342,9 +6289,6 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
         addr = bounded_offset;
         if (addr_buffer) begin
             addr = surf_base + bounded_offset;
-        end
-        if (kind_typed) begin
-            addr = typed_addr;
         end
         space = space_slm;
         out_of_bounds = 1'b0;
@@ -5357,9 +6301,6 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
         if (kind_typed) begin
             out_of_bounds = typed_out_of_bounds;
         end
-        line = addr & line_mask;
-        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
-        byte_enables = enables_at_zero << addr[(32'h0)+:(4)];
     end
     
 endmodule // atomic_unit$addr_gen
@@ -12900,6 +13841,462 @@ module atomic_unit$rsp_valid_r(d,q,clock);
 endmodule // atomic_unit$rsp_valid_r
 
 
+module atomic_unit$t_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_addr
+
+
+module atomic_unit$t_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_elem
+
+
+module atomic_unit$t_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_error
+
+
+module atomic_unit$t_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_first
+
+
+module atomic_unit$t_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_ftz
+
+
+module atomic_unit$t_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_kind
+
+
+module atomic_unit$t_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_lane
+
+
+module atomic_unit$t_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_msg_last
+
+
+module atomic_unit$t_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_op
+
+
+module atomic_unit$t_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_result_first
+
+
+module atomic_unit$t_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_result_last
+
+
+module atomic_unit$t_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_result_shift
+
+
+module atomic_unit$t_second_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_second_b
+
+
+module atomic_unit$t_second_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_second_c
+
+
+module atomic_unit$t_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_size
+
+
+module atomic_unit$t_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_space
+
+
+module atomic_unit$t_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_src0
+
+
+module atomic_unit$t_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_src1
+
+
+module atomic_unit$t_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_surf_base
+
+
+module atomic_unit$t_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_surf_u16
+
+
+module atomic_unit$t_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_ty
+
+
+module atomic_unit$t_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_typed
+
+
+module atomic_unit$t_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_valid
+
+
+module atomic_unit$t_walk(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_walk
+
+
 module atomic_unit$tail_ptr(d,q,clock);
     
     // Module arguments
@@ -12995,7 +14392,7 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_base,surf_width,surf_height,surf_depth,surf_array,surf_levels,surf_u16,ready,addr,out_of_bounds,next_level,next_level_base,next_width,next_height,next_depth);
+module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,ready,out_of_bounds,first,second_b,second_c,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
@@ -13009,18 +14406,17 @@ module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,l
     input wire  [31:0] coord_r;
     input wire  [31:0] coord_lod;
     input wire  [2:0] surf_kind;
-    input wire  [63:0] surf_base;
     input wire  [31:0] surf_width;
     input wire  [31:0] surf_height;
     input wire  [31:0] surf_depth;
     input wire  [31:0] surf_array;
     input wire  [31:0] surf_levels;
-    input wire  surf_u16;
     output reg  ready;
-    output reg  [63:0] addr;
     output reg  out_of_bounds;
+    output reg  [63:0] first;
+    output reg  [31:0] second_b;
+    output reg  [63:0] second_c;
     output reg  [31:0] next_level;
-    output reg  [63:0] next_level_base;
     output reg  [31:0] next_width;
     output reg  [31:0] next_height;
     output reg  [31:0] next_depth;
@@ -13053,14 +14449,10 @@ module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,l
     wire  [31:0] extent$next_width;
     wire  [31:0] extent$next_height;
     wire  [31:0] extent$next_depth;
-    reg  [31:0] first$a;
-    reg  [31:0] first$b;
-    reg  [63:0] first$c;
-    wire  [63:0] first$result;
-    reg  [63:0] second$a;
-    reg  [31:0] second$b;
-    reg  [63:0] second$c;
-    wire  [63:0] second$result;
+    reg  [31:0] first_mul$a;
+    reg  [31:0] first_mul$b;
+    reg  [63:0] first_mul$c;
+    wire  [63:0] first_mul$result;
     
     // Sub module instances
     atomic_unit$typed_step$extent extent(
@@ -13092,17 +14484,11 @@ module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,l
         .next_height(extent$next_height),
         .next_depth(extent$next_depth)
     );
-    atomic_unit$typed_step$first first(
-        .a(first$a),
-        .b(first$b),
-        .c(first$c),
-        .result(first$result)
-    );
-    atomic_unit$typed_step$second second(
-        .a(second$a),
-        .b(second$b),
-        .c(second$c),
-        .result(second$result)
+    atomic_unit$typed_step$first_mul first_mul(
+        .a(first_mul$a),
+        .b(first_mul$b),
+        .c(first_mul$c),
+        .result(first_mul$result)
     );
     
     // Update code
@@ -13123,27 +14509,18 @@ module atomic_unit$typed_step(level,level_base,walked,level_width,level_height,l
         extent$surf_depth = surf_depth;
         extent$surf_array = surf_array;
         extent$surf_levels = surf_levels;
-        first$a = extent$first_a;
-        first$b = extent$first_b;
-        first$c = extent$first_c;
-        second$a = first$result;
-        second$b = extent$second_b;
-        second$c = extent$second_c;
-        addr = surf_base + (second$result << 32'h2);
-        if (surf_u16) begin
-            addr = surf_base + (second$result << 32'h1);
-        end
+        first_mul$a = extent$first_a;
+        first_mul$b = extent$first_b;
+        first_mul$c = extent$first_c;
+        first = first_mul$result;
+        second_b = extent$second_b;
+        second_c = extent$second_c;
         out_of_bounds = extent$out_of_bounds;
         ready = extent$ready;
-        next_level = level;
-        next_level_base = level_base;
+        next_level = extent$next_level;
         next_width = extent$next_width;
         next_height = extent$next_height;
         next_depth = extent$next_depth;
-        if (~extent$ready) begin
-            next_level = extent$next_level;
-            next_level_base = second$result;
-        end
     end
     
 endmodule // atomic_unit$typed_step
@@ -13317,7 +14694,7 @@ module atomic_unit$typed_step$extent$wide_v(narrow,wide);
 endmodule // atomic_unit$typed_step$extent$wide_v
 
 
-module atomic_unit$typed_step$first(a,b,c,result);
+module atomic_unit$typed_step$first_mul(a,b,c,result);
     
     // Module arguments
     input wire  [31:0] a;
@@ -13327,20 +14704,7 @@ module atomic_unit$typed_step$first(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
-endmodule // atomic_unit$typed_step$first
-
-
-module atomic_unit$typed_step$second(a,b,c,result);
-    
-    // Module arguments
-    input wire  [63:0] a;
-    input wire  [31:0] b;
-    input wire  [63:0] c;
-    output reg  [63:0] result;
-    
-    // Update code (custom)
-    always @(*) result = (a * {{32{1'b0}}, b}) + c;
-endmodule // atomic_unit$typed_step$second
+endmodule // atomic_unit$typed_step$first_mul
 
 
 module atomic_unit$typed_walked(d,q,clock);
