@@ -53,8 +53,7 @@ pub struct TypedAddr {
     pub level: Signal<In, Bits<COORD_BITS>>,
     /// Elements in the levels below `level`.
     pub level_base: Signal<In, Bits<WIDE_BITS>>,
-    /// The walk has taken a step; the extents at `level` (see [`TypedExtent`]).
-    pub walked: Signal<In, Bit>,
+    /// The extents at `level`, each at least 1 (see [`TypedExtent`]).
     pub level_width: Signal<In, Bits<COORD_BITS>>,
     pub level_height: Signal<In, Bits<COORD_BITS>>,
     pub level_depth: Signal<In, Bits<COORD_BITS>>,
@@ -68,9 +67,6 @@ pub struct TypedAddr {
     // ---- the surface ----
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
-    pub surf_width: Signal<In, Bits<COORD_BITS>>,
-    pub surf_height: Signal<In, Bits<COORD_BITS>>,
-    pub surf_depth: Signal<In, Bits<COORD_BITS>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
     pub surf_levels: Signal<In, Bits<COORD_BITS>>,
 
@@ -100,7 +96,6 @@ impl Default for TypedAddr {
         Self {
             level: Default::default(),
             level_base: Default::default(),
-            walked: Default::default(),
             level_width: Default::default(),
             level_height: Default::default(),
             level_depth: Default::default(),
@@ -109,9 +104,6 @@ impl Default for TypedAddr {
             coord_r: Default::default(),
             coord_lod: Default::default(),
             surf_kind: Default::default(),
-            surf_width: Default::default(),
-            surf_height: Default::default(),
-            surf_depth: Default::default(),
             surf_array: Default::default(),
             surf_levels: Default::default(),
             ready: Default::default(),
@@ -135,7 +127,6 @@ impl Logic for TypedAddr {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
         self.extent.level.next = self.level.val();
         self.extent.level_base.next = self.level_base.val();
-        self.extent.walked.next = self.walked.val();
         self.extent.level_width.next = self.level_width.val();
         self.extent.level_height.next = self.level_height.val();
         self.extent.level_depth.next = self.level_depth.val();
@@ -144,9 +135,6 @@ impl Logic for TypedAddr {
         self.extent.coord_r.next = self.coord_r.val();
         self.extent.coord_lod.next = self.coord_lod.val();
         self.extent.surf_kind.next = self.surf_kind.val();
-        self.extent.surf_width.next = self.surf_width.val();
-        self.extent.surf_height.next = self.surf_height.val();
-        self.extent.surf_depth.next = self.surf_depth.val();
         self.extent.surf_array.next = self.surf_array.val();
         self.extent.surf_levels.next = self.surf_levels.val();
         self.first_mul.a.next = self.extent.first_a.val();

@@ -27,12 +27,10 @@ pub struct TypedExtent {
     pub level: Signal<In, Bits<COORD_BITS>>,
     /// Elements in the levels below `level`.
     pub level_base: Signal<In, Bits<WIDE_BITS>>,
-    /// The walk has taken a step: the extents at `level` are `level_*`
-    /// (else, at level 0, the surface's own).
-    pub walked: Signal<In, Bit>,
     /// max(1, W >> level), max(1, H >> level), max(1, D >> level), kept
-    /// by the unit from step to step (`next_*`): halving a register each
-    /// step instead of a barrel shift by `level`.
+    /// by the unit from step to step (`next_*`; max(1, W) etc. loaded with
+    /// the lane): halving a register each step instead of a barrel shift
+    /// by `level`, and no mux or compare before the multiplier's operands.
     pub level_width: Signal<In, Bits<COORD_BITS>>,
     pub level_height: Signal<In, Bits<COORD_BITS>>,
     pub level_depth: Signal<In, Bits<COORD_BITS>>,
@@ -46,9 +44,6 @@ pub struct TypedExtent {
     // ---- the surface ----
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
-    pub surf_width: Signal<In, Bits<COORD_BITS>>,
-    pub surf_height: Signal<In, Bits<COORD_BITS>>,
-    pub surf_depth: Signal<In, Bits<COORD_BITS>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
     pub surf_levels: Signal<In, Bits<COORD_BITS>>,
 
@@ -100,7 +95,6 @@ impl Default for TypedExtent {
         Self {
             level: Default::default(),
             level_base: Default::default(),
-            walked: Default::default(),
             level_width: Default::default(),
             level_height: Default::default(),
             level_depth: Default::default(),
@@ -109,9 +103,6 @@ impl Default for TypedExtent {
             coord_r: Default::default(),
             coord_lod: Default::default(),
             surf_kind: Default::default(),
-            surf_width: Default::default(),
-            surf_height: Default::default(),
-            surf_depth: Default::default(),
             surf_array: Default::default(),
             surf_levels: Default::default(),
             first_a: Default::default(),
@@ -153,23 +144,9 @@ impl Logic for TypedExtent {
         self.wide_v.narrow.next = self.coord_v.val();
 
         // ---- extents at the current level ----
-        self.width_at.next = self.surf_width.val();
-        self.height_at.next = self.surf_height.val();
-        self.depth_at.next = self.surf_depth.val();
-        if self.walked.val() {
-            self.width_at.next = self.level_width.val();
-            self.height_at.next = self.level_height.val();
-            self.depth_at.next = self.level_depth.val();
-        }
-        if !self.width_at.val().any() {
-            self.width_at.next = self.one.val();
-        }
-        if !self.height_at.val().any() {
-            self.height_at.next = self.one.val();
-        }
-        if !self.depth_at.val().any() {
-            self.depth_at.next = self.one.val();
-        }
+        self.width_at.next = self.level_width.val();
+        self.height_at.next = self.level_height.val();
+        self.depth_at.next = self.level_depth.val();
         // (max(1, x >> 1): x >= 1 here)
         self.next_width.next = self.width_at.val() >> 1;
         if self.width_at.val() == self.one.val() {

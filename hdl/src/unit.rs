@@ -217,9 +217,6 @@ pub struct AtomicUnit {
     ctx_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
     ctx_surf_base: DFF<Bits<64>>,
     ctx_surf_size: DFF<Bits<64>>,
-    ctx_surf_width: DFF<Bits<32>>,
-    ctx_surf_height: DFF<Bits<32>>,
-    ctx_surf_depth: DFF<Bits<32>>,
     ctx_surf_array: DFF<Bits<32>>,
     ctx_surf_levels: DFF<Bits<32>>,
     ctx_surf_u16: DFF<Bit>,
@@ -234,8 +231,8 @@ pub struct AtomicUnit {
     /// TYPED_ATOMIC address walk
     typed_level: DFF<Bits<32>>,
     typed_level_base: DFF<Bits<64>>,
-    /// the walk has stepped; the extents W, H, D at `typed_level`
-    typed_walked: DFF<Bit>,
+    /// the extents W, H, D at `typed_level`, each at least 1 (max(1, W) etc.
+    /// loaded with the lane: no mux or compare before the multiplier)
     typed_width: DFF<Bits<32>>,
     typed_height: DFF<Bits<32>>,
     typed_depth: DFF<Bits<32>>,
@@ -487,6 +484,7 @@ pub struct AtomicUnit {
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_low: Constant<Bits<4>>,
     zero_coord: Constant<Bits<32>>,
+    one_coord: Constant<Bits<32>>,
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
@@ -667,9 +665,6 @@ impl AtomicUnit {
             ctx_surf_kind: Default::default(),
             ctx_surf_base: Default::default(),
             ctx_surf_size: Default::default(),
-            ctx_surf_width: Default::default(),
-            ctx_surf_height: Default::default(),
-            ctx_surf_depth: Default::default(),
             ctx_surf_array: Default::default(),
             ctx_surf_levels: Default::default(),
             ctx_surf_u16: Default::default(),
@@ -679,7 +674,6 @@ impl AtomicUnit {
             elem_shift: Default::default(),
             typed_level: Default::default(),
             typed_level_base: Default::default(),
-            typed_walked: Default::default(),
             typed_width: Default::default(),
             typed_height: Default::default(),
             typed_depth: Default::default(),
@@ -885,6 +879,7 @@ impl AtomicUnit {
             zero_line: constant(0),
             zero_low: constant(0),
             zero_coord: constant(0),
+            one_coord: constant(1),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
             size_masks: core::array::from_fn(|s| {
@@ -968,9 +963,6 @@ impl Logic for AtomicUnit {
             ctx_surf_kind,
             ctx_surf_base,
             ctx_surf_size,
-            ctx_surf_width,
-            ctx_surf_height,
-            ctx_surf_depth,
             ctx_surf_array,
             ctx_surf_levels,
             ctx_surf_u16,
@@ -980,7 +972,6 @@ impl Logic for AtomicUnit {
             elem_shift,
             typed_level,
             typed_level_base,
-            typed_walked,
             typed_width,
             typed_height,
             typed_depth,
@@ -1231,7 +1222,6 @@ impl Logic for AtomicUnit {
         // TYPED_ATOMIC: a null V, R or LOD operand reads as 0 (docs/descriptors.md)
         self.typed_step.level.next = self.typed_level.q.val();
         self.typed_step.level_base.next = self.typed_level_base.q.val();
-        self.typed_step.walked.next = self.typed_walked.q.val();
         self.typed_step.level_width.next = self.typed_width.q.val();
         self.typed_step.level_height.next = self.typed_height.q.val();
         self.typed_step.level_depth.next = self.typed_depth.q.val();
@@ -1249,9 +1239,6 @@ impl Logic for AtomicUnit {
             self.typed_step.coord_lod.next = self.lane_mux.coord.val().get_bits::<32>(96);
         }
         self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
-        self.typed_step.surf_width.next = self.ctx_surf_width.q.val();
-        self.typed_step.surf_height.next = self.ctx_surf_height.q.val();
-        self.typed_step.surf_depth.next = self.ctx_surf_depth.q.val();
         self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
         self.typed_step.surf_levels.next = self.ctx_surf_levels.q.val();
 
@@ -1709,9 +1696,19 @@ impl Logic for AtomicUnit {
             self.ctx_surf_kind.d.next = self.req_surf_kind.val();
             self.ctx_surf_base.d.next = self.req_surf_base.val();
             self.ctx_surf_size.d.next = self.req_surf_size.val();
-            self.ctx_surf_width.d.next = self.req_surf_width.val();
-            self.ctx_surf_height.d.next = self.req_surf_height.val();
-            self.ctx_surf_depth.d.next = self.req_surf_depth.val();
+            // the typed walk's extents at level 0: max(1, W), max(1, H), max(1, D)
+            self.typed_width.d.next = self.req_surf_width.val();
+            if !self.req_surf_width.val().any() {
+                self.typed_width.d.next = self.one_coord.val();
+            }
+            self.typed_height.d.next = self.req_surf_height.val();
+            if !self.req_surf_height.val().any() {
+                self.typed_height.d.next = self.one_coord.val();
+            }
+            self.typed_depth.d.next = self.req_surf_depth.val();
+            if !self.req_surf_depth.val().any() {
+                self.typed_depth.d.next = self.one_coord.val();
+            }
             self.ctx_surf_array.d.next = self.req_surf_array.val();
             self.ctx_surf_levels.d.next = self.req_surf_levels.val();
             self.ctx_surf_u16.d.next = self.req_surf_u16.val();
@@ -1755,7 +1752,6 @@ impl Logic for AtomicUnit {
             & self.t_accepts.val();
         if self.walk_push.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
-            self.typed_walked.d.next = true;
             self.typed_width.d.next = self.typed_step.next_width.val();
             self.typed_height.d.next = self.typed_step.next_height.val();
             self.typed_depth.d.next = self.typed_step.next_depth.val();
@@ -1766,7 +1762,6 @@ impl Logic for AtomicUnit {
         if self.issue_push.val() | !self.typed_pending.val() {
             self.typed_level.d.next = self.zero_coord.val();
             self.typed_level_base.d.next = self.zero_addr.val();
-            self.typed_walked.d.next = false;
         }
 
         // ================= issue -> address (T) =================
@@ -1871,7 +1866,6 @@ impl Logic for AtomicUnit {
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();
-            self.typed_walked.d.next = false;
             self.t_valid.d.next = false;
             self.t_walk.d.next = false;
             self.a_valid.d.next = false;

@@ -72,6 +72,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  zero_line = 128'h0;
     localparam  zero_low = 4'h0;
     localparam  zero_coord = 32'h0;
+    localparam  one_coord = 32'h1;
     localparam  size_bytes$0 = 64'h1;
     localparam  size_bytes$1 = 64'h2;
     localparam  size_bytes$2 = 64'h4;
@@ -138,7 +139,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [127:0] lane_mux$coord;
     reg  [31:0] typed_step$level;
     reg  [63:0] typed_step$level_base;
-    reg  typed_step$walked;
     reg  [31:0] typed_step$level_width;
     reg  [31:0] typed_step$level_height;
     reg  [31:0] typed_step$level_depth;
@@ -147,9 +147,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [31:0] typed_step$coord_r;
     reg  [31:0] typed_step$coord_lod;
     reg  [2:0] typed_step$surf_kind;
-    reg  [31:0] typed_step$surf_width;
-    reg  [31:0] typed_step$surf_height;
-    reg  [31:0] typed_step$surf_depth;
     reg  [31:0] typed_step$surf_array;
     reg  [31:0] typed_step$surf_levels;
     wire  typed_step$ready;
@@ -526,15 +523,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [63:0] ctx_surf_size$d;
     wire  [63:0] ctx_surf_size$q;
     reg  ctx_surf_size$clock;
-    reg  [31:0] ctx_surf_width$d;
-    wire  [31:0] ctx_surf_width$q;
-    reg  ctx_surf_width$clock;
-    reg  [31:0] ctx_surf_height$d;
-    wire  [31:0] ctx_surf_height$q;
-    reg  ctx_surf_height$clock;
-    reg  [31:0] ctx_surf_depth$d;
-    wire  [31:0] ctx_surf_depth$q;
-    reg  ctx_surf_depth$clock;
     reg  [31:0] ctx_surf_array$d;
     wire  [31:0] ctx_surf_array$q;
     reg  ctx_surf_array$clock;
@@ -562,9 +550,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [63:0] typed_level_base$d;
     wire  [63:0] typed_level_base$q;
     reg  typed_level_base$clock;
-    reg  typed_walked$d;
-    wire  typed_walked$q;
-    reg  typed_walked$clock;
     reg  [31:0] typed_width$d;
     wire  [31:0] typed_width$q;
     reg  typed_width$clock;
@@ -1696,7 +1681,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     atomic_unit_l8_w32_int$typed_step typed_step(
         .level(typed_step$level),
         .level_base(typed_step$level_base),
-        .walked(typed_step$walked),
         .level_width(typed_step$level_width),
         .level_height(typed_step$level_height),
         .level_depth(typed_step$level_depth),
@@ -1705,9 +1689,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .coord_r(typed_step$coord_r),
         .coord_lod(typed_step$coord_lod),
         .surf_kind(typed_step$surf_kind),
-        .surf_width(typed_step$surf_width),
-        .surf_height(typed_step$surf_height),
-        .surf_depth(typed_step$surf_depth),
         .surf_array(typed_step$surf_array),
         .surf_levels(typed_step$surf_levels),
         .ready(typed_step$ready),
@@ -2155,21 +2136,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(ctx_surf_size$q),
         .clock(ctx_surf_size$clock)
     );
-    atomic_unit_l8_w32_int$ctx_surf_width ctx_surf_width(
-        .d(ctx_surf_width$d),
-        .q(ctx_surf_width$q),
-        .clock(ctx_surf_width$clock)
-    );
-    atomic_unit_l8_w32_int$ctx_surf_height ctx_surf_height(
-        .d(ctx_surf_height$d),
-        .q(ctx_surf_height$q),
-        .clock(ctx_surf_height$clock)
-    );
-    atomic_unit_l8_w32_int$ctx_surf_depth ctx_surf_depth(
-        .d(ctx_surf_depth$d),
-        .q(ctx_surf_depth$q),
-        .clock(ctx_surf_depth$clock)
-    );
     atomic_unit_l8_w32_int$ctx_surf_array ctx_surf_array(
         .d(ctx_surf_array$d),
         .q(ctx_surf_array$q),
@@ -2214,11 +2180,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(typed_level_base$d),
         .q(typed_level_base$q),
         .clock(typed_level_base$clock)
-    );
-    atomic_unit_l8_w32_int$typed_walked typed_walked(
-        .d(typed_walked$d),
-        .q(typed_walked$q),
-        .clock(typed_walked$clock)
     );
     atomic_unit_l8_w32_int$typed_width typed_width(
         .d(typed_width$d),
@@ -3983,9 +3944,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ctx_surf_kind$clock = clock;
         ctx_surf_base$clock = clock;
         ctx_surf_size$clock = clock;
-        ctx_surf_width$clock = clock;
-        ctx_surf_height$clock = clock;
-        ctx_surf_depth$clock = clock;
         ctx_surf_array$clock = clock;
         ctx_surf_levels$clock = clock;
         ctx_surf_u16$clock = clock;
@@ -3995,7 +3953,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         elem_shift$clock = clock;
         typed_level$clock = clock;
         typed_level_base$clock = clock;
-        typed_walked$clock = clock;
         typed_width$clock = clock;
         typed_height$clock = clock;
         typed_depth$clock = clock;
@@ -4188,9 +4145,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ctx_surf_kind$d = ctx_surf_kind$q;
         ctx_surf_base$d = ctx_surf_base$q;
         ctx_surf_size$d = ctx_surf_size$q;
-        ctx_surf_width$d = ctx_surf_width$q;
-        ctx_surf_height$d = ctx_surf_height$q;
-        ctx_surf_depth$d = ctx_surf_depth$q;
         ctx_surf_array$d = ctx_surf_array$q;
         ctx_surf_levels$d = ctx_surf_levels$q;
         ctx_surf_u16$d = ctx_surf_u16$q;
@@ -4200,7 +4154,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         elem_shift$d = elem_shift$q;
         typed_level$d = typed_level$q;
         typed_level_base$d = typed_level_base$q;
-        typed_walked$d = typed_walked$q;
         typed_width$d = typed_width$q;
         typed_height$d = typed_height$q;
         typed_depth$d = typed_depth$q;
@@ -4764,7 +4717,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         typed_step$level = typed_level$q;
         typed_step$level_base = typed_level_base$q;
-        typed_step$walked = typed_walked$q;
         typed_step$level_width = typed_width$q;
         typed_step$level_height = typed_height$q;
         typed_step$level_depth = typed_depth$q;
@@ -4782,9 +4734,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             typed_step$coord_lod = lane_mux$coord[(32'h60)+:(32)];
         end
         typed_step$surf_kind = ctx_surf_kind$q;
-        typed_step$surf_width = ctx_surf_width$q;
-        typed_step$surf_height = ctx_surf_height$q;
-        typed_step$surf_depth = ctx_surf_depth$q;
         typed_step$surf_array = ctx_surf_array$q;
         typed_step$surf_levels = ctx_surf_levels$q;
         addr_gen$lane_addr = lane_mux$addr;
@@ -5385,9 +5334,18 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ctx_surf_kind$d = req_surf_kind;
             ctx_surf_base$d = req_surf_base;
             ctx_surf_size$d = req_surf_size;
-            ctx_surf_width$d = req_surf_width;
-            ctx_surf_height$d = req_surf_height;
-            ctx_surf_depth$d = req_surf_depth;
+            typed_width$d = req_surf_width;
+            if (~|req_surf_width) begin
+                typed_width$d = one_coord;
+            end
+            typed_height$d = req_surf_height;
+            if (~|req_surf_height) begin
+                typed_height$d = one_coord;
+            end
+            typed_depth$d = req_surf_depth;
+            if (~|req_surf_depth) begin
+                typed_depth$d = one_coord;
+            end
             ctx_surf_array$d = req_surf_array;
             ctx_surf_levels$d = req_surf_levels;
             ctx_surf_u16$d = req_surf_u16;
@@ -5437,7 +5395,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         walk_push = ((typed_pending & ~typed_step$ready) & ~t_walk$q) & t_accepts;
         if (walk_push) begin
             typed_level$d = typed_step$next_level;
-            typed_walked$d = 1'b1;
             typed_width$d = typed_step$next_width;
             typed_height$d = typed_step$next_height;
             typed_depth$d = typed_step$next_depth;
@@ -5448,7 +5405,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (issue_push | ~typed_pending) begin
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
-            typed_walked$d = 1'b0;
         end
         if (t_accepts) begin
             t_valid$d = issue_push;
@@ -5729,7 +5685,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
-            typed_walked$d = 1'b0;
             t_valid$d = 1'b0;
             t_walk$d = 1'b0;
             a_valid$d = 1'b0;
@@ -11786,44 +11741,6 @@ module atomic_unit_l8_w32_int$ctx_surf_base(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ctx_surf_base
 
 
-module atomic_unit_l8_w32_int$ctx_surf_depth(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ctx_surf_depth
-
-
-module atomic_unit_l8_w32_int$ctx_surf_height(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ctx_surf_height
-
-
 module atomic_unit_l8_w32_int$ctx_surf_kind(d,q,clock);
     
     // Module arguments
@@ -11898,25 +11815,6 @@ module atomic_unit_l8_w32_int$ctx_surf_u16(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$ctx_surf_u16
-
-
-module atomic_unit_l8_w32_int$ctx_surf_width(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ctx_surf_width
 
 
 module atomic_unit_l8_w32_int$ctx_swap_src(d,q,clock);
@@ -19595,12 +19493,11 @@ module atomic_unit_l8_w32_int$typed_level_base(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_level_base
 
 
-module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,ready,out_of_bounds,first,second_b,second_c,next_level,next_width,next_height,next_depth);
+module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,ready,out_of_bounds,first,second_b,second_c,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
     input wire  [63:0] level_base;
-    input wire  walked;
     input wire  [31:0] level_width;
     input wire  [31:0] level_height;
     input wire  [31:0] level_depth;
@@ -19609,9 +19506,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
     input wire  [31:0] coord_r;
     input wire  [31:0] coord_lod;
     input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_width;
-    input wire  [31:0] surf_height;
-    input wire  [31:0] surf_depth;
     input wire  [31:0] surf_array;
     input wire  [31:0] surf_levels;
     output reg  ready;
@@ -19627,7 +19521,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
     // Stub signals
     reg  [31:0] extent$level;
     reg  [63:0] extent$level_base;
-    reg  extent$walked;
     reg  [31:0] extent$level_width;
     reg  [31:0] extent$level_height;
     reg  [31:0] extent$level_depth;
@@ -19636,9 +19529,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
     reg  [31:0] extent$coord_r;
     reg  [31:0] extent$coord_lod;
     reg  [2:0] extent$surf_kind;
-    reg  [31:0] extent$surf_width;
-    reg  [31:0] extent$surf_height;
-    reg  [31:0] extent$surf_depth;
     reg  [31:0] extent$surf_array;
     reg  [31:0] extent$surf_levels;
     wire  [31:0] extent$first_a;
@@ -19661,7 +19551,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
     atomic_unit_l8_w32_int$typed_step$extent extent(
         .level(extent$level),
         .level_base(extent$level_base),
-        .walked(extent$walked),
         .level_width(extent$level_width),
         .level_height(extent$level_height),
         .level_depth(extent$level_depth),
@@ -19670,9 +19559,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
         .coord_r(extent$coord_r),
         .coord_lod(extent$coord_lod),
         .surf_kind(extent$surf_kind),
-        .surf_width(extent$surf_width),
-        .surf_height(extent$surf_height),
-        .surf_depth(extent$surf_depth),
         .surf_array(extent$surf_array),
         .surf_levels(extent$surf_levels),
         .first_a(extent$first_a),
@@ -19698,7 +19584,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
     always @(*) begin
         extent$level = level;
         extent$level_base = level_base;
-        extent$walked = walked;
         extent$level_width = level_width;
         extent$level_height = level_height;
         extent$level_depth = level_depth;
@@ -19707,9 +19592,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
         extent$coord_r = coord_r;
         extent$coord_lod = coord_lod;
         extent$surf_kind = surf_kind;
-        extent$surf_width = surf_width;
-        extent$surf_height = surf_height;
-        extent$surf_depth = surf_depth;
         extent$surf_array = surf_array;
         extent$surf_levels = surf_levels;
         first_mul$a = extent$first_a;
@@ -19729,12 +19611,11 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,walked,level_width,lev
 endmodule // atomic_unit_l8_w32_int$typed_step
 
 
-module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,walked,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_width,surf_height,surf_depth,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
+module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
     input wire  [63:0] level_base;
-    input wire  walked;
     input wire  [31:0] level_width;
     input wire  [31:0] level_height;
     input wire  [31:0] level_depth;
@@ -19743,9 +19624,6 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,walked,level_wi
     input wire  [31:0] coord_r;
     input wire  [31:0] coord_lod;
     input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_width;
-    input wire  [31:0] surf_height;
-    input wire  [31:0] surf_depth;
     input wire  [31:0] surf_array;
     input wire  [31:0] surf_levels;
     output reg  [31:0] first_a;
@@ -19798,23 +19676,9 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,walked,level_wi
     always @(*) begin
         wide_u$narrow = coord_u;
         wide_v$narrow = coord_v;
-        width_at = surf_width;
-        height_at = surf_height;
-        depth_at = surf_depth;
-        if (walked) begin
-            width_at = level_width;
-            height_at = level_height;
-            depth_at = level_depth;
-        end
-        if (~|width_at) begin
-            width_at = one;
-        end
-        if (~|height_at) begin
-            height_at = one;
-        end
-        if (~|depth_at) begin
-            depth_at = one;
-        end
+        width_at = level_width;
+        height_at = level_height;
+        depth_at = level_depth;
         next_width = width_at >> 32'h1;
         if (width_at == one) begin
             next_width = one;
@@ -19908,25 +19772,6 @@ module atomic_unit_l8_w32_int$typed_step$first_mul(a,b,c,result);
     // Update code (custom)
     always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
 endmodule // atomic_unit_l8_w32_int$typed_step$first_mul
-
-
-module atomic_unit_l8_w32_int$typed_walked(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$typed_walked
 
 
 module atomic_unit_l8_w32_int$typed_width(d,q,clock);

@@ -17,6 +17,10 @@ pub const TABLE_BLOCKS: &[(&str, &str)] = &[
     ("alu", "the atomic ALU with its floating-point ops, as emitted (`hdl/verilog/atomic_alu.v`)"),
     ("unit", "the whole unit, 32 lanes, ALU with FP, as emitted (`hdl/verilog/atomic_unit.v`)"),
     (
+        "unit_l32_w128_int",
+        "the whole unit without the FP ops: 32 lanes, 128-bit data, integer ops (variant: `AtomicUnit::new` with `fp` off)",
+    ),
+    (
         "unit_l8_w32_int",
         "the unit built small: 8 lanes, 32-bit data, integer ops (`hdl/verilog/variants/atomic_unit_l8_w32_int.v`)",
     ),
