@@ -103,6 +103,8 @@ pub struct MessageDecoder {
     opcode_ptx: Constant<Bits<8>>,
     byte_255: Constant<Bits<8>>,
     one_byte: Constant<Bits<8>>,
+    /// number 1, one-hot
+    hot_one: Constant<Bits<8>>,
     zero_byte: Constant<Bits<8>>,
     /// `exec_lanes[c]`: the lanes of size code c (1 << c lanes)
     exec_lanes: [Constant<Bits<MAX_LANES>>; 6],
@@ -226,8 +228,14 @@ pub struct MessageDecoder {
     opnd: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
     opnd_required: [Signal<Local, Bit>; OPERAND_SLOTS],
     opnd_null: [Signal<Local, Bit>; OPERAND_SLOTS],
-    /// numbers handed out before slot i
-    opnd_count: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
+    /// the number slot i must hold if present, one-hot (bit n = number n):
+    /// 1 + the numbers handed out before slot i. One-hot and shifted, not
+    /// counted with adders: synthesis flattens the chain of 2:1 muxes into
+    /// two LUT levels, where chained carry adders stay in series (the
+    /// decoder's critical path, issue 12)
+    opnd_expect: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
+    /// slot i's number, one-hot (bits 2..0 of it; bits 7..3 are checked zero)
+    opnd_hot: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
     opnd_bad: [Signal<Local, Bit>; OPERAND_SLOTS],
 
     // ---- locals: why it is illegal (named for waveforms) ----
@@ -358,6 +366,7 @@ impl MessageDecoder {
             opcode_ptx: c8(OPCODE_PTX_ATOM),
             byte_255: c8(255),
             one_byte: c8(1),
+            hot_one: c8(2),
             zero_byte: c8(0),
             exec_lanes: core::array::from_fn(|c| Constant::new(((1u64 << (1 << c)) - 1).to_bits())),
             all_lanes: Constant::new(u32::MAX.to_bits()),
@@ -463,7 +472,8 @@ impl MessageDecoder {
             opnd: core::array::from_fn(|_| Default::default()),
             opnd_required: core::array::from_fn(|_| Default::default()),
             opnd_null: core::array::from_fn(|_| Default::default()),
-            opnd_count: core::array::from_fn(|_| Default::default()),
+            opnd_expect: core::array::from_fn(|_| Default::default()),
+            opnd_hot: core::array::from_fn(|_| Default::default()),
             opnd_bad: core::array::from_fn(|_| Default::default()),
             bad_opcode: Default::default(),
             bad_exec: Default::default(),
@@ -804,18 +814,19 @@ impl Logic for MessageDecoder {
             self.opnd_required[4].next = self.ptx_hint.val();
             self.opnd_null[4].next = !self.ptx_hint.val();
         }
-        self.opnd_count[0].next = self.zero_byte.val();
+        self.opnd_expect[0].next = self.hot_one.val();
         for i in 0..(OPERAND_SLOTS - 1) {
-            self.opnd_count[i + 1].next = self.opnd_count[i].val();
+            self.opnd_expect[i + 1].next = self.opnd_expect[i].val();
             if self.opnd[i].val().any() {
-                self.opnd_count[i + 1].next = self.opnd_count[i].val() + self.one_byte.val();
+                self.opnd_expect[i + 1].next = self.opnd_expect[i].val() << 1;
             }
         }
         for i in 0..OPERAND_SLOTS {
+            self.opnd_hot[i].next = self.one_byte.val() << self.opnd[i].val().get_bits::<3>(0);
             self.opnd_bad[i].next = self.opnd_required[i].val();
             if self.opnd[i].val().any() {
-                self.opnd_bad[i].next =
-                    self.opnd_null[i].val() | (self.opnd[i].val() != (self.opnd_count[i].val() + self.one_byte.val()));
+                self.opnd_bad[i].next = (self.opnd_null[i].val() | self.opnd[i].val().get_bits::<5>(3).any())
+                    | !(self.opnd_hot[i].val() & self.opnd_expect[i].val()).any();
             }
         }
         self.bad_operands.next = false;

@@ -31,7 +31,10 @@
 //!
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
 //! operands (32-bit extents and coordinates), a [`MulAdd`] here does
-//! `first = a * b + c` (32 x 32 -> 64) and `AddrFinish` a stage later
+//! `first = a * b + c` (32 x 32 -> 64: two of them, one for walk steps on
+//! registers only and one for the lane's `r * rows + v`, so that the lod
+//! compare selects a product instead of a multiplier's operands) and
+//! `AddrFinish` a stage later
 //! `first * d + e` (64 x 32 -> 64 modulo 2^64, which is what the golden
 //! model's wrapping address is), both mapped to the part's multipliers. The
 //! shift-add arrays they replace were 64 chained adders per product (609
@@ -87,8 +90,12 @@ pub struct TypedAddr {
 
     // ---- the step ----
     extent: TypedExtent,
-    /// `a * b + c`: 32 x 32 -> 64
-    first_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
+    /// A walk step's `a * b` (32 x 32 -> 64), on registers only.
+    walk_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
+    /// At lod, `r * rows + v` (32 x 32 -> 64): the only multiplier the
+    /// payload reaches, with nothing but the payload mux before it.
+    lane_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
+    zero_wide: Constant<Bits<WIDE_BITS>>,
 }
 
 impl Default for TypedAddr {
@@ -116,7 +123,9 @@ impl Default for TypedAddr {
             next_height: Default::default(),
             next_depth: Default::default(),
             extent: Default::default(),
-            first_mul: Default::default(),
+            walk_mul: Default::default(),
+            lane_mul: Default::default(),
+            zero_wide: Constant::new(0u64.to_bits()),
         }
     }
 }
@@ -137,12 +146,18 @@ impl Logic for TypedAddr {
         self.extent.surf_kind.next = self.surf_kind.val();
         self.extent.surf_array.next = self.surf_array.val();
         self.extent.surf_levels.next = self.surf_levels.val();
-        self.first_mul.a.next = self.extent.first_a.val();
-        self.first_mul.b.next = self.extent.first_b.val();
-        self.first_mul.c.next = self.extent.first_c.val();
+        self.walk_mul.a.next = self.extent.walk_a.val();
+        self.walk_mul.b.next = self.extent.walk_b.val();
+        self.walk_mul.c.next = self.zero_wide.val();
+        self.lane_mul.a.next = self.coord_r.val();
+        self.lane_mul.b.next = self.extent.rows.val();
+        self.lane_mul.c.next = self.extent.wide_v_out.val();
 
         // ---- result ----
-        self.first.next = self.first_mul.result.val();
+        self.first.next = self.walk_mul.result.val();
+        if self.extent.at_lod.val() {
+            self.first.next = self.lane_mul.result.val();
+        }
         self.second_b.next = self.extent.second_b.val();
         self.second_c.next = self.extent.second_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();

@@ -47,10 +47,16 @@ pub struct TypedExtent {
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
     pub surf_levels: Signal<In, Bits<COORD_BITS>>,
 
-    // ---- the step: index = (first_a * first_b + first_c) * second_b + second_c ----
-    pub first_a: Signal<Out, Bits<COORD_BITS>>,
-    pub first_b: Signal<Out, Bits<COORD_BITS>>,
-    pub first_c: Signal<Out, Bits<WIDE_BITS>>,
+    // ---- the step: index = first * second_b + second_c ----
+    /// A walk step's `first = walk_a * walk_b` (registers only: no payload
+    /// bit reaches this multiplier).
+    pub walk_a: Signal<Out, Bits<COORD_BITS>>,
+    pub walk_b: Signal<Out, Bits<COORD_BITS>>,
+    /// At lod, `first = coord_r * rows + v` (the lane's multiplier).
+    pub rows: Signal<Out, Bits<COORD_BITS>>,
+    pub wide_v_out: Signal<Out, Bits<WIDE_BITS>>,
+    /// `level == lod`: the step is the lane's address (`first` from the lane's multiplier).
+    pub at_lod: Signal<Out, Bit>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
     /// The walk is done (`level == lod`) or `lod` is out of range.
@@ -74,7 +80,6 @@ pub struct TypedExtent {
     kind_2d_array: Constant<Bits<3>>,
     kind_3d: Constant<Bits<3>>,
     one: Constant<Bits<COORD_BITS>>,
-    zero_wide: Constant<Bits<WIDE_BITS>>,
 
     // ---- locals (named for waveforms) ----
     /// max(1, W >> level), and the same for H and D
@@ -86,7 +91,6 @@ pub struct TypedExtent {
     /// every level from `level` on has the size of `level`
     sizes_constant: Signal<Local, Bit>,
     lod_out_of_range: Signal<Local, Bit>,
-    at_lod: Signal<Local, Bit>,
 }
 
 impl Default for TypedExtent {
@@ -105,9 +109,11 @@ impl Default for TypedExtent {
             surf_kind: Default::default(),
             surf_array: Default::default(),
             surf_levels: Default::default(),
-            first_a: Default::default(),
-            first_b: Default::default(),
-            first_c: Default::default(),
+            walk_a: Default::default(),
+            walk_b: Default::default(),
+            rows: Default::default(),
+            wide_v_out: Default::default(),
+            at_lod: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
             ready: Default::default(),
@@ -123,7 +129,6 @@ impl Default for TypedExtent {
             kind_2d_array: k(KIND_2D_ARRAY),
             kind_3d: k(KIND_3D),
             one: Constant::new(1u32.to_bits()),
-            zero_wide: Constant::new(0u64.to_bits()),
             width_at: Default::default(),
             height_at: Default::default(),
             depth_at: Default::default(),
@@ -131,7 +136,6 @@ impl Default for TypedExtent {
             slices_at: Default::default(),
             sizes_constant: Default::default(),
             lod_out_of_range: Default::default(),
-            at_lod: Default::default(),
         }
     }
 }
@@ -187,20 +191,18 @@ impl Logic for TypedExtent {
         // walk step:  level_base + (width * rows + 0) * slices
         // bulk step:  level_base + (rows * slices + 0) * (lod - level)
         // at lod:     (level_base + u) + (r * rows + v) * width
-        self.first_a.next = self.width_at.val();
-        self.first_b.next = self.rows_at.val();
-        self.first_c.next = self.zero_wide.val();
+        self.walk_a.next = self.width_at.val();
+        self.walk_b.next = self.rows_at.val();
+        self.rows.next = self.rows_at.val();
+        self.wide_v_out.next = self.wide_v.wide.val();
         self.second_b.next = self.slices_at.val();
         self.second_c.next = self.level_base.val();
         if self.sizes_constant.val() {
-            self.first_a.next = self.rows_at.val();
-            self.first_b.next = self.slices_at.val();
+            self.walk_a.next = self.rows_at.val();
+            self.walk_b.next = self.slices_at.val();
             self.second_b.next = self.coord_lod.val() - self.level.val();
         }
         if self.at_lod.val() {
-            self.first_a.next = self.coord_r.val();
-            self.first_b.next = self.rows_at.val();
-            self.first_c.next = self.wide_v.wide.val();
             self.second_b.next = self.width_at.val();
             self.second_c.next = self.level_base.val() + self.wide_u.wide.val();
         }

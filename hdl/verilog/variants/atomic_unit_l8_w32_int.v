@@ -11908,6 +11908,7 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     localparam  opcode_ptx = 8'ha7;
     localparam  byte_255 = 8'hff;
     localparam  one_byte = 8'h1;
+    localparam  hot_one = 8'h2;
     localparam  zero_byte = 8'h0;
     localparam  exec_lanes$0 = 32'h1;
     localparam  exec_lanes$1 = 32'h3;
@@ -12462,13 +12463,20 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     reg  opnd_null$4;
     reg  opnd_null$5;
     reg  opnd_null$6;
-    reg  [7:0] opnd_count$0;
-    reg  [7:0] opnd_count$1;
-    reg  [7:0] opnd_count$2;
-    reg  [7:0] opnd_count$3;
-    reg  [7:0] opnd_count$4;
-    reg  [7:0] opnd_count$5;
-    reg  [7:0] opnd_count$6;
+    reg  [7:0] opnd_expect$0;
+    reg  [7:0] opnd_expect$1;
+    reg  [7:0] opnd_expect$2;
+    reg  [7:0] opnd_expect$3;
+    reg  [7:0] opnd_expect$4;
+    reg  [7:0] opnd_expect$5;
+    reg  [7:0] opnd_expect$6;
+    reg  [7:0] opnd_hot$0;
+    reg  [7:0] opnd_hot$1;
+    reg  [7:0] opnd_hot$2;
+    reg  [7:0] opnd_hot$3;
+    reg  [7:0] opnd_hot$4;
+    reg  [7:0] opnd_hot$5;
+    reg  [7:0] opnd_hot$6;
     reg  opnd_bad$0;
     reg  opnd_bad$1;
     reg  opnd_bad$2;
@@ -13866,58 +13874,65 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
             opnd_required$4 = ptx_hint;
             opnd_null$4 = ~ptx_hint;
         end
-        opnd_count$0 = zero_byte;
-        opnd_count$1 = opnd_count$0;
+        opnd_expect$0 = hot_one;
+        opnd_expect$1 = opnd_expect$0;
         if (|opnd$0) begin
-            opnd_count$1 = opnd_count$0 + one_byte;
+            opnd_expect$1 = opnd_expect$0 << 32'h1;
         end
-        opnd_count$2 = opnd_count$1;
+        opnd_expect$2 = opnd_expect$1;
         if (|opnd$1) begin
-            opnd_count$2 = opnd_count$1 + one_byte;
+            opnd_expect$2 = opnd_expect$1 << 32'h1;
         end
-        opnd_count$3 = opnd_count$2;
+        opnd_expect$3 = opnd_expect$2;
         if (|opnd$2) begin
-            opnd_count$3 = opnd_count$2 + one_byte;
+            opnd_expect$3 = opnd_expect$2 << 32'h1;
         end
-        opnd_count$4 = opnd_count$3;
+        opnd_expect$4 = opnd_expect$3;
         if (|opnd$3) begin
-            opnd_count$4 = opnd_count$3 + one_byte;
+            opnd_expect$4 = opnd_expect$3 << 32'h1;
         end
-        opnd_count$5 = opnd_count$4;
+        opnd_expect$5 = opnd_expect$4;
         if (|opnd$4) begin
-            opnd_count$5 = opnd_count$4 + one_byte;
+            opnd_expect$5 = opnd_expect$4 << 32'h1;
         end
-        opnd_count$6 = opnd_count$5;
+        opnd_expect$6 = opnd_expect$5;
         if (|opnd$5) begin
-            opnd_count$6 = opnd_count$5 + one_byte;
+            opnd_expect$6 = opnd_expect$5 << 32'h1;
         end
+        opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
         opnd_bad$0 = opnd_required$0;
         if (|opnd$0) begin
-            opnd_bad$0 = opnd_null$0 | (opnd$0 != (opnd_count$0 + one_byte));
+            opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
         end
+        opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
         opnd_bad$1 = opnd_required$1;
         if (|opnd$1) begin
-            opnd_bad$1 = opnd_null$1 | (opnd$1 != (opnd_count$1 + one_byte));
+            opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
         end
+        opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
         opnd_bad$2 = opnd_required$2;
         if (|opnd$2) begin
-            opnd_bad$2 = opnd_null$2 | (opnd$2 != (opnd_count$2 + one_byte));
+            opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
         end
+        opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
         opnd_bad$3 = opnd_required$3;
         if (|opnd$3) begin
-            opnd_bad$3 = opnd_null$3 | (opnd$3 != (opnd_count$3 + one_byte));
+            opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
         end
+        opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
         opnd_bad$4 = opnd_required$4;
         if (|opnd$4) begin
-            opnd_bad$4 = opnd_null$4 | (opnd$4 != (opnd_count$4 + one_byte));
+            opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
         end
+        opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
         opnd_bad$5 = opnd_required$5;
         if (|opnd$5) begin
-            opnd_bad$5 = opnd_null$5 | (opnd$5 != (opnd_count$5 + one_byte));
+            opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
         end
+        opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
         opnd_bad$6 = opnd_required$6;
         if (|opnd$6) begin
-            opnd_bad$6 = opnd_null$6 | (opnd$6 != (opnd_count$6 + one_byte));
+            opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
         end
         bad_operands = 1'b0;
         if (opnd_bad$0) begin
@@ -19518,6 +19533,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     output reg  [31:0] next_height;
     output reg  [31:0] next_depth;
     
+    // Constant declarations
+    localparam  zero_wide = 64'h0;
+    
     // Stub signals
     reg  [31:0] extent$level;
     reg  [63:0] extent$level_base;
@@ -19531,9 +19549,11 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     reg  [2:0] extent$surf_kind;
     reg  [31:0] extent$surf_array;
     reg  [31:0] extent$surf_levels;
-    wire  [31:0] extent$first_a;
-    wire  [31:0] extent$first_b;
-    wire  [63:0] extent$first_c;
+    wire  [31:0] extent$walk_a;
+    wire  [31:0] extent$walk_b;
+    wire  [31:0] extent$rows;
+    wire  [63:0] extent$wide_v_out;
+    wire  extent$at_lod;
     wire  [31:0] extent$second_b;
     wire  [63:0] extent$second_c;
     wire  extent$ready;
@@ -19542,10 +19562,14 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     wire  [31:0] extent$next_width;
     wire  [31:0] extent$next_height;
     wire  [31:0] extent$next_depth;
-    reg  [31:0] first_mul$a;
-    reg  [31:0] first_mul$b;
-    reg  [63:0] first_mul$c;
-    wire  [63:0] first_mul$result;
+    reg  [31:0] walk_mul$a;
+    reg  [31:0] walk_mul$b;
+    reg  [63:0] walk_mul$c;
+    wire  [63:0] walk_mul$result;
+    reg  [31:0] lane_mul$a;
+    reg  [31:0] lane_mul$b;
+    reg  [63:0] lane_mul$c;
+    wire  [63:0] lane_mul$result;
     
     // Sub module instances
     atomic_unit_l8_w32_int$typed_step$extent extent(
@@ -19561,9 +19585,11 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         .surf_kind(extent$surf_kind),
         .surf_array(extent$surf_array),
         .surf_levels(extent$surf_levels),
-        .first_a(extent$first_a),
-        .first_b(extent$first_b),
-        .first_c(extent$first_c),
+        .walk_a(extent$walk_a),
+        .walk_b(extent$walk_b),
+        .rows(extent$rows),
+        .wide_v_out(extent$wide_v_out),
+        .at_lod(extent$at_lod),
         .second_b(extent$second_b),
         .second_c(extent$second_c),
         .ready(extent$ready),
@@ -19573,11 +19599,17 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         .next_height(extent$next_height),
         .next_depth(extent$next_depth)
     );
-    atomic_unit_l8_w32_int$typed_step$first_mul first_mul(
-        .a(first_mul$a),
-        .b(first_mul$b),
-        .c(first_mul$c),
-        .result(first_mul$result)
+    atomic_unit_l8_w32_int$typed_step$walk_mul walk_mul(
+        .a(walk_mul$a),
+        .b(walk_mul$b),
+        .c(walk_mul$c),
+        .result(walk_mul$result)
+    );
+    atomic_unit_l8_w32_int$typed_step$lane_mul lane_mul(
+        .a(lane_mul$a),
+        .b(lane_mul$b),
+        .c(lane_mul$c),
+        .result(lane_mul$result)
     );
     
     // Update code
@@ -19594,10 +19626,16 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         extent$surf_kind = surf_kind;
         extent$surf_array = surf_array;
         extent$surf_levels = surf_levels;
-        first_mul$a = extent$first_a;
-        first_mul$b = extent$first_b;
-        first_mul$c = extent$first_c;
-        first = first_mul$result;
+        walk_mul$a = extent$walk_a;
+        walk_mul$b = extent$walk_b;
+        walk_mul$c = zero_wide;
+        lane_mul$a = coord_r;
+        lane_mul$b = extent$rows;
+        lane_mul$c = extent$wide_v_out;
+        first = walk_mul$result;
+        if (extent$at_lod) begin
+            first = lane_mul$result;
+        end
         second_b = extent$second_b;
         second_c = extent$second_c;
         out_of_bounds = extent$out_of_bounds;
@@ -19611,7 +19649,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
 endmodule // atomic_unit_l8_w32_int$typed_step
 
 
-module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,first_a,first_b,first_c,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
+module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,rows,wide_v_out,at_lod,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
@@ -19626,9 +19664,11 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
     input wire  [31:0] surf_levels;
-    output reg  [31:0] first_a;
-    output reg  [31:0] first_b;
-    output reg  [63:0] first_c;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
+    output reg  [31:0] rows;
+    output reg  [63:0] wide_v_out;
+    output reg  at_lod;
     output reg  [31:0] second_b;
     output reg  [63:0] second_c;
     output reg  ready;
@@ -19644,7 +19684,6 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     localparam  kind_2d_array = 3'b11;
     localparam  kind_3d = 3'b100;
     localparam  one = 32'h1;
-    localparam  zero_wide = 64'h0;
     
     // Stub signals
     reg  [31:0] wide_u$narrow;
@@ -19660,7 +19699,6 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     reg  [31:0] slices_at;
     reg  sizes_constant;
     reg  lod_out_of_range;
-    reg  at_lod;
     
     // Sub module instances
     atomic_unit_l8_w32_int$typed_step$extent$wide_u wide_u(
@@ -19711,20 +19749,18 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
         end
         lod_out_of_range = coord_lod >= surf_levels;
         at_lod = level == coord_lod;
-        first_a = width_at;
-        first_b = rows_at;
-        first_c = zero_wide;
+        walk_a = width_at;
+        walk_b = rows_at;
+        rows = rows_at;
+        wide_v_out = wide_v$wide;
         second_b = slices_at;
         second_c = level_base;
         if (sizes_constant) begin
-            first_a = rows_at;
-            first_b = slices_at;
+            walk_a = rows_at;
+            walk_b = slices_at;
             second_b = coord_lod - level;
         end
         if (at_lod) begin
-            first_a = coord_r;
-            first_b = rows_at;
-            first_c = wide_v$wide;
             second_b = width_at;
             second_c = level_base + wide_u$wide;
         end
@@ -19761,7 +19797,7 @@ module atomic_unit_l8_w32_int$typed_step$extent$wide_v(narrow,wide);
 endmodule // atomic_unit_l8_w32_int$typed_step$extent$wide_v
 
 
-module atomic_unit_l8_w32_int$typed_step$first_mul(a,b,c,result);
+module atomic_unit_l8_w32_int$typed_step$lane_mul(a,b,c,result);
     
     // Module arguments
     input wire  [31:0] a;
@@ -19771,7 +19807,20 @@ module atomic_unit_l8_w32_int$typed_step$first_mul(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$typed_step$first_mul
+endmodule // atomic_unit_l8_w32_int$typed_step$lane_mul
+
+
+module atomic_unit_l8_w32_int$typed_step$walk_mul(a,b,c,result);
+    
+    // Module arguments
+    input wire  [31:0] a;
+    input wire  [31:0] b;
+    input wire  [63:0] c;
+    output reg  [63:0] result;
+    
+    // Update code (custom)
+    always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
+endmodule // atomic_unit_l8_w32_int$typed_step$walk_mul
 
 
 module atomic_unit_l8_w32_int$typed_width(d,q,clock);
