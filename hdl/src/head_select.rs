@@ -158,6 +158,23 @@ pub struct HeadSelect {
     late_line_bits: Signal<Local, Bits<LINE_BITS>>,
     with_late: Signal<Local, Bits<LINE_BITS>>,
     /// stage k's write touches the head's bytes / writes exactly them with a ready value
+    // ---- the wide fields' 8-way mux as a tree of 2:1 muxes on head's bits
+    // (an `if head == k` chain is priority logic synthesis does not flatten) ----
+    pick1_rdata: [Signal<Local, Bits<LINE_BITS>>; 4],
+    pick2_rdata: [Signal<Local, Bits<LINE_BITS>>; 2],
+    pick1_fwd_data: [Signal<Local, Bits<LINE_BITS>>; 4],
+    pick2_fwd_data: [Signal<Local, Bits<LINE_BITS>>; 2],
+    pick1_fwd_mask: [Signal<Local, Bits<LINE_BITS>>; 4],
+    pick2_fwd_mask: [Signal<Local, Bits<LINE_BITS>>; 2],
+    pick1_line: [Signal<Local, Bits<64>>; 4],
+    pick2_line: [Signal<Local, Bits<64>>; 2],
+    pick1_src0: [Signal<Local, Bits<LINE_BITS>>; 4],
+    pick2_src0: [Signal<Local, Bits<LINE_BITS>>; 2],
+    pick1_src1: [Signal<Local, Bits<LINE_BITS>>; 4],
+    pick2_src1: [Signal<Local, Bits<LINE_BITS>>; 2],
+    /// bit offsets are byte multiples: masking the low 3 bits to constant
+    /// zeros lets synthesis build byte shifters (4 levels, not 7)
+    byte_aligned: Constant<Bits<7>>,
     ahead_hit: [Signal<Local, Bit>; AHEAD_STAGES],
     ahead_takes: [Signal<Local, Bit>; AHEAD_STAGES],
     /// a younger stage than k already hit
@@ -235,6 +252,19 @@ impl Default for HeadSelect {
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
             size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
+            pick1_rdata: Default::default(),
+            pick2_rdata: Default::default(),
+            pick1_fwd_data: Default::default(),
+            pick2_fwd_data: Default::default(),
+            pick1_fwd_mask: Default::default(),
+            pick2_fwd_mask: Default::default(),
+            pick1_line: Default::default(),
+            pick2_line: Default::default(),
+            pick1_src0: Default::default(),
+            pick2_src0: Default::default(),
+            pick1_src1: Default::default(),
+            pick2_src1: Default::default(),
+            byte_aligned: Constant::new(0x78u64.to_bits()),
             zero_line: Constant::new(0u64.to_bits()),
             zero_addr: Constant::new(0u64.to_bits()),
             zero_enables: Constant::new(0u64.to_bits()),
@@ -268,18 +298,12 @@ impl Logic for HeadSelect {
         self.valid.next = false;
         self.kind.next = self.zero_kind.val();
         self.returned.next = false;
-        self.rdata.next = self.zero_line.val();
-        self.fwd_data.next = self.zero_line.val();
-        self.fwd_mask.next = self.zero_line.val();
-        self.line.next = self.zero_addr.val();
         self.space.next = false;
         self.bit_offset.next = self.zero_bit_offset.val();
         self.size.next = self.zero_size.val();
         self.alu_op.next = self.zero_op.val();
         self.alu_ty.next = self.zero_ty.val();
         self.alu_ftz.next = false;
-        self.src0.next = self.zero_line.val();
-        self.src1.next = self.zero_line.val();
         self.lane.next = self.zero_lane.val();
         self.elem.next = self.zero_elem.val();
         self.result_shift.next = self.zero_bit_offset.val();
@@ -292,18 +316,12 @@ impl Logic for HeadSelect {
                 self.valid.next = self.ent_valid[k].val();
                 self.kind.next = self.ent_kind[k].val();
                 self.returned.next = self.ent_returned[k].val();
-                self.rdata.next = self.ent_rdata[k].val();
-                self.fwd_data.next = self.ent_fwd_data[k].val();
-                self.fwd_mask.next = self.ent_fwd_mask[k].val();
-                self.line.next = self.ent_line[k].val();
                 self.space.next = self.ent_space[k].val();
                 self.bit_offset.next = self.ent_bit_offset[k].val();
                 self.size.next = self.ent_size[k].val();
                 self.alu_op.next = self.ent_op[k].val();
                 self.alu_ty.next = self.ent_ty[k].val();
                 self.alu_ftz.next = self.ent_ftz[k].val();
-                self.src0.next = self.ent_src0[k].val();
-                self.src1.next = self.ent_src1[k].val();
                 self.lane.next = self.ent_lane[k].val();
                 self.elem.next = self.ent_elem[k].val();
                 self.result_shift.next = self.ent_result_shift[k].val();
@@ -312,6 +330,102 @@ impl Logic for HeadSelect {
                 self.msg_last.next = self.ent_msg_last[k].val();
                 self.error.next = self.ent_error[k].val();
             }
+        }
+        for j in 0..4 {
+            self.pick1_rdata[j].next = self.ent_rdata[2 * j].val();
+            if self.head.val().get_bit(0) {
+                self.pick1_rdata[j].next = self.ent_rdata[2 * j + 1].val();
+            }
+        }
+        for j in 0..2 {
+            self.pick2_rdata[j].next = self.pick1_rdata[2 * j].val();
+            if self.head.val().get_bit(1) {
+                self.pick2_rdata[j].next = self.pick1_rdata[2 * j + 1].val();
+            }
+        }
+        self.rdata.next = self.pick2_rdata[0].val();
+        if self.head.val().get_bit(2) {
+            self.rdata.next = self.pick2_rdata[1].val();
+        }
+        for j in 0..4 {
+            self.pick1_fwd_data[j].next = self.ent_fwd_data[2 * j].val();
+            if self.head.val().get_bit(0) {
+                self.pick1_fwd_data[j].next = self.ent_fwd_data[2 * j + 1].val();
+            }
+        }
+        for j in 0..2 {
+            self.pick2_fwd_data[j].next = self.pick1_fwd_data[2 * j].val();
+            if self.head.val().get_bit(1) {
+                self.pick2_fwd_data[j].next = self.pick1_fwd_data[2 * j + 1].val();
+            }
+        }
+        self.fwd_data.next = self.pick2_fwd_data[0].val();
+        if self.head.val().get_bit(2) {
+            self.fwd_data.next = self.pick2_fwd_data[1].val();
+        }
+        for j in 0..4 {
+            self.pick1_fwd_mask[j].next = self.ent_fwd_mask[2 * j].val();
+            if self.head.val().get_bit(0) {
+                self.pick1_fwd_mask[j].next = self.ent_fwd_mask[2 * j + 1].val();
+            }
+        }
+        for j in 0..2 {
+            self.pick2_fwd_mask[j].next = self.pick1_fwd_mask[2 * j].val();
+            if self.head.val().get_bit(1) {
+                self.pick2_fwd_mask[j].next = self.pick1_fwd_mask[2 * j + 1].val();
+            }
+        }
+        self.fwd_mask.next = self.pick2_fwd_mask[0].val();
+        if self.head.val().get_bit(2) {
+            self.fwd_mask.next = self.pick2_fwd_mask[1].val();
+        }
+        for j in 0..4 {
+            self.pick1_line[j].next = self.ent_line[2 * j].val();
+            if self.head.val().get_bit(0) {
+                self.pick1_line[j].next = self.ent_line[2 * j + 1].val();
+            }
+        }
+        for j in 0..2 {
+            self.pick2_line[j].next = self.pick1_line[2 * j].val();
+            if self.head.val().get_bit(1) {
+                self.pick2_line[j].next = self.pick1_line[2 * j + 1].val();
+            }
+        }
+        self.line.next = self.pick2_line[0].val();
+        if self.head.val().get_bit(2) {
+            self.line.next = self.pick2_line[1].val();
+        }
+        for j in 0..4 {
+            self.pick1_src0[j].next = self.ent_src0[2 * j].val();
+            if self.head.val().get_bit(0) {
+                self.pick1_src0[j].next = self.ent_src0[2 * j + 1].val();
+            }
+        }
+        for j in 0..2 {
+            self.pick2_src0[j].next = self.pick1_src0[2 * j].val();
+            if self.head.val().get_bit(1) {
+                self.pick2_src0[j].next = self.pick1_src0[2 * j + 1].val();
+            }
+        }
+        self.src0.next = self.pick2_src0[0].val();
+        if self.head.val().get_bit(2) {
+            self.src0.next = self.pick2_src0[1].val();
+        }
+        for j in 0..4 {
+            self.pick1_src1[j].next = self.ent_src1[2 * j].val();
+            if self.head.val().get_bit(0) {
+                self.pick1_src1[j].next = self.ent_src1[2 * j + 1].val();
+            }
+        }
+        for j in 0..2 {
+            self.pick2_src1[j].next = self.pick1_src1[2 * j].val();
+            if self.head.val().get_bit(1) {
+                self.pick2_src1[j].next = self.pick1_src1[2 * j + 1].val();
+            }
+        }
+        self.src1.next = self.pick2_src1[0].val();
+        if self.head.val().get_bit(2) {
+            self.src1.next = self.pick2_src1[1].val();
         }
         self.size_code.next = self.size.val();
         self.elem_mask.next = self.zero_line.val();
@@ -329,10 +443,10 @@ impl Logic for HeadSelect {
         self.late_mask.next = self.zero_line.val();
         for s in 0..5 {
             if self.late_size.val().index() == s {
-                self.late_mask.next = self.size_masks[s].val() << self.late_bit_offset.val();
+                self.late_mask.next = self.size_masks[s].val() << (self.late_bit_offset.val() & self.byte_aligned.val());
             }
         }
-        self.late_line_bits.next = self.late_value.val() << self.late_bit_offset.val();
+        self.late_line_bits.next = self.late_value.val() << (self.late_bit_offset.val() & self.byte_aligned.val());
         self.late_hit.next = (self.late_writes.val() & (self.late_line.val() == self.line.val()))
             & (self.late_space.val() == self.space.val());
         self.with_late.next = self.merged.val();
@@ -340,7 +454,7 @@ impl Logic for HeadSelect {
             self.with_late.next =
                 (self.merged.val() & !self.late_mask.val()) | (self.late_line_bits.val() & self.late_mask.val());
         }
-        self.old_value.next = (self.with_late.val() >> self.bit_offset.val()) & self.elem_mask.val();
+        self.old_value.next = (self.with_late.val() >> (self.bit_offset.val() & self.byte_aligned.val())) & self.elem_mask.val();
 
         // the operations in the execute stages: the youngest that writes
         // any of the head's bytes decides

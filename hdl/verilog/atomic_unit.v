@@ -12691,6 +12691,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     localparam  zero_ty = 4'h0;
     localparam  zero_lane = 5'b0;
     localparam  zero_elem = 3'b0;
+    localparam  byte_aligned = 7'b1111000;
     
     // Local signals
     reg  [2:0] size;
@@ -12704,6 +12705,42 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  [127:0] late_mask;
     reg  [127:0] late_line_bits;
     reg  [127:0] with_late;
+    reg  [127:0] pick1_rdata$0;
+    reg  [127:0] pick1_rdata$1;
+    reg  [127:0] pick1_rdata$2;
+    reg  [127:0] pick1_rdata$3;
+    reg  [127:0] pick2_rdata$0;
+    reg  [127:0] pick2_rdata$1;
+    reg  [127:0] pick1_fwd_data$0;
+    reg  [127:0] pick1_fwd_data$1;
+    reg  [127:0] pick1_fwd_data$2;
+    reg  [127:0] pick1_fwd_data$3;
+    reg  [127:0] pick2_fwd_data$0;
+    reg  [127:0] pick2_fwd_data$1;
+    reg  [127:0] pick1_fwd_mask$0;
+    reg  [127:0] pick1_fwd_mask$1;
+    reg  [127:0] pick1_fwd_mask$2;
+    reg  [127:0] pick1_fwd_mask$3;
+    reg  [127:0] pick2_fwd_mask$0;
+    reg  [127:0] pick2_fwd_mask$1;
+    reg  [63:0] pick1_line$0;
+    reg  [63:0] pick1_line$1;
+    reg  [63:0] pick1_line$2;
+    reg  [63:0] pick1_line$3;
+    reg  [63:0] pick2_line$0;
+    reg  [63:0] pick2_line$1;
+    reg  [127:0] pick1_src0$0;
+    reg  [127:0] pick1_src0$1;
+    reg  [127:0] pick1_src0$2;
+    reg  [127:0] pick1_src0$3;
+    reg  [127:0] pick2_src0$0;
+    reg  [127:0] pick2_src0$1;
+    reg  [127:0] pick1_src1$0;
+    reg  [127:0] pick1_src1$1;
+    reg  [127:0] pick1_src1$2;
+    reg  [127:0] pick1_src1$3;
+    reg  [127:0] pick2_src1$0;
+    reg  [127:0] pick2_src1$1;
     reg  ahead_hit$0;
     reg  ahead_hit$1;
     reg  ahead_hit$2;
@@ -12722,18 +12759,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         valid = 1'b0;
         kind = zero_kind;
         returned = 1'b0;
-        rdata = zero_line;
-        fwd_data = zero_line;
-        fwd_mask = zero_line;
-        line = zero_addr;
         space = 1'b0;
         bit_offset = zero_bit_offset;
         size = zero_size;
         alu_op = zero_op;
         alu_ty = zero_ty;
         alu_ftz = 1'b0;
-        src0 = zero_line;
-        src1 = zero_line;
         lane = zero_lane;
         elem = zero_elem;
         result_shift = zero_bit_offset;
@@ -12745,18 +12776,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$0;
             kind = ent_kind$0;
             returned = ent_returned$0;
-            rdata = ent_rdata$0;
-            fwd_data = ent_fwd_data$0;
-            fwd_mask = ent_fwd_mask$0;
-            line = ent_line$0;
             space = ent_space$0;
             bit_offset = ent_bit_offset$0;
             size = ent_size$0;
             alu_op = ent_op$0;
             alu_ty = ent_ty$0;
             alu_ftz = ent_ftz$0;
-            src0 = ent_src0$0;
-            src1 = ent_src1$0;
             lane = ent_lane$0;
             elem = ent_elem$0;
             result_shift = ent_result_shift$0;
@@ -12769,18 +12794,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$1;
             kind = ent_kind$1;
             returned = ent_returned$1;
-            rdata = ent_rdata$1;
-            fwd_data = ent_fwd_data$1;
-            fwd_mask = ent_fwd_mask$1;
-            line = ent_line$1;
             space = ent_space$1;
             bit_offset = ent_bit_offset$1;
             size = ent_size$1;
             alu_op = ent_op$1;
             alu_ty = ent_ty$1;
             alu_ftz = ent_ftz$1;
-            src0 = ent_src0$1;
-            src1 = ent_src1$1;
             lane = ent_lane$1;
             elem = ent_elem$1;
             result_shift = ent_result_shift$1;
@@ -12793,18 +12812,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$2;
             kind = ent_kind$2;
             returned = ent_returned$2;
-            rdata = ent_rdata$2;
-            fwd_data = ent_fwd_data$2;
-            fwd_mask = ent_fwd_mask$2;
-            line = ent_line$2;
             space = ent_space$2;
             bit_offset = ent_bit_offset$2;
             size = ent_size$2;
             alu_op = ent_op$2;
             alu_ty = ent_ty$2;
             alu_ftz = ent_ftz$2;
-            src0 = ent_src0$2;
-            src1 = ent_src1$2;
             lane = ent_lane$2;
             elem = ent_elem$2;
             result_shift = ent_result_shift$2;
@@ -12817,18 +12830,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$3;
             kind = ent_kind$3;
             returned = ent_returned$3;
-            rdata = ent_rdata$3;
-            fwd_data = ent_fwd_data$3;
-            fwd_mask = ent_fwd_mask$3;
-            line = ent_line$3;
             space = ent_space$3;
             bit_offset = ent_bit_offset$3;
             size = ent_size$3;
             alu_op = ent_op$3;
             alu_ty = ent_ty$3;
             alu_ftz = ent_ftz$3;
-            src0 = ent_src0$3;
-            src1 = ent_src1$3;
             lane = ent_lane$3;
             elem = ent_elem$3;
             result_shift = ent_result_shift$3;
@@ -12841,18 +12848,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$4;
             kind = ent_kind$4;
             returned = ent_returned$4;
-            rdata = ent_rdata$4;
-            fwd_data = ent_fwd_data$4;
-            fwd_mask = ent_fwd_mask$4;
-            line = ent_line$4;
             space = ent_space$4;
             bit_offset = ent_bit_offset$4;
             size = ent_size$4;
             alu_op = ent_op$4;
             alu_ty = ent_ty$4;
             alu_ftz = ent_ftz$4;
-            src0 = ent_src0$4;
-            src1 = ent_src1$4;
             lane = ent_lane$4;
             elem = ent_elem$4;
             result_shift = ent_result_shift$4;
@@ -12865,18 +12866,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$5;
             kind = ent_kind$5;
             returned = ent_returned$5;
-            rdata = ent_rdata$5;
-            fwd_data = ent_fwd_data$5;
-            fwd_mask = ent_fwd_mask$5;
-            line = ent_line$5;
             space = ent_space$5;
             bit_offset = ent_bit_offset$5;
             size = ent_size$5;
             alu_op = ent_op$5;
             alu_ty = ent_ty$5;
             alu_ftz = ent_ftz$5;
-            src0 = ent_src0$5;
-            src1 = ent_src1$5;
             lane = ent_lane$5;
             elem = ent_elem$5;
             result_shift = ent_result_shift$5;
@@ -12889,18 +12884,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$6;
             kind = ent_kind$6;
             returned = ent_returned$6;
-            rdata = ent_rdata$6;
-            fwd_data = ent_fwd_data$6;
-            fwd_mask = ent_fwd_mask$6;
-            line = ent_line$6;
             space = ent_space$6;
             bit_offset = ent_bit_offset$6;
             size = ent_size$6;
             alu_op = ent_op$6;
             alu_ty = ent_ty$6;
             alu_ftz = ent_ftz$6;
-            src0 = ent_src0$6;
-            src1 = ent_src1$6;
             lane = ent_lane$6;
             elem = ent_elem$6;
             result_shift = ent_result_shift$6;
@@ -12913,18 +12902,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$7;
             kind = ent_kind$7;
             returned = ent_returned$7;
-            rdata = ent_rdata$7;
-            fwd_data = ent_fwd_data$7;
-            fwd_mask = ent_fwd_mask$7;
-            line = ent_line$7;
             space = ent_space$7;
             bit_offset = ent_bit_offset$7;
             size = ent_size$7;
             alu_op = ent_op$7;
             alu_ty = ent_ty$7;
             alu_ftz = ent_ftz$7;
-            src0 = ent_src0$7;
-            src1 = ent_src1$7;
             lane = ent_lane$7;
             elem = ent_elem$7;
             result_shift = ent_result_shift$7;
@@ -12932,6 +12915,174 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             result_last = ent_result_last$7;
             msg_last = ent_msg_last$7;
             error = ent_error$7;
+        end
+        pick1_rdata$0 = ent_rdata$0;
+        if (head[32'h0]) begin
+            pick1_rdata$0 = ent_rdata$1;
+        end
+        pick1_rdata$1 = ent_rdata$2;
+        if (head[32'h0]) begin
+            pick1_rdata$1 = ent_rdata$3;
+        end
+        pick1_rdata$2 = ent_rdata$4;
+        if (head[32'h0]) begin
+            pick1_rdata$2 = ent_rdata$5;
+        end
+        pick1_rdata$3 = ent_rdata$6;
+        if (head[32'h0]) begin
+            pick1_rdata$3 = ent_rdata$7;
+        end
+        pick2_rdata$0 = pick1_rdata$0;
+        if (head[32'h1]) begin
+            pick2_rdata$0 = pick1_rdata$1;
+        end
+        pick2_rdata$1 = pick1_rdata$2;
+        if (head[32'h1]) begin
+            pick2_rdata$1 = pick1_rdata$3;
+        end
+        rdata = pick2_rdata$0;
+        if (head[32'h2]) begin
+            rdata = pick2_rdata$1;
+        end
+        pick1_fwd_data$0 = ent_fwd_data$0;
+        if (head[32'h0]) begin
+            pick1_fwd_data$0 = ent_fwd_data$1;
+        end
+        pick1_fwd_data$1 = ent_fwd_data$2;
+        if (head[32'h0]) begin
+            pick1_fwd_data$1 = ent_fwd_data$3;
+        end
+        pick1_fwd_data$2 = ent_fwd_data$4;
+        if (head[32'h0]) begin
+            pick1_fwd_data$2 = ent_fwd_data$5;
+        end
+        pick1_fwd_data$3 = ent_fwd_data$6;
+        if (head[32'h0]) begin
+            pick1_fwd_data$3 = ent_fwd_data$7;
+        end
+        pick2_fwd_data$0 = pick1_fwd_data$0;
+        if (head[32'h1]) begin
+            pick2_fwd_data$0 = pick1_fwd_data$1;
+        end
+        pick2_fwd_data$1 = pick1_fwd_data$2;
+        if (head[32'h1]) begin
+            pick2_fwd_data$1 = pick1_fwd_data$3;
+        end
+        fwd_data = pick2_fwd_data$0;
+        if (head[32'h2]) begin
+            fwd_data = pick2_fwd_data$1;
+        end
+        pick1_fwd_mask$0 = ent_fwd_mask$0;
+        if (head[32'h0]) begin
+            pick1_fwd_mask$0 = ent_fwd_mask$1;
+        end
+        pick1_fwd_mask$1 = ent_fwd_mask$2;
+        if (head[32'h0]) begin
+            pick1_fwd_mask$1 = ent_fwd_mask$3;
+        end
+        pick1_fwd_mask$2 = ent_fwd_mask$4;
+        if (head[32'h0]) begin
+            pick1_fwd_mask$2 = ent_fwd_mask$5;
+        end
+        pick1_fwd_mask$3 = ent_fwd_mask$6;
+        if (head[32'h0]) begin
+            pick1_fwd_mask$3 = ent_fwd_mask$7;
+        end
+        pick2_fwd_mask$0 = pick1_fwd_mask$0;
+        if (head[32'h1]) begin
+            pick2_fwd_mask$0 = pick1_fwd_mask$1;
+        end
+        pick2_fwd_mask$1 = pick1_fwd_mask$2;
+        if (head[32'h1]) begin
+            pick2_fwd_mask$1 = pick1_fwd_mask$3;
+        end
+        fwd_mask = pick2_fwd_mask$0;
+        if (head[32'h2]) begin
+            fwd_mask = pick2_fwd_mask$1;
+        end
+        pick1_line$0 = ent_line$0;
+        if (head[32'h0]) begin
+            pick1_line$0 = ent_line$1;
+        end
+        pick1_line$1 = ent_line$2;
+        if (head[32'h0]) begin
+            pick1_line$1 = ent_line$3;
+        end
+        pick1_line$2 = ent_line$4;
+        if (head[32'h0]) begin
+            pick1_line$2 = ent_line$5;
+        end
+        pick1_line$3 = ent_line$6;
+        if (head[32'h0]) begin
+            pick1_line$3 = ent_line$7;
+        end
+        pick2_line$0 = pick1_line$0;
+        if (head[32'h1]) begin
+            pick2_line$0 = pick1_line$1;
+        end
+        pick2_line$1 = pick1_line$2;
+        if (head[32'h1]) begin
+            pick2_line$1 = pick1_line$3;
+        end
+        line = pick2_line$0;
+        if (head[32'h2]) begin
+            line = pick2_line$1;
+        end
+        pick1_src0$0 = ent_src0$0;
+        if (head[32'h0]) begin
+            pick1_src0$0 = ent_src0$1;
+        end
+        pick1_src0$1 = ent_src0$2;
+        if (head[32'h0]) begin
+            pick1_src0$1 = ent_src0$3;
+        end
+        pick1_src0$2 = ent_src0$4;
+        if (head[32'h0]) begin
+            pick1_src0$2 = ent_src0$5;
+        end
+        pick1_src0$3 = ent_src0$6;
+        if (head[32'h0]) begin
+            pick1_src0$3 = ent_src0$7;
+        end
+        pick2_src0$0 = pick1_src0$0;
+        if (head[32'h1]) begin
+            pick2_src0$0 = pick1_src0$1;
+        end
+        pick2_src0$1 = pick1_src0$2;
+        if (head[32'h1]) begin
+            pick2_src0$1 = pick1_src0$3;
+        end
+        src0 = pick2_src0$0;
+        if (head[32'h2]) begin
+            src0 = pick2_src0$1;
+        end
+        pick1_src1$0 = ent_src1$0;
+        if (head[32'h0]) begin
+            pick1_src1$0 = ent_src1$1;
+        end
+        pick1_src1$1 = ent_src1$2;
+        if (head[32'h0]) begin
+            pick1_src1$1 = ent_src1$3;
+        end
+        pick1_src1$2 = ent_src1$4;
+        if (head[32'h0]) begin
+            pick1_src1$2 = ent_src1$5;
+        end
+        pick1_src1$3 = ent_src1$6;
+        if (head[32'h0]) begin
+            pick1_src1$3 = ent_src1$7;
+        end
+        pick2_src1$0 = pick1_src1$0;
+        if (head[32'h1]) begin
+            pick2_src1$0 = pick1_src1$1;
+        end
+        pick2_src1$1 = pick1_src1$2;
+        if (head[32'h1]) begin
+            pick2_src1$1 = pick1_src1$3;
+        end
+        src1 = pick2_src1$0;
+        if (head[32'h2]) begin
+            src1 = pick2_src1$1;
         end
         size_code = size;
         elem_mask = zero_line;
@@ -12960,27 +13111,27 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         merged = (rdata & ~fwd_mask) | (fwd_data & fwd_mask);
         late_mask = zero_line;
         if (late_size == 0) begin
-            late_mask = size_masks$0 << late_bit_offset;
+            late_mask = size_masks$0 << (late_bit_offset & byte_aligned);
         end
         if (late_size == 1) begin
-            late_mask = size_masks$1 << late_bit_offset;
+            late_mask = size_masks$1 << (late_bit_offset & byte_aligned);
         end
         if (late_size == 2) begin
-            late_mask = size_masks$2 << late_bit_offset;
+            late_mask = size_masks$2 << (late_bit_offset & byte_aligned);
         end
         if (late_size == 3) begin
-            late_mask = size_masks$3 << late_bit_offset;
+            late_mask = size_masks$3 << (late_bit_offset & byte_aligned);
         end
         if (late_size == 4) begin
-            late_mask = size_masks$4 << late_bit_offset;
+            late_mask = size_masks$4 << (late_bit_offset & byte_aligned);
         end
-        late_line_bits = late_value << late_bit_offset;
+        late_line_bits = late_value << (late_bit_offset & byte_aligned);
         late_hit = (late_writes & (late_line == line)) & (late_space == space);
         with_late = merged;
         if (late_hit) begin
             with_late = (merged & ~late_mask) | (late_line_bits & late_mask);
         end
-        old_value = (with_late >> bit_offset) & elem_mask;
+        old_value = (with_late >> (bit_offset & byte_aligned)) & elem_mask;
         hazard = 1'b0;
         ahead_hit$0 = ((ahead_writes$0 & (ahead_line$0 == line)) & (ahead_space$0 == space)) & |(ahead_byte_enables$0 & byte_enables);
         ahead_takes$0 = (ahead_byte_enables$0 == byte_enables) & ahead_ready$0;
