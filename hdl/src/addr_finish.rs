@@ -36,7 +36,11 @@ pub struct AddrFinish {
     pub elem_size: Signal<In, Bits<SIZE_BITS>>,
 
     // ---- the typed step: index = first * second_b + second_c ----
-    pub first: Signal<In, Bits<WIDE_BITS>>,
+    /// `first`: `lane_first` when `at_lod` (the lane's address), else
+    /// `walk_first` (a walk step).
+    pub walk_first: Signal<In, Bits<WIDE_BITS>>,
+    pub lane_first: Signal<In, Bits<WIDE_BITS>>,
+    pub at_lod: Signal<In, Bit>,
     pub second_b: Signal<In, Bits<COORD_BITS>>,
     pub second_c: Signal<In, Bits<WIDE_BITS>>,
     pub surf_base: Signal<In, Bits<WIDE_BITS>>,
@@ -75,7 +79,9 @@ impl Default for AddrFinish {
             typed: Default::default(),
             addr: Default::default(),
             elem_size: Default::default(),
-            first: Default::default(),
+            walk_first: Default::default(),
+            lane_first: Default::default(),
+            at_lod: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
             surf_base: Default::default(),
@@ -99,7 +105,10 @@ impl Logic for AddrFinish {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
-        self.second.a.next = self.first.val();
+        self.second.a.next = self.walk_first.val();
+        if self.at_lod.val() {
+            self.second.a.next = self.lane_first.val();
+        }
         self.second.b.next = self.second_b.val();
         self.second.c.next = self.second_c.val();
 

@@ -33,7 +33,8 @@
 //! operands (32-bit extents and coordinates), a [`MulAdd`] here does
 //! `first = a * b + c` (32 x 32 -> 64: two of them, one for walk steps on
 //! registers only and one for the lane's `r * rows + v`, so that the lod
-//! compare selects a product instead of a multiplier's operands) and
+//! compare selects a product, in the next stage, instead of a multiplier's
+//! operands) and
 //! `AddrFinish` a stage later
 //! `first * d + e` (64 x 32 -> 64 modulo 2^64, which is what the golden
 //! model's wrapping address is), both mapped to the part's multipliers. The
@@ -78,8 +79,13 @@ pub struct TypedAddr {
     /// step's operands are the lane's address and `out_of_bounds` holds.
     pub ready: Signal<Out, Bit>,
     pub out_of_bounds: Signal<Out, Bit>,
-    /// The step for `AddrFinish`: `index = first * second_b + second_c`.
-    pub first: Signal<Out, Bits<WIDE_BITS>>,
+    /// The step for `AddrFinish`: `index = first * second_b + second_c`,
+    /// `first` = `lane_first` at lod, else `walk_first`. Both products leave
+    /// the block and are registered: selected here, Yosys's `share` pass
+    /// would merge the two multipliers back into one behind an operand mux.
+    pub walk_first: Signal<Out, Bits<WIDE_BITS>>,
+    pub lane_first: Signal<Out, Bits<WIDE_BITS>>,
+    pub at_lod: Signal<Out, Bit>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
     /// The walk state after a walk step (`level_base` then comes from `AddrFinish`).
@@ -115,7 +121,9 @@ impl Default for TypedAddr {
             surf_levels: Default::default(),
             ready: Default::default(),
             out_of_bounds: Default::default(),
-            first: Default::default(),
+            walk_first: Default::default(),
+            lane_first: Default::default(),
+            at_lod: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
             next_level: Default::default(),
@@ -154,10 +162,9 @@ impl Logic for TypedAddr {
         self.lane_mul.c.next = self.extent.wide_v_out.val();
 
         // ---- result ----
-        self.first.next = self.walk_mul.result.val();
-        if self.extent.at_lod.val() {
-            self.first.next = self.lane_mul.result.val();
-        }
+        self.walk_first.next = self.walk_mul.result.val();
+        self.lane_first.next = self.lane_mul.result.val();
+        self.at_lod.next = self.extent.at_lod.val();
         self.second_b.next = self.extent.second_b.val();
         self.second_c.next = self.extent.second_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();

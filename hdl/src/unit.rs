@@ -247,7 +247,9 @@ pub struct AtomicUnit {
     /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
     t_addr: DFF<Bits<MEM_ADDR_BITS>>,
     /// the typed step's operands (`TypedAddr`)
-    t_first: DFF<Bits<64>>,
+    t_walk_first: DFF<Bits<64>>,
+    t_lane_first: DFF<Bits<64>>,
+    t_at_lod: DFF<Bit>,
     t_second_b: DFF<Bits<32>>,
     t_second_c: DFF<Bits<64>>,
     /// the message's typed surface (the issue stage's `ctx_*` move on to the next message)
@@ -681,7 +683,9 @@ impl AtomicUnit {
             t_walk: Default::default(),
             t_typed: Default::default(),
             t_addr: Default::default(),
-            t_first: Default::default(),
+            t_walk_first: Default::default(),
+            t_lane_first: Default::default(),
+            t_at_lod: Default::default(),
             t_second_b: Default::default(),
             t_second_c: Default::default(),
             t_surf_base: Default::default(),
@@ -979,7 +983,9 @@ impl Logic for AtomicUnit {
             t_walk,
             t_typed,
             t_addr,
-            t_first,
+            t_walk_first,
+            t_lane_first,
+            t_at_lod,
             t_second_b,
             t_second_c,
             t_surf_base,
@@ -1258,7 +1264,9 @@ impl Logic for AtomicUnit {
         self.addr_finish.typed.next = self.t_typed.q.val();
         self.addr_finish.addr.next = self.t_addr.q.val();
         self.addr_finish.elem_size.next = self.t_size.q.val();
-        self.addr_finish.first.next = self.t_first.q.val();
+        self.addr_finish.walk_first.next = self.t_walk_first.q.val();
+        self.addr_finish.lane_first.next = self.t_lane_first.q.val();
+        self.addr_finish.at_lod.next = self.t_at_lod.q.val();
         self.addr_finish.second_b.next = self.t_second_b.q.val();
         self.addr_finish.second_c.next = self.t_second_c.q.val();
         self.addr_finish.surf_base.next = self.t_surf_base.q.val();
@@ -1770,7 +1778,9 @@ impl Logic for AtomicUnit {
             self.t_walk.d.next = self.walk_push.val();
             self.t_typed.d.next = self.ctx_kind_typed.q.val();
             self.t_addr.d.next = self.addr_gen.addr.val();
-            self.t_first.d.next = self.typed_step.first.val();
+            self.t_walk_first.d.next = self.typed_step.walk_first.val();
+            self.t_lane_first.d.next = self.typed_step.lane_first.val();
+            self.t_at_lod.d.next = self.typed_step.at_lod.val();
             self.t_second_b.d.next = self.typed_step.second_b.val();
             self.t_second_c.d.next = self.typed_step.second_c.val();
             self.t_surf_base.d.next = self.ctx_surf_base.q.val();

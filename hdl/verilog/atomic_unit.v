@@ -152,7 +152,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] typed_step$surf_levels;
     wire  typed_step$ready;
     wire  typed_step$out_of_bounds;
-    wire  [63:0] typed_step$first;
+    wire  [63:0] typed_step$walk_first;
+    wire  [63:0] typed_step$lane_first;
+    wire  typed_step$at_lod;
     wire  [31:0] typed_step$second_b;
     wire  [63:0] typed_step$second_c;
     wire  [31:0] typed_step$next_level;
@@ -176,7 +178,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  addr_finish$typed;
     reg  [63:0] addr_finish$addr;
     reg  [2:0] addr_finish$elem_size;
-    reg  [63:0] addr_finish$first;
+    reg  [63:0] addr_finish$walk_first;
+    reg  [63:0] addr_finish$lane_first;
+    reg  addr_finish$at_lod;
     reg  [31:0] addr_finish$second_b;
     reg  [63:0] addr_finish$second_c;
     reg  [63:0] addr_finish$surf_base;
@@ -572,9 +576,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] t_addr$d;
     wire  [63:0] t_addr$q;
     reg  t_addr$clock;
-    reg  [63:0] t_first$d;
-    wire  [63:0] t_first$q;
-    reg  t_first$clock;
+    reg  [63:0] t_walk_first$d;
+    wire  [63:0] t_walk_first$q;
+    reg  t_walk_first$clock;
+    reg  [63:0] t_lane_first$d;
+    wire  [63:0] t_lane_first$q;
+    reg  t_lane_first$clock;
+    reg  t_at_lod$d;
+    wire  t_at_lod$q;
+    reg  t_at_lod$clock;
     reg  [31:0] t_second_b$d;
     wire  [31:0] t_second_b$q;
     reg  t_second_b$clock;
@@ -1694,7 +1704,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .surf_levels(typed_step$surf_levels),
         .ready(typed_step$ready),
         .out_of_bounds(typed_step$out_of_bounds),
-        .first(typed_step$first),
+        .walk_first(typed_step$walk_first),
+        .lane_first(typed_step$lane_first),
+        .at_lod(typed_step$at_lod),
         .second_b(typed_step$second_b),
         .second_c(typed_step$second_c),
         .next_level(typed_step$next_level),
@@ -1722,7 +1734,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .typed(addr_finish$typed),
         .addr(addr_finish$addr),
         .elem_size(addr_finish$elem_size),
-        .first(addr_finish$first),
+        .walk_first(addr_finish$walk_first),
+        .lane_first(addr_finish$lane_first),
+        .at_lod(addr_finish$at_lod),
         .second_b(addr_finish$second_b),
         .second_c(addr_finish$second_c),
         .surf_base(addr_finish$surf_base),
@@ -2217,10 +2231,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(t_addr$q),
         .clock(t_addr$clock)
     );
-    atomic_unit$t_first t_first(
-        .d(t_first$d),
-        .q(t_first$q),
-        .clock(t_first$clock)
+    atomic_unit$t_walk_first t_walk_first(
+        .d(t_walk_first$d),
+        .q(t_walk_first$q),
+        .clock(t_walk_first$clock)
+    );
+    atomic_unit$t_lane_first t_lane_first(
+        .d(t_lane_first$d),
+        .q(t_lane_first$q),
+        .clock(t_lane_first$clock)
+    );
+    atomic_unit$t_at_lod t_at_lod(
+        .d(t_at_lod$d),
+        .q(t_at_lod$q),
+        .clock(t_at_lod$clock)
     );
     atomic_unit$t_second_b t_second_b(
         .d(t_second_b$d),
@@ -3961,7 +3985,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         t_walk$clock = clock;
         t_typed$clock = clock;
         t_addr$clock = clock;
-        t_first$clock = clock;
+        t_walk_first$clock = clock;
+        t_lane_first$clock = clock;
+        t_at_lod$clock = clock;
         t_second_b$clock = clock;
         t_second_c$clock = clock;
         t_surf_base$clock = clock;
@@ -4162,7 +4188,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         t_walk$d = t_walk$q;
         t_typed$d = t_typed$q;
         t_addr$d = t_addr$q;
-        t_first$d = t_first$q;
+        t_walk_first$d = t_walk_first$q;
+        t_lane_first$d = t_lane_first$q;
+        t_at_lod$d = t_at_lod$q;
         t_second_b$d = t_second_b$q;
         t_second_c$d = t_second_c$q;
         t_surf_base$d = t_surf_base$q;
@@ -4751,7 +4779,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         addr_finish$typed = t_typed$q;
         addr_finish$addr = t_addr$q;
         addr_finish$elem_size = t_size$q;
-        addr_finish$first = t_first$q;
+        addr_finish$walk_first = t_walk_first$q;
+        addr_finish$lane_first = t_lane_first$q;
+        addr_finish$at_lod = t_at_lod$q;
         addr_finish$second_b = t_second_b$q;
         addr_finish$second_c = t_second_c$q;
         addr_finish$surf_base = t_surf_base$q;
@@ -5412,7 +5442,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_walk$d = walk_push;
             t_typed$d = ctx_kind_typed$q;
             t_addr$d = addr_gen$addr;
-            t_first$d = typed_step$first;
+            t_walk_first$d = typed_step$walk_first;
+            t_lane_first$d = typed_step$lane_first;
+            t_at_lod$d = typed_step$at_lod;
             t_second_b$d = typed_step$second_b;
             t_second_c$d = typed_step$second_c;
             t_surf_base$d = ctx_surf_base$q;
@@ -6083,13 +6115,15 @@ module atomic_unit$a_valid(d,q,clock);
 endmodule // atomic_unit$a_valid
 
 
-module atomic_unit$addr_finish(typed,addr,elem_size,first,second_b,second_c,surf_base,surf_u16,index,line,bit_offset,byte_enables);
+module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod,second_b,second_c,surf_base,surf_u16,index,line,bit_offset,byte_enables);
     
     // Module arguments
     input wire  typed;
     input wire  [63:0] addr;
     input wire  [2:0] elem_size;
-    input wire  [63:0] first;
+    input wire  [63:0] walk_first;
+    input wire  [63:0] lane_first;
+    input wire  at_lod;
     input wire  [31:0] second_b;
     input wire  [63:0] second_c;
     input wire  [63:0] surf_base;
@@ -6129,7 +6163,10 @@ module atomic_unit$addr_finish(typed,addr,elem_size,first,second_b,second_c,surf
     
     // Update code
     always @(*) begin
-        second$a = first;
+        second$a = walk_first;
+        if (at_lod) begin
+            second$a = lane_first;
+        end
         second$b = second_b;
         second$c = second_c;
         index = second$result;
@@ -13924,6 +13961,25 @@ module atomic_unit$t_addr(d,q,clock);
 endmodule // atomic_unit$t_addr
 
 
+module atomic_unit$t_at_lod(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_at_lod
+
+
 module atomic_unit$t_elem(d,q,clock);
     
     // Module arguments
@@ -13960,25 +14016,6 @@ module atomic_unit$t_error(d,q,clock);
     end
           
 endmodule // atomic_unit$t_error
-
-
-module atomic_unit$t_first(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$t_first
 
 
 module atomic_unit$t_ftz(d,q,clock);
@@ -14036,6 +14073,25 @@ module atomic_unit$t_lane(d,q,clock);
     end
           
 endmodule // atomic_unit$t_lane
+
+
+module atomic_unit$t_lane_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_lane_first
 
 
 module atomic_unit$t_msg_last(d,q,clock);
@@ -14361,6 +14417,25 @@ module atomic_unit$t_walk(d,q,clock);
 endmodule // atomic_unit$t_walk
 
 
+module atomic_unit$t_walk_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_walk_first
+
+
 module atomic_unit$tail_ptr(d,q,clock);
     
     // Module arguments
@@ -14456,7 +14531,7 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,ready,out_of_bounds,first,second_b,second_c,next_level,next_width,next_height,next_depth);
+module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,second_c,next_level,next_width,next_height,next_depth);
     
     // Module arguments
     input wire  [31:0] level;
@@ -14473,7 +14548,9 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     input wire  [31:0] surf_levels;
     output reg  ready;
     output reg  out_of_bounds;
-    output reg  [63:0] first;
+    output reg  [63:0] walk_first;
+    output reg  [63:0] lane_first;
+    output reg  at_lod;
     output reg  [31:0] second_b;
     output reg  [63:0] second_c;
     output reg  [31:0] next_level;
@@ -14580,10 +14657,9 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         lane_mul$a = coord_r;
         lane_mul$b = extent$rows;
         lane_mul$c = extent$wide_v_out;
-        first = walk_mul$result;
-        if (extent$at_lod) begin
-            first = lane_mul$result;
-        end
+        walk_first = walk_mul$result;
+        lane_first = lane_mul$result;
+        at_lod = extent$at_lod;
         second_b = extent$second_b;
         second_c = extent$second_c;
         out_of_bounds = extent$out_of_bounds;
