@@ -1342,18 +1342,21 @@ impl Logic for AtomicUnit {
         self.alu.op.next = self.x_op.q.val();
         self.alu.ty.next = self.x_ty.q.val();
         self.alu.ftz.next = self.x_ftz.q.val();
+        // (at most one x_from_* is set; x2_new last: it is the one-cycle
+        // loop x2_new -> ALU -> x2_new of an integer run on one element,
+        // the unit's critical path, so it goes through one mux, not four)
         self.alu.old_value.next = self.x_old.q.val();
-        if self.x_from_x2.q.val() {
-            self.alu.old_value.next = self.x2_new.q.val();
-        }
-        if self.x_from_x3.q.val() {
-            self.alu.old_value.next = self.x3_new.q.val();
+        if self.x_from_w.q.val() {
+            self.alu.old_value.next = self.w_new.q.val();
         }
         if self.x_from_x4.q.val() {
             self.alu.old_value.next = self.x4_new.q.val();
         }
-        if self.x_from_w.q.val() {
-            self.alu.old_value.next = self.w_new.q.val();
+        if self.x_from_x3.q.val() {
+            self.alu.old_value.next = self.x3_new.q.val();
+        }
+        if self.x_from_x2.q.val() {
+            self.alu.old_value.next = self.x2_new.q.val();
         }
         self.alu.src0.next = self.x_src0.q.val();
         self.alu.src1.next = self.x_src1.q.val();

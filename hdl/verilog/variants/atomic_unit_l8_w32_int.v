@@ -5000,17 +5000,17 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         alu$ty = x_ty$q;
         alu$ftz = x_ftz$q;
         alu$old_value = x_old$q;
-        if (x_from_x2$q) begin
-            alu$old_value = x2_new$q;
-        end
-        if (x_from_x3$q) begin
-            alu$old_value = x3_new$q;
+        if (x_from_w$q) begin
+            alu$old_value = w_new$q;
         end
         if (x_from_x4$q) begin
             alu$old_value = x4_new$q;
         end
-        if (x_from_w$q) begin
-            alu$old_value = w_new$q;
+        if (x_from_x3$q) begin
+            alu$old_value = x3_new$q;
+        end
+        if (x_from_x2$q) begin
+            alu$old_value = x2_new$q;
         end
         alu$src0 = x_src0$q;
         alu$src1 = x_src1$q;
