@@ -29,6 +29,7 @@ use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 
 use crate::decoder::{ELEM_BITS, SIZE_BITS};
 use crate::lane_select::LANE_BITS;
+use crate::mux8::Mux8;
 
 /// Entries of the in-flight table.
 pub const INFLIGHT_DEPTH: usize = 8;
@@ -129,6 +130,14 @@ pub struct HeadSelect {
     pub src0: Signal<Out, Bits<LINE_BITS>>,
     pub src1: Signal<Out, Bits<LINE_BITS>>,
 
+    // ---- the wide fields out of the eight entries: mux trees (`Mux8`) ----
+    mux_rdata: Mux8<LINE_BITS>,
+    mux_fwd_data: Mux8<LINE_BITS>,
+    mux_fwd_mask: Mux8<LINE_BITS>,
+    mux_line: Mux8<64>,
+    mux_src0: Mux8<LINE_BITS>,
+    mux_src1: Mux8<LINE_BITS>,
+
     // ---- constants ----
     size_masks: [Constant<Bits<LINE_BITS>>; 5],
     size_enables: [Constant<Bits<16>>; 5],
@@ -157,24 +166,10 @@ pub struct HeadSelect {
     late_mask: Signal<Local, Bits<LINE_BITS>>,
     late_line_bits: Signal<Local, Bits<LINE_BITS>>,
     with_late: Signal<Local, Bits<LINE_BITS>>,
-    /// stage k's write touches the head's bytes / writes exactly them with a ready value
-    // ---- the wide fields' 8-way mux as a tree of 2:1 muxes on head's bits
-    // (an `if head == k` chain is priority logic synthesis does not flatten) ----
-    pick1_rdata: [Signal<Local, Bits<LINE_BITS>>; 4],
-    pick2_rdata: [Signal<Local, Bits<LINE_BITS>>; 2],
-    pick1_fwd_data: [Signal<Local, Bits<LINE_BITS>>; 4],
-    pick2_fwd_data: [Signal<Local, Bits<LINE_BITS>>; 2],
-    pick1_fwd_mask: [Signal<Local, Bits<LINE_BITS>>; 4],
-    pick2_fwd_mask: [Signal<Local, Bits<LINE_BITS>>; 2],
-    pick1_line: [Signal<Local, Bits<64>>; 4],
-    pick2_line: [Signal<Local, Bits<64>>; 2],
-    pick1_src0: [Signal<Local, Bits<LINE_BITS>>; 4],
-    pick2_src0: [Signal<Local, Bits<LINE_BITS>>; 2],
-    pick1_src1: [Signal<Local, Bits<LINE_BITS>>; 4],
-    pick2_src1: [Signal<Local, Bits<LINE_BITS>>; 2],
     /// bit offsets are byte multiples: masking the low 3 bits to constant
     /// zeros lets synthesis build byte shifters (4 levels, not 7)
     byte_aligned: Constant<Bits<7>>,
+    /// stage k's write touches the head's bytes / writes exactly them with a ready value
     ahead_hit: [Signal<Local, Bit>; AHEAD_STAGES],
     ahead_takes: [Signal<Local, Bit>; AHEAD_STAGES],
     /// a younger stage than k already hit
@@ -252,19 +247,13 @@ impl Default for HeadSelect {
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
             size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
-            pick1_rdata: Default::default(),
-            pick2_rdata: Default::default(),
-            pick1_fwd_data: Default::default(),
-            pick2_fwd_data: Default::default(),
-            pick1_fwd_mask: Default::default(),
-            pick2_fwd_mask: Default::default(),
-            pick1_line: Default::default(),
-            pick2_line: Default::default(),
-            pick1_src0: Default::default(),
-            pick2_src0: Default::default(),
-            pick1_src1: Default::default(),
-            pick2_src1: Default::default(),
             byte_aligned: Constant::new(0x78u64.to_bits()),
+            mux_rdata: Default::default(),
+            mux_fwd_data: Default::default(),
+            mux_fwd_mask: Default::default(),
+            mux_line: Default::default(),
+            mux_src0: Default::default(),
+            mux_src1: Default::default(),
             zero_line: Constant::new(0u64.to_bits()),
             zero_addr: Constant::new(0u64.to_bits()),
             zero_enables: Constant::new(0u64.to_bits()),
@@ -295,6 +284,32 @@ impl Default for HeadSelect {
 impl Logic for HeadSelect {
     #[hdl_gen]
     fn update(&mut self) {
+        // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
+        self.mux_rdata.index.next = self.head.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.mux_rdata.choice[k].next = self.ent_rdata[k].val();
+        }
+        self.mux_fwd_data.index.next = self.head.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.mux_fwd_data.choice[k].next = self.ent_fwd_data[k].val();
+        }
+        self.mux_fwd_mask.index.next = self.head.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.mux_fwd_mask.choice[k].next = self.ent_fwd_mask[k].val();
+        }
+        self.mux_line.index.next = self.head.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.mux_line.choice[k].next = self.ent_line[k].val();
+        }
+        self.mux_src0.index.next = self.head.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.mux_src0.choice[k].next = self.ent_src0[k].val();
+        }
+        self.mux_src1.index.next = self.head.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.mux_src1.choice[k].next = self.ent_src1[k].val();
+        }
+
         self.valid.next = false;
         self.kind.next = self.zero_kind.val();
         self.returned.next = false;
@@ -331,102 +346,12 @@ impl Logic for HeadSelect {
                 self.error.next = self.ent_error[k].val();
             }
         }
-        for j in 0..4 {
-            self.pick1_rdata[j].next = self.ent_rdata[2 * j].val();
-            if self.head.val().get_bit(0) {
-                self.pick1_rdata[j].next = self.ent_rdata[2 * j + 1].val();
-            }
-        }
-        for j in 0..2 {
-            self.pick2_rdata[j].next = self.pick1_rdata[2 * j].val();
-            if self.head.val().get_bit(1) {
-                self.pick2_rdata[j].next = self.pick1_rdata[2 * j + 1].val();
-            }
-        }
-        self.rdata.next = self.pick2_rdata[0].val();
-        if self.head.val().get_bit(2) {
-            self.rdata.next = self.pick2_rdata[1].val();
-        }
-        for j in 0..4 {
-            self.pick1_fwd_data[j].next = self.ent_fwd_data[2 * j].val();
-            if self.head.val().get_bit(0) {
-                self.pick1_fwd_data[j].next = self.ent_fwd_data[2 * j + 1].val();
-            }
-        }
-        for j in 0..2 {
-            self.pick2_fwd_data[j].next = self.pick1_fwd_data[2 * j].val();
-            if self.head.val().get_bit(1) {
-                self.pick2_fwd_data[j].next = self.pick1_fwd_data[2 * j + 1].val();
-            }
-        }
-        self.fwd_data.next = self.pick2_fwd_data[0].val();
-        if self.head.val().get_bit(2) {
-            self.fwd_data.next = self.pick2_fwd_data[1].val();
-        }
-        for j in 0..4 {
-            self.pick1_fwd_mask[j].next = self.ent_fwd_mask[2 * j].val();
-            if self.head.val().get_bit(0) {
-                self.pick1_fwd_mask[j].next = self.ent_fwd_mask[2 * j + 1].val();
-            }
-        }
-        for j in 0..2 {
-            self.pick2_fwd_mask[j].next = self.pick1_fwd_mask[2 * j].val();
-            if self.head.val().get_bit(1) {
-                self.pick2_fwd_mask[j].next = self.pick1_fwd_mask[2 * j + 1].val();
-            }
-        }
-        self.fwd_mask.next = self.pick2_fwd_mask[0].val();
-        if self.head.val().get_bit(2) {
-            self.fwd_mask.next = self.pick2_fwd_mask[1].val();
-        }
-        for j in 0..4 {
-            self.pick1_line[j].next = self.ent_line[2 * j].val();
-            if self.head.val().get_bit(0) {
-                self.pick1_line[j].next = self.ent_line[2 * j + 1].val();
-            }
-        }
-        for j in 0..2 {
-            self.pick2_line[j].next = self.pick1_line[2 * j].val();
-            if self.head.val().get_bit(1) {
-                self.pick2_line[j].next = self.pick1_line[2 * j + 1].val();
-            }
-        }
-        self.line.next = self.pick2_line[0].val();
-        if self.head.val().get_bit(2) {
-            self.line.next = self.pick2_line[1].val();
-        }
-        for j in 0..4 {
-            self.pick1_src0[j].next = self.ent_src0[2 * j].val();
-            if self.head.val().get_bit(0) {
-                self.pick1_src0[j].next = self.ent_src0[2 * j + 1].val();
-            }
-        }
-        for j in 0..2 {
-            self.pick2_src0[j].next = self.pick1_src0[2 * j].val();
-            if self.head.val().get_bit(1) {
-                self.pick2_src0[j].next = self.pick1_src0[2 * j + 1].val();
-            }
-        }
-        self.src0.next = self.pick2_src0[0].val();
-        if self.head.val().get_bit(2) {
-            self.src0.next = self.pick2_src0[1].val();
-        }
-        for j in 0..4 {
-            self.pick1_src1[j].next = self.ent_src1[2 * j].val();
-            if self.head.val().get_bit(0) {
-                self.pick1_src1[j].next = self.ent_src1[2 * j + 1].val();
-            }
-        }
-        for j in 0..2 {
-            self.pick2_src1[j].next = self.pick1_src1[2 * j].val();
-            if self.head.val().get_bit(1) {
-                self.pick2_src1[j].next = self.pick1_src1[2 * j + 1].val();
-            }
-        }
-        self.src1.next = self.pick2_src1[0].val();
-        if self.head.val().get_bit(2) {
-            self.src1.next = self.pick2_src1[1].val();
-        }
+        self.rdata.next = self.mux_rdata.chosen.val();
+        self.fwd_data.next = self.mux_fwd_data.chosen.val();
+        self.fwd_mask.next = self.mux_fwd_mask.chosen.val();
+        self.line.next = self.mux_line.chosen.val();
+        self.src0.next = self.mux_src0.chosen.val();
+        self.src1.next = self.mux_src1.chosen.val();
         self.size_code.next = self.size.val();
         self.elem_mask.next = self.zero_line.val();
         self.byte_enables_at_zero.next = self.zero_enables.val();

@@ -30,14 +30,13 @@
 //! the lane's address: a lane with lod 0 costs no extra cycle.
 //!
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
-//! operands (32-bit extents and coordinates), a [`MulAdd`] here does
+//! operands (32-bit extents and coordinates); [`MulAdd`] blocks here do
 //! `first = a * b + c` (32 x 32 -> 64: two of them, one for walk steps on
 //! registers only and one for the lane's `r * rows + v`, so that the lod
 //! compare selects a product, in the next stage, instead of a multiplier's
-//! operands) and
-//! `AddrFinish` a stage later
-//! `first * d + e` (64 x 32 -> 64 modulo 2^64, which is what the golden
-//! model's wrapping address is), both mapped to the part's multipliers. The
+//! operands) and `AddrFinish` a stage later does `first * d + e` (64 x 32
+//! -> 64 modulo 2^64, which is what the golden model's wrapping address
+//! is), all mapped to the part's multipliers. The
 //! shift-add arrays they replace were 64 chained adders per product (609
 //! levels of logic); the two multiply-adds chained in one cycle were the
 //! unit's critical path (30 of 55.6 ns on ECP5).

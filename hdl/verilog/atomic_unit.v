@@ -12730,6 +12730,68 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     localparam  zero_elem = 3'b0;
     localparam  byte_aligned = 7'b1111000;
     
+    // Stub signals
+    reg  [2:0] mux_rdata$index;
+    reg  [127:0] mux_rdata$choice$0;
+    reg  [127:0] mux_rdata$choice$1;
+    reg  [127:0] mux_rdata$choice$2;
+    reg  [127:0] mux_rdata$choice$3;
+    reg  [127:0] mux_rdata$choice$4;
+    reg  [127:0] mux_rdata$choice$5;
+    reg  [127:0] mux_rdata$choice$6;
+    reg  [127:0] mux_rdata$choice$7;
+    wire  [127:0] mux_rdata$chosen;
+    reg  [2:0] mux_fwd_data$index;
+    reg  [127:0] mux_fwd_data$choice$0;
+    reg  [127:0] mux_fwd_data$choice$1;
+    reg  [127:0] mux_fwd_data$choice$2;
+    reg  [127:0] mux_fwd_data$choice$3;
+    reg  [127:0] mux_fwd_data$choice$4;
+    reg  [127:0] mux_fwd_data$choice$5;
+    reg  [127:0] mux_fwd_data$choice$6;
+    reg  [127:0] mux_fwd_data$choice$7;
+    wire  [127:0] mux_fwd_data$chosen;
+    reg  [2:0] mux_fwd_mask$index;
+    reg  [127:0] mux_fwd_mask$choice$0;
+    reg  [127:0] mux_fwd_mask$choice$1;
+    reg  [127:0] mux_fwd_mask$choice$2;
+    reg  [127:0] mux_fwd_mask$choice$3;
+    reg  [127:0] mux_fwd_mask$choice$4;
+    reg  [127:0] mux_fwd_mask$choice$5;
+    reg  [127:0] mux_fwd_mask$choice$6;
+    reg  [127:0] mux_fwd_mask$choice$7;
+    wire  [127:0] mux_fwd_mask$chosen;
+    reg  [2:0] mux_line$index;
+    reg  [63:0] mux_line$choice$0;
+    reg  [63:0] mux_line$choice$1;
+    reg  [63:0] mux_line$choice$2;
+    reg  [63:0] mux_line$choice$3;
+    reg  [63:0] mux_line$choice$4;
+    reg  [63:0] mux_line$choice$5;
+    reg  [63:0] mux_line$choice$6;
+    reg  [63:0] mux_line$choice$7;
+    wire  [63:0] mux_line$chosen;
+    reg  [2:0] mux_src0$index;
+    reg  [127:0] mux_src0$choice$0;
+    reg  [127:0] mux_src0$choice$1;
+    reg  [127:0] mux_src0$choice$2;
+    reg  [127:0] mux_src0$choice$3;
+    reg  [127:0] mux_src0$choice$4;
+    reg  [127:0] mux_src0$choice$5;
+    reg  [127:0] mux_src0$choice$6;
+    reg  [127:0] mux_src0$choice$7;
+    wire  [127:0] mux_src0$chosen;
+    reg  [2:0] mux_src1$index;
+    reg  [127:0] mux_src1$choice$0;
+    reg  [127:0] mux_src1$choice$1;
+    reg  [127:0] mux_src1$choice$2;
+    reg  [127:0] mux_src1$choice$3;
+    reg  [127:0] mux_src1$choice$4;
+    reg  [127:0] mux_src1$choice$5;
+    reg  [127:0] mux_src1$choice$6;
+    reg  [127:0] mux_src1$choice$7;
+    wire  [127:0] mux_src1$chosen;
+    
     // Local signals
     reg  [2:0] size;
     reg  [127:0] rdata;
@@ -12742,42 +12804,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  [127:0] late_mask;
     reg  [127:0] late_line_bits;
     reg  [127:0] with_late;
-    reg  [127:0] pick1_rdata$0;
-    reg  [127:0] pick1_rdata$1;
-    reg  [127:0] pick1_rdata$2;
-    reg  [127:0] pick1_rdata$3;
-    reg  [127:0] pick2_rdata$0;
-    reg  [127:0] pick2_rdata$1;
-    reg  [127:0] pick1_fwd_data$0;
-    reg  [127:0] pick1_fwd_data$1;
-    reg  [127:0] pick1_fwd_data$2;
-    reg  [127:0] pick1_fwd_data$3;
-    reg  [127:0] pick2_fwd_data$0;
-    reg  [127:0] pick2_fwd_data$1;
-    reg  [127:0] pick1_fwd_mask$0;
-    reg  [127:0] pick1_fwd_mask$1;
-    reg  [127:0] pick1_fwd_mask$2;
-    reg  [127:0] pick1_fwd_mask$3;
-    reg  [127:0] pick2_fwd_mask$0;
-    reg  [127:0] pick2_fwd_mask$1;
-    reg  [63:0] pick1_line$0;
-    reg  [63:0] pick1_line$1;
-    reg  [63:0] pick1_line$2;
-    reg  [63:0] pick1_line$3;
-    reg  [63:0] pick2_line$0;
-    reg  [63:0] pick2_line$1;
-    reg  [127:0] pick1_src0$0;
-    reg  [127:0] pick1_src0$1;
-    reg  [127:0] pick1_src0$2;
-    reg  [127:0] pick1_src0$3;
-    reg  [127:0] pick2_src0$0;
-    reg  [127:0] pick2_src0$1;
-    reg  [127:0] pick1_src1$0;
-    reg  [127:0] pick1_src1$1;
-    reg  [127:0] pick1_src1$2;
-    reg  [127:0] pick1_src1$3;
-    reg  [127:0] pick2_src1$0;
-    reg  [127:0] pick2_src1$1;
     reg  ahead_hit$0;
     reg  ahead_hit$1;
     reg  ahead_hit$2;
@@ -12791,8 +12817,136 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  younger_hit$2;
     reg  younger_hit$3;
     
+    // Sub module instances
+    atomic_unit$head_select$mux_rdata mux_rdata(
+        .index(mux_rdata$index),
+        .choice$0(mux_rdata$choice$0),
+        .choice$1(mux_rdata$choice$1),
+        .choice$2(mux_rdata$choice$2),
+        .choice$3(mux_rdata$choice$3),
+        .choice$4(mux_rdata$choice$4),
+        .choice$5(mux_rdata$choice$5),
+        .choice$6(mux_rdata$choice$6),
+        .choice$7(mux_rdata$choice$7),
+        .chosen(mux_rdata$chosen)
+    );
+    atomic_unit$head_select$mux_fwd_data mux_fwd_data(
+        .index(mux_fwd_data$index),
+        .choice$0(mux_fwd_data$choice$0),
+        .choice$1(mux_fwd_data$choice$1),
+        .choice$2(mux_fwd_data$choice$2),
+        .choice$3(mux_fwd_data$choice$3),
+        .choice$4(mux_fwd_data$choice$4),
+        .choice$5(mux_fwd_data$choice$5),
+        .choice$6(mux_fwd_data$choice$6),
+        .choice$7(mux_fwd_data$choice$7),
+        .chosen(mux_fwd_data$chosen)
+    );
+    atomic_unit$head_select$mux_fwd_mask mux_fwd_mask(
+        .index(mux_fwd_mask$index),
+        .choice$0(mux_fwd_mask$choice$0),
+        .choice$1(mux_fwd_mask$choice$1),
+        .choice$2(mux_fwd_mask$choice$2),
+        .choice$3(mux_fwd_mask$choice$3),
+        .choice$4(mux_fwd_mask$choice$4),
+        .choice$5(mux_fwd_mask$choice$5),
+        .choice$6(mux_fwd_mask$choice$6),
+        .choice$7(mux_fwd_mask$choice$7),
+        .chosen(mux_fwd_mask$chosen)
+    );
+    atomic_unit$head_select$mux_line mux_line(
+        .index(mux_line$index),
+        .choice$0(mux_line$choice$0),
+        .choice$1(mux_line$choice$1),
+        .choice$2(mux_line$choice$2),
+        .choice$3(mux_line$choice$3),
+        .choice$4(mux_line$choice$4),
+        .choice$5(mux_line$choice$5),
+        .choice$6(mux_line$choice$6),
+        .choice$7(mux_line$choice$7),
+        .chosen(mux_line$chosen)
+    );
+    atomic_unit$head_select$mux_src0 mux_src0(
+        .index(mux_src0$index),
+        .choice$0(mux_src0$choice$0),
+        .choice$1(mux_src0$choice$1),
+        .choice$2(mux_src0$choice$2),
+        .choice$3(mux_src0$choice$3),
+        .choice$4(mux_src0$choice$4),
+        .choice$5(mux_src0$choice$5),
+        .choice$6(mux_src0$choice$6),
+        .choice$7(mux_src0$choice$7),
+        .chosen(mux_src0$chosen)
+    );
+    atomic_unit$head_select$mux_src1 mux_src1(
+        .index(mux_src1$index),
+        .choice$0(mux_src1$choice$0),
+        .choice$1(mux_src1$choice$1),
+        .choice$2(mux_src1$choice$2),
+        .choice$3(mux_src1$choice$3),
+        .choice$4(mux_src1$choice$4),
+        .choice$5(mux_src1$choice$5),
+        .choice$6(mux_src1$choice$6),
+        .choice$7(mux_src1$choice$7),
+        .chosen(mux_src1$chosen)
+    );
+    
     // Update code
     always @(*) begin
+        mux_rdata$index = head;
+        mux_rdata$choice$0 = ent_rdata$0;
+        mux_rdata$choice$1 = ent_rdata$1;
+        mux_rdata$choice$2 = ent_rdata$2;
+        mux_rdata$choice$3 = ent_rdata$3;
+        mux_rdata$choice$4 = ent_rdata$4;
+        mux_rdata$choice$5 = ent_rdata$5;
+        mux_rdata$choice$6 = ent_rdata$6;
+        mux_rdata$choice$7 = ent_rdata$7;
+        mux_fwd_data$index = head;
+        mux_fwd_data$choice$0 = ent_fwd_data$0;
+        mux_fwd_data$choice$1 = ent_fwd_data$1;
+        mux_fwd_data$choice$2 = ent_fwd_data$2;
+        mux_fwd_data$choice$3 = ent_fwd_data$3;
+        mux_fwd_data$choice$4 = ent_fwd_data$4;
+        mux_fwd_data$choice$5 = ent_fwd_data$5;
+        mux_fwd_data$choice$6 = ent_fwd_data$6;
+        mux_fwd_data$choice$7 = ent_fwd_data$7;
+        mux_fwd_mask$index = head;
+        mux_fwd_mask$choice$0 = ent_fwd_mask$0;
+        mux_fwd_mask$choice$1 = ent_fwd_mask$1;
+        mux_fwd_mask$choice$2 = ent_fwd_mask$2;
+        mux_fwd_mask$choice$3 = ent_fwd_mask$3;
+        mux_fwd_mask$choice$4 = ent_fwd_mask$4;
+        mux_fwd_mask$choice$5 = ent_fwd_mask$5;
+        mux_fwd_mask$choice$6 = ent_fwd_mask$6;
+        mux_fwd_mask$choice$7 = ent_fwd_mask$7;
+        mux_line$index = head;
+        mux_line$choice$0 = ent_line$0;
+        mux_line$choice$1 = ent_line$1;
+        mux_line$choice$2 = ent_line$2;
+        mux_line$choice$3 = ent_line$3;
+        mux_line$choice$4 = ent_line$4;
+        mux_line$choice$5 = ent_line$5;
+        mux_line$choice$6 = ent_line$6;
+        mux_line$choice$7 = ent_line$7;
+        mux_src0$index = head;
+        mux_src0$choice$0 = ent_src0$0;
+        mux_src0$choice$1 = ent_src0$1;
+        mux_src0$choice$2 = ent_src0$2;
+        mux_src0$choice$3 = ent_src0$3;
+        mux_src0$choice$4 = ent_src0$4;
+        mux_src0$choice$5 = ent_src0$5;
+        mux_src0$choice$6 = ent_src0$6;
+        mux_src0$choice$7 = ent_src0$7;
+        mux_src1$index = head;
+        mux_src1$choice$0 = ent_src1$0;
+        mux_src1$choice$1 = ent_src1$1;
+        mux_src1$choice$2 = ent_src1$2;
+        mux_src1$choice$3 = ent_src1$3;
+        mux_src1$choice$4 = ent_src1$4;
+        mux_src1$choice$5 = ent_src1$5;
+        mux_src1$choice$6 = ent_src1$6;
+        mux_src1$choice$7 = ent_src1$7;
         valid = 1'b0;
         kind = zero_kind;
         returned = 1'b0;
@@ -12953,174 +13107,12 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             msg_last = ent_msg_last$7;
             error = ent_error$7;
         end
-        pick1_rdata$0 = ent_rdata$0;
-        if (head[32'h0]) begin
-            pick1_rdata$0 = ent_rdata$1;
-        end
-        pick1_rdata$1 = ent_rdata$2;
-        if (head[32'h0]) begin
-            pick1_rdata$1 = ent_rdata$3;
-        end
-        pick1_rdata$2 = ent_rdata$4;
-        if (head[32'h0]) begin
-            pick1_rdata$2 = ent_rdata$5;
-        end
-        pick1_rdata$3 = ent_rdata$6;
-        if (head[32'h0]) begin
-            pick1_rdata$3 = ent_rdata$7;
-        end
-        pick2_rdata$0 = pick1_rdata$0;
-        if (head[32'h1]) begin
-            pick2_rdata$0 = pick1_rdata$1;
-        end
-        pick2_rdata$1 = pick1_rdata$2;
-        if (head[32'h1]) begin
-            pick2_rdata$1 = pick1_rdata$3;
-        end
-        rdata = pick2_rdata$0;
-        if (head[32'h2]) begin
-            rdata = pick2_rdata$1;
-        end
-        pick1_fwd_data$0 = ent_fwd_data$0;
-        if (head[32'h0]) begin
-            pick1_fwd_data$0 = ent_fwd_data$1;
-        end
-        pick1_fwd_data$1 = ent_fwd_data$2;
-        if (head[32'h0]) begin
-            pick1_fwd_data$1 = ent_fwd_data$3;
-        end
-        pick1_fwd_data$2 = ent_fwd_data$4;
-        if (head[32'h0]) begin
-            pick1_fwd_data$2 = ent_fwd_data$5;
-        end
-        pick1_fwd_data$3 = ent_fwd_data$6;
-        if (head[32'h0]) begin
-            pick1_fwd_data$3 = ent_fwd_data$7;
-        end
-        pick2_fwd_data$0 = pick1_fwd_data$0;
-        if (head[32'h1]) begin
-            pick2_fwd_data$0 = pick1_fwd_data$1;
-        end
-        pick2_fwd_data$1 = pick1_fwd_data$2;
-        if (head[32'h1]) begin
-            pick2_fwd_data$1 = pick1_fwd_data$3;
-        end
-        fwd_data = pick2_fwd_data$0;
-        if (head[32'h2]) begin
-            fwd_data = pick2_fwd_data$1;
-        end
-        pick1_fwd_mask$0 = ent_fwd_mask$0;
-        if (head[32'h0]) begin
-            pick1_fwd_mask$0 = ent_fwd_mask$1;
-        end
-        pick1_fwd_mask$1 = ent_fwd_mask$2;
-        if (head[32'h0]) begin
-            pick1_fwd_mask$1 = ent_fwd_mask$3;
-        end
-        pick1_fwd_mask$2 = ent_fwd_mask$4;
-        if (head[32'h0]) begin
-            pick1_fwd_mask$2 = ent_fwd_mask$5;
-        end
-        pick1_fwd_mask$3 = ent_fwd_mask$6;
-        if (head[32'h0]) begin
-            pick1_fwd_mask$3 = ent_fwd_mask$7;
-        end
-        pick2_fwd_mask$0 = pick1_fwd_mask$0;
-        if (head[32'h1]) begin
-            pick2_fwd_mask$0 = pick1_fwd_mask$1;
-        end
-        pick2_fwd_mask$1 = pick1_fwd_mask$2;
-        if (head[32'h1]) begin
-            pick2_fwd_mask$1 = pick1_fwd_mask$3;
-        end
-        fwd_mask = pick2_fwd_mask$0;
-        if (head[32'h2]) begin
-            fwd_mask = pick2_fwd_mask$1;
-        end
-        pick1_line$0 = ent_line$0;
-        if (head[32'h0]) begin
-            pick1_line$0 = ent_line$1;
-        end
-        pick1_line$1 = ent_line$2;
-        if (head[32'h0]) begin
-            pick1_line$1 = ent_line$3;
-        end
-        pick1_line$2 = ent_line$4;
-        if (head[32'h0]) begin
-            pick1_line$2 = ent_line$5;
-        end
-        pick1_line$3 = ent_line$6;
-        if (head[32'h0]) begin
-            pick1_line$3 = ent_line$7;
-        end
-        pick2_line$0 = pick1_line$0;
-        if (head[32'h1]) begin
-            pick2_line$0 = pick1_line$1;
-        end
-        pick2_line$1 = pick1_line$2;
-        if (head[32'h1]) begin
-            pick2_line$1 = pick1_line$3;
-        end
-        line = pick2_line$0;
-        if (head[32'h2]) begin
-            line = pick2_line$1;
-        end
-        pick1_src0$0 = ent_src0$0;
-        if (head[32'h0]) begin
-            pick1_src0$0 = ent_src0$1;
-        end
-        pick1_src0$1 = ent_src0$2;
-        if (head[32'h0]) begin
-            pick1_src0$1 = ent_src0$3;
-        end
-        pick1_src0$2 = ent_src0$4;
-        if (head[32'h0]) begin
-            pick1_src0$2 = ent_src0$5;
-        end
-        pick1_src0$3 = ent_src0$6;
-        if (head[32'h0]) begin
-            pick1_src0$3 = ent_src0$7;
-        end
-        pick2_src0$0 = pick1_src0$0;
-        if (head[32'h1]) begin
-            pick2_src0$0 = pick1_src0$1;
-        end
-        pick2_src0$1 = pick1_src0$2;
-        if (head[32'h1]) begin
-            pick2_src0$1 = pick1_src0$3;
-        end
-        src0 = pick2_src0$0;
-        if (head[32'h2]) begin
-            src0 = pick2_src0$1;
-        end
-        pick1_src1$0 = ent_src1$0;
-        if (head[32'h0]) begin
-            pick1_src1$0 = ent_src1$1;
-        end
-        pick1_src1$1 = ent_src1$2;
-        if (head[32'h0]) begin
-            pick1_src1$1 = ent_src1$3;
-        end
-        pick1_src1$2 = ent_src1$4;
-        if (head[32'h0]) begin
-            pick1_src1$2 = ent_src1$5;
-        end
-        pick1_src1$3 = ent_src1$6;
-        if (head[32'h0]) begin
-            pick1_src1$3 = ent_src1$7;
-        end
-        pick2_src1$0 = pick1_src1$0;
-        if (head[32'h1]) begin
-            pick2_src1$0 = pick1_src1$1;
-        end
-        pick2_src1$1 = pick1_src1$2;
-        if (head[32'h1]) begin
-            pick2_src1$1 = pick1_src1$3;
-        end
-        src1 = pick2_src1$0;
-        if (head[32'h2]) begin
-            src1 = pick2_src1$1;
-        end
+        rdata = mux_rdata$chosen;
+        fwd_data = mux_fwd_data$chosen;
+        fwd_mask = mux_fwd_mask$chosen;
+        line = mux_line$chosen;
+        src0 = mux_src0$chosen;
+        src1 = mux_src1$chosen;
         size_code = size;
         elem_mask = zero_line;
         byte_enables_at_zero = zero_enables;
@@ -13201,6 +13193,360 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     end
     
 endmodule // atomic_unit$head_select
+
+
+module atomic_unit$head_select$mux_fwd_data(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [127:0] choice$0;
+    input wire  [127:0] choice$1;
+    input wire  [127:0] choice$2;
+    input wire  [127:0] choice$3;
+    input wire  [127:0] choice$4;
+    input wire  [127:0] choice$5;
+    input wire  [127:0] choice$6;
+    input wire  [127:0] choice$7;
+    output reg  [127:0] chosen;
+    
+    // Local signals
+    reg  [127:0] pick1$0;
+    reg  [127:0] pick1$1;
+    reg  [127:0] pick1$2;
+    reg  [127:0] pick1$3;
+    reg  [127:0] pick2$0;
+    reg  [127:0] pick2$1;
+    reg  [127:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_fwd_data
+
+
+module atomic_unit$head_select$mux_fwd_mask(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [127:0] choice$0;
+    input wire  [127:0] choice$1;
+    input wire  [127:0] choice$2;
+    input wire  [127:0] choice$3;
+    input wire  [127:0] choice$4;
+    input wire  [127:0] choice$5;
+    input wire  [127:0] choice$6;
+    input wire  [127:0] choice$7;
+    output reg  [127:0] chosen;
+    
+    // Local signals
+    reg  [127:0] pick1$0;
+    reg  [127:0] pick1$1;
+    reg  [127:0] pick1$2;
+    reg  [127:0] pick1$3;
+    reg  [127:0] pick2$0;
+    reg  [127:0] pick2$1;
+    reg  [127:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_fwd_mask
+
+
+module atomic_unit$head_select$mux_line(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [63:0] choice$0;
+    input wire  [63:0] choice$1;
+    input wire  [63:0] choice$2;
+    input wire  [63:0] choice$3;
+    input wire  [63:0] choice$4;
+    input wire  [63:0] choice$5;
+    input wire  [63:0] choice$6;
+    input wire  [63:0] choice$7;
+    output reg  [63:0] chosen;
+    
+    // Local signals
+    reg  [63:0] pick1$0;
+    reg  [63:0] pick1$1;
+    reg  [63:0] pick1$2;
+    reg  [63:0] pick1$3;
+    reg  [63:0] pick2$0;
+    reg  [63:0] pick2$1;
+    reg  [63:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_line
+
+
+module atomic_unit$head_select$mux_rdata(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [127:0] choice$0;
+    input wire  [127:0] choice$1;
+    input wire  [127:0] choice$2;
+    input wire  [127:0] choice$3;
+    input wire  [127:0] choice$4;
+    input wire  [127:0] choice$5;
+    input wire  [127:0] choice$6;
+    input wire  [127:0] choice$7;
+    output reg  [127:0] chosen;
+    
+    // Local signals
+    reg  [127:0] pick1$0;
+    reg  [127:0] pick1$1;
+    reg  [127:0] pick1$2;
+    reg  [127:0] pick1$3;
+    reg  [127:0] pick2$0;
+    reg  [127:0] pick2$1;
+    reg  [127:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_rdata
+
+
+module atomic_unit$head_select$mux_src0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [127:0] choice$0;
+    input wire  [127:0] choice$1;
+    input wire  [127:0] choice$2;
+    input wire  [127:0] choice$3;
+    input wire  [127:0] choice$4;
+    input wire  [127:0] choice$5;
+    input wire  [127:0] choice$6;
+    input wire  [127:0] choice$7;
+    output reg  [127:0] chosen;
+    
+    // Local signals
+    reg  [127:0] pick1$0;
+    reg  [127:0] pick1$1;
+    reg  [127:0] pick1$2;
+    reg  [127:0] pick1$3;
+    reg  [127:0] pick2$0;
+    reg  [127:0] pick2$1;
+    reg  [127:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_src0
+
+
+module atomic_unit$head_select$mux_src1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [127:0] choice$0;
+    input wire  [127:0] choice$1;
+    input wire  [127:0] choice$2;
+    input wire  [127:0] choice$3;
+    input wire  [127:0] choice$4;
+    input wire  [127:0] choice$5;
+    input wire  [127:0] choice$6;
+    input wire  [127:0] choice$7;
+    output reg  [127:0] chosen;
+    
+    // Local signals
+    reg  [127:0] pick1$0;
+    reg  [127:0] pick1$1;
+    reg  [127:0] pick1$2;
+    reg  [127:0] pick1$3;
+    reg  [127:0] pick2$0;
+    reg  [127:0] pick2$1;
+    reg  [127:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_src1
 
 
 module atomic_unit$held_addr(d,q,clock);
