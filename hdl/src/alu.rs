@@ -1,8 +1,21 @@
 //! The atomic ALU: computes, for one element, the value an atomic writes
-//! back to memory and the value it returns to the lane (`ret_value`). The
-//! integer ops are combinational (`new_value`, in the cycle the operands are
-//! on the ports); the float ops go through the four-stage [`FloatAlu`]
-//! (`float_value`, three `pipe_advance` edges later; `float_op` says which).
+//! back to memory and the value it returns to the lane (`ret_value`), in
+//! two parts:
+//! - the *operand stage* decodes `op`/`ty`, masks `src0`/`src1` to the
+//!   width and prepares the adder's and the comparators' operands; its
+//!   registers (`x_*`) load at a `pipe_advance` edge: the ports `op`, `ty`,
+//!   `ftz`, `src0`, `src1` are the element that *enters* the execute stage;
+//! - the *execute stage* takes the element's `old_value` in the cycle after
+//!   and computes the integer result combinationally (`new_value`,
+//!   `ret_value`), so a run of atomics on one element, each old value the
+//!   previous result, goes one per cycle and only this part is in that loop;
+//!   the float ops go through the four-stage [`FloatAlu`] from there
+//!   (`float_value`, three `pipe_advance` edges later; `float_op` says
+//!   which).
+//!
+//! In the unit, the operand stage is the cycle the table's head leaves
+//! for X, the execute stage is X (docs/microarchitecture.md "Execute
+//! pipeline").
 //!
 //! Its semantics are exactly `atomport::golden::atomic_ops::apply` (the golden
 //! model's op function, which takes the same `op`/`ty` codes); the test bench
@@ -10,13 +23,13 @@
 //! Verilator. The codes come from the one op table, `atomport-isa`.
 //!
 //! Structure (after rocket-chip's `AMOALU` and pulp's `axi_riscv_amos_alu`):
-//! 1. decode `op` into one-hot op flags, then into a few control booleans;
-//!    decode `ty` into a width (mask and sign bit);
-//! 2. mask the operands to the width;
-//! 3. ONE adder serves add, sub, inc, dec, predec and PTX inc/dec:
+//! 1. (operand stage) decode `op` into one-hot op flags, then into a few
+//!    control booleans; decode `ty` into a width (mask and sign bit); mask
+//!    the sources to the width;
+//! 2. ONE adder serves add, sub, inc, dec, predec and PTX inc/dec:
 //!    `old + b` with `b` either `src0` or 1; subtraction is `~(~old + b)`
 //!    (= `old - b` modulo 2^128), so no carry-in and no second adder;
-//! 4. ONE magnitude comparator `old < src0` serves min, max, imin, imax and
+//! 3. ONE magnitude comparator `old < src0` serves min, max, imin, imax and
 //!    the PTX inc/dec bound tests. Signed compares flip the width's sign bit
 //!    of both operands first (the offset-binary trick: signed order at width
 //!    W equals unsigned order of `x ^ 2^(W-1)`), so one unsigned compare
@@ -25,11 +38,13 @@
 //!    it, the subtract invert and the sign flip included, is the constant 0
 //!    (`build_mask`), so synthesis trims them to `data_bits` (a 32-bit build
 //!    has a 32-bit adder and comparator, not 128-bit ones);
-//! 5. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
+//! 4. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
 //!    cmpxchg/cas and the `old > src0` half of PTX dec;
-//! 6. select the result with a one-hot AND-OR (`take_*` flags, each
-//!    candidate gated by its flag, then ORed; no priority chain), mask it to
-//!    the width; `ret_value` is the old value (the new one for PREDEC).
+//! 5. select the result: every op's value is one of two candidates, each a
+//!    one-hot AND-OR of old, src0, the adder and the logic ops (selected by
+//!    operand-stage flags), and the op's condition on the comparators picks
+//!    one in the last 2:1 mux (the table at step 8 of `update`); mask it to
+//!    the width; `ret_value` is the old value (the adder's for PREDEC).
 //!
 //! Widths: B16 (also F16, BF16) 16 bits, B32 (also F32, F16x2, BF16x2) 32,
 //! B64 (also F64) 64, B128 128. Integer ops work on the low bits of the
@@ -40,9 +55,10 @@
 //! Floating point: `Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx` (at every
 //! type but B128) and `Add` at a float type are the sub-block [`FloatAlu`]
 //! (fp_alu.rs: one shared multi-format adder and one comparator per lane;
-//! docs/microarchitecture.md "Floating-point datapath"), fed straight from
-//! the ports; when it claims the op (`float_op`, and `new_value` is then 0)
-//! its value comes three `pipe_advance` edges later on `float_value`. The
+//! docs/microarchitecture.md "Floating-point datapath"), fed from the
+//! operand-stage registers and `old_value`; when it claims the op
+//! (`float_op`, and `new_value` is then 0) its value comes three
+//! `pipe_advance` edges later on `float_value`. The
 //! `ftz` port is read by the f32 add only. `AtomicAlu::new(false)` builds
 //! the ALU without it (float ops then leave memory unchanged) for area
 //! comparisons, and `data_bits` below 128 one without the wider types; the
@@ -56,14 +72,14 @@ use crate::fp_alu::FloatAlu;
 /// Width of the ALU's data ports (the widest element, PTX `.b128`).
 pub use atomport_isa::ALU_DATA_BITS;
 
-/// The atomic ALU (combinational). See the module documentation.
+/// The atomic ALU (operand stage | execute stage). See the module documentation.
 #[derive(LogicBlock)]
 pub struct AtomicAlu {
     pub clock: Signal<In, Clock>,
-    /// The float pipeline moves (its stage registers load).
+    /// The pipeline moves: the operand stage and the float stages load.
     pub pipe_advance: Signal<In, Bit>,
 
-    // ---- control: what to compute ----
+    // ---- operand stage: the element entering the execute stage (loaded at a `pipe_advance` edge) ----
     /// The operation, an [`AluOp`] code.
     pub op: Signal<In, Bits<ALU_OP_BITS>>,
     /// The element type, an [`ElemType`] code; sets the width.
@@ -72,25 +88,26 @@ pub struct AtomicAlu {
     /// `atom.add.f32` on `.global`/generic, scripts.md "left open").
     pub ftz: Signal<In, Bit>,
 
-    // ---- operands ----
-    /// The value in memory before the atomic (only the low width bits are read).
-    pub old_value: Signal<In, Bits<ALU_DATA_BITS>>,
     /// The first source operand (`src0`, PTX `b`; the swap value of cmpxchg/cas).
     pub src0: Signal<In, Bits<ALU_DATA_BITS>>,
     /// The second source operand (`src1`: the compare value of cmpxchg/cas).
     pub src1: Signal<In, Bits<ALU_DATA_BITS>>,
 
-    // ---- results ----
+    // ---- execute stage: the element whose operands were loaded at the last edge ----
+    /// The value in memory before the atomic (only the low width bits are read).
+    pub old_value: Signal<In, Bits<ALU_DATA_BITS>>,
+
+    // ---- results (execute stage; combinational from `old_value`) ----
     /// The value written back to memory, masked to the width, for an
     /// integer op (0 for a float op: see `float_value`).
     pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
     /// The value returned to the lane: old, or new for PREDEC; masked to the width.
     pub ret_value: Signal<Out, Bits<ALU_DATA_BITS>>,
-    /// The op on the ports is a float op (built with them): its value
-    /// written back is `float_value` after three `pipe_advance` edges.
+    /// The op in the execute stage is a float op (built with them): its
+    /// value written back is `float_value` after three `pipe_advance` edges.
     pub float_op: Signal<Out, Bit>,
     /// The float op's value written back, masked to its width, for the op
-    /// on the ports three `pipe_advance` edges ago.
+    /// in the execute stage three `pipe_advance` edges ago.
     pub float_value: Signal<Out, Bits<ALU_DATA_BITS>>,
 
     // ---- the floating-point ops ----
@@ -156,6 +173,7 @@ pub struct AtomicAlu {
     /// (`wreduce`) sizes the adder and the comparator to `data_bits`
     build_mask: Constant<Bits<ALU_DATA_BITS>>,
 
+    // ======== operand stage: from op/ty/ftz/src0/src1, loaded on pipe_advance ========
     // ---- type decode ----
     width_16: Signal<Local, Bit>,
     width_32: Signal<Local, Bit>,
@@ -199,20 +217,60 @@ pub struct AtomicAlu {
     select_smaller: Signal<Local, Bit>,
     /// the result is the larger of old and src0 (max, imax)
     select_larger: Signal<Local, Bit>,
+    /// the op's value depends on a condition on `old` (see step 8): old <
+    /// src0 (min, max, imin, imax, PTX inc)
+    cond_less: Signal<Local, Bit>,
+    /// the integer ops this ALU computes; anything else (a float op, an
+    /// undefined code) leaves memory unchanged unless FloatAlu claims it
+    known_integer_op: Signal<Local, Bit>,
 
-    // ---- datapath ----
-    old_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+    // ---- the operands, prepared ----
     src0_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
     src1_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
-    /// all ones when subtracting: `old - b = ~(~old + b)`
-    adder_invert: Signal<Local, Bits<ALU_DATA_BITS>>,
-    adder_operand: Signal<Local, Bits<ALU_DATA_BITS>>,
-    adder_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
-    adder_result: Signal<Local, Bits<ALU_DATA_BITS>>,
     /// the sign bit when comparing signed, else zero
     compare_flip: Signal<Local, Bits<ALU_DATA_BITS>>,
+
+    // ---- operand-stage registers: the element in the execute stage ----
+    x_op: DFF<Bits<ALU_OP_BITS>>,
+    x_ty: DFF<Bits<ALU_TY_BITS>>,
+    x_ftz: DFF<Bit>,
+    x_width_mask: DFF<Bits<ALU_DATA_BITS>>,
+    /// src0 / src1 masked to the width
+    x_src0: DFF<Bits<ALU_DATA_BITS>>,
+    x_src1: DFF<Bits<ALU_DATA_BITS>>,
+    /// the adder's second operand: src0 or 1
+    x_adder_operand: DFF<Bits<ALU_DATA_BITS>>,
+    x_adder_subtracts: DFF<Bit>,
+    /// the comparator's sign flip, and src0 flipped
+    x_compare_flip: DFF<Bits<ALU_DATA_BITS>>,
+    x_compare_src0: DFF<Bits<ALU_DATA_BITS>>,
+    /// what the equality comparator compares old with: src1 (cmpxchg) or src0
+    x_equal_operand: DFF<Bits<ALU_DATA_BITS>>,
+    /// which condition decides between the two candidates (none: `false`)
+    x_cond_less: DFF<Bit>,
+    x_cond_equal: DFF<Bit>,
+    x_cond_dec_bound: DFF<Bit>,
+    /// the candidate when the condition holds: at most one source (none: 0)
+    x_true_old: DFF<Bit>,
+    x_true_src0: DFF<Bit>,
+    x_true_adder: DFF<Bit>,
+    /// the candidate otherwise, and of every op without a condition; old
+    /// also for an op not decoded (unless FloatAlu claims it)
+    x_false_old: DFF<Bit>,
+    x_false_src0: DFF<Bit>,
+    x_false_adder: DFF<Bit>,
+    x_false_logic: DFF<Bit>,
+    x_is_and: DFF<Bit>,
+    x_is_or: DFF<Bit>,
+    x_is_predec: DFF<Bit>,
+
+    // ======== execute stage: old_value against the registered operands ========
+    old_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// all ones when subtracting: `old - b = ~(~old + b)`
+    adder_invert: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_result: Signal<Local, Bits<ALU_DATA_BITS>>,
     compare_old: Signal<Local, Bits<ALU_DATA_BITS>>,
-    compare_src0: Signal<Local, Bits<ALU_DATA_BITS>>,
     /// the comparators in segments [31:0], [63:32], [127:64]: a segment
     /// above the build's width is never read (`has_64`/`has_128` are
     /// constants), so synthesis removes it and its carry chain
@@ -222,28 +280,28 @@ pub struct AtomicAlu {
     ordered_eq_mid: Signal<Local, Bit>,
     ordered_eq_hi: Signal<Local, Bit>,
     old_less_than_src0: Signal<Local, Bit>,
-    equal_operand: Signal<Local, Bits<ALU_DATA_BITS>>,
     eq_lo: Signal<Local, Bit>,
     eq_mid: Signal<Local, Bit>,
     eq_hi: Signal<Local, Bit>,
     old_equals_operand: Signal<Local, Bit>,
     old_is_zero: Signal<Local, Bit>,
-    /// result select, one-hot (AND-OR, not a priority chain): at most one
-    /// `take_*` is set; none set gives 0 (PTX inc at the bound)
-    take_old: Signal<Local, Bit>,
-    take_adder: Signal<Local, Bit>,
-    take_src0: Signal<Local, Bit>,
-    take_and: Signal<Local, Bit>,
-    take_or: Signal<Local, Bit>,
-    take_xor: Signal<Local, Bit>,
+    /// FloatAlu claims the op in the execute stage
     take_float: Signal<Local, Bit>,
-    /// PTX dec returns src0: old == 0 or old > src0
-    dec_bound_takes_src0: Signal<Local, Bit>,
+    false_old: Signal<Local, Bit>,
+    /// the op's condition, from the comparators (late: it selects last)
+    condition: Signal<Local, Bit>,
+    /// and/or/xor of old and src0 (one-hot, so one candidate)
+    logic_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     /// each candidate AND its select (zero when not selected)
-    gated_old: Signal<Local, Bits<ALU_DATA_BITS>>,
-    gated_adder: Signal<Local, Bits<ALU_DATA_BITS>>,
-    gated_src0: Signal<Local, Bits<ALU_DATA_BITS>>,
-    gated_logic: Signal<Local, Bits<ALU_DATA_BITS>>,
+    true_old_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    true_src0_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    true_adder_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    false_old_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    false_src0_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    false_logic_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    false_adder_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    true_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    false_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     result: Signal<Local, Bits<ALU_DATA_BITS>>,
     new_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
 }
@@ -373,40 +431,64 @@ impl AtomicAlu {
             compare_signed: Default::default(),
             select_smaller: Default::default(),
             select_larger: Default::default(),
-            old_masked: Default::default(),
+            cond_less: Default::default(),
+            known_integer_op: Default::default(),
             src0_masked: Default::default(),
             src1_masked: Default::default(),
+            compare_flip: Default::default(),
+            x_op: Default::default(),
+            x_ty: Default::default(),
+            x_ftz: Default::default(),
+            x_width_mask: Default::default(),
+            x_src0: Default::default(),
+            x_src1: Default::default(),
+            x_adder_operand: Default::default(),
+            x_adder_subtracts: Default::default(),
+            x_compare_flip: Default::default(),
+            x_compare_src0: Default::default(),
+            x_equal_operand: Default::default(),
+            x_cond_less: Default::default(),
+            x_cond_equal: Default::default(),
+            x_cond_dec_bound: Default::default(),
+            x_true_old: Default::default(),
+            x_true_src0: Default::default(),
+            x_true_adder: Default::default(),
+            x_false_old: Default::default(),
+            x_false_src0: Default::default(),
+            x_false_adder: Default::default(),
+            x_false_logic: Default::default(),
+            x_is_and: Default::default(),
+            x_is_or: Default::default(),
+            x_is_predec: Default::default(),
+            old_masked: Default::default(),
             adder_invert: Default::default(),
-            adder_operand: Default::default(),
             adder_sum: Default::default(),
             adder_result: Default::default(),
-            compare_flip: Default::default(),
             compare_old: Default::default(),
-            compare_src0: Default::default(),
             lt_lo: Default::default(),
             lt_mid: Default::default(),
             lt_hi: Default::default(),
             ordered_eq_mid: Default::default(),
             ordered_eq_hi: Default::default(),
             old_less_than_src0: Default::default(),
-            equal_operand: Default::default(),
             eq_lo: Default::default(),
             eq_mid: Default::default(),
             eq_hi: Default::default(),
             old_equals_operand: Default::default(),
             old_is_zero: Default::default(),
-            take_old: Default::default(),
-            take_adder: Default::default(),
-            take_src0: Default::default(),
-            take_and: Default::default(),
-            take_or: Default::default(),
-            take_xor: Default::default(),
             take_float: Default::default(),
-            dec_bound_takes_src0: Default::default(),
-            gated_old: Default::default(),
-            gated_adder: Default::default(),
-            gated_src0: Default::default(),
-            gated_logic: Default::default(),
+            false_old: Default::default(),
+            condition: Default::default(),
+            logic_value: Default::default(),
+            true_old_value: Default::default(),
+            true_src0_value: Default::default(),
+            true_adder_value: Default::default(),
+            false_old_value: Default::default(),
+            false_src0_value: Default::default(),
+            false_logic_value: Default::default(),
+            false_adder_value: Default::default(),
+            true_value: Default::default(),
+            false_value: Default::default(),
             result: Default::default(),
             new_masked: Default::default(),
         }
@@ -418,18 +500,38 @@ impl Logic for AtomicAlu {
     // expression below is parenthesized on purpose (DEVELOPERS.md, Stack).
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, float_mask_1, float_mask_2, float_mask_3);
-        // 0. the float ops' inputs: wiring from the ports only (Verilator
-        //    UNOPTFLAT rule, unit.rs); FloatAlu ignores bits above the width
-        self.float.clock.next = self.clock.val();
-        self.float.advance.next = self.pipe_advance.val();
-        self.float.op.next = self.op.val();
-        self.float.ty.next = self.ty.val();
-        self.float.ftz.next = self.ftz.val();
-        self.float.old_value.next = self.old_value.val();
-        self.float.src0.next = self.src0.val();
-        self.float.src1.next = self.src1.val();
-
+        dff_setup!(
+            self,
+            clock,
+            float_mask_1,
+            float_mask_2,
+            float_mask_3,
+            x_op,
+            x_ty,
+            x_ftz,
+            x_width_mask,
+            x_src0,
+            x_src1,
+            x_adder_operand,
+            x_adder_subtracts,
+            x_compare_flip,
+            x_compare_src0,
+            x_equal_operand,
+            x_cond_less,
+            x_cond_equal,
+            x_cond_dec_bound,
+            x_true_old,
+            x_true_src0,
+            x_true_adder,
+            x_false_old,
+            x_false_src0,
+            x_false_adder,
+            x_false_logic,
+            x_is_and,
+            x_is_or,
+            x_is_predec
+        );
+        // ================= operand stage =================
         // 1. type decode: width, mask, sign bit
         self.width_16.next = ((self.ty.val() == self.ty_b16.val()) | (self.ty.val() == self.ty_f16.val()))
             | (self.ty.val() == self.ty_bf16.val());
@@ -490,121 +592,187 @@ impl Logic for AtomicAlu {
         self.compare_signed.next = self.is_imin.val() | self.is_imax.val();
         self.select_smaller.next = self.is_min.val() | self.is_imin.val();
         self.select_larger.next = self.is_max.val() | self.is_imax.val();
+        self.cond_less.next = (self.select_smaller.val() | self.select_larger.val()) | self.is_inc_bound.val();
+        self.known_integer_op.next = ((self.select_adder.val() | self.cond_less.val())
+            | (self.is_xchg.val() | self.is_cmpxchg.val()))
+            | (((self.is_and.val() | self.is_or.val()) | self.is_xor.val()) | self.is_dec_bound.val());
 
-        // 4. operands, masked to the width
-        self.old_masked.next = self.old_value.val() & self.width_mask.val();
+        // 4. the operands, masked to the width; the comparator's operand
+        //    with the sign flip (signed order at width W = unsigned order of
+        //    x ^ 2^(W-1)); everything above the build's width is 0
         self.src0_masked.next = self.src0.val() & self.width_mask.val();
         self.src1_masked.next = self.src1.val() & self.width_mask.val();
-
-        // 5. the one adder: old + b, or old - b = ~(~old + b); b = src0 or 1.
-        //    Results are right modulo 2^width because the final mask drops
-        //    everything above the width.
-        self.adder_invert.next = self.zero.val();
-        if self.adder_subtracts.val() {
-            self.adder_invert.next = self.build_mask.val();
-        }
-        self.adder_operand.next = self.one.val();
-        if self.adder_takes_src0.val() {
-            self.adder_operand.next = self.src0_masked.val();
-        }
-        self.adder_sum.next =
-            ((self.old_masked.val() ^ self.adder_invert.val()) & self.build_mask.val()) + (self.adder_operand.val() & self.build_mask.val());
-        self.adder_result.next = self.adder_sum.val() ^ self.adder_invert.val();
-
-        // 6. the one magnitude comparator: old < src0, unsigned; signed
-        //    order by flipping the width's sign bit of both operands
         self.compare_flip.next = self.zero.val();
         if self.compare_signed.val() {
             self.compare_flip.next = self.sign_bit.val() & self.build_mask.val();
         }
-        self.compare_old.next = (self.old_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
-        self.compare_src0.next = (self.src0_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
-        //    in segments: lo [31:0], mid [63:32] (64/128-bit builds), hi
-        //    [127:64] (128-bit builds); old < src0 is decided by the highest
-        //    built segment that differs
-        self.lt_lo.next = self.compare_old.val().get_bits::<32>(0) < self.compare_src0.val().get_bits::<32>(0);
-        self.lt_mid.next =
-            (self.compare_old.val().get_bits::<32>(32) < self.compare_src0.val().get_bits::<32>(32)) & self.has_64.val();
-        self.lt_hi.next =
-            (self.compare_old.val().get_bits::<64>(64) < self.compare_src0.val().get_bits::<64>(64)) & self.has_128.val();
-        self.ordered_eq_mid.next =
-            (self.compare_old.val().get_bits::<32>(32) == self.compare_src0.val().get_bits::<32>(32)) | !self.has_64.val();
-        self.ordered_eq_hi.next =
-            (self.compare_old.val().get_bits::<64>(64) == self.compare_src0.val().get_bits::<64>(64)) | !self.has_128.val();
+
+        // 5. the operand-stage registers: load with the pipeline
+        if self.pipe_advance.val() {
+            self.x_op.d.next = self.op.val();
+            self.x_ty.d.next = self.ty.val();
+            self.x_ftz.d.next = self.ftz.val();
+            self.x_width_mask.d.next = self.width_mask.val();
+            self.x_src0.d.next = self.src0_masked.val();
+            self.x_src1.d.next = self.src1_masked.val();
+            self.x_adder_operand.d.next = self.one.val();
+            if self.adder_takes_src0.val() {
+                self.x_adder_operand.d.next = self.src0_masked.val() & self.build_mask.val();
+            }
+            self.x_adder_subtracts.d.next = self.adder_subtracts.val();
+            self.x_compare_flip.d.next = self.compare_flip.val();
+            self.x_compare_src0.d.next = (self.src0_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
+            self.x_equal_operand.d.next = self.src0_masked.val();
+            if self.is_cmpxchg.val() {
+                self.x_equal_operand.d.next = self.src1_masked.val();
+            }
+            // the two candidates and the condition between them (step 8)
+            self.x_cond_less.d.next = self.cond_less.val();
+            self.x_cond_equal.d.next = self.is_cmpxchg.val();
+            self.x_cond_dec_bound.d.next = self.is_dec_bound.val();
+            self.x_true_old.d.next = self.select_smaller.val();
+            self.x_true_src0.d.next = (self.select_larger.val() | self.is_cmpxchg.val()) | self.is_dec_bound.val();
+            self.x_true_adder.d.next = self.is_inc_bound.val();
+            self.x_false_old.d.next =
+                (self.select_larger.val() | self.is_cmpxchg.val()) | !self.known_integer_op.val();
+            self.x_false_src0.d.next = self.select_smaller.val() | self.is_xchg.val();
+            self.x_false_adder.d.next = self.select_adder.val() | self.is_dec_bound.val();
+            self.x_false_logic.d.next = (self.is_and.val() | self.is_or.val()) | self.is_xor.val();
+            self.x_is_and.d.next = self.is_and.val();
+            self.x_is_or.d.next = self.is_or.val();
+            self.x_is_predec.d.next = self.is_predec.val();
+        }
+
+        // ================= execute stage =================
+        // 6. the float ops: wiring from registers and ports only (Verilator
+        //    UNOPTFLAT rule, unit.rs); FloatAlu ignores bits above the width
+        self.float.clock.next = self.clock.val();
+        self.float.advance.next = self.pipe_advance.val();
+        self.float.op.next = self.x_op.q.val();
+        self.float.ty.next = self.x_ty.q.val();
+        self.float.ftz.next = self.x_ftz.q.val();
+        self.float.old_value.next = self.old_value.val();
+        self.float.src0.next = self.x_src0.q.val();
+        self.float.src1.next = self.x_src1.q.val();
+
+        // 7. old masked; the one adder: old + b, or old - b = ~(~old + b)
+        //    (right modulo 2^width: the final mask drops what is above it)
+        self.old_masked.next = self.old_value.val() & self.x_width_mask.q.val();
+        self.adder_invert.next = self.zero.val();
+        if self.x_adder_subtracts.q.val() {
+            self.adder_invert.next = self.build_mask.val();
+        }
+        self.adder_sum.next = ((self.old_masked.val() ^ self.adder_invert.val()) & self.build_mask.val())
+            + self.x_adder_operand.q.val();
+        self.adder_result.next = self.adder_sum.val() ^ self.adder_invert.val();
+
+        //    the one magnitude comparator, old < src0, in segments: lo
+        //    [31:0], mid [63:32] (64/128-bit builds), hi [127:64] (128-bit
+        //    builds); decided by the highest built segment that differs
+        self.compare_old.next = (self.old_masked.val() ^ self.x_compare_flip.q.val()) & self.build_mask.val();
+        self.lt_lo.next = self.compare_old.val().get_bits::<32>(0) < self.x_compare_src0.q.val().get_bits::<32>(0);
+        self.lt_mid.next = (self.compare_old.val().get_bits::<32>(32) < self.x_compare_src0.q.val().get_bits::<32>(32))
+            & self.has_64.val();
+        self.lt_hi.next = (self.compare_old.val().get_bits::<64>(64) < self.x_compare_src0.q.val().get_bits::<64>(64))
+            & self.has_128.val();
+        self.ordered_eq_mid.next = (self.compare_old.val().get_bits::<32>(32)
+            == self.x_compare_src0.q.val().get_bits::<32>(32))
+            | !self.has_64.val();
+        self.ordered_eq_hi.next = (self.compare_old.val().get_bits::<64>(64)
+            == self.x_compare_src0.q.val().get_bits::<64>(64))
+            | !self.has_128.val();
         self.old_less_than_src0.next = self.lt_hi.val()
             | (self.ordered_eq_hi.val() & (self.lt_mid.val() | (self.ordered_eq_mid.val() & self.lt_lo.val())));
 
-        // 7. the one equality comparator: old == src1 (cmpxchg), else old == src0
-        self.equal_operand.next = self.src0_masked.val();
-        if self.is_cmpxchg.val() {
-            self.equal_operand.next = self.src1_masked.val();
-        }
-        //    (segmented like the magnitude comparator)
-        self.eq_lo.next = self.old_masked.val().get_bits::<32>(0) == self.equal_operand.val().get_bits::<32>(0);
-        self.eq_mid.next =
-            (self.old_masked.val().get_bits::<32>(32) == self.equal_operand.val().get_bits::<32>(32)) | !self.has_64.val();
-        self.eq_hi.next =
-            (self.old_masked.val().get_bits::<64>(64) == self.equal_operand.val().get_bits::<64>(64)) | !self.has_128.val();
+        //    the one equality comparator: old == src1 (cmpxchg), else old == src0
+        self.eq_lo.next = self.old_masked.val().get_bits::<32>(0) == self.x_equal_operand.q.val().get_bits::<32>(0);
+        self.eq_mid.next = (self.old_masked.val().get_bits::<32>(32) == self.x_equal_operand.q.val().get_bits::<32>(32))
+            | !self.has_64.val();
+        self.eq_hi.next = (self.old_masked.val().get_bits::<64>(64) == self.x_equal_operand.q.val().get_bits::<64>(64))
+            | !self.has_128.val();
         self.old_equals_operand.next = (self.eq_lo.val() & self.eq_mid.val()) & self.eq_hi.val();
         self.old_is_zero.next = !(self.old_masked.val().any());
 
-        // 8. result select, one-hot AND-OR over the candidates; anything not
-        //    decoded above leaves memory unchanged (old)
-        //    PTX inc (seed PTX_ATOM.md, Semantics): (old >= src0) ? 0 : old + 1
-        //    PTX dec: (old == 0 || old > src0) ? src0 : old - 1,
-        //    with old > src0 = !(old < src0) && !(old == src0)
-        //    The float ops: FloatAlu claims them (no integer flag above is set).
-        self.dec_bound_takes_src0.next =
-            self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val());
-        self.take_adder.next = (self.select_adder.val() | (self.is_inc_bound.val() & self.old_less_than_src0.val()))
-            | (self.is_dec_bound.val() & !self.dec_bound_takes_src0.val());
-        self.take_src0.next = ((self.select_smaller.val() & !self.old_less_than_src0.val())
-            | (self.select_larger.val() & self.old_less_than_src0.val()))
-            | ((self.is_xchg.val() | (self.is_cmpxchg.val() & self.old_equals_operand.val()))
-                | (self.is_dec_bound.val() & self.dec_bound_takes_src0.val()));
-        self.take_and.next = self.is_and.val();
-        self.take_or.next = self.is_or.val();
-        self.take_xor.next = self.is_xor.val();
+        // 8. result select. Every op's value is one of two candidates, each
+        //    a one-hot AND-OR of old, src0, the adder and the logic ops that
+        //    does not wait for a comparator; the op's condition picks one of
+        //    the two in the last mux (the comparators are the slowest path:
+        //    nothing after them but that mux). An op not decoded leaves
+        //    memory unchanged (old); a float op's value here is 0 (FloatAlu
+        //    claims it: `float_op`).
+        //    | op                     | condition              | true  | false |
+        //    | add sub inc dec predec | -                      |       | adder |
+        //    | min imin               | old < src0             | old   | src0  |
+        //    | max imax               | old < src0             | src0  | old   |
+        //    | xchg                   | -                      |       | src0  |
+        //    | cmpxchg                | old == src1            | src0  | old   |
+        //    | and or xor             | -                      |       | logic |
+        //    | PTX inc (inc_bound)    | old < src0             | old+1 | 0     |
+        //    | PTX dec (dec_bound)    | old == 0 or old > src0 | src0  | old-1 |
+        //    (PTX inc/dec: seed PTX_ATOM.md, Semantics; old > src0 is
+        //    !(old < src0) && !(old == src0))
         self.take_float.next = self.fp_enabled.val() & self.float.float_op.val();
-        self.take_old.next = !(((self.take_adder.val() | self.take_src0.val())
-            | (self.take_and.val() | self.take_or.val()))
-            | ((self.take_xor.val() | self.take_float.val()) | self.is_inc_bound.val()));
-        self.gated_old.next = self.zero.val();
-        if self.take_old.val() {
-            self.gated_old.next = self.old_masked.val();
+        self.false_old.next = self.x_false_old.q.val() & !self.take_float.val();
+        self.logic_value.next = self.old_masked.val() ^ self.x_src0.q.val();
+        if self.x_is_and.q.val() {
+            self.logic_value.next = self.old_masked.val() & self.x_src0.q.val();
         }
-        self.gated_adder.next = self.zero.val();
-        if self.take_adder.val() {
-            self.gated_adder.next = self.adder_result.val();
+        if self.x_is_or.q.val() {
+            self.logic_value.next = self.old_masked.val() | self.x_src0.q.val();
         }
-        self.gated_src0.next = self.zero.val();
-        if self.take_src0.val() {
-            self.gated_src0.next = self.src0_masked.val();
+        //    (one-hot selects: each candidate gated by its flag, then ORed)
+        self.true_old_value.next = self.zero.val();
+        if self.x_true_old.q.val() {
+            self.true_old_value.next = self.old_masked.val();
         }
-        // and/or/xor (one-hot) share one candidate
-        self.gated_logic.next = self.zero.val();
-        if self.take_and.val() {
-            self.gated_logic.next = self.old_masked.val() & self.src0_masked.val();
+        self.true_src0_value.next = self.zero.val();
+        if self.x_true_src0.q.val() {
+            self.true_src0_value.next = self.x_src0.q.val();
         }
-        if self.take_or.val() {
-            self.gated_logic.next = self.old_masked.val() | self.src0_masked.val();
+        self.true_adder_value.next = self.zero.val();
+        if self.x_true_adder.q.val() {
+            self.true_adder_value.next = self.adder_result.val();
         }
-        if self.take_xor.val() {
-            self.gated_logic.next = self.old_masked.val() ^ self.src0_masked.val();
+        self.false_old_value.next = self.zero.val();
+        if self.false_old.val() {
+            self.false_old_value.next = self.old_masked.val();
         }
-        self.result.next = (self.gated_old.val() | self.gated_adder.val()) | (self.gated_src0.val() | self.gated_logic.val());
+        self.false_src0_value.next = self.zero.val();
+        if self.x_false_src0.q.val() {
+            self.false_src0_value.next = self.x_src0.q.val();
+        }
+        self.false_logic_value.next = self.zero.val();
+        if self.x_false_logic.q.val() {
+            self.false_logic_value.next = self.logic_value.val();
+        }
+        self.false_adder_value.next = self.zero.val();
+        if self.x_false_adder.q.val() {
+            self.false_adder_value.next = self.adder_result.val();
+        }
+        self.true_value.next = (self.true_old_value.val() | self.true_src0_value.val()) | self.true_adder_value.val();
+        self.false_value.next = (self.false_old_value.val() | self.false_src0_value.val())
+            | (self.false_logic_value.val() | self.false_adder_value.val());
+        self.condition.next = ((self.x_cond_less.q.val() & self.old_less_than_src0.val())
+            | (self.x_cond_equal.q.val() & self.old_equals_operand.val()))
+            | (self.x_cond_dec_bound.q.val()
+                & (self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val())));
+        self.result.next = self.false_value.val();
+        if self.condition.val() {
+            self.result.next = self.true_value.val();
+        }
 
-        // 9. outputs
-        self.new_masked.next = self.result.val() & self.width_mask.val();
+        // 9. outputs; PREDEC returns the new value (the adder's: not
+        //    through the select)
+        self.new_masked.next = self.result.val() & self.x_width_mask.q.val();
         self.new_value.next = self.new_masked.val();
         self.ret_value.next = self.old_masked.val();
-        if self.is_predec.val() {
-            self.ret_value.next = self.new_masked.val();
+        if self.x_is_predec.q.val() {
+            self.ret_value.next = self.adder_result.val() & self.x_width_mask.q.val();
         }
         // the float ops: their width mask rides along to stage 4
         self.float_op.next = self.take_float.val();
         if self.pipe_advance.val() {
-            self.float_mask_1.d.next = self.width_mask.val();
+            self.float_mask_1.d.next = self.x_width_mask.q.val();
             self.float_mask_2.d.next = self.float_mask_1.q.val();
             self.float_mask_3.d.next = self.float_mask_2.q.val();
         }

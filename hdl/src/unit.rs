@@ -337,9 +337,8 @@ pub struct AtomicUnit {
     x_bit_offset: DFF<Bits<7>>,
     x_size: DFF<Bits<SIZE_BITS>>,
     x_byte_enables: DFF<Bits<MEM_BYTES>>,
-    x_op: DFF<Bits<ALU_OP_BITS>>,
-    x_ty: DFF<Bits<ALU_TY_BITS>>,
-    x_ftz: DFF<Bit>,
+    // (the op, type, ftz and operands are the ALU's own operand-stage
+    // registers, loaded from the head with these: alu.rs)
     /// the element as memory holds it for this operation (read data,
     /// forwarded bytes, the write stage's write of the cycle it left the table)
     x_old: DFF<Bits<LINE_BITS>>,
@@ -349,8 +348,8 @@ pub struct AtomicUnit {
     x_from_x3: DFF<Bit>,
     x_from_x4: DFF<Bit>,
     x_from_w: DFF<Bit>,
+    /// a scatter block's data (what X2 writes when the entry is not a read-modify-write)
     x_src0: DFF<Bits<LINE_BITS>>,
-    x_src1: DFF<Bits<LINE_BITS>>,
     x_lane: DFF<Bits<LANE_BITS>>,
     x_elem: DFF<Bits<ELEM_BITS>>,
     x_result_shift: DFF<Bits<7>>,
@@ -760,9 +759,6 @@ impl AtomicUnit {
             x_bit_offset: Default::default(),
             x_size: Default::default(),
             x_byte_enables: Default::default(),
-            x_op: Default::default(),
-            x_ty: Default::default(),
-            x_ftz: Default::default(),
             x_old: Default::default(),
             x_from_x2: Default::default(),
             x_from_x3: Default::default(),
@@ -826,7 +822,6 @@ impl AtomicUnit {
             x3_msg_last: Default::default(),
             x3_error: Default::default(),
             x_src0: Default::default(),
-            x_src1: Default::default(),
             x_lane: Default::default(),
             x_elem: Default::default(),
             x_result_shift: Default::default(),
@@ -1037,9 +1032,6 @@ impl Logic for AtomicUnit {
             x_bit_offset,
             x_size,
             x_byte_enables,
-            x_op,
-            x_ty,
-            x_ftz,
             x_old,
             x_from_x2,
             x_from_x3,
@@ -1103,7 +1095,6 @@ impl Logic for AtomicUnit {
             x3_msg_last,
             x3_error,
             x_src0,
-            x_src1,
             x_lane,
             x_elem,
             x_result_shift,
@@ -1339,9 +1330,11 @@ impl Logic for AtomicUnit {
         // stage is free).
         self.alu.clock.next = self.clock.val();
         self.alu.pipe_advance.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
-        self.alu.op.next = self.x_op.q.val();
-        self.alu.ty.next = self.x_ty.q.val();
-        self.alu.ftz.next = self.x_ftz.q.val();
+        // (op, type, ftz and operands of the head entering X: the ALU's
+        // operand stage registers them with X, on the same `pipe_advance`)
+        self.alu.op.next = self.head_select.alu_op.val();
+        self.alu.ty.next = self.head_select.alu_ty.val();
+        self.alu.ftz.next = self.head_select.alu_ftz.val();
         // (at most one x_from_* is set; x2_new last: it is the one-cycle
         // loop x2_new -> ALU -> x2_new of an integer run on one element,
         // the unit's critical path, so it goes through one mux, not four)
@@ -1358,8 +1351,8 @@ impl Logic for AtomicUnit {
         if self.x_from_x2.q.val() {
             self.alu.old_value.next = self.x2_new.q.val();
         }
-        self.alu.src0.next = self.x_src0.q.val();
-        self.alu.src1.next = self.x_src1.q.val();
+        self.alu.src0.next = self.head_select.src0.val();
+        self.alu.src1.next = self.head_select.src1.val();
 
         // ================= write stage: write, retire, forward, result =================
         self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
@@ -1542,16 +1535,12 @@ impl Logic for AtomicUnit {
             self.x_bit_offset.d.next = self.head_select.bit_offset.val();
             self.x_size.d.next = self.head_select.size_code.val();
             self.x_byte_enables.d.next = self.head_select.byte_enables.val();
-            self.x_op.d.next = self.head_select.alu_op.val();
-            self.x_ty.d.next = self.head_select.alu_ty.val();
-            self.x_ftz.d.next = self.head_select.alu_ftz.val();
             self.x_old.d.next = self.head_select.old_value.val();
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
             self.x_from_x3.d.next = self.head_is_rmw.val() & self.head_select.bypass[1].val();
             self.x_from_x4.d.next = self.head_is_rmw.val() & self.head_select.bypass[2].val();
             self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
             self.x_src0.d.next = self.head_select.src0.val();
-            self.x_src1.d.next = self.head_select.src1.val();
             self.x_lane.d.next = self.head_select.lane.val();
             self.x_elem.d.next = self.head_select.elem.val();
             self.x_result_shift.d.next = self.head_select.result_shift.val();

@@ -431,9 +431,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [4:0] alu$op;
     reg  [3:0] alu$ty;
     reg  alu$ftz;
-    reg  [127:0] alu$old_value;
     reg  [127:0] alu$src0;
     reg  [127:0] alu$src1;
+    reg  [127:0] alu$old_value;
     wire  [127:0] alu$new_value;
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
@@ -1290,15 +1290,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [15:0] x_byte_enables$d;
     wire  [15:0] x_byte_enables$q;
     reg  x_byte_enables$clock;
-    reg  [4:0] x_op$d;
-    wire  [4:0] x_op$q;
-    reg  x_op$clock;
-    reg  [3:0] x_ty$d;
-    wire  [3:0] x_ty$q;
-    reg  x_ty$clock;
-    reg  x_ftz$d;
-    wire  x_ftz$q;
-    reg  x_ftz$clock;
     reg  [127:0] x_old$d;
     wire  [127:0] x_old$q;
     reg  x_old$clock;
@@ -1317,9 +1308,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] x_src0$d;
     wire  [127:0] x_src0$q;
     reg  x_src0$clock;
-    reg  [127:0] x_src1$d;
-    wire  [127:0] x_src1$q;
-    reg  x_src1$clock;
     reg  [4:0] x_lane$d;
     wire  [4:0] x_lane$q;
     reg  x_lane$clock;
@@ -1993,9 +1981,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .op(alu$op),
         .ty(alu$ty),
         .ftz(alu$ftz),
-        .old_value(alu$old_value),
         .src0(alu$src0),
         .src1(alu$src1),
+        .old_value(alu$old_value),
         .new_value(alu$new_value),
         .ret_value(alu$ret_value),
         .float_op(alu$float_op),
@@ -3421,21 +3409,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x_byte_enables$q),
         .clock(x_byte_enables$clock)
     );
-    atomic_unit$x_op x_op(
-        .d(x_op$d),
-        .q(x_op$q),
-        .clock(x_op$clock)
-    );
-    atomic_unit$x_ty x_ty(
-        .d(x_ty$d),
-        .q(x_ty$q),
-        .clock(x_ty$clock)
-    );
-    atomic_unit$x_ftz x_ftz(
-        .d(x_ftz$d),
-        .q(x_ftz$q),
-        .clock(x_ftz$clock)
-    );
     atomic_unit$x_old x_old(
         .d(x_old$d),
         .q(x_old$q),
@@ -3465,11 +3438,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(x_src0$d),
         .q(x_src0$q),
         .clock(x_src0$clock)
-    );
-    atomic_unit$x_src1 x_src1(
-        .d(x_src1$d),
-        .q(x_src1$q),
-        .clock(x_src1$clock)
     );
     atomic_unit$x_lane x_lane(
         .d(x_lane$d),
@@ -4039,9 +4007,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_bit_offset$clock = clock;
         x_size$clock = clock;
         x_byte_enables$clock = clock;
-        x_op$clock = clock;
-        x_ty$clock = clock;
-        x_ftz$clock = clock;
         x_old$clock = clock;
         x_from_x2$clock = clock;
         x_from_x3$clock = clock;
@@ -4105,7 +4070,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x3_msg_last$clock = clock;
         x3_error$clock = clock;
         x_src0$clock = clock;
-        x_src1$clock = clock;
         x_lane$clock = clock;
         x_elem$clock = clock;
         x_result_shift$clock = clock;
@@ -4242,9 +4206,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_bit_offset$d = x_bit_offset$q;
         x_size$d = x_size$q;
         x_byte_enables$d = x_byte_enables$q;
-        x_op$d = x_op$q;
-        x_ty$d = x_ty$q;
-        x_ftz$d = x_ftz$q;
         x_old$d = x_old$q;
         x_from_x2$d = x_from_x2$q;
         x_from_x3$d = x_from_x3$q;
@@ -4308,7 +4269,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x3_msg_last$d = x3_msg_last$q;
         x3_error$d = x3_error$q;
         x_src0$d = x_src0$q;
-        x_src1$d = x_src1$q;
         x_lane$d = x_lane$q;
         x_elem$d = x_elem$q;
         x_result_shift$d = x_result_shift$q;
@@ -4997,9 +4957,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ahead_ready$3 = 1'b1;
         alu$clock = clock;
         alu$pipe_advance = ~w_writes$q | mem_wr_ready;
-        alu$op = x_op$q;
-        alu$ty = x_ty$q;
-        alu$ftz = x_ftz$q;
+        alu$op = head_select$alu_op;
+        alu$ty = head_select$alu_ty;
+        alu$ftz = head_select$alu_ftz;
         alu$old_value = x_old$q;
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
@@ -5013,8 +4973,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (x_from_x2$q) begin
             alu$old_value = x2_new$q;
         end
-        alu$src0 = x_src0$q;
-        alu$src1 = x_src1$q;
+        alu$src0 = head_select$src0;
+        alu$src1 = head_select$src1;
         w_is_rmw = w_kind$q == kind_read_modify_write;
         w_elem_mask = zero_line;
         if (w_size$q == 0) begin
@@ -5206,16 +5166,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_bit_offset$d = head_select$bit_offset;
             x_size$d = head_select$size_code;
             x_byte_enables$d = head_select$byte_enables;
-            x_op$d = head_select$alu_op;
-            x_ty$d = head_select$alu_ty;
-            x_ftz$d = head_select$alu_ftz;
             x_old$d = head_select$old_value;
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_x3$d = head_is_rmw & head_select$bypass$1;
             x_from_x4$d = head_is_rmw & head_select$bypass$2;
             x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = head_select$src0;
-            x_src1$d = head_select$src1;
             x_lane$d = head_select$lane;
             x_elem$d = head_select$elem;
             x_result_shift$d = head_select$result_shift;
@@ -16789,25 +16745,6 @@ module atomic_unit$x_from_x4(d,q,clock);
 endmodule // atomic_unit$x_from_x4
 
 
-module atomic_unit$x_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_ftz
-
-
 module atomic_unit$x_kind(d,q,clock);
     
     // Module arguments
@@ -16901,25 +16838,6 @@ module atomic_unit$x_old(d,q,clock);
     end
           
 endmodule // atomic_unit$x_old
-
-
-module atomic_unit$x_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_op
 
 
 module atomic_unit$x_result_first(d,q,clock);
@@ -17034,44 +16952,6 @@ module atomic_unit$x_src0(d,q,clock);
     end
           
 endmodule // atomic_unit$x_src0
-
-
-module atomic_unit$x_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_src1
-
-
-module atomic_unit$x_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_ty
 
 
 module atomic_unit$x_valid(d,q,clock);

@@ -30,6 +30,7 @@ extern "C" uint64_t atomport_cpp_bench_atomic_alu(uint64_t vectors, uint64_t see
     VerilatedContext context;
     context.traceEverOn(true);
     Vatomic_alu model(&context, "atomic_alu");
+    model.pipe_advance = 1;
     uint64_t state = seed;
     uint64_t checksum = 0;
     for (uint64_t i = 0; i < vectors; ++i) {
@@ -42,10 +43,14 @@ extern "C" uint64_t atomport_cpp_bench_atomic_alu(uint64_t vectors, uint64_t see
         set_wide(model.old_value, a, b);
         set_wide(model.src0, c, d);
         set_wide(model.src1, e, f);
+        // one clock cycle per vector, as the Rust loop does
+        model.clock = 0;
         model.eval();
         uint32_t fold = 0;
         for (int w = 0; w < 4; ++w) fold ^= model.new_value[w] ^ (model.ret_value[w] * 3u);
         checksum = checksum * 31 + fold;
+        model.clock = 1;
+        model.eval();
     }
     model.final();
     return checksum;

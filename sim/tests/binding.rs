@@ -17,9 +17,9 @@ fn ports_come_from_the_verilog() {
             ("ty", PortDir::Input, 4),
             ("ftz", PortDir::Input, 1),
             ("float_op", PortDir::Output, 1),
-            ("old_value", PortDir::Input, 128),
             ("src0", PortDir::Input, 128),
             ("src1", PortDir::Input, 128),
+            ("old_value", PortDir::Input, 128),
             ("new_value", PortDir::Output, 128),
             ("ret_value", PortDir::Output, 128),
             ("float_value", PortDir::Output, 128),
@@ -46,18 +46,25 @@ fn setters_write_and_mask_getters_read_back() {
 #[test]
 fn eval_drives_outputs() {
     let mut m = VAtomicAlu::new().unwrap();
+    // the ALU's operand stage loads op, type and sources at a clock edge
+    // with `pipe_advance`; the old value is read in the cycle after
     m.set_op(AluOp::Xchg.code());
     m.set_ty(ElemType::B128.code());
-    m.set_old_value(7);
     m.set_src0(u128::MAX - 5);
-    // outputs change only on eval
-    let before = m.new_value();
-    m.eval().unwrap();
-    assert_ne!(m.new_value(), before);
+    m.set_pipe_advance(1);
+    m.tick().unwrap();
     assert_eq!(m.new_value(), u128::MAX - 5);
+    // outputs change only on eval
+    m.set_old_value(7);
+    let before = m.ret_value();
+    assert_eq!(before, 0);
+    m.eval().unwrap();
     assert_eq!(m.ret_value(), 7);
+    // a new type is the operand stage's: it takes effect at the next edge
     m.set_ty(ElemType::B32.code());
     m.eval().unwrap();
+    assert_eq!(m.new_value(), u128::MAX - 5, "registered: not yet");
+    m.tick().unwrap();
     assert_eq!(m.new_value(), 0xffff_fffa, "masked to 32 bits");
 }
 
@@ -66,8 +73,10 @@ fn ports_by_name() {
     let mut m = VAtomicAlu::new().unwrap();
     m.set_port("op", AluOp::Add.code() as u128).unwrap();
     m.set_port("ty", ElemType::B64.code() as u128).unwrap();
-    m.set_port("old_value", u64::MAX as u128).unwrap();
     m.set_port("src0", 2).unwrap();
+    m.set_port("pipe_advance", 1).unwrap();
+    m.tick().unwrap();
+    m.set_port("old_value", u64::MAX as u128).unwrap();
     m.eval().unwrap();
     assert_eq!(m.get_port("new_value"), Some(1), "wraps at 64 bits");
     assert_eq!(m.get_port("op"), Some(AluOp::Add.code() as u128));
@@ -98,11 +107,12 @@ fn models_are_independent() {
     for m in [&mut a, &mut b] {
         m.set_op(AluOp::Xchg.code());
         m.set_ty(ElemType::B32.code());
+        m.set_pipe_advance(1);
     }
     a.set_src0(1);
     b.set_src0(2);
-    a.eval().unwrap();
-    b.eval().unwrap();
+    a.tick().unwrap();
+    b.tick().unwrap();
     assert_eq!((a.new_value(), b.new_value()), (1, 2));
     // and in threads, each with its own context
     let handles: Vec<_> = (0..2u128)
@@ -111,6 +121,8 @@ fn models_are_independent() {
                 let mut m = VAtomicAlu::new().unwrap();
                 m.set_op(AluOp::Inc.code());
                 m.set_ty(ElemType::B16.code());
+                m.set_pipe_advance(1);
+                m.tick().unwrap();
                 let mut v = k;
                 for _ in 0..1000 {
                     m.set_old_value(v);
@@ -136,9 +148,10 @@ fn vcd_trace_has_timescale_signals_and_one_period_per_step() {
     assert!(m.tracing());
     m.set_op(AluOp::Xchg.code());
     m.set_ty(ElemType::B32.code());
+    m.set_pipe_advance(1);
     for v in [0x11u128, 0x22, 0x33] {
         m.set_src0(v);
-        m.step().unwrap();
+        m.tick().unwrap();
     }
     assert_eq!(m.time(), 3 * CLOCK_PERIOD);
     m.close_trace();

@@ -55,11 +55,15 @@ impl Checker {
     #[inline]
     fn check(&mut self, op: AluOp, ty: ElemType, old: u128, src0: u128, src1: u128) {
         let m = &mut self.model;
+        // the operand stage loads op, type and sources at a `pipe_advance`
+        // edge; the old value comes in the cycle after (hdl/src/alu.rs)
         m.set_op(op.code());
         m.set_ty(ty.code());
-        m.set_old_value(old);
         m.set_src0(src0);
         m.set_src1(src1);
+        m.set_pipe_advance(1);
+        m.tick().expect("tick");
+        m.set_old_value(old);
         m.eval().expect("eval");
         let rtl = AluOut { new: m.new_value(), ret: m.ret_value() };
         let golden = apply(AluCtl { op, ty, ftz: false }, old, src0, src1);

@@ -266,18 +266,22 @@ impl Checker {
     fn check(&mut self, group: &str, op: AluOp, ty: ElemType, ftz: bool, v: (u128, u128, u128), want: Option<u128>) {
         let (old, src0, src1) = v;
         let m = &mut self.model;
+        // the operand stage loads op, type, ftz and sources at a
+        // `pipe_advance` edge; the old value comes in the cycle after
+        // (hdl/src/alu.rs)
         m.set_op(op.code());
         m.set_ty(ty.code());
         m.set_ftz(ftz as u8);
-        m.set_old_value(old);
         m.set_src0(src0);
         m.set_src1(src1);
+        m.set_pipe_advance(1);
+        m.tick().expect("tick");
+        m.set_old_value(old);
         m.eval().expect("eval");
         // a float op's value comes out of the ALU's four-stage float
         // pipeline three `pipe_advance` edges later (hdl/src/fp_alu.rs)
         let ret = m.ret_value();
         let new = if m.float_op() != 0 {
-            m.set_pipe_advance(1);
             m.ticks(3).expect("tick");
             m.float_value()
         } else {

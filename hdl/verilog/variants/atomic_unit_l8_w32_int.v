@@ -430,9 +430,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [4:0] alu$op;
     reg  [3:0] alu$ty;
     reg  alu$ftz;
-    reg  [127:0] alu$old_value;
     reg  [127:0] alu$src0;
     reg  [127:0] alu$src1;
+    reg  [127:0] alu$old_value;
     wire  [127:0] alu$new_value;
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
@@ -1289,15 +1289,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [15:0] x_byte_enables$d;
     wire  [15:0] x_byte_enables$q;
     reg  x_byte_enables$clock;
-    reg  [4:0] x_op$d;
-    wire  [4:0] x_op$q;
-    reg  x_op$clock;
-    reg  [3:0] x_ty$d;
-    wire  [3:0] x_ty$q;
-    reg  x_ty$clock;
-    reg  x_ftz$d;
-    wire  x_ftz$q;
-    reg  x_ftz$clock;
     reg  [127:0] x_old$d;
     wire  [127:0] x_old$q;
     reg  x_old$clock;
@@ -1316,9 +1307,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] x_src0$d;
     wire  [127:0] x_src0$q;
     reg  x_src0$clock;
-    reg  [127:0] x_src1$d;
-    wire  [127:0] x_src1$q;
-    reg  x_src1$clock;
     reg  [4:0] x_lane$d;
     wire  [4:0] x_lane$q;
     reg  x_lane$clock;
@@ -1992,9 +1980,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .op(alu$op),
         .ty(alu$ty),
         .ftz(alu$ftz),
-        .old_value(alu$old_value),
         .src0(alu$src0),
         .src1(alu$src1),
+        .old_value(alu$old_value),
         .new_value(alu$new_value),
         .ret_value(alu$ret_value),
         .float_op(alu$float_op),
@@ -3420,21 +3408,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(x_byte_enables$q),
         .clock(x_byte_enables$clock)
     );
-    atomic_unit_l8_w32_int$x_op x_op(
-        .d(x_op$d),
-        .q(x_op$q),
-        .clock(x_op$clock)
-    );
-    atomic_unit_l8_w32_int$x_ty x_ty(
-        .d(x_ty$d),
-        .q(x_ty$q),
-        .clock(x_ty$clock)
-    );
-    atomic_unit_l8_w32_int$x_ftz x_ftz(
-        .d(x_ftz$d),
-        .q(x_ftz$q),
-        .clock(x_ftz$clock)
-    );
     atomic_unit_l8_w32_int$x_old x_old(
         .d(x_old$d),
         .q(x_old$q),
@@ -3464,11 +3437,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(x_src0$d),
         .q(x_src0$q),
         .clock(x_src0$clock)
-    );
-    atomic_unit_l8_w32_int$x_src1 x_src1(
-        .d(x_src1$d),
-        .q(x_src1$q),
-        .clock(x_src1$clock)
     );
     atomic_unit_l8_w32_int$x_lane x_lane(
         .d(x_lane$d),
@@ -4038,9 +4006,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x_bit_offset$clock = clock;
         x_size$clock = clock;
         x_byte_enables$clock = clock;
-        x_op$clock = clock;
-        x_ty$clock = clock;
-        x_ftz$clock = clock;
         x_old$clock = clock;
         x_from_x2$clock = clock;
         x_from_x3$clock = clock;
@@ -4104,7 +4069,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x3_msg_last$clock = clock;
         x3_error$clock = clock;
         x_src0$clock = clock;
-        x_src1$clock = clock;
         x_lane$clock = clock;
         x_elem$clock = clock;
         x_result_shift$clock = clock;
@@ -4241,9 +4205,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x_bit_offset$d = x_bit_offset$q;
         x_size$d = x_size$q;
         x_byte_enables$d = x_byte_enables$q;
-        x_op$d = x_op$q;
-        x_ty$d = x_ty$q;
-        x_ftz$d = x_ftz$q;
         x_old$d = x_old$q;
         x_from_x2$d = x_from_x2$q;
         x_from_x3$d = x_from_x3$q;
@@ -4307,7 +4268,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x3_msg_last$d = x3_msg_last$q;
         x3_error$d = x3_error$q;
         x_src0$d = x_src0$q;
-        x_src1$d = x_src1$q;
         x_lane$d = x_lane$q;
         x_elem$d = x_elem$q;
         x_result_shift$d = x_result_shift$q;
@@ -4996,9 +4956,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ahead_ready$3 = 1'b1;
         alu$clock = clock;
         alu$pipe_advance = ~w_writes$q | mem_wr_ready;
-        alu$op = x_op$q;
-        alu$ty = x_ty$q;
-        alu$ftz = x_ftz$q;
+        alu$op = head_select$alu_op;
+        alu$ty = head_select$alu_ty;
+        alu$ftz = head_select$alu_ftz;
         alu$old_value = x_old$q;
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
@@ -5012,8 +4972,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (x_from_x2$q) begin
             alu$old_value = x2_new$q;
         end
-        alu$src0 = x_src0$q;
-        alu$src1 = x_src1$q;
+        alu$src0 = head_select$src0;
+        alu$src1 = head_select$src1;
         w_is_rmw = w_kind$q == kind_read_modify_write;
         w_elem_mask = zero_line;
         if (w_size$q == 0) begin
@@ -5205,16 +5165,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x_bit_offset$d = head_select$bit_offset;
             x_size$d = head_select$size_code;
             x_byte_enables$d = head_select$byte_enables;
-            x_op$d = head_select$alu_op;
-            x_ty$d = head_select$alu_ty;
-            x_ftz$d = head_select$alu_ftz;
             x_old$d = head_select$old_value;
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_x3$d = head_is_rmw & head_select$bypass$1;
             x_from_x4$d = head_is_rmw & head_select$bypass$2;
             x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = head_select$src0;
-            x_src1$d = head_select$src1;
             x_lane$d = head_select$lane;
             x_elem$d = head_select$elem;
             x_result_shift$d = head_select$result_shift;
@@ -6308,7 +6264,7 @@ module atomic_unit_l8_w32_int$addr_gen$wide_slm_size(narrow,wide);
 endmodule // atomic_unit_l8_w32_int$addr_gen$wide_slm_size
 
 
-module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,src1,new_value,ret_value,float_op,float_value);
+module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret_value,float_op,float_value);
     
     // Module arguments
     input wire  clock;
@@ -6316,9 +6272,9 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
     input wire  [4:0] op;
     input wire  [3:0] ty;
     input wire  ftz;
-    input wire  [127:0] old_value;
     input wire  [127:0] src0;
     input wire  [127:0] src1;
+    input wire  [127:0] old_value;
     output reg  [127:0] new_value;
     output reg  [127:0] ret_value;
     output reg  float_op;
@@ -6387,6 +6343,78 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
     reg  [127:0] float_mask_3$d;
     wire  [127:0] float_mask_3$q;
     reg  float_mask_3$clock;
+    reg  [4:0] x_op$d;
+    wire  [4:0] x_op$q;
+    reg  x_op$clock;
+    reg  [3:0] x_ty$d;
+    wire  [3:0] x_ty$q;
+    reg  x_ty$clock;
+    reg  x_ftz$d;
+    wire  x_ftz$q;
+    reg  x_ftz$clock;
+    reg  [127:0] x_width_mask$d;
+    wire  [127:0] x_width_mask$q;
+    reg  x_width_mask$clock;
+    reg  [127:0] x_src0$d;
+    wire  [127:0] x_src0$q;
+    reg  x_src0$clock;
+    reg  [127:0] x_src1$d;
+    wire  [127:0] x_src1$q;
+    reg  x_src1$clock;
+    reg  [127:0] x_adder_operand$d;
+    wire  [127:0] x_adder_operand$q;
+    reg  x_adder_operand$clock;
+    reg  x_adder_subtracts$d;
+    wire  x_adder_subtracts$q;
+    reg  x_adder_subtracts$clock;
+    reg  [127:0] x_compare_flip$d;
+    wire  [127:0] x_compare_flip$q;
+    reg  x_compare_flip$clock;
+    reg  [127:0] x_compare_src0$d;
+    wire  [127:0] x_compare_src0$q;
+    reg  x_compare_src0$clock;
+    reg  [127:0] x_equal_operand$d;
+    wire  [127:0] x_equal_operand$q;
+    reg  x_equal_operand$clock;
+    reg  x_cond_less$d;
+    wire  x_cond_less$q;
+    reg  x_cond_less$clock;
+    reg  x_cond_equal$d;
+    wire  x_cond_equal$q;
+    reg  x_cond_equal$clock;
+    reg  x_cond_dec_bound$d;
+    wire  x_cond_dec_bound$q;
+    reg  x_cond_dec_bound$clock;
+    reg  x_true_old$d;
+    wire  x_true_old$q;
+    reg  x_true_old$clock;
+    reg  x_true_src0$d;
+    wire  x_true_src0$q;
+    reg  x_true_src0$clock;
+    reg  x_true_adder$d;
+    wire  x_true_adder$q;
+    reg  x_true_adder$clock;
+    reg  x_false_old$d;
+    wire  x_false_old$q;
+    reg  x_false_old$clock;
+    reg  x_false_src0$d;
+    wire  x_false_src0$q;
+    reg  x_false_src0$clock;
+    reg  x_false_adder$d;
+    wire  x_false_adder$q;
+    reg  x_false_adder$clock;
+    reg  x_false_logic$d;
+    wire  x_false_logic$q;
+    reg  x_false_logic$clock;
+    reg  x_is_and$d;
+    wire  x_is_and$q;
+    reg  x_is_and$clock;
+    reg  x_is_or$d;
+    wire  x_is_or$q;
+    reg  x_is_or$clock;
+    reg  x_is_predec$d;
+    wire  x_is_predec$q;
+    reg  x_is_predec$clock;
     
     // Local signals
     reg  width_16;
@@ -6418,40 +6446,40 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
     reg  compare_signed;
     reg  select_smaller;
     reg  select_larger;
-    reg  [127:0] old_masked;
+    reg  cond_less;
+    reg  known_integer_op;
     reg  [127:0] src0_masked;
     reg  [127:0] src1_masked;
+    reg  [127:0] compare_flip;
+    reg  [127:0] old_masked;
     reg  [127:0] adder_invert;
-    reg  [127:0] adder_operand;
     reg  [127:0] adder_sum;
     reg  [127:0] adder_result;
-    reg  [127:0] compare_flip;
     reg  [127:0] compare_old;
-    reg  [127:0] compare_src0;
     reg  lt_lo;
     reg  lt_mid;
     reg  lt_hi;
     reg  ordered_eq_mid;
     reg  ordered_eq_hi;
     reg  old_less_than_src0;
-    reg  [127:0] equal_operand;
     reg  eq_lo;
     reg  eq_mid;
     reg  eq_hi;
     reg  old_equals_operand;
     reg  old_is_zero;
-    reg  take_old;
-    reg  take_adder;
-    reg  take_src0;
-    reg  take_and;
-    reg  take_or;
-    reg  take_xor;
     reg  take_float;
-    reg  dec_bound_takes_src0;
-    reg  [127:0] gated_old;
-    reg  [127:0] gated_adder;
-    reg  [127:0] gated_src0;
-    reg  [127:0] gated_logic;
+    reg  false_old;
+    reg  condition;
+    reg  [127:0] logic_value;
+    reg  [127:0] true_old_value;
+    reg  [127:0] true_src0_value;
+    reg  [127:0] true_adder_value;
+    reg  [127:0] false_old_value;
+    reg  [127:0] false_src0_value;
+    reg  [127:0] false_logic_value;
+    reg  [127:0] false_adder_value;
+    reg  [127:0] true_value;
+    reg  [127:0] false_value;
     reg  [127:0] result;
     reg  [127:0] new_masked;
     
@@ -6483,23 +6511,183 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
         .q(float_mask_3$q),
         .clock(float_mask_3$clock)
     );
+    atomic_unit_l8_w32_int$alu$x_op x_op(
+        .d(x_op$d),
+        .q(x_op$q),
+        .clock(x_op$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_ty x_ty(
+        .d(x_ty$d),
+        .q(x_ty$q),
+        .clock(x_ty$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_ftz x_ftz(
+        .d(x_ftz$d),
+        .q(x_ftz$q),
+        .clock(x_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_width_mask x_width_mask(
+        .d(x_width_mask$d),
+        .q(x_width_mask$q),
+        .clock(x_width_mask$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_src0 x_src0(
+        .d(x_src0$d),
+        .q(x_src0$q),
+        .clock(x_src0$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_src1 x_src1(
+        .d(x_src1$d),
+        .q(x_src1$q),
+        .clock(x_src1$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_adder_operand x_adder_operand(
+        .d(x_adder_operand$d),
+        .q(x_adder_operand$q),
+        .clock(x_adder_operand$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_adder_subtracts x_adder_subtracts(
+        .d(x_adder_subtracts$d),
+        .q(x_adder_subtracts$q),
+        .clock(x_adder_subtracts$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_compare_flip x_compare_flip(
+        .d(x_compare_flip$d),
+        .q(x_compare_flip$q),
+        .clock(x_compare_flip$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_compare_src0 x_compare_src0(
+        .d(x_compare_src0$d),
+        .q(x_compare_src0$q),
+        .clock(x_compare_src0$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_equal_operand x_equal_operand(
+        .d(x_equal_operand$d),
+        .q(x_equal_operand$q),
+        .clock(x_equal_operand$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_cond_less x_cond_less(
+        .d(x_cond_less$d),
+        .q(x_cond_less$q),
+        .clock(x_cond_less$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_cond_equal x_cond_equal(
+        .d(x_cond_equal$d),
+        .q(x_cond_equal$q),
+        .clock(x_cond_equal$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_cond_dec_bound x_cond_dec_bound(
+        .d(x_cond_dec_bound$d),
+        .q(x_cond_dec_bound$q),
+        .clock(x_cond_dec_bound$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_true_old x_true_old(
+        .d(x_true_old$d),
+        .q(x_true_old$q),
+        .clock(x_true_old$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_true_src0 x_true_src0(
+        .d(x_true_src0$d),
+        .q(x_true_src0$q),
+        .clock(x_true_src0$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_true_adder x_true_adder(
+        .d(x_true_adder$d),
+        .q(x_true_adder$q),
+        .clock(x_true_adder$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_false_old x_false_old(
+        .d(x_false_old$d),
+        .q(x_false_old$q),
+        .clock(x_false_old$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_false_src0 x_false_src0(
+        .d(x_false_src0$d),
+        .q(x_false_src0$q),
+        .clock(x_false_src0$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_false_adder x_false_adder(
+        .d(x_false_adder$d),
+        .q(x_false_adder$q),
+        .clock(x_false_adder$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_false_logic x_false_logic(
+        .d(x_false_logic$d),
+        .q(x_false_logic$q),
+        .clock(x_false_logic$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_is_and x_is_and(
+        .d(x_is_and$d),
+        .q(x_is_and$q),
+        .clock(x_is_and$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_is_or x_is_or(
+        .d(x_is_or$d),
+        .q(x_is_or$q),
+        .clock(x_is_or$clock)
+    );
+    atomic_unit_l8_w32_int$alu$x_is_predec x_is_predec(
+        .d(x_is_predec$d),
+        .q(x_is_predec$q),
+        .clock(x_is_predec$clock)
+    );
     
     // Update code
     always @(*) begin
         float_mask_1$clock = clock;
         float_mask_2$clock = clock;
         float_mask_3$clock = clock;
+        x_op$clock = clock;
+        x_ty$clock = clock;
+        x_ftz$clock = clock;
+        x_width_mask$clock = clock;
+        x_src0$clock = clock;
+        x_src1$clock = clock;
+        x_adder_operand$clock = clock;
+        x_adder_subtracts$clock = clock;
+        x_compare_flip$clock = clock;
+        x_compare_src0$clock = clock;
+        x_equal_operand$clock = clock;
+        x_cond_less$clock = clock;
+        x_cond_equal$clock = clock;
+        x_cond_dec_bound$clock = clock;
+        x_true_old$clock = clock;
+        x_true_src0$clock = clock;
+        x_true_adder$clock = clock;
+        x_false_old$clock = clock;
+        x_false_src0$clock = clock;
+        x_false_adder$clock = clock;
+        x_false_logic$clock = clock;
+        x_is_and$clock = clock;
+        x_is_or$clock = clock;
+        x_is_predec$clock = clock;
         float_mask_1$d = float_mask_1$q;
         float_mask_2$d = float_mask_2$q;
         float_mask_3$d = float_mask_3$q;
-        float$clock = clock;
-        float$advance = pipe_advance;
-        float$op = op;
-        float$ty = ty;
-        float$ftz = ftz;
-        float$old_value = old_value;
-        float$src0 = src0;
-        float$src1 = src1;
+        x_op$d = x_op$q;
+        x_ty$d = x_ty$q;
+        x_ftz$d = x_ftz$q;
+        x_width_mask$d = x_width_mask$q;
+        x_src0$d = x_src0$q;
+        x_src1$d = x_src1$q;
+        x_adder_operand$d = x_adder_operand$q;
+        x_adder_subtracts$d = x_adder_subtracts$q;
+        x_compare_flip$d = x_compare_flip$q;
+        x_compare_src0$d = x_compare_src0$q;
+        x_equal_operand$d = x_equal_operand$q;
+        x_cond_less$d = x_cond_less$q;
+        x_cond_equal$d = x_cond_equal$q;
+        x_cond_dec_bound$d = x_cond_dec_bound$q;
+        x_true_old$d = x_true_old$q;
+        x_true_src0$d = x_true_src0$q;
+        x_true_adder$d = x_true_adder$q;
+        x_false_old$d = x_false_old$q;
+        x_false_src0$d = x_false_src0$q;
+        x_false_adder$d = x_false_adder$q;
+        x_false_logic$d = x_false_logic$q;
+        x_is_and$d = x_is_and$q;
+        x_is_or$d = x_is_or$q;
+        x_is_predec$d = x_is_predec$q;
         width_16 = ((ty == ty_b16) | (ty == ty_f16)) | (ty == ty_bf16);
         width_32 = ((ty == ty_b32) | (ty == ty_f32)) | ((ty == ty_f16x2) | (ty == ty_bf16x2));
         width_64 = ((ty == ty_b64) | (ty == ty_f64)) & has_64;
@@ -6545,80 +6733,126 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,old_value,src0,sr
         compare_signed = is_imin | is_imax;
         select_smaller = is_min | is_imin;
         select_larger = is_max | is_imax;
-        old_masked = old_value & width_mask;
+        cond_less = (select_smaller | select_larger) | is_inc_bound;
+        known_integer_op = ((select_adder | cond_less) | (is_xchg | is_cmpxchg)) | (((is_and | is_or) | is_xor) | is_dec_bound);
         src0_masked = src0 & width_mask;
         src1_masked = src1 & width_mask;
-        adder_invert = zero;
-        if (adder_subtracts) begin
-            adder_invert = build_mask;
-        end
-        adder_operand = one;
-        if (adder_takes_src0) begin
-            adder_operand = src0_masked;
-        end
-        adder_sum = ((old_masked ^ adder_invert) & build_mask) + (adder_operand & build_mask);
-        adder_result = adder_sum ^ adder_invert;
         compare_flip = zero;
         if (compare_signed) begin
             compare_flip = sign_bit & build_mask;
         end
-        compare_old = (old_masked ^ compare_flip) & build_mask;
-        compare_src0 = (src0_masked ^ compare_flip) & build_mask;
-        lt_lo = compare_old[(32'h0)+:(32)] < compare_src0[(32'h0)+:(32)];
-        lt_mid = (compare_old[(32'h20)+:(32)] < compare_src0[(32'h20)+:(32)]) & has_64;
-        lt_hi = (compare_old[(32'h40)+:(64)] < compare_src0[(32'h40)+:(64)]) & has_128;
-        ordered_eq_mid = (compare_old[(32'h20)+:(32)] == compare_src0[(32'h20)+:(32)]) | ~has_64;
-        ordered_eq_hi = (compare_old[(32'h40)+:(64)] == compare_src0[(32'h40)+:(64)]) | ~has_128;
-        old_less_than_src0 = lt_hi | (ordered_eq_hi & (lt_mid | (ordered_eq_mid & lt_lo)));
-        equal_operand = src0_masked;
-        if (is_cmpxchg) begin
-            equal_operand = src1_masked;
+        if (pipe_advance) begin
+            x_op$d = op;
+            x_ty$d = ty;
+            x_ftz$d = ftz;
+            x_width_mask$d = width_mask;
+            x_src0$d = src0_masked;
+            x_src1$d = src1_masked;
+            x_adder_operand$d = one;
+            if (adder_takes_src0) begin
+                x_adder_operand$d = src0_masked & build_mask;
+            end
+            x_adder_subtracts$d = adder_subtracts;
+            x_compare_flip$d = compare_flip;
+            x_compare_src0$d = (src0_masked ^ compare_flip) & build_mask;
+            x_equal_operand$d = src0_masked;
+            if (is_cmpxchg) begin
+                x_equal_operand$d = src1_masked;
+            end
+            x_cond_less$d = cond_less;
+            x_cond_equal$d = is_cmpxchg;
+            x_cond_dec_bound$d = is_dec_bound;
+            x_true_old$d = select_smaller;
+            x_true_src0$d = (select_larger | is_cmpxchg) | is_dec_bound;
+            x_true_adder$d = is_inc_bound;
+            x_false_old$d = (select_larger | is_cmpxchg) | ~known_integer_op;
+            x_false_src0$d = select_smaller | is_xchg;
+            x_false_adder$d = select_adder | is_dec_bound;
+            x_false_logic$d = (is_and | is_or) | is_xor;
+            x_is_and$d = is_and;
+            x_is_or$d = is_or;
+            x_is_predec$d = is_predec;
         end
-        eq_lo = old_masked[(32'h0)+:(32)] == equal_operand[(32'h0)+:(32)];
-        eq_mid = (old_masked[(32'h20)+:(32)] == equal_operand[(32'h20)+:(32)]) | ~has_64;
-        eq_hi = (old_masked[(32'h40)+:(64)] == equal_operand[(32'h40)+:(64)]) | ~has_128;
+        float$clock = clock;
+        float$advance = pipe_advance;
+        float$op = x_op$q;
+        float$ty = x_ty$q;
+        float$ftz = x_ftz$q;
+        float$old_value = old_value;
+        float$src0 = x_src0$q;
+        float$src1 = x_src1$q;
+        old_masked = old_value & x_width_mask$q;
+        adder_invert = zero;
+        if (x_adder_subtracts$q) begin
+            adder_invert = build_mask;
+        end
+        adder_sum = ((old_masked ^ adder_invert) & build_mask) + x_adder_operand$q;
+        adder_result = adder_sum ^ adder_invert;
+        compare_old = (old_masked ^ x_compare_flip$q) & build_mask;
+        lt_lo = compare_old[(32'h0)+:(32)] < x_compare_src0$q[(32'h0)+:(32)];
+        lt_mid = (compare_old[(32'h20)+:(32)] < x_compare_src0$q[(32'h20)+:(32)]) & has_64;
+        lt_hi = (compare_old[(32'h40)+:(64)] < x_compare_src0$q[(32'h40)+:(64)]) & has_128;
+        ordered_eq_mid = (compare_old[(32'h20)+:(32)] == x_compare_src0$q[(32'h20)+:(32)]) | ~has_64;
+        ordered_eq_hi = (compare_old[(32'h40)+:(64)] == x_compare_src0$q[(32'h40)+:(64)]) | ~has_128;
+        old_less_than_src0 = lt_hi | (ordered_eq_hi & (lt_mid | (ordered_eq_mid & lt_lo)));
+        eq_lo = old_masked[(32'h0)+:(32)] == x_equal_operand$q[(32'h0)+:(32)];
+        eq_mid = (old_masked[(32'h20)+:(32)] == x_equal_operand$q[(32'h20)+:(32)]) | ~has_64;
+        eq_hi = (old_masked[(32'h40)+:(64)] == x_equal_operand$q[(32'h40)+:(64)]) | ~has_128;
         old_equals_operand = (eq_lo & eq_mid) & eq_hi;
         old_is_zero = ~(|old_masked);
-        dec_bound_takes_src0 = old_is_zero | ~(old_less_than_src0 | old_equals_operand);
-        take_adder = (select_adder | (is_inc_bound & old_less_than_src0)) | (is_dec_bound & ~dec_bound_takes_src0);
-        take_src0 = ((select_smaller & ~old_less_than_src0) | (select_larger & old_less_than_src0)) | ((is_xchg | (is_cmpxchg & old_equals_operand)) | (is_dec_bound & dec_bound_takes_src0));
-        take_and = is_and;
-        take_or = is_or;
-        take_xor = is_xor;
         take_float = fp_enabled & float$float_op;
-        take_old = ~(((take_adder | take_src0) | (take_and | take_or)) | ((take_xor | take_float) | is_inc_bound));
-        gated_old = zero;
-        if (take_old) begin
-            gated_old = old_masked;
+        false_old = x_false_old$q & ~take_float;
+        logic_value = old_masked ^ x_src0$q;
+        if (x_is_and$q) begin
+            logic_value = old_masked & x_src0$q;
         end
-        gated_adder = zero;
-        if (take_adder) begin
-            gated_adder = adder_result;
+        if (x_is_or$q) begin
+            logic_value = old_masked | x_src0$q;
         end
-        gated_src0 = zero;
-        if (take_src0) begin
-            gated_src0 = src0_masked;
+        true_old_value = zero;
+        if (x_true_old$q) begin
+            true_old_value = old_masked;
         end
-        gated_logic = zero;
-        if (take_and) begin
-            gated_logic = old_masked & src0_masked;
+        true_src0_value = zero;
+        if (x_true_src0$q) begin
+            true_src0_value = x_src0$q;
         end
-        if (take_or) begin
-            gated_logic = old_masked | src0_masked;
+        true_adder_value = zero;
+        if (x_true_adder$q) begin
+            true_adder_value = adder_result;
         end
-        if (take_xor) begin
-            gated_logic = old_masked ^ src0_masked;
+        false_old_value = zero;
+        if (false_old) begin
+            false_old_value = old_masked;
         end
-        result = (gated_old | gated_adder) | (gated_src0 | gated_logic);
-        new_masked = result & width_mask;
+        false_src0_value = zero;
+        if (x_false_src0$q) begin
+            false_src0_value = x_src0$q;
+        end
+        false_logic_value = zero;
+        if (x_false_logic$q) begin
+            false_logic_value = logic_value;
+        end
+        false_adder_value = zero;
+        if (x_false_adder$q) begin
+            false_adder_value = adder_result;
+        end
+        true_value = (true_old_value | true_src0_value) | true_adder_value;
+        false_value = (false_old_value | false_src0_value) | (false_logic_value | false_adder_value);
+        condition = ((x_cond_less$q & old_less_than_src0) | (x_cond_equal$q & old_equals_operand)) | (x_cond_dec_bound$q & (old_is_zero | ~(old_less_than_src0 | old_equals_operand)));
+        result = false_value;
+        if (condition) begin
+            result = true_value;
+        end
+        new_masked = result & x_width_mask$q;
         new_value = new_masked;
         ret_value = old_masked;
-        if (is_predec) begin
-            ret_value = new_masked;
+        if (x_is_predec$q) begin
+            ret_value = adder_result & x_width_mask$q;
         end
         float_op = take_float;
         if (pipe_advance) begin
-            float_mask_1$d = width_mask;
+            float_mask_1$d = x_width_mask$q;
             float_mask_2$d = float_mask_1$q;
             float_mask_3$d = float_mask_2$q;
         end
@@ -11510,6 +11744,462 @@ module atomic_unit_l8_w32_int$alu$float_mask_3(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float_mask_3
+
+
+module atomic_unit_l8_w32_int$alu$x_adder_operand(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_adder_operand
+
+
+module atomic_unit_l8_w32_int$alu$x_adder_subtracts(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_adder_subtracts
+
+
+module atomic_unit_l8_w32_int$alu$x_compare_flip(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_compare_flip
+
+
+module atomic_unit_l8_w32_int$alu$x_compare_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_compare_src0
+
+
+module atomic_unit_l8_w32_int$alu$x_cond_dec_bound(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_cond_dec_bound
+
+
+module atomic_unit_l8_w32_int$alu$x_cond_equal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_cond_equal
+
+
+module atomic_unit_l8_w32_int$alu$x_cond_less(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_cond_less
+
+
+module atomic_unit_l8_w32_int$alu$x_equal_operand(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_equal_operand
+
+
+module atomic_unit_l8_w32_int$alu$x_false_adder(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_false_adder
+
+
+module atomic_unit_l8_w32_int$alu$x_false_logic(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_false_logic
+
+
+module atomic_unit_l8_w32_int$alu$x_false_old(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_false_old
+
+
+module atomic_unit_l8_w32_int$alu$x_false_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_false_src0
+
+
+module atomic_unit_l8_w32_int$alu$x_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_ftz
+
+
+module atomic_unit_l8_w32_int$alu$x_is_and(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_is_and
+
+
+module atomic_unit_l8_w32_int$alu$x_is_or(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_is_or
+
+
+module atomic_unit_l8_w32_int$alu$x_is_predec(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_is_predec
+
+
+module atomic_unit_l8_w32_int$alu$x_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_op
+
+
+module atomic_unit_l8_w32_int$alu$x_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_src0
+
+
+module atomic_unit_l8_w32_int$alu$x_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_src1
+
+
+module atomic_unit_l8_w32_int$alu$x_true_adder(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_true_adder
+
+
+module atomic_unit_l8_w32_int$alu$x_true_old(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_true_old
+
+
+module atomic_unit_l8_w32_int$alu$x_true_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_true_src0
+
+
+module atomic_unit_l8_w32_int$alu$x_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_ty
+
+
+module atomic_unit_l8_w32_int$alu$x_width_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$x_width_mask
 
 
 module atomic_unit_l8_w32_int$ctx_addr_buffer(d,q,clock);
@@ -21992,25 +22682,6 @@ module atomic_unit_l8_w32_int$x_from_x4(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$x_from_x4
 
 
-module atomic_unit_l8_w32_int$x_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_ftz
-
-
 module atomic_unit_l8_w32_int$x_kind(d,q,clock);
     
     // Module arguments
@@ -22104,25 +22775,6 @@ module atomic_unit_l8_w32_int$x_old(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$x_old
-
-
-module atomic_unit_l8_w32_int$x_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_op
 
 
 module atomic_unit_l8_w32_int$x_result_first(d,q,clock);
@@ -22237,44 +22889,6 @@ module atomic_unit_l8_w32_int$x_src0(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$x_src0
-
-
-module atomic_unit_l8_w32_int$x_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_src1
-
-
-module atomic_unit_l8_w32_int$x_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_ty
 
 
 module atomic_unit_l8_w32_int$x_valid(d,q,clock);

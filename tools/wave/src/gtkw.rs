@@ -15,7 +15,7 @@
 //! | Memory write channel | `mem_wr_valid`, `mem_wr_ready`, `mem_wr_space`, `mem_wr_addr`, `mem_wr_be`, `mem_wr_data` |
 //! | Results (rsp_*) | `rsp_valid`, `rsp_lane`, `rsp_data`, `rsp_done`, `rsp_error` |
 //! | Internal: issue (lane index, FSM state) | state registers (`*state*`, `*fsm*`), the selected lane, the issue flags, the in-flight table head |
-//! | Internal: ALU (old/new) | the atomic ALU's `op`, `ty`, `old_value`, `src0`, `src1`, `new_value`, `ret_value` |
+//! | Internal: ALU (old/new) | the atomic ALU's `op`, `ty`, `old_value`, `src0`, `src1`, `new_value`, `ret_value` (op/ty/src: the element entering X, one cycle ahead of old/new) |
 //! | Observation (obs_*) | `obs_valid`, `obs_lane`, `obs_elem`, `obs_old`, `obs_new` |
 //! | Golden transaction | the golden waveform's `msg_*`, `txn_*` |
 //!
