@@ -7,10 +7,17 @@
 //! TYPED_ATOMIC, the first multiply-add of the address step (`TypedAddr`,
 //! `first = a * b + c`). This stage, on registers, finishes the typed step,
 //! `index = first * d + e` (64 x 32 -> 64, modulo 2^64 like the golden
-//! model's wrapping address), scales it by the element size and adds the
-//! surface base (scripts.md "Typed surface layout"), then splits the
-//! element's byte address into the 16-byte line and the byte lane. The same
-//! `index` is the walk's next `level_base` when the step is a walk step.
+//! model's wrapping address), then splits the element's byte address into
+//! the 16-byte line and the byte lane. The same `index` is the walk's next
+//! `level_base` when the step is a walk step.
+//!
+//! At lod the step's result is the element's byte address itself,
+//! `surf_base + index * E` (scripts.md "Typed surface layout"): the issue
+//! stage folds the scaling and the base into `e` (`second_c = e * E +
+//! surf_base`) and this stage scales `first` (`first * E`, a shift by one
+//! or two bits in the operand mux), so `first * E * d + e * E + surf_base`
+//! leaves the multiply-add as the address and no adder follows it (the
+//! multiply-add is this stage's, and the front end's, longest path).
 //! Combinational.
 
 use rust_hdl::prelude::*;
@@ -42,13 +49,13 @@ pub struct AddrFinish {
     pub lane_first: Signal<In, Bits<WIDE_BITS>>,
     pub at_lod: Signal<In, Bit>,
     pub second_b: Signal<In, Bits<COORD_BITS>>,
+    /// `e`; at lod `e * E + surf_base` (the issue stage's)
     pub second_c: Signal<In, Bits<WIDE_BITS>>,
-    pub surf_base: Signal<In, Bits<WIDE_BITS>>,
-    /// `format=u16`: 2-byte elements (else 4)
+    /// `format=u16`: 2-byte elements (else 4): `E`
     pub surf_u16: Signal<In, Bit>,
 
     // ---- result ----
-    /// The typed step's result: the element index at lod, or the walk's next `level_base`.
+    /// The typed step's result: the walk's next `level_base` (at lod: the element's byte address).
     pub index: Signal<Out, Bits<WIDE_BITS>>,
     /// The element's byte address aligned down to the 16-byte line.
     pub line: Signal<Out, Bits<WIDE_BITS>>,
@@ -84,7 +91,6 @@ impl Default for AddrFinish {
             at_lod: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
-            surf_base: Default::default(),
             surf_u16: Default::default(),
             index: Default::default(),
             line: Default::default(),
@@ -107,7 +113,10 @@ impl Logic for AddrFinish {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
         self.second.a.next = self.walk_first.val();
         if self.at_lod.val() {
-            self.second.a.next = self.lane_first.val();
+            self.second.a.next = self.lane_first.val() << 2;
+            if self.surf_u16.val() {
+                self.second.a.next = self.lane_first.val() << 1;
+            }
         }
         self.second.b.next = self.second_b.val();
         self.second.c.next = self.second_c.val();
@@ -115,10 +124,7 @@ impl Logic for AddrFinish {
         self.index.next = self.second.result.val();
         self.elem_addr.next = self.addr.val();
         if self.typed.val() {
-            self.elem_addr.next = self.surf_base.val() + (self.second.result.val() << 2);
-            if self.surf_u16.val() {
-                self.elem_addr.next = self.surf_base.val() + (self.second.result.val() << 1);
-            }
+            self.elem_addr.next = self.second.result.val();
         }
 
         self.enables_at_zero.next = self.zero_enables.val();

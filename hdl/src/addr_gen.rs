@@ -1,6 +1,7 @@
 //! `AddrGen`: the byte address of one element (or scatter block) of the
-//! issue stage's lane, and whether it is out of bounds (scripts.md "Semantics that the seeds
-//! leave open"; the golden model's `golden::surface`).
+//! issue stage's lane, and the offset and bound its bounds check
+//! (`BoundsCheck`, a stage later) applies (scripts.md "Semantics that the
+//! seeds leave open"; the golden model's `golden::surface`).
 //!
 //! | message                   | address                      | space | bound              |
 //! | ------------------------- | ---------------------------- | ----- | ------------------ |
@@ -18,13 +19,12 @@
 
 use rust_hdl::prelude::*;
 
-use crate::decoder::SIZE_BITS;
 use crate::extend::ZeroExtend;
 
 /// Bits of an address.
 pub const ADDR_BITS: usize = 64;
 
-/// The current element's byte address, space and bounds (combinational).
+/// The current element's byte address, space, and what its bounds check needs (combinational).
 #[derive(LogicBlock)]
 pub struct AddrGen {
     // ---- the lane and element ----
@@ -32,8 +32,6 @@ pub struct AddrGen {
     pub lane_addr: Signal<In, Bits<ADDR_BITS>>,
     /// Byte offset of the element (PTX vector element, scatter block) in the lane's access.
     pub elem_offset: Signal<In, Bits<ADDR_BITS>>,
-    /// log2 bytes of the element.
-    pub elem_size: Signal<In, Bits<SIZE_BITS>>,
 
     // ---- address mode (from the decoder) ----
     pub space_slm: Signal<In, Bit>,
@@ -45,28 +43,25 @@ pub struct AddrGen {
     pub surf_base: Signal<In, Bits<ADDR_BITS>>,
     pub surf_size: Signal<In, Bits<ADDR_BITS>>,
     pub slm_size: Signal<In, Bits<32>>,
-    pub typed_out_of_bounds: Signal<In, Bit>,
 
     // ---- result ----
     /// The element's byte address (TYPED_ATOMIC: don't care).
     pub addr: Signal<Out, Bits<ADDR_BITS>>,
     /// 1 = SLM, 0 = flat.
     pub space: Signal<Out, Bit>,
-    pub out_of_bounds: Signal<Out, Bit>,
+    /// The access is bounded (SLM, buffer; not TYPED_ATOMIC, whose bounds
+    /// are its coordinates'): `BoundsCheck` on `bounded_offset`, `bound`.
+    pub checks_bounds: Signal<Out, Bit>,
+    /// The offset the bound applies to (SLM offset, buffer offset).
+    pub bounded_offset: Signal<Out, Bits<ADDR_BITS>>,
+    /// The bound: the SLM size or the buffer's size.
+    pub bound: Signal<Out, Bits<ADDR_BITS>>,
 
     // ---- datapath ----
     wide_slm_size: ZeroExtend<32, ADDR_BITS>,
 
     // ---- constants ----
     offset32_mask: Constant<Bits<ADDR_BITS>>,
-    /// `size_bytes[s]` = 1 << s
-    size_bytes: [Constant<Bits<ADDR_BITS>>; 5],
-    zero_addr: Constant<Bits<ADDR_BITS>>,
-
-    // ---- locals ----
-    /// The offset the bounds apply to (SLM offset, buffer offset).
-    bounded_offset: Signal<Local, Bits<ADDR_BITS>>,
-    bytes: Signal<Local, Bits<ADDR_BITS>>,
 }
 
 impl Default for AddrGen {
@@ -74,7 +69,6 @@ impl Default for AddrGen {
         Self {
             lane_addr: Default::default(),
             elem_offset: Default::default(),
-            elem_size: Default::default(),
             space_slm: Default::default(),
             addr_offset32: Default::default(),
             addr_buffer: Default::default(),
@@ -82,16 +76,13 @@ impl Default for AddrGen {
             surf_base: Default::default(),
             surf_size: Default::default(),
             slm_size: Default::default(),
-            typed_out_of_bounds: Default::default(),
             addr: Default::default(),
             space: Default::default(),
-            out_of_bounds: Default::default(),
+            checks_bounds: Default::default(),
+            bounded_offset: Default::default(),
+            bound: Default::default(),
             wide_slm_size: Default::default(),
             offset32_mask: Constant::new(0xffff_ffffu64.to_bits()),
-            size_bytes: core::array::from_fn(|s| Constant::new((1u64 << s).to_bits())),
-            zero_addr: Constant::new(0u64.to_bits()),
-            bounded_offset: Default::default(),
-            bytes: Default::default(),
         }
     }
 }
@@ -100,13 +91,6 @@ impl Logic for AddrGen {
     #[hdl_gen]
     fn update(&mut self) {
         self.wide_slm_size.narrow.next = self.slm_size.val();
-
-        self.bytes.next = self.zero_addr.val();
-        for s in 0..5 {
-            if self.elem_size.val().index() == s {
-                self.bytes.next = self.size_bytes[s].val();
-            }
-        }
 
         self.bounded_offset.next = self.lane_addr.val() + self.elem_offset.val();
         if self.addr_offset32.val() {
@@ -118,18 +102,11 @@ impl Logic for AddrGen {
         }
         self.space.next = self.space_slm.val();
 
-        // out of bounds: offset + bytes > bound, written so that nothing overflows
-        self.out_of_bounds.next = false;
-        if self.space_slm.val() {
-            self.out_of_bounds.next = (self.bounded_offset.val() >= self.wide_slm_size.wide.val())
-                | ((self.wide_slm_size.wide.val() - self.bounded_offset.val()) < self.bytes.val());
-        }
+        // the bound (SLM and buffer are exclusive address modes)
+        self.checks_bounds.next = (self.space_slm.val() | self.addr_buffer.val()) & !self.kind_typed.val();
+        self.bound.next = self.wide_slm_size.wide.val();
         if self.addr_buffer.val() {
-            self.out_of_bounds.next = (self.bounded_offset.val() >= self.surf_size.val())
-                | ((self.surf_size.val() - self.bounded_offset.val()) < self.bytes.val());
-        }
-        if self.kind_typed.val() {
-            self.out_of_bounds.next = self.typed_out_of_bounds.val();
+            self.bound.next = self.surf_size.val();
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod fp_decode;
 // the memory-port unit (`AtomicUnit`, unit.rs) and its sub-blocks
 pub mod addr_finish;
 pub mod addr_gen;
+pub mod bounds_check;
 pub mod decoder;
 pub mod elem_select;
 pub mod extend;

@@ -11,8 +11,8 @@
 //! payload and the message's decoded fields (`ctx_*` registers) and issues
 //! one element per cycle (element by element for PTX vectors, block by block
 //! for SVM_SCATTER): its address, bounds, operands, and the typed address's
-//! first multiply-add; the *address* stage (T) finishes the typed address
-//! and forms line and byte enables; the *allocate* stage (A) writes the
+//! first multiply-add; the *address* stage (T) finishes the typed address,
+//! checks the SLM / buffer bounds and forms line and byte enables; the *allocate* stage (A) writes the
 //! entry into an 8-entry in-flight table and sends its read, from registers.
 //! `req_ready` rises when the message's last lane is selected, so the next
 //! message's first lane is selected while the last one issues: no idle
@@ -46,7 +46,8 @@
 //! | LaneSelect     | lane_select.rs  | find-first-set over the lanes left                    |
 //! | LaneMux        | lane_mux.rs     | the lane's payload (port or held); its alignment      |
 //! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC walk, first multiply-add, bounds         |
-//! | AddrGen        | addr_gen.rs     | element address (not typed), bounds                   |
+//! | AddrGen        | addr_gen.rs     | element address (not typed), the bound it has         |
+//! | BoundsCheck    | bounds_check.rs | SLM / buffer bounds, in T                             |
 //! | AddrFinish     | addr_finish.rs  | typed address (second multiply-add); line, byte lane  |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
@@ -56,6 +57,7 @@ use rust_hdl::prelude::*;
 
 use crate::addr_finish::AddrFinish;
 use crate::addr_gen::AddrGen;
+use crate::bounds_check::BoundsCheck;
 use crate::alu::AtomicAlu;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
 use crate::elem_select::ElemSelect;
@@ -171,6 +173,7 @@ pub struct AtomicUnit {
     typed_step: TypedAddr,
     addr_gen: AddrGen,
     addr_finish: AddrFinish,
+    bounds_check: BoundsCheck,
     elem_select: ElemSelect,
     head_select: HeadSelect,
     alu: AtomicAlu,
@@ -252,11 +255,15 @@ pub struct AtomicUnit {
     t_at_lod: DFF<Bit>,
     t_second_b: DFF<Bits<32>>,
     t_second_c: DFF<Bits<64>>,
-    /// the message's typed surface (the issue stage's `ctx_*` move on to the next message)
-    t_surf_base: DFF<Bits<64>>,
+    /// the message's typed element size (the issue stage's `ctx_*` move on to the next message)
     t_surf_u16: DFF<Bit>,
-    /// the entry's kind and fields, as the table holds them
+    /// the entry's kind and fields, as the table holds them (the kind
+    /// before the bounds check, which is T's: `bounds_check`)
     t_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    /// the bounds check's operands (`AddrGen`)
+    t_checks_bounds: DFF<Bit>,
+    t_bounded_offset: DFF<Bits<MEM_ADDR_BITS>>,
+    t_bound: DFF<Bits<MEM_ADDR_BITS>>,
     t_space: DFF<Bit>,
     t_size: DFF<Bits<SIZE_BITS>>,
     t_op: DFF<Bits<ALU_OP_BITS>>,
@@ -517,6 +524,13 @@ pub struct AtomicUnit {
     /// the issue stage's element (or marker) moves into the address stage
     issue_push: Signal<Local, Bit>,
     issue_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
+    /// the typed step's `e`; at lod `e * E + surf_base` (AddrFinish: the
+    /// multiply-add's result is then the element's byte address)
+    issue_second_c: Signal<Local, Bits<64>>,
+    /// `e * E`
+    issue_scaled_c: Signal<Local, Bits<64>>,
+    /// T's kind: `t_kind`, or no memory access when out of bounds
+    t_kind_checked: Signal<Local, Bits<ENTRY_KIND_BITS>>,
     /// the issue stage's typed lane takes a walk step (into the address stage)
     walk_push: Signal<Local, Bit>,
     typed_pending: Signal<Local, Bit>,
@@ -633,6 +647,7 @@ impl AtomicUnit {
             typed_step: Default::default(),
             addr_gen: Default::default(),
             addr_finish: Default::default(),
+            bounds_check: Default::default(),
             elem_select: Default::default(),
             head_select: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
@@ -687,9 +702,11 @@ impl AtomicUnit {
             t_at_lod: Default::default(),
             t_second_b: Default::default(),
             t_second_c: Default::default(),
-            t_surf_base: Default::default(),
             t_surf_u16: Default::default(),
             t_kind: Default::default(),
+            t_checks_bounds: Default::default(),
+            t_bounded_offset: Default::default(),
+            t_bound: Default::default(),
             t_space: Default::default(),
             t_size: Default::default(),
             t_op: Default::default(),
@@ -898,6 +915,9 @@ impl AtomicUnit {
             issue_addr_ready: Default::default(),
             issue_push: Default::default(),
             issue_kind: Default::default(),
+            issue_second_c: Default::default(),
+            issue_scaled_c: Default::default(),
+            t_kind_checked: Default::default(),
             walk_push: Default::default(),
             typed_pending: Default::default(),
             t_accepts: Default::default(),
@@ -983,9 +1003,11 @@ impl Logic for AtomicUnit {
             t_at_lod,
             t_second_b,
             t_second_c,
-            t_surf_base,
             t_surf_u16,
             t_kind,
+            t_checks_bounds,
+            t_bounded_offset,
+            t_bound,
             t_space,
             t_size,
             t_op,
@@ -1241,7 +1263,6 @@ impl Logic for AtomicUnit {
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
         self.addr_gen.elem_offset.next = self.elem_offset.q.val();
-        self.addr_gen.elem_size.next = self.ctx_elem_size.q.val();
         self.addr_gen.space_slm.next = self.ctx_space_slm.q.val();
         self.addr_gen.addr_offset32.next = self.ctx_addr_offset32.q.val();
         self.addr_gen.addr_buffer.next = self.ctx_addr_buffer.q.val();
@@ -1249,9 +1270,12 @@ impl Logic for AtomicUnit {
         self.addr_gen.surf_base.next = self.ctx_surf_base.q.val();
         self.addr_gen.surf_size.next = self.ctx_surf_size.q.val();
         self.addr_gen.slm_size.next = self.ctx_slm_size.q.val();
-        self.addr_gen.typed_out_of_bounds.next = self.typed_step.out_of_bounds.val();
 
         // the address stage T, on its registers
+        self.bounds_check.checked.next = self.t_checks_bounds.q.val();
+        self.bounds_check.offset.next = self.t_bounded_offset.q.val();
+        self.bounds_check.bound.next = self.t_bound.q.val();
+        self.bounds_check.elem_size.next = self.t_size.q.val();
         self.addr_finish.typed.next = self.t_typed.q.val();
         self.addr_finish.addr.next = self.t_addr.q.val();
         self.addr_finish.elem_size.next = self.t_size.q.val();
@@ -1260,7 +1284,6 @@ impl Logic for AtomicUnit {
         self.addr_finish.at_lod.next = self.t_at_lod.q.val();
         self.addr_finish.second_b.next = self.t_second_b.q.val();
         self.addr_finish.second_c.next = self.t_second_c.q.val();
-        self.addr_finish.surf_base.next = self.t_surf_base.q.val();
         self.addr_finish.surf_u16.next = self.t_surf_u16.q.val();
 
         self.elem_select.lane_src0.next = self.lane_mux.src0.val();
@@ -1585,9 +1608,15 @@ impl Logic for AtomicUnit {
         self.mem_rd_be.next = self.a_byte_enables.q.val();
 
         // ================= address (T) -> allocate =================
+        // T's bounds check (SLM, buffer): an access past the bound touches no memory
+        self.t_kind_checked.next = self.t_kind.q.val();
+        if self.bounds_check.out_of_bounds.val() {
+            self.t_kind_checked.next = self.kind_no_memory.val();
+        }
+
         if self.a_accepts.val() {
             self.a_valid.d.next = self.t_valid.q.val();
-            self.a_kind.d.next = self.t_kind.q.val();
+            self.a_kind.d.next = self.t_kind_checked.val();
             self.a_line.d.next = self.addr_finish.line.val();
             self.a_space.d.next = self.t_space.q.val();
             self.a_bit_offset.d.next = self.addr_finish.bit_offset.val();
@@ -1624,13 +1653,22 @@ impl Logic for AtomicUnit {
         if self.ctx_write_only.q.val() {
             self.issue_kind.next = self.kind_write.val();
         }
-        if self.addr_gen.out_of_bounds.val() | self.issue_misaligned.val() {
+        // (the SLM / buffer bounds are checked in T: `t_kind_checked`)
+        if (self.ctx_kind_typed.q.val() & self.typed_step.out_of_bounds.val()) | self.issue_misaligned.val() {
             self.issue_kind.next = self.kind_no_memory.val();
         }
         if self.issue_marker.val() {
             self.issue_kind.next = self.kind_marker.val();
         }
         self.issue_done.next = self.issue_push.val() & (self.issue_lane_done.val() | self.issue_marker.val());
+        self.issue_scaled_c.next = self.typed_step.second_c.val() << 2;
+        if self.ctx_surf_u16.q.val() {
+            self.issue_scaled_c.next = self.typed_step.second_c.val() << 1;
+        }
+        self.issue_second_c.next = self.typed_step.second_c.val();
+        if self.typed_step.at_lod.val() {
+            self.issue_second_c.next = self.issue_scaled_c.val() + self.ctx_surf_base.q.val();
+        }
 
         // ================= select: one lane per cycle, payload read =================
         // The lowest lane left of the message on req_* moves into the issue
@@ -1774,10 +1812,12 @@ impl Logic for AtomicUnit {
             self.t_lane_first.d.next = self.typed_step.lane_first.val();
             self.t_at_lod.d.next = self.typed_step.at_lod.val();
             self.t_second_b.d.next = self.typed_step.second_b.val();
-            self.t_second_c.d.next = self.typed_step.second_c.val();
-            self.t_surf_base.d.next = self.ctx_surf_base.q.val();
+            self.t_second_c.d.next = self.issue_second_c.val();
             self.t_surf_u16.d.next = self.ctx_surf_u16.q.val();
             self.t_kind.d.next = self.issue_kind.val();
+            self.t_checks_bounds.d.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
+            self.t_bounded_offset.d.next = self.addr_gen.bounded_offset.val();
+            self.t_bound.d.next = self.addr_gen.bound.val();
             self.t_space.d.next = self.addr_gen.space.val();
             self.t_size.d.next = self.ctx_elem_size.q.val();
             self.t_op.d.next = self.ctx_alu_op.q.val();

@@ -163,7 +163,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [31:0] typed_step$next_depth;
     reg  [63:0] addr_gen$lane_addr;
     reg  [63:0] addr_gen$elem_offset;
-    reg  [2:0] addr_gen$elem_size;
     reg  addr_gen$space_slm;
     reg  addr_gen$addr_offset32;
     reg  addr_gen$addr_buffer;
@@ -171,10 +170,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] addr_gen$surf_base;
     reg  [63:0] addr_gen$surf_size;
     reg  [31:0] addr_gen$slm_size;
-    reg  addr_gen$typed_out_of_bounds;
     wire  [63:0] addr_gen$addr;
     wire  addr_gen$space;
-    wire  addr_gen$out_of_bounds;
+    wire  addr_gen$checks_bounds;
+    wire  [63:0] addr_gen$bounded_offset;
+    wire  [63:0] addr_gen$bound;
     reg  addr_finish$typed;
     reg  [63:0] addr_finish$addr;
     reg  [2:0] addr_finish$elem_size;
@@ -183,12 +183,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  addr_finish$at_lod;
     reg  [31:0] addr_finish$second_b;
     reg  [63:0] addr_finish$second_c;
-    reg  [63:0] addr_finish$surf_base;
     reg  addr_finish$surf_u16;
     wire  [63:0] addr_finish$index;
     wire  [63:0] addr_finish$line;
     wire  [6:0] addr_finish$bit_offset;
     wire  [15:0] addr_finish$byte_enables;
+    reg  bounds_check$checked;
+    reg  [63:0] bounds_check$offset;
+    reg  [63:0] bounds_check$bound;
+    reg  [2:0] bounds_check$elem_size;
+    wire  bounds_check$out_of_bounds;
     reg  [127:0] elem_select$lane_src0;
     reg  [127:0] elem_select$lane_src1;
     reg  [7:0] elem_select$elem_shift;
@@ -591,15 +595,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] t_second_c$d;
     wire  [63:0] t_second_c$q;
     reg  t_second_c$clock;
-    reg  [63:0] t_surf_base$d;
-    wire  [63:0] t_surf_base$q;
-    reg  t_surf_base$clock;
     reg  t_surf_u16$d;
     wire  t_surf_u16$q;
     reg  t_surf_u16$clock;
     reg  [1:0] t_kind$d;
     wire  [1:0] t_kind$q;
     reg  t_kind$clock;
+    reg  t_checks_bounds$d;
+    wire  t_checks_bounds$q;
+    reg  t_checks_bounds$clock;
+    reg  [63:0] t_bounded_offset$d;
+    wire  [63:0] t_bounded_offset$q;
+    reg  t_bounded_offset$clock;
+    reg  [63:0] t_bound$d;
+    wire  [63:0] t_bound$q;
+    reg  t_bound$clock;
     reg  t_space$d;
     wire  t_space$q;
     reg  t_space$clock;
@@ -1602,6 +1612,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  issue_addr_ready;
     reg  issue_push;
     reg  [1:0] issue_kind;
+    reg  [63:0] issue_second_c;
+    reg  [63:0] issue_scaled_c;
+    reg  [1:0] t_kind_checked;
     reg  walk_push;
     reg  typed_pending;
     reg  t_accepts;
@@ -1705,7 +1718,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     atomic_unit$addr_gen addr_gen(
         .lane_addr(addr_gen$lane_addr),
         .elem_offset(addr_gen$elem_offset),
-        .elem_size(addr_gen$elem_size),
         .space_slm(addr_gen$space_slm),
         .addr_offset32(addr_gen$addr_offset32),
         .addr_buffer(addr_gen$addr_buffer),
@@ -1713,10 +1725,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .surf_base(addr_gen$surf_base),
         .surf_size(addr_gen$surf_size),
         .slm_size(addr_gen$slm_size),
-        .typed_out_of_bounds(addr_gen$typed_out_of_bounds),
         .addr(addr_gen$addr),
         .space(addr_gen$space),
-        .out_of_bounds(addr_gen$out_of_bounds)
+        .checks_bounds(addr_gen$checks_bounds),
+        .bounded_offset(addr_gen$bounded_offset),
+        .bound(addr_gen$bound)
     );
     atomic_unit$addr_finish addr_finish(
         .typed(addr_finish$typed),
@@ -1727,12 +1740,18 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .at_lod(addr_finish$at_lod),
         .second_b(addr_finish$second_b),
         .second_c(addr_finish$second_c),
-        .surf_base(addr_finish$surf_base),
         .surf_u16(addr_finish$surf_u16),
         .index(addr_finish$index),
         .line(addr_finish$line),
         .bit_offset(addr_finish$bit_offset),
         .byte_enables(addr_finish$byte_enables)
+    );
+    atomic_unit$bounds_check bounds_check(
+        .checked(bounds_check$checked),
+        .offset(bounds_check$offset),
+        .bound(bounds_check$bound),
+        .elem_size(bounds_check$elem_size),
+        .out_of_bounds(bounds_check$out_of_bounds)
     );
     atomic_unit$elem_select elem_select(
         .lane_src0(elem_select$lane_src0),
@@ -2244,11 +2263,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(t_second_c$q),
         .clock(t_second_c$clock)
     );
-    atomic_unit$t_surf_base t_surf_base(
-        .d(t_surf_base$d),
-        .q(t_surf_base$q),
-        .clock(t_surf_base$clock)
-    );
     atomic_unit$t_surf_u16 t_surf_u16(
         .d(t_surf_u16$d),
         .q(t_surf_u16$q),
@@ -2258,6 +2272,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(t_kind$d),
         .q(t_kind$q),
         .clock(t_kind$clock)
+    );
+    atomic_unit$t_checks_bounds t_checks_bounds(
+        .d(t_checks_bounds$d),
+        .q(t_checks_bounds$q),
+        .clock(t_checks_bounds$clock)
+    );
+    atomic_unit$t_bounded_offset t_bounded_offset(
+        .d(t_bounded_offset$d),
+        .q(t_bounded_offset$q),
+        .clock(t_bounded_offset$clock)
+    );
+    atomic_unit$t_bound t_bound(
+        .d(t_bound$d),
+        .q(t_bound$q),
+        .clock(t_bound$clock)
     );
     atomic_unit$t_space t_space(
         .d(t_space$d),
@@ -3958,9 +3987,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         t_at_lod$clock = clock;
         t_second_b$clock = clock;
         t_second_c$clock = clock;
-        t_surf_base$clock = clock;
         t_surf_u16$clock = clock;
         t_kind$clock = clock;
+        t_checks_bounds$clock = clock;
+        t_bounded_offset$clock = clock;
+        t_bound$clock = clock;
         t_space$clock = clock;
         t_size$clock = clock;
         t_op$clock = clock;
@@ -4157,9 +4188,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         t_at_lod$d = t_at_lod$q;
         t_second_b$d = t_second_b$q;
         t_second_c$d = t_second_c$q;
-        t_surf_base$d = t_surf_base$q;
         t_surf_u16$d = t_surf_u16$q;
         t_kind$d = t_kind$q;
+        t_checks_bounds$d = t_checks_bounds$q;
+        t_bounded_offset$d = t_bounded_offset$q;
+        t_bound$d = t_bound$q;
         t_space$d = t_space$q;
         t_size$d = t_size$q;
         t_op$d = t_op$q;
@@ -4727,7 +4760,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_step$surf_levels = ctx_surf_levels$q;
         addr_gen$lane_addr = lane_mux$addr;
         addr_gen$elem_offset = elem_offset$q;
-        addr_gen$elem_size = ctx_elem_size$q;
         addr_gen$space_slm = ctx_space_slm$q;
         addr_gen$addr_offset32 = ctx_addr_offset32$q;
         addr_gen$addr_buffer = ctx_addr_buffer$q;
@@ -4735,7 +4767,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         addr_gen$surf_base = ctx_surf_base$q;
         addr_gen$surf_size = ctx_surf_size$q;
         addr_gen$slm_size = ctx_slm_size$q;
-        addr_gen$typed_out_of_bounds = typed_step$out_of_bounds;
+        bounds_check$checked = t_checks_bounds$q;
+        bounds_check$offset = t_bounded_offset$q;
+        bounds_check$bound = t_bound$q;
+        bounds_check$elem_size = t_size$q;
         addr_finish$typed = t_typed$q;
         addr_finish$addr = t_addr$q;
         addr_finish$elem_size = t_size$q;
@@ -4744,7 +4779,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         addr_finish$at_lod = t_at_lod$q;
         addr_finish$second_b = t_second_b$q;
         addr_finish$second_c = t_second_c$q;
-        addr_finish$surf_base = t_surf_base$q;
         addr_finish$surf_u16 = t_surf_u16$q;
         elem_select$lane_src0 = lane_mux$src0;
         elem_select$lane_src1 = lane_mux$src1;
@@ -5226,9 +5260,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         mem_rd_addr = a_line$q;
         mem_rd_space = a_space$q;
         mem_rd_be = a_byte_enables$q;
+        t_kind_checked = t_kind$q;
+        if (bounds_check$out_of_bounds) begin
+            t_kind_checked = kind_no_memory;
+        end
         if (a_accepts) begin
             a_valid$d = t_valid$q;
-            a_kind$d = t_kind$q;
+            a_kind$d = t_kind_checked;
             a_line$d = addr_finish$line;
             a_space$d = t_space$q;
             a_bit_offset$d = addr_finish$bit_offset;
@@ -5257,13 +5295,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (ctx_write_only$q) begin
             issue_kind = kind_write;
         end
-        if (addr_gen$out_of_bounds | issue_misaligned) begin
+        if ((ctx_kind_typed$q & typed_step$out_of_bounds) | issue_misaligned) begin
             issue_kind = kind_no_memory;
         end
         if (issue_marker) begin
             issue_kind = kind_marker;
         end
         issue_done = issue_push & (issue_lane_done | issue_marker);
+        issue_scaled_c = typed_step$second_c << 32'h2;
+        if (ctx_surf_u16$q) begin
+            issue_scaled_c = typed_step$second_c << 32'h1;
+        end
+        issue_second_c = typed_step$second_c;
+        if (typed_step$at_lod) begin
+            issue_second_c = issue_scaled_c + ctx_surf_base$q;
+        end
         sel_valid = req_valid & ~reset;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (decoder$illegal | ~lane_select$any);
         sel_last = sel_marker | ~|lane_select$rest;
@@ -5402,10 +5448,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_lane_first$d = typed_step$lane_first;
             t_at_lod$d = typed_step$at_lod;
             t_second_b$d = typed_step$second_b;
-            t_second_c$d = typed_step$second_c;
-            t_surf_base$d = ctx_surf_base$q;
+            t_second_c$d = issue_second_c;
             t_surf_u16$d = ctx_surf_u16$q;
             t_kind$d = issue_kind;
+            t_checks_bounds$d = addr_gen$checks_bounds & ~issue_marker;
+            t_bounded_offset$d = addr_gen$bounded_offset;
+            t_bound$d = addr_gen$bound;
             t_space$d = addr_gen$space;
             t_size$d = ctx_elem_size$q;
             t_op$d = ctx_alu_op$q;
@@ -6071,7 +6119,7 @@ module atomic_unit$a_valid(d,q,clock);
 endmodule // atomic_unit$a_valid
 
 
-module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod,second_b,second_c,surf_base,surf_u16,index,line,bit_offset,byte_enables);
+module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod,second_b,second_c,surf_u16,index,line,bit_offset,byte_enables);
     
     // Module arguments
     input wire  typed;
@@ -6082,7 +6130,6 @@ module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod
     input wire  at_lod;
     input wire  [31:0] second_b;
     input wire  [63:0] second_c;
-    input wire  [63:0] surf_base;
     input wire  surf_u16;
     output reg  [63:0] index;
     output reg  [63:0] line;
@@ -6121,17 +6168,17 @@ module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod
     always @(*) begin
         second$a = walk_first;
         if (at_lod) begin
-            second$a = lane_first;
+            second$a = lane_first << 32'h2;
+            if (surf_u16) begin
+                second$a = lane_first << 32'h1;
+            end
         end
         second$b = second_b;
         second$c = second_c;
         index = second$result;
         elem_addr = addr;
         if (typed) begin
-            elem_addr = surf_base + (second$result << 32'h2);
-            if (surf_u16) begin
-                elem_addr = surf_base + (second$result << 32'h1);
-            end
+            elem_addr = second$result;
         end
         enables_at_zero = zero_enables;
         if (elem_size == 0) begin
@@ -6170,12 +6217,11 @@ module atomic_unit$addr_finish$second(a,b,c,result);
 endmodule // atomic_unit$addr_finish$second
 
 
-module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,typed_out_of_bounds,addr,space,out_of_bounds);
+module atomic_unit$addr_gen(lane_addr,elem_offset,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,addr,space,checks_bounds,bounded_offset,bound);
     
     // Module arguments
     input wire  [63:0] lane_addr;
     input wire  [63:0] elem_offset;
-    input wire  [2:0] elem_size;
     input wire  space_slm;
     input wire  addr_offset32;
     input wire  addr_buffer;
@@ -6183,27 +6229,18 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
     input wire  [63:0] surf_base;
     input wire  [63:0] surf_size;
     input wire  [31:0] slm_size;
-    input wire  typed_out_of_bounds;
     output reg  [63:0] addr;
     output reg  space;
-    output reg  out_of_bounds;
+    output reg  checks_bounds;
+    output reg  [63:0] bounded_offset;
+    output reg  [63:0] bound;
     
     // Constant declarations
     localparam  offset32_mask = 64'hffffffff;
-    localparam  size_bytes$0 = 64'h1;
-    localparam  size_bytes$1 = 64'h2;
-    localparam  size_bytes$2 = 64'h4;
-    localparam  size_bytes$3 = 64'h8;
-    localparam  size_bytes$4 = 64'h10;
-    localparam  zero_addr = 64'h0;
     
     // Stub signals
     reg  [31:0] wide_slm_size$narrow;
     wire  [63:0] wide_slm_size$wide;
-    
-    // Local signals
-    reg  [63:0] bounded_offset;
-    reg  [63:0] bytes;
     
     // Sub module instances
     atomic_unit$addr_gen$wide_slm_size wide_slm_size(
@@ -6214,6 +6251,58 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
     // Update code
     always @(*) begin
         wide_slm_size$narrow = slm_size;
+        bounded_offset = lane_addr + elem_offset;
+        if (addr_offset32) begin
+            bounded_offset = (lane_addr & offset32_mask) + elem_offset;
+        end
+        addr = bounded_offset;
+        if (addr_buffer) begin
+            addr = surf_base + bounded_offset;
+        end
+        space = space_slm;
+        checks_bounds = (space_slm | addr_buffer) & ~kind_typed;
+        bound = wide_slm_size$wide;
+        if (addr_buffer) begin
+            bound = surf_size;
+        end
+    end
+    
+endmodule // atomic_unit$addr_gen
+
+
+module atomic_unit$addr_gen$wide_slm_size(narrow,wide);
+    
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{32{1'b0}}, narrow};
+endmodule // atomic_unit$addr_gen$wide_slm_size
+
+
+module atomic_unit$bounds_check(checked,offset,bound,elem_size,out_of_bounds);
+    
+    // Module arguments
+    input wire  checked;
+    input wire  [63:0] offset;
+    input wire  [63:0] bound;
+    input wire  [2:0] elem_size;
+    output reg  out_of_bounds;
+    
+    // Constant declarations
+    localparam  size_bytes$0 = 64'h1;
+    localparam  size_bytes$1 = 64'h2;
+    localparam  size_bytes$2 = 64'h4;
+    localparam  size_bytes$3 = 64'h8;
+    localparam  size_bytes$4 = 64'h10;
+    localparam  zero_addr = 64'h0;
+    
+    // Local signals
+    reg  [63:0] bytes;
+    
+    // Update code
+    always @(*) begin
         bytes = zero_addr;
         if (elem_size == 0) begin
             bytes = size_bytes$0;
@@ -6230,39 +6319,10 @@ module atomic_unit$addr_gen(lane_addr,elem_offset,elem_size,space_slm,addr_offse
         if (elem_size == 4) begin
             bytes = size_bytes$4;
         end
-        bounded_offset = lane_addr + elem_offset;
-        if (addr_offset32) begin
-            bounded_offset = (lane_addr & offset32_mask) + elem_offset;
-        end
-        addr = bounded_offset;
-        if (addr_buffer) begin
-            addr = surf_base + bounded_offset;
-        end
-        space = space_slm;
-        out_of_bounds = 1'b0;
-        if (space_slm) begin
-            out_of_bounds = (bounded_offset >= wide_slm_size$wide) | ((wide_slm_size$wide - bounded_offset) < bytes);
-        end
-        if (addr_buffer) begin
-            out_of_bounds = (bounded_offset >= surf_size) | ((surf_size - bounded_offset) < bytes);
-        end
-        if (kind_typed) begin
-            out_of_bounds = typed_out_of_bounds;
-        end
+        out_of_bounds = checked & ((offset >= bound) | ((bound - offset) < bytes));
     end
     
-endmodule // atomic_unit$addr_gen
-
-
-module atomic_unit$addr_gen$wide_slm_size(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$addr_gen$wide_slm_size
+endmodule // atomic_unit$bounds_check
 
 
 module atomic_unit$ctx_addr_buffer(d,q,clock);
@@ -14282,6 +14342,63 @@ module atomic_unit$t_at_lod(d,q,clock);
 endmodule // atomic_unit$t_at_lod
 
 
+module atomic_unit$t_bound(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_bound
+
+
+module atomic_unit$t_bounded_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_bounded_offset
+
+
+module atomic_unit$t_checks_bounds(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_checks_bounds
+
+
 module atomic_unit$t_elem(d,q,clock);
     
     // Module arguments
@@ -14603,25 +14720,6 @@ module atomic_unit$t_src1(d,q,clock);
     end
           
 endmodule // atomic_unit$t_src1
-
-
-module atomic_unit$t_surf_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$t_surf_base
 
 
 module atomic_unit$t_surf_u16(d,q,clock);
