@@ -62,8 +62,10 @@ fn generic_alu_figures_match_the_netlist_and_reproduce() {
     assert_eq!(report.cells.by_type, netlist);
     assert_eq!(report.cells.cells, netlist.values().sum::<u64>());
     assert!(report.cells.cells > 1000, "the ALU is more than a few gates: {:?}", report.cells);
-    // combinational: no flip-flops, no latches, no memories
-    assert_eq!(report.cells.count(CellClass::FlipFlop), 0);
+    // two stages: the operand stage's registers (at least src0, the
+    // comparator's and the equality comparator's operands, 128 bits each),
+    // no latches, no memories
+    assert!(report.cells.count(CellClass::FlipFlop) >= 3 * 128, "{:?}", report.cells);
     assert_eq!(report.cells.count(CellClass::Latch), 0);
     assert_eq!(report.memories(), 0);
     // a 128-bit adder alone is deeper than 10 gates
@@ -114,7 +116,7 @@ fn cli_json_and_bad_options() {
     assert_eq!(v["block"], "alu_int");
     assert_eq!(v["top"], "atomport_alu_int");
     assert_eq!(v["fits"], true);
-    assert_eq!(v["flip_flops"], 0);
+    assert!(v["flip_flops"].as_u64().unwrap() >= 3 * 128, "the operand stage's registers: {}", v["flip_flops"]);
     let by_type_sum: u64 = v["cells_by_type"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
     assert_eq!(v["cells"], by_type_sum);
 

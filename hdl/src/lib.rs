@@ -1,7 +1,7 @@
 //! atomport-hdl: the rust-hdl RTL, one `LogicBlock` per file, and the
 //! Verilog emitter.
 //!
-//! * [`alu`]: [`AtomicAlu`], the combinational atomic ALU (`atomic_alu.v`).
+//! * [`alu`]: [`AtomicAlu`], the atomic ALU (`atomic_alu.v`): an operand stage and an execute stage.
 //! * [`emit`]: turns each top-level block into the checked-in Verilog under
 //!   `hdl/verilog/` (`atomport emit`), with a generated-file header and the
 //!   top's own module name.
