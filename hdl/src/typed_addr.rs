@@ -60,6 +60,10 @@ pub struct TypedAddr {
     pub level_width: Signal<In, Bits<COORD_BITS>>,
     pub level_height: Signal<In, Bits<COORD_BITS>>,
     pub level_depth: Signal<In, Bits<COORD_BITS>>,
+    /// Each extent at `level` is 1.
+    pub width_is_one: Signal<In, Bit>,
+    pub height_is_one: Signal<In, Bit>,
+    pub depth_is_one: Signal<In, Bit>,
 
     // ---- the lane ----
     pub coord_u: Signal<In, Bits<COORD_BITS>>,
@@ -92,6 +96,9 @@ pub struct TypedAddr {
     pub next_width: Signal<Out, Bits<COORD_BITS>>,
     pub next_height: Signal<Out, Bits<COORD_BITS>>,
     pub next_depth: Signal<Out, Bits<COORD_BITS>>,
+    pub next_width_is_one: Signal<Out, Bit>,
+    pub next_height_is_one: Signal<Out, Bit>,
+    pub next_depth_is_one: Signal<Out, Bit>,
 
     // ---- the step ----
     extent: TypedExtent,
@@ -111,6 +118,9 @@ impl Default for TypedAddr {
             level_width: Default::default(),
             level_height: Default::default(),
             level_depth: Default::default(),
+            width_is_one: Default::default(),
+            height_is_one: Default::default(),
+            depth_is_one: Default::default(),
             coord_u: Default::default(),
             coord_v: Default::default(),
             coord_r: Default::default(),
@@ -129,6 +139,9 @@ impl Default for TypedAddr {
             next_width: Default::default(),
             next_height: Default::default(),
             next_depth: Default::default(),
+            next_width_is_one: Default::default(),
+            next_height_is_one: Default::default(),
+            next_depth_is_one: Default::default(),
             extent: Default::default(),
             walk_mul: Default::default(),
             lane_mul: Default::default(),
@@ -146,6 +159,9 @@ impl Logic for TypedAddr {
         self.extent.level_width.next = self.level_width.val();
         self.extent.level_height.next = self.level_height.val();
         self.extent.level_depth.next = self.level_depth.val();
+        self.extent.width_is_one.next = self.width_is_one.val();
+        self.extent.height_is_one.next = self.height_is_one.val();
+        self.extent.depth_is_one.next = self.depth_is_one.val();
         self.extent.coord_u.next = self.coord_u.val();
         self.extent.coord_v.next = self.coord_v.val();
         self.extent.coord_r.next = self.coord_r.val();
@@ -172,6 +188,9 @@ impl Logic for TypedAddr {
         self.next_width.next = self.extent.next_width.val();
         self.next_height.next = self.extent.next_height.val();
         self.next_depth.next = self.extent.next_depth.val();
+        self.next_width_is_one.next = self.extent.next_width_is_one.val();
+        self.next_height_is_one.next = self.extent.next_height_is_one.val();
+        self.next_depth_is_one.next = self.extent.next_depth_is_one.val();
     }
 }
 

@@ -34,6 +34,11 @@ pub struct TypedExtent {
     pub level_width: Signal<In, Bits<COORD_BITS>>,
     pub level_height: Signal<In, Bits<COORD_BITS>>,
     pub level_depth: Signal<In, Bits<COORD_BITS>>,
+    /// Each extent at `level` is 1 (kept by the unit with the extents, from
+    /// `next_*_is_one`): no 32-bit compare before the multiplier's operands.
+    pub width_is_one: Signal<In, Bit>,
+    pub height_is_one: Signal<In, Bit>,
+    pub depth_is_one: Signal<In, Bit>,
 
     // ---- the lane ----
     pub coord_u: Signal<In, Bits<COORD_BITS>>,
@@ -69,6 +74,10 @@ pub struct TypedExtent {
     pub next_width: Signal<Out, Bits<COORD_BITS>>,
     pub next_height: Signal<Out, Bits<COORD_BITS>>,
     pub next_depth: Signal<Out, Bits<COORD_BITS>>,
+    /// The next level's extent is 1: max(1, x >> 1) = 1 for x <= 3.
+    pub next_width_is_one: Signal<Out, Bit>,
+    pub next_height_is_one: Signal<Out, Bit>,
+    pub next_depth_is_one: Signal<Out, Bit>,
 
     // ---- widened inputs ----
     wide_u: ZeroExtend<COORD_BITS, WIDE_BITS>,
@@ -102,6 +111,9 @@ impl Default for TypedExtent {
             level_width: Default::default(),
             level_height: Default::default(),
             level_depth: Default::default(),
+            width_is_one: Default::default(),
+            height_is_one: Default::default(),
+            depth_is_one: Default::default(),
             coord_u: Default::default(),
             coord_v: Default::default(),
             coord_r: Default::default(),
@@ -122,6 +134,9 @@ impl Default for TypedExtent {
             next_width: Default::default(),
             next_height: Default::default(),
             next_depth: Default::default(),
+            next_width_is_one: Default::default(),
+            next_height_is_one: Default::default(),
+            next_depth_is_one: Default::default(),
             wide_u: Default::default(),
             wide_v: Default::default(),
             kind_1d: k(KIND_1D),
@@ -153,36 +168,38 @@ impl Logic for TypedExtent {
         self.depth_at.next = self.level_depth.val();
         // (max(1, x >> 1): x >= 1 here)
         self.next_width.next = self.width_at.val() >> 1;
-        if self.width_at.val() == self.one.val() {
+        if self.width_is_one.val() {
             self.next_width.next = self.one.val();
         }
         self.next_height.next = self.height_at.val() >> 1;
-        if self.height_at.val() == self.one.val() {
+        if self.height_is_one.val() {
             self.next_height.next = self.one.val();
         }
         self.next_depth.next = self.depth_at.val() >> 1;
-        if self.depth_at.val() == self.one.val() {
+        if self.depth_is_one.val() {
             self.next_depth.next = self.one.val();
         }
+        self.next_width_is_one.next = !self.width_at.val().get_bits::<30>(2).any();
+        self.next_height_is_one.next = !self.height_at.val().get_bits::<30>(2).any();
+        self.next_depth_is_one.next = !self.depth_at.val().get_bits::<30>(2).any();
         self.rows_at.next = self.height_at.val();
         self.slices_at.next = self.one.val();
-        self.sizes_constant.next = (self.width_at.val() == self.one.val()) & (self.height_at.val() == self.one.val());
+        self.sizes_constant.next = self.width_is_one.val() & self.height_is_one.val();
         if self.surf_kind.val() == self.kind_1d.val() {
             self.rows_at.next = self.one.val();
-            self.sizes_constant.next = self.width_at.val() == self.one.val();
+            self.sizes_constant.next = self.width_is_one.val();
         }
         if self.surf_kind.val() == self.kind_1d_array.val() {
             self.rows_at.next = self.surf_array.val();
-            self.sizes_constant.next = self.width_at.val() == self.one.val();
+            self.sizes_constant.next = self.width_is_one.val();
         }
         if self.surf_kind.val() == self.kind_2d_array.val() {
             self.slices_at.next = self.surf_array.val();
         }
         if self.surf_kind.val() == self.kind_3d.val() {
             self.slices_at.next = self.depth_at.val();
-            self.sizes_constant.next = ((self.width_at.val() == self.one.val())
-                & (self.height_at.val() == self.one.val()))
-                & (self.depth_at.val() == self.one.val());
+            self.sizes_constant.next =
+                (self.width_is_one.val() & self.height_is_one.val()) & self.depth_is_one.val();
         }
         self.lod_out_of_range.next = self.coord_lod.val() >= self.surf_levels.val();
         self.at_lod.next = self.level.val() == self.coord_lod.val();

@@ -239,6 +239,10 @@ pub struct AtomicUnit {
     typed_width: DFF<Bits<32>>,
     typed_height: DFF<Bits<32>>,
     typed_depth: DFF<Bits<32>>,
+    /// each of them is 1 (TypedExtent: no compare before the walk's multiplier)
+    typed_width_one: DFF<Bit>,
+    typed_height_one: DFF<Bit>,
+    typed_depth_one: DFF<Bit>,
 
     // ---- address stage (T): the typed address's second multiply-add, the line ----
     /// an element is in the address stage
@@ -693,6 +697,9 @@ impl AtomicUnit {
             typed_width: Default::default(),
             typed_height: Default::default(),
             typed_depth: Default::default(),
+            typed_width_one: Default::default(),
+            typed_height_one: Default::default(),
+            typed_depth_one: Default::default(),
             t_valid: Default::default(),
             t_walk: Default::default(),
             t_typed: Default::default(),
@@ -994,6 +1001,9 @@ impl Logic for AtomicUnit {
             typed_width,
             typed_height,
             typed_depth,
+            typed_width_one,
+            typed_height_one,
+            typed_depth_one,
             t_valid,
             t_walk,
             t_typed,
@@ -1244,6 +1254,9 @@ impl Logic for AtomicUnit {
         self.typed_step.level_width.next = self.typed_width.q.val();
         self.typed_step.level_height.next = self.typed_height.q.val();
         self.typed_step.level_depth.next = self.typed_depth.q.val();
+        self.typed_step.width_is_one.next = self.typed_width_one.q.val();
+        self.typed_step.height_is_one.next = self.typed_height_one.q.val();
+        self.typed_step.depth_is_one.next = self.typed_depth_one.q.val();
         self.typed_step.coord_u.next = self.lane_mux.coord.val().get_bits::<32>(0);
         self.typed_step.coord_v.next = self.zero_coord.val();
         if self.ctx_v_present.q.val() {
@@ -1747,6 +1760,9 @@ impl Logic for AtomicUnit {
             if !self.req_surf_depth.val().any() {
                 self.typed_depth.d.next = self.one_coord.val();
             }
+            self.typed_width_one.d.next = !self.req_surf_width.val().get_bits::<31>(1).any();
+            self.typed_height_one.d.next = !self.req_surf_height.val().get_bits::<31>(1).any();
+            self.typed_depth_one.d.next = !self.req_surf_depth.val().get_bits::<31>(1).any();
             self.ctx_surf_array.d.next = self.req_surf_array.val();
             self.ctx_surf_levels.d.next = self.req_surf_levels.val();
             self.ctx_surf_u16.d.next = self.req_surf_u16.val();
@@ -1793,6 +1809,9 @@ impl Logic for AtomicUnit {
             self.typed_width.d.next = self.typed_step.next_width.val();
             self.typed_height.d.next = self.typed_step.next_height.val();
             self.typed_depth.d.next = self.typed_step.next_depth.val();
+            self.typed_width_one.d.next = self.typed_step.next_width_is_one.val();
+            self.typed_height_one.d.next = self.typed_step.next_height_is_one.val();
+            self.typed_depth_one.d.next = self.typed_step.next_depth_is_one.val();
         }
         if self.t_walk.q.val() {
             self.typed_level_base.d.next = self.addr_finish.index.val();

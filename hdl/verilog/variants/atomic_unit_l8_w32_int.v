@@ -142,6 +142,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [31:0] typed_step$level_width;
     reg  [31:0] typed_step$level_height;
     reg  [31:0] typed_step$level_depth;
+    reg  typed_step$width_is_one;
+    reg  typed_step$height_is_one;
+    reg  typed_step$depth_is_one;
     reg  [31:0] typed_step$coord_u;
     reg  [31:0] typed_step$coord_v;
     reg  [31:0] typed_step$coord_r;
@@ -160,6 +163,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [31:0] typed_step$next_width;
     wire  [31:0] typed_step$next_height;
     wire  [31:0] typed_step$next_depth;
+    wire  typed_step$next_width_is_one;
+    wire  typed_step$next_height_is_one;
+    wire  typed_step$next_depth_is_one;
     reg  [63:0] addr_gen$lane_addr;
     reg  [63:0] addr_gen$elem_offset;
     reg  addr_gen$space_slm;
@@ -567,6 +573,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [31:0] typed_depth$d;
     wire  [31:0] typed_depth$q;
     reg  typed_depth$clock;
+    reg  typed_width_one$d;
+    wire  typed_width_one$q;
+    reg  typed_width_one$clock;
+    reg  typed_height_one$d;
+    wire  typed_height_one$q;
+    reg  typed_height_one$clock;
+    reg  typed_depth_one$d;
+    wire  typed_depth_one$q;
+    reg  typed_depth_one$clock;
     reg  t_valid$d;
     wire  t_valid$q;
     reg  t_valid$clock;
@@ -1695,6 +1710,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .level_width(typed_step$level_width),
         .level_height(typed_step$level_height),
         .level_depth(typed_step$level_depth),
+        .width_is_one(typed_step$width_is_one),
+        .height_is_one(typed_step$height_is_one),
+        .depth_is_one(typed_step$depth_is_one),
         .coord_u(typed_step$coord_u),
         .coord_v(typed_step$coord_v),
         .coord_r(typed_step$coord_r),
@@ -1712,7 +1730,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .next_level(typed_step$next_level),
         .next_width(typed_step$next_width),
         .next_height(typed_step$next_height),
-        .next_depth(typed_step$next_depth)
+        .next_depth(typed_step$next_depth),
+        .next_width_is_one(typed_step$next_width_is_one),
+        .next_height_is_one(typed_step$next_height_is_one),
+        .next_depth_is_one(typed_step$next_depth_is_one)
     );
     atomic_unit_l8_w32_int$addr_gen addr_gen(
         .lane_addr(addr_gen$lane_addr),
@@ -2216,6 +2237,21 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(typed_depth$d),
         .q(typed_depth$q),
         .clock(typed_depth$clock)
+    );
+    atomic_unit_l8_w32_int$typed_width_one typed_width_one(
+        .d(typed_width_one$d),
+        .q(typed_width_one$q),
+        .clock(typed_width_one$clock)
+    );
+    atomic_unit_l8_w32_int$typed_height_one typed_height_one(
+        .d(typed_height_one$d),
+        .q(typed_height_one$q),
+        .clock(typed_height_one$clock)
+    );
+    atomic_unit_l8_w32_int$typed_depth_one typed_depth_one(
+        .d(typed_depth_one$d),
+        .q(typed_depth_one$q),
+        .clock(typed_depth_one$clock)
     );
     atomic_unit_l8_w32_int$t_valid t_valid(
         .d(t_valid$d),
@@ -3977,6 +4013,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_width$clock = clock;
         typed_height$clock = clock;
         typed_depth$clock = clock;
+        typed_width_one$clock = clock;
+        typed_height_one$clock = clock;
+        typed_depth_one$clock = clock;
         t_valid$clock = clock;
         t_walk$clock = clock;
         t_typed$clock = clock;
@@ -4178,6 +4217,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_width$d = typed_width$q;
         typed_height$d = typed_height$q;
         typed_depth$d = typed_depth$q;
+        typed_width_one$d = typed_width_one$q;
+        typed_height_one$d = typed_height_one$q;
+        typed_depth_one$d = typed_depth_one$q;
         t_valid$d = t_valid$q;
         t_walk$d = t_walk$q;
         t_typed$d = t_typed$q;
@@ -4741,6 +4783,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_step$level_width = typed_width$q;
         typed_step$level_height = typed_height$q;
         typed_step$level_depth = typed_depth$q;
+        typed_step$width_is_one = typed_width_one$q;
+        typed_step$height_is_one = typed_height_one$q;
+        typed_step$depth_is_one = typed_depth_one$q;
         typed_step$coord_u = lane_mux$coord[(32'h0)+:(32)];
         typed_step$coord_v = zero_coord;
         if (ctx_v_present$q) begin
@@ -5378,6 +5423,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             if (~|req_surf_depth) begin
                 typed_depth$d = one_coord;
             end
+            typed_width_one$d = ~|req_surf_width[(32'h1)+:(31)];
+            typed_height_one$d = ~|req_surf_height[(32'h1)+:(31)];
+            typed_depth_one$d = ~|req_surf_depth[(32'h1)+:(31)];
             ctx_surf_array$d = req_surf_array;
             ctx_surf_levels$d = req_surf_levels;
             ctx_surf_u16$d = req_surf_u16;
@@ -5430,6 +5478,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             typed_width$d = typed_step$next_width;
             typed_height$d = typed_step$next_height;
             typed_depth$d = typed_step$next_depth;
+            typed_width_one$d = typed_step$next_width_is_one;
+            typed_height_one$d = typed_step$next_height_is_one;
+            typed_depth_one$d = typed_step$next_depth_is_one;
         end
         if (t_walk$q) begin
             typed_level_base$d = addr_finish$index;
@@ -20811,6 +20862,25 @@ module atomic_unit_l8_w32_int$typed_depth(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_depth
 
 
+module atomic_unit_l8_w32_int$typed_depth_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_depth_one
+
+
 module atomic_unit_l8_w32_int$typed_height(d,q,clock);
     
     // Module arguments
@@ -20828,6 +20898,25 @@ module atomic_unit_l8_w32_int$typed_height(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$typed_height
+
+
+module atomic_unit_l8_w32_int$typed_height_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_height_one
 
 
 module atomic_unit_l8_w32_int$typed_level(d,q,clock);
@@ -20868,7 +20957,7 @@ module atomic_unit_l8_w32_int$typed_level_base(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_level_base
 
 
-module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,second_c,next_level,next_width,next_height,next_depth);
+module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,second_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -20876,6 +20965,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     input wire  [31:0] level_width;
     input wire  [31:0] level_height;
     input wire  [31:0] level_depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
@@ -20894,6 +20986,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     output reg  [31:0] next_width;
     output reg  [31:0] next_height;
     output reg  [31:0] next_depth;
+    output reg  next_width_is_one;
+    output reg  next_height_is_one;
+    output reg  next_depth_is_one;
     
     // Constant declarations
     localparam  zero_wide = 64'h0;
@@ -20904,6 +20999,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     reg  [31:0] extent$level_width;
     reg  [31:0] extent$level_height;
     reg  [31:0] extent$level_depth;
+    reg  extent$width_is_one;
+    reg  extent$height_is_one;
+    reg  extent$depth_is_one;
     reg  [31:0] extent$coord_u;
     reg  [31:0] extent$coord_v;
     reg  [31:0] extent$coord_r;
@@ -20924,6 +21022,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     wire  [31:0] extent$next_width;
     wire  [31:0] extent$next_height;
     wire  [31:0] extent$next_depth;
+    wire  extent$next_width_is_one;
+    wire  extent$next_height_is_one;
+    wire  extent$next_depth_is_one;
     reg  [31:0] walk_mul$a;
     reg  [31:0] walk_mul$b;
     reg  [63:0] walk_mul$c;
@@ -20940,6 +21041,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         .level_width(extent$level_width),
         .level_height(extent$level_height),
         .level_depth(extent$level_depth),
+        .width_is_one(extent$width_is_one),
+        .height_is_one(extent$height_is_one),
+        .depth_is_one(extent$depth_is_one),
         .coord_u(extent$coord_u),
         .coord_v(extent$coord_v),
         .coord_r(extent$coord_r),
@@ -20959,7 +21063,10 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         .next_level(extent$next_level),
         .next_width(extent$next_width),
         .next_height(extent$next_height),
-        .next_depth(extent$next_depth)
+        .next_depth(extent$next_depth),
+        .next_width_is_one(extent$next_width_is_one),
+        .next_height_is_one(extent$next_height_is_one),
+        .next_depth_is_one(extent$next_depth_is_one)
     );
     atomic_unit_l8_w32_int$typed_step$walk_mul walk_mul(
         .a(walk_mul$a),
@@ -20981,6 +21088,9 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         extent$level_width = level_width;
         extent$level_height = level_height;
         extent$level_depth = level_depth;
+        extent$width_is_one = width_is_one;
+        extent$height_is_one = height_is_one;
+        extent$depth_is_one = depth_is_one;
         extent$coord_u = coord_u;
         extent$coord_v = coord_v;
         extent$coord_r = coord_r;
@@ -21005,12 +21115,15 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         next_width = extent$next_width;
         next_height = extent$next_height;
         next_depth = extent$next_depth;
+        next_width_is_one = extent$next_width_is_one;
+        next_height_is_one = extent$next_height_is_one;
+        next_depth_is_one = extent$next_depth_is_one;
     end
     
 endmodule // atomic_unit_l8_w32_int$typed_step
 
 
-module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,rows,wide_v_out,at_lod,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth);
+module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,rows,wide_v_out,at_lod,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -21018,6 +21131,9 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     input wire  [31:0] level_width;
     input wire  [31:0] level_height;
     input wire  [31:0] level_depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
     input wire  [31:0] coord_u;
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
@@ -21038,6 +21154,9 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     output reg  [31:0] next_width;
     output reg  [31:0] next_height;
     output reg  [31:0] next_depth;
+    output reg  next_width_is_one;
+    output reg  next_height_is_one;
+    output reg  next_depth_is_one;
     
     // Constant declarations
     localparam  kind_1d = 3'b0;
@@ -21079,34 +21198,37 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
         height_at = level_height;
         depth_at = level_depth;
         next_width = width_at >> 32'h1;
-        if (width_at == one) begin
+        if (width_is_one) begin
             next_width = one;
         end
         next_height = height_at >> 32'h1;
-        if (height_at == one) begin
+        if (height_is_one) begin
             next_height = one;
         end
         next_depth = depth_at >> 32'h1;
-        if (depth_at == one) begin
+        if (depth_is_one) begin
             next_depth = one;
         end
+        next_width_is_one = ~|width_at[(32'h2)+:(30)];
+        next_height_is_one = ~|height_at[(32'h2)+:(30)];
+        next_depth_is_one = ~|depth_at[(32'h2)+:(30)];
         rows_at = height_at;
         slices_at = one;
-        sizes_constant = (width_at == one) & (height_at == one);
+        sizes_constant = width_is_one & height_is_one;
         if (surf_kind == kind_1d) begin
             rows_at = one;
-            sizes_constant = width_at == one;
+            sizes_constant = width_is_one;
         end
         if (surf_kind == kind_1d_array) begin
             rows_at = surf_array;
-            sizes_constant = width_at == one;
+            sizes_constant = width_is_one;
         end
         if (surf_kind == kind_2d_array) begin
             slices_at = surf_array;
         end
         if (surf_kind == kind_3d) begin
             slices_at = depth_at;
-            sizes_constant = ((width_at == one) & (height_at == one)) & (depth_at == one);
+            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
         end
         lod_out_of_range = coord_lod >= surf_levels;
         at_lod = level == coord_lod;
@@ -21201,6 +21323,25 @@ module atomic_unit_l8_w32_int$typed_width(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$typed_width
+
+
+module atomic_unit_l8_w32_int$typed_width_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$typed_width_one
 
 
 module atomic_unit_l8_w32_int$w_bit_offset(d,q,clock);
