@@ -27,17 +27,15 @@
 //!    control booleans; decode `ty` into a width (mask and sign bit); mask
 //!    the sources to the width;
 //! 2. ONE adder serves add, sub, inc, dec, predec and PTX inc/dec:
-//!    `old + b` with `b` either `src0` or 1; subtraction adds `-b` (= `old
-//!    - b` modulo 2^width), negated in the operand stage, so the execute
-//!    stage's adder is a plain `old + operand` with nothing before or
-//!    after it;
+//!    `old + b` with `b` either `src0` or 1; subtraction is `~(~old + b)`
+//!    (= `old - b` modulo 2^128), so no carry-in and no second adder;
 //! 3. ONE magnitude comparator `old < src0` serves min, max, imin, imax and
 //!    the PTX inc/dec bound tests. Signed compares flip the width's sign bit
 //!    of both operands first (the offset-binary trick: signed order at width
 //!    W equals unsigned order of `x ^ 2^(W-1)`), so one unsigned compare
 //!    handles every width and signedness. The adder and the comparator are
 //!    sized by the build's data width (`data_bits`): every operand bit above
-//!    it, the negated operand and the sign flip included, is the constant 0
+//!    it, the subtract invert and the sign flip included, is the constant 0
 //!    (`build_mask`), so synthesis trims them to `data_bits` (a 32-bit build
 //!    has a 32-bit adder and comparator, not 128-bit ones);
 //! 4. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
@@ -231,8 +229,6 @@ pub struct AtomicAlu {
     src1_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
     /// the sign bit when comparing signed, else zero
     compare_flip: Signal<Local, Bits<ALU_DATA_BITS>>,
-    /// the adder's `b`: src0 or 1
-    adder_b: Signal<Local, Bits<ALU_DATA_BITS>>,
 
     // ---- operand-stage registers: the element in the execute stage ----
     x_op: DFF<Bits<ALU_OP_BITS>>,
@@ -242,8 +238,9 @@ pub struct AtomicAlu {
     /// src0 / src1 masked to the width
     x_src0: DFF<Bits<ALU_DATA_BITS>>,
     x_src1: DFF<Bits<ALU_DATA_BITS>>,
-    /// the adder's second operand: src0 or 1, negated when subtracting
+    /// the adder's second operand: src0 or 1
     x_adder_operand: DFF<Bits<ALU_DATA_BITS>>,
+    x_adder_subtracts: DFF<Bit>,
     /// the comparator's sign flip, and src0 flipped
     x_compare_flip: DFF<Bits<ALU_DATA_BITS>>,
     x_compare_src0: DFF<Bits<ALU_DATA_BITS>>,
@@ -269,6 +266,9 @@ pub struct AtomicAlu {
 
     // ======== execute stage: old_value against the registered operands ========
     old_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// all ones when subtracting: `old - b = ~(~old + b)`
+    adder_invert: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
     adder_result: Signal<Local, Bits<ALU_DATA_BITS>>,
     compare_old: Signal<Local, Bits<ALU_DATA_BITS>>,
     /// the comparators in segments [31:0], [63:32], [127:64]: a segment
@@ -436,7 +436,6 @@ impl AtomicAlu {
             src0_masked: Default::default(),
             src1_masked: Default::default(),
             compare_flip: Default::default(),
-            adder_b: Default::default(),
             x_op: Default::default(),
             x_ty: Default::default(),
             x_ftz: Default::default(),
@@ -444,6 +443,7 @@ impl AtomicAlu {
             x_src0: Default::default(),
             x_src1: Default::default(),
             x_adder_operand: Default::default(),
+            x_adder_subtracts: Default::default(),
             x_compare_flip: Default::default(),
             x_compare_src0: Default::default(),
             x_equal_operand: Default::default(),
@@ -461,6 +461,8 @@ impl AtomicAlu {
             x_is_or: Default::default(),
             x_is_predec: Default::default(),
             old_masked: Default::default(),
+            adder_invert: Default::default(),
+            adder_sum: Default::default(),
             adder_result: Default::default(),
             compare_old: Default::default(),
             lt_lo: Default::default(),
@@ -511,6 +513,7 @@ impl Logic for AtomicAlu {
             x_src0,
             x_src1,
             x_adder_operand,
+            x_adder_subtracts,
             x_compare_flip,
             x_compare_src0,
             x_equal_operand,
@@ -599,10 +602,6 @@ impl Logic for AtomicAlu {
         //    x ^ 2^(W-1)); everything above the build's width is 0
         self.src0_masked.next = self.src0.val() & self.width_mask.val();
         self.src1_masked.next = self.src1.val() & self.width_mask.val();
-        self.adder_b.next = self.one.val();
-        if self.adder_takes_src0.val() {
-            self.adder_b.next = self.src0_masked.val();
-        }
         self.compare_flip.next = self.zero.val();
         if self.compare_signed.val() {
             self.compare_flip.next = self.sign_bit.val() & self.build_mask.val();
@@ -616,10 +615,11 @@ impl Logic for AtomicAlu {
             self.x_width_mask.d.next = self.width_mask.val();
             self.x_src0.d.next = self.src0_masked.val();
             self.x_src1.d.next = self.src1_masked.val();
-            self.x_adder_operand.d.next = self.adder_b.val() & self.build_mask.val();
-            if self.adder_subtracts.val() {
-                self.x_adder_operand.d.next = (self.zero.val() - self.adder_b.val()) & self.build_mask.val();
+            self.x_adder_operand.d.next = self.one.val();
+            if self.adder_takes_src0.val() {
+                self.x_adder_operand.d.next = self.src0_masked.val() & self.build_mask.val();
             }
+            self.x_adder_subtracts.d.next = self.adder_subtracts.val();
             self.x_compare_flip.d.next = self.compare_flip.val();
             self.x_compare_src0.d.next = (self.src0_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
             self.x_equal_operand.d.next = self.src0_masked.val();
@@ -655,10 +655,16 @@ impl Logic for AtomicAlu {
         self.float.src0.next = self.x_src0.q.val();
         self.float.src1.next = self.x_src1.q.val();
 
-        // 7. old masked; the one adder: old + b, or old + (-b) = old - b
+        // 7. old masked; the one adder: old + b, or old - b = ~(~old + b)
         //    (right modulo 2^width: the final mask drops what is above it)
         self.old_masked.next = self.old_value.val() & self.x_width_mask.q.val();
-        self.adder_result.next = self.old_masked.val() + self.x_adder_operand.q.val();
+        self.adder_invert.next = self.zero.val();
+        if self.x_adder_subtracts.q.val() {
+            self.adder_invert.next = self.build_mask.val();
+        }
+        self.adder_sum.next = ((self.old_masked.val() ^ self.adder_invert.val()) & self.build_mask.val())
+            + self.x_adder_operand.q.val();
+        self.adder_result.next = self.adder_sum.val() ^ self.adder_invert.val();
 
         //    the one magnitude comparator, old < src0, in segments: lo
         //    [31:0], mid [63:32] (64/128-bit builds), hi [127:64] (128-bit

@@ -101,6 +101,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  [127:0] x_adder_operand$d;
     wire  [127:0] x_adder_operand$q;
     reg  x_adder_operand$clock;
+    reg  x_adder_subtracts$d;
+    wire  x_adder_subtracts$q;
+    reg  x_adder_subtracts$clock;
     reg  [127:0] x_compare_flip$d;
     wire  [127:0] x_compare_flip$q;
     reg  x_compare_flip$clock;
@@ -185,8 +188,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  [127:0] src0_masked;
     reg  [127:0] src1_masked;
     reg  [127:0] compare_flip;
-    reg  [127:0] adder_b;
     reg  [127:0] old_masked;
+    reg  [127:0] adder_invert;
+    reg  [127:0] adder_sum;
     reg  [127:0] adder_result;
     reg  [127:0] compare_old;
     reg  lt_lo;
@@ -278,6 +282,11 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         .d(x_adder_operand$d),
         .q(x_adder_operand$q),
         .clock(x_adder_operand$clock)
+    );
+    atomic_alu$x_adder_subtracts x_adder_subtracts(
+        .d(x_adder_subtracts$d),
+        .q(x_adder_subtracts$q),
+        .clock(x_adder_subtracts$clock)
     );
     atomic_alu$x_compare_flip x_compare_flip(
         .d(x_compare_flip$d),
@@ -372,6 +381,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         x_src0$clock = clock;
         x_src1$clock = clock;
         x_adder_operand$clock = clock;
+        x_adder_subtracts$clock = clock;
         x_compare_flip$clock = clock;
         x_compare_src0$clock = clock;
         x_equal_operand$clock = clock;
@@ -398,6 +408,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         x_src0$d = x_src0$q;
         x_src1$d = x_src1$q;
         x_adder_operand$d = x_adder_operand$q;
+        x_adder_subtracts$d = x_adder_subtracts$q;
         x_compare_flip$d = x_compare_flip$q;
         x_compare_src0$d = x_compare_src0$q;
         x_equal_operand$d = x_equal_operand$q;
@@ -463,10 +474,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         known_integer_op = ((select_adder | cond_less) | (is_xchg | is_cmpxchg)) | (((is_and | is_or) | is_xor) | is_dec_bound);
         src0_masked = src0 & width_mask;
         src1_masked = src1 & width_mask;
-        adder_b = one;
-        if (adder_takes_src0) begin
-            adder_b = src0_masked;
-        end
         compare_flip = zero;
         if (compare_signed) begin
             compare_flip = sign_bit & build_mask;
@@ -478,10 +485,11 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
             x_width_mask$d = width_mask;
             x_src0$d = src0_masked;
             x_src1$d = src1_masked;
-            x_adder_operand$d = adder_b & build_mask;
-            if (adder_subtracts) begin
-                x_adder_operand$d = (zero - adder_b) & build_mask;
+            x_adder_operand$d = one;
+            if (adder_takes_src0) begin
+                x_adder_operand$d = src0_masked & build_mask;
             end
+            x_adder_subtracts$d = adder_subtracts;
             x_compare_flip$d = compare_flip;
             x_compare_src0$d = (src0_masked ^ compare_flip) & build_mask;
             x_equal_operand$d = src0_masked;
@@ -511,7 +519,12 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         float$src0 = x_src0$q;
         float$src1 = x_src1$q;
         old_masked = old_value & x_width_mask$q;
-        adder_result = old_masked + x_adder_operand$q;
+        adder_invert = zero;
+        if (x_adder_subtracts$q) begin
+            adder_invert = build_mask;
+        end
+        adder_sum = ((old_masked ^ adder_invert) & build_mask) + x_adder_operand$q;
+        adder_result = adder_sum ^ adder_invert;
         compare_old = (old_masked ^ x_compare_flip$q) & build_mask;
         lt_lo = compare_old[(32'h0)+:(32)] < x_compare_src0$q[(32'h0)+:(32)];
         lt_mid = (compare_old[(32'h20)+:(32)] < x_compare_src0$q[(32'h20)+:(32)]) & has_64;
@@ -5487,6 +5500,25 @@ module atomic_alu$x_adder_operand(d,q,clock);
     end
           
 endmodule // atomic_alu$x_adder_operand
+
+
+module atomic_alu$x_adder_subtracts(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$x_adder_subtracts
 
 
 module atomic_alu$x_compare_flip(d,q,clock);
