@@ -49,8 +49,14 @@ pub struct ElemSelect {
     zero: Constant<Bits<DATA_BITS>>,
 
     // ---- locals ----
+    /// element offsets are byte multiples: masking the low 3 bits to
+    /// constant zeros lets synthesis build a byte shifter (4 levels, not 7)
+    byte_aligned: Constant<Bits<7>>,
     elem_mask: Signal<Local, Bits<DATA_BITS>>,
     shift_in_word: Signal<Local, Bits<7>>,
+    /// the source the element is cut from: src0, or src1 for a scatter block past bit 127
+    shift_source: Signal<Local, Bits<DATA_BITS>>,
+    shifted: Signal<Local, Bits<DATA_BITS>>,
 }
 
 impl Default for ElemSelect {
@@ -69,8 +75,11 @@ impl Default for ElemSelect {
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
             zero: Constant::new(0u64.to_bits()),
+            byte_aligned: Constant::new(0x78u64.to_bits()),
             elem_mask: Default::default(),
             shift_in_word: Default::default(),
+            shift_source: Default::default(),
+            shifted: Default::default(),
         }
     }
 }
@@ -84,8 +93,14 @@ impl Logic for ElemSelect {
                 self.elem_mask.next = self.size_masks[s].val();
             }
         }
-        self.shift_in_word.next = self.elem_shift.val().get_bits::<7>(0);
-        self.src0.next = (self.lane_src0.val() >> self.shift_in_word.val()) & self.elem_mask.val();
+        self.shift_in_word.next = self.elem_shift.val().get_bits::<7>(0) & self.byte_aligned.val();
+        // one shifter for both sources
+        self.shift_source.next = self.lane_src0.val();
+        if self.write_only.val() & self.elem_shift.val().get_bit(7) {
+            self.shift_source.next = self.lane_src1.val();
+        }
+        self.shifted.next = self.shift_source.val() >> self.shift_in_word.val();
+        self.src0.next = self.shifted.val() & self.elem_mask.val();
         self.src1.next = self.lane_src1.val() & self.elem_mask.val();
         if self.swap_src.val() {
             self.src0.next = self.lane_src1.val() & self.elem_mask.val();
@@ -93,9 +108,7 @@ impl Logic for ElemSelect {
         }
         if self.write_only.val() {
             self.src1.next = self.zero.val();
-            if self.elem_shift.val().get_bit(7) {
-                self.src0.next = (self.lane_src1.val() >> self.shift_in_word.val()) & self.elem_mask.val();
-            }
+            self.src0.next = self.shifted.val() & self.elem_mask.val();
         }
     }
 }

@@ -1,12 +1,12 @@
 //! `HeadSelect`: the oldest entry of the unit's in-flight table (its head),
-//! read out of the entry registers through a compare-index multiplexer, with
-//! the read data merged with the bytes forwarded to it and cut down to the
-//! element: the ALU's operands and everything the retire stage needs.
+//! read out of the entry registers through multiplexer trees, with the
+//! write stage's write merged into its line and cut down to the element: the ALU's operands and everything the retire stage needs.
 //!
-//! Forwarding merge (docs/microarchitecture.md "Same-address hazards"): each
-//! entry collects, in `fwd_data`/`fwd_mask`, the bytes of every older write
-//! that memory accepted after this entry's read; those bytes replace the
-//! (stale) bytes memory returned: `line = (rdata & !fwd_mask) | (fwd_data & fwd_mask)`.
+//! Forwarding (docs/microarchitecture.md "Same-address hazards"): each
+//! entry's `data` already holds the bytes of every older write that memory
+//! accepted after this entry's read, merged with the read data by the unit
+//! (the read data fills only the bytes not forwarded), so the head's line
+//! is its `data`.
 //!
 //! The head leaves the table into the unit's execute stage (`x_*`
 //! registers) before the older operations ahead of it have written memory,
@@ -57,9 +57,8 @@ pub struct HeadSelect {
     pub ent_valid: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_kind: [Signal<In, Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
     pub ent_returned: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    pub ent_rdata: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_fwd_data: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_fwd_mask: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    /// The entry's line: read data and forwarded bytes.
+    pub ent_data: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
     pub ent_line: [Signal<In, Bits<64>>; INFLIGHT_DEPTH],
     pub ent_space: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_bit_offset: [Signal<In, Bits<7>>; INFLIGHT_DEPTH],
@@ -82,10 +81,9 @@ pub struct HeadSelect {
     pub late_writes: Signal<In, Bit>,
     pub late_line: Signal<In, Bits<64>>,
     pub late_space: Signal<In, Bit>,
-    pub late_bit_offset: Signal<In, Bits<7>>,
-    pub late_size: Signal<In, Bits<SIZE_BITS>>,
-    /// The element it writes (at bit 0).
-    pub late_value: Signal<In, Bits<LINE_BITS>>,
+    /// The element it writes, in its line, and the bit mask of its bytes (`WriteAlign`).
+    pub late_data: Signal<In, Bits<LINE_BITS>>,
+    pub late_mask: Signal<In, Bits<LINE_BITS>>,
 
     // ---- the execute stages' operations X, X2, X3 (youngest first) ----
     /// The stage holds an operation that writes memory.
@@ -103,8 +101,6 @@ pub struct HeadSelect {
     pub line: Signal<Out, Bits<64>>,
     pub space: Signal<Out, Bit>,
     pub bit_offset: Signal<Out, Bits<7>>,
-    /// log2 of the element's bytes.
-    pub size_code: Signal<Out, Bits<SIZE_BITS>>,
     /// The element's bytes in the line.
     pub byte_enables: Signal<Out, Bits<16>>,
     pub lane: Signal<Out, Bits<LANE_BITS>>,
@@ -131,9 +127,7 @@ pub struct HeadSelect {
     pub src1: Signal<Out, Bits<LINE_BITS>>,
 
     // ---- the wide fields out of the eight entries: mux trees (`Mux8`) ----
-    mux_rdata: Mux8<LINE_BITS>,
-    mux_fwd_data: Mux8<LINE_BITS>,
-    mux_fwd_mask: Mux8<LINE_BITS>,
+    mux_data: Mux8<LINE_BITS>,
     mux_line: Mux8<64>,
     mux_src0: Mux8<LINE_BITS>,
     mux_src1: Mux8<LINE_BITS>,
@@ -154,17 +148,12 @@ pub struct HeadSelect {
 
     // ---- locals ----
     size: Signal<Local, Bits<SIZE_BITS>>,
-    rdata: Signal<Local, Bits<LINE_BITS>>,
-    fwd_data: Signal<Local, Bits<LINE_BITS>>,
-    fwd_mask: Signal<Local, Bits<LINE_BITS>>,
-    /// the line as this entry must see it
-    merged: Signal<Local, Bits<LINE_BITS>>,
+    /// the entry's line
+    data: Signal<Local, Bits<LINE_BITS>>,
     byte_enables_at_zero: Signal<Local, Bits<16>>,
     /// all ones over the element's width (at bit 0)
     elem_mask: Signal<Local, Bits<LINE_BITS>>,
     late_hit: Signal<Local, Bit>,
-    late_mask: Signal<Local, Bits<LINE_BITS>>,
-    late_line_bits: Signal<Local, Bits<LINE_BITS>>,
     with_late: Signal<Local, Bits<LINE_BITS>>,
     /// bit offsets are byte multiples: masking the low 3 bits to constant
     /// zeros lets synthesis build byte shifters (4 levels, not 7)
@@ -188,9 +177,7 @@ impl Default for HeadSelect {
             ent_valid: arr(),
             ent_kind: arr(),
             ent_returned: arr(),
-            ent_rdata: arr(),
-            ent_fwd_data: arr(),
-            ent_fwd_mask: arr(),
+            ent_data: arr(),
             ent_line: arr(),
             ent_space: arr(),
             ent_bit_offset: arr(),
@@ -210,9 +197,8 @@ impl Default for HeadSelect {
             late_writes: Default::default(),
             late_line: Default::default(),
             late_space: Default::default(),
-            late_bit_offset: Default::default(),
-            late_size: Default::default(),
-            late_value: Default::default(),
+            late_data: Default::default(),
+            late_mask: Default::default(),
             ahead_writes: arr(),
             ahead_line: arr(),
             ahead_space: arr(),
@@ -224,7 +210,6 @@ impl Default for HeadSelect {
             line: Default::default(),
             space: Default::default(),
             bit_offset: Default::default(),
-            size_code: Default::default(),
             byte_enables: Default::default(),
             elem_mask: Default::default(),
             lane: Default::default(),
@@ -248,9 +233,7 @@ impl Default for HeadSelect {
             }),
             size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
             byte_aligned: Constant::new(0x78u64.to_bits()),
-            mux_rdata: Default::default(),
-            mux_fwd_data: Default::default(),
-            mux_fwd_mask: Default::default(),
+            mux_data: Default::default(),
             mux_line: Default::default(),
             mux_src0: Default::default(),
             mux_src1: Default::default(),
@@ -265,14 +248,9 @@ impl Default for HeadSelect {
             zero_lane: Constant::new(0u64.to_bits()),
             zero_elem: Constant::new(0u64.to_bits()),
             size: Default::default(),
-            rdata: Default::default(),
-            fwd_data: Default::default(),
-            fwd_mask: Default::default(),
-            merged: Default::default(),
+            data: Default::default(),
             byte_enables_at_zero: Default::default(),
             late_hit: Default::default(),
-            late_mask: Default::default(),
-            late_line_bits: Default::default(),
             with_late: Default::default(),
             ahead_hit: arr(),
             ahead_takes: arr(),
@@ -285,17 +263,9 @@ impl Logic for HeadSelect {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
-        self.mux_rdata.index.next = self.head.val();
+        self.mux_data.index.next = self.head.val();
         for k in 0..INFLIGHT_DEPTH {
-            self.mux_rdata.choice[k].next = self.ent_rdata[k].val();
-        }
-        self.mux_fwd_data.index.next = self.head.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.mux_fwd_data.choice[k].next = self.ent_fwd_data[k].val();
-        }
-        self.mux_fwd_mask.index.next = self.head.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.mux_fwd_mask.choice[k].next = self.ent_fwd_mask[k].val();
+            self.mux_data.choice[k].next = self.ent_data[k].val();
         }
         self.mux_line.index.next = self.head.val();
         for k in 0..INFLIGHT_DEPTH {
@@ -346,13 +316,10 @@ impl Logic for HeadSelect {
                 self.error.next = self.ent_error[k].val();
             }
         }
-        self.rdata.next = self.mux_rdata.chosen.val();
-        self.fwd_data.next = self.mux_fwd_data.chosen.val();
-        self.fwd_mask.next = self.mux_fwd_mask.chosen.val();
+        self.data.next = self.mux_data.chosen.val();
         self.line.next = self.mux_line.chosen.val();
         self.src0.next = self.mux_src0.chosen.val();
         self.src1.next = self.mux_src1.chosen.val();
-        self.size_code.next = self.size.val();
         self.elem_mask.next = self.zero_line.val();
         self.byte_enables_at_zero.next = self.zero_enables.val();
         for s in 0..5 {
@@ -362,22 +329,13 @@ impl Logic for HeadSelect {
             }
         }
         self.byte_enables.next = self.byte_enables_at_zero.val() << (self.bit_offset.val() >> 3);
-        self.merged.next = (self.rdata.val() & !self.fwd_mask.val()) | (self.fwd_data.val() & self.fwd_mask.val());
 
-        // the write leaving the write stage this cycle, positioned in its line
-        self.late_mask.next = self.zero_line.val();
-        for s in 0..5 {
-            if self.late_size.val().index() == s {
-                self.late_mask.next = self.size_masks[s].val() << (self.late_bit_offset.val() & self.byte_aligned.val());
-            }
-        }
-        self.late_line_bits.next = self.late_value.val() << (self.late_bit_offset.val() & self.byte_aligned.val());
+        // the write leaving the write stage this cycle
         self.late_hit.next = (self.late_writes.val() & (self.late_line.val() == self.line.val()))
             & (self.late_space.val() == self.space.val());
-        self.with_late.next = self.merged.val();
+        self.with_late.next = self.data.val();
         if self.late_hit.val() {
-            self.with_late.next =
-                (self.merged.val() & !self.late_mask.val()) | (self.late_line_bits.val() & self.late_mask.val());
+            self.with_late.next = (self.data.val() & !self.late_mask.val()) | self.late_data.val();
         }
         self.old_value.next = (self.with_late.val() >> (self.bit_offset.val() & self.byte_aligned.val())) & self.elem_mask.val();
 

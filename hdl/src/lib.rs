@@ -34,5 +34,6 @@ pub mod mux8;
 pub mod typed_addr;
 pub mod typed_extent;
 pub mod unit;
+pub mod write_align;
 
 pub use alu::AtomicAlu;

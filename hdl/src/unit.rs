@@ -51,6 +51,7 @@
 //! | AddrFinish     | addr_finish.rs  | typed address (second multiply-add); line, byte lane  |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
+//! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
 
 use rust_hdl::prelude::*;
@@ -69,6 +70,7 @@ use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS};
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
 use crate::state_reg::StateReg;
 use crate::typed_addr::TypedAddr;
+use crate::write_align::WriteAlign;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
 /// Bits of a memory address.
@@ -176,6 +178,7 @@ pub struct AtomicUnit {
     bounds_check: BoundsCheck,
     elem_select: ElemSelect,
     head_select: HeadSelect,
+    write_align: WriteAlign,
     alu: AtomicAlu,
 
     // ---- select stage ----
@@ -318,9 +321,12 @@ pub struct AtomicUnit {
     ent_kind: [DFF<Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
     ent_read_seq: [DFF<Bits<READ_SEQ_BITS>>; INFLIGHT_DEPTH],
     ent_returned: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_rdata: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    ent_fwd_data: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    ent_fwd_mask: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    /// the entry's line: the read data memory returned, overwritten by
+    /// the bytes of every write forwarded to it (before or after the
+    /// return); `ent_fwd_bytes`: the bytes forwarded so far, which the
+    /// read data does not overwrite when it returns
+    ent_data: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    ent_fwd_bytes: [DFF<Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
     ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
     ent_space: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_bit_offset: [DFF<Bits<7>>; INFLIGHT_DEPTH],
@@ -346,7 +352,6 @@ pub struct AtomicUnit {
     x_line: DFF<Bits<MEM_ADDR_BITS>>,
     x_space: DFF<Bit>,
     x_bit_offset: DFF<Bits<7>>,
-    x_size: DFF<Bits<SIZE_BITS>>,
     x_byte_enables: DFF<Bits<MEM_BYTES>>,
     // (the op, type, ftz and operands are the ALU's own operand-stage
     // registers, loaded from the head with these: alu.rs)
@@ -376,7 +381,6 @@ pub struct AtomicUnit {
     x2_line: DFF<Bits<MEM_ADDR_BITS>>,
     x2_space: DFF<Bit>,
     x2_bit_offset: DFF<Bits<7>>,
-    x2_size: DFF<Bits<SIZE_BITS>>,
     x2_byte_enables: DFF<Bits<MEM_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x2_float: DFF<Bit>,
@@ -397,7 +401,6 @@ pub struct AtomicUnit {
     x3_line: DFF<Bits<MEM_ADDR_BITS>>,
     x3_space: DFF<Bit>,
     x3_bit_offset: DFF<Bits<7>>,
-    x3_size: DFF<Bits<SIZE_BITS>>,
     x3_byte_enables: DFF<Bits<MEM_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x3_float: DFF<Bit>,
@@ -419,7 +422,6 @@ pub struct AtomicUnit {
     x4_line: DFF<Bits<MEM_ADDR_BITS>>,
     x4_space: DFF<Bit>,
     x4_bit_offset: DFF<Bits<7>>,
-    x4_size: DFF<Bits<SIZE_BITS>>,
     x4_byte_enables: DFF<Bits<MEM_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x4_float: DFF<Bit>,
@@ -442,7 +444,6 @@ pub struct AtomicUnit {
     w_line: DFF<Bits<MEM_ADDR_BITS>>,
     w_space: DFF<Bit>,
     w_bit_offset: DFF<Bits<7>>,
-    w_size: DFF<Bits<SIZE_BITS>>,
     w_byte_enables: DFF<Bits<MEM_BYTES>>,
     /// the element written (the ALU's new value, or the scatter block)
     w_new: DFF<Bits<LINE_BITS>>,
@@ -500,8 +501,12 @@ pub struct AtomicUnit {
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
-    /// `size_masks[s]`: ones over an element of 1 << s bytes, at bit 0
-    size_masks: [Constant<Bits<LINE_BITS>>; 5],
+    /// `byte_ones[b]`: ones over byte b of a line
+    byte_ones: [Constant<Bits<LINE_BITS>>; MEM_BYTES],
+    zero_enables: Constant<Bits<MEM_BYTES>>,
+    /// bit offsets and result shifts are byte multiples: masking the low
+    /// 3 bits to constant zeros lets synthesis build byte shifters
+    byte_aligned: Constant<Bits<7>>,
 
     // ---- select locals (named for waveforms) ----
     sel_valid: Signal<Local, Bit>,
@@ -547,8 +552,18 @@ pub struct AtomicUnit {
     elem_bytes: Signal<Local, Bits<MEM_ADDR_BITS>>,
     elem_bits: Signal<Local, Bits<8>>,
     /// forwarded bytes for the entry allocated this cycle
-    new_fwd_data: Signal<Local, Bits<LINE_BITS>>,
-    new_fwd_mask: Signal<Local, Bits<LINE_BITS>>,
+    new_fwd_bytes: Signal<Local, Bits<MEM_BYTES>>,
+    /// entry k takes the retiring write's bytes / the returning read data
+    fwd_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    /// the returning entry's forwarded bytes, and as a bit mask
+    return_keep_bytes: Signal<Local, Bits<MEM_BYTES>>,
+    return_keep: Signal<Local, Bits<LINE_BITS>>,
+    /// entry k allocated this cycle; the bits of its line that take the
+    /// retiring write's data / that change this cycle
+    alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    take_write: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    load_bits: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -562,7 +577,6 @@ pub struct AtomicUnit {
     x_is_rmw: Signal<Local, Bit>,
     w_is_rmw: Signal<Local, Bit>,
     w_has_result: Signal<Local, Bit>,
-    w_elem_mask: Signal<Local, Bits<LINE_BITS>>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
     write_mask: Signal<Local, Bits<LINE_BITS>>,
     /// the write stage's operation is done (write accepted, or none) this cycle
@@ -654,6 +668,7 @@ impl AtomicUnit {
             bounds_check: Default::default(),
             elem_select: Default::default(),
             head_select: Default::default(),
+            write_align: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             issue_state: Default::default(),
             lanes_left: Default::default(),
@@ -756,9 +771,8 @@ impl AtomicUnit {
             ent_kind: arr(),
             ent_read_seq: arr(),
             ent_returned: arr(),
-            ent_rdata: arr(),
-            ent_fwd_data: arr(),
-            ent_fwd_mask: arr(),
+            ent_data: arr(),
+            ent_fwd_bytes: arr(),
             ent_line: arr(),
             ent_space: arr(),
             ent_bit_offset: arr(),
@@ -781,7 +795,6 @@ impl AtomicUnit {
             x_line: Default::default(),
             x_space: Default::default(),
             x_bit_offset: Default::default(),
-            x_size: Default::default(),
             x_byte_enables: Default::default(),
             x_old: Default::default(),
             x_from_x2: Default::default(),
@@ -793,7 +806,6 @@ impl AtomicUnit {
             x4_line: Default::default(),
             x4_space: Default::default(),
             x4_bit_offset: Default::default(),
-            x4_size: Default::default(),
             x4_byte_enables: Default::default(),
             x4_float: Default::default(),
             x4_new: Default::default(),
@@ -813,7 +825,6 @@ impl AtomicUnit {
             x2_line: Default::default(),
             x2_space: Default::default(),
             x2_bit_offset: Default::default(),
-            x2_size: Default::default(),
             x2_byte_enables: Default::default(),
             x2_float: Default::default(),
             x2_new: Default::default(),
@@ -832,7 +843,6 @@ impl AtomicUnit {
             x3_line: Default::default(),
             x3_space: Default::default(),
             x3_bit_offset: Default::default(),
-            x3_size: Default::default(),
             x3_byte_enables: Default::default(),
             x3_float: Default::default(),
             x3_new: Default::default(),
@@ -859,7 +869,6 @@ impl AtomicUnit {
             w_line: Default::default(),
             w_space: Default::default(),
             w_bit_offset: Default::default(),
-            w_size: Default::default(),
             w_byte_enables: Default::default(),
             w_new: Default::default(),
             w_ret: Default::default(),
@@ -905,10 +914,9 @@ impl AtomicUnit {
             one_coord: constant(1),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
-            size_masks: core::array::from_fn(|s| {
-                let bits = 8u32 << s;
-                Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
-            }),
+            byte_ones: core::array::from_fn(|b| Constant::new((0xffu128 << (8 * b)).to_bits())),
+            zero_enables: constant(0),
+            byte_aligned: constant(0x78),
             sel_valid: Default::default(),
             sel_marker: Default::default(),
             sel_last: Default::default(),
@@ -933,8 +941,14 @@ impl AtomicUnit {
             alloc: Default::default(),
             elem_bytes: Default::default(),
             elem_bits: Default::default(),
-            new_fwd_data: Default::default(),
-            new_fwd_mask: Default::default(),
+            new_fwd_bytes: Default::default(),
+            fwd_hit: arr(),
+            return_hit: arr(),
+            return_keep_bytes: Default::default(),
+            return_keep: Default::default(),
+            alloc_hit: arr(),
+            take_write: arr(),
+            load_bits: arr(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -943,7 +957,6 @@ impl AtomicUnit {
             x_is_rmw: Default::default(),
             w_is_rmw: Default::default(),
             w_has_result: Default::default(),
-            w_elem_mask: Default::default(),
             write_data: Default::default(),
             write_mask: Default::default(),
             retire: Default::default(),
@@ -1062,7 +1075,6 @@ impl Logic for AtomicUnit {
             x_line,
             x_space,
             x_bit_offset,
-            x_size,
             x_byte_enables,
             x_old,
             x_from_x2,
@@ -1074,7 +1086,6 @@ impl Logic for AtomicUnit {
             x4_line,
             x4_space,
             x4_bit_offset,
-            x4_size,
             x4_byte_enables,
             x4_float,
             x4_new,
@@ -1094,7 +1105,6 @@ impl Logic for AtomicUnit {
             x2_line,
             x2_space,
             x2_bit_offset,
-            x2_size,
             x2_byte_enables,
             x2_float,
             x2_new,
@@ -1113,7 +1123,6 @@ impl Logic for AtomicUnit {
             x3_line,
             x3_space,
             x3_bit_offset,
-            x3_size,
             x3_byte_enables,
             x3_float,
             x3_new,
@@ -1140,7 +1149,6 @@ impl Logic for AtomicUnit {
             w_line,
             w_space,
             w_bit_offset,
-            w_size,
             w_byte_enables,
             w_new,
             w_ret,
@@ -1169,9 +1177,8 @@ impl Logic for AtomicUnit {
             self.ent_kind[k].clock.next = self.clock.val();
             self.ent_read_seq[k].clock.next = self.clock.val();
             self.ent_returned[k].clock.next = self.clock.val();
-            self.ent_rdata[k].clock.next = self.clock.val();
-            self.ent_fwd_data[k].clock.next = self.clock.val();
-            self.ent_fwd_mask[k].clock.next = self.clock.val();
+            self.ent_data[k].clock.next = self.clock.val();
+            self.ent_fwd_bytes[k].clock.next = self.clock.val();
             self.ent_line[k].clock.next = self.clock.val();
             self.ent_space[k].clock.next = self.clock.val();
             self.ent_bit_offset[k].clock.next = self.clock.val();
@@ -1192,9 +1199,7 @@ impl Logic for AtomicUnit {
             self.ent_kind[k].d.next = self.ent_kind[k].q.val();
             self.ent_read_seq[k].d.next = self.ent_read_seq[k].q.val();
             self.ent_returned[k].d.next = self.ent_returned[k].q.val();
-            self.ent_rdata[k].d.next = self.ent_rdata[k].q.val();
-            self.ent_fwd_data[k].d.next = self.ent_fwd_data[k].q.val();
-            self.ent_fwd_mask[k].d.next = self.ent_fwd_mask[k].q.val();
+            self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val();
             self.ent_line[k].d.next = self.ent_line[k].q.val();
             self.ent_space[k].d.next = self.ent_space[k].q.val();
             self.ent_bit_offset[k].d.next = self.ent_bit_offset[k].q.val();
@@ -1306,14 +1311,16 @@ impl Logic for AtomicUnit {
         self.elem_select.swap_src.next = self.ctx_swap_src.q.val();
         self.elem_select.write_only.next = self.ctx_write_only.q.val();
 
+        self.write_align.value.next = self.w_new.q.val();
+        self.write_align.bit_offset.next = self.w_bit_offset.q.val();
+        self.write_align.byte_enables.next = self.w_byte_enables.q.val();
+
         self.head_select.head.next = self.head_ptr.q.val();
         for k in 0..INFLIGHT_DEPTH {
             self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
             self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
             self.head_select.ent_returned[k].next = self.ent_returned[k].q.val();
-            self.head_select.ent_rdata[k].next = self.ent_rdata[k].q.val();
-            self.head_select.ent_fwd_data[k].next = self.ent_fwd_data[k].q.val();
-            self.head_select.ent_fwd_mask[k].next = self.ent_fwd_mask[k].q.val();
+            self.head_select.ent_data[k].next = self.ent_data[k].q.val();
             self.head_select.ent_line[k].next = self.ent_line[k].q.val();
             self.head_select.ent_space[k].next = self.ent_space[k].q.val();
             self.head_select.ent_bit_offset[k].next = self.ent_bit_offset[k].q.val();
@@ -1335,9 +1342,8 @@ impl Logic for AtomicUnit {
         self.head_select.late_writes.next = self.w_writes.q.val();
         self.head_select.late_line.next = self.w_line.q.val();
         self.head_select.late_space.next = self.w_space.q.val();
-        self.head_select.late_bit_offset.next = self.w_bit_offset.q.val();
-        self.head_select.late_size.next = self.w_size.q.val();
-        self.head_select.late_value.next = self.w_new.q.val();
+        self.head_select.late_data.next = self.write_align.data.val();
+        self.head_select.late_mask.next = self.write_align.mask.val();
         self.head_select.ahead_writes[0].next = self.x_writes.q.val();
         self.head_select.ahead_line[0].next = self.x_line.q.val();
         self.head_select.ahead_space[0].next = self.x_space.q.val();
@@ -1392,14 +1398,8 @@ impl Logic for AtomicUnit {
 
         // ================= write stage: write, retire, forward, result =================
         self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
-        self.w_elem_mask.next = self.zero_line.val();
-        for s in 0..5 {
-            if self.w_size.q.val().index() == s {
-                self.w_elem_mask.next = self.size_masks[s].val();
-            }
-        }
-        self.write_data.next = self.w_new.q.val() << self.w_bit_offset.q.val();
-        self.write_mask.next = self.w_elem_mask.val() << self.w_bit_offset.q.val();
+        self.write_data.next = self.write_align.data.val();
+        self.write_mask.next = self.write_align.mask.val();
         self.mem_wr_valid.next = self.w_writes.q.val() & !self.reset.val();
         self.mem_wr_addr.next = self.w_line.q.val();
         self.mem_wr_space.next = self.w_space.q.val();
@@ -1411,23 +1411,6 @@ impl Logic for AtomicUnit {
         self.w_free.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
         self.x_free.next = self.w_free.val();
 
-        // Forwarding: the retiring write's bytes go to every entry on the
-        // same line whose read memory has already accepted (all valid
-        // read-modify-write entries of the table: they are younger, and
-        // their read went out when they issued).
-        if self.retire.val() & self.w_writes.q.val() {
-            for k in 0..INFLIGHT_DEPTH {
-                if (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val()))
-                    & (self.ent_line[k].q.val() == self.w_line.q.val())
-                    & (self.ent_space[k].q.val() == self.w_space.q.val())
-                {
-                    self.ent_fwd_mask[k].d.next = self.ent_fwd_mask[k].q.val() | self.write_mask.val();
-                    self.ent_fwd_data[k].d.next =
-                        (self.ent_fwd_data[k].q.val() & !self.write_mask.val()) | self.write_data.val();
-                }
-            }
-        }
-
         // The lane's result: old value (new for PREDEC), 0 when out of
         // bounds; PTX vector elements are joined into one result.
         self.w_has_result.next = self.w_is_rmw.val() | (self.w_kind.q.val() == self.kind_no_memory.val());
@@ -1435,9 +1418,9 @@ impl Logic for AtomicUnit {
         if self.w_is_rmw.val() {
             self.result_value.next = self.w_ret.q.val();
         }
-        self.result_joined.next = self.result_value.val() << self.w_result_shift.q.val();
+        self.result_joined.next = self.result_value.val() << (self.w_result_shift.q.val() & self.byte_aligned.val());
         if !self.w_result_first.q.val() {
-            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << self.w_result_shift.q.val());
+            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.w_result_shift.q.val() & self.byte_aligned.val()));
         }
         if self.retire.val() & self.w_has_result.val() {
             self.result_acc.d.next = self.result_joined.val();
@@ -1463,7 +1446,6 @@ impl Logic for AtomicUnit {
             self.w_line.d.next = self.x4_line.q.val();
             self.w_space.d.next = self.x4_space.q.val();
             self.w_bit_offset.d.next = self.x4_bit_offset.q.val();
-            self.w_size.d.next = self.x4_size.q.val();
             self.w_byte_enables.d.next = self.x4_byte_enables.q.val();
             self.w_new.d.next = self.x4_new.q.val();
             if self.x4_float.q.val() {
@@ -1484,7 +1466,6 @@ impl Logic for AtomicUnit {
             self.x4_line.d.next = self.x3_line.q.val();
             self.x4_space.d.next = self.x3_space.q.val();
             self.x4_bit_offset.d.next = self.x3_bit_offset.q.val();
-            self.x4_size.d.next = self.x3_size.q.val();
             self.x4_byte_enables.d.next = self.x3_byte_enables.q.val();
             self.x4_float.d.next = self.x3_float.q.val();
             self.x4_new.d.next = self.x3_new.q.val();
@@ -1503,7 +1484,6 @@ impl Logic for AtomicUnit {
             self.x3_line.d.next = self.x2_line.q.val();
             self.x3_space.d.next = self.x2_space.q.val();
             self.x3_bit_offset.d.next = self.x2_bit_offset.q.val();
-            self.x3_size.d.next = self.x2_size.q.val();
             self.x3_byte_enables.d.next = self.x2_byte_enables.q.val();
             self.x3_float.d.next = self.x2_float.q.val();
             self.x3_new.d.next = self.x2_new.q.val();
@@ -1523,7 +1503,6 @@ impl Logic for AtomicUnit {
             self.x2_line.d.next = self.x_line.q.val();
             self.x2_space.d.next = self.x_space.q.val();
             self.x2_bit_offset.d.next = self.x_bit_offset.q.val();
-            self.x2_size.d.next = self.x_size.q.val();
             self.x2_byte_enables.d.next = self.x_byte_enables.q.val();
             self.x2_float.d.next = self.x_is_rmw.val() & self.alu.float_op.val();
             self.x2_new.d.next = self.x_src0.q.val();
@@ -1569,7 +1548,6 @@ impl Logic for AtomicUnit {
             self.x_line.d.next = self.head_select.line.val();
             self.x_space.d.next = self.head_select.space.val();
             self.x_bit_offset.d.next = self.head_select.bit_offset.val();
-            self.x_size.d.next = self.head_select.size_code.val();
             self.x_byte_enables.d.next = self.head_select.byte_enables.val();
             self.x_old.d.next = self.head_select.old_value.val();
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
@@ -1856,14 +1834,12 @@ impl Logic for AtomicUnit {
 
         // The entry allocated this cycle: its read goes out together with the
         // head's write, so it takes the write's bytes if they share the line.
-        self.new_fwd_data.next = self.zero_line.val();
-        self.new_fwd_mask.next = self.zero_line.val();
+        self.new_fwd_bytes.next = self.zero_enables.val();
         if (self.retire.val() & self.w_writes.q.val())
             & (self.a_line.q.val() == self.w_line.q.val())
             & (self.a_space.q.val() == self.w_space.q.val())
         {
-            self.new_fwd_data.next = self.write_data.val();
-            self.new_fwd_mask.next = self.write_mask.val();
+            self.new_fwd_bytes.next = self.w_byte_enables.q.val();
         }
         if self.alloc.val() {
             self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
@@ -1873,8 +1849,7 @@ impl Logic for AtomicUnit {
                     self.ent_kind[k].d.next = self.a_kind.q.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
                     self.ent_returned[k].d.next = false;
-                    self.ent_fwd_data[k].d.next = self.new_fwd_data.val();
-                    self.ent_fwd_mask[k].d.next = self.new_fwd_mask.val();
+                    self.ent_fwd_bytes[k].d.next = self.new_fwd_bytes.val();
                     self.ent_line[k].d.next = self.a_line.q.val();
                     self.ent_space[k].d.next = self.a_space.q.val();
                     self.ent_bit_offset[k].d.next = self.a_bit_offset.q.val();
@@ -1904,17 +1879,63 @@ impl Logic for AtomicUnit {
             self.occupancy.d.next = self.occupancy.q.val() - self.one_occupancy.val();
         }
 
-        // ================= read data returns, in order =================
+        // ================= read data returns, in order; forwarding =================
+        // The retiring write's bytes go to every entry on the same line
+        // whose read memory has already accepted (all valid
+        // read-modify-write entries of the table: they are younger, and
+        // their read went out when they issued). The read data, when it
+        // returns, fills only the bytes not forwarded before; a write
+        // forwarded in the same cycle overwrites it.
+        self.return_keep_bytes.next = self.zero_enables.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.fwd_hit[k].next = ((self.retire.val() & self.w_writes.q.val())
+                & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
+                & ((self.ent_line[k].q.val() == self.w_line.q.val()) & (self.ent_space[k].q.val() == self.w_space.q.val()));
+            self.return_hit[k].next = (self.mem_rdata_valid.val()
+                & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
+                & (!self.ent_returned[k].q.val() & (self.ent_read_seq[k].q.val() == self.read_return_seq.q.val()));
+            if self.return_hit[k].val() {
+                self.return_keep_bytes.next = self.return_keep_bytes.val() | self.ent_fwd_bytes[k].q.val();
+            }
+        }
+        self.return_keep.next = self.zero_line.val();
+        for b in 0..MEM_BYTES {
+            if self.return_keep_bytes.val().get_bit(b) {
+                self.return_keep.next = self.return_keep.val() | self.byte_ones[b].val();
+            }
+        }
         if self.mem_rdata_valid.val() {
             self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
-            for k in 0..INFLIGHT_DEPTH {
-                if (self.ent_valid[k].q.val()
-                    & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val()))
-                    & (!self.ent_returned[k].q.val() & (self.ent_read_seq[k].q.val() == self.read_return_seq.q.val()))
-                {
-                    self.ent_returned[k].d.next = true;
-                    self.ent_rdata[k].d.next = self.mem_rdata.val();
-                }
+        }
+        // Each bit of an entry's line changes when the entry is allocated
+        // (to the retiring write's data: its forwarded bytes, the rest
+        // overwritten by the read data later), when a write is forwarded
+        // to it (the write's bytes), or when its read data returns (the
+        // bytes not forwarded before); a forwarded write beats the read
+        // data of the same cycle. Written as the bits' selects, not as a
+        // chain of whole-line assignments: two 2:1 selects per bit.
+        for k in 0..INFLIGHT_DEPTH {
+            self.alloc_hit[k].next = self.alloc.val() & (self.tail_ptr.q.val().index() == k);
+            self.take_write[k].next = self.zero_line.val();
+            if self.alloc_hit[k].val() {
+                self.take_write[k].next = !self.zero_line.val();
+            }
+            if self.fwd_hit[k].val() {
+                self.take_write[k].next = self.write_mask.val();
+            }
+            self.load_bits[k].next = self.take_write[k].val();
+            if self.return_hit[k].val() {
+                self.load_bits[k].next = self.take_write[k].val() | !self.return_keep.val();
+            }
+            self.ent_data[k].d.next = (((self.write_data.val() & self.take_write[k].val())
+                | (self.mem_rdata.val() & !self.take_write[k].val()))
+                & self.load_bits[k].val())
+                | (self.ent_data[k].q.val() & !self.load_bits[k].val());
+            if self.return_hit[k].val() {
+                self.ent_returned[k].d.next = true;
+            }
+            if self.fwd_hit[k].val() {
+                self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.w_byte_enables.q.val();
             }
         }
 

@@ -84,11 +84,24 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  size_bits$2 = 8'h20;
     localparam  size_bits$3 = 8'h40;
     localparam  size_bits$4 = 8'h80;
-    localparam  size_masks$0 = 128'hff;
-    localparam  size_masks$1 = 128'hffff;
-    localparam  size_masks$2 = 128'hffffffff;
-    localparam  size_masks$3 = 128'hffffffffffffffff;
-    localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
+    localparam  byte_ones$0 = 128'hff;
+    localparam  byte_ones$1 = 128'hff00;
+    localparam  byte_ones$2 = 128'hff0000;
+    localparam  byte_ones$3 = 128'hff000000;
+    localparam  byte_ones$4 = 128'hff00000000;
+    localparam  byte_ones$5 = 128'hff0000000000;
+    localparam  byte_ones$6 = 128'hff000000000000;
+    localparam  byte_ones$7 = 128'hff00000000000000;
+    localparam  byte_ones$8 = 128'hff0000000000000000;
+    localparam  byte_ones$9 = 128'hff000000000000000000;
+    localparam  byte_ones$10 = 128'hff00000000000000000000;
+    localparam  byte_ones$11 = 128'hff0000000000000000000000;
+    localparam  byte_ones$12 = 128'hff000000000000000000000000;
+    localparam  byte_ones$13 = 128'hff00000000000000000000000000;
+    localparam  byte_ones$14 = 128'hff0000000000000000000000000000;
+    localparam  byte_ones$15 = 128'hff000000000000000000000000000000;
+    localparam  zero_enables = 16'h0;
+    localparam  byte_aligned = 7'b1111000;
     
     // Enums
     localparam IssueState$FirstLane = 0;
@@ -232,30 +245,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$ent_returned$5;
     reg  head_select$ent_returned$6;
     reg  head_select$ent_returned$7;
-    reg  [127:0] head_select$ent_rdata$0;
-    reg  [127:0] head_select$ent_rdata$1;
-    reg  [127:0] head_select$ent_rdata$2;
-    reg  [127:0] head_select$ent_rdata$3;
-    reg  [127:0] head_select$ent_rdata$4;
-    reg  [127:0] head_select$ent_rdata$5;
-    reg  [127:0] head_select$ent_rdata$6;
-    reg  [127:0] head_select$ent_rdata$7;
-    reg  [127:0] head_select$ent_fwd_data$0;
-    reg  [127:0] head_select$ent_fwd_data$1;
-    reg  [127:0] head_select$ent_fwd_data$2;
-    reg  [127:0] head_select$ent_fwd_data$3;
-    reg  [127:0] head_select$ent_fwd_data$4;
-    reg  [127:0] head_select$ent_fwd_data$5;
-    reg  [127:0] head_select$ent_fwd_data$6;
-    reg  [127:0] head_select$ent_fwd_data$7;
-    reg  [127:0] head_select$ent_fwd_mask$0;
-    reg  [127:0] head_select$ent_fwd_mask$1;
-    reg  [127:0] head_select$ent_fwd_mask$2;
-    reg  [127:0] head_select$ent_fwd_mask$3;
-    reg  [127:0] head_select$ent_fwd_mask$4;
-    reg  [127:0] head_select$ent_fwd_mask$5;
-    reg  [127:0] head_select$ent_fwd_mask$6;
-    reg  [127:0] head_select$ent_fwd_mask$7;
+    reg  [127:0] head_select$ent_data$0;
+    reg  [127:0] head_select$ent_data$1;
+    reg  [127:0] head_select$ent_data$2;
+    reg  [127:0] head_select$ent_data$3;
+    reg  [127:0] head_select$ent_data$4;
+    reg  [127:0] head_select$ent_data$5;
+    reg  [127:0] head_select$ent_data$6;
+    reg  [127:0] head_select$ent_data$7;
     reg  [63:0] head_select$ent_line$0;
     reg  [63:0] head_select$ent_line$1;
     reg  [63:0] head_select$ent_line$2;
@@ -387,9 +384,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$late_writes;
     reg  [63:0] head_select$late_line;
     reg  head_select$late_space;
-    reg  [6:0] head_select$late_bit_offset;
-    reg  [2:0] head_select$late_size;
-    reg  [127:0] head_select$late_value;
+    reg  [127:0] head_select$late_data;
+    reg  [127:0] head_select$late_mask;
     reg  head_select$ahead_writes$0;
     reg  head_select$ahead_writes$1;
     reg  head_select$ahead_writes$2;
@@ -416,7 +412,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [63:0] head_select$line;
     wire  head_select$space;
     wire  [6:0] head_select$bit_offset;
-    wire  [2:0] head_select$size_code;
     wire  [15:0] head_select$byte_enables;
     wire  [4:0] head_select$lane;
     wire  [2:0] head_select$elem;
@@ -436,6 +431,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] head_select$old_value;
     wire  [127:0] head_select$src0;
     wire  [127:0] head_select$src1;
+    reg  [127:0] write_align$value;
+    reg  [6:0] write_align$bit_offset;
+    reg  [15:0] write_align$byte_enables;
+    wire  [127:0] write_align$data;
+    wire  [127:0] write_align$mask;
     reg  alu$clock;
     reg  alu$pipe_advance;
     reg  [4:0] alu$op;
@@ -835,78 +835,54 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  ent_returned$7$d;
     wire  ent_returned$7$q;
     reg  ent_returned$7$clock;
-    reg  [127:0] ent_rdata$0$d;
-    wire  [127:0] ent_rdata$0$q;
-    reg  ent_rdata$0$clock;
-    reg  [127:0] ent_rdata$1$d;
-    wire  [127:0] ent_rdata$1$q;
-    reg  ent_rdata$1$clock;
-    reg  [127:0] ent_rdata$2$d;
-    wire  [127:0] ent_rdata$2$q;
-    reg  ent_rdata$2$clock;
-    reg  [127:0] ent_rdata$3$d;
-    wire  [127:0] ent_rdata$3$q;
-    reg  ent_rdata$3$clock;
-    reg  [127:0] ent_rdata$4$d;
-    wire  [127:0] ent_rdata$4$q;
-    reg  ent_rdata$4$clock;
-    reg  [127:0] ent_rdata$5$d;
-    wire  [127:0] ent_rdata$5$q;
-    reg  ent_rdata$5$clock;
-    reg  [127:0] ent_rdata$6$d;
-    wire  [127:0] ent_rdata$6$q;
-    reg  ent_rdata$6$clock;
-    reg  [127:0] ent_rdata$7$d;
-    wire  [127:0] ent_rdata$7$q;
-    reg  ent_rdata$7$clock;
-    reg  [127:0] ent_fwd_data$0$d;
-    wire  [127:0] ent_fwd_data$0$q;
-    reg  ent_fwd_data$0$clock;
-    reg  [127:0] ent_fwd_data$1$d;
-    wire  [127:0] ent_fwd_data$1$q;
-    reg  ent_fwd_data$1$clock;
-    reg  [127:0] ent_fwd_data$2$d;
-    wire  [127:0] ent_fwd_data$2$q;
-    reg  ent_fwd_data$2$clock;
-    reg  [127:0] ent_fwd_data$3$d;
-    wire  [127:0] ent_fwd_data$3$q;
-    reg  ent_fwd_data$3$clock;
-    reg  [127:0] ent_fwd_data$4$d;
-    wire  [127:0] ent_fwd_data$4$q;
-    reg  ent_fwd_data$4$clock;
-    reg  [127:0] ent_fwd_data$5$d;
-    wire  [127:0] ent_fwd_data$5$q;
-    reg  ent_fwd_data$5$clock;
-    reg  [127:0] ent_fwd_data$6$d;
-    wire  [127:0] ent_fwd_data$6$q;
-    reg  ent_fwd_data$6$clock;
-    reg  [127:0] ent_fwd_data$7$d;
-    wire  [127:0] ent_fwd_data$7$q;
-    reg  ent_fwd_data$7$clock;
-    reg  [127:0] ent_fwd_mask$0$d;
-    wire  [127:0] ent_fwd_mask$0$q;
-    reg  ent_fwd_mask$0$clock;
-    reg  [127:0] ent_fwd_mask$1$d;
-    wire  [127:0] ent_fwd_mask$1$q;
-    reg  ent_fwd_mask$1$clock;
-    reg  [127:0] ent_fwd_mask$2$d;
-    wire  [127:0] ent_fwd_mask$2$q;
-    reg  ent_fwd_mask$2$clock;
-    reg  [127:0] ent_fwd_mask$3$d;
-    wire  [127:0] ent_fwd_mask$3$q;
-    reg  ent_fwd_mask$3$clock;
-    reg  [127:0] ent_fwd_mask$4$d;
-    wire  [127:0] ent_fwd_mask$4$q;
-    reg  ent_fwd_mask$4$clock;
-    reg  [127:0] ent_fwd_mask$5$d;
-    wire  [127:0] ent_fwd_mask$5$q;
-    reg  ent_fwd_mask$5$clock;
-    reg  [127:0] ent_fwd_mask$6$d;
-    wire  [127:0] ent_fwd_mask$6$q;
-    reg  ent_fwd_mask$6$clock;
-    reg  [127:0] ent_fwd_mask$7$d;
-    wire  [127:0] ent_fwd_mask$7$q;
-    reg  ent_fwd_mask$7$clock;
+    reg  [127:0] ent_data$0$d;
+    wire  [127:0] ent_data$0$q;
+    reg  ent_data$0$clock;
+    reg  [127:0] ent_data$1$d;
+    wire  [127:0] ent_data$1$q;
+    reg  ent_data$1$clock;
+    reg  [127:0] ent_data$2$d;
+    wire  [127:0] ent_data$2$q;
+    reg  ent_data$2$clock;
+    reg  [127:0] ent_data$3$d;
+    wire  [127:0] ent_data$3$q;
+    reg  ent_data$3$clock;
+    reg  [127:0] ent_data$4$d;
+    wire  [127:0] ent_data$4$q;
+    reg  ent_data$4$clock;
+    reg  [127:0] ent_data$5$d;
+    wire  [127:0] ent_data$5$q;
+    reg  ent_data$5$clock;
+    reg  [127:0] ent_data$6$d;
+    wire  [127:0] ent_data$6$q;
+    reg  ent_data$6$clock;
+    reg  [127:0] ent_data$7$d;
+    wire  [127:0] ent_data$7$q;
+    reg  ent_data$7$clock;
+    reg  [15:0] ent_fwd_bytes$0$d;
+    wire  [15:0] ent_fwd_bytes$0$q;
+    reg  ent_fwd_bytes$0$clock;
+    reg  [15:0] ent_fwd_bytes$1$d;
+    wire  [15:0] ent_fwd_bytes$1$q;
+    reg  ent_fwd_bytes$1$clock;
+    reg  [15:0] ent_fwd_bytes$2$d;
+    wire  [15:0] ent_fwd_bytes$2$q;
+    reg  ent_fwd_bytes$2$clock;
+    reg  [15:0] ent_fwd_bytes$3$d;
+    wire  [15:0] ent_fwd_bytes$3$q;
+    reg  ent_fwd_bytes$3$clock;
+    reg  [15:0] ent_fwd_bytes$4$d;
+    wire  [15:0] ent_fwd_bytes$4$q;
+    reg  ent_fwd_bytes$4$clock;
+    reg  [15:0] ent_fwd_bytes$5$d;
+    wire  [15:0] ent_fwd_bytes$5$q;
+    reg  ent_fwd_bytes$5$clock;
+    reg  [15:0] ent_fwd_bytes$6$d;
+    wire  [15:0] ent_fwd_bytes$6$q;
+    reg  ent_fwd_bytes$6$clock;
+    reg  [15:0] ent_fwd_bytes$7$d;
+    wire  [15:0] ent_fwd_bytes$7$q;
+    reg  ent_fwd_bytes$7$clock;
     reg  [63:0] ent_line$0$d;
     wire  [63:0] ent_line$0$q;
     reg  ent_line$0$clock;
@@ -1309,9 +1285,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [6:0] x_bit_offset$d;
     wire  [6:0] x_bit_offset$q;
     reg  x_bit_offset$clock;
-    reg  [2:0] x_size$d;
-    wire  [2:0] x_size$q;
-    reg  x_size$clock;
     reg  [15:0] x_byte_enables$d;
     wire  [15:0] x_byte_enables$q;
     reg  x_byte_enables$clock;
@@ -1372,9 +1345,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [6:0] x2_bit_offset$d;
     wire  [6:0] x2_bit_offset$q;
     reg  x2_bit_offset$clock;
-    reg  [2:0] x2_size$d;
-    wire  [2:0] x2_size$q;
-    reg  x2_size$clock;
     reg  [15:0] x2_byte_enables$d;
     wire  [15:0] x2_byte_enables$q;
     reg  x2_byte_enables$clock;
@@ -1429,9 +1399,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [6:0] x3_bit_offset$d;
     wire  [6:0] x3_bit_offset$q;
     reg  x3_bit_offset$clock;
-    reg  [2:0] x3_size$d;
-    wire  [2:0] x3_size$q;
-    reg  x3_size$clock;
     reg  [15:0] x3_byte_enables$d;
     wire  [15:0] x3_byte_enables$q;
     reg  x3_byte_enables$clock;
@@ -1486,9 +1453,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [6:0] x4_bit_offset$d;
     wire  [6:0] x4_bit_offset$q;
     reg  x4_bit_offset$clock;
-    reg  [2:0] x4_size$d;
-    wire  [2:0] x4_size$q;
-    reg  x4_size$clock;
     reg  [15:0] x4_byte_enables$d;
     wire  [15:0] x4_byte_enables$q;
     reg  x4_byte_enables$clock;
@@ -1543,9 +1507,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [6:0] w_bit_offset$d;
     wire  [6:0] w_bit_offset$q;
     reg  w_bit_offset$clock;
-    reg  [2:0] w_size$d;
-    wire  [2:0] w_size$q;
-    reg  w_size$clock;
     reg  [15:0] w_byte_enables$d;
     wire  [15:0] w_byte_enables$q;
     reg  w_byte_enables$clock;
@@ -1638,8 +1599,49 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  alloc;
     reg  [63:0] elem_bytes;
     reg  [7:0] elem_bits;
-    reg  [127:0] new_fwd_data;
-    reg  [127:0] new_fwd_mask;
+    reg  [15:0] new_fwd_bytes;
+    reg  fwd_hit$0;
+    reg  fwd_hit$1;
+    reg  fwd_hit$2;
+    reg  fwd_hit$3;
+    reg  fwd_hit$4;
+    reg  fwd_hit$5;
+    reg  fwd_hit$6;
+    reg  fwd_hit$7;
+    reg  return_hit$0;
+    reg  return_hit$1;
+    reg  return_hit$2;
+    reg  return_hit$3;
+    reg  return_hit$4;
+    reg  return_hit$5;
+    reg  return_hit$6;
+    reg  return_hit$7;
+    reg  [15:0] return_keep_bytes;
+    reg  [127:0] return_keep;
+    reg  alloc_hit$0;
+    reg  alloc_hit$1;
+    reg  alloc_hit$2;
+    reg  alloc_hit$3;
+    reg  alloc_hit$4;
+    reg  alloc_hit$5;
+    reg  alloc_hit$6;
+    reg  alloc_hit$7;
+    reg  [127:0] take_write$0;
+    reg  [127:0] take_write$1;
+    reg  [127:0] take_write$2;
+    reg  [127:0] take_write$3;
+    reg  [127:0] take_write$4;
+    reg  [127:0] take_write$5;
+    reg  [127:0] take_write$6;
+    reg  [127:0] take_write$7;
+    reg  [127:0] load_bits$0;
+    reg  [127:0] load_bits$1;
+    reg  [127:0] load_bits$2;
+    reg  [127:0] load_bits$3;
+    reg  [127:0] load_bits$4;
+    reg  [127:0] load_bits$5;
+    reg  [127:0] load_bits$6;
+    reg  [127:0] load_bits$7;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -1648,7 +1650,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  x_is_rmw;
     reg  w_is_rmw;
     reg  w_has_result;
-    reg  [127:0] w_elem_mask;
     reg  [127:0] write_data;
     reg  [127:0] write_mask;
     reg  retire;
@@ -1810,30 +1811,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ent_returned$5(head_select$ent_returned$5),
         .ent_returned$6(head_select$ent_returned$6),
         .ent_returned$7(head_select$ent_returned$7),
-        .ent_rdata$0(head_select$ent_rdata$0),
-        .ent_rdata$1(head_select$ent_rdata$1),
-        .ent_rdata$2(head_select$ent_rdata$2),
-        .ent_rdata$3(head_select$ent_rdata$3),
-        .ent_rdata$4(head_select$ent_rdata$4),
-        .ent_rdata$5(head_select$ent_rdata$5),
-        .ent_rdata$6(head_select$ent_rdata$6),
-        .ent_rdata$7(head_select$ent_rdata$7),
-        .ent_fwd_data$0(head_select$ent_fwd_data$0),
-        .ent_fwd_data$1(head_select$ent_fwd_data$1),
-        .ent_fwd_data$2(head_select$ent_fwd_data$2),
-        .ent_fwd_data$3(head_select$ent_fwd_data$3),
-        .ent_fwd_data$4(head_select$ent_fwd_data$4),
-        .ent_fwd_data$5(head_select$ent_fwd_data$5),
-        .ent_fwd_data$6(head_select$ent_fwd_data$6),
-        .ent_fwd_data$7(head_select$ent_fwd_data$7),
-        .ent_fwd_mask$0(head_select$ent_fwd_mask$0),
-        .ent_fwd_mask$1(head_select$ent_fwd_mask$1),
-        .ent_fwd_mask$2(head_select$ent_fwd_mask$2),
-        .ent_fwd_mask$3(head_select$ent_fwd_mask$3),
-        .ent_fwd_mask$4(head_select$ent_fwd_mask$4),
-        .ent_fwd_mask$5(head_select$ent_fwd_mask$5),
-        .ent_fwd_mask$6(head_select$ent_fwd_mask$6),
-        .ent_fwd_mask$7(head_select$ent_fwd_mask$7),
+        .ent_data$0(head_select$ent_data$0),
+        .ent_data$1(head_select$ent_data$1),
+        .ent_data$2(head_select$ent_data$2),
+        .ent_data$3(head_select$ent_data$3),
+        .ent_data$4(head_select$ent_data$4),
+        .ent_data$5(head_select$ent_data$5),
+        .ent_data$6(head_select$ent_data$6),
+        .ent_data$7(head_select$ent_data$7),
         .ent_line$0(head_select$ent_line$0),
         .ent_line$1(head_select$ent_line$1),
         .ent_line$2(head_select$ent_line$2),
@@ -1965,9 +1950,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .late_writes(head_select$late_writes),
         .late_line(head_select$late_line),
         .late_space(head_select$late_space),
-        .late_bit_offset(head_select$late_bit_offset),
-        .late_size(head_select$late_size),
-        .late_value(head_select$late_value),
+        .late_data(head_select$late_data),
+        .late_mask(head_select$late_mask),
         .ahead_writes$0(head_select$ahead_writes$0),
         .ahead_writes$1(head_select$ahead_writes$1),
         .ahead_writes$2(head_select$ahead_writes$2),
@@ -1994,7 +1978,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .line(head_select$line),
         .space(head_select$space),
         .bit_offset(head_select$bit_offset),
-        .size_code(head_select$size_code),
         .byte_enables(head_select$byte_enables),
         .lane(head_select$lane),
         .elem(head_select$elem),
@@ -2014,6 +1997,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .old_value(head_select$old_value),
         .src0(head_select$src0),
         .src1(head_select$src1)
+    );
+    atomic_unit$write_align write_align(
+        .value(write_align$value),
+        .bit_offset(write_align$bit_offset),
+        .byte_enables(write_align$byte_enables),
+        .data(write_align$data),
+        .mask(write_align$mask)
     );
     atomic_alu alu(
         .clock(alu$clock),
@@ -2674,125 +2664,85 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(ent_returned$7$q),
         .clock(ent_returned$7$clock)
     );
-    atomic_unit$ent_rdata$0 ent_rdata$0(
-        .d(ent_rdata$0$d),
-        .q(ent_rdata$0$q),
-        .clock(ent_rdata$0$clock)
+    atomic_unit$ent_data$0 ent_data$0(
+        .d(ent_data$0$d),
+        .q(ent_data$0$q),
+        .clock(ent_data$0$clock)
     );
-    atomic_unit$ent_rdata$1 ent_rdata$1(
-        .d(ent_rdata$1$d),
-        .q(ent_rdata$1$q),
-        .clock(ent_rdata$1$clock)
+    atomic_unit$ent_data$1 ent_data$1(
+        .d(ent_data$1$d),
+        .q(ent_data$1$q),
+        .clock(ent_data$1$clock)
     );
-    atomic_unit$ent_rdata$2 ent_rdata$2(
-        .d(ent_rdata$2$d),
-        .q(ent_rdata$2$q),
-        .clock(ent_rdata$2$clock)
+    atomic_unit$ent_data$2 ent_data$2(
+        .d(ent_data$2$d),
+        .q(ent_data$2$q),
+        .clock(ent_data$2$clock)
     );
-    atomic_unit$ent_rdata$3 ent_rdata$3(
-        .d(ent_rdata$3$d),
-        .q(ent_rdata$3$q),
-        .clock(ent_rdata$3$clock)
+    atomic_unit$ent_data$3 ent_data$3(
+        .d(ent_data$3$d),
+        .q(ent_data$3$q),
+        .clock(ent_data$3$clock)
     );
-    atomic_unit$ent_rdata$4 ent_rdata$4(
-        .d(ent_rdata$4$d),
-        .q(ent_rdata$4$q),
-        .clock(ent_rdata$4$clock)
+    atomic_unit$ent_data$4 ent_data$4(
+        .d(ent_data$4$d),
+        .q(ent_data$4$q),
+        .clock(ent_data$4$clock)
     );
-    atomic_unit$ent_rdata$5 ent_rdata$5(
-        .d(ent_rdata$5$d),
-        .q(ent_rdata$5$q),
-        .clock(ent_rdata$5$clock)
+    atomic_unit$ent_data$5 ent_data$5(
+        .d(ent_data$5$d),
+        .q(ent_data$5$q),
+        .clock(ent_data$5$clock)
     );
-    atomic_unit$ent_rdata$6 ent_rdata$6(
-        .d(ent_rdata$6$d),
-        .q(ent_rdata$6$q),
-        .clock(ent_rdata$6$clock)
+    atomic_unit$ent_data$6 ent_data$6(
+        .d(ent_data$6$d),
+        .q(ent_data$6$q),
+        .clock(ent_data$6$clock)
     );
-    atomic_unit$ent_rdata$7 ent_rdata$7(
-        .d(ent_rdata$7$d),
-        .q(ent_rdata$7$q),
-        .clock(ent_rdata$7$clock)
+    atomic_unit$ent_data$7 ent_data$7(
+        .d(ent_data$7$d),
+        .q(ent_data$7$q),
+        .clock(ent_data$7$clock)
     );
-    atomic_unit$ent_fwd_data$0 ent_fwd_data$0(
-        .d(ent_fwd_data$0$d),
-        .q(ent_fwd_data$0$q),
-        .clock(ent_fwd_data$0$clock)
+    atomic_unit$ent_fwd_bytes$0 ent_fwd_bytes$0(
+        .d(ent_fwd_bytes$0$d),
+        .q(ent_fwd_bytes$0$q),
+        .clock(ent_fwd_bytes$0$clock)
     );
-    atomic_unit$ent_fwd_data$1 ent_fwd_data$1(
-        .d(ent_fwd_data$1$d),
-        .q(ent_fwd_data$1$q),
-        .clock(ent_fwd_data$1$clock)
+    atomic_unit$ent_fwd_bytes$1 ent_fwd_bytes$1(
+        .d(ent_fwd_bytes$1$d),
+        .q(ent_fwd_bytes$1$q),
+        .clock(ent_fwd_bytes$1$clock)
     );
-    atomic_unit$ent_fwd_data$2 ent_fwd_data$2(
-        .d(ent_fwd_data$2$d),
-        .q(ent_fwd_data$2$q),
-        .clock(ent_fwd_data$2$clock)
+    atomic_unit$ent_fwd_bytes$2 ent_fwd_bytes$2(
+        .d(ent_fwd_bytes$2$d),
+        .q(ent_fwd_bytes$2$q),
+        .clock(ent_fwd_bytes$2$clock)
     );
-    atomic_unit$ent_fwd_data$3 ent_fwd_data$3(
-        .d(ent_fwd_data$3$d),
-        .q(ent_fwd_data$3$q),
-        .clock(ent_fwd_data$3$clock)
+    atomic_unit$ent_fwd_bytes$3 ent_fwd_bytes$3(
+        .d(ent_fwd_bytes$3$d),
+        .q(ent_fwd_bytes$3$q),
+        .clock(ent_fwd_bytes$3$clock)
     );
-    atomic_unit$ent_fwd_data$4 ent_fwd_data$4(
-        .d(ent_fwd_data$4$d),
-        .q(ent_fwd_data$4$q),
-        .clock(ent_fwd_data$4$clock)
+    atomic_unit$ent_fwd_bytes$4 ent_fwd_bytes$4(
+        .d(ent_fwd_bytes$4$d),
+        .q(ent_fwd_bytes$4$q),
+        .clock(ent_fwd_bytes$4$clock)
     );
-    atomic_unit$ent_fwd_data$5 ent_fwd_data$5(
-        .d(ent_fwd_data$5$d),
-        .q(ent_fwd_data$5$q),
-        .clock(ent_fwd_data$5$clock)
+    atomic_unit$ent_fwd_bytes$5 ent_fwd_bytes$5(
+        .d(ent_fwd_bytes$5$d),
+        .q(ent_fwd_bytes$5$q),
+        .clock(ent_fwd_bytes$5$clock)
     );
-    atomic_unit$ent_fwd_data$6 ent_fwd_data$6(
-        .d(ent_fwd_data$6$d),
-        .q(ent_fwd_data$6$q),
-        .clock(ent_fwd_data$6$clock)
+    atomic_unit$ent_fwd_bytes$6 ent_fwd_bytes$6(
+        .d(ent_fwd_bytes$6$d),
+        .q(ent_fwd_bytes$6$q),
+        .clock(ent_fwd_bytes$6$clock)
     );
-    atomic_unit$ent_fwd_data$7 ent_fwd_data$7(
-        .d(ent_fwd_data$7$d),
-        .q(ent_fwd_data$7$q),
-        .clock(ent_fwd_data$7$clock)
-    );
-    atomic_unit$ent_fwd_mask$0 ent_fwd_mask$0(
-        .d(ent_fwd_mask$0$d),
-        .q(ent_fwd_mask$0$q),
-        .clock(ent_fwd_mask$0$clock)
-    );
-    atomic_unit$ent_fwd_mask$1 ent_fwd_mask$1(
-        .d(ent_fwd_mask$1$d),
-        .q(ent_fwd_mask$1$q),
-        .clock(ent_fwd_mask$1$clock)
-    );
-    atomic_unit$ent_fwd_mask$2 ent_fwd_mask$2(
-        .d(ent_fwd_mask$2$d),
-        .q(ent_fwd_mask$2$q),
-        .clock(ent_fwd_mask$2$clock)
-    );
-    atomic_unit$ent_fwd_mask$3 ent_fwd_mask$3(
-        .d(ent_fwd_mask$3$d),
-        .q(ent_fwd_mask$3$q),
-        .clock(ent_fwd_mask$3$clock)
-    );
-    atomic_unit$ent_fwd_mask$4 ent_fwd_mask$4(
-        .d(ent_fwd_mask$4$d),
-        .q(ent_fwd_mask$4$q),
-        .clock(ent_fwd_mask$4$clock)
-    );
-    atomic_unit$ent_fwd_mask$5 ent_fwd_mask$5(
-        .d(ent_fwd_mask$5$d),
-        .q(ent_fwd_mask$5$q),
-        .clock(ent_fwd_mask$5$clock)
-    );
-    atomic_unit$ent_fwd_mask$6 ent_fwd_mask$6(
-        .d(ent_fwd_mask$6$d),
-        .q(ent_fwd_mask$6$q),
-        .clock(ent_fwd_mask$6$clock)
-    );
-    atomic_unit$ent_fwd_mask$7 ent_fwd_mask$7(
-        .d(ent_fwd_mask$7$d),
-        .q(ent_fwd_mask$7$q),
-        .clock(ent_fwd_mask$7$clock)
+    atomic_unit$ent_fwd_bytes$7 ent_fwd_bytes$7(
+        .d(ent_fwd_bytes$7$d),
+        .q(ent_fwd_bytes$7$q),
+        .clock(ent_fwd_bytes$7$clock)
     );
     atomic_unit$ent_line$0 ent_line$0(
         .d(ent_line$0$d),
@@ -3464,11 +3414,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x_bit_offset$q),
         .clock(x_bit_offset$clock)
     );
-    atomic_unit$x_size x_size(
-        .d(x_size$d),
-        .q(x_size$q),
-        .clock(x_size$clock)
-    );
     atomic_unit$x_byte_enables x_byte_enables(
         .d(x_byte_enables$d),
         .q(x_byte_enables$q),
@@ -3569,11 +3514,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x2_bit_offset$q),
         .clock(x2_bit_offset$clock)
     );
-    atomic_unit$x2_size x2_size(
-        .d(x2_size$d),
-        .q(x2_size$q),
-        .clock(x2_size$clock)
-    );
     atomic_unit$x2_byte_enables x2_byte_enables(
         .d(x2_byte_enables$d),
         .q(x2_byte_enables$q),
@@ -3663,11 +3603,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(x3_bit_offset$d),
         .q(x3_bit_offset$q),
         .clock(x3_bit_offset$clock)
-    );
-    atomic_unit$x3_size x3_size(
-        .d(x3_size$d),
-        .q(x3_size$q),
-        .clock(x3_size$clock)
     );
     atomic_unit$x3_byte_enables x3_byte_enables(
         .d(x3_byte_enables$d),
@@ -3759,11 +3694,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x4_bit_offset$q),
         .clock(x4_bit_offset$clock)
     );
-    atomic_unit$x4_size x4_size(
-        .d(x4_size$d),
-        .q(x4_size$q),
-        .clock(x4_size$clock)
-    );
     atomic_unit$x4_byte_enables x4_byte_enables(
         .d(x4_byte_enables$d),
         .q(x4_byte_enables$q),
@@ -3853,11 +3783,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(w_bit_offset$d),
         .q(w_bit_offset$q),
         .clock(w_bit_offset$clock)
-    );
-    atomic_unit$w_size w_size(
-        .d(w_size$d),
-        .q(w_size$q),
-        .clock(w_size$clock)
     );
     atomic_unit$w_byte_enables w_byte_enables(
         .d(w_byte_enables$d),
@@ -4075,7 +4000,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_line$clock = clock;
         x_space$clock = clock;
         x_bit_offset$clock = clock;
-        x_size$clock = clock;
         x_byte_enables$clock = clock;
         x_old$clock = clock;
         x_from_x2$clock = clock;
@@ -4087,7 +4011,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x4_line$clock = clock;
         x4_space$clock = clock;
         x4_bit_offset$clock = clock;
-        x4_size$clock = clock;
         x4_byte_enables$clock = clock;
         x4_float$clock = clock;
         x4_new$clock = clock;
@@ -4107,7 +4030,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x2_line$clock = clock;
         x2_space$clock = clock;
         x2_bit_offset$clock = clock;
-        x2_size$clock = clock;
         x2_byte_enables$clock = clock;
         x2_float$clock = clock;
         x2_new$clock = clock;
@@ -4126,7 +4048,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x3_line$clock = clock;
         x3_space$clock = clock;
         x3_bit_offset$clock = clock;
-        x3_size$clock = clock;
         x3_byte_enables$clock = clock;
         x3_float$clock = clock;
         x3_new$clock = clock;
@@ -4153,7 +4074,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         w_line$clock = clock;
         w_space$clock = clock;
         w_bit_offset$clock = clock;
-        w_size$clock = clock;
         w_byte_enables$clock = clock;
         w_new$clock = clock;
         w_ret$clock = clock;
@@ -4279,7 +4199,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_line$d = x_line$q;
         x_space$d = x_space$q;
         x_bit_offset$d = x_bit_offset$q;
-        x_size$d = x_size$q;
         x_byte_enables$d = x_byte_enables$q;
         x_old$d = x_old$q;
         x_from_x2$d = x_from_x2$q;
@@ -4291,7 +4210,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x4_line$d = x4_line$q;
         x4_space$d = x4_space$q;
         x4_bit_offset$d = x4_bit_offset$q;
-        x4_size$d = x4_size$q;
         x4_byte_enables$d = x4_byte_enables$q;
         x4_float$d = x4_float$q;
         x4_new$d = x4_new$q;
@@ -4311,7 +4229,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x2_line$d = x2_line$q;
         x2_space$d = x2_space$q;
         x2_bit_offset$d = x2_bit_offset$q;
-        x2_size$d = x2_size$q;
         x2_byte_enables$d = x2_byte_enables$q;
         x2_float$d = x2_float$q;
         x2_new$d = x2_new$q;
@@ -4330,7 +4247,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x3_line$d = x3_line$q;
         x3_space$d = x3_space$q;
         x3_bit_offset$d = x3_bit_offset$q;
-        x3_size$d = x3_size$q;
         x3_byte_enables$d = x3_byte_enables$q;
         x3_float$d = x3_float$q;
         x3_new$d = x3_new$q;
@@ -4357,7 +4273,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         w_line$d = w_line$q;
         w_space$d = w_space$q;
         w_bit_offset$d = w_bit_offset$q;
-        w_size$d = w_size$q;
         w_byte_enables$d = w_byte_enables$q;
         w_new$d = w_new$q;
         w_ret$d = w_ret$q;
@@ -4384,9 +4299,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$0$clock = clock;
         ent_read_seq$0$clock = clock;
         ent_returned$0$clock = clock;
-        ent_rdata$0$clock = clock;
-        ent_fwd_data$0$clock = clock;
-        ent_fwd_mask$0$clock = clock;
+        ent_data$0$clock = clock;
+        ent_fwd_bytes$0$clock = clock;
         ent_line$0$clock = clock;
         ent_space$0$clock = clock;
         ent_bit_offset$0$clock = clock;
@@ -4407,9 +4321,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$0$d = ent_kind$0$q;
         ent_read_seq$0$d = ent_read_seq$0$q;
         ent_returned$0$d = ent_returned$0$q;
-        ent_rdata$0$d = ent_rdata$0$q;
-        ent_fwd_data$0$d = ent_fwd_data$0$q;
-        ent_fwd_mask$0$d = ent_fwd_mask$0$q;
+        ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
         ent_line$0$d = ent_line$0$q;
         ent_space$0$d = ent_space$0$q;
         ent_bit_offset$0$d = ent_bit_offset$0$q;
@@ -4430,9 +4342,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$1$clock = clock;
         ent_read_seq$1$clock = clock;
         ent_returned$1$clock = clock;
-        ent_rdata$1$clock = clock;
-        ent_fwd_data$1$clock = clock;
-        ent_fwd_mask$1$clock = clock;
+        ent_data$1$clock = clock;
+        ent_fwd_bytes$1$clock = clock;
         ent_line$1$clock = clock;
         ent_space$1$clock = clock;
         ent_bit_offset$1$clock = clock;
@@ -4453,9 +4364,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$1$d = ent_kind$1$q;
         ent_read_seq$1$d = ent_read_seq$1$q;
         ent_returned$1$d = ent_returned$1$q;
-        ent_rdata$1$d = ent_rdata$1$q;
-        ent_fwd_data$1$d = ent_fwd_data$1$q;
-        ent_fwd_mask$1$d = ent_fwd_mask$1$q;
+        ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
         ent_line$1$d = ent_line$1$q;
         ent_space$1$d = ent_space$1$q;
         ent_bit_offset$1$d = ent_bit_offset$1$q;
@@ -4476,9 +4385,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$2$clock = clock;
         ent_read_seq$2$clock = clock;
         ent_returned$2$clock = clock;
-        ent_rdata$2$clock = clock;
-        ent_fwd_data$2$clock = clock;
-        ent_fwd_mask$2$clock = clock;
+        ent_data$2$clock = clock;
+        ent_fwd_bytes$2$clock = clock;
         ent_line$2$clock = clock;
         ent_space$2$clock = clock;
         ent_bit_offset$2$clock = clock;
@@ -4499,9 +4407,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$2$d = ent_kind$2$q;
         ent_read_seq$2$d = ent_read_seq$2$q;
         ent_returned$2$d = ent_returned$2$q;
-        ent_rdata$2$d = ent_rdata$2$q;
-        ent_fwd_data$2$d = ent_fwd_data$2$q;
-        ent_fwd_mask$2$d = ent_fwd_mask$2$q;
+        ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
         ent_line$2$d = ent_line$2$q;
         ent_space$2$d = ent_space$2$q;
         ent_bit_offset$2$d = ent_bit_offset$2$q;
@@ -4522,9 +4428,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$3$clock = clock;
         ent_read_seq$3$clock = clock;
         ent_returned$3$clock = clock;
-        ent_rdata$3$clock = clock;
-        ent_fwd_data$3$clock = clock;
-        ent_fwd_mask$3$clock = clock;
+        ent_data$3$clock = clock;
+        ent_fwd_bytes$3$clock = clock;
         ent_line$3$clock = clock;
         ent_space$3$clock = clock;
         ent_bit_offset$3$clock = clock;
@@ -4545,9 +4450,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$3$d = ent_kind$3$q;
         ent_read_seq$3$d = ent_read_seq$3$q;
         ent_returned$3$d = ent_returned$3$q;
-        ent_rdata$3$d = ent_rdata$3$q;
-        ent_fwd_data$3$d = ent_fwd_data$3$q;
-        ent_fwd_mask$3$d = ent_fwd_mask$3$q;
+        ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
         ent_line$3$d = ent_line$3$q;
         ent_space$3$d = ent_space$3$q;
         ent_bit_offset$3$d = ent_bit_offset$3$q;
@@ -4568,9 +4471,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$4$clock = clock;
         ent_read_seq$4$clock = clock;
         ent_returned$4$clock = clock;
-        ent_rdata$4$clock = clock;
-        ent_fwd_data$4$clock = clock;
-        ent_fwd_mask$4$clock = clock;
+        ent_data$4$clock = clock;
+        ent_fwd_bytes$4$clock = clock;
         ent_line$4$clock = clock;
         ent_space$4$clock = clock;
         ent_bit_offset$4$clock = clock;
@@ -4591,9 +4493,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$4$d = ent_kind$4$q;
         ent_read_seq$4$d = ent_read_seq$4$q;
         ent_returned$4$d = ent_returned$4$q;
-        ent_rdata$4$d = ent_rdata$4$q;
-        ent_fwd_data$4$d = ent_fwd_data$4$q;
-        ent_fwd_mask$4$d = ent_fwd_mask$4$q;
+        ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
         ent_line$4$d = ent_line$4$q;
         ent_space$4$d = ent_space$4$q;
         ent_bit_offset$4$d = ent_bit_offset$4$q;
@@ -4614,9 +4514,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$5$clock = clock;
         ent_read_seq$5$clock = clock;
         ent_returned$5$clock = clock;
-        ent_rdata$5$clock = clock;
-        ent_fwd_data$5$clock = clock;
-        ent_fwd_mask$5$clock = clock;
+        ent_data$5$clock = clock;
+        ent_fwd_bytes$5$clock = clock;
         ent_line$5$clock = clock;
         ent_space$5$clock = clock;
         ent_bit_offset$5$clock = clock;
@@ -4637,9 +4536,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$5$d = ent_kind$5$q;
         ent_read_seq$5$d = ent_read_seq$5$q;
         ent_returned$5$d = ent_returned$5$q;
-        ent_rdata$5$d = ent_rdata$5$q;
-        ent_fwd_data$5$d = ent_fwd_data$5$q;
-        ent_fwd_mask$5$d = ent_fwd_mask$5$q;
+        ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
         ent_line$5$d = ent_line$5$q;
         ent_space$5$d = ent_space$5$q;
         ent_bit_offset$5$d = ent_bit_offset$5$q;
@@ -4660,9 +4557,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$6$clock = clock;
         ent_read_seq$6$clock = clock;
         ent_returned$6$clock = clock;
-        ent_rdata$6$clock = clock;
-        ent_fwd_data$6$clock = clock;
-        ent_fwd_mask$6$clock = clock;
+        ent_data$6$clock = clock;
+        ent_fwd_bytes$6$clock = clock;
         ent_line$6$clock = clock;
         ent_space$6$clock = clock;
         ent_bit_offset$6$clock = clock;
@@ -4683,9 +4579,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$6$d = ent_kind$6$q;
         ent_read_seq$6$d = ent_read_seq$6$q;
         ent_returned$6$d = ent_returned$6$q;
-        ent_rdata$6$d = ent_rdata$6$q;
-        ent_fwd_data$6$d = ent_fwd_data$6$q;
-        ent_fwd_mask$6$d = ent_fwd_mask$6$q;
+        ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
         ent_line$6$d = ent_line$6$q;
         ent_space$6$d = ent_space$6$q;
         ent_bit_offset$6$d = ent_bit_offset$6$q;
@@ -4706,9 +4600,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$7$clock = clock;
         ent_read_seq$7$clock = clock;
         ent_returned$7$clock = clock;
-        ent_rdata$7$clock = clock;
-        ent_fwd_data$7$clock = clock;
-        ent_fwd_mask$7$clock = clock;
+        ent_data$7$clock = clock;
+        ent_fwd_bytes$7$clock = clock;
         ent_line$7$clock = clock;
         ent_space$7$clock = clock;
         ent_bit_offset$7$clock = clock;
@@ -4729,9 +4622,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$7$d = ent_kind$7$q;
         ent_read_seq$7$d = ent_read_seq$7$q;
         ent_returned$7$d = ent_returned$7$q;
-        ent_rdata$7$d = ent_rdata$7$q;
-        ent_fwd_data$7$d = ent_fwd_data$7$q;
-        ent_fwd_mask$7$d = ent_fwd_mask$7$q;
+        ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
         ent_line$7$d = ent_line$7$q;
         ent_space$7$d = ent_space$7$q;
         ent_bit_offset$7$d = ent_bit_offset$7$q;
@@ -4831,13 +4722,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         elem_select$elem_size = ctx_elem_size$q;
         elem_select$swap_src = ctx_swap_src$q;
         elem_select$write_only = ctx_write_only$q;
+        write_align$value = w_new$q;
+        write_align$bit_offset = w_bit_offset$q;
+        write_align$byte_enables = w_byte_enables$q;
         head_select$head = head_ptr$q;
         head_select$ent_valid$0 = ent_valid$0$q;
         head_select$ent_kind$0 = ent_kind$0$q;
         head_select$ent_returned$0 = ent_returned$0$q;
-        head_select$ent_rdata$0 = ent_rdata$0$q;
-        head_select$ent_fwd_data$0 = ent_fwd_data$0$q;
-        head_select$ent_fwd_mask$0 = ent_fwd_mask$0$q;
+        head_select$ent_data$0 = ent_data$0$q;
         head_select$ent_line$0 = ent_line$0$q;
         head_select$ent_space$0 = ent_space$0$q;
         head_select$ent_bit_offset$0 = ent_bit_offset$0$q;
@@ -4857,9 +4749,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$1 = ent_valid$1$q;
         head_select$ent_kind$1 = ent_kind$1$q;
         head_select$ent_returned$1 = ent_returned$1$q;
-        head_select$ent_rdata$1 = ent_rdata$1$q;
-        head_select$ent_fwd_data$1 = ent_fwd_data$1$q;
-        head_select$ent_fwd_mask$1 = ent_fwd_mask$1$q;
+        head_select$ent_data$1 = ent_data$1$q;
         head_select$ent_line$1 = ent_line$1$q;
         head_select$ent_space$1 = ent_space$1$q;
         head_select$ent_bit_offset$1 = ent_bit_offset$1$q;
@@ -4879,9 +4769,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$2 = ent_valid$2$q;
         head_select$ent_kind$2 = ent_kind$2$q;
         head_select$ent_returned$2 = ent_returned$2$q;
-        head_select$ent_rdata$2 = ent_rdata$2$q;
-        head_select$ent_fwd_data$2 = ent_fwd_data$2$q;
-        head_select$ent_fwd_mask$2 = ent_fwd_mask$2$q;
+        head_select$ent_data$2 = ent_data$2$q;
         head_select$ent_line$2 = ent_line$2$q;
         head_select$ent_space$2 = ent_space$2$q;
         head_select$ent_bit_offset$2 = ent_bit_offset$2$q;
@@ -4901,9 +4789,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$3 = ent_valid$3$q;
         head_select$ent_kind$3 = ent_kind$3$q;
         head_select$ent_returned$3 = ent_returned$3$q;
-        head_select$ent_rdata$3 = ent_rdata$3$q;
-        head_select$ent_fwd_data$3 = ent_fwd_data$3$q;
-        head_select$ent_fwd_mask$3 = ent_fwd_mask$3$q;
+        head_select$ent_data$3 = ent_data$3$q;
         head_select$ent_line$3 = ent_line$3$q;
         head_select$ent_space$3 = ent_space$3$q;
         head_select$ent_bit_offset$3 = ent_bit_offset$3$q;
@@ -4923,9 +4809,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$4 = ent_valid$4$q;
         head_select$ent_kind$4 = ent_kind$4$q;
         head_select$ent_returned$4 = ent_returned$4$q;
-        head_select$ent_rdata$4 = ent_rdata$4$q;
-        head_select$ent_fwd_data$4 = ent_fwd_data$4$q;
-        head_select$ent_fwd_mask$4 = ent_fwd_mask$4$q;
+        head_select$ent_data$4 = ent_data$4$q;
         head_select$ent_line$4 = ent_line$4$q;
         head_select$ent_space$4 = ent_space$4$q;
         head_select$ent_bit_offset$4 = ent_bit_offset$4$q;
@@ -4945,9 +4829,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$5 = ent_valid$5$q;
         head_select$ent_kind$5 = ent_kind$5$q;
         head_select$ent_returned$5 = ent_returned$5$q;
-        head_select$ent_rdata$5 = ent_rdata$5$q;
-        head_select$ent_fwd_data$5 = ent_fwd_data$5$q;
-        head_select$ent_fwd_mask$5 = ent_fwd_mask$5$q;
+        head_select$ent_data$5 = ent_data$5$q;
         head_select$ent_line$5 = ent_line$5$q;
         head_select$ent_space$5 = ent_space$5$q;
         head_select$ent_bit_offset$5 = ent_bit_offset$5$q;
@@ -4967,9 +4849,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$6 = ent_valid$6$q;
         head_select$ent_kind$6 = ent_kind$6$q;
         head_select$ent_returned$6 = ent_returned$6$q;
-        head_select$ent_rdata$6 = ent_rdata$6$q;
-        head_select$ent_fwd_data$6 = ent_fwd_data$6$q;
-        head_select$ent_fwd_mask$6 = ent_fwd_mask$6$q;
+        head_select$ent_data$6 = ent_data$6$q;
         head_select$ent_line$6 = ent_line$6$q;
         head_select$ent_space$6 = ent_space$6$q;
         head_select$ent_bit_offset$6 = ent_bit_offset$6$q;
@@ -4989,9 +4869,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$7 = ent_valid$7$q;
         head_select$ent_kind$7 = ent_kind$7$q;
         head_select$ent_returned$7 = ent_returned$7$q;
-        head_select$ent_rdata$7 = ent_rdata$7$q;
-        head_select$ent_fwd_data$7 = ent_fwd_data$7$q;
-        head_select$ent_fwd_mask$7 = ent_fwd_mask$7$q;
+        head_select$ent_data$7 = ent_data$7$q;
         head_select$ent_line$7 = ent_line$7$q;
         head_select$ent_space$7 = ent_space$7$q;
         head_select$ent_bit_offset$7 = ent_bit_offset$7$q;
@@ -5011,9 +4889,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$late_writes = w_writes$q;
         head_select$late_line = w_line$q;
         head_select$late_space = w_space$q;
-        head_select$late_bit_offset = w_bit_offset$q;
-        head_select$late_size = w_size$q;
-        head_select$late_value = w_new$q;
+        head_select$late_data = write_align$data;
+        head_select$late_mask = write_align$mask;
         head_select$ahead_writes$0 = x_writes$q;
         head_select$ahead_line$0 = x_line$q;
         head_select$ahead_space$0 = x_space$q;
@@ -5055,24 +4932,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alu$src0 = head_select$src0;
         alu$src1 = head_select$src1;
         w_is_rmw = w_kind$q == kind_read_modify_write;
-        w_elem_mask = zero_line;
-        if (w_size$q == 0) begin
-            w_elem_mask = size_masks$0;
-        end
-        if (w_size$q == 1) begin
-            w_elem_mask = size_masks$1;
-        end
-        if (w_size$q == 2) begin
-            w_elem_mask = size_masks$2;
-        end
-        if (w_size$q == 3) begin
-            w_elem_mask = size_masks$3;
-        end
-        if (w_size$q == 4) begin
-            w_elem_mask = size_masks$4;
-        end
-        write_data = w_new$q << w_bit_offset$q;
-        write_mask = w_elem_mask << w_bit_offset$q;
+        write_data = write_align$data;
+        write_mask = write_align$mask;
         mem_wr_valid = w_writes$q & ~reset;
         mem_wr_addr = w_line$q;
         mem_wr_space = w_space$q;
@@ -5081,48 +4942,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset;
         w_free = ~w_writes$q | mem_wr_ready;
         x_free = w_free;
-        if (retire & w_writes$q) begin
-            if ((ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q)) begin
-                ent_fwd_mask$0$d = ent_fwd_mask$0$q | write_mask;
-                ent_fwd_data$0$d = (ent_fwd_data$0$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (ent_line$1$q == w_line$q) & (ent_space$1$q == w_space$q)) begin
-                ent_fwd_mask$1$d = ent_fwd_mask$1$q | write_mask;
-                ent_fwd_data$1$d = (ent_fwd_data$1$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (ent_line$2$q == w_line$q) & (ent_space$2$q == w_space$q)) begin
-                ent_fwd_mask$2$d = ent_fwd_mask$2$q | write_mask;
-                ent_fwd_data$2$d = (ent_fwd_data$2$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (ent_line$3$q == w_line$q) & (ent_space$3$q == w_space$q)) begin
-                ent_fwd_mask$3$d = ent_fwd_mask$3$q | write_mask;
-                ent_fwd_data$3$d = (ent_fwd_data$3$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (ent_line$4$q == w_line$q) & (ent_space$4$q == w_space$q)) begin
-                ent_fwd_mask$4$d = ent_fwd_mask$4$q | write_mask;
-                ent_fwd_data$4$d = (ent_fwd_data$4$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (ent_line$5$q == w_line$q) & (ent_space$5$q == w_space$q)) begin
-                ent_fwd_mask$5$d = ent_fwd_mask$5$q | write_mask;
-                ent_fwd_data$5$d = (ent_fwd_data$5$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (ent_line$6$q == w_line$q) & (ent_space$6$q == w_space$q)) begin
-                ent_fwd_mask$6$d = ent_fwd_mask$6$q | write_mask;
-                ent_fwd_data$6$d = (ent_fwd_data$6$q & ~write_mask) | write_data;
-            end
-            if ((ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (ent_line$7$q == w_line$q) & (ent_space$7$q == w_space$q)) begin
-                ent_fwd_mask$7$d = ent_fwd_mask$7$q | write_mask;
-                ent_fwd_data$7$d = (ent_fwd_data$7$q & ~write_mask) | write_data;
-            end
-        end
         w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
             result_value = w_ret$q;
         end
-        result_joined = result_value << w_result_shift$q;
+        result_joined = result_value << (w_result_shift$q & byte_aligned);
         if (~w_result_first$q) begin
-            result_joined = result_acc$q | (result_value << w_result_shift$q);
+            result_joined = result_acc$q | (result_value << (w_result_shift$q & byte_aligned));
         end
         if (retire & w_has_result) begin
             result_acc$d = result_joined;
@@ -5145,7 +4972,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             w_line$d = x4_line$q;
             w_space$d = x4_space$q;
             w_bit_offset$d = x4_bit_offset$q;
-            w_size$d = x4_size$q;
             w_byte_enables$d = x4_byte_enables$q;
             w_new$d = x4_new$q;
             if (x4_float$q) begin
@@ -5166,7 +4992,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x4_line$d = x3_line$q;
             x4_space$d = x3_space$q;
             x4_bit_offset$d = x3_bit_offset$q;
-            x4_size$d = x3_size$q;
             x4_byte_enables$d = x3_byte_enables$q;
             x4_float$d = x3_float$q;
             x4_new$d = x3_new$q;
@@ -5185,7 +5010,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x3_line$d = x2_line$q;
             x3_space$d = x2_space$q;
             x3_bit_offset$d = x2_bit_offset$q;
-            x3_size$d = x2_size$q;
             x3_byte_enables$d = x2_byte_enables$q;
             x3_float$d = x2_float$q;
             x3_new$d = x2_new$q;
@@ -5204,7 +5028,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x2_line$d = x_line$q;
             x2_space$d = x_space$q;
             x2_bit_offset$d = x_bit_offset$q;
-            x2_size$d = x_size$q;
             x2_byte_enables$d = x_byte_enables$q;
             x2_float$d = x_is_rmw & alu$float_op;
             x2_new$d = x_src0$q;
@@ -5243,7 +5066,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_line$d = head_select$line;
             x_space$d = head_select$space;
             x_bit_offset$d = head_select$bit_offset;
-            x_size$d = head_select$size_code;
             x_byte_enables$d = head_select$byte_enables;
             x_old$d = head_select$old_value;
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
@@ -5520,11 +5342,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_msg_last$d = issue_last;
             t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
         end
-        new_fwd_data = zero_line;
-        new_fwd_mask = zero_line;
+        new_fwd_bytes = zero_enables;
         if ((retire & w_writes$q) & (a_line$q == w_line$q) & (a_space$q == w_space$q)) begin
-            new_fwd_data = write_data;
-            new_fwd_mask = write_mask;
+            new_fwd_bytes = w_byte_enables$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
@@ -5533,8 +5353,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$0$d = a_kind$q;
                 ent_read_seq$0$d = read_issue_seq$q;
                 ent_returned$0$d = 1'b0;
-                ent_fwd_data$0$d = new_fwd_data;
-                ent_fwd_mask$0$d = new_fwd_mask;
+                ent_fwd_bytes$0$d = new_fwd_bytes;
                 ent_line$0$d = a_line$q;
                 ent_space$0$d = a_space$q;
                 ent_bit_offset$0$d = a_bit_offset$q;
@@ -5557,8 +5376,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$1$d = a_kind$q;
                 ent_read_seq$1$d = read_issue_seq$q;
                 ent_returned$1$d = 1'b0;
-                ent_fwd_data$1$d = new_fwd_data;
-                ent_fwd_mask$1$d = new_fwd_mask;
+                ent_fwd_bytes$1$d = new_fwd_bytes;
                 ent_line$1$d = a_line$q;
                 ent_space$1$d = a_space$q;
                 ent_bit_offset$1$d = a_bit_offset$q;
@@ -5581,8 +5399,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$2$d = a_kind$q;
                 ent_read_seq$2$d = read_issue_seq$q;
                 ent_returned$2$d = 1'b0;
-                ent_fwd_data$2$d = new_fwd_data;
-                ent_fwd_mask$2$d = new_fwd_mask;
+                ent_fwd_bytes$2$d = new_fwd_bytes;
                 ent_line$2$d = a_line$q;
                 ent_space$2$d = a_space$q;
                 ent_bit_offset$2$d = a_bit_offset$q;
@@ -5605,8 +5422,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$3$d = a_kind$q;
                 ent_read_seq$3$d = read_issue_seq$q;
                 ent_returned$3$d = 1'b0;
-                ent_fwd_data$3$d = new_fwd_data;
-                ent_fwd_mask$3$d = new_fwd_mask;
+                ent_fwd_bytes$3$d = new_fwd_bytes;
                 ent_line$3$d = a_line$q;
                 ent_space$3$d = a_space$q;
                 ent_bit_offset$3$d = a_bit_offset$q;
@@ -5629,8 +5445,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$4$d = a_kind$q;
                 ent_read_seq$4$d = read_issue_seq$q;
                 ent_returned$4$d = 1'b0;
-                ent_fwd_data$4$d = new_fwd_data;
-                ent_fwd_mask$4$d = new_fwd_mask;
+                ent_fwd_bytes$4$d = new_fwd_bytes;
                 ent_line$4$d = a_line$q;
                 ent_space$4$d = a_space$q;
                 ent_bit_offset$4$d = a_bit_offset$q;
@@ -5653,8 +5468,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$5$d = a_kind$q;
                 ent_read_seq$5$d = read_issue_seq$q;
                 ent_returned$5$d = 1'b0;
-                ent_fwd_data$5$d = new_fwd_data;
-                ent_fwd_mask$5$d = new_fwd_mask;
+                ent_fwd_bytes$5$d = new_fwd_bytes;
                 ent_line$5$d = a_line$q;
                 ent_space$5$d = a_space$q;
                 ent_bit_offset$5$d = a_bit_offset$q;
@@ -5677,8 +5491,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$6$d = a_kind$q;
                 ent_read_seq$6$d = read_issue_seq$q;
                 ent_returned$6$d = 1'b0;
-                ent_fwd_data$6$d = new_fwd_data;
-                ent_fwd_mask$6$d = new_fwd_mask;
+                ent_fwd_bytes$6$d = new_fwd_bytes;
                 ent_line$6$d = a_line$q;
                 ent_space$6$d = a_space$q;
                 ent_bit_offset$6$d = a_bit_offset$q;
@@ -5701,8 +5514,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_kind$7$d = a_kind$q;
                 ent_read_seq$7$d = read_issue_seq$q;
                 ent_returned$7$d = 1'b0;
-                ent_fwd_data$7$d = new_fwd_data;
-                ent_fwd_mask$7$d = new_fwd_mask;
+                ent_fwd_bytes$7$d = new_fwd_bytes;
                 ent_line$7$d = a_line$q;
                 ent_space$7$d = a_space$q;
                 ent_bit_offset$7$d = a_bit_offset$q;
@@ -5730,40 +5542,250 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (head_enters & ~alloc) begin
             occupancy$d = occupancy$q - one_occupancy;
         end
+        return_keep_bytes = zero_enables;
+        fwd_hit$0 = ((retire & w_writes$q) & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q));
+        return_hit$0 = (mem_rdata_valid & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & (~ent_returned$0$q & (ent_read_seq$0$q == read_return_seq$q));
+        if (return_hit$0) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$0$q;
+        end
+        fwd_hit$1 = ((retire & w_writes$q) & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == w_line$q) & (ent_space$1$q == w_space$q));
+        return_hit$1 = (mem_rdata_valid & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & (~ent_returned$1$q & (ent_read_seq$1$q == read_return_seq$q));
+        if (return_hit$1) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$1$q;
+        end
+        fwd_hit$2 = ((retire & w_writes$q) & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == w_line$q) & (ent_space$2$q == w_space$q));
+        return_hit$2 = (mem_rdata_valid & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & (~ent_returned$2$q & (ent_read_seq$2$q == read_return_seq$q));
+        if (return_hit$2) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$2$q;
+        end
+        fwd_hit$3 = ((retire & w_writes$q) & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == w_line$q) & (ent_space$3$q == w_space$q));
+        return_hit$3 = (mem_rdata_valid & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & (~ent_returned$3$q & (ent_read_seq$3$q == read_return_seq$q));
+        if (return_hit$3) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$3$q;
+        end
+        fwd_hit$4 = ((retire & w_writes$q) & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == w_line$q) & (ent_space$4$q == w_space$q));
+        return_hit$4 = (mem_rdata_valid & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & (~ent_returned$4$q & (ent_read_seq$4$q == read_return_seq$q));
+        if (return_hit$4) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$4$q;
+        end
+        fwd_hit$5 = ((retire & w_writes$q) & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == w_line$q) & (ent_space$5$q == w_space$q));
+        return_hit$5 = (mem_rdata_valid & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & (~ent_returned$5$q & (ent_read_seq$5$q == read_return_seq$q));
+        if (return_hit$5) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$5$q;
+        end
+        fwd_hit$6 = ((retire & w_writes$q) & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == w_line$q) & (ent_space$6$q == w_space$q));
+        return_hit$6 = (mem_rdata_valid & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & (~ent_returned$6$q & (ent_read_seq$6$q == read_return_seq$q));
+        if (return_hit$6) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$6$q;
+        end
+        fwd_hit$7 = ((retire & w_writes$q) & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == w_line$q) & (ent_space$7$q == w_space$q));
+        return_hit$7 = (mem_rdata_valid & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & (~ent_returned$7$q & (ent_read_seq$7$q == read_return_seq$q));
+        if (return_hit$7) begin
+            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$7$q;
+        end
+        return_keep = zero_line;
+        if (return_keep_bytes[0]) begin
+            return_keep = return_keep | byte_ones$0;
+        end
+        if (return_keep_bytes[1]) begin
+            return_keep = return_keep | byte_ones$1;
+        end
+        if (return_keep_bytes[2]) begin
+            return_keep = return_keep | byte_ones$2;
+        end
+        if (return_keep_bytes[3]) begin
+            return_keep = return_keep | byte_ones$3;
+        end
+        if (return_keep_bytes[4]) begin
+            return_keep = return_keep | byte_ones$4;
+        end
+        if (return_keep_bytes[5]) begin
+            return_keep = return_keep | byte_ones$5;
+        end
+        if (return_keep_bytes[6]) begin
+            return_keep = return_keep | byte_ones$6;
+        end
+        if (return_keep_bytes[7]) begin
+            return_keep = return_keep | byte_ones$7;
+        end
+        if (return_keep_bytes[8]) begin
+            return_keep = return_keep | byte_ones$8;
+        end
+        if (return_keep_bytes[9]) begin
+            return_keep = return_keep | byte_ones$9;
+        end
+        if (return_keep_bytes[10]) begin
+            return_keep = return_keep | byte_ones$10;
+        end
+        if (return_keep_bytes[11]) begin
+            return_keep = return_keep | byte_ones$11;
+        end
+        if (return_keep_bytes[12]) begin
+            return_keep = return_keep | byte_ones$12;
+        end
+        if (return_keep_bytes[13]) begin
+            return_keep = return_keep | byte_ones$13;
+        end
+        if (return_keep_bytes[14]) begin
+            return_keep = return_keep | byte_ones$14;
+        end
+        if (return_keep_bytes[15]) begin
+            return_keep = return_keep | byte_ones$15;
+        end
         if (mem_rdata_valid) begin
             read_return_seq$d = read_return_seq$q + one_seq;
-            if ((ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_returned$0$q & (ent_read_seq$0$q == read_return_seq$q))) begin
-                ent_returned$0$d = 1'b1;
-                ent_rdata$0$d = mem_rdata;
-            end
-            if ((ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_returned$1$q & (ent_read_seq$1$q == read_return_seq$q))) begin
-                ent_returned$1$d = 1'b1;
-                ent_rdata$1$d = mem_rdata;
-            end
-            if ((ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_returned$2$q & (ent_read_seq$2$q == read_return_seq$q))) begin
-                ent_returned$2$d = 1'b1;
-                ent_rdata$2$d = mem_rdata;
-            end
-            if ((ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_returned$3$q & (ent_read_seq$3$q == read_return_seq$q))) begin
-                ent_returned$3$d = 1'b1;
-                ent_rdata$3$d = mem_rdata;
-            end
-            if ((ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_returned$4$q & (ent_read_seq$4$q == read_return_seq$q))) begin
-                ent_returned$4$d = 1'b1;
-                ent_rdata$4$d = mem_rdata;
-            end
-            if ((ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_returned$5$q & (ent_read_seq$5$q == read_return_seq$q))) begin
-                ent_returned$5$d = 1'b1;
-                ent_rdata$5$d = mem_rdata;
-            end
-            if ((ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_returned$6$q & (ent_read_seq$6$q == read_return_seq$q))) begin
-                ent_returned$6$d = 1'b1;
-                ent_rdata$6$d = mem_rdata;
-            end
-            if ((ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_returned$7$q & (ent_read_seq$7$q == read_return_seq$q))) begin
-                ent_returned$7$d = 1'b1;
-                ent_rdata$7$d = mem_rdata;
-            end
+        end
+        alloc_hit$0 = alloc & (tail_ptr$q == 0);
+        take_write$0 = zero_line;
+        if (alloc_hit$0) begin
+            take_write$0 = ~zero_line;
+        end
+        if (fwd_hit$0) begin
+            take_write$0 = write_mask;
+        end
+        load_bits$0 = take_write$0;
+        if (return_hit$0) begin
+            load_bits$0 = take_write$0 | ~return_keep;
+        end
+        ent_data$0$d = (((write_data & take_write$0) | (mem_rdata & ~take_write$0)) & load_bits$0) | (ent_data$0$q & ~load_bits$0);
+        if (return_hit$0) begin
+            ent_returned$0$d = 1'b1;
+        end
+        if (fwd_hit$0) begin
+            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | w_byte_enables$q;
+        end
+        alloc_hit$1 = alloc & (tail_ptr$q == 1);
+        take_write$1 = zero_line;
+        if (alloc_hit$1) begin
+            take_write$1 = ~zero_line;
+        end
+        if (fwd_hit$1) begin
+            take_write$1 = write_mask;
+        end
+        load_bits$1 = take_write$1;
+        if (return_hit$1) begin
+            load_bits$1 = take_write$1 | ~return_keep;
+        end
+        ent_data$1$d = (((write_data & take_write$1) | (mem_rdata & ~take_write$1)) & load_bits$1) | (ent_data$1$q & ~load_bits$1);
+        if (return_hit$1) begin
+            ent_returned$1$d = 1'b1;
+        end
+        if (fwd_hit$1) begin
+            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | w_byte_enables$q;
+        end
+        alloc_hit$2 = alloc & (tail_ptr$q == 2);
+        take_write$2 = zero_line;
+        if (alloc_hit$2) begin
+            take_write$2 = ~zero_line;
+        end
+        if (fwd_hit$2) begin
+            take_write$2 = write_mask;
+        end
+        load_bits$2 = take_write$2;
+        if (return_hit$2) begin
+            load_bits$2 = take_write$2 | ~return_keep;
+        end
+        ent_data$2$d = (((write_data & take_write$2) | (mem_rdata & ~take_write$2)) & load_bits$2) | (ent_data$2$q & ~load_bits$2);
+        if (return_hit$2) begin
+            ent_returned$2$d = 1'b1;
+        end
+        if (fwd_hit$2) begin
+            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | w_byte_enables$q;
+        end
+        alloc_hit$3 = alloc & (tail_ptr$q == 3);
+        take_write$3 = zero_line;
+        if (alloc_hit$3) begin
+            take_write$3 = ~zero_line;
+        end
+        if (fwd_hit$3) begin
+            take_write$3 = write_mask;
+        end
+        load_bits$3 = take_write$3;
+        if (return_hit$3) begin
+            load_bits$3 = take_write$3 | ~return_keep;
+        end
+        ent_data$3$d = (((write_data & take_write$3) | (mem_rdata & ~take_write$3)) & load_bits$3) | (ent_data$3$q & ~load_bits$3);
+        if (return_hit$3) begin
+            ent_returned$3$d = 1'b1;
+        end
+        if (fwd_hit$3) begin
+            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | w_byte_enables$q;
+        end
+        alloc_hit$4 = alloc & (tail_ptr$q == 4);
+        take_write$4 = zero_line;
+        if (alloc_hit$4) begin
+            take_write$4 = ~zero_line;
+        end
+        if (fwd_hit$4) begin
+            take_write$4 = write_mask;
+        end
+        load_bits$4 = take_write$4;
+        if (return_hit$4) begin
+            load_bits$4 = take_write$4 | ~return_keep;
+        end
+        ent_data$4$d = (((write_data & take_write$4) | (mem_rdata & ~take_write$4)) & load_bits$4) | (ent_data$4$q & ~load_bits$4);
+        if (return_hit$4) begin
+            ent_returned$4$d = 1'b1;
+        end
+        if (fwd_hit$4) begin
+            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | w_byte_enables$q;
+        end
+        alloc_hit$5 = alloc & (tail_ptr$q == 5);
+        take_write$5 = zero_line;
+        if (alloc_hit$5) begin
+            take_write$5 = ~zero_line;
+        end
+        if (fwd_hit$5) begin
+            take_write$5 = write_mask;
+        end
+        load_bits$5 = take_write$5;
+        if (return_hit$5) begin
+            load_bits$5 = take_write$5 | ~return_keep;
+        end
+        ent_data$5$d = (((write_data & take_write$5) | (mem_rdata & ~take_write$5)) & load_bits$5) | (ent_data$5$q & ~load_bits$5);
+        if (return_hit$5) begin
+            ent_returned$5$d = 1'b1;
+        end
+        if (fwd_hit$5) begin
+            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | w_byte_enables$q;
+        end
+        alloc_hit$6 = alloc & (tail_ptr$q == 6);
+        take_write$6 = zero_line;
+        if (alloc_hit$6) begin
+            take_write$6 = ~zero_line;
+        end
+        if (fwd_hit$6) begin
+            take_write$6 = write_mask;
+        end
+        load_bits$6 = take_write$6;
+        if (return_hit$6) begin
+            load_bits$6 = take_write$6 | ~return_keep;
+        end
+        ent_data$6$d = (((write_data & take_write$6) | (mem_rdata & ~take_write$6)) & load_bits$6) | (ent_data$6$q & ~load_bits$6);
+        if (return_hit$6) begin
+            ent_returned$6$d = 1'b1;
+        end
+        if (fwd_hit$6) begin
+            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | w_byte_enables$q;
+        end
+        alloc_hit$7 = alloc & (tail_ptr$q == 7);
+        take_write$7 = zero_line;
+        if (alloc_hit$7) begin
+            take_write$7 = ~zero_line;
+        end
+        if (fwd_hit$7) begin
+            take_write$7 = write_mask;
+        end
+        load_bits$7 = take_write$7;
+        if (return_hit$7) begin
+            load_bits$7 = take_write$7 | ~return_keep;
+        end
+        ent_data$7$d = (((write_data & take_write$7) | (mem_rdata & ~take_write$7)) & load_bits$7) | (ent_data$7$q & ~load_bits$7);
+        if (return_hit$7) begin
+            ent_returned$7$d = 1'b1;
+        end
+        if (fwd_hit$7) begin
+            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | w_byte_enables$q;
         end
         if (reset) begin
             issue_state$d = IssueState$FirstLane;
@@ -8966,10 +8988,13 @@ module atomic_unit$elem_select(lane_src0,lane_src1,elem_shift,elem_size,swap_src
     localparam  size_masks$3 = 128'hffffffffffffffff;
     localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
     localparam  zero = 128'h0;
+    localparam  byte_aligned = 7'b1111000;
     
     // Local signals
     reg  [127:0] elem_mask;
     reg  [6:0] shift_in_word;
+    reg  [127:0] shift_source;
+    reg  [127:0] shifted;
     
     // Update code
     always @(*) begin
@@ -8989,8 +9014,13 @@ module atomic_unit$elem_select(lane_src0,lane_src1,elem_shift,elem_size,swap_src
         if (elem_size == 4) begin
             elem_mask = size_masks$4;
         end
-        shift_in_word = elem_shift[(32'h0)+:(7)];
-        src0 = (lane_src0 >> shift_in_word) & elem_mask;
+        shift_in_word = elem_shift[(32'h0)+:(7)] & byte_aligned;
+        shift_source = lane_src0;
+        if (write_only & elem_shift[32'h7]) begin
+            shift_source = lane_src1;
+        end
+        shifted = shift_source >> shift_in_word;
+        src0 = shifted & elem_mask;
         src1 = lane_src1 & elem_mask;
         if (swap_src) begin
             src0 = lane_src1 & elem_mask;
@@ -8998,9 +9028,7 @@ module atomic_unit$elem_select(lane_src0,lane_src1,elem_shift,elem_size,swap_src
         end
         if (write_only) begin
             src1 = zero;
-            if (elem_shift[32'h7]) begin
-                src0 = (lane_src1 >> shift_in_word) & elem_mask;
-            end
+            src0 = shifted & elem_mask;
         end
     end
     
@@ -9176,6 +9204,158 @@ module atomic_unit$ent_bit_offset$7(d,q,clock);
     end
           
 endmodule // atomic_unit$ent_bit_offset$7
+
+
+module atomic_unit$ent_data$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$0
+
+
+module atomic_unit$ent_data$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$1
+
+
+module atomic_unit$ent_data$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$2
+
+
+module atomic_unit$ent_data$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$3
+
+
+module atomic_unit$ent_data$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$4
+
+
+module atomic_unit$ent_data$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$5
+
+
+module atomic_unit$ent_data$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$6
+
+
+module atomic_unit$ent_data$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_data$7
 
 
 module atomic_unit$ent_elem$0(d,q,clock);
@@ -9634,308 +9814,156 @@ module atomic_unit$ent_ftz$7(d,q,clock);
 endmodule // atomic_unit$ent_ftz$7
 
 
-module atomic_unit$ent_fwd_data$0(d,q,clock);
+module atomic_unit$ent_fwd_bytes$0(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$0
+endmodule // atomic_unit$ent_fwd_bytes$0
 
 
-module atomic_unit$ent_fwd_data$1(d,q,clock);
+module atomic_unit$ent_fwd_bytes$1(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$1
+endmodule // atomic_unit$ent_fwd_bytes$1
 
 
-module atomic_unit$ent_fwd_data$2(d,q,clock);
+module atomic_unit$ent_fwd_bytes$2(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$2
+endmodule // atomic_unit$ent_fwd_bytes$2
 
 
-module atomic_unit$ent_fwd_data$3(d,q,clock);
+module atomic_unit$ent_fwd_bytes$3(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$3
+endmodule // atomic_unit$ent_fwd_bytes$3
 
 
-module atomic_unit$ent_fwd_data$4(d,q,clock);
+module atomic_unit$ent_fwd_bytes$4(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$4
+endmodule // atomic_unit$ent_fwd_bytes$4
 
 
-module atomic_unit$ent_fwd_data$5(d,q,clock);
+module atomic_unit$ent_fwd_bytes$5(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$5
+endmodule // atomic_unit$ent_fwd_bytes$5
 
 
-module atomic_unit$ent_fwd_data$6(d,q,clock);
+module atomic_unit$ent_fwd_bytes$6(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$6
+endmodule // atomic_unit$ent_fwd_bytes$6
 
 
-module atomic_unit$ent_fwd_data$7(d,q,clock);
+module atomic_unit$ent_fwd_bytes$7(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [15:0] d;
+    output reg  [15:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 16'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$ent_fwd_data$7
-
-
-module atomic_unit$ent_fwd_mask$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$0
-
-
-module atomic_unit$ent_fwd_mask$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$1
-
-
-module atomic_unit$ent_fwd_mask$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$2
-
-
-module atomic_unit$ent_fwd_mask$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$3
-
-
-module atomic_unit$ent_fwd_mask$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$4
-
-
-module atomic_unit$ent_fwd_mask$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$5
-
-
-module atomic_unit$ent_fwd_mask$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$6
-
-
-module atomic_unit$ent_fwd_mask$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_fwd_mask$7
+endmodule // atomic_unit$ent_fwd_bytes$7
 
 
 module atomic_unit$ent_kind$0(d,q,clock);
@@ -10696,158 +10724,6 @@ module atomic_unit$ent_op$7(d,q,clock);
     end
           
 endmodule // atomic_unit$ent_op$7
-
-
-module atomic_unit$ent_rdata$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$0
-
-
-module atomic_unit$ent_rdata$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$1
-
-
-module atomic_unit$ent_rdata$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$2
-
-
-module atomic_unit$ent_rdata$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$3
-
-
-module atomic_unit$ent_rdata$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$4
-
-
-module atomic_unit$ent_rdata$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$5
-
-
-module atomic_unit$ent_rdata$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$6
-
-
-module atomic_unit$ent_rdata$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_rdata$7
 
 
 module atomic_unit$ent_read_seq$0(d,q,clock);
@@ -12541,7 +12417,7 @@ module atomic_unit$head_ptr(d,q,clock);
 endmodule // atomic_unit$head_ptr
 
 
-module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_rdata$0,ent_rdata$1,ent_rdata$2,ent_rdata$3,ent_rdata$4,ent_rdata$5,ent_rdata$6,ent_rdata$7,ent_fwd_data$0,ent_fwd_data$1,ent_fwd_data$2,ent_fwd_data$3,ent_fwd_data$4,ent_fwd_data$5,ent_fwd_data$6,ent_fwd_data$7,ent_fwd_mask$0,ent_fwd_mask$1,ent_fwd_mask$2,ent_fwd_mask$3,ent_fwd_mask$4,ent_fwd_mask$5,ent_fwd_mask$6,ent_fwd_mask$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_bit_offset,late_size,late_value,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,size_code,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_data$0,ent_data$1,ent_data$2,ent_data$3,ent_data$4,ent_data$5,ent_data$6,ent_data$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
     
     // Module arguments
     input wire  [2:0] head;
@@ -12569,30 +12445,14 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  ent_returned$5;
     input wire  ent_returned$6;
     input wire  ent_returned$7;
-    input wire  [127:0] ent_rdata$0;
-    input wire  [127:0] ent_rdata$1;
-    input wire  [127:0] ent_rdata$2;
-    input wire  [127:0] ent_rdata$3;
-    input wire  [127:0] ent_rdata$4;
-    input wire  [127:0] ent_rdata$5;
-    input wire  [127:0] ent_rdata$6;
-    input wire  [127:0] ent_rdata$7;
-    input wire  [127:0] ent_fwd_data$0;
-    input wire  [127:0] ent_fwd_data$1;
-    input wire  [127:0] ent_fwd_data$2;
-    input wire  [127:0] ent_fwd_data$3;
-    input wire  [127:0] ent_fwd_data$4;
-    input wire  [127:0] ent_fwd_data$5;
-    input wire  [127:0] ent_fwd_data$6;
-    input wire  [127:0] ent_fwd_data$7;
-    input wire  [127:0] ent_fwd_mask$0;
-    input wire  [127:0] ent_fwd_mask$1;
-    input wire  [127:0] ent_fwd_mask$2;
-    input wire  [127:0] ent_fwd_mask$3;
-    input wire  [127:0] ent_fwd_mask$4;
-    input wire  [127:0] ent_fwd_mask$5;
-    input wire  [127:0] ent_fwd_mask$6;
-    input wire  [127:0] ent_fwd_mask$7;
+    input wire  [127:0] ent_data$0;
+    input wire  [127:0] ent_data$1;
+    input wire  [127:0] ent_data$2;
+    input wire  [127:0] ent_data$3;
+    input wire  [127:0] ent_data$4;
+    input wire  [127:0] ent_data$5;
+    input wire  [127:0] ent_data$6;
+    input wire  [127:0] ent_data$7;
     input wire  [63:0] ent_line$0;
     input wire  [63:0] ent_line$1;
     input wire  [63:0] ent_line$2;
@@ -12724,9 +12584,8 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  late_writes;
     input wire  [63:0] late_line;
     input wire  late_space;
-    input wire  [6:0] late_bit_offset;
-    input wire  [2:0] late_size;
-    input wire  [127:0] late_value;
+    input wire  [127:0] late_data;
+    input wire  [127:0] late_mask;
     input wire  ahead_writes$0;
     input wire  ahead_writes$1;
     input wire  ahead_writes$2;
@@ -12753,7 +12612,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     output reg  [63:0] line;
     output reg  space;
     output reg  [6:0] bit_offset;
-    output reg  [2:0] size_code;
     output reg  [15:0] byte_enables;
     output reg  [4:0] lane;
     output reg  [2:0] elem;
@@ -12798,36 +12656,16 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     localparam  byte_aligned = 7'b1111000;
     
     // Stub signals
-    reg  [2:0] mux_rdata$index;
-    reg  [127:0] mux_rdata$choice$0;
-    reg  [127:0] mux_rdata$choice$1;
-    reg  [127:0] mux_rdata$choice$2;
-    reg  [127:0] mux_rdata$choice$3;
-    reg  [127:0] mux_rdata$choice$4;
-    reg  [127:0] mux_rdata$choice$5;
-    reg  [127:0] mux_rdata$choice$6;
-    reg  [127:0] mux_rdata$choice$7;
-    wire  [127:0] mux_rdata$chosen;
-    reg  [2:0] mux_fwd_data$index;
-    reg  [127:0] mux_fwd_data$choice$0;
-    reg  [127:0] mux_fwd_data$choice$1;
-    reg  [127:0] mux_fwd_data$choice$2;
-    reg  [127:0] mux_fwd_data$choice$3;
-    reg  [127:0] mux_fwd_data$choice$4;
-    reg  [127:0] mux_fwd_data$choice$5;
-    reg  [127:0] mux_fwd_data$choice$6;
-    reg  [127:0] mux_fwd_data$choice$7;
-    wire  [127:0] mux_fwd_data$chosen;
-    reg  [2:0] mux_fwd_mask$index;
-    reg  [127:0] mux_fwd_mask$choice$0;
-    reg  [127:0] mux_fwd_mask$choice$1;
-    reg  [127:0] mux_fwd_mask$choice$2;
-    reg  [127:0] mux_fwd_mask$choice$3;
-    reg  [127:0] mux_fwd_mask$choice$4;
-    reg  [127:0] mux_fwd_mask$choice$5;
-    reg  [127:0] mux_fwd_mask$choice$6;
-    reg  [127:0] mux_fwd_mask$choice$7;
-    wire  [127:0] mux_fwd_mask$chosen;
+    reg  [2:0] mux_data$index;
+    reg  [127:0] mux_data$choice$0;
+    reg  [127:0] mux_data$choice$1;
+    reg  [127:0] mux_data$choice$2;
+    reg  [127:0] mux_data$choice$3;
+    reg  [127:0] mux_data$choice$4;
+    reg  [127:0] mux_data$choice$5;
+    reg  [127:0] mux_data$choice$6;
+    reg  [127:0] mux_data$choice$7;
+    wire  [127:0] mux_data$chosen;
     reg  [2:0] mux_line$index;
     reg  [63:0] mux_line$choice$0;
     reg  [63:0] mux_line$choice$1;
@@ -12861,15 +12699,10 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     
     // Local signals
     reg  [2:0] size;
-    reg  [127:0] rdata;
-    reg  [127:0] fwd_data;
-    reg  [127:0] fwd_mask;
-    reg  [127:0] merged;
+    reg  [127:0] data;
     reg  [15:0] byte_enables_at_zero;
     reg  [127:0] elem_mask;
     reg  late_hit;
-    reg  [127:0] late_mask;
-    reg  [127:0] late_line_bits;
     reg  [127:0] with_late;
     reg  ahead_hit$0;
     reg  ahead_hit$1;
@@ -12885,41 +12718,17 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  younger_hit$3;
     
     // Sub module instances
-    atomic_unit$head_select$mux_rdata mux_rdata(
-        .index(mux_rdata$index),
-        .choice$0(mux_rdata$choice$0),
-        .choice$1(mux_rdata$choice$1),
-        .choice$2(mux_rdata$choice$2),
-        .choice$3(mux_rdata$choice$3),
-        .choice$4(mux_rdata$choice$4),
-        .choice$5(mux_rdata$choice$5),
-        .choice$6(mux_rdata$choice$6),
-        .choice$7(mux_rdata$choice$7),
-        .chosen(mux_rdata$chosen)
-    );
-    atomic_unit$head_select$mux_fwd_data mux_fwd_data(
-        .index(mux_fwd_data$index),
-        .choice$0(mux_fwd_data$choice$0),
-        .choice$1(mux_fwd_data$choice$1),
-        .choice$2(mux_fwd_data$choice$2),
-        .choice$3(mux_fwd_data$choice$3),
-        .choice$4(mux_fwd_data$choice$4),
-        .choice$5(mux_fwd_data$choice$5),
-        .choice$6(mux_fwd_data$choice$6),
-        .choice$7(mux_fwd_data$choice$7),
-        .chosen(mux_fwd_data$chosen)
-    );
-    atomic_unit$head_select$mux_fwd_mask mux_fwd_mask(
-        .index(mux_fwd_mask$index),
-        .choice$0(mux_fwd_mask$choice$0),
-        .choice$1(mux_fwd_mask$choice$1),
-        .choice$2(mux_fwd_mask$choice$2),
-        .choice$3(mux_fwd_mask$choice$3),
-        .choice$4(mux_fwd_mask$choice$4),
-        .choice$5(mux_fwd_mask$choice$5),
-        .choice$6(mux_fwd_mask$choice$6),
-        .choice$7(mux_fwd_mask$choice$7),
-        .chosen(mux_fwd_mask$chosen)
+    atomic_unit$head_select$mux_data mux_data(
+        .index(mux_data$index),
+        .choice$0(mux_data$choice$0),
+        .choice$1(mux_data$choice$1),
+        .choice$2(mux_data$choice$2),
+        .choice$3(mux_data$choice$3),
+        .choice$4(mux_data$choice$4),
+        .choice$5(mux_data$choice$5),
+        .choice$6(mux_data$choice$6),
+        .choice$7(mux_data$choice$7),
+        .chosen(mux_data$chosen)
     );
     atomic_unit$head_select$mux_line mux_line(
         .index(mux_line$index),
@@ -12960,33 +12769,15 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     
     // Update code
     always @(*) begin
-        mux_rdata$index = head;
-        mux_rdata$choice$0 = ent_rdata$0;
-        mux_rdata$choice$1 = ent_rdata$1;
-        mux_rdata$choice$2 = ent_rdata$2;
-        mux_rdata$choice$3 = ent_rdata$3;
-        mux_rdata$choice$4 = ent_rdata$4;
-        mux_rdata$choice$5 = ent_rdata$5;
-        mux_rdata$choice$6 = ent_rdata$6;
-        mux_rdata$choice$7 = ent_rdata$7;
-        mux_fwd_data$index = head;
-        mux_fwd_data$choice$0 = ent_fwd_data$0;
-        mux_fwd_data$choice$1 = ent_fwd_data$1;
-        mux_fwd_data$choice$2 = ent_fwd_data$2;
-        mux_fwd_data$choice$3 = ent_fwd_data$3;
-        mux_fwd_data$choice$4 = ent_fwd_data$4;
-        mux_fwd_data$choice$5 = ent_fwd_data$5;
-        mux_fwd_data$choice$6 = ent_fwd_data$6;
-        mux_fwd_data$choice$7 = ent_fwd_data$7;
-        mux_fwd_mask$index = head;
-        mux_fwd_mask$choice$0 = ent_fwd_mask$0;
-        mux_fwd_mask$choice$1 = ent_fwd_mask$1;
-        mux_fwd_mask$choice$2 = ent_fwd_mask$2;
-        mux_fwd_mask$choice$3 = ent_fwd_mask$3;
-        mux_fwd_mask$choice$4 = ent_fwd_mask$4;
-        mux_fwd_mask$choice$5 = ent_fwd_mask$5;
-        mux_fwd_mask$choice$6 = ent_fwd_mask$6;
-        mux_fwd_mask$choice$7 = ent_fwd_mask$7;
+        mux_data$index = head;
+        mux_data$choice$0 = ent_data$0;
+        mux_data$choice$1 = ent_data$1;
+        mux_data$choice$2 = ent_data$2;
+        mux_data$choice$3 = ent_data$3;
+        mux_data$choice$4 = ent_data$4;
+        mux_data$choice$5 = ent_data$5;
+        mux_data$choice$6 = ent_data$6;
+        mux_data$choice$7 = ent_data$7;
         mux_line$index = head;
         mux_line$choice$0 = ent_line$0;
         mux_line$choice$1 = ent_line$1;
@@ -13174,13 +12965,10 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             msg_last = ent_msg_last$7;
             error = ent_error$7;
         end
-        rdata = mux_rdata$chosen;
-        fwd_data = mux_fwd_data$chosen;
-        fwd_mask = mux_fwd_mask$chosen;
+        data = mux_data$chosen;
         line = mux_line$chosen;
         src0 = mux_src0$chosen;
         src1 = mux_src1$chosen;
-        size_code = size;
         elem_mask = zero_line;
         byte_enables_at_zero = zero_enables;
         if (size == 0) begin
@@ -13204,28 +12992,10 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             byte_enables_at_zero = size_enables$4;
         end
         byte_enables = byte_enables_at_zero << (bit_offset >> 32'h3);
-        merged = (rdata & ~fwd_mask) | (fwd_data & fwd_mask);
-        late_mask = zero_line;
-        if (late_size == 0) begin
-            late_mask = size_masks$0 << (late_bit_offset & byte_aligned);
-        end
-        if (late_size == 1) begin
-            late_mask = size_masks$1 << (late_bit_offset & byte_aligned);
-        end
-        if (late_size == 2) begin
-            late_mask = size_masks$2 << (late_bit_offset & byte_aligned);
-        end
-        if (late_size == 3) begin
-            late_mask = size_masks$3 << (late_bit_offset & byte_aligned);
-        end
-        if (late_size == 4) begin
-            late_mask = size_masks$4 << (late_bit_offset & byte_aligned);
-        end
-        late_line_bits = late_value << (late_bit_offset & byte_aligned);
         late_hit = (late_writes & (late_line == line)) & (late_space == space);
-        with_late = merged;
+        with_late = data;
         if (late_hit) begin
-            with_late = (merged & ~late_mask) | (late_line_bits & late_mask);
+            with_late = (data & ~late_mask) | late_data;
         end
         old_value = (with_late >> (bit_offset & byte_aligned)) & elem_mask;
         hazard = 1'b0;
@@ -13262,7 +13032,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
 endmodule // atomic_unit$head_select
 
 
-module atomic_unit$head_select$mux_fwd_data(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+module atomic_unit$head_select$mux_data(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
     
     // Module arguments
     input wire  [2:0] index;
@@ -13318,66 +13088,7 @@ module atomic_unit$head_select$mux_fwd_data(index,choice$0,choice$1,choice$2,cho
         chosen = picked;
     end
     
-endmodule // atomic_unit$head_select$mux_fwd_data
-
-
-module atomic_unit$head_select$mux_fwd_mask(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [127:0] choice$0;
-    input wire  [127:0] choice$1;
-    input wire  [127:0] choice$2;
-    input wire  [127:0] choice$3;
-    input wire  [127:0] choice$4;
-    input wire  [127:0] choice$5;
-    input wire  [127:0] choice$6;
-    input wire  [127:0] choice$7;
-    output reg  [127:0] chosen;
-    
-    // Local signals
-    reg  [127:0] pick1$0;
-    reg  [127:0] pick1$1;
-    reg  [127:0] pick1$2;
-    reg  [127:0] pick1$3;
-    reg  [127:0] pick2$0;
-    reg  [127:0] pick2$1;
-    reg  [127:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit$head_select$mux_fwd_mask
+endmodule // atomic_unit$head_select$mux_data
 
 
 module atomic_unit$head_select$mux_line(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
@@ -13437,65 +13148,6 @@ module atomic_unit$head_select$mux_line(index,choice$0,choice$1,choice$2,choice$
     end
     
 endmodule // atomic_unit$head_select$mux_line
-
-
-module atomic_unit$head_select$mux_rdata(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [127:0] choice$0;
-    input wire  [127:0] choice$1;
-    input wire  [127:0] choice$2;
-    input wire  [127:0] choice$3;
-    input wire  [127:0] choice$4;
-    input wire  [127:0] choice$5;
-    input wire  [127:0] choice$6;
-    input wire  [127:0] choice$7;
-    output reg  [127:0] chosen;
-    
-    // Local signals
-    reg  [127:0] pick1$0;
-    reg  [127:0] pick1$1;
-    reg  [127:0] pick1$2;
-    reg  [127:0] pick1$3;
-    reg  [127:0] pick2$0;
-    reg  [127:0] pick2$1;
-    reg  [127:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit$head_select$mux_rdata
 
 
 module atomic_unit$head_select$mux_src0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
@@ -15673,25 +15325,6 @@ module atomic_unit$w_ret(d,q,clock);
 endmodule // atomic_unit$w_ret
 
 
-module atomic_unit$w_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_size
-
-
 module atomic_unit$w_space(d,q,clock);
     
     // Module arguments
@@ -15747,6 +15380,96 @@ module atomic_unit$w_writes(d,q,clock);
     end
           
 endmodule // atomic_unit$w_writes
+
+
+module atomic_unit$write_align(value,bit_offset,byte_enables,data,mask);
+    
+    // Module arguments
+    input wire  [127:0] value;
+    input wire  [6:0] bit_offset;
+    input wire  [15:0] byte_enables;
+    output reg  [127:0] data;
+    output reg  [127:0] mask;
+    
+    // Constant declarations
+    localparam  byte_ones$0 = 128'hff;
+    localparam  byte_ones$1 = 128'hff00;
+    localparam  byte_ones$2 = 128'hff0000;
+    localparam  byte_ones$3 = 128'hff000000;
+    localparam  byte_ones$4 = 128'hff00000000;
+    localparam  byte_ones$5 = 128'hff0000000000;
+    localparam  byte_ones$6 = 128'hff000000000000;
+    localparam  byte_ones$7 = 128'hff00000000000000;
+    localparam  byte_ones$8 = 128'hff0000000000000000;
+    localparam  byte_ones$9 = 128'hff000000000000000000;
+    localparam  byte_ones$10 = 128'hff00000000000000000000;
+    localparam  byte_ones$11 = 128'hff0000000000000000000000;
+    localparam  byte_ones$12 = 128'hff000000000000000000000000;
+    localparam  byte_ones$13 = 128'hff00000000000000000000000000;
+    localparam  byte_ones$14 = 128'hff0000000000000000000000000000;
+    localparam  byte_ones$15 = 128'hff000000000000000000000000000000;
+    localparam  byte_aligned = 7'b1111000;
+    localparam  zero_line = 128'h0;
+    
+    // Local signals
+    reg  [127:0] spread;
+    
+    // Update code
+    always @(*) begin
+        data = value << (bit_offset & byte_aligned);
+        spread = zero_line;
+        if (byte_enables[0]) begin
+            spread = spread | byte_ones$0;
+        end
+        if (byte_enables[1]) begin
+            spread = spread | byte_ones$1;
+        end
+        if (byte_enables[2]) begin
+            spread = spread | byte_ones$2;
+        end
+        if (byte_enables[3]) begin
+            spread = spread | byte_ones$3;
+        end
+        if (byte_enables[4]) begin
+            spread = spread | byte_ones$4;
+        end
+        if (byte_enables[5]) begin
+            spread = spread | byte_ones$5;
+        end
+        if (byte_enables[6]) begin
+            spread = spread | byte_ones$6;
+        end
+        if (byte_enables[7]) begin
+            spread = spread | byte_ones$7;
+        end
+        if (byte_enables[8]) begin
+            spread = spread | byte_ones$8;
+        end
+        if (byte_enables[9]) begin
+            spread = spread | byte_ones$9;
+        end
+        if (byte_enables[10]) begin
+            spread = spread | byte_ones$10;
+        end
+        if (byte_enables[11]) begin
+            spread = spread | byte_ones$11;
+        end
+        if (byte_enables[12]) begin
+            spread = spread | byte_ones$12;
+        end
+        if (byte_enables[13]) begin
+            spread = spread | byte_ones$13;
+        end
+        if (byte_enables[14]) begin
+            spread = spread | byte_ones$14;
+        end
+        if (byte_enables[15]) begin
+            spread = spread | byte_ones$15;
+        end
+        mask = spread;
+    end
+    
+endmodule // atomic_unit$write_align
 
 
 module atomic_unit$x2_bit_offset(d,q,clock);
@@ -16032,25 +15755,6 @@ module atomic_unit$x2_ret(d,q,clock);
     end
           
 endmodule // atomic_unit$x2_ret
-
-
-module atomic_unit$x2_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_size
 
 
 module atomic_unit$x2_space(d,q,clock);
@@ -16395,25 +16099,6 @@ module atomic_unit$x3_ret(d,q,clock);
 endmodule // atomic_unit$x3_ret
 
 
-module atomic_unit$x3_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_size
-
-
 module atomic_unit$x3_space(d,q,clock);
     
     // Module arguments
@@ -16754,25 +16439,6 @@ module atomic_unit$x4_ret(d,q,clock);
     end
           
 endmodule // atomic_unit$x4_ret
-
-
-module atomic_unit$x4_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_size
 
 
 module atomic_unit$x4_space(d,q,clock);
@@ -17134,25 +16800,6 @@ module atomic_unit$x_result_shift(d,q,clock);
     end
           
 endmodule // atomic_unit$x_result_shift
-
-
-module atomic_unit$x_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_size
 
 
 module atomic_unit$x_space(d,q,clock);
