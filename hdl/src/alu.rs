@@ -651,9 +651,9 @@ impl Logic for AtomicAlu {
         self.float.op.next = self.x_op.q.val();
         self.float.ty.next = self.x_ty.q.val();
         self.float.ftz.next = self.x_ftz.q.val();
-        self.float.old_value.next = self.old_value.val();
-        self.float.src0.next = self.x_src0.q.val();
-        self.float.src1.next = self.x_src1.q.val();
+        self.float.old_value.next = self.old_value.val().get_bits::<64>(0);
+        self.float.src0.next = self.x_src0.q.val().get_bits::<64>(0);
+        self.float.src1.next = self.x_src1.q.val().get_bits::<64>(0);
 
         // 7. old masked; the one adder: old + b, or old - b = ~(~old + b)
         //    (right modulo 2^width: the final mask drops what is above it)

@@ -21,12 +21,16 @@
 //! bit-exactly; sums are packed back at the format's offsets. `new_value`
 //! may carry bits above the type's width, which `AtomicAlu` masks off.
 //!
-//! Pipeline: decode, the comparators and the min/max/cmpwr choice are in
-//! stage 1, with the adders' stage 1; the choice and the decoded format
-//! flags ride along in `c1_*`/`c2_*`/`c3_*` registers (loaded on
-//! `advance`) to stage 4, where the sums are packed and the result is
-//! selected. `float_op` is stage 1's (the op given this cycle), `new_value`
-//! stage 4's.
+//! Pipeline: decode is in stage 1, with the adders' stage 1; the
+//! comparators' operands and controls are registered there (`c1_old`,
+//! `c1_src0`, `c1_src1`, `c1_is_*`, the formats' sign bits, width masks and
+//! infinities) and the comparators and the min/max/cmpwr choice work in
+//! stage 2: in the unit, `old_value` comes through the bypass mux, and
+//! stage 1 with the comparators behind it was the unit's critical path
+//! (issue 12). The choice and the decoded format flags ride along in
+//! `c1_*`/`c2_*`/`c3_*` registers (loaded on `advance`) to stage 4, where
+//! the sums are packed and the result is selected. `float_op` is stage 1's
+//! (the op given this cycle), `new_value` stage 4's.
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
@@ -54,10 +58,11 @@ pub struct FloatAlu {
     /// Flush subnormals to zero in an `F32` add.
     pub ftz: Signal<In, Bit>,
 
-    // ---- operands (bits above the type's width are ignored) ----
-    pub old_value: Signal<In, Bits<ALU_DATA_BITS>>,
-    pub src0: Signal<In, Bits<ALU_DATA_BITS>>,
-    pub src1: Signal<In, Bits<ALU_DATA_BITS>>,
+    // ---- operands: the low 64 bits (float types are at most 64 bits
+    // wide; bits above the type's width are ignored) ----
+    pub old_value: Signal<In, Bits<WIDE_BITS>>,
+    pub src0: Signal<In, Bits<WIDE_BITS>>,
+    pub src1: Signal<In, Bits<WIDE_BITS>>,
 
     // ---- result ----
     /// `op` at `ty` is a float operation this block computes (stage 1: the op on the inputs now).
@@ -76,9 +81,25 @@ pub struct FloatAlu {
     wide_sum_man: ZeroExtend<WIDE_SIG_BITS, ALU_DATA_BITS>,
     half_sum_exp: ZeroExtend<HALF_EXP_BITS, ALU_DATA_BITS>,
     half_sum_man: ZeroExtend<HALF_SIG_BITS, ALU_DATA_BITS>,
+    cmp_old: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
+    cmp_src0: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
+    cmp_src1: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
 
-    // ---- stage registers: the compare result and the format flags, to stage 3 ----
-    c1_compare: DFF<Bits<ALU_DATA_BITS>>,
+    // ---- stage registers: the comparators' operands and controls (stage
+    // 1 -> 2), the compare result (from stage 2) and the format flags, to stage 4 ----
+    c1_old: DFF<Bits<WIDE_BITS>>,
+    c1_src0: DFF<Bits<WIDE_BITS>>,
+    c1_src1: DFF<Bits<WIDE_BITS>>,
+    c1_is_max: DFF<Bit>,
+    c1_is_min: DFF<Bit>,
+    c1_is_ptx_min_max: DFF<Bit>,
+    c1_is_fcmpwr: DFF<Bit>,
+    c1_wide_sign_bit: DFF<Bits<WIDE_BITS>>,
+    c1_wide_width_mask: DFF<Bits<WIDE_BITS>>,
+    c1_wide_inf: DFF<Bits<WIDE_BITS>>,
+    c1_half_sign_bit: DFF<Bits<HALF_BITS>>,
+    c1_half_width_mask: DFF<Bits<HALF_BITS>>,
+    c1_half_inf: DFF<Bits<HALF_BITS>>,
     c1_is_fadd: DFF<Bit>,
     c1_two_halves: DFF<Bit>,
     c1_wide_f32: DFF<Bit>,
@@ -141,7 +162,19 @@ impl Default for FloatAlu {
         Self {
             clock: Default::default(),
             advance: Default::default(),
-            c1_compare: Default::default(),
+            c1_old: Default::default(),
+            c1_src0: Default::default(),
+            c1_src1: Default::default(),
+            c1_is_max: Default::default(),
+            c1_is_min: Default::default(),
+            c1_is_ptx_min_max: Default::default(),
+            c1_is_fcmpwr: Default::default(),
+            c1_wide_sign_bit: Default::default(),
+            c1_wide_width_mask: Default::default(),
+            c1_wide_inf: Default::default(),
+            c1_half_sign_bit: Default::default(),
+            c1_half_width_mask: Default::default(),
+            c1_half_inf: Default::default(),
             c1_is_fadd: Default::default(),
             c1_two_halves: Default::default(),
             c1_wide_f32: Default::default(),
@@ -179,6 +212,9 @@ impl Default for FloatAlu {
             wide_sum_man: Default::default(),
             half_sum_exp: Default::default(),
             half_sum_man: Default::default(),
+            cmp_old: Default::default(),
+            cmp_src0: Default::default(),
+            cmp_src1: Default::default(),
             nan_16: data(F16.canonical_nan() as u128),
             nan_32: data(F32.canonical_nan() as u128),
             nan_64: data(F64.canonical_nan() as u128),
@@ -213,7 +249,19 @@ impl Logic for FloatAlu {
         dff_setup!(
             self,
             clock,
-            c1_compare,
+            c1_old,
+            c1_src0,
+            c1_src1,
+            c1_is_max,
+            c1_is_min,
+            c1_is_ptx_min_max,
+            c1_is_fcmpwr,
+            c1_wide_sign_bit,
+            c1_wide_width_mask,
+            c1_wide_inf,
+            c1_half_sign_bit,
+            c1_half_width_mask,
+            c1_half_inf,
             c1_is_fadd,
             c1_two_halves,
             c1_wide_f32,
@@ -243,8 +291,8 @@ impl Logic for FloatAlu {
         self.decode.op.next = self.op.val();
         self.decode.ty.next = self.ty.val();
         self.decode.ftz.next = self.ftz.val();
-        self.decode.old_low.next = self.old_value.val().get_bits::<64>(0);
-        self.decode.src0_low.next = self.src0.val().get_bits::<64>(0);
+        self.decode.old_low.next = self.old_value.val();
+        self.decode.src0_low.next = self.src0.val();
         // wide lane (new = old + src0; the comparator's a = old, b = src0)
         self.add_wide.exp_max.next = self.decode.wide_exp_max.val();
         self.add_wide.lsb.next = self.decode.wide_lsb.val();
@@ -256,11 +304,6 @@ impl Logic for FloatAlu {
         self.add_wide.b_sign.next = self.decode.wide_b_sign.val();
         self.add_wide.b_exp.next = self.decode.wide_b_exp.val();
         self.add_wide.b_man.next = self.decode.wide_b_man.val();
-        self.cmp_wide.sign_bit.next = self.decode.wide_sign_bit.val();
-        self.cmp_wide.width_mask.next = self.decode.wide_width_mask.val();
-        self.cmp_wide.inf.next = self.decode.wide_inf.val();
-        self.cmp_wide.a.next = self.old_value.val().get_bits::<64>(0);
-        self.cmp_wide.b.next = self.src0.val().get_bits::<64>(0);
         // half lane: bits 31..16; subnormals are never flushed there
         self.add_half.exp_max.next = self.decode.half_exp_max.val();
         self.add_half.lsb.next = self.decode.half_lsb.val();
@@ -272,75 +315,98 @@ impl Logic for FloatAlu {
         self.add_half.b_sign.next = self.decode.half_b_sign.val();
         self.add_half.b_exp.next = self.decode.half_b_exp.val();
         self.add_half.b_man.next = self.decode.half_b_man.val();
-        self.cmp_half.sign_bit.next = self.decode.half_sign_bit.val();
-        self.cmp_half.width_mask.next = self.decode.half_width_mask.val();
-        self.cmp_half.inf.next = self.decode.half_inf.val();
-        self.cmp_half.a.next = self.old_value.val().get_bits::<16>(16);
-        self.cmp_half.b.next = self.src0.val().get_bits::<16>(16);
+        // the comparators: stage 2, on the operands and controls registered
+        // in stage 1 (off the path from `old_value`, which the unit's
+        // bypass mux drives)
+        self.cmp_old.narrow.next = self.c1_old.q.val();
+        self.cmp_src0.narrow.next = self.c1_src0.q.val();
+        self.cmp_src1.narrow.next = self.c1_src1.q.val();
+        self.cmp_wide.sign_bit.next = self.c1_wide_sign_bit.q.val();
+        self.cmp_wide.width_mask.next = self.c1_wide_width_mask.q.val();
+        self.cmp_wide.inf.next = self.c1_wide_inf.q.val();
+        self.cmp_wide.a.next = self.c1_old.q.val();
+        self.cmp_wide.b.next = self.c1_src0.q.val();
+        self.cmp_half.sign_bit.next = self.c1_half_sign_bit.q.val();
+        self.cmp_half.width_mask.next = self.c1_half_width_mask.q.val();
+        self.cmp_half.inf.next = self.c1_half_inf.q.val();
+        self.cmp_half.a.next = self.c1_old.q.val().get_bits::<16>(16);
+        self.cmp_half.b.next = self.c1_src0.q.val().get_bits::<16>(16);
         // the sums' fields, widened for packing
         self.wide_sum_exp.narrow.next = self.add_wide.sum_exp.val();
         self.wide_sum_man.narrow.next = self.add_wide.sum_man.val();
         self.half_sum_exp.narrow.next = self.add_half.sum_exp.val();
         self.half_sum_man.narrow.next = self.add_half.sum_man.val();
 
-        // ================= min / max / cmpwr =================
+        // ================= min / max / cmpwr (stage 2) =================
         // golden `min_max_number` with a = old, b = src0: a NaN operand is
         // missing; max takes src0 when old < src0, min when !(old < src0)
         // (equal keys are equal bits); both NaN keeps old (vISA) or gives
         // the canonical NaN (PTX). FCMPWR: src1 when src0 == old (IEEE).
-        self.wide_take_src0.next = ((self.decode.is_max.val() | self.decode.is_min.val())
+        self.wide_take_src0.next = ((self.c1_is_max.q.val() | self.c1_is_min.q.val())
             & !self.cmp_wide.b_nan.val())
             & (self.cmp_wide.a_nan.val()
-                | ((self.decode.is_max.val() & self.cmp_wide.less.val())
-                    | (self.decode.is_min.val() & !self.cmp_wide.less.val())));
-        self.half_take_src0.next = ((self.decode.is_max.val() | self.decode.is_min.val())
+                | ((self.c1_is_max.q.val() & self.cmp_wide.less.val())
+                    | (self.c1_is_min.q.val() & !self.cmp_wide.less.val())));
+        self.half_take_src0.next = ((self.c1_is_max.q.val() | self.c1_is_min.q.val())
             & !self.cmp_half.b_nan.val())
             & (self.cmp_half.a_nan.val()
-                | ((self.decode.is_max.val() & self.cmp_half.less.val())
-                    | (self.decode.is_min.val() & !self.cmp_half.less.val())));
+                | ((self.c1_is_max.q.val() & self.cmp_half.less.val())
+                    | (self.c1_is_min.q.val() & !self.cmp_half.less.val())));
         self.wide_nan.next = self.nan_64.val();
-        if self.decode.wide_f32.val() {
+        if self.c1_wide_f32.q.val() {
             self.wide_nan.next = self.nan_32.val();
         }
-        if self.decode.wide_f16.val() | self.decode.wide_bf16.val() {
+        if self.c1_wide_f16.q.val() | self.c1_wide_bf16.q.val() {
             self.wide_nan.next = self.nan_16.val();
         }
-        self.wide_choice.next = self.old_value.val();
+        self.wide_choice.next = self.cmp_old.wide.val();
         if self.wide_take_src0.val() {
-            self.wide_choice.next = self.src0.val();
+            self.wide_choice.next = self.cmp_src0.wide.val();
         }
-        if (self.decode.is_ptx_min_max.val() & self.cmp_wide.a_nan.val()) & self.cmp_wide.b_nan.val() {
+        if (self.c1_is_ptx_min_max.q.val() & self.cmp_wide.a_nan.val()) & self.cmp_wide.b_nan.val() {
             self.wide_choice.next = self.wide_nan.val();
         }
-        if self.decode.is_fcmpwr.val() & self.cmp_wide.equal.val() {
-            self.wide_choice.next = self.src1.val();
+        if self.c1_is_fcmpwr.q.val() & self.cmp_wide.equal.val() {
+            self.wide_choice.next = self.cmp_src1.wide.val();
         }
-        self.half_choice.next = self.old_value.val();
+        self.half_choice.next = self.cmp_old.wide.val();
         if self.half_take_src0.val() {
-            self.half_choice.next = self.src0.val();
+            self.half_choice.next = self.cmp_src0.wide.val();
         }
-        if (self.decode.is_ptx_min_max.val() & self.cmp_half.a_nan.val()) & self.cmp_half.b_nan.val() {
+        if (self.c1_is_ptx_min_max.q.val() & self.cmp_half.a_nan.val()) & self.cmp_half.b_nan.val() {
             self.half_choice.next = self.nan_high_half.val();
         }
-        if self.decode.is_fcmpwr.val() & self.cmp_half.equal.val() {
-            self.half_choice.next = self.src1.val();
+        if self.c1_is_fcmpwr.q.val() & self.cmp_half.equal.val() {
+            self.half_choice.next = self.cmp_src1.wide.val();
         }
         self.compare_result.next = self.wide_choice.val();
-        if self.decode.two_halves.val() {
+        if self.c1_two_halves.q.val() {
             self.compare_result.next =
                 (self.wide_choice.val() & self.low_half.val()) | (self.half_choice.val() & self.high_half.val());
         }
 
         // ================= stage registers =================
         if self.advance.val() {
-            self.c1_compare.d.next = self.compare_result.val();
+            self.c1_old.d.next = self.old_value.val();
+            self.c1_src0.d.next = self.src0.val();
+            self.c1_src1.d.next = self.src1.val();
+            self.c1_is_max.d.next = self.decode.is_max.val();
+            self.c1_is_min.d.next = self.decode.is_min.val();
+            self.c1_is_ptx_min_max.d.next = self.decode.is_ptx_min_max.val();
+            self.c1_is_fcmpwr.d.next = self.decode.is_fcmpwr.val();
+            self.c1_wide_sign_bit.d.next = self.decode.wide_sign_bit.val();
+            self.c1_wide_width_mask.d.next = self.decode.wide_width_mask.val();
+            self.c1_wide_inf.d.next = self.decode.wide_inf.val();
+            self.c1_half_sign_bit.d.next = self.decode.half_sign_bit.val();
+            self.c1_half_width_mask.d.next = self.decode.half_width_mask.val();
+            self.c1_half_inf.d.next = self.decode.half_inf.val();
             self.c1_is_fadd.d.next = self.decode.is_fadd.val();
             self.c1_two_halves.d.next = self.decode.two_halves.val();
             self.c1_wide_f32.d.next = self.decode.wide_f32.val();
             self.c1_wide_f16.d.next = self.decode.wide_f16.val();
             self.c1_wide_bf16.d.next = self.decode.wide_bf16.val();
             self.c1_half_bf16.d.next = self.decode.half_bf16.val();
-            self.c2_compare.d.next = self.c1_compare.q.val();
+            self.c2_compare.d.next = self.compare_result.val();
             self.c2_is_fadd.d.next = self.c1_is_fadd.q.val();
             self.c2_two_halves.d.next = self.c1_two_halves.q.val();
             self.c2_wide_f32.d.next = self.c1_wide_f32.q.val();

@@ -356,13 +356,13 @@ pub struct AtomicUnit {
     // (the op, type, ftz and operands are the ALU's own operand-stage
     // registers, loaded from the head with these: alu.rs)
     /// the element as memory holds it for this operation (read data,
-    /// forwarded bytes, the write stage's write of the cycle it left the table)
+    /// forwarded bytes, the write stage's write of the cycle it left the
+    /// table), or the new value of an older operation on the same element
+    /// that was in X2 / X3 then (HeadSelect `bypass[1]`/`[2]`: x2_new / x3_new)
     x_old: DFF<Bits<LINE_BITS>>,
-    /// the old value is instead the new value of an older operation on the
-    /// same element, in the X2 / X3 / X4 / write stage (HeadSelect `bypass`)
+    /// the old value is instead the new value of the older operation on
+    /// the same element now in X2 / in the write stage (`bypass[0]`/`[3]`)
     x_from_x2: DFF<Bit>,
-    x_from_x3: DFF<Bit>,
-    x_from_x4: DFF<Bit>,
     x_from_w: DFF<Bit>,
     /// a scatter block's data (what X2 writes when the entry is not a read-modify-write)
     x_src0: DFF<Bits<LINE_BITS>>,
@@ -798,8 +798,6 @@ impl AtomicUnit {
             x_byte_enables: Default::default(),
             x_old: Default::default(),
             x_from_x2: Default::default(),
-            x_from_x3: Default::default(),
-            x_from_x4: Default::default(),
             x4_valid: Default::default(),
             x4_kind: Default::default(),
             x4_writes: Default::default(),
@@ -1078,8 +1076,6 @@ impl Logic for AtomicUnit {
             x_byte_enables,
             x_old,
             x_from_x2,
-            x_from_x3,
-            x_from_x4,
             x4_valid,
             x4_kind,
             x4_writes,
@@ -1378,17 +1374,14 @@ impl Logic for AtomicUnit {
         self.alu.ty.next = self.head_select.alu_ty.val();
         self.alu.ftz.next = self.head_select.alu_ftz.val();
         // (at most one x_from_* is set; x2_new last: it is the one-cycle
-        // loop x2_new -> ALU -> x2_new of an integer run on one element,
-        // the unit's critical path, so it goes through one mux, not four)
+        // loop x2_new -> ALU -> x2_new of an integer run on one element.
+        // A value bypassed from X2 or X3 is already in a register when the
+        // head enters X (x2_new, x3_new) and went into x_old then, so this
+        // mux has three inputs: one LUT level on ECP5, on the loop and on
+        // the float pipeline's first stage)
         self.alu.old_value.next = self.x_old.q.val();
         if self.x_from_w.q.val() {
             self.alu.old_value.next = self.w_new.q.val();
-        }
-        if self.x_from_x4.q.val() {
-            self.alu.old_value.next = self.x4_new.q.val();
-        }
-        if self.x_from_x3.q.val() {
-            self.alu.old_value.next = self.x3_new.q.val();
         }
         if self.x_from_x2.q.val() {
             self.alu.old_value.next = self.x2_new.q.val();
@@ -1514,12 +1507,6 @@ impl Logic for AtomicUnit {
             if self.x_from_x2.q.val() {
                 self.x2_old.d.next = self.x2_new.q.val();
             }
-            if self.x_from_x3.q.val() {
-                self.x2_old.d.next = self.x3_new.q.val();
-            }
-            if self.x_from_x4.q.val() {
-                self.x2_old.d.next = self.x4_new.q.val();
-            }
             if self.x_from_w.q.val() {
                 self.x2_old.d.next = self.w_new.q.val();
             }
@@ -1549,10 +1536,15 @@ impl Logic for AtomicUnit {
             self.x_space.d.next = self.head_select.space.val();
             self.x_bit_offset.d.next = self.head_select.bit_offset.val();
             self.x_byte_enables.d.next = self.head_select.byte_enables.val();
+            // bypass from X2 / X3: their values are in x2_new / x3_new now
             self.x_old.d.next = self.head_select.old_value.val();
+            if self.head_is_rmw.val() & self.head_select.bypass[1].val() {
+                self.x_old.d.next = self.x2_new.q.val();
+            }
+            if self.head_is_rmw.val() & self.head_select.bypass[2].val() {
+                self.x_old.d.next = self.x3_new.q.val();
+            }
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
-            self.x_from_x3.d.next = self.head_is_rmw.val() & self.head_select.bypass[1].val();
-            self.x_from_x4.d.next = self.head_is_rmw.val() & self.head_select.bypass[2].val();
             self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
             self.x_src0.d.next = self.head_select.src0.val();
             self.x_lane.d.next = self.head_select.lane.val();

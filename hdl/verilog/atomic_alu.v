@@ -66,9 +66,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  [4:0] float$op;
     reg  [3:0] float$ty;
     reg  float$ftz;
-    reg  [127:0] float$old_value;
-    reg  [127:0] float$src0;
-    reg  [127:0] float$src1;
+    reg  [63:0] float$old_value;
+    reg  [63:0] float$src0;
+    reg  [63:0] float$src1;
     wire  float$float_op;
     wire  [127:0] float$new_value;
     reg  [127:0] float_mask_1$d;
@@ -515,9 +515,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         float$op = x_op$q;
         float$ty = x_ty$q;
         float$ftz = x_ftz$q;
-        float$old_value = old_value;
-        float$src0 = x_src0$q;
-        float$src1 = x_src1$q;
+        float$old_value = old_value[(32'h0)+:(64)];
+        float$src0 = x_src0$q[(32'h0)+:(64)];
+        float$src1 = x_src1$q[(32'h0)+:(64)];
         old_masked = old_value & x_width_mask$q;
         adder_invert = zero;
         if (x_adder_subtracts$q) begin
@@ -607,9 +607,9 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     input wire  [4:0] op;
     input wire  [3:0] ty;
     input wire  ftz;
-    input wire  [127:0] old_value;
-    input wire  [127:0] src0;
-    input wire  [127:0] src1;
+    input wire  [63:0] old_value;
+    input wire  [63:0] src0;
+    input wire  [63:0] src1;
     output reg  float_op;
     output reg  [127:0] new_value;
     
@@ -724,9 +724,51 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  [127:0] half_sum_exp$wide;
     reg  [14:0] half_sum_man$narrow;
     wire  [127:0] half_sum_man$wide;
-    reg  [127:0] c1_compare$d;
-    wire  [127:0] c1_compare$q;
-    reg  c1_compare$clock;
+    reg  [63:0] cmp_old$narrow;
+    wire  [127:0] cmp_old$wide;
+    reg  [63:0] cmp_src0$narrow;
+    wire  [127:0] cmp_src0$wide;
+    reg  [63:0] cmp_src1$narrow;
+    wire  [127:0] cmp_src1$wide;
+    reg  [63:0] c1_old$d;
+    wire  [63:0] c1_old$q;
+    reg  c1_old$clock;
+    reg  [63:0] c1_src0$d;
+    wire  [63:0] c1_src0$q;
+    reg  c1_src0$clock;
+    reg  [63:0] c1_src1$d;
+    wire  [63:0] c1_src1$q;
+    reg  c1_src1$clock;
+    reg  c1_is_max$d;
+    wire  c1_is_max$q;
+    reg  c1_is_max$clock;
+    reg  c1_is_min$d;
+    wire  c1_is_min$q;
+    reg  c1_is_min$clock;
+    reg  c1_is_ptx_min_max$d;
+    wire  c1_is_ptx_min_max$q;
+    reg  c1_is_ptx_min_max$clock;
+    reg  c1_is_fcmpwr$d;
+    wire  c1_is_fcmpwr$q;
+    reg  c1_is_fcmpwr$clock;
+    reg  [63:0] c1_wide_sign_bit$d;
+    wire  [63:0] c1_wide_sign_bit$q;
+    reg  c1_wide_sign_bit$clock;
+    reg  [63:0] c1_wide_width_mask$d;
+    wire  [63:0] c1_wide_width_mask$q;
+    reg  c1_wide_width_mask$clock;
+    reg  [63:0] c1_wide_inf$d;
+    wire  [63:0] c1_wide_inf$q;
+    reg  c1_wide_inf$clock;
+    reg  [15:0] c1_half_sign_bit$d;
+    wire  [15:0] c1_half_sign_bit$q;
+    reg  c1_half_sign_bit$clock;
+    reg  [15:0] c1_half_width_mask$d;
+    wire  [15:0] c1_half_width_mask$q;
+    reg  c1_half_width_mask$clock;
+    reg  [15:0] c1_half_inf$d;
+    wire  [15:0] c1_half_inf$q;
+    reg  c1_half_inf$clock;
     reg  c1_is_fadd$d;
     wire  c1_is_fadd$q;
     reg  c1_is_fadd$clock;
@@ -917,10 +959,82 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .narrow(half_sum_man$narrow),
         .wide(half_sum_man$wide)
     );
-    atomic_alu$float$c1_compare c1_compare(
-        .d(c1_compare$d),
-        .q(c1_compare$q),
-        .clock(c1_compare$clock)
+    atomic_alu$float$cmp_old cmp_old(
+        .narrow(cmp_old$narrow),
+        .wide(cmp_old$wide)
+    );
+    atomic_alu$float$cmp_src0 cmp_src0(
+        .narrow(cmp_src0$narrow),
+        .wide(cmp_src0$wide)
+    );
+    atomic_alu$float$cmp_src1 cmp_src1(
+        .narrow(cmp_src1$narrow),
+        .wide(cmp_src1$wide)
+    );
+    atomic_alu$float$c1_old c1_old(
+        .d(c1_old$d),
+        .q(c1_old$q),
+        .clock(c1_old$clock)
+    );
+    atomic_alu$float$c1_src0 c1_src0(
+        .d(c1_src0$d),
+        .q(c1_src0$q),
+        .clock(c1_src0$clock)
+    );
+    atomic_alu$float$c1_src1 c1_src1(
+        .d(c1_src1$d),
+        .q(c1_src1$q),
+        .clock(c1_src1$clock)
+    );
+    atomic_alu$float$c1_is_max c1_is_max(
+        .d(c1_is_max$d),
+        .q(c1_is_max$q),
+        .clock(c1_is_max$clock)
+    );
+    atomic_alu$float$c1_is_min c1_is_min(
+        .d(c1_is_min$d),
+        .q(c1_is_min$q),
+        .clock(c1_is_min$clock)
+    );
+    atomic_alu$float$c1_is_ptx_min_max c1_is_ptx_min_max(
+        .d(c1_is_ptx_min_max$d),
+        .q(c1_is_ptx_min_max$q),
+        .clock(c1_is_ptx_min_max$clock)
+    );
+    atomic_alu$float$c1_is_fcmpwr c1_is_fcmpwr(
+        .d(c1_is_fcmpwr$d),
+        .q(c1_is_fcmpwr$q),
+        .clock(c1_is_fcmpwr$clock)
+    );
+    atomic_alu$float$c1_wide_sign_bit c1_wide_sign_bit(
+        .d(c1_wide_sign_bit$d),
+        .q(c1_wide_sign_bit$q),
+        .clock(c1_wide_sign_bit$clock)
+    );
+    atomic_alu$float$c1_wide_width_mask c1_wide_width_mask(
+        .d(c1_wide_width_mask$d),
+        .q(c1_wide_width_mask$q),
+        .clock(c1_wide_width_mask$clock)
+    );
+    atomic_alu$float$c1_wide_inf c1_wide_inf(
+        .d(c1_wide_inf$d),
+        .q(c1_wide_inf$q),
+        .clock(c1_wide_inf$clock)
+    );
+    atomic_alu$float$c1_half_sign_bit c1_half_sign_bit(
+        .d(c1_half_sign_bit$d),
+        .q(c1_half_sign_bit$q),
+        .clock(c1_half_sign_bit$clock)
+    );
+    atomic_alu$float$c1_half_width_mask c1_half_width_mask(
+        .d(c1_half_width_mask$d),
+        .q(c1_half_width_mask$q),
+        .clock(c1_half_width_mask$clock)
+    );
+    atomic_alu$float$c1_half_inf c1_half_inf(
+        .d(c1_half_inf$d),
+        .q(c1_half_inf$q),
+        .clock(c1_half_inf$clock)
     );
     atomic_alu$float$c1_is_fadd c1_is_fadd(
         .d(c1_is_fadd$d),
@@ -1025,7 +1139,19 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     
     // Update code
     always @(*) begin
-        c1_compare$clock = clock;
+        c1_old$clock = clock;
+        c1_src0$clock = clock;
+        c1_src1$clock = clock;
+        c1_is_max$clock = clock;
+        c1_is_min$clock = clock;
+        c1_is_ptx_min_max$clock = clock;
+        c1_is_fcmpwr$clock = clock;
+        c1_wide_sign_bit$clock = clock;
+        c1_wide_width_mask$clock = clock;
+        c1_wide_inf$clock = clock;
+        c1_half_sign_bit$clock = clock;
+        c1_half_width_mask$clock = clock;
+        c1_half_inf$clock = clock;
         c1_is_fadd$clock = clock;
         c1_two_halves$clock = clock;
         c1_wide_f32$clock = clock;
@@ -1046,7 +1172,19 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         c3_wide_f16$clock = clock;
         c3_wide_bf16$clock = clock;
         c3_half_bf16$clock = clock;
-        c1_compare$d = c1_compare$q;
+        c1_old$d = c1_old$q;
+        c1_src0$d = c1_src0$q;
+        c1_src1$d = c1_src1$q;
+        c1_is_max$d = c1_is_max$q;
+        c1_is_min$d = c1_is_min$q;
+        c1_is_ptx_min_max$d = c1_is_ptx_min_max$q;
+        c1_is_fcmpwr$d = c1_is_fcmpwr$q;
+        c1_wide_sign_bit$d = c1_wide_sign_bit$q;
+        c1_wide_width_mask$d = c1_wide_width_mask$q;
+        c1_wide_inf$d = c1_wide_inf$q;
+        c1_half_sign_bit$d = c1_half_sign_bit$q;
+        c1_half_width_mask$d = c1_half_width_mask$q;
+        c1_half_inf$d = c1_half_inf$q;
         c1_is_fadd$d = c1_is_fadd$q;
         c1_two_halves$d = c1_two_halves$q;
         c1_wide_f32$d = c1_wide_f32$q;
@@ -1074,8 +1212,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         decode$op = op;
         decode$ty = ty;
         decode$ftz = ftz;
-        decode$old_low = old_value[(32'h0)+:(64)];
-        decode$src0_low = src0[(32'h0)+:(64)];
+        decode$old_low = old_value;
+        decode$src0_low = src0;
         add_wide$exp_max = decode$wide_exp_max;
         add_wide$lsb = decode$wide_lsb;
         add_wide$man_field = decode$wide_man_field;
@@ -1086,11 +1224,6 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         add_wide$b_sign = decode$wide_b_sign;
         add_wide$b_exp = decode$wide_b_exp;
         add_wide$b_man = decode$wide_b_man;
-        cmp_wide$sign_bit = decode$wide_sign_bit;
-        cmp_wide$width_mask = decode$wide_width_mask;
-        cmp_wide$inf = decode$wide_inf;
-        cmp_wide$a = old_value[(32'h0)+:(64)];
-        cmp_wide$b = src0[(32'h0)+:(64)];
         add_half$exp_max = decode$half_exp_max;
         add_half$lsb = decode$half_lsb;
         add_half$man_field = decode$half_man_field;
@@ -1101,57 +1234,77 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         add_half$b_sign = decode$half_b_sign;
         add_half$b_exp = decode$half_b_exp;
         add_half$b_man = decode$half_b_man;
-        cmp_half$sign_bit = decode$half_sign_bit;
-        cmp_half$width_mask = decode$half_width_mask;
-        cmp_half$inf = decode$half_inf;
-        cmp_half$a = old_value[(32'h10)+:(16)];
-        cmp_half$b = src0[(32'h10)+:(16)];
+        cmp_old$narrow = c1_old$q;
+        cmp_src0$narrow = c1_src0$q;
+        cmp_src1$narrow = c1_src1$q;
+        cmp_wide$sign_bit = c1_wide_sign_bit$q;
+        cmp_wide$width_mask = c1_wide_width_mask$q;
+        cmp_wide$inf = c1_wide_inf$q;
+        cmp_wide$a = c1_old$q;
+        cmp_wide$b = c1_src0$q;
+        cmp_half$sign_bit = c1_half_sign_bit$q;
+        cmp_half$width_mask = c1_half_width_mask$q;
+        cmp_half$inf = c1_half_inf$q;
+        cmp_half$a = c1_old$q[(32'h10)+:(16)];
+        cmp_half$b = c1_src0$q[(32'h10)+:(16)];
         wide_sum_exp$narrow = add_wide$sum_exp;
         wide_sum_man$narrow = add_wide$sum_man;
         half_sum_exp$narrow = add_half$sum_exp;
         half_sum_man$narrow = add_half$sum_man;
-        wide_take_src0 = ((decode$is_max | decode$is_min) & ~cmp_wide$b_nan) & (cmp_wide$a_nan | ((decode$is_max & cmp_wide$less) | (decode$is_min & ~cmp_wide$less)));
-        half_take_src0 = ((decode$is_max | decode$is_min) & ~cmp_half$b_nan) & (cmp_half$a_nan | ((decode$is_max & cmp_half$less) | (decode$is_min & ~cmp_half$less)));
+        wide_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_wide$b_nan) & (cmp_wide$a_nan | ((c1_is_max$q & cmp_wide$less) | (c1_is_min$q & ~cmp_wide$less)));
+        half_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_half$b_nan) & (cmp_half$a_nan | ((c1_is_max$q & cmp_half$less) | (c1_is_min$q & ~cmp_half$less)));
         wide_nan = nan_64;
-        if (decode$wide_f32) begin
+        if (c1_wide_f32$q) begin
             wide_nan = nan_32;
         end
-        if (decode$wide_f16 | decode$wide_bf16) begin
+        if (c1_wide_f16$q | c1_wide_bf16$q) begin
             wide_nan = nan_16;
         end
-        wide_choice = old_value;
+        wide_choice = cmp_old$wide;
         if (wide_take_src0) begin
-            wide_choice = src0;
+            wide_choice = cmp_src0$wide;
         end
-        if ((decode$is_ptx_min_max & cmp_wide$a_nan) & cmp_wide$b_nan) begin
+        if ((c1_is_ptx_min_max$q & cmp_wide$a_nan) & cmp_wide$b_nan) begin
             wide_choice = wide_nan;
         end
-        if (decode$is_fcmpwr & cmp_wide$equal) begin
-            wide_choice = src1;
+        if (c1_is_fcmpwr$q & cmp_wide$equal) begin
+            wide_choice = cmp_src1$wide;
         end
-        half_choice = old_value;
+        half_choice = cmp_old$wide;
         if (half_take_src0) begin
-            half_choice = src0;
+            half_choice = cmp_src0$wide;
         end
-        if ((decode$is_ptx_min_max & cmp_half$a_nan) & cmp_half$b_nan) begin
+        if ((c1_is_ptx_min_max$q & cmp_half$a_nan) & cmp_half$b_nan) begin
             half_choice = nan_high_half;
         end
-        if (decode$is_fcmpwr & cmp_half$equal) begin
-            half_choice = src1;
+        if (c1_is_fcmpwr$q & cmp_half$equal) begin
+            half_choice = cmp_src1$wide;
         end
         compare_result = wide_choice;
-        if (decode$two_halves) begin
+        if (c1_two_halves$q) begin
             compare_result = (wide_choice & low_half) | (half_choice & high_half);
         end
         if (advance) begin
-            c1_compare$d = compare_result;
+            c1_old$d = old_value;
+            c1_src0$d = src0;
+            c1_src1$d = src1;
+            c1_is_max$d = decode$is_max;
+            c1_is_min$d = decode$is_min;
+            c1_is_ptx_min_max$d = decode$is_ptx_min_max;
+            c1_is_fcmpwr$d = decode$is_fcmpwr;
+            c1_wide_sign_bit$d = decode$wide_sign_bit;
+            c1_wide_width_mask$d = decode$wide_width_mask;
+            c1_wide_inf$d = decode$wide_inf;
+            c1_half_sign_bit$d = decode$half_sign_bit;
+            c1_half_width_mask$d = decode$half_width_mask;
+            c1_half_inf$d = decode$half_inf;
             c1_is_fadd$d = decode$is_fadd;
             c1_two_halves$d = decode$two_halves;
             c1_wide_f32$d = decode$wide_f32;
             c1_wide_f16$d = decode$wide_f16;
             c1_wide_bf16$d = decode$wide_bf16;
             c1_half_bf16$d = decode$half_bf16;
-            c2_compare$d = c1_compare$q;
+            c2_compare$d = compare_result;
             c2_is_fadd$d = c1_is_fadd$q;
             c2_two_halves$d = c1_two_halves$q;
             c2_wide_f32$d = c1_wide_f32$q;
@@ -4692,25 +4845,6 @@ module atomic_alu$float$add_wide$r3_sum_is_zero(d,q,clock);
 endmodule // atomic_alu$float$add_wide$r3_sum_is_zero
 
 
-module atomic_alu$float$c1_compare(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_alu$float$c1_compare
-
-
 module atomic_alu$float$c1_half_bf16(d,q,clock);
     
     // Module arguments
@@ -4730,6 +4864,63 @@ module atomic_alu$float$c1_half_bf16(d,q,clock);
 endmodule // atomic_alu$float$c1_half_bf16
 
 
+module atomic_alu$float$c1_half_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_half_inf
+
+
+module atomic_alu$float$c1_half_sign_bit(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_half_sign_bit
+
+
+module atomic_alu$float$c1_half_width_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_half_width_mask
+
+
 module atomic_alu$float$c1_is_fadd(d,q,clock);
     
     // Module arguments
@@ -4747,6 +4938,139 @@ module atomic_alu$float$c1_is_fadd(d,q,clock);
     end
           
 endmodule // atomic_alu$float$c1_is_fadd
+
+
+module atomic_alu$float$c1_is_fcmpwr(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_is_fcmpwr
+
+
+module atomic_alu$float$c1_is_max(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_is_max
+
+
+module atomic_alu$float$c1_is_min(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_is_min
+
+
+module atomic_alu$float$c1_is_ptx_min_max(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_is_ptx_min_max
+
+
+module atomic_alu$float$c1_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_old
+
+
+module atomic_alu$float$c1_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_src0
+
+
+module atomic_alu$float$c1_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_src1
 
 
 module atomic_alu$float$c1_two_halves(d,q,clock);
@@ -4823,6 +5147,63 @@ module atomic_alu$float$c1_wide_f32(d,q,clock);
     end
           
 endmodule // atomic_alu$float$c1_wide_f32
+
+
+module atomic_alu$float$c1_wide_inf(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_wide_inf
+
+
+module atomic_alu$float$c1_wide_sign_bit(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_wide_sign_bit
+
+
+module atomic_alu$float$c1_wide_width_mask(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_wide_width_mask
 
 
 module atomic_alu$float$c2_compare(d,q,clock);
@@ -5135,6 +5516,39 @@ module atomic_alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,l
     end
     
 endmodule // atomic_alu$float$cmp_half
+
+
+module atomic_alu$float$cmp_old(narrow,wide);
+    
+    // Module arguments
+    input wire  [63:0] narrow;
+    output reg  [127:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{64{1'b0}}, narrow};
+endmodule // atomic_alu$float$cmp_old
+
+
+module atomic_alu$float$cmp_src0(narrow,wide);
+    
+    // Module arguments
+    input wire  [63:0] narrow;
+    output reg  [127:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{64{1'b0}}, narrow};
+endmodule // atomic_alu$float$cmp_src0
+
+
+module atomic_alu$float$cmp_src1(narrow,wide);
+    
+    // Module arguments
+    input wire  [63:0] narrow;
+    output reg  [127:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{64{1'b0}}, narrow};
+endmodule // atomic_alu$float$cmp_src1
 
 
 module atomic_alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);

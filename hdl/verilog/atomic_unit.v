@@ -1294,12 +1294,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  x_from_x2$d;
     wire  x_from_x2$q;
     reg  x_from_x2$clock;
-    reg  x_from_x3$d;
-    wire  x_from_x3$q;
-    reg  x_from_x3$clock;
-    reg  x_from_x4$d;
-    wire  x_from_x4$q;
-    reg  x_from_x4$clock;
     reg  x_from_w$d;
     wire  x_from_w$q;
     reg  x_from_w$clock;
@@ -3429,16 +3423,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x_from_x2$q),
         .clock(x_from_x2$clock)
     );
-    atomic_unit$x_from_x3 x_from_x3(
-        .d(x_from_x3$d),
-        .q(x_from_x3$q),
-        .clock(x_from_x3$clock)
-    );
-    atomic_unit$x_from_x4 x_from_x4(
-        .d(x_from_x4$d),
-        .q(x_from_x4$q),
-        .clock(x_from_x4$clock)
-    );
     atomic_unit$x_from_w x_from_w(
         .d(x_from_w$d),
         .q(x_from_w$q),
@@ -4003,8 +3987,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_byte_enables$clock = clock;
         x_old$clock = clock;
         x_from_x2$clock = clock;
-        x_from_x3$clock = clock;
-        x_from_x4$clock = clock;
         x4_valid$clock = clock;
         x4_kind$clock = clock;
         x4_writes$clock = clock;
@@ -4202,8 +4184,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x_byte_enables$d = x_byte_enables$q;
         x_old$d = x_old$q;
         x_from_x2$d = x_from_x2$q;
-        x_from_x3$d = x_from_x3$q;
-        x_from_x4$d = x_from_x4$q;
         x4_valid$d = x4_valid$q;
         x4_kind$d = x4_kind$q;
         x4_writes$d = x4_writes$q;
@@ -4920,12 +4900,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
         end
-        if (x_from_x4$q) begin
-            alu$old_value = x4_new$q;
-        end
-        if (x_from_x3$q) begin
-            alu$old_value = x3_new$q;
-        end
         if (x_from_x2$q) begin
             alu$old_value = x2_new$q;
         end
@@ -5039,12 +5013,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             if (x_from_x2$q) begin
                 x2_old$d = x2_new$q;
             end
-            if (x_from_x3$q) begin
-                x2_old$d = x3_new$q;
-            end
-            if (x_from_x4$q) begin
-                x2_old$d = x4_new$q;
-            end
             if (x_from_w$q) begin
                 x2_old$d = w_new$q;
             end
@@ -5068,9 +5036,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_bit_offset$d = head_select$bit_offset;
             x_byte_enables$d = head_select$byte_enables;
             x_old$d = head_select$old_value;
+            if (head_is_rmw & head_select$bypass$1) begin
+                x_old$d = x2_new$q;
+            end
+            if (head_is_rmw & head_select$bypass$2) begin
+                x_old$d = x3_new$q;
+            end
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
-            x_from_x3$d = head_is_rmw & head_select$bypass$1;
-            x_from_x4$d = head_is_rmw & head_select$bypass$2;
             x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = head_select$src0;
             x_lane$d = head_select$lane;
@@ -16610,44 +16582,6 @@ module atomic_unit$x_from_x2(d,q,clock);
     end
           
 endmodule // atomic_unit$x_from_x2
-
-
-module atomic_unit$x_from_x3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_from_x3
-
-
-module atomic_unit$x_from_x4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_from_x4
 
 
 module atomic_unit$x_kind(d,q,clock);
