@@ -243,6 +243,8 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     subtract: Signal<Local, Bit>,
     exp_diff: Signal<Local, Bits<EXP_BITS>>,
     a_minus_b_exp: Signal<Local, Bits<EXP_BITS>>,
+    /// b's exponent is the larger (picks the alignment distance)
+    b_exp_larger: Signal<Local, Bit>,
     b_minus_a_exp: Signal<Local, Bits<EXP_BITS>>,
     /// the alignment shift: `exp_diff`, saturated at 2^NORM_STAGES - 1 (>= S-1:
     /// everything shifts out), so the shifter has NORM_STAGES stages, not EXP_BITS
@@ -406,6 +408,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             subtract: Default::default(),
             exp_diff: Default::default(),
             a_minus_b_exp: Default::default(),
+            b_exp_larger: Default::default(),
             b_minus_a_exp: Default::default(),
             align_shift: Default::default(),
             shifted_out: Default::default(),
@@ -531,7 +534,8 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
 
         // 3. order by magnitude (the result takes the larger one's sign and
         //    big - small >= 0), then align small to big with a sticky bit
-        self.b_larger.next = (self.b_exp_eff.val() > self.a_exp_eff.val())
+        self.b_exp_larger.next = self.b_exp_eff.val() > self.a_exp_eff.val();
+        self.b_larger.next = self.b_exp_larger.val()
             | ((self.b_exp_eff.val() == self.a_exp_eff.val()) & (self.b_sig.val() > self.a_sig.val()));
         self.big_sign.next = self.a_sign.val();
         self.big_exp.next = self.a_exp_eff.val();
@@ -544,11 +548,13 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.small_sig.next = self.a_sig.val();
         }
         self.subtract.next = self.a_sign.val() != self.b_sign.val();
-        // both differences in parallel with the compare, then one mux
+        // both differences in parallel with the compare, then one mux on
+        // the exponents alone: when they are equal both differences are 0,
+        // so the significands' compare stays off the alignment distance
         self.a_minus_b_exp.next = self.a_exp_eff.val() - self.b_exp_eff.val();
         self.b_minus_a_exp.next = self.b_exp_eff.val() - self.a_exp_eff.val();
         self.exp_diff.next = self.a_minus_b_exp.val();
-        if self.b_larger.val() {
+        if self.b_exp_larger.val() {
             self.exp_diff.next = self.b_minus_a_exp.val();
         }
         self.align_shift.next = self.exp_diff.val().get_bits::<NORM_STAGES>(0);

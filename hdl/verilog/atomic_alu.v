@@ -1575,6 +1575,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  subtract;
     reg  [8:0] exp_diff;
     reg  [8:0] a_minus_b_exp;
+    reg  b_exp_larger;
     reg  [8:0] b_minus_a_exp;
     reg  [3:0] align_shift;
     reg  [14:0] shifted_out;
@@ -1979,7 +1980,8 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             b_sig = b_man_flushed;
             b_exp_eff = exp_one;
         end
-        b_larger = (b_exp_eff > a_exp_eff) | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
+        b_exp_larger = b_exp_eff > a_exp_eff;
+        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
@@ -1994,7 +1996,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         a_minus_b_exp = a_exp_eff - b_exp_eff;
         b_minus_a_exp = b_exp_eff - a_exp_eff;
         exp_diff = a_minus_b_exp;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             exp_diff = b_minus_a_exp;
         end
         align_shift = exp_diff[(32'h0)+:(4)];
@@ -3306,6 +3308,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  subtract;
     reg  [11:0] exp_diff;
     reg  [11:0] a_minus_b_exp;
+    reg  b_exp_larger;
     reg  [11:0] b_minus_a_exp;
     reg  [5:0] align_shift;
     reg  [56:0] shifted_out;
@@ -3716,7 +3719,8 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             b_sig = b_man_flushed;
             b_exp_eff = exp_one;
         end
-        b_larger = (b_exp_eff > a_exp_eff) | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
+        b_exp_larger = b_exp_eff > a_exp_eff;
+        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
@@ -3731,7 +3735,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         a_minus_b_exp = a_exp_eff - b_exp_eff;
         b_minus_a_exp = b_exp_eff - a_exp_eff;
         exp_diff = a_minus_b_exp;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             exp_diff = b_minus_a_exp;
         end
         align_shift = exp_diff[(32'h0)+:(6)];

@@ -7899,6 +7899,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  subtract;
     reg  [8:0] exp_diff;
     reg  [8:0] a_minus_b_exp;
+    reg  b_exp_larger;
     reg  [8:0] b_minus_a_exp;
     reg  [3:0] align_shift;
     reg  [14:0] shifted_out;
@@ -8303,7 +8304,8 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             b_sig = b_man_flushed;
             b_exp_eff = exp_one;
         end
-        b_larger = (b_exp_eff > a_exp_eff) | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
+        b_exp_larger = b_exp_eff > a_exp_eff;
+        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
@@ -8318,7 +8320,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         a_minus_b_exp = a_exp_eff - b_exp_eff;
         b_minus_a_exp = b_exp_eff - a_exp_eff;
         exp_diff = a_minus_b_exp;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             exp_diff = b_minus_a_exp;
         end
         align_shift = exp_diff[(32'h0)+:(4)];
@@ -9630,6 +9632,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  subtract;
     reg  [11:0] exp_diff;
     reg  [11:0] a_minus_b_exp;
+    reg  b_exp_larger;
     reg  [11:0] b_minus_a_exp;
     reg  [5:0] align_shift;
     reg  [56:0] shifted_out;
@@ -10040,7 +10043,8 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             b_sig = b_man_flushed;
             b_exp_eff = exp_one;
         end
-        b_larger = (b_exp_eff > a_exp_eff) | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
+        b_exp_larger = b_exp_eff > a_exp_eff;
+        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
@@ -10055,7 +10059,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         a_minus_b_exp = a_exp_eff - b_exp_eff;
         b_minus_a_exp = b_exp_eff - a_exp_eff;
         exp_diff = a_minus_b_exp;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             exp_diff = b_minus_a_exp;
         end
         align_shift = exp_diff[(32'h0)+:(6)];
