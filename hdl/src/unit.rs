@@ -1377,8 +1377,8 @@ impl Logic for AtomicUnit {
         // loop x2_new -> ALU -> x2_new of an integer run on one element.
         // A value bypassed from X2 or X3 is already in a register when the
         // head enters X (x2_new, x3_new) and went into x_old then, so this
-        // mux has three inputs: one LUT level on ECP5, on the loop and on
-        // the float pipeline's first stage)
+        // mux has three inputs: two LUT levels in the placed unit, three
+        // before, on the loop and on the float pipeline's first stage)
         self.alu.old_value.next = self.x_old.q.val();
         if self.x_from_w.q.val() {
             self.alu.old_value.next = self.w_new.q.val();
