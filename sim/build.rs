@@ -122,10 +122,15 @@ fn strip_power_up_values(text: &str) -> (String, usize) {
     (out, removed)
 }
 
-/// `q = 3'h0;` and the like.
+/// `q = 3'h0;` and the like, and a RAM row's `rows[3] = 128'h0;`
+/// (`EntryRam`, hdl/src/entry_ram.rs).
 fn is_constant_assignment(line: &str) -> bool {
     let Some((lhs, rhs)) = line.strip_suffix(';').and_then(|l| l.split_once(" = ")) else { return false };
-    let ident = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    let name = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    let ident = |s: &str| match s.strip_suffix(']').and_then(|s| s.split_once('[')) {
+        Some((array, row)) => name(array) && !row.is_empty() && row.chars().all(|c| c.is_ascii_digit()),
+        None => name(s),
+    };
     let Some((width, value)) = rhs.split_once('\'') else { return false };
     ident(lhs)
         && width.chars().all(|c| c.is_ascii_digit())

@@ -20,8 +20,8 @@
 //!
 //! | stage | does | registers after it |
 //! | --- | --- | --- |
-//! | 1 | unpack, classify, order by magnitude, alignment distance | `r1_*`: larger sign/exponent/significand, smaller significand, shift, specials, format |
-//! | 2 | align with sticky, add or subtract | `r2_*`: raw sum, exponent, zero sum, specials, format |
+//! | 1 | unpack, classify, order by exponent, alignment distance | `r1_*`: larger-exponent sign/exponent/significand, the other significand, shift, equal exponents, specials, format |
+//! | 2 | align with sticky, add or subtract (equal exponents: the larger significand minus the smaller) | `r2_*`: raw sum, its sign, exponent, zero sum, specials, format |
 //! | 3 | carry shift, normalization (leading-zero count and shift fused) | `r3_*`: normalized significand, exponent field, specials, format |
 //! | 4 | round to nearest even, overflow, specials, pack | (the ALU's write stage) |
 //!
@@ -133,6 +133,8 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r1_align_shift: DFF<Bits<NORM_STAGES>>,
     r1_subtract: DFF<Bit>,
     r1_big_sign: DFF<Bit>,
+    /// the exponents are equal (the significands decide the order in stage 2)
+    r1_exp_equal: DFF<Bit>,
     r1_a_sign: DFF<Bit>,
     r1_b_sign: DFF<Bit>,
     r1_a_zero: DFF<Bit>,
@@ -234,8 +236,7 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     a_exp_eff: Signal<Local, Bits<EXP_BITS>>,
     b_exp_eff: Signal<Local, Bits<EXP_BITS>>,
 
-    // ---- order by magnitude, align ----
-    b_larger: Signal<Local, Bit>,
+    // ---- order by exponent, align ----
     big_sign: Signal<Local, Bit>,
     big_exp: Signal<Local, Bits<EXP_BITS>>,
     big_sig: Signal<Local, Bits<SIG_BITS>>,
@@ -246,6 +247,10 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     /// b's exponent is the larger (picks the alignment distance)
     b_exp_larger: Signal<Local, Bit>,
     b_minus_a_exp: Signal<Local, Bits<EXP_BITS>>,
+    /// stage 2: equal exponents, a subtraction, and the smaller-exponent
+    /// operand's significand is the larger: the difference is taken the
+    /// other way round and the result takes that operand's sign
+    reversed: Signal<Local, Bit>,
     /// the alignment shift: `exp_diff`, saturated at 2^NORM_STAGES - 1 (>= S-1:
     /// everything shifts out), so the shifter has NORM_STAGES stages, not EXP_BITS
     align_shift: Signal<Local, Bits<NORM_STAGES>>,
@@ -313,6 +318,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             r1_align_shift: Default::default(),
             r1_subtract: Default::default(),
             r1_big_sign: Default::default(),
+            r1_exp_equal: Default::default(),
             r1_a_sign: Default::default(),
             r1_b_sign: Default::default(),
             r1_a_zero: Default::default(),
@@ -400,7 +406,6 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             b_sig: Default::default(),
             a_exp_eff: Default::default(),
             b_exp_eff: Default::default(),
-            b_larger: Default::default(),
             big_sign: Default::default(),
             big_exp: Default::default(),
             big_sig: Default::default(),
@@ -410,6 +415,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             a_minus_b_exp: Default::default(),
             b_exp_larger: Default::default(),
             b_minus_a_exp: Default::default(),
+            reversed: Default::default(),
             align_shift: Default::default(),
             shifted_out: Default::default(),
             small_aligned: Default::default(),
@@ -451,6 +457,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             r1_align_shift,
             r1_subtract,
             r1_big_sign,
+            r1_exp_equal,
             r1_a_sign,
             r1_b_sign,
             r1_a_zero,
@@ -532,16 +539,17 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.b_exp_eff.next = self.exp_one.val();
         }
 
-        // 3. order by magnitude (the result takes the larger one's sign and
-        //    big - small >= 0), then align small to big with a sticky bit
+        // 3. order by exponent (the larger-exponent operand is `big`; with
+        //    equal exponents `a`), then align small to big with a sticky bit.
+        //    With unequal exponents big is also the larger magnitude; with
+        //    equal ones stage 2 compares the significands (no alignment
+        //    then), which keeps a significand compare out of this stage
         self.b_exp_larger.next = self.b_exp_eff.val() > self.a_exp_eff.val();
-        self.b_larger.next = self.b_exp_larger.val()
-            | ((self.b_exp_eff.val() == self.a_exp_eff.val()) & (self.b_sig.val() > self.a_sig.val()));
         self.big_sign.next = self.a_sign.val();
         self.big_exp.next = self.a_exp_eff.val();
         self.big_sig.next = self.a_sig.val();
         self.small_sig.next = self.b_sig.val();
-        if self.b_larger.val() {
+        if self.b_exp_larger.val() {
             self.big_sign.next = self.b_sign.val();
             self.big_exp.next = self.b_exp_eff.val();
             self.big_sig.next = self.b_sig.val();
@@ -549,8 +557,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         }
         self.subtract.next = self.a_sign.val() != self.b_sign.val();
         // both differences in parallel with the compare, then one mux on
-        // the exponents alone: when they are equal both differences are 0,
-        // so the significands' compare stays off the alignment distance
+        // the exponents alone (when they are equal both differences are 0)
         self.a_minus_b_exp.next = self.a_exp_eff.val() - self.b_exp_eff.val();
         self.b_minus_a_exp.next = self.b_exp_eff.val() - self.a_exp_eff.val();
         self.exp_diff.next = self.a_minus_b_exp.val();
@@ -568,6 +575,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.r1_align_shift.d.next = self.align_shift.val();
             self.r1_subtract.d.next = self.subtract.val();
             self.r1_big_sign.d.next = self.big_sign.val();
+            self.r1_exp_equal.d.next = self.a_exp_eff.val() == self.b_exp_eff.val();
             self.r1_a_sign.d.next = self.a_sign.val();
             self.r1_b_sign.d.next = self.b_sign.val();
             self.r1_a_zero.d.next = self.a_zero.val();
@@ -588,10 +596,17 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         if self.shifted_out.val().any() {
             self.small_aligned.next = (self.r1_small_sig.q.val() >> self.r1_align_shift.q.val()) | self.sig_one.val();
         }
-        // 4. the add (both operands are below the carry bit)
+        // 4. the add (both operands are below the carry bit); with equal
+        //    exponents nothing was shifted, so the reversed difference
+        //    works on the registered significands, beside the shifter
+        self.reversed.next = (self.r1_subtract.q.val() & self.r1_exp_equal.q.val())
+            & (self.r1_small_sig.q.val() > self.r1_big_sig.q.val());
         self.raw_sum.next = self.r1_big_sig.q.val() + self.small_aligned.val();
         if self.r1_subtract.q.val() {
             self.raw_sum.next = self.r1_big_sig.q.val() - self.small_aligned.val();
+        }
+        if self.reversed.val() {
+            self.raw_sum.next = self.r1_small_sig.q.val() - self.r1_big_sig.q.val();
         }
         self.sum_is_zero.next = !(self.raw_sum.val().any());
         if self.advance.val() {
@@ -599,7 +614,7 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             self.r2_exp.d.next = self.r1_big_exp.q.val();
             self.r2_sum_is_zero.d.next = self.sum_is_zero.val();
             self.r2_limit.d.next = self.carry_bit.val() >> self.r1_big_exp.q.val();
-            self.r2_big_sign.d.next = self.r1_big_sign.q.val();
+            self.r2_big_sign.d.next = self.r1_big_sign.q.val() ^ self.reversed.val();
             self.r2_a_sign.d.next = self.r1_a_sign.q.val();
             self.r2_b_sign.d.next = self.r1_b_sign.q.val();
             self.r2_a_zero.d.next = self.r1_a_zero.q.val();

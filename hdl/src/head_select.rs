@@ -1,6 +1,8 @@
 //! `HeadSelect`: the oldest entry of the unit's in-flight table (its head),
 //! read out of the entry registers through multiplexer trees, with the
-//! write stage's write merged into its line and cut down to the element: the ALU's operands and everything the retire stage needs.
+//! write stage's write merged into its line and cut down to the element: the ALU's
+//! old value and op and everything the retire stage needs (the operands
+//! `src0`/`src1` are read at the same index from the unit's `EntryRam`s).
 //!
 //! Forwarding (docs/microarchitecture.md "Same-address hazards"): each
 //! entry's `data` already holds the bytes of every older write that memory
@@ -53,28 +55,29 @@ pub struct HeadSelect {
     /// Index of the head entry.
     pub head: Signal<In, Bits<INFLIGHT_INDEX_BITS>>,
 
-    // ---- the entries (registers of the unit) ----
+    // ---- the entries' registers (the unit's) ----
     pub ent_valid: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_kind: [Signal<In, Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
     pub ent_returned: [Signal<In, Bit>; INFLIGHT_DEPTH],
     /// The entry's line: read data and forwarded bytes.
     pub ent_data: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_line: [Signal<In, Bits<64>>; INFLIGHT_DEPTH],
     pub ent_space: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    pub ent_bit_offset: [Signal<In, Bits<7>>; INFLIGHT_DEPTH],
-    pub ent_size: [Signal<In, Bits<SIZE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_op: [Signal<In, Bits<ALU_OP_BITS>>; INFLIGHT_DEPTH],
-    pub ent_ty: [Signal<In, Bits<ALU_TY_BITS>>; INFLIGHT_DEPTH],
     pub ent_ftz: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    pub ent_src0: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_src1: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_lane: [Signal<In, Bits<LANE_BITS>>; INFLIGHT_DEPTH],
-    pub ent_elem: [Signal<In, Bits<ELEM_BITS>>; INFLIGHT_DEPTH],
-    pub ent_result_shift: [Signal<In, Bits<7>>; INFLIGHT_DEPTH],
     pub ent_result_first: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_result_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_msg_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_error: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    // ---- the head entry's multi-bit fields, written once at allocation:
+    //      read out of the unit's `EntryRam`s at `head` ----
+    pub head_line: Signal<In, Bits<64>>,
+    pub head_bit_offset: Signal<In, Bits<7>>,
+    pub head_byte_enables: Signal<In, Bits<16>>,
+    pub head_size: Signal<In, Bits<SIZE_BITS>>,
+    pub head_op: Signal<In, Bits<ALU_OP_BITS>>,
+    pub head_ty: Signal<In, Bits<ALU_TY_BITS>>,
+    pub head_lane: Signal<In, Bits<LANE_BITS>>,
+    pub head_elem: Signal<In, Bits<ELEM_BITS>>,
+    pub head_result_shift: Signal<In, Bits<7>>,
 
     // ---- the write stage's operation (its write leaves this cycle) ----
     /// The write stage holds an operation that writes memory.
@@ -117,40 +120,25 @@ pub struct HeadSelect {
     /// some of them, or its value is not ready: the head must wait.
     pub hazard: Signal<Out, Bit>,
 
-    // ---- the ALU's operands ----
+    // ---- the ALU's old value and op ----
     pub alu_op: Signal<Out, Bits<ALU_OP_BITS>>,
     pub alu_ty: Signal<Out, Bits<ALU_TY_BITS>>,
     pub alu_ftz: Signal<Out, Bit>,
     /// The element as memory holds it for this entry: read data with the forwarded bytes.
     pub old_value: Signal<Out, Bits<LINE_BITS>>,
-    pub src0: Signal<Out, Bits<LINE_BITS>>,
-    pub src1: Signal<Out, Bits<LINE_BITS>>,
 
     // ---- the wide fields out of the eight entries: mux trees (`Mux8`) ----
     mux_data: Mux8<LINE_BITS>,
-    mux_line: Mux8<64>,
-    mux_src0: Mux8<LINE_BITS>,
-    mux_src1: Mux8<LINE_BITS>,
 
     // ---- constants ----
     size_masks: [Constant<Bits<LINE_BITS>>; 5],
-    size_enables: [Constant<Bits<16>>; 5],
     zero_line: Constant<Bits<LINE_BITS>>,
-    zero_addr: Constant<Bits<64>>,
-    zero_enables: Constant<Bits<16>>,
     zero_kind: Constant<Bits<ENTRY_KIND_BITS>>,
-    zero_bit_offset: Constant<Bits<7>>,
-    zero_size: Constant<Bits<SIZE_BITS>>,
-    zero_op: Constant<Bits<ALU_OP_BITS>>,
-    zero_ty: Constant<Bits<ALU_TY_BITS>>,
-    zero_lane: Constant<Bits<LANE_BITS>>,
-    zero_elem: Constant<Bits<ELEM_BITS>>,
 
     // ---- locals ----
     size: Signal<Local, Bits<SIZE_BITS>>,
     /// the entry's line
     data: Signal<Local, Bits<LINE_BITS>>,
-    byte_enables_at_zero: Signal<Local, Bits<16>>,
     /// all ones over the element's width (at bit 0)
     elem_mask: Signal<Local, Bits<LINE_BITS>>,
     late_hit: Signal<Local, Bit>,
@@ -178,18 +166,17 @@ impl Default for HeadSelect {
             ent_kind: arr(),
             ent_returned: arr(),
             ent_data: arr(),
-            ent_line: arr(),
+            head_line: Default::default(),
             ent_space: arr(),
-            ent_bit_offset: arr(),
-            ent_size: arr(),
-            ent_op: arr(),
-            ent_ty: arr(),
+            head_bit_offset: Default::default(),
+            head_byte_enables: Default::default(),
+            head_size: Default::default(),
+            head_op: Default::default(),
+            head_ty: Default::default(),
             ent_ftz: arr(),
-            ent_src0: arr(),
-            ent_src1: arr(),
-            ent_lane: arr(),
-            ent_elem: arr(),
-            ent_result_shift: arr(),
+            head_lane: Default::default(),
+            head_elem: Default::default(),
+            head_result_shift: Default::default(),
             ent_result_first: arr(),
             ent_result_last: arr(),
             ent_msg_last: arr(),
@@ -225,31 +212,16 @@ impl Default for HeadSelect {
             alu_ty: Default::default(),
             alu_ftz: Default::default(),
             old_value: Default::default(),
-            src0: Default::default(),
-            src1: Default::default(),
             size_masks: core::array::from_fn(|s| {
                 let bits = 8u32 << s;
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
-            size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
             byte_aligned: Constant::new(0x78u64.to_bits()),
             mux_data: Default::default(),
-            mux_line: Default::default(),
-            mux_src0: Default::default(),
-            mux_src1: Default::default(),
             zero_line: Constant::new(0u64.to_bits()),
-            zero_addr: Constant::new(0u64.to_bits()),
-            zero_enables: Constant::new(0u64.to_bits()),
             zero_kind: Constant::new(0u64.to_bits()),
-            zero_bit_offset: Constant::new(0u64.to_bits()),
-            zero_size: Constant::new(0u64.to_bits()),
-            zero_op: Constant::new(0u64.to_bits()),
-            zero_ty: Constant::new(0u64.to_bits()),
-            zero_lane: Constant::new(0u64.to_bits()),
-            zero_elem: Constant::new(0u64.to_bits()),
             size: Default::default(),
             data: Default::default(),
-            byte_enables_at_zero: Default::default(),
             late_hit: Default::default(),
             with_late: Default::default(),
             ahead_hit: arr(),
@@ -267,31 +239,20 @@ impl Logic for HeadSelect {
         for k in 0..INFLIGHT_DEPTH {
             self.mux_data.choice[k].next = self.ent_data[k].val();
         }
-        self.mux_line.index.next = self.head.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.mux_line.choice[k].next = self.ent_line[k].val();
-        }
-        self.mux_src0.index.next = self.head.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.mux_src0.choice[k].next = self.ent_src0[k].val();
-        }
-        self.mux_src1.index.next = self.head.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.mux_src1.choice[k].next = self.ent_src1[k].val();
-        }
 
         self.valid.next = false;
         self.kind.next = self.zero_kind.val();
         self.returned.next = false;
         self.space.next = false;
-        self.bit_offset.next = self.zero_bit_offset.val();
-        self.size.next = self.zero_size.val();
-        self.alu_op.next = self.zero_op.val();
-        self.alu_ty.next = self.zero_ty.val();
+        self.bit_offset.next = self.head_bit_offset.val();
+        self.byte_enables.next = self.head_byte_enables.val();
+        self.size.next = self.head_size.val();
+        self.alu_op.next = self.head_op.val();
+        self.alu_ty.next = self.head_ty.val();
         self.alu_ftz.next = false;
-        self.lane.next = self.zero_lane.val();
-        self.elem.next = self.zero_elem.val();
-        self.result_shift.next = self.zero_bit_offset.val();
+        self.lane.next = self.head_lane.val();
+        self.elem.next = self.head_elem.val();
+        self.result_shift.next = self.head_result_shift.val();
         self.result_first.next = false;
         self.result_last.next = false;
         self.msg_last.next = false;
@@ -302,14 +263,7 @@ impl Logic for HeadSelect {
                 self.kind.next = self.ent_kind[k].val();
                 self.returned.next = self.ent_returned[k].val();
                 self.space.next = self.ent_space[k].val();
-                self.bit_offset.next = self.ent_bit_offset[k].val();
-                self.size.next = self.ent_size[k].val();
-                self.alu_op.next = self.ent_op[k].val();
-                self.alu_ty.next = self.ent_ty[k].val();
                 self.alu_ftz.next = self.ent_ftz[k].val();
-                self.lane.next = self.ent_lane[k].val();
-                self.elem.next = self.ent_elem[k].val();
-                self.result_shift.next = self.ent_result_shift[k].val();
                 self.result_first.next = self.ent_result_first[k].val();
                 self.result_last.next = self.ent_result_last[k].val();
                 self.msg_last.next = self.ent_msg_last[k].val();
@@ -317,18 +271,13 @@ impl Logic for HeadSelect {
             }
         }
         self.data.next = self.mux_data.chosen.val();
-        self.line.next = self.mux_line.chosen.val();
-        self.src0.next = self.mux_src0.chosen.val();
-        self.src1.next = self.mux_src1.chosen.val();
+        self.line.next = self.head_line.val();
         self.elem_mask.next = self.zero_line.val();
-        self.byte_enables_at_zero.next = self.zero_enables.val();
         for s in 0..5 {
             if self.size.val().index() == s {
                 self.elem_mask.next = self.size_masks[s].val();
-                self.byte_enables_at_zero.next = self.size_enables[s].val();
             }
         }
-        self.byte_enables.next = self.byte_enables_at_zero.val() << (self.bit_offset.val() >> 3);
 
         // the write leaving the write stage this cycle
         self.late_hit.next = (self.late_writes.val() & (self.late_line.val() == self.line.val()))

@@ -4,7 +4,8 @@
 //! (issue "lane-serializing memory-port unit"): every cycle it takes the
 //! lowest set bit of the remaining-lanes mask. `onehot = mask & -mask`
 //! isolates that bit with one adder; the binary lane number is then a
-//! 32-way one-hot to binary encode.
+//! one-hot to binary encode: bit b of the number is the OR of the one-hot
+//! bits whose index has bit b set (five 16-input ORs, no priority chain).
 
 use rust_hdl::prelude::*;
 
@@ -31,8 +32,10 @@ pub struct LaneSelect {
     // ---- constants ----
     one: Constant<Bits<MAX_LANES>>,
     zero_lane: Constant<Bits<LANE_BITS>>,
-    /// `lane_numbers[i]` = i, sized
-    lane_numbers: [Constant<Bits<LANE_BITS>>; MAX_LANES],
+    /// `index_bit_lanes[b]`: the lanes whose index has bit b set
+    index_bit_lanes: [Constant<Bits<MAX_LANES>>; LANE_BITS],
+    /// `index_bits[b]` = 1 << b, sized
+    index_bits: [Constant<Bits<LANE_BITS>>; LANE_BITS],
 
     // ---- locals ----
     /// `-mask` (two's complement)
@@ -51,7 +54,10 @@ impl Default for LaneSelect {
             rest: Default::default(),
             one: Constant::new(1u64.to_bits()),
             zero_lane: Constant::new(0u64.to_bits()),
-            lane_numbers: core::array::from_fn(|i| Constant::new((i as u64).to_bits())),
+            index_bit_lanes: core::array::from_fn(|b| {
+                Constant::new((0..MAX_LANES as u64).filter(|i| i >> b & 1 == 1).fold(0u64, |m, i| m | 1 << i).to_bits())
+            }),
+            index_bits: core::array::from_fn(|b| Constant::new((1u64 << b).to_bits())),
             negated: Default::default(),
         }
     }
@@ -65,9 +71,9 @@ impl Logic for LaneSelect {
         self.rest.next = self.mask.val() & (!self.onehot.val());
         self.any.next = self.mask.val().any();
         self.lane.next = self.zero_lane.val();
-        for i in 0..MAX_LANES {
-            if self.onehot.val().get_bit(i) {
-                self.lane.next = self.lane_numbers[i].val();
+        for b in 0..LANE_BITS {
+            if (self.onehot.val() & self.index_bit_lanes[b].val()).any() {
+                self.lane.next = self.lane.val() | self.index_bits[b].val();
             }
         }
     }

@@ -24,6 +24,7 @@ pub mod addr_gen;
 pub mod bounds_check;
 pub mod decoder;
 pub mod elem_select;
+pub mod entry_ram;
 pub mod extend;
 pub mod head_select;
 pub mod lane_mux;

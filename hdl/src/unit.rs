@@ -62,6 +62,7 @@ use crate::bounds_check::BoundsCheck;
 use crate::alu::AtomicAlu;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
 use crate::elem_select::ElemSelect;
+use crate::entry_ram::EntryRam;
 use crate::head_select::{
     HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
     INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
@@ -328,17 +329,26 @@ pub struct AtomicUnit {
     ent_data: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
     ent_fwd_bytes: [DFF<Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
     ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
+    /// a second copy of the lines, read only at the head (the registers
+    /// above serve the forwarding compares with every entry)
+    ent_line_at_head: EntryRam<MEM_ADDR_BITS>,
     ent_space: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_bit_offset: [DFF<Bits<7>>; INFLIGHT_DEPTH],
-    ent_size: [DFF<Bits<SIZE_BITS>>; INFLIGHT_DEPTH],
-    ent_op: [DFF<Bits<ALU_OP_BITS>>; INFLIGHT_DEPTH],
-    ent_ty: [DFF<Bits<ALU_TY_BITS>>; INFLIGHT_DEPTH],
+    ent_bit_offset: EntryRam<7>,
+    /// the element's bytes in its line (the hazard checks at the head
+    /// compare them without first decoding size and offset)
+    ent_byte_enables: EntryRam<MEM_BYTES>,
+    ent_size: EntryRam<SIZE_BITS>,
+    ent_op: EntryRam<ALU_OP_BITS>,
+    ent_ty: EntryRam<ALU_TY_BITS>,
     ent_ftz: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_src0: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    ent_src1: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    ent_lane: [DFF<Bits<LANE_BITS>>; INFLIGHT_DEPTH],
-    ent_elem: [DFF<Bits<ELEM_BITS>>; INFLIGHT_DEPTH],
-    ent_result_shift: [DFF<Bits<7>>; INFLIGHT_DEPTH],
+    /// the operands: written once at allocation, read only at the head, so
+    /// held in RAMs (distributed RAM on ECP5) rather than registers, as are
+    /// the multi-bit fields above that only the head reads
+    ent_src0: EntryRam<LINE_BITS>,
+    ent_src1: EntryRam<LINE_BITS>,
+    ent_lane: EntryRam<LANE_BITS>,
+    ent_elem: EntryRam<ELEM_BITS>,
+    ent_result_shift: EntryRam<7>,
     ent_result_first: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_result_last: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_msg_last: [DFF<Bit>; INFLIGHT_DEPTH],
@@ -556,14 +566,16 @@ pub struct AtomicUnit {
     /// entry k takes the retiring write's bytes / the returning read data
     fwd_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    /// the returning entry's forwarded bytes, and as a bit mask
+    /// the returning entry's forwarded bytes
     return_keep_bytes: Signal<Local, Bits<MEM_BYTES>>,
-    return_keep: Signal<Local, Bits<LINE_BITS>>,
-    /// entry k allocated this cycle; the bits of its line that take the
-    /// retiring write's data / that change this cycle
+    /// entry k allocated this cycle; it takes the retiring write's bytes
+    /// (allocated on its line, or forwarded to); the bytes of its line
+    /// that change this cycle, and their new values
     alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    take_write: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    load_bits: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    take_write: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    load_bytes: [Signal<Local, Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
+    new_line: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    line_next: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -774,17 +786,19 @@ impl AtomicUnit {
             ent_data: arr(),
             ent_fwd_bytes: arr(),
             ent_line: arr(),
+            ent_line_at_head: Default::default(),
             ent_space: arr(),
-            ent_bit_offset: arr(),
-            ent_size: arr(),
-            ent_op: arr(),
-            ent_ty: arr(),
+            ent_bit_offset: Default::default(),
+            ent_byte_enables: Default::default(),
+            ent_size: Default::default(),
+            ent_op: Default::default(),
+            ent_ty: Default::default(),
             ent_ftz: arr(),
-            ent_src0: arr(),
-            ent_src1: arr(),
-            ent_lane: arr(),
-            ent_elem: arr(),
-            ent_result_shift: arr(),
+            ent_src0: Default::default(),
+            ent_src1: Default::default(),
+            ent_lane: Default::default(),
+            ent_elem: Default::default(),
+            ent_result_shift: Default::default(),
             ent_result_first: arr(),
             ent_result_last: arr(),
             ent_msg_last: arr(),
@@ -943,10 +957,11 @@ impl AtomicUnit {
             fwd_hit: arr(),
             return_hit: arr(),
             return_keep_bytes: Default::default(),
-            return_keep: Default::default(),
             alloc_hit: arr(),
             take_write: arr(),
-            load_bits: arr(),
+            load_bytes: arr(),
+            new_line: arr(),
+            line_next: arr(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -1177,16 +1192,7 @@ impl Logic for AtomicUnit {
             self.ent_fwd_bytes[k].clock.next = self.clock.val();
             self.ent_line[k].clock.next = self.clock.val();
             self.ent_space[k].clock.next = self.clock.val();
-            self.ent_bit_offset[k].clock.next = self.clock.val();
-            self.ent_size[k].clock.next = self.clock.val();
-            self.ent_op[k].clock.next = self.clock.val();
-            self.ent_ty[k].clock.next = self.clock.val();
             self.ent_ftz[k].clock.next = self.clock.val();
-            self.ent_src0[k].clock.next = self.clock.val();
-            self.ent_src1[k].clock.next = self.clock.val();
-            self.ent_lane[k].clock.next = self.clock.val();
-            self.ent_elem[k].clock.next = self.clock.val();
-            self.ent_result_shift[k].clock.next = self.clock.val();
             self.ent_result_first[k].clock.next = self.clock.val();
             self.ent_result_last[k].clock.next = self.clock.val();
             self.ent_msg_last[k].clock.next = self.clock.val();
@@ -1198,16 +1204,7 @@ impl Logic for AtomicUnit {
             self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val();
             self.ent_line[k].d.next = self.ent_line[k].q.val();
             self.ent_space[k].d.next = self.ent_space[k].q.val();
-            self.ent_bit_offset[k].d.next = self.ent_bit_offset[k].q.val();
-            self.ent_size[k].d.next = self.ent_size[k].q.val();
-            self.ent_op[k].d.next = self.ent_op[k].q.val();
-            self.ent_ty[k].d.next = self.ent_ty[k].q.val();
             self.ent_ftz[k].d.next = self.ent_ftz[k].q.val();
-            self.ent_src0[k].d.next = self.ent_src0[k].q.val();
-            self.ent_src1[k].d.next = self.ent_src1[k].q.val();
-            self.ent_lane[k].d.next = self.ent_lane[k].q.val();
-            self.ent_elem[k].d.next = self.ent_elem[k].q.val();
-            self.ent_result_shift[k].d.next = self.ent_result_shift[k].q.val();
             self.ent_result_first[k].d.next = self.ent_result_first[k].q.val();
             self.ent_result_last[k].d.next = self.ent_result_last[k].q.val();
             self.ent_msg_last[k].d.next = self.ent_msg_last[k].q.val();
@@ -1312,23 +1309,44 @@ impl Logic for AtomicUnit {
         self.write_align.byte_enables.next = self.w_byte_enables.q.val();
 
         self.head_select.head.next = self.head_ptr.q.val();
+        self.ent_src0.clock.next = self.clock.val();
+        self.ent_src0.read_index.next = self.head_ptr.q.val();
+        self.ent_src1.clock.next = self.clock.val();
+        self.ent_src1.read_index.next = self.head_ptr.q.val();
+        self.ent_bit_offset.clock.next = self.clock.val();
+        self.ent_bit_offset.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_bit_offset.next = self.ent_bit_offset.read_data.val();
+        self.ent_byte_enables.clock.next = self.clock.val();
+        self.ent_byte_enables.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        self.ent_size.clock.next = self.clock.val();
+        self.ent_size.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_size.next = self.ent_size.read_data.val();
+        self.ent_op.clock.next = self.clock.val();
+        self.ent_op.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_op.next = self.ent_op.read_data.val();
+        self.ent_ty.clock.next = self.clock.val();
+        self.ent_ty.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_ty.next = self.ent_ty.read_data.val();
+        self.ent_lane.clock.next = self.clock.val();
+        self.ent_lane.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_lane.next = self.ent_lane.read_data.val();
+        self.ent_elem.clock.next = self.clock.val();
+        self.ent_elem.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_elem.next = self.ent_elem.read_data.val();
+        self.ent_result_shift.clock.next = self.clock.val();
+        self.ent_result_shift.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_result_shift.next = self.ent_result_shift.read_data.val();
+        self.ent_line_at_head.clock.next = self.clock.val();
+        self.ent_line_at_head.read_index.next = self.head_ptr.q.val();
+        self.head_select.head_line.next = self.ent_line_at_head.read_data.val();
         for k in 0..INFLIGHT_DEPTH {
             self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
             self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
             self.head_select.ent_returned[k].next = self.ent_returned[k].q.val();
             self.head_select.ent_data[k].next = self.ent_data[k].q.val();
-            self.head_select.ent_line[k].next = self.ent_line[k].q.val();
             self.head_select.ent_space[k].next = self.ent_space[k].q.val();
-            self.head_select.ent_bit_offset[k].next = self.ent_bit_offset[k].q.val();
-            self.head_select.ent_size[k].next = self.ent_size[k].q.val();
-            self.head_select.ent_op[k].next = self.ent_op[k].q.val();
-            self.head_select.ent_ty[k].next = self.ent_ty[k].q.val();
             self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
-            self.head_select.ent_src0[k].next = self.ent_src0[k].q.val() & self.data_built.val();
-            self.head_select.ent_src1[k].next = self.ent_src1[k].q.val() & self.data_built.val();
-            self.head_select.ent_lane[k].next = self.ent_lane[k].q.val();
-            self.head_select.ent_elem[k].next = self.ent_elem[k].q.val();
-            self.head_select.ent_result_shift[k].next = self.ent_result_shift[k].q.val();
             self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
             self.head_select.ent_result_last[k].next = self.ent_result_last[k].q.val();
             self.head_select.ent_msg_last[k].next = self.ent_msg_last[k].q.val();
@@ -1386,8 +1404,8 @@ impl Logic for AtomicUnit {
         if self.x_from_x2.q.val() {
             self.alu.old_value.next = self.x2_new.q.val();
         }
-        self.alu.src0.next = self.head_select.src0.val();
-        self.alu.src1.next = self.head_select.src1.val();
+        self.alu.src0.next = self.ent_src0.read_data.val() & self.data_built.val();
+        self.alu.src1.next = self.ent_src1.read_data.val() & self.data_built.val();
 
         // ================= write stage: write, retire, forward, result =================
         self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
@@ -1546,7 +1564,7 @@ impl Logic for AtomicUnit {
             }
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
             self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
-            self.x_src0.d.next = self.head_select.src0.val();
+            self.x_src0.d.next = self.ent_src0.read_data.val() & self.data_built.val();
             self.x_lane.d.next = self.head_select.lane.val();
             self.x_elem.d.next = self.head_select.elem.val();
             self.x_result_shift.d.next = self.head_select.result_shift.val();
@@ -1833,6 +1851,41 @@ impl Logic for AtomicUnit {
         {
             self.new_fwd_bytes.next = self.w_byte_enables.q.val();
         }
+        // the operands' RAMs: written at allocation (their write port is
+        // clocked, so wiring it from the `alloc` local makes no loop)
+        self.ent_src0.write_enable.next = self.alloc.val();
+        self.ent_src0.write_index.next = self.tail_ptr.q.val();
+        self.ent_src0.write_data.next = self.a_src0.q.val();
+        self.ent_src1.write_enable.next = self.alloc.val();
+        self.ent_src1.write_index.next = self.tail_ptr.q.val();
+        self.ent_src1.write_data.next = self.a_src1.q.val();
+        self.ent_bit_offset.write_enable.next = self.alloc.val();
+        self.ent_bit_offset.write_index.next = self.tail_ptr.q.val();
+        self.ent_bit_offset.write_data.next = self.a_bit_offset.q.val();
+        self.ent_byte_enables.write_enable.next = self.alloc.val();
+        self.ent_byte_enables.write_index.next = self.tail_ptr.q.val();
+        self.ent_byte_enables.write_data.next = self.a_byte_enables.q.val();
+        self.ent_size.write_enable.next = self.alloc.val();
+        self.ent_size.write_index.next = self.tail_ptr.q.val();
+        self.ent_size.write_data.next = self.a_size.q.val();
+        self.ent_op.write_enable.next = self.alloc.val();
+        self.ent_op.write_index.next = self.tail_ptr.q.val();
+        self.ent_op.write_data.next = self.a_op.q.val();
+        self.ent_ty.write_enable.next = self.alloc.val();
+        self.ent_ty.write_index.next = self.tail_ptr.q.val();
+        self.ent_ty.write_data.next = self.a_ty.q.val();
+        self.ent_lane.write_enable.next = self.alloc.val();
+        self.ent_lane.write_index.next = self.tail_ptr.q.val();
+        self.ent_lane.write_data.next = self.a_lane.q.val();
+        self.ent_elem.write_enable.next = self.alloc.val();
+        self.ent_elem.write_index.next = self.tail_ptr.q.val();
+        self.ent_elem.write_data.next = self.a_elem.q.val();
+        self.ent_result_shift.write_enable.next = self.alloc.val();
+        self.ent_result_shift.write_index.next = self.tail_ptr.q.val();
+        self.ent_result_shift.write_data.next = self.a_result_shift.q.val();
+        self.ent_line_at_head.write_enable.next = self.alloc.val();
+        self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
+        self.ent_line_at_head.write_data.next = self.a_line.q.val();
         if self.alloc.val() {
             self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
             for k in 0..INFLIGHT_DEPTH {
@@ -1844,16 +1897,7 @@ impl Logic for AtomicUnit {
                     self.ent_fwd_bytes[k].d.next = self.new_fwd_bytes.val();
                     self.ent_line[k].d.next = self.a_line.q.val();
                     self.ent_space[k].d.next = self.a_space.q.val();
-                    self.ent_bit_offset[k].d.next = self.a_bit_offset.q.val();
-                    self.ent_size[k].d.next = self.a_size.q.val();
-                    self.ent_op[k].d.next = self.a_op.q.val();
-                    self.ent_ty[k].d.next = self.a_ty.q.val();
                     self.ent_ftz[k].d.next = self.a_ftz.q.val();
-                    self.ent_src0[k].d.next = self.a_src0.q.val();
-                    self.ent_src1[k].d.next = self.a_src1.q.val();
-                    self.ent_lane[k].d.next = self.a_lane.q.val();
-                    self.ent_elem[k].d.next = self.a_elem.q.val();
-                    self.ent_result_shift[k].d.next = self.a_result_shift.q.val();
                     self.ent_result_first[k].d.next = self.a_result_first.q.val();
                     self.ent_result_last[k].d.next = self.a_result_last.q.val();
                     self.ent_msg_last[k].d.next = self.a_msg_last.q.val();
@@ -1890,39 +1934,41 @@ impl Logic for AtomicUnit {
                 self.return_keep_bytes.next = self.return_keep_bytes.val() | self.ent_fwd_bytes[k].q.val();
             }
         }
-        self.return_keep.next = self.zero_line.val();
-        for b in 0..MEM_BYTES {
-            if self.return_keep_bytes.val().get_bit(b) {
-                self.return_keep.next = self.return_keep.val() | self.byte_ones[b].val();
-            }
-        }
         if self.mem_rdata_valid.val() {
             self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
         }
-        // Each bit of an entry's line changes when the entry is allocated
-        // (to the retiring write's data: its forwarded bytes, the rest
-        // overwritten by the read data later), when a write is forwarded
-        // to it (the write's bytes), or when its read data returns (the
-        // bytes not forwarded before); a forwarded write beats the read
-        // data of the same cycle. Written as the bits' selects, not as a
-        // chain of whole-line assignments: two 2:1 selects per bit.
+        // A byte of an entry's line changes when the retiring write's
+        // bytes reach the entry (allocated on the write's line:
+        // `new_fwd_bytes`; or forwarded to it) or when its read data
+        // returns (the bytes not forwarded before); a forwarded write beats
+        // the read data of the same cycle. Bytes neither forwarded nor
+        // returned yet hold stale data until the read returns, which is
+        // before the entry can reach the head. Per bit one 4-input select
+        // (take, write mask, write data, read data) and a byte's load as
+        // the flip-flops' clock enable (a per-byte `if`, which synthesis
+        // maps onto the enable instead of a feedback select).
         for k in 0..INFLIGHT_DEPTH {
             self.alloc_hit[k].next = self.alloc.val() & (self.tail_ptr.q.val().index() == k);
-            self.take_write[k].next = self.zero_line.val();
-            if self.alloc_hit[k].val() {
-                self.take_write[k].next = !self.zero_line.val();
+            self.take_write[k].next =
+                (self.alloc_hit[k].val() & self.new_fwd_bytes.val().any()) | self.fwd_hit[k].val();
+            self.load_bytes[k].next = self.zero_enables.val();
+            self.new_line[k].next = self.mem_rdata.val();
+            if self.take_write[k].val() {
+                self.load_bytes[k].next = self.w_byte_enables.q.val();
+                self.new_line[k].next =
+                    (self.write_data.val() & self.write_mask.val()) | (self.mem_rdata.val() & !self.write_mask.val());
             }
-            if self.fwd_hit[k].val() {
-                self.take_write[k].next = self.write_mask.val();
-            }
-            self.load_bits[k].next = self.take_write[k].val();
             if self.return_hit[k].val() {
-                self.load_bits[k].next = self.take_write[k].val() | !self.return_keep.val();
+                self.load_bytes[k].next = self.load_bytes[k].val() | !self.return_keep_bytes.val();
             }
-            self.ent_data[k].d.next = (((self.write_data.val() & self.take_write[k].val())
-                | (self.mem_rdata.val() & !self.take_write[k].val()))
-                & self.load_bits[k].val())
-                | (self.ent_data[k].q.val() & !self.load_bits[k].val());
+            self.line_next[k].next = self.ent_data[k].q.val();
+            for b in 0..MEM_BYTES {
+                if self.load_bytes[k].val().get_bit(b) {
+                    self.line_next[k].next = (self.line_next[k].val() & !self.byte_ones[b].val())
+                        | (self.new_line[k].val() & self.byte_ones[b].val());
+                }
+            }
+            self.ent_data[k].d.next = self.line_next[k].val();
             if self.return_hit[k].val() {
                 self.ent_returned[k].d.next = true;
             }

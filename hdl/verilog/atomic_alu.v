@@ -1418,6 +1418,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r1_big_sign$d;
     wire  r1_big_sign$q;
     reg  r1_big_sign$clock;
+    reg  r1_exp_equal$d;
+    wire  r1_exp_equal$q;
+    reg  r1_exp_equal$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -1567,7 +1570,6 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [14:0] b_sig;
     reg  [8:0] a_exp_eff;
     reg  [8:0] b_exp_eff;
-    reg  b_larger;
     reg  big_sign;
     reg  [8:0] big_exp;
     reg  [14:0] big_sig;
@@ -1577,6 +1579,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [8:0] a_minus_b_exp;
     reg  b_exp_larger;
     reg  [8:0] b_minus_a_exp;
+    reg  reversed;
     reg  [3:0] align_shift;
     reg  [14:0] shifted_out;
     reg  [14:0] small_aligned;
@@ -1638,6 +1641,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r1_big_sign$d),
         .q(r1_big_sign$q),
         .clock(r1_big_sign$clock)
+    );
+    atomic_alu$float$add_half$r1_exp_equal r1_exp_equal(
+        .d(r1_exp_equal$d),
+        .q(r1_exp_equal$q),
+        .clock(r1_exp_equal$clock)
     );
     atomic_alu$float$add_half$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -1858,6 +1866,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
         r1_big_sign$clock = clock;
+        r1_exp_equal$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -1906,6 +1915,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
         r1_big_sign$d = r1_big_sign$q;
+        r1_exp_equal$d = r1_exp_equal$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -1981,12 +1991,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             b_exp_eff = exp_one;
         end
         b_exp_larger = b_exp_eff > a_exp_eff;
-        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
         small_sig = b_sig;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
@@ -2010,6 +2019,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
+            r1_exp_equal$d = a_exp_eff == b_exp_eff;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -2027,9 +2037,13 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         if (|shifted_out) begin
             small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
         end
+        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
         raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
             raw_sum = r1_big_sig$q - small_aligned;
+        end
+        if (reversed) begin
+            raw_sum = r1_small_sig$q - r1_big_sig$q;
         end
         sum_is_zero = ~(|raw_sum);
         if (advance) begin
@@ -2037,7 +2051,7 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
             r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q;
+            r2_big_sign$d = r1_big_sign$q ^ reversed;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -2366,6 +2380,25 @@ module atomic_alu$float$add_half$r1_big_sign(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_half$r1_big_sign
+
+
+module atomic_alu$float$add_half$r1_exp_equal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r1_exp_equal
 
 
 module atomic_alu$float$add_half$r1_exp_max(d,q,clock);
@@ -3151,6 +3184,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r1_big_sign$d;
     wire  r1_big_sign$q;
     reg  r1_big_sign$clock;
+    reg  r1_exp_equal$d;
+    wire  r1_exp_equal$q;
+    reg  r1_exp_equal$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -3300,7 +3336,6 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [56:0] b_sig;
     reg  [11:0] a_exp_eff;
     reg  [11:0] b_exp_eff;
-    reg  b_larger;
     reg  big_sign;
     reg  [11:0] big_exp;
     reg  [56:0] big_sig;
@@ -3310,6 +3345,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [11:0] a_minus_b_exp;
     reg  b_exp_larger;
     reg  [11:0] b_minus_a_exp;
+    reg  reversed;
     reg  [5:0] align_shift;
     reg  [56:0] shifted_out;
     reg  [56:0] small_aligned;
@@ -3377,6 +3413,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r1_big_sign$d),
         .q(r1_big_sign$q),
         .clock(r1_big_sign$clock)
+    );
+    atomic_alu$float$add_wide$r1_exp_equal r1_exp_equal(
+        .d(r1_exp_equal$d),
+        .q(r1_exp_equal$q),
+        .clock(r1_exp_equal$clock)
     );
     atomic_alu$float$add_wide$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -3597,6 +3638,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
         r1_big_sign$clock = clock;
+        r1_exp_equal$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -3645,6 +3687,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
         r1_big_sign$d = r1_big_sign$q;
+        r1_exp_equal$d = r1_exp_equal$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -3720,12 +3763,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             b_exp_eff = exp_one;
         end
         b_exp_larger = b_exp_eff > a_exp_eff;
-        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
         small_sig = b_sig;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
@@ -3749,6 +3791,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
+            r1_exp_equal$d = a_exp_eff == b_exp_eff;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -3766,9 +3809,13 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         if (|shifted_out) begin
             small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
         end
+        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
         raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
             raw_sum = r1_big_sig$q - small_aligned;
+        end
+        if (reversed) begin
+            raw_sum = r1_small_sig$q - r1_big_sig$q;
         end
         sum_is_zero = ~(|raw_sum);
         if (advance) begin
@@ -3776,7 +3823,7 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
             r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q;
+            r2_big_sign$d = r1_big_sign$q ^ reversed;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -4125,6 +4172,25 @@ module atomic_alu$float$add_wide$r1_big_sign(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r1_big_sign
+
+
+module atomic_alu$float$add_wide$r1_exp_equal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r1_exp_equal
 
 
 module atomic_alu$float$add_wide$r1_exp_max(d,q,clock);

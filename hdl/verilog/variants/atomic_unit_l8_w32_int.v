@@ -252,14 +252,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] head_select$ent_data$5;
     reg  [127:0] head_select$ent_data$6;
     reg  [127:0] head_select$ent_data$7;
-    reg  [63:0] head_select$ent_line$0;
-    reg  [63:0] head_select$ent_line$1;
-    reg  [63:0] head_select$ent_line$2;
-    reg  [63:0] head_select$ent_line$3;
-    reg  [63:0] head_select$ent_line$4;
-    reg  [63:0] head_select$ent_line$5;
-    reg  [63:0] head_select$ent_line$6;
-    reg  [63:0] head_select$ent_line$7;
     reg  head_select$ent_space$0;
     reg  head_select$ent_space$1;
     reg  head_select$ent_space$2;
@@ -268,38 +260,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ent_space$5;
     reg  head_select$ent_space$6;
     reg  head_select$ent_space$7;
-    reg  [6:0] head_select$ent_bit_offset$0;
-    reg  [6:0] head_select$ent_bit_offset$1;
-    reg  [6:0] head_select$ent_bit_offset$2;
-    reg  [6:0] head_select$ent_bit_offset$3;
-    reg  [6:0] head_select$ent_bit_offset$4;
-    reg  [6:0] head_select$ent_bit_offset$5;
-    reg  [6:0] head_select$ent_bit_offset$6;
-    reg  [6:0] head_select$ent_bit_offset$7;
-    reg  [2:0] head_select$ent_size$0;
-    reg  [2:0] head_select$ent_size$1;
-    reg  [2:0] head_select$ent_size$2;
-    reg  [2:0] head_select$ent_size$3;
-    reg  [2:0] head_select$ent_size$4;
-    reg  [2:0] head_select$ent_size$5;
-    reg  [2:0] head_select$ent_size$6;
-    reg  [2:0] head_select$ent_size$7;
-    reg  [4:0] head_select$ent_op$0;
-    reg  [4:0] head_select$ent_op$1;
-    reg  [4:0] head_select$ent_op$2;
-    reg  [4:0] head_select$ent_op$3;
-    reg  [4:0] head_select$ent_op$4;
-    reg  [4:0] head_select$ent_op$5;
-    reg  [4:0] head_select$ent_op$6;
-    reg  [4:0] head_select$ent_op$7;
-    reg  [3:0] head_select$ent_ty$0;
-    reg  [3:0] head_select$ent_ty$1;
-    reg  [3:0] head_select$ent_ty$2;
-    reg  [3:0] head_select$ent_ty$3;
-    reg  [3:0] head_select$ent_ty$4;
-    reg  [3:0] head_select$ent_ty$5;
-    reg  [3:0] head_select$ent_ty$6;
-    reg  [3:0] head_select$ent_ty$7;
     reg  head_select$ent_ftz$0;
     reg  head_select$ent_ftz$1;
     reg  head_select$ent_ftz$2;
@@ -308,46 +268,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ent_ftz$5;
     reg  head_select$ent_ftz$6;
     reg  head_select$ent_ftz$7;
-    reg  [127:0] head_select$ent_src0$0;
-    reg  [127:0] head_select$ent_src0$1;
-    reg  [127:0] head_select$ent_src0$2;
-    reg  [127:0] head_select$ent_src0$3;
-    reg  [127:0] head_select$ent_src0$4;
-    reg  [127:0] head_select$ent_src0$5;
-    reg  [127:0] head_select$ent_src0$6;
-    reg  [127:0] head_select$ent_src0$7;
-    reg  [127:0] head_select$ent_src1$0;
-    reg  [127:0] head_select$ent_src1$1;
-    reg  [127:0] head_select$ent_src1$2;
-    reg  [127:0] head_select$ent_src1$3;
-    reg  [127:0] head_select$ent_src1$4;
-    reg  [127:0] head_select$ent_src1$5;
-    reg  [127:0] head_select$ent_src1$6;
-    reg  [127:0] head_select$ent_src1$7;
-    reg  [4:0] head_select$ent_lane$0;
-    reg  [4:0] head_select$ent_lane$1;
-    reg  [4:0] head_select$ent_lane$2;
-    reg  [4:0] head_select$ent_lane$3;
-    reg  [4:0] head_select$ent_lane$4;
-    reg  [4:0] head_select$ent_lane$5;
-    reg  [4:0] head_select$ent_lane$6;
-    reg  [4:0] head_select$ent_lane$7;
-    reg  [2:0] head_select$ent_elem$0;
-    reg  [2:0] head_select$ent_elem$1;
-    reg  [2:0] head_select$ent_elem$2;
-    reg  [2:0] head_select$ent_elem$3;
-    reg  [2:0] head_select$ent_elem$4;
-    reg  [2:0] head_select$ent_elem$5;
-    reg  [2:0] head_select$ent_elem$6;
-    reg  [2:0] head_select$ent_elem$7;
-    reg  [6:0] head_select$ent_result_shift$0;
-    reg  [6:0] head_select$ent_result_shift$1;
-    reg  [6:0] head_select$ent_result_shift$2;
-    reg  [6:0] head_select$ent_result_shift$3;
-    reg  [6:0] head_select$ent_result_shift$4;
-    reg  [6:0] head_select$ent_result_shift$5;
-    reg  [6:0] head_select$ent_result_shift$6;
-    reg  [6:0] head_select$ent_result_shift$7;
     reg  head_select$ent_result_first$0;
     reg  head_select$ent_result_first$1;
     reg  head_select$ent_result_first$2;
@@ -380,6 +300,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ent_error$5;
     reg  head_select$ent_error$6;
     reg  head_select$ent_error$7;
+    reg  [63:0] head_select$head_line;
+    reg  [6:0] head_select$head_bit_offset;
+    reg  [15:0] head_select$head_byte_enables;
+    reg  [2:0] head_select$head_size;
+    reg  [4:0] head_select$head_op;
+    reg  [3:0] head_select$head_ty;
+    reg  [4:0] head_select$head_lane;
+    reg  [2:0] head_select$head_elem;
+    reg  [6:0] head_select$head_result_shift;
     reg  head_select$late_writes;
     reg  [63:0] head_select$late_line;
     reg  head_select$late_space;
@@ -428,8 +357,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [3:0] head_select$alu_ty;
     wire  head_select$alu_ftz;
     wire  [127:0] head_select$old_value;
-    wire  [127:0] head_select$src0;
-    wire  [127:0] head_select$src1;
     reg  [127:0] write_align$value;
     reg  [6:0] write_align$bit_offset;
     reg  [15:0] write_align$byte_enables;
@@ -906,6 +833,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [63:0] ent_line$7$d;
     wire  [63:0] ent_line$7$q;
     reg  ent_line$7$clock;
+    reg  ent_line_at_head$clock;
+    reg  ent_line_at_head$write_enable;
+    reg  [2:0] ent_line_at_head$write_index;
+    reg  [63:0] ent_line_at_head$write_data;
+    reg  [2:0] ent_line_at_head$read_index;
+    wire  [63:0] ent_line_at_head$read_data;
     reg  ent_space$0$d;
     wire  ent_space$0$q;
     reg  ent_space$0$clock;
@@ -930,102 +863,36 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  ent_space$7$d;
     wire  ent_space$7$q;
     reg  ent_space$7$clock;
-    reg  [6:0] ent_bit_offset$0$d;
-    wire  [6:0] ent_bit_offset$0$q;
-    reg  ent_bit_offset$0$clock;
-    reg  [6:0] ent_bit_offset$1$d;
-    wire  [6:0] ent_bit_offset$1$q;
-    reg  ent_bit_offset$1$clock;
-    reg  [6:0] ent_bit_offset$2$d;
-    wire  [6:0] ent_bit_offset$2$q;
-    reg  ent_bit_offset$2$clock;
-    reg  [6:0] ent_bit_offset$3$d;
-    wire  [6:0] ent_bit_offset$3$q;
-    reg  ent_bit_offset$3$clock;
-    reg  [6:0] ent_bit_offset$4$d;
-    wire  [6:0] ent_bit_offset$4$q;
-    reg  ent_bit_offset$4$clock;
-    reg  [6:0] ent_bit_offset$5$d;
-    wire  [6:0] ent_bit_offset$5$q;
-    reg  ent_bit_offset$5$clock;
-    reg  [6:0] ent_bit_offset$6$d;
-    wire  [6:0] ent_bit_offset$6$q;
-    reg  ent_bit_offset$6$clock;
-    reg  [6:0] ent_bit_offset$7$d;
-    wire  [6:0] ent_bit_offset$7$q;
-    reg  ent_bit_offset$7$clock;
-    reg  [2:0] ent_size$0$d;
-    wire  [2:0] ent_size$0$q;
-    reg  ent_size$0$clock;
-    reg  [2:0] ent_size$1$d;
-    wire  [2:0] ent_size$1$q;
-    reg  ent_size$1$clock;
-    reg  [2:0] ent_size$2$d;
-    wire  [2:0] ent_size$2$q;
-    reg  ent_size$2$clock;
-    reg  [2:0] ent_size$3$d;
-    wire  [2:0] ent_size$3$q;
-    reg  ent_size$3$clock;
-    reg  [2:0] ent_size$4$d;
-    wire  [2:0] ent_size$4$q;
-    reg  ent_size$4$clock;
-    reg  [2:0] ent_size$5$d;
-    wire  [2:0] ent_size$5$q;
-    reg  ent_size$5$clock;
-    reg  [2:0] ent_size$6$d;
-    wire  [2:0] ent_size$6$q;
-    reg  ent_size$6$clock;
-    reg  [2:0] ent_size$7$d;
-    wire  [2:0] ent_size$7$q;
-    reg  ent_size$7$clock;
-    reg  [4:0] ent_op$0$d;
-    wire  [4:0] ent_op$0$q;
-    reg  ent_op$0$clock;
-    reg  [4:0] ent_op$1$d;
-    wire  [4:0] ent_op$1$q;
-    reg  ent_op$1$clock;
-    reg  [4:0] ent_op$2$d;
-    wire  [4:0] ent_op$2$q;
-    reg  ent_op$2$clock;
-    reg  [4:0] ent_op$3$d;
-    wire  [4:0] ent_op$3$q;
-    reg  ent_op$3$clock;
-    reg  [4:0] ent_op$4$d;
-    wire  [4:0] ent_op$4$q;
-    reg  ent_op$4$clock;
-    reg  [4:0] ent_op$5$d;
-    wire  [4:0] ent_op$5$q;
-    reg  ent_op$5$clock;
-    reg  [4:0] ent_op$6$d;
-    wire  [4:0] ent_op$6$q;
-    reg  ent_op$6$clock;
-    reg  [4:0] ent_op$7$d;
-    wire  [4:0] ent_op$7$q;
-    reg  ent_op$7$clock;
-    reg  [3:0] ent_ty$0$d;
-    wire  [3:0] ent_ty$0$q;
-    reg  ent_ty$0$clock;
-    reg  [3:0] ent_ty$1$d;
-    wire  [3:0] ent_ty$1$q;
-    reg  ent_ty$1$clock;
-    reg  [3:0] ent_ty$2$d;
-    wire  [3:0] ent_ty$2$q;
-    reg  ent_ty$2$clock;
-    reg  [3:0] ent_ty$3$d;
-    wire  [3:0] ent_ty$3$q;
-    reg  ent_ty$3$clock;
-    reg  [3:0] ent_ty$4$d;
-    wire  [3:0] ent_ty$4$q;
-    reg  ent_ty$4$clock;
-    reg  [3:0] ent_ty$5$d;
-    wire  [3:0] ent_ty$5$q;
-    reg  ent_ty$5$clock;
-    reg  [3:0] ent_ty$6$d;
-    wire  [3:0] ent_ty$6$q;
-    reg  ent_ty$6$clock;
-    reg  [3:0] ent_ty$7$d;
-    wire  [3:0] ent_ty$7$q;
-    reg  ent_ty$7$clock;
+    reg  ent_bit_offset$clock;
+    reg  ent_bit_offset$write_enable;
+    reg  [2:0] ent_bit_offset$write_index;
+    reg  [6:0] ent_bit_offset$write_data;
+    reg  [2:0] ent_bit_offset$read_index;
+    wire  [6:0] ent_bit_offset$read_data;
+    reg  ent_byte_enables$clock;
+    reg  ent_byte_enables$write_enable;
+    reg  [2:0] ent_byte_enables$write_index;
+    reg  [15:0] ent_byte_enables$write_data;
+    reg  [2:0] ent_byte_enables$read_index;
+    wire  [15:0] ent_byte_enables$read_data;
+    reg  ent_size$clock;
+    reg  ent_size$write_enable;
+    reg  [2:0] ent_size$write_index;
+    reg  [2:0] ent_size$write_data;
+    reg  [2:0] ent_size$read_index;
+    wire  [2:0] ent_size$read_data;
+    reg  ent_op$clock;
+    reg  ent_op$write_enable;
+    reg  [2:0] ent_op$write_index;
+    reg  [4:0] ent_op$write_data;
+    reg  [2:0] ent_op$read_index;
+    wire  [4:0] ent_op$read_data;
+    reg  ent_ty$clock;
+    reg  ent_ty$write_enable;
+    reg  [2:0] ent_ty$write_index;
+    reg  [3:0] ent_ty$write_data;
+    reg  [2:0] ent_ty$read_index;
+    wire  [3:0] ent_ty$read_data;
     reg  ent_ftz$0$d;
     wire  ent_ftz$0$q;
     reg  ent_ftz$0$clock;
@@ -1050,126 +917,36 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  ent_ftz$7$d;
     wire  ent_ftz$7$q;
     reg  ent_ftz$7$clock;
-    reg  [127:0] ent_src0$0$d;
-    wire  [127:0] ent_src0$0$q;
-    reg  ent_src0$0$clock;
-    reg  [127:0] ent_src0$1$d;
-    wire  [127:0] ent_src0$1$q;
-    reg  ent_src0$1$clock;
-    reg  [127:0] ent_src0$2$d;
-    wire  [127:0] ent_src0$2$q;
-    reg  ent_src0$2$clock;
-    reg  [127:0] ent_src0$3$d;
-    wire  [127:0] ent_src0$3$q;
-    reg  ent_src0$3$clock;
-    reg  [127:0] ent_src0$4$d;
-    wire  [127:0] ent_src0$4$q;
-    reg  ent_src0$4$clock;
-    reg  [127:0] ent_src0$5$d;
-    wire  [127:0] ent_src0$5$q;
-    reg  ent_src0$5$clock;
-    reg  [127:0] ent_src0$6$d;
-    wire  [127:0] ent_src0$6$q;
-    reg  ent_src0$6$clock;
-    reg  [127:0] ent_src0$7$d;
-    wire  [127:0] ent_src0$7$q;
-    reg  ent_src0$7$clock;
-    reg  [127:0] ent_src1$0$d;
-    wire  [127:0] ent_src1$0$q;
-    reg  ent_src1$0$clock;
-    reg  [127:0] ent_src1$1$d;
-    wire  [127:0] ent_src1$1$q;
-    reg  ent_src1$1$clock;
-    reg  [127:0] ent_src1$2$d;
-    wire  [127:0] ent_src1$2$q;
-    reg  ent_src1$2$clock;
-    reg  [127:0] ent_src1$3$d;
-    wire  [127:0] ent_src1$3$q;
-    reg  ent_src1$3$clock;
-    reg  [127:0] ent_src1$4$d;
-    wire  [127:0] ent_src1$4$q;
-    reg  ent_src1$4$clock;
-    reg  [127:0] ent_src1$5$d;
-    wire  [127:0] ent_src1$5$q;
-    reg  ent_src1$5$clock;
-    reg  [127:0] ent_src1$6$d;
-    wire  [127:0] ent_src1$6$q;
-    reg  ent_src1$6$clock;
-    reg  [127:0] ent_src1$7$d;
-    wire  [127:0] ent_src1$7$q;
-    reg  ent_src1$7$clock;
-    reg  [4:0] ent_lane$0$d;
-    wire  [4:0] ent_lane$0$q;
-    reg  ent_lane$0$clock;
-    reg  [4:0] ent_lane$1$d;
-    wire  [4:0] ent_lane$1$q;
-    reg  ent_lane$1$clock;
-    reg  [4:0] ent_lane$2$d;
-    wire  [4:0] ent_lane$2$q;
-    reg  ent_lane$2$clock;
-    reg  [4:0] ent_lane$3$d;
-    wire  [4:0] ent_lane$3$q;
-    reg  ent_lane$3$clock;
-    reg  [4:0] ent_lane$4$d;
-    wire  [4:0] ent_lane$4$q;
-    reg  ent_lane$4$clock;
-    reg  [4:0] ent_lane$5$d;
-    wire  [4:0] ent_lane$5$q;
-    reg  ent_lane$5$clock;
-    reg  [4:0] ent_lane$6$d;
-    wire  [4:0] ent_lane$6$q;
-    reg  ent_lane$6$clock;
-    reg  [4:0] ent_lane$7$d;
-    wire  [4:0] ent_lane$7$q;
-    reg  ent_lane$7$clock;
-    reg  [2:0] ent_elem$0$d;
-    wire  [2:0] ent_elem$0$q;
-    reg  ent_elem$0$clock;
-    reg  [2:0] ent_elem$1$d;
-    wire  [2:0] ent_elem$1$q;
-    reg  ent_elem$1$clock;
-    reg  [2:0] ent_elem$2$d;
-    wire  [2:0] ent_elem$2$q;
-    reg  ent_elem$2$clock;
-    reg  [2:0] ent_elem$3$d;
-    wire  [2:0] ent_elem$3$q;
-    reg  ent_elem$3$clock;
-    reg  [2:0] ent_elem$4$d;
-    wire  [2:0] ent_elem$4$q;
-    reg  ent_elem$4$clock;
-    reg  [2:0] ent_elem$5$d;
-    wire  [2:0] ent_elem$5$q;
-    reg  ent_elem$5$clock;
-    reg  [2:0] ent_elem$6$d;
-    wire  [2:0] ent_elem$6$q;
-    reg  ent_elem$6$clock;
-    reg  [2:0] ent_elem$7$d;
-    wire  [2:0] ent_elem$7$q;
-    reg  ent_elem$7$clock;
-    reg  [6:0] ent_result_shift$0$d;
-    wire  [6:0] ent_result_shift$0$q;
-    reg  ent_result_shift$0$clock;
-    reg  [6:0] ent_result_shift$1$d;
-    wire  [6:0] ent_result_shift$1$q;
-    reg  ent_result_shift$1$clock;
-    reg  [6:0] ent_result_shift$2$d;
-    wire  [6:0] ent_result_shift$2$q;
-    reg  ent_result_shift$2$clock;
-    reg  [6:0] ent_result_shift$3$d;
-    wire  [6:0] ent_result_shift$3$q;
-    reg  ent_result_shift$3$clock;
-    reg  [6:0] ent_result_shift$4$d;
-    wire  [6:0] ent_result_shift$4$q;
-    reg  ent_result_shift$4$clock;
-    reg  [6:0] ent_result_shift$5$d;
-    wire  [6:0] ent_result_shift$5$q;
-    reg  ent_result_shift$5$clock;
-    reg  [6:0] ent_result_shift$6$d;
-    wire  [6:0] ent_result_shift$6$q;
-    reg  ent_result_shift$6$clock;
-    reg  [6:0] ent_result_shift$7$d;
-    wire  [6:0] ent_result_shift$7$q;
-    reg  ent_result_shift$7$clock;
+    reg  ent_src0$clock;
+    reg  ent_src0$write_enable;
+    reg  [2:0] ent_src0$write_index;
+    reg  [127:0] ent_src0$write_data;
+    reg  [2:0] ent_src0$read_index;
+    wire  [127:0] ent_src0$read_data;
+    reg  ent_src1$clock;
+    reg  ent_src1$write_enable;
+    reg  [2:0] ent_src1$write_index;
+    reg  [127:0] ent_src1$write_data;
+    reg  [2:0] ent_src1$read_index;
+    wire  [127:0] ent_src1$read_data;
+    reg  ent_lane$clock;
+    reg  ent_lane$write_enable;
+    reg  [2:0] ent_lane$write_index;
+    reg  [4:0] ent_lane$write_data;
+    reg  [2:0] ent_lane$read_index;
+    wire  [4:0] ent_lane$read_data;
+    reg  ent_elem$clock;
+    reg  ent_elem$write_enable;
+    reg  [2:0] ent_elem$write_index;
+    reg  [2:0] ent_elem$write_data;
+    reg  [2:0] ent_elem$read_index;
+    wire  [2:0] ent_elem$read_data;
+    reg  ent_result_shift$clock;
+    reg  ent_result_shift$write_enable;
+    reg  [2:0] ent_result_shift$write_index;
+    reg  [6:0] ent_result_shift$write_data;
+    reg  [2:0] ent_result_shift$read_index;
+    wire  [6:0] ent_result_shift$read_data;
     reg  ent_result_first$0$d;
     wire  ent_result_first$0$q;
     reg  ent_result_first$0$clock;
@@ -1610,7 +1387,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  return_hit$6;
     reg  return_hit$7;
     reg  [15:0] return_keep_bytes;
-    reg  [127:0] return_keep;
     reg  alloc_hit$0;
     reg  alloc_hit$1;
     reg  alloc_hit$2;
@@ -1619,22 +1395,38 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  alloc_hit$5;
     reg  alloc_hit$6;
     reg  alloc_hit$7;
-    reg  [127:0] take_write$0;
-    reg  [127:0] take_write$1;
-    reg  [127:0] take_write$2;
-    reg  [127:0] take_write$3;
-    reg  [127:0] take_write$4;
-    reg  [127:0] take_write$5;
-    reg  [127:0] take_write$6;
-    reg  [127:0] take_write$7;
-    reg  [127:0] load_bits$0;
-    reg  [127:0] load_bits$1;
-    reg  [127:0] load_bits$2;
-    reg  [127:0] load_bits$3;
-    reg  [127:0] load_bits$4;
-    reg  [127:0] load_bits$5;
-    reg  [127:0] load_bits$6;
-    reg  [127:0] load_bits$7;
+    reg  take_write$0;
+    reg  take_write$1;
+    reg  take_write$2;
+    reg  take_write$3;
+    reg  take_write$4;
+    reg  take_write$5;
+    reg  take_write$6;
+    reg  take_write$7;
+    reg  [15:0] load_bytes$0;
+    reg  [15:0] load_bytes$1;
+    reg  [15:0] load_bytes$2;
+    reg  [15:0] load_bytes$3;
+    reg  [15:0] load_bytes$4;
+    reg  [15:0] load_bytes$5;
+    reg  [15:0] load_bytes$6;
+    reg  [15:0] load_bytes$7;
+    reg  [127:0] new_line$0;
+    reg  [127:0] new_line$1;
+    reg  [127:0] new_line$2;
+    reg  [127:0] new_line$3;
+    reg  [127:0] new_line$4;
+    reg  [127:0] new_line$5;
+    reg  [127:0] new_line$6;
+    reg  [127:0] new_line$7;
+    reg  [127:0] line_next$0;
+    reg  [127:0] line_next$1;
+    reg  [127:0] line_next$2;
+    reg  [127:0] line_next$3;
+    reg  [127:0] line_next$4;
+    reg  [127:0] line_next$5;
+    reg  [127:0] line_next$6;
+    reg  [127:0] line_next$7;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -1812,14 +1604,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_data$5(head_select$ent_data$5),
         .ent_data$6(head_select$ent_data$6),
         .ent_data$7(head_select$ent_data$7),
-        .ent_line$0(head_select$ent_line$0),
-        .ent_line$1(head_select$ent_line$1),
-        .ent_line$2(head_select$ent_line$2),
-        .ent_line$3(head_select$ent_line$3),
-        .ent_line$4(head_select$ent_line$4),
-        .ent_line$5(head_select$ent_line$5),
-        .ent_line$6(head_select$ent_line$6),
-        .ent_line$7(head_select$ent_line$7),
         .ent_space$0(head_select$ent_space$0),
         .ent_space$1(head_select$ent_space$1),
         .ent_space$2(head_select$ent_space$2),
@@ -1828,38 +1612,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_space$5(head_select$ent_space$5),
         .ent_space$6(head_select$ent_space$6),
         .ent_space$7(head_select$ent_space$7),
-        .ent_bit_offset$0(head_select$ent_bit_offset$0),
-        .ent_bit_offset$1(head_select$ent_bit_offset$1),
-        .ent_bit_offset$2(head_select$ent_bit_offset$2),
-        .ent_bit_offset$3(head_select$ent_bit_offset$3),
-        .ent_bit_offset$4(head_select$ent_bit_offset$4),
-        .ent_bit_offset$5(head_select$ent_bit_offset$5),
-        .ent_bit_offset$6(head_select$ent_bit_offset$6),
-        .ent_bit_offset$7(head_select$ent_bit_offset$7),
-        .ent_size$0(head_select$ent_size$0),
-        .ent_size$1(head_select$ent_size$1),
-        .ent_size$2(head_select$ent_size$2),
-        .ent_size$3(head_select$ent_size$3),
-        .ent_size$4(head_select$ent_size$4),
-        .ent_size$5(head_select$ent_size$5),
-        .ent_size$6(head_select$ent_size$6),
-        .ent_size$7(head_select$ent_size$7),
-        .ent_op$0(head_select$ent_op$0),
-        .ent_op$1(head_select$ent_op$1),
-        .ent_op$2(head_select$ent_op$2),
-        .ent_op$3(head_select$ent_op$3),
-        .ent_op$4(head_select$ent_op$4),
-        .ent_op$5(head_select$ent_op$5),
-        .ent_op$6(head_select$ent_op$6),
-        .ent_op$7(head_select$ent_op$7),
-        .ent_ty$0(head_select$ent_ty$0),
-        .ent_ty$1(head_select$ent_ty$1),
-        .ent_ty$2(head_select$ent_ty$2),
-        .ent_ty$3(head_select$ent_ty$3),
-        .ent_ty$4(head_select$ent_ty$4),
-        .ent_ty$5(head_select$ent_ty$5),
-        .ent_ty$6(head_select$ent_ty$6),
-        .ent_ty$7(head_select$ent_ty$7),
         .ent_ftz$0(head_select$ent_ftz$0),
         .ent_ftz$1(head_select$ent_ftz$1),
         .ent_ftz$2(head_select$ent_ftz$2),
@@ -1868,46 +1620,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_ftz$5(head_select$ent_ftz$5),
         .ent_ftz$6(head_select$ent_ftz$6),
         .ent_ftz$7(head_select$ent_ftz$7),
-        .ent_src0$0(head_select$ent_src0$0),
-        .ent_src0$1(head_select$ent_src0$1),
-        .ent_src0$2(head_select$ent_src0$2),
-        .ent_src0$3(head_select$ent_src0$3),
-        .ent_src0$4(head_select$ent_src0$4),
-        .ent_src0$5(head_select$ent_src0$5),
-        .ent_src0$6(head_select$ent_src0$6),
-        .ent_src0$7(head_select$ent_src0$7),
-        .ent_src1$0(head_select$ent_src1$0),
-        .ent_src1$1(head_select$ent_src1$1),
-        .ent_src1$2(head_select$ent_src1$2),
-        .ent_src1$3(head_select$ent_src1$3),
-        .ent_src1$4(head_select$ent_src1$4),
-        .ent_src1$5(head_select$ent_src1$5),
-        .ent_src1$6(head_select$ent_src1$6),
-        .ent_src1$7(head_select$ent_src1$7),
-        .ent_lane$0(head_select$ent_lane$0),
-        .ent_lane$1(head_select$ent_lane$1),
-        .ent_lane$2(head_select$ent_lane$2),
-        .ent_lane$3(head_select$ent_lane$3),
-        .ent_lane$4(head_select$ent_lane$4),
-        .ent_lane$5(head_select$ent_lane$5),
-        .ent_lane$6(head_select$ent_lane$6),
-        .ent_lane$7(head_select$ent_lane$7),
-        .ent_elem$0(head_select$ent_elem$0),
-        .ent_elem$1(head_select$ent_elem$1),
-        .ent_elem$2(head_select$ent_elem$2),
-        .ent_elem$3(head_select$ent_elem$3),
-        .ent_elem$4(head_select$ent_elem$4),
-        .ent_elem$5(head_select$ent_elem$5),
-        .ent_elem$6(head_select$ent_elem$6),
-        .ent_elem$7(head_select$ent_elem$7),
-        .ent_result_shift$0(head_select$ent_result_shift$0),
-        .ent_result_shift$1(head_select$ent_result_shift$1),
-        .ent_result_shift$2(head_select$ent_result_shift$2),
-        .ent_result_shift$3(head_select$ent_result_shift$3),
-        .ent_result_shift$4(head_select$ent_result_shift$4),
-        .ent_result_shift$5(head_select$ent_result_shift$5),
-        .ent_result_shift$6(head_select$ent_result_shift$6),
-        .ent_result_shift$7(head_select$ent_result_shift$7),
         .ent_result_first$0(head_select$ent_result_first$0),
         .ent_result_first$1(head_select$ent_result_first$1),
         .ent_result_first$2(head_select$ent_result_first$2),
@@ -1940,6 +1652,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_error$5(head_select$ent_error$5),
         .ent_error$6(head_select$ent_error$6),
         .ent_error$7(head_select$ent_error$7),
+        .head_line(head_select$head_line),
+        .head_bit_offset(head_select$head_bit_offset),
+        .head_byte_enables(head_select$head_byte_enables),
+        .head_size(head_select$head_size),
+        .head_op(head_select$head_op),
+        .head_ty(head_select$head_ty),
+        .head_lane(head_select$head_lane),
+        .head_elem(head_select$head_elem),
+        .head_result_shift(head_select$head_result_shift),
         .late_writes(head_select$late_writes),
         .late_line(head_select$late_line),
         .late_space(head_select$late_space),
@@ -1987,9 +1708,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
         .alu_ftz(head_select$alu_ftz),
-        .old_value(head_select$old_value),
-        .src0(head_select$src0),
-        .src1(head_select$src1)
+        .old_value(head_select$old_value)
     );
     atomic_unit_l8_w32_int$write_align write_align(
         .value(write_align$value),
@@ -2777,6 +2496,14 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(ent_line$7$q),
         .clock(ent_line$7$clock)
     );
+    atomic_unit_l8_w32_int$ent_line_at_head ent_line_at_head(
+        .clock(ent_line_at_head$clock),
+        .write_enable(ent_line_at_head$write_enable),
+        .write_index(ent_line_at_head$write_index),
+        .write_data(ent_line_at_head$write_data),
+        .read_index(ent_line_at_head$read_index),
+        .read_data(ent_line_at_head$read_data)
+    );
     atomic_unit_l8_w32_int$ent_space$0 ent_space$0(
         .d(ent_space$0$d),
         .q(ent_space$0$q),
@@ -2817,165 +2544,45 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(ent_space$7$q),
         .clock(ent_space$7$clock)
     );
-    atomic_unit_l8_w32_int$ent_bit_offset$0 ent_bit_offset$0(
-        .d(ent_bit_offset$0$d),
-        .q(ent_bit_offset$0$q),
-        .clock(ent_bit_offset$0$clock)
+    atomic_unit_l8_w32_int$ent_bit_offset ent_bit_offset(
+        .clock(ent_bit_offset$clock),
+        .write_enable(ent_bit_offset$write_enable),
+        .write_index(ent_bit_offset$write_index),
+        .write_data(ent_bit_offset$write_data),
+        .read_index(ent_bit_offset$read_index),
+        .read_data(ent_bit_offset$read_data)
     );
-    atomic_unit_l8_w32_int$ent_bit_offset$1 ent_bit_offset$1(
-        .d(ent_bit_offset$1$d),
-        .q(ent_bit_offset$1$q),
-        .clock(ent_bit_offset$1$clock)
+    atomic_unit_l8_w32_int$ent_byte_enables ent_byte_enables(
+        .clock(ent_byte_enables$clock),
+        .write_enable(ent_byte_enables$write_enable),
+        .write_index(ent_byte_enables$write_index),
+        .write_data(ent_byte_enables$write_data),
+        .read_index(ent_byte_enables$read_index),
+        .read_data(ent_byte_enables$read_data)
     );
-    atomic_unit_l8_w32_int$ent_bit_offset$2 ent_bit_offset$2(
-        .d(ent_bit_offset$2$d),
-        .q(ent_bit_offset$2$q),
-        .clock(ent_bit_offset$2$clock)
+    atomic_unit_l8_w32_int$ent_size ent_size(
+        .clock(ent_size$clock),
+        .write_enable(ent_size$write_enable),
+        .write_index(ent_size$write_index),
+        .write_data(ent_size$write_data),
+        .read_index(ent_size$read_index),
+        .read_data(ent_size$read_data)
     );
-    atomic_unit_l8_w32_int$ent_bit_offset$3 ent_bit_offset$3(
-        .d(ent_bit_offset$3$d),
-        .q(ent_bit_offset$3$q),
-        .clock(ent_bit_offset$3$clock)
+    atomic_unit_l8_w32_int$ent_op ent_op(
+        .clock(ent_op$clock),
+        .write_enable(ent_op$write_enable),
+        .write_index(ent_op$write_index),
+        .write_data(ent_op$write_data),
+        .read_index(ent_op$read_index),
+        .read_data(ent_op$read_data)
     );
-    atomic_unit_l8_w32_int$ent_bit_offset$4 ent_bit_offset$4(
-        .d(ent_bit_offset$4$d),
-        .q(ent_bit_offset$4$q),
-        .clock(ent_bit_offset$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_bit_offset$5 ent_bit_offset$5(
-        .d(ent_bit_offset$5$d),
-        .q(ent_bit_offset$5$q),
-        .clock(ent_bit_offset$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_bit_offset$6 ent_bit_offset$6(
-        .d(ent_bit_offset$6$d),
-        .q(ent_bit_offset$6$q),
-        .clock(ent_bit_offset$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_bit_offset$7 ent_bit_offset$7(
-        .d(ent_bit_offset$7$d),
-        .q(ent_bit_offset$7$q),
-        .clock(ent_bit_offset$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$0 ent_size$0(
-        .d(ent_size$0$d),
-        .q(ent_size$0$q),
-        .clock(ent_size$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$1 ent_size$1(
-        .d(ent_size$1$d),
-        .q(ent_size$1$q),
-        .clock(ent_size$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$2 ent_size$2(
-        .d(ent_size$2$d),
-        .q(ent_size$2$q),
-        .clock(ent_size$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$3 ent_size$3(
-        .d(ent_size$3$d),
-        .q(ent_size$3$q),
-        .clock(ent_size$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$4 ent_size$4(
-        .d(ent_size$4$d),
-        .q(ent_size$4$q),
-        .clock(ent_size$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$5 ent_size$5(
-        .d(ent_size$5$d),
-        .q(ent_size$5$q),
-        .clock(ent_size$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$6 ent_size$6(
-        .d(ent_size$6$d),
-        .q(ent_size$6$q),
-        .clock(ent_size$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_size$7 ent_size$7(
-        .d(ent_size$7$d),
-        .q(ent_size$7$q),
-        .clock(ent_size$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$0 ent_op$0(
-        .d(ent_op$0$d),
-        .q(ent_op$0$q),
-        .clock(ent_op$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$1 ent_op$1(
-        .d(ent_op$1$d),
-        .q(ent_op$1$q),
-        .clock(ent_op$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$2 ent_op$2(
-        .d(ent_op$2$d),
-        .q(ent_op$2$q),
-        .clock(ent_op$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$3 ent_op$3(
-        .d(ent_op$3$d),
-        .q(ent_op$3$q),
-        .clock(ent_op$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$4 ent_op$4(
-        .d(ent_op$4$d),
-        .q(ent_op$4$q),
-        .clock(ent_op$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$5 ent_op$5(
-        .d(ent_op$5$d),
-        .q(ent_op$5$q),
-        .clock(ent_op$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$6 ent_op$6(
-        .d(ent_op$6$d),
-        .q(ent_op$6$q),
-        .clock(ent_op$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_op$7 ent_op$7(
-        .d(ent_op$7$d),
-        .q(ent_op$7$q),
-        .clock(ent_op$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$0 ent_ty$0(
-        .d(ent_ty$0$d),
-        .q(ent_ty$0$q),
-        .clock(ent_ty$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$1 ent_ty$1(
-        .d(ent_ty$1$d),
-        .q(ent_ty$1$q),
-        .clock(ent_ty$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$2 ent_ty$2(
-        .d(ent_ty$2$d),
-        .q(ent_ty$2$q),
-        .clock(ent_ty$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$3 ent_ty$3(
-        .d(ent_ty$3$d),
-        .q(ent_ty$3$q),
-        .clock(ent_ty$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$4 ent_ty$4(
-        .d(ent_ty$4$d),
-        .q(ent_ty$4$q),
-        .clock(ent_ty$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$5 ent_ty$5(
-        .d(ent_ty$5$d),
-        .q(ent_ty$5$q),
-        .clock(ent_ty$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$6 ent_ty$6(
-        .d(ent_ty$6$d),
-        .q(ent_ty$6$q),
-        .clock(ent_ty$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ty$7 ent_ty$7(
-        .d(ent_ty$7$d),
-        .q(ent_ty$7$q),
-        .clock(ent_ty$7$clock)
+    atomic_unit_l8_w32_int$ent_ty ent_ty(
+        .clock(ent_ty$clock),
+        .write_enable(ent_ty$write_enable),
+        .write_index(ent_ty$write_index),
+        .write_data(ent_ty$write_data),
+        .read_index(ent_ty$read_index),
+        .read_data(ent_ty$read_data)
     );
     atomic_unit_l8_w32_int$ent_ftz$0 ent_ftz$0(
         .d(ent_ftz$0$d),
@@ -3017,205 +2624,45 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(ent_ftz$7$q),
         .clock(ent_ftz$7$clock)
     );
-    atomic_unit_l8_w32_int$ent_src0$0 ent_src0$0(
-        .d(ent_src0$0$d),
-        .q(ent_src0$0$q),
-        .clock(ent_src0$0$clock)
+    atomic_unit_l8_w32_int$ent_src0 ent_src0(
+        .clock(ent_src0$clock),
+        .write_enable(ent_src0$write_enable),
+        .write_index(ent_src0$write_index),
+        .write_data(ent_src0$write_data),
+        .read_index(ent_src0$read_index),
+        .read_data(ent_src0$read_data)
     );
-    atomic_unit_l8_w32_int$ent_src0$1 ent_src0$1(
-        .d(ent_src0$1$d),
-        .q(ent_src0$1$q),
-        .clock(ent_src0$1$clock)
+    atomic_unit_l8_w32_int$ent_src1 ent_src1(
+        .clock(ent_src1$clock),
+        .write_enable(ent_src1$write_enable),
+        .write_index(ent_src1$write_index),
+        .write_data(ent_src1$write_data),
+        .read_index(ent_src1$read_index),
+        .read_data(ent_src1$read_data)
     );
-    atomic_unit_l8_w32_int$ent_src0$2 ent_src0$2(
-        .d(ent_src0$2$d),
-        .q(ent_src0$2$q),
-        .clock(ent_src0$2$clock)
+    atomic_unit_l8_w32_int$ent_lane ent_lane(
+        .clock(ent_lane$clock),
+        .write_enable(ent_lane$write_enable),
+        .write_index(ent_lane$write_index),
+        .write_data(ent_lane$write_data),
+        .read_index(ent_lane$read_index),
+        .read_data(ent_lane$read_data)
     );
-    atomic_unit_l8_w32_int$ent_src0$3 ent_src0$3(
-        .d(ent_src0$3$d),
-        .q(ent_src0$3$q),
-        .clock(ent_src0$3$clock)
+    atomic_unit_l8_w32_int$ent_elem ent_elem(
+        .clock(ent_elem$clock),
+        .write_enable(ent_elem$write_enable),
+        .write_index(ent_elem$write_index),
+        .write_data(ent_elem$write_data),
+        .read_index(ent_elem$read_index),
+        .read_data(ent_elem$read_data)
     );
-    atomic_unit_l8_w32_int$ent_src0$4 ent_src0$4(
-        .d(ent_src0$4$d),
-        .q(ent_src0$4$q),
-        .clock(ent_src0$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src0$5 ent_src0$5(
-        .d(ent_src0$5$d),
-        .q(ent_src0$5$q),
-        .clock(ent_src0$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src0$6 ent_src0$6(
-        .d(ent_src0$6$d),
-        .q(ent_src0$6$q),
-        .clock(ent_src0$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src0$7 ent_src0$7(
-        .d(ent_src0$7$d),
-        .q(ent_src0$7$q),
-        .clock(ent_src0$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$0 ent_src1$0(
-        .d(ent_src1$0$d),
-        .q(ent_src1$0$q),
-        .clock(ent_src1$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$1 ent_src1$1(
-        .d(ent_src1$1$d),
-        .q(ent_src1$1$q),
-        .clock(ent_src1$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$2 ent_src1$2(
-        .d(ent_src1$2$d),
-        .q(ent_src1$2$q),
-        .clock(ent_src1$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$3 ent_src1$3(
-        .d(ent_src1$3$d),
-        .q(ent_src1$3$q),
-        .clock(ent_src1$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$4 ent_src1$4(
-        .d(ent_src1$4$d),
-        .q(ent_src1$4$q),
-        .clock(ent_src1$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$5 ent_src1$5(
-        .d(ent_src1$5$d),
-        .q(ent_src1$5$q),
-        .clock(ent_src1$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$6 ent_src1$6(
-        .d(ent_src1$6$d),
-        .q(ent_src1$6$q),
-        .clock(ent_src1$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src1$7 ent_src1$7(
-        .d(ent_src1$7$d),
-        .q(ent_src1$7$q),
-        .clock(ent_src1$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$0 ent_lane$0(
-        .d(ent_lane$0$d),
-        .q(ent_lane$0$q),
-        .clock(ent_lane$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$1 ent_lane$1(
-        .d(ent_lane$1$d),
-        .q(ent_lane$1$q),
-        .clock(ent_lane$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$2 ent_lane$2(
-        .d(ent_lane$2$d),
-        .q(ent_lane$2$q),
-        .clock(ent_lane$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$3 ent_lane$3(
-        .d(ent_lane$3$d),
-        .q(ent_lane$3$q),
-        .clock(ent_lane$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$4 ent_lane$4(
-        .d(ent_lane$4$d),
-        .q(ent_lane$4$q),
-        .clock(ent_lane$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$5 ent_lane$5(
-        .d(ent_lane$5$d),
-        .q(ent_lane$5$q),
-        .clock(ent_lane$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$6 ent_lane$6(
-        .d(ent_lane$6$d),
-        .q(ent_lane$6$q),
-        .clock(ent_lane$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_lane$7 ent_lane$7(
-        .d(ent_lane$7$d),
-        .q(ent_lane$7$q),
-        .clock(ent_lane$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$0 ent_elem$0(
-        .d(ent_elem$0$d),
-        .q(ent_elem$0$q),
-        .clock(ent_elem$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$1 ent_elem$1(
-        .d(ent_elem$1$d),
-        .q(ent_elem$1$q),
-        .clock(ent_elem$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$2 ent_elem$2(
-        .d(ent_elem$2$d),
-        .q(ent_elem$2$q),
-        .clock(ent_elem$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$3 ent_elem$3(
-        .d(ent_elem$3$d),
-        .q(ent_elem$3$q),
-        .clock(ent_elem$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$4 ent_elem$4(
-        .d(ent_elem$4$d),
-        .q(ent_elem$4$q),
-        .clock(ent_elem$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$5 ent_elem$5(
-        .d(ent_elem$5$d),
-        .q(ent_elem$5$q),
-        .clock(ent_elem$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$6 ent_elem$6(
-        .d(ent_elem$6$d),
-        .q(ent_elem$6$q),
-        .clock(ent_elem$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_elem$7 ent_elem$7(
-        .d(ent_elem$7$d),
-        .q(ent_elem$7$q),
-        .clock(ent_elem$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$0 ent_result_shift$0(
-        .d(ent_result_shift$0$d),
-        .q(ent_result_shift$0$q),
-        .clock(ent_result_shift$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$1 ent_result_shift$1(
-        .d(ent_result_shift$1$d),
-        .q(ent_result_shift$1$q),
-        .clock(ent_result_shift$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$2 ent_result_shift$2(
-        .d(ent_result_shift$2$d),
-        .q(ent_result_shift$2$q),
-        .clock(ent_result_shift$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$3 ent_result_shift$3(
-        .d(ent_result_shift$3$d),
-        .q(ent_result_shift$3$q),
-        .clock(ent_result_shift$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$4 ent_result_shift$4(
-        .d(ent_result_shift$4$d),
-        .q(ent_result_shift$4$q),
-        .clock(ent_result_shift$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$5 ent_result_shift$5(
-        .d(ent_result_shift$5$d),
-        .q(ent_result_shift$5$q),
-        .clock(ent_result_shift$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$6 ent_result_shift$6(
-        .d(ent_result_shift$6$d),
-        .q(ent_result_shift$6$q),
-        .clock(ent_result_shift$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift$7 ent_result_shift$7(
-        .d(ent_result_shift$7$d),
-        .q(ent_result_shift$7$q),
-        .clock(ent_result_shift$7$clock)
+    atomic_unit_l8_w32_int$ent_result_shift ent_result_shift(
+        .clock(ent_result_shift$clock),
+        .write_enable(ent_result_shift$write_enable),
+        .write_index(ent_result_shift$write_index),
+        .write_data(ent_result_shift$write_data),
+        .read_index(ent_result_shift$read_index),
+        .read_data(ent_result_shift$read_data)
     );
     atomic_unit_l8_w32_int$ent_result_first$0 ent_result_first$0(
         .d(ent_result_first$0$d),
@@ -4282,16 +3729,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$0$clock = clock;
         ent_line$0$clock = clock;
         ent_space$0$clock = clock;
-        ent_bit_offset$0$clock = clock;
-        ent_size$0$clock = clock;
-        ent_op$0$clock = clock;
-        ent_ty$0$clock = clock;
         ent_ftz$0$clock = clock;
-        ent_src0$0$clock = clock;
-        ent_src1$0$clock = clock;
-        ent_lane$0$clock = clock;
-        ent_elem$0$clock = clock;
-        ent_result_shift$0$clock = clock;
         ent_result_first$0$clock = clock;
         ent_result_last$0$clock = clock;
         ent_msg_last$0$clock = clock;
@@ -4303,16 +3741,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
         ent_line$0$d = ent_line$0$q;
         ent_space$0$d = ent_space$0$q;
-        ent_bit_offset$0$d = ent_bit_offset$0$q;
-        ent_size$0$d = ent_size$0$q;
-        ent_op$0$d = ent_op$0$q;
-        ent_ty$0$d = ent_ty$0$q;
         ent_ftz$0$d = ent_ftz$0$q;
-        ent_src0$0$d = ent_src0$0$q;
-        ent_src1$0$d = ent_src1$0$q;
-        ent_lane$0$d = ent_lane$0$q;
-        ent_elem$0$d = ent_elem$0$q;
-        ent_result_shift$0$d = ent_result_shift$0$q;
         ent_result_first$0$d = ent_result_first$0$q;
         ent_result_last$0$d = ent_result_last$0$q;
         ent_msg_last$0$d = ent_msg_last$0$q;
@@ -4325,16 +3754,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$1$clock = clock;
         ent_line$1$clock = clock;
         ent_space$1$clock = clock;
-        ent_bit_offset$1$clock = clock;
-        ent_size$1$clock = clock;
-        ent_op$1$clock = clock;
-        ent_ty$1$clock = clock;
         ent_ftz$1$clock = clock;
-        ent_src0$1$clock = clock;
-        ent_src1$1$clock = clock;
-        ent_lane$1$clock = clock;
-        ent_elem$1$clock = clock;
-        ent_result_shift$1$clock = clock;
         ent_result_first$1$clock = clock;
         ent_result_last$1$clock = clock;
         ent_msg_last$1$clock = clock;
@@ -4346,16 +3766,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
         ent_line$1$d = ent_line$1$q;
         ent_space$1$d = ent_space$1$q;
-        ent_bit_offset$1$d = ent_bit_offset$1$q;
-        ent_size$1$d = ent_size$1$q;
-        ent_op$1$d = ent_op$1$q;
-        ent_ty$1$d = ent_ty$1$q;
         ent_ftz$1$d = ent_ftz$1$q;
-        ent_src0$1$d = ent_src0$1$q;
-        ent_src1$1$d = ent_src1$1$q;
-        ent_lane$1$d = ent_lane$1$q;
-        ent_elem$1$d = ent_elem$1$q;
-        ent_result_shift$1$d = ent_result_shift$1$q;
         ent_result_first$1$d = ent_result_first$1$q;
         ent_result_last$1$d = ent_result_last$1$q;
         ent_msg_last$1$d = ent_msg_last$1$q;
@@ -4368,16 +3779,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$2$clock = clock;
         ent_line$2$clock = clock;
         ent_space$2$clock = clock;
-        ent_bit_offset$2$clock = clock;
-        ent_size$2$clock = clock;
-        ent_op$2$clock = clock;
-        ent_ty$2$clock = clock;
         ent_ftz$2$clock = clock;
-        ent_src0$2$clock = clock;
-        ent_src1$2$clock = clock;
-        ent_lane$2$clock = clock;
-        ent_elem$2$clock = clock;
-        ent_result_shift$2$clock = clock;
         ent_result_first$2$clock = clock;
         ent_result_last$2$clock = clock;
         ent_msg_last$2$clock = clock;
@@ -4389,16 +3791,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
         ent_line$2$d = ent_line$2$q;
         ent_space$2$d = ent_space$2$q;
-        ent_bit_offset$2$d = ent_bit_offset$2$q;
-        ent_size$2$d = ent_size$2$q;
-        ent_op$2$d = ent_op$2$q;
-        ent_ty$2$d = ent_ty$2$q;
         ent_ftz$2$d = ent_ftz$2$q;
-        ent_src0$2$d = ent_src0$2$q;
-        ent_src1$2$d = ent_src1$2$q;
-        ent_lane$2$d = ent_lane$2$q;
-        ent_elem$2$d = ent_elem$2$q;
-        ent_result_shift$2$d = ent_result_shift$2$q;
         ent_result_first$2$d = ent_result_first$2$q;
         ent_result_last$2$d = ent_result_last$2$q;
         ent_msg_last$2$d = ent_msg_last$2$q;
@@ -4411,16 +3804,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$3$clock = clock;
         ent_line$3$clock = clock;
         ent_space$3$clock = clock;
-        ent_bit_offset$3$clock = clock;
-        ent_size$3$clock = clock;
-        ent_op$3$clock = clock;
-        ent_ty$3$clock = clock;
         ent_ftz$3$clock = clock;
-        ent_src0$3$clock = clock;
-        ent_src1$3$clock = clock;
-        ent_lane$3$clock = clock;
-        ent_elem$3$clock = clock;
-        ent_result_shift$3$clock = clock;
         ent_result_first$3$clock = clock;
         ent_result_last$3$clock = clock;
         ent_msg_last$3$clock = clock;
@@ -4432,16 +3816,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
         ent_line$3$d = ent_line$3$q;
         ent_space$3$d = ent_space$3$q;
-        ent_bit_offset$3$d = ent_bit_offset$3$q;
-        ent_size$3$d = ent_size$3$q;
-        ent_op$3$d = ent_op$3$q;
-        ent_ty$3$d = ent_ty$3$q;
         ent_ftz$3$d = ent_ftz$3$q;
-        ent_src0$3$d = ent_src0$3$q;
-        ent_src1$3$d = ent_src1$3$q;
-        ent_lane$3$d = ent_lane$3$q;
-        ent_elem$3$d = ent_elem$3$q;
-        ent_result_shift$3$d = ent_result_shift$3$q;
         ent_result_first$3$d = ent_result_first$3$q;
         ent_result_last$3$d = ent_result_last$3$q;
         ent_msg_last$3$d = ent_msg_last$3$q;
@@ -4454,16 +3829,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$4$clock = clock;
         ent_line$4$clock = clock;
         ent_space$4$clock = clock;
-        ent_bit_offset$4$clock = clock;
-        ent_size$4$clock = clock;
-        ent_op$4$clock = clock;
-        ent_ty$4$clock = clock;
         ent_ftz$4$clock = clock;
-        ent_src0$4$clock = clock;
-        ent_src1$4$clock = clock;
-        ent_lane$4$clock = clock;
-        ent_elem$4$clock = clock;
-        ent_result_shift$4$clock = clock;
         ent_result_first$4$clock = clock;
         ent_result_last$4$clock = clock;
         ent_msg_last$4$clock = clock;
@@ -4475,16 +3841,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
         ent_line$4$d = ent_line$4$q;
         ent_space$4$d = ent_space$4$q;
-        ent_bit_offset$4$d = ent_bit_offset$4$q;
-        ent_size$4$d = ent_size$4$q;
-        ent_op$4$d = ent_op$4$q;
-        ent_ty$4$d = ent_ty$4$q;
         ent_ftz$4$d = ent_ftz$4$q;
-        ent_src0$4$d = ent_src0$4$q;
-        ent_src1$4$d = ent_src1$4$q;
-        ent_lane$4$d = ent_lane$4$q;
-        ent_elem$4$d = ent_elem$4$q;
-        ent_result_shift$4$d = ent_result_shift$4$q;
         ent_result_first$4$d = ent_result_first$4$q;
         ent_result_last$4$d = ent_result_last$4$q;
         ent_msg_last$4$d = ent_msg_last$4$q;
@@ -4497,16 +3854,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$5$clock = clock;
         ent_line$5$clock = clock;
         ent_space$5$clock = clock;
-        ent_bit_offset$5$clock = clock;
-        ent_size$5$clock = clock;
-        ent_op$5$clock = clock;
-        ent_ty$5$clock = clock;
         ent_ftz$5$clock = clock;
-        ent_src0$5$clock = clock;
-        ent_src1$5$clock = clock;
-        ent_lane$5$clock = clock;
-        ent_elem$5$clock = clock;
-        ent_result_shift$5$clock = clock;
         ent_result_first$5$clock = clock;
         ent_result_last$5$clock = clock;
         ent_msg_last$5$clock = clock;
@@ -4518,16 +3866,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
         ent_line$5$d = ent_line$5$q;
         ent_space$5$d = ent_space$5$q;
-        ent_bit_offset$5$d = ent_bit_offset$5$q;
-        ent_size$5$d = ent_size$5$q;
-        ent_op$5$d = ent_op$5$q;
-        ent_ty$5$d = ent_ty$5$q;
         ent_ftz$5$d = ent_ftz$5$q;
-        ent_src0$5$d = ent_src0$5$q;
-        ent_src1$5$d = ent_src1$5$q;
-        ent_lane$5$d = ent_lane$5$q;
-        ent_elem$5$d = ent_elem$5$q;
-        ent_result_shift$5$d = ent_result_shift$5$q;
         ent_result_first$5$d = ent_result_first$5$q;
         ent_result_last$5$d = ent_result_last$5$q;
         ent_msg_last$5$d = ent_msg_last$5$q;
@@ -4540,16 +3879,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$6$clock = clock;
         ent_line$6$clock = clock;
         ent_space$6$clock = clock;
-        ent_bit_offset$6$clock = clock;
-        ent_size$6$clock = clock;
-        ent_op$6$clock = clock;
-        ent_ty$6$clock = clock;
         ent_ftz$6$clock = clock;
-        ent_src0$6$clock = clock;
-        ent_src1$6$clock = clock;
-        ent_lane$6$clock = clock;
-        ent_elem$6$clock = clock;
-        ent_result_shift$6$clock = clock;
         ent_result_first$6$clock = clock;
         ent_result_last$6$clock = clock;
         ent_msg_last$6$clock = clock;
@@ -4561,16 +3891,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
         ent_line$6$d = ent_line$6$q;
         ent_space$6$d = ent_space$6$q;
-        ent_bit_offset$6$d = ent_bit_offset$6$q;
-        ent_size$6$d = ent_size$6$q;
-        ent_op$6$d = ent_op$6$q;
-        ent_ty$6$d = ent_ty$6$q;
         ent_ftz$6$d = ent_ftz$6$q;
-        ent_src0$6$d = ent_src0$6$q;
-        ent_src1$6$d = ent_src1$6$q;
-        ent_lane$6$d = ent_lane$6$q;
-        ent_elem$6$d = ent_elem$6$q;
-        ent_result_shift$6$d = ent_result_shift$6$q;
         ent_result_first$6$d = ent_result_first$6$q;
         ent_result_last$6$d = ent_result_last$6$q;
         ent_msg_last$6$d = ent_msg_last$6$q;
@@ -4583,16 +3904,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$7$clock = clock;
         ent_line$7$clock = clock;
         ent_space$7$clock = clock;
-        ent_bit_offset$7$clock = clock;
-        ent_size$7$clock = clock;
-        ent_op$7$clock = clock;
-        ent_ty$7$clock = clock;
         ent_ftz$7$clock = clock;
-        ent_src0$7$clock = clock;
-        ent_src1$7$clock = clock;
-        ent_lane$7$clock = clock;
-        ent_elem$7$clock = clock;
-        ent_result_shift$7$clock = clock;
         ent_result_first$7$clock = clock;
         ent_result_last$7$clock = clock;
         ent_msg_last$7$clock = clock;
@@ -4604,16 +3916,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
         ent_line$7$d = ent_line$7$q;
         ent_space$7$d = ent_space$7$q;
-        ent_bit_offset$7$d = ent_bit_offset$7$q;
-        ent_size$7$d = ent_size$7$q;
-        ent_op$7$d = ent_op$7$q;
-        ent_ty$7$d = ent_ty$7$q;
         ent_ftz$7$d = ent_ftz$7$q;
-        ent_src0$7$d = ent_src0$7$q;
-        ent_src1$7$d = ent_src1$7$q;
-        ent_lane$7$d = ent_lane$7$q;
-        ent_elem$7$d = ent_elem$7$q;
-        ent_result_shift$7$d = ent_result_shift$7$q;
         ent_result_first$7$d = ent_result_first$7$q;
         ent_result_last$7$d = ent_result_last$7$q;
         ent_msg_last$7$d = ent_msg_last$7$q;
@@ -4705,22 +4008,43 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         write_align$bit_offset = w_bit_offset$q;
         write_align$byte_enables = w_byte_enables$q;
         head_select$head = head_ptr$q;
+        ent_src0$clock = clock;
+        ent_src0$read_index = head_ptr$q;
+        ent_src1$clock = clock;
+        ent_src1$read_index = head_ptr$q;
+        ent_bit_offset$clock = clock;
+        ent_bit_offset$read_index = head_ptr$q;
+        head_select$head_bit_offset = ent_bit_offset$read_data;
+        ent_byte_enables$clock = clock;
+        ent_byte_enables$read_index = head_ptr$q;
+        head_select$head_byte_enables = ent_byte_enables$read_data;
+        ent_size$clock = clock;
+        ent_size$read_index = head_ptr$q;
+        head_select$head_size = ent_size$read_data;
+        ent_op$clock = clock;
+        ent_op$read_index = head_ptr$q;
+        head_select$head_op = ent_op$read_data;
+        ent_ty$clock = clock;
+        ent_ty$read_index = head_ptr$q;
+        head_select$head_ty = ent_ty$read_data;
+        ent_lane$clock = clock;
+        ent_lane$read_index = head_ptr$q;
+        head_select$head_lane = ent_lane$read_data;
+        ent_elem$clock = clock;
+        ent_elem$read_index = head_ptr$q;
+        head_select$head_elem = ent_elem$read_data;
+        ent_result_shift$clock = clock;
+        ent_result_shift$read_index = head_ptr$q;
+        head_select$head_result_shift = ent_result_shift$read_data;
+        ent_line_at_head$clock = clock;
+        ent_line_at_head$read_index = head_ptr$q;
+        head_select$head_line = ent_line_at_head$read_data;
         head_select$ent_valid$0 = ent_valid$0$q;
         head_select$ent_kind$0 = ent_kind$0$q;
         head_select$ent_returned$0 = ent_returned$0$q;
         head_select$ent_data$0 = ent_data$0$q;
-        head_select$ent_line$0 = ent_line$0$q;
         head_select$ent_space$0 = ent_space$0$q;
-        head_select$ent_bit_offset$0 = ent_bit_offset$0$q;
-        head_select$ent_size$0 = ent_size$0$q;
-        head_select$ent_op$0 = ent_op$0$q;
-        head_select$ent_ty$0 = ent_ty$0$q;
         head_select$ent_ftz$0 = ent_ftz$0$q;
-        head_select$ent_src0$0 = ent_src0$0$q & data_built;
-        head_select$ent_src1$0 = ent_src1$0$q & data_built;
-        head_select$ent_lane$0 = ent_lane$0$q;
-        head_select$ent_elem$0 = ent_elem$0$q;
-        head_select$ent_result_shift$0 = ent_result_shift$0$q;
         head_select$ent_result_first$0 = ent_result_first$0$q;
         head_select$ent_result_last$0 = ent_result_last$0$q;
         head_select$ent_msg_last$0 = ent_msg_last$0$q;
@@ -4729,18 +4053,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$1 = ent_kind$1$q;
         head_select$ent_returned$1 = ent_returned$1$q;
         head_select$ent_data$1 = ent_data$1$q;
-        head_select$ent_line$1 = ent_line$1$q;
         head_select$ent_space$1 = ent_space$1$q;
-        head_select$ent_bit_offset$1 = ent_bit_offset$1$q;
-        head_select$ent_size$1 = ent_size$1$q;
-        head_select$ent_op$1 = ent_op$1$q;
-        head_select$ent_ty$1 = ent_ty$1$q;
         head_select$ent_ftz$1 = ent_ftz$1$q;
-        head_select$ent_src0$1 = ent_src0$1$q & data_built;
-        head_select$ent_src1$1 = ent_src1$1$q & data_built;
-        head_select$ent_lane$1 = ent_lane$1$q;
-        head_select$ent_elem$1 = ent_elem$1$q;
-        head_select$ent_result_shift$1 = ent_result_shift$1$q;
         head_select$ent_result_first$1 = ent_result_first$1$q;
         head_select$ent_result_last$1 = ent_result_last$1$q;
         head_select$ent_msg_last$1 = ent_msg_last$1$q;
@@ -4749,18 +4063,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$2 = ent_kind$2$q;
         head_select$ent_returned$2 = ent_returned$2$q;
         head_select$ent_data$2 = ent_data$2$q;
-        head_select$ent_line$2 = ent_line$2$q;
         head_select$ent_space$2 = ent_space$2$q;
-        head_select$ent_bit_offset$2 = ent_bit_offset$2$q;
-        head_select$ent_size$2 = ent_size$2$q;
-        head_select$ent_op$2 = ent_op$2$q;
-        head_select$ent_ty$2 = ent_ty$2$q;
         head_select$ent_ftz$2 = ent_ftz$2$q;
-        head_select$ent_src0$2 = ent_src0$2$q & data_built;
-        head_select$ent_src1$2 = ent_src1$2$q & data_built;
-        head_select$ent_lane$2 = ent_lane$2$q;
-        head_select$ent_elem$2 = ent_elem$2$q;
-        head_select$ent_result_shift$2 = ent_result_shift$2$q;
         head_select$ent_result_first$2 = ent_result_first$2$q;
         head_select$ent_result_last$2 = ent_result_last$2$q;
         head_select$ent_msg_last$2 = ent_msg_last$2$q;
@@ -4769,18 +4073,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$3 = ent_kind$3$q;
         head_select$ent_returned$3 = ent_returned$3$q;
         head_select$ent_data$3 = ent_data$3$q;
-        head_select$ent_line$3 = ent_line$3$q;
         head_select$ent_space$3 = ent_space$3$q;
-        head_select$ent_bit_offset$3 = ent_bit_offset$3$q;
-        head_select$ent_size$3 = ent_size$3$q;
-        head_select$ent_op$3 = ent_op$3$q;
-        head_select$ent_ty$3 = ent_ty$3$q;
         head_select$ent_ftz$3 = ent_ftz$3$q;
-        head_select$ent_src0$3 = ent_src0$3$q & data_built;
-        head_select$ent_src1$3 = ent_src1$3$q & data_built;
-        head_select$ent_lane$3 = ent_lane$3$q;
-        head_select$ent_elem$3 = ent_elem$3$q;
-        head_select$ent_result_shift$3 = ent_result_shift$3$q;
         head_select$ent_result_first$3 = ent_result_first$3$q;
         head_select$ent_result_last$3 = ent_result_last$3$q;
         head_select$ent_msg_last$3 = ent_msg_last$3$q;
@@ -4789,18 +4083,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$4 = ent_kind$4$q;
         head_select$ent_returned$4 = ent_returned$4$q;
         head_select$ent_data$4 = ent_data$4$q;
-        head_select$ent_line$4 = ent_line$4$q;
         head_select$ent_space$4 = ent_space$4$q;
-        head_select$ent_bit_offset$4 = ent_bit_offset$4$q;
-        head_select$ent_size$4 = ent_size$4$q;
-        head_select$ent_op$4 = ent_op$4$q;
-        head_select$ent_ty$4 = ent_ty$4$q;
         head_select$ent_ftz$4 = ent_ftz$4$q;
-        head_select$ent_src0$4 = ent_src0$4$q & data_built;
-        head_select$ent_src1$4 = ent_src1$4$q & data_built;
-        head_select$ent_lane$4 = ent_lane$4$q;
-        head_select$ent_elem$4 = ent_elem$4$q;
-        head_select$ent_result_shift$4 = ent_result_shift$4$q;
         head_select$ent_result_first$4 = ent_result_first$4$q;
         head_select$ent_result_last$4 = ent_result_last$4$q;
         head_select$ent_msg_last$4 = ent_msg_last$4$q;
@@ -4809,18 +4093,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$5 = ent_kind$5$q;
         head_select$ent_returned$5 = ent_returned$5$q;
         head_select$ent_data$5 = ent_data$5$q;
-        head_select$ent_line$5 = ent_line$5$q;
         head_select$ent_space$5 = ent_space$5$q;
-        head_select$ent_bit_offset$5 = ent_bit_offset$5$q;
-        head_select$ent_size$5 = ent_size$5$q;
-        head_select$ent_op$5 = ent_op$5$q;
-        head_select$ent_ty$5 = ent_ty$5$q;
         head_select$ent_ftz$5 = ent_ftz$5$q;
-        head_select$ent_src0$5 = ent_src0$5$q & data_built;
-        head_select$ent_src1$5 = ent_src1$5$q & data_built;
-        head_select$ent_lane$5 = ent_lane$5$q;
-        head_select$ent_elem$5 = ent_elem$5$q;
-        head_select$ent_result_shift$5 = ent_result_shift$5$q;
         head_select$ent_result_first$5 = ent_result_first$5$q;
         head_select$ent_result_last$5 = ent_result_last$5$q;
         head_select$ent_msg_last$5 = ent_msg_last$5$q;
@@ -4829,18 +4103,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$6 = ent_kind$6$q;
         head_select$ent_returned$6 = ent_returned$6$q;
         head_select$ent_data$6 = ent_data$6$q;
-        head_select$ent_line$6 = ent_line$6$q;
         head_select$ent_space$6 = ent_space$6$q;
-        head_select$ent_bit_offset$6 = ent_bit_offset$6$q;
-        head_select$ent_size$6 = ent_size$6$q;
-        head_select$ent_op$6 = ent_op$6$q;
-        head_select$ent_ty$6 = ent_ty$6$q;
         head_select$ent_ftz$6 = ent_ftz$6$q;
-        head_select$ent_src0$6 = ent_src0$6$q & data_built;
-        head_select$ent_src1$6 = ent_src1$6$q & data_built;
-        head_select$ent_lane$6 = ent_lane$6$q;
-        head_select$ent_elem$6 = ent_elem$6$q;
-        head_select$ent_result_shift$6 = ent_result_shift$6$q;
         head_select$ent_result_first$6 = ent_result_first$6$q;
         head_select$ent_result_last$6 = ent_result_last$6$q;
         head_select$ent_msg_last$6 = ent_msg_last$6$q;
@@ -4849,18 +4113,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ent_kind$7 = ent_kind$7$q;
         head_select$ent_returned$7 = ent_returned$7$q;
         head_select$ent_data$7 = ent_data$7$q;
-        head_select$ent_line$7 = ent_line$7$q;
         head_select$ent_space$7 = ent_space$7$q;
-        head_select$ent_bit_offset$7 = ent_bit_offset$7$q;
-        head_select$ent_size$7 = ent_size$7$q;
-        head_select$ent_op$7 = ent_op$7$q;
-        head_select$ent_ty$7 = ent_ty$7$q;
         head_select$ent_ftz$7 = ent_ftz$7$q;
-        head_select$ent_src0$7 = ent_src0$7$q & data_built;
-        head_select$ent_src1$7 = ent_src1$7$q & data_built;
-        head_select$ent_lane$7 = ent_lane$7$q;
-        head_select$ent_elem$7 = ent_elem$7$q;
-        head_select$ent_result_shift$7 = ent_result_shift$7$q;
         head_select$ent_result_first$7 = ent_result_first$7$q;
         head_select$ent_result_last$7 = ent_result_last$7$q;
         head_select$ent_msg_last$7 = ent_msg_last$7$q;
@@ -4902,8 +4156,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (x_from_x2$q) begin
             alu$old_value = x2_new$q;
         end
-        alu$src0 = head_select$src0;
-        alu$src1 = head_select$src1;
+        alu$src0 = ent_src0$read_data & data_built;
+        alu$src1 = ent_src1$read_data & data_built;
         w_is_rmw = w_kind$q == kind_read_modify_write;
         write_data = write_align$data;
         write_mask = write_align$mask;
@@ -5043,7 +4297,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_w$d = head_is_rmw & head_select$bypass$3;
-            x_src0$d = head_select$src0;
+            x_src0$d = ent_src0$read_data & data_built;
             x_lane$d = head_select$lane;
             x_elem$d = head_select$elem;
             x_result_shift$d = head_select$result_shift;
@@ -5317,6 +4571,39 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if ((retire & w_writes$q) & (a_line$q == w_line$q) & (a_space$q == w_space$q)) begin
             new_fwd_bytes = w_byte_enables$q;
         end
+        ent_src0$write_enable = alloc;
+        ent_src0$write_index = tail_ptr$q;
+        ent_src0$write_data = a_src0$q;
+        ent_src1$write_enable = alloc;
+        ent_src1$write_index = tail_ptr$q;
+        ent_src1$write_data = a_src1$q;
+        ent_bit_offset$write_enable = alloc;
+        ent_bit_offset$write_index = tail_ptr$q;
+        ent_bit_offset$write_data = a_bit_offset$q;
+        ent_byte_enables$write_enable = alloc;
+        ent_byte_enables$write_index = tail_ptr$q;
+        ent_byte_enables$write_data = a_byte_enables$q;
+        ent_size$write_enable = alloc;
+        ent_size$write_index = tail_ptr$q;
+        ent_size$write_data = a_size$q;
+        ent_op$write_enable = alloc;
+        ent_op$write_index = tail_ptr$q;
+        ent_op$write_data = a_op$q;
+        ent_ty$write_enable = alloc;
+        ent_ty$write_index = tail_ptr$q;
+        ent_ty$write_data = a_ty$q;
+        ent_lane$write_enable = alloc;
+        ent_lane$write_index = tail_ptr$q;
+        ent_lane$write_data = a_lane$q;
+        ent_elem$write_enable = alloc;
+        ent_elem$write_index = tail_ptr$q;
+        ent_elem$write_data = a_elem$q;
+        ent_result_shift$write_enable = alloc;
+        ent_result_shift$write_index = tail_ptr$q;
+        ent_result_shift$write_data = a_result_shift$q;
+        ent_line_at_head$write_enable = alloc;
+        ent_line_at_head$write_index = tail_ptr$q;
+        ent_line_at_head$write_data = a_line$q;
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
@@ -5327,16 +4614,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$0$d = new_fwd_bytes;
                 ent_line$0$d = a_line$q;
                 ent_space$0$d = a_space$q;
-                ent_bit_offset$0$d = a_bit_offset$q;
-                ent_size$0$d = a_size$q;
-                ent_op$0$d = a_op$q;
-                ent_ty$0$d = a_ty$q;
                 ent_ftz$0$d = a_ftz$q;
-                ent_src0$0$d = a_src0$q;
-                ent_src1$0$d = a_src1$q;
-                ent_lane$0$d = a_lane$q;
-                ent_elem$0$d = a_elem$q;
-                ent_result_shift$0$d = a_result_shift$q;
                 ent_result_first$0$d = a_result_first$q;
                 ent_result_last$0$d = a_result_last$q;
                 ent_msg_last$0$d = a_msg_last$q;
@@ -5350,16 +4628,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$1$d = new_fwd_bytes;
                 ent_line$1$d = a_line$q;
                 ent_space$1$d = a_space$q;
-                ent_bit_offset$1$d = a_bit_offset$q;
-                ent_size$1$d = a_size$q;
-                ent_op$1$d = a_op$q;
-                ent_ty$1$d = a_ty$q;
                 ent_ftz$1$d = a_ftz$q;
-                ent_src0$1$d = a_src0$q;
-                ent_src1$1$d = a_src1$q;
-                ent_lane$1$d = a_lane$q;
-                ent_elem$1$d = a_elem$q;
-                ent_result_shift$1$d = a_result_shift$q;
                 ent_result_first$1$d = a_result_first$q;
                 ent_result_last$1$d = a_result_last$q;
                 ent_msg_last$1$d = a_msg_last$q;
@@ -5373,16 +4642,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$2$d = new_fwd_bytes;
                 ent_line$2$d = a_line$q;
                 ent_space$2$d = a_space$q;
-                ent_bit_offset$2$d = a_bit_offset$q;
-                ent_size$2$d = a_size$q;
-                ent_op$2$d = a_op$q;
-                ent_ty$2$d = a_ty$q;
                 ent_ftz$2$d = a_ftz$q;
-                ent_src0$2$d = a_src0$q;
-                ent_src1$2$d = a_src1$q;
-                ent_lane$2$d = a_lane$q;
-                ent_elem$2$d = a_elem$q;
-                ent_result_shift$2$d = a_result_shift$q;
                 ent_result_first$2$d = a_result_first$q;
                 ent_result_last$2$d = a_result_last$q;
                 ent_msg_last$2$d = a_msg_last$q;
@@ -5396,16 +4656,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$3$d = new_fwd_bytes;
                 ent_line$3$d = a_line$q;
                 ent_space$3$d = a_space$q;
-                ent_bit_offset$3$d = a_bit_offset$q;
-                ent_size$3$d = a_size$q;
-                ent_op$3$d = a_op$q;
-                ent_ty$3$d = a_ty$q;
                 ent_ftz$3$d = a_ftz$q;
-                ent_src0$3$d = a_src0$q;
-                ent_src1$3$d = a_src1$q;
-                ent_lane$3$d = a_lane$q;
-                ent_elem$3$d = a_elem$q;
-                ent_result_shift$3$d = a_result_shift$q;
                 ent_result_first$3$d = a_result_first$q;
                 ent_result_last$3$d = a_result_last$q;
                 ent_msg_last$3$d = a_msg_last$q;
@@ -5419,16 +4670,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$4$d = new_fwd_bytes;
                 ent_line$4$d = a_line$q;
                 ent_space$4$d = a_space$q;
-                ent_bit_offset$4$d = a_bit_offset$q;
-                ent_size$4$d = a_size$q;
-                ent_op$4$d = a_op$q;
-                ent_ty$4$d = a_ty$q;
                 ent_ftz$4$d = a_ftz$q;
-                ent_src0$4$d = a_src0$q;
-                ent_src1$4$d = a_src1$q;
-                ent_lane$4$d = a_lane$q;
-                ent_elem$4$d = a_elem$q;
-                ent_result_shift$4$d = a_result_shift$q;
                 ent_result_first$4$d = a_result_first$q;
                 ent_result_last$4$d = a_result_last$q;
                 ent_msg_last$4$d = a_msg_last$q;
@@ -5442,16 +4684,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$5$d = new_fwd_bytes;
                 ent_line$5$d = a_line$q;
                 ent_space$5$d = a_space$q;
-                ent_bit_offset$5$d = a_bit_offset$q;
-                ent_size$5$d = a_size$q;
-                ent_op$5$d = a_op$q;
-                ent_ty$5$d = a_ty$q;
                 ent_ftz$5$d = a_ftz$q;
-                ent_src0$5$d = a_src0$q;
-                ent_src1$5$d = a_src1$q;
-                ent_lane$5$d = a_lane$q;
-                ent_elem$5$d = a_elem$q;
-                ent_result_shift$5$d = a_result_shift$q;
                 ent_result_first$5$d = a_result_first$q;
                 ent_result_last$5$d = a_result_last$q;
                 ent_msg_last$5$d = a_msg_last$q;
@@ -5465,16 +4698,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$6$d = new_fwd_bytes;
                 ent_line$6$d = a_line$q;
                 ent_space$6$d = a_space$q;
-                ent_bit_offset$6$d = a_bit_offset$q;
-                ent_size$6$d = a_size$q;
-                ent_op$6$d = a_op$q;
-                ent_ty$6$d = a_ty$q;
                 ent_ftz$6$d = a_ftz$q;
-                ent_src0$6$d = a_src0$q;
-                ent_src1$6$d = a_src1$q;
-                ent_lane$6$d = a_lane$q;
-                ent_elem$6$d = a_elem$q;
-                ent_result_shift$6$d = a_result_shift$q;
                 ent_result_first$6$d = a_result_first$q;
                 ent_result_last$6$d = a_result_last$q;
                 ent_msg_last$6$d = a_msg_last$q;
@@ -5488,16 +4712,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_fwd_bytes$7$d = new_fwd_bytes;
                 ent_line$7$d = a_line$q;
                 ent_space$7$d = a_space$q;
-                ent_bit_offset$7$d = a_bit_offset$q;
-                ent_size$7$d = a_size$q;
-                ent_op$7$d = a_op$q;
-                ent_ty$7$d = a_ty$q;
                 ent_ftz$7$d = a_ftz$q;
-                ent_src0$7$d = a_src0$q;
-                ent_src1$7$d = a_src1$q;
-                ent_lane$7$d = a_lane$q;
-                ent_elem$7$d = a_elem$q;
-                ent_result_shift$7$d = a_result_shift$q;
                 ent_result_first$7$d = a_result_first$q;
                 ent_result_last$7$d = a_result_last$q;
                 ent_msg_last$7$d = a_msg_last$q;
@@ -5554,71 +4769,70 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (return_hit$7) begin
             return_keep_bytes = return_keep_bytes | ent_fwd_bytes$7$q;
         end
-        return_keep = zero_line;
-        if (return_keep_bytes[0]) begin
-            return_keep = return_keep | byte_ones$0;
-        end
-        if (return_keep_bytes[1]) begin
-            return_keep = return_keep | byte_ones$1;
-        end
-        if (return_keep_bytes[2]) begin
-            return_keep = return_keep | byte_ones$2;
-        end
-        if (return_keep_bytes[3]) begin
-            return_keep = return_keep | byte_ones$3;
-        end
-        if (return_keep_bytes[4]) begin
-            return_keep = return_keep | byte_ones$4;
-        end
-        if (return_keep_bytes[5]) begin
-            return_keep = return_keep | byte_ones$5;
-        end
-        if (return_keep_bytes[6]) begin
-            return_keep = return_keep | byte_ones$6;
-        end
-        if (return_keep_bytes[7]) begin
-            return_keep = return_keep | byte_ones$7;
-        end
-        if (return_keep_bytes[8]) begin
-            return_keep = return_keep | byte_ones$8;
-        end
-        if (return_keep_bytes[9]) begin
-            return_keep = return_keep | byte_ones$9;
-        end
-        if (return_keep_bytes[10]) begin
-            return_keep = return_keep | byte_ones$10;
-        end
-        if (return_keep_bytes[11]) begin
-            return_keep = return_keep | byte_ones$11;
-        end
-        if (return_keep_bytes[12]) begin
-            return_keep = return_keep | byte_ones$12;
-        end
-        if (return_keep_bytes[13]) begin
-            return_keep = return_keep | byte_ones$13;
-        end
-        if (return_keep_bytes[14]) begin
-            return_keep = return_keep | byte_ones$14;
-        end
-        if (return_keep_bytes[15]) begin
-            return_keep = return_keep | byte_ones$15;
-        end
         if (mem_rdata_valid) begin
             read_return_seq$d = read_return_seq$q + one_seq;
         end
         alloc_hit$0 = alloc & (tail_ptr$q == 0);
-        take_write$0 = zero_line;
-        if (alloc_hit$0) begin
-            take_write$0 = ~zero_line;
+        take_write$0 = (alloc_hit$0 & |new_fwd_bytes) | fwd_hit$0;
+        load_bytes$0 = zero_enables;
+        new_line$0 = mem_rdata;
+        if (take_write$0) begin
+            load_bytes$0 = w_byte_enables$q;
+            new_line$0 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$0) begin
-            take_write$0 = write_mask;
-        end
-        load_bits$0 = take_write$0;
         if (return_hit$0) begin
-            load_bits$0 = take_write$0 | ~return_keep;
+            load_bytes$0 = load_bytes$0 | ~return_keep_bytes;
         end
-        ent_data$0$d = (((write_data & take_write$0) | (mem_rdata & ~take_write$0)) & load_bits$0) | (ent_data$0$q & ~load_bits$0);
+        line_next$0 = ent_data$0$q;
+        if (load_bytes$0[0]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$0) | (new_line$0 & byte_ones$0);
+        end
+        if (load_bytes$0[1]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$1) | (new_line$0 & byte_ones$1);
+        end
+        if (load_bytes$0[2]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$2) | (new_line$0 & byte_ones$2);
+        end
+        if (load_bytes$0[3]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$3) | (new_line$0 & byte_ones$3);
+        end
+        if (load_bytes$0[4]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$4) | (new_line$0 & byte_ones$4);
+        end
+        if (load_bytes$0[5]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$5) | (new_line$0 & byte_ones$5);
+        end
+        if (load_bytes$0[6]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$6) | (new_line$0 & byte_ones$6);
+        end
+        if (load_bytes$0[7]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$7) | (new_line$0 & byte_ones$7);
+        end
+        if (load_bytes$0[8]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$8) | (new_line$0 & byte_ones$8);
+        end
+        if (load_bytes$0[9]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$9) | (new_line$0 & byte_ones$9);
+        end
+        if (load_bytes$0[10]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$10) | (new_line$0 & byte_ones$10);
+        end
+        if (load_bytes$0[11]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$11) | (new_line$0 & byte_ones$11);
+        end
+        if (load_bytes$0[12]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$12) | (new_line$0 & byte_ones$12);
+        end
+        if (load_bytes$0[13]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$13) | (new_line$0 & byte_ones$13);
+        end
+        if (load_bytes$0[14]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$14) | (new_line$0 & byte_ones$14);
+        end
+        if (load_bytes$0[15]) begin
+            line_next$0 = (line_next$0 & ~byte_ones$15) | (new_line$0 & byte_ones$15);
+        end
+        ent_data$0$d = line_next$0;
         if (return_hit$0) begin
             ent_returned$0$d = 1'b1;
         end
@@ -5626,18 +4840,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | w_byte_enables$q;
         end
         alloc_hit$1 = alloc & (tail_ptr$q == 1);
-        take_write$1 = zero_line;
-        if (alloc_hit$1) begin
-            take_write$1 = ~zero_line;
+        take_write$1 = (alloc_hit$1 & |new_fwd_bytes) | fwd_hit$1;
+        load_bytes$1 = zero_enables;
+        new_line$1 = mem_rdata;
+        if (take_write$1) begin
+            load_bytes$1 = w_byte_enables$q;
+            new_line$1 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$1) begin
-            take_write$1 = write_mask;
-        end
-        load_bits$1 = take_write$1;
         if (return_hit$1) begin
-            load_bits$1 = take_write$1 | ~return_keep;
+            load_bytes$1 = load_bytes$1 | ~return_keep_bytes;
         end
-        ent_data$1$d = (((write_data & take_write$1) | (mem_rdata & ~take_write$1)) & load_bits$1) | (ent_data$1$q & ~load_bits$1);
+        line_next$1 = ent_data$1$q;
+        if (load_bytes$1[0]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$0) | (new_line$1 & byte_ones$0);
+        end
+        if (load_bytes$1[1]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$1) | (new_line$1 & byte_ones$1);
+        end
+        if (load_bytes$1[2]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$2) | (new_line$1 & byte_ones$2);
+        end
+        if (load_bytes$1[3]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$3) | (new_line$1 & byte_ones$3);
+        end
+        if (load_bytes$1[4]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$4) | (new_line$1 & byte_ones$4);
+        end
+        if (load_bytes$1[5]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$5) | (new_line$1 & byte_ones$5);
+        end
+        if (load_bytes$1[6]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$6) | (new_line$1 & byte_ones$6);
+        end
+        if (load_bytes$1[7]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$7) | (new_line$1 & byte_ones$7);
+        end
+        if (load_bytes$1[8]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$8) | (new_line$1 & byte_ones$8);
+        end
+        if (load_bytes$1[9]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$9) | (new_line$1 & byte_ones$9);
+        end
+        if (load_bytes$1[10]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$10) | (new_line$1 & byte_ones$10);
+        end
+        if (load_bytes$1[11]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$11) | (new_line$1 & byte_ones$11);
+        end
+        if (load_bytes$1[12]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$12) | (new_line$1 & byte_ones$12);
+        end
+        if (load_bytes$1[13]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$13) | (new_line$1 & byte_ones$13);
+        end
+        if (load_bytes$1[14]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$14) | (new_line$1 & byte_ones$14);
+        end
+        if (load_bytes$1[15]) begin
+            line_next$1 = (line_next$1 & ~byte_ones$15) | (new_line$1 & byte_ones$15);
+        end
+        ent_data$1$d = line_next$1;
         if (return_hit$1) begin
             ent_returned$1$d = 1'b1;
         end
@@ -5645,18 +4907,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | w_byte_enables$q;
         end
         alloc_hit$2 = alloc & (tail_ptr$q == 2);
-        take_write$2 = zero_line;
-        if (alloc_hit$2) begin
-            take_write$2 = ~zero_line;
+        take_write$2 = (alloc_hit$2 & |new_fwd_bytes) | fwd_hit$2;
+        load_bytes$2 = zero_enables;
+        new_line$2 = mem_rdata;
+        if (take_write$2) begin
+            load_bytes$2 = w_byte_enables$q;
+            new_line$2 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$2) begin
-            take_write$2 = write_mask;
-        end
-        load_bits$2 = take_write$2;
         if (return_hit$2) begin
-            load_bits$2 = take_write$2 | ~return_keep;
+            load_bytes$2 = load_bytes$2 | ~return_keep_bytes;
         end
-        ent_data$2$d = (((write_data & take_write$2) | (mem_rdata & ~take_write$2)) & load_bits$2) | (ent_data$2$q & ~load_bits$2);
+        line_next$2 = ent_data$2$q;
+        if (load_bytes$2[0]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$0) | (new_line$2 & byte_ones$0);
+        end
+        if (load_bytes$2[1]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$1) | (new_line$2 & byte_ones$1);
+        end
+        if (load_bytes$2[2]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$2) | (new_line$2 & byte_ones$2);
+        end
+        if (load_bytes$2[3]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$3) | (new_line$2 & byte_ones$3);
+        end
+        if (load_bytes$2[4]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$4) | (new_line$2 & byte_ones$4);
+        end
+        if (load_bytes$2[5]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$5) | (new_line$2 & byte_ones$5);
+        end
+        if (load_bytes$2[6]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$6) | (new_line$2 & byte_ones$6);
+        end
+        if (load_bytes$2[7]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$7) | (new_line$2 & byte_ones$7);
+        end
+        if (load_bytes$2[8]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$8) | (new_line$2 & byte_ones$8);
+        end
+        if (load_bytes$2[9]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$9) | (new_line$2 & byte_ones$9);
+        end
+        if (load_bytes$2[10]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$10) | (new_line$2 & byte_ones$10);
+        end
+        if (load_bytes$2[11]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$11) | (new_line$2 & byte_ones$11);
+        end
+        if (load_bytes$2[12]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$12) | (new_line$2 & byte_ones$12);
+        end
+        if (load_bytes$2[13]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$13) | (new_line$2 & byte_ones$13);
+        end
+        if (load_bytes$2[14]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$14) | (new_line$2 & byte_ones$14);
+        end
+        if (load_bytes$2[15]) begin
+            line_next$2 = (line_next$2 & ~byte_ones$15) | (new_line$2 & byte_ones$15);
+        end
+        ent_data$2$d = line_next$2;
         if (return_hit$2) begin
             ent_returned$2$d = 1'b1;
         end
@@ -5664,18 +4974,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | w_byte_enables$q;
         end
         alloc_hit$3 = alloc & (tail_ptr$q == 3);
-        take_write$3 = zero_line;
-        if (alloc_hit$3) begin
-            take_write$3 = ~zero_line;
+        take_write$3 = (alloc_hit$3 & |new_fwd_bytes) | fwd_hit$3;
+        load_bytes$3 = zero_enables;
+        new_line$3 = mem_rdata;
+        if (take_write$3) begin
+            load_bytes$3 = w_byte_enables$q;
+            new_line$3 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$3) begin
-            take_write$3 = write_mask;
-        end
-        load_bits$3 = take_write$3;
         if (return_hit$3) begin
-            load_bits$3 = take_write$3 | ~return_keep;
+            load_bytes$3 = load_bytes$3 | ~return_keep_bytes;
         end
-        ent_data$3$d = (((write_data & take_write$3) | (mem_rdata & ~take_write$3)) & load_bits$3) | (ent_data$3$q & ~load_bits$3);
+        line_next$3 = ent_data$3$q;
+        if (load_bytes$3[0]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$0) | (new_line$3 & byte_ones$0);
+        end
+        if (load_bytes$3[1]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$1) | (new_line$3 & byte_ones$1);
+        end
+        if (load_bytes$3[2]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$2) | (new_line$3 & byte_ones$2);
+        end
+        if (load_bytes$3[3]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$3) | (new_line$3 & byte_ones$3);
+        end
+        if (load_bytes$3[4]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$4) | (new_line$3 & byte_ones$4);
+        end
+        if (load_bytes$3[5]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$5) | (new_line$3 & byte_ones$5);
+        end
+        if (load_bytes$3[6]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$6) | (new_line$3 & byte_ones$6);
+        end
+        if (load_bytes$3[7]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$7) | (new_line$3 & byte_ones$7);
+        end
+        if (load_bytes$3[8]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$8) | (new_line$3 & byte_ones$8);
+        end
+        if (load_bytes$3[9]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$9) | (new_line$3 & byte_ones$9);
+        end
+        if (load_bytes$3[10]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$10) | (new_line$3 & byte_ones$10);
+        end
+        if (load_bytes$3[11]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$11) | (new_line$3 & byte_ones$11);
+        end
+        if (load_bytes$3[12]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$12) | (new_line$3 & byte_ones$12);
+        end
+        if (load_bytes$3[13]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$13) | (new_line$3 & byte_ones$13);
+        end
+        if (load_bytes$3[14]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$14) | (new_line$3 & byte_ones$14);
+        end
+        if (load_bytes$3[15]) begin
+            line_next$3 = (line_next$3 & ~byte_ones$15) | (new_line$3 & byte_ones$15);
+        end
+        ent_data$3$d = line_next$3;
         if (return_hit$3) begin
             ent_returned$3$d = 1'b1;
         end
@@ -5683,18 +5041,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | w_byte_enables$q;
         end
         alloc_hit$4 = alloc & (tail_ptr$q == 4);
-        take_write$4 = zero_line;
-        if (alloc_hit$4) begin
-            take_write$4 = ~zero_line;
+        take_write$4 = (alloc_hit$4 & |new_fwd_bytes) | fwd_hit$4;
+        load_bytes$4 = zero_enables;
+        new_line$4 = mem_rdata;
+        if (take_write$4) begin
+            load_bytes$4 = w_byte_enables$q;
+            new_line$4 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$4) begin
-            take_write$4 = write_mask;
-        end
-        load_bits$4 = take_write$4;
         if (return_hit$4) begin
-            load_bits$4 = take_write$4 | ~return_keep;
+            load_bytes$4 = load_bytes$4 | ~return_keep_bytes;
         end
-        ent_data$4$d = (((write_data & take_write$4) | (mem_rdata & ~take_write$4)) & load_bits$4) | (ent_data$4$q & ~load_bits$4);
+        line_next$4 = ent_data$4$q;
+        if (load_bytes$4[0]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$0) | (new_line$4 & byte_ones$0);
+        end
+        if (load_bytes$4[1]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$1) | (new_line$4 & byte_ones$1);
+        end
+        if (load_bytes$4[2]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$2) | (new_line$4 & byte_ones$2);
+        end
+        if (load_bytes$4[3]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$3) | (new_line$4 & byte_ones$3);
+        end
+        if (load_bytes$4[4]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$4) | (new_line$4 & byte_ones$4);
+        end
+        if (load_bytes$4[5]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$5) | (new_line$4 & byte_ones$5);
+        end
+        if (load_bytes$4[6]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$6) | (new_line$4 & byte_ones$6);
+        end
+        if (load_bytes$4[7]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$7) | (new_line$4 & byte_ones$7);
+        end
+        if (load_bytes$4[8]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$8) | (new_line$4 & byte_ones$8);
+        end
+        if (load_bytes$4[9]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$9) | (new_line$4 & byte_ones$9);
+        end
+        if (load_bytes$4[10]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$10) | (new_line$4 & byte_ones$10);
+        end
+        if (load_bytes$4[11]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$11) | (new_line$4 & byte_ones$11);
+        end
+        if (load_bytes$4[12]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$12) | (new_line$4 & byte_ones$12);
+        end
+        if (load_bytes$4[13]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$13) | (new_line$4 & byte_ones$13);
+        end
+        if (load_bytes$4[14]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$14) | (new_line$4 & byte_ones$14);
+        end
+        if (load_bytes$4[15]) begin
+            line_next$4 = (line_next$4 & ~byte_ones$15) | (new_line$4 & byte_ones$15);
+        end
+        ent_data$4$d = line_next$4;
         if (return_hit$4) begin
             ent_returned$4$d = 1'b1;
         end
@@ -5702,18 +5108,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | w_byte_enables$q;
         end
         alloc_hit$5 = alloc & (tail_ptr$q == 5);
-        take_write$5 = zero_line;
-        if (alloc_hit$5) begin
-            take_write$5 = ~zero_line;
+        take_write$5 = (alloc_hit$5 & |new_fwd_bytes) | fwd_hit$5;
+        load_bytes$5 = zero_enables;
+        new_line$5 = mem_rdata;
+        if (take_write$5) begin
+            load_bytes$5 = w_byte_enables$q;
+            new_line$5 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$5) begin
-            take_write$5 = write_mask;
-        end
-        load_bits$5 = take_write$5;
         if (return_hit$5) begin
-            load_bits$5 = take_write$5 | ~return_keep;
+            load_bytes$5 = load_bytes$5 | ~return_keep_bytes;
         end
-        ent_data$5$d = (((write_data & take_write$5) | (mem_rdata & ~take_write$5)) & load_bits$5) | (ent_data$5$q & ~load_bits$5);
+        line_next$5 = ent_data$5$q;
+        if (load_bytes$5[0]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$0) | (new_line$5 & byte_ones$0);
+        end
+        if (load_bytes$5[1]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$1) | (new_line$5 & byte_ones$1);
+        end
+        if (load_bytes$5[2]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$2) | (new_line$5 & byte_ones$2);
+        end
+        if (load_bytes$5[3]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$3) | (new_line$5 & byte_ones$3);
+        end
+        if (load_bytes$5[4]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$4) | (new_line$5 & byte_ones$4);
+        end
+        if (load_bytes$5[5]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$5) | (new_line$5 & byte_ones$5);
+        end
+        if (load_bytes$5[6]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$6) | (new_line$5 & byte_ones$6);
+        end
+        if (load_bytes$5[7]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$7) | (new_line$5 & byte_ones$7);
+        end
+        if (load_bytes$5[8]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$8) | (new_line$5 & byte_ones$8);
+        end
+        if (load_bytes$5[9]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$9) | (new_line$5 & byte_ones$9);
+        end
+        if (load_bytes$5[10]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$10) | (new_line$5 & byte_ones$10);
+        end
+        if (load_bytes$5[11]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$11) | (new_line$5 & byte_ones$11);
+        end
+        if (load_bytes$5[12]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$12) | (new_line$5 & byte_ones$12);
+        end
+        if (load_bytes$5[13]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$13) | (new_line$5 & byte_ones$13);
+        end
+        if (load_bytes$5[14]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$14) | (new_line$5 & byte_ones$14);
+        end
+        if (load_bytes$5[15]) begin
+            line_next$5 = (line_next$5 & ~byte_ones$15) | (new_line$5 & byte_ones$15);
+        end
+        ent_data$5$d = line_next$5;
         if (return_hit$5) begin
             ent_returned$5$d = 1'b1;
         end
@@ -5721,18 +5175,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | w_byte_enables$q;
         end
         alloc_hit$6 = alloc & (tail_ptr$q == 6);
-        take_write$6 = zero_line;
-        if (alloc_hit$6) begin
-            take_write$6 = ~zero_line;
+        take_write$6 = (alloc_hit$6 & |new_fwd_bytes) | fwd_hit$6;
+        load_bytes$6 = zero_enables;
+        new_line$6 = mem_rdata;
+        if (take_write$6) begin
+            load_bytes$6 = w_byte_enables$q;
+            new_line$6 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$6) begin
-            take_write$6 = write_mask;
-        end
-        load_bits$6 = take_write$6;
         if (return_hit$6) begin
-            load_bits$6 = take_write$6 | ~return_keep;
+            load_bytes$6 = load_bytes$6 | ~return_keep_bytes;
         end
-        ent_data$6$d = (((write_data & take_write$6) | (mem_rdata & ~take_write$6)) & load_bits$6) | (ent_data$6$q & ~load_bits$6);
+        line_next$6 = ent_data$6$q;
+        if (load_bytes$6[0]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$0) | (new_line$6 & byte_ones$0);
+        end
+        if (load_bytes$6[1]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$1) | (new_line$6 & byte_ones$1);
+        end
+        if (load_bytes$6[2]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$2) | (new_line$6 & byte_ones$2);
+        end
+        if (load_bytes$6[3]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$3) | (new_line$6 & byte_ones$3);
+        end
+        if (load_bytes$6[4]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$4) | (new_line$6 & byte_ones$4);
+        end
+        if (load_bytes$6[5]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$5) | (new_line$6 & byte_ones$5);
+        end
+        if (load_bytes$6[6]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$6) | (new_line$6 & byte_ones$6);
+        end
+        if (load_bytes$6[7]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$7) | (new_line$6 & byte_ones$7);
+        end
+        if (load_bytes$6[8]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$8) | (new_line$6 & byte_ones$8);
+        end
+        if (load_bytes$6[9]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$9) | (new_line$6 & byte_ones$9);
+        end
+        if (load_bytes$6[10]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$10) | (new_line$6 & byte_ones$10);
+        end
+        if (load_bytes$6[11]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$11) | (new_line$6 & byte_ones$11);
+        end
+        if (load_bytes$6[12]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$12) | (new_line$6 & byte_ones$12);
+        end
+        if (load_bytes$6[13]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$13) | (new_line$6 & byte_ones$13);
+        end
+        if (load_bytes$6[14]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$14) | (new_line$6 & byte_ones$14);
+        end
+        if (load_bytes$6[15]) begin
+            line_next$6 = (line_next$6 & ~byte_ones$15) | (new_line$6 & byte_ones$15);
+        end
+        ent_data$6$d = line_next$6;
         if (return_hit$6) begin
             ent_returned$6$d = 1'b1;
         end
@@ -5740,18 +5242,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | w_byte_enables$q;
         end
         alloc_hit$7 = alloc & (tail_ptr$q == 7);
-        take_write$7 = zero_line;
-        if (alloc_hit$7) begin
-            take_write$7 = ~zero_line;
+        take_write$7 = (alloc_hit$7 & |new_fwd_bytes) | fwd_hit$7;
+        load_bytes$7 = zero_enables;
+        new_line$7 = mem_rdata;
+        if (take_write$7) begin
+            load_bytes$7 = w_byte_enables$q;
+            new_line$7 = (write_data & write_mask) | (mem_rdata & ~write_mask);
         end
-        if (fwd_hit$7) begin
-            take_write$7 = write_mask;
-        end
-        load_bits$7 = take_write$7;
         if (return_hit$7) begin
-            load_bits$7 = take_write$7 | ~return_keep;
+            load_bytes$7 = load_bytes$7 | ~return_keep_bytes;
         end
-        ent_data$7$d = (((write_data & take_write$7) | (mem_rdata & ~take_write$7)) & load_bits$7) | (ent_data$7$q & ~load_bits$7);
+        line_next$7 = ent_data$7$q;
+        if (load_bytes$7[0]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$0) | (new_line$7 & byte_ones$0);
+        end
+        if (load_bytes$7[1]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$1) | (new_line$7 & byte_ones$1);
+        end
+        if (load_bytes$7[2]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$2) | (new_line$7 & byte_ones$2);
+        end
+        if (load_bytes$7[3]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$3) | (new_line$7 & byte_ones$3);
+        end
+        if (load_bytes$7[4]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$4) | (new_line$7 & byte_ones$4);
+        end
+        if (load_bytes$7[5]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$5) | (new_line$7 & byte_ones$5);
+        end
+        if (load_bytes$7[6]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$6) | (new_line$7 & byte_ones$6);
+        end
+        if (load_bytes$7[7]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$7) | (new_line$7 & byte_ones$7);
+        end
+        if (load_bytes$7[8]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$8) | (new_line$7 & byte_ones$8);
+        end
+        if (load_bytes$7[9]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$9) | (new_line$7 & byte_ones$9);
+        end
+        if (load_bytes$7[10]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$10) | (new_line$7 & byte_ones$10);
+        end
+        if (load_bytes$7[11]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$11) | (new_line$7 & byte_ones$11);
+        end
+        if (load_bytes$7[12]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$12) | (new_line$7 & byte_ones$12);
+        end
+        if (load_bytes$7[13]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$13) | (new_line$7 & byte_ones$13);
+        end
+        if (load_bytes$7[14]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$14) | (new_line$7 & byte_ones$14);
+        end
+        if (load_bytes$7[15]) begin
+            line_next$7 = (line_next$7 & ~byte_ones$15) | (new_line$7 & byte_ones$15);
+        end
+        ent_data$7$d = line_next$7;
         if (return_hit$7) begin
             ent_returned$7$d = 1'b1;
         end
@@ -7742,6 +7292,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r1_big_sign$d;
     wire  r1_big_sign$q;
     reg  r1_big_sign$clock;
+    reg  r1_exp_equal$d;
+    wire  r1_exp_equal$q;
+    reg  r1_exp_equal$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -7891,7 +7444,6 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  [14:0] b_sig;
     reg  [8:0] a_exp_eff;
     reg  [8:0] b_exp_eff;
-    reg  b_larger;
     reg  big_sign;
     reg  [8:0] big_exp;
     reg  [14:0] big_sig;
@@ -7901,6 +7453,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  [8:0] a_minus_b_exp;
     reg  b_exp_larger;
     reg  [8:0] b_minus_a_exp;
+    reg  reversed;
     reg  [3:0] align_shift;
     reg  [14:0] shifted_out;
     reg  [14:0] small_aligned;
@@ -7962,6 +7515,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .d(r1_big_sign$d),
         .q(r1_big_sign$q),
         .clock(r1_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_equal r1_exp_equal(
+        .d(r1_exp_equal$d),
+        .q(r1_exp_equal$q),
+        .clock(r1_exp_equal$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -8182,6 +7740,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
         r1_big_sign$clock = clock;
+        r1_exp_equal$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -8230,6 +7789,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
         r1_big_sign$d = r1_big_sign$q;
+        r1_exp_equal$d = r1_exp_equal$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -8305,12 +7865,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             b_exp_eff = exp_one;
         end
         b_exp_larger = b_exp_eff > a_exp_eff;
-        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
         small_sig = b_sig;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
@@ -8334,6 +7893,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
+            r1_exp_equal$d = a_exp_eff == b_exp_eff;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -8351,9 +7911,13 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         if (|shifted_out) begin
             small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
         end
+        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
         raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
             raw_sum = r1_big_sig$q - small_aligned;
+        end
+        if (reversed) begin
+            raw_sum = r1_small_sig$q - r1_big_sig$q;
         end
         sum_is_zero = ~(|raw_sum);
         if (advance) begin
@@ -8361,7 +7925,7 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
             r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q;
+            r2_big_sign$d = r1_big_sign$q ^ reversed;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -8690,6 +8254,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_equal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_equal
 
 
 module atomic_unit_l8_w32_int$alu$float$add_half$r1_exp_max(d,q,clock);
@@ -9475,6 +9058,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r1_big_sign$d;
     wire  r1_big_sign$q;
     reg  r1_big_sign$clock;
+    reg  r1_exp_equal$d;
+    wire  r1_exp_equal$q;
+    reg  r1_exp_equal$clock;
     reg  r1_a_sign$d;
     wire  r1_a_sign$q;
     reg  r1_a_sign$clock;
@@ -9624,7 +9210,6 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  [56:0] b_sig;
     reg  [11:0] a_exp_eff;
     reg  [11:0] b_exp_eff;
-    reg  b_larger;
     reg  big_sign;
     reg  [11:0] big_exp;
     reg  [56:0] big_sig;
@@ -9634,6 +9219,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  [11:0] a_minus_b_exp;
     reg  b_exp_larger;
     reg  [11:0] b_minus_a_exp;
+    reg  reversed;
     reg  [5:0] align_shift;
     reg  [56:0] shifted_out;
     reg  [56:0] small_aligned;
@@ -9701,6 +9287,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .d(r1_big_sign$d),
         .q(r1_big_sign$q),
         .clock(r1_big_sign$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_equal r1_exp_equal(
+        .d(r1_exp_equal$d),
+        .q(r1_exp_equal$q),
+        .clock(r1_exp_equal$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_sign r1_a_sign(
         .d(r1_a_sign$d),
@@ -9921,6 +9512,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r1_align_shift$clock = clock;
         r1_subtract$clock = clock;
         r1_big_sign$clock = clock;
+        r1_exp_equal$clock = clock;
         r1_a_sign$clock = clock;
         r1_b_sign$clock = clock;
         r1_a_zero$clock = clock;
@@ -9969,6 +9561,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r1_align_shift$d = r1_align_shift$q;
         r1_subtract$d = r1_subtract$q;
         r1_big_sign$d = r1_big_sign$q;
+        r1_exp_equal$d = r1_exp_equal$q;
         r1_a_sign$d = r1_a_sign$q;
         r1_b_sign$d = r1_b_sign$q;
         r1_a_zero$d = r1_a_zero$q;
@@ -10044,12 +9637,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             b_exp_eff = exp_one;
         end
         b_exp_larger = b_exp_eff > a_exp_eff;
-        b_larger = b_exp_larger | ((b_exp_eff == a_exp_eff) & (b_sig > a_sig));
         big_sign = a_sign;
         big_exp = a_exp_eff;
         big_sig = a_sig;
         small_sig = b_sig;
-        if (b_larger) begin
+        if (b_exp_larger) begin
             big_sign = b_sign;
             big_exp = b_exp_eff;
             big_sig = b_sig;
@@ -10073,6 +9665,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
+            r1_exp_equal$d = a_exp_eff == b_exp_eff;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
@@ -10090,9 +9683,13 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         if (|shifted_out) begin
             small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
         end
+        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
         raw_sum = r1_big_sig$q + small_aligned;
         if (r1_subtract$q) begin
             raw_sum = r1_big_sig$q - small_aligned;
+        end
+        if (reversed) begin
+            raw_sum = r1_small_sig$q - r1_big_sig$q;
         end
         sum_is_zero = ~(|raw_sum);
         if (advance) begin
@@ -10100,7 +9697,7 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
             r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q;
+            r2_big_sign$d = r1_big_sign$q ^ reversed;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -10449,6 +10046,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_big_sign
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_equal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_equal
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r1_exp_max(d,q,clock);
@@ -15381,156 +14997,104 @@ module atomic_unit_l8_w32_int$elem_shift(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$elem_shift
 
 
-module atomic_unit_l8_w32_int$ent_bit_offset$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_bit_offset(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [6:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [6:0] read_data;
     
     // Update code (custom)
+    reg [6:0] rows [0:7];
+    
     initial begin
-       q = 7'h0;
+        rows[0] = 7'h0;
+    end
+    initial begin
+        rows[1] = 7'h0;
+    end
+    initial begin
+        rows[2] = 7'h0;
+    end
+    initial begin
+        rows[3] = 7'h0;
+    end
+    initial begin
+        rows[4] = 7'h0;
+    end
+    initial begin
+        rows[5] = 7'h0;
+    end
+    initial begin
+        rows[6] = 7'h0;
+    end
+    initial begin
+        rows[7] = 7'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$0
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$ent_bit_offset
 
 
-module atomic_unit_l8_w32_int$ent_bit_offset$1(d,q,clock);
+module atomic_unit_l8_w32_int$ent_byte_enables(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [15:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [15:0] read_data;
     
     // Update code (custom)
+    reg [15:0] rows [0:7];
+    
     initial begin
-       q = 7'h0;
+        rows[0] = 16'h0;
+    end
+    initial begin
+        rows[1] = 16'h0;
+    end
+    initial begin
+        rows[2] = 16'h0;
+    end
+    initial begin
+        rows[3] = 16'h0;
+    end
+    initial begin
+        rows[4] = 16'h0;
+    end
+    initial begin
+        rows[5] = 16'h0;
+    end
+    initial begin
+        rows[6] = 16'h0;
+    end
+    initial begin
+        rows[7] = 16'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$1
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$2
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$3
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$4
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$5
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$6
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset$7
+endmodule // atomic_unit_l8_w32_int$ent_byte_enables
 
 
 module atomic_unit_l8_w32_int$ent_data$0(d,q,clock);
@@ -15685,156 +15249,54 @@ module atomic_unit_l8_w32_int$ent_data$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_data$7
 
 
-module atomic_unit_l8_w32_int$ent_elem$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [2:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [2:0] read_data;
     
     // Update code (custom)
+    reg [2:0] rows [0:7];
+    
     initial begin
-       q = 3'h0;
+        rows[0] = 3'h0;
+    end
+    initial begin
+        rows[1] = 3'h0;
+    end
+    initial begin
+        rows[2] = 3'h0;
+    end
+    initial begin
+        rows[3] = 3'h0;
+    end
+    initial begin
+        rows[4] = 3'h0;
+    end
+    initial begin
+        rows[5] = 3'h0;
+    end
+    initial begin
+        rows[6] = 3'h0;
+    end
+    initial begin
+        rows[7] = 3'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$0
-
-
-module atomic_unit_l8_w32_int$ent_elem$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$1
-
-
-module atomic_unit_l8_w32_int$ent_elem$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$2
-
-
-module atomic_unit_l8_w32_int$ent_elem$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$3
-
-
-module atomic_unit_l8_w32_int$ent_elem$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$4
-
-
-module atomic_unit_l8_w32_int$ent_elem$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$5
-
-
-module atomic_unit_l8_w32_int$ent_elem$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$6
-
-
-module atomic_unit_l8_w32_int$ent_elem$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_elem$7
+endmodule // atomic_unit_l8_w32_int$ent_elem
 
 
 module atomic_unit_l8_w32_int$ent_error$0(d,q,clock);
@@ -16445,156 +15907,54 @@ module atomic_unit_l8_w32_int$ent_kind$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_kind$7
 
 
-module atomic_unit_l8_w32_int$ent_lane$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_lane(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [4:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [4:0] read_data;
     
     // Update code (custom)
+    reg [4:0] rows [0:7];
+    
     initial begin
-       q = 5'h0;
+        rows[0] = 5'h0;
+    end
+    initial begin
+        rows[1] = 5'h0;
+    end
+    initial begin
+        rows[2] = 5'h0;
+    end
+    initial begin
+        rows[3] = 5'h0;
+    end
+    initial begin
+        rows[4] = 5'h0;
+    end
+    initial begin
+        rows[5] = 5'h0;
+    end
+    initial begin
+        rows[6] = 5'h0;
+    end
+    initial begin
+        rows[7] = 5'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$0
-
-
-module atomic_unit_l8_w32_int$ent_lane$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$1
-
-
-module atomic_unit_l8_w32_int$ent_lane$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$2
-
-
-module atomic_unit_l8_w32_int$ent_lane$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$3
-
-
-module atomic_unit_l8_w32_int$ent_lane$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$4
-
-
-module atomic_unit_l8_w32_int$ent_lane$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$5
-
-
-module atomic_unit_l8_w32_int$ent_lane$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$6
-
-
-module atomic_unit_l8_w32_int$ent_lane$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_lane$7
+endmodule // atomic_unit_l8_w32_int$ent_lane
 
 
 module atomic_unit_l8_w32_int$ent_line$0(d,q,clock);
@@ -16749,6 +16109,56 @@ module atomic_unit_l8_w32_int$ent_line$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_line$7
 
 
+module atomic_unit_l8_w32_int$ent_line_at_head(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [63:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [63:0] read_data;
+    
+    // Update code (custom)
+    reg [63:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 64'h0;
+    end
+    initial begin
+        rows[1] = 64'h0;
+    end
+    initial begin
+        rows[2] = 64'h0;
+    end
+    initial begin
+        rows[3] = 64'h0;
+    end
+    initial begin
+        rows[4] = 64'h0;
+    end
+    initial begin
+        rows[5] = 64'h0;
+    end
+    initial begin
+        rows[6] = 64'h0;
+    end
+    initial begin
+        rows[7] = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$ent_line_at_head
+
+
 module atomic_unit_l8_w32_int$ent_msg_last$0(d,q,clock);
     
     // Module arguments
@@ -16901,156 +16311,54 @@ module atomic_unit_l8_w32_int$ent_msg_last$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_msg_last$7
 
 
-module atomic_unit_l8_w32_int$ent_op$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_op(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [4:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [4:0] read_data;
     
     // Update code (custom)
+    reg [4:0] rows [0:7];
+    
     initial begin
-       q = 5'h0;
+        rows[0] = 5'h0;
+    end
+    initial begin
+        rows[1] = 5'h0;
+    end
+    initial begin
+        rows[2] = 5'h0;
+    end
+    initial begin
+        rows[3] = 5'h0;
+    end
+    initial begin
+        rows[4] = 5'h0;
+    end
+    initial begin
+        rows[5] = 5'h0;
+    end
+    initial begin
+        rows[6] = 5'h0;
+    end
+    initial begin
+        rows[7] = 5'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$0
-
-
-module atomic_unit_l8_w32_int$ent_op$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$1
-
-
-module atomic_unit_l8_w32_int$ent_op$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$2
-
-
-module atomic_unit_l8_w32_int$ent_op$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$3
-
-
-module atomic_unit_l8_w32_int$ent_op$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$4
-
-
-module atomic_unit_l8_w32_int$ent_op$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$5
-
-
-module atomic_unit_l8_w32_int$ent_op$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$6
-
-
-module atomic_unit_l8_w32_int$ent_op$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_op$7
+endmodule // atomic_unit_l8_w32_int$ent_op
 
 
 module atomic_unit_l8_w32_int$ent_read_seq$0(d,q,clock);
@@ -17509,156 +16817,54 @@ module atomic_unit_l8_w32_int$ent_result_last$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_result_last$7
 
 
-module atomic_unit_l8_w32_int$ent_result_shift$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_result_shift(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [6:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [6:0] read_data;
     
     // Update code (custom)
+    reg [6:0] rows [0:7];
+    
     initial begin
-       q = 7'h0;
+        rows[0] = 7'h0;
+    end
+    initial begin
+        rows[1] = 7'h0;
+    end
+    initial begin
+        rows[2] = 7'h0;
+    end
+    initial begin
+        rows[3] = 7'h0;
+    end
+    initial begin
+        rows[4] = 7'h0;
+    end
+    initial begin
+        rows[5] = 7'h0;
+    end
+    initial begin
+        rows[6] = 7'h0;
+    end
+    initial begin
+        rows[7] = 7'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$0
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$1
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$2
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$3
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$4
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$5
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$6
-
-
-module atomic_unit_l8_w32_int$ent_result_shift$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_shift$7
+endmodule // atomic_unit_l8_w32_int$ent_result_shift
 
 
 module atomic_unit_l8_w32_int$ent_returned$0(d,q,clock);
@@ -17813,156 +17019,54 @@ module atomic_unit_l8_w32_int$ent_returned$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_returned$7
 
 
-module atomic_unit_l8_w32_int$ent_size$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_size(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [2:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [2:0] read_data;
     
     // Update code (custom)
+    reg [2:0] rows [0:7];
+    
     initial begin
-       q = 3'h0;
+        rows[0] = 3'h0;
+    end
+    initial begin
+        rows[1] = 3'h0;
+    end
+    initial begin
+        rows[2] = 3'h0;
+    end
+    initial begin
+        rows[3] = 3'h0;
+    end
+    initial begin
+        rows[4] = 3'h0;
+    end
+    initial begin
+        rows[5] = 3'h0;
+    end
+    initial begin
+        rows[6] = 3'h0;
+    end
+    initial begin
+        rows[7] = 3'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$0
-
-
-module atomic_unit_l8_w32_int$ent_size$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$1
-
-
-module atomic_unit_l8_w32_int$ent_size$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$2
-
-
-module atomic_unit_l8_w32_int$ent_size$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$3
-
-
-module atomic_unit_l8_w32_int$ent_size$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$4
-
-
-module atomic_unit_l8_w32_int$ent_size$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$5
-
-
-module atomic_unit_l8_w32_int$ent_size$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$6
-
-
-module atomic_unit_l8_w32_int$ent_size$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_size$7
+endmodule // atomic_unit_l8_w32_int$ent_size
 
 
 module atomic_unit_l8_w32_int$ent_space$0(d,q,clock);
@@ -18117,460 +17221,154 @@ module atomic_unit_l8_w32_int$ent_space$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_space$7
 
 
-module atomic_unit_l8_w32_int$ent_src0$0(d,q,clock);
+module atomic_unit_l8_w32_int$ent_src0(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [127:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [127:0] read_data;
     
     // Update code (custom)
+    reg [127:0] rows [0:7];
+    
     initial begin
-       q = 128'h0;
+        rows[0] = 128'h0;
+    end
+    initial begin
+        rows[1] = 128'h0;
+    end
+    initial begin
+        rows[2] = 128'h0;
+    end
+    initial begin
+        rows[3] = 128'h0;
+    end
+    initial begin
+        rows[4] = 128'h0;
+    end
+    initial begin
+        rows[5] = 128'h0;
+    end
+    initial begin
+        rows[6] = 128'h0;
+    end
+    initial begin
+        rows[7] = 128'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$0
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$ent_src0
 
 
-module atomic_unit_l8_w32_int$ent_src0$1(d,q,clock);
+module atomic_unit_l8_w32_int$ent_src1(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [127:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [127:0] read_data;
     
     // Update code (custom)
+    reg [127:0] rows [0:7];
+    
     initial begin
-       q = 128'h0;
+        rows[0] = 128'h0;
+    end
+    initial begin
+        rows[1] = 128'h0;
+    end
+    initial begin
+        rows[2] = 128'h0;
+    end
+    initial begin
+        rows[3] = 128'h0;
+    end
+    initial begin
+        rows[4] = 128'h0;
+    end
+    initial begin
+        rows[5] = 128'h0;
+    end
+    initial begin
+        rows[6] = 128'h0;
+    end
+    initial begin
+        rows[7] = 128'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$1
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$ent_src1
 
 
-module atomic_unit_l8_w32_int$ent_src0$2(d,q,clock);
+module atomic_unit_l8_w32_int$ent_ty(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
     input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [3:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [3:0] read_data;
     
     // Update code (custom)
+    reg [3:0] rows [0:7];
+    
     initial begin
-       q = 128'h0;
+        rows[0] = 4'h0;
+    end
+    initial begin
+        rows[1] = 4'h0;
+    end
+    initial begin
+        rows[2] = 4'h0;
+    end
+    initial begin
+        rows[3] = 4'h0;
+    end
+    initial begin
+        rows[4] = 4'h0;
+    end
+    initial begin
+        rows[5] = 4'h0;
+    end
+    initial begin
+        rows[6] = 4'h0;
+    end
+    initial begin
+        rows[7] = 4'h0;
     end
     
     always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$2
-
-
-module atomic_unit_l8_w32_int$ent_src0$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
     end
     
-    always @(posedge clock) begin
-       q <= d;
+    always @(*) begin
+        read_data = rows[read_index];
     end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$3
-
-
-module atomic_unit_l8_w32_int$ent_src0$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$4
-
-
-module atomic_unit_l8_w32_int$ent_src0$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$5
-
-
-module atomic_unit_l8_w32_int$ent_src0$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$6
-
-
-module atomic_unit_l8_w32_int$ent_src0$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src0$7
-
-
-module atomic_unit_l8_w32_int$ent_src1$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$0
-
-
-module atomic_unit_l8_w32_int$ent_src1$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$1
-
-
-module atomic_unit_l8_w32_int$ent_src1$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$2
-
-
-module atomic_unit_l8_w32_int$ent_src1$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$3
-
-
-module atomic_unit_l8_w32_int$ent_src1$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$4
-
-
-module atomic_unit_l8_w32_int$ent_src1$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$5
-
-
-module atomic_unit_l8_w32_int$ent_src1$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$6
-
-
-module atomic_unit_l8_w32_int$ent_src1$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_src1$7
-
-
-module atomic_unit_l8_w32_int$ent_ty$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$0
-
-
-module atomic_unit_l8_w32_int$ent_ty$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$1
-
-
-module atomic_unit_l8_w32_int$ent_ty$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$2
-
-
-module atomic_unit_l8_w32_int$ent_ty$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$3
-
-
-module atomic_unit_l8_w32_int$ent_ty$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$4
-
-
-module atomic_unit_l8_w32_int$ent_ty$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$5
-
-
-module atomic_unit_l8_w32_int$ent_ty$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$6
-
-
-module atomic_unit_l8_w32_int$ent_ty$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ty$7
+endmodule // atomic_unit_l8_w32_int$ent_ty
 
 
 module atomic_unit_l8_w32_int$ent_valid$0(d,q,clock);
@@ -18744,7 +17542,7 @@ module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$head_ptr
 
 
-module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_data$0,ent_data$1,ent_data$2,ent_data$3,ent_data$4,ent_data$5,ent_data$6,ent_data$7,ent_line$0,ent_line$1,ent_line$2,ent_line$3,ent_line$4,ent_line$5,ent_line$6,ent_line$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_bit_offset$0,ent_bit_offset$1,ent_bit_offset$2,ent_bit_offset$3,ent_bit_offset$4,ent_bit_offset$5,ent_bit_offset$6,ent_bit_offset$7,ent_size$0,ent_size$1,ent_size$2,ent_size$3,ent_size$4,ent_size$5,ent_size$6,ent_size$7,ent_op$0,ent_op$1,ent_op$2,ent_op$3,ent_op$4,ent_op$5,ent_op$6,ent_op$7,ent_ty$0,ent_ty$1,ent_ty$2,ent_ty$3,ent_ty$4,ent_ty$5,ent_ty$6,ent_ty$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_src0$0,ent_src0$1,ent_src0$2,ent_src0$3,ent_src0$4,ent_src0$5,ent_src0$6,ent_src0$7,ent_src1$0,ent_src1$1,ent_src1$2,ent_src1$3,ent_src1$4,ent_src1$5,ent_src1$6,ent_src1$7,ent_lane$0,ent_lane$1,ent_lane$2,ent_lane$3,ent_lane$4,ent_lane$5,ent_lane$6,ent_lane$7,ent_elem$0,ent_elem$1,ent_elem$2,ent_elem$3,ent_elem$4,ent_elem$5,ent_elem$6,ent_elem$7,ent_result_shift$0,ent_result_shift$1,ent_result_shift$2,ent_result_shift$3,ent_result_shift$4,ent_result_shift$5,ent_result_shift$6,ent_result_shift$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value,src0,src1);
+module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_data$0,ent_data$1,ent_data$2,ent_data$3,ent_data$4,ent_data$5,ent_data$6,ent_data$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
     
     // Module arguments
     input wire  [2:0] head;
@@ -18780,14 +17578,6 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  [127:0] ent_data$5;
     input wire  [127:0] ent_data$6;
     input wire  [127:0] ent_data$7;
-    input wire  [63:0] ent_line$0;
-    input wire  [63:0] ent_line$1;
-    input wire  [63:0] ent_line$2;
-    input wire  [63:0] ent_line$3;
-    input wire  [63:0] ent_line$4;
-    input wire  [63:0] ent_line$5;
-    input wire  [63:0] ent_line$6;
-    input wire  [63:0] ent_line$7;
     input wire  ent_space$0;
     input wire  ent_space$1;
     input wire  ent_space$2;
@@ -18796,38 +17586,6 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  ent_space$5;
     input wire  ent_space$6;
     input wire  ent_space$7;
-    input wire  [6:0] ent_bit_offset$0;
-    input wire  [6:0] ent_bit_offset$1;
-    input wire  [6:0] ent_bit_offset$2;
-    input wire  [6:0] ent_bit_offset$3;
-    input wire  [6:0] ent_bit_offset$4;
-    input wire  [6:0] ent_bit_offset$5;
-    input wire  [6:0] ent_bit_offset$6;
-    input wire  [6:0] ent_bit_offset$7;
-    input wire  [2:0] ent_size$0;
-    input wire  [2:0] ent_size$1;
-    input wire  [2:0] ent_size$2;
-    input wire  [2:0] ent_size$3;
-    input wire  [2:0] ent_size$4;
-    input wire  [2:0] ent_size$5;
-    input wire  [2:0] ent_size$6;
-    input wire  [2:0] ent_size$7;
-    input wire  [4:0] ent_op$0;
-    input wire  [4:0] ent_op$1;
-    input wire  [4:0] ent_op$2;
-    input wire  [4:0] ent_op$3;
-    input wire  [4:0] ent_op$4;
-    input wire  [4:0] ent_op$5;
-    input wire  [4:0] ent_op$6;
-    input wire  [4:0] ent_op$7;
-    input wire  [3:0] ent_ty$0;
-    input wire  [3:0] ent_ty$1;
-    input wire  [3:0] ent_ty$2;
-    input wire  [3:0] ent_ty$3;
-    input wire  [3:0] ent_ty$4;
-    input wire  [3:0] ent_ty$5;
-    input wire  [3:0] ent_ty$6;
-    input wire  [3:0] ent_ty$7;
     input wire  ent_ftz$0;
     input wire  ent_ftz$1;
     input wire  ent_ftz$2;
@@ -18836,46 +17594,6 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  ent_ftz$5;
     input wire  ent_ftz$6;
     input wire  ent_ftz$7;
-    input wire  [127:0] ent_src0$0;
-    input wire  [127:0] ent_src0$1;
-    input wire  [127:0] ent_src0$2;
-    input wire  [127:0] ent_src0$3;
-    input wire  [127:0] ent_src0$4;
-    input wire  [127:0] ent_src0$5;
-    input wire  [127:0] ent_src0$6;
-    input wire  [127:0] ent_src0$7;
-    input wire  [127:0] ent_src1$0;
-    input wire  [127:0] ent_src1$1;
-    input wire  [127:0] ent_src1$2;
-    input wire  [127:0] ent_src1$3;
-    input wire  [127:0] ent_src1$4;
-    input wire  [127:0] ent_src1$5;
-    input wire  [127:0] ent_src1$6;
-    input wire  [127:0] ent_src1$7;
-    input wire  [4:0] ent_lane$0;
-    input wire  [4:0] ent_lane$1;
-    input wire  [4:0] ent_lane$2;
-    input wire  [4:0] ent_lane$3;
-    input wire  [4:0] ent_lane$4;
-    input wire  [4:0] ent_lane$5;
-    input wire  [4:0] ent_lane$6;
-    input wire  [4:0] ent_lane$7;
-    input wire  [2:0] ent_elem$0;
-    input wire  [2:0] ent_elem$1;
-    input wire  [2:0] ent_elem$2;
-    input wire  [2:0] ent_elem$3;
-    input wire  [2:0] ent_elem$4;
-    input wire  [2:0] ent_elem$5;
-    input wire  [2:0] ent_elem$6;
-    input wire  [2:0] ent_elem$7;
-    input wire  [6:0] ent_result_shift$0;
-    input wire  [6:0] ent_result_shift$1;
-    input wire  [6:0] ent_result_shift$2;
-    input wire  [6:0] ent_result_shift$3;
-    input wire  [6:0] ent_result_shift$4;
-    input wire  [6:0] ent_result_shift$5;
-    input wire  [6:0] ent_result_shift$6;
-    input wire  [6:0] ent_result_shift$7;
     input wire  ent_result_first$0;
     input wire  ent_result_first$1;
     input wire  ent_result_first$2;
@@ -18908,6 +17626,15 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  ent_error$5;
     input wire  ent_error$6;
     input wire  ent_error$7;
+    input wire  [63:0] head_line;
+    input wire  [6:0] head_bit_offset;
+    input wire  [15:0] head_byte_enables;
+    input wire  [2:0] head_size;
+    input wire  [4:0] head_op;
+    input wire  [3:0] head_ty;
+    input wire  [4:0] head_lane;
+    input wire  [2:0] head_elem;
+    input wire  [6:0] head_result_shift;
     input wire  late_writes;
     input wire  [63:0] late_line;
     input wire  late_space;
@@ -18956,8 +17683,6 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     output reg  [3:0] alu_ty;
     output reg  alu_ftz;
     output reg  [127:0] old_value;
-    output reg  [127:0] src0;
-    output reg  [127:0] src1;
     
     // Constant declarations
     localparam  size_masks$0 = 128'hff;
@@ -18965,21 +17690,8 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     localparam  size_masks$2 = 128'hffffffff;
     localparam  size_masks$3 = 128'hffffffffffffffff;
     localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
-    localparam  size_enables$0 = 16'h1;
-    localparam  size_enables$1 = 16'h3;
-    localparam  size_enables$2 = 16'hf;
-    localparam  size_enables$3 = 16'hff;
-    localparam  size_enables$4 = 16'hffff;
     localparam  zero_line = 128'h0;
-    localparam  zero_addr = 64'h0;
-    localparam  zero_enables = 16'h0;
     localparam  zero_kind = 2'b0;
-    localparam  zero_bit_offset = 7'b0;
-    localparam  zero_size = 3'b0;
-    localparam  zero_op = 5'b0;
-    localparam  zero_ty = 4'h0;
-    localparam  zero_lane = 5'b0;
-    localparam  zero_elem = 3'b0;
     localparam  byte_aligned = 7'b1111000;
     
     // Stub signals
@@ -18993,41 +17705,10 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     reg  [127:0] mux_data$choice$6;
     reg  [127:0] mux_data$choice$7;
     wire  [127:0] mux_data$chosen;
-    reg  [2:0] mux_line$index;
-    reg  [63:0] mux_line$choice$0;
-    reg  [63:0] mux_line$choice$1;
-    reg  [63:0] mux_line$choice$2;
-    reg  [63:0] mux_line$choice$3;
-    reg  [63:0] mux_line$choice$4;
-    reg  [63:0] mux_line$choice$5;
-    reg  [63:0] mux_line$choice$6;
-    reg  [63:0] mux_line$choice$7;
-    wire  [63:0] mux_line$chosen;
-    reg  [2:0] mux_src0$index;
-    reg  [127:0] mux_src0$choice$0;
-    reg  [127:0] mux_src0$choice$1;
-    reg  [127:0] mux_src0$choice$2;
-    reg  [127:0] mux_src0$choice$3;
-    reg  [127:0] mux_src0$choice$4;
-    reg  [127:0] mux_src0$choice$5;
-    reg  [127:0] mux_src0$choice$6;
-    reg  [127:0] mux_src0$choice$7;
-    wire  [127:0] mux_src0$chosen;
-    reg  [2:0] mux_src1$index;
-    reg  [127:0] mux_src1$choice$0;
-    reg  [127:0] mux_src1$choice$1;
-    reg  [127:0] mux_src1$choice$2;
-    reg  [127:0] mux_src1$choice$3;
-    reg  [127:0] mux_src1$choice$4;
-    reg  [127:0] mux_src1$choice$5;
-    reg  [127:0] mux_src1$choice$6;
-    reg  [127:0] mux_src1$choice$7;
-    wire  [127:0] mux_src1$chosen;
     
     // Local signals
     reg  [2:0] size;
     reg  [127:0] data;
-    reg  [15:0] byte_enables_at_zero;
     reg  [127:0] elem_mask;
     reg  late_hit;
     reg  [127:0] with_late;
@@ -19057,42 +17738,6 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         .choice$7(mux_data$choice$7),
         .chosen(mux_data$chosen)
     );
-    atomic_unit_l8_w32_int$head_select$mux_line mux_line(
-        .index(mux_line$index),
-        .choice$0(mux_line$choice$0),
-        .choice$1(mux_line$choice$1),
-        .choice$2(mux_line$choice$2),
-        .choice$3(mux_line$choice$3),
-        .choice$4(mux_line$choice$4),
-        .choice$5(mux_line$choice$5),
-        .choice$6(mux_line$choice$6),
-        .choice$7(mux_line$choice$7),
-        .chosen(mux_line$chosen)
-    );
-    atomic_unit_l8_w32_int$head_select$mux_src0 mux_src0(
-        .index(mux_src0$index),
-        .choice$0(mux_src0$choice$0),
-        .choice$1(mux_src0$choice$1),
-        .choice$2(mux_src0$choice$2),
-        .choice$3(mux_src0$choice$3),
-        .choice$4(mux_src0$choice$4),
-        .choice$5(mux_src0$choice$5),
-        .choice$6(mux_src0$choice$6),
-        .choice$7(mux_src0$choice$7),
-        .chosen(mux_src0$chosen)
-    );
-    atomic_unit_l8_w32_int$head_select$mux_src1 mux_src1(
-        .index(mux_src1$index),
-        .choice$0(mux_src1$choice$0),
-        .choice$1(mux_src1$choice$1),
-        .choice$2(mux_src1$choice$2),
-        .choice$3(mux_src1$choice$3),
-        .choice$4(mux_src1$choice$4),
-        .choice$5(mux_src1$choice$5),
-        .choice$6(mux_src1$choice$6),
-        .choice$7(mux_src1$choice$7),
-        .chosen(mux_src1$chosen)
-    );
     
     // Update code
     always @(*) begin
@@ -19105,45 +17750,19 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         mux_data$choice$5 = ent_data$5;
         mux_data$choice$6 = ent_data$6;
         mux_data$choice$7 = ent_data$7;
-        mux_line$index = head;
-        mux_line$choice$0 = ent_line$0;
-        mux_line$choice$1 = ent_line$1;
-        mux_line$choice$2 = ent_line$2;
-        mux_line$choice$3 = ent_line$3;
-        mux_line$choice$4 = ent_line$4;
-        mux_line$choice$5 = ent_line$5;
-        mux_line$choice$6 = ent_line$6;
-        mux_line$choice$7 = ent_line$7;
-        mux_src0$index = head;
-        mux_src0$choice$0 = ent_src0$0;
-        mux_src0$choice$1 = ent_src0$1;
-        mux_src0$choice$2 = ent_src0$2;
-        mux_src0$choice$3 = ent_src0$3;
-        mux_src0$choice$4 = ent_src0$4;
-        mux_src0$choice$5 = ent_src0$5;
-        mux_src0$choice$6 = ent_src0$6;
-        mux_src0$choice$7 = ent_src0$7;
-        mux_src1$index = head;
-        mux_src1$choice$0 = ent_src1$0;
-        mux_src1$choice$1 = ent_src1$1;
-        mux_src1$choice$2 = ent_src1$2;
-        mux_src1$choice$3 = ent_src1$3;
-        mux_src1$choice$4 = ent_src1$4;
-        mux_src1$choice$5 = ent_src1$5;
-        mux_src1$choice$6 = ent_src1$6;
-        mux_src1$choice$7 = ent_src1$7;
         valid = 1'b0;
         kind = zero_kind;
         returned = 1'b0;
         space = 1'b0;
-        bit_offset = zero_bit_offset;
-        size = zero_size;
-        alu_op = zero_op;
-        alu_ty = zero_ty;
+        bit_offset = head_bit_offset;
+        byte_enables = head_byte_enables;
+        size = head_size;
+        alu_op = head_op;
+        alu_ty = head_ty;
         alu_ftz = 1'b0;
-        lane = zero_lane;
-        elem = zero_elem;
-        result_shift = zero_bit_offset;
+        lane = head_lane;
+        elem = head_elem;
+        result_shift = head_result_shift;
         result_first = 1'b0;
         result_last = 1'b0;
         msg_last = 1'b0;
@@ -19153,14 +17772,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$0;
             returned = ent_returned$0;
             space = ent_space$0;
-            bit_offset = ent_bit_offset$0;
-            size = ent_size$0;
-            alu_op = ent_op$0;
-            alu_ty = ent_ty$0;
             alu_ftz = ent_ftz$0;
-            lane = ent_lane$0;
-            elem = ent_elem$0;
-            result_shift = ent_result_shift$0;
             result_first = ent_result_first$0;
             result_last = ent_result_last$0;
             msg_last = ent_msg_last$0;
@@ -19171,14 +17783,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$1;
             returned = ent_returned$1;
             space = ent_space$1;
-            bit_offset = ent_bit_offset$1;
-            size = ent_size$1;
-            alu_op = ent_op$1;
-            alu_ty = ent_ty$1;
             alu_ftz = ent_ftz$1;
-            lane = ent_lane$1;
-            elem = ent_elem$1;
-            result_shift = ent_result_shift$1;
             result_first = ent_result_first$1;
             result_last = ent_result_last$1;
             msg_last = ent_msg_last$1;
@@ -19189,14 +17794,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$2;
             returned = ent_returned$2;
             space = ent_space$2;
-            bit_offset = ent_bit_offset$2;
-            size = ent_size$2;
-            alu_op = ent_op$2;
-            alu_ty = ent_ty$2;
             alu_ftz = ent_ftz$2;
-            lane = ent_lane$2;
-            elem = ent_elem$2;
-            result_shift = ent_result_shift$2;
             result_first = ent_result_first$2;
             result_last = ent_result_last$2;
             msg_last = ent_msg_last$2;
@@ -19207,14 +17805,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$3;
             returned = ent_returned$3;
             space = ent_space$3;
-            bit_offset = ent_bit_offset$3;
-            size = ent_size$3;
-            alu_op = ent_op$3;
-            alu_ty = ent_ty$3;
             alu_ftz = ent_ftz$3;
-            lane = ent_lane$3;
-            elem = ent_elem$3;
-            result_shift = ent_result_shift$3;
             result_first = ent_result_first$3;
             result_last = ent_result_last$3;
             msg_last = ent_msg_last$3;
@@ -19225,14 +17816,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$4;
             returned = ent_returned$4;
             space = ent_space$4;
-            bit_offset = ent_bit_offset$4;
-            size = ent_size$4;
-            alu_op = ent_op$4;
-            alu_ty = ent_ty$4;
             alu_ftz = ent_ftz$4;
-            lane = ent_lane$4;
-            elem = ent_elem$4;
-            result_shift = ent_result_shift$4;
             result_first = ent_result_first$4;
             result_last = ent_result_last$4;
             msg_last = ent_msg_last$4;
@@ -19243,14 +17827,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$5;
             returned = ent_returned$5;
             space = ent_space$5;
-            bit_offset = ent_bit_offset$5;
-            size = ent_size$5;
-            alu_op = ent_op$5;
-            alu_ty = ent_ty$5;
             alu_ftz = ent_ftz$5;
-            lane = ent_lane$5;
-            elem = ent_elem$5;
-            result_shift = ent_result_shift$5;
             result_first = ent_result_first$5;
             result_last = ent_result_last$5;
             msg_last = ent_msg_last$5;
@@ -19261,14 +17838,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$6;
             returned = ent_returned$6;
             space = ent_space$6;
-            bit_offset = ent_bit_offset$6;
-            size = ent_size$6;
-            alu_op = ent_op$6;
-            alu_ty = ent_ty$6;
             alu_ftz = ent_ftz$6;
-            lane = ent_lane$6;
-            elem = ent_elem$6;
-            result_shift = ent_result_shift$6;
             result_first = ent_result_first$6;
             result_last = ent_result_last$6;
             msg_last = ent_msg_last$6;
@@ -19279,46 +17849,30 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             kind = ent_kind$7;
             returned = ent_returned$7;
             space = ent_space$7;
-            bit_offset = ent_bit_offset$7;
-            size = ent_size$7;
-            alu_op = ent_op$7;
-            alu_ty = ent_ty$7;
             alu_ftz = ent_ftz$7;
-            lane = ent_lane$7;
-            elem = ent_elem$7;
-            result_shift = ent_result_shift$7;
             result_first = ent_result_first$7;
             result_last = ent_result_last$7;
             msg_last = ent_msg_last$7;
             error = ent_error$7;
         end
         data = mux_data$chosen;
-        line = mux_line$chosen;
-        src0 = mux_src0$chosen;
-        src1 = mux_src1$chosen;
+        line = head_line;
         elem_mask = zero_line;
-        byte_enables_at_zero = zero_enables;
         if (size == 0) begin
             elem_mask = size_masks$0;
-            byte_enables_at_zero = size_enables$0;
         end
         if (size == 1) begin
             elem_mask = size_masks$1;
-            byte_enables_at_zero = size_enables$1;
         end
         if (size == 2) begin
             elem_mask = size_masks$2;
-            byte_enables_at_zero = size_enables$2;
         end
         if (size == 3) begin
             elem_mask = size_masks$3;
-            byte_enables_at_zero = size_enables$3;
         end
         if (size == 4) begin
             elem_mask = size_masks$4;
-            byte_enables_at_zero = size_enables$4;
         end
-        byte_enables = byte_enables_at_zero << (bit_offset >> 32'h3);
         late_hit = (late_writes & (late_line == line)) & (late_space == space);
         with_late = data;
         if (late_hit) begin
@@ -19416,183 +17970,6 @@ module atomic_unit_l8_w32_int$head_select$mux_data(index,choice$0,choice$1,choic
     end
     
 endmodule // atomic_unit_l8_w32_int$head_select$mux_data
-
-
-module atomic_unit_l8_w32_int$head_select$mux_line(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [63:0] choice$0;
-    input wire  [63:0] choice$1;
-    input wire  [63:0] choice$2;
-    input wire  [63:0] choice$3;
-    input wire  [63:0] choice$4;
-    input wire  [63:0] choice$5;
-    input wire  [63:0] choice$6;
-    input wire  [63:0] choice$7;
-    output reg  [63:0] chosen;
-    
-    // Local signals
-    reg  [63:0] pick1$0;
-    reg  [63:0] pick1$1;
-    reg  [63:0] pick1$2;
-    reg  [63:0] pick1$3;
-    reg  [63:0] pick2$0;
-    reg  [63:0] pick2$1;
-    reg  [63:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$head_select$mux_line
-
-
-module atomic_unit_l8_w32_int$head_select$mux_src0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [127:0] choice$0;
-    input wire  [127:0] choice$1;
-    input wire  [127:0] choice$2;
-    input wire  [127:0] choice$3;
-    input wire  [127:0] choice$4;
-    input wire  [127:0] choice$5;
-    input wire  [127:0] choice$6;
-    input wire  [127:0] choice$7;
-    output reg  [127:0] chosen;
-    
-    // Local signals
-    reg  [127:0] pick1$0;
-    reg  [127:0] pick1$1;
-    reg  [127:0] pick1$2;
-    reg  [127:0] pick1$3;
-    reg  [127:0] pick2$0;
-    reg  [127:0] pick2$1;
-    reg  [127:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$head_select$mux_src0
-
-
-module atomic_unit_l8_w32_int$head_select$mux_src1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [127:0] choice$0;
-    input wire  [127:0] choice$1;
-    input wire  [127:0] choice$2;
-    input wire  [127:0] choice$3;
-    input wire  [127:0] choice$4;
-    input wire  [127:0] choice$5;
-    input wire  [127:0] choice$6;
-    input wire  [127:0] choice$7;
-    output reg  [127:0] chosen;
-    
-    // Local signals
-    reg  [127:0] pick1$0;
-    reg  [127:0] pick1$1;
-    reg  [127:0] pick1$2;
-    reg  [127:0] pick1$3;
-    reg  [127:0] pick2$0;
-    reg  [127:0] pick2$1;
-    reg  [127:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$head_select$mux_src1
 
 
 module atomic_unit_l8_w32_int$held_addr(d,q,clock);
@@ -19885,38 +18262,16 @@ module atomic_unit_l8_w32_int$lane_select(mask,lane,any,rest);
     // Constant declarations
     localparam  one = 32'h1;
     localparam  zero_lane = 5'b0;
-    localparam  lane_numbers$0 = 5'b0;
-    localparam  lane_numbers$1 = 5'b1;
-    localparam  lane_numbers$2 = 5'b10;
-    localparam  lane_numbers$3 = 5'b11;
-    localparam  lane_numbers$4 = 5'b100;
-    localparam  lane_numbers$5 = 5'b101;
-    localparam  lane_numbers$6 = 5'b110;
-    localparam  lane_numbers$7 = 5'b111;
-    localparam  lane_numbers$8 = 5'b1000;
-    localparam  lane_numbers$9 = 5'b1001;
-    localparam  lane_numbers$10 = 5'b1010;
-    localparam  lane_numbers$11 = 5'b1011;
-    localparam  lane_numbers$12 = 5'b1100;
-    localparam  lane_numbers$13 = 5'b1101;
-    localparam  lane_numbers$14 = 5'b1110;
-    localparam  lane_numbers$15 = 5'b1111;
-    localparam  lane_numbers$16 = 5'b10000;
-    localparam  lane_numbers$17 = 5'b10001;
-    localparam  lane_numbers$18 = 5'b10010;
-    localparam  lane_numbers$19 = 5'b10011;
-    localparam  lane_numbers$20 = 5'b10100;
-    localparam  lane_numbers$21 = 5'b10101;
-    localparam  lane_numbers$22 = 5'b10110;
-    localparam  lane_numbers$23 = 5'b10111;
-    localparam  lane_numbers$24 = 5'b11000;
-    localparam  lane_numbers$25 = 5'b11001;
-    localparam  lane_numbers$26 = 5'b11010;
-    localparam  lane_numbers$27 = 5'b11011;
-    localparam  lane_numbers$28 = 5'b11100;
-    localparam  lane_numbers$29 = 5'b11101;
-    localparam  lane_numbers$30 = 5'b11110;
-    localparam  lane_numbers$31 = 5'b11111;
+    localparam  index_bit_lanes$0 = 32'haaaaaaaa;
+    localparam  index_bit_lanes$1 = 32'hcccccccc;
+    localparam  index_bit_lanes$2 = 32'hf0f0f0f0;
+    localparam  index_bit_lanes$3 = 32'hff00ff00;
+    localparam  index_bit_lanes$4 = 32'hffff0000;
+    localparam  index_bits$0 = 5'b1;
+    localparam  index_bits$1 = 5'b10;
+    localparam  index_bits$2 = 5'b100;
+    localparam  index_bits$3 = 5'b1000;
+    localparam  index_bits$4 = 5'b10000;
     
     // Local signals
     reg  [31:0] negated;
@@ -19929,101 +18284,20 @@ module atomic_unit_l8_w32_int$lane_select(mask,lane,any,rest);
         rest = mask & (~onehot);
         any = |mask;
         lane = zero_lane;
-        if (onehot[0]) begin
-            lane = lane_numbers$0;
+        if (|(onehot & index_bit_lanes$0)) begin
+            lane = lane | index_bits$0;
         end
-        if (onehot[1]) begin
-            lane = lane_numbers$1;
+        if (|(onehot & index_bit_lanes$1)) begin
+            lane = lane | index_bits$1;
         end
-        if (onehot[2]) begin
-            lane = lane_numbers$2;
+        if (|(onehot & index_bit_lanes$2)) begin
+            lane = lane | index_bits$2;
         end
-        if (onehot[3]) begin
-            lane = lane_numbers$3;
+        if (|(onehot & index_bit_lanes$3)) begin
+            lane = lane | index_bits$3;
         end
-        if (onehot[4]) begin
-            lane = lane_numbers$4;
-        end
-        if (onehot[5]) begin
-            lane = lane_numbers$5;
-        end
-        if (onehot[6]) begin
-            lane = lane_numbers$6;
-        end
-        if (onehot[7]) begin
-            lane = lane_numbers$7;
-        end
-        if (onehot[8]) begin
-            lane = lane_numbers$8;
-        end
-        if (onehot[9]) begin
-            lane = lane_numbers$9;
-        end
-        if (onehot[10]) begin
-            lane = lane_numbers$10;
-        end
-        if (onehot[11]) begin
-            lane = lane_numbers$11;
-        end
-        if (onehot[12]) begin
-            lane = lane_numbers$12;
-        end
-        if (onehot[13]) begin
-            lane = lane_numbers$13;
-        end
-        if (onehot[14]) begin
-            lane = lane_numbers$14;
-        end
-        if (onehot[15]) begin
-            lane = lane_numbers$15;
-        end
-        if (onehot[16]) begin
-            lane = lane_numbers$16;
-        end
-        if (onehot[17]) begin
-            lane = lane_numbers$17;
-        end
-        if (onehot[18]) begin
-            lane = lane_numbers$18;
-        end
-        if (onehot[19]) begin
-            lane = lane_numbers$19;
-        end
-        if (onehot[20]) begin
-            lane = lane_numbers$20;
-        end
-        if (onehot[21]) begin
-            lane = lane_numbers$21;
-        end
-        if (onehot[22]) begin
-            lane = lane_numbers$22;
-        end
-        if (onehot[23]) begin
-            lane = lane_numbers$23;
-        end
-        if (onehot[24]) begin
-            lane = lane_numbers$24;
-        end
-        if (onehot[25]) begin
-            lane = lane_numbers$25;
-        end
-        if (onehot[26]) begin
-            lane = lane_numbers$26;
-        end
-        if (onehot[27]) begin
-            lane = lane_numbers$27;
-        end
-        if (onehot[28]) begin
-            lane = lane_numbers$28;
-        end
-        if (onehot[29]) begin
-            lane = lane_numbers$29;
-        end
-        if (onehot[30]) begin
-            lane = lane_numbers$30;
-        end
-        if (onehot[31]) begin
-            lane = lane_numbers$31;
+        if (|(onehot & index_bit_lanes$4)) begin
+            lane = lane | index_bits$4;
         end
     end
     
