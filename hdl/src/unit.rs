@@ -51,6 +51,7 @@
 //! | AddrFinish     | addr_finish.rs  | typed address (second multiply-add); line, byte lane  |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
+//! | EntryRam       | entry_ram.rs    | the table's head-only fields (operands, line copy, ...) |
 //! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
 

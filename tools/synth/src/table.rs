@@ -76,6 +76,10 @@ pub fn run(targets: &[Target], base: &Options, jobs: usize, progress: impl Fn(&s
     entries.into_iter().map(|(_, e)| e).collect()
 }
 
+/// LUT4s in one ECP5 distributed RAM cell (`TRELLIS_DPR16X4`: 4 bits x 16 rows,
+/// two slices' LUTs; yosys's lutrams.txt gives it cost 4).
+const LUT4_PER_LUT_RAM: u64 = 4;
+
 fn dash(n: u64) -> String {
     if n == 0 {
         "—".into()
@@ -149,12 +153,22 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
             },
         };
         let luts = if r.target == Target::Generic { "—".to_string() } else { c.count(CellClass::Lut).to_string() };
+        // distributed RAM is LUTs too: shown beside the block RAMs, with the
+        // LUT4s it occupies (4 bits x 16 rows per ECP5 `TRELLIS_DPR16X4`, 4 LUT4s)
+        let memories = match c.count(CellClass::LutRam) {
+            0 => dash(r.memories()),
+            lut_rams => {
+                let brams = r.memories();
+                let lut_ram = format!("{lut_rams} LUT RAM (= {} LUT4)", lut_rams * LUT4_PER_LUT_RAM);
+                if brams == 0 { lut_ram } else { format!("{brams} + {lut_ram}") }
+            }
+        };
         s += &format!(
             "| {name} | {target} | {} | {luts} | {} | {} | {} | {} | {speed} | {device} |\n",
             c.cells,
             c.count(CellClass::FlipFlop),
             dash(c.count(CellClass::Carry)),
-            dash(r.memories()),
+            memories,
             dash(c.count(CellClass::Dsp)),
         );
     }
@@ -162,7 +176,8 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
     for &(block, label) in TABLE_BLOCKS {
         s += &format!("- `{block}`: {label}\n");
     }
-    s += "\nCells, LUTs, flip-flops, carry cells, memories (generic: inferred memories; FPGA: block RAMs) and DSPs \
+    s += "\nCells, LUTs, flip-flops, carry cells, memories (generic: inferred memories; FPGA: block RAMs, and \
+          distributed RAM cells with the LUT4s they occupy, which the LUTs column does not include) and DSPs \
           are the block's own after technology mapping. On FPGA targets the block sits in a three-pin harness \
           (docs/synthesis.md): fmax is the harness clock (register -> block -> register) after routing, and the \
           device use includes the harness's flip-flops, one per output bit and per input bit the block reads \
