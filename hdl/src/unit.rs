@@ -344,7 +344,7 @@ pub struct AtomicUnit {
     ent_ftz: [DFF<Bit>; INFLIGHT_DEPTH],
     /// the operands: written once at allocation, read only at the head, so
     /// held in RAMs (distributed RAM on ECP5) rather than registers, as are
-    /// the multi-bit fields above that only the head reads
+    /// the other multi-bit fields here that only the head reads
     ent_src0: EntryRam<LINE_BITS>,
     ent_src1: EntryRam<LINE_BITS>,
     ent_lane: EntryRam<LANE_BITS>,

@@ -76,6 +76,20 @@ pub fn run(targets: &[Target], base: &Options, jobs: usize, progress: impl Fn(&s
     entries.into_iter().map(|(_, e)| e).collect()
 }
 
+/// The memories column: block RAMs (or inferred memories) and distributed
+/// RAM cells, which are LUTs too: shown with the LUT4s they occupy.
+fn memories_cell(memories: u64, lut_rams: u64) -> String {
+    if lut_rams == 0 {
+        return dash(memories);
+    }
+    let lut_ram = format!("{lut_rams} LUT RAM (= {} LUT4)", lut_rams * LUT4_PER_LUT_RAM);
+    if memories == 0 {
+        lut_ram
+    } else {
+        format!("{memories} + {lut_ram}")
+    }
+}
+
 /// LUT4s in one ECP5 distributed RAM cell (`TRELLIS_DPR16X4`: 4 bits x 16 rows,
 /// two slices' LUTs; yosys's lutrams.txt gives it cost 4).
 const LUT4_PER_LUT_RAM: u64 = 4;
@@ -153,16 +167,7 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
             },
         };
         let luts = if r.target == Target::Generic { "—".to_string() } else { c.count(CellClass::Lut).to_string() };
-        // distributed RAM is LUTs too: shown beside the block RAMs, with the
-        // LUT4s it occupies (4 bits x 16 rows per ECP5 `TRELLIS_DPR16X4`, 4 LUT4s)
-        let memories = match c.count(CellClass::LutRam) {
-            0 => dash(r.memories()),
-            lut_rams => {
-                let brams = r.memories();
-                let lut_ram = format!("{lut_rams} LUT RAM (= {} LUT4)", lut_rams * LUT4_PER_LUT_RAM);
-                if brams == 0 { lut_ram } else { format!("{brams} + {lut_ram}") }
-            }
-        };
+        let memories = memories_cell(r.memories(), c.count(CellClass::LutRam));
         s += &format!(
             "| {name} | {target} | {} | {luts} | {} | {} | {} | {} | {speed} | {device} |\n",
             c.cells,
@@ -221,6 +226,14 @@ pub fn splice(readme: &str, table: &str) -> Result<String, SpliceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memories_cell_counts_lut_ram_as_lut4s() {
+        assert_eq!(memories_cell(0, 0), "—");
+        assert_eq!(memories_cell(11, 0), "11");
+        assert_eq!(memories_cell(0, 95), "95 LUT RAM (= 380 LUT4)");
+        assert_eq!(memories_cell(2, 1), "2 + 1 LUT RAM (= 4 LUT4)");
+    }
 
     #[test]
     fn splice_replaces_only_between_markers() {
