@@ -32,6 +32,7 @@ use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 use crate::decoder::{ELEM_BITS, SIZE_BITS};
 use crate::lane_select::LANE_BITS;
 use crate::mux8::Mux8;
+use crate::word_join::{WordJoin, WORDS, WORD_BITS};
 
 /// Entries of the in-flight table.
 pub const INFLIGHT_DEPTH: usize = 8;
@@ -59,8 +60,9 @@ pub struct HeadSelect {
     pub ent_valid: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_kind: [Signal<In, Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
     pub ent_returned: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    /// The entry's line: read data and forwarded bytes.
-    pub ent_data: [Signal<In, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    /// The entry's line, read data and forwarded bytes, as four 32-bit
+    /// words: entry k's word w is `ent_word[4 * k + w]` (`WordJoin`).
+    pub ent_word: [Signal<In, Bits<WORD_BITS>>; INFLIGHT_DEPTH * WORDS],
     pub ent_space: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_ftz: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_result_first: [Signal<In, Bit>; INFLIGHT_DEPTH],
@@ -128,7 +130,12 @@ pub struct HeadSelect {
     pub old_value: Signal<Out, Bits<LINE_BITS>>,
 
     // ---- the wide fields out of the eight entries: mux trees (`Mux8`) ----
-    mux_data: Mux8<LINE_BITS>,
+    /// the head's line, word by word, joined
+    mux_word0: Mux8<WORD_BITS>,
+    mux_word1: Mux8<WORD_BITS>,
+    mux_word2: Mux8<WORD_BITS>,
+    mux_word3: Mux8<WORD_BITS>,
+    join_line: WordJoin,
 
     // ---- constants ----
     size_masks: [Constant<Bits<LINE_BITS>>; 5],
@@ -165,7 +172,7 @@ impl Default for HeadSelect {
             ent_valid: arr(),
             ent_kind: arr(),
             ent_returned: arr(),
-            ent_data: arr(),
+            ent_word: arr(),
             head_line: Default::default(),
             ent_space: arr(),
             head_bit_offset: Default::default(),
@@ -217,7 +224,11 @@ impl Default for HeadSelect {
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
             byte_aligned: Constant::new(0x78u64.to_bits()),
-            mux_data: Default::default(),
+            mux_word0: Default::default(),
+            mux_word1: Default::default(),
+            mux_word2: Default::default(),
+            mux_word3: Default::default(),
+            join_line: Default::default(),
             zero_line: Constant::new(0u64.to_bits()),
             zero_kind: Constant::new(0u64.to_bits()),
             size: Default::default(),
@@ -235,10 +246,20 @@ impl Logic for HeadSelect {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
-        self.mux_data.index.next = self.head.val();
+        self.mux_word0.index.next = self.head.val();
+        self.mux_word1.index.next = self.head.val();
+        self.mux_word2.index.next = self.head.val();
+        self.mux_word3.index.next = self.head.val();
         for k in 0..INFLIGHT_DEPTH {
-            self.mux_data.choice[k].next = self.ent_data[k].val();
+            self.mux_word0.choice[k].next = self.ent_word[4 * k].val();
+            self.mux_word1.choice[k].next = self.ent_word[4 * k + 1].val();
+            self.mux_word2.choice[k].next = self.ent_word[4 * k + 2].val();
+            self.mux_word3.choice[k].next = self.ent_word[4 * k + 3].val();
         }
+        self.join_line.word[0].next = self.mux_word0.chosen.val();
+        self.join_line.word[1].next = self.mux_word1.chosen.val();
+        self.join_line.word[2].next = self.mux_word2.chosen.val();
+        self.join_line.word[3].next = self.mux_word3.chosen.val();
 
         self.valid.next = false;
         self.kind.next = self.zero_kind.val();
@@ -270,7 +291,7 @@ impl Logic for HeadSelect {
                 self.error.next = self.ent_error[k].val();
             }
         }
-        self.data.next = self.mux_data.chosen.val();
+        self.data.next = self.join_line.whole.val();
         self.line.next = self.head_line.val();
         self.elem_mask.next = self.zero_line.val();
         for s in 0..5 {

@@ -35,6 +35,7 @@ pub mod mux8;
 pub mod typed_addr;
 pub mod typed_extent;
 pub mod unit;
+pub mod word_join;
 pub mod write_align;
 
 pub use alu::AtomicAlu;

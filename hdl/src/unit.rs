@@ -72,6 +72,7 @@ use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS};
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
 use crate::state_reg::StateReg;
 use crate::typed_addr::TypedAddr;
+use crate::word_join::{WORDS, WORD_BITS};
 use crate::write_align::WriteAlign;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
@@ -79,6 +80,8 @@ use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 pub const MEM_ADDR_BITS: usize = 64;
 /// Bytes of the memory bus (one line).
 pub const MEM_BYTES: usize = 16;
+/// The in-flight table's line words (`WORDS` per entry).
+const ENTRY_WORDS: usize = INFLIGHT_DEPTH * WORDS;
 /// Bits of a read sequence number (more values than the table has entries).
 const READ_SEQ_BITS: usize = 4;
 /// Bits of the in-flight table's occupancy (0..=8).
@@ -325,9 +328,11 @@ pub struct AtomicUnit {
     ent_returned: [DFF<Bit>; INFLIGHT_DEPTH],
     /// the entry's line: the read data memory returned, overwritten by
     /// the bytes of every write forwarded to it (before or after the
-    /// return); `ent_fwd_bytes`: the bytes forwarded so far, which the
-    /// read data does not overwrite when it returns
-    ent_data: [DFF<Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    /// return), as four 32-bit words (entry k's word w is
+    /// `ent_word[4 * k + w]`: a byte update touches one word in the
+    /// Verilated model, `WordJoin`); `ent_fwd_bytes`: the bytes forwarded
+    /// so far, which the read data does not overwrite when it returns
+    ent_word: [DFF<Bits<WORD_BITS>>; ENTRY_WORDS],
     ent_fwd_bytes: [DFF<Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
     ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
     /// a second copy of the lines, read only at the head (the registers
@@ -512,8 +517,8 @@ pub struct AtomicUnit {
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
-    /// `byte_ones[b]`: ones over byte b of a line
-    byte_ones: [Constant<Bits<LINE_BITS>>; MEM_BYTES],
+    /// `byte_ones[j]`: ones over byte j of a word
+    byte_ones: [Constant<Bits<WORD_BITS>>; 4],
     zero_enables: Constant<Bits<MEM_BYTES>>,
     /// bit offsets and result shifts are byte multiples: masking the low
     /// 3 bits to constant zeros lets synthesis build byte shifters
@@ -575,8 +580,8 @@ pub struct AtomicUnit {
     alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     take_write: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     load_bytes: [Signal<Local, Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
-    new_line: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
-    line_next: [Signal<Local, Bits<LINE_BITS>>; INFLIGHT_DEPTH],
+    new_word: [Signal<Local, Bits<WORD_BITS>>; ENTRY_WORDS],
+    word_next: [Signal<Local, Bits<WORD_BITS>>; ENTRY_WORDS],
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -624,6 +629,8 @@ impl AtomicUnit {
     pub fn new(config: UnitConfig) -> Self {
         UnitConfig::new(config.max_lanes, config.data_bits, config.fp).expect("AtomicUnit: bad UnitConfig");
         assert_eq!(1 << INFLIGHT_INDEX_BITS, INFLIGHT_DEPTH);
+        // the line-word indexing below writes `4 * k + w` and `32 * w` as literals (rust-hdl)
+        assert_eq!((WORDS, WORD_BITS * WORDS), (4, LINE_BITS));
         assert!((1 << READ_SEQ_BITS) > INFLIGHT_DEPTH, "read sequence numbers must outnumber entries");
         Self {
             clock: Default::default(),
@@ -784,7 +791,7 @@ impl AtomicUnit {
             ent_kind: arr(),
             ent_read_seq: arr(),
             ent_returned: arr(),
-            ent_data: arr(),
+            ent_word: arr(),
             ent_fwd_bytes: arr(),
             ent_line: arr(),
             ent_line_at_head: Default::default(),
@@ -927,7 +934,7 @@ impl AtomicUnit {
             one_coord: constant(1),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
-            byte_ones: core::array::from_fn(|b| Constant::new((0xffu128 << (8 * b)).to_bits())),
+            byte_ones: core::array::from_fn(|j| Constant::new((0xffu128 << (8 * j)).to_bits())),
             zero_enables: constant(0),
             byte_aligned: constant(0x78),
             sel_valid: Default::default(),
@@ -961,8 +968,8 @@ impl AtomicUnit {
             alloc_hit: arr(),
             take_write: arr(),
             load_bytes: arr(),
-            new_line: arr(),
-            line_next: arr(),
+            new_word: arr(),
+            word_next: arr(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -1189,7 +1196,6 @@ impl Logic for AtomicUnit {
             self.ent_kind[k].clock.next = self.clock.val();
             self.ent_read_seq[k].clock.next = self.clock.val();
             self.ent_returned[k].clock.next = self.clock.val();
-            self.ent_data[k].clock.next = self.clock.val();
             self.ent_fwd_bytes[k].clock.next = self.clock.val();
             self.ent_line[k].clock.next = self.clock.val();
             self.ent_space[k].clock.next = self.clock.val();
@@ -1341,11 +1347,14 @@ impl Logic for AtomicUnit {
         self.ent_line_at_head.clock.next = self.clock.val();
         self.ent_line_at_head.read_index.next = self.head_ptr.q.val();
         self.head_select.head_line.next = self.ent_line_at_head.read_data.val();
+        for i in 0..ENTRY_WORDS {
+            self.ent_word[i].clock.next = self.clock.val();
+            self.head_select.ent_word[i].next = self.ent_word[i].q.val();
+        }
         for k in 0..INFLIGHT_DEPTH {
             self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
             self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
             self.head_select.ent_returned[k].next = self.ent_returned[k].q.val();
-            self.head_select.ent_data[k].next = self.ent_data[k].q.val();
             self.head_select.ent_space[k].next = self.ent_space[k].q.val();
             self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
             self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
@@ -1953,23 +1962,32 @@ impl Logic for AtomicUnit {
             self.take_write[k].next =
                 (self.alloc_hit[k].val() & self.new_fwd_bytes.val().any()) | self.fwd_hit[k].val();
             self.load_bytes[k].next = self.zero_enables.val();
-            self.new_line[k].next = self.mem_rdata.val();
+            for w in 0..WORDS {
+                self.new_word[4 * k + w].next = self.mem_rdata.val().get_bits::<WORD_BITS>(32 * w);
+            }
             if self.take_write[k].val() {
                 self.load_bytes[k].next = self.w_byte_enables.q.val();
-                self.new_line[k].next =
-                    (self.write_data.val() & self.write_mask.val()) | (self.mem_rdata.val() & !self.write_mask.val());
+                for w in 0..WORDS {
+                    self.new_word[4 * k + w].next = (self.write_data.val().get_bits::<WORD_BITS>(32 * w)
+                        & self.write_mask.val().get_bits::<WORD_BITS>(32 * w))
+                        | (self.mem_rdata.val().get_bits::<WORD_BITS>(32 * w)
+                            & !(self.write_mask.val().get_bits::<WORD_BITS>(32 * w)));
+                }
             }
             if self.return_hit[k].val() {
                 self.load_bytes[k].next = self.load_bytes[k].val() | !self.return_keep_bytes.val();
             }
-            self.line_next[k].next = self.ent_data[k].q.val();
-            for b in 0..MEM_BYTES {
-                if self.load_bytes[k].val().get_bit(b) {
-                    self.line_next[k].next = (self.line_next[k].val() & !self.byte_ones[b].val())
-                        | (self.new_line[k].val() & self.byte_ones[b].val());
+            for w in 0..WORDS {
+                self.word_next[4 * k + w].next = self.ent_word[4 * k + w].q.val();
+                for j in 0..4 {
+                    if self.load_bytes[k].val().get_bit(4 * w + j) {
+                        self.word_next[4 * k + w].next = (self.word_next[4 * k + w].val()
+                            & !self.byte_ones[j].val())
+                            | (self.new_word[4 * k + w].val() & self.byte_ones[j].val());
+                    }
                 }
+                self.ent_word[4 * k + w].d.next = self.word_next[4 * k + w].val();
             }
-            self.ent_data[k].d.next = self.line_next[k].val();
             if self.return_hit[k].val() {
                 self.ent_returned[k].d.next = true;
             }

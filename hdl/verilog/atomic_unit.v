@@ -84,22 +84,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  size_bits$2 = 8'h20;
     localparam  size_bits$3 = 8'h40;
     localparam  size_bits$4 = 8'h80;
-    localparam  byte_ones$0 = 128'hff;
-    localparam  byte_ones$1 = 128'hff00;
-    localparam  byte_ones$2 = 128'hff0000;
-    localparam  byte_ones$3 = 128'hff000000;
-    localparam  byte_ones$4 = 128'hff00000000;
-    localparam  byte_ones$5 = 128'hff0000000000;
-    localparam  byte_ones$6 = 128'hff000000000000;
-    localparam  byte_ones$7 = 128'hff00000000000000;
-    localparam  byte_ones$8 = 128'hff0000000000000000;
-    localparam  byte_ones$9 = 128'hff000000000000000000;
-    localparam  byte_ones$10 = 128'hff00000000000000000000;
-    localparam  byte_ones$11 = 128'hff0000000000000000000000;
-    localparam  byte_ones$12 = 128'hff000000000000000000000000;
-    localparam  byte_ones$13 = 128'hff00000000000000000000000000;
-    localparam  byte_ones$14 = 128'hff0000000000000000000000000000;
-    localparam  byte_ones$15 = 128'hff000000000000000000000000000000;
+    localparam  byte_ones$0 = 32'hff;
+    localparam  byte_ones$1 = 32'hff00;
+    localparam  byte_ones$2 = 32'hff0000;
+    localparam  byte_ones$3 = 32'hff000000;
     localparam  zero_enables = 16'h0;
     localparam  byte_aligned = 7'b1111000;
     
@@ -245,14 +233,38 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$ent_returned$5;
     reg  head_select$ent_returned$6;
     reg  head_select$ent_returned$7;
-    reg  [127:0] head_select$ent_data$0;
-    reg  [127:0] head_select$ent_data$1;
-    reg  [127:0] head_select$ent_data$2;
-    reg  [127:0] head_select$ent_data$3;
-    reg  [127:0] head_select$ent_data$4;
-    reg  [127:0] head_select$ent_data$5;
-    reg  [127:0] head_select$ent_data$6;
-    reg  [127:0] head_select$ent_data$7;
+    reg  [31:0] head_select$ent_word$0;
+    reg  [31:0] head_select$ent_word$1;
+    reg  [31:0] head_select$ent_word$2;
+    reg  [31:0] head_select$ent_word$3;
+    reg  [31:0] head_select$ent_word$4;
+    reg  [31:0] head_select$ent_word$5;
+    reg  [31:0] head_select$ent_word$6;
+    reg  [31:0] head_select$ent_word$7;
+    reg  [31:0] head_select$ent_word$8;
+    reg  [31:0] head_select$ent_word$9;
+    reg  [31:0] head_select$ent_word$10;
+    reg  [31:0] head_select$ent_word$11;
+    reg  [31:0] head_select$ent_word$12;
+    reg  [31:0] head_select$ent_word$13;
+    reg  [31:0] head_select$ent_word$14;
+    reg  [31:0] head_select$ent_word$15;
+    reg  [31:0] head_select$ent_word$16;
+    reg  [31:0] head_select$ent_word$17;
+    reg  [31:0] head_select$ent_word$18;
+    reg  [31:0] head_select$ent_word$19;
+    reg  [31:0] head_select$ent_word$20;
+    reg  [31:0] head_select$ent_word$21;
+    reg  [31:0] head_select$ent_word$22;
+    reg  [31:0] head_select$ent_word$23;
+    reg  [31:0] head_select$ent_word$24;
+    reg  [31:0] head_select$ent_word$25;
+    reg  [31:0] head_select$ent_word$26;
+    reg  [31:0] head_select$ent_word$27;
+    reg  [31:0] head_select$ent_word$28;
+    reg  [31:0] head_select$ent_word$29;
+    reg  [31:0] head_select$ent_word$30;
+    reg  [31:0] head_select$ent_word$31;
     reg  head_select$ent_space$0;
     reg  head_select$ent_space$1;
     reg  head_select$ent_space$2;
@@ -762,30 +774,102 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  ent_returned$7$d;
     wire  ent_returned$7$q;
     reg  ent_returned$7$clock;
-    reg  [127:0] ent_data$0$d;
-    wire  [127:0] ent_data$0$q;
-    reg  ent_data$0$clock;
-    reg  [127:0] ent_data$1$d;
-    wire  [127:0] ent_data$1$q;
-    reg  ent_data$1$clock;
-    reg  [127:0] ent_data$2$d;
-    wire  [127:0] ent_data$2$q;
-    reg  ent_data$2$clock;
-    reg  [127:0] ent_data$3$d;
-    wire  [127:0] ent_data$3$q;
-    reg  ent_data$3$clock;
-    reg  [127:0] ent_data$4$d;
-    wire  [127:0] ent_data$4$q;
-    reg  ent_data$4$clock;
-    reg  [127:0] ent_data$5$d;
-    wire  [127:0] ent_data$5$q;
-    reg  ent_data$5$clock;
-    reg  [127:0] ent_data$6$d;
-    wire  [127:0] ent_data$6$q;
-    reg  ent_data$6$clock;
-    reg  [127:0] ent_data$7$d;
-    wire  [127:0] ent_data$7$q;
-    reg  ent_data$7$clock;
+    reg  [31:0] ent_word$0$d;
+    wire  [31:0] ent_word$0$q;
+    reg  ent_word$0$clock;
+    reg  [31:0] ent_word$1$d;
+    wire  [31:0] ent_word$1$q;
+    reg  ent_word$1$clock;
+    reg  [31:0] ent_word$2$d;
+    wire  [31:0] ent_word$2$q;
+    reg  ent_word$2$clock;
+    reg  [31:0] ent_word$3$d;
+    wire  [31:0] ent_word$3$q;
+    reg  ent_word$3$clock;
+    reg  [31:0] ent_word$4$d;
+    wire  [31:0] ent_word$4$q;
+    reg  ent_word$4$clock;
+    reg  [31:0] ent_word$5$d;
+    wire  [31:0] ent_word$5$q;
+    reg  ent_word$5$clock;
+    reg  [31:0] ent_word$6$d;
+    wire  [31:0] ent_word$6$q;
+    reg  ent_word$6$clock;
+    reg  [31:0] ent_word$7$d;
+    wire  [31:0] ent_word$7$q;
+    reg  ent_word$7$clock;
+    reg  [31:0] ent_word$8$d;
+    wire  [31:0] ent_word$8$q;
+    reg  ent_word$8$clock;
+    reg  [31:0] ent_word$9$d;
+    wire  [31:0] ent_word$9$q;
+    reg  ent_word$9$clock;
+    reg  [31:0] ent_word$10$d;
+    wire  [31:0] ent_word$10$q;
+    reg  ent_word$10$clock;
+    reg  [31:0] ent_word$11$d;
+    wire  [31:0] ent_word$11$q;
+    reg  ent_word$11$clock;
+    reg  [31:0] ent_word$12$d;
+    wire  [31:0] ent_word$12$q;
+    reg  ent_word$12$clock;
+    reg  [31:0] ent_word$13$d;
+    wire  [31:0] ent_word$13$q;
+    reg  ent_word$13$clock;
+    reg  [31:0] ent_word$14$d;
+    wire  [31:0] ent_word$14$q;
+    reg  ent_word$14$clock;
+    reg  [31:0] ent_word$15$d;
+    wire  [31:0] ent_word$15$q;
+    reg  ent_word$15$clock;
+    reg  [31:0] ent_word$16$d;
+    wire  [31:0] ent_word$16$q;
+    reg  ent_word$16$clock;
+    reg  [31:0] ent_word$17$d;
+    wire  [31:0] ent_word$17$q;
+    reg  ent_word$17$clock;
+    reg  [31:0] ent_word$18$d;
+    wire  [31:0] ent_word$18$q;
+    reg  ent_word$18$clock;
+    reg  [31:0] ent_word$19$d;
+    wire  [31:0] ent_word$19$q;
+    reg  ent_word$19$clock;
+    reg  [31:0] ent_word$20$d;
+    wire  [31:0] ent_word$20$q;
+    reg  ent_word$20$clock;
+    reg  [31:0] ent_word$21$d;
+    wire  [31:0] ent_word$21$q;
+    reg  ent_word$21$clock;
+    reg  [31:0] ent_word$22$d;
+    wire  [31:0] ent_word$22$q;
+    reg  ent_word$22$clock;
+    reg  [31:0] ent_word$23$d;
+    wire  [31:0] ent_word$23$q;
+    reg  ent_word$23$clock;
+    reg  [31:0] ent_word$24$d;
+    wire  [31:0] ent_word$24$q;
+    reg  ent_word$24$clock;
+    reg  [31:0] ent_word$25$d;
+    wire  [31:0] ent_word$25$q;
+    reg  ent_word$25$clock;
+    reg  [31:0] ent_word$26$d;
+    wire  [31:0] ent_word$26$q;
+    reg  ent_word$26$clock;
+    reg  [31:0] ent_word$27$d;
+    wire  [31:0] ent_word$27$q;
+    reg  ent_word$27$clock;
+    reg  [31:0] ent_word$28$d;
+    wire  [31:0] ent_word$28$q;
+    reg  ent_word$28$clock;
+    reg  [31:0] ent_word$29$d;
+    wire  [31:0] ent_word$29$q;
+    reg  ent_word$29$clock;
+    reg  [31:0] ent_word$30$d;
+    wire  [31:0] ent_word$30$q;
+    reg  ent_word$30$clock;
+    reg  [31:0] ent_word$31$d;
+    wire  [31:0] ent_word$31$q;
+    reg  ent_word$31$clock;
     reg  [15:0] ent_fwd_bytes$0$d;
     wire  [15:0] ent_fwd_bytes$0$q;
     reg  ent_fwd_bytes$0$clock;
@@ -1412,22 +1496,70 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [15:0] load_bytes$5;
     reg  [15:0] load_bytes$6;
     reg  [15:0] load_bytes$7;
-    reg  [127:0] new_line$0;
-    reg  [127:0] new_line$1;
-    reg  [127:0] new_line$2;
-    reg  [127:0] new_line$3;
-    reg  [127:0] new_line$4;
-    reg  [127:0] new_line$5;
-    reg  [127:0] new_line$6;
-    reg  [127:0] new_line$7;
-    reg  [127:0] line_next$0;
-    reg  [127:0] line_next$1;
-    reg  [127:0] line_next$2;
-    reg  [127:0] line_next$3;
-    reg  [127:0] line_next$4;
-    reg  [127:0] line_next$5;
-    reg  [127:0] line_next$6;
-    reg  [127:0] line_next$7;
+    reg  [31:0] new_word$0;
+    reg  [31:0] new_word$1;
+    reg  [31:0] new_word$2;
+    reg  [31:0] new_word$3;
+    reg  [31:0] new_word$4;
+    reg  [31:0] new_word$5;
+    reg  [31:0] new_word$6;
+    reg  [31:0] new_word$7;
+    reg  [31:0] new_word$8;
+    reg  [31:0] new_word$9;
+    reg  [31:0] new_word$10;
+    reg  [31:0] new_word$11;
+    reg  [31:0] new_word$12;
+    reg  [31:0] new_word$13;
+    reg  [31:0] new_word$14;
+    reg  [31:0] new_word$15;
+    reg  [31:0] new_word$16;
+    reg  [31:0] new_word$17;
+    reg  [31:0] new_word$18;
+    reg  [31:0] new_word$19;
+    reg  [31:0] new_word$20;
+    reg  [31:0] new_word$21;
+    reg  [31:0] new_word$22;
+    reg  [31:0] new_word$23;
+    reg  [31:0] new_word$24;
+    reg  [31:0] new_word$25;
+    reg  [31:0] new_word$26;
+    reg  [31:0] new_word$27;
+    reg  [31:0] new_word$28;
+    reg  [31:0] new_word$29;
+    reg  [31:0] new_word$30;
+    reg  [31:0] new_word$31;
+    reg  [31:0] word_next$0;
+    reg  [31:0] word_next$1;
+    reg  [31:0] word_next$2;
+    reg  [31:0] word_next$3;
+    reg  [31:0] word_next$4;
+    reg  [31:0] word_next$5;
+    reg  [31:0] word_next$6;
+    reg  [31:0] word_next$7;
+    reg  [31:0] word_next$8;
+    reg  [31:0] word_next$9;
+    reg  [31:0] word_next$10;
+    reg  [31:0] word_next$11;
+    reg  [31:0] word_next$12;
+    reg  [31:0] word_next$13;
+    reg  [31:0] word_next$14;
+    reg  [31:0] word_next$15;
+    reg  [31:0] word_next$16;
+    reg  [31:0] word_next$17;
+    reg  [31:0] word_next$18;
+    reg  [31:0] word_next$19;
+    reg  [31:0] word_next$20;
+    reg  [31:0] word_next$21;
+    reg  [31:0] word_next$22;
+    reg  [31:0] word_next$23;
+    reg  [31:0] word_next$24;
+    reg  [31:0] word_next$25;
+    reg  [31:0] word_next$26;
+    reg  [31:0] word_next$27;
+    reg  [31:0] word_next$28;
+    reg  [31:0] word_next$29;
+    reg  [31:0] word_next$30;
+    reg  [31:0] word_next$31;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -1597,14 +1729,38 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ent_returned$5(head_select$ent_returned$5),
         .ent_returned$6(head_select$ent_returned$6),
         .ent_returned$7(head_select$ent_returned$7),
-        .ent_data$0(head_select$ent_data$0),
-        .ent_data$1(head_select$ent_data$1),
-        .ent_data$2(head_select$ent_data$2),
-        .ent_data$3(head_select$ent_data$3),
-        .ent_data$4(head_select$ent_data$4),
-        .ent_data$5(head_select$ent_data$5),
-        .ent_data$6(head_select$ent_data$6),
-        .ent_data$7(head_select$ent_data$7),
+        .ent_word$0(head_select$ent_word$0),
+        .ent_word$1(head_select$ent_word$1),
+        .ent_word$2(head_select$ent_word$2),
+        .ent_word$3(head_select$ent_word$3),
+        .ent_word$4(head_select$ent_word$4),
+        .ent_word$5(head_select$ent_word$5),
+        .ent_word$6(head_select$ent_word$6),
+        .ent_word$7(head_select$ent_word$7),
+        .ent_word$8(head_select$ent_word$8),
+        .ent_word$9(head_select$ent_word$9),
+        .ent_word$10(head_select$ent_word$10),
+        .ent_word$11(head_select$ent_word$11),
+        .ent_word$12(head_select$ent_word$12),
+        .ent_word$13(head_select$ent_word$13),
+        .ent_word$14(head_select$ent_word$14),
+        .ent_word$15(head_select$ent_word$15),
+        .ent_word$16(head_select$ent_word$16),
+        .ent_word$17(head_select$ent_word$17),
+        .ent_word$18(head_select$ent_word$18),
+        .ent_word$19(head_select$ent_word$19),
+        .ent_word$20(head_select$ent_word$20),
+        .ent_word$21(head_select$ent_word$21),
+        .ent_word$22(head_select$ent_word$22),
+        .ent_word$23(head_select$ent_word$23),
+        .ent_word$24(head_select$ent_word$24),
+        .ent_word$25(head_select$ent_word$25),
+        .ent_word$26(head_select$ent_word$26),
+        .ent_word$27(head_select$ent_word$27),
+        .ent_word$28(head_select$ent_word$28),
+        .ent_word$29(head_select$ent_word$29),
+        .ent_word$30(head_select$ent_word$30),
+        .ent_word$31(head_select$ent_word$31),
         .ent_space$0(head_select$ent_space$0),
         .ent_space$1(head_select$ent_space$1),
         .ent_space$2(head_select$ent_space$2),
@@ -2377,45 +2533,165 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(ent_returned$7$q),
         .clock(ent_returned$7$clock)
     );
-    atomic_unit$ent_data$0 ent_data$0(
-        .d(ent_data$0$d),
-        .q(ent_data$0$q),
-        .clock(ent_data$0$clock)
+    atomic_unit$ent_word$0 ent_word$0(
+        .d(ent_word$0$d),
+        .q(ent_word$0$q),
+        .clock(ent_word$0$clock)
     );
-    atomic_unit$ent_data$1 ent_data$1(
-        .d(ent_data$1$d),
-        .q(ent_data$1$q),
-        .clock(ent_data$1$clock)
+    atomic_unit$ent_word$1 ent_word$1(
+        .d(ent_word$1$d),
+        .q(ent_word$1$q),
+        .clock(ent_word$1$clock)
     );
-    atomic_unit$ent_data$2 ent_data$2(
-        .d(ent_data$2$d),
-        .q(ent_data$2$q),
-        .clock(ent_data$2$clock)
+    atomic_unit$ent_word$2 ent_word$2(
+        .d(ent_word$2$d),
+        .q(ent_word$2$q),
+        .clock(ent_word$2$clock)
     );
-    atomic_unit$ent_data$3 ent_data$3(
-        .d(ent_data$3$d),
-        .q(ent_data$3$q),
-        .clock(ent_data$3$clock)
+    atomic_unit$ent_word$3 ent_word$3(
+        .d(ent_word$3$d),
+        .q(ent_word$3$q),
+        .clock(ent_word$3$clock)
     );
-    atomic_unit$ent_data$4 ent_data$4(
-        .d(ent_data$4$d),
-        .q(ent_data$4$q),
-        .clock(ent_data$4$clock)
+    atomic_unit$ent_word$4 ent_word$4(
+        .d(ent_word$4$d),
+        .q(ent_word$4$q),
+        .clock(ent_word$4$clock)
     );
-    atomic_unit$ent_data$5 ent_data$5(
-        .d(ent_data$5$d),
-        .q(ent_data$5$q),
-        .clock(ent_data$5$clock)
+    atomic_unit$ent_word$5 ent_word$5(
+        .d(ent_word$5$d),
+        .q(ent_word$5$q),
+        .clock(ent_word$5$clock)
     );
-    atomic_unit$ent_data$6 ent_data$6(
-        .d(ent_data$6$d),
-        .q(ent_data$6$q),
-        .clock(ent_data$6$clock)
+    atomic_unit$ent_word$6 ent_word$6(
+        .d(ent_word$6$d),
+        .q(ent_word$6$q),
+        .clock(ent_word$6$clock)
     );
-    atomic_unit$ent_data$7 ent_data$7(
-        .d(ent_data$7$d),
-        .q(ent_data$7$q),
-        .clock(ent_data$7$clock)
+    atomic_unit$ent_word$7 ent_word$7(
+        .d(ent_word$7$d),
+        .q(ent_word$7$q),
+        .clock(ent_word$7$clock)
+    );
+    atomic_unit$ent_word$8 ent_word$8(
+        .d(ent_word$8$d),
+        .q(ent_word$8$q),
+        .clock(ent_word$8$clock)
+    );
+    atomic_unit$ent_word$9 ent_word$9(
+        .d(ent_word$9$d),
+        .q(ent_word$9$q),
+        .clock(ent_word$9$clock)
+    );
+    atomic_unit$ent_word$10 ent_word$10(
+        .d(ent_word$10$d),
+        .q(ent_word$10$q),
+        .clock(ent_word$10$clock)
+    );
+    atomic_unit$ent_word$11 ent_word$11(
+        .d(ent_word$11$d),
+        .q(ent_word$11$q),
+        .clock(ent_word$11$clock)
+    );
+    atomic_unit$ent_word$12 ent_word$12(
+        .d(ent_word$12$d),
+        .q(ent_word$12$q),
+        .clock(ent_word$12$clock)
+    );
+    atomic_unit$ent_word$13 ent_word$13(
+        .d(ent_word$13$d),
+        .q(ent_word$13$q),
+        .clock(ent_word$13$clock)
+    );
+    atomic_unit$ent_word$14 ent_word$14(
+        .d(ent_word$14$d),
+        .q(ent_word$14$q),
+        .clock(ent_word$14$clock)
+    );
+    atomic_unit$ent_word$15 ent_word$15(
+        .d(ent_word$15$d),
+        .q(ent_word$15$q),
+        .clock(ent_word$15$clock)
+    );
+    atomic_unit$ent_word$16 ent_word$16(
+        .d(ent_word$16$d),
+        .q(ent_word$16$q),
+        .clock(ent_word$16$clock)
+    );
+    atomic_unit$ent_word$17 ent_word$17(
+        .d(ent_word$17$d),
+        .q(ent_word$17$q),
+        .clock(ent_word$17$clock)
+    );
+    atomic_unit$ent_word$18 ent_word$18(
+        .d(ent_word$18$d),
+        .q(ent_word$18$q),
+        .clock(ent_word$18$clock)
+    );
+    atomic_unit$ent_word$19 ent_word$19(
+        .d(ent_word$19$d),
+        .q(ent_word$19$q),
+        .clock(ent_word$19$clock)
+    );
+    atomic_unit$ent_word$20 ent_word$20(
+        .d(ent_word$20$d),
+        .q(ent_word$20$q),
+        .clock(ent_word$20$clock)
+    );
+    atomic_unit$ent_word$21 ent_word$21(
+        .d(ent_word$21$d),
+        .q(ent_word$21$q),
+        .clock(ent_word$21$clock)
+    );
+    atomic_unit$ent_word$22 ent_word$22(
+        .d(ent_word$22$d),
+        .q(ent_word$22$q),
+        .clock(ent_word$22$clock)
+    );
+    atomic_unit$ent_word$23 ent_word$23(
+        .d(ent_word$23$d),
+        .q(ent_word$23$q),
+        .clock(ent_word$23$clock)
+    );
+    atomic_unit$ent_word$24 ent_word$24(
+        .d(ent_word$24$d),
+        .q(ent_word$24$q),
+        .clock(ent_word$24$clock)
+    );
+    atomic_unit$ent_word$25 ent_word$25(
+        .d(ent_word$25$d),
+        .q(ent_word$25$q),
+        .clock(ent_word$25$clock)
+    );
+    atomic_unit$ent_word$26 ent_word$26(
+        .d(ent_word$26$d),
+        .q(ent_word$26$q),
+        .clock(ent_word$26$clock)
+    );
+    atomic_unit$ent_word$27 ent_word$27(
+        .d(ent_word$27$d),
+        .q(ent_word$27$q),
+        .clock(ent_word$27$clock)
+    );
+    atomic_unit$ent_word$28 ent_word$28(
+        .d(ent_word$28$d),
+        .q(ent_word$28$q),
+        .clock(ent_word$28$clock)
+    );
+    atomic_unit$ent_word$29 ent_word$29(
+        .d(ent_word$29$d),
+        .q(ent_word$29$q),
+        .clock(ent_word$29$clock)
+    );
+    atomic_unit$ent_word$30 ent_word$30(
+        .d(ent_word$30$d),
+        .q(ent_word$30$q),
+        .clock(ent_word$30$clock)
+    );
+    atomic_unit$ent_word$31 ent_word$31(
+        .d(ent_word$31$d),
+        .q(ent_word$31$q),
+        .clock(ent_word$31$clock)
     );
     atomic_unit$ent_fwd_bytes$0 ent_fwd_bytes$0(
         .d(ent_fwd_bytes$0$d),
@@ -3726,7 +4002,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$0$clock = clock;
         ent_read_seq$0$clock = clock;
         ent_returned$0$clock = clock;
-        ent_data$0$clock = clock;
         ent_fwd_bytes$0$clock = clock;
         ent_line$0$clock = clock;
         ent_space$0$clock = clock;
@@ -3751,7 +4026,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$1$clock = clock;
         ent_read_seq$1$clock = clock;
         ent_returned$1$clock = clock;
-        ent_data$1$clock = clock;
         ent_fwd_bytes$1$clock = clock;
         ent_line$1$clock = clock;
         ent_space$1$clock = clock;
@@ -3776,7 +4050,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$2$clock = clock;
         ent_read_seq$2$clock = clock;
         ent_returned$2$clock = clock;
-        ent_data$2$clock = clock;
         ent_fwd_bytes$2$clock = clock;
         ent_line$2$clock = clock;
         ent_space$2$clock = clock;
@@ -3801,7 +4074,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$3$clock = clock;
         ent_read_seq$3$clock = clock;
         ent_returned$3$clock = clock;
-        ent_data$3$clock = clock;
         ent_fwd_bytes$3$clock = clock;
         ent_line$3$clock = clock;
         ent_space$3$clock = clock;
@@ -3826,7 +4098,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$4$clock = clock;
         ent_read_seq$4$clock = clock;
         ent_returned$4$clock = clock;
-        ent_data$4$clock = clock;
         ent_fwd_bytes$4$clock = clock;
         ent_line$4$clock = clock;
         ent_space$4$clock = clock;
@@ -3851,7 +4122,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$5$clock = clock;
         ent_read_seq$5$clock = clock;
         ent_returned$5$clock = clock;
-        ent_data$5$clock = clock;
         ent_fwd_bytes$5$clock = clock;
         ent_line$5$clock = clock;
         ent_space$5$clock = clock;
@@ -3876,7 +4146,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$6$clock = clock;
         ent_read_seq$6$clock = clock;
         ent_returned$6$clock = clock;
-        ent_data$6$clock = clock;
         ent_fwd_bytes$6$clock = clock;
         ent_line$6$clock = clock;
         ent_space$6$clock = clock;
@@ -3901,7 +4170,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_kind$7$clock = clock;
         ent_read_seq$7$clock = clock;
         ent_returned$7$clock = clock;
-        ent_data$7$clock = clock;
         ent_fwd_bytes$7$clock = clock;
         ent_line$7$clock = clock;
         ent_space$7$clock = clock;
@@ -4040,10 +4308,73 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_line_at_head$clock = clock;
         ent_line_at_head$read_index = head_ptr$q;
         head_select$head_line = ent_line_at_head$read_data;
+        ent_word$0$clock = clock;
+        head_select$ent_word$0 = ent_word$0$q;
+        ent_word$1$clock = clock;
+        head_select$ent_word$1 = ent_word$1$q;
+        ent_word$2$clock = clock;
+        head_select$ent_word$2 = ent_word$2$q;
+        ent_word$3$clock = clock;
+        head_select$ent_word$3 = ent_word$3$q;
+        ent_word$4$clock = clock;
+        head_select$ent_word$4 = ent_word$4$q;
+        ent_word$5$clock = clock;
+        head_select$ent_word$5 = ent_word$5$q;
+        ent_word$6$clock = clock;
+        head_select$ent_word$6 = ent_word$6$q;
+        ent_word$7$clock = clock;
+        head_select$ent_word$7 = ent_word$7$q;
+        ent_word$8$clock = clock;
+        head_select$ent_word$8 = ent_word$8$q;
+        ent_word$9$clock = clock;
+        head_select$ent_word$9 = ent_word$9$q;
+        ent_word$10$clock = clock;
+        head_select$ent_word$10 = ent_word$10$q;
+        ent_word$11$clock = clock;
+        head_select$ent_word$11 = ent_word$11$q;
+        ent_word$12$clock = clock;
+        head_select$ent_word$12 = ent_word$12$q;
+        ent_word$13$clock = clock;
+        head_select$ent_word$13 = ent_word$13$q;
+        ent_word$14$clock = clock;
+        head_select$ent_word$14 = ent_word$14$q;
+        ent_word$15$clock = clock;
+        head_select$ent_word$15 = ent_word$15$q;
+        ent_word$16$clock = clock;
+        head_select$ent_word$16 = ent_word$16$q;
+        ent_word$17$clock = clock;
+        head_select$ent_word$17 = ent_word$17$q;
+        ent_word$18$clock = clock;
+        head_select$ent_word$18 = ent_word$18$q;
+        ent_word$19$clock = clock;
+        head_select$ent_word$19 = ent_word$19$q;
+        ent_word$20$clock = clock;
+        head_select$ent_word$20 = ent_word$20$q;
+        ent_word$21$clock = clock;
+        head_select$ent_word$21 = ent_word$21$q;
+        ent_word$22$clock = clock;
+        head_select$ent_word$22 = ent_word$22$q;
+        ent_word$23$clock = clock;
+        head_select$ent_word$23 = ent_word$23$q;
+        ent_word$24$clock = clock;
+        head_select$ent_word$24 = ent_word$24$q;
+        ent_word$25$clock = clock;
+        head_select$ent_word$25 = ent_word$25$q;
+        ent_word$26$clock = clock;
+        head_select$ent_word$26 = ent_word$26$q;
+        ent_word$27$clock = clock;
+        head_select$ent_word$27 = ent_word$27$q;
+        ent_word$28$clock = clock;
+        head_select$ent_word$28 = ent_word$28$q;
+        ent_word$29$clock = clock;
+        head_select$ent_word$29 = ent_word$29$q;
+        ent_word$30$clock = clock;
+        head_select$ent_word$30 = ent_word$30$q;
+        ent_word$31$clock = clock;
+        head_select$ent_word$31 = ent_word$31$q;
         head_select$ent_valid$0 = ent_valid$0$q;
         head_select$ent_kind$0 = ent_kind$0$q;
         head_select$ent_returned$0 = ent_returned$0$q;
-        head_select$ent_data$0 = ent_data$0$q;
         head_select$ent_space$0 = ent_space$0$q;
         head_select$ent_ftz$0 = ent_ftz$0$q;
         head_select$ent_result_first$0 = ent_result_first$0$q;
@@ -4053,7 +4384,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$1 = ent_valid$1$q;
         head_select$ent_kind$1 = ent_kind$1$q;
         head_select$ent_returned$1 = ent_returned$1$q;
-        head_select$ent_data$1 = ent_data$1$q;
         head_select$ent_space$1 = ent_space$1$q;
         head_select$ent_ftz$1 = ent_ftz$1$q;
         head_select$ent_result_first$1 = ent_result_first$1$q;
@@ -4063,7 +4393,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$2 = ent_valid$2$q;
         head_select$ent_kind$2 = ent_kind$2$q;
         head_select$ent_returned$2 = ent_returned$2$q;
-        head_select$ent_data$2 = ent_data$2$q;
         head_select$ent_space$2 = ent_space$2$q;
         head_select$ent_ftz$2 = ent_ftz$2$q;
         head_select$ent_result_first$2 = ent_result_first$2$q;
@@ -4073,7 +4402,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$3 = ent_valid$3$q;
         head_select$ent_kind$3 = ent_kind$3$q;
         head_select$ent_returned$3 = ent_returned$3$q;
-        head_select$ent_data$3 = ent_data$3$q;
         head_select$ent_space$3 = ent_space$3$q;
         head_select$ent_ftz$3 = ent_ftz$3$q;
         head_select$ent_result_first$3 = ent_result_first$3$q;
@@ -4083,7 +4411,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$4 = ent_valid$4$q;
         head_select$ent_kind$4 = ent_kind$4$q;
         head_select$ent_returned$4 = ent_returned$4$q;
-        head_select$ent_data$4 = ent_data$4$q;
         head_select$ent_space$4 = ent_space$4$q;
         head_select$ent_ftz$4 = ent_ftz$4$q;
         head_select$ent_result_first$4 = ent_result_first$4$q;
@@ -4093,7 +4420,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$5 = ent_valid$5$q;
         head_select$ent_kind$5 = ent_kind$5$q;
         head_select$ent_returned$5 = ent_returned$5$q;
-        head_select$ent_data$5 = ent_data$5$q;
         head_select$ent_space$5 = ent_space$5$q;
         head_select$ent_ftz$5 = ent_ftz$5$q;
         head_select$ent_result_first$5 = ent_result_first$5$q;
@@ -4103,7 +4429,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$6 = ent_valid$6$q;
         head_select$ent_kind$6 = ent_kind$6$q;
         head_select$ent_returned$6 = ent_returned$6$q;
-        head_select$ent_data$6 = ent_data$6$q;
         head_select$ent_space$6 = ent_space$6$q;
         head_select$ent_ftz$6 = ent_ftz$6$q;
         head_select$ent_result_first$6 = ent_result_first$6$q;
@@ -4113,7 +4438,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ent_valid$7 = ent_valid$7$q;
         head_select$ent_kind$7 = ent_kind$7$q;
         head_select$ent_returned$7 = ent_returned$7$q;
-        head_select$ent_data$7 = ent_data$7$q;
         head_select$ent_space$7 = ent_space$7$q;
         head_select$ent_ftz$7 = ent_ftz$7$q;
         head_select$ent_result_first$7 = ent_result_first$7$q;
@@ -4776,64 +5100,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$0 = alloc & (tail_ptr$q == 0);
         take_write$0 = (alloc_hit$0 & |new_fwd_bytes) | fwd_hit$0;
         load_bytes$0 = zero_enables;
-        new_line$0 = mem_rdata;
+        new_word$0 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$1 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$2 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$3 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$0) begin
             load_bytes$0 = w_byte_enables$q;
-            new_line$0 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$0 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$1 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$2 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$3 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$0) begin
             load_bytes$0 = load_bytes$0 | ~return_keep_bytes;
         end
-        line_next$0 = ent_data$0$q;
-        if (load_bytes$0[0]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$0) | (new_line$0 & byte_ones$0);
+        word_next$0 = ent_word$0$q;
+        if (load_bytes$0[32'h4 * 0 + 0]) begin
+            word_next$0 = (word_next$0 & ~byte_ones$0) | (new_word$0 & byte_ones$0);
         end
-        if (load_bytes$0[1]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$1) | (new_line$0 & byte_ones$1);
+        if (load_bytes$0[32'h4 * 0 + 1]) begin
+            word_next$0 = (word_next$0 & ~byte_ones$1) | (new_word$0 & byte_ones$1);
         end
-        if (load_bytes$0[2]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$2) | (new_line$0 & byte_ones$2);
+        if (load_bytes$0[32'h4 * 0 + 2]) begin
+            word_next$0 = (word_next$0 & ~byte_ones$2) | (new_word$0 & byte_ones$2);
         end
-        if (load_bytes$0[3]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$3) | (new_line$0 & byte_ones$3);
+        if (load_bytes$0[32'h4 * 0 + 3]) begin
+            word_next$0 = (word_next$0 & ~byte_ones$3) | (new_word$0 & byte_ones$3);
         end
-        if (load_bytes$0[4]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$4) | (new_line$0 & byte_ones$4);
+        ent_word$0$d = word_next$0;
+        word_next$1 = ent_word$1$q;
+        if (load_bytes$0[32'h4 * 1 + 0]) begin
+            word_next$1 = (word_next$1 & ~byte_ones$0) | (new_word$1 & byte_ones$0);
         end
-        if (load_bytes$0[5]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$5) | (new_line$0 & byte_ones$5);
+        if (load_bytes$0[32'h4 * 1 + 1]) begin
+            word_next$1 = (word_next$1 & ~byte_ones$1) | (new_word$1 & byte_ones$1);
         end
-        if (load_bytes$0[6]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$6) | (new_line$0 & byte_ones$6);
+        if (load_bytes$0[32'h4 * 1 + 2]) begin
+            word_next$1 = (word_next$1 & ~byte_ones$2) | (new_word$1 & byte_ones$2);
         end
-        if (load_bytes$0[7]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$7) | (new_line$0 & byte_ones$7);
+        if (load_bytes$0[32'h4 * 1 + 3]) begin
+            word_next$1 = (word_next$1 & ~byte_ones$3) | (new_word$1 & byte_ones$3);
         end
-        if (load_bytes$0[8]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$8) | (new_line$0 & byte_ones$8);
+        ent_word$1$d = word_next$1;
+        word_next$2 = ent_word$2$q;
+        if (load_bytes$0[32'h4 * 2 + 0]) begin
+            word_next$2 = (word_next$2 & ~byte_ones$0) | (new_word$2 & byte_ones$0);
         end
-        if (load_bytes$0[9]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$9) | (new_line$0 & byte_ones$9);
+        if (load_bytes$0[32'h4 * 2 + 1]) begin
+            word_next$2 = (word_next$2 & ~byte_ones$1) | (new_word$2 & byte_ones$1);
         end
-        if (load_bytes$0[10]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$10) | (new_line$0 & byte_ones$10);
+        if (load_bytes$0[32'h4 * 2 + 2]) begin
+            word_next$2 = (word_next$2 & ~byte_ones$2) | (new_word$2 & byte_ones$2);
         end
-        if (load_bytes$0[11]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$11) | (new_line$0 & byte_ones$11);
+        if (load_bytes$0[32'h4 * 2 + 3]) begin
+            word_next$2 = (word_next$2 & ~byte_ones$3) | (new_word$2 & byte_ones$3);
         end
-        if (load_bytes$0[12]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$12) | (new_line$0 & byte_ones$12);
+        ent_word$2$d = word_next$2;
+        word_next$3 = ent_word$3$q;
+        if (load_bytes$0[32'h4 * 3 + 0]) begin
+            word_next$3 = (word_next$3 & ~byte_ones$0) | (new_word$3 & byte_ones$0);
         end
-        if (load_bytes$0[13]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$13) | (new_line$0 & byte_ones$13);
+        if (load_bytes$0[32'h4 * 3 + 1]) begin
+            word_next$3 = (word_next$3 & ~byte_ones$1) | (new_word$3 & byte_ones$1);
         end
-        if (load_bytes$0[14]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$14) | (new_line$0 & byte_ones$14);
+        if (load_bytes$0[32'h4 * 3 + 2]) begin
+            word_next$3 = (word_next$3 & ~byte_ones$2) | (new_word$3 & byte_ones$2);
         end
-        if (load_bytes$0[15]) begin
-            line_next$0 = (line_next$0 & ~byte_ones$15) | (new_line$0 & byte_ones$15);
+        if (load_bytes$0[32'h4 * 3 + 3]) begin
+            word_next$3 = (word_next$3 & ~byte_ones$3) | (new_word$3 & byte_ones$3);
         end
-        ent_data$0$d = line_next$0;
+        ent_word$3$d = word_next$3;
         if (return_hit$0) begin
             ent_returned$0$d = 1'b1;
         end
@@ -4843,64 +5179,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$1 = alloc & (tail_ptr$q == 1);
         take_write$1 = (alloc_hit$1 & |new_fwd_bytes) | fwd_hit$1;
         load_bytes$1 = zero_enables;
-        new_line$1 = mem_rdata;
+        new_word$4 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$5 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$6 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$7 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$1) begin
             load_bytes$1 = w_byte_enables$q;
-            new_line$1 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$4 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$5 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$6 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$7 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$1) begin
             load_bytes$1 = load_bytes$1 | ~return_keep_bytes;
         end
-        line_next$1 = ent_data$1$q;
-        if (load_bytes$1[0]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$0) | (new_line$1 & byte_ones$0);
+        word_next$4 = ent_word$4$q;
+        if (load_bytes$1[32'h4 * 0 + 0]) begin
+            word_next$4 = (word_next$4 & ~byte_ones$0) | (new_word$4 & byte_ones$0);
         end
-        if (load_bytes$1[1]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$1) | (new_line$1 & byte_ones$1);
+        if (load_bytes$1[32'h4 * 0 + 1]) begin
+            word_next$4 = (word_next$4 & ~byte_ones$1) | (new_word$4 & byte_ones$1);
         end
-        if (load_bytes$1[2]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$2) | (new_line$1 & byte_ones$2);
+        if (load_bytes$1[32'h4 * 0 + 2]) begin
+            word_next$4 = (word_next$4 & ~byte_ones$2) | (new_word$4 & byte_ones$2);
         end
-        if (load_bytes$1[3]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$3) | (new_line$1 & byte_ones$3);
+        if (load_bytes$1[32'h4 * 0 + 3]) begin
+            word_next$4 = (word_next$4 & ~byte_ones$3) | (new_word$4 & byte_ones$3);
         end
-        if (load_bytes$1[4]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$4) | (new_line$1 & byte_ones$4);
+        ent_word$4$d = word_next$4;
+        word_next$5 = ent_word$5$q;
+        if (load_bytes$1[32'h4 * 1 + 0]) begin
+            word_next$5 = (word_next$5 & ~byte_ones$0) | (new_word$5 & byte_ones$0);
         end
-        if (load_bytes$1[5]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$5) | (new_line$1 & byte_ones$5);
+        if (load_bytes$1[32'h4 * 1 + 1]) begin
+            word_next$5 = (word_next$5 & ~byte_ones$1) | (new_word$5 & byte_ones$1);
         end
-        if (load_bytes$1[6]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$6) | (new_line$1 & byte_ones$6);
+        if (load_bytes$1[32'h4 * 1 + 2]) begin
+            word_next$5 = (word_next$5 & ~byte_ones$2) | (new_word$5 & byte_ones$2);
         end
-        if (load_bytes$1[7]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$7) | (new_line$1 & byte_ones$7);
+        if (load_bytes$1[32'h4 * 1 + 3]) begin
+            word_next$5 = (word_next$5 & ~byte_ones$3) | (new_word$5 & byte_ones$3);
         end
-        if (load_bytes$1[8]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$8) | (new_line$1 & byte_ones$8);
+        ent_word$5$d = word_next$5;
+        word_next$6 = ent_word$6$q;
+        if (load_bytes$1[32'h4 * 2 + 0]) begin
+            word_next$6 = (word_next$6 & ~byte_ones$0) | (new_word$6 & byte_ones$0);
         end
-        if (load_bytes$1[9]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$9) | (new_line$1 & byte_ones$9);
+        if (load_bytes$1[32'h4 * 2 + 1]) begin
+            word_next$6 = (word_next$6 & ~byte_ones$1) | (new_word$6 & byte_ones$1);
         end
-        if (load_bytes$1[10]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$10) | (new_line$1 & byte_ones$10);
+        if (load_bytes$1[32'h4 * 2 + 2]) begin
+            word_next$6 = (word_next$6 & ~byte_ones$2) | (new_word$6 & byte_ones$2);
         end
-        if (load_bytes$1[11]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$11) | (new_line$1 & byte_ones$11);
+        if (load_bytes$1[32'h4 * 2 + 3]) begin
+            word_next$6 = (word_next$6 & ~byte_ones$3) | (new_word$6 & byte_ones$3);
         end
-        if (load_bytes$1[12]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$12) | (new_line$1 & byte_ones$12);
+        ent_word$6$d = word_next$6;
+        word_next$7 = ent_word$7$q;
+        if (load_bytes$1[32'h4 * 3 + 0]) begin
+            word_next$7 = (word_next$7 & ~byte_ones$0) | (new_word$7 & byte_ones$0);
         end
-        if (load_bytes$1[13]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$13) | (new_line$1 & byte_ones$13);
+        if (load_bytes$1[32'h4 * 3 + 1]) begin
+            word_next$7 = (word_next$7 & ~byte_ones$1) | (new_word$7 & byte_ones$1);
         end
-        if (load_bytes$1[14]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$14) | (new_line$1 & byte_ones$14);
+        if (load_bytes$1[32'h4 * 3 + 2]) begin
+            word_next$7 = (word_next$7 & ~byte_ones$2) | (new_word$7 & byte_ones$2);
         end
-        if (load_bytes$1[15]) begin
-            line_next$1 = (line_next$1 & ~byte_ones$15) | (new_line$1 & byte_ones$15);
+        if (load_bytes$1[32'h4 * 3 + 3]) begin
+            word_next$7 = (word_next$7 & ~byte_ones$3) | (new_word$7 & byte_ones$3);
         end
-        ent_data$1$d = line_next$1;
+        ent_word$7$d = word_next$7;
         if (return_hit$1) begin
             ent_returned$1$d = 1'b1;
         end
@@ -4910,64 +5258,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$2 = alloc & (tail_ptr$q == 2);
         take_write$2 = (alloc_hit$2 & |new_fwd_bytes) | fwd_hit$2;
         load_bytes$2 = zero_enables;
-        new_line$2 = mem_rdata;
+        new_word$8 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$9 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$10 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$11 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$2) begin
             load_bytes$2 = w_byte_enables$q;
-            new_line$2 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$8 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$9 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$10 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$11 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$2) begin
             load_bytes$2 = load_bytes$2 | ~return_keep_bytes;
         end
-        line_next$2 = ent_data$2$q;
-        if (load_bytes$2[0]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$0) | (new_line$2 & byte_ones$0);
+        word_next$8 = ent_word$8$q;
+        if (load_bytes$2[32'h4 * 0 + 0]) begin
+            word_next$8 = (word_next$8 & ~byte_ones$0) | (new_word$8 & byte_ones$0);
         end
-        if (load_bytes$2[1]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$1) | (new_line$2 & byte_ones$1);
+        if (load_bytes$2[32'h4 * 0 + 1]) begin
+            word_next$8 = (word_next$8 & ~byte_ones$1) | (new_word$8 & byte_ones$1);
         end
-        if (load_bytes$2[2]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$2) | (new_line$2 & byte_ones$2);
+        if (load_bytes$2[32'h4 * 0 + 2]) begin
+            word_next$8 = (word_next$8 & ~byte_ones$2) | (new_word$8 & byte_ones$2);
         end
-        if (load_bytes$2[3]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$3) | (new_line$2 & byte_ones$3);
+        if (load_bytes$2[32'h4 * 0 + 3]) begin
+            word_next$8 = (word_next$8 & ~byte_ones$3) | (new_word$8 & byte_ones$3);
         end
-        if (load_bytes$2[4]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$4) | (new_line$2 & byte_ones$4);
+        ent_word$8$d = word_next$8;
+        word_next$9 = ent_word$9$q;
+        if (load_bytes$2[32'h4 * 1 + 0]) begin
+            word_next$9 = (word_next$9 & ~byte_ones$0) | (new_word$9 & byte_ones$0);
         end
-        if (load_bytes$2[5]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$5) | (new_line$2 & byte_ones$5);
+        if (load_bytes$2[32'h4 * 1 + 1]) begin
+            word_next$9 = (word_next$9 & ~byte_ones$1) | (new_word$9 & byte_ones$1);
         end
-        if (load_bytes$2[6]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$6) | (new_line$2 & byte_ones$6);
+        if (load_bytes$2[32'h4 * 1 + 2]) begin
+            word_next$9 = (word_next$9 & ~byte_ones$2) | (new_word$9 & byte_ones$2);
         end
-        if (load_bytes$2[7]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$7) | (new_line$2 & byte_ones$7);
+        if (load_bytes$2[32'h4 * 1 + 3]) begin
+            word_next$9 = (word_next$9 & ~byte_ones$3) | (new_word$9 & byte_ones$3);
         end
-        if (load_bytes$2[8]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$8) | (new_line$2 & byte_ones$8);
+        ent_word$9$d = word_next$9;
+        word_next$10 = ent_word$10$q;
+        if (load_bytes$2[32'h4 * 2 + 0]) begin
+            word_next$10 = (word_next$10 & ~byte_ones$0) | (new_word$10 & byte_ones$0);
         end
-        if (load_bytes$2[9]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$9) | (new_line$2 & byte_ones$9);
+        if (load_bytes$2[32'h4 * 2 + 1]) begin
+            word_next$10 = (word_next$10 & ~byte_ones$1) | (new_word$10 & byte_ones$1);
         end
-        if (load_bytes$2[10]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$10) | (new_line$2 & byte_ones$10);
+        if (load_bytes$2[32'h4 * 2 + 2]) begin
+            word_next$10 = (word_next$10 & ~byte_ones$2) | (new_word$10 & byte_ones$2);
         end
-        if (load_bytes$2[11]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$11) | (new_line$2 & byte_ones$11);
+        if (load_bytes$2[32'h4 * 2 + 3]) begin
+            word_next$10 = (word_next$10 & ~byte_ones$3) | (new_word$10 & byte_ones$3);
         end
-        if (load_bytes$2[12]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$12) | (new_line$2 & byte_ones$12);
+        ent_word$10$d = word_next$10;
+        word_next$11 = ent_word$11$q;
+        if (load_bytes$2[32'h4 * 3 + 0]) begin
+            word_next$11 = (word_next$11 & ~byte_ones$0) | (new_word$11 & byte_ones$0);
         end
-        if (load_bytes$2[13]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$13) | (new_line$2 & byte_ones$13);
+        if (load_bytes$2[32'h4 * 3 + 1]) begin
+            word_next$11 = (word_next$11 & ~byte_ones$1) | (new_word$11 & byte_ones$1);
         end
-        if (load_bytes$2[14]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$14) | (new_line$2 & byte_ones$14);
+        if (load_bytes$2[32'h4 * 3 + 2]) begin
+            word_next$11 = (word_next$11 & ~byte_ones$2) | (new_word$11 & byte_ones$2);
         end
-        if (load_bytes$2[15]) begin
-            line_next$2 = (line_next$2 & ~byte_ones$15) | (new_line$2 & byte_ones$15);
+        if (load_bytes$2[32'h4 * 3 + 3]) begin
+            word_next$11 = (word_next$11 & ~byte_ones$3) | (new_word$11 & byte_ones$3);
         end
-        ent_data$2$d = line_next$2;
+        ent_word$11$d = word_next$11;
         if (return_hit$2) begin
             ent_returned$2$d = 1'b1;
         end
@@ -4977,64 +5337,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$3 = alloc & (tail_ptr$q == 3);
         take_write$3 = (alloc_hit$3 & |new_fwd_bytes) | fwd_hit$3;
         load_bytes$3 = zero_enables;
-        new_line$3 = mem_rdata;
+        new_word$12 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$13 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$14 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$15 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$3) begin
             load_bytes$3 = w_byte_enables$q;
-            new_line$3 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$12 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$13 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$14 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$15 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$3) begin
             load_bytes$3 = load_bytes$3 | ~return_keep_bytes;
         end
-        line_next$3 = ent_data$3$q;
-        if (load_bytes$3[0]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$0) | (new_line$3 & byte_ones$0);
+        word_next$12 = ent_word$12$q;
+        if (load_bytes$3[32'h4 * 0 + 0]) begin
+            word_next$12 = (word_next$12 & ~byte_ones$0) | (new_word$12 & byte_ones$0);
         end
-        if (load_bytes$3[1]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$1) | (new_line$3 & byte_ones$1);
+        if (load_bytes$3[32'h4 * 0 + 1]) begin
+            word_next$12 = (word_next$12 & ~byte_ones$1) | (new_word$12 & byte_ones$1);
         end
-        if (load_bytes$3[2]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$2) | (new_line$3 & byte_ones$2);
+        if (load_bytes$3[32'h4 * 0 + 2]) begin
+            word_next$12 = (word_next$12 & ~byte_ones$2) | (new_word$12 & byte_ones$2);
         end
-        if (load_bytes$3[3]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$3) | (new_line$3 & byte_ones$3);
+        if (load_bytes$3[32'h4 * 0 + 3]) begin
+            word_next$12 = (word_next$12 & ~byte_ones$3) | (new_word$12 & byte_ones$3);
         end
-        if (load_bytes$3[4]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$4) | (new_line$3 & byte_ones$4);
+        ent_word$12$d = word_next$12;
+        word_next$13 = ent_word$13$q;
+        if (load_bytes$3[32'h4 * 1 + 0]) begin
+            word_next$13 = (word_next$13 & ~byte_ones$0) | (new_word$13 & byte_ones$0);
         end
-        if (load_bytes$3[5]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$5) | (new_line$3 & byte_ones$5);
+        if (load_bytes$3[32'h4 * 1 + 1]) begin
+            word_next$13 = (word_next$13 & ~byte_ones$1) | (new_word$13 & byte_ones$1);
         end
-        if (load_bytes$3[6]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$6) | (new_line$3 & byte_ones$6);
+        if (load_bytes$3[32'h4 * 1 + 2]) begin
+            word_next$13 = (word_next$13 & ~byte_ones$2) | (new_word$13 & byte_ones$2);
         end
-        if (load_bytes$3[7]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$7) | (new_line$3 & byte_ones$7);
+        if (load_bytes$3[32'h4 * 1 + 3]) begin
+            word_next$13 = (word_next$13 & ~byte_ones$3) | (new_word$13 & byte_ones$3);
         end
-        if (load_bytes$3[8]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$8) | (new_line$3 & byte_ones$8);
+        ent_word$13$d = word_next$13;
+        word_next$14 = ent_word$14$q;
+        if (load_bytes$3[32'h4 * 2 + 0]) begin
+            word_next$14 = (word_next$14 & ~byte_ones$0) | (new_word$14 & byte_ones$0);
         end
-        if (load_bytes$3[9]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$9) | (new_line$3 & byte_ones$9);
+        if (load_bytes$3[32'h4 * 2 + 1]) begin
+            word_next$14 = (word_next$14 & ~byte_ones$1) | (new_word$14 & byte_ones$1);
         end
-        if (load_bytes$3[10]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$10) | (new_line$3 & byte_ones$10);
+        if (load_bytes$3[32'h4 * 2 + 2]) begin
+            word_next$14 = (word_next$14 & ~byte_ones$2) | (new_word$14 & byte_ones$2);
         end
-        if (load_bytes$3[11]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$11) | (new_line$3 & byte_ones$11);
+        if (load_bytes$3[32'h4 * 2 + 3]) begin
+            word_next$14 = (word_next$14 & ~byte_ones$3) | (new_word$14 & byte_ones$3);
         end
-        if (load_bytes$3[12]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$12) | (new_line$3 & byte_ones$12);
+        ent_word$14$d = word_next$14;
+        word_next$15 = ent_word$15$q;
+        if (load_bytes$3[32'h4 * 3 + 0]) begin
+            word_next$15 = (word_next$15 & ~byte_ones$0) | (new_word$15 & byte_ones$0);
         end
-        if (load_bytes$3[13]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$13) | (new_line$3 & byte_ones$13);
+        if (load_bytes$3[32'h4 * 3 + 1]) begin
+            word_next$15 = (word_next$15 & ~byte_ones$1) | (new_word$15 & byte_ones$1);
         end
-        if (load_bytes$3[14]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$14) | (new_line$3 & byte_ones$14);
+        if (load_bytes$3[32'h4 * 3 + 2]) begin
+            word_next$15 = (word_next$15 & ~byte_ones$2) | (new_word$15 & byte_ones$2);
         end
-        if (load_bytes$3[15]) begin
-            line_next$3 = (line_next$3 & ~byte_ones$15) | (new_line$3 & byte_ones$15);
+        if (load_bytes$3[32'h4 * 3 + 3]) begin
+            word_next$15 = (word_next$15 & ~byte_ones$3) | (new_word$15 & byte_ones$3);
         end
-        ent_data$3$d = line_next$3;
+        ent_word$15$d = word_next$15;
         if (return_hit$3) begin
             ent_returned$3$d = 1'b1;
         end
@@ -5044,64 +5416,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$4 = alloc & (tail_ptr$q == 4);
         take_write$4 = (alloc_hit$4 & |new_fwd_bytes) | fwd_hit$4;
         load_bytes$4 = zero_enables;
-        new_line$4 = mem_rdata;
+        new_word$16 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$17 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$18 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$19 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$4) begin
             load_bytes$4 = w_byte_enables$q;
-            new_line$4 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$16 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$17 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$18 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$19 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$4) begin
             load_bytes$4 = load_bytes$4 | ~return_keep_bytes;
         end
-        line_next$4 = ent_data$4$q;
-        if (load_bytes$4[0]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$0) | (new_line$4 & byte_ones$0);
+        word_next$16 = ent_word$16$q;
+        if (load_bytes$4[32'h4 * 0 + 0]) begin
+            word_next$16 = (word_next$16 & ~byte_ones$0) | (new_word$16 & byte_ones$0);
         end
-        if (load_bytes$4[1]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$1) | (new_line$4 & byte_ones$1);
+        if (load_bytes$4[32'h4 * 0 + 1]) begin
+            word_next$16 = (word_next$16 & ~byte_ones$1) | (new_word$16 & byte_ones$1);
         end
-        if (load_bytes$4[2]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$2) | (new_line$4 & byte_ones$2);
+        if (load_bytes$4[32'h4 * 0 + 2]) begin
+            word_next$16 = (word_next$16 & ~byte_ones$2) | (new_word$16 & byte_ones$2);
         end
-        if (load_bytes$4[3]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$3) | (new_line$4 & byte_ones$3);
+        if (load_bytes$4[32'h4 * 0 + 3]) begin
+            word_next$16 = (word_next$16 & ~byte_ones$3) | (new_word$16 & byte_ones$3);
         end
-        if (load_bytes$4[4]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$4) | (new_line$4 & byte_ones$4);
+        ent_word$16$d = word_next$16;
+        word_next$17 = ent_word$17$q;
+        if (load_bytes$4[32'h4 * 1 + 0]) begin
+            word_next$17 = (word_next$17 & ~byte_ones$0) | (new_word$17 & byte_ones$0);
         end
-        if (load_bytes$4[5]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$5) | (new_line$4 & byte_ones$5);
+        if (load_bytes$4[32'h4 * 1 + 1]) begin
+            word_next$17 = (word_next$17 & ~byte_ones$1) | (new_word$17 & byte_ones$1);
         end
-        if (load_bytes$4[6]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$6) | (new_line$4 & byte_ones$6);
+        if (load_bytes$4[32'h4 * 1 + 2]) begin
+            word_next$17 = (word_next$17 & ~byte_ones$2) | (new_word$17 & byte_ones$2);
         end
-        if (load_bytes$4[7]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$7) | (new_line$4 & byte_ones$7);
+        if (load_bytes$4[32'h4 * 1 + 3]) begin
+            word_next$17 = (word_next$17 & ~byte_ones$3) | (new_word$17 & byte_ones$3);
         end
-        if (load_bytes$4[8]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$8) | (new_line$4 & byte_ones$8);
+        ent_word$17$d = word_next$17;
+        word_next$18 = ent_word$18$q;
+        if (load_bytes$4[32'h4 * 2 + 0]) begin
+            word_next$18 = (word_next$18 & ~byte_ones$0) | (new_word$18 & byte_ones$0);
         end
-        if (load_bytes$4[9]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$9) | (new_line$4 & byte_ones$9);
+        if (load_bytes$4[32'h4 * 2 + 1]) begin
+            word_next$18 = (word_next$18 & ~byte_ones$1) | (new_word$18 & byte_ones$1);
         end
-        if (load_bytes$4[10]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$10) | (new_line$4 & byte_ones$10);
+        if (load_bytes$4[32'h4 * 2 + 2]) begin
+            word_next$18 = (word_next$18 & ~byte_ones$2) | (new_word$18 & byte_ones$2);
         end
-        if (load_bytes$4[11]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$11) | (new_line$4 & byte_ones$11);
+        if (load_bytes$4[32'h4 * 2 + 3]) begin
+            word_next$18 = (word_next$18 & ~byte_ones$3) | (new_word$18 & byte_ones$3);
         end
-        if (load_bytes$4[12]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$12) | (new_line$4 & byte_ones$12);
+        ent_word$18$d = word_next$18;
+        word_next$19 = ent_word$19$q;
+        if (load_bytes$4[32'h4 * 3 + 0]) begin
+            word_next$19 = (word_next$19 & ~byte_ones$0) | (new_word$19 & byte_ones$0);
         end
-        if (load_bytes$4[13]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$13) | (new_line$4 & byte_ones$13);
+        if (load_bytes$4[32'h4 * 3 + 1]) begin
+            word_next$19 = (word_next$19 & ~byte_ones$1) | (new_word$19 & byte_ones$1);
         end
-        if (load_bytes$4[14]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$14) | (new_line$4 & byte_ones$14);
+        if (load_bytes$4[32'h4 * 3 + 2]) begin
+            word_next$19 = (word_next$19 & ~byte_ones$2) | (new_word$19 & byte_ones$2);
         end
-        if (load_bytes$4[15]) begin
-            line_next$4 = (line_next$4 & ~byte_ones$15) | (new_line$4 & byte_ones$15);
+        if (load_bytes$4[32'h4 * 3 + 3]) begin
+            word_next$19 = (word_next$19 & ~byte_ones$3) | (new_word$19 & byte_ones$3);
         end
-        ent_data$4$d = line_next$4;
+        ent_word$19$d = word_next$19;
         if (return_hit$4) begin
             ent_returned$4$d = 1'b1;
         end
@@ -5111,64 +5495,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$5 = alloc & (tail_ptr$q == 5);
         take_write$5 = (alloc_hit$5 & |new_fwd_bytes) | fwd_hit$5;
         load_bytes$5 = zero_enables;
-        new_line$5 = mem_rdata;
+        new_word$20 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$21 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$22 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$23 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$5) begin
             load_bytes$5 = w_byte_enables$q;
-            new_line$5 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$20 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$21 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$22 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$23 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$5) begin
             load_bytes$5 = load_bytes$5 | ~return_keep_bytes;
         end
-        line_next$5 = ent_data$5$q;
-        if (load_bytes$5[0]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$0) | (new_line$5 & byte_ones$0);
+        word_next$20 = ent_word$20$q;
+        if (load_bytes$5[32'h4 * 0 + 0]) begin
+            word_next$20 = (word_next$20 & ~byte_ones$0) | (new_word$20 & byte_ones$0);
         end
-        if (load_bytes$5[1]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$1) | (new_line$5 & byte_ones$1);
+        if (load_bytes$5[32'h4 * 0 + 1]) begin
+            word_next$20 = (word_next$20 & ~byte_ones$1) | (new_word$20 & byte_ones$1);
         end
-        if (load_bytes$5[2]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$2) | (new_line$5 & byte_ones$2);
+        if (load_bytes$5[32'h4 * 0 + 2]) begin
+            word_next$20 = (word_next$20 & ~byte_ones$2) | (new_word$20 & byte_ones$2);
         end
-        if (load_bytes$5[3]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$3) | (new_line$5 & byte_ones$3);
+        if (load_bytes$5[32'h4 * 0 + 3]) begin
+            word_next$20 = (word_next$20 & ~byte_ones$3) | (new_word$20 & byte_ones$3);
         end
-        if (load_bytes$5[4]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$4) | (new_line$5 & byte_ones$4);
+        ent_word$20$d = word_next$20;
+        word_next$21 = ent_word$21$q;
+        if (load_bytes$5[32'h4 * 1 + 0]) begin
+            word_next$21 = (word_next$21 & ~byte_ones$0) | (new_word$21 & byte_ones$0);
         end
-        if (load_bytes$5[5]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$5) | (new_line$5 & byte_ones$5);
+        if (load_bytes$5[32'h4 * 1 + 1]) begin
+            word_next$21 = (word_next$21 & ~byte_ones$1) | (new_word$21 & byte_ones$1);
         end
-        if (load_bytes$5[6]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$6) | (new_line$5 & byte_ones$6);
+        if (load_bytes$5[32'h4 * 1 + 2]) begin
+            word_next$21 = (word_next$21 & ~byte_ones$2) | (new_word$21 & byte_ones$2);
         end
-        if (load_bytes$5[7]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$7) | (new_line$5 & byte_ones$7);
+        if (load_bytes$5[32'h4 * 1 + 3]) begin
+            word_next$21 = (word_next$21 & ~byte_ones$3) | (new_word$21 & byte_ones$3);
         end
-        if (load_bytes$5[8]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$8) | (new_line$5 & byte_ones$8);
+        ent_word$21$d = word_next$21;
+        word_next$22 = ent_word$22$q;
+        if (load_bytes$5[32'h4 * 2 + 0]) begin
+            word_next$22 = (word_next$22 & ~byte_ones$0) | (new_word$22 & byte_ones$0);
         end
-        if (load_bytes$5[9]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$9) | (new_line$5 & byte_ones$9);
+        if (load_bytes$5[32'h4 * 2 + 1]) begin
+            word_next$22 = (word_next$22 & ~byte_ones$1) | (new_word$22 & byte_ones$1);
         end
-        if (load_bytes$5[10]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$10) | (new_line$5 & byte_ones$10);
+        if (load_bytes$5[32'h4 * 2 + 2]) begin
+            word_next$22 = (word_next$22 & ~byte_ones$2) | (new_word$22 & byte_ones$2);
         end
-        if (load_bytes$5[11]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$11) | (new_line$5 & byte_ones$11);
+        if (load_bytes$5[32'h4 * 2 + 3]) begin
+            word_next$22 = (word_next$22 & ~byte_ones$3) | (new_word$22 & byte_ones$3);
         end
-        if (load_bytes$5[12]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$12) | (new_line$5 & byte_ones$12);
+        ent_word$22$d = word_next$22;
+        word_next$23 = ent_word$23$q;
+        if (load_bytes$5[32'h4 * 3 + 0]) begin
+            word_next$23 = (word_next$23 & ~byte_ones$0) | (new_word$23 & byte_ones$0);
         end
-        if (load_bytes$5[13]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$13) | (new_line$5 & byte_ones$13);
+        if (load_bytes$5[32'h4 * 3 + 1]) begin
+            word_next$23 = (word_next$23 & ~byte_ones$1) | (new_word$23 & byte_ones$1);
         end
-        if (load_bytes$5[14]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$14) | (new_line$5 & byte_ones$14);
+        if (load_bytes$5[32'h4 * 3 + 2]) begin
+            word_next$23 = (word_next$23 & ~byte_ones$2) | (new_word$23 & byte_ones$2);
         end
-        if (load_bytes$5[15]) begin
-            line_next$5 = (line_next$5 & ~byte_ones$15) | (new_line$5 & byte_ones$15);
+        if (load_bytes$5[32'h4 * 3 + 3]) begin
+            word_next$23 = (word_next$23 & ~byte_ones$3) | (new_word$23 & byte_ones$3);
         end
-        ent_data$5$d = line_next$5;
+        ent_word$23$d = word_next$23;
         if (return_hit$5) begin
             ent_returned$5$d = 1'b1;
         end
@@ -5178,64 +5574,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$6 = alloc & (tail_ptr$q == 6);
         take_write$6 = (alloc_hit$6 & |new_fwd_bytes) | fwd_hit$6;
         load_bytes$6 = zero_enables;
-        new_line$6 = mem_rdata;
+        new_word$24 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$25 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$26 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$27 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$6) begin
             load_bytes$6 = w_byte_enables$q;
-            new_line$6 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$24 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$25 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$26 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$27 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$6) begin
             load_bytes$6 = load_bytes$6 | ~return_keep_bytes;
         end
-        line_next$6 = ent_data$6$q;
-        if (load_bytes$6[0]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$0) | (new_line$6 & byte_ones$0);
+        word_next$24 = ent_word$24$q;
+        if (load_bytes$6[32'h4 * 0 + 0]) begin
+            word_next$24 = (word_next$24 & ~byte_ones$0) | (new_word$24 & byte_ones$0);
         end
-        if (load_bytes$6[1]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$1) | (new_line$6 & byte_ones$1);
+        if (load_bytes$6[32'h4 * 0 + 1]) begin
+            word_next$24 = (word_next$24 & ~byte_ones$1) | (new_word$24 & byte_ones$1);
         end
-        if (load_bytes$6[2]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$2) | (new_line$6 & byte_ones$2);
+        if (load_bytes$6[32'h4 * 0 + 2]) begin
+            word_next$24 = (word_next$24 & ~byte_ones$2) | (new_word$24 & byte_ones$2);
         end
-        if (load_bytes$6[3]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$3) | (new_line$6 & byte_ones$3);
+        if (load_bytes$6[32'h4 * 0 + 3]) begin
+            word_next$24 = (word_next$24 & ~byte_ones$3) | (new_word$24 & byte_ones$3);
         end
-        if (load_bytes$6[4]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$4) | (new_line$6 & byte_ones$4);
+        ent_word$24$d = word_next$24;
+        word_next$25 = ent_word$25$q;
+        if (load_bytes$6[32'h4 * 1 + 0]) begin
+            word_next$25 = (word_next$25 & ~byte_ones$0) | (new_word$25 & byte_ones$0);
         end
-        if (load_bytes$6[5]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$5) | (new_line$6 & byte_ones$5);
+        if (load_bytes$6[32'h4 * 1 + 1]) begin
+            word_next$25 = (word_next$25 & ~byte_ones$1) | (new_word$25 & byte_ones$1);
         end
-        if (load_bytes$6[6]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$6) | (new_line$6 & byte_ones$6);
+        if (load_bytes$6[32'h4 * 1 + 2]) begin
+            word_next$25 = (word_next$25 & ~byte_ones$2) | (new_word$25 & byte_ones$2);
         end
-        if (load_bytes$6[7]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$7) | (new_line$6 & byte_ones$7);
+        if (load_bytes$6[32'h4 * 1 + 3]) begin
+            word_next$25 = (word_next$25 & ~byte_ones$3) | (new_word$25 & byte_ones$3);
         end
-        if (load_bytes$6[8]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$8) | (new_line$6 & byte_ones$8);
+        ent_word$25$d = word_next$25;
+        word_next$26 = ent_word$26$q;
+        if (load_bytes$6[32'h4 * 2 + 0]) begin
+            word_next$26 = (word_next$26 & ~byte_ones$0) | (new_word$26 & byte_ones$0);
         end
-        if (load_bytes$6[9]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$9) | (new_line$6 & byte_ones$9);
+        if (load_bytes$6[32'h4 * 2 + 1]) begin
+            word_next$26 = (word_next$26 & ~byte_ones$1) | (new_word$26 & byte_ones$1);
         end
-        if (load_bytes$6[10]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$10) | (new_line$6 & byte_ones$10);
+        if (load_bytes$6[32'h4 * 2 + 2]) begin
+            word_next$26 = (word_next$26 & ~byte_ones$2) | (new_word$26 & byte_ones$2);
         end
-        if (load_bytes$6[11]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$11) | (new_line$6 & byte_ones$11);
+        if (load_bytes$6[32'h4 * 2 + 3]) begin
+            word_next$26 = (word_next$26 & ~byte_ones$3) | (new_word$26 & byte_ones$3);
         end
-        if (load_bytes$6[12]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$12) | (new_line$6 & byte_ones$12);
+        ent_word$26$d = word_next$26;
+        word_next$27 = ent_word$27$q;
+        if (load_bytes$6[32'h4 * 3 + 0]) begin
+            word_next$27 = (word_next$27 & ~byte_ones$0) | (new_word$27 & byte_ones$0);
         end
-        if (load_bytes$6[13]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$13) | (new_line$6 & byte_ones$13);
+        if (load_bytes$6[32'h4 * 3 + 1]) begin
+            word_next$27 = (word_next$27 & ~byte_ones$1) | (new_word$27 & byte_ones$1);
         end
-        if (load_bytes$6[14]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$14) | (new_line$6 & byte_ones$14);
+        if (load_bytes$6[32'h4 * 3 + 2]) begin
+            word_next$27 = (word_next$27 & ~byte_ones$2) | (new_word$27 & byte_ones$2);
         end
-        if (load_bytes$6[15]) begin
-            line_next$6 = (line_next$6 & ~byte_ones$15) | (new_line$6 & byte_ones$15);
+        if (load_bytes$6[32'h4 * 3 + 3]) begin
+            word_next$27 = (word_next$27 & ~byte_ones$3) | (new_word$27 & byte_ones$3);
         end
-        ent_data$6$d = line_next$6;
+        ent_word$27$d = word_next$27;
         if (return_hit$6) begin
             ent_returned$6$d = 1'b1;
         end
@@ -5245,64 +5653,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc_hit$7 = alloc & (tail_ptr$q == 7);
         take_write$7 = (alloc_hit$7 & |new_fwd_bytes) | fwd_hit$7;
         load_bytes$7 = zero_enables;
-        new_line$7 = mem_rdata;
+        new_word$28 = mem_rdata[(32'h20 * 0)+:(32)];
+        new_word$29 = mem_rdata[(32'h20 * 1)+:(32)];
+        new_word$30 = mem_rdata[(32'h20 * 2)+:(32)];
+        new_word$31 = mem_rdata[(32'h20 * 3)+:(32)];
         if (take_write$7) begin
             load_bytes$7 = w_byte_enables$q;
-            new_line$7 = (write_data & write_mask) | (mem_rdata & ~write_mask);
+            new_word$28 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
+            new_word$29 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
+            new_word$30 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
+            new_word$31 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
         end
         if (return_hit$7) begin
             load_bytes$7 = load_bytes$7 | ~return_keep_bytes;
         end
-        line_next$7 = ent_data$7$q;
-        if (load_bytes$7[0]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$0) | (new_line$7 & byte_ones$0);
+        word_next$28 = ent_word$28$q;
+        if (load_bytes$7[32'h4 * 0 + 0]) begin
+            word_next$28 = (word_next$28 & ~byte_ones$0) | (new_word$28 & byte_ones$0);
         end
-        if (load_bytes$7[1]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$1) | (new_line$7 & byte_ones$1);
+        if (load_bytes$7[32'h4 * 0 + 1]) begin
+            word_next$28 = (word_next$28 & ~byte_ones$1) | (new_word$28 & byte_ones$1);
         end
-        if (load_bytes$7[2]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$2) | (new_line$7 & byte_ones$2);
+        if (load_bytes$7[32'h4 * 0 + 2]) begin
+            word_next$28 = (word_next$28 & ~byte_ones$2) | (new_word$28 & byte_ones$2);
         end
-        if (load_bytes$7[3]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$3) | (new_line$7 & byte_ones$3);
+        if (load_bytes$7[32'h4 * 0 + 3]) begin
+            word_next$28 = (word_next$28 & ~byte_ones$3) | (new_word$28 & byte_ones$3);
         end
-        if (load_bytes$7[4]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$4) | (new_line$7 & byte_ones$4);
+        ent_word$28$d = word_next$28;
+        word_next$29 = ent_word$29$q;
+        if (load_bytes$7[32'h4 * 1 + 0]) begin
+            word_next$29 = (word_next$29 & ~byte_ones$0) | (new_word$29 & byte_ones$0);
         end
-        if (load_bytes$7[5]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$5) | (new_line$7 & byte_ones$5);
+        if (load_bytes$7[32'h4 * 1 + 1]) begin
+            word_next$29 = (word_next$29 & ~byte_ones$1) | (new_word$29 & byte_ones$1);
         end
-        if (load_bytes$7[6]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$6) | (new_line$7 & byte_ones$6);
+        if (load_bytes$7[32'h4 * 1 + 2]) begin
+            word_next$29 = (word_next$29 & ~byte_ones$2) | (new_word$29 & byte_ones$2);
         end
-        if (load_bytes$7[7]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$7) | (new_line$7 & byte_ones$7);
+        if (load_bytes$7[32'h4 * 1 + 3]) begin
+            word_next$29 = (word_next$29 & ~byte_ones$3) | (new_word$29 & byte_ones$3);
         end
-        if (load_bytes$7[8]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$8) | (new_line$7 & byte_ones$8);
+        ent_word$29$d = word_next$29;
+        word_next$30 = ent_word$30$q;
+        if (load_bytes$7[32'h4 * 2 + 0]) begin
+            word_next$30 = (word_next$30 & ~byte_ones$0) | (new_word$30 & byte_ones$0);
         end
-        if (load_bytes$7[9]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$9) | (new_line$7 & byte_ones$9);
+        if (load_bytes$7[32'h4 * 2 + 1]) begin
+            word_next$30 = (word_next$30 & ~byte_ones$1) | (new_word$30 & byte_ones$1);
         end
-        if (load_bytes$7[10]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$10) | (new_line$7 & byte_ones$10);
+        if (load_bytes$7[32'h4 * 2 + 2]) begin
+            word_next$30 = (word_next$30 & ~byte_ones$2) | (new_word$30 & byte_ones$2);
         end
-        if (load_bytes$7[11]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$11) | (new_line$7 & byte_ones$11);
+        if (load_bytes$7[32'h4 * 2 + 3]) begin
+            word_next$30 = (word_next$30 & ~byte_ones$3) | (new_word$30 & byte_ones$3);
         end
-        if (load_bytes$7[12]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$12) | (new_line$7 & byte_ones$12);
+        ent_word$30$d = word_next$30;
+        word_next$31 = ent_word$31$q;
+        if (load_bytes$7[32'h4 * 3 + 0]) begin
+            word_next$31 = (word_next$31 & ~byte_ones$0) | (new_word$31 & byte_ones$0);
         end
-        if (load_bytes$7[13]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$13) | (new_line$7 & byte_ones$13);
+        if (load_bytes$7[32'h4 * 3 + 1]) begin
+            word_next$31 = (word_next$31 & ~byte_ones$1) | (new_word$31 & byte_ones$1);
         end
-        if (load_bytes$7[14]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$14) | (new_line$7 & byte_ones$14);
+        if (load_bytes$7[32'h4 * 3 + 2]) begin
+            word_next$31 = (word_next$31 & ~byte_ones$2) | (new_word$31 & byte_ones$2);
         end
-        if (load_bytes$7[15]) begin
-            line_next$7 = (line_next$7 & ~byte_ones$15) | (new_line$7 & byte_ones$15);
+        if (load_bytes$7[32'h4 * 3 + 3]) begin
+            word_next$31 = (word_next$31 & ~byte_ones$3) | (new_word$31 & byte_ones$3);
         end
-        ent_data$7$d = line_next$7;
+        ent_word$31$d = word_next$31;
         if (return_hit$7) begin
             ent_returned$7$d = 1'b1;
         end
@@ -8676,158 +9096,6 @@ module atomic_unit$ent_byte_enables(clock,write_enable,write_index,write_data,re
 endmodule // atomic_unit$ent_byte_enables
 
 
-module atomic_unit$ent_data$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$0
-
-
-module atomic_unit$ent_data$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$1
-
-
-module atomic_unit$ent_data$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$2
-
-
-module atomic_unit$ent_data$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$3
-
-
-module atomic_unit$ent_data$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$4
-
-
-module atomic_unit$ent_data$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$5
-
-
-module atomic_unit$ent_data$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$6
-
-
-module atomic_unit$ent_data$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_data$7
-
-
 module atomic_unit$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
@@ -11102,6 +11370,614 @@ module atomic_unit$ent_valid$7(d,q,clock);
 endmodule // atomic_unit$ent_valid$7
 
 
+module atomic_unit$ent_word$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$0
+
+
+module atomic_unit$ent_word$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$1
+
+
+module atomic_unit$ent_word$10(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$10
+
+
+module atomic_unit$ent_word$11(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$11
+
+
+module atomic_unit$ent_word$12(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$12
+
+
+module atomic_unit$ent_word$13(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$13
+
+
+module atomic_unit$ent_word$14(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$14
+
+
+module atomic_unit$ent_word$15(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$15
+
+
+module atomic_unit$ent_word$16(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$16
+
+
+module atomic_unit$ent_word$17(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$17
+
+
+module atomic_unit$ent_word$18(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$18
+
+
+module atomic_unit$ent_word$19(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$19
+
+
+module atomic_unit$ent_word$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$2
+
+
+module atomic_unit$ent_word$20(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$20
+
+
+module atomic_unit$ent_word$21(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$21
+
+
+module atomic_unit$ent_word$22(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$22
+
+
+module atomic_unit$ent_word$23(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$23
+
+
+module atomic_unit$ent_word$24(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$24
+
+
+module atomic_unit$ent_word$25(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$25
+
+
+module atomic_unit$ent_word$26(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$26
+
+
+module atomic_unit$ent_word$27(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$27
+
+
+module atomic_unit$ent_word$28(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$28
+
+
+module atomic_unit$ent_word$29(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$29
+
+
+module atomic_unit$ent_word$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$3
+
+
+module atomic_unit$ent_word$30(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$30
+
+
+module atomic_unit$ent_word$31(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$31
+
+
+module atomic_unit$ent_word$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$4
+
+
+module atomic_unit$ent_word$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$5
+
+
+module atomic_unit$ent_word$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$6
+
+
+module atomic_unit$ent_word$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$7
+
+
+module atomic_unit$ent_word$8(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$8
+
+
+module atomic_unit$ent_word$9(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ent_word$9
+
+
 module atomic_unit$head_ptr(d,q,clock);
     
     // Module arguments
@@ -11121,7 +11997,7 @@ module atomic_unit$head_ptr(d,q,clock);
 endmodule // atomic_unit$head_ptr
 
 
-module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_data$0,ent_data$1,ent_data$2,ent_data$3,ent_data$4,ent_data$5,ent_data$6,ent_data$7,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
+module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_word$0,ent_word$1,ent_word$2,ent_word$3,ent_word$4,ent_word$5,ent_word$6,ent_word$7,ent_word$8,ent_word$9,ent_word$10,ent_word$11,ent_word$12,ent_word$13,ent_word$14,ent_word$15,ent_word$16,ent_word$17,ent_word$18,ent_word$19,ent_word$20,ent_word$21,ent_word$22,ent_word$23,ent_word$24,ent_word$25,ent_word$26,ent_word$27,ent_word$28,ent_word$29,ent_word$30,ent_word$31,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
     
     // Module arguments
     input wire  [2:0] head;
@@ -11149,14 +12025,38 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  ent_returned$5;
     input wire  ent_returned$6;
     input wire  ent_returned$7;
-    input wire  [127:0] ent_data$0;
-    input wire  [127:0] ent_data$1;
-    input wire  [127:0] ent_data$2;
-    input wire  [127:0] ent_data$3;
-    input wire  [127:0] ent_data$4;
-    input wire  [127:0] ent_data$5;
-    input wire  [127:0] ent_data$6;
-    input wire  [127:0] ent_data$7;
+    input wire  [31:0] ent_word$0;
+    input wire  [31:0] ent_word$1;
+    input wire  [31:0] ent_word$2;
+    input wire  [31:0] ent_word$3;
+    input wire  [31:0] ent_word$4;
+    input wire  [31:0] ent_word$5;
+    input wire  [31:0] ent_word$6;
+    input wire  [31:0] ent_word$7;
+    input wire  [31:0] ent_word$8;
+    input wire  [31:0] ent_word$9;
+    input wire  [31:0] ent_word$10;
+    input wire  [31:0] ent_word$11;
+    input wire  [31:0] ent_word$12;
+    input wire  [31:0] ent_word$13;
+    input wire  [31:0] ent_word$14;
+    input wire  [31:0] ent_word$15;
+    input wire  [31:0] ent_word$16;
+    input wire  [31:0] ent_word$17;
+    input wire  [31:0] ent_word$18;
+    input wire  [31:0] ent_word$19;
+    input wire  [31:0] ent_word$20;
+    input wire  [31:0] ent_word$21;
+    input wire  [31:0] ent_word$22;
+    input wire  [31:0] ent_word$23;
+    input wire  [31:0] ent_word$24;
+    input wire  [31:0] ent_word$25;
+    input wire  [31:0] ent_word$26;
+    input wire  [31:0] ent_word$27;
+    input wire  [31:0] ent_word$28;
+    input wire  [31:0] ent_word$29;
+    input wire  [31:0] ent_word$30;
+    input wire  [31:0] ent_word$31;
     input wire  ent_space$0;
     input wire  ent_space$1;
     input wire  ent_space$2;
@@ -11274,16 +12174,51 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     localparam  byte_aligned = 7'b1111000;
     
     // Stub signals
-    reg  [2:0] mux_data$index;
-    reg  [127:0] mux_data$choice$0;
-    reg  [127:0] mux_data$choice$1;
-    reg  [127:0] mux_data$choice$2;
-    reg  [127:0] mux_data$choice$3;
-    reg  [127:0] mux_data$choice$4;
-    reg  [127:0] mux_data$choice$5;
-    reg  [127:0] mux_data$choice$6;
-    reg  [127:0] mux_data$choice$7;
-    wire  [127:0] mux_data$chosen;
+    reg  [2:0] mux_word0$index;
+    reg  [31:0] mux_word0$choice$0;
+    reg  [31:0] mux_word0$choice$1;
+    reg  [31:0] mux_word0$choice$2;
+    reg  [31:0] mux_word0$choice$3;
+    reg  [31:0] mux_word0$choice$4;
+    reg  [31:0] mux_word0$choice$5;
+    reg  [31:0] mux_word0$choice$6;
+    reg  [31:0] mux_word0$choice$7;
+    wire  [31:0] mux_word0$chosen;
+    reg  [2:0] mux_word1$index;
+    reg  [31:0] mux_word1$choice$0;
+    reg  [31:0] mux_word1$choice$1;
+    reg  [31:0] mux_word1$choice$2;
+    reg  [31:0] mux_word1$choice$3;
+    reg  [31:0] mux_word1$choice$4;
+    reg  [31:0] mux_word1$choice$5;
+    reg  [31:0] mux_word1$choice$6;
+    reg  [31:0] mux_word1$choice$7;
+    wire  [31:0] mux_word1$chosen;
+    reg  [2:0] mux_word2$index;
+    reg  [31:0] mux_word2$choice$0;
+    reg  [31:0] mux_word2$choice$1;
+    reg  [31:0] mux_word2$choice$2;
+    reg  [31:0] mux_word2$choice$3;
+    reg  [31:0] mux_word2$choice$4;
+    reg  [31:0] mux_word2$choice$5;
+    reg  [31:0] mux_word2$choice$6;
+    reg  [31:0] mux_word2$choice$7;
+    wire  [31:0] mux_word2$chosen;
+    reg  [2:0] mux_word3$index;
+    reg  [31:0] mux_word3$choice$0;
+    reg  [31:0] mux_word3$choice$1;
+    reg  [31:0] mux_word3$choice$2;
+    reg  [31:0] mux_word3$choice$3;
+    reg  [31:0] mux_word3$choice$4;
+    reg  [31:0] mux_word3$choice$5;
+    reg  [31:0] mux_word3$choice$6;
+    reg  [31:0] mux_word3$choice$7;
+    wire  [31:0] mux_word3$chosen;
+    reg  [31:0] join_line$word$0;
+    reg  [31:0] join_line$word$1;
+    reg  [31:0] join_line$word$2;
+    reg  [31:0] join_line$word$3;
+    wire  [127:0] join_line$whole;
     
     // Local signals
     reg  [2:0] size;
@@ -11305,30 +12240,104 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  younger_hit$3;
     
     // Sub module instances
-    atomic_unit$head_select$mux_data mux_data(
-        .index(mux_data$index),
-        .choice$0(mux_data$choice$0),
-        .choice$1(mux_data$choice$1),
-        .choice$2(mux_data$choice$2),
-        .choice$3(mux_data$choice$3),
-        .choice$4(mux_data$choice$4),
-        .choice$5(mux_data$choice$5),
-        .choice$6(mux_data$choice$6),
-        .choice$7(mux_data$choice$7),
-        .chosen(mux_data$chosen)
+    atomic_unit$head_select$mux_word0 mux_word0(
+        .index(mux_word0$index),
+        .choice$0(mux_word0$choice$0),
+        .choice$1(mux_word0$choice$1),
+        .choice$2(mux_word0$choice$2),
+        .choice$3(mux_word0$choice$3),
+        .choice$4(mux_word0$choice$4),
+        .choice$5(mux_word0$choice$5),
+        .choice$6(mux_word0$choice$6),
+        .choice$7(mux_word0$choice$7),
+        .chosen(mux_word0$chosen)
+    );
+    atomic_unit$head_select$mux_word1 mux_word1(
+        .index(mux_word1$index),
+        .choice$0(mux_word1$choice$0),
+        .choice$1(mux_word1$choice$1),
+        .choice$2(mux_word1$choice$2),
+        .choice$3(mux_word1$choice$3),
+        .choice$4(mux_word1$choice$4),
+        .choice$5(mux_word1$choice$5),
+        .choice$6(mux_word1$choice$6),
+        .choice$7(mux_word1$choice$7),
+        .chosen(mux_word1$chosen)
+    );
+    atomic_unit$head_select$mux_word2 mux_word2(
+        .index(mux_word2$index),
+        .choice$0(mux_word2$choice$0),
+        .choice$1(mux_word2$choice$1),
+        .choice$2(mux_word2$choice$2),
+        .choice$3(mux_word2$choice$3),
+        .choice$4(mux_word2$choice$4),
+        .choice$5(mux_word2$choice$5),
+        .choice$6(mux_word2$choice$6),
+        .choice$7(mux_word2$choice$7),
+        .chosen(mux_word2$chosen)
+    );
+    atomic_unit$head_select$mux_word3 mux_word3(
+        .index(mux_word3$index),
+        .choice$0(mux_word3$choice$0),
+        .choice$1(mux_word3$choice$1),
+        .choice$2(mux_word3$choice$2),
+        .choice$3(mux_word3$choice$3),
+        .choice$4(mux_word3$choice$4),
+        .choice$5(mux_word3$choice$5),
+        .choice$6(mux_word3$choice$6),
+        .choice$7(mux_word3$choice$7),
+        .chosen(mux_word3$chosen)
+    );
+    atomic_unit$head_select$join_line join_line(
+        .word$0(join_line$word$0),
+        .word$1(join_line$word$1),
+        .word$2(join_line$word$2),
+        .word$3(join_line$word$3),
+        .whole(join_line$whole)
     );
     
     // Update code
     always @(*) begin
-        mux_data$index = head;
-        mux_data$choice$0 = ent_data$0;
-        mux_data$choice$1 = ent_data$1;
-        mux_data$choice$2 = ent_data$2;
-        mux_data$choice$3 = ent_data$3;
-        mux_data$choice$4 = ent_data$4;
-        mux_data$choice$5 = ent_data$5;
-        mux_data$choice$6 = ent_data$6;
-        mux_data$choice$7 = ent_data$7;
+        mux_word0$index = head;
+        mux_word1$index = head;
+        mux_word2$index = head;
+        mux_word3$index = head;
+        mux_word0$choice$0 = ent_word$0;
+        mux_word1$choice$0 = ent_word$1;
+        mux_word2$choice$0 = ent_word$2;
+        mux_word3$choice$0 = ent_word$3;
+        mux_word0$choice$1 = ent_word$4;
+        mux_word1$choice$1 = ent_word$5;
+        mux_word2$choice$1 = ent_word$6;
+        mux_word3$choice$1 = ent_word$7;
+        mux_word0$choice$2 = ent_word$8;
+        mux_word1$choice$2 = ent_word$9;
+        mux_word2$choice$2 = ent_word$10;
+        mux_word3$choice$2 = ent_word$11;
+        mux_word0$choice$3 = ent_word$12;
+        mux_word1$choice$3 = ent_word$13;
+        mux_word2$choice$3 = ent_word$14;
+        mux_word3$choice$3 = ent_word$15;
+        mux_word0$choice$4 = ent_word$16;
+        mux_word1$choice$4 = ent_word$17;
+        mux_word2$choice$4 = ent_word$18;
+        mux_word3$choice$4 = ent_word$19;
+        mux_word0$choice$5 = ent_word$20;
+        mux_word1$choice$5 = ent_word$21;
+        mux_word2$choice$5 = ent_word$22;
+        mux_word3$choice$5 = ent_word$23;
+        mux_word0$choice$6 = ent_word$24;
+        mux_word1$choice$6 = ent_word$25;
+        mux_word2$choice$6 = ent_word$26;
+        mux_word3$choice$6 = ent_word$27;
+        mux_word0$choice$7 = ent_word$28;
+        mux_word1$choice$7 = ent_word$29;
+        mux_word2$choice$7 = ent_word$30;
+        mux_word3$choice$7 = ent_word$31;
+        join_line$word$0 = mux_word0$chosen;
+        join_line$word$1 = mux_word1$chosen;
+        join_line$word$2 = mux_word2$chosen;
+        join_line$word$3 = mux_word3$chosen;
         valid = 1'b0;
         kind = zero_kind;
         returned = 1'b0;
@@ -11434,7 +12443,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             msg_last = ent_msg_last$7;
             error = ent_error$7;
         end
-        data = mux_data$chosen;
+        data = join_line$whole;
         line = head_line;
         elem_mask = zero_line;
         if (size == 0) begin
@@ -11492,28 +12501,42 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
 endmodule // atomic_unit$head_select
 
 
-module atomic_unit$head_select$mux_data(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+module atomic_unit$head_select$join_line(word$0,word$1,word$2,word$3,whole);
+    
+    // Module arguments
+    input wire  [31:0] word$0;
+    input wire  [31:0] word$1;
+    input wire  [31:0] word$2;
+    input wire  [31:0] word$3;
+    output reg  [127:0] whole;
+    
+    // Update code (custom)
+    always @(*) whole = {word$3, word$2, word$1, word$0};
+endmodule // atomic_unit$head_select$join_line
+
+
+module atomic_unit$head_select$mux_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
     
     // Module arguments
     input wire  [2:0] index;
-    input wire  [127:0] choice$0;
-    input wire  [127:0] choice$1;
-    input wire  [127:0] choice$2;
-    input wire  [127:0] choice$3;
-    input wire  [127:0] choice$4;
-    input wire  [127:0] choice$5;
-    input wire  [127:0] choice$6;
-    input wire  [127:0] choice$7;
-    output reg  [127:0] chosen;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
     
     // Local signals
-    reg  [127:0] pick1$0;
-    reg  [127:0] pick1$1;
-    reg  [127:0] pick1$2;
-    reg  [127:0] pick1$3;
-    reg  [127:0] pick2$0;
-    reg  [127:0] pick2$1;
-    reg  [127:0] picked;
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
     
     // Update code
     always @(*) begin
@@ -11548,7 +12571,184 @@ module atomic_unit$head_select$mux_data(index,choice$0,choice$1,choice$2,choice$
         chosen = picked;
     end
     
-endmodule // atomic_unit$head_select$mux_data
+endmodule // atomic_unit$head_select$mux_word0
+
+
+module atomic_unit$head_select$mux_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_word1
+
+
+module atomic_unit$head_select$mux_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_word2
+
+
+module atomic_unit$head_select$mux_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_select$mux_word3
 
 
 module atomic_unit$held_addr(d,q,clock);
