@@ -6,17 +6,19 @@
 //! operands through its payload port (`pay_lane` out, the lane's
 //! address/src0/src1/coordinates in on `pay_*` one cycle later), lowest
 //! enabled lane first, skipping disabled lanes at no cost. The front end:
-//! the *select* stage picks the lane and reads its payload (`LaneSelect`, on
-//! the message on `req_*`); the *issue* stage (I), one cycle later, has the
+//! the *decode* stage (D) takes the message and registers the decoder's
+//! outputs, the channel enables and the surface state (`d_*`); the *select*
+//! stage picks a lane of D's message and reads its payload (`LaneSelect`);
+//! the *issue* stage (I), one cycle later, has the
 //! payload and the message's decoded fields (`ctx_*` registers) and issues
 //! one element per cycle (element by element for PTX vectors, block by block
 //! for SVM_SCATTER): its address, bounds, operands, and the typed address's
 //! first multiply-add; the *address* stage (T) finishes the typed address,
 //! checks the SLM / buffer bounds and forms line and byte enables; the *allocate* stage (A) writes the
 //! entry into an 8-entry in-flight table and sends its read, from registers.
-//! `req_ready` rises when the message's last lane is selected, so the next
-//! message's first lane is selected while the last one issues: no idle
-//! cycle between messages. The read data returns in order into
+//! D takes the next message (`req_ready`) when the last lane of its message
+//! is selected, so the next message's first lane is selected while the last
+//! one issues: no idle cycle between messages. The read data returns in order into
 //! the entry; once back, the table's head leaves the table into the execute
 //! pipeline: X (the integer ALU, float stage 1), X2, X3, X4 (float stages
 //! 2..4) and the write stage W, whose write goes out on `mem_wr_*`; the
@@ -90,10 +92,10 @@ const OCCUPANCY_BITS: usize = 4;
 /// The select stage's state.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum IssueState {
-    /// The message on `req_*` (if any) has had no lane selected yet: its
-    /// lanes are the decoder's channel enables.
+    /// The decode stage's message (if any) has had no lane selected yet: its
+    /// lanes are its channel enables (`d_lanes`).
     FirstLane,
-    /// Part of the message on `req_*` has been selected: its lanes left are `lanes_left`.
+    /// Part of the decode stage's message has been selected: its lanes left are `lanes_left`.
     NextLane,
 }
 
@@ -101,13 +103,14 @@ pub enum IssueState {
 #[derive(LogicBlock)]
 pub struct AtomicUnit {
     pub clock: Signal<In, Clock>,
-    /// Synchronous, active high: empties the in-flight table, back to `FirstLane`.
+    /// Synchronous, active high: empties the in-flight table and the decode stage, back to `FirstLane`.
     pub reset: Signal<In, Bit>,
 
     // ---- request: one message's descriptor, masks and surface state ----
     pub req_valid: Signal<In, Bit>,
-    /// The message's last lane is selected this cycle (combinational): the
-    /// unit has what it needs of `req_*`.
+    /// The decode stage takes the message on `req_*` (combinational, from
+    /// registers and the stages' advance): it is empty, or its message's
+    /// last lane is selected this cycle.
     pub req_ready: Signal<Out, Bit>,
     /// The descriptor, byte k on bits 8k+7..8k (docs/descriptors.md).
     pub req_desc: Signal<In, Bits<DESC_BITS>>,
@@ -186,9 +189,45 @@ pub struct AtomicUnit {
     write_align: WriteAlign,
     alu: AtomicAlu,
 
+    // ---- decode stage (D): the message taken on req_*, decoded ----
+    /// a message is in the decode stage; the select stage reads its lanes
+    d_valid: DFF<Bit>,
+    /// its channel enables (lanes not built masked off)
+    d_lanes: DFF<Bits<MAX_LANES>>,
+    /// its decoded fields and surface state, as the decoder and `req_*` gave
+    /// them when it was taken (the extents as max(1, W/H/D), and whether each is 1)
+    d_illegal: DFF<Bit>,
+    d_elem_size: DFF<Bits<SIZE_BITS>>,
+    d_last_elem: DFF<Bits<ELEM_BITS>>,
+    d_space_slm: DFF<Bit>,
+    d_addr_offset32: DFF<Bit>,
+    d_addr_buffer: DFF<Bit>,
+    d_kind_typed: DFF<Bit>,
+    d_write_only: DFF<Bit>,
+    d_swap_src: DFF<Bit>,
+    d_v_present: DFF<Bit>,
+    d_r_present: DFF<Bit>,
+    d_lod_present: DFF<Bit>,
+    d_alu_op: DFF<Bits<ALU_OP_BITS>>,
+    d_alu_ty: DFF<Bits<ALU_TY_BITS>>,
+    d_alu_ftz: DFF<Bit>,
+    d_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
+    d_surf_base: DFF<Bits<64>>,
+    d_surf_size: DFF<Bits<64>>,
+    d_surf_array: DFF<Bits<32>>,
+    d_surf_levels: DFF<Bits<32>>,
+    d_surf_u16: DFF<Bit>,
+    d_slm_size: DFF<Bits<32>>,
+    d_width: DFF<Bits<32>>,
+    d_height: DFF<Bits<32>>,
+    d_depth: DFF<Bits<32>>,
+    d_width_one: DFF<Bit>,
+    d_height_one: DFF<Bit>,
+    d_depth_one: DFF<Bit>,
+
     // ---- select stage ----
     issue_state: StateReg<IssueState>,
-    /// lanes of the message on `req_*` still to select (valid in `NextLane`)
+    /// lanes of the decode stage's message still to select (valid in `NextLane`)
     lanes_left: DFF<Bits<MAX_LANES>>,
 
     // ---- issue stage: the lane selected last cycle ----
@@ -526,7 +565,7 @@ pub struct AtomicUnit {
 
     // ---- select locals (named for waveforms) ----
     sel_valid: Signal<Local, Bit>,
-    /// the message on `req_*` gets a marker instead of lanes (illegal, or no lane enabled)
+    /// the decode stage's message gets a marker instead of lanes (illegal, or no lane enabled)
     sel_marker: Signal<Local, Bit>,
     /// the selected lane is the message's last
     sel_last: Signal<Local, Bit>,
@@ -690,6 +729,36 @@ impl AtomicUnit {
             head_select: Default::default(),
             write_align: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
+            d_valid: Default::default(),
+            d_lanes: Default::default(),
+            d_illegal: Default::default(),
+            d_elem_size: Default::default(),
+            d_last_elem: Default::default(),
+            d_space_slm: Default::default(),
+            d_addr_offset32: Default::default(),
+            d_addr_buffer: Default::default(),
+            d_kind_typed: Default::default(),
+            d_write_only: Default::default(),
+            d_swap_src: Default::default(),
+            d_v_present: Default::default(),
+            d_r_present: Default::default(),
+            d_lod_present: Default::default(),
+            d_alu_op: Default::default(),
+            d_alu_ty: Default::default(),
+            d_alu_ftz: Default::default(),
+            d_surf_kind: Default::default(),
+            d_surf_base: Default::default(),
+            d_surf_size: Default::default(),
+            d_surf_array: Default::default(),
+            d_surf_levels: Default::default(),
+            d_surf_u16: Default::default(),
+            d_slm_size: Default::default(),
+            d_width: Default::default(),
+            d_height: Default::default(),
+            d_depth: Default::default(),
+            d_width_one: Default::default(),
+            d_height_one: Default::default(),
+            d_depth_one: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
             i_valid: Default::default(),
@@ -993,6 +1062,36 @@ impl Logic for AtomicUnit {
         dff_setup!(
             self,
             clock,
+            d_valid,
+            d_lanes,
+            d_illegal,
+            d_elem_size,
+            d_last_elem,
+            d_space_slm,
+            d_addr_offset32,
+            d_addr_buffer,
+            d_kind_typed,
+            d_write_only,
+            d_swap_src,
+            d_v_present,
+            d_r_present,
+            d_lod_present,
+            d_alu_op,
+            d_alu_ty,
+            d_alu_ftz,
+            d_surf_kind,
+            d_surf_base,
+            d_surf_size,
+            d_surf_array,
+            d_surf_levels,
+            d_surf_u16,
+            d_slm_size,
+            d_width,
+            d_height,
+            d_depth,
+            d_width_one,
+            d_height_one,
+            d_depth_one,
             issue_state,
             lanes_left,
             i_valid,
@@ -1227,7 +1326,7 @@ impl Logic for AtomicUnit {
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
-                self.lane_select.mask.next = self.decoder.lane_enables.val() & self.lanes_built.val();
+                self.lane_select.mask.next = self.d_lanes.q.val();
             }
             IssueState::NextLane => {
                 self.lane_select.mask.next = self.lanes_left.q.val() & self.lanes_built.val();
@@ -1682,16 +1781,63 @@ impl Logic for AtomicUnit {
         }
 
         // ================= select: one lane per cycle, payload read =================
-        // The lowest lane left of the message on req_* moves into the issue
+        // The lowest lane left of the decode stage's message moves into the issue
         // stage when that stage is empty or done with its lane; its payload
         // is read now and arrives with it. An illegal or laneless message
         // sends a marker instead (no payload read).
-        self.sel_valid.next = self.req_valid.val() & !self.reset.val();
+        self.sel_valid.next = self.d_valid.q.val() & !self.reset.val();
         self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
-            & (self.decoder.illegal.val() | !self.lane_select.any.val());
+            & (self.d_illegal.q.val() | !self.lane_select.any.val());
         self.sel_last.next = self.sel_marker.val() | !self.lane_select.rest.val().any();
         self.sel_take.next = self.sel_valid.val() & (!self.i_valid.q.val() | self.issue_done.val());
-        self.req_ready.next = self.sel_take.val() & self.sel_last.val();
+        // the decode stage takes the next message when it is empty or its
+        // message's last lane is selected now: no idle cycle between messages
+        self.req_ready.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset.val();
+        if self.sel_take.val() & self.sel_last.val() {
+            self.d_valid.d.next = false;
+        }
+        if self.req_valid.val() & self.req_ready.val() {
+            self.d_valid.d.next = true;
+            self.d_lanes.d.next = self.decoder.lane_enables.val() & self.lanes_built.val();
+            self.d_illegal.d.next = self.decoder.illegal.val();
+            self.d_elem_size.d.next = self.decoder.elem_size.val();
+            self.d_last_elem.d.next = self.decoder.last_elem.val();
+            self.d_space_slm.d.next = self.decoder.space_slm.val();
+            self.d_addr_offset32.d.next = self.decoder.addr_offset32.val();
+            self.d_addr_buffer.d.next = self.decoder.addr_buffer.val();
+            self.d_kind_typed.d.next = self.decoder.kind_typed.val();
+            self.d_write_only.d.next = self.decoder.write_only.val();
+            self.d_swap_src.d.next = self.decoder.swap_src.val();
+            self.d_v_present.d.next = self.decoder.v_present.val();
+            self.d_r_present.d.next = self.decoder.r_present.val();
+            self.d_lod_present.d.next = self.decoder.lod_present.val();
+            self.d_alu_op.d.next = self.decoder.alu_op.val();
+            self.d_alu_ty.d.next = self.decoder.alu_ty.val();
+            self.d_alu_ftz.d.next = self.decoder.alu_ftz.val();
+            self.d_surf_kind.d.next = self.req_surf_kind.val();
+            self.d_surf_base.d.next = self.req_surf_base.val();
+            self.d_surf_size.d.next = self.req_surf_size.val();
+            // the typed walk's extents at level 0: max(1, W), max(1, H), max(1, D)
+            self.d_width.d.next = self.req_surf_width.val();
+            if !self.req_surf_width.val().any() {
+                self.d_width.d.next = self.one_coord.val();
+            }
+            self.d_height.d.next = self.req_surf_height.val();
+            if !self.req_surf_height.val().any() {
+                self.d_height.d.next = self.one_coord.val();
+            }
+            self.d_depth.d.next = self.req_surf_depth.val();
+            if !self.req_surf_depth.val().any() {
+                self.d_depth.d.next = self.one_coord.val();
+            }
+            self.d_width_one.d.next = !self.req_surf_width.val().get_bits::<31>(1).any();
+            self.d_height_one.d.next = !self.req_surf_height.val().get_bits::<31>(1).any();
+            self.d_depth_one.d.next = !self.req_surf_depth.val().get_bits::<31>(1).any();
+            self.d_surf_array.d.next = self.req_surf_array.val();
+            self.d_surf_levels.d.next = self.req_surf_levels.val();
+            self.d_surf_u16.d.next = self.req_surf_u16.val();
+            self.d_slm_size.d.next = self.req_slm_size.val();
+        }
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
 
@@ -1727,44 +1873,34 @@ impl Logic for AtomicUnit {
             self.i_lane.d.next = self.lane_select.lane.val();
             self.i_last_lane.d.next = self.sel_last.val();
             self.i_marker.d.next = self.sel_marker.val();
-            self.i_illegal.d.next = self.decoder.illegal.val();
-            self.ctx_elem_size.d.next = self.decoder.elem_size.val();
-            self.ctx_last_elem.d.next = self.decoder.last_elem.val();
-            self.ctx_space_slm.d.next = self.decoder.space_slm.val();
-            self.ctx_addr_offset32.d.next = self.decoder.addr_offset32.val();
-            self.ctx_addr_buffer.d.next = self.decoder.addr_buffer.val();
-            self.ctx_kind_typed.d.next = self.decoder.kind_typed.val();
-            self.ctx_write_only.d.next = self.decoder.write_only.val();
-            self.ctx_swap_src.d.next = self.decoder.swap_src.val();
-            self.ctx_v_present.d.next = self.decoder.v_present.val();
-            self.ctx_r_present.d.next = self.decoder.r_present.val();
-            self.ctx_lod_present.d.next = self.decoder.lod_present.val();
-            self.ctx_alu_op.d.next = self.decoder.alu_op.val();
-            self.ctx_alu_ty.d.next = self.decoder.alu_ty.val();
-            self.ctx_alu_ftz.d.next = self.decoder.alu_ftz.val();
-            self.ctx_surf_kind.d.next = self.req_surf_kind.val();
-            self.ctx_surf_base.d.next = self.req_surf_base.val();
-            self.ctx_surf_size.d.next = self.req_surf_size.val();
-            // the typed walk's extents at level 0: max(1, W), max(1, H), max(1, D)
-            self.typed_width.d.next = self.req_surf_width.val();
-            if !self.req_surf_width.val().any() {
-                self.typed_width.d.next = self.one_coord.val();
-            }
-            self.typed_height.d.next = self.req_surf_height.val();
-            if !self.req_surf_height.val().any() {
-                self.typed_height.d.next = self.one_coord.val();
-            }
-            self.typed_depth.d.next = self.req_surf_depth.val();
-            if !self.req_surf_depth.val().any() {
-                self.typed_depth.d.next = self.one_coord.val();
-            }
-            self.typed_width_one.d.next = !self.req_surf_width.val().get_bits::<31>(1).any();
-            self.typed_height_one.d.next = !self.req_surf_height.val().get_bits::<31>(1).any();
-            self.typed_depth_one.d.next = !self.req_surf_depth.val().get_bits::<31>(1).any();
-            self.ctx_surf_array.d.next = self.req_surf_array.val();
-            self.ctx_surf_levels.d.next = self.req_surf_levels.val();
-            self.ctx_surf_u16.d.next = self.req_surf_u16.val();
-            self.ctx_slm_size.d.next = self.req_slm_size.val();
+            self.i_illegal.d.next = self.d_illegal.q.val();
+            self.ctx_elem_size.d.next = self.d_elem_size.q.val();
+            self.ctx_last_elem.d.next = self.d_last_elem.q.val();
+            self.ctx_space_slm.d.next = self.d_space_slm.q.val();
+            self.ctx_addr_offset32.d.next = self.d_addr_offset32.q.val();
+            self.ctx_addr_buffer.d.next = self.d_addr_buffer.q.val();
+            self.ctx_kind_typed.d.next = self.d_kind_typed.q.val();
+            self.ctx_write_only.d.next = self.d_write_only.q.val();
+            self.ctx_swap_src.d.next = self.d_swap_src.q.val();
+            self.ctx_v_present.d.next = self.d_v_present.q.val();
+            self.ctx_r_present.d.next = self.d_r_present.q.val();
+            self.ctx_lod_present.d.next = self.d_lod_present.q.val();
+            self.ctx_alu_op.d.next = self.d_alu_op.q.val();
+            self.ctx_alu_ty.d.next = self.d_alu_ty.q.val();
+            self.ctx_alu_ftz.d.next = self.d_alu_ftz.q.val();
+            self.ctx_surf_kind.d.next = self.d_surf_kind.q.val();
+            self.ctx_surf_base.d.next = self.d_surf_base.q.val();
+            self.ctx_surf_size.d.next = self.d_surf_size.q.val();
+            self.typed_width.d.next = self.d_width.q.val();
+            self.typed_height.d.next = self.d_height.q.val();
+            self.typed_depth.d.next = self.d_depth.q.val();
+            self.typed_width_one.d.next = self.d_width_one.q.val();
+            self.typed_height_one.d.next = self.d_height_one.q.val();
+            self.typed_depth_one.d.next = self.d_depth_one.q.val();
+            self.ctx_surf_array.d.next = self.d_surf_array.q.val();
+            self.ctx_surf_levels.d.next = self.d_surf_levels.q.val();
+            self.ctx_surf_u16.d.next = self.d_surf_u16.q.val();
+            self.ctx_slm_size.d.next = self.d_slm_size.q.val();
         }
         // a misaligned lane: the message's last entry carries the error
         if self.issue_push.val() & self.issue_misaligned.val() {
@@ -1999,6 +2135,7 @@ impl Logic for AtomicUnit {
         // ================= reset =================
         if self.reset.val() {
             self.issue_state.d.next = IssueState::FirstLane;
+            self.d_valid.d.next = false;
             self.i_valid.d.next = false;
             self.i_fresh.d.next = false;
             self.msg_misaligned.d.next = false;

@@ -387,6 +387,96 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
+    reg  d_valid$d;
+    wire  d_valid$q;
+    reg  d_valid$clock;
+    reg  [31:0] d_lanes$d;
+    wire  [31:0] d_lanes$q;
+    reg  d_lanes$clock;
+    reg  d_illegal$d;
+    wire  d_illegal$q;
+    reg  d_illegal$clock;
+    reg  [2:0] d_elem_size$d;
+    wire  [2:0] d_elem_size$q;
+    reg  d_elem_size$clock;
+    reg  [2:0] d_last_elem$d;
+    wire  [2:0] d_last_elem$q;
+    reg  d_last_elem$clock;
+    reg  d_space_slm$d;
+    wire  d_space_slm$q;
+    reg  d_space_slm$clock;
+    reg  d_addr_offset32$d;
+    wire  d_addr_offset32$q;
+    reg  d_addr_offset32$clock;
+    reg  d_addr_buffer$d;
+    wire  d_addr_buffer$q;
+    reg  d_addr_buffer$clock;
+    reg  d_kind_typed$d;
+    wire  d_kind_typed$q;
+    reg  d_kind_typed$clock;
+    reg  d_write_only$d;
+    wire  d_write_only$q;
+    reg  d_write_only$clock;
+    reg  d_swap_src$d;
+    wire  d_swap_src$q;
+    reg  d_swap_src$clock;
+    reg  d_v_present$d;
+    wire  d_v_present$q;
+    reg  d_v_present$clock;
+    reg  d_r_present$d;
+    wire  d_r_present$q;
+    reg  d_r_present$clock;
+    reg  d_lod_present$d;
+    wire  d_lod_present$q;
+    reg  d_lod_present$clock;
+    reg  [4:0] d_alu_op$d;
+    wire  [4:0] d_alu_op$q;
+    reg  d_alu_op$clock;
+    reg  [3:0] d_alu_ty$d;
+    wire  [3:0] d_alu_ty$q;
+    reg  d_alu_ty$clock;
+    reg  d_alu_ftz$d;
+    wire  d_alu_ftz$q;
+    reg  d_alu_ftz$clock;
+    reg  [2:0] d_surf_kind$d;
+    wire  [2:0] d_surf_kind$q;
+    reg  d_surf_kind$clock;
+    reg  [63:0] d_surf_base$d;
+    wire  [63:0] d_surf_base$q;
+    reg  d_surf_base$clock;
+    reg  [63:0] d_surf_size$d;
+    wire  [63:0] d_surf_size$q;
+    reg  d_surf_size$clock;
+    reg  [31:0] d_surf_array$d;
+    wire  [31:0] d_surf_array$q;
+    reg  d_surf_array$clock;
+    reg  [31:0] d_surf_levels$d;
+    wire  [31:0] d_surf_levels$q;
+    reg  d_surf_levels$clock;
+    reg  d_surf_u16$d;
+    wire  d_surf_u16$q;
+    reg  d_surf_u16$clock;
+    reg  [31:0] d_slm_size$d;
+    wire  [31:0] d_slm_size$q;
+    reg  d_slm_size$clock;
+    reg  [31:0] d_width$d;
+    wire  [31:0] d_width$q;
+    reg  d_width$clock;
+    reg  [31:0] d_height$d;
+    wire  [31:0] d_height$q;
+    reg  d_height$clock;
+    reg  [31:0] d_depth$d;
+    wire  [31:0] d_depth$q;
+    reg  d_depth$clock;
+    reg  d_width_one$d;
+    wire  d_width_one$q;
+    reg  d_width_one$clock;
+    reg  d_height_one$d;
+    wire  d_height_one$q;
+    reg  d_height_one$clock;
+    reg  d_depth_one$d;
+    wire  d_depth_one$q;
+    reg  d_depth_one$clock;
     reg  issue_state$d;
     wire  issue_state$q;
     reg  issue_state$clock;
@@ -1887,6 +1977,156 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ret_value(alu$ret_value),
         .float_op(alu$float_op),
         .float_value(alu$float_value)
+    );
+    atomic_unit$d_valid d_valid(
+        .d(d_valid$d),
+        .q(d_valid$q),
+        .clock(d_valid$clock)
+    );
+    atomic_unit$d_lanes d_lanes(
+        .d(d_lanes$d),
+        .q(d_lanes$q),
+        .clock(d_lanes$clock)
+    );
+    atomic_unit$d_illegal d_illegal(
+        .d(d_illegal$d),
+        .q(d_illegal$q),
+        .clock(d_illegal$clock)
+    );
+    atomic_unit$d_elem_size d_elem_size(
+        .d(d_elem_size$d),
+        .q(d_elem_size$q),
+        .clock(d_elem_size$clock)
+    );
+    atomic_unit$d_last_elem d_last_elem(
+        .d(d_last_elem$d),
+        .q(d_last_elem$q),
+        .clock(d_last_elem$clock)
+    );
+    atomic_unit$d_space_slm d_space_slm(
+        .d(d_space_slm$d),
+        .q(d_space_slm$q),
+        .clock(d_space_slm$clock)
+    );
+    atomic_unit$d_addr_offset32 d_addr_offset32(
+        .d(d_addr_offset32$d),
+        .q(d_addr_offset32$q),
+        .clock(d_addr_offset32$clock)
+    );
+    atomic_unit$d_addr_buffer d_addr_buffer(
+        .d(d_addr_buffer$d),
+        .q(d_addr_buffer$q),
+        .clock(d_addr_buffer$clock)
+    );
+    atomic_unit$d_kind_typed d_kind_typed(
+        .d(d_kind_typed$d),
+        .q(d_kind_typed$q),
+        .clock(d_kind_typed$clock)
+    );
+    atomic_unit$d_write_only d_write_only(
+        .d(d_write_only$d),
+        .q(d_write_only$q),
+        .clock(d_write_only$clock)
+    );
+    atomic_unit$d_swap_src d_swap_src(
+        .d(d_swap_src$d),
+        .q(d_swap_src$q),
+        .clock(d_swap_src$clock)
+    );
+    atomic_unit$d_v_present d_v_present(
+        .d(d_v_present$d),
+        .q(d_v_present$q),
+        .clock(d_v_present$clock)
+    );
+    atomic_unit$d_r_present d_r_present(
+        .d(d_r_present$d),
+        .q(d_r_present$q),
+        .clock(d_r_present$clock)
+    );
+    atomic_unit$d_lod_present d_lod_present(
+        .d(d_lod_present$d),
+        .q(d_lod_present$q),
+        .clock(d_lod_present$clock)
+    );
+    atomic_unit$d_alu_op d_alu_op(
+        .d(d_alu_op$d),
+        .q(d_alu_op$q),
+        .clock(d_alu_op$clock)
+    );
+    atomic_unit$d_alu_ty d_alu_ty(
+        .d(d_alu_ty$d),
+        .q(d_alu_ty$q),
+        .clock(d_alu_ty$clock)
+    );
+    atomic_unit$d_alu_ftz d_alu_ftz(
+        .d(d_alu_ftz$d),
+        .q(d_alu_ftz$q),
+        .clock(d_alu_ftz$clock)
+    );
+    atomic_unit$d_surf_kind d_surf_kind(
+        .d(d_surf_kind$d),
+        .q(d_surf_kind$q),
+        .clock(d_surf_kind$clock)
+    );
+    atomic_unit$d_surf_base d_surf_base(
+        .d(d_surf_base$d),
+        .q(d_surf_base$q),
+        .clock(d_surf_base$clock)
+    );
+    atomic_unit$d_surf_size d_surf_size(
+        .d(d_surf_size$d),
+        .q(d_surf_size$q),
+        .clock(d_surf_size$clock)
+    );
+    atomic_unit$d_surf_array d_surf_array(
+        .d(d_surf_array$d),
+        .q(d_surf_array$q),
+        .clock(d_surf_array$clock)
+    );
+    atomic_unit$d_surf_levels d_surf_levels(
+        .d(d_surf_levels$d),
+        .q(d_surf_levels$q),
+        .clock(d_surf_levels$clock)
+    );
+    atomic_unit$d_surf_u16 d_surf_u16(
+        .d(d_surf_u16$d),
+        .q(d_surf_u16$q),
+        .clock(d_surf_u16$clock)
+    );
+    atomic_unit$d_slm_size d_slm_size(
+        .d(d_slm_size$d),
+        .q(d_slm_size$q),
+        .clock(d_slm_size$clock)
+    );
+    atomic_unit$d_width d_width(
+        .d(d_width$d),
+        .q(d_width$q),
+        .clock(d_width$clock)
+    );
+    atomic_unit$d_height d_height(
+        .d(d_height$d),
+        .q(d_height$q),
+        .clock(d_height$clock)
+    );
+    atomic_unit$d_depth d_depth(
+        .d(d_depth$d),
+        .q(d_depth$q),
+        .clock(d_depth$clock)
+    );
+    atomic_unit$d_width_one d_width_one(
+        .d(d_width_one$d),
+        .q(d_width_one$q),
+        .clock(d_width_one$clock)
+    );
+    atomic_unit$d_height_one d_height_one(
+        .d(d_height_one$d),
+        .q(d_height_one$q),
+        .clock(d_height_one$clock)
+    );
+    atomic_unit$d_depth_one d_depth_one(
+        .d(d_depth_one$d),
+        .q(d_depth_one$q),
+        .clock(d_depth_one$clock)
     );
     atomic_unit$issue_state issue_state(
         .d(issue_state$d),
@@ -3604,6 +3844,36 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     
     // Update code
     always @(*) begin
+        d_valid$clock = clock;
+        d_lanes$clock = clock;
+        d_illegal$clock = clock;
+        d_elem_size$clock = clock;
+        d_last_elem$clock = clock;
+        d_space_slm$clock = clock;
+        d_addr_offset32$clock = clock;
+        d_addr_buffer$clock = clock;
+        d_kind_typed$clock = clock;
+        d_write_only$clock = clock;
+        d_swap_src$clock = clock;
+        d_v_present$clock = clock;
+        d_r_present$clock = clock;
+        d_lod_present$clock = clock;
+        d_alu_op$clock = clock;
+        d_alu_ty$clock = clock;
+        d_alu_ftz$clock = clock;
+        d_surf_kind$clock = clock;
+        d_surf_base$clock = clock;
+        d_surf_size$clock = clock;
+        d_surf_array$clock = clock;
+        d_surf_levels$clock = clock;
+        d_surf_u16$clock = clock;
+        d_slm_size$clock = clock;
+        d_width$clock = clock;
+        d_height$clock = clock;
+        d_depth$clock = clock;
+        d_width_one$clock = clock;
+        d_height_one$clock = clock;
+        d_depth_one$clock = clock;
         issue_state$clock = clock;
         lanes_left$clock = clock;
         i_valid$clock = clock;
@@ -3801,6 +4071,36 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         obs_elem_r$clock = clock;
         obs_old_r$clock = clock;
         obs_new_r$clock = clock;
+        d_valid$d = d_valid$q;
+        d_lanes$d = d_lanes$q;
+        d_illegal$d = d_illegal$q;
+        d_elem_size$d = d_elem_size$q;
+        d_last_elem$d = d_last_elem$q;
+        d_space_slm$d = d_space_slm$q;
+        d_addr_offset32$d = d_addr_offset32$q;
+        d_addr_buffer$d = d_addr_buffer$q;
+        d_kind_typed$d = d_kind_typed$q;
+        d_write_only$d = d_write_only$q;
+        d_swap_src$d = d_swap_src$q;
+        d_v_present$d = d_v_present$q;
+        d_r_present$d = d_r_present$q;
+        d_lod_present$d = d_lod_present$q;
+        d_alu_op$d = d_alu_op$q;
+        d_alu_ty$d = d_alu_ty$q;
+        d_alu_ftz$d = d_alu_ftz$q;
+        d_surf_kind$d = d_surf_kind$q;
+        d_surf_base$d = d_surf_base$q;
+        d_surf_size$d = d_surf_size$q;
+        d_surf_array$d = d_surf_array$q;
+        d_surf_levels$d = d_surf_levels$q;
+        d_surf_u16$d = d_surf_u16$q;
+        d_slm_size$d = d_slm_size$q;
+        d_width$d = d_width$q;
+        d_height$d = d_height$q;
+        d_depth$d = d_depth$q;
+        d_width_one$d = d_width_one$q;
+        d_height_one$d = d_height_one$q;
+        d_depth_one$d = d_depth_one$q;
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
         i_valid$d = i_valid$q;
@@ -4198,7 +4498,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
-                    lane_select$mask = decoder$lane_enables & lanes_built;
+                    lane_select$mask = d_lanes$q;
                 end
             IssueState$NextLane:
                 begin
@@ -4727,11 +5027,55 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (typed_step$at_lod) begin
             issue_second_c = issue_scaled_c + ctx_surf_base$q;
         end
-        sel_valid = req_valid & ~reset;
-        sel_marker = (issue_state$q == IssueState$FirstLane) & (decoder$illegal | ~lane_select$any);
+        sel_valid = d_valid$q & ~reset;
+        sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | ~lane_select$any);
         sel_last = sel_marker | ~|lane_select$rest;
         sel_take = sel_valid & (~i_valid$q | issue_done);
-        req_ready = sel_take & sel_last;
+        req_ready = (~d_valid$q | (sel_take & sel_last)) & ~reset;
+        if (sel_take & sel_last) begin
+            d_valid$d = 1'b0;
+        end
+        if (req_valid & req_ready) begin
+            d_valid$d = 1'b1;
+            d_lanes$d = decoder$lane_enables & lanes_built;
+            d_illegal$d = decoder$illegal;
+            d_elem_size$d = decoder$elem_size;
+            d_last_elem$d = decoder$last_elem;
+            d_space_slm$d = decoder$space_slm;
+            d_addr_offset32$d = decoder$addr_offset32;
+            d_addr_buffer$d = decoder$addr_buffer;
+            d_kind_typed$d = decoder$kind_typed;
+            d_write_only$d = decoder$write_only;
+            d_swap_src$d = decoder$swap_src;
+            d_v_present$d = decoder$v_present;
+            d_r_present$d = decoder$r_present;
+            d_lod_present$d = decoder$lod_present;
+            d_alu_op$d = decoder$alu_op;
+            d_alu_ty$d = decoder$alu_ty;
+            d_alu_ftz$d = decoder$alu_ftz;
+            d_surf_kind$d = req_surf_kind;
+            d_surf_base$d = req_surf_base;
+            d_surf_size$d = req_surf_size;
+            d_width$d = req_surf_width;
+            if (~|req_surf_width) begin
+                d_width$d = one_coord;
+            end
+            d_height$d = req_surf_height;
+            if (~|req_surf_height) begin
+                d_height$d = one_coord;
+            end
+            d_depth$d = req_surf_depth;
+            if (~|req_surf_depth) begin
+                d_depth$d = one_coord;
+            end
+            d_width_one$d = ~|req_surf_width[(32'h1)+:(31)];
+            d_height_one$d = ~|req_surf_height[(32'h1)+:(31)];
+            d_depth_one$d = ~|req_surf_depth[(32'h1)+:(31)];
+            d_surf_array$d = req_surf_array;
+            d_surf_levels$d = req_surf_levels;
+            d_surf_u16$d = req_surf_u16;
+            d_slm_size$d = req_slm_size;
+        end
         pay_valid = sel_take & ~sel_marker;
         pay_lane = lane_select$lane;
         if (sel_take) begin
@@ -4766,43 +5110,34 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             i_lane$d = lane_select$lane;
             i_last_lane$d = sel_last;
             i_marker$d = sel_marker;
-            i_illegal$d = decoder$illegal;
-            ctx_elem_size$d = decoder$elem_size;
-            ctx_last_elem$d = decoder$last_elem;
-            ctx_space_slm$d = decoder$space_slm;
-            ctx_addr_offset32$d = decoder$addr_offset32;
-            ctx_addr_buffer$d = decoder$addr_buffer;
-            ctx_kind_typed$d = decoder$kind_typed;
-            ctx_write_only$d = decoder$write_only;
-            ctx_swap_src$d = decoder$swap_src;
-            ctx_v_present$d = decoder$v_present;
-            ctx_r_present$d = decoder$r_present;
-            ctx_lod_present$d = decoder$lod_present;
-            ctx_alu_op$d = decoder$alu_op;
-            ctx_alu_ty$d = decoder$alu_ty;
-            ctx_alu_ftz$d = decoder$alu_ftz;
-            ctx_surf_kind$d = req_surf_kind;
-            ctx_surf_base$d = req_surf_base;
-            ctx_surf_size$d = req_surf_size;
-            typed_width$d = req_surf_width;
-            if (~|req_surf_width) begin
-                typed_width$d = one_coord;
-            end
-            typed_height$d = req_surf_height;
-            if (~|req_surf_height) begin
-                typed_height$d = one_coord;
-            end
-            typed_depth$d = req_surf_depth;
-            if (~|req_surf_depth) begin
-                typed_depth$d = one_coord;
-            end
-            typed_width_one$d = ~|req_surf_width[(32'h1)+:(31)];
-            typed_height_one$d = ~|req_surf_height[(32'h1)+:(31)];
-            typed_depth_one$d = ~|req_surf_depth[(32'h1)+:(31)];
-            ctx_surf_array$d = req_surf_array;
-            ctx_surf_levels$d = req_surf_levels;
-            ctx_surf_u16$d = req_surf_u16;
-            ctx_slm_size$d = req_slm_size;
+            i_illegal$d = d_illegal$q;
+            ctx_elem_size$d = d_elem_size$q;
+            ctx_last_elem$d = d_last_elem$q;
+            ctx_space_slm$d = d_space_slm$q;
+            ctx_addr_offset32$d = d_addr_offset32$q;
+            ctx_addr_buffer$d = d_addr_buffer$q;
+            ctx_kind_typed$d = d_kind_typed$q;
+            ctx_write_only$d = d_write_only$q;
+            ctx_swap_src$d = d_swap_src$q;
+            ctx_v_present$d = d_v_present$q;
+            ctx_r_present$d = d_r_present$q;
+            ctx_lod_present$d = d_lod_present$q;
+            ctx_alu_op$d = d_alu_op$q;
+            ctx_alu_ty$d = d_alu_ty$q;
+            ctx_alu_ftz$d = d_alu_ftz$q;
+            ctx_surf_kind$d = d_surf_kind$q;
+            ctx_surf_base$d = d_surf_base$q;
+            ctx_surf_size$d = d_surf_size$q;
+            typed_width$d = d_width$q;
+            typed_height$d = d_height$q;
+            typed_depth$d = d_depth$q;
+            typed_width_one$d = d_width_one$q;
+            typed_height_one$d = d_height_one$q;
+            typed_depth_one$d = d_depth_one$q;
+            ctx_surf_array$d = d_surf_array$q;
+            ctx_surf_levels$d = d_surf_levels$q;
+            ctx_surf_u16$d = d_surf_u16$q;
+            ctx_slm_size$d = d_slm_size$q;
         end
         if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
@@ -5731,6 +6066,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         if (reset) begin
             issue_state$d = IssueState$FirstLane;
+            d_valid$d = 1'b0;
             i_valid$d = 1'b0;
             i_fresh$d = 1'b0;
             msg_misaligned$d = 1'b0;
@@ -6737,6 +7073,576 @@ module atomic_unit$ctx_write_only(d,q,clock);
     end
           
 endmodule // atomic_unit$ctx_write_only
+
+
+module atomic_unit$d_addr_buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_addr_buffer
+
+
+module atomic_unit$d_addr_offset32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_addr_offset32
+
+
+module atomic_unit$d_alu_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_alu_ftz
+
+
+module atomic_unit$d_alu_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_alu_op
+
+
+module atomic_unit$d_alu_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_alu_ty
+
+
+module atomic_unit$d_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_depth
+
+
+module atomic_unit$d_depth_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_depth_one
+
+
+module atomic_unit$d_elem_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_elem_size
+
+
+module atomic_unit$d_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_height
+
+
+module atomic_unit$d_height_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_height_one
+
+
+module atomic_unit$d_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_illegal
+
+
+module atomic_unit$d_kind_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_kind_typed
+
+
+module atomic_unit$d_lanes(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_lanes
+
+
+module atomic_unit$d_last_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_last_elem
+
+
+module atomic_unit$d_lod_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_lod_present
+
+
+module atomic_unit$d_r_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_r_present
+
+
+module atomic_unit$d_slm_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_slm_size
+
+
+module atomic_unit$d_space_slm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_space_slm
+
+
+module atomic_unit$d_surf_array(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_surf_array
+
+
+module atomic_unit$d_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_surf_base
+
+
+module atomic_unit$d_surf_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_surf_kind
+
+
+module atomic_unit$d_surf_levels(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_surf_levels
+
+
+module atomic_unit$d_surf_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_surf_size
+
+
+module atomic_unit$d_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_surf_u16
+
+
+module atomic_unit$d_swap_src(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_swap_src
+
+
+module atomic_unit$d_v_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_v_present
+
+
+module atomic_unit$d_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_valid
+
+
+module atomic_unit$d_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_width
+
+
+module atomic_unit$d_width_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_width_one
+
+
+module atomic_unit$d_write_only(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_write_only
 
 
 module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);

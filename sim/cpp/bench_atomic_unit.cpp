@@ -74,7 +74,8 @@ extern "C" uint64_t atomport_cpp_bench_atomic_unit(const uint32_t* images, uint3
         if (have_ret) set_words(unit.mem_rdata, ret);
         unit.clock = 0;
         unit.eval();
-        pay_img = unit.pay_valid ? images + (issued % count) * kImageWords : nullptr;
+        // the payload port reads the message taken last (before this cycle)
+        pay_img = unit.pay_valid ? images + ((issued + count - 1) % count) * kImageWords : nullptr;
         pay_lane = unit.pay_lane;
         if (valid && unit.req_ready) {
             valid = false;

@@ -424,7 +424,8 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
         }
         unit.set_clock(0);
         unit.eval()?;
-        pay = (unit.pay_valid() != 0).then(|| (issued as usize % count, unit.pay_lane() as usize));
+        // the payload port reads the message taken last (before this cycle)
+        pay = (unit.pay_valid() != 0).then(|| ((issued as usize + count - 1) % count, unit.pay_lane() as usize));
         if valid && unit.req_ready() != 0 {
             valid = false;
             issued += 1;

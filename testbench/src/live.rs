@@ -10,8 +10,9 @@
 //! memory model sets its readies and the read return due now; the model
 //! settles; the handshakes happen where valid meets ready (the memory
 //! captures a read's line, applies a write; a payload read is noted for the
-//! next cycle, from the message on `req_*` now). [`PinSource::advance`] is
-//! the clock edge.
+//! next cycle, from the message the unit took last, before this cycle:
+//! `req_ready` takes a message into the unit's decode stage before any of
+//! its lanes is read). [`PinSource::advance`] is the clock edge.
 
 use std::collections::VecDeque;
 
@@ -29,6 +30,9 @@ pub struct LivePins<P: UnitPins> {
     queue: VecDeque<Box<PinRequest>>,
     /// the request on the pins (req_valid high)
     on_pins: Option<Box<PinRequest>>,
+    /// the request the unit took last (`req_valid & req_ready`): the one
+    /// whose lanes the payload port reads
+    taken: Option<Box<PinRequest>>,
     /// the payload the unit read in the last cycle, for the port now
     payload_due: Option<LanePayload>,
     cycle: u64,
@@ -46,6 +50,7 @@ impl<P: UnitPins> LivePins<P> {
             mem: MemoryModel::new(mem),
             queue: VecDeque::new(),
             on_pins: None,
+            taken: None,
             payload_due: None,
             cycle: 0,
             last: CycleSample::default(),
@@ -123,12 +128,12 @@ impl<P: UnitPins> PinSource for LivePins<P> {
         };
         // the handshakes
         if s.out.pay_valid {
-            // a read of a lane of the message on req_* (the monitor checks
+            // a read of a lane of the message taken last (the monitor checks
             // that there is one); answered in the next cycle
-            self.payload_due = self.on_pins.as_ref().map(|r| r.lane_payload(s.out.pay_lane as usize));
+            self.payload_due = self.taken.as_ref().map(|r| r.lane_payload(s.out.pay_lane as usize));
         }
         if s.request_accepted() {
-            self.on_pins = None;
+            self.taken = self.on_pins.take();
         }
         self.mem.note_port(s.out.rd_valid, s.rd_ready, s.out.wr_valid, s.wr_ready);
         let (read, write) = (s.read_accepted(), s.write_accepted());

@@ -87,6 +87,9 @@ pub struct Monitor {
     pending: VecDeque<Frame>,
     /// the message on `req_*` (raised, not yet taken)
     on_pins: Option<usize>,
+    /// the message taken last (`req_valid & req_ready` in an earlier cycle):
+    /// the one whose lanes the payload port reads: (index, enabled lanes)
+    taken: Option<(usize, u32)>,
     /// the lanes of that message the unit has read on the payload port
     payload_read: u32,
     /// raised (on the pins or accepted) and not done, oldest first
@@ -179,14 +182,11 @@ impl Monitor {
 
     /// The payload-port checks of one cycle (see `observe`).
     fn payload_reads(&mut self, s: &CycleSample) -> Result<(), Violation> {
-        let enables = match self.on_pins {
-            Some(index) => self.in_flight.iter().find(|t| t.frame.index == index).map_or(0, |t| t.frame.enables),
-            None => 0,
-        };
+        let enables = self.taken.map_or(0, |(_, enables)| enables);
         if s.out.pay_valid {
             let lane = s.out.pay_lane as u32;
-            if self.on_pins.is_none() {
-                return Err(self.violation(s.cycle, "pay_valid", format!("pay_valid reads lane {lane} with no message on req_*")));
+            if self.taken.is_none() {
+                return Err(self.violation(s.cycle, "pay_valid", format!("pay_valid reads lane {lane} with no message taken")));
             }
             let bit = 1u32.checked_shl(lane).unwrap_or(0);
             if enables & bit == 0 {
@@ -210,7 +210,7 @@ impl Monitor {
                 s.cycle,
                 "req_ready",
                 format!(
-                    "req_ready took the message with lanes {:#x} of its enabled lanes {enables:#x} read on the payload port",
+                    "req_ready took the next message while lanes {:#x} of the previous one's enabled lanes {enables:#x} were read on the payload port",
                     self.payload_read
                 ),
             ));
@@ -253,14 +253,17 @@ impl Monitor {
         } else if !s.req_valid && self.on_pins.is_some() {
             return Err(self.violation(cycle, "req_valid", "req_valid dropped before req_ready took the message".into()));
         }
-        // --- the payload port: each enabled lane of the message on req_*
-        // read exactly once, in ascending lane order, before req_ready takes it
+        // --- the payload port: each enabled lane of the message taken last
+        // read exactly once, in ascending lane order, at the latest in the
+        // cycle req_ready takes the next message
         if s.payload_shown {
             self.payload_reads(s)?;
         }
         if let (Some(index), true) = (self.on_pins, s.request_accepted()) {
             self.accepted(index, cycle);
             self.on_pins = None;
+            let enables = self.in_flight.iter().find(|t| t.frame.index == index).map_or(0, |t| t.frame.enables);
+            self.taken = Some((index, enables));
             self.payload_read = 0;
         }
         // --- valid/ready stability: a raised valid holds until accepted
@@ -407,6 +410,16 @@ impl Monitor {
             };
             if t.accepted.is_none() {
                 return Err(self.violation(cycle, "rsp_done", "rsp_done for a message the unit has not taken (req_ready never rose)".into()));
+            }
+            if s.payload_shown && self.taken.map(|(index, _)| index) == Some(t.frame.index) && self.payload_read != t.frame.enables {
+                return Err(self.violation(
+                    cycle,
+                    "rsp_done",
+                    format!(
+                        "rsp_done while lanes {:#x} of the message's enabled lanes {:#x} were read on the payload port",
+                        self.payload_read, t.frame.enables
+                    ),
+                ));
             }
             if !out.rsp_error && t.results_seen < t.frame.result_lanes.count_ones() {
                 let missing: Vec<u32> =
@@ -618,6 +631,48 @@ mod tests {
         let v = m.observe(&CycleSample { rd_ready: false, ..at(2, moved, None) }, &mut ev).unwrap_err();
         assert!(v.what.contains("changed or dropped"), "{v}");
         assert_eq!(v.signal, "mem_rd_addr");
+    }
+
+    #[test]
+    fn the_payload_port_reads_the_message_taken_last() {
+        let read = |cycle: u64, lane: u8, req_ready: bool| CycleSample {
+            payload_shown: true,
+            ..at(cycle, UnitOutputs { pay_valid: true, pay_lane: lane, req_ready, ..Default::default() }, None)
+        };
+        // nothing taken yet: a read is a violation
+        let mut m = Monitor::new();
+        let v = m.observe(&read(0, 0, false), &mut vec![]).unwrap_err();
+        assert_eq!(v.signal, "pay_valid");
+        // message 0 (lanes 0, 2) taken in cycle 0, its lanes read in 1 and 2;
+        // message 1 on the pins, taken with the last read
+        let (mut m, mut ev) = started(0b101);
+        m.expect(frame(1, 0b1));
+        let raised = |s: CycleSample| CycleSample { req_valid: true, req_desc: Some(0x7d), ..s };
+        m.observe(&raised(read(1, 0, false)), &mut ev).unwrap();
+        m.observe(&raised(read(2, 2, true)), &mut ev).unwrap();
+        // then message 1's lane 0
+        m.observe(&read(3, 0, false), &mut ev).unwrap();
+        // a lane the taken message does not enable, or out of order
+        let (mut m, mut ev) = started(0b101);
+        assert_eq!(m.observe(&read(1, 1, false), &mut ev).unwrap_err().signal, "pay_lane");
+        let (mut m, mut ev) = started(0b101);
+        m.observe(&read(1, 2, false), &mut ev).unwrap();
+        assert_eq!(m.observe(&read(2, 0, false), &mut ev).unwrap_err().signal, "pay_lane");
+        // the next message taken before the last lane was read
+        let (mut m, mut ev) = started(0b101);
+        m.expect(frame(1, 0b1));
+        m.observe(&raised(read(1, 0, false)), &mut ev).unwrap();
+        let take = CycleSample { payload_shown: true, ..raised(at(2, UnitOutputs { req_ready: true, ..Default::default() }, None)) };
+        assert_eq!(m.observe(&take, &mut ev).unwrap_err().signal, "req_ready");
+        // done before every lane was read
+        let (mut m, mut ev) = started(0);
+        m.in_flight[0].frame.enables = 0b1;
+        let done = CycleSample { payload_shown: true, ..at(1, UnitOutputs { rsp_done: true, ..Default::default() }, None) };
+        assert!(m.taken.is_some());
+        m.taken = Some((0, 0b1));
+        let v = m.observe(&done, &mut ev).unwrap_err();
+        assert_eq!(v.signal, "rsp_done");
+        assert!(v.what.contains("read on the payload port"), "{v}");
     }
 
     #[test]

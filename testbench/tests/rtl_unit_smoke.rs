@@ -163,16 +163,23 @@ impl Bench {
                 self.log.push(Event::Done { cycle, error: self.dut.rsp_error() == 1 });
                 done += 1;
             }
-            if next < msgs.len() && started != Some(next) && (self.dut.pay_valid() == 1 || self.dut.req_ready() == 1) {
-                self.log.push(Event::Started { cycle });
-                started = Some(next);
-            }
+            // the payload port reads the message taken last, before this cycle
             payload_due = None;
             if self.dut.pay_valid() == 1 {
-                assert!(next < msgs.len(), "cycle {cycle}: pay_valid with no message on req_*");
-                payload_due = Some((next, self.dut.pay_lane() as usize));
+                assert!(next > 0, "cycle {cycle}: pay_valid with no message taken");
+                payload_due = Some((next - 1, self.dut.pay_lane() as usize));
+                if started != Some(next - 1) {
+                    self.log.push(Event::Started { cycle });
+                    started = Some(next - 1);
+                }
             }
             if next < msgs.len() && self.dut.req_ready() == 1 {
+                // a message that read no lane (illegal, none enabled) had
+                // its marker selected now: the cycle the next one is taken
+                if next > 0 && started != Some(next - 1) {
+                    self.log.push(Event::Started { cycle });
+                    started = Some(next - 1);
+                }
                 self.log.push(Event::Taken { cycle });
                 next += 1;
             }
@@ -269,22 +276,23 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // one line, byte lanes 0..3, 4..7, ...
     let reads = b.reads();
     assert_eq!(reads, (0..4).map(|i| (0x1000, false, 0xf << (4 * i))).collect::<Vec<_>>());
-    // 4 lanes' payloads read in cycles 0..3 (the last read takes the
-    // message: req_ready), each lane issuing its memory read three cycles
-    // after its payload read (issue stage, address stage, allocate stage);
+    // the message taken in cycle 0 (req_ready: the decode stage is empty),
+    // its 4 lanes' payloads read in cycles 1..4, each lane issuing its
+    // memory read three cycles after its payload read (issue stage, address
+    // stage, allocate stage);
     // with 1-cycle memory each lane's write follows its read by 7 cycles
     // (data back, the head leaves the table, execute stages X, X2, X3, X4,
     // write stage), its result by 8, and the message is done with its last
     // result (docs/microarchitecture.md "Timing of one message")
-    assert_eq!(b.started_cycles(), vec![0]);
-    assert_eq!(b.taken_cycles(), vec![3]);
+    assert_eq!(b.taken_cycles(), vec![0]);
+    assert_eq!(b.started_cycles(), vec![1]);
     let c = b.read_cycles();
-    assert_eq!(c, vec![3, 4, 5, 6]);
+    assert_eq!(c, vec![4, 5, 6, 7]);
     let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(writes, vec![10, 11, 12, 13]);
+    assert_eq!(writes, vec![11, 12, 13, 14]);
     let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(results, vec![11, 12, 13, 14]);
-    assert!(b.log.contains(&Event::Done { cycle: 14, error: false }));
+    assert_eq!(results, vec![12, 13, 14, 15]);
+    assert!(b.log.contains(&Event::Done { cycle: 15, error: false }));
     assert_eq!(b.dones(), vec![false]);
 }
 
@@ -325,7 +333,7 @@ fn back_to_back_messages_leave_no_idle_cycle() {
     assert_eq!(c.len(), 12);
     assert_eq!(c[11] - c[0], 11, "12 lanes of 2 messages in 12 cycles: {c:?}");
     let t = b.taken_cycles();
-    assert_eq!(t[1] - t[0], 4, "second message taken 4 cycles after the first: {t:?}");
+    assert_eq!(t[1] - t[0], 8, "second message taken with the first one's last (8th) lane read: {t:?}");
     // message 2 (XCHG) sees message 1's writes
     let r = b.results();
     assert_eq!(&r[8..], &[(0, 5), (1, 5), (2, 5), (3, 5)]);
@@ -639,15 +647,17 @@ fn issue_cycles_per_message_kind() {
         ("illegal", Msg { desc: vec![0x7d, 0x0e, 0x82, 0, 0, 255, 1, 2, 0, 3], ..Default::default() }, 1),
         ("no lane enabled", Msg { desc: legal(&[0x7d, 0x00, 0x02, 0, 0, 255, 1, 2, 0, 3]), ..Default::default() }, 1),
     ];
-    // a message's issue cycles: from the cycle its first lane (or marker)
-    // is selected to the cycle the next message's is (no idle cycle between
-    // them); one more empty message closes the last measurement
+    // a message's issue cycles: from the cycle its first lane is read (or,
+    // with no lane, its marker selected: the cycle the next message is
+    // taken) to the cycle the next message's is (no idle cycle between
+    // them); two more empty messages close the last measurement
     let mut b = Bench::new(1);
     let mut msgs: Vec<Msg> = cases.iter().map(|c| c.1.clone()).collect();
     msgs.push(cases.last().unwrap().1.clone());
+    msgs.push(cases.last().unwrap().1.clone());
     b.run(&msgs, 1000);
     let started = b.started_cycles();
-    assert_eq!(started.len(), msgs.len());
+    assert_eq!(started.len(), msgs.len() - 1);
     for (k, (name, _, cycles)) in cases.iter().enumerate() {
         assert_eq!(started[k + 1] - started[k], *cycles, "{name}: messages started at cycles {started:?}");
     }
