@@ -45,6 +45,33 @@ fn netlist_cells(netlist: &Path, module: &str) -> BTreeMap<String, u64> {
     by_type
 }
 
+/// `--verilog-dir`: a what-if run synthesizes the edited copy, not the
+/// checked-in file. `AddrFinish`'s multiply-add replaced by an XOR in the
+/// copy: the block shrinks to a few hundred cells (the figures come from
+/// the copy), and the report names the copy.
+#[test]
+fn a_what_if_run_synthesizes_the_edited_copy() {
+    if !have_yosys() {
+        return;
+    }
+    let root = out_root("what-if");
+    let copy = root.join("verilog");
+    std::fs::create_dir_all(copy.join("variants")).unwrap();
+    let checked_in = atomport_synth::verilog_dir();
+    let unit = std::fs::read_to_string(checked_in.join("atomic_unit.v")).unwrap();
+    let multiply = "always @(*) result = (a * {{32{1'b0}}, b}) + c;";
+    assert_eq!(unit.matches(multiply).count(), 1, "AddrFinish's multiply-add moved: update this test");
+    std::fs::write(copy.join("atomic_unit.v"), unit.replace(multiply, "always @(*) result = a ^ {{32{1'b0}}, b} ^ c;")).unwrap();
+    std::fs::copy(checked_in.join("atomic_alu.v"), copy.join("atomic_alu.v")).unwrap();
+    let block = "atomic_unit$addr_finish";
+    let edited = synth(&Options { verilog_dir: Some(copy.clone()), ..generic(block, &root.join("edited")) }).unwrap();
+    let original = synth(&generic(block, &root.join("original"))).unwrap();
+    assert!(edited.text().contains("module of ") && edited.text().contains("verilog/atomic_unit.v"), "{}", edited.text());
+    assert!(original.text().contains("module of hdl/verilog/atomic_unit.v"), "{}", original.text());
+    let cells = |r: &atomport_synth::SynthReport| r.to_json()["cells"].as_u64().unwrap();
+    assert!(cells(&edited) * 10 < cells(&original), "edited {} against {} cells", cells(&edited), cells(&original));
+}
+
 /// Two runs from scratch: the figures parsed from `stat -json` are the
 /// netlist's cells type by type, and the second run gives the same figures.
 /// The integer-only ALU (the `alu_int` variant, also exercising variant

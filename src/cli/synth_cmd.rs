@@ -53,6 +53,13 @@ pub struct SynthArgs {
     /// Directory of the run directories [default: target/synth]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Synthesize the Verilog of DIR, laid out like hdl/verilog (an edited
+    /// copy: a what-if run that leaves the checked-in files alone), instead
+    /// of hdl/verilog; its run directories go under target/synth-whatif
+    /// unless --out says otherwise. Not with --table (the README's table is
+    /// of the checked-in Verilog)
+    #[arg(long, value_name = "DIR", conflicts_with = "table")]
+    pub verilog_dir: Option<PathBuf>,
     /// Install a missing tool (apt-get, or pip for nextpnr-ecp5). Without it
     /// a missing tool is an error that says how to get it (`make synth-deps`)
     #[arg(long)]
@@ -69,8 +76,13 @@ pub fn main(a: SynthArgs) -> i32 {
         parts: a.part.clone(),
         seed: a.seed,
         freq_mhz: a.freq,
-        out_root: a.out.clone().unwrap_or_else(synth::default_out_root),
+        // a what-if run keeps its run directories apart from the checked-in Verilog's
+        out_root: a.out.clone().unwrap_or_else(|| match a.verilog_dir {
+            Some(_) => synth::default_out_root().with_file_name("synth-whatif"),
+            None => synth::default_out_root(),
+        }),
         install: a.install,
+        verilog_dir: a.verilog_dir.clone(),
     };
     if a.table {
         return table_main(&a, &base);

@@ -220,15 +220,27 @@ pub fn checked_in_tops(dir: &Path) -> Vec<CheckedInTop> {
 /// 3. any module of the checked-in Verilog (`atomic_unit$decoder`, a
 ///    sub-block of the unit).
 pub fn resolve_block(name: &str, variants_dir: &Path) -> Result<Block, SynthError> {
-    let dir = verilog_dir();
-    let tops = checked_in_tops(&dir);
+    resolve_block_in(name, &verilog_dir(), "hdl/verilog", variants_dir)
+}
+
+/// [`resolve_block`] on another directory laid out like `hdl/verilog` (its
+/// tops, `variants/`, the emitter's header lines): an edited copy of the
+/// emitted Verilog, for a what-if run (`atomport synth --verilog-dir`)
+/// without touching the checked-in files. The build variants that are not
+/// checked in are still emitted from the RTL; `label` names the directory
+/// in reports.
+pub fn resolve_block_in(name: &str, dir: &Path, label: &str, variants_dir: &Path) -> Result<Block, SynthError> {
+    if !dir.is_dir() {
+        return Err(SynthError::Input(format!("--verilog-dir {}: not a directory", dir.display())));
+    }
+    let tops = checked_in_tops(dir);
     if let Some(top) = tops.iter().find(|t| t.name == name || t.name.strip_prefix("atomic_") == Some(name)) {
         return Ok(Block {
             name: name.into(),
             top: top.name.clone(),
-            sources: top_sources(top, &tops, &dir),
+            sources: top_sources(top, &tops, dir),
             verilog: dir.join(&top.file),
-            origin: format!("hdl/verilog/{}", top.file),
+            origin: format!("{label}/{}", top.file),
         });
     }
     #[cfg(feature = "hdl")]
@@ -254,12 +266,12 @@ pub fn resolve_block(name: &str, variants_dir: &Path) -> Result<Block, SynthErro
             )));
         }
     }
-    for (module, verilog) in checked_in_modules(&dir) {
+    for (module, verilog) in checked_in_modules(dir) {
         if module == name {
             let file = verilog.file_name().unwrap_or_default().to_string_lossy().into_owned();
-            let origin = format!("module of hdl/verilog/{file}");
+            let origin = format!("module of {label}/{file}");
             let sources = match tops.iter().find(|t| t.file == file) {
-                Some(top) => top_sources(top, &tops, &dir),
+                Some(top) => top_sources(top, &tops, dir),
                 None => vec![verilog.clone()],
             };
             return Ok(Block { name: name.into(), top: module, verilog, sources, origin });
@@ -350,6 +362,10 @@ pub struct Options {
     /// install missing tools (apt-get, pip); off unless asked for
     /// (`atomport synth --install`, the make targets)
     pub install: bool,
+    /// synthesize the Verilog of this directory (laid out like
+    /// `hdl/verilog`: an edited copy, for a what-if run) instead of the
+    /// checked-in files; `None`: `hdl/verilog`
+    pub verilog_dir: Option<PathBuf>,
 }
 
 impl Options {
@@ -363,6 +379,7 @@ impl Options {
             freq_mhz: None,
             out_root: default_out_root(),
             install: false,
+            verilog_dir: None,
         }
     }
 }
@@ -760,7 +777,15 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
     std::fs::create_dir_all(&opts.out_root).map_err(|error| SynthError::Io { path: opts.out_root.clone(), error })?;
     let out_root =
         std::fs::canonicalize(&opts.out_root).map_err(|error| SynthError::Io { path: opts.out_root.clone(), error })?;
-    let block = resolve_block(&opts.block, &out_root.join("variants"))?;
+    let block = match &opts.verilog_dir {
+        None => resolve_block(&opts.block, &out_root.join("variants"))?,
+        Some(dir) => {
+            // absolute too (Yosys runs in the run directory)
+            let abs = std::fs::canonicalize(dir)
+                .map_err(|e| SynthError::Input(format!("--verilog-dir {}: {e}", dir.display())))?;
+            resolve_block_in(&opts.block, &abs, &abs.display().to_string(), &out_root.join("variants"))?
+        }
+    };
     let dir = out_root.join(dir_name(&opts.block, opts.target));
     std::fs::create_dir_all(&dir).map_err(|error| SynthError::Io { path: dir.clone(), error })?;
     // every tool first: a missing nextpnr should not cost a synthesis run
@@ -989,6 +1014,31 @@ mod tests {
         }
         let err = resolve_block("no_such_block", &tmp).unwrap_err().to_string();
         assert!(err.contains("no block `no_such_block`") && err.contains("alu"), "{err}");
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+
+    /// `--verilog-dir`: the same names resolve in an edited copy of the
+    /// emitted Verilog, read from there (and only from there), and the
+    /// reports name it; a missing directory is an input error.
+    #[test]
+    fn blocks_resolve_in_another_verilog_dir() {
+        let tmp = std::env::temp_dir().join(format!("atomport-synth-whatif-{}", std::process::id()));
+        let copy = tmp.join("verilog");
+        std::fs::create_dir_all(copy.join("variants")).unwrap();
+        for top in checked_in_tops(&verilog_dir()) {
+            std::fs::copy(verilog_dir().join(&top.file), copy.join(&top.file)).unwrap();
+        }
+        let unit = resolve_block_in("unit", &copy, "scratch", &tmp).unwrap();
+        assert_eq!(unit.top, "atomic_unit");
+        assert_eq!(unit.verilog, copy.join("atomic_unit.v"));
+        assert!(unit.sources.iter().all(|p| p.starts_with(&copy)), "{:?}", unit.sources);
+        assert_eq!(unit.origin, "scratch/atomic_unit.v");
+        let small = resolve_block_in("unit_l8_w32_int", &copy, "scratch", &tmp).unwrap();
+        assert_eq!(small.verilog, copy.join("variants/atomic_unit_l8_w32_int.v"));
+        let sub = resolve_block_in("atomic_unit$addr_finish", &copy, "scratch", &tmp).unwrap();
+        assert_eq!((sub.verilog.clone(), sub.origin.as_str()), (copy.join("atomic_unit.v"), "module of scratch/atomic_unit.v"));
+        let err = resolve_block_in("unit", &tmp.join("missing"), "missing", &tmp).unwrap_err().to_string();
+        assert!(err.contains("--verilog-dir") && err.contains("not a directory"), "{err}");
         let _ = std::fs::remove_dir_all(&tmp);
     }
 
