@@ -1,14 +1,17 @@
-//! `LaneMux`: the issuing lane's payload (fresh from the payload port, or
-//! held), and that lane's alignment check.
+//! `LaneMux`: the issuing lane's payload (one of the two payload buffers),
+//! and that lane's alignment check.
 //!
 //! The unit reads one lane's operands at a time through its payload port
 //! (docs/microarchitecture.md "Payload port"): the read goes out in the
 //! cycle the lane is selected, the operands are on `pay_*` in the next cycle
-//! (`atomport_isa::PAYLOAD_LATENCY` = 1), the cycle the lane issues its first
-//! element. The unit keeps them in its `held_*` registers for the lane's
-//! later cycles (PTX vector elements, scatter blocks, the typed walk, a
-//! stall), so each enabled lane is read exactly once. `fresh` picks the
-//! port; a 2-way mux, not a 32-way one.
+//! (`atomport_isa::PAYLOAD_LATENCY` = 1), while the lane waits in the
+//! next-lane stage N, and go into a register at that cycle's end: one of
+//! two payload buffers (`pbuf_*`), used in turn, one for the issuing lane
+//! and one for the next. So the issue stage reads registers only (no path
+//! from `pay_*` into the issue logic or back to `pay_valid`), keeps them for
+//! the lane's later cycles (PTX vector elements, scatter blocks, the typed
+//! walk, a stall), and each enabled lane is read exactly once. `from_buf1`
+//! picks the buffer: a 2-way mux, not a 32-way one.
 //!
 //! Alignment: an access must be aligned to its size so that it lies inside
 //! one 16-byte bus line. The script parser already rejects misaligned
@@ -35,22 +38,21 @@ pub const LANE_DATA_BITS: usize = 128;
 #[derive(LogicBlock)]
 pub struct LaneMux {
     // ---- select ----
-    /// The lane's operands are on the payload port this cycle (it was read
-    /// in the previous cycle); else they are in the held registers.
-    pub fresh: Signal<In, Bit>,
+    /// The lane's operands are in payload buffer 1; else in buffer 0.
+    pub from_buf1: Signal<In, Bit>,
 
-    // ---- the payload port (`pay_*`) ----
-    pub port_addr: Signal<In, Bits<ADDR_BITS>>,
-    pub port_src0: Signal<In, Bits<LANE_DATA_BITS>>,
-    pub port_src1: Signal<In, Bits<LANE_DATA_BITS>>,
+    // ---- payload buffer 0 ----
+    pub buf0_addr: Signal<In, Bits<ADDR_BITS>>,
+    pub buf0_src0: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf0_src1: Signal<In, Bits<LANE_DATA_BITS>>,
     /// {lod, r, v, u}
-    pub port_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf0_coord: Signal<In, Bits<LANE_DATA_BITS>>,
 
-    // ---- the held registers ----
-    pub held_addr: Signal<In, Bits<ADDR_BITS>>,
-    pub held_src0: Signal<In, Bits<LANE_DATA_BITS>>,
-    pub held_src1: Signal<In, Bits<LANE_DATA_BITS>>,
-    pub held_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    // ---- payload buffer 1 ----
+    pub buf1_addr: Signal<In, Bits<ADDR_BITS>>,
+    pub buf1_src0: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf1_src1: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf1_coord: Signal<In, Bits<LANE_DATA_BITS>>,
 
     // ---- alignment check ----
     /// log2 bytes of one access.
@@ -83,15 +85,15 @@ pub struct LaneMux {
 impl Default for LaneMux {
     fn default() -> Self {
         Self {
-            fresh: Default::default(),
-            port_addr: Default::default(),
-            port_src0: Default::default(),
-            port_src1: Default::default(),
-            port_coord: Default::default(),
-            held_addr: Default::default(),
-            held_src0: Default::default(),
-            held_src1: Default::default(),
-            held_coord: Default::default(),
+            from_buf1: Default::default(),
+            buf1_addr: Default::default(),
+            buf1_src0: Default::default(),
+            buf1_src1: Default::default(),
+            buf1_coord: Default::default(),
+            buf0_addr: Default::default(),
+            buf0_src0: Default::default(),
+            buf0_src1: Default::default(),
+            buf0_coord: Default::default(),
             elem_size: Default::default(),
             base_low: Default::default(),
             check_lane: Default::default(),
@@ -111,15 +113,15 @@ impl Default for LaneMux {
 impl Logic for LaneMux {
     #[hdl_gen]
     fn update(&mut self) {
-        self.addr.next = self.held_addr.val();
-        self.src0.next = self.held_src0.val();
-        self.src1.next = self.held_src1.val();
-        self.coord.next = self.held_coord.val();
-        if self.fresh.val() {
-            self.addr.next = self.port_addr.val();
-            self.src0.next = self.port_src0.val();
-            self.src1.next = self.port_src1.val();
-            self.coord.next = self.port_coord.val();
+        self.addr.next = self.buf0_addr.val();
+        self.src0.next = self.buf0_src0.val();
+        self.src1.next = self.buf0_src1.val();
+        self.coord.next = self.buf0_coord.val();
+        if self.from_buf1.val() {
+            self.addr.next = self.buf1_addr.val();
+            self.src0.next = self.buf1_src0.val();
+            self.src1.next = self.buf1_src1.val();
+            self.coord.next = self.buf1_coord.val();
         }
 
         self.align_mask.next = self.zero_mask.val();

@@ -230,11 +230,59 @@ pub struct AtomicUnit {
     /// lanes of the decode stage's message still to select (valid in `NextLane`)
     lanes_left: DFF<Bits<MAX_LANES>>,
 
-    // ---- issue stage: the lane selected last cycle ----
+    // ---- next-lane stage (N): the lane selected last cycle; its payload
+    // is on `pay_*` in its first cycle here and goes into a payload buffer ----
+    /// a lane (or a marker) is in the next-lane stage
+    n_valid: DFF<Bit>,
+    /// its payload buffer
+    n_buf: DFF<Bit>,
+    n_lane: DFF<Bits<LANE_BITS>>,
+    n_last_lane: DFF<Bit>,
+    n_marker: DFF<Bit>,
+    n_illegal: DFF<Bit>,
+    n_elem_size: DFF<Bits<SIZE_BITS>>,
+    n_last_elem: DFF<Bits<ELEM_BITS>>,
+    n_space_slm: DFF<Bit>,
+    n_addr_offset32: DFF<Bit>,
+    n_addr_buffer: DFF<Bit>,
+    n_kind_typed: DFF<Bit>,
+    n_write_only: DFF<Bit>,
+    n_swap_src: DFF<Bit>,
+    n_v_present: DFF<Bit>,
+    n_r_present: DFF<Bit>,
+    n_lod_present: DFF<Bit>,
+    n_alu_op: DFF<Bits<ALU_OP_BITS>>,
+    n_alu_ty: DFF<Bits<ALU_TY_BITS>>,
+    n_alu_ftz: DFF<Bit>,
+    n_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
+    n_surf_base: DFF<Bits<64>>,
+    n_surf_size: DFF<Bits<64>>,
+    n_width: DFF<Bits<32>>,
+    n_height: DFF<Bits<32>>,
+    n_depth: DFF<Bits<32>>,
+    n_width_one: DFF<Bit>,
+    n_height_one: DFF<Bit>,
+    n_depth_one: DFF<Bit>,
+    n_surf_array: DFF<Bits<32>>,
+    n_surf_levels: DFF<Bits<32>>,
+    n_surf_u16: DFF<Bit>,
+    n_slm_size: DFF<Bits<32>>,
+    /// the buffer the next selected lane's payload goes to (alternates)
+    sel_buf: DFF<Bit>,
+    /// a payload read went out last cycle: its answer, on `pay_*` now, goes into `pbuf_*[cap_buf]`
+    cap_valid: DFF<Bit>,
+    cap_buf: DFF<Bit>,
+    /// the payload buffers: two lanes' operands, the issuing lane's and the next one's
+    pbuf_addr: [DFF<Bits<ADDR_BITS>>; 2],
+    pbuf_src0: [DFF<Bits<LANE_DATA_BITS>>; 2],
+    pbuf_src1: [DFF<Bits<LANE_DATA_BITS>>; 2],
+    pbuf_coord: [DFF<Bits<LANE_DATA_BITS>>; 2],
+
+    // ---- issue stage: the lane from the next-lane stage ----
     /// a lane (or a marker) is in the issue stage
     i_valid: DFF<Bit>,
-    /// its payload is on `pay_*` this cycle (read last cycle)
-    i_fresh: DFF<Bit>,
+    /// the payload buffer the issue stage reads (`pbuf_*[i_buf]`)
+    i_buf: DFF<Bit>,
     i_lane: DFF<Bits<LANE_BITS>>,
     /// it is its message's last lane
     i_last_lane: DFF<Bit>,
@@ -244,11 +292,6 @@ pub struct AtomicUnit {
     i_illegal: DFF<Bit>,
     /// a misaligned lane of the message in the issue stage has issued
     msg_misaligned: DFF<Bit>,
-    /// the lane's payload, kept from the cycle it arrived
-    held_addr: DFF<Bits<ADDR_BITS>>,
-    held_src0: DFF<Bits<LANE_DATA_BITS>>,
-    held_src1: DFF<Bits<LANE_DATA_BITS>>,
-    held_coord: DFF<Bits<LANE_DATA_BITS>>,
     /// the message's decoded fields and surface state, taken with each lane
     ctx_elem_size: DFF<Bits<SIZE_BITS>>,
     ctx_last_elem: DFF<Bits<ELEM_BITS>>,
@@ -569,8 +612,10 @@ pub struct AtomicUnit {
     sel_marker: Signal<Local, Bit>,
     /// the selected lane is the message's last
     sel_last: Signal<Local, Bit>,
-    /// the issue stage is empty or done with its lane: the selected lane moves in
+    /// the next-lane stage is empty or its lane moves on: a lane is selected (its payload read)
     sel_take: Signal<Local, Bit>,
+    /// the next-lane stage's lane moves into the issue stage (empty or done with its lane)
+    n_enter: Signal<Local, Bit>,
 
     // ---- issue locals (named for waveforms) ----
     table_is_full: Signal<Local, Bit>,
@@ -761,17 +806,53 @@ impl AtomicUnit {
             d_depth_one: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
+            n_valid: Default::default(),
+            n_buf: Default::default(),
+            n_lane: Default::default(),
+            n_last_lane: Default::default(),
+            n_marker: Default::default(),
+            n_illegal: Default::default(),
+            n_elem_size: Default::default(),
+            n_last_elem: Default::default(),
+            n_space_slm: Default::default(),
+            n_addr_offset32: Default::default(),
+            n_addr_buffer: Default::default(),
+            n_kind_typed: Default::default(),
+            n_write_only: Default::default(),
+            n_swap_src: Default::default(),
+            n_v_present: Default::default(),
+            n_r_present: Default::default(),
+            n_lod_present: Default::default(),
+            n_alu_op: Default::default(),
+            n_alu_ty: Default::default(),
+            n_alu_ftz: Default::default(),
+            n_surf_kind: Default::default(),
+            n_surf_base: Default::default(),
+            n_surf_size: Default::default(),
+            n_width: Default::default(),
+            n_height: Default::default(),
+            n_depth: Default::default(),
+            n_width_one: Default::default(),
+            n_height_one: Default::default(),
+            n_depth_one: Default::default(),
+            n_surf_array: Default::default(),
+            n_surf_levels: Default::default(),
+            n_surf_u16: Default::default(),
+            n_slm_size: Default::default(),
+            sel_buf: Default::default(),
+            cap_valid: Default::default(),
+            cap_buf: Default::default(),
+            pbuf_addr: Default::default(),
+            pbuf_src0: Default::default(),
+            pbuf_src1: Default::default(),
+            pbuf_coord: Default::default(),
             i_valid: Default::default(),
-            i_fresh: Default::default(),
+            i_buf: Default::default(),
             i_lane: Default::default(),
             i_last_lane: Default::default(),
             i_marker: Default::default(),
             i_illegal: Default::default(),
             msg_misaligned: Default::default(),
-            held_addr: Default::default(),
-            held_src0: Default::default(),
-            held_src1: Default::default(),
-            held_coord: Default::default(),
             ctx_elem_size: Default::default(),
             ctx_last_elem: Default::default(),
             ctx_space_slm: Default::default(),
@@ -1010,6 +1091,7 @@ impl AtomicUnit {
             sel_marker: Default::default(),
             sel_last: Default::default(),
             sel_take: Default::default(),
+            n_enter: Default::default(),
             table_is_full: Default::default(),
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
@@ -1094,17 +1176,49 @@ impl Logic for AtomicUnit {
             d_depth_one,
             issue_state,
             lanes_left,
+            n_valid,
+            n_buf,
+            n_lane,
+            n_last_lane,
+            n_marker,
+            n_illegal,
+            n_elem_size,
+            n_last_elem,
+            n_space_slm,
+            n_addr_offset32,
+            n_addr_buffer,
+            n_kind_typed,
+            n_write_only,
+            n_swap_src,
+            n_v_present,
+            n_r_present,
+            n_lod_present,
+            n_alu_op,
+            n_alu_ty,
+            n_alu_ftz,
+            n_surf_kind,
+            n_surf_base,
+            n_surf_size,
+            n_width,
+            n_height,
+            n_depth,
+            n_width_one,
+            n_height_one,
+            n_depth_one,
+            n_surf_array,
+            n_surf_levels,
+            n_surf_u16,
+            n_slm_size,
+            sel_buf,
+            cap_valid,
+            cap_buf,
             i_valid,
-            i_fresh,
+            i_buf,
             i_lane,
             i_last_lane,
             i_marker,
             i_illegal,
             msg_misaligned,
-            held_addr,
-            held_src0,
-            held_src1,
-            held_coord,
             ctx_elem_size,
             ctx_last_elem,
             ctx_space_slm,
@@ -1317,6 +1431,17 @@ impl Logic for AtomicUnit {
             self.ent_error[k].d.next = self.ent_error[k].q.val();
         }
 
+        for b in 0..2 {
+            self.pbuf_addr[b].clock.next = self.clock.val();
+            self.pbuf_src0[b].clock.next = self.clock.val();
+            self.pbuf_src1[b].clock.next = self.clock.val();
+            self.pbuf_coord[b].clock.next = self.clock.val();
+            self.pbuf_addr[b].d.next = self.pbuf_addr[b].q.val();
+            self.pbuf_src0[b].d.next = self.pbuf_src0[b].q.val();
+            self.pbuf_src1[b].d.next = self.pbuf_src1[b].q.val();
+            self.pbuf_coord[b].d.next = self.pbuf_coord[b].q.val();
+        }
+
         // ================= sub-block inputs: wiring only =================
         self.decoder.desc.next = self.req_desc.val();
         self.decoder.dmask.next = self.req_dmask.val();
@@ -1335,15 +1460,15 @@ impl Logic for AtomicUnit {
 
         // the issue stage's lane: its payload from the port (the cycle after
         // its read) or from the held registers
-        self.lane_mux.fresh.next = self.i_fresh.q.val();
-        self.lane_mux.port_addr.next = self.pay_addr.val();
-        self.lane_mux.port_src0.next = self.pay_src0.val();
-        self.lane_mux.port_src1.next = self.pay_src1.val();
-        self.lane_mux.port_coord.next = self.pay_coord.val();
-        self.lane_mux.held_addr.next = self.held_addr.q.val();
-        self.lane_mux.held_src0.next = self.held_src0.q.val();
-        self.lane_mux.held_src1.next = self.held_src1.q.val();
-        self.lane_mux.held_coord.next = self.held_coord.q.val();
+        self.lane_mux.from_buf1.next = self.i_buf.q.val();
+        self.lane_mux.buf0_addr.next = self.pbuf_addr[0].q.val();
+        self.lane_mux.buf0_src0.next = self.pbuf_src0[0].q.val();
+        self.lane_mux.buf0_src1.next = self.pbuf_src1[0].q.val();
+        self.lane_mux.buf0_coord.next = self.pbuf_coord[0].q.val();
+        self.lane_mux.buf1_addr.next = self.pbuf_addr[1].q.val();
+        self.lane_mux.buf1_src0.next = self.pbuf_src0[1].q.val();
+        self.lane_mux.buf1_src1.next = self.pbuf_src1[1].q.val();
+        self.lane_mux.buf1_coord.next = self.pbuf_coord[1].q.val();
         self.lane_mux.elem_size.next = self.ctx_elem_size.q.val();
         self.lane_mux.check_lane.next = !self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
         self.lane_mux.check_base.next = self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
@@ -1789,7 +1914,8 @@ impl Logic for AtomicUnit {
         self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
             & (self.d_illegal.q.val() | !self.lane_select.any.val());
         self.sel_last.next = self.sel_marker.val() | !self.lane_select.rest.val().any();
-        self.sel_take.next = self.sel_valid.val() & (!self.i_valid.q.val() | self.issue_done.val());
+        self.n_enter.next = (self.n_valid.q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset.val();
+        self.sel_take.next = self.sel_valid.val() & (!self.n_valid.q.val() | self.n_enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
         self.req_ready.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset.val();
@@ -1857,50 +1983,102 @@ impl Logic for AtomicUnit {
             }
         }
 
-        // the issue stage's registers
+        // the next-lane stage's registers: the lane selected now, with its
+        // message's decoded fields and surface state
+        if self.n_enter.val() {
+            self.n_valid.d.next = false;
+        }
+        if self.sel_take.val() {
+            self.n_valid.d.next = true;
+            self.n_buf.d.next = self.sel_buf.q.val();
+            self.sel_buf.d.next = !self.sel_buf.q.val();
+            self.n_lane.d.next = self.lane_select.lane.val();
+            self.n_last_lane.d.next = self.sel_last.val();
+            self.n_marker.d.next = self.sel_marker.val();
+            self.n_illegal.d.next = self.d_illegal.q.val();
+            self.n_elem_size.d.next = self.d_elem_size.q.val();
+            self.n_last_elem.d.next = self.d_last_elem.q.val();
+            self.n_space_slm.d.next = self.d_space_slm.q.val();
+            self.n_addr_offset32.d.next = self.d_addr_offset32.q.val();
+            self.n_addr_buffer.d.next = self.d_addr_buffer.q.val();
+            self.n_kind_typed.d.next = self.d_kind_typed.q.val();
+            self.n_write_only.d.next = self.d_write_only.q.val();
+            self.n_swap_src.d.next = self.d_swap_src.q.val();
+            self.n_v_present.d.next = self.d_v_present.q.val();
+            self.n_r_present.d.next = self.d_r_present.q.val();
+            self.n_lod_present.d.next = self.d_lod_present.q.val();
+            self.n_alu_op.d.next = self.d_alu_op.q.val();
+            self.n_alu_ty.d.next = self.d_alu_ty.q.val();
+            self.n_alu_ftz.d.next = self.d_alu_ftz.q.val();
+            self.n_surf_kind.d.next = self.d_surf_kind.q.val();
+            self.n_surf_base.d.next = self.d_surf_base.q.val();
+            self.n_surf_size.d.next = self.d_surf_size.q.val();
+            self.n_width.d.next = self.d_width.q.val();
+            self.n_height.d.next = self.d_height.q.val();
+            self.n_depth.d.next = self.d_depth.q.val();
+            self.n_width_one.d.next = self.d_width_one.q.val();
+            self.n_height_one.d.next = self.d_height_one.q.val();
+            self.n_depth_one.d.next = self.d_depth_one.q.val();
+            self.n_surf_array.d.next = self.d_surf_array.q.val();
+            self.n_surf_levels.d.next = self.d_surf_levels.q.val();
+            self.n_surf_u16.d.next = self.d_surf_u16.q.val();
+            self.n_slm_size.d.next = self.d_slm_size.q.val();
+        }
+        // the payload read last cycle is on `pay_*`: into its buffer
+        self.cap_valid.d.next = self.pay_valid.val();
+        self.cap_buf.d.next = self.sel_buf.q.val();
+        if self.cap_valid.q.val() {
+            if self.cap_buf.q.val() {
+                self.pbuf_addr[1].d.next = self.pay_addr.val();
+                self.pbuf_src0[1].d.next = self.pay_src0.val();
+                self.pbuf_src1[1].d.next = self.pay_src1.val();
+                self.pbuf_coord[1].d.next = self.pay_coord.val();
+            } else {
+                self.pbuf_addr[0].d.next = self.pay_addr.val();
+                self.pbuf_src0[0].d.next = self.pay_src0.val();
+                self.pbuf_src1[0].d.next = self.pay_src1.val();
+                self.pbuf_coord[0].d.next = self.pay_coord.val();
+            }
+        }
+
+        // the issue stage's registers: the next-lane stage's lane moves in
         if self.issue_done.val() {
             self.i_valid.d.next = false;
         }
-        self.i_fresh.d.next = self.pay_valid.val();
-        if self.i_fresh.q.val() {
-            self.held_addr.d.next = self.pay_addr.val();
-            self.held_src0.d.next = self.pay_src0.val();
-            self.held_src1.d.next = self.pay_src1.val();
-            self.held_coord.d.next = self.pay_coord.val();
-        }
-        if self.sel_take.val() {
+        if self.n_enter.val() {
             self.i_valid.d.next = true;
-            self.i_lane.d.next = self.lane_select.lane.val();
-            self.i_last_lane.d.next = self.sel_last.val();
-            self.i_marker.d.next = self.sel_marker.val();
-            self.i_illegal.d.next = self.d_illegal.q.val();
-            self.ctx_elem_size.d.next = self.d_elem_size.q.val();
-            self.ctx_last_elem.d.next = self.d_last_elem.q.val();
-            self.ctx_space_slm.d.next = self.d_space_slm.q.val();
-            self.ctx_addr_offset32.d.next = self.d_addr_offset32.q.val();
-            self.ctx_addr_buffer.d.next = self.d_addr_buffer.q.val();
-            self.ctx_kind_typed.d.next = self.d_kind_typed.q.val();
-            self.ctx_write_only.d.next = self.d_write_only.q.val();
-            self.ctx_swap_src.d.next = self.d_swap_src.q.val();
-            self.ctx_v_present.d.next = self.d_v_present.q.val();
-            self.ctx_r_present.d.next = self.d_r_present.q.val();
-            self.ctx_lod_present.d.next = self.d_lod_present.q.val();
-            self.ctx_alu_op.d.next = self.d_alu_op.q.val();
-            self.ctx_alu_ty.d.next = self.d_alu_ty.q.val();
-            self.ctx_alu_ftz.d.next = self.d_alu_ftz.q.val();
-            self.ctx_surf_kind.d.next = self.d_surf_kind.q.val();
-            self.ctx_surf_base.d.next = self.d_surf_base.q.val();
-            self.ctx_surf_size.d.next = self.d_surf_size.q.val();
-            self.typed_width.d.next = self.d_width.q.val();
-            self.typed_height.d.next = self.d_height.q.val();
-            self.typed_depth.d.next = self.d_depth.q.val();
-            self.typed_width_one.d.next = self.d_width_one.q.val();
-            self.typed_height_one.d.next = self.d_height_one.q.val();
-            self.typed_depth_one.d.next = self.d_depth_one.q.val();
-            self.ctx_surf_array.d.next = self.d_surf_array.q.val();
-            self.ctx_surf_levels.d.next = self.d_surf_levels.q.val();
-            self.ctx_surf_u16.d.next = self.d_surf_u16.q.val();
-            self.ctx_slm_size.d.next = self.d_slm_size.q.val();
+            self.i_buf.d.next = self.n_buf.q.val();
+            self.i_lane.d.next = self.n_lane.q.val();
+            self.i_last_lane.d.next = self.n_last_lane.q.val();
+            self.i_marker.d.next = self.n_marker.q.val();
+            self.i_illegal.d.next = self.n_illegal.q.val();
+            self.ctx_elem_size.d.next = self.n_elem_size.q.val();
+            self.ctx_last_elem.d.next = self.n_last_elem.q.val();
+            self.ctx_space_slm.d.next = self.n_space_slm.q.val();
+            self.ctx_addr_offset32.d.next = self.n_addr_offset32.q.val();
+            self.ctx_addr_buffer.d.next = self.n_addr_buffer.q.val();
+            self.ctx_kind_typed.d.next = self.n_kind_typed.q.val();
+            self.ctx_write_only.d.next = self.n_write_only.q.val();
+            self.ctx_swap_src.d.next = self.n_swap_src.q.val();
+            self.ctx_v_present.d.next = self.n_v_present.q.val();
+            self.ctx_r_present.d.next = self.n_r_present.q.val();
+            self.ctx_lod_present.d.next = self.n_lod_present.q.val();
+            self.ctx_alu_op.d.next = self.n_alu_op.q.val();
+            self.ctx_alu_ty.d.next = self.n_alu_ty.q.val();
+            self.ctx_alu_ftz.d.next = self.n_alu_ftz.q.val();
+            self.ctx_surf_kind.d.next = self.n_surf_kind.q.val();
+            self.ctx_surf_base.d.next = self.n_surf_base.q.val();
+            self.ctx_surf_size.d.next = self.n_surf_size.q.val();
+            self.typed_width.d.next = self.n_width.q.val();
+            self.typed_height.d.next = self.n_height.q.val();
+            self.typed_depth.d.next = self.n_depth.q.val();
+            self.typed_width_one.d.next = self.n_width_one.q.val();
+            self.typed_height_one.d.next = self.n_height_one.q.val();
+            self.typed_depth_one.d.next = self.n_depth_one.q.val();
+            self.ctx_surf_array.d.next = self.n_surf_array.q.val();
+            self.ctx_surf_levels.d.next = self.n_surf_levels.q.val();
+            self.ctx_surf_u16.d.next = self.n_surf_u16.q.val();
+            self.ctx_slm_size.d.next = self.n_slm_size.q.val();
         }
         // a misaligned lane: the message's last entry carries the error
         if self.issue_push.val() & self.issue_misaligned.val() {
@@ -2137,7 +2315,8 @@ impl Logic for AtomicUnit {
             self.issue_state.d.next = IssueState::FirstLane;
             self.d_valid.d.next = false;
             self.i_valid.d.next = false;
-            self.i_fresh.d.next = false;
+            self.n_valid.d.next = false;
+            self.cap_valid.d.next = false;
             self.msg_misaligned.d.next = false;
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();

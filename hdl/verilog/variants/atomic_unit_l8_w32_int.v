@@ -120,15 +120,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [4:0] lane_select$lane;
     wire  lane_select$any;
     wire  [31:0] lane_select$rest;
-    reg  lane_mux$fresh;
-    reg  [63:0] lane_mux$port_addr;
-    reg  [127:0] lane_mux$port_src0;
-    reg  [127:0] lane_mux$port_src1;
-    reg  [127:0] lane_mux$port_coord;
-    reg  [63:0] lane_mux$held_addr;
-    reg  [127:0] lane_mux$held_src0;
-    reg  [127:0] lane_mux$held_src1;
-    reg  [127:0] lane_mux$held_coord;
+    reg  lane_mux$from_buf1;
+    reg  [63:0] lane_mux$buf0_addr;
+    reg  [127:0] lane_mux$buf0_src0;
+    reg  [127:0] lane_mux$buf0_src1;
+    reg  [127:0] lane_mux$buf0_coord;
+    reg  [63:0] lane_mux$buf1_addr;
+    reg  [127:0] lane_mux$buf1_src0;
+    reg  [127:0] lane_mux$buf1_src1;
+    reg  [127:0] lane_mux$buf1_coord;
     reg  [2:0] lane_mux$elem_size;
     reg  [3:0] lane_mux$base_low;
     reg  lane_mux$check_lane;
@@ -482,12 +482,144 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [31:0] lanes_left$d;
     wire  [31:0] lanes_left$q;
     reg  lanes_left$clock;
+    reg  n_valid$d;
+    wire  n_valid$q;
+    reg  n_valid$clock;
+    reg  n_buf$d;
+    wire  n_buf$q;
+    reg  n_buf$clock;
+    reg  [4:0] n_lane$d;
+    wire  [4:0] n_lane$q;
+    reg  n_lane$clock;
+    reg  n_last_lane$d;
+    wire  n_last_lane$q;
+    reg  n_last_lane$clock;
+    reg  n_marker$d;
+    wire  n_marker$q;
+    reg  n_marker$clock;
+    reg  n_illegal$d;
+    wire  n_illegal$q;
+    reg  n_illegal$clock;
+    reg  [2:0] n_elem_size$d;
+    wire  [2:0] n_elem_size$q;
+    reg  n_elem_size$clock;
+    reg  [2:0] n_last_elem$d;
+    wire  [2:0] n_last_elem$q;
+    reg  n_last_elem$clock;
+    reg  n_space_slm$d;
+    wire  n_space_slm$q;
+    reg  n_space_slm$clock;
+    reg  n_addr_offset32$d;
+    wire  n_addr_offset32$q;
+    reg  n_addr_offset32$clock;
+    reg  n_addr_buffer$d;
+    wire  n_addr_buffer$q;
+    reg  n_addr_buffer$clock;
+    reg  n_kind_typed$d;
+    wire  n_kind_typed$q;
+    reg  n_kind_typed$clock;
+    reg  n_write_only$d;
+    wire  n_write_only$q;
+    reg  n_write_only$clock;
+    reg  n_swap_src$d;
+    wire  n_swap_src$q;
+    reg  n_swap_src$clock;
+    reg  n_v_present$d;
+    wire  n_v_present$q;
+    reg  n_v_present$clock;
+    reg  n_r_present$d;
+    wire  n_r_present$q;
+    reg  n_r_present$clock;
+    reg  n_lod_present$d;
+    wire  n_lod_present$q;
+    reg  n_lod_present$clock;
+    reg  [4:0] n_alu_op$d;
+    wire  [4:0] n_alu_op$q;
+    reg  n_alu_op$clock;
+    reg  [3:0] n_alu_ty$d;
+    wire  [3:0] n_alu_ty$q;
+    reg  n_alu_ty$clock;
+    reg  n_alu_ftz$d;
+    wire  n_alu_ftz$q;
+    reg  n_alu_ftz$clock;
+    reg  [2:0] n_surf_kind$d;
+    wire  [2:0] n_surf_kind$q;
+    reg  n_surf_kind$clock;
+    reg  [63:0] n_surf_base$d;
+    wire  [63:0] n_surf_base$q;
+    reg  n_surf_base$clock;
+    reg  [63:0] n_surf_size$d;
+    wire  [63:0] n_surf_size$q;
+    reg  n_surf_size$clock;
+    reg  [31:0] n_width$d;
+    wire  [31:0] n_width$q;
+    reg  n_width$clock;
+    reg  [31:0] n_height$d;
+    wire  [31:0] n_height$q;
+    reg  n_height$clock;
+    reg  [31:0] n_depth$d;
+    wire  [31:0] n_depth$q;
+    reg  n_depth$clock;
+    reg  n_width_one$d;
+    wire  n_width_one$q;
+    reg  n_width_one$clock;
+    reg  n_height_one$d;
+    wire  n_height_one$q;
+    reg  n_height_one$clock;
+    reg  n_depth_one$d;
+    wire  n_depth_one$q;
+    reg  n_depth_one$clock;
+    reg  [31:0] n_surf_array$d;
+    wire  [31:0] n_surf_array$q;
+    reg  n_surf_array$clock;
+    reg  [31:0] n_surf_levels$d;
+    wire  [31:0] n_surf_levels$q;
+    reg  n_surf_levels$clock;
+    reg  n_surf_u16$d;
+    wire  n_surf_u16$q;
+    reg  n_surf_u16$clock;
+    reg  [31:0] n_slm_size$d;
+    wire  [31:0] n_slm_size$q;
+    reg  n_slm_size$clock;
+    reg  sel_buf$d;
+    wire  sel_buf$q;
+    reg  sel_buf$clock;
+    reg  cap_valid$d;
+    wire  cap_valid$q;
+    reg  cap_valid$clock;
+    reg  cap_buf$d;
+    wire  cap_buf$q;
+    reg  cap_buf$clock;
+    reg  [63:0] pbuf_addr$0$d;
+    wire  [63:0] pbuf_addr$0$q;
+    reg  pbuf_addr$0$clock;
+    reg  [63:0] pbuf_addr$1$d;
+    wire  [63:0] pbuf_addr$1$q;
+    reg  pbuf_addr$1$clock;
+    reg  [127:0] pbuf_src0$0$d;
+    wire  [127:0] pbuf_src0$0$q;
+    reg  pbuf_src0$0$clock;
+    reg  [127:0] pbuf_src0$1$d;
+    wire  [127:0] pbuf_src0$1$q;
+    reg  pbuf_src0$1$clock;
+    reg  [127:0] pbuf_src1$0$d;
+    wire  [127:0] pbuf_src1$0$q;
+    reg  pbuf_src1$0$clock;
+    reg  [127:0] pbuf_src1$1$d;
+    wire  [127:0] pbuf_src1$1$q;
+    reg  pbuf_src1$1$clock;
+    reg  [127:0] pbuf_coord$0$d;
+    wire  [127:0] pbuf_coord$0$q;
+    reg  pbuf_coord$0$clock;
+    reg  [127:0] pbuf_coord$1$d;
+    wire  [127:0] pbuf_coord$1$q;
+    reg  pbuf_coord$1$clock;
     reg  i_valid$d;
     wire  i_valid$q;
     reg  i_valid$clock;
-    reg  i_fresh$d;
-    wire  i_fresh$q;
-    reg  i_fresh$clock;
+    reg  i_buf$d;
+    wire  i_buf$q;
+    reg  i_buf$clock;
     reg  [4:0] i_lane$d;
     wire  [4:0] i_lane$q;
     reg  i_lane$clock;
@@ -503,18 +635,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  msg_misaligned$d;
     wire  msg_misaligned$q;
     reg  msg_misaligned$clock;
-    reg  [63:0] held_addr$d;
-    wire  [63:0] held_addr$q;
-    reg  held_addr$clock;
-    reg  [127:0] held_src0$d;
-    wire  [127:0] held_src0$q;
-    reg  held_src0$clock;
-    reg  [127:0] held_src1$d;
-    wire  [127:0] held_src1$q;
-    reg  held_src1$clock;
-    reg  [127:0] held_coord$d;
-    wire  [127:0] held_coord$q;
-    reg  held_coord$clock;
     reg  [2:0] ctx_elem_size$d;
     wire  [2:0] ctx_elem_size$q;
     reg  ctx_elem_size$clock;
@@ -1523,6 +1643,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  sel_marker;
     reg  sel_last;
     reg  sel_take;
+    reg  n_enter;
     reg  table_is_full;
     reg  issue_misaligned;
     reg  issue_done;
@@ -1694,15 +1815,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .rest(lane_select$rest)
     );
     atomic_unit_l8_w32_int$lane_mux lane_mux(
-        .fresh(lane_mux$fresh),
-        .port_addr(lane_mux$port_addr),
-        .port_src0(lane_mux$port_src0),
-        .port_src1(lane_mux$port_src1),
-        .port_coord(lane_mux$port_coord),
-        .held_addr(lane_mux$held_addr),
-        .held_src0(lane_mux$held_src0),
-        .held_src1(lane_mux$held_src1),
-        .held_coord(lane_mux$held_coord),
+        .from_buf1(lane_mux$from_buf1),
+        .buf0_addr(lane_mux$buf0_addr),
+        .buf0_src0(lane_mux$buf0_src0),
+        .buf0_src1(lane_mux$buf0_src1),
+        .buf0_coord(lane_mux$buf0_coord),
+        .buf1_addr(lane_mux$buf1_addr),
+        .buf1_src0(lane_mux$buf1_src0),
+        .buf1_src1(lane_mux$buf1_src1),
+        .buf1_coord(lane_mux$buf1_coord),
         .elem_size(lane_mux$elem_size),
         .base_low(lane_mux$base_low),
         .check_lane(lane_mux$check_lane),
@@ -2137,15 +2258,235 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(lanes_left$q),
         .clock(lanes_left$clock)
     );
+    atomic_unit_l8_w32_int$n_valid n_valid(
+        .d(n_valid$d),
+        .q(n_valid$q),
+        .clock(n_valid$clock)
+    );
+    atomic_unit_l8_w32_int$n_buf n_buf(
+        .d(n_buf$d),
+        .q(n_buf$q),
+        .clock(n_buf$clock)
+    );
+    atomic_unit_l8_w32_int$n_lane n_lane(
+        .d(n_lane$d),
+        .q(n_lane$q),
+        .clock(n_lane$clock)
+    );
+    atomic_unit_l8_w32_int$n_last_lane n_last_lane(
+        .d(n_last_lane$d),
+        .q(n_last_lane$q),
+        .clock(n_last_lane$clock)
+    );
+    atomic_unit_l8_w32_int$n_marker n_marker(
+        .d(n_marker$d),
+        .q(n_marker$q),
+        .clock(n_marker$clock)
+    );
+    atomic_unit_l8_w32_int$n_illegal n_illegal(
+        .d(n_illegal$d),
+        .q(n_illegal$q),
+        .clock(n_illegal$clock)
+    );
+    atomic_unit_l8_w32_int$n_elem_size n_elem_size(
+        .d(n_elem_size$d),
+        .q(n_elem_size$q),
+        .clock(n_elem_size$clock)
+    );
+    atomic_unit_l8_w32_int$n_last_elem n_last_elem(
+        .d(n_last_elem$d),
+        .q(n_last_elem$q),
+        .clock(n_last_elem$clock)
+    );
+    atomic_unit_l8_w32_int$n_space_slm n_space_slm(
+        .d(n_space_slm$d),
+        .q(n_space_slm$q),
+        .clock(n_space_slm$clock)
+    );
+    atomic_unit_l8_w32_int$n_addr_offset32 n_addr_offset32(
+        .d(n_addr_offset32$d),
+        .q(n_addr_offset32$q),
+        .clock(n_addr_offset32$clock)
+    );
+    atomic_unit_l8_w32_int$n_addr_buffer n_addr_buffer(
+        .d(n_addr_buffer$d),
+        .q(n_addr_buffer$q),
+        .clock(n_addr_buffer$clock)
+    );
+    atomic_unit_l8_w32_int$n_kind_typed n_kind_typed(
+        .d(n_kind_typed$d),
+        .q(n_kind_typed$q),
+        .clock(n_kind_typed$clock)
+    );
+    atomic_unit_l8_w32_int$n_write_only n_write_only(
+        .d(n_write_only$d),
+        .q(n_write_only$q),
+        .clock(n_write_only$clock)
+    );
+    atomic_unit_l8_w32_int$n_swap_src n_swap_src(
+        .d(n_swap_src$d),
+        .q(n_swap_src$q),
+        .clock(n_swap_src$clock)
+    );
+    atomic_unit_l8_w32_int$n_v_present n_v_present(
+        .d(n_v_present$d),
+        .q(n_v_present$q),
+        .clock(n_v_present$clock)
+    );
+    atomic_unit_l8_w32_int$n_r_present n_r_present(
+        .d(n_r_present$d),
+        .q(n_r_present$q),
+        .clock(n_r_present$clock)
+    );
+    atomic_unit_l8_w32_int$n_lod_present n_lod_present(
+        .d(n_lod_present$d),
+        .q(n_lod_present$q),
+        .clock(n_lod_present$clock)
+    );
+    atomic_unit_l8_w32_int$n_alu_op n_alu_op(
+        .d(n_alu_op$d),
+        .q(n_alu_op$q),
+        .clock(n_alu_op$clock)
+    );
+    atomic_unit_l8_w32_int$n_alu_ty n_alu_ty(
+        .d(n_alu_ty$d),
+        .q(n_alu_ty$q),
+        .clock(n_alu_ty$clock)
+    );
+    atomic_unit_l8_w32_int$n_alu_ftz n_alu_ftz(
+        .d(n_alu_ftz$d),
+        .q(n_alu_ftz$q),
+        .clock(n_alu_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$n_surf_kind n_surf_kind(
+        .d(n_surf_kind$d),
+        .q(n_surf_kind$q),
+        .clock(n_surf_kind$clock)
+    );
+    atomic_unit_l8_w32_int$n_surf_base n_surf_base(
+        .d(n_surf_base$d),
+        .q(n_surf_base$q),
+        .clock(n_surf_base$clock)
+    );
+    atomic_unit_l8_w32_int$n_surf_size n_surf_size(
+        .d(n_surf_size$d),
+        .q(n_surf_size$q),
+        .clock(n_surf_size$clock)
+    );
+    atomic_unit_l8_w32_int$n_width n_width(
+        .d(n_width$d),
+        .q(n_width$q),
+        .clock(n_width$clock)
+    );
+    atomic_unit_l8_w32_int$n_height n_height(
+        .d(n_height$d),
+        .q(n_height$q),
+        .clock(n_height$clock)
+    );
+    atomic_unit_l8_w32_int$n_depth n_depth(
+        .d(n_depth$d),
+        .q(n_depth$q),
+        .clock(n_depth$clock)
+    );
+    atomic_unit_l8_w32_int$n_width_one n_width_one(
+        .d(n_width_one$d),
+        .q(n_width_one$q),
+        .clock(n_width_one$clock)
+    );
+    atomic_unit_l8_w32_int$n_height_one n_height_one(
+        .d(n_height_one$d),
+        .q(n_height_one$q),
+        .clock(n_height_one$clock)
+    );
+    atomic_unit_l8_w32_int$n_depth_one n_depth_one(
+        .d(n_depth_one$d),
+        .q(n_depth_one$q),
+        .clock(n_depth_one$clock)
+    );
+    atomic_unit_l8_w32_int$n_surf_array n_surf_array(
+        .d(n_surf_array$d),
+        .q(n_surf_array$q),
+        .clock(n_surf_array$clock)
+    );
+    atomic_unit_l8_w32_int$n_surf_levels n_surf_levels(
+        .d(n_surf_levels$d),
+        .q(n_surf_levels$q),
+        .clock(n_surf_levels$clock)
+    );
+    atomic_unit_l8_w32_int$n_surf_u16 n_surf_u16(
+        .d(n_surf_u16$d),
+        .q(n_surf_u16$q),
+        .clock(n_surf_u16$clock)
+    );
+    atomic_unit_l8_w32_int$n_slm_size n_slm_size(
+        .d(n_slm_size$d),
+        .q(n_slm_size$q),
+        .clock(n_slm_size$clock)
+    );
+    atomic_unit_l8_w32_int$sel_buf sel_buf(
+        .d(sel_buf$d),
+        .q(sel_buf$q),
+        .clock(sel_buf$clock)
+    );
+    atomic_unit_l8_w32_int$cap_valid cap_valid(
+        .d(cap_valid$d),
+        .q(cap_valid$q),
+        .clock(cap_valid$clock)
+    );
+    atomic_unit_l8_w32_int$cap_buf cap_buf(
+        .d(cap_buf$d),
+        .q(cap_buf$q),
+        .clock(cap_buf$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_addr$0 pbuf_addr$0(
+        .d(pbuf_addr$0$d),
+        .q(pbuf_addr$0$q),
+        .clock(pbuf_addr$0$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_addr$1 pbuf_addr$1(
+        .d(pbuf_addr$1$d),
+        .q(pbuf_addr$1$q),
+        .clock(pbuf_addr$1$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_src0$0 pbuf_src0$0(
+        .d(pbuf_src0$0$d),
+        .q(pbuf_src0$0$q),
+        .clock(pbuf_src0$0$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_src0$1 pbuf_src0$1(
+        .d(pbuf_src0$1$d),
+        .q(pbuf_src0$1$q),
+        .clock(pbuf_src0$1$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_src1$0 pbuf_src1$0(
+        .d(pbuf_src1$0$d),
+        .q(pbuf_src1$0$q),
+        .clock(pbuf_src1$0$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_src1$1 pbuf_src1$1(
+        .d(pbuf_src1$1$d),
+        .q(pbuf_src1$1$q),
+        .clock(pbuf_src1$1$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_coord$0 pbuf_coord$0(
+        .d(pbuf_coord$0$d),
+        .q(pbuf_coord$0$q),
+        .clock(pbuf_coord$0$clock)
+    );
+    atomic_unit_l8_w32_int$pbuf_coord$1 pbuf_coord$1(
+        .d(pbuf_coord$1$d),
+        .q(pbuf_coord$1$q),
+        .clock(pbuf_coord$1$clock)
+    );
     atomic_unit_l8_w32_int$i_valid i_valid(
         .d(i_valid$d),
         .q(i_valid$q),
         .clock(i_valid$clock)
     );
-    atomic_unit_l8_w32_int$i_fresh i_fresh(
-        .d(i_fresh$d),
-        .q(i_fresh$q),
-        .clock(i_fresh$clock)
+    atomic_unit_l8_w32_int$i_buf i_buf(
+        .d(i_buf$d),
+        .q(i_buf$q),
+        .clock(i_buf$clock)
     );
     atomic_unit_l8_w32_int$i_lane i_lane(
         .d(i_lane$d),
@@ -2171,26 +2512,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(msg_misaligned$d),
         .q(msg_misaligned$q),
         .clock(msg_misaligned$clock)
-    );
-    atomic_unit_l8_w32_int$held_addr held_addr(
-        .d(held_addr$d),
-        .q(held_addr$q),
-        .clock(held_addr$clock)
-    );
-    atomic_unit_l8_w32_int$held_src0 held_src0(
-        .d(held_src0$d),
-        .q(held_src0$q),
-        .clock(held_src0$clock)
-    );
-    atomic_unit_l8_w32_int$held_src1 held_src1(
-        .d(held_src1$d),
-        .q(held_src1$q),
-        .clock(held_src1$clock)
-    );
-    atomic_unit_l8_w32_int$held_coord held_coord(
-        .d(held_coord$d),
-        .q(held_coord$q),
-        .clock(held_coord$clock)
     );
     atomic_unit_l8_w32_int$ctx_elem_size ctx_elem_size(
         .d(ctx_elem_size$d),
@@ -3875,17 +4196,49 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         d_depth_one$clock = clock;
         issue_state$clock = clock;
         lanes_left$clock = clock;
+        n_valid$clock = clock;
+        n_buf$clock = clock;
+        n_lane$clock = clock;
+        n_last_lane$clock = clock;
+        n_marker$clock = clock;
+        n_illegal$clock = clock;
+        n_elem_size$clock = clock;
+        n_last_elem$clock = clock;
+        n_space_slm$clock = clock;
+        n_addr_offset32$clock = clock;
+        n_addr_buffer$clock = clock;
+        n_kind_typed$clock = clock;
+        n_write_only$clock = clock;
+        n_swap_src$clock = clock;
+        n_v_present$clock = clock;
+        n_r_present$clock = clock;
+        n_lod_present$clock = clock;
+        n_alu_op$clock = clock;
+        n_alu_ty$clock = clock;
+        n_alu_ftz$clock = clock;
+        n_surf_kind$clock = clock;
+        n_surf_base$clock = clock;
+        n_surf_size$clock = clock;
+        n_width$clock = clock;
+        n_height$clock = clock;
+        n_depth$clock = clock;
+        n_width_one$clock = clock;
+        n_height_one$clock = clock;
+        n_depth_one$clock = clock;
+        n_surf_array$clock = clock;
+        n_surf_levels$clock = clock;
+        n_surf_u16$clock = clock;
+        n_slm_size$clock = clock;
+        sel_buf$clock = clock;
+        cap_valid$clock = clock;
+        cap_buf$clock = clock;
         i_valid$clock = clock;
-        i_fresh$clock = clock;
+        i_buf$clock = clock;
         i_lane$clock = clock;
         i_last_lane$clock = clock;
         i_marker$clock = clock;
         i_illegal$clock = clock;
         msg_misaligned$clock = clock;
-        held_addr$clock = clock;
-        held_src0$clock = clock;
-        held_src1$clock = clock;
-        held_coord$clock = clock;
         ctx_elem_size$clock = clock;
         ctx_last_elem$clock = clock;
         ctx_space_slm$clock = clock;
@@ -4102,17 +4455,49 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         d_depth_one$d = d_depth_one$q;
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
+        n_valid$d = n_valid$q;
+        n_buf$d = n_buf$q;
+        n_lane$d = n_lane$q;
+        n_last_lane$d = n_last_lane$q;
+        n_marker$d = n_marker$q;
+        n_illegal$d = n_illegal$q;
+        n_elem_size$d = n_elem_size$q;
+        n_last_elem$d = n_last_elem$q;
+        n_space_slm$d = n_space_slm$q;
+        n_addr_offset32$d = n_addr_offset32$q;
+        n_addr_buffer$d = n_addr_buffer$q;
+        n_kind_typed$d = n_kind_typed$q;
+        n_write_only$d = n_write_only$q;
+        n_swap_src$d = n_swap_src$q;
+        n_v_present$d = n_v_present$q;
+        n_r_present$d = n_r_present$q;
+        n_lod_present$d = n_lod_present$q;
+        n_alu_op$d = n_alu_op$q;
+        n_alu_ty$d = n_alu_ty$q;
+        n_alu_ftz$d = n_alu_ftz$q;
+        n_surf_kind$d = n_surf_kind$q;
+        n_surf_base$d = n_surf_base$q;
+        n_surf_size$d = n_surf_size$q;
+        n_width$d = n_width$q;
+        n_height$d = n_height$q;
+        n_depth$d = n_depth$q;
+        n_width_one$d = n_width_one$q;
+        n_height_one$d = n_height_one$q;
+        n_depth_one$d = n_depth_one$q;
+        n_surf_array$d = n_surf_array$q;
+        n_surf_levels$d = n_surf_levels$q;
+        n_surf_u16$d = n_surf_u16$q;
+        n_slm_size$d = n_slm_size$q;
+        sel_buf$d = sel_buf$q;
+        cap_valid$d = cap_valid$q;
+        cap_buf$d = cap_buf$q;
         i_valid$d = i_valid$q;
-        i_fresh$d = i_fresh$q;
+        i_buf$d = i_buf$q;
         i_lane$d = i_lane$q;
         i_last_lane$d = i_last_lane$q;
         i_marker$d = i_marker$q;
         i_illegal$d = i_illegal$q;
         msg_misaligned$d = msg_misaligned$q;
-        held_addr$d = held_addr$q;
-        held_src0$d = held_src0$q;
-        held_src1$d = held_src1$q;
-        held_coord$d = held_coord$q;
         ctx_elem_size$d = ctx_elem_size$q;
         ctx_last_elem$d = ctx_last_elem$q;
         ctx_space_slm$d = ctx_space_slm$q;
@@ -4489,6 +4874,22 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$7$d = ent_result_last$7$q;
         ent_msg_last$7$d = ent_msg_last$7$q;
         ent_error$7$d = ent_error$7$q;
+        pbuf_addr$0$clock = clock;
+        pbuf_src0$0$clock = clock;
+        pbuf_src1$0$clock = clock;
+        pbuf_coord$0$clock = clock;
+        pbuf_addr$0$d = pbuf_addr$0$q;
+        pbuf_src0$0$d = pbuf_src0$0$q;
+        pbuf_src1$0$d = pbuf_src1$0$q;
+        pbuf_coord$0$d = pbuf_coord$0$q;
+        pbuf_addr$1$clock = clock;
+        pbuf_src0$1$clock = clock;
+        pbuf_src1$1$clock = clock;
+        pbuf_coord$1$clock = clock;
+        pbuf_addr$1$d = pbuf_addr$1$q;
+        pbuf_src0$1$d = pbuf_src0$1$q;
+        pbuf_src1$1$d = pbuf_src1$1$q;
+        pbuf_coord$1$d = pbuf_coord$1$q;
         decoder$desc = req_desc;
         decoder$dmask = req_dmask;
         decoder$pred_mask = req_pred_mask;
@@ -4504,15 +4905,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
-        lane_mux$fresh = i_fresh$q;
-        lane_mux$port_addr = pay_addr;
-        lane_mux$port_src0 = pay_src0;
-        lane_mux$port_src1 = pay_src1;
-        lane_mux$port_coord = pay_coord;
-        lane_mux$held_addr = held_addr$q;
-        lane_mux$held_src0 = held_src0$q;
-        lane_mux$held_src1 = held_src1$q;
-        lane_mux$held_coord = held_coord$q;
+        lane_mux$from_buf1 = i_buf$q;
+        lane_mux$buf0_addr = pbuf_addr$0$q;
+        lane_mux$buf0_src0 = pbuf_src0$0$q;
+        lane_mux$buf0_src1 = pbuf_src1$0$q;
+        lane_mux$buf0_coord = pbuf_coord$0$q;
+        lane_mux$buf1_addr = pbuf_addr$1$q;
+        lane_mux$buf1_src0 = pbuf_src0$1$q;
+        lane_mux$buf1_src1 = pbuf_src1$1$q;
+        lane_mux$buf1_coord = pbuf_coord$1$q;
         lane_mux$elem_size = ctx_elem_size$q;
         lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
         lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
@@ -5029,7 +5430,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         sel_valid = d_valid$q & ~reset;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | ~lane_select$any);
         sel_last = sel_marker | ~|lane_select$rest;
-        sel_take = sel_valid & (~i_valid$q | issue_done);
+        n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset;
+        sel_take = sel_valid & (~n_valid$q | n_enter);
         req_ready = (~d_valid$q | (sel_take & sel_last)) & ~reset;
         if (sel_take & sel_last) begin
             d_valid$d = 1'b0;
@@ -5094,49 +5496,98 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                     end
                 end
         endcase
+        if (n_enter) begin
+            n_valid$d = 1'b0;
+        end
+        if (sel_take) begin
+            n_valid$d = 1'b1;
+            n_buf$d = sel_buf$q;
+            sel_buf$d = ~sel_buf$q;
+            n_lane$d = lane_select$lane;
+            n_last_lane$d = sel_last;
+            n_marker$d = sel_marker;
+            n_illegal$d = d_illegal$q;
+            n_elem_size$d = d_elem_size$q;
+            n_last_elem$d = d_last_elem$q;
+            n_space_slm$d = d_space_slm$q;
+            n_addr_offset32$d = d_addr_offset32$q;
+            n_addr_buffer$d = d_addr_buffer$q;
+            n_kind_typed$d = d_kind_typed$q;
+            n_write_only$d = d_write_only$q;
+            n_swap_src$d = d_swap_src$q;
+            n_v_present$d = d_v_present$q;
+            n_r_present$d = d_r_present$q;
+            n_lod_present$d = d_lod_present$q;
+            n_alu_op$d = d_alu_op$q;
+            n_alu_ty$d = d_alu_ty$q;
+            n_alu_ftz$d = d_alu_ftz$q;
+            n_surf_kind$d = d_surf_kind$q;
+            n_surf_base$d = d_surf_base$q;
+            n_surf_size$d = d_surf_size$q;
+            n_width$d = d_width$q;
+            n_height$d = d_height$q;
+            n_depth$d = d_depth$q;
+            n_width_one$d = d_width_one$q;
+            n_height_one$d = d_height_one$q;
+            n_depth_one$d = d_depth_one$q;
+            n_surf_array$d = d_surf_array$q;
+            n_surf_levels$d = d_surf_levels$q;
+            n_surf_u16$d = d_surf_u16$q;
+            n_slm_size$d = d_slm_size$q;
+        end
+        cap_valid$d = pay_valid;
+        cap_buf$d = sel_buf$q;
+        if (cap_valid$q) begin
+            if (cap_buf$q) begin
+                pbuf_addr$1$d = pay_addr;
+                pbuf_src0$1$d = pay_src0;
+                pbuf_src1$1$d = pay_src1;
+                pbuf_coord$1$d = pay_coord;
+            end
+            else begin
+                pbuf_addr$0$d = pay_addr;
+                pbuf_src0$0$d = pay_src0;
+                pbuf_src1$0$d = pay_src1;
+                pbuf_coord$0$d = pay_coord;
+            end
+        end
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
-        i_fresh$d = pay_valid;
-        if (i_fresh$q) begin
-            held_addr$d = pay_addr;
-            held_src0$d = pay_src0;
-            held_src1$d = pay_src1;
-            held_coord$d = pay_coord;
-        end
-        if (sel_take) begin
+        if (n_enter) begin
             i_valid$d = 1'b1;
-            i_lane$d = lane_select$lane;
-            i_last_lane$d = sel_last;
-            i_marker$d = sel_marker;
-            i_illegal$d = d_illegal$q;
-            ctx_elem_size$d = d_elem_size$q;
-            ctx_last_elem$d = d_last_elem$q;
-            ctx_space_slm$d = d_space_slm$q;
-            ctx_addr_offset32$d = d_addr_offset32$q;
-            ctx_addr_buffer$d = d_addr_buffer$q;
-            ctx_kind_typed$d = d_kind_typed$q;
-            ctx_write_only$d = d_write_only$q;
-            ctx_swap_src$d = d_swap_src$q;
-            ctx_v_present$d = d_v_present$q;
-            ctx_r_present$d = d_r_present$q;
-            ctx_lod_present$d = d_lod_present$q;
-            ctx_alu_op$d = d_alu_op$q;
-            ctx_alu_ty$d = d_alu_ty$q;
-            ctx_alu_ftz$d = d_alu_ftz$q;
-            ctx_surf_kind$d = d_surf_kind$q;
-            ctx_surf_base$d = d_surf_base$q;
-            ctx_surf_size$d = d_surf_size$q;
-            typed_width$d = d_width$q;
-            typed_height$d = d_height$q;
-            typed_depth$d = d_depth$q;
-            typed_width_one$d = d_width_one$q;
-            typed_height_one$d = d_height_one$q;
-            typed_depth_one$d = d_depth_one$q;
-            ctx_surf_array$d = d_surf_array$q;
-            ctx_surf_levels$d = d_surf_levels$q;
-            ctx_surf_u16$d = d_surf_u16$q;
-            ctx_slm_size$d = d_slm_size$q;
+            i_buf$d = n_buf$q;
+            i_lane$d = n_lane$q;
+            i_last_lane$d = n_last_lane$q;
+            i_marker$d = n_marker$q;
+            i_illegal$d = n_illegal$q;
+            ctx_elem_size$d = n_elem_size$q;
+            ctx_last_elem$d = n_last_elem$q;
+            ctx_space_slm$d = n_space_slm$q;
+            ctx_addr_offset32$d = n_addr_offset32$q;
+            ctx_addr_buffer$d = n_addr_buffer$q;
+            ctx_kind_typed$d = n_kind_typed$q;
+            ctx_write_only$d = n_write_only$q;
+            ctx_swap_src$d = n_swap_src$q;
+            ctx_v_present$d = n_v_present$q;
+            ctx_r_present$d = n_r_present$q;
+            ctx_lod_present$d = n_lod_present$q;
+            ctx_alu_op$d = n_alu_op$q;
+            ctx_alu_ty$d = n_alu_ty$q;
+            ctx_alu_ftz$d = n_alu_ftz$q;
+            ctx_surf_kind$d = n_surf_kind$q;
+            ctx_surf_base$d = n_surf_base$q;
+            ctx_surf_size$d = n_surf_size$q;
+            typed_width$d = n_width$q;
+            typed_height$d = n_height$q;
+            typed_depth$d = n_depth$q;
+            typed_width_one$d = n_width_one$q;
+            typed_height_one$d = n_height_one$q;
+            typed_depth_one$d = n_depth_one$q;
+            ctx_surf_array$d = n_surf_array$q;
+            ctx_surf_levels$d = n_surf_levels$q;
+            ctx_surf_u16$d = n_surf_u16$q;
+            ctx_slm_size$d = n_slm_size$q;
         end
         if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
@@ -6067,7 +6518,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             issue_state$d = IssueState$FirstLane;
             d_valid$d = 1'b0;
             i_valid$d = 1'b0;
-            i_fresh$d = 1'b0;
+            n_valid$d = 1'b0;
+            cap_valid$d = 1'b0;
             msg_misaligned$d = 1'b0;
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
@@ -13097,6 +13549,44 @@ module atomic_unit_l8_w32_int$bounds_check(checked,offset,bound,elem_size,out_of
 endmodule // atomic_unit_l8_w32_int$bounds_check
 
 
+module atomic_unit_l8_w32_int$cap_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$cap_buf
+
+
+module atomic_unit_l8_w32_int$cap_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$cap_valid
+
+
 module atomic_unit_l8_w32_int$ctx_addr_buffer(d,q,clock);
     
     // Module arguments
@@ -20078,83 +20568,7 @@ module atomic_unit_l8_w32_int$head_select$mux_word3(index,choice$0,choice$1,choi
 endmodule // atomic_unit_l8_w32_int$head_select$mux_word3
 
 
-module atomic_unit_l8_w32_int$held_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$held_addr
-
-
-module atomic_unit_l8_w32_int$held_coord(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$held_coord
-
-
-module atomic_unit_l8_w32_int$held_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$held_src0
-
-
-module atomic_unit_l8_w32_int$held_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$held_src1
-
-
-module atomic_unit_l8_w32_int$i_fresh(d,q,clock);
+module atomic_unit_l8_w32_int$i_buf(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -20170,7 +20584,7 @@ module atomic_unit_l8_w32_int$i_fresh(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_fresh
+endmodule // atomic_unit_l8_w32_int$i_buf
 
 
 module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
@@ -20290,18 +20704,18 @@ module atomic_unit_l8_w32_int$issue_state(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$issue_state
 
 
-module atomic_unit_l8_w32_int$lane_mux(fresh,port_addr,port_src0,port_src1,port_coord,held_addr,held_src0,held_src1,held_coord,elem_size,base_low,check_lane,check_base,misaligned,addr,src0,src1,coord);
+module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,addr,src0,src1,coord);
     
     // Module arguments
-    input wire  fresh;
-    input wire  [63:0] port_addr;
-    input wire  [127:0] port_src0;
-    input wire  [127:0] port_src1;
-    input wire  [127:0] port_coord;
-    input wire  [63:0] held_addr;
-    input wire  [127:0] held_src0;
-    input wire  [127:0] held_src1;
-    input wire  [127:0] held_coord;
+    input wire  from_buf1;
+    input wire  [63:0] buf0_addr;
+    input wire  [127:0] buf0_src0;
+    input wire  [127:0] buf0_src1;
+    input wire  [127:0] buf0_coord;
+    input wire  [63:0] buf1_addr;
+    input wire  [127:0] buf1_src0;
+    input wire  [127:0] buf1_src1;
+    input wire  [127:0] buf1_coord;
     input wire  [2:0] elem_size;
     input wire  [3:0] base_low;
     input wire  check_lane;
@@ -20325,15 +20739,15 @@ module atomic_unit_l8_w32_int$lane_mux(fresh,port_addr,port_src0,port_src1,port_
     
     // Update code
     always @(*) begin
-        addr = held_addr;
-        src0 = held_src0;
-        src1 = held_src1;
-        coord = held_coord;
-        if (fresh) begin
-            addr = port_addr;
-            src0 = port_src0;
-            src1 = port_src1;
-            coord = port_coord;
+        addr = buf0_addr;
+        src0 = buf0_src0;
+        src1 = buf0_src1;
+        coord = buf0_coord;
+        if (from_buf1) begin
+            addr = buf1_addr;
+            src0 = buf1_src0;
+            src1 = buf1_src1;
+            coord = buf1_coord;
         end
         align_mask = zero_mask;
         if (elem_size == 0) begin
@@ -20448,6 +20862,633 @@ module atomic_unit_l8_w32_int$msg_misaligned(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$msg_misaligned
 
 
+module atomic_unit_l8_w32_int$n_addr_buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_addr_buffer
+
+
+module atomic_unit_l8_w32_int$n_addr_offset32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_addr_offset32
+
+
+module atomic_unit_l8_w32_int$n_alu_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_alu_ftz
+
+
+module atomic_unit_l8_w32_int$n_alu_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_alu_op
+
+
+module atomic_unit_l8_w32_int$n_alu_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_alu_ty
+
+
+module atomic_unit_l8_w32_int$n_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_buf
+
+
+module atomic_unit_l8_w32_int$n_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_depth
+
+
+module atomic_unit_l8_w32_int$n_depth_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_depth_one
+
+
+module atomic_unit_l8_w32_int$n_elem_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_elem_size
+
+
+module atomic_unit_l8_w32_int$n_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_height
+
+
+module atomic_unit_l8_w32_int$n_height_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_height_one
+
+
+module atomic_unit_l8_w32_int$n_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_illegal
+
+
+module atomic_unit_l8_w32_int$n_kind_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_kind_typed
+
+
+module atomic_unit_l8_w32_int$n_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_lane
+
+
+module atomic_unit_l8_w32_int$n_last_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_last_elem
+
+
+module atomic_unit_l8_w32_int$n_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_last_lane
+
+
+module atomic_unit_l8_w32_int$n_lod_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_lod_present
+
+
+module atomic_unit_l8_w32_int$n_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_marker
+
+
+module atomic_unit_l8_w32_int$n_r_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_r_present
+
+
+module atomic_unit_l8_w32_int$n_slm_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_slm_size
+
+
+module atomic_unit_l8_w32_int$n_space_slm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_space_slm
+
+
+module atomic_unit_l8_w32_int$n_surf_array(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_surf_array
+
+
+module atomic_unit_l8_w32_int$n_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_surf_base
+
+
+module atomic_unit_l8_w32_int$n_surf_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_surf_kind
+
+
+module atomic_unit_l8_w32_int$n_surf_levels(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_surf_levels
+
+
+module atomic_unit_l8_w32_int$n_surf_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_surf_size
+
+
+module atomic_unit_l8_w32_int$n_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_surf_u16
+
+
+module atomic_unit_l8_w32_int$n_swap_src(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_swap_src
+
+
+module atomic_unit_l8_w32_int$n_v_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_v_present
+
+
+module atomic_unit_l8_w32_int$n_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_valid
+
+
+module atomic_unit_l8_w32_int$n_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_width
+
+
+module atomic_unit_l8_w32_int$n_width_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_width_one
+
+
+module atomic_unit_l8_w32_int$n_write_only(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$n_write_only
+
+
 module atomic_unit_l8_w32_int$obs_elem_r(d,q,clock);
     
     // Module arguments
@@ -20560,6 +21601,158 @@ module atomic_unit_l8_w32_int$occupancy(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$occupancy
+
+
+module atomic_unit_l8_w32_int$pbuf_addr$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_addr$0
+
+
+module atomic_unit_l8_w32_int$pbuf_addr$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_addr$1
+
+
+module atomic_unit_l8_w32_int$pbuf_coord$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_coord$0
+
+
+module atomic_unit_l8_w32_int$pbuf_coord$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_coord$1
+
+
+module atomic_unit_l8_w32_int$pbuf_src0$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_src0$0
+
+
+module atomic_unit_l8_w32_int$pbuf_src0$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_src0$1
+
+
+module atomic_unit_l8_w32_int$pbuf_src1$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_src1$0
+
+
+module atomic_unit_l8_w32_int$pbuf_src1$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$pbuf_src1$1
 
 
 module atomic_unit_l8_w32_int$read_issue_seq(d,q,clock);
@@ -20712,6 +21905,25 @@ module atomic_unit_l8_w32_int$rsp_valid_r(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$rsp_valid_r
+
+
+module atomic_unit_l8_w32_int$sel_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$sel_buf
 
 
 module atomic_unit_l8_w32_int$t_addr(d,q,clock);
