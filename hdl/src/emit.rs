@@ -117,6 +117,7 @@ impl Top {
             body = share(self.name, &body, field, other, &top(other)?.body()?)?;
             needs.push_str(&format!("// Instantiates `{other}` from {other}.v: read it too.\n"));
         }
+        let body = hoist_wiring(&body, self.name);
         Ok(format!(
             "{HEADER}\n// Top module `{}`, from {} (rust-hdl 0.46). Regenerate with `atomport emit`.\n{needs}\n{body}\n",
             self.name, self.source
@@ -173,6 +174,72 @@ fn share(top_name: &'static str, body: &str, field: &str, other: &str, other_bod
         return Err(fail(format!("{dropped} modules under `{local}`, but the top `{other}` has {}", others.len())));
     }
     Ok(kept.join("\n\n\n"))
+}
+
+/// Moves the plain wiring out of module `module`'s combinational block:
+/// every unconditional `a = b;` (one identifier to another, at the block's
+/// top level, `a` assigned nowhere else in the block) becomes a one-line
+/// `always @(*) a = b;` of its own after the block. The same logic, but
+/// Verilator schedules a block as one unit: rust-hdl writes a module's whole
+/// `update()` as one block, so one input port read anywhere in it (a
+/// sub-block's input wired to a port) puts all of it into Verilator's
+/// input-combinational region, evaluated again at every `eval()`
+/// (docs/microarchitecture.md, "RTL structure rule (Verilator)").
+pub fn hoist_wiring(text: &str, module: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines.iter().position(|l| l.starts_with(&format!("module {module}("))) else {
+        return text.to_string();
+    };
+    let Some(open) = (start..lines.len()).find(|&i| lines[i] == "    always @(*) begin" || lines[i].starts_with("endmodule")) else {
+        return text.to_string();
+    };
+    if lines[open] != "    always @(*) begin" {
+        return text.to_string();
+    }
+    let Some(close) = (open + 1..lines.len()).find(|&i| lines[i] == "    end") else {
+        return text.to_string();
+    };
+    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') && !t.starts_with(|c: char| c.is_ascii_digit());
+    let wiring = |line: &str| -> Option<(String, String)> {
+        let stmt = line.strip_prefix("        ")?.strip_suffix(';')?;
+        if stmt.starts_with(' ') {
+            return None;
+        }
+        let (lhs, rhs) = stmt.split_once(" = ")?;
+        (ident(lhs) && ident(rhs)).then(|| (lhs.to_string(), rhs.to_string()))
+    };
+    let assigns = |name: &str| {
+        lines[open + 1..close]
+            .iter()
+            .filter(|l| {
+                let t = l.trim_start();
+                t.strip_prefix(name).is_some_and(|rest| rest.starts_with(" = ") || rest.starts_with('[') || rest.starts_with(" <= "))
+            })
+            .count()
+    };
+    let mut hoisted = vec![];
+    let mut kept: Vec<&str> = vec![];
+    for &line in &lines[open + 1..close] {
+        match wiring(line) {
+            Some((lhs, rhs)) if assigns(&lhs) == 1 => hoisted.push(format!("    always @(*) {lhs} = {rhs};")),
+            _ => kept.push(line),
+        }
+    }
+    if hoisted.is_empty() {
+        return text.to_string();
+    }
+    let mut out: Vec<String> = lines[..=open].iter().map(|l| l.to_string()).collect();
+    out.extend(kept.iter().map(|l| l.to_string()));
+    out.push(lines[close].to_string());
+    out.push("    ".to_string());
+    out.push("    // Wiring (moved out of the block above by atomport emit)".to_string());
+    out.extend(hoisted);
+    out.extend(lines[close + 1..].iter().map(|l| l.to_string()));
+    let mut joined = out.join("\n");
+    if text.ends_with('\n') {
+        joined.push('\n');
+    }
+    joined
 }
 
 /// `text` with every identifier that is `prefix` or starts with `prefix$`

@@ -22,6 +22,7 @@ pub mod fp_decode;
 pub mod addr_finish;
 pub mod addr_gen;
 pub mod bounds_check;
+pub mod capture_reg;
 pub mod decoder;
 pub mod elem_select;
 pub mod entry_ram;

@@ -62,6 +62,7 @@ use rust_hdl::prelude::*;
 use crate::addr_finish::AddrFinish;
 use crate::addr_gen::AddrGen;
 use crate::bounds_check::BoundsCheck;
+use crate::capture_reg::CaptureReg;
 use crate::alu::AtomicAlu;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
 use crate::elem_select::ElemSelect;
@@ -273,10 +274,10 @@ pub struct AtomicUnit {
     cap_valid: DFF<Bit>,
     cap_buf: DFF<Bit>,
     /// the payload buffers: two lanes' operands, the issuing lane's and the next one's
-    pbuf_addr: [DFF<Bits<ADDR_BITS>>; 2],
-    pbuf_src0: [DFF<Bits<LANE_DATA_BITS>>; 2],
-    pbuf_src1: [DFF<Bits<LANE_DATA_BITS>>; 2],
-    pbuf_coord: [DFF<Bits<LANE_DATA_BITS>>; 2],
+    pbuf_addr: [CaptureReg<Bits<ADDR_BITS>>; 2],
+    pbuf_src0: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
+    pbuf_src1: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
+    pbuf_coord: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
 
     // ---- issue stage: the lane from the next-lane stage ----
     /// a lane (or a marker) is in the issue stage
@@ -616,6 +617,8 @@ pub struct AtomicUnit {
     sel_take: Signal<Local, Bit>,
     /// the next-lane stage's lane moves into the issue stage (empty or done with its lane)
     n_enter: Signal<Local, Bit>,
+    /// payload buffer b loads the port's answer at this cycle's end
+    cap_load: [Signal<Local, Bit>; 2],
 
     // ---- issue locals (named for waveforms) ----
     table_is_full: Signal<Local, Bit>,
@@ -1092,6 +1095,7 @@ impl AtomicUnit {
             sel_last: Default::default(),
             sel_take: Default::default(),
             n_enter: Default::default(),
+            cap_load: Default::default(),
             table_is_full: Default::default(),
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
@@ -1431,15 +1435,21 @@ impl Logic for AtomicUnit {
             self.ent_error[k].d.next = self.ent_error[k].q.val();
         }
 
+        // the payload buffers load straight from the port (wiring only: no
+        // path from `pay_*` into this block's logic)
         for b in 0..2 {
             self.pbuf_addr[b].clock.next = self.clock.val();
             self.pbuf_src0[b].clock.next = self.clock.val();
             self.pbuf_src1[b].clock.next = self.clock.val();
             self.pbuf_coord[b].clock.next = self.clock.val();
-            self.pbuf_addr[b].d.next = self.pbuf_addr[b].q.val();
-            self.pbuf_src0[b].d.next = self.pbuf_src0[b].q.val();
-            self.pbuf_src1[b].d.next = self.pbuf_src1[b].q.val();
-            self.pbuf_coord[b].d.next = self.pbuf_coord[b].q.val();
+            self.pbuf_addr[b].clear.next = false;
+            self.pbuf_src0[b].clear.next = false;
+            self.pbuf_src1[b].clear.next = false;
+            self.pbuf_coord[b].clear.next = false;
+            self.pbuf_addr[b].d.next = self.pay_addr.val();
+            self.pbuf_src0[b].d.next = self.pay_src0.val();
+            self.pbuf_src1[b].d.next = self.pay_src1.val();
+            self.pbuf_coord[b].d.next = self.pay_coord.val();
         }
 
         // ================= sub-block inputs: wiring only =================
@@ -2027,18 +2037,13 @@ impl Logic for AtomicUnit {
         // the payload read last cycle is on `pay_*`: into its buffer
         self.cap_valid.d.next = self.pay_valid.val();
         self.cap_buf.d.next = self.sel_buf.q.val();
-        if self.cap_valid.q.val() {
-            if self.cap_buf.q.val() {
-                self.pbuf_addr[1].d.next = self.pay_addr.val();
-                self.pbuf_src0[1].d.next = self.pay_src0.val();
-                self.pbuf_src1[1].d.next = self.pay_src1.val();
-                self.pbuf_coord[1].d.next = self.pay_coord.val();
-            } else {
-                self.pbuf_addr[0].d.next = self.pay_addr.val();
-                self.pbuf_src0[0].d.next = self.pay_src0.val();
-                self.pbuf_src1[0].d.next = self.pay_src1.val();
-                self.pbuf_coord[0].d.next = self.pay_coord.val();
-            }
+        self.cap_load[0].next = self.cap_valid.q.val() & !self.cap_buf.q.val();
+        self.cap_load[1].next = self.cap_valid.q.val() & self.cap_buf.q.val();
+        for b in 0..2 {
+            self.pbuf_addr[b].load.next = self.cap_load[b].val();
+            self.pbuf_src0[b].load.next = self.cap_load[b].val();
+            self.pbuf_src1[b].load.next = self.cap_load[b].val();
+            self.pbuf_coord[b].load.next = self.cap_load[b].val();
         }
 
         // the issue stage's registers: the next-lane stage's lane moves in

@@ -371,33 +371,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     
     // Update code
     always @(*) begin
-        float_mask_1$clock = clock;
-        float_mask_2$clock = clock;
-        float_mask_3$clock = clock;
-        x_op$clock = clock;
-        x_ty$clock = clock;
-        x_ftz$clock = clock;
-        x_width_mask$clock = clock;
-        x_src0$clock = clock;
-        x_src1$clock = clock;
-        x_adder_operand$clock = clock;
-        x_adder_subtracts$clock = clock;
-        x_compare_flip$clock = clock;
-        x_compare_src0$clock = clock;
-        x_equal_operand$clock = clock;
-        x_cond_less$clock = clock;
-        x_cond_equal$clock = clock;
-        x_cond_dec_bound$clock = clock;
-        x_true_old$clock = clock;
-        x_true_src0$clock = clock;
-        x_true_adder$clock = clock;
-        x_false_old$clock = clock;
-        x_false_src0$clock = clock;
-        x_false_adder$clock = clock;
-        x_false_logic$clock = clock;
-        x_is_and$clock = clock;
-        x_is_or$clock = clock;
-        x_is_predec$clock = clock;
         float_mask_1$d = float_mask_1$q;
         float_mask_2$d = float_mask_2$q;
         float_mask_3$d = float_mask_3$q;
@@ -510,11 +483,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
             x_is_or$d = is_or;
             x_is_predec$d = is_predec;
         end
-        float$clock = clock;
-        float$advance = pipe_advance;
-        float$op = x_op$q;
-        float$ty = x_ty$q;
-        float$ftz = x_ftz$q;
         float$old_value = old_value[(32'h0)+:(64)];
         float$src0 = x_src0$q[(32'h0)+:(64)];
         float$src1 = x_src1$q[(32'h0)+:(64)];
@@ -582,12 +550,10 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
             result = true_value;
         end
         new_masked = result & x_width_mask$q;
-        new_value = new_masked;
         ret_value = old_masked;
         if (x_is_predec$q) begin
             ret_value = adder_result & x_width_mask$q;
         end
-        float_op = take_float;
         if (pipe_advance) begin
             float_mask_1$d = x_width_mask$q;
             float_mask_2$d = float_mask_1$q;
@@ -595,6 +561,42 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         end
         float_value = (float$new_value & float_mask_3$q) & fp_result_mask;
     end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) float_mask_1$clock = clock;
+    always @(*) float_mask_2$clock = clock;
+    always @(*) float_mask_3$clock = clock;
+    always @(*) x_op$clock = clock;
+    always @(*) x_ty$clock = clock;
+    always @(*) x_ftz$clock = clock;
+    always @(*) x_width_mask$clock = clock;
+    always @(*) x_src0$clock = clock;
+    always @(*) x_src1$clock = clock;
+    always @(*) x_adder_operand$clock = clock;
+    always @(*) x_adder_subtracts$clock = clock;
+    always @(*) x_compare_flip$clock = clock;
+    always @(*) x_compare_src0$clock = clock;
+    always @(*) x_equal_operand$clock = clock;
+    always @(*) x_cond_less$clock = clock;
+    always @(*) x_cond_equal$clock = clock;
+    always @(*) x_cond_dec_bound$clock = clock;
+    always @(*) x_true_old$clock = clock;
+    always @(*) x_true_src0$clock = clock;
+    always @(*) x_true_adder$clock = clock;
+    always @(*) x_false_old$clock = clock;
+    always @(*) x_false_src0$clock = clock;
+    always @(*) x_false_adder$clock = clock;
+    always @(*) x_false_logic$clock = clock;
+    always @(*) x_is_and$clock = clock;
+    always @(*) x_is_or$clock = clock;
+    always @(*) x_is_predec$clock = clock;
+    always @(*) float$clock = clock;
+    always @(*) float$advance = pipe_advance;
+    always @(*) float$op = x_op$q;
+    always @(*) float$ty = x_ty$q;
+    always @(*) float$ftz = x_ftz$q;
+    always @(*) new_value = new_masked;
+    always @(*) float_op = take_float;
     
 endmodule // atomic_alu
 

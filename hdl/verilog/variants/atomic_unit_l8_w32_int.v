@@ -590,30 +590,46 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  cap_buf$d;
     wire  cap_buf$q;
     reg  cap_buf$clock;
+    reg  pbuf_addr$0$clock;
+    reg  pbuf_addr$0$clear;
+    reg  pbuf_addr$0$load;
     reg  [63:0] pbuf_addr$0$d;
     wire  [63:0] pbuf_addr$0$q;
-    reg  pbuf_addr$0$clock;
+    reg  pbuf_addr$1$clock;
+    reg  pbuf_addr$1$clear;
+    reg  pbuf_addr$1$load;
     reg  [63:0] pbuf_addr$1$d;
     wire  [63:0] pbuf_addr$1$q;
-    reg  pbuf_addr$1$clock;
+    reg  pbuf_src0$0$clock;
+    reg  pbuf_src0$0$clear;
+    reg  pbuf_src0$0$load;
     reg  [127:0] pbuf_src0$0$d;
     wire  [127:0] pbuf_src0$0$q;
-    reg  pbuf_src0$0$clock;
+    reg  pbuf_src0$1$clock;
+    reg  pbuf_src0$1$clear;
+    reg  pbuf_src0$1$load;
     reg  [127:0] pbuf_src0$1$d;
     wire  [127:0] pbuf_src0$1$q;
-    reg  pbuf_src0$1$clock;
+    reg  pbuf_src1$0$clock;
+    reg  pbuf_src1$0$clear;
+    reg  pbuf_src1$0$load;
     reg  [127:0] pbuf_src1$0$d;
     wire  [127:0] pbuf_src1$0$q;
-    reg  pbuf_src1$0$clock;
+    reg  pbuf_src1$1$clock;
+    reg  pbuf_src1$1$clear;
+    reg  pbuf_src1$1$load;
     reg  [127:0] pbuf_src1$1$d;
     wire  [127:0] pbuf_src1$1$q;
-    reg  pbuf_src1$1$clock;
+    reg  pbuf_coord$0$clock;
+    reg  pbuf_coord$0$clear;
+    reg  pbuf_coord$0$load;
     reg  [127:0] pbuf_coord$0$d;
     wire  [127:0] pbuf_coord$0$q;
-    reg  pbuf_coord$0$clock;
+    reg  pbuf_coord$1$clock;
+    reg  pbuf_coord$1$clear;
+    reg  pbuf_coord$1$load;
     reg  [127:0] pbuf_coord$1$d;
     wire  [127:0] pbuf_coord$1$q;
-    reg  pbuf_coord$1$clock;
     reg  i_valid$d;
     wire  i_valid$q;
     reg  i_valid$clock;
@@ -1644,6 +1660,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  sel_last;
     reg  sel_take;
     reg  n_enter;
+    reg  cap_load$0;
+    reg  cap_load$1;
     reg  table_is_full;
     reg  issue_misaligned;
     reg  issue_done;
@@ -2439,44 +2457,60 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .clock(cap_buf$clock)
     );
     atomic_unit_l8_w32_int$pbuf_addr$0 pbuf_addr$0(
+        .clock(pbuf_addr$0$clock),
+        .clear(pbuf_addr$0$clear),
+        .load(pbuf_addr$0$load),
         .d(pbuf_addr$0$d),
-        .q(pbuf_addr$0$q),
-        .clock(pbuf_addr$0$clock)
+        .q(pbuf_addr$0$q)
     );
     atomic_unit_l8_w32_int$pbuf_addr$1 pbuf_addr$1(
+        .clock(pbuf_addr$1$clock),
+        .clear(pbuf_addr$1$clear),
+        .load(pbuf_addr$1$load),
         .d(pbuf_addr$1$d),
-        .q(pbuf_addr$1$q),
-        .clock(pbuf_addr$1$clock)
+        .q(pbuf_addr$1$q)
     );
     atomic_unit_l8_w32_int$pbuf_src0$0 pbuf_src0$0(
+        .clock(pbuf_src0$0$clock),
+        .clear(pbuf_src0$0$clear),
+        .load(pbuf_src0$0$load),
         .d(pbuf_src0$0$d),
-        .q(pbuf_src0$0$q),
-        .clock(pbuf_src0$0$clock)
+        .q(pbuf_src0$0$q)
     );
     atomic_unit_l8_w32_int$pbuf_src0$1 pbuf_src0$1(
+        .clock(pbuf_src0$1$clock),
+        .clear(pbuf_src0$1$clear),
+        .load(pbuf_src0$1$load),
         .d(pbuf_src0$1$d),
-        .q(pbuf_src0$1$q),
-        .clock(pbuf_src0$1$clock)
+        .q(pbuf_src0$1$q)
     );
     atomic_unit_l8_w32_int$pbuf_src1$0 pbuf_src1$0(
+        .clock(pbuf_src1$0$clock),
+        .clear(pbuf_src1$0$clear),
+        .load(pbuf_src1$0$load),
         .d(pbuf_src1$0$d),
-        .q(pbuf_src1$0$q),
-        .clock(pbuf_src1$0$clock)
+        .q(pbuf_src1$0$q)
     );
     atomic_unit_l8_w32_int$pbuf_src1$1 pbuf_src1$1(
+        .clock(pbuf_src1$1$clock),
+        .clear(pbuf_src1$1$clear),
+        .load(pbuf_src1$1$load),
         .d(pbuf_src1$1$d),
-        .q(pbuf_src1$1$q),
-        .clock(pbuf_src1$1$clock)
+        .q(pbuf_src1$1$q)
     );
     atomic_unit_l8_w32_int$pbuf_coord$0 pbuf_coord$0(
+        .clock(pbuf_coord$0$clock),
+        .clear(pbuf_coord$0$clear),
+        .load(pbuf_coord$0$load),
         .d(pbuf_coord$0$d),
-        .q(pbuf_coord$0$q),
-        .clock(pbuf_coord$0$clock)
+        .q(pbuf_coord$0$q)
     );
     atomic_unit_l8_w32_int$pbuf_coord$1 pbuf_coord$1(
+        .clock(pbuf_coord$1$clock),
+        .clear(pbuf_coord$1$clear),
+        .load(pbuf_coord$1$load),
         .d(pbuf_coord$1$d),
-        .q(pbuf_coord$1$q),
-        .clock(pbuf_coord$1$clock)
+        .q(pbuf_coord$1$q)
     );
     atomic_unit_l8_w32_int$i_valid i_valid(
         .d(i_valid$d),
@@ -4164,265 +4198,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     
     // Update code
     always @(*) begin
-        d_valid$clock = clock;
-        d_lanes$clock = clock;
-        d_illegal$clock = clock;
-        d_elem_size$clock = clock;
-        d_last_elem$clock = clock;
-        d_space_slm$clock = clock;
-        d_addr_offset32$clock = clock;
-        d_addr_buffer$clock = clock;
-        d_kind_typed$clock = clock;
-        d_write_only$clock = clock;
-        d_swap_src$clock = clock;
-        d_v_present$clock = clock;
-        d_r_present$clock = clock;
-        d_lod_present$clock = clock;
-        d_alu_op$clock = clock;
-        d_alu_ty$clock = clock;
-        d_alu_ftz$clock = clock;
-        d_surf_kind$clock = clock;
-        d_surf_base$clock = clock;
-        d_surf_size$clock = clock;
-        d_surf_array$clock = clock;
-        d_surf_levels$clock = clock;
-        d_surf_u16$clock = clock;
-        d_slm_size$clock = clock;
-        d_width$clock = clock;
-        d_height$clock = clock;
-        d_depth$clock = clock;
-        d_width_one$clock = clock;
-        d_height_one$clock = clock;
-        d_depth_one$clock = clock;
-        issue_state$clock = clock;
-        lanes_left$clock = clock;
-        n_valid$clock = clock;
-        n_buf$clock = clock;
-        n_lane$clock = clock;
-        n_last_lane$clock = clock;
-        n_marker$clock = clock;
-        n_illegal$clock = clock;
-        n_elem_size$clock = clock;
-        n_last_elem$clock = clock;
-        n_space_slm$clock = clock;
-        n_addr_offset32$clock = clock;
-        n_addr_buffer$clock = clock;
-        n_kind_typed$clock = clock;
-        n_write_only$clock = clock;
-        n_swap_src$clock = clock;
-        n_v_present$clock = clock;
-        n_r_present$clock = clock;
-        n_lod_present$clock = clock;
-        n_alu_op$clock = clock;
-        n_alu_ty$clock = clock;
-        n_alu_ftz$clock = clock;
-        n_surf_kind$clock = clock;
-        n_surf_base$clock = clock;
-        n_surf_size$clock = clock;
-        n_width$clock = clock;
-        n_height$clock = clock;
-        n_depth$clock = clock;
-        n_width_one$clock = clock;
-        n_height_one$clock = clock;
-        n_depth_one$clock = clock;
-        n_surf_array$clock = clock;
-        n_surf_levels$clock = clock;
-        n_surf_u16$clock = clock;
-        n_slm_size$clock = clock;
-        sel_buf$clock = clock;
-        cap_valid$clock = clock;
-        cap_buf$clock = clock;
-        i_valid$clock = clock;
-        i_buf$clock = clock;
-        i_lane$clock = clock;
-        i_last_lane$clock = clock;
-        i_marker$clock = clock;
-        i_illegal$clock = clock;
-        msg_misaligned$clock = clock;
-        ctx_elem_size$clock = clock;
-        ctx_last_elem$clock = clock;
-        ctx_space_slm$clock = clock;
-        ctx_addr_offset32$clock = clock;
-        ctx_addr_buffer$clock = clock;
-        ctx_kind_typed$clock = clock;
-        ctx_write_only$clock = clock;
-        ctx_swap_src$clock = clock;
-        ctx_v_present$clock = clock;
-        ctx_r_present$clock = clock;
-        ctx_lod_present$clock = clock;
-        ctx_alu_op$clock = clock;
-        ctx_alu_ty$clock = clock;
-        ctx_alu_ftz$clock = clock;
-        ctx_surf_kind$clock = clock;
-        ctx_surf_base$clock = clock;
-        ctx_surf_size$clock = clock;
-        ctx_surf_array$clock = clock;
-        ctx_surf_levels$clock = clock;
-        ctx_surf_u16$clock = clock;
-        ctx_slm_size$clock = clock;
-        elem_index$clock = clock;
-        elem_offset$clock = clock;
-        elem_shift$clock = clock;
-        typed_level$clock = clock;
-        typed_level_base$clock = clock;
-        typed_width$clock = clock;
-        typed_height$clock = clock;
-        typed_depth$clock = clock;
-        typed_width_one$clock = clock;
-        typed_height_one$clock = clock;
-        typed_depth_one$clock = clock;
-        t_valid$clock = clock;
-        t_walk$clock = clock;
-        t_typed$clock = clock;
-        t_addr$clock = clock;
-        t_walk_first$clock = clock;
-        t_lane_first$clock = clock;
-        t_at_lod$clock = clock;
-        t_second_b$clock = clock;
-        t_second_c$clock = clock;
-        t_surf_u16$clock = clock;
-        t_kind$clock = clock;
-        t_checks_bounds$clock = clock;
-        t_bounded_offset$clock = clock;
-        t_bound$clock = clock;
-        t_space$clock = clock;
-        t_size$clock = clock;
-        t_op$clock = clock;
-        t_ty$clock = clock;
-        t_ftz$clock = clock;
-        t_src0$clock = clock;
-        t_src1$clock = clock;
-        t_lane$clock = clock;
-        t_elem$clock = clock;
-        t_result_shift$clock = clock;
-        t_result_first$clock = clock;
-        t_result_last$clock = clock;
-        t_msg_last$clock = clock;
-        t_error$clock = clock;
-        a_valid$clock = clock;
-        a_kind$clock = clock;
-        a_line$clock = clock;
-        a_space$clock = clock;
-        a_bit_offset$clock = clock;
-        a_byte_enables$clock = clock;
-        a_size$clock = clock;
-        a_op$clock = clock;
-        a_ty$clock = clock;
-        a_ftz$clock = clock;
-        a_src0$clock = clock;
-        a_src1$clock = clock;
-        a_lane$clock = clock;
-        a_elem$clock = clock;
-        a_result_shift$clock = clock;
-        a_result_first$clock = clock;
-        a_result_last$clock = clock;
-        a_msg_last$clock = clock;
-        a_error$clock = clock;
-        head_ptr$clock = clock;
-        tail_ptr$clock = clock;
-        occupancy$clock = clock;
-        read_issue_seq$clock = clock;
-        read_return_seq$clock = clock;
-        x_valid$clock = clock;
-        x_kind$clock = clock;
-        x_writes$clock = clock;
-        x_line$clock = clock;
-        x_space$clock = clock;
-        x_bit_offset$clock = clock;
-        x_byte_enables$clock = clock;
-        x_old$clock = clock;
-        x_from_x2$clock = clock;
-        x4_valid$clock = clock;
-        x4_kind$clock = clock;
-        x4_writes$clock = clock;
-        x4_line$clock = clock;
-        x4_space$clock = clock;
-        x4_bit_offset$clock = clock;
-        x4_byte_enables$clock = clock;
-        x4_float$clock = clock;
-        x4_new$clock = clock;
-        x4_ret$clock = clock;
-        x4_old$clock = clock;
-        x4_lane$clock = clock;
-        x4_elem$clock = clock;
-        x4_result_shift$clock = clock;
-        x4_result_first$clock = clock;
-        x4_result_last$clock = clock;
-        x4_msg_last$clock = clock;
-        x4_error$clock = clock;
-        x_from_w$clock = clock;
-        x2_valid$clock = clock;
-        x2_kind$clock = clock;
-        x2_writes$clock = clock;
-        x2_line$clock = clock;
-        x2_space$clock = clock;
-        x2_bit_offset$clock = clock;
-        x2_byte_enables$clock = clock;
-        x2_float$clock = clock;
-        x2_new$clock = clock;
-        x2_ret$clock = clock;
-        x2_old$clock = clock;
-        x2_lane$clock = clock;
-        x2_elem$clock = clock;
-        x2_result_shift$clock = clock;
-        x2_result_first$clock = clock;
-        x2_result_last$clock = clock;
-        x2_msg_last$clock = clock;
-        x2_error$clock = clock;
-        x3_valid$clock = clock;
-        x3_kind$clock = clock;
-        x3_writes$clock = clock;
-        x3_line$clock = clock;
-        x3_space$clock = clock;
-        x3_bit_offset$clock = clock;
-        x3_byte_enables$clock = clock;
-        x3_float$clock = clock;
-        x3_new$clock = clock;
-        x3_ret$clock = clock;
-        x3_old$clock = clock;
-        x3_lane$clock = clock;
-        x3_elem$clock = clock;
-        x3_result_shift$clock = clock;
-        x3_result_first$clock = clock;
-        x3_result_last$clock = clock;
-        x3_msg_last$clock = clock;
-        x3_error$clock = clock;
-        x_src0$clock = clock;
-        x_lane$clock = clock;
-        x_elem$clock = clock;
-        x_result_shift$clock = clock;
-        x_result_first$clock = clock;
-        x_result_last$clock = clock;
-        x_msg_last$clock = clock;
-        x_error$clock = clock;
-        w_valid$clock = clock;
-        w_kind$clock = clock;
-        w_writes$clock = clock;
-        w_line$clock = clock;
-        w_space$clock = clock;
-        w_bit_offset$clock = clock;
-        w_byte_enables$clock = clock;
-        w_new$clock = clock;
-        w_ret$clock = clock;
-        w_old$clock = clock;
-        w_lane$clock = clock;
-        w_elem$clock = clock;
-        w_result_shift$clock = clock;
-        w_result_first$clock = clock;
-        w_result_last$clock = clock;
-        w_msg_last$clock = clock;
-        w_error$clock = clock;
-        result_acc$clock = clock;
-        rsp_valid_r$clock = clock;
-        rsp_lane_r$clock = clock;
-        rsp_data_r$clock = clock;
-        rsp_done_r$clock = clock;
-        rsp_error_r$clock = clock;
-        obs_valid_r$clock = clock;
-        obs_lane_r$clock = clock;
-        obs_elem_r$clock = clock;
-        obs_old_r$clock = clock;
-        obs_new_r$clock = clock;
         d_valid$d = d_valid$q;
         d_lanes$d = d_lanes$q;
         d_illegal$d = d_illegal$q;
@@ -4682,18 +4457,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         obs_elem_r$d = obs_elem_r$q;
         obs_old_r$d = obs_old_r$q;
         obs_new_r$d = obs_new_r$q;
-        ent_valid$0$clock = clock;
-        ent_kind$0$clock = clock;
-        ent_read_seq$0$clock = clock;
-        ent_returned$0$clock = clock;
-        ent_fwd_bytes$0$clock = clock;
-        ent_line$0$clock = clock;
-        ent_space$0$clock = clock;
-        ent_ftz$0$clock = clock;
-        ent_result_first$0$clock = clock;
-        ent_result_last$0$clock = clock;
-        ent_msg_last$0$clock = clock;
-        ent_error$0$clock = clock;
         ent_valid$0$d = ent_valid$0$q;
         ent_kind$0$d = ent_kind$0$q;
         ent_read_seq$0$d = ent_read_seq$0$q;
@@ -4706,18 +4469,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$0$d = ent_result_last$0$q;
         ent_msg_last$0$d = ent_msg_last$0$q;
         ent_error$0$d = ent_error$0$q;
-        ent_valid$1$clock = clock;
-        ent_kind$1$clock = clock;
-        ent_read_seq$1$clock = clock;
-        ent_returned$1$clock = clock;
-        ent_fwd_bytes$1$clock = clock;
-        ent_line$1$clock = clock;
-        ent_space$1$clock = clock;
-        ent_ftz$1$clock = clock;
-        ent_result_first$1$clock = clock;
-        ent_result_last$1$clock = clock;
-        ent_msg_last$1$clock = clock;
-        ent_error$1$clock = clock;
         ent_valid$1$d = ent_valid$1$q;
         ent_kind$1$d = ent_kind$1$q;
         ent_read_seq$1$d = ent_read_seq$1$q;
@@ -4730,18 +4481,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$1$d = ent_result_last$1$q;
         ent_msg_last$1$d = ent_msg_last$1$q;
         ent_error$1$d = ent_error$1$q;
-        ent_valid$2$clock = clock;
-        ent_kind$2$clock = clock;
-        ent_read_seq$2$clock = clock;
-        ent_returned$2$clock = clock;
-        ent_fwd_bytes$2$clock = clock;
-        ent_line$2$clock = clock;
-        ent_space$2$clock = clock;
-        ent_ftz$2$clock = clock;
-        ent_result_first$2$clock = clock;
-        ent_result_last$2$clock = clock;
-        ent_msg_last$2$clock = clock;
-        ent_error$2$clock = clock;
         ent_valid$2$d = ent_valid$2$q;
         ent_kind$2$d = ent_kind$2$q;
         ent_read_seq$2$d = ent_read_seq$2$q;
@@ -4754,18 +4493,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$2$d = ent_result_last$2$q;
         ent_msg_last$2$d = ent_msg_last$2$q;
         ent_error$2$d = ent_error$2$q;
-        ent_valid$3$clock = clock;
-        ent_kind$3$clock = clock;
-        ent_read_seq$3$clock = clock;
-        ent_returned$3$clock = clock;
-        ent_fwd_bytes$3$clock = clock;
-        ent_line$3$clock = clock;
-        ent_space$3$clock = clock;
-        ent_ftz$3$clock = clock;
-        ent_result_first$3$clock = clock;
-        ent_result_last$3$clock = clock;
-        ent_msg_last$3$clock = clock;
-        ent_error$3$clock = clock;
         ent_valid$3$d = ent_valid$3$q;
         ent_kind$3$d = ent_kind$3$q;
         ent_read_seq$3$d = ent_read_seq$3$q;
@@ -4778,18 +4505,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$3$d = ent_result_last$3$q;
         ent_msg_last$3$d = ent_msg_last$3$q;
         ent_error$3$d = ent_error$3$q;
-        ent_valid$4$clock = clock;
-        ent_kind$4$clock = clock;
-        ent_read_seq$4$clock = clock;
-        ent_returned$4$clock = clock;
-        ent_fwd_bytes$4$clock = clock;
-        ent_line$4$clock = clock;
-        ent_space$4$clock = clock;
-        ent_ftz$4$clock = clock;
-        ent_result_first$4$clock = clock;
-        ent_result_last$4$clock = clock;
-        ent_msg_last$4$clock = clock;
-        ent_error$4$clock = clock;
         ent_valid$4$d = ent_valid$4$q;
         ent_kind$4$d = ent_kind$4$q;
         ent_read_seq$4$d = ent_read_seq$4$q;
@@ -4802,18 +4517,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$4$d = ent_result_last$4$q;
         ent_msg_last$4$d = ent_msg_last$4$q;
         ent_error$4$d = ent_error$4$q;
-        ent_valid$5$clock = clock;
-        ent_kind$5$clock = clock;
-        ent_read_seq$5$clock = clock;
-        ent_returned$5$clock = clock;
-        ent_fwd_bytes$5$clock = clock;
-        ent_line$5$clock = clock;
-        ent_space$5$clock = clock;
-        ent_ftz$5$clock = clock;
-        ent_result_first$5$clock = clock;
-        ent_result_last$5$clock = clock;
-        ent_msg_last$5$clock = clock;
-        ent_error$5$clock = clock;
         ent_valid$5$d = ent_valid$5$q;
         ent_kind$5$d = ent_kind$5$q;
         ent_read_seq$5$d = ent_read_seq$5$q;
@@ -4826,18 +4529,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$5$d = ent_result_last$5$q;
         ent_msg_last$5$d = ent_msg_last$5$q;
         ent_error$5$d = ent_error$5$q;
-        ent_valid$6$clock = clock;
-        ent_kind$6$clock = clock;
-        ent_read_seq$6$clock = clock;
-        ent_returned$6$clock = clock;
-        ent_fwd_bytes$6$clock = clock;
-        ent_line$6$clock = clock;
-        ent_space$6$clock = clock;
-        ent_ftz$6$clock = clock;
-        ent_result_first$6$clock = clock;
-        ent_result_last$6$clock = clock;
-        ent_msg_last$6$clock = clock;
-        ent_error$6$clock = clock;
         ent_valid$6$d = ent_valid$6$q;
         ent_kind$6$d = ent_kind$6$q;
         ent_read_seq$6$d = ent_read_seq$6$q;
@@ -4850,18 +4541,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$6$d = ent_result_last$6$q;
         ent_msg_last$6$d = ent_msg_last$6$q;
         ent_error$6$d = ent_error$6$q;
-        ent_valid$7$clock = clock;
-        ent_kind$7$clock = clock;
-        ent_read_seq$7$clock = clock;
-        ent_returned$7$clock = clock;
-        ent_fwd_bytes$7$clock = clock;
-        ent_line$7$clock = clock;
-        ent_space$7$clock = clock;
-        ent_ftz$7$clock = clock;
-        ent_result_first$7$clock = clock;
-        ent_result_last$7$clock = clock;
-        ent_msg_last$7$clock = clock;
-        ent_error$7$clock = clock;
         ent_valid$7$d = ent_valid$7$q;
         ent_kind$7$d = ent_kind$7$q;
         ent_read_seq$7$d = ent_read_seq$7$q;
@@ -4874,27 +4553,14 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_result_last$7$d = ent_result_last$7$q;
         ent_msg_last$7$d = ent_msg_last$7$q;
         ent_error$7$d = ent_error$7$q;
-        pbuf_addr$0$clock = clock;
-        pbuf_src0$0$clock = clock;
-        pbuf_src1$0$clock = clock;
-        pbuf_coord$0$clock = clock;
-        pbuf_addr$0$d = pbuf_addr$0$q;
-        pbuf_src0$0$d = pbuf_src0$0$q;
-        pbuf_src1$0$d = pbuf_src1$0$q;
-        pbuf_coord$0$d = pbuf_coord$0$q;
-        pbuf_addr$1$clock = clock;
-        pbuf_src0$1$clock = clock;
-        pbuf_src1$1$clock = clock;
-        pbuf_coord$1$clock = clock;
-        pbuf_addr$1$d = pbuf_addr$1$q;
-        pbuf_src0$1$d = pbuf_src0$1$q;
-        pbuf_src1$1$d = pbuf_src1$1$q;
-        pbuf_coord$1$d = pbuf_coord$1$q;
-        decoder$desc = req_desc;
-        decoder$dmask = req_dmask;
-        decoder$pred_mask = req_pred_mask;
-        decoder$surf_kind = req_surf_kind;
-        decoder$surf_u16 = req_surf_u16;
+        pbuf_addr$0$clear = 1'b0;
+        pbuf_src0$0$clear = 1'b0;
+        pbuf_src1$0$clear = 1'b0;
+        pbuf_coord$0$clear = 1'b0;
+        pbuf_addr$1$clear = 1'b0;
+        pbuf_src0$1$clear = 1'b0;
+        pbuf_src1$1$clear = 1'b0;
+        pbuf_coord$1$clear = 1'b0;
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
@@ -4905,30 +4571,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
-        lane_mux$from_buf1 = i_buf$q;
-        lane_mux$buf0_addr = pbuf_addr$0$q;
-        lane_mux$buf0_src0 = pbuf_src0$0$q;
-        lane_mux$buf0_src1 = pbuf_src1$0$q;
-        lane_mux$buf0_coord = pbuf_coord$0$q;
-        lane_mux$buf1_addr = pbuf_addr$1$q;
-        lane_mux$buf1_src0 = pbuf_src0$1$q;
-        lane_mux$buf1_src1 = pbuf_src1$1$q;
-        lane_mux$buf1_coord = pbuf_coord$1$q;
-        lane_mux$elem_size = ctx_elem_size$q;
         lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
         lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
         lane_mux$base_low = zero_low;
         if (ctx_addr_buffer$q | ctx_kind_typed$q) begin
             lane_mux$base_low = ctx_surf_base$q[(32'h0)+:(4)];
         end
-        typed_step$level = typed_level$q;
-        typed_step$level_base = typed_level_base$q;
-        typed_step$level_width = typed_width$q;
-        typed_step$level_height = typed_height$q;
-        typed_step$level_depth = typed_depth$q;
-        typed_step$width_is_one = typed_width_one$q;
-        typed_step$height_is_one = typed_height_one$q;
-        typed_step$depth_is_one = typed_depth_one$q;
         typed_step$coord_u = lane_mux$coord[(32'h0)+:(32)];
         typed_step$coord_v = zero_coord;
         if (ctx_v_present$q) begin
@@ -4942,238 +4590,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (ctx_lod_present$q) begin
             typed_step$coord_lod = lane_mux$coord[(32'h60)+:(32)];
         end
-        typed_step$surf_kind = ctx_surf_kind$q;
-        typed_step$surf_array = ctx_surf_array$q;
-        typed_step$surf_levels = ctx_surf_levels$q;
-        addr_gen$lane_addr = lane_mux$addr;
-        addr_gen$elem_offset = elem_offset$q;
-        addr_gen$space_slm = ctx_space_slm$q;
-        addr_gen$addr_offset32 = ctx_addr_offset32$q;
-        addr_gen$addr_buffer = ctx_addr_buffer$q;
-        addr_gen$kind_typed = ctx_kind_typed$q;
-        addr_gen$surf_base = ctx_surf_base$q;
-        addr_gen$surf_size = ctx_surf_size$q;
-        addr_gen$slm_size = ctx_slm_size$q;
-        bounds_check$checked = t_checks_bounds$q;
-        bounds_check$offset = t_bounded_offset$q;
-        bounds_check$bound = t_bound$q;
-        bounds_check$elem_size = t_size$q;
-        addr_finish$typed = t_typed$q;
-        addr_finish$addr = t_addr$q;
-        addr_finish$elem_size = t_size$q;
-        addr_finish$walk_first = t_walk_first$q;
-        addr_finish$lane_first = t_lane_first$q;
-        addr_finish$at_lod = t_at_lod$q;
-        addr_finish$second_b = t_second_b$q;
-        addr_finish$second_c = t_second_c$q;
-        addr_finish$surf_u16 = t_surf_u16$q;
-        elem_select$lane_src0 = lane_mux$src0;
-        elem_select$lane_src1 = lane_mux$src1;
-        elem_select$elem_shift = elem_shift$q;
-        elem_select$elem_size = ctx_elem_size$q;
-        elem_select$swap_src = ctx_swap_src$q;
-        elem_select$write_only = ctx_write_only$q;
-        write_align$value = w_new$q;
-        write_align$bit_offset = w_bit_offset$q;
-        write_align$byte_enables = w_byte_enables$q;
-        head_select$head = head_ptr$q;
-        ent_src0$clock = clock;
-        ent_src0$read_index = head_ptr$q;
-        ent_src1$clock = clock;
-        ent_src1$read_index = head_ptr$q;
-        ent_bit_offset$clock = clock;
-        ent_bit_offset$read_index = head_ptr$q;
-        head_select$head_bit_offset = ent_bit_offset$read_data;
-        ent_byte_enables$clock = clock;
-        ent_byte_enables$read_index = head_ptr$q;
-        head_select$head_byte_enables = ent_byte_enables$read_data;
-        ent_size$clock = clock;
-        ent_size$read_index = head_ptr$q;
-        head_select$head_size = ent_size$read_data;
-        ent_op$clock = clock;
-        ent_op$read_index = head_ptr$q;
-        head_select$head_op = ent_op$read_data;
-        ent_ty$clock = clock;
-        ent_ty$read_index = head_ptr$q;
-        head_select$head_ty = ent_ty$read_data;
-        ent_lane$clock = clock;
-        ent_lane$read_index = head_ptr$q;
-        head_select$head_lane = ent_lane$read_data;
-        ent_elem$clock = clock;
-        ent_elem$read_index = head_ptr$q;
-        head_select$head_elem = ent_elem$read_data;
-        ent_result_shift$clock = clock;
-        ent_result_shift$read_index = head_ptr$q;
-        head_select$head_result_shift = ent_result_shift$read_data;
-        ent_line_at_head$clock = clock;
-        ent_line_at_head$read_index = head_ptr$q;
-        head_select$head_line = ent_line_at_head$read_data;
-        ent_word$0$clock = clock;
-        head_select$ent_word$0 = ent_word$0$q;
-        ent_word$1$clock = clock;
-        head_select$ent_word$1 = ent_word$1$q;
-        ent_word$2$clock = clock;
-        head_select$ent_word$2 = ent_word$2$q;
-        ent_word$3$clock = clock;
-        head_select$ent_word$3 = ent_word$3$q;
-        ent_word$4$clock = clock;
-        head_select$ent_word$4 = ent_word$4$q;
-        ent_word$5$clock = clock;
-        head_select$ent_word$5 = ent_word$5$q;
-        ent_word$6$clock = clock;
-        head_select$ent_word$6 = ent_word$6$q;
-        ent_word$7$clock = clock;
-        head_select$ent_word$7 = ent_word$7$q;
-        ent_word$8$clock = clock;
-        head_select$ent_word$8 = ent_word$8$q;
-        ent_word$9$clock = clock;
-        head_select$ent_word$9 = ent_word$9$q;
-        ent_word$10$clock = clock;
-        head_select$ent_word$10 = ent_word$10$q;
-        ent_word$11$clock = clock;
-        head_select$ent_word$11 = ent_word$11$q;
-        ent_word$12$clock = clock;
-        head_select$ent_word$12 = ent_word$12$q;
-        ent_word$13$clock = clock;
-        head_select$ent_word$13 = ent_word$13$q;
-        ent_word$14$clock = clock;
-        head_select$ent_word$14 = ent_word$14$q;
-        ent_word$15$clock = clock;
-        head_select$ent_word$15 = ent_word$15$q;
-        ent_word$16$clock = clock;
-        head_select$ent_word$16 = ent_word$16$q;
-        ent_word$17$clock = clock;
-        head_select$ent_word$17 = ent_word$17$q;
-        ent_word$18$clock = clock;
-        head_select$ent_word$18 = ent_word$18$q;
-        ent_word$19$clock = clock;
-        head_select$ent_word$19 = ent_word$19$q;
-        ent_word$20$clock = clock;
-        head_select$ent_word$20 = ent_word$20$q;
-        ent_word$21$clock = clock;
-        head_select$ent_word$21 = ent_word$21$q;
-        ent_word$22$clock = clock;
-        head_select$ent_word$22 = ent_word$22$q;
-        ent_word$23$clock = clock;
-        head_select$ent_word$23 = ent_word$23$q;
-        ent_word$24$clock = clock;
-        head_select$ent_word$24 = ent_word$24$q;
-        ent_word$25$clock = clock;
-        head_select$ent_word$25 = ent_word$25$q;
-        ent_word$26$clock = clock;
-        head_select$ent_word$26 = ent_word$26$q;
-        ent_word$27$clock = clock;
-        head_select$ent_word$27 = ent_word$27$q;
-        ent_word$28$clock = clock;
-        head_select$ent_word$28 = ent_word$28$q;
-        ent_word$29$clock = clock;
-        head_select$ent_word$29 = ent_word$29$q;
-        ent_word$30$clock = clock;
-        head_select$ent_word$30 = ent_word$30$q;
-        ent_word$31$clock = clock;
-        head_select$ent_word$31 = ent_word$31$q;
-        head_select$ent_valid$0 = ent_valid$0$q;
-        head_select$ent_kind$0 = ent_kind$0$q;
-        head_select$ent_returned$0 = ent_returned$0$q;
-        head_select$ent_space$0 = ent_space$0$q;
-        head_select$ent_ftz$0 = ent_ftz$0$q;
-        head_select$ent_result_first$0 = ent_result_first$0$q;
-        head_select$ent_result_last$0 = ent_result_last$0$q;
-        head_select$ent_msg_last$0 = ent_msg_last$0$q;
-        head_select$ent_error$0 = ent_error$0$q;
-        head_select$ent_valid$1 = ent_valid$1$q;
-        head_select$ent_kind$1 = ent_kind$1$q;
-        head_select$ent_returned$1 = ent_returned$1$q;
-        head_select$ent_space$1 = ent_space$1$q;
-        head_select$ent_ftz$1 = ent_ftz$1$q;
-        head_select$ent_result_first$1 = ent_result_first$1$q;
-        head_select$ent_result_last$1 = ent_result_last$1$q;
-        head_select$ent_msg_last$1 = ent_msg_last$1$q;
-        head_select$ent_error$1 = ent_error$1$q;
-        head_select$ent_valid$2 = ent_valid$2$q;
-        head_select$ent_kind$2 = ent_kind$2$q;
-        head_select$ent_returned$2 = ent_returned$2$q;
-        head_select$ent_space$2 = ent_space$2$q;
-        head_select$ent_ftz$2 = ent_ftz$2$q;
-        head_select$ent_result_first$2 = ent_result_first$2$q;
-        head_select$ent_result_last$2 = ent_result_last$2$q;
-        head_select$ent_msg_last$2 = ent_msg_last$2$q;
-        head_select$ent_error$2 = ent_error$2$q;
-        head_select$ent_valid$3 = ent_valid$3$q;
-        head_select$ent_kind$3 = ent_kind$3$q;
-        head_select$ent_returned$3 = ent_returned$3$q;
-        head_select$ent_space$3 = ent_space$3$q;
-        head_select$ent_ftz$3 = ent_ftz$3$q;
-        head_select$ent_result_first$3 = ent_result_first$3$q;
-        head_select$ent_result_last$3 = ent_result_last$3$q;
-        head_select$ent_msg_last$3 = ent_msg_last$3$q;
-        head_select$ent_error$3 = ent_error$3$q;
-        head_select$ent_valid$4 = ent_valid$4$q;
-        head_select$ent_kind$4 = ent_kind$4$q;
-        head_select$ent_returned$4 = ent_returned$4$q;
-        head_select$ent_space$4 = ent_space$4$q;
-        head_select$ent_ftz$4 = ent_ftz$4$q;
-        head_select$ent_result_first$4 = ent_result_first$4$q;
-        head_select$ent_result_last$4 = ent_result_last$4$q;
-        head_select$ent_msg_last$4 = ent_msg_last$4$q;
-        head_select$ent_error$4 = ent_error$4$q;
-        head_select$ent_valid$5 = ent_valid$5$q;
-        head_select$ent_kind$5 = ent_kind$5$q;
-        head_select$ent_returned$5 = ent_returned$5$q;
-        head_select$ent_space$5 = ent_space$5$q;
-        head_select$ent_ftz$5 = ent_ftz$5$q;
-        head_select$ent_result_first$5 = ent_result_first$5$q;
-        head_select$ent_result_last$5 = ent_result_last$5$q;
-        head_select$ent_msg_last$5 = ent_msg_last$5$q;
-        head_select$ent_error$5 = ent_error$5$q;
-        head_select$ent_valid$6 = ent_valid$6$q;
-        head_select$ent_kind$6 = ent_kind$6$q;
-        head_select$ent_returned$6 = ent_returned$6$q;
-        head_select$ent_space$6 = ent_space$6$q;
-        head_select$ent_ftz$6 = ent_ftz$6$q;
-        head_select$ent_result_first$6 = ent_result_first$6$q;
-        head_select$ent_result_last$6 = ent_result_last$6$q;
-        head_select$ent_msg_last$6 = ent_msg_last$6$q;
-        head_select$ent_error$6 = ent_error$6$q;
-        head_select$ent_valid$7 = ent_valid$7$q;
-        head_select$ent_kind$7 = ent_kind$7$q;
-        head_select$ent_returned$7 = ent_returned$7$q;
-        head_select$ent_space$7 = ent_space$7$q;
-        head_select$ent_ftz$7 = ent_ftz$7$q;
-        head_select$ent_result_first$7 = ent_result_first$7$q;
-        head_select$ent_result_last$7 = ent_result_last$7$q;
-        head_select$ent_msg_last$7 = ent_msg_last$7$q;
-        head_select$ent_error$7 = ent_error$7$q;
-        head_select$late_writes = w_writes$q;
-        head_select$late_line = w_line$q;
-        head_select$late_space = w_space$q;
-        head_select$late_data = write_align$data;
-        head_select$late_mask = write_align$mask;
-        head_select$ahead_writes$0 = x_writes$q;
-        head_select$ahead_line$0 = x_line$q;
-        head_select$ahead_space$0 = x_space$q;
-        head_select$ahead_byte_enables$0 = x_byte_enables$q;
         head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
-        head_select$ahead_writes$1 = x2_writes$q;
-        head_select$ahead_line$1 = x2_line$q;
-        head_select$ahead_space$1 = x2_space$q;
-        head_select$ahead_byte_enables$1 = x2_byte_enables$q;
         head_select$ahead_ready$1 = ~x2_float$q;
-        head_select$ahead_writes$2 = x3_writes$q;
-        head_select$ahead_line$2 = x3_line$q;
-        head_select$ahead_space$2 = x3_space$q;
-        head_select$ahead_byte_enables$2 = x3_byte_enables$q;
         head_select$ahead_ready$2 = ~x3_float$q;
-        head_select$ahead_writes$3 = x4_writes$q;
-        head_select$ahead_line$3 = x4_line$q;
-        head_select$ahead_space$3 = x4_space$q;
-        head_select$ahead_byte_enables$3 = x4_byte_enables$q;
         head_select$ahead_ready$3 = 1'b1;
-        alu$clock = clock;
         alu$pipe_advance = ~w_writes$q | mem_wr_ready;
-        alu$op = head_select$alu_op;
-        alu$ty = head_select$alu_ty;
-        alu$ftz = head_select$alu_ftz;
         alu$old_value = x_old$q;
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
@@ -5184,16 +4605,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
         w_is_rmw = w_kind$q == kind_read_modify_write;
-        write_data = write_align$data;
-        write_mask = write_align$mask;
         mem_wr_valid = w_writes$q & ~reset;
-        mem_wr_addr = w_line$q;
-        mem_wr_space = w_space$q;
-        mem_wr_data = write_data;
-        mem_wr_be = w_byte_enables$q;
         retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset;
         w_free = ~w_writes$q | mem_wr_ready;
-        x_free = w_free;
         w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
@@ -5358,25 +4772,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$7$d = 1'b0;
             end
         end
-        rsp_valid = rsp_valid_r$q;
-        rsp_lane = rsp_lane_r$q;
-        rsp_data = rsp_data_r$q;
-        rsp_done = rsp_done_r$q;
-        rsp_error = rsp_error_r$q;
-        obs_valid = obs_valid_r$q;
-        obs_lane = obs_lane_r$q;
-        obs_elem = obs_elem_r$q;
-        obs_old = obs_old_r$q;
-        obs_new = obs_new_r$q;
         table_is_full = occupancy$q == table_full;
         a_reads = ((a_valid$q & ~reset) & ~table_is_full) & (a_kind$q == kind_read_modify_write);
         alloc = ((a_valid$q & ~reset) & ~table_is_full) & (~a_reads | mem_rd_ready);
         a_accepts = ~a_valid$q | alloc;
         t_accepts = ~t_valid$q | a_accepts;
-        mem_rd_valid = a_reads;
-        mem_rd_addr = a_line$q;
-        mem_rd_space = a_space$q;
-        mem_rd_be = a_byte_enables$q;
         t_kind_checked = t_kind$q;
         if (bounds_check$out_of_bounds) begin
             t_kind_checked = kind_no_memory;
@@ -5402,7 +4802,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             a_msg_last$d = t_msg_last$q;
             a_error$d = t_error$q;
         end
-        issue_marker = i_marker$q;
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
         issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
@@ -5478,7 +4877,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             d_slm_size$d = req_slm_size;
         end
         pay_valid = sel_take & ~sel_marker;
-        pay_lane = lane_select$lane;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
         end
@@ -5537,20 +4935,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         cap_valid$d = pay_valid;
         cap_buf$d = sel_buf$q;
-        if (cap_valid$q) begin
-            if (cap_buf$q) begin
-                pbuf_addr$1$d = pay_addr;
-                pbuf_src0$1$d = pay_src0;
-                pbuf_src1$1$d = pay_src1;
-                pbuf_coord$1$d = pay_coord;
-            end
-            else begin
-                pbuf_addr$0$d = pay_addr;
-                pbuf_src0$0$d = pay_src0;
-                pbuf_src1$0$d = pay_src1;
-                pbuf_coord$0$d = pay_coord;
-            end
-        end
+        cap_load$0 = cap_valid$q & ~cap_buf$q;
+        cap_load$1 = cap_valid$q & cap_buf$q;
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
@@ -5681,39 +5067,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if ((retire & w_writes$q) & (a_line$q == w_line$q) & (a_space$q == w_space$q)) begin
             new_fwd_bytes = w_byte_enables$q;
         end
-        ent_src0$write_enable = alloc;
-        ent_src0$write_index = tail_ptr$q;
-        ent_src0$write_data = a_src0$q;
-        ent_src1$write_enable = alloc;
-        ent_src1$write_index = tail_ptr$q;
-        ent_src1$write_data = a_src1$q;
-        ent_bit_offset$write_enable = alloc;
-        ent_bit_offset$write_index = tail_ptr$q;
-        ent_bit_offset$write_data = a_bit_offset$q;
-        ent_byte_enables$write_enable = alloc;
-        ent_byte_enables$write_index = tail_ptr$q;
-        ent_byte_enables$write_data = a_byte_enables$q;
-        ent_size$write_enable = alloc;
-        ent_size$write_index = tail_ptr$q;
-        ent_size$write_data = a_size$q;
-        ent_op$write_enable = alloc;
-        ent_op$write_index = tail_ptr$q;
-        ent_op$write_data = a_op$q;
-        ent_ty$write_enable = alloc;
-        ent_ty$write_index = tail_ptr$q;
-        ent_ty$write_data = a_ty$q;
-        ent_lane$write_enable = alloc;
-        ent_lane$write_index = tail_ptr$q;
-        ent_lane$write_data = a_lane$q;
-        ent_elem$write_enable = alloc;
-        ent_elem$write_index = tail_ptr$q;
-        ent_elem$write_data = a_elem$q;
-        ent_result_shift$write_enable = alloc;
-        ent_result_shift$write_index = tail_ptr$q;
-        ent_result_shift$write_data = a_result_shift$q;
-        ent_line_at_head$write_enable = alloc;
-        ent_line_at_head$write_index = tail_ptr$q;
-        ent_line_at_head$write_data = a_line$q;
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
@@ -5912,7 +5265,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$0[32'h4 * 0 + 3]) begin
             word_next$0 = (word_next$0 & ~byte_ones$3) | (new_word$0 & byte_ones$3);
         end
-        ent_word$0$d = word_next$0;
         word_next$1 = ent_word$1$q;
         if (load_bytes$0[32'h4 * 1 + 0]) begin
             word_next$1 = (word_next$1 & ~byte_ones$0) | (new_word$1 & byte_ones$0);
@@ -5926,7 +5278,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$0[32'h4 * 1 + 3]) begin
             word_next$1 = (word_next$1 & ~byte_ones$3) | (new_word$1 & byte_ones$3);
         end
-        ent_word$1$d = word_next$1;
         word_next$2 = ent_word$2$q;
         if (load_bytes$0[32'h4 * 2 + 0]) begin
             word_next$2 = (word_next$2 & ~byte_ones$0) | (new_word$2 & byte_ones$0);
@@ -5940,7 +5291,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$0[32'h4 * 2 + 3]) begin
             word_next$2 = (word_next$2 & ~byte_ones$3) | (new_word$2 & byte_ones$3);
         end
-        ent_word$2$d = word_next$2;
         word_next$3 = ent_word$3$q;
         if (load_bytes$0[32'h4 * 3 + 0]) begin
             word_next$3 = (word_next$3 & ~byte_ones$0) | (new_word$3 & byte_ones$0);
@@ -5954,7 +5304,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$0[32'h4 * 3 + 3]) begin
             word_next$3 = (word_next$3 & ~byte_ones$3) | (new_word$3 & byte_ones$3);
         end
-        ent_word$3$d = word_next$3;
         if (return_hit$0) begin
             ent_returned$0$d = 1'b1;
         end
@@ -5991,7 +5340,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$1[32'h4 * 0 + 3]) begin
             word_next$4 = (word_next$4 & ~byte_ones$3) | (new_word$4 & byte_ones$3);
         end
-        ent_word$4$d = word_next$4;
         word_next$5 = ent_word$5$q;
         if (load_bytes$1[32'h4 * 1 + 0]) begin
             word_next$5 = (word_next$5 & ~byte_ones$0) | (new_word$5 & byte_ones$0);
@@ -6005,7 +5353,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$1[32'h4 * 1 + 3]) begin
             word_next$5 = (word_next$5 & ~byte_ones$3) | (new_word$5 & byte_ones$3);
         end
-        ent_word$5$d = word_next$5;
         word_next$6 = ent_word$6$q;
         if (load_bytes$1[32'h4 * 2 + 0]) begin
             word_next$6 = (word_next$6 & ~byte_ones$0) | (new_word$6 & byte_ones$0);
@@ -6019,7 +5366,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$1[32'h4 * 2 + 3]) begin
             word_next$6 = (word_next$6 & ~byte_ones$3) | (new_word$6 & byte_ones$3);
         end
-        ent_word$6$d = word_next$6;
         word_next$7 = ent_word$7$q;
         if (load_bytes$1[32'h4 * 3 + 0]) begin
             word_next$7 = (word_next$7 & ~byte_ones$0) | (new_word$7 & byte_ones$0);
@@ -6033,7 +5379,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$1[32'h4 * 3 + 3]) begin
             word_next$7 = (word_next$7 & ~byte_ones$3) | (new_word$7 & byte_ones$3);
         end
-        ent_word$7$d = word_next$7;
         if (return_hit$1) begin
             ent_returned$1$d = 1'b1;
         end
@@ -6070,7 +5415,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$2[32'h4 * 0 + 3]) begin
             word_next$8 = (word_next$8 & ~byte_ones$3) | (new_word$8 & byte_ones$3);
         end
-        ent_word$8$d = word_next$8;
         word_next$9 = ent_word$9$q;
         if (load_bytes$2[32'h4 * 1 + 0]) begin
             word_next$9 = (word_next$9 & ~byte_ones$0) | (new_word$9 & byte_ones$0);
@@ -6084,7 +5428,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$2[32'h4 * 1 + 3]) begin
             word_next$9 = (word_next$9 & ~byte_ones$3) | (new_word$9 & byte_ones$3);
         end
-        ent_word$9$d = word_next$9;
         word_next$10 = ent_word$10$q;
         if (load_bytes$2[32'h4 * 2 + 0]) begin
             word_next$10 = (word_next$10 & ~byte_ones$0) | (new_word$10 & byte_ones$0);
@@ -6098,7 +5441,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$2[32'h4 * 2 + 3]) begin
             word_next$10 = (word_next$10 & ~byte_ones$3) | (new_word$10 & byte_ones$3);
         end
-        ent_word$10$d = word_next$10;
         word_next$11 = ent_word$11$q;
         if (load_bytes$2[32'h4 * 3 + 0]) begin
             word_next$11 = (word_next$11 & ~byte_ones$0) | (new_word$11 & byte_ones$0);
@@ -6112,7 +5454,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$2[32'h4 * 3 + 3]) begin
             word_next$11 = (word_next$11 & ~byte_ones$3) | (new_word$11 & byte_ones$3);
         end
-        ent_word$11$d = word_next$11;
         if (return_hit$2) begin
             ent_returned$2$d = 1'b1;
         end
@@ -6149,7 +5490,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$3[32'h4 * 0 + 3]) begin
             word_next$12 = (word_next$12 & ~byte_ones$3) | (new_word$12 & byte_ones$3);
         end
-        ent_word$12$d = word_next$12;
         word_next$13 = ent_word$13$q;
         if (load_bytes$3[32'h4 * 1 + 0]) begin
             word_next$13 = (word_next$13 & ~byte_ones$0) | (new_word$13 & byte_ones$0);
@@ -6163,7 +5503,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$3[32'h4 * 1 + 3]) begin
             word_next$13 = (word_next$13 & ~byte_ones$3) | (new_word$13 & byte_ones$3);
         end
-        ent_word$13$d = word_next$13;
         word_next$14 = ent_word$14$q;
         if (load_bytes$3[32'h4 * 2 + 0]) begin
             word_next$14 = (word_next$14 & ~byte_ones$0) | (new_word$14 & byte_ones$0);
@@ -6177,7 +5516,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$3[32'h4 * 2 + 3]) begin
             word_next$14 = (word_next$14 & ~byte_ones$3) | (new_word$14 & byte_ones$3);
         end
-        ent_word$14$d = word_next$14;
         word_next$15 = ent_word$15$q;
         if (load_bytes$3[32'h4 * 3 + 0]) begin
             word_next$15 = (word_next$15 & ~byte_ones$0) | (new_word$15 & byte_ones$0);
@@ -6191,7 +5529,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$3[32'h4 * 3 + 3]) begin
             word_next$15 = (word_next$15 & ~byte_ones$3) | (new_word$15 & byte_ones$3);
         end
-        ent_word$15$d = word_next$15;
         if (return_hit$3) begin
             ent_returned$3$d = 1'b1;
         end
@@ -6228,7 +5565,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$4[32'h4 * 0 + 3]) begin
             word_next$16 = (word_next$16 & ~byte_ones$3) | (new_word$16 & byte_ones$3);
         end
-        ent_word$16$d = word_next$16;
         word_next$17 = ent_word$17$q;
         if (load_bytes$4[32'h4 * 1 + 0]) begin
             word_next$17 = (word_next$17 & ~byte_ones$0) | (new_word$17 & byte_ones$0);
@@ -6242,7 +5578,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$4[32'h4 * 1 + 3]) begin
             word_next$17 = (word_next$17 & ~byte_ones$3) | (new_word$17 & byte_ones$3);
         end
-        ent_word$17$d = word_next$17;
         word_next$18 = ent_word$18$q;
         if (load_bytes$4[32'h4 * 2 + 0]) begin
             word_next$18 = (word_next$18 & ~byte_ones$0) | (new_word$18 & byte_ones$0);
@@ -6256,7 +5591,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$4[32'h4 * 2 + 3]) begin
             word_next$18 = (word_next$18 & ~byte_ones$3) | (new_word$18 & byte_ones$3);
         end
-        ent_word$18$d = word_next$18;
         word_next$19 = ent_word$19$q;
         if (load_bytes$4[32'h4 * 3 + 0]) begin
             word_next$19 = (word_next$19 & ~byte_ones$0) | (new_word$19 & byte_ones$0);
@@ -6270,7 +5604,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$4[32'h4 * 3 + 3]) begin
             word_next$19 = (word_next$19 & ~byte_ones$3) | (new_word$19 & byte_ones$3);
         end
-        ent_word$19$d = word_next$19;
         if (return_hit$4) begin
             ent_returned$4$d = 1'b1;
         end
@@ -6307,7 +5640,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$5[32'h4 * 0 + 3]) begin
             word_next$20 = (word_next$20 & ~byte_ones$3) | (new_word$20 & byte_ones$3);
         end
-        ent_word$20$d = word_next$20;
         word_next$21 = ent_word$21$q;
         if (load_bytes$5[32'h4 * 1 + 0]) begin
             word_next$21 = (word_next$21 & ~byte_ones$0) | (new_word$21 & byte_ones$0);
@@ -6321,7 +5653,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$5[32'h4 * 1 + 3]) begin
             word_next$21 = (word_next$21 & ~byte_ones$3) | (new_word$21 & byte_ones$3);
         end
-        ent_word$21$d = word_next$21;
         word_next$22 = ent_word$22$q;
         if (load_bytes$5[32'h4 * 2 + 0]) begin
             word_next$22 = (word_next$22 & ~byte_ones$0) | (new_word$22 & byte_ones$0);
@@ -6335,7 +5666,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$5[32'h4 * 2 + 3]) begin
             word_next$22 = (word_next$22 & ~byte_ones$3) | (new_word$22 & byte_ones$3);
         end
-        ent_word$22$d = word_next$22;
         word_next$23 = ent_word$23$q;
         if (load_bytes$5[32'h4 * 3 + 0]) begin
             word_next$23 = (word_next$23 & ~byte_ones$0) | (new_word$23 & byte_ones$0);
@@ -6349,7 +5679,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$5[32'h4 * 3 + 3]) begin
             word_next$23 = (word_next$23 & ~byte_ones$3) | (new_word$23 & byte_ones$3);
         end
-        ent_word$23$d = word_next$23;
         if (return_hit$5) begin
             ent_returned$5$d = 1'b1;
         end
@@ -6386,7 +5715,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$6[32'h4 * 0 + 3]) begin
             word_next$24 = (word_next$24 & ~byte_ones$3) | (new_word$24 & byte_ones$3);
         end
-        ent_word$24$d = word_next$24;
         word_next$25 = ent_word$25$q;
         if (load_bytes$6[32'h4 * 1 + 0]) begin
             word_next$25 = (word_next$25 & ~byte_ones$0) | (new_word$25 & byte_ones$0);
@@ -6400,7 +5728,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$6[32'h4 * 1 + 3]) begin
             word_next$25 = (word_next$25 & ~byte_ones$3) | (new_word$25 & byte_ones$3);
         end
-        ent_word$25$d = word_next$25;
         word_next$26 = ent_word$26$q;
         if (load_bytes$6[32'h4 * 2 + 0]) begin
             word_next$26 = (word_next$26 & ~byte_ones$0) | (new_word$26 & byte_ones$0);
@@ -6414,7 +5741,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$6[32'h4 * 2 + 3]) begin
             word_next$26 = (word_next$26 & ~byte_ones$3) | (new_word$26 & byte_ones$3);
         end
-        ent_word$26$d = word_next$26;
         word_next$27 = ent_word$27$q;
         if (load_bytes$6[32'h4 * 3 + 0]) begin
             word_next$27 = (word_next$27 & ~byte_ones$0) | (new_word$27 & byte_ones$0);
@@ -6428,7 +5754,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$6[32'h4 * 3 + 3]) begin
             word_next$27 = (word_next$27 & ~byte_ones$3) | (new_word$27 & byte_ones$3);
         end
-        ent_word$27$d = word_next$27;
         if (return_hit$6) begin
             ent_returned$6$d = 1'b1;
         end
@@ -6465,7 +5790,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$7[32'h4 * 0 + 3]) begin
             word_next$28 = (word_next$28 & ~byte_ones$3) | (new_word$28 & byte_ones$3);
         end
-        ent_word$28$d = word_next$28;
         word_next$29 = ent_word$29$q;
         if (load_bytes$7[32'h4 * 1 + 0]) begin
             word_next$29 = (word_next$29 & ~byte_ones$0) | (new_word$29 & byte_ones$0);
@@ -6479,7 +5803,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$7[32'h4 * 1 + 3]) begin
             word_next$29 = (word_next$29 & ~byte_ones$3) | (new_word$29 & byte_ones$3);
         end
-        ent_word$29$d = word_next$29;
         word_next$30 = ent_word$30$q;
         if (load_bytes$7[32'h4 * 2 + 0]) begin
             word_next$30 = (word_next$30 & ~byte_ones$0) | (new_word$30 & byte_ones$0);
@@ -6493,7 +5816,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$7[32'h4 * 2 + 3]) begin
             word_next$30 = (word_next$30 & ~byte_ones$3) | (new_word$30 & byte_ones$3);
         end
-        ent_word$30$d = word_next$30;
         word_next$31 = ent_word$31$q;
         if (load_bytes$7[32'h4 * 3 + 0]) begin
             word_next$31 = (word_next$31 & ~byte_ones$0) | (new_word$31 & byte_ones$0);
@@ -6507,7 +5829,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (load_bytes$7[32'h4 * 3 + 3]) begin
             word_next$31 = (word_next$31 & ~byte_ones$3) | (new_word$31 & byte_ones$3);
         end
-        ent_word$31$d = word_next$31;
         if (return_hit$7) begin
             ent_returned$7$d = 1'b1;
         end
@@ -6556,6 +5877,725 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_valid$7$d = 1'b0;
         end
     end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) d_valid$clock = clock;
+    always @(*) d_lanes$clock = clock;
+    always @(*) d_illegal$clock = clock;
+    always @(*) d_elem_size$clock = clock;
+    always @(*) d_last_elem$clock = clock;
+    always @(*) d_space_slm$clock = clock;
+    always @(*) d_addr_offset32$clock = clock;
+    always @(*) d_addr_buffer$clock = clock;
+    always @(*) d_kind_typed$clock = clock;
+    always @(*) d_write_only$clock = clock;
+    always @(*) d_swap_src$clock = clock;
+    always @(*) d_v_present$clock = clock;
+    always @(*) d_r_present$clock = clock;
+    always @(*) d_lod_present$clock = clock;
+    always @(*) d_alu_op$clock = clock;
+    always @(*) d_alu_ty$clock = clock;
+    always @(*) d_alu_ftz$clock = clock;
+    always @(*) d_surf_kind$clock = clock;
+    always @(*) d_surf_base$clock = clock;
+    always @(*) d_surf_size$clock = clock;
+    always @(*) d_surf_array$clock = clock;
+    always @(*) d_surf_levels$clock = clock;
+    always @(*) d_surf_u16$clock = clock;
+    always @(*) d_slm_size$clock = clock;
+    always @(*) d_width$clock = clock;
+    always @(*) d_height$clock = clock;
+    always @(*) d_depth$clock = clock;
+    always @(*) d_width_one$clock = clock;
+    always @(*) d_height_one$clock = clock;
+    always @(*) d_depth_one$clock = clock;
+    always @(*) issue_state$clock = clock;
+    always @(*) lanes_left$clock = clock;
+    always @(*) n_valid$clock = clock;
+    always @(*) n_buf$clock = clock;
+    always @(*) n_lane$clock = clock;
+    always @(*) n_last_lane$clock = clock;
+    always @(*) n_marker$clock = clock;
+    always @(*) n_illegal$clock = clock;
+    always @(*) n_elem_size$clock = clock;
+    always @(*) n_last_elem$clock = clock;
+    always @(*) n_space_slm$clock = clock;
+    always @(*) n_addr_offset32$clock = clock;
+    always @(*) n_addr_buffer$clock = clock;
+    always @(*) n_kind_typed$clock = clock;
+    always @(*) n_write_only$clock = clock;
+    always @(*) n_swap_src$clock = clock;
+    always @(*) n_v_present$clock = clock;
+    always @(*) n_r_present$clock = clock;
+    always @(*) n_lod_present$clock = clock;
+    always @(*) n_alu_op$clock = clock;
+    always @(*) n_alu_ty$clock = clock;
+    always @(*) n_alu_ftz$clock = clock;
+    always @(*) n_surf_kind$clock = clock;
+    always @(*) n_surf_base$clock = clock;
+    always @(*) n_surf_size$clock = clock;
+    always @(*) n_width$clock = clock;
+    always @(*) n_height$clock = clock;
+    always @(*) n_depth$clock = clock;
+    always @(*) n_width_one$clock = clock;
+    always @(*) n_height_one$clock = clock;
+    always @(*) n_depth_one$clock = clock;
+    always @(*) n_surf_array$clock = clock;
+    always @(*) n_surf_levels$clock = clock;
+    always @(*) n_surf_u16$clock = clock;
+    always @(*) n_slm_size$clock = clock;
+    always @(*) sel_buf$clock = clock;
+    always @(*) cap_valid$clock = clock;
+    always @(*) cap_buf$clock = clock;
+    always @(*) i_valid$clock = clock;
+    always @(*) i_buf$clock = clock;
+    always @(*) i_lane$clock = clock;
+    always @(*) i_last_lane$clock = clock;
+    always @(*) i_marker$clock = clock;
+    always @(*) i_illegal$clock = clock;
+    always @(*) msg_misaligned$clock = clock;
+    always @(*) ctx_elem_size$clock = clock;
+    always @(*) ctx_last_elem$clock = clock;
+    always @(*) ctx_space_slm$clock = clock;
+    always @(*) ctx_addr_offset32$clock = clock;
+    always @(*) ctx_addr_buffer$clock = clock;
+    always @(*) ctx_kind_typed$clock = clock;
+    always @(*) ctx_write_only$clock = clock;
+    always @(*) ctx_swap_src$clock = clock;
+    always @(*) ctx_v_present$clock = clock;
+    always @(*) ctx_r_present$clock = clock;
+    always @(*) ctx_lod_present$clock = clock;
+    always @(*) ctx_alu_op$clock = clock;
+    always @(*) ctx_alu_ty$clock = clock;
+    always @(*) ctx_alu_ftz$clock = clock;
+    always @(*) ctx_surf_kind$clock = clock;
+    always @(*) ctx_surf_base$clock = clock;
+    always @(*) ctx_surf_size$clock = clock;
+    always @(*) ctx_surf_array$clock = clock;
+    always @(*) ctx_surf_levels$clock = clock;
+    always @(*) ctx_surf_u16$clock = clock;
+    always @(*) ctx_slm_size$clock = clock;
+    always @(*) elem_index$clock = clock;
+    always @(*) elem_offset$clock = clock;
+    always @(*) elem_shift$clock = clock;
+    always @(*) typed_level$clock = clock;
+    always @(*) typed_level_base$clock = clock;
+    always @(*) typed_width$clock = clock;
+    always @(*) typed_height$clock = clock;
+    always @(*) typed_depth$clock = clock;
+    always @(*) typed_width_one$clock = clock;
+    always @(*) typed_height_one$clock = clock;
+    always @(*) typed_depth_one$clock = clock;
+    always @(*) t_valid$clock = clock;
+    always @(*) t_walk$clock = clock;
+    always @(*) t_typed$clock = clock;
+    always @(*) t_addr$clock = clock;
+    always @(*) t_walk_first$clock = clock;
+    always @(*) t_lane_first$clock = clock;
+    always @(*) t_at_lod$clock = clock;
+    always @(*) t_second_b$clock = clock;
+    always @(*) t_second_c$clock = clock;
+    always @(*) t_surf_u16$clock = clock;
+    always @(*) t_kind$clock = clock;
+    always @(*) t_checks_bounds$clock = clock;
+    always @(*) t_bounded_offset$clock = clock;
+    always @(*) t_bound$clock = clock;
+    always @(*) t_space$clock = clock;
+    always @(*) t_size$clock = clock;
+    always @(*) t_op$clock = clock;
+    always @(*) t_ty$clock = clock;
+    always @(*) t_ftz$clock = clock;
+    always @(*) t_src0$clock = clock;
+    always @(*) t_src1$clock = clock;
+    always @(*) t_lane$clock = clock;
+    always @(*) t_elem$clock = clock;
+    always @(*) t_result_shift$clock = clock;
+    always @(*) t_result_first$clock = clock;
+    always @(*) t_result_last$clock = clock;
+    always @(*) t_msg_last$clock = clock;
+    always @(*) t_error$clock = clock;
+    always @(*) a_valid$clock = clock;
+    always @(*) a_kind$clock = clock;
+    always @(*) a_line$clock = clock;
+    always @(*) a_space$clock = clock;
+    always @(*) a_bit_offset$clock = clock;
+    always @(*) a_byte_enables$clock = clock;
+    always @(*) a_size$clock = clock;
+    always @(*) a_op$clock = clock;
+    always @(*) a_ty$clock = clock;
+    always @(*) a_ftz$clock = clock;
+    always @(*) a_src0$clock = clock;
+    always @(*) a_src1$clock = clock;
+    always @(*) a_lane$clock = clock;
+    always @(*) a_elem$clock = clock;
+    always @(*) a_result_shift$clock = clock;
+    always @(*) a_result_first$clock = clock;
+    always @(*) a_result_last$clock = clock;
+    always @(*) a_msg_last$clock = clock;
+    always @(*) a_error$clock = clock;
+    always @(*) head_ptr$clock = clock;
+    always @(*) tail_ptr$clock = clock;
+    always @(*) occupancy$clock = clock;
+    always @(*) read_issue_seq$clock = clock;
+    always @(*) read_return_seq$clock = clock;
+    always @(*) x_valid$clock = clock;
+    always @(*) x_kind$clock = clock;
+    always @(*) x_writes$clock = clock;
+    always @(*) x_line$clock = clock;
+    always @(*) x_space$clock = clock;
+    always @(*) x_bit_offset$clock = clock;
+    always @(*) x_byte_enables$clock = clock;
+    always @(*) x_old$clock = clock;
+    always @(*) x_from_x2$clock = clock;
+    always @(*) x4_valid$clock = clock;
+    always @(*) x4_kind$clock = clock;
+    always @(*) x4_writes$clock = clock;
+    always @(*) x4_line$clock = clock;
+    always @(*) x4_space$clock = clock;
+    always @(*) x4_bit_offset$clock = clock;
+    always @(*) x4_byte_enables$clock = clock;
+    always @(*) x4_float$clock = clock;
+    always @(*) x4_new$clock = clock;
+    always @(*) x4_ret$clock = clock;
+    always @(*) x4_old$clock = clock;
+    always @(*) x4_lane$clock = clock;
+    always @(*) x4_elem$clock = clock;
+    always @(*) x4_result_shift$clock = clock;
+    always @(*) x4_result_first$clock = clock;
+    always @(*) x4_result_last$clock = clock;
+    always @(*) x4_msg_last$clock = clock;
+    always @(*) x4_error$clock = clock;
+    always @(*) x_from_w$clock = clock;
+    always @(*) x2_valid$clock = clock;
+    always @(*) x2_kind$clock = clock;
+    always @(*) x2_writes$clock = clock;
+    always @(*) x2_line$clock = clock;
+    always @(*) x2_space$clock = clock;
+    always @(*) x2_bit_offset$clock = clock;
+    always @(*) x2_byte_enables$clock = clock;
+    always @(*) x2_float$clock = clock;
+    always @(*) x2_new$clock = clock;
+    always @(*) x2_ret$clock = clock;
+    always @(*) x2_old$clock = clock;
+    always @(*) x2_lane$clock = clock;
+    always @(*) x2_elem$clock = clock;
+    always @(*) x2_result_shift$clock = clock;
+    always @(*) x2_result_first$clock = clock;
+    always @(*) x2_result_last$clock = clock;
+    always @(*) x2_msg_last$clock = clock;
+    always @(*) x2_error$clock = clock;
+    always @(*) x3_valid$clock = clock;
+    always @(*) x3_kind$clock = clock;
+    always @(*) x3_writes$clock = clock;
+    always @(*) x3_line$clock = clock;
+    always @(*) x3_space$clock = clock;
+    always @(*) x3_bit_offset$clock = clock;
+    always @(*) x3_byte_enables$clock = clock;
+    always @(*) x3_float$clock = clock;
+    always @(*) x3_new$clock = clock;
+    always @(*) x3_ret$clock = clock;
+    always @(*) x3_old$clock = clock;
+    always @(*) x3_lane$clock = clock;
+    always @(*) x3_elem$clock = clock;
+    always @(*) x3_result_shift$clock = clock;
+    always @(*) x3_result_first$clock = clock;
+    always @(*) x3_result_last$clock = clock;
+    always @(*) x3_msg_last$clock = clock;
+    always @(*) x3_error$clock = clock;
+    always @(*) x_src0$clock = clock;
+    always @(*) x_lane$clock = clock;
+    always @(*) x_elem$clock = clock;
+    always @(*) x_result_shift$clock = clock;
+    always @(*) x_result_first$clock = clock;
+    always @(*) x_result_last$clock = clock;
+    always @(*) x_msg_last$clock = clock;
+    always @(*) x_error$clock = clock;
+    always @(*) w_valid$clock = clock;
+    always @(*) w_kind$clock = clock;
+    always @(*) w_writes$clock = clock;
+    always @(*) w_line$clock = clock;
+    always @(*) w_space$clock = clock;
+    always @(*) w_bit_offset$clock = clock;
+    always @(*) w_byte_enables$clock = clock;
+    always @(*) w_new$clock = clock;
+    always @(*) w_ret$clock = clock;
+    always @(*) w_old$clock = clock;
+    always @(*) w_lane$clock = clock;
+    always @(*) w_elem$clock = clock;
+    always @(*) w_result_shift$clock = clock;
+    always @(*) w_result_first$clock = clock;
+    always @(*) w_result_last$clock = clock;
+    always @(*) w_msg_last$clock = clock;
+    always @(*) w_error$clock = clock;
+    always @(*) result_acc$clock = clock;
+    always @(*) rsp_valid_r$clock = clock;
+    always @(*) rsp_lane_r$clock = clock;
+    always @(*) rsp_data_r$clock = clock;
+    always @(*) rsp_done_r$clock = clock;
+    always @(*) rsp_error_r$clock = clock;
+    always @(*) obs_valid_r$clock = clock;
+    always @(*) obs_lane_r$clock = clock;
+    always @(*) obs_elem_r$clock = clock;
+    always @(*) obs_old_r$clock = clock;
+    always @(*) obs_new_r$clock = clock;
+    always @(*) ent_valid$0$clock = clock;
+    always @(*) ent_kind$0$clock = clock;
+    always @(*) ent_read_seq$0$clock = clock;
+    always @(*) ent_returned$0$clock = clock;
+    always @(*) ent_fwd_bytes$0$clock = clock;
+    always @(*) ent_line$0$clock = clock;
+    always @(*) ent_space$0$clock = clock;
+    always @(*) ent_ftz$0$clock = clock;
+    always @(*) ent_result_first$0$clock = clock;
+    always @(*) ent_result_last$0$clock = clock;
+    always @(*) ent_msg_last$0$clock = clock;
+    always @(*) ent_error$0$clock = clock;
+    always @(*) ent_valid$1$clock = clock;
+    always @(*) ent_kind$1$clock = clock;
+    always @(*) ent_read_seq$1$clock = clock;
+    always @(*) ent_returned$1$clock = clock;
+    always @(*) ent_fwd_bytes$1$clock = clock;
+    always @(*) ent_line$1$clock = clock;
+    always @(*) ent_space$1$clock = clock;
+    always @(*) ent_ftz$1$clock = clock;
+    always @(*) ent_result_first$1$clock = clock;
+    always @(*) ent_result_last$1$clock = clock;
+    always @(*) ent_msg_last$1$clock = clock;
+    always @(*) ent_error$1$clock = clock;
+    always @(*) ent_valid$2$clock = clock;
+    always @(*) ent_kind$2$clock = clock;
+    always @(*) ent_read_seq$2$clock = clock;
+    always @(*) ent_returned$2$clock = clock;
+    always @(*) ent_fwd_bytes$2$clock = clock;
+    always @(*) ent_line$2$clock = clock;
+    always @(*) ent_space$2$clock = clock;
+    always @(*) ent_ftz$2$clock = clock;
+    always @(*) ent_result_first$2$clock = clock;
+    always @(*) ent_result_last$2$clock = clock;
+    always @(*) ent_msg_last$2$clock = clock;
+    always @(*) ent_error$2$clock = clock;
+    always @(*) ent_valid$3$clock = clock;
+    always @(*) ent_kind$3$clock = clock;
+    always @(*) ent_read_seq$3$clock = clock;
+    always @(*) ent_returned$3$clock = clock;
+    always @(*) ent_fwd_bytes$3$clock = clock;
+    always @(*) ent_line$3$clock = clock;
+    always @(*) ent_space$3$clock = clock;
+    always @(*) ent_ftz$3$clock = clock;
+    always @(*) ent_result_first$3$clock = clock;
+    always @(*) ent_result_last$3$clock = clock;
+    always @(*) ent_msg_last$3$clock = clock;
+    always @(*) ent_error$3$clock = clock;
+    always @(*) ent_valid$4$clock = clock;
+    always @(*) ent_kind$4$clock = clock;
+    always @(*) ent_read_seq$4$clock = clock;
+    always @(*) ent_returned$4$clock = clock;
+    always @(*) ent_fwd_bytes$4$clock = clock;
+    always @(*) ent_line$4$clock = clock;
+    always @(*) ent_space$4$clock = clock;
+    always @(*) ent_ftz$4$clock = clock;
+    always @(*) ent_result_first$4$clock = clock;
+    always @(*) ent_result_last$4$clock = clock;
+    always @(*) ent_msg_last$4$clock = clock;
+    always @(*) ent_error$4$clock = clock;
+    always @(*) ent_valid$5$clock = clock;
+    always @(*) ent_kind$5$clock = clock;
+    always @(*) ent_read_seq$5$clock = clock;
+    always @(*) ent_returned$5$clock = clock;
+    always @(*) ent_fwd_bytes$5$clock = clock;
+    always @(*) ent_line$5$clock = clock;
+    always @(*) ent_space$5$clock = clock;
+    always @(*) ent_ftz$5$clock = clock;
+    always @(*) ent_result_first$5$clock = clock;
+    always @(*) ent_result_last$5$clock = clock;
+    always @(*) ent_msg_last$5$clock = clock;
+    always @(*) ent_error$5$clock = clock;
+    always @(*) ent_valid$6$clock = clock;
+    always @(*) ent_kind$6$clock = clock;
+    always @(*) ent_read_seq$6$clock = clock;
+    always @(*) ent_returned$6$clock = clock;
+    always @(*) ent_fwd_bytes$6$clock = clock;
+    always @(*) ent_line$6$clock = clock;
+    always @(*) ent_space$6$clock = clock;
+    always @(*) ent_ftz$6$clock = clock;
+    always @(*) ent_result_first$6$clock = clock;
+    always @(*) ent_result_last$6$clock = clock;
+    always @(*) ent_msg_last$6$clock = clock;
+    always @(*) ent_error$6$clock = clock;
+    always @(*) ent_valid$7$clock = clock;
+    always @(*) ent_kind$7$clock = clock;
+    always @(*) ent_read_seq$7$clock = clock;
+    always @(*) ent_returned$7$clock = clock;
+    always @(*) ent_fwd_bytes$7$clock = clock;
+    always @(*) ent_line$7$clock = clock;
+    always @(*) ent_space$7$clock = clock;
+    always @(*) ent_ftz$7$clock = clock;
+    always @(*) ent_result_first$7$clock = clock;
+    always @(*) ent_result_last$7$clock = clock;
+    always @(*) ent_msg_last$7$clock = clock;
+    always @(*) ent_error$7$clock = clock;
+    always @(*) pbuf_addr$0$clock = clock;
+    always @(*) pbuf_src0$0$clock = clock;
+    always @(*) pbuf_src1$0$clock = clock;
+    always @(*) pbuf_coord$0$clock = clock;
+    always @(*) pbuf_addr$0$d = pay_addr;
+    always @(*) pbuf_src0$0$d = pay_src0;
+    always @(*) pbuf_src1$0$d = pay_src1;
+    always @(*) pbuf_coord$0$d = pay_coord;
+    always @(*) pbuf_addr$1$clock = clock;
+    always @(*) pbuf_src0$1$clock = clock;
+    always @(*) pbuf_src1$1$clock = clock;
+    always @(*) pbuf_coord$1$clock = clock;
+    always @(*) pbuf_addr$1$d = pay_addr;
+    always @(*) pbuf_src0$1$d = pay_src0;
+    always @(*) pbuf_src1$1$d = pay_src1;
+    always @(*) pbuf_coord$1$d = pay_coord;
+    always @(*) decoder$desc = req_desc;
+    always @(*) decoder$dmask = req_dmask;
+    always @(*) decoder$pred_mask = req_pred_mask;
+    always @(*) decoder$surf_kind = req_surf_kind;
+    always @(*) decoder$surf_u16 = req_surf_u16;
+    always @(*) lane_mux$from_buf1 = i_buf$q;
+    always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
+    always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
+    always @(*) lane_mux$buf0_src1 = pbuf_src1$0$q;
+    always @(*) lane_mux$buf0_coord = pbuf_coord$0$q;
+    always @(*) lane_mux$buf1_addr = pbuf_addr$1$q;
+    always @(*) lane_mux$buf1_src0 = pbuf_src0$1$q;
+    always @(*) lane_mux$buf1_src1 = pbuf_src1$1$q;
+    always @(*) lane_mux$buf1_coord = pbuf_coord$1$q;
+    always @(*) lane_mux$elem_size = ctx_elem_size$q;
+    always @(*) typed_step$level = typed_level$q;
+    always @(*) typed_step$level_base = typed_level_base$q;
+    always @(*) typed_step$level_width = typed_width$q;
+    always @(*) typed_step$level_height = typed_height$q;
+    always @(*) typed_step$level_depth = typed_depth$q;
+    always @(*) typed_step$width_is_one = typed_width_one$q;
+    always @(*) typed_step$height_is_one = typed_height_one$q;
+    always @(*) typed_step$depth_is_one = typed_depth_one$q;
+    always @(*) typed_step$surf_kind = ctx_surf_kind$q;
+    always @(*) typed_step$surf_array = ctx_surf_array$q;
+    always @(*) typed_step$surf_levels = ctx_surf_levels$q;
+    always @(*) addr_gen$lane_addr = lane_mux$addr;
+    always @(*) addr_gen$elem_offset = elem_offset$q;
+    always @(*) addr_gen$space_slm = ctx_space_slm$q;
+    always @(*) addr_gen$addr_offset32 = ctx_addr_offset32$q;
+    always @(*) addr_gen$addr_buffer = ctx_addr_buffer$q;
+    always @(*) addr_gen$kind_typed = ctx_kind_typed$q;
+    always @(*) addr_gen$surf_base = ctx_surf_base$q;
+    always @(*) addr_gen$surf_size = ctx_surf_size$q;
+    always @(*) addr_gen$slm_size = ctx_slm_size$q;
+    always @(*) bounds_check$checked = t_checks_bounds$q;
+    always @(*) bounds_check$offset = t_bounded_offset$q;
+    always @(*) bounds_check$bound = t_bound$q;
+    always @(*) bounds_check$elem_size = t_size$q;
+    always @(*) addr_finish$typed = t_typed$q;
+    always @(*) addr_finish$addr = t_addr$q;
+    always @(*) addr_finish$elem_size = t_size$q;
+    always @(*) addr_finish$walk_first = t_walk_first$q;
+    always @(*) addr_finish$lane_first = t_lane_first$q;
+    always @(*) addr_finish$at_lod = t_at_lod$q;
+    always @(*) addr_finish$second_b = t_second_b$q;
+    always @(*) addr_finish$second_c = t_second_c$q;
+    always @(*) addr_finish$surf_u16 = t_surf_u16$q;
+    always @(*) elem_select$lane_src0 = lane_mux$src0;
+    always @(*) elem_select$lane_src1 = lane_mux$src1;
+    always @(*) elem_select$elem_shift = elem_shift$q;
+    always @(*) elem_select$elem_size = ctx_elem_size$q;
+    always @(*) elem_select$swap_src = ctx_swap_src$q;
+    always @(*) elem_select$write_only = ctx_write_only$q;
+    always @(*) write_align$value = w_new$q;
+    always @(*) write_align$bit_offset = w_bit_offset$q;
+    always @(*) write_align$byte_enables = w_byte_enables$q;
+    always @(*) head_select$head = head_ptr$q;
+    always @(*) ent_src0$clock = clock;
+    always @(*) ent_src0$read_index = head_ptr$q;
+    always @(*) ent_src1$clock = clock;
+    always @(*) ent_src1$read_index = head_ptr$q;
+    always @(*) ent_bit_offset$clock = clock;
+    always @(*) ent_bit_offset$read_index = head_ptr$q;
+    always @(*) head_select$head_bit_offset = ent_bit_offset$read_data;
+    always @(*) ent_byte_enables$clock = clock;
+    always @(*) ent_byte_enables$read_index = head_ptr$q;
+    always @(*) head_select$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) ent_size$clock = clock;
+    always @(*) ent_size$read_index = head_ptr$q;
+    always @(*) head_select$head_size = ent_size$read_data;
+    always @(*) ent_op$clock = clock;
+    always @(*) ent_op$read_index = head_ptr$q;
+    always @(*) head_select$head_op = ent_op$read_data;
+    always @(*) ent_ty$clock = clock;
+    always @(*) ent_ty$read_index = head_ptr$q;
+    always @(*) head_select$head_ty = ent_ty$read_data;
+    always @(*) ent_lane$clock = clock;
+    always @(*) ent_lane$read_index = head_ptr$q;
+    always @(*) head_select$head_lane = ent_lane$read_data;
+    always @(*) ent_elem$clock = clock;
+    always @(*) ent_elem$read_index = head_ptr$q;
+    always @(*) head_select$head_elem = ent_elem$read_data;
+    always @(*) ent_result_shift$clock = clock;
+    always @(*) ent_result_shift$read_index = head_ptr$q;
+    always @(*) head_select$head_result_shift = ent_result_shift$read_data;
+    always @(*) ent_line_at_head$clock = clock;
+    always @(*) ent_line_at_head$read_index = head_ptr$q;
+    always @(*) head_select$head_line = ent_line_at_head$read_data;
+    always @(*) ent_word$0$clock = clock;
+    always @(*) head_select$ent_word$0 = ent_word$0$q;
+    always @(*) ent_word$1$clock = clock;
+    always @(*) head_select$ent_word$1 = ent_word$1$q;
+    always @(*) ent_word$2$clock = clock;
+    always @(*) head_select$ent_word$2 = ent_word$2$q;
+    always @(*) ent_word$3$clock = clock;
+    always @(*) head_select$ent_word$3 = ent_word$3$q;
+    always @(*) ent_word$4$clock = clock;
+    always @(*) head_select$ent_word$4 = ent_word$4$q;
+    always @(*) ent_word$5$clock = clock;
+    always @(*) head_select$ent_word$5 = ent_word$5$q;
+    always @(*) ent_word$6$clock = clock;
+    always @(*) head_select$ent_word$6 = ent_word$6$q;
+    always @(*) ent_word$7$clock = clock;
+    always @(*) head_select$ent_word$7 = ent_word$7$q;
+    always @(*) ent_word$8$clock = clock;
+    always @(*) head_select$ent_word$8 = ent_word$8$q;
+    always @(*) ent_word$9$clock = clock;
+    always @(*) head_select$ent_word$9 = ent_word$9$q;
+    always @(*) ent_word$10$clock = clock;
+    always @(*) head_select$ent_word$10 = ent_word$10$q;
+    always @(*) ent_word$11$clock = clock;
+    always @(*) head_select$ent_word$11 = ent_word$11$q;
+    always @(*) ent_word$12$clock = clock;
+    always @(*) head_select$ent_word$12 = ent_word$12$q;
+    always @(*) ent_word$13$clock = clock;
+    always @(*) head_select$ent_word$13 = ent_word$13$q;
+    always @(*) ent_word$14$clock = clock;
+    always @(*) head_select$ent_word$14 = ent_word$14$q;
+    always @(*) ent_word$15$clock = clock;
+    always @(*) head_select$ent_word$15 = ent_word$15$q;
+    always @(*) ent_word$16$clock = clock;
+    always @(*) head_select$ent_word$16 = ent_word$16$q;
+    always @(*) ent_word$17$clock = clock;
+    always @(*) head_select$ent_word$17 = ent_word$17$q;
+    always @(*) ent_word$18$clock = clock;
+    always @(*) head_select$ent_word$18 = ent_word$18$q;
+    always @(*) ent_word$19$clock = clock;
+    always @(*) head_select$ent_word$19 = ent_word$19$q;
+    always @(*) ent_word$20$clock = clock;
+    always @(*) head_select$ent_word$20 = ent_word$20$q;
+    always @(*) ent_word$21$clock = clock;
+    always @(*) head_select$ent_word$21 = ent_word$21$q;
+    always @(*) ent_word$22$clock = clock;
+    always @(*) head_select$ent_word$22 = ent_word$22$q;
+    always @(*) ent_word$23$clock = clock;
+    always @(*) head_select$ent_word$23 = ent_word$23$q;
+    always @(*) ent_word$24$clock = clock;
+    always @(*) head_select$ent_word$24 = ent_word$24$q;
+    always @(*) ent_word$25$clock = clock;
+    always @(*) head_select$ent_word$25 = ent_word$25$q;
+    always @(*) ent_word$26$clock = clock;
+    always @(*) head_select$ent_word$26 = ent_word$26$q;
+    always @(*) ent_word$27$clock = clock;
+    always @(*) head_select$ent_word$27 = ent_word$27$q;
+    always @(*) ent_word$28$clock = clock;
+    always @(*) head_select$ent_word$28 = ent_word$28$q;
+    always @(*) ent_word$29$clock = clock;
+    always @(*) head_select$ent_word$29 = ent_word$29$q;
+    always @(*) ent_word$30$clock = clock;
+    always @(*) head_select$ent_word$30 = ent_word$30$q;
+    always @(*) ent_word$31$clock = clock;
+    always @(*) head_select$ent_word$31 = ent_word$31$q;
+    always @(*) head_select$ent_valid$0 = ent_valid$0$q;
+    always @(*) head_select$ent_kind$0 = ent_kind$0$q;
+    always @(*) head_select$ent_returned$0 = ent_returned$0$q;
+    always @(*) head_select$ent_space$0 = ent_space$0$q;
+    always @(*) head_select$ent_ftz$0 = ent_ftz$0$q;
+    always @(*) head_select$ent_result_first$0 = ent_result_first$0$q;
+    always @(*) head_select$ent_result_last$0 = ent_result_last$0$q;
+    always @(*) head_select$ent_msg_last$0 = ent_msg_last$0$q;
+    always @(*) head_select$ent_error$0 = ent_error$0$q;
+    always @(*) head_select$ent_valid$1 = ent_valid$1$q;
+    always @(*) head_select$ent_kind$1 = ent_kind$1$q;
+    always @(*) head_select$ent_returned$1 = ent_returned$1$q;
+    always @(*) head_select$ent_space$1 = ent_space$1$q;
+    always @(*) head_select$ent_ftz$1 = ent_ftz$1$q;
+    always @(*) head_select$ent_result_first$1 = ent_result_first$1$q;
+    always @(*) head_select$ent_result_last$1 = ent_result_last$1$q;
+    always @(*) head_select$ent_msg_last$1 = ent_msg_last$1$q;
+    always @(*) head_select$ent_error$1 = ent_error$1$q;
+    always @(*) head_select$ent_valid$2 = ent_valid$2$q;
+    always @(*) head_select$ent_kind$2 = ent_kind$2$q;
+    always @(*) head_select$ent_returned$2 = ent_returned$2$q;
+    always @(*) head_select$ent_space$2 = ent_space$2$q;
+    always @(*) head_select$ent_ftz$2 = ent_ftz$2$q;
+    always @(*) head_select$ent_result_first$2 = ent_result_first$2$q;
+    always @(*) head_select$ent_result_last$2 = ent_result_last$2$q;
+    always @(*) head_select$ent_msg_last$2 = ent_msg_last$2$q;
+    always @(*) head_select$ent_error$2 = ent_error$2$q;
+    always @(*) head_select$ent_valid$3 = ent_valid$3$q;
+    always @(*) head_select$ent_kind$3 = ent_kind$3$q;
+    always @(*) head_select$ent_returned$3 = ent_returned$3$q;
+    always @(*) head_select$ent_space$3 = ent_space$3$q;
+    always @(*) head_select$ent_ftz$3 = ent_ftz$3$q;
+    always @(*) head_select$ent_result_first$3 = ent_result_first$3$q;
+    always @(*) head_select$ent_result_last$3 = ent_result_last$3$q;
+    always @(*) head_select$ent_msg_last$3 = ent_msg_last$3$q;
+    always @(*) head_select$ent_error$3 = ent_error$3$q;
+    always @(*) head_select$ent_valid$4 = ent_valid$4$q;
+    always @(*) head_select$ent_kind$4 = ent_kind$4$q;
+    always @(*) head_select$ent_returned$4 = ent_returned$4$q;
+    always @(*) head_select$ent_space$4 = ent_space$4$q;
+    always @(*) head_select$ent_ftz$4 = ent_ftz$4$q;
+    always @(*) head_select$ent_result_first$4 = ent_result_first$4$q;
+    always @(*) head_select$ent_result_last$4 = ent_result_last$4$q;
+    always @(*) head_select$ent_msg_last$4 = ent_msg_last$4$q;
+    always @(*) head_select$ent_error$4 = ent_error$4$q;
+    always @(*) head_select$ent_valid$5 = ent_valid$5$q;
+    always @(*) head_select$ent_kind$5 = ent_kind$5$q;
+    always @(*) head_select$ent_returned$5 = ent_returned$5$q;
+    always @(*) head_select$ent_space$5 = ent_space$5$q;
+    always @(*) head_select$ent_ftz$5 = ent_ftz$5$q;
+    always @(*) head_select$ent_result_first$5 = ent_result_first$5$q;
+    always @(*) head_select$ent_result_last$5 = ent_result_last$5$q;
+    always @(*) head_select$ent_msg_last$5 = ent_msg_last$5$q;
+    always @(*) head_select$ent_error$5 = ent_error$5$q;
+    always @(*) head_select$ent_valid$6 = ent_valid$6$q;
+    always @(*) head_select$ent_kind$6 = ent_kind$6$q;
+    always @(*) head_select$ent_returned$6 = ent_returned$6$q;
+    always @(*) head_select$ent_space$6 = ent_space$6$q;
+    always @(*) head_select$ent_ftz$6 = ent_ftz$6$q;
+    always @(*) head_select$ent_result_first$6 = ent_result_first$6$q;
+    always @(*) head_select$ent_result_last$6 = ent_result_last$6$q;
+    always @(*) head_select$ent_msg_last$6 = ent_msg_last$6$q;
+    always @(*) head_select$ent_error$6 = ent_error$6$q;
+    always @(*) head_select$ent_valid$7 = ent_valid$7$q;
+    always @(*) head_select$ent_kind$7 = ent_kind$7$q;
+    always @(*) head_select$ent_returned$7 = ent_returned$7$q;
+    always @(*) head_select$ent_space$7 = ent_space$7$q;
+    always @(*) head_select$ent_ftz$7 = ent_ftz$7$q;
+    always @(*) head_select$ent_result_first$7 = ent_result_first$7$q;
+    always @(*) head_select$ent_result_last$7 = ent_result_last$7$q;
+    always @(*) head_select$ent_msg_last$7 = ent_msg_last$7$q;
+    always @(*) head_select$ent_error$7 = ent_error$7$q;
+    always @(*) head_select$late_writes = w_writes$q;
+    always @(*) head_select$late_line = w_line$q;
+    always @(*) head_select$late_space = w_space$q;
+    always @(*) head_select$late_data = write_align$data;
+    always @(*) head_select$late_mask = write_align$mask;
+    always @(*) head_select$ahead_writes$0 = x_writes$q;
+    always @(*) head_select$ahead_line$0 = x_line$q;
+    always @(*) head_select$ahead_space$0 = x_space$q;
+    always @(*) head_select$ahead_byte_enables$0 = x_byte_enables$q;
+    always @(*) head_select$ahead_writes$1 = x2_writes$q;
+    always @(*) head_select$ahead_line$1 = x2_line$q;
+    always @(*) head_select$ahead_space$1 = x2_space$q;
+    always @(*) head_select$ahead_byte_enables$1 = x2_byte_enables$q;
+    always @(*) head_select$ahead_writes$2 = x3_writes$q;
+    always @(*) head_select$ahead_line$2 = x3_line$q;
+    always @(*) head_select$ahead_space$2 = x3_space$q;
+    always @(*) head_select$ahead_byte_enables$2 = x3_byte_enables$q;
+    always @(*) head_select$ahead_writes$3 = x4_writes$q;
+    always @(*) head_select$ahead_line$3 = x4_line$q;
+    always @(*) head_select$ahead_space$3 = x4_space$q;
+    always @(*) head_select$ahead_byte_enables$3 = x4_byte_enables$q;
+    always @(*) alu$clock = clock;
+    always @(*) alu$op = head_select$alu_op;
+    always @(*) alu$ty = head_select$alu_ty;
+    always @(*) alu$ftz = head_select$alu_ftz;
+    always @(*) write_data = write_align$data;
+    always @(*) write_mask = write_align$mask;
+    always @(*) mem_wr_addr = w_line$q;
+    always @(*) mem_wr_space = w_space$q;
+    always @(*) mem_wr_data = write_data;
+    always @(*) mem_wr_be = w_byte_enables$q;
+    always @(*) x_free = w_free;
+    always @(*) rsp_valid = rsp_valid_r$q;
+    always @(*) rsp_lane = rsp_lane_r$q;
+    always @(*) rsp_data = rsp_data_r$q;
+    always @(*) rsp_done = rsp_done_r$q;
+    always @(*) rsp_error = rsp_error_r$q;
+    always @(*) obs_valid = obs_valid_r$q;
+    always @(*) obs_lane = obs_lane_r$q;
+    always @(*) obs_elem = obs_elem_r$q;
+    always @(*) obs_old = obs_old_r$q;
+    always @(*) obs_new = obs_new_r$q;
+    always @(*) mem_rd_valid = a_reads;
+    always @(*) mem_rd_addr = a_line$q;
+    always @(*) mem_rd_space = a_space$q;
+    always @(*) mem_rd_be = a_byte_enables$q;
+    always @(*) issue_marker = i_marker$q;
+    always @(*) pay_lane = lane_select$lane;
+    always @(*) pbuf_addr$0$load = cap_load$0;
+    always @(*) pbuf_src0$0$load = cap_load$0;
+    always @(*) pbuf_src1$0$load = cap_load$0;
+    always @(*) pbuf_coord$0$load = cap_load$0;
+    always @(*) pbuf_addr$1$load = cap_load$1;
+    always @(*) pbuf_src0$1$load = cap_load$1;
+    always @(*) pbuf_src1$1$load = cap_load$1;
+    always @(*) pbuf_coord$1$load = cap_load$1;
+    always @(*) ent_src0$write_enable = alloc;
+    always @(*) ent_src0$write_index = tail_ptr$q;
+    always @(*) ent_src0$write_data = a_src0$q;
+    always @(*) ent_src1$write_enable = alloc;
+    always @(*) ent_src1$write_index = tail_ptr$q;
+    always @(*) ent_src1$write_data = a_src1$q;
+    always @(*) ent_bit_offset$write_enable = alloc;
+    always @(*) ent_bit_offset$write_index = tail_ptr$q;
+    always @(*) ent_bit_offset$write_data = a_bit_offset$q;
+    always @(*) ent_byte_enables$write_enable = alloc;
+    always @(*) ent_byte_enables$write_index = tail_ptr$q;
+    always @(*) ent_byte_enables$write_data = a_byte_enables$q;
+    always @(*) ent_size$write_enable = alloc;
+    always @(*) ent_size$write_index = tail_ptr$q;
+    always @(*) ent_size$write_data = a_size$q;
+    always @(*) ent_op$write_enable = alloc;
+    always @(*) ent_op$write_index = tail_ptr$q;
+    always @(*) ent_op$write_data = a_op$q;
+    always @(*) ent_ty$write_enable = alloc;
+    always @(*) ent_ty$write_index = tail_ptr$q;
+    always @(*) ent_ty$write_data = a_ty$q;
+    always @(*) ent_lane$write_enable = alloc;
+    always @(*) ent_lane$write_index = tail_ptr$q;
+    always @(*) ent_lane$write_data = a_lane$q;
+    always @(*) ent_elem$write_enable = alloc;
+    always @(*) ent_elem$write_index = tail_ptr$q;
+    always @(*) ent_elem$write_data = a_elem$q;
+    always @(*) ent_result_shift$write_enable = alloc;
+    always @(*) ent_result_shift$write_index = tail_ptr$q;
+    always @(*) ent_result_shift$write_data = a_result_shift$q;
+    always @(*) ent_line_at_head$write_enable = alloc;
+    always @(*) ent_line_at_head$write_index = tail_ptr$q;
+    always @(*) ent_line_at_head$write_data = a_line$q;
+    always @(*) ent_word$0$d = word_next$0;
+    always @(*) ent_word$1$d = word_next$1;
+    always @(*) ent_word$2$d = word_next$2;
+    always @(*) ent_word$3$d = word_next$3;
+    always @(*) ent_word$4$d = word_next$4;
+    always @(*) ent_word$5$d = word_next$5;
+    always @(*) ent_word$6$d = word_next$6;
+    always @(*) ent_word$7$d = word_next$7;
+    always @(*) ent_word$8$d = word_next$8;
+    always @(*) ent_word$9$d = word_next$9;
+    always @(*) ent_word$10$d = word_next$10;
+    always @(*) ent_word$11$d = word_next$11;
+    always @(*) ent_word$12$d = word_next$12;
+    always @(*) ent_word$13$d = word_next$13;
+    always @(*) ent_word$14$d = word_next$14;
+    always @(*) ent_word$15$d = word_next$15;
+    always @(*) ent_word$16$d = word_next$16;
+    always @(*) ent_word$17$d = word_next$17;
+    always @(*) ent_word$18$d = word_next$18;
+    always @(*) ent_word$19$d = word_next$19;
+    always @(*) ent_word$20$d = word_next$20;
+    always @(*) ent_word$21$d = word_next$21;
+    always @(*) ent_word$22$d = word_next$22;
+    always @(*) ent_word$23$d = word_next$23;
+    always @(*) ent_word$24$d = word_next$24;
+    always @(*) ent_word$25$d = word_next$25;
+    always @(*) ent_word$26$d = word_next$26;
+    always @(*) ent_word$27$d = word_next$27;
+    always @(*) ent_word$28$d = word_next$28;
+    always @(*) ent_word$29$d = word_next$29;
+    always @(*) ent_word$30$d = word_next$30;
+    always @(*) ent_word$31$d = word_next$31;
     
 endmodule // atomic_unit_l8_w32_int
 
@@ -21603,12 +21643,14 @@ module atomic_unit_l8_w32_int$occupancy(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$occupancy
 
 
-module atomic_unit_l8_w32_int$pbuf_addr$0(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_addr$0(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [63:0] d;
     output reg  [63:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21616,18 +21658,20 @@ module atomic_unit_l8_w32_int$pbuf_addr$0(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_addr$0
 
 
-module atomic_unit_l8_w32_int$pbuf_addr$1(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_addr$1(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [63:0] d;
     output reg  [63:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21635,18 +21679,20 @@ module atomic_unit_l8_w32_int$pbuf_addr$1(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_addr$1
 
 
-module atomic_unit_l8_w32_int$pbuf_coord$0(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_coord$0(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [127:0] d;
     output reg  [127:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21654,18 +21700,20 @@ module atomic_unit_l8_w32_int$pbuf_coord$0(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_coord$0
 
 
-module atomic_unit_l8_w32_int$pbuf_coord$1(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_coord$1(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [127:0] d;
     output reg  [127:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21673,18 +21721,20 @@ module atomic_unit_l8_w32_int$pbuf_coord$1(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_coord$1
 
 
-module atomic_unit_l8_w32_int$pbuf_src0$0(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_src0$0(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [127:0] d;
     output reg  [127:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21692,18 +21742,20 @@ module atomic_unit_l8_w32_int$pbuf_src0$0(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_src0$0
 
 
-module atomic_unit_l8_w32_int$pbuf_src0$1(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_src0$1(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [127:0] d;
     output reg  [127:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21711,18 +21763,20 @@ module atomic_unit_l8_w32_int$pbuf_src0$1(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_src0$1
 
 
-module atomic_unit_l8_w32_int$pbuf_src1$0(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_src1$0(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [127:0] d;
     output reg  [127:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21730,18 +21784,20 @@ module atomic_unit_l8_w32_int$pbuf_src1$0(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_src1$0
 
 
-module atomic_unit_l8_w32_int$pbuf_src1$1(d,q,clock);
+module atomic_unit_l8_w32_int$pbuf_src1$1(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [127:0] d;
     output reg  [127:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -21749,9 +21805,9 @@ module atomic_unit_l8_w32_int$pbuf_src1$1(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$pbuf_src1$1
 
 
