@@ -25,6 +25,7 @@ pub mod bounds_check;
 pub mod capture_reg;
 pub mod decoder;
 pub mod elem_select;
+pub mod entry_data;
 pub mod entry_ram;
 pub mod extend;
 pub mod head_select;

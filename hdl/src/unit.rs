@@ -66,6 +66,7 @@ use crate::capture_reg::CaptureReg;
 use crate::alu::AtomicAlu;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
 use crate::elem_select::ElemSelect;
+use crate::entry_data::EntryData;
 use crate::entry_ram::EntryRam;
 use crate::head_select::{
     HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
@@ -83,8 +84,6 @@ use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 pub const MEM_ADDR_BITS: usize = 64;
 /// Bytes of the memory bus (one line).
 pub const MEM_BYTES: usize = 16;
-/// The in-flight table's line words (`WORDS` per entry).
-const ENTRY_WORDS: usize = INFLIGHT_DEPTH * WORDS;
 /// Bits of a read sequence number (more values than the table has entries).
 const READ_SEQ_BITS: usize = 4;
 /// Bits of the in-flight table's occupancy (0..=8).
@@ -225,6 +224,10 @@ pub struct AtomicUnit {
     d_width_one: DFF<Bit>,
     d_height_one: DFF<Bit>,
     d_depth_one: DFF<Bit>,
+
+    // ---- input registers ----
+    /// `reset`, registered: the unit's logic resets from it
+    reset_q: DFF<Bit>,
 
     // ---- select stage ----
     issue_state: StateReg<IssueState>,
@@ -404,18 +407,17 @@ pub struct AtomicUnit {
     occupancy: DFF<Bits<OCCUPANCY_BITS>>,
     /// sequence number of the next read request / of the next read return
     read_issue_seq: DFF<Bits<READ_SEQ_BITS>>,
-    read_return_seq: DFF<Bits<READ_SEQ_BITS>>,
+    read_return_seq: CaptureReg<Bits<READ_SEQ_BITS>>,
     ent_valid: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_kind: [DFF<Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
     ent_read_seq: [DFF<Bits<READ_SEQ_BITS>>; INFLIGHT_DEPTH],
-    ent_returned: [DFF<Bit>; INFLIGHT_DEPTH],
     /// the entry's line: the read data memory returned, overwritten by
     /// the bytes of every write forwarded to it (before or after the
-    /// return), as four 32-bit words (entry k's word w is
-    /// `ent_word[4 * k + w]`: a byte update touches one word in the
-    /// Verilated model, `WordJoin`); `ent_fwd_bytes`: the bytes forwarded
-    /// so far, which the read data does not overwrite when it returns
-    ent_word: [DFF<Bits<WORD_BITS>>; ENTRY_WORDS],
+    /// return), as four 32-bit words (a byte update touches one word in
+    /// the Verilated model, `WordJoin`), and whether its read data has
+    /// returned (`EntryData`); `ent_fwd_bytes`: the bytes forwarded so
+    /// far, which the read data does not overwrite when it returns
+    ent_data: [EntryData; INFLIGHT_DEPTH],
     ent_fwd_bytes: [DFF<Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
     ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
     /// a second copy of the lines, read only at the head (the registers
@@ -600,8 +602,6 @@ pub struct AtomicUnit {
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
-    /// `byte_ones[j]`: ones over byte j of a word
-    byte_ones: [Constant<Bits<WORD_BITS>>; 4],
     zero_enables: Constant<Bits<MEM_BYTES>>,
     /// bit offsets and result shifts are byte multiples: masking the low
     /// 3 bits to constant zeros lets synthesis build byte shifters
@@ -659,16 +659,11 @@ pub struct AtomicUnit {
     /// entry k takes the retiring write's bytes / the returning read data
     fwd_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    /// the returning entry's forwarded bytes
-    return_keep_bytes: Signal<Local, Bits<MEM_BYTES>>,
     /// entry k allocated this cycle; it takes the retiring write's bytes
     /// (allocated on its line, or forwarded to); the bytes of its line
     /// that change this cycle, and their new values
     alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     take_write: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    load_bytes: [Signal<Local, Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
-    new_word: [Signal<Local, Bits<WORD_BITS>>; ENTRY_WORDS],
-    word_next: [Signal<Local, Bits<WORD_BITS>>; ENTRY_WORDS],
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -683,7 +678,6 @@ pub struct AtomicUnit {
     w_is_rmw: Signal<Local, Bit>,
     w_has_result: Signal<Local, Bit>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
-    write_mask: Signal<Local, Bits<LINE_BITS>>,
     /// the write stage's operation is done (write accepted, or none) this cycle
     retire: Signal<Local, Bit>,
     result_value: Signal<Local, Bits<LINE_BITS>>,
@@ -807,6 +801,7 @@ impl AtomicUnit {
             d_width_one: Default::default(),
             d_height_one: Default::default(),
             d_depth_one: Default::default(),
+            reset_q: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
             n_valid: Default::default(),
@@ -943,8 +938,7 @@ impl AtomicUnit {
             ent_valid: arr(),
             ent_kind: arr(),
             ent_read_seq: arr(),
-            ent_returned: arr(),
-            ent_word: arr(),
+            ent_data: arr(),
             ent_fwd_bytes: arr(),
             ent_line: arr(),
             ent_line_at_head: Default::default(),
@@ -1087,7 +1081,6 @@ impl AtomicUnit {
             one_coord: constant(1),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
-            byte_ones: core::array::from_fn(|j| Constant::new((0xffu128 << (8 * j)).to_bits())),
             zero_enables: constant(0),
             byte_aligned: constant(0x78),
             sel_valid: Default::default(),
@@ -1119,12 +1112,8 @@ impl AtomicUnit {
             new_fwd_bytes: Default::default(),
             fwd_hit: arr(),
             return_hit: arr(),
-            return_keep_bytes: Default::default(),
             alloc_hit: arr(),
             take_write: arr(),
-            load_bytes: arr(),
-            new_word: arr(),
-            word_next: arr(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -1134,7 +1123,6 @@ impl AtomicUnit {
             w_is_rmw: Default::default(),
             w_has_result: Default::default(),
             write_data: Default::default(),
-            write_mask: Default::default(),
             retire: Default::default(),
             result_value: Default::default(),
             result_joined: Default::default(),
@@ -1306,7 +1294,6 @@ impl Logic for AtomicUnit {
             tail_ptr,
             occupancy,
             read_issue_seq,
-            read_return_seq,
             x_valid,
             x_kind,
             x_writes,
@@ -1412,7 +1399,6 @@ impl Logic for AtomicUnit {
             self.ent_valid[k].clock.next = self.clock.val();
             self.ent_kind[k].clock.next = self.clock.val();
             self.ent_read_seq[k].clock.next = self.clock.val();
-            self.ent_returned[k].clock.next = self.clock.val();
             self.ent_fwd_bytes[k].clock.next = self.clock.val();
             self.ent_line[k].clock.next = self.clock.val();
             self.ent_space[k].clock.next = self.clock.val();
@@ -1424,7 +1410,6 @@ impl Logic for AtomicUnit {
             self.ent_valid[k].d.next = self.ent_valid[k].q.val();
             self.ent_kind[k].d.next = self.ent_kind[k].q.val();
             self.ent_read_seq[k].d.next = self.ent_read_seq[k].q.val();
-            self.ent_returned[k].d.next = self.ent_returned[k].q.val();
             self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val();
             self.ent_line[k].d.next = self.ent_line[k].q.val();
             self.ent_space[k].d.next = self.ent_space[k].q.val();
@@ -1451,6 +1436,11 @@ impl Logic for AtomicUnit {
             self.pbuf_src1[b].d.next = self.pay_src1.val();
             self.pbuf_coord[b].d.next = self.pay_coord.val();
         }
+
+        // the reset goes into a register first (wiring only: no path from
+        // an input port into this block's logic)
+        self.reset_q.clock.next = self.clock.val();
+        self.reset_q.d.next = self.reset.val();
 
         // ================= sub-block inputs: wiring only =================
         self.decoder.desc.next = self.req_desc.val();
@@ -1581,14 +1571,19 @@ impl Logic for AtomicUnit {
         self.ent_line_at_head.clock.next = self.clock.val();
         self.ent_line_at_head.read_index.next = self.head_ptr.q.val();
         self.head_select.head_line.next = self.ent_line_at_head.read_data.val();
-        for i in 0..ENTRY_WORDS {
-            self.ent_word[i].clock.next = self.clock.val();
-            self.head_select.ent_word[i].next = self.ent_word[i].q.val();
+        for k in 0..INFLIGHT_DEPTH {
+            self.ent_data[k].clock.next = self.clock.val();
+            self.ent_data[k].rd_valid.next = self.mem_rdata_valid.val();
+            self.ent_data[k].rd_data.next = self.mem_rdata.val();
+            self.head_select.ent_word[4 * k].next = self.ent_data[k].word0.val();
+            self.head_select.ent_word[4 * k + 1].next = self.ent_data[k].word1.val();
+            self.head_select.ent_word[4 * k + 2].next = self.ent_data[k].word2.val();
+            self.head_select.ent_word[4 * k + 3].next = self.ent_data[k].word3.val();
         }
         for k in 0..INFLIGHT_DEPTH {
             self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
             self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
-            self.head_select.ent_returned[k].next = self.ent_returned[k].q.val();
+            self.head_select.ent_returned[k].next = self.ent_data[k].returned.val();
             self.head_select.ent_space[k].next = self.ent_space[k].q.val();
             self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
             self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
@@ -1654,13 +1649,12 @@ impl Logic for AtomicUnit {
         // ================= write stage: write, retire, forward, result =================
         self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
         self.write_data.next = self.write_align.data.val();
-        self.write_mask.next = self.write_align.mask.val();
-        self.mem_wr_valid.next = self.w_writes.q.val() & !self.reset.val();
+        self.mem_wr_valid.next = self.w_writes.q.val() & !self.reset_q.q.val();
         self.mem_wr_addr.next = self.w_line.q.val();
         self.mem_wr_space.next = self.w_space.q.val();
         self.mem_wr_data.next = self.write_data.val();
         self.mem_wr_be.next = self.w_byte_enables.q.val();
-        self.retire.next = (self.w_valid.q.val() & (!self.w_writes.q.val() | self.mem_wr_ready.val())) & !self.reset.val();
+        self.retire.next = (self.w_valid.q.val() & (!self.w_writes.q.val() | self.mem_wr_ready.val())) & !self.reset_q.q.val();
         // the execute stages and the write stage move together, when the
         // write stage is empty or done (the float pipeline's `advance`)
         self.w_free.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
@@ -1788,7 +1782,7 @@ impl Logic for AtomicUnit {
         self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
         self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
             & !(self.head_is_rmw.val() & self.head_select.hazard.val());
-        self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset.val();
+        self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
         if self.x_free.val() {
             self.x_valid.d.next = self.head_enters.val();
             self.x_writes.d.next = self.head_enters.val()
@@ -1841,9 +1835,9 @@ impl Logic for AtomicUnit {
         // sending its read (read-modify-write) at the same time. Everything
         // it needs is in its registers.
         self.table_is_full.next = self.occupancy.q.val() == self.table_full.val();
-        self.a_reads.next = ((self.a_valid.q.val() & !self.reset.val()) & !self.table_is_full.val())
+        self.a_reads.next = ((self.a_valid.q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
             & (self.a_kind.q.val() == self.kind_read_modify_write.val());
-        self.alloc.next = ((self.a_valid.q.val() & !self.reset.val()) & !self.table_is_full.val())
+        self.alloc.next = ((self.a_valid.q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
             & (!self.a_reads.val() | self.mem_rd_ready.val());
         self.a_accepts.next = !self.a_valid.q.val() | self.alloc.val();
         self.t_accepts.next = !self.t_valid.q.val() | self.a_accepts.val();
@@ -1892,7 +1886,7 @@ impl Logic for AtomicUnit {
         // a typed lane waits for its walk (and for a walk step's level_base, in T)
         self.issue_addr_ready.next = (self.issue_marker.val() | self.issue_misaligned.val())
             | (!self.ctx_kind_typed.q.val() | (self.typed_step.ready.val() & !self.t_walk.q.val()));
-        self.issue_push.next = ((self.i_valid.q.val() & !self.reset.val()) & self.issue_addr_ready.val())
+        self.issue_push.next = ((self.i_valid.q.val() & !self.reset_q.q.val()) & self.issue_addr_ready.val())
             & self.t_accepts.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
         if self.ctx_write_only.q.val() {
@@ -1920,15 +1914,15 @@ impl Logic for AtomicUnit {
         // stage when that stage is empty or done with its lane; its payload
         // is read now and arrives with it. An illegal or laneless message
         // sends a marker instead (no payload read).
-        self.sel_valid.next = self.d_valid.q.val() & !self.reset.val();
+        self.sel_valid.next = self.d_valid.q.val() & !self.reset_q.q.val();
         self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
             & (self.d_illegal.q.val() | !self.lane_select.any.val());
         self.sel_last.next = self.sel_marker.val() | !self.lane_select.rest.val().any();
-        self.n_enter.next = (self.n_valid.q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset.val();
+        self.n_enter.next = (self.n_valid.q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset_q.q.val();
         self.sel_take.next = self.sel_valid.val() & (!self.n_valid.q.val() | self.n_enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
-        self.req_ready.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset.val();
+        self.req_ready.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
         if self.sel_take.val() & self.sel_last.val() {
             self.d_valid.d.next = false;
         }
@@ -2222,7 +2216,6 @@ impl Logic for AtomicUnit {
                     self.ent_valid[k].d.next = true;
                     self.ent_kind[k].d.next = self.a_kind.q.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
-                    self.ent_returned[k].d.next = false;
                     self.ent_fwd_bytes[k].d.next = self.new_fwd_bytes.val();
                     self.ent_line[k].d.next = self.a_line.q.val();
                     self.ent_space[k].d.next = self.a_space.q.val();
@@ -2251,72 +2244,47 @@ impl Logic for AtomicUnit {
         // their read went out when they issued). The read data, when it
         // returns, fills only the bytes not forwarded before; a write
         // forwarded in the same cycle overwrites it.
-        self.return_keep_bytes.next = self.zero_enables.val();
         for k in 0..INFLIGHT_DEPTH {
             self.fwd_hit[k].next = ((self.retire.val() & self.w_writes.q.val())
                 & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
                 & ((self.ent_line[k].q.val() == self.w_line.q.val()) & (self.ent_space[k].q.val() == self.w_space.q.val()));
-            self.return_hit[k].next = (self.mem_rdata_valid.val()
-                & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
-                & (!self.ent_returned[k].q.val() & (self.ent_read_seq[k].q.val() == self.read_return_seq.q.val()));
-            if self.return_hit[k].val() {
-                self.return_keep_bytes.next = self.return_keep_bytes.val() | self.ent_fwd_bytes[k].q.val();
-            }
+            // the next read to return is this entry's (`EntryData` takes it
+            // when `mem_rdata_valid` is up)
+            self.return_hit[k].next = (self.ent_valid[k].q.val()
+                & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val()))
+                & (!self.ent_data[k].returned.val() & (self.ent_read_seq[k].q.val() == self.read_return_seq.q.val()));
         }
-        if self.mem_rdata_valid.val() {
-            self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
-        }
+        // the return's sequence number counts returns (loads on `mem_rdata_valid`)
+        self.read_return_seq.clock.next = self.clock.val();
+        self.read_return_seq.load.next = self.mem_rdata_valid.val();
+        self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
+        self.read_return_seq.clear.next = self.reset_q.q.val();
         // A byte of an entry's line changes when the retiring write's
         // bytes reach the entry (allocated on the write's line:
         // `new_fwd_bytes`; or forwarded to it) or when its read data
         // returns (the bytes not forwarded before); a forwarded write beats
-        // the read data of the same cycle. Bytes neither forwarded nor
-        // returned yet hold stale data until the read returns, which is
-        // before the entry can reach the head. Per bit one 4-input select
-        // (take, write mask, write data, read data) and a byte's load as
-        // the flip-flops' clock enable (a per-byte `if`, which synthesis
-        // maps onto the enable instead of a feedback select).
+        // the read data of the same cycle (`EntryData`). Bytes neither
+        // forwarded nor returned yet hold stale data until the read returns,
+        // which is before the entry can reach the head.
         for k in 0..INFLIGHT_DEPTH {
             self.alloc_hit[k].next = self.alloc.val() & (self.tail_ptr.q.val().index() == k);
             self.take_write[k].next =
                 (self.alloc_hit[k].val() & self.new_fwd_bytes.val().any()) | self.fwd_hit[k].val();
-            self.load_bytes[k].next = self.zero_enables.val();
-            for w in 0..WORDS {
-                self.new_word[4 * k + w].next = self.mem_rdata.val().get_bits::<WORD_BITS>(32 * w);
-            }
+            self.ent_data[k].wr_bytes.next = self.zero_enables.val();
             if self.take_write[k].val() {
-                self.load_bytes[k].next = self.w_byte_enables.q.val();
-                for w in 0..WORDS {
-                    self.new_word[4 * k + w].next = (self.write_data.val().get_bits::<WORD_BITS>(32 * w)
-                        & self.write_mask.val().get_bits::<WORD_BITS>(32 * w))
-                        | (self.mem_rdata.val().get_bits::<WORD_BITS>(32 * w)
-                            & !(self.write_mask.val().get_bits::<WORD_BITS>(32 * w)));
-                }
+                self.ent_data[k].wr_bytes.next = self.w_byte_enables.q.val();
             }
-            if self.return_hit[k].val() {
-                self.load_bytes[k].next = self.load_bytes[k].val() | !self.return_keep_bytes.val();
-            }
-            for w in 0..WORDS {
-                self.word_next[4 * k + w].next = self.ent_word[4 * k + w].q.val();
-                for j in 0..4 {
-                    if self.load_bytes[k].val().get_bit(4 * w + j) {
-                        self.word_next[4 * k + w].next = (self.word_next[4 * k + w].val()
-                            & !self.byte_ones[j].val())
-                            | (self.new_word[4 * k + w].val() & self.byte_ones[j].val());
-                    }
-                }
-                self.ent_word[4 * k + w].d.next = self.word_next[4 * k + w].val();
-            }
-            if self.return_hit[k].val() {
-                self.ent_returned[k].d.next = true;
-            }
+            self.ent_data[k].wr_data.next = self.write_data.val();
+            self.ent_data[k].rd_this.next = self.return_hit[k].val();
+            self.ent_data[k].rd_keep.next = self.ent_fwd_bytes[k].q.val();
+            self.ent_data[k].clear_returned.next = self.alloc_hit[k].val();
             if self.fwd_hit[k].val() {
                 self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.w_byte_enables.q.val();
             }
         }
 
         // ================= reset =================
-        if self.reset.val() {
+        if self.reset_q.q.val() {
             self.issue_state.d.next = IssueState::FirstLane;
             self.d_valid.d.next = false;
             self.i_valid.d.next = false;
@@ -2333,7 +2301,6 @@ impl Logic for AtomicUnit {
             self.tail_ptr.d.next = self.zero_index.val();
             self.occupancy.d.next = self.zero_occupancy.val();
             self.read_issue_seq.d.next = self.zero_seq.val();
-            self.read_return_seq.d.next = self.zero_seq.val();
             self.rsp_valid_r.d.next = false;
             self.rsp_done_r.d.next = false;
             self.rsp_error_r.d.next = false;

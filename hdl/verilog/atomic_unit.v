@@ -84,10 +84,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  size_bits$2 = 8'h20;
     localparam  size_bits$3 = 8'h40;
     localparam  size_bits$4 = 8'h80;
-    localparam  byte_ones$0 = 32'hff;
-    localparam  byte_ones$1 = 32'hff00;
-    localparam  byte_ones$2 = 32'hff0000;
-    localparam  byte_ones$3 = 32'hff000000;
     localparam  zero_enables = 16'h0;
     localparam  byte_aligned = 7'b1111000;
     
@@ -477,6 +473,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  d_depth_one$d;
     wire  d_depth_one$q;
     reg  d_depth_one$clock;
+    reg  reset_q$d;
+    wire  reset_q$q;
+    reg  reset_q$clock;
     reg  issue_state$d;
     wire  issue_state$q;
     reg  issue_state$clock;
@@ -901,9 +900,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [3:0] read_issue_seq$d;
     wire  [3:0] read_issue_seq$q;
     reg  read_issue_seq$clock;
+    reg  read_return_seq$clock;
+    reg  read_return_seq$clear;
+    reg  read_return_seq$load;
     reg  [3:0] read_return_seq$d;
     wire  [3:0] read_return_seq$q;
-    reg  read_return_seq$clock;
     reg  ent_valid$0$d;
     wire  ent_valid$0$q;
     reg  ent_valid$0$clock;
@@ -976,126 +977,110 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [3:0] ent_read_seq$7$d;
     wire  [3:0] ent_read_seq$7$q;
     reg  ent_read_seq$7$clock;
-    reg  ent_returned$0$d;
-    wire  ent_returned$0$q;
-    reg  ent_returned$0$clock;
-    reg  ent_returned$1$d;
-    wire  ent_returned$1$q;
-    reg  ent_returned$1$clock;
-    reg  ent_returned$2$d;
-    wire  ent_returned$2$q;
-    reg  ent_returned$2$clock;
-    reg  ent_returned$3$d;
-    wire  ent_returned$3$q;
-    reg  ent_returned$3$clock;
-    reg  ent_returned$4$d;
-    wire  ent_returned$4$q;
-    reg  ent_returned$4$clock;
-    reg  ent_returned$5$d;
-    wire  ent_returned$5$q;
-    reg  ent_returned$5$clock;
-    reg  ent_returned$6$d;
-    wire  ent_returned$6$q;
-    reg  ent_returned$6$clock;
-    reg  ent_returned$7$d;
-    wire  ent_returned$7$q;
-    reg  ent_returned$7$clock;
-    reg  [31:0] ent_word$0$d;
-    wire  [31:0] ent_word$0$q;
-    reg  ent_word$0$clock;
-    reg  [31:0] ent_word$1$d;
-    wire  [31:0] ent_word$1$q;
-    reg  ent_word$1$clock;
-    reg  [31:0] ent_word$2$d;
-    wire  [31:0] ent_word$2$q;
-    reg  ent_word$2$clock;
-    reg  [31:0] ent_word$3$d;
-    wire  [31:0] ent_word$3$q;
-    reg  ent_word$3$clock;
-    reg  [31:0] ent_word$4$d;
-    wire  [31:0] ent_word$4$q;
-    reg  ent_word$4$clock;
-    reg  [31:0] ent_word$5$d;
-    wire  [31:0] ent_word$5$q;
-    reg  ent_word$5$clock;
-    reg  [31:0] ent_word$6$d;
-    wire  [31:0] ent_word$6$q;
-    reg  ent_word$6$clock;
-    reg  [31:0] ent_word$7$d;
-    wire  [31:0] ent_word$7$q;
-    reg  ent_word$7$clock;
-    reg  [31:0] ent_word$8$d;
-    wire  [31:0] ent_word$8$q;
-    reg  ent_word$8$clock;
-    reg  [31:0] ent_word$9$d;
-    wire  [31:0] ent_word$9$q;
-    reg  ent_word$9$clock;
-    reg  [31:0] ent_word$10$d;
-    wire  [31:0] ent_word$10$q;
-    reg  ent_word$10$clock;
-    reg  [31:0] ent_word$11$d;
-    wire  [31:0] ent_word$11$q;
-    reg  ent_word$11$clock;
-    reg  [31:0] ent_word$12$d;
-    wire  [31:0] ent_word$12$q;
-    reg  ent_word$12$clock;
-    reg  [31:0] ent_word$13$d;
-    wire  [31:0] ent_word$13$q;
-    reg  ent_word$13$clock;
-    reg  [31:0] ent_word$14$d;
-    wire  [31:0] ent_word$14$q;
-    reg  ent_word$14$clock;
-    reg  [31:0] ent_word$15$d;
-    wire  [31:0] ent_word$15$q;
-    reg  ent_word$15$clock;
-    reg  [31:0] ent_word$16$d;
-    wire  [31:0] ent_word$16$q;
-    reg  ent_word$16$clock;
-    reg  [31:0] ent_word$17$d;
-    wire  [31:0] ent_word$17$q;
-    reg  ent_word$17$clock;
-    reg  [31:0] ent_word$18$d;
-    wire  [31:0] ent_word$18$q;
-    reg  ent_word$18$clock;
-    reg  [31:0] ent_word$19$d;
-    wire  [31:0] ent_word$19$q;
-    reg  ent_word$19$clock;
-    reg  [31:0] ent_word$20$d;
-    wire  [31:0] ent_word$20$q;
-    reg  ent_word$20$clock;
-    reg  [31:0] ent_word$21$d;
-    wire  [31:0] ent_word$21$q;
-    reg  ent_word$21$clock;
-    reg  [31:0] ent_word$22$d;
-    wire  [31:0] ent_word$22$q;
-    reg  ent_word$22$clock;
-    reg  [31:0] ent_word$23$d;
-    wire  [31:0] ent_word$23$q;
-    reg  ent_word$23$clock;
-    reg  [31:0] ent_word$24$d;
-    wire  [31:0] ent_word$24$q;
-    reg  ent_word$24$clock;
-    reg  [31:0] ent_word$25$d;
-    wire  [31:0] ent_word$25$q;
-    reg  ent_word$25$clock;
-    reg  [31:0] ent_word$26$d;
-    wire  [31:0] ent_word$26$q;
-    reg  ent_word$26$clock;
-    reg  [31:0] ent_word$27$d;
-    wire  [31:0] ent_word$27$q;
-    reg  ent_word$27$clock;
-    reg  [31:0] ent_word$28$d;
-    wire  [31:0] ent_word$28$q;
-    reg  ent_word$28$clock;
-    reg  [31:0] ent_word$29$d;
-    wire  [31:0] ent_word$29$q;
-    reg  ent_word$29$clock;
-    reg  [31:0] ent_word$30$d;
-    wire  [31:0] ent_word$30$q;
-    reg  ent_word$30$clock;
-    reg  [31:0] ent_word$31$d;
-    wire  [31:0] ent_word$31$q;
-    reg  ent_word$31$clock;
+    reg  ent_data$0$clock;
+    reg  [15:0] ent_data$0$wr_bytes;
+    reg  [127:0] ent_data$0$wr_data;
+    reg  ent_data$0$rd_valid;
+    reg  [127:0] ent_data$0$rd_data;
+    reg  ent_data$0$rd_this;
+    reg  [15:0] ent_data$0$rd_keep;
+    reg  ent_data$0$clear_returned;
+    wire  [31:0] ent_data$0$word0;
+    wire  [31:0] ent_data$0$word1;
+    wire  [31:0] ent_data$0$word2;
+    wire  [31:0] ent_data$0$word3;
+    wire  ent_data$0$returned;
+    reg  ent_data$1$clock;
+    reg  [15:0] ent_data$1$wr_bytes;
+    reg  [127:0] ent_data$1$wr_data;
+    reg  ent_data$1$rd_valid;
+    reg  [127:0] ent_data$1$rd_data;
+    reg  ent_data$1$rd_this;
+    reg  [15:0] ent_data$1$rd_keep;
+    reg  ent_data$1$clear_returned;
+    wire  [31:0] ent_data$1$word0;
+    wire  [31:0] ent_data$1$word1;
+    wire  [31:0] ent_data$1$word2;
+    wire  [31:0] ent_data$1$word3;
+    wire  ent_data$1$returned;
+    reg  ent_data$2$clock;
+    reg  [15:0] ent_data$2$wr_bytes;
+    reg  [127:0] ent_data$2$wr_data;
+    reg  ent_data$2$rd_valid;
+    reg  [127:0] ent_data$2$rd_data;
+    reg  ent_data$2$rd_this;
+    reg  [15:0] ent_data$2$rd_keep;
+    reg  ent_data$2$clear_returned;
+    wire  [31:0] ent_data$2$word0;
+    wire  [31:0] ent_data$2$word1;
+    wire  [31:0] ent_data$2$word2;
+    wire  [31:0] ent_data$2$word3;
+    wire  ent_data$2$returned;
+    reg  ent_data$3$clock;
+    reg  [15:0] ent_data$3$wr_bytes;
+    reg  [127:0] ent_data$3$wr_data;
+    reg  ent_data$3$rd_valid;
+    reg  [127:0] ent_data$3$rd_data;
+    reg  ent_data$3$rd_this;
+    reg  [15:0] ent_data$3$rd_keep;
+    reg  ent_data$3$clear_returned;
+    wire  [31:0] ent_data$3$word0;
+    wire  [31:0] ent_data$3$word1;
+    wire  [31:0] ent_data$3$word2;
+    wire  [31:0] ent_data$3$word3;
+    wire  ent_data$3$returned;
+    reg  ent_data$4$clock;
+    reg  [15:0] ent_data$4$wr_bytes;
+    reg  [127:0] ent_data$4$wr_data;
+    reg  ent_data$4$rd_valid;
+    reg  [127:0] ent_data$4$rd_data;
+    reg  ent_data$4$rd_this;
+    reg  [15:0] ent_data$4$rd_keep;
+    reg  ent_data$4$clear_returned;
+    wire  [31:0] ent_data$4$word0;
+    wire  [31:0] ent_data$4$word1;
+    wire  [31:0] ent_data$4$word2;
+    wire  [31:0] ent_data$4$word3;
+    wire  ent_data$4$returned;
+    reg  ent_data$5$clock;
+    reg  [15:0] ent_data$5$wr_bytes;
+    reg  [127:0] ent_data$5$wr_data;
+    reg  ent_data$5$rd_valid;
+    reg  [127:0] ent_data$5$rd_data;
+    reg  ent_data$5$rd_this;
+    reg  [15:0] ent_data$5$rd_keep;
+    reg  ent_data$5$clear_returned;
+    wire  [31:0] ent_data$5$word0;
+    wire  [31:0] ent_data$5$word1;
+    wire  [31:0] ent_data$5$word2;
+    wire  [31:0] ent_data$5$word3;
+    wire  ent_data$5$returned;
+    reg  ent_data$6$clock;
+    reg  [15:0] ent_data$6$wr_bytes;
+    reg  [127:0] ent_data$6$wr_data;
+    reg  ent_data$6$rd_valid;
+    reg  [127:0] ent_data$6$rd_data;
+    reg  ent_data$6$rd_this;
+    reg  [15:0] ent_data$6$rd_keep;
+    reg  ent_data$6$clear_returned;
+    wire  [31:0] ent_data$6$word0;
+    wire  [31:0] ent_data$6$word1;
+    wire  [31:0] ent_data$6$word2;
+    wire  [31:0] ent_data$6$word3;
+    wire  ent_data$6$returned;
+    reg  ent_data$7$clock;
+    reg  [15:0] ent_data$7$wr_bytes;
+    reg  [127:0] ent_data$7$wr_data;
+    reg  ent_data$7$rd_valid;
+    reg  [127:0] ent_data$7$rd_data;
+    reg  ent_data$7$rd_this;
+    reg  [15:0] ent_data$7$rd_keep;
+    reg  ent_data$7$clear_returned;
+    wire  [31:0] ent_data$7$word0;
+    wire  [31:0] ent_data$7$word1;
+    wire  [31:0] ent_data$7$word2;
+    wire  [31:0] ent_data$7$word3;
+    wire  ent_data$7$returned;
     reg  [15:0] ent_fwd_bytes$0$d;
     wire  [15:0] ent_fwd_bytes$0$q;
     reg  ent_fwd_bytes$0$clock;
@@ -1700,7 +1685,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  return_hit$5;
     reg  return_hit$6;
     reg  return_hit$7;
-    reg  [15:0] return_keep_bytes;
     reg  alloc_hit$0;
     reg  alloc_hit$1;
     reg  alloc_hit$2;
@@ -1717,78 +1701,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  take_write$5;
     reg  take_write$6;
     reg  take_write$7;
-    reg  [15:0] load_bytes$0;
-    reg  [15:0] load_bytes$1;
-    reg  [15:0] load_bytes$2;
-    reg  [15:0] load_bytes$3;
-    reg  [15:0] load_bytes$4;
-    reg  [15:0] load_bytes$5;
-    reg  [15:0] load_bytes$6;
-    reg  [15:0] load_bytes$7;
-    reg  [31:0] new_word$0;
-    reg  [31:0] new_word$1;
-    reg  [31:0] new_word$2;
-    reg  [31:0] new_word$3;
-    reg  [31:0] new_word$4;
-    reg  [31:0] new_word$5;
-    reg  [31:0] new_word$6;
-    reg  [31:0] new_word$7;
-    reg  [31:0] new_word$8;
-    reg  [31:0] new_word$9;
-    reg  [31:0] new_word$10;
-    reg  [31:0] new_word$11;
-    reg  [31:0] new_word$12;
-    reg  [31:0] new_word$13;
-    reg  [31:0] new_word$14;
-    reg  [31:0] new_word$15;
-    reg  [31:0] new_word$16;
-    reg  [31:0] new_word$17;
-    reg  [31:0] new_word$18;
-    reg  [31:0] new_word$19;
-    reg  [31:0] new_word$20;
-    reg  [31:0] new_word$21;
-    reg  [31:0] new_word$22;
-    reg  [31:0] new_word$23;
-    reg  [31:0] new_word$24;
-    reg  [31:0] new_word$25;
-    reg  [31:0] new_word$26;
-    reg  [31:0] new_word$27;
-    reg  [31:0] new_word$28;
-    reg  [31:0] new_word$29;
-    reg  [31:0] new_word$30;
-    reg  [31:0] new_word$31;
-    reg  [31:0] word_next$0;
-    reg  [31:0] word_next$1;
-    reg  [31:0] word_next$2;
-    reg  [31:0] word_next$3;
-    reg  [31:0] word_next$4;
-    reg  [31:0] word_next$5;
-    reg  [31:0] word_next$6;
-    reg  [31:0] word_next$7;
-    reg  [31:0] word_next$8;
-    reg  [31:0] word_next$9;
-    reg  [31:0] word_next$10;
-    reg  [31:0] word_next$11;
-    reg  [31:0] word_next$12;
-    reg  [31:0] word_next$13;
-    reg  [31:0] word_next$14;
-    reg  [31:0] word_next$15;
-    reg  [31:0] word_next$16;
-    reg  [31:0] word_next$17;
-    reg  [31:0] word_next$18;
-    reg  [31:0] word_next$19;
-    reg  [31:0] word_next$20;
-    reg  [31:0] word_next$21;
-    reg  [31:0] word_next$22;
-    reg  [31:0] word_next$23;
-    reg  [31:0] word_next$24;
-    reg  [31:0] word_next$25;
-    reg  [31:0] word_next$26;
-    reg  [31:0] word_next$27;
-    reg  [31:0] word_next$28;
-    reg  [31:0] word_next$29;
-    reg  [31:0] word_next$30;
-    reg  [31:0] word_next$31;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -1798,7 +1710,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  w_is_rmw;
     reg  w_has_result;
     reg  [127:0] write_data;
-    reg  [127:0] write_mask;
     reg  retire;
     reg  [127:0] result_value;
     reg  [127:0] result_joined;
@@ -2266,6 +2177,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(d_depth_one$d),
         .q(d_depth_one$q),
         .clock(d_depth_one$clock)
+    );
+    atomic_unit$reset_q reset_q(
+        .d(reset_q$d),
+        .q(reset_q$q),
+        .clock(reset_q$clock)
     );
     atomic_unit$issue_state issue_state(
         .d(issue_state$d),
@@ -2964,9 +2880,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .clock(read_issue_seq$clock)
     );
     atomic_unit$read_return_seq read_return_seq(
+        .clock(read_return_seq$clock),
+        .clear(read_return_seq$clear),
+        .load(read_return_seq$load),
         .d(read_return_seq$d),
-        .q(read_return_seq$q),
-        .clock(read_return_seq$clock)
+        .q(read_return_seq$q)
     );
     atomic_unit$ent_valid$0 ent_valid$0(
         .d(ent_valid$0$d),
@@ -3088,205 +3006,125 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(ent_read_seq$7$q),
         .clock(ent_read_seq$7$clock)
     );
-    atomic_unit$ent_returned$0 ent_returned$0(
-        .d(ent_returned$0$d),
-        .q(ent_returned$0$q),
-        .clock(ent_returned$0$clock)
+    atomic_unit$ent_data$0 ent_data$0(
+        .clock(ent_data$0$clock),
+        .wr_bytes(ent_data$0$wr_bytes),
+        .wr_data(ent_data$0$wr_data),
+        .rd_valid(ent_data$0$rd_valid),
+        .rd_data(ent_data$0$rd_data),
+        .rd_this(ent_data$0$rd_this),
+        .rd_keep(ent_data$0$rd_keep),
+        .clear_returned(ent_data$0$clear_returned),
+        .word0(ent_data$0$word0),
+        .word1(ent_data$0$word1),
+        .word2(ent_data$0$word2),
+        .word3(ent_data$0$word3),
+        .returned(ent_data$0$returned)
     );
-    atomic_unit$ent_returned$1 ent_returned$1(
-        .d(ent_returned$1$d),
-        .q(ent_returned$1$q),
-        .clock(ent_returned$1$clock)
+    atomic_unit$ent_data$1 ent_data$1(
+        .clock(ent_data$1$clock),
+        .wr_bytes(ent_data$1$wr_bytes),
+        .wr_data(ent_data$1$wr_data),
+        .rd_valid(ent_data$1$rd_valid),
+        .rd_data(ent_data$1$rd_data),
+        .rd_this(ent_data$1$rd_this),
+        .rd_keep(ent_data$1$rd_keep),
+        .clear_returned(ent_data$1$clear_returned),
+        .word0(ent_data$1$word0),
+        .word1(ent_data$1$word1),
+        .word2(ent_data$1$word2),
+        .word3(ent_data$1$word3),
+        .returned(ent_data$1$returned)
     );
-    atomic_unit$ent_returned$2 ent_returned$2(
-        .d(ent_returned$2$d),
-        .q(ent_returned$2$q),
-        .clock(ent_returned$2$clock)
+    atomic_unit$ent_data$2 ent_data$2(
+        .clock(ent_data$2$clock),
+        .wr_bytes(ent_data$2$wr_bytes),
+        .wr_data(ent_data$2$wr_data),
+        .rd_valid(ent_data$2$rd_valid),
+        .rd_data(ent_data$2$rd_data),
+        .rd_this(ent_data$2$rd_this),
+        .rd_keep(ent_data$2$rd_keep),
+        .clear_returned(ent_data$2$clear_returned),
+        .word0(ent_data$2$word0),
+        .word1(ent_data$2$word1),
+        .word2(ent_data$2$word2),
+        .word3(ent_data$2$word3),
+        .returned(ent_data$2$returned)
     );
-    atomic_unit$ent_returned$3 ent_returned$3(
-        .d(ent_returned$3$d),
-        .q(ent_returned$3$q),
-        .clock(ent_returned$3$clock)
+    atomic_unit$ent_data$3 ent_data$3(
+        .clock(ent_data$3$clock),
+        .wr_bytes(ent_data$3$wr_bytes),
+        .wr_data(ent_data$3$wr_data),
+        .rd_valid(ent_data$3$rd_valid),
+        .rd_data(ent_data$3$rd_data),
+        .rd_this(ent_data$3$rd_this),
+        .rd_keep(ent_data$3$rd_keep),
+        .clear_returned(ent_data$3$clear_returned),
+        .word0(ent_data$3$word0),
+        .word1(ent_data$3$word1),
+        .word2(ent_data$3$word2),
+        .word3(ent_data$3$word3),
+        .returned(ent_data$3$returned)
     );
-    atomic_unit$ent_returned$4 ent_returned$4(
-        .d(ent_returned$4$d),
-        .q(ent_returned$4$q),
-        .clock(ent_returned$4$clock)
+    atomic_unit$ent_data$4 ent_data$4(
+        .clock(ent_data$4$clock),
+        .wr_bytes(ent_data$4$wr_bytes),
+        .wr_data(ent_data$4$wr_data),
+        .rd_valid(ent_data$4$rd_valid),
+        .rd_data(ent_data$4$rd_data),
+        .rd_this(ent_data$4$rd_this),
+        .rd_keep(ent_data$4$rd_keep),
+        .clear_returned(ent_data$4$clear_returned),
+        .word0(ent_data$4$word0),
+        .word1(ent_data$4$word1),
+        .word2(ent_data$4$word2),
+        .word3(ent_data$4$word3),
+        .returned(ent_data$4$returned)
     );
-    atomic_unit$ent_returned$5 ent_returned$5(
-        .d(ent_returned$5$d),
-        .q(ent_returned$5$q),
-        .clock(ent_returned$5$clock)
+    atomic_unit$ent_data$5 ent_data$5(
+        .clock(ent_data$5$clock),
+        .wr_bytes(ent_data$5$wr_bytes),
+        .wr_data(ent_data$5$wr_data),
+        .rd_valid(ent_data$5$rd_valid),
+        .rd_data(ent_data$5$rd_data),
+        .rd_this(ent_data$5$rd_this),
+        .rd_keep(ent_data$5$rd_keep),
+        .clear_returned(ent_data$5$clear_returned),
+        .word0(ent_data$5$word0),
+        .word1(ent_data$5$word1),
+        .word2(ent_data$5$word2),
+        .word3(ent_data$5$word3),
+        .returned(ent_data$5$returned)
     );
-    atomic_unit$ent_returned$6 ent_returned$6(
-        .d(ent_returned$6$d),
-        .q(ent_returned$6$q),
-        .clock(ent_returned$6$clock)
+    atomic_unit$ent_data$6 ent_data$6(
+        .clock(ent_data$6$clock),
+        .wr_bytes(ent_data$6$wr_bytes),
+        .wr_data(ent_data$6$wr_data),
+        .rd_valid(ent_data$6$rd_valid),
+        .rd_data(ent_data$6$rd_data),
+        .rd_this(ent_data$6$rd_this),
+        .rd_keep(ent_data$6$rd_keep),
+        .clear_returned(ent_data$6$clear_returned),
+        .word0(ent_data$6$word0),
+        .word1(ent_data$6$word1),
+        .word2(ent_data$6$word2),
+        .word3(ent_data$6$word3),
+        .returned(ent_data$6$returned)
     );
-    atomic_unit$ent_returned$7 ent_returned$7(
-        .d(ent_returned$7$d),
-        .q(ent_returned$7$q),
-        .clock(ent_returned$7$clock)
-    );
-    atomic_unit$ent_word$0 ent_word$0(
-        .d(ent_word$0$d),
-        .q(ent_word$0$q),
-        .clock(ent_word$0$clock)
-    );
-    atomic_unit$ent_word$1 ent_word$1(
-        .d(ent_word$1$d),
-        .q(ent_word$1$q),
-        .clock(ent_word$1$clock)
-    );
-    atomic_unit$ent_word$2 ent_word$2(
-        .d(ent_word$2$d),
-        .q(ent_word$2$q),
-        .clock(ent_word$2$clock)
-    );
-    atomic_unit$ent_word$3 ent_word$3(
-        .d(ent_word$3$d),
-        .q(ent_word$3$q),
-        .clock(ent_word$3$clock)
-    );
-    atomic_unit$ent_word$4 ent_word$4(
-        .d(ent_word$4$d),
-        .q(ent_word$4$q),
-        .clock(ent_word$4$clock)
-    );
-    atomic_unit$ent_word$5 ent_word$5(
-        .d(ent_word$5$d),
-        .q(ent_word$5$q),
-        .clock(ent_word$5$clock)
-    );
-    atomic_unit$ent_word$6 ent_word$6(
-        .d(ent_word$6$d),
-        .q(ent_word$6$q),
-        .clock(ent_word$6$clock)
-    );
-    atomic_unit$ent_word$7 ent_word$7(
-        .d(ent_word$7$d),
-        .q(ent_word$7$q),
-        .clock(ent_word$7$clock)
-    );
-    atomic_unit$ent_word$8 ent_word$8(
-        .d(ent_word$8$d),
-        .q(ent_word$8$q),
-        .clock(ent_word$8$clock)
-    );
-    atomic_unit$ent_word$9 ent_word$9(
-        .d(ent_word$9$d),
-        .q(ent_word$9$q),
-        .clock(ent_word$9$clock)
-    );
-    atomic_unit$ent_word$10 ent_word$10(
-        .d(ent_word$10$d),
-        .q(ent_word$10$q),
-        .clock(ent_word$10$clock)
-    );
-    atomic_unit$ent_word$11 ent_word$11(
-        .d(ent_word$11$d),
-        .q(ent_word$11$q),
-        .clock(ent_word$11$clock)
-    );
-    atomic_unit$ent_word$12 ent_word$12(
-        .d(ent_word$12$d),
-        .q(ent_word$12$q),
-        .clock(ent_word$12$clock)
-    );
-    atomic_unit$ent_word$13 ent_word$13(
-        .d(ent_word$13$d),
-        .q(ent_word$13$q),
-        .clock(ent_word$13$clock)
-    );
-    atomic_unit$ent_word$14 ent_word$14(
-        .d(ent_word$14$d),
-        .q(ent_word$14$q),
-        .clock(ent_word$14$clock)
-    );
-    atomic_unit$ent_word$15 ent_word$15(
-        .d(ent_word$15$d),
-        .q(ent_word$15$q),
-        .clock(ent_word$15$clock)
-    );
-    atomic_unit$ent_word$16 ent_word$16(
-        .d(ent_word$16$d),
-        .q(ent_word$16$q),
-        .clock(ent_word$16$clock)
-    );
-    atomic_unit$ent_word$17 ent_word$17(
-        .d(ent_word$17$d),
-        .q(ent_word$17$q),
-        .clock(ent_word$17$clock)
-    );
-    atomic_unit$ent_word$18 ent_word$18(
-        .d(ent_word$18$d),
-        .q(ent_word$18$q),
-        .clock(ent_word$18$clock)
-    );
-    atomic_unit$ent_word$19 ent_word$19(
-        .d(ent_word$19$d),
-        .q(ent_word$19$q),
-        .clock(ent_word$19$clock)
-    );
-    atomic_unit$ent_word$20 ent_word$20(
-        .d(ent_word$20$d),
-        .q(ent_word$20$q),
-        .clock(ent_word$20$clock)
-    );
-    atomic_unit$ent_word$21 ent_word$21(
-        .d(ent_word$21$d),
-        .q(ent_word$21$q),
-        .clock(ent_word$21$clock)
-    );
-    atomic_unit$ent_word$22 ent_word$22(
-        .d(ent_word$22$d),
-        .q(ent_word$22$q),
-        .clock(ent_word$22$clock)
-    );
-    atomic_unit$ent_word$23 ent_word$23(
-        .d(ent_word$23$d),
-        .q(ent_word$23$q),
-        .clock(ent_word$23$clock)
-    );
-    atomic_unit$ent_word$24 ent_word$24(
-        .d(ent_word$24$d),
-        .q(ent_word$24$q),
-        .clock(ent_word$24$clock)
-    );
-    atomic_unit$ent_word$25 ent_word$25(
-        .d(ent_word$25$d),
-        .q(ent_word$25$q),
-        .clock(ent_word$25$clock)
-    );
-    atomic_unit$ent_word$26 ent_word$26(
-        .d(ent_word$26$d),
-        .q(ent_word$26$q),
-        .clock(ent_word$26$clock)
-    );
-    atomic_unit$ent_word$27 ent_word$27(
-        .d(ent_word$27$d),
-        .q(ent_word$27$q),
-        .clock(ent_word$27$clock)
-    );
-    atomic_unit$ent_word$28 ent_word$28(
-        .d(ent_word$28$d),
-        .q(ent_word$28$q),
-        .clock(ent_word$28$clock)
-    );
-    atomic_unit$ent_word$29 ent_word$29(
-        .d(ent_word$29$d),
-        .q(ent_word$29$q),
-        .clock(ent_word$29$clock)
-    );
-    atomic_unit$ent_word$30 ent_word$30(
-        .d(ent_word$30$d),
-        .q(ent_word$30$q),
-        .clock(ent_word$30$clock)
-    );
-    atomic_unit$ent_word$31 ent_word$31(
-        .d(ent_word$31$d),
-        .q(ent_word$31$q),
-        .clock(ent_word$31$clock)
+    atomic_unit$ent_data$7 ent_data$7(
+        .clock(ent_data$7$clock),
+        .wr_bytes(ent_data$7$wr_bytes),
+        .wr_data(ent_data$7$wr_data),
+        .rd_valid(ent_data$7$rd_valid),
+        .rd_data(ent_data$7$rd_data),
+        .rd_this(ent_data$7$rd_this),
+        .rd_keep(ent_data$7$rd_keep),
+        .clear_returned(ent_data$7$clear_returned),
+        .word0(ent_data$7$word0),
+        .word1(ent_data$7$word1),
+        .word2(ent_data$7$word2),
+        .word3(ent_data$7$word3),
+        .returned(ent_data$7$returned)
     );
     atomic_unit$ent_fwd_bytes$0 ent_fwd_bytes$0(
         .d(ent_fwd_bytes$0$d),
@@ -4357,7 +4195,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
-        read_return_seq$d = read_return_seq$q;
         x_valid$d = x_valid$q;
         x_kind$d = x_kind$q;
         x_writes$d = x_writes$q;
@@ -4461,7 +4298,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$0$d = ent_valid$0$q;
         ent_kind$0$d = ent_kind$0$q;
         ent_read_seq$0$d = ent_read_seq$0$q;
-        ent_returned$0$d = ent_returned$0$q;
         ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
         ent_line$0$d = ent_line$0$q;
         ent_space$0$d = ent_space$0$q;
@@ -4473,7 +4309,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$1$d = ent_valid$1$q;
         ent_kind$1$d = ent_kind$1$q;
         ent_read_seq$1$d = ent_read_seq$1$q;
-        ent_returned$1$d = ent_returned$1$q;
         ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
         ent_line$1$d = ent_line$1$q;
         ent_space$1$d = ent_space$1$q;
@@ -4485,7 +4320,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$2$d = ent_valid$2$q;
         ent_kind$2$d = ent_kind$2$q;
         ent_read_seq$2$d = ent_read_seq$2$q;
-        ent_returned$2$d = ent_returned$2$q;
         ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
         ent_line$2$d = ent_line$2$q;
         ent_space$2$d = ent_space$2$q;
@@ -4497,7 +4331,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$3$d = ent_valid$3$q;
         ent_kind$3$d = ent_kind$3$q;
         ent_read_seq$3$d = ent_read_seq$3$q;
-        ent_returned$3$d = ent_returned$3$q;
         ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
         ent_line$3$d = ent_line$3$q;
         ent_space$3$d = ent_space$3$q;
@@ -4509,7 +4342,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$4$d = ent_valid$4$q;
         ent_kind$4$d = ent_kind$4$q;
         ent_read_seq$4$d = ent_read_seq$4$q;
-        ent_returned$4$d = ent_returned$4$q;
         ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
         ent_line$4$d = ent_line$4$q;
         ent_space$4$d = ent_space$4$q;
@@ -4521,7 +4353,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$5$d = ent_valid$5$q;
         ent_kind$5$d = ent_kind$5$q;
         ent_read_seq$5$d = ent_read_seq$5$q;
-        ent_returned$5$d = ent_returned$5$q;
         ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
         ent_line$5$d = ent_line$5$q;
         ent_space$5$d = ent_space$5$q;
@@ -4533,7 +4364,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$6$d = ent_valid$6$q;
         ent_kind$6$d = ent_kind$6$q;
         ent_read_seq$6$d = ent_read_seq$6$q;
-        ent_returned$6$d = ent_returned$6$q;
         ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
         ent_line$6$d = ent_line$6$q;
         ent_space$6$d = ent_space$6$q;
@@ -4545,7 +4375,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_valid$7$d = ent_valid$7$q;
         ent_kind$7$d = ent_kind$7$q;
         ent_read_seq$7$d = ent_read_seq$7$q;
-        ent_returned$7$d = ent_returned$7$q;
         ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
         ent_line$7$d = ent_line$7$q;
         ent_space$7$d = ent_space$7$q;
@@ -4606,8 +4435,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
         w_is_rmw = w_kind$q == kind_read_modify_write;
-        mem_wr_valid = w_writes$q & ~reset;
-        retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset;
+        mem_wr_valid = w_writes$q & ~reset_q$q;
+        retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset_q$q;
         w_free = ~w_writes$q | mem_wr_ready;
         w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
         result_value = zero_line;
@@ -4719,7 +4548,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
-        head_enters = (head_ready & x_free) & ~reset;
+        head_enters = (head_ready & x_free) & ~reset_q$q;
         if (x_free) begin
             x_valid$d = head_enters;
             x_writes$d = head_enters & (head_is_rmw | (head_select$kind == kind_write));
@@ -4774,8 +4603,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             end
         end
         table_is_full = occupancy$q == table_full;
-        a_reads = ((a_valid$q & ~reset) & ~table_is_full) & (a_kind$q == kind_read_modify_write);
-        alloc = ((a_valid$q & ~reset) & ~table_is_full) & (~a_reads | mem_rd_ready);
+        a_reads = ((a_valid$q & ~reset_q$q) & ~table_is_full) & (a_kind$q == kind_read_modify_write);
+        alloc = ((a_valid$q & ~reset_q$q) & ~table_is_full) & (~a_reads | mem_rd_ready);
         a_accepts = ~a_valid$q | alloc;
         t_accepts = ~t_valid$q | a_accepts;
         t_kind_checked = t_kind$q;
@@ -4807,7 +4636,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         issue_lane_done = elem_index$q == ctx_last_elem$q;
         issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
         issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | (typed_step$ready & ~t_walk$q));
-        issue_push = ((i_valid$q & ~reset) & issue_addr_ready) & t_accepts;
+        issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
             issue_kind = kind_write;
@@ -4827,12 +4656,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (typed_step$at_lod) begin
             issue_second_c = issue_scaled_c + ctx_surf_base$q;
         end
-        sel_valid = d_valid$q & ~reset;
+        sel_valid = d_valid$q & ~reset_q$q;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | ~lane_select$any);
         sel_last = sel_marker | ~|lane_select$rest;
-        n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset;
+        n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset_q$q;
         sel_take = sel_valid & (~n_valid$q | n_enter);
-        req_ready = (~d_valid$q | (sel_take & sel_last)) & ~reset;
+        req_ready = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
         if (sel_take & sel_last) begin
             d_valid$d = 1'b0;
         end
@@ -5074,7 +4903,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$0$d = 1'b1;
                 ent_kind$0$d = a_kind$q;
                 ent_read_seq$0$d = read_issue_seq$q;
-                ent_returned$0$d = 1'b0;
                 ent_fwd_bytes$0$d = new_fwd_bytes;
                 ent_line$0$d = a_line$q;
                 ent_space$0$d = a_space$q;
@@ -5088,7 +4916,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$1$d = 1'b1;
                 ent_kind$1$d = a_kind$q;
                 ent_read_seq$1$d = read_issue_seq$q;
-                ent_returned$1$d = 1'b0;
                 ent_fwd_bytes$1$d = new_fwd_bytes;
                 ent_line$1$d = a_line$q;
                 ent_space$1$d = a_space$q;
@@ -5102,7 +4929,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$2$d = 1'b1;
                 ent_kind$2$d = a_kind$q;
                 ent_read_seq$2$d = read_issue_seq$q;
-                ent_returned$2$d = 1'b0;
                 ent_fwd_bytes$2$d = new_fwd_bytes;
                 ent_line$2$d = a_line$q;
                 ent_space$2$d = a_space$q;
@@ -5116,7 +4942,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$3$d = 1'b1;
                 ent_kind$3$d = a_kind$q;
                 ent_read_seq$3$d = read_issue_seq$q;
-                ent_returned$3$d = 1'b0;
                 ent_fwd_bytes$3$d = new_fwd_bytes;
                 ent_line$3$d = a_line$q;
                 ent_space$3$d = a_space$q;
@@ -5130,7 +4955,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$4$d = 1'b1;
                 ent_kind$4$d = a_kind$q;
                 ent_read_seq$4$d = read_issue_seq$q;
-                ent_returned$4$d = 1'b0;
                 ent_fwd_bytes$4$d = new_fwd_bytes;
                 ent_line$4$d = a_line$q;
                 ent_space$4$d = a_space$q;
@@ -5144,7 +4968,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$5$d = 1'b1;
                 ent_kind$5$d = a_kind$q;
                 ent_read_seq$5$d = read_issue_seq$q;
-                ent_returned$5$d = 1'b0;
                 ent_fwd_bytes$5$d = new_fwd_bytes;
                 ent_line$5$d = a_line$q;
                 ent_space$5$d = a_space$q;
@@ -5158,7 +4981,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$6$d = 1'b1;
                 ent_kind$6$d = a_kind$q;
                 ent_read_seq$6$d = read_issue_seq$q;
-                ent_returned$6$d = 1'b0;
                 ent_fwd_bytes$6$d = new_fwd_bytes;
                 ent_line$6$d = a_line$q;
                 ent_space$6$d = a_space$q;
@@ -5172,7 +4994,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 ent_valid$7$d = 1'b1;
                 ent_kind$7$d = a_kind$q;
                 ent_read_seq$7$d = read_issue_seq$q;
-                ent_returned$7$d = 1'b0;
                 ent_fwd_bytes$7$d = new_fwd_bytes;
                 ent_line$7$d = a_line$q;
                 ent_space$7$d = a_space$q;
@@ -5192,651 +5013,96 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (head_enters & ~alloc) begin
             occupancy$d = occupancy$q - one_occupancy;
         end
-        return_keep_bytes = zero_enables;
         fwd_hit$0 = ((retire & w_writes$q) & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q));
-        return_hit$0 = (mem_rdata_valid & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & (~ent_returned$0$q & (ent_read_seq$0$q == read_return_seq$q));
-        if (return_hit$0) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$0$q;
-        end
+        return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
         fwd_hit$1 = ((retire & w_writes$q) & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == w_line$q) & (ent_space$1$q == w_space$q));
-        return_hit$1 = (mem_rdata_valid & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & (~ent_returned$1$q & (ent_read_seq$1$q == read_return_seq$q));
-        if (return_hit$1) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$1$q;
-        end
+        return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
         fwd_hit$2 = ((retire & w_writes$q) & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == w_line$q) & (ent_space$2$q == w_space$q));
-        return_hit$2 = (mem_rdata_valid & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & (~ent_returned$2$q & (ent_read_seq$2$q == read_return_seq$q));
-        if (return_hit$2) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$2$q;
-        end
+        return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
         fwd_hit$3 = ((retire & w_writes$q) & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == w_line$q) & (ent_space$3$q == w_space$q));
-        return_hit$3 = (mem_rdata_valid & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & (~ent_returned$3$q & (ent_read_seq$3$q == read_return_seq$q));
-        if (return_hit$3) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$3$q;
-        end
+        return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
         fwd_hit$4 = ((retire & w_writes$q) & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == w_line$q) & (ent_space$4$q == w_space$q));
-        return_hit$4 = (mem_rdata_valid & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & (~ent_returned$4$q & (ent_read_seq$4$q == read_return_seq$q));
-        if (return_hit$4) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$4$q;
-        end
+        return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
         fwd_hit$5 = ((retire & w_writes$q) & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == w_line$q) & (ent_space$5$q == w_space$q));
-        return_hit$5 = (mem_rdata_valid & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & (~ent_returned$5$q & (ent_read_seq$5$q == read_return_seq$q));
-        if (return_hit$5) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$5$q;
-        end
+        return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
         fwd_hit$6 = ((retire & w_writes$q) & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == w_line$q) & (ent_space$6$q == w_space$q));
-        return_hit$6 = (mem_rdata_valid & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & (~ent_returned$6$q & (ent_read_seq$6$q == read_return_seq$q));
-        if (return_hit$6) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$6$q;
-        end
+        return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
         fwd_hit$7 = ((retire & w_writes$q) & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == w_line$q) & (ent_space$7$q == w_space$q));
-        return_hit$7 = (mem_rdata_valid & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & (~ent_returned$7$q & (ent_read_seq$7$q == read_return_seq$q));
-        if (return_hit$7) begin
-            return_keep_bytes = return_keep_bytes | ent_fwd_bytes$7$q;
-        end
-        if (mem_rdata_valid) begin
-            read_return_seq$d = read_return_seq$q + one_seq;
-        end
+        return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
+        read_return_seq$d = read_return_seq$q + one_seq;
         alloc_hit$0 = alloc & (tail_ptr$q == 0);
         take_write$0 = (alloc_hit$0 & |new_fwd_bytes) | fwd_hit$0;
-        load_bytes$0 = zero_enables;
-        new_word$0 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$1 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$2 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$3 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$0$wr_bytes = zero_enables;
         if (take_write$0) begin
-            load_bytes$0 = w_byte_enables$q;
-            new_word$0 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$1 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$2 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$3 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$0) begin
-            load_bytes$0 = load_bytes$0 | ~return_keep_bytes;
-        end
-        word_next$0 = ent_word$0$q;
-        if (load_bytes$0[32'h4 * 0 + 0]) begin
-            word_next$0 = (word_next$0 & ~byte_ones$0) | (new_word$0 & byte_ones$0);
-        end
-        if (load_bytes$0[32'h4 * 0 + 1]) begin
-            word_next$0 = (word_next$0 & ~byte_ones$1) | (new_word$0 & byte_ones$1);
-        end
-        if (load_bytes$0[32'h4 * 0 + 2]) begin
-            word_next$0 = (word_next$0 & ~byte_ones$2) | (new_word$0 & byte_ones$2);
-        end
-        if (load_bytes$0[32'h4 * 0 + 3]) begin
-            word_next$0 = (word_next$0 & ~byte_ones$3) | (new_word$0 & byte_ones$3);
-        end
-        word_next$1 = ent_word$1$q;
-        if (load_bytes$0[32'h4 * 1 + 0]) begin
-            word_next$1 = (word_next$1 & ~byte_ones$0) | (new_word$1 & byte_ones$0);
-        end
-        if (load_bytes$0[32'h4 * 1 + 1]) begin
-            word_next$1 = (word_next$1 & ~byte_ones$1) | (new_word$1 & byte_ones$1);
-        end
-        if (load_bytes$0[32'h4 * 1 + 2]) begin
-            word_next$1 = (word_next$1 & ~byte_ones$2) | (new_word$1 & byte_ones$2);
-        end
-        if (load_bytes$0[32'h4 * 1 + 3]) begin
-            word_next$1 = (word_next$1 & ~byte_ones$3) | (new_word$1 & byte_ones$3);
-        end
-        word_next$2 = ent_word$2$q;
-        if (load_bytes$0[32'h4 * 2 + 0]) begin
-            word_next$2 = (word_next$2 & ~byte_ones$0) | (new_word$2 & byte_ones$0);
-        end
-        if (load_bytes$0[32'h4 * 2 + 1]) begin
-            word_next$2 = (word_next$2 & ~byte_ones$1) | (new_word$2 & byte_ones$1);
-        end
-        if (load_bytes$0[32'h4 * 2 + 2]) begin
-            word_next$2 = (word_next$2 & ~byte_ones$2) | (new_word$2 & byte_ones$2);
-        end
-        if (load_bytes$0[32'h4 * 2 + 3]) begin
-            word_next$2 = (word_next$2 & ~byte_ones$3) | (new_word$2 & byte_ones$3);
-        end
-        word_next$3 = ent_word$3$q;
-        if (load_bytes$0[32'h4 * 3 + 0]) begin
-            word_next$3 = (word_next$3 & ~byte_ones$0) | (new_word$3 & byte_ones$0);
-        end
-        if (load_bytes$0[32'h4 * 3 + 1]) begin
-            word_next$3 = (word_next$3 & ~byte_ones$1) | (new_word$3 & byte_ones$1);
-        end
-        if (load_bytes$0[32'h4 * 3 + 2]) begin
-            word_next$3 = (word_next$3 & ~byte_ones$2) | (new_word$3 & byte_ones$2);
-        end
-        if (load_bytes$0[32'h4 * 3 + 3]) begin
-            word_next$3 = (word_next$3 & ~byte_ones$3) | (new_word$3 & byte_ones$3);
-        end
-        if (return_hit$0) begin
-            ent_returned$0$d = 1'b1;
+            ent_data$0$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$0) begin
             ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | w_byte_enables$q;
         end
         alloc_hit$1 = alloc & (tail_ptr$q == 1);
         take_write$1 = (alloc_hit$1 & |new_fwd_bytes) | fwd_hit$1;
-        load_bytes$1 = zero_enables;
-        new_word$4 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$5 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$6 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$7 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$1$wr_bytes = zero_enables;
         if (take_write$1) begin
-            load_bytes$1 = w_byte_enables$q;
-            new_word$4 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$5 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$6 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$7 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$1) begin
-            load_bytes$1 = load_bytes$1 | ~return_keep_bytes;
-        end
-        word_next$4 = ent_word$4$q;
-        if (load_bytes$1[32'h4 * 0 + 0]) begin
-            word_next$4 = (word_next$4 & ~byte_ones$0) | (new_word$4 & byte_ones$0);
-        end
-        if (load_bytes$1[32'h4 * 0 + 1]) begin
-            word_next$4 = (word_next$4 & ~byte_ones$1) | (new_word$4 & byte_ones$1);
-        end
-        if (load_bytes$1[32'h4 * 0 + 2]) begin
-            word_next$4 = (word_next$4 & ~byte_ones$2) | (new_word$4 & byte_ones$2);
-        end
-        if (load_bytes$1[32'h4 * 0 + 3]) begin
-            word_next$4 = (word_next$4 & ~byte_ones$3) | (new_word$4 & byte_ones$3);
-        end
-        word_next$5 = ent_word$5$q;
-        if (load_bytes$1[32'h4 * 1 + 0]) begin
-            word_next$5 = (word_next$5 & ~byte_ones$0) | (new_word$5 & byte_ones$0);
-        end
-        if (load_bytes$1[32'h4 * 1 + 1]) begin
-            word_next$5 = (word_next$5 & ~byte_ones$1) | (new_word$5 & byte_ones$1);
-        end
-        if (load_bytes$1[32'h4 * 1 + 2]) begin
-            word_next$5 = (word_next$5 & ~byte_ones$2) | (new_word$5 & byte_ones$2);
-        end
-        if (load_bytes$1[32'h4 * 1 + 3]) begin
-            word_next$5 = (word_next$5 & ~byte_ones$3) | (new_word$5 & byte_ones$3);
-        end
-        word_next$6 = ent_word$6$q;
-        if (load_bytes$1[32'h4 * 2 + 0]) begin
-            word_next$6 = (word_next$6 & ~byte_ones$0) | (new_word$6 & byte_ones$0);
-        end
-        if (load_bytes$1[32'h4 * 2 + 1]) begin
-            word_next$6 = (word_next$6 & ~byte_ones$1) | (new_word$6 & byte_ones$1);
-        end
-        if (load_bytes$1[32'h4 * 2 + 2]) begin
-            word_next$6 = (word_next$6 & ~byte_ones$2) | (new_word$6 & byte_ones$2);
-        end
-        if (load_bytes$1[32'h4 * 2 + 3]) begin
-            word_next$6 = (word_next$6 & ~byte_ones$3) | (new_word$6 & byte_ones$3);
-        end
-        word_next$7 = ent_word$7$q;
-        if (load_bytes$1[32'h4 * 3 + 0]) begin
-            word_next$7 = (word_next$7 & ~byte_ones$0) | (new_word$7 & byte_ones$0);
-        end
-        if (load_bytes$1[32'h4 * 3 + 1]) begin
-            word_next$7 = (word_next$7 & ~byte_ones$1) | (new_word$7 & byte_ones$1);
-        end
-        if (load_bytes$1[32'h4 * 3 + 2]) begin
-            word_next$7 = (word_next$7 & ~byte_ones$2) | (new_word$7 & byte_ones$2);
-        end
-        if (load_bytes$1[32'h4 * 3 + 3]) begin
-            word_next$7 = (word_next$7 & ~byte_ones$3) | (new_word$7 & byte_ones$3);
-        end
-        if (return_hit$1) begin
-            ent_returned$1$d = 1'b1;
+            ent_data$1$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$1) begin
             ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | w_byte_enables$q;
         end
         alloc_hit$2 = alloc & (tail_ptr$q == 2);
         take_write$2 = (alloc_hit$2 & |new_fwd_bytes) | fwd_hit$2;
-        load_bytes$2 = zero_enables;
-        new_word$8 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$9 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$10 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$11 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$2$wr_bytes = zero_enables;
         if (take_write$2) begin
-            load_bytes$2 = w_byte_enables$q;
-            new_word$8 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$9 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$10 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$11 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$2) begin
-            load_bytes$2 = load_bytes$2 | ~return_keep_bytes;
-        end
-        word_next$8 = ent_word$8$q;
-        if (load_bytes$2[32'h4 * 0 + 0]) begin
-            word_next$8 = (word_next$8 & ~byte_ones$0) | (new_word$8 & byte_ones$0);
-        end
-        if (load_bytes$2[32'h4 * 0 + 1]) begin
-            word_next$8 = (word_next$8 & ~byte_ones$1) | (new_word$8 & byte_ones$1);
-        end
-        if (load_bytes$2[32'h4 * 0 + 2]) begin
-            word_next$8 = (word_next$8 & ~byte_ones$2) | (new_word$8 & byte_ones$2);
-        end
-        if (load_bytes$2[32'h4 * 0 + 3]) begin
-            word_next$8 = (word_next$8 & ~byte_ones$3) | (new_word$8 & byte_ones$3);
-        end
-        word_next$9 = ent_word$9$q;
-        if (load_bytes$2[32'h4 * 1 + 0]) begin
-            word_next$9 = (word_next$9 & ~byte_ones$0) | (new_word$9 & byte_ones$0);
-        end
-        if (load_bytes$2[32'h4 * 1 + 1]) begin
-            word_next$9 = (word_next$9 & ~byte_ones$1) | (new_word$9 & byte_ones$1);
-        end
-        if (load_bytes$2[32'h4 * 1 + 2]) begin
-            word_next$9 = (word_next$9 & ~byte_ones$2) | (new_word$9 & byte_ones$2);
-        end
-        if (load_bytes$2[32'h4 * 1 + 3]) begin
-            word_next$9 = (word_next$9 & ~byte_ones$3) | (new_word$9 & byte_ones$3);
-        end
-        word_next$10 = ent_word$10$q;
-        if (load_bytes$2[32'h4 * 2 + 0]) begin
-            word_next$10 = (word_next$10 & ~byte_ones$0) | (new_word$10 & byte_ones$0);
-        end
-        if (load_bytes$2[32'h4 * 2 + 1]) begin
-            word_next$10 = (word_next$10 & ~byte_ones$1) | (new_word$10 & byte_ones$1);
-        end
-        if (load_bytes$2[32'h4 * 2 + 2]) begin
-            word_next$10 = (word_next$10 & ~byte_ones$2) | (new_word$10 & byte_ones$2);
-        end
-        if (load_bytes$2[32'h4 * 2 + 3]) begin
-            word_next$10 = (word_next$10 & ~byte_ones$3) | (new_word$10 & byte_ones$3);
-        end
-        word_next$11 = ent_word$11$q;
-        if (load_bytes$2[32'h4 * 3 + 0]) begin
-            word_next$11 = (word_next$11 & ~byte_ones$0) | (new_word$11 & byte_ones$0);
-        end
-        if (load_bytes$2[32'h4 * 3 + 1]) begin
-            word_next$11 = (word_next$11 & ~byte_ones$1) | (new_word$11 & byte_ones$1);
-        end
-        if (load_bytes$2[32'h4 * 3 + 2]) begin
-            word_next$11 = (word_next$11 & ~byte_ones$2) | (new_word$11 & byte_ones$2);
-        end
-        if (load_bytes$2[32'h4 * 3 + 3]) begin
-            word_next$11 = (word_next$11 & ~byte_ones$3) | (new_word$11 & byte_ones$3);
-        end
-        if (return_hit$2) begin
-            ent_returned$2$d = 1'b1;
+            ent_data$2$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$2) begin
             ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | w_byte_enables$q;
         end
         alloc_hit$3 = alloc & (tail_ptr$q == 3);
         take_write$3 = (alloc_hit$3 & |new_fwd_bytes) | fwd_hit$3;
-        load_bytes$3 = zero_enables;
-        new_word$12 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$13 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$14 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$15 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$3$wr_bytes = zero_enables;
         if (take_write$3) begin
-            load_bytes$3 = w_byte_enables$q;
-            new_word$12 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$13 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$14 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$15 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$3) begin
-            load_bytes$3 = load_bytes$3 | ~return_keep_bytes;
-        end
-        word_next$12 = ent_word$12$q;
-        if (load_bytes$3[32'h4 * 0 + 0]) begin
-            word_next$12 = (word_next$12 & ~byte_ones$0) | (new_word$12 & byte_ones$0);
-        end
-        if (load_bytes$3[32'h4 * 0 + 1]) begin
-            word_next$12 = (word_next$12 & ~byte_ones$1) | (new_word$12 & byte_ones$1);
-        end
-        if (load_bytes$3[32'h4 * 0 + 2]) begin
-            word_next$12 = (word_next$12 & ~byte_ones$2) | (new_word$12 & byte_ones$2);
-        end
-        if (load_bytes$3[32'h4 * 0 + 3]) begin
-            word_next$12 = (word_next$12 & ~byte_ones$3) | (new_word$12 & byte_ones$3);
-        end
-        word_next$13 = ent_word$13$q;
-        if (load_bytes$3[32'h4 * 1 + 0]) begin
-            word_next$13 = (word_next$13 & ~byte_ones$0) | (new_word$13 & byte_ones$0);
-        end
-        if (load_bytes$3[32'h4 * 1 + 1]) begin
-            word_next$13 = (word_next$13 & ~byte_ones$1) | (new_word$13 & byte_ones$1);
-        end
-        if (load_bytes$3[32'h4 * 1 + 2]) begin
-            word_next$13 = (word_next$13 & ~byte_ones$2) | (new_word$13 & byte_ones$2);
-        end
-        if (load_bytes$3[32'h4 * 1 + 3]) begin
-            word_next$13 = (word_next$13 & ~byte_ones$3) | (new_word$13 & byte_ones$3);
-        end
-        word_next$14 = ent_word$14$q;
-        if (load_bytes$3[32'h4 * 2 + 0]) begin
-            word_next$14 = (word_next$14 & ~byte_ones$0) | (new_word$14 & byte_ones$0);
-        end
-        if (load_bytes$3[32'h4 * 2 + 1]) begin
-            word_next$14 = (word_next$14 & ~byte_ones$1) | (new_word$14 & byte_ones$1);
-        end
-        if (load_bytes$3[32'h4 * 2 + 2]) begin
-            word_next$14 = (word_next$14 & ~byte_ones$2) | (new_word$14 & byte_ones$2);
-        end
-        if (load_bytes$3[32'h4 * 2 + 3]) begin
-            word_next$14 = (word_next$14 & ~byte_ones$3) | (new_word$14 & byte_ones$3);
-        end
-        word_next$15 = ent_word$15$q;
-        if (load_bytes$3[32'h4 * 3 + 0]) begin
-            word_next$15 = (word_next$15 & ~byte_ones$0) | (new_word$15 & byte_ones$0);
-        end
-        if (load_bytes$3[32'h4 * 3 + 1]) begin
-            word_next$15 = (word_next$15 & ~byte_ones$1) | (new_word$15 & byte_ones$1);
-        end
-        if (load_bytes$3[32'h4 * 3 + 2]) begin
-            word_next$15 = (word_next$15 & ~byte_ones$2) | (new_word$15 & byte_ones$2);
-        end
-        if (load_bytes$3[32'h4 * 3 + 3]) begin
-            word_next$15 = (word_next$15 & ~byte_ones$3) | (new_word$15 & byte_ones$3);
-        end
-        if (return_hit$3) begin
-            ent_returned$3$d = 1'b1;
+            ent_data$3$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$3) begin
             ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | w_byte_enables$q;
         end
         alloc_hit$4 = alloc & (tail_ptr$q == 4);
         take_write$4 = (alloc_hit$4 & |new_fwd_bytes) | fwd_hit$4;
-        load_bytes$4 = zero_enables;
-        new_word$16 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$17 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$18 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$19 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$4$wr_bytes = zero_enables;
         if (take_write$4) begin
-            load_bytes$4 = w_byte_enables$q;
-            new_word$16 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$17 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$18 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$19 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$4) begin
-            load_bytes$4 = load_bytes$4 | ~return_keep_bytes;
-        end
-        word_next$16 = ent_word$16$q;
-        if (load_bytes$4[32'h4 * 0 + 0]) begin
-            word_next$16 = (word_next$16 & ~byte_ones$0) | (new_word$16 & byte_ones$0);
-        end
-        if (load_bytes$4[32'h4 * 0 + 1]) begin
-            word_next$16 = (word_next$16 & ~byte_ones$1) | (new_word$16 & byte_ones$1);
-        end
-        if (load_bytes$4[32'h4 * 0 + 2]) begin
-            word_next$16 = (word_next$16 & ~byte_ones$2) | (new_word$16 & byte_ones$2);
-        end
-        if (load_bytes$4[32'h4 * 0 + 3]) begin
-            word_next$16 = (word_next$16 & ~byte_ones$3) | (new_word$16 & byte_ones$3);
-        end
-        word_next$17 = ent_word$17$q;
-        if (load_bytes$4[32'h4 * 1 + 0]) begin
-            word_next$17 = (word_next$17 & ~byte_ones$0) | (new_word$17 & byte_ones$0);
-        end
-        if (load_bytes$4[32'h4 * 1 + 1]) begin
-            word_next$17 = (word_next$17 & ~byte_ones$1) | (new_word$17 & byte_ones$1);
-        end
-        if (load_bytes$4[32'h4 * 1 + 2]) begin
-            word_next$17 = (word_next$17 & ~byte_ones$2) | (new_word$17 & byte_ones$2);
-        end
-        if (load_bytes$4[32'h4 * 1 + 3]) begin
-            word_next$17 = (word_next$17 & ~byte_ones$3) | (new_word$17 & byte_ones$3);
-        end
-        word_next$18 = ent_word$18$q;
-        if (load_bytes$4[32'h4 * 2 + 0]) begin
-            word_next$18 = (word_next$18 & ~byte_ones$0) | (new_word$18 & byte_ones$0);
-        end
-        if (load_bytes$4[32'h4 * 2 + 1]) begin
-            word_next$18 = (word_next$18 & ~byte_ones$1) | (new_word$18 & byte_ones$1);
-        end
-        if (load_bytes$4[32'h4 * 2 + 2]) begin
-            word_next$18 = (word_next$18 & ~byte_ones$2) | (new_word$18 & byte_ones$2);
-        end
-        if (load_bytes$4[32'h4 * 2 + 3]) begin
-            word_next$18 = (word_next$18 & ~byte_ones$3) | (new_word$18 & byte_ones$3);
-        end
-        word_next$19 = ent_word$19$q;
-        if (load_bytes$4[32'h4 * 3 + 0]) begin
-            word_next$19 = (word_next$19 & ~byte_ones$0) | (new_word$19 & byte_ones$0);
-        end
-        if (load_bytes$4[32'h4 * 3 + 1]) begin
-            word_next$19 = (word_next$19 & ~byte_ones$1) | (new_word$19 & byte_ones$1);
-        end
-        if (load_bytes$4[32'h4 * 3 + 2]) begin
-            word_next$19 = (word_next$19 & ~byte_ones$2) | (new_word$19 & byte_ones$2);
-        end
-        if (load_bytes$4[32'h4 * 3 + 3]) begin
-            word_next$19 = (word_next$19 & ~byte_ones$3) | (new_word$19 & byte_ones$3);
-        end
-        if (return_hit$4) begin
-            ent_returned$4$d = 1'b1;
+            ent_data$4$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$4) begin
             ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | w_byte_enables$q;
         end
         alloc_hit$5 = alloc & (tail_ptr$q == 5);
         take_write$5 = (alloc_hit$5 & |new_fwd_bytes) | fwd_hit$5;
-        load_bytes$5 = zero_enables;
-        new_word$20 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$21 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$22 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$23 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$5$wr_bytes = zero_enables;
         if (take_write$5) begin
-            load_bytes$5 = w_byte_enables$q;
-            new_word$20 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$21 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$22 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$23 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$5) begin
-            load_bytes$5 = load_bytes$5 | ~return_keep_bytes;
-        end
-        word_next$20 = ent_word$20$q;
-        if (load_bytes$5[32'h4 * 0 + 0]) begin
-            word_next$20 = (word_next$20 & ~byte_ones$0) | (new_word$20 & byte_ones$0);
-        end
-        if (load_bytes$5[32'h4 * 0 + 1]) begin
-            word_next$20 = (word_next$20 & ~byte_ones$1) | (new_word$20 & byte_ones$1);
-        end
-        if (load_bytes$5[32'h4 * 0 + 2]) begin
-            word_next$20 = (word_next$20 & ~byte_ones$2) | (new_word$20 & byte_ones$2);
-        end
-        if (load_bytes$5[32'h4 * 0 + 3]) begin
-            word_next$20 = (word_next$20 & ~byte_ones$3) | (new_word$20 & byte_ones$3);
-        end
-        word_next$21 = ent_word$21$q;
-        if (load_bytes$5[32'h4 * 1 + 0]) begin
-            word_next$21 = (word_next$21 & ~byte_ones$0) | (new_word$21 & byte_ones$0);
-        end
-        if (load_bytes$5[32'h4 * 1 + 1]) begin
-            word_next$21 = (word_next$21 & ~byte_ones$1) | (new_word$21 & byte_ones$1);
-        end
-        if (load_bytes$5[32'h4 * 1 + 2]) begin
-            word_next$21 = (word_next$21 & ~byte_ones$2) | (new_word$21 & byte_ones$2);
-        end
-        if (load_bytes$5[32'h4 * 1 + 3]) begin
-            word_next$21 = (word_next$21 & ~byte_ones$3) | (new_word$21 & byte_ones$3);
-        end
-        word_next$22 = ent_word$22$q;
-        if (load_bytes$5[32'h4 * 2 + 0]) begin
-            word_next$22 = (word_next$22 & ~byte_ones$0) | (new_word$22 & byte_ones$0);
-        end
-        if (load_bytes$5[32'h4 * 2 + 1]) begin
-            word_next$22 = (word_next$22 & ~byte_ones$1) | (new_word$22 & byte_ones$1);
-        end
-        if (load_bytes$5[32'h4 * 2 + 2]) begin
-            word_next$22 = (word_next$22 & ~byte_ones$2) | (new_word$22 & byte_ones$2);
-        end
-        if (load_bytes$5[32'h4 * 2 + 3]) begin
-            word_next$22 = (word_next$22 & ~byte_ones$3) | (new_word$22 & byte_ones$3);
-        end
-        word_next$23 = ent_word$23$q;
-        if (load_bytes$5[32'h4 * 3 + 0]) begin
-            word_next$23 = (word_next$23 & ~byte_ones$0) | (new_word$23 & byte_ones$0);
-        end
-        if (load_bytes$5[32'h4 * 3 + 1]) begin
-            word_next$23 = (word_next$23 & ~byte_ones$1) | (new_word$23 & byte_ones$1);
-        end
-        if (load_bytes$5[32'h4 * 3 + 2]) begin
-            word_next$23 = (word_next$23 & ~byte_ones$2) | (new_word$23 & byte_ones$2);
-        end
-        if (load_bytes$5[32'h4 * 3 + 3]) begin
-            word_next$23 = (word_next$23 & ~byte_ones$3) | (new_word$23 & byte_ones$3);
-        end
-        if (return_hit$5) begin
-            ent_returned$5$d = 1'b1;
+            ent_data$5$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$5) begin
             ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | w_byte_enables$q;
         end
         alloc_hit$6 = alloc & (tail_ptr$q == 6);
         take_write$6 = (alloc_hit$6 & |new_fwd_bytes) | fwd_hit$6;
-        load_bytes$6 = zero_enables;
-        new_word$24 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$25 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$26 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$27 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$6$wr_bytes = zero_enables;
         if (take_write$6) begin
-            load_bytes$6 = w_byte_enables$q;
-            new_word$24 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$25 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$26 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$27 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$6) begin
-            load_bytes$6 = load_bytes$6 | ~return_keep_bytes;
-        end
-        word_next$24 = ent_word$24$q;
-        if (load_bytes$6[32'h4 * 0 + 0]) begin
-            word_next$24 = (word_next$24 & ~byte_ones$0) | (new_word$24 & byte_ones$0);
-        end
-        if (load_bytes$6[32'h4 * 0 + 1]) begin
-            word_next$24 = (word_next$24 & ~byte_ones$1) | (new_word$24 & byte_ones$1);
-        end
-        if (load_bytes$6[32'h4 * 0 + 2]) begin
-            word_next$24 = (word_next$24 & ~byte_ones$2) | (new_word$24 & byte_ones$2);
-        end
-        if (load_bytes$6[32'h4 * 0 + 3]) begin
-            word_next$24 = (word_next$24 & ~byte_ones$3) | (new_word$24 & byte_ones$3);
-        end
-        word_next$25 = ent_word$25$q;
-        if (load_bytes$6[32'h4 * 1 + 0]) begin
-            word_next$25 = (word_next$25 & ~byte_ones$0) | (new_word$25 & byte_ones$0);
-        end
-        if (load_bytes$6[32'h4 * 1 + 1]) begin
-            word_next$25 = (word_next$25 & ~byte_ones$1) | (new_word$25 & byte_ones$1);
-        end
-        if (load_bytes$6[32'h4 * 1 + 2]) begin
-            word_next$25 = (word_next$25 & ~byte_ones$2) | (new_word$25 & byte_ones$2);
-        end
-        if (load_bytes$6[32'h4 * 1 + 3]) begin
-            word_next$25 = (word_next$25 & ~byte_ones$3) | (new_word$25 & byte_ones$3);
-        end
-        word_next$26 = ent_word$26$q;
-        if (load_bytes$6[32'h4 * 2 + 0]) begin
-            word_next$26 = (word_next$26 & ~byte_ones$0) | (new_word$26 & byte_ones$0);
-        end
-        if (load_bytes$6[32'h4 * 2 + 1]) begin
-            word_next$26 = (word_next$26 & ~byte_ones$1) | (new_word$26 & byte_ones$1);
-        end
-        if (load_bytes$6[32'h4 * 2 + 2]) begin
-            word_next$26 = (word_next$26 & ~byte_ones$2) | (new_word$26 & byte_ones$2);
-        end
-        if (load_bytes$6[32'h4 * 2 + 3]) begin
-            word_next$26 = (word_next$26 & ~byte_ones$3) | (new_word$26 & byte_ones$3);
-        end
-        word_next$27 = ent_word$27$q;
-        if (load_bytes$6[32'h4 * 3 + 0]) begin
-            word_next$27 = (word_next$27 & ~byte_ones$0) | (new_word$27 & byte_ones$0);
-        end
-        if (load_bytes$6[32'h4 * 3 + 1]) begin
-            word_next$27 = (word_next$27 & ~byte_ones$1) | (new_word$27 & byte_ones$1);
-        end
-        if (load_bytes$6[32'h4 * 3 + 2]) begin
-            word_next$27 = (word_next$27 & ~byte_ones$2) | (new_word$27 & byte_ones$2);
-        end
-        if (load_bytes$6[32'h4 * 3 + 3]) begin
-            word_next$27 = (word_next$27 & ~byte_ones$3) | (new_word$27 & byte_ones$3);
-        end
-        if (return_hit$6) begin
-            ent_returned$6$d = 1'b1;
+            ent_data$6$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$6) begin
             ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | w_byte_enables$q;
         end
         alloc_hit$7 = alloc & (tail_ptr$q == 7);
         take_write$7 = (alloc_hit$7 & |new_fwd_bytes) | fwd_hit$7;
-        load_bytes$7 = zero_enables;
-        new_word$28 = mem_rdata[(32'h20 * 0)+:(32)];
-        new_word$29 = mem_rdata[(32'h20 * 1)+:(32)];
-        new_word$30 = mem_rdata[(32'h20 * 2)+:(32)];
-        new_word$31 = mem_rdata[(32'h20 * 3)+:(32)];
+        ent_data$7$wr_bytes = zero_enables;
         if (take_write$7) begin
-            load_bytes$7 = w_byte_enables$q;
-            new_word$28 = (write_data[(32'h20 * 0)+:(32)] & write_mask[(32'h20 * 0)+:(32)]) | (mem_rdata[(32'h20 * 0)+:(32)] & ~(write_mask[(32'h20 * 0)+:(32)]));
-            new_word$29 = (write_data[(32'h20 * 1)+:(32)] & write_mask[(32'h20 * 1)+:(32)]) | (mem_rdata[(32'h20 * 1)+:(32)] & ~(write_mask[(32'h20 * 1)+:(32)]));
-            new_word$30 = (write_data[(32'h20 * 2)+:(32)] & write_mask[(32'h20 * 2)+:(32)]) | (mem_rdata[(32'h20 * 2)+:(32)] & ~(write_mask[(32'h20 * 2)+:(32)]));
-            new_word$31 = (write_data[(32'h20 * 3)+:(32)] & write_mask[(32'h20 * 3)+:(32)]) | (mem_rdata[(32'h20 * 3)+:(32)] & ~(write_mask[(32'h20 * 3)+:(32)]));
-        end
-        if (return_hit$7) begin
-            load_bytes$7 = load_bytes$7 | ~return_keep_bytes;
-        end
-        word_next$28 = ent_word$28$q;
-        if (load_bytes$7[32'h4 * 0 + 0]) begin
-            word_next$28 = (word_next$28 & ~byte_ones$0) | (new_word$28 & byte_ones$0);
-        end
-        if (load_bytes$7[32'h4 * 0 + 1]) begin
-            word_next$28 = (word_next$28 & ~byte_ones$1) | (new_word$28 & byte_ones$1);
-        end
-        if (load_bytes$7[32'h4 * 0 + 2]) begin
-            word_next$28 = (word_next$28 & ~byte_ones$2) | (new_word$28 & byte_ones$2);
-        end
-        if (load_bytes$7[32'h4 * 0 + 3]) begin
-            word_next$28 = (word_next$28 & ~byte_ones$3) | (new_word$28 & byte_ones$3);
-        end
-        word_next$29 = ent_word$29$q;
-        if (load_bytes$7[32'h4 * 1 + 0]) begin
-            word_next$29 = (word_next$29 & ~byte_ones$0) | (new_word$29 & byte_ones$0);
-        end
-        if (load_bytes$7[32'h4 * 1 + 1]) begin
-            word_next$29 = (word_next$29 & ~byte_ones$1) | (new_word$29 & byte_ones$1);
-        end
-        if (load_bytes$7[32'h4 * 1 + 2]) begin
-            word_next$29 = (word_next$29 & ~byte_ones$2) | (new_word$29 & byte_ones$2);
-        end
-        if (load_bytes$7[32'h4 * 1 + 3]) begin
-            word_next$29 = (word_next$29 & ~byte_ones$3) | (new_word$29 & byte_ones$3);
-        end
-        word_next$30 = ent_word$30$q;
-        if (load_bytes$7[32'h4 * 2 + 0]) begin
-            word_next$30 = (word_next$30 & ~byte_ones$0) | (new_word$30 & byte_ones$0);
-        end
-        if (load_bytes$7[32'h4 * 2 + 1]) begin
-            word_next$30 = (word_next$30 & ~byte_ones$1) | (new_word$30 & byte_ones$1);
-        end
-        if (load_bytes$7[32'h4 * 2 + 2]) begin
-            word_next$30 = (word_next$30 & ~byte_ones$2) | (new_word$30 & byte_ones$2);
-        end
-        if (load_bytes$7[32'h4 * 2 + 3]) begin
-            word_next$30 = (word_next$30 & ~byte_ones$3) | (new_word$30 & byte_ones$3);
-        end
-        word_next$31 = ent_word$31$q;
-        if (load_bytes$7[32'h4 * 3 + 0]) begin
-            word_next$31 = (word_next$31 & ~byte_ones$0) | (new_word$31 & byte_ones$0);
-        end
-        if (load_bytes$7[32'h4 * 3 + 1]) begin
-            word_next$31 = (word_next$31 & ~byte_ones$1) | (new_word$31 & byte_ones$1);
-        end
-        if (load_bytes$7[32'h4 * 3 + 2]) begin
-            word_next$31 = (word_next$31 & ~byte_ones$2) | (new_word$31 & byte_ones$2);
-        end
-        if (load_bytes$7[32'h4 * 3 + 3]) begin
-            word_next$31 = (word_next$31 & ~byte_ones$3) | (new_word$31 & byte_ones$3);
-        end
-        if (return_hit$7) begin
-            ent_returned$7$d = 1'b1;
+            ent_data$7$wr_bytes = w_byte_enables$q;
         end
         if (fwd_hit$7) begin
             ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | w_byte_enables$q;
         end
-        if (reset) begin
+        if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
             d_valid$d = 1'b0;
             i_valid$d = 1'b0;
@@ -5853,7 +5119,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             tail_ptr$d = zero_index;
             occupancy$d = zero_occupancy;
             read_issue_seq$d = zero_seq;
-            read_return_seq$d = zero_seq;
             rsp_valid_r$d = 1'b0;
             rsp_done_r$d = 1'b0;
             rsp_error_r$d = 1'b0;
@@ -6038,7 +5303,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
-    always @(*) read_return_seq$clock = clock;
     always @(*) x_valid$clock = clock;
     always @(*) x_kind$clock = clock;
     always @(*) x_writes$clock = clock;
@@ -6142,7 +5406,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$0$clock = clock;
     always @(*) ent_kind$0$clock = clock;
     always @(*) ent_read_seq$0$clock = clock;
-    always @(*) ent_returned$0$clock = clock;
     always @(*) ent_fwd_bytes$0$clock = clock;
     always @(*) ent_line$0$clock = clock;
     always @(*) ent_space$0$clock = clock;
@@ -6154,7 +5417,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$1$clock = clock;
     always @(*) ent_kind$1$clock = clock;
     always @(*) ent_read_seq$1$clock = clock;
-    always @(*) ent_returned$1$clock = clock;
     always @(*) ent_fwd_bytes$1$clock = clock;
     always @(*) ent_line$1$clock = clock;
     always @(*) ent_space$1$clock = clock;
@@ -6166,7 +5428,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$2$clock = clock;
     always @(*) ent_kind$2$clock = clock;
     always @(*) ent_read_seq$2$clock = clock;
-    always @(*) ent_returned$2$clock = clock;
     always @(*) ent_fwd_bytes$2$clock = clock;
     always @(*) ent_line$2$clock = clock;
     always @(*) ent_space$2$clock = clock;
@@ -6178,7 +5439,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$3$clock = clock;
     always @(*) ent_kind$3$clock = clock;
     always @(*) ent_read_seq$3$clock = clock;
-    always @(*) ent_returned$3$clock = clock;
     always @(*) ent_fwd_bytes$3$clock = clock;
     always @(*) ent_line$3$clock = clock;
     always @(*) ent_space$3$clock = clock;
@@ -6190,7 +5450,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$4$clock = clock;
     always @(*) ent_kind$4$clock = clock;
     always @(*) ent_read_seq$4$clock = clock;
-    always @(*) ent_returned$4$clock = clock;
     always @(*) ent_fwd_bytes$4$clock = clock;
     always @(*) ent_line$4$clock = clock;
     always @(*) ent_space$4$clock = clock;
@@ -6202,7 +5461,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$5$clock = clock;
     always @(*) ent_kind$5$clock = clock;
     always @(*) ent_read_seq$5$clock = clock;
-    always @(*) ent_returned$5$clock = clock;
     always @(*) ent_fwd_bytes$5$clock = clock;
     always @(*) ent_line$5$clock = clock;
     always @(*) ent_space$5$clock = clock;
@@ -6214,7 +5472,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$6$clock = clock;
     always @(*) ent_kind$6$clock = clock;
     always @(*) ent_read_seq$6$clock = clock;
-    always @(*) ent_returned$6$clock = clock;
     always @(*) ent_fwd_bytes$6$clock = clock;
     always @(*) ent_line$6$clock = clock;
     always @(*) ent_space$6$clock = clock;
@@ -6226,7 +5483,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_valid$7$clock = clock;
     always @(*) ent_kind$7$clock = clock;
     always @(*) ent_read_seq$7$clock = clock;
-    always @(*) ent_returned$7$clock = clock;
     always @(*) ent_fwd_bytes$7$clock = clock;
     always @(*) ent_line$7$clock = clock;
     always @(*) ent_space$7$clock = clock;
@@ -6251,6 +5507,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) pbuf_src0$1$d = pay_src0;
     always @(*) pbuf_src1$1$d = pay_src1;
     always @(*) pbuf_coord$1$d = pay_coord;
+    always @(*) reset_q$clock = clock;
+    always @(*) reset_q$d = reset;
     always @(*) decoder$desc = req_desc;
     always @(*) decoder$dmask = req_dmask;
     always @(*) decoder$pred_mask = req_pred_mask;
@@ -6340,73 +5598,65 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_line_at_head$clock = clock;
     always @(*) ent_line_at_head$read_index = head_ptr$q;
     always @(*) head_select$head_line = ent_line_at_head$read_data;
-    always @(*) ent_word$0$clock = clock;
-    always @(*) head_select$ent_word$0 = ent_word$0$q;
-    always @(*) ent_word$1$clock = clock;
-    always @(*) head_select$ent_word$1 = ent_word$1$q;
-    always @(*) ent_word$2$clock = clock;
-    always @(*) head_select$ent_word$2 = ent_word$2$q;
-    always @(*) ent_word$3$clock = clock;
-    always @(*) head_select$ent_word$3 = ent_word$3$q;
-    always @(*) ent_word$4$clock = clock;
-    always @(*) head_select$ent_word$4 = ent_word$4$q;
-    always @(*) ent_word$5$clock = clock;
-    always @(*) head_select$ent_word$5 = ent_word$5$q;
-    always @(*) ent_word$6$clock = clock;
-    always @(*) head_select$ent_word$6 = ent_word$6$q;
-    always @(*) ent_word$7$clock = clock;
-    always @(*) head_select$ent_word$7 = ent_word$7$q;
-    always @(*) ent_word$8$clock = clock;
-    always @(*) head_select$ent_word$8 = ent_word$8$q;
-    always @(*) ent_word$9$clock = clock;
-    always @(*) head_select$ent_word$9 = ent_word$9$q;
-    always @(*) ent_word$10$clock = clock;
-    always @(*) head_select$ent_word$10 = ent_word$10$q;
-    always @(*) ent_word$11$clock = clock;
-    always @(*) head_select$ent_word$11 = ent_word$11$q;
-    always @(*) ent_word$12$clock = clock;
-    always @(*) head_select$ent_word$12 = ent_word$12$q;
-    always @(*) ent_word$13$clock = clock;
-    always @(*) head_select$ent_word$13 = ent_word$13$q;
-    always @(*) ent_word$14$clock = clock;
-    always @(*) head_select$ent_word$14 = ent_word$14$q;
-    always @(*) ent_word$15$clock = clock;
-    always @(*) head_select$ent_word$15 = ent_word$15$q;
-    always @(*) ent_word$16$clock = clock;
-    always @(*) head_select$ent_word$16 = ent_word$16$q;
-    always @(*) ent_word$17$clock = clock;
-    always @(*) head_select$ent_word$17 = ent_word$17$q;
-    always @(*) ent_word$18$clock = clock;
-    always @(*) head_select$ent_word$18 = ent_word$18$q;
-    always @(*) ent_word$19$clock = clock;
-    always @(*) head_select$ent_word$19 = ent_word$19$q;
-    always @(*) ent_word$20$clock = clock;
-    always @(*) head_select$ent_word$20 = ent_word$20$q;
-    always @(*) ent_word$21$clock = clock;
-    always @(*) head_select$ent_word$21 = ent_word$21$q;
-    always @(*) ent_word$22$clock = clock;
-    always @(*) head_select$ent_word$22 = ent_word$22$q;
-    always @(*) ent_word$23$clock = clock;
-    always @(*) head_select$ent_word$23 = ent_word$23$q;
-    always @(*) ent_word$24$clock = clock;
-    always @(*) head_select$ent_word$24 = ent_word$24$q;
-    always @(*) ent_word$25$clock = clock;
-    always @(*) head_select$ent_word$25 = ent_word$25$q;
-    always @(*) ent_word$26$clock = clock;
-    always @(*) head_select$ent_word$26 = ent_word$26$q;
-    always @(*) ent_word$27$clock = clock;
-    always @(*) head_select$ent_word$27 = ent_word$27$q;
-    always @(*) ent_word$28$clock = clock;
-    always @(*) head_select$ent_word$28 = ent_word$28$q;
-    always @(*) ent_word$29$clock = clock;
-    always @(*) head_select$ent_word$29 = ent_word$29$q;
-    always @(*) ent_word$30$clock = clock;
-    always @(*) head_select$ent_word$30 = ent_word$30$q;
-    always @(*) ent_word$31$clock = clock;
-    always @(*) head_select$ent_word$31 = ent_word$31$q;
+    always @(*) ent_data$0$clock = clock;
+    always @(*) ent_data$0$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$0$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$0 = ent_data$0$word0;
+    always @(*) head_select$ent_word$1 = ent_data$0$word1;
+    always @(*) head_select$ent_word$2 = ent_data$0$word2;
+    always @(*) head_select$ent_word$3 = ent_data$0$word3;
+    always @(*) ent_data$1$clock = clock;
+    always @(*) ent_data$1$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$1$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$4 = ent_data$1$word0;
+    always @(*) head_select$ent_word$5 = ent_data$1$word1;
+    always @(*) head_select$ent_word$6 = ent_data$1$word2;
+    always @(*) head_select$ent_word$7 = ent_data$1$word3;
+    always @(*) ent_data$2$clock = clock;
+    always @(*) ent_data$2$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$2$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$8 = ent_data$2$word0;
+    always @(*) head_select$ent_word$9 = ent_data$2$word1;
+    always @(*) head_select$ent_word$10 = ent_data$2$word2;
+    always @(*) head_select$ent_word$11 = ent_data$2$word3;
+    always @(*) ent_data$3$clock = clock;
+    always @(*) ent_data$3$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$3$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$12 = ent_data$3$word0;
+    always @(*) head_select$ent_word$13 = ent_data$3$word1;
+    always @(*) head_select$ent_word$14 = ent_data$3$word2;
+    always @(*) head_select$ent_word$15 = ent_data$3$word3;
+    always @(*) ent_data$4$clock = clock;
+    always @(*) ent_data$4$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$4$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$16 = ent_data$4$word0;
+    always @(*) head_select$ent_word$17 = ent_data$4$word1;
+    always @(*) head_select$ent_word$18 = ent_data$4$word2;
+    always @(*) head_select$ent_word$19 = ent_data$4$word3;
+    always @(*) ent_data$5$clock = clock;
+    always @(*) ent_data$5$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$5$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$20 = ent_data$5$word0;
+    always @(*) head_select$ent_word$21 = ent_data$5$word1;
+    always @(*) head_select$ent_word$22 = ent_data$5$word2;
+    always @(*) head_select$ent_word$23 = ent_data$5$word3;
+    always @(*) ent_data$6$clock = clock;
+    always @(*) ent_data$6$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$6$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$24 = ent_data$6$word0;
+    always @(*) head_select$ent_word$25 = ent_data$6$word1;
+    always @(*) head_select$ent_word$26 = ent_data$6$word2;
+    always @(*) head_select$ent_word$27 = ent_data$6$word3;
+    always @(*) ent_data$7$clock = clock;
+    always @(*) ent_data$7$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$7$rd_data = mem_rdata;
+    always @(*) head_select$ent_word$28 = ent_data$7$word0;
+    always @(*) head_select$ent_word$29 = ent_data$7$word1;
+    always @(*) head_select$ent_word$30 = ent_data$7$word2;
+    always @(*) head_select$ent_word$31 = ent_data$7$word3;
     always @(*) head_select$ent_valid$0 = ent_valid$0$q;
     always @(*) head_select$ent_kind$0 = ent_kind$0$q;
-    always @(*) head_select$ent_returned$0 = ent_returned$0$q;
+    always @(*) head_select$ent_returned$0 = ent_data$0$returned;
     always @(*) head_select$ent_space$0 = ent_space$0$q;
     always @(*) head_select$ent_ftz$0 = ent_ftz$0$q;
     always @(*) head_select$ent_result_first$0 = ent_result_first$0$q;
@@ -6415,7 +5665,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$0 = ent_error$0$q;
     always @(*) head_select$ent_valid$1 = ent_valid$1$q;
     always @(*) head_select$ent_kind$1 = ent_kind$1$q;
-    always @(*) head_select$ent_returned$1 = ent_returned$1$q;
+    always @(*) head_select$ent_returned$1 = ent_data$1$returned;
     always @(*) head_select$ent_space$1 = ent_space$1$q;
     always @(*) head_select$ent_ftz$1 = ent_ftz$1$q;
     always @(*) head_select$ent_result_first$1 = ent_result_first$1$q;
@@ -6424,7 +5674,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$1 = ent_error$1$q;
     always @(*) head_select$ent_valid$2 = ent_valid$2$q;
     always @(*) head_select$ent_kind$2 = ent_kind$2$q;
-    always @(*) head_select$ent_returned$2 = ent_returned$2$q;
+    always @(*) head_select$ent_returned$2 = ent_data$2$returned;
     always @(*) head_select$ent_space$2 = ent_space$2$q;
     always @(*) head_select$ent_ftz$2 = ent_ftz$2$q;
     always @(*) head_select$ent_result_first$2 = ent_result_first$2$q;
@@ -6433,7 +5683,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$2 = ent_error$2$q;
     always @(*) head_select$ent_valid$3 = ent_valid$3$q;
     always @(*) head_select$ent_kind$3 = ent_kind$3$q;
-    always @(*) head_select$ent_returned$3 = ent_returned$3$q;
+    always @(*) head_select$ent_returned$3 = ent_data$3$returned;
     always @(*) head_select$ent_space$3 = ent_space$3$q;
     always @(*) head_select$ent_ftz$3 = ent_ftz$3$q;
     always @(*) head_select$ent_result_first$3 = ent_result_first$3$q;
@@ -6442,7 +5692,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$3 = ent_error$3$q;
     always @(*) head_select$ent_valid$4 = ent_valid$4$q;
     always @(*) head_select$ent_kind$4 = ent_kind$4$q;
-    always @(*) head_select$ent_returned$4 = ent_returned$4$q;
+    always @(*) head_select$ent_returned$4 = ent_data$4$returned;
     always @(*) head_select$ent_space$4 = ent_space$4$q;
     always @(*) head_select$ent_ftz$4 = ent_ftz$4$q;
     always @(*) head_select$ent_result_first$4 = ent_result_first$4$q;
@@ -6451,7 +5701,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$4 = ent_error$4$q;
     always @(*) head_select$ent_valid$5 = ent_valid$5$q;
     always @(*) head_select$ent_kind$5 = ent_kind$5$q;
-    always @(*) head_select$ent_returned$5 = ent_returned$5$q;
+    always @(*) head_select$ent_returned$5 = ent_data$5$returned;
     always @(*) head_select$ent_space$5 = ent_space$5$q;
     always @(*) head_select$ent_ftz$5 = ent_ftz$5$q;
     always @(*) head_select$ent_result_first$5 = ent_result_first$5$q;
@@ -6460,7 +5710,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$5 = ent_error$5$q;
     always @(*) head_select$ent_valid$6 = ent_valid$6$q;
     always @(*) head_select$ent_kind$6 = ent_kind$6$q;
-    always @(*) head_select$ent_returned$6 = ent_returned$6$q;
+    always @(*) head_select$ent_returned$6 = ent_data$6$returned;
     always @(*) head_select$ent_space$6 = ent_space$6$q;
     always @(*) head_select$ent_ftz$6 = ent_ftz$6$q;
     always @(*) head_select$ent_result_first$6 = ent_result_first$6$q;
@@ -6469,7 +5719,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_error$6 = ent_error$6$q;
     always @(*) head_select$ent_valid$7 = ent_valid$7$q;
     always @(*) head_select$ent_kind$7 = ent_kind$7$q;
-    always @(*) head_select$ent_returned$7 = ent_returned$7$q;
+    always @(*) head_select$ent_returned$7 = ent_data$7$returned;
     always @(*) head_select$ent_space$7 = ent_space$7$q;
     always @(*) head_select$ent_ftz$7 = ent_ftz$7$q;
     always @(*) head_select$ent_result_first$7 = ent_result_first$7$q;
@@ -6502,7 +5752,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) alu$ty = head_select$alu_ty;
     always @(*) alu$ftz = head_select$alu_ftz;
     always @(*) write_data = write_align$data;
-    always @(*) write_mask = write_align$mask;
     always @(*) mem_wr_addr = w_line$q;
     always @(*) mem_wr_space = w_space$q;
     always @(*) mem_wr_data = write_data;
@@ -6565,38 +5814,41 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_line_at_head$write_enable = alloc;
     always @(*) ent_line_at_head$write_index = tail_ptr$q;
     always @(*) ent_line_at_head$write_data = a_line$q;
-    always @(*) ent_word$0$d = word_next$0;
-    always @(*) ent_word$1$d = word_next$1;
-    always @(*) ent_word$2$d = word_next$2;
-    always @(*) ent_word$3$d = word_next$3;
-    always @(*) ent_word$4$d = word_next$4;
-    always @(*) ent_word$5$d = word_next$5;
-    always @(*) ent_word$6$d = word_next$6;
-    always @(*) ent_word$7$d = word_next$7;
-    always @(*) ent_word$8$d = word_next$8;
-    always @(*) ent_word$9$d = word_next$9;
-    always @(*) ent_word$10$d = word_next$10;
-    always @(*) ent_word$11$d = word_next$11;
-    always @(*) ent_word$12$d = word_next$12;
-    always @(*) ent_word$13$d = word_next$13;
-    always @(*) ent_word$14$d = word_next$14;
-    always @(*) ent_word$15$d = word_next$15;
-    always @(*) ent_word$16$d = word_next$16;
-    always @(*) ent_word$17$d = word_next$17;
-    always @(*) ent_word$18$d = word_next$18;
-    always @(*) ent_word$19$d = word_next$19;
-    always @(*) ent_word$20$d = word_next$20;
-    always @(*) ent_word$21$d = word_next$21;
-    always @(*) ent_word$22$d = word_next$22;
-    always @(*) ent_word$23$d = word_next$23;
-    always @(*) ent_word$24$d = word_next$24;
-    always @(*) ent_word$25$d = word_next$25;
-    always @(*) ent_word$26$d = word_next$26;
-    always @(*) ent_word$27$d = word_next$27;
-    always @(*) ent_word$28$d = word_next$28;
-    always @(*) ent_word$29$d = word_next$29;
-    always @(*) ent_word$30$d = word_next$30;
-    always @(*) ent_word$31$d = word_next$31;
+    always @(*) read_return_seq$clock = clock;
+    always @(*) read_return_seq$load = mem_rdata_valid;
+    always @(*) read_return_seq$clear = reset_q$q;
+    always @(*) ent_data$0$wr_data = write_data;
+    always @(*) ent_data$0$rd_this = return_hit$0;
+    always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
+    always @(*) ent_data$0$clear_returned = alloc_hit$0;
+    always @(*) ent_data$1$wr_data = write_data;
+    always @(*) ent_data$1$rd_this = return_hit$1;
+    always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
+    always @(*) ent_data$1$clear_returned = alloc_hit$1;
+    always @(*) ent_data$2$wr_data = write_data;
+    always @(*) ent_data$2$rd_this = return_hit$2;
+    always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
+    always @(*) ent_data$2$clear_returned = alloc_hit$2;
+    always @(*) ent_data$3$wr_data = write_data;
+    always @(*) ent_data$3$rd_this = return_hit$3;
+    always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
+    always @(*) ent_data$3$clear_returned = alloc_hit$3;
+    always @(*) ent_data$4$wr_data = write_data;
+    always @(*) ent_data$4$rd_this = return_hit$4;
+    always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
+    always @(*) ent_data$4$clear_returned = alloc_hit$4;
+    always @(*) ent_data$5$wr_data = write_data;
+    always @(*) ent_data$5$rd_this = return_hit$5;
+    always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
+    always @(*) ent_data$5$clear_returned = alloc_hit$5;
+    always @(*) ent_data$6$wr_data = write_data;
+    always @(*) ent_data$6$rd_this = return_hit$6;
+    always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
+    always @(*) ent_data$6$clear_returned = alloc_hit$6;
+    always @(*) ent_data$7$wr_data = write_data;
+    always @(*) ent_data$7$rd_this = return_hit$7;
+    always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
+    always @(*) ent_data$7$clear_returned = alloc_hit$7;
     
 endmodule // atomic_unit
 
@@ -10532,6 +9784,622 @@ module atomic_unit$ent_byte_enables(clock,write_enable,write_index,write_data,re
 endmodule // atomic_unit$ent_byte_enables
 
 
+module atomic_unit$ent_data$0(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$0
+
+
+module atomic_unit$ent_data$1(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$1
+
+
+module atomic_unit$ent_data$2(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$2
+
+
+module atomic_unit$ent_data$3(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$3
+
+
+module atomic_unit$ent_data$4(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$4
+
+
+module atomic_unit$ent_data$5(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$5
+
+
+module atomic_unit$ent_data$6(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$6
+
+
+module atomic_unit$ent_data$7(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit$ent_data$7
+
+
 module atomic_unit$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
@@ -12150,158 +12018,6 @@ module atomic_unit$ent_result_shift(clock,write_enable,write_index,write_data,re
 endmodule // atomic_unit$ent_result_shift
 
 
-module atomic_unit$ent_returned$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$0
-
-
-module atomic_unit$ent_returned$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$1
-
-
-module atomic_unit$ent_returned$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$2
-
-
-module atomic_unit$ent_returned$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$3
-
-
-module atomic_unit$ent_returned$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$4
-
-
-module atomic_unit$ent_returned$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$5
-
-
-module atomic_unit$ent_returned$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$6
-
-
-module atomic_unit$ent_returned$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_returned$7
-
-
 module atomic_unit$ent_size(clock,write_enable,write_index,write_data,read_index,read_data);
     
     // Module arguments
@@ -12804,614 +12520,6 @@ module atomic_unit$ent_valid$7(d,q,clock);
     end
           
 endmodule // atomic_unit$ent_valid$7
-
-
-module atomic_unit$ent_word$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$0
-
-
-module atomic_unit$ent_word$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$1
-
-
-module atomic_unit$ent_word$10(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$10
-
-
-module atomic_unit$ent_word$11(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$11
-
-
-module atomic_unit$ent_word$12(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$12
-
-
-module atomic_unit$ent_word$13(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$13
-
-
-module atomic_unit$ent_word$14(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$14
-
-
-module atomic_unit$ent_word$15(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$15
-
-
-module atomic_unit$ent_word$16(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$16
-
-
-module atomic_unit$ent_word$17(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$17
-
-
-module atomic_unit$ent_word$18(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$18
-
-
-module atomic_unit$ent_word$19(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$19
-
-
-module atomic_unit$ent_word$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$2
-
-
-module atomic_unit$ent_word$20(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$20
-
-
-module atomic_unit$ent_word$21(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$21
-
-
-module atomic_unit$ent_word$22(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$22
-
-
-module atomic_unit$ent_word$23(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$23
-
-
-module atomic_unit$ent_word$24(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$24
-
-
-module atomic_unit$ent_word$25(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$25
-
-
-module atomic_unit$ent_word$26(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$26
-
-
-module atomic_unit$ent_word$27(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$27
-
-
-module atomic_unit$ent_word$28(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$28
-
-
-module atomic_unit$ent_word$29(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$29
-
-
-module atomic_unit$ent_word$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$3
-
-
-module atomic_unit$ent_word$30(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$30
-
-
-module atomic_unit$ent_word$31(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$31
-
-
-module atomic_unit$ent_word$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$4
-
-
-module atomic_unit$ent_word$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$5
-
-
-module atomic_unit$ent_word$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$6
-
-
-module atomic_unit$ent_word$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$7
-
-
-module atomic_unit$ent_word$8(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$8
-
-
-module atomic_unit$ent_word$9(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ent_word$9
 
 
 module atomic_unit$head_ptr(d,q,clock);
@@ -15409,12 +14517,14 @@ module atomic_unit$read_issue_seq(d,q,clock);
 endmodule // atomic_unit$read_issue_seq
 
 
-module atomic_unit$read_return_seq(d,q,clock);
+module atomic_unit$read_return_seq(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [3:0] d;
     output reg  [3:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -15422,10 +14532,29 @@ module atomic_unit$read_return_seq(d,q,clock);
     end
     
     always @(posedge clock) begin
+       if (clear) q <= 4'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$read_return_seq
+
+
+module atomic_unit$reset_q(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$read_return_seq
+endmodule // atomic_unit$reset_q
 
 
 module atomic_unit$result_acc(d,q,clock);

@@ -276,8 +276,10 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // one line, byte lanes 0..3, 4..7, ...
     let reads = b.reads();
     assert_eq!(reads, (0..4).map(|i| (0x1000, false, 0xf << (4 * i))).collect::<Vec<_>>());
-    // the message taken in cycle 0 (req_ready: the decode stage is empty),
-    // its 4 lanes' payloads read in cycles 1..4, each lane issuing its
+    // the message taken in cycle 1 (the reset is registered: the unit is
+    // still in reset in cycle 0, the first after the pin falls; from cycle 1
+    // req_ready: the decode stage is empty), its 4 lanes' payloads read in
+    // cycles 2..5, each lane issuing its
     // memory read four cycles after its payload read (next-lane stage,
     // where the payload arrives, issue stage, address stage, allocate
     // stage);
@@ -285,15 +287,15 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // (data back, the head leaves the table, execute stages X, X2, X3, X4,
     // write stage), its result by 8, and the message is done with its last
     // result (docs/microarchitecture.md "Timing of one message")
-    assert_eq!(b.taken_cycles(), vec![0]);
-    assert_eq!(b.started_cycles(), vec![1]);
+    assert_eq!(b.taken_cycles(), vec![1]);
+    assert_eq!(b.started_cycles(), vec![2]);
     let c = b.read_cycles();
-    assert_eq!(c, vec![5, 6, 7, 8]);
+    assert_eq!(c, vec![6, 7, 8, 9]);
     let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(writes, vec![12, 13, 14, 15]);
+    assert_eq!(writes, vec![13, 14, 15, 16]);
     let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(results, vec![13, 14, 15, 16]);
-    assert!(b.log.contains(&Event::Done { cycle: 16, error: false }));
+    assert_eq!(results, vec![14, 15, 16, 17]);
+    assert!(b.log.contains(&Event::Done { cycle: 17, error: false }));
     assert_eq!(b.dones(), vec![false]);
 }
 
