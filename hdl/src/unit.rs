@@ -191,39 +191,37 @@ pub struct AtomicUnit {
 
     // ---- decode stage (D): the message taken on req_*, decoded ----
     /// a message is in the decode stage; the select stage reads its lanes
-    d_valid: DFF<Bit>,
-    /// its channel enables (lanes not built masked off)
-    d_lanes: DFF<Bits<MAX_LANES>>,
+    d_valid: CaptureReg<Bit>,
+    /// its channel enables (the select stage masks off the lanes not built)
+    d_lanes: CaptureReg<Bits<MAX_LANES>>,
     /// its decoded fields and surface state, as the decoder and `req_*` gave
-    /// them when it was taken (the extents as max(1, W/H/D), and whether each is 1)
-    d_illegal: DFF<Bit>,
-    d_elem_size: DFF<Bits<SIZE_BITS>>,
-    d_last_elem: DFF<Bits<ELEM_BITS>>,
-    d_space_slm: DFF<Bit>,
-    d_addr_offset32: DFF<Bit>,
-    d_addr_buffer: DFF<Bit>,
-    d_kind_typed: DFF<Bit>,
-    d_write_only: DFF<Bit>,
-    d_swap_src: DFF<Bit>,
-    d_v_present: DFF<Bit>,
-    d_r_present: DFF<Bit>,
-    d_lod_present: DFF<Bit>,
-    d_alu_op: DFF<Bits<ALU_OP_BITS>>,
-    d_alu_ty: DFF<Bits<ALU_TY_BITS>>,
-    d_alu_ftz: DFF<Bit>,
-    d_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
-    d_surf_base: DFF<Bits<64>>,
-    d_surf_size: DFF<Bits<64>>,
-    d_surf_array: DFF<Bits<32>>,
-    d_surf_levels: DFF<Bits<32>>,
-    d_surf_u16: DFF<Bit>,
-    d_slm_size: DFF<Bits<32>>,
-    d_width: DFF<Bits<32>>,
-    d_height: DFF<Bits<32>>,
-    d_depth: DFF<Bits<32>>,
-    d_width_one: DFF<Bit>,
-    d_height_one: DFF<Bit>,
-    d_depth_one: DFF<Bit>,
+    /// them when it was taken (`CaptureReg`s loaded straight from the
+    /// decoder and the ports whenever `req_ready` is up)
+    d_illegal: CaptureReg<Bit>,
+    d_elem_size: CaptureReg<Bits<SIZE_BITS>>,
+    d_last_elem: CaptureReg<Bits<ELEM_BITS>>,
+    d_space_slm: CaptureReg<Bit>,
+    d_addr_offset32: CaptureReg<Bit>,
+    d_addr_buffer: CaptureReg<Bit>,
+    d_kind_typed: CaptureReg<Bit>,
+    d_write_only: CaptureReg<Bit>,
+    d_swap_src: CaptureReg<Bit>,
+    d_v_present: CaptureReg<Bit>,
+    d_r_present: CaptureReg<Bit>,
+    d_lod_present: CaptureReg<Bit>,
+    d_alu_op: CaptureReg<Bits<ALU_OP_BITS>>,
+    d_alu_ty: CaptureReg<Bits<ALU_TY_BITS>>,
+    d_alu_ftz: CaptureReg<Bit>,
+    d_surf_kind: CaptureReg<Bits<SURF_KIND_BITS>>,
+    d_surf_base: CaptureReg<Bits<64>>,
+    d_surf_size: CaptureReg<Bits<64>>,
+    d_surf_array: CaptureReg<Bits<32>>,
+    d_surf_levels: CaptureReg<Bits<32>>,
+    d_surf_u16: CaptureReg<Bit>,
+    d_slm_size: CaptureReg<Bits<32>>,
+    d_width: CaptureReg<Bits<32>>,
+    d_height: CaptureReg<Bits<32>>,
+    d_depth: CaptureReg<Bits<32>>,
 
     // ---- input registers ----
     /// `reset`, registered: the unit's logic resets from it
@@ -798,9 +796,6 @@ impl AtomicUnit {
             d_width: Default::default(),
             d_height: Default::default(),
             d_depth: Default::default(),
-            d_width_one: Default::default(),
-            d_height_one: Default::default(),
-            d_depth_one: Default::default(),
             reset_q: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
@@ -1136,36 +1131,6 @@ impl Logic for AtomicUnit {
         dff_setup!(
             self,
             clock,
-            d_valid,
-            d_lanes,
-            d_illegal,
-            d_elem_size,
-            d_last_elem,
-            d_space_slm,
-            d_addr_offset32,
-            d_addr_buffer,
-            d_kind_typed,
-            d_write_only,
-            d_swap_src,
-            d_v_present,
-            d_r_present,
-            d_lod_present,
-            d_alu_op,
-            d_alu_ty,
-            d_alu_ftz,
-            d_surf_kind,
-            d_surf_base,
-            d_surf_size,
-            d_surf_array,
-            d_surf_levels,
-            d_surf_u16,
-            d_slm_size,
-            d_width,
-            d_height,
-            d_depth,
-            d_width_one,
-            d_height_one,
-            d_depth_one,
             issue_state,
             lanes_left,
             n_valid,
@@ -1451,7 +1416,7 @@ impl Logic for AtomicUnit {
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
-                self.lane_select.mask.next = self.d_lanes.q.val();
+                self.lane_select.mask.next = self.d_lanes.q.val() & self.lanes_built.val();
             }
             IssueState::NextLane => {
                 self.lane_select.mask.next = self.lanes_left.q.val() & self.lanes_built.val();
@@ -1923,51 +1888,118 @@ impl Logic for AtomicUnit {
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
         self.req_ready.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
-        if self.sel_take.val() & self.sel_last.val() {
-            self.d_valid.d.next = false;
-        }
-        if self.req_valid.val() & self.req_ready.val() {
-            self.d_valid.d.next = true;
-            self.d_lanes.d.next = self.decoder.lane_enables.val() & self.lanes_built.val();
-            self.d_illegal.d.next = self.decoder.illegal.val();
-            self.d_elem_size.d.next = self.decoder.elem_size.val();
-            self.d_last_elem.d.next = self.decoder.last_elem.val();
-            self.d_space_slm.d.next = self.decoder.space_slm.val();
-            self.d_addr_offset32.d.next = self.decoder.addr_offset32.val();
-            self.d_addr_buffer.d.next = self.decoder.addr_buffer.val();
-            self.d_kind_typed.d.next = self.decoder.kind_typed.val();
-            self.d_write_only.d.next = self.decoder.write_only.val();
-            self.d_swap_src.d.next = self.decoder.swap_src.val();
-            self.d_v_present.d.next = self.decoder.v_present.val();
-            self.d_r_present.d.next = self.decoder.r_present.val();
-            self.d_lod_present.d.next = self.decoder.lod_present.val();
-            self.d_alu_op.d.next = self.decoder.alu_op.val();
-            self.d_alu_ty.d.next = self.decoder.alu_ty.val();
-            self.d_alu_ftz.d.next = self.decoder.alu_ftz.val();
-            self.d_surf_kind.d.next = self.req_surf_kind.val();
-            self.d_surf_base.d.next = self.req_surf_base.val();
-            self.d_surf_size.d.next = self.req_surf_size.val();
-            // the typed walk's extents at level 0: max(1, W), max(1, H), max(1, D)
-            self.d_width.d.next = self.req_surf_width.val();
-            if !self.req_surf_width.val().any() {
-                self.d_width.d.next = self.one_coord.val();
-            }
-            self.d_height.d.next = self.req_surf_height.val();
-            if !self.req_surf_height.val().any() {
-                self.d_height.d.next = self.one_coord.val();
-            }
-            self.d_depth.d.next = self.req_surf_depth.val();
-            if !self.req_surf_depth.val().any() {
-                self.d_depth.d.next = self.one_coord.val();
-            }
-            self.d_width_one.d.next = !self.req_surf_width.val().get_bits::<31>(1).any();
-            self.d_height_one.d.next = !self.req_surf_height.val().get_bits::<31>(1).any();
-            self.d_depth_one.d.next = !self.req_surf_depth.val().get_bits::<31>(1).any();
-            self.d_surf_array.d.next = self.req_surf_array.val();
-            self.d_surf_levels.d.next = self.req_surf_levels.val();
-            self.d_surf_u16.d.next = self.req_surf_u16.val();
-            self.d_slm_size.d.next = self.req_slm_size.val();
-        }
+        // the decode stage loads whenever `req_ready` is up: `d_valid` from
+        // `req_valid`, the fields straight from the decoder and the ports
+        // (wiring only: no path from `req_*` into this block's logic); a
+        // message is taken at `req_valid & req_ready`
+        self.d_valid.clock.next = self.clock.val();
+        self.d_valid.load.next = self.req_ready.val();
+        self.d_valid.clear.next = self.reset_q.q.val();
+        self.d_valid.d.next = self.req_valid.val();
+        self.d_lanes.clock.next = self.clock.val();
+        self.d_lanes.load.next = self.req_ready.val();
+        self.d_lanes.clear.next = false;
+        self.d_lanes.d.next = self.decoder.lane_enables.val();
+        self.d_illegal.clock.next = self.clock.val();
+        self.d_illegal.load.next = self.req_ready.val();
+        self.d_illegal.clear.next = false;
+        self.d_illegal.d.next = self.decoder.illegal.val();
+        self.d_elem_size.clock.next = self.clock.val();
+        self.d_elem_size.load.next = self.req_ready.val();
+        self.d_elem_size.clear.next = false;
+        self.d_elem_size.d.next = self.decoder.elem_size.val();
+        self.d_last_elem.clock.next = self.clock.val();
+        self.d_last_elem.load.next = self.req_ready.val();
+        self.d_last_elem.clear.next = false;
+        self.d_last_elem.d.next = self.decoder.last_elem.val();
+        self.d_space_slm.clock.next = self.clock.val();
+        self.d_space_slm.load.next = self.req_ready.val();
+        self.d_space_slm.clear.next = false;
+        self.d_space_slm.d.next = self.decoder.space_slm.val();
+        self.d_addr_offset32.clock.next = self.clock.val();
+        self.d_addr_offset32.load.next = self.req_ready.val();
+        self.d_addr_offset32.clear.next = false;
+        self.d_addr_offset32.d.next = self.decoder.addr_offset32.val();
+        self.d_addr_buffer.clock.next = self.clock.val();
+        self.d_addr_buffer.load.next = self.req_ready.val();
+        self.d_addr_buffer.clear.next = false;
+        self.d_addr_buffer.d.next = self.decoder.addr_buffer.val();
+        self.d_kind_typed.clock.next = self.clock.val();
+        self.d_kind_typed.load.next = self.req_ready.val();
+        self.d_kind_typed.clear.next = false;
+        self.d_kind_typed.d.next = self.decoder.kind_typed.val();
+        self.d_write_only.clock.next = self.clock.val();
+        self.d_write_only.load.next = self.req_ready.val();
+        self.d_write_only.clear.next = false;
+        self.d_write_only.d.next = self.decoder.write_only.val();
+        self.d_swap_src.clock.next = self.clock.val();
+        self.d_swap_src.load.next = self.req_ready.val();
+        self.d_swap_src.clear.next = false;
+        self.d_swap_src.d.next = self.decoder.swap_src.val();
+        self.d_v_present.clock.next = self.clock.val();
+        self.d_v_present.load.next = self.req_ready.val();
+        self.d_v_present.clear.next = false;
+        self.d_v_present.d.next = self.decoder.v_present.val();
+        self.d_r_present.clock.next = self.clock.val();
+        self.d_r_present.load.next = self.req_ready.val();
+        self.d_r_present.clear.next = false;
+        self.d_r_present.d.next = self.decoder.r_present.val();
+        self.d_lod_present.clock.next = self.clock.val();
+        self.d_lod_present.load.next = self.req_ready.val();
+        self.d_lod_present.clear.next = false;
+        self.d_lod_present.d.next = self.decoder.lod_present.val();
+        self.d_alu_op.clock.next = self.clock.val();
+        self.d_alu_op.load.next = self.req_ready.val();
+        self.d_alu_op.clear.next = false;
+        self.d_alu_op.d.next = self.decoder.alu_op.val();
+        self.d_alu_ty.clock.next = self.clock.val();
+        self.d_alu_ty.load.next = self.req_ready.val();
+        self.d_alu_ty.clear.next = false;
+        self.d_alu_ty.d.next = self.decoder.alu_ty.val();
+        self.d_alu_ftz.clock.next = self.clock.val();
+        self.d_alu_ftz.load.next = self.req_ready.val();
+        self.d_alu_ftz.clear.next = false;
+        self.d_alu_ftz.d.next = self.decoder.alu_ftz.val();
+        self.d_surf_kind.clock.next = self.clock.val();
+        self.d_surf_kind.load.next = self.req_ready.val();
+        self.d_surf_kind.clear.next = false;
+        self.d_surf_kind.d.next = self.req_surf_kind.val();
+        self.d_surf_base.clock.next = self.clock.val();
+        self.d_surf_base.load.next = self.req_ready.val();
+        self.d_surf_base.clear.next = false;
+        self.d_surf_base.d.next = self.req_surf_base.val();
+        self.d_surf_size.clock.next = self.clock.val();
+        self.d_surf_size.load.next = self.req_ready.val();
+        self.d_surf_size.clear.next = false;
+        self.d_surf_size.d.next = self.req_surf_size.val();
+        self.d_surf_array.clock.next = self.clock.val();
+        self.d_surf_array.load.next = self.req_ready.val();
+        self.d_surf_array.clear.next = false;
+        self.d_surf_array.d.next = self.req_surf_array.val();
+        self.d_surf_levels.clock.next = self.clock.val();
+        self.d_surf_levels.load.next = self.req_ready.val();
+        self.d_surf_levels.clear.next = false;
+        self.d_surf_levels.d.next = self.req_surf_levels.val();
+        self.d_surf_u16.clock.next = self.clock.val();
+        self.d_surf_u16.load.next = self.req_ready.val();
+        self.d_surf_u16.clear.next = false;
+        self.d_surf_u16.d.next = self.req_surf_u16.val();
+        self.d_slm_size.clock.next = self.clock.val();
+        self.d_slm_size.load.next = self.req_ready.val();
+        self.d_slm_size.clear.next = false;
+        self.d_slm_size.d.next = self.req_slm_size.val();
+        self.d_width.clock.next = self.clock.val();
+        self.d_width.load.next = self.req_ready.val();
+        self.d_width.clear.next = false;
+        self.d_width.d.next = self.req_surf_width.val();
+        self.d_height.clock.next = self.clock.val();
+        self.d_height.load.next = self.req_ready.val();
+        self.d_height.clear.next = false;
+        self.d_height.d.next = self.req_surf_height.val();
+        self.d_depth.clock.next = self.clock.val();
+        self.d_depth.load.next = self.req_ready.val();
+        self.d_depth.clear.next = false;
+        self.d_depth.d.next = self.req_surf_depth.val();
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
 
@@ -2017,12 +2049,23 @@ impl Logic for AtomicUnit {
             self.n_surf_kind.d.next = self.d_surf_kind.q.val();
             self.n_surf_base.d.next = self.d_surf_base.q.val();
             self.n_surf_size.d.next = self.d_surf_size.q.val();
+            // the typed walk's extents at level 0: max(1, W), max(1, H),
+            // max(1, D), and whether each is 1
             self.n_width.d.next = self.d_width.q.val();
+            if !self.d_width.q.val().any() {
+                self.n_width.d.next = self.one_coord.val();
+            }
             self.n_height.d.next = self.d_height.q.val();
+            if !self.d_height.q.val().any() {
+                self.n_height.d.next = self.one_coord.val();
+            }
             self.n_depth.d.next = self.d_depth.q.val();
-            self.n_width_one.d.next = self.d_width_one.q.val();
-            self.n_height_one.d.next = self.d_height_one.q.val();
-            self.n_depth_one.d.next = self.d_depth_one.q.val();
+            if !self.d_depth.q.val().any() {
+                self.n_depth.d.next = self.one_coord.val();
+            }
+            self.n_width_one.d.next = !self.d_width.q.val().get_bits::<31>(1).any();
+            self.n_height_one.d.next = !self.d_height.q.val().get_bits::<31>(1).any();
+            self.n_depth_one.d.next = !self.d_depth.q.val().get_bits::<31>(1).any();
             self.n_surf_array.d.next = self.d_surf_array.q.val();
             self.n_surf_levels.d.next = self.d_surf_levels.q.val();
             self.n_surf_u16.d.next = self.d_surf_u16.q.val();
@@ -2286,7 +2329,6 @@ impl Logic for AtomicUnit {
         // ================= reset =================
         if self.reset_q.q.val() {
             self.issue_state.d.next = IssueState::FirstLane;
-            self.d_valid.d.next = false;
             self.i_valid.d.next = false;
             self.n_valid.d.next = false;
             self.cap_valid.d.next = false;

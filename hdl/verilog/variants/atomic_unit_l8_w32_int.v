@@ -382,96 +382,141 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
+    reg  d_valid$clock;
+    reg  d_valid$clear;
+    reg  d_valid$load;
     reg  d_valid$d;
     wire  d_valid$q;
-    reg  d_valid$clock;
+    reg  d_lanes$clock;
+    reg  d_lanes$clear;
+    reg  d_lanes$load;
     reg  [31:0] d_lanes$d;
     wire  [31:0] d_lanes$q;
-    reg  d_lanes$clock;
+    reg  d_illegal$clock;
+    reg  d_illegal$clear;
+    reg  d_illegal$load;
     reg  d_illegal$d;
     wire  d_illegal$q;
-    reg  d_illegal$clock;
+    reg  d_elem_size$clock;
+    reg  d_elem_size$clear;
+    reg  d_elem_size$load;
     reg  [2:0] d_elem_size$d;
     wire  [2:0] d_elem_size$q;
-    reg  d_elem_size$clock;
+    reg  d_last_elem$clock;
+    reg  d_last_elem$clear;
+    reg  d_last_elem$load;
     reg  [2:0] d_last_elem$d;
     wire  [2:0] d_last_elem$q;
-    reg  d_last_elem$clock;
+    reg  d_space_slm$clock;
+    reg  d_space_slm$clear;
+    reg  d_space_slm$load;
     reg  d_space_slm$d;
     wire  d_space_slm$q;
-    reg  d_space_slm$clock;
+    reg  d_addr_offset32$clock;
+    reg  d_addr_offset32$clear;
+    reg  d_addr_offset32$load;
     reg  d_addr_offset32$d;
     wire  d_addr_offset32$q;
-    reg  d_addr_offset32$clock;
+    reg  d_addr_buffer$clock;
+    reg  d_addr_buffer$clear;
+    reg  d_addr_buffer$load;
     reg  d_addr_buffer$d;
     wire  d_addr_buffer$q;
-    reg  d_addr_buffer$clock;
+    reg  d_kind_typed$clock;
+    reg  d_kind_typed$clear;
+    reg  d_kind_typed$load;
     reg  d_kind_typed$d;
     wire  d_kind_typed$q;
-    reg  d_kind_typed$clock;
+    reg  d_write_only$clock;
+    reg  d_write_only$clear;
+    reg  d_write_only$load;
     reg  d_write_only$d;
     wire  d_write_only$q;
-    reg  d_write_only$clock;
+    reg  d_swap_src$clock;
+    reg  d_swap_src$clear;
+    reg  d_swap_src$load;
     reg  d_swap_src$d;
     wire  d_swap_src$q;
-    reg  d_swap_src$clock;
+    reg  d_v_present$clock;
+    reg  d_v_present$clear;
+    reg  d_v_present$load;
     reg  d_v_present$d;
     wire  d_v_present$q;
-    reg  d_v_present$clock;
+    reg  d_r_present$clock;
+    reg  d_r_present$clear;
+    reg  d_r_present$load;
     reg  d_r_present$d;
     wire  d_r_present$q;
-    reg  d_r_present$clock;
+    reg  d_lod_present$clock;
+    reg  d_lod_present$clear;
+    reg  d_lod_present$load;
     reg  d_lod_present$d;
     wire  d_lod_present$q;
-    reg  d_lod_present$clock;
+    reg  d_alu_op$clock;
+    reg  d_alu_op$clear;
+    reg  d_alu_op$load;
     reg  [4:0] d_alu_op$d;
     wire  [4:0] d_alu_op$q;
-    reg  d_alu_op$clock;
+    reg  d_alu_ty$clock;
+    reg  d_alu_ty$clear;
+    reg  d_alu_ty$load;
     reg  [3:0] d_alu_ty$d;
     wire  [3:0] d_alu_ty$q;
-    reg  d_alu_ty$clock;
+    reg  d_alu_ftz$clock;
+    reg  d_alu_ftz$clear;
+    reg  d_alu_ftz$load;
     reg  d_alu_ftz$d;
     wire  d_alu_ftz$q;
-    reg  d_alu_ftz$clock;
+    reg  d_surf_kind$clock;
+    reg  d_surf_kind$clear;
+    reg  d_surf_kind$load;
     reg  [2:0] d_surf_kind$d;
     wire  [2:0] d_surf_kind$q;
-    reg  d_surf_kind$clock;
+    reg  d_surf_base$clock;
+    reg  d_surf_base$clear;
+    reg  d_surf_base$load;
     reg  [63:0] d_surf_base$d;
     wire  [63:0] d_surf_base$q;
-    reg  d_surf_base$clock;
+    reg  d_surf_size$clock;
+    reg  d_surf_size$clear;
+    reg  d_surf_size$load;
     reg  [63:0] d_surf_size$d;
     wire  [63:0] d_surf_size$q;
-    reg  d_surf_size$clock;
+    reg  d_surf_array$clock;
+    reg  d_surf_array$clear;
+    reg  d_surf_array$load;
     reg  [31:0] d_surf_array$d;
     wire  [31:0] d_surf_array$q;
-    reg  d_surf_array$clock;
+    reg  d_surf_levels$clock;
+    reg  d_surf_levels$clear;
+    reg  d_surf_levels$load;
     reg  [31:0] d_surf_levels$d;
     wire  [31:0] d_surf_levels$q;
-    reg  d_surf_levels$clock;
+    reg  d_surf_u16$clock;
+    reg  d_surf_u16$clear;
+    reg  d_surf_u16$load;
     reg  d_surf_u16$d;
     wire  d_surf_u16$q;
-    reg  d_surf_u16$clock;
+    reg  d_slm_size$clock;
+    reg  d_slm_size$clear;
+    reg  d_slm_size$load;
     reg  [31:0] d_slm_size$d;
     wire  [31:0] d_slm_size$q;
-    reg  d_slm_size$clock;
+    reg  d_width$clock;
+    reg  d_width$clear;
+    reg  d_width$load;
     reg  [31:0] d_width$d;
     wire  [31:0] d_width$q;
-    reg  d_width$clock;
+    reg  d_height$clock;
+    reg  d_height$clear;
+    reg  d_height$load;
     reg  [31:0] d_height$d;
     wire  [31:0] d_height$q;
-    reg  d_height$clock;
+    reg  d_depth$clock;
+    reg  d_depth$clear;
+    reg  d_depth$load;
     reg  [31:0] d_depth$d;
     wire  [31:0] d_depth$q;
-    reg  d_depth$clock;
-    reg  d_width_one$d;
-    wire  d_width_one$q;
-    reg  d_width_one$clock;
-    reg  d_height_one$d;
-    wire  d_height_one$q;
-    reg  d_height_one$clock;
-    reg  d_depth_one$d;
-    wire  d_depth_one$q;
-    reg  d_depth_one$clock;
     reg  reset_q$d;
     wire  reset_q$q;
     reg  reset_q$clock;
@@ -2028,154 +2073,193 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .float_value(alu$float_value)
     );
     atomic_unit_l8_w32_int$d_valid d_valid(
+        .clock(d_valid$clock),
+        .clear(d_valid$clear),
+        .load(d_valid$load),
         .d(d_valid$d),
-        .q(d_valid$q),
-        .clock(d_valid$clock)
+        .q(d_valid$q)
     );
     atomic_unit_l8_w32_int$d_lanes d_lanes(
+        .clock(d_lanes$clock),
+        .clear(d_lanes$clear),
+        .load(d_lanes$load),
         .d(d_lanes$d),
-        .q(d_lanes$q),
-        .clock(d_lanes$clock)
+        .q(d_lanes$q)
     );
     atomic_unit_l8_w32_int$d_illegal d_illegal(
+        .clock(d_illegal$clock),
+        .clear(d_illegal$clear),
+        .load(d_illegal$load),
         .d(d_illegal$d),
-        .q(d_illegal$q),
-        .clock(d_illegal$clock)
+        .q(d_illegal$q)
     );
     atomic_unit_l8_w32_int$d_elem_size d_elem_size(
+        .clock(d_elem_size$clock),
+        .clear(d_elem_size$clear),
+        .load(d_elem_size$load),
         .d(d_elem_size$d),
-        .q(d_elem_size$q),
-        .clock(d_elem_size$clock)
+        .q(d_elem_size$q)
     );
     atomic_unit_l8_w32_int$d_last_elem d_last_elem(
+        .clock(d_last_elem$clock),
+        .clear(d_last_elem$clear),
+        .load(d_last_elem$load),
         .d(d_last_elem$d),
-        .q(d_last_elem$q),
-        .clock(d_last_elem$clock)
+        .q(d_last_elem$q)
     );
     atomic_unit_l8_w32_int$d_space_slm d_space_slm(
+        .clock(d_space_slm$clock),
+        .clear(d_space_slm$clear),
+        .load(d_space_slm$load),
         .d(d_space_slm$d),
-        .q(d_space_slm$q),
-        .clock(d_space_slm$clock)
+        .q(d_space_slm$q)
     );
     atomic_unit_l8_w32_int$d_addr_offset32 d_addr_offset32(
+        .clock(d_addr_offset32$clock),
+        .clear(d_addr_offset32$clear),
+        .load(d_addr_offset32$load),
         .d(d_addr_offset32$d),
-        .q(d_addr_offset32$q),
-        .clock(d_addr_offset32$clock)
+        .q(d_addr_offset32$q)
     );
     atomic_unit_l8_w32_int$d_addr_buffer d_addr_buffer(
+        .clock(d_addr_buffer$clock),
+        .clear(d_addr_buffer$clear),
+        .load(d_addr_buffer$load),
         .d(d_addr_buffer$d),
-        .q(d_addr_buffer$q),
-        .clock(d_addr_buffer$clock)
+        .q(d_addr_buffer$q)
     );
     atomic_unit_l8_w32_int$d_kind_typed d_kind_typed(
+        .clock(d_kind_typed$clock),
+        .clear(d_kind_typed$clear),
+        .load(d_kind_typed$load),
         .d(d_kind_typed$d),
-        .q(d_kind_typed$q),
-        .clock(d_kind_typed$clock)
+        .q(d_kind_typed$q)
     );
     atomic_unit_l8_w32_int$d_write_only d_write_only(
+        .clock(d_write_only$clock),
+        .clear(d_write_only$clear),
+        .load(d_write_only$load),
         .d(d_write_only$d),
-        .q(d_write_only$q),
-        .clock(d_write_only$clock)
+        .q(d_write_only$q)
     );
     atomic_unit_l8_w32_int$d_swap_src d_swap_src(
+        .clock(d_swap_src$clock),
+        .clear(d_swap_src$clear),
+        .load(d_swap_src$load),
         .d(d_swap_src$d),
-        .q(d_swap_src$q),
-        .clock(d_swap_src$clock)
+        .q(d_swap_src$q)
     );
     atomic_unit_l8_w32_int$d_v_present d_v_present(
+        .clock(d_v_present$clock),
+        .clear(d_v_present$clear),
+        .load(d_v_present$load),
         .d(d_v_present$d),
-        .q(d_v_present$q),
-        .clock(d_v_present$clock)
+        .q(d_v_present$q)
     );
     atomic_unit_l8_w32_int$d_r_present d_r_present(
+        .clock(d_r_present$clock),
+        .clear(d_r_present$clear),
+        .load(d_r_present$load),
         .d(d_r_present$d),
-        .q(d_r_present$q),
-        .clock(d_r_present$clock)
+        .q(d_r_present$q)
     );
     atomic_unit_l8_w32_int$d_lod_present d_lod_present(
+        .clock(d_lod_present$clock),
+        .clear(d_lod_present$clear),
+        .load(d_lod_present$load),
         .d(d_lod_present$d),
-        .q(d_lod_present$q),
-        .clock(d_lod_present$clock)
+        .q(d_lod_present$q)
     );
     atomic_unit_l8_w32_int$d_alu_op d_alu_op(
+        .clock(d_alu_op$clock),
+        .clear(d_alu_op$clear),
+        .load(d_alu_op$load),
         .d(d_alu_op$d),
-        .q(d_alu_op$q),
-        .clock(d_alu_op$clock)
+        .q(d_alu_op$q)
     );
     atomic_unit_l8_w32_int$d_alu_ty d_alu_ty(
+        .clock(d_alu_ty$clock),
+        .clear(d_alu_ty$clear),
+        .load(d_alu_ty$load),
         .d(d_alu_ty$d),
-        .q(d_alu_ty$q),
-        .clock(d_alu_ty$clock)
+        .q(d_alu_ty$q)
     );
     atomic_unit_l8_w32_int$d_alu_ftz d_alu_ftz(
+        .clock(d_alu_ftz$clock),
+        .clear(d_alu_ftz$clear),
+        .load(d_alu_ftz$load),
         .d(d_alu_ftz$d),
-        .q(d_alu_ftz$q),
-        .clock(d_alu_ftz$clock)
+        .q(d_alu_ftz$q)
     );
     atomic_unit_l8_w32_int$d_surf_kind d_surf_kind(
+        .clock(d_surf_kind$clock),
+        .clear(d_surf_kind$clear),
+        .load(d_surf_kind$load),
         .d(d_surf_kind$d),
-        .q(d_surf_kind$q),
-        .clock(d_surf_kind$clock)
+        .q(d_surf_kind$q)
     );
     atomic_unit_l8_w32_int$d_surf_base d_surf_base(
+        .clock(d_surf_base$clock),
+        .clear(d_surf_base$clear),
+        .load(d_surf_base$load),
         .d(d_surf_base$d),
-        .q(d_surf_base$q),
-        .clock(d_surf_base$clock)
+        .q(d_surf_base$q)
     );
     atomic_unit_l8_w32_int$d_surf_size d_surf_size(
+        .clock(d_surf_size$clock),
+        .clear(d_surf_size$clear),
+        .load(d_surf_size$load),
         .d(d_surf_size$d),
-        .q(d_surf_size$q),
-        .clock(d_surf_size$clock)
+        .q(d_surf_size$q)
     );
     atomic_unit_l8_w32_int$d_surf_array d_surf_array(
+        .clock(d_surf_array$clock),
+        .clear(d_surf_array$clear),
+        .load(d_surf_array$load),
         .d(d_surf_array$d),
-        .q(d_surf_array$q),
-        .clock(d_surf_array$clock)
+        .q(d_surf_array$q)
     );
     atomic_unit_l8_w32_int$d_surf_levels d_surf_levels(
+        .clock(d_surf_levels$clock),
+        .clear(d_surf_levels$clear),
+        .load(d_surf_levels$load),
         .d(d_surf_levels$d),
-        .q(d_surf_levels$q),
-        .clock(d_surf_levels$clock)
+        .q(d_surf_levels$q)
     );
     atomic_unit_l8_w32_int$d_surf_u16 d_surf_u16(
+        .clock(d_surf_u16$clock),
+        .clear(d_surf_u16$clear),
+        .load(d_surf_u16$load),
         .d(d_surf_u16$d),
-        .q(d_surf_u16$q),
-        .clock(d_surf_u16$clock)
+        .q(d_surf_u16$q)
     );
     atomic_unit_l8_w32_int$d_slm_size d_slm_size(
+        .clock(d_slm_size$clock),
+        .clear(d_slm_size$clear),
+        .load(d_slm_size$load),
         .d(d_slm_size$d),
-        .q(d_slm_size$q),
-        .clock(d_slm_size$clock)
+        .q(d_slm_size$q)
     );
     atomic_unit_l8_w32_int$d_width d_width(
+        .clock(d_width$clock),
+        .clear(d_width$clear),
+        .load(d_width$load),
         .d(d_width$d),
-        .q(d_width$q),
-        .clock(d_width$clock)
+        .q(d_width$q)
     );
     atomic_unit_l8_w32_int$d_height d_height(
+        .clock(d_height$clock),
+        .clear(d_height$clear),
+        .load(d_height$load),
         .d(d_height$d),
-        .q(d_height$q),
-        .clock(d_height$clock)
+        .q(d_height$q)
     );
     atomic_unit_l8_w32_int$d_depth d_depth(
+        .clock(d_depth$clock),
+        .clear(d_depth$clear),
+        .load(d_depth$load),
         .d(d_depth$d),
-        .q(d_depth$q),
-        .clock(d_depth$clock)
-    );
-    atomic_unit_l8_w32_int$d_width_one d_width_one(
-        .d(d_width_one$d),
-        .q(d_width_one$q),
-        .clock(d_width_one$clock)
-    );
-    atomic_unit_l8_w32_int$d_height_one d_height_one(
-        .d(d_height_one$d),
-        .q(d_height_one$q),
-        .clock(d_height_one$clock)
-    );
-    atomic_unit_l8_w32_int$d_depth_one d_depth_one(
-        .d(d_depth_one$d),
-        .q(d_depth_one$q),
-        .clock(d_depth_one$clock)
+        .q(d_depth$q)
     );
     atomic_unit_l8_w32_int$reset_q reset_q(
         .d(reset_q$d),
@@ -4036,36 +4120,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     
     // Update code
     always @(*) begin
-        d_valid$d = d_valid$q;
-        d_lanes$d = d_lanes$q;
-        d_illegal$d = d_illegal$q;
-        d_elem_size$d = d_elem_size$q;
-        d_last_elem$d = d_last_elem$q;
-        d_space_slm$d = d_space_slm$q;
-        d_addr_offset32$d = d_addr_offset32$q;
-        d_addr_buffer$d = d_addr_buffer$q;
-        d_kind_typed$d = d_kind_typed$q;
-        d_write_only$d = d_write_only$q;
-        d_swap_src$d = d_swap_src$q;
-        d_v_present$d = d_v_present$q;
-        d_r_present$d = d_r_present$q;
-        d_lod_present$d = d_lod_present$q;
-        d_alu_op$d = d_alu_op$q;
-        d_alu_ty$d = d_alu_ty$q;
-        d_alu_ftz$d = d_alu_ftz$q;
-        d_surf_kind$d = d_surf_kind$q;
-        d_surf_base$d = d_surf_base$q;
-        d_surf_size$d = d_surf_size$q;
-        d_surf_array$d = d_surf_array$q;
-        d_surf_levels$d = d_surf_levels$q;
-        d_surf_u16$d = d_surf_u16$q;
-        d_slm_size$d = d_slm_size$q;
-        d_width$d = d_width$q;
-        d_height$d = d_height$q;
-        d_depth$d = d_depth$q;
-        d_width_one$d = d_width_one$q;
-        d_height_one$d = d_height_one$q;
-        d_depth_one$d = d_depth_one$q;
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
         n_valid$d = n_valid$q;
@@ -4393,7 +4447,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
-                    lane_select$mask = d_lanes$q;
+                    lane_select$mask = d_lanes$q & lanes_built;
                 end
             IssueState$NextLane:
                 begin
@@ -4661,50 +4715,32 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset_q$q;
         sel_take = sel_valid & (~n_valid$q | n_enter);
         req_ready = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
-        if (sel_take & sel_last) begin
-            d_valid$d = 1'b0;
-        end
-        if (req_valid & req_ready) begin
-            d_valid$d = 1'b1;
-            d_lanes$d = decoder$lane_enables & lanes_built;
-            d_illegal$d = decoder$illegal;
-            d_elem_size$d = decoder$elem_size;
-            d_last_elem$d = decoder$last_elem;
-            d_space_slm$d = decoder$space_slm;
-            d_addr_offset32$d = decoder$addr_offset32;
-            d_addr_buffer$d = decoder$addr_buffer;
-            d_kind_typed$d = decoder$kind_typed;
-            d_write_only$d = decoder$write_only;
-            d_swap_src$d = decoder$swap_src;
-            d_v_present$d = decoder$v_present;
-            d_r_present$d = decoder$r_present;
-            d_lod_present$d = decoder$lod_present;
-            d_alu_op$d = decoder$alu_op;
-            d_alu_ty$d = decoder$alu_ty;
-            d_alu_ftz$d = decoder$alu_ftz;
-            d_surf_kind$d = req_surf_kind;
-            d_surf_base$d = req_surf_base;
-            d_surf_size$d = req_surf_size;
-            d_width$d = req_surf_width;
-            if (~|req_surf_width) begin
-                d_width$d = one_coord;
-            end
-            d_height$d = req_surf_height;
-            if (~|req_surf_height) begin
-                d_height$d = one_coord;
-            end
-            d_depth$d = req_surf_depth;
-            if (~|req_surf_depth) begin
-                d_depth$d = one_coord;
-            end
-            d_width_one$d = ~|req_surf_width[(32'h1)+:(31)];
-            d_height_one$d = ~|req_surf_height[(32'h1)+:(31)];
-            d_depth_one$d = ~|req_surf_depth[(32'h1)+:(31)];
-            d_surf_array$d = req_surf_array;
-            d_surf_levels$d = req_surf_levels;
-            d_surf_u16$d = req_surf_u16;
-            d_slm_size$d = req_slm_size;
-        end
+        d_lanes$clear = 1'b0;
+        d_illegal$clear = 1'b0;
+        d_elem_size$clear = 1'b0;
+        d_last_elem$clear = 1'b0;
+        d_space_slm$clear = 1'b0;
+        d_addr_offset32$clear = 1'b0;
+        d_addr_buffer$clear = 1'b0;
+        d_kind_typed$clear = 1'b0;
+        d_write_only$clear = 1'b0;
+        d_swap_src$clear = 1'b0;
+        d_v_present$clear = 1'b0;
+        d_r_present$clear = 1'b0;
+        d_lod_present$clear = 1'b0;
+        d_alu_op$clear = 1'b0;
+        d_alu_ty$clear = 1'b0;
+        d_alu_ftz$clear = 1'b0;
+        d_surf_kind$clear = 1'b0;
+        d_surf_base$clear = 1'b0;
+        d_surf_size$clear = 1'b0;
+        d_surf_array$clear = 1'b0;
+        d_surf_levels$clear = 1'b0;
+        d_surf_u16$clear = 1'b0;
+        d_slm_size$clear = 1'b0;
+        d_width$clear = 1'b0;
+        d_height$clear = 1'b0;
+        d_depth$clear = 1'b0;
         pay_valid = sel_take & ~sel_marker;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
@@ -4752,11 +4788,20 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             n_surf_base$d = d_surf_base$q;
             n_surf_size$d = d_surf_size$q;
             n_width$d = d_width$q;
+            if (~|d_width$q) begin
+                n_width$d = one_coord;
+            end
             n_height$d = d_height$q;
+            if (~|d_height$q) begin
+                n_height$d = one_coord;
+            end
             n_depth$d = d_depth$q;
-            n_width_one$d = d_width_one$q;
-            n_height_one$d = d_height_one$q;
-            n_depth_one$d = d_depth_one$q;
+            if (~|d_depth$q) begin
+                n_depth$d = one_coord;
+            end
+            n_width_one$d = ~|d_width$q[(32'h1)+:(31)];
+            n_height_one$d = ~|d_height$q[(32'h1)+:(31)];
+            n_depth_one$d = ~|d_depth$q[(32'h1)+:(31)];
             n_surf_array$d = d_surf_array$q;
             n_surf_levels$d = d_surf_levels$q;
             n_surf_u16$d = d_surf_u16$q;
@@ -5103,7 +5148,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
-            d_valid$d = 1'b0;
             i_valid$d = 1'b0;
             n_valid$d = 1'b0;
             cap_valid$d = 1'b0;
@@ -5144,36 +5188,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     end
     
     // Wiring (moved out of the block above by atomport emit)
-    always @(*) d_valid$clock = clock;
-    always @(*) d_lanes$clock = clock;
-    always @(*) d_illegal$clock = clock;
-    always @(*) d_elem_size$clock = clock;
-    always @(*) d_last_elem$clock = clock;
-    always @(*) d_space_slm$clock = clock;
-    always @(*) d_addr_offset32$clock = clock;
-    always @(*) d_addr_buffer$clock = clock;
-    always @(*) d_kind_typed$clock = clock;
-    always @(*) d_write_only$clock = clock;
-    always @(*) d_swap_src$clock = clock;
-    always @(*) d_v_present$clock = clock;
-    always @(*) d_r_present$clock = clock;
-    always @(*) d_lod_present$clock = clock;
-    always @(*) d_alu_op$clock = clock;
-    always @(*) d_alu_ty$clock = clock;
-    always @(*) d_alu_ftz$clock = clock;
-    always @(*) d_surf_kind$clock = clock;
-    always @(*) d_surf_base$clock = clock;
-    always @(*) d_surf_size$clock = clock;
-    always @(*) d_surf_array$clock = clock;
-    always @(*) d_surf_levels$clock = clock;
-    always @(*) d_surf_u16$clock = clock;
-    always @(*) d_slm_size$clock = clock;
-    always @(*) d_width$clock = clock;
-    always @(*) d_height$clock = clock;
-    always @(*) d_depth$clock = clock;
-    always @(*) d_width_one$clock = clock;
-    always @(*) d_height_one$clock = clock;
-    always @(*) d_depth_one$clock = clock;
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
     always @(*) n_valid$clock = clock;
@@ -5771,6 +5785,88 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) mem_rd_space = a_space$q;
     always @(*) mem_rd_be = a_byte_enables$q;
     always @(*) issue_marker = i_marker$q;
+    always @(*) d_valid$clock = clock;
+    always @(*) d_valid$load = req_ready;
+    always @(*) d_valid$clear = reset_q$q;
+    always @(*) d_valid$d = req_valid;
+    always @(*) d_lanes$clock = clock;
+    always @(*) d_lanes$load = req_ready;
+    always @(*) d_lanes$d = decoder$lane_enables;
+    always @(*) d_illegal$clock = clock;
+    always @(*) d_illegal$load = req_ready;
+    always @(*) d_illegal$d = decoder$illegal;
+    always @(*) d_elem_size$clock = clock;
+    always @(*) d_elem_size$load = req_ready;
+    always @(*) d_elem_size$d = decoder$elem_size;
+    always @(*) d_last_elem$clock = clock;
+    always @(*) d_last_elem$load = req_ready;
+    always @(*) d_last_elem$d = decoder$last_elem;
+    always @(*) d_space_slm$clock = clock;
+    always @(*) d_space_slm$load = req_ready;
+    always @(*) d_space_slm$d = decoder$space_slm;
+    always @(*) d_addr_offset32$clock = clock;
+    always @(*) d_addr_offset32$load = req_ready;
+    always @(*) d_addr_offset32$d = decoder$addr_offset32;
+    always @(*) d_addr_buffer$clock = clock;
+    always @(*) d_addr_buffer$load = req_ready;
+    always @(*) d_addr_buffer$d = decoder$addr_buffer;
+    always @(*) d_kind_typed$clock = clock;
+    always @(*) d_kind_typed$load = req_ready;
+    always @(*) d_kind_typed$d = decoder$kind_typed;
+    always @(*) d_write_only$clock = clock;
+    always @(*) d_write_only$load = req_ready;
+    always @(*) d_write_only$d = decoder$write_only;
+    always @(*) d_swap_src$clock = clock;
+    always @(*) d_swap_src$load = req_ready;
+    always @(*) d_swap_src$d = decoder$swap_src;
+    always @(*) d_v_present$clock = clock;
+    always @(*) d_v_present$load = req_ready;
+    always @(*) d_v_present$d = decoder$v_present;
+    always @(*) d_r_present$clock = clock;
+    always @(*) d_r_present$load = req_ready;
+    always @(*) d_r_present$d = decoder$r_present;
+    always @(*) d_lod_present$clock = clock;
+    always @(*) d_lod_present$load = req_ready;
+    always @(*) d_lod_present$d = decoder$lod_present;
+    always @(*) d_alu_op$clock = clock;
+    always @(*) d_alu_op$load = req_ready;
+    always @(*) d_alu_op$d = decoder$alu_op;
+    always @(*) d_alu_ty$clock = clock;
+    always @(*) d_alu_ty$load = req_ready;
+    always @(*) d_alu_ty$d = decoder$alu_ty;
+    always @(*) d_alu_ftz$clock = clock;
+    always @(*) d_alu_ftz$load = req_ready;
+    always @(*) d_alu_ftz$d = decoder$alu_ftz;
+    always @(*) d_surf_kind$clock = clock;
+    always @(*) d_surf_kind$load = req_ready;
+    always @(*) d_surf_kind$d = req_surf_kind;
+    always @(*) d_surf_base$clock = clock;
+    always @(*) d_surf_base$load = req_ready;
+    always @(*) d_surf_base$d = req_surf_base;
+    always @(*) d_surf_size$clock = clock;
+    always @(*) d_surf_size$load = req_ready;
+    always @(*) d_surf_size$d = req_surf_size;
+    always @(*) d_surf_array$clock = clock;
+    always @(*) d_surf_array$load = req_ready;
+    always @(*) d_surf_array$d = req_surf_array;
+    always @(*) d_surf_levels$clock = clock;
+    always @(*) d_surf_levels$load = req_ready;
+    always @(*) d_surf_levels$d = req_surf_levels;
+    always @(*) d_surf_u16$clock = clock;
+    always @(*) d_surf_u16$load = req_ready;
+    always @(*) d_surf_u16$d = req_surf_u16;
+    always @(*) d_slm_size$clock = clock;
+    always @(*) d_slm_size$load = req_ready;
+    always @(*) d_slm_size$d = req_slm_size;
+    always @(*) d_width$clock = clock;
+    always @(*) d_width$load = req_ready;
+    always @(*) d_width$d = req_surf_width;
+    always @(*) d_height$clock = clock;
+    always @(*) d_height$load = req_ready;
+    always @(*) d_height$d = req_surf_height;
+    always @(*) d_depth$clock = clock;
+    always @(*) d_depth$load = req_ready;
+    always @(*) d_depth$d = req_surf_depth;
     always @(*) pay_lane = lane_select$lane;
     always @(*) pbuf_addr$0$load = cap_load$0;
     always @(*) pbuf_src0$0$load = cap_load$0;
@@ -13278,12 +13374,14 @@ module atomic_unit_l8_w32_int$ctx_write_only(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ctx_write_only
 
 
-module atomic_unit_l8_w32_int$d_addr_buffer(d,q,clock);
+module atomic_unit_l8_w32_int$d_addr_buffer(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13291,18 +13389,20 @@ module atomic_unit_l8_w32_int$d_addr_buffer(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_addr_buffer
 
 
-module atomic_unit_l8_w32_int$d_addr_offset32(d,q,clock);
+module atomic_unit_l8_w32_int$d_addr_offset32(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13310,18 +13410,20 @@ module atomic_unit_l8_w32_int$d_addr_offset32(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_addr_offset32
 
 
-module atomic_unit_l8_w32_int$d_alu_ftz(d,q,clock);
+module atomic_unit_l8_w32_int$d_alu_ftz(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13329,18 +13431,20 @@ module atomic_unit_l8_w32_int$d_alu_ftz(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_alu_ftz
 
 
-module atomic_unit_l8_w32_int$d_alu_op(d,q,clock);
+module atomic_unit_l8_w32_int$d_alu_op(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [4:0] d;
     output reg  [4:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13348,18 +13452,20 @@ module atomic_unit_l8_w32_int$d_alu_op(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 5'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_alu_op
 
 
-module atomic_unit_l8_w32_int$d_alu_ty(d,q,clock);
+module atomic_unit_l8_w32_int$d_alu_ty(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [3:0] d;
     output reg  [3:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13367,18 +13473,20 @@ module atomic_unit_l8_w32_int$d_alu_ty(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 4'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_alu_ty
 
 
-module atomic_unit_l8_w32_int$d_depth(d,q,clock);
+module atomic_unit_l8_w32_int$d_depth(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13386,37 +13494,20 @@ module atomic_unit_l8_w32_int$d_depth(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_depth
 
 
-module atomic_unit_l8_w32_int$d_depth_one(d,q,clock);
+module atomic_unit_l8_w32_int$d_elem_size(clock,clear,load,d,q);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$d_depth_one
-
-
-module atomic_unit_l8_w32_int$d_elem_size(d,q,clock);
-    
-    // Module arguments
+    input wire  clear;
+    input wire  load;
     input wire  [2:0] d;
     output reg  [2:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13424,18 +13515,20 @@ module atomic_unit_l8_w32_int$d_elem_size(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_elem_size
 
 
-module atomic_unit_l8_w32_int$d_height(d,q,clock);
+module atomic_unit_l8_w32_int$d_height(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13443,18 +13536,20 @@ module atomic_unit_l8_w32_int$d_height(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_height
 
 
-module atomic_unit_l8_w32_int$d_height_one(d,q,clock);
+module atomic_unit_l8_w32_int$d_illegal(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13462,37 +13557,20 @@ module atomic_unit_l8_w32_int$d_height_one(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
-endmodule // atomic_unit_l8_w32_int$d_height_one
-
-
-module atomic_unit_l8_w32_int$d_illegal(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // atomic_unit_l8_w32_int$d_illegal
 
 
-module atomic_unit_l8_w32_int$d_kind_typed(d,q,clock);
+module atomic_unit_l8_w32_int$d_kind_typed(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13500,18 +13578,20 @@ module atomic_unit_l8_w32_int$d_kind_typed(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_kind_typed
 
 
-module atomic_unit_l8_w32_int$d_lanes(d,q,clock);
+module atomic_unit_l8_w32_int$d_lanes(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13519,18 +13599,20 @@ module atomic_unit_l8_w32_int$d_lanes(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_lanes
 
 
-module atomic_unit_l8_w32_int$d_last_elem(d,q,clock);
+module atomic_unit_l8_w32_int$d_last_elem(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [2:0] d;
     output reg  [2:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13538,18 +13620,20 @@ module atomic_unit_l8_w32_int$d_last_elem(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_last_elem
 
 
-module atomic_unit_l8_w32_int$d_lod_present(d,q,clock);
+module atomic_unit_l8_w32_int$d_lod_present(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13557,18 +13641,20 @@ module atomic_unit_l8_w32_int$d_lod_present(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_lod_present
 
 
-module atomic_unit_l8_w32_int$d_r_present(d,q,clock);
+module atomic_unit_l8_w32_int$d_r_present(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13576,18 +13662,20 @@ module atomic_unit_l8_w32_int$d_r_present(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_r_present
 
 
-module atomic_unit_l8_w32_int$d_slm_size(d,q,clock);
+module atomic_unit_l8_w32_int$d_slm_size(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13595,18 +13683,20 @@ module atomic_unit_l8_w32_int$d_slm_size(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_slm_size
 
 
-module atomic_unit_l8_w32_int$d_space_slm(d,q,clock);
+module atomic_unit_l8_w32_int$d_space_slm(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13614,18 +13704,20 @@ module atomic_unit_l8_w32_int$d_space_slm(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_space_slm
 
 
-module atomic_unit_l8_w32_int$d_surf_array(d,q,clock);
+module atomic_unit_l8_w32_int$d_surf_array(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13633,18 +13725,20 @@ module atomic_unit_l8_w32_int$d_surf_array(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_surf_array
 
 
-module atomic_unit_l8_w32_int$d_surf_base(d,q,clock);
+module atomic_unit_l8_w32_int$d_surf_base(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [63:0] d;
     output reg  [63:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13652,18 +13746,20 @@ module atomic_unit_l8_w32_int$d_surf_base(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_surf_base
 
 
-module atomic_unit_l8_w32_int$d_surf_kind(d,q,clock);
+module atomic_unit_l8_w32_int$d_surf_kind(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [2:0] d;
     output reg  [2:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13671,18 +13767,20 @@ module atomic_unit_l8_w32_int$d_surf_kind(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_surf_kind
 
 
-module atomic_unit_l8_w32_int$d_surf_levels(d,q,clock);
+module atomic_unit_l8_w32_int$d_surf_levels(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13690,18 +13788,20 @@ module atomic_unit_l8_w32_int$d_surf_levels(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_surf_levels
 
 
-module atomic_unit_l8_w32_int$d_surf_size(d,q,clock);
+module atomic_unit_l8_w32_int$d_surf_size(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [63:0] d;
     output reg  [63:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13709,18 +13809,20 @@ module atomic_unit_l8_w32_int$d_surf_size(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_surf_size
 
 
-module atomic_unit_l8_w32_int$d_surf_u16(d,q,clock);
+module atomic_unit_l8_w32_int$d_surf_u16(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13728,18 +13830,20 @@ module atomic_unit_l8_w32_int$d_surf_u16(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_surf_u16
 
 
-module atomic_unit_l8_w32_int$d_swap_src(d,q,clock);
+module atomic_unit_l8_w32_int$d_swap_src(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13747,18 +13851,20 @@ module atomic_unit_l8_w32_int$d_swap_src(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_swap_src
 
 
-module atomic_unit_l8_w32_int$d_v_present(d,q,clock);
+module atomic_unit_l8_w32_int$d_v_present(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13766,18 +13872,20 @@ module atomic_unit_l8_w32_int$d_v_present(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_v_present
 
 
-module atomic_unit_l8_w32_int$d_valid(d,q,clock);
+module atomic_unit_l8_w32_int$d_valid(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13785,18 +13893,20 @@ module atomic_unit_l8_w32_int$d_valid(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_valid
 
 
-module atomic_unit_l8_w32_int$d_width(d,q,clock);
+module atomic_unit_l8_w32_int$d_width(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  [31:0] d;
     output reg  [31:0] q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13804,18 +13914,20 @@ module atomic_unit_l8_w32_int$d_width(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
     end
-          
 endmodule // atomic_unit_l8_w32_int$d_width
 
 
-module atomic_unit_l8_w32_int$d_width_one(d,q,clock);
+module atomic_unit_l8_w32_int$d_write_only(clock,clear,load,d,q);
     
     // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
     input wire  d;
     output reg  q;
-    input wire  clock;
     
     // Update code (custom)
     initial begin
@@ -13823,28 +13935,9 @@ module atomic_unit_l8_w32_int$d_width_one(d,q,clock);
     end
     
     always @(posedge clock) begin
-       q <= d;
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
     end
-          
-endmodule // atomic_unit_l8_w32_int$d_width_one
-
-
-module atomic_unit_l8_w32_int$d_write_only(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
 endmodule // atomic_unit_l8_w32_int$d_write_only
 
 
