@@ -33,6 +33,7 @@ pub mod lane_mux;
 pub mod lane_select;
 pub mod state_reg;
 pub mod multiply;
+pub mod port_skid;
 pub mod mux8;
 pub mod typed_addr;
 pub mod typed_extent;

@@ -74,6 +74,7 @@ use crate::head_select::{
 };
 use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS};
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
+use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::typed_addr::TypedAddr;
 use crate::word_join::{WORDS, WORD_BITS};
@@ -222,6 +223,25 @@ pub struct AtomicUnit {
     d_width: CaptureReg<Bits<32>>,
     d_height: CaptureReg<Bits<32>>,
     d_depth: CaptureReg<Bits<32>>,
+
+    // ---- the memory ports' skid registers ----
+    /// the read/write ports' handshake state (the only logic reading the readies)
+    read_skid: ReadSkid,
+    write_skid: WriteSkid,
+    /// a read the memory has not accepted yet (`read_skid.full`): on the port from here
+    r_line: DFF<Bits<MEM_ADDR_BITS>>,
+    r_space: DFF<Bit>,
+    r_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// a write the memory has not accepted yet (`write_skid.full`): on the
+    /// port from here, and its operation's observation
+    s_line: DFF<Bits<MEM_ADDR_BITS>>,
+    s_space: DFF<Bit>,
+    s_data: DFF<Bits<LINE_BITS>>,
+    s_byte_enables: DFF<Bits<MEM_BYTES>>,
+    s_lane: DFF<Bits<LANE_BITS>>,
+    s_elem: DFF<Bits<ELEM_BITS>>,
+    s_old: DFF<Bits<LINE_BITS>>,
+    s_new: DFF<Bits<LINE_BITS>>,
 
     // ---- input registers ----
     /// `reset`, registered: the unit's logic resets from it
@@ -564,9 +584,6 @@ pub struct AtomicUnit {
     rsp_valid_r: DFF<Bit>,
     rsp_lane_r: DFF<Bits<LANE_BITS>>,
     rsp_data_r: DFF<Bits<LINE_BITS>>,
-    rsp_done_r: DFF<Bit>,
-    rsp_error_r: DFF<Bit>,
-    obs_valid_r: DFF<Bit>,
     obs_lane_r: DFF<Bits<LANE_BITS>>,
     obs_elem_r: DFF<Bits<ELEM_BITS>>,
     obs_old_r: DFF<Bits<LINE_BITS>>,
@@ -678,6 +695,13 @@ pub struct AtomicUnit {
     write_data: Signal<Local, Bits<LINE_BITS>>,
     /// the write stage's operation is done (write accepted, or none) this cycle
     retire: Signal<Local, Bit>,
+    /// a write is on the memory port: the skid register's, or the write stage's
+    port_write: Signal<Local, Bit>,
+    /// that write
+    port_line: Signal<Local, Bits<MEM_ADDR_BITS>>,
+    port_space: Signal<Local, Bit>,
+    port_data: Signal<Local, Bits<LINE_BITS>>,
+    port_byte_enables: Signal<Local, Bits<MEM_BYTES>>,
     result_value: Signal<Local, Bits<LINE_BITS>>,
     result_joined: Signal<Local, Bits<LINE_BITS>>,
 }
@@ -796,6 +820,19 @@ impl AtomicUnit {
             d_width: Default::default(),
             d_height: Default::default(),
             d_depth: Default::default(),
+            read_skid: Default::default(),
+            write_skid: Default::default(),
+            r_line: Default::default(),
+            r_space: Default::default(),
+            r_byte_enables: Default::default(),
+            s_line: Default::default(),
+            s_space: Default::default(),
+            s_data: Default::default(),
+            s_byte_enables: Default::default(),
+            s_lane: Default::default(),
+            s_elem: Default::default(),
+            s_old: Default::default(),
+            s_new: Default::default(),
             reset_q: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
@@ -1046,9 +1083,6 @@ impl AtomicUnit {
             rsp_valid_r: Default::default(),
             rsp_lane_r: Default::default(),
             rsp_data_r: Default::default(),
-            rsp_done_r: Default::default(),
-            rsp_error_r: Default::default(),
-            obs_valid_r: Default::default(),
             obs_lane_r: Default::default(),
             obs_elem_r: Default::default(),
             obs_old_r: Default::default(),
@@ -1119,6 +1153,11 @@ impl AtomicUnit {
             w_has_result: Default::default(),
             write_data: Default::default(),
             retire: Default::default(),
+            port_write: Default::default(),
+            port_line: Default::default(),
+            port_space: Default::default(),
+            port_data: Default::default(),
+            port_byte_enables: Default::default(),
             result_value: Default::default(),
             result_joined: Default::default(),
         }
@@ -1352,10 +1391,18 @@ impl Logic for AtomicUnit {
             rsp_valid_r,
             rsp_lane_r,
             rsp_data_r,
-            rsp_done_r,
-            rsp_error_r,
-            obs_valid_r,
             obs_lane_r,
+            r_line,
+            r_space,
+            r_byte_enables,
+            s_line,
+            s_space,
+            s_data,
+            s_byte_enables,
+            s_lane,
+            s_elem,
+            s_old,
+            s_new,
             obs_elem_r,
             obs_old_r,
             obs_new_r
@@ -1589,7 +1636,7 @@ impl Logic for AtomicUnit {
         // pipeline moves with the execute stages (all move when the write
         // stage is free).
         self.alu.clock.next = self.clock.val();
-        self.alu.pipe_advance.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
+        self.alu.pipe_advance.next = !self.write_skid.full.val();
         // (op, type, ftz and operands of the head entering X: the ALU's
         // operand stage registers them with X, on the same `pipe_advance`)
         self.alu.op.next = self.head_select.alu_op.val();
@@ -1614,16 +1661,49 @@ impl Logic for AtomicUnit {
         // ================= write stage: write, retire, forward, result =================
         self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
         self.write_data.next = self.write_align.data.val();
-        self.mem_wr_valid.next = self.w_writes.q.val() & !self.reset_q.q.val();
-        self.mem_wr_addr.next = self.w_line.q.val();
-        self.mem_wr_space.next = self.w_space.q.val();
-        self.mem_wr_data.next = self.write_data.val();
-        self.mem_wr_be.next = self.w_byte_enables.q.val();
-        self.retire.next = (self.w_valid.q.val() & (!self.w_writes.q.val() | self.mem_wr_ready.val())) & !self.reset_q.q.val();
-        // the execute stages and the write stage move together, when the
-        // write stage is empty or done (the float pipeline's `advance`)
-        self.w_free.next = !self.w_writes.q.val() | self.mem_wr_ready.val();
+        // The write stage's operation leaves whenever the write skid
+        // register is empty (`w_free`: the execute stages move with it); its
+        // write, if any, is on the port in that cycle, and waits in the skid
+        // register (`s_*`) if the memory does not accept it, holding the
+        // pipeline until it is accepted (`WriteSkid`, the only logic that
+        // reads `mem_wr_ready`).
+        self.w_free.next = !self.write_skid.full.val();
         self.x_free.next = self.w_free.val();
+        self.retire.next = (self.w_valid.q.val() & self.w_free.val()) & !self.reset_q.q.val();
+        self.write_skid.clock.next = self.clock.val();
+        self.write_skid.clear.next = self.reset_q.q.val();
+        self.write_skid.ready.next = self.mem_wr_ready.val();
+        self.write_skid.leave.next = self.retire.val();
+        self.write_skid.leave_writes.next = self.w_writes.q.val();
+        self.write_skid.leave_last.next = self.w_msg_last.q.val();
+        self.write_skid.leave_error.next = self.w_error.q.val();
+        self.write_skid.leave_rmw.next = self.w_is_rmw.val();
+        if self.retire.val() & self.w_writes.q.val() {
+            self.s_line.d.next = self.w_line.q.val();
+            self.s_space.d.next = self.w_space.q.val();
+            self.s_data.d.next = self.write_data.val();
+            self.s_byte_enables.d.next = self.w_byte_enables.q.val();
+            self.s_lane.d.next = self.w_lane.q.val();
+            self.s_elem.d.next = self.w_elem.q.val();
+            self.s_old.d.next = self.w_old.q.val();
+            self.s_new.d.next = self.w_new.q.val();
+        }
+        self.port_write.next = self.write_skid.full.val() | (self.w_writes.q.val() & !self.reset_q.q.val());
+        self.port_line.next = self.w_line.q.val();
+        self.port_space.next = self.w_space.q.val();
+        self.port_data.next = self.write_data.val();
+        self.port_byte_enables.next = self.w_byte_enables.q.val();
+        if self.write_skid.full.val() {
+            self.port_line.next = self.s_line.q.val();
+            self.port_space.next = self.s_space.q.val();
+            self.port_data.next = self.s_data.q.val();
+            self.port_byte_enables.next = self.s_byte_enables.q.val();
+        }
+        self.mem_wr_valid.next = self.port_write.val();
+        self.mem_wr_addr.next = self.port_line.val();
+        self.mem_wr_space.next = self.port_space.val();
+        self.mem_wr_data.next = self.port_data.val();
+        self.mem_wr_be.next = self.port_byte_enables.val();
 
         // The lane's result: old value (new for PREDEC), 0 when out of
         // bounds; PTX vector elements are joined into one result.
@@ -1642,13 +1722,19 @@ impl Logic for AtomicUnit {
         self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w_result_last.q.val();
         self.rsp_lane_r.d.next = self.w_lane.q.val();
         self.rsp_data_r.d.next = self.result_joined.val();
-        self.rsp_done_r.d.next = self.retire.val() & self.w_msg_last.q.val();
-        self.rsp_error_r.d.next = self.retire.val() & self.w_error.q.val();
-        self.obs_valid_r.d.next = self.retire.val() & self.w_is_rmw.val();
+        // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
+        // (`WriteSkid`); the observed operation is the skid register's while
+        // a write waits there, else the write stage's
         self.obs_lane_r.d.next = self.w_lane.q.val();
         self.obs_elem_r.d.next = self.w_elem.q.val();
         self.obs_old_r.d.next = self.w_old.q.val();
         self.obs_new_r.d.next = self.w_new.q.val();
+        if self.write_skid.full.val() {
+            self.obs_lane_r.d.next = self.s_lane.q.val();
+            self.obs_elem_r.d.next = self.s_elem.q.val();
+            self.obs_old_r.d.next = self.s_old.q.val();
+            self.obs_new_r.d.next = self.s_new.q.val();
+        }
 
         // ================= execute stages -> write stage =================
         self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
@@ -1787,9 +1873,9 @@ impl Logic for AtomicUnit {
         self.rsp_valid.next = self.rsp_valid_r.q.val();
         self.rsp_lane.next = self.rsp_lane_r.q.val();
         self.rsp_data.next = self.rsp_data_r.q.val();
-        self.rsp_done.next = self.rsp_done_r.q.val();
-        self.rsp_error.next = self.rsp_error_r.q.val();
-        self.obs_valid.next = self.obs_valid_r.q.val();
+        self.rsp_done.next = self.write_skid.done.val();
+        self.rsp_error.next = self.write_skid.error.val();
+        self.obs_valid.next = self.write_skid.obs_valid.val();
         self.obs_lane.next = self.obs_lane_r.q.val();
         self.obs_elem.next = self.obs_elem_r.q.val();
         self.obs_old.next = self.obs_old_r.q.val();
@@ -1800,16 +1886,33 @@ impl Logic for AtomicUnit {
         // sending its read (read-modify-write) at the same time. Everything
         // it needs is in its registers.
         self.table_is_full.next = self.occupancy.q.val() == self.table_full.val();
-        self.a_reads.next = ((self.a_valid.q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
-            & (self.a_kind.q.val() == self.kind_read_modify_write.val());
+        // (a read the memory has not accepted waits in the read skid
+        // register, `r_*`, and stays on the port from there; nothing
+        // allocates until it is accepted: `ReadSkid`, the only logic that
+        // reads `mem_rd_ready`)
         self.alloc.next = ((self.a_valid.q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
-            & (!self.a_reads.val() | self.mem_rd_ready.val());
+            & !self.read_skid.full.val();
+        self.a_reads.next = self.alloc.val() & (self.a_kind.q.val() == self.kind_read_modify_write.val());
         self.a_accepts.next = !self.a_valid.q.val() | self.alloc.val();
         self.t_accepts.next = !self.t_valid.q.val() | self.a_accepts.val();
-        self.mem_rd_valid.next = self.a_reads.val();
+        self.read_skid.clock.next = self.clock.val();
+        self.read_skid.clear.next = self.reset_q.q.val();
+        self.read_skid.ready.next = self.mem_rd_ready.val();
+        self.read_skid.issue.next = self.a_reads.val();
+        if self.a_reads.val() {
+            self.r_line.d.next = self.a_line.q.val();
+            self.r_space.d.next = self.a_space.q.val();
+            self.r_byte_enables.d.next = self.a_byte_enables.q.val();
+        }
+        self.mem_rd_valid.next = self.read_skid.full.val() | self.a_reads.val();
         self.mem_rd_addr.next = self.a_line.q.val();
         self.mem_rd_space.next = self.a_space.q.val();
         self.mem_rd_be.next = self.a_byte_enables.q.val();
+        if self.read_skid.full.val() {
+            self.mem_rd_addr.next = self.r_line.q.val();
+            self.mem_rd_space.next = self.r_space.q.val();
+            self.mem_rd_be.next = self.r_byte_enables.q.val();
+        }
 
         // ================= address (T) -> allocate =================
         // T's bounds check (SLM, buffer): an access past the bound touches no memory
@@ -2211,11 +2314,11 @@ impl Logic for AtomicUnit {
         // The entry allocated this cycle: its read goes out together with the
         // head's write, so it takes the write's bytes if they share the line.
         self.new_fwd_bytes.next = self.zero_enables.val();
-        if (self.retire.val() & self.w_writes.q.val())
-            & (self.a_line.q.val() == self.w_line.q.val())
-            & (self.a_space.q.val() == self.w_space.q.val())
+        if self.port_write.val()
+            & (self.a_line.q.val() == self.port_line.val())
+            & (self.a_space.q.val() == self.port_space.val())
         {
-            self.new_fwd_bytes.next = self.w_byte_enables.q.val();
+            self.new_fwd_bytes.next = self.port_byte_enables.val();
         }
         // the operands' RAMs: written at allocation (their write port is
         // clocked, so wiring it from the `alloc` local makes no loop)
@@ -2270,7 +2373,7 @@ impl Logic for AtomicUnit {
                 }
             }
         }
-        if self.a_reads.val() & self.mem_rd_ready.val() {
+        if self.a_reads.val() {
             self.read_issue_seq.d.next = self.read_issue_seq.q.val() + self.one_seq.val();
         }
         if self.alloc.val() & !self.head_enters.val() {
@@ -2288,9 +2391,9 @@ impl Logic for AtomicUnit {
         // returns, fills only the bytes not forwarded before; a write
         // forwarded in the same cycle overwrites it.
         for k in 0..INFLIGHT_DEPTH {
-            self.fwd_hit[k].next = ((self.retire.val() & self.w_writes.q.val())
+            self.fwd_hit[k].next = (self.port_write.val()
                 & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
-                & ((self.ent_line[k].q.val() == self.w_line.q.val()) & (self.ent_space[k].q.val() == self.w_space.q.val()));
+                & ((self.ent_line[k].q.val() == self.port_line.val()) & (self.ent_space[k].q.val() == self.port_space.val()));
             // the next read to return is this entry's (`EntryData` takes it
             // when `mem_rdata_valid` is up)
             self.return_hit[k].next = (self.ent_valid[k].q.val()
@@ -2315,14 +2418,14 @@ impl Logic for AtomicUnit {
                 (self.alloc_hit[k].val() & self.new_fwd_bytes.val().any()) | self.fwd_hit[k].val();
             self.ent_data[k].wr_bytes.next = self.zero_enables.val();
             if self.take_write[k].val() {
-                self.ent_data[k].wr_bytes.next = self.w_byte_enables.q.val();
+                self.ent_data[k].wr_bytes.next = self.port_byte_enables.val();
             }
-            self.ent_data[k].wr_data.next = self.write_data.val();
+            self.ent_data[k].wr_data.next = self.port_data.val();
             self.ent_data[k].rd_this.next = self.return_hit[k].val();
             self.ent_data[k].rd_keep.next = self.ent_fwd_bytes[k].q.val();
             self.ent_data[k].clear_returned.next = self.alloc_hit[k].val();
             if self.fwd_hit[k].val() {
-                self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.w_byte_enables.q.val();
+                self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.port_byte_enables.val();
             }
         }
 
@@ -2344,9 +2447,6 @@ impl Logic for AtomicUnit {
             self.occupancy.d.next = self.zero_occupancy.val();
             self.read_issue_seq.d.next = self.zero_seq.val();
             self.rsp_valid_r.d.next = false;
-            self.rsp_done_r.d.next = false;
-            self.rsp_error_r.d.next = false;
-            self.obs_valid_r.d.next = false;
             self.x_valid.d.next = false;
             self.x_writes.d.next = false;
             self.x2_valid.d.next = false;

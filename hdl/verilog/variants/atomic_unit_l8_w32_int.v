@@ -517,6 +517,56 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  d_depth$load;
     reg  [31:0] d_depth$d;
     wire  [31:0] d_depth$q;
+    reg  read_skid$clock;
+    reg  read_skid$clear;
+    reg  read_skid$ready;
+    reg  read_skid$issue;
+    wire  read_skid$full;
+    reg  write_skid$clock;
+    reg  write_skid$clear;
+    reg  write_skid$ready;
+    reg  write_skid$leave;
+    reg  write_skid$leave_writes;
+    reg  write_skid$leave_last;
+    reg  write_skid$leave_error;
+    reg  write_skid$leave_rmw;
+    wire  write_skid$full;
+    wire  write_skid$done;
+    wire  write_skid$error;
+    wire  write_skid$obs_valid;
+    reg  [63:0] r_line$d;
+    wire  [63:0] r_line$q;
+    reg  r_line$clock;
+    reg  r_space$d;
+    wire  r_space$q;
+    reg  r_space$clock;
+    reg  [15:0] r_byte_enables$d;
+    wire  [15:0] r_byte_enables$q;
+    reg  r_byte_enables$clock;
+    reg  [63:0] s_line$d;
+    wire  [63:0] s_line$q;
+    reg  s_line$clock;
+    reg  s_space$d;
+    wire  s_space$q;
+    reg  s_space$clock;
+    reg  [127:0] s_data$d;
+    wire  [127:0] s_data$q;
+    reg  s_data$clock;
+    reg  [15:0] s_byte_enables$d;
+    wire  [15:0] s_byte_enables$q;
+    reg  s_byte_enables$clock;
+    reg  [4:0] s_lane$d;
+    wire  [4:0] s_lane$q;
+    reg  s_lane$clock;
+    reg  [2:0] s_elem$d;
+    wire  [2:0] s_elem$q;
+    reg  s_elem$clock;
+    reg  [127:0] s_old$d;
+    wire  [127:0] s_old$q;
+    reg  s_old$clock;
+    reg  [127:0] s_new$d;
+    wire  [127:0] s_new$q;
+    reg  s_new$clock;
     reg  reset_q$d;
     wire  reset_q$q;
     reg  reset_q$clock;
@@ -1662,15 +1712,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] rsp_data_r$d;
     wire  [127:0] rsp_data_r$q;
     reg  rsp_data_r$clock;
-    reg  rsp_done_r$d;
-    wire  rsp_done_r$q;
-    reg  rsp_done_r$clock;
-    reg  rsp_error_r$d;
-    wire  rsp_error_r$q;
-    reg  rsp_error_r$clock;
-    reg  obs_valid_r$d;
-    wire  obs_valid_r$q;
-    reg  obs_valid_r$clock;
     reg  [4:0] obs_lane_r$d;
     wire  [4:0] obs_lane_r$q;
     reg  obs_lane_r$clock;
@@ -1755,6 +1796,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  w_has_result;
     reg  [127:0] write_data;
     reg  retire;
+    reg  port_write;
+    reg  [63:0] port_line;
+    reg  port_space;
+    reg  [127:0] port_data;
+    reg  [15:0] port_byte_enables;
     reg  [127:0] result_value;
     reg  [127:0] result_joined;
     
@@ -2260,6 +2306,82 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .load(d_depth$load),
         .d(d_depth$d),
         .q(d_depth$q)
+    );
+    atomic_unit_l8_w32_int$read_skid read_skid(
+        .clock(read_skid$clock),
+        .clear(read_skid$clear),
+        .ready(read_skid$ready),
+        .issue(read_skid$issue),
+        .full(read_skid$full)
+    );
+    atomic_unit_l8_w32_int$write_skid write_skid(
+        .clock(write_skid$clock),
+        .clear(write_skid$clear),
+        .ready(write_skid$ready),
+        .leave(write_skid$leave),
+        .leave_writes(write_skid$leave_writes),
+        .leave_last(write_skid$leave_last),
+        .leave_error(write_skid$leave_error),
+        .leave_rmw(write_skid$leave_rmw),
+        .full(write_skid$full),
+        .done(write_skid$done),
+        .error(write_skid$error),
+        .obs_valid(write_skid$obs_valid)
+    );
+    atomic_unit_l8_w32_int$r_line r_line(
+        .d(r_line$d),
+        .q(r_line$q),
+        .clock(r_line$clock)
+    );
+    atomic_unit_l8_w32_int$r_space r_space(
+        .d(r_space$d),
+        .q(r_space$q),
+        .clock(r_space$clock)
+    );
+    atomic_unit_l8_w32_int$r_byte_enables r_byte_enables(
+        .d(r_byte_enables$d),
+        .q(r_byte_enables$q),
+        .clock(r_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$s_line s_line(
+        .d(s_line$d),
+        .q(s_line$q),
+        .clock(s_line$clock)
+    );
+    atomic_unit_l8_w32_int$s_space s_space(
+        .d(s_space$d),
+        .q(s_space$q),
+        .clock(s_space$clock)
+    );
+    atomic_unit_l8_w32_int$s_data s_data(
+        .d(s_data$d),
+        .q(s_data$q),
+        .clock(s_data$clock)
+    );
+    atomic_unit_l8_w32_int$s_byte_enables s_byte_enables(
+        .d(s_byte_enables$d),
+        .q(s_byte_enables$q),
+        .clock(s_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$s_lane s_lane(
+        .d(s_lane$d),
+        .q(s_lane$q),
+        .clock(s_lane$clock)
+    );
+    atomic_unit_l8_w32_int$s_elem s_elem(
+        .d(s_elem$d),
+        .q(s_elem$q),
+        .clock(s_elem$clock)
+    );
+    atomic_unit_l8_w32_int$s_old s_old(
+        .d(s_old$d),
+        .q(s_old$q),
+        .clock(s_old$clock)
+    );
+    atomic_unit_l8_w32_int$s_new s_new(
+        .d(s_new$d),
+        .q(s_new$q),
+        .clock(s_new$clock)
     );
     atomic_unit_l8_w32_int$reset_q reset_q(
         .d(reset_q$d),
@@ -4082,21 +4204,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(rsp_data_r$q),
         .clock(rsp_data_r$clock)
     );
-    atomic_unit_l8_w32_int$rsp_done_r rsp_done_r(
-        .d(rsp_done_r$d),
-        .q(rsp_done_r$q),
-        .clock(rsp_done_r$clock)
-    );
-    atomic_unit_l8_w32_int$rsp_error_r rsp_error_r(
-        .d(rsp_error_r$d),
-        .q(rsp_error_r$q),
-        .clock(rsp_error_r$clock)
-    );
-    atomic_unit_l8_w32_int$obs_valid_r obs_valid_r(
-        .d(obs_valid_r$d),
-        .q(obs_valid_r$q),
-        .clock(obs_valid_r$clock)
-    );
     atomic_unit_l8_w32_int$obs_lane_r obs_lane_r(
         .d(obs_lane_r$d),
         .q(obs_lane_r$q),
@@ -4341,10 +4448,18 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
         rsp_data_r$d = rsp_data_r$q;
-        rsp_done_r$d = rsp_done_r$q;
-        rsp_error_r$d = rsp_error_r$q;
-        obs_valid_r$d = obs_valid_r$q;
         obs_lane_r$d = obs_lane_r$q;
+        r_line$d = r_line$q;
+        r_space$d = r_space$q;
+        r_byte_enables$d = r_byte_enables$q;
+        s_line$d = s_line$q;
+        s_space$d = s_space$q;
+        s_data$d = s_data$q;
+        s_byte_enables$d = s_byte_enables$q;
+        s_lane$d = s_lane$q;
+        s_elem$d = s_elem$q;
+        s_old$d = s_old$q;
+        s_new$d = s_new$q;
         obs_elem_r$d = obs_elem_r$q;
         obs_old_r$d = obs_old_r$q;
         obs_new_r$d = obs_new_r$q;
@@ -4477,7 +4592,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_select$ahead_ready$1 = ~x2_float$q;
         head_select$ahead_ready$2 = ~x3_float$q;
         head_select$ahead_ready$3 = 1'b1;
-        alu$pipe_advance = ~w_writes$q | mem_wr_ready;
+        alu$pipe_advance = ~write_skid$full;
         alu$old_value = x_old$q;
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
@@ -4488,9 +4603,29 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
         w_is_rmw = w_kind$q == kind_read_modify_write;
-        mem_wr_valid = w_writes$q & ~reset_q$q;
-        retire = (w_valid$q & (~w_writes$q | mem_wr_ready)) & ~reset_q$q;
-        w_free = ~w_writes$q | mem_wr_ready;
+        w_free = ~write_skid$full;
+        retire = (w_valid$q & w_free) & ~reset_q$q;
+        if (retire & w_writes$q) begin
+            s_line$d = w_line$q;
+            s_space$d = w_space$q;
+            s_data$d = write_data;
+            s_byte_enables$d = w_byte_enables$q;
+            s_lane$d = w_lane$q;
+            s_elem$d = w_elem$q;
+            s_old$d = w_old$q;
+            s_new$d = w_new$q;
+        end
+        port_write = write_skid$full | (w_writes$q & ~reset_q$q);
+        port_line = w_line$q;
+        port_space = w_space$q;
+        port_data = write_data;
+        port_byte_enables = w_byte_enables$q;
+        if (write_skid$full) begin
+            port_line = s_line$q;
+            port_space = s_space$q;
+            port_data = s_data$q;
+            port_byte_enables = s_byte_enables$q;
+        end
         w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
@@ -4506,13 +4641,16 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         rsp_valid_r$d = (retire & w_has_result) & w_result_last$q;
         rsp_lane_r$d = w_lane$q;
         rsp_data_r$d = result_joined;
-        rsp_done_r$d = retire & w_msg_last$q;
-        rsp_error_r$d = retire & w_error$q;
-        obs_valid_r$d = retire & w_is_rmw;
         obs_lane_r$d = w_lane$q;
         obs_elem_r$d = w_elem$q;
         obs_old_r$d = w_old$q;
         obs_new_r$d = w_new$q;
+        if (write_skid$full) begin
+            obs_lane_r$d = s_lane$q;
+            obs_elem_r$d = s_elem$q;
+            obs_old_r$d = s_old$q;
+            obs_new_r$d = s_new$q;
+        end
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (w_free) begin
             w_valid$d = x4_valid$q;
@@ -4656,10 +4794,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
         end
         table_is_full = occupancy$q == table_full;
-        a_reads = ((a_valid$q & ~reset_q$q) & ~table_is_full) & (a_kind$q == kind_read_modify_write);
-        alloc = ((a_valid$q & ~reset_q$q) & ~table_is_full) & (~a_reads | mem_rd_ready);
+        alloc = ((a_valid$q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
+        a_reads = alloc & (a_kind$q == kind_read_modify_write);
         a_accepts = ~a_valid$q | alloc;
         t_accepts = ~t_valid$q | a_accepts;
+        if (a_reads) begin
+            r_line$d = a_line$q;
+            r_space$d = a_space$q;
+            r_byte_enables$d = a_byte_enables$q;
+        end
+        mem_rd_valid = read_skid$full | a_reads;
+        mem_rd_addr = a_line$q;
+        mem_rd_space = a_space$q;
+        mem_rd_be = a_byte_enables$q;
+        if (read_skid$full) begin
+            mem_rd_addr = r_line$q;
+            mem_rd_space = r_space$q;
+            mem_rd_be = r_byte_enables$q;
+        end
         t_kind_checked = t_kind$q;
         if (bounds_check$out_of_bounds) begin
             t_kind_checked = kind_no_memory;
@@ -4938,8 +5090,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
         end
         new_fwd_bytes = zero_enables;
-        if ((retire & w_writes$q) & (a_line$q == w_line$q) & (a_space$q == w_space$q)) begin
-            new_fwd_bytes = w_byte_enables$q;
+        if (port_write & (a_line$q == port_line) & (a_space$q == port_space)) begin
+            new_fwd_bytes = port_byte_enables;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
@@ -5048,7 +5200,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_error$7$d = a_error$q;
             end
         end
-        if (a_reads & mem_rd_ready) begin
+        if (a_reads) begin
             read_issue_seq$d = read_issue_seq$q + one_seq;
         end
         if (alloc & ~head_enters) begin
@@ -5057,94 +5209,94 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (head_enters & ~alloc) begin
             occupancy$d = occupancy$q - one_occupancy;
         end
-        fwd_hit$0 = ((retire & w_writes$q) & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == w_line$q) & (ent_space$0$q == w_space$q));
+        fwd_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
         return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
-        fwd_hit$1 = ((retire & w_writes$q) & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == w_line$q) & (ent_space$1$q == w_space$q));
+        fwd_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
         return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
-        fwd_hit$2 = ((retire & w_writes$q) & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == w_line$q) & (ent_space$2$q == w_space$q));
+        fwd_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
         return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
-        fwd_hit$3 = ((retire & w_writes$q) & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == w_line$q) & (ent_space$3$q == w_space$q));
+        fwd_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
         return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
-        fwd_hit$4 = ((retire & w_writes$q) & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == w_line$q) & (ent_space$4$q == w_space$q));
+        fwd_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
         return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
-        fwd_hit$5 = ((retire & w_writes$q) & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == w_line$q) & (ent_space$5$q == w_space$q));
+        fwd_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
         return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
-        fwd_hit$6 = ((retire & w_writes$q) & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == w_line$q) & (ent_space$6$q == w_space$q));
+        fwd_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
         return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
-        fwd_hit$7 = ((retire & w_writes$q) & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == w_line$q) & (ent_space$7$q == w_space$q));
+        fwd_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
         return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
         read_return_seq$d = read_return_seq$q + one_seq;
         alloc_hit$0 = alloc & (tail_ptr$q == 0);
         take_write$0 = (alloc_hit$0 & |new_fwd_bytes) | fwd_hit$0;
         ent_data$0$wr_bytes = zero_enables;
         if (take_write$0) begin
-            ent_data$0$wr_bytes = w_byte_enables$q;
+            ent_data$0$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$0) begin
-            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | w_byte_enables$q;
+            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | port_byte_enables;
         end
         alloc_hit$1 = alloc & (tail_ptr$q == 1);
         take_write$1 = (alloc_hit$1 & |new_fwd_bytes) | fwd_hit$1;
         ent_data$1$wr_bytes = zero_enables;
         if (take_write$1) begin
-            ent_data$1$wr_bytes = w_byte_enables$q;
+            ent_data$1$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$1) begin
-            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | w_byte_enables$q;
+            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | port_byte_enables;
         end
         alloc_hit$2 = alloc & (tail_ptr$q == 2);
         take_write$2 = (alloc_hit$2 & |new_fwd_bytes) | fwd_hit$2;
         ent_data$2$wr_bytes = zero_enables;
         if (take_write$2) begin
-            ent_data$2$wr_bytes = w_byte_enables$q;
+            ent_data$2$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$2) begin
-            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | w_byte_enables$q;
+            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | port_byte_enables;
         end
         alloc_hit$3 = alloc & (tail_ptr$q == 3);
         take_write$3 = (alloc_hit$3 & |new_fwd_bytes) | fwd_hit$3;
         ent_data$3$wr_bytes = zero_enables;
         if (take_write$3) begin
-            ent_data$3$wr_bytes = w_byte_enables$q;
+            ent_data$3$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$3) begin
-            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | w_byte_enables$q;
+            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | port_byte_enables;
         end
         alloc_hit$4 = alloc & (tail_ptr$q == 4);
         take_write$4 = (alloc_hit$4 & |new_fwd_bytes) | fwd_hit$4;
         ent_data$4$wr_bytes = zero_enables;
         if (take_write$4) begin
-            ent_data$4$wr_bytes = w_byte_enables$q;
+            ent_data$4$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$4) begin
-            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | w_byte_enables$q;
+            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | port_byte_enables;
         end
         alloc_hit$5 = alloc & (tail_ptr$q == 5);
         take_write$5 = (alloc_hit$5 & |new_fwd_bytes) | fwd_hit$5;
         ent_data$5$wr_bytes = zero_enables;
         if (take_write$5) begin
-            ent_data$5$wr_bytes = w_byte_enables$q;
+            ent_data$5$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$5) begin
-            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | w_byte_enables$q;
+            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | port_byte_enables;
         end
         alloc_hit$6 = alloc & (tail_ptr$q == 6);
         take_write$6 = (alloc_hit$6 & |new_fwd_bytes) | fwd_hit$6;
         ent_data$6$wr_bytes = zero_enables;
         if (take_write$6) begin
-            ent_data$6$wr_bytes = w_byte_enables$q;
+            ent_data$6$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$6) begin
-            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | w_byte_enables$q;
+            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | port_byte_enables;
         end
         alloc_hit$7 = alloc & (tail_ptr$q == 7);
         take_write$7 = (alloc_hit$7 & |new_fwd_bytes) | fwd_hit$7;
         ent_data$7$wr_bytes = zero_enables;
         if (take_write$7) begin
-            ent_data$7$wr_bytes = w_byte_enables$q;
+            ent_data$7$wr_bytes = port_byte_enables;
         end
         if (fwd_hit$7) begin
-            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | w_byte_enables$q;
+            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | port_byte_enables;
         end
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
@@ -5163,9 +5315,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             occupancy$d = zero_occupancy;
             read_issue_seq$d = zero_seq;
             rsp_valid_r$d = 1'b0;
-            rsp_done_r$d = 1'b0;
-            rsp_error_r$d = 1'b0;
-            obs_valid_r$d = 1'b0;
             x_valid$d = 1'b0;
             x_writes$d = 1'b0;
             x2_valid$d = 1'b0;
@@ -5409,10 +5558,18 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) rsp_valid_r$clock = clock;
     always @(*) rsp_lane_r$clock = clock;
     always @(*) rsp_data_r$clock = clock;
-    always @(*) rsp_done_r$clock = clock;
-    always @(*) rsp_error_r$clock = clock;
-    always @(*) obs_valid_r$clock = clock;
     always @(*) obs_lane_r$clock = clock;
+    always @(*) r_line$clock = clock;
+    always @(*) r_space$clock = clock;
+    always @(*) r_byte_enables$clock = clock;
+    always @(*) s_line$clock = clock;
+    always @(*) s_space$clock = clock;
+    always @(*) s_data$clock = clock;
+    always @(*) s_byte_enables$clock = clock;
+    always @(*) s_lane$clock = clock;
+    always @(*) s_elem$clock = clock;
+    always @(*) s_old$clock = clock;
+    always @(*) s_new$clock = clock;
     always @(*) obs_elem_r$clock = clock;
     always @(*) obs_old_r$clock = clock;
     always @(*) obs_new_r$clock = clock;
@@ -5765,25 +5922,34 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) alu$ty = head_select$alu_ty;
     always @(*) alu$ftz = head_select$alu_ftz;
     always @(*) write_data = write_align$data;
-    always @(*) mem_wr_addr = w_line$q;
-    always @(*) mem_wr_space = w_space$q;
-    always @(*) mem_wr_data = write_data;
-    always @(*) mem_wr_be = w_byte_enables$q;
     always @(*) x_free = w_free;
+    always @(*) write_skid$clock = clock;
+    always @(*) write_skid$clear = reset_q$q;
+    always @(*) write_skid$ready = mem_wr_ready;
+    always @(*) write_skid$leave = retire;
+    always @(*) write_skid$leave_writes = w_writes$q;
+    always @(*) write_skid$leave_last = w_msg_last$q;
+    always @(*) write_skid$leave_error = w_error$q;
+    always @(*) write_skid$leave_rmw = w_is_rmw;
+    always @(*) mem_wr_valid = port_write;
+    always @(*) mem_wr_addr = port_line;
+    always @(*) mem_wr_space = port_space;
+    always @(*) mem_wr_data = port_data;
+    always @(*) mem_wr_be = port_byte_enables;
     always @(*) rsp_valid = rsp_valid_r$q;
     always @(*) rsp_lane = rsp_lane_r$q;
     always @(*) rsp_data = rsp_data_r$q;
-    always @(*) rsp_done = rsp_done_r$q;
-    always @(*) rsp_error = rsp_error_r$q;
-    always @(*) obs_valid = obs_valid_r$q;
+    always @(*) rsp_done = write_skid$done;
+    always @(*) rsp_error = write_skid$error;
+    always @(*) obs_valid = write_skid$obs_valid;
     always @(*) obs_lane = obs_lane_r$q;
     always @(*) obs_elem = obs_elem_r$q;
     always @(*) obs_old = obs_old_r$q;
     always @(*) obs_new = obs_new_r$q;
-    always @(*) mem_rd_valid = a_reads;
-    always @(*) mem_rd_addr = a_line$q;
-    always @(*) mem_rd_space = a_space$q;
-    always @(*) mem_rd_be = a_byte_enables$q;
+    always @(*) read_skid$clock = clock;
+    always @(*) read_skid$clear = reset_q$q;
+    always @(*) read_skid$ready = mem_rd_ready;
+    always @(*) read_skid$issue = a_reads;
     always @(*) issue_marker = i_marker$q;
     always @(*) d_valid$clock = clock;
     always @(*) d_valid$load = req_ready;
@@ -5912,35 +6078,35 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) read_return_seq$clock = clock;
     always @(*) read_return_seq$load = mem_rdata_valid;
     always @(*) read_return_seq$clear = reset_q$q;
-    always @(*) ent_data$0$wr_data = write_data;
+    always @(*) ent_data$0$wr_data = port_data;
     always @(*) ent_data$0$rd_this = return_hit$0;
     always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
     always @(*) ent_data$0$clear_returned = alloc_hit$0;
-    always @(*) ent_data$1$wr_data = write_data;
+    always @(*) ent_data$1$wr_data = port_data;
     always @(*) ent_data$1$rd_this = return_hit$1;
     always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
     always @(*) ent_data$1$clear_returned = alloc_hit$1;
-    always @(*) ent_data$2$wr_data = write_data;
+    always @(*) ent_data$2$wr_data = port_data;
     always @(*) ent_data$2$rd_this = return_hit$2;
     always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
     always @(*) ent_data$2$clear_returned = alloc_hit$2;
-    always @(*) ent_data$3$wr_data = write_data;
+    always @(*) ent_data$3$wr_data = port_data;
     always @(*) ent_data$3$rd_this = return_hit$3;
     always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
     always @(*) ent_data$3$clear_returned = alloc_hit$3;
-    always @(*) ent_data$4$wr_data = write_data;
+    always @(*) ent_data$4$wr_data = port_data;
     always @(*) ent_data$4$rd_this = return_hit$4;
     always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
     always @(*) ent_data$4$clear_returned = alloc_hit$4;
-    always @(*) ent_data$5$wr_data = write_data;
+    always @(*) ent_data$5$wr_data = port_data;
     always @(*) ent_data$5$rd_this = return_hit$5;
     always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
     always @(*) ent_data$5$clear_returned = alloc_hit$5;
-    always @(*) ent_data$6$wr_data = write_data;
+    always @(*) ent_data$6$wr_data = port_data;
     always @(*) ent_data$6$rd_this = return_hit$6;
     always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
     always @(*) ent_data$6$clear_returned = alloc_hit$6;
-    always @(*) ent_data$7$wr_data = write_data;
+    always @(*) ent_data$7$wr_data = port_data;
     always @(*) ent_data$7$rd_this = return_hit$7;
     always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
     always @(*) ent_data$7$clear_returned = alloc_hit$7;
@@ -20806,25 +20972,6 @@ module atomic_unit_l8_w32_int$obs_old_r(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$obs_old_r
 
 
-module atomic_unit_l8_w32_int$obs_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$obs_valid_r
-
-
 module atomic_unit_l8_w32_int$occupancy(d,q,clock);
     
     // Module arguments
@@ -21012,6 +21159,63 @@ module atomic_unit_l8_w32_int$pbuf_src1$1(clock,clear,load,d,q);
 endmodule // atomic_unit_l8_w32_int$pbuf_src1$1
 
 
+module atomic_unit_l8_w32_int$r_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$r_byte_enables
+
+
+module atomic_unit_l8_w32_int$r_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$r_line
+
+
+module atomic_unit_l8_w32_int$r_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$r_space
+
+
 module atomic_unit_l8_w32_int$read_issue_seq(d,q,clock);
     
     // Module arguments
@@ -21050,6 +21254,27 @@ module atomic_unit_l8_w32_int$read_return_seq(clock,clear,load,d,q);
        else if (load) q <= d;
     end
 endmodule // atomic_unit_l8_w32_int$read_return_seq
+
+
+module atomic_unit_l8_w32_int$read_skid(clock,clear,ready,issue,full);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  ready;
+    input wire  issue;
+    output reg  full;
+    
+    // Update code (custom)
+    initial begin
+       full = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) full <= 1'b0;
+       else full <= (full | issue) & !ready;
+    end
+endmodule // atomic_unit_l8_w32_int$read_skid
 
 
 module atomic_unit_l8_w32_int$reset_q(d,q,clock);
@@ -21109,44 +21334,6 @@ module atomic_unit_l8_w32_int$rsp_data_r(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$rsp_data_r
 
 
-module atomic_unit_l8_w32_int$rsp_done_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$rsp_done_r
-
-
-module atomic_unit_l8_w32_int$rsp_error_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$rsp_error_r
-
-
 module atomic_unit_l8_w32_int$rsp_lane_r(d,q,clock);
     
     // Module arguments
@@ -21183,6 +21370,158 @@ module atomic_unit_l8_w32_int$rsp_valid_r(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$rsp_valid_r
+
+
+module atomic_unit_l8_w32_int$s_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_byte_enables
+
+
+module atomic_unit_l8_w32_int$s_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_data
+
+
+module atomic_unit_l8_w32_int$s_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_elem
+
+
+module atomic_unit_l8_w32_int$s_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_lane
+
+
+module atomic_unit_l8_w32_int$s_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_line
+
+
+module atomic_unit_l8_w32_int$s_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_new
+
+
+module atomic_unit_l8_w32_int$s_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_old
+
+
+module atomic_unit_l8_w32_int$s_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$s_space
 
 
 module atomic_unit_l8_w32_int$sel_buf(d,q,clock);
@@ -22667,6 +23006,77 @@ module atomic_unit_l8_w32_int$write_align(value,bit_offset,byte_enables,data,mas
     end
     
 endmodule // atomic_unit_l8_w32_int$write_align
+
+
+module atomic_unit_l8_w32_int$write_skid(clock,clear,ready,leave,leave_writes,leave_last,leave_error,leave_rmw,full,done,error,obs_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  ready;
+    input wire  leave;
+    input wire  leave_writes;
+    input wire  leave_last;
+    input wire  leave_error;
+    input wire  leave_rmw;
+    output reg  full;
+    output reg  done;
+    output reg  error;
+    output reg  obs_valid;
+    
+    // Local signals
+    reg  wait_last;
+    reg  wait_error;
+    reg  wait_rmw;
+    
+    // Update code (custom)
+    initial begin
+       full = 1'h0;
+    end
+    
+    initial begin
+       done = 1'h0;
+    end
+    
+    initial begin
+       error = 1'h0;
+    end
+    
+    initial begin
+       obs_valid = 1'h0;
+    end
+    
+    initial begin
+       wait_last = 1'h0;
+    end
+    
+    initial begin
+       wait_error = 1'h0;
+    end
+    
+    initial begin
+       wait_rmw = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) begin
+          full <= 1'b0;
+          done <= 1'b0;
+          error <= 1'b0;
+          obs_valid <= 1'b0;
+       end else begin
+          done <= ((full & ready) & wait_last) | ((leave & (!leave_writes | ready)) & leave_last);
+          error <= ((full & ready) & wait_error) | ((leave & (!leave_writes | ready)) & leave_error);
+          obs_valid <= ((full & ready) & wait_rmw) | (((leave & leave_writes) & ready) & leave_rmw);
+          full <= (full | (leave & leave_writes)) & !ready;
+       end
+       if (leave) begin
+          wait_last <= leave_last;
+          wait_error <= leave_error;
+          wait_rmw <= leave_rmw;
+       end
+    end
+endmodule // atomic_unit_l8_w32_int$write_skid
 
 
 module atomic_unit_l8_w32_int$x2_bit_offset(d,q,clock);
