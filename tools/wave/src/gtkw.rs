@@ -81,9 +81,9 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
         "Internal: issue (lane index, FSM state)",
         &[
             "state", "*_state", "*state$q", "*state.q", "state_*", "*fsm*", "d_valid$q", "d_valid.q", "d_lanes$q", "d_lanes.q", "lane_select$lane", "lane_select.lane", "lane_select$any", "issue_push", "issue_kind",
-            "sel_take", "sel_marker", "sel_last", "i_valid$q", "i_valid.q", "i_lane$q", "i_lane.q", "i_fresh$q", "i_fresh.q", "issue_done",
+            "sel_take", "sel_marker", "sel_last", "n_valid$q", "n_valid.q", "n_lane$q", "n_lane.q", "i_valid$q", "i_valid.q", "i_lane$q", "i_lane.q", "i_buf$q", "i_buf.q", "issue_done",
             "issue_last", "issue_lane_done", "walk_push", "issue_misaligned", "elem_index$q", "elem_index.q", "elem_offset$q", "elem_offset.q",
-            "t_valid$q", "t_valid.q", "t_walk$q", "t_walk.q", "a_valid$q", "a_valid.q", "a_reads", "alloc", "table_is_full", "head_select$head", "head_select$lane", "head_select.head", "head_select.lane", "retire",
+            "t_valid$q", "t_valid.q", "t_walk$q", "t_walk.q", "a_valid$q", "a_valid.q", "a_reads", "alloc", "table_is_full", "head_select$head", "head_select$lane", "head_select.head", "head_select.lane", "retire", "read_skid$full", "read_skid.full", "write_skid$full", "write_skid.full",
         ],
     ),
     (
@@ -99,7 +99,7 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
 
 /// At most this many signals per internal group (patterns like `*state*`
 /// could pull in a whole sub-tree).
-const MAX_PER_GROUP: usize = 32;
+const MAX_PER_GROUP: usize = 40;
 
 /// `PATH.gtkw` for a VCD at `PATH` (`run.vcd` -> `run.vcd.gtkw`).
 pub fn gtkw_path(vcd: &Path) -> PathBuf {
