@@ -242,6 +242,29 @@ pub fn hoist_wiring(text: &str, module: &str) -> String {
     joined
 }
 
+/// The input ports of module `module` that its combinational block (the
+/// `always @(*) begin ... end` rust-hdl writes for `update()`) reads.
+pub fn inputs_read_in_block(text: &str, module: &str) -> Vec<String> {
+    let Some(start) = text.find(&format!("module {module}(")) else {
+        return vec![];
+    };
+    let body = &text[start..];
+    let body = &body[..body.find("endmodule").unwrap_or(body.len())];
+    let inputs: Vec<&str> = body
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("input wire"))
+        .filter_map(|rest| rest.trim().trim_end_matches(';').split_whitespace().last())
+        .collect();
+    let Some(open) = body.find("\n    always @(*) begin\n") else {
+        return vec![];
+    };
+    let block = &body[open..];
+    let block = &block[..block.find("\n    end\n").unwrap_or(block.len())];
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let words: std::collections::HashSet<&str> = block.split(|c: char| !is_ident(c)).collect();
+    inputs.into_iter().filter(|i| words.contains(i)).map(str::to_string).collect()
+}
+
 /// `text` with every identifier that is `prefix` or starts with `prefix$`
 /// renamed to start with `to` instead.
 fn rename_prefix(text: &str, prefix: &str, to: &str) -> String {
@@ -346,6 +369,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every input of the unit goes into a register first, so Verilator
+    /// keeps the unit's logic out of its per-`eval()` input-combinational
+    /// region (docs/microarchitecture.md, "RTL structure rule (Verilator)").
+    #[test]
+    fn the_unit_block_reads_no_input_port() {
+        for top in TOPS.iter().filter(|t| t.name.starts_with("atomic_unit")) {
+            let text = top.verilog().unwrap();
+            assert!(text.contains("input wire  mem_wr_ready;"), "{}: the port scan found no inputs", top.name);
+            assert_eq!(inputs_read_in_block(&text, top.name), Vec::<String>::new(), "{}", top.name);
+        }
+        let sample = "module m(a,b,q);\n    input wire  a;\n    input wire  [3:0] b;\n    output reg  q;\n    always @(*) begin\n        q = b$x & a;\n    end\n    always @(*) b$x = b;\nendmodule // m\n";
+        assert_eq!(inputs_read_in_block(sample, "m"), vec!["a".to_string()]);
+        let hoisted = hoist_wiring("module m(a,q);\n    input wire  a;\n    always @(*) begin\n        s$d = a;\n        q = s$q;\n    end\nendmodule // m\n", "m");
+        assert!(hoisted.contains("    always @(*) s$d = a;\n"), "{hoisted}");
+        assert_eq!(inputs_read_in_block(&hoisted, "m"), Vec::<String>::new());
     }
 
     #[test]

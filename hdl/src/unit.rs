@@ -9,8 +9,10 @@
 //! the *decode* stage (D) takes the message and registers the decoder's
 //! outputs, the channel enables and the surface state (`d_*`); the *select*
 //! stage picks a lane of D's message and reads its payload (`LaneSelect`);
-//! the *issue* stage (I), one cycle later, has the
-//! payload and the message's decoded fields (`ctx_*` registers) and issues
+//! the *next-lane* stage (N) holds it while its payload arrives on `pay_*`
+//! and goes into one of two payload buffers (`pbuf_*`); the *issue* stage
+//! (I) has the payload buffer and the message's decoded fields (`ctx_*`
+//! registers) and issues
 //! one element per cycle (element by element for PTX vectors, block by block
 //! for SVM_SCATTER): its address, bounds, operands, and the typed address's
 //! first multiply-add; the *address* stage (T) finishes the typed address,
@@ -18,14 +20,15 @@
 //! entry into an 8-entry in-flight table and sends its read, from registers.
 //! D takes the next message (`req_ready`) when the last lane of its message
 //! is selected, so the next message's first lane is selected while the last
-//! one issues: no idle cycle between messages. The read data returns in order into
+//! one is in N: no idle cycle between messages. The read data returns in order into
 //! the entry; once back, the table's head leaves the table into the execute
 //! pipeline: X (the integer ALU, float stage 1), X2, X3, X4 (float stages
-//! 2..4) and the write stage W, whose write goes out on `mem_wr_*`; the
-//! operation retires when memory accepts the write, and the lane's result
+//! 2..4) and the write stage W, whose write goes out on `mem_wr_*` (a
+//! refused one waits in the write skid register `s_*`, a refused read in
+//! `r_*`); the operation retires when it leaves W, and the lane's result
 //! leaves on `rsp_*` (registered). Same-address hazards are resolved by
-//! forwarding, not stalling: every retiring write pushes its bytes into the
-//! table's entries whose reads memory already accepted, the head merges the
+//! forwarding, not stalling: every write on the port pushes its bytes into
+//! the table's entries on its line, the head merges the
 //! write leaving W, and takes an older operation's new value from X2, X3,
 //! X4 or W (bypass) when that operation writes exactly its element; it waits
 //! only for a partial overlap or a float result not computed yet
@@ -33,6 +36,13 @@
 //!
 //! Full description, port table, timing and cycle costs:
 //! docs/microarchitecture.md.
+//!
+//! No input port feeds this block's logic: every input goes into a
+//! register first (`reset_q`, the decode stage's and payload buffers'
+//! `CaptureReg`s, `EntryData`, the skids), wired by `atomport emit` outside
+//! the block, so that Verilator keeps the unit out of its per-`eval()`
+//! input-combinational region (docs/microarchitecture.md, "RTL structure
+//! rule (Verilator)"; checked by `emit::tests::the_unit_block_reads_no_input_port`).
 //!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
@@ -46,7 +56,7 @@
 //! | -------------- | --------------- | ----------------------------------------------------- |
 //! | MessageDecoder | decoder.rs      | descriptor fields, legality, channel enables          |
 //! | LaneSelect     | lane_select.rs  | find-first-set over the lanes left                    |
-//! | LaneMux        | lane_mux.rs     | the lane's payload (port or held); its alignment      |
+//! | LaneMux        | lane_mux.rs     | the lane's payload (one of two buffers); its alignment |
 //! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC walk, first multiply-add, bounds         |
 //! | AddrGen        | addr_gen.rs     | element address (not typed), the bound it has         |
 //! | BoundsCheck    | bounds_check.rs | SLM / buffer bounds, in T                             |
@@ -54,6 +64,9 @@
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
 //! | EntryRam       | entry_ram.rs    | the table's head-only fields (operands, line copy, ...) |
+//! | EntryData      | entry_data.rs   | an entry's line and returned flag (writes, read return) |
+//! | CaptureReg     | capture_reg.rs  | a register loaded straight from an input              |
+//! | ReadSkid, WriteSkid | port_skid.rs | the memory ports' handshake state                   |
 //! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
 
