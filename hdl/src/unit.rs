@@ -597,10 +597,6 @@ pub struct AtomicUnit {
     rsp_valid_r: DFF<Bit>,
     rsp_lane_r: DFF<Bits<LANE_BITS>>,
     rsp_data_r: DFF<Bits<LINE_BITS>>,
-    obs_lane_r: DFF<Bits<LANE_BITS>>,
-    obs_elem_r: DFF<Bits<ELEM_BITS>>,
-    obs_old_r: DFF<Bits<LINE_BITS>>,
-    obs_new_r: DFF<Bits<LINE_BITS>>,
 
     // ---- constants ----
     kind_marker: Constant<Bits<ENTRY_KIND_BITS>>,
@@ -707,7 +703,12 @@ pub struct AtomicUnit {
     w_has_result: Signal<Local, Bit>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
     /// the write stage's operation is done (write accepted, or none) this cycle
-    retire: Signal<Local, Bit>,
+        retire: Signal<Local, Bit>,
+    /// the head's old value comes from the table / X2 / X3 (all ones or all zeros)
+    old_from_table: Signal<Local, Bits<LINE_BITS>>,
+    old_from_x2: Signal<Local, Bits<LINE_BITS>>,
+    old_from_x3: Signal<Local, Bits<LINE_BITS>>,
+
     /// a write is on the memory port: the skid register's, or the write stage's
     port_write: Signal<Local, Bit>,
     /// that write
@@ -1096,10 +1097,6 @@ impl AtomicUnit {
             rsp_valid_r: Default::default(),
             rsp_lane_r: Default::default(),
             rsp_data_r: Default::default(),
-            obs_lane_r: Default::default(),
-            obs_elem_r: Default::default(),
-            obs_old_r: Default::default(),
-            obs_new_r: Default::default(),
             kind_marker: constant(ENTRY_MARKER as u64),
             kind_no_memory: constant(ENTRY_NO_MEMORY as u64),
             kind_read_modify_write: constant(ENTRY_READ_MODIFY_WRITE as u64),
@@ -1165,7 +1162,11 @@ impl AtomicUnit {
             w_is_rmw: Default::default(),
             w_has_result: Default::default(),
             write_data: Default::default(),
-            retire: Default::default(),
+                        retire: Default::default(),
+            old_from_table: Default::default(),
+            old_from_x2: Default::default(),
+            old_from_x3: Default::default(),
+
             port_write: Default::default(),
             port_line: Default::default(),
             port_space: Default::default(),
@@ -1404,7 +1405,6 @@ impl Logic for AtomicUnit {
             rsp_valid_r,
             rsp_lane_r,
             rsp_data_r,
-            obs_lane_r,
             r_line,
             r_space,
             r_byte_enables,
@@ -1415,10 +1415,7 @@ impl Logic for AtomicUnit {
             s_lane,
             s_elem,
             s_old,
-            s_new,
-            obs_elem_r,
-            obs_old_r,
-            obs_new_r
+            s_new
         );
         for k in 0..INFLIGHT_DEPTH {
             self.ent_valid[k].clock.next = self.clock.val();
@@ -1735,19 +1732,12 @@ impl Logic for AtomicUnit {
         self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w_result_last.q.val();
         self.rsp_lane_r.d.next = self.w_lane.q.val();
         self.rsp_data_r.d.next = self.result_joined.val();
-        // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
-        // (`WriteSkid`); the observed operation is the skid register's while
-        // a write waits there, else the write stage's
-        self.obs_lane_r.d.next = self.w_lane.q.val();
-        self.obs_elem_r.d.next = self.w_elem.q.val();
-        self.obs_old_r.d.next = self.w_old.q.val();
-        self.obs_new_r.d.next = self.w_new.q.val();
-        if self.write_skid.full.val() {
-            self.obs_lane_r.d.next = self.s_lane.q.val();
-            self.obs_elem_r.d.next = self.s_elem.q.val();
-            self.obs_old_r.d.next = self.s_old.q.val();
-            self.obs_new_r.d.next = self.s_new.q.val();
-        }
+                // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
+        // (`WriteSkid`, registered). The observed operation is in the skid
+        // registers `s_*` in the cycle after: they load every write leaving
+        // W, and hold a refused one until it is accepted (no W write leaves
+        // meanwhile), so `obs_*` are those registers, with no mux.
+
 
         // ================= execute stages -> write stage =================
         self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
@@ -1846,7 +1836,18 @@ impl Logic for AtomicUnit {
         self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
         self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
             & !(self.head_is_rmw.val() & self.head_select.hazard.val());
-        self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
+                self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
+        // the head's old value: from the table, or bypassed from X2 / X3
+        // (one-hot: `HeadSelect` sets at most one bypass), as full-width masks
+        self.old_from_x2.next = self.zero_line.val();
+        if self.head_is_rmw.val() & self.head_select.bypass[1].val() {
+            self.old_from_x2.next = !self.zero_line.val();
+        }
+        self.old_from_x3.next = self.zero_line.val();
+        if self.head_is_rmw.val() & self.head_select.bypass[2].val() {
+            self.old_from_x3.next = !self.zero_line.val();
+        }
+        self.old_from_table.next = !(self.old_from_x2.val() | self.old_from_x3.val());
         if self.x_free.val() {
             self.x_valid.d.next = self.head_enters.val();
             self.x_writes.d.next = self.head_enters.val()
@@ -1856,14 +1857,10 @@ impl Logic for AtomicUnit {
             self.x_space.d.next = self.head_select.space.val();
             self.x_bit_offset.d.next = self.head_select.bit_offset.val();
             self.x_byte_enables.d.next = self.head_select.byte_enables.val();
-            // bypass from X2 / X3: their values are in x2_new / x3_new now
-            self.x_old.d.next = self.head_select.old_value.val();
-            if self.head_is_rmw.val() & self.head_select.bypass[1].val() {
-                self.x_old.d.next = self.x2_new.q.val();
-            }
-            if self.head_is_rmw.val() & self.head_select.bypass[2].val() {
-                self.x_old.d.next = self.x3_new.q.val();
-            }
+                        // bypass from X2 / X3: their values are in x2_new / x3_new now
+            // (at most one select: an AND-OR mux, not a priority chain)
+            self.x_old.d.next = (self.head_select.old_value.val() & self.old_from_table.val())
+                | ((self.x2_new.q.val() & self.old_from_x2.val()) | (self.x3_new.q.val() & self.old_from_x3.val()));
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
             self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
             self.x_src0.d.next = self.ent_src0.read_data.val() & self.data_built.val();
@@ -1889,10 +1886,10 @@ impl Logic for AtomicUnit {
         self.rsp_done.next = self.write_skid.done.val();
         self.rsp_error.next = self.write_skid.error.val();
         self.obs_valid.next = self.write_skid.obs_valid.val();
-        self.obs_lane.next = self.obs_lane_r.q.val();
-        self.obs_elem.next = self.obs_elem_r.q.val();
-        self.obs_old.next = self.obs_old_r.q.val();
-        self.obs_new.next = self.obs_new_r.q.val();
+                self.obs_lane.next = self.s_lane.q.val();
+        self.obs_elem.next = self.s_elem.q.val();
+        self.obs_old.next = self.s_old.q.val();
+        self.obs_new.next = self.s_new.q.val();
 
         // ================= allocate (A): one table entry per cycle =================
         // The allocate stage's element enters the table when there is room,

@@ -1713,18 +1713,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] rsp_data_r$d;
     wire  [127:0] rsp_data_r$q;
     reg  rsp_data_r$clock;
-    reg  [4:0] obs_lane_r$d;
-    wire  [4:0] obs_lane_r$q;
-    reg  obs_lane_r$clock;
-    reg  [2:0] obs_elem_r$d;
-    wire  [2:0] obs_elem_r$q;
-    reg  obs_elem_r$clock;
-    reg  [127:0] obs_old_r$d;
-    wire  [127:0] obs_old_r$q;
-    reg  obs_old_r$clock;
-    reg  [127:0] obs_new_r$d;
-    wire  [127:0] obs_new_r$q;
-    reg  obs_new_r$clock;
     
     // Local signals
     reg  sel_valid;
@@ -1797,6 +1785,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  w_has_result;
     reg  [127:0] write_data;
     reg  retire;
+    reg  [127:0] old_from_table;
+    reg  [127:0] old_from_x2;
+    reg  [127:0] old_from_x3;
     reg  port_write;
     reg  [63:0] port_line;
     reg  port_space;
@@ -4205,26 +4196,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(rsp_data_r$q),
         .clock(rsp_data_r$clock)
     );
-    atomic_unit$obs_lane_r obs_lane_r(
-        .d(obs_lane_r$d),
-        .q(obs_lane_r$q),
-        .clock(obs_lane_r$clock)
-    );
-    atomic_unit$obs_elem_r obs_elem_r(
-        .d(obs_elem_r$d),
-        .q(obs_elem_r$q),
-        .clock(obs_elem_r$clock)
-    );
-    atomic_unit$obs_old_r obs_old_r(
-        .d(obs_old_r$d),
-        .q(obs_old_r$q),
-        .clock(obs_old_r$clock)
-    );
-    atomic_unit$obs_new_r obs_new_r(
-        .d(obs_new_r$d),
-        .q(obs_new_r$q),
-        .clock(obs_new_r$clock)
-    );
     
     // Update code
     always @(*) begin
@@ -4449,7 +4420,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
         rsp_data_r$d = rsp_data_r$q;
-        obs_lane_r$d = obs_lane_r$q;
         r_line$d = r_line$q;
         r_space$d = r_space$q;
         r_byte_enables$d = r_byte_enables$q;
@@ -4461,9 +4431,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         s_elem$d = s_elem$q;
         s_old$d = s_old$q;
         s_new$d = s_new$q;
-        obs_elem_r$d = obs_elem_r$q;
-        obs_old_r$d = obs_old_r$q;
-        obs_new_r$d = obs_new_r$q;
         ent_valid$0$d = ent_valid$0$q;
         ent_kind$0$d = ent_kind$0$q;
         ent_read_seq$0$d = ent_read_seq$0$q;
@@ -4642,16 +4609,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         rsp_valid_r$d = (retire & w_has_result) & w_result_last$q;
         rsp_lane_r$d = w_lane$q;
         rsp_data_r$d = result_joined;
-        obs_lane_r$d = w_lane$q;
-        obs_elem_r$d = w_elem$q;
-        obs_old_r$d = w_old$q;
-        obs_new_r$d = w_new$q;
-        if (write_skid$full) begin
-            obs_lane_r$d = s_lane$q;
-            obs_elem_r$d = s_elem$q;
-            obs_old_r$d = s_old$q;
-            obs_new_r$d = s_new$q;
-        end
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (w_free) begin
             w_valid$d = x4_valid$q;
@@ -4741,6 +4698,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
+        old_from_x2 = zero_line;
+        if (head_is_rmw & head_select$bypass$1) begin
+            old_from_x2 = ~zero_line;
+        end
+        old_from_x3 = zero_line;
+        if (head_is_rmw & head_select$bypass$2) begin
+            old_from_x3 = ~zero_line;
+        end
+        old_from_table = ~(old_from_x2 | old_from_x3);
         if (x_free) begin
             x_valid$d = head_enters;
             x_writes$d = head_enters & (head_is_rmw | (head_select$kind == kind_write));
@@ -4749,13 +4715,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_space$d = head_select$space;
             x_bit_offset$d = head_select$bit_offset;
             x_byte_enables$d = head_select$byte_enables;
-            x_old$d = head_select$old_value;
-            if (head_is_rmw & head_select$bypass$1) begin
-                x_old$d = x2_new$q;
-            end
-            if (head_is_rmw & head_select$bypass$2) begin
-                x_old$d = x3_new$q;
-            end
+            x_old$d = (head_select$old_value & old_from_table) | ((x2_new$q & old_from_x2) | (x3_new$q & old_from_x3));
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = ent_src0$read_data & data_built;
@@ -5559,7 +5519,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) rsp_valid_r$clock = clock;
     always @(*) rsp_lane_r$clock = clock;
     always @(*) rsp_data_r$clock = clock;
-    always @(*) obs_lane_r$clock = clock;
     always @(*) r_line$clock = clock;
     always @(*) r_space$clock = clock;
     always @(*) r_byte_enables$clock = clock;
@@ -5571,9 +5530,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) s_elem$clock = clock;
     always @(*) s_old$clock = clock;
     always @(*) s_new$clock = clock;
-    always @(*) obs_elem_r$clock = clock;
-    always @(*) obs_old_r$clock = clock;
-    always @(*) obs_new_r$clock = clock;
     always @(*) ent_valid$0$clock = clock;
     always @(*) ent_kind$0$clock = clock;
     always @(*) ent_read_seq$0$clock = clock;
@@ -5943,10 +5899,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) rsp_done = write_skid$done;
     always @(*) rsp_error = write_skid$error;
     always @(*) obs_valid = write_skid$obs_valid;
-    always @(*) obs_lane = obs_lane_r$q;
-    always @(*) obs_elem = obs_elem_r$q;
-    always @(*) obs_old = obs_old_r$q;
-    always @(*) obs_new = obs_new_r$q;
+    always @(*) obs_lane = s_lane$q;
+    always @(*) obs_elem = s_elem$q;
+    always @(*) obs_old = s_old$q;
+    always @(*) obs_new = s_new$q;
     always @(*) read_skid$clock = clock;
     always @(*) read_skid$clear = reset_q$q;
     always @(*) read_skid$ready = mem_rd_ready;
@@ -14473,82 +14429,6 @@ module atomic_unit$n_write_only(d,q,clock);
     end
           
 endmodule // atomic_unit$n_write_only
-
-
-module atomic_unit$obs_elem_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$obs_elem_r
-
-
-module atomic_unit$obs_lane_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$obs_lane_r
-
-
-module atomic_unit$obs_new_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$obs_new_r
-
-
-module atomic_unit$obs_old_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$obs_old_r
 
 
 module atomic_unit$occupancy(d,q,clock);
