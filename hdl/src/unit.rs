@@ -245,8 +245,9 @@ pub struct AtomicUnit {
     r_line: DFF<Bits<MEM_ADDR_BITS>>,
     r_space: DFF<Bit>,
     r_byte_enables: DFF<Bits<MEM_BYTES>>,
-    /// a write the memory has not accepted yet (`write_skid.full`): on the
-    /// port from here, and its operation's observation
+        /// the last write to leave W, with its operation's observation: loaded
+    /// with every such write, held while the memory refuses it
+    /// (`write_skid.full`: on the port from here); `obs_*` are these registers
     s_line: DFF<Bits<MEM_ADDR_BITS>>,
     s_space: DFF<Bit>,
     s_data: DFF<Bits<LINE_BITS>>,
@@ -680,7 +681,8 @@ pub struct AtomicUnit {
     elem_bits: Signal<Local, Bits<8>>,
     /// forwarded bytes for the entry allocated this cycle
     new_fwd_bytes: Signal<Local, Bits<MEM_BYTES>>,
-    /// entry k takes the retiring write's bytes / the returning read data
+        /// entry k takes the bytes of the write on the port / entry k's read is
+    /// the next to return (`EntryData` takes it when `mem_rdata_valid` is up)
     fwd_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     /// entry k allocated this cycle; it takes the retiring write's bytes
@@ -702,8 +704,9 @@ pub struct AtomicUnit {
     w_is_rmw: Signal<Local, Bit>,
     w_has_result: Signal<Local, Bit>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
-    /// the write stage's operation is done (write accepted, or none) this cycle
-        retire: Signal<Local, Bit>,
+        /// the write stage's operation leaves W this cycle (the write skid
+    /// register is empty; its write, if any, is on the port)
+    retire: Signal<Local, Bit>,
     /// the head's old value comes from the table / X2 / X3 (all ones or all zeros)
     old_from_table: Signal<Local, Bits<LINE_BITS>>,
     old_from_x2: Signal<Local, Bits<LINE_BITS>>,
