@@ -704,14 +704,13 @@ pub struct AtomicUnit {
     w_is_rmw: Signal<Local, Bit>,
     w_has_result: Signal<Local, Bit>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
-        /// the write stage's operation leaves W this cycle (the write skid
+    /// the write stage's operation leaves W this cycle (the write skid
     /// register is empty; its write, if any, is on the port)
     retire: Signal<Local, Bit>,
-    /// the head's old value comes from the table / X2 / X3 (all ones or all zeros)
-    old_from_table: Signal<Local, Bits<LINE_BITS>>,
-    old_from_x2: Signal<Local, Bits<LINE_BITS>>,
-    old_from_x3: Signal<Local, Bits<LINE_BITS>>,
-
+    /// the head's old value is bypassed from X2 or X3, not the table's
+    old_is_bypassed: Signal<Local, Bit>,
+    /// that bypassed value: `x2_new` or `x3_new`
+    old_bypassed: Signal<Local, Bits<LINE_BITS>>,
     /// a write is on the memory port: the skid register's, or the write stage's
     port_write: Signal<Local, Bit>,
     /// that write
@@ -1165,11 +1164,9 @@ impl AtomicUnit {
             w_is_rmw: Default::default(),
             w_has_result: Default::default(),
             write_data: Default::default(),
-                        retire: Default::default(),
-            old_from_table: Default::default(),
-            old_from_x2: Default::default(),
-            old_from_x3: Default::default(),
-
+            retire: Default::default(),
+            old_is_bypassed: Default::default(),
+            old_bypassed: Default::default(),
             port_write: Default::default(),
             port_line: Default::default(),
             port_space: Default::default(),
@@ -1839,18 +1836,17 @@ impl Logic for AtomicUnit {
         self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
         self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
             & !(self.head_is_rmw.val() & self.head_select.hazard.val());
-                self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
+        self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
         // the head's old value: from the table, or bypassed from X2 / X3
-        // (one-hot: `HeadSelect` sets at most one bypass), as full-width masks
-        self.old_from_x2.next = self.zero_line.val();
-        if self.head_is_rmw.val() & self.head_select.bypass[1].val() {
-            self.old_from_x2.next = !self.zero_line.val();
+        // (`HeadSelect` sets at most one bypass): the bypass pick between X2
+        // and X3 is made beside the table's 8-way mux and meets it in one
+        // 2:1 mux. (An AND-OR over three 128-bit masks had the same timing
+        // and mapped to about 2,000 more ECP5 LUTs; docs/synthesis.md.)
+        self.old_is_bypassed.next = self.head_is_rmw.val() & (self.head_select.bypass[1].val() | self.head_select.bypass[2].val());
+        self.old_bypassed.next = self.x2_new.q.val();
+        if self.head_select.bypass[2].val() {
+            self.old_bypassed.next = self.x3_new.q.val();
         }
-        self.old_from_x3.next = self.zero_line.val();
-        if self.head_is_rmw.val() & self.head_select.bypass[2].val() {
-            self.old_from_x3.next = !self.zero_line.val();
-        }
-        self.old_from_table.next = !(self.old_from_x2.val() | self.old_from_x3.val());
         if self.x_free.val() {
             self.x_valid.d.next = self.head_enters.val();
             self.x_writes.d.next = self.head_enters.val()
@@ -1860,10 +1856,11 @@ impl Logic for AtomicUnit {
             self.x_space.d.next = self.head_select.space.val();
             self.x_bit_offset.d.next = self.head_select.bit_offset.val();
             self.x_byte_enables.d.next = self.head_select.byte_enables.val();
-                        // bypass from X2 / X3: their values are in x2_new / x3_new now
-            // (at most one select: an AND-OR mux, not a priority chain)
-            self.x_old.d.next = (self.head_select.old_value.val() & self.old_from_table.val())
-                | ((self.x2_new.q.val() & self.old_from_x2.val()) | (self.x3_new.q.val() & self.old_from_x3.val()));
+            // bypass from X2 / X3: their values are in x2_new / x3_new now
+            self.x_old.d.next = self.head_select.old_value.val();
+            if self.old_is_bypassed.val() {
+                self.x_old.d.next = self.old_bypassed.val();
+            }
             self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
             self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
             self.x_src0.d.next = self.ent_src0.read_data.val() & self.data_built.val();
@@ -1889,7 +1886,7 @@ impl Logic for AtomicUnit {
         self.rsp_done.next = self.write_skid.done.val();
         self.rsp_error.next = self.write_skid.error.val();
         self.obs_valid.next = self.write_skid.obs_valid.val();
-                self.obs_lane.next = self.s_lane.q.val();
+        self.obs_lane.next = self.s_lane.q.val();
         self.obs_elem.next = self.s_elem.q.val();
         self.obs_old.next = self.s_old.q.val();
         self.obs_new.next = self.s_new.q.val();

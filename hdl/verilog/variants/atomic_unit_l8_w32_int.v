@@ -1784,9 +1784,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  w_has_result;
     reg  [127:0] write_data;
     reg  retire;
-    reg  [127:0] old_from_table;
-    reg  [127:0] old_from_x2;
-    reg  [127:0] old_from_x3;
+    reg  old_is_bypassed;
+    reg  [127:0] old_bypassed;
     reg  port_write;
     reg  [63:0] port_line;
     reg  port_space;
@@ -4697,15 +4696,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
-        old_from_x2 = zero_line;
-        if (head_is_rmw & head_select$bypass$1) begin
-            old_from_x2 = ~zero_line;
+        old_is_bypassed = head_is_rmw & (head_select$bypass$1 | head_select$bypass$2);
+        old_bypassed = x2_new$q;
+        if (head_select$bypass$2) begin
+            old_bypassed = x3_new$q;
         end
-        old_from_x3 = zero_line;
-        if (head_is_rmw & head_select$bypass$2) begin
-            old_from_x3 = ~zero_line;
-        end
-        old_from_table = ~(old_from_x2 | old_from_x3);
         if (x_free) begin
             x_valid$d = head_enters;
             x_writes$d = head_enters & (head_is_rmw | (head_select$kind == kind_write));
@@ -4714,7 +4709,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x_space$d = head_select$space;
             x_bit_offset$d = head_select$bit_offset;
             x_byte_enables$d = head_select$byte_enables;
-            x_old$d = (head_select$old_value & old_from_table) | ((x2_new$q & old_from_x2) | (x3_new$q & old_from_x3));
+            x_old$d = head_select$old_value;
+            if (old_is_bypassed) begin
+                x_old$d = old_bypassed;
+            end
             x_from_x2$d = head_is_rmw & head_select$bypass$0;
             x_from_w$d = head_is_rmw & head_select$bypass$3;
             x_src0$d = ent_src0$read_data & data_built;
