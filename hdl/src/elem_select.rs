@@ -56,7 +56,24 @@ pub struct ElemSelect {
     shift_in_word: Signal<Local, Bits<7>>,
     /// the source the element is cut from: src0, or src1 for a scatter block past bit 127
     shift_source: Signal<Local, Bits<DATA_BITS>>,
+    /// `shift_source` shifted by the offset with its bits below 16 / 32 / 64
+    /// bits cleared: valid for the bytes an element of 2 / 4 / 8 bytes or more
+    /// keeps (see `update`)
+    shifted_16: Signal<Local, Bits<DATA_BITS>>,
+    shifted_32: Signal<Local, Bits<DATA_BITS>>,
+    shifted_64: Signal<Local, Bits<DATA_BITS>>,
+    shifted_8: Signal<Local, Bits<DATA_BITS>>,
     shifted: Signal<Local, Bits<DATA_BITS>>,
+    /// the offset's bits that can be set for an element of 2 / 4 / 8 bytes
+    align_16: Constant<Bits<7>>,
+    align_32: Constant<Bits<7>>,
+    align_64: Constant<Bits<7>>,
+    /// the result bytes each of those shifters serves: byte 0, byte 1, bytes 2-3, 4-7, 8-15
+    bytes_from_8: Constant<Bits<DATA_BITS>>,
+    bytes_from_16: Constant<Bits<DATA_BITS>>,
+    bytes_from_32: Constant<Bits<DATA_BITS>>,
+    bytes_from_64: Constant<Bits<DATA_BITS>>,
+    bytes_unshifted: Constant<Bits<DATA_BITS>>,
 }
 
 impl Default for ElemSelect {
@@ -79,7 +96,19 @@ impl Default for ElemSelect {
             elem_mask: Default::default(),
             shift_in_word: Default::default(),
             shift_source: Default::default(),
+            shifted_8: Default::default(),
+            shifted_16: Default::default(),
+            shifted_32: Default::default(),
+            shifted_64: Default::default(),
             shifted: Default::default(),
+            align_16: Constant::new(0x70u64.to_bits()),
+            align_32: Constant::new(0x60u64.to_bits()),
+            align_64: Constant::new(0x40u64.to_bits()),
+            bytes_from_8: Constant::new(0xffu128.to_bits()),
+            bytes_from_16: Constant::new(0xff00u128.to_bits()),
+            bytes_from_32: Constant::new(0xffff_0000u128.to_bits()),
+            bytes_from_64: Constant::new(0xffff_ffff_0000_0000u128.to_bits()),
+            bytes_unshifted: Constant::new((u128::MAX << 64).to_bits()),
         }
     }
 }
@@ -99,7 +128,21 @@ impl Logic for ElemSelect {
         if self.write_only.val() & self.elem_shift.val().get_bit(7) {
             self.shift_source.next = self.lane_src1.val();
         }
-        self.shifted.next = self.shift_source.val() >> self.shift_in_word.val();
+        // An element's offset is a multiple of its size (`elem_shift` steps by
+        // the element's bits from 0), and only its own bytes survive the
+        // mask. So result byte 0 needs any byte offset, byte 1 only offsets
+        // of whole 16-bit units, bytes 2-3 of 32-bit units, bytes 4-7 of
+        // 64-bit units, and bytes 8-15 (a 128-bit element) none: four
+        // shifters whose unused outputs synthesis drops, 256 2:1 muxes
+        // instead of a full 128-bit byte shifter's 512.
+        self.shifted_8.next = self.shift_source.val() >> self.shift_in_word.val();
+        self.shifted_16.next = self.shift_source.val() >> (self.shift_in_word.val() & self.align_16.val());
+        self.shifted_32.next = self.shift_source.val() >> (self.shift_in_word.val() & self.align_32.val());
+        self.shifted_64.next = self.shift_source.val() >> (self.shift_in_word.val() & self.align_64.val());
+        self.shifted.next = (((self.shifted_8.val() & self.bytes_from_8.val())
+            | (self.shifted_16.val() & self.bytes_from_16.val()))
+            | ((self.shifted_32.val() & self.bytes_from_32.val()) | (self.shifted_64.val() & self.bytes_from_64.val())))
+            | (self.shift_source.val() & self.bytes_unshifted.val());
         self.src0.next = self.shifted.val() & self.elem_mask.val();
         self.src1.next = self.lane_src1.val() & self.elem_mask.val();
         if self.swap_src.val() {

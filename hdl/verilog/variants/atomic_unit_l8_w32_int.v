@@ -16253,11 +16253,23 @@ module atomic_unit_l8_w32_int$elem_select(lane_src0,lane_src1,elem_shift,elem_si
     localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
     localparam  zero = 128'h0;
     localparam  byte_aligned = 7'b1111000;
+    localparam  align_16 = 7'b1110000;
+    localparam  align_32 = 7'b1100000;
+    localparam  align_64 = 7'b1000000;
+    localparam  bytes_from_8 = 128'hff;
+    localparam  bytes_from_16 = 128'hff00;
+    localparam  bytes_from_32 = 128'hffff0000;
+    localparam  bytes_from_64 = 128'hffffffff00000000;
+    localparam  bytes_unshifted = 128'hffffffffffffffff0000000000000000;
     
     // Local signals
     reg  [127:0] elem_mask;
     reg  [6:0] shift_in_word;
     reg  [127:0] shift_source;
+    reg  [127:0] shifted_16;
+    reg  [127:0] shifted_32;
+    reg  [127:0] shifted_64;
+    reg  [127:0] shifted_8;
     reg  [127:0] shifted;
     
     // Update code
@@ -16283,7 +16295,11 @@ module atomic_unit_l8_w32_int$elem_select(lane_src0,lane_src1,elem_shift,elem_si
         if (write_only & elem_shift[32'h7]) begin
             shift_source = lane_src1;
         end
-        shifted = shift_source >> shift_in_word;
+        shifted_8 = shift_source >> shift_in_word;
+        shifted_16 = shift_source >> (shift_in_word & align_16);
+        shifted_32 = shift_source >> (shift_in_word & align_32);
+        shifted_64 = shift_source >> (shift_in_word & align_64);
+        shifted = (((shifted_8 & bytes_from_8) | (shifted_16 & bytes_from_16)) | ((shifted_32 & bytes_from_32) | (shifted_64 & bytes_from_64))) | (shift_source & bytes_unshifted);
         src0 = shifted & elem_mask;
         src1 = lane_src1 & elem_mask;
         if (swap_src) begin
