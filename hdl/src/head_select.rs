@@ -63,15 +63,16 @@ pub struct HeadSelect {
     /// The entry's line, read data and forwarded bytes, as four 32-bit
     /// words: entry k's word w is `ent_word[4 * k + w]` (`WordJoin`).
     pub ent_word: [Signal<In, Bits<WORD_BITS>>; INFLIGHT_DEPTH * WORDS],
-    pub ent_space: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_ftz: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_result_first: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_result_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_msg_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_error: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    // ---- the head entry's multi-bit fields, written once at allocation:
-    //      read out of the unit's `EntryRam`s at `head` ----
+    // ---- the head entry's fields written once at allocation: read out of
+    //      the unit's `EntryRam`s at `head`; line, space and byte enables
+    //      from the unit's head registers (`hq_*`) ----
     pub head_line: Signal<In, Bits<64>>,
+    pub head_space: Signal<In, Bit>,
     pub head_bit_offset: Signal<In, Bits<7>>,
     pub head_byte_enables: Signal<In, Bits<16>>,
     pub head_size: Signal<In, Bits<SIZE_BITS>>,
@@ -174,7 +175,7 @@ impl Default for HeadSelect {
             ent_returned: arr(),
             ent_word: arr(),
             head_line: Default::default(),
-            ent_space: arr(),
+            head_space: Default::default(),
             head_bit_offset: Default::default(),
             head_byte_enables: Default::default(),
             head_size: Default::default(),
@@ -264,7 +265,6 @@ impl Logic for HeadSelect {
         self.valid.next = false;
         self.kind.next = self.zero_kind.val();
         self.returned.next = false;
-        self.space.next = false;
         self.bit_offset.next = self.head_bit_offset.val();
         self.byte_enables.next = self.head_byte_enables.val();
         self.size.next = self.head_size.val();
@@ -283,7 +283,6 @@ impl Logic for HeadSelect {
                 self.valid.next = self.ent_valid[k].val();
                 self.kind.next = self.ent_kind[k].val();
                 self.returned.next = self.ent_returned[k].val();
-                self.space.next = self.ent_space[k].val();
                 self.alu_ftz.next = self.ent_ftz[k].val();
                 self.result_first.next = self.ent_result_first[k].val();
                 self.result_last.next = self.ent_result_last[k].val();
@@ -293,6 +292,7 @@ impl Logic for HeadSelect {
         }
         self.data.next = self.join_line.whole.val();
         self.line.next = self.head_line.val();
+        self.space.next = self.head_space.val();
         self.elem_mask.next = self.zero_line.val();
         for s in 0..5 {
             if self.size.val().index() == s {

@@ -435,6 +435,18 @@ pub struct AtomicUnit {
 
     // ---- in-flight table ----
     head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
+    /// the head entry's line, space and byte enables in registers of their
+    /// own, so that the hazard and bypass compares against X..X4 (and the
+    /// bypass select into `x_old` behind them) start at flip-flops, not at
+    /// `head_ptr`'s read muxes: loaded from the entry after the head as the
+    /// head leaves, or from the allocation when it writes the head's entry
+    /// (the only write of these fields)
+    hq_line: DFF<Bits<MEM_ADDR_BITS>>,
+    /// `head_ptr + 1`, kept in a register (it indexes RAM read ports whose
+    /// data comes back into the unit's block)
+    head_next_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
+    hq_space: DFF<Bit>,
+    hq_byte_enables: DFF<Bits<MEM_BYTES>>,
     tail_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
     occupancy: DFF<Bits<OCCUPANCY_BITS>>,
     /// sequence number of the next read request / of the next read return
@@ -677,6 +689,11 @@ pub struct AtomicUnit {
     a_reads: Signal<Local, Bit>,
     /// an entry is written into the table this cycle
     alloc: Signal<Local, Bit>,
+    /// the space of the entry after the head
+    next_head_space: Signal<Local, Bit>,
+    /// this cycle's allocation writes the head's entry / the entry after it
+    alloc_at_head: Signal<Local, Bit>,
+    alloc_at_next_head: Signal<Local, Bit>,
     elem_bytes: Signal<Local, Bits<MEM_ADDR_BITS>>,
     elem_bits: Signal<Local, Bits<8>>,
     /// forwarded bytes for the entry allocated this cycle
@@ -979,6 +996,10 @@ impl AtomicUnit {
             a_msg_last: Default::default(),
             a_error: Default::default(),
             head_ptr: Default::default(),
+            hq_line: Default::default(),
+            head_next_ptr: Default::default(),
+            hq_space: Default::default(),
+            hq_byte_enables: Default::default(),
             tail_ptr: Default::default(),
             occupancy: Default::default(),
             read_issue_seq: Default::default(),
@@ -1148,6 +1169,9 @@ impl AtomicUnit {
             a_accepts: Default::default(),
             a_reads: Default::default(),
             alloc: Default::default(),
+            next_head_space: Default::default(),
+            alloc_at_head: Default::default(),
+            alloc_at_next_head: Default::default(),
             elem_bytes: Default::default(),
             elem_bits: Default::default(),
             new_fwd_bytes: Default::default(),
@@ -1309,6 +1333,10 @@ impl Logic for AtomicUnit {
             a_msg_last,
             a_error,
             head_ptr,
+            hq_line,
+            head_next_ptr,
+            hq_space,
+            hq_byte_enables,
             tail_ptr,
             occupancy,
             read_issue_seq,
@@ -1570,8 +1598,10 @@ impl Logic for AtomicUnit {
         self.ent_bit_offset.read_index.next = self.head_ptr.q.val();
         self.head_select.head_bit_offset.next = self.ent_bit_offset.read_data.val();
         self.ent_byte_enables.clock.next = self.clock.val();
-        self.ent_byte_enables.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        // the head's line and byte enables come from `hq_*`; these two RAMs
+        // are read at the entry after the head, to load `hq_*` from
+        self.ent_byte_enables.read_index.next = self.head_next_ptr.q.val();
+        self.head_select.head_byte_enables.next = self.hq_byte_enables.q.val();
         self.ent_size.clock.next = self.clock.val();
         self.ent_size.read_index.next = self.head_ptr.q.val();
         self.head_select.head_size.next = self.ent_size.read_data.val();
@@ -1591,8 +1621,9 @@ impl Logic for AtomicUnit {
         self.ent_result_shift.read_index.next = self.head_ptr.q.val();
         self.head_select.head_result_shift.next = self.ent_result_shift.read_data.val();
         self.ent_line_at_head.clock.next = self.clock.val();
-        self.ent_line_at_head.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_line.next = self.ent_line_at_head.read_data.val();
+        self.ent_line_at_head.read_index.next = self.head_next_ptr.q.val();
+        self.head_select.head_line.next = self.hq_line.q.val();
+        self.head_select.head_space.next = self.hq_space.q.val();
         for k in 0..INFLIGHT_DEPTH {
             self.ent_data[k].clock.next = self.clock.val();
             self.ent_data[k].rd_valid.next = self.mem_rdata_valid.val();
@@ -1606,7 +1637,6 @@ impl Logic for AtomicUnit {
             self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
             self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
             self.head_select.ent_returned[k].next = self.ent_data[k].returned.val();
-            self.head_select.ent_space[k].next = self.ent_space[k].q.val();
             self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
             self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
             self.head_select.ent_result_last[k].next = self.ent_result_last[k].q.val();
@@ -1874,6 +1904,7 @@ impl Logic for AtomicUnit {
         }
         if self.head_enters.val() {
             self.head_ptr.d.next = self.head_ptr.q.val() + self.one_index.val();
+            self.head_next_ptr.d.next = self.head_next_ptr.q.val() + self.one_index.val();
             for k in 0..INFLIGHT_DEPTH {
                 if self.head_ptr.q.val().index() == k {
                     self.ent_valid[k].d.next = false;
@@ -2365,6 +2396,31 @@ impl Logic for AtomicUnit {
         self.ent_line_at_head.write_enable.next = self.alloc.val();
         self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
         self.ent_line_at_head.write_data.next = self.a_line.q.val();
+        self.next_head_space.next = false;
+        for k in 0..INFLIGHT_DEPTH {
+            if self.head_next_ptr.q.val().index() == k {
+                self.next_head_space.next = self.ent_space[k].q.val();
+            }
+        }
+        self.alloc_at_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_ptr.q.val());
+        self.alloc_at_next_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_next_ptr.q.val());
+        if self.head_enters.val() {
+            self.hq_line.d.next = self.ent_line_at_head.read_data.val();
+            self.hq_space.d.next = self.next_head_space.val();
+            self.hq_byte_enables.d.next = self.ent_byte_enables.read_data.val();
+        }
+        // (an allocation at the head itself finds the table empty: the head
+        // is not leaving then)
+        if self.alloc_at_next_head.val() & self.head_enters.val() {
+            self.hq_line.d.next = self.a_line.q.val();
+            self.hq_space.d.next = self.a_space.q.val();
+            self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
+        }
+        if self.alloc_at_head.val() {
+            self.hq_line.d.next = self.a_line.q.val();
+            self.hq_space.d.next = self.a_space.q.val();
+            self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
+        }
         if self.alloc.val() {
             self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
             for k in 0..INFLIGHT_DEPTH {
@@ -2453,6 +2509,7 @@ impl Logic for AtomicUnit {
             self.t_walk.d.next = false;
             self.a_valid.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
+            self.head_next_ptr.d.next = self.one_index.val();
             self.tail_ptr.d.next = self.zero_index.val();
             self.occupancy.d.next = self.zero_occupancy.val();
             self.read_issue_seq.d.next = self.zero_seq.val();

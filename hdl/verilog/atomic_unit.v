@@ -261,14 +261,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] head_select$ent_word$29;
     reg  [31:0] head_select$ent_word$30;
     reg  [31:0] head_select$ent_word$31;
-    reg  head_select$ent_space$0;
-    reg  head_select$ent_space$1;
-    reg  head_select$ent_space$2;
-    reg  head_select$ent_space$3;
-    reg  head_select$ent_space$4;
-    reg  head_select$ent_space$5;
-    reg  head_select$ent_space$6;
-    reg  head_select$ent_space$7;
     reg  head_select$ent_ftz$0;
     reg  head_select$ent_ftz$1;
     reg  head_select$ent_ftz$2;
@@ -310,6 +302,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$ent_error$6;
     reg  head_select$ent_error$7;
     reg  [63:0] head_select$head_line;
+    reg  head_select$head_space;
     reg  [6:0] head_select$head_bit_offset;
     reg  [15:0] head_select$head_byte_enables;
     reg  [2:0] head_select$head_size;
@@ -986,6 +979,18 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [2:0] head_ptr$d;
     wire  [2:0] head_ptr$q;
     reg  head_ptr$clock;
+    reg  [63:0] hq_line$d;
+    wire  [63:0] hq_line$q;
+    reg  hq_line$clock;
+    reg  [2:0] head_next_ptr$d;
+    wire  [2:0] head_next_ptr$q;
+    reg  head_next_ptr$clock;
+    reg  hq_space$d;
+    wire  hq_space$q;
+    reg  hq_space$clock;
+    reg  [15:0] hq_byte_enables$d;
+    wire  [15:0] hq_byte_enables$q;
+    reg  hq_byte_enables$clock;
     reg  [2:0] tail_ptr$d;
     wire  [2:0] tail_ptr$q;
     reg  tail_ptr$clock;
@@ -1740,6 +1745,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  a_accepts;
     reg  a_reads;
     reg  alloc;
+    reg  next_head_space;
+    reg  alloc_at_head;
+    reg  alloc_at_next_head;
     reg  [63:0] elem_bytes;
     reg  [7:0] elem_bits;
     reg  [15:0] new_fwd_bytes;
@@ -1982,14 +1990,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ent_word$29(head_select$ent_word$29),
         .ent_word$30(head_select$ent_word$30),
         .ent_word$31(head_select$ent_word$31),
-        .ent_space$0(head_select$ent_space$0),
-        .ent_space$1(head_select$ent_space$1),
-        .ent_space$2(head_select$ent_space$2),
-        .ent_space$3(head_select$ent_space$3),
-        .ent_space$4(head_select$ent_space$4),
-        .ent_space$5(head_select$ent_space$5),
-        .ent_space$6(head_select$ent_space$6),
-        .ent_space$7(head_select$ent_space$7),
         .ent_ftz$0(head_select$ent_ftz$0),
         .ent_ftz$1(head_select$ent_ftz$1),
         .ent_ftz$2(head_select$ent_ftz$2),
@@ -2031,6 +2031,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ent_error$6(head_select$ent_error$6),
         .ent_error$7(head_select$ent_error$7),
         .head_line(head_select$head_line),
+        .head_space(head_select$head_space),
         .head_bit_offset(head_select$head_bit_offset),
         .head_byte_enables(head_select$head_byte_enables),
         .head_size(head_select$head_size),
@@ -3059,6 +3060,26 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(head_ptr$d),
         .q(head_ptr$q),
         .clock(head_ptr$clock)
+    );
+    atomic_unit$hq_line hq_line(
+        .d(hq_line$d),
+        .q(hq_line$q),
+        .clock(hq_line$clock)
+    );
+    atomic_unit$head_next_ptr head_next_ptr(
+        .d(head_next_ptr$d),
+        .q(head_next_ptr$q),
+        .clock(head_next_ptr$clock)
+    );
+    atomic_unit$hq_space hq_space(
+        .d(hq_space$d),
+        .q(hq_space$q),
+        .clock(hq_space$clock)
+    );
+    atomic_unit$hq_byte_enables hq_byte_enables(
+        .d(hq_byte_enables$d),
+        .q(hq_byte_enables$q),
+        .clock(hq_byte_enables$clock)
     );
     atomic_unit$tail_ptr tail_ptr(
         .d(tail_ptr$d),
@@ -4323,6 +4344,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         a_msg_last$d = a_msg_last$q;
         a_error$d = a_error$q;
         head_ptr$d = head_ptr$q;
+        hq_line$d = hq_line$q;
+        head_next_ptr$d = head_next_ptr$q;
+        hq_space$d = hq_space$q;
+        hq_byte_enables$d = hq_byte_enables$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
@@ -4727,6 +4752,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         if (head_enters) begin
             head_ptr$d = head_ptr$q + one_index;
+            head_next_ptr$d = head_next_ptr$q + one_index;
             if (head_ptr$q == 0) begin
                 ent_valid$0$d = 1'b0;
             end
@@ -5052,6 +5078,48 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (port_write & (a_line$q == port_line) & (a_space$q == port_space)) begin
             new_fwd_bytes = port_byte_enables;
         end
+        next_head_space = 1'b0;
+        if (head_next_ptr$q == 0) begin
+            next_head_space = ent_space$0$q;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_head_space = ent_space$1$q;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_head_space = ent_space$2$q;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_head_space = ent_space$3$q;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_head_space = ent_space$4$q;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_head_space = ent_space$5$q;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_head_space = ent_space$6$q;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_head_space = ent_space$7$q;
+        end
+        alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
+        alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
+        if (head_enters) begin
+            hq_line$d = ent_line_at_head$read_data;
+            hq_space$d = next_head_space;
+            hq_byte_enables$d = ent_byte_enables$read_data;
+        end
+        if (alloc_at_next_head & head_enters) begin
+            hq_line$d = a_line$q;
+            hq_space$d = a_space$q;
+            hq_byte_enables$d = a_byte_enables$q;
+        end
+        if (alloc_at_head) begin
+            hq_line$d = a_line$q;
+            hq_space$d = a_space$q;
+            hq_byte_enables$d = a_byte_enables$q;
+        end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
@@ -5270,6 +5338,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_walk$d = 1'b0;
             a_valid$d = 1'b0;
             head_ptr$d = zero_index;
+            head_next_ptr$d = one_index;
             tail_ptr$d = zero_index;
             occupancy$d = zero_occupancy;
             read_issue_seq$d = zero_seq;
@@ -5421,6 +5490,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) a_msg_last$clock = clock;
     always @(*) a_error$clock = clock;
     always @(*) head_ptr$clock = clock;
+    always @(*) hq_line$clock = clock;
+    always @(*) head_next_ptr$clock = clock;
+    always @(*) hq_space$clock = clock;
+    always @(*) hq_byte_enables$clock = clock;
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
@@ -5700,8 +5773,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_bit_offset$read_index = head_ptr$q;
     always @(*) head_select$head_bit_offset = ent_bit_offset$read_data;
     always @(*) ent_byte_enables$clock = clock;
-    always @(*) ent_byte_enables$read_index = head_ptr$q;
-    always @(*) head_select$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) ent_byte_enables$read_index = head_next_ptr$q;
+    always @(*) head_select$head_byte_enables = hq_byte_enables$q;
     always @(*) ent_size$clock = clock;
     always @(*) ent_size$read_index = head_ptr$q;
     always @(*) head_select$head_size = ent_size$read_data;
@@ -5721,8 +5794,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_result_shift$read_index = head_ptr$q;
     always @(*) head_select$head_result_shift = ent_result_shift$read_data;
     always @(*) ent_line_at_head$clock = clock;
-    always @(*) ent_line_at_head$read_index = head_ptr$q;
-    always @(*) head_select$head_line = ent_line_at_head$read_data;
+    always @(*) ent_line_at_head$read_index = head_next_ptr$q;
+    always @(*) head_select$head_line = hq_line$q;
+    always @(*) head_select$head_space = hq_space$q;
     always @(*) ent_data$0$clock = clock;
     always @(*) ent_data$0$rd_valid = mem_rdata_valid;
     always @(*) ent_data$0$rd_data = mem_rdata;
@@ -5782,7 +5856,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$0 = ent_valid$0$q;
     always @(*) head_select$ent_kind$0 = ent_kind$0$q;
     always @(*) head_select$ent_returned$0 = ent_data$0$returned;
-    always @(*) head_select$ent_space$0 = ent_space$0$q;
     always @(*) head_select$ent_ftz$0 = ent_ftz$0$q;
     always @(*) head_select$ent_result_first$0 = ent_result_first$0$q;
     always @(*) head_select$ent_result_last$0 = ent_result_last$0$q;
@@ -5791,7 +5864,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$1 = ent_valid$1$q;
     always @(*) head_select$ent_kind$1 = ent_kind$1$q;
     always @(*) head_select$ent_returned$1 = ent_data$1$returned;
-    always @(*) head_select$ent_space$1 = ent_space$1$q;
     always @(*) head_select$ent_ftz$1 = ent_ftz$1$q;
     always @(*) head_select$ent_result_first$1 = ent_result_first$1$q;
     always @(*) head_select$ent_result_last$1 = ent_result_last$1$q;
@@ -5800,7 +5872,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$2 = ent_valid$2$q;
     always @(*) head_select$ent_kind$2 = ent_kind$2$q;
     always @(*) head_select$ent_returned$2 = ent_data$2$returned;
-    always @(*) head_select$ent_space$2 = ent_space$2$q;
     always @(*) head_select$ent_ftz$2 = ent_ftz$2$q;
     always @(*) head_select$ent_result_first$2 = ent_result_first$2$q;
     always @(*) head_select$ent_result_last$2 = ent_result_last$2$q;
@@ -5809,7 +5880,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$3 = ent_valid$3$q;
     always @(*) head_select$ent_kind$3 = ent_kind$3$q;
     always @(*) head_select$ent_returned$3 = ent_data$3$returned;
-    always @(*) head_select$ent_space$3 = ent_space$3$q;
     always @(*) head_select$ent_ftz$3 = ent_ftz$3$q;
     always @(*) head_select$ent_result_first$3 = ent_result_first$3$q;
     always @(*) head_select$ent_result_last$3 = ent_result_last$3$q;
@@ -5818,7 +5888,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$4 = ent_valid$4$q;
     always @(*) head_select$ent_kind$4 = ent_kind$4$q;
     always @(*) head_select$ent_returned$4 = ent_data$4$returned;
-    always @(*) head_select$ent_space$4 = ent_space$4$q;
     always @(*) head_select$ent_ftz$4 = ent_ftz$4$q;
     always @(*) head_select$ent_result_first$4 = ent_result_first$4$q;
     always @(*) head_select$ent_result_last$4 = ent_result_last$4$q;
@@ -5827,7 +5896,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$5 = ent_valid$5$q;
     always @(*) head_select$ent_kind$5 = ent_kind$5$q;
     always @(*) head_select$ent_returned$5 = ent_data$5$returned;
-    always @(*) head_select$ent_space$5 = ent_space$5$q;
     always @(*) head_select$ent_ftz$5 = ent_ftz$5$q;
     always @(*) head_select$ent_result_first$5 = ent_result_first$5$q;
     always @(*) head_select$ent_result_last$5 = ent_result_last$5$q;
@@ -5836,7 +5904,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$6 = ent_valid$6$q;
     always @(*) head_select$ent_kind$6 = ent_kind$6$q;
     always @(*) head_select$ent_returned$6 = ent_data$6$returned;
-    always @(*) head_select$ent_space$6 = ent_space$6$q;
     always @(*) head_select$ent_ftz$6 = ent_ftz$6$q;
     always @(*) head_select$ent_result_first$6 = ent_result_first$6$q;
     always @(*) head_select$ent_result_last$6 = ent_result_last$6$q;
@@ -5845,7 +5912,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$ent_valid$7 = ent_valid$7$q;
     always @(*) head_select$ent_kind$7 = ent_kind$7$q;
     always @(*) head_select$ent_returned$7 = ent_data$7$returned;
-    always @(*) head_select$ent_space$7 = ent_space$7$q;
     always @(*) head_select$ent_ftz$7 = ent_ftz$7$q;
     always @(*) head_select$ent_result_first$7 = ent_result_first$7$q;
     always @(*) head_select$ent_result_last$7 = ent_result_last$7$q;
@@ -12751,6 +12817,25 @@ module atomic_unit$ent_valid$7(d,q,clock);
 endmodule // atomic_unit$ent_valid$7
 
 
+module atomic_unit$head_next_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$head_next_ptr
+
+
 module atomic_unit$head_ptr(d,q,clock);
     
     // Module arguments
@@ -12770,7 +12855,7 @@ module atomic_unit$head_ptr(d,q,clock);
 endmodule // atomic_unit$head_ptr
 
 
-module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_word$0,ent_word$1,ent_word$2,ent_word$3,ent_word$4,ent_word$5,ent_word$6,ent_word$7,ent_word$8,ent_word$9,ent_word$10,ent_word$11,ent_word$12,ent_word$13,ent_word$14,ent_word$15,ent_word$16,ent_word$17,ent_word$18,ent_word$19,ent_word$20,ent_word$21,ent_word$22,ent_word$23,ent_word$24,ent_word$25,ent_word$26,ent_word$27,ent_word$28,ent_word$29,ent_word$30,ent_word$31,ent_space$0,ent_space$1,ent_space$2,ent_space$3,ent_space$4,ent_space$5,ent_space$6,ent_space$7,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
+module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_word$0,ent_word$1,ent_word$2,ent_word$3,ent_word$4,ent_word$5,ent_word$6,ent_word$7,ent_word$8,ent_word$9,ent_word$10,ent_word$11,ent_word$12,ent_word$13,ent_word$14,ent_word$15,ent_word$16,ent_word$17,ent_word$18,ent_word$19,ent_word$20,ent_word$21,ent_word$22,ent_word$23,ent_word$24,ent_word$25,ent_word$26,ent_word$27,ent_word$28,ent_word$29,ent_word$30,ent_word$31,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
     
     // Module arguments
     input wire  [2:0] head;
@@ -12830,14 +12915,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  [31:0] ent_word$29;
     input wire  [31:0] ent_word$30;
     input wire  [31:0] ent_word$31;
-    input wire  ent_space$0;
-    input wire  ent_space$1;
-    input wire  ent_space$2;
-    input wire  ent_space$3;
-    input wire  ent_space$4;
-    input wire  ent_space$5;
-    input wire  ent_space$6;
-    input wire  ent_space$7;
     input wire  ent_ftz$0;
     input wire  ent_ftz$1;
     input wire  ent_ftz$2;
@@ -12879,6 +12956,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  ent_error$6;
     input wire  ent_error$7;
     input wire  [63:0] head_line;
+    input wire  head_space;
     input wire  [6:0] head_bit_offset;
     input wire  [15:0] head_byte_enables;
     input wire  [2:0] head_size;
@@ -13114,7 +13192,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         valid = 1'b0;
         kind = zero_kind;
         returned = 1'b0;
-        space = 1'b0;
         bit_offset = head_bit_offset;
         byte_enables = head_byte_enables;
         size = head_size;
@@ -13132,7 +13209,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$0;
             kind = ent_kind$0;
             returned = ent_returned$0;
-            space = ent_space$0;
             alu_ftz = ent_ftz$0;
             result_first = ent_result_first$0;
             result_last = ent_result_last$0;
@@ -13143,7 +13219,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$1;
             kind = ent_kind$1;
             returned = ent_returned$1;
-            space = ent_space$1;
             alu_ftz = ent_ftz$1;
             result_first = ent_result_first$1;
             result_last = ent_result_last$1;
@@ -13154,7 +13229,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$2;
             kind = ent_kind$2;
             returned = ent_returned$2;
-            space = ent_space$2;
             alu_ftz = ent_ftz$2;
             result_first = ent_result_first$2;
             result_last = ent_result_last$2;
@@ -13165,7 +13239,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$3;
             kind = ent_kind$3;
             returned = ent_returned$3;
-            space = ent_space$3;
             alu_ftz = ent_ftz$3;
             result_first = ent_result_first$3;
             result_last = ent_result_last$3;
@@ -13176,7 +13249,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$4;
             kind = ent_kind$4;
             returned = ent_returned$4;
-            space = ent_space$4;
             alu_ftz = ent_ftz$4;
             result_first = ent_result_first$4;
             result_last = ent_result_last$4;
@@ -13187,7 +13259,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$5;
             kind = ent_kind$5;
             returned = ent_returned$5;
-            space = ent_space$5;
             alu_ftz = ent_ftz$5;
             result_first = ent_result_first$5;
             result_last = ent_result_last$5;
@@ -13198,7 +13269,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$6;
             kind = ent_kind$6;
             returned = ent_returned$6;
-            space = ent_space$6;
             alu_ftz = ent_ftz$6;
             result_first = ent_result_first$6;
             result_last = ent_result_last$6;
@@ -13209,7 +13279,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             valid = ent_valid$7;
             kind = ent_kind$7;
             returned = ent_returned$7;
-            space = ent_space$7;
             alu_ftz = ent_ftz$7;
             result_first = ent_result_first$7;
             result_last = ent_result_last$7;
@@ -13218,6 +13287,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         end
         data = join_line$whole;
         line = head_line;
+        space = head_space;
         elem_mask = zero_line;
         if (size == 0) begin
             elem_mask = size_masks$0;
@@ -13522,6 +13592,63 @@ module atomic_unit$head_select$mux_word3(index,choice$0,choice$1,choice$2,choice
     end
     
 endmodule // atomic_unit$head_select$mux_word3
+
+
+module atomic_unit$hq_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_byte_enables
+
+
+module atomic_unit$hq_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_line
+
+
+module atomic_unit$hq_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_space
 
 
 module atomic_unit$i_buf(d,q,clock);
