@@ -57,8 +57,8 @@ pub struct ElemSelect {
     /// the source the element is cut from: src0, or src1 for a scatter block past bit 127
     shift_source: Signal<Local, Bits<DATA_BITS>>,
     /// `shift_source` shifted by the offset with its bits below 16 / 32 / 64
-    /// bits cleared: valid for the bytes an element of 2 / 4 / 8 bytes or more
-    /// keeps (see `update`)
+    /// bits cleared, and (`shifted_8`) by the whole offset: valid for the
+    /// bytes an element of 2 / 4 / 8 / 1 bytes or more keeps (see `update`)
     shifted_16: Signal<Local, Bits<DATA_BITS>>,
     shifted_32: Signal<Local, Bits<DATA_BITS>>,
     shifted_64: Signal<Local, Bits<DATA_BITS>>,
@@ -123,7 +123,7 @@ impl Logic for ElemSelect {
             }
         }
         self.shift_in_word.next = self.elem_shift.val().get_bits::<7>(0) & self.byte_aligned.val();
-        // one shifter for both sources
+        // one set of shifters for both sources
         self.shift_source.next = self.lane_src0.val();
         if self.write_only.val() & self.elem_shift.val().get_bit(7) {
             self.shift_source.next = self.lane_src1.val();

@@ -17,10 +17,8 @@
 
 use rust_hdl::prelude::*;
 
-/// Bytes of a line.
-pub const LINE_BYTES: usize = 16;
-/// Bits of one of the line's words.
-pub const WORD_BITS: usize = 32;
+use crate::word_join::{WORDS, WORD_BITS};
+use crate::write_align::LINE_BYTES;
 
 /// One entry's line and returned flag.
 #[derive(LogicBlock, Default)]
@@ -64,8 +62,8 @@ impl Logic for EntryData {
                     None
                 };
                 if let Some(src) = from {
-                    let w = j / 4;
-                    let shift = 8 * (j % 4);
+                    let w = j / (WORD_BITS / 8);
+                    let shift = 8 * (j % (WORD_BITS / 8));
                     let byte = ((src.to_u128() & byte_mask) >> (8 * j)) as u64;
                     let old = words[w].to_u128() as u64;
                     words[w] = ((old & !(0xffu64 << shift)) | (byte << shift)).to_bits();
@@ -93,13 +91,13 @@ impl Logic for EntryData {
 
     fn hdl(&self) -> Verilog {
         let mut code = String::new();
-        for w in 0..4 {
-            code.push_str(&format!("initial begin\n   word{w} = 32'h0;\nend\n\n"));
+        for w in 0..WORDS {
+            code.push_str(&format!("initial begin\n   word{w} = {WORD_BITS}'h0;\nend\n\n"));
         }
         code.push_str("initial begin\n   returned = 1'h0;\nend\n\n");
         code.push_str("always @(posedge clock) begin\n");
         for j in 0..LINE_BYTES {
-            let (w, lo) = (j / 4, 8 * (j % 4));
+            let (w, lo) = (j / (WORD_BITS / 8), 8 * (j % (WORD_BITS / 8)));
             let bits = format!("{}:{}", 8 * j + 7, 8 * j);
             code.push_str(&format!(
                 "   if (wr_bytes[{j}]) word{w}[{}:{lo}] <= wr_data[{bits}];\n   else if (rd_valid & rd_this & !rd_keep[{j}]) word{w}[{}:{lo}] <= rd_data[{bits}];\n",

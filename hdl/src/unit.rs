@@ -245,7 +245,7 @@ pub struct AtomicUnit {
     r_line: DFF<Bits<MEM_ADDR_BITS>>,
     r_space: DFF<Bit>,
     r_byte_enables: DFF<Bits<MEM_BYTES>>,
-        /// the last write to leave W, with its operation's observation: loaded
+    /// the last write to leave W, with its operation's observation: loaded
     /// with every such write, held while the memory refuses it
     /// (`write_skid.full`: on the port from here); `obs_*` are these registers
     s_line: DFF<Bits<MEM_ADDR_BITS>>,
@@ -435,12 +435,13 @@ pub struct AtomicUnit {
 
     // ---- in-flight table ----
     head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
-    /// the head entry's line, space and byte enables in registers of their
-    /// own, so that the hazard and bypass compares against X..X4 (and the
-    /// bypass select into `x_old` behind them) start at flip-flops, not at
-    /// `head_ptr`'s read muxes: loaded from the entry after the head as the
-    /// head leaves, or from the allocation when it writes the head's entry
-    /// (the only write of these fields)
+    /// the head entry's line, space and byte enables (`hq_line`, `hq_space`,
+    /// `hq_byte_enables`) in registers of their own, so that the hazard and
+    /// bypass compares against X..X4 (and the bypass select into `x_old`
+    /// behind them) start at flip-flops, not at `head_ptr`'s read muxes:
+    /// loaded from the entry after the head as the head leaves, or from the
+    /// allocation when it writes the head's entry (the only write of these
+    /// fields)
     hq_line: DFF<Bits<MEM_ADDR_BITS>>,
     /// `head_ptr + 1`, kept in a register (it indexes RAM read ports whose
     /// data comes back into the unit's block)
@@ -698,7 +699,7 @@ pub struct AtomicUnit {
     elem_bits: Signal<Local, Bits<8>>,
     /// forwarded bytes for the entry allocated this cycle
     new_fwd_bytes: Signal<Local, Bits<MEM_BYTES>>,
-        /// entry k takes the bytes of the write on the port / entry k's read is
+    /// entry k takes the bytes of the write on the port / entry k's read is
     /// the next to return (`EntryData` takes it when `mem_rdata_valid` is up)
     fwd_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
@@ -1762,12 +1763,11 @@ impl Logic for AtomicUnit {
         self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w_result_last.q.val();
         self.rsp_lane_r.d.next = self.w_lane.q.val();
         self.rsp_data_r.d.next = self.result_joined.val();
-                // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
+        // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
         // (`WriteSkid`, registered). The observed operation is in the skid
         // registers `s_*` in the cycle after: they load every write leaving
         // W, and hold a refused one until it is accepted (no W write leaves
         // meanwhile), so `obs_*` are those registers, with no mux.
-
 
         // ================= execute stages -> write stage =================
         self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
@@ -2409,13 +2409,13 @@ impl Logic for AtomicUnit {
             self.hq_space.d.next = self.next_head_space.val();
             self.hq_byte_enables.d.next = self.ent_byte_enables.read_data.val();
         }
-        // (an allocation at the head itself finds the table empty: the head
-        // is not leaving then)
         if self.alloc_at_next_head.val() & self.head_enters.val() {
             self.hq_line.d.next = self.a_line.q.val();
             self.hq_space.d.next = self.a_space.q.val();
             self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
         }
+        // (an allocation at the head itself finds the table empty: the head
+        // is not leaving then)
         if self.alloc_at_head.val() {
             self.hq_line.d.next = self.a_line.q.val();
             self.hq_space.d.next = self.a_space.q.val();

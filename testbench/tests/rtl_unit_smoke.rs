@@ -279,10 +279,9 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // the message taken in cycle 1 (the reset is registered: the unit is
     // still in reset in cycle 0, the first after the pin falls; from cycle 1
     // req_ready: the decode stage is empty), its 4 lanes' payloads read in
-    // cycles 2..5, each lane issuing its
-    // memory read four cycles after its payload read (next-lane stage,
-    // where the payload arrives, issue stage, address stage, allocate
-    // stage);
+    // cycles 2..5, each lane issuing its memory read four cycles after its
+    // payload read (next-lane stage, where the payload arrives, issue stage,
+    // address stage, allocate stage);
     // with 1-cycle memory each lane's write follows its read by 7 cycles
     // (data back, the head leaves the table, execute stages X, X2, X3, X4,
     // write stage), its result by 8, and the message is done with its last
