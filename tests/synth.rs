@@ -46,7 +46,7 @@ fn netlist_cells(netlist: &Path, module: &str) -> BTreeMap<String, u64> {
 }
 
 /// `--verilog-dir`: a what-if run synthesizes the edited copy, not the
-/// checked-in file. `AddrFinish`'s multiply-add replaced by an XOR in the
+/// checked-in file. `AddrMul`'s seven multipliers replaced by XORs in the
 /// copy: the block shrinks to a few hundred cells (the figures come from
 /// the copy), and the report names the copy.
 #[test]
@@ -59,11 +59,20 @@ fn a_what_if_run_synthesizes_the_edited_copy() {
     std::fs::create_dir_all(copy.join("variants")).unwrap();
     let checked_in = atomport_synth::verilog_dir();
     let unit = std::fs::read_to_string(checked_in.join("atomic_unit.v")).unwrap();
-    let multiply = "always @(*) result = (a * {{32{1'b0}}, b}) + c;";
-    assert_eq!(unit.matches(multiply).count(), 1, "AddrFinish's multiply-add moved: update this test");
-    std::fs::write(copy.join("atomic_unit.v"), unit.replace(multiply, "always @(*) result = a ^ {{32{1'b0}}, b} ^ c;")).unwrap();
+    // the digit products: three kept to 32 bits, two to 33, two to 16
+    let multiplies = [
+        ("always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;", 3, "always @(*) result = {{16{1'b0}}, a} ^ {{16{1'b0}}, b} ^ c;"),
+        ("always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;", 2, "always @(*) result = {{17{1'b0}}, a} ^ {{17{1'b0}}, b} ^ c;"),
+        ("always @(*) result = (a * b) + c;", 2, "always @(*) result = a ^ b ^ c;"),
+    ];
+    let mut edited = unit.clone();
+    for (multiply, count, xor) in multiplies {
+        assert_eq!(unit.matches(multiply).count(), count, "AddrMul's multipliers moved: update this test");
+        edited = edited.replace(multiply, xor);
+    }
+    std::fs::write(copy.join("atomic_unit.v"), edited).unwrap();
     std::fs::copy(checked_in.join("atomic_alu.v"), copy.join("atomic_alu.v")).unwrap();
-    let block = "atomic_unit$addr_finish";
+    let block = "atomic_unit$addr_mul";
     let edited = synth(&Options { verilog_dir: Some(copy.clone()), ..generic(block, &root.join("edited")) }).unwrap();
     let original = synth(&generic(block, &root.join("original"))).unwrap();
     assert!(edited.text().contains("module of ") && edited.text().contains("verilog/atomic_unit.v"), "{}", edited.text());

@@ -1,30 +1,31 @@
-//! `AddrFinish`: the address stage (T) of the unit's front end: the
-//! TYPED_ATOMIC address's second multiply-add, and the element's line, byte
+//! `AddrFinish`: the line stage (L) of the unit's front end: the TYPED_ATOMIC
+//! address's second multiply-add finished, and the element's line, byte
 //! lane and byte enables (docs/microarchitecture.md "Front end").
 //!
 //! The issue stage computes everything that depends on the payload in one
 //! multiply at most: the non-typed element address (`AddrGen`) and, for
 //! TYPED_ATOMIC, the first multiply-add of the address step (`TypedAddr`,
-//! `first = a * b + c`). This stage, on registers, finishes the typed step,
-//! `index = first * d + e` (64 x 32 -> 64, modulo 2^64 like the golden
-//! model's wrapping address), then splits the element's byte address into
-//! the 16-byte line and the byte lane. The same `index` is the walk's next
-//! `level_base` when the step is a walk step.
+//! `first = a * b + c`). The address stage T multiplies `first * d` into
+//! digit products summed by weight (`AddrMul`); this stage, on registers,
+//! sums them with `e` (`PartialSum`: `index = first * d + e`, 64 x 32 -> 64, modulo 2^64
+//! like the golden model's wrapping address), then splits the element's
+//! byte address into the 16-byte line and the byte lane. The same `index`
+//! is the walk's next `level_base` when the step is a walk step.
 //!
 //! At lod the step's result is the element's byte address itself,
 //! `surf_base + index * E` (scripts.md "Typed surface layout"): the issue
 //! stage folds the scaling and the base into `e` (`second_c = e * E +
-//! surf_base`) and this stage scales `first` (`first * E`, a shift by one
-//! or two bits in the operand mux), so `first * E * d + e * E + surf_base`
-//! leaves the multiply-add as the address and no adder follows it (the
-//! multiply-add is this stage's, and the front end's, longest path).
+//! surf_base`) and T scales `first` (`first * E`, a shift by one or two bits
+//! in `AddrMul`'s operand mux), so `first * E * d + e * E + surf_base`
+//! leaves the multiply-add as the address and no adder follows it.
 //! Combinational.
 
 use rust_hdl::prelude::*;
 
+use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::decoder::SIZE_BITS;
-use crate::multiply::MulAdd;
-use crate::typed_extent::{COORD_BITS, WIDE_BITS};
+use crate::partial_sum::PartialSum;
+use crate::typed_extent::WIDE_BITS;
 
 /// Bytes per memory line (bus width).
 pub const LINE_BYTES: usize = 16;
@@ -42,17 +43,14 @@ pub struct AddrFinish {
     /// log2 bytes of the element.
     pub elem_size: Signal<In, Bits<SIZE_BITS>>,
 
-    // ---- the typed step: index = first * second_b + second_c ----
-    /// `first`: `lane_first` when `at_lod` (the lane's address), else
-    /// `walk_first` (a walk step).
-    pub walk_first: Signal<In, Bits<WIDE_BITS>>,
-    pub lane_first: Signal<In, Bits<WIDE_BITS>>,
-    pub at_lod: Signal<In, Bit>,
-    pub second_b: Signal<In, Bits<COORD_BITS>>,
+    // ---- the typed step: index = first * d + e ----
+    /// `first * d` as `AddrMul`'s digit products summed by weight (registered in T).
+    pub p0: Signal<In, Bits<P0_BITS>>,
+    pub p16: Signal<In, Bits<P16_BITS>>,
+    pub p32: Signal<In, Bits<P32_BITS>>,
+    pub p48: Signal<In, Bits<P48_BITS>>,
     /// `e`; at lod `e * E + surf_base` (the issue stage's)
     pub second_c: Signal<In, Bits<WIDE_BITS>>,
-    /// `format=u16`: 2-byte elements (else 4): `E`
-    pub surf_u16: Signal<In, Bit>,
 
     // ---- result ----
     /// The typed step's result: the walk's next `level_base` (at lod: the element's byte address).
@@ -65,7 +63,7 @@ pub struct AddrFinish {
     pub byte_enables: Signal<Out, Bits<LINE_BYTES>>,
 
     // ---- datapath ----
-    second: MulAdd<WIDE_BITS, COORD_BITS, WIDE_BITS>,
+    second: PartialSum,
 
     // ---- constants ----
     line_mask: Constant<Bits<WIDE_BITS>>,
@@ -86,12 +84,11 @@ impl Default for AddrFinish {
             typed: Default::default(),
             addr: Default::default(),
             elem_size: Default::default(),
-            walk_first: Default::default(),
-            lane_first: Default::default(),
-            at_lod: Default::default(),
-            second_b: Default::default(),
+            p0: Default::default(),
+            p16: Default::default(),
+            p32: Default::default(),
+            p48: Default::default(),
             second_c: Default::default(),
-            surf_u16: Default::default(),
             index: Default::default(),
             line: Default::default(),
             bit_offset: Default::default(),
@@ -111,15 +108,11 @@ impl Logic for AddrFinish {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
-        self.second.a.next = self.walk_first.val();
-        if self.at_lod.val() {
-            self.second.a.next = self.lane_first.val() << 2;
-            if self.surf_u16.val() {
-                self.second.a.next = self.lane_first.val() << 1;
-            }
-        }
-        self.second.b.next = self.second_b.val();
-        self.second.c.next = self.second_c.val();
+        self.second.p0.next = self.p0.val();
+        self.second.p16.next = self.p16.val();
+        self.second.p32.next = self.p32.val();
+        self.second.p48.next = self.p48.val();
+        self.second.addend.next = self.second_c.val();
 
         self.index.next = self.second.result.val();
         self.elem_addr.next = self.addr.val();

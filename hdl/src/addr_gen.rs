@@ -11,9 +11,9 @@
 //! | DWORD_ATOMIC T0           | u32 offset                    | SLM  | offset + bytes <= SLM size |
 //! | DWORD_ATOMIC T255         | u32 offset                    | flat | none               |
 //! | DWORD_ATOMIC buffer n     | base + u32 offset             | flat | offset + bytes <= size |
-//! | TYPED_ATOMIC              | `AddrFinish`, a stage later   | flat | coordinates (`TypedAddr`) |
+//! | TYPED_ATOMIC              | `AddrMul` + `AddrFinish`, two stages later | flat | coordinates (`TypedAddr`) |
 //!
-//! The address stage (`AddrFinish`) splits the address into the 16-byte line
+//! The line stage (`AddrFinish`) splits the address into the 16-byte line
 //! and the byte lane (elements never straddle a line: they are aligned to
 //! their size, which the unit checks).
 

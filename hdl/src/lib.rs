@@ -20,6 +20,7 @@ pub mod fp_cmp;
 pub mod fp_decode;
 // the memory-port unit (`AtomicUnit`, unit.rs) and its sub-blocks
 pub mod addr_finish;
+pub mod addr_mul;
 pub mod addr_gen;
 pub mod bounds_check;
 pub mod capture_reg;
@@ -33,6 +34,7 @@ pub mod lane_mux;
 pub mod lane_select;
 pub mod state_reg;
 pub mod multiply;
+pub mod partial_sum;
 pub mod port_skid;
 pub mod mux8;
 pub mod typed_addr;

@@ -21,10 +21,10 @@
 //! at or past its extent, or `lod >= levels`, is out of bounds.
 //!
 //! The walk: while `level < lod` the unit takes a walk step: it loads
-//! `next_level` and the next extents, and one cycle later, from the address
-//! stage, the next `level_base` (two cycles per level); once width and the
+//! `next_level` and the next extents, and two cycles later, from the line
+//! stage, the next `level_base` (three cycles per level); once width and the
 //! halving extents are all 1, every further level has the same size and the
-//! rest are added in one step, so a lane costs at most 2 x 33 walk cycles
+//! rest are added in one step, so a lane costs at most 3 x 33 walk cycles
 //! for any 32-bit extent (`lod` <= 32 levels in practice: scripts allow
 //! `levels` <= 32). When `level == lod` (`ready`), the step's operands are
 //! the lane's address: a lane with lod 0 costs no extra cycle.
@@ -32,11 +32,13 @@
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
 //! operands (32-bit extents and coordinates); [`MulAdd`] blocks here do
 //! `first = a * b + c` (32 x 32 -> 64: two of them, one for walk steps on
-//! registers only and one for the lane's `r * rows + v`, so that the lod
+//! the operands the unit registered a cycle earlier (`walk_a_held`,
+//! `walk_b_held`) and one for the lane's `r * rows + v`, so that the lod
 //! compare selects a product, in the next stage, instead of a multiplier's
-//! operands) and `AddrFinish` a stage later does `first * d + e` (64 x 32
-//! -> 64 modulo 2^64, which is what the golden model's wrapping address
-//! is), all mapped to the part's multipliers. The
+//! operands) and `AddrMul` a stage later multiplies `first * d` into
+//! partial products, which `AddrFinish` another stage later sums with `e`
+//! (64 x 32 -> 64 modulo 2^64, which is what the golden model's wrapping
+//! address is), all mapped to the part's multipliers. The
 //! shift-add arrays they replace were 64 chained adders per product (609
 //! levels of logic); the two multiply-adds chained in one cycle were the
 //! unit's critical path (30 of 55.6 ns on ECP5).
@@ -76,13 +78,18 @@ pub struct TypedAddr {
     pub surf_kind: Signal<In, Bits<3>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
     pub surf_levels: Signal<In, Bits<COORD_BITS>>,
+    /// A walk step's multiplier operands: `walk_a`, `walk_b` as the unit
+    /// registered them a cycle earlier (they depend on the walk state only,
+    /// and the walk's multiply then starts at flip-flops).
+    pub walk_a_held: Signal<In, Bits<COORD_BITS>>,
+    pub walk_b_held: Signal<In, Bits<COORD_BITS>>,
 
     // ---- result ----
     /// The walk is done (`level == lod`) or `lod` is out of range: the
     /// step's operands are the lane's address and `out_of_bounds` holds.
     pub ready: Signal<Out, Bit>,
     pub out_of_bounds: Signal<Out, Bit>,
-    /// The step for `AddrFinish`: `index = first * second_b + second_c`,
+    /// The step for `AddrMul` / `AddrFinish`: `index = first * second_b + second_c`,
     /// `first` = `lane_first` at lod, else `walk_first`. Both products leave
     /// the block and are registered: selected here, Yosys's `share` pass
     /// would merge the two multipliers back into one behind an operand mux.
@@ -90,6 +97,10 @@ pub struct TypedAddr {
     pub lane_first: Signal<Out, Bits<WIDE_BITS>>,
     pub at_lod: Signal<Out, Bit>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
+    /// A walk step's `first = walk_a * walk_b` operands at the current walk
+    /// state, for the unit to register (`walk_a_held`, `walk_b_held`).
+    pub walk_a: Signal<Out, Bits<COORD_BITS>>,
+    pub walk_b: Signal<Out, Bits<COORD_BITS>>,
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
     /// The walk state after a walk step (`level_base` then comes from `AddrFinish`).
     pub next_level: Signal<Out, Bits<COORD_BITS>>,
@@ -128,12 +139,16 @@ impl Default for TypedAddr {
             surf_kind: Default::default(),
             surf_array: Default::default(),
             surf_levels: Default::default(),
+            walk_a_held: Default::default(),
+            walk_b_held: Default::default(),
             ready: Default::default(),
             out_of_bounds: Default::default(),
             walk_first: Default::default(),
             lane_first: Default::default(),
             at_lod: Default::default(),
             second_b: Default::default(),
+            walk_a: Default::default(),
+            walk_b: Default::default(),
             second_c: Default::default(),
             next_level: Default::default(),
             next_width: Default::default(),
@@ -169,8 +184,8 @@ impl Logic for TypedAddr {
         self.extent.surf_kind.next = self.surf_kind.val();
         self.extent.surf_array.next = self.surf_array.val();
         self.extent.surf_levels.next = self.surf_levels.val();
-        self.walk_mul.a.next = self.extent.walk_a.val();
-        self.walk_mul.b.next = self.extent.walk_b.val();
+        self.walk_mul.a.next = self.walk_a_held.val();
+        self.walk_mul.b.next = self.walk_b_held.val();
         self.walk_mul.c.next = self.zero_wide.val();
         self.lane_mul.a.next = self.coord_r.val();
         self.lane_mul.b.next = self.extent.rows.val();
@@ -181,6 +196,8 @@ impl Logic for TypedAddr {
         self.lane_first.next = self.lane_mul.result.val();
         self.at_lod.next = self.extent.at_lod.val();
         self.second_b.next = self.extent.second_b.val();
+        self.walk_a.next = self.extent.walk_a.val();
+        self.walk_b.next = self.extent.walk_b.val();
         self.second_c.next = self.extent.second_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();
         self.ready.next = self.extent.ready.val();

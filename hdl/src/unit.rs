@@ -15,8 +15,10 @@
 //! registers) and issues
 //! one element per cycle (element by element for PTX vectors, block by block
 //! for SVM_SCATTER): its address, bounds, operands, and the typed address's
-//! first multiply-add; the *address* stage (T) finishes the typed address,
-//! checks the SLM / buffer bounds and forms line and byte enables; the *allocate* stage (A) writes the
+//! first multiply-add; the *address* stage (T) multiplies the typed
+//! address's second product into partial products and checks the SLM /
+//! buffer bounds; the *line* stage (L) sums them into the typed address and
+//! forms line and byte enables; the *allocate* stage (A) writes the
 //! entry into an 8-entry in-flight table and sends its read, from registers.
 //! D takes the next message (`req_ready`) when the last lane of its message
 //! is selected, so the next message's first lane is selected while the last
@@ -60,7 +62,8 @@
 //! | TypedAddr      | typed_addr.rs   | TYPED_ATOMIC walk, first multiply-add, bounds         |
 //! | AddrGen        | addr_gen.rs     | element address (not typed), the bound it has         |
 //! | BoundsCheck    | bounds_check.rs | SLM / buffer bounds, in T                             |
-//! | AddrFinish     | addr_finish.rs  | typed address (second multiply-add); line, byte lane  |
+//! | AddrMul        | addr_mul.rs     | typed address: second multiply, as partial products (T) |
+//! | AddrFinish     | addr_finish.rs  | typed address: partial products summed (L); line, byte lane |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
 //! | EntryRam       | entry_ram.rs    | the table's head-only fields (operands, line copy, ...) |
@@ -73,6 +76,7 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_finish::AddrFinish;
+use crate::addr_mul::{AddrMul, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::addr_gen::AddrGen;
 use crate::bounds_check::BoundsCheck;
 use crate::capture_reg::CaptureReg;
@@ -196,6 +200,7 @@ pub struct AtomicUnit {
     lane_mux: LaneMux,
     typed_step: TypedAddr,
     addr_gen: AddrGen,
+    addr_mul: AddrMul,
     addr_finish: AddrFinish,
     bounds_check: BoundsCheck,
     elem_select: ElemSelect,
@@ -369,8 +374,14 @@ pub struct AtomicUnit {
     typed_width_one: DFF<Bit>,
     typed_height_one: DFF<Bit>,
     typed_depth_one: DFF<Bit>,
+    /// a walk step's multiplier operands at the walk state of last cycle
+    /// (`TypedAddr`'s `walk_a`, `walk_b`), and whether a new lane may have
+    /// changed that state since: its first walk step waits a cycle for them
+    typed_walk_a: DFF<Bits<32>>,
+    typed_walk_b: DFF<Bits<32>>,
+    typed_walk_stale: DFF<Bit>,
 
-    // ---- address stage (T): the typed address's second multiply-add, the line ----
+    // ---- address stage (T): the typed address's second multiply (partial products), the bounds check ----
     /// an element is in the address stage
     t_valid: DFF<Bit>,
     /// a typed walk step is in the address stage: its `index` is the walk's next `level_base`
@@ -408,6 +419,38 @@ pub struct AtomicUnit {
     t_result_last: DFF<Bit>,
     t_msg_last: DFF<Bit>,
     t_error: DFF<Bit>,
+
+    // ---- line stage (L): the typed address's partial products summed, the line ----
+    /// an element is in the line stage
+    l_valid: DFF<Bit>,
+    /// a typed walk step is in the line stage: its `index` is the walk's next `level_base`
+    l_walk: DFF<Bit>,
+    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
+    l_typed: DFF<Bit>,
+    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
+    l_addr: DFF<Bits<MEM_ADDR_BITS>>,
+    /// the typed step's `first * d` as digit products summed by weight (`AddrMul`), and `e`
+    l_p0: DFF<Bits<P0_BITS>>,
+    l_p16: DFF<Bits<P16_BITS>>,
+    l_p32: DFF<Bits<P32_BITS>>,
+    l_p48: DFF<Bits<P48_BITS>>,
+    l_second_c: DFF<Bits<64>>,
+    /// the entry's kind (after T's bounds check) and fields, as the table holds them
+    l_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    l_space: DFF<Bit>,
+    l_size: DFF<Bits<SIZE_BITS>>,
+    l_op: DFF<Bits<ALU_OP_BITS>>,
+    l_ty: DFF<Bits<ALU_TY_BITS>>,
+    l_ftz: DFF<Bit>,
+    l_src0: DFF<Bits<LINE_BITS>>,
+    l_src1: DFF<Bits<LINE_BITS>>,
+    l_lane: DFF<Bits<LANE_BITS>>,
+    l_elem: DFF<Bits<ELEM_BITS>>,
+    l_result_shift: DFF<Bits<7>>,
+    l_result_first: DFF<Bit>,
+    l_result_last: DFF<Bit>,
+    l_msg_last: DFF<Bit>,
+    l_error: DFF<Bit>,
 
     // ---- allocate stage (A): the table entry and its read, from registers ----
     /// an element waits to enter the table (and send its read)
@@ -681,11 +724,12 @@ pub struct AtomicUnit {
     issue_scaled_c: Signal<Local, Bits<64>>,
     /// T's kind: `t_kind`, or no memory access when out of bounds
     t_kind_checked: Signal<Local, Bits<ENTRY_KIND_BITS>>,
-    /// the issue stage's typed lane takes a walk step (into the address stage)
+    /// the issue stage's typed lane takes a walk step (into the address stage, then the line stage)
     walk_push: Signal<Local, Bit>,
     typed_pending: Signal<Local, Bit>,
-    /// the address stage / the allocate stage takes a new element (or empties) this cycle
+    /// the address stage / the line stage / the allocate stage takes a new element (or empties) this cycle
     t_accepts: Signal<Local, Bit>,
+    l_accepts: Signal<Local, Bit>,
     a_accepts: Signal<Local, Bit>,
     a_reads: Signal<Local, Bit>,
     /// an entry is written into the table this cycle
@@ -821,6 +865,7 @@ impl AtomicUnit {
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
+            addr_mul: Default::default(),
             addr_finish: Default::default(),
             bounds_check: Default::default(),
             elem_select: Default::default(),
@@ -949,6 +994,9 @@ impl AtomicUnit {
             typed_width_one: Default::default(),
             typed_height_one: Default::default(),
             typed_depth_one: Default::default(),
+            typed_walk_a: Default::default(),
+            typed_walk_b: Default::default(),
+            typed_walk_stale: Default::default(),
             t_valid: Default::default(),
             t_walk: Default::default(),
             t_typed: Default::default(),
@@ -977,6 +1025,30 @@ impl AtomicUnit {
             t_result_last: Default::default(),
             t_msg_last: Default::default(),
             t_error: Default::default(),
+            l_valid: Default::default(),
+            l_walk: Default::default(),
+            l_typed: Default::default(),
+            l_addr: Default::default(),
+            l_p0: Default::default(),
+            l_p16: Default::default(),
+            l_p32: Default::default(),
+            l_p48: Default::default(),
+            l_second_c: Default::default(),
+            l_kind: Default::default(),
+            l_space: Default::default(),
+            l_size: Default::default(),
+            l_op: Default::default(),
+            l_ty: Default::default(),
+            l_ftz: Default::default(),
+            l_src0: Default::default(),
+            l_src1: Default::default(),
+            l_lane: Default::default(),
+            l_elem: Default::default(),
+            l_result_shift: Default::default(),
+            l_result_first: Default::default(),
+            l_result_last: Default::default(),
+            l_msg_last: Default::default(),
+            l_error: Default::default(),
             a_valid: Default::default(),
             a_kind: Default::default(),
             a_line: Default::default(),
@@ -1167,6 +1239,7 @@ impl AtomicUnit {
             walk_push: Default::default(),
             typed_pending: Default::default(),
             t_accepts: Default::default(),
+            l_accepts: Default::default(),
             a_accepts: Default::default(),
             a_reads: Default::default(),
             alloc: Default::default(),
@@ -1286,6 +1359,9 @@ impl Logic for AtomicUnit {
             typed_width_one,
             typed_height_one,
             typed_depth_one,
+            typed_walk_a,
+            typed_walk_b,
+            typed_walk_stale,
             t_valid,
             t_walk,
             t_typed,
@@ -1314,6 +1390,30 @@ impl Logic for AtomicUnit {
             t_result_last,
             t_msg_last,
             t_error,
+            l_valid,
+            l_walk,
+            l_typed,
+            l_addr,
+            l_p0,
+            l_p16,
+            l_p32,
+            l_p48,
+            l_second_c,
+            l_kind,
+            l_space,
+            l_size,
+            l_op,
+            l_ty,
+            l_ftz,
+            l_src0,
+            l_src1,
+            l_lane,
+            l_elem,
+            l_result_shift,
+            l_result_first,
+            l_result_last,
+            l_msg_last,
+            l_error,
             a_valid,
             a_kind,
             a_line,
@@ -1553,6 +1653,8 @@ impl Logic for AtomicUnit {
         self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
         self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
         self.typed_step.surf_levels.next = self.ctx_surf_levels.q.val();
+        self.typed_step.walk_a_held.next = self.typed_walk_a.q.val();
+        self.typed_step.walk_b_held.next = self.typed_walk_b.q.val();
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
         self.addr_gen.elem_offset.next = self.elem_offset.q.val();
@@ -1569,15 +1671,20 @@ impl Logic for AtomicUnit {
         self.bounds_check.offset.next = self.t_bounded_offset.q.val();
         self.bounds_check.bound.next = self.t_bound.q.val();
         self.bounds_check.elem_size.next = self.t_size.q.val();
-        self.addr_finish.typed.next = self.t_typed.q.val();
-        self.addr_finish.addr.next = self.t_addr.q.val();
-        self.addr_finish.elem_size.next = self.t_size.q.val();
-        self.addr_finish.walk_first.next = self.t_walk_first.q.val();
-        self.addr_finish.lane_first.next = self.t_lane_first.q.val();
-        self.addr_finish.at_lod.next = self.t_at_lod.q.val();
-        self.addr_finish.second_b.next = self.t_second_b.q.val();
-        self.addr_finish.second_c.next = self.t_second_c.q.val();
-        self.addr_finish.surf_u16.next = self.t_surf_u16.q.val();
+        self.addr_mul.walk_first.next = self.t_walk_first.q.val();
+        self.addr_mul.lane_first.next = self.t_lane_first.q.val();
+        self.addr_mul.at_lod.next = self.t_at_lod.q.val();
+        self.addr_mul.surf_u16.next = self.t_surf_u16.q.val();
+        self.addr_mul.second_b.next = self.t_second_b.q.val();
+        // the line stage L, on its registers
+        self.addr_finish.typed.next = self.l_typed.q.val();
+        self.addr_finish.addr.next = self.l_addr.q.val();
+        self.addr_finish.elem_size.next = self.l_size.q.val();
+        self.addr_finish.p0.next = self.l_p0.q.val();
+        self.addr_finish.p16.next = self.l_p16.q.val();
+        self.addr_finish.p32.next = self.l_p32.q.val();
+        self.addr_finish.p48.next = self.l_p48.q.val();
+        self.addr_finish.second_c.next = self.l_second_c.q.val();
 
         self.elem_select.lane_src0.next = self.lane_mux.src0.val();
         self.elem_select.lane_src1.next = self.lane_mux.src1.val();
@@ -1935,7 +2042,9 @@ impl Logic for AtomicUnit {
             & !self.read_skid.full.val();
         self.a_reads.next = self.alloc.val() & (self.a_kind.q.val() == self.kind_read_modify_write.val());
         self.a_accepts.next = !self.a_valid.q.val() | self.alloc.val();
-        self.t_accepts.next = !self.t_valid.q.val() | self.a_accepts.val();
+        self.l_accepts.next = !self.l_valid.q.val() | self.a_accepts.val();
+        // a walk step in T waits for L like an element (it ends in L)
+        self.t_accepts.next = !(self.t_valid.q.val() | self.t_walk.q.val()) | self.l_accepts.val();
         self.read_skid.clock.next = self.clock.val();
         self.read_skid.clear.next = self.reset_q.q.val();
         self.read_skid.ready.next = self.mem_rd_ready.val();
@@ -1955,33 +2064,61 @@ impl Logic for AtomicUnit {
             self.mem_rd_be.next = self.r_byte_enables.q.val();
         }
 
-        // ================= address (T) -> allocate =================
+        // ================= line (L) -> allocate =================
+        if self.a_accepts.val() {
+            self.a_valid.d.next = self.l_valid.q.val();
+            self.a_kind.d.next = self.l_kind.q.val();
+            self.a_line.d.next = self.addr_finish.line.val();
+            self.a_space.d.next = self.l_space.q.val();
+            self.a_bit_offset.d.next = self.addr_finish.bit_offset.val();
+            self.a_byte_enables.d.next = self.addr_finish.byte_enables.val();
+            self.a_size.d.next = self.l_size.q.val();
+            self.a_op.d.next = self.l_op.q.val();
+            self.a_ty.d.next = self.l_ty.q.val();
+            self.a_ftz.d.next = self.l_ftz.q.val();
+            self.a_src0.d.next = self.l_src0.q.val();
+            self.a_src1.d.next = self.l_src1.q.val();
+            self.a_lane.d.next = self.l_lane.q.val();
+            self.a_elem.d.next = self.l_elem.q.val();
+            self.a_result_shift.d.next = self.l_result_shift.q.val();
+            self.a_result_first.d.next = self.l_result_first.q.val();
+            self.a_result_last.d.next = self.l_result_last.q.val();
+            self.a_msg_last.d.next = self.l_msg_last.q.val();
+            self.a_error.d.next = self.l_error.q.val();
+        }
+
+        // ================= address (T) -> line (L) =================
         // T's bounds check (SLM, buffer): an access past the bound touches no memory
         self.t_kind_checked.next = self.t_kind.q.val();
         if self.bounds_check.out_of_bounds.val() {
             self.t_kind_checked.next = self.kind_no_memory.val();
         }
 
-        if self.a_accepts.val() {
-            self.a_valid.d.next = self.t_valid.q.val();
-            self.a_kind.d.next = self.t_kind_checked.val();
-            self.a_line.d.next = self.addr_finish.line.val();
-            self.a_space.d.next = self.t_space.q.val();
-            self.a_bit_offset.d.next = self.addr_finish.bit_offset.val();
-            self.a_byte_enables.d.next = self.addr_finish.byte_enables.val();
-            self.a_size.d.next = self.t_size.q.val();
-            self.a_op.d.next = self.t_op.q.val();
-            self.a_ty.d.next = self.t_ty.q.val();
-            self.a_ftz.d.next = self.t_ftz.q.val();
-            self.a_src0.d.next = self.t_src0.q.val();
-            self.a_src1.d.next = self.t_src1.q.val();
-            self.a_lane.d.next = self.t_lane.q.val();
-            self.a_elem.d.next = self.t_elem.q.val();
-            self.a_result_shift.d.next = self.t_result_shift.q.val();
-            self.a_result_first.d.next = self.t_result_first.q.val();
-            self.a_result_last.d.next = self.t_result_last.q.val();
-            self.a_msg_last.d.next = self.t_msg_last.q.val();
-            self.a_error.d.next = self.t_error.q.val();
+        if self.l_accepts.val() {
+            self.l_valid.d.next = self.t_valid.q.val();
+            self.l_walk.d.next = self.t_walk.q.val();
+            self.l_typed.d.next = self.t_typed.q.val();
+            self.l_addr.d.next = self.t_addr.q.val();
+            self.l_p0.d.next = self.addr_mul.p0.val();
+            self.l_p16.d.next = self.addr_mul.p16.val();
+            self.l_p32.d.next = self.addr_mul.p32.val();
+            self.l_p48.d.next = self.addr_mul.p48.val();
+            self.l_second_c.d.next = self.t_second_c.q.val();
+            self.l_kind.d.next = self.t_kind_checked.val();
+            self.l_space.d.next = self.t_space.q.val();
+            self.l_size.d.next = self.t_size.q.val();
+            self.l_op.d.next = self.t_op.q.val();
+            self.l_ty.d.next = self.t_ty.q.val();
+            self.l_ftz.d.next = self.t_ftz.q.val();
+            self.l_src0.d.next = self.t_src0.q.val();
+            self.l_src1.d.next = self.t_src1.q.val();
+            self.l_lane.d.next = self.t_lane.q.val();
+            self.l_elem.d.next = self.t_elem.q.val();
+            self.l_result_shift.d.next = self.t_result_shift.q.val();
+            self.l_result_first.d.next = self.t_result_first.q.val();
+            self.l_result_last.d.next = self.t_result_last.q.val();
+            self.l_msg_last.d.next = self.t_msg_last.q.val();
+            self.l_error.d.next = self.t_error.q.val();
         }
 
         // ================= issue (I): one element per cycle =================
@@ -1992,9 +2129,10 @@ impl Logic for AtomicUnit {
         self.issue_misaligned.next = self.lane_mux.misaligned.val() & !self.i_marker.q.val();
         self.issue_lane_done.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
         self.issue_last.next = self.issue_marker.val() | (self.issue_lane_done.val() & self.i_last_lane.q.val());
-        // a typed lane waits for its walk (and for a walk step's level_base, in T)
+        // a typed lane waits for its walk (and for a walk step's level_base, in T and L)
         self.issue_addr_ready.next = (self.issue_marker.val() | self.issue_misaligned.val())
-            | (!self.ctx_kind_typed.q.val() | (self.typed_step.ready.val() & !self.t_walk.q.val()));
+            | (!self.ctx_kind_typed.q.val()
+                | ((self.typed_step.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
         self.issue_push.next = ((self.i_valid.q.val() & !self.reset_q.q.val()) & self.issue_addr_ready.val())
             & self.t_accepts.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
@@ -2296,12 +2434,19 @@ impl Logic for AtomicUnit {
         }
 
         // TYPED_ATOMIC address walk until the lane's lod: a walk step's first
-        // multiply-add here, its second (the next level_base) in T a cycle
-        // later; two cycles per level
+        // multiply-add here, its second in T (the multiply) and L (the sum:
+        // the next level_base); three cycles per level
         self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
             & !self.issue_misaligned.val();
-        self.walk_push.next = ((self.typed_pending.val() & !self.typed_step.ready.val()) & !self.t_walk.q.val())
+        self.walk_push.next = (((self.typed_pending.val() & !self.typed_step.ready.val()) & !self.t_walk.q.val())
+            & (!self.l_walk.q.val() & !self.typed_walk_stale.q.val()))
             & self.t_accepts.val();
+        self.typed_walk_a.d.next = self.typed_step.walk_a.val();
+        self.typed_walk_b.d.next = self.typed_step.walk_b.val();
+        // the walk state changes for a new lane, which enters when the issue
+        // stage is empty (no typed lane pending) or its lane's last element
+        // issues; a walk step's own change is covered by `t_walk`/`l_walk`
+        self.typed_walk_stale.d.next = self.issue_push.val() | !self.typed_pending.val();
         if self.walk_push.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_width.d.next = self.typed_step.next_width.val();
@@ -2311,7 +2456,7 @@ impl Logic for AtomicUnit {
             self.typed_height_one.d.next = self.typed_step.next_height_is_one.val();
             self.typed_depth_one.d.next = self.typed_step.next_depth_is_one.val();
         }
-        if self.t_walk.q.val() {
+        if self.l_walk.q.val() {
             self.typed_level_base.d.next = self.addr_finish.index.val();
         }
         if self.issue_push.val() | !self.typed_pending.val() {
@@ -2507,6 +2652,8 @@ impl Logic for AtomicUnit {
             self.elem_shift.d.next = self.zero_shift.val();
             self.t_valid.d.next = false;
             self.t_walk.d.next = false;
+            self.l_valid.d.next = false;
+            self.l_walk.d.next = false;
             self.a_valid.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
             self.head_next_ptr.d.next = self.one_index.val();

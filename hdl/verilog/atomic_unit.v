@@ -150,12 +150,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [2:0] typed_step$surf_kind;
     reg  [31:0] typed_step$surf_array;
     reg  [31:0] typed_step$surf_levels;
+    reg  [31:0] typed_step$walk_a_held;
+    reg  [31:0] typed_step$walk_b_held;
     wire  typed_step$ready;
     wire  typed_step$out_of_bounds;
     wire  [63:0] typed_step$walk_first;
     wire  [63:0] typed_step$lane_first;
     wire  typed_step$at_lod;
     wire  [31:0] typed_step$second_b;
+    wire  [31:0] typed_step$walk_a;
+    wire  [31:0] typed_step$walk_b;
     wire  [63:0] typed_step$second_c;
     wire  [31:0] typed_step$next_level;
     wire  [31:0] typed_step$next_width;
@@ -178,15 +182,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  addr_gen$checks_bounds;
     wire  [63:0] addr_gen$bounded_offset;
     wire  [63:0] addr_gen$bound;
+    reg  [63:0] addr_mul$walk_first;
+    reg  [63:0] addr_mul$lane_first;
+    reg  addr_mul$at_lod;
+    reg  addr_mul$surf_u16;
+    reg  [31:0] addr_mul$second_b;
+    wire  [31:0] addr_mul$p0;
+    wire  [32:0] addr_mul$p16;
+    wire  [31:0] addr_mul$p32;
+    wire  [15:0] addr_mul$p48;
     reg  addr_finish$typed;
     reg  [63:0] addr_finish$addr;
     reg  [2:0] addr_finish$elem_size;
-    reg  [63:0] addr_finish$walk_first;
-    reg  [63:0] addr_finish$lane_first;
-    reg  addr_finish$at_lod;
-    reg  [31:0] addr_finish$second_b;
+    reg  [31:0] addr_finish$p0;
+    reg  [32:0] addr_finish$p16;
+    reg  [31:0] addr_finish$p32;
+    reg  [15:0] addr_finish$p48;
     reg  [63:0] addr_finish$second_c;
-    reg  addr_finish$surf_u16;
     wire  [63:0] addr_finish$index;
     wire  [63:0] addr_finish$line;
     wire  [6:0] addr_finish$bit_offset;
@@ -835,6 +847,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_depth_one$d;
     wire  typed_depth_one$q;
     reg  typed_depth_one$clock;
+    reg  [31:0] typed_walk_a$d;
+    wire  [31:0] typed_walk_a$q;
+    reg  typed_walk_a$clock;
+    reg  [31:0] typed_walk_b$d;
+    wire  [31:0] typed_walk_b$q;
+    reg  typed_walk_b$clock;
+    reg  typed_walk_stale$d;
+    wire  typed_walk_stale$q;
+    reg  typed_walk_stale$clock;
     reg  t_valid$d;
     wire  t_valid$q;
     reg  t_valid$clock;
@@ -919,6 +940,78 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  t_error$d;
     wire  t_error$q;
     reg  t_error$clock;
+    reg  l_valid$d;
+    wire  l_valid$q;
+    reg  l_valid$clock;
+    reg  l_walk$d;
+    wire  l_walk$q;
+    reg  l_walk$clock;
+    reg  l_typed$d;
+    wire  l_typed$q;
+    reg  l_typed$clock;
+    reg  [63:0] l_addr$d;
+    wire  [63:0] l_addr$q;
+    reg  l_addr$clock;
+    reg  [31:0] l_p0$d;
+    wire  [31:0] l_p0$q;
+    reg  l_p0$clock;
+    reg  [32:0] l_p16$d;
+    wire  [32:0] l_p16$q;
+    reg  l_p16$clock;
+    reg  [31:0] l_p32$d;
+    wire  [31:0] l_p32$q;
+    reg  l_p32$clock;
+    reg  [15:0] l_p48$d;
+    wire  [15:0] l_p48$q;
+    reg  l_p48$clock;
+    reg  [63:0] l_second_c$d;
+    wire  [63:0] l_second_c$q;
+    reg  l_second_c$clock;
+    reg  [1:0] l_kind$d;
+    wire  [1:0] l_kind$q;
+    reg  l_kind$clock;
+    reg  l_space$d;
+    wire  l_space$q;
+    reg  l_space$clock;
+    reg  [2:0] l_size$d;
+    wire  [2:0] l_size$q;
+    reg  l_size$clock;
+    reg  [4:0] l_op$d;
+    wire  [4:0] l_op$q;
+    reg  l_op$clock;
+    reg  [3:0] l_ty$d;
+    wire  [3:0] l_ty$q;
+    reg  l_ty$clock;
+    reg  l_ftz$d;
+    wire  l_ftz$q;
+    reg  l_ftz$clock;
+    reg  [127:0] l_src0$d;
+    wire  [127:0] l_src0$q;
+    reg  l_src0$clock;
+    reg  [127:0] l_src1$d;
+    wire  [127:0] l_src1$q;
+    reg  l_src1$clock;
+    reg  [4:0] l_lane$d;
+    wire  [4:0] l_lane$q;
+    reg  l_lane$clock;
+    reg  [2:0] l_elem$d;
+    wire  [2:0] l_elem$q;
+    reg  l_elem$clock;
+    reg  [6:0] l_result_shift$d;
+    wire  [6:0] l_result_shift$q;
+    reg  l_result_shift$clock;
+    reg  l_result_first$d;
+    wire  l_result_first$q;
+    reg  l_result_first$clock;
+    reg  l_result_last$d;
+    wire  l_result_last$q;
+    reg  l_result_last$clock;
+    reg  l_msg_last$d;
+    wire  l_msg_last$q;
+    reg  l_msg_last$clock;
+    reg  l_error$d;
+    wire  l_error$q;
+    reg  l_error$clock;
     reg  a_valid$d;
     wire  a_valid$q;
     reg  a_valid$clock;
@@ -1742,6 +1835,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  walk_push;
     reg  typed_pending;
     reg  t_accepts;
+    reg  l_accepts;
     reg  a_accepts;
     reg  a_reads;
     reg  alloc;
@@ -1869,12 +1963,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .surf_kind(typed_step$surf_kind),
         .surf_array(typed_step$surf_array),
         .surf_levels(typed_step$surf_levels),
+        .walk_a_held(typed_step$walk_a_held),
+        .walk_b_held(typed_step$walk_b_held),
         .ready(typed_step$ready),
         .out_of_bounds(typed_step$out_of_bounds),
         .walk_first(typed_step$walk_first),
         .lane_first(typed_step$lane_first),
         .at_lod(typed_step$at_lod),
         .second_b(typed_step$second_b),
+        .walk_a(typed_step$walk_a),
+        .walk_b(typed_step$walk_b),
         .second_c(typed_step$second_c),
         .next_level(typed_step$next_level),
         .next_width(typed_step$next_width),
@@ -1900,16 +1998,26 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .bounded_offset(addr_gen$bounded_offset),
         .bound(addr_gen$bound)
     );
+    atomic_unit$addr_mul addr_mul(
+        .walk_first(addr_mul$walk_first),
+        .lane_first(addr_mul$lane_first),
+        .at_lod(addr_mul$at_lod),
+        .surf_u16(addr_mul$surf_u16),
+        .second_b(addr_mul$second_b),
+        .p0(addr_mul$p0),
+        .p16(addr_mul$p16),
+        .p32(addr_mul$p32),
+        .p48(addr_mul$p48)
+    );
     atomic_unit$addr_finish addr_finish(
         .typed(addr_finish$typed),
         .addr(addr_finish$addr),
         .elem_size(addr_finish$elem_size),
-        .walk_first(addr_finish$walk_first),
-        .lane_first(addr_finish$lane_first),
-        .at_lod(addr_finish$at_lod),
-        .second_b(addr_finish$second_b),
+        .p0(addr_finish$p0),
+        .p16(addr_finish$p16),
+        .p32(addr_finish$p32),
+        .p48(addr_finish$p48),
         .second_c(addr_finish$second_c),
-        .surf_u16(addr_finish$surf_u16),
         .index(addr_finish$index),
         .line(addr_finish$line),
         .bit_offset(addr_finish$bit_offset),
@@ -2821,6 +2929,21 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(typed_depth_one$q),
         .clock(typed_depth_one$clock)
     );
+    atomic_unit$typed_walk_a typed_walk_a(
+        .d(typed_walk_a$d),
+        .q(typed_walk_a$q),
+        .clock(typed_walk_a$clock)
+    );
+    atomic_unit$typed_walk_b typed_walk_b(
+        .d(typed_walk_b$d),
+        .q(typed_walk_b$q),
+        .clock(typed_walk_b$clock)
+    );
+    atomic_unit$typed_walk_stale typed_walk_stale(
+        .d(typed_walk_stale$d),
+        .q(typed_walk_stale$q),
+        .clock(typed_walk_stale$clock)
+    );
     atomic_unit$t_valid t_valid(
         .d(t_valid$d),
         .q(t_valid$q),
@@ -2960,6 +3083,126 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(t_error$d),
         .q(t_error$q),
         .clock(t_error$clock)
+    );
+    atomic_unit$l_valid l_valid(
+        .d(l_valid$d),
+        .q(l_valid$q),
+        .clock(l_valid$clock)
+    );
+    atomic_unit$l_walk l_walk(
+        .d(l_walk$d),
+        .q(l_walk$q),
+        .clock(l_walk$clock)
+    );
+    atomic_unit$l_typed l_typed(
+        .d(l_typed$d),
+        .q(l_typed$q),
+        .clock(l_typed$clock)
+    );
+    atomic_unit$l_addr l_addr(
+        .d(l_addr$d),
+        .q(l_addr$q),
+        .clock(l_addr$clock)
+    );
+    atomic_unit$l_p0 l_p0(
+        .d(l_p0$d),
+        .q(l_p0$q),
+        .clock(l_p0$clock)
+    );
+    atomic_unit$l_p16 l_p16(
+        .d(l_p16$d),
+        .q(l_p16$q),
+        .clock(l_p16$clock)
+    );
+    atomic_unit$l_p32 l_p32(
+        .d(l_p32$d),
+        .q(l_p32$q),
+        .clock(l_p32$clock)
+    );
+    atomic_unit$l_p48 l_p48(
+        .d(l_p48$d),
+        .q(l_p48$q),
+        .clock(l_p48$clock)
+    );
+    atomic_unit$l_second_c l_second_c(
+        .d(l_second_c$d),
+        .q(l_second_c$q),
+        .clock(l_second_c$clock)
+    );
+    atomic_unit$l_kind l_kind(
+        .d(l_kind$d),
+        .q(l_kind$q),
+        .clock(l_kind$clock)
+    );
+    atomic_unit$l_space l_space(
+        .d(l_space$d),
+        .q(l_space$q),
+        .clock(l_space$clock)
+    );
+    atomic_unit$l_size l_size(
+        .d(l_size$d),
+        .q(l_size$q),
+        .clock(l_size$clock)
+    );
+    atomic_unit$l_op l_op(
+        .d(l_op$d),
+        .q(l_op$q),
+        .clock(l_op$clock)
+    );
+    atomic_unit$l_ty l_ty(
+        .d(l_ty$d),
+        .q(l_ty$q),
+        .clock(l_ty$clock)
+    );
+    atomic_unit$l_ftz l_ftz(
+        .d(l_ftz$d),
+        .q(l_ftz$q),
+        .clock(l_ftz$clock)
+    );
+    atomic_unit$l_src0 l_src0(
+        .d(l_src0$d),
+        .q(l_src0$q),
+        .clock(l_src0$clock)
+    );
+    atomic_unit$l_src1 l_src1(
+        .d(l_src1$d),
+        .q(l_src1$q),
+        .clock(l_src1$clock)
+    );
+    atomic_unit$l_lane l_lane(
+        .d(l_lane$d),
+        .q(l_lane$q),
+        .clock(l_lane$clock)
+    );
+    atomic_unit$l_elem l_elem(
+        .d(l_elem$d),
+        .q(l_elem$q),
+        .clock(l_elem$clock)
+    );
+    atomic_unit$l_result_shift l_result_shift(
+        .d(l_result_shift$d),
+        .q(l_result_shift$q),
+        .clock(l_result_shift$clock)
+    );
+    atomic_unit$l_result_first l_result_first(
+        .d(l_result_first$d),
+        .q(l_result_first$q),
+        .clock(l_result_first$clock)
+    );
+    atomic_unit$l_result_last l_result_last(
+        .d(l_result_last$d),
+        .q(l_result_last$q),
+        .clock(l_result_last$clock)
+    );
+    atomic_unit$l_msg_last l_msg_last(
+        .d(l_msg_last$d),
+        .q(l_msg_last$q),
+        .clock(l_msg_last$clock)
+    );
+    atomic_unit$l_error l_error(
+        .d(l_error$d),
+        .q(l_error$q),
+        .clock(l_error$clock)
     );
     atomic_unit$a_valid a_valid(
         .d(a_valid$d),
@@ -4296,6 +4539,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_width_one$d = typed_width_one$q;
         typed_height_one$d = typed_height_one$q;
         typed_depth_one$d = typed_depth_one$q;
+        typed_walk_a$d = typed_walk_a$q;
+        typed_walk_b$d = typed_walk_b$q;
+        typed_walk_stale$d = typed_walk_stale$q;
         t_valid$d = t_valid$q;
         t_walk$d = t_walk$q;
         t_typed$d = t_typed$q;
@@ -4324,6 +4570,30 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         t_result_last$d = t_result_last$q;
         t_msg_last$d = t_msg_last$q;
         t_error$d = t_error$q;
+        l_valid$d = l_valid$q;
+        l_walk$d = l_walk$q;
+        l_typed$d = l_typed$q;
+        l_addr$d = l_addr$q;
+        l_p0$d = l_p0$q;
+        l_p16$d = l_p16$q;
+        l_p32$d = l_p32$q;
+        l_p48$d = l_p48$q;
+        l_second_c$d = l_second_c$q;
+        l_kind$d = l_kind$q;
+        l_space$d = l_space$q;
+        l_size$d = l_size$q;
+        l_op$d = l_op$q;
+        l_ty$d = l_ty$q;
+        l_ftz$d = l_ftz$q;
+        l_src0$d = l_src0$q;
+        l_src1$d = l_src1$q;
+        l_lane$d = l_lane$q;
+        l_elem$d = l_elem$q;
+        l_result_shift$d = l_result_shift$q;
+        l_result_first$d = l_result_first$q;
+        l_result_last$d = l_result_last$q;
+        l_msg_last$d = l_msg_last$q;
+        l_error$d = l_error$q;
         a_valid$d = a_valid$q;
         a_kind$d = a_kind$q;
         a_line$d = a_line$q;
@@ -4782,7 +5052,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alloc = ((a_valid$q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
         a_reads = alloc & (a_kind$q == kind_read_modify_write);
         a_accepts = ~a_valid$q | alloc;
-        t_accepts = ~t_valid$q | a_accepts;
+        l_accepts = ~l_valid$q | a_accepts;
+        t_accepts = ~(t_valid$q | t_walk$q) | l_accepts;
         if (a_reads) begin
             r_line$d = a_line$q;
             r_space$d = a_space$q;
@@ -4797,35 +5068,61 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             mem_rd_space = r_space$q;
             mem_rd_be = r_byte_enables$q;
         end
+        if (a_accepts) begin
+            a_valid$d = l_valid$q;
+            a_kind$d = l_kind$q;
+            a_line$d = addr_finish$line;
+            a_space$d = l_space$q;
+            a_bit_offset$d = addr_finish$bit_offset;
+            a_byte_enables$d = addr_finish$byte_enables;
+            a_size$d = l_size$q;
+            a_op$d = l_op$q;
+            a_ty$d = l_ty$q;
+            a_ftz$d = l_ftz$q;
+            a_src0$d = l_src0$q;
+            a_src1$d = l_src1$q;
+            a_lane$d = l_lane$q;
+            a_elem$d = l_elem$q;
+            a_result_shift$d = l_result_shift$q;
+            a_result_first$d = l_result_first$q;
+            a_result_last$d = l_result_last$q;
+            a_msg_last$d = l_msg_last$q;
+            a_error$d = l_error$q;
+        end
         t_kind_checked = t_kind$q;
         if (bounds_check$out_of_bounds) begin
             t_kind_checked = kind_no_memory;
         end
-        if (a_accepts) begin
-            a_valid$d = t_valid$q;
-            a_kind$d = t_kind_checked;
-            a_line$d = addr_finish$line;
-            a_space$d = t_space$q;
-            a_bit_offset$d = addr_finish$bit_offset;
-            a_byte_enables$d = addr_finish$byte_enables;
-            a_size$d = t_size$q;
-            a_op$d = t_op$q;
-            a_ty$d = t_ty$q;
-            a_ftz$d = t_ftz$q;
-            a_src0$d = t_src0$q;
-            a_src1$d = t_src1$q;
-            a_lane$d = t_lane$q;
-            a_elem$d = t_elem$q;
-            a_result_shift$d = t_result_shift$q;
-            a_result_first$d = t_result_first$q;
-            a_result_last$d = t_result_last$q;
-            a_msg_last$d = t_msg_last$q;
-            a_error$d = t_error$q;
+        if (l_accepts) begin
+            l_valid$d = t_valid$q;
+            l_walk$d = t_walk$q;
+            l_typed$d = t_typed$q;
+            l_addr$d = t_addr$q;
+            l_p0$d = addr_mul$p0;
+            l_p16$d = addr_mul$p16;
+            l_p32$d = addr_mul$p32;
+            l_p48$d = addr_mul$p48;
+            l_second_c$d = t_second_c$q;
+            l_kind$d = t_kind_checked;
+            l_space$d = t_space$q;
+            l_size$d = t_size$q;
+            l_op$d = t_op$q;
+            l_ty$d = t_ty$q;
+            l_ftz$d = t_ftz$q;
+            l_src0$d = t_src0$q;
+            l_src1$d = t_src1$q;
+            l_lane$d = t_lane$q;
+            l_elem$d = t_elem$q;
+            l_result_shift$d = t_result_shift$q;
+            l_result_first$d = t_result_first$q;
+            l_result_last$d = t_result_last$q;
+            l_msg_last$d = t_msg_last$q;
+            l_error$d = t_error$q;
         end
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
         issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
-        issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | (typed_step$ready & ~t_walk$q));
+        issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | ((typed_step$ready & ~t_walk$q) & ~l_walk$q));
         issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
@@ -5027,7 +5324,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             end
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        walk_push = ((typed_pending & ~typed_step$ready) & ~t_walk$q) & t_accepts;
+        walk_push = (((typed_pending & ~typed_step$ready) & ~t_walk$q) & (~l_walk$q & ~typed_walk_stale$q)) & t_accepts;
+        typed_walk_a$d = typed_step$walk_a;
+        typed_walk_b$d = typed_step$walk_b;
+        typed_walk_stale$d = issue_push | ~typed_pending;
         if (walk_push) begin
             typed_level$d = typed_step$next_level;
             typed_width$d = typed_step$next_width;
@@ -5037,7 +5337,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             typed_height_one$d = typed_step$next_height_is_one;
             typed_depth_one$d = typed_step$next_depth_is_one;
         end
-        if (t_walk$q) begin
+        if (l_walk$q) begin
             typed_level_base$d = addr_finish$index;
         end
         if (issue_push | ~typed_pending) begin
@@ -5336,6 +5636,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             elem_shift$d = zero_shift;
             t_valid$d = 1'b0;
             t_walk$d = 1'b0;
+            l_valid$d = 1'b0;
+            l_walk$d = 1'b0;
             a_valid$d = 1'b0;
             head_ptr$d = zero_index;
             head_next_ptr$d = one_index;
@@ -5442,6 +5744,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_width_one$clock = clock;
     always @(*) typed_height_one$clock = clock;
     always @(*) typed_depth_one$clock = clock;
+    always @(*) typed_walk_a$clock = clock;
+    always @(*) typed_walk_b$clock = clock;
+    always @(*) typed_walk_stale$clock = clock;
     always @(*) t_valid$clock = clock;
     always @(*) t_walk$clock = clock;
     always @(*) t_typed$clock = clock;
@@ -5470,6 +5775,30 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) t_result_last$clock = clock;
     always @(*) t_msg_last$clock = clock;
     always @(*) t_error$clock = clock;
+    always @(*) l_valid$clock = clock;
+    always @(*) l_walk$clock = clock;
+    always @(*) l_typed$clock = clock;
+    always @(*) l_addr$clock = clock;
+    always @(*) l_p0$clock = clock;
+    always @(*) l_p16$clock = clock;
+    always @(*) l_p32$clock = clock;
+    always @(*) l_p48$clock = clock;
+    always @(*) l_second_c$clock = clock;
+    always @(*) l_kind$clock = clock;
+    always @(*) l_space$clock = clock;
+    always @(*) l_size$clock = clock;
+    always @(*) l_op$clock = clock;
+    always @(*) l_ty$clock = clock;
+    always @(*) l_ftz$clock = clock;
+    always @(*) l_src0$clock = clock;
+    always @(*) l_src1$clock = clock;
+    always @(*) l_lane$clock = clock;
+    always @(*) l_elem$clock = clock;
+    always @(*) l_result_shift$clock = clock;
+    always @(*) l_result_first$clock = clock;
+    always @(*) l_result_last$clock = clock;
+    always @(*) l_msg_last$clock = clock;
+    always @(*) l_error$clock = clock;
     always @(*) a_valid$clock = clock;
     always @(*) a_kind$clock = clock;
     always @(*) a_line$clock = clock;
@@ -5733,6 +6062,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_step$surf_kind = ctx_surf_kind$q;
     always @(*) typed_step$surf_array = ctx_surf_array$q;
     always @(*) typed_step$surf_levels = ctx_surf_levels$q;
+    always @(*) typed_step$walk_a_held = typed_walk_a$q;
+    always @(*) typed_step$walk_b_held = typed_walk_b$q;
     always @(*) addr_gen$lane_addr = lane_mux$addr;
     always @(*) addr_gen$elem_offset = elem_offset$q;
     always @(*) addr_gen$space_slm = ctx_space_slm$q;
@@ -5746,15 +6077,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) bounds_check$offset = t_bounded_offset$q;
     always @(*) bounds_check$bound = t_bound$q;
     always @(*) bounds_check$elem_size = t_size$q;
-    always @(*) addr_finish$typed = t_typed$q;
-    always @(*) addr_finish$addr = t_addr$q;
-    always @(*) addr_finish$elem_size = t_size$q;
-    always @(*) addr_finish$walk_first = t_walk_first$q;
-    always @(*) addr_finish$lane_first = t_lane_first$q;
-    always @(*) addr_finish$at_lod = t_at_lod$q;
-    always @(*) addr_finish$second_b = t_second_b$q;
-    always @(*) addr_finish$second_c = t_second_c$q;
-    always @(*) addr_finish$surf_u16 = t_surf_u16$q;
+    always @(*) addr_mul$walk_first = t_walk_first$q;
+    always @(*) addr_mul$lane_first = t_lane_first$q;
+    always @(*) addr_mul$at_lod = t_at_lod$q;
+    always @(*) addr_mul$surf_u16 = t_surf_u16$q;
+    always @(*) addr_mul$second_b = t_second_b$q;
+    always @(*) addr_finish$typed = l_typed$q;
+    always @(*) addr_finish$addr = l_addr$q;
+    always @(*) addr_finish$elem_size = l_size$q;
+    always @(*) addr_finish$p0 = l_p0$q;
+    always @(*) addr_finish$p16 = l_p16$q;
+    always @(*) addr_finish$p32 = l_p32$q;
+    always @(*) addr_finish$p48 = l_p48$q;
+    always @(*) addr_finish$second_c = l_second_c$q;
     always @(*) elem_select$lane_src0 = lane_mux$src0;
     always @(*) elem_select$lane_src1 = lane_mux$src1;
     always @(*) elem_select$elem_shift = elem_shift$q;
@@ -6496,18 +6831,17 @@ module atomic_unit$a_valid(d,q,clock);
 endmodule // atomic_unit$a_valid
 
 
-module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod,second_b,second_c,surf_u16,index,line,bit_offset,byte_enables);
+module atomic_unit$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,index,line,bit_offset,byte_enables);
     
     // Module arguments
     input wire  typed;
     input wire  [63:0] addr;
     input wire  [2:0] elem_size;
-    input wire  [63:0] walk_first;
-    input wire  [63:0] lane_first;
-    input wire  at_lod;
-    input wire  [31:0] second_b;
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
     input wire  [63:0] second_c;
-    input wire  surf_u16;
     output reg  [63:0] index;
     output reg  [63:0] line;
     output reg  [6:0] bit_offset;
@@ -6524,9 +6858,11 @@ module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod
     localparam  zero_enables = 16'h0;
     
     // Stub signals
-    reg  [63:0] second$a;
-    reg  [31:0] second$b;
-    reg  [63:0] second$c;
+    reg  [31:0] second$p0;
+    reg  [32:0] second$p16;
+    reg  [31:0] second$p32;
+    reg  [15:0] second$p48;
+    reg  [63:0] second$addend;
     wire  [63:0] second$result;
     
     // Local signals
@@ -6535,23 +6871,21 @@ module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod
     
     // Sub module instances
     atomic_unit$addr_finish$second second(
-        .a(second$a),
-        .b(second$b),
-        .c(second$c),
+        .p0(second$p0),
+        .p16(second$p16),
+        .p32(second$p32),
+        .p48(second$p48),
+        .addend(second$addend),
         .result(second$result)
     );
     
     // Update code
     always @(*) begin
-        second$a = walk_first;
-        if (at_lod) begin
-            second$a = lane_first << 32'h2;
-            if (surf_u16) begin
-                second$a = lane_first << 32'h1;
-            end
-        end
-        second$b = second_b;
-        second$c = second_c;
+        second$p0 = p0;
+        second$p16 = p16;
+        second$p32 = p32;
+        second$p48 = p48;
+        second$addend = second_c;
         index = second$result;
         elem_addr = addr;
         if (typed) begin
@@ -6581,16 +6915,18 @@ module atomic_unit$addr_finish(typed,addr,elem_size,walk_first,lane_first,at_lod
 endmodule // atomic_unit$addr_finish
 
 
-module atomic_unit$addr_finish$second(a,b,c,result);
+module atomic_unit$addr_finish$second(p0,p16,p32,p48,addend,result);
     
     // Module arguments
-    input wire  [63:0] a;
-    input wire  [31:0] b;
-    input wire  [63:0] c;
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
     output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) result = (a * {{32{1'b0}}, b}) + c;
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + addend;
 endmodule // atomic_unit$addr_finish$second
 
 
@@ -6656,6 +6992,232 @@ module atomic_unit$addr_gen$wide_slm_size(narrow,wide);
     // Update code (custom)
     always @(*) wide = {{32{1'b0}}, narrow};
 endmodule // atomic_unit$addr_gen$wide_slm_size
+
+
+module atomic_unit$addr_mul(walk_first,lane_first,at_lod,surf_u16,second_b,p0,p16,p32,p48);
+    
+    // Module arguments
+    input wire  [63:0] walk_first;
+    input wire  [63:0] lane_first;
+    input wire  at_lod;
+    input wire  surf_u16;
+    input wire  [31:0] second_b;
+    output reg  [31:0] p0;
+    output reg  [32:0] p16;
+    output reg  [31:0] p32;
+    output reg  [15:0] p48;
+    
+    // Constant declarations
+    localparam  zero_p0 = 32'h0;
+    localparam  zero_p16 = 33'h0;
+    localparam  zero_p32 = 32'h0;
+    localparam  zero_p48 = 16'h0;
+    
+    // Stub signals
+    reg  [15:0] mul_00$a;
+    reg  [15:0] mul_00$b;
+    reg  [31:0] mul_00$c;
+    wire  [31:0] mul_00$result;
+    reg  [15:0] mul_10$a;
+    reg  [15:0] mul_10$b;
+    reg  [32:0] mul_10$c;
+    wire  [32:0] mul_10$result;
+    reg  [15:0] mul_01$a;
+    reg  [15:0] mul_01$b;
+    reg  [32:0] mul_01$c;
+    wire  [32:0] mul_01$result;
+    reg  [15:0] mul_20$a;
+    reg  [15:0] mul_20$b;
+    reg  [31:0] mul_20$c;
+    wire  [31:0] mul_20$result;
+    reg  [15:0] mul_11$a;
+    reg  [15:0] mul_11$b;
+    reg  [31:0] mul_11$c;
+    wire  [31:0] mul_11$result;
+    reg  [15:0] mul_30$a;
+    reg  [15:0] mul_30$b;
+    reg  [15:0] mul_30$c;
+    wire  [15:0] mul_30$result;
+    reg  [15:0] mul_21$a;
+    reg  [15:0] mul_21$b;
+    reg  [15:0] mul_21$c;
+    wire  [15:0] mul_21$result;
+    
+    // Local signals
+    reg  [63:0] first;
+    
+    // Sub module instances
+    atomic_unit$addr_mul$mul_00 mul_00(
+        .a(mul_00$a),
+        .b(mul_00$b),
+        .c(mul_00$c),
+        .result(mul_00$result)
+    );
+    atomic_unit$addr_mul$mul_10 mul_10(
+        .a(mul_10$a),
+        .b(mul_10$b),
+        .c(mul_10$c),
+        .result(mul_10$result)
+    );
+    atomic_unit$addr_mul$mul_01 mul_01(
+        .a(mul_01$a),
+        .b(mul_01$b),
+        .c(mul_01$c),
+        .result(mul_01$result)
+    );
+    atomic_unit$addr_mul$mul_20 mul_20(
+        .a(mul_20$a),
+        .b(mul_20$b),
+        .c(mul_20$c),
+        .result(mul_20$result)
+    );
+    atomic_unit$addr_mul$mul_11 mul_11(
+        .a(mul_11$a),
+        .b(mul_11$b),
+        .c(mul_11$c),
+        .result(mul_11$result)
+    );
+    atomic_unit$addr_mul$mul_30 mul_30(
+        .a(mul_30$a),
+        .b(mul_30$b),
+        .c(mul_30$c),
+        .result(mul_30$result)
+    );
+    atomic_unit$addr_mul$mul_21 mul_21(
+        .a(mul_21$a),
+        .b(mul_21$b),
+        .c(mul_21$c),
+        .result(mul_21$result)
+    );
+    
+    // Update code
+    always @(*) begin
+        first = walk_first;
+        if (at_lod) begin
+            first = lane_first << 32'h2;
+            if (surf_u16) begin
+                first = lane_first << 32'h1;
+            end
+        end
+        mul_00$a = first[(32'h0)+:(16)];
+        mul_00$b = second_b[(32'h0)+:(16)];
+        mul_00$c = zero_p0;
+        mul_10$a = first[(32'h10)+:(16)];
+        mul_10$b = second_b[(32'h0)+:(16)];
+        mul_10$c = zero_p16;
+        mul_01$a = first[(32'h0)+:(16)];
+        mul_01$b = second_b[(32'h10)+:(16)];
+        mul_01$c = mul_10$result;
+        mul_20$a = first[(32'h20)+:(16)];
+        mul_20$b = second_b[(32'h0)+:(16)];
+        mul_20$c = zero_p32;
+        mul_11$a = first[(32'h10)+:(16)];
+        mul_11$b = second_b[(32'h10)+:(16)];
+        mul_11$c = mul_20$result;
+        mul_30$a = first[(32'h30)+:(16)];
+        mul_30$b = second_b[(32'h0)+:(16)];
+        mul_30$c = zero_p48;
+        mul_21$a = first[(32'h20)+:(16)];
+        mul_21$b = second_b[(32'h10)+:(16)];
+        mul_21$c = mul_30$result;
+        p0 = mul_00$result;
+        p16 = mul_01$result;
+        p32 = mul_11$result;
+        p48 = mul_21$result;
+    end
+    
+endmodule // atomic_unit$addr_mul
+
+
+module atomic_unit$addr_mul$mul_00(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [31:0] c;
+    output reg  [31:0] result;
+    
+    // Update code (custom)
+    always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
+endmodule // atomic_unit$addr_mul$mul_00
+
+
+module atomic_unit$addr_mul$mul_01(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [32:0] c;
+    output reg  [32:0] result;
+    
+    // Update code (custom)
+    always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;
+endmodule // atomic_unit$addr_mul$mul_01
+
+
+module atomic_unit$addr_mul$mul_10(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [32:0] c;
+    output reg  [32:0] result;
+    
+    // Update code (custom)
+    always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;
+endmodule // atomic_unit$addr_mul$mul_10
+
+
+module atomic_unit$addr_mul$mul_11(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [31:0] c;
+    output reg  [31:0] result;
+    
+    // Update code (custom)
+    always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
+endmodule // atomic_unit$addr_mul$mul_11
+
+
+module atomic_unit$addr_mul$mul_20(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [31:0] c;
+    output reg  [31:0] result;
+    
+    // Update code (custom)
+    always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
+endmodule // atomic_unit$addr_mul$mul_20
+
+
+module atomic_unit$addr_mul$mul_21(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [15:0] c;
+    output reg  [15:0] result;
+    
+    // Update code (custom)
+    always @(*) result = (a * b) + c;
+endmodule // atomic_unit$addr_mul$mul_21
+
+
+module atomic_unit$addr_mul$mul_30(a,b,c,result);
+    
+    // Module arguments
+    input wire  [15:0] a;
+    input wire  [15:0] b;
+    input wire  [15:0] c;
+    output reg  [15:0] result;
+    
+    // Update code (custom)
+    always @(*) result = (a * b) + c;
+endmodule // atomic_unit$addr_mul$mul_30
 
 
 module atomic_unit$bounds_check(checked,offset,bound,elem_size,out_of_bounds);
@@ -13787,6 +14349,462 @@ module atomic_unit$issue_state(d,q,clock);
 endmodule // atomic_unit$issue_state
 
 
+module atomic_unit$l_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_addr
+
+
+module atomic_unit$l_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_elem
+
+
+module atomic_unit$l_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_error
+
+
+module atomic_unit$l_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_ftz
+
+
+module atomic_unit$l_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_kind
+
+
+module atomic_unit$l_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_lane
+
+
+module atomic_unit$l_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_msg_last
+
+
+module atomic_unit$l_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_op
+
+
+module atomic_unit$l_p0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_p0
+
+
+module atomic_unit$l_p16(d,q,clock);
+    
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_p16
+
+
+module atomic_unit$l_p32(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_p32
+
+
+module atomic_unit$l_p48(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_p48
+
+
+module atomic_unit$l_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_result_first
+
+
+module atomic_unit$l_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_result_last
+
+
+module atomic_unit$l_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_result_shift
+
+
+module atomic_unit$l_second_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_second_c
+
+
+module atomic_unit$l_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_size
+
+
+module atomic_unit$l_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_space
+
+
+module atomic_unit$l_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_src0
+
+
+module atomic_unit$l_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_src1
+
+
+module atomic_unit$l_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_ty
+
+
+module atomic_unit$l_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_typed
+
+
+module atomic_unit$l_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_valid
+
+
+module atomic_unit$l_walk(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$l_walk
+
+
 module atomic_unit$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,addr,src0,src1,coord);
     
     // Module arguments
@@ -15808,7 +16826,7 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,second_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a_held,walk_b_held,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,walk_a,walk_b,second_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -15826,12 +16844,16 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
     input wire  [31:0] surf_levels;
+    input wire  [31:0] walk_a_held;
+    input wire  [31:0] walk_b_held;
     output reg  ready;
     output reg  out_of_bounds;
     output reg  [63:0] walk_first;
     output reg  [63:0] lane_first;
     output reg  at_lod;
     output reg  [31:0] second_b;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
     output reg  [63:0] second_c;
     output reg  [31:0] next_level;
     output reg  [31:0] next_width;
@@ -15949,8 +16971,8 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         extent$surf_kind = surf_kind;
         extent$surf_array = surf_array;
         extent$surf_levels = surf_levels;
-        walk_mul$a = extent$walk_a;
-        walk_mul$b = extent$walk_b;
+        walk_mul$a = walk_a_held;
+        walk_mul$b = walk_b_held;
         walk_mul$c = zero_wide;
         lane_mul$a = coord_r;
         lane_mul$b = extent$rows;
@@ -15959,6 +16981,8 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         lane_first = lane_mul$result;
         at_lod = extent$at_lod;
         second_b = extent$second_b;
+        walk_a = extent$walk_a;
+        walk_b = extent$walk_b;
         second_c = extent$second_c;
         out_of_bounds = extent$out_of_bounds;
         ready = extent$ready;
@@ -16155,6 +17179,63 @@ module atomic_unit$typed_step$walk_mul(a,b,c,result);
     // Update code (custom)
     always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
 endmodule // atomic_unit$typed_step$walk_mul
+
+
+module atomic_unit$typed_walk_a(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walk_a
+
+
+module atomic_unit$typed_walk_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walk_b
+
+
+module atomic_unit$typed_walk_stale(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walk_stale
 
 
 module atomic_unit$typed_width(d,q,clock);

@@ -271,6 +271,37 @@ fn out_of_bounds_lanes_read_zero_and_drop_writes() {
     assert_eq!(buffer_writes, 2, "lanes 0 and 2 of the 20-byte buffer's xchg are in bounds");
 }
 
+/// Typed surfaces whose element index needs more than 32 bits (scripts.md
+/// "Typed surface layout"): the lane's `r * H + v` reaches past 2^48 on
+/// surface 20 and `W` past 2^16 on surface 21, so every 16-bit digit of
+/// the address stage's `first * W` (`AddrMul`'s seven digit products,
+/// summed in the line stage) carries bits, at lod 0 and through walk steps.
+#[test]
+fn typed_addresses_past_32_bits_use_every_partial_product() {
+    let mut text = String::new();
+    text += "surface 20 3d base=0x1000 width=3 height=0xfedcba9 depth=0x9876543 levels=2 format=u32\n";
+    text += "surface 21 2d_array base=0x40 width=0x12345 height=0xfedcb array=0x1a2b3 levels=2 format=u16\n";
+    text += "surface 22 2d base=0x8000 width=0xabcdef0 height=0x89abcde levels=32 format=u32\n";
+    let u = lanes([0, 1, 2, 2, 0, 0, 0, 0]);
+    let v = lanes([0, 0xfedcba8, 0x7654321, 0xabcdef, 1, 0x7f6e5d3, 0x1000000, 0x777]);
+    let r = lanes([0, 0x9876542, 0x1234567, 0x5555555, 0x4c3b2a0, 0, 0x2000000, 0x3]);
+    let lod = lanes([0, 0, 0, 0, 1, 1, 1, 1]);
+    text += &format!("TYPED_ATOMIC.add (8) 20 {u} {v} {r} {lod} {} V0 a\n", lanes(1..=8));
+    let u = lanes([0x12344, 0x9000, 1, 0x12340, 0x91a1, 0x3, 0x8bcd, 0]);
+    let v = lanes([0xfedca, 0x7ffff, 0x87654, 2, 0x7f6e4, 0x1, 0x76543, 0]);
+    let r = lanes([0x1a2b2, 0x8000, 0x1, 0x1a2b0, 0x1a2b2, 0x1234, 0x9, 0]);
+    let lod = lanes([0, 0, 0, 0, 1, 1, 1, 0]);
+    text += &format!("TYPED_ATOMIC.xchg.16 (8) 21 {u} {v} {r} {lod} {} V0 b\n", lanes(1..=8));
+    // a deep walk: up to 31 levels, the last ones 1 x 1 (added in one step)
+    let u = lanes([0xabcdeef, 0, 0, 0, 0x5, 0x12, 0, 0]);
+    let v = lanes([0x89abcdd, 0, 0, 0, 0x4, 0x43, 0, 0]);
+    let lod = lanes([0, 31, 27, 20, 24, 16, 17, 9]);
+    text += &format!("TYPED_ATOMIC.add (8) 22 {u} {v} V0 {lod} {} V0 c\n", lanes(11..=18));
+    let sim = run_checked("typed64.atom", &text, 23);
+    let writes = sim.output.txns.iter().filter(|t| t.kind == atomport_core::outcome::TxnKind::Write).count();
+    assert_eq!(writes, 24, "every lane is in bounds and writes");
+}
+
 #[test]
 fn every_scatter_layout_and_exec_size() {
     let mut text = String::new();

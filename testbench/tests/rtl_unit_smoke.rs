@@ -279,9 +279,9 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // the message taken in cycle 1 (the reset is registered: the unit is
     // still in reset in cycle 0, the first after the pin falls; from cycle 1
     // req_ready: the decode stage is empty), its 4 lanes' payloads read in
-    // cycles 2..5, each lane issuing its memory read four cycles after its
+    // cycles 2..5, each lane issuing its memory read five cycles after its
     // payload read (next-lane stage, where the payload arrives, issue stage,
-    // address stage, allocate stage);
+    // address stage, line stage, allocate stage);
     // with 1-cycle memory each lane's write follows its read by 7 cycles
     // (data back, the head leaves the table, execute stages X, X2, X3, X4,
     // write stage), its result by 8, and the message is done with its last
@@ -289,12 +289,12 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     assert_eq!(b.taken_cycles(), vec![1]);
     assert_eq!(b.started_cycles(), vec![2]);
     let c = b.read_cycles();
-    assert_eq!(c, vec![6, 7, 8, 9]);
+    assert_eq!(c, vec![7, 8, 9, 10]);
     let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(writes, vec![13, 14, 15, 16]);
+    assert_eq!(writes, vec![14, 15, 16, 17]);
     let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(results, vec![14, 15, 16, 17]);
-    assert!(b.log.contains(&Event::Done { cycle: 17, error: false }));
+    assert_eq!(results, vec![15, 16, 17, 18]);
+    assert!(b.log.contains(&Event::Done { cycle: 18, error: false }));
     assert_eq!(b.dones(), vec![false]);
 }
 
@@ -607,8 +607,10 @@ fn hardware_decoder_agrees_with_software_decoder() {
 
 /// Issue cycles per message (docs/microarchitecture.md "Cycle costs"),
 /// measured back to back at 1-cycle memory: one cycle per enabled atomic
-/// lane, per PTX vector element, per scatter block; 1 + 2 x (levels walked)
-/// per typed lane (a walk step's second multiply-add is the address stage's);
+/// lane, per PTX vector element, per scatter block; 1 + 3 x (levels walked)
+/// per typed lane (a walk step's second multiply-add is the address and line
+/// stages'), and 1 more if it walks at all (its first step waits a cycle for
+/// the registered walk operands);
 /// 1 for an illegal or empty message.
 #[test]
 fn issue_cycles_per_message_kind() {
@@ -645,7 +647,7 @@ fn issue_cycles_per_message_kind() {
             64,
         ),
         ("TYPED_ATOMIC lod 0", typed(0), 8),
-        ("TYPED_ATOMIC lod 2", typed(2), 8 * (1 + 2 * 2)),
+        ("TYPED_ATOMIC lod 2", typed(2), 8 * (2 + 3 * 2)),
         ("illegal", Msg { desc: vec![0x7d, 0x0e, 0x82, 0, 0, 255, 1, 2, 0, 3], ..Default::default() }, 1),
         ("no lane enabled", Msg { desc: legal(&[0x7d, 0x00, 0x02, 0, 0, 255, 1, 2, 0, 3]), ..Default::default() }, 1),
     ];

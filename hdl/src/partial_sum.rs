@@ -1,0 +1,110 @@
+//! `PartialSum`: the line stage's (L) half of the typed step's second
+//! multiply-add: `index = first * d + e` modulo 2^64 from the digit
+//! products of `first * d` that `AddrMul` summed by weight and T
+//! registered (`p0`, `p16`, `p32`, `p48`: addr_mul.rs's table), and `e`.
+//!
+//! `p0` (bits 0..31) and `p32 + p48 * 2^16` (bits 32..63) do not overlap, so
+//! they are one 64-bit term by concatenation, and the sum has three terms:
+//! one 32-bit add, one layer of full adders and one 64-bit carry chain.
+//! (Written as the sum of the seven digit products, Yosys builds a
+//! carry-save tree of eight terms: about 1,000 more ECP5 LUTs in the unit,
+//! docs/synthesis.md.) Like `MulAdd`, a custom block: rust-hdl's width
+//! rules give no shift of a narrow value into a wide one without a
+//! Verilator WIDTH warning. Combinational.
+
+use rust_hdl::prelude::*;
+
+use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
+use crate::typed_extent::WIDE_BITS;
+
+/// `index = p0 + p16 * 2^16 + p32 * 2^32 + p48 * 2^48 + e` modulo 2^64 (combinational).
+#[derive(LogicBlock)]
+pub struct PartialSum {
+    /// The digit products summed by weight (`AddrMul`).
+    pub p0: Signal<In, Bits<P0_BITS>>,
+    pub p16: Signal<In, Bits<P16_BITS>>,
+    pub p32: Signal<In, Bits<P32_BITS>>,
+    pub p48: Signal<In, Bits<P48_BITS>>,
+    /// `e`
+    pub addend: Signal<In, Bits<WIDE_BITS>>,
+    pub result: Signal<Out, Bits<WIDE_BITS>>,
+}
+
+impl Default for PartialSum {
+    fn default() -> Self {
+        assert_eq!(P0_BITS + P32_BITS, WIDE_BITS, "PartialSum: p0 and p32 are one term");
+        assert_eq!(P48_BITS + DIGIT_BITS, P32_BITS, "PartialSum: p48 sits at bit 16 of p32");
+        Self {
+            p0: Default::default(),
+            p16: Default::default(),
+            p32: Default::default(),
+            p48: Default::default(),
+            addend: Default::default(),
+            result: Default::default(),
+        }
+    }
+}
+
+impl PartialSum {
+    /// The block's function, for rust-hdl's simulator.
+    pub fn model(p0: u64, p16: u64, p32: u64, p48: u64, addend: u64) -> u64 {
+        p0.wrapping_add(p16 << DIGIT_BITS)
+            .wrapping_add(p32 << (2 * DIGIT_BITS))
+            .wrapping_add(p48 << (3 * DIGIT_BITS))
+            .wrapping_add(addend)
+    }
+}
+
+impl Logic for PartialSum {
+    fn update(&mut self) {
+        let v = |x: u128| x as u64;
+        self.result.next = (Self::model(
+            v(self.p0.val().to_u128()),
+            v(self.p16.val().to_u128()),
+            v(self.p32.val().to_u128()),
+            v(self.p48.val().to_u128()),
+            v(self.addend.val().to_u128()),
+        ) as u128)
+            .to_bits();
+    }
+
+    fn connect(&mut self) {
+        self.result.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "always @(*) result = {{p32 + {{p48, {DIGIT_BITS}'b0}}, p0}} + {{{}'b0, p16, {DIGIT_BITS}'b0}} + addend;",
+            WIDE_BITS - P16_BITS - DIGIT_BITS
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_sum_places_each_term_at_its_weight() {
+        let mut uut = PartialSum::default();
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        assert!(vlog.contains("result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + addend;"), "{vlog}");
+        yosys_validate("atomport_partial_sum", &vlog).unwrap();
+    }
+
+    #[test]
+    fn digit_products_summed_by_weight_are_the_product_modulo_2_64() {
+        let first: u64 = 0x7654_3210_fedc_ba98;
+        let d: u64 = 0xfedc_ba98;
+        let e: u64 = 0x0123_4567_89ab_cdef;
+        let digit = |x: u64, k: usize| (x >> (DIGIT_BITS * k)) & 0xffff;
+        let m = |i: usize, j: usize| digit(first, i) * digit(d, j);
+        // as AddrMul keeps them: p16 with its carry, p32 and p48 below 2^64
+        let p16 = m(0, 1) + m(1, 0);
+        let p32 = (m(1, 1) + m(2, 0)) & 0xffff_ffff;
+        let p48 = (m(2, 1) + m(3, 0)) & 0xffff;
+        assert!(p16 >> 32 == 1, "the test's p16 carries");
+        assert_eq!(PartialSum::model(m(0, 0), p16, p32, p48, e), first.wrapping_mul(d).wrapping_add(e));
+    }
+}
