@@ -26,9 +26,8 @@ use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::decoder::SIZE_BITS;
 use crate::partial_sum::PartialSum;
 use crate::typed_extent::WIDE_BITS;
+use crate::write_align::LINE_BYTES;
 
-/// Bytes per memory line (bus width).
-pub const LINE_BYTES: usize = 16;
 /// Bits of a bit offset inside a line (0..=120).
 pub const LINE_BIT_OFFSET_BITS: usize = 7;
 

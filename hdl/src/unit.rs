@@ -95,13 +95,13 @@ use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::typed_addr::TypedAddr;
 use crate::word_join::{WORDS, WORD_BITS};
-use crate::write_align::WriteAlign;
+use crate::write_align::{WriteAlign, LINE_BYTES};
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
 /// Bits of a memory address.
 pub const MEM_ADDR_BITS: usize = 64;
 /// Bytes of the memory bus (one line).
-pub const MEM_BYTES: usize = 16;
+pub const MEM_BYTES: usize = LINE_BYTES;
 /// Bits of a read sequence number (more values than the table has entries).
 const READ_SEQ_BITS: usize = 4;
 /// Bits of the in-flight table's occupancy (0..=8).
