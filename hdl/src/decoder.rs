@@ -24,6 +24,7 @@ use atomport_isa::{
 use rust_hdl::prelude::*;
 
 use crate::lane_select::MAX_LANES;
+use crate::ptx_alu_rom::{PtxAluRom, PTX_CODE_BITS};
 
 /// Bits of the descriptor port (16 bytes).
 pub const DESC_BITS: usize = 128;
@@ -165,8 +166,6 @@ pub struct MessageDecoder {
     ptx_scalar_types: [Constant<Bits<16>>; 16],
     /// `ptx_vector_types[o]` bit t: op o has vector forms on type t
     ptx_vector_types: [Constant<Bits<16>>; 16],
-    /// `ptx_alu[16*o + t]`: `PtxOpInfo::alu_op(t)` of op o
-    ptx_alu: [Constant<Bits<ALU_OP_BITS>>; 256],
     /// ALU type of each PTX type (`PtxType::elem_type`)
     ptx_elem_ty: [Constant<Bits<ALU_TY_BITS>>; 16],
     /// log2 bytes of one element of each PTX type
@@ -214,6 +213,8 @@ pub struct MessageDecoder {
     ptx_scalar_ok: Signal<Local, Bit>,
     ptx_vector_ok: Signal<Local, Bit>,
     ptx_alu_op: Signal<Local, Bits<ALU_OP_BITS>>,
+    /// the ALU op of each PTX `{op, type}` pair (a ROM: `PtxOpInfo::alu_op`)
+    ptx_alu_rom: PtxAluRom,
     ptx_size: Signal<Local, Bits<SIZE_BITS>>,
     ptx_vector_log2: Signal<Local, Bits<SIZE_BITS>>,
     ptx_total_log2: Signal<Local, Bits<SIZE_BITS>>,
@@ -411,14 +412,6 @@ impl MessageDecoder {
             ptx_type_known: mask16(PtxType::ALL.iter().map(|t| t.code())),
             ptx_scalar_types: core::array::from_fn(|o| ptx_types(o, false)),
             ptx_vector_types: core::array::from_fn(|o| ptx_types(o, true)),
-            ptx_alu: core::array::from_fn(|i| {
-                let (o, t) = (i / 16, i % 16);
-                let op = match (ptx_row(o), PtxType::from_code(t as u8)) {
-                    (Some(row), Some(ty)) => row.alu_op(ty),
-                    _ => AluOp::Add,
-                };
-                Constant::new(op.code().to_bits())
-            }),
             ptx_elem_ty: core::array::from_fn(|t| match PtxType::from_code(t as u8) {
                 Some(ty) => alu_ty(ty.elem_type()),
                 None => Constant::new(0u64.to_bits()),
@@ -460,6 +453,7 @@ impl MessageDecoder {
             ptx_scalar_ok: Default::default(),
             ptx_vector_ok: Default::default(),
             ptx_alu_op: Default::default(),
+            ptx_alu_rom: Default::default(),
             ptx_size: Default::default(),
             ptx_vector_log2: Default::default(),
             ptx_total_log2: Default::default(),
@@ -501,6 +495,10 @@ impl MessageDecoder {
 impl Logic for MessageDecoder {
     #[hdl_gen]
     fn update(&mut self) {
+        // the ROM reads the PTX op and type fields (bytes 1 and 2) straight
+        // from the port (wiring only, "Structure" in unit.rs)
+        self.ptx_alu_rom.op.next = self.desc.val().get_bits::<PTX_CODE_BITS>(8);
+        self.ptx_alu_rom.ty.next = self.desc.val().get_bits::<PTX_CODE_BITS>(16);
         // ---- bytes and kind (docs/descriptors.md "Opcodes") ----
         for i in 0..MAX_DESC_LEN {
             self.byte[i].next = self.desc.val().get_bits::<8>(i * 8);
@@ -620,14 +618,7 @@ impl Logic for MessageDecoder {
                 self.ptx_vector_ok.next = self.ptx_vector_types[o].val().get_bit(self.ptx_ty.val().index());
             }
         }
-        self.ptx_alu_op.next = self.zero_op.val();
-        for o in 0..16 {
-            for t in 0..16 {
-                if (self.ptx_op.val().index() == o) & (self.ptx_ty.val().index() == t) {
-                    self.ptx_alu_op.next = self.ptx_alu[o * 16 + t].val();
-                }
-            }
-        }
+        self.ptx_alu_op.next = self.ptx_alu_rom.alu_op.val();
         self.ptx_size.next = self.size_1b.val();
         for t in 0..16 {
             if self.ptx_ty.val().index() == t {

@@ -13,7 +13,12 @@
 //! the port (no added latency, so the table's depth still covers the same
 //! memory latency), yet no input port feeds the unit's combinational logic
 //! (`CaptureReg`, "RTL structure rule (Verilator)"). So the update is
-//! Verilog of its own: sequential only, one byte select per bit.
+//! Verilog of its own: sequential only, one byte select per bit. The byte
+//! updates sit inside one test of "any byte loads this cycle", which
+//! changes nothing in the function or the netlist's behavior but lets
+//! Verilator skip them in most cycles: the sixteen per-byte tests of the
+//! eight entries were about a quarter of the unit's simulation time
+//! (docs/synthesis.md, "Simulation speed").
 
 use rust_hdl::prelude::*;
 
@@ -96,15 +101,19 @@ impl Logic for EntryData {
         }
         code.push_str("initial begin\n   returned = 1'h0;\nend\n\n");
         code.push_str("always @(posedge clock) begin\n");
+        // the same function with or without this test; Verilator then skips
+        // the sixteen byte tests in the cycles that load no byte (most)
+        code.push_str(&format!("   if ((wr_bytes != {LINE_BYTES}'h0) | (rd_valid & rd_this)) begin\n"));
         for j in 0..LINE_BYTES {
             let (w, lo) = (j / (WORD_BITS / 8), 8 * (j % (WORD_BITS / 8)));
             let bits = format!("{}:{}", 8 * j + 7, 8 * j);
             code.push_str(&format!(
-                "   if (wr_bytes[{j}]) word{w}[{}:{lo}] <= wr_data[{bits}];\n   else if (rd_valid & rd_this & !rd_keep[{j}]) word{w}[{}:{lo}] <= rd_data[{bits}];\n",
+                "      if (wr_bytes[{j}]) word{w}[{}:{lo}] <= wr_data[{bits}];\n      else if (rd_valid & rd_this & !rd_keep[{j}]) word{w}[{}:{lo}] <= rd_data[{bits}];\n",
                 lo + 7,
                 lo + 7
             ));
         }
+        code.push_str("   end\n");
         code.push_str("   if (clear_returned) returned <= 1'b0;\n   else if (rd_valid & rd_this) returned <= 1'b1;\nend\n");
         Verilog::Custom(code)
     }
@@ -119,6 +128,7 @@ mod tests {
         let mut uut = EntryData::default();
         uut.connect_all();
         let vlog = generate_verilog(&uut);
+        assert!(vlog.contains("if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin"), "{vlog}");
         assert!(vlog.contains("if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];"), "{vlog}");
         assert!(vlog.contains("else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];"), "{vlog}");
         yosys_validate("atomport_entry_data", &vlog).unwrap();

@@ -36,6 +36,7 @@ pub mod state_reg;
 pub mod multiply;
 pub mod partial_sum;
 pub mod port_skid;
+pub mod ptx_alu_rom;
 pub mod mux8;
 pub mod typed_addr;
 pub mod typed_extent;

@@ -14902,262 +14902,6 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     localparam  ptx_vector_types$13 = 16'h0;
     localparam  ptx_vector_types$14 = 16'h0;
     localparam  ptx_vector_types$15 = 16'h0;
-    localparam  ptx_alu$0 = 5'b1000;
-    localparam  ptx_alu$1 = 5'b1000;
-    localparam  ptx_alu$2 = 5'b1000;
-    localparam  ptx_alu$3 = 5'b1000;
-    localparam  ptx_alu$4 = 5'b1000;
-    localparam  ptx_alu$5 = 5'b1000;
-    localparam  ptx_alu$6 = 5'b1000;
-    localparam  ptx_alu$7 = 5'b1000;
-    localparam  ptx_alu$8 = 5'b1000;
-    localparam  ptx_alu$9 = 5'b1000;
-    localparam  ptx_alu$10 = 5'b1000;
-    localparam  ptx_alu$11 = 5'b1000;
-    localparam  ptx_alu$12 = 5'b1000;
-    localparam  ptx_alu$13 = 5'b1000;
-    localparam  ptx_alu$14 = 5'b0;
-    localparam  ptx_alu$15 = 5'b0;
-    localparam  ptx_alu$16 = 5'b1001;
-    localparam  ptx_alu$17 = 5'b1001;
-    localparam  ptx_alu$18 = 5'b1001;
-    localparam  ptx_alu$19 = 5'b1001;
-    localparam  ptx_alu$20 = 5'b1001;
-    localparam  ptx_alu$21 = 5'b1001;
-    localparam  ptx_alu$22 = 5'b1001;
-    localparam  ptx_alu$23 = 5'b1001;
-    localparam  ptx_alu$24 = 5'b1001;
-    localparam  ptx_alu$25 = 5'b1001;
-    localparam  ptx_alu$26 = 5'b1001;
-    localparam  ptx_alu$27 = 5'b1001;
-    localparam  ptx_alu$28 = 5'b1001;
-    localparam  ptx_alu$29 = 5'b1001;
-    localparam  ptx_alu$30 = 5'b0;
-    localparam  ptx_alu$31 = 5'b0;
-    localparam  ptx_alu$32 = 5'b1010;
-    localparam  ptx_alu$33 = 5'b1010;
-    localparam  ptx_alu$34 = 5'b1010;
-    localparam  ptx_alu$35 = 5'b1010;
-    localparam  ptx_alu$36 = 5'b1010;
-    localparam  ptx_alu$37 = 5'b1010;
-    localparam  ptx_alu$38 = 5'b1010;
-    localparam  ptx_alu$39 = 5'b1010;
-    localparam  ptx_alu$40 = 5'b1010;
-    localparam  ptx_alu$41 = 5'b1010;
-    localparam  ptx_alu$42 = 5'b1010;
-    localparam  ptx_alu$43 = 5'b1010;
-    localparam  ptx_alu$44 = 5'b1010;
-    localparam  ptx_alu$45 = 5'b1010;
-    localparam  ptx_alu$46 = 5'b0;
-    localparam  ptx_alu$47 = 5'b0;
-    localparam  ptx_alu$48 = 5'b111;
-    localparam  ptx_alu$49 = 5'b111;
-    localparam  ptx_alu$50 = 5'b111;
-    localparam  ptx_alu$51 = 5'b111;
-    localparam  ptx_alu$52 = 5'b111;
-    localparam  ptx_alu$53 = 5'b111;
-    localparam  ptx_alu$54 = 5'b111;
-    localparam  ptx_alu$55 = 5'b111;
-    localparam  ptx_alu$56 = 5'b111;
-    localparam  ptx_alu$57 = 5'b111;
-    localparam  ptx_alu$58 = 5'b111;
-    localparam  ptx_alu$59 = 5'b111;
-    localparam  ptx_alu$60 = 5'b111;
-    localparam  ptx_alu$61 = 5'b111;
-    localparam  ptx_alu$62 = 5'b0;
-    localparam  ptx_alu$63 = 5'b0;
-    localparam  ptx_alu$64 = 5'b110;
-    localparam  ptx_alu$65 = 5'b110;
-    localparam  ptx_alu$66 = 5'b110;
-    localparam  ptx_alu$67 = 5'b110;
-    localparam  ptx_alu$68 = 5'b110;
-    localparam  ptx_alu$69 = 5'b110;
-    localparam  ptx_alu$70 = 5'b110;
-    localparam  ptx_alu$71 = 5'b110;
-    localparam  ptx_alu$72 = 5'b110;
-    localparam  ptx_alu$73 = 5'b110;
-    localparam  ptx_alu$74 = 5'b110;
-    localparam  ptx_alu$75 = 5'b110;
-    localparam  ptx_alu$76 = 5'b110;
-    localparam  ptx_alu$77 = 5'b110;
-    localparam  ptx_alu$78 = 5'b0;
-    localparam  ptx_alu$79 = 5'b0;
-    localparam  ptx_alu$80 = 5'b0;
-    localparam  ptx_alu$81 = 5'b0;
-    localparam  ptx_alu$82 = 5'b0;
-    localparam  ptx_alu$83 = 5'b0;
-    localparam  ptx_alu$84 = 5'b0;
-    localparam  ptx_alu$85 = 5'b0;
-    localparam  ptx_alu$86 = 5'b0;
-    localparam  ptx_alu$87 = 5'b0;
-    localparam  ptx_alu$88 = 5'b0;
-    localparam  ptx_alu$89 = 5'b0;
-    localparam  ptx_alu$90 = 5'b0;
-    localparam  ptx_alu$91 = 5'b0;
-    localparam  ptx_alu$92 = 5'b0;
-    localparam  ptx_alu$93 = 5'b0;
-    localparam  ptx_alu$94 = 5'b0;
-    localparam  ptx_alu$95 = 5'b0;
-    localparam  ptx_alu$96 = 5'b10011;
-    localparam  ptx_alu$97 = 5'b10011;
-    localparam  ptx_alu$98 = 5'b10011;
-    localparam  ptx_alu$99 = 5'b10011;
-    localparam  ptx_alu$100 = 5'b10011;
-    localparam  ptx_alu$101 = 5'b10011;
-    localparam  ptx_alu$102 = 5'b10011;
-    localparam  ptx_alu$103 = 5'b10011;
-    localparam  ptx_alu$104 = 5'b10011;
-    localparam  ptx_alu$105 = 5'b10011;
-    localparam  ptx_alu$106 = 5'b10011;
-    localparam  ptx_alu$107 = 5'b10011;
-    localparam  ptx_alu$108 = 5'b10011;
-    localparam  ptx_alu$109 = 5'b10011;
-    localparam  ptx_alu$110 = 5'b0;
-    localparam  ptx_alu$111 = 5'b0;
-    localparam  ptx_alu$112 = 5'b10100;
-    localparam  ptx_alu$113 = 5'b10100;
-    localparam  ptx_alu$114 = 5'b10100;
-    localparam  ptx_alu$115 = 5'b10100;
-    localparam  ptx_alu$116 = 5'b10100;
-    localparam  ptx_alu$117 = 5'b10100;
-    localparam  ptx_alu$118 = 5'b10100;
-    localparam  ptx_alu$119 = 5'b10100;
-    localparam  ptx_alu$120 = 5'b10100;
-    localparam  ptx_alu$121 = 5'b10100;
-    localparam  ptx_alu$122 = 5'b10100;
-    localparam  ptx_alu$123 = 5'b10100;
-    localparam  ptx_alu$124 = 5'b10100;
-    localparam  ptx_alu$125 = 5'b10100;
-    localparam  ptx_alu$126 = 5'b0;
-    localparam  ptx_alu$127 = 5'b0;
-    localparam  ptx_alu$128 = 5'b100;
-    localparam  ptx_alu$129 = 5'b100;
-    localparam  ptx_alu$130 = 5'b100;
-    localparam  ptx_alu$131 = 5'b100;
-    localparam  ptx_alu$132 = 5'b100;
-    localparam  ptx_alu$133 = 5'b100;
-    localparam  ptx_alu$134 = 5'b1011;
-    localparam  ptx_alu$135 = 5'b1011;
-    localparam  ptx_alu$136 = 5'b10110;
-    localparam  ptx_alu$137 = 5'b10110;
-    localparam  ptx_alu$138 = 5'b10110;
-    localparam  ptx_alu$139 = 5'b10110;
-    localparam  ptx_alu$140 = 5'b10110;
-    localparam  ptx_alu$141 = 5'b10110;
-    localparam  ptx_alu$142 = 5'b0;
-    localparam  ptx_alu$143 = 5'b0;
-    localparam  ptx_alu$144 = 5'b101;
-    localparam  ptx_alu$145 = 5'b101;
-    localparam  ptx_alu$146 = 5'b101;
-    localparam  ptx_alu$147 = 5'b101;
-    localparam  ptx_alu$148 = 5'b101;
-    localparam  ptx_alu$149 = 5'b101;
-    localparam  ptx_alu$150 = 5'b1100;
-    localparam  ptx_alu$151 = 5'b1100;
-    localparam  ptx_alu$152 = 5'b10111;
-    localparam  ptx_alu$153 = 5'b10111;
-    localparam  ptx_alu$154 = 5'b10111;
-    localparam  ptx_alu$155 = 5'b10111;
-    localparam  ptx_alu$156 = 5'b10111;
-    localparam  ptx_alu$157 = 5'b10111;
-    localparam  ptx_alu$158 = 5'b0;
-    localparam  ptx_alu$159 = 5'b0;
-    localparam  ptx_alu$160 = 5'b0;
-    localparam  ptx_alu$161 = 5'b0;
-    localparam  ptx_alu$162 = 5'b0;
-    localparam  ptx_alu$163 = 5'b0;
-    localparam  ptx_alu$164 = 5'b0;
-    localparam  ptx_alu$165 = 5'b0;
-    localparam  ptx_alu$166 = 5'b0;
-    localparam  ptx_alu$167 = 5'b0;
-    localparam  ptx_alu$168 = 5'b0;
-    localparam  ptx_alu$169 = 5'b0;
-    localparam  ptx_alu$170 = 5'b0;
-    localparam  ptx_alu$171 = 5'b0;
-    localparam  ptx_alu$172 = 5'b0;
-    localparam  ptx_alu$173 = 5'b0;
-    localparam  ptx_alu$174 = 5'b0;
-    localparam  ptx_alu$175 = 5'b0;
-    localparam  ptx_alu$176 = 5'b0;
-    localparam  ptx_alu$177 = 5'b0;
-    localparam  ptx_alu$178 = 5'b0;
-    localparam  ptx_alu$179 = 5'b0;
-    localparam  ptx_alu$180 = 5'b0;
-    localparam  ptx_alu$181 = 5'b0;
-    localparam  ptx_alu$182 = 5'b0;
-    localparam  ptx_alu$183 = 5'b0;
-    localparam  ptx_alu$184 = 5'b0;
-    localparam  ptx_alu$185 = 5'b0;
-    localparam  ptx_alu$186 = 5'b0;
-    localparam  ptx_alu$187 = 5'b0;
-    localparam  ptx_alu$188 = 5'b0;
-    localparam  ptx_alu$189 = 5'b0;
-    localparam  ptx_alu$190 = 5'b0;
-    localparam  ptx_alu$191 = 5'b0;
-    localparam  ptx_alu$192 = 5'b0;
-    localparam  ptx_alu$193 = 5'b0;
-    localparam  ptx_alu$194 = 5'b0;
-    localparam  ptx_alu$195 = 5'b0;
-    localparam  ptx_alu$196 = 5'b0;
-    localparam  ptx_alu$197 = 5'b0;
-    localparam  ptx_alu$198 = 5'b0;
-    localparam  ptx_alu$199 = 5'b0;
-    localparam  ptx_alu$200 = 5'b0;
-    localparam  ptx_alu$201 = 5'b0;
-    localparam  ptx_alu$202 = 5'b0;
-    localparam  ptx_alu$203 = 5'b0;
-    localparam  ptx_alu$204 = 5'b0;
-    localparam  ptx_alu$205 = 5'b0;
-    localparam  ptx_alu$206 = 5'b0;
-    localparam  ptx_alu$207 = 5'b0;
-    localparam  ptx_alu$208 = 5'b0;
-    localparam  ptx_alu$209 = 5'b0;
-    localparam  ptx_alu$210 = 5'b0;
-    localparam  ptx_alu$211 = 5'b0;
-    localparam  ptx_alu$212 = 5'b0;
-    localparam  ptx_alu$213 = 5'b0;
-    localparam  ptx_alu$214 = 5'b0;
-    localparam  ptx_alu$215 = 5'b0;
-    localparam  ptx_alu$216 = 5'b0;
-    localparam  ptx_alu$217 = 5'b0;
-    localparam  ptx_alu$218 = 5'b0;
-    localparam  ptx_alu$219 = 5'b0;
-    localparam  ptx_alu$220 = 5'b0;
-    localparam  ptx_alu$221 = 5'b0;
-    localparam  ptx_alu$222 = 5'b0;
-    localparam  ptx_alu$223 = 5'b0;
-    localparam  ptx_alu$224 = 5'b0;
-    localparam  ptx_alu$225 = 5'b0;
-    localparam  ptx_alu$226 = 5'b0;
-    localparam  ptx_alu$227 = 5'b0;
-    localparam  ptx_alu$228 = 5'b0;
-    localparam  ptx_alu$229 = 5'b0;
-    localparam  ptx_alu$230 = 5'b0;
-    localparam  ptx_alu$231 = 5'b0;
-    localparam  ptx_alu$232 = 5'b0;
-    localparam  ptx_alu$233 = 5'b0;
-    localparam  ptx_alu$234 = 5'b0;
-    localparam  ptx_alu$235 = 5'b0;
-    localparam  ptx_alu$236 = 5'b0;
-    localparam  ptx_alu$237 = 5'b0;
-    localparam  ptx_alu$238 = 5'b0;
-    localparam  ptx_alu$239 = 5'b0;
-    localparam  ptx_alu$240 = 5'b0;
-    localparam  ptx_alu$241 = 5'b0;
-    localparam  ptx_alu$242 = 5'b0;
-    localparam  ptx_alu$243 = 5'b0;
-    localparam  ptx_alu$244 = 5'b0;
-    localparam  ptx_alu$245 = 5'b0;
-    localparam  ptx_alu$246 = 5'b0;
-    localparam  ptx_alu$247 = 5'b0;
-    localparam  ptx_alu$248 = 5'b0;
-    localparam  ptx_alu$249 = 5'b0;
-    localparam  ptx_alu$250 = 5'b0;
-    localparam  ptx_alu$251 = 5'b0;
-    localparam  ptx_alu$252 = 5'b0;
-    localparam  ptx_alu$253 = 5'b0;
-    localparam  ptx_alu$254 = 5'b0;
-    localparam  ptx_alu$255 = 5'b0;
     localparam  ptx_elem_ty$0 = 4'h0;
     localparam  ptx_elem_ty$1 = 4'h1;
     localparam  ptx_elem_ty$2 = 4'h2;
@@ -15206,6 +14950,11 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     localparam  float_types = 16'h3f0;
     localparam  op_add = 5'b0;
     localparam  ty_b128 = 4'h3;
+    
+    // Stub signals
+    reg  [3:0] ptx_alu_rom$op;
+    reg  [3:0] ptx_alu_rom$ty;
+    wire  [4:0] ptx_alu_rom$alu_op;
     
     // Local signals
     reg  kind_svm_atomic;
@@ -15309,8 +15058,17 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     reg  bad_config;
     reg  needs_fp;
     
+    // Sub module instances
+    atomic_unit_l8_w32_int$decoder$ptx_alu_rom ptx_alu_rom(
+        .op(ptx_alu_rom$op),
+        .ty(ptx_alu_rom$ty),
+        .alu_op(ptx_alu_rom$alu_op)
+    );
+    
     // Update code
     always @(*) begin
+        ptx_alu_rom$op = desc[(32'h8)+:(4)];
+        ptx_alu_rom$ty = desc[(32'h10)+:(4)];
         byte$0 = desc[(0 * 32'h8)+:(8)];
         byte$1 = desc[(1 * 32'h8)+:(8)];
         byte$2 = desc[(2 * 32'h8)+:(8)];
@@ -15643,775 +15401,7 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
             ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
             ptx_vector_ok = ptx_vector_types$15[ptx_ty];
         end
-        ptx_alu_op = zero_op;
-        if ((ptx_op == 0) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$0;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$1;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$2;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$3;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$4;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$5;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$6;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$7;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$8;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$9;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$10;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$11;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$12;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$13;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$14;
-        end
-        if ((ptx_op == 0) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$15;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$16;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$17;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$18;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$19;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$20;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$21;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$22;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$23;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$24;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$25;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$26;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$27;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$28;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$29;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$30;
-        end
-        if ((ptx_op == 1) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$31;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$32;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$33;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$34;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$35;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$36;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$37;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$38;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$39;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$40;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$41;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$42;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$43;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$44;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$45;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$46;
-        end
-        if ((ptx_op == 2) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$47;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$48;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$49;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$50;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$51;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$52;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$53;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$54;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$55;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$56;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$57;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$58;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$59;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$60;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$61;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$62;
-        end
-        if ((ptx_op == 3) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$63;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$64;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$65;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$66;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$67;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$68;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$69;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$70;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$71;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$72;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$73;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$74;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$75;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$76;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$77;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$78;
-        end
-        if ((ptx_op == 4) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$79;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$80;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$81;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$82;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$83;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$84;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$85;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$86;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$87;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$88;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$89;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$90;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$91;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$92;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$93;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$94;
-        end
-        if ((ptx_op == 5) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$95;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$96;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$97;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$98;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$99;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$100;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$101;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$102;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$103;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$104;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$105;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$106;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$107;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$108;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$109;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$110;
-        end
-        if ((ptx_op == 6) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$111;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$112;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$113;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$114;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$115;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$116;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$117;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$118;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$119;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$120;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$121;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$122;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$123;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$124;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$125;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$126;
-        end
-        if ((ptx_op == 7) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$127;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$128;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$129;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$130;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$131;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$132;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$133;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$134;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$135;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$136;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$137;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$138;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$139;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$140;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$141;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$142;
-        end
-        if ((ptx_op == 8) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$143;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$144;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$145;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$146;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$147;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$148;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$149;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$150;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$151;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$152;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$153;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$154;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$155;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$156;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$157;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$158;
-        end
-        if ((ptx_op == 9) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$159;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$160;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$161;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$162;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$163;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$164;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$165;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$166;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$167;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$168;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$169;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$170;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$171;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$172;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$173;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$174;
-        end
-        if ((ptx_op == 10) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$175;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$176;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$177;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$178;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$179;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$180;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$181;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$182;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$183;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$184;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$185;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$186;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$187;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$188;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$189;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$190;
-        end
-        if ((ptx_op == 11) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$191;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$192;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$193;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$194;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$195;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$196;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$197;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$198;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$199;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$200;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$201;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$202;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$203;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$204;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$205;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$206;
-        end
-        if ((ptx_op == 12) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$207;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$208;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$209;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$210;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$211;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$212;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$213;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$214;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$215;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$216;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$217;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$218;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$219;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$220;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$221;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$222;
-        end
-        if ((ptx_op == 13) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$223;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$224;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$225;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$226;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$227;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$228;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$229;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$230;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$231;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$232;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$233;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$234;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$235;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$236;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$237;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$238;
-        end
-        if ((ptx_op == 14) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$239;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 0)) begin
-            ptx_alu_op = ptx_alu$240;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 1)) begin
-            ptx_alu_op = ptx_alu$241;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 2)) begin
-            ptx_alu_op = ptx_alu$242;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 3)) begin
-            ptx_alu_op = ptx_alu$243;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 4)) begin
-            ptx_alu_op = ptx_alu$244;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 5)) begin
-            ptx_alu_op = ptx_alu$245;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 6)) begin
-            ptx_alu_op = ptx_alu$246;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 7)) begin
-            ptx_alu_op = ptx_alu$247;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 8)) begin
-            ptx_alu_op = ptx_alu$248;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 9)) begin
-            ptx_alu_op = ptx_alu$249;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 10)) begin
-            ptx_alu_op = ptx_alu$250;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 11)) begin
-            ptx_alu_op = ptx_alu$251;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 12)) begin
-            ptx_alu_op = ptx_alu$252;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 13)) begin
-            ptx_alu_op = ptx_alu$253;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 14)) begin
-            ptx_alu_op = ptx_alu$254;
-        end
-        if ((ptx_op == 15) & (ptx_ty == 15)) begin
-            ptx_alu_op = ptx_alu$255;
-        end
+        ptx_alu_op = ptx_alu_rom$alu_op;
         ptx_size = size_1b;
         if (ptx_ty == 0) begin
             ptx_size = ptx_elem_size$0;
@@ -16823,6 +15813,420 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
 endmodule // atomic_unit_l8_w32_int$decoder
 
 
+module atomic_unit_l8_w32_int$decoder$ptx_alu_rom(op,ty,alu_op);
+    
+    // Module arguments
+    input wire  [3:0] op;
+    input wire  [3:0] ty;
+    output reg  [4:0] alu_op;
+    
+    // Constant declarations
+    localparam  rows$0 = 5'b1000;
+    localparam  rows$1 = 5'b1000;
+    localparam  rows$2 = 5'b1000;
+    localparam  rows$3 = 5'b1000;
+    localparam  rows$4 = 5'b1000;
+    localparam  rows$5 = 5'b1000;
+    localparam  rows$6 = 5'b1000;
+    localparam  rows$7 = 5'b1000;
+    localparam  rows$8 = 5'b1000;
+    localparam  rows$9 = 5'b1000;
+    localparam  rows$10 = 5'b1000;
+    localparam  rows$11 = 5'b1000;
+    localparam  rows$12 = 5'b1000;
+    localparam  rows$13 = 5'b1000;
+    localparam  rows$14 = 5'b0;
+    localparam  rows$15 = 5'b0;
+    localparam  rows$16 = 5'b1001;
+    localparam  rows$17 = 5'b1001;
+    localparam  rows$18 = 5'b1001;
+    localparam  rows$19 = 5'b1001;
+    localparam  rows$20 = 5'b1001;
+    localparam  rows$21 = 5'b1001;
+    localparam  rows$22 = 5'b1001;
+    localparam  rows$23 = 5'b1001;
+    localparam  rows$24 = 5'b1001;
+    localparam  rows$25 = 5'b1001;
+    localparam  rows$26 = 5'b1001;
+    localparam  rows$27 = 5'b1001;
+    localparam  rows$28 = 5'b1001;
+    localparam  rows$29 = 5'b1001;
+    localparam  rows$30 = 5'b0;
+    localparam  rows$31 = 5'b0;
+    localparam  rows$32 = 5'b1010;
+    localparam  rows$33 = 5'b1010;
+    localparam  rows$34 = 5'b1010;
+    localparam  rows$35 = 5'b1010;
+    localparam  rows$36 = 5'b1010;
+    localparam  rows$37 = 5'b1010;
+    localparam  rows$38 = 5'b1010;
+    localparam  rows$39 = 5'b1010;
+    localparam  rows$40 = 5'b1010;
+    localparam  rows$41 = 5'b1010;
+    localparam  rows$42 = 5'b1010;
+    localparam  rows$43 = 5'b1010;
+    localparam  rows$44 = 5'b1010;
+    localparam  rows$45 = 5'b1010;
+    localparam  rows$46 = 5'b0;
+    localparam  rows$47 = 5'b0;
+    localparam  rows$48 = 5'b111;
+    localparam  rows$49 = 5'b111;
+    localparam  rows$50 = 5'b111;
+    localparam  rows$51 = 5'b111;
+    localparam  rows$52 = 5'b111;
+    localparam  rows$53 = 5'b111;
+    localparam  rows$54 = 5'b111;
+    localparam  rows$55 = 5'b111;
+    localparam  rows$56 = 5'b111;
+    localparam  rows$57 = 5'b111;
+    localparam  rows$58 = 5'b111;
+    localparam  rows$59 = 5'b111;
+    localparam  rows$60 = 5'b111;
+    localparam  rows$61 = 5'b111;
+    localparam  rows$62 = 5'b0;
+    localparam  rows$63 = 5'b0;
+    localparam  rows$64 = 5'b110;
+    localparam  rows$65 = 5'b110;
+    localparam  rows$66 = 5'b110;
+    localparam  rows$67 = 5'b110;
+    localparam  rows$68 = 5'b110;
+    localparam  rows$69 = 5'b110;
+    localparam  rows$70 = 5'b110;
+    localparam  rows$71 = 5'b110;
+    localparam  rows$72 = 5'b110;
+    localparam  rows$73 = 5'b110;
+    localparam  rows$74 = 5'b110;
+    localparam  rows$75 = 5'b110;
+    localparam  rows$76 = 5'b110;
+    localparam  rows$77 = 5'b110;
+    localparam  rows$78 = 5'b0;
+    localparam  rows$79 = 5'b0;
+    localparam  rows$80 = 5'b0;
+    localparam  rows$81 = 5'b0;
+    localparam  rows$82 = 5'b0;
+    localparam  rows$83 = 5'b0;
+    localparam  rows$84 = 5'b0;
+    localparam  rows$85 = 5'b0;
+    localparam  rows$86 = 5'b0;
+    localparam  rows$87 = 5'b0;
+    localparam  rows$88 = 5'b0;
+    localparam  rows$89 = 5'b0;
+    localparam  rows$90 = 5'b0;
+    localparam  rows$91 = 5'b0;
+    localparam  rows$92 = 5'b0;
+    localparam  rows$93 = 5'b0;
+    localparam  rows$94 = 5'b0;
+    localparam  rows$95 = 5'b0;
+    localparam  rows$96 = 5'b10011;
+    localparam  rows$97 = 5'b10011;
+    localparam  rows$98 = 5'b10011;
+    localparam  rows$99 = 5'b10011;
+    localparam  rows$100 = 5'b10011;
+    localparam  rows$101 = 5'b10011;
+    localparam  rows$102 = 5'b10011;
+    localparam  rows$103 = 5'b10011;
+    localparam  rows$104 = 5'b10011;
+    localparam  rows$105 = 5'b10011;
+    localparam  rows$106 = 5'b10011;
+    localparam  rows$107 = 5'b10011;
+    localparam  rows$108 = 5'b10011;
+    localparam  rows$109 = 5'b10011;
+    localparam  rows$110 = 5'b0;
+    localparam  rows$111 = 5'b0;
+    localparam  rows$112 = 5'b10100;
+    localparam  rows$113 = 5'b10100;
+    localparam  rows$114 = 5'b10100;
+    localparam  rows$115 = 5'b10100;
+    localparam  rows$116 = 5'b10100;
+    localparam  rows$117 = 5'b10100;
+    localparam  rows$118 = 5'b10100;
+    localparam  rows$119 = 5'b10100;
+    localparam  rows$120 = 5'b10100;
+    localparam  rows$121 = 5'b10100;
+    localparam  rows$122 = 5'b10100;
+    localparam  rows$123 = 5'b10100;
+    localparam  rows$124 = 5'b10100;
+    localparam  rows$125 = 5'b10100;
+    localparam  rows$126 = 5'b0;
+    localparam  rows$127 = 5'b0;
+    localparam  rows$128 = 5'b100;
+    localparam  rows$129 = 5'b100;
+    localparam  rows$130 = 5'b100;
+    localparam  rows$131 = 5'b100;
+    localparam  rows$132 = 5'b100;
+    localparam  rows$133 = 5'b100;
+    localparam  rows$134 = 5'b1011;
+    localparam  rows$135 = 5'b1011;
+    localparam  rows$136 = 5'b10110;
+    localparam  rows$137 = 5'b10110;
+    localparam  rows$138 = 5'b10110;
+    localparam  rows$139 = 5'b10110;
+    localparam  rows$140 = 5'b10110;
+    localparam  rows$141 = 5'b10110;
+    localparam  rows$142 = 5'b0;
+    localparam  rows$143 = 5'b0;
+    localparam  rows$144 = 5'b101;
+    localparam  rows$145 = 5'b101;
+    localparam  rows$146 = 5'b101;
+    localparam  rows$147 = 5'b101;
+    localparam  rows$148 = 5'b101;
+    localparam  rows$149 = 5'b101;
+    localparam  rows$150 = 5'b1100;
+    localparam  rows$151 = 5'b1100;
+    localparam  rows$152 = 5'b10111;
+    localparam  rows$153 = 5'b10111;
+    localparam  rows$154 = 5'b10111;
+    localparam  rows$155 = 5'b10111;
+    localparam  rows$156 = 5'b10111;
+    localparam  rows$157 = 5'b10111;
+    localparam  rows$158 = 5'b0;
+    localparam  rows$159 = 5'b0;
+    localparam  rows$160 = 5'b0;
+    localparam  rows$161 = 5'b0;
+    localparam  rows$162 = 5'b0;
+    localparam  rows$163 = 5'b0;
+    localparam  rows$164 = 5'b0;
+    localparam  rows$165 = 5'b0;
+    localparam  rows$166 = 5'b0;
+    localparam  rows$167 = 5'b0;
+    localparam  rows$168 = 5'b0;
+    localparam  rows$169 = 5'b0;
+    localparam  rows$170 = 5'b0;
+    localparam  rows$171 = 5'b0;
+    localparam  rows$172 = 5'b0;
+    localparam  rows$173 = 5'b0;
+    localparam  rows$174 = 5'b0;
+    localparam  rows$175 = 5'b0;
+    localparam  rows$176 = 5'b0;
+    localparam  rows$177 = 5'b0;
+    localparam  rows$178 = 5'b0;
+    localparam  rows$179 = 5'b0;
+    localparam  rows$180 = 5'b0;
+    localparam  rows$181 = 5'b0;
+    localparam  rows$182 = 5'b0;
+    localparam  rows$183 = 5'b0;
+    localparam  rows$184 = 5'b0;
+    localparam  rows$185 = 5'b0;
+    localparam  rows$186 = 5'b0;
+    localparam  rows$187 = 5'b0;
+    localparam  rows$188 = 5'b0;
+    localparam  rows$189 = 5'b0;
+    localparam  rows$190 = 5'b0;
+    localparam  rows$191 = 5'b0;
+    localparam  rows$192 = 5'b0;
+    localparam  rows$193 = 5'b0;
+    localparam  rows$194 = 5'b0;
+    localparam  rows$195 = 5'b0;
+    localparam  rows$196 = 5'b0;
+    localparam  rows$197 = 5'b0;
+    localparam  rows$198 = 5'b0;
+    localparam  rows$199 = 5'b0;
+    localparam  rows$200 = 5'b0;
+    localparam  rows$201 = 5'b0;
+    localparam  rows$202 = 5'b0;
+    localparam  rows$203 = 5'b0;
+    localparam  rows$204 = 5'b0;
+    localparam  rows$205 = 5'b0;
+    localparam  rows$206 = 5'b0;
+    localparam  rows$207 = 5'b0;
+    localparam  rows$208 = 5'b0;
+    localparam  rows$209 = 5'b0;
+    localparam  rows$210 = 5'b0;
+    localparam  rows$211 = 5'b0;
+    localparam  rows$212 = 5'b0;
+    localparam  rows$213 = 5'b0;
+    localparam  rows$214 = 5'b0;
+    localparam  rows$215 = 5'b0;
+    localparam  rows$216 = 5'b0;
+    localparam  rows$217 = 5'b0;
+    localparam  rows$218 = 5'b0;
+    localparam  rows$219 = 5'b0;
+    localparam  rows$220 = 5'b0;
+    localparam  rows$221 = 5'b0;
+    localparam  rows$222 = 5'b0;
+    localparam  rows$223 = 5'b0;
+    localparam  rows$224 = 5'b0;
+    localparam  rows$225 = 5'b0;
+    localparam  rows$226 = 5'b0;
+    localparam  rows$227 = 5'b0;
+    localparam  rows$228 = 5'b0;
+    localparam  rows$229 = 5'b0;
+    localparam  rows$230 = 5'b0;
+    localparam  rows$231 = 5'b0;
+    localparam  rows$232 = 5'b0;
+    localparam  rows$233 = 5'b0;
+    localparam  rows$234 = 5'b0;
+    localparam  rows$235 = 5'b0;
+    localparam  rows$236 = 5'b0;
+    localparam  rows$237 = 5'b0;
+    localparam  rows$238 = 5'b0;
+    localparam  rows$239 = 5'b0;
+    localparam  rows$240 = 5'b0;
+    localparam  rows$241 = 5'b0;
+    localparam  rows$242 = 5'b0;
+    localparam  rows$243 = 5'b0;
+    localparam  rows$244 = 5'b0;
+    localparam  rows$245 = 5'b0;
+    localparam  rows$246 = 5'b0;
+    localparam  rows$247 = 5'b0;
+    localparam  rows$248 = 5'b0;
+    localparam  rows$249 = 5'b0;
+    localparam  rows$250 = 5'b0;
+    localparam  rows$251 = 5'b0;
+    localparam  rows$252 = 5'b0;
+    localparam  rows$253 = 5'b0;
+    localparam  rows$254 = 5'b0;
+    localparam  rows$255 = 5'b0;
+    
+    // Update code (custom)
+    always @(*) begin
+       case ({op, ty})
+          8'h00: alu_op = 5'h8;
+          8'h01: alu_op = 5'h8;
+          8'h02: alu_op = 5'h8;
+          8'h03: alu_op = 5'h8;
+          8'h04: alu_op = 5'h8;
+          8'h05: alu_op = 5'h8;
+          8'h06: alu_op = 5'h8;
+          8'h07: alu_op = 5'h8;
+          8'h08: alu_op = 5'h8;
+          8'h09: alu_op = 5'h8;
+          8'h0a: alu_op = 5'h8;
+          8'h0b: alu_op = 5'h8;
+          8'h0c: alu_op = 5'h8;
+          8'h0d: alu_op = 5'h8;
+          8'h10: alu_op = 5'h9;
+          8'h11: alu_op = 5'h9;
+          8'h12: alu_op = 5'h9;
+          8'h13: alu_op = 5'h9;
+          8'h14: alu_op = 5'h9;
+          8'h15: alu_op = 5'h9;
+          8'h16: alu_op = 5'h9;
+          8'h17: alu_op = 5'h9;
+          8'h18: alu_op = 5'h9;
+          8'h19: alu_op = 5'h9;
+          8'h1a: alu_op = 5'h9;
+          8'h1b: alu_op = 5'h9;
+          8'h1c: alu_op = 5'h9;
+          8'h1d: alu_op = 5'h9;
+          8'h20: alu_op = 5'ha;
+          8'h21: alu_op = 5'ha;
+          8'h22: alu_op = 5'ha;
+          8'h23: alu_op = 5'ha;
+          8'h24: alu_op = 5'ha;
+          8'h25: alu_op = 5'ha;
+          8'h26: alu_op = 5'ha;
+          8'h27: alu_op = 5'ha;
+          8'h28: alu_op = 5'ha;
+          8'h29: alu_op = 5'ha;
+          8'h2a: alu_op = 5'ha;
+          8'h2b: alu_op = 5'ha;
+          8'h2c: alu_op = 5'ha;
+          8'h2d: alu_op = 5'ha;
+          8'h30: alu_op = 5'h7;
+          8'h31: alu_op = 5'h7;
+          8'h32: alu_op = 5'h7;
+          8'h33: alu_op = 5'h7;
+          8'h34: alu_op = 5'h7;
+          8'h35: alu_op = 5'h7;
+          8'h36: alu_op = 5'h7;
+          8'h37: alu_op = 5'h7;
+          8'h38: alu_op = 5'h7;
+          8'h39: alu_op = 5'h7;
+          8'h3a: alu_op = 5'h7;
+          8'h3b: alu_op = 5'h7;
+          8'h3c: alu_op = 5'h7;
+          8'h3d: alu_op = 5'h7;
+          8'h40: alu_op = 5'h6;
+          8'h41: alu_op = 5'h6;
+          8'h42: alu_op = 5'h6;
+          8'h43: alu_op = 5'h6;
+          8'h44: alu_op = 5'h6;
+          8'h45: alu_op = 5'h6;
+          8'h46: alu_op = 5'h6;
+          8'h47: alu_op = 5'h6;
+          8'h48: alu_op = 5'h6;
+          8'h49: alu_op = 5'h6;
+          8'h4a: alu_op = 5'h6;
+          8'h4b: alu_op = 5'h6;
+          8'h4c: alu_op = 5'h6;
+          8'h4d: alu_op = 5'h6;
+          8'h50: alu_op = 5'h0;
+          8'h51: alu_op = 5'h0;
+          8'h52: alu_op = 5'h0;
+          8'h53: alu_op = 5'h0;
+          8'h54: alu_op = 5'h0;
+          8'h55: alu_op = 5'h0;
+          8'h56: alu_op = 5'h0;
+          8'h57: alu_op = 5'h0;
+          8'h58: alu_op = 5'h0;
+          8'h59: alu_op = 5'h0;
+          8'h5a: alu_op = 5'h0;
+          8'h5b: alu_op = 5'h0;
+          8'h5c: alu_op = 5'h0;
+          8'h5d: alu_op = 5'h0;
+          8'h60: alu_op = 5'h13;
+          8'h61: alu_op = 5'h13;
+          8'h62: alu_op = 5'h13;
+          8'h63: alu_op = 5'h13;
+          8'h64: alu_op = 5'h13;
+          8'h65: alu_op = 5'h13;
+          8'h66: alu_op = 5'h13;
+          8'h67: alu_op = 5'h13;
+          8'h68: alu_op = 5'h13;
+          8'h69: alu_op = 5'h13;
+          8'h6a: alu_op = 5'h13;
+          8'h6b: alu_op = 5'h13;
+          8'h6c: alu_op = 5'h13;
+          8'h6d: alu_op = 5'h13;
+          8'h70: alu_op = 5'h14;
+          8'h71: alu_op = 5'h14;
+          8'h72: alu_op = 5'h14;
+          8'h73: alu_op = 5'h14;
+          8'h74: alu_op = 5'h14;
+          8'h75: alu_op = 5'h14;
+          8'h76: alu_op = 5'h14;
+          8'h77: alu_op = 5'h14;
+          8'h78: alu_op = 5'h14;
+          8'h79: alu_op = 5'h14;
+          8'h7a: alu_op = 5'h14;
+          8'h7b: alu_op = 5'h14;
+          8'h7c: alu_op = 5'h14;
+          8'h7d: alu_op = 5'h14;
+          8'h80: alu_op = 5'h4;
+          8'h81: alu_op = 5'h4;
+          8'h82: alu_op = 5'h4;
+          8'h83: alu_op = 5'h4;
+          8'h84: alu_op = 5'h4;
+          8'h85: alu_op = 5'h4;
+          8'h86: alu_op = 5'hb;
+          8'h87: alu_op = 5'hb;
+          8'h88: alu_op = 5'h16;
+          8'h89: alu_op = 5'h16;
+          8'h8a: alu_op = 5'h16;
+          8'h8b: alu_op = 5'h16;
+          8'h8c: alu_op = 5'h16;
+          8'h8d: alu_op = 5'h16;
+          8'h90: alu_op = 5'h5;
+          8'h91: alu_op = 5'h5;
+          8'h92: alu_op = 5'h5;
+          8'h93: alu_op = 5'h5;
+          8'h94: alu_op = 5'h5;
+          8'h95: alu_op = 5'h5;
+          8'h96: alu_op = 5'hc;
+          8'h97: alu_op = 5'hc;
+          8'h98: alu_op = 5'h17;
+          8'h99: alu_op = 5'h17;
+          8'h9a: alu_op = 5'h17;
+          8'h9b: alu_op = 5'h17;
+          8'h9c: alu_op = 5'h17;
+          8'h9d: alu_op = 5'h17;
+          default: alu_op = 5'h0;
+       endcase
+    end
+endmodule // atomic_unit_l8_w32_int$decoder$ptx_alu_rom
+
+
 module atomic_unit_l8_w32_int$elem_index(d,q,clock);
     
     // Module arguments
@@ -17101,38 +16505,40 @@ module atomic_unit_l8_w32_int$ent_data$0(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17178,38 +16584,40 @@ module atomic_unit_l8_w32_int$ent_data$1(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17255,38 +16663,40 @@ module atomic_unit_l8_w32_int$ent_data$2(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17332,38 +16742,40 @@ module atomic_unit_l8_w32_int$ent_data$3(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17409,38 +16821,40 @@ module atomic_unit_l8_w32_int$ent_data$4(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17486,38 +16900,40 @@ module atomic_unit_l8_w32_int$ent_data$5(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17563,38 +16979,40 @@ module atomic_unit_l8_w32_int$ent_data$6(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
@@ -17640,38 +17058,40 @@ module atomic_unit_l8_w32_int$ent_data$7(clock,wr_bytes,wr_data,rd_valid,rd_data
     end
     
     always @(posedge clock) begin
-       if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-       else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-       if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-       else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-       if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-       else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-       if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-       else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-       if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-       else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-       if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-       else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-       if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-       else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-       if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-       else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-       if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-       else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-       if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-       else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-       if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-       else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-       if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-       else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-       if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-       else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-       if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-       else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-       if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-       else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-       if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-       else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
        if (clear_returned) returned <= 1'b0;
        else if (rd_valid & rd_this) returned <= 1'b1;
     end
