@@ -351,7 +351,7 @@ fn icarus_replay_of_the_same_stimulus_matches_verilator() {
     let w = Waveform::read(&wave).unwrap();
     let verilog = format!("{ROOT}/hdl/verilog/atomic_unit.v");
     let ports = module_ports(&std::fs::read_to_string(&verilog).unwrap(), "atomic_unit").unwrap();
-    assert_eq!(ports.len(), 46);
+    assert_eq!(ports.len(), 47);
     let work = dir().join("icarus");
     std::fs::create_dir_all(&work).unwrap();
     let tb = replay_testbench(&w, "atomic_unit", "atomic_unit", &ports, "icarus.vcd", 10).unwrap();

@@ -6,8 +6,9 @@
 //! operands through its payload port (`pay_lane` out, the lane's
 //! address/src0/src1/coordinates in on `pay_*` one cycle later), lowest
 //! enabled lane first, skipping disabled lanes at no cost. The front end:
-//! the *decode* stage (D) takes the message and registers the decoder's
-//! outputs, the channel enables and the surface state (`d_*`); the *select*
+//! the *request* stage (R) takes the message into registers as it comes
+//! (`r_*`); the *decode* stage (D) registers the decoder's outputs for it,
+//! the channel enables and the surface state (`d_*`); the *select*
 //! stage picks a lane of D's message and reads its payload (`LaneSelect`);
 //! the *next-lane* stage (N) holds it while its payload arrives on `pay_*`
 //! and goes into one of two payload buffers (`pbuf_*`); the *issue* stage
@@ -20,9 +21,10 @@
 //! buffer bounds; the *line* stage (L) sums them into the typed address and
 //! forms line and byte enables; the *allocate* stage (A) writes the
 //! entry into an 8-entry in-flight table and sends its read, from registers.
-//! D takes the next message (`req_ready`) when the last lane of its message
-//! is selected, so the next message's first lane is selected while the last
-//! one is in N: no idle cycle between messages. The read data returns in order into
+//! D takes R's message when the last lane of its own is selected, and R
+//! the next one (`req_ready`) in the same cycle, so the next message's first
+//! lane is selected while the last one is in N: no idle cycle between
+//! messages. The read data returns in order into
 //! the entry; once back, the table's head leaves the table into the execute
 //! pipeline: X (the integer ALU, float stage 1), X2, X3, X4 (float stages
 //! 2..4) and the write stage W, whose write goes out on `mem_wr_*` (a
@@ -121,14 +123,14 @@ pub enum IssueState {
 #[derive(LogicBlock)]
 pub struct AtomicUnit {
     pub clock: Signal<In, Clock>,
-    /// Synchronous, active high: empties the in-flight table and the decode stage, back to `FirstLane`.
+    /// Synchronous, active high: empties the in-flight table and the request and decode stages, back to `FirstLane`.
     pub reset: Signal<In, Bit>,
 
     // ---- request: one message's descriptor, masks and surface state ----
     pub req_valid: Signal<In, Bit>,
-    /// The decode stage takes the message on `req_*` (combinational, from
-    /// registers and the stages' advance): it is empty, or its message's
-    /// last lane is selected this cycle.
+    /// The request stage takes the message on `req_*` (combinational, from
+    /// registers and the stages' advance): it is empty, or its message
+    /// moves into the decode stage this cycle.
     pub req_ready: Signal<Out, Bit>,
     /// The descriptor, byte k on bits 8k+7..8k (docs/descriptors.md).
     pub req_desc: Signal<In, Bits<DESC_BITS>>,
@@ -146,11 +148,16 @@ pub struct AtomicUnit {
     pub req_surf_u16: Signal<In, Bit>,
     pub req_slm_size: Signal<In, Bits<32>>,
 
-    // ---- payload port: a register-file read of one lane of the message on req_* ----
+    // ---- payload port: a register-file read of one lane of a message taken ----
     /// Read lane `pay_lane` this cycle (combinational, like `req_ready`);
     /// its operands are on `pay_*` `PAYLOAD_LATENCY` (1) cycle later.
     pub pay_valid: Signal<Out, Bit>,
     pub pay_lane: Signal<Out, Bits<LANE_BITS>>,
+    /// The message the lane belongs to: the count of messages taken
+    /// (`req_valid & req_ready`) before it since reset, mod 2. Up to two
+    /// taken messages wait for their lanes to be read (the request and the
+    /// decode stage's).
+    pub pay_slot: Signal<Out, Bit>,
     /// The lane's address / u32 offset.
     pub pay_addr: Signal<In, Bits<ADDR_BITS>>,
     /// The lane's src0 / PTX b / scatter blocks 0.. (bytes 0..15).
@@ -208,14 +215,33 @@ pub struct AtomicUnit {
     write_align: WriteAlign,
     alu: AtomicAlu,
 
-    // ---- decode stage (D): the message taken on req_*, decoded ----
+    // ---- request stage (R): the message taken on req_*, as it came ----
+    /// a message is in the request stage; the decoder reads it
+    r_valid: CaptureReg<Bit>,
+    /// its descriptor, masks and surface state (`CaptureReg`s loaded straight
+    /// from the ports whenever `req_ready` is up)
+    r_desc: CaptureReg<Bits<DESC_BITS>>,
+    r_dmask: CaptureReg<Bits<MAX_LANES>>,
+    r_pred_mask: CaptureReg<Bits<MAX_LANES>>,
+    r_surf_kind: CaptureReg<Bits<SURF_KIND_BITS>>,
+    r_surf_base: CaptureReg<Bits<64>>,
+    r_surf_size: CaptureReg<Bits<64>>,
+    r_surf_array: CaptureReg<Bits<32>>,
+    r_surf_levels: CaptureReg<Bits<32>>,
+    r_surf_u16: CaptureReg<Bit>,
+    r_slm_size: CaptureReg<Bits<32>>,
+    r_width: CaptureReg<Bits<32>>,
+    r_height: CaptureReg<Bits<32>>,
+    r_depth: CaptureReg<Bits<32>>,
+
+    // ---- decode stage (D): the request stage's message, decoded ----
     /// a message is in the decode stage; the select stage reads its lanes
     d_valid: CaptureReg<Bit>,
     /// its channel enables (the select stage masks off the lanes not built)
     d_lanes: CaptureReg<Bits<MAX_LANES>>,
-    /// its decoded fields and surface state, as the decoder and `req_*` gave
-    /// them when it was taken (`CaptureReg`s loaded straight from the
-    /// decoder and the ports whenever `req_ready` is up)
+    /// its decoded fields and surface state, as the decoder and the request
+    /// stage gave them when it moved here (`CaptureReg`s loaded whenever
+    /// `d_free` is up)
     d_illegal: CaptureReg<Bit>,
     d_elem_size: CaptureReg<Bits<SIZE_BITS>>,
     d_last_elem: CaptureReg<Bits<ELEM_BITS>>,
@@ -241,6 +267,8 @@ pub struct AtomicUnit {
     d_width: CaptureReg<Bits<32>>,
     d_height: CaptureReg<Bits<32>>,
     d_depth: CaptureReg<Bits<32>>,
+    /// its slot: the count of messages taken before it since reset, mod 2 (`pay_slot`)
+    d_slot: DFF<Bit>,
 
     // ---- the memory ports' skid registers ----
     /// the read/write ports' handshake state (the only logic reading the readies)
@@ -690,6 +718,9 @@ pub struct AtomicUnit {
 
     // ---- select locals (named for waveforms) ----
     sel_valid: Signal<Local, Bit>,
+    /// the decode stage takes the request stage's message: it is empty, or
+    /// its message's last lane is selected now
+    d_free: Signal<Local, Bit>,
     /// the decode stage's message gets a marker instead of lanes (illegal, or no lane enabled)
     sel_marker: Signal<Local, Bit>,
     /// the selected lane is the message's last
@@ -833,6 +864,7 @@ impl AtomicUnit {
             req_slm_size: Default::default(),
             pay_valid: Default::default(),
             pay_lane: Default::default(),
+            pay_slot: Default::default(),
             pay_addr: Default::default(),
             pay_src0: Default::default(),
             pay_src1: Default::default(),
@@ -899,6 +931,21 @@ impl AtomicUnit {
             d_width: Default::default(),
             d_height: Default::default(),
             d_depth: Default::default(),
+            d_slot: Default::default(),
+            r_valid: Default::default(),
+            r_desc: Default::default(),
+            r_dmask: Default::default(),
+            r_pred_mask: Default::default(),
+            r_surf_kind: Default::default(),
+            r_surf_base: Default::default(),
+            r_surf_size: Default::default(),
+            r_surf_array: Default::default(),
+            r_surf_levels: Default::default(),
+            r_surf_u16: Default::default(),
+            r_slm_size: Default::default(),
+            r_width: Default::default(),
+            r_height: Default::default(),
+            r_depth: Default::default(),
             read_skid: Default::default(),
             write_skid: Default::default(),
             r_line: Default::default(),
@@ -1219,6 +1266,7 @@ impl AtomicUnit {
             zero_enables: constant(0),
             byte_aligned: constant(0x78),
             sel_valid: Default::default(),
+            d_free: Default::default(),
             sel_marker: Default::default(),
             sel_last: Default::default(),
             sel_take: Default::default(),
@@ -1284,6 +1332,7 @@ impl Logic for AtomicUnit {
             clock,
             issue_state,
             lanes_left,
+            d_slot,
             n_valid,
             n_buf,
             n_lane,
@@ -1594,11 +1643,11 @@ impl Logic for AtomicUnit {
         self.reset_q.d.next = self.reset.val();
 
         // ================= sub-block inputs: wiring only =================
-        self.decoder.desc.next = self.req_desc.val();
-        self.decoder.dmask.next = self.req_dmask.val();
-        self.decoder.pred_mask.next = self.req_pred_mask.val();
-        self.decoder.surf_kind.next = self.req_surf_kind.val();
-        self.decoder.surf_u16.next = self.req_surf_u16.val();
+        self.decoder.desc.next = self.r_desc.q.val();
+        self.decoder.dmask.next = self.r_dmask.q.val();
+        self.decoder.pred_mask.next = self.r_pred_mask.q.val();
+        self.decoder.surf_kind.next = self.r_surf_kind.q.val();
+        self.decoder.surf_u16.next = self.r_surf_u16.q.val();
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
@@ -2169,121 +2218,189 @@ impl Logic for AtomicUnit {
         self.sel_take.next = self.sel_valid.val() & (!self.n_valid.q.val() | self.n_enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
-        self.req_ready.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
-        // the decode stage loads whenever `req_ready` is up: `d_valid` from
-        // `req_valid`, the fields straight from the decoder and the ports
-        // (wiring only: no path from `req_*` into this block's logic); a
-        // message is taken at `req_valid & req_ready`
+        self.d_free.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
+        // the request stage takes the next message when it is empty or its
+        // message moves into the decode stage now; it loads whenever
+        // `req_ready` is up, `r_valid` from `req_valid`, the fields straight
+        // from the ports (wiring only: no path from `req_*` into this block's
+        // logic, and the decoder reads registers); a message is taken at
+        // `req_valid & req_ready`
+        self.req_ready.next = (!self.r_valid.q.val() | self.d_free.val()) & !self.reset_q.q.val();
+        self.r_valid.clock.next = self.clock.val();
+        self.r_valid.load.next = self.req_ready.val();
+        self.r_valid.clear.next = self.reset_q.q.val();
+        self.r_valid.d.next = self.req_valid.val();
+        self.r_desc.clock.next = self.clock.val();
+        self.r_desc.load.next = self.req_ready.val();
+        self.r_desc.clear.next = false;
+        self.r_desc.d.next = self.req_desc.val();
+        self.r_dmask.clock.next = self.clock.val();
+        self.r_dmask.load.next = self.req_ready.val();
+        self.r_dmask.clear.next = false;
+        self.r_dmask.d.next = self.req_dmask.val();
+        self.r_pred_mask.clock.next = self.clock.val();
+        self.r_pred_mask.load.next = self.req_ready.val();
+        self.r_pred_mask.clear.next = false;
+        self.r_pred_mask.d.next = self.req_pred_mask.val();
+        self.r_surf_kind.clock.next = self.clock.val();
+        self.r_surf_kind.load.next = self.req_ready.val();
+        self.r_surf_kind.clear.next = false;
+        self.r_surf_kind.d.next = self.req_surf_kind.val();
+        self.r_surf_base.clock.next = self.clock.val();
+        self.r_surf_base.load.next = self.req_ready.val();
+        self.r_surf_base.clear.next = false;
+        self.r_surf_base.d.next = self.req_surf_base.val();
+        self.r_surf_size.clock.next = self.clock.val();
+        self.r_surf_size.load.next = self.req_ready.val();
+        self.r_surf_size.clear.next = false;
+        self.r_surf_size.d.next = self.req_surf_size.val();
+        self.r_surf_array.clock.next = self.clock.val();
+        self.r_surf_array.load.next = self.req_ready.val();
+        self.r_surf_array.clear.next = false;
+        self.r_surf_array.d.next = self.req_surf_array.val();
+        self.r_surf_levels.clock.next = self.clock.val();
+        self.r_surf_levels.load.next = self.req_ready.val();
+        self.r_surf_levels.clear.next = false;
+        self.r_surf_levels.d.next = self.req_surf_levels.val();
+        self.r_surf_u16.clock.next = self.clock.val();
+        self.r_surf_u16.load.next = self.req_ready.val();
+        self.r_surf_u16.clear.next = false;
+        self.r_surf_u16.d.next = self.req_surf_u16.val();
+        self.r_slm_size.clock.next = self.clock.val();
+        self.r_slm_size.load.next = self.req_ready.val();
+        self.r_slm_size.clear.next = false;
+        self.r_slm_size.d.next = self.req_slm_size.val();
+        self.r_width.clock.next = self.clock.val();
+        self.r_width.load.next = self.req_ready.val();
+        self.r_width.clear.next = false;
+        self.r_width.d.next = self.req_surf_width.val();
+        self.r_height.clock.next = self.clock.val();
+        self.r_height.load.next = self.req_ready.val();
+        self.r_height.clear.next = false;
+        self.r_height.d.next = self.req_surf_height.val();
+        self.r_depth.clock.next = self.clock.val();
+        self.r_depth.load.next = self.req_ready.val();
+        self.r_depth.clear.next = false;
+        self.r_depth.d.next = self.req_surf_depth.val();
+        // the decode stage loads whenever `d_free` is up: `d_valid` from
+        // `r_valid`, the fields from the decoder and the request stage
+        if self.d_free.val() & self.r_valid.q.val() {
+            self.d_slot.d.next = !self.d_slot.q.val();
+        }
+        if self.reset_q.q.val() {
+            self.d_slot.d.next = true;
+        }
         self.d_valid.clock.next = self.clock.val();
-        self.d_valid.load.next = self.req_ready.val();
+        self.d_valid.load.next = self.d_free.val();
         self.d_valid.clear.next = self.reset_q.q.val();
-        self.d_valid.d.next = self.req_valid.val();
+        self.d_valid.d.next = self.r_valid.q.val();
         self.d_lanes.clock.next = self.clock.val();
-        self.d_lanes.load.next = self.req_ready.val();
+        self.d_lanes.load.next = self.d_free.val();
         self.d_lanes.clear.next = false;
         self.d_lanes.d.next = self.decoder.lane_enables.val();
         self.d_illegal.clock.next = self.clock.val();
-        self.d_illegal.load.next = self.req_ready.val();
+        self.d_illegal.load.next = self.d_free.val();
         self.d_illegal.clear.next = false;
         self.d_illegal.d.next = self.decoder.illegal.val();
         self.d_elem_size.clock.next = self.clock.val();
-        self.d_elem_size.load.next = self.req_ready.val();
+        self.d_elem_size.load.next = self.d_free.val();
         self.d_elem_size.clear.next = false;
         self.d_elem_size.d.next = self.decoder.elem_size.val();
         self.d_last_elem.clock.next = self.clock.val();
-        self.d_last_elem.load.next = self.req_ready.val();
+        self.d_last_elem.load.next = self.d_free.val();
         self.d_last_elem.clear.next = false;
         self.d_last_elem.d.next = self.decoder.last_elem.val();
         self.d_space_slm.clock.next = self.clock.val();
-        self.d_space_slm.load.next = self.req_ready.val();
+        self.d_space_slm.load.next = self.d_free.val();
         self.d_space_slm.clear.next = false;
         self.d_space_slm.d.next = self.decoder.space_slm.val();
         self.d_addr_offset32.clock.next = self.clock.val();
-        self.d_addr_offset32.load.next = self.req_ready.val();
+        self.d_addr_offset32.load.next = self.d_free.val();
         self.d_addr_offset32.clear.next = false;
         self.d_addr_offset32.d.next = self.decoder.addr_offset32.val();
         self.d_addr_buffer.clock.next = self.clock.val();
-        self.d_addr_buffer.load.next = self.req_ready.val();
+        self.d_addr_buffer.load.next = self.d_free.val();
         self.d_addr_buffer.clear.next = false;
         self.d_addr_buffer.d.next = self.decoder.addr_buffer.val();
         self.d_kind_typed.clock.next = self.clock.val();
-        self.d_kind_typed.load.next = self.req_ready.val();
+        self.d_kind_typed.load.next = self.d_free.val();
         self.d_kind_typed.clear.next = false;
         self.d_kind_typed.d.next = self.decoder.kind_typed.val();
         self.d_write_only.clock.next = self.clock.val();
-        self.d_write_only.load.next = self.req_ready.val();
+        self.d_write_only.load.next = self.d_free.val();
         self.d_write_only.clear.next = false;
         self.d_write_only.d.next = self.decoder.write_only.val();
         self.d_swap_src.clock.next = self.clock.val();
-        self.d_swap_src.load.next = self.req_ready.val();
+        self.d_swap_src.load.next = self.d_free.val();
         self.d_swap_src.clear.next = false;
         self.d_swap_src.d.next = self.decoder.swap_src.val();
         self.d_v_present.clock.next = self.clock.val();
-        self.d_v_present.load.next = self.req_ready.val();
+        self.d_v_present.load.next = self.d_free.val();
         self.d_v_present.clear.next = false;
         self.d_v_present.d.next = self.decoder.v_present.val();
         self.d_r_present.clock.next = self.clock.val();
-        self.d_r_present.load.next = self.req_ready.val();
+        self.d_r_present.load.next = self.d_free.val();
         self.d_r_present.clear.next = false;
         self.d_r_present.d.next = self.decoder.r_present.val();
         self.d_lod_present.clock.next = self.clock.val();
-        self.d_lod_present.load.next = self.req_ready.val();
+        self.d_lod_present.load.next = self.d_free.val();
         self.d_lod_present.clear.next = false;
         self.d_lod_present.d.next = self.decoder.lod_present.val();
         self.d_alu_op.clock.next = self.clock.val();
-        self.d_alu_op.load.next = self.req_ready.val();
+        self.d_alu_op.load.next = self.d_free.val();
         self.d_alu_op.clear.next = false;
         self.d_alu_op.d.next = self.decoder.alu_op.val();
         self.d_alu_ty.clock.next = self.clock.val();
-        self.d_alu_ty.load.next = self.req_ready.val();
+        self.d_alu_ty.load.next = self.d_free.val();
         self.d_alu_ty.clear.next = false;
         self.d_alu_ty.d.next = self.decoder.alu_ty.val();
         self.d_alu_ftz.clock.next = self.clock.val();
-        self.d_alu_ftz.load.next = self.req_ready.val();
+        self.d_alu_ftz.load.next = self.d_free.val();
         self.d_alu_ftz.clear.next = false;
         self.d_alu_ftz.d.next = self.decoder.alu_ftz.val();
         self.d_surf_kind.clock.next = self.clock.val();
-        self.d_surf_kind.load.next = self.req_ready.val();
+        self.d_surf_kind.load.next = self.d_free.val();
         self.d_surf_kind.clear.next = false;
-        self.d_surf_kind.d.next = self.req_surf_kind.val();
+        self.d_surf_kind.d.next = self.r_surf_kind.q.val();
         self.d_surf_base.clock.next = self.clock.val();
-        self.d_surf_base.load.next = self.req_ready.val();
+        self.d_surf_base.load.next = self.d_free.val();
         self.d_surf_base.clear.next = false;
-        self.d_surf_base.d.next = self.req_surf_base.val();
+        self.d_surf_base.d.next = self.r_surf_base.q.val();
         self.d_surf_size.clock.next = self.clock.val();
-        self.d_surf_size.load.next = self.req_ready.val();
+        self.d_surf_size.load.next = self.d_free.val();
         self.d_surf_size.clear.next = false;
-        self.d_surf_size.d.next = self.req_surf_size.val();
+        self.d_surf_size.d.next = self.r_surf_size.q.val();
         self.d_surf_array.clock.next = self.clock.val();
-        self.d_surf_array.load.next = self.req_ready.val();
+        self.d_surf_array.load.next = self.d_free.val();
         self.d_surf_array.clear.next = false;
-        self.d_surf_array.d.next = self.req_surf_array.val();
+        self.d_surf_array.d.next = self.r_surf_array.q.val();
         self.d_surf_levels.clock.next = self.clock.val();
-        self.d_surf_levels.load.next = self.req_ready.val();
+        self.d_surf_levels.load.next = self.d_free.val();
         self.d_surf_levels.clear.next = false;
-        self.d_surf_levels.d.next = self.req_surf_levels.val();
+        self.d_surf_levels.d.next = self.r_surf_levels.q.val();
         self.d_surf_u16.clock.next = self.clock.val();
-        self.d_surf_u16.load.next = self.req_ready.val();
+        self.d_surf_u16.load.next = self.d_free.val();
         self.d_surf_u16.clear.next = false;
-        self.d_surf_u16.d.next = self.req_surf_u16.val();
+        self.d_surf_u16.d.next = self.r_surf_u16.q.val();
         self.d_slm_size.clock.next = self.clock.val();
-        self.d_slm_size.load.next = self.req_ready.val();
+        self.d_slm_size.load.next = self.d_free.val();
         self.d_slm_size.clear.next = false;
-        self.d_slm_size.d.next = self.req_slm_size.val();
+        self.d_slm_size.d.next = self.r_slm_size.q.val();
         self.d_width.clock.next = self.clock.val();
-        self.d_width.load.next = self.req_ready.val();
+        self.d_width.load.next = self.d_free.val();
         self.d_width.clear.next = false;
-        self.d_width.d.next = self.req_surf_width.val();
+        self.d_width.d.next = self.r_width.q.val();
         self.d_height.clock.next = self.clock.val();
-        self.d_height.load.next = self.req_ready.val();
+        self.d_height.load.next = self.d_free.val();
         self.d_height.clear.next = false;
-        self.d_height.d.next = self.req_surf_height.val();
+        self.d_height.d.next = self.r_height.q.val();
         self.d_depth.clock.next = self.clock.val();
-        self.d_depth.load.next = self.req_ready.val();
+        self.d_depth.load.next = self.d_free.val();
         self.d_depth.clear.next = false;
-        self.d_depth.d.next = self.req_surf_depth.val();
+        self.d_depth.d.next = self.r_depth.q.val();
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
+        self.pay_slot.next = self.d_slot.q.val();
 
         if self.sel_take.val() {
             self.lanes_left.d.next = self.lane_select.rest.val();

@@ -2,7 +2,7 @@
 // Top module `atomic_unit`, from hdl/src/unit.rs (rust-hdl 0.46). Regenerate with `atomport emit`.
 // Instantiates `atomic_alu` from atomic_alu.v: read it too.
 
-module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,pay_valid,pay_lane,pay_addr,pay_src0,pay_src1,pay_coord,mem_rd_valid,mem_rd_ready,mem_rd_addr,mem_rd_space,mem_rd_be,mem_rdata_valid,mem_rdata,mem_wr_valid,mem_wr_ready,mem_wr_addr,mem_wr_space,mem_wr_data,mem_wr_be,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
+module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,pay_valid,pay_lane,pay_slot,pay_addr,pay_src0,pay_src1,pay_coord,mem_rd_valid,mem_rd_ready,mem_rd_addr,mem_rd_space,mem_rd_be,mem_rdata_valid,mem_rdata,mem_wr_valid,mem_wr_ready,mem_wr_addr,mem_wr_space,mem_wr_data,mem_wr_be,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
     
     // Module arguments
     input wire  clock;
@@ -24,6 +24,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     input wire  [31:0] req_slm_size;
     output reg  pay_valid;
     output reg  [4:0] pay_lane;
+    output reg  pay_slot;
     input wire  [63:0] pay_addr;
     input wire  [127:0] pay_src0;
     input wire  [127:0] pay_src1;
@@ -388,6 +389,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
+    reg  r_valid$clock;
+    reg  r_valid$clear;
+    reg  r_valid$load;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_desc$clock;
+    reg  r_desc$clear;
+    reg  r_desc$load;
+    reg  [127:0] r_desc$d;
+    wire  [127:0] r_desc$q;
+    reg  r_dmask$clock;
+    reg  r_dmask$clear;
+    reg  r_dmask$load;
+    reg  [31:0] r_dmask$d;
+    wire  [31:0] r_dmask$q;
+    reg  r_pred_mask$clock;
+    reg  r_pred_mask$clear;
+    reg  r_pred_mask$load;
+    reg  [31:0] r_pred_mask$d;
+    wire  [31:0] r_pred_mask$q;
+    reg  r_surf_kind$clock;
+    reg  r_surf_kind$clear;
+    reg  r_surf_kind$load;
+    reg  [2:0] r_surf_kind$d;
+    wire  [2:0] r_surf_kind$q;
+    reg  r_surf_base$clock;
+    reg  r_surf_base$clear;
+    reg  r_surf_base$load;
+    reg  [63:0] r_surf_base$d;
+    wire  [63:0] r_surf_base$q;
+    reg  r_surf_size$clock;
+    reg  r_surf_size$clear;
+    reg  r_surf_size$load;
+    reg  [63:0] r_surf_size$d;
+    wire  [63:0] r_surf_size$q;
+    reg  r_surf_array$clock;
+    reg  r_surf_array$clear;
+    reg  r_surf_array$load;
+    reg  [31:0] r_surf_array$d;
+    wire  [31:0] r_surf_array$q;
+    reg  r_surf_levels$clock;
+    reg  r_surf_levels$clear;
+    reg  r_surf_levels$load;
+    reg  [31:0] r_surf_levels$d;
+    wire  [31:0] r_surf_levels$q;
+    reg  r_surf_u16$clock;
+    reg  r_surf_u16$clear;
+    reg  r_surf_u16$load;
+    reg  r_surf_u16$d;
+    wire  r_surf_u16$q;
+    reg  r_slm_size$clock;
+    reg  r_slm_size$clear;
+    reg  r_slm_size$load;
+    reg  [31:0] r_slm_size$d;
+    wire  [31:0] r_slm_size$q;
+    reg  r_width$clock;
+    reg  r_width$clear;
+    reg  r_width$load;
+    reg  [31:0] r_width$d;
+    wire  [31:0] r_width$q;
+    reg  r_height$clock;
+    reg  r_height$clear;
+    reg  r_height$load;
+    reg  [31:0] r_height$d;
+    wire  [31:0] r_height$q;
+    reg  r_depth$clock;
+    reg  r_depth$clear;
+    reg  r_depth$load;
+    reg  [31:0] r_depth$d;
+    wire  [31:0] r_depth$q;
     reg  d_valid$clock;
     reg  d_valid$clear;
     reg  d_valid$load;
@@ -523,6 +594,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  d_depth$load;
     reg  [31:0] d_depth$d;
     wire  [31:0] d_depth$q;
+    reg  d_slot$d;
+    wire  d_slot$q;
+    reg  d_slot$clock;
     reg  read_skid$clock;
     reg  read_skid$clear;
     reg  read_skid$ready;
@@ -1814,6 +1888,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     
     // Local signals
     reg  sel_valid;
+    reg  d_free;
     reg  sel_marker;
     reg  sel_last;
     reg  sel_take;
@@ -2218,6 +2293,104 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .float_op(alu$float_op),
         .float_value(alu$float_value)
     );
+    atomic_unit$r_valid r_valid(
+        .clock(r_valid$clock),
+        .clear(r_valid$clear),
+        .load(r_valid$load),
+        .d(r_valid$d),
+        .q(r_valid$q)
+    );
+    atomic_unit$r_desc r_desc(
+        .clock(r_desc$clock),
+        .clear(r_desc$clear),
+        .load(r_desc$load),
+        .d(r_desc$d),
+        .q(r_desc$q)
+    );
+    atomic_unit$r_dmask r_dmask(
+        .clock(r_dmask$clock),
+        .clear(r_dmask$clear),
+        .load(r_dmask$load),
+        .d(r_dmask$d),
+        .q(r_dmask$q)
+    );
+    atomic_unit$r_pred_mask r_pred_mask(
+        .clock(r_pred_mask$clock),
+        .clear(r_pred_mask$clear),
+        .load(r_pred_mask$load),
+        .d(r_pred_mask$d),
+        .q(r_pred_mask$q)
+    );
+    atomic_unit$r_surf_kind r_surf_kind(
+        .clock(r_surf_kind$clock),
+        .clear(r_surf_kind$clear),
+        .load(r_surf_kind$load),
+        .d(r_surf_kind$d),
+        .q(r_surf_kind$q)
+    );
+    atomic_unit$r_surf_base r_surf_base(
+        .clock(r_surf_base$clock),
+        .clear(r_surf_base$clear),
+        .load(r_surf_base$load),
+        .d(r_surf_base$d),
+        .q(r_surf_base$q)
+    );
+    atomic_unit$r_surf_size r_surf_size(
+        .clock(r_surf_size$clock),
+        .clear(r_surf_size$clear),
+        .load(r_surf_size$load),
+        .d(r_surf_size$d),
+        .q(r_surf_size$q)
+    );
+    atomic_unit$r_surf_array r_surf_array(
+        .clock(r_surf_array$clock),
+        .clear(r_surf_array$clear),
+        .load(r_surf_array$load),
+        .d(r_surf_array$d),
+        .q(r_surf_array$q)
+    );
+    atomic_unit$r_surf_levels r_surf_levels(
+        .clock(r_surf_levels$clock),
+        .clear(r_surf_levels$clear),
+        .load(r_surf_levels$load),
+        .d(r_surf_levels$d),
+        .q(r_surf_levels$q)
+    );
+    atomic_unit$r_surf_u16 r_surf_u16(
+        .clock(r_surf_u16$clock),
+        .clear(r_surf_u16$clear),
+        .load(r_surf_u16$load),
+        .d(r_surf_u16$d),
+        .q(r_surf_u16$q)
+    );
+    atomic_unit$r_slm_size r_slm_size(
+        .clock(r_slm_size$clock),
+        .clear(r_slm_size$clear),
+        .load(r_slm_size$load),
+        .d(r_slm_size$d),
+        .q(r_slm_size$q)
+    );
+    atomic_unit$r_width r_width(
+        .clock(r_width$clock),
+        .clear(r_width$clear),
+        .load(r_width$load),
+        .d(r_width$d),
+        .q(r_width$q)
+    );
+    atomic_unit$r_height r_height(
+        .clock(r_height$clock),
+        .clear(r_height$clear),
+        .load(r_height$load),
+        .d(r_height$d),
+        .q(r_height$q)
+    );
+    atomic_unit$r_depth r_depth(
+        .clock(r_depth$clock),
+        .clear(r_depth$clear),
+        .load(r_depth$load),
+        .d(r_depth$d),
+        .q(r_depth$q)
+    );
     atomic_unit$d_valid d_valid(
         .clock(d_valid$clock),
         .clear(d_valid$clear),
@@ -2406,6 +2579,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .load(d_depth$load),
         .d(d_depth$d),
         .q(d_depth$q)
+    );
+    atomic_unit$d_slot d_slot(
+        .d(d_slot$d),
+        .q(d_slot$q),
+        .clock(d_slot$clock)
     );
     atomic_unit$read_skid read_skid(
         .clock(read_skid$clock),
@@ -4464,6 +4642,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) begin
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
+        d_slot$d = d_slot$q;
         n_valid$d = n_valid$q;
         n_buf$d = n_buf$q;
         n_lane$d = n_lane$q;
@@ -5148,7 +5327,27 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         sel_last = sel_marker | ~|lane_select$rest;
         n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset_q$q;
         sel_take = sel_valid & (~n_valid$q | n_enter);
-        req_ready = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
+        d_free = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
+        req_ready = (~r_valid$q | d_free) & ~reset_q$q;
+        r_desc$clear = 1'b0;
+        r_dmask$clear = 1'b0;
+        r_pred_mask$clear = 1'b0;
+        r_surf_kind$clear = 1'b0;
+        r_surf_base$clear = 1'b0;
+        r_surf_size$clear = 1'b0;
+        r_surf_array$clear = 1'b0;
+        r_surf_levels$clear = 1'b0;
+        r_surf_u16$clear = 1'b0;
+        r_slm_size$clear = 1'b0;
+        r_width$clear = 1'b0;
+        r_height$clear = 1'b0;
+        r_depth$clear = 1'b0;
+        if (d_free & r_valid$q) begin
+            d_slot$d = ~d_slot$q;
+        end
+        if (reset_q$q) begin
+            d_slot$d = 1'b1;
+        end
         d_lanes$clear = 1'b0;
         d_illegal$clear = 1'b0;
         d_elem_size$clear = 1'b0;
@@ -5669,6 +5868,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     // Wiring (moved out of the block above by atomport emit)
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
+    always @(*) d_slot$clock = clock;
     always @(*) n_valid$clock = clock;
     always @(*) n_buf$clock = clock;
     always @(*) n_lane$clock = clock;
@@ -6036,11 +6236,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) pbuf_coord$1$d = pay_coord;
     always @(*) reset_q$clock = clock;
     always @(*) reset_q$d = reset;
-    always @(*) decoder$desc = req_desc;
-    always @(*) decoder$dmask = req_dmask;
-    always @(*) decoder$pred_mask = req_pred_mask;
-    always @(*) decoder$surf_kind = req_surf_kind;
-    always @(*) decoder$surf_u16 = req_surf_u16;
+    always @(*) decoder$desc = r_desc$q;
+    always @(*) decoder$dmask = r_dmask$q;
+    always @(*) decoder$pred_mask = r_pred_mask$q;
+    always @(*) decoder$surf_kind = r_surf_kind$q;
+    always @(*) decoder$surf_u16 = r_surf_u16$q;
     always @(*) lane_mux$from_buf1 = i_buf$q;
     always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
     always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
@@ -6307,89 +6507,133 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) read_skid$ready = mem_rd_ready;
     always @(*) read_skid$issue = a_reads;
     always @(*) issue_marker = i_marker$q;
+    always @(*) r_valid$clock = clock;
+    always @(*) r_valid$load = req_ready;
+    always @(*) r_valid$clear = reset_q$q;
+    always @(*) r_valid$d = req_valid;
+    always @(*) r_desc$clock = clock;
+    always @(*) r_desc$load = req_ready;
+    always @(*) r_desc$d = req_desc;
+    always @(*) r_dmask$clock = clock;
+    always @(*) r_dmask$load = req_ready;
+    always @(*) r_dmask$d = req_dmask;
+    always @(*) r_pred_mask$clock = clock;
+    always @(*) r_pred_mask$load = req_ready;
+    always @(*) r_pred_mask$d = req_pred_mask;
+    always @(*) r_surf_kind$clock = clock;
+    always @(*) r_surf_kind$load = req_ready;
+    always @(*) r_surf_kind$d = req_surf_kind;
+    always @(*) r_surf_base$clock = clock;
+    always @(*) r_surf_base$load = req_ready;
+    always @(*) r_surf_base$d = req_surf_base;
+    always @(*) r_surf_size$clock = clock;
+    always @(*) r_surf_size$load = req_ready;
+    always @(*) r_surf_size$d = req_surf_size;
+    always @(*) r_surf_array$clock = clock;
+    always @(*) r_surf_array$load = req_ready;
+    always @(*) r_surf_array$d = req_surf_array;
+    always @(*) r_surf_levels$clock = clock;
+    always @(*) r_surf_levels$load = req_ready;
+    always @(*) r_surf_levels$d = req_surf_levels;
+    always @(*) r_surf_u16$clock = clock;
+    always @(*) r_surf_u16$load = req_ready;
+    always @(*) r_surf_u16$d = req_surf_u16;
+    always @(*) r_slm_size$clock = clock;
+    always @(*) r_slm_size$load = req_ready;
+    always @(*) r_slm_size$d = req_slm_size;
+    always @(*) r_width$clock = clock;
+    always @(*) r_width$load = req_ready;
+    always @(*) r_width$d = req_surf_width;
+    always @(*) r_height$clock = clock;
+    always @(*) r_height$load = req_ready;
+    always @(*) r_height$d = req_surf_height;
+    always @(*) r_depth$clock = clock;
+    always @(*) r_depth$load = req_ready;
+    always @(*) r_depth$d = req_surf_depth;
     always @(*) d_valid$clock = clock;
-    always @(*) d_valid$load = req_ready;
+    always @(*) d_valid$load = d_free;
     always @(*) d_valid$clear = reset_q$q;
-    always @(*) d_valid$d = req_valid;
+    always @(*) d_valid$d = r_valid$q;
     always @(*) d_lanes$clock = clock;
-    always @(*) d_lanes$load = req_ready;
+    always @(*) d_lanes$load = d_free;
     always @(*) d_lanes$d = decoder$lane_enables;
     always @(*) d_illegal$clock = clock;
-    always @(*) d_illegal$load = req_ready;
+    always @(*) d_illegal$load = d_free;
     always @(*) d_illegal$d = decoder$illegal;
     always @(*) d_elem_size$clock = clock;
-    always @(*) d_elem_size$load = req_ready;
+    always @(*) d_elem_size$load = d_free;
     always @(*) d_elem_size$d = decoder$elem_size;
     always @(*) d_last_elem$clock = clock;
-    always @(*) d_last_elem$load = req_ready;
+    always @(*) d_last_elem$load = d_free;
     always @(*) d_last_elem$d = decoder$last_elem;
     always @(*) d_space_slm$clock = clock;
-    always @(*) d_space_slm$load = req_ready;
+    always @(*) d_space_slm$load = d_free;
     always @(*) d_space_slm$d = decoder$space_slm;
     always @(*) d_addr_offset32$clock = clock;
-    always @(*) d_addr_offset32$load = req_ready;
+    always @(*) d_addr_offset32$load = d_free;
     always @(*) d_addr_offset32$d = decoder$addr_offset32;
     always @(*) d_addr_buffer$clock = clock;
-    always @(*) d_addr_buffer$load = req_ready;
+    always @(*) d_addr_buffer$load = d_free;
     always @(*) d_addr_buffer$d = decoder$addr_buffer;
     always @(*) d_kind_typed$clock = clock;
-    always @(*) d_kind_typed$load = req_ready;
+    always @(*) d_kind_typed$load = d_free;
     always @(*) d_kind_typed$d = decoder$kind_typed;
     always @(*) d_write_only$clock = clock;
-    always @(*) d_write_only$load = req_ready;
+    always @(*) d_write_only$load = d_free;
     always @(*) d_write_only$d = decoder$write_only;
     always @(*) d_swap_src$clock = clock;
-    always @(*) d_swap_src$load = req_ready;
+    always @(*) d_swap_src$load = d_free;
     always @(*) d_swap_src$d = decoder$swap_src;
     always @(*) d_v_present$clock = clock;
-    always @(*) d_v_present$load = req_ready;
+    always @(*) d_v_present$load = d_free;
     always @(*) d_v_present$d = decoder$v_present;
     always @(*) d_r_present$clock = clock;
-    always @(*) d_r_present$load = req_ready;
+    always @(*) d_r_present$load = d_free;
     always @(*) d_r_present$d = decoder$r_present;
     always @(*) d_lod_present$clock = clock;
-    always @(*) d_lod_present$load = req_ready;
+    always @(*) d_lod_present$load = d_free;
     always @(*) d_lod_present$d = decoder$lod_present;
     always @(*) d_alu_op$clock = clock;
-    always @(*) d_alu_op$load = req_ready;
+    always @(*) d_alu_op$load = d_free;
     always @(*) d_alu_op$d = decoder$alu_op;
     always @(*) d_alu_ty$clock = clock;
-    always @(*) d_alu_ty$load = req_ready;
+    always @(*) d_alu_ty$load = d_free;
     always @(*) d_alu_ty$d = decoder$alu_ty;
     always @(*) d_alu_ftz$clock = clock;
-    always @(*) d_alu_ftz$load = req_ready;
+    always @(*) d_alu_ftz$load = d_free;
     always @(*) d_alu_ftz$d = decoder$alu_ftz;
     always @(*) d_surf_kind$clock = clock;
-    always @(*) d_surf_kind$load = req_ready;
-    always @(*) d_surf_kind$d = req_surf_kind;
+    always @(*) d_surf_kind$load = d_free;
+    always @(*) d_surf_kind$d = r_surf_kind$q;
     always @(*) d_surf_base$clock = clock;
-    always @(*) d_surf_base$load = req_ready;
-    always @(*) d_surf_base$d = req_surf_base;
+    always @(*) d_surf_base$load = d_free;
+    always @(*) d_surf_base$d = r_surf_base$q;
     always @(*) d_surf_size$clock = clock;
-    always @(*) d_surf_size$load = req_ready;
-    always @(*) d_surf_size$d = req_surf_size;
+    always @(*) d_surf_size$load = d_free;
+    always @(*) d_surf_size$d = r_surf_size$q;
     always @(*) d_surf_array$clock = clock;
-    always @(*) d_surf_array$load = req_ready;
-    always @(*) d_surf_array$d = req_surf_array;
+    always @(*) d_surf_array$load = d_free;
+    always @(*) d_surf_array$d = r_surf_array$q;
     always @(*) d_surf_levels$clock = clock;
-    always @(*) d_surf_levels$load = req_ready;
-    always @(*) d_surf_levels$d = req_surf_levels;
+    always @(*) d_surf_levels$load = d_free;
+    always @(*) d_surf_levels$d = r_surf_levels$q;
     always @(*) d_surf_u16$clock = clock;
-    always @(*) d_surf_u16$load = req_ready;
-    always @(*) d_surf_u16$d = req_surf_u16;
+    always @(*) d_surf_u16$load = d_free;
+    always @(*) d_surf_u16$d = r_surf_u16$q;
     always @(*) d_slm_size$clock = clock;
-    always @(*) d_slm_size$load = req_ready;
-    always @(*) d_slm_size$d = req_slm_size;
+    always @(*) d_slm_size$load = d_free;
+    always @(*) d_slm_size$d = r_slm_size$q;
     always @(*) d_width$clock = clock;
-    always @(*) d_width$load = req_ready;
-    always @(*) d_width$d = req_surf_width;
+    always @(*) d_width$load = d_free;
+    always @(*) d_width$d = r_width$q;
     always @(*) d_height$clock = clock;
-    always @(*) d_height$load = req_ready;
-    always @(*) d_height$d = req_surf_height;
+    always @(*) d_height$load = d_free;
+    always @(*) d_height$d = r_height$q;
     always @(*) d_depth$clock = clock;
-    always @(*) d_depth$load = req_ready;
-    always @(*) d_depth$d = req_surf_depth;
+    always @(*) d_depth$load = d_free;
+    always @(*) d_depth$d = r_depth$q;
     always @(*) pay_lane = lane_select$lane;
+    always @(*) pay_slot = d_slot$q;
     always @(*) pbuf_addr$0$load = cap_load$0;
     always @(*) pbuf_src0$0$load = cap_load$0;
     always @(*) pbuf_src1$0$load = cap_load$0;
@@ -8014,6 +8258,25 @@ module atomic_unit$d_slm_size(clock,clear,load,d,q);
        else if (load) q <= d;
     end
 endmodule // atomic_unit$d_slm_size
+
+
+module atomic_unit$d_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$d_slot
 
 
 module atomic_unit$d_space_slm(clock,clear,load,d,q);
@@ -15216,6 +15479,90 @@ module atomic_unit$r_byte_enables(d,q,clock);
 endmodule // atomic_unit$r_byte_enables
 
 
+module atomic_unit$r_depth(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_depth
+
+
+module atomic_unit$r_desc(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_desc
+
+
+module atomic_unit$r_dmask(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_dmask
+
+
+module atomic_unit$r_height(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_height
+
+
 module atomic_unit$r_line(d,q,clock);
     
     // Module arguments
@@ -15235,6 +15582,48 @@ module atomic_unit$r_line(d,q,clock);
 endmodule // atomic_unit$r_line
 
 
+module atomic_unit$r_pred_mask(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_pred_mask
+
+
+module atomic_unit$r_slm_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_slm_size
+
+
 module atomic_unit$r_space(d,q,clock);
     
     // Module arguments
@@ -15252,6 +15641,174 @@ module atomic_unit$r_space(d,q,clock);
     end
           
 endmodule // atomic_unit$r_space
+
+
+module atomic_unit$r_surf_array(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_surf_array
+
+
+module atomic_unit$r_surf_base(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_surf_base
+
+
+module atomic_unit$r_surf_kind(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_surf_kind
+
+
+module atomic_unit$r_surf_levels(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_surf_levels
+
+
+module atomic_unit$r_surf_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_surf_size
+
+
+module atomic_unit$r_surf_u16(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_surf_u16
+
+
+module atomic_unit$r_valid(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_valid
+
+
+module atomic_unit$r_width(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$r_width
 
 
 module atomic_unit$read_issue_seq(d,q,clock);

@@ -54,6 +54,7 @@ extern "C" uint64_t atomport_cpp_bench_atomic_unit(const uint32_t* images, uint3
     bool have_ret = false;
     uint32_t ret[4] = {0, 0, 0, 0};
     const uint32_t* pay_img = nullptr;  // payload read last cycle: image and lane
+    const uint32_t* slot_img[2] = {nullptr, nullptr};  // the k-th message taken is in slot k mod 2
     uint32_t pay_lane = 0;
     while (done < total && cycles < max_cycles) {
         if (!valid && issued < total) {
@@ -74,10 +75,11 @@ extern "C" uint64_t atomport_cpp_bench_atomic_unit(const uint32_t* images, uint3
         if (have_ret) set_words(unit.mem_rdata, ret);
         unit.clock = 0;
         unit.eval();
-        // the payload port reads the message taken last (before this cycle)
-        pay_img = unit.pay_valid ? images + ((issued + count - 1) % count) * kImageWords : nullptr;
+        // the payload port reads a message taken before this cycle, named by its slot
+        pay_img = unit.pay_valid ? slot_img[unit.pay_slot & 1] : nullptr;
         pay_lane = unit.pay_lane;
         if (valid && unit.req_ready) {
+            slot_img[issued % 2] = images + (issued % count) * kImageWords;
             valid = false;
             ++issued;
         }

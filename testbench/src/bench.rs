@@ -403,6 +403,8 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
     let mut ret: Option<u128> = None;
     // the payload read last cycle: (image, lane)
     let mut pay: Option<(usize, usize)> = None;
+    // the image of each payload slot: the k-th message taken is in slot k mod 2
+    let mut slot_image = [0usize; 2];
     while done < total && cycles < max_cycles {
         if !valid && issued < total {
             let img = &images[(issued as usize % count) * IMAGE_WORDS..][..IMAGE_WORDS];
@@ -424,9 +426,10 @@ pub fn rust_speed_loop(images: &[u32], rounds: u64, max_cycles: u64) -> Result<L
         }
         unit.set_clock(0);
         unit.eval()?;
-        // the payload port reads the message taken last (before this cycle)
-        pay = (unit.pay_valid() != 0).then(|| ((issued as usize + count - 1) % count, unit.pay_lane() as usize));
+        // the payload port reads a message taken before this cycle, named by its slot
+        pay = (unit.pay_valid() != 0).then(|| (slot_image[unit.pay_slot() as usize], unit.pay_lane() as usize));
         if valid && unit.req_ready() != 0 {
+            slot_image[issued as usize % 2] = issued as usize % count;
             valid = false;
             issued += 1;
         }

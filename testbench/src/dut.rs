@@ -82,6 +82,7 @@ macro_rules! unit_pins {
                     req_ready: self.req_ready() != 0,
                     pay_valid,
                     pay_lane: if pay_valid { self.pay_lane() } else { 0 },
+                    pay_slot: pay_valid && self.pay_slot() != 0,
                     rd_valid,
                     rd_addr: if rd_valid { self.mem_rd_addr() } else { 0 },
                     rd_slm: rd_valid && self.mem_rd_space() != 0,

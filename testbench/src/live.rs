@@ -30,9 +30,12 @@ pub struct LivePins<P: UnitPins> {
     queue: VecDeque<Box<PinRequest>>,
     /// the request on the pins (req_valid high)
     on_pins: Option<Box<PinRequest>>,
-    /// the request the unit took last (`req_valid & req_ready`): the one
-    /// whose lanes the payload port reads
-    taken: Option<Box<PinRequest>>,
+    /// the last two requests the unit took (`req_valid & req_ready`), the
+    /// k-th taken in slot k mod 2: the payload port reads a lane of the one
+    /// in slot `pay_slot`
+    taken: [Option<Box<PinRequest>>; 2],
+    /// requests taken since the unit's reset
+    taken_count: usize,
     /// the payload the unit read in the last cycle, for the port now
     payload_due: Option<LanePayload>,
     cycle: u64,
@@ -50,7 +53,8 @@ impl<P: UnitPins> LivePins<P> {
             mem: MemoryModel::new(mem),
             queue: VecDeque::new(),
             on_pins: None,
-            taken: None,
+            taken: [None, None],
+            taken_count: 0,
             payload_due: None,
             cycle: 0,
             last: CycleSample::default(),
@@ -128,12 +132,13 @@ impl<P: UnitPins> PinSource for LivePins<P> {
         };
         // the handshakes
         if s.out.pay_valid {
-            // a read of a lane of the message taken last (the monitor checks
+            // a read of a lane of the message in slot `pay_slot` (the monitor checks
             // that there is one); answered in the next cycle
-            self.payload_due = self.taken.as_ref().map(|r| r.lane_payload(s.out.pay_lane as usize));
+            self.payload_due = self.taken[s.out.pay_slot as usize].as_ref().map(|r| r.lane_payload(s.out.pay_lane as usize));
         }
         if s.request_accepted() {
-            self.taken = self.on_pins.take();
+            self.taken[self.taken_count % 2] = self.on_pins.take();
+            self.taken_count += 1;
         }
         self.mem.note_port(s.out.rd_valid, s.rd_ready, s.out.wr_valid, s.wr_ready);
         let (read, write) = (s.read_accepted(), s.write_accepted());

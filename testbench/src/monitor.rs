@@ -80,6 +80,18 @@ struct Held {
     data: u128,
 }
 
+/// A message taken, as the payload port reads it.
+#[derive(Clone, Copy, Debug)]
+struct Taken {
+    index: usize,
+    /// its enabled lanes
+    enables: u32,
+    /// the lanes read so far
+    read: u32,
+    /// `pay_slot` of its reads
+    slot: bool,
+}
+
 /// The monitor's state.
 #[derive(Default)]
 pub struct Monitor {
@@ -87,11 +99,12 @@ pub struct Monitor {
     pending: VecDeque<Frame>,
     /// the message on `req_*` (raised, not yet taken)
     on_pins: Option<usize>,
-    /// the message taken last (`req_valid & req_ready` in an earlier cycle):
-    /// the one whose lanes the payload port reads: (index, enabled lanes)
-    taken: Option<(usize, u32)>,
-    /// the lanes of that message the unit has read on the payload port
-    payload_read: u32,
+    /// messages taken (`req_valid & req_ready` in an earlier cycle) from the
+    /// oldest whose enabled lanes the payload port has not all read on:
+    /// the port reads the first of them
+    taken: VecDeque<Taken>,
+    /// messages taken so far: the k-th is in payload slot k mod 2
+    taken_count: usize,
     /// raised (on the pins or accepted) and not done, oldest first
     in_flight: VecDeque<Tracked>,
     /// reads accepted, not yet paired with their write: (space, addr, bytes)
@@ -182,40 +195,58 @@ impl Monitor {
 
     /// The payload-port checks of one cycle (see `observe`).
     fn payload_reads(&mut self, s: &CycleSample) -> Result<(), Violation> {
-        let enables = self.taken.map_or(0, |(_, enables)| enables);
         if s.out.pay_valid {
             let lane = s.out.pay_lane as u32;
-            if self.taken.is_none() {
-                return Err(self.violation(s.cycle, "pay_valid", format!("pay_valid reads lane {lane} with no message taken")));
+            let Some(t) = self.taken.front() else {
+                return Err(self.violation(s.cycle, "pay_valid", format!("pay_valid reads lane {lane} with no taken message's lanes left to read")));
+            };
+            let (index, enables, read) = (t.index, t.enables, t.read);
+            if s.out.pay_slot != t.slot {
+                return Err(self.violation(
+                    s.cycle,
+                    "pay_slot",
+                    format!("pay_slot {} reads lane {lane}, but the message whose lanes are read now (index {index}) is in slot {}", s.out.pay_slot as u8, t.slot as u8),
+                ));
             }
             let bit = 1u32.checked_shl(lane).unwrap_or(0);
             if enables & bit == 0 {
                 return Err(self.violation(
                     s.cycle,
                     "pay_lane",
-                    format!("pay_lane reads lane {lane}, which the message does not enable (enabled lanes {enables:#x})"),
+                    format!("pay_lane reads lane {lane}, which message {index} does not enable (enabled lanes {enables:#x})"),
                 ));
             }
-            if self.payload_read & !(bit - 1) != 0 {
+            if read & !(bit - 1) != 0 {
                 return Err(self.violation(
                     s.cycle,
                     "pay_lane",
-                    format!("pay_lane reads lane {lane} again or out of order (lanes read so far {:#x})", self.payload_read),
+                    format!("pay_lane reads lane {lane} of message {index} again or out of order (lanes read so far {read:#x})"),
                 ));
             }
-            self.payload_read |= bit;
+            self.taken[0].read |= bit;
+            self.drop_read_messages();
         }
-        if s.request_accepted() && self.payload_read != enables {
+        // a message is taken into the request stage while the decode stage
+        // holds the one before: a third only once the oldest is read
+        if s.request_accepted() && self.taken.len() >= 2 {
+            let t = &self.taken[0];
             return Err(self.violation(
                 s.cycle,
                 "req_ready",
                 format!(
-                    "req_ready took the next message while lanes {:#x} of the previous one's enabled lanes {enables:#x} were read on the payload port",
-                    self.payload_read
+                    "req_ready took a message while two taken ones wait on the payload port (message {}: lanes {:#x} of its enabled lanes {:#x} read)",
+                    t.index, t.read, t.enables
                 ),
             ));
         }
         Ok(())
+    }
+
+    /// Drops the oldest taken messages whose enabled lanes are all read.
+    fn drop_read_messages(&mut self) {
+        while self.taken.front().is_some_and(|t| t.read == t.enables) {
+            self.taken.pop_front();
+        }
     }
 
     fn violation(&self, cycle: u64, signal: &'static str, what: String) -> Violation {
@@ -253,9 +284,10 @@ impl Monitor {
         } else if !s.req_valid && self.on_pins.is_some() {
             return Err(self.violation(cycle, "req_valid", "req_valid dropped before req_ready took the message".into()));
         }
-        // --- the payload port: each enabled lane of the message taken last
-        // read exactly once, in ascending lane order, at the latest in the
-        // cycle req_ready takes the next message
+        // --- the payload port: each enabled lane of each taken message read
+        // exactly once, in ascending lane order, message after message, with
+        // the message's slot; a third message taken only once the oldest's
+        // lanes are read
         if s.payload_shown {
             self.payload_reads(s)?;
         }
@@ -263,8 +295,11 @@ impl Monitor {
             self.accepted(index, cycle);
             self.on_pins = None;
             let enables = self.in_flight.iter().find(|t| t.frame.index == index).map_or(0, |t| t.frame.enables);
-            self.taken = Some((index, enables));
-            self.payload_read = 0;
+            if s.payload_shown {
+                self.taken.push_back(Taken { index, enables, read: 0, slot: self.taken_count % 2 == 1 });
+                self.drop_read_messages();
+            }
+            self.taken_count += 1;
         }
         // --- valid/ready stability: a raised valid holds until accepted
         let rd_now = out.rd_valid.then_some(Held { addr: out.rd_addr, slm: out.rd_slm, be: out.rd_be, data: 0 });
@@ -411,13 +446,14 @@ impl Monitor {
             if t.accepted.is_none() {
                 return Err(self.violation(cycle, "rsp_done", "rsp_done for a message the unit has not taken (req_ready never rose)".into()));
             }
-            if s.payload_shown && self.taken.map(|(index, _)| index) == Some(t.frame.index) && self.payload_read != t.frame.enables {
+            let unread = self.taken.iter().find(|k| k.index == t.frame.index && k.read != k.enables);
+            if let (true, Some(k)) = (s.payload_shown, unread) {
                 return Err(self.violation(
                     cycle,
                     "rsp_done",
                     format!(
                         "rsp_done while lanes {:#x} of the message's enabled lanes {:#x} were read on the payload port",
-                        self.payload_read, t.frame.enables
+                        k.read, t.frame.enables
                     ),
                 ));
             }
@@ -586,7 +622,7 @@ mod tests {
         let mut ev = vec![];
         m.expect(frame(0, enables));
         let req = UnitOutputs { req_ready: true, ..Default::default() };
-        m.observe(&CycleSample { req_valid: true, req_desc: Some(0x7d), ..at(0, req, None) }, &mut ev).unwrap();
+        m.observe(&CycleSample { req_valid: true, req_desc: Some(0x7d), payload_shown: true, ..at(0, req, None) }, &mut ev).unwrap();
         (m, ev)
     }
 
@@ -634,42 +670,53 @@ mod tests {
     }
 
     #[test]
-    fn the_payload_port_reads_the_message_taken_last() {
-        let read = |cycle: u64, lane: u8, req_ready: bool| CycleSample {
+    fn the_payload_port_reads_taken_messages_in_order() {
+        let read = |cycle: u64, lane: u8, slot: bool, req_ready: bool| CycleSample {
             payload_shown: true,
-            ..at(cycle, UnitOutputs { pay_valid: true, pay_lane: lane, req_ready, ..Default::default() }, None)
+            ..at(cycle, UnitOutputs { pay_valid: true, pay_lane: lane, pay_slot: slot, req_ready, ..Default::default() }, None)
+        };
+        let raised = |s: CycleSample| CycleSample { req_valid: true, req_desc: Some(0x7d), ..s };
+        let take = |cycle: u64| CycleSample {
+            payload_shown: true,
+            ..raised(at(cycle, UnitOutputs { req_ready: true, ..Default::default() }, None))
         };
         // nothing taken yet: a read is a violation
         let mut m = Monitor::new();
-        let v = m.observe(&read(0, 0, false), &mut vec![]).unwrap_err();
+        let v = m.observe(&read(0, 0, false, false), &mut vec![]).unwrap_err();
         assert_eq!(v.signal, "pay_valid");
-        // message 0 (lanes 0, 2) taken in cycle 0, its lanes read in 1 and 2;
-        // message 1 on the pins, taken with the last read
+        // message 0 (lanes 0, 2) taken in cycle 0, message 1 (lane 0) in
+        // cycle 1 while none of message 0's lanes is read; message 0's lanes
+        // read in 2 and 3 (slot 0), then message 1's (slot 1), while message
+        // 2 is taken
         let (mut m, mut ev) = started(0b101);
         m.expect(frame(1, 0b1));
-        let raised = |s: CycleSample| CycleSample { req_valid: true, req_desc: Some(0x7d), ..s };
-        m.observe(&raised(read(1, 0, false)), &mut ev).unwrap();
-        m.observe(&raised(read(2, 2, true)), &mut ev).unwrap();
-        // then message 1's lane 0
-        m.observe(&read(3, 0, false), &mut ev).unwrap();
+        m.expect(frame(2, 0b1));
+        m.observe(&take(1), &mut ev).unwrap();
+        m.observe(&read(2, 0, false, false), &mut ev).unwrap();
+        m.observe(&raised(read(3, 2, false, false)), &mut ev).unwrap();
+        m.observe(&raised(read(4, 0, true, true)), &mut ev).unwrap();
+        m.observe(&read(5, 0, false, false), &mut ev).unwrap();
+        // a read with the other message's slot
+        let (mut m, mut ev) = started(0b101);
+        assert_eq!(m.observe(&read(1, 0, true, false), &mut ev).unwrap_err().signal, "pay_slot");
         // a lane the taken message does not enable, or out of order
         let (mut m, mut ev) = started(0b101);
-        assert_eq!(m.observe(&read(1, 1, false), &mut ev).unwrap_err().signal, "pay_lane");
+        assert_eq!(m.observe(&read(1, 1, false, false), &mut ev).unwrap_err().signal, "pay_lane");
         let (mut m, mut ev) = started(0b101);
-        m.observe(&read(1, 2, false), &mut ev).unwrap();
-        assert_eq!(m.observe(&read(2, 0, false), &mut ev).unwrap_err().signal, "pay_lane");
-        // the next message taken before the last lane was read
+        m.observe(&read(1, 2, false, false), &mut ev).unwrap();
+        assert_eq!(m.observe(&read(2, 0, false, false), &mut ev).unwrap_err().signal, "pay_lane");
+        // a third message taken before the oldest's last lane was read
         let (mut m, mut ev) = started(0b101);
         m.expect(frame(1, 0b1));
-        m.observe(&raised(read(1, 0, false)), &mut ev).unwrap();
-        let take = CycleSample { payload_shown: true, ..raised(at(2, UnitOutputs { req_ready: true, ..Default::default() }, None)) };
-        assert_eq!(m.observe(&take, &mut ev).unwrap_err().signal, "req_ready");
+        m.expect(frame(2, 0b1));
+        m.observe(&take(1), &mut ev).unwrap();
+        m.observe(&raised(read(2, 0, false, false)), &mut ev).unwrap();
+        let v = m.observe(&take(3), &mut ev).unwrap_err();
+        assert_eq!(v.signal, "req_ready");
+        assert!(v.what.contains("message 0: lanes 0x1"), "{v}");
         // done before every lane was read
-        let (mut m, mut ev) = started(0);
-        m.in_flight[0].frame.enables = 0b1;
+        let (mut m, mut ev) = started(0b1);
         let done = CycleSample { payload_shown: true, ..at(1, UnitOutputs { rsp_done: true, ..Default::default() }, None) };
-        assert!(m.taken.is_some());
-        m.taken = Some((0, 0b1));
         let v = m.observe(&done, &mut ev).unwrap_err();
         assert_eq!(v.signal, "rsp_done");
         assert!(v.what.contains("read on the payload port"), "{v}");

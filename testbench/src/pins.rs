@@ -167,6 +167,9 @@ pub struct UnitOutputs {
     /// a payload read of lane `pay_lane` (answered the next cycle)
     pub pay_valid: bool,
     pub pay_lane: u8,
+    /// the message the read belongs to: the count of messages taken before
+    /// it, mod 2 (`pay_slot`)
+    pub pay_slot: bool,
     pub rd_valid: bool,
     pub rd_addr: u64,
     /// `mem_rd_space`: false = flat, true = SLM
@@ -235,7 +238,7 @@ pub struct CycleSample {
     pub wr_ready: bool,
     /// `mem_rdata` when `mem_rdata_valid` is high
     pub rdata: Option<u128>,
-    /// the source shows the payload port (`out.pay_valid`, `out.pay_lane`):
+    /// the source shows the payload port (`out.pay_valid`, `out.pay_lane`, `out.pay_slot`):
     /// the live unit does, a golden-model VCD does not
     pub payload_shown: bool,
 }

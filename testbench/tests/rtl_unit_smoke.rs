@@ -110,6 +110,8 @@ impl Bench {
         // the payload read last cycle: (message, lane), answered this cycle
         let mut payload_due: Option<(usize, usize)> = None;
         let mut started = None;
+        // the message in each payload slot: the k-th taken is in slot k mod 2
+        let mut slot_msg = [0usize; 2];
         while done < msgs.len() {
             assert!(self.cycle - start < limit, "watchdog: {done} of {} messages done after {limit} cycles", msgs.len());
             // inputs of this cycle
@@ -163,23 +165,19 @@ impl Bench {
                 self.log.push(Event::Done { cycle, error: self.dut.rsp_error() == 1 });
                 done += 1;
             }
-            // the payload port reads the message taken last, before this cycle
+            // the payload port reads a message taken before this cycle, in slot `pay_slot`
             payload_due = None;
             if self.dut.pay_valid() == 1 {
                 assert!(next > 0, "cycle {cycle}: pay_valid with no message taken");
-                payload_due = Some((next - 1, self.dut.pay_lane() as usize));
-                if started != Some(next - 1) {
+                let m = slot_msg[self.dut.pay_slot() as usize];
+                payload_due = Some((m, self.dut.pay_lane() as usize));
+                if started != Some(m) {
                     self.log.push(Event::Started { cycle });
-                    started = Some(next - 1);
+                    started = Some(m);
                 }
             }
             if next < msgs.len() && self.dut.req_ready() == 1 {
-                // a message that read no lane (illegal, none enabled) had
-                // its marker selected now: the cycle the next one is taken
-                if next > 0 && started != Some(next - 1) {
-                    self.log.push(Event::Started { cycle });
-                    started = Some(next - 1);
-                }
+                slot_msg[next % 2] = next;
                 self.log.push(Event::Taken { cycle });
                 next += 1;
             }
@@ -278,8 +276,9 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     assert_eq!(reads, (0..4).map(|i| (0x1000, false, 0xf << (4 * i))).collect::<Vec<_>>());
     // the message taken in cycle 1 (the reset is registered: the unit is
     // still in reset in cycle 0, the first after the pin falls; from cycle 1
-    // req_ready: the decode stage is empty), its 4 lanes' payloads read in
-    // cycles 2..5, each lane issuing its memory read five cycles after its
+    // req_ready: the request stage is empty) into the request stage, in the
+    // decode stage in cycle 2, its 4 lanes' payloads read in
+    // cycles 3..6, each lane issuing its memory read five cycles after its
     // payload read (next-lane stage, where the payload arrives, issue stage,
     // address stage, line stage, allocate stage);
     // with 1-cycle memory each lane's write follows its read by 7 cycles
@@ -287,14 +286,14 @@ fn svm_add_four_lanes_returns_old_values_and_writes_sums() {
     // write stage), its result by 8, and the message is done with its last
     // result (docs/microarchitecture.md "Timing of one message")
     assert_eq!(b.taken_cycles(), vec![1]);
-    assert_eq!(b.started_cycles(), vec![2]);
+    assert_eq!(b.started_cycles(), vec![3]);
     let c = b.read_cycles();
-    assert_eq!(c, vec![7, 8, 9, 10]);
+    assert_eq!(c, vec![8, 9, 10, 11]);
     let writes: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Write { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(writes, vec![14, 15, 16, 17]);
+    assert_eq!(writes, vec![15, 16, 17, 18]);
     let results: Vec<u64> = b.log.iter().filter_map(|e| if let Event::Result { cycle, .. } = e { Some(*cycle) } else { None }).collect();
-    assert_eq!(results, vec![15, 16, 17, 18]);
-    assert!(b.log.contains(&Event::Done { cycle: 18, error: false }));
+    assert_eq!(results, vec![16, 17, 18, 19]);
+    assert!(b.log.contains(&Event::Done { cycle: 19, error: false }));
     assert_eq!(b.dones(), vec![false]);
 }
 
@@ -334,8 +333,13 @@ fn back_to_back_messages_leave_no_idle_cycle() {
     let c = b.read_cycles();
     assert_eq!(c.len(), 12);
     assert_eq!(c[11] - c[0], 11, "12 lanes of 2 messages in 12 cycles: {c:?}");
+    // the second message is taken as the first moves from the request stage
+    // into the decode stage, and its first lane read right after the first
+    // one's last (8th)
     let t = b.taken_cycles();
-    assert_eq!(t[1] - t[0], 8, "second message taken with the first one's last (8th) lane read: {t:?}");
+    assert_eq!(t[1] - t[0], 1, "second message taken the cycle after the first: {t:?}");
+    let s = b.started_cycles();
+    assert_eq!(s[1] - s[0], 8, "second message's first lane read right after the first one's 8 lanes: {s:?}");
     // message 2 (XCHG) sees message 1's writes
     let r = b.results();
     assert_eq!(&r[8..], &[(0, 5), (1, 5), (2, 5), (3, 5)]);

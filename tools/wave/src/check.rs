@@ -128,9 +128,9 @@ pub struct VcdPins<'w> {
     edges: Vec<u64>,
     next: usize,
     reset: Option<Cursor<'w>>,
-    /// the payload port's `pay_valid`, `pay_lane`, when recorded (a
-    /// golden-model VCD has no payload port): the monitor then checks the reads
-    payload: Option<(Cursor<'w>, Cursor<'w>)>,
+    /// the payload port's `pay_valid`, `pay_lane`, `pay_slot`, when recorded
+    /// (a golden-model VCD has no payload port): the monitor then checks the reads
+    payload: Option<(Cursor<'w>, Cursor<'w>, Cursor<'w>)>,
     /// one cursor per name of [`VcdPins::NAMES`]
     cursors: Vec<Cursor<'w>>,
     /// the memory the recorded writes build
@@ -228,7 +228,8 @@ impl<'w> VcdPins<'w> {
             payload: var("pay_valid")
                 .filter(|v| v.width == 1)
                 .zip(var("pay_lane"))
-                .map(|(v, l)| (Cursor::new(w.trace(v)), Cursor::new(w.trace(l)))),
+                .zip(var("pay_slot").filter(|v| v.width == 1))
+                .map(|((v, l), k)| (Cursor::new(w.trace(v)), Cursor::new(w.trace(l)), Cursor::new(w.trace(k)))),
             cursors: Self::NAMES.iter().map(|n| Cursor::new(w.trace(var(n).unwrap()))).collect(),
             flat: Memory::new(),
             slm: Memory::new(),
@@ -322,7 +323,7 @@ impl<'w> VcdPins<'w> {
             o.wr_be = self.word(cycle, t, "mem_wr_be")? as u16;
             o.wr_data = self.word(cycle, t, "mem_wr_data")?;
         }
-        if let Some((valid, lane)) = &mut self.payload {
+        if let Some((valid, lane, slot)) = &mut self.payload {
             s.payload_shown = true;
             match valid.before(t).map(|v| v.bit(0)) {
                 Some(Logic::One) => {
@@ -332,6 +333,13 @@ impl<'w> VcdPins<'w> {
                         signal: "pay_lane",
                         what: "`pay_lane` has x or z bits while its valid is high".into(),
                     })? as u8;
+                    o.pay_slot = match slot.before(t).map(|v| v.bit(0)) {
+                        Some(Logic::One) => true,
+                        Some(Logic::Zero) => false,
+                        _ => {
+                            return Err(PinProblem { cycle, signal: "pay_slot", what: "`pay_slot` is x or z while `pay_valid` is high".into() })
+                        }
+                    };
                 }
                 Some(Logic::Zero) => {}
                 _ => return Err(PinProblem { cycle, signal: "pay_valid", what: "`pay_valid` is x or z".into() }),

@@ -73,14 +73,14 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
             "req_surf_height", "req_surf_depth", "req_surf_array", "req_surf_levels", "req_surf_u16", "req_slm_size",
         ],
     ),
-    ("Payload port (pay_*)", &["pay_valid", "pay_lane", "pay_addr", "pay_src0", "pay_src1", "pay_coord"]),
+    ("Payload port (pay_*)", &["pay_valid", "pay_lane", "pay_slot", "pay_addr", "pay_src0", "pay_src1", "pay_coord"]),
     ("Memory read channel", &["mem_rd_valid", "mem_rd_ready", "mem_rd_space", "mem_rd_addr", "mem_rd_be", "mem_rdata_valid", "mem_rdata"]),
     ("Memory write channel", &["mem_wr_valid", "mem_wr_ready", "mem_wr_space", "mem_wr_addr", "mem_wr_be", "mem_wr_data"]),
     ("Results (rsp_*)", &["rsp_valid", "rsp_lane", "rsp_data", "rsp_done", "rsp_error"]),
     (
         "Internal: issue (lane index, FSM state)",
         &[
-            "state", "*_state", "*state$q", "*state.q", "state_*", "*fsm*", "d_valid$q", "d_valid.q", "d_lanes$q", "d_lanes.q", "lane_select$lane", "lane_select.lane", "lane_select$any", "issue_push", "issue_kind",
+            "state", "*_state", "*state$q", "*state.q", "state_*", "*fsm*", "r_valid$q", "r_valid.q", "d_valid$q", "d_valid.q", "d_lanes$q", "d_lanes.q", "lane_select$lane", "lane_select.lane", "lane_select$any", "issue_push", "issue_kind",
             "sel_take", "sel_marker", "sel_last", "n_valid$q", "n_valid.q", "n_lane$q", "n_lane.q", "i_valid$q", "i_valid.q", "i_lane$q", "i_lane.q", "i_buf$q", "i_buf.q", "issue_done",
             "issue_last", "issue_lane_done", "walk_push", "issue_misaligned", "elem_index$q", "elem_index.q", "elem_offset$q", "elem_offset.q",
             "t_valid$q", "t_valid.q", "t_walk$q", "t_walk.q", "l_valid$q", "l_valid.q", "l_walk$q", "l_walk.q", "a_valid$q", "a_valid.q", "a_reads", "alloc", "table_is_full", "head_select$head", "head_select$lane", "head_select.head", "head_select.lane", "retire", "read_skid$full", "read_skid.full", "write_skid$full", "write_skid.full",
