@@ -13,7 +13,8 @@
 //!
 //! Every op code, operand rule and type mapping comes from the one op table
 //! (`atomport-isa`): `new()` fills small constant lookups from `VISA_OPS`,
-//! `PTX_OPS`, `PtxOpInfo::alu_op` and `PtxType::elem_type`; no code here is
+//! `PTX_OPS` and `PtxType::elem_type`, and `PtxAluRom` (ptx_alu_rom.rs)
+//! holds `PtxOpInfo::alu_op` for every PTX op and type; no code here is
 //! typed in by hand a second time.
 
 use atomport_isa::{

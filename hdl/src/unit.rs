@@ -42,7 +42,7 @@
 //! docs/microarchitecture.md.
 //!
 //! No input port feeds this block's logic: every input goes into a
-//! register first (`reset_q`, the decode stage's and payload buffers'
+//! register first (`reset_q`, the request stage's and payload buffers'
 //! `CaptureReg`s, `EntryData`, the skids), wired by `atomport emit` outside
 //! the block, so that Verilator keeps the unit out of its per-`eval()`
 //! input-combinational region (docs/microarchitecture.md, "RTL structure
