@@ -2287,6 +2287,8 @@ impl Logic for AtomicUnit {
         if self.d_free.val() & self.r_valid.q.val() {
             self.d_slot.d.next = !self.d_slot.q.val();
         }
+        // (flipped as each message moves in: from 1 at reset, so that the
+        // first message taken after reset is in slot 0)
         if self.reset_q.q.val() {
             self.d_slot.d.next = true;
         }
