@@ -1,6 +1,8 @@
 //! `PtxAluRom`: the ALU op of a PTX `atom` op on a type, as a ROM read by
-//! `{op, type}` (`PtxOpInfo::alu_op`, one row per pair the op table
-//! admits; every other pair reads `add`, and the decoder flags it illegal).
+//! `{op, type}` (`PtxOpInfo::alu_op`, one row per known op and known type;
+//! a pair with an unknown code reads `add`. Whether the op takes the type
+//! is the decoder's check, `ptx_scalar_types`/`ptx_vector_types`: it flags
+//! the message illegal).
 //!
 //! A custom block so that the lookup is one `case` on the 8-bit index:
 //! written in `hdl_gen` as a loop over the 256 pairs it becomes 256 `if`s
@@ -17,7 +19,7 @@ pub const PTX_CODE_BITS: usize = 4;
 /// Rows of the ROM: every `{op, type}` pair.
 const ROWS: usize = 1 << (2 * PTX_CODE_BITS);
 
-/// `alu_op = PtxOpInfo::alu_op(ty)` of PTX op `op`, `add` for a pair the op table does not admit (combinational).
+/// `alu_op = PtxOpInfo::alu_op(ty)` of PTX op `op`, `add` for an unknown op or type code (combinational).
 #[derive(LogicBlock)]
 pub struct PtxAluRom {
     /// The PTX op code (`PtxOp as u8`).
@@ -31,7 +33,7 @@ pub struct PtxAluRom {
 }
 
 impl PtxAluRom {
-    /// The ALU op of PTX op code `op` on type code `ty`, if the op table admits the pair.
+    /// The ALU op of PTX op code `op` on type code `ty`, if both codes are known.
     pub fn row(op: u8, ty: u8) -> Option<AluOp> {
         let row = PtxOpInfo::by_code(op)?;
         let ty = PtxType::from_code(ty)?;
@@ -93,7 +95,7 @@ mod tests {
         assert!(vlog.contains("case ({op, ty})"), "{vlog}");
         let pairs = PTX_OPS.len() * PtxType::ALL.len();
         assert_eq!((0..ROWS).filter(|i| PtxAluRom::row((i >> 4) as u8, (i % 16) as u8).is_some()).count(), pairs);
-        assert_eq!(vlog.matches(": alu_op = ").count(), pairs + 1, "one row per admitted pair and the default: {vlog}");
+        assert_eq!(vlog.matches(": alu_op = ").count(), pairs + 1, "one row per known op and type and the default: {vlog}");
         // min.s32: the op table's signed min
         let (op, ty) = (PtxOp::Min as u8, PtxType::S32.code());
         let row = format!("8'h{:02x}: alu_op = 5'h{:x};", (op << 4) | ty, PtxAluRom::row(op, ty).unwrap().code());
