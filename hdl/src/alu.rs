@@ -27,17 +27,22 @@
 //!    control booleans; decode `ty` into a width (mask and sign bit); mask
 //!    the sources to the width;
 //! 2. ONE adder serves add, sub, inc, dec, predec and PTX inc/dec:
-//!    `old + b` with `b` either `src0` or 1; subtraction is `~(~old + b)`
-//!    (= `old - b` modulo 2^128), so no carry-in and no second adder;
+//!    `old + b` with `b` either `src0` or 1; subtraction is `old + ~b + 1`,
+//!    `~b` prepared in the operand stage and the `+ 1` a carry-in below the
+//!    operands (`{old, 1} + {~b, 1}`), so the execute stage has no inverter
+//!    before or after the adder and no second adder;
 //! 3. ONE magnitude comparator `old < src0` serves min, max, imin, imax and
 //!    the PTX inc/dec bound tests. Signed compares flip the width's sign bit
 //!    of both operands first (the offset-binary trick: signed order at width
 //!    W equals unsigned order of `x ^ 2^(W-1)`), so one unsigned compare
 //!    handles every width and signedness. The adder and the comparator are
-//!    sized by the build's data width (`data_bits`): every operand bit above
-//!    it, the subtract invert and the sign flip included, is the constant 0
-//!    (`build_mask`), so synthesis trims them to `data_bits` (a 32-bit build
-//!    has a 32-bit adder and comparator, not 128-bit ones);
+//!    sized by the build's data width (`data_bits`) and by
+//!    [`ALU_ARITH_BITS`] (64): every operand bit above either, the subtract
+//!    invert and the sign flip included, is the constant 0 (`arith_mask`),
+//!    so synthesis trims them (a 32-bit build has a 32-bit adder and
+//!    comparator, the 128-bit build 64-bit ones). The ops that add or order
+//!    do not take 128-bit elements (the one op table,
+//!    `AluOp::is_bitwise`): at B128 they leave memory unchanged;
 //! 4. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
 //!    cmpxchg/cas and the `old > src0` half of PTX dec;
 //! 5. select the result: every op's value is one of two candidates, each a
@@ -49,7 +54,8 @@
 //! Widths: B16 (also F16, BF16) 16 bits, B32 (also F32, F16x2, BF16x2) 32,
 //! B64 (also F64) 64, B128 128. Integer ops work on the low bits of the
 //! type's width whatever `ty` is, float types included (as the golden model
-//! defines them). `ty` codes outside `ElemType` give zero outputs; `op`
+//! defines them); at B128 only the bitwise ones (xchg, cmpxchg, and, or,
+//! xor) compute, the others leave memory unchanged. `ty` codes outside `ElemType` give zero outputs; `op`
 //! codes outside `AluOp` leave memory unchanged (`new_value = old`).
 //!
 //! Floating point: `Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx` (at every
@@ -64,7 +70,7 @@
 //! comparisons, and `data_bits` below 128 one without the wider types; the
 //! emitted top is `AtomicAlu::default()` = `new(128, true)`.
 
-use atomport_isa::{AluOp, ElemType, ALU_OP_BITS, ALU_TY_BITS};
+use atomport_isa::{AluOp, ElemType, ALU_ARITH_BITS, ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
 
 use crate::fp_alu::FloatAlu;
@@ -161,17 +167,22 @@ pub struct AtomicAlu {
     mask_32: Constant<Bits<ALU_DATA_BITS>>,
     mask_64: Constant<Bits<ALU_DATA_BITS>>,
     mask_128: Constant<Bits<ALU_DATA_BITS>>,
-    sign_16: Constant<Bits<ALU_DATA_BITS>>,
-    sign_32: Constant<Bits<ALU_DATA_BITS>>,
-    sign_64: Constant<Bits<ALU_DATA_BITS>>,
-    sign_128: Constant<Bits<ALU_DATA_BITS>>,
+    /// (no B128: the ops that order take at most 64 bits)
+    sign_16: Constant<Bits<ALU_ARITH_BITS>>,
+    sign_32: Constant<Bits<ALU_ARITH_BITS>>,
+    sign_64: Constant<Bits<ALU_ARITH_BITS>>,
     zero: Constant<Bits<ALU_DATA_BITS>>,
+    zero_arith: Constant<Bits<ALU_ARITH_BITS>>,
     one: Constant<Bits<ALU_DATA_BITS>>,
-    /// all ones over the build's data width (`data_bits`): the adder's
-    /// invert and the comparator's sign flip are masked by it, so every
-    /// operand bit above the build's width is the constant 0 and synthesis
-    /// (`wreduce`) sizes the adder and the comparator to `data_bits`
-    build_mask: Constant<Bits<ALU_DATA_BITS>>,
+    /// all ones over the bits the adder and the magnitude comparator
+    /// compute: the build's data width (`data_bits`), at most
+    /// `ALU_ARITH_BITS`. Their operands, the subtract invert and the sign
+    /// flip included, are masked by it, so every operand bit above it is
+    /// the constant 0 and synthesis (`wreduce`) sizes the adder and the
+    /// comparator to it
+    arith_mask: Constant<Bits<ALU_DATA_BITS>>,
+    /// the same, at the comparator's width
+    arith_mask_low: Constant<Bits<ALU_ARITH_BITS>>,
 
     // ======== operand stage: from op/ty/ftz/src0/src1, loaded on pipe_advance ========
     // ---- type decode ----
@@ -183,8 +194,8 @@ pub struct AtomicAlu {
     float_type: Signal<Local, Bit>,
     /// all ones over the type's width; zero for an undefined `ty` code
     width_mask: Signal<Local, Bits<ALU_DATA_BITS>>,
-    /// the type's sign bit
-    sign_bit: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// the type's sign bit (none at B128)
+    sign_bit: Signal<Local, Bits<ALU_ARITH_BITS>>,
 
     // ---- op decode: one flag per op ----
     is_add: Signal<Local, Bit>,
@@ -203,6 +214,8 @@ pub struct AtomicAlu {
     is_predec: Signal<Local, Bit>,
     is_inc_bound: Signal<Local, Bit>,
     is_dec_bound: Signal<Local, Bit>,
+    /// the type's width takes the ops that add or order (not B128)
+    arith_width: Signal<Local, Bit>,
 
     // ---- control booleans ----
     /// the result is the adder's (add, sub, inc, dec, predec)
@@ -228,7 +241,13 @@ pub struct AtomicAlu {
     src0_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
     src1_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
     /// the sign bit when comparing signed, else zero
-    compare_flip: Signal<Local, Bits<ALU_DATA_BITS>>,
+    compare_flip: Signal<Local, Bits<ALU_ARITH_BITS>>,
+    /// the adder's second operand: src0 or 1, inverted when subtracting,
+    /// one bit up, the carry-in (1 when subtracting) below it
+    adder_operand: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// all ones (over `arith_mask`) when subtracting: `old - b = old + ~b + 1`
+    adder_invert: Signal<Local, Bits<ALU_DATA_BITS>>,
+    adder_carry_in: Signal<Local, Bits<ALU_DATA_BITS>>,
 
     // ---- operand-stage registers: the element in the execute stage ----
     x_op: DFF<Bits<ALU_OP_BITS>>,
@@ -238,12 +257,11 @@ pub struct AtomicAlu {
     /// src0 / src1 masked to the width
     x_src0: DFF<Bits<ALU_DATA_BITS>>,
     x_src1: DFF<Bits<ALU_DATA_BITS>>,
-    /// the adder's second operand: src0 or 1
+    /// the adder's second operand (`adder_operand`)
     x_adder_operand: DFF<Bits<ALU_DATA_BITS>>,
-    x_adder_subtracts: DFF<Bit>,
     /// the comparator's sign flip, and src0 flipped
-    x_compare_flip: DFF<Bits<ALU_DATA_BITS>>,
-    x_compare_src0: DFF<Bits<ALU_DATA_BITS>>,
+    x_compare_flip: DFF<Bits<ALU_ARITH_BITS>>,
+    x_compare_src0: DFF<Bits<ALU_ARITH_BITS>>,
     /// what the equality comparator compares old with: src1 (cmpxchg) or src0
     x_equal_operand: DFF<Bits<ALU_DATA_BITS>>,
     /// which condition decides between the two candidates (none: `false`)
@@ -266,19 +284,17 @@ pub struct AtomicAlu {
 
     // ======== execute stage: old_value against the registered operands ========
     old_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
-    /// all ones when subtracting: `old - b = ~(~old + b)`
-    adder_invert: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// `{old, 1} + {b, carry-in}`: the sum one bit up
     adder_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
     adder_result: Signal<Local, Bits<ALU_DATA_BITS>>,
-    compare_old: Signal<Local, Bits<ALU_DATA_BITS>>,
-    /// the comparators in segments [31:0], [63:32], [127:64]: a segment
-    /// above the build's width is never read (`has_64`/`has_128` are
-    /// constants), so synthesis removes it and its carry chain
+    compare_old: Signal<Local, Bits<ALU_ARITH_BITS>>,
+    /// the magnitude comparator in segments [31:0], [63:32] (64/128-bit
+    /// builds), the equality comparator also [127:64] (128-bit builds): a
+    /// segment above the build's width is never read (`has_64`/`has_128`
+    /// are constants), so synthesis removes it and its carry chain
     lt_lo: Signal<Local, Bit>,
     lt_mid: Signal<Local, Bit>,
-    lt_hi: Signal<Local, Bit>,
     ordered_eq_mid: Signal<Local, Bit>,
-    ordered_eq_hi: Signal<Local, Bit>,
     old_less_than_src0: Signal<Local, Bit>,
     eq_lo: Signal<Local, Bit>,
     eq_mid: Signal<Local, Bit>,
@@ -318,8 +334,8 @@ fn data(value: u128) -> Constant<Bits<ALU_DATA_BITS>> {
     Constant::new(value.to_bits())
 }
 
-fn sign_of(ty: ElemType) -> Constant<Bits<ALU_DATA_BITS>> {
-    data(1u128 << (ty.bits() - 1))
+fn sign_of(ty: ElemType) -> Constant<Bits<ALU_ARITH_BITS>> {
+    Constant::new((1u128 << (ty.bits() - 1)).to_bits())
 }
 
 impl Default for AtomicAlu {
@@ -344,6 +360,8 @@ impl AtomicAlu {
         assert!(AluOp::ALL.iter().all(|op| (op.code() as usize) < (1 << ALU_OP_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| ty.bits() as usize <= ALU_DATA_BITS));
+        // The magnitude comparator's segments below are [31:0] and [63:32].
+        assert_eq!(ALU_ARITH_BITS, 64, "AtomicAlu: the adder and comparator are built for 64-bit arithmetic");
         Self {
             clock: Default::default(),
             pipe_advance: Default::default(),
@@ -398,10 +416,11 @@ impl AtomicAlu {
             sign_16: sign_of(ElemType::B16),
             sign_32: sign_of(ElemType::B32),
             sign_64: sign_of(ElemType::B64),
-            sign_128: sign_of(ElemType::B128),
             zero: data(0),
+            zero_arith: Constant::new(0u64.to_bits()),
             one: data(1),
-            build_mask: data(if data_bits >= 128 { u128::MAX } else { (1u128 << data_bits) - 1 }),
+            arith_mask: data((1u128 << data_bits.min(ALU_ARITH_BITS as u32)) - 1),
+            arith_mask_low: Constant::new(((1u128 << data_bits.min(ALU_ARITH_BITS as u32)) - 1).to_bits()),
             width_16: Default::default(),
             width_32: Default::default(),
             width_64: Default::default(),
@@ -425,6 +444,7 @@ impl AtomicAlu {
             is_predec: Default::default(),
             is_inc_bound: Default::default(),
             is_dec_bound: Default::default(),
+            arith_width: Default::default(),
             select_adder: Default::default(),
             adder_takes_src0: Default::default(),
             adder_subtracts: Default::default(),
@@ -436,6 +456,9 @@ impl AtomicAlu {
             src0_masked: Default::default(),
             src1_masked: Default::default(),
             compare_flip: Default::default(),
+            adder_operand: Default::default(),
+            adder_invert: Default::default(),
+            adder_carry_in: Default::default(),
             x_op: Default::default(),
             x_ty: Default::default(),
             x_ftz: Default::default(),
@@ -443,7 +466,6 @@ impl AtomicAlu {
             x_src0: Default::default(),
             x_src1: Default::default(),
             x_adder_operand: Default::default(),
-            x_adder_subtracts: Default::default(),
             x_compare_flip: Default::default(),
             x_compare_src0: Default::default(),
             x_equal_operand: Default::default(),
@@ -461,15 +483,12 @@ impl AtomicAlu {
             x_is_or: Default::default(),
             x_is_predec: Default::default(),
             old_masked: Default::default(),
-            adder_invert: Default::default(),
             adder_sum: Default::default(),
             adder_result: Default::default(),
             compare_old: Default::default(),
             lt_lo: Default::default(),
             lt_mid: Default::default(),
-            lt_hi: Default::default(),
             ordered_eq_mid: Default::default(),
-            ordered_eq_hi: Default::default(),
             old_less_than_src0: Default::default(),
             eq_lo: Default::default(),
             eq_mid: Default::default(),
@@ -513,7 +532,6 @@ impl Logic for AtomicAlu {
             x_src0,
             x_src1,
             x_adder_operand,
-            x_adder_subtracts,
             x_compare_flip,
             x_compare_src0,
             x_equal_operand,
@@ -546,7 +564,7 @@ impl Logic for AtomicAlu {
         // (no width: mask and sign bit 0; the widths are one-hot, so these
         // ifs are independent 2-way muxes, not a priority chain)
         self.width_mask.next = self.zero.val();
-        self.sign_bit.next = self.zero.val();
+        self.sign_bit.next = self.zero_arith.val();
         if self.width_16.val() {
             self.width_mask.next = self.mask_16.val();
             self.sign_bit.next = self.sign_16.val();
@@ -561,27 +579,29 @@ impl Logic for AtomicAlu {
         }
         if self.width_128.val() {
             self.width_mask.next = self.mask_128.val();
-            self.sign_bit.next = self.sign_128.val();
         }
 
         // 2. op decode: one flag per integer op (Add on a float type is the
-        //    float add, FloatAlu's)
-        self.is_add.next = (self.op.val() == self.op_add.val()) & !self.float_type.val();
-        self.is_sub.next = self.op.val() == self.op_sub.val();
-        self.is_inc.next = self.op.val() == self.op_inc.val();
-        self.is_dec.next = self.op.val() == self.op_dec.val();
-        self.is_min.next = self.op.val() == self.op_min.val();
-        self.is_max.next = self.op.val() == self.op_max.val();
+        //    float add, FloatAlu's); the ops that add or order only at the
+        //    widths up to ALU_ARITH_BITS (at B128 they are not decoded:
+        //    memory unchanged)
+        self.arith_width.next = !self.width_128.val();
+        self.is_add.next = ((self.op.val() == self.op_add.val()) & !self.float_type.val()) & self.arith_width.val();
+        self.is_sub.next = (self.op.val() == self.op_sub.val()) & self.arith_width.val();
+        self.is_inc.next = (self.op.val() == self.op_inc.val()) & self.arith_width.val();
+        self.is_dec.next = (self.op.val() == self.op_dec.val()) & self.arith_width.val();
+        self.is_min.next = (self.op.val() == self.op_min.val()) & self.arith_width.val();
+        self.is_max.next = (self.op.val() == self.op_max.val()) & self.arith_width.val();
         self.is_xchg.next = self.op.val() == self.op_xchg.val();
         self.is_cmpxchg.next = self.op.val() == self.op_cmpxchg.val();
         self.is_and.next = self.op.val() == self.op_and.val();
         self.is_or.next = self.op.val() == self.op_or.val();
         self.is_xor.next = self.op.val() == self.op_xor.val();
-        self.is_imin.next = self.op.val() == self.op_imin.val();
-        self.is_imax.next = self.op.val() == self.op_imax.val();
-        self.is_predec.next = self.op.val() == self.op_predec.val();
-        self.is_inc_bound.next = self.op.val() == self.op_inc_bound.val();
-        self.is_dec_bound.next = self.op.val() == self.op_dec_bound.val();
+        self.is_imin.next = (self.op.val() == self.op_imin.val()) & self.arith_width.val();
+        self.is_imax.next = (self.op.val() == self.op_imax.val()) & self.arith_width.val();
+        self.is_predec.next = (self.op.val() == self.op_predec.val()) & self.arith_width.val();
+        self.is_inc_bound.next = (self.op.val() == self.op_inc_bound.val()) & self.arith_width.val();
+        self.is_dec_bound.next = (self.op.val() == self.op_dec_bound.val()) & self.arith_width.val();
 
         // 3. control booleans
         self.select_adder.next = ((self.is_add.val() | self.is_sub.val()) | (self.is_inc.val() | self.is_dec.val()))
@@ -599,12 +619,27 @@ impl Logic for AtomicAlu {
 
         // 4. the operands, masked to the width; the comparator's operand
         //    with the sign flip (signed order at width W = unsigned order of
-        //    x ^ 2^(W-1)); everything above the build's width is 0
+        //    x ^ 2^(W-1)); the adder's operand src0 or 1, inverted when
+        //    subtracting (old - b = old + ~b + 1), one bit up with the
+        //    carry-in below it; everything above `arith_mask` is 0
         self.src0_masked.next = self.src0.val() & self.width_mask.val();
         self.src1_masked.next = self.src1.val() & self.width_mask.val();
-        self.compare_flip.next = self.zero.val();
+        self.compare_flip.next = self.zero_arith.val();
         if self.compare_signed.val() {
-            self.compare_flip.next = self.sign_bit.val() & self.build_mask.val();
+            self.compare_flip.next = self.sign_bit.val() & self.arith_mask_low.val();
+        }
+        self.adder_invert.next = self.zero.val();
+        self.adder_carry_in.next = self.zero.val();
+        if self.adder_subtracts.val() {
+            self.adder_invert.next = self.arith_mask.val();
+            self.adder_carry_in.next = self.one.val();
+        }
+        self.adder_operand.next = (((self.one.val() ^ self.adder_invert.val()) & self.arith_mask.val()) << 1)
+            | self.adder_carry_in.val();
+        if self.adder_takes_src0.val() {
+            self.adder_operand.next = (((self.src0_masked.val() ^ self.adder_invert.val()) & self.arith_mask.val())
+                << 1)
+                | self.adder_carry_in.val();
         }
 
         // 5. the operand-stage registers: load with the pipeline
@@ -615,13 +650,10 @@ impl Logic for AtomicAlu {
             self.x_width_mask.d.next = self.width_mask.val();
             self.x_src0.d.next = self.src0_masked.val();
             self.x_src1.d.next = self.src1_masked.val();
-            self.x_adder_operand.d.next = self.one.val();
-            if self.adder_takes_src0.val() {
-                self.x_adder_operand.d.next = self.src0_masked.val() & self.build_mask.val();
-            }
-            self.x_adder_subtracts.d.next = self.adder_subtracts.val();
+            self.x_adder_operand.d.next = self.adder_operand.val();
             self.x_compare_flip.d.next = self.compare_flip.val();
-            self.x_compare_src0.d.next = (self.src0_masked.val() ^ self.compare_flip.val()) & self.build_mask.val();
+            self.x_compare_src0.d.next =
+                (self.src0_masked.val().get_bits::<ALU_ARITH_BITS>(0) & self.arith_mask_low.val()) ^ self.compare_flip.val();
             self.x_equal_operand.d.next = self.src0_masked.val();
             if self.is_cmpxchg.val() {
                 self.x_equal_operand.d.next = self.src1_masked.val();
@@ -655,34 +687,26 @@ impl Logic for AtomicAlu {
         self.float.src0.next = self.x_src0.q.val().get_bits::<64>(0);
         self.float.src1.next = self.x_src1.q.val().get_bits::<64>(0);
 
-        // 7. old masked; the one adder: old + b, or old - b = ~(~old + b)
-        //    (right modulo 2^width: the final mask drops what is above it)
+        // 7. old masked; the one adder: {old, 1} + {b, carry-in}, the sum
+        //    one bit up (bit 0 carries the carry-in into bit 1); right
+        //    modulo 2^width: the final mask drops what is above it
         self.old_masked.next = self.old_value.val() & self.x_width_mask.q.val();
-        self.adder_invert.next = self.zero.val();
-        if self.x_adder_subtracts.q.val() {
-            self.adder_invert.next = self.build_mask.val();
-        }
-        self.adder_sum.next = ((self.old_masked.val() ^ self.adder_invert.val()) & self.build_mask.val())
-            + self.x_adder_operand.q.val();
-        self.adder_result.next = self.adder_sum.val() ^ self.adder_invert.val();
+        self.adder_sum.next =
+            (((self.old_masked.val() & self.arith_mask.val()) << 1) | self.one.val()) + self.x_adder_operand.q.val();
+        self.adder_result.next = self.adder_sum.val() >> 1;
 
         //    the one magnitude comparator, old < src0, in segments: lo
-        //    [31:0], mid [63:32] (64/128-bit builds), hi [127:64] (128-bit
-        //    builds); decided by the highest built segment that differs
-        self.compare_old.next = (self.old_masked.val() ^ self.x_compare_flip.q.val()) & self.build_mask.val();
+        //    [31:0], mid [63:32] (64/128-bit builds); decided by the
+        //    highest built segment that differs
+        self.compare_old.next =
+            (self.old_masked.val().get_bits::<ALU_ARITH_BITS>(0) & self.arith_mask_low.val()) ^ self.x_compare_flip.q.val();
         self.lt_lo.next = self.compare_old.val().get_bits::<32>(0) < self.x_compare_src0.q.val().get_bits::<32>(0);
         self.lt_mid.next = (self.compare_old.val().get_bits::<32>(32) < self.x_compare_src0.q.val().get_bits::<32>(32))
             & self.has_64.val();
-        self.lt_hi.next = (self.compare_old.val().get_bits::<64>(64) < self.x_compare_src0.q.val().get_bits::<64>(64))
-            & self.has_128.val();
         self.ordered_eq_mid.next = (self.compare_old.val().get_bits::<32>(32)
             == self.x_compare_src0.q.val().get_bits::<32>(32))
             | !self.has_64.val();
-        self.ordered_eq_hi.next = (self.compare_old.val().get_bits::<64>(64)
-            == self.x_compare_src0.q.val().get_bits::<64>(64))
-            | !self.has_128.val();
-        self.old_less_than_src0.next = self.lt_hi.val()
-            | (self.ordered_eq_hi.val() & (self.lt_mid.val() | (self.ordered_eq_mid.val() & self.lt_lo.val())));
+        self.old_less_than_src0.next = self.lt_mid.val() | (self.ordered_eq_mid.val() & self.lt_lo.val());
 
         //    the one equality comparator: old == src1 (cmpxchg), else old == src0
         self.eq_lo.next = self.old_masked.val().get_bits::<32>(0) == self.x_equal_operand.q.val().get_bits::<32>(0);
@@ -691,7 +715,7 @@ impl Logic for AtomicAlu {
         self.eq_hi.next = (self.old_masked.val().get_bits::<64>(64) == self.x_equal_operand.q.val().get_bits::<64>(64))
             | !self.has_128.val();
         self.old_equals_operand.next = (self.eq_lo.val() & self.eq_mid.val()) & self.eq_hi.val();
-        self.old_is_zero.next = !(self.old_masked.val().any());
+        self.old_is_zero.next = !((self.old_masked.val() & self.arith_mask.val()).any());
 
         // 8. result select. Every op's value is one of two candidates, each
         //    a one-hot AND-OR of old, src0, the adder and the logic ops that

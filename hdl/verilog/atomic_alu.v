@@ -52,13 +52,14 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     localparam  mask_32 = 128'hffffffff;
     localparam  mask_64 = 128'hffffffffffffffff;
     localparam  mask_128 = 128'hffffffffffffffffffffffffffffffff;
-    localparam  sign_16 = 128'h8000;
-    localparam  sign_32 = 128'h80000000;
-    localparam  sign_64 = 128'h8000000000000000;
-    localparam  sign_128 = 128'h80000000000000000000000000000000;
+    localparam  sign_16 = 64'h8000;
+    localparam  sign_32 = 64'h80000000;
+    localparam  sign_64 = 64'h8000000000000000;
     localparam  zero = 128'h0;
+    localparam  zero_arith = 64'h0;
     localparam  one = 128'h1;
-    localparam  build_mask = 128'hffffffffffffffffffffffffffffffff;
+    localparam  arith_mask = 128'hffffffffffffffff;
+    localparam  arith_mask_low = 64'hffffffffffffffff;
     
     // Stub signals
     reg  float$clock;
@@ -101,14 +102,11 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  [127:0] x_adder_operand$d;
     wire  [127:0] x_adder_operand$q;
     reg  x_adder_operand$clock;
-    reg  x_adder_subtracts$d;
-    wire  x_adder_subtracts$q;
-    reg  x_adder_subtracts$clock;
-    reg  [127:0] x_compare_flip$d;
-    wire  [127:0] x_compare_flip$q;
+    reg  [63:0] x_compare_flip$d;
+    wire  [63:0] x_compare_flip$q;
     reg  x_compare_flip$clock;
-    reg  [127:0] x_compare_src0$d;
-    wire  [127:0] x_compare_src0$q;
+    reg  [63:0] x_compare_src0$d;
+    wire  [63:0] x_compare_src0$q;
     reg  x_compare_src0$clock;
     reg  [127:0] x_equal_operand$d;
     wire  [127:0] x_equal_operand$q;
@@ -160,7 +158,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  width_128;
     reg  float_type;
     reg  [127:0] width_mask;
-    reg  [127:0] sign_bit;
+    reg  [63:0] sign_bit;
     reg  is_add;
     reg  is_sub;
     reg  is_inc;
@@ -177,6 +175,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  is_predec;
     reg  is_inc_bound;
     reg  is_dec_bound;
+    reg  arith_width;
     reg  select_adder;
     reg  adder_takes_src0;
     reg  adder_subtracts;
@@ -187,17 +186,17 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  known_integer_op;
     reg  [127:0] src0_masked;
     reg  [127:0] src1_masked;
-    reg  [127:0] compare_flip;
-    reg  [127:0] old_masked;
+    reg  [63:0] compare_flip;
+    reg  [127:0] adder_operand;
     reg  [127:0] adder_invert;
+    reg  [127:0] adder_carry_in;
+    reg  [127:0] old_masked;
     reg  [127:0] adder_sum;
     reg  [127:0] adder_result;
-    reg  [127:0] compare_old;
+    reg  [63:0] compare_old;
     reg  lt_lo;
     reg  lt_mid;
-    reg  lt_hi;
     reg  ordered_eq_mid;
-    reg  ordered_eq_hi;
     reg  old_less_than_src0;
     reg  eq_lo;
     reg  eq_mid;
@@ -282,11 +281,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         .d(x_adder_operand$d),
         .q(x_adder_operand$q),
         .clock(x_adder_operand$clock)
-    );
-    atomic_alu$x_adder_subtracts x_adder_subtracts(
-        .d(x_adder_subtracts$d),
-        .q(x_adder_subtracts$q),
-        .clock(x_adder_subtracts$clock)
     );
     atomic_alu$x_compare_flip x_compare_flip(
         .d(x_compare_flip$d),
@@ -381,7 +375,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         x_src0$d = x_src0$q;
         x_src1$d = x_src1$q;
         x_adder_operand$d = x_adder_operand$q;
-        x_adder_subtracts$d = x_adder_subtracts$q;
         x_compare_flip$d = x_compare_flip$q;
         x_compare_src0$d = x_compare_src0$q;
         x_equal_operand$d = x_equal_operand$q;
@@ -404,7 +397,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         width_128 = (ty == ty_b128) & has_128;
         float_type = ((ty == ty_f16) | (ty == ty_bf16)) | ((ty == ty_f32) | (ty == ty_f64)) | ((ty == ty_f16x2) | (ty == ty_bf16x2));
         width_mask = zero;
-        sign_bit = zero;
+        sign_bit = zero_arith;
         if (width_16) begin
             width_mask = mask_16;
             sign_bit = sign_16;
@@ -419,24 +412,24 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         end
         if (width_128) begin
             width_mask = mask_128;
-            sign_bit = sign_128;
         end
-        is_add = (op == op_add) & ~float_type;
-        is_sub = op == op_sub;
-        is_inc = op == op_inc;
-        is_dec = op == op_dec;
-        is_min = op == op_min;
-        is_max = op == op_max;
+        arith_width = ~width_128;
+        is_add = ((op == op_add) & ~float_type) & arith_width;
+        is_sub = (op == op_sub) & arith_width;
+        is_inc = (op == op_inc) & arith_width;
+        is_dec = (op == op_dec) & arith_width;
+        is_min = (op == op_min) & arith_width;
+        is_max = (op == op_max) & arith_width;
         is_xchg = op == op_xchg;
         is_cmpxchg = op == op_cmpxchg;
         is_and = op == op_and;
         is_or = op == op_or;
         is_xor = op == op_xor;
-        is_imin = op == op_imin;
-        is_imax = op == op_imax;
-        is_predec = op == op_predec;
-        is_inc_bound = op == op_inc_bound;
-        is_dec_bound = op == op_dec_bound;
+        is_imin = (op == op_imin) & arith_width;
+        is_imax = (op == op_imax) & arith_width;
+        is_predec = (op == op_predec) & arith_width;
+        is_inc_bound = (op == op_inc_bound) & arith_width;
+        is_dec_bound = (op == op_dec_bound) & arith_width;
         select_adder = ((is_add | is_sub) | (is_inc | is_dec)) | is_predec;
         adder_takes_src0 = is_add | is_sub;
         adder_subtracts = ((is_sub | is_dec) | is_predec) | is_dec_bound;
@@ -447,9 +440,19 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         known_integer_op = ((select_adder | cond_less) | (is_xchg | is_cmpxchg)) | (((is_and | is_or) | is_xor) | is_dec_bound);
         src0_masked = src0 & width_mask;
         src1_masked = src1 & width_mask;
-        compare_flip = zero;
+        compare_flip = zero_arith;
         if (compare_signed) begin
-            compare_flip = sign_bit & build_mask;
+            compare_flip = sign_bit & arith_mask_low;
+        end
+        adder_invert = zero;
+        adder_carry_in = zero;
+        if (adder_subtracts) begin
+            adder_invert = arith_mask;
+            adder_carry_in = one;
+        end
+        adder_operand = (((one ^ adder_invert) & arith_mask) << 32'h1) | adder_carry_in;
+        if (adder_takes_src0) begin
+            adder_operand = (((src0_masked ^ adder_invert) & arith_mask) << 32'h1) | adder_carry_in;
         end
         if (pipe_advance) begin
             x_op$d = op;
@@ -458,13 +461,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
             x_width_mask$d = width_mask;
             x_src0$d = src0_masked;
             x_src1$d = src1_masked;
-            x_adder_operand$d = one;
-            if (adder_takes_src0) begin
-                x_adder_operand$d = src0_masked & build_mask;
-            end
-            x_adder_subtracts$d = adder_subtracts;
+            x_adder_operand$d = adder_operand;
             x_compare_flip$d = compare_flip;
-            x_compare_src0$d = (src0_masked ^ compare_flip) & build_mask;
+            x_compare_src0$d = (src0_masked[(32'h0)+:(64)] & arith_mask_low) ^ compare_flip;
             x_equal_operand$d = src0_masked;
             if (is_cmpxchg) begin
                 x_equal_operand$d = src1_masked;
@@ -487,24 +486,18 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         float$src0 = x_src0$q[(32'h0)+:(64)];
         float$src1 = x_src1$q[(32'h0)+:(64)];
         old_masked = old_value & x_width_mask$q;
-        adder_invert = zero;
-        if (x_adder_subtracts$q) begin
-            adder_invert = build_mask;
-        end
-        adder_sum = ((old_masked ^ adder_invert) & build_mask) + x_adder_operand$q;
-        adder_result = adder_sum ^ adder_invert;
-        compare_old = (old_masked ^ x_compare_flip$q) & build_mask;
+        adder_sum = (((old_masked & arith_mask) << 32'h1) | one) + x_adder_operand$q;
+        adder_result = adder_sum >> 32'h1;
+        compare_old = (old_masked[(32'h0)+:(64)] & arith_mask_low) ^ x_compare_flip$q;
         lt_lo = compare_old[(32'h0)+:(32)] < x_compare_src0$q[(32'h0)+:(32)];
         lt_mid = (compare_old[(32'h20)+:(32)] < x_compare_src0$q[(32'h20)+:(32)]) & has_64;
-        lt_hi = (compare_old[(32'h40)+:(64)] < x_compare_src0$q[(32'h40)+:(64)]) & has_128;
         ordered_eq_mid = (compare_old[(32'h20)+:(32)] == x_compare_src0$q[(32'h20)+:(32)]) | ~has_64;
-        ordered_eq_hi = (compare_old[(32'h40)+:(64)] == x_compare_src0$q[(32'h40)+:(64)]) | ~has_128;
-        old_less_than_src0 = lt_hi | (ordered_eq_hi & (lt_mid | (ordered_eq_mid & lt_lo)));
+        old_less_than_src0 = lt_mid | (ordered_eq_mid & lt_lo);
         eq_lo = old_masked[(32'h0)+:(32)] == x_equal_operand$q[(32'h0)+:(32)];
         eq_mid = (old_masked[(32'h20)+:(32)] == x_equal_operand$q[(32'h20)+:(32)]) | ~has_64;
         eq_hi = (old_masked[(32'h40)+:(64)] == x_equal_operand$q[(32'h40)+:(64)]) | ~has_128;
         old_equals_operand = (eq_lo & eq_mid) & eq_hi;
-        old_is_zero = ~(|old_masked);
+        old_is_zero = ~(|(old_masked & arith_mask));
         take_float = fp_enabled & float$float_op;
         false_old = x_false_old$q & ~take_float;
         logic_value = old_masked ^ x_src0$q;
@@ -573,7 +566,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     always @(*) x_src0$clock = clock;
     always @(*) x_src1$clock = clock;
     always @(*) x_adder_operand$clock = clock;
-    always @(*) x_adder_subtracts$clock = clock;
     always @(*) x_compare_flip$clock = clock;
     always @(*) x_compare_src0$clock = clock;
     always @(*) x_equal_operand$clock = clock;
@@ -5988,35 +5980,16 @@ module atomic_alu$x_adder_operand(d,q,clock);
 endmodule // atomic_alu$x_adder_operand
 
 
-module atomic_alu$x_adder_subtracts(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_alu$x_adder_subtracts
-
-
 module atomic_alu$x_compare_flip(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 64'h0;
     end
     
     always @(posedge clock) begin
@@ -6029,13 +6002,13 @@ endmodule // atomic_alu$x_compare_flip
 module atomic_alu$x_compare_src0(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 64'h0;
     end
     
     always @(posedge clock) begin

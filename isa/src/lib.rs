@@ -85,6 +85,14 @@ pub const ALU_OP_BITS: usize = 5;
 /// Width of the RTL ALU's data ports: the widest element (PTX `.b128`).
 pub const ALU_DATA_BITS: usize = 128;
 
+/// The widest element the ops that add or order take (all but the bitwise
+/// ones, [`AluOp::is_bitwise`]): 64 bits. At a wider type (`B128`) they
+/// leave memory unchanged (`new = old`), as the float ops do at `B128`. No
+/// message leads there: PTX `atom` takes `.b128` for `cas` and `exch` only
+/// (seed PTX_ATOM.md, Syntax), the vISA atomics at most 64-bit elements; so
+/// the RTL ALU's adder and magnitude comparator are 64 bits wide.
+pub const ALU_ARITH_BITS: usize = 64;
+
 impl AluOp {
     pub const ALL: [AluOp; 21] = [
         AluOp::Add,
@@ -121,6 +129,13 @@ impl AluOp {
     /// True for the ops whose result is the value written (PREDEC).
     pub fn returns_new(self) -> bool {
         matches!(self, AluOp::Predec)
+    }
+
+    /// The ops that move or combine bits without adding or ordering them:
+    /// they take every width up to `B128`; the others at most
+    /// [`ALU_ARITH_BITS`].
+    pub fn is_bitwise(self) -> bool {
+        matches!(self, AluOp::Xchg | AluOp::Cmpxchg | AluOp::And | AluOp::Or | AluOp::Xor)
     }
 
     /// The ops that are floating point at every type they take (min/max/

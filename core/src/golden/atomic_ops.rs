@@ -11,7 +11,10 @@
 //! whole port space, also where no validated message leads:
 //! * integer ops (all but the five float ops below) work on the low
 //!   `ty.bits()` bits whatever `ty` is, float types included (bitwise);
-//!   `Add` on a float type is the IEEE add;
+//!   `Add` on a float type is the IEEE add; at `B128` only the bitwise ones
+//!   (`AluOp::is_bitwise`: xchg, cmpxchg, and, or, xor) compute, the ops
+//!   that add or order leave the value unchanged (`new = old`;
+//!   `ALU_ARITH_BITS`: no message leads there);
 //! * the float ops (`Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx`, and
 //!   `Add` on a float type) on a packed type (`F16x2`, `BF16x2`) work on
 //!   each 16-bit half independently; on an integer type they read the bits
@@ -21,7 +24,7 @@
 //!   scripts.md "left open"); it is ignored everywhere else.
 
 use super::soft_float::{self as fp, Format};
-use crate::ops::{AluCtl, AluOp, ElemType};
+use crate::ops::{AluCtl, AluOp, ElemType, ALU_ARITH_BITS};
 
 /// One ALU result: the value written back to memory and the value returned
 /// to the lane (old, except PREDEC which returns new).
@@ -62,6 +65,9 @@ fn signed(x: u128, bits: u32) -> i128 {
 #[inline]
 #[rustfmt::skip]
 fn int_op(op: AluOp, bits: u32, old: u128, src0: u128, src1: u128) -> u128 {
+    if bits as usize > ALU_ARITH_BITS && !op.is_bitwise() {
+        return old;
+    }
     let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
     let new = match op {
         AluOp::Add => old.wrapping_add(src0),
