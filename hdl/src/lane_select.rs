@@ -24,8 +24,6 @@ pub struct LaneSelect {
     // ---- outputs ----
     /// The lowest set lane's number (0 when `mask` is zero).
     pub lane: Signal<Out, Bits<LANE_BITS>>,
-    /// `mask` has a lane set.
-    pub any: Signal<Out, Bit>,
     /// `mask` without that lane: what remains after issuing it.
     pub rest: Signal<Out, Bits<MAX_LANES>>,
 
@@ -50,7 +48,6 @@ impl Default for LaneSelect {
             mask: Default::default(),
             onehot: Default::default(),
             lane: Default::default(),
-            any: Default::default(),
             rest: Default::default(),
             one: Constant::new(1u64.to_bits()),
             zero_lane: Constant::new(0u64.to_bits()),
@@ -69,7 +66,6 @@ impl Logic for LaneSelect {
         self.negated.next = (!self.mask.val()) + self.one.val();
         self.onehot.next = self.mask.val() & self.negated.val();
         self.rest.next = self.mask.val() & (!self.onehot.val());
-        self.any.next = self.mask.val().any();
         self.lane.next = self.zero_lane.val();
         for b in 0..LANE_BITS {
             if (self.onehot.val() & self.index_bit_lanes[b].val()).any() {

@@ -31,6 +31,7 @@ pub mod entry_ram;
 pub mod extend;
 pub mod head_select;
 pub mod lane_mux;
+pub mod lane_r_reg;
 pub mod lane_select;
 pub mod state_reg;
 pub mod multiply;

@@ -33,7 +33,8 @@
 //! operands (32-bit extents and coordinates); [`MulAdd`] blocks here do
 //! `first = a * b + c` (32 x 32 -> 64: two of them, one for walk steps on
 //! the operands the unit registered a cycle earlier (`walk_a_held`,
-//! `walk_b_held`) and one for the lane's `r * rows + v`, so that the lod
+//! `walk_b_held`) and one for the lane's `r * rows + v` (on `r` and `rows`
+//! registered, `lane_r_held`, `lane_rows_held`), so that the lod
 //! compare selects a product, in the next stage, instead of a multiplier's
 //! operands) and `AddrMul` a stage later multiplies `first * d` into
 //! partial products, which `AddrFinish` another stage later sums with `e`
@@ -83,6 +84,13 @@ pub struct TypedAddr {
     /// and the walk's multiply then starts at flip-flops).
     pub walk_a_held: Signal<In, Bits<COORD_BITS>>,
     pub walk_b_held: Signal<In, Bits<COORD_BITS>>,
+    /// The lane's multiplier operands, registered by the unit: `r` (0 when
+    /// the message has none) as the lane entered the issue stage, and
+    /// `rows` at `level` (1d: 1, 1d_array: the array size, else the
+    /// height), loaded with the extents; the lane's multiply then starts at
+    /// flip-flops.
+    pub lane_r_held: Signal<In, Bits<COORD_BITS>>,
+    pub lane_rows_held: Signal<In, Bits<COORD_BITS>>,
 
     // ---- result ----
     /// The walk is done (`level == lod`) or `lod` is out of range: the
@@ -115,8 +123,7 @@ pub struct TypedAddr {
     extent: TypedExtent,
     /// A walk step's `a * b` (32 x 32 -> 64), on registers only.
     walk_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
-    /// At lod, `r * rows + v` (32 x 32 -> 64): the only multiplier the
-    /// payload reaches, with nothing but the payload mux before it.
+    /// At lod, `r * rows + v` (32 x 32 -> 64), on registers but `v`.
     lane_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
     zero_wide: Constant<Bits<WIDE_BITS>>,
 }
@@ -141,6 +148,8 @@ impl Default for TypedAddr {
             surf_levels: Default::default(),
             walk_a_held: Default::default(),
             walk_b_held: Default::default(),
+            lane_r_held: Default::default(),
+            lane_rows_held: Default::default(),
             ready: Default::default(),
             out_of_bounds: Default::default(),
             walk_first: Default::default(),
@@ -187,8 +196,8 @@ impl Logic for TypedAddr {
         self.walk_mul.a.next = self.walk_a_held.val();
         self.walk_mul.b.next = self.walk_b_held.val();
         self.walk_mul.c.next = self.zero_wide.val();
-        self.lane_mul.a.next = self.coord_r.val();
-        self.lane_mul.b.next = self.extent.rows.val();
+        self.lane_mul.a.next = self.lane_r_held.val();
+        self.lane_mul.b.next = self.lane_rows_held.val();
         self.lane_mul.c.next = self.extent.wide_v_out.val();
 
         // ---- result ----

@@ -57,8 +57,8 @@ pub struct TypedExtent {
     /// bit reaches this multiplier).
     pub walk_a: Signal<Out, Bits<COORD_BITS>>,
     pub walk_b: Signal<Out, Bits<COORD_BITS>>,
-    /// At lod, `first = coord_r * rows + v` (the lane's multiplier).
-    pub rows: Signal<Out, Bits<COORD_BITS>>,
+    /// At lod, `first = r * rows + v`: `v` (the unit registers `r` and
+    /// `rows` for the lane's multiplier).
     pub wide_v_out: Signal<Out, Bits<WIDE_BITS>>,
     /// `level == lod`: the step is the lane's address (`first` from the lane's multiplier).
     pub at_lod: Signal<Out, Bit>,
@@ -123,7 +123,6 @@ impl Default for TypedExtent {
             surf_levels: Default::default(),
             walk_a: Default::default(),
             walk_b: Default::default(),
-            rows: Default::default(),
             wide_v_out: Default::default(),
             at_lod: Default::default(),
             second_b: Default::default(),
@@ -210,7 +209,6 @@ impl Logic for TypedExtent {
         // at lod:     (level_base + u) + (r * rows + v) * width
         self.walk_a.next = self.width_at.val();
         self.walk_b.next = self.rows_at.val();
-        self.rows.next = self.rows_at.val();
         self.wide_v_out.next = self.wide_v.wide.val();
         self.second_b.next = self.slices_at.val();
         self.second_c.next = self.level_base.val();

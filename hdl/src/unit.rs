@@ -92,10 +92,11 @@ use crate::head_select::{
     INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
 };
 use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS};
+use crate::lane_r_reg::LaneRReg;
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
-use crate::typed_addr::TypedAddr;
+use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
 use crate::word_join::{WORDS, WORD_BITS};
 use crate::write_align::{WriteAlign, LINE_BYTES};
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
@@ -243,6 +244,12 @@ pub struct AtomicUnit {
     /// stage gave them when it moved here (`CaptureReg`s loaded whenever
     /// `d_free` is up)
     d_illegal: CaptureReg<Bit>,
+    /// its built lanes: none enabled (the select stage sends a marker), at
+    /// most one (its first selected lane is its last), counted as it moves
+    /// here so that `sel_last` and `req_ready` do not wait for the select
+    /// stage's find-first-set
+    d_no_lanes: CaptureReg<Bit>,
+    d_lanes_few: CaptureReg<Bit>,
     d_elem_size: CaptureReg<Bits<SIZE_BITS>>,
     d_last_elem: CaptureReg<Bits<ELEM_BITS>>,
     d_space_slm: CaptureReg<Bit>,
@@ -298,6 +305,8 @@ pub struct AtomicUnit {
     issue_state: StateReg<IssueState>,
     /// lanes of the decode stage's message still to select (valid in `NextLane`)
     lanes_left: DFF<Bits<MAX_LANES>>,
+    /// `lanes_left` holds at most one lane (its next selected lane is the last)
+    left_few: DFF<Bit>,
 
     // ---- next-lane stage (N): the lane selected last cycle; its payload
     // is on `pay_*` in its first cycle here and goes into a payload buffer ----
@@ -408,6 +417,14 @@ pub struct AtomicUnit {
     typed_walk_a: DFF<Bits<32>>,
     typed_walk_b: DFF<Bits<32>>,
     typed_walk_stale: DFF<Bit>,
+    /// the lane's multiplier operands (`TypedAddr`'s `lane_r_held`,
+    /// `lane_rows_held`): its `r` coordinate (0 when the message has none),
+    /// loaded as the lane enters the issue stage (`LaneRReg`: from
+    /// `pay_coord` when its payload arrives in that cycle, else from its
+    /// payload buffer); and `rows` at `typed_level`, loaded with
+    /// `typed_height`
+    typed_lane_r: LaneRReg,
+    typed_lane_rows: DFF<Bits<32>>,
 
     // ---- address stage (T): the typed address's second multiply (partial products), the bounds check ----
     /// an element is in the address stage
@@ -708,6 +725,9 @@ pub struct AtomicUnit {
     zero_low: Constant<Bits<4>>,
     zero_coord: Constant<Bits<32>>,
     one_coord: Constant<Bits<32>>,
+    one_lanes: Constant<Bits<MAX_LANES>>,
+    kind_1d: Constant<Bits<SURF_KIND_BITS>>,
+    kind_1d_array: Constant<Bits<SURF_KIND_BITS>>,
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
     size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
     size_bits: [Constant<Bits<8>>; 5],
@@ -731,6 +751,8 @@ pub struct AtomicUnit {
     n_enter: Signal<Local, Bit>,
     /// payload buffer b loads the port's answer at this cycle's end
     cap_load: [Signal<Local, Bit>; 2],
+    /// the decoder's channel enables of the lanes built
+    dec_lanes: Signal<Local, Bits<MAX_LANES>>,
 
     // ---- issue locals (named for waveforms) ----
     table_is_full: Signal<Local, Bit>,
@@ -907,6 +929,8 @@ impl AtomicUnit {
             d_valid: Default::default(),
             d_lanes: Default::default(),
             d_illegal: Default::default(),
+            d_no_lanes: Default::default(),
+            d_lanes_few: Default::default(),
             d_elem_size: Default::default(),
             d_last_elem: Default::default(),
             d_space_slm: Default::default(),
@@ -962,6 +986,7 @@ impl AtomicUnit {
             reset_q: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
+            left_few: Default::default(),
             n_valid: Default::default(),
             n_buf: Default::default(),
             n_lane: Default::default(),
@@ -1044,6 +1069,8 @@ impl AtomicUnit {
             typed_walk_a: Default::default(),
             typed_walk_b: Default::default(),
             typed_walk_stale: Default::default(),
+            typed_lane_r: Default::default(),
+            typed_lane_rows: Default::default(),
             t_valid: Default::default(),
             t_walk: Default::default(),
             t_typed: Default::default(),
@@ -1261,6 +1288,9 @@ impl AtomicUnit {
             zero_low: constant(0),
             zero_coord: constant(0),
             one_coord: constant(1),
+            one_lanes: constant(1),
+            kind_1d: constant(KIND_1D as u64),
+            kind_1d_array: constant(KIND_1D_ARRAY as u64),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
             size_bits: core::array::from_fn(|s| constant(8 << s)),
             zero_enables: constant(0),
@@ -1272,6 +1302,7 @@ impl AtomicUnit {
             sel_take: Default::default(),
             n_enter: Default::default(),
             cap_load: Default::default(),
+            dec_lanes: Default::default(),
             table_is_full: Default::default(),
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
@@ -1332,6 +1363,7 @@ impl Logic for AtomicUnit {
             clock,
             issue_state,
             lanes_left,
+            left_few,
             d_slot,
             n_valid,
             n_buf,
@@ -1411,6 +1443,7 @@ impl Logic for AtomicUnit {
             typed_walk_a,
             typed_walk_b,
             typed_walk_stale,
+            typed_lane_rows,
             t_valid,
             t_walk,
             t_typed,
@@ -1704,6 +1737,8 @@ impl Logic for AtomicUnit {
         self.typed_step.surf_levels.next = self.ctx_surf_levels.q.val();
         self.typed_step.walk_a_held.next = self.typed_walk_a.q.val();
         self.typed_step.walk_b_held.next = self.typed_walk_b.q.val();
+        self.typed_step.lane_r_held.next = self.typed_lane_r.q.val();
+        self.typed_step.lane_rows_held.next = self.typed_lane_rows.q.val();
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
         self.addr_gen.elem_offset.next = self.elem_offset.q.val();
@@ -2212,8 +2247,11 @@ impl Logic for AtomicUnit {
         // sends a marker instead (no payload read).
         self.sel_valid.next = self.d_valid.q.val() & !self.reset_q.q.val();
         self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
-            & (self.d_illegal.q.val() | !self.lane_select.any.val());
-        self.sel_last.next = self.sel_marker.val() | !self.lane_select.rest.val().any();
+            & (self.d_illegal.q.val() | self.d_no_lanes.q.val());
+        self.sel_last.next = self.sel_marker.val() | self.left_few.q.val();
+        if self.issue_state.q.val() == IssueState::FirstLane {
+            self.sel_last.next = self.sel_marker.val() | self.d_lanes_few.q.val();
+        }
         self.n_enter.next = (self.n_valid.q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset_q.q.val();
         self.sel_take.next = self.sel_valid.val() & (!self.n_valid.q.val() | self.n_enter.val());
         // the decode stage takes the next message when it is empty or its
@@ -2300,6 +2338,15 @@ impl Logic for AtomicUnit {
         self.d_lanes.load.next = self.d_free.val();
         self.d_lanes.clear.next = false;
         self.d_lanes.d.next = self.decoder.lane_enables.val();
+        self.dec_lanes.next = self.decoder.lane_enables.val() & self.lanes_built.val();
+        self.d_no_lanes.clock.next = self.clock.val();
+        self.d_no_lanes.load.next = self.d_free.val();
+        self.d_no_lanes.clear.next = false;
+        self.d_no_lanes.d.next = !self.dec_lanes.val().any();
+        self.d_lanes_few.clock.next = self.clock.val();
+        self.d_lanes_few.load.next = self.d_free.val();
+        self.d_lanes_few.clear.next = false;
+        self.d_lanes_few.d.next = !(self.dec_lanes.val() & (self.dec_lanes.val() - self.one_lanes.val())).any();
         self.d_illegal.clock.next = self.clock.val();
         self.d_illegal.load.next = self.d_free.val();
         self.d_illegal.clear.next = false;
@@ -2406,6 +2453,8 @@ impl Logic for AtomicUnit {
 
         if self.sel_take.val() {
             self.lanes_left.d.next = self.lane_select.rest.val();
+            self.left_few.d.next =
+                !(self.lane_select.rest.val() & (self.lane_select.rest.val() - self.one_lanes.val())).any();
         }
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
@@ -2485,6 +2534,16 @@ impl Logic for AtomicUnit {
         }
 
         // the issue stage's registers: the next-lane stage's lane moves in
+        // (its `r` for the lane multiplier: from the port when the payload
+        // is captured at this same edge, `LaneRReg`)
+        self.typed_lane_r.clock.next = self.clock.val();
+        self.typed_lane_r.load.next = self.n_enter.val();
+        self.typed_lane_r.present.next = self.n_r_present.q.val();
+        self.typed_lane_r.from_port.next = self.cap_valid.q.val();
+        self.typed_lane_r.from_buf1.next = self.n_buf.q.val();
+        self.typed_lane_r.port_coord.next = self.pay_coord.val();
+        self.typed_lane_r.buf0_coord.next = self.pbuf_coord[0].q.val();
+        self.typed_lane_r.buf1_coord.next = self.pbuf_coord[1].q.val();
         if self.issue_done.val() {
             self.i_valid.d.next = false;
         }
@@ -2514,6 +2573,13 @@ impl Logic for AtomicUnit {
             self.ctx_surf_size.d.next = self.n_surf_size.q.val();
             self.typed_width.d.next = self.n_width.q.val();
             self.typed_height.d.next = self.n_height.q.val();
+            self.typed_lane_rows.d.next = self.n_height.q.val();
+            if self.n_surf_kind.q.val() == self.kind_1d.val() {
+                self.typed_lane_rows.d.next = self.one_coord.val();
+            }
+            if self.n_surf_kind.q.val() == self.kind_1d_array.val() {
+                self.typed_lane_rows.d.next = self.n_surf_array.q.val();
+            }
             self.typed_depth.d.next = self.n_depth.q.val();
             self.typed_width_one.d.next = self.n_width_one.q.val();
             self.typed_height_one.d.next = self.n_height_one.q.val();
@@ -2570,6 +2636,13 @@ impl Logic for AtomicUnit {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_width.d.next = self.typed_step.next_width.val();
             self.typed_height.d.next = self.typed_step.next_height.val();
+            self.typed_lane_rows.d.next = self.typed_step.next_height.val();
+            if self.ctx_surf_kind.q.val() == self.kind_1d.val() {
+                self.typed_lane_rows.d.next = self.one_coord.val();
+            }
+            if self.ctx_surf_kind.q.val() == self.kind_1d_array.val() {
+                self.typed_lane_rows.d.next = self.ctx_surf_array.q.val();
+            }
             self.typed_depth.d.next = self.typed_step.next_depth.val();
             self.typed_width_one.d.next = self.typed_step.next_width_is_one.val();
             self.typed_height_one.d.next = self.typed_step.next_height_is_one.val();

@@ -75,6 +75,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  zero_low = 4'h0;
     localparam  zero_coord = 32'h0;
     localparam  one_coord = 32'h1;
+    localparam  one_lanes = 32'h1;
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
     localparam  size_bytes$0 = 64'h1;
     localparam  size_bytes$1 = 64'h2;
     localparam  size_bytes$2 = 64'h4;
@@ -116,7 +119,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  decoder$lod_present;
     reg  [31:0] lane_select$mask;
     wire  [4:0] lane_select$lane;
-    wire  lane_select$any;
     wire  [31:0] lane_select$rest;
     reg  lane_mux$from_buf1;
     reg  [63:0] lane_mux$buf0_addr;
@@ -153,6 +155,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] typed_step$surf_levels;
     reg  [31:0] typed_step$walk_a_held;
     reg  [31:0] typed_step$walk_b_held;
+    reg  [31:0] typed_step$lane_r_held;
+    reg  [31:0] typed_step$lane_rows_held;
     wire  typed_step$ready;
     wire  typed_step$out_of_bounds;
     wire  [63:0] typed_step$walk_first;
@@ -474,6 +478,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  d_illegal$load;
     reg  d_illegal$d;
     wire  d_illegal$q;
+    reg  d_no_lanes$clock;
+    reg  d_no_lanes$clear;
+    reg  d_no_lanes$load;
+    reg  d_no_lanes$d;
+    wire  d_no_lanes$q;
+    reg  d_lanes_few$clock;
+    reg  d_lanes_few$clear;
+    reg  d_lanes_few$load;
+    reg  d_lanes_few$d;
+    wire  d_lanes_few$q;
     reg  d_elem_size$clock;
     reg  d_elem_size$clear;
     reg  d_elem_size$load;
@@ -656,6 +670,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] lanes_left$d;
     wire  [31:0] lanes_left$q;
     reg  lanes_left$clock;
+    reg  left_few$d;
+    wire  left_few$q;
+    reg  left_few$clock;
     reg  n_valid$d;
     wire  n_valid$q;
     reg  n_valid$clock;
@@ -930,6 +947,18 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_walk_stale$d;
     wire  typed_walk_stale$q;
     reg  typed_walk_stale$clock;
+    reg  typed_lane_r$clock;
+    reg  typed_lane_r$load;
+    reg  typed_lane_r$present;
+    reg  typed_lane_r$from_port;
+    reg  typed_lane_r$from_buf1;
+    reg  [127:0] typed_lane_r$port_coord;
+    reg  [127:0] typed_lane_r$buf0_coord;
+    reg  [127:0] typed_lane_r$buf1_coord;
+    wire  [31:0] typed_lane_r$q;
+    reg  [31:0] typed_lane_rows$d;
+    wire  [31:0] typed_lane_rows$q;
+    reg  typed_lane_rows$clock;
     reg  t_valid$d;
     wire  t_valid$q;
     reg  t_valid$clock;
@@ -1895,6 +1924,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  n_enter;
     reg  cap_load$0;
     reg  cap_load$1;
+    reg  [31:0] dec_lanes;
     reg  table_is_full;
     reg  issue_misaligned;
     reg  issue_done;
@@ -1999,7 +2029,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     atomic_unit$lane_select lane_select(
         .mask(lane_select$mask),
         .lane(lane_select$lane),
-        .any(lane_select$any),
         .rest(lane_select$rest)
     );
     atomic_unit$lane_mux lane_mux(
@@ -2040,6 +2069,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .surf_levels(typed_step$surf_levels),
         .walk_a_held(typed_step$walk_a_held),
         .walk_b_held(typed_step$walk_b_held),
+        .lane_r_held(typed_step$lane_r_held),
+        .lane_rows_held(typed_step$lane_rows_held),
         .ready(typed_step$ready),
         .out_of_bounds(typed_step$out_of_bounds),
         .walk_first(typed_step$walk_first),
@@ -2412,6 +2443,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(d_illegal$d),
         .q(d_illegal$q)
     );
+    atomic_unit$d_no_lanes d_no_lanes(
+        .clock(d_no_lanes$clock),
+        .clear(d_no_lanes$clear),
+        .load(d_no_lanes$load),
+        .d(d_no_lanes$d),
+        .q(d_no_lanes$q)
+    );
+    atomic_unit$d_lanes_few d_lanes_few(
+        .clock(d_lanes_few$clock),
+        .clear(d_lanes_few$clear),
+        .load(d_lanes_few$load),
+        .d(d_lanes_few$d),
+        .q(d_lanes_few$q)
+    );
     atomic_unit$d_elem_size d_elem_size(
         .clock(d_elem_size$clock),
         .clear(d_elem_size$clear),
@@ -2675,6 +2720,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(lanes_left$d),
         .q(lanes_left$q),
         .clock(lanes_left$clock)
+    );
+    atomic_unit$left_few left_few(
+        .d(left_few$d),
+        .q(left_few$q),
+        .clock(left_few$clock)
     );
     atomic_unit$n_valid n_valid(
         .d(n_valid$d),
@@ -3121,6 +3171,22 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(typed_walk_stale$d),
         .q(typed_walk_stale$q),
         .clock(typed_walk_stale$clock)
+    );
+    atomic_unit$typed_lane_r typed_lane_r(
+        .clock(typed_lane_r$clock),
+        .load(typed_lane_r$load),
+        .present(typed_lane_r$present),
+        .from_port(typed_lane_r$from_port),
+        .from_buf1(typed_lane_r$from_buf1),
+        .port_coord(typed_lane_r$port_coord),
+        .buf0_coord(typed_lane_r$buf0_coord),
+        .buf1_coord(typed_lane_r$buf1_coord),
+        .q(typed_lane_r$q)
+    );
+    atomic_unit$typed_lane_rows typed_lane_rows(
+        .d(typed_lane_rows$d),
+        .q(typed_lane_rows$q),
+        .clock(typed_lane_rows$clock)
     );
     atomic_unit$t_valid t_valid(
         .d(t_valid$d),
@@ -4642,6 +4708,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) begin
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
+        left_few$d = left_few$q;
         d_slot$d = d_slot$q;
         n_valid$d = n_valid$q;
         n_buf$d = n_buf$q;
@@ -4721,6 +4788,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_walk_a$d = typed_walk_a$q;
         typed_walk_b$d = typed_walk_b$q;
         typed_walk_stale$d = typed_walk_stale$q;
+        typed_lane_rows$d = typed_lane_rows$q;
         t_valid$d = t_valid$q;
         t_walk$d = t_walk$q;
         t_typed$d = t_typed$q;
@@ -5323,8 +5391,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             issue_second_c = issue_scaled_c + ctx_surf_base$q;
         end
         sel_valid = d_valid$q & ~reset_q$q;
-        sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | ~lane_select$any);
-        sel_last = sel_marker | ~|lane_select$rest;
+        sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | d_no_lanes$q);
+        sel_last = sel_marker | left_few$q;
+        if (issue_state$q == IssueState$FirstLane) begin
+            sel_last = sel_marker | d_lanes_few$q;
+        end
         n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset_q$q;
         sel_take = sel_valid & (~n_valid$q | n_enter);
         d_free = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
@@ -5349,6 +5420,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             d_slot$d = 1'b1;
         end
         d_lanes$clear = 1'b0;
+        dec_lanes = decoder$lane_enables & lanes_built;
+        d_no_lanes$clear = 1'b0;
+        d_no_lanes$d = ~|dec_lanes;
+        d_lanes_few$clear = 1'b0;
+        d_lanes_few$d = ~|(dec_lanes & (dec_lanes - one_lanes));
         d_illegal$clear = 1'b0;
         d_elem_size$clear = 1'b0;
         d_last_elem$clear = 1'b0;
@@ -5377,6 +5453,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         pay_valid = sel_take & ~sel_marker;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
+            left_few$d = ~|(lane_select$rest & (lane_select$rest - one_lanes));
         end
         case (issue_state$q)
             IssueState$FirstLane:
@@ -5473,6 +5550,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ctx_surf_size$d = n_surf_size$q;
             typed_width$d = n_width$q;
             typed_height$d = n_height$q;
+            typed_lane_rows$d = n_height$q;
+            if (n_surf_kind$q == kind_1d) begin
+                typed_lane_rows$d = one_coord;
+            end
+            if (n_surf_kind$q == kind_1d_array) begin
+                typed_lane_rows$d = n_surf_array$q;
+            end
             typed_depth$d = n_depth$q;
             typed_width_one$d = n_width_one$q;
             typed_height_one$d = n_height_one$q;
@@ -5531,6 +5615,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             typed_level$d = typed_step$next_level;
             typed_width$d = typed_step$next_width;
             typed_height$d = typed_step$next_height;
+            typed_lane_rows$d = typed_step$next_height;
+            if (ctx_surf_kind$q == kind_1d) begin
+                typed_lane_rows$d = one_coord;
+            end
+            if (ctx_surf_kind$q == kind_1d_array) begin
+                typed_lane_rows$d = ctx_surf_array$q;
+            end
             typed_depth$d = typed_step$next_depth;
             typed_width_one$d = typed_step$next_width_is_one;
             typed_height_one$d = typed_step$next_height_is_one;
@@ -5868,6 +5959,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     // Wiring (moved out of the block above by atomport emit)
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
+    always @(*) left_few$clock = clock;
     always @(*) d_slot$clock = clock;
     always @(*) n_valid$clock = clock;
     always @(*) n_buf$clock = clock;
@@ -5947,6 +6039,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_walk_a$clock = clock;
     always @(*) typed_walk_b$clock = clock;
     always @(*) typed_walk_stale$clock = clock;
+    always @(*) typed_lane_rows$clock = clock;
     always @(*) t_valid$clock = clock;
     always @(*) t_walk$clock = clock;
     always @(*) t_typed$clock = clock;
@@ -6264,6 +6357,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_step$surf_levels = ctx_surf_levels$q;
     always @(*) typed_step$walk_a_held = typed_walk_a$q;
     always @(*) typed_step$walk_b_held = typed_walk_b$q;
+    always @(*) typed_step$lane_r_held = typed_lane_r$q;
+    always @(*) typed_step$lane_rows_held = typed_lane_rows$q;
     always @(*) addr_gen$lane_addr = lane_mux$addr;
     always @(*) addr_gen$elem_offset = elem_offset$q;
     always @(*) addr_gen$space_slm = ctx_space_slm$q;
@@ -6557,6 +6652,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) d_lanes$clock = clock;
     always @(*) d_lanes$load = d_free;
     always @(*) d_lanes$d = decoder$lane_enables;
+    always @(*) d_no_lanes$clock = clock;
+    always @(*) d_no_lanes$load = d_free;
+    always @(*) d_lanes_few$clock = clock;
+    always @(*) d_lanes_few$load = d_free;
     always @(*) d_illegal$clock = clock;
     always @(*) d_illegal$load = d_free;
     always @(*) d_illegal$d = decoder$illegal;
@@ -6642,6 +6741,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) pbuf_src0$1$load = cap_load$1;
     always @(*) pbuf_src1$1$load = cap_load$1;
     always @(*) pbuf_coord$1$load = cap_load$1;
+    always @(*) typed_lane_r$clock = clock;
+    always @(*) typed_lane_r$load = n_enter;
+    always @(*) typed_lane_r$present = n_r_present$q;
+    always @(*) typed_lane_r$from_port = cap_valid$q;
+    always @(*) typed_lane_r$from_buf1 = n_buf$q;
+    always @(*) typed_lane_r$port_coord = pay_coord;
+    always @(*) typed_lane_r$buf0_coord = pbuf_coord$0$q;
+    always @(*) typed_lane_r$buf1_coord = pbuf_coord$1$q;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
     always @(*) ent_src0$write_data = a_src0$q;
@@ -8176,6 +8283,27 @@ module atomic_unit$d_lanes(clock,clear,load,d,q);
 endmodule // atomic_unit$d_lanes
 
 
+module atomic_unit$d_lanes_few(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$d_lanes_few
+
+
 module atomic_unit$d_last_elem(clock,clear,load,d,q);
     
     // Module arguments
@@ -8216,6 +8344,27 @@ module atomic_unit$d_lod_present(clock,clear,load,d,q);
        else if (load) q <= d;
     end
 endmodule // atomic_unit$d_lod_present
+
+
+module atomic_unit$d_no_lanes(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$d_no_lanes
 
 
 module atomic_unit$d_r_present(clock,clear,load,d,q);
@@ -14555,12 +14704,11 @@ module atomic_unit$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,b
 endmodule // atomic_unit$lane_mux
 
 
-module atomic_unit$lane_select(mask,lane,any,rest);
+module atomic_unit$lane_select(mask,lane,rest);
     
     // Module arguments
     input wire  [31:0] mask;
     output reg  [4:0] lane;
-    output reg  any;
     output reg  [31:0] rest;
     
     // Constant declarations
@@ -14586,7 +14734,6 @@ module atomic_unit$lane_select(mask,lane,any,rest);
         negated = (~mask) + one;
         onehot = mask & negated;
         rest = mask & (~onehot);
-        any = |mask;
         lane = zero_lane;
         if (|(onehot & index_bit_lanes$0)) begin
             lane = lane | index_bits$0;
@@ -14625,6 +14772,25 @@ module atomic_unit$lanes_left(d,q,clock);
     end
           
 endmodule // atomic_unit$lanes_left
+
+
+module atomic_unit$left_few(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$left_few
 
 
 module atomic_unit$msg_misaligned(d,q,clock);
@@ -16765,6 +16931,57 @@ module atomic_unit$typed_height_one(d,q,clock);
 endmodule // atomic_unit$typed_height_one
 
 
+module atomic_unit$typed_lane_r(clock,load,present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  load;
+    input wire  present;
+    input wire  from_port;
+    input wire  from_buf1;
+    input wire  [127:0] port_coord;
+    input wire  [127:0] buf0_coord;
+    input wire  [127:0] buf1_coord;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    // (the other coordinates are the issue stage's, from the buffers)
+    wire unused_coords = ^{port_coord[127:96], port_coord[63:0], buf0_coord[127:96], buf0_coord[63:0], buf1_coord[127:96], buf1_coord[63:0]};
+    
+    always @(posedge clock) begin
+       if (load) begin
+          if (!present) q <= 32'h0;
+          else if (from_port) q <= port_coord[95:64];
+          else if (from_buf1) q <= buf1_coord[95:64];
+          else q <= buf0_coord[95:64];
+       end
+    end
+endmodule // atomic_unit$typed_lane_r
+
+
+module atomic_unit$typed_lane_rows(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_lane_rows
+
+
 module atomic_unit$typed_level(d,q,clock);
     
     // Module arguments
@@ -16803,7 +17020,7 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a_held,walk_b_held,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,walk_a,walk_b,second_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a_held,walk_b_held,lane_r_held,lane_rows_held,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,walk_a,walk_b,second_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -16823,6 +17040,8 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     input wire  [31:0] surf_levels;
     input wire  [31:0] walk_a_held;
     input wire  [31:0] walk_b_held;
+    input wire  [31:0] lane_r_held;
+    input wire  [31:0] lane_rows_held;
     output reg  ready;
     output reg  out_of_bounds;
     output reg  [63:0] walk_first;
@@ -16861,7 +17080,6 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     reg  [31:0] extent$surf_levels;
     wire  [31:0] extent$walk_a;
     wire  [31:0] extent$walk_b;
-    wire  [31:0] extent$rows;
     wire  [63:0] extent$wide_v_out;
     wire  extent$at_lod;
     wire  [31:0] extent$second_b;
@@ -16903,7 +17121,6 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         .surf_levels(extent$surf_levels),
         .walk_a(extent$walk_a),
         .walk_b(extent$walk_b),
-        .rows(extent$rows),
         .wide_v_out(extent$wide_v_out),
         .at_lod(extent$at_lod),
         .second_b(extent$second_b),
@@ -16951,8 +17168,8 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         walk_mul$a = walk_a_held;
         walk_mul$b = walk_b_held;
         walk_mul$c = zero_wide;
-        lane_mul$a = coord_r;
-        lane_mul$b = extent$rows;
+        lane_mul$a = lane_r_held;
+        lane_mul$b = lane_rows_held;
         lane_mul$c = extent$wide_v_out;
         walk_first = walk_mul$result;
         lane_first = lane_mul$result;
@@ -16975,7 +17192,7 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
 endmodule // atomic_unit$typed_step
 
 
-module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,rows,wide_v_out,at_lod,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,wide_v_out,at_lod,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -16995,7 +17212,6 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     input wire  [31:0] surf_levels;
     output reg  [31:0] walk_a;
     output reg  [31:0] walk_b;
-    output reg  [31:0] rows;
     output reg  [63:0] wide_v_out;
     output reg  at_lod;
     output reg  [31:0] second_b;
@@ -17086,7 +17302,6 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
         at_lod = level == coord_lod;
         walk_a = width_at;
         walk_b = rows_at;
-        rows = rows_at;
         wide_v_out = wide_v$wide;
         second_b = slices_at;
         second_c = level_base;
