@@ -288,13 +288,11 @@ pub struct AtomicAlu {
     adder_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
     adder_result: Signal<Local, Bits<ALU_DATA_BITS>>,
     compare_old: Signal<Local, Bits<ALU_ARITH_BITS>>,
-    /// the magnitude comparator in segments [31:0], [63:32] (64/128-bit
-    /// builds), the equality comparator also [127:64] (128-bit builds): a
-    /// segment above the build's width is never read (`has_64`/`has_128`
-    /// are constants), so synthesis removes it and its carry chain
-    lt_lo: Signal<Local, Bit>,
-    lt_mid: Signal<Local, Bit>,
-    ordered_eq_mid: Signal<Local, Bit>,
+    /// the magnitude comparator: one carry chain over `arith_mask` (its
+    /// operands' bits above it are 0, so synthesis trims it to the build's
+    /// width); the equality comparator in segments [31:0], [63:32] (64/128-bit
+    /// builds), [127:64] (128-bit builds): a segment above the build's
+    /// width is never read (`has_64`/`has_128` are constants)
     old_less_than_src0: Signal<Local, Bit>,
     eq_lo: Signal<Local, Bit>,
     eq_mid: Signal<Local, Bit>,
@@ -361,7 +359,7 @@ impl AtomicAlu {
         assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| ty.bits() as usize <= ALU_DATA_BITS));
         // The magnitude comparator's segments below are [31:0] and [63:32].
-        assert_eq!(ALU_ARITH_BITS, 64, "AtomicAlu: the adder and comparator are built for 64-bit arithmetic");
+        assert_eq!(ALU_ARITH_BITS, 64, "AtomicAlu: the ops that add or order are built for B16..B64");
         Self {
             clock: Default::default(),
             pipe_advance: Default::default(),
@@ -486,9 +484,6 @@ impl AtomicAlu {
             adder_sum: Default::default(),
             adder_result: Default::default(),
             compare_old: Default::default(),
-            lt_lo: Default::default(),
-            lt_mid: Default::default(),
-            ordered_eq_mid: Default::default(),
             old_less_than_src0: Default::default(),
             eq_lo: Default::default(),
             eq_mid: Default::default(),
@@ -695,18 +690,12 @@ impl Logic for AtomicAlu {
             (((self.old_masked.val() & self.arith_mask.val()) << 1) | self.one.val()) + self.x_adder_operand.q.val();
         self.adder_result.next = self.adder_sum.val() >> 1;
 
-        //    the one magnitude comparator, old < src0, in segments: lo
-        //    [31:0], mid [63:32] (64/128-bit builds); decided by the
-        //    highest built segment that differs
+        //    the one magnitude comparator, old < src0: one carry chain (a
+        //    compare in two 32-bit segments put three LUT levels after the
+        //    lower chain, on the same-element loop's path)
         self.compare_old.next =
             (self.old_masked.val().get_bits::<ALU_ARITH_BITS>(0) & self.arith_mask_low.val()) ^ self.x_compare_flip.q.val();
-        self.lt_lo.next = self.compare_old.val().get_bits::<32>(0) < self.x_compare_src0.q.val().get_bits::<32>(0);
-        self.lt_mid.next = (self.compare_old.val().get_bits::<32>(32) < self.x_compare_src0.q.val().get_bits::<32>(32))
-            & self.has_64.val();
-        self.ordered_eq_mid.next = (self.compare_old.val().get_bits::<32>(32)
-            == self.x_compare_src0.q.val().get_bits::<32>(32))
-            | !self.has_64.val();
-        self.old_less_than_src0.next = self.lt_mid.val() | (self.ordered_eq_mid.val() & self.lt_lo.val());
+        self.old_less_than_src0.next = self.compare_old.val() < self.x_compare_src0.q.val();
 
         //    the one equality comparator: old == src1 (cmpxchg), else old == src0
         self.eq_lo.next = self.old_masked.val().get_bits::<32>(0) == self.x_equal_operand.q.val().get_bits::<32>(0);

@@ -194,9 +194,6 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  [127:0] adder_sum;
     reg  [127:0] adder_result;
     reg  [63:0] compare_old;
-    reg  lt_lo;
-    reg  lt_mid;
-    reg  ordered_eq_mid;
     reg  old_less_than_src0;
     reg  eq_lo;
     reg  eq_mid;
@@ -489,10 +486,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         adder_sum = (((old_masked & arith_mask) << 32'h1) | one) + x_adder_operand$q;
         adder_result = adder_sum >> 32'h1;
         compare_old = (old_masked[(32'h0)+:(64)] & arith_mask_low) ^ x_compare_flip$q;
-        lt_lo = compare_old[(32'h0)+:(32)] < x_compare_src0$q[(32'h0)+:(32)];
-        lt_mid = (compare_old[(32'h20)+:(32)] < x_compare_src0$q[(32'h20)+:(32)]) & has_64;
-        ordered_eq_mid = (compare_old[(32'h20)+:(32)] == x_compare_src0$q[(32'h20)+:(32)]) | ~has_64;
-        old_less_than_src0 = lt_mid | (ordered_eq_mid & lt_lo);
+        old_less_than_src0 = compare_old < x_compare_src0$q;
         eq_lo = old_masked[(32'h0)+:(32)] == x_equal_operand$q[(32'h0)+:(32)];
         eq_mid = (old_masked[(32'h20)+:(32)] == x_equal_operand$q[(32'h20)+:(32)]) | ~has_64;
         eq_hi = (old_masked[(32'h40)+:(64)] == x_equal_operand$q[(32'h40)+:(64)]) | ~has_128;
