@@ -20,6 +20,7 @@ pub mod fp_cmp;
 pub mod fp_decode;
 // the memory-port unit (`AtomicUnit`, unit.rs) and its sub-blocks
 pub mod addr_finish;
+pub mod at_most_one;
 pub mod addr_mul;
 pub mod addr_gen;
 pub mod bounds_check;

@@ -83,6 +83,7 @@ use crate::addr_gen::AddrGen;
 use crate::bounds_check::BoundsCheck;
 use crate::capture_reg::CaptureReg;
 use crate::alu::AtomicAlu;
+use crate::at_most_one::AtMostOne;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
 use crate::elem_select::ElemSelect;
 use crate::entry_data::EntryData;
@@ -205,6 +206,11 @@ pub struct AtomicUnit {
     // ---- blocks ----
     decoder: MessageDecoder,
     lane_select: LaneSelect,
+    /// whether the decoder's channel enables (of the lanes built) are at
+    /// most one, for `d_lanes_few`; whether the lanes
+    /// left after the selected one are at most one, for `left_few`
+    dec_lanes_count: AtMostOne,
+    rest_count: AtMostOne,
     lane_mux: LaneMux,
     typed_step: TypedAddr,
     addr_gen: AddrGen,
@@ -725,7 +731,6 @@ pub struct AtomicUnit {
     zero_low: Constant<Bits<4>>,
     zero_coord: Constant<Bits<32>>,
     one_coord: Constant<Bits<32>>,
-    one_lanes: Constant<Bits<MAX_LANES>>,
     kind_1d: Constant<Bits<SURF_KIND_BITS>>,
     kind_1d_array: Constant<Bits<SURF_KIND_BITS>>,
     /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
@@ -751,8 +756,6 @@ pub struct AtomicUnit {
     n_enter: Signal<Local, Bit>,
     /// payload buffer b loads the port's answer at this cycle's end
     cap_load: [Signal<Local, Bit>; 2],
-    /// the decoder's channel enables of the lanes built
-    dec_lanes: Signal<Local, Bits<MAX_LANES>>,
 
     // ---- issue locals (named for waveforms) ----
     table_is_full: Signal<Local, Bit>,
@@ -916,6 +919,8 @@ impl AtomicUnit {
             obs_new: Default::default(),
             decoder: MessageDecoder::new(config),
             lane_select: Default::default(),
+            dec_lanes_count: AtMostOne::new(config.lane_mask() as u64),
+            rest_count: AtMostOne::new(config.lane_mask() as u64),
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
@@ -1288,7 +1293,6 @@ impl AtomicUnit {
             zero_low: constant(0),
             zero_coord: constant(0),
             one_coord: constant(1),
-            one_lanes: constant(1),
             kind_1d: constant(KIND_1D as u64),
             kind_1d_array: constant(KIND_1D_ARRAY as u64),
             size_bytes: core::array::from_fn(|s| constant(1 << s)),
@@ -1302,7 +1306,6 @@ impl AtomicUnit {
             sel_take: Default::default(),
             n_enter: Default::default(),
             cap_load: Default::default(),
-            dec_lanes: Default::default(),
             table_is_full: Default::default(),
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
@@ -1681,6 +1684,8 @@ impl Logic for AtomicUnit {
         self.decoder.pred_mask.next = self.r_pred_mask.q.val();
         self.decoder.surf_kind.next = self.r_surf_kind.q.val();
         self.decoder.surf_u16.next = self.r_surf_u16.q.val();
+        self.dec_lanes_count.mask.next = self.decoder.lane_enables.val();
+        self.rest_count.mask.next = self.lane_select.rest.val();
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
@@ -2338,15 +2343,14 @@ impl Logic for AtomicUnit {
         self.d_lanes.load.next = self.d_free.val();
         self.d_lanes.clear.next = false;
         self.d_lanes.d.next = self.decoder.lane_enables.val();
-        self.dec_lanes.next = self.decoder.lane_enables.val() & self.lanes_built.val();
         self.d_no_lanes.clock.next = self.clock.val();
         self.d_no_lanes.load.next = self.d_free.val();
         self.d_no_lanes.clear.next = false;
-        self.d_no_lanes.d.next = !self.dec_lanes.val().any();
+        self.d_no_lanes.d.next = !(self.decoder.lane_enables.val() & self.lanes_built.val()).any();
         self.d_lanes_few.clock.next = self.clock.val();
         self.d_lanes_few.load.next = self.d_free.val();
         self.d_lanes_few.clear.next = false;
-        self.d_lanes_few.d.next = !(self.dec_lanes.val() & (self.dec_lanes.val() - self.one_lanes.val())).any();
+        self.d_lanes_few.d.next = self.dec_lanes_count.few.val();
         self.d_illegal.clock.next = self.clock.val();
         self.d_illegal.load.next = self.d_free.val();
         self.d_illegal.clear.next = false;
@@ -2453,8 +2457,7 @@ impl Logic for AtomicUnit {
 
         if self.sel_take.val() {
             self.lanes_left.d.next = self.lane_select.rest.val();
-            self.left_few.d.next =
-                !(self.lane_select.rest.val() & (self.lane_select.rest.val() - self.one_lanes.val())).any();
+            self.left_few.d.next = self.rest_count.few.val();
         }
         match self.issue_state.q.val() {
             IssueState::FirstLane => {

@@ -75,7 +75,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  zero_low = 4'h0;
     localparam  zero_coord = 32'h0;
     localparam  one_coord = 32'h1;
-    localparam  one_lanes = 32'h1;
     localparam  kind_1d = 3'b0;
     localparam  kind_1d_array = 3'b1;
     localparam  size_bytes$0 = 64'h1;
@@ -120,6 +119,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] lane_select$mask;
     wire  [4:0] lane_select$lane;
     wire  [31:0] lane_select$rest;
+    reg  [31:0] dec_lanes_count$mask;
+    wire  dec_lanes_count$few;
+    reg  [31:0] rest_count$mask;
+    wire  rest_count$few;
     reg  lane_mux$from_buf1;
     reg  [63:0] lane_mux$buf0_addr;
     reg  [127:0] lane_mux$buf0_src0;
@@ -1924,7 +1927,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  n_enter;
     reg  cap_load$0;
     reg  cap_load$1;
-    reg  [31:0] dec_lanes;
     reg  table_is_full;
     reg  issue_misaligned;
     reg  issue_done;
@@ -2030,6 +2032,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .mask(lane_select$mask),
         .lane(lane_select$lane),
         .rest(lane_select$rest)
+    );
+    atomic_unit$dec_lanes_count dec_lanes_count(
+        .mask(dec_lanes_count$mask),
+        .few(dec_lanes_count$few)
+    );
+    atomic_unit$rest_count rest_count(
+        .mask(rest_count$mask),
+        .few(rest_count$few)
     );
     atomic_unit$lane_mux lane_mux(
         .from_buf1(lane_mux$from_buf1),
@@ -5420,11 +5430,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             d_slot$d = 1'b1;
         end
         d_lanes$clear = 1'b0;
-        dec_lanes = decoder$lane_enables & lanes_built;
         d_no_lanes$clear = 1'b0;
-        d_no_lanes$d = ~|dec_lanes;
+        d_no_lanes$d = ~|(decoder$lane_enables & lanes_built);
         d_lanes_few$clear = 1'b0;
-        d_lanes_few$d = ~|(dec_lanes & (dec_lanes - one_lanes));
         d_illegal$clear = 1'b0;
         d_elem_size$clear = 1'b0;
         d_last_elem$clear = 1'b0;
@@ -5453,7 +5461,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         pay_valid = sel_take & ~sel_marker;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
-            left_few$d = ~|(lane_select$rest & (lane_select$rest - one_lanes));
+            left_few$d = rest_count$few;
         end
         case (issue_state$q)
             IssueState$FirstLane:
@@ -6334,6 +6342,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) decoder$pred_mask = r_pred_mask$q;
     always @(*) decoder$surf_kind = r_surf_kind$q;
     always @(*) decoder$surf_u16 = r_surf_u16$q;
+    always @(*) dec_lanes_count$mask = decoder$lane_enables;
+    always @(*) rest_count$mask = lane_select$rest;
     always @(*) lane_mux$from_buf1 = i_buf$q;
     always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
     always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
@@ -6656,6 +6666,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) d_no_lanes$load = d_free;
     always @(*) d_lanes_few$clock = clock;
     always @(*) d_lanes_few$load = d_free;
+    always @(*) d_lanes_few$d = dec_lanes_count$few;
     always @(*) d_illegal$clock = clock;
     always @(*) d_illegal$load = d_free;
     always @(*) d_illegal$d = decoder$illegal;
@@ -8678,6 +8689,67 @@ module atomic_unit$d_write_only(clock,clear,load,d,q);
        else if (load) q <= d;
     end
 endmodule // atomic_unit$d_write_only
+
+
+module atomic_unit$dec_lanes_count(mask,few);
+    
+    // Module arguments
+    input wire  [31:0] mask;
+    output reg  few;
+    
+    // Constant declarations
+    localparam  enabled = 32'hffffffff;
+    
+    // Local signals
+    reg  [31:0] lanes;
+    reg  group_any$0;
+    reg  group_any$1;
+    reg  group_any$2;
+    reg  group_any$3;
+    reg  group_any$4;
+    reg  group_any$5;
+    reg  group_any$6;
+    reg  group_any$7;
+    reg  group_many$0;
+    reg  group_many$1;
+    reg  group_many$2;
+    reg  group_many$3;
+    reg  group_many$4;
+    reg  group_many$5;
+    reg  group_many$6;
+    reg  group_many$7;
+    reg  super_any$0;
+    reg  super_any$1;
+    reg  super_many$0;
+    reg  super_many$1;
+    
+    // Update code
+    always @(*) begin
+        lanes = mask & enabled;
+        group_any$0 = ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) | lanes[32'h4 * 0 + 32'h2]) | lanes[32'h4 * 0 + 32'h3];
+        group_many$0 = ((lanes[32'h4 * 0] & lanes[32'h4 * 0 + 32'h1]) | (lanes[32'h4 * 0 + 32'h2] & lanes[32'h4 * 0 + 32'h3])) | ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) & (lanes[32'h4 * 0 + 32'h2] | lanes[32'h4 * 0 + 32'h3]));
+        group_any$1 = ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) | lanes[32'h4 * 1 + 32'h2]) | lanes[32'h4 * 1 + 32'h3];
+        group_many$1 = ((lanes[32'h4 * 1] & lanes[32'h4 * 1 + 32'h1]) | (lanes[32'h4 * 1 + 32'h2] & lanes[32'h4 * 1 + 32'h3])) | ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) & (lanes[32'h4 * 1 + 32'h2] | lanes[32'h4 * 1 + 32'h3]));
+        group_any$2 = ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) | lanes[32'h4 * 2 + 32'h2]) | lanes[32'h4 * 2 + 32'h3];
+        group_many$2 = ((lanes[32'h4 * 2] & lanes[32'h4 * 2 + 32'h1]) | (lanes[32'h4 * 2 + 32'h2] & lanes[32'h4 * 2 + 32'h3])) | ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) & (lanes[32'h4 * 2 + 32'h2] | lanes[32'h4 * 2 + 32'h3]));
+        group_any$3 = ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) | lanes[32'h4 * 3 + 32'h2]) | lanes[32'h4 * 3 + 32'h3];
+        group_many$3 = ((lanes[32'h4 * 3] & lanes[32'h4 * 3 + 32'h1]) | (lanes[32'h4 * 3 + 32'h2] & lanes[32'h4 * 3 + 32'h3])) | ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) & (lanes[32'h4 * 3 + 32'h2] | lanes[32'h4 * 3 + 32'h3]));
+        group_any$4 = ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) | lanes[32'h4 * 4 + 32'h2]) | lanes[32'h4 * 4 + 32'h3];
+        group_many$4 = ((lanes[32'h4 * 4] & lanes[32'h4 * 4 + 32'h1]) | (lanes[32'h4 * 4 + 32'h2] & lanes[32'h4 * 4 + 32'h3])) | ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) & (lanes[32'h4 * 4 + 32'h2] | lanes[32'h4 * 4 + 32'h3]));
+        group_any$5 = ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) | lanes[32'h4 * 5 + 32'h2]) | lanes[32'h4 * 5 + 32'h3];
+        group_many$5 = ((lanes[32'h4 * 5] & lanes[32'h4 * 5 + 32'h1]) | (lanes[32'h4 * 5 + 32'h2] & lanes[32'h4 * 5 + 32'h3])) | ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) & (lanes[32'h4 * 5 + 32'h2] | lanes[32'h4 * 5 + 32'h3]));
+        group_any$6 = ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) | lanes[32'h4 * 6 + 32'h2]) | lanes[32'h4 * 6 + 32'h3];
+        group_many$6 = ((lanes[32'h4 * 6] & lanes[32'h4 * 6 + 32'h1]) | (lanes[32'h4 * 6 + 32'h2] & lanes[32'h4 * 6 + 32'h3])) | ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) & (lanes[32'h4 * 6 + 32'h2] | lanes[32'h4 * 6 + 32'h3]));
+        group_any$7 = ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) | lanes[32'h4 * 7 + 32'h2]) | lanes[32'h4 * 7 + 32'h3];
+        group_many$7 = ((lanes[32'h4 * 7] & lanes[32'h4 * 7 + 32'h1]) | (lanes[32'h4 * 7 + 32'h2] & lanes[32'h4 * 7 + 32'h3])) | ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) & (lanes[32'h4 * 7 + 32'h2] | lanes[32'h4 * 7 + 32'h3]));
+        super_any$0 = ((group_any$0 | group_any$1) | group_any$2) | group_any$3;
+        super_many$0 = (((group_many$0 | group_many$1) | (group_many$2 | group_many$3)) | ((group_any$0 & group_any$1) | (group_any$2 & group_any$3))) | ((group_any$0 | group_any$1) & (group_any$2 | group_any$3));
+        super_any$1 = ((group_any$4 | group_any$5) | group_any$6) | group_any$7;
+        super_many$1 = (((group_many$4 | group_many$5) | (group_many$6 | group_many$7)) | ((group_any$4 & group_any$5) | (group_any$6 & group_any$7))) | ((group_any$4 | group_any$5) & (group_any$6 | group_any$7));
+        few = ~((super_many$0 | super_many$1) | (super_any$0 & super_any$1));
+    end
+    
+endmodule // atomic_unit$dec_lanes_count
 
 
 module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
@@ -16055,6 +16127,67 @@ module atomic_unit$reset_q(d,q,clock);
     end
           
 endmodule // atomic_unit$reset_q
+
+
+module atomic_unit$rest_count(mask,few);
+    
+    // Module arguments
+    input wire  [31:0] mask;
+    output reg  few;
+    
+    // Constant declarations
+    localparam  enabled = 32'hffffffff;
+    
+    // Local signals
+    reg  [31:0] lanes;
+    reg  group_any$0;
+    reg  group_any$1;
+    reg  group_any$2;
+    reg  group_any$3;
+    reg  group_any$4;
+    reg  group_any$5;
+    reg  group_any$6;
+    reg  group_any$7;
+    reg  group_many$0;
+    reg  group_many$1;
+    reg  group_many$2;
+    reg  group_many$3;
+    reg  group_many$4;
+    reg  group_many$5;
+    reg  group_many$6;
+    reg  group_many$7;
+    reg  super_any$0;
+    reg  super_any$1;
+    reg  super_many$0;
+    reg  super_many$1;
+    
+    // Update code
+    always @(*) begin
+        lanes = mask & enabled;
+        group_any$0 = ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) | lanes[32'h4 * 0 + 32'h2]) | lanes[32'h4 * 0 + 32'h3];
+        group_many$0 = ((lanes[32'h4 * 0] & lanes[32'h4 * 0 + 32'h1]) | (lanes[32'h4 * 0 + 32'h2] & lanes[32'h4 * 0 + 32'h3])) | ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) & (lanes[32'h4 * 0 + 32'h2] | lanes[32'h4 * 0 + 32'h3]));
+        group_any$1 = ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) | lanes[32'h4 * 1 + 32'h2]) | lanes[32'h4 * 1 + 32'h3];
+        group_many$1 = ((lanes[32'h4 * 1] & lanes[32'h4 * 1 + 32'h1]) | (lanes[32'h4 * 1 + 32'h2] & lanes[32'h4 * 1 + 32'h3])) | ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) & (lanes[32'h4 * 1 + 32'h2] | lanes[32'h4 * 1 + 32'h3]));
+        group_any$2 = ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) | lanes[32'h4 * 2 + 32'h2]) | lanes[32'h4 * 2 + 32'h3];
+        group_many$2 = ((lanes[32'h4 * 2] & lanes[32'h4 * 2 + 32'h1]) | (lanes[32'h4 * 2 + 32'h2] & lanes[32'h4 * 2 + 32'h3])) | ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) & (lanes[32'h4 * 2 + 32'h2] | lanes[32'h4 * 2 + 32'h3]));
+        group_any$3 = ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) | lanes[32'h4 * 3 + 32'h2]) | lanes[32'h4 * 3 + 32'h3];
+        group_many$3 = ((lanes[32'h4 * 3] & lanes[32'h4 * 3 + 32'h1]) | (lanes[32'h4 * 3 + 32'h2] & lanes[32'h4 * 3 + 32'h3])) | ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) & (lanes[32'h4 * 3 + 32'h2] | lanes[32'h4 * 3 + 32'h3]));
+        group_any$4 = ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) | lanes[32'h4 * 4 + 32'h2]) | lanes[32'h4 * 4 + 32'h3];
+        group_many$4 = ((lanes[32'h4 * 4] & lanes[32'h4 * 4 + 32'h1]) | (lanes[32'h4 * 4 + 32'h2] & lanes[32'h4 * 4 + 32'h3])) | ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) & (lanes[32'h4 * 4 + 32'h2] | lanes[32'h4 * 4 + 32'h3]));
+        group_any$5 = ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) | lanes[32'h4 * 5 + 32'h2]) | lanes[32'h4 * 5 + 32'h3];
+        group_many$5 = ((lanes[32'h4 * 5] & lanes[32'h4 * 5 + 32'h1]) | (lanes[32'h4 * 5 + 32'h2] & lanes[32'h4 * 5 + 32'h3])) | ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) & (lanes[32'h4 * 5 + 32'h2] | lanes[32'h4 * 5 + 32'h3]));
+        group_any$6 = ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) | lanes[32'h4 * 6 + 32'h2]) | lanes[32'h4 * 6 + 32'h3];
+        group_many$6 = ((lanes[32'h4 * 6] & lanes[32'h4 * 6 + 32'h1]) | (lanes[32'h4 * 6 + 32'h2] & lanes[32'h4 * 6 + 32'h3])) | ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) & (lanes[32'h4 * 6 + 32'h2] | lanes[32'h4 * 6 + 32'h3]));
+        group_any$7 = ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) | lanes[32'h4 * 7 + 32'h2]) | lanes[32'h4 * 7 + 32'h3];
+        group_many$7 = ((lanes[32'h4 * 7] & lanes[32'h4 * 7 + 32'h1]) | (lanes[32'h4 * 7 + 32'h2] & lanes[32'h4 * 7 + 32'h3])) | ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) & (lanes[32'h4 * 7 + 32'h2] | lanes[32'h4 * 7 + 32'h3]));
+        super_any$0 = ((group_any$0 | group_any$1) | group_any$2) | group_any$3;
+        super_many$0 = (((group_many$0 | group_many$1) | (group_many$2 | group_many$3)) | ((group_any$0 & group_any$1) | (group_any$2 & group_any$3))) | ((group_any$0 | group_any$1) & (group_any$2 | group_any$3));
+        super_any$1 = ((group_any$4 | group_any$5) | group_any$6) | group_any$7;
+        super_many$1 = (((group_many$4 | group_many$5) | (group_many$6 | group_many$7)) | ((group_any$4 & group_any$5) | (group_any$6 & group_any$7))) | ((group_any$4 | group_any$5) & (group_any$6 | group_any$7));
+        few = ~((super_many$0 | super_many$1) | (super_any$0 & super_any$1));
+    end
+    
+endmodule // atomic_unit$rest_count
 
 
 module atomic_unit$result_acc(d,q,clock);
