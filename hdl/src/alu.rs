@@ -358,7 +358,7 @@ impl AtomicAlu {
         assert!(AluOp::ALL.iter().all(|op| (op.code() as usize) < (1 << ALU_OP_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| (ty.code() as usize) < (1 << ALU_TY_BITS)));
         assert!(ElemType::ALL.iter().all(|ty| ty.bits() as usize <= ALU_DATA_BITS));
-        // The magnitude comparator's segments below are [31:0] and [63:32].
+        // The sign constants go up to B64 (the ops that add or order stop there).
         assert_eq!(ALU_ARITH_BITS, 64, "AtomicAlu: the ops that add or order are built for B16..B64");
         Self {
             clock: Default::default(),
