@@ -15088,55 +15088,16 @@ module atomic_unit_l8_w32_int$dec_lanes_count(mask,few);
     // Constant declarations
     localparam  enabled = 32'hff;
     
-    // Local signals
-    reg  [31:0] lanes;
-    reg  group_any$0;
-    reg  group_any$1;
-    reg  group_any$2;
-    reg  group_any$3;
-    reg  group_any$4;
-    reg  group_any$5;
-    reg  group_any$6;
-    reg  group_any$7;
-    reg  group_many$0;
-    reg  group_many$1;
-    reg  group_many$2;
-    reg  group_many$3;
-    reg  group_many$4;
-    reg  group_many$5;
-    reg  group_many$6;
-    reg  group_many$7;
-    reg  super_any$0;
-    reg  super_any$1;
-    reg  super_many$0;
-    reg  super_many$1;
-    
-    // Update code
-    always @(*) begin
-        lanes = mask & enabled;
-        group_any$0 = ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) | lanes[32'h4 * 0 + 32'h2]) | lanes[32'h4 * 0 + 32'h3];
-        group_many$0 = ((lanes[32'h4 * 0] & lanes[32'h4 * 0 + 32'h1]) | (lanes[32'h4 * 0 + 32'h2] & lanes[32'h4 * 0 + 32'h3])) | ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) & (lanes[32'h4 * 0 + 32'h2] | lanes[32'h4 * 0 + 32'h3]));
-        group_any$1 = ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) | lanes[32'h4 * 1 + 32'h2]) | lanes[32'h4 * 1 + 32'h3];
-        group_many$1 = ((lanes[32'h4 * 1] & lanes[32'h4 * 1 + 32'h1]) | (lanes[32'h4 * 1 + 32'h2] & lanes[32'h4 * 1 + 32'h3])) | ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) & (lanes[32'h4 * 1 + 32'h2] | lanes[32'h4 * 1 + 32'h3]));
-        group_any$2 = ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) | lanes[32'h4 * 2 + 32'h2]) | lanes[32'h4 * 2 + 32'h3];
-        group_many$2 = ((lanes[32'h4 * 2] & lanes[32'h4 * 2 + 32'h1]) | (lanes[32'h4 * 2 + 32'h2] & lanes[32'h4 * 2 + 32'h3])) | ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) & (lanes[32'h4 * 2 + 32'h2] | lanes[32'h4 * 2 + 32'h3]));
-        group_any$3 = ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) | lanes[32'h4 * 3 + 32'h2]) | lanes[32'h4 * 3 + 32'h3];
-        group_many$3 = ((lanes[32'h4 * 3] & lanes[32'h4 * 3 + 32'h1]) | (lanes[32'h4 * 3 + 32'h2] & lanes[32'h4 * 3 + 32'h3])) | ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) & (lanes[32'h4 * 3 + 32'h2] | lanes[32'h4 * 3 + 32'h3]));
-        group_any$4 = ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) | lanes[32'h4 * 4 + 32'h2]) | lanes[32'h4 * 4 + 32'h3];
-        group_many$4 = ((lanes[32'h4 * 4] & lanes[32'h4 * 4 + 32'h1]) | (lanes[32'h4 * 4 + 32'h2] & lanes[32'h4 * 4 + 32'h3])) | ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) & (lanes[32'h4 * 4 + 32'h2] | lanes[32'h4 * 4 + 32'h3]));
-        group_any$5 = ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) | lanes[32'h4 * 5 + 32'h2]) | lanes[32'h4 * 5 + 32'h3];
-        group_many$5 = ((lanes[32'h4 * 5] & lanes[32'h4 * 5 + 32'h1]) | (lanes[32'h4 * 5 + 32'h2] & lanes[32'h4 * 5 + 32'h3])) | ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) & (lanes[32'h4 * 5 + 32'h2] | lanes[32'h4 * 5 + 32'h3]));
-        group_any$6 = ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) | lanes[32'h4 * 6 + 32'h2]) | lanes[32'h4 * 6 + 32'h3];
-        group_many$6 = ((lanes[32'h4 * 6] & lanes[32'h4 * 6 + 32'h1]) | (lanes[32'h4 * 6 + 32'h2] & lanes[32'h4 * 6 + 32'h3])) | ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) & (lanes[32'h4 * 6 + 32'h2] | lanes[32'h4 * 6 + 32'h3]));
-        group_any$7 = ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) | lanes[32'h4 * 7 + 32'h2]) | lanes[32'h4 * 7 + 32'h3];
-        group_many$7 = ((lanes[32'h4 * 7] & lanes[32'h4 * 7 + 32'h1]) | (lanes[32'h4 * 7 + 32'h2] & lanes[32'h4 * 7 + 32'h3])) | ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) & (lanes[32'h4 * 7 + 32'h2] | lanes[32'h4 * 7 + 32'h3]));
-        super_any$0 = ((group_any$0 | group_any$1) | group_any$2) | group_any$3;
-        super_many$0 = (((group_many$0 | group_many$1) | (group_many$2 | group_many$3)) | ((group_any$0 & group_any$1) | (group_any$2 & group_any$3))) | ((group_any$0 | group_any$1) & (group_any$2 | group_any$3));
-        super_any$1 = ((group_any$4 | group_any$5) | group_any$6) | group_any$7;
-        super_many$1 = (((group_many$4 | group_many$5) | (group_many$6 | group_many$7)) | ((group_any$4 & group_any$5) | (group_any$6 & group_any$7))) | ((group_any$4 | group_any$5) & (group_any$6 | group_any$7));
-        few = ~((super_many$0 | super_many$1) | (super_any$0 & super_any$1));
-    end
-    
+    // Update code (custom)
+    wire [31:0] set = mask & 32'h000000ff;
+    // below[i]: a lane under i is set (an OR prefix in five shift-or steps)
+    wire [31:0] below1 = {set[30:0], 1'b0};
+    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
+    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
+    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
+    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
+    wire [31:0] below = below16 | {below16[15:0], 16'b0};
+    always @(*) few = ~|(set & below);
 endmodule // atomic_unit_l8_w32_int$dec_lanes_count
 
 
@@ -22526,55 +22487,16 @@ module atomic_unit_l8_w32_int$rest_count(mask,few);
     // Constant declarations
     localparam  enabled = 32'hff;
     
-    // Local signals
-    reg  [31:0] lanes;
-    reg  group_any$0;
-    reg  group_any$1;
-    reg  group_any$2;
-    reg  group_any$3;
-    reg  group_any$4;
-    reg  group_any$5;
-    reg  group_any$6;
-    reg  group_any$7;
-    reg  group_many$0;
-    reg  group_many$1;
-    reg  group_many$2;
-    reg  group_many$3;
-    reg  group_many$4;
-    reg  group_many$5;
-    reg  group_many$6;
-    reg  group_many$7;
-    reg  super_any$0;
-    reg  super_any$1;
-    reg  super_many$0;
-    reg  super_many$1;
-    
-    // Update code
-    always @(*) begin
-        lanes = mask & enabled;
-        group_any$0 = ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) | lanes[32'h4 * 0 + 32'h2]) | lanes[32'h4 * 0 + 32'h3];
-        group_many$0 = ((lanes[32'h4 * 0] & lanes[32'h4 * 0 + 32'h1]) | (lanes[32'h4 * 0 + 32'h2] & lanes[32'h4 * 0 + 32'h3])) | ((lanes[32'h4 * 0] | lanes[32'h4 * 0 + 32'h1]) & (lanes[32'h4 * 0 + 32'h2] | lanes[32'h4 * 0 + 32'h3]));
-        group_any$1 = ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) | lanes[32'h4 * 1 + 32'h2]) | lanes[32'h4 * 1 + 32'h3];
-        group_many$1 = ((lanes[32'h4 * 1] & lanes[32'h4 * 1 + 32'h1]) | (lanes[32'h4 * 1 + 32'h2] & lanes[32'h4 * 1 + 32'h3])) | ((lanes[32'h4 * 1] | lanes[32'h4 * 1 + 32'h1]) & (lanes[32'h4 * 1 + 32'h2] | lanes[32'h4 * 1 + 32'h3]));
-        group_any$2 = ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) | lanes[32'h4 * 2 + 32'h2]) | lanes[32'h4 * 2 + 32'h3];
-        group_many$2 = ((lanes[32'h4 * 2] & lanes[32'h4 * 2 + 32'h1]) | (lanes[32'h4 * 2 + 32'h2] & lanes[32'h4 * 2 + 32'h3])) | ((lanes[32'h4 * 2] | lanes[32'h4 * 2 + 32'h1]) & (lanes[32'h4 * 2 + 32'h2] | lanes[32'h4 * 2 + 32'h3]));
-        group_any$3 = ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) | lanes[32'h4 * 3 + 32'h2]) | lanes[32'h4 * 3 + 32'h3];
-        group_many$3 = ((lanes[32'h4 * 3] & lanes[32'h4 * 3 + 32'h1]) | (lanes[32'h4 * 3 + 32'h2] & lanes[32'h4 * 3 + 32'h3])) | ((lanes[32'h4 * 3] | lanes[32'h4 * 3 + 32'h1]) & (lanes[32'h4 * 3 + 32'h2] | lanes[32'h4 * 3 + 32'h3]));
-        group_any$4 = ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) | lanes[32'h4 * 4 + 32'h2]) | lanes[32'h4 * 4 + 32'h3];
-        group_many$4 = ((lanes[32'h4 * 4] & lanes[32'h4 * 4 + 32'h1]) | (lanes[32'h4 * 4 + 32'h2] & lanes[32'h4 * 4 + 32'h3])) | ((lanes[32'h4 * 4] | lanes[32'h4 * 4 + 32'h1]) & (lanes[32'h4 * 4 + 32'h2] | lanes[32'h4 * 4 + 32'h3]));
-        group_any$5 = ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) | lanes[32'h4 * 5 + 32'h2]) | lanes[32'h4 * 5 + 32'h3];
-        group_many$5 = ((lanes[32'h4 * 5] & lanes[32'h4 * 5 + 32'h1]) | (lanes[32'h4 * 5 + 32'h2] & lanes[32'h4 * 5 + 32'h3])) | ((lanes[32'h4 * 5] | lanes[32'h4 * 5 + 32'h1]) & (lanes[32'h4 * 5 + 32'h2] | lanes[32'h4 * 5 + 32'h3]));
-        group_any$6 = ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) | lanes[32'h4 * 6 + 32'h2]) | lanes[32'h4 * 6 + 32'h3];
-        group_many$6 = ((lanes[32'h4 * 6] & lanes[32'h4 * 6 + 32'h1]) | (lanes[32'h4 * 6 + 32'h2] & lanes[32'h4 * 6 + 32'h3])) | ((lanes[32'h4 * 6] | lanes[32'h4 * 6 + 32'h1]) & (lanes[32'h4 * 6 + 32'h2] | lanes[32'h4 * 6 + 32'h3]));
-        group_any$7 = ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) | lanes[32'h4 * 7 + 32'h2]) | lanes[32'h4 * 7 + 32'h3];
-        group_many$7 = ((lanes[32'h4 * 7] & lanes[32'h4 * 7 + 32'h1]) | (lanes[32'h4 * 7 + 32'h2] & lanes[32'h4 * 7 + 32'h3])) | ((lanes[32'h4 * 7] | lanes[32'h4 * 7 + 32'h1]) & (lanes[32'h4 * 7 + 32'h2] | lanes[32'h4 * 7 + 32'h3]));
-        super_any$0 = ((group_any$0 | group_any$1) | group_any$2) | group_any$3;
-        super_many$0 = (((group_many$0 | group_many$1) | (group_many$2 | group_many$3)) | ((group_any$0 & group_any$1) | (group_any$2 & group_any$3))) | ((group_any$0 | group_any$1) & (group_any$2 | group_any$3));
-        super_any$1 = ((group_any$4 | group_any$5) | group_any$6) | group_any$7;
-        super_many$1 = (((group_many$4 | group_many$5) | (group_many$6 | group_many$7)) | ((group_any$4 & group_any$5) | (group_any$6 & group_any$7))) | ((group_any$4 | group_any$5) & (group_any$6 | group_any$7));
-        few = ~((super_many$0 | super_many$1) | (super_any$0 & super_any$1));
-    end
-    
+    // Update code (custom)
+    wire [31:0] set = mask & 32'h000000ff;
+    // below[i]: a lane under i is set (an OR prefix in five shift-or steps)
+    wire [31:0] below1 = {set[30:0], 1'b0};
+    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
+    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
+    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
+    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
+    wire [31:0] below = below16 | {below16[15:0], 16'b0};
+    always @(*) few = ~|(set & below);
 endmodule // atomic_unit_l8_w32_int$rest_count
 
 
