@@ -12,8 +12,6 @@ use rust_hdl::prelude::*;
 
 use crate::lane_select::MAX_LANES;
 
-/// Groups of four lanes, and groups of four groups.
-
 /// `(mask & enabled)` has at most one bit set (combinational).
 #[derive(LogicBlock)]
 pub struct AtMostOne {
@@ -28,7 +26,7 @@ pub struct AtMostOne {
 impl AtMostOne {
     /// Counts the lanes of `enabled` (bit i = lane i) only.
     pub fn new(enabled: u64) -> Self {
-        assert_eq!(MAX_LANES, 32, "AtMostOne: the tree is built for 32 lanes (2 x 4 x 4)");
+        assert_eq!(MAX_LANES, 32, "AtMostOne: the OR prefix's shift steps are written for 32 lanes");
         assert!(enabled >> MAX_LANES == 0, "AtMostOne: lane mask {enabled:#x} wider than {MAX_LANES} lanes");
         Self {
             mask: Default::default(),
