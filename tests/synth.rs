@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use atomport_synth::stats::CellClass;
-use atomport_synth::{synth, Options, Target};
+use atomport_synth::{synth, Options, PnrOutcome, Target};
 use serde_json::Value;
 
 fn have_yosys() -> bool {
@@ -238,6 +238,15 @@ fn ecp5_routes_from_any_run_directory() {
     assert!(report.fits(), "{}", report.text());
     assert!(report.fmax_mhz().is_some_and(|f| f > 1.0), "{}", report.text());
     assert!(report.cells.count(CellClass::Lut) > 1000 && report.cells.count(CellClass::Carry) > 0, "{}", report.text());
+    // the critical path, from the report: register to register, its delay
+    // the clock period nextpnr reports (1000 / fmax)
+    let Some(PnrOutcome::Routed { critical_path: Some(path), .. }) = report.routed() else {
+        panic!("no critical path: {}", report.text())
+    };
+    let period = 1000.0 / report.fmax_mhz().unwrap();
+    assert!((path.delay_ns - period).abs() < 0.05, "{path:?} against {period:.2} ns");
+    assert!(!path.from.is_empty() && path.logic_ns > 0.0 && path.routing_ns > 0.0, "{path:?}");
+    assert!(report.text().contains("critical path: "), "{}", report.text());
     let _ = std::fs::remove_dir_all(&root);
 }
 

