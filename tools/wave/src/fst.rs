@@ -101,10 +101,9 @@ fn convert(wave: wellen::Result<wellen::simple::Waveform>, name: &str) -> Result
         if let Some(at) = var_name.find('[').filter(|_| v.index().is_some() && var_name.ends_with(']')) {
             var_name.truncate(at);
         }
-        let range = match v.index() {
-            Some(i) if width > 1 || i.msb() != i.lsb() => Some((i.msb(), i.lsb())),
-            _ => None,
-        };
+        // a one-bit vector keeps its declared `[0:0]`, as the VCD of the same
+        // model does (Verilator's one-bit localparams); a scalar has no index
+        let range = v.index().map(|i| (i.msb(), i.lsb()));
         vars.push(Var {
             scope,
             name: var_name,
