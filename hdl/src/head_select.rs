@@ -17,8 +17,9 @@
 //! * the *write stage*'s operation (`late_*`), whose write memory accepts
 //!   in the cycle the head leaves (its push into the table comes one edge
 //!   too late for the head): its bytes are merged into the head's line;
-//! * the operations in the execute stages X, X2, X3 (`ahead_*[0..3]`,
-//!   youngest first), whose writes have not left yet. The youngest of them
+//! * the operations in the execute stages X, X2, X3, X4 (`ahead_*[0..3]`,
+//!   youngest first; an integer build has no X3 and X4 and holds their
+//!   `ahead_writes` at zero), whose writes have not left yet. The youngest of them
 //!   that writes any of the head's bytes decides: when it writes exactly
 //!   the head's bytes and its value will be in a register when the head is
 //!   in X (`ahead_ready`: an integer result, or any result one stage before
@@ -139,6 +140,7 @@ pub struct HeadSelect {
     join_line: WordJoin,
 
     // ---- constants ----
+    /// all ones over an element of size 2^s bytes, up to the bits built
     size_masks: [Constant<Bits<LINE_BITS>>; 5],
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_kind: Constant<Bits<ENTRY_KIND_BITS>>,
@@ -167,7 +169,19 @@ fn arr<T: Default, const N: usize>() -> [T; N] {
 }
 
 impl Default for HeadSelect {
+    /// The full build's: elements of up to 128 bits.
     fn default() -> Self {
+        Self::new(LINE_BITS as u32)
+    }
+}
+
+impl HeadSelect {
+    /// The head for a unit built for elements of up to `data_bits` (32, 64
+    /// or 128): the old value's mask stops there, so the bits above are
+    /// constant zeros in every register the old value goes through, and
+    /// synthesis removes them (the unit's decoder rejects wider elements).
+    pub fn new(data_bits: u32) -> Self {
+        assert!([32, 64, 128].contains(&data_bits), "HeadSelect: data_bits must be 32, 64 or 128, not {data_bits}");
         Self {
             head: Default::default(),
             ent_valid: arr(),
@@ -221,7 +235,7 @@ impl Default for HeadSelect {
             alu_ftz: Default::default(),
             old_value: Default::default(),
             size_masks: core::array::from_fn(|s| {
-                let bits = 8u32 << s;
+                let bits = (8u32 << s).min(data_bits);
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
             byte_aligned: Constant::new(0x78u64.to_bits()),

@@ -65,6 +65,10 @@ pub struct LaneMux {
     pub check_base: Signal<In, Bit>,
     /// The lane's access is not aligned to its size.
     pub misaligned: Signal<Out, Bit>,
+    /// The same, from `check_base` alone (a TYPED_ATOMIC lane): it does
+    /// not read the payload buffers, so the issue stage's walk wait can
+    /// use it without a path from the buffer select.
+    pub base_misaligned: Signal<Out, Bit>,
 
     // ---- the lane's payload ----
     pub addr: Signal<Out, Bits<ADDR_BITS>>,
@@ -99,6 +103,7 @@ impl Default for LaneMux {
             check_lane: Default::default(),
             check_base: Default::default(),
             misaligned: Default::default(),
+            base_misaligned: Default::default(),
             addr: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
@@ -130,9 +135,10 @@ impl Logic for LaneMux {
                 self.align_mask.next = self.align_masks[s].val();
             }
         }
+        self.base_misaligned.next = self.check_base.val() & (self.base_low.val() & self.align_mask.val()).any();
         self.misaligned.next = (self.check_lane.val()
             & ((self.addr.val().get_bits::<4>(0) + self.base_low.val()) & self.align_mask.val()).any())
-            | (self.check_base.val() & (self.base_low.val() & self.align_mask.val()).any());
+            | self.base_misaligned.val();
     }
 }
 

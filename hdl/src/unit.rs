@@ -725,6 +725,9 @@ pub struct AtomicUnit {
     /// removes it
     lanes_built: Constant<Bits<MAX_LANES>>,
     data_built: Constant<Bits<LINE_BITS>>,
+    /// the float ops are built: X3 and X4 (float stages 3 and 4) are in the
+    /// pipeline; without them W takes X2's operation and X3/X4 are unread
+    fp_built: Constant<Bit>,
     zero_shift: Constant<Bits<8>>,
     zero_addr: Constant<Bits<MEM_ADDR_BITS>>,
     zero_line: Constant<Bits<LINE_BITS>>,
@@ -928,7 +931,7 @@ impl AtomicUnit {
             addr_finish: Default::default(),
             bounds_check: Default::default(),
             elem_select: Default::default(),
-            head_select: Default::default(),
+            head_select: HeadSelect::new(config.data_bits),
             write_align: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             d_valid: Default::default(),
@@ -1287,6 +1290,7 @@ impl AtomicUnit {
             zero_elem: constant(0),
             lanes_built: constant(config.lane_mask() as u64),
             data_built: Constant::new(config.data_mask().to_bits()),
+            fp_built: Constant::new(config.fp),
             zero_shift: constant(0),
             zero_addr: constant(0),
             zero_line: constant(0),
@@ -1857,12 +1861,12 @@ impl Logic for AtomicUnit {
         self.head_select.ahead_space[1].next = self.x2_space.q.val();
         self.head_select.ahead_byte_enables[1].next = self.x2_byte_enables.q.val();
         self.head_select.ahead_ready[1].next = !self.x2_float.q.val();
-        self.head_select.ahead_writes[2].next = self.x3_writes.q.val();
+        self.head_select.ahead_writes[2].next = self.x3_writes.q.val() & self.fp_built.val();
         self.head_select.ahead_line[2].next = self.x3_line.q.val();
         self.head_select.ahead_space[2].next = self.x3_space.q.val();
         self.head_select.ahead_byte_enables[2].next = self.x3_byte_enables.q.val();
         self.head_select.ahead_ready[2].next = !self.x3_float.q.val();
-        self.head_select.ahead_writes[3].next = self.x4_writes.q.val();
+        self.head_select.ahead_writes[3].next = self.x4_writes.q.val() & self.fp_built.val();
         self.head_select.ahead_line[3].next = self.x4_line.q.val();
         self.head_select.ahead_space[3].next = self.x4_space.q.val();
         self.head_select.ahead_byte_enables[3].next = self.x4_byte_enables.q.val();
@@ -1989,6 +1993,26 @@ impl Logic for AtomicUnit {
             self.w_result_last.d.next = self.x4_result_last.q.val();
             self.w_msg_last.d.next = self.x4_msg_last.q.val();
             self.w_error.d.next = self.x4_error.q.val();
+            if !self.fp_built.val() {
+                // an integer build: X2 -> W (X3 and X4 only delay float results)
+                self.w_valid.d.next = self.x2_valid.q.val();
+                self.w_writes.d.next = self.x2_valid.q.val() & self.x2_writes.q.val();
+                self.w_kind.d.next = self.x2_kind.q.val();
+                self.w_line.d.next = self.x2_line.q.val();
+                self.w_space.d.next = self.x2_space.q.val();
+                self.w_bit_offset.d.next = self.x2_bit_offset.q.val();
+                self.w_byte_enables.d.next = self.x2_byte_enables.q.val();
+                self.w_new.d.next = self.x2_new.q.val();
+                self.w_ret.d.next = self.x2_ret.q.val();
+                self.w_old.d.next = self.x2_old.q.val();
+                self.w_lane.d.next = self.x2_lane.q.val();
+                self.w_elem.d.next = self.x2_elem.q.val();
+                self.w_result_shift.d.next = self.x2_result_shift.q.val();
+                self.w_result_first.d.next = self.x2_result_first.q.val();
+                self.w_result_last.d.next = self.x2_result_last.q.val();
+                self.w_msg_last.d.next = self.x2_msg_last.q.val();
+                self.w_error.d.next = self.x2_error.q.val();
+            }
             self.x4_valid.d.next = self.x3_valid.q.val();
             self.x4_kind.d.next = self.x3_kind.q.val();
             self.x4_writes.d.next = self.x3_valid.q.val() & self.x3_writes.q.val();
@@ -2218,8 +2242,10 @@ impl Logic for AtomicUnit {
         self.issue_misaligned.next = self.lane_mux.misaligned.val() & !self.i_marker.q.val();
         self.issue_lane_done.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
         self.issue_last.next = self.issue_marker.val() | (self.issue_lane_done.val() & self.i_last_lane.q.val());
-        // a typed lane waits for its walk (and for a walk step's level_base, in T and L)
-        self.issue_addr_ready.next = (self.issue_marker.val() | self.issue_misaligned.val())
+        // a typed lane waits for its walk (and for a walk step's level_base,
+        // in T and L) unless it touches no memory (a typed lane is misaligned
+        // only by its base: `base_misaligned`, off the payload buffers)
+        self.issue_addr_ready.next = (self.issue_marker.val() | self.lane_mux.base_misaligned.val())
             | (!self.ctx_kind_typed.q.val()
                 | ((self.typed_step.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
         self.issue_push.next = ((self.i_valid.q.val() & !self.reset_q.q.val()) & self.issue_addr_ready.val())

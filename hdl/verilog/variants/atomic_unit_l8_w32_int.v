@@ -68,6 +68,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  zero_elem = 3'b0;
     localparam  lanes_built = 32'hff;
     localparam  data_built = 128'hffffffff;
+    localparam  fp_built = 1'b0;
     localparam  zero_shift = 8'h0;
     localparam  zero_addr = 64'h0;
     localparam  zero_line = 128'h0;
@@ -136,6 +137,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  lane_mux$check_lane;
     reg  lane_mux$check_base;
     wire  lane_mux$misaligned;
+    wire  lane_mux$base_misaligned;
     wire  [63:0] lane_mux$addr;
     wire  [127:0] lane_mux$src0;
     wire  [127:0] lane_mux$src1;
@@ -2055,6 +2057,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .check_lane(lane_mux$check_lane),
         .check_base(lane_mux$check_base),
         .misaligned(lane_mux$misaligned),
+        .base_misaligned(lane_mux$base_misaligned),
         .addr(lane_mux$addr),
         .src0(lane_mux$src0),
         .src1(lane_mux$src1),
@@ -5108,7 +5111,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         end
         head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
         head_select$ahead_ready$1 = ~x2_float$q;
+        head_select$ahead_writes$2 = x3_writes$q & fp_built;
         head_select$ahead_ready$2 = ~x3_float$q;
+        head_select$ahead_writes$3 = x4_writes$q & fp_built;
         head_select$ahead_ready$3 = 1'b1;
         alu$pipe_advance = ~write_skid$full;
         alu$old_value = x_old$q;
@@ -5181,6 +5186,25 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             w_result_last$d = x4_result_last$q;
             w_msg_last$d = x4_msg_last$q;
             w_error$d = x4_error$q;
+            if (~fp_built) begin
+                w_valid$d = x2_valid$q;
+                w_writes$d = x2_valid$q & x2_writes$q;
+                w_kind$d = x2_kind$q;
+                w_line$d = x2_line$q;
+                w_space$d = x2_space$q;
+                w_bit_offset$d = x2_bit_offset$q;
+                w_byte_enables$d = x2_byte_enables$q;
+                w_new$d = x2_new$q;
+                w_ret$d = x2_ret$q;
+                w_old$d = x2_old$q;
+                w_lane$d = x2_lane$q;
+                w_elem$d = x2_elem$q;
+                w_result_shift$d = x2_result_shift$q;
+                w_result_first$d = x2_result_first$q;
+                w_result_last$d = x2_result_last$q;
+                w_msg_last$d = x2_msg_last$q;
+                w_error$d = x2_error$q;
+            end
             x4_valid$d = x3_valid$q;
             x4_kind$d = x3_kind$q;
             x4_writes$d = x3_valid$q & x3_writes$q;
@@ -5378,7 +5402,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
         issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
-        issue_addr_ready = (issue_marker | issue_misaligned) | (~ctx_kind_typed$q | ((typed_step$ready & ~t_walk$q) & ~l_walk$q));
+        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_step$ready & ~t_walk$q) & ~l_walk$q));
         issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
@@ -6569,11 +6593,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) head_select$ahead_line$1 = x2_line$q;
     always @(*) head_select$ahead_space$1 = x2_space$q;
     always @(*) head_select$ahead_byte_enables$1 = x2_byte_enables$q;
-    always @(*) head_select$ahead_writes$2 = x3_writes$q;
     always @(*) head_select$ahead_line$2 = x3_line$q;
     always @(*) head_select$ahead_space$2 = x3_space$q;
     always @(*) head_select$ahead_byte_enables$2 = x3_byte_enables$q;
-    always @(*) head_select$ahead_writes$3 = x4_writes$q;
     always @(*) head_select$ahead_line$3 = x4_line$q;
     always @(*) head_select$ahead_space$3 = x4_space$q;
     always @(*) head_select$ahead_byte_enables$3 = x4_byte_enables$q;
@@ -19833,8 +19855,8 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     localparam  size_masks$0 = 128'hff;
     localparam  size_masks$1 = 128'hffff;
     localparam  size_masks$2 = 128'hffffffff;
-    localparam  size_masks$3 = 128'hffffffffffffffff;
-    localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
+    localparam  size_masks$3 = 128'hffffffff;
+    localparam  size_masks$4 = 128'hffffffff;
     localparam  zero_line = 128'h0;
     localparam  zero_kind = 2'b0;
     localparam  byte_aligned = 7'b1111000;
@@ -21058,7 +21080,7 @@ module atomic_unit_l8_w32_int$l_walk(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$l_walk
 
 
-module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,addr,src0,src1,coord);
+module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,base_misaligned,addr,src0,src1,coord);
     
     // Module arguments
     input wire  from_buf1;
@@ -21075,6 +21097,7 @@ module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,b
     input wire  check_lane;
     input wire  check_base;
     output reg  misaligned;
+    output reg  base_misaligned;
     output reg  [63:0] addr;
     output reg  [127:0] src0;
     output reg  [127:0] src1;
@@ -21119,7 +21142,8 @@ module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,b
         if (elem_size == 4) begin
             align_mask = align_masks$4;
         end
-        misaligned = (check_lane & |((addr[(32'h0)+:(4)] + base_low) & align_mask)) | (check_base & |(base_low & align_mask));
+        base_misaligned = check_base & |(base_low & align_mask);
+        misaligned = (check_lane & |((addr[(32'h0)+:(4)] + base_low) & align_mask)) | base_misaligned;
     end
     
 endmodule // atomic_unit_l8_w32_int$lane_mux
