@@ -27,7 +27,8 @@
 //! messages. The read data returns in order into
 //! the entry; once back, the table's head leaves the table into the execute
 //! pipeline: X (the integer ALU, float stage 1), X2, X3, X4 (float stages
-//! 2..4) and the write stage W, whose write goes out on `mem_wr_*` (a
+//! 2..4; an integer build goes from X2 straight to W) and the write stage
+//! W, whose write goes out on `mem_wr_*` (a
 //! refused one waits in the write skid register `s_*`, a refused read in
 //! `r_*`); the operation retires when it leaves W, and the lane's result
 //! leaves on `rsp_*` (registered). Same-address hazards are resolved by
