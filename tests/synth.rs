@@ -238,8 +238,8 @@ fn ecp5_routes_from_any_run_directory() {
     assert!(report.fits(), "{}", report.text());
     assert!(report.fmax_mhz().is_some_and(|f| f > 1.0), "{}", report.text());
     assert!(report.cells.count(CellClass::Lut) > 1000 && report.cells.count(CellClass::Carry) > 0, "{}", report.text());
-    // the critical path, from the report: register to register, its delay
-    // the clock period nextpnr reports (1000 / fmax)
+    // the critical path, from the report: register to register, its delay equal to
+    // the clock period nextpnr reports (1000 / fmax) within rounding
     let Some(PnrOutcome::Routed { critical_path: Some(path), .. }) = report.routed() else {
         panic!("no critical path: {}", report.text())
     };
