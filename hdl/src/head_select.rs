@@ -7,13 +7,18 @@
 //! Forwarding (docs/microarchitecture.md "Same-address hazards"): each
 //! entry's `data` already holds the bytes of every older write that memory
 //! accepted after this entry's read, merged with the read data by the unit
-//! (the read data fills only the bytes not forwarded), so the head's line
-//! is its `data`.
+//! (the read data fills only the bytes not forwarded) one cycle after the
+//! write was on the port, so the head's line is its `data` with that
+//! cycle's push merged (below).
 //!
 //! The head leaves the table into the unit's execute stage (`x_*`
 //! registers) before the older operations ahead of it have written memory,
-//! so two more sources of bytes are checked here (docs/microarchitecture.md
-//! "Execute pipeline"):
+//! so three more sources of bytes are checked here (docs/microarchitecture.md
+//! "Execute pipeline", "Forwarding paths"):
+//! * last cycle's write on the memory port (`push_*`), which the unit
+//!   pushes into the entries on its line one cycle after it was on the
+//!   port (its line compares end at flip-flops, `ent_pushed`): a head
+//!   leaving in that cycle merges its bytes here;
 //! * the *write stage*'s operation (`late_*`), whose write memory accepts
 //!   in the cycle the head leaves (its push into the table comes one edge
 //!   too late for the head): its bytes are merged into the head's line;
@@ -83,6 +88,14 @@ pub struct HeadSelect {
     pub head_elem: Signal<In, Bits<ELEM_BITS>>,
     pub head_result_shift: Signal<In, Bits<7>>,
 
+    // ---- the write on the port last cycle, pushed into the entries on its
+    //      line this cycle (the unit's `push_*` registers) ----
+    /// Entry k is on the push's line (`push_hit[k]`).
+    pub ent_pushed: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    /// The push's line data (zero outside its bytes, as `late_data`) and bytes.
+    pub push_data: Signal<In, Bits<LINE_BITS>>,
+    pub push_bytes: Signal<In, Bits<16>>,
+
     // ---- the write stage's operation (its write leaves this cycle) ----
     /// The write stage holds an operation that writes memory.
     pub late_writes: Signal<In, Bit>,
@@ -151,8 +164,14 @@ pub struct HeadSelect {
     data: Signal<Local, Bits<LINE_BITS>>,
     /// all ones over the element's width (at bit 0)
     elem_mask: Signal<Local, Bits<LINE_BITS>>,
+    /// the head takes the push this cycle; its bytes as a bit mask
+    head_pushed: Signal<Local, Bit>,
+    push_mask: Signal<Local, Bits<LINE_BITS>>,
+    with_push: Signal<Local, Bits<LINE_BITS>>,
     late_hit: Signal<Local, Bit>,
     with_late: Signal<Local, Bits<LINE_BITS>>,
+    /// `byte_ones[b]`: ones over byte b
+    byte_ones: [Constant<Bits<LINE_BITS>>; 16],
     /// bit offsets are byte multiples: masking the low 3 bits to constant
     /// zeros lets synthesis build byte shifters (4 levels, not 7)
     byte_aligned: Constant<Bits<7>>,
@@ -203,6 +222,13 @@ impl HeadSelect {
             ent_result_last: arr(),
             ent_msg_last: arr(),
             ent_error: arr(),
+            ent_pushed: arr(),
+            push_data: Default::default(),
+            push_bytes: Default::default(),
+            head_pushed: Default::default(),
+            push_mask: Default::default(),
+            with_push: Default::default(),
+            byte_ones: core::array::from_fn(|b| Constant::new((0xffu128 << (8 * b)).to_bits())),
             late_writes: Default::default(),
             late_line: Default::default(),
             late_space: Default::default(),
@@ -292,8 +318,10 @@ impl Logic for HeadSelect {
         self.result_last.next = false;
         self.msg_last.next = false;
         self.error.next = false;
+        self.head_pushed.next = false;
         for k in 0..INFLIGHT_DEPTH {
             if self.head.val().index() == k {
+                self.head_pushed.next = self.ent_pushed[k].val();
                 self.valid.next = self.ent_valid[k].val();
                 self.kind.next = self.ent_kind[k].val();
                 self.returned.next = self.ent_returned[k].val();
@@ -314,12 +342,24 @@ impl Logic for HeadSelect {
             }
         }
 
-        // the write leaving the write stage this cycle
+        // last cycle's write, which reaches the entries at the end of this
+        // cycle (the unit's `push_*`), then the write leaving the write
+        // stage this cycle (younger)
+        self.push_mask.next = self.zero_line.val();
+        for b in 0..16 {
+            if self.push_bytes.val().get_bit(b) {
+                self.push_mask.next = self.push_mask.val() | self.byte_ones[b].val();
+            }
+        }
+        self.with_push.next = self.data.val();
+        if self.head_pushed.val() {
+            self.with_push.next = (self.data.val() & !self.push_mask.val()) | self.push_data.val();
+        }
         self.late_hit.next = (self.late_writes.val() & (self.late_line.val() == self.line.val()))
             & (self.late_space.val() == self.space.val());
-        self.with_late.next = self.data.val();
+        self.with_late.next = self.with_push.val();
         if self.late_hit.val() {
-            self.with_late.next = (self.data.val() & !self.late_mask.val()) | self.late_data.val();
+            self.with_late.next = (self.with_push.val() & !self.late_mask.val()) | self.late_data.val();
         }
         self.old_value.next = (self.with_late.val() >> (self.bit_offset.val() & self.byte_aligned.val())) & self.elem_mask.val();
 

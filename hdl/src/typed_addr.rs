@@ -109,7 +109,10 @@ pub struct TypedAddr {
     /// state, for the unit to register (`walk_a_held`, `walk_b_held`).
     pub walk_a: Signal<Out, Bits<COORD_BITS>>,
     pub walk_b: Signal<Out, Bits<COORD_BITS>>,
+    /// `second_c` of a walk or bulk step, and at lod (`lod_c`): the unit
+    /// picks by `at_lod` a stage later (`TypedExtent`)
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
+    pub lod_c: Signal<Out, Bits<WIDE_BITS>>,
     /// The walk state after a walk step (`level_base` then comes from `AddrFinish`).
     pub next_level: Signal<Out, Bits<COORD_BITS>>,
     pub next_width: Signal<Out, Bits<COORD_BITS>>,
@@ -159,6 +162,7 @@ impl Default for TypedAddr {
             walk_a: Default::default(),
             walk_b: Default::default(),
             second_c: Default::default(),
+            lod_c: Default::default(),
             next_level: Default::default(),
             next_width: Default::default(),
             next_height: Default::default(),
@@ -208,6 +212,7 @@ impl Logic for TypedAddr {
         self.walk_a.next = self.extent.walk_a.val();
         self.walk_b.next = self.extent.walk_b.val();
         self.second_c.next = self.extent.second_c.val();
+        self.lod_c.next = self.extent.lod_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();
         self.ready.next = self.extent.ready.val();
         self.next_level.next = self.extent.next_level.val();

@@ -63,7 +63,11 @@ pub struct TypedExtent {
     /// `level == lod`: the step is the lane's address (`first` from the lane's multiplier).
     pub at_lod: Signal<Out, Bit>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
+    /// `second_c` of a walk or bulk step; at lod it is `lod_c`
+    /// (`level_base + u`), computed at every step so that the lod compare
+    /// is not in series with its adder: the unit picks by `at_lod` a stage later.
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
+    pub lod_c: Signal<Out, Bits<WIDE_BITS>>,
     /// The walk is done (`level == lod`) or `lod` is out of range.
     pub ready: Signal<Out, Bit>,
     pub out_of_bounds: Signal<Out, Bit>,
@@ -127,6 +131,7 @@ impl Default for TypedExtent {
             at_lod: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
+            lod_c: Default::default(),
             ready: Default::default(),
             out_of_bounds: Default::default(),
             next_level: Default::default(),
@@ -217,9 +222,9 @@ impl Logic for TypedExtent {
             self.walk_b.next = self.slices_at.val();
             self.second_b.next = self.coord_lod.val() - self.level.val();
         }
+        self.lod_c.next = self.level_base.val() + self.wide_u.wide.val();
         if self.at_lod.val() {
             self.second_b.next = self.width_at.val();
-            self.second_c.next = self.level_base.val() + self.wide_u.wide.val();
         }
 
         self.out_of_bounds.next = self.lod_out_of_range.val()

@@ -33,8 +33,8 @@
 //! `r_*`); the operation retires when it leaves W, and the lane's result
 //! leaves on `rsp_*` (registered). Same-address hazards are resolved by
 //! forwarding, not stalling: every write on the port pushes its bytes into
-//! the table's entries on its line, the head merges the
-//! write leaving W, and takes an older operation's new value from X2, X3,
+//! the table's entries on its line a cycle later (`push_*`), the head
+//! merges that push and the write leaving W, and takes an older operation's new value from X2, X3,
 //! X4 or W (bypass) when that operation writes exactly its element; it waits
 //! only for a partial overlap or a float result not computed yet
 //! (docs/microarchitecture.md "Execute pipeline").
@@ -447,7 +447,11 @@ pub struct AtomicUnit {
     t_lane_first: DFF<Bits<64>>,
     t_at_lod: DFF<Bit>,
     t_second_b: DFF<Bits<32>>,
-    t_second_c: DFF<Bits<64>>,
+    /// the typed step's addend: a walk or bulk step's (`t_walk_c`) and the
+    /// lane's at lod (`t_lod_c`), both computed in I; L takes the one
+    /// `t_at_lod` picks (the lod compare is not in series with I's adders)
+    t_walk_c: DFF<Bits<64>>,
+    t_lod_c: DFF<Bits<64>>,
     /// the message's typed element size (the issue stage's `ctx_*` move on to the next message)
     t_surf_u16: DFF<Bit>,
     /// the entry's kind and fields, as the table holds them (the kind
@@ -560,6 +564,13 @@ pub struct AtomicUnit {
     ent_data: [EntryData; INFLIGHT_DEPTH],
     ent_fwd_bytes: [DFF<Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
     ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
+    /// the write on the port last cycle, pushed into the entries on its
+    /// line this cycle (`push_hit[k]`: entry k was on its line, or was
+    /// allocated on it, while the write was on the port): the compares end
+    /// at these flip-flops, the entries' byte enables start at them
+    push_hit: [DFF<Bit>; INFLIGHT_DEPTH],
+    push_data: DFF<Bits<LINE_BITS>>,
+    push_bytes: DFF<Bits<MEM_BYTES>>,
     /// a second copy of the lines, read only at the head (the registers
     /// above serve the forwarding compares with every entry)
     ent_line_at_head: EntryRam<MEM_ADDR_BITS>,
@@ -777,9 +788,9 @@ pub struct AtomicUnit {
     /// the issue stage's element (or marker) moves into the address stage
     issue_push: Signal<Local, Bit>,
     issue_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
-    /// the typed step's `e`; at lod `e * E + surf_base` (AddrFinish: the
+    /// the typed step's addend at lod: `e * E + surf_base` (AddrFinish: the
     /// multiply-add's result is then the element's byte address)
-    issue_second_c: Signal<Local, Bits<64>>,
+    issue_lod_c: Signal<Local, Bits<64>>,
     /// `e * E`
     issue_scaled_c: Signal<Local, Bits<64>>,
     /// T's kind: `t_kind`, or no memory access when out of bounds
@@ -801,17 +812,17 @@ pub struct AtomicUnit {
     alloc_at_next_head: Signal<Local, Bit>,
     elem_bytes: Signal<Local, Bits<MEM_ADDR_BITS>>,
     elem_bits: Signal<Local, Bits<8>>,
-    /// forwarded bytes for the entry allocated this cycle
-    new_fwd_bytes: Signal<Local, Bits<MEM_BYTES>>,
-    /// entry k takes the bytes of the write on the port / entry k's read is
-    /// the next to return (`EntryData` takes it when `mem_rdata_valid` is up)
-    fwd_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    /// the entry allocated this cycle is on the line of the write on the port
+    alloc_on_port_line: Signal<Local, Bit>,
+    /// entry k is on the line of the write on the port (`push_hit[k]` next
+    /// cycle) / entry k's read is the next to return (`EntryData` takes it
+    /// when `mem_rdata_valid` is up)
+    port_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    /// entry k allocated this cycle; it takes the retiring write's bytes
-    /// (allocated on its line, or forwarded to); the bytes of its line
-    /// that change this cycle, and their new values
+    /// entry k allocated this cycle
     alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    take_write: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    /// entry k takes last cycle's write's bytes (`push_*`) this cycle
+    take_push: [Signal<Local, Bit>; INFLIGHT_DEPTH],
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -1088,7 +1099,8 @@ impl AtomicUnit {
             t_lane_first: Default::default(),
             t_at_lod: Default::default(),
             t_second_b: Default::default(),
-            t_second_c: Default::default(),
+            t_walk_c: Default::default(),
+            t_lod_c: Default::default(),
             t_surf_u16: Default::default(),
             t_kind: Default::default(),
             t_checks_bounds: Default::default(),
@@ -1165,6 +1177,9 @@ impl AtomicUnit {
             ent_read_seq: arr(),
             ent_data: arr(),
             ent_fwd_bytes: arr(),
+            push_hit: arr(),
+            push_data: Default::default(),
+            push_bytes: Default::default(),
             ent_line: arr(),
             ent_line_at_head: Default::default(),
             ent_space: arr(),
@@ -1320,7 +1335,7 @@ impl AtomicUnit {
             issue_addr_ready: Default::default(),
             issue_push: Default::default(),
             issue_kind: Default::default(),
-            issue_second_c: Default::default(),
+            issue_lod_c: Default::default(),
             issue_scaled_c: Default::default(),
             t_kind_checked: Default::default(),
             walk_push: Default::default(),
@@ -1335,11 +1350,11 @@ impl AtomicUnit {
             alloc_at_next_head: Default::default(),
             elem_bytes: Default::default(),
             elem_bits: Default::default(),
-            new_fwd_bytes: Default::default(),
-            fwd_hit: arr(),
+            alloc_on_port_line: Default::default(),
+            port_hit: arr(),
             return_hit: arr(),
             alloc_hit: arr(),
-            take_write: arr(),
+            take_push: arr(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -1460,7 +1475,8 @@ impl Logic for AtomicUnit {
             t_lane_first,
             t_at_lod,
             t_second_b,
-            t_second_c,
+            t_walk_c,
+            t_lod_c,
             t_surf_u16,
             t_kind,
             t_checks_bounds,
@@ -1634,13 +1650,16 @@ impl Logic for AtomicUnit {
             s_lane,
             s_elem,
             s_old,
-            s_new
+            s_new,
+            push_data,
+            push_bytes
         );
         for k in 0..INFLIGHT_DEPTH {
             self.ent_valid[k].clock.next = self.clock.val();
             self.ent_kind[k].clock.next = self.clock.val();
             self.ent_read_seq[k].clock.next = self.clock.val();
             self.ent_fwd_bytes[k].clock.next = self.clock.val();
+            self.push_hit[k].clock.next = self.clock.val();
             self.ent_line[k].clock.next = self.clock.val();
             self.ent_space[k].clock.next = self.clock.val();
             self.ent_ftz[k].clock.next = self.clock.val();
@@ -1652,6 +1671,7 @@ impl Logic for AtomicUnit {
             self.ent_kind[k].d.next = self.ent_kind[k].q.val();
             self.ent_read_seq[k].d.next = self.ent_read_seq[k].q.val();
             self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val();
+            self.push_hit[k].d.next = false;
             self.ent_line[k].d.next = self.ent_line[k].q.val();
             self.ent_space[k].d.next = self.ent_space[k].q.val();
             self.ent_ftz[k].d.next = self.ent_ftz[k].q.val();
@@ -1846,6 +1866,11 @@ impl Logic for AtomicUnit {
             self.head_select.ent_error[k].next = self.ent_error[k].q.val();
         }
 
+        for k in 0..INFLIGHT_DEPTH {
+            self.head_select.ent_pushed[k].next = self.push_hit[k].q.val();
+        }
+        self.head_select.push_data.next = self.push_data.q.val();
+        self.head_select.push_bytes.next = self.push_bytes.q.val();
         self.head_select.late_writes.next = self.w_writes.q.val();
         self.head_select.late_line.next = self.w_line.q.val();
         self.head_select.late_space.next = self.w_space.q.val();
@@ -2217,7 +2242,10 @@ impl Logic for AtomicUnit {
             self.l_p16.d.next = self.addr_mul.p16.val();
             self.l_p32.d.next = self.addr_mul.p32.val();
             self.l_p48.d.next = self.addr_mul.p48.val();
-            self.l_second_c.d.next = self.t_second_c.q.val();
+            self.l_second_c.d.next = self.t_walk_c.q.val();
+            if self.t_at_lod.q.val() {
+                self.l_second_c.d.next = self.t_lod_c.q.val();
+            }
             self.l_kind.d.next = self.t_kind_checked.val();
             self.l_space.d.next = self.t_space.q.val();
             self.l_size.d.next = self.t_size.q.val();
@@ -2263,14 +2291,11 @@ impl Logic for AtomicUnit {
             self.issue_kind.next = self.kind_marker.val();
         }
         self.issue_done.next = self.issue_push.val() & (self.issue_lane_done.val() | self.issue_marker.val());
-        self.issue_scaled_c.next = self.typed_step.second_c.val() << 2;
+        self.issue_scaled_c.next = self.typed_step.lod_c.val() << 2;
         if self.ctx_surf_u16.q.val() {
-            self.issue_scaled_c.next = self.typed_step.second_c.val() << 1;
+            self.issue_scaled_c.next = self.typed_step.lod_c.val() << 1;
         }
-        self.issue_second_c.next = self.typed_step.second_c.val();
-        if self.typed_step.at_lod.val() {
-            self.issue_second_c.next = self.issue_scaled_c.val() + self.ctx_surf_base.q.val();
-        }
+        self.issue_lod_c.next = self.issue_scaled_c.val() + self.ctx_surf_base.q.val();
 
         // ================= select: one lane per cycle, payload read =================
         // The lowest lane left of the decode stage's message moves into the issue
@@ -2696,7 +2721,8 @@ impl Logic for AtomicUnit {
             self.t_lane_first.d.next = self.typed_step.lane_first.val();
             self.t_at_lod.d.next = self.typed_step.at_lod.val();
             self.t_second_b.d.next = self.typed_step.second_b.val();
-            self.t_second_c.d.next = self.issue_second_c.val();
+            self.t_walk_c.d.next = self.typed_step.second_c.val();
+            self.t_lod_c.d.next = self.issue_lod_c.val();
             self.t_surf_u16.d.next = self.ctx_surf_u16.q.val();
             self.t_kind.d.next = self.issue_kind.val();
             self.t_checks_bounds.d.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
@@ -2720,14 +2746,9 @@ impl Logic for AtomicUnit {
         }
 
         // The entry allocated this cycle: its read goes out together with the
-        // head's write, so it takes the write's bytes if they share the line.
-        self.new_fwd_bytes.next = self.zero_enables.val();
-        if self.port_write.val()
-            & (self.a_line.q.val() == self.port_line.val())
-            & (self.a_space.q.val() == self.port_space.val())
-        {
-            self.new_fwd_bytes.next = self.port_byte_enables.val();
-        }
+        // write on the port, so it takes the write's bytes if they share the line.
+        self.alloc_on_port_line.next = (self.port_write.val() & (self.a_line.q.val() == self.port_line.val()))
+            & (self.a_space.q.val() == self.port_space.val());
         // the operands' RAMs: written at allocation (their write port is
         // clocked, so wiring it from the `alloc` local makes no loop)
         self.ent_src0.write_enable.next = self.alloc.val();
@@ -2795,7 +2816,7 @@ impl Logic for AtomicUnit {
                     self.ent_valid[k].d.next = true;
                     self.ent_kind[k].d.next = self.a_kind.q.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
-                    self.ent_fwd_bytes[k].d.next = self.new_fwd_bytes.val();
+                    self.ent_fwd_bytes[k].d.next = self.zero_enables.val();
                     self.ent_line[k].d.next = self.a_line.q.val();
                     self.ent_space[k].d.next = self.a_space.q.val();
                     self.ent_ftz[k].d.next = self.a_ftz.q.val();
@@ -2817,16 +2838,26 @@ impl Logic for AtomicUnit {
         }
 
         // ================= read data returns, in order; forwarding =================
-        // The retiring write's bytes go to every entry on the same line
-        // whose read memory has already accepted (all valid
-        // read-modify-write entries of the table: they are younger, and
-        // their read went out when they issued). The read data, when it
-        // returns, fills only the bytes not forwarded before; a write
-        // forwarded in the same cycle overwrites it.
+        // The write on the port goes to every entry on its line whose read
+        // memory has already accepted (all valid read-modify-write entries
+        // of the table: they are younger, and their read went out when they
+        // issued) and to the entry allocated with it, one cycle later: the
+        // line compares end at `push_hit`, and the entries take the bytes
+        // from `push_data` / `push_bytes` in the next cycle. An entry that
+        // leaves the table before then is no longer valid and takes nothing
+        // (it may be allocated again in that cycle); the head leaving in
+        // the push's cycle merges the push in `HeadSelect`, and the head
+        // leaving in the write's own cycle merges it as the write stage's
+        // (`late_*`). The read data, when it returns, fills only the bytes
+        // not forwarded before; a push in the same cycle overwrites it.
+        self.push_data.d.next = self.port_data.val();
+        self.push_bytes.d.next = self.port_byte_enables.val();
         for k in 0..INFLIGHT_DEPTH {
-            self.fwd_hit[k].next = (self.port_write.val()
+            self.alloc_hit[k].next = self.alloc.val() & (self.tail_ptr.q.val().index() == k);
+            self.port_hit[k].next = (self.port_write.val()
                 & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
                 & ((self.ent_line[k].q.val() == self.port_line.val()) & (self.ent_space[k].q.val() == self.port_space.val()));
+            self.push_hit[k].d.next = self.port_hit[k].val() | (self.alloc_hit[k].val() & self.alloc_on_port_line.val());
             // the next read to return is this entry's (`EntryData` takes it
             // when `mem_rdata_valid` is up)
             self.return_hit[k].next = (self.ent_valid[k].q.val()
@@ -2838,28 +2869,22 @@ impl Logic for AtomicUnit {
         self.read_return_seq.load.next = self.mem_rdata_valid.val();
         self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
         self.read_return_seq.clear.next = self.reset_q.q.val();
-        // A byte of an entry's line changes when the retiring write's
-        // bytes reach the entry (allocated on the write's line:
-        // `new_fwd_bytes`; or forwarded to it) or when its read data
-        // returns (the bytes not forwarded before); a forwarded write beats
-        // the read data of the same cycle (`EntryData`). Bytes neither
-        // forwarded nor returned yet hold stale data until the read returns,
-        // which is before the entry can reach the head.
+        // A byte of an entry's line changes when a push reaches the entry or
+        // when its read data returns (the bytes not forwarded before); a
+        // push beats the read data of the same cycle (`EntryData`). Bytes
+        // neither forwarded nor returned yet hold stale data until the read
+        // returns, which is before the entry can reach the head.
         for k in 0..INFLIGHT_DEPTH {
-            self.alloc_hit[k].next = self.alloc.val() & (self.tail_ptr.q.val().index() == k);
-            self.take_write[k].next =
-                (self.alloc_hit[k].val() & self.new_fwd_bytes.val().any()) | self.fwd_hit[k].val();
+            self.take_push[k].next = self.push_hit[k].q.val() & self.ent_valid[k].q.val();
             self.ent_data[k].wr_bytes.next = self.zero_enables.val();
-            if self.take_write[k].val() {
-                self.ent_data[k].wr_bytes.next = self.port_byte_enables.val();
+            if self.take_push[k].val() {
+                self.ent_data[k].wr_bytes.next = self.push_bytes.q.val();
+                self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.push_bytes.q.val();
             }
-            self.ent_data[k].wr_data.next = self.port_data.val();
+            self.ent_data[k].wr_data.next = self.push_data.q.val();
             self.ent_data[k].rd_this.next = self.return_hit[k].val();
             self.ent_data[k].rd_keep.next = self.ent_fwd_bytes[k].q.val();
             self.ent_data[k].clear_returned.next = self.alloc_hit[k].val();
-            if self.fwd_hit[k].val() {
-                self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.port_byte_enables.val();
-            }
         }
 
         // ================= reset =================
@@ -2895,6 +2920,7 @@ impl Logic for AtomicUnit {
             self.w_writes.d.next = false;
             for k in 0..INFLIGHT_DEPTH {
                 self.ent_valid[k].d.next = false;
+                self.push_hit[k].d.next = false;
             }
         }
     }

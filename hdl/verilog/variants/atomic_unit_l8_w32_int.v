@@ -170,6 +170,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [31:0] typed_step$walk_a;
     wire  [31:0] typed_step$walk_b;
     wire  [63:0] typed_step$second_c;
+    wire  [63:0] typed_step$lod_c;
     wire  [31:0] typed_step$next_level;
     wire  [31:0] typed_step$next_width;
     wire  [31:0] typed_step$next_height;
@@ -332,6 +333,16 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [4:0] head_select$head_lane;
     reg  [2:0] head_select$head_elem;
     reg  [6:0] head_select$head_result_shift;
+    reg  head_select$ent_pushed$0;
+    reg  head_select$ent_pushed$1;
+    reg  head_select$ent_pushed$2;
+    reg  head_select$ent_pushed$3;
+    reg  head_select$ent_pushed$4;
+    reg  head_select$ent_pushed$5;
+    reg  head_select$ent_pushed$6;
+    reg  head_select$ent_pushed$7;
+    reg  [127:0] head_select$push_data;
+    reg  [15:0] head_select$push_bytes;
     reg  head_select$late_writes;
     reg  [63:0] head_select$late_line;
     reg  head_select$late_space;
@@ -987,9 +998,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [31:0] t_second_b$d;
     wire  [31:0] t_second_b$q;
     reg  t_second_b$clock;
-    reg  [63:0] t_second_c$d;
-    wire  [63:0] t_second_c$q;
-    reg  t_second_c$clock;
+    reg  [63:0] t_walk_c$d;
+    wire  [63:0] t_walk_c$q;
+    reg  t_walk_c$clock;
+    reg  [63:0] t_lod_c$d;
+    wire  [63:0] t_lod_c$q;
+    reg  t_lod_c$clock;
     reg  t_surf_u16$d;
     wire  t_surf_u16$q;
     reg  t_surf_u16$clock;
@@ -1429,6 +1443,36 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [63:0] ent_line$7$d;
     wire  [63:0] ent_line$7$q;
     reg  ent_line$7$clock;
+    reg  push_hit$0$d;
+    wire  push_hit$0$q;
+    reg  push_hit$0$clock;
+    reg  push_hit$1$d;
+    wire  push_hit$1$q;
+    reg  push_hit$1$clock;
+    reg  push_hit$2$d;
+    wire  push_hit$2$q;
+    reg  push_hit$2$clock;
+    reg  push_hit$3$d;
+    wire  push_hit$3$q;
+    reg  push_hit$3$clock;
+    reg  push_hit$4$d;
+    wire  push_hit$4$q;
+    reg  push_hit$4$clock;
+    reg  push_hit$5$d;
+    wire  push_hit$5$q;
+    reg  push_hit$5$clock;
+    reg  push_hit$6$d;
+    wire  push_hit$6$q;
+    reg  push_hit$6$clock;
+    reg  push_hit$7$d;
+    wire  push_hit$7$q;
+    reg  push_hit$7$clock;
+    reg  [127:0] push_data$d;
+    wire  [127:0] push_data$q;
+    reg  push_data$clock;
+    reg  [15:0] push_bytes$d;
+    wire  [15:0] push_bytes$q;
+    reg  push_bytes$clock;
     reg  ent_line_at_head$clock;
     reg  ent_line_at_head$write_enable;
     reg  [2:0] ent_line_at_head$write_index;
@@ -1937,7 +1981,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  issue_addr_ready;
     reg  issue_push;
     reg  [1:0] issue_kind;
-    reg  [63:0] issue_second_c;
+    reg  [63:0] issue_lod_c;
     reg  [63:0] issue_scaled_c;
     reg  [1:0] t_kind_checked;
     reg  walk_push;
@@ -1952,15 +1996,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  alloc_at_next_head;
     reg  [63:0] elem_bytes;
     reg  [7:0] elem_bits;
-    reg  [15:0] new_fwd_bytes;
-    reg  fwd_hit$0;
-    reg  fwd_hit$1;
-    reg  fwd_hit$2;
-    reg  fwd_hit$3;
-    reg  fwd_hit$4;
-    reg  fwd_hit$5;
-    reg  fwd_hit$6;
-    reg  fwd_hit$7;
+    reg  alloc_on_port_line;
+    reg  port_hit$0;
+    reg  port_hit$1;
+    reg  port_hit$2;
+    reg  port_hit$3;
+    reg  port_hit$4;
+    reg  port_hit$5;
+    reg  port_hit$6;
+    reg  port_hit$7;
     reg  return_hit$0;
     reg  return_hit$1;
     reg  return_hit$2;
@@ -1977,14 +2021,14 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  alloc_hit$5;
     reg  alloc_hit$6;
     reg  alloc_hit$7;
-    reg  take_write$0;
-    reg  take_write$1;
-    reg  take_write$2;
-    reg  take_write$3;
-    reg  take_write$4;
-    reg  take_write$5;
-    reg  take_write$6;
-    reg  take_write$7;
+    reg  take_push$0;
+    reg  take_push$1;
+    reg  take_push$2;
+    reg  take_push$3;
+    reg  take_push$4;
+    reg  take_push$5;
+    reg  take_push$6;
+    reg  take_push$7;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -2092,6 +2136,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .walk_a(typed_step$walk_a),
         .walk_b(typed_step$walk_b),
         .second_c(typed_step$second_c),
+        .lod_c(typed_step$lod_c),
         .next_level(typed_step$next_level),
         .next_width(typed_step$next_width),
         .next_height(typed_step$next_height),
@@ -2266,6 +2311,16 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .head_lane(head_select$head_lane),
         .head_elem(head_select$head_elem),
         .head_result_shift(head_select$head_result_shift),
+        .ent_pushed$0(head_select$ent_pushed$0),
+        .ent_pushed$1(head_select$ent_pushed$1),
+        .ent_pushed$2(head_select$ent_pushed$2),
+        .ent_pushed$3(head_select$ent_pushed$3),
+        .ent_pushed$4(head_select$ent_pushed$4),
+        .ent_pushed$5(head_select$ent_pushed$5),
+        .ent_pushed$6(head_select$ent_pushed$6),
+        .ent_pushed$7(head_select$ent_pushed$7),
+        .push_data(head_select$push_data),
+        .push_bytes(head_select$push_bytes),
         .late_writes(head_select$late_writes),
         .late_line(head_select$late_line),
         .late_space(head_select$late_space),
@@ -3240,10 +3295,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(t_second_b$q),
         .clock(t_second_b$clock)
     );
-    atomic_unit_l8_w32_int$t_second_c t_second_c(
-        .d(t_second_c$d),
-        .q(t_second_c$q),
-        .clock(t_second_c$clock)
+    atomic_unit_l8_w32_int$t_walk_c t_walk_c(
+        .d(t_walk_c$d),
+        .q(t_walk_c$q),
+        .clock(t_walk_c$clock)
+    );
+    atomic_unit_l8_w32_int$t_lod_c t_lod_c(
+        .d(t_lod_c$d),
+        .q(t_lod_c$q),
+        .clock(t_lod_c$clock)
     );
     atomic_unit_l8_w32_int$t_surf_u16 t_surf_u16(
         .d(t_surf_u16$d),
@@ -3921,6 +3981,56 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(ent_line$7$d),
         .q(ent_line$7$q),
         .clock(ent_line$7$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$0 push_hit$0(
+        .d(push_hit$0$d),
+        .q(push_hit$0$q),
+        .clock(push_hit$0$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$1 push_hit$1(
+        .d(push_hit$1$d),
+        .q(push_hit$1$q),
+        .clock(push_hit$1$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$2 push_hit$2(
+        .d(push_hit$2$d),
+        .q(push_hit$2$q),
+        .clock(push_hit$2$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$3 push_hit$3(
+        .d(push_hit$3$d),
+        .q(push_hit$3$q),
+        .clock(push_hit$3$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$4 push_hit$4(
+        .d(push_hit$4$d),
+        .q(push_hit$4$q),
+        .clock(push_hit$4$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$5 push_hit$5(
+        .d(push_hit$5$d),
+        .q(push_hit$5$q),
+        .clock(push_hit$5$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$6 push_hit$6(
+        .d(push_hit$6$d),
+        .q(push_hit$6$q),
+        .clock(push_hit$6$clock)
+    );
+    atomic_unit_l8_w32_int$push_hit$7 push_hit$7(
+        .d(push_hit$7$d),
+        .q(push_hit$7$q),
+        .clock(push_hit$7$clock)
+    );
+    atomic_unit_l8_w32_int$push_data push_data(
+        .d(push_data$d),
+        .q(push_data$q),
+        .clock(push_data$clock)
+    );
+    atomic_unit_l8_w32_int$push_bytes push_bytes(
+        .d(push_bytes$d),
+        .q(push_bytes$q),
+        .clock(push_bytes$clock)
     );
     atomic_unit_l8_w32_int$ent_line_at_head ent_line_at_head(
         .clock(ent_line_at_head$clock),
@@ -4809,7 +4919,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         t_lane_first$d = t_lane_first$q;
         t_at_lod$d = t_at_lod$q;
         t_second_b$d = t_second_b$q;
-        t_second_c$d = t_second_c$q;
+        t_walk_c$d = t_walk_c$q;
+        t_lod_c$d = t_lod_c$q;
         t_surf_u16$d = t_surf_u16$q;
         t_kind$d = t_kind$q;
         t_checks_bounds$d = t_checks_bounds$q;
@@ -4984,10 +5095,13 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         s_elem$d = s_elem$q;
         s_old$d = s_old$q;
         s_new$d = s_new$q;
+        push_data$d = push_data$q;
+        push_bytes$d = push_bytes$q;
         ent_valid$0$d = ent_valid$0$q;
         ent_kind$0$d = ent_kind$0$q;
         ent_read_seq$0$d = ent_read_seq$0$q;
         ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
+        push_hit$0$d = 1'b0;
         ent_line$0$d = ent_line$0$q;
         ent_space$0$d = ent_space$0$q;
         ent_ftz$0$d = ent_ftz$0$q;
@@ -4999,6 +5113,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$1$d = ent_kind$1$q;
         ent_read_seq$1$d = ent_read_seq$1$q;
         ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
+        push_hit$1$d = 1'b0;
         ent_line$1$d = ent_line$1$q;
         ent_space$1$d = ent_space$1$q;
         ent_ftz$1$d = ent_ftz$1$q;
@@ -5010,6 +5125,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$2$d = ent_kind$2$q;
         ent_read_seq$2$d = ent_read_seq$2$q;
         ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
+        push_hit$2$d = 1'b0;
         ent_line$2$d = ent_line$2$q;
         ent_space$2$d = ent_space$2$q;
         ent_ftz$2$d = ent_ftz$2$q;
@@ -5021,6 +5137,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$3$d = ent_kind$3$q;
         ent_read_seq$3$d = ent_read_seq$3$q;
         ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
+        push_hit$3$d = 1'b0;
         ent_line$3$d = ent_line$3$q;
         ent_space$3$d = ent_space$3$q;
         ent_ftz$3$d = ent_ftz$3$q;
@@ -5032,6 +5149,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$4$d = ent_kind$4$q;
         ent_read_seq$4$d = ent_read_seq$4$q;
         ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
+        push_hit$4$d = 1'b0;
         ent_line$4$d = ent_line$4$q;
         ent_space$4$d = ent_space$4$q;
         ent_ftz$4$d = ent_ftz$4$q;
@@ -5043,6 +5161,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$5$d = ent_kind$5$q;
         ent_read_seq$5$d = ent_read_seq$5$q;
         ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
+        push_hit$5$d = 1'b0;
         ent_line$5$d = ent_line$5$q;
         ent_space$5$d = ent_space$5$q;
         ent_ftz$5$d = ent_ftz$5$q;
@@ -5054,6 +5173,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$6$d = ent_kind$6$q;
         ent_read_seq$6$d = ent_read_seq$6$q;
         ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
+        push_hit$6$d = 1'b0;
         ent_line$6$d = ent_line$6$q;
         ent_space$6$d = ent_space$6$q;
         ent_ftz$6$d = ent_ftz$6$q;
@@ -5065,6 +5185,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         ent_kind$7$d = ent_kind$7$q;
         ent_read_seq$7$d = ent_read_seq$7$q;
         ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
+        push_hit$7$d = 1'b0;
         ent_line$7$d = ent_line$7$q;
         ent_space$7$d = ent_space$7$q;
         ent_ftz$7$d = ent_ftz$7$q;
@@ -5382,7 +5503,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             l_p16$d = addr_mul$p16;
             l_p32$d = addr_mul$p32;
             l_p48$d = addr_mul$p48;
-            l_second_c$d = t_second_c$q;
+            l_second_c$d = t_walk_c$q;
+            if (t_at_lod$q) begin
+                l_second_c$d = t_lod_c$q;
+            end
             l_kind$d = t_kind_checked;
             l_space$d = t_space$q;
             l_size$d = t_size$q;
@@ -5415,14 +5539,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             issue_kind = kind_marker;
         end
         issue_done = issue_push & (issue_lane_done | issue_marker);
-        issue_scaled_c = typed_step$second_c << 32'h2;
+        issue_scaled_c = typed_step$lod_c << 32'h2;
         if (ctx_surf_u16$q) begin
-            issue_scaled_c = typed_step$second_c << 32'h1;
+            issue_scaled_c = typed_step$lod_c << 32'h1;
         end
-        issue_second_c = typed_step$second_c;
-        if (typed_step$at_lod) begin
-            issue_second_c = issue_scaled_c + ctx_surf_base$q;
-        end
+        issue_lod_c = issue_scaled_c + ctx_surf_base$q;
         sel_valid = d_valid$q & ~reset_q$q;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | d_no_lanes$q);
         sel_last = sel_marker | left_few$q;
@@ -5674,7 +5795,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             t_lane_first$d = typed_step$lane_first;
             t_at_lod$d = typed_step$at_lod;
             t_second_b$d = typed_step$second_b;
-            t_second_c$d = issue_second_c;
+            t_walk_c$d = typed_step$second_c;
+            t_lod_c$d = issue_lod_c;
             t_surf_u16$d = ctx_surf_u16$q;
             t_kind$d = issue_kind;
             t_checks_bounds$d = addr_gen$checks_bounds & ~issue_marker;
@@ -5695,10 +5817,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             t_msg_last$d = issue_last;
             t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
         end
-        new_fwd_bytes = zero_enables;
-        if (port_write & (a_line$q == port_line) & (a_space$q == port_space)) begin
-            new_fwd_bytes = port_byte_enables;
-        end
+        alloc_on_port_line = (port_write & (a_line$q == port_line)) & (a_space$q == port_space);
         next_head_space = 1'b0;
         if (head_next_ptr$q == 0) begin
             next_head_space = ent_space$0$q;
@@ -5747,7 +5866,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$0$d = 1'b1;
                 ent_kind$0$d = a_kind$q;
                 ent_read_seq$0$d = read_issue_seq$q;
-                ent_fwd_bytes$0$d = new_fwd_bytes;
+                ent_fwd_bytes$0$d = zero_enables;
                 ent_line$0$d = a_line$q;
                 ent_space$0$d = a_space$q;
                 ent_ftz$0$d = a_ftz$q;
@@ -5760,7 +5879,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$1$d = 1'b1;
                 ent_kind$1$d = a_kind$q;
                 ent_read_seq$1$d = read_issue_seq$q;
-                ent_fwd_bytes$1$d = new_fwd_bytes;
+                ent_fwd_bytes$1$d = zero_enables;
                 ent_line$1$d = a_line$q;
                 ent_space$1$d = a_space$q;
                 ent_ftz$1$d = a_ftz$q;
@@ -5773,7 +5892,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$2$d = 1'b1;
                 ent_kind$2$d = a_kind$q;
                 ent_read_seq$2$d = read_issue_seq$q;
-                ent_fwd_bytes$2$d = new_fwd_bytes;
+                ent_fwd_bytes$2$d = zero_enables;
                 ent_line$2$d = a_line$q;
                 ent_space$2$d = a_space$q;
                 ent_ftz$2$d = a_ftz$q;
@@ -5786,7 +5905,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$3$d = 1'b1;
                 ent_kind$3$d = a_kind$q;
                 ent_read_seq$3$d = read_issue_seq$q;
-                ent_fwd_bytes$3$d = new_fwd_bytes;
+                ent_fwd_bytes$3$d = zero_enables;
                 ent_line$3$d = a_line$q;
                 ent_space$3$d = a_space$q;
                 ent_ftz$3$d = a_ftz$q;
@@ -5799,7 +5918,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$4$d = 1'b1;
                 ent_kind$4$d = a_kind$q;
                 ent_read_seq$4$d = read_issue_seq$q;
-                ent_fwd_bytes$4$d = new_fwd_bytes;
+                ent_fwd_bytes$4$d = zero_enables;
                 ent_line$4$d = a_line$q;
                 ent_space$4$d = a_space$q;
                 ent_ftz$4$d = a_ftz$q;
@@ -5812,7 +5931,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$5$d = 1'b1;
                 ent_kind$5$d = a_kind$q;
                 ent_read_seq$5$d = read_issue_seq$q;
-                ent_fwd_bytes$5$d = new_fwd_bytes;
+                ent_fwd_bytes$5$d = zero_enables;
                 ent_line$5$d = a_line$q;
                 ent_space$5$d = a_space$q;
                 ent_ftz$5$d = a_ftz$q;
@@ -5825,7 +5944,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$6$d = 1'b1;
                 ent_kind$6$d = a_kind$q;
                 ent_read_seq$6$d = read_issue_seq$q;
-                ent_fwd_bytes$6$d = new_fwd_bytes;
+                ent_fwd_bytes$6$d = zero_enables;
                 ent_line$6$d = a_line$q;
                 ent_space$6$d = a_space$q;
                 ent_ftz$6$d = a_ftz$q;
@@ -5838,7 +5957,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 ent_valid$7$d = 1'b1;
                 ent_kind$7$d = a_kind$q;
                 ent_read_seq$7$d = read_issue_seq$q;
-                ent_fwd_bytes$7$d = new_fwd_bytes;
+                ent_fwd_bytes$7$d = zero_enables;
                 ent_line$7$d = a_line$q;
                 ent_space$7$d = a_space$q;
                 ent_ftz$7$d = a_ftz$q;
@@ -5857,94 +5976,88 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (head_enters & ~alloc) begin
             occupancy$d = occupancy$q - one_occupancy;
         end
-        fwd_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
+        push_data$d = port_data;
+        push_bytes$d = port_byte_enables;
+        alloc_hit$0 = alloc & (tail_ptr$q == 0);
+        port_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
+        push_hit$0$d = port_hit$0 | (alloc_hit$0 & alloc_on_port_line);
         return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
-        fwd_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
+        alloc_hit$1 = alloc & (tail_ptr$q == 1);
+        port_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
+        push_hit$1$d = port_hit$1 | (alloc_hit$1 & alloc_on_port_line);
         return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
-        fwd_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
+        alloc_hit$2 = alloc & (tail_ptr$q == 2);
+        port_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
+        push_hit$2$d = port_hit$2 | (alloc_hit$2 & alloc_on_port_line);
         return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
-        fwd_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
+        alloc_hit$3 = alloc & (tail_ptr$q == 3);
+        port_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
+        push_hit$3$d = port_hit$3 | (alloc_hit$3 & alloc_on_port_line);
         return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
-        fwd_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
+        alloc_hit$4 = alloc & (tail_ptr$q == 4);
+        port_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
+        push_hit$4$d = port_hit$4 | (alloc_hit$4 & alloc_on_port_line);
         return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
-        fwd_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
+        alloc_hit$5 = alloc & (tail_ptr$q == 5);
+        port_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
+        push_hit$5$d = port_hit$5 | (alloc_hit$5 & alloc_on_port_line);
         return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
-        fwd_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
+        alloc_hit$6 = alloc & (tail_ptr$q == 6);
+        port_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
+        push_hit$6$d = port_hit$6 | (alloc_hit$6 & alloc_on_port_line);
         return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
-        fwd_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
+        alloc_hit$7 = alloc & (tail_ptr$q == 7);
+        port_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
+        push_hit$7$d = port_hit$7 | (alloc_hit$7 & alloc_on_port_line);
         return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
         read_return_seq$d = read_return_seq$q + one_seq;
-        alloc_hit$0 = alloc & (tail_ptr$q == 0);
-        take_write$0 = (alloc_hit$0 & |new_fwd_bytes) | fwd_hit$0;
+        take_push$0 = push_hit$0$q & ent_valid$0$q;
         ent_data$0$wr_bytes = zero_enables;
-        if (take_write$0) begin
-            ent_data$0$wr_bytes = port_byte_enables;
+        if (take_push$0) begin
+            ent_data$0$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | push_bytes$q;
         end
-        if (fwd_hit$0) begin
-            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | port_byte_enables;
-        end
-        alloc_hit$1 = alloc & (tail_ptr$q == 1);
-        take_write$1 = (alloc_hit$1 & |new_fwd_bytes) | fwd_hit$1;
+        take_push$1 = push_hit$1$q & ent_valid$1$q;
         ent_data$1$wr_bytes = zero_enables;
-        if (take_write$1) begin
-            ent_data$1$wr_bytes = port_byte_enables;
+        if (take_push$1) begin
+            ent_data$1$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | push_bytes$q;
         end
-        if (fwd_hit$1) begin
-            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | port_byte_enables;
-        end
-        alloc_hit$2 = alloc & (tail_ptr$q == 2);
-        take_write$2 = (alloc_hit$2 & |new_fwd_bytes) | fwd_hit$2;
+        take_push$2 = push_hit$2$q & ent_valid$2$q;
         ent_data$2$wr_bytes = zero_enables;
-        if (take_write$2) begin
-            ent_data$2$wr_bytes = port_byte_enables;
+        if (take_push$2) begin
+            ent_data$2$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | push_bytes$q;
         end
-        if (fwd_hit$2) begin
-            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | port_byte_enables;
-        end
-        alloc_hit$3 = alloc & (tail_ptr$q == 3);
-        take_write$3 = (alloc_hit$3 & |new_fwd_bytes) | fwd_hit$3;
+        take_push$3 = push_hit$3$q & ent_valid$3$q;
         ent_data$3$wr_bytes = zero_enables;
-        if (take_write$3) begin
-            ent_data$3$wr_bytes = port_byte_enables;
+        if (take_push$3) begin
+            ent_data$3$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | push_bytes$q;
         end
-        if (fwd_hit$3) begin
-            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | port_byte_enables;
-        end
-        alloc_hit$4 = alloc & (tail_ptr$q == 4);
-        take_write$4 = (alloc_hit$4 & |new_fwd_bytes) | fwd_hit$4;
+        take_push$4 = push_hit$4$q & ent_valid$4$q;
         ent_data$4$wr_bytes = zero_enables;
-        if (take_write$4) begin
-            ent_data$4$wr_bytes = port_byte_enables;
+        if (take_push$4) begin
+            ent_data$4$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | push_bytes$q;
         end
-        if (fwd_hit$4) begin
-            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | port_byte_enables;
-        end
-        alloc_hit$5 = alloc & (tail_ptr$q == 5);
-        take_write$5 = (alloc_hit$5 & |new_fwd_bytes) | fwd_hit$5;
+        take_push$5 = push_hit$5$q & ent_valid$5$q;
         ent_data$5$wr_bytes = zero_enables;
-        if (take_write$5) begin
-            ent_data$5$wr_bytes = port_byte_enables;
+        if (take_push$5) begin
+            ent_data$5$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | push_bytes$q;
         end
-        if (fwd_hit$5) begin
-            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | port_byte_enables;
-        end
-        alloc_hit$6 = alloc & (tail_ptr$q == 6);
-        take_write$6 = (alloc_hit$6 & |new_fwd_bytes) | fwd_hit$6;
+        take_push$6 = push_hit$6$q & ent_valid$6$q;
         ent_data$6$wr_bytes = zero_enables;
-        if (take_write$6) begin
-            ent_data$6$wr_bytes = port_byte_enables;
+        if (take_push$6) begin
+            ent_data$6$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | push_bytes$q;
         end
-        if (fwd_hit$6) begin
-            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | port_byte_enables;
-        end
-        alloc_hit$7 = alloc & (tail_ptr$q == 7);
-        take_write$7 = (alloc_hit$7 & |new_fwd_bytes) | fwd_hit$7;
+        take_push$7 = push_hit$7$q & ent_valid$7$q;
         ent_data$7$wr_bytes = zero_enables;
-        if (take_write$7) begin
-            ent_data$7$wr_bytes = port_byte_enables;
-        end
-        if (fwd_hit$7) begin
-            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | port_byte_enables;
+        if (take_push$7) begin
+            ent_data$7$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
         end
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
@@ -5977,13 +6090,21 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             w_valid$d = 1'b0;
             w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
+            push_hit$0$d = 1'b0;
             ent_valid$1$d = 1'b0;
+            push_hit$1$d = 1'b0;
             ent_valid$2$d = 1'b0;
+            push_hit$2$d = 1'b0;
             ent_valid$3$d = 1'b0;
+            push_hit$3$d = 1'b0;
             ent_valid$4$d = 1'b0;
+            push_hit$4$d = 1'b0;
             ent_valid$5$d = 1'b0;
+            push_hit$5$d = 1'b0;
             ent_valid$6$d = 1'b0;
+            push_hit$6$d = 1'b0;
             ent_valid$7$d = 1'b0;
+            push_hit$7$d = 1'b0;
         end
     end
     
@@ -6079,7 +6200,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) t_lane_first$clock = clock;
     always @(*) t_at_lod$clock = clock;
     always @(*) t_second_b$clock = clock;
-    always @(*) t_second_c$clock = clock;
+    always @(*) t_walk_c$clock = clock;
+    always @(*) t_lod_c$clock = clock;
     always @(*) t_surf_u16$clock = clock;
     always @(*) t_kind$clock = clock;
     always @(*) t_checks_bounds$clock = clock;
@@ -6254,10 +6376,13 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) s_elem$clock = clock;
     always @(*) s_old$clock = clock;
     always @(*) s_new$clock = clock;
+    always @(*) push_data$clock = clock;
+    always @(*) push_bytes$clock = clock;
     always @(*) ent_valid$0$clock = clock;
     always @(*) ent_kind$0$clock = clock;
     always @(*) ent_read_seq$0$clock = clock;
     always @(*) ent_fwd_bytes$0$clock = clock;
+    always @(*) push_hit$0$clock = clock;
     always @(*) ent_line$0$clock = clock;
     always @(*) ent_space$0$clock = clock;
     always @(*) ent_ftz$0$clock = clock;
@@ -6269,6 +6394,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$1$clock = clock;
     always @(*) ent_read_seq$1$clock = clock;
     always @(*) ent_fwd_bytes$1$clock = clock;
+    always @(*) push_hit$1$clock = clock;
     always @(*) ent_line$1$clock = clock;
     always @(*) ent_space$1$clock = clock;
     always @(*) ent_ftz$1$clock = clock;
@@ -6280,6 +6406,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$2$clock = clock;
     always @(*) ent_read_seq$2$clock = clock;
     always @(*) ent_fwd_bytes$2$clock = clock;
+    always @(*) push_hit$2$clock = clock;
     always @(*) ent_line$2$clock = clock;
     always @(*) ent_space$2$clock = clock;
     always @(*) ent_ftz$2$clock = clock;
@@ -6291,6 +6418,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$3$clock = clock;
     always @(*) ent_read_seq$3$clock = clock;
     always @(*) ent_fwd_bytes$3$clock = clock;
+    always @(*) push_hit$3$clock = clock;
     always @(*) ent_line$3$clock = clock;
     always @(*) ent_space$3$clock = clock;
     always @(*) ent_ftz$3$clock = clock;
@@ -6302,6 +6430,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$4$clock = clock;
     always @(*) ent_read_seq$4$clock = clock;
     always @(*) ent_fwd_bytes$4$clock = clock;
+    always @(*) push_hit$4$clock = clock;
     always @(*) ent_line$4$clock = clock;
     always @(*) ent_space$4$clock = clock;
     always @(*) ent_ftz$4$clock = clock;
@@ -6313,6 +6442,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$5$clock = clock;
     always @(*) ent_read_seq$5$clock = clock;
     always @(*) ent_fwd_bytes$5$clock = clock;
+    always @(*) push_hit$5$clock = clock;
     always @(*) ent_line$5$clock = clock;
     always @(*) ent_space$5$clock = clock;
     always @(*) ent_ftz$5$clock = clock;
@@ -6324,6 +6454,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$6$clock = clock;
     always @(*) ent_read_seq$6$clock = clock;
     always @(*) ent_fwd_bytes$6$clock = clock;
+    always @(*) push_hit$6$clock = clock;
     always @(*) ent_line$6$clock = clock;
     always @(*) ent_space$6$clock = clock;
     always @(*) ent_ftz$6$clock = clock;
@@ -6335,6 +6466,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ent_kind$7$clock = clock;
     always @(*) ent_read_seq$7$clock = clock;
     always @(*) ent_fwd_bytes$7$clock = clock;
+    always @(*) push_hit$7$clock = clock;
     always @(*) ent_line$7$clock = clock;
     always @(*) ent_space$7$clock = clock;
     always @(*) ent_ftz$7$clock = clock;
@@ -6580,6 +6712,16 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) head_select$ent_result_last$7 = ent_result_last$7$q;
     always @(*) head_select$ent_msg_last$7 = ent_msg_last$7$q;
     always @(*) head_select$ent_error$7 = ent_error$7$q;
+    always @(*) head_select$ent_pushed$0 = push_hit$0$q;
+    always @(*) head_select$ent_pushed$1 = push_hit$1$q;
+    always @(*) head_select$ent_pushed$2 = push_hit$2$q;
+    always @(*) head_select$ent_pushed$3 = push_hit$3$q;
+    always @(*) head_select$ent_pushed$4 = push_hit$4$q;
+    always @(*) head_select$ent_pushed$5 = push_hit$5$q;
+    always @(*) head_select$ent_pushed$6 = push_hit$6$q;
+    always @(*) head_select$ent_pushed$7 = push_hit$7$q;
+    always @(*) head_select$push_data = push_data$q;
+    always @(*) head_select$push_bytes = push_bytes$q;
     always @(*) head_select$late_writes = w_writes$q;
     always @(*) head_select$late_line = w_line$q;
     always @(*) head_select$late_space = w_space$q;
@@ -6817,35 +6959,35 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) read_return_seq$clock = clock;
     always @(*) read_return_seq$load = mem_rdata_valid;
     always @(*) read_return_seq$clear = reset_q$q;
-    always @(*) ent_data$0$wr_data = port_data;
+    always @(*) ent_data$0$wr_data = push_data$q;
     always @(*) ent_data$0$rd_this = return_hit$0;
     always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
     always @(*) ent_data$0$clear_returned = alloc_hit$0;
-    always @(*) ent_data$1$wr_data = port_data;
+    always @(*) ent_data$1$wr_data = push_data$q;
     always @(*) ent_data$1$rd_this = return_hit$1;
     always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
     always @(*) ent_data$1$clear_returned = alloc_hit$1;
-    always @(*) ent_data$2$wr_data = port_data;
+    always @(*) ent_data$2$wr_data = push_data$q;
     always @(*) ent_data$2$rd_this = return_hit$2;
     always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
     always @(*) ent_data$2$clear_returned = alloc_hit$2;
-    always @(*) ent_data$3$wr_data = port_data;
+    always @(*) ent_data$3$wr_data = push_data$q;
     always @(*) ent_data$3$rd_this = return_hit$3;
     always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
     always @(*) ent_data$3$clear_returned = alloc_hit$3;
-    always @(*) ent_data$4$wr_data = port_data;
+    always @(*) ent_data$4$wr_data = push_data$q;
     always @(*) ent_data$4$rd_this = return_hit$4;
     always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
     always @(*) ent_data$4$clear_returned = alloc_hit$4;
-    always @(*) ent_data$5$wr_data = port_data;
+    always @(*) ent_data$5$wr_data = push_data$q;
     always @(*) ent_data$5$rd_this = return_hit$5;
     always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
     always @(*) ent_data$5$clear_returned = alloc_hit$5;
-    always @(*) ent_data$6$wr_data = port_data;
+    always @(*) ent_data$6$wr_data = push_data$q;
     always @(*) ent_data$6$rd_this = return_hit$6;
     always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
     always @(*) ent_data$6$clear_returned = alloc_hit$6;
-    always @(*) ent_data$7$wr_data = port_data;
+    always @(*) ent_data$7$wr_data = push_data$q;
     always @(*) ent_data$7$rd_this = return_hit$7;
     always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
     always @(*) ent_data$7$clear_returned = alloc_hit$7;
@@ -19692,7 +19834,7 @@ module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$head_ptr
 
 
-module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_word$0,ent_word$1,ent_word$2,ent_word$3,ent_word$4,ent_word$5,ent_word$6,ent_word$7,ent_word$8,ent_word$9,ent_word$10,ent_word$11,ent_word$12,ent_word$13,ent_word$14,ent_word$15,ent_word$16,ent_word$17,ent_word$18,ent_word$19,ent_word$20,ent_word$21,ent_word$22,ent_word$23,ent_word$24,ent_word$25,ent_word$26,ent_word$27,ent_word$28,ent_word$29,ent_word$30,ent_word$31,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
+module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_word$0,ent_word$1,ent_word$2,ent_word$3,ent_word$4,ent_word$5,ent_word$6,ent_word$7,ent_word$8,ent_word$9,ent_word$10,ent_word$11,ent_word$12,ent_word$13,ent_word$14,ent_word$15,ent_word$16,ent_word$17,ent_word$18,ent_word$19,ent_word$20,ent_word$21,ent_word$22,ent_word$23,ent_word$24,ent_word$25,ent_word$26,ent_word$27,ent_word$28,ent_word$29,ent_word$30,ent_word$31,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,ent_pushed$0,ent_pushed$1,ent_pushed$2,ent_pushed$3,ent_pushed$4,ent_pushed$5,ent_pushed$6,ent_pushed$7,push_data,push_bytes,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
     
     // Module arguments
     input wire  [2:0] head;
@@ -19802,6 +19944,16 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     input wire  [4:0] head_lane;
     input wire  [2:0] head_elem;
     input wire  [6:0] head_result_shift;
+    input wire  ent_pushed$0;
+    input wire  ent_pushed$1;
+    input wire  ent_pushed$2;
+    input wire  ent_pushed$3;
+    input wire  ent_pushed$4;
+    input wire  ent_pushed$5;
+    input wire  ent_pushed$6;
+    input wire  ent_pushed$7;
+    input wire  [127:0] push_data;
+    input wire  [15:0] push_bytes;
     input wire  late_writes;
     input wire  [63:0] late_line;
     input wire  late_space;
@@ -19859,6 +20011,22 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     localparam  size_masks$4 = 128'hffffffff;
     localparam  zero_line = 128'h0;
     localparam  zero_kind = 2'b0;
+    localparam  byte_ones$0 = 128'hff;
+    localparam  byte_ones$1 = 128'hff00;
+    localparam  byte_ones$2 = 128'hff0000;
+    localparam  byte_ones$3 = 128'hff000000;
+    localparam  byte_ones$4 = 128'hff00000000;
+    localparam  byte_ones$5 = 128'hff0000000000;
+    localparam  byte_ones$6 = 128'hff000000000000;
+    localparam  byte_ones$7 = 128'hff00000000000000;
+    localparam  byte_ones$8 = 128'hff0000000000000000;
+    localparam  byte_ones$9 = 128'hff000000000000000000;
+    localparam  byte_ones$10 = 128'hff00000000000000000000;
+    localparam  byte_ones$11 = 128'hff0000000000000000000000;
+    localparam  byte_ones$12 = 128'hff000000000000000000000000;
+    localparam  byte_ones$13 = 128'hff00000000000000000000000000;
+    localparam  byte_ones$14 = 128'hff0000000000000000000000000000;
+    localparam  byte_ones$15 = 128'hff000000000000000000000000000000;
     localparam  byte_aligned = 7'b1111000;
     
     // Stub signals
@@ -19912,6 +20080,9 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
     reg  [2:0] size;
     reg  [127:0] data;
     reg  [127:0] elem_mask;
+    reg  head_pushed;
+    reg  [127:0] push_mask;
+    reg  [127:0] with_push;
     reg  late_hit;
     reg  [127:0] with_late;
     reg  ahead_hit$0;
@@ -20042,7 +20213,9 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         result_last = 1'b0;
         msg_last = 1'b0;
         error = 1'b0;
+        head_pushed = 1'b0;
         if (head == 0) begin
+            head_pushed = ent_pushed$0;
             valid = ent_valid$0;
             kind = ent_kind$0;
             returned = ent_returned$0;
@@ -20053,6 +20226,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$0;
         end
         if (head == 1) begin
+            head_pushed = ent_pushed$1;
             valid = ent_valid$1;
             kind = ent_kind$1;
             returned = ent_returned$1;
@@ -20063,6 +20237,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$1;
         end
         if (head == 2) begin
+            head_pushed = ent_pushed$2;
             valid = ent_valid$2;
             kind = ent_kind$2;
             returned = ent_returned$2;
@@ -20073,6 +20248,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$2;
         end
         if (head == 3) begin
+            head_pushed = ent_pushed$3;
             valid = ent_valid$3;
             kind = ent_kind$3;
             returned = ent_returned$3;
@@ -20083,6 +20259,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$3;
         end
         if (head == 4) begin
+            head_pushed = ent_pushed$4;
             valid = ent_valid$4;
             kind = ent_kind$4;
             returned = ent_returned$4;
@@ -20093,6 +20270,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$4;
         end
         if (head == 5) begin
+            head_pushed = ent_pushed$5;
             valid = ent_valid$5;
             kind = ent_kind$5;
             returned = ent_returned$5;
@@ -20103,6 +20281,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$5;
         end
         if (head == 6) begin
+            head_pushed = ent_pushed$6;
             valid = ent_valid$6;
             kind = ent_kind$6;
             returned = ent_returned$6;
@@ -20113,6 +20292,7 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
             error = ent_error$6;
         end
         if (head == 7) begin
+            head_pushed = ent_pushed$7;
             valid = ent_valid$7;
             kind = ent_kind$7;
             returned = ent_returned$7;
@@ -20141,10 +20321,63 @@ module atomic_unit_l8_w32_int$head_select(head,ent_valid$0,ent_valid$1,ent_valid
         if (size == 4) begin
             elem_mask = size_masks$4;
         end
+        push_mask = zero_line;
+        if (push_bytes[0]) begin
+            push_mask = push_mask | byte_ones$0;
+        end
+        if (push_bytes[1]) begin
+            push_mask = push_mask | byte_ones$1;
+        end
+        if (push_bytes[2]) begin
+            push_mask = push_mask | byte_ones$2;
+        end
+        if (push_bytes[3]) begin
+            push_mask = push_mask | byte_ones$3;
+        end
+        if (push_bytes[4]) begin
+            push_mask = push_mask | byte_ones$4;
+        end
+        if (push_bytes[5]) begin
+            push_mask = push_mask | byte_ones$5;
+        end
+        if (push_bytes[6]) begin
+            push_mask = push_mask | byte_ones$6;
+        end
+        if (push_bytes[7]) begin
+            push_mask = push_mask | byte_ones$7;
+        end
+        if (push_bytes[8]) begin
+            push_mask = push_mask | byte_ones$8;
+        end
+        if (push_bytes[9]) begin
+            push_mask = push_mask | byte_ones$9;
+        end
+        if (push_bytes[10]) begin
+            push_mask = push_mask | byte_ones$10;
+        end
+        if (push_bytes[11]) begin
+            push_mask = push_mask | byte_ones$11;
+        end
+        if (push_bytes[12]) begin
+            push_mask = push_mask | byte_ones$12;
+        end
+        if (push_bytes[13]) begin
+            push_mask = push_mask | byte_ones$13;
+        end
+        if (push_bytes[14]) begin
+            push_mask = push_mask | byte_ones$14;
+        end
+        if (push_bytes[15]) begin
+            push_mask = push_mask | byte_ones$15;
+        end
+        with_push = data;
+        if (head_pushed) begin
+            with_push = (data & ~push_mask) | push_data;
+        end
         late_hit = (late_writes & (late_line == line)) & (late_space == space);
-        with_late = data;
+        with_late = with_push;
         if (late_hit) begin
-            with_late = (data & ~late_mask) | late_data;
+            with_late = (with_push & ~late_mask) | late_data;
         end
         old_value = (with_late >> (bit_offset & byte_aligned)) & elem_mask;
         hazard = 1'b0;
@@ -22071,6 +22304,196 @@ module atomic_unit_l8_w32_int$pbuf_src1$1(clock,clear,load,d,q);
 endmodule // atomic_unit_l8_w32_int$pbuf_src1$1
 
 
+module atomic_unit_l8_w32_int$push_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_bytes
+
+
+module atomic_unit_l8_w32_int$push_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_data
+
+
+module atomic_unit_l8_w32_int$push_hit$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$0
+
+
+module atomic_unit_l8_w32_int$push_hit$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$1
+
+
+module atomic_unit_l8_w32_int$push_hit$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$2
+
+
+module atomic_unit_l8_w32_int$push_hit$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$3
+
+
+module atomic_unit_l8_w32_int$push_hit$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$4
+
+
+module atomic_unit_l8_w32_int$push_hit$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$5
+
+
+module atomic_unit_l8_w32_int$push_hit$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$6
+
+
+module atomic_unit_l8_w32_int$push_hit$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$push_hit$7
+
+
 module atomic_unit_l8_w32_int$r_byte_enables(d,q,clock);
     
     // Module arguments
@@ -22980,6 +23403,25 @@ module atomic_unit_l8_w32_int$t_lane_first(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$t_lane_first
 
 
+module atomic_unit_l8_w32_int$t_lod_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$t_lod_c
+
+
 module atomic_unit_l8_w32_int$t_msg_last(d,q,clock);
     
     // Module arguments
@@ -23092,25 +23534,6 @@ module atomic_unit_l8_w32_int$t_second_b(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$t_second_b
-
-
-module atomic_unit_l8_w32_int$t_second_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_second_c
 
 
 module atomic_unit_l8_w32_int$t_size(d,q,clock);
@@ -23282,6 +23705,25 @@ module atomic_unit_l8_w32_int$t_walk(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$t_walk
+
+
+module atomic_unit_l8_w32_int$t_walk_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$t_walk_c
 
 
 module atomic_unit_l8_w32_int$t_walk_first(d,q,clock);
@@ -23487,7 +23929,7 @@ module atomic_unit_l8_w32_int$typed_level_base(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_level_base
 
 
-module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a_held,walk_b_held,lane_r_held,lane_rows_held,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,walk_a,walk_b,second_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a_held,walk_b_held,lane_r_held,lane_rows_held,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -23518,6 +23960,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     output reg  [31:0] walk_a;
     output reg  [31:0] walk_b;
     output reg  [63:0] second_c;
+    output reg  [63:0] lod_c;
     output reg  [31:0] next_level;
     output reg  [31:0] next_width;
     output reg  [31:0] next_height;
@@ -23551,6 +23994,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     wire  extent$at_lod;
     wire  [31:0] extent$second_b;
     wire  [63:0] extent$second_c;
+    wire  [63:0] extent$lod_c;
     wire  extent$ready;
     wire  extent$out_of_bounds;
     wire  [31:0] extent$next_level;
@@ -23592,6 +24036,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         .at_lod(extent$at_lod),
         .second_b(extent$second_b),
         .second_c(extent$second_c),
+        .lod_c(extent$lod_c),
         .ready(extent$ready),
         .out_of_bounds(extent$out_of_bounds),
         .next_level(extent$next_level),
@@ -23645,6 +24090,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         walk_a = extent$walk_a;
         walk_b = extent$walk_b;
         second_c = extent$second_c;
+        lod_c = extent$lod_c;
         out_of_bounds = extent$out_of_bounds;
         ready = extent$ready;
         next_level = extent$next_level;
@@ -23659,7 +24105,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
 endmodule // atomic_unit_l8_w32_int$typed_step
 
 
-module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,wide_v_out,at_lod,second_b,second_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,wide_v_out,at_lod,second_b,second_c,lod_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -23683,6 +24129,7 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     output reg  at_lod;
     output reg  [31:0] second_b;
     output reg  [63:0] second_c;
+    output reg  [63:0] lod_c;
     output reg  ready;
     output reg  out_of_bounds;
     output reg  [31:0] next_level;
@@ -23777,9 +24224,9 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
             walk_b = slices_at;
             second_b = coord_lod - level;
         end
+        lod_c = level_base + wide_u$wide;
         if (at_lod) begin
             second_b = width_at;
-            second_c = level_base + wide_u$wide;
         end
         out_of_bounds = lod_out_of_range | (coord_u >= width_at) | (coord_v >= rows_at) | (coord_r >= slices_at);
         ready = at_lod | lod_out_of_range;
