@@ -33,6 +33,9 @@ use crate::decoder::SIZE_BITS;
 pub const ADDR_BITS: usize = 64;
 /// Bits of one lane's source operand (`pay_src0`, `pay_src1`) and of one coordinate set (`pay_coord`).
 pub const LANE_DATA_BITS: usize = 128;
+/// Bits of the coordinates the issue stage reads here: {r, v, u} (the
+/// lane's `lod` is registered as it enters, `LaneCoordReg`).
+pub const UVR_BITS: usize = 96;
 
 /// The issuing lane's payload and its alignment (combinational).
 #[derive(LogicBlock)]
@@ -45,14 +48,14 @@ pub struct LaneMux {
     pub buf0_addr: Signal<In, Bits<ADDR_BITS>>,
     pub buf0_src0: Signal<In, Bits<LANE_DATA_BITS>>,
     pub buf0_src1: Signal<In, Bits<LANE_DATA_BITS>>,
-    /// {lod, r, v, u}
-    pub buf0_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    /// {r, v, u}
+    pub buf0_coord: Signal<In, Bits<UVR_BITS>>,
 
     // ---- payload buffer 1 ----
     pub buf1_addr: Signal<In, Bits<ADDR_BITS>>,
     pub buf1_src0: Signal<In, Bits<LANE_DATA_BITS>>,
     pub buf1_src1: Signal<In, Bits<LANE_DATA_BITS>>,
-    pub buf1_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf1_coord: Signal<In, Bits<UVR_BITS>>,
 
     // ---- alignment check ----
     /// log2 bytes of one access.
@@ -74,8 +77,8 @@ pub struct LaneMux {
     pub addr: Signal<Out, Bits<ADDR_BITS>>,
     pub src0: Signal<Out, Bits<LANE_DATA_BITS>>,
     pub src1: Signal<Out, Bits<LANE_DATA_BITS>>,
-    /// {lod, r, v, u}
-    pub coord: Signal<Out, Bits<LANE_DATA_BITS>>,
+    /// {r, v, u}
+    pub coord: Signal<Out, Bits<UVR_BITS>>,
 
     // ---- constants ----
     /// `align_masks[s]` = (1 << s) - 1

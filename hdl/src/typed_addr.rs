@@ -30,13 +30,13 @@
 //! the lane's address: a lane with lod 0 costs no extra cycle.
 //!
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
-//! operands (32-bit extents and coordinates); [`MulAdd`] blocks here do
-//! `first = a * b + c` (32 x 32 -> 64: two of them, one for walk steps on
-//! the operands the unit registered a cycle earlier (`walk_a_held`,
-//! `walk_b_held`) and one for the lane's `r * rows + v` (on `r` and `rows`
-//! registered, `lane_r_held`, `lane_rows_held`), so that the lod
-//! compare selects a product, in the next stage, instead of a multiplier's
-//! operands) and `AddrMul` a stage later multiplies `first * d` into
+//! operands (32-bit extents and coordinates); `first = a * b + c` is one
+//! [`MulAdd`] here for walk steps (32 x 32 -> 64, on the operands the unit
+//! registered a cycle earlier, `walk_a_held`, `walk_b_held`), and for the
+//! lane's `r * rows + v` a [`PartialSum`] of the digit products the unit
+//! registered (`LaneCoordReg`: the multiply ends at flip-flops before the
+//! issue stage); the lod decision, a stage later, selects between the two
+//! results instead of a multiplier's operands. `AddrMul` a stage later multiplies `first * d` into
 //! partial products, which `AddrFinish` another stage later sums with `e`
 //! (64 x 32 -> 64 modulo 2^64, which is what the golden model's wrapping
 //! address is), all mapped to the part's multipliers. The
@@ -46,7 +46,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::multiply::MulAdd;
+use crate::partial_sum::PartialSum;
 use crate::typed_extent::TypedExtent;
 
 pub use crate::typed_extent::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D, WIDE_BITS};
@@ -73,24 +75,25 @@ pub struct TypedAddr {
     pub coord_v: Signal<In, Bits<COORD_BITS>>,
     pub coord_r: Signal<In, Bits<COORD_BITS>>,
     pub coord_lod: Signal<In, Bits<COORD_BITS>>,
+    /// `level == lod` and `lod >= levels`, registered by the unit (`TypedExtent`)
+    pub at_lod: Signal<In, Bit>,
+    pub lod_out_of_range: Signal<In, Bit>,
 
     // ---- the surface ----
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
-    pub surf_levels: Signal<In, Bits<COORD_BITS>>,
     /// A walk step's multiplier operands: `walk_a`, `walk_b` as the unit
     /// registered them a cycle earlier (they depend on the walk state only,
     /// and the walk's multiply then starts at flip-flops).
     pub walk_a_held: Signal<In, Bits<COORD_BITS>>,
     pub walk_b_held: Signal<In, Bits<COORD_BITS>>,
-    /// The lane's multiplier operands, registered by the unit: `r` (0 when
-    /// the message has none) as the lane entered the issue stage, and
-    /// `rows` at `level` (1d: 1, 1d_array: the array size, else the
-    /// height), loaded with the extents; the lane's multiply then starts at
-    /// flip-flops.
-    pub lane_r_held: Signal<In, Bits<COORD_BITS>>,
-    pub lane_rows_held: Signal<In, Bits<COORD_BITS>>,
+    /// The lane's `r * rows` (`rows` at `level`: 1d: 1, 1d_array: the array
+    /// size, else the height) as digit products summed by weight, registered
+    /// by the unit (`LaneCoordReg`): no multiplier in this stage.
+    pub lane_p0: Signal<In, Bits<P0_BITS>>,
+    pub lane_p16: Signal<In, Bits<P16_BITS>>,
+    pub lane_p32: Signal<In, Bits<P32_BITS>>,
 
     // ---- result ----
     /// The walk is done (`level == lod`) or `lod` is out of range: the
@@ -103,7 +106,6 @@ pub struct TypedAddr {
     /// would merge the two multipliers back into one behind an operand mux.
     pub walk_first: Signal<Out, Bits<WIDE_BITS>>,
     pub lane_first: Signal<Out, Bits<WIDE_BITS>>,
-    pub at_lod: Signal<Out, Bit>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     /// A walk step's `first = walk_a * walk_b` operands at the current walk
     /// state, for the unit to register (`walk_a_held`, `walk_b_held`).
@@ -126,9 +128,10 @@ pub struct TypedAddr {
     extent: TypedExtent,
     /// A walk step's `a * b` (32 x 32 -> 64), on registers only.
     walk_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
-    /// At lod, `r * rows + v` (32 x 32 -> 64), on registers but `v`.
-    lane_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
+    /// At lod, `r * rows + v` from the registered digit products.
+    lane_sum: PartialSum,
     zero_wide: Constant<Bits<WIDE_BITS>>,
+    zero_p48: Constant<Bits<P48_BITS>>,
 }
 
 impl Default for TypedAddr {
@@ -148,16 +151,17 @@ impl Default for TypedAddr {
             coord_lod: Default::default(),
             surf_kind: Default::default(),
             surf_array: Default::default(),
-            surf_levels: Default::default(),
             walk_a_held: Default::default(),
             walk_b_held: Default::default(),
-            lane_r_held: Default::default(),
-            lane_rows_held: Default::default(),
+            lane_p0: Default::default(),
+            lane_p16: Default::default(),
+            lane_p32: Default::default(),
             ready: Default::default(),
             out_of_bounds: Default::default(),
             walk_first: Default::default(),
             lane_first: Default::default(),
             at_lod: Default::default(),
+            lod_out_of_range: Default::default(),
             second_b: Default::default(),
             walk_a: Default::default(),
             walk_b: Default::default(),
@@ -172,8 +176,9 @@ impl Default for TypedAddr {
             next_depth_is_one: Default::default(),
             extent: Default::default(),
             walk_mul: Default::default(),
-            lane_mul: Default::default(),
+            lane_sum: Default::default(),
             zero_wide: Constant::new(0u64.to_bits()),
+            zero_p48: Constant::new(0u64.to_bits()),
         }
     }
 }
@@ -194,20 +199,22 @@ impl Logic for TypedAddr {
         self.extent.coord_v.next = self.coord_v.val();
         self.extent.coord_r.next = self.coord_r.val();
         self.extent.coord_lod.next = self.coord_lod.val();
+        self.extent.at_lod.next = self.at_lod.val();
+        self.extent.lod_out_of_range.next = self.lod_out_of_range.val();
         self.extent.surf_kind.next = self.surf_kind.val();
         self.extent.surf_array.next = self.surf_array.val();
-        self.extent.surf_levels.next = self.surf_levels.val();
         self.walk_mul.a.next = self.walk_a_held.val();
         self.walk_mul.b.next = self.walk_b_held.val();
         self.walk_mul.c.next = self.zero_wide.val();
-        self.lane_mul.a.next = self.lane_r_held.val();
-        self.lane_mul.b.next = self.lane_rows_held.val();
-        self.lane_mul.c.next = self.extent.wide_v_out.val();
+        self.lane_sum.p0.next = self.lane_p0.val();
+        self.lane_sum.p16.next = self.lane_p16.val();
+        self.lane_sum.p32.next = self.lane_p32.val();
+        self.lane_sum.p48.next = self.zero_p48.val();
+        self.lane_sum.addend.next = self.extent.wide_v_out.val();
 
         // ---- result ----
         self.walk_first.next = self.walk_mul.result.val();
-        self.lane_first.next = self.lane_mul.result.val();
-        self.at_lod.next = self.extent.at_lod.val();
+        self.lane_first.next = self.lane_sum.result.val();
         self.second_b.next = self.extent.second_b.val();
         self.walk_a.next = self.extent.walk_a.val();
         self.walk_b.next = self.extent.walk_b.val();

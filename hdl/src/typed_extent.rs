@@ -45,12 +45,19 @@ pub struct TypedExtent {
     pub coord_v: Signal<In, Bits<COORD_BITS>>,
     pub coord_r: Signal<In, Bits<COORD_BITS>>,
     pub coord_lod: Signal<In, Bits<COORD_BITS>>,
+    /// `level == lod`: the step is the lane's address (`first` from the
+    /// lane's multiplier). Both decisions on `lod` come from the unit's
+    /// registers (`LaneCoordReg`), not from compares here, so that no
+    /// payload bit and no 32-bit compare reaches the issue stage's stall
+    /// decision (`ready`).
+    pub at_lod: Signal<In, Bit>,
+    /// `lod >= levels`
+    pub lod_out_of_range: Signal<In, Bit>,
 
     // ---- the surface ----
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
-    pub surf_levels: Signal<In, Bits<COORD_BITS>>,
 
     // ---- the step: index = first * second_b + second_c ----
     /// A walk step's `first = walk_a * walk_b` (registers only: no payload
@@ -60,8 +67,6 @@ pub struct TypedExtent {
     /// At lod, `first = r * rows + v`: `v` (the unit registers `r` and
     /// `rows` for the lane's multiplier).
     pub wide_v_out: Signal<Out, Bits<WIDE_BITS>>,
-    /// `level == lod`: the step is the lane's address (`first` from the lane's multiplier).
-    pub at_lod: Signal<Out, Bit>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     /// `second_c` of a walk or bulk step; at lod it is `lod_c`
     /// (`level_base + u`), computed at every step so that the lod compare
@@ -103,7 +108,6 @@ pub struct TypedExtent {
     slices_at: Signal<Local, Bits<COORD_BITS>>,
     /// every level from `level` on has the size of `level`
     sizes_constant: Signal<Local, Bit>,
-    lod_out_of_range: Signal<Local, Bit>,
 }
 
 impl Default for TypedExtent {
@@ -122,13 +126,13 @@ impl Default for TypedExtent {
             coord_v: Default::default(),
             coord_r: Default::default(),
             coord_lod: Default::default(),
+            at_lod: Default::default(),
+            lod_out_of_range: Default::default(),
             surf_kind: Default::default(),
             surf_array: Default::default(),
-            surf_levels: Default::default(),
             walk_a: Default::default(),
             walk_b: Default::default(),
             wide_v_out: Default::default(),
-            at_lod: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
             lod_c: Default::default(),
@@ -154,7 +158,6 @@ impl Default for TypedExtent {
             rows_at: Default::default(),
             slices_at: Default::default(),
             sizes_constant: Default::default(),
-            lod_out_of_range: Default::default(),
         }
     }
 }
@@ -205,8 +208,6 @@ impl Logic for TypedExtent {
             self.sizes_constant.next =
                 (self.width_is_one.val() & self.height_is_one.val()) & self.depth_is_one.val();
         }
-        self.lod_out_of_range.next = self.coord_lod.val() >= self.surf_levels.val();
-        self.at_lod.next = self.level.val() == self.coord_lod.val();
 
         // ---- multiply-add operands ----
         // walk step:  level_base + (width * rows + 0) * slices

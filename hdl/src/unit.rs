@@ -93,8 +93,8 @@ use crate::head_select::{
     HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
     INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
 };
-use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS};
-use crate::lane_r_reg::LaneRReg;
+use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS, UVR_BITS};
+use crate::lane_coord_reg::LaneCoordReg;
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
@@ -349,6 +349,9 @@ pub struct AtomicUnit {
     n_height_one: DFF<Bit>,
     n_depth_one: DFF<Bit>,
     n_surf_array: DFF<Bits<32>>,
+    /// the typed lane's `rows` at level 0 (1d: 1, 1d_array: the array
+    /// size, else max(1, H)): the lane product's operand as it enters I
+    n_lane_rows: DFF<Bits<32>>,
     n_surf_levels: DFF<Bits<32>>,
     n_surf_u16: DFF<Bit>,
     n_slm_size: DFF<Bits<32>>,
@@ -388,7 +391,6 @@ pub struct AtomicUnit {
     ctx_swap_src: DFF<Bit>,
     ctx_v_present: DFF<Bit>,
     ctx_r_present: DFF<Bit>,
-    ctx_lod_present: DFF<Bit>,
     ctx_alu_op: DFF<Bits<ALU_OP_BITS>>,
     ctx_alu_ty: DFF<Bits<ALU_TY_BITS>>,
     ctx_alu_ftz: DFF<Bit>,
@@ -396,7 +398,6 @@ pub struct AtomicUnit {
     ctx_surf_base: DFF<Bits<64>>,
     ctx_surf_size: DFF<Bits<64>>,
     ctx_surf_array: DFF<Bits<32>>,
-    ctx_surf_levels: DFF<Bits<32>>,
     ctx_surf_u16: DFF<Bit>,
     ctx_slm_size: DFF<Bits<32>>,
 
@@ -424,14 +425,19 @@ pub struct AtomicUnit {
     typed_walk_a: DFF<Bits<32>>,
     typed_walk_b: DFF<Bits<32>>,
     typed_walk_stale: DFF<Bit>,
-    /// the lane's multiplier operands (`TypedAddr`'s `lane_r_held`,
-    /// `lane_rows_held`): its `r` coordinate (0 when the message has none),
-    /// loaded as the lane enters the issue stage (`LaneRReg`: from
+    /// the lane's `r` and `lod` coordinates (0 when the message has none),
+    /// loaded as the lane enters the issue stage (`LaneCoordReg`: from
     /// `pay_coord` when its payload arrives in that cycle, else from its
-    /// payload buffer); and `rows` at `typed_level`, loaded with
-    /// `typed_height`
-    typed_lane_r: LaneRReg,
+    /// payload buffer), with `lod == 0` and `lod >= levels`; `r` and `rows`
+    /// at `typed_level` (loaded with `typed_height`) are the lane
+    /// multiplier's operands (`TypedAddr`'s `lane_r_held`, `lane_rows_held`)
+    typed_lane_coord: LaneCoordReg,
     typed_lane_rows: DFF<Bits<32>>,
+    /// a walk step has run for the lane (`typed_level > 0`), and then
+    /// `typed_level == lod`: the walk's done decision (`typed_at_lod`) from
+    /// registers only
+    typed_walked: DFF<Bit>,
+    typed_walk_at_lod: DFF<Bit>,
 
     // ---- address stage (T): the typed address's second multiply (partial products), the bounds check ----
     /// an element is in the address stage
@@ -785,6 +791,8 @@ pub struct AtomicUnit {
     /// this cycle's entry is the message's last
     issue_last: Signal<Local, Bit>,
     issue_addr_ready: Signal<Local, Bit>,
+    /// `typed_level == lod` (`typed_walked`, `typed_walk_at_lod`, `LaneCoordReg`)
+    typed_at_lod: Signal<Local, Bit>,
     /// the issue stage's element (or marker) moves into the address stage
     issue_push: Signal<Local, Bit>,
     issue_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
@@ -1037,6 +1045,7 @@ impl AtomicUnit {
             n_height_one: Default::default(),
             n_depth_one: Default::default(),
             n_surf_array: Default::default(),
+            n_lane_rows: Default::default(),
             n_surf_levels: Default::default(),
             n_surf_u16: Default::default(),
             n_slm_size: Default::default(),
@@ -1064,7 +1073,6 @@ impl AtomicUnit {
             ctx_swap_src: Default::default(),
             ctx_v_present: Default::default(),
             ctx_r_present: Default::default(),
-            ctx_lod_present: Default::default(),
             ctx_alu_op: Default::default(),
             ctx_alu_ty: Default::default(),
             ctx_alu_ftz: Default::default(),
@@ -1072,7 +1080,6 @@ impl AtomicUnit {
             ctx_surf_base: Default::default(),
             ctx_surf_size: Default::default(),
             ctx_surf_array: Default::default(),
-            ctx_surf_levels: Default::default(),
             ctx_surf_u16: Default::default(),
             ctx_slm_size: Default::default(),
             elem_index: Default::default(),
@@ -1089,7 +1096,9 @@ impl AtomicUnit {
             typed_walk_a: Default::default(),
             typed_walk_b: Default::default(),
             typed_walk_stale: Default::default(),
-            typed_lane_r: Default::default(),
+            typed_lane_coord: Default::default(),
+            typed_walked: Default::default(),
+            typed_walk_at_lod: Default::default(),
             typed_lane_rows: Default::default(),
             t_valid: Default::default(),
             t_walk: Default::default(),
@@ -1333,6 +1342,7 @@ impl AtomicUnit {
             issue_lane_done: Default::default(),
             issue_last: Default::default(),
             issue_addr_ready: Default::default(),
+            typed_at_lod: Default::default(),
             issue_push: Default::default(),
             issue_kind: Default::default(),
             issue_lod_c: Default::default(),
@@ -1418,6 +1428,7 @@ impl Logic for AtomicUnit {
             n_height_one,
             n_depth_one,
             n_surf_array,
+            n_lane_rows,
             n_surf_levels,
             n_surf_u16,
             n_slm_size,
@@ -1441,7 +1452,6 @@ impl Logic for AtomicUnit {
             ctx_swap_src,
             ctx_v_present,
             ctx_r_present,
-            ctx_lod_present,
             ctx_alu_op,
             ctx_alu_ty,
             ctx_alu_ftz,
@@ -1449,7 +1459,6 @@ impl Logic for AtomicUnit {
             ctx_surf_base,
             ctx_surf_size,
             ctx_surf_array,
-            ctx_surf_levels,
             ctx_surf_u16,
             ctx_slm_size,
             elem_index,
@@ -1466,6 +1475,8 @@ impl Logic for AtomicUnit {
             typed_walk_a,
             typed_walk_b,
             typed_walk_stale,
+            typed_walked,
+            typed_walk_at_lod,
             typed_lane_rows,
             t_valid,
             t_walk,
@@ -1727,11 +1738,11 @@ impl Logic for AtomicUnit {
         self.lane_mux.buf0_addr.next = self.pbuf_addr[0].q.val();
         self.lane_mux.buf0_src0.next = self.pbuf_src0[0].q.val();
         self.lane_mux.buf0_src1.next = self.pbuf_src1[0].q.val();
-        self.lane_mux.buf0_coord.next = self.pbuf_coord[0].q.val();
+        self.lane_mux.buf0_coord.next = self.pbuf_coord[0].q.val().get_bits::<UVR_BITS>(0);
         self.lane_mux.buf1_addr.next = self.pbuf_addr[1].q.val();
         self.lane_mux.buf1_src0.next = self.pbuf_src0[1].q.val();
         self.lane_mux.buf1_src1.next = self.pbuf_src1[1].q.val();
-        self.lane_mux.buf1_coord.next = self.pbuf_coord[1].q.val();
+        self.lane_mux.buf1_coord.next = self.pbuf_coord[1].q.val().get_bits::<UVR_BITS>(0);
         self.lane_mux.elem_size.next = self.ctx_elem_size.q.val();
         self.lane_mux.check_lane.next = !self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
         self.lane_mux.check_base.next = self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
@@ -1758,17 +1769,20 @@ impl Logic for AtomicUnit {
         if self.ctx_r_present.q.val() {
             self.typed_step.coord_r.next = self.lane_mux.coord.val().get_bits::<32>(64);
         }
-        self.typed_step.coord_lod.next = self.zero_coord.val();
-        if self.ctx_lod_present.q.val() {
-            self.typed_step.coord_lod.next = self.lane_mux.coord.val().get_bits::<32>(96);
+        self.typed_step.coord_lod.next = self.typed_lane_coord.lod.val();
+        // (`typed_at_lod`, from the registers: no local feeds a sub-block)
+        self.typed_step.at_lod.next = self.typed_lane_coord.lod_is_zero.val();
+        if self.typed_walked.q.val() {
+            self.typed_step.at_lod.next = self.typed_walk_at_lod.q.val();
         }
+        self.typed_step.lod_out_of_range.next = self.typed_lane_coord.lod_out_of_range.val();
         self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
         self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
-        self.typed_step.surf_levels.next = self.ctx_surf_levels.q.val();
         self.typed_step.walk_a_held.next = self.typed_walk_a.q.val();
         self.typed_step.walk_b_held.next = self.typed_walk_b.q.val();
-        self.typed_step.lane_r_held.next = self.typed_lane_r.q.val();
-        self.typed_step.lane_rows_held.next = self.typed_lane_rows.q.val();
+        self.typed_step.lane_p0.next = self.typed_lane_coord.p0.val();
+        self.typed_step.lane_p16.next = self.typed_lane_coord.p16.val();
+        self.typed_step.lane_p32.next = self.typed_lane_coord.p32.val();
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
         self.addr_gen.elem_offset.next = self.elem_offset.q.val();
@@ -2274,6 +2288,10 @@ impl Logic for AtomicUnit {
         // a typed lane waits for its walk (and for a walk step's level_base,
         // in T and L) unless it touches no memory (a typed lane is misaligned
         // only by its base: `base_misaligned`, off the payload buffers)
+        self.typed_at_lod.next = self.typed_lane_coord.lod_is_zero.val();
+        if self.typed_walked.q.val() {
+            self.typed_at_lod.next = self.typed_walk_at_lod.q.val();
+        }
         self.issue_addr_ready.next = (self.issue_marker.val() | self.lane_mux.base_misaligned.val())
             | (!self.ctx_kind_typed.q.val()
                 | ((self.typed_step.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
@@ -2572,6 +2590,16 @@ impl Logic for AtomicUnit {
             self.n_height_one.d.next = !self.d_height.q.val().get_bits::<31>(1).any();
             self.n_depth_one.d.next = !self.d_depth.q.val().get_bits::<31>(1).any();
             self.n_surf_array.d.next = self.d_surf_array.q.val();
+            self.n_lane_rows.d.next = self.d_height.q.val();
+            if !self.d_height.q.val().any() {
+                self.n_lane_rows.d.next = self.one_coord.val();
+            }
+            if self.d_surf_kind.q.val() == self.kind_1d.val() {
+                self.n_lane_rows.d.next = self.one_coord.val();
+            }
+            if self.d_surf_kind.q.val() == self.kind_1d_array.val() {
+                self.n_lane_rows.d.next = self.d_surf_array.q.val();
+            }
             self.n_surf_levels.d.next = self.d_surf_levels.q.val();
             self.n_surf_u16.d.next = self.d_surf_u16.q.val();
             self.n_slm_size.d.next = self.d_slm_size.q.val();
@@ -2590,15 +2618,20 @@ impl Logic for AtomicUnit {
 
         // the issue stage's registers: the next-lane stage's lane moves in
         // (its `r` for the lane multiplier: from the port when the payload
-        // is captured at this same edge, `LaneRReg`)
-        self.typed_lane_r.clock.next = self.clock.val();
-        self.typed_lane_r.load.next = self.n_enter.val();
-        self.typed_lane_r.present.next = self.n_r_present.q.val();
-        self.typed_lane_r.from_port.next = self.cap_valid.q.val();
-        self.typed_lane_r.from_buf1.next = self.n_buf.q.val();
-        self.typed_lane_r.port_coord.next = self.pay_coord.val();
-        self.typed_lane_r.buf0_coord.next = self.pbuf_coord[0].q.val();
-        self.typed_lane_r.buf1_coord.next = self.pbuf_coord[1].q.val();
+        // is captured at this same edge, `LaneCoordReg`)
+        self.typed_lane_coord.clock.next = self.clock.val();
+        self.typed_lane_coord.load.next = self.n_enter.val();
+        self.typed_lane_coord.r_present.next = self.n_r_present.q.val();
+        self.typed_lane_coord.lod_present.next = self.n_lod_present.q.val();
+        self.typed_lane_coord.from_port.next = self.cap_valid.q.val();
+        self.typed_lane_coord.from_buf1.next = self.n_buf.q.val();
+        self.typed_lane_coord.port_coord.next = self.pay_coord.val();
+        self.typed_lane_coord.buf0_coord.next = self.pbuf_coord[0].q.val();
+        self.typed_lane_coord.buf1_coord.next = self.pbuf_coord[1].q.val();
+        self.typed_lane_coord.levels.next = self.n_surf_levels.q.val();
+        self.typed_lane_coord.entry_rows.next = self.n_lane_rows.q.val();
+        self.typed_lane_coord.rows.next = self.typed_lane_rows.q.val();
+        self.typed_lane_coord.walk_step.next = self.t_walk.q.val();
         if self.issue_done.val() {
             self.i_valid.d.next = false;
         }
@@ -2619,7 +2652,6 @@ impl Logic for AtomicUnit {
             self.ctx_swap_src.d.next = self.n_swap_src.q.val();
             self.ctx_v_present.d.next = self.n_v_present.q.val();
             self.ctx_r_present.d.next = self.n_r_present.q.val();
-            self.ctx_lod_present.d.next = self.n_lod_present.q.val();
             self.ctx_alu_op.d.next = self.n_alu_op.q.val();
             self.ctx_alu_ty.d.next = self.n_alu_ty.q.val();
             self.ctx_alu_ftz.d.next = self.n_alu_ftz.q.val();
@@ -2628,19 +2660,12 @@ impl Logic for AtomicUnit {
             self.ctx_surf_size.d.next = self.n_surf_size.q.val();
             self.typed_width.d.next = self.n_width.q.val();
             self.typed_height.d.next = self.n_height.q.val();
-            self.typed_lane_rows.d.next = self.n_height.q.val();
-            if self.n_surf_kind.q.val() == self.kind_1d.val() {
-                self.typed_lane_rows.d.next = self.one_coord.val();
-            }
-            if self.n_surf_kind.q.val() == self.kind_1d_array.val() {
-                self.typed_lane_rows.d.next = self.n_surf_array.q.val();
-            }
+            self.typed_lane_rows.d.next = self.n_lane_rows.q.val();
             self.typed_depth.d.next = self.n_depth.q.val();
             self.typed_width_one.d.next = self.n_width_one.q.val();
             self.typed_height_one.d.next = self.n_height_one.q.val();
             self.typed_depth_one.d.next = self.n_depth_one.q.val();
             self.ctx_surf_array.d.next = self.n_surf_array.q.val();
-            self.ctx_surf_levels.d.next = self.n_surf_levels.q.val();
             self.ctx_surf_u16.d.next = self.n_surf_u16.q.val();
             self.ctx_slm_size.d.next = self.n_slm_size.q.val();
         }
@@ -2706,7 +2731,13 @@ impl Logic for AtomicUnit {
         if self.l_walk.q.val() {
             self.typed_level_base.d.next = self.addr_finish.index.val();
         }
+        // (a walk step leaves `typed_level` above 0: it runs only while `level < lod`)
+        if self.walk_push.val() {
+            self.typed_walked.d.next = true;
+            self.typed_walk_at_lod.d.next = self.typed_step.next_level.val() == self.typed_lane_coord.lod.val();
+        }
         if self.issue_push.val() | !self.typed_pending.val() {
+            self.typed_walked.d.next = false;
             self.typed_level.d.next = self.zero_coord.val();
             self.typed_level_base.d.next = self.zero_addr.val();
         }
@@ -2719,7 +2750,7 @@ impl Logic for AtomicUnit {
             self.t_addr.d.next = self.addr_gen.addr.val();
             self.t_walk_first.d.next = self.typed_step.walk_first.val();
             self.t_lane_first.d.next = self.typed_step.lane_first.val();
-            self.t_at_lod.d.next = self.typed_step.at_lod.val();
+            self.t_at_lod.d.next = self.typed_at_lod.val();
             self.t_second_b.d.next = self.typed_step.second_b.val();
             self.t_walk_c.d.next = self.typed_step.second_c.val();
             self.t_lod_c.d.next = self.issue_lod_c.val();

@@ -128,11 +128,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] lane_mux$buf0_addr;
     reg  [127:0] lane_mux$buf0_src0;
     reg  [127:0] lane_mux$buf0_src1;
-    reg  [127:0] lane_mux$buf0_coord;
+    reg  [95:0] lane_mux$buf0_coord;
     reg  [63:0] lane_mux$buf1_addr;
     reg  [127:0] lane_mux$buf1_src0;
     reg  [127:0] lane_mux$buf1_src1;
-    reg  [127:0] lane_mux$buf1_coord;
+    reg  [95:0] lane_mux$buf1_coord;
     reg  [2:0] lane_mux$elem_size;
     reg  [3:0] lane_mux$base_low;
     reg  lane_mux$check_lane;
@@ -142,7 +142,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [63:0] lane_mux$addr;
     wire  [127:0] lane_mux$src0;
     wire  [127:0] lane_mux$src1;
-    wire  [127:0] lane_mux$coord;
+    wire  [95:0] lane_mux$coord;
     reg  [31:0] typed_step$level;
     reg  [63:0] typed_step$level_base;
     reg  [31:0] typed_step$level_width;
@@ -155,18 +155,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] typed_step$coord_v;
     reg  [31:0] typed_step$coord_r;
     reg  [31:0] typed_step$coord_lod;
+    reg  typed_step$at_lod;
+    reg  typed_step$lod_out_of_range;
     reg  [2:0] typed_step$surf_kind;
     reg  [31:0] typed_step$surf_array;
-    reg  [31:0] typed_step$surf_levels;
     reg  [31:0] typed_step$walk_a_held;
     reg  [31:0] typed_step$walk_b_held;
-    reg  [31:0] typed_step$lane_r_held;
-    reg  [31:0] typed_step$lane_rows_held;
+    reg  [31:0] typed_step$lane_p0;
+    reg  [32:0] typed_step$lane_p16;
+    reg  [31:0] typed_step$lane_p32;
     wire  typed_step$ready;
     wire  typed_step$out_of_bounds;
     wire  [63:0] typed_step$walk_first;
     wire  [63:0] typed_step$lane_first;
-    wire  typed_step$at_lod;
     wire  [31:0] typed_step$second_b;
     wire  [31:0] typed_step$walk_a;
     wire  [31:0] typed_step$walk_b;
@@ -779,6 +780,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] n_surf_array$d;
     wire  [31:0] n_surf_array$q;
     reg  n_surf_array$clock;
+    reg  [31:0] n_lane_rows$d;
+    wire  [31:0] n_lane_rows$q;
+    reg  n_lane_rows$clock;
     reg  [31:0] n_surf_levels$d;
     wire  [31:0] n_surf_levels$q;
     reg  n_surf_levels$clock;
@@ -888,9 +892,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  ctx_r_present$d;
     wire  ctx_r_present$q;
     reg  ctx_r_present$clock;
-    reg  ctx_lod_present$d;
-    wire  ctx_lod_present$q;
-    reg  ctx_lod_present$clock;
     reg  [4:0] ctx_alu_op$d;
     wire  [4:0] ctx_alu_op$q;
     reg  ctx_alu_op$clock;
@@ -912,9 +913,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [31:0] ctx_surf_array$d;
     wire  [31:0] ctx_surf_array$q;
     reg  ctx_surf_array$clock;
-    reg  [31:0] ctx_surf_levels$d;
-    wire  [31:0] ctx_surf_levels$q;
-    reg  ctx_surf_levels$clock;
     reg  ctx_surf_u16$d;
     wire  ctx_surf_u16$q;
     reg  ctx_surf_u16$clock;
@@ -963,18 +961,34 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_walk_stale$d;
     wire  typed_walk_stale$q;
     reg  typed_walk_stale$clock;
-    reg  typed_lane_r$clock;
-    reg  typed_lane_r$load;
-    reg  typed_lane_r$present;
-    reg  typed_lane_r$from_port;
-    reg  typed_lane_r$from_buf1;
-    reg  [127:0] typed_lane_r$port_coord;
-    reg  [127:0] typed_lane_r$buf0_coord;
-    reg  [127:0] typed_lane_r$buf1_coord;
-    wire  [31:0] typed_lane_r$q;
+    reg  typed_lane_coord$clock;
+    reg  typed_lane_coord$load;
+    reg  typed_lane_coord$r_present;
+    reg  typed_lane_coord$lod_present;
+    reg  typed_lane_coord$from_port;
+    reg  typed_lane_coord$from_buf1;
+    reg  [127:0] typed_lane_coord$port_coord;
+    reg  [127:0] typed_lane_coord$buf0_coord;
+    reg  [127:0] typed_lane_coord$buf1_coord;
+    reg  [31:0] typed_lane_coord$levels;
+    reg  typed_lane_coord$walk_step;
+    reg  [31:0] typed_lane_coord$entry_rows;
+    reg  [31:0] typed_lane_coord$rows;
+    wire  [31:0] typed_lane_coord$lod;
+    wire  typed_lane_coord$lod_is_zero;
+    wire  typed_lane_coord$lod_out_of_range;
+    wire  [31:0] typed_lane_coord$p0;
+    wire  [32:0] typed_lane_coord$p16;
+    wire  [31:0] typed_lane_coord$p32;
     reg  [31:0] typed_lane_rows$d;
     wire  [31:0] typed_lane_rows$q;
     reg  typed_lane_rows$clock;
+    reg  typed_walked$d;
+    wire  typed_walked$q;
+    reg  typed_walked$clock;
+    reg  typed_walk_at_lod$d;
+    wire  typed_walk_at_lod$q;
+    reg  typed_walk_at_lod$clock;
     reg  t_valid$d;
     wire  t_valid$q;
     reg  t_valid$clock;
@@ -1980,6 +1994,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  issue_lane_done;
     reg  issue_last;
     reg  issue_addr_ready;
+    reg  typed_at_lod;
     reg  issue_push;
     reg  [1:0] issue_kind;
     reg  [63:0] issue_lod_c;
@@ -2121,18 +2136,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .coord_v(typed_step$coord_v),
         .coord_r(typed_step$coord_r),
         .coord_lod(typed_step$coord_lod),
+        .at_lod(typed_step$at_lod),
+        .lod_out_of_range(typed_step$lod_out_of_range),
         .surf_kind(typed_step$surf_kind),
         .surf_array(typed_step$surf_array),
-        .surf_levels(typed_step$surf_levels),
         .walk_a_held(typed_step$walk_a_held),
         .walk_b_held(typed_step$walk_b_held),
-        .lane_r_held(typed_step$lane_r_held),
-        .lane_rows_held(typed_step$lane_rows_held),
+        .lane_p0(typed_step$lane_p0),
+        .lane_p16(typed_step$lane_p16),
+        .lane_p32(typed_step$lane_p32),
         .ready(typed_step$ready),
         .out_of_bounds(typed_step$out_of_bounds),
         .walk_first(typed_step$walk_first),
         .lane_first(typed_step$lane_first),
-        .at_lod(typed_step$at_lod),
         .second_b(typed_step$second_b),
         .walk_a(typed_step$walk_a),
         .walk_b(typed_step$walk_b),
@@ -2944,6 +2960,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(n_surf_array$q),
         .clock(n_surf_array$clock)
     );
+    atomic_unit$n_lane_rows n_lane_rows(
+        .d(n_lane_rows$d),
+        .q(n_lane_rows$q),
+        .clock(n_lane_rows$clock)
+    );
     atomic_unit$n_surf_levels n_surf_levels(
         .d(n_surf_levels$d),
         .q(n_surf_levels$q),
@@ -3115,11 +3136,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(ctx_r_present$q),
         .clock(ctx_r_present$clock)
     );
-    atomic_unit$ctx_lod_present ctx_lod_present(
-        .d(ctx_lod_present$d),
-        .q(ctx_lod_present$q),
-        .clock(ctx_lod_present$clock)
-    );
     atomic_unit$ctx_alu_op ctx_alu_op(
         .d(ctx_alu_op$d),
         .q(ctx_alu_op$q),
@@ -3154,11 +3170,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(ctx_surf_array$d),
         .q(ctx_surf_array$q),
         .clock(ctx_surf_array$clock)
-    );
-    atomic_unit$ctx_surf_levels ctx_surf_levels(
-        .d(ctx_surf_levels$d),
-        .q(ctx_surf_levels$q),
-        .clock(ctx_surf_levels$clock)
     );
     atomic_unit$ctx_surf_u16 ctx_surf_u16(
         .d(ctx_surf_u16$d),
@@ -3240,21 +3251,41 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(typed_walk_stale$q),
         .clock(typed_walk_stale$clock)
     );
-    atomic_unit$typed_lane_r typed_lane_r(
-        .clock(typed_lane_r$clock),
-        .load(typed_lane_r$load),
-        .present(typed_lane_r$present),
-        .from_port(typed_lane_r$from_port),
-        .from_buf1(typed_lane_r$from_buf1),
-        .port_coord(typed_lane_r$port_coord),
-        .buf0_coord(typed_lane_r$buf0_coord),
-        .buf1_coord(typed_lane_r$buf1_coord),
-        .q(typed_lane_r$q)
+    atomic_unit$typed_lane_coord typed_lane_coord(
+        .clock(typed_lane_coord$clock),
+        .load(typed_lane_coord$load),
+        .r_present(typed_lane_coord$r_present),
+        .lod_present(typed_lane_coord$lod_present),
+        .from_port(typed_lane_coord$from_port),
+        .from_buf1(typed_lane_coord$from_buf1),
+        .port_coord(typed_lane_coord$port_coord),
+        .buf0_coord(typed_lane_coord$buf0_coord),
+        .buf1_coord(typed_lane_coord$buf1_coord),
+        .levels(typed_lane_coord$levels),
+        .walk_step(typed_lane_coord$walk_step),
+        .entry_rows(typed_lane_coord$entry_rows),
+        .rows(typed_lane_coord$rows),
+        .lod(typed_lane_coord$lod),
+        .lod_is_zero(typed_lane_coord$lod_is_zero),
+        .lod_out_of_range(typed_lane_coord$lod_out_of_range),
+        .p0(typed_lane_coord$p0),
+        .p16(typed_lane_coord$p16),
+        .p32(typed_lane_coord$p32)
     );
     atomic_unit$typed_lane_rows typed_lane_rows(
         .d(typed_lane_rows$d),
         .q(typed_lane_rows$q),
         .clock(typed_lane_rows$clock)
+    );
+    atomic_unit$typed_walked typed_walked(
+        .d(typed_walked$d),
+        .q(typed_walked$q),
+        .clock(typed_walked$clock)
+    );
+    atomic_unit$typed_walk_at_lod typed_walk_at_lod(
+        .d(typed_walk_at_lod$d),
+        .q(typed_walk_at_lod$q),
+        .clock(typed_walk_at_lod$clock)
     );
     atomic_unit$t_valid t_valid(
         .d(t_valid$d),
@@ -4863,6 +4894,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         n_height_one$d = n_height_one$q;
         n_depth_one$d = n_depth_one$q;
         n_surf_array$d = n_surf_array$q;
+        n_lane_rows$d = n_lane_rows$q;
         n_surf_levels$d = n_surf_levels$q;
         n_surf_u16$d = n_surf_u16$q;
         n_slm_size$d = n_slm_size$q;
@@ -4886,7 +4918,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ctx_swap_src$d = ctx_swap_src$q;
         ctx_v_present$d = ctx_v_present$q;
         ctx_r_present$d = ctx_r_present$q;
-        ctx_lod_present$d = ctx_lod_present$q;
         ctx_alu_op$d = ctx_alu_op$q;
         ctx_alu_ty$d = ctx_alu_ty$q;
         ctx_alu_ftz$d = ctx_alu_ftz$q;
@@ -4894,7 +4925,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ctx_surf_base$d = ctx_surf_base$q;
         ctx_surf_size$d = ctx_surf_size$q;
         ctx_surf_array$d = ctx_surf_array$q;
-        ctx_surf_levels$d = ctx_surf_levels$q;
         ctx_surf_u16$d = ctx_surf_u16$q;
         ctx_slm_size$d = ctx_slm_size$q;
         elem_index$d = elem_index$q;
@@ -4911,6 +4941,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_walk_a$d = typed_walk_a$q;
         typed_walk_b$d = typed_walk_b$q;
         typed_walk_stale$d = typed_walk_stale$q;
+        typed_walked$d = typed_walked$q;
+        typed_walk_at_lod$d = typed_walk_at_lod$q;
         typed_lane_rows$d = typed_lane_rows$q;
         t_valid$d = t_valid$q;
         t_walk$d = t_walk$q;
@@ -5212,6 +5244,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
+        lane_mux$buf0_coord = pbuf_coord$0$q[(32'h0)+:(96)];
+        lane_mux$buf1_coord = pbuf_coord$1$q[(32'h0)+:(96)];
         lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
         lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
         lane_mux$base_low = zero_low;
@@ -5227,9 +5261,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (ctx_r_present$q) begin
             typed_step$coord_r = lane_mux$coord[(32'h40)+:(32)];
         end
-        typed_step$coord_lod = zero_coord;
-        if (ctx_lod_present$q) begin
-            typed_step$coord_lod = lane_mux$coord[(32'h60)+:(32)];
+        typed_step$at_lod = typed_lane_coord$lod_is_zero;
+        if (typed_walked$q) begin
+            typed_step$at_lod = typed_walk_at_lod$q;
         end
         head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
         head_select$ahead_ready$1 = ~x2_float$q;
@@ -5527,6 +5561,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
         issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
+        typed_at_lod = typed_lane_coord$lod_is_zero;
+        if (typed_walked$q) begin
+            typed_at_lod = typed_walk_at_lod$q;
+        end
         issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_step$ready & ~t_walk$q) & ~l_walk$q));
         issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
@@ -5666,6 +5704,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             n_height_one$d = ~|d_height$q[(32'h1)+:(31)];
             n_depth_one$d = ~|d_depth$q[(32'h1)+:(31)];
             n_surf_array$d = d_surf_array$q;
+            n_lane_rows$d = d_height$q;
+            if (~|d_height$q) begin
+                n_lane_rows$d = one_coord;
+            end
+            if (d_surf_kind$q == kind_1d) begin
+                n_lane_rows$d = one_coord;
+            end
+            if (d_surf_kind$q == kind_1d_array) begin
+                n_lane_rows$d = d_surf_array$q;
+            end
             n_surf_levels$d = d_surf_levels$q;
             n_surf_u16$d = d_surf_u16$q;
             n_slm_size$d = d_slm_size$q;
@@ -5694,7 +5742,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ctx_swap_src$d = n_swap_src$q;
             ctx_v_present$d = n_v_present$q;
             ctx_r_present$d = n_r_present$q;
-            ctx_lod_present$d = n_lod_present$q;
             ctx_alu_op$d = n_alu_op$q;
             ctx_alu_ty$d = n_alu_ty$q;
             ctx_alu_ftz$d = n_alu_ftz$q;
@@ -5703,19 +5750,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ctx_surf_size$d = n_surf_size$q;
             typed_width$d = n_width$q;
             typed_height$d = n_height$q;
-            typed_lane_rows$d = n_height$q;
-            if (n_surf_kind$q == kind_1d) begin
-                typed_lane_rows$d = one_coord;
-            end
-            if (n_surf_kind$q == kind_1d_array) begin
-                typed_lane_rows$d = n_surf_array$q;
-            end
+            typed_lane_rows$d = n_lane_rows$q;
             typed_depth$d = n_depth$q;
             typed_width_one$d = n_width_one$q;
             typed_height_one$d = n_height_one$q;
             typed_depth_one$d = n_depth_one$q;
             ctx_surf_array$d = n_surf_array$q;
-            ctx_surf_levels$d = n_surf_levels$q;
             ctx_surf_u16$d = n_surf_u16$q;
             ctx_slm_size$d = n_slm_size$q;
         end
@@ -5783,7 +5823,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (l_walk$q) begin
             typed_level_base$d = addr_finish$index;
         end
+        if (walk_push) begin
+            typed_walked$d = 1'b1;
+            typed_walk_at_lod$d = typed_step$next_level == typed_lane_coord$lod;
+        end
         if (issue_push | ~typed_pending) begin
+            typed_walked$d = 1'b0;
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
         end
@@ -5794,7 +5839,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_addr$d = addr_gen$addr;
             t_walk_first$d = typed_step$walk_first;
             t_lane_first$d = typed_step$lane_first;
-            t_at_lod$d = typed_step$at_lod;
+            t_at_lod$d = typed_at_lod;
             t_second_b$d = typed_step$second_b;
             t_walk_c$d = typed_step$second_c;
             t_lod_c$d = issue_lod_c;
@@ -6144,6 +6189,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) n_height_one$clock = clock;
     always @(*) n_depth_one$clock = clock;
     always @(*) n_surf_array$clock = clock;
+    always @(*) n_lane_rows$clock = clock;
     always @(*) n_surf_levels$clock = clock;
     always @(*) n_surf_u16$clock = clock;
     always @(*) n_slm_size$clock = clock;
@@ -6167,7 +6213,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ctx_swap_src$clock = clock;
     always @(*) ctx_v_present$clock = clock;
     always @(*) ctx_r_present$clock = clock;
-    always @(*) ctx_lod_present$clock = clock;
     always @(*) ctx_alu_op$clock = clock;
     always @(*) ctx_alu_ty$clock = clock;
     always @(*) ctx_alu_ftz$clock = clock;
@@ -6175,7 +6220,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ctx_surf_base$clock = clock;
     always @(*) ctx_surf_size$clock = clock;
     always @(*) ctx_surf_array$clock = clock;
-    always @(*) ctx_surf_levels$clock = clock;
     always @(*) ctx_surf_u16$clock = clock;
     always @(*) ctx_slm_size$clock = clock;
     always @(*) elem_index$clock = clock;
@@ -6192,6 +6236,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_walk_a$clock = clock;
     always @(*) typed_walk_b$clock = clock;
     always @(*) typed_walk_stale$clock = clock;
+    always @(*) typed_walked$clock = clock;
+    always @(*) typed_walk_at_lod$clock = clock;
     always @(*) typed_lane_rows$clock = clock;
     always @(*) t_valid$clock = clock;
     always @(*) t_walk$clock = clock;
@@ -6504,11 +6550,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
     always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
     always @(*) lane_mux$buf0_src1 = pbuf_src1$0$q;
-    always @(*) lane_mux$buf0_coord = pbuf_coord$0$q;
     always @(*) lane_mux$buf1_addr = pbuf_addr$1$q;
     always @(*) lane_mux$buf1_src0 = pbuf_src0$1$q;
     always @(*) lane_mux$buf1_src1 = pbuf_src1$1$q;
-    always @(*) lane_mux$buf1_coord = pbuf_coord$1$q;
     always @(*) lane_mux$elem_size = ctx_elem_size$q;
     always @(*) typed_step$level = typed_level$q;
     always @(*) typed_step$level_base = typed_level_base$q;
@@ -6518,13 +6562,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_step$width_is_one = typed_width_one$q;
     always @(*) typed_step$height_is_one = typed_height_one$q;
     always @(*) typed_step$depth_is_one = typed_depth_one$q;
+    always @(*) typed_step$coord_lod = typed_lane_coord$lod;
+    always @(*) typed_step$lod_out_of_range = typed_lane_coord$lod_out_of_range;
     always @(*) typed_step$surf_kind = ctx_surf_kind$q;
     always @(*) typed_step$surf_array = ctx_surf_array$q;
-    always @(*) typed_step$surf_levels = ctx_surf_levels$q;
     always @(*) typed_step$walk_a_held = typed_walk_a$q;
     always @(*) typed_step$walk_b_held = typed_walk_b$q;
-    always @(*) typed_step$lane_r_held = typed_lane_r$q;
-    always @(*) typed_step$lane_rows_held = typed_lane_rows$q;
+    always @(*) typed_step$lane_p0 = typed_lane_coord$p0;
+    always @(*) typed_step$lane_p16 = typed_lane_coord$p16;
+    always @(*) typed_step$lane_p32 = typed_lane_coord$p32;
     always @(*) addr_gen$lane_addr = lane_mux$addr;
     always @(*) addr_gen$elem_offset = elem_offset$q;
     always @(*) addr_gen$space_slm = ctx_space_slm$q;
@@ -6916,14 +6962,19 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) pbuf_src0$1$load = cap_load$1;
     always @(*) pbuf_src1$1$load = cap_load$1;
     always @(*) pbuf_coord$1$load = cap_load$1;
-    always @(*) typed_lane_r$clock = clock;
-    always @(*) typed_lane_r$load = n_enter;
-    always @(*) typed_lane_r$present = n_r_present$q;
-    always @(*) typed_lane_r$from_port = cap_valid$q;
-    always @(*) typed_lane_r$from_buf1 = n_buf$q;
-    always @(*) typed_lane_r$port_coord = pay_coord;
-    always @(*) typed_lane_r$buf0_coord = pbuf_coord$0$q;
-    always @(*) typed_lane_r$buf1_coord = pbuf_coord$1$q;
+    always @(*) typed_lane_coord$clock = clock;
+    always @(*) typed_lane_coord$load = n_enter;
+    always @(*) typed_lane_coord$r_present = n_r_present$q;
+    always @(*) typed_lane_coord$lod_present = n_lod_present$q;
+    always @(*) typed_lane_coord$from_port = cap_valid$q;
+    always @(*) typed_lane_coord$from_buf1 = n_buf$q;
+    always @(*) typed_lane_coord$port_coord = pay_coord;
+    always @(*) typed_lane_coord$buf0_coord = pbuf_coord$0$q;
+    always @(*) typed_lane_coord$buf1_coord = pbuf_coord$1$q;
+    always @(*) typed_lane_coord$levels = n_surf_levels$q;
+    always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
+    always @(*) typed_lane_coord$rows = typed_lane_rows$q;
+    always @(*) typed_lane_coord$walk_step = t_walk$q;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
     always @(*) ent_src0$write_data = a_src0$q;
@@ -7980,25 +8031,6 @@ module atomic_unit$ctx_last_elem(d,q,clock);
 endmodule // atomic_unit$ctx_last_elem
 
 
-module atomic_unit$ctx_lod_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_lod_present
-
-
 module atomic_unit$ctx_r_present(d,q,clock);
     
     // Module arguments
@@ -8111,25 +8143,6 @@ module atomic_unit$ctx_surf_kind(d,q,clock);
     end
           
 endmodule // atomic_unit$ctx_surf_kind
-
-
-module atomic_unit$ctx_surf_levels(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_surf_levels
 
 
 module atomic_unit$ctx_surf_size(d,q,clock);
@@ -14932,11 +14945,11 @@ module atomic_unit$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,b
     input wire  [63:0] buf0_addr;
     input wire  [127:0] buf0_src0;
     input wire  [127:0] buf0_src1;
-    input wire  [127:0] buf0_coord;
+    input wire  [95:0] buf0_coord;
     input wire  [63:0] buf1_addr;
     input wire  [127:0] buf1_src0;
     input wire  [127:0] buf1_src1;
-    input wire  [127:0] buf1_coord;
+    input wire  [95:0] buf1_coord;
     input wire  [2:0] elem_size;
     input wire  [3:0] base_low;
     input wire  check_lane;
@@ -14946,7 +14959,7 @@ module atomic_unit$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,b
     output reg  [63:0] addr;
     output reg  [127:0] src0;
     output reg  [127:0] src1;
-    output reg  [127:0] coord;
+    output reg  [95:0] coord;
     
     // Constant declarations
     localparam  align_masks$0 = 4'h0;
@@ -15366,6 +15379,25 @@ module atomic_unit$n_lane(d,q,clock);
     end
           
 endmodule // atomic_unit$n_lane
+
+
+module atomic_unit$n_lane_rows(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$n_lane_rows
 
 
 module atomic_unit$n_last_elem(d,q,clock);
@@ -17452,36 +17484,82 @@ module atomic_unit$typed_height_one(d,q,clock);
 endmodule // atomic_unit$typed_height_one
 
 
-module atomic_unit$typed_lane_r(clock,load,present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,q);
+module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,lod,lod_is_zero,lod_out_of_range,p0,p16,p32);
     
     // Module arguments
     input wire  clock;
     input wire  load;
-    input wire  present;
+    input wire  r_present;
+    input wire  lod_present;
     input wire  from_port;
     input wire  from_buf1;
     input wire  [127:0] port_coord;
     input wire  [127:0] buf0_coord;
     input wire  [127:0] buf1_coord;
-    output reg  [31:0] q;
+    input wire  [31:0] levels;
+    input wire  walk_step;
+    input wire  [31:0] entry_rows;
+    input wire  [31:0] rows;
+    output reg  [31:0] lod;
+    output reg  lod_is_zero;
+    output reg  lod_out_of_range;
+    output reg  [31:0] p0;
+    output reg  [32:0] p16;
+    output reg  [31:0] p32;
+    
+    // Local signals
+    reg  [31:0] r;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       r = 32'h0;
+    end
+    initial begin
+       lod = 32'h0;
+    end
+    initial begin
+       lod_is_zero = 1'b1;
+    end
+    initial begin
+       lod_out_of_range = 1'b0;
+    end
+    initial begin
+       p0 = 32'h0;
+    end
+    initial begin
+       p16 = 33'h0;
+    end
+    initial begin
+       p32 = 32'h0;
     end
     
-    // (the other coordinates are the issue stage's, from the buffers)
-    wire unused_coords = ^{port_coord[127:96], port_coord[63:0], buf0_coord[127:96], buf0_coord[63:0], buf1_coord[127:96], buf1_coord[63:0]};
+    wire [127:0] coord = from_port ? port_coord : (from_buf1 ? buf1_coord : buf0_coord);
+    wire [31:0] r_in = r_present ? coord[95:64] : 32'h0;
+    wire [31:0] lod_in = lod_present ? coord[127:96] : 32'h0;
+    // (u and v are the issue stage's, from the buffers)
+    wire unused_coords = ^coord[63:0];
+    // the product's operands: the held lane's after a walk step, else the entering lane's
+    wire [31:0] mul_r = walk_step ? r : r_in;
+    wire [31:0] mul_rows = walk_step ? rows : entry_rows;
+    wire [15:0] r_lo = mul_r[15:0];
+    wire [15:0] r_hi = mul_r[31:16];
+    wire [15:0] rows_lo = mul_rows[15:0];
+    wire [15:0] rows_hi = mul_rows[31:16];
     
     always @(posedge clock) begin
+       if (load | walk_step) begin
+          p0 <= {16'b0, r_lo} * {16'b0, rows_lo};
+          p16 <= ({17'b0, r_lo} * {17'b0, rows_hi}) + ({17'b0, r_hi} * {17'b0, rows_lo});
+          p32 <= {16'b0, r_hi} * {16'b0, rows_hi};
+       end
        if (load) begin
-          if (!present) q <= 32'h0;
-          else if (from_port) q <= port_coord[95:64];
-          else if (from_buf1) q <= buf1_coord[95:64];
-          else q <= buf0_coord[95:64];
+          r <= r_in;
+          lod <= lod_in;
+          lod_is_zero <= lod_in == 32'h0;
+          lod_out_of_range <= lod_in >= levels;
        end
     end
-endmodule // atomic_unit$typed_lane_r
+endmodule // atomic_unit$typed_lane_coord
 
 
 module atomic_unit$typed_lane_rows(d,q,clock);
@@ -17541,7 +17619,7 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a_held,walk_b_held,lane_r_held,lane_rows_held,ready,out_of_bounds,walk_first,lane_first,at_lod,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_a_held,walk_b_held,lane_p0,lane_p16,lane_p32,ready,out_of_bounds,walk_first,lane_first,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -17556,18 +17634,19 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
     input wire  [31:0] coord_lod;
+    input wire  at_lod;
+    input wire  lod_out_of_range;
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
-    input wire  [31:0] surf_levels;
     input wire  [31:0] walk_a_held;
     input wire  [31:0] walk_b_held;
-    input wire  [31:0] lane_r_held;
-    input wire  [31:0] lane_rows_held;
+    input wire  [31:0] lane_p0;
+    input wire  [32:0] lane_p16;
+    input wire  [31:0] lane_p32;
     output reg  ready;
     output reg  out_of_bounds;
     output reg  [63:0] walk_first;
     output reg  [63:0] lane_first;
-    output reg  at_lod;
     output reg  [31:0] second_b;
     output reg  [31:0] walk_a;
     output reg  [31:0] walk_b;
@@ -17583,6 +17662,7 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     
     // Constant declarations
     localparam  zero_wide = 64'h0;
+    localparam  zero_p48 = 16'h0;
     
     // Stub signals
     reg  [31:0] extent$level;
@@ -17597,13 +17677,13 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     reg  [31:0] extent$coord_v;
     reg  [31:0] extent$coord_r;
     reg  [31:0] extent$coord_lod;
+    reg  extent$at_lod;
+    reg  extent$lod_out_of_range;
     reg  [2:0] extent$surf_kind;
     reg  [31:0] extent$surf_array;
-    reg  [31:0] extent$surf_levels;
     wire  [31:0] extent$walk_a;
     wire  [31:0] extent$walk_b;
     wire  [63:0] extent$wide_v_out;
-    wire  extent$at_lod;
     wire  [31:0] extent$second_b;
     wire  [63:0] extent$second_c;
     wire  [63:0] extent$lod_c;
@@ -17620,10 +17700,12 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     reg  [31:0] walk_mul$b;
     reg  [63:0] walk_mul$c;
     wire  [63:0] walk_mul$result;
-    reg  [31:0] lane_mul$a;
-    reg  [31:0] lane_mul$b;
-    reg  [63:0] lane_mul$c;
-    wire  [63:0] lane_mul$result;
+    reg  [31:0] lane_sum$p0;
+    reg  [32:0] lane_sum$p16;
+    reg  [31:0] lane_sum$p32;
+    reg  [15:0] lane_sum$p48;
+    reg  [63:0] lane_sum$addend;
+    wire  [63:0] lane_sum$result;
     
     // Sub module instances
     atomic_unit$typed_step$extent extent(
@@ -17639,13 +17721,13 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         .coord_v(extent$coord_v),
         .coord_r(extent$coord_r),
         .coord_lod(extent$coord_lod),
+        .at_lod(extent$at_lod),
+        .lod_out_of_range(extent$lod_out_of_range),
         .surf_kind(extent$surf_kind),
         .surf_array(extent$surf_array),
-        .surf_levels(extent$surf_levels),
         .walk_a(extent$walk_a),
         .walk_b(extent$walk_b),
         .wide_v_out(extent$wide_v_out),
-        .at_lod(extent$at_lod),
         .second_b(extent$second_b),
         .second_c(extent$second_c),
         .lod_c(extent$lod_c),
@@ -17665,11 +17747,13 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         .c(walk_mul$c),
         .result(walk_mul$result)
     );
-    atomic_unit$typed_step$lane_mul lane_mul(
-        .a(lane_mul$a),
-        .b(lane_mul$b),
-        .c(lane_mul$c),
-        .result(lane_mul$result)
+    atomic_unit$typed_step$lane_sum lane_sum(
+        .p0(lane_sum$p0),
+        .p16(lane_sum$p16),
+        .p32(lane_sum$p32),
+        .p48(lane_sum$p48),
+        .addend(lane_sum$addend),
+        .result(lane_sum$result)
     );
     
     // Update code
@@ -17686,18 +17770,20 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         extent$coord_v = coord_v;
         extent$coord_r = coord_r;
         extent$coord_lod = coord_lod;
+        extent$at_lod = at_lod;
+        extent$lod_out_of_range = lod_out_of_range;
         extent$surf_kind = surf_kind;
         extent$surf_array = surf_array;
-        extent$surf_levels = surf_levels;
         walk_mul$a = walk_a_held;
         walk_mul$b = walk_b_held;
         walk_mul$c = zero_wide;
-        lane_mul$a = lane_r_held;
-        lane_mul$b = lane_rows_held;
-        lane_mul$c = extent$wide_v_out;
+        lane_sum$p0 = lane_p0;
+        lane_sum$p16 = lane_p16;
+        lane_sum$p32 = lane_p32;
+        lane_sum$p48 = zero_p48;
+        lane_sum$addend = extent$wide_v_out;
         walk_first = walk_mul$result;
-        lane_first = lane_mul$result;
-        at_lod = extent$at_lod;
+        lane_first = lane_sum$result;
         second_b = extent$second_b;
         walk_a = extent$walk_a;
         walk_b = extent$walk_b;
@@ -17717,7 +17803,7 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
 endmodule // atomic_unit$typed_step
 
 
-module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,surf_kind,surf_array,surf_levels,walk_a,walk_b,wide_v_out,at_lod,second_b,second_c,lod_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_a,walk_b,wide_v_out,second_b,second_c,lod_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -17732,13 +17818,13 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     input wire  [31:0] coord_v;
     input wire  [31:0] coord_r;
     input wire  [31:0] coord_lod;
+    input wire  at_lod;
+    input wire  lod_out_of_range;
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
-    input wire  [31:0] surf_levels;
     output reg  [31:0] walk_a;
     output reg  [31:0] walk_b;
     output reg  [63:0] wide_v_out;
-    output reg  at_lod;
     output reg  [31:0] second_b;
     output reg  [63:0] second_c;
     output reg  [63:0] lod_c;
@@ -17772,7 +17858,6 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     reg  [31:0] rows_at;
     reg  [31:0] slices_at;
     reg  sizes_constant;
-    reg  lod_out_of_range;
     
     // Sub module instances
     atomic_unit$typed_step$extent$wide_u wide_u(
@@ -17824,8 +17909,6 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
             slices_at = depth_at;
             sizes_constant = (width_is_one & height_is_one) & depth_is_one;
         end
-        lod_out_of_range = coord_lod >= surf_levels;
-        at_lod = level == coord_lod;
         walk_a = width_at;
         walk_b = rows_at;
         wide_v_out = wide_v$wide;
@@ -17873,17 +17956,19 @@ module atomic_unit$typed_step$extent$wide_v(narrow,wide);
 endmodule // atomic_unit$typed_step$extent$wide_v
 
 
-module atomic_unit$typed_step$lane_mul(a,b,c,result);
+module atomic_unit$typed_step$lane_sum(p0,p16,p32,p48,addend,result);
     
     // Module arguments
-    input wire  [31:0] a;
-    input wire  [31:0] b;
-    input wire  [63:0] c;
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
     output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
-endmodule // atomic_unit$typed_step$lane_mul
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + addend;
+endmodule // atomic_unit$typed_step$lane_sum
 
 
 module atomic_unit$typed_step$walk_mul(a,b,c,result);
@@ -17916,6 +18001,25 @@ module atomic_unit$typed_walk_a(d,q,clock);
     end
           
 endmodule // atomic_unit$typed_walk_a
+
+
+module atomic_unit$typed_walk_at_lod(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walk_at_lod
 
 
 module atomic_unit$typed_walk_b(d,q,clock);
@@ -17954,6 +18058,25 @@ module atomic_unit$typed_walk_stale(d,q,clock);
     end
           
 endmodule // atomic_unit$typed_walk_stale
+
+
+module atomic_unit$typed_walked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walked
 
 
 module atomic_unit$typed_width(d,q,clock);

@@ -1,0 +1,241 @@
+//! `LaneCoordReg`: the issue stage's lane's `r` and `lod` coordinates,
+//! registered as the lane enters the issue stage, with the two decisions
+//! the typed walk takes on `lod` (`lod == 0`, `lod >= levels`) computed on
+//! the way in, and the lane multiplier's product `r * rows` as digit
+//! products ending at flip-flops.
+//!
+//! `lod` and its flags are the walk's done decision (`TypedExtent`'s
+//! `ready`), so no payload bit reaches the issue stage's stall decision.
+//! The product (`p0`, `p16`, `p32`: 16 x 16 digit products summed by
+//! weight, as `AddrMul` keeps them) is loaded with the lane from the
+//! entering `r` and `entry_rows`, and in the cycle after each walk step
+//! (`walk_step`: the step is in T) from the held `r` and `rows` (the rows
+//! at the walk's new level; the issue stage waits for the step's
+//! `level_base` a cycle longer). The operands are picked by `walk_step`, a
+//! register, and `load` only enables the flip-flops, so the issue stage's
+//! stall decision is not in front of the multipliers. The issue stage only
+//! sums the terms with `v` (`TypedAddr`, `PartialSum`): no multiplier in I
+//! (docs/synthesis.md).
+//!
+//! The lane's payload goes into a payload buffer at the same edge it enters
+//! the issue stage when it moves on at once (its first cycle in N), so the
+//! values come from `pay_coord` then, else from the buffer it went into
+//! earlier. A sequential block of its own (like `CaptureReg`): the mux on
+//! `pay_coord` is inside this block, so no input port feeds the unit's
+//! combinational logic (docs/microarchitecture.md, "RTL structure rule
+//! (Verilator)").
+
+use rust_hdl::prelude::*;
+
+use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS};
+use crate::lane_mux::LANE_DATA_BITS;
+use crate::typed_extent::COORD_BITS;
+
+/// Bit positions of `r` and `lod` in a lane's coordinates `{lod, r, v, u}`.
+const R_OFFSET: usize = 2 * COORD_BITS;
+const LOD_OFFSET: usize = 3 * COORD_BITS;
+
+/// At a rising edge with `load`, with `c` the lane's coordinates
+/// (`from_port ? port_coord : from_buf1 ? buf1_coord : buf0_coord`):
+/// `r <= r_present ? c.r : 0`, `lod <= lod_present ? c.lod : 0`,
+/// `lod_is_zero <= lod == 0`, `lod_out_of_range <= lod >= levels`; and at
+/// a rising edge with `load` or `walk_step`, the digit products of
+/// `walk_step ? r * rows : r' * entry_rows`, with `r'` the value `r` loads
+/// (`load` and `walk_step` are never both up).
+#[derive(LogicBlock, Default)]
+pub struct LaneCoordReg {
+    pub clock: Signal<In, Clock>,
+    /// The lane enters the issue stage.
+    pub load: Signal<In, Bit>,
+    /// Its message has an `r` / a `lod` coordinate (else it loads 0).
+    pub r_present: Signal<In, Bit>,
+    pub lod_present: Signal<In, Bit>,
+    /// Its payload is on the port in this cycle.
+    pub from_port: Signal<In, Bit>,
+    /// Else it is in payload buffer 1 (or 0).
+    pub from_buf1: Signal<In, Bit>,
+    /// `pay_coord`, wired from the port.
+    pub port_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf0_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    pub buf1_coord: Signal<In, Bits<LANE_DATA_BITS>>,
+    /// The entering lane's surface's number of levels.
+    pub levels: Signal<In, Bits<COORD_BITS>>,
+    /// A walk step is in T: the held lane's `rows` changed at the last edge.
+    pub walk_step: Signal<In, Bit>,
+    /// The entering lane's `rows` at level 0, and the held lane's at its
+    /// walk's level (`typed_lane_rows`).
+    pub entry_rows: Signal<In, Bits<COORD_BITS>>,
+    pub rows: Signal<In, Bits<COORD_BITS>>,
+    pub lod: Signal<Out, Bits<COORD_BITS>>,
+    pub lod_is_zero: Signal<Out, Bit>,
+    pub lod_out_of_range: Signal<Out, Bit>,
+    /// `r * rows = p0 + p16 * 2^16 + p32 * 2^32`
+    pub p0: Signal<Out, Bits<P0_BITS>>,
+    pub p16: Signal<Out, Bits<P16_BITS>>,
+    pub p32: Signal<Out, Bits<P32_BITS>>,
+    /// the held lane's `r` (only the product reads it)
+    r: Signal<Local, Bits<COORD_BITS>>,
+}
+
+impl LaneCoordReg {
+    /// The registers' next values for one lane, as the Verilog computes them.
+    pub fn model(r_present: bool, lod_present: bool, coord: u128, levels: u32) -> (u32, u32, bool, bool) {
+        let r = if r_present { (coord >> R_OFFSET) as u32 } else { 0 };
+        let lod = if lod_present { (coord >> LOD_OFFSET) as u32 } else { 0 };
+        (r, lod, lod == 0, lod >= levels)
+    }
+
+    /// The digit products of `r * rows` summed by weight: `(p0, p16, p32)`.
+    pub fn product(r: u32, rows: u32) -> (u64, u64, u64) {
+        let digit = |x: u32, k: usize| u64::from((x >> (DIGIT_BITS * k)) & 0xffff);
+        let m = |i: usize, j: usize| digit(r, i) * digit(rows, j);
+        (m(0, 0), m(0, 1) + m(1, 0), m(1, 1))
+    }
+}
+
+impl Logic for LaneCoordReg {
+    fn update(&mut self) {
+        if self.clock.pos_edge() && (self.load.val() || self.walk_step.val()) {
+            let (r, rows) = if !self.walk_step.val() {
+                let coord = if self.from_port.val() {
+                    self.port_coord.val()
+                } else if self.from_buf1.val() {
+                    self.buf1_coord.val()
+                } else {
+                    self.buf0_coord.val()
+                };
+                let r = if self.r_present.val() { coord.get_bits::<COORD_BITS>(R_OFFSET) } else { Bits::default() };
+                (r, self.entry_rows.val())
+            } else {
+                (self.r.val(), self.rows.val())
+            };
+            let (p0, p16, p32) = Self::product(r.to_u128() as u32, rows.to_u128() as u32);
+            self.p0.next = (p0 as u128).to_bits();
+            self.p16.next = (p16 as u128).to_bits();
+            self.p32.next = (p32 as u128).to_bits();
+        }
+        if self.clock.pos_edge() && self.load.val() {
+            let coord = if self.from_port.val() {
+                self.port_coord.val()
+            } else if self.from_buf1.val() {
+                self.buf1_coord.val()
+            } else {
+                self.buf0_coord.val()
+            };
+            let pick = |present: bool, offset: usize| {
+                if present {
+                    coord.get_bits::<COORD_BITS>(offset)
+                } else {
+                    Bits::default()
+                }
+            };
+            let lod = pick(self.lod_present.val(), LOD_OFFSET);
+            self.r.next = pick(self.r_present.val(), R_OFFSET);
+            self.lod.next = lod;
+            self.lod_is_zero.next = !lod.any();
+            self.lod_out_of_range.next = lod >= self.levels.val();
+        }
+    }
+
+    fn connect(&mut self) {
+        self.r.connect();
+        self.lod.connect();
+        self.lod_is_zero.connect();
+        self.lod_out_of_range.connect();
+        self.p0.connect();
+        self.p16.connect();
+        self.p32.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let (r_hi, r_lo) = (R_OFFSET + COORD_BITS - 1, R_OFFSET);
+        let (lod_hi, lod_lo) = (LOD_OFFSET + COORD_BITS - 1, LOD_OFFSET);
+        let (w, top, below) = (COORD_BITS, LANE_DATA_BITS - 1, R_OFFSET - 1);
+        Verilog::Custom(format!(
+            "\
+initial begin
+   r = {w}'h0;
+end
+initial begin
+   lod = {w}'h0;
+end
+initial begin
+   lod_is_zero = 1'b1;
+end
+initial begin
+   lod_out_of_range = 1'b0;
+end
+initial begin
+   p0 = {p0w}'h0;
+end
+initial begin
+   p16 = {p16w}'h0;
+end
+initial begin
+   p32 = {p32w}'h0;
+end
+
+wire [{top}:0] coord = from_port ? port_coord : (from_buf1 ? buf1_coord : buf0_coord);
+wire [{w_1}:0] r_in = r_present ? coord[{r_hi}:{r_lo}] : {w}'h0;
+wire [{w_1}:0] lod_in = lod_present ? coord[{lod_hi}:{lod_lo}] : {w}'h0;
+// (u and v are the issue stage's, from the buffers)
+wire unused_coords = ^coord[{below}:0];
+// the product's operands: the held lane's after a walk step, else the entering lane's
+wire [{w_1}:0] mul_r = walk_step ? r : r_in;
+wire [{w_1}:0] mul_rows = walk_step ? rows : entry_rows;
+wire [{dw_1}:0] r_lo = mul_r[{dw_1}:0];
+wire [{dw_1}:0] r_hi = mul_r[{w_1}:{dw}];
+wire [{dw_1}:0] rows_lo = mul_rows[{dw_1}:0];
+wire [{dw_1}:0] rows_hi = mul_rows[{w_1}:{dw}];
+
+always @(posedge clock) begin
+   if (load | walk_step) begin
+      p0 <= {{{p0pad}'b0, r_lo}} * {{{p0pad}'b0, rows_lo}};
+      p16 <= ({{{p16pad}'b0, r_lo}} * {{{p16pad}'b0, rows_hi}}) + ({{{p16pad}'b0, r_hi}} * {{{p16pad}'b0, rows_lo}});
+      p32 <= {{{p32pad}'b0, r_hi}} * {{{p32pad}'b0, rows_hi}};
+   end
+   if (load) begin
+      r <= r_in;
+      lod <= lod_in;
+      lod_is_zero <= lod_in == {w}'h0;
+      lod_out_of_range <= lod_in >= levels;
+   end
+end
+",
+            w_1 = w - 1,
+            dw = DIGIT_BITS,
+            dw_1 = DIGIT_BITS - 1,
+            p0w = P0_BITS,
+            p16w = P16_BITS,
+            p32w = P32_BITS,
+            p0pad = P0_BITS - DIGIT_BITS,
+            p16pad = P16_BITS - DIGIT_BITS,
+            p32pad = P32_BITS - DIGIT_BITS,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_coord_reg_synthesizes() {
+        let mut uut = LaneCoordReg::default();
+        uut.connect_all();
+        let vlog = generate_verilog(&uut);
+        assert!(vlog.contains("lod_out_of_range <= lod_in >= levels;"), "{vlog}");
+        assert!(vlog.contains("p16 <= ({17'b0, r_lo} * {17'b0, rows_hi}) + ({17'b0, r_hi} * {17'b0, rows_lo});"), "{vlog}");
+        yosys_validate("atomport_lane_coord_reg", &vlog).unwrap();
+    }
+
+    #[test]
+    fn digit_products_summed_by_weight_are_r_times_rows() {
+        for (r, rows) in [(0xffff_ffffu32, 0xffff_ffffu32), (0x1234_5678, 0x9abc_def0), (7, 1), (0, 0xffff_ffff)] {
+            let (p0, p16, p32) = LaneCoordReg::product(r, rows);
+            assert!(p0 < 1 << P0_BITS && p16 < 1 << P16_BITS && p32 < 1 << P32_BITS);
+            let sum = u128::from(p0) + (u128::from(p16) << DIGIT_BITS) + (u128::from(p32) << (2 * DIGIT_BITS));
+            assert_eq!(sum, u128::from(r) * u128::from(rows), "{r:#x} * {rows:#x}");
+        }
+    }
+}
