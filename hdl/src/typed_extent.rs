@@ -64,8 +64,8 @@ pub struct TypedExtent {
     /// bit reaches this multiplier).
     pub walk_a: Signal<Out, Bits<COORD_BITS>>,
     pub walk_b: Signal<Out, Bits<COORD_BITS>>,
-    /// At lod, `first = r * rows + v`: `v` (the unit registers `r` and
-    /// `rows` for the lane's multiplier).
+    /// At lod, `first = r * rows + v`: `v` (the unit registers `r * rows`
+    /// as digit products, `LaneCoordReg`).
     pub wide_v_out: Signal<Out, Bits<WIDE_BITS>>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     /// `second_c` of a walk or bulk step; at lod it is `lod_c`

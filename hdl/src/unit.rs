@@ -428,9 +428,9 @@ pub struct AtomicUnit {
     /// the lane's `r` and `lod` coordinates (0 when the message has none),
     /// loaded as the lane enters the issue stage (`LaneCoordReg`: from
     /// `pay_coord` when its payload arrives in that cycle, else from its
-    /// payload buffer), with `lod == 0` and `lod >= levels`; `r` and `rows`
-    /// at `typed_level` (loaded with `typed_height`) are the lane
-    /// multiplier's operands (`TypedAddr`'s `lane_r_held`, `lane_rows_held`)
+    /// payload buffer), with `lod == 0` and `lod >= levels`, and the lane
+    /// product `r * rows` as digit products (`TypedAddr`'s `lane_p*`), with
+    /// `rows` at `typed_level` (`typed_lane_rows`, loaded with `typed_height`)
     typed_lane_coord: LaneCoordReg,
     typed_lane_rows: DFF<Bits<32>>,
     /// a walk step has run for the lane (`typed_level > 0`), and then
@@ -2617,7 +2617,7 @@ impl Logic for AtomicUnit {
         }
 
         // the issue stage's registers: the next-lane stage's lane moves in
-        // (its `r` for the lane multiplier: from the port when the payload
+        // (its `r`, `lod` and lane product: from the port when the payload
         // is captured at this same edge, `LaneCoordReg`)
         self.typed_lane_coord.clock.next = self.clock.val();
         self.typed_lane_coord.load.next = self.n_enter.val();
