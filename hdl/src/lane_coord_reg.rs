@@ -95,45 +95,38 @@ impl LaneCoordReg {
 
 impl Logic for LaneCoordReg {
     fn update(&mut self) {
-        if self.clock.pos_edge() && (self.load.val() || self.walk_step.val()) {
-            let (r, rows) = if !self.walk_step.val() {
-                let coord = if self.from_port.val() {
-                    self.port_coord.val()
-                } else if self.from_buf1.val() {
-                    self.buf1_coord.val()
-                } else {
-                    self.buf0_coord.val()
-                };
-                let r = if self.r_present.val() { coord.get_bits::<COORD_BITS>(R_OFFSET) } else { Bits::default() };
-                (r, self.entry_rows.val())
+        if !self.clock.pos_edge() {
+            return;
+        }
+        let coord = if self.from_port.val() {
+            self.port_coord.val()
+        } else if self.from_buf1.val() {
+            self.buf1_coord.val()
+        } else {
+            self.buf0_coord.val()
+        };
+        let (r_in, lod, lod_is_zero, lod_out_of_range) = Self::model(
+            self.r_present.val(),
+            self.lod_present.val(),
+            coord.to_u128(),
+            self.levels.val().to_u128() as u32,
+        );
+        if self.load.val() || self.walk_step.val() {
+            let (r, rows) = if self.walk_step.val() {
+                (self.r.val().to_u128() as u32, self.rows.val().to_u128() as u32)
             } else {
-                (self.r.val(), self.rows.val())
+                (r_in, self.entry_rows.val().to_u128() as u32)
             };
-            let (p0, p16, p32) = Self::product(r.to_u128() as u32, rows.to_u128() as u32);
+            let (p0, p16, p32) = Self::product(r, rows);
             self.p0.next = (p0 as u128).to_bits();
             self.p16.next = (p16 as u128).to_bits();
             self.p32.next = (p32 as u128).to_bits();
         }
-        if self.clock.pos_edge() && self.load.val() {
-            let coord = if self.from_port.val() {
-                self.port_coord.val()
-            } else if self.from_buf1.val() {
-                self.buf1_coord.val()
-            } else {
-                self.buf0_coord.val()
-            };
-            let pick = |present: bool, offset: usize| {
-                if present {
-                    coord.get_bits::<COORD_BITS>(offset)
-                } else {
-                    Bits::default()
-                }
-            };
-            let lod = pick(self.lod_present.val(), LOD_OFFSET);
-            self.r.next = pick(self.r_present.val(), R_OFFSET);
-            self.lod.next = lod;
-            self.lod_is_zero.next = !lod.any();
-            self.lod_out_of_range.next = lod >= self.levels.val();
+        if self.load.val() {
+            self.r.next = (r_in as u128).to_bits();
+            self.lod.next = (lod as u128).to_bits();
+            self.lod_is_zero.next = lod_is_zero;
+            self.lod_out_of_range.next = lod_out_of_range;
         }
     }
 
