@@ -73,6 +73,7 @@
 use atomport_isa::{AluOp, ElemType, ALU_ARITH_BITS, ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
 
+use crate::extend::ZeroExtend;
 use crate::fp_alu::FloatAlu;
 
 /// Width of the ALU's data ports (the widest element, PTX `.b128`).
@@ -118,6 +119,8 @@ pub struct AtomicAlu {
 
     // ---- the floating-point ops ----
     float: FloatAlu,
+    /// its 64-bit value widened to the data width
+    float_wide: ZeroExtend<64, ALU_DATA_BITS>,
     /// the float op's width mask, to stage 3
     float_mask_1: DFF<Bits<ALU_DATA_BITS>>,
     float_mask_2: DFF<Bits<ALU_DATA_BITS>>,
@@ -374,6 +377,7 @@ impl AtomicAlu {
             float_op: Default::default(),
             float_value: Default::default(),
             float: Default::default(),
+            float_wide: Default::default(),
             float_mask_1: Default::default(),
             float_mask_2: Default::default(),
             float_mask_3: Default::default(),
@@ -681,6 +685,7 @@ impl Logic for AtomicAlu {
         self.float.old_value.next = self.old_value.val().get_bits::<64>(0);
         self.float.src0.next = self.x_src0.q.val().get_bits::<64>(0);
         self.float.src1.next = self.x_src1.q.val().get_bits::<64>(0);
+        self.float_wide.narrow.next = self.float.new_value.val();
 
         // 7. old masked; the one adder: {old, 1} + {b, carry-in}, the sum
         //    one bit up (bit 0 carries the carry-in into bit 1); right
@@ -793,7 +798,7 @@ impl Logic for AtomicAlu {
         // reads back must not glitch within a pass, or an event-driven
         // simulator (Icarus) ping-pongs between the unit's always block
         // (whose bypass mux glitches the ALU's old_value) and this one.
-        self.float_value.next = (self.float.new_value.val() & self.float_mask_3.q.val()) & self.fp_result_mask.val();
+        self.float_value.next = (self.float_wide.wide.val() & self.float_mask_3.q.val()) & self.fp_result_mask.val();
     }
 }
 

@@ -25,6 +25,12 @@
 //! | 3 | carry shift, normalization (leading-zero count and shift fused) | `r3_*`: normalized significand, exponent field, specials, format |
 //! | 4 | round to nearest even, overflow, specials, pack | (the ALU's write stage) |
 //!
+//! Stages 1-3 compute only while they hold an add (`active`, then
+//! `r1_active`, `r2_active`): otherwise their locals are 0 and so are the
+//! registers after them (a synchronous reset in hardware), and a simulator
+//! skips them. Stage 4 always computes: a flag there would sit on the
+//! unit's critical path (docs/synthesis.md).
+//!
 //! # Datapath layout
 //! A significand is `SIG_BITS` wide (`S`), fixed for every format:
 //!
@@ -98,6 +104,11 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     pub clock: Signal<In, Clock>,
     /// The pipeline moves: every stage register loads.
     pub advance: Signal<In, Bit>,
+    /// The operands given now are an add for this adder. Stages 1-3 compute
+    /// only for such an add (an idle stage's registers load zeros), so a
+    /// simulator skips the adder while no float add is in flight; in
+    /// hardware the zeros are the stage registers' synchronous reset.
+    pub active: Signal<In, Bit>,
 
     // ---- format ----
     /// The format's all-ones exponent field: 31 (f16), 255 (bf16, f32), 2047 (f64).
@@ -146,6 +157,8 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r1_man_field: DFF<Bits<SIG_BITS>>,
     r1_exp_max: DFF<Bits<EXP_BITS>>,
     r1_ftz: DFF<Bit>,
+    /// stage 2 holds an add (`active` one stage on)
+    r1_active: DFF<Bit>,
 
     // ---- stage 2 -> 3 registers ----
     /// the raw sum (carry bit included)
@@ -169,6 +182,8 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     r2_man_field: DFF<Bits<SIG_BITS>>,
     r2_exp_max: DFF<Bits<EXP_BITS>>,
     r2_ftz: DFF<Bit>,
+    /// stage 3 holds an add
+    r2_active: DFF<Bit>,
 
     // ---- stage 3 -> 4 registers ----
     /// the normalized significand
@@ -242,6 +257,10 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     big_sig: Signal<Local, Bits<SIG_BITS>>,
     small_sig: Signal<Local, Bits<SIG_BITS>>,
     subtract: Signal<Local, Bit>,
+    /// the exponents are equal (for `r1_exp_equal`)
+    exp_equal: Signal<Local, Bit>,
+    /// a NaN operand or inf - inf (for `r1_nan`)
+    nan: Signal<Local, Bit>,
     exp_diff: Signal<Local, Bits<EXP_BITS>>,
     a_minus_b_exp: Signal<Local, Bits<EXP_BITS>>,
     /// b's exponent is the larger (picks the alignment distance)
@@ -261,6 +280,10 @@ pub struct FpAdd<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES
     // ---- add ----
     raw_sum: Signal<Local, Bits<SIG_BITS>>,
     sum_is_zero: Signal<Local, Bit>,
+    /// the sum's sign before the specials (for `r2_big_sign`)
+    raw_sign: Signal<Local, Bit>,
+    /// the normalization limit (for `r2_limit`)
+    limit: Signal<Local, Bits<SIG_BITS>>,
 
     // ---- normalize ----
     /// after the carry shift: the input of stage 0
@@ -312,6 +335,9 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
         Self {
             clock: Default::default(),
             advance: Default::default(),
+            active: Default::default(),
+            r1_active: Default::default(),
+            r2_active: Default::default(),
             r1_big_exp: Default::default(),
             r1_big_sig: Default::default(),
             r1_small_sig: Default::default(),
@@ -411,6 +437,10 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Def
             big_sig: Default::default(),
             small_sig: Default::default(),
             subtract: Default::default(),
+            exp_equal: Default::default(),
+            nan: Default::default(),
+            raw_sign: Default::default(),
+            limit: Default::default(),
             exp_diff: Default::default(),
             a_minus_b_exp: Default::default(),
             b_exp_larger: Default::default(),
@@ -469,6 +499,8 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
             r1_man_field,
             r1_exp_max,
             r1_ftz,
+            r1_active,
+            r2_active,
             r2_sum,
             r2_exp,
             r2_sum_is_zero,
@@ -505,85 +537,122 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         // ================= stage 1: unpack, classify, order, align =================
         // 1. the format's masks are inputs (`lsb`, `man_field`)
 
-        // 2. unpack, flush (ftz), classify
-        self.a_man_in.next = self.a_man.val() & self.man_field.val();
-        self.b_man_in.next = self.b_man.val() & self.man_field.val();
-        self.a_exp_zero.next = !(self.a_exp.val().any());
-        self.b_exp_zero.next = !(self.b_exp.val().any());
-        self.a_exp_all_ones.next = self.a_exp.val() == self.exp_max.val();
-        self.b_exp_all_ones.next = self.b_exp.val() == self.exp_max.val();
-        self.a_man_flushed.next = self.a_man_in.val();
-        if self.ftz.val() & self.a_exp_zero.val() {
-            self.a_man_flushed.next = self.sig_zero.val();
-        }
-        self.b_man_flushed.next = self.b_man_in.val();
-        if self.ftz.val() & self.b_exp_zero.val() {
-            self.b_man_flushed.next = self.sig_zero.val();
-        }
-        self.a_nan.next = self.a_exp_all_ones.val() & self.a_man_in.val().any();
-        self.b_nan.next = self.b_exp_all_ones.val() & self.b_man_in.val().any();
-        self.a_inf.next = self.a_exp_all_ones.val() & !(self.a_man_in.val().any());
-        self.b_inf.next = self.b_exp_all_ones.val() & !(self.b_man_in.val().any());
-        self.a_zero.next = self.a_exp_zero.val() & !(self.a_man_flushed.val().any());
-        self.b_zero.next = self.b_exp_zero.val() & !(self.b_man_flushed.val().any());
-        self.a_sig.next = self.a_man_flushed.val() | self.hidden_bit.val();
-        self.a_exp_eff.next = self.a_exp.val();
-        if self.a_exp_zero.val() {
-            self.a_sig.next = self.a_man_flushed.val();
-            self.a_exp_eff.next = self.exp_one.val();
-        }
-        self.b_sig.next = self.b_man_flushed.val() | self.hidden_bit.val();
-        self.b_exp_eff.next = self.b_exp.val();
-        if self.b_exp_zero.val() {
-            self.b_sig.next = self.b_man_flushed.val();
-            self.b_exp_eff.next = self.exp_one.val();
-        }
+        // (each of stages 1-3 computes only while it holds an add: its
+        // locals are 0 otherwise, and so are the registers after it)
+        self.a_man_in.next = self.sig_zero.val();
+        self.b_man_in.next = self.sig_zero.val();
+        self.a_exp_zero.next = false;
+        self.b_exp_zero.next = false;
+        self.a_exp_all_ones.next = false;
+        self.b_exp_all_ones.next = false;
+        self.a_man_flushed.next = self.sig_zero.val();
+        self.b_man_flushed.next = self.sig_zero.val();
+        self.a_nan.next = false;
+        self.b_nan.next = false;
+        self.a_inf.next = false;
+        self.b_inf.next = false;
+        self.a_zero.next = false;
+        self.b_zero.next = false;
+        self.a_sig.next = self.sig_zero.val();
+        self.b_sig.next = self.sig_zero.val();
+        self.a_exp_eff.next = self.exp_zero.val();
+        self.b_exp_eff.next = self.exp_zero.val();
+        self.b_exp_larger.next = false;
+        self.big_sign.next = false;
+        self.big_exp.next = self.exp_zero.val();
+        self.big_sig.next = self.sig_zero.val();
+        self.small_sig.next = self.sig_zero.val();
+        self.subtract.next = false;
+        self.exp_equal.next = false;
+        self.nan.next = false;
+        self.a_minus_b_exp.next = self.exp_zero.val();
+        self.b_minus_a_exp.next = self.exp_zero.val();
+        self.exp_diff.next = self.exp_zero.val();
+        self.align_shift.next = self.exp_zero.val().get_bits::<NORM_STAGES>(0);
+        if self.active.val() {
+            // 2. unpack, flush (ftz), classify
+            self.a_man_in.next = self.a_man.val() & self.man_field.val();
+            self.b_man_in.next = self.b_man.val() & self.man_field.val();
+            self.a_exp_zero.next = !(self.a_exp.val().any());
+            self.b_exp_zero.next = !(self.b_exp.val().any());
+            self.a_exp_all_ones.next = self.a_exp.val() == self.exp_max.val();
+            self.b_exp_all_ones.next = self.b_exp.val() == self.exp_max.val();
+            self.a_man_flushed.next = self.a_man_in.val();
+            if self.ftz.val() & self.a_exp_zero.val() {
+                self.a_man_flushed.next = self.sig_zero.val();
+            }
+            self.b_man_flushed.next = self.b_man_in.val();
+            if self.ftz.val() & self.b_exp_zero.val() {
+                self.b_man_flushed.next = self.sig_zero.val();
+            }
+            self.a_nan.next = self.a_exp_all_ones.val() & self.a_man_in.val().any();
+            self.b_nan.next = self.b_exp_all_ones.val() & self.b_man_in.val().any();
+            self.a_inf.next = self.a_exp_all_ones.val() & !(self.a_man_in.val().any());
+            self.b_inf.next = self.b_exp_all_ones.val() & !(self.b_man_in.val().any());
+            self.a_zero.next = self.a_exp_zero.val() & !(self.a_man_flushed.val().any());
+            self.b_zero.next = self.b_exp_zero.val() & !(self.b_man_flushed.val().any());
+            self.a_sig.next = self.a_man_flushed.val() | self.hidden_bit.val();
+            self.a_exp_eff.next = self.a_exp.val();
+            if self.a_exp_zero.val() {
+                self.a_sig.next = self.a_man_flushed.val();
+                self.a_exp_eff.next = self.exp_one.val();
+            }
+            self.b_sig.next = self.b_man_flushed.val() | self.hidden_bit.val();
+            self.b_exp_eff.next = self.b_exp.val();
+            if self.b_exp_zero.val() {
+                self.b_sig.next = self.b_man_flushed.val();
+                self.b_exp_eff.next = self.exp_one.val();
+            }
 
-        // 3. order by exponent (the larger-exponent operand is `big`; with
-        //    equal exponents `a`), then align small to big with a sticky bit.
-        //    With unequal exponents big is also the larger magnitude; with
-        //    equal ones stage 2 compares the significands (no alignment
-        //    then), which keeps a significand compare out of this stage
-        self.b_exp_larger.next = self.b_exp_eff.val() > self.a_exp_eff.val();
-        self.big_sign.next = self.a_sign.val();
-        self.big_exp.next = self.a_exp_eff.val();
-        self.big_sig.next = self.a_sig.val();
-        self.small_sig.next = self.b_sig.val();
-        if self.b_exp_larger.val() {
-            self.big_sign.next = self.b_sign.val();
-            self.big_exp.next = self.b_exp_eff.val();
-            self.big_sig.next = self.b_sig.val();
-            self.small_sig.next = self.a_sig.val();
-        }
-        self.subtract.next = self.a_sign.val() != self.b_sign.val();
-        // both differences in parallel with the compare, then one mux on
-        // the exponents alone (when they are equal both differences are 0)
-        self.a_minus_b_exp.next = self.a_exp_eff.val() - self.b_exp_eff.val();
-        self.b_minus_a_exp.next = self.b_exp_eff.val() - self.a_exp_eff.val();
-        self.exp_diff.next = self.a_minus_b_exp.val();
-        if self.b_exp_larger.val() {
-            self.exp_diff.next = self.b_minus_a_exp.val();
-        }
-        self.align_shift.next = self.exp_diff.val().get_bits::<NORM_STAGES>(0);
-        if (self.exp_diff.val() & self.exp_above_shift.val()).any() {
-            self.align_shift.next = self.shift_ones.val();
+            // 3. order by exponent (the larger-exponent operand is `big`; with
+            //    equal exponents `a`), then align small to big with a sticky bit.
+            //    With unequal exponents big is also the larger magnitude; with
+            //    equal ones stage 2 compares the significands (no alignment
+            //    then), which keeps a significand compare out of this stage
+            self.b_exp_larger.next = self.b_exp_eff.val() > self.a_exp_eff.val();
+            self.big_sign.next = self.a_sign.val();
+            self.big_exp.next = self.a_exp_eff.val();
+            self.big_sig.next = self.a_sig.val();
+            self.small_sig.next = self.b_sig.val();
+            if self.b_exp_larger.val() {
+                self.big_sign.next = self.b_sign.val();
+                self.big_exp.next = self.b_exp_eff.val();
+                self.big_sig.next = self.b_sig.val();
+                self.small_sig.next = self.a_sig.val();
+            }
+            self.subtract.next = self.a_sign.val() != self.b_sign.val();
+            // both differences in parallel with the compare, then one mux on
+            // the exponents alone (when they are equal both differences are 0)
+            self.a_minus_b_exp.next = self.a_exp_eff.val() - self.b_exp_eff.val();
+            self.b_minus_a_exp.next = self.b_exp_eff.val() - self.a_exp_eff.val();
+            self.exp_diff.next = self.a_minus_b_exp.val();
+            if self.b_exp_larger.val() {
+                self.exp_diff.next = self.b_minus_a_exp.val();
+            }
+            self.align_shift.next = self.exp_diff.val().get_bits::<NORM_STAGES>(0);
+            if (self.exp_diff.val() & self.exp_above_shift.val()).any() {
+                self.align_shift.next = self.shift_ones.val();
+            }
+            self.exp_equal.next = self.a_exp_eff.val() == self.b_exp_eff.val();
+            self.nan.next =
+                (self.a_nan.val() | self.b_nan.val()) | ((self.a_inf.val() & self.b_inf.val()) & self.subtract.val());
         }
         if self.advance.val() {
+            self.r1_active.d.next = self.active.val();
             self.r1_big_exp.d.next = self.big_exp.val();
             self.r1_big_sig.d.next = self.big_sig.val();
             self.r1_small_sig.d.next = self.small_sig.val();
             self.r1_align_shift.d.next = self.align_shift.val();
             self.r1_subtract.d.next = self.subtract.val();
             self.r1_big_sign.d.next = self.big_sign.val();
-            self.r1_exp_equal.d.next = self.a_exp_eff.val() == self.b_exp_eff.val();
+            self.r1_exp_equal.d.next = self.exp_equal.val();
             self.r1_a_sign.d.next = self.a_sign.val();
             self.r1_b_sign.d.next = self.b_sign.val();
             self.r1_a_zero.d.next = self.a_zero.val();
             self.r1_b_zero.d.next = self.b_zero.val();
             self.r1_a_inf.d.next = self.a_inf.val();
             self.r1_b_inf.d.next = self.b_inf.val();
-            self.r1_nan.d.next = (self.a_nan.val() | self.b_nan.val())
-                | ((self.a_inf.val() & self.b_inf.val()) & self.subtract.val());
+            self.r1_nan.d.next = self.nan.val();
             self.r1_lsb.d.next = self.lsb.val();
             self.r1_man_field.d.next = self.man_field.val();
             self.r1_exp_max.d.next = self.exp_max.val();
@@ -591,30 +660,43 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         }
 
         // ================= stage 2: align with sticky, add =================
-        self.shifted_out.next = self.r1_small_sig.q.val() & !(self.sig_ones.val() << self.r1_align_shift.q.val());
-        self.small_aligned.next = self.r1_small_sig.q.val() >> self.r1_align_shift.q.val();
-        if self.shifted_out.val().any() {
-            self.small_aligned.next = (self.r1_small_sig.q.val() >> self.r1_align_shift.q.val()) | self.sig_one.val();
+        self.shifted_out.next = self.sig_zero.val();
+        self.small_aligned.next = self.sig_zero.val();
+        self.reversed.next = false;
+        self.raw_sum.next = self.sig_zero.val();
+        self.sum_is_zero.next = false;
+        self.raw_sign.next = false;
+        self.limit.next = self.sig_zero.val();
+        if self.r1_active.q.val() {
+            self.shifted_out.next = self.r1_small_sig.q.val() & !(self.sig_ones.val() << self.r1_align_shift.q.val());
+            self.small_aligned.next = self.r1_small_sig.q.val() >> self.r1_align_shift.q.val();
+            if self.shifted_out.val().any() {
+                self.small_aligned.next =
+                    (self.r1_small_sig.q.val() >> self.r1_align_shift.q.val()) | self.sig_one.val();
+            }
+            // 4. the add (both operands are below the carry bit); with equal
+            //    exponents nothing was shifted, so the reversed difference
+            //    works on the registered significands, beside the shifter
+            self.reversed.next = (self.r1_subtract.q.val() & self.r1_exp_equal.q.val())
+                & (self.r1_small_sig.q.val() > self.r1_big_sig.q.val());
+            self.raw_sum.next = self.r1_big_sig.q.val() + self.small_aligned.val();
+            if self.r1_subtract.q.val() {
+                self.raw_sum.next = self.r1_big_sig.q.val() - self.small_aligned.val();
+            }
+            if self.reversed.val() {
+                self.raw_sum.next = self.r1_small_sig.q.val() - self.r1_big_sig.q.val();
+            }
+            self.sum_is_zero.next = !(self.raw_sum.val().any());
+            self.raw_sign.next = self.r1_big_sign.q.val() ^ self.reversed.val();
+            self.limit.next = self.carry_bit.val() >> self.r1_big_exp.q.val();
         }
-        // 4. the add (both operands are below the carry bit); with equal
-        //    exponents nothing was shifted, so the reversed difference
-        //    works on the registered significands, beside the shifter
-        self.reversed.next = (self.r1_subtract.q.val() & self.r1_exp_equal.q.val())
-            & (self.r1_small_sig.q.val() > self.r1_big_sig.q.val());
-        self.raw_sum.next = self.r1_big_sig.q.val() + self.small_aligned.val();
-        if self.r1_subtract.q.val() {
-            self.raw_sum.next = self.r1_big_sig.q.val() - self.small_aligned.val();
-        }
-        if self.reversed.val() {
-            self.raw_sum.next = self.r1_small_sig.q.val() - self.r1_big_sig.q.val();
-        }
-        self.sum_is_zero.next = !(self.raw_sum.val().any());
         if self.advance.val() {
+            self.r2_active.d.next = self.r1_active.q.val();
             self.r2_sum.d.next = self.raw_sum.val();
             self.r2_exp.d.next = self.r1_big_exp.q.val();
             self.r2_sum_is_zero.d.next = self.sum_is_zero.val();
-            self.r2_limit.d.next = self.carry_bit.val() >> self.r1_big_exp.q.val();
-            self.r2_big_sign.d.next = self.r1_big_sign.q.val() ^ self.reversed.val();
+            self.r2_limit.d.next = self.limit.val();
+            self.r2_big_sign.d.next = self.raw_sign.val();
             self.r2_a_sign.d.next = self.r1_a_sign.q.val();
             self.r2_b_sign.d.next = self.r1_b_sign.q.val();
             self.r2_a_zero.d.next = self.r1_a_zero.q.val();
@@ -629,55 +711,69 @@ impl<const EXP_BITS: usize, const SIG_BITS: usize, const NORM_STAGES: usize> Log
         }
 
         // ================= stage 3: normalize =================
-        // 5. normalize: a carry shifts right once (sticky kept), then the
-        //    left-shift stages, largest first, never below exponent 1
-        self.carried.next = self.r2_sum.q.val();
-        self.carried_exp.next = self.r2_exp.q.val();
-        if (self.r2_sum.q.val() & self.carry_bit.val()).any() {
-            self.carried.next = (self.r2_sum.q.val() >> 1) | (self.r2_sum.q.val() & self.sig_one.val());
-            self.carried_exp.next = self.r2_exp.q.val() + self.exp_one.val();
+        self.carried.next = self.sig_zero.val();
+        self.carried_exp.next = self.exp_zero.val();
+        self.limit_bit.next = self.sig_zero.val();
+        self.probe.next = self.sig_zero.val();
+        for i in 0..NORM_STAGES {
+            self.stage_probe[i].next = self.sig_zero.val();
+            self.stage_out[i].next = self.sig_zero.val();
+            self.stage_amount[i].next = self.exp_zero.val();
         }
-        // The left shift is min(leading zeros, exp - 1): never below exponent
-        // 1 (IEEE subnormals). A limit bit ORed in at position S-1-exp (the
-        // bit that reaches the hidden position after exp - 1 shifts) caps the
-        // leading-zero count at exp - 1, so every stage decides on the
-        // shifted probe's top bits alone (no exponent compare in the chain);
-        // the data shifts the same way without the limit bit. Stages shift by
-        // 2^(N-1) .. 1, largest first: the binary digits of the shift.
-        self.limit_bit.next = self.r2_limit.q.val();
-        if (self.r2_sum.q.val() & self.carry_bit.val()).any() {
-            self.limit_bit.next = self.r2_limit.q.val() >> 1;
-        }
-        self.probe.next = self.carried.val() | self.limit_bit.val();
-        // stage_probe[i]: the probe as stage i sees it
-        self.stage_probe[0].next = self.probe.val();
-        self.stage_out[0].next = self.carried.val();
-        self.stage_amount[0].next = self.exp_zero.val();
-        if !((self.stage_probe[0].val() & self.stage_top_mask[0].val()).any()) {
-            self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
-            self.stage_amount[0].next = self.stage_shift[0].val();
-        }
-        for i in 1..NORM_STAGES {
-            self.stage_probe[i].next = self.stage_probe[i - 1].val();
-            if !((self.stage_probe[i - 1].val() & self.stage_top_mask[i - 1].val()).any()) {
-                self.stage_probe[i].next = self.stage_probe[i - 1].val() << self.stage_shift[i - 1].val();
-            }
-            self.stage_out[i].next = self.stage_out[i - 1].val();
-            self.stage_amount[i].next = self.stage_amount[i - 1].val();
-            if !((self.stage_probe[i].val() & self.stage_top_mask[i].val()).any()) {
-                self.stage_out[i].next = self.stage_out[i - 1].val() << self.stage_shift[i].val();
-                self.stage_amount[i].next = self.stage_amount[i - 1].val() | self.stage_shift[i].val();
-            }
-        }
-        // the last stage's output (a one-pass loop: an index must be a literal or a loop index)
-        for i in (NORM_STAGES - 1)..NORM_STAGES {
-            self.normalized.next = self.stage_out[i].val();
-            // one subtract after the last stage, not one per stage
-            self.normalized_exp.next = self.carried_exp.val() - self.stage_amount[i].val();
-        }
+        self.normalized.next = self.sig_zero.val();
+        self.normalized_exp.next = self.exp_zero.val();
         self.exp_field.next = self.exp_zero.val();
-        if (self.normalized.val() & self.hidden_bit.val()).any() {
-            self.exp_field.next = self.normalized_exp.val();
+        if self.r2_active.q.val() {
+            // 5. normalize: a carry shifts right once (sticky kept), then the
+            //    left-shift stages, largest first, never below exponent 1
+            self.carried.next = self.r2_sum.q.val();
+            self.carried_exp.next = self.r2_exp.q.val();
+            if (self.r2_sum.q.val() & self.carry_bit.val()).any() {
+                self.carried.next = (self.r2_sum.q.val() >> 1) | (self.r2_sum.q.val() & self.sig_one.val());
+                self.carried_exp.next = self.r2_exp.q.val() + self.exp_one.val();
+            }
+            // The left shift is min(leading zeros, exp - 1): never below exponent
+            // 1 (IEEE subnormals). A limit bit ORed in at position S-1-exp (the
+            // bit that reaches the hidden position after exp - 1 shifts) caps the
+            // leading-zero count at exp - 1, so every stage decides on the
+            // shifted probe's top bits alone (no exponent compare in the chain);
+            // the data shifts the same way without the limit bit. Stages shift by
+            // 2^(N-1) .. 1, largest first: the binary digits of the shift.
+            self.limit_bit.next = self.r2_limit.q.val();
+            if (self.r2_sum.q.val() & self.carry_bit.val()).any() {
+                self.limit_bit.next = self.r2_limit.q.val() >> 1;
+            }
+            self.probe.next = self.carried.val() | self.limit_bit.val();
+            // stage_probe[i]: the probe as stage i sees it
+            self.stage_probe[0].next = self.probe.val();
+            self.stage_out[0].next = self.carried.val();
+            self.stage_amount[0].next = self.exp_zero.val();
+            if !((self.stage_probe[0].val() & self.stage_top_mask[0].val()).any()) {
+                self.stage_out[0].next = self.carried.val() << self.stage_shift[0].val();
+                self.stage_amount[0].next = self.stage_shift[0].val();
+            }
+            for i in 1..NORM_STAGES {
+                self.stage_probe[i].next = self.stage_probe[i - 1].val();
+                if !((self.stage_probe[i - 1].val() & self.stage_top_mask[i - 1].val()).any()) {
+                    self.stage_probe[i].next = self.stage_probe[i - 1].val() << self.stage_shift[i - 1].val();
+                }
+                self.stage_out[i].next = self.stage_out[i - 1].val();
+                self.stage_amount[i].next = self.stage_amount[i - 1].val();
+                if !((self.stage_probe[i].val() & self.stage_top_mask[i].val()).any()) {
+                    self.stage_out[i].next = self.stage_out[i - 1].val() << self.stage_shift[i].val();
+                    self.stage_amount[i].next = self.stage_amount[i - 1].val() | self.stage_shift[i].val();
+                }
+            }
+            // the last stage's output (a one-pass loop: an index must be a literal or a loop index)
+            for i in (NORM_STAGES - 1)..NORM_STAGES {
+                self.normalized.next = self.stage_out[i].val();
+                // one subtract after the last stage, not one per stage
+                self.normalized_exp.next = self.carried_exp.val() - self.stage_amount[i].val();
+            }
+            self.exp_field.next = self.exp_zero.val();
+            if (self.normalized.val() & self.hidden_bit.val()).any() {
+                self.exp_field.next = self.normalized_exp.val();
+            }
         }
         if self.advance.val() {
             self.r3_sig.d.next = self.normalized.val();

@@ -31,11 +31,21 @@
 //! `c1_*`/`c2_*`/`c3_*` registers (loaded on `advance`) to stage 4, where
 //! the sums are packed and the result is selected. `float_op` is stage 1's
 //! (the op given this cycle), `new_value` stage 4's.
+//!
+//! Only the stages that hold a float op compute: the adders' stages 1-3
+//! (`active`: an add at a float type, the half lane's only for two
+//! halves), the comparators and the choice (`c1_compare`) and the pack
+//! (`c3_is_fadd`) sit inside an `if` on a flag of their stage, with their
+//! values 0 otherwise. Verilator keeps the `if`, so the model skips the
+//! float datapath in the cycles without a float op (docs/synthesis.md,
+//! "Simulation speed"); in hardware the zeros are the next stage
+//! registers' synchronous reset (or, for the pack, the result mux that was
+//! there already). The values are 64 bits wide (the widest float);
+//! `AtomicAlu` widens the result.
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 use rust_hdl::prelude::*;
 
-use atomport_isa::ALU_DATA_BITS;
 use crate::extend::ZeroExtend;
 use crate::fp_add::{FpAddHalf, FpAddWide};
 use crate::fp_cmp::FpCmp;
@@ -69,7 +79,7 @@ pub struct FloatAlu {
     pub float_op: Signal<Out, Bit>,
     /// The value to write back, for the op given three `advance` edges ago
     /// (when it was a float op; bits above the type's width are not cleared).
-    pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+    pub new_value: Signal<Out, Bits<WIDE_BITS>>,
 
     // ---- sub-blocks: decode, the shared datapaths, widening ----
     decode: FloatDecode,
@@ -77,13 +87,10 @@ pub struct FloatAlu {
     add_half: FpAddHalf,
     cmp_wide: FpCmp<WIDE_BITS>,
     cmp_half: FpCmp<HALF_BITS>,
-    wide_sum_exp: ZeroExtend<WIDE_EXP_BITS, ALU_DATA_BITS>,
-    wide_sum_man: ZeroExtend<WIDE_SIG_BITS, ALU_DATA_BITS>,
-    half_sum_exp: ZeroExtend<HALF_EXP_BITS, ALU_DATA_BITS>,
-    half_sum_man: ZeroExtend<HALF_SIG_BITS, ALU_DATA_BITS>,
-    cmp_old: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
-    cmp_src0: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
-    cmp_src1: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
+    wide_sum_exp: ZeroExtend<WIDE_EXP_BITS, WIDE_BITS>,
+    wide_sum_man: ZeroExtend<WIDE_SIG_BITS, WIDE_BITS>,
+    half_sum_exp: ZeroExtend<HALF_EXP_BITS, WIDE_BITS>,
+    half_sum_man: ZeroExtend<HALF_SIG_BITS, WIDE_BITS>,
 
     // ---- stage registers: the comparators' operands and controls (stage
     // 1 -> 2), the compare result (from stage 2) and the format flags, to stage 4 ----
@@ -106,14 +113,19 @@ pub struct FloatAlu {
     c1_wide_f16: DFF<Bit>,
     c1_wide_bf16: DFF<Bit>,
     c1_half_bf16: DFF<Bit>,
-    c2_compare: DFF<Bits<ALU_DATA_BITS>>,
+    /// stage 2 holds a float compare (min, max, cmpwr): the comparators
+    /// and the choice compute only then, for `c2_compare`
+    c1_compare: DFF<Bit>,
+    /// ... of two halves (the half lane's comparator)
+    c1_half_compare: DFF<Bit>,
+    c2_compare: DFF<Bits<WIDE_BITS>>,
     c2_is_fadd: DFF<Bit>,
     c2_two_halves: DFF<Bit>,
     c2_wide_f32: DFF<Bit>,
     c2_wide_f16: DFF<Bit>,
     c2_wide_bf16: DFF<Bit>,
     c2_half_bf16: DFF<Bit>,
-    c3_compare: DFF<Bits<ALU_DATA_BITS>>,
+    c3_compare: DFF<Bits<WIDE_BITS>>,
     c3_is_fadd: DFF<Bit>,
     c3_two_halves: DFF<Bit>,
     c3_wide_f32: DFF<Bit>,
@@ -123,37 +135,37 @@ pub struct FloatAlu {
 
     // ---- data constants ----
     /// canonical NaNs: f16 and bf16 share 0x7fff
-    nan_16: Constant<Bits<ALU_DATA_BITS>>,
-    nan_32: Constant<Bits<ALU_DATA_BITS>>,
-    nan_64: Constant<Bits<ALU_DATA_BITS>>,
+    nan_16: Constant<Bits<WIDE_BITS>>,
+    nan_32: Constant<Bits<WIDE_BITS>>,
+    nan_64: Constant<Bits<WIDE_BITS>>,
     /// the canonical NaN of the high half (0x7fff << 16)
-    nan_high_half: Constant<Bits<ALU_DATA_BITS>>,
-    sign_16: Constant<Bits<ALU_DATA_BITS>>,
-    sign_32: Constant<Bits<ALU_DATA_BITS>>,
-    sign_64: Constant<Bits<ALU_DATA_BITS>>,
+    nan_high_half: Constant<Bits<WIDE_BITS>>,
+    sign_16: Constant<Bits<WIDE_BITS>>,
+    sign_32: Constant<Bits<WIDE_BITS>>,
+    sign_64: Constant<Bits<WIDE_BITS>>,
     /// bit 31: the high half's sign
-    sign_high_half: Constant<Bits<ALU_DATA_BITS>>,
-    low_half: Constant<Bits<ALU_DATA_BITS>>,
-    high_half: Constant<Bits<ALU_DATA_BITS>>,
-    zero: Constant<Bits<ALU_DATA_BITS>>,
+    sign_high_half: Constant<Bits<WIDE_BITS>>,
+    low_half: Constant<Bits<WIDE_BITS>>,
+    high_half: Constant<Bits<WIDE_BITS>>,
+    zero: Constant<Bits<WIDE_BITS>>,
 
     // ---- min / max / cmpwr ----
     wide_take_src0: Signal<Local, Bit>,
     half_take_src0: Signal<Local, Bit>,
-    wide_nan: Signal<Local, Bits<ALU_DATA_BITS>>,
-    wide_choice: Signal<Local, Bits<ALU_DATA_BITS>>,
-    half_choice: Signal<Local, Bits<ALU_DATA_BITS>>,
-    compare_result: Signal<Local, Bits<ALU_DATA_BITS>>,
+    wide_nan: Signal<Local, Bits<WIDE_BITS>>,
+    wide_choice: Signal<Local, Bits<WIDE_BITS>>,
+    half_choice: Signal<Local, Bits<WIDE_BITS>>,
+    compare_result: Signal<Local, Bits<WIDE_BITS>>,
 
     // ---- add: pack ----
-    wide_sign: Signal<Local, Bits<ALU_DATA_BITS>>,
-    wide_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
-    half_sign: Signal<Local, Bits<ALU_DATA_BITS>>,
-    half_sum: Signal<Local, Bits<ALU_DATA_BITS>>,
-    add_result: Signal<Local, Bits<ALU_DATA_BITS>>,
+    wide_sign: Signal<Local, Bits<WIDE_BITS>>,
+    wide_sum: Signal<Local, Bits<WIDE_BITS>>,
+    half_sign: Signal<Local, Bits<WIDE_BITS>>,
+    half_sum: Signal<Local, Bits<WIDE_BITS>>,
+    add_result: Signal<Local, Bits<WIDE_BITS>>,
 }
 
-fn data(value: u128) -> Constant<Bits<ALU_DATA_BITS>> {
+fn data(value: u128) -> Constant<Bits<WIDE_BITS>> {
     Constant::new(value.to_bits())
 }
 
@@ -181,6 +193,8 @@ impl Default for FloatAlu {
             c1_wide_f16: Default::default(),
             c1_wide_bf16: Default::default(),
             c1_half_bf16: Default::default(),
+            c1_compare: Default::default(),
+            c1_half_compare: Default::default(),
             c2_compare: Default::default(),
             c2_is_fadd: Default::default(),
             c2_two_halves: Default::default(),
@@ -212,9 +226,6 @@ impl Default for FloatAlu {
             wide_sum_man: Default::default(),
             half_sum_exp: Default::default(),
             half_sum_man: Default::default(),
-            cmp_old: Default::default(),
-            cmp_src0: Default::default(),
-            cmp_src1: Default::default(),
             nan_16: data(F16.canonical_nan() as u128),
             nan_32: data(F32.canonical_nan() as u128),
             nan_64: data(F64.canonical_nan() as u128),
@@ -268,6 +279,8 @@ impl Logic for FloatAlu {
             c1_wide_f16,
             c1_wide_bf16,
             c1_half_bf16,
+            c1_compare,
+            c1_half_compare,
             c2_compare,
             c2_is_fadd,
             c2_two_halves,
@@ -288,6 +301,10 @@ impl Logic for FloatAlu {
         self.add_wide.advance.next = self.advance.val();
         self.add_half.clock.next = self.clock.val();
         self.add_half.advance.next = self.advance.val();
+        self.add_wide.active.next = self.decode.is_fadd.val();
+        self.add_half.active.next = self.decode.half_fadd.val();
+        self.cmp_wide.active.next = self.c1_compare.q.val();
+        self.cmp_half.active.next = self.c1_half_compare.q.val();
         self.decode.op.next = self.op.val();
         self.decode.ty.next = self.ty.val();
         self.decode.ftz.next = self.ftz.val();
@@ -318,9 +335,6 @@ impl Logic for FloatAlu {
         // the comparators: stage 2, on the operands and controls registered
         // in stage 1 (off the path from `old_value`, which the unit's
         // bypass mux drives)
-        self.cmp_old.narrow.next = self.c1_old.q.val();
-        self.cmp_src0.narrow.next = self.c1_src0.q.val();
-        self.cmp_src1.narrow.next = self.c1_src1.q.val();
         self.cmp_wide.sign_bit.next = self.c1_wide_sign_bit.q.val();
         self.cmp_wide.width_mask.next = self.c1_wide_width_mask.q.val();
         self.cmp_wide.inf.next = self.c1_wide_inf.q.val();
@@ -342,47 +356,53 @@ impl Logic for FloatAlu {
         // missing; max takes src0 when old < src0, min when !(old < src0)
         // (equal keys are equal bits); both NaN keeps old (vISA) or gives
         // the canonical NaN (PTX). FCMPWR: src1 when src0 == old (IEEE).
-        self.wide_take_src0.next = ((self.c1_is_max.q.val() | self.c1_is_min.q.val())
-            & !self.cmp_wide.b_nan.val())
-            & (self.cmp_wide.a_nan.val()
-                | ((self.c1_is_max.q.val() & self.cmp_wide.less.val())
-                    | (self.c1_is_min.q.val() & !self.cmp_wide.less.val())));
-        self.half_take_src0.next = ((self.c1_is_max.q.val() | self.c1_is_min.q.val())
-            & !self.cmp_half.b_nan.val())
-            & (self.cmp_half.a_nan.val()
-                | ((self.c1_is_max.q.val() & self.cmp_half.less.val())
-                    | (self.c1_is_min.q.val() & !self.cmp_half.less.val())));
-        self.wide_nan.next = self.nan_64.val();
-        if self.c1_wide_f32.q.val() {
-            self.wide_nan.next = self.nan_32.val();
-        }
-        if self.c1_wide_f16.q.val() | self.c1_wide_bf16.q.val() {
-            self.wide_nan.next = self.nan_16.val();
-        }
-        self.wide_choice.next = self.cmp_old.wide.val();
-        if self.wide_take_src0.val() {
-            self.wide_choice.next = self.cmp_src0.wide.val();
-        }
-        if (self.c1_is_ptx_min_max.q.val() & self.cmp_wide.a_nan.val()) & self.cmp_wide.b_nan.val() {
-            self.wide_choice.next = self.wide_nan.val();
-        }
-        if self.c1_is_fcmpwr.q.val() & self.cmp_wide.equal.val() {
-            self.wide_choice.next = self.cmp_src1.wide.val();
-        }
-        self.half_choice.next = self.cmp_old.wide.val();
-        if self.half_take_src0.val() {
-            self.half_choice.next = self.cmp_src0.wide.val();
-        }
-        if (self.c1_is_ptx_min_max.q.val() & self.cmp_half.a_nan.val()) & self.cmp_half.b_nan.val() {
-            self.half_choice.next = self.nan_high_half.val();
-        }
-        if self.c1_is_fcmpwr.q.val() & self.cmp_half.equal.val() {
-            self.half_choice.next = self.cmp_src1.wide.val();
-        }
-        self.compare_result.next = self.wide_choice.val();
-        if self.c1_two_halves.q.val() {
-            self.compare_result.next =
-                (self.wide_choice.val() & self.low_half.val()) | (self.half_choice.val() & self.high_half.val());
+        self.wide_take_src0.next = false;
+        self.half_take_src0.next = false;
+        self.wide_nan.next = self.zero.val();
+        self.wide_choice.next = self.zero.val();
+        self.half_choice.next = self.zero.val();
+        self.compare_result.next = self.zero.val();
+        if self.c1_compare.q.val() {
+            self.wide_take_src0.next = ((self.c1_is_max.q.val() | self.c1_is_min.q.val()) & !self.cmp_wide.b_nan.val())
+                & (self.cmp_wide.a_nan.val()
+                    | ((self.c1_is_max.q.val() & self.cmp_wide.less.val())
+                        | (self.c1_is_min.q.val() & !self.cmp_wide.less.val())));
+            self.half_take_src0.next = ((self.c1_is_max.q.val() | self.c1_is_min.q.val()) & !self.cmp_half.b_nan.val())
+                & (self.cmp_half.a_nan.val()
+                    | ((self.c1_is_max.q.val() & self.cmp_half.less.val())
+                        | (self.c1_is_min.q.val() & !self.cmp_half.less.val())));
+            self.wide_nan.next = self.nan_64.val();
+            if self.c1_wide_f32.q.val() {
+                self.wide_nan.next = self.nan_32.val();
+            }
+            if self.c1_wide_f16.q.val() | self.c1_wide_bf16.q.val() {
+                self.wide_nan.next = self.nan_16.val();
+            }
+            self.wide_choice.next = self.c1_old.q.val();
+            if self.wide_take_src0.val() {
+                self.wide_choice.next = self.c1_src0.q.val();
+            }
+            if (self.c1_is_ptx_min_max.q.val() & self.cmp_wide.a_nan.val()) & self.cmp_wide.b_nan.val() {
+                self.wide_choice.next = self.wide_nan.val();
+            }
+            if self.c1_is_fcmpwr.q.val() & self.cmp_wide.equal.val() {
+                self.wide_choice.next = self.c1_src1.q.val();
+            }
+            self.half_choice.next = self.c1_old.q.val();
+            if self.half_take_src0.val() {
+                self.half_choice.next = self.c1_src0.q.val();
+            }
+            if (self.c1_is_ptx_min_max.q.val() & self.cmp_half.a_nan.val()) & self.cmp_half.b_nan.val() {
+                self.half_choice.next = self.nan_high_half.val();
+            }
+            if self.c1_is_fcmpwr.q.val() & self.cmp_half.equal.val() {
+                self.half_choice.next = self.c1_src1.q.val();
+            }
+            self.compare_result.next = self.wide_choice.val();
+            if self.c1_two_halves.q.val() {
+                self.compare_result.next =
+                    (self.wide_choice.val() & self.low_half.val()) | (self.half_choice.val() & self.high_half.val());
+            }
         }
 
         // ================= stage registers =================
@@ -406,6 +426,9 @@ impl Logic for FloatAlu {
             self.c1_wide_f16.d.next = self.decode.wide_f16.val();
             self.c1_wide_bf16.d.next = self.decode.wide_bf16.val();
             self.c1_half_bf16.d.next = self.decode.half_bf16.val();
+            self.c1_compare.d.next = self.decode.float_op.val() & !self.decode.is_fadd.val();
+            self.c1_half_compare.d.next =
+                (self.decode.float_op.val() & !self.decode.is_fadd.val()) & self.decode.two_halves.val();
             self.c2_compare.d.next = self.compare_result.val();
             self.c2_is_fadd.d.next = self.c1_is_fadd.q.val();
             self.c2_two_halves.d.next = self.c1_two_halves.q.val();
@@ -422,49 +445,52 @@ impl Logic for FloatAlu {
             self.c3_half_bf16.d.next = self.c2_half_bf16.q.val();
         }
 
-        // ================= stage 4: pack the sums =================
-        // (mantissa >> its LSB position) | (exponent << mantissa width) | sign
+        // ================= stage 4: pack the sums (for an add only) =================
         self.wide_sign.next = self.zero.val();
-        if self.add_wide.sum_sign.val() {
-            self.wide_sign.next = self.sign_64.val();
-            if self.c3_wide_f32.q.val() {
-                self.wide_sign.next = self.sign_32.val();
-            }
-            if self.c3_wide_f16.q.val() | self.c3_wide_bf16.q.val() {
-                self.wide_sign.next = self.sign_16.val();
-            }
-        }
-        self.wide_sum.next = (self.wide_sum_man.wide.val() >> 3) | (self.wide_sum_exp.wide.val() << 52);
-        if self.c3_wide_f32.q.val() {
-            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 32) | (self.wide_sum_exp.wide.val() << 23);
-        }
-        if self.c3_wide_f16.q.val() {
-            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 45) | (self.wide_sum_exp.wide.val() << 10);
-        }
-        if self.c3_wide_bf16.q.val() {
-            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 48) | (self.wide_sum_exp.wide.val() << 7);
-        }
-        // the half lane lands in bits 31..16: ((man >> lsb) << 16)
+        self.wide_sum.next = self.zero.val();
         self.half_sign.next = self.zero.val();
-        if self.add_half.sum_sign.val() {
-            self.half_sign.next = self.sign_high_half.val();
-        }
-        self.half_sum.next = (self.half_sum_man.wide.val() << 13) | (self.half_sum_exp.wide.val() << 26);
-        if self.c3_half_bf16.q.val() {
-            self.half_sum.next = (self.half_sum_man.wide.val() << 10) | (self.half_sum_exp.wide.val() << 23);
-        }
-        self.add_result.next = self.wide_sum.val() | self.wide_sign.val();
-        if self.c3_two_halves.q.val() {
-            self.add_result.next = ((self.wide_sum.val() | self.wide_sign.val()) & self.low_half.val())
-                | (self.half_sum.val() | self.half_sign.val());
+        self.half_sum.next = self.zero.val();
+        self.add_result.next = self.zero.val();
+        self.new_value.next = self.c3_compare.q.val();
+        if self.c3_is_fadd.q.val() {
+            // (mantissa >> its LSB position) | (exponent << mantissa width) | sign
+            if self.add_wide.sum_sign.val() {
+                self.wide_sign.next = self.sign_64.val();
+                if self.c3_wide_f32.q.val() {
+                    self.wide_sign.next = self.sign_32.val();
+                }
+                if self.c3_wide_f16.q.val() | self.c3_wide_bf16.q.val() {
+                    self.wide_sign.next = self.sign_16.val();
+                }
+            }
+            self.wide_sum.next = (self.wide_sum_man.wide.val() >> 3) | (self.wide_sum_exp.wide.val() << 52);
+            if self.c3_wide_f32.q.val() {
+                self.wide_sum.next = (self.wide_sum_man.wide.val() >> 32) | (self.wide_sum_exp.wide.val() << 23);
+            }
+            if self.c3_wide_f16.q.val() {
+                self.wide_sum.next = (self.wide_sum_man.wide.val() >> 45) | (self.wide_sum_exp.wide.val() << 10);
+            }
+            if self.c3_wide_bf16.q.val() {
+                self.wide_sum.next = (self.wide_sum_man.wide.val() >> 48) | (self.wide_sum_exp.wide.val() << 7);
+            }
+            // the half lane lands in bits 31..16: ((man >> lsb) << 16)
+            if self.add_half.sum_sign.val() {
+                self.half_sign.next = self.sign_high_half.val();
+            }
+            self.half_sum.next = (self.half_sum_man.wide.val() << 13) | (self.half_sum_exp.wide.val() << 26);
+            if self.c3_half_bf16.q.val() {
+                self.half_sum.next = (self.half_sum_man.wide.val() << 10) | (self.half_sum_exp.wide.val() << 23);
+            }
+            self.add_result.next = self.wide_sum.val() | self.wide_sign.val();
+            if self.c3_two_halves.q.val() {
+                self.add_result.next = ((self.wide_sum.val() | self.wide_sign.val()) & self.low_half.val())
+                    | (self.half_sum.val() | self.half_sign.val());
+            }
+            self.new_value.next = self.add_result.val();
         }
 
         // ================= result =================
         self.float_op.next = self.decode.float_op.val();
-        self.new_value.next = self.c3_compare.q.val();
-        if self.c3_is_fadd.q.val() {
-            self.new_value.next = self.add_result.val();
-        }
     }
 }
 

@@ -21,6 +21,10 @@ use rust_hdl::prelude::*;
 /// Compares two floats `a` and `b` of the format given at run time.
 #[derive(LogicBlock)]
 pub struct FpCmp<const BITS: usize> {
+    /// A compare is wanted: otherwise every result is 0 and nothing is
+    /// computed (a simulator skips the block).
+    pub active: Signal<In, Bit>,
+
     // ---- format ----
     /// One-hot: the format's sign bit (bit 15, 31 or 63).
     pub sign_bit: Signal<In, Bits<BITS>>,
@@ -49,12 +53,14 @@ pub struct FpCmp<const BITS: usize> {
     b_magnitude: Signal<Local, Bits<BITS>>,
     a_key: Signal<Local, Bits<BITS>>,
     b_key: Signal<Local, Bits<BITS>>,
+    zero: Constant<Bits<BITS>>,
 }
 
 impl<const BITS: usize> Default for FpCmp<BITS> {
     fn default() -> Self {
         assert!((16..=128).contains(&BITS), "FpCmp compares 16- to 128-bit values, not {BITS}");
         Self {
+            active: Default::default(),
             sign_bit: Default::default(),
             width_mask: Default::default(),
             inf: Default::default(),
@@ -71,6 +77,7 @@ impl<const BITS: usize> Default for FpCmp<BITS> {
             b_magnitude: Default::default(),
             a_key: Default::default(),
             b_key: Default::default(),
+            zero: Constant::new(0u64.to_bits()),
         }
     }
 }
@@ -79,25 +86,39 @@ impl<const BITS: usize> Logic for FpCmp<BITS> {
     // Every mixed expression is parenthesized on purpose (DEVELOPERS.md, Stack).
     #[hdl_gen]
     fn update(&mut self) {
-        self.magnitude_mask.next = self.width_mask.val() & !self.sign_bit.val();
-        self.a_bits.next = self.a.val() & self.width_mask.val();
-        self.b_bits.next = self.b.val() & self.width_mask.val();
-        self.a_magnitude.next = self.a.val() & self.magnitude_mask.val();
-        self.b_magnitude.next = self.b.val() & self.magnitude_mask.val();
-        self.a_nan.next = self.a_magnitude.val() > self.inf.val();
-        self.b_nan.next = self.b_magnitude.val() > self.inf.val();
-        self.equal.next = (!(self.a_nan.val() | self.b_nan.val()))
-            & ((self.a_bits.val() == self.b_bits.val()) | !((self.a_magnitude.val() | self.b_magnitude.val()).any()));
-        // monotonic keys: negative -> inverted bits, positive -> sign bit set
-        self.a_key.next = self.a_bits.val() | self.sign_bit.val();
-        if (self.a_bits.val() & self.sign_bit.val()).any() {
-            self.a_key.next = (!self.a_bits.val()) & self.width_mask.val();
+        self.magnitude_mask.next = self.zero.val();
+        self.a_bits.next = self.zero.val();
+        self.b_bits.next = self.zero.val();
+        self.a_magnitude.next = self.zero.val();
+        self.b_magnitude.next = self.zero.val();
+        self.a_key.next = self.zero.val();
+        self.b_key.next = self.zero.val();
+        self.a_nan.next = false;
+        self.b_nan.next = false;
+        self.equal.next = false;
+        self.less.next = false;
+        if self.active.val() {
+            self.magnitude_mask.next = self.width_mask.val() & !self.sign_bit.val();
+            self.a_bits.next = self.a.val() & self.width_mask.val();
+            self.b_bits.next = self.b.val() & self.width_mask.val();
+            self.a_magnitude.next = self.a.val() & self.magnitude_mask.val();
+            self.b_magnitude.next = self.b.val() & self.magnitude_mask.val();
+            self.a_nan.next = self.a_magnitude.val() > self.inf.val();
+            self.b_nan.next = self.b_magnitude.val() > self.inf.val();
+            self.equal.next = (!(self.a_nan.val() | self.b_nan.val()))
+                & ((self.a_bits.val() == self.b_bits.val())
+                    | !((self.a_magnitude.val() | self.b_magnitude.val()).any()));
+            // monotonic keys: negative -> inverted bits, positive -> sign bit set
+            self.a_key.next = self.a_bits.val() | self.sign_bit.val();
+            if (self.a_bits.val() & self.sign_bit.val()).any() {
+                self.a_key.next = (!self.a_bits.val()) & self.width_mask.val();
+            }
+            self.b_key.next = self.b_bits.val() | self.sign_bit.val();
+            if (self.b_bits.val() & self.sign_bit.val()).any() {
+                self.b_key.next = (!self.b_bits.val()) & self.width_mask.val();
+            }
+            self.less.next = self.a_key.val() < self.b_key.val();
         }
-        self.b_key.next = self.b_bits.val() | self.sign_bit.val();
-        if (self.b_bits.val() & self.sign_bit.val()).any() {
-            self.b_key.next = (!self.b_bits.val()) & self.width_mask.val();
-        }
-        self.less.next = self.a_key.val() < self.b_key.val();
     }
 }
 

@@ -98,6 +98,8 @@ pub struct FloatDecode {
     pub float_op: Signal<Out, Bit>,
     /// Add at a float type.
     pub is_fadd: Signal<Out, Bit>,
+    /// Add at `f16x2`/`bf16x2`: the half lane's adder is used.
+    pub half_fadd: Signal<Out, Bit>,
     /// Fmax or FmaxPtx.
     pub is_max: Signal<Out, Bit>,
     /// Fmin or FminPtx.
@@ -228,6 +230,7 @@ impl Default for FloatDecode {
             src0_low: Default::default(),
             float_op: Default::default(),
             is_fadd: Default::default(),
+            half_fadd: Default::default(),
             is_max: Default::default(),
             is_min: Default::default(),
             is_ptx_min_max: Default::default(),
@@ -336,6 +339,7 @@ impl Logic for FloatDecode {
             & (((self.ty.val() == self.ty_f16.val()) | (self.ty.val() == self.ty_bf16.val()))
                 | ((self.ty.val() == self.ty_f32.val()) | (self.ty.val() == self.ty_f64.val()))
                 | ((self.ty.val() == self.ty_f16x2.val()) | (self.ty.val() == self.ty_bf16x2.val())));
+        self.half_fadd.next = self.is_fadd.val() & self.two_halves.val();
         self.is_max.next = (self.op.val() == self.op_fmax.val()) | (self.op.val() == self.op_fmax_ptx.val());
         self.is_min.next = (self.op.val() == self.op_fmin.val()) | (self.op.val() == self.op_fmin_ptx.val());
         self.is_ptx_min_max.next =

@@ -71,7 +71,9 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     reg  [63:0] float$src0;
     reg  [63:0] float$src1;
     wire  float$float_op;
-    wire  [127:0] float$new_value;
+    wire  [63:0] float$new_value;
+    reg  [63:0] float_wide$narrow;
+    wire  [127:0] float_wide$wide;
     reg  [127:0] float_mask_1$d;
     wire  [127:0] float_mask_1$q;
     reg  float_mask_1$clock;
@@ -228,6 +230,10 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
         .src1(float$src1),
         .float_op(float$float_op),
         .new_value(float$new_value)
+    );
+    atomic_alu$float_wide float_wide(
+        .narrow(float_wide$narrow),
+        .wide(float_wide$wide)
     );
     atomic_alu$float_mask_1 float_mask_1(
         .d(float_mask_1$d),
@@ -546,7 +552,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
             float_mask_2$d = float_mask_1$q;
             float_mask_3$d = float_mask_2$q;
         end
-        float_value = (float$new_value & float_mask_3$q) & fp_result_mask;
+        float_value = (float_wide$wide & float_mask_3$q) & fp_result_mask;
     end
     
     // Wiring (moved out of the block above by atomport emit)
@@ -581,6 +587,7 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret
     always @(*) float$op = x_op$q;
     always @(*) float$ty = x_ty$q;
     always @(*) float$ftz = x_ftz$q;
+    always @(*) float_wide$narrow = float$new_value;
     always @(*) new_value = new_masked;
     always @(*) float_op = take_float;
     
@@ -599,20 +606,20 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     input wire  [63:0] src0;
     input wire  [63:0] src1;
     output reg  float_op;
-    output reg  [127:0] new_value;
+    output reg  [63:0] new_value;
     
     // Constant declarations
-    localparam  nan_16 = 128'h7fff;
-    localparam  nan_32 = 128'h7fffffff;
-    localparam  nan_64 = 128'h7fffffffffffffff;
-    localparam  nan_high_half = 128'h7fff0000;
-    localparam  sign_16 = 128'h8000;
-    localparam  sign_32 = 128'h80000000;
-    localparam  sign_64 = 128'h8000000000000000;
-    localparam  sign_high_half = 128'h80000000;
-    localparam  low_half = 128'hffff;
-    localparam  high_half = 128'hffff0000;
-    localparam  zero = 128'h0;
+    localparam  nan_16 = 64'h7fff;
+    localparam  nan_32 = 64'h7fffffff;
+    localparam  nan_64 = 64'h7fffffffffffffff;
+    localparam  nan_high_half = 64'h7fff0000;
+    localparam  sign_16 = 64'h8000;
+    localparam  sign_32 = 64'h80000000;
+    localparam  sign_64 = 64'h8000000000000000;
+    localparam  sign_high_half = 64'h80000000;
+    localparam  low_half = 64'hffff;
+    localparam  high_half = 64'hffff0000;
+    localparam  zero = 64'h0;
     
     // Stub signals
     reg  [4:0] decode$op;
@@ -622,6 +629,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     reg  [63:0] decode$src0_low;
     wire  decode$float_op;
     wire  decode$is_fadd;
+    wire  decode$half_fadd;
     wire  decode$is_max;
     wire  decode$is_min;
     wire  decode$is_ptx_min_max;
@@ -658,6 +666,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  [15:0] decode$half_inf;
     reg  add_wide$clock;
     reg  add_wide$advance;
+    reg  add_wide$active;
     reg  [11:0] add_wide$exp_max;
     reg  [56:0] add_wide$lsb;
     reg  [56:0] add_wide$man_field;
@@ -673,6 +682,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  [56:0] add_wide$sum_man;
     reg  add_half$clock;
     reg  add_half$advance;
+    reg  add_half$active;
     reg  [8:0] add_half$exp_max;
     reg  [14:0] add_half$lsb;
     reg  [14:0] add_half$man_field;
@@ -686,6 +696,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  add_half$sum_sign;
     wire  [8:0] add_half$sum_exp;
     wire  [14:0] add_half$sum_man;
+    reg  cmp_wide$active;
     reg  [63:0] cmp_wide$sign_bit;
     reg  [63:0] cmp_wide$width_mask;
     reg  [63:0] cmp_wide$inf;
@@ -695,6 +706,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  cmp_wide$b_nan;
     wire  cmp_wide$equal;
     wire  cmp_wide$less;
+    reg  cmp_half$active;
     reg  [15:0] cmp_half$sign_bit;
     reg  [15:0] cmp_half$width_mask;
     reg  [15:0] cmp_half$inf;
@@ -705,19 +717,13 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  cmp_half$equal;
     wire  cmp_half$less;
     reg  [11:0] wide_sum_exp$narrow;
-    wire  [127:0] wide_sum_exp$wide;
+    wire  [63:0] wide_sum_exp$wide;
     reg  [56:0] wide_sum_man$narrow;
-    wire  [127:0] wide_sum_man$wide;
+    wire  [63:0] wide_sum_man$wide;
     reg  [8:0] half_sum_exp$narrow;
-    wire  [127:0] half_sum_exp$wide;
+    wire  [63:0] half_sum_exp$wide;
     reg  [14:0] half_sum_man$narrow;
-    wire  [127:0] half_sum_man$wide;
-    reg  [63:0] cmp_old$narrow;
-    wire  [127:0] cmp_old$wide;
-    reg  [63:0] cmp_src0$narrow;
-    wire  [127:0] cmp_src0$wide;
-    reg  [63:0] cmp_src1$narrow;
-    wire  [127:0] cmp_src1$wide;
+    wire  [63:0] half_sum_man$wide;
     reg  [63:0] c1_old$d;
     wire  [63:0] c1_old$q;
     reg  c1_old$clock;
@@ -775,8 +781,14 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     reg  c1_half_bf16$d;
     wire  c1_half_bf16$q;
     reg  c1_half_bf16$clock;
-    reg  [127:0] c2_compare$d;
-    wire  [127:0] c2_compare$q;
+    reg  c1_compare$d;
+    wire  c1_compare$q;
+    reg  c1_compare$clock;
+    reg  c1_half_compare$d;
+    wire  c1_half_compare$q;
+    reg  c1_half_compare$clock;
+    reg  [63:0] c2_compare$d;
+    wire  [63:0] c2_compare$q;
     reg  c2_compare$clock;
     reg  c2_is_fadd$d;
     wire  c2_is_fadd$q;
@@ -796,8 +808,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     reg  c2_half_bf16$d;
     wire  c2_half_bf16$q;
     reg  c2_half_bf16$clock;
-    reg  [127:0] c3_compare$d;
-    wire  [127:0] c3_compare$q;
+    reg  [63:0] c3_compare$d;
+    wire  [63:0] c3_compare$q;
     reg  c3_compare$clock;
     reg  c3_is_fadd$d;
     wire  c3_is_fadd$q;
@@ -821,15 +833,15 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     // Local signals
     reg  wide_take_src0;
     reg  half_take_src0;
-    reg  [127:0] wide_nan;
-    reg  [127:0] wide_choice;
-    reg  [127:0] half_choice;
-    reg  [127:0] compare_result;
-    reg  [127:0] wide_sign;
-    reg  [127:0] wide_sum;
-    reg  [127:0] half_sign;
-    reg  [127:0] half_sum;
-    reg  [127:0] add_result;
+    reg  [63:0] wide_nan;
+    reg  [63:0] wide_choice;
+    reg  [63:0] half_choice;
+    reg  [63:0] compare_result;
+    reg  [63:0] wide_sign;
+    reg  [63:0] wide_sum;
+    reg  [63:0] half_sign;
+    reg  [63:0] half_sum;
+    reg  [63:0] add_result;
     
     // Sub module instances
     atomic_alu$float$decode decode(
@@ -840,6 +852,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .src0_low(decode$src0_low),
         .float_op(decode$float_op),
         .is_fadd(decode$is_fadd),
+        .half_fadd(decode$half_fadd),
         .is_max(decode$is_max),
         .is_min(decode$is_min),
         .is_ptx_min_max(decode$is_ptx_min_max),
@@ -878,6 +891,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     atomic_alu$float$add_wide add_wide(
         .clock(add_wide$clock),
         .advance(add_wide$advance),
+        .active(add_wide$active),
         .exp_max(add_wide$exp_max),
         .lsb(add_wide$lsb),
         .man_field(add_wide$man_field),
@@ -895,6 +909,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     atomic_alu$float$add_half add_half(
         .clock(add_half$clock),
         .advance(add_half$advance),
+        .active(add_half$active),
         .exp_max(add_half$exp_max),
         .lsb(add_half$lsb),
         .man_field(add_half$man_field),
@@ -910,6 +925,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .sum_man(add_half$sum_man)
     );
     atomic_alu$float$cmp_wide cmp_wide(
+        .active(cmp_wide$active),
         .sign_bit(cmp_wide$sign_bit),
         .width_mask(cmp_wide$width_mask),
         .inf(cmp_wide$inf),
@@ -921,6 +937,7 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .less(cmp_wide$less)
     );
     atomic_alu$float$cmp_half cmp_half(
+        .active(cmp_half$active),
         .sign_bit(cmp_half$sign_bit),
         .width_mask(cmp_half$width_mask),
         .inf(cmp_half$inf),
@@ -946,18 +963,6 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     atomic_alu$float$half_sum_man half_sum_man(
         .narrow(half_sum_man$narrow),
         .wide(half_sum_man$wide)
-    );
-    atomic_alu$float$cmp_old cmp_old(
-        .narrow(cmp_old$narrow),
-        .wide(cmp_old$wide)
-    );
-    atomic_alu$float$cmp_src0 cmp_src0(
-        .narrow(cmp_src0$narrow),
-        .wide(cmp_src0$wide)
-    );
-    atomic_alu$float$cmp_src1 cmp_src1(
-        .narrow(cmp_src1$narrow),
-        .wide(cmp_src1$wide)
     );
     atomic_alu$float$c1_old c1_old(
         .d(c1_old$d),
@@ -1054,6 +1059,16 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .q(c1_half_bf16$q),
         .clock(c1_half_bf16$clock)
     );
+    atomic_alu$float$c1_compare c1_compare(
+        .d(c1_compare$d),
+        .q(c1_compare$q),
+        .clock(c1_compare$clock)
+    );
+    atomic_alu$float$c1_half_compare c1_half_compare(
+        .d(c1_half_compare$d),
+        .q(c1_half_compare$q),
+        .clock(c1_half_compare$clock)
+    );
     atomic_alu$float$c2_compare c2_compare(
         .d(c2_compare$d),
         .q(c2_compare$q),
@@ -1146,6 +1161,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         c1_wide_f16$clock = clock;
         c1_wide_bf16$clock = clock;
         c1_half_bf16$clock = clock;
+        c1_compare$clock = clock;
+        c1_half_compare$clock = clock;
         c2_compare$clock = clock;
         c2_is_fadd$clock = clock;
         c2_two_halves$clock = clock;
@@ -1179,6 +1196,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         c1_wide_f16$d = c1_wide_f16$q;
         c1_wide_bf16$d = c1_wide_bf16$q;
         c1_half_bf16$d = c1_half_bf16$q;
+        c1_compare$d = c1_compare$q;
+        c1_half_compare$d = c1_half_compare$q;
         c2_compare$d = c2_compare$q;
         c2_is_fadd$d = c2_is_fadd$q;
         c2_two_halves$d = c2_two_halves$q;
@@ -1197,6 +1216,10 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         add_wide$advance = advance;
         add_half$clock = clock;
         add_half$advance = advance;
+        add_wide$active = decode$is_fadd;
+        add_half$active = decode$half_fadd;
+        cmp_wide$active = c1_compare$q;
+        cmp_half$active = c1_half_compare$q;
         decode$op = op;
         decode$ty = ty;
         decode$ftz = ftz;
@@ -1222,9 +1245,6 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         add_half$b_sign = decode$half_b_sign;
         add_half$b_exp = decode$half_b_exp;
         add_half$b_man = decode$half_b_man;
-        cmp_old$narrow = c1_old$q;
-        cmp_src0$narrow = c1_src0$q;
-        cmp_src1$narrow = c1_src1$q;
         cmp_wide$sign_bit = c1_wide_sign_bit$q;
         cmp_wide$width_mask = c1_wide_width_mask$q;
         cmp_wide$inf = c1_wide_inf$q;
@@ -1239,38 +1259,46 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         wide_sum_man$narrow = add_wide$sum_man;
         half_sum_exp$narrow = add_half$sum_exp;
         half_sum_man$narrow = add_half$sum_man;
-        wide_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_wide$b_nan) & (cmp_wide$a_nan | ((c1_is_max$q & cmp_wide$less) | (c1_is_min$q & ~cmp_wide$less)));
-        half_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_half$b_nan) & (cmp_half$a_nan | ((c1_is_max$q & cmp_half$less) | (c1_is_min$q & ~cmp_half$less)));
-        wide_nan = nan_64;
-        if (c1_wide_f32$q) begin
-            wide_nan = nan_32;
-        end
-        if (c1_wide_f16$q | c1_wide_bf16$q) begin
-            wide_nan = nan_16;
-        end
-        wide_choice = cmp_old$wide;
-        if (wide_take_src0) begin
-            wide_choice = cmp_src0$wide;
-        end
-        if ((c1_is_ptx_min_max$q & cmp_wide$a_nan) & cmp_wide$b_nan) begin
-            wide_choice = wide_nan;
-        end
-        if (c1_is_fcmpwr$q & cmp_wide$equal) begin
-            wide_choice = cmp_src1$wide;
-        end
-        half_choice = cmp_old$wide;
-        if (half_take_src0) begin
-            half_choice = cmp_src0$wide;
-        end
-        if ((c1_is_ptx_min_max$q & cmp_half$a_nan) & cmp_half$b_nan) begin
-            half_choice = nan_high_half;
-        end
-        if (c1_is_fcmpwr$q & cmp_half$equal) begin
-            half_choice = cmp_src1$wide;
-        end
-        compare_result = wide_choice;
-        if (c1_two_halves$q) begin
-            compare_result = (wide_choice & low_half) | (half_choice & high_half);
+        wide_take_src0 = 1'b0;
+        half_take_src0 = 1'b0;
+        wide_nan = zero;
+        wide_choice = zero;
+        half_choice = zero;
+        compare_result = zero;
+        if (c1_compare$q) begin
+            wide_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_wide$b_nan) & (cmp_wide$a_nan | ((c1_is_max$q & cmp_wide$less) | (c1_is_min$q & ~cmp_wide$less)));
+            half_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_half$b_nan) & (cmp_half$a_nan | ((c1_is_max$q & cmp_half$less) | (c1_is_min$q & ~cmp_half$less)));
+            wide_nan = nan_64;
+            if (c1_wide_f32$q) begin
+                wide_nan = nan_32;
+            end
+            if (c1_wide_f16$q | c1_wide_bf16$q) begin
+                wide_nan = nan_16;
+            end
+            wide_choice = c1_old$q;
+            if (wide_take_src0) begin
+                wide_choice = c1_src0$q;
+            end
+            if ((c1_is_ptx_min_max$q & cmp_wide$a_nan) & cmp_wide$b_nan) begin
+                wide_choice = wide_nan;
+            end
+            if (c1_is_fcmpwr$q & cmp_wide$equal) begin
+                wide_choice = c1_src1$q;
+            end
+            half_choice = c1_old$q;
+            if (half_take_src0) begin
+                half_choice = c1_src0$q;
+            end
+            if ((c1_is_ptx_min_max$q & cmp_half$a_nan) & cmp_half$b_nan) begin
+                half_choice = nan_high_half;
+            end
+            if (c1_is_fcmpwr$q & cmp_half$equal) begin
+                half_choice = c1_src1$q;
+            end
+            compare_result = wide_choice;
+            if (c1_two_halves$q) begin
+                compare_result = (wide_choice & low_half) | (half_choice & high_half);
+            end
         end
         if (advance) begin
             c1_old$d = old_value;
@@ -1292,6 +1320,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
             c1_wide_f16$d = decode$wide_f16;
             c1_wide_bf16$d = decode$wide_bf16;
             c1_half_bf16$d = decode$half_bf16;
+            c1_compare$d = decode$float_op & ~decode$is_fadd;
+            c1_half_compare$d = (decode$float_op & ~decode$is_fadd) & decode$two_halves;
             c2_compare$d = compare_result;
             c2_is_fadd$d = c1_is_fadd$q;
             c2_two_halves$d = c1_two_halves$q;
@@ -1308,52 +1338,56 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
             c3_half_bf16$d = c2_half_bf16$q;
         end
         wide_sign = zero;
-        if (add_wide$sum_sign) begin
-            wide_sign = sign_64;
-            if (c3_wide_f32$q) begin
-                wide_sign = sign_32;
-            end
-            if (c3_wide_f16$q | c3_wide_bf16$q) begin
-                wide_sign = sign_16;
-            end
-        end
-        wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
-        if (c3_wide_f32$q) begin
-            wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
-        end
-        if (c3_wide_f16$q) begin
-            wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
-        end
-        if (c3_wide_bf16$q) begin
-            wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
-        end
+        wide_sum = zero;
         half_sign = zero;
-        if (add_half$sum_sign) begin
-            half_sign = sign_high_half;
-        end
-        half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
-        if (c3_half_bf16$q) begin
-            half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
-        end
-        add_result = wide_sum | wide_sign;
-        if (c3_two_halves$q) begin
-            add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
-        end
-        float_op = decode$float_op;
+        half_sum = zero;
+        add_result = zero;
         new_value = c3_compare$q;
         if (c3_is_fadd$q) begin
+            if (add_wide$sum_sign) begin
+                wide_sign = sign_64;
+                if (c3_wide_f32$q) begin
+                    wide_sign = sign_32;
+                end
+                if (c3_wide_f16$q | c3_wide_bf16$q) begin
+                    wide_sign = sign_16;
+                end
+            end
+            wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
+            if (c3_wide_f32$q) begin
+                wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
+            end
+            if (c3_wide_f16$q) begin
+                wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
+            end
+            if (c3_wide_bf16$q) begin
+                wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
+            end
+            if (add_half$sum_sign) begin
+                half_sign = sign_high_half;
+            end
+            half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
+            if (c3_half_bf16$q) begin
+                half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
+            end
+            add_result = wide_sum | wide_sign;
+            if (c3_two_halves$q) begin
+                add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
+            end
             new_value = add_result;
         end
+        float_op = decode$float_op;
     end
     
 endmodule // atomic_alu$float
 
 
-module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_alu$float$add_half(clock,advance,active,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
+    input wire  active;
     input wire  [8:0] exp_max;
     input wire  [14:0] lsb;
     input wire  [14:0] man_field;
@@ -1442,6 +1476,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
+    reg  r1_active$d;
+    wire  r1_active$q;
+    reg  r1_active$clock;
     reg  [14:0] r2_sum$d;
     wire  [14:0] r2_sum$q;
     reg  r2_sum$clock;
@@ -1490,6 +1527,9 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  r2_active$d;
+    wire  r2_active$q;
+    reg  r2_active$clock;
     reg  [14:0] r3_sig$d;
     wire  [14:0] r3_sig$q;
     reg  r3_sig$clock;
@@ -1563,6 +1603,8 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [14:0] big_sig;
     reg  [14:0] small_sig;
     reg  subtract;
+    reg  exp_equal;
+    reg  nan;
     reg  [8:0] exp_diff;
     reg  [8:0] a_minus_b_exp;
     reg  b_exp_larger;
@@ -1573,6 +1615,8 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [14:0] small_aligned;
     reg  [14:0] raw_sum;
     reg  sum_is_zero;
+    reg  raw_sign;
+    reg  [14:0] limit;
     reg  [14:0] carried;
     reg  [8:0] carried_exp;
     reg  [14:0] stage_out$0;
@@ -1690,6 +1734,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
+    atomic_alu$float$add_half$r1_active r1_active(
+        .d(r1_active$d),
+        .q(r1_active$q),
+        .clock(r1_active$clock)
+    );
     atomic_alu$float$add_half$r2_sum r2_sum(
         .d(r2_sum$d),
         .q(r2_sum$q),
@@ -1769,6 +1818,11 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r2_ftz$d),
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
+    );
+    atomic_alu$float$add_half$r2_active r2_active(
+        .d(r2_active$d),
+        .q(r2_active$q),
+        .clock(r2_active$clock)
     );
     atomic_alu$float$add_half$r3_sig r3_sig(
         .d(r3_sig$d),
@@ -1866,6 +1920,8 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
+        r1_active$clock = clock;
+        r2_active$clock = clock;
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
@@ -1915,6 +1971,8 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
+        r1_active$d = r1_active$q;
+        r2_active$d = r2_active$q;
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
@@ -1946,100 +2004,147 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r3_man_field$d = r3_man_field$q;
         r3_exp_max$d = r3_exp_max$q;
         r3_ftz$d = r3_ftz$q;
-        a_man_in = a_man & man_field;
-        b_man_in = b_man & man_field;
-        a_exp_zero = ~(|a_exp);
-        b_exp_zero = ~(|b_exp);
-        a_exp_all_ones = a_exp == exp_max;
-        b_exp_all_ones = b_exp == exp_max;
-        a_man_flushed = a_man_in;
-        if (ftz & a_exp_zero) begin
-            a_man_flushed = sig_zero;
-        end
-        b_man_flushed = b_man_in;
-        if (ftz & b_exp_zero) begin
-            b_man_flushed = sig_zero;
-        end
-        a_nan = a_exp_all_ones & |a_man_in;
-        b_nan = b_exp_all_ones & |b_man_in;
-        a_inf = a_exp_all_ones & ~(|a_man_in);
-        b_inf = b_exp_all_ones & ~(|b_man_in);
-        a_zero = a_exp_zero & ~(|a_man_flushed);
-        b_zero = b_exp_zero & ~(|b_man_flushed);
-        a_sig = a_man_flushed | hidden_bit;
-        a_exp_eff = a_exp;
-        if (a_exp_zero) begin
-            a_sig = a_man_flushed;
-            a_exp_eff = exp_one;
-        end
-        b_sig = b_man_flushed | hidden_bit;
-        b_exp_eff = b_exp;
-        if (b_exp_zero) begin
-            b_sig = b_man_flushed;
-            b_exp_eff = exp_one;
-        end
-        b_exp_larger = b_exp_eff > a_exp_eff;
-        big_sign = a_sign;
-        big_exp = a_exp_eff;
-        big_sig = a_sig;
-        small_sig = b_sig;
-        if (b_exp_larger) begin
-            big_sign = b_sign;
-            big_exp = b_exp_eff;
-            big_sig = b_sig;
-            small_sig = a_sig;
-        end
-        subtract = a_sign != b_sign;
-        a_minus_b_exp = a_exp_eff - b_exp_eff;
-        b_minus_a_exp = b_exp_eff - a_exp_eff;
-        exp_diff = a_minus_b_exp;
-        if (b_exp_larger) begin
-            exp_diff = b_minus_a_exp;
-        end
-        align_shift = exp_diff[(32'h0)+:(4)];
-        if (|(exp_diff & exp_above_shift)) begin
-            align_shift = shift_ones;
+        a_man_in = sig_zero;
+        b_man_in = sig_zero;
+        a_exp_zero = 1'b0;
+        b_exp_zero = 1'b0;
+        a_exp_all_ones = 1'b0;
+        b_exp_all_ones = 1'b0;
+        a_man_flushed = sig_zero;
+        b_man_flushed = sig_zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        a_inf = 1'b0;
+        b_inf = 1'b0;
+        a_zero = 1'b0;
+        b_zero = 1'b0;
+        a_sig = sig_zero;
+        b_sig = sig_zero;
+        a_exp_eff = exp_zero;
+        b_exp_eff = exp_zero;
+        b_exp_larger = 1'b0;
+        big_sign = 1'b0;
+        big_exp = exp_zero;
+        big_sig = sig_zero;
+        small_sig = sig_zero;
+        subtract = 1'b0;
+        exp_equal = 1'b0;
+        nan = 1'b0;
+        a_minus_b_exp = exp_zero;
+        b_minus_a_exp = exp_zero;
+        exp_diff = exp_zero;
+        align_shift = exp_zero[(32'h0)+:(4)];
+        if (active) begin
+            a_man_in = a_man & man_field;
+            b_man_in = b_man & man_field;
+            a_exp_zero = ~(|a_exp);
+            b_exp_zero = ~(|b_exp);
+            a_exp_all_ones = a_exp == exp_max;
+            b_exp_all_ones = b_exp == exp_max;
+            a_man_flushed = a_man_in;
+            if (ftz & a_exp_zero) begin
+                a_man_flushed = sig_zero;
+            end
+            b_man_flushed = b_man_in;
+            if (ftz & b_exp_zero) begin
+                b_man_flushed = sig_zero;
+            end
+            a_nan = a_exp_all_ones & |a_man_in;
+            b_nan = b_exp_all_ones & |b_man_in;
+            a_inf = a_exp_all_ones & ~(|a_man_in);
+            b_inf = b_exp_all_ones & ~(|b_man_in);
+            a_zero = a_exp_zero & ~(|a_man_flushed);
+            b_zero = b_exp_zero & ~(|b_man_flushed);
+            a_sig = a_man_flushed | hidden_bit;
+            a_exp_eff = a_exp;
+            if (a_exp_zero) begin
+                a_sig = a_man_flushed;
+                a_exp_eff = exp_one;
+            end
+            b_sig = b_man_flushed | hidden_bit;
+            b_exp_eff = b_exp;
+            if (b_exp_zero) begin
+                b_sig = b_man_flushed;
+                b_exp_eff = exp_one;
+            end
+            b_exp_larger = b_exp_eff > a_exp_eff;
+            big_sign = a_sign;
+            big_exp = a_exp_eff;
+            big_sig = a_sig;
+            small_sig = b_sig;
+            if (b_exp_larger) begin
+                big_sign = b_sign;
+                big_exp = b_exp_eff;
+                big_sig = b_sig;
+                small_sig = a_sig;
+            end
+            subtract = a_sign != b_sign;
+            a_minus_b_exp = a_exp_eff - b_exp_eff;
+            b_minus_a_exp = b_exp_eff - a_exp_eff;
+            exp_diff = a_minus_b_exp;
+            if (b_exp_larger) begin
+                exp_diff = b_minus_a_exp;
+            end
+            align_shift = exp_diff[(32'h0)+:(4)];
+            if (|(exp_diff & exp_above_shift)) begin
+                align_shift = shift_ones;
+            end
+            exp_equal = a_exp_eff == b_exp_eff;
+            nan = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
         end
         if (advance) begin
+            r1_active$d = active;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
             r1_small_sig$d = small_sig;
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
-            r1_exp_equal$d = a_exp_eff == b_exp_eff;
+            r1_exp_equal$d = exp_equal;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
             r1_b_zero$d = b_zero;
             r1_a_inf$d = a_inf;
             r1_b_inf$d = b_inf;
-            r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
+            r1_nan$d = nan;
             r1_lsb$d = lsb;
             r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
-        small_aligned = r1_small_sig$q >> r1_align_shift$q;
-        if (|shifted_out) begin
-            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        shifted_out = sig_zero;
+        small_aligned = sig_zero;
+        reversed = 1'b0;
+        raw_sum = sig_zero;
+        sum_is_zero = 1'b0;
+        raw_sign = 1'b0;
+        limit = sig_zero;
+        if (r1_active$q) begin
+            shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+            small_aligned = r1_small_sig$q >> r1_align_shift$q;
+            if (|shifted_out) begin
+                small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+            end
+            reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
+            raw_sum = r1_big_sig$q + small_aligned;
+            if (r1_subtract$q) begin
+                raw_sum = r1_big_sig$q - small_aligned;
+            end
+            if (reversed) begin
+                raw_sum = r1_small_sig$q - r1_big_sig$q;
+            end
+            sum_is_zero = ~(|raw_sum);
+            raw_sign = r1_big_sign$q ^ reversed;
+            limit = carry_bit >> r1_big_exp$q;
         end
-        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
-        raw_sum = r1_big_sig$q + small_aligned;
-        if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - small_aligned;
-        end
-        if (reversed) begin
-            raw_sum = r1_small_sig$q - r1_big_sig$q;
-        end
-        sum_is_zero = ~(|raw_sum);
         if (advance) begin
+            r2_active$d = r1_active$q;
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
-            r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q ^ reversed;
+            r2_limit$d = limit;
+            r2_big_sign$d = raw_sign;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -2052,59 +2157,80 @@ module atomic_alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        carried = r2_sum$q;
-        carried_exp = r2_exp$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
-            carried_exp = r2_exp$q + exp_one;
-        end
-        limit_bit = r2_limit$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            limit_bit = r2_limit$q >> 32'h1;
-        end
-        probe = carried | limit_bit;
-        stage_probe$0 = probe;
-        stage_out$0 = carried;
+        carried = sig_zero;
+        carried_exp = exp_zero;
+        limit_bit = sig_zero;
+        probe = sig_zero;
+        stage_probe$0 = sig_zero;
+        stage_out$0 = sig_zero;
         stage_amount$0 = exp_zero;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_out$0 = carried << stage_shift$0;
-            stage_amount$0 = stage_shift$0;
-        end
-        stage_probe$1 = stage_probe$0;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_probe$1 = stage_probe$0 << stage_shift$0;
-        end
-        stage_out$1 = stage_out$0;
-        stage_amount$1 = stage_amount$0;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_out$1 = stage_out$0 << stage_shift$1;
-            stage_amount$1 = stage_amount$0 | stage_shift$1;
-        end
-        stage_probe$2 = stage_probe$1;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_probe$2 = stage_probe$1 << stage_shift$1;
-        end
-        stage_out$2 = stage_out$1;
-        stage_amount$2 = stage_amount$1;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_amount$2 = stage_amount$1 | stage_shift$2;
-        end
-        stage_probe$3 = stage_probe$2;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_probe$3 = stage_probe$2 << stage_shift$2;
-        end
-        stage_out$3 = stage_out$2;
-        stage_amount$3 = stage_amount$2;
-        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
-            stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_amount$3 = stage_amount$2 | stage_shift$3;
-        end
-        normalized = stage_out$3;
-        normalized_exp = carried_exp - stage_amount$3;
+        stage_probe$1 = sig_zero;
+        stage_out$1 = sig_zero;
+        stage_amount$1 = exp_zero;
+        stage_probe$2 = sig_zero;
+        stage_out$2 = sig_zero;
+        stage_amount$2 = exp_zero;
+        stage_probe$3 = sig_zero;
+        stage_out$3 = sig_zero;
+        stage_amount$3 = exp_zero;
+        normalized = sig_zero;
+        normalized_exp = exp_zero;
         exp_field = exp_zero;
-        if (|(normalized & hidden_bit)) begin
-            exp_field = normalized_exp;
+        if (r2_active$q) begin
+            carried = r2_sum$q;
+            carried_exp = r2_exp$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+                carried_exp = r2_exp$q + exp_one;
+            end
+            limit_bit = r2_limit$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                limit_bit = r2_limit$q >> 32'h1;
+            end
+            probe = carried | limit_bit;
+            stage_probe$0 = probe;
+            stage_out$0 = carried;
+            stage_amount$0 = exp_zero;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_out$0 = carried << stage_shift$0;
+                stage_amount$0 = stage_shift$0;
+            end
+            stage_probe$1 = stage_probe$0;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_probe$1 = stage_probe$0 << stage_shift$0;
+            end
+            stage_out$1 = stage_out$0;
+            stage_amount$1 = stage_amount$0;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_out$1 = stage_out$0 << stage_shift$1;
+                stage_amount$1 = stage_amount$0 | stage_shift$1;
+            end
+            stage_probe$2 = stage_probe$1;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_probe$2 = stage_probe$1 << stage_shift$1;
+            end
+            stage_out$2 = stage_out$1;
+            stage_amount$2 = stage_amount$1;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_out$2 = stage_out$1 << stage_shift$2;
+                stage_amount$2 = stage_amount$1 | stage_shift$2;
+            end
+            stage_probe$3 = stage_probe$2;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_probe$3 = stage_probe$2 << stage_shift$2;
+            end
+            stage_out$3 = stage_out$2;
+            stage_amount$3 = stage_amount$2;
+            if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+                stage_out$3 = stage_out$2 << stage_shift$3;
+                stage_amount$3 = stage_amount$2 | stage_shift$3;
+            end
+            normalized = stage_out$3;
+            normalized_exp = carried_exp - stage_amount$3;
+            exp_field = exp_zero;
+            if (|(normalized & hidden_bit)) begin
+                exp_field = normalized_exp;
+            end
         end
         if (advance) begin
             r3_sig$d = normalized;
@@ -2235,6 +2361,25 @@ module atomic_alu$float$add_half$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_half$r1_a_zero
+
+
+module atomic_alu$float$add_half$r1_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r1_active
 
 
 module atomic_alu$float$add_half$r1_align_shift(d,q,clock);
@@ -2577,6 +2722,25 @@ module atomic_alu$float$add_half$r2_a_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_half$r2_a_zero
+
+
+module atomic_alu$float$add_half$r2_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_half$r2_active
 
 
 module atomic_alu$float$add_half$r2_b_inf(d,q,clock);
@@ -3111,11 +3275,12 @@ module atomic_alu$float$add_half$r3_sum_is_zero(d,q,clock);
 endmodule // atomic_alu$float$add_half$r3_sum_is_zero
 
 
-module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_alu$float$add_wide(clock,advance,active,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
+    input wire  active;
     input wire  [11:0] exp_max;
     input wire  [56:0] lsb;
     input wire  [56:0] man_field;
@@ -3208,6 +3373,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
+    reg  r1_active$d;
+    wire  r1_active$q;
+    reg  r1_active$clock;
     reg  [56:0] r2_sum$d;
     wire  [56:0] r2_sum$q;
     reg  r2_sum$clock;
@@ -3256,6 +3424,9 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  r2_active$d;
+    wire  r2_active$q;
+    reg  r2_active$clock;
     reg  [56:0] r3_sig$d;
     wire  [56:0] r3_sig$q;
     reg  r3_sig$clock;
@@ -3329,6 +3500,8 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [56:0] big_sig;
     reg  [56:0] small_sig;
     reg  subtract;
+    reg  exp_equal;
+    reg  nan;
     reg  [11:0] exp_diff;
     reg  [11:0] a_minus_b_exp;
     reg  b_exp_larger;
@@ -3339,6 +3512,8 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
     reg  [56:0] small_aligned;
     reg  [56:0] raw_sum;
     reg  sum_is_zero;
+    reg  raw_sign;
+    reg  [56:0] limit;
     reg  [56:0] carried;
     reg  [11:0] carried_exp;
     reg  [56:0] stage_out$0;
@@ -3462,6 +3637,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
+    atomic_alu$float$add_wide$r1_active r1_active(
+        .d(r1_active$d),
+        .q(r1_active$q),
+        .clock(r1_active$clock)
+    );
     atomic_alu$float$add_wide$r2_sum r2_sum(
         .d(r2_sum$d),
         .q(r2_sum$q),
@@ -3541,6 +3721,11 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         .d(r2_ftz$d),
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
+    );
+    atomic_alu$float$add_wide$r2_active r2_active(
+        .d(r2_active$d),
+        .q(r2_active$q),
+        .clock(r2_active$clock)
     );
     atomic_alu$float$add_wide$r3_sig r3_sig(
         .d(r3_sig$d),
@@ -3638,6 +3823,8 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
+        r1_active$clock = clock;
+        r2_active$clock = clock;
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
@@ -3687,6 +3874,8 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
+        r1_active$d = r1_active$q;
+        r2_active$d = r2_active$q;
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
@@ -3718,100 +3907,147 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
         r3_man_field$d = r3_man_field$q;
         r3_exp_max$d = r3_exp_max$q;
         r3_ftz$d = r3_ftz$q;
-        a_man_in = a_man & man_field;
-        b_man_in = b_man & man_field;
-        a_exp_zero = ~(|a_exp);
-        b_exp_zero = ~(|b_exp);
-        a_exp_all_ones = a_exp == exp_max;
-        b_exp_all_ones = b_exp == exp_max;
-        a_man_flushed = a_man_in;
-        if (ftz & a_exp_zero) begin
-            a_man_flushed = sig_zero;
-        end
-        b_man_flushed = b_man_in;
-        if (ftz & b_exp_zero) begin
-            b_man_flushed = sig_zero;
-        end
-        a_nan = a_exp_all_ones & |a_man_in;
-        b_nan = b_exp_all_ones & |b_man_in;
-        a_inf = a_exp_all_ones & ~(|a_man_in);
-        b_inf = b_exp_all_ones & ~(|b_man_in);
-        a_zero = a_exp_zero & ~(|a_man_flushed);
-        b_zero = b_exp_zero & ~(|b_man_flushed);
-        a_sig = a_man_flushed | hidden_bit;
-        a_exp_eff = a_exp;
-        if (a_exp_zero) begin
-            a_sig = a_man_flushed;
-            a_exp_eff = exp_one;
-        end
-        b_sig = b_man_flushed | hidden_bit;
-        b_exp_eff = b_exp;
-        if (b_exp_zero) begin
-            b_sig = b_man_flushed;
-            b_exp_eff = exp_one;
-        end
-        b_exp_larger = b_exp_eff > a_exp_eff;
-        big_sign = a_sign;
-        big_exp = a_exp_eff;
-        big_sig = a_sig;
-        small_sig = b_sig;
-        if (b_exp_larger) begin
-            big_sign = b_sign;
-            big_exp = b_exp_eff;
-            big_sig = b_sig;
-            small_sig = a_sig;
-        end
-        subtract = a_sign != b_sign;
-        a_minus_b_exp = a_exp_eff - b_exp_eff;
-        b_minus_a_exp = b_exp_eff - a_exp_eff;
-        exp_diff = a_minus_b_exp;
-        if (b_exp_larger) begin
-            exp_diff = b_minus_a_exp;
-        end
-        align_shift = exp_diff[(32'h0)+:(6)];
-        if (|(exp_diff & exp_above_shift)) begin
-            align_shift = shift_ones;
+        a_man_in = sig_zero;
+        b_man_in = sig_zero;
+        a_exp_zero = 1'b0;
+        b_exp_zero = 1'b0;
+        a_exp_all_ones = 1'b0;
+        b_exp_all_ones = 1'b0;
+        a_man_flushed = sig_zero;
+        b_man_flushed = sig_zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        a_inf = 1'b0;
+        b_inf = 1'b0;
+        a_zero = 1'b0;
+        b_zero = 1'b0;
+        a_sig = sig_zero;
+        b_sig = sig_zero;
+        a_exp_eff = exp_zero;
+        b_exp_eff = exp_zero;
+        b_exp_larger = 1'b0;
+        big_sign = 1'b0;
+        big_exp = exp_zero;
+        big_sig = sig_zero;
+        small_sig = sig_zero;
+        subtract = 1'b0;
+        exp_equal = 1'b0;
+        nan = 1'b0;
+        a_minus_b_exp = exp_zero;
+        b_minus_a_exp = exp_zero;
+        exp_diff = exp_zero;
+        align_shift = exp_zero[(32'h0)+:(6)];
+        if (active) begin
+            a_man_in = a_man & man_field;
+            b_man_in = b_man & man_field;
+            a_exp_zero = ~(|a_exp);
+            b_exp_zero = ~(|b_exp);
+            a_exp_all_ones = a_exp == exp_max;
+            b_exp_all_ones = b_exp == exp_max;
+            a_man_flushed = a_man_in;
+            if (ftz & a_exp_zero) begin
+                a_man_flushed = sig_zero;
+            end
+            b_man_flushed = b_man_in;
+            if (ftz & b_exp_zero) begin
+                b_man_flushed = sig_zero;
+            end
+            a_nan = a_exp_all_ones & |a_man_in;
+            b_nan = b_exp_all_ones & |b_man_in;
+            a_inf = a_exp_all_ones & ~(|a_man_in);
+            b_inf = b_exp_all_ones & ~(|b_man_in);
+            a_zero = a_exp_zero & ~(|a_man_flushed);
+            b_zero = b_exp_zero & ~(|b_man_flushed);
+            a_sig = a_man_flushed | hidden_bit;
+            a_exp_eff = a_exp;
+            if (a_exp_zero) begin
+                a_sig = a_man_flushed;
+                a_exp_eff = exp_one;
+            end
+            b_sig = b_man_flushed | hidden_bit;
+            b_exp_eff = b_exp;
+            if (b_exp_zero) begin
+                b_sig = b_man_flushed;
+                b_exp_eff = exp_one;
+            end
+            b_exp_larger = b_exp_eff > a_exp_eff;
+            big_sign = a_sign;
+            big_exp = a_exp_eff;
+            big_sig = a_sig;
+            small_sig = b_sig;
+            if (b_exp_larger) begin
+                big_sign = b_sign;
+                big_exp = b_exp_eff;
+                big_sig = b_sig;
+                small_sig = a_sig;
+            end
+            subtract = a_sign != b_sign;
+            a_minus_b_exp = a_exp_eff - b_exp_eff;
+            b_minus_a_exp = b_exp_eff - a_exp_eff;
+            exp_diff = a_minus_b_exp;
+            if (b_exp_larger) begin
+                exp_diff = b_minus_a_exp;
+            end
+            align_shift = exp_diff[(32'h0)+:(6)];
+            if (|(exp_diff & exp_above_shift)) begin
+                align_shift = shift_ones;
+            end
+            exp_equal = a_exp_eff == b_exp_eff;
+            nan = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
         end
         if (advance) begin
+            r1_active$d = active;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
             r1_small_sig$d = small_sig;
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
-            r1_exp_equal$d = a_exp_eff == b_exp_eff;
+            r1_exp_equal$d = exp_equal;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
             r1_b_zero$d = b_zero;
             r1_a_inf$d = a_inf;
             r1_b_inf$d = b_inf;
-            r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
+            r1_nan$d = nan;
             r1_lsb$d = lsb;
             r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
-        small_aligned = r1_small_sig$q >> r1_align_shift$q;
-        if (|shifted_out) begin
-            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        shifted_out = sig_zero;
+        small_aligned = sig_zero;
+        reversed = 1'b0;
+        raw_sum = sig_zero;
+        sum_is_zero = 1'b0;
+        raw_sign = 1'b0;
+        limit = sig_zero;
+        if (r1_active$q) begin
+            shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+            small_aligned = r1_small_sig$q >> r1_align_shift$q;
+            if (|shifted_out) begin
+                small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+            end
+            reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
+            raw_sum = r1_big_sig$q + small_aligned;
+            if (r1_subtract$q) begin
+                raw_sum = r1_big_sig$q - small_aligned;
+            end
+            if (reversed) begin
+                raw_sum = r1_small_sig$q - r1_big_sig$q;
+            end
+            sum_is_zero = ~(|raw_sum);
+            raw_sign = r1_big_sign$q ^ reversed;
+            limit = carry_bit >> r1_big_exp$q;
         end
-        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
-        raw_sum = r1_big_sig$q + small_aligned;
-        if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - small_aligned;
-        end
-        if (reversed) begin
-            raw_sum = r1_small_sig$q - r1_big_sig$q;
-        end
-        sum_is_zero = ~(|raw_sum);
         if (advance) begin
+            r2_active$d = r1_active$q;
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
-            r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q ^ reversed;
+            r2_limit$d = limit;
+            r2_big_sign$d = raw_sign;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -3824,79 +4060,106 @@ module atomic_alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        carried = r2_sum$q;
-        carried_exp = r2_exp$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
-            carried_exp = r2_exp$q + exp_one;
-        end
-        limit_bit = r2_limit$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            limit_bit = r2_limit$q >> 32'h1;
-        end
-        probe = carried | limit_bit;
-        stage_probe$0 = probe;
-        stage_out$0 = carried;
+        carried = sig_zero;
+        carried_exp = exp_zero;
+        limit_bit = sig_zero;
+        probe = sig_zero;
+        stage_probe$0 = sig_zero;
+        stage_out$0 = sig_zero;
         stage_amount$0 = exp_zero;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_out$0 = carried << stage_shift$0;
-            stage_amount$0 = stage_shift$0;
-        end
-        stage_probe$1 = stage_probe$0;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_probe$1 = stage_probe$0 << stage_shift$0;
-        end
-        stage_out$1 = stage_out$0;
-        stage_amount$1 = stage_amount$0;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_out$1 = stage_out$0 << stage_shift$1;
-            stage_amount$1 = stage_amount$0 | stage_shift$1;
-        end
-        stage_probe$2 = stage_probe$1;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_probe$2 = stage_probe$1 << stage_shift$1;
-        end
-        stage_out$2 = stage_out$1;
-        stage_amount$2 = stage_amount$1;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_amount$2 = stage_amount$1 | stage_shift$2;
-        end
-        stage_probe$3 = stage_probe$2;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_probe$3 = stage_probe$2 << stage_shift$2;
-        end
-        stage_out$3 = stage_out$2;
-        stage_amount$3 = stage_amount$2;
-        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
-            stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_amount$3 = stage_amount$2 | stage_shift$3;
-        end
-        stage_probe$4 = stage_probe$3;
-        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
-            stage_probe$4 = stage_probe$3 << stage_shift$3;
-        end
-        stage_out$4 = stage_out$3;
-        stage_amount$4 = stage_amount$3;
-        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
-            stage_out$4 = stage_out$3 << stage_shift$4;
-            stage_amount$4 = stage_amount$3 | stage_shift$4;
-        end
-        stage_probe$5 = stage_probe$4;
-        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
-            stage_probe$5 = stage_probe$4 << stage_shift$4;
-        end
-        stage_out$5 = stage_out$4;
-        stage_amount$5 = stage_amount$4;
-        if (~(|(stage_probe$5 & stage_top_mask$5))) begin
-            stage_out$5 = stage_out$4 << stage_shift$5;
-            stage_amount$5 = stage_amount$4 | stage_shift$5;
-        end
-        normalized = stage_out$5;
-        normalized_exp = carried_exp - stage_amount$5;
+        stage_probe$1 = sig_zero;
+        stage_out$1 = sig_zero;
+        stage_amount$1 = exp_zero;
+        stage_probe$2 = sig_zero;
+        stage_out$2 = sig_zero;
+        stage_amount$2 = exp_zero;
+        stage_probe$3 = sig_zero;
+        stage_out$3 = sig_zero;
+        stage_amount$3 = exp_zero;
+        stage_probe$4 = sig_zero;
+        stage_out$4 = sig_zero;
+        stage_amount$4 = exp_zero;
+        stage_probe$5 = sig_zero;
+        stage_out$5 = sig_zero;
+        stage_amount$5 = exp_zero;
+        normalized = sig_zero;
+        normalized_exp = exp_zero;
         exp_field = exp_zero;
-        if (|(normalized & hidden_bit)) begin
-            exp_field = normalized_exp;
+        if (r2_active$q) begin
+            carried = r2_sum$q;
+            carried_exp = r2_exp$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+                carried_exp = r2_exp$q + exp_one;
+            end
+            limit_bit = r2_limit$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                limit_bit = r2_limit$q >> 32'h1;
+            end
+            probe = carried | limit_bit;
+            stage_probe$0 = probe;
+            stage_out$0 = carried;
+            stage_amount$0 = exp_zero;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_out$0 = carried << stage_shift$0;
+                stage_amount$0 = stage_shift$0;
+            end
+            stage_probe$1 = stage_probe$0;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_probe$1 = stage_probe$0 << stage_shift$0;
+            end
+            stage_out$1 = stage_out$0;
+            stage_amount$1 = stage_amount$0;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_out$1 = stage_out$0 << stage_shift$1;
+                stage_amount$1 = stage_amount$0 | stage_shift$1;
+            end
+            stage_probe$2 = stage_probe$1;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_probe$2 = stage_probe$1 << stage_shift$1;
+            end
+            stage_out$2 = stage_out$1;
+            stage_amount$2 = stage_amount$1;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_out$2 = stage_out$1 << stage_shift$2;
+                stage_amount$2 = stage_amount$1 | stage_shift$2;
+            end
+            stage_probe$3 = stage_probe$2;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_probe$3 = stage_probe$2 << stage_shift$2;
+            end
+            stage_out$3 = stage_out$2;
+            stage_amount$3 = stage_amount$2;
+            if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+                stage_out$3 = stage_out$2 << stage_shift$3;
+                stage_amount$3 = stage_amount$2 | stage_shift$3;
+            end
+            stage_probe$4 = stage_probe$3;
+            if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+                stage_probe$4 = stage_probe$3 << stage_shift$3;
+            end
+            stage_out$4 = stage_out$3;
+            stage_amount$4 = stage_amount$3;
+            if (~(|(stage_probe$4 & stage_top_mask$4))) begin
+                stage_out$4 = stage_out$3 << stage_shift$4;
+                stage_amount$4 = stage_amount$3 | stage_shift$4;
+            end
+            stage_probe$5 = stage_probe$4;
+            if (~(|(stage_probe$4 & stage_top_mask$4))) begin
+                stage_probe$5 = stage_probe$4 << stage_shift$4;
+            end
+            stage_out$5 = stage_out$4;
+            stage_amount$5 = stage_amount$4;
+            if (~(|(stage_probe$5 & stage_top_mask$5))) begin
+                stage_out$5 = stage_out$4 << stage_shift$5;
+                stage_amount$5 = stage_amount$4 | stage_shift$5;
+            end
+            normalized = stage_out$5;
+            normalized_exp = carried_exp - stage_amount$5;
+            exp_field = exp_zero;
+            if (|(normalized & hidden_bit)) begin
+                exp_field = normalized_exp;
+            end
         end
         if (advance) begin
             r3_sig$d = normalized;
@@ -4027,6 +4290,25 @@ module atomic_alu$float$add_wide$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r1_a_zero
+
+
+module atomic_alu$float$add_wide$r1_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r1_active
 
 
 module atomic_alu$float$add_wide$r1_align_shift(d,q,clock);
@@ -4369,6 +4651,25 @@ module atomic_alu$float$add_wide$r2_a_zero(d,q,clock);
     end
           
 endmodule // atomic_alu$float$add_wide$r2_a_zero
+
+
+module atomic_alu$float$add_wide$r2_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$add_wide$r2_active
 
 
 module atomic_alu$float$add_wide$r2_b_inf(d,q,clock);
@@ -4903,6 +5204,25 @@ module atomic_alu$float$add_wide$r3_sum_is_zero(d,q,clock);
 endmodule // atomic_alu$float$add_wide$r3_sum_is_zero
 
 
+module atomic_alu$float$c1_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_compare
+
+
 module atomic_alu$float$c1_half_bf16(d,q,clock);
     
     // Module arguments
@@ -4920,6 +5240,25 @@ module atomic_alu$float$c1_half_bf16(d,q,clock);
     end
           
 endmodule // atomic_alu$float$c1_half_bf16
+
+
+module atomic_alu$float$c1_half_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_alu$float$c1_half_compare
 
 
 module atomic_alu$float$c1_half_inf(d,q,clock);
@@ -5267,13 +5606,13 @@ endmodule // atomic_alu$float$c1_wide_width_mask
 module atomic_alu$float$c2_compare(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 64'h0;
     end
     
     always @(posedge clock) begin
@@ -5400,13 +5739,13 @@ endmodule // atomic_alu$float$c2_wide_f32
 module atomic_alu$float$c3_compare(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 64'h0;
     end
     
     always @(posedge clock) begin
@@ -5530,9 +5869,10 @@ module atomic_alu$float$c3_wide_f32(d,q,clock);
 endmodule // atomic_alu$float$c3_wide_f32
 
 
-module atomic_alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
+module atomic_alu$float$cmp_half(active,sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
     
     // Module arguments
+    input wire  active;
     input wire  [15:0] sign_bit;
     input wire  [15:0] width_mask;
     input wire  [15:0] inf;
@@ -5542,6 +5882,9 @@ module atomic_alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,l
     output reg  b_nan;
     output reg  equal;
     output reg  less;
+    
+    // Constant declarations
+    localparam  zero = 16'h0;
     
     // Local signals
     reg  [15:0] magnitude_mask;
@@ -5554,64 +5897,45 @@ module atomic_alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,l
     
     // Update code
     always @(*) begin
-        magnitude_mask = width_mask & ~sign_bit;
-        a_bits = a & width_mask;
-        b_bits = b & width_mask;
-        a_magnitude = a & magnitude_mask;
-        b_magnitude = b & magnitude_mask;
-        a_nan = a_magnitude > inf;
-        b_nan = b_magnitude > inf;
-        equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
-        a_key = a_bits | sign_bit;
-        if (|(a_bits & sign_bit)) begin
-            a_key = (~a_bits) & width_mask;
+        magnitude_mask = zero;
+        a_bits = zero;
+        b_bits = zero;
+        a_magnitude = zero;
+        b_magnitude = zero;
+        a_key = zero;
+        b_key = zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        equal = 1'b0;
+        less = 1'b0;
+        if (active) begin
+            magnitude_mask = width_mask & ~sign_bit;
+            a_bits = a & width_mask;
+            b_bits = b & width_mask;
+            a_magnitude = a & magnitude_mask;
+            b_magnitude = b & magnitude_mask;
+            a_nan = a_magnitude > inf;
+            b_nan = b_magnitude > inf;
+            equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
+            a_key = a_bits | sign_bit;
+            if (|(a_bits & sign_bit)) begin
+                a_key = (~a_bits) & width_mask;
+            end
+            b_key = b_bits | sign_bit;
+            if (|(b_bits & sign_bit)) begin
+                b_key = (~b_bits) & width_mask;
+            end
+            less = a_key < b_key;
         end
-        b_key = b_bits | sign_bit;
-        if (|(b_bits & sign_bit)) begin
-            b_key = (~b_bits) & width_mask;
-        end
-        less = a_key < b_key;
     end
     
 endmodule // atomic_alu$float$cmp_half
 
 
-module atomic_alu$float$cmp_old(narrow,wide);
+module atomic_alu$float$cmp_wide(active,sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
     
     // Module arguments
-    input wire  [63:0] narrow;
-    output reg  [127:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{64{1'b0}}, narrow};
-endmodule // atomic_alu$float$cmp_old
-
-
-module atomic_alu$float$cmp_src0(narrow,wide);
-    
-    // Module arguments
-    input wire  [63:0] narrow;
-    output reg  [127:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{64{1'b0}}, narrow};
-endmodule // atomic_alu$float$cmp_src0
-
-
-module atomic_alu$float$cmp_src1(narrow,wide);
-    
-    // Module arguments
-    input wire  [63:0] narrow;
-    output reg  [127:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{64{1'b0}}, narrow};
-endmodule // atomic_alu$float$cmp_src1
-
-
-module atomic_alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
-    
-    // Module arguments
+    input wire  active;
     input wire  [63:0] sign_bit;
     input wire  [63:0] width_mask;
     input wire  [63:0] inf;
@@ -5621,6 +5945,9 @@ module atomic_alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,l
     output reg  b_nan;
     output reg  equal;
     output reg  less;
+    
+    // Constant declarations
+    localparam  zero = 64'h0;
     
     // Local signals
     reg  [63:0] magnitude_mask;
@@ -5633,29 +5960,42 @@ module atomic_alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,l
     
     // Update code
     always @(*) begin
-        magnitude_mask = width_mask & ~sign_bit;
-        a_bits = a & width_mask;
-        b_bits = b & width_mask;
-        a_magnitude = a & magnitude_mask;
-        b_magnitude = b & magnitude_mask;
-        a_nan = a_magnitude > inf;
-        b_nan = b_magnitude > inf;
-        equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
-        a_key = a_bits | sign_bit;
-        if (|(a_bits & sign_bit)) begin
-            a_key = (~a_bits) & width_mask;
+        magnitude_mask = zero;
+        a_bits = zero;
+        b_bits = zero;
+        a_magnitude = zero;
+        b_magnitude = zero;
+        a_key = zero;
+        b_key = zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        equal = 1'b0;
+        less = 1'b0;
+        if (active) begin
+            magnitude_mask = width_mask & ~sign_bit;
+            a_bits = a & width_mask;
+            b_bits = b & width_mask;
+            a_magnitude = a & magnitude_mask;
+            b_magnitude = b & magnitude_mask;
+            a_nan = a_magnitude > inf;
+            b_nan = b_magnitude > inf;
+            equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
+            a_key = a_bits | sign_bit;
+            if (|(a_bits & sign_bit)) begin
+                a_key = (~a_bits) & width_mask;
+            end
+            b_key = b_bits | sign_bit;
+            if (|(b_bits & sign_bit)) begin
+                b_key = (~b_bits) & width_mask;
+            end
+            less = a_key < b_key;
         end
-        b_key = b_bits | sign_bit;
-        if (|(b_bits & sign_bit)) begin
-            b_key = (~b_bits) & width_mask;
-        end
-        less = a_key < b_key;
     end
     
 endmodule // atomic_alu$float$cmp_wide
 
 
-module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
+module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,half_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
     
     // Module arguments
     input wire  [4:0] op;
@@ -5665,6 +6005,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
     input wire  [63:0] src0_low;
     output reg  float_op;
     output reg  is_fadd;
+    output reg  half_fadd;
     output reg  is_max;
     output reg  is_min;
     output reg  is_ptx_min_max;
@@ -5765,6 +6106,7 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_ma
         two_halves = (ty == ty_f16x2) | (ty == ty_bf16x2);
         half_bf16 = ty == ty_bf16x2;
         is_fadd = (op == op_add) & (((ty == ty_f16) | (ty == ty_bf16)) | ((ty == ty_f32) | (ty == ty_f64)) | ((ty == ty_f16x2) | (ty == ty_bf16x2)));
+        half_fadd = is_fadd & two_halves;
         is_max = (op == op_fmax) | (op == op_fmax_ptx);
         is_min = (op == op_fmin) | (op == op_fmin_ptx);
         is_ptx_min_max = (op == op_fmin_ptx) | (op == op_fmax_ptx);
@@ -5858,10 +6200,10 @@ module atomic_alu$float$half_sum_exp(narrow,wide);
     
     // Module arguments
     input wire  [8:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{119{1'b0}}, narrow};
+    always @(*) wide = {{55{1'b0}}, narrow};
 endmodule // atomic_alu$float$half_sum_exp
 
 
@@ -5869,10 +6211,10 @@ module atomic_alu$float$half_sum_man(narrow,wide);
     
     // Module arguments
     input wire  [14:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{113{1'b0}}, narrow};
+    always @(*) wide = {{49{1'b0}}, narrow};
 endmodule // atomic_alu$float$half_sum_man
 
 
@@ -5880,10 +6222,10 @@ module atomic_alu$float$wide_sum_exp(narrow,wide);
     
     // Module arguments
     input wire  [11:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{116{1'b0}}, narrow};
+    always @(*) wide = {{52{1'b0}}, narrow};
 endmodule // atomic_alu$float$wide_sum_exp
 
 
@@ -5891,10 +6233,10 @@ module atomic_alu$float$wide_sum_man(narrow,wide);
     
     // Module arguments
     input wire  [56:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{71{1'b0}}, narrow};
+    always @(*) wide = {{7{1'b0}}, narrow};
 endmodule // atomic_alu$float$wide_sum_man
 
 
@@ -5953,6 +6295,17 @@ module atomic_alu$float_mask_3(d,q,clock);
     end
           
 endmodule // atomic_alu$float_mask_3
+
+
+module atomic_alu$float_wide(narrow,wide);
+    
+    // Module arguments
+    input wire  [63:0] narrow;
+    output reg  [127:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{64{1'b0}}, narrow};
+endmodule // atomic_alu$float_wide
 
 
 module atomic_alu$x_adder_operand(d,q,clock);

@@ -95,6 +95,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam IssueState$NextLane = 1;
     
     // Stub signals
+    reg  decoder$active;
     reg  [127:0] decoder$desc;
     reg  [31:0] decoder$dmask;
     reg  [31:0] decoder$pred_mask;
@@ -2066,6 +2067,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     
     // Sub module instances
     atomic_unit_l8_w32_int$decoder decoder(
+        .active(decoder$active),
         .desc(decoder$desc),
         .dmask(decoder$dmask),
         .pred_mask(decoder$pred_mask),
@@ -5233,6 +5235,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         pbuf_src0$1$clear = 1'b0;
         pbuf_src1$1$clear = 1'b0;
         pbuf_coord$1$clear = 1'b0;
+        decoder$active = r_valid$q & ((~d_valid$q | (d_illegal$q | d_no_lanes$q)) | (d_lanes_few$q | left_few$q));
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
@@ -7866,7 +7869,9 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
     reg  [63:0] float$src0;
     reg  [63:0] float$src1;
     wire  float$float_op;
-    wire  [127:0] float$new_value;
+    wire  [63:0] float$new_value;
+    reg  [63:0] float_wide$narrow;
+    wire  [127:0] float_wide$wide;
     reg  [127:0] float_mask_1$d;
     wire  [127:0] float_mask_1$q;
     reg  float_mask_1$clock;
@@ -8023,6 +8028,10 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
         .src1(float$src1),
         .float_op(float$float_op),
         .new_value(float$new_value)
+    );
+    atomic_unit_l8_w32_int$alu$float_wide float_wide(
+        .narrow(float_wide$narrow),
+        .wide(float_wide$wide)
     );
     atomic_unit_l8_w32_int$alu$float_mask_1 float_mask_1(
         .d(float_mask_1$d),
@@ -8308,6 +8317,7 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
         float$old_value = old_value[(32'h0)+:(64)];
         float$src0 = x_src0$q[(32'h0)+:(64)];
         float$src1 = x_src1$q[(32'h0)+:(64)];
+        float_wide$narrow = float$new_value;
         old_masked = old_value & x_width_mask$q;
         adder_sum = (((old_masked & arith_mask) << 32'h1) | one) + x_adder_operand$q;
         adder_result = adder_sum >> 32'h1;
@@ -8374,7 +8384,7 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
             float_mask_2$d = float_mask_1$q;
             float_mask_3$d = float_mask_2$q;
         end
-        float_value = (float$new_value & float_mask_3$q) & fp_result_mask;
+        float_value = (float_wide$wide & float_mask_3$q) & fp_result_mask;
     end
     
 endmodule // atomic_unit_l8_w32_int$alu
@@ -8392,20 +8402,20 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     input wire  [63:0] src0;
     input wire  [63:0] src1;
     output reg  float_op;
-    output reg  [127:0] new_value;
+    output reg  [63:0] new_value;
     
     // Constant declarations
-    localparam  nan_16 = 128'h7fff;
-    localparam  nan_32 = 128'h7fffffff;
-    localparam  nan_64 = 128'h7fffffffffffffff;
-    localparam  nan_high_half = 128'h7fff0000;
-    localparam  sign_16 = 128'h8000;
-    localparam  sign_32 = 128'h80000000;
-    localparam  sign_64 = 128'h8000000000000000;
-    localparam  sign_high_half = 128'h80000000;
-    localparam  low_half = 128'hffff;
-    localparam  high_half = 128'hffff0000;
-    localparam  zero = 128'h0;
+    localparam  nan_16 = 64'h7fff;
+    localparam  nan_32 = 64'h7fffffff;
+    localparam  nan_64 = 64'h7fffffffffffffff;
+    localparam  nan_high_half = 64'h7fff0000;
+    localparam  sign_16 = 64'h8000;
+    localparam  sign_32 = 64'h80000000;
+    localparam  sign_64 = 64'h8000000000000000;
+    localparam  sign_high_half = 64'h80000000;
+    localparam  low_half = 64'hffff;
+    localparam  high_half = 64'hffff0000;
+    localparam  zero = 64'h0;
     
     // Stub signals
     reg  [4:0] decode$op;
@@ -8415,6 +8425,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     reg  [63:0] decode$src0_low;
     wire  decode$float_op;
     wire  decode$is_fadd;
+    wire  decode$half_fadd;
     wire  decode$is_max;
     wire  decode$is_min;
     wire  decode$is_ptx_min_max;
@@ -8451,6 +8462,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  [15:0] decode$half_inf;
     reg  add_wide$clock;
     reg  add_wide$advance;
+    reg  add_wide$active;
     reg  [11:0] add_wide$exp_max;
     reg  [56:0] add_wide$lsb;
     reg  [56:0] add_wide$man_field;
@@ -8466,6 +8478,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  [56:0] add_wide$sum_man;
     reg  add_half$clock;
     reg  add_half$advance;
+    reg  add_half$active;
     reg  [8:0] add_half$exp_max;
     reg  [14:0] add_half$lsb;
     reg  [14:0] add_half$man_field;
@@ -8479,6 +8492,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  add_half$sum_sign;
     wire  [8:0] add_half$sum_exp;
     wire  [14:0] add_half$sum_man;
+    reg  cmp_wide$active;
     reg  [63:0] cmp_wide$sign_bit;
     reg  [63:0] cmp_wide$width_mask;
     reg  [63:0] cmp_wide$inf;
@@ -8488,6 +8502,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  cmp_wide$b_nan;
     wire  cmp_wide$equal;
     wire  cmp_wide$less;
+    reg  cmp_half$active;
     reg  [15:0] cmp_half$sign_bit;
     reg  [15:0] cmp_half$width_mask;
     reg  [15:0] cmp_half$inf;
@@ -8498,19 +8513,13 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     wire  cmp_half$equal;
     wire  cmp_half$less;
     reg  [11:0] wide_sum_exp$narrow;
-    wire  [127:0] wide_sum_exp$wide;
+    wire  [63:0] wide_sum_exp$wide;
     reg  [56:0] wide_sum_man$narrow;
-    wire  [127:0] wide_sum_man$wide;
+    wire  [63:0] wide_sum_man$wide;
     reg  [8:0] half_sum_exp$narrow;
-    wire  [127:0] half_sum_exp$wide;
+    wire  [63:0] half_sum_exp$wide;
     reg  [14:0] half_sum_man$narrow;
-    wire  [127:0] half_sum_man$wide;
-    reg  [63:0] cmp_old$narrow;
-    wire  [127:0] cmp_old$wide;
-    reg  [63:0] cmp_src0$narrow;
-    wire  [127:0] cmp_src0$wide;
-    reg  [63:0] cmp_src1$narrow;
-    wire  [127:0] cmp_src1$wide;
+    wire  [63:0] half_sum_man$wide;
     reg  [63:0] c1_old$d;
     wire  [63:0] c1_old$q;
     reg  c1_old$clock;
@@ -8568,8 +8577,14 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     reg  c1_half_bf16$d;
     wire  c1_half_bf16$q;
     reg  c1_half_bf16$clock;
-    reg  [127:0] c2_compare$d;
-    wire  [127:0] c2_compare$q;
+    reg  c1_compare$d;
+    wire  c1_compare$q;
+    reg  c1_compare$clock;
+    reg  c1_half_compare$d;
+    wire  c1_half_compare$q;
+    reg  c1_half_compare$clock;
+    reg  [63:0] c2_compare$d;
+    wire  [63:0] c2_compare$q;
     reg  c2_compare$clock;
     reg  c2_is_fadd$d;
     wire  c2_is_fadd$q;
@@ -8589,8 +8604,8 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     reg  c2_half_bf16$d;
     wire  c2_half_bf16$q;
     reg  c2_half_bf16$clock;
-    reg  [127:0] c3_compare$d;
-    wire  [127:0] c3_compare$q;
+    reg  [63:0] c3_compare$d;
+    wire  [63:0] c3_compare$q;
     reg  c3_compare$clock;
     reg  c3_is_fadd$d;
     wire  c3_is_fadd$q;
@@ -8614,15 +8629,15 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     // Local signals
     reg  wide_take_src0;
     reg  half_take_src0;
-    reg  [127:0] wide_nan;
-    reg  [127:0] wide_choice;
-    reg  [127:0] half_choice;
-    reg  [127:0] compare_result;
-    reg  [127:0] wide_sign;
-    reg  [127:0] wide_sum;
-    reg  [127:0] half_sign;
-    reg  [127:0] half_sum;
-    reg  [127:0] add_result;
+    reg  [63:0] wide_nan;
+    reg  [63:0] wide_choice;
+    reg  [63:0] half_choice;
+    reg  [63:0] compare_result;
+    reg  [63:0] wide_sign;
+    reg  [63:0] wide_sum;
+    reg  [63:0] half_sign;
+    reg  [63:0] half_sum;
+    reg  [63:0] add_result;
     
     // Sub module instances
     atomic_unit_l8_w32_int$alu$float$decode decode(
@@ -8633,6 +8648,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .src0_low(decode$src0_low),
         .float_op(decode$float_op),
         .is_fadd(decode$is_fadd),
+        .half_fadd(decode$half_fadd),
         .is_max(decode$is_max),
         .is_min(decode$is_min),
         .is_ptx_min_max(decode$is_ptx_min_max),
@@ -8671,6 +8687,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     atomic_unit_l8_w32_int$alu$float$add_wide add_wide(
         .clock(add_wide$clock),
         .advance(add_wide$advance),
+        .active(add_wide$active),
         .exp_max(add_wide$exp_max),
         .lsb(add_wide$lsb),
         .man_field(add_wide$man_field),
@@ -8688,6 +8705,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     atomic_unit_l8_w32_int$alu$float$add_half add_half(
         .clock(add_half$clock),
         .advance(add_half$advance),
+        .active(add_half$active),
         .exp_max(add_half$exp_max),
         .lsb(add_half$lsb),
         .man_field(add_half$man_field),
@@ -8703,6 +8721,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .sum_man(add_half$sum_man)
     );
     atomic_unit_l8_w32_int$alu$float$cmp_wide cmp_wide(
+        .active(cmp_wide$active),
         .sign_bit(cmp_wide$sign_bit),
         .width_mask(cmp_wide$width_mask),
         .inf(cmp_wide$inf),
@@ -8714,6 +8733,7 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .less(cmp_wide$less)
     );
     atomic_unit_l8_w32_int$alu$float$cmp_half cmp_half(
+        .active(cmp_half$active),
         .sign_bit(cmp_half$sign_bit),
         .width_mask(cmp_half$width_mask),
         .inf(cmp_half$inf),
@@ -8739,18 +8759,6 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
     atomic_unit_l8_w32_int$alu$float$half_sum_man half_sum_man(
         .narrow(half_sum_man$narrow),
         .wide(half_sum_man$wide)
-    );
-    atomic_unit_l8_w32_int$alu$float$cmp_old cmp_old(
-        .narrow(cmp_old$narrow),
-        .wide(cmp_old$wide)
-    );
-    atomic_unit_l8_w32_int$alu$float$cmp_src0 cmp_src0(
-        .narrow(cmp_src0$narrow),
-        .wide(cmp_src0$wide)
-    );
-    atomic_unit_l8_w32_int$alu$float$cmp_src1 cmp_src1(
-        .narrow(cmp_src1$narrow),
-        .wide(cmp_src1$wide)
     );
     atomic_unit_l8_w32_int$alu$float$c1_old c1_old(
         .d(c1_old$d),
@@ -8847,6 +8855,16 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         .q(c1_half_bf16$q),
         .clock(c1_half_bf16$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$c1_compare c1_compare(
+        .d(c1_compare$d),
+        .q(c1_compare$q),
+        .clock(c1_compare$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$c1_half_compare c1_half_compare(
+        .d(c1_half_compare$d),
+        .q(c1_half_compare$q),
+        .clock(c1_half_compare$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$c2_compare c2_compare(
         .d(c2_compare$d),
         .q(c2_compare$q),
@@ -8939,6 +8957,8 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         c1_wide_f16$clock = clock;
         c1_wide_bf16$clock = clock;
         c1_half_bf16$clock = clock;
+        c1_compare$clock = clock;
+        c1_half_compare$clock = clock;
         c2_compare$clock = clock;
         c2_is_fadd$clock = clock;
         c2_two_halves$clock = clock;
@@ -8972,6 +8992,8 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         c1_wide_f16$d = c1_wide_f16$q;
         c1_wide_bf16$d = c1_wide_bf16$q;
         c1_half_bf16$d = c1_half_bf16$q;
+        c1_compare$d = c1_compare$q;
+        c1_half_compare$d = c1_half_compare$q;
         c2_compare$d = c2_compare$q;
         c2_is_fadd$d = c2_is_fadd$q;
         c2_two_halves$d = c2_two_halves$q;
@@ -8990,6 +9012,10 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         add_wide$advance = advance;
         add_half$clock = clock;
         add_half$advance = advance;
+        add_wide$active = decode$is_fadd;
+        add_half$active = decode$half_fadd;
+        cmp_wide$active = c1_compare$q;
+        cmp_half$active = c1_half_compare$q;
         decode$op = op;
         decode$ty = ty;
         decode$ftz = ftz;
@@ -9015,9 +9041,6 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         add_half$b_sign = decode$half_b_sign;
         add_half$b_exp = decode$half_b_exp;
         add_half$b_man = decode$half_b_man;
-        cmp_old$narrow = c1_old$q;
-        cmp_src0$narrow = c1_src0$q;
-        cmp_src1$narrow = c1_src1$q;
         cmp_wide$sign_bit = c1_wide_sign_bit$q;
         cmp_wide$width_mask = c1_wide_width_mask$q;
         cmp_wide$inf = c1_wide_inf$q;
@@ -9032,38 +9055,46 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
         wide_sum_man$narrow = add_wide$sum_man;
         half_sum_exp$narrow = add_half$sum_exp;
         half_sum_man$narrow = add_half$sum_man;
-        wide_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_wide$b_nan) & (cmp_wide$a_nan | ((c1_is_max$q & cmp_wide$less) | (c1_is_min$q & ~cmp_wide$less)));
-        half_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_half$b_nan) & (cmp_half$a_nan | ((c1_is_max$q & cmp_half$less) | (c1_is_min$q & ~cmp_half$less)));
-        wide_nan = nan_64;
-        if (c1_wide_f32$q) begin
-            wide_nan = nan_32;
-        end
-        if (c1_wide_f16$q | c1_wide_bf16$q) begin
-            wide_nan = nan_16;
-        end
-        wide_choice = cmp_old$wide;
-        if (wide_take_src0) begin
-            wide_choice = cmp_src0$wide;
-        end
-        if ((c1_is_ptx_min_max$q & cmp_wide$a_nan) & cmp_wide$b_nan) begin
-            wide_choice = wide_nan;
-        end
-        if (c1_is_fcmpwr$q & cmp_wide$equal) begin
-            wide_choice = cmp_src1$wide;
-        end
-        half_choice = cmp_old$wide;
-        if (half_take_src0) begin
-            half_choice = cmp_src0$wide;
-        end
-        if ((c1_is_ptx_min_max$q & cmp_half$a_nan) & cmp_half$b_nan) begin
-            half_choice = nan_high_half;
-        end
-        if (c1_is_fcmpwr$q & cmp_half$equal) begin
-            half_choice = cmp_src1$wide;
-        end
-        compare_result = wide_choice;
-        if (c1_two_halves$q) begin
-            compare_result = (wide_choice & low_half) | (half_choice & high_half);
+        wide_take_src0 = 1'b0;
+        half_take_src0 = 1'b0;
+        wide_nan = zero;
+        wide_choice = zero;
+        half_choice = zero;
+        compare_result = zero;
+        if (c1_compare$q) begin
+            wide_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_wide$b_nan) & (cmp_wide$a_nan | ((c1_is_max$q & cmp_wide$less) | (c1_is_min$q & ~cmp_wide$less)));
+            half_take_src0 = ((c1_is_max$q | c1_is_min$q) & ~cmp_half$b_nan) & (cmp_half$a_nan | ((c1_is_max$q & cmp_half$less) | (c1_is_min$q & ~cmp_half$less)));
+            wide_nan = nan_64;
+            if (c1_wide_f32$q) begin
+                wide_nan = nan_32;
+            end
+            if (c1_wide_f16$q | c1_wide_bf16$q) begin
+                wide_nan = nan_16;
+            end
+            wide_choice = c1_old$q;
+            if (wide_take_src0) begin
+                wide_choice = c1_src0$q;
+            end
+            if ((c1_is_ptx_min_max$q & cmp_wide$a_nan) & cmp_wide$b_nan) begin
+                wide_choice = wide_nan;
+            end
+            if (c1_is_fcmpwr$q & cmp_wide$equal) begin
+                wide_choice = c1_src1$q;
+            end
+            half_choice = c1_old$q;
+            if (half_take_src0) begin
+                half_choice = c1_src0$q;
+            end
+            if ((c1_is_ptx_min_max$q & cmp_half$a_nan) & cmp_half$b_nan) begin
+                half_choice = nan_high_half;
+            end
+            if (c1_is_fcmpwr$q & cmp_half$equal) begin
+                half_choice = c1_src1$q;
+            end
+            compare_result = wide_choice;
+            if (c1_two_halves$q) begin
+                compare_result = (wide_choice & low_half) | (half_choice & high_half);
+            end
         end
         if (advance) begin
             c1_old$d = old_value;
@@ -9085,6 +9116,8 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
             c1_wide_f16$d = decode$wide_f16;
             c1_wide_bf16$d = decode$wide_bf16;
             c1_half_bf16$d = decode$half_bf16;
+            c1_compare$d = decode$float_op & ~decode$is_fadd;
+            c1_half_compare$d = (decode$float_op & ~decode$is_fadd) & decode$two_halves;
             c2_compare$d = compare_result;
             c2_is_fadd$d = c1_is_fadd$q;
             c2_two_halves$d = c1_two_halves$q;
@@ -9101,52 +9134,56 @@ module atomic_unit_l8_w32_int$alu$float(clock,advance,op,ty,ftz,old_value,src0,s
             c3_half_bf16$d = c2_half_bf16$q;
         end
         wide_sign = zero;
-        if (add_wide$sum_sign) begin
-            wide_sign = sign_64;
-            if (c3_wide_f32$q) begin
-                wide_sign = sign_32;
-            end
-            if (c3_wide_f16$q | c3_wide_bf16$q) begin
-                wide_sign = sign_16;
-            end
-        end
-        wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
-        if (c3_wide_f32$q) begin
-            wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
-        end
-        if (c3_wide_f16$q) begin
-            wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
-        end
-        if (c3_wide_bf16$q) begin
-            wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
-        end
+        wide_sum = zero;
         half_sign = zero;
-        if (add_half$sum_sign) begin
-            half_sign = sign_high_half;
-        end
-        half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
-        if (c3_half_bf16$q) begin
-            half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
-        end
-        add_result = wide_sum | wide_sign;
-        if (c3_two_halves$q) begin
-            add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
-        end
-        float_op = decode$float_op;
+        half_sum = zero;
+        add_result = zero;
         new_value = c3_compare$q;
         if (c3_is_fadd$q) begin
+            if (add_wide$sum_sign) begin
+                wide_sign = sign_64;
+                if (c3_wide_f32$q) begin
+                    wide_sign = sign_32;
+                end
+                if (c3_wide_f16$q | c3_wide_bf16$q) begin
+                    wide_sign = sign_16;
+                end
+            end
+            wide_sum = (wide_sum_man$wide >> 32'h3) | (wide_sum_exp$wide << 32'h34);
+            if (c3_wide_f32$q) begin
+                wide_sum = (wide_sum_man$wide >> 32'h20) | (wide_sum_exp$wide << 32'h17);
+            end
+            if (c3_wide_f16$q) begin
+                wide_sum = (wide_sum_man$wide >> 32'h2d) | (wide_sum_exp$wide << 32'ha);
+            end
+            if (c3_wide_bf16$q) begin
+                wide_sum = (wide_sum_man$wide >> 32'h30) | (wide_sum_exp$wide << 32'h7);
+            end
+            if (add_half$sum_sign) begin
+                half_sign = sign_high_half;
+            end
+            half_sum = (half_sum_man$wide << 32'hd) | (half_sum_exp$wide << 32'h1a);
+            if (c3_half_bf16$q) begin
+                half_sum = (half_sum_man$wide << 32'ha) | (half_sum_exp$wide << 32'h17);
+            end
+            add_result = wide_sum | wide_sign;
+            if (c3_two_halves$q) begin
+                add_result = ((wide_sum | wide_sign) & low_half) | (half_sum | half_sign);
+            end
             new_value = add_result;
         end
+        float_op = decode$float_op;
     end
     
 endmodule // atomic_unit_l8_w32_int$alu$float
 
 
-module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,active,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
+    input wire  active;
     input wire  [8:0] exp_max;
     input wire  [14:0] lsb;
     input wire  [14:0] man_field;
@@ -9235,6 +9272,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
+    reg  r1_active$d;
+    wire  r1_active$q;
+    reg  r1_active$clock;
     reg  [14:0] r2_sum$d;
     wire  [14:0] r2_sum$q;
     reg  r2_sum$clock;
@@ -9283,6 +9323,9 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  r2_active$d;
+    wire  r2_active$q;
+    reg  r2_active$clock;
     reg  [14:0] r3_sig$d;
     wire  [14:0] r3_sig$q;
     reg  r3_sig$clock;
@@ -9356,6 +9399,8 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  [14:0] big_sig;
     reg  [14:0] small_sig;
     reg  subtract;
+    reg  exp_equal;
+    reg  nan;
     reg  [8:0] exp_diff;
     reg  [8:0] a_minus_b_exp;
     reg  b_exp_larger;
@@ -9366,6 +9411,8 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
     reg  [14:0] small_aligned;
     reg  [14:0] raw_sum;
     reg  sum_is_zero;
+    reg  raw_sign;
+    reg  [14:0] limit;
     reg  [14:0] carried;
     reg  [8:0] carried_exp;
     reg  [14:0] stage_out$0;
@@ -9483,6 +9530,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_half$r1_active r1_active(
+        .d(r1_active$d),
+        .q(r1_active$q),
+        .clock(r1_active$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$add_half$r2_sum r2_sum(
         .d(r2_sum$d),
         .q(r2_sum$q),
@@ -9562,6 +9614,11 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         .d(r2_ftz$d),
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_half$r2_active r2_active(
+        .d(r2_active$d),
+        .q(r2_active$q),
+        .clock(r2_active$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_half$r3_sig r3_sig(
         .d(r3_sig$d),
@@ -9659,6 +9716,8 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
+        r1_active$clock = clock;
+        r2_active$clock = clock;
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
@@ -9708,6 +9767,8 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
+        r1_active$d = r1_active$q;
+        r2_active$d = r2_active$q;
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
@@ -9739,100 +9800,147 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
         r3_man_field$d = r3_man_field$q;
         r3_exp_max$d = r3_exp_max$q;
         r3_ftz$d = r3_ftz$q;
-        a_man_in = a_man & man_field;
-        b_man_in = b_man & man_field;
-        a_exp_zero = ~(|a_exp);
-        b_exp_zero = ~(|b_exp);
-        a_exp_all_ones = a_exp == exp_max;
-        b_exp_all_ones = b_exp == exp_max;
-        a_man_flushed = a_man_in;
-        if (ftz & a_exp_zero) begin
-            a_man_flushed = sig_zero;
-        end
-        b_man_flushed = b_man_in;
-        if (ftz & b_exp_zero) begin
-            b_man_flushed = sig_zero;
-        end
-        a_nan = a_exp_all_ones & |a_man_in;
-        b_nan = b_exp_all_ones & |b_man_in;
-        a_inf = a_exp_all_ones & ~(|a_man_in);
-        b_inf = b_exp_all_ones & ~(|b_man_in);
-        a_zero = a_exp_zero & ~(|a_man_flushed);
-        b_zero = b_exp_zero & ~(|b_man_flushed);
-        a_sig = a_man_flushed | hidden_bit;
-        a_exp_eff = a_exp;
-        if (a_exp_zero) begin
-            a_sig = a_man_flushed;
-            a_exp_eff = exp_one;
-        end
-        b_sig = b_man_flushed | hidden_bit;
-        b_exp_eff = b_exp;
-        if (b_exp_zero) begin
-            b_sig = b_man_flushed;
-            b_exp_eff = exp_one;
-        end
-        b_exp_larger = b_exp_eff > a_exp_eff;
-        big_sign = a_sign;
-        big_exp = a_exp_eff;
-        big_sig = a_sig;
-        small_sig = b_sig;
-        if (b_exp_larger) begin
-            big_sign = b_sign;
-            big_exp = b_exp_eff;
-            big_sig = b_sig;
-            small_sig = a_sig;
-        end
-        subtract = a_sign != b_sign;
-        a_minus_b_exp = a_exp_eff - b_exp_eff;
-        b_minus_a_exp = b_exp_eff - a_exp_eff;
-        exp_diff = a_minus_b_exp;
-        if (b_exp_larger) begin
-            exp_diff = b_minus_a_exp;
-        end
-        align_shift = exp_diff[(32'h0)+:(4)];
-        if (|(exp_diff & exp_above_shift)) begin
-            align_shift = shift_ones;
+        a_man_in = sig_zero;
+        b_man_in = sig_zero;
+        a_exp_zero = 1'b0;
+        b_exp_zero = 1'b0;
+        a_exp_all_ones = 1'b0;
+        b_exp_all_ones = 1'b0;
+        a_man_flushed = sig_zero;
+        b_man_flushed = sig_zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        a_inf = 1'b0;
+        b_inf = 1'b0;
+        a_zero = 1'b0;
+        b_zero = 1'b0;
+        a_sig = sig_zero;
+        b_sig = sig_zero;
+        a_exp_eff = exp_zero;
+        b_exp_eff = exp_zero;
+        b_exp_larger = 1'b0;
+        big_sign = 1'b0;
+        big_exp = exp_zero;
+        big_sig = sig_zero;
+        small_sig = sig_zero;
+        subtract = 1'b0;
+        exp_equal = 1'b0;
+        nan = 1'b0;
+        a_minus_b_exp = exp_zero;
+        b_minus_a_exp = exp_zero;
+        exp_diff = exp_zero;
+        align_shift = exp_zero[(32'h0)+:(4)];
+        if (active) begin
+            a_man_in = a_man & man_field;
+            b_man_in = b_man & man_field;
+            a_exp_zero = ~(|a_exp);
+            b_exp_zero = ~(|b_exp);
+            a_exp_all_ones = a_exp == exp_max;
+            b_exp_all_ones = b_exp == exp_max;
+            a_man_flushed = a_man_in;
+            if (ftz & a_exp_zero) begin
+                a_man_flushed = sig_zero;
+            end
+            b_man_flushed = b_man_in;
+            if (ftz & b_exp_zero) begin
+                b_man_flushed = sig_zero;
+            end
+            a_nan = a_exp_all_ones & |a_man_in;
+            b_nan = b_exp_all_ones & |b_man_in;
+            a_inf = a_exp_all_ones & ~(|a_man_in);
+            b_inf = b_exp_all_ones & ~(|b_man_in);
+            a_zero = a_exp_zero & ~(|a_man_flushed);
+            b_zero = b_exp_zero & ~(|b_man_flushed);
+            a_sig = a_man_flushed | hidden_bit;
+            a_exp_eff = a_exp;
+            if (a_exp_zero) begin
+                a_sig = a_man_flushed;
+                a_exp_eff = exp_one;
+            end
+            b_sig = b_man_flushed | hidden_bit;
+            b_exp_eff = b_exp;
+            if (b_exp_zero) begin
+                b_sig = b_man_flushed;
+                b_exp_eff = exp_one;
+            end
+            b_exp_larger = b_exp_eff > a_exp_eff;
+            big_sign = a_sign;
+            big_exp = a_exp_eff;
+            big_sig = a_sig;
+            small_sig = b_sig;
+            if (b_exp_larger) begin
+                big_sign = b_sign;
+                big_exp = b_exp_eff;
+                big_sig = b_sig;
+                small_sig = a_sig;
+            end
+            subtract = a_sign != b_sign;
+            a_minus_b_exp = a_exp_eff - b_exp_eff;
+            b_minus_a_exp = b_exp_eff - a_exp_eff;
+            exp_diff = a_minus_b_exp;
+            if (b_exp_larger) begin
+                exp_diff = b_minus_a_exp;
+            end
+            align_shift = exp_diff[(32'h0)+:(4)];
+            if (|(exp_diff & exp_above_shift)) begin
+                align_shift = shift_ones;
+            end
+            exp_equal = a_exp_eff == b_exp_eff;
+            nan = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
         end
         if (advance) begin
+            r1_active$d = active;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
             r1_small_sig$d = small_sig;
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
-            r1_exp_equal$d = a_exp_eff == b_exp_eff;
+            r1_exp_equal$d = exp_equal;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
             r1_b_zero$d = b_zero;
             r1_a_inf$d = a_inf;
             r1_b_inf$d = b_inf;
-            r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
+            r1_nan$d = nan;
             r1_lsb$d = lsb;
             r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
-        small_aligned = r1_small_sig$q >> r1_align_shift$q;
-        if (|shifted_out) begin
-            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        shifted_out = sig_zero;
+        small_aligned = sig_zero;
+        reversed = 1'b0;
+        raw_sum = sig_zero;
+        sum_is_zero = 1'b0;
+        raw_sign = 1'b0;
+        limit = sig_zero;
+        if (r1_active$q) begin
+            shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+            small_aligned = r1_small_sig$q >> r1_align_shift$q;
+            if (|shifted_out) begin
+                small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+            end
+            reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
+            raw_sum = r1_big_sig$q + small_aligned;
+            if (r1_subtract$q) begin
+                raw_sum = r1_big_sig$q - small_aligned;
+            end
+            if (reversed) begin
+                raw_sum = r1_small_sig$q - r1_big_sig$q;
+            end
+            sum_is_zero = ~(|raw_sum);
+            raw_sign = r1_big_sign$q ^ reversed;
+            limit = carry_bit >> r1_big_exp$q;
         end
-        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
-        raw_sum = r1_big_sig$q + small_aligned;
-        if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - small_aligned;
-        end
-        if (reversed) begin
-            raw_sum = r1_small_sig$q - r1_big_sig$q;
-        end
-        sum_is_zero = ~(|raw_sum);
         if (advance) begin
+            r2_active$d = r1_active$q;
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
-            r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q ^ reversed;
+            r2_limit$d = limit;
+            r2_big_sign$d = raw_sign;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -9845,59 +9953,80 @@ module atomic_unit_l8_w32_int$alu$float$add_half(clock,advance,exp_max,lsb,man_f
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        carried = r2_sum$q;
-        carried_exp = r2_exp$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
-            carried_exp = r2_exp$q + exp_one;
-        end
-        limit_bit = r2_limit$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            limit_bit = r2_limit$q >> 32'h1;
-        end
-        probe = carried | limit_bit;
-        stage_probe$0 = probe;
-        stage_out$0 = carried;
+        carried = sig_zero;
+        carried_exp = exp_zero;
+        limit_bit = sig_zero;
+        probe = sig_zero;
+        stage_probe$0 = sig_zero;
+        stage_out$0 = sig_zero;
         stage_amount$0 = exp_zero;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_out$0 = carried << stage_shift$0;
-            stage_amount$0 = stage_shift$0;
-        end
-        stage_probe$1 = stage_probe$0;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_probe$1 = stage_probe$0 << stage_shift$0;
-        end
-        stage_out$1 = stage_out$0;
-        stage_amount$1 = stage_amount$0;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_out$1 = stage_out$0 << stage_shift$1;
-            stage_amount$1 = stage_amount$0 | stage_shift$1;
-        end
-        stage_probe$2 = stage_probe$1;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_probe$2 = stage_probe$1 << stage_shift$1;
-        end
-        stage_out$2 = stage_out$1;
-        stage_amount$2 = stage_amount$1;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_amount$2 = stage_amount$1 | stage_shift$2;
-        end
-        stage_probe$3 = stage_probe$2;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_probe$3 = stage_probe$2 << stage_shift$2;
-        end
-        stage_out$3 = stage_out$2;
-        stage_amount$3 = stage_amount$2;
-        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
-            stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_amount$3 = stage_amount$2 | stage_shift$3;
-        end
-        normalized = stage_out$3;
-        normalized_exp = carried_exp - stage_amount$3;
+        stage_probe$1 = sig_zero;
+        stage_out$1 = sig_zero;
+        stage_amount$1 = exp_zero;
+        stage_probe$2 = sig_zero;
+        stage_out$2 = sig_zero;
+        stage_amount$2 = exp_zero;
+        stage_probe$3 = sig_zero;
+        stage_out$3 = sig_zero;
+        stage_amount$3 = exp_zero;
+        normalized = sig_zero;
+        normalized_exp = exp_zero;
         exp_field = exp_zero;
-        if (|(normalized & hidden_bit)) begin
-            exp_field = normalized_exp;
+        if (r2_active$q) begin
+            carried = r2_sum$q;
+            carried_exp = r2_exp$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+                carried_exp = r2_exp$q + exp_one;
+            end
+            limit_bit = r2_limit$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                limit_bit = r2_limit$q >> 32'h1;
+            end
+            probe = carried | limit_bit;
+            stage_probe$0 = probe;
+            stage_out$0 = carried;
+            stage_amount$0 = exp_zero;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_out$0 = carried << stage_shift$0;
+                stage_amount$0 = stage_shift$0;
+            end
+            stage_probe$1 = stage_probe$0;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_probe$1 = stage_probe$0 << stage_shift$0;
+            end
+            stage_out$1 = stage_out$0;
+            stage_amount$1 = stage_amount$0;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_out$1 = stage_out$0 << stage_shift$1;
+                stage_amount$1 = stage_amount$0 | stage_shift$1;
+            end
+            stage_probe$2 = stage_probe$1;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_probe$2 = stage_probe$1 << stage_shift$1;
+            end
+            stage_out$2 = stage_out$1;
+            stage_amount$2 = stage_amount$1;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_out$2 = stage_out$1 << stage_shift$2;
+                stage_amount$2 = stage_amount$1 | stage_shift$2;
+            end
+            stage_probe$3 = stage_probe$2;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_probe$3 = stage_probe$2 << stage_shift$2;
+            end
+            stage_out$3 = stage_out$2;
+            stage_amount$3 = stage_amount$2;
+            if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+                stage_out$3 = stage_out$2 << stage_shift$3;
+                stage_amount$3 = stage_amount$2 | stage_shift$3;
+            end
+            normalized = stage_out$3;
+            normalized_exp = carried_exp - stage_amount$3;
+            exp_field = exp_zero;
+            if (|(normalized & hidden_bit)) begin
+                exp_field = normalized_exp;
+            end
         end
         if (advance) begin
             r3_sig$d = normalized;
@@ -10028,6 +10157,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r1_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r1_active
 
 
 module atomic_unit_l8_w32_int$alu$float$add_half$r1_align_shift(d,q,clock);
@@ -10370,6 +10518,25 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r2_a_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_half$r2_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r2_active
 
 
 module atomic_unit_l8_w32_int$alu$float$add_half$r2_b_inf(d,q,clock);
@@ -10904,11 +11071,12 @@ module atomic_unit_l8_w32_int$alu$float$add_half$r3_sum_is_zero(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_half$r3_sum_is_zero
 
 
-module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
+module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,active,exp_max,lsb,man_field,ftz,a_sign,a_exp,a_man,b_sign,b_exp,b_man,sum_sign,sum_exp,sum_man);
     
     // Module arguments
     input wire  clock;
     input wire  advance;
+    input wire  active;
     input wire  [11:0] exp_max;
     input wire  [56:0] lsb;
     input wire  [56:0] man_field;
@@ -11001,6 +11169,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r1_ftz$d;
     wire  r1_ftz$q;
     reg  r1_ftz$clock;
+    reg  r1_active$d;
+    wire  r1_active$q;
+    reg  r1_active$clock;
     reg  [56:0] r2_sum$d;
     wire  [56:0] r2_sum$q;
     reg  r2_sum$clock;
@@ -11049,6 +11220,9 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  r2_ftz$d;
     wire  r2_ftz$q;
     reg  r2_ftz$clock;
+    reg  r2_active$d;
+    wire  r2_active$q;
+    reg  r2_active$clock;
     reg  [56:0] r3_sig$d;
     wire  [56:0] r3_sig$q;
     reg  r3_sig$clock;
@@ -11122,6 +11296,8 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  [56:0] big_sig;
     reg  [56:0] small_sig;
     reg  subtract;
+    reg  exp_equal;
+    reg  nan;
     reg  [11:0] exp_diff;
     reg  [11:0] a_minus_b_exp;
     reg  b_exp_larger;
@@ -11132,6 +11308,8 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
     reg  [56:0] small_aligned;
     reg  [56:0] raw_sum;
     reg  sum_is_zero;
+    reg  raw_sign;
+    reg  [56:0] limit;
     reg  [56:0] carried;
     reg  [11:0] carried_exp;
     reg  [56:0] stage_out$0;
@@ -11255,6 +11433,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .q(r1_ftz$q),
         .clock(r1_ftz$clock)
     );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r1_active r1_active(
+        .d(r1_active$d),
+        .q(r1_active$q),
+        .clock(r1_active$clock)
+    );
     atomic_unit_l8_w32_int$alu$float$add_wide$r2_sum r2_sum(
         .d(r2_sum$d),
         .q(r2_sum$q),
@@ -11334,6 +11517,11 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         .d(r2_ftz$d),
         .q(r2_ftz$q),
         .clock(r2_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$alu$float$add_wide$r2_active r2_active(
+        .d(r2_active$d),
+        .q(r2_active$q),
+        .clock(r2_active$clock)
     );
     atomic_unit_l8_w32_int$alu$float$add_wide$r3_sig r3_sig(
         .d(r3_sig$d),
@@ -11431,6 +11619,8 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r1_man_field$clock = clock;
         r1_exp_max$clock = clock;
         r1_ftz$clock = clock;
+        r1_active$clock = clock;
+        r2_active$clock = clock;
         r2_sum$clock = clock;
         r2_exp$clock = clock;
         r2_sum_is_zero$clock = clock;
@@ -11480,6 +11670,8 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r1_man_field$d = r1_man_field$q;
         r1_exp_max$d = r1_exp_max$q;
         r1_ftz$d = r1_ftz$q;
+        r1_active$d = r1_active$q;
+        r2_active$d = r2_active$q;
         r2_sum$d = r2_sum$q;
         r2_exp$d = r2_exp$q;
         r2_sum_is_zero$d = r2_sum_is_zero$q;
@@ -11511,100 +11703,147 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
         r3_man_field$d = r3_man_field$q;
         r3_exp_max$d = r3_exp_max$q;
         r3_ftz$d = r3_ftz$q;
-        a_man_in = a_man & man_field;
-        b_man_in = b_man & man_field;
-        a_exp_zero = ~(|a_exp);
-        b_exp_zero = ~(|b_exp);
-        a_exp_all_ones = a_exp == exp_max;
-        b_exp_all_ones = b_exp == exp_max;
-        a_man_flushed = a_man_in;
-        if (ftz & a_exp_zero) begin
-            a_man_flushed = sig_zero;
-        end
-        b_man_flushed = b_man_in;
-        if (ftz & b_exp_zero) begin
-            b_man_flushed = sig_zero;
-        end
-        a_nan = a_exp_all_ones & |a_man_in;
-        b_nan = b_exp_all_ones & |b_man_in;
-        a_inf = a_exp_all_ones & ~(|a_man_in);
-        b_inf = b_exp_all_ones & ~(|b_man_in);
-        a_zero = a_exp_zero & ~(|a_man_flushed);
-        b_zero = b_exp_zero & ~(|b_man_flushed);
-        a_sig = a_man_flushed | hidden_bit;
-        a_exp_eff = a_exp;
-        if (a_exp_zero) begin
-            a_sig = a_man_flushed;
-            a_exp_eff = exp_one;
-        end
-        b_sig = b_man_flushed | hidden_bit;
-        b_exp_eff = b_exp;
-        if (b_exp_zero) begin
-            b_sig = b_man_flushed;
-            b_exp_eff = exp_one;
-        end
-        b_exp_larger = b_exp_eff > a_exp_eff;
-        big_sign = a_sign;
-        big_exp = a_exp_eff;
-        big_sig = a_sig;
-        small_sig = b_sig;
-        if (b_exp_larger) begin
-            big_sign = b_sign;
-            big_exp = b_exp_eff;
-            big_sig = b_sig;
-            small_sig = a_sig;
-        end
-        subtract = a_sign != b_sign;
-        a_minus_b_exp = a_exp_eff - b_exp_eff;
-        b_minus_a_exp = b_exp_eff - a_exp_eff;
-        exp_diff = a_minus_b_exp;
-        if (b_exp_larger) begin
-            exp_diff = b_minus_a_exp;
-        end
-        align_shift = exp_diff[(32'h0)+:(6)];
-        if (|(exp_diff & exp_above_shift)) begin
-            align_shift = shift_ones;
+        a_man_in = sig_zero;
+        b_man_in = sig_zero;
+        a_exp_zero = 1'b0;
+        b_exp_zero = 1'b0;
+        a_exp_all_ones = 1'b0;
+        b_exp_all_ones = 1'b0;
+        a_man_flushed = sig_zero;
+        b_man_flushed = sig_zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        a_inf = 1'b0;
+        b_inf = 1'b0;
+        a_zero = 1'b0;
+        b_zero = 1'b0;
+        a_sig = sig_zero;
+        b_sig = sig_zero;
+        a_exp_eff = exp_zero;
+        b_exp_eff = exp_zero;
+        b_exp_larger = 1'b0;
+        big_sign = 1'b0;
+        big_exp = exp_zero;
+        big_sig = sig_zero;
+        small_sig = sig_zero;
+        subtract = 1'b0;
+        exp_equal = 1'b0;
+        nan = 1'b0;
+        a_minus_b_exp = exp_zero;
+        b_minus_a_exp = exp_zero;
+        exp_diff = exp_zero;
+        align_shift = exp_zero[(32'h0)+:(6)];
+        if (active) begin
+            a_man_in = a_man & man_field;
+            b_man_in = b_man & man_field;
+            a_exp_zero = ~(|a_exp);
+            b_exp_zero = ~(|b_exp);
+            a_exp_all_ones = a_exp == exp_max;
+            b_exp_all_ones = b_exp == exp_max;
+            a_man_flushed = a_man_in;
+            if (ftz & a_exp_zero) begin
+                a_man_flushed = sig_zero;
+            end
+            b_man_flushed = b_man_in;
+            if (ftz & b_exp_zero) begin
+                b_man_flushed = sig_zero;
+            end
+            a_nan = a_exp_all_ones & |a_man_in;
+            b_nan = b_exp_all_ones & |b_man_in;
+            a_inf = a_exp_all_ones & ~(|a_man_in);
+            b_inf = b_exp_all_ones & ~(|b_man_in);
+            a_zero = a_exp_zero & ~(|a_man_flushed);
+            b_zero = b_exp_zero & ~(|b_man_flushed);
+            a_sig = a_man_flushed | hidden_bit;
+            a_exp_eff = a_exp;
+            if (a_exp_zero) begin
+                a_sig = a_man_flushed;
+                a_exp_eff = exp_one;
+            end
+            b_sig = b_man_flushed | hidden_bit;
+            b_exp_eff = b_exp;
+            if (b_exp_zero) begin
+                b_sig = b_man_flushed;
+                b_exp_eff = exp_one;
+            end
+            b_exp_larger = b_exp_eff > a_exp_eff;
+            big_sign = a_sign;
+            big_exp = a_exp_eff;
+            big_sig = a_sig;
+            small_sig = b_sig;
+            if (b_exp_larger) begin
+                big_sign = b_sign;
+                big_exp = b_exp_eff;
+                big_sig = b_sig;
+                small_sig = a_sig;
+            end
+            subtract = a_sign != b_sign;
+            a_minus_b_exp = a_exp_eff - b_exp_eff;
+            b_minus_a_exp = b_exp_eff - a_exp_eff;
+            exp_diff = a_minus_b_exp;
+            if (b_exp_larger) begin
+                exp_diff = b_minus_a_exp;
+            end
+            align_shift = exp_diff[(32'h0)+:(6)];
+            if (|(exp_diff & exp_above_shift)) begin
+                align_shift = shift_ones;
+            end
+            exp_equal = a_exp_eff == b_exp_eff;
+            nan = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
         end
         if (advance) begin
+            r1_active$d = active;
             r1_big_exp$d = big_exp;
             r1_big_sig$d = big_sig;
             r1_small_sig$d = small_sig;
             r1_align_shift$d = align_shift;
             r1_subtract$d = subtract;
             r1_big_sign$d = big_sign;
-            r1_exp_equal$d = a_exp_eff == b_exp_eff;
+            r1_exp_equal$d = exp_equal;
             r1_a_sign$d = a_sign;
             r1_b_sign$d = b_sign;
             r1_a_zero$d = a_zero;
             r1_b_zero$d = b_zero;
             r1_a_inf$d = a_inf;
             r1_b_inf$d = b_inf;
-            r1_nan$d = (a_nan | b_nan) | ((a_inf & b_inf) & subtract);
+            r1_nan$d = nan;
             r1_lsb$d = lsb;
             r1_man_field$d = man_field;
             r1_exp_max$d = exp_max;
             r1_ftz$d = ftz;
         end
-        shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
-        small_aligned = r1_small_sig$q >> r1_align_shift$q;
-        if (|shifted_out) begin
-            small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+        shifted_out = sig_zero;
+        small_aligned = sig_zero;
+        reversed = 1'b0;
+        raw_sum = sig_zero;
+        sum_is_zero = 1'b0;
+        raw_sign = 1'b0;
+        limit = sig_zero;
+        if (r1_active$q) begin
+            shifted_out = r1_small_sig$q & ~(sig_ones << r1_align_shift$q);
+            small_aligned = r1_small_sig$q >> r1_align_shift$q;
+            if (|shifted_out) begin
+                small_aligned = (r1_small_sig$q >> r1_align_shift$q) | sig_one;
+            end
+            reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
+            raw_sum = r1_big_sig$q + small_aligned;
+            if (r1_subtract$q) begin
+                raw_sum = r1_big_sig$q - small_aligned;
+            end
+            if (reversed) begin
+                raw_sum = r1_small_sig$q - r1_big_sig$q;
+            end
+            sum_is_zero = ~(|raw_sum);
+            raw_sign = r1_big_sign$q ^ reversed;
+            limit = carry_bit >> r1_big_exp$q;
         end
-        reversed = (r1_subtract$q & r1_exp_equal$q) & (r1_small_sig$q > r1_big_sig$q);
-        raw_sum = r1_big_sig$q + small_aligned;
-        if (r1_subtract$q) begin
-            raw_sum = r1_big_sig$q - small_aligned;
-        end
-        if (reversed) begin
-            raw_sum = r1_small_sig$q - r1_big_sig$q;
-        end
-        sum_is_zero = ~(|raw_sum);
         if (advance) begin
+            r2_active$d = r1_active$q;
             r2_sum$d = raw_sum;
             r2_exp$d = r1_big_exp$q;
             r2_sum_is_zero$d = sum_is_zero;
-            r2_limit$d = carry_bit >> r1_big_exp$q;
-            r2_big_sign$d = r1_big_sign$q ^ reversed;
+            r2_limit$d = limit;
+            r2_big_sign$d = raw_sign;
             r2_a_sign$d = r1_a_sign$q;
             r2_b_sign$d = r1_b_sign$q;
             r2_a_zero$d = r1_a_zero$q;
@@ -11617,79 +11856,106 @@ module atomic_unit_l8_w32_int$alu$float$add_wide(clock,advance,exp_max,lsb,man_f
             r2_exp_max$d = r1_exp_max$q;
             r2_ftz$d = r1_ftz$q;
         end
-        carried = r2_sum$q;
-        carried_exp = r2_exp$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
-            carried_exp = r2_exp$q + exp_one;
-        end
-        limit_bit = r2_limit$q;
-        if (|(r2_sum$q & carry_bit)) begin
-            limit_bit = r2_limit$q >> 32'h1;
-        end
-        probe = carried | limit_bit;
-        stage_probe$0 = probe;
-        stage_out$0 = carried;
+        carried = sig_zero;
+        carried_exp = exp_zero;
+        limit_bit = sig_zero;
+        probe = sig_zero;
+        stage_probe$0 = sig_zero;
+        stage_out$0 = sig_zero;
         stage_amount$0 = exp_zero;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_out$0 = carried << stage_shift$0;
-            stage_amount$0 = stage_shift$0;
-        end
-        stage_probe$1 = stage_probe$0;
-        if (~(|(stage_probe$0 & stage_top_mask$0))) begin
-            stage_probe$1 = stage_probe$0 << stage_shift$0;
-        end
-        stage_out$1 = stage_out$0;
-        stage_amount$1 = stage_amount$0;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_out$1 = stage_out$0 << stage_shift$1;
-            stage_amount$1 = stage_amount$0 | stage_shift$1;
-        end
-        stage_probe$2 = stage_probe$1;
-        if (~(|(stage_probe$1 & stage_top_mask$1))) begin
-            stage_probe$2 = stage_probe$1 << stage_shift$1;
-        end
-        stage_out$2 = stage_out$1;
-        stage_amount$2 = stage_amount$1;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_out$2 = stage_out$1 << stage_shift$2;
-            stage_amount$2 = stage_amount$1 | stage_shift$2;
-        end
-        stage_probe$3 = stage_probe$2;
-        if (~(|(stage_probe$2 & stage_top_mask$2))) begin
-            stage_probe$3 = stage_probe$2 << stage_shift$2;
-        end
-        stage_out$3 = stage_out$2;
-        stage_amount$3 = stage_amount$2;
-        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
-            stage_out$3 = stage_out$2 << stage_shift$3;
-            stage_amount$3 = stage_amount$2 | stage_shift$3;
-        end
-        stage_probe$4 = stage_probe$3;
-        if (~(|(stage_probe$3 & stage_top_mask$3))) begin
-            stage_probe$4 = stage_probe$3 << stage_shift$3;
-        end
-        stage_out$4 = stage_out$3;
-        stage_amount$4 = stage_amount$3;
-        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
-            stage_out$4 = stage_out$3 << stage_shift$4;
-            stage_amount$4 = stage_amount$3 | stage_shift$4;
-        end
-        stage_probe$5 = stage_probe$4;
-        if (~(|(stage_probe$4 & stage_top_mask$4))) begin
-            stage_probe$5 = stage_probe$4 << stage_shift$4;
-        end
-        stage_out$5 = stage_out$4;
-        stage_amount$5 = stage_amount$4;
-        if (~(|(stage_probe$5 & stage_top_mask$5))) begin
-            stage_out$5 = stage_out$4 << stage_shift$5;
-            stage_amount$5 = stage_amount$4 | stage_shift$5;
-        end
-        normalized = stage_out$5;
-        normalized_exp = carried_exp - stage_amount$5;
+        stage_probe$1 = sig_zero;
+        stage_out$1 = sig_zero;
+        stage_amount$1 = exp_zero;
+        stage_probe$2 = sig_zero;
+        stage_out$2 = sig_zero;
+        stage_amount$2 = exp_zero;
+        stage_probe$3 = sig_zero;
+        stage_out$3 = sig_zero;
+        stage_amount$3 = exp_zero;
+        stage_probe$4 = sig_zero;
+        stage_out$4 = sig_zero;
+        stage_amount$4 = exp_zero;
+        stage_probe$5 = sig_zero;
+        stage_out$5 = sig_zero;
+        stage_amount$5 = exp_zero;
+        normalized = sig_zero;
+        normalized_exp = exp_zero;
         exp_field = exp_zero;
-        if (|(normalized & hidden_bit)) begin
-            exp_field = normalized_exp;
+        if (r2_active$q) begin
+            carried = r2_sum$q;
+            carried_exp = r2_exp$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                carried = (r2_sum$q >> 32'h1) | (r2_sum$q & sig_one);
+                carried_exp = r2_exp$q + exp_one;
+            end
+            limit_bit = r2_limit$q;
+            if (|(r2_sum$q & carry_bit)) begin
+                limit_bit = r2_limit$q >> 32'h1;
+            end
+            probe = carried | limit_bit;
+            stage_probe$0 = probe;
+            stage_out$0 = carried;
+            stage_amount$0 = exp_zero;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_out$0 = carried << stage_shift$0;
+                stage_amount$0 = stage_shift$0;
+            end
+            stage_probe$1 = stage_probe$0;
+            if (~(|(stage_probe$0 & stage_top_mask$0))) begin
+                stage_probe$1 = stage_probe$0 << stage_shift$0;
+            end
+            stage_out$1 = stage_out$0;
+            stage_amount$1 = stage_amount$0;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_out$1 = stage_out$0 << stage_shift$1;
+                stage_amount$1 = stage_amount$0 | stage_shift$1;
+            end
+            stage_probe$2 = stage_probe$1;
+            if (~(|(stage_probe$1 & stage_top_mask$1))) begin
+                stage_probe$2 = stage_probe$1 << stage_shift$1;
+            end
+            stage_out$2 = stage_out$1;
+            stage_amount$2 = stage_amount$1;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_out$2 = stage_out$1 << stage_shift$2;
+                stage_amount$2 = stage_amount$1 | stage_shift$2;
+            end
+            stage_probe$3 = stage_probe$2;
+            if (~(|(stage_probe$2 & stage_top_mask$2))) begin
+                stage_probe$3 = stage_probe$2 << stage_shift$2;
+            end
+            stage_out$3 = stage_out$2;
+            stage_amount$3 = stage_amount$2;
+            if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+                stage_out$3 = stage_out$2 << stage_shift$3;
+                stage_amount$3 = stage_amount$2 | stage_shift$3;
+            end
+            stage_probe$4 = stage_probe$3;
+            if (~(|(stage_probe$3 & stage_top_mask$3))) begin
+                stage_probe$4 = stage_probe$3 << stage_shift$3;
+            end
+            stage_out$4 = stage_out$3;
+            stage_amount$4 = stage_amount$3;
+            if (~(|(stage_probe$4 & stage_top_mask$4))) begin
+                stage_out$4 = stage_out$3 << stage_shift$4;
+                stage_amount$4 = stage_amount$3 | stage_shift$4;
+            end
+            stage_probe$5 = stage_probe$4;
+            if (~(|(stage_probe$4 & stage_top_mask$4))) begin
+                stage_probe$5 = stage_probe$4 << stage_shift$4;
+            end
+            stage_out$5 = stage_out$4;
+            stage_amount$5 = stage_amount$4;
+            if (~(|(stage_probe$5 & stage_top_mask$5))) begin
+                stage_out$5 = stage_out$4 << stage_shift$5;
+                stage_amount$5 = stage_amount$4 | stage_shift$5;
+            end
+            normalized = stage_out$5;
+            normalized_exp = carried_exp - stage_amount$5;
+            exp_field = exp_zero;
+            if (|(normalized & hidden_bit)) begin
+                exp_field = normalized_exp;
+            end
         end
         if (advance) begin
             r3_sig$d = normalized;
@@ -11820,6 +12086,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r1_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r1_active
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r1_align_shift(d,q,clock);
@@ -12162,6 +12447,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_zero(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_a_zero
+
+
+module atomic_unit_l8_w32_int$alu$float$add_wide$r2_active(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r2_active
 
 
 module atomic_unit_l8_w32_int$alu$float$add_wide$r2_b_inf(d,q,clock);
@@ -12696,6 +13000,25 @@ module atomic_unit_l8_w32_int$alu$float$add_wide$r3_sum_is_zero(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$add_wide$r3_sum_is_zero
 
 
+module atomic_unit_l8_w32_int$alu$float$c1_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_compare
+
+
 module atomic_unit_l8_w32_int$alu$float$c1_half_bf16(d,q,clock);
     
     // Module arguments
@@ -12713,6 +13036,25 @@ module atomic_unit_l8_w32_int$alu$float$c1_half_bf16(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float$c1_half_bf16
+
+
+module atomic_unit_l8_w32_int$alu$float$c1_half_compare(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$alu$float$c1_half_compare
 
 
 module atomic_unit_l8_w32_int$alu$float$c1_half_inf(d,q,clock);
@@ -13060,13 +13402,13 @@ endmodule // atomic_unit_l8_w32_int$alu$float$c1_wide_width_mask
 module atomic_unit_l8_w32_int$alu$float$c2_compare(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 64'h0;
     end
     
     always @(posedge clock) begin
@@ -13193,13 +13535,13 @@ endmodule // atomic_unit_l8_w32_int$alu$float$c2_wide_f32
 module atomic_unit_l8_w32_int$alu$float$c3_compare(d,q,clock);
     
     // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 128'h0;
+       q = 64'h0;
     end
     
     always @(posedge clock) begin
@@ -13323,9 +13665,10 @@ module atomic_unit_l8_w32_int$alu$float$c3_wide_f32(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$float$c3_wide_f32
 
 
-module atomic_unit_l8_w32_int$alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
+module atomic_unit_l8_w32_int$alu$float$cmp_half(active,sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
     
     // Module arguments
+    input wire  active;
     input wire  [15:0] sign_bit;
     input wire  [15:0] width_mask;
     input wire  [15:0] inf;
@@ -13335,6 +13678,9 @@ module atomic_unit_l8_w32_int$alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_n
     output reg  b_nan;
     output reg  equal;
     output reg  less;
+    
+    // Constant declarations
+    localparam  zero = 16'h0;
     
     // Local signals
     reg  [15:0] magnitude_mask;
@@ -13347,64 +13693,45 @@ module atomic_unit_l8_w32_int$alu$float$cmp_half(sign_bit,width_mask,inf,a,b,a_n
     
     // Update code
     always @(*) begin
-        magnitude_mask = width_mask & ~sign_bit;
-        a_bits = a & width_mask;
-        b_bits = b & width_mask;
-        a_magnitude = a & magnitude_mask;
-        b_magnitude = b & magnitude_mask;
-        a_nan = a_magnitude > inf;
-        b_nan = b_magnitude > inf;
-        equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
-        a_key = a_bits | sign_bit;
-        if (|(a_bits & sign_bit)) begin
-            a_key = (~a_bits) & width_mask;
+        magnitude_mask = zero;
+        a_bits = zero;
+        b_bits = zero;
+        a_magnitude = zero;
+        b_magnitude = zero;
+        a_key = zero;
+        b_key = zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        equal = 1'b0;
+        less = 1'b0;
+        if (active) begin
+            magnitude_mask = width_mask & ~sign_bit;
+            a_bits = a & width_mask;
+            b_bits = b & width_mask;
+            a_magnitude = a & magnitude_mask;
+            b_magnitude = b & magnitude_mask;
+            a_nan = a_magnitude > inf;
+            b_nan = b_magnitude > inf;
+            equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
+            a_key = a_bits | sign_bit;
+            if (|(a_bits & sign_bit)) begin
+                a_key = (~a_bits) & width_mask;
+            end
+            b_key = b_bits | sign_bit;
+            if (|(b_bits & sign_bit)) begin
+                b_key = (~b_bits) & width_mask;
+            end
+            less = a_key < b_key;
         end
-        b_key = b_bits | sign_bit;
-        if (|(b_bits & sign_bit)) begin
-            b_key = (~b_bits) & width_mask;
-        end
-        less = a_key < b_key;
     end
     
 endmodule // atomic_unit_l8_w32_int$alu$float$cmp_half
 
 
-module atomic_unit_l8_w32_int$alu$float$cmp_old(narrow,wide);
+module atomic_unit_l8_w32_int$alu$float$cmp_wide(active,sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
     
     // Module arguments
-    input wire  [63:0] narrow;
-    output reg  [127:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{64{1'b0}}, narrow};
-endmodule // atomic_unit_l8_w32_int$alu$float$cmp_old
-
-
-module atomic_unit_l8_w32_int$alu$float$cmp_src0(narrow,wide);
-    
-    // Module arguments
-    input wire  [63:0] narrow;
-    output reg  [127:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{64{1'b0}}, narrow};
-endmodule // atomic_unit_l8_w32_int$alu$float$cmp_src0
-
-
-module atomic_unit_l8_w32_int$alu$float$cmp_src1(narrow,wide);
-    
-    // Module arguments
-    input wire  [63:0] narrow;
-    output reg  [127:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{64{1'b0}}, narrow};
-endmodule // atomic_unit_l8_w32_int$alu$float$cmp_src1
-
-
-module atomic_unit_l8_w32_int$alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_nan,b_nan,equal,less);
-    
-    // Module arguments
+    input wire  active;
     input wire  [63:0] sign_bit;
     input wire  [63:0] width_mask;
     input wire  [63:0] inf;
@@ -13414,6 +13741,9 @@ module atomic_unit_l8_w32_int$alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_n
     output reg  b_nan;
     output reg  equal;
     output reg  less;
+    
+    // Constant declarations
+    localparam  zero = 64'h0;
     
     // Local signals
     reg  [63:0] magnitude_mask;
@@ -13426,29 +13756,42 @@ module atomic_unit_l8_w32_int$alu$float$cmp_wide(sign_bit,width_mask,inf,a,b,a_n
     
     // Update code
     always @(*) begin
-        magnitude_mask = width_mask & ~sign_bit;
-        a_bits = a & width_mask;
-        b_bits = b & width_mask;
-        a_magnitude = a & magnitude_mask;
-        b_magnitude = b & magnitude_mask;
-        a_nan = a_magnitude > inf;
-        b_nan = b_magnitude > inf;
-        equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
-        a_key = a_bits | sign_bit;
-        if (|(a_bits & sign_bit)) begin
-            a_key = (~a_bits) & width_mask;
+        magnitude_mask = zero;
+        a_bits = zero;
+        b_bits = zero;
+        a_magnitude = zero;
+        b_magnitude = zero;
+        a_key = zero;
+        b_key = zero;
+        a_nan = 1'b0;
+        b_nan = 1'b0;
+        equal = 1'b0;
+        less = 1'b0;
+        if (active) begin
+            magnitude_mask = width_mask & ~sign_bit;
+            a_bits = a & width_mask;
+            b_bits = b & width_mask;
+            a_magnitude = a & magnitude_mask;
+            b_magnitude = b & magnitude_mask;
+            a_nan = a_magnitude > inf;
+            b_nan = b_magnitude > inf;
+            equal = (~(a_nan | b_nan)) & ((a_bits == b_bits) | ~(|(a_magnitude | b_magnitude)));
+            a_key = a_bits | sign_bit;
+            if (|(a_bits & sign_bit)) begin
+                a_key = (~a_bits) & width_mask;
+            end
+            b_key = b_bits | sign_bit;
+            if (|(b_bits & sign_bit)) begin
+                b_key = (~b_bits) & width_mask;
+            end
+            less = a_key < b_key;
         end
-        b_key = b_bits | sign_bit;
-        if (|(b_bits & sign_bit)) begin
-            b_key = (~b_bits) & width_mask;
-        end
-        less = a_key < b_key;
     end
     
 endmodule // atomic_unit_l8_w32_int$alu$float$cmp_wide
 
 
-module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
+module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,half_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
     
     // Module arguments
     input wire  [4:0] op;
@@ -13458,6 +13801,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
     input wire  [63:0] src0_low;
     output reg  float_op;
     output reg  is_fadd;
+    output reg  half_fadd;
     output reg  is_max;
     output reg  is_min;
     output reg  is_ptx_min_max;
@@ -13558,6 +13902,7 @@ module atomic_unit_l8_w32_int$alu$float$decode(op,ty,ftz,old_low,src0_low,float_
         two_halves = (ty == ty_f16x2) | (ty == ty_bf16x2);
         half_bf16 = ty == ty_bf16x2;
         is_fadd = (op == op_add) & (((ty == ty_f16) | (ty == ty_bf16)) | ((ty == ty_f32) | (ty == ty_f64)) | ((ty == ty_f16x2) | (ty == ty_bf16x2)));
+        half_fadd = is_fadd & two_halves;
         is_max = (op == op_fmax) | (op == op_fmax_ptx);
         is_min = (op == op_fmin) | (op == op_fmin_ptx);
         is_ptx_min_max = (op == op_fmin_ptx) | (op == op_fmax_ptx);
@@ -13651,10 +13996,10 @@ module atomic_unit_l8_w32_int$alu$float$half_sum_exp(narrow,wide);
     
     // Module arguments
     input wire  [8:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{119{1'b0}}, narrow};
+    always @(*) wide = {{55{1'b0}}, narrow};
 endmodule // atomic_unit_l8_w32_int$alu$float$half_sum_exp
 
 
@@ -13662,10 +14007,10 @@ module atomic_unit_l8_w32_int$alu$float$half_sum_man(narrow,wide);
     
     // Module arguments
     input wire  [14:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{113{1'b0}}, narrow};
+    always @(*) wide = {{49{1'b0}}, narrow};
 endmodule // atomic_unit_l8_w32_int$alu$float$half_sum_man
 
 
@@ -13673,10 +14018,10 @@ module atomic_unit_l8_w32_int$alu$float$wide_sum_exp(narrow,wide);
     
     // Module arguments
     input wire  [11:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{116{1'b0}}, narrow};
+    always @(*) wide = {{52{1'b0}}, narrow};
 endmodule // atomic_unit_l8_w32_int$alu$float$wide_sum_exp
 
 
@@ -13684,10 +14029,10 @@ module atomic_unit_l8_w32_int$alu$float$wide_sum_man(narrow,wide);
     
     // Module arguments
     input wire  [56:0] narrow;
-    output reg  [127:0] wide;
+    output reg  [63:0] wide;
     
     // Update code (custom)
-    always @(*) wide = {{71{1'b0}}, narrow};
+    always @(*) wide = {{7{1'b0}}, narrow};
 endmodule // atomic_unit_l8_w32_int$alu$float$wide_sum_man
 
 
@@ -13746,6 +14091,17 @@ module atomic_unit_l8_w32_int$alu$float_mask_3(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$float_mask_3
+
+
+module atomic_unit_l8_w32_int$alu$float_wide(narrow,wide);
+    
+    // Module arguments
+    input wire  [63:0] narrow;
+    output reg  [127:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{64{1'b0}}, narrow};
+endmodule // atomic_unit_l8_w32_int$alu$float_wide
 
 
 module atomic_unit_l8_w32_int$alu$x_adder_operand(d,q,clock);
@@ -15278,9 +15634,10 @@ module atomic_unit_l8_w32_int$dec_lanes_count(mask,few);
 endmodule // atomic_unit_l8_w32_int$dec_lanes_count
 
 
-module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
+module atomic_unit_l8_w32_int$decoder(active,desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
     
     // Module arguments
+    input wire  active;
     input wire  [127:0] desc;
     input wire  [31:0] dmask;
     input wire  [31:0] pred_mask;
@@ -15343,6 +15700,10 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     localparam  zero_op = 5'b0;
     localparam  zero_ty = 4'h0;
     localparam  zero_elem = 3'b0;
+    localparam  zero_2 = 2'b0;
+    localparam  zero_4 = 4'h0;
+    localparam  zero_5 = 5'b0;
+    localparam  zero_lanes = 32'h0;
     localparam  width_code_16 = 2'b1;
     localparam  width_code_64 = 2'b10;
     localparam  width_code_reserved = 2'b11;
@@ -15658,745 +16019,863 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     always @(*) begin
         ptx_alu_rom$op = desc[(32'h8)+:(4)];
         ptx_alu_rom$ty = desc[(32'h10)+:(4)];
-        byte$0 = desc[(0 * 32'h8)+:(8)];
-        byte$1 = desc[(1 * 32'h8)+:(8)];
-        byte$2 = desc[(2 * 32'h8)+:(8)];
-        byte$3 = desc[(3 * 32'h8)+:(8)];
-        byte$4 = desc[(4 * 32'h8)+:(8)];
-        byte$5 = desc[(5 * 32'h8)+:(8)];
-        byte$6 = desc[(6 * 32'h8)+:(8)];
-        byte$7 = desc[(7 * 32'h8)+:(8)];
-        byte$8 = desc[(8 * 32'h8)+:(8)];
-        byte$9 = desc[(9 * 32'h8)+:(8)];
-        byte$10 = desc[(10 * 32'h8)+:(8)];
-        byte$11 = desc[(11 * 32'h8)+:(8)];
-        byte$12 = desc[(12 * 32'h8)+:(8)];
-        kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
-        kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
-        kind_dword = byte$0 == opcode_dword;
-        kind_typed = byte$0 == opcode_typed;
-        kind_ptx = byte$0 == opcode_ptx;
-        bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
-        exec_byte = byte$2;
-        pred_lo = byte$3;
-        pred_hi = byte$4;
-        visa_op_byte = byte$1;
-        exec_max = max_exec_dword;
-        if (kind_svm_atomic) begin
-            visa_op_byte = byte$5;
-            exec_max = max_exec_svm_atomic;
-        end
-        if (kind_scatter) begin
-            exec_max = max_exec_scatter;
-        end
-        if (kind_typed) begin
-            exec_max = exec_code_8;
-        end
-        if (kind_ptx) begin
-            exec_byte = byte$5;
-            pred_lo = byte$6;
-            pred_hi = byte$7;
-            exec_max = max_exec_ptx;
-        end
-        exec_code = exec_byte[(32'h0)+:(3)];
-        bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
-        if (kind_typed & (exec_code != exec_code_8)) begin
-            bad_exec = 1'b1;
-        end
-        exec_mask = all_lanes;
-        if (exec_code == 0) begin
-            exec_mask = exec_lanes$0;
-        end
-        if (exec_code == 1) begin
-            exec_mask = exec_lanes$1;
-        end
-        if (exec_code == 2) begin
-            exec_mask = exec_lanes$2;
-        end
-        if (exec_code == 3) begin
-            exec_mask = exec_lanes$3;
-        end
-        if (exec_code == 4) begin
-            exec_mask = exec_lanes$4;
-        end
-        if (exec_code == 5) begin
-            exec_mask = exec_lanes$5;
-        end
-        dispatch_1 = dmask;
-        if (exec_byte[32'h4]) begin
-            dispatch_1 = dmask >> 32'h4;
-        end
-        dispatch_2 = dispatch_1;
-        if (exec_byte[32'h5]) begin
-            dispatch_2 = dispatch_1 >> 32'h8;
-        end
-        dispatch = dispatch_2;
-        if (exec_byte[32'h6]) begin
-            dispatch = dispatch_2 >> 32'h10;
-        end
-        if (exec_byte[32'h7]) begin
-            dispatch = all_lanes;
-        end
-        pred_present = |(pred_lo | pred_hi);
-        bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
-        predicate = all_lanes;
-        if (pred_present) begin
-            predicate = pred_mask;
-            if (pred_hi[32'h7]) begin
-                predicate = ~pred_mask;
-            end
-        end
-        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
-        visa_code = visa_op_byte[(32'h0)+:(5)];
-        visa_w16 = visa_op_byte[32'h5];
-        visa_w64 = 1'b0;
-        if (kind_svm_atomic) begin
-            visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
-            visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
-        end
-        visa_ty_at_16 = zero_ty;
-        visa_ty_at_32 = zero_ty;
-        visa_ty_at_64 = zero_ty;
-        if (visa_code == 0) begin
-            visa_ty_at_16 = visa_ty_16$0;
-            visa_ty_at_32 = visa_ty_32$0;
-            visa_ty_at_64 = visa_ty_64$0;
-        end
-        if (visa_code == 1) begin
-            visa_ty_at_16 = visa_ty_16$1;
-            visa_ty_at_32 = visa_ty_32$1;
-            visa_ty_at_64 = visa_ty_64$1;
-        end
-        if (visa_code == 2) begin
-            visa_ty_at_16 = visa_ty_16$2;
-            visa_ty_at_32 = visa_ty_32$2;
-            visa_ty_at_64 = visa_ty_64$2;
-        end
-        if (visa_code == 3) begin
-            visa_ty_at_16 = visa_ty_16$3;
-            visa_ty_at_32 = visa_ty_32$3;
-            visa_ty_at_64 = visa_ty_64$3;
-        end
-        if (visa_code == 4) begin
-            visa_ty_at_16 = visa_ty_16$4;
-            visa_ty_at_32 = visa_ty_32$4;
-            visa_ty_at_64 = visa_ty_64$4;
-        end
-        if (visa_code == 5) begin
-            visa_ty_at_16 = visa_ty_16$5;
-            visa_ty_at_32 = visa_ty_32$5;
-            visa_ty_at_64 = visa_ty_64$5;
-        end
-        if (visa_code == 6) begin
-            visa_ty_at_16 = visa_ty_16$6;
-            visa_ty_at_32 = visa_ty_32$6;
-            visa_ty_at_64 = visa_ty_64$6;
-        end
-        if (visa_code == 7) begin
-            visa_ty_at_16 = visa_ty_16$7;
-            visa_ty_at_32 = visa_ty_32$7;
-            visa_ty_at_64 = visa_ty_64$7;
-        end
-        if (visa_code == 8) begin
-            visa_ty_at_16 = visa_ty_16$8;
-            visa_ty_at_32 = visa_ty_32$8;
-            visa_ty_at_64 = visa_ty_64$8;
-        end
-        if (visa_code == 9) begin
-            visa_ty_at_16 = visa_ty_16$9;
-            visa_ty_at_32 = visa_ty_32$9;
-            visa_ty_at_64 = visa_ty_64$9;
-        end
-        if (visa_code == 10) begin
-            visa_ty_at_16 = visa_ty_16$10;
-            visa_ty_at_32 = visa_ty_32$10;
-            visa_ty_at_64 = visa_ty_64$10;
-        end
-        if (visa_code == 11) begin
-            visa_ty_at_16 = visa_ty_16$11;
-            visa_ty_at_32 = visa_ty_32$11;
-            visa_ty_at_64 = visa_ty_64$11;
-        end
-        if (visa_code == 12) begin
-            visa_ty_at_16 = visa_ty_16$12;
-            visa_ty_at_32 = visa_ty_32$12;
-            visa_ty_at_64 = visa_ty_64$12;
-        end
-        if (visa_code == 13) begin
-            visa_ty_at_16 = visa_ty_16$13;
-            visa_ty_at_32 = visa_ty_32$13;
-            visa_ty_at_64 = visa_ty_64$13;
-        end
-        if (visa_code == 14) begin
-            visa_ty_at_16 = visa_ty_16$14;
-            visa_ty_at_32 = visa_ty_32$14;
-            visa_ty_at_64 = visa_ty_64$14;
-        end
-        if (visa_code == 15) begin
-            visa_ty_at_16 = visa_ty_16$15;
-            visa_ty_at_32 = visa_ty_32$15;
-            visa_ty_at_64 = visa_ty_64$15;
-        end
-        if (visa_code == 16) begin
-            visa_ty_at_16 = visa_ty_16$16;
-            visa_ty_at_32 = visa_ty_32$16;
-            visa_ty_at_64 = visa_ty_64$16;
-        end
-        if (visa_code == 17) begin
-            visa_ty_at_16 = visa_ty_16$17;
-            visa_ty_at_32 = visa_ty_32$17;
-            visa_ty_at_64 = visa_ty_64$17;
-        end
-        if (visa_code == 18) begin
-            visa_ty_at_16 = visa_ty_16$18;
-            visa_ty_at_32 = visa_ty_32$18;
-            visa_ty_at_64 = visa_ty_64$18;
-        end
-        if (visa_code == 19) begin
-            visa_ty_at_16 = visa_ty_16$19;
-            visa_ty_at_32 = visa_ty_32$19;
-            visa_ty_at_64 = visa_ty_64$19;
-        end
-        if (visa_code == 20) begin
-            visa_ty_at_16 = visa_ty_16$20;
-            visa_ty_at_32 = visa_ty_32$20;
-            visa_ty_at_64 = visa_ty_64$20;
-        end
-        if (visa_code == 21) begin
-            visa_ty_at_16 = visa_ty_16$21;
-            visa_ty_at_32 = visa_ty_32$21;
-            visa_ty_at_64 = visa_ty_64$21;
-        end
-        if (visa_code == 22) begin
-            visa_ty_at_16 = visa_ty_16$22;
-            visa_ty_at_32 = visa_ty_32$22;
-            visa_ty_at_64 = visa_ty_64$22;
-        end
-        if (visa_code == 23) begin
-            visa_ty_at_16 = visa_ty_16$23;
-            visa_ty_at_32 = visa_ty_32$23;
-            visa_ty_at_64 = visa_ty_64$23;
-        end
-        if (visa_code == 24) begin
-            visa_ty_at_16 = visa_ty_16$24;
-            visa_ty_at_32 = visa_ty_32$24;
-            visa_ty_at_64 = visa_ty_64$24;
-        end
-        if (visa_code == 25) begin
-            visa_ty_at_16 = visa_ty_16$25;
-            visa_ty_at_32 = visa_ty_32$25;
-            visa_ty_at_64 = visa_ty_64$25;
-        end
-        if (visa_code == 26) begin
-            visa_ty_at_16 = visa_ty_16$26;
-            visa_ty_at_32 = visa_ty_32$26;
-            visa_ty_at_64 = visa_ty_64$26;
-        end
-        if (visa_code == 27) begin
-            visa_ty_at_16 = visa_ty_16$27;
-            visa_ty_at_32 = visa_ty_32$27;
-            visa_ty_at_64 = visa_ty_64$27;
-        end
-        if (visa_code == 28) begin
-            visa_ty_at_16 = visa_ty_16$28;
-            visa_ty_at_32 = visa_ty_32$28;
-            visa_ty_at_64 = visa_ty_64$28;
-        end
-        if (visa_code == 29) begin
-            visa_ty_at_16 = visa_ty_16$29;
-            visa_ty_at_32 = visa_ty_32$29;
-            visa_ty_at_64 = visa_ty_64$29;
-        end
-        if (visa_code == 30) begin
-            visa_ty_at_16 = visa_ty_16$30;
-            visa_ty_at_32 = visa_ty_32$30;
-            visa_ty_at_64 = visa_ty_64$30;
-        end
-        if (visa_code == 31) begin
-            visa_ty_at_16 = visa_ty_16$31;
-            visa_ty_at_32 = visa_ty_32$31;
-            visa_ty_at_64 = visa_ty_64$31;
-        end
-        ptx_op = byte$1[(32'h0)+:(4)];
-        ptx_hint = byte$1[32'h5];
-        ptx_ty = byte$2[(32'h0)+:(4)];
-        ptx_vec = byte$2[(32'h4)+:(2)];
-        ptx_space = byte$3[(32'h0)+:(3)];
-        ptx_is_cas = ptx_op == ptx_op_cas;
-        ptx_global_or_generic = ptx_space <= ptx_space_global;
-        ptx_scalar_ok = 1'b0;
-        ptx_vector_ok = 1'b0;
-        if (ptx_op == 0) begin
-            ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$0[ptx_ty];
-        end
-        if (ptx_op == 1) begin
-            ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$1[ptx_ty];
-        end
-        if (ptx_op == 2) begin
-            ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$2[ptx_ty];
-        end
-        if (ptx_op == 3) begin
-            ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$3[ptx_ty];
-        end
-        if (ptx_op == 4) begin
-            ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$4[ptx_ty];
-        end
-        if (ptx_op == 5) begin
-            ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$5[ptx_ty];
-        end
-        if (ptx_op == 6) begin
-            ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$6[ptx_ty];
-        end
-        if (ptx_op == 7) begin
-            ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$7[ptx_ty];
-        end
-        if (ptx_op == 8) begin
-            ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$8[ptx_ty];
-        end
-        if (ptx_op == 9) begin
-            ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$9[ptx_ty];
-        end
-        if (ptx_op == 10) begin
-            ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$10[ptx_ty];
-        end
-        if (ptx_op == 11) begin
-            ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$11[ptx_ty];
-        end
-        if (ptx_op == 12) begin
-            ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$12[ptx_ty];
-        end
-        if (ptx_op == 13) begin
-            ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$13[ptx_ty];
-        end
-        if (ptx_op == 14) begin
-            ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$14[ptx_ty];
-        end
-        if (ptx_op == 15) begin
-            ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$15[ptx_ty];
-        end
-        ptx_alu_op = ptx_alu_rom$alu_op;
-        ptx_size = size_1b;
-        if (ptx_ty == 0) begin
-            ptx_size = ptx_elem_size$0;
-        end
-        if (ptx_ty == 1) begin
-            ptx_size = ptx_elem_size$1;
-        end
-        if (ptx_ty == 2) begin
-            ptx_size = ptx_elem_size$2;
-        end
-        if (ptx_ty == 3) begin
-            ptx_size = ptx_elem_size$3;
-        end
-        if (ptx_ty == 4) begin
-            ptx_size = ptx_elem_size$4;
-        end
-        if (ptx_ty == 5) begin
-            ptx_size = ptx_elem_size$5;
-        end
-        if (ptx_ty == 6) begin
-            ptx_size = ptx_elem_size$6;
-        end
-        if (ptx_ty == 7) begin
-            ptx_size = ptx_elem_size$7;
-        end
-        if (ptx_ty == 8) begin
-            ptx_size = ptx_elem_size$8;
-        end
-        if (ptx_ty == 9) begin
-            ptx_size = ptx_elem_size$9;
-        end
-        if (ptx_ty == 10) begin
-            ptx_size = ptx_elem_size$10;
-        end
-        if (ptx_ty == 11) begin
-            ptx_size = ptx_elem_size$11;
-        end
-        if (ptx_ty == 12) begin
-            ptx_size = ptx_elem_size$12;
-        end
-        if (ptx_ty == 13) begin
-            ptx_size = ptx_elem_size$13;
-        end
-        if (ptx_ty == 14) begin
-            ptx_size = ptx_elem_size$14;
-        end
-        if (ptx_ty == 15) begin
-            ptx_size = ptx_elem_size$15;
-        end
-        ptx_vector_log2 = size_1b;
-        if (ptx_vec == 0) begin
-            ptx_vector_log2 = log2_3$0;
-        end
-        if (ptx_vec == 1) begin
-            ptx_vector_log2 = log2_3$1;
-        end
-        if (ptx_vec == 2) begin
-            ptx_vector_log2 = log2_3$2;
-        end
-        if (ptx_vec == 3) begin
-            ptx_vector_log2 = log2_3$3;
-        end
-        ptx_total_log2 = ptx_size + ptx_vector_log2;
-        bad_op = 1'b0;
+        kind_typed = 1'b0;
+        illegal = 1'b0;
+        lane_enables = zero_lanes;
         alu_op = zero_op;
         alu_ty = zero_ty;
         alu_ftz = 1'b0;
-        elem_size = size_4b;
+        elem_size = zero_elem;
         last_elem = zero_elem;
-        if (kind_svm_atomic | kind_dword | kind_typed) begin
-            alu_op = visa_code;
-            alu_ty = visa_ty_at_32;
-            if (visa_w16) begin
-                alu_ty = visa_ty_at_16;
-                elem_size = size_2b;
-            end
-            if (visa_w64) begin
-                alu_ty = visa_ty_at_64;
-                elem_size = size_8b;
-            end
-            bad_op = ~visa_known[visa_code];
-        end
-        if (kind_svm_atomic) begin
-            if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_dword | kind_typed) begin
-            if (|visa_op_byte[(32'h6)+:(2)]) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_typed & ~visa_typed[visa_code]) begin
-            bad_op = 1'b1;
-        end
-        if (kind_scatter) begin
-            elem_size = size_1b;
-            if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
-                elem_size = size_4b;
-            end
-            if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
-                elem_size = size_8b;
-            end
-            if (byte$6[(32'h0)+:(2)] == 0) begin
-                last_elem = count_minus_one$0;
-            end
-            if (byte$6[(32'h0)+:(2)] == 1) begin
-                last_elem = count_minus_one$1;
-            end
-            if (byte$6[(32'h0)+:(2)] == 2) begin
-                last_elem = count_minus_one$2;
-            end
-            if (byte$6[(32'h0)+:(2)] == 3) begin
-                last_elem = count_minus_one$3;
-            end
-            if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
-                bad_op = 1'b1;
-            end
-            if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_ptx) begin
-            alu_op = ptx_alu_op;
-            if (ptx_ty == 0) begin
-                alu_ty = ptx_elem_ty$0;
-            end
-            if (ptx_ty == 1) begin
-                alu_ty = ptx_elem_ty$1;
-            end
-            if (ptx_ty == 2) begin
-                alu_ty = ptx_elem_ty$2;
-            end
-            if (ptx_ty == 3) begin
-                alu_ty = ptx_elem_ty$3;
-            end
-            if (ptx_ty == 4) begin
-                alu_ty = ptx_elem_ty$4;
-            end
-            if (ptx_ty == 5) begin
-                alu_ty = ptx_elem_ty$5;
-            end
-            if (ptx_ty == 6) begin
-                alu_ty = ptx_elem_ty$6;
-            end
-            if (ptx_ty == 7) begin
-                alu_ty = ptx_elem_ty$7;
-            end
-            if (ptx_ty == 8) begin
-                alu_ty = ptx_elem_ty$8;
-            end
-            if (ptx_ty == 9) begin
-                alu_ty = ptx_elem_ty$9;
-            end
-            if (ptx_ty == 10) begin
-                alu_ty = ptx_elem_ty$10;
-            end
-            if (ptx_ty == 11) begin
-                alu_ty = ptx_elem_ty$11;
-            end
-            if (ptx_ty == 12) begin
-                alu_ty = ptx_elem_ty$12;
-            end
-            if (ptx_ty == 13) begin
-                alu_ty = ptx_elem_ty$13;
-            end
-            if (ptx_ty == 14) begin
-                alu_ty = ptx_elem_ty$14;
-            end
-            if (ptx_ty == 15) begin
-                alu_ty = ptx_elem_ty$15;
-            end
-            alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
-            elem_size = ptx_size;
-            if (ptx_vec == 0) begin
-                last_elem = count_minus_one$0;
-            end
-            if (ptx_vec == 1) begin
-                last_elem = count_minus_one$1;
-            end
-            if (ptx_vec == 2) begin
-                last_elem = count_minus_one$2;
-            end
-            if (ptx_vec == 3) begin
-                last_elem = count_minus_one$3;
-            end
-            if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
-                bad_op = 1'b1;
-            end
-            if (|ptx_vec) begin
-                if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
-                    bad_op = 1'b1;
-                end
-            end
-            else begin
-                if (~ptx_scalar_ok) begin
-                    bad_op = 1'b1;
-                end
-            end
-            if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
-                bad_op = 1'b1;
-            end
-            if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
-                bad_op = 1'b1;
-            end
-        end
-        opnd$0 = zero_byte;
-        opnd_required$0 = 1'b0;
-        opnd_null$0 = 1'b0;
-        opnd$1 = zero_byte;
-        opnd_required$1 = 1'b0;
-        opnd_null$1 = 1'b0;
-        opnd$2 = zero_byte;
-        opnd_required$2 = 1'b0;
-        opnd_null$2 = 1'b0;
-        opnd$3 = zero_byte;
-        opnd_required$3 = 1'b0;
-        opnd_null$3 = 1'b0;
-        opnd$4 = zero_byte;
-        opnd_required$4 = 1'b0;
-        opnd_null$4 = 1'b0;
-        opnd$5 = zero_byte;
-        opnd_required$5 = 1'b0;
-        opnd_null$5 = 1'b0;
-        opnd$6 = zero_byte;
-        opnd_required$6 = 1'b0;
-        opnd_null$6 = 1'b0;
-        if (kind_svm_atomic | kind_dword) begin
-            opnd$0 = byte$6;
-            opnd$1 = byte$7;
-            opnd$2 = byte$8;
-            opnd$3 = byte$9;
-            opnd_required$0 = 1'b1;
-        end
-        if (kind_typed) begin
-            opnd$0 = byte$6;
-            opnd$1 = byte$7;
-            opnd$2 = byte$8;
-            opnd$3 = byte$9;
-            opnd$4 = byte$10;
-            opnd$5 = byte$11;
-            opnd$6 = byte$12;
-            opnd_required$0 = 1'b1;
-        end
-        if (kind_svm_atomic | kind_dword | kind_typed) begin
-            if (kind_typed) begin
-                opnd_null$4 = visa_src0_null[visa_code];
-                opnd_required$4 = ~visa_src0_null[visa_code];
-                opnd_null$5 = ~visa_src1_required[visa_code];
-                opnd_required$5 = visa_src1_required[visa_code];
-            end
-            else begin
-                opnd_null$1 = visa_src0_null[visa_code];
-                opnd_required$1 = ~visa_src0_null[visa_code];
-                opnd_null$2 = ~visa_src1_required[visa_code];
-                opnd_required$2 = visa_src1_required[visa_code];
-            end
-        end
-        if (kind_scatter) begin
-            opnd$0 = byte$7;
-            opnd$1 = byte$8;
-            opnd_required$0 = 1'b1;
-            opnd_required$1 = 1'b1;
-        end
-        if (kind_ptx) begin
-            opnd$0 = byte$8;
-            opnd$1 = byte$9;
-            opnd$2 = byte$10;
-            opnd$3 = byte$11;
-            opnd$4 = byte$12;
-            opnd_required$1 = 1'b1;
-            opnd_required$2 = 1'b1;
-            opnd_required$3 = ptx_is_cas;
-            opnd_null$3 = ~ptx_is_cas;
-            opnd_required$4 = ptx_hint;
-            opnd_null$4 = ~ptx_hint;
-        end
-        opnd_expect$0 = hot_one;
-        opnd_expect$1 = opnd_expect$0;
-        if (|opnd$0) begin
-            opnd_expect$1 = opnd_expect$0 << 32'h1;
-        end
-        opnd_expect$2 = opnd_expect$1;
-        if (|opnd$1) begin
-            opnd_expect$2 = opnd_expect$1 << 32'h1;
-        end
-        opnd_expect$3 = opnd_expect$2;
-        if (|opnd$2) begin
-            opnd_expect$3 = opnd_expect$2 << 32'h1;
-        end
-        opnd_expect$4 = opnd_expect$3;
-        if (|opnd$3) begin
-            opnd_expect$4 = opnd_expect$3 << 32'h1;
-        end
-        opnd_expect$5 = opnd_expect$4;
-        if (|opnd$4) begin
-            opnd_expect$5 = opnd_expect$4 << 32'h1;
-        end
-        opnd_expect$6 = opnd_expect$5;
-        if (|opnd$5) begin
-            opnd_expect$6 = opnd_expect$5 << 32'h1;
-        end
-        opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
-        opnd_bad$0 = opnd_required$0;
-        if (|opnd$0) begin
-            opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
-        end
-        opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
-        opnd_bad$1 = opnd_required$1;
-        if (|opnd$1) begin
-            opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
-        end
-        opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
-        opnd_bad$2 = opnd_required$2;
-        if (|opnd$2) begin
-            opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
-        end
-        opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
-        opnd_bad$3 = opnd_required$3;
-        if (|opnd$3) begin
-            opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
-        end
-        opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
-        opnd_bad$4 = opnd_required$4;
-        if (|opnd$4) begin
-            opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
-        end
-        opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
-        opnd_bad$5 = opnd_required$5;
-        if (|opnd$5) begin
-            opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
-        end
-        opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
-        opnd_bad$6 = opnd_required$6;
-        if (|opnd$6) begin
-            opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
-        end
-        bad_operands = 1'b0;
-        if (opnd_bad$0) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$1) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$2) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$3) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$4) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$5) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$6) begin
-            bad_operands = 1'b1;
-        end
-        bad_tail = 1'b0;
-        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_dword & |(desc & tail_dword)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_typed & |(desc & tail_typed)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_scatter & |(desc & tail_scatter)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_ptx & |(desc & tail_ptx)) begin
-            bad_tail = 1'b1;
-        end
-        surface_byte = byte$5;
         space_slm = 1'b0;
         addr_offset32 = 1'b0;
         addr_buffer = 1'b0;
+        write_only = 1'b0;
+        swap_src = 1'b0;
+        v_present = 1'b0;
+        r_present = 1'b0;
+        lod_present = 1'b0;
+        kind_svm_atomic = 1'b0;
+        kind_dword = 1'b0;
+        kind_scatter = 1'b0;
+        kind_ptx = 1'b0;
+        exec_byte = zero_byte;
+        exec_code = zero_elem;
+        exec_max = zero_elem;
+        pred_lo = zero_byte;
+        pred_hi = zero_byte;
+        pred_present = 1'b0;
+        visa_op_byte = zero_byte;
+        visa_code = zero_5;
+        visa_w16 = 1'b0;
+        visa_w64 = 1'b0;
+        visa_ty_at_16 = zero_ty;
+        visa_ty_at_32 = zero_ty;
+        visa_ty_at_64 = zero_ty;
+        ptx_op = zero_4;
+        ptx_ty = zero_4;
+        ptx_vec = zero_2;
+        ptx_space = zero_elem;
+        ptx_is_cas = 1'b0;
+        ptx_hint = 1'b0;
+        ptx_global_or_generic = 1'b0;
+        ptx_scalar_ok = 1'b0;
+        ptx_vector_ok = 1'b0;
+        ptx_alu_op = zero_op;
+        ptx_size = zero_elem;
+        ptx_vector_log2 = zero_elem;
+        ptx_total_log2 = zero_elem;
+        dispatch_1 = zero_lanes;
+        dispatch_2 = zero_lanes;
+        dispatch = zero_lanes;
+        predicate = zero_lanes;
+        exec_mask = zero_lanes;
+        surface_byte = zero_byte;
+        bad_opcode = 1'b0;
+        bad_exec = 1'b0;
+        bad_pred = 1'b0;
+        bad_op = 1'b0;
+        bad_operands = 1'b0;
+        bad_tail = 1'b0;
         bad_surface = 1'b0;
-        if (kind_dword) begin
-            addr_offset32 = 1'b1;
-            if (~|surface_byte) begin
-                space_slm = 1'b1;
+        bad_config = 1'b0;
+        needs_fp = 1'b0;
+        byte$0 = zero_byte;
+        byte$1 = zero_byte;
+        byte$2 = zero_byte;
+        byte$3 = zero_byte;
+        byte$4 = zero_byte;
+        byte$5 = zero_byte;
+        byte$6 = zero_byte;
+        byte$7 = zero_byte;
+        byte$8 = zero_byte;
+        byte$9 = zero_byte;
+        byte$10 = zero_byte;
+        byte$11 = zero_byte;
+        byte$12 = zero_byte;
+        opnd$0 = zero_byte;
+        opnd_required$0 = 1'b0;
+        opnd_null$0 = 1'b0;
+        opnd_expect$0 = zero_byte;
+        opnd_hot$0 = zero_byte;
+        opnd_bad$0 = 1'b0;
+        opnd$1 = zero_byte;
+        opnd_required$1 = 1'b0;
+        opnd_null$1 = 1'b0;
+        opnd_expect$1 = zero_byte;
+        opnd_hot$1 = zero_byte;
+        opnd_bad$1 = 1'b0;
+        opnd$2 = zero_byte;
+        opnd_required$2 = 1'b0;
+        opnd_null$2 = 1'b0;
+        opnd_expect$2 = zero_byte;
+        opnd_hot$2 = zero_byte;
+        opnd_bad$2 = 1'b0;
+        opnd$3 = zero_byte;
+        opnd_required$3 = 1'b0;
+        opnd_null$3 = 1'b0;
+        opnd_expect$3 = zero_byte;
+        opnd_hot$3 = zero_byte;
+        opnd_bad$3 = 1'b0;
+        opnd$4 = zero_byte;
+        opnd_required$4 = 1'b0;
+        opnd_null$4 = 1'b0;
+        opnd_expect$4 = zero_byte;
+        opnd_hot$4 = zero_byte;
+        opnd_bad$4 = 1'b0;
+        opnd$5 = zero_byte;
+        opnd_required$5 = 1'b0;
+        opnd_null$5 = 1'b0;
+        opnd_expect$5 = zero_byte;
+        opnd_hot$5 = zero_byte;
+        opnd_bad$5 = 1'b0;
+        opnd$6 = zero_byte;
+        opnd_required$6 = 1'b0;
+        opnd_null$6 = 1'b0;
+        opnd_expect$6 = zero_byte;
+        opnd_hot$6 = zero_byte;
+        opnd_bad$6 = 1'b0;
+        if (active) begin
+            byte$0 = desc[(0 * 32'h8)+:(8)];
+            byte$1 = desc[(1 * 32'h8)+:(8)];
+            byte$2 = desc[(2 * 32'h8)+:(8)];
+            byte$3 = desc[(3 * 32'h8)+:(8)];
+            byte$4 = desc[(4 * 32'h8)+:(8)];
+            byte$5 = desc[(5 * 32'h8)+:(8)];
+            byte$6 = desc[(6 * 32'h8)+:(8)];
+            byte$7 = desc[(7 * 32'h8)+:(8)];
+            byte$8 = desc[(8 * 32'h8)+:(8)];
+            byte$9 = desc[(9 * 32'h8)+:(8)];
+            byte$10 = desc[(10 * 32'h8)+:(8)];
+            byte$11 = desc[(11 * 32'h8)+:(8)];
+            byte$12 = desc[(12 * 32'h8)+:(8)];
+            kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
+            kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
+            kind_dword = byte$0 == opcode_dword;
+            kind_typed = byte$0 == opcode_typed;
+            kind_ptx = byte$0 == opcode_ptx;
+            bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
+            exec_byte = byte$2;
+            pred_lo = byte$3;
+            pred_hi = byte$4;
+            visa_op_byte = byte$1;
+            exec_max = max_exec_dword;
+            if (kind_svm_atomic) begin
+                visa_op_byte = byte$5;
+                exec_max = max_exec_svm_atomic;
             end
-            else begin
-                if (surface_byte != byte_255) begin
-                    addr_buffer = 1'b1;
-                    bad_surface = surf_kind != surf_kind_buffer;
+            if (kind_scatter) begin
+                exec_max = max_exec_scatter;
+            end
+            if (kind_typed) begin
+                exec_max = exec_code_8;
+            end
+            if (kind_ptx) begin
+                exec_byte = byte$5;
+                pred_lo = byte$6;
+                pred_hi = byte$7;
+                exec_max = max_exec_ptx;
+            end
+            exec_code = exec_byte[(32'h0)+:(3)];
+            bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
+            if (kind_typed & (exec_code != exec_code_8)) begin
+                bad_exec = 1'b1;
+            end
+            exec_mask = all_lanes;
+            if (exec_code == 0) begin
+                exec_mask = exec_lanes$0;
+            end
+            if (exec_code == 1) begin
+                exec_mask = exec_lanes$1;
+            end
+            if (exec_code == 2) begin
+                exec_mask = exec_lanes$2;
+            end
+            if (exec_code == 3) begin
+                exec_mask = exec_lanes$3;
+            end
+            if (exec_code == 4) begin
+                exec_mask = exec_lanes$4;
+            end
+            if (exec_code == 5) begin
+                exec_mask = exec_lanes$5;
+            end
+            dispatch_1 = dmask;
+            if (exec_byte[32'h4]) begin
+                dispatch_1 = dmask >> 32'h4;
+            end
+            dispatch_2 = dispatch_1;
+            if (exec_byte[32'h5]) begin
+                dispatch_2 = dispatch_1 >> 32'h8;
+            end
+            dispatch = dispatch_2;
+            if (exec_byte[32'h6]) begin
+                dispatch = dispatch_2 >> 32'h10;
+            end
+            if (exec_byte[32'h7]) begin
+                dispatch = all_lanes;
+            end
+            pred_present = |(pred_lo | pred_hi);
+            bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
+            predicate = all_lanes;
+            if (pred_present) begin
+                predicate = pred_mask;
+                if (pred_hi[32'h7]) begin
+                    predicate = ~pred_mask;
                 end
             end
+            lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
+            visa_code = visa_op_byte[(32'h0)+:(5)];
+            visa_w16 = visa_op_byte[32'h5];
+            visa_w64 = 1'b0;
+            if (kind_svm_atomic) begin
+                visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
+                visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
+            end
+            visa_ty_at_16 = zero_ty;
+            visa_ty_at_32 = zero_ty;
+            visa_ty_at_64 = zero_ty;
+            if (visa_code == 0) begin
+                visa_ty_at_16 = visa_ty_16$0;
+                visa_ty_at_32 = visa_ty_32$0;
+                visa_ty_at_64 = visa_ty_64$0;
+            end
+            if (visa_code == 1) begin
+                visa_ty_at_16 = visa_ty_16$1;
+                visa_ty_at_32 = visa_ty_32$1;
+                visa_ty_at_64 = visa_ty_64$1;
+            end
+            if (visa_code == 2) begin
+                visa_ty_at_16 = visa_ty_16$2;
+                visa_ty_at_32 = visa_ty_32$2;
+                visa_ty_at_64 = visa_ty_64$2;
+            end
+            if (visa_code == 3) begin
+                visa_ty_at_16 = visa_ty_16$3;
+                visa_ty_at_32 = visa_ty_32$3;
+                visa_ty_at_64 = visa_ty_64$3;
+            end
+            if (visa_code == 4) begin
+                visa_ty_at_16 = visa_ty_16$4;
+                visa_ty_at_32 = visa_ty_32$4;
+                visa_ty_at_64 = visa_ty_64$4;
+            end
+            if (visa_code == 5) begin
+                visa_ty_at_16 = visa_ty_16$5;
+                visa_ty_at_32 = visa_ty_32$5;
+                visa_ty_at_64 = visa_ty_64$5;
+            end
+            if (visa_code == 6) begin
+                visa_ty_at_16 = visa_ty_16$6;
+                visa_ty_at_32 = visa_ty_32$6;
+                visa_ty_at_64 = visa_ty_64$6;
+            end
+            if (visa_code == 7) begin
+                visa_ty_at_16 = visa_ty_16$7;
+                visa_ty_at_32 = visa_ty_32$7;
+                visa_ty_at_64 = visa_ty_64$7;
+            end
+            if (visa_code == 8) begin
+                visa_ty_at_16 = visa_ty_16$8;
+                visa_ty_at_32 = visa_ty_32$8;
+                visa_ty_at_64 = visa_ty_64$8;
+            end
+            if (visa_code == 9) begin
+                visa_ty_at_16 = visa_ty_16$9;
+                visa_ty_at_32 = visa_ty_32$9;
+                visa_ty_at_64 = visa_ty_64$9;
+            end
+            if (visa_code == 10) begin
+                visa_ty_at_16 = visa_ty_16$10;
+                visa_ty_at_32 = visa_ty_32$10;
+                visa_ty_at_64 = visa_ty_64$10;
+            end
+            if (visa_code == 11) begin
+                visa_ty_at_16 = visa_ty_16$11;
+                visa_ty_at_32 = visa_ty_32$11;
+                visa_ty_at_64 = visa_ty_64$11;
+            end
+            if (visa_code == 12) begin
+                visa_ty_at_16 = visa_ty_16$12;
+                visa_ty_at_32 = visa_ty_32$12;
+                visa_ty_at_64 = visa_ty_64$12;
+            end
+            if (visa_code == 13) begin
+                visa_ty_at_16 = visa_ty_16$13;
+                visa_ty_at_32 = visa_ty_32$13;
+                visa_ty_at_64 = visa_ty_64$13;
+            end
+            if (visa_code == 14) begin
+                visa_ty_at_16 = visa_ty_16$14;
+                visa_ty_at_32 = visa_ty_32$14;
+                visa_ty_at_64 = visa_ty_64$14;
+            end
+            if (visa_code == 15) begin
+                visa_ty_at_16 = visa_ty_16$15;
+                visa_ty_at_32 = visa_ty_32$15;
+                visa_ty_at_64 = visa_ty_64$15;
+            end
+            if (visa_code == 16) begin
+                visa_ty_at_16 = visa_ty_16$16;
+                visa_ty_at_32 = visa_ty_32$16;
+                visa_ty_at_64 = visa_ty_64$16;
+            end
+            if (visa_code == 17) begin
+                visa_ty_at_16 = visa_ty_16$17;
+                visa_ty_at_32 = visa_ty_32$17;
+                visa_ty_at_64 = visa_ty_64$17;
+            end
+            if (visa_code == 18) begin
+                visa_ty_at_16 = visa_ty_16$18;
+                visa_ty_at_32 = visa_ty_32$18;
+                visa_ty_at_64 = visa_ty_64$18;
+            end
+            if (visa_code == 19) begin
+                visa_ty_at_16 = visa_ty_16$19;
+                visa_ty_at_32 = visa_ty_32$19;
+                visa_ty_at_64 = visa_ty_64$19;
+            end
+            if (visa_code == 20) begin
+                visa_ty_at_16 = visa_ty_16$20;
+                visa_ty_at_32 = visa_ty_32$20;
+                visa_ty_at_64 = visa_ty_64$20;
+            end
+            if (visa_code == 21) begin
+                visa_ty_at_16 = visa_ty_16$21;
+                visa_ty_at_32 = visa_ty_32$21;
+                visa_ty_at_64 = visa_ty_64$21;
+            end
+            if (visa_code == 22) begin
+                visa_ty_at_16 = visa_ty_16$22;
+                visa_ty_at_32 = visa_ty_32$22;
+                visa_ty_at_64 = visa_ty_64$22;
+            end
+            if (visa_code == 23) begin
+                visa_ty_at_16 = visa_ty_16$23;
+                visa_ty_at_32 = visa_ty_32$23;
+                visa_ty_at_64 = visa_ty_64$23;
+            end
+            if (visa_code == 24) begin
+                visa_ty_at_16 = visa_ty_16$24;
+                visa_ty_at_32 = visa_ty_32$24;
+                visa_ty_at_64 = visa_ty_64$24;
+            end
+            if (visa_code == 25) begin
+                visa_ty_at_16 = visa_ty_16$25;
+                visa_ty_at_32 = visa_ty_32$25;
+                visa_ty_at_64 = visa_ty_64$25;
+            end
+            if (visa_code == 26) begin
+                visa_ty_at_16 = visa_ty_16$26;
+                visa_ty_at_32 = visa_ty_32$26;
+                visa_ty_at_64 = visa_ty_64$26;
+            end
+            if (visa_code == 27) begin
+                visa_ty_at_16 = visa_ty_16$27;
+                visa_ty_at_32 = visa_ty_32$27;
+                visa_ty_at_64 = visa_ty_64$27;
+            end
+            if (visa_code == 28) begin
+                visa_ty_at_16 = visa_ty_16$28;
+                visa_ty_at_32 = visa_ty_32$28;
+                visa_ty_at_64 = visa_ty_64$28;
+            end
+            if (visa_code == 29) begin
+                visa_ty_at_16 = visa_ty_16$29;
+                visa_ty_at_32 = visa_ty_32$29;
+                visa_ty_at_64 = visa_ty_64$29;
+            end
+            if (visa_code == 30) begin
+                visa_ty_at_16 = visa_ty_16$30;
+                visa_ty_at_32 = visa_ty_32$30;
+                visa_ty_at_64 = visa_ty_64$30;
+            end
+            if (visa_code == 31) begin
+                visa_ty_at_16 = visa_ty_16$31;
+                visa_ty_at_32 = visa_ty_32$31;
+                visa_ty_at_64 = visa_ty_64$31;
+            end
+            ptx_op = byte$1[(32'h0)+:(4)];
+            ptx_hint = byte$1[32'h5];
+            ptx_ty = byte$2[(32'h0)+:(4)];
+            ptx_vec = byte$2[(32'h4)+:(2)];
+            ptx_space = byte$3[(32'h0)+:(3)];
+            ptx_is_cas = ptx_op == ptx_op_cas;
+            ptx_global_or_generic = ptx_space <= ptx_space_global;
+            ptx_scalar_ok = 1'b0;
+            ptx_vector_ok = 1'b0;
+            if (ptx_op == 0) begin
+                ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$0[ptx_ty];
+            end
+            if (ptx_op == 1) begin
+                ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$1[ptx_ty];
+            end
+            if (ptx_op == 2) begin
+                ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$2[ptx_ty];
+            end
+            if (ptx_op == 3) begin
+                ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$3[ptx_ty];
+            end
+            if (ptx_op == 4) begin
+                ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$4[ptx_ty];
+            end
+            if (ptx_op == 5) begin
+                ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$5[ptx_ty];
+            end
+            if (ptx_op == 6) begin
+                ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$6[ptx_ty];
+            end
+            if (ptx_op == 7) begin
+                ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$7[ptx_ty];
+            end
+            if (ptx_op == 8) begin
+                ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$8[ptx_ty];
+            end
+            if (ptx_op == 9) begin
+                ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$9[ptx_ty];
+            end
+            if (ptx_op == 10) begin
+                ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$10[ptx_ty];
+            end
+            if (ptx_op == 11) begin
+                ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$11[ptx_ty];
+            end
+            if (ptx_op == 12) begin
+                ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$12[ptx_ty];
+            end
+            if (ptx_op == 13) begin
+                ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$13[ptx_ty];
+            end
+            if (ptx_op == 14) begin
+                ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$14[ptx_ty];
+            end
+            if (ptx_op == 15) begin
+                ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
+                ptx_vector_ok = ptx_vector_types$15[ptx_ty];
+            end
+            ptx_alu_op = ptx_alu_rom$alu_op;
+            ptx_size = size_1b;
+            if (ptx_ty == 0) begin
+                ptx_size = ptx_elem_size$0;
+            end
+            if (ptx_ty == 1) begin
+                ptx_size = ptx_elem_size$1;
+            end
+            if (ptx_ty == 2) begin
+                ptx_size = ptx_elem_size$2;
+            end
+            if (ptx_ty == 3) begin
+                ptx_size = ptx_elem_size$3;
+            end
+            if (ptx_ty == 4) begin
+                ptx_size = ptx_elem_size$4;
+            end
+            if (ptx_ty == 5) begin
+                ptx_size = ptx_elem_size$5;
+            end
+            if (ptx_ty == 6) begin
+                ptx_size = ptx_elem_size$6;
+            end
+            if (ptx_ty == 7) begin
+                ptx_size = ptx_elem_size$7;
+            end
+            if (ptx_ty == 8) begin
+                ptx_size = ptx_elem_size$8;
+            end
+            if (ptx_ty == 9) begin
+                ptx_size = ptx_elem_size$9;
+            end
+            if (ptx_ty == 10) begin
+                ptx_size = ptx_elem_size$10;
+            end
+            if (ptx_ty == 11) begin
+                ptx_size = ptx_elem_size$11;
+            end
+            if (ptx_ty == 12) begin
+                ptx_size = ptx_elem_size$12;
+            end
+            if (ptx_ty == 13) begin
+                ptx_size = ptx_elem_size$13;
+            end
+            if (ptx_ty == 14) begin
+                ptx_size = ptx_elem_size$14;
+            end
+            if (ptx_ty == 15) begin
+                ptx_size = ptx_elem_size$15;
+            end
+            ptx_vector_log2 = size_1b;
+            if (ptx_vec == 0) begin
+                ptx_vector_log2 = log2_3$0;
+            end
+            if (ptx_vec == 1) begin
+                ptx_vector_log2 = log2_3$1;
+            end
+            if (ptx_vec == 2) begin
+                ptx_vector_log2 = log2_3$2;
+            end
+            if (ptx_vec == 3) begin
+                ptx_vector_log2 = log2_3$3;
+            end
+            ptx_total_log2 = ptx_size + ptx_vector_log2;
+            bad_op = 1'b0;
+            alu_op = zero_op;
+            alu_ty = zero_ty;
+            alu_ftz = 1'b0;
+            elem_size = size_4b;
+            last_elem = zero_elem;
+            if (kind_svm_atomic | kind_dword | kind_typed) begin
+                alu_op = visa_code;
+                alu_ty = visa_ty_at_32;
+                if (visa_w16) begin
+                    alu_ty = visa_ty_at_16;
+                    elem_size = size_2b;
+                end
+                if (visa_w64) begin
+                    alu_ty = visa_ty_at_64;
+                    elem_size = size_8b;
+                end
+                bad_op = ~visa_known[visa_code];
+            end
+            if (kind_svm_atomic) begin
+                if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
+                    bad_op = 1'b1;
+                end
+            end
+            if (kind_dword | kind_typed) begin
+                if (|visa_op_byte[(32'h6)+:(2)]) begin
+                    bad_op = 1'b1;
+                end
+            end
+            if (kind_typed & ~visa_typed[visa_code]) begin
+                bad_op = 1'b1;
+            end
+            if (kind_scatter) begin
+                elem_size = size_1b;
+                if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
+                    elem_size = size_4b;
+                end
+                if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
+                    elem_size = size_8b;
+                end
+                if (byte$6[(32'h0)+:(2)] == 0) begin
+                    last_elem = count_minus_one$0;
+                end
+                if (byte$6[(32'h0)+:(2)] == 1) begin
+                    last_elem = count_minus_one$1;
+                end
+                if (byte$6[(32'h0)+:(2)] == 2) begin
+                    last_elem = count_minus_one$2;
+                end
+                if (byte$6[(32'h0)+:(2)] == 3) begin
+                    last_elem = count_minus_one$3;
+                end
+                if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
+                    bad_op = 1'b1;
+                end
+                if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
+                    bad_op = 1'b1;
+                end
+            end
+            if (kind_ptx) begin
+                alu_op = ptx_alu_op;
+                if (ptx_ty == 0) begin
+                    alu_ty = ptx_elem_ty$0;
+                end
+                if (ptx_ty == 1) begin
+                    alu_ty = ptx_elem_ty$1;
+                end
+                if (ptx_ty == 2) begin
+                    alu_ty = ptx_elem_ty$2;
+                end
+                if (ptx_ty == 3) begin
+                    alu_ty = ptx_elem_ty$3;
+                end
+                if (ptx_ty == 4) begin
+                    alu_ty = ptx_elem_ty$4;
+                end
+                if (ptx_ty == 5) begin
+                    alu_ty = ptx_elem_ty$5;
+                end
+                if (ptx_ty == 6) begin
+                    alu_ty = ptx_elem_ty$6;
+                end
+                if (ptx_ty == 7) begin
+                    alu_ty = ptx_elem_ty$7;
+                end
+                if (ptx_ty == 8) begin
+                    alu_ty = ptx_elem_ty$8;
+                end
+                if (ptx_ty == 9) begin
+                    alu_ty = ptx_elem_ty$9;
+                end
+                if (ptx_ty == 10) begin
+                    alu_ty = ptx_elem_ty$10;
+                end
+                if (ptx_ty == 11) begin
+                    alu_ty = ptx_elem_ty$11;
+                end
+                if (ptx_ty == 12) begin
+                    alu_ty = ptx_elem_ty$12;
+                end
+                if (ptx_ty == 13) begin
+                    alu_ty = ptx_elem_ty$13;
+                end
+                if (ptx_ty == 14) begin
+                    alu_ty = ptx_elem_ty$14;
+                end
+                if (ptx_ty == 15) begin
+                    alu_ty = ptx_elem_ty$15;
+                end
+                alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
+                elem_size = ptx_size;
+                if (ptx_vec == 0) begin
+                    last_elem = count_minus_one$0;
+                end
+                if (ptx_vec == 1) begin
+                    last_elem = count_minus_one$1;
+                end
+                if (ptx_vec == 2) begin
+                    last_elem = count_minus_one$2;
+                end
+                if (ptx_vec == 3) begin
+                    last_elem = count_minus_one$3;
+                end
+                if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
+                    bad_op = 1'b1;
+                end
+                if (|ptx_vec) begin
+                    if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
+                        bad_op = 1'b1;
+                    end
+                end
+                else begin
+                    if (~ptx_scalar_ok) begin
+                        bad_op = 1'b1;
+                    end
+                end
+                if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
+                    bad_op = 1'b1;
+                end
+                if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
+                    bad_op = 1'b1;
+                end
+            end
+            opnd$0 = zero_byte;
+            opnd_required$0 = 1'b0;
+            opnd_null$0 = 1'b0;
+            opnd$1 = zero_byte;
+            opnd_required$1 = 1'b0;
+            opnd_null$1 = 1'b0;
+            opnd$2 = zero_byte;
+            opnd_required$2 = 1'b0;
+            opnd_null$2 = 1'b0;
+            opnd$3 = zero_byte;
+            opnd_required$3 = 1'b0;
+            opnd_null$3 = 1'b0;
+            opnd$4 = zero_byte;
+            opnd_required$4 = 1'b0;
+            opnd_null$4 = 1'b0;
+            opnd$5 = zero_byte;
+            opnd_required$5 = 1'b0;
+            opnd_null$5 = 1'b0;
+            opnd$6 = zero_byte;
+            opnd_required$6 = 1'b0;
+            opnd_null$6 = 1'b0;
+            if (kind_svm_atomic | kind_dword) begin
+                opnd$0 = byte$6;
+                opnd$1 = byte$7;
+                opnd$2 = byte$8;
+                opnd$3 = byte$9;
+                opnd_required$0 = 1'b1;
+            end
+            if (kind_typed) begin
+                opnd$0 = byte$6;
+                opnd$1 = byte$7;
+                opnd$2 = byte$8;
+                opnd$3 = byte$9;
+                opnd$4 = byte$10;
+                opnd$5 = byte$11;
+                opnd$6 = byte$12;
+                opnd_required$0 = 1'b1;
+            end
+            if (kind_svm_atomic | kind_dword | kind_typed) begin
+                if (kind_typed) begin
+                    opnd_null$4 = visa_src0_null[visa_code];
+                    opnd_required$4 = ~visa_src0_null[visa_code];
+                    opnd_null$5 = ~visa_src1_required[visa_code];
+                    opnd_required$5 = visa_src1_required[visa_code];
+                end
+                else begin
+                    opnd_null$1 = visa_src0_null[visa_code];
+                    opnd_required$1 = ~visa_src0_null[visa_code];
+                    opnd_null$2 = ~visa_src1_required[visa_code];
+                    opnd_required$2 = visa_src1_required[visa_code];
+                end
+            end
+            if (kind_scatter) begin
+                opnd$0 = byte$7;
+                opnd$1 = byte$8;
+                opnd_required$0 = 1'b1;
+                opnd_required$1 = 1'b1;
+            end
+            if (kind_ptx) begin
+                opnd$0 = byte$8;
+                opnd$1 = byte$9;
+                opnd$2 = byte$10;
+                opnd$3 = byte$11;
+                opnd$4 = byte$12;
+                opnd_required$1 = 1'b1;
+                opnd_required$2 = 1'b1;
+                opnd_required$3 = ptx_is_cas;
+                opnd_null$3 = ~ptx_is_cas;
+                opnd_required$4 = ptx_hint;
+                opnd_null$4 = ~ptx_hint;
+            end
+            opnd_expect$0 = hot_one;
+            opnd_expect$1 = opnd_expect$0;
+            if (|opnd$0) begin
+                opnd_expect$1 = opnd_expect$0 << 32'h1;
+            end
+            opnd_expect$2 = opnd_expect$1;
+            if (|opnd$1) begin
+                opnd_expect$2 = opnd_expect$1 << 32'h1;
+            end
+            opnd_expect$3 = opnd_expect$2;
+            if (|opnd$2) begin
+                opnd_expect$3 = opnd_expect$2 << 32'h1;
+            end
+            opnd_expect$4 = opnd_expect$3;
+            if (|opnd$3) begin
+                opnd_expect$4 = opnd_expect$3 << 32'h1;
+            end
+            opnd_expect$5 = opnd_expect$4;
+            if (|opnd$4) begin
+                opnd_expect$5 = opnd_expect$4 << 32'h1;
+            end
+            opnd_expect$6 = opnd_expect$5;
+            if (|opnd$5) begin
+                opnd_expect$6 = opnd_expect$5 << 32'h1;
+            end
+            opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
+            opnd_bad$0 = opnd_required$0;
+            if (|opnd$0) begin
+                opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
+            end
+            opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
+            opnd_bad$1 = opnd_required$1;
+            if (|opnd$1) begin
+                opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
+            end
+            opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
+            opnd_bad$2 = opnd_required$2;
+            if (|opnd$2) begin
+                opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
+            end
+            opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
+            opnd_bad$3 = opnd_required$3;
+            if (|opnd$3) begin
+                opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
+            end
+            opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
+            opnd_bad$4 = opnd_required$4;
+            if (|opnd$4) begin
+                opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
+            end
+            opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
+            opnd_bad$5 = opnd_required$5;
+            if (|opnd$5) begin
+                opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
+            end
+            opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
+            opnd_bad$6 = opnd_required$6;
+            if (|opnd$6) begin
+                opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
+            end
+            bad_operands = 1'b0;
+            if (opnd_bad$0) begin
+                bad_operands = 1'b1;
+            end
+            if (opnd_bad$1) begin
+                bad_operands = 1'b1;
+            end
+            if (opnd_bad$2) begin
+                bad_operands = 1'b1;
+            end
+            if (opnd_bad$3) begin
+                bad_operands = 1'b1;
+            end
+            if (opnd_bad$4) begin
+                bad_operands = 1'b1;
+            end
+            if (opnd_bad$5) begin
+                bad_operands = 1'b1;
+            end
+            if (opnd_bad$6) begin
+                bad_operands = 1'b1;
+            end
+            bad_tail = 1'b0;
+            if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
+                bad_tail = 1'b1;
+            end
+            if (kind_dword & |(desc & tail_dword)) begin
+                bad_tail = 1'b1;
+            end
+            if (kind_typed & |(desc & tail_typed)) begin
+                bad_tail = 1'b1;
+            end
+            if (kind_scatter & |(desc & tail_scatter)) begin
+                bad_tail = 1'b1;
+            end
+            if (kind_ptx & |(desc & tail_ptx)) begin
+                bad_tail = 1'b1;
+            end
+            surface_byte = byte$5;
+            space_slm = 1'b0;
+            addr_offset32 = 1'b0;
+            addr_buffer = 1'b0;
+            bad_surface = 1'b0;
+            if (kind_dword) begin
+                addr_offset32 = 1'b1;
+                if (~|surface_byte) begin
+                    space_slm = 1'b1;
+                end
+                else begin
+                    if (surface_byte != byte_255) begin
+                        addr_buffer = 1'b1;
+                        bad_surface = surf_kind != surf_kind_buffer;
+                    end
+                end
+            end
+            if (kind_typed) begin
+                bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
+            end
+            if (kind_ptx) begin
+                space_slm = ptx_space >= ptx_space_shared;
+            end
+            write_only = kind_scatter;
+            swap_src = kind_ptx & ptx_is_cas;
+            v_present = |byte$7;
+            r_present = |byte$8;
+            lod_present = |byte$9;
+            needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
+            bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
+            illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
         end
-        if (kind_typed) begin
-            bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
-        end
-        if (kind_ptx) begin
-            space_slm = ptx_space >= ptx_space_shared;
-        end
-        write_only = kind_scatter;
-        swap_src = kind_ptx & ptx_is_cas;
-        v_present = |byte$7;
-        r_present = |byte$8;
-        lod_present = |byte$9;
-        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
-        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
-        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
     end
     
 endmodule // atomic_unit_l8_w32_int$decoder
