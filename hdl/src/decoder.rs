@@ -51,10 +51,6 @@ pub use atomport_isa::{
 #[derive(LogicBlock)]
 pub struct MessageDecoder {
     // ---- inputs ----
-    /// The outputs are wanted this cycle (the unit's decode stage may load):
-    /// otherwise every output is 0 and nothing is computed, so a simulator
-    /// skips the decoder between messages.
-    pub active: Signal<In, Bit>,
     /// The descriptor, byte k on bits 8k+7..8k.
     pub desc: Signal<In, Bits<DESC_BITS>>,
     /// The dispatch mask (scripts.md `dmask`).
@@ -135,10 +131,6 @@ pub struct MessageDecoder {
     zero_op: Constant<Bits<ALU_OP_BITS>>,
     zero_ty: Constant<Bits<ALU_TY_BITS>>,
     zero_elem: Constant<Bits<ELEM_BITS>>,
-    zero_2: Constant<Bits<2>>,
-    zero_4: Constant<Bits<4>>,
-    zero_5: Constant<Bits<5>>,
-    zero_lanes: Constant<Bits<MAX_LANES>>,
     width_code_16: Constant<Bits<2>>,
     width_code_64: Constant<Bits<2>>,
     width_code_reserved: Constant<Bits<2>>,
@@ -343,7 +335,6 @@ impl MessageDecoder {
         let code_of = |list: &[u8], value: u8| list.iter().position(|&v| v == value).expect("in the table") as u64;
         let qual_max = PtxSem::ALL.iter().map(|s| *s as u8).chain(PtxScope::ALL.iter().map(|s| *s as u8)).max().unwrap();
         Self {
-            active: Default::default(),
             desc: Default::default(),
             dmask: Default::default(),
             pred_mask: Default::default(),
@@ -397,10 +388,6 @@ impl MessageDecoder {
             zero_op: Constant::new(0u64.to_bits()),
             zero_ty: Constant::new(0u64.to_bits()),
             zero_elem: Constant::new(0u64.to_bits()),
-            zero_2: Constant::new(0u64.to_bits()),
-            zero_4: Constant::new(0u64.to_bits()),
-            zero_5: Constant::new(0u64.to_bits()),
-            zero_lanes: Constant::new(0u64.to_bits()),
             width_code_16: Constant::new((VisaWidth::W16 as u64).to_bits()),
             width_code_64: Constant::new((VisaWidth::W64 as u64).to_bits()),
             width_code_reserved: Constant::new(3u64.to_bits()),
@@ -513,478 +500,402 @@ impl Logic for MessageDecoder {
         // from the port (wiring only, "Structure" in unit.rs)
         self.ptx_alu_rom.op.next = self.desc.val().get_bits::<PTX_CODE_BITS>(8);
         self.ptx_alu_rom.ty.next = self.desc.val().get_bits::<PTX_CODE_BITS>(16);
-        // (nothing is decoded while no decode is wanted: every local and output 0)
-        self.kind_typed.next = false;
-        self.illegal.next = false;
-        self.lane_enables.next = self.zero_lanes.val();
-        self.alu_op.next = self.zero_op.val();
-        self.alu_ty.next = self.zero_ty.val();
-        self.alu_ftz.next = false;
-        self.elem_size.next = self.zero_elem.val();
-        self.last_elem.next = self.zero_elem.val();
-        self.space_slm.next = false;
-        self.addr_offset32.next = false;
-        self.addr_buffer.next = false;
-        self.write_only.next = false;
-        self.swap_src.next = false;
-        self.v_present.next = false;
-        self.r_present.next = false;
-        self.lod_present.next = false;
-        self.kind_svm_atomic.next = false;
-        self.kind_dword.next = false;
-        self.kind_scatter.next = false;
-        self.kind_ptx.next = false;
-        self.exec_byte.next = self.zero_byte.val();
-        self.exec_code.next = self.zero_elem.val();
-        self.exec_max.next = self.zero_elem.val();
-        self.pred_lo.next = self.zero_byte.val();
-        self.pred_hi.next = self.zero_byte.val();
-        self.pred_present.next = false;
-        self.visa_op_byte.next = self.zero_byte.val();
-        self.visa_code.next = self.zero_5.val();
-        self.visa_w16.next = false;
+        // ---- bytes and kind (docs/descriptors.md "Opcodes") ----
+        for i in 0..MAX_DESC_LEN {
+            self.byte[i].next = self.desc.val().get_bits::<8>(i * 8);
+        }
+        self.kind_svm_atomic.next =
+            (self.byte[0].val() == self.opcode_svm.val()) & (self.byte[1].val() == self.subop_svm_atomic.val());
+        self.kind_scatter.next =
+            (self.byte[0].val() == self.opcode_svm.val()) & (self.byte[1].val() == self.subop_svm_scatter.val());
+        self.kind_dword.next = self.byte[0].val() == self.opcode_dword.val();
+        self.kind_typed.next = self.byte[0].val() == self.opcode_typed.val();
+        self.kind_ptx.next = self.byte[0].val() == self.opcode_ptx.val();
+        self.bad_opcode.next = !(self.kind_svm_atomic.val()
+            | self.kind_scatter.val()
+            | self.kind_dword.val()
+            | self.kind_typed.val()
+            | self.kind_ptx.val());
+
+        // ---- where the common fields sit ----
+        self.exec_byte.next = self.byte[2].val();
+        self.pred_lo.next = self.byte[3].val();
+        self.pred_hi.next = self.byte[4].val();
+        self.visa_op_byte.next = self.byte[1].val();
+        self.exec_max.next = self.max_exec_dword.val();
+        if self.kind_svm_atomic.val() {
+            self.visa_op_byte.next = self.byte[5].val();
+            self.exec_max.next = self.max_exec_svm_atomic.val();
+        }
+        if self.kind_scatter.val() {
+            self.exec_max.next = self.max_exec_scatter.val();
+        }
+        if self.kind_typed.val() {
+            self.exec_max.next = self.exec_code_8.val();
+        }
+        if self.kind_ptx.val() {
+            self.exec_byte.next = self.byte[5].val();
+            self.pred_lo.next = self.byte[6].val();
+            self.pred_hi.next = self.byte[7].val();
+            self.exec_max.next = self.max_exec_ptx.val();
+        }
+
+        // ---- Exec_size: size code, reserved bit 3, mask control ----
+        self.exec_code.next = self.exec_byte.val().get_bits::<3>(0);
+        self.bad_exec.next = self.exec_byte.val().get_bit(3) | (self.exec_code.val() > self.exec_max.val());
+        if self.kind_typed.val() & (self.exec_code.val() != self.exec_code_8.val()) {
+            self.bad_exec.next = true;
+        }
+        self.exec_mask.next = self.all_lanes.val();
+        for c in 0..6 {
+            if self.exec_code.val().index() == c {
+                self.exec_mask.next = self.exec_lanes[c].val();
+            }
+        }
+        // Mk: dmask bits 4*(k-1).. (bits past 31 are off); _NM: all
+        self.dispatch_1.next = self.dmask.val();
+        if self.exec_byte.val().get_bit(4) {
+            self.dispatch_1.next = self.dmask.val() >> 4;
+        }
+        self.dispatch_2.next = self.dispatch_1.val();
+        if self.exec_byte.val().get_bit(5) {
+            self.dispatch_2.next = self.dispatch_1.val() >> 8;
+        }
+        self.dispatch.next = self.dispatch_2.val();
+        if self.exec_byte.val().get_bit(6) {
+            self.dispatch.next = self.dispatch_2.val() >> 16;
+        }
+        if self.exec_byte.val().get_bit(7) {
+            self.dispatch.next = self.all_lanes.val();
+        }
+
+        // ---- Pred: number in bits 11..0, reserved 14..12, complement 15 ----
+        self.pred_present.next = (self.pred_lo.val() | self.pred_hi.val()).any();
+        self.bad_pred.next = self.pred_present.val()
+            & (self.pred_hi.val().get_bits::<3>(4).any()
+                | !(self.pred_lo.val().any() | self.pred_hi.val().get_bits::<4>(0).any()));
+        self.predicate.next = self.all_lanes.val();
+        if self.pred_present.val() {
+            self.predicate.next = self.pred_mask.val();
+            if self.pred_hi.val().get_bit(7) {
+                self.predicate.next = !self.pred_mask.val();
+            }
+        }
+        self.lane_enables.next =
+            ((self.exec_mask.val() & self.dispatch.val()) & self.predicate.val()) & self.lanes_built.val();
+
+        // ---- vISA Op byte: code 4..0; SVM width 6..5; DWORD/TYPED .16 in 5 ----
+        self.visa_code.next = self.visa_op_byte.val().get_bits::<5>(0);
+        self.visa_w16.next = self.visa_op_byte.val().get_bit(5);
         self.visa_w64.next = false;
+        if self.kind_svm_atomic.val() {
+            self.visa_w16.next = self.visa_op_byte.val().get_bits::<2>(5) == self.width_code_16.val();
+            self.visa_w64.next = self.visa_op_byte.val().get_bits::<2>(5) == self.width_code_64.val();
+        }
         self.visa_ty_at_16.next = self.zero_ty.val();
         self.visa_ty_at_32.next = self.zero_ty.val();
         self.visa_ty_at_64.next = self.zero_ty.val();
-        self.ptx_op.next = self.zero_4.val();
-        self.ptx_ty.next = self.zero_4.val();
-        self.ptx_vec.next = self.zero_2.val();
-        self.ptx_space.next = self.zero_elem.val();
-        self.ptx_is_cas.next = false;
-        self.ptx_hint.next = false;
-        self.ptx_global_or_generic.next = false;
+        for c in 0..32 {
+            if self.visa_code.val().index() == c {
+                self.visa_ty_at_16.next = self.visa_ty_16[c].val();
+                self.visa_ty_at_32.next = self.visa_ty_32[c].val();
+                self.visa_ty_at_64.next = self.visa_ty_64[c].val();
+            }
+        }
+
+        // ---- PTX Op / Type / Space / Sem_scope bytes ----
+        self.ptx_op.next = self.byte[1].val().get_bits::<4>(0);
+        self.ptx_hint.next = self.byte[1].val().get_bit(5);
+        self.ptx_ty.next = self.byte[2].val().get_bits::<4>(0);
+        self.ptx_vec.next = self.byte[2].val().get_bits::<2>(4);
+        self.ptx_space.next = self.byte[3].val().get_bits::<3>(0);
+        self.ptx_is_cas.next = self.ptx_op.val() == self.ptx_op_cas.val();
+        self.ptx_global_or_generic.next = self.ptx_space.val() <= self.ptx_space_global.val();
         self.ptx_scalar_ok.next = false;
         self.ptx_vector_ok.next = false;
-        self.ptx_alu_op.next = self.zero_op.val();
-        self.ptx_size.next = self.zero_elem.val();
-        self.ptx_vector_log2.next = self.zero_elem.val();
-        self.ptx_total_log2.next = self.zero_elem.val();
-        self.dispatch_1.next = self.zero_lanes.val();
-        self.dispatch_2.next = self.zero_lanes.val();
-        self.dispatch.next = self.zero_lanes.val();
-        self.predicate.next = self.zero_lanes.val();
-        self.exec_mask.next = self.zero_lanes.val();
-        self.surface_byte.next = self.zero_byte.val();
-        self.bad_opcode.next = false;
-        self.bad_exec.next = false;
-        self.bad_pred.next = false;
-        self.bad_op.next = false;
-        self.bad_operands.next = false;
-        self.bad_tail.next = false;
-        self.bad_surface.next = false;
-        self.bad_config.next = false;
-        self.needs_fp.next = false;
-        for i in 0..MAX_DESC_LEN {
-            self.byte[i].next = self.zero_byte.val();
+        for o in 0..16 {
+            if self.ptx_op.val().index() == o {
+                self.ptx_scalar_ok.next = self.ptx_scalar_types[o].val().get_bit(self.ptx_ty.val().index());
+                self.ptx_vector_ok.next = self.ptx_vector_types[o].val().get_bit(self.ptx_ty.val().index());
+            }
         }
+        self.ptx_alu_op.next = self.ptx_alu_rom.alu_op.val();
+        self.ptx_size.next = self.size_1b.val();
+        for t in 0..16 {
+            if self.ptx_ty.val().index() == t {
+                self.ptx_size.next = self.ptx_elem_size[t].val();
+            }
+        }
+        self.ptx_vector_log2.next = self.size_1b.val();
+        for v in 0..4 {
+            if self.ptx_vec.val().index() == v {
+                self.ptx_vector_log2.next = self.log2_3[v].val();
+            }
+        }
+        // at most 128 bits per lane: .v8 only for 16-bit types, .v4 for 32-bit
+        self.ptx_total_log2.next = self.ptx_size.val() + self.ptx_vector_log2.val();
+
+        // ---- op legality, ALU controls, element size, per kind ----
+        self.bad_op.next = false;
+        self.alu_op.next = self.zero_op.val();
+        self.alu_ty.next = self.zero_ty.val();
+        self.alu_ftz.next = false;
+        self.elem_size.next = self.size_4b.val();
+        self.last_elem.next = self.zero_elem.val();
+        if self.kind_svm_atomic.val() | self.kind_dword.val() | self.kind_typed.val() {
+            self.alu_op.next = self.visa_code.val();
+            self.alu_ty.next = self.visa_ty_at_32.val();
+            if self.visa_w16.val() {
+                self.alu_ty.next = self.visa_ty_at_16.val();
+                self.elem_size.next = self.size_2b.val();
+            }
+            if self.visa_w64.val() {
+                self.alu_ty.next = self.visa_ty_at_64.val();
+                self.elem_size.next = self.size_8b.val();
+            }
+            self.bad_op.next = !self.visa_known.val().get_bit(self.visa_code.val().index());
+        }
+        if self.kind_svm_atomic.val() {
+            // bit 7 reserved; width 0b11 reserved; float ops are HF/F only
+            if self.visa_op_byte.val().get_bit(7)
+                | (self.visa_op_byte.val().get_bits::<2>(5) == self.width_code_reserved.val())
+                | (self.visa_w64.val() & self.visa_float.val().get_bit(self.visa_code.val().index()))
+            {
+                self.bad_op.next = true;
+            }
+        }
+        if self.kind_dword.val() | self.kind_typed.val() {
+            if self.visa_op_byte.val().get_bits::<2>(6).any() {
+                self.bad_op.next = true;
+            }
+        }
+        if self.kind_typed.val() & !self.visa_typed.val().get_bit(self.visa_code.val().index()) {
+            self.bad_op.next = true;
+        }
+        if self.kind_scatter.val() {
+            // Block_size: 0 = 1 byte, 1 = 4, 2 = 8; Num_blocks: 1 << code; 8 only for 4-byte blocks at exec 8
+            self.elem_size.next = self.size_1b.val();
+            if self.byte[5].val().get_bits::<2>(0) == self.block_code_4b.val() {
+                self.elem_size.next = self.size_4b.val();
+            }
+            if self.byte[5].val().get_bits::<2>(0) == self.block_code_8b.val() {
+                self.elem_size.next = self.size_8b.val();
+            }
+            for c in 0..4 {
+                if self.byte[6].val().get_bits::<2>(0).index() == c {
+                    self.last_elem.next = self.count_minus_one[c].val();
+                }
+            }
+            if self.byte[5].val().get_bits::<6>(2).any()
+                | (self.byte[5].val().get_bits::<2>(0) == self.block_code_reserved.val())
+                | self.byte[6].val().get_bits::<6>(2).any()
+            {
+                self.bad_op.next = true;
+            }
+            if (self.byte[6].val().get_bits::<2>(0) == self.blocks_code_8.val())
+                & ((self.byte[5].val().get_bits::<2>(0) != self.block_code_4b.val())
+                    | (self.exec_code.val() != self.exec_code_8.val()))
+            {
+                self.bad_op.next = true;
+            }
+        }
+        if self.kind_ptx.val() {
+            self.alu_op.next = self.ptx_alu_op.val();
+            for t in 0..16 {
+                if self.ptx_ty.val().index() == t {
+                    self.alu_ty.next = self.ptx_elem_ty[t].val();
+                }
+            }
+            // f32 add flushes on .global and generic, not on .shared (scripts.md; Message::alu)
+            self.alu_ftz.next = (self.ptx_ty.val() == self.ptx_type_f32.val()) & self.ptx_global_or_generic.val();
+            self.elem_size.next = self.ptx_size.val();
+            for v in 0..4 {
+                if self.ptx_vec.val().index() == v {
+                    self.last_elem.next = self.count_minus_one[v].val();
+                }
+            }
+            // reserved bits and codes of Op, Type, Space, Sem_scope
+            if self.byte[1].val().get_bits::<2>(6).any()
+                | self.byte[2].val().get_bits::<2>(6).any()
+                | self.byte[3].val().get_bits::<5>(3).any()
+                | self.byte[4].val().get_bit(3)
+                | self.byte[4].val().get_bit(7)
+                | (self.ptx_space.val() > self.ptx_space_max.val())
+                | (self.byte[4].val().get_bits::<3>(0) > self.ptx_qual_max.val())
+                | (self.byte[4].val().get_bits::<3>(4) > self.ptx_qual_max.val())
+                | !self.ptx_op_known.val().get_bit(self.ptx_op.val().index())
+                | !self.ptx_type_known.val().get_bit(self.ptx_ty.val().index())
+            {
+                self.bad_op.next = true;
+            }
+            // the seed's Syntax: types per op, vector forms, .noftz, cache hint
+            if self.ptx_vec.val().any() {
+                if !self.ptx_vector_ok.val()
+                    | (self.ptx_total_log2.val() > self.size_16b.val())
+                    | !self.ptx_global_or_generic.val()
+                {
+                    self.bad_op.next = true;
+                }
+            } else {
+                if !self.ptx_scalar_ok.val() {
+                    self.bad_op.next = true;
+                }
+            }
+            if self.byte[1].val().get_bit(4) != self.ptx_half_types.val().get_bit(self.ptx_ty.val().index()) {
+                self.bad_op.next = true;
+            }
+            if self.ptx_hint.val()
+                & ((self.ptx_is_cas.val() & self.ptx_cas_no_hint_types.val().get_bit(self.ptx_ty.val().index()))
+                    | !self.ptx_global_or_generic.val())
+            {
+                self.bad_op.next = true;
+            }
+        }
+
+        // ---- raw operands: presence rules and numbering 1, 2, 3, ... ----
         for i in 0..OPERAND_SLOTS {
             self.opnd[i].next = self.zero_byte.val();
             self.opnd_required[i].next = false;
             self.opnd_null[i].next = false;
-            self.opnd_expect[i].next = self.zero_byte.val();
-            self.opnd_hot[i].next = self.zero_byte.val();
-            self.opnd_bad[i].next = false;
         }
-        if self.active.val() {
-            // ---- bytes and kind (docs/descriptors.md "Opcodes") ----
-            for i in 0..MAX_DESC_LEN {
-                self.byte[i].next = self.desc.val().get_bits::<8>(i * 8);
-            }
-            self.kind_svm_atomic.next =
-                (self.byte[0].val() == self.opcode_svm.val()) & (self.byte[1].val() == self.subop_svm_atomic.val());
-            self.kind_scatter.next =
-                (self.byte[0].val() == self.opcode_svm.val()) & (self.byte[1].val() == self.subop_svm_scatter.val());
-            self.kind_dword.next = self.byte[0].val() == self.opcode_dword.val();
-            self.kind_typed.next = self.byte[0].val() == self.opcode_typed.val();
-            self.kind_ptx.next = self.byte[0].val() == self.opcode_ptx.val();
-            self.bad_opcode.next = !(self.kind_svm_atomic.val()
-                | self.kind_scatter.val()
-                | self.kind_dword.val()
-                | self.kind_typed.val()
-                | self.kind_ptx.val());
-
-            // ---- where the common fields sit ----
-            self.exec_byte.next = self.byte[2].val();
-            self.pred_lo.next = self.byte[3].val();
-            self.pred_hi.next = self.byte[4].val();
-            self.visa_op_byte.next = self.byte[1].val();
-            self.exec_max.next = self.max_exec_dword.val();
-            if self.kind_svm_atomic.val() {
-                self.visa_op_byte.next = self.byte[5].val();
-                self.exec_max.next = self.max_exec_svm_atomic.val();
-            }
-            if self.kind_scatter.val() {
-                self.exec_max.next = self.max_exec_scatter.val();
-            }
-            if self.kind_typed.val() {
-                self.exec_max.next = self.exec_code_8.val();
-            }
-            if self.kind_ptx.val() {
-                self.exec_byte.next = self.byte[5].val();
-                self.pred_lo.next = self.byte[6].val();
-                self.pred_hi.next = self.byte[7].val();
-                self.exec_max.next = self.max_exec_ptx.val();
-            }
-
-            // ---- Exec_size: size code, reserved bit 3, mask control ----
-            self.exec_code.next = self.exec_byte.val().get_bits::<3>(0);
-            self.bad_exec.next = self.exec_byte.val().get_bit(3) | (self.exec_code.val() > self.exec_max.val());
-            if self.kind_typed.val() & (self.exec_code.val() != self.exec_code_8.val()) {
-                self.bad_exec.next = true;
-            }
-            self.exec_mask.next = self.all_lanes.val();
-            for c in 0..6 {
-                if self.exec_code.val().index() == c {
-                    self.exec_mask.next = self.exec_lanes[c].val();
-                }
-            }
-            // Mk: dmask bits 4*(k-1).. (bits past 31 are off); _NM: all
-            self.dispatch_1.next = self.dmask.val();
-            if self.exec_byte.val().get_bit(4) {
-                self.dispatch_1.next = self.dmask.val() >> 4;
-            }
-            self.dispatch_2.next = self.dispatch_1.val();
-            if self.exec_byte.val().get_bit(5) {
-                self.dispatch_2.next = self.dispatch_1.val() >> 8;
-            }
-            self.dispatch.next = self.dispatch_2.val();
-            if self.exec_byte.val().get_bit(6) {
-                self.dispatch.next = self.dispatch_2.val() >> 16;
-            }
-            if self.exec_byte.val().get_bit(7) {
-                self.dispatch.next = self.all_lanes.val();
-            }
-
-            // ---- Pred: number in bits 11..0, reserved 14..12, complement 15 ----
-            self.pred_present.next = (self.pred_lo.val() | self.pred_hi.val()).any();
-            self.bad_pred.next = self.pred_present.val()
-                & (self.pred_hi.val().get_bits::<3>(4).any()
-                    | !(self.pred_lo.val().any() | self.pred_hi.val().get_bits::<4>(0).any()));
-            self.predicate.next = self.all_lanes.val();
-            if self.pred_present.val() {
-                self.predicate.next = self.pred_mask.val();
-                if self.pred_hi.val().get_bit(7) {
-                    self.predicate.next = !self.pred_mask.val();
-                }
-            }
-            self.lane_enables.next =
-                ((self.exec_mask.val() & self.dispatch.val()) & self.predicate.val()) & self.lanes_built.val();
-
-            // ---- vISA Op byte: code 4..0; SVM width 6..5; DWORD/TYPED .16 in 5 ----
-            self.visa_code.next = self.visa_op_byte.val().get_bits::<5>(0);
-            self.visa_w16.next = self.visa_op_byte.val().get_bit(5);
-            self.visa_w64.next = false;
-            if self.kind_svm_atomic.val() {
-                self.visa_w16.next = self.visa_op_byte.val().get_bits::<2>(5) == self.width_code_16.val();
-                self.visa_w64.next = self.visa_op_byte.val().get_bits::<2>(5) == self.width_code_64.val();
-            }
-            self.visa_ty_at_16.next = self.zero_ty.val();
-            self.visa_ty_at_32.next = self.zero_ty.val();
-            self.visa_ty_at_64.next = self.zero_ty.val();
-            for c in 0..32 {
-                if self.visa_code.val().index() == c {
-                    self.visa_ty_at_16.next = self.visa_ty_16[c].val();
-                    self.visa_ty_at_32.next = self.visa_ty_32[c].val();
-                    self.visa_ty_at_64.next = self.visa_ty_64[c].val();
-                }
-            }
-
-            // ---- PTX Op / Type / Space / Sem_scope bytes ----
-            self.ptx_op.next = self.byte[1].val().get_bits::<4>(0);
-            self.ptx_hint.next = self.byte[1].val().get_bit(5);
-            self.ptx_ty.next = self.byte[2].val().get_bits::<4>(0);
-            self.ptx_vec.next = self.byte[2].val().get_bits::<2>(4);
-            self.ptx_space.next = self.byte[3].val().get_bits::<3>(0);
-            self.ptx_is_cas.next = self.ptx_op.val() == self.ptx_op_cas.val();
-            self.ptx_global_or_generic.next = self.ptx_space.val() <= self.ptx_space_global.val();
-            self.ptx_scalar_ok.next = false;
-            self.ptx_vector_ok.next = false;
-            for o in 0..16 {
-                if self.ptx_op.val().index() == o {
-                    self.ptx_scalar_ok.next = self.ptx_scalar_types[o].val().get_bit(self.ptx_ty.val().index());
-                    self.ptx_vector_ok.next = self.ptx_vector_types[o].val().get_bit(self.ptx_ty.val().index());
-                }
-            }
-            self.ptx_alu_op.next = self.ptx_alu_rom.alu_op.val();
-            self.ptx_size.next = self.size_1b.val();
-            for t in 0..16 {
-                if self.ptx_ty.val().index() == t {
-                    self.ptx_size.next = self.ptx_elem_size[t].val();
-                }
-            }
-            self.ptx_vector_log2.next = self.size_1b.val();
-            for v in 0..4 {
-                if self.ptx_vec.val().index() == v {
-                    self.ptx_vector_log2.next = self.log2_3[v].val();
-                }
-            }
-            // at most 128 bits per lane: .v8 only for 16-bit types, .v4 for 32-bit
-            self.ptx_total_log2.next = self.ptx_size.val() + self.ptx_vector_log2.val();
-
-            // ---- op legality, ALU controls, element size, per kind ----
-            self.bad_op.next = false;
-            self.alu_op.next = self.zero_op.val();
-            self.alu_ty.next = self.zero_ty.val();
-            self.alu_ftz.next = false;
-            self.elem_size.next = self.size_4b.val();
-            self.last_elem.next = self.zero_elem.val();
-            if self.kind_svm_atomic.val() | self.kind_dword.val() | self.kind_typed.val() {
-                self.alu_op.next = self.visa_code.val();
-                self.alu_ty.next = self.visa_ty_at_32.val();
-                if self.visa_w16.val() {
-                    self.alu_ty.next = self.visa_ty_at_16.val();
-                    self.elem_size.next = self.size_2b.val();
-                }
-                if self.visa_w64.val() {
-                    self.alu_ty.next = self.visa_ty_at_64.val();
-                    self.elem_size.next = self.size_8b.val();
-                }
-                self.bad_op.next = !self.visa_known.val().get_bit(self.visa_code.val().index());
-            }
-            if self.kind_svm_atomic.val() {
-                // bit 7 reserved; width 0b11 reserved; float ops are HF/F only
-                if self.visa_op_byte.val().get_bit(7)
-                    | (self.visa_op_byte.val().get_bits::<2>(5) == self.width_code_reserved.val())
-                    | (self.visa_w64.val() & self.visa_float.val().get_bit(self.visa_code.val().index()))
-                {
-                    self.bad_op.next = true;
-                }
-            }
-            if self.kind_dword.val() | self.kind_typed.val() {
-                if self.visa_op_byte.val().get_bits::<2>(6).any() {
-                    self.bad_op.next = true;
-                }
-            }
-            if self.kind_typed.val() & !self.visa_typed.val().get_bit(self.visa_code.val().index()) {
-                self.bad_op.next = true;
-            }
-            if self.kind_scatter.val() {
-                // Block_size: 0 = 1 byte, 1 = 4, 2 = 8; Num_blocks: 1 << code; 8 only for 4-byte blocks at exec 8
-                self.elem_size.next = self.size_1b.val();
-                if self.byte[5].val().get_bits::<2>(0) == self.block_code_4b.val() {
-                    self.elem_size.next = self.size_4b.val();
-                }
-                if self.byte[5].val().get_bits::<2>(0) == self.block_code_8b.val() {
-                    self.elem_size.next = self.size_8b.val();
-                }
-                for c in 0..4 {
-                    if self.byte[6].val().get_bits::<2>(0).index() == c {
-                        self.last_elem.next = self.count_minus_one[c].val();
-                    }
-                }
-                if self.byte[5].val().get_bits::<6>(2).any()
-                    | (self.byte[5].val().get_bits::<2>(0) == self.block_code_reserved.val())
-                    | self.byte[6].val().get_bits::<6>(2).any()
-                {
-                    self.bad_op.next = true;
-                }
-                if (self.byte[6].val().get_bits::<2>(0) == self.blocks_code_8.val())
-                    & ((self.byte[5].val().get_bits::<2>(0) != self.block_code_4b.val())
-                        | (self.exec_code.val() != self.exec_code_8.val()))
-                {
-                    self.bad_op.next = true;
-                }
-            }
-            if self.kind_ptx.val() {
-                self.alu_op.next = self.ptx_alu_op.val();
-                for t in 0..16 {
-                    if self.ptx_ty.val().index() == t {
-                        self.alu_ty.next = self.ptx_elem_ty[t].val();
-                    }
-                }
-                // f32 add flushes on .global and generic, not on .shared (scripts.md; Message::alu)
-                self.alu_ftz.next = (self.ptx_ty.val() == self.ptx_type_f32.val()) & self.ptx_global_or_generic.val();
-                self.elem_size.next = self.ptx_size.val();
-                for v in 0..4 {
-                    if self.ptx_vec.val().index() == v {
-                        self.last_elem.next = self.count_minus_one[v].val();
-                    }
-                }
-                // reserved bits and codes of Op, Type, Space, Sem_scope
-                if self.byte[1].val().get_bits::<2>(6).any()
-                    | self.byte[2].val().get_bits::<2>(6).any()
-                    | self.byte[3].val().get_bits::<5>(3).any()
-                    | self.byte[4].val().get_bit(3)
-                    | self.byte[4].val().get_bit(7)
-                    | (self.ptx_space.val() > self.ptx_space_max.val())
-                    | (self.byte[4].val().get_bits::<3>(0) > self.ptx_qual_max.val())
-                    | (self.byte[4].val().get_bits::<3>(4) > self.ptx_qual_max.val())
-                    | !self.ptx_op_known.val().get_bit(self.ptx_op.val().index())
-                    | !self.ptx_type_known.val().get_bit(self.ptx_ty.val().index())
-                {
-                    self.bad_op.next = true;
-                }
-                // the seed's Syntax: types per op, vector forms, .noftz, cache hint
-                if self.ptx_vec.val().any() {
-                    if !self.ptx_vector_ok.val()
-                        | (self.ptx_total_log2.val() > self.size_16b.val())
-                        | !self.ptx_global_or_generic.val()
-                    {
-                        self.bad_op.next = true;
-                    }
-                } else {
-                    if !self.ptx_scalar_ok.val() {
-                        self.bad_op.next = true;
-                    }
-                }
-                if self.byte[1].val().get_bit(4) != self.ptx_half_types.val().get_bit(self.ptx_ty.val().index()) {
-                    self.bad_op.next = true;
-                }
-                if self.ptx_hint.val()
-                    & ((self.ptx_is_cas.val() & self.ptx_cas_no_hint_types.val().get_bit(self.ptx_ty.val().index()))
-                        | !self.ptx_global_or_generic.val())
-                {
-                    self.bad_op.next = true;
-                }
-            }
-
-            // ---- raw operands: presence rules and numbering 1, 2, 3, ... ----
-            for i in 0..OPERAND_SLOTS {
-                self.opnd[i].next = self.zero_byte.val();
-                self.opnd_required[i].next = false;
-                self.opnd_null[i].next = false;
-            }
-            if self.kind_svm_atomic.val() | self.kind_dword.val() {
-                // Addresses / Element_offset, Src0, Src1, Dst
-                self.opnd[0].next = self.byte[6].val();
-                self.opnd[1].next = self.byte[7].val();
-                self.opnd[2].next = self.byte[8].val();
-                self.opnd[3].next = self.byte[9].val();
-                self.opnd_required[0].next = true;
-            }
-            if self.kind_typed.val() {
-                // U, V, R, LOD, Src0, Src1, Dst
-                for i in 0..OPERAND_SLOTS {
-                    self.opnd[i].next = self.byte[i + 6].val();
-                }
-                self.opnd_required[0].next = true;
-            }
-            if self.kind_svm_atomic.val() | self.kind_dword.val() | self.kind_typed.val() {
-                // op table: src0 is V0 for INC, DEC, PREDEC; src1 is non-null for CMPXCHG, FCMPWR
-                if self.kind_typed.val() {
-                    self.opnd_null[4].next = self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                    self.opnd_required[4].next = !self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                    self.opnd_null[5].next = !self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-                    self.opnd_required[5].next = self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-                } else {
-                    self.opnd_null[1].next = self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                    self.opnd_required[1].next = !self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                    self.opnd_null[2].next = !self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-                    self.opnd_required[2].next = self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-                }
-            }
-            if self.kind_scatter.val() {
-                // Addresses, Src
-                self.opnd[0].next = self.byte[7].val();
-                self.opnd[1].next = self.byte[8].val();
-                self.opnd_required[0].next = true;
-                self.opnd_required[1].next = true;
-            }
-            if self.kind_ptx.val() {
-                // D, A, B, C (cas only), Cache_policy (with .L2::cache_hint only)
-                for i in 0..5 {
-                    self.opnd[i].next = self.byte[i + 8].val();
-                }
-                self.opnd_required[1].next = true;
-                self.opnd_required[2].next = true;
-                self.opnd_required[3].next = self.ptx_is_cas.val();
-                self.opnd_null[3].next = !self.ptx_is_cas.val();
-                self.opnd_required[4].next = self.ptx_hint.val();
-                self.opnd_null[4].next = !self.ptx_hint.val();
-            }
-            self.opnd_expect[0].next = self.hot_one.val();
-            for i in 0..(OPERAND_SLOTS - 1) {
-                self.opnd_expect[i + 1].next = self.opnd_expect[i].val();
-                if self.opnd[i].val().any() {
-                    self.opnd_expect[i + 1].next = self.opnd_expect[i].val() << 1;
-                }
-            }
-            for i in 0..OPERAND_SLOTS {
-                self.opnd_hot[i].next = self.one_byte.val() << self.opnd[i].val().get_bits::<3>(0);
-                self.opnd_bad[i].next = self.opnd_required[i].val();
-                if self.opnd[i].val().any() {
-                    self.opnd_bad[i].next = (self.opnd_null[i].val() | self.opnd[i].val().get_bits::<5>(3).any())
-                        | !(self.opnd_hot[i].val() & self.opnd_expect[i].val()).any();
-                }
-            }
-            self.bad_operands.next = false;
-            for i in 0..OPERAND_SLOTS {
-                if self.opnd_bad[i].val() {
-                    self.bad_operands.next = true;
-                }
-            }
-
-            // ---- bytes past the descriptor's length must be zero ----
-            self.bad_tail.next = false;
-            if self.kind_svm_atomic.val() & (self.desc.val() & self.tail_svm_atomic.val()).any() {
-                self.bad_tail.next = true;
-            }
-            if self.kind_dword.val() & (self.desc.val() & self.tail_dword.val()).any() {
-                self.bad_tail.next = true;
-            }
-            if self.kind_typed.val() & (self.desc.val() & self.tail_typed.val()).any() {
-                self.bad_tail.next = true;
-            }
-            if self.kind_scatter.val() & (self.desc.val() & self.tail_scatter.val()).any() {
-                self.bad_tail.next = true;
-            }
-            if self.kind_ptx.val() & (self.desc.val() & self.tail_ptx.val()).any() {
-                self.bad_tail.next = true;
-            }
-
-            // ---- surfaces and address modes ----
-            self.surface_byte.next = self.byte[5].val();
-            self.space_slm.next = false;
-            self.addr_offset32.next = false;
-            self.addr_buffer.next = false;
-            self.bad_surface.next = false;
-            if self.kind_dword.val() {
-                // 0 = T0 (SLM), 255 = T255 (stateless), else buffer n
-                self.addr_offset32.next = true;
-                if !self.surface_byte.val().any() {
-                    self.space_slm.next = true;
-                } else {
-                    if self.surface_byte.val() != self.byte_255.val() {
-                        self.addr_buffer.next = true;
-                        self.bad_surface.next = self.surf_kind.val() != self.surf_kind_buffer.val();
-                    }
-                }
-            }
-            if self.kind_typed.val() {
-                // typed surfaces are 1..254, of a typed kind, element size = message width
-                self.bad_surface.next = (!self.surface_byte.val().any())
-                    | (self.surface_byte.val() == self.byte_255.val())
-                    | (self.surf_kind.val() >= self.surf_kind_buffer.val())
-                    | (self.surf_u16.val() != self.visa_w16.val());
-            }
-            if self.kind_ptx.val() {
-                self.space_slm.next = self.ptx_space.val() >= self.ptx_space_shared.val();
-            }
-            self.write_only.next = self.kind_scatter.val();
-            self.swap_src.next = self.kind_ptx.val() & self.ptx_is_cas.val();
-            self.v_present.next = self.byte[7].val().any();
-            self.r_present.next = self.byte[8].val().any();
-            self.lod_present.next = self.byte[9].val().any();
-
-            // ---- what this build leaves out (UnitConfig::admits) ----
-            self.needs_fp.next = (self.float_only_ops.val().get_bit(self.alu_op.val().index())
-                & (self.alu_ty.val() != self.ty_b128.val()))
-                | ((self.alu_op.val() == self.op_add.val())
-                    & self.float_types.val().get_bit(self.alu_ty.val().index()));
-            self.bad_config.next = (self.exec_code.val() > self.max_exec_built.val())
-                | (self.elem_size.val() > self.max_size_built.val())
-                | (self.needs_fp.val() & !self.fp_built.val());
-
-            self.illegal.next = self.bad_opcode.val()
-                | self.bad_config.val()
-                | self.bad_exec.val()
-                | self.bad_pred.val()
-                | self.bad_op.val()
-                | self.bad_operands.val()
-                | self.bad_tail.val()
-                | self.bad_surface.val();
+        if self.kind_svm_atomic.val() | self.kind_dword.val() {
+            // Addresses / Element_offset, Src0, Src1, Dst
+            self.opnd[0].next = self.byte[6].val();
+            self.opnd[1].next = self.byte[7].val();
+            self.opnd[2].next = self.byte[8].val();
+            self.opnd[3].next = self.byte[9].val();
+            self.opnd_required[0].next = true;
         }
+        if self.kind_typed.val() {
+            // U, V, R, LOD, Src0, Src1, Dst
+            for i in 0..OPERAND_SLOTS {
+                self.opnd[i].next = self.byte[i + 6].val();
+            }
+            self.opnd_required[0].next = true;
+        }
+        if self.kind_svm_atomic.val() | self.kind_dword.val() | self.kind_typed.val() {
+            // op table: src0 is V0 for INC, DEC, PREDEC; src1 is non-null for CMPXCHG, FCMPWR
+            if self.kind_typed.val() {
+                self.opnd_null[4].next = self.visa_src0_null.val().get_bit(self.visa_code.val().index());
+                self.opnd_required[4].next = !self.visa_src0_null.val().get_bit(self.visa_code.val().index());
+                self.opnd_null[5].next = !self.visa_src1_required.val().get_bit(self.visa_code.val().index());
+                self.opnd_required[5].next = self.visa_src1_required.val().get_bit(self.visa_code.val().index());
+            } else {
+                self.opnd_null[1].next = self.visa_src0_null.val().get_bit(self.visa_code.val().index());
+                self.opnd_required[1].next = !self.visa_src0_null.val().get_bit(self.visa_code.val().index());
+                self.opnd_null[2].next = !self.visa_src1_required.val().get_bit(self.visa_code.val().index());
+                self.opnd_required[2].next = self.visa_src1_required.val().get_bit(self.visa_code.val().index());
+            }
+        }
+        if self.kind_scatter.val() {
+            // Addresses, Src
+            self.opnd[0].next = self.byte[7].val();
+            self.opnd[1].next = self.byte[8].val();
+            self.opnd_required[0].next = true;
+            self.opnd_required[1].next = true;
+        }
+        if self.kind_ptx.val() {
+            // D, A, B, C (cas only), Cache_policy (with .L2::cache_hint only)
+            for i in 0..5 {
+                self.opnd[i].next = self.byte[i + 8].val();
+            }
+            self.opnd_required[1].next = true;
+            self.opnd_required[2].next = true;
+            self.opnd_required[3].next = self.ptx_is_cas.val();
+            self.opnd_null[3].next = !self.ptx_is_cas.val();
+            self.opnd_required[4].next = self.ptx_hint.val();
+            self.opnd_null[4].next = !self.ptx_hint.val();
+        }
+        self.opnd_expect[0].next = self.hot_one.val();
+        for i in 0..(OPERAND_SLOTS - 1) {
+            self.opnd_expect[i + 1].next = self.opnd_expect[i].val();
+            if self.opnd[i].val().any() {
+                self.opnd_expect[i + 1].next = self.opnd_expect[i].val() << 1;
+            }
+        }
+        for i in 0..OPERAND_SLOTS {
+            self.opnd_hot[i].next = self.one_byte.val() << self.opnd[i].val().get_bits::<3>(0);
+            self.opnd_bad[i].next = self.opnd_required[i].val();
+            if self.opnd[i].val().any() {
+                self.opnd_bad[i].next = (self.opnd_null[i].val() | self.opnd[i].val().get_bits::<5>(3).any())
+                    | !(self.opnd_hot[i].val() & self.opnd_expect[i].val()).any();
+            }
+        }
+        self.bad_operands.next = false;
+        for i in 0..OPERAND_SLOTS {
+            if self.opnd_bad[i].val() {
+                self.bad_operands.next = true;
+            }
+        }
+
+        // ---- bytes past the descriptor's length must be zero ----
+        self.bad_tail.next = false;
+        if self.kind_svm_atomic.val() & (self.desc.val() & self.tail_svm_atomic.val()).any() {
+            self.bad_tail.next = true;
+        }
+        if self.kind_dword.val() & (self.desc.val() & self.tail_dword.val()).any() {
+            self.bad_tail.next = true;
+        }
+        if self.kind_typed.val() & (self.desc.val() & self.tail_typed.val()).any() {
+            self.bad_tail.next = true;
+        }
+        if self.kind_scatter.val() & (self.desc.val() & self.tail_scatter.val()).any() {
+            self.bad_tail.next = true;
+        }
+        if self.kind_ptx.val() & (self.desc.val() & self.tail_ptx.val()).any() {
+            self.bad_tail.next = true;
+        }
+
+        // ---- surfaces and address modes ----
+        self.surface_byte.next = self.byte[5].val();
+        self.space_slm.next = false;
+        self.addr_offset32.next = false;
+        self.addr_buffer.next = false;
+        self.bad_surface.next = false;
+        if self.kind_dword.val() {
+            // 0 = T0 (SLM), 255 = T255 (stateless), else buffer n
+            self.addr_offset32.next = true;
+            if !self.surface_byte.val().any() {
+                self.space_slm.next = true;
+            } else {
+                if self.surface_byte.val() != self.byte_255.val() {
+                    self.addr_buffer.next = true;
+                    self.bad_surface.next = self.surf_kind.val() != self.surf_kind_buffer.val();
+                }
+            }
+        }
+        if self.kind_typed.val() {
+            // typed surfaces are 1..254, of a typed kind, element size = message width
+            self.bad_surface.next = (!self.surface_byte.val().any())
+                | (self.surface_byte.val() == self.byte_255.val())
+                | (self.surf_kind.val() >= self.surf_kind_buffer.val())
+                | (self.surf_u16.val() != self.visa_w16.val());
+        }
+        if self.kind_ptx.val() {
+            self.space_slm.next = self.ptx_space.val() >= self.ptx_space_shared.val();
+        }
+        self.write_only.next = self.kind_scatter.val();
+        self.swap_src.next = self.kind_ptx.val() & self.ptx_is_cas.val();
+        self.v_present.next = self.byte[7].val().any();
+        self.r_present.next = self.byte[8].val().any();
+        self.lod_present.next = self.byte[9].val().any();
+
+        // ---- what this build leaves out (UnitConfig::admits) ----
+        self.needs_fp.next = (self.float_only_ops.val().get_bit(self.alu_op.val().index())
+            & (self.alu_ty.val() != self.ty_b128.val()))
+            | ((self.alu_op.val() == self.op_add.val()) & self.float_types.val().get_bit(self.alu_ty.val().index()));
+        self.bad_config.next = (self.exec_code.val() > self.max_exec_built.val())
+            | (self.elem_size.val() > self.max_size_built.val())
+            | (self.needs_fp.val() & !self.fp_built.val());
+
+        self.illegal.next = self.bad_opcode.val()
+            | self.bad_config.val()
+            | self.bad_exec.val()
+            | self.bad_pred.val()
+            | self.bad_op.val()
+            | self.bad_operands.val()
+            | self.bad_tail.val()
+            | self.bad_surface.val();
     }
 }
 

@@ -1715,14 +1715,6 @@ impl Logic for AtomicUnit {
         self.reset_q.d.next = self.reset.val();
 
         // ================= sub-block inputs: wiring only =================
-        // the decoder computes only in the cycles where the decode stage may
-        // take the request stage's message: D empty, or its next lane may
-        // be its last (`sel_last`'s registers, ORed: a superset of
-        // `d_free`). In between a simulator skips it; in hardware its zero
-        // outputs are the decode registers' synchronous reset
-        self.decoder.active.next = self.r_valid.q.val()
-            & ((!self.d_valid.q.val() | (self.d_illegal.q.val() | self.d_no_lanes.q.val()))
-                | (self.d_lanes_few.q.val() | self.left_few.q.val()));
         self.decoder.desc.next = self.r_desc.q.val();
         self.decoder.dmask.next = self.r_dmask.q.val();
         self.decoder.pred_mask.next = self.r_pred_mask.q.val();

@@ -96,7 +96,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam IssueState$NextLane = 1;
     
     // Stub signals
-    reg  decoder$active;
     reg  [127:0] decoder$desc;
     reg  [31:0] decoder$dmask;
     reg  [31:0] decoder$pred_mask;
@@ -2068,7 +2067,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     
     // Sub module instances
     atomic_unit$decoder decoder(
-        .active(decoder$active),
         .desc(decoder$desc),
         .dmask(decoder$dmask),
         .pred_mask(decoder$pred_mask),
@@ -5236,7 +5234,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         pbuf_src0$1$clear = 1'b0;
         pbuf_src1$1$clear = 1'b0;
         pbuf_coord$1$clear = 1'b0;
-        decoder$active = r_valid$q & ((~d_valid$q | (d_illegal$q | d_no_lanes$q)) | (d_lanes_few$q | left_few$q));
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
@@ -8893,10 +8890,9 @@ module atomic_unit$dec_lanes_count(mask,few);
 endmodule // atomic_unit$dec_lanes_count
 
 
-module atomic_unit$decoder(active,desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
+module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
     
     // Module arguments
-    input wire  active;
     input wire  [127:0] desc;
     input wire  [31:0] dmask;
     input wire  [31:0] pred_mask;
@@ -8959,10 +8955,6 @@ module atomic_unit$decoder(active,desc,dmask,pred_mask,surf_kind,surf_u16,kind_t
     localparam  zero_op = 5'b0;
     localparam  zero_ty = 4'h0;
     localparam  zero_elem = 3'b0;
-    localparam  zero_2 = 2'b0;
-    localparam  zero_4 = 4'h0;
-    localparam  zero_5 = 5'b0;
-    localparam  zero_lanes = 32'h0;
     localparam  width_code_16 = 2'b1;
     localparam  width_code_64 = 2'b10;
     localparam  width_code_reserved = 2'b11;
@@ -9278,863 +9270,745 @@ module atomic_unit$decoder(active,desc,dmask,pred_mask,surf_kind,surf_u16,kind_t
     always @(*) begin
         ptx_alu_rom$op = desc[(32'h8)+:(4)];
         ptx_alu_rom$ty = desc[(32'h10)+:(4)];
-        kind_typed = 1'b0;
-        illegal = 1'b0;
-        lane_enables = zero_lanes;
-        alu_op = zero_op;
-        alu_ty = zero_ty;
-        alu_ftz = 1'b0;
-        elem_size = zero_elem;
-        last_elem = zero_elem;
-        space_slm = 1'b0;
-        addr_offset32 = 1'b0;
-        addr_buffer = 1'b0;
-        write_only = 1'b0;
-        swap_src = 1'b0;
-        v_present = 1'b0;
-        r_present = 1'b0;
-        lod_present = 1'b0;
-        kind_svm_atomic = 1'b0;
-        kind_dword = 1'b0;
-        kind_scatter = 1'b0;
-        kind_ptx = 1'b0;
-        exec_byte = zero_byte;
-        exec_code = zero_elem;
-        exec_max = zero_elem;
-        pred_lo = zero_byte;
-        pred_hi = zero_byte;
-        pred_present = 1'b0;
-        visa_op_byte = zero_byte;
-        visa_code = zero_5;
-        visa_w16 = 1'b0;
+        byte$0 = desc[(0 * 32'h8)+:(8)];
+        byte$1 = desc[(1 * 32'h8)+:(8)];
+        byte$2 = desc[(2 * 32'h8)+:(8)];
+        byte$3 = desc[(3 * 32'h8)+:(8)];
+        byte$4 = desc[(4 * 32'h8)+:(8)];
+        byte$5 = desc[(5 * 32'h8)+:(8)];
+        byte$6 = desc[(6 * 32'h8)+:(8)];
+        byte$7 = desc[(7 * 32'h8)+:(8)];
+        byte$8 = desc[(8 * 32'h8)+:(8)];
+        byte$9 = desc[(9 * 32'h8)+:(8)];
+        byte$10 = desc[(10 * 32'h8)+:(8)];
+        byte$11 = desc[(11 * 32'h8)+:(8)];
+        byte$12 = desc[(12 * 32'h8)+:(8)];
+        kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
+        kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
+        kind_dword = byte$0 == opcode_dword;
+        kind_typed = byte$0 == opcode_typed;
+        kind_ptx = byte$0 == opcode_ptx;
+        bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
+        exec_byte = byte$2;
+        pred_lo = byte$3;
+        pred_hi = byte$4;
+        visa_op_byte = byte$1;
+        exec_max = max_exec_dword;
+        if (kind_svm_atomic) begin
+            visa_op_byte = byte$5;
+            exec_max = max_exec_svm_atomic;
+        end
+        if (kind_scatter) begin
+            exec_max = max_exec_scatter;
+        end
+        if (kind_typed) begin
+            exec_max = exec_code_8;
+        end
+        if (kind_ptx) begin
+            exec_byte = byte$5;
+            pred_lo = byte$6;
+            pred_hi = byte$7;
+            exec_max = max_exec_ptx;
+        end
+        exec_code = exec_byte[(32'h0)+:(3)];
+        bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
+        if (kind_typed & (exec_code != exec_code_8)) begin
+            bad_exec = 1'b1;
+        end
+        exec_mask = all_lanes;
+        if (exec_code == 0) begin
+            exec_mask = exec_lanes$0;
+        end
+        if (exec_code == 1) begin
+            exec_mask = exec_lanes$1;
+        end
+        if (exec_code == 2) begin
+            exec_mask = exec_lanes$2;
+        end
+        if (exec_code == 3) begin
+            exec_mask = exec_lanes$3;
+        end
+        if (exec_code == 4) begin
+            exec_mask = exec_lanes$4;
+        end
+        if (exec_code == 5) begin
+            exec_mask = exec_lanes$5;
+        end
+        dispatch_1 = dmask;
+        if (exec_byte[32'h4]) begin
+            dispatch_1 = dmask >> 32'h4;
+        end
+        dispatch_2 = dispatch_1;
+        if (exec_byte[32'h5]) begin
+            dispatch_2 = dispatch_1 >> 32'h8;
+        end
+        dispatch = dispatch_2;
+        if (exec_byte[32'h6]) begin
+            dispatch = dispatch_2 >> 32'h10;
+        end
+        if (exec_byte[32'h7]) begin
+            dispatch = all_lanes;
+        end
+        pred_present = |(pred_lo | pred_hi);
+        bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
+        predicate = all_lanes;
+        if (pred_present) begin
+            predicate = pred_mask;
+            if (pred_hi[32'h7]) begin
+                predicate = ~pred_mask;
+            end
+        end
+        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
+        visa_code = visa_op_byte[(32'h0)+:(5)];
+        visa_w16 = visa_op_byte[32'h5];
         visa_w64 = 1'b0;
+        if (kind_svm_atomic) begin
+            visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
+            visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
+        end
         visa_ty_at_16 = zero_ty;
         visa_ty_at_32 = zero_ty;
         visa_ty_at_64 = zero_ty;
-        ptx_op = zero_4;
-        ptx_ty = zero_4;
-        ptx_vec = zero_2;
-        ptx_space = zero_elem;
-        ptx_is_cas = 1'b0;
-        ptx_hint = 1'b0;
-        ptx_global_or_generic = 1'b0;
+        if (visa_code == 0) begin
+            visa_ty_at_16 = visa_ty_16$0;
+            visa_ty_at_32 = visa_ty_32$0;
+            visa_ty_at_64 = visa_ty_64$0;
+        end
+        if (visa_code == 1) begin
+            visa_ty_at_16 = visa_ty_16$1;
+            visa_ty_at_32 = visa_ty_32$1;
+            visa_ty_at_64 = visa_ty_64$1;
+        end
+        if (visa_code == 2) begin
+            visa_ty_at_16 = visa_ty_16$2;
+            visa_ty_at_32 = visa_ty_32$2;
+            visa_ty_at_64 = visa_ty_64$2;
+        end
+        if (visa_code == 3) begin
+            visa_ty_at_16 = visa_ty_16$3;
+            visa_ty_at_32 = visa_ty_32$3;
+            visa_ty_at_64 = visa_ty_64$3;
+        end
+        if (visa_code == 4) begin
+            visa_ty_at_16 = visa_ty_16$4;
+            visa_ty_at_32 = visa_ty_32$4;
+            visa_ty_at_64 = visa_ty_64$4;
+        end
+        if (visa_code == 5) begin
+            visa_ty_at_16 = visa_ty_16$5;
+            visa_ty_at_32 = visa_ty_32$5;
+            visa_ty_at_64 = visa_ty_64$5;
+        end
+        if (visa_code == 6) begin
+            visa_ty_at_16 = visa_ty_16$6;
+            visa_ty_at_32 = visa_ty_32$6;
+            visa_ty_at_64 = visa_ty_64$6;
+        end
+        if (visa_code == 7) begin
+            visa_ty_at_16 = visa_ty_16$7;
+            visa_ty_at_32 = visa_ty_32$7;
+            visa_ty_at_64 = visa_ty_64$7;
+        end
+        if (visa_code == 8) begin
+            visa_ty_at_16 = visa_ty_16$8;
+            visa_ty_at_32 = visa_ty_32$8;
+            visa_ty_at_64 = visa_ty_64$8;
+        end
+        if (visa_code == 9) begin
+            visa_ty_at_16 = visa_ty_16$9;
+            visa_ty_at_32 = visa_ty_32$9;
+            visa_ty_at_64 = visa_ty_64$9;
+        end
+        if (visa_code == 10) begin
+            visa_ty_at_16 = visa_ty_16$10;
+            visa_ty_at_32 = visa_ty_32$10;
+            visa_ty_at_64 = visa_ty_64$10;
+        end
+        if (visa_code == 11) begin
+            visa_ty_at_16 = visa_ty_16$11;
+            visa_ty_at_32 = visa_ty_32$11;
+            visa_ty_at_64 = visa_ty_64$11;
+        end
+        if (visa_code == 12) begin
+            visa_ty_at_16 = visa_ty_16$12;
+            visa_ty_at_32 = visa_ty_32$12;
+            visa_ty_at_64 = visa_ty_64$12;
+        end
+        if (visa_code == 13) begin
+            visa_ty_at_16 = visa_ty_16$13;
+            visa_ty_at_32 = visa_ty_32$13;
+            visa_ty_at_64 = visa_ty_64$13;
+        end
+        if (visa_code == 14) begin
+            visa_ty_at_16 = visa_ty_16$14;
+            visa_ty_at_32 = visa_ty_32$14;
+            visa_ty_at_64 = visa_ty_64$14;
+        end
+        if (visa_code == 15) begin
+            visa_ty_at_16 = visa_ty_16$15;
+            visa_ty_at_32 = visa_ty_32$15;
+            visa_ty_at_64 = visa_ty_64$15;
+        end
+        if (visa_code == 16) begin
+            visa_ty_at_16 = visa_ty_16$16;
+            visa_ty_at_32 = visa_ty_32$16;
+            visa_ty_at_64 = visa_ty_64$16;
+        end
+        if (visa_code == 17) begin
+            visa_ty_at_16 = visa_ty_16$17;
+            visa_ty_at_32 = visa_ty_32$17;
+            visa_ty_at_64 = visa_ty_64$17;
+        end
+        if (visa_code == 18) begin
+            visa_ty_at_16 = visa_ty_16$18;
+            visa_ty_at_32 = visa_ty_32$18;
+            visa_ty_at_64 = visa_ty_64$18;
+        end
+        if (visa_code == 19) begin
+            visa_ty_at_16 = visa_ty_16$19;
+            visa_ty_at_32 = visa_ty_32$19;
+            visa_ty_at_64 = visa_ty_64$19;
+        end
+        if (visa_code == 20) begin
+            visa_ty_at_16 = visa_ty_16$20;
+            visa_ty_at_32 = visa_ty_32$20;
+            visa_ty_at_64 = visa_ty_64$20;
+        end
+        if (visa_code == 21) begin
+            visa_ty_at_16 = visa_ty_16$21;
+            visa_ty_at_32 = visa_ty_32$21;
+            visa_ty_at_64 = visa_ty_64$21;
+        end
+        if (visa_code == 22) begin
+            visa_ty_at_16 = visa_ty_16$22;
+            visa_ty_at_32 = visa_ty_32$22;
+            visa_ty_at_64 = visa_ty_64$22;
+        end
+        if (visa_code == 23) begin
+            visa_ty_at_16 = visa_ty_16$23;
+            visa_ty_at_32 = visa_ty_32$23;
+            visa_ty_at_64 = visa_ty_64$23;
+        end
+        if (visa_code == 24) begin
+            visa_ty_at_16 = visa_ty_16$24;
+            visa_ty_at_32 = visa_ty_32$24;
+            visa_ty_at_64 = visa_ty_64$24;
+        end
+        if (visa_code == 25) begin
+            visa_ty_at_16 = visa_ty_16$25;
+            visa_ty_at_32 = visa_ty_32$25;
+            visa_ty_at_64 = visa_ty_64$25;
+        end
+        if (visa_code == 26) begin
+            visa_ty_at_16 = visa_ty_16$26;
+            visa_ty_at_32 = visa_ty_32$26;
+            visa_ty_at_64 = visa_ty_64$26;
+        end
+        if (visa_code == 27) begin
+            visa_ty_at_16 = visa_ty_16$27;
+            visa_ty_at_32 = visa_ty_32$27;
+            visa_ty_at_64 = visa_ty_64$27;
+        end
+        if (visa_code == 28) begin
+            visa_ty_at_16 = visa_ty_16$28;
+            visa_ty_at_32 = visa_ty_32$28;
+            visa_ty_at_64 = visa_ty_64$28;
+        end
+        if (visa_code == 29) begin
+            visa_ty_at_16 = visa_ty_16$29;
+            visa_ty_at_32 = visa_ty_32$29;
+            visa_ty_at_64 = visa_ty_64$29;
+        end
+        if (visa_code == 30) begin
+            visa_ty_at_16 = visa_ty_16$30;
+            visa_ty_at_32 = visa_ty_32$30;
+            visa_ty_at_64 = visa_ty_64$30;
+        end
+        if (visa_code == 31) begin
+            visa_ty_at_16 = visa_ty_16$31;
+            visa_ty_at_32 = visa_ty_32$31;
+            visa_ty_at_64 = visa_ty_64$31;
+        end
+        ptx_op = byte$1[(32'h0)+:(4)];
+        ptx_hint = byte$1[32'h5];
+        ptx_ty = byte$2[(32'h0)+:(4)];
+        ptx_vec = byte$2[(32'h4)+:(2)];
+        ptx_space = byte$3[(32'h0)+:(3)];
+        ptx_is_cas = ptx_op == ptx_op_cas;
+        ptx_global_or_generic = ptx_space <= ptx_space_global;
         ptx_scalar_ok = 1'b0;
         ptx_vector_ok = 1'b0;
-        ptx_alu_op = zero_op;
-        ptx_size = zero_elem;
-        ptx_vector_log2 = zero_elem;
-        ptx_total_log2 = zero_elem;
-        dispatch_1 = zero_lanes;
-        dispatch_2 = zero_lanes;
-        dispatch = zero_lanes;
-        predicate = zero_lanes;
-        exec_mask = zero_lanes;
-        surface_byte = zero_byte;
-        bad_opcode = 1'b0;
-        bad_exec = 1'b0;
-        bad_pred = 1'b0;
+        if (ptx_op == 0) begin
+            ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$0[ptx_ty];
+        end
+        if (ptx_op == 1) begin
+            ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$1[ptx_ty];
+        end
+        if (ptx_op == 2) begin
+            ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$2[ptx_ty];
+        end
+        if (ptx_op == 3) begin
+            ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$3[ptx_ty];
+        end
+        if (ptx_op == 4) begin
+            ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$4[ptx_ty];
+        end
+        if (ptx_op == 5) begin
+            ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$5[ptx_ty];
+        end
+        if (ptx_op == 6) begin
+            ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$6[ptx_ty];
+        end
+        if (ptx_op == 7) begin
+            ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$7[ptx_ty];
+        end
+        if (ptx_op == 8) begin
+            ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$8[ptx_ty];
+        end
+        if (ptx_op == 9) begin
+            ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$9[ptx_ty];
+        end
+        if (ptx_op == 10) begin
+            ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$10[ptx_ty];
+        end
+        if (ptx_op == 11) begin
+            ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$11[ptx_ty];
+        end
+        if (ptx_op == 12) begin
+            ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$12[ptx_ty];
+        end
+        if (ptx_op == 13) begin
+            ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$13[ptx_ty];
+        end
+        if (ptx_op == 14) begin
+            ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$14[ptx_ty];
+        end
+        if (ptx_op == 15) begin
+            ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$15[ptx_ty];
+        end
+        ptx_alu_op = ptx_alu_rom$alu_op;
+        ptx_size = size_1b;
+        if (ptx_ty == 0) begin
+            ptx_size = ptx_elem_size$0;
+        end
+        if (ptx_ty == 1) begin
+            ptx_size = ptx_elem_size$1;
+        end
+        if (ptx_ty == 2) begin
+            ptx_size = ptx_elem_size$2;
+        end
+        if (ptx_ty == 3) begin
+            ptx_size = ptx_elem_size$3;
+        end
+        if (ptx_ty == 4) begin
+            ptx_size = ptx_elem_size$4;
+        end
+        if (ptx_ty == 5) begin
+            ptx_size = ptx_elem_size$5;
+        end
+        if (ptx_ty == 6) begin
+            ptx_size = ptx_elem_size$6;
+        end
+        if (ptx_ty == 7) begin
+            ptx_size = ptx_elem_size$7;
+        end
+        if (ptx_ty == 8) begin
+            ptx_size = ptx_elem_size$8;
+        end
+        if (ptx_ty == 9) begin
+            ptx_size = ptx_elem_size$9;
+        end
+        if (ptx_ty == 10) begin
+            ptx_size = ptx_elem_size$10;
+        end
+        if (ptx_ty == 11) begin
+            ptx_size = ptx_elem_size$11;
+        end
+        if (ptx_ty == 12) begin
+            ptx_size = ptx_elem_size$12;
+        end
+        if (ptx_ty == 13) begin
+            ptx_size = ptx_elem_size$13;
+        end
+        if (ptx_ty == 14) begin
+            ptx_size = ptx_elem_size$14;
+        end
+        if (ptx_ty == 15) begin
+            ptx_size = ptx_elem_size$15;
+        end
+        ptx_vector_log2 = size_1b;
+        if (ptx_vec == 0) begin
+            ptx_vector_log2 = log2_3$0;
+        end
+        if (ptx_vec == 1) begin
+            ptx_vector_log2 = log2_3$1;
+        end
+        if (ptx_vec == 2) begin
+            ptx_vector_log2 = log2_3$2;
+        end
+        if (ptx_vec == 3) begin
+            ptx_vector_log2 = log2_3$3;
+        end
+        ptx_total_log2 = ptx_size + ptx_vector_log2;
         bad_op = 1'b0;
-        bad_operands = 1'b0;
-        bad_tail = 1'b0;
-        bad_surface = 1'b0;
-        bad_config = 1'b0;
-        needs_fp = 1'b0;
-        byte$0 = zero_byte;
-        byte$1 = zero_byte;
-        byte$2 = zero_byte;
-        byte$3 = zero_byte;
-        byte$4 = zero_byte;
-        byte$5 = zero_byte;
-        byte$6 = zero_byte;
-        byte$7 = zero_byte;
-        byte$8 = zero_byte;
-        byte$9 = zero_byte;
-        byte$10 = zero_byte;
-        byte$11 = zero_byte;
-        byte$12 = zero_byte;
+        alu_op = zero_op;
+        alu_ty = zero_ty;
+        alu_ftz = 1'b0;
+        elem_size = size_4b;
+        last_elem = zero_elem;
+        if (kind_svm_atomic | kind_dword | kind_typed) begin
+            alu_op = visa_code;
+            alu_ty = visa_ty_at_32;
+            if (visa_w16) begin
+                alu_ty = visa_ty_at_16;
+                elem_size = size_2b;
+            end
+            if (visa_w64) begin
+                alu_ty = visa_ty_at_64;
+                elem_size = size_8b;
+            end
+            bad_op = ~visa_known[visa_code];
+        end
+        if (kind_svm_atomic) begin
+            if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_dword | kind_typed) begin
+            if (|visa_op_byte[(32'h6)+:(2)]) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_typed & ~visa_typed[visa_code]) begin
+            bad_op = 1'b1;
+        end
+        if (kind_scatter) begin
+            elem_size = size_1b;
+            if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
+                elem_size = size_4b;
+            end
+            if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
+                elem_size = size_8b;
+            end
+            if (byte$6[(32'h0)+:(2)] == 0) begin
+                last_elem = count_minus_one$0;
+            end
+            if (byte$6[(32'h0)+:(2)] == 1) begin
+                last_elem = count_minus_one$1;
+            end
+            if (byte$6[(32'h0)+:(2)] == 2) begin
+                last_elem = count_minus_one$2;
+            end
+            if (byte$6[(32'h0)+:(2)] == 3) begin
+                last_elem = count_minus_one$3;
+            end
+            if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
+                bad_op = 1'b1;
+            end
+            if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_ptx) begin
+            alu_op = ptx_alu_op;
+            if (ptx_ty == 0) begin
+                alu_ty = ptx_elem_ty$0;
+            end
+            if (ptx_ty == 1) begin
+                alu_ty = ptx_elem_ty$1;
+            end
+            if (ptx_ty == 2) begin
+                alu_ty = ptx_elem_ty$2;
+            end
+            if (ptx_ty == 3) begin
+                alu_ty = ptx_elem_ty$3;
+            end
+            if (ptx_ty == 4) begin
+                alu_ty = ptx_elem_ty$4;
+            end
+            if (ptx_ty == 5) begin
+                alu_ty = ptx_elem_ty$5;
+            end
+            if (ptx_ty == 6) begin
+                alu_ty = ptx_elem_ty$6;
+            end
+            if (ptx_ty == 7) begin
+                alu_ty = ptx_elem_ty$7;
+            end
+            if (ptx_ty == 8) begin
+                alu_ty = ptx_elem_ty$8;
+            end
+            if (ptx_ty == 9) begin
+                alu_ty = ptx_elem_ty$9;
+            end
+            if (ptx_ty == 10) begin
+                alu_ty = ptx_elem_ty$10;
+            end
+            if (ptx_ty == 11) begin
+                alu_ty = ptx_elem_ty$11;
+            end
+            if (ptx_ty == 12) begin
+                alu_ty = ptx_elem_ty$12;
+            end
+            if (ptx_ty == 13) begin
+                alu_ty = ptx_elem_ty$13;
+            end
+            if (ptx_ty == 14) begin
+                alu_ty = ptx_elem_ty$14;
+            end
+            if (ptx_ty == 15) begin
+                alu_ty = ptx_elem_ty$15;
+            end
+            alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
+            elem_size = ptx_size;
+            if (ptx_vec == 0) begin
+                last_elem = count_minus_one$0;
+            end
+            if (ptx_vec == 1) begin
+                last_elem = count_minus_one$1;
+            end
+            if (ptx_vec == 2) begin
+                last_elem = count_minus_one$2;
+            end
+            if (ptx_vec == 3) begin
+                last_elem = count_minus_one$3;
+            end
+            if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
+                bad_op = 1'b1;
+            end
+            if (|ptx_vec) begin
+                if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
+                    bad_op = 1'b1;
+                end
+            end
+            else begin
+                if (~ptx_scalar_ok) begin
+                    bad_op = 1'b1;
+                end
+            end
+            if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
+                bad_op = 1'b1;
+            end
+            if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
+                bad_op = 1'b1;
+            end
+        end
         opnd$0 = zero_byte;
         opnd_required$0 = 1'b0;
         opnd_null$0 = 1'b0;
-        opnd_expect$0 = zero_byte;
-        opnd_hot$0 = zero_byte;
-        opnd_bad$0 = 1'b0;
         opnd$1 = zero_byte;
         opnd_required$1 = 1'b0;
         opnd_null$1 = 1'b0;
-        opnd_expect$1 = zero_byte;
-        opnd_hot$1 = zero_byte;
-        opnd_bad$1 = 1'b0;
         opnd$2 = zero_byte;
         opnd_required$2 = 1'b0;
         opnd_null$2 = 1'b0;
-        opnd_expect$2 = zero_byte;
-        opnd_hot$2 = zero_byte;
-        opnd_bad$2 = 1'b0;
         opnd$3 = zero_byte;
         opnd_required$3 = 1'b0;
         opnd_null$3 = 1'b0;
-        opnd_expect$3 = zero_byte;
-        opnd_hot$3 = zero_byte;
-        opnd_bad$3 = 1'b0;
         opnd$4 = zero_byte;
         opnd_required$4 = 1'b0;
         opnd_null$4 = 1'b0;
-        opnd_expect$4 = zero_byte;
-        opnd_hot$4 = zero_byte;
-        opnd_bad$4 = 1'b0;
         opnd$5 = zero_byte;
         opnd_required$5 = 1'b0;
         opnd_null$5 = 1'b0;
-        opnd_expect$5 = zero_byte;
-        opnd_hot$5 = zero_byte;
-        opnd_bad$5 = 1'b0;
         opnd$6 = zero_byte;
         opnd_required$6 = 1'b0;
         opnd_null$6 = 1'b0;
-        opnd_expect$6 = zero_byte;
-        opnd_hot$6 = zero_byte;
-        opnd_bad$6 = 1'b0;
-        if (active) begin
-            byte$0 = desc[(0 * 32'h8)+:(8)];
-            byte$1 = desc[(1 * 32'h8)+:(8)];
-            byte$2 = desc[(2 * 32'h8)+:(8)];
-            byte$3 = desc[(3 * 32'h8)+:(8)];
-            byte$4 = desc[(4 * 32'h8)+:(8)];
-            byte$5 = desc[(5 * 32'h8)+:(8)];
-            byte$6 = desc[(6 * 32'h8)+:(8)];
-            byte$7 = desc[(7 * 32'h8)+:(8)];
-            byte$8 = desc[(8 * 32'h8)+:(8)];
-            byte$9 = desc[(9 * 32'h8)+:(8)];
-            byte$10 = desc[(10 * 32'h8)+:(8)];
-            byte$11 = desc[(11 * 32'h8)+:(8)];
-            byte$12 = desc[(12 * 32'h8)+:(8)];
-            kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
-            kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
-            kind_dword = byte$0 == opcode_dword;
-            kind_typed = byte$0 == opcode_typed;
-            kind_ptx = byte$0 == opcode_ptx;
-            bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
-            exec_byte = byte$2;
-            pred_lo = byte$3;
-            pred_hi = byte$4;
-            visa_op_byte = byte$1;
-            exec_max = max_exec_dword;
-            if (kind_svm_atomic) begin
-                visa_op_byte = byte$5;
-                exec_max = max_exec_svm_atomic;
-            end
-            if (kind_scatter) begin
-                exec_max = max_exec_scatter;
-            end
-            if (kind_typed) begin
-                exec_max = exec_code_8;
-            end
-            if (kind_ptx) begin
-                exec_byte = byte$5;
-                pred_lo = byte$6;
-                pred_hi = byte$7;
-                exec_max = max_exec_ptx;
-            end
-            exec_code = exec_byte[(32'h0)+:(3)];
-            bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
-            if (kind_typed & (exec_code != exec_code_8)) begin
-                bad_exec = 1'b1;
-            end
-            exec_mask = all_lanes;
-            if (exec_code == 0) begin
-                exec_mask = exec_lanes$0;
-            end
-            if (exec_code == 1) begin
-                exec_mask = exec_lanes$1;
-            end
-            if (exec_code == 2) begin
-                exec_mask = exec_lanes$2;
-            end
-            if (exec_code == 3) begin
-                exec_mask = exec_lanes$3;
-            end
-            if (exec_code == 4) begin
-                exec_mask = exec_lanes$4;
-            end
-            if (exec_code == 5) begin
-                exec_mask = exec_lanes$5;
-            end
-            dispatch_1 = dmask;
-            if (exec_byte[32'h4]) begin
-                dispatch_1 = dmask >> 32'h4;
-            end
-            dispatch_2 = dispatch_1;
-            if (exec_byte[32'h5]) begin
-                dispatch_2 = dispatch_1 >> 32'h8;
-            end
-            dispatch = dispatch_2;
-            if (exec_byte[32'h6]) begin
-                dispatch = dispatch_2 >> 32'h10;
-            end
-            if (exec_byte[32'h7]) begin
-                dispatch = all_lanes;
-            end
-            pred_present = |(pred_lo | pred_hi);
-            bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
-            predicate = all_lanes;
-            if (pred_present) begin
-                predicate = pred_mask;
-                if (pred_hi[32'h7]) begin
-                    predicate = ~pred_mask;
-                end
-            end
-            lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
-            visa_code = visa_op_byte[(32'h0)+:(5)];
-            visa_w16 = visa_op_byte[32'h5];
-            visa_w64 = 1'b0;
-            if (kind_svm_atomic) begin
-                visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
-                visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
-            end
-            visa_ty_at_16 = zero_ty;
-            visa_ty_at_32 = zero_ty;
-            visa_ty_at_64 = zero_ty;
-            if (visa_code == 0) begin
-                visa_ty_at_16 = visa_ty_16$0;
-                visa_ty_at_32 = visa_ty_32$0;
-                visa_ty_at_64 = visa_ty_64$0;
-            end
-            if (visa_code == 1) begin
-                visa_ty_at_16 = visa_ty_16$1;
-                visa_ty_at_32 = visa_ty_32$1;
-                visa_ty_at_64 = visa_ty_64$1;
-            end
-            if (visa_code == 2) begin
-                visa_ty_at_16 = visa_ty_16$2;
-                visa_ty_at_32 = visa_ty_32$2;
-                visa_ty_at_64 = visa_ty_64$2;
-            end
-            if (visa_code == 3) begin
-                visa_ty_at_16 = visa_ty_16$3;
-                visa_ty_at_32 = visa_ty_32$3;
-                visa_ty_at_64 = visa_ty_64$3;
-            end
-            if (visa_code == 4) begin
-                visa_ty_at_16 = visa_ty_16$4;
-                visa_ty_at_32 = visa_ty_32$4;
-                visa_ty_at_64 = visa_ty_64$4;
-            end
-            if (visa_code == 5) begin
-                visa_ty_at_16 = visa_ty_16$5;
-                visa_ty_at_32 = visa_ty_32$5;
-                visa_ty_at_64 = visa_ty_64$5;
-            end
-            if (visa_code == 6) begin
-                visa_ty_at_16 = visa_ty_16$6;
-                visa_ty_at_32 = visa_ty_32$6;
-                visa_ty_at_64 = visa_ty_64$6;
-            end
-            if (visa_code == 7) begin
-                visa_ty_at_16 = visa_ty_16$7;
-                visa_ty_at_32 = visa_ty_32$7;
-                visa_ty_at_64 = visa_ty_64$7;
-            end
-            if (visa_code == 8) begin
-                visa_ty_at_16 = visa_ty_16$8;
-                visa_ty_at_32 = visa_ty_32$8;
-                visa_ty_at_64 = visa_ty_64$8;
-            end
-            if (visa_code == 9) begin
-                visa_ty_at_16 = visa_ty_16$9;
-                visa_ty_at_32 = visa_ty_32$9;
-                visa_ty_at_64 = visa_ty_64$9;
-            end
-            if (visa_code == 10) begin
-                visa_ty_at_16 = visa_ty_16$10;
-                visa_ty_at_32 = visa_ty_32$10;
-                visa_ty_at_64 = visa_ty_64$10;
-            end
-            if (visa_code == 11) begin
-                visa_ty_at_16 = visa_ty_16$11;
-                visa_ty_at_32 = visa_ty_32$11;
-                visa_ty_at_64 = visa_ty_64$11;
-            end
-            if (visa_code == 12) begin
-                visa_ty_at_16 = visa_ty_16$12;
-                visa_ty_at_32 = visa_ty_32$12;
-                visa_ty_at_64 = visa_ty_64$12;
-            end
-            if (visa_code == 13) begin
-                visa_ty_at_16 = visa_ty_16$13;
-                visa_ty_at_32 = visa_ty_32$13;
-                visa_ty_at_64 = visa_ty_64$13;
-            end
-            if (visa_code == 14) begin
-                visa_ty_at_16 = visa_ty_16$14;
-                visa_ty_at_32 = visa_ty_32$14;
-                visa_ty_at_64 = visa_ty_64$14;
-            end
-            if (visa_code == 15) begin
-                visa_ty_at_16 = visa_ty_16$15;
-                visa_ty_at_32 = visa_ty_32$15;
-                visa_ty_at_64 = visa_ty_64$15;
-            end
-            if (visa_code == 16) begin
-                visa_ty_at_16 = visa_ty_16$16;
-                visa_ty_at_32 = visa_ty_32$16;
-                visa_ty_at_64 = visa_ty_64$16;
-            end
-            if (visa_code == 17) begin
-                visa_ty_at_16 = visa_ty_16$17;
-                visa_ty_at_32 = visa_ty_32$17;
-                visa_ty_at_64 = visa_ty_64$17;
-            end
-            if (visa_code == 18) begin
-                visa_ty_at_16 = visa_ty_16$18;
-                visa_ty_at_32 = visa_ty_32$18;
-                visa_ty_at_64 = visa_ty_64$18;
-            end
-            if (visa_code == 19) begin
-                visa_ty_at_16 = visa_ty_16$19;
-                visa_ty_at_32 = visa_ty_32$19;
-                visa_ty_at_64 = visa_ty_64$19;
-            end
-            if (visa_code == 20) begin
-                visa_ty_at_16 = visa_ty_16$20;
-                visa_ty_at_32 = visa_ty_32$20;
-                visa_ty_at_64 = visa_ty_64$20;
-            end
-            if (visa_code == 21) begin
-                visa_ty_at_16 = visa_ty_16$21;
-                visa_ty_at_32 = visa_ty_32$21;
-                visa_ty_at_64 = visa_ty_64$21;
-            end
-            if (visa_code == 22) begin
-                visa_ty_at_16 = visa_ty_16$22;
-                visa_ty_at_32 = visa_ty_32$22;
-                visa_ty_at_64 = visa_ty_64$22;
-            end
-            if (visa_code == 23) begin
-                visa_ty_at_16 = visa_ty_16$23;
-                visa_ty_at_32 = visa_ty_32$23;
-                visa_ty_at_64 = visa_ty_64$23;
-            end
-            if (visa_code == 24) begin
-                visa_ty_at_16 = visa_ty_16$24;
-                visa_ty_at_32 = visa_ty_32$24;
-                visa_ty_at_64 = visa_ty_64$24;
-            end
-            if (visa_code == 25) begin
-                visa_ty_at_16 = visa_ty_16$25;
-                visa_ty_at_32 = visa_ty_32$25;
-                visa_ty_at_64 = visa_ty_64$25;
-            end
-            if (visa_code == 26) begin
-                visa_ty_at_16 = visa_ty_16$26;
-                visa_ty_at_32 = visa_ty_32$26;
-                visa_ty_at_64 = visa_ty_64$26;
-            end
-            if (visa_code == 27) begin
-                visa_ty_at_16 = visa_ty_16$27;
-                visa_ty_at_32 = visa_ty_32$27;
-                visa_ty_at_64 = visa_ty_64$27;
-            end
-            if (visa_code == 28) begin
-                visa_ty_at_16 = visa_ty_16$28;
-                visa_ty_at_32 = visa_ty_32$28;
-                visa_ty_at_64 = visa_ty_64$28;
-            end
-            if (visa_code == 29) begin
-                visa_ty_at_16 = visa_ty_16$29;
-                visa_ty_at_32 = visa_ty_32$29;
-                visa_ty_at_64 = visa_ty_64$29;
-            end
-            if (visa_code == 30) begin
-                visa_ty_at_16 = visa_ty_16$30;
-                visa_ty_at_32 = visa_ty_32$30;
-                visa_ty_at_64 = visa_ty_64$30;
-            end
-            if (visa_code == 31) begin
-                visa_ty_at_16 = visa_ty_16$31;
-                visa_ty_at_32 = visa_ty_32$31;
-                visa_ty_at_64 = visa_ty_64$31;
-            end
-            ptx_op = byte$1[(32'h0)+:(4)];
-            ptx_hint = byte$1[32'h5];
-            ptx_ty = byte$2[(32'h0)+:(4)];
-            ptx_vec = byte$2[(32'h4)+:(2)];
-            ptx_space = byte$3[(32'h0)+:(3)];
-            ptx_is_cas = ptx_op == ptx_op_cas;
-            ptx_global_or_generic = ptx_space <= ptx_space_global;
-            ptx_scalar_ok = 1'b0;
-            ptx_vector_ok = 1'b0;
-            if (ptx_op == 0) begin
-                ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$0[ptx_ty];
-            end
-            if (ptx_op == 1) begin
-                ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$1[ptx_ty];
-            end
-            if (ptx_op == 2) begin
-                ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$2[ptx_ty];
-            end
-            if (ptx_op == 3) begin
-                ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$3[ptx_ty];
-            end
-            if (ptx_op == 4) begin
-                ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$4[ptx_ty];
-            end
-            if (ptx_op == 5) begin
-                ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$5[ptx_ty];
-            end
-            if (ptx_op == 6) begin
-                ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$6[ptx_ty];
-            end
-            if (ptx_op == 7) begin
-                ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$7[ptx_ty];
-            end
-            if (ptx_op == 8) begin
-                ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$8[ptx_ty];
-            end
-            if (ptx_op == 9) begin
-                ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$9[ptx_ty];
-            end
-            if (ptx_op == 10) begin
-                ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$10[ptx_ty];
-            end
-            if (ptx_op == 11) begin
-                ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$11[ptx_ty];
-            end
-            if (ptx_op == 12) begin
-                ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$12[ptx_ty];
-            end
-            if (ptx_op == 13) begin
-                ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$13[ptx_ty];
-            end
-            if (ptx_op == 14) begin
-                ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$14[ptx_ty];
-            end
-            if (ptx_op == 15) begin
-                ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
-                ptx_vector_ok = ptx_vector_types$15[ptx_ty];
-            end
-            ptx_alu_op = ptx_alu_rom$alu_op;
-            ptx_size = size_1b;
-            if (ptx_ty == 0) begin
-                ptx_size = ptx_elem_size$0;
-            end
-            if (ptx_ty == 1) begin
-                ptx_size = ptx_elem_size$1;
-            end
-            if (ptx_ty == 2) begin
-                ptx_size = ptx_elem_size$2;
-            end
-            if (ptx_ty == 3) begin
-                ptx_size = ptx_elem_size$3;
-            end
-            if (ptx_ty == 4) begin
-                ptx_size = ptx_elem_size$4;
-            end
-            if (ptx_ty == 5) begin
-                ptx_size = ptx_elem_size$5;
-            end
-            if (ptx_ty == 6) begin
-                ptx_size = ptx_elem_size$6;
-            end
-            if (ptx_ty == 7) begin
-                ptx_size = ptx_elem_size$7;
-            end
-            if (ptx_ty == 8) begin
-                ptx_size = ptx_elem_size$8;
-            end
-            if (ptx_ty == 9) begin
-                ptx_size = ptx_elem_size$9;
-            end
-            if (ptx_ty == 10) begin
-                ptx_size = ptx_elem_size$10;
-            end
-            if (ptx_ty == 11) begin
-                ptx_size = ptx_elem_size$11;
-            end
-            if (ptx_ty == 12) begin
-                ptx_size = ptx_elem_size$12;
-            end
-            if (ptx_ty == 13) begin
-                ptx_size = ptx_elem_size$13;
-            end
-            if (ptx_ty == 14) begin
-                ptx_size = ptx_elem_size$14;
-            end
-            if (ptx_ty == 15) begin
-                ptx_size = ptx_elem_size$15;
-            end
-            ptx_vector_log2 = size_1b;
-            if (ptx_vec == 0) begin
-                ptx_vector_log2 = log2_3$0;
-            end
-            if (ptx_vec == 1) begin
-                ptx_vector_log2 = log2_3$1;
-            end
-            if (ptx_vec == 2) begin
-                ptx_vector_log2 = log2_3$2;
-            end
-            if (ptx_vec == 3) begin
-                ptx_vector_log2 = log2_3$3;
-            end
-            ptx_total_log2 = ptx_size + ptx_vector_log2;
-            bad_op = 1'b0;
-            alu_op = zero_op;
-            alu_ty = zero_ty;
-            alu_ftz = 1'b0;
-            elem_size = size_4b;
-            last_elem = zero_elem;
-            if (kind_svm_atomic | kind_dword | kind_typed) begin
-                alu_op = visa_code;
-                alu_ty = visa_ty_at_32;
-                if (visa_w16) begin
-                    alu_ty = visa_ty_at_16;
-                    elem_size = size_2b;
-                end
-                if (visa_w64) begin
-                    alu_ty = visa_ty_at_64;
-                    elem_size = size_8b;
-                end
-                bad_op = ~visa_known[visa_code];
-            end
-            if (kind_svm_atomic) begin
-                if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
-                    bad_op = 1'b1;
-                end
-            end
-            if (kind_dword | kind_typed) begin
-                if (|visa_op_byte[(32'h6)+:(2)]) begin
-                    bad_op = 1'b1;
-                end
-            end
-            if (kind_typed & ~visa_typed[visa_code]) begin
-                bad_op = 1'b1;
-            end
-            if (kind_scatter) begin
-                elem_size = size_1b;
-                if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
-                    elem_size = size_4b;
-                end
-                if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
-                    elem_size = size_8b;
-                end
-                if (byte$6[(32'h0)+:(2)] == 0) begin
-                    last_elem = count_minus_one$0;
-                end
-                if (byte$6[(32'h0)+:(2)] == 1) begin
-                    last_elem = count_minus_one$1;
-                end
-                if (byte$6[(32'h0)+:(2)] == 2) begin
-                    last_elem = count_minus_one$2;
-                end
-                if (byte$6[(32'h0)+:(2)] == 3) begin
-                    last_elem = count_minus_one$3;
-                end
-                if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
-                    bad_op = 1'b1;
-                end
-                if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
-                    bad_op = 1'b1;
-                end
-            end
-            if (kind_ptx) begin
-                alu_op = ptx_alu_op;
-                if (ptx_ty == 0) begin
-                    alu_ty = ptx_elem_ty$0;
-                end
-                if (ptx_ty == 1) begin
-                    alu_ty = ptx_elem_ty$1;
-                end
-                if (ptx_ty == 2) begin
-                    alu_ty = ptx_elem_ty$2;
-                end
-                if (ptx_ty == 3) begin
-                    alu_ty = ptx_elem_ty$3;
-                end
-                if (ptx_ty == 4) begin
-                    alu_ty = ptx_elem_ty$4;
-                end
-                if (ptx_ty == 5) begin
-                    alu_ty = ptx_elem_ty$5;
-                end
-                if (ptx_ty == 6) begin
-                    alu_ty = ptx_elem_ty$6;
-                end
-                if (ptx_ty == 7) begin
-                    alu_ty = ptx_elem_ty$7;
-                end
-                if (ptx_ty == 8) begin
-                    alu_ty = ptx_elem_ty$8;
-                end
-                if (ptx_ty == 9) begin
-                    alu_ty = ptx_elem_ty$9;
-                end
-                if (ptx_ty == 10) begin
-                    alu_ty = ptx_elem_ty$10;
-                end
-                if (ptx_ty == 11) begin
-                    alu_ty = ptx_elem_ty$11;
-                end
-                if (ptx_ty == 12) begin
-                    alu_ty = ptx_elem_ty$12;
-                end
-                if (ptx_ty == 13) begin
-                    alu_ty = ptx_elem_ty$13;
-                end
-                if (ptx_ty == 14) begin
-                    alu_ty = ptx_elem_ty$14;
-                end
-                if (ptx_ty == 15) begin
-                    alu_ty = ptx_elem_ty$15;
-                end
-                alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
-                elem_size = ptx_size;
-                if (ptx_vec == 0) begin
-                    last_elem = count_minus_one$0;
-                end
-                if (ptx_vec == 1) begin
-                    last_elem = count_minus_one$1;
-                end
-                if (ptx_vec == 2) begin
-                    last_elem = count_minus_one$2;
-                end
-                if (ptx_vec == 3) begin
-                    last_elem = count_minus_one$3;
-                end
-                if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
-                    bad_op = 1'b1;
-                end
-                if (|ptx_vec) begin
-                    if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
-                        bad_op = 1'b1;
-                    end
-                end
-                else begin
-                    if (~ptx_scalar_ok) begin
-                        bad_op = 1'b1;
-                    end
-                end
-                if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
-                    bad_op = 1'b1;
-                end
-                if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
-                    bad_op = 1'b1;
-                end
-            end
-            opnd$0 = zero_byte;
-            opnd_required$0 = 1'b0;
-            opnd_null$0 = 1'b0;
-            opnd$1 = zero_byte;
-            opnd_required$1 = 1'b0;
-            opnd_null$1 = 1'b0;
-            opnd$2 = zero_byte;
-            opnd_required$2 = 1'b0;
-            opnd_null$2 = 1'b0;
-            opnd$3 = zero_byte;
-            opnd_required$3 = 1'b0;
-            opnd_null$3 = 1'b0;
-            opnd$4 = zero_byte;
-            opnd_required$4 = 1'b0;
-            opnd_null$4 = 1'b0;
-            opnd$5 = zero_byte;
-            opnd_required$5 = 1'b0;
-            opnd_null$5 = 1'b0;
-            opnd$6 = zero_byte;
-            opnd_required$6 = 1'b0;
-            opnd_null$6 = 1'b0;
-            if (kind_svm_atomic | kind_dword) begin
-                opnd$0 = byte$6;
-                opnd$1 = byte$7;
-                opnd$2 = byte$8;
-                opnd$3 = byte$9;
-                opnd_required$0 = 1'b1;
-            end
-            if (kind_typed) begin
-                opnd$0 = byte$6;
-                opnd$1 = byte$7;
-                opnd$2 = byte$8;
-                opnd$3 = byte$9;
-                opnd$4 = byte$10;
-                opnd$5 = byte$11;
-                opnd$6 = byte$12;
-                opnd_required$0 = 1'b1;
-            end
-            if (kind_svm_atomic | kind_dword | kind_typed) begin
-                if (kind_typed) begin
-                    opnd_null$4 = visa_src0_null[visa_code];
-                    opnd_required$4 = ~visa_src0_null[visa_code];
-                    opnd_null$5 = ~visa_src1_required[visa_code];
-                    opnd_required$5 = visa_src1_required[visa_code];
-                end
-                else begin
-                    opnd_null$1 = visa_src0_null[visa_code];
-                    opnd_required$1 = ~visa_src0_null[visa_code];
-                    opnd_null$2 = ~visa_src1_required[visa_code];
-                    opnd_required$2 = visa_src1_required[visa_code];
-                end
-            end
-            if (kind_scatter) begin
-                opnd$0 = byte$7;
-                opnd$1 = byte$8;
-                opnd_required$0 = 1'b1;
-                opnd_required$1 = 1'b1;
-            end
-            if (kind_ptx) begin
-                opnd$0 = byte$8;
-                opnd$1 = byte$9;
-                opnd$2 = byte$10;
-                opnd$3 = byte$11;
-                opnd$4 = byte$12;
-                opnd_required$1 = 1'b1;
-                opnd_required$2 = 1'b1;
-                opnd_required$3 = ptx_is_cas;
-                opnd_null$3 = ~ptx_is_cas;
-                opnd_required$4 = ptx_hint;
-                opnd_null$4 = ~ptx_hint;
-            end
-            opnd_expect$0 = hot_one;
-            opnd_expect$1 = opnd_expect$0;
-            if (|opnd$0) begin
-                opnd_expect$1 = opnd_expect$0 << 32'h1;
-            end
-            opnd_expect$2 = opnd_expect$1;
-            if (|opnd$1) begin
-                opnd_expect$2 = opnd_expect$1 << 32'h1;
-            end
-            opnd_expect$3 = opnd_expect$2;
-            if (|opnd$2) begin
-                opnd_expect$3 = opnd_expect$2 << 32'h1;
-            end
-            opnd_expect$4 = opnd_expect$3;
-            if (|opnd$3) begin
-                opnd_expect$4 = opnd_expect$3 << 32'h1;
-            end
-            opnd_expect$5 = opnd_expect$4;
-            if (|opnd$4) begin
-                opnd_expect$5 = opnd_expect$4 << 32'h1;
-            end
-            opnd_expect$6 = opnd_expect$5;
-            if (|opnd$5) begin
-                opnd_expect$6 = opnd_expect$5 << 32'h1;
-            end
-            opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
-            opnd_bad$0 = opnd_required$0;
-            if (|opnd$0) begin
-                opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
-            end
-            opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
-            opnd_bad$1 = opnd_required$1;
-            if (|opnd$1) begin
-                opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
-            end
-            opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
-            opnd_bad$2 = opnd_required$2;
-            if (|opnd$2) begin
-                opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
-            end
-            opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
-            opnd_bad$3 = opnd_required$3;
-            if (|opnd$3) begin
-                opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
-            end
-            opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
-            opnd_bad$4 = opnd_required$4;
-            if (|opnd$4) begin
-                opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
-            end
-            opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
-            opnd_bad$5 = opnd_required$5;
-            if (|opnd$5) begin
-                opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
-            end
-            opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
-            opnd_bad$6 = opnd_required$6;
-            if (|opnd$6) begin
-                opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
-            end
-            bad_operands = 1'b0;
-            if (opnd_bad$0) begin
-                bad_operands = 1'b1;
-            end
-            if (opnd_bad$1) begin
-                bad_operands = 1'b1;
-            end
-            if (opnd_bad$2) begin
-                bad_operands = 1'b1;
-            end
-            if (opnd_bad$3) begin
-                bad_operands = 1'b1;
-            end
-            if (opnd_bad$4) begin
-                bad_operands = 1'b1;
-            end
-            if (opnd_bad$5) begin
-                bad_operands = 1'b1;
-            end
-            if (opnd_bad$6) begin
-                bad_operands = 1'b1;
-            end
-            bad_tail = 1'b0;
-            if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
-                bad_tail = 1'b1;
-            end
-            if (kind_dword & |(desc & tail_dword)) begin
-                bad_tail = 1'b1;
-            end
-            if (kind_typed & |(desc & tail_typed)) begin
-                bad_tail = 1'b1;
-            end
-            if (kind_scatter & |(desc & tail_scatter)) begin
-                bad_tail = 1'b1;
-            end
-            if (kind_ptx & |(desc & tail_ptx)) begin
-                bad_tail = 1'b1;
-            end
-            surface_byte = byte$5;
-            space_slm = 1'b0;
-            addr_offset32 = 1'b0;
-            addr_buffer = 1'b0;
-            bad_surface = 1'b0;
-            if (kind_dword) begin
-                addr_offset32 = 1'b1;
-                if (~|surface_byte) begin
-                    space_slm = 1'b1;
-                end
-                else begin
-                    if (surface_byte != byte_255) begin
-                        addr_buffer = 1'b1;
-                        bad_surface = surf_kind != surf_kind_buffer;
-                    end
-                end
-            end
-            if (kind_typed) begin
-                bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
-            end
-            if (kind_ptx) begin
-                space_slm = ptx_space >= ptx_space_shared;
-            end
-            write_only = kind_scatter;
-            swap_src = kind_ptx & ptx_is_cas;
-            v_present = |byte$7;
-            r_present = |byte$8;
-            lod_present = |byte$9;
-            needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
-            bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
-            illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
+        if (kind_svm_atomic | kind_dword) begin
+            opnd$0 = byte$6;
+            opnd$1 = byte$7;
+            opnd$2 = byte$8;
+            opnd$3 = byte$9;
+            opnd_required$0 = 1'b1;
         end
+        if (kind_typed) begin
+            opnd$0 = byte$6;
+            opnd$1 = byte$7;
+            opnd$2 = byte$8;
+            opnd$3 = byte$9;
+            opnd$4 = byte$10;
+            opnd$5 = byte$11;
+            opnd$6 = byte$12;
+            opnd_required$0 = 1'b1;
+        end
+        if (kind_svm_atomic | kind_dword | kind_typed) begin
+            if (kind_typed) begin
+                opnd_null$4 = visa_src0_null[visa_code];
+                opnd_required$4 = ~visa_src0_null[visa_code];
+                opnd_null$5 = ~visa_src1_required[visa_code];
+                opnd_required$5 = visa_src1_required[visa_code];
+            end
+            else begin
+                opnd_null$1 = visa_src0_null[visa_code];
+                opnd_required$1 = ~visa_src0_null[visa_code];
+                opnd_null$2 = ~visa_src1_required[visa_code];
+                opnd_required$2 = visa_src1_required[visa_code];
+            end
+        end
+        if (kind_scatter) begin
+            opnd$0 = byte$7;
+            opnd$1 = byte$8;
+            opnd_required$0 = 1'b1;
+            opnd_required$1 = 1'b1;
+        end
+        if (kind_ptx) begin
+            opnd$0 = byte$8;
+            opnd$1 = byte$9;
+            opnd$2 = byte$10;
+            opnd$3 = byte$11;
+            opnd$4 = byte$12;
+            opnd_required$1 = 1'b1;
+            opnd_required$2 = 1'b1;
+            opnd_required$3 = ptx_is_cas;
+            opnd_null$3 = ~ptx_is_cas;
+            opnd_required$4 = ptx_hint;
+            opnd_null$4 = ~ptx_hint;
+        end
+        opnd_expect$0 = hot_one;
+        opnd_expect$1 = opnd_expect$0;
+        if (|opnd$0) begin
+            opnd_expect$1 = opnd_expect$0 << 32'h1;
+        end
+        opnd_expect$2 = opnd_expect$1;
+        if (|opnd$1) begin
+            opnd_expect$2 = opnd_expect$1 << 32'h1;
+        end
+        opnd_expect$3 = opnd_expect$2;
+        if (|opnd$2) begin
+            opnd_expect$3 = opnd_expect$2 << 32'h1;
+        end
+        opnd_expect$4 = opnd_expect$3;
+        if (|opnd$3) begin
+            opnd_expect$4 = opnd_expect$3 << 32'h1;
+        end
+        opnd_expect$5 = opnd_expect$4;
+        if (|opnd$4) begin
+            opnd_expect$5 = opnd_expect$4 << 32'h1;
+        end
+        opnd_expect$6 = opnd_expect$5;
+        if (|opnd$5) begin
+            opnd_expect$6 = opnd_expect$5 << 32'h1;
+        end
+        opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
+        opnd_bad$0 = opnd_required$0;
+        if (|opnd$0) begin
+            opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
+        end
+        opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
+        opnd_bad$1 = opnd_required$1;
+        if (|opnd$1) begin
+            opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
+        end
+        opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
+        opnd_bad$2 = opnd_required$2;
+        if (|opnd$2) begin
+            opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
+        end
+        opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
+        opnd_bad$3 = opnd_required$3;
+        if (|opnd$3) begin
+            opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
+        end
+        opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
+        opnd_bad$4 = opnd_required$4;
+        if (|opnd$4) begin
+            opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
+        end
+        opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
+        opnd_bad$5 = opnd_required$5;
+        if (|opnd$5) begin
+            opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
+        end
+        opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
+        opnd_bad$6 = opnd_required$6;
+        if (|opnd$6) begin
+            opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
+        end
+        bad_operands = 1'b0;
+        if (opnd_bad$0) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$1) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$2) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$3) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$4) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$5) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$6) begin
+            bad_operands = 1'b1;
+        end
+        bad_tail = 1'b0;
+        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_dword & |(desc & tail_dword)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_typed & |(desc & tail_typed)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_scatter & |(desc & tail_scatter)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_ptx & |(desc & tail_ptx)) begin
+            bad_tail = 1'b1;
+        end
+        surface_byte = byte$5;
+        space_slm = 1'b0;
+        addr_offset32 = 1'b0;
+        addr_buffer = 1'b0;
+        bad_surface = 1'b0;
+        if (kind_dword) begin
+            addr_offset32 = 1'b1;
+            if (~|surface_byte) begin
+                space_slm = 1'b1;
+            end
+            else begin
+                if (surface_byte != byte_255) begin
+                    addr_buffer = 1'b1;
+                    bad_surface = surf_kind != surf_kind_buffer;
+                end
+            end
+        end
+        if (kind_typed) begin
+            bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
+        end
+        if (kind_ptx) begin
+            space_slm = ptx_space >= ptx_space_shared;
+        end
+        write_only = kind_scatter;
+        swap_src = kind_ptx & ptx_is_cas;
+        v_present = |byte$7;
+        r_present = |byte$8;
+        lod_present = |byte$9;
+        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
+        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
+        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
     end
     
 endmodule // atomic_unit$decoder
