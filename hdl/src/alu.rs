@@ -75,6 +75,7 @@ use rust_hdl::prelude::*;
 
 use crate::extend::ZeroExtend;
 use crate::fp_alu::FloatAlu;
+use crate::fp_decode::WIDE_BITS;
 
 /// Width of the ALU's data ports (the widest element, PTX `.b128`).
 pub use atomport_isa::ALU_DATA_BITS;
@@ -120,7 +121,7 @@ pub struct AtomicAlu {
     // ---- the floating-point ops ----
     float: FloatAlu,
     /// its 64-bit value widened to the data width
-    float_wide: ZeroExtend<64, ALU_DATA_BITS>,
+    float_wide: ZeroExtend<WIDE_BITS, ALU_DATA_BITS>,
     /// the float op's width mask, to stage 3
     float_mask_1: DFF<Bits<ALU_DATA_BITS>>,
     float_mask_2: DFF<Bits<ALU_DATA_BITS>>,
