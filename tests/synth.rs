@@ -163,6 +163,12 @@ fn cli_json_and_bad_options() {
         (&["--block", "alu", "--target", "generic", "--part", "hx8k"][..], "generic target has no parts"),
         (&["--block", "alu", "--target", "ice40", "--freq", "0"][..], "--freq 0"),
         (&["--block", "alu", "--target", "ice40,ecp5"][..], "one target"),
+        (&["--block", "alu", "--target", "ice40", "--seeds", "3,4,3"][..], "seed 3 given twice"),
+        (&["--block", "alu", "--target", "generic", "--seeds", "1,2"][..], "generic target has no place and route"),
+        (&["--block", "alu", "--target", "ice40", "--seeds", "1,2", "--jobs", "0"][..], "--jobs 0"),
+        (&["--block", "alu", "--target", "ice40", "--seeds", "1,2", "--seed", "3"][..], "cannot be used with"),
+        (&["--table", "--seeds", "1,2"][..], "cannot be used with"),
+        (&["--block", "alu", "--target", "ice40", "--seeds", "1,x"][..], "invalid value 'x'"),
     ] {
         let (code, _, stderr) = run(args);
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
@@ -219,6 +225,38 @@ fn ice40_is_reproducible_and_reports_what_does_not_fit() {
     }
     assert!(fallback.fits());
     assert_eq!(fallback.fmax_mhz(), a.fmax_mhz(), "same netlist, part and seed");
+}
+
+/// A seed sweep (`--seeds`, about a minute; not in `make test`): the
+/// report's figures are the first seed's, each further seed's run is that
+/// seed's (a run of its own with that seed as `--seed` gives the same
+/// fmax), and the JSON carries fmax by seed and its spread.
+#[test]
+#[ignore = "place and route: minutes; run with -- --ignored"]
+fn a_seed_sweep_places_the_same_netlist_with_each_seed() {
+    if !have_yosys() {
+        return;
+    }
+    let ice40 = |root: &str, seed: u64, sweep: &[u64]| Options {
+        out_root: out_root(root),
+        seed,
+        sweep_seeds: sweep.to_vec(),
+        jobs: 2,
+        ..Options::new("alu_int", Target::Ice40)
+    };
+    let sweep = synth(&ice40("ice40-sweep", 7, &[8, 9])).unwrap();
+    let single = synth(&ice40("ice40-seed8", 8, &[])).unwrap();
+    let spread = sweep.seed_spread().expect("a spread");
+    assert_eq!(spread.by_seed.iter().map(|(s, _)| *s).collect::<Vec<_>>(), vec![7, 8, 9]);
+    assert!(spread.by_seed.iter().all(|(_, f)| f.is_some()), "{spread:?}");
+    assert_eq!(spread.by_seed[1].1, single.fmax_mhz(), "seed 8 in the sweep is seed 8");
+    assert!(spread.min <= spread.median && spread.median <= spread.max);
+    assert!(sweep.dir.join("nextpnr-hx8k-seed9.log").is_file());
+    let v = sweep.to_json();
+    assert_eq!(v["seed_sweep"]["seeds"], serde_json::json!([7, 8, 9]));
+    assert_eq!(v["seed_sweep"]["pnr"][1]["seed"], 9);
+    assert_eq!(v["fmax_mhz"], v["seed_sweep"]["fmax_mhz"][0], "the report's figures are the first seed's");
+    assert!(single.to_json().get("seed_sweep").is_none(), "no sweep, no key");
 }
 
 /// ECP5 through the WebAssembly nextpnr (about a minute; installs

@@ -1,5 +1,6 @@
 //! `atomport synth [--block NAME] [--target generic|ice40|ecp5] [--part P[,P..]]
-//! [--seed S] [--freq MHZ] [--json]`: the emitted Verilog through Yosys and,
+//! [--seed S | --seeds S,S,.. [--jobs N]] [--freq MHZ] [--json]`: the emitted
+//! Verilog through Yosys and,
 //! for FPGA targets, nextpnr; and `atomport synth --table`, the README's
 //! table of figures. The flow is `atomport_synth`; the user's guide is
 //! docs/synthesis.md.
@@ -35,6 +36,11 @@ pub struct SynthArgs {
     /// nextpnr's placer seed (same seed, same numbers)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A seed sweep: the same netlist placed and routed with each seed (the
+    /// report's figures are the first seed's), and fmax by seed with its
+    /// min, median and max: how much of an fmax difference is placement
+    #[arg(long, value_delimiter = ',', value_name = "S,S,...", conflicts_with_all = ["seed", "table"])]
+    pub seeds: Vec<u64>,
     /// nextpnr's clock constraint in MHz [default: ice40 50, ecp5 100]
     #[arg(long, value_name = "MHZ")]
     pub freq: Option<f64>,
@@ -47,8 +53,8 @@ pub struct SynthArgs {
     /// With --table: print the table, leave README.md alone
     #[arg(long, requires = "table")]
     pub print_only: bool,
-    /// With --table: runs at a time (the figures do not depend on it)
-    #[arg(long, requires = "table", default_value_t = 1)]
+    /// With --table or --seeds: runs at a time (the figures do not depend on it)
+    #[arg(long, default_value_t = 1)]
     pub jobs: usize,
     /// Directory of the run directories [default: target/synth]
     #[arg(long, value_name = "DIR")]
@@ -74,7 +80,9 @@ pub fn main(a: SynthArgs) -> i32 {
         block: a.block.clone(),
         target: Target::Generic,
         parts: a.part.clone(),
-        seed: a.seed,
+        seed: a.seeds.first().copied().unwrap_or(a.seed),
+        sweep_seeds: a.seeds.iter().skip(1).copied().collect(),
+        jobs: a.jobs,
         freq_mhz: a.freq,
         // a what-if run keeps its run directories apart from the checked-in Verilog's
         out_root: a.out.clone().unwrap_or_else(|| match a.verilog_dir {

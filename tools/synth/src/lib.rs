@@ -355,6 +355,12 @@ pub struct Options {
     pub parts: Vec<String>,
     /// nextpnr's placer seed
     pub seed: u64,
+    /// FPGA targets: more placer seeds to place and route the same netlist
+    /// with, on the part that fit with `seed` (a seed sweep: how much of an
+    /// fmax difference is placement, docs/synthesis.md)
+    pub sweep_seeds: Vec<u64>,
+    /// place-and-route runs of a seed sweep at a time (the figures do not depend on it)
+    pub jobs: usize,
     /// nextpnr's clock constraint; `None`: [`Target::default_freq_mhz`]
     pub freq_mhz: Option<f64>,
     /// the root of the run directories, normally `target/synth`
@@ -376,6 +382,8 @@ impl Options {
             target,
             parts: vec![],
             seed: 1,
+            sweep_seeds: vec![],
+            jobs: 1,
             freq_mhz: None,
             out_root: default_out_root(),
             install: false,
@@ -446,6 +454,34 @@ pub struct SynthReport {
     pub harness: Option<HarnessShape>,
     /// FPGA targets: one outcome per part tried, in order
     pub pnr: Vec<PnrOutcome>,
+    /// FPGA targets with [`Options::sweep_seeds`]: the part that fit with
+    /// `seed`, placed and routed again with each of those seeds
+    pub sweep: Vec<(u64, PnrOutcome)>,
+}
+
+/// The fmax of a seed sweep: each seed's, in order, and their spread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedSpread {
+    /// `(seed, fmax)`, the report's own seed first
+    pub by_seed: Vec<(u64, Option<f64>)>,
+    pub min: f64,
+    /// the middle value (of an even count, the mean of the two middle ones)
+    pub median: f64,
+    pub max: f64,
+}
+
+impl SeedSpread {
+    /// The spread of `by_seed`'s figures; `None` when none has one.
+    pub fn of(by_seed: Vec<(u64, Option<f64>)>) -> Option<SeedSpread> {
+        let mut values: Vec<f64> = by_seed.iter().filter_map(|(_, f)| *f).collect();
+        if values.is_empty() {
+            return None;
+        }
+        values.sort_by(f64::total_cmp);
+        let n = values.len();
+        let median = if n % 2 == 1 { values[n / 2] } else { (values[n / 2 - 1] + values[n / 2]) / 2.0 };
+        Some(SeedSpread { by_seed, min: values[0], median, max: values[n - 1] })
+    }
 }
 
 impl SynthReport {
@@ -493,6 +529,14 @@ impl SynthReport {
                 unread_input_bits: h.unread_bits,
             }),
             pnr: self.pnr.iter().map(PnrJson::new).collect(),
+            seed_sweep: self.seed_spread().map(|spread| SeedSweepJson {
+                seeds: spread.by_seed.iter().map(|(seed, _)| *seed).collect(),
+                fmax_mhz: spread.by_seed.iter().map(|(_, f)| f.map(round2)).collect(),
+                fmax_mhz_min: round2(spread.min),
+                fmax_mhz_median: round2(spread.median),
+                fmax_mhz_max: round2(spread.max),
+                pnr: self.sweep.iter().map(|(seed, o)| SweepRunJson { seed: *seed, pnr: PnrJson::new(o) }).collect(),
+            }),
             fits: self.fits(),
             fmax_mhz: self.fmax_mhz().map(round2),
         };
@@ -510,6 +554,23 @@ impl SynthReport {
             Some(PnrOutcome::Routed { fmax_mhz, .. }) => *fmax_mhz,
             _ => None,
         }
+    }
+
+    /// A seed sweep's fmax by seed and their spread; `None` without a sweep
+    /// (or when no run has a clock figure).
+    pub fn seed_spread(&self) -> Option<SeedSpread> {
+        if self.sweep.is_empty() {
+            return None;
+        }
+        let fmax = |o: &PnrOutcome| match o {
+            PnrOutcome::Routed { fmax_mhz, .. } => *fmax_mhz,
+            PnrOutcome::DoesNotFit { .. } => None,
+        };
+        SeedSpread::of(
+            std::iter::once((self.seed, self.fmax_mhz()))
+                .chain(self.sweep.iter().map(|(seed, o)| (*seed, fmax(o))))
+                .collect(),
+        )
     }
 
     /// The human-readable report.
@@ -591,6 +652,30 @@ impl SynthReport {
                 }
             }
         }
+        if let Some(spread) = self.seed_spread() {
+            let seeds: Vec<String> = spread.by_seed.iter().map(|(seed, _)| seed.to_string()).collect();
+            let fmax: Vec<String> = spread
+                .by_seed
+                .iter()
+                .map(|(_, f)| f.map(|f| format!("{f:.2}")).unwrap_or_else(|| "-".into()))
+                .collect();
+            s += &format!(
+                "  placer seeds {}: fmax {} MHz (min {:.2}, median {:.2}, max {:.2})\n",
+                seeds.join(", "),
+                fmax.join(" / "),
+                spread.min,
+                spread.median,
+                spread.max
+            );
+            for (seed, o) in &self.sweep {
+                if let PnrOutcome::Routed { critical_path: Some(p), .. } = o {
+                    s += &format!(
+                        "    seed {seed}: critical path {} -> {}, {:.2} ns ({:.2} logic, {:.2} routing)\n",
+                        p.from, p.to, p.delay_ns, p.logic_ns, p.routing_ns
+                    );
+                }
+            }
+        }
         if self.target != Target::Generic && !self.fits() {
             s += "  no part fits: try a larger part (--part), or a smaller block (docs/synthesis.md)\n";
         }
@@ -635,8 +720,30 @@ struct SynthJson<'a> {
     yosys_warnings: &'a [String],
     harness: Option<HarnessJson>,
     pnr: Vec<PnrJson<'a>>,
+    /// only with a seed sweep (`--seeds`)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed_sweep: Option<SeedSweepJson<'a>>,
     fits: bool,
     fmax_mhz: Option<f64>,
+}
+
+/// A seed sweep: fmax by seed (the report's `seed` first) and the other
+/// seeds' place-and-route outcomes.
+#[derive(Serialize)]
+struct SeedSweepJson<'a> {
+    seeds: Vec<u64>,
+    fmax_mhz: Vec<Option<f64>>,
+    fmax_mhz_min: f64,
+    fmax_mhz_median: f64,
+    fmax_mhz_max: f64,
+    pnr: Vec<SweepRunJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct SweepRunJson<'a> {
+    seed: u64,
+    #[serde(flatten)]
+    pnr: PnrJson<'a>,
 }
 
 /// The harness's share of the device figures.
@@ -797,6 +904,21 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
     if opts.target == Target::Generic && !opts.parts.is_empty() {
         return Err(SynthError::Input("--part: the generic target has no parts (no place and route)".into()));
     }
+    if !opts.sweep_seeds.is_empty() {
+        if opts.target == Target::Generic {
+            return Err(SynthError::Input("--seeds: the generic target has no place and route".into()));
+        }
+        let mut seen = vec![opts.seed];
+        for &seed in &opts.sweep_seeds {
+            if seen.contains(&seed) {
+                return Err(SynthError::Input(format!("--seeds: seed {seed} given twice")));
+            }
+            seen.push(seed);
+        }
+    }
+    if opts.jobs == 0 {
+        return Err(SynthError::Input("--jobs 0: at least one run at a time".into()));
+    }
     let parts = part_names.iter().map(|n| part(opts.target, n)).collect::<Result<Vec<_>, _>>()?;
 
     // absolute, since Yosys runs in the run directory
@@ -836,6 +958,7 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
         warnings: vec![],
         harness: None,
         pnr: vec![],
+        sweep: vec![],
     };
     match &nextpnr {
         None => synth_generic(&yosys, &mut report)?,
@@ -844,12 +967,15 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
             let freq = opts.freq_mhz.or(opts.target.default_freq_mhz()).expect("FPGA targets have a default");
             report.freq_mhz = Some(freq);
             for part in parts {
-                let outcome = place_and_route(nextpnr, part, &dir, opts.seed, freq)?;
+                let outcome = place_and_route(nextpnr, part, &dir, part.name, opts.seed, freq)?;
                 let fits = matches!(outcome, PnrOutcome::Routed { .. });
                 report.pnr.push(outcome);
                 if fits {
                     break;
                 }
+            }
+            if let Some(part) = report.routed().map(PnrOutcome::part) {
+                report.sweep = seed_sweep(nextpnr, part, &dir, &opts.sweep_seeds, freq, opts.jobs)?;
             }
         }
     }
@@ -951,17 +1077,48 @@ fn synth_fpga(yosys: &Tool, report: &mut SynthReport) -> Result<(), SynthError> 
     Ok(())
 }
 
+/// The netlist of `dir`, placed and routed on `part` with each of `seeds`,
+/// `jobs` runs at a time; each run's files are `nextpnr-<part>-seed<N>.*`.
+fn seed_sweep(
+    nextpnr: &Tool,
+    part: &'static Part,
+    dir: &Path,
+    seeds: &[u64],
+    freq_mhz: f64,
+    jobs: usize,
+) -> Result<Vec<(u64, PnrOutcome)>, SynthError> {
+    let mut runs = Vec::with_capacity(seeds.len());
+    for chunk in seeds.chunks(jobs) {
+        let outcomes: Vec<Result<PnrOutcome, SynthError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|&seed| {
+                    let label = format!("{}-seed{seed}", part.name);
+                    scope.spawn(move || place_and_route(nextpnr, part, dir, &label, seed, freq_mhz))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a place-and-route thread panicked")).collect()
+        });
+        for (&seed, outcome) in chunk.iter().zip(outcomes) {
+            runs.push((seed, outcome?));
+        }
+    }
+    Ok(runs)
+}
+
 /// nextpnr on one part: routed with its figures, or "does not fit" with the
 /// resources over capacity; any other failure is an error quoting its log.
+/// Its log and report are `nextpnr-<label>.log` / `.json`.
 fn place_and_route(
     nextpnr: &Tool,
     part: &'static Part,
     dir: &Path,
+    label: &str,
     seed: u64,
     freq_mhz: f64,
 ) -> Result<PnrOutcome, SynthError> {
-    let log = dir.join(format!("nextpnr-{}.log", part.name));
-    let report_name = format!("nextpnr-{}.json", part.name);
+    let log = dir.join(format!("nextpnr-{label}.log"));
+    let report_name = format!("nextpnr-{label}.json");
     let report_json = dir.join(&report_name);
     let _ = std::fs::remove_file(&report_json);
     // files relative to the run directory, nextpnr's working directory: the
@@ -1007,6 +1164,20 @@ fn place_and_route(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seed_spread_is_min_median_max_of_the_figures_there_are() {
+        let s = SeedSpread::of(vec![(1, Some(65.18)), (2, Some(66.83)), (3, Some(54.55))]).unwrap();
+        assert_eq!((s.min, s.median, s.max), (54.55, 65.18, 66.83));
+        assert_eq!(s.by_seed[0], (1, Some(65.18)), "in the order given");
+        let even = SeedSpread::of(vec![(1, Some(60.0)), (2, None), (3, Some(50.0)), (4, Some(70.0)), (5, Some(40.0))]);
+        assert_eq!(
+            even.map(|s| (s.min, s.median, s.max)),
+            Some((40.0, 55.0, 70.0)),
+            "a run without a figure is left out"
+        );
+        assert_eq!(SeedSpread::of(vec![(1, None)]), None);
+    }
 
     #[test]
     fn parts_and_defaults() {
