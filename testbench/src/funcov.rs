@@ -18,7 +18,9 @@
 //! `lanes` (kind x all/some/no lanes enabled), `predicate` (kind x none /
 //! p / !p), `same_address` (kind x none / 2-3 / 4+ / all lanes on one
 //! address), `out_of_bounds` (surface x some / all enabled lanes out of
-//! bounds), `scatter` (block size x blocks), `ptx_vector` (vector and packed
+//! bounds), `typed_address` (the typed address's digit products a written
+//! lane used: `r x rows` low / middle / high, element index past 32 bits),
+//! `scatter` (block size x blocks), `ptx_vector` (vector and packed
 //! forms x single-thread / warp), `fp_special` (format x zero / subnormal /
 //! inf / NaN x old / source operand), `fp_op_special` (float op x special
 //! operand), `memory` (read latency, read / write / both backpressured,
@@ -247,6 +249,13 @@ impl CoverSpace {
         }
         groups.push(("out_of_bounds".into(), v));
 
+        // which digit products of the typed address's multipliers a written
+        // lane used (hdl lane_coord_reg.rs, addr_mul.rs: 16 x 16 digits)
+        groups.push((
+            "typed_address".into(),
+            TYPED_ADDRESS_BINS.iter().map(|b| bin(b.to_string(), admits(8, 2, false))).collect(),
+        ));
+
         groups.push((
             "scatter".into(),
             SCATTER_LAYOUTS.iter().map(|&(bs, nb)| bin(format!("{bs}x{nb}"), admits(1, bs as u32, false))).collect(),
@@ -397,6 +406,35 @@ fn specials(ty: ElemType, value: u128, count: u32) -> Vec<&'static str> {
     v
 }
 
+/// The `typed_address` bins: the lane product `r x rows` as digit
+/// products (`LaneCoordReg`), and the element index `(r x rows + v) x
+/// width + u` past 32 bits (`AddrMul`'s upper partial products).
+const TYPED_ADDRESS_BINS: [&str; 4] =
+    ["r x rows: low digits only", "r x rows: a middle digit product", "r x rows: the high digit product", "element index >= 2^32"];
+
+/// The `typed_address` bins lane (u, v, r, lod) of surface `t` hits (an
+/// in-bounds lane: the RTL wrote it).
+fn typed_address_bins(t: &atomport_core::program::TypedSurface, u: u32, v: u32, r: u32, lod: u32) -> Vec<&'static str> {
+    let (width, rows, _) = atomport_core::golden::surface::level_extent(t, lod);
+    let digit = |x: u64, k: u32| (x >> (16 * k)) & 0xffff;
+    let r = u64::from(r);
+    let mut bins = vec![];
+    if digit(r, 0) * digit(rows, 1) + digit(r, 1) * digit(rows, 0) != 0 {
+        bins.push(TYPED_ADDRESS_BINS[1]);
+    }
+    if digit(r, 1) * digit(rows, 1) != 0 {
+        bins.push(TYPED_ADDRESS_BINS[2]);
+    }
+    if bins.is_empty() {
+        bins.push(TYPED_ADDRESS_BINS[0]);
+    }
+    let index = (u128::from(r) * u128::from(rows) + u128::from(v)) * u128::from(width) + u128::from(u);
+    if index >> 32 != 0 {
+        bins.push(TYPED_ADDRESS_BINS[3]);
+    }
+    bins
+}
+
 /// Bin hit counts: group -> bin -> hits.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FunctionalCoverage {
@@ -529,6 +567,17 @@ impl FunctionalCoverage {
             };
             if !writes.is_empty() {
                 self.hit("same_address", format!("{kind} {same}"));
+            }
+            if let Body::TypedAtomic { surface, u, v, r, lod, .. } = &m.body {
+                if let Some(atomport_core::program::Surface::Typed(s)) = program.surfaces.get(surface) {
+                    let at = |c: &Option<Vec<u32>>, lane: usize| c.as_ref().map_or(0, |c| c[lane]);
+                    for &lane in &lanes_written {
+                        let l = lane as usize;
+                        for b in typed_address_bins(s, u[l], at(v, l), at(r, l), at(lod, l)) {
+                            self.hit("typed_address", b.to_string());
+                        }
+                    }
+                }
             }
             if run >= 2 {
                 self.hit("form x same_address", format!("{} run of 2+", form_of(m)));
@@ -732,6 +781,35 @@ impl CoverSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn typed_address_bins_name_the_digit_products_a_lane_uses() {
+        use atomport_core::program::{TypedFormat, TypedKind, TypedSurface};
+        let surface = |width, height, array| TypedSurface {
+            kind: TypedKind::D2Array,
+            base: 0,
+            width,
+            height,
+            depth: 1,
+            array,
+            levels: 2,
+            format: TypedFormat::U32,
+        };
+        let [low, middle, high, index] = TYPED_ADDRESS_BINS;
+        let big = surface(3, 0x2_0000, 0x2_0000);
+        // (u, v, r, lod): r x rows = 0xfffe x 0xffff stays in the low digits
+        assert_eq!(typed_address_bins(&surface(1, 0xffff, 0xffff), 0, 0xfffe, 0xfffe, 0), vec![low]);
+        assert_eq!(typed_address_bins(&big, 0, 0, 1, 0), vec![middle]);
+        // r_hi x rows_lo and r_lo x rows_hi both 0: the high digit alone
+        assert_eq!(typed_address_bins(&big, 0, 0, 0x1_0000, 0), vec![high, index]);
+        assert_eq!(typed_address_bins(&big, 0, 0, 0x1_0001, 0), vec![middle, high, index]);
+        // the rows at the lane's level: 0x30000 at level 0, 0x18000 at level 1
+        let tall = surface(3, 0x3_0000, 0x2_0000);
+        assert_eq!(typed_address_bins(&tall, 0, 0, 0x1_0000, 0), vec![high, index]);
+        assert_eq!(typed_address_bins(&tall, 0, 0, 0x1_0000, 1), vec![middle, high, index]);
+        assert_eq!(typed_address_bins(&big, 2, 0x1_ffff, 0, 0), vec![low]);
+        assert_eq!(typed_address_bins(&surface(0x4_0000, 0x2_0000, 1), 0, 0x1_0000, 0, 0), vec![low, index]);
+    }
 
     #[test]
     fn fp_classes_per_format() {

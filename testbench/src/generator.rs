@@ -14,7 +14,9 @@
 //! and their complements; lanes on the same address (drawn from small
 //! pools, so atomics chain through memory); out-of-bounds lanes on SLM,
 //! buffers and typed surfaces (coordinates and LOD); all SVM_SCATTER
-//! layouts; 64-bit and high SVM addresses; PTX single-thread and warp
+//! layouts; 64-bit and high SVM addresses; typed surfaces with dimensions
+//! past 16 bits (every digit product of the typed address's multipliers);
+//! PTX single-thread and warp
 //! forms, spaces, vectors, b128, cache hints; memory statements between
 //! messages (barriers).
 
@@ -177,6 +179,10 @@ const LOW_SIZE: u64 = 0x100;
 const HIGH_BASE: u64 = 0xffff_fff0_0000_1000;
 const BUFFER_BASE: u64 = 0x8000;
 const TYPED_BASE: u64 = 0x10000;
+
+/// A large typed surface dimension: past one 16-bit digit, and halving
+/// through the levels without dropping below it at level 1.
+const LARGE_DIM: std::ops::RangeInclusive<u32> = 0x2_0000..=0x5_ffff;
 
 /// Buffer surfaces are 1..=3, typed surfaces 10.. (one per kind and format).
 const BUFFERS: [u8; 3] = [1, 2, 3];
@@ -462,11 +468,27 @@ impl Gen<'_> {
     }
 
     /// A coordinate below `dim`, or (with probability `oob`) at or past it.
+    /// Below a large dimension, half of them are near 0, so lanes still
+    /// meet on one texel.
     fn coord(&mut self, dim: u32, oob: f64) -> u32 {
         if self.rng.gen_bool(oob) {
             dim + self.rng.gen_range(0..3)
+        } else if dim > LARGE_DIM.start() / 2 && self.rng.gen_bool(0.5) {
+            self.rng.gen_range(0..4)
         } else {
             self.rng.gen_range(0..dim.max(1))
+        }
+    }
+
+    /// A typed surface's dimension: 1..=`small`, or now and then one of
+    /// [`LARGE_DIM`], so that lanes reach every digit product of the typed
+    /// address's multipliers (`r x rows` past 2^16 and 2^32, the element
+    /// index past 2^32; coverage group `typed_address`).
+    fn dim(&mut self, small: u32) -> u32 {
+        if self.rng.gen_bool(0.25) {
+            self.rng.gen_range(LARGE_DIM)
+        } else {
+            self.rng.gen_range(1..=small)
         }
     }
 
@@ -576,10 +598,10 @@ impl Gen<'_> {
                 let t = TypedSurface {
                     kind,
                     base,
-                    width: self.rng.gen_range(1..=6),
-                    height: if matches!(kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) { self.rng.gen_range(1..=4) } else { 1 },
-                    depth: if kind == TypedKind::D3 { self.rng.gen_range(1..=3) } else { 1 },
-                    array: if matches!(kind, TypedKind::D1Array | TypedKind::D2Array) { self.rng.gen_range(1..=3) } else { 1 },
+                    width: self.dim(6),
+                    height: if matches!(kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) { self.dim(4) } else { 1 },
+                    depth: if kind == TypedKind::D3 { self.dim(3) } else { 1 },
+                    array: if matches!(kind, TypedKind::D1Array | TypedKind::D2Array) { self.dim(3) } else { 1 },
                     levels: self.rng.gen_range(1..=3),
                     format,
                 };
