@@ -19,7 +19,8 @@
 //! p / !p), `same_address` (kind x none / 2-3 / 4+ / all lanes on one
 //! address), `out_of_bounds` (surface x some / all enabled lanes out of
 //! bounds), `typed_address` (the typed address's digit products a written
-//! lane used: `r x rows` low / middle / high, element index past 32 bits),
+//! lane used: `r x rows` low / middle / high, element index past 32 bits;
+//! an out-of-bounds lane with a coordinate or lod past 16 bits),
 //! `scatter` (block size x blocks), `ptx_vector` (vector and packed
 //! forms x single-thread / warp), `fp_special` (format x zero / subnormal /
 //! inf / NaN x old / source operand), `fp_op_special` (float op x special
@@ -409,8 +410,13 @@ fn specials(ty: ElemType, value: u128, count: u32) -> Vec<&'static str> {
 /// The `typed_address` bins: the lane product `r x rows` as digit
 /// products (`LaneCoordReg`), and the element index `(r x rows + v) x
 /// width + u` past 32 bits (`AddrMul`'s upper partial products).
-const TYPED_ADDRESS_BINS: [&str; 4] =
-    ["r x rows: low digits only", "r x rows: a middle digit product", "r x rows: the high digit product", "element index >= 2^32"];
+const TYPED_ADDRESS_BINS: [&str; 5] = [
+    "r x rows: low digits only",
+    "r x rows: a middle digit product",
+    "r x rows: the high digit product",
+    "element index >= 2^32",
+    "out-of-bounds lane with a coordinate or lod past 16 bits",
+];
 
 /// The `typed_address` bins lane (u, v, r, lod) of surface `t` hits (an
 /// in-bounds lane: the RTL wrote it).
@@ -527,6 +533,14 @@ impl FunctionalCoverage {
             };
             if let (Some(s), true) = (surface, oob > 0) {
                 self.hit("out_of_bounds", format!("{s} {}", if oob == enabled { "all lanes" } else { "some lanes" }));
+            }
+            if let Body::TypedAtomic { u, v, r, lod, .. } = &m.body {
+                let at = |c: &Option<Vec<u32>>, lane: usize| c.as_ref().map_or(0, |c| c[lane]);
+                for lane in (0..m.exec_size as usize).filter(|&l| enables >> l & 1 == 1 && !touched.contains(&(l as u8))) {
+                    if [u[lane], at(v, lane), at(r, lane), at(lod, lane)].iter().any(|&c| c >> 16 != 0) {
+                        self.hit("typed_address", TYPED_ADDRESS_BINS[4].to_string());
+                    }
+                }
             }
             if t.is_empty() {
                 continue;
@@ -795,7 +809,7 @@ mod tests {
             levels: 2,
             format: TypedFormat::U32,
         };
-        let [low, middle, high, index] = TYPED_ADDRESS_BINS;
+        let [low, middle, high, index, _] = TYPED_ADDRESS_BINS;
         let big = surface(3, 0x2_0000, 0x2_0000);
         // (u, v, r, lod): r x rows = 0xfffe x 0xffff stays in the low digits
         assert_eq!(typed_address_bins(&surface(1, 0xffff, 0xffff), 0, 0xfffe, 0xfffe, 0), vec![low]);

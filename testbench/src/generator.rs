@@ -467,12 +467,17 @@ impl Gen<'_> {
         (exec, self.mask_ctrl(), self.dst(), Body::TypedAtomic { op, w16, surface, u, v, r, lod, src0, src1 })
     }
 
-    /// A coordinate below `dim`, or (with probability `oob`) at or past it.
-    /// Below a large dimension, half of them are near 0, so lanes still
-    /// meet on one texel.
+    /// A coordinate below `dim`, or (with probability `oob`) at or past it:
+    /// just past it, or (one in four) anywhere up to `u32::MAX`, so the
+    /// bound compares see every bit. Below a large dimension, half of them
+    /// are near 0, so lanes still meet on one texel.
     fn coord(&mut self, dim: u32, oob: f64) -> u32 {
         if self.rng.gen_bool(oob) {
-            dim + self.rng.gen_range(0..3)
+            if self.rng.gen_bool(0.25) {
+                self.rng.gen_range(dim..=u32::MAX)
+            } else {
+                dim + self.rng.gen_range(0..3)
+            }
         } else if dim > LARGE_DIM.start() / 2 && self.rng.gen_bool(0.5) {
             self.rng.gen_range(0..4)
         } else {
@@ -483,10 +488,15 @@ impl Gen<'_> {
     /// A typed surface's dimension: 1..=`small`, or now and then one of
     /// [`LARGE_DIM`], so that lanes reach every digit product of the typed
     /// address's multipliers (`r x rows` past 2^16 and 2^32, the element
-    /// index past 2^32; coverage group `typed_address`).
+    /// index past 2^32; coverage group `typed_address`); half of those a
+    /// power of two (a texture's usual size: its low bits all zero).
     fn dim(&mut self, small: u32) -> u32 {
         if self.rng.gen_bool(0.25) {
-            self.rng.gen_range(LARGE_DIM)
+            if self.rng.gen_bool(0.5) {
+                1 << self.rng.gen_range(LARGE_DIM.start().ilog2()..=LARGE_DIM.end().ilog2())
+            } else {
+                self.rng.gen_range(LARGE_DIM)
+            }
         } else {
             self.rng.gen_range(1..=small)
         }
