@@ -18,7 +18,8 @@
 //! `lanes` (kind x all/some/no lanes enabled), `predicate` (kind x none /
 //! p / !p), `same_address` (kind x none / 2-3 / 4+ / all lanes on one
 //! address), `out_of_bounds` (surface x some / all enabled lanes out of
-//! bounds), `typed_address` (the typed address's digit products a written
+//! bounds; SLM, buffer and PTX shared lanes with an offset far past any
+//! bound), `typed_address` (the typed address's digit products a written
 //! lane used: `r x rows` low / middle / high, element index past 32 bits;
 //! an out-of-bounds lane with a coordinate or lod past 16 bits),
 //! `scatter` (block size x blocks), `ptx_vector` (vector and packed
@@ -248,6 +249,9 @@ impl CoverSpace {
                 v.push(bin(format!("{s} {what}"), None));
             }
         }
+        for (s, bits) in FAR_OFFSET_BINS {
+            v.push(bin(format!("{s} lane with an offset past {bits} bits"), None));
+        }
         groups.push(("out_of_bounds".into(), v));
 
         // which digit products of the typed address's multipliers a written
@@ -407,6 +411,13 @@ fn specials(ty: ElemType, value: u128, count: u32) -> Vec<&'static str> {
     v
 }
 
+/// Bounded surfaces whose out-of-bounds lanes get a bin of their own when
+/// their offset has a bit set past the largest bound (SLM 64 KB, the
+/// generator's buffers, 32-bit DWORD offsets; PTX shared addresses are 64
+/// bits): a bound compare that drops upper bits would take such a lane for
+/// one in bounds.
+const FAR_OFFSET_BINS: [(&str, u32); 3] = [("DWORD_ATOMIC T0", 17), ("DWORD_ATOMIC buffer", 17), ("atom.shared", 32)];
+
 /// The `typed_address` bins: the lane product `r x rows` as digit
 /// products (`LaneCoordReg`), and the element index `(r x rows + v) x
 /// width + u` past 32 bits (`AddrMul`'s upper partial products).
@@ -533,6 +544,18 @@ impl FunctionalCoverage {
             };
             if let (Some(s), true) = (surface, oob > 0) {
                 self.hit("out_of_bounds", format!("{s} {}", if oob == enabled { "all lanes" } else { "some lanes" }));
+            }
+            let offsets: Vec<u64> = match &m.body {
+                Body::DwordAtomic { offsets, .. } => offsets.iter().map(|&o| o.into()).collect(),
+                Body::PtxAtom { addrs, .. } => addrs.clone(),
+                _ => vec![],
+            };
+            if let Some(&(s, bits)) = FAR_OFFSET_BINS.iter().find(|(s, _)| surface == Some(*s)) {
+                let far = (0..m.exec_size as usize)
+                    .any(|l| enables >> l & 1 == 1 && !touched.contains(&(l as u8)) && offsets.get(l).is_some_and(|&o| o >> bits != 0));
+                if far {
+                    self.hit("out_of_bounds", format!("{s} lane with an offset past {bits} bits"));
+                }
             }
             if let Body::TypedAtomic { u, v, r, lod, .. } = &m.body {
                 let at = |c: &Option<Vec<u32>>, lane: usize| c.as_ref().map_or(0, |c| c[lane]);

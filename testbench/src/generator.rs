@@ -13,7 +13,8 @@
 //! sizes; M1..M8 and `_NM` mask controls against random `dmask`s; predicates
 //! and their complements; lanes on the same address (drawn from small
 //! pools, so atomics chain through memory); out-of-bounds lanes on SLM,
-//! buffers and typed surfaces (coordinates and LOD); all SVM_SCATTER
+//! buffers and typed surfaces (coordinates and LOD), some of them aliased
+//! far past the bound (only a bit above the bound's length set); all SVM_SCATTER
 //! layouts; 64-bit and high SVM addresses; typed surfaces with dimensions
 //! past 16 bits (every digit product of the typed address's multipliers);
 //! PTX single-thread and warp
@@ -351,15 +352,31 @@ impl Gen<'_> {
         v
     }
 
-    /// SLM offsets: mostly a small window, some near and past the end.
-    fn slm_offsets(&mut self, n: usize, align: u64) -> Vec<u64> {
+    /// SLM offsets: mostly a small window, some near and past the end, and
+    /// now and then one far past it ([`Self::alias_past`]; offsets of
+    /// `addr_bits` bits).
+    fn slm_offsets(&mut self, n: usize, align: u64, addr_bits: u32) -> Vec<u64> {
         let end = self.slm_size as u64;
-        if self.rng.gen_bool(0.2) {
+        let v = if self.rng.gen_bool(0.2) {
             let lo = end.saturating_sub(4 * align);
             self.addresses(n, lo, 8 * align, align)
         } else {
             self.addresses(n, 0, 0x80, align)
-        }
+        };
+        self.some_aliased_past(v, end, addr_bits)
+    }
+
+    /// Each offset, with probability 1/20, aliased past `bound`.
+    fn some_aliased_past(&mut self, offsets: Vec<u64>, bound: u64, addr_bits: u32) -> Vec<u64> {
+        offsets.into_iter().map(|o| if self.rng.gen_bool(0.05) { self.alias_past(o, bound, addr_bits) } else { o }).collect()
+    }
+
+    /// `x` with one bit set at or above the bit length of `bound` (and
+    /// below `addr_bits`): past the bound, yet equal to `x` in every bit a
+    /// compare too narrow to see that bit would look at, so a bound check
+    /// that drops upper bits takes it for `x`.
+    fn alias_past(&mut self, x: u64, bound: u64, addr_bits: u32) -> u64 {
+        x | 1 << self.rng.gen_range(64 - bound.leading_zeros()..addr_bits)
     }
 
     /// An op the message kind takes at `width` bits (the one table's rule).
@@ -408,12 +425,13 @@ impl Gen<'_> {
         let ctl = AluCtl { op: op.op, ty: op.elem_type(if w16 { 16 } else { 32 }), ftz: false };
         let align = if w16 { 2 } else { 4 };
         let (surface, offsets) = match self.rng.gen_range(0..3) {
-            0 => (DwordSurface::Slm, self.slm_offsets(n as usize, align)),
+            0 => (DwordSurface::Slm, self.slm_offsets(n as usize, align, 32)),
             1 => (DwordSurface::Stateless, self.addresses(n as usize, LOW_BASE, LOW_SIZE, align)),
             _ => {
                 let (s, _, size) = *self.buffers.choose(&mut self.rng).unwrap();
-                // offsets up to a little past the end: some lanes out of bounds
-                (DwordSurface::Buffer(s), self.addresses(n as usize, 0, size + 16, align))
+                // offsets up to a little past the end, a few far past it: some lanes out of bounds
+                let offsets = self.addresses(n as usize, 0, size + 16, align);
+                (DwordSurface::Buffer(s), self.some_aliased_past(offsets, size, 32))
             }
         };
         let offsets = offsets.into_iter().map(|o| o as u32).collect();
@@ -468,13 +486,15 @@ impl Gen<'_> {
     }
 
     /// A coordinate below `dim`, or (with probability `oob`) at or past it:
-    /// just past it, or (one in four) anywhere up to `u32::MAX`, so the
-    /// bound compares see every bit. Below a large dimension, half of them
-    /// are near 0, so lanes still meet on one texel.
+    /// just past it, or (one in four) far past it, aliased to a coordinate
+    /// below it ([`Self::alias_past`]), so the bound compares see every
+    /// bit. Below a large dimension, half of them are near 0, so lanes
+    /// still meet on one texel.
     fn coord(&mut self, dim: u32, oob: f64) -> u32 {
         if self.rng.gen_bool(oob) {
             if self.rng.gen_bool(0.25) {
-                self.rng.gen_range(dim..=u32::MAX)
+                let c = self.rng.gen_range(0..dim.max(1));
+                self.alias_past(c.into(), dim.into(), 32) as u32
             } else {
                 dim + self.rng.gen_range(0..3)
             }
@@ -539,7 +559,7 @@ impl Gen<'_> {
         let ctl = AluCtl { op: row.alu_op(ty), ty: ty.elem_type(), ftz: ty == PtxType::F32 && !space.is_shared() };
         let access = ty.elem_type().bytes() as u64 * vec as u64;
         let addrs = if space.is_shared() {
-            self.slm_offsets(n as usize, access)
+            self.slm_offsets(n as usize, access, 64)
         } else if self.rng.gen_bool(0.85) {
             self.addresses(n as usize, LOW_BASE, LOW_SIZE, access)
         } else {
