@@ -18,10 +18,10 @@
 //! `lanes` (kind x all/some/no lanes enabled), `predicate` (kind x none /
 //! p / !p), `same_address` (kind x none / 2-3 / 4+ / all lanes on one
 //! address), `out_of_bounds` (surface x some / all enabled lanes out of
-//! bounds; SLM, buffer and PTX shared lanes with an offset far past any
-//! bound), `typed_address` (the typed address's digit products a written
-//! lane used: `r x rows` low / middle / high, element index past 32 bits;
-//! an out-of-bounds lane with a coordinate or lod past 16 bits),
+//! bounds; SLM, buffer and PTX shared lanes with an offset, typed lanes
+//! with a coordinate or lod, far past any bound), `typed_address` (the
+//! typed address's digit products a written lane used: `r x rows` low /
+//! middle / high, element index past 32 bits),
 //! `scatter` (block size x blocks), `ptx_vector` (vector and packed
 //! forms x single-thread / warp), `fp_special` (format x zero / subnormal /
 //! inf / NaN x old / source operand), `fp_op_special` (float op x special
@@ -252,6 +252,7 @@ impl CoverSpace {
         for (s, bits) in FAR_OFFSET_BINS {
             v.push(bin(format!("{s} lane with an offset past {bits} bits"), None));
         }
+        v.push(bin(TYPED_FAR_BIN.into(), None));
         groups.push(("out_of_bounds".into(), v));
 
         // which digit products of the typed address's multipliers a written
@@ -421,13 +422,20 @@ const FAR_OFFSET_BINS: [(&str, u32); 3] = [("DWORD_ATOMIC T0", 17), ("DWORD_ATOM
 /// The `typed_address` bins: the lane product `r x rows` as digit
 /// products (`LaneCoordReg`), and the element index `(r x rows + v) x
 /// width + u` past 32 bits (`AddrMul`'s upper partial products).
-const TYPED_ADDRESS_BINS: [&str; 5] = [
+const TYPED_ADDRESS_BINS: [&str; 4] = [
     "r x rows: low digits only",
     "r x rows: a middle digit product",
     "r x rows: the high digit product",
     "element index >= 2^32",
-    "out-of-bounds lane with a coordinate or lod past 16 bits",
 ];
+
+/// The `out_of_bounds` bin of a typed lane aliased far past its surface.
+const TYPED_FAR_BIN: &str = "TYPED_ATOMIC lane with a coordinate or lod past 16 bits";
+
+/// A TYPED_ATOMIC lane's `v`, `r` or `lod` (0 when written V0).
+fn coord_of(c: &Option<Vec<u32>>, lane: usize) -> u32 {
+    c.as_ref().map_or(0, |c| c[lane])
+}
 
 /// The `typed_address` bins lane (u, v, r, lod) of surface `t` hits (an
 /// in-bounds lane: the RTL wrote it).
@@ -534,7 +542,9 @@ impl FunctionalCoverage {
             // out of bounds: enabled lanes of a bounded surface for which the
             // RTL made no access at all (an atomic lane in bounds reads)
             let touched: BTreeSet<u8> = t.iter().map(|x| x.lane).collect();
-            let oob = (0..m.exec_size as u32).filter(|l| enables >> l & 1 == 1 && !touched.contains(&(*l as u8))).count() as u32;
+            let untouched: Vec<usize> =
+                (0..m.exec_size as usize).filter(|&l| enables >> l & 1 == 1 && !touched.contains(&(l as u8))).collect();
+            let oob = untouched.len() as u32;
             let surface = match &m.body {
                 Body::DwordAtomic { surface: DwordSurface::Slm, .. } => Some("DWORD_ATOMIC T0"),
                 Body::DwordAtomic { surface: DwordSurface::Buffer(_), .. } => Some("DWORD_ATOMIC buffer"),
@@ -551,17 +561,14 @@ impl FunctionalCoverage {
                 _ => vec![],
             };
             if let Some(&(s, bits)) = FAR_OFFSET_BINS.iter().find(|(s, _)| surface == Some(*s)) {
-                let far = (0..m.exec_size as usize)
-                    .any(|l| enables >> l & 1 == 1 && !touched.contains(&(l as u8)) && offsets.get(l).is_some_and(|&o| o >> bits != 0));
-                if far {
+                if untouched.iter().any(|&l| offsets.get(l).is_some_and(|&o| o >> bits != 0)) {
                     self.hit("out_of_bounds", format!("{s} lane with an offset past {bits} bits"));
                 }
             }
             if let Body::TypedAtomic { u, v, r, lod, .. } = &m.body {
-                let at = |c: &Option<Vec<u32>>, lane: usize| c.as_ref().map_or(0, |c| c[lane]);
-                for lane in (0..m.exec_size as usize).filter(|&l| enables >> l & 1 == 1 && !touched.contains(&(l as u8))) {
-                    if [u[lane], at(v, lane), at(r, lane), at(lod, lane)].iter().any(|&c| c >> 16 != 0) {
-                        self.hit("typed_address", TYPED_ADDRESS_BINS[4].to_string());
+                for &l in &untouched {
+                    if [u[l], coord_of(v, l), coord_of(r, l), coord_of(lod, l)].iter().any(|&c| c >> 16 != 0) {
+                        self.hit("out_of_bounds", TYPED_FAR_BIN.into());
                     }
                 }
             }
@@ -607,10 +614,8 @@ impl FunctionalCoverage {
             }
             if let Body::TypedAtomic { surface, u, v, r, lod, .. } = &m.body {
                 if let Some(atomport_core::program::Surface::Typed(s)) = program.surfaces.get(surface) {
-                    let at = |c: &Option<Vec<u32>>, lane: usize| c.as_ref().map_or(0, |c| c[lane]);
-                    for &lane in &lanes_written {
-                        let l = lane as usize;
-                        for b in typed_address_bins(s, u[l], at(v, l), at(r, l), at(lod, l)) {
+                    for l in lanes_written.iter().map(|&l| l as usize) {
+                        for b in typed_address_bins(s, u[l], coord_of(v, l), coord_of(r, l), coord_of(lod, l)) {
                             self.hit("typed_address", b.to_string());
                         }
                     }
@@ -832,7 +837,7 @@ mod tests {
             levels: 2,
             format: TypedFormat::U32,
         };
-        let [low, middle, high, index, _] = TYPED_ADDRESS_BINS;
+        let [low, middle, high, index] = TYPED_ADDRESS_BINS;
         let big = surface(3, 0x2_0000, 0x2_0000);
         // (u, v, r, lod): r x rows = 0xfffe x 0xffff stays in the low digits
         assert_eq!(typed_address_bins(&surface(1, 0xffff, 0xffff), 0, 0xfffe, 0xfffe, 0), vec![low]);

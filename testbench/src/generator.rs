@@ -368,7 +368,10 @@ impl Gen<'_> {
 
     /// Each offset, with probability 1/20, aliased past `bound`.
     fn some_aliased_past(&mut self, offsets: Vec<u64>, bound: u64, addr_bits: u32) -> Vec<u64> {
-        offsets.into_iter().map(|o| if self.rng.gen_bool(0.05) { self.alias_past(o, bound, addr_bits) } else { o }).collect()
+        offsets
+            .into_iter()
+            .map(|o| if self.rng.gen_bool(0.05) { self.alias_past(o, bound, addr_bits) } else { o })
+            .collect()
     }
 
     /// `x` with one bit set at or above the bit length of `bound` (and
@@ -376,7 +379,9 @@ impl Gen<'_> {
     /// compare too narrow to see that bit would look at, so a bound check
     /// that drops upper bits takes it for `x`.
     fn alias_past(&mut self, x: u64, bound: u64, addr_bits: u32) -> u64 {
-        x | 1 << self.rng.gen_range(64 - bound.leading_zeros()..addr_bits)
+        let past = 64 - bound.leading_zeros();
+        assert!(past < addr_bits, "a bound of {bound:#x} leaves no bit above it in {addr_bits} bits");
+        x | 1 << self.rng.gen_range(past..addr_bits)
     }
 
     /// An op the message kind takes at `width` bits (the one table's rule).
