@@ -70,6 +70,8 @@ pub struct AddrFinish {
     /// `size_enables[s]` = (1 << (1 << s)) - 1
     size_enables: [Constant<Bits<LINE_BYTES>>; 5],
     zero_enables: Constant<Bits<LINE_BYTES>>,
+    /// `PartialSum`'s second term of weight 2^16: `AddrMul` sums its own.
+    zero_p16_b: Constant<Bits<P0_BITS>>,
 
     // ---- locals ----
     /// The element's byte address.
@@ -97,6 +99,7 @@ impl Default for AddrFinish {
             byte_in_line: Constant::new((LINE_BYTES as u64 - 1).to_bits()),
             size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
             zero_enables: Constant::new(0u64.to_bits()),
+            zero_p16_b: Constant::new(0u64.to_bits()),
             elem_addr: Default::default(),
             enables_at_zero: Default::default(),
         }
@@ -109,6 +112,7 @@ impl Logic for AddrFinish {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
         self.second.p0.next = self.p0.val();
         self.second.p16.next = self.p16.val();
+        self.second.p16_b.next = self.zero_p16_b.val();
         self.second.p32.next = self.p32.val();
         self.second.p48.next = self.p48.val();
         self.second.addend.next = self.second_c.val();

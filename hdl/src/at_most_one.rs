@@ -75,63 +75,77 @@ mod tests {
         yosys_validate("atomport_at_most_one", &generate_verilog(&uut)).unwrap();
     }
 
-    /// The emitted Verilog itself, simulated by Icarus (`iverilog`, which
-    /// `make test` installs): `few` against `count_ones() <= 1` of the
-    /// enabled lanes for no lane, every lane, every pair of lanes and
-    /// seeded random masks, in the full build's lane set and the 8-lane one.
     #[test]
     fn the_verilog_counts_like_the_model() {
-        let have_iverilog =
-            std::process::Command::new("iverilog").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
-        assert!(have_iverilog || std::env::var_os("CI").is_none(), "iverilog missing on CI (make test installs it)");
-        if !have_iverilog {
-            eprintln!("skipped: no iverilog");
-            return;
-        }
-        let mut masks: Vec<u32> = vec![0];
-        for i in 0..32 {
-            masks.push(1 << i);
-            for j in i + 1..32 {
-                masks.push((1 << i) | (1 << j));
-            }
-        }
-        let mut state = 0x9e37_79b9_7f4a_7c15u64; // xorshift, fixed seed
-        for _ in 0..500 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            masks.push(state as u32 & (state >> 32) as u32);
-        }
-        let dir = std::env::temp_dir().join(format!("atomport-at-most-one-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        for enabled in [0xffff_ffffu64, 0xff] {
+        check_lane_count_verilog("at-most-one", 1, |enabled| {
             let mut uut = AtMostOne::new(enabled);
             uut.connect_all();
-            let mut bench =
-                String::from("module bench;\nreg [31:0] mask;\nwire few;\ntop uut(.mask(mask), .few(few));\ninitial begin\n");
-            for m in &masks {
-                bench.push_str(&format!("  mask = 32'h{m:08x}; #1 $display(\"%h %b\", mask, few);\n"));
-            }
-            bench.push_str("end\nendmodule\n");
-            let (dut, tb, sim) = (dir.join("dut.v"), dir.join("bench.v"), dir.join("sim"));
-            std::fs::write(&dut, generate_verilog(&uut)).unwrap();
-            std::fs::write(&tb, bench).unwrap();
-            let built = std::process::Command::new("iverilog")
-                .args(["-g2012", "-s", "bench", "-o"])
-                .args([&sim, &dut, &tb])
-                .output()
-                .unwrap();
-            assert!(built.status.success(), "iverilog: {}", String::from_utf8_lossy(&built.stderr));
-            let ran = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
-            let out = String::from_utf8_lossy(&ran.stdout);
-            let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
-            assert_eq!(lines.len(), masks.len(), "vvp output:\n{out}");
-            for (line, m) in lines.iter().zip(&masks) {
-                let expected = (u64::from(*m) & enabled).count_ones() <= 1;
-                let want = format!("{m:08x} {}", u8::from(expected));
-                assert_eq!(*line, want, "mask {m:#010x}, lanes {enabled:#x}");
+            generate_verilog(&uut)
+        });
+    }
+}
+
+/// The emitted Verilog of a lane-count block (`AtMostOne`, `AtMostTwo`:
+/// ports `mask` in, `few` out), simulated by Icarus (`iverilog`, which
+/// `make test` installs): `few` against `count_ones() <= limit` of the
+/// enabled lanes for no lane, every lane, every pair and triple of lanes
+/// and seeded random masks, in the full build's lane set and the 8-lane one.
+#[cfg(test)]
+pub(crate) fn check_lane_count_verilog(name: &str, limit: u32, verilog: impl Fn(u64) -> String) {
+    let have_iverilog =
+        std::process::Command::new("iverilog").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
+    assert!(have_iverilog || std::env::var_os("CI").is_none(), "iverilog missing on CI (make test installs it)");
+    if !have_iverilog {
+        eprintln!("skipped: no iverilog");
+        return;
+    }
+    let mut masks: Vec<u32> = vec![0];
+    for i in 0..32 {
+        masks.push(1 << i);
+        for j in i + 1..32 {
+            masks.push((1 << i) | (1 << j));
+            // triples around lane j (all of them would be 4,960 masks)
+            for k in [j + 1, j + 7, 31].into_iter().filter(|&k| k > j && k < 32) {
+                masks.push((1 << i) | (1 << j) | (1 << k));
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
+    let mut state = 0x9e37_79b9_7f4a_7c15u64; // xorshift, fixed seed
+    for _ in 0..500 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        masks.push(state as u32 & (state >> 32) as u32);
+    }
+    masks.dedup();
+    let dir = std::env::temp_dir().join(format!("atomport-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for enabled in [0xffff_ffffu64, 0xff] {
+        let mut bench = String::from(
+            "module bench;\nreg [31:0] mask;\nwire few;\ntop uut(.mask(mask), .few(few));\ninitial begin\n",
+        );
+        for m in &masks {
+            bench.push_str(&format!("  mask = 32'h{m:08x}; #1 $display(\"%h %b\", mask, few);\n"));
+        }
+        bench.push_str("end\nendmodule\n");
+        let (dut, tb, sim) = (dir.join("dut.v"), dir.join("bench.v"), dir.join("sim"));
+        std::fs::write(&dut, verilog(enabled)).unwrap();
+        std::fs::write(&tb, bench).unwrap();
+        let built = std::process::Command::new("iverilog")
+            .args(["-g2012", "-s", "bench", "-o"])
+            .args([&sim, &dut, &tb])
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "iverilog: {}", String::from_utf8_lossy(&built.stderr));
+        let ran = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
+        let out = String::from_utf8_lossy(&ran.stdout);
+        let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert_eq!(lines.len(), masks.len(), "vvp output:\n{out}");
+        for (line, m) in lines.iter().zip(&masks) {
+            let expected = (u64::from(*m) & enabled).count_ones() <= limit;
+            let want = format!("{m:08x} {}", u8::from(expected));
+            assert_eq!(*line, want, "{name}: mask {m:#010x}, lanes {enabled:#x}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -52,32 +52,67 @@ pub struct EntryData {
     pub returned: Signal<Out, Bit>,
 }
 
+/// A line's bytes after one edge's updates (`EntryData`, `HeadLine`): a
+/// forwarded write's byte (`wr_bytes`) loads `wr_data`, else, when the
+/// read returns, a byte not in `rd_keep` loads `rd_data`.
+pub(crate) fn updated_line(
+    line: u128,
+    wr_bytes: u64,
+    wr_data: u128,
+    returning: bool,
+    rd_keep: u64,
+    rd_data: u128,
+) -> u128 {
+    (0..LINE_BYTES).fold(line, |acc, j| {
+        let mask = 0xffu128 << (8 * j);
+        if wr_bytes >> j & 1 == 1 {
+            (acc & !mask) | (wr_data & mask)
+        } else if returning && rd_keep >> j & 1 == 0 {
+            (acc & !mask) | (rd_data & mask)
+        } else {
+            acc
+        }
+    })
+}
+
+/// The same as Verilog, on `word0..3` with the update's ports named
+/// `{prefix}wr_bytes`, `{prefix}rd_this`, `{prefix}rd_keep` (and `wr_data`,
+/// `rd_valid`, `rd_data`), each statement indented by `indent`. The byte
+/// updates sit inside one test of "any byte loads this cycle", which
+/// changes nothing in the function but lets Verilator skip the sixteen byte
+/// tests in the cycles that load no byte (most).
+pub(crate) fn byte_updates_verilog(prefix: &str, indent: &str) -> String {
+    let mut code = format!("{indent}if (({prefix}wr_bytes != {LINE_BYTES}'h0) | (rd_valid & {prefix}rd_this)) begin\n");
+    for j in 0..LINE_BYTES {
+        let (w, lo) = (j / (WORD_BITS / 8), 8 * (j % (WORD_BITS / 8)));
+        let (hi, bits) = (lo + 7, format!("{}:{}", 8 * j + 7, 8 * j));
+        code.push_str(&format!(
+            "{indent}   if ({prefix}wr_bytes[{j}]) word{w}[{hi}:{lo}] <= wr_data[{bits}];\n{indent}   else if (rd_valid & {prefix}rd_this & !{prefix}rd_keep[{j}]) word{w}[{hi}:{lo}] <= rd_data[{bits}];\n"
+        ));
+    }
+    code.push_str(&format!("{indent}end\n"));
+    code
+}
+
 impl Logic for EntryData {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             let returning = self.rd_valid.val() & self.rd_this.val();
-            let mut words = [self.word0.val(), self.word1.val(), self.word2.val(), self.word3.val()];
-            for j in 0..LINE_BYTES {
-                let byte_mask = 0xffu128 << (8 * j);
-                let from = if self.wr_bytes.val().get_bit(j) {
-                    Some(self.wr_data.val())
-                } else if returning & !self.rd_keep.val().get_bit(j) {
-                    Some(self.rd_data.val())
-                } else {
-                    None
-                };
-                if let Some(src) = from {
-                    let w = j / (WORD_BITS / 8);
-                    let shift = 8 * (j % (WORD_BITS / 8));
-                    let byte = ((src.to_u128() & byte_mask) >> (8 * j)) as u64;
-                    let old = words[w].to_u128() as u64;
-                    words[w] = ((old & !(0xffu64 << shift)) | (byte << shift)).to_bits();
-                }
-            }
-            self.word0.next = words[0];
-            self.word1.next = words[1];
-            self.word2.next = words[2];
-            self.word3.next = words[3];
+            let words = [self.word0.val(), self.word1.val(), self.word2.val(), self.word3.val()];
+            let line = (0..WORDS).fold(0u128, |acc, w| acc | (words[w].to_u128() << (WORD_BITS * w)));
+            let line = updated_line(
+                line,
+                self.wr_bytes.val().to_u128() as u64,
+                self.wr_data.val().to_u128(),
+                returning,
+                self.rd_keep.val().to_u128() as u64,
+                self.rd_data.val().to_u128(),
+            );
+            let word = |w: usize| ((line >> (WORD_BITS * w)) & 0xffff_ffff).to_bits();
+            self.word0.next = word(0);
+            self.word1.next = word(1);
+            self.word2.next = word(2);
+            self.word3.next = word(3);
             if self.clear_returned.val() {
                 self.returned.next = false;
             } else if returning {
@@ -101,19 +136,7 @@ impl Logic for EntryData {
         }
         code.push_str("initial begin\n   returned = 1'h0;\nend\n\n");
         code.push_str("always @(posedge clock) begin\n");
-        // the same function with or without this test; Verilator then skips
-        // the sixteen byte tests in the cycles that load no byte (most)
-        code.push_str(&format!("   if ((wr_bytes != {LINE_BYTES}'h0) | (rd_valid & rd_this)) begin\n"));
-        for j in 0..LINE_BYTES {
-            let (w, lo) = (j / (WORD_BITS / 8), 8 * (j % (WORD_BITS / 8)));
-            let bits = format!("{}:{}", 8 * j + 7, 8 * j);
-            code.push_str(&format!(
-                "      if (wr_bytes[{j}]) word{w}[{}:{lo}] <= wr_data[{bits}];\n      else if (rd_valid & rd_this & !rd_keep[{j}]) word{w}[{}:{lo}] <= rd_data[{bits}];\n",
-                lo + 7,
-                lo + 7
-            ));
-        }
-        code.push_str("   end\n");
+        code.push_str(&byte_updates_verilog("", "   "));
         code.push_str("   if (clear_returned) returned <= 1'b0;\n   else if (rd_valid & rd_this) returned <= 1'b1;\nend\n");
         Verilog::Custom(code)
     }

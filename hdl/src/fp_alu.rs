@@ -426,9 +426,8 @@ impl Logic for FloatAlu {
             self.c1_wide_f16.d.next = self.decode.wide_f16.val();
             self.c1_wide_bf16.d.next = self.decode.wide_bf16.val();
             self.c1_half_bf16.d.next = self.decode.half_bf16.val();
-            self.c1_compare.d.next = self.decode.float_op.val() & !self.decode.is_fadd.val();
-            self.c1_half_compare.d.next =
-                (self.decode.float_op.val() & !self.decode.is_fadd.val()) & self.decode.two_halves.val();
+            self.c1_compare.d.next = self.decode.is_compare.val();
+            self.c1_half_compare.d.next = self.decode.half_compare.val();
             self.c2_compare.d.next = self.compare_result.val();
             self.c2_is_fadd.d.next = self.c1_is_fadd.q.val();
             self.c2_two_halves.d.next = self.c1_two_halves.q.val();

@@ -100,6 +100,10 @@ pub struct FloatDecode {
     pub is_fadd: Signal<Out, Bit>,
     /// Add at `f16x2`/`bf16x2`: the half lane's adder is used.
     pub half_fadd: Signal<Out, Bit>,
+    /// A float operation other than add (min, max, cmpwr): the comparators are used.
+    pub is_compare: Signal<Out, Bit>,
+    /// The same at `f16x2`/`bf16x2`: the half lane's comparator is used.
+    pub half_compare: Signal<Out, Bit>,
     /// Fmax or FmaxPtx.
     pub is_max: Signal<Out, Bit>,
     /// Fmin or FminPtx.
@@ -231,6 +235,8 @@ impl Default for FloatDecode {
             float_op: Default::default(),
             is_fadd: Default::default(),
             half_fadd: Default::default(),
+            is_compare: Default::default(),
+            half_compare: Default::default(),
             is_max: Default::default(),
             is_min: Default::default(),
             is_ptx_min_max: Default::default(),
@@ -350,6 +356,8 @@ impl Logic for FloatDecode {
                 | ((self.op.val() == self.op_fmin_ptx.val()) | (self.op.val() == self.op_fmax_ptx.val()))
                 | (self.op.val() == self.op_fcmpwr.val()))
                 & ((self.wide_f16.val() | self.wide_bf16.val()) | (self.wide_f32.val() | self.wide_f64.val())));
+        self.is_compare.next = self.float_op.val() & !self.is_fadd.val();
+        self.half_compare.next = self.is_compare.val() & self.two_halves.val();
 
         // 2. wide lane, one row per format (f64 is the default):
         //    sign bit, exponent field (sliced 12 wide, masked), mantissa

@@ -1,5 +1,7 @@
 //! `HeadSelect`: the oldest entry of the unit's in-flight table (its head),
-//! read out of the entry registers through multiplexer trees, with the
+//! from the unit's head registers (`hq_*`: line, space, bytes, bit offset,
+//! size, valid, kind, and `HeadLine`'s copy of its line and returned flag;
+//! the one-bit fields through 8:1 muxes at `head`), with the
 //! write stage's write merged into its line and cut down to the element: the ALU's
 //! old value and op and everything the retire stage needs (the operands
 //! `src0`/`src1` are read at the same index from the unit's `EntryRam`s).
@@ -17,14 +19,17 @@
 //! "Execute pipeline", "Forwarding paths"):
 //! * last cycle's write on the memory port (`push_*`), which the unit
 //!   pushes into the entries on its line one cycle after it was on the
-//!   port (its line compares end at flip-flops, `ent_pushed`): a head
+//!   port (its line compares end at flip-flops, `head_pushed`): a head
 //!   leaving in that cycle merges its bytes here;
 //! * the *write stage*'s operation (`late_*`), whose write memory accepts
 //!   in the cycle the head leaves (its push into the table comes one edge
 //!   too late for the head): its bytes are merged into the head's line;
 //! * the operations in the execute stages X, X2, X3, X4 (`ahead_*[0..3]`,
 //!   youngest first; an integer build has no X3 and X4 and holds their
-//!   `ahead_writes` at zero), whose writes have not left yet. The youngest of them
+//!   `ahead_writes` at zero), whose writes have not left yet; whether each
+//!   touches the head's bytes comes in compared a cycle ahead
+//!   (`ahead_overlaps`, `ahead_same_bytes`: the unit's `hz_*` registers,
+//!   `HazardCompare`), so the head's leave decision starts at flip-flops. The youngest of them
 //!   that writes any of the head's bytes decides: when it writes exactly
 //!   the head's bytes and its value will be in a register when the head is
 //!   in X (`ahead_ready`: an integer result, or any result one stage before
@@ -37,7 +42,6 @@ use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 
 use crate::decoder::{ELEM_BITS, SIZE_BITS};
 use crate::lane_select::LANE_BITS;
-use crate::mux8::Mux8;
 use crate::word_join::{WordJoin, WORDS, WORD_BITS};
 
 /// Entries of the in-flight table.
@@ -63,12 +67,9 @@ pub struct HeadSelect {
     pub head: Signal<In, Bits<INFLIGHT_INDEX_BITS>>,
 
     // ---- the entries' registers (the unit's) ----
-    pub ent_valid: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    pub ent_kind: [Signal<In, Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
-    pub ent_returned: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    /// The entry's line, read data and forwarded bytes, as four 32-bit
-    /// words: entry k's word w is `ent_word[4 * k + w]` (`WordJoin`).
-    pub ent_word: [Signal<In, Bits<WORD_BITS>>; INFLIGHT_DEPTH * WORDS],
+    /// The head entry's line (read data and forwarded bytes), as four
+    /// 32-bit words: the unit's copy of it in registers (`HeadLine`).
+    pub head_word: [Signal<In, Bits<WORD_BITS>>; WORDS],
     pub ent_ftz: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_result_first: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_result_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
@@ -77,6 +78,11 @@ pub struct HeadSelect {
     // ---- the head entry's fields written once at allocation: read out of
     //      the unit's `EntryRam`s at `head`; line, space and byte enables
     //      from the unit's head registers (`hq_*`) ----
+    /// The head entry is in use, its kind, its read data is back (the
+    /// unit's head registers `hq_valid`, `hq_kind`, `HeadLine`'s `returned`).
+    pub head_valid: Signal<In, Bit>,
+    pub head_kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
+    pub head_returned: Signal<In, Bit>,
     pub head_line: Signal<In, Bits<64>>,
     pub head_space: Signal<In, Bit>,
     pub head_bit_offset: Signal<In, Bits<7>>,
@@ -90,8 +96,9 @@ pub struct HeadSelect {
 
     // ---- the write on the port last cycle, pushed into the entries on its
     //      line this cycle (the unit's `push_*` registers) ----
-    /// Entry k is on the push's line (`push_hit[k]`).
-    pub ent_pushed: [Signal<In, Bit>; INFLIGHT_DEPTH],
+    /// The head entry is on the push's line (the unit's `hq_pushed`: its
+    /// `push_hit`, for the head).
+    pub head_pushed: Signal<In, Bit>,
     /// The push's line data (zero outside its bytes, as `late_data`) and bytes.
     pub push_data: Signal<In, Bits<LINE_BITS>>,
     pub push_bytes: Signal<In, Bits<16>>,
@@ -99,8 +106,9 @@ pub struct HeadSelect {
     // ---- the write stage's operation (its write leaves this cycle) ----
     /// The write stage holds an operation that writes memory.
     pub late_writes: Signal<In, Bit>,
-    pub late_line: Signal<In, Bits<64>>,
-    pub late_space: Signal<In, Bit>,
+    /// Its element shares a byte with the head's (same line and space:
+    /// the unit's `hz_late_overlaps`, compared a cycle ahead).
+    pub late_overlaps: Signal<In, Bit>,
     /// The element it writes, in its line, and the bit mask of its bytes (`WriteAlign`).
     pub late_data: Signal<In, Bits<LINE_BITS>>,
     pub late_mask: Signal<In, Bits<LINE_BITS>>,
@@ -108,9 +116,11 @@ pub struct HeadSelect {
     // ---- the execute stages' operations X, X2, X3 (youngest first) ----
     /// The stage holds an operation that writes memory.
     pub ahead_writes: [Signal<In, Bit>; AHEAD_STAGES],
-    pub ahead_line: [Signal<In, Bits<64>>; AHEAD_STAGES],
-    pub ahead_space: [Signal<In, Bit>; AHEAD_STAGES],
-    pub ahead_byte_enables: [Signal<In, Bits<16>>; AHEAD_STAGES],
+    /// Its element shares a byte with the head's (same line and space) /
+    /// is exactly the head's bytes: the unit's registers `hz_overlaps`,
+    /// `hz_same_bytes`, compared a cycle ahead (`HazardCompare`).
+    pub ahead_overlaps: [Signal<In, Bit>; AHEAD_STAGES],
+    pub ahead_same_bytes: [Signal<In, Bit>; AHEAD_STAGES],
     /// Its new value will be in the next stage's register next cycle.
     pub ahead_ready: [Signal<In, Bit>; AHEAD_STAGES],
 
@@ -144,19 +154,13 @@ pub struct HeadSelect {
     /// The element as memory holds it for this entry: read data with the forwarded bytes.
     pub old_value: Signal<Out, Bits<LINE_BITS>>,
 
-    // ---- the wide fields out of the eight entries: mux trees (`Mux8`) ----
-    /// the head's line, word by word, joined
-    mux_word0: Mux8<WORD_BITS>,
-    mux_word1: Mux8<WORD_BITS>,
-    mux_word2: Mux8<WORD_BITS>,
-    mux_word3: Mux8<WORD_BITS>,
+    /// the head's line, its words joined
     join_line: WordJoin,
 
     // ---- constants ----
     /// all ones over an element of size 2^s bytes, up to the bits built
     size_masks: [Constant<Bits<LINE_BITS>>; 5],
     zero_line: Constant<Bits<LINE_BITS>>,
-    zero_kind: Constant<Bits<ENTRY_KIND_BITS>>,
 
     // ---- locals ----
     size: Signal<Local, Bits<SIZE_BITS>>,
@@ -164,8 +168,7 @@ pub struct HeadSelect {
     data: Signal<Local, Bits<LINE_BITS>>,
     /// all ones over the element's width (at bit 0)
     elem_mask: Signal<Local, Bits<LINE_BITS>>,
-    /// the head takes the push this cycle; its bytes as a bit mask
-    head_pushed: Signal<Local, Bit>,
+    /// the push's bytes as a bit mask
     push_mask: Signal<Local, Bits<LINE_BITS>>,
     with_push: Signal<Local, Bits<LINE_BITS>>,
     late_hit: Signal<Local, Bit>,
@@ -203,10 +206,10 @@ impl HeadSelect {
         assert!([32, 64, 128].contains(&data_bits), "HeadSelect: data_bits must be 32, 64 or 128, not {data_bits}");
         Self {
             head: Default::default(),
-            ent_valid: arr(),
-            ent_kind: arr(),
-            ent_returned: arr(),
-            ent_word: arr(),
+            head_valid: Default::default(),
+            head_kind: Default::default(),
+            head_returned: Default::default(),
+            head_word: arr(),
             head_line: Default::default(),
             head_space: Default::default(),
             head_bit_offset: Default::default(),
@@ -222,22 +225,19 @@ impl HeadSelect {
             ent_result_last: arr(),
             ent_msg_last: arr(),
             ent_error: arr(),
-            ent_pushed: arr(),
+            head_pushed: Default::default(),
             push_data: Default::default(),
             push_bytes: Default::default(),
-            head_pushed: Default::default(),
             push_mask: Default::default(),
             with_push: Default::default(),
             byte_ones: core::array::from_fn(|b| Constant::new((0xffu128 << (8 * b)).to_bits())),
             late_writes: Default::default(),
-            late_line: Default::default(),
-            late_space: Default::default(),
+            late_overlaps: Default::default(),
             late_data: Default::default(),
             late_mask: Default::default(),
             ahead_writes: arr(),
-            ahead_line: arr(),
-            ahead_space: arr(),
-            ahead_byte_enables: arr(),
+            ahead_overlaps: arr(),
+            ahead_same_bytes: arr(),
             ahead_ready: arr(),
             valid: Default::default(),
             kind: Default::default(),
@@ -265,13 +265,8 @@ impl HeadSelect {
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
             }),
             byte_aligned: Constant::new(0x78u64.to_bits()),
-            mux_word0: Default::default(),
-            mux_word1: Default::default(),
-            mux_word2: Default::default(),
-            mux_word3: Default::default(),
             join_line: Default::default(),
             zero_line: Constant::new(0u64.to_bits()),
-            zero_kind: Constant::new(0u64.to_bits()),
             size: Default::default(),
             data: Default::default(),
             late_hit: Default::default(),
@@ -287,24 +282,13 @@ impl Logic for HeadSelect {
     #[hdl_gen]
     fn update(&mut self) {
         // ---- sub-block inputs: wiring only (see unit.rs "Verilator") ----
-        self.mux_word0.index.next = self.head.val();
-        self.mux_word1.index.next = self.head.val();
-        self.mux_word2.index.next = self.head.val();
-        self.mux_word3.index.next = self.head.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.mux_word0.choice[k].next = self.ent_word[4 * k].val();
-            self.mux_word1.choice[k].next = self.ent_word[4 * k + 1].val();
-            self.mux_word2.choice[k].next = self.ent_word[4 * k + 2].val();
-            self.mux_word3.choice[k].next = self.ent_word[4 * k + 3].val();
+        for w in 0..WORDS {
+            self.join_line.word[w].next = self.head_word[w].val();
         }
-        self.join_line.word[0].next = self.mux_word0.chosen.val();
-        self.join_line.word[1].next = self.mux_word1.chosen.val();
-        self.join_line.word[2].next = self.mux_word2.chosen.val();
-        self.join_line.word[3].next = self.mux_word3.chosen.val();
 
-        self.valid.next = false;
-        self.kind.next = self.zero_kind.val();
-        self.returned.next = false;
+        self.valid.next = self.head_valid.val();
+        self.kind.next = self.head_kind.val();
+        self.returned.next = self.head_returned.val();
         self.bit_offset.next = self.head_bit_offset.val();
         self.byte_enables.next = self.head_byte_enables.val();
         self.size.next = self.head_size.val();
@@ -318,13 +302,8 @@ impl Logic for HeadSelect {
         self.result_last.next = false;
         self.msg_last.next = false;
         self.error.next = false;
-        self.head_pushed.next = false;
         for k in 0..INFLIGHT_DEPTH {
             if self.head.val().index() == k {
-                self.head_pushed.next = self.ent_pushed[k].val();
-                self.valid.next = self.ent_valid[k].val();
-                self.kind.next = self.ent_kind[k].val();
-                self.returned.next = self.ent_returned[k].val();
                 self.alu_ftz.next = self.ent_ftz[k].val();
                 self.result_first.next = self.ent_result_first[k].val();
                 self.result_last.next = self.ent_result_last[k].val();
@@ -355,8 +334,8 @@ impl Logic for HeadSelect {
         if self.head_pushed.val() {
             self.with_push.next = (self.data.val() & !self.push_mask.val()) | self.push_data.val();
         }
-        self.late_hit.next = (self.late_writes.val() & (self.late_line.val() == self.line.val()))
-            & (self.late_space.val() == self.space.val());
+        // (a write of W on none of the head's bytes changes nothing of its element)
+        self.late_hit.next = self.late_writes.val() & self.late_overlaps.val();
         self.with_late.next = self.with_push.val();
         if self.late_hit.val() {
             self.with_late.next = (self.with_push.val() & !self.late_mask.val()) | self.late_data.val();
@@ -367,11 +346,8 @@ impl Logic for HeadSelect {
         // any of the head's bytes decides
         self.hazard.next = false;
         for k in 0..AHEAD_STAGES {
-            self.ahead_hit[k].next = ((self.ahead_writes[k].val() & (self.ahead_line[k].val() == self.line.val()))
-                & (self.ahead_space[k].val() == self.space.val()))
-                & (self.ahead_byte_enables[k].val() & self.byte_enables.val()).any();
-            self.ahead_takes[k].next =
-                (self.ahead_byte_enables[k].val() == self.byte_enables.val()) & self.ahead_ready[k].val();
+            self.ahead_hit[k].next = self.ahead_writes[k].val() & self.ahead_overlaps[k].val();
+            self.ahead_takes[k].next = self.ahead_same_bytes[k].val() & self.ahead_ready[k].val();
         }
         self.younger_hit[0].next = false;
         for k in 1..AHEAD_STAGES {

@@ -6,8 +6,10 @@
 //!
 //! `lod` and its flags are the walk's done decision (`TypedExtent`'s
 //! `ready`), so no payload bit reaches the issue stage's stall decision.
-//! The product (`p0`, `p16`, `p32`: 16 x 16 digit products summed by
-//! weight, as `AddrMul` keeps them) is loaded with the lane from the
+//! The product (`p0`, `p16`, `p16_b`, `p32`: the four 16 x 16 digit
+//! products, the two of weight 2^16 kept apart so that no adder follows the
+//! multipliers in this cycle; the issue stage's sum takes them as two
+//! terms, `PartialSum`) is loaded with the lane from the
 //! entering `r` and `entry_rows`, and in the cycle after each walk step
 //! (`walk_step`: the step is in T) from the held `r` and `rows` (the rows
 //! at the walk's new level; the issue stage waits for the step's
@@ -69,9 +71,12 @@ pub struct LaneCoordReg {
     pub lod: Signal<Out, Bits<COORD_BITS>>,
     pub lod_is_zero: Signal<Out, Bit>,
     pub lod_out_of_range: Signal<Out, Bit>,
-    /// `r * rows = p0 + p16 * 2^16 + p32 * 2^32`
+    /// `r * rows = p0 + (p16 + p16_b) * 2^16 + p32 * 2^32`: `p16` is
+    /// `r_lo * rows_hi` (its top bit 0, the width `PartialSum` takes), `p16_b`
+    /// `r_hi * rows_lo`.
     pub p0: Signal<Out, Bits<P0_BITS>>,
     pub p16: Signal<Out, Bits<P16_BITS>>,
+    pub p16_b: Signal<Out, Bits<P0_BITS>>,
     pub p32: Signal<Out, Bits<P32_BITS>>,
     /// the held lane's `r` (only the product reads it)
     r: Signal<Local, Bits<COORD_BITS>>,
@@ -85,11 +90,11 @@ impl LaneCoordReg {
         (r, lod, lod == 0, lod >= levels)
     }
 
-    /// The digit products of `r * rows` summed by weight: `(p0, p16, p32)`.
-    pub fn product(r: u32, rows: u32) -> (u64, u64, u64) {
+    /// The digit products of `r * rows`: `(p0, p16, p16_b, p32)`.
+    pub fn product(r: u32, rows: u32) -> (u64, u64, u64, u64) {
         let digit = |x: u32, k: usize| u64::from((x >> (DIGIT_BITS * k)) & 0xffff);
         let m = |i: usize, j: usize| digit(r, i) * digit(rows, j);
-        (m(0, 0), m(0, 1) + m(1, 0), m(1, 1))
+        (m(0, 0), m(0, 1), m(1, 0), m(1, 1))
     }
 }
 
@@ -117,9 +122,10 @@ impl Logic for LaneCoordReg {
             } else {
                 (r_in, self.entry_rows.val().to_u128() as u32)
             };
-            let (p0, p16, p32) = Self::product(r, rows);
+            let (p0, p16, p16_b, p32) = Self::product(r, rows);
             self.p0.next = (p0 as u128).to_bits();
             self.p16.next = (p16 as u128).to_bits();
+            self.p16_b.next = (p16_b as u128).to_bits();
             self.p32.next = (p32 as u128).to_bits();
         }
         if self.load.val() {
@@ -137,6 +143,7 @@ impl Logic for LaneCoordReg {
         self.lod_out_of_range.connect();
         self.p0.connect();
         self.p16.connect();
+        self.p16_b.connect();
         self.p32.connect();
     }
 
@@ -165,6 +172,9 @@ initial begin
    p16 = {p16w}'h0;
 end
 initial begin
+   p16_b = {p0w}'h0;
+end
+initial begin
    p32 = {p32w}'h0;
 end
 
@@ -184,7 +194,8 @@ wire [{dw_1}:0] rows_hi = mul_rows[{w_1}:{dw}];
 always @(posedge clock) begin
    if (load | walk_step) begin
       p0 <= {{{p0pad}'b0, r_lo}} * {{{p0pad}'b0, rows_lo}};
-      p16 <= ({{{p16pad}'b0, r_lo}} * {{{p16pad}'b0, rows_hi}}) + ({{{p16pad}'b0, r_hi}} * {{{p16pad}'b0, rows_lo}});
+      p16 <= {{{p16pad}'b0, r_lo}} * {{{p16pad}'b0, rows_hi}};
+      p16_b <= {{{p0pad}'b0, r_hi}} * {{{p0pad}'b0, rows_lo}};
       p32 <= {{{p32pad}'b0, r_hi}} * {{{p32pad}'b0, rows_hi}};
    end
    if (load) begin
@@ -218,16 +229,19 @@ mod tests {
         uut.connect_all();
         let vlog = generate_verilog(&uut);
         assert!(vlog.contains("lod_out_of_range <= lod_in >= levels;"), "{vlog}");
-        assert!(vlog.contains("p16 <= ({17'b0, r_lo} * {17'b0, rows_hi}) + ({17'b0, r_hi} * {17'b0, rows_lo});"), "{vlog}");
+        assert!(vlog.contains("p16 <= {17'b0, r_lo} * {17'b0, rows_hi};"), "{vlog}");
+        assert!(vlog.contains("p16_b <= {16'b0, r_hi} * {16'b0, rows_lo};"), "{vlog}");
         yosys_validate("atomport_lane_coord_reg", &vlog).unwrap();
     }
 
     #[test]
     fn digit_products_summed_by_weight_are_r_times_rows() {
         for (r, rows) in [(0xffff_ffffu32, 0xffff_ffffu32), (0x1234_5678, 0x9abc_def0), (7, 1), (0, 0xffff_ffff)] {
-            let (p0, p16, p32) = LaneCoordReg::product(r, rows);
-            assert!(p0 < 1 << P0_BITS && p16 < 1 << P16_BITS && p32 < 1 << P32_BITS);
-            let sum = u128::from(p0) + (u128::from(p16) << DIGIT_BITS) + (u128::from(p32) << (2 * DIGIT_BITS));
+            let (p0, p16, p16_b, p32) = LaneCoordReg::product(r, rows);
+            assert!(p0 < 1 << P0_BITS && p16 < 1 << P0_BITS && p16_b < 1 << P0_BITS && p32 < 1 << P32_BITS);
+            let sum = u128::from(p0)
+                + ((u128::from(p16) + u128::from(p16_b)) << DIGIT_BITS)
+                + (u128::from(p32) << (2 * DIGIT_BITS));
             assert_eq!(sum, u128::from(r) * u128::from(rows), "{r:#x} * {rows:#x}");
         }
     }

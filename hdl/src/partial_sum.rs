@@ -6,6 +6,9 @@
 //! `p0` (bits 0..31) and `p32 + p48 * 2^16` (bits 32..63) do not overlap, so
 //! they are one 64-bit term by concatenation, and the sum has three terms:
 //! one 32-bit add, one layer of full adders and one 64-bit carry chain.
+//! The issue stage's lane product (`LaneCoordReg`) gives its two digit
+//! products of weight 2^16 apart (`p16`, `p16_b`: no adder behind its
+//! multipliers), a fourth term; `AddrFinish` gives `p16_b` = 0.
 //! (Written as the sum of the seven digit products, Yosys builds a
 //! carry-save tree of eight terms: about 1,000 more ECP5 LUTs in the unit,
 //! docs/synthesis.md.) Like `MulAdd`, a custom block: rust-hdl's width
@@ -17,12 +20,14 @@ use rust_hdl::prelude::*;
 use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::typed_extent::WIDE_BITS;
 
-/// `index = p0 + p16 * 2^16 + p32 * 2^32 + p48 * 2^48 + e` modulo 2^64 (combinational).
+/// `index = p0 + (p16 + p16_b) * 2^16 + p32 * 2^32 + p48 * 2^48 + e` modulo 2^64 (combinational).
 #[derive(LogicBlock)]
 pub struct PartialSum {
     /// The digit products summed by weight (`AddrMul`).
     pub p0: Signal<In, Bits<P0_BITS>>,
     pub p16: Signal<In, Bits<P16_BITS>>,
+    /// a second term of weight 2^16
+    pub p16_b: Signal<In, Bits<P0_BITS>>,
     pub p32: Signal<In, Bits<P32_BITS>>,
     pub p48: Signal<In, Bits<P48_BITS>>,
     /// `e`
@@ -37,6 +42,7 @@ impl Default for PartialSum {
         Self {
             p0: Default::default(),
             p16: Default::default(),
+            p16_b: Default::default(),
             p32: Default::default(),
             p48: Default::default(),
             addend: Default::default(),
@@ -47,8 +53,9 @@ impl Default for PartialSum {
 
 impl PartialSum {
     /// The block's function, for rust-hdl's simulator.
-    pub fn model(p0: u64, p16: u64, p32: u64, p48: u64, addend: u64) -> u64 {
+    pub fn model(p0: u64, p16: u64, p16_b: u64, p32: u64, p48: u64, addend: u64) -> u64 {
         p0.wrapping_add(p16 << DIGIT_BITS)
+            .wrapping_add(p16_b << DIGIT_BITS)
             .wrapping_add(p32 << (2 * DIGIT_BITS))
             .wrapping_add(p48 << (3 * DIGIT_BITS))
             .wrapping_add(addend)
@@ -61,6 +68,7 @@ impl Logic for PartialSum {
         self.result.next = (Self::model(
             v(self.p0.val().to_u128()),
             v(self.p16.val().to_u128()),
+            v(self.p16_b.val().to_u128()),
             v(self.p32.val().to_u128()),
             v(self.p48.val().to_u128()),
             v(self.addend.val().to_u128()),
@@ -74,8 +82,9 @@ impl Logic for PartialSum {
 
     fn hdl(&self) -> Verilog {
         Verilog::Custom(format!(
-            "always @(*) result = {{p32 + {{p48, {DIGIT_BITS}'b0}}, p0}} + {{{}'b0, p16, {DIGIT_BITS}'b0}} + addend;",
-            WIDE_BITS - P16_BITS - DIGIT_BITS
+            "always @(*) result = {{p32 + {{p48, {DIGIT_BITS}'b0}}, p0}} + {{{}'b0, p16, {DIGIT_BITS}'b0}} + {{{}'b0, p16_b, {DIGIT_BITS}'b0}} + addend;",
+            WIDE_BITS - P16_BITS - DIGIT_BITS,
+            WIDE_BITS - P0_BITS - DIGIT_BITS
         ))
     }
 }
@@ -89,7 +98,10 @@ mod tests {
         let mut uut = PartialSum::default();
         uut.connect_all();
         let vlog = generate_verilog(&uut);
-        assert!(vlog.contains("result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + addend;"), "{vlog}");
+        assert!(
+            vlog.contains("result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;"),
+            "{vlog}"
+        );
         yosys_validate("atomport_partial_sum", &vlog).unwrap();
     }
 
@@ -105,6 +117,11 @@ mod tests {
         let p32 = (m(1, 1) + m(2, 0)) & 0xffff_ffff;
         let p48 = (m(2, 1) + m(3, 0)) & 0xffff;
         assert!(p16 >> 32 == 1, "the test's p16 carries");
-        assert_eq!(PartialSum::model(m(0, 0), p16, p32, p48, e), first.wrapping_mul(d).wrapping_add(e));
+        assert_eq!(PartialSum::model(m(0, 0), p16, 0, p32, p48, e), first.wrapping_mul(d).wrapping_add(e));
+        // the lane product's form: the two middle digit products apart
+        let (a, b) = (first & 0xffff_ffff, d);
+        let n = |x: u64, k: usize| (x >> (DIGIT_BITS * k)) & 0xffff;
+        let q = |i: usize, j: usize| n(a, i) * n(b, j);
+        assert_eq!(PartialSum::model(q(0, 0), q(0, 1), q(1, 0), q(1, 1), 0, e), (a * b).wrapping_add(e));
     }
 }

@@ -30,12 +30,12 @@
 //! the lane's address: a lane with lod 0 costs no extra cycle.
 //!
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
-//! operands (32-bit extents and coordinates); `first = a * b + c` is one
-//! [`MulAdd`] here for walk steps (32 x 32 -> 64, on the operands the unit
-//! registered a cycle earlier, `walk_a_held`, `walk_b_held`), and for the
-//! lane's `r * rows + v` a [`PartialSum`] of the digit products the unit
-//! registered (`LaneCoordReg`: the multiply ends at flip-flops before the
-//! issue stage); the lod decision, a stage later, selects between the two
+//! operands (32-bit extents and coordinates); `first = a * b + c` is a
+//! [`PartialSum`] here of digit products the unit registered, both for walk
+//! steps (32 x 32 -> 64, `WalkProduct`, from the operands at the walk
+//! state of a cycle earlier) and for the lane's `r * rows + v`
+//! (`LaneCoordReg`): both multiplies end at flip-flops before the issue
+//! stage; the lod decision, a stage later, selects between the two
 //! results instead of a multiplier's operands. `AddrMul` a stage later multiplies `first * d` into
 //! partial products, which `AddrFinish` another stage later sums with `e`
 //! (64 x 32 -> 64 modulo 2^64, which is what the golden model's wrapping
@@ -47,7 +47,6 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
-use crate::multiply::MulAdd;
 use crate::partial_sum::PartialSum;
 use crate::typed_extent::TypedExtent;
 
@@ -83,16 +82,20 @@ pub struct TypedAddr {
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
-    /// A walk step's multiplier operands: `walk_a`, `walk_b` as the unit
-    /// registered them a cycle earlier (they depend on the walk state only,
-    /// and the walk's multiply then starts at flip-flops).
-    pub walk_a_held: Signal<In, Bits<COORD_BITS>>,
-    pub walk_b_held: Signal<In, Bits<COORD_BITS>>,
+    /// A walk step's product `walk_a * walk_b` of a cycle earlier, as the
+    /// digit products the unit registered (`WalkProduct`: they depend on
+    /// the walk state only, and the walk's multiply ends at flip-flops).
+    pub walk_p0: Signal<In, Bits<P0_BITS>>,
+    pub walk_p16: Signal<In, Bits<P16_BITS>>,
+    pub walk_p16_b: Signal<In, Bits<P0_BITS>>,
+    pub walk_p32: Signal<In, Bits<P32_BITS>>,
     /// The lane's `r * rows` (`rows` at `level`: 1d: 1, 1d_array: the array
-    /// size, else the height) as digit products summed by weight, registered
-    /// by the unit (`LaneCoordReg`): no multiplier in this stage.
+    /// size, else the height) as its four digit products (the two of weight
+    /// 2^16 apart), registered by the unit (`LaneCoordReg`): no multiplier
+    /// in this stage.
     pub lane_p0: Signal<In, Bits<P0_BITS>>,
     pub lane_p16: Signal<In, Bits<P16_BITS>>,
+    pub lane_p16_b: Signal<In, Bits<P0_BITS>>,
     pub lane_p32: Signal<In, Bits<P32_BITS>>,
 
     // ---- result ----
@@ -108,7 +111,7 @@ pub struct TypedAddr {
     pub lane_first: Signal<Out, Bits<WIDE_BITS>>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     /// A walk step's `first = walk_a * walk_b` operands at the current walk
-    /// state, for the unit to register (`walk_a_held`, `walk_b_held`).
+    /// state, for the unit to multiply into registers (`WalkProduct`).
     pub walk_a: Signal<Out, Bits<COORD_BITS>>,
     pub walk_b: Signal<Out, Bits<COORD_BITS>>,
     /// `second_c` of a walk or bulk step, and at lod (`lod_c`): the unit
@@ -126,8 +129,8 @@ pub struct TypedAddr {
 
     // ---- the step ----
     extent: TypedExtent,
-    /// A walk step's `a * b` (32 x 32 -> 64), on registers only.
-    walk_mul: MulAdd<COORD_BITS, COORD_BITS, WIDE_BITS>,
+    /// A walk step's `a * b` (32 x 32 -> 64): its digit products summed.
+    walk_sum: PartialSum,
     /// At lod, `r * rows + v` from the registered digit products.
     lane_sum: PartialSum,
     zero_wide: Constant<Bits<WIDE_BITS>>,
@@ -151,10 +154,13 @@ impl Default for TypedAddr {
             coord_lod: Default::default(),
             surf_kind: Default::default(),
             surf_array: Default::default(),
-            walk_a_held: Default::default(),
-            walk_b_held: Default::default(),
+            walk_p0: Default::default(),
+            walk_p16: Default::default(),
+            walk_p16_b: Default::default(),
+            walk_p32: Default::default(),
             lane_p0: Default::default(),
             lane_p16: Default::default(),
+            lane_p16_b: Default::default(),
             lane_p32: Default::default(),
             ready: Default::default(),
             out_of_bounds: Default::default(),
@@ -175,7 +181,7 @@ impl Default for TypedAddr {
             next_height_is_one: Default::default(),
             next_depth_is_one: Default::default(),
             extent: Default::default(),
-            walk_mul: Default::default(),
+            walk_sum: Default::default(),
             lane_sum: Default::default(),
             zero_wide: Constant::new(0u64.to_bits()),
             zero_p48: Constant::new(0u64.to_bits()),
@@ -203,17 +209,21 @@ impl Logic for TypedAddr {
         self.extent.lod_out_of_range.next = self.lod_out_of_range.val();
         self.extent.surf_kind.next = self.surf_kind.val();
         self.extent.surf_array.next = self.surf_array.val();
-        self.walk_mul.a.next = self.walk_a_held.val();
-        self.walk_mul.b.next = self.walk_b_held.val();
-        self.walk_mul.c.next = self.zero_wide.val();
+        self.walk_sum.p0.next = self.walk_p0.val();
+        self.walk_sum.p16.next = self.walk_p16.val();
+        self.walk_sum.p16_b.next = self.walk_p16_b.val();
+        self.walk_sum.p32.next = self.walk_p32.val();
+        self.walk_sum.p48.next = self.zero_p48.val();
+        self.walk_sum.addend.next = self.zero_wide.val();
         self.lane_sum.p0.next = self.lane_p0.val();
         self.lane_sum.p16.next = self.lane_p16.val();
+        self.lane_sum.p16_b.next = self.lane_p16_b.val();
         self.lane_sum.p32.next = self.lane_p32.val();
         self.lane_sum.p48.next = self.zero_p48.val();
         self.lane_sum.addend.next = self.extent.wide_v_out.val();
 
         // ---- result ----
-        self.walk_first.next = self.walk_mul.result.val();
+        self.walk_first.next = self.walk_sum.result.val();
         self.lane_first.next = self.lane_sum.result.val();
         self.second_b.next = self.extent.second_b.val();
         self.walk_a.next = self.extent.walk_a.val();

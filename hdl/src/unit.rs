@@ -69,6 +69,10 @@
 //! | AddrFinish     | addr_finish.rs  | typed address: partial products summed (L); line, byte lane |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
+//! | HeadLine       | head_line.rs    | the head entry's line and returned flag, in registers of their own |
+//! | HazardCompare  | hazard_compare.rs | a head against a stage (same line, a byte in common), a cycle ahead |
+//! | WalkProduct    | walk_product.rs | a typed walk step's product as digit products at flip-flops |
+//! | AtMostTwo      | at_most_two.rs  | whether a lane mask holds at most two lanes (`left_few`) |
 //! | EntryRam       | entry_ram.rs    | the table's head-only fields (operands, line copy, ...) |
 //! | EntryData      | entry_data.rs   | an entry's line and returned flag (writes, read return) |
 //! | CaptureReg     | capture_reg.rs  | a register loaded straight from an input              |
@@ -79,26 +83,31 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_finish::AddrFinish;
-use crate::addr_mul::{AddrMul, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::addr_gen::AddrGen;
-use crate::bounds_check::BoundsCheck;
-use crate::capture_reg::CaptureReg;
+use crate::addr_mul::{AddrMul, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::alu::AtomicAlu;
 use crate::at_most_one::AtMostOne;
+use crate::at_most_two::AtMostTwo;
+use crate::bounds_check::BoundsCheck;
+use crate::capture_reg::CaptureReg;
 use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
 use crate::elem_select::ElemSelect;
 use crate::entry_data::EntryData;
 use crate::entry_ram::EntryRam;
+use crate::hazard_compare::HazardCompare;
+use crate::head_line::HeadLine;
 use crate::head_select::{
-    HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
+    HeadSelect, AHEAD_STAGES, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
     INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
 };
-use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS, UVR_BITS};
 use crate::lane_coord_reg::LaneCoordReg;
+use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS, UVR_BITS};
 use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
+use crate::mux8::Mux8;
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
+use crate::walk_product::WalkProduct;
 use crate::word_join::{WORDS, WORD_BITS};
 use crate::write_align::{WriteAlign, LINE_BYTES};
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
@@ -208,10 +217,12 @@ pub struct AtomicUnit {
     decoder: MessageDecoder,
     lane_select: LaneSelect,
     /// whether the decoder's channel enables (of the lanes built) are at
-    /// most one, for `d_lanes_few`; whether the lanes
-    /// left after the selected one are at most one, for `left_few`
+    /// most one, for `d_lanes_few`; whether the decode stage's lanes / the
+    /// lanes left are at most two (the lanes left after the one selected
+    /// from them at most one), for `left_few`
     dec_lanes_count: AtMostOne,
-    rest_count: AtMostOne,
+    first_lanes_two: AtMostTwo,
+    left_lanes_two: AtMostTwo,
     lane_mux: LaneMux,
     typed_step: TypedAddr,
     addr_gen: AddrGen,
@@ -419,11 +430,11 @@ pub struct AtomicUnit {
     typed_width_one: DFF<Bit>,
     typed_height_one: DFF<Bit>,
     typed_depth_one: DFF<Bit>,
-    /// a walk step's multiplier operands at the walk state of last cycle
-    /// (`TypedAddr`'s `walk_a`, `walk_b`), and whether a new lane may have
-    /// changed that state since: its first walk step waits a cycle for them
-    typed_walk_a: DFF<Bits<32>>,
-    typed_walk_b: DFF<Bits<32>>,
+    /// a walk step's product at the walk state of last cycle (`TypedAddr`'s
+    /// `walk_a * walk_b` as digit products, `WalkProduct`), and whether a
+    /// new lane may have changed that state since: its first walk step
+    /// waits a cycle for them
+    typed_walk_product: WalkProduct,
     typed_walk_stale: DFF<Bit>,
     /// the lane's `r` and `lod` coordinates (0 when the message has none),
     /// loaded as the lane enters the issue stage (`LaneCoordReg`: from
@@ -553,6 +564,47 @@ pub struct AtomicUnit {
     head_next_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
     hq_space: DFF<Bit>,
     hq_byte_enables: DFF<Bits<MEM_BYTES>>,
+    /// the head entry is in use (with `hq_kind` below: the head's advance
+    /// decision starts at these, not at `head_ptr`'s muxes; its returned
+    /// flag is `HeadLine`'s)
+    hq_valid: DFF<Bit>,
+    /// execute stage k's element (X, X2, X3, X4) shares a byte with the
+    /// head's / is exactly its bytes (`HazardCompare`, registered a cycle
+    /// ahead: `hz_head[k]` compares the head with stage k, `hz_next[k]` the
+    /// entry after the head with the head (k = 0) or stage k - 1)
+    hz_overlaps: [DFF<Bit>; AHEAD_STAGES],
+    hz_same_bytes: [DFF<Bit>; AHEAD_STAGES],
+    hz_head: [HazardCompare; AHEAD_STAGES],
+    hz_next: [HazardCompare; AHEAD_STAGES],
+    /// the write stage's element shares a byte with the head's (its write
+    /// is merged into the head's line, `HeadSelect`'s `late_*`), registered
+    /// a cycle ahead as above (`hz_head_w`: the head with W; the head with
+    /// the stage W takes is `hz_head[3]`, or `[1]` in an integer build, the
+    /// entry after it `hz_next_x4`, or `hz_next[2]`)
+    hz_late_overlaps: DFF<Bit>,
+    hz_head_w: HazardCompare,
+    hz_next_x4: HazardCompare,
+    /// the head entry was on the line of last cycle's write on the port
+    /// (`push_hit[head_ptr]`, in a register of its own)
+    hq_pushed: DFF<Bit>,
+    /// the head entry's kind
+    hq_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    /// the head entry's bit offset and size, loaded as `hq_byte_enables`
+    /// (the old value's shift and mask start at flip-flops)
+    hq_bit_offset: DFF<Bits<7>>,
+    hq_size: DFF<Bits<SIZE_BITS>>,
+    /// the head entry's line, a copy of `ent_data[head_ptr]` in registers
+    /// of its own (`HeadLine`), loaded from the entry after the head as the
+    /// head leaves (`next_entry_word*`: read at `head_next_ptr`)
+    hq_data: HeadLine,
+    next_entry_word0: Mux8<WORD_BITS>,
+    next_entry_word1: Mux8<WORD_BITS>,
+    next_entry_word2: Mux8<WORD_BITS>,
+    next_entry_word3: Mux8<WORD_BITS>,
+    /// the bytes a forwarded write set in the head entry / the next one
+    /// (the read return keeps out of them, `EntryData`'s `rd_keep`)
+    head_entry_keep: Mux8<MEM_BYTES>,
+    next_entry_keep: Mux8<MEM_BYTES>,
     tail_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
     occupancy: DFF<Bits<OCCUPANCY_BITS>>,
     /// sequence number of the next read request / of the next read return
@@ -815,6 +867,13 @@ pub struct AtomicUnit {
     alloc: Signal<Local, Bit>,
     /// the space of the entry after the head
     next_head_space: Signal<Local, Bit>,
+    next_head_valid: Signal<Local, Bit>,
+    next_head_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
+    next_head_returned: Signal<Local, Bit>,
+    /// the head's entry / the entry after it is on the line of the write on
+    /// the port (or is allocated on it): next cycle's `hq_pushed`
+    head_on_port_line: Signal<Local, Bit>,
+    next_on_port_line: Signal<Local, Bit>,
     /// this cycle's allocation writes the head's entry / the entry after it
     alloc_at_head: Signal<Local, Bit>,
     alloc_at_next_head: Signal<Local, Bit>,
@@ -831,6 +890,11 @@ pub struct AtomicUnit {
     alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
     /// entry k takes last cycle's write's bytes (`push_*`) this cycle
     take_push: [Signal<Local, Bit>; INFLIGHT_DEPTH],
+    /// `take_push` and `return_hit` of the head entry and of the entry after it
+    head_take_push: Signal<Local, Bit>,
+    head_return_hit: Signal<Local, Bit>,
+    next_take_push: Signal<Local, Bit>,
+    next_return_hit: Signal<Local, Bit>,
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -943,7 +1007,8 @@ impl AtomicUnit {
             decoder: MessageDecoder::new(config),
             lane_select: Default::default(),
             dec_lanes_count: AtMostOne::new(config.lane_mask() as u64),
-            rest_count: AtMostOne::new(config.lane_mask() as u64),
+            first_lanes_two: AtMostTwo::new(config.lane_mask() as u64),
+            left_lanes_two: AtMostTwo::new(config.lane_mask() as u64),
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
@@ -1093,8 +1158,7 @@ impl AtomicUnit {
             typed_width_one: Default::default(),
             typed_height_one: Default::default(),
             typed_depth_one: Default::default(),
-            typed_walk_a: Default::default(),
-            typed_walk_b: Default::default(),
+            typed_walk_product: Default::default(),
             typed_walk_stale: Default::default(),
             typed_lane_coord: Default::default(),
             typed_walked: Default::default(),
@@ -1177,6 +1241,25 @@ impl AtomicUnit {
             head_next_ptr: Default::default(),
             hq_space: Default::default(),
             hq_byte_enables: Default::default(),
+            hq_bit_offset: Default::default(),
+            hq_valid: Default::default(),
+            hz_overlaps: arr(),
+            hz_same_bytes: arr(),
+            hz_head: arr(),
+            hz_next: arr(),
+            hz_late_overlaps: Default::default(),
+            hz_head_w: Default::default(),
+            hz_next_x4: Default::default(),
+            hq_pushed: Default::default(),
+            hq_kind: Default::default(),
+            hq_size: Default::default(),
+            hq_data: Default::default(),
+            next_entry_word0: Default::default(),
+            next_entry_word1: Default::default(),
+            next_entry_word2: Default::default(),
+            next_entry_word3: Default::default(),
+            head_entry_keep: Default::default(),
+            next_entry_keep: Default::default(),
             tail_ptr: Default::default(),
             occupancy: Default::default(),
             read_issue_seq: Default::default(),
@@ -1356,6 +1439,11 @@ impl AtomicUnit {
             a_reads: Default::default(),
             alloc: Default::default(),
             next_head_space: Default::default(),
+            next_head_valid: Default::default(),
+            next_head_kind: Default::default(),
+            next_head_returned: Default::default(),
+            head_on_port_line: Default::default(),
+            next_on_port_line: Default::default(),
             alloc_at_head: Default::default(),
             alloc_at_next_head: Default::default(),
             elem_bytes: Default::default(),
@@ -1365,6 +1453,10 @@ impl AtomicUnit {
             return_hit: arr(),
             alloc_hit: arr(),
             take_push: arr(),
+            head_take_push: Default::default(),
+            head_return_hit: Default::default(),
+            next_take_push: Default::default(),
+            next_return_hit: Default::default(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -1472,8 +1564,6 @@ impl Logic for AtomicUnit {
             typed_width_one,
             typed_height_one,
             typed_depth_one,
-            typed_walk_a,
-            typed_walk_b,
             typed_walk_stale,
             typed_walked,
             typed_walk_at_lod,
@@ -1555,6 +1645,12 @@ impl Logic for AtomicUnit {
             head_next_ptr,
             hq_space,
             hq_byte_enables,
+            hq_bit_offset,
+            hq_size,
+            hq_valid,
+            hz_late_overlaps,
+            hq_pushed,
+            hq_kind,
             tail_ptr,
             occupancy,
             read_issue_seq,
@@ -1691,6 +1787,12 @@ impl Logic for AtomicUnit {
             self.ent_msg_last[k].d.next = self.ent_msg_last[k].q.val();
             self.ent_error[k].d.next = self.ent_error[k].q.val();
         }
+        for k in 0..AHEAD_STAGES {
+            self.hz_overlaps[k].clock.next = self.clock.val();
+            self.hz_overlaps[k].d.next = self.hz_overlaps[k].q.val();
+            self.hz_same_bytes[k].clock.next = self.clock.val();
+            self.hz_same_bytes[k].d.next = self.hz_same_bytes[k].q.val();
+        }
 
         // the payload buffers load straight from the port (wiring only: no
         // path from `pay_*` into this block's logic)
@@ -1721,7 +1823,8 @@ impl Logic for AtomicUnit {
         self.decoder.surf_kind.next = self.r_surf_kind.q.val();
         self.decoder.surf_u16.next = self.r_surf_u16.q.val();
         self.dec_lanes_count.mask.next = self.decoder.lane_enables.val();
-        self.rest_count.mask.next = self.lane_select.rest.val();
+        self.first_lanes_two.mask.next = self.d_lanes.q.val();
+        self.left_lanes_two.mask.next = self.lanes_left.q.val();
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
@@ -1778,10 +1881,16 @@ impl Logic for AtomicUnit {
         self.typed_step.lod_out_of_range.next = self.typed_lane_coord.lod_out_of_range.val();
         self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
         self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
-        self.typed_step.walk_a_held.next = self.typed_walk_a.q.val();
-        self.typed_step.walk_b_held.next = self.typed_walk_b.q.val();
+        self.typed_walk_product.clock.next = self.clock.val();
+        self.typed_walk_product.walk_a.next = self.typed_step.walk_a.val();
+        self.typed_walk_product.walk_b.next = self.typed_step.walk_b.val();
+        self.typed_step.walk_p0.next = self.typed_walk_product.p0.val();
+        self.typed_step.walk_p16.next = self.typed_walk_product.p16.val();
+        self.typed_step.walk_p16_b.next = self.typed_walk_product.p16_b.val();
+        self.typed_step.walk_p32.next = self.typed_walk_product.p32.val();
         self.typed_step.lane_p0.next = self.typed_lane_coord.p0.val();
         self.typed_step.lane_p16.next = self.typed_lane_coord.p16.val();
+        self.typed_step.lane_p16_b.next = self.typed_lane_coord.p16_b.val();
         self.typed_step.lane_p32.next = self.typed_lane_coord.p32.val();
 
         self.addr_gen.lane_addr.next = self.lane_mux.addr.val();
@@ -1831,16 +1940,16 @@ impl Logic for AtomicUnit {
         self.ent_src1.clock.next = self.clock.val();
         self.ent_src1.read_index.next = self.head_ptr.q.val();
         self.ent_bit_offset.clock.next = self.clock.val();
-        self.ent_bit_offset.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_bit_offset.next = self.ent_bit_offset.read_data.val();
+        self.ent_bit_offset.read_index.next = self.head_next_ptr.q.val();
+        self.head_select.head_bit_offset.next = self.hq_bit_offset.q.val();
         self.ent_byte_enables.clock.next = self.clock.val();
         // the head's line and byte enables come from `hq_*`; these two RAMs
         // are read at the entry after the head, to load `hq_*` from
         self.ent_byte_enables.read_index.next = self.head_next_ptr.q.val();
         self.head_select.head_byte_enables.next = self.hq_byte_enables.q.val();
         self.ent_size.clock.next = self.clock.val();
-        self.ent_size.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_size.next = self.ent_size.read_data.val();
+        self.ent_size.read_index.next = self.head_next_ptr.q.val();
+        self.head_select.head_size.next = self.hq_size.q.val();
         self.ent_op.clock.next = self.clock.val();
         self.ent_op.read_index.next = self.head_ptr.q.val();
         self.head_select.head_op.next = self.ent_op.read_data.val();
@@ -1864,15 +1973,34 @@ impl Logic for AtomicUnit {
             self.ent_data[k].clock.next = self.clock.val();
             self.ent_data[k].rd_valid.next = self.mem_rdata_valid.val();
             self.ent_data[k].rd_data.next = self.mem_rdata.val();
-            self.head_select.ent_word[4 * k].next = self.ent_data[k].word0.val();
-            self.head_select.ent_word[4 * k + 1].next = self.ent_data[k].word1.val();
-            self.head_select.ent_word[4 * k + 2].next = self.ent_data[k].word2.val();
-            self.head_select.ent_word[4 * k + 3].next = self.ent_data[k].word3.val();
+            self.next_entry_word0.choice[k].next = self.ent_data[k].word0.val();
+            self.next_entry_word1.choice[k].next = self.ent_data[k].word1.val();
+            self.next_entry_word2.choice[k].next = self.ent_data[k].word2.val();
+            self.next_entry_word3.choice[k].next = self.ent_data[k].word3.val();
+            self.head_entry_keep.choice[k].next = self.ent_fwd_bytes[k].q.val();
+            self.next_entry_keep.choice[k].next = self.ent_fwd_bytes[k].q.val();
         }
+        self.head_entry_keep.index.next = self.head_ptr.q.val();
+        self.next_entry_keep.index.next = self.head_next_ptr.q.val();
+        self.hq_data.clock.next = self.clock.val();
+        self.hq_data.rd_valid.next = self.mem_rdata_valid.val();
+        self.hq_data.rd_data.next = self.mem_rdata.val();
+        self.next_entry_word0.index.next = self.head_next_ptr.q.val();
+        self.next_entry_word1.index.next = self.head_next_ptr.q.val();
+        self.next_entry_word2.index.next = self.head_next_ptr.q.val();
+        self.next_entry_word3.index.next = self.head_next_ptr.q.val();
+        self.hq_data.next_word[0].next = self.next_entry_word0.chosen.val();
+        self.hq_data.next_word[1].next = self.next_entry_word1.chosen.val();
+        self.hq_data.next_word[2].next = self.next_entry_word2.chosen.val();
+        self.hq_data.next_word[3].next = self.next_entry_word3.chosen.val();
+        self.head_select.head_valid.next = self.hq_valid.q.val();
+        self.head_select.head_kind.next = self.hq_kind.q.val();
+        self.head_select.head_returned.next = self.hq_data.returned.val();
+        self.head_select.head_word[0].next = self.hq_data.word0.val();
+        self.head_select.head_word[1].next = self.hq_data.word1.val();
+        self.head_select.head_word[2].next = self.hq_data.word2.val();
+        self.head_select.head_word[3].next = self.hq_data.word3.val();
         for k in 0..INFLIGHT_DEPTH {
-            self.head_select.ent_valid[k].next = self.ent_valid[k].q.val();
-            self.head_select.ent_kind[k].next = self.ent_kind[k].q.val();
-            self.head_select.ent_returned[k].next = self.ent_data[k].returned.val();
             self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
             self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
             self.head_select.ent_result_last[k].next = self.ent_result_last[k].q.val();
@@ -1880,36 +2008,72 @@ impl Logic for AtomicUnit {
             self.head_select.ent_error[k].next = self.ent_error[k].q.val();
         }
 
-        for k in 0..INFLIGHT_DEPTH {
-            self.head_select.ent_pushed[k].next = self.push_hit[k].q.val();
-        }
+        self.head_select.head_pushed.next = self.hq_pushed.q.val();
         self.head_select.push_data.next = self.push_data.q.val();
         self.head_select.push_bytes.next = self.push_bytes.q.val();
         self.head_select.late_writes.next = self.w_writes.q.val();
-        self.head_select.late_line.next = self.w_line.q.val();
-        self.head_select.late_space.next = self.w_space.q.val();
+        self.head_select.late_overlaps.next = self.hz_late_overlaps.q.val();
         self.head_select.late_data.next = self.write_align.data.val();
         self.head_select.late_mask.next = self.write_align.mask.val();
+        // the hazard compares for next cycle's head and stages (below,
+        // "table head -> execute stage"): the head as it is against the
+        // stages, and the entry after it against the head and the stages
+        self.hz_head[0].head_line.next = self.hq_line.q.val();
+        self.hz_head[0].head_byte_enables.next = self.hq_byte_enables.q.val();
+        self.hz_head[0].stage_line.next = self.x_line.q.val();
+        self.hz_head[0].stage_byte_enables.next = self.x_byte_enables.q.val();
+        self.hz_head[1].head_line.next = self.hq_line.q.val();
+        self.hz_head[1].head_byte_enables.next = self.hq_byte_enables.q.val();
+        self.hz_head[1].stage_line.next = self.x2_line.q.val();
+        self.hz_head[1].stage_byte_enables.next = self.x2_byte_enables.q.val();
+        self.hz_head[2].head_line.next = self.hq_line.q.val();
+        self.hz_head[2].head_byte_enables.next = self.hq_byte_enables.q.val();
+        self.hz_head[2].stage_line.next = self.x3_line.q.val();
+        self.hz_head[2].stage_byte_enables.next = self.x3_byte_enables.q.val();
+        self.hz_head[3].head_line.next = self.hq_line.q.val();
+        self.hz_head[3].head_byte_enables.next = self.hq_byte_enables.q.val();
+        self.hz_head[3].stage_line.next = self.x4_line.q.val();
+        self.hz_head[3].stage_byte_enables.next = self.x4_byte_enables.q.val();
+        self.hz_next[0].head_line.next = self.ent_line_at_head.read_data.val();
+        self.hz_next[0].head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        self.hz_next[0].stage_line.next = self.hq_line.q.val();
+        self.hz_next[0].stage_byte_enables.next = self.hq_byte_enables.q.val();
+        self.hz_next[1].head_line.next = self.ent_line_at_head.read_data.val();
+        self.hz_next[1].head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        self.hz_next[1].stage_line.next = self.x_line.q.val();
+        self.hz_next[1].stage_byte_enables.next = self.x_byte_enables.q.val();
+        self.hz_next[2].head_line.next = self.ent_line_at_head.read_data.val();
+        self.hz_next[2].head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        self.hz_next[2].stage_line.next = self.x2_line.q.val();
+        self.hz_next[2].stage_byte_enables.next = self.x2_byte_enables.q.val();
+        self.hz_next[3].head_line.next = self.ent_line_at_head.read_data.val();
+        self.hz_next[3].head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        self.hz_next[3].stage_line.next = self.x3_line.q.val();
+        self.hz_next[3].stage_byte_enables.next = self.x3_byte_enables.q.val();
+        self.hz_head_w.head_line.next = self.hq_line.q.val();
+        self.hz_head_w.head_byte_enables.next = self.hq_byte_enables.q.val();
+        self.hz_head_w.stage_line.next = self.w_line.q.val();
+        self.hz_head_w.stage_byte_enables.next = self.w_byte_enables.q.val();
+        self.hz_next_x4.head_line.next = self.ent_line_at_head.read_data.val();
+        self.hz_next_x4.head_byte_enables.next = self.ent_byte_enables.read_data.val();
+        self.hz_next_x4.stage_line.next = self.x4_line.q.val();
+        self.hz_next_x4.stage_byte_enables.next = self.x4_byte_enables.q.val();
         self.head_select.ahead_writes[0].next = self.x_writes.q.val();
-        self.head_select.ahead_line[0].next = self.x_line.q.val();
-        self.head_select.ahead_space[0].next = self.x_space.q.val();
-        self.head_select.ahead_byte_enables[0].next = self.x_byte_enables.q.val();
+        self.head_select.ahead_overlaps[0].next = self.hz_overlaps[0].q.val();
+        self.head_select.ahead_same_bytes[0].next = self.hz_same_bytes[0].q.val();
         self.head_select.ahead_ready[0].next =
             !(self.alu.float_op.val() & (self.x_kind.q.val() == self.kind_read_modify_write.val()));
         self.head_select.ahead_writes[1].next = self.x2_writes.q.val();
-        self.head_select.ahead_line[1].next = self.x2_line.q.val();
-        self.head_select.ahead_space[1].next = self.x2_space.q.val();
-        self.head_select.ahead_byte_enables[1].next = self.x2_byte_enables.q.val();
+        self.head_select.ahead_overlaps[1].next = self.hz_overlaps[1].q.val();
+        self.head_select.ahead_same_bytes[1].next = self.hz_same_bytes[1].q.val();
         self.head_select.ahead_ready[1].next = !self.x2_float.q.val();
         self.head_select.ahead_writes[2].next = self.x3_writes.q.val() & self.fp_built.val();
-        self.head_select.ahead_line[2].next = self.x3_line.q.val();
-        self.head_select.ahead_space[2].next = self.x3_space.q.val();
-        self.head_select.ahead_byte_enables[2].next = self.x3_byte_enables.q.val();
+        self.head_select.ahead_overlaps[2].next = self.hz_overlaps[2].q.val();
+        self.head_select.ahead_same_bytes[2].next = self.hz_same_bytes[2].q.val();
         self.head_select.ahead_ready[2].next = !self.x3_float.q.val();
         self.head_select.ahead_writes[3].next = self.x4_writes.q.val() & self.fp_built.val();
-        self.head_select.ahead_line[3].next = self.x4_line.q.val();
-        self.head_select.ahead_space[3].next = self.x4_space.q.val();
-        self.head_select.ahead_byte_enables[3].next = self.x4_byte_enables.q.val();
+        self.head_select.ahead_overlaps[3].next = self.hz_overlaps[3].q.val();
+        self.head_select.ahead_same_bytes[3].next = self.hz_same_bytes[3].q.val();
         self.head_select.ahead_ready[3].next = true;
 
         // the execute stage X: the ALU on registered operands; the old value
@@ -2161,6 +2325,80 @@ impl Logic for AtomicUnit {
             self.x_result_last.d.next = self.head_select.result_last.val();
             self.x_msg_last.d.next = self.head_select.msg_last.val();
             self.x_error.d.next = self.head_select.error.val();
+        }
+        // The hazard compares' answers for next cycle, from this cycle's
+        // compares: the head and the stages stay; or the stages move down
+        // (X gets a bubble, or the head); or the head leaves and the entry
+        // after it is compared against the stages as they will be. Where the
+        // head's registers load an allocation instead (the table was empty,
+        // or the entry after the head is being allocated as the head leaves),
+        // the answers are stale for one cycle, in which that entry's read
+        // cannot be back yet: only a returned read-modify-write head reads them.
+        // the entry after the head: its flags (its line, byte enables,
+        // bit offset and size are the `EntryRam`s' reads at `head_next_ptr`)
+        self.next_head_space.next = false;
+        self.next_head_valid.next = false;
+        self.next_head_kind.next = self.kind_marker.val();
+        self.next_head_returned.next = false;
+        for k in 0..INFLIGHT_DEPTH {
+            if self.head_next_ptr.q.val().index() == k {
+                self.next_head_space.next = self.ent_space[k].q.val();
+                self.next_head_valid.next = self.ent_valid[k].q.val();
+                self.next_head_kind.next = self.ent_kind[k].q.val();
+                self.next_head_returned.next = self.ent_data[k].returned.val();
+            }
+        }
+        self.hz_overlaps[0].d.next = self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.x_space.q.val());
+        self.hz_same_bytes[0].d.next = self.hq_byte_enables.q.val() == self.x_byte_enables.q.val();
+        self.hz_overlaps[1].d.next = self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.q.val());
+        self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.x2_byte_enables.q.val();
+        self.hz_overlaps[2].d.next = self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.x3_space.q.val());
+        self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.x3_byte_enables.q.val();
+        self.hz_overlaps[3].d.next = self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.x4_space.q.val());
+        self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.x4_byte_enables.q.val();
+        if self.x_free.val() {
+            self.hz_overlaps[1].d.next =
+                self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.x_space.q.val());
+            self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.x_byte_enables.q.val();
+            self.hz_overlaps[2].d.next =
+                self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.q.val());
+            self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.x2_byte_enables.q.val();
+            self.hz_overlaps[3].d.next =
+                self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.x3_space.q.val());
+            self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.x3_byte_enables.q.val();
+        }
+        if self.head_enters.val() {
+            self.hz_overlaps[0].d.next =
+                self.hz_next[0].overlaps.val() & (self.next_head_space.val() == self.hq_space.q.val());
+            self.hz_same_bytes[0].d.next = self.ent_byte_enables.read_data.val() == self.hq_byte_enables.q.val();
+            self.hz_overlaps[1].d.next =
+                self.hz_next[1].overlaps.val() & (self.next_head_space.val() == self.x_space.q.val());
+            self.hz_same_bytes[1].d.next = self.ent_byte_enables.read_data.val() == self.x_byte_enables.q.val();
+            self.hz_overlaps[2].d.next =
+                self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.x2_space.q.val());
+            self.hz_same_bytes[2].d.next = self.ent_byte_enables.read_data.val() == self.x2_byte_enables.q.val();
+            self.hz_overlaps[3].d.next =
+                self.hz_next[3].overlaps.val() & (self.next_head_space.val() == self.x3_space.q.val());
+            self.hz_same_bytes[3].d.next = self.ent_byte_enables.read_data.val() == self.x3_byte_enables.q.val();
+        }
+        // the same for the write stage W (its write merged into the head's
+        // line, `late_*`): W stays, or takes X4 (an integer build: X2)
+        self.hz_late_overlaps.d.next = self.hz_head_w.overlaps.val() & (self.hq_space.q.val() == self.w_space.q.val());
+        if self.x_free.val() {
+            self.hz_late_overlaps.d.next =
+                self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.x4_space.q.val());
+            if !self.fp_built.val() {
+                self.hz_late_overlaps.d.next =
+                    self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.q.val());
+            }
+        }
+        if self.head_enters.val() {
+            self.hz_late_overlaps.d.next =
+                self.hz_next_x4.overlaps.val() & (self.next_head_space.val() == self.x4_space.q.val());
+            if !self.fp_built.val() {
+                self.hz_late_overlaps.d.next =
+                    self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.x2_space.q.val());
+            }
         }
         if self.head_enters.val() {
             self.head_ptr.d.next = self.head_ptr.q.val() + self.one_index.val();
@@ -2527,7 +2765,10 @@ impl Logic for AtomicUnit {
 
         if self.sel_take.val() {
             self.lanes_left.d.next = self.lane_select.rest.val();
-            self.left_few.d.next = self.rest_count.few.val();
+            self.left_few.d.next = self.left_lanes_two.few.val();
+            if self.issue_state.q.val() == IssueState::FirstLane {
+                self.left_few.d.next = self.first_lanes_two.few.val();
+            }
         }
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
@@ -2706,8 +2947,6 @@ impl Logic for AtomicUnit {
         self.walk_push.next = (((self.typed_pending.val() & !self.typed_step.ready.val()) & !self.t_walk.q.val())
             & (!self.l_walk.q.val() & !self.typed_walk_stale.q.val()))
             & self.t_accepts.val();
-        self.typed_walk_a.d.next = self.typed_step.walk_a.val();
-        self.typed_walk_b.d.next = self.typed_step.walk_b.val();
         // the walk state changes for a new lane, which enters when the issue
         // stage is empty (no typed lane pending) or its lane's last element
         // issues; a walk step's own change is covered by `t_walk`/`l_walk`
@@ -2815,23 +3054,43 @@ impl Logic for AtomicUnit {
         self.ent_line_at_head.write_enable.next = self.alloc.val();
         self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
         self.ent_line_at_head.write_data.next = self.a_line.q.val();
-        self.next_head_space.next = false;
-        for k in 0..INFLIGHT_DEPTH {
-            if self.head_next_ptr.q.val().index() == k {
-                self.next_head_space.next = self.ent_space[k].q.val();
-            }
-        }
         self.alloc_at_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_ptr.q.val());
         self.alloc_at_next_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_next_ptr.q.val());
+        // The head's `push_hit` in a register of its own (`hq_pushed`), as
+        // `push_hit` is computed for the head's entry, or for the entry after
+        // it as the head leaves: its `HeadSelect` merge starts at a flip-flop.
+        self.head_on_port_line.next = ((self.port_write.val()
+            & (self.hq_valid.q.val() & (self.hq_kind.q.val() == self.kind_read_modify_write.val())))
+            & ((self.hq_line.q.val() == self.port_line.val()) & (self.hq_space.q.val() == self.port_space.val())))
+            | (self.alloc_at_head.val() & self.alloc_on_port_line.val());
+        self.next_on_port_line.next = ((self.port_write.val()
+            & (self.next_head_valid.val() & (self.next_head_kind.val() == self.kind_read_modify_write.val())))
+            & ((self.ent_line_at_head.read_data.val() == self.port_line.val())
+                & (self.next_head_space.val() == self.port_space.val())))
+            | (self.alloc_at_next_head.val() & self.alloc_on_port_line.val());
+        self.hq_pushed.d.next = self.head_on_port_line.val();
         if self.head_enters.val() {
+            self.hq_pushed.d.next = self.next_on_port_line.val();
+        }
+        // (the head's valid flag: the entry after it is in use or is being
+        // allocated as the head leaves; else an allocation of the head's own entry)
+        self.hq_valid.d.next = self.hq_valid.q.val() | self.alloc_at_head.val();
+        if self.head_enters.val() {
+            self.hq_valid.d.next = self.next_head_valid.val() | self.alloc_at_next_head.val();
+            self.hq_kind.d.next = self.next_head_kind.val();
             self.hq_line.d.next = self.ent_line_at_head.read_data.val();
             self.hq_space.d.next = self.next_head_space.val();
             self.hq_byte_enables.d.next = self.ent_byte_enables.read_data.val();
+            self.hq_bit_offset.d.next = self.ent_bit_offset.read_data.val();
+            self.hq_size.d.next = self.ent_size.read_data.val();
         }
         if self.alloc_at_next_head.val() & self.head_enters.val() {
             self.hq_line.d.next = self.a_line.q.val();
             self.hq_space.d.next = self.a_space.q.val();
             self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
+            self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
+            self.hq_size.d.next = self.a_size.q.val();
+            self.hq_kind.d.next = self.a_kind.q.val();
         }
         // (an allocation at the head itself finds the table empty: the head
         // is not leaving then)
@@ -2839,6 +3098,9 @@ impl Logic for AtomicUnit {
             self.hq_line.d.next = self.a_line.q.val();
             self.hq_space.d.next = self.a_space.q.val();
             self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
+            self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
+            self.hq_size.d.next = self.a_size.q.val();
+            self.hq_kind.d.next = self.a_kind.q.val();
         }
         if self.alloc.val() {
             self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
@@ -2917,6 +3179,38 @@ impl Logic for AtomicUnit {
             self.ent_data[k].rd_keep.next = self.ent_fwd_bytes[k].q.val();
             self.ent_data[k].clear_returned.next = self.alloc_hit[k].val();
         }
+        // the same updates of the head entry's copy (`HeadLine`)
+        self.head_take_push.next = false;
+        self.head_return_hit.next = false;
+        self.next_take_push.next = false;
+        self.next_return_hit.next = false;
+        for k in 0..INFLIGHT_DEPTH {
+            if self.head_ptr.q.val().index() == k {
+                self.head_take_push.next = self.take_push[k].val();
+                self.head_return_hit.next = self.return_hit[k].val();
+            }
+            if self.head_next_ptr.q.val().index() == k {
+                self.next_take_push.next = self.take_push[k].val();
+                self.next_return_hit.next = self.return_hit[k].val();
+            }
+        }
+        self.hq_data.advance.next = self.head_enters.val();
+        self.hq_data.wr_data.next = self.push_data.q.val();
+        self.hq_data.head_wr_bytes.next = self.zero_enables.val();
+        if self.head_take_push.val() {
+            self.hq_data.head_wr_bytes.next = self.push_bytes.q.val();
+        }
+        self.hq_data.next_wr_bytes.next = self.zero_enables.val();
+        if self.next_take_push.val() {
+            self.hq_data.next_wr_bytes.next = self.push_bytes.q.val();
+        }
+        self.hq_data.head_rd_this.next = self.head_return_hit.val();
+        self.hq_data.next_rd_this.next = self.next_return_hit.val();
+        self.hq_data.head_rd_keep.next = self.head_entry_keep.chosen.val();
+        self.hq_data.next_rd_keep.next = self.next_entry_keep.chosen.val();
+        self.hq_data.head_clear.next = self.alloc_at_head.val();
+        self.hq_data.next_clear.next = self.alloc_at_next_head.val();
+        self.hq_data.next_returned.next = self.next_head_returned.val();
 
         // ================= reset =================
         if self.reset_q.q.val() {
@@ -2935,6 +3229,8 @@ impl Logic for AtomicUnit {
             self.a_valid.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
             self.head_next_ptr.d.next = self.one_index.val();
+            self.hq_valid.d.next = false;
+            self.hq_pushed.d.next = false;
             self.tail_ptr.d.next = self.zero_index.val();
             self.occupancy.d.next = self.zero_occupancy.val();
             self.read_issue_seq.d.next = self.zero_seq.val();

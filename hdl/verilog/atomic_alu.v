@@ -630,6 +630,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
     wire  decode$float_op;
     wire  decode$is_fadd;
     wire  decode$half_fadd;
+    wire  decode$is_compare;
+    wire  decode$half_compare;
     wire  decode$is_max;
     wire  decode$is_min;
     wire  decode$is_ptx_min_max;
@@ -853,6 +855,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
         .float_op(decode$float_op),
         .is_fadd(decode$is_fadd),
         .half_fadd(decode$half_fadd),
+        .is_compare(decode$is_compare),
+        .half_compare(decode$half_compare),
         .is_max(decode$is_max),
         .is_min(decode$is_min),
         .is_ptx_min_max(decode$is_ptx_min_max),
@@ -1320,8 +1324,8 @@ module atomic_alu$float(clock,advance,op,ty,ftz,old_value,src0,src1,float_op,new
             c1_wide_f16$d = decode$wide_f16;
             c1_wide_bf16$d = decode$wide_bf16;
             c1_half_bf16$d = decode$half_bf16;
-            c1_compare$d = decode$float_op & ~decode$is_fadd;
-            c1_half_compare$d = (decode$float_op & ~decode$is_fadd) & decode$two_halves;
+            c1_compare$d = decode$is_compare;
+            c1_half_compare$d = decode$half_compare;
             c2_compare$d = compare_result;
             c2_is_fadd$d = c1_is_fadd$q;
             c2_two_halves$d = c1_two_halves$q;
@@ -5995,7 +5999,7 @@ module atomic_alu$float$cmp_wide(active,sign_bit,width_mask,inf,a,b,a_nan,b_nan,
 endmodule // atomic_alu$float$cmp_wide
 
 
-module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,half_fadd,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
+module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,half_fadd,is_compare,half_compare,is_max,is_min,is_ptx_min_max,is_fcmpwr,wide_f16,wide_bf16,wide_f32,two_halves,half_bf16,wide_exp_max,wide_lsb,wide_man_field,wide_ftz,wide_a_sign,wide_a_exp,wide_a_man,wide_b_sign,wide_b_exp,wide_b_man,wide_sign_bit,wide_width_mask,wide_inf,half_exp_max,half_lsb,half_man_field,half_a_sign,half_a_exp,half_a_man,half_b_sign,half_b_exp,half_b_man,half_sign_bit,half_width_mask,half_inf);
     
     // Module arguments
     input wire  [4:0] op;
@@ -6006,6 +6010,8 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,half_
     output reg  float_op;
     output reg  is_fadd;
     output reg  half_fadd;
+    output reg  is_compare;
+    output reg  half_compare;
     output reg  is_max;
     output reg  is_min;
     output reg  is_ptx_min_max;
@@ -6112,6 +6118,8 @@ module atomic_alu$float$decode(op,ty,ftz,old_low,src0_low,float_op,is_fadd,half_
         is_ptx_min_max = (op == op_fmin_ptx) | (op == op_fmax_ptx);
         is_fcmpwr = op == op_fcmpwr;
         float_op = is_fadd | ((((op == op_fmax) | (op == op_fmin)) | ((op == op_fmin_ptx) | (op == op_fmax_ptx)) | (op == op_fcmpwr)) & ((wide_f16 | wide_bf16) | (wide_f32 | wide_f64)));
+        is_compare = float_op & ~is_fadd;
+        half_compare = is_compare & two_halves;
         wide_exp_max = wide_f64_exp_max;
         wide_lsb = wide_f64_lsb;
         wide_man_field = wide_f64_man_field;

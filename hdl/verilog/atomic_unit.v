@@ -122,8 +122,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [31:0] lane_select$rest;
     reg  [31:0] dec_lanes_count$mask;
     wire  dec_lanes_count$few;
-    reg  [31:0] rest_count$mask;
-    wire  rest_count$few;
+    reg  [31:0] first_lanes_two$mask;
+    wire  first_lanes_two$few;
+    reg  [31:0] left_lanes_two$mask;
+    wire  left_lanes_two$few;
     reg  lane_mux$from_buf1;
     reg  [63:0] lane_mux$buf0_addr;
     reg  [127:0] lane_mux$buf0_src0;
@@ -159,10 +161,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_step$lod_out_of_range;
     reg  [2:0] typed_step$surf_kind;
     reg  [31:0] typed_step$surf_array;
-    reg  [31:0] typed_step$walk_a_held;
-    reg  [31:0] typed_step$walk_b_held;
+    reg  [31:0] typed_step$walk_p0;
+    reg  [32:0] typed_step$walk_p16;
+    reg  [31:0] typed_step$walk_p16_b;
+    reg  [31:0] typed_step$walk_p32;
     reg  [31:0] typed_step$lane_p0;
     reg  [32:0] typed_step$lane_p16;
+    reg  [31:0] typed_step$lane_p16_b;
     reg  [31:0] typed_step$lane_p32;
     wire  typed_step$ready;
     wire  typed_step$out_of_bounds;
@@ -229,62 +234,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] elem_select$src0;
     wire  [127:0] elem_select$src1;
     reg  [2:0] head_select$head;
-    reg  head_select$ent_valid$0;
-    reg  head_select$ent_valid$1;
-    reg  head_select$ent_valid$2;
-    reg  head_select$ent_valid$3;
-    reg  head_select$ent_valid$4;
-    reg  head_select$ent_valid$5;
-    reg  head_select$ent_valid$6;
-    reg  head_select$ent_valid$7;
-    reg  [1:0] head_select$ent_kind$0;
-    reg  [1:0] head_select$ent_kind$1;
-    reg  [1:0] head_select$ent_kind$2;
-    reg  [1:0] head_select$ent_kind$3;
-    reg  [1:0] head_select$ent_kind$4;
-    reg  [1:0] head_select$ent_kind$5;
-    reg  [1:0] head_select$ent_kind$6;
-    reg  [1:0] head_select$ent_kind$7;
-    reg  head_select$ent_returned$0;
-    reg  head_select$ent_returned$1;
-    reg  head_select$ent_returned$2;
-    reg  head_select$ent_returned$3;
-    reg  head_select$ent_returned$4;
-    reg  head_select$ent_returned$5;
-    reg  head_select$ent_returned$6;
-    reg  head_select$ent_returned$7;
-    reg  [31:0] head_select$ent_word$0;
-    reg  [31:0] head_select$ent_word$1;
-    reg  [31:0] head_select$ent_word$2;
-    reg  [31:0] head_select$ent_word$3;
-    reg  [31:0] head_select$ent_word$4;
-    reg  [31:0] head_select$ent_word$5;
-    reg  [31:0] head_select$ent_word$6;
-    reg  [31:0] head_select$ent_word$7;
-    reg  [31:0] head_select$ent_word$8;
-    reg  [31:0] head_select$ent_word$9;
-    reg  [31:0] head_select$ent_word$10;
-    reg  [31:0] head_select$ent_word$11;
-    reg  [31:0] head_select$ent_word$12;
-    reg  [31:0] head_select$ent_word$13;
-    reg  [31:0] head_select$ent_word$14;
-    reg  [31:0] head_select$ent_word$15;
-    reg  [31:0] head_select$ent_word$16;
-    reg  [31:0] head_select$ent_word$17;
-    reg  [31:0] head_select$ent_word$18;
-    reg  [31:0] head_select$ent_word$19;
-    reg  [31:0] head_select$ent_word$20;
-    reg  [31:0] head_select$ent_word$21;
-    reg  [31:0] head_select$ent_word$22;
-    reg  [31:0] head_select$ent_word$23;
-    reg  [31:0] head_select$ent_word$24;
-    reg  [31:0] head_select$ent_word$25;
-    reg  [31:0] head_select$ent_word$26;
-    reg  [31:0] head_select$ent_word$27;
-    reg  [31:0] head_select$ent_word$28;
-    reg  [31:0] head_select$ent_word$29;
-    reg  [31:0] head_select$ent_word$30;
-    reg  [31:0] head_select$ent_word$31;
+    reg  [31:0] head_select$head_word$0;
+    reg  [31:0] head_select$head_word$1;
+    reg  [31:0] head_select$head_word$2;
+    reg  [31:0] head_select$head_word$3;
     reg  head_select$ent_ftz$0;
     reg  head_select$ent_ftz$1;
     reg  head_select$ent_ftz$2;
@@ -325,6 +278,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$ent_error$5;
     reg  head_select$ent_error$6;
     reg  head_select$ent_error$7;
+    reg  head_select$head_valid;
+    reg  [1:0] head_select$head_kind;
+    reg  head_select$head_returned;
     reg  [63:0] head_select$head_line;
     reg  head_select$head_space;
     reg  [6:0] head_select$head_bit_offset;
@@ -335,37 +291,25 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [4:0] head_select$head_lane;
     reg  [2:0] head_select$head_elem;
     reg  [6:0] head_select$head_result_shift;
-    reg  head_select$ent_pushed$0;
-    reg  head_select$ent_pushed$1;
-    reg  head_select$ent_pushed$2;
-    reg  head_select$ent_pushed$3;
-    reg  head_select$ent_pushed$4;
-    reg  head_select$ent_pushed$5;
-    reg  head_select$ent_pushed$6;
-    reg  head_select$ent_pushed$7;
+    reg  head_select$head_pushed;
     reg  [127:0] head_select$push_data;
     reg  [15:0] head_select$push_bytes;
     reg  head_select$late_writes;
-    reg  [63:0] head_select$late_line;
-    reg  head_select$late_space;
+    reg  head_select$late_overlaps;
     reg  [127:0] head_select$late_data;
     reg  [127:0] head_select$late_mask;
     reg  head_select$ahead_writes$0;
     reg  head_select$ahead_writes$1;
     reg  head_select$ahead_writes$2;
     reg  head_select$ahead_writes$3;
-    reg  [63:0] head_select$ahead_line$0;
-    reg  [63:0] head_select$ahead_line$1;
-    reg  [63:0] head_select$ahead_line$2;
-    reg  [63:0] head_select$ahead_line$3;
-    reg  head_select$ahead_space$0;
-    reg  head_select$ahead_space$1;
-    reg  head_select$ahead_space$2;
-    reg  head_select$ahead_space$3;
-    reg  [15:0] head_select$ahead_byte_enables$0;
-    reg  [15:0] head_select$ahead_byte_enables$1;
-    reg  [15:0] head_select$ahead_byte_enables$2;
-    reg  [15:0] head_select$ahead_byte_enables$3;
+    reg  head_select$ahead_overlaps$0;
+    reg  head_select$ahead_overlaps$1;
+    reg  head_select$ahead_overlaps$2;
+    reg  head_select$ahead_overlaps$3;
+    reg  head_select$ahead_same_bytes$0;
+    reg  head_select$ahead_same_bytes$1;
+    reg  head_select$ahead_same_bytes$2;
+    reg  head_select$ahead_same_bytes$3;
     reg  head_select$ahead_ready$0;
     reg  head_select$ahead_ready$1;
     reg  head_select$ahead_ready$2;
@@ -952,12 +896,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_depth_one$d;
     wire  typed_depth_one$q;
     reg  typed_depth_one$clock;
-    reg  [31:0] typed_walk_a$d;
-    wire  [31:0] typed_walk_a$q;
-    reg  typed_walk_a$clock;
-    reg  [31:0] typed_walk_b$d;
-    wire  [31:0] typed_walk_b$q;
-    reg  typed_walk_b$clock;
+    reg  typed_walk_product$clock;
+    reg  [31:0] typed_walk_product$walk_a;
+    reg  [31:0] typed_walk_product$walk_b;
+    wire  [31:0] typed_walk_product$p0;
+    wire  [32:0] typed_walk_product$p16;
+    wire  [31:0] typed_walk_product$p16_b;
+    wire  [31:0] typed_walk_product$p32;
     reg  typed_walk_stale$d;
     wire  typed_walk_stale$q;
     reg  typed_walk_stale$clock;
@@ -979,6 +924,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  typed_lane_coord$lod_out_of_range;
     wire  [31:0] typed_lane_coord$p0;
     wire  [32:0] typed_lane_coord$p16;
+    wire  [31:0] typed_lane_coord$p16_b;
     wire  [31:0] typed_lane_coord$p32;
     reg  [31:0] typed_lane_rows$d;
     wire  [31:0] typed_lane_rows$q;
@@ -1220,6 +1166,181 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [15:0] hq_byte_enables$d;
     wire  [15:0] hq_byte_enables$q;
     reg  hq_byte_enables$clock;
+    reg  hq_valid$d;
+    wire  hq_valid$q;
+    reg  hq_valid$clock;
+    reg  hz_overlaps$0$d;
+    wire  hz_overlaps$0$q;
+    reg  hz_overlaps$0$clock;
+    reg  hz_overlaps$1$d;
+    wire  hz_overlaps$1$q;
+    reg  hz_overlaps$1$clock;
+    reg  hz_overlaps$2$d;
+    wire  hz_overlaps$2$q;
+    reg  hz_overlaps$2$clock;
+    reg  hz_overlaps$3$d;
+    wire  hz_overlaps$3$q;
+    reg  hz_overlaps$3$clock;
+    reg  hz_same_bytes$0$d;
+    wire  hz_same_bytes$0$q;
+    reg  hz_same_bytes$0$clock;
+    reg  hz_same_bytes$1$d;
+    wire  hz_same_bytes$1$q;
+    reg  hz_same_bytes$1$clock;
+    reg  hz_same_bytes$2$d;
+    wire  hz_same_bytes$2$q;
+    reg  hz_same_bytes$2$clock;
+    reg  hz_same_bytes$3$d;
+    wire  hz_same_bytes$3$q;
+    reg  hz_same_bytes$3$clock;
+    reg  [63:0] hz_head$0$head_line;
+    reg  [15:0] hz_head$0$head_byte_enables;
+    reg  [63:0] hz_head$0$stage_line;
+    reg  [15:0] hz_head$0$stage_byte_enables;
+    wire  hz_head$0$overlaps;
+    reg  [63:0] hz_head$1$head_line;
+    reg  [15:0] hz_head$1$head_byte_enables;
+    reg  [63:0] hz_head$1$stage_line;
+    reg  [15:0] hz_head$1$stage_byte_enables;
+    wire  hz_head$1$overlaps;
+    reg  [63:0] hz_head$2$head_line;
+    reg  [15:0] hz_head$2$head_byte_enables;
+    reg  [63:0] hz_head$2$stage_line;
+    reg  [15:0] hz_head$2$stage_byte_enables;
+    wire  hz_head$2$overlaps;
+    reg  [63:0] hz_head$3$head_line;
+    reg  [15:0] hz_head$3$head_byte_enables;
+    reg  [63:0] hz_head$3$stage_line;
+    reg  [15:0] hz_head$3$stage_byte_enables;
+    wire  hz_head$3$overlaps;
+    reg  [63:0] hz_next$0$head_line;
+    reg  [15:0] hz_next$0$head_byte_enables;
+    reg  [63:0] hz_next$0$stage_line;
+    reg  [15:0] hz_next$0$stage_byte_enables;
+    wire  hz_next$0$overlaps;
+    reg  [63:0] hz_next$1$head_line;
+    reg  [15:0] hz_next$1$head_byte_enables;
+    reg  [63:0] hz_next$1$stage_line;
+    reg  [15:0] hz_next$1$stage_byte_enables;
+    wire  hz_next$1$overlaps;
+    reg  [63:0] hz_next$2$head_line;
+    reg  [15:0] hz_next$2$head_byte_enables;
+    reg  [63:0] hz_next$2$stage_line;
+    reg  [15:0] hz_next$2$stage_byte_enables;
+    wire  hz_next$2$overlaps;
+    reg  [63:0] hz_next$3$head_line;
+    reg  [15:0] hz_next$3$head_byte_enables;
+    reg  [63:0] hz_next$3$stage_line;
+    reg  [15:0] hz_next$3$stage_byte_enables;
+    wire  hz_next$3$overlaps;
+    reg  hz_late_overlaps$d;
+    wire  hz_late_overlaps$q;
+    reg  hz_late_overlaps$clock;
+    reg  [63:0] hz_head_w$head_line;
+    reg  [15:0] hz_head_w$head_byte_enables;
+    reg  [63:0] hz_head_w$stage_line;
+    reg  [15:0] hz_head_w$stage_byte_enables;
+    wire  hz_head_w$overlaps;
+    reg  [63:0] hz_next_x4$head_line;
+    reg  [15:0] hz_next_x4$head_byte_enables;
+    reg  [63:0] hz_next_x4$stage_line;
+    reg  [15:0] hz_next_x4$stage_byte_enables;
+    wire  hz_next_x4$overlaps;
+    reg  hq_pushed$d;
+    wire  hq_pushed$q;
+    reg  hq_pushed$clock;
+    reg  [1:0] hq_kind$d;
+    wire  [1:0] hq_kind$q;
+    reg  hq_kind$clock;
+    reg  [6:0] hq_bit_offset$d;
+    wire  [6:0] hq_bit_offset$q;
+    reg  hq_bit_offset$clock;
+    reg  [2:0] hq_size$d;
+    wire  [2:0] hq_size$q;
+    reg  hq_size$clock;
+    reg  hq_data$clock;
+    reg  hq_data$advance;
+    reg  [31:0] hq_data$next_word$0;
+    reg  [31:0] hq_data$next_word$1;
+    reg  [31:0] hq_data$next_word$2;
+    reg  [31:0] hq_data$next_word$3;
+    reg  [127:0] hq_data$wr_data;
+    reg  hq_data$rd_valid;
+    reg  [127:0] hq_data$rd_data;
+    reg  [15:0] hq_data$head_wr_bytes;
+    reg  hq_data$head_rd_this;
+    reg  [15:0] hq_data$head_rd_keep;
+    reg  [15:0] hq_data$next_wr_bytes;
+    reg  hq_data$next_rd_this;
+    reg  [15:0] hq_data$next_rd_keep;
+    reg  hq_data$head_clear;
+    reg  hq_data$next_clear;
+    reg  hq_data$next_returned;
+    wire  [31:0] hq_data$word0;
+    wire  [31:0] hq_data$word1;
+    wire  [31:0] hq_data$word2;
+    wire  [31:0] hq_data$word3;
+    wire  hq_data$returned;
+    reg  [2:0] next_entry_word0$index;
+    reg  [31:0] next_entry_word0$choice$0;
+    reg  [31:0] next_entry_word0$choice$1;
+    reg  [31:0] next_entry_word0$choice$2;
+    reg  [31:0] next_entry_word0$choice$3;
+    reg  [31:0] next_entry_word0$choice$4;
+    reg  [31:0] next_entry_word0$choice$5;
+    reg  [31:0] next_entry_word0$choice$6;
+    reg  [31:0] next_entry_word0$choice$7;
+    wire  [31:0] next_entry_word0$chosen;
+    reg  [2:0] next_entry_word1$index;
+    reg  [31:0] next_entry_word1$choice$0;
+    reg  [31:0] next_entry_word1$choice$1;
+    reg  [31:0] next_entry_word1$choice$2;
+    reg  [31:0] next_entry_word1$choice$3;
+    reg  [31:0] next_entry_word1$choice$4;
+    reg  [31:0] next_entry_word1$choice$5;
+    reg  [31:0] next_entry_word1$choice$6;
+    reg  [31:0] next_entry_word1$choice$7;
+    wire  [31:0] next_entry_word1$chosen;
+    reg  [2:0] next_entry_word2$index;
+    reg  [31:0] next_entry_word2$choice$0;
+    reg  [31:0] next_entry_word2$choice$1;
+    reg  [31:0] next_entry_word2$choice$2;
+    reg  [31:0] next_entry_word2$choice$3;
+    reg  [31:0] next_entry_word2$choice$4;
+    reg  [31:0] next_entry_word2$choice$5;
+    reg  [31:0] next_entry_word2$choice$6;
+    reg  [31:0] next_entry_word2$choice$7;
+    wire  [31:0] next_entry_word2$chosen;
+    reg  [2:0] next_entry_word3$index;
+    reg  [31:0] next_entry_word3$choice$0;
+    reg  [31:0] next_entry_word3$choice$1;
+    reg  [31:0] next_entry_word3$choice$2;
+    reg  [31:0] next_entry_word3$choice$3;
+    reg  [31:0] next_entry_word3$choice$4;
+    reg  [31:0] next_entry_word3$choice$5;
+    reg  [31:0] next_entry_word3$choice$6;
+    reg  [31:0] next_entry_word3$choice$7;
+    wire  [31:0] next_entry_word3$chosen;
+    reg  [2:0] head_entry_keep$index;
+    reg  [15:0] head_entry_keep$choice$0;
+    reg  [15:0] head_entry_keep$choice$1;
+    reg  [15:0] head_entry_keep$choice$2;
+    reg  [15:0] head_entry_keep$choice$3;
+    reg  [15:0] head_entry_keep$choice$4;
+    reg  [15:0] head_entry_keep$choice$5;
+    reg  [15:0] head_entry_keep$choice$6;
+    reg  [15:0] head_entry_keep$choice$7;
+    wire  [15:0] head_entry_keep$chosen;
+    reg  [2:0] next_entry_keep$index;
+    reg  [15:0] next_entry_keep$choice$0;
+    reg  [15:0] next_entry_keep$choice$1;
+    reg  [15:0] next_entry_keep$choice$2;
+    reg  [15:0] next_entry_keep$choice$3;
+    reg  [15:0] next_entry_keep$choice$4;
+    reg  [15:0] next_entry_keep$choice$5;
+    reg  [15:0] next_entry_keep$choice$6;
+    reg  [15:0] next_entry_keep$choice$7;
+    wire  [15:0] next_entry_keep$chosen;
     reg  [2:0] tail_ptr$d;
     wire  [2:0] tail_ptr$q;
     reg  tail_ptr$clock;
@@ -2008,6 +2129,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  a_reads;
     reg  alloc;
     reg  next_head_space;
+    reg  next_head_valid;
+    reg  [1:0] next_head_kind;
+    reg  next_head_returned;
+    reg  head_on_port_line;
+    reg  next_on_port_line;
     reg  alloc_at_head;
     reg  alloc_at_next_head;
     reg  [63:0] elem_bytes;
@@ -2045,6 +2171,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  take_push$5;
     reg  take_push$6;
     reg  take_push$7;
+    reg  head_take_push;
+    reg  head_return_hit;
+    reg  next_take_push;
+    reg  next_return_hit;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -2098,9 +2228,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .mask(dec_lanes_count$mask),
         .few(dec_lanes_count$few)
     );
-    atomic_unit$rest_count rest_count(
-        .mask(rest_count$mask),
-        .few(rest_count$few)
+    atomic_unit$first_lanes_two first_lanes_two(
+        .mask(first_lanes_two$mask),
+        .few(first_lanes_two$few)
+    );
+    atomic_unit$left_lanes_two left_lanes_two(
+        .mask(left_lanes_two$mask),
+        .few(left_lanes_two$few)
     );
     atomic_unit$lane_mux lane_mux(
         .from_buf1(lane_mux$from_buf1),
@@ -2140,10 +2274,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .lod_out_of_range(typed_step$lod_out_of_range),
         .surf_kind(typed_step$surf_kind),
         .surf_array(typed_step$surf_array),
-        .walk_a_held(typed_step$walk_a_held),
-        .walk_b_held(typed_step$walk_b_held),
+        .walk_p0(typed_step$walk_p0),
+        .walk_p16(typed_step$walk_p16),
+        .walk_p16_b(typed_step$walk_p16_b),
+        .walk_p32(typed_step$walk_p32),
         .lane_p0(typed_step$lane_p0),
         .lane_p16(typed_step$lane_p16),
+        .lane_p16_b(typed_step$lane_p16_b),
         .lane_p32(typed_step$lane_p32),
         .ready(typed_step$ready),
         .out_of_bounds(typed_step$out_of_bounds),
@@ -2222,62 +2359,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     );
     atomic_unit$head_select head_select(
         .head(head_select$head),
-        .ent_valid$0(head_select$ent_valid$0),
-        .ent_valid$1(head_select$ent_valid$1),
-        .ent_valid$2(head_select$ent_valid$2),
-        .ent_valid$3(head_select$ent_valid$3),
-        .ent_valid$4(head_select$ent_valid$4),
-        .ent_valid$5(head_select$ent_valid$5),
-        .ent_valid$6(head_select$ent_valid$6),
-        .ent_valid$7(head_select$ent_valid$7),
-        .ent_kind$0(head_select$ent_kind$0),
-        .ent_kind$1(head_select$ent_kind$1),
-        .ent_kind$2(head_select$ent_kind$2),
-        .ent_kind$3(head_select$ent_kind$3),
-        .ent_kind$4(head_select$ent_kind$4),
-        .ent_kind$5(head_select$ent_kind$5),
-        .ent_kind$6(head_select$ent_kind$6),
-        .ent_kind$7(head_select$ent_kind$7),
-        .ent_returned$0(head_select$ent_returned$0),
-        .ent_returned$1(head_select$ent_returned$1),
-        .ent_returned$2(head_select$ent_returned$2),
-        .ent_returned$3(head_select$ent_returned$3),
-        .ent_returned$4(head_select$ent_returned$4),
-        .ent_returned$5(head_select$ent_returned$5),
-        .ent_returned$6(head_select$ent_returned$6),
-        .ent_returned$7(head_select$ent_returned$7),
-        .ent_word$0(head_select$ent_word$0),
-        .ent_word$1(head_select$ent_word$1),
-        .ent_word$2(head_select$ent_word$2),
-        .ent_word$3(head_select$ent_word$3),
-        .ent_word$4(head_select$ent_word$4),
-        .ent_word$5(head_select$ent_word$5),
-        .ent_word$6(head_select$ent_word$6),
-        .ent_word$7(head_select$ent_word$7),
-        .ent_word$8(head_select$ent_word$8),
-        .ent_word$9(head_select$ent_word$9),
-        .ent_word$10(head_select$ent_word$10),
-        .ent_word$11(head_select$ent_word$11),
-        .ent_word$12(head_select$ent_word$12),
-        .ent_word$13(head_select$ent_word$13),
-        .ent_word$14(head_select$ent_word$14),
-        .ent_word$15(head_select$ent_word$15),
-        .ent_word$16(head_select$ent_word$16),
-        .ent_word$17(head_select$ent_word$17),
-        .ent_word$18(head_select$ent_word$18),
-        .ent_word$19(head_select$ent_word$19),
-        .ent_word$20(head_select$ent_word$20),
-        .ent_word$21(head_select$ent_word$21),
-        .ent_word$22(head_select$ent_word$22),
-        .ent_word$23(head_select$ent_word$23),
-        .ent_word$24(head_select$ent_word$24),
-        .ent_word$25(head_select$ent_word$25),
-        .ent_word$26(head_select$ent_word$26),
-        .ent_word$27(head_select$ent_word$27),
-        .ent_word$28(head_select$ent_word$28),
-        .ent_word$29(head_select$ent_word$29),
-        .ent_word$30(head_select$ent_word$30),
-        .ent_word$31(head_select$ent_word$31),
+        .head_word$0(head_select$head_word$0),
+        .head_word$1(head_select$head_word$1),
+        .head_word$2(head_select$head_word$2),
+        .head_word$3(head_select$head_word$3),
         .ent_ftz$0(head_select$ent_ftz$0),
         .ent_ftz$1(head_select$ent_ftz$1),
         .ent_ftz$2(head_select$ent_ftz$2),
@@ -2318,6 +2403,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ent_error$5(head_select$ent_error$5),
         .ent_error$6(head_select$ent_error$6),
         .ent_error$7(head_select$ent_error$7),
+        .head_valid(head_select$head_valid),
+        .head_kind(head_select$head_kind),
+        .head_returned(head_select$head_returned),
         .head_line(head_select$head_line),
         .head_space(head_select$head_space),
         .head_bit_offset(head_select$head_bit_offset),
@@ -2328,37 +2416,25 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .head_lane(head_select$head_lane),
         .head_elem(head_select$head_elem),
         .head_result_shift(head_select$head_result_shift),
-        .ent_pushed$0(head_select$ent_pushed$0),
-        .ent_pushed$1(head_select$ent_pushed$1),
-        .ent_pushed$2(head_select$ent_pushed$2),
-        .ent_pushed$3(head_select$ent_pushed$3),
-        .ent_pushed$4(head_select$ent_pushed$4),
-        .ent_pushed$5(head_select$ent_pushed$5),
-        .ent_pushed$6(head_select$ent_pushed$6),
-        .ent_pushed$7(head_select$ent_pushed$7),
+        .head_pushed(head_select$head_pushed),
         .push_data(head_select$push_data),
         .push_bytes(head_select$push_bytes),
         .late_writes(head_select$late_writes),
-        .late_line(head_select$late_line),
-        .late_space(head_select$late_space),
+        .late_overlaps(head_select$late_overlaps),
         .late_data(head_select$late_data),
         .late_mask(head_select$late_mask),
         .ahead_writes$0(head_select$ahead_writes$0),
         .ahead_writes$1(head_select$ahead_writes$1),
         .ahead_writes$2(head_select$ahead_writes$2),
         .ahead_writes$3(head_select$ahead_writes$3),
-        .ahead_line$0(head_select$ahead_line$0),
-        .ahead_line$1(head_select$ahead_line$1),
-        .ahead_line$2(head_select$ahead_line$2),
-        .ahead_line$3(head_select$ahead_line$3),
-        .ahead_space$0(head_select$ahead_space$0),
-        .ahead_space$1(head_select$ahead_space$1),
-        .ahead_space$2(head_select$ahead_space$2),
-        .ahead_space$3(head_select$ahead_space$3),
-        .ahead_byte_enables$0(head_select$ahead_byte_enables$0),
-        .ahead_byte_enables$1(head_select$ahead_byte_enables$1),
-        .ahead_byte_enables$2(head_select$ahead_byte_enables$2),
-        .ahead_byte_enables$3(head_select$ahead_byte_enables$3),
+        .ahead_overlaps$0(head_select$ahead_overlaps$0),
+        .ahead_overlaps$1(head_select$ahead_overlaps$1),
+        .ahead_overlaps$2(head_select$ahead_overlaps$2),
+        .ahead_overlaps$3(head_select$ahead_overlaps$3),
+        .ahead_same_bytes$0(head_select$ahead_same_bytes$0),
+        .ahead_same_bytes$1(head_select$ahead_same_bytes$1),
+        .ahead_same_bytes$2(head_select$ahead_same_bytes$2),
+        .ahead_same_bytes$3(head_select$ahead_same_bytes$3),
         .ahead_ready$0(head_select$ahead_ready$0),
         .ahead_ready$1(head_select$ahead_ready$1),
         .ahead_ready$2(head_select$ahead_ready$2),
@@ -3236,15 +3312,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(typed_depth_one$q),
         .clock(typed_depth_one$clock)
     );
-    atomic_unit$typed_walk_a typed_walk_a(
-        .d(typed_walk_a$d),
-        .q(typed_walk_a$q),
-        .clock(typed_walk_a$clock)
-    );
-    atomic_unit$typed_walk_b typed_walk_b(
-        .d(typed_walk_b$d),
-        .q(typed_walk_b$q),
-        .clock(typed_walk_b$clock)
+    atomic_unit$typed_walk_product typed_walk_product(
+        .clock(typed_walk_product$clock),
+        .walk_a(typed_walk_product$walk_a),
+        .walk_b(typed_walk_product$walk_b),
+        .p0(typed_walk_product$p0),
+        .p16(typed_walk_product$p16),
+        .p16_b(typed_walk_product$p16_b),
+        .p32(typed_walk_product$p32)
     );
     atomic_unit$typed_walk_stale typed_walk_stale(
         .d(typed_walk_stale$d),
@@ -3270,6 +3345,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .lod_out_of_range(typed_lane_coord$lod_out_of_range),
         .p0(typed_lane_coord$p0),
         .p16(typed_lane_coord$p16),
+        .p16_b(typed_lane_coord$p16_b),
         .p32(typed_lane_coord$p32)
     );
     atomic_unit$typed_lane_rows typed_lane_rows(
@@ -3671,6 +3747,243 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(hq_byte_enables$d),
         .q(hq_byte_enables$q),
         .clock(hq_byte_enables$clock)
+    );
+    atomic_unit$hq_valid hq_valid(
+        .d(hq_valid$d),
+        .q(hq_valid$q),
+        .clock(hq_valid$clock)
+    );
+    atomic_unit$hz_overlaps$0 hz_overlaps$0(
+        .d(hz_overlaps$0$d),
+        .q(hz_overlaps$0$q),
+        .clock(hz_overlaps$0$clock)
+    );
+    atomic_unit$hz_overlaps$1 hz_overlaps$1(
+        .d(hz_overlaps$1$d),
+        .q(hz_overlaps$1$q),
+        .clock(hz_overlaps$1$clock)
+    );
+    atomic_unit$hz_overlaps$2 hz_overlaps$2(
+        .d(hz_overlaps$2$d),
+        .q(hz_overlaps$2$q),
+        .clock(hz_overlaps$2$clock)
+    );
+    atomic_unit$hz_overlaps$3 hz_overlaps$3(
+        .d(hz_overlaps$3$d),
+        .q(hz_overlaps$3$q),
+        .clock(hz_overlaps$3$clock)
+    );
+    atomic_unit$hz_same_bytes$0 hz_same_bytes$0(
+        .d(hz_same_bytes$0$d),
+        .q(hz_same_bytes$0$q),
+        .clock(hz_same_bytes$0$clock)
+    );
+    atomic_unit$hz_same_bytes$1 hz_same_bytes$1(
+        .d(hz_same_bytes$1$d),
+        .q(hz_same_bytes$1$q),
+        .clock(hz_same_bytes$1$clock)
+    );
+    atomic_unit$hz_same_bytes$2 hz_same_bytes$2(
+        .d(hz_same_bytes$2$d),
+        .q(hz_same_bytes$2$q),
+        .clock(hz_same_bytes$2$clock)
+    );
+    atomic_unit$hz_same_bytes$3 hz_same_bytes$3(
+        .d(hz_same_bytes$3$d),
+        .q(hz_same_bytes$3$q),
+        .clock(hz_same_bytes$3$clock)
+    );
+    atomic_unit$hz_head$0 hz_head$0(
+        .head_line(hz_head$0$head_line),
+        .head_byte_enables(hz_head$0$head_byte_enables),
+        .stage_line(hz_head$0$stage_line),
+        .stage_byte_enables(hz_head$0$stage_byte_enables),
+        .overlaps(hz_head$0$overlaps)
+    );
+    atomic_unit$hz_head$1 hz_head$1(
+        .head_line(hz_head$1$head_line),
+        .head_byte_enables(hz_head$1$head_byte_enables),
+        .stage_line(hz_head$1$stage_line),
+        .stage_byte_enables(hz_head$1$stage_byte_enables),
+        .overlaps(hz_head$1$overlaps)
+    );
+    atomic_unit$hz_head$2 hz_head$2(
+        .head_line(hz_head$2$head_line),
+        .head_byte_enables(hz_head$2$head_byte_enables),
+        .stage_line(hz_head$2$stage_line),
+        .stage_byte_enables(hz_head$2$stage_byte_enables),
+        .overlaps(hz_head$2$overlaps)
+    );
+    atomic_unit$hz_head$3 hz_head$3(
+        .head_line(hz_head$3$head_line),
+        .head_byte_enables(hz_head$3$head_byte_enables),
+        .stage_line(hz_head$3$stage_line),
+        .stage_byte_enables(hz_head$3$stage_byte_enables),
+        .overlaps(hz_head$3$overlaps)
+    );
+    atomic_unit$hz_next$0 hz_next$0(
+        .head_line(hz_next$0$head_line),
+        .head_byte_enables(hz_next$0$head_byte_enables),
+        .stage_line(hz_next$0$stage_line),
+        .stage_byte_enables(hz_next$0$stage_byte_enables),
+        .overlaps(hz_next$0$overlaps)
+    );
+    atomic_unit$hz_next$1 hz_next$1(
+        .head_line(hz_next$1$head_line),
+        .head_byte_enables(hz_next$1$head_byte_enables),
+        .stage_line(hz_next$1$stage_line),
+        .stage_byte_enables(hz_next$1$stage_byte_enables),
+        .overlaps(hz_next$1$overlaps)
+    );
+    atomic_unit$hz_next$2 hz_next$2(
+        .head_line(hz_next$2$head_line),
+        .head_byte_enables(hz_next$2$head_byte_enables),
+        .stage_line(hz_next$2$stage_line),
+        .stage_byte_enables(hz_next$2$stage_byte_enables),
+        .overlaps(hz_next$2$overlaps)
+    );
+    atomic_unit$hz_next$3 hz_next$3(
+        .head_line(hz_next$3$head_line),
+        .head_byte_enables(hz_next$3$head_byte_enables),
+        .stage_line(hz_next$3$stage_line),
+        .stage_byte_enables(hz_next$3$stage_byte_enables),
+        .overlaps(hz_next$3$overlaps)
+    );
+    atomic_unit$hz_late_overlaps hz_late_overlaps(
+        .d(hz_late_overlaps$d),
+        .q(hz_late_overlaps$q),
+        .clock(hz_late_overlaps$clock)
+    );
+    atomic_unit$hz_head_w hz_head_w(
+        .head_line(hz_head_w$head_line),
+        .head_byte_enables(hz_head_w$head_byte_enables),
+        .stage_line(hz_head_w$stage_line),
+        .stage_byte_enables(hz_head_w$stage_byte_enables),
+        .overlaps(hz_head_w$overlaps)
+    );
+    atomic_unit$hz_next_x4 hz_next_x4(
+        .head_line(hz_next_x4$head_line),
+        .head_byte_enables(hz_next_x4$head_byte_enables),
+        .stage_line(hz_next_x4$stage_line),
+        .stage_byte_enables(hz_next_x4$stage_byte_enables),
+        .overlaps(hz_next_x4$overlaps)
+    );
+    atomic_unit$hq_pushed hq_pushed(
+        .d(hq_pushed$d),
+        .q(hq_pushed$q),
+        .clock(hq_pushed$clock)
+    );
+    atomic_unit$hq_kind hq_kind(
+        .d(hq_kind$d),
+        .q(hq_kind$q),
+        .clock(hq_kind$clock)
+    );
+    atomic_unit$hq_bit_offset hq_bit_offset(
+        .d(hq_bit_offset$d),
+        .q(hq_bit_offset$q),
+        .clock(hq_bit_offset$clock)
+    );
+    atomic_unit$hq_size hq_size(
+        .d(hq_size$d),
+        .q(hq_size$q),
+        .clock(hq_size$clock)
+    );
+    atomic_unit$hq_data hq_data(
+        .clock(hq_data$clock),
+        .advance(hq_data$advance),
+        .next_word$0(hq_data$next_word$0),
+        .next_word$1(hq_data$next_word$1),
+        .next_word$2(hq_data$next_word$2),
+        .next_word$3(hq_data$next_word$3),
+        .wr_data(hq_data$wr_data),
+        .rd_valid(hq_data$rd_valid),
+        .rd_data(hq_data$rd_data),
+        .head_wr_bytes(hq_data$head_wr_bytes),
+        .head_rd_this(hq_data$head_rd_this),
+        .head_rd_keep(hq_data$head_rd_keep),
+        .next_wr_bytes(hq_data$next_wr_bytes),
+        .next_rd_this(hq_data$next_rd_this),
+        .next_rd_keep(hq_data$next_rd_keep),
+        .head_clear(hq_data$head_clear),
+        .next_clear(hq_data$next_clear),
+        .next_returned(hq_data$next_returned),
+        .word0(hq_data$word0),
+        .word1(hq_data$word1),
+        .word2(hq_data$word2),
+        .word3(hq_data$word3),
+        .returned(hq_data$returned)
+    );
+    atomic_unit$next_entry_word0 next_entry_word0(
+        .index(next_entry_word0$index),
+        .choice$0(next_entry_word0$choice$0),
+        .choice$1(next_entry_word0$choice$1),
+        .choice$2(next_entry_word0$choice$2),
+        .choice$3(next_entry_word0$choice$3),
+        .choice$4(next_entry_word0$choice$4),
+        .choice$5(next_entry_word0$choice$5),
+        .choice$6(next_entry_word0$choice$6),
+        .choice$7(next_entry_word0$choice$7),
+        .chosen(next_entry_word0$chosen)
+    );
+    atomic_unit$next_entry_word1 next_entry_word1(
+        .index(next_entry_word1$index),
+        .choice$0(next_entry_word1$choice$0),
+        .choice$1(next_entry_word1$choice$1),
+        .choice$2(next_entry_word1$choice$2),
+        .choice$3(next_entry_word1$choice$3),
+        .choice$4(next_entry_word1$choice$4),
+        .choice$5(next_entry_word1$choice$5),
+        .choice$6(next_entry_word1$choice$6),
+        .choice$7(next_entry_word1$choice$7),
+        .chosen(next_entry_word1$chosen)
+    );
+    atomic_unit$next_entry_word2 next_entry_word2(
+        .index(next_entry_word2$index),
+        .choice$0(next_entry_word2$choice$0),
+        .choice$1(next_entry_word2$choice$1),
+        .choice$2(next_entry_word2$choice$2),
+        .choice$3(next_entry_word2$choice$3),
+        .choice$4(next_entry_word2$choice$4),
+        .choice$5(next_entry_word2$choice$5),
+        .choice$6(next_entry_word2$choice$6),
+        .choice$7(next_entry_word2$choice$7),
+        .chosen(next_entry_word2$chosen)
+    );
+    atomic_unit$next_entry_word3 next_entry_word3(
+        .index(next_entry_word3$index),
+        .choice$0(next_entry_word3$choice$0),
+        .choice$1(next_entry_word3$choice$1),
+        .choice$2(next_entry_word3$choice$2),
+        .choice$3(next_entry_word3$choice$3),
+        .choice$4(next_entry_word3$choice$4),
+        .choice$5(next_entry_word3$choice$5),
+        .choice$6(next_entry_word3$choice$6),
+        .choice$7(next_entry_word3$choice$7),
+        .chosen(next_entry_word3$chosen)
+    );
+    atomic_unit$head_entry_keep head_entry_keep(
+        .index(head_entry_keep$index),
+        .choice$0(head_entry_keep$choice$0),
+        .choice$1(head_entry_keep$choice$1),
+        .choice$2(head_entry_keep$choice$2),
+        .choice$3(head_entry_keep$choice$3),
+        .choice$4(head_entry_keep$choice$4),
+        .choice$5(head_entry_keep$choice$5),
+        .choice$6(head_entry_keep$choice$6),
+        .choice$7(head_entry_keep$choice$7),
+        .chosen(head_entry_keep$chosen)
+    );
+    atomic_unit$next_entry_keep next_entry_keep(
+        .index(next_entry_keep$index),
+        .choice$0(next_entry_keep$choice$0),
+        .choice$1(next_entry_keep$choice$1),
+        .choice$2(next_entry_keep$choice$2),
+        .choice$3(next_entry_keep$choice$3),
+        .choice$4(next_entry_keep$choice$4),
+        .choice$5(next_entry_keep$choice$5),
+        .choice$6(next_entry_keep$choice$6),
+        .choice$7(next_entry_keep$choice$7),
+        .chosen(next_entry_keep$chosen)
     );
     atomic_unit$tail_ptr tail_ptr(
         .d(tail_ptr$d),
@@ -4938,8 +5251,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_width_one$d = typed_width_one$q;
         typed_height_one$d = typed_height_one$q;
         typed_depth_one$d = typed_depth_one$q;
-        typed_walk_a$d = typed_walk_a$q;
-        typed_walk_b$d = typed_walk_b$q;
         typed_walk_stale$d = typed_walk_stale$q;
         typed_walked$d = typed_walked$q;
         typed_walk_at_lod$d = typed_walk_at_lod$q;
@@ -5021,6 +5332,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_next_ptr$d = head_next_ptr$q;
         hq_space$d = hq_space$q;
         hq_byte_enables$d = hq_byte_enables$q;
+        hq_bit_offset$d = hq_bit_offset$q;
+        hq_size$d = hq_size$q;
+        hq_valid$d = hq_valid$q;
+        hz_late_overlaps$d = hz_late_overlaps$q;
+        hq_pushed$d = hq_pushed$q;
+        hq_kind$d = hq_kind$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
@@ -5226,6 +5543,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         ent_result_last$7$d = ent_result_last$7$q;
         ent_msg_last$7$d = ent_msg_last$7$q;
         ent_error$7$d = ent_error$7$q;
+        hz_overlaps$0$d = hz_overlaps$0$q;
+        hz_same_bytes$0$d = hz_same_bytes$0$q;
+        hz_overlaps$1$d = hz_overlaps$1$q;
+        hz_same_bytes$1$d = hz_same_bytes$1$q;
+        hz_overlaps$2$d = hz_overlaps$2$q;
+        hz_same_bytes$2$d = hz_same_bytes$2$q;
+        hz_overlaps$3$d = hz_overlaps$3$q;
+        hz_same_bytes$3$d = hz_same_bytes$3$q;
         pbuf_addr$0$clear = 1'b0;
         pbuf_src0$0$clear = 1'b0;
         pbuf_src1$0$clear = 1'b0;
@@ -5456,6 +5781,97 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x_msg_last$d = head_select$msg_last;
             x_error$d = head_select$error;
         end
+        next_head_space = 1'b0;
+        next_head_valid = 1'b0;
+        next_head_kind = kind_marker;
+        next_head_returned = 1'b0;
+        if (head_next_ptr$q == 0) begin
+            next_head_space = ent_space$0$q;
+            next_head_valid = ent_valid$0$q;
+            next_head_kind = ent_kind$0$q;
+            next_head_returned = ent_data$0$returned;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_head_space = ent_space$1$q;
+            next_head_valid = ent_valid$1$q;
+            next_head_kind = ent_kind$1$q;
+            next_head_returned = ent_data$1$returned;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_head_space = ent_space$2$q;
+            next_head_valid = ent_valid$2$q;
+            next_head_kind = ent_kind$2$q;
+            next_head_returned = ent_data$2$returned;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_head_space = ent_space$3$q;
+            next_head_valid = ent_valid$3$q;
+            next_head_kind = ent_kind$3$q;
+            next_head_returned = ent_data$3$returned;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_head_space = ent_space$4$q;
+            next_head_valid = ent_valid$4$q;
+            next_head_kind = ent_kind$4$q;
+            next_head_returned = ent_data$4$returned;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_head_space = ent_space$5$q;
+            next_head_valid = ent_valid$5$q;
+            next_head_kind = ent_kind$5$q;
+            next_head_returned = ent_data$5$returned;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_head_space = ent_space$6$q;
+            next_head_valid = ent_valid$6$q;
+            next_head_kind = ent_kind$6$q;
+            next_head_returned = ent_data$6$returned;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_head_space = ent_space$7$q;
+            next_head_valid = ent_valid$7$q;
+            next_head_kind = ent_kind$7$q;
+            next_head_returned = ent_data$7$returned;
+        end
+        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == x_space$q);
+        hz_same_bytes$0$d = hq_byte_enables$q == x_byte_enables$q;
+        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
+        hz_same_bytes$1$d = hq_byte_enables$q == x2_byte_enables$q;
+        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == x3_space$q);
+        hz_same_bytes$2$d = hq_byte_enables$q == x3_byte_enables$q;
+        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == x4_space$q);
+        hz_same_bytes$3$d = hq_byte_enables$q == x4_byte_enables$q;
+        if (x_free) begin
+            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == x_space$q);
+            hz_same_bytes$1$d = hq_byte_enables$q == x_byte_enables$q;
+            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
+            hz_same_bytes$2$d = hq_byte_enables$q == x2_byte_enables$q;
+            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == x3_space$q);
+            hz_same_bytes$3$d = hq_byte_enables$q == x3_byte_enables$q;
+        end
+        if (head_enters) begin
+            hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
+            hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
+            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == x_space$q);
+            hz_same_bytes$1$d = ent_byte_enables$read_data == x_byte_enables$q;
+            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == x2_space$q);
+            hz_same_bytes$2$d = ent_byte_enables$read_data == x2_byte_enables$q;
+            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == x3_space$q);
+            hz_same_bytes$3$d = ent_byte_enables$read_data == x3_byte_enables$q;
+        end
+        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == w_space$q);
+        if (x_free) begin
+            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == x4_space$q);
+            if (~fp_built) begin
+                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
+            end
+        end
+        if (head_enters) begin
+            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == x4_space$q);
+            if (~fp_built) begin
+                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == x2_space$q);
+            end
+        end
         if (head_enters) begin
             head_ptr$d = head_ptr$q + one_index;
             head_next_ptr$d = head_next_ptr$q + one_index;
@@ -5644,7 +6060,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         pay_valid = sel_take & ~sel_marker;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
-            left_few$d = rest_count$few;
+            left_few$d = left_lanes_two$few;
+            if (issue_state$q == IssueState$FirstLane) begin
+                left_few$d = first_lanes_two$few;
+            end
         end
         case (issue_state$q)
             IssueState$FirstLane:
@@ -5801,8 +6220,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
         walk_push = (((typed_pending & ~typed_step$ready) & ~t_walk$q) & (~l_walk$q & ~typed_walk_stale$q)) & t_accepts;
-        typed_walk_a$d = typed_step$walk_a;
-        typed_walk_b$d = typed_step$walk_b;
         typed_walk_stale$d = issue_push | ~typed_pending;
         if (walk_push) begin
             typed_level$d = typed_step$next_level;
@@ -5864,47 +6281,39 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
         end
         alloc_on_port_line = (port_write & (a_line$q == port_line)) & (a_space$q == port_space);
-        next_head_space = 1'b0;
-        if (head_next_ptr$q == 0) begin
-            next_head_space = ent_space$0$q;
-        end
-        if (head_next_ptr$q == 1) begin
-            next_head_space = ent_space$1$q;
-        end
-        if (head_next_ptr$q == 2) begin
-            next_head_space = ent_space$2$q;
-        end
-        if (head_next_ptr$q == 3) begin
-            next_head_space = ent_space$3$q;
-        end
-        if (head_next_ptr$q == 4) begin
-            next_head_space = ent_space$4$q;
-        end
-        if (head_next_ptr$q == 5) begin
-            next_head_space = ent_space$5$q;
-        end
-        if (head_next_ptr$q == 6) begin
-            next_head_space = ent_space$6$q;
-        end
-        if (head_next_ptr$q == 7) begin
-            next_head_space = ent_space$7$q;
-        end
         alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
         alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
+        head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
+        next_on_port_line = ((port_write & (next_head_valid & (next_head_kind == kind_read_modify_write))) & ((ent_line_at_head$read_data == port_line) & (next_head_space == port_space))) | (alloc_at_next_head & alloc_on_port_line);
+        hq_pushed$d = head_on_port_line;
         if (head_enters) begin
+            hq_pushed$d = next_on_port_line;
+        end
+        hq_valid$d = hq_valid$q | alloc_at_head;
+        if (head_enters) begin
+            hq_valid$d = next_head_valid | alloc_at_next_head;
+            hq_kind$d = next_head_kind;
             hq_line$d = ent_line_at_head$read_data;
             hq_space$d = next_head_space;
             hq_byte_enables$d = ent_byte_enables$read_data;
+            hq_bit_offset$d = ent_bit_offset$read_data;
+            hq_size$d = ent_size$read_data;
         end
         if (alloc_at_next_head & head_enters) begin
             hq_line$d = a_line$q;
             hq_space$d = a_space$q;
             hq_byte_enables$d = a_byte_enables$q;
+            hq_bit_offset$d = a_bit_offset$q;
+            hq_size$d = a_size$q;
+            hq_kind$d = a_kind$q;
         end
         if (alloc_at_head) begin
             hq_line$d = a_line$q;
             hq_space$d = a_space$q;
             hq_byte_enables$d = a_byte_enables$q;
+            hq_bit_offset$d = a_bit_offset$q;
+            hq_size$d = a_size$q;
+            hq_kind$d = a_kind$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
@@ -6105,6 +6514,82 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ent_data$7$wr_bytes = push_bytes$q;
             ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
         end
+        head_take_push = 1'b0;
+        head_return_hit = 1'b0;
+        next_take_push = 1'b0;
+        next_return_hit = 1'b0;
+        if (head_ptr$q == 0) begin
+            head_take_push = take_push$0;
+            head_return_hit = return_hit$0;
+        end
+        if (head_next_ptr$q == 0) begin
+            next_take_push = take_push$0;
+            next_return_hit = return_hit$0;
+        end
+        if (head_ptr$q == 1) begin
+            head_take_push = take_push$1;
+            head_return_hit = return_hit$1;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_take_push = take_push$1;
+            next_return_hit = return_hit$1;
+        end
+        if (head_ptr$q == 2) begin
+            head_take_push = take_push$2;
+            head_return_hit = return_hit$2;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_take_push = take_push$2;
+            next_return_hit = return_hit$2;
+        end
+        if (head_ptr$q == 3) begin
+            head_take_push = take_push$3;
+            head_return_hit = return_hit$3;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_take_push = take_push$3;
+            next_return_hit = return_hit$3;
+        end
+        if (head_ptr$q == 4) begin
+            head_take_push = take_push$4;
+            head_return_hit = return_hit$4;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_take_push = take_push$4;
+            next_return_hit = return_hit$4;
+        end
+        if (head_ptr$q == 5) begin
+            head_take_push = take_push$5;
+            head_return_hit = return_hit$5;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_take_push = take_push$5;
+            next_return_hit = return_hit$5;
+        end
+        if (head_ptr$q == 6) begin
+            head_take_push = take_push$6;
+            head_return_hit = return_hit$6;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_take_push = take_push$6;
+            next_return_hit = return_hit$6;
+        end
+        if (head_ptr$q == 7) begin
+            head_take_push = take_push$7;
+            head_return_hit = return_hit$7;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_take_push = take_push$7;
+            next_return_hit = return_hit$7;
+        end
+        hq_data$head_wr_bytes = zero_enables;
+        if (head_take_push) begin
+            hq_data$head_wr_bytes = push_bytes$q;
+        end
+        hq_data$next_wr_bytes = zero_enables;
+        if (next_take_push) begin
+            hq_data$next_wr_bytes = push_bytes$q;
+        end
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
             i_valid$d = 1'b0;
@@ -6121,6 +6606,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             a_valid$d = 1'b0;
             head_ptr$d = zero_index;
             head_next_ptr$d = one_index;
+            hq_valid$d = 1'b0;
+            hq_pushed$d = 1'b0;
             tail_ptr$d = zero_index;
             occupancy$d = zero_occupancy;
             read_issue_seq$d = zero_seq;
@@ -6233,8 +6720,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_width_one$clock = clock;
     always @(*) typed_height_one$clock = clock;
     always @(*) typed_depth_one$clock = clock;
-    always @(*) typed_walk_a$clock = clock;
-    always @(*) typed_walk_b$clock = clock;
     always @(*) typed_walk_stale$clock = clock;
     always @(*) typed_walked$clock = clock;
     always @(*) typed_walk_at_lod$clock = clock;
@@ -6316,6 +6801,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_next_ptr$clock = clock;
     always @(*) hq_space$clock = clock;
     always @(*) hq_byte_enables$clock = clock;
+    always @(*) hq_bit_offset$clock = clock;
+    always @(*) hq_size$clock = clock;
+    always @(*) hq_valid$clock = clock;
+    always @(*) hz_late_overlaps$clock = clock;
+    always @(*) hq_pushed$clock = clock;
+    always @(*) hq_kind$clock = clock;
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
@@ -6521,6 +7012,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_result_last$7$clock = clock;
     always @(*) ent_msg_last$7$clock = clock;
     always @(*) ent_error$7$clock = clock;
+    always @(*) hz_overlaps$0$clock = clock;
+    always @(*) hz_same_bytes$0$clock = clock;
+    always @(*) hz_overlaps$1$clock = clock;
+    always @(*) hz_same_bytes$1$clock = clock;
+    always @(*) hz_overlaps$2$clock = clock;
+    always @(*) hz_same_bytes$2$clock = clock;
+    always @(*) hz_overlaps$3$clock = clock;
+    always @(*) hz_same_bytes$3$clock = clock;
     always @(*) pbuf_addr$0$clock = clock;
     always @(*) pbuf_src0$0$clock = clock;
     always @(*) pbuf_src1$0$clock = clock;
@@ -6545,7 +7044,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) decoder$surf_kind = r_surf_kind$q;
     always @(*) decoder$surf_u16 = r_surf_u16$q;
     always @(*) dec_lanes_count$mask = decoder$lane_enables;
-    always @(*) rest_count$mask = lane_select$rest;
+    always @(*) first_lanes_two$mask = d_lanes$q;
+    always @(*) left_lanes_two$mask = lanes_left$q;
     always @(*) lane_mux$from_buf1 = i_buf$q;
     always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
     always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
@@ -6566,10 +7066,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_step$lod_out_of_range = typed_lane_coord$lod_out_of_range;
     always @(*) typed_step$surf_kind = ctx_surf_kind$q;
     always @(*) typed_step$surf_array = ctx_surf_array$q;
-    always @(*) typed_step$walk_a_held = typed_walk_a$q;
-    always @(*) typed_step$walk_b_held = typed_walk_b$q;
+    always @(*) typed_walk_product$clock = clock;
+    always @(*) typed_walk_product$walk_a = typed_step$walk_a;
+    always @(*) typed_walk_product$walk_b = typed_step$walk_b;
+    always @(*) typed_step$walk_p0 = typed_walk_product$p0;
+    always @(*) typed_step$walk_p16 = typed_walk_product$p16;
+    always @(*) typed_step$walk_p16_b = typed_walk_product$p16_b;
+    always @(*) typed_step$walk_p32 = typed_walk_product$p32;
     always @(*) typed_step$lane_p0 = typed_lane_coord$p0;
     always @(*) typed_step$lane_p16 = typed_lane_coord$p16;
+    always @(*) typed_step$lane_p16_b = typed_lane_coord$p16_b;
     always @(*) typed_step$lane_p32 = typed_lane_coord$p32;
     always @(*) addr_gen$lane_addr = lane_mux$addr;
     always @(*) addr_gen$elem_offset = elem_offset$q;
@@ -6612,14 +7118,14 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_src1$clock = clock;
     always @(*) ent_src1$read_index = head_ptr$q;
     always @(*) ent_bit_offset$clock = clock;
-    always @(*) ent_bit_offset$read_index = head_ptr$q;
-    always @(*) head_select$head_bit_offset = ent_bit_offset$read_data;
+    always @(*) ent_bit_offset$read_index = head_next_ptr$q;
+    always @(*) head_select$head_bit_offset = hq_bit_offset$q;
     always @(*) ent_byte_enables$clock = clock;
     always @(*) ent_byte_enables$read_index = head_next_ptr$q;
     always @(*) head_select$head_byte_enables = hq_byte_enables$q;
     always @(*) ent_size$clock = clock;
-    always @(*) ent_size$read_index = head_ptr$q;
-    always @(*) head_select$head_size = ent_size$read_data;
+    always @(*) ent_size$read_index = head_next_ptr$q;
+    always @(*) head_select$head_size = hq_size$q;
     always @(*) ent_op$clock = clock;
     always @(*) ent_op$read_index = head_ptr$q;
     always @(*) head_select$head_op = ent_op$read_data;
@@ -6642,152 +7148,192 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_data$0$clock = clock;
     always @(*) ent_data$0$rd_valid = mem_rdata_valid;
     always @(*) ent_data$0$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$0 = ent_data$0$word0;
-    always @(*) head_select$ent_word$1 = ent_data$0$word1;
-    always @(*) head_select$ent_word$2 = ent_data$0$word2;
-    always @(*) head_select$ent_word$3 = ent_data$0$word3;
+    always @(*) next_entry_word0$choice$0 = ent_data$0$word0;
+    always @(*) next_entry_word1$choice$0 = ent_data$0$word1;
+    always @(*) next_entry_word2$choice$0 = ent_data$0$word2;
+    always @(*) next_entry_word3$choice$0 = ent_data$0$word3;
+    always @(*) head_entry_keep$choice$0 = ent_fwd_bytes$0$q;
+    always @(*) next_entry_keep$choice$0 = ent_fwd_bytes$0$q;
     always @(*) ent_data$1$clock = clock;
     always @(*) ent_data$1$rd_valid = mem_rdata_valid;
     always @(*) ent_data$1$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$4 = ent_data$1$word0;
-    always @(*) head_select$ent_word$5 = ent_data$1$word1;
-    always @(*) head_select$ent_word$6 = ent_data$1$word2;
-    always @(*) head_select$ent_word$7 = ent_data$1$word3;
+    always @(*) next_entry_word0$choice$1 = ent_data$1$word0;
+    always @(*) next_entry_word1$choice$1 = ent_data$1$word1;
+    always @(*) next_entry_word2$choice$1 = ent_data$1$word2;
+    always @(*) next_entry_word3$choice$1 = ent_data$1$word3;
+    always @(*) head_entry_keep$choice$1 = ent_fwd_bytes$1$q;
+    always @(*) next_entry_keep$choice$1 = ent_fwd_bytes$1$q;
     always @(*) ent_data$2$clock = clock;
     always @(*) ent_data$2$rd_valid = mem_rdata_valid;
     always @(*) ent_data$2$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$8 = ent_data$2$word0;
-    always @(*) head_select$ent_word$9 = ent_data$2$word1;
-    always @(*) head_select$ent_word$10 = ent_data$2$word2;
-    always @(*) head_select$ent_word$11 = ent_data$2$word3;
+    always @(*) next_entry_word0$choice$2 = ent_data$2$word0;
+    always @(*) next_entry_word1$choice$2 = ent_data$2$word1;
+    always @(*) next_entry_word2$choice$2 = ent_data$2$word2;
+    always @(*) next_entry_word3$choice$2 = ent_data$2$word3;
+    always @(*) head_entry_keep$choice$2 = ent_fwd_bytes$2$q;
+    always @(*) next_entry_keep$choice$2 = ent_fwd_bytes$2$q;
     always @(*) ent_data$3$clock = clock;
     always @(*) ent_data$3$rd_valid = mem_rdata_valid;
     always @(*) ent_data$3$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$12 = ent_data$3$word0;
-    always @(*) head_select$ent_word$13 = ent_data$3$word1;
-    always @(*) head_select$ent_word$14 = ent_data$3$word2;
-    always @(*) head_select$ent_word$15 = ent_data$3$word3;
+    always @(*) next_entry_word0$choice$3 = ent_data$3$word0;
+    always @(*) next_entry_word1$choice$3 = ent_data$3$word1;
+    always @(*) next_entry_word2$choice$3 = ent_data$3$word2;
+    always @(*) next_entry_word3$choice$3 = ent_data$3$word3;
+    always @(*) head_entry_keep$choice$3 = ent_fwd_bytes$3$q;
+    always @(*) next_entry_keep$choice$3 = ent_fwd_bytes$3$q;
     always @(*) ent_data$4$clock = clock;
     always @(*) ent_data$4$rd_valid = mem_rdata_valid;
     always @(*) ent_data$4$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$16 = ent_data$4$word0;
-    always @(*) head_select$ent_word$17 = ent_data$4$word1;
-    always @(*) head_select$ent_word$18 = ent_data$4$word2;
-    always @(*) head_select$ent_word$19 = ent_data$4$word3;
+    always @(*) next_entry_word0$choice$4 = ent_data$4$word0;
+    always @(*) next_entry_word1$choice$4 = ent_data$4$word1;
+    always @(*) next_entry_word2$choice$4 = ent_data$4$word2;
+    always @(*) next_entry_word3$choice$4 = ent_data$4$word3;
+    always @(*) head_entry_keep$choice$4 = ent_fwd_bytes$4$q;
+    always @(*) next_entry_keep$choice$4 = ent_fwd_bytes$4$q;
     always @(*) ent_data$5$clock = clock;
     always @(*) ent_data$5$rd_valid = mem_rdata_valid;
     always @(*) ent_data$5$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$20 = ent_data$5$word0;
-    always @(*) head_select$ent_word$21 = ent_data$5$word1;
-    always @(*) head_select$ent_word$22 = ent_data$5$word2;
-    always @(*) head_select$ent_word$23 = ent_data$5$word3;
+    always @(*) next_entry_word0$choice$5 = ent_data$5$word0;
+    always @(*) next_entry_word1$choice$5 = ent_data$5$word1;
+    always @(*) next_entry_word2$choice$5 = ent_data$5$word2;
+    always @(*) next_entry_word3$choice$5 = ent_data$5$word3;
+    always @(*) head_entry_keep$choice$5 = ent_fwd_bytes$5$q;
+    always @(*) next_entry_keep$choice$5 = ent_fwd_bytes$5$q;
     always @(*) ent_data$6$clock = clock;
     always @(*) ent_data$6$rd_valid = mem_rdata_valid;
     always @(*) ent_data$6$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$24 = ent_data$6$word0;
-    always @(*) head_select$ent_word$25 = ent_data$6$word1;
-    always @(*) head_select$ent_word$26 = ent_data$6$word2;
-    always @(*) head_select$ent_word$27 = ent_data$6$word3;
+    always @(*) next_entry_word0$choice$6 = ent_data$6$word0;
+    always @(*) next_entry_word1$choice$6 = ent_data$6$word1;
+    always @(*) next_entry_word2$choice$6 = ent_data$6$word2;
+    always @(*) next_entry_word3$choice$6 = ent_data$6$word3;
+    always @(*) head_entry_keep$choice$6 = ent_fwd_bytes$6$q;
+    always @(*) next_entry_keep$choice$6 = ent_fwd_bytes$6$q;
     always @(*) ent_data$7$clock = clock;
     always @(*) ent_data$7$rd_valid = mem_rdata_valid;
     always @(*) ent_data$7$rd_data = mem_rdata;
-    always @(*) head_select$ent_word$28 = ent_data$7$word0;
-    always @(*) head_select$ent_word$29 = ent_data$7$word1;
-    always @(*) head_select$ent_word$30 = ent_data$7$word2;
-    always @(*) head_select$ent_word$31 = ent_data$7$word3;
-    always @(*) head_select$ent_valid$0 = ent_valid$0$q;
-    always @(*) head_select$ent_kind$0 = ent_kind$0$q;
-    always @(*) head_select$ent_returned$0 = ent_data$0$returned;
+    always @(*) next_entry_word0$choice$7 = ent_data$7$word0;
+    always @(*) next_entry_word1$choice$7 = ent_data$7$word1;
+    always @(*) next_entry_word2$choice$7 = ent_data$7$word2;
+    always @(*) next_entry_word3$choice$7 = ent_data$7$word3;
+    always @(*) head_entry_keep$choice$7 = ent_fwd_bytes$7$q;
+    always @(*) next_entry_keep$choice$7 = ent_fwd_bytes$7$q;
+    always @(*) head_entry_keep$index = head_ptr$q;
+    always @(*) next_entry_keep$index = head_next_ptr$q;
+    always @(*) hq_data$clock = clock;
+    always @(*) hq_data$rd_valid = mem_rdata_valid;
+    always @(*) hq_data$rd_data = mem_rdata;
+    always @(*) next_entry_word0$index = head_next_ptr$q;
+    always @(*) next_entry_word1$index = head_next_ptr$q;
+    always @(*) next_entry_word2$index = head_next_ptr$q;
+    always @(*) next_entry_word3$index = head_next_ptr$q;
+    always @(*) hq_data$next_word$0 = next_entry_word0$chosen;
+    always @(*) hq_data$next_word$1 = next_entry_word1$chosen;
+    always @(*) hq_data$next_word$2 = next_entry_word2$chosen;
+    always @(*) hq_data$next_word$3 = next_entry_word3$chosen;
+    always @(*) head_select$head_valid = hq_valid$q;
+    always @(*) head_select$head_kind = hq_kind$q;
+    always @(*) head_select$head_returned = hq_data$returned;
+    always @(*) head_select$head_word$0 = hq_data$word0;
+    always @(*) head_select$head_word$1 = hq_data$word1;
+    always @(*) head_select$head_word$2 = hq_data$word2;
+    always @(*) head_select$head_word$3 = hq_data$word3;
     always @(*) head_select$ent_ftz$0 = ent_ftz$0$q;
     always @(*) head_select$ent_result_first$0 = ent_result_first$0$q;
     always @(*) head_select$ent_result_last$0 = ent_result_last$0$q;
     always @(*) head_select$ent_msg_last$0 = ent_msg_last$0$q;
     always @(*) head_select$ent_error$0 = ent_error$0$q;
-    always @(*) head_select$ent_valid$1 = ent_valid$1$q;
-    always @(*) head_select$ent_kind$1 = ent_kind$1$q;
-    always @(*) head_select$ent_returned$1 = ent_data$1$returned;
     always @(*) head_select$ent_ftz$1 = ent_ftz$1$q;
     always @(*) head_select$ent_result_first$1 = ent_result_first$1$q;
     always @(*) head_select$ent_result_last$1 = ent_result_last$1$q;
     always @(*) head_select$ent_msg_last$1 = ent_msg_last$1$q;
     always @(*) head_select$ent_error$1 = ent_error$1$q;
-    always @(*) head_select$ent_valid$2 = ent_valid$2$q;
-    always @(*) head_select$ent_kind$2 = ent_kind$2$q;
-    always @(*) head_select$ent_returned$2 = ent_data$2$returned;
     always @(*) head_select$ent_ftz$2 = ent_ftz$2$q;
     always @(*) head_select$ent_result_first$2 = ent_result_first$2$q;
     always @(*) head_select$ent_result_last$2 = ent_result_last$2$q;
     always @(*) head_select$ent_msg_last$2 = ent_msg_last$2$q;
     always @(*) head_select$ent_error$2 = ent_error$2$q;
-    always @(*) head_select$ent_valid$3 = ent_valid$3$q;
-    always @(*) head_select$ent_kind$3 = ent_kind$3$q;
-    always @(*) head_select$ent_returned$3 = ent_data$3$returned;
     always @(*) head_select$ent_ftz$3 = ent_ftz$3$q;
     always @(*) head_select$ent_result_first$3 = ent_result_first$3$q;
     always @(*) head_select$ent_result_last$3 = ent_result_last$3$q;
     always @(*) head_select$ent_msg_last$3 = ent_msg_last$3$q;
     always @(*) head_select$ent_error$3 = ent_error$3$q;
-    always @(*) head_select$ent_valid$4 = ent_valid$4$q;
-    always @(*) head_select$ent_kind$4 = ent_kind$4$q;
-    always @(*) head_select$ent_returned$4 = ent_data$4$returned;
     always @(*) head_select$ent_ftz$4 = ent_ftz$4$q;
     always @(*) head_select$ent_result_first$4 = ent_result_first$4$q;
     always @(*) head_select$ent_result_last$4 = ent_result_last$4$q;
     always @(*) head_select$ent_msg_last$4 = ent_msg_last$4$q;
     always @(*) head_select$ent_error$4 = ent_error$4$q;
-    always @(*) head_select$ent_valid$5 = ent_valid$5$q;
-    always @(*) head_select$ent_kind$5 = ent_kind$5$q;
-    always @(*) head_select$ent_returned$5 = ent_data$5$returned;
     always @(*) head_select$ent_ftz$5 = ent_ftz$5$q;
     always @(*) head_select$ent_result_first$5 = ent_result_first$5$q;
     always @(*) head_select$ent_result_last$5 = ent_result_last$5$q;
     always @(*) head_select$ent_msg_last$5 = ent_msg_last$5$q;
     always @(*) head_select$ent_error$5 = ent_error$5$q;
-    always @(*) head_select$ent_valid$6 = ent_valid$6$q;
-    always @(*) head_select$ent_kind$6 = ent_kind$6$q;
-    always @(*) head_select$ent_returned$6 = ent_data$6$returned;
     always @(*) head_select$ent_ftz$6 = ent_ftz$6$q;
     always @(*) head_select$ent_result_first$6 = ent_result_first$6$q;
     always @(*) head_select$ent_result_last$6 = ent_result_last$6$q;
     always @(*) head_select$ent_msg_last$6 = ent_msg_last$6$q;
     always @(*) head_select$ent_error$6 = ent_error$6$q;
-    always @(*) head_select$ent_valid$7 = ent_valid$7$q;
-    always @(*) head_select$ent_kind$7 = ent_kind$7$q;
-    always @(*) head_select$ent_returned$7 = ent_data$7$returned;
     always @(*) head_select$ent_ftz$7 = ent_ftz$7$q;
     always @(*) head_select$ent_result_first$7 = ent_result_first$7$q;
     always @(*) head_select$ent_result_last$7 = ent_result_last$7$q;
     always @(*) head_select$ent_msg_last$7 = ent_msg_last$7$q;
     always @(*) head_select$ent_error$7 = ent_error$7$q;
-    always @(*) head_select$ent_pushed$0 = push_hit$0$q;
-    always @(*) head_select$ent_pushed$1 = push_hit$1$q;
-    always @(*) head_select$ent_pushed$2 = push_hit$2$q;
-    always @(*) head_select$ent_pushed$3 = push_hit$3$q;
-    always @(*) head_select$ent_pushed$4 = push_hit$4$q;
-    always @(*) head_select$ent_pushed$5 = push_hit$5$q;
-    always @(*) head_select$ent_pushed$6 = push_hit$6$q;
-    always @(*) head_select$ent_pushed$7 = push_hit$7$q;
+    always @(*) head_select$head_pushed = hq_pushed$q;
     always @(*) head_select$push_data = push_data$q;
     always @(*) head_select$push_bytes = push_bytes$q;
     always @(*) head_select$late_writes = w_writes$q;
-    always @(*) head_select$late_line = w_line$q;
-    always @(*) head_select$late_space = w_space$q;
+    always @(*) head_select$late_overlaps = hz_late_overlaps$q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
+    always @(*) hz_head$0$head_line = hq_line$q;
+    always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$0$stage_line = x_line$q;
+    always @(*) hz_head$0$stage_byte_enables = x_byte_enables$q;
+    always @(*) hz_head$1$head_line = hq_line$q;
+    always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$1$stage_line = x2_line$q;
+    always @(*) hz_head$1$stage_byte_enables = x2_byte_enables$q;
+    always @(*) hz_head$2$head_line = hq_line$q;
+    always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$2$stage_line = x3_line$q;
+    always @(*) hz_head$2$stage_byte_enables = x3_byte_enables$q;
+    always @(*) hz_head$3$head_line = hq_line$q;
+    always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$3$stage_line = x4_line$q;
+    always @(*) hz_head$3$stage_byte_enables = x4_byte_enables$q;
+    always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$0$stage_line = hq_line$q;
+    always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
+    always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$1$stage_line = x_line$q;
+    always @(*) hz_next$1$stage_byte_enables = x_byte_enables$q;
+    always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$2$stage_line = x2_line$q;
+    always @(*) hz_next$2$stage_byte_enables = x2_byte_enables$q;
+    always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$3$stage_line = x3_line$q;
+    always @(*) hz_next$3$stage_byte_enables = x3_byte_enables$q;
+    always @(*) hz_head_w$head_line = hq_line$q;
+    always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head_w$stage_line = w_line$q;
+    always @(*) hz_head_w$stage_byte_enables = w_byte_enables$q;
+    always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next_x4$stage_line = x4_line$q;
+    always @(*) hz_next_x4$stage_byte_enables = x4_byte_enables$q;
     always @(*) head_select$ahead_writes$0 = x_writes$q;
-    always @(*) head_select$ahead_line$0 = x_line$q;
-    always @(*) head_select$ahead_space$0 = x_space$q;
-    always @(*) head_select$ahead_byte_enables$0 = x_byte_enables$q;
+    always @(*) head_select$ahead_overlaps$0 = hz_overlaps$0$q;
+    always @(*) head_select$ahead_same_bytes$0 = hz_same_bytes$0$q;
     always @(*) head_select$ahead_writes$1 = x2_writes$q;
-    always @(*) head_select$ahead_line$1 = x2_line$q;
-    always @(*) head_select$ahead_space$1 = x2_space$q;
-    always @(*) head_select$ahead_byte_enables$1 = x2_byte_enables$q;
-    always @(*) head_select$ahead_line$2 = x3_line$q;
-    always @(*) head_select$ahead_space$2 = x3_space$q;
-    always @(*) head_select$ahead_byte_enables$2 = x3_byte_enables$q;
-    always @(*) head_select$ahead_line$3 = x4_line$q;
-    always @(*) head_select$ahead_space$3 = x4_space$q;
-    always @(*) head_select$ahead_byte_enables$3 = x4_byte_enables$q;
+    always @(*) head_select$ahead_overlaps$1 = hz_overlaps$1$q;
+    always @(*) head_select$ahead_same_bytes$1 = hz_same_bytes$1$q;
+    always @(*) head_select$ahead_overlaps$2 = hz_overlaps$2$q;
+    always @(*) head_select$ahead_same_bytes$2 = hz_same_bytes$2$q;
+    always @(*) head_select$ahead_overlaps$3 = hz_overlaps$3$q;
+    always @(*) head_select$ahead_same_bytes$3 = hz_same_bytes$3$q;
     always @(*) alu$clock = clock;
     always @(*) alu$op = head_select$alu_op;
     always @(*) alu$ty = head_select$alu_ty;
@@ -7043,6 +7589,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ent_data$7$rd_this = return_hit$7;
     always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
     always @(*) ent_data$7$clear_returned = alloc_hit$7;
+    always @(*) hq_data$advance = head_enters;
+    always @(*) hq_data$wr_data = push_data$q;
+    always @(*) hq_data$head_rd_this = head_return_hit;
+    always @(*) hq_data$next_rd_this = next_return_hit;
+    always @(*) hq_data$head_rd_keep = head_entry_keep$chosen;
+    always @(*) hq_data$next_rd_keep = next_entry_keep$chosen;
+    always @(*) hq_data$head_clear = alloc_at_head;
+    always @(*) hq_data$next_clear = alloc_at_next_head;
+    always @(*) hq_data$next_returned = next_head_returned;
     
 endmodule // atomic_unit
 
@@ -7433,10 +7988,12 @@ module atomic_unit$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,inde
     localparam  size_enables$3 = 16'hff;
     localparam  size_enables$4 = 16'hffff;
     localparam  zero_enables = 16'h0;
+    localparam  zero_p16_b = 32'h0;
     
     // Stub signals
     reg  [31:0] second$p0;
     reg  [32:0] second$p16;
+    reg  [31:0] second$p16_b;
     reg  [31:0] second$p32;
     reg  [15:0] second$p48;
     reg  [63:0] second$addend;
@@ -7450,6 +8007,7 @@ module atomic_unit$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,inde
     atomic_unit$addr_finish$second second(
         .p0(second$p0),
         .p16(second$p16),
+        .p16_b(second$p16_b),
         .p32(second$p32),
         .p48(second$p48),
         .addend(second$addend),
@@ -7460,6 +8018,7 @@ module atomic_unit$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,inde
     always @(*) begin
         second$p0 = p0;
         second$p16 = p16;
+        second$p16_b = zero_p16_b;
         second$p32 = p32;
         second$p48 = p48;
         second$addend = second_c;
@@ -7492,18 +8051,19 @@ module atomic_unit$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,inde
 endmodule // atomic_unit$addr_finish
 
 
-module atomic_unit$addr_finish$second(p0,p16,p32,p48,addend,result);
+module atomic_unit$addr_finish$second(p0,p16,p16_b,p32,p48,addend,result);
     
     // Module arguments
     input wire  [31:0] p0;
     input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
     input wire  [31:0] p32;
     input wire  [15:0] p48;
     input wire  [63:0] addend;
     output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + addend;
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
 endmodule // atomic_unit$addr_finish$second
 
 
@@ -13421,6 +13981,95 @@ module atomic_unit$ent_valid$7(d,q,clock);
 endmodule // atomic_unit$ent_valid$7
 
 
+module atomic_unit$first_lanes_two(mask,few);
+    
+    // Module arguments
+    input wire  [31:0] mask;
+    output reg  few;
+    
+    // Constant declarations
+    localparam  enabled = 32'hffffffff;
+    
+    // Update code (custom)
+    wire [31:0] set = mask & 32'hffffffff;
+    // below[i]: a lane under i is set; second: the set lanes with one below
+    wire [31:0] below1 = {set[30:0], 1'b0};
+    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
+    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
+    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
+    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
+    wire [31:0] below = below16 | {below16[15:0], 16'b0};
+    wire [31:0] second = set & below;
+    // second_below[i]: a lane of `second` under i
+    wire [31:0] second_below1 = {second[30:0], 1'b0};
+    wire [31:0] second_below2 = second_below1 | {second_below1[30:0], 1'b0};
+    wire [31:0] second_below4 = second_below2 | {second_below2[29:0], 2'b0};
+    wire [31:0] second_below8 = second_below4 | {second_below4[27:0], 4'b0};
+    wire [31:0] second_below16 = second_below8 | {second_below8[23:0], 8'b0};
+    wire [31:0] second_below = second_below16 | {second_below16[15:0], 16'b0};
+    always @(*) few = ~|(second & second_below);
+endmodule // atomic_unit$first_lanes_two
+
+
+module atomic_unit$head_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [15:0] choice$0;
+    input wire  [15:0] choice$1;
+    input wire  [15:0] choice$2;
+    input wire  [15:0] choice$3;
+    input wire  [15:0] choice$4;
+    input wire  [15:0] choice$5;
+    input wire  [15:0] choice$6;
+    input wire  [15:0] choice$7;
+    output reg  [15:0] chosen;
+    
+    // Local signals
+    reg  [15:0] pick1$0;
+    reg  [15:0] pick1$1;
+    reg  [15:0] pick1$2;
+    reg  [15:0] pick1$3;
+    reg  [15:0] pick2$0;
+    reg  [15:0] pick2$1;
+    reg  [15:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$head_entry_keep
+
+
 module atomic_unit$head_next_ptr(d,q,clock);
     
     // Module arguments
@@ -13459,66 +14108,14 @@ module atomic_unit$head_ptr(d,q,clock);
 endmodule // atomic_unit$head_ptr
 
 
-module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_valid$3,ent_valid$4,ent_valid$5,ent_valid$6,ent_valid$7,ent_kind$0,ent_kind$1,ent_kind$2,ent_kind$3,ent_kind$4,ent_kind$5,ent_kind$6,ent_kind$7,ent_returned$0,ent_returned$1,ent_returned$2,ent_returned$3,ent_returned$4,ent_returned$5,ent_returned$6,ent_returned$7,ent_word$0,ent_word$1,ent_word$2,ent_word$3,ent_word$4,ent_word$5,ent_word$6,ent_word$7,ent_word$8,ent_word$9,ent_word$10,ent_word$11,ent_word$12,ent_word$13,ent_word$14,ent_word$15,ent_word$16,ent_word$17,ent_word$18,ent_word$19,ent_word$20,ent_word$21,ent_word$22,ent_word$23,ent_word$24,ent_word$25,ent_word$26,ent_word$27,ent_word$28,ent_word$29,ent_word$30,ent_word$31,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,ent_pushed$0,ent_pushed$1,ent_pushed$2,ent_pushed$3,ent_pushed$4,ent_pushed$5,ent_pushed$6,ent_pushed$7,push_data,push_bytes,late_writes,late_line,late_space,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_line$0,ahead_line$1,ahead_line$2,ahead_line$3,ahead_space$0,ahead_space$1,ahead_space$2,ahead_space$3,ahead_byte_enables$0,ahead_byte_enables$1,ahead_byte_enables$2,ahead_byte_enables$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
+module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
     
     // Module arguments
     input wire  [2:0] head;
-    input wire  ent_valid$0;
-    input wire  ent_valid$1;
-    input wire  ent_valid$2;
-    input wire  ent_valid$3;
-    input wire  ent_valid$4;
-    input wire  ent_valid$5;
-    input wire  ent_valid$6;
-    input wire  ent_valid$7;
-    input wire  [1:0] ent_kind$0;
-    input wire  [1:0] ent_kind$1;
-    input wire  [1:0] ent_kind$2;
-    input wire  [1:0] ent_kind$3;
-    input wire  [1:0] ent_kind$4;
-    input wire  [1:0] ent_kind$5;
-    input wire  [1:0] ent_kind$6;
-    input wire  [1:0] ent_kind$7;
-    input wire  ent_returned$0;
-    input wire  ent_returned$1;
-    input wire  ent_returned$2;
-    input wire  ent_returned$3;
-    input wire  ent_returned$4;
-    input wire  ent_returned$5;
-    input wire  ent_returned$6;
-    input wire  ent_returned$7;
-    input wire  [31:0] ent_word$0;
-    input wire  [31:0] ent_word$1;
-    input wire  [31:0] ent_word$2;
-    input wire  [31:0] ent_word$3;
-    input wire  [31:0] ent_word$4;
-    input wire  [31:0] ent_word$5;
-    input wire  [31:0] ent_word$6;
-    input wire  [31:0] ent_word$7;
-    input wire  [31:0] ent_word$8;
-    input wire  [31:0] ent_word$9;
-    input wire  [31:0] ent_word$10;
-    input wire  [31:0] ent_word$11;
-    input wire  [31:0] ent_word$12;
-    input wire  [31:0] ent_word$13;
-    input wire  [31:0] ent_word$14;
-    input wire  [31:0] ent_word$15;
-    input wire  [31:0] ent_word$16;
-    input wire  [31:0] ent_word$17;
-    input wire  [31:0] ent_word$18;
-    input wire  [31:0] ent_word$19;
-    input wire  [31:0] ent_word$20;
-    input wire  [31:0] ent_word$21;
-    input wire  [31:0] ent_word$22;
-    input wire  [31:0] ent_word$23;
-    input wire  [31:0] ent_word$24;
-    input wire  [31:0] ent_word$25;
-    input wire  [31:0] ent_word$26;
-    input wire  [31:0] ent_word$27;
-    input wire  [31:0] ent_word$28;
-    input wire  [31:0] ent_word$29;
-    input wire  [31:0] ent_word$30;
-    input wire  [31:0] ent_word$31;
+    input wire  [31:0] head_word$0;
+    input wire  [31:0] head_word$1;
+    input wire  [31:0] head_word$2;
+    input wire  [31:0] head_word$3;
     input wire  ent_ftz$0;
     input wire  ent_ftz$1;
     input wire  ent_ftz$2;
@@ -13559,6 +14156,9 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  ent_error$5;
     input wire  ent_error$6;
     input wire  ent_error$7;
+    input wire  head_valid;
+    input wire  [1:0] head_kind;
+    input wire  head_returned;
     input wire  [63:0] head_line;
     input wire  head_space;
     input wire  [6:0] head_bit_offset;
@@ -13569,37 +14169,25 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     input wire  [4:0] head_lane;
     input wire  [2:0] head_elem;
     input wire  [6:0] head_result_shift;
-    input wire  ent_pushed$0;
-    input wire  ent_pushed$1;
-    input wire  ent_pushed$2;
-    input wire  ent_pushed$3;
-    input wire  ent_pushed$4;
-    input wire  ent_pushed$5;
-    input wire  ent_pushed$6;
-    input wire  ent_pushed$7;
+    input wire  head_pushed;
     input wire  [127:0] push_data;
     input wire  [15:0] push_bytes;
     input wire  late_writes;
-    input wire  [63:0] late_line;
-    input wire  late_space;
+    input wire  late_overlaps;
     input wire  [127:0] late_data;
     input wire  [127:0] late_mask;
     input wire  ahead_writes$0;
     input wire  ahead_writes$1;
     input wire  ahead_writes$2;
     input wire  ahead_writes$3;
-    input wire  [63:0] ahead_line$0;
-    input wire  [63:0] ahead_line$1;
-    input wire  [63:0] ahead_line$2;
-    input wire  [63:0] ahead_line$3;
-    input wire  ahead_space$0;
-    input wire  ahead_space$1;
-    input wire  ahead_space$2;
-    input wire  ahead_space$3;
-    input wire  [15:0] ahead_byte_enables$0;
-    input wire  [15:0] ahead_byte_enables$1;
-    input wire  [15:0] ahead_byte_enables$2;
-    input wire  [15:0] ahead_byte_enables$3;
+    input wire  ahead_overlaps$0;
+    input wire  ahead_overlaps$1;
+    input wire  ahead_overlaps$2;
+    input wire  ahead_overlaps$3;
+    input wire  ahead_same_bytes$0;
+    input wire  ahead_same_bytes$1;
+    input wire  ahead_same_bytes$2;
+    input wire  ahead_same_bytes$3;
     input wire  ahead_ready$0;
     input wire  ahead_ready$1;
     input wire  ahead_ready$2;
@@ -13635,7 +14223,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     localparam  size_masks$3 = 128'hffffffffffffffff;
     localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
     localparam  zero_line = 128'h0;
-    localparam  zero_kind = 2'b0;
     localparam  byte_ones$0 = 128'hff;
     localparam  byte_ones$1 = 128'hff00;
     localparam  byte_ones$2 = 128'hff0000;
@@ -13655,46 +14242,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     localparam  byte_aligned = 7'b1111000;
     
     // Stub signals
-    reg  [2:0] mux_word0$index;
-    reg  [31:0] mux_word0$choice$0;
-    reg  [31:0] mux_word0$choice$1;
-    reg  [31:0] mux_word0$choice$2;
-    reg  [31:0] mux_word0$choice$3;
-    reg  [31:0] mux_word0$choice$4;
-    reg  [31:0] mux_word0$choice$5;
-    reg  [31:0] mux_word0$choice$6;
-    reg  [31:0] mux_word0$choice$7;
-    wire  [31:0] mux_word0$chosen;
-    reg  [2:0] mux_word1$index;
-    reg  [31:0] mux_word1$choice$0;
-    reg  [31:0] mux_word1$choice$1;
-    reg  [31:0] mux_word1$choice$2;
-    reg  [31:0] mux_word1$choice$3;
-    reg  [31:0] mux_word1$choice$4;
-    reg  [31:0] mux_word1$choice$5;
-    reg  [31:0] mux_word1$choice$6;
-    reg  [31:0] mux_word1$choice$7;
-    wire  [31:0] mux_word1$chosen;
-    reg  [2:0] mux_word2$index;
-    reg  [31:0] mux_word2$choice$0;
-    reg  [31:0] mux_word2$choice$1;
-    reg  [31:0] mux_word2$choice$2;
-    reg  [31:0] mux_word2$choice$3;
-    reg  [31:0] mux_word2$choice$4;
-    reg  [31:0] mux_word2$choice$5;
-    reg  [31:0] mux_word2$choice$6;
-    reg  [31:0] mux_word2$choice$7;
-    wire  [31:0] mux_word2$chosen;
-    reg  [2:0] mux_word3$index;
-    reg  [31:0] mux_word3$choice$0;
-    reg  [31:0] mux_word3$choice$1;
-    reg  [31:0] mux_word3$choice$2;
-    reg  [31:0] mux_word3$choice$3;
-    reg  [31:0] mux_word3$choice$4;
-    reg  [31:0] mux_word3$choice$5;
-    reg  [31:0] mux_word3$choice$6;
-    reg  [31:0] mux_word3$choice$7;
-    wire  [31:0] mux_word3$chosen;
     reg  [31:0] join_line$word$0;
     reg  [31:0] join_line$word$1;
     reg  [31:0] join_line$word$2;
@@ -13705,7 +14252,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  [2:0] size;
     reg  [127:0] data;
     reg  [127:0] elem_mask;
-    reg  head_pushed;
     reg  [127:0] push_mask;
     reg  [127:0] with_push;
     reg  late_hit;
@@ -13724,54 +14270,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     reg  younger_hit$3;
     
     // Sub module instances
-    atomic_unit$head_select$mux_word0 mux_word0(
-        .index(mux_word0$index),
-        .choice$0(mux_word0$choice$0),
-        .choice$1(mux_word0$choice$1),
-        .choice$2(mux_word0$choice$2),
-        .choice$3(mux_word0$choice$3),
-        .choice$4(mux_word0$choice$4),
-        .choice$5(mux_word0$choice$5),
-        .choice$6(mux_word0$choice$6),
-        .choice$7(mux_word0$choice$7),
-        .chosen(mux_word0$chosen)
-    );
-    atomic_unit$head_select$mux_word1 mux_word1(
-        .index(mux_word1$index),
-        .choice$0(mux_word1$choice$0),
-        .choice$1(mux_word1$choice$1),
-        .choice$2(mux_word1$choice$2),
-        .choice$3(mux_word1$choice$3),
-        .choice$4(mux_word1$choice$4),
-        .choice$5(mux_word1$choice$5),
-        .choice$6(mux_word1$choice$6),
-        .choice$7(mux_word1$choice$7),
-        .chosen(mux_word1$chosen)
-    );
-    atomic_unit$head_select$mux_word2 mux_word2(
-        .index(mux_word2$index),
-        .choice$0(mux_word2$choice$0),
-        .choice$1(mux_word2$choice$1),
-        .choice$2(mux_word2$choice$2),
-        .choice$3(mux_word2$choice$3),
-        .choice$4(mux_word2$choice$4),
-        .choice$5(mux_word2$choice$5),
-        .choice$6(mux_word2$choice$6),
-        .choice$7(mux_word2$choice$7),
-        .chosen(mux_word2$chosen)
-    );
-    atomic_unit$head_select$mux_word3 mux_word3(
-        .index(mux_word3$index),
-        .choice$0(mux_word3$choice$0),
-        .choice$1(mux_word3$choice$1),
-        .choice$2(mux_word3$choice$2),
-        .choice$3(mux_word3$choice$3),
-        .choice$4(mux_word3$choice$4),
-        .choice$5(mux_word3$choice$5),
-        .choice$6(mux_word3$choice$6),
-        .choice$7(mux_word3$choice$7),
-        .chosen(mux_word3$chosen)
-    );
     atomic_unit$head_select$join_line join_line(
         .word$0(join_line$word$0),
         .word$1(join_line$word$1),
@@ -13782,49 +14280,13 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
     
     // Update code
     always @(*) begin
-        mux_word0$index = head;
-        mux_word1$index = head;
-        mux_word2$index = head;
-        mux_word3$index = head;
-        mux_word0$choice$0 = ent_word$0;
-        mux_word1$choice$0 = ent_word$1;
-        mux_word2$choice$0 = ent_word$2;
-        mux_word3$choice$0 = ent_word$3;
-        mux_word0$choice$1 = ent_word$4;
-        mux_word1$choice$1 = ent_word$5;
-        mux_word2$choice$1 = ent_word$6;
-        mux_word3$choice$1 = ent_word$7;
-        mux_word0$choice$2 = ent_word$8;
-        mux_word1$choice$2 = ent_word$9;
-        mux_word2$choice$2 = ent_word$10;
-        mux_word3$choice$2 = ent_word$11;
-        mux_word0$choice$3 = ent_word$12;
-        mux_word1$choice$3 = ent_word$13;
-        mux_word2$choice$3 = ent_word$14;
-        mux_word3$choice$3 = ent_word$15;
-        mux_word0$choice$4 = ent_word$16;
-        mux_word1$choice$4 = ent_word$17;
-        mux_word2$choice$4 = ent_word$18;
-        mux_word3$choice$4 = ent_word$19;
-        mux_word0$choice$5 = ent_word$20;
-        mux_word1$choice$5 = ent_word$21;
-        mux_word2$choice$5 = ent_word$22;
-        mux_word3$choice$5 = ent_word$23;
-        mux_word0$choice$6 = ent_word$24;
-        mux_word1$choice$6 = ent_word$25;
-        mux_word2$choice$6 = ent_word$26;
-        mux_word3$choice$6 = ent_word$27;
-        mux_word0$choice$7 = ent_word$28;
-        mux_word1$choice$7 = ent_word$29;
-        mux_word2$choice$7 = ent_word$30;
-        mux_word3$choice$7 = ent_word$31;
-        join_line$word$0 = mux_word0$chosen;
-        join_line$word$1 = mux_word1$chosen;
-        join_line$word$2 = mux_word2$chosen;
-        join_line$word$3 = mux_word3$chosen;
-        valid = 1'b0;
-        kind = zero_kind;
-        returned = 1'b0;
+        join_line$word$0 = head_word$0;
+        join_line$word$1 = head_word$1;
+        join_line$word$2 = head_word$2;
+        join_line$word$3 = head_word$3;
+        valid = head_valid;
+        kind = head_kind;
+        returned = head_returned;
         bit_offset = head_bit_offset;
         byte_enables = head_byte_enables;
         size = head_size;
@@ -13838,12 +14300,7 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         result_last = 1'b0;
         msg_last = 1'b0;
         error = 1'b0;
-        head_pushed = 1'b0;
         if (head == 0) begin
-            head_pushed = ent_pushed$0;
-            valid = ent_valid$0;
-            kind = ent_kind$0;
-            returned = ent_returned$0;
             alu_ftz = ent_ftz$0;
             result_first = ent_result_first$0;
             result_last = ent_result_last$0;
@@ -13851,10 +14308,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$0;
         end
         if (head == 1) begin
-            head_pushed = ent_pushed$1;
-            valid = ent_valid$1;
-            kind = ent_kind$1;
-            returned = ent_returned$1;
             alu_ftz = ent_ftz$1;
             result_first = ent_result_first$1;
             result_last = ent_result_last$1;
@@ -13862,10 +14315,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$1;
         end
         if (head == 2) begin
-            head_pushed = ent_pushed$2;
-            valid = ent_valid$2;
-            kind = ent_kind$2;
-            returned = ent_returned$2;
             alu_ftz = ent_ftz$2;
             result_first = ent_result_first$2;
             result_last = ent_result_last$2;
@@ -13873,10 +14322,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$2;
         end
         if (head == 3) begin
-            head_pushed = ent_pushed$3;
-            valid = ent_valid$3;
-            kind = ent_kind$3;
-            returned = ent_returned$3;
             alu_ftz = ent_ftz$3;
             result_first = ent_result_first$3;
             result_last = ent_result_last$3;
@@ -13884,10 +14329,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$3;
         end
         if (head == 4) begin
-            head_pushed = ent_pushed$4;
-            valid = ent_valid$4;
-            kind = ent_kind$4;
-            returned = ent_returned$4;
             alu_ftz = ent_ftz$4;
             result_first = ent_result_first$4;
             result_last = ent_result_last$4;
@@ -13895,10 +14336,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$4;
         end
         if (head == 5) begin
-            head_pushed = ent_pushed$5;
-            valid = ent_valid$5;
-            kind = ent_kind$5;
-            returned = ent_returned$5;
             alu_ftz = ent_ftz$5;
             result_first = ent_result_first$5;
             result_last = ent_result_last$5;
@@ -13906,10 +14343,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$5;
         end
         if (head == 6) begin
-            head_pushed = ent_pushed$6;
-            valid = ent_valid$6;
-            kind = ent_kind$6;
-            returned = ent_returned$6;
             alu_ftz = ent_ftz$6;
             result_first = ent_result_first$6;
             result_last = ent_result_last$6;
@@ -13917,10 +14350,6 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
             error = ent_error$6;
         end
         if (head == 7) begin
-            head_pushed = ent_pushed$7;
-            valid = ent_valid$7;
-            kind = ent_kind$7;
-            returned = ent_returned$7;
             alu_ftz = ent_ftz$7;
             result_first = ent_result_first$7;
             result_last = ent_result_last$7;
@@ -13999,21 +14428,21 @@ module atomic_unit$head_select(head,ent_valid$0,ent_valid$1,ent_valid$2,ent_vali
         if (head_pushed) begin
             with_push = (data & ~push_mask) | push_data;
         end
-        late_hit = (late_writes & (late_line == line)) & (late_space == space);
+        late_hit = late_writes & late_overlaps;
         with_late = with_push;
         if (late_hit) begin
             with_late = (with_push & ~late_mask) | late_data;
         end
         old_value = (with_late >> (bit_offset & byte_aligned)) & elem_mask;
         hazard = 1'b0;
-        ahead_hit$0 = ((ahead_writes$0 & (ahead_line$0 == line)) & (ahead_space$0 == space)) & |(ahead_byte_enables$0 & byte_enables);
-        ahead_takes$0 = (ahead_byte_enables$0 == byte_enables) & ahead_ready$0;
-        ahead_hit$1 = ((ahead_writes$1 & (ahead_line$1 == line)) & (ahead_space$1 == space)) & |(ahead_byte_enables$1 & byte_enables);
-        ahead_takes$1 = (ahead_byte_enables$1 == byte_enables) & ahead_ready$1;
-        ahead_hit$2 = ((ahead_writes$2 & (ahead_line$2 == line)) & (ahead_space$2 == space)) & |(ahead_byte_enables$2 & byte_enables);
-        ahead_takes$2 = (ahead_byte_enables$2 == byte_enables) & ahead_ready$2;
-        ahead_hit$3 = ((ahead_writes$3 & (ahead_line$3 == line)) & (ahead_space$3 == space)) & |(ahead_byte_enables$3 & byte_enables);
-        ahead_takes$3 = (ahead_byte_enables$3 == byte_enables) & ahead_ready$3;
+        ahead_hit$0 = ahead_writes$0 & ahead_overlaps$0;
+        ahead_takes$0 = ahead_same_bytes$0 & ahead_ready$0;
+        ahead_hit$1 = ahead_writes$1 & ahead_overlaps$1;
+        ahead_takes$1 = ahead_same_bytes$1 & ahead_ready$1;
+        ahead_hit$2 = ahead_writes$2 & ahead_overlaps$2;
+        ahead_takes$2 = ahead_same_bytes$2 & ahead_ready$2;
+        ahead_hit$3 = ahead_writes$3 & ahead_overlaps$3;
+        ahead_takes$3 = ahead_same_bytes$3 & ahead_ready$3;
         younger_hit$0 = 1'b0;
         younger_hit$1 = younger_hit$0 | ahead_hit$0;
         younger_hit$2 = younger_hit$1 | ahead_hit$1;
@@ -14053,240 +14482,23 @@ module atomic_unit$head_select$join_line(word$0,word$1,word$2,word$3,whole);
 endmodule // atomic_unit$head_select$join_line
 
 
-module atomic_unit$head_select$mux_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+module atomic_unit$hq_bit_offset(d,q,clock);
     
     // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
     
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
     end
     
-endmodule // atomic_unit$head_select$mux_word0
-
-
-module atomic_unit$head_select$mux_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
+    always @(posedge clock) begin
+       q <= d;
     end
-    
-endmodule // atomic_unit$head_select$mux_word1
-
-
-module atomic_unit$head_select$mux_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit$head_select$mux_word2
-
-
-module atomic_unit$head_select$mux_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit$head_select$mux_word3
+          
+endmodule // atomic_unit$hq_bit_offset
 
 
 module atomic_unit$hq_byte_enables(d,q,clock);
@@ -14308,6 +14520,155 @@ module atomic_unit$hq_byte_enables(d,q,clock);
 endmodule // atomic_unit$hq_byte_enables
 
 
+module atomic_unit$hq_data(clock,advance,next_word$0,next_word$1,next_word$2,next_word$3,wr_data,rd_valid,rd_data,head_wr_bytes,head_rd_this,head_rd_keep,next_wr_bytes,next_rd_this,next_rd_keep,head_clear,next_clear,next_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  advance;
+    input wire  [31:0] next_word$0;
+    input wire  [31:0] next_word$1;
+    input wire  [31:0] next_word$2;
+    input wire  [31:0] next_word$3;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  [15:0] head_wr_bytes;
+    input wire  head_rd_this;
+    input wire  [15:0] head_rd_keep;
+    input wire  [15:0] next_wr_bytes;
+    input wire  next_rd_this;
+    input wire  [15:0] next_rd_keep;
+    input wire  head_clear;
+    input wire  next_clear;
+    input wire  next_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (advance) begin
+          returned <= !next_clear & (next_returned | (rd_valid & next_rd_this));
+          word0 <= next_word$0;
+          word1 <= next_word$1;
+          word2 <= next_word$2;
+          word3 <= next_word$3;
+          if ((next_wr_bytes != 16'h0) | (rd_valid & next_rd_this)) begin
+             if (next_wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+             else if (rd_valid & next_rd_this & !next_rd_keep[0]) word0[7:0] <= rd_data[7:0];
+             if (next_wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+             else if (rd_valid & next_rd_this & !next_rd_keep[1]) word0[15:8] <= rd_data[15:8];
+             if (next_wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+             else if (rd_valid & next_rd_this & !next_rd_keep[2]) word0[23:16] <= rd_data[23:16];
+             if (next_wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+             else if (rd_valid & next_rd_this & !next_rd_keep[3]) word0[31:24] <= rd_data[31:24];
+             if (next_wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+             else if (rd_valid & next_rd_this & !next_rd_keep[4]) word1[7:0] <= rd_data[39:32];
+             if (next_wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+             else if (rd_valid & next_rd_this & !next_rd_keep[5]) word1[15:8] <= rd_data[47:40];
+             if (next_wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+             else if (rd_valid & next_rd_this & !next_rd_keep[6]) word1[23:16] <= rd_data[55:48];
+             if (next_wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+             else if (rd_valid & next_rd_this & !next_rd_keep[7]) word1[31:24] <= rd_data[63:56];
+             if (next_wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+             else if (rd_valid & next_rd_this & !next_rd_keep[8]) word2[7:0] <= rd_data[71:64];
+             if (next_wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+             else if (rd_valid & next_rd_this & !next_rd_keep[9]) word2[15:8] <= rd_data[79:72];
+             if (next_wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+             else if (rd_valid & next_rd_this & !next_rd_keep[10]) word2[23:16] <= rd_data[87:80];
+             if (next_wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+             else if (rd_valid & next_rd_this & !next_rd_keep[11]) word2[31:24] <= rd_data[95:88];
+             if (next_wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+             else if (rd_valid & next_rd_this & !next_rd_keep[12]) word3[7:0] <= rd_data[103:96];
+             if (next_wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+             else if (rd_valid & next_rd_this & !next_rd_keep[13]) word3[15:8] <= rd_data[111:104];
+             if (next_wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+             else if (rd_valid & next_rd_this & !next_rd_keep[14]) word3[23:16] <= rd_data[119:112];
+             if (next_wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+             else if (rd_valid & next_rd_this & !next_rd_keep[15]) word3[31:24] <= rd_data[127:120];
+          end
+       end else begin
+          returned <= !head_clear & (returned | (rd_valid & head_rd_this));
+          if ((head_wr_bytes != 16'h0) | (rd_valid & head_rd_this)) begin
+             if (head_wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+             else if (rd_valid & head_rd_this & !head_rd_keep[0]) word0[7:0] <= rd_data[7:0];
+             if (head_wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+             else if (rd_valid & head_rd_this & !head_rd_keep[1]) word0[15:8] <= rd_data[15:8];
+             if (head_wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+             else if (rd_valid & head_rd_this & !head_rd_keep[2]) word0[23:16] <= rd_data[23:16];
+             if (head_wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+             else if (rd_valid & head_rd_this & !head_rd_keep[3]) word0[31:24] <= rd_data[31:24];
+             if (head_wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+             else if (rd_valid & head_rd_this & !head_rd_keep[4]) word1[7:0] <= rd_data[39:32];
+             if (head_wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+             else if (rd_valid & head_rd_this & !head_rd_keep[5]) word1[15:8] <= rd_data[47:40];
+             if (head_wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+             else if (rd_valid & head_rd_this & !head_rd_keep[6]) word1[23:16] <= rd_data[55:48];
+             if (head_wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+             else if (rd_valid & head_rd_this & !head_rd_keep[7]) word1[31:24] <= rd_data[63:56];
+             if (head_wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+             else if (rd_valid & head_rd_this & !head_rd_keep[8]) word2[7:0] <= rd_data[71:64];
+             if (head_wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+             else if (rd_valid & head_rd_this & !head_rd_keep[9]) word2[15:8] <= rd_data[79:72];
+             if (head_wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+             else if (rd_valid & head_rd_this & !head_rd_keep[10]) word2[23:16] <= rd_data[87:80];
+             if (head_wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+             else if (rd_valid & head_rd_this & !head_rd_keep[11]) word2[31:24] <= rd_data[95:88];
+             if (head_wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+             else if (rd_valid & head_rd_this & !head_rd_keep[12]) word3[7:0] <= rd_data[103:96];
+             if (head_wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+             else if (rd_valid & head_rd_this & !head_rd_keep[13]) word3[15:8] <= rd_data[111:104];
+             if (head_wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+             else if (rd_valid & head_rd_this & !head_rd_keep[14]) word3[23:16] <= rd_data[119:112];
+             if (head_wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+             else if (rd_valid & head_rd_this & !head_rd_keep[15]) word3[31:24] <= rd_data[127:120];
+          end
+       end
+    end
+endmodule // atomic_unit$hq_data
+
+
+module atomic_unit$hq_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_kind
+
+
 module atomic_unit$hq_line(d,q,clock);
     
     // Module arguments
@@ -14327,6 +14688,44 @@ module atomic_unit$hq_line(d,q,clock);
 endmodule // atomic_unit$hq_line
 
 
+module atomic_unit$hq_pushed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_pushed
+
+
+module atomic_unit$hq_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_size
+
+
 module atomic_unit$hq_space(d,q,clock);
     
     // Module arguments
@@ -14344,6 +14743,366 @@ module atomic_unit$hq_space(d,q,clock);
     end
           
 endmodule // atomic_unit$hq_space
+
+
+module atomic_unit$hq_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_valid
+
+
+module atomic_unit$hz_head$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_head$0
+
+
+module atomic_unit$hz_head$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_head$1
+
+
+module atomic_unit$hz_head$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_head$2
+
+
+module atomic_unit$hz_head$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_head$3
+
+
+module atomic_unit$hz_head_w(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_head_w
+
+
+module atomic_unit$hz_late_overlaps(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_late_overlaps
+
+
+module atomic_unit$hz_next$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_next$0
+
+
+module atomic_unit$hz_next$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_next$1
+
+
+module atomic_unit$hz_next$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_next$2
+
+
+module atomic_unit$hz_next$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_next$3
+
+
+module atomic_unit$hz_next_x4(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+    
+    // Module arguments
+    input wire  [63:0] head_line;
+    input wire  [15:0] head_byte_enables;
+    input wire  [63:0] stage_line;
+    input wire  [15:0] stage_byte_enables;
+    output reg  overlaps;
+    
+    // Update code
+    always @(*) begin
+        overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
+    end
+    
+endmodule // atomic_unit$hz_next_x4
+
+
+module atomic_unit$hz_overlaps$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_overlaps$0
+
+
+module atomic_unit$hz_overlaps$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_overlaps$1
+
+
+module atomic_unit$hz_overlaps$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_overlaps$2
+
+
+module atomic_unit$hz_overlaps$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_overlaps$3
+
+
+module atomic_unit$hz_same_bytes$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_same_bytes$0
+
+
+module atomic_unit$hz_same_bytes$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_same_bytes$1
+
+
+module atomic_unit$hz_same_bytes$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_same_bytes$2
+
+
+module atomic_unit$hz_same_bytes$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hz_same_bytes$3
 
 
 module atomic_unit$i_buf(d,q,clock);
@@ -15096,6 +15855,36 @@ module atomic_unit$left_few(d,q,clock);
 endmodule // atomic_unit$left_few
 
 
+module atomic_unit$left_lanes_two(mask,few);
+    
+    // Module arguments
+    input wire  [31:0] mask;
+    output reg  few;
+    
+    // Constant declarations
+    localparam  enabled = 32'hffffffff;
+    
+    // Update code (custom)
+    wire [31:0] set = mask & 32'hffffffff;
+    // below[i]: a lane under i is set; second: the set lanes with one below
+    wire [31:0] below1 = {set[30:0], 1'b0};
+    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
+    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
+    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
+    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
+    wire [31:0] below = below16 | {below16[15:0], 16'b0};
+    wire [31:0] second = set & below;
+    // second_below[i]: a lane of `second` under i
+    wire [31:0] second_below1 = {second[30:0], 1'b0};
+    wire [31:0] second_below2 = second_below1 | {second_below1[30:0], 1'b0};
+    wire [31:0] second_below4 = second_below2 | {second_below2[29:0], 2'b0};
+    wire [31:0] second_below8 = second_below4 | {second_below4[27:0], 4'b0};
+    wire [31:0] second_below16 = second_below8 | {second_below8[23:0], 8'b0};
+    wire [31:0] second_below = second_below16 | {second_below16[15:0], 16'b0};
+    always @(*) few = ~|(second & second_below);
+endmodule // atomic_unit$left_lanes_two
+
+
 module atomic_unit$msg_misaligned(d,q,clock);
     
     // Module arguments
@@ -15759,6 +16548,301 @@ module atomic_unit$n_write_only(d,q,clock);
     end
           
 endmodule // atomic_unit$n_write_only
+
+
+module atomic_unit$next_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [15:0] choice$0;
+    input wire  [15:0] choice$1;
+    input wire  [15:0] choice$2;
+    input wire  [15:0] choice$3;
+    input wire  [15:0] choice$4;
+    input wire  [15:0] choice$5;
+    input wire  [15:0] choice$6;
+    input wire  [15:0] choice$7;
+    output reg  [15:0] chosen;
+    
+    // Local signals
+    reg  [15:0] pick1$0;
+    reg  [15:0] pick1$1;
+    reg  [15:0] pick1$2;
+    reg  [15:0] pick1$3;
+    reg  [15:0] pick2$0;
+    reg  [15:0] pick2$1;
+    reg  [15:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$next_entry_keep
+
+
+module atomic_unit$next_entry_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$next_entry_word0
+
+
+module atomic_unit$next_entry_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$next_entry_word1
+
+
+module atomic_unit$next_entry_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$next_entry_word2
+
+
+module atomic_unit$next_entry_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit$next_entry_word3
 
 
 module atomic_unit$occupancy(d,q,clock);
@@ -16567,28 +17651,6 @@ module atomic_unit$reset_q(d,q,clock);
     end
           
 endmodule // atomic_unit$reset_q
-
-
-module atomic_unit$rest_count(mask,few);
-    
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  few;
-    
-    // Constant declarations
-    localparam  enabled = 32'hffffffff;
-    
-    // Update code (custom)
-    wire [31:0] set = mask & 32'hffffffff;
-    // below[i]: a lane under i is set (an OR prefix in five shift-or steps)
-    wire [31:0] below1 = {set[30:0], 1'b0};
-    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
-    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
-    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
-    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
-    wire [31:0] below = below16 | {below16[15:0], 16'b0};
-    always @(*) few = ~|(set & below);
-endmodule // atomic_unit$rest_count
 
 
 module atomic_unit$result_acc(d,q,clock);
@@ -17484,7 +18546,7 @@ module atomic_unit$typed_height_one(d,q,clock);
 endmodule // atomic_unit$typed_height_one
 
 
-module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,lod,lod_is_zero,lod_out_of_range,p0,p16,p32);
+module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,lod,lod_is_zero,lod_out_of_range,p0,p16,p16_b,p32);
     
     // Module arguments
     input wire  clock;
@@ -17505,6 +18567,7 @@ module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,f
     output reg  lod_out_of_range;
     output reg  [31:0] p0;
     output reg  [32:0] p16;
+    output reg  [31:0] p16_b;
     output reg  [31:0] p32;
     
     // Local signals
@@ -17530,6 +18593,9 @@ module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,f
        p16 = 33'h0;
     end
     initial begin
+       p16_b = 32'h0;
+    end
+    initial begin
        p32 = 32'h0;
     end
     
@@ -17549,7 +18615,8 @@ module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,f
     always @(posedge clock) begin
        if (load | walk_step) begin
           p0 <= {16'b0, r_lo} * {16'b0, rows_lo};
-          p16 <= ({17'b0, r_lo} * {17'b0, rows_hi}) + ({17'b0, r_hi} * {17'b0, rows_lo});
+          p16 <= {17'b0, r_lo} * {17'b0, rows_hi};
+          p16_b <= {16'b0, r_hi} * {16'b0, rows_lo};
           p32 <= {16'b0, r_hi} * {16'b0, rows_hi};
        end
        if (load) begin
@@ -17619,7 +18686,7 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_a_held,walk_b_held,lane_p0,lane_p16,lane_p32,ready,out_of_bounds,walk_first,lane_first,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,ready,out_of_bounds,walk_first,lane_first,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -17638,10 +18705,13 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     input wire  lod_out_of_range;
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
-    input wire  [31:0] walk_a_held;
-    input wire  [31:0] walk_b_held;
+    input wire  [31:0] walk_p0;
+    input wire  [32:0] walk_p16;
+    input wire  [31:0] walk_p16_b;
+    input wire  [31:0] walk_p32;
     input wire  [31:0] lane_p0;
     input wire  [32:0] lane_p16;
+    input wire  [31:0] lane_p16_b;
     input wire  [31:0] lane_p32;
     output reg  ready;
     output reg  out_of_bounds;
@@ -17696,12 +18766,16 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     wire  extent$next_width_is_one;
     wire  extent$next_height_is_one;
     wire  extent$next_depth_is_one;
-    reg  [31:0] walk_mul$a;
-    reg  [31:0] walk_mul$b;
-    reg  [63:0] walk_mul$c;
-    wire  [63:0] walk_mul$result;
+    reg  [31:0] walk_sum$p0;
+    reg  [32:0] walk_sum$p16;
+    reg  [31:0] walk_sum$p16_b;
+    reg  [31:0] walk_sum$p32;
+    reg  [15:0] walk_sum$p48;
+    reg  [63:0] walk_sum$addend;
+    wire  [63:0] walk_sum$result;
     reg  [31:0] lane_sum$p0;
     reg  [32:0] lane_sum$p16;
+    reg  [31:0] lane_sum$p16_b;
     reg  [31:0] lane_sum$p32;
     reg  [15:0] lane_sum$p48;
     reg  [63:0] lane_sum$addend;
@@ -17741,15 +18815,19 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         .next_height_is_one(extent$next_height_is_one),
         .next_depth_is_one(extent$next_depth_is_one)
     );
-    atomic_unit$typed_step$walk_mul walk_mul(
-        .a(walk_mul$a),
-        .b(walk_mul$b),
-        .c(walk_mul$c),
-        .result(walk_mul$result)
+    atomic_unit$typed_step$walk_sum walk_sum(
+        .p0(walk_sum$p0),
+        .p16(walk_sum$p16),
+        .p16_b(walk_sum$p16_b),
+        .p32(walk_sum$p32),
+        .p48(walk_sum$p48),
+        .addend(walk_sum$addend),
+        .result(walk_sum$result)
     );
     atomic_unit$typed_step$lane_sum lane_sum(
         .p0(lane_sum$p0),
         .p16(lane_sum$p16),
+        .p16_b(lane_sum$p16_b),
         .p32(lane_sum$p32),
         .p48(lane_sum$p48),
         .addend(lane_sum$addend),
@@ -17774,15 +18852,19 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         extent$lod_out_of_range = lod_out_of_range;
         extent$surf_kind = surf_kind;
         extent$surf_array = surf_array;
-        walk_mul$a = walk_a_held;
-        walk_mul$b = walk_b_held;
-        walk_mul$c = zero_wide;
+        walk_sum$p0 = walk_p0;
+        walk_sum$p16 = walk_p16;
+        walk_sum$p16_b = walk_p16_b;
+        walk_sum$p32 = walk_p32;
+        walk_sum$p48 = zero_p48;
+        walk_sum$addend = zero_wide;
         lane_sum$p0 = lane_p0;
         lane_sum$p16 = lane_p16;
+        lane_sum$p16_b = lane_p16_b;
         lane_sum$p32 = lane_p32;
         lane_sum$p48 = zero_p48;
         lane_sum$addend = extent$wide_v_out;
-        walk_first = walk_mul$result;
+        walk_first = walk_sum$result;
         lane_first = lane_sum$result;
         second_b = extent$second_b;
         walk_a = extent$walk_a;
@@ -17956,51 +19038,36 @@ module atomic_unit$typed_step$extent$wide_v(narrow,wide);
 endmodule // atomic_unit$typed_step$extent$wide_v
 
 
-module atomic_unit$typed_step$lane_sum(p0,p16,p32,p48,addend,result);
+module atomic_unit$typed_step$lane_sum(p0,p16,p16_b,p32,p48,addend,result);
     
     // Module arguments
     input wire  [31:0] p0;
     input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
     input wire  [31:0] p32;
     input wire  [15:0] p48;
     input wire  [63:0] addend;
     output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + addend;
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
 endmodule // atomic_unit$typed_step$lane_sum
 
 
-module atomic_unit$typed_step$walk_mul(a,b,c,result);
+module atomic_unit$typed_step$walk_sum(p0,p16,p16_b,p32,p48,addend,result);
     
     // Module arguments
-    input wire  [31:0] a;
-    input wire  [31:0] b;
-    input wire  [63:0] c;
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
     output reg  [63:0] result;
     
     // Update code (custom)
-    always @(*) result = ({{32{1'b0}}, a} * {{32{1'b0}}, b}) + c;
-endmodule // atomic_unit$typed_step$walk_mul
-
-
-module atomic_unit$typed_walk_a(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_walk_a
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
+endmodule // atomic_unit$typed_step$walk_sum
 
 
 module atomic_unit$typed_walk_at_lod(d,q,clock);
@@ -18022,23 +19089,43 @@ module atomic_unit$typed_walk_at_lod(d,q,clock);
 endmodule // atomic_unit$typed_walk_at_lod
 
 
-module atomic_unit$typed_walk_b(d,q,clock);
+module atomic_unit$typed_walk_product(clock,walk_a,walk_b,p0,p16,p16_b,p32);
     
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  [31:0] walk_a;
+    input wire  [31:0] walk_b;
+    output reg  [31:0] p0;
+    output reg  [32:0] p16;
+    output reg  [31:0] p16_b;
+    output reg  [31:0] p32;
     
     // Update code (custom)
     initial begin
-       q = 32'h0;
+       p0 = 32'h0;
+    end
+    initial begin
+       p16 = 33'h0;
+    end
+    initial begin
+       p16_b = 32'h0;
+    end
+    initial begin
+       p32 = 32'h0;
     end
     
+    wire [15:0] a_lo = walk_a[15:0];
+    wire [15:0] a_hi = walk_a[31:16];
+    wire [15:0] b_lo = walk_b[15:0];
+    wire [15:0] b_hi = walk_b[31:16];
+    
     always @(posedge clock) begin
-       q <= d;
+       p0 <= {16'b0, a_lo} * {16'b0, b_lo};
+       p16 <= {17'b0, a_lo} * {17'b0, b_hi};
+       p16_b <= {16'b0, a_hi} * {16'b0, b_lo};
+       p32 <= {16'b0, a_hi} * {16'b0, b_hi};
     end
-          
-endmodule // atomic_unit$typed_walk_b
+endmodule // atomic_unit$typed_walk_product
 
 
 module atomic_unit$typed_walk_stale(d,q,clock);

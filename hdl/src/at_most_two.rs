@@ -1,0 +1,93 @@
+//! `AtMostTwo`: whether at most two lanes of a 32-lane mask are set, with no
+//! carry chain: `second` holds every set lane with a set lane below it (the
+//! second, third, ... set lanes, `AtMostOne`'s OR prefix), and the mask
+//! holds at most two lanes when no lane of `second` has one of `second`
+//! below it (a second OR prefix). The select stage loads `left_few` (the
+//! lanes left after the selected one are at most one) from it on the mask
+//! it selects from, so the find-first-set's 32-bit carry chain
+//! (`LaneSelect`'s `rest`) is not in front of it (issue 12: `issue_state`
+//! -> the lane mask -> `rest` -> `AtMostOne` -> `left_few` was 14.81 ns on
+//! ECP5, docs/synthesis.md).
+
+use rust_hdl::prelude::*;
+
+use crate::lane_select::MAX_LANES;
+
+/// `(mask & enabled)` has at most two bits set (combinational).
+#[derive(LogicBlock)]
+pub struct AtMostTwo {
+    pub mask: Signal<In, Bits<MAX_LANES>>,
+    /// At most two lanes are set.
+    pub few: Signal<Out, Bit>,
+
+    /// The lanes that count (the lanes built: `AtMostTwo::new`).
+    enabled: Constant<Bits<MAX_LANES>>,
+}
+
+impl AtMostTwo {
+    /// Counts the lanes of `enabled` (bit i = lane i) only.
+    pub fn new(enabled: u64) -> Self {
+        assert_eq!(MAX_LANES, 32, "AtMostTwo: the OR prefixes' shift steps are written for 32 lanes");
+        assert!(enabled >> MAX_LANES == 0, "AtMostTwo: lane mask {enabled:#x} wider than {MAX_LANES} lanes");
+        Self { mask: Default::default(), enabled: Constant::new(enabled.to_bits()), few: Default::default() }
+    }
+}
+
+impl Logic for AtMostTwo {
+    fn update(&mut self) {
+        let lanes = (self.mask.val() & self.enabled.val()).to_u64();
+        self.few.next = lanes.count_ones() <= 2;
+    }
+
+    fn connect(&mut self) {
+        self.few.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let enabled = self.enabled.val().to_u64();
+        let prefix = |from: &str, to: &str| {
+            format!(
+                "\
+wire [31:0] {to}1 = {{{from}[30:0], 1'b0}};
+wire [31:0] {to}2 = {to}1 | {{{to}1[30:0], 1'b0}};
+wire [31:0] {to}4 = {to}2 | {{{to}2[29:0], 2'b0}};
+wire [31:0] {to}8 = {to}4 | {{{to}4[27:0], 4'b0}};
+wire [31:0] {to}16 = {to}8 | {{{to}8[23:0], 8'b0}};
+wire [31:0] {to} = {to}16 | {{{to}16[15:0], 16'b0}};
+"
+            )
+        };
+        Verilog::Custom(format!(
+            "\
+wire [31:0] set = mask & 32'h{enabled:08x};
+// below[i]: a lane under i is set; second: the set lanes with one below
+{}wire [31:0] second = set & below;
+// second_below[i]: a lane of `second` under i
+{}always @(*) few = ~|(second & second_below);
+",
+            prefix("set", "below"),
+            prefix("second", "second_below"),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn at_most_two_synthesizes() {
+        let mut uut = AtMostTwo::new(0xffff_ffff);
+        uut.connect_all();
+        yosys_validate("atomport_at_most_two", &generate_verilog(&uut)).unwrap();
+    }
+
+    #[test]
+    fn the_verilog_counts_like_the_model() {
+        crate::at_most_one::check_lane_count_verilog("at-most-two", 2, |enabled| {
+            let mut uut = AtMostTwo::new(enabled);
+            uut.connect_all();
+            generate_verilog(&uut)
+        });
+    }
+}
