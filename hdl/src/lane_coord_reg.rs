@@ -98,6 +98,23 @@ impl LaneCoordReg {
     }
 }
 
+/// The four registered digit products of `a * b` as Verilog
+/// (`LaneCoordReg`, `WalkProduct`): `p0 <= a_lo * b_lo`, `p16 <= a_lo *
+/// b_hi` (`P16_BITS` wide, its top bit 0), `p16_b <= a_hi * b_lo`, `p32 <=
+/// a_hi * b_hi`, each operand zero-extended to its product's width, each
+/// statement indented by `indent`.
+pub(crate) fn digit_products_verilog(indent: &str, (a_lo, a_hi): (&str, &str), (b_lo, b_hi): (&str, &str)) -> String {
+    let (p0pad, p16pad, p32pad) = (P0_BITS - DIGIT_BITS, P16_BITS - DIGIT_BITS, P32_BITS - DIGIT_BITS);
+    format!(
+        "\
+{indent}p0 <= {{{p0pad}'b0, {a_lo}}} * {{{p0pad}'b0, {b_lo}}};
+{indent}p16 <= {{{p16pad}'b0, {a_lo}}} * {{{p16pad}'b0, {b_hi}}};
+{indent}p16_b <= {{{p0pad}'b0, {a_hi}}} * {{{p0pad}'b0, {b_lo}}};
+{indent}p32 <= {{{p32pad}'b0, {a_hi}}} * {{{p32pad}'b0, {b_hi}}};
+"
+    )
+}
+
 impl Logic for LaneCoordReg {
     fn update(&mut self) {
         if !self.clock.pos_edge() {
@@ -193,11 +210,7 @@ wire [{dw_1}:0] rows_hi = mul_rows[{w_1}:{dw}];
 
 always @(posedge clock) begin
    if (load | walk_step) begin
-      p0 <= {{{p0pad}'b0, r_lo}} * {{{p0pad}'b0, rows_lo}};
-      p16 <= {{{p16pad}'b0, r_lo}} * {{{p16pad}'b0, rows_hi}};
-      p16_b <= {{{p0pad}'b0, r_hi}} * {{{p0pad}'b0, rows_lo}};
-      p32 <= {{{p32pad}'b0, r_hi}} * {{{p32pad}'b0, rows_hi}};
-   end
+{products}   end
    if (load) begin
       r <= r_in;
       lod <= lod_in;
@@ -212,9 +225,7 @@ end
             p0w = P0_BITS,
             p16w = P16_BITS,
             p32w = P32_BITS,
-            p0pad = P0_BITS - DIGIT_BITS,
-            p16pad = P16_BITS - DIGIT_BITS,
-            p32pad = P32_BITS - DIGIT_BITS,
+            products = digit_products_verilog("      ", ("r_lo", "r_hi"), ("rows_lo", "rows_hi")),
         ))
     }
 }

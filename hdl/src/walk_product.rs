@@ -13,7 +13,7 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS};
-use crate::lane_coord_reg::LaneCoordReg;
+use crate::lane_coord_reg::{digit_products_verilog, LaneCoordReg};
 use crate::typed_extent::COORD_BITS;
 
 /// At every rising edge: `walk_a * walk_b = p0 + (p16 + p16_b) * 2^16 + p32 * 2^32`.
@@ -51,7 +51,7 @@ impl Logic for WalkProduct {
 
     fn hdl(&self) -> Verilog {
         let (w_1, dw, dw_1) = (COORD_BITS - 1, DIGIT_BITS, DIGIT_BITS - 1);
-        let (p0pad, p16pad, p32pad) = (P0_BITS - DIGIT_BITS, P16_BITS - DIGIT_BITS, P32_BITS - DIGIT_BITS);
+        let products = digit_products_verilog("   ", ("a_lo", "a_hi"), ("b_lo", "b_hi"));
         Verilog::Custom(format!(
             "\
 initial begin
@@ -73,11 +73,7 @@ wire [{dw_1}:0] b_lo = walk_b[{dw_1}:0];
 wire [{dw_1}:0] b_hi = walk_b[{w_1}:{dw}];
 
 always @(posedge clock) begin
-   p0 <= {{{p0pad}'b0, a_lo}} * {{{p0pad}'b0, b_lo}};
-   p16 <= {{{p16pad}'b0, a_lo}} * {{{p16pad}'b0, b_hi}};
-   p16_b <= {{{p0pad}'b0, a_hi}} * {{{p0pad}'b0, b_lo}};
-   p32 <= {{{p32pad}'b0, a_hi}} * {{{p32pad}'b0, b_hi}};
-end
+{products}end
 "
         ))
     }
