@@ -1,12 +1,13 @@
-//! `AtMostOne`: whether at most one lane of a 32-lane mask is set: no lane
-//! is set below a set lane, `(x & below) == 0` with `below[i]` the OR of
-//! the lanes under i, an OR prefix in five shift-or steps (no carry chain).
-//! The select stage asks it whether a lane is a message's last
-//! (`d_lanes_few`, `left_few` in unit.rs); `x & (x - 1) == 0` put a 32-bit
-//! carry chain and a 32-input OR behind the decoder on the integer unit's
-//! critical path (15.39 ns on ECP5). Written as word operations, not as a
-//! tree of single bits (90e4e8d's form): Verilator evaluates the tree bit by
-//! bit, about 4% of the unit model's speed (docs/synthesis.md).
+//! `AtMostOne`: whether at most one lane of a 32-lane mask is set, as a
+//! balanced tree of saturating counts (`count_tree_verilog`: no carry
+//! chain). The select stage asks it whether a message's first lane is its
+//! last (`d_lanes_few` in unit.rs). `x & (x - 1) == 0` put a 32-bit carry
+//! chain and a 32-input OR behind the decoder on the integer unit's
+//! critical path (15.39 ns on ECP5); "no lane set below a set lane" (an OR
+//! prefix, then a 32-input OR) took 8.5 ns alone on ECP5, the tree 4.7 ns
+//! (medians of three placements, docs/synthesis.md). Written as word
+//! operations, not as a tree of single bits (90e4e8d's form): Verilator
+//! evaluates the tree bit by bit, about 4% of the unit model's speed.
 
 use rust_hdl::prelude::*;
 
@@ -26,7 +27,7 @@ pub struct AtMostOne {
 impl AtMostOne {
     /// Counts the lanes of `enabled` (bit i = lane i) only.
     pub fn new(enabled: u64) -> Self {
-        assert_eq!(MAX_LANES, 32, "AtMostOne: the OR prefix's shift steps are written for 32 lanes");
+        assert_eq!(MAX_LANES, 32, "AtMostOne: the count tree's strides are written for 32 lanes");
         assert!(enabled >> MAX_LANES == 0, "AtMostOne: lane mask {enabled:#x} wider than {MAX_LANES} lanes");
         Self {
             mask: Default::default(),
@@ -47,21 +48,54 @@ impl Logic for AtMostOne {
     }
 
     fn hdl(&self) -> Verilog {
-        let enabled = self.enabled.val().to_u64();
-        Verilog::Custom(format!(
-            "\
-wire [31:0] set = mask & 32'h{enabled:08x};
-// below[i]: a lane under i is set (an OR prefix in five shift-or steps)
-wire [31:0] below1 = {{set[30:0], 1'b0}};
-wire [31:0] below2 = below1 | {{below1[30:0], 1'b0}};
-wire [31:0] below4 = below2 | {{below2[29:0], 2'b0}};
-wire [31:0] below8 = below4 | {{below4[27:0], 4'b0}};
-wire [31:0] below16 = below8 | {{below8[23:0], 8'b0}};
-wire [31:0] below = below16 | {{below16[15:0], 16'b0}};
-always @(*) few = ~|(set & below);
-"
-        ))
+        Verilog::Custom(count_tree_verilog(1, self.enabled.val().to_u64()))
     }
+}
+
+/// The body of a lane-count block (`AtMostOne`, `AtMostTwo`: `mask` in,
+/// `few` out): whether the set lanes of `mask & enabled` are at most
+/// `limit`, as a balanced tree of saturating counts. Each level adds the
+/// counts of neighbouring groups (stride 1, 2, 4, 8, 16: the group of
+/// lanes `p..p + 2 * stride` is counted at bit `p`), each count a
+/// thermometer code `at_least_k` for k = 1 ..= limit + 1, so that a
+/// level is a few ANDs and ORs: five levels, no carry chain and no OR
+/// prefix in series with a 32-input OR. Written as word operations (32
+/// bits a step, the bits between the groups' positions computed and
+/// unused).
+pub(crate) fn count_tree_verilog(limit: u32, enabled: u64) -> String {
+    let top = limit as usize + 1;
+    let mut v = format!(
+        "\
+wire [31:0] set = mask & 32'h{enabled:08x};
+// at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
+// set (meaningful at the multiples of stride; the bits between are unused)
+/* verilator lint_off UNUSEDSIGNAL */
+"
+    );
+    let name = |k: usize, stride: usize| format!("at_least{k}_{stride}");
+    for k in 1..=top {
+        let init = if k == 1 { "set" } else { "32'h0" };
+        v.push_str(&format!("wire [31:0] {} = {init};\n", name(k, 1)));
+    }
+    let mut stride = 1;
+    while stride < 32 {
+        // the last level needs only the count past the limit
+        let ks = if stride == 16 { top..=top } else { 1..=top };
+        for k in ks {
+            // a group reaches k when either half does, or the halves' counts i and k - i do
+            let low = |i: usize| name(i, stride);
+            let high = |i: usize| format!("({} >> {stride})", name(i, stride));
+            let mut terms = vec![low(k), high(k)];
+            for i in 1..k {
+                terms.push(format!("({} & {})", low(i), high(k - i)));
+            }
+            v.push_str(&format!("wire [31:0] {} = {};\n", name(k, 2 * stride), terms.join(" | ")));
+        }
+        stride *= 2;
+    }
+    v.push_str("/* verilator lint_on UNUSEDSIGNAL */\n");
+    v.push_str(&format!("always @(*) few = ~{}[0];\n", name(top, 32)));
+    v
 }
 
 #[cfg(test)]

@@ -4,8 +4,14 @@
 //! the way in, and the lane multiplier's product `r * rows` as digit
 //! products ending at flip-flops.
 //!
-//! `lod` and its flags are the walk's done decision (`TypedExtent`'s
-//! `ready`), so no payload bit reaches the issue stage's stall decision.
+//! `lod` and its flags are the walk's done decision, so no payload bit
+//! reaches the issue stage's stall decision. That decision is itself a
+//! register here (`ready`): it changes only as a lane enters and as a walk
+//! step issues, both known a cycle ahead, so the issue stage's stall chain
+//! starts at a flip-flop (docs/synthesis.md). A typed lane has one element
+//! (the decoder's `last_elem` is 0 for `TYPED_ATOMIC`), so its walk never
+//! starts over within the lane.
+//!
 //! The product (`p0`, `p16`, `p16_b`, `p32`: the four 16 x 16 digit
 //! products, the two of weight 2^16 kept apart so that no adder follows the
 //! multipliers in this cycle; the issue stage's sum takes them as two
@@ -43,7 +49,9 @@ const LOD_OFFSET: usize = 3 * COORD_BITS;
 /// `lod_is_zero <= lod == 0`, `lod_out_of_range <= lod >= levels`; and at
 /// a rising edge with `load` or `walk_step`, the digit products of
 /// `walk_step ? r * rows : r' * entry_rows`, with `r'` the value `r` loads
-/// (`load` and `walk_step` are never both up).
+/// (`load` and `walk_step` are never both up); and
+/// `ready <= load ? (lod' == 0 | lod' >= levels) : walk_push ?
+/// walk_reaches_lod : ready`.
 #[derive(LogicBlock, Default)]
 pub struct LaneCoordReg {
     pub clock: Signal<In, Clock>,
@@ -68,9 +76,15 @@ pub struct LaneCoordReg {
     /// walk's level (`typed_lane_rows`).
     pub entry_rows: Signal<In, Bits<COORD_BITS>>,
     pub rows: Signal<In, Bits<COORD_BITS>>,
+    /// A walk step issues, and the level it reaches is the lane's `lod`.
+    pub walk_push: Signal<In, Bit>,
+    pub walk_reaches_lod: Signal<In, Bit>,
     pub lod: Signal<Out, Bits<COORD_BITS>>,
     pub lod_is_zero: Signal<Out, Bit>,
     pub lod_out_of_range: Signal<Out, Bit>,
+    /// The walk is done: at the lane's `lod`, or `lod` is out of range (the
+    /// step's operands are the lane's address).
+    pub ready: Signal<Out, Bit>,
     /// `r * rows = p0 + (p16 + p16_b) * 2^16 + p32 * 2^32`: `p16` is
     /// `r_lo * rows_hi` (its top bit 0, the width `PartialSum` takes), `p16_b`
     /// `r_hi * rows_lo`.
@@ -150,6 +164,9 @@ impl Logic for LaneCoordReg {
             self.lod.next = (lod as u128).to_bits();
             self.lod_is_zero.next = lod_is_zero;
             self.lod_out_of_range.next = lod_out_of_range;
+            self.ready.next = lod_is_zero || lod_out_of_range;
+        } else if self.walk_push.val() {
+            self.ready.next = self.walk_reaches_lod.val();
         }
     }
 
@@ -158,6 +175,7 @@ impl Logic for LaneCoordReg {
         self.lod.connect();
         self.lod_is_zero.connect();
         self.lod_out_of_range.connect();
+        self.ready.connect();
         self.p0.connect();
         self.p16.connect();
         self.p16_b.connect();
@@ -181,6 +199,9 @@ initial begin
 end
 initial begin
    lod_out_of_range = 1'b0;
+end
+initial begin
+   ready = 1'b1;
 end
 initial begin
    p0 = {p0w}'h0;
@@ -216,6 +237,11 @@ always @(posedge clock) begin
       lod <= lod_in;
       lod_is_zero <= lod_in == {w}'h0;
       lod_out_of_range <= lod_in >= levels;
+   end
+   if (load) begin
+      ready <= (lod_in == {w}'h0) | (lod_in >= levels);
+   end else if (walk_push) begin
+      ready <= walk_reaches_lod;
    end
 end
 ",

@@ -26,8 +26,9 @@
 //! halving extents are all 1, every further level has the same size and the
 //! rest are added in one step, so a lane costs at most 3 x 33 walk cycles
 //! for any 32-bit extent (`lod` <= 32 levels in practice: scripts allow
-//! `levels` <= 32). When `level == lod` (`ready`), the step's operands are
-//! the lane's address: a lane with lod 0 costs no extra cycle.
+//! `levels` <= 32). When `level == lod` (the unit's `LaneCoordReg` keeps
+//! that decision in a register), the step's operands are the lane's
+//! address: a lane with lod 0 costs no extra cycle.
 //!
 //! Every step is `index = (a * b + c) * d + e`: [`TypedExtent`] picks the
 //! operands (32-bit extents and coordinates); `first = a * b + c` is a
@@ -99,9 +100,7 @@ pub struct TypedAddr {
     pub lane_p32: Signal<In, Bits<P32_BITS>>,
 
     // ---- result ----
-    /// The walk is done (`level == lod`) or `lod` is out of range: the
-    /// step's operands are the lane's address and `out_of_bounds` holds.
-    pub ready: Signal<Out, Bit>,
+    /// At lod, whether the lane's address is out of bounds.
     pub out_of_bounds: Signal<Out, Bit>,
     /// The step for `AddrMul` / `AddrFinish`: `index = first * second_b + second_c`,
     /// `first` = `lane_first` at lod, else `walk_first`. Both products leave
@@ -162,7 +161,6 @@ impl Default for TypedAddr {
             lane_p16: Default::default(),
             lane_p16_b: Default::default(),
             lane_p32: Default::default(),
-            ready: Default::default(),
             out_of_bounds: Default::default(),
             walk_first: Default::default(),
             lane_first: Default::default(),
@@ -231,7 +229,6 @@ impl Logic for TypedAddr {
         self.second_c.next = self.extent.second_c.val();
         self.lod_c.next = self.extent.lod_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();
-        self.ready.next = self.extent.ready.val();
         self.next_level.next = self.extent.next_level.val();
         self.next_width.next = self.extent.next_width.val();
         self.next_height.next = self.extent.next_height.val();

@@ -49,7 +49,7 @@ pub struct TypedExtent {
     /// lane's multiplier). Both decisions on `lod` come from the unit's
     /// registers (`LaneCoordReg`), not from compares here, so that no
     /// payload bit and no 32-bit compare reaches the issue stage's stall
-    /// decision (`ready`).
+    /// decision (`LaneCoordReg`'s `ready`).
     pub at_lod: Signal<In, Bit>,
     /// `lod >= levels`
     pub lod_out_of_range: Signal<In, Bit>,
@@ -73,8 +73,6 @@ pub struct TypedExtent {
     /// is not in series with its adder: the unit picks by `at_lod` a stage later.
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
     pub lod_c: Signal<Out, Bits<WIDE_BITS>>,
-    /// The walk is done (`level == lod`) or `lod` is out of range.
-    pub ready: Signal<Out, Bit>,
     pub out_of_bounds: Signal<Out, Bit>,
     /// The level after this step: level + 1, or lod once every further
     /// level has the same size (the step then adds all of them).
@@ -136,7 +134,6 @@ impl Default for TypedExtent {
             second_b: Default::default(),
             second_c: Default::default(),
             lod_c: Default::default(),
-            ready: Default::default(),
             out_of_bounds: Default::default(),
             next_level: Default::default(),
             next_width: Default::default(),
@@ -232,7 +229,6 @@ impl Logic for TypedExtent {
             | (self.coord_u.val() >= self.width_at.val())
             | (self.coord_v.val() >= self.rows_at.val())
             | (self.coord_r.val() >= self.slices_at.val());
-        self.ready.next = self.at_lod.val() | self.lod_out_of_range.val();
         self.next_level.next = self.level.val() + self.one.val();
         if self.sizes_constant.val() {
             self.next_level.next = self.coord_lod.val();

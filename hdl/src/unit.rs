@@ -441,7 +441,8 @@ pub struct AtomicUnit {
     /// `pay_coord` when its payload arrives in that cycle, else from its
     /// payload buffer), with `lod == 0` and `lod >= levels`, and the lane
     /// product `r * rows` as digit products (`TypedAddr`'s `lane_p*`), with
-    /// `rows` at `typed_level` (`typed_lane_rows`, loaded with `typed_height`)
+    /// `rows` at `typed_level` (`typed_lane_rows`, loaded with `typed_height`);
+    /// and the walk's done decision for the issue stage's stall (`ready`)
     typed_lane_coord: LaneCoordReg,
     typed_lane_rows: DFF<Bits<32>>,
     /// a walk step has run for the lane (`typed_level > 0`), and then
@@ -2532,7 +2533,7 @@ impl Logic for AtomicUnit {
         }
         self.issue_addr_ready.next = (self.issue_marker.val() | self.lane_mux.base_misaligned.val())
             | (!self.ctx_kind_typed.q.val()
-                | ((self.typed_step.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
+                | ((self.typed_lane_coord.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
         self.issue_push.next = ((self.i_valid.q.val() & !self.reset_q.q.val()) & self.issue_addr_ready.val())
             & self.t_accepts.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
@@ -2944,13 +2945,17 @@ impl Logic for AtomicUnit {
         // the next level_base); three cycles per level
         self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
             & !self.issue_misaligned.val();
-        self.walk_push.next = (((self.typed_pending.val() & !self.typed_step.ready.val()) & !self.t_walk.q.val())
+        self.walk_push.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.t_walk.q.val())
             & (!self.l_walk.q.val() & !self.typed_walk_stale.q.val()))
             & self.t_accepts.val();
         // the walk state changes for a new lane, which enters when the issue
         // stage is empty (no typed lane pending) or its lane's last element
         // issues; a walk step's own change is covered by `t_walk`/`l_walk`
         self.typed_walk_stale.d.next = self.issue_push.val() | !self.typed_pending.val();
+        // the walk's done decision for the next cycle (`LaneCoordReg`'s `ready`)
+        self.typed_lane_coord.walk_push.next = self.walk_push.val();
+        self.typed_lane_coord.walk_reaches_lod.next =
+            self.typed_step.next_level.val() == self.typed_lane_coord.lod.val();
         if self.walk_push.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_width.d.next = self.typed_step.next_width.val();

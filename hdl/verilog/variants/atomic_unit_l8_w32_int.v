@@ -168,7 +168,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [32:0] typed_step$lane_p16;
     reg  [31:0] typed_step$lane_p16_b;
     reg  [31:0] typed_step$lane_p32;
-    wire  typed_step$ready;
     wire  typed_step$out_of_bounds;
     wire  [63:0] typed_step$walk_first;
     wire  [63:0] typed_step$lane_first;
@@ -918,9 +917,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  typed_lane_coord$walk_step;
     reg  [31:0] typed_lane_coord$entry_rows;
     reg  [31:0] typed_lane_coord$rows;
+    reg  typed_lane_coord$walk_push;
+    reg  typed_lane_coord$walk_reaches_lod;
     wire  [31:0] typed_lane_coord$lod;
     wire  typed_lane_coord$lod_is_zero;
     wire  typed_lane_coord$lod_out_of_range;
+    wire  typed_lane_coord$ready;
     wire  [31:0] typed_lane_coord$p0;
     wire  [32:0] typed_lane_coord$p16;
     wire  [31:0] typed_lane_coord$p16_b;
@@ -2281,7 +2283,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .lane_p16(typed_step$lane_p16),
         .lane_p16_b(typed_step$lane_p16_b),
         .lane_p32(typed_step$lane_p32),
-        .ready(typed_step$ready),
         .out_of_bounds(typed_step$out_of_bounds),
         .walk_first(typed_step$walk_first),
         .lane_first(typed_step$lane_first),
@@ -3339,9 +3340,12 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .walk_step(typed_lane_coord$walk_step),
         .entry_rows(typed_lane_coord$entry_rows),
         .rows(typed_lane_coord$rows),
+        .walk_push(typed_lane_coord$walk_push),
+        .walk_reaches_lod(typed_lane_coord$walk_reaches_lod),
         .lod(typed_lane_coord$lod),
         .lod_is_zero(typed_lane_coord$lod_is_zero),
         .lod_out_of_range(typed_lane_coord$lod_out_of_range),
+        .ready(typed_lane_coord$ready),
         .p0(typed_lane_coord$p0),
         .p16(typed_lane_coord$p16),
         .p16_b(typed_lane_coord$p16_b),
@@ -5980,7 +5984,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (typed_walked$q) begin
             typed_at_lod = typed_walk_at_lod$q;
         end
-        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_step$ready & ~t_walk$q) & ~l_walk$q));
+        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~t_walk$q) & ~l_walk$q));
         issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
@@ -6218,8 +6222,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        walk_push = (((typed_pending & ~typed_step$ready) & ~t_walk$q) & (~l_walk$q & ~typed_walk_stale$q)) & t_accepts;
+        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~t_walk$q) & (~l_walk$q & ~typed_walk_stale$q)) & t_accepts;
         typed_walk_stale$d = issue_push | ~typed_pending;
+        typed_lane_coord$walk_reaches_lod = typed_step$next_level == typed_lane_coord$lod;
         if (walk_push) begin
             typed_level$d = typed_step$next_level;
             typed_width$d = typed_step$next_width;
@@ -7520,6 +7525,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = t_walk$q;
+    always @(*) typed_lane_coord$walk_push = walk_push;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
     always @(*) ent_src0$write_data = a_src0$q;
@@ -16188,14 +16194,22 @@ module atomic_unit_l8_w32_int$dec_lanes_count(mask,few);
     
     // Update code (custom)
     wire [31:0] set = mask & 32'h000000ff;
-    // below[i]: a lane under i is set (an OR prefix in five shift-or steps)
-    wire [31:0] below1 = {set[30:0], 1'b0};
-    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
-    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
-    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
-    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
-    wire [31:0] below = below16 | {below16[15:0], 16'b0};
-    always @(*) few = ~|(set & below);
+    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
+    // set (meaningful at the multiples of stride; the bits between are unused)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] at_least1_1 = set;
+    wire [31:0] at_least2_1 = 32'h0;
+    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
+    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
+    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
+    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
+    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least2_32 = at_least2_16 | (at_least2_16 >> 16) | (at_least1_16 & (at_least1_16 >> 16));
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(*) few = ~at_least2_32[0];
 endmodule // atomic_unit_l8_w32_int$dec_lanes_count
 
 
@@ -16233,8 +16247,7 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     localparam  opcode_ptx = 8'ha7;
     localparam  byte_255 = 8'hff;
     localparam  one_byte = 8'h1;
-    localparam  hot_one = 8'h2;
-    localparam  zero_byte = 8'h0;
+    localparam  two_byte = 8'h2;
     localparam  exec_lanes$0 = 32'h1;
     localparam  exec_lanes$1 = 32'h3;
     localparam  exec_lanes$2 = 32'hf;
@@ -16465,6 +16478,9 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     reg  [3:0] ptx_alu_rom$op;
     reg  [3:0] ptx_alu_rom$ty;
     wire  [4:0] ptx_alu_rom$alu_op;
+    reg  [55:0] numbering$fields;
+    wire  numbering$visa_misnumbered;
+    wire  numbering$ptx_misnumbered;
     
     // Local signals
     reg  kind_svm_atomic;
@@ -16516,48 +16532,22 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     reg  [31:0] predicate;
     reg  [31:0] exec_mask;
     reg  [7:0] surface_byte;
-    reg  [7:0] opnd$0;
-    reg  [7:0] opnd$1;
-    reg  [7:0] opnd$2;
-    reg  [7:0] opnd$3;
-    reg  [7:0] opnd$4;
-    reg  [7:0] opnd$5;
-    reg  [7:0] opnd$6;
-    reg  opnd_required$0;
-    reg  opnd_required$1;
-    reg  opnd_required$2;
-    reg  opnd_required$3;
-    reg  opnd_required$4;
-    reg  opnd_required$5;
-    reg  opnd_required$6;
-    reg  opnd_null$0;
-    reg  opnd_null$1;
-    reg  opnd_null$2;
-    reg  opnd_null$3;
-    reg  opnd_null$4;
-    reg  opnd_null$5;
-    reg  opnd_null$6;
-    reg  [7:0] opnd_expect$0;
-    reg  [7:0] opnd_expect$1;
-    reg  [7:0] opnd_expect$2;
-    reg  [7:0] opnd_expect$3;
-    reg  [7:0] opnd_expect$4;
-    reg  [7:0] opnd_expect$5;
-    reg  [7:0] opnd_expect$6;
-    reg  [7:0] opnd_hot$0;
-    reg  [7:0] opnd_hot$1;
-    reg  [7:0] opnd_hot$2;
-    reg  [7:0] opnd_hot$3;
-    reg  [7:0] opnd_hot$4;
-    reg  [7:0] opnd_hot$5;
-    reg  [7:0] opnd_hot$6;
-    reg  opnd_bad$0;
-    reg  opnd_bad$1;
-    reg  opnd_bad$2;
-    reg  opnd_bad$3;
-    reg  opnd_bad$4;
-    reg  opnd_bad$5;
-    reg  opnd_bad$6;
+    reg  field_set$0;
+    reg  field_set$1;
+    reg  field_set$2;
+    reg  field_set$3;
+    reg  field_set$4;
+    reg  field_set$5;
+    reg  field_set$6;
+    reg  src0_null_b5;
+    reg  src1_required_b5;
+    reg  src0_null_b1;
+    reg  src1_required_b1;
+    reg  svm_presence_bad;
+    reg  dword_presence_bad;
+    reg  typed_presence_bad;
+    reg  ptx_presence_bad;
+    reg  scatter_operands_bad;
     reg  bad_opcode;
     reg  bad_exec;
     reg  bad_pred;
@@ -16574,10 +16564,16 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
         .ty(ptx_alu_rom$ty),
         .alu_op(ptx_alu_rom$alu_op)
     );
+    atomic_unit_l8_w32_int$decoder$numbering numbering(
+        .fields(numbering$fields),
+        .visa_misnumbered(numbering$visa_misnumbered),
+        .ptx_misnumbered(numbering$ptx_misnumbered)
+    );
     
     // Update code
     always @(*) begin
         ptx_alu_rom$op = desc[(32'h8)+:(4)];
+        numbering$fields = desc[(32'h30)+:(56)];
         ptx_alu_rom$ty = desc[(32'h10)+:(4)];
         byte$0 = desc[(0 * 32'h8)+:(8)];
         byte$1 = desc[(1 * 32'h8)+:(8)];
@@ -17118,159 +17114,23 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
                 bad_op = 1'b1;
             end
         end
-        opnd$0 = zero_byte;
-        opnd_required$0 = 1'b0;
-        opnd_null$0 = 1'b0;
-        opnd$1 = zero_byte;
-        opnd_required$1 = 1'b0;
-        opnd_null$1 = 1'b0;
-        opnd$2 = zero_byte;
-        opnd_required$2 = 1'b0;
-        opnd_null$2 = 1'b0;
-        opnd$3 = zero_byte;
-        opnd_required$3 = 1'b0;
-        opnd_null$3 = 1'b0;
-        opnd$4 = zero_byte;
-        opnd_required$4 = 1'b0;
-        opnd_null$4 = 1'b0;
-        opnd$5 = zero_byte;
-        opnd_required$5 = 1'b0;
-        opnd_null$5 = 1'b0;
-        opnd$6 = zero_byte;
-        opnd_required$6 = 1'b0;
-        opnd_null$6 = 1'b0;
-        if (kind_svm_atomic | kind_dword) begin
-            opnd$0 = byte$6;
-            opnd$1 = byte$7;
-            opnd$2 = byte$8;
-            opnd$3 = byte$9;
-            opnd_required$0 = 1'b1;
-        end
-        if (kind_typed) begin
-            opnd$0 = byte$6;
-            opnd$1 = byte$7;
-            opnd$2 = byte$8;
-            opnd$3 = byte$9;
-            opnd$4 = byte$10;
-            opnd$5 = byte$11;
-            opnd$6 = byte$12;
-            opnd_required$0 = 1'b1;
-        end
-        if (kind_svm_atomic | kind_dword | kind_typed) begin
-            if (kind_typed) begin
-                opnd_null$4 = visa_src0_null[visa_code];
-                opnd_required$4 = ~visa_src0_null[visa_code];
-                opnd_null$5 = ~visa_src1_required[visa_code];
-                opnd_required$5 = visa_src1_required[visa_code];
-            end
-            else begin
-                opnd_null$1 = visa_src0_null[visa_code];
-                opnd_required$1 = ~visa_src0_null[visa_code];
-                opnd_null$2 = ~visa_src1_required[visa_code];
-                opnd_required$2 = visa_src1_required[visa_code];
-            end
-        end
-        if (kind_scatter) begin
-            opnd$0 = byte$7;
-            opnd$1 = byte$8;
-            opnd_required$0 = 1'b1;
-            opnd_required$1 = 1'b1;
-        end
-        if (kind_ptx) begin
-            opnd$0 = byte$8;
-            opnd$1 = byte$9;
-            opnd$2 = byte$10;
-            opnd$3 = byte$11;
-            opnd$4 = byte$12;
-            opnd_required$1 = 1'b1;
-            opnd_required$2 = 1'b1;
-            opnd_required$3 = ptx_is_cas;
-            opnd_null$3 = ~ptx_is_cas;
-            opnd_required$4 = ptx_hint;
-            opnd_null$4 = ~ptx_hint;
-        end
-        opnd_expect$0 = hot_one;
-        opnd_expect$1 = opnd_expect$0;
-        if (|opnd$0) begin
-            opnd_expect$1 = opnd_expect$0 << 32'h1;
-        end
-        opnd_expect$2 = opnd_expect$1;
-        if (|opnd$1) begin
-            opnd_expect$2 = opnd_expect$1 << 32'h1;
-        end
-        opnd_expect$3 = opnd_expect$2;
-        if (|opnd$2) begin
-            opnd_expect$3 = opnd_expect$2 << 32'h1;
-        end
-        opnd_expect$4 = opnd_expect$3;
-        if (|opnd$3) begin
-            opnd_expect$4 = opnd_expect$3 << 32'h1;
-        end
-        opnd_expect$5 = opnd_expect$4;
-        if (|opnd$4) begin
-            opnd_expect$5 = opnd_expect$4 << 32'h1;
-        end
-        opnd_expect$6 = opnd_expect$5;
-        if (|opnd$5) begin
-            opnd_expect$6 = opnd_expect$5 << 32'h1;
-        end
-        opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
-        opnd_bad$0 = opnd_required$0;
-        if (|opnd$0) begin
-            opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
-        end
-        opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
-        opnd_bad$1 = opnd_required$1;
-        if (|opnd$1) begin
-            opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
-        end
-        opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
-        opnd_bad$2 = opnd_required$2;
-        if (|opnd$2) begin
-            opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
-        end
-        opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
-        opnd_bad$3 = opnd_required$3;
-        if (|opnd$3) begin
-            opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
-        end
-        opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
-        opnd_bad$4 = opnd_required$4;
-        if (|opnd$4) begin
-            opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
-        end
-        opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
-        opnd_bad$5 = opnd_required$5;
-        if (|opnd$5) begin
-            opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
-        end
-        opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
-        opnd_bad$6 = opnd_required$6;
-        if (|opnd$6) begin
-            opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
-        end
-        bad_operands = 1'b0;
-        if (opnd_bad$0) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$1) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$2) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$3) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$4) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$5) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$6) begin
-            bad_operands = 1'b1;
-        end
+        field_set$0 = |byte$6;
+        field_set$1 = |byte$7;
+        field_set$2 = |byte$8;
+        field_set$3 = |byte$9;
+        field_set$4 = |byte$10;
+        field_set$5 = |byte$11;
+        field_set$6 = |byte$12;
+        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
+        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
+        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
+        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
+        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
+        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
+        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
+        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
+        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
+        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
         bad_tail = 1'b0;
         if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
             bad_tail = 1'b1;
@@ -17321,6 +17181,117 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     end
     
 endmodule // atomic_unit_l8_w32_int$decoder
+
+
+module atomic_unit_l8_w32_int$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
+    
+    // Module arguments
+    input wire  [55:0] fields;
+    output reg  visa_misnumbered;
+    output reg  ptx_misnumbered;
+    
+    // Update code (custom)
+    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
+    wire [6:0] set;
+    wire [6:0] wide;
+    assign set[0] = |fields[7:0];
+    assign wide[0] = |fields[7:3];
+    wire [2:0] number0 = fields[2:0];
+    assign set[1] = |fields[15:8];
+    assign wide[1] = |fields[15:11];
+    wire [2:0] number1 = fields[10:8];
+    assign set[2] = |fields[23:16];
+    assign wide[2] = |fields[23:19];
+    wire [2:0] number2 = fields[18:16];
+    assign set[3] = |fields[31:24];
+    assign wide[3] = |fields[31:27];
+    wire [2:0] number3 = fields[26:24];
+    assign set[4] = |fields[39:32];
+    assign wide[4] = |fields[39:35];
+    wire [2:0] number4 = fields[34:32];
+    assign set[5] = |fields[47:40];
+    assign wide[5] = |fields[47:43];
+    wire [2:0] number5 = fields[42:40];
+    assign set[6] = |fields[55:48];
+    assign wide[6] = |fields[55:51];
+    wire [2:0] number6 = fields[50:48];
+    reg [6:0] visa_ok;
+    always @(*) begin
+       case (number0)
+          3'h1: visa_ok[0] = 1'b1;
+          default: visa_ok[0] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[0:0], number1})
+          4'h1, 4'ha: visa_ok[1] = 1'b1;
+          default: visa_ok[1] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[1:0], number2})
+          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
+          default: visa_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:0], number3})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
+          default: visa_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:0], number4})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
+          default: visa_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:0], number5})
+          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
+          default: visa_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:0], number6})
+          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
+          default: visa_ok[6] = 1'b0;
+       endcase
+    end
+    reg [6:2] ptx_ok;
+    always @(*) begin
+       case (number2)
+          3'h1: ptx_ok[2] = 1'b1;
+          default: ptx_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:2], number3})
+          4'h1, 4'ha: ptx_ok[3] = 1'b1;
+          default: ptx_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:2], number4})
+          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
+          default: ptx_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:2], number5})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
+          default: ptx_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:2], number6})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
+          default: ptx_ok[6] = 1'b0;
+       endcase
+    end
+    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
+    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
+endmodule // atomic_unit_l8_w32_int$decoder$numbering
 
 
 module atomic_unit_l8_w32_int$decoder$ptx_alu_rom(op,ty,alu_op);
@@ -20741,22 +20712,27 @@ module atomic_unit_l8_w32_int$first_lanes_two(mask,few);
     
     // Update code (custom)
     wire [31:0] set = mask & 32'h000000ff;
-    // below[i]: a lane under i is set; second: the set lanes with one below
-    wire [31:0] below1 = {set[30:0], 1'b0};
-    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
-    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
-    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
-    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
-    wire [31:0] below = below16 | {below16[15:0], 16'b0};
-    wire [31:0] second = set & below;
-    // second_below[i]: a lane of `second` under i
-    wire [31:0] second_below1 = {second[30:0], 1'b0};
-    wire [31:0] second_below2 = second_below1 | {second_below1[30:0], 1'b0};
-    wire [31:0] second_below4 = second_below2 | {second_below2[29:0], 2'b0};
-    wire [31:0] second_below8 = second_below4 | {second_below4[27:0], 4'b0};
-    wire [31:0] second_below16 = second_below8 | {second_below8[23:0], 8'b0};
-    wire [31:0] second_below = second_below16 | {second_below16[15:0], 16'b0};
-    always @(*) few = ~|(second & second_below);
+    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
+    // set (meaningful at the multiples of stride; the bits between are unused)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] at_least1_1 = set;
+    wire [31:0] at_least2_1 = 32'h0;
+    wire [31:0] at_least3_1 = 32'h0;
+    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
+    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least3_2 = at_least3_1 | (at_least3_1 >> 1) | (at_least1_1 & (at_least2_1 >> 1)) | (at_least2_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
+    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least3_4 = at_least3_2 | (at_least3_2 >> 2) | (at_least1_2 & (at_least2_2 >> 2)) | (at_least2_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
+    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least3_8 = at_least3_4 | (at_least3_4 >> 4) | (at_least1_4 & (at_least2_4 >> 4)) | (at_least2_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
+    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least3_16 = at_least3_8 | (at_least3_8 >> 8) | (at_least1_8 & (at_least2_8 >> 8)) | (at_least2_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least3_32 = at_least3_16 | (at_least3_16 >> 16) | (at_least1_16 & (at_least2_16 >> 16)) | (at_least2_16 & (at_least1_16 >> 16));
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(*) few = ~at_least3_32[0];
 endmodule // atomic_unit_l8_w32_int$first_lanes_two
 
 
@@ -22615,22 +22591,27 @@ module atomic_unit_l8_w32_int$left_lanes_two(mask,few);
     
     // Update code (custom)
     wire [31:0] set = mask & 32'h000000ff;
-    // below[i]: a lane under i is set; second: the set lanes with one below
-    wire [31:0] below1 = {set[30:0], 1'b0};
-    wire [31:0] below2 = below1 | {below1[30:0], 1'b0};
-    wire [31:0] below4 = below2 | {below2[29:0], 2'b0};
-    wire [31:0] below8 = below4 | {below4[27:0], 4'b0};
-    wire [31:0] below16 = below8 | {below8[23:0], 8'b0};
-    wire [31:0] below = below16 | {below16[15:0], 16'b0};
-    wire [31:0] second = set & below;
-    // second_below[i]: a lane of `second` under i
-    wire [31:0] second_below1 = {second[30:0], 1'b0};
-    wire [31:0] second_below2 = second_below1 | {second_below1[30:0], 1'b0};
-    wire [31:0] second_below4 = second_below2 | {second_below2[29:0], 2'b0};
-    wire [31:0] second_below8 = second_below4 | {second_below4[27:0], 4'b0};
-    wire [31:0] second_below16 = second_below8 | {second_below8[23:0], 8'b0};
-    wire [31:0] second_below = second_below16 | {second_below16[15:0], 16'b0};
-    always @(*) few = ~|(second & second_below);
+    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
+    // set (meaningful at the multiples of stride; the bits between are unused)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] at_least1_1 = set;
+    wire [31:0] at_least2_1 = 32'h0;
+    wire [31:0] at_least3_1 = 32'h0;
+    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
+    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least3_2 = at_least3_1 | (at_least3_1 >> 1) | (at_least1_1 & (at_least2_1 >> 1)) | (at_least2_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
+    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least3_4 = at_least3_2 | (at_least3_2 >> 2) | (at_least1_2 & (at_least2_2 >> 2)) | (at_least2_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
+    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least3_8 = at_least3_4 | (at_least3_4 >> 4) | (at_least1_4 & (at_least2_4 >> 4)) | (at_least2_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
+    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least3_16 = at_least3_8 | (at_least3_8 >> 8) | (at_least1_8 & (at_least2_8 >> 8)) | (at_least2_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least3_32 = at_least3_16 | (at_least3_16 >> 16) | (at_least1_16 & (at_least2_16 >> 16)) | (at_least2_16 & (at_least1_16 >> 16));
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(*) few = ~at_least3_32[0];
 endmodule // atomic_unit_l8_w32_int$left_lanes_two
 
 
@@ -25295,7 +25276,7 @@ module atomic_unit_l8_w32_int$typed_height_one(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_height_one
 
 
-module atomic_unit_l8_w32_int$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,lod,lod_is_zero,lod_out_of_range,p0,p16,p16_b,p32);
+module atomic_unit_l8_w32_int$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,walk_push,walk_reaches_lod,lod,lod_is_zero,lod_out_of_range,ready,p0,p16,p16_b,p32);
     
     // Module arguments
     input wire  clock;
@@ -25311,9 +25292,12 @@ module atomic_unit_l8_w32_int$typed_lane_coord(clock,load,r_present,lod_present,
     input wire  walk_step;
     input wire  [31:0] entry_rows;
     input wire  [31:0] rows;
+    input wire  walk_push;
+    input wire  walk_reaches_lod;
     output reg  [31:0] lod;
     output reg  lod_is_zero;
     output reg  lod_out_of_range;
+    output reg  ready;
     output reg  [31:0] p0;
     output reg  [32:0] p16;
     output reg  [31:0] p16_b;
@@ -25334,6 +25318,9 @@ module atomic_unit_l8_w32_int$typed_lane_coord(clock,load,r_present,lod_present,
     end
     initial begin
        lod_out_of_range = 1'b0;
+    end
+    initial begin
+       ready = 1'b1;
     end
     initial begin
        p0 = 32'h0;
@@ -25373,6 +25360,11 @@ module atomic_unit_l8_w32_int$typed_lane_coord(clock,load,r_present,lod_present,
           lod <= lod_in;
           lod_is_zero <= lod_in == 32'h0;
           lod_out_of_range <= lod_in >= levels;
+       end
+       if (load) begin
+          ready <= (lod_in == 32'h0) | (lod_in >= levels);
+       end else if (walk_push) begin
+          ready <= walk_reaches_lod;
        end
     end
 endmodule // atomic_unit_l8_w32_int$typed_lane_coord
@@ -25435,7 +25427,7 @@ module atomic_unit_l8_w32_int$typed_level_base(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_level_base
 
 
-module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,ready,out_of_bounds,walk_first,lane_first,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,out_of_bounds,walk_first,lane_first,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -25462,7 +25454,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     input wire  [32:0] lane_p16;
     input wire  [31:0] lane_p16_b;
     input wire  [31:0] lane_p32;
-    output reg  ready;
     output reg  out_of_bounds;
     output reg  [63:0] walk_first;
     output reg  [63:0] lane_first;
@@ -25506,7 +25497,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
     wire  [31:0] extent$second_b;
     wire  [63:0] extent$second_c;
     wire  [63:0] extent$lod_c;
-    wire  extent$ready;
     wire  extent$out_of_bounds;
     wire  [31:0] extent$next_level;
     wire  [31:0] extent$next_width;
@@ -25554,7 +25544,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         .second_b(extent$second_b),
         .second_c(extent$second_c),
         .lod_c(extent$lod_c),
-        .ready(extent$ready),
         .out_of_bounds(extent$out_of_bounds),
         .next_level(extent$next_level),
         .next_width(extent$next_width),
@@ -25621,7 +25610,6 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
         second_c = extent$second_c;
         lod_c = extent$lod_c;
         out_of_bounds = extent$out_of_bounds;
-        ready = extent$ready;
         next_level = extent$next_level;
         next_width = extent$next_width;
         next_height = extent$next_height;
@@ -25634,7 +25622,7 @@ module atomic_unit_l8_w32_int$typed_step(level,level_base,level_width,level_heig
 endmodule // atomic_unit_l8_w32_int$typed_step
 
 
-module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_a,walk_b,wide_v_out,second_b,second_c,lod_c,ready,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_a,walk_b,wide_v_out,second_b,second_c,lod_c,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -25659,7 +25647,6 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
     output reg  [31:0] second_b;
     output reg  [63:0] second_c;
     output reg  [63:0] lod_c;
-    output reg  ready;
     output reg  out_of_bounds;
     output reg  [31:0] next_level;
     output reg  [31:0] next_width;
@@ -25755,7 +25742,6 @@ module atomic_unit_l8_w32_int$typed_step$extent(level,level_base,level_width,lev
             second_b = width_at;
         end
         out_of_bounds = lod_out_of_range | (coord_u >= width_at) | (coord_v >= rows_at) | (coord_r >= slices_at);
-        ready = at_lod | lod_out_of_range;
         next_level = level + one;
         if (sizes_constant) begin
             next_level = coord_lod;
