@@ -43,7 +43,6 @@ pub mod partial_sum;
 pub mod port_skid;
 pub mod ptx_alu_rom;
 pub mod mux8;
-pub mod operand_numbering;
 pub mod typed_addr;
 pub mod typed_extent;
 pub mod walk_product;

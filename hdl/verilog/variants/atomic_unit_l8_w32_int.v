@@ -16247,7 +16247,8 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     localparam  opcode_ptx = 8'ha7;
     localparam  byte_255 = 8'hff;
     localparam  one_byte = 8'h1;
-    localparam  two_byte = 8'h2;
+    localparam  hot_one = 8'h2;
+    localparam  zero_byte = 8'h0;
     localparam  exec_lanes$0 = 32'h1;
     localparam  exec_lanes$1 = 32'h3;
     localparam  exec_lanes$2 = 32'hf;
@@ -16478,9 +16479,6 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     reg  [3:0] ptx_alu_rom$op;
     reg  [3:0] ptx_alu_rom$ty;
     wire  [4:0] ptx_alu_rom$alu_op;
-    reg  [55:0] numbering$fields;
-    wire  numbering$visa_misnumbered;
-    wire  numbering$ptx_misnumbered;
     
     // Local signals
     reg  kind_svm_atomic;
@@ -16532,22 +16530,48 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     reg  [31:0] predicate;
     reg  [31:0] exec_mask;
     reg  [7:0] surface_byte;
-    reg  field_set$0;
-    reg  field_set$1;
-    reg  field_set$2;
-    reg  field_set$3;
-    reg  field_set$4;
-    reg  field_set$5;
-    reg  field_set$6;
-    reg  src0_null_b5;
-    reg  src1_required_b5;
-    reg  src0_null_b1;
-    reg  src1_required_b1;
-    reg  svm_presence_bad;
-    reg  dword_presence_bad;
-    reg  typed_presence_bad;
-    reg  ptx_presence_bad;
-    reg  scatter_operands_bad;
+    reg  [7:0] opnd$0;
+    reg  [7:0] opnd$1;
+    reg  [7:0] opnd$2;
+    reg  [7:0] opnd$3;
+    reg  [7:0] opnd$4;
+    reg  [7:0] opnd$5;
+    reg  [7:0] opnd$6;
+    reg  opnd_required$0;
+    reg  opnd_required$1;
+    reg  opnd_required$2;
+    reg  opnd_required$3;
+    reg  opnd_required$4;
+    reg  opnd_required$5;
+    reg  opnd_required$6;
+    reg  opnd_null$0;
+    reg  opnd_null$1;
+    reg  opnd_null$2;
+    reg  opnd_null$3;
+    reg  opnd_null$4;
+    reg  opnd_null$5;
+    reg  opnd_null$6;
+    reg  [7:0] opnd_expect$0;
+    reg  [7:0] opnd_expect$1;
+    reg  [7:0] opnd_expect$2;
+    reg  [7:0] opnd_expect$3;
+    reg  [7:0] opnd_expect$4;
+    reg  [7:0] opnd_expect$5;
+    reg  [7:0] opnd_expect$6;
+    reg  [7:0] opnd_hot$0;
+    reg  [7:0] opnd_hot$1;
+    reg  [7:0] opnd_hot$2;
+    reg  [7:0] opnd_hot$3;
+    reg  [7:0] opnd_hot$4;
+    reg  [7:0] opnd_hot$5;
+    reg  [7:0] opnd_hot$6;
+    reg  opnd_bad$0;
+    reg  opnd_bad$1;
+    reg  opnd_bad$2;
+    reg  opnd_bad$3;
+    reg  opnd_bad$4;
+    reg  opnd_bad$5;
+    reg  opnd_bad$6;
     reg  bad_opcode;
     reg  bad_exec;
     reg  bad_pred;
@@ -16564,16 +16588,10 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
         .ty(ptx_alu_rom$ty),
         .alu_op(ptx_alu_rom$alu_op)
     );
-    atomic_unit_l8_w32_int$decoder$numbering numbering(
-        .fields(numbering$fields),
-        .visa_misnumbered(numbering$visa_misnumbered),
-        .ptx_misnumbered(numbering$ptx_misnumbered)
-    );
     
     // Update code
     always @(*) begin
         ptx_alu_rom$op = desc[(32'h8)+:(4)];
-        numbering$fields = desc[(32'h30)+:(56)];
         ptx_alu_rom$ty = desc[(32'h10)+:(4)];
         byte$0 = desc[(0 * 32'h8)+:(8)];
         byte$1 = desc[(1 * 32'h8)+:(8)];
@@ -17114,23 +17132,159 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
                 bad_op = 1'b1;
             end
         end
-        field_set$0 = |byte$6;
-        field_set$1 = |byte$7;
-        field_set$2 = |byte$8;
-        field_set$3 = |byte$9;
-        field_set$4 = |byte$10;
-        field_set$5 = |byte$11;
-        field_set$6 = |byte$12;
-        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
-        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
-        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
-        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
-        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
-        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
-        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
-        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
-        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
-        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
+        opnd$0 = zero_byte;
+        opnd_required$0 = 1'b0;
+        opnd_null$0 = 1'b0;
+        opnd$1 = zero_byte;
+        opnd_required$1 = 1'b0;
+        opnd_null$1 = 1'b0;
+        opnd$2 = zero_byte;
+        opnd_required$2 = 1'b0;
+        opnd_null$2 = 1'b0;
+        opnd$3 = zero_byte;
+        opnd_required$3 = 1'b0;
+        opnd_null$3 = 1'b0;
+        opnd$4 = zero_byte;
+        opnd_required$4 = 1'b0;
+        opnd_null$4 = 1'b0;
+        opnd$5 = zero_byte;
+        opnd_required$5 = 1'b0;
+        opnd_null$5 = 1'b0;
+        opnd$6 = zero_byte;
+        opnd_required$6 = 1'b0;
+        opnd_null$6 = 1'b0;
+        if (kind_svm_atomic | kind_dword) begin
+            opnd$0 = byte$6;
+            opnd$1 = byte$7;
+            opnd$2 = byte$8;
+            opnd$3 = byte$9;
+            opnd_required$0 = 1'b1;
+        end
+        if (kind_typed) begin
+            opnd$0 = byte$6;
+            opnd$1 = byte$7;
+            opnd$2 = byte$8;
+            opnd$3 = byte$9;
+            opnd$4 = byte$10;
+            opnd$5 = byte$11;
+            opnd$6 = byte$12;
+            opnd_required$0 = 1'b1;
+        end
+        if (kind_svm_atomic | kind_dword | kind_typed) begin
+            if (kind_typed) begin
+                opnd_null$4 = visa_src0_null[visa_code];
+                opnd_required$4 = ~visa_src0_null[visa_code];
+                opnd_null$5 = ~visa_src1_required[visa_code];
+                opnd_required$5 = visa_src1_required[visa_code];
+            end
+            else begin
+                opnd_null$1 = visa_src0_null[visa_code];
+                opnd_required$1 = ~visa_src0_null[visa_code];
+                opnd_null$2 = ~visa_src1_required[visa_code];
+                opnd_required$2 = visa_src1_required[visa_code];
+            end
+        end
+        if (kind_scatter) begin
+            opnd$0 = byte$7;
+            opnd$1 = byte$8;
+            opnd_required$0 = 1'b1;
+            opnd_required$1 = 1'b1;
+        end
+        if (kind_ptx) begin
+            opnd$0 = byte$8;
+            opnd$1 = byte$9;
+            opnd$2 = byte$10;
+            opnd$3 = byte$11;
+            opnd$4 = byte$12;
+            opnd_required$1 = 1'b1;
+            opnd_required$2 = 1'b1;
+            opnd_required$3 = ptx_is_cas;
+            opnd_null$3 = ~ptx_is_cas;
+            opnd_required$4 = ptx_hint;
+            opnd_null$4 = ~ptx_hint;
+        end
+        opnd_expect$0 = hot_one;
+        opnd_expect$1 = opnd_expect$0;
+        if (|opnd$0) begin
+            opnd_expect$1 = opnd_expect$0 << 32'h1;
+        end
+        opnd_expect$2 = opnd_expect$1;
+        if (|opnd$1) begin
+            opnd_expect$2 = opnd_expect$1 << 32'h1;
+        end
+        opnd_expect$3 = opnd_expect$2;
+        if (|opnd$2) begin
+            opnd_expect$3 = opnd_expect$2 << 32'h1;
+        end
+        opnd_expect$4 = opnd_expect$3;
+        if (|opnd$3) begin
+            opnd_expect$4 = opnd_expect$3 << 32'h1;
+        end
+        opnd_expect$5 = opnd_expect$4;
+        if (|opnd$4) begin
+            opnd_expect$5 = opnd_expect$4 << 32'h1;
+        end
+        opnd_expect$6 = opnd_expect$5;
+        if (|opnd$5) begin
+            opnd_expect$6 = opnd_expect$5 << 32'h1;
+        end
+        opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
+        opnd_bad$0 = opnd_required$0;
+        if (|opnd$0) begin
+            opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
+        end
+        opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
+        opnd_bad$1 = opnd_required$1;
+        if (|opnd$1) begin
+            opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
+        end
+        opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
+        opnd_bad$2 = opnd_required$2;
+        if (|opnd$2) begin
+            opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
+        end
+        opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
+        opnd_bad$3 = opnd_required$3;
+        if (|opnd$3) begin
+            opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
+        end
+        opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
+        opnd_bad$4 = opnd_required$4;
+        if (|opnd$4) begin
+            opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
+        end
+        opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
+        opnd_bad$5 = opnd_required$5;
+        if (|opnd$5) begin
+            opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
+        end
+        opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
+        opnd_bad$6 = opnd_required$6;
+        if (|opnd$6) begin
+            opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
+        end
+        bad_operands = 1'b0;
+        if (opnd_bad$0) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$1) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$2) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$3) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$4) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$5) begin
+            bad_operands = 1'b1;
+        end
+        if (opnd_bad$6) begin
+            bad_operands = 1'b1;
+        end
         bad_tail = 1'b0;
         if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
             bad_tail = 1'b1;
@@ -17181,117 +17335,6 @@ module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,ki
     end
     
 endmodule // atomic_unit_l8_w32_int$decoder
-
-
-module atomic_unit_l8_w32_int$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
-    
-    // Module arguments
-    input wire  [55:0] fields;
-    output reg  visa_misnumbered;
-    output reg  ptx_misnumbered;
-    
-    // Update code (custom)
-    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
-    wire [6:0] set;
-    wire [6:0] wide;
-    assign set[0] = |fields[7:0];
-    assign wide[0] = |fields[7:3];
-    wire [2:0] number0 = fields[2:0];
-    assign set[1] = |fields[15:8];
-    assign wide[1] = |fields[15:11];
-    wire [2:0] number1 = fields[10:8];
-    assign set[2] = |fields[23:16];
-    assign wide[2] = |fields[23:19];
-    wire [2:0] number2 = fields[18:16];
-    assign set[3] = |fields[31:24];
-    assign wide[3] = |fields[31:27];
-    wire [2:0] number3 = fields[26:24];
-    assign set[4] = |fields[39:32];
-    assign wide[4] = |fields[39:35];
-    wire [2:0] number4 = fields[34:32];
-    assign set[5] = |fields[47:40];
-    assign wide[5] = |fields[47:43];
-    wire [2:0] number5 = fields[42:40];
-    assign set[6] = |fields[55:48];
-    assign wide[6] = |fields[55:51];
-    wire [2:0] number6 = fields[50:48];
-    reg [6:0] visa_ok;
-    always @(*) begin
-       case (number0)
-          3'h1: visa_ok[0] = 1'b1;
-          default: visa_ok[0] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[0:0], number1})
-          4'h1, 4'ha: visa_ok[1] = 1'b1;
-          default: visa_ok[1] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[1:0], number2})
-          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
-          default: visa_ok[2] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[2:0], number3})
-          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
-          default: visa_ok[3] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[3:0], number4})
-          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
-          default: visa_ok[4] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[4:0], number5})
-          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
-          default: visa_ok[5] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[5:0], number6})
-          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
-          default: visa_ok[6] = 1'b0;
-       endcase
-    end
-    reg [6:2] ptx_ok;
-    always @(*) begin
-       case (number2)
-          3'h1: ptx_ok[2] = 1'b1;
-          default: ptx_ok[2] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[2:2], number3})
-          4'h1, 4'ha: ptx_ok[3] = 1'b1;
-          default: ptx_ok[3] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[3:2], number4})
-          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
-          default: ptx_ok[4] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[4:2], number5})
-          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
-          default: ptx_ok[5] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[5:2], number6})
-          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
-          default: ptx_ok[6] = 1'b0;
-       endcase
-    end
-    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
-    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
-endmodule // atomic_unit_l8_w32_int$decoder$numbering
 
 
 module atomic_unit_l8_w32_int$decoder$ptx_alu_rom(op,ty,alu_op);
