@@ -232,9 +232,9 @@ pub struct MessageDecoder {
     opnd_null: [Signal<Local, Bit>; OPERAND_SLOTS],
     /// the number slot i must hold if present, one-hot (bit n = number n):
     /// 1 + the numbers handed out before slot i. One-hot and shifted, not
-    /// counted with adders: synthesis flattens the chain of 2:1 muxes into
-    /// two LUT levels, where chained carry adders stay in series (the
-    /// decoder's critical path, issue 12)
+    /// counted with chained carry adders; still a chain of 2:1 muxes behind
+    /// the kind decode (Yosys `ltp`: 23 cells on this cone), the integer
+    /// unit's critical path in the README table (docs/synthesis.md, issue 12)
     opnd_expect: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
     /// slot i's number, one-hot (bits 2..0 of it; bits 7..3 are checked zero)
     opnd_hot: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
