@@ -590,6 +590,10 @@ pub struct AtomicUnit {
     hq_pushed: DFF<Bit>,
     /// the head entry's kind
     hq_kind: DFF<Bits<ENTRY_KIND_BITS>>,
+    /// the head entry's read sequence number, loaded as `hq_kind`: the
+    /// head's read-return and push hits (into `HeadLine`) start at these
+    /// registers, not at `head_ptr`'s muxes
+    hq_read_seq: DFF<Bits<READ_SEQ_BITS>>,
     /// the head entry's bit offset and size, loaded as `hq_byte_enables`
     /// (the old value's shift and mask start at flip-flops)
     hq_bit_offset: DFF<Bits<7>>,
@@ -871,6 +875,7 @@ pub struct AtomicUnit {
     next_head_valid: Signal<Local, Bit>,
     next_head_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
     next_head_returned: Signal<Local, Bit>,
+    next_head_read_seq: Signal<Local, Bits<READ_SEQ_BITS>>,
     /// the head's entry / the entry after it is on the line of the write on
     /// the port (or is allocated on it): next cycle's `hq_pushed`
     head_on_port_line: Signal<Local, Bit>,
@@ -1253,6 +1258,7 @@ impl AtomicUnit {
             hz_next_x4: Default::default(),
             hq_pushed: Default::default(),
             hq_kind: Default::default(),
+            hq_read_seq: Default::default(),
             hq_size: Default::default(),
             hq_data: Default::default(),
             next_entry_word0: Default::default(),
@@ -1443,6 +1449,7 @@ impl AtomicUnit {
             next_head_valid: Default::default(),
             next_head_kind: Default::default(),
             next_head_returned: Default::default(),
+            next_head_read_seq: Default::default(),
             head_on_port_line: Default::default(),
             next_on_port_line: Default::default(),
             alloc_at_head: Default::default(),
@@ -1652,6 +1659,7 @@ impl Logic for AtomicUnit {
             hz_late_overlaps,
             hq_pushed,
             hq_kind,
+            hq_read_seq,
             tail_ptr,
             occupancy,
             read_issue_seq,
@@ -2341,8 +2349,10 @@ impl Logic for AtomicUnit {
         self.next_head_valid.next = false;
         self.next_head_kind.next = self.kind_marker.val();
         self.next_head_returned.next = false;
+        self.next_head_read_seq.next = self.zero_seq.val();
         for k in 0..INFLIGHT_DEPTH {
             if self.head_next_ptr.q.val().index() == k {
+                self.next_head_read_seq.next = self.ent_read_seq[k].q.val();
                 self.next_head_space.next = self.ent_space[k].q.val();
                 self.next_head_valid.next = self.ent_valid[k].q.val();
                 self.next_head_kind.next = self.ent_kind[k].q.val();
@@ -3083,6 +3093,7 @@ impl Logic for AtomicUnit {
         if self.head_enters.val() {
             self.hq_valid.d.next = self.next_head_valid.val() | self.alloc_at_next_head.val();
             self.hq_kind.d.next = self.next_head_kind.val();
+            self.hq_read_seq.d.next = self.next_head_read_seq.val();
             self.hq_line.d.next = self.ent_line_at_head.read_data.val();
             self.hq_space.d.next = self.next_head_space.val();
             self.hq_byte_enables.d.next = self.ent_byte_enables.read_data.val();
@@ -3096,6 +3107,7 @@ impl Logic for AtomicUnit {
             self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
             self.hq_size.d.next = self.a_size.q.val();
             self.hq_kind.d.next = self.a_kind.q.val();
+            self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         // (an allocation at the head itself finds the table empty: the head
         // is not leaving then)
@@ -3106,6 +3118,7 @@ impl Logic for AtomicUnit {
             self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
             self.hq_size.d.next = self.a_size.q.val();
             self.hq_kind.d.next = self.a_kind.q.val();
+            self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         if self.alloc.val() {
             self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
@@ -3184,16 +3197,15 @@ impl Logic for AtomicUnit {
             self.ent_data[k].rd_keep.next = self.ent_fwd_bytes[k].q.val();
             self.ent_data[k].clear_returned.next = self.alloc_hit[k].val();
         }
-        // the same updates of the head entry's copy (`HeadLine`)
-        self.head_take_push.next = false;
-        self.head_return_hit.next = false;
+        // the same updates of the head entry's copy (`HeadLine`): the head's
+        // `take_push` and `return_hit` from the head's registers (`hq_*`)
+        self.head_take_push.next = self.hq_pushed.q.val() & self.hq_valid.q.val();
+        self.head_return_hit.next = (self.hq_valid.q.val()
+            & (self.hq_kind.q.val() == self.kind_read_modify_write.val()))
+            & (!self.hq_data.returned.val() & (self.hq_read_seq.q.val() == self.read_return_seq.q.val()));
         self.next_take_push.next = false;
         self.next_return_hit.next = false;
         for k in 0..INFLIGHT_DEPTH {
-            if self.head_ptr.q.val().index() == k {
-                self.head_take_push.next = self.take_push[k].val();
-                self.head_return_hit.next = self.return_hit[k].val();
-            }
             if self.head_next_ptr.q.val().index() == k {
                 self.next_take_push.next = self.take_push[k].val();
                 self.next_return_hit.next = self.return_hit[k].val();

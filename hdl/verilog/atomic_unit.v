@@ -1254,6 +1254,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [1:0] hq_kind$d;
     wire  [1:0] hq_kind$q;
     reg  hq_kind$clock;
+    reg  [3:0] hq_read_seq$d;
+    wire  [3:0] hq_read_seq$q;
+    reg  hq_read_seq$clock;
     reg  [6:0] hq_bit_offset$d;
     wire  [6:0] hq_bit_offset$q;
     reg  hq_bit_offset$clock;
@@ -2134,6 +2137,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  next_head_valid;
     reg  [1:0] next_head_kind;
     reg  next_head_returned;
+    reg  [3:0] next_head_read_seq;
     reg  head_on_port_line;
     reg  next_on_port_line;
     reg  alloc_at_head;
@@ -3882,6 +3886,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(hq_kind$q),
         .clock(hq_kind$clock)
     );
+    atomic_unit$hq_read_seq hq_read_seq(
+        .d(hq_read_seq$d),
+        .q(hq_read_seq$q),
+        .clock(hq_read_seq$clock)
+    );
     atomic_unit$hq_bit_offset hq_bit_offset(
         .d(hq_bit_offset$d),
         .q(hq_bit_offset$q),
@@ -5342,6 +5351,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         hz_late_overlaps$d = hz_late_overlaps$q;
         hq_pushed$d = hq_pushed$q;
         hq_kind$d = hq_kind$q;
+        hq_read_seq$d = hq_read_seq$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
@@ -5789,49 +5799,58 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         next_head_valid = 1'b0;
         next_head_kind = kind_marker;
         next_head_returned = 1'b0;
+        next_head_read_seq = zero_seq;
         if (head_next_ptr$q == 0) begin
+            next_head_read_seq = ent_read_seq$0$q;
             next_head_space = ent_space$0$q;
             next_head_valid = ent_valid$0$q;
             next_head_kind = ent_kind$0$q;
             next_head_returned = ent_data$0$returned;
         end
         if (head_next_ptr$q == 1) begin
+            next_head_read_seq = ent_read_seq$1$q;
             next_head_space = ent_space$1$q;
             next_head_valid = ent_valid$1$q;
             next_head_kind = ent_kind$1$q;
             next_head_returned = ent_data$1$returned;
         end
         if (head_next_ptr$q == 2) begin
+            next_head_read_seq = ent_read_seq$2$q;
             next_head_space = ent_space$2$q;
             next_head_valid = ent_valid$2$q;
             next_head_kind = ent_kind$2$q;
             next_head_returned = ent_data$2$returned;
         end
         if (head_next_ptr$q == 3) begin
+            next_head_read_seq = ent_read_seq$3$q;
             next_head_space = ent_space$3$q;
             next_head_valid = ent_valid$3$q;
             next_head_kind = ent_kind$3$q;
             next_head_returned = ent_data$3$returned;
         end
         if (head_next_ptr$q == 4) begin
+            next_head_read_seq = ent_read_seq$4$q;
             next_head_space = ent_space$4$q;
             next_head_valid = ent_valid$4$q;
             next_head_kind = ent_kind$4$q;
             next_head_returned = ent_data$4$returned;
         end
         if (head_next_ptr$q == 5) begin
+            next_head_read_seq = ent_read_seq$5$q;
             next_head_space = ent_space$5$q;
             next_head_valid = ent_valid$5$q;
             next_head_kind = ent_kind$5$q;
             next_head_returned = ent_data$5$returned;
         end
         if (head_next_ptr$q == 6) begin
+            next_head_read_seq = ent_read_seq$6$q;
             next_head_space = ent_space$6$q;
             next_head_valid = ent_valid$6$q;
             next_head_kind = ent_kind$6$q;
             next_head_returned = ent_data$6$returned;
         end
         if (head_next_ptr$q == 7) begin
+            next_head_read_seq = ent_read_seq$7$q;
             next_head_space = ent_space$7$q;
             next_head_valid = ent_valid$7$q;
             next_head_kind = ent_kind$7$q;
@@ -6298,6 +6317,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (head_enters) begin
             hq_valid$d = next_head_valid | alloc_at_next_head;
             hq_kind$d = next_head_kind;
+            hq_read_seq$d = next_head_read_seq;
             hq_line$d = ent_line_at_head$read_data;
             hq_space$d = next_head_space;
             hq_byte_enables$d = ent_byte_enables$read_data;
@@ -6311,6 +6331,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             hq_bit_offset$d = a_bit_offset$q;
             hq_size$d = a_size$q;
             hq_kind$d = a_kind$q;
+            hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc_at_head) begin
             hq_line$d = a_line$q;
@@ -6319,6 +6340,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             hq_bit_offset$d = a_bit_offset$q;
             hq_size$d = a_size$q;
             hq_kind$d = a_kind$q;
+            hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
@@ -6519,69 +6541,37 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ent_data$7$wr_bytes = push_bytes$q;
             ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
         end
-        head_take_push = 1'b0;
-        head_return_hit = 1'b0;
+        head_take_push = hq_pushed$q & hq_valid$q;
+        head_return_hit = (hq_valid$q & (hq_kind$q == kind_read_modify_write)) & (~hq_data$returned & (hq_read_seq$q == read_return_seq$q));
         next_take_push = 1'b0;
         next_return_hit = 1'b0;
-        if (head_ptr$q == 0) begin
-            head_take_push = take_push$0;
-            head_return_hit = return_hit$0;
-        end
         if (head_next_ptr$q == 0) begin
             next_take_push = take_push$0;
             next_return_hit = return_hit$0;
-        end
-        if (head_ptr$q == 1) begin
-            head_take_push = take_push$1;
-            head_return_hit = return_hit$1;
         end
         if (head_next_ptr$q == 1) begin
             next_take_push = take_push$1;
             next_return_hit = return_hit$1;
         end
-        if (head_ptr$q == 2) begin
-            head_take_push = take_push$2;
-            head_return_hit = return_hit$2;
-        end
         if (head_next_ptr$q == 2) begin
             next_take_push = take_push$2;
             next_return_hit = return_hit$2;
-        end
-        if (head_ptr$q == 3) begin
-            head_take_push = take_push$3;
-            head_return_hit = return_hit$3;
         end
         if (head_next_ptr$q == 3) begin
             next_take_push = take_push$3;
             next_return_hit = return_hit$3;
         end
-        if (head_ptr$q == 4) begin
-            head_take_push = take_push$4;
-            head_return_hit = return_hit$4;
-        end
         if (head_next_ptr$q == 4) begin
             next_take_push = take_push$4;
             next_return_hit = return_hit$4;
-        end
-        if (head_ptr$q == 5) begin
-            head_take_push = take_push$5;
-            head_return_hit = return_hit$5;
         end
         if (head_next_ptr$q == 5) begin
             next_take_push = take_push$5;
             next_return_hit = return_hit$5;
         end
-        if (head_ptr$q == 6) begin
-            head_take_push = take_push$6;
-            head_return_hit = return_hit$6;
-        end
         if (head_next_ptr$q == 6) begin
             next_take_push = take_push$6;
             next_return_hit = return_hit$6;
-        end
-        if (head_ptr$q == 7) begin
-            head_take_push = take_push$7;
-            head_return_hit = return_hit$7;
         end
         if (head_next_ptr$q == 7) begin
             next_take_push = take_push$7;
@@ -6812,6 +6802,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) hz_late_overlaps$clock = clock;
     always @(*) hq_pushed$clock = clock;
     always @(*) hq_kind$clock = clock;
+    always @(*) hq_read_seq$clock = clock;
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
@@ -14724,6 +14715,25 @@ module atomic_unit$hq_pushed(d,q,clock);
     end
           
 endmodule // atomic_unit$hq_pushed
+
+
+module atomic_unit$hq_read_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$hq_read_seq
 
 
 module atomic_unit$hq_size(d,q,clock);

@@ -1253,6 +1253,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [1:0] hq_kind$d;
     wire  [1:0] hq_kind$q;
     reg  hq_kind$clock;
+    reg  [3:0] hq_read_seq$d;
+    wire  [3:0] hq_read_seq$q;
+    reg  hq_read_seq$clock;
     reg  [6:0] hq_bit_offset$d;
     wire  [6:0] hq_bit_offset$q;
     reg  hq_bit_offset$clock;
@@ -2133,6 +2136,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  next_head_valid;
     reg  [1:0] next_head_kind;
     reg  next_head_returned;
+    reg  [3:0] next_head_read_seq;
     reg  head_on_port_line;
     reg  next_on_port_line;
     reg  alloc_at_head;
@@ -3881,6 +3885,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(hq_kind$q),
         .clock(hq_kind$clock)
     );
+    atomic_unit_l8_w32_int$hq_read_seq hq_read_seq(
+        .d(hq_read_seq$d),
+        .q(hq_read_seq$q),
+        .clock(hq_read_seq$clock)
+    );
     atomic_unit_l8_w32_int$hq_bit_offset hq_bit_offset(
         .d(hq_bit_offset$d),
         .q(hq_bit_offset$q),
@@ -5341,6 +5350,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         hz_late_overlaps$d = hz_late_overlaps$q;
         hq_pushed$d = hq_pushed$q;
         hq_kind$d = hq_kind$q;
+        hq_read_seq$d = hq_read_seq$q;
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
@@ -5788,49 +5798,58 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         next_head_valid = 1'b0;
         next_head_kind = kind_marker;
         next_head_returned = 1'b0;
+        next_head_read_seq = zero_seq;
         if (head_next_ptr$q == 0) begin
+            next_head_read_seq = ent_read_seq$0$q;
             next_head_space = ent_space$0$q;
             next_head_valid = ent_valid$0$q;
             next_head_kind = ent_kind$0$q;
             next_head_returned = ent_data$0$returned;
         end
         if (head_next_ptr$q == 1) begin
+            next_head_read_seq = ent_read_seq$1$q;
             next_head_space = ent_space$1$q;
             next_head_valid = ent_valid$1$q;
             next_head_kind = ent_kind$1$q;
             next_head_returned = ent_data$1$returned;
         end
         if (head_next_ptr$q == 2) begin
+            next_head_read_seq = ent_read_seq$2$q;
             next_head_space = ent_space$2$q;
             next_head_valid = ent_valid$2$q;
             next_head_kind = ent_kind$2$q;
             next_head_returned = ent_data$2$returned;
         end
         if (head_next_ptr$q == 3) begin
+            next_head_read_seq = ent_read_seq$3$q;
             next_head_space = ent_space$3$q;
             next_head_valid = ent_valid$3$q;
             next_head_kind = ent_kind$3$q;
             next_head_returned = ent_data$3$returned;
         end
         if (head_next_ptr$q == 4) begin
+            next_head_read_seq = ent_read_seq$4$q;
             next_head_space = ent_space$4$q;
             next_head_valid = ent_valid$4$q;
             next_head_kind = ent_kind$4$q;
             next_head_returned = ent_data$4$returned;
         end
         if (head_next_ptr$q == 5) begin
+            next_head_read_seq = ent_read_seq$5$q;
             next_head_space = ent_space$5$q;
             next_head_valid = ent_valid$5$q;
             next_head_kind = ent_kind$5$q;
             next_head_returned = ent_data$5$returned;
         end
         if (head_next_ptr$q == 6) begin
+            next_head_read_seq = ent_read_seq$6$q;
             next_head_space = ent_space$6$q;
             next_head_valid = ent_valid$6$q;
             next_head_kind = ent_kind$6$q;
             next_head_returned = ent_data$6$returned;
         end
         if (head_next_ptr$q == 7) begin
+            next_head_read_seq = ent_read_seq$7$q;
             next_head_space = ent_space$7$q;
             next_head_valid = ent_valid$7$q;
             next_head_kind = ent_kind$7$q;
@@ -6297,6 +6316,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (head_enters) begin
             hq_valid$d = next_head_valid | alloc_at_next_head;
             hq_kind$d = next_head_kind;
+            hq_read_seq$d = next_head_read_seq;
             hq_line$d = ent_line_at_head$read_data;
             hq_space$d = next_head_space;
             hq_byte_enables$d = ent_byte_enables$read_data;
@@ -6310,6 +6330,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             hq_bit_offset$d = a_bit_offset$q;
             hq_size$d = a_size$q;
             hq_kind$d = a_kind$q;
+            hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc_at_head) begin
             hq_line$d = a_line$q;
@@ -6318,6 +6339,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             hq_bit_offset$d = a_bit_offset$q;
             hq_size$d = a_size$q;
             hq_kind$d = a_kind$q;
+            hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
@@ -6518,69 +6540,37 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             ent_data$7$wr_bytes = push_bytes$q;
             ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
         end
-        head_take_push = 1'b0;
-        head_return_hit = 1'b0;
+        head_take_push = hq_pushed$q & hq_valid$q;
+        head_return_hit = (hq_valid$q & (hq_kind$q == kind_read_modify_write)) & (~hq_data$returned & (hq_read_seq$q == read_return_seq$q));
         next_take_push = 1'b0;
         next_return_hit = 1'b0;
-        if (head_ptr$q == 0) begin
-            head_take_push = take_push$0;
-            head_return_hit = return_hit$0;
-        end
         if (head_next_ptr$q == 0) begin
             next_take_push = take_push$0;
             next_return_hit = return_hit$0;
-        end
-        if (head_ptr$q == 1) begin
-            head_take_push = take_push$1;
-            head_return_hit = return_hit$1;
         end
         if (head_next_ptr$q == 1) begin
             next_take_push = take_push$1;
             next_return_hit = return_hit$1;
         end
-        if (head_ptr$q == 2) begin
-            head_take_push = take_push$2;
-            head_return_hit = return_hit$2;
-        end
         if (head_next_ptr$q == 2) begin
             next_take_push = take_push$2;
             next_return_hit = return_hit$2;
-        end
-        if (head_ptr$q == 3) begin
-            head_take_push = take_push$3;
-            head_return_hit = return_hit$3;
         end
         if (head_next_ptr$q == 3) begin
             next_take_push = take_push$3;
             next_return_hit = return_hit$3;
         end
-        if (head_ptr$q == 4) begin
-            head_take_push = take_push$4;
-            head_return_hit = return_hit$4;
-        end
         if (head_next_ptr$q == 4) begin
             next_take_push = take_push$4;
             next_return_hit = return_hit$4;
-        end
-        if (head_ptr$q == 5) begin
-            head_take_push = take_push$5;
-            head_return_hit = return_hit$5;
         end
         if (head_next_ptr$q == 5) begin
             next_take_push = take_push$5;
             next_return_hit = return_hit$5;
         end
-        if (head_ptr$q == 6) begin
-            head_take_push = take_push$6;
-            head_return_hit = return_hit$6;
-        end
         if (head_next_ptr$q == 6) begin
             next_take_push = take_push$6;
             next_return_hit = return_hit$6;
-        end
-        if (head_ptr$q == 7) begin
-            head_take_push = take_push$7;
-            head_return_hit = return_hit$7;
         end
         if (head_next_ptr$q == 7) begin
             next_take_push = take_push$7;
@@ -6811,6 +6801,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) hz_late_overlaps$clock = clock;
     always @(*) hq_pushed$clock = clock;
     always @(*) hq_kind$clock = clock;
+    always @(*) hq_read_seq$clock = clock;
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
@@ -21473,6 +21464,25 @@ module atomic_unit_l8_w32_int$hq_pushed(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$hq_pushed
+
+
+module atomic_unit_l8_w32_int$hq_read_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$hq_read_seq
 
 
 module atomic_unit_l8_w32_int$hq_size(d,q,clock);
