@@ -3,62 +3,41 @@
 //! nothing overflows (scripts.md "Semantics that the seeds leave open"; the
 //! golden model's `golden::surface`).
 //!
-//! In the unit it is the address stage's (T): `AddrGen` forms the offset
-//! and picks the bound in the issue stage, so the issue stage's path ends
-//! at the offset's adder instead of running on through two comparators
-//! into the entry's kind (docs/microarchitecture.md "Front end").
+//! In the unit it is the address stage's (T), in two halves: the issue
+//! stage forms the element's last legal start `bound - bytes` and whether
+//! the bound is below one element (`bound < bytes`) from the message's
+//! bound and element size (per message), in parallel with the offset's
+//! adder (`AddrGen`); T then compares the offset with that start, one
+//! comparator on the path into the entry's kind instead of a subtract and
+//! a compare in series (docs/microarchitecture.md "Front end"). For
+//! `bytes >= 1`: `offset + bytes > bound` exactly when `bound < bytes` or
+//! `offset > bound - bytes`.
 //! Combinational.
 
 use rust_hdl::prelude::*;
 
 use crate::addr_gen::ADDR_BITS;
-use crate::decoder::SIZE_BITS;
 
-/// `offset + bytes > bound` for an element of `1 << elem_size` bytes (combinational).
-#[derive(LogicBlock)]
+/// `offset + bytes > bound`, from `last_start = bound - bytes` and `bound < bytes` (combinational).
+#[derive(LogicBlock, Default)]
 pub struct BoundsCheck {
     /// The access is bounded (else `out_of_bounds` is 0).
     pub checked: Signal<In, Bit>,
     /// The element's offset from the start of the bounded range.
     pub offset: Signal<In, Bits<ADDR_BITS>>,
-    /// The range's size in bytes.
-    pub bound: Signal<In, Bits<ADDR_BITS>>,
-    /// log2 bytes of the element.
-    pub elem_size: Signal<In, Bits<SIZE_BITS>>,
+    /// `bound - bytes`: the last offset an element of the message may start
+    /// at (any value when `bound_small`).
+    pub last_start: Signal<In, Bits<ADDR_BITS>>,
+    /// `bound < bytes`: no element fits.
+    pub bound_small: Signal<In, Bit>,
     pub out_of_bounds: Signal<Out, Bit>,
-
-    /// `size_bytes[s]` = 1 << s
-    size_bytes: [Constant<Bits<ADDR_BITS>>; 5],
-    zero_addr: Constant<Bits<ADDR_BITS>>,
-    bytes: Signal<Local, Bits<ADDR_BITS>>,
-}
-
-impl Default for BoundsCheck {
-    fn default() -> Self {
-        Self {
-            checked: Default::default(),
-            offset: Default::default(),
-            bound: Default::default(),
-            elem_size: Default::default(),
-            out_of_bounds: Default::default(),
-            size_bytes: core::array::from_fn(|s| Constant::new((1u64 << s).to_bits())),
-            zero_addr: Constant::new(0u64.to_bits()),
-            bytes: Default::default(),
-        }
-    }
 }
 
 impl Logic for BoundsCheck {
     #[hdl_gen]
     fn update(&mut self) {
-        self.bytes.next = self.zero_addr.val();
-        for s in 0..5 {
-            if self.elem_size.val().index() == s {
-                self.bytes.next = self.size_bytes[s].val();
-            }
-        }
-        self.out_of_bounds.next = self.checked.val()
-            & ((self.offset.val() >= self.bound.val()) | ((self.bound.val() - self.offset.val()) < self.bytes.val()));
+        self.out_of_bounds.next =
+            self.checked.val() & (self.bound_small.val() | (self.offset.val() > self.last_start.val()));
     }
 }
 

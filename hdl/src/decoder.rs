@@ -25,6 +25,7 @@ use atomport_isa::{
 use rust_hdl::prelude::*;
 
 use crate::lane_select::MAX_LANES;
+use crate::operand_numbering::{OperandNumbering, FIELDS as NUMBERED_FIELDS, FIELD_BITS as NUMBERED_BITS};
 use crate::ptx_alu_rom::{PtxAluRom, PTX_CODE_BITS};
 
 /// Bits of the descriptor port (16 bytes).
@@ -39,8 +40,11 @@ pub const SURF_KIND_BITS: usize = 3;
 pub const SURF_KIND_BUFFER: u8 = 5;
 /// `req_surf_kind` of a surface index with no surface behind it.
 pub const SURF_KIND_NONE: u8 = 7;
-/// Raw-operand slots checked by the numbering rule (TYPED_ATOMIC has 7).
-const OPERAND_SLOTS: usize = 7;
+/// Raw-operand fields: descriptor bytes 6..=12, the vISA layout's
+/// (TYPED_ATOMIC has 7; SVM_ATOMIC's and DWORD_ATOMIC's 4 are its first,
+/// their bytes past byte 9 are the tail and zero). PTX's are bytes 8..=12
+/// (fields 2..=6), SVM_SCATTER's bytes 7 and 8 (`svm_scatter_bytes`).
+const OPERAND_SLOTS: usize = NUMBERED_FIELDS;
 
 /// Byte 0 (and byte 1) values of the five kinds (docs/descriptors.md "Opcodes").
 pub use atomport_isa::{
@@ -105,9 +109,7 @@ pub struct MessageDecoder {
     opcode_ptx: Constant<Bits<8>>,
     byte_255: Constant<Bits<8>>,
     one_byte: Constant<Bits<8>>,
-    /// number 1, one-hot
-    hot_one: Constant<Bits<8>>,
-    zero_byte: Constant<Bits<8>>,
+    two_byte: Constant<Bits<8>>,
     /// `exec_lanes[c]`: the lanes of size code c (1 << c lanes)
     exec_lanes: [Constant<Bits<MAX_LANES>>; 6],
     all_lanes: Constant<Bits<MAX_LANES>>,
@@ -216,6 +218,8 @@ pub struct MessageDecoder {
     ptx_alu_op: Signal<Local, Bits<ALU_OP_BITS>>,
     /// the ALU op of each PTX `{op, type}` pair (a ROM: `PtxOpInfo::alu_op`)
     ptx_alu_rom: PtxAluRom,
+    /// the raw operand fields' numbering, for the vISA and the PTX layout
+    numbering: OperandNumbering,
     ptx_size: Signal<Local, Bits<SIZE_BITS>>,
     ptx_vector_log2: Signal<Local, Bits<SIZE_BITS>>,
     ptx_total_log2: Signal<Local, Bits<SIZE_BITS>>,
@@ -226,19 +230,26 @@ pub struct MessageDecoder {
     exec_mask: Signal<Local, Bits<MAX_LANES>>,
     surface_byte: Signal<Local, Bits<8>>,
 
-    // ---- locals: raw-operand numbering (docs/descriptors.md "Raw operand fields") ----
-    opnd: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
-    opnd_required: [Signal<Local, Bit>; OPERAND_SLOTS],
-    opnd_null: [Signal<Local, Bit>; OPERAND_SLOTS],
-    /// the number slot i must hold if present, one-hot (bit n = number n):
-    /// 1 + the numbers handed out before slot i. One-hot and shifted, not
-    /// counted with chained carry adders; still a chain of 2:1 muxes behind
-    /// the kind decode (Yosys `ltp`: 23 cells on this cone), the integer
-    /// unit's critical path in the README table (docs/synthesis.md, issue 12)
-    opnd_expect: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
-    /// slot i's number, one-hot (bits 2..0 of it; bits 7..3 are checked zero)
-    opnd_hot: [Signal<Local, Bits<8>>; OPERAND_SLOTS],
-    opnd_bad: [Signal<Local, Bit>; OPERAND_SLOTS],
+    // ---- locals: raw operands (docs/descriptors.md "Raw operand fields") ----
+    // Checked on the raw bytes for each layout side by side, the kind picking
+    // the result last: no kind decode in front of the checks (the numbering:
+    // `OperandNumbering`).
+    /// field i (byte 6 + i) holds a number (is not V0 / null)
+    field_set: [Signal<Local, Bit>; OPERAND_SLOTS],
+    /// the op table's operand rule for the op code in byte 5 (SVM_ATOMIC's
+    /// Op) and in byte 1 (DWORD_ATOMIC's, TYPED_ATOMIC's): src0 is V0, src1
+    /// is required
+    src0_null_b5: Signal<Local, Bit>,
+    src1_required_b5: Signal<Local, Bit>,
+    src0_null_b1: Signal<Local, Bit>,
+    src1_required_b1: Signal<Local, Bit>,
+    /// a field the kind requires is V0, or one it forbids is set
+    svm_presence_bad: Signal<Local, Bit>,
+    dword_presence_bad: Signal<Local, Bit>,
+    typed_presence_bad: Signal<Local, Bit>,
+    ptx_presence_bad: Signal<Local, Bit>,
+    /// SVM_SCATTER requires both its fields, so they hold 1 and 2
+    scatter_operands_bad: Signal<Local, Bit>,
 
     // ---- locals: why it is illegal (named for waveforms) ----
     bad_opcode: Signal<Local, Bit>,
@@ -368,8 +379,7 @@ impl MessageDecoder {
             opcode_ptx: c8(OPCODE_PTX_ATOM),
             byte_255: c8(255),
             one_byte: c8(1),
-            hot_one: c8(2),
-            zero_byte: c8(0),
+            two_byte: c8(2),
             exec_lanes: core::array::from_fn(|c| Constant::new(((1u64 << (1 << c)) - 1).to_bits())),
             all_lanes: Constant::new(u32::MAX.to_bits()),
             exec_code_8: c3(SCATTER_8_BLOCKS_EXEC.trailing_zeros() as u8),
@@ -455,6 +465,7 @@ impl MessageDecoder {
             ptx_vector_ok: Default::default(),
             ptx_alu_op: Default::default(),
             ptx_alu_rom: Default::default(),
+            numbering: Default::default(),
             ptx_size: Default::default(),
             ptx_vector_log2: Default::default(),
             ptx_total_log2: Default::default(),
@@ -464,12 +475,16 @@ impl MessageDecoder {
             predicate: Default::default(),
             exec_mask: Default::default(),
             surface_byte: Default::default(),
-            opnd: core::array::from_fn(|_| Default::default()),
-            opnd_required: core::array::from_fn(|_| Default::default()),
-            opnd_null: core::array::from_fn(|_| Default::default()),
-            opnd_expect: core::array::from_fn(|_| Default::default()),
-            opnd_hot: core::array::from_fn(|_| Default::default()),
-            opnd_bad: core::array::from_fn(|_| Default::default()),
+            field_set: core::array::from_fn(|_| Default::default()),
+            src0_null_b5: Default::default(),
+            src1_required_b5: Default::default(),
+            src0_null_b1: Default::default(),
+            src1_required_b1: Default::default(),
+            svm_presence_bad: Default::default(),
+            dword_presence_bad: Default::default(),
+            typed_presence_bad: Default::default(),
+            ptx_presence_bad: Default::default(),
+            scatter_operands_bad: Default::default(),
             bad_opcode: Default::default(),
             bad_exec: Default::default(),
             bad_pred: Default::default(),
@@ -499,6 +514,7 @@ impl Logic for MessageDecoder {
         // the ROM reads the PTX op and type fields (bytes 1 and 2) straight
         // from the port (wiring only, "Structure" in unit.rs)
         self.ptx_alu_rom.op.next = self.desc.val().get_bits::<PTX_CODE_BITS>(8);
+        self.numbering.fields.next = self.desc.val().get_bits::<NUMBERED_BITS>(48);
         self.ptx_alu_rom.ty.next = self.desc.val().get_bits::<PTX_CODE_BITS>(16);
         // ---- bytes and kind (docs/descriptors.md "Opcodes") ----
         for i in 0..MAX_DESC_LEN {
@@ -754,79 +770,36 @@ impl Logic for MessageDecoder {
 
         // ---- raw operands: presence rules and numbering 1, 2, 3, ... ----
         for i in 0..OPERAND_SLOTS {
-            self.opnd[i].next = self.zero_byte.val();
-            self.opnd_required[i].next = false;
-            self.opnd_null[i].next = false;
+            self.field_set[i].next = self.byte[i + 6].val().any();
         }
-        if self.kind_svm_atomic.val() | self.kind_dword.val() {
-            // Addresses / Element_offset, Src0, Src1, Dst
-            self.opnd[0].next = self.byte[6].val();
-            self.opnd[1].next = self.byte[7].val();
-            self.opnd[2].next = self.byte[8].val();
-            self.opnd[3].next = self.byte[9].val();
-            self.opnd_required[0].next = true;
-        }
-        if self.kind_typed.val() {
-            // U, V, R, LOD, Src0, Src1, Dst
-            for i in 0..OPERAND_SLOTS {
-                self.opnd[i].next = self.byte[i + 6].val();
-            }
-            self.opnd_required[0].next = true;
-        }
-        if self.kind_svm_atomic.val() | self.kind_dword.val() | self.kind_typed.val() {
-            // op table: src0 is V0 for INC, DEC, PREDEC; src1 is non-null for CMPXCHG, FCMPWR
-            if self.kind_typed.val() {
-                self.opnd_null[4].next = self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                self.opnd_required[4].next = !self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                self.opnd_null[5].next = !self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-                self.opnd_required[5].next = self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-            } else {
-                self.opnd_null[1].next = self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                self.opnd_required[1].next = !self.visa_src0_null.val().get_bit(self.visa_code.val().index());
-                self.opnd_null[2].next = !self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-                self.opnd_required[2].next = self.visa_src1_required.val().get_bit(self.visa_code.val().index());
-            }
-        }
-        if self.kind_scatter.val() {
-            // Addresses, Src
-            self.opnd[0].next = self.byte[7].val();
-            self.opnd[1].next = self.byte[8].val();
-            self.opnd_required[0].next = true;
-            self.opnd_required[1].next = true;
-        }
-        if self.kind_ptx.val() {
-            // D, A, B, C (cas only), Cache_policy (with .L2::cache_hint only)
-            for i in 0..5 {
-                self.opnd[i].next = self.byte[i + 8].val();
-            }
-            self.opnd_required[1].next = true;
-            self.opnd_required[2].next = true;
-            self.opnd_required[3].next = self.ptx_is_cas.val();
-            self.opnd_null[3].next = !self.ptx_is_cas.val();
-            self.opnd_required[4].next = self.ptx_hint.val();
-            self.opnd_null[4].next = !self.ptx_hint.val();
-        }
-        self.opnd_expect[0].next = self.hot_one.val();
-        for i in 0..(OPERAND_SLOTS - 1) {
-            self.opnd_expect[i + 1].next = self.opnd_expect[i].val();
-            if self.opnd[i].val().any() {
-                self.opnd_expect[i + 1].next = self.opnd_expect[i].val() << 1;
-            }
-        }
-        for i in 0..OPERAND_SLOTS {
-            self.opnd_hot[i].next = self.one_byte.val() << self.opnd[i].val().get_bits::<3>(0);
-            self.opnd_bad[i].next = self.opnd_required[i].val();
-            if self.opnd[i].val().any() {
-                self.opnd_bad[i].next = (self.opnd_null[i].val() | self.opnd[i].val().get_bits::<5>(3).any())
-                    | !(self.opnd_hot[i].val() & self.opnd_expect[i].val()).any();
-            }
-        }
-        self.bad_operands.next = false;
-        for i in 0..OPERAND_SLOTS {
-            if self.opnd_bad[i].val() {
-                self.bad_operands.next = true;
-            }
-        }
+        // op table: src0 is V0 for INC, DEC, PREDEC; src1 is non-null for CMPXCHG, FCMPWR
+        self.src0_null_b5.next = self.visa_src0_null.val().get_bit(self.byte[5].val().get_bits::<5>(0).index());
+        self.src1_required_b5.next = self.visa_src1_required.val().get_bit(self.byte[5].val().get_bits::<5>(0).index());
+        self.src0_null_b1.next = self.visa_src0_null.val().get_bit(self.byte[1].val().get_bits::<5>(0).index());
+        self.src1_required_b1.next = self.visa_src1_required.val().get_bit(self.byte[1].val().get_bits::<5>(0).index());
+        // SVM_ATOMIC, DWORD_ATOMIC: Addresses / Element_offset, Src0, Src1, Dst (fields 0..=3)
+        self.svm_presence_bad.next = (!self.field_set[0].val() | (self.src0_null_b5.val() == self.field_set[1].val()))
+            | (self.src1_required_b5.val() != self.field_set[2].val());
+        self.dword_presence_bad.next = (!self.field_set[0].val()
+            | (self.src0_null_b1.val() == self.field_set[1].val()))
+            | (self.src1_required_b1.val() != self.field_set[2].val());
+        // TYPED_ATOMIC: U, V, R, LOD, Src0, Src1, Dst (fields 0..=6)
+        self.typed_presence_bad.next = (!self.field_set[0].val()
+            | (self.src0_null_b1.val() == self.field_set[4].val()))
+            | (self.src1_required_b1.val() != self.field_set[5].val());
+        // PTX: D, A, B, C (cas only), Cache_policy (with .L2::cache_hint only) (fields 2..=6)
+        self.ptx_presence_bad.next = ((!self.field_set[3].val() | !self.field_set[4].val())
+            | (self.ptx_is_cas.val() != self.field_set[5].val()))
+            | (self.ptx_hint.val() != self.field_set[6].val());
+        // SVM_SCATTER: Addresses, Src (bytes 7, 8)
+        self.scatter_operands_bad.next =
+            (self.byte[7].val() != self.one_byte.val()) | (self.byte[8].val() != self.two_byte.val());
+        self.bad_operands.next = (((self.kind_svm_atomic.val()
+            & (self.numbering.visa_misnumbered.val() | self.svm_presence_bad.val()))
+            | (self.kind_dword.val() & (self.numbering.visa_misnumbered.val() | self.dword_presence_bad.val())))
+            | ((self.kind_typed.val() & (self.numbering.visa_misnumbered.val() | self.typed_presence_bad.val()))
+                | (self.kind_scatter.val() & self.scatter_operands_bad.val())))
+            | (self.kind_ptx.val() & (self.numbering.ptx_misnumbered.val() | self.ptx_presence_bad.val()));
 
         // ---- bytes past the descriptor's length must be zero ----
         self.bad_tail.next = false;

@@ -83,6 +83,11 @@ pub struct TypedAddr {
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
+    /// rows, slices and whether the sizes are constant at `level` (the
+    /// unit's registers, `TypedExtent`)
+    pub rows: Signal<In, Bits<COORD_BITS>>,
+    pub slices: Signal<In, Bits<COORD_BITS>>,
+    pub sizes_constant: Signal<In, Bit>,
     /// A walk step's product `walk_a * walk_b` of a cycle earlier, as the
     /// digit products the unit registered (`WalkProduct`: they depend on
     /// the walk state only, and the walk's multiply ends at flip-flops).
@@ -109,10 +114,15 @@ pub struct TypedAddr {
     pub walk_first: Signal<Out, Bits<WIDE_BITS>>,
     pub lane_first: Signal<Out, Bits<WIDE_BITS>>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
-    /// A walk step's `first = walk_a * walk_b` operands at the current walk
-    /// state, for the unit to multiply into registers (`WalkProduct`).
-    pub walk_a: Signal<Out, Bits<COORD_BITS>>,
-    pub walk_b: Signal<Out, Bits<COORD_BITS>>,
+    /// At the walk state after this step, for the unit's registers
+    /// (`WalkOperands`): rows, slices, whether the sizes are constant, the
+    /// next walk step's `first = walk_a * walk_b` operands (the unit
+    /// multiplies them into registers, `WalkProduct`).
+    pub next_rows: Signal<Out, Bits<COORD_BITS>>,
+    pub next_slices: Signal<Out, Bits<COORD_BITS>>,
+    pub next_sizes_constant: Signal<Out, Bit>,
+    pub next_walk_a: Signal<Out, Bits<COORD_BITS>>,
+    pub next_walk_b: Signal<Out, Bits<COORD_BITS>>,
     /// `second_c` of a walk or bulk step, and at lod (`lod_c`): the unit
     /// picks by `at_lod` a stage later (`TypedExtent`)
     pub second_c: Signal<Out, Bits<WIDE_BITS>>,
@@ -153,6 +163,9 @@ impl Default for TypedAddr {
             coord_lod: Default::default(),
             surf_kind: Default::default(),
             surf_array: Default::default(),
+            rows: Default::default(),
+            slices: Default::default(),
+            sizes_constant: Default::default(),
             walk_p0: Default::default(),
             walk_p16: Default::default(),
             walk_p16_b: Default::default(),
@@ -167,8 +180,11 @@ impl Default for TypedAddr {
             at_lod: Default::default(),
             lod_out_of_range: Default::default(),
             second_b: Default::default(),
-            walk_a: Default::default(),
-            walk_b: Default::default(),
+            next_rows: Default::default(),
+            next_slices: Default::default(),
+            next_sizes_constant: Default::default(),
+            next_walk_a: Default::default(),
+            next_walk_b: Default::default(),
             second_c: Default::default(),
             lod_c: Default::default(),
             next_level: Default::default(),
@@ -207,6 +223,9 @@ impl Logic for TypedAddr {
         self.extent.lod_out_of_range.next = self.lod_out_of_range.val();
         self.extent.surf_kind.next = self.surf_kind.val();
         self.extent.surf_array.next = self.surf_array.val();
+        self.extent.rows.next = self.rows.val();
+        self.extent.slices.next = self.slices.val();
+        self.extent.level_sizes_constant.next = self.sizes_constant.val();
         self.walk_sum.p0.next = self.walk_p0.val();
         self.walk_sum.p16.next = self.walk_p16.val();
         self.walk_sum.p16_b.next = self.walk_p16_b.val();
@@ -224,8 +243,11 @@ impl Logic for TypedAddr {
         self.walk_first.next = self.walk_sum.result.val();
         self.lane_first.next = self.lane_sum.result.val();
         self.second_b.next = self.extent.second_b.val();
-        self.walk_a.next = self.extent.walk_a.val();
-        self.walk_b.next = self.extent.walk_b.val();
+        self.next_rows.next = self.extent.next_rows.val();
+        self.next_slices.next = self.extent.next_slices.val();
+        self.next_sizes_constant.next = self.extent.next_sizes_constant.val();
+        self.next_walk_a.next = self.extent.next_walk_a.val();
+        self.next_walk_b.next = self.extent.next_walk_b.val();
         self.second_c.next = self.extent.second_c.val();
         self.lod_c.next = self.extent.lod_c.val();
         self.out_of_bounds.next = self.extent.out_of_bounds.val();

@@ -7,17 +7,11 @@
 use rust_hdl::prelude::*;
 
 use crate::extend::ZeroExtend;
+use crate::walk_operands::WalkOperands;
 
-/// Bits of a coordinate, an extent, a level count (the unit's ports).
-pub const COORD_BITS: usize = 32;
+pub use crate::walk_operands::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D};
 /// Bits of the address math.
 pub const WIDE_BITS: usize = 64;
-/// `req_surf_kind` codes of the typed kinds (`program::TypedKind` discriminants).
-pub const KIND_1D: u8 = 0;
-pub const KIND_1D_ARRAY: u8 = 1;
-pub const KIND_2D: u8 = 2;
-pub const KIND_2D_ARRAY: u8 = 3;
-pub const KIND_3D: u8 = 4;
 
 /// Extents at one level of a typed surface, and the step's multiply-add operands.
 #[derive(LogicBlock)]
@@ -58,12 +52,22 @@ pub struct TypedExtent {
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
     pub surf_array: Signal<In, Bits<COORD_BITS>>,
+    /// V's extent and R's at `level`, and whether every level from `level`
+    /// on has its size: registers of the unit, loaded with the extents
+    /// (`WalkOperands` on the next level's, `next_*` below)
+    pub rows: Signal<In, Bits<COORD_BITS>>,
+    pub slices: Signal<In, Bits<COORD_BITS>>,
+    pub level_sizes_constant: Signal<In, Bit>,
 
     // ---- the step: index = first * second_b + second_c ----
-    /// A walk step's `first = walk_a * walk_b` (registers only: no payload
-    /// bit reaches this multiplier).
-    pub walk_a: Signal<Out, Bits<COORD_BITS>>,
-    pub walk_b: Signal<Out, Bits<COORD_BITS>>,
+    /// At the next level (`next_*` below), for the unit's registers
+    /// (`WalkOperands`): rows, slices, whether the sizes are constant from
+    /// it on, and the walk step's `first = walk_a * walk_b` operands.
+    pub next_rows: Signal<Out, Bits<COORD_BITS>>,
+    pub next_slices: Signal<Out, Bits<COORD_BITS>>,
+    pub next_sizes_constant: Signal<Out, Bit>,
+    pub next_walk_a: Signal<Out, Bits<COORD_BITS>>,
+    pub next_walk_b: Signal<Out, Bits<COORD_BITS>>,
     /// At lod, `first = r * rows + v`: `v` (the unit registers `r * rows`
     /// as digit products, `LaneCoordReg`).
     pub wide_v_out: Signal<Out, Bits<WIDE_BITS>>,
@@ -90,11 +94,10 @@ pub struct TypedExtent {
     wide_u: ZeroExtend<COORD_BITS, WIDE_BITS>,
     wide_v: ZeroExtend<COORD_BITS, WIDE_BITS>,
 
+    // ---- the surface's extents at the next level ----
+    next_ops: WalkOperands,
+
     // ---- constants ----
-    kind_1d: Constant<Bits<3>>,
-    kind_1d_array: Constant<Bits<3>>,
-    kind_2d_array: Constant<Bits<3>>,
-    kind_3d: Constant<Bits<3>>,
     one: Constant<Bits<COORD_BITS>>,
 
     // ---- locals (named for waveforms) ----
@@ -110,7 +113,6 @@ pub struct TypedExtent {
 
 impl Default for TypedExtent {
     fn default() -> Self {
-        let k = |v: u8| Constant::new(v.to_bits());
         Self {
             level: Default::default(),
             level_base: Default::default(),
@@ -128,8 +130,14 @@ impl Default for TypedExtent {
             lod_out_of_range: Default::default(),
             surf_kind: Default::default(),
             surf_array: Default::default(),
-            walk_a: Default::default(),
-            walk_b: Default::default(),
+            rows: Default::default(),
+            slices: Default::default(),
+            level_sizes_constant: Default::default(),
+            next_rows: Default::default(),
+            next_slices: Default::default(),
+            next_sizes_constant: Default::default(),
+            next_walk_a: Default::default(),
+            next_walk_b: Default::default(),
             wide_v_out: Default::default(),
             second_b: Default::default(),
             second_c: Default::default(),
@@ -144,10 +152,7 @@ impl Default for TypedExtent {
             next_depth_is_one: Default::default(),
             wide_u: Default::default(),
             wide_v: Default::default(),
-            kind_1d: k(KIND_1D),
-            kind_1d_array: k(KIND_1D_ARRAY),
-            kind_2d_array: k(KIND_2D_ARRAY),
-            kind_3d: k(KIND_3D),
+            next_ops: Default::default(),
             one: Constant::new(1u32.to_bits()),
             width_at: Default::default(),
             height_at: Default::default(),
@@ -186,38 +191,32 @@ impl Logic for TypedExtent {
         self.next_width_is_one.next = !self.width_at.val().get_bits::<30>(2).any();
         self.next_height_is_one.next = !self.height_at.val().get_bits::<30>(2).any();
         self.next_depth_is_one.next = !self.depth_at.val().get_bits::<30>(2).any();
-        self.rows_at.next = self.height_at.val();
-        self.slices_at.next = self.one.val();
-        self.sizes_constant.next = self.width_is_one.val() & self.height_is_one.val();
-        if self.surf_kind.val() == self.kind_1d.val() {
-            self.rows_at.next = self.one.val();
-            self.sizes_constant.next = self.width_is_one.val();
-        }
-        if self.surf_kind.val() == self.kind_1d_array.val() {
-            self.rows_at.next = self.surf_array.val();
-            self.sizes_constant.next = self.width_is_one.val();
-        }
-        if self.surf_kind.val() == self.kind_2d_array.val() {
-            self.slices_at.next = self.surf_array.val();
-        }
-        if self.surf_kind.val() == self.kind_3d.val() {
-            self.slices_at.next = self.depth_at.val();
-            self.sizes_constant.next =
-                (self.width_is_one.val() & self.height_is_one.val()) & self.depth_is_one.val();
-        }
+        self.rows_at.next = self.rows.val();
+        self.slices_at.next = self.slices.val();
+        self.sizes_constant.next = self.level_sizes_constant.val();
+        self.next_ops.surf_kind.next = self.surf_kind.val();
+        self.next_ops.surf_array.next = self.surf_array.val();
+        self.next_ops.width.next = self.next_width.val();
+        self.next_ops.height.next = self.next_height.val();
+        self.next_ops.depth.next = self.next_depth.val();
+        self.next_ops.width_is_one.next = self.next_width_is_one.val();
+        self.next_ops.height_is_one.next = self.next_height_is_one.val();
+        self.next_ops.depth_is_one.next = self.next_depth_is_one.val();
+        self.next_rows.next = self.next_ops.rows.val();
+        self.next_slices.next = self.next_ops.slices.val();
+        self.next_sizes_constant.next = self.next_ops.sizes_constant.val();
+        self.next_walk_a.next = self.next_ops.walk_a.val();
+        self.next_walk_b.next = self.next_ops.walk_b.val();
 
         // ---- multiply-add operands ----
         // walk step:  level_base + (width * rows + 0) * slices
+        //             (`walk_a * walk_b`: the unit's registers, `WalkOperands`)
         // bulk step:  level_base + (rows * slices + 0) * (lod - level)
         // at lod:     (level_base + u) + (r * rows + v) * width
-        self.walk_a.next = self.width_at.val();
-        self.walk_b.next = self.rows_at.val();
         self.wide_v_out.next = self.wide_v.wide.val();
         self.second_b.next = self.slices_at.val();
         self.second_c.next = self.level_base.val();
         if self.sizes_constant.val() {
-            self.walk_a.next = self.rows_at.val();
-            self.walk_b.next = self.slices_at.val();
             self.second_b.next = self.coord_lod.val() - self.level.val();
         }
         self.lod_c.next = self.level_base.val() + self.wide_u.wide.val();

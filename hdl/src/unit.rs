@@ -107,6 +107,7 @@ use crate::mux8::Mux8;
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
+use crate::walk_operands::WalkOperands;
 use crate::walk_product::WalkProduct;
 use crate::word_join::{WORDS, WORD_BITS};
 use crate::write_align::{WriteAlign, LINE_BYTES};
@@ -430,10 +431,21 @@ pub struct AtomicUnit {
     typed_width_one: DFF<Bit>,
     typed_height_one: DFF<Bit>,
     typed_depth_one: DFF<Bit>,
-    /// a walk step's product at the walk state of last cycle (`TypedAddr`'s
-    /// `walk_a * walk_b` as digit products, `WalkProduct`), and whether a
-    /// new lane may have changed that state since: its first walk step
-    /// waits a cycle for them
+    /// a walk step's multiply operands at the walk state (`WalkOperands`),
+    /// loaded with the extents above: from the next-lane stage's extents
+    /// (`n_walk_ops`) as the lane enters, from the next level as a walk step
+    /// issues; the multiplier starts at these flip-flops
+    typed_walk_a: DFF<Bits<32>>,
+    typed_walk_b: DFF<Bits<32>>,
+    /// R's extent at the level and whether the sizes are constant from it
+    /// on, loaded the same way (`rows` is `typed_lane_rows`)
+    typed_slices: DFF<Bits<32>>,
+    typed_sizes_constant: DFF<Bit>,
+    n_walk_ops: WalkOperands,
+    /// a walk step's product at the walk state of last cycle
+    /// (`typed_walk_a * typed_walk_b` as digit products, `WalkProduct`), and
+    /// whether a new lane may have changed that state since: its first walk
+    /// step waits a cycle for them
     typed_walk_product: WalkProduct,
     typed_walk_stale: DFF<Bit>,
     /// the lane's `r` and `lod` coordinates (0 when the message has none),
@@ -478,7 +490,10 @@ pub struct AtomicUnit {
     /// the bounds check's operands (`AddrGen`)
     t_checks_bounds: DFF<Bit>,
     t_bounded_offset: DFF<Bits<MEM_ADDR_BITS>>,
-    t_bound: DFF<Bits<MEM_ADDR_BITS>>,
+    /// the bound less the element's bytes, and whether the bound is below
+    /// them (`BoundsCheck`'s two operands from the issue stage)
+    t_last_start: DFF<Bits<MEM_ADDR_BITS>>,
+    t_bound_small: DFF<Bit>,
     t_space: DFF<Bit>,
     t_size: DFF<Bits<SIZE_BITS>>,
     t_op: DFF<Bits<ALU_OP_BITS>>,
@@ -1164,6 +1179,11 @@ impl AtomicUnit {
             typed_width_one: Default::default(),
             typed_height_one: Default::default(),
             typed_depth_one: Default::default(),
+            typed_walk_a: Default::default(),
+            typed_walk_b: Default::default(),
+            typed_slices: Default::default(),
+            typed_sizes_constant: Default::default(),
+            n_walk_ops: Default::default(),
             typed_walk_product: Default::default(),
             typed_walk_stale: Default::default(),
             typed_lane_coord: Default::default(),
@@ -1184,7 +1204,8 @@ impl AtomicUnit {
             t_kind: Default::default(),
             t_checks_bounds: Default::default(),
             t_bounded_offset: Default::default(),
-            t_bound: Default::default(),
+            t_last_start: Default::default(),
+            t_bound_small: Default::default(),
             t_space: Default::default(),
             t_size: Default::default(),
             t_op: Default::default(),
@@ -1572,6 +1593,10 @@ impl Logic for AtomicUnit {
             typed_width_one,
             typed_height_one,
             typed_depth_one,
+            typed_walk_a,
+            typed_walk_b,
+            typed_slices,
+            typed_sizes_constant,
             typed_walk_stale,
             typed_walked,
             typed_walk_at_lod,
@@ -1590,7 +1615,8 @@ impl Logic for AtomicUnit {
             t_kind,
             t_checks_bounds,
             t_bounded_offset,
-            t_bound,
+            t_last_start,
+            t_bound_small,
             t_space,
             t_size,
             t_op,
@@ -1890,9 +1916,20 @@ impl Logic for AtomicUnit {
         self.typed_step.lod_out_of_range.next = self.typed_lane_coord.lod_out_of_range.val();
         self.typed_step.surf_kind.next = self.ctx_surf_kind.q.val();
         self.typed_step.surf_array.next = self.ctx_surf_array.q.val();
+        self.typed_step.rows.next = self.typed_lane_rows.q.val();
+        self.typed_step.slices.next = self.typed_slices.q.val();
+        self.typed_step.sizes_constant.next = self.typed_sizes_constant.q.val();
         self.typed_walk_product.clock.next = self.clock.val();
-        self.typed_walk_product.walk_a.next = self.typed_step.walk_a.val();
-        self.typed_walk_product.walk_b.next = self.typed_step.walk_b.val();
+        self.typed_walk_product.walk_a.next = self.typed_walk_a.q.val();
+        self.typed_walk_product.walk_b.next = self.typed_walk_b.q.val();
+        self.n_walk_ops.surf_kind.next = self.n_surf_kind.q.val();
+        self.n_walk_ops.surf_array.next = self.n_surf_array.q.val();
+        self.n_walk_ops.width.next = self.n_width.q.val();
+        self.n_walk_ops.height.next = self.n_height.q.val();
+        self.n_walk_ops.depth.next = self.n_depth.q.val();
+        self.n_walk_ops.width_is_one.next = self.n_width_one.q.val();
+        self.n_walk_ops.height_is_one.next = self.n_height_one.q.val();
+        self.n_walk_ops.depth_is_one.next = self.n_depth_one.q.val();
         self.typed_step.walk_p0.next = self.typed_walk_product.p0.val();
         self.typed_step.walk_p16.next = self.typed_walk_product.p16.val();
         self.typed_step.walk_p16_b.next = self.typed_walk_product.p16_b.val();
@@ -1915,8 +1952,8 @@ impl Logic for AtomicUnit {
         // the address stage T, on its registers
         self.bounds_check.checked.next = self.t_checks_bounds.q.val();
         self.bounds_check.offset.next = self.t_bounded_offset.q.val();
-        self.bounds_check.bound.next = self.t_bound.q.val();
-        self.bounds_check.elem_size.next = self.t_size.q.val();
+        self.bounds_check.last_start.next = self.t_last_start.q.val();
+        self.bounds_check.bound_small.next = self.t_bound_small.q.val();
         self.addr_mul.walk_first.next = self.t_walk_first.q.val();
         self.addr_mul.lane_first.next = self.t_lane_first.q.val();
         self.addr_mul.at_lod.next = self.t_at_lod.q.val();
@@ -2912,11 +2949,15 @@ impl Logic for AtomicUnit {
             self.ctx_surf_size.d.next = self.n_surf_size.q.val();
             self.typed_width.d.next = self.n_width.q.val();
             self.typed_height.d.next = self.n_height.q.val();
-            self.typed_lane_rows.d.next = self.n_lane_rows.q.val();
+            self.typed_lane_rows.d.next = self.n_walk_ops.rows.val();
+            self.typed_slices.d.next = self.n_walk_ops.slices.val();
+            self.typed_sizes_constant.d.next = self.n_walk_ops.sizes_constant.val();
             self.typed_depth.d.next = self.n_depth.q.val();
             self.typed_width_one.d.next = self.n_width_one.q.val();
             self.typed_height_one.d.next = self.n_height_one.q.val();
             self.typed_depth_one.d.next = self.n_depth_one.q.val();
+            self.typed_walk_a.d.next = self.n_walk_ops.walk_a.val();
+            self.typed_walk_b.d.next = self.n_walk_ops.walk_b.val();
             self.ctx_surf_array.d.next = self.n_surf_array.q.val();
             self.ctx_surf_u16.d.next = self.n_surf_u16.q.val();
             self.ctx_slm_size.d.next = self.n_slm_size.q.val();
@@ -2970,17 +3011,15 @@ impl Logic for AtomicUnit {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_width.d.next = self.typed_step.next_width.val();
             self.typed_height.d.next = self.typed_step.next_height.val();
-            self.typed_lane_rows.d.next = self.typed_step.next_height.val();
-            if self.ctx_surf_kind.q.val() == self.kind_1d.val() {
-                self.typed_lane_rows.d.next = self.one_coord.val();
-            }
-            if self.ctx_surf_kind.q.val() == self.kind_1d_array.val() {
-                self.typed_lane_rows.d.next = self.ctx_surf_array.q.val();
-            }
+            self.typed_lane_rows.d.next = self.typed_step.next_rows.val();
+            self.typed_slices.d.next = self.typed_step.next_slices.val();
+            self.typed_sizes_constant.d.next = self.typed_step.next_sizes_constant.val();
             self.typed_depth.d.next = self.typed_step.next_depth.val();
             self.typed_width_one.d.next = self.typed_step.next_width_is_one.val();
             self.typed_height_one.d.next = self.typed_step.next_height_is_one.val();
             self.typed_depth_one.d.next = self.typed_step.next_depth_is_one.val();
+            self.typed_walk_a.d.next = self.typed_step.next_walk_a.val();
+            self.typed_walk_b.d.next = self.typed_step.next_walk_b.val();
         }
         if self.l_walk.q.val() {
             self.typed_level_base.d.next = self.addr_finish.index.val();
@@ -3012,7 +3051,8 @@ impl Logic for AtomicUnit {
             self.t_kind.d.next = self.issue_kind.val();
             self.t_checks_bounds.d.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
             self.t_bounded_offset.d.next = self.addr_gen.bounded_offset.val();
-            self.t_bound.d.next = self.addr_gen.bound.val();
+            self.t_last_start.d.next = self.addr_gen.bound.val() - self.elem_bytes.val();
+            self.t_bound_small.d.next = self.addr_gen.bound.val() < self.elem_bytes.val();
             self.t_space.d.next = self.addr_gen.space.val();
             self.t_size.d.next = self.ctx_elem_size.q.val();
             self.t_op.d.next = self.ctx_alu_op.q.val();

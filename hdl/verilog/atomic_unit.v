@@ -161,6 +161,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_step$lod_out_of_range;
     reg  [2:0] typed_step$surf_kind;
     reg  [31:0] typed_step$surf_array;
+    reg  [31:0] typed_step$rows;
+    reg  [31:0] typed_step$slices;
+    reg  typed_step$sizes_constant;
     reg  [31:0] typed_step$walk_p0;
     reg  [32:0] typed_step$walk_p16;
     reg  [31:0] typed_step$walk_p16_b;
@@ -173,8 +176,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [63:0] typed_step$walk_first;
     wire  [63:0] typed_step$lane_first;
     wire  [31:0] typed_step$second_b;
-    wire  [31:0] typed_step$walk_a;
-    wire  [31:0] typed_step$walk_b;
+    wire  [31:0] typed_step$next_rows;
+    wire  [31:0] typed_step$next_slices;
+    wire  typed_step$next_sizes_constant;
+    wire  [31:0] typed_step$next_walk_a;
+    wire  [31:0] typed_step$next_walk_b;
     wire  [63:0] typed_step$second_c;
     wire  [63:0] typed_step$lod_c;
     wire  [31:0] typed_step$next_level;
@@ -221,8 +227,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [15:0] addr_finish$byte_enables;
     reg  bounds_check$checked;
     reg  [63:0] bounds_check$offset;
-    reg  [63:0] bounds_check$bound;
-    reg  [2:0] bounds_check$elem_size;
+    reg  [63:0] bounds_check$last_start;
+    reg  bounds_check$bound_small;
     wire  bounds_check$out_of_bounds;
     reg  [127:0] elem_select$lane_src0;
     reg  [127:0] elem_select$lane_src1;
@@ -895,6 +901,31 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_depth_one$d;
     wire  typed_depth_one$q;
     reg  typed_depth_one$clock;
+    reg  [31:0] typed_walk_a$d;
+    wire  [31:0] typed_walk_a$q;
+    reg  typed_walk_a$clock;
+    reg  [31:0] typed_walk_b$d;
+    wire  [31:0] typed_walk_b$q;
+    reg  typed_walk_b$clock;
+    reg  [31:0] typed_slices$d;
+    wire  [31:0] typed_slices$q;
+    reg  typed_slices$clock;
+    reg  typed_sizes_constant$d;
+    wire  typed_sizes_constant$q;
+    reg  typed_sizes_constant$clock;
+    reg  [2:0] n_walk_ops$surf_kind;
+    reg  [31:0] n_walk_ops$surf_array;
+    reg  [31:0] n_walk_ops$width;
+    reg  [31:0] n_walk_ops$height;
+    reg  [31:0] n_walk_ops$depth;
+    reg  n_walk_ops$width_is_one;
+    reg  n_walk_ops$height_is_one;
+    reg  n_walk_ops$depth_is_one;
+    wire  [31:0] n_walk_ops$rows;
+    wire  [31:0] n_walk_ops$slices;
+    wire  n_walk_ops$sizes_constant;
+    wire  [31:0] n_walk_ops$walk_a;
+    wire  [31:0] n_walk_ops$walk_b;
     reg  typed_walk_product$clock;
     reg  [31:0] typed_walk_product$walk_a;
     reg  [31:0] typed_walk_product$walk_b;
@@ -979,9 +1010,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] t_bounded_offset$d;
     wire  [63:0] t_bounded_offset$q;
     reg  t_bounded_offset$clock;
-    reg  [63:0] t_bound$d;
-    wire  [63:0] t_bound$q;
-    reg  t_bound$clock;
+    reg  [63:0] t_last_start$d;
+    wire  [63:0] t_last_start$q;
+    reg  t_last_start$clock;
+    reg  t_bound_small$d;
+    wire  t_bound_small$q;
+    reg  t_bound_small$clock;
     reg  t_space$d;
     wire  t_space$q;
     reg  t_space$clock;
@@ -2280,6 +2314,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .lod_out_of_range(typed_step$lod_out_of_range),
         .surf_kind(typed_step$surf_kind),
         .surf_array(typed_step$surf_array),
+        .rows(typed_step$rows),
+        .slices(typed_step$slices),
+        .sizes_constant(typed_step$sizes_constant),
         .walk_p0(typed_step$walk_p0),
         .walk_p16(typed_step$walk_p16),
         .walk_p16_b(typed_step$walk_p16_b),
@@ -2292,8 +2329,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .walk_first(typed_step$walk_first),
         .lane_first(typed_step$lane_first),
         .second_b(typed_step$second_b),
-        .walk_a(typed_step$walk_a),
-        .walk_b(typed_step$walk_b),
+        .next_rows(typed_step$next_rows),
+        .next_slices(typed_step$next_slices),
+        .next_sizes_constant(typed_step$next_sizes_constant),
+        .next_walk_a(typed_step$next_walk_a),
+        .next_walk_b(typed_step$next_walk_b),
         .second_c(typed_step$second_c),
         .lod_c(typed_step$lod_c),
         .next_level(typed_step$next_level),
@@ -2348,8 +2388,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     atomic_unit$bounds_check bounds_check(
         .checked(bounds_check$checked),
         .offset(bounds_check$offset),
-        .bound(bounds_check$bound),
-        .elem_size(bounds_check$elem_size),
+        .last_start(bounds_check$last_start),
+        .bound_small(bounds_check$bound_small),
         .out_of_bounds(bounds_check$out_of_bounds)
     );
     atomic_unit$elem_select elem_select(
@@ -3317,6 +3357,41 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(typed_depth_one$q),
         .clock(typed_depth_one$clock)
     );
+    atomic_unit$typed_walk_a typed_walk_a(
+        .d(typed_walk_a$d),
+        .q(typed_walk_a$q),
+        .clock(typed_walk_a$clock)
+    );
+    atomic_unit$typed_walk_b typed_walk_b(
+        .d(typed_walk_b$d),
+        .q(typed_walk_b$q),
+        .clock(typed_walk_b$clock)
+    );
+    atomic_unit$typed_slices typed_slices(
+        .d(typed_slices$d),
+        .q(typed_slices$q),
+        .clock(typed_slices$clock)
+    );
+    atomic_unit$typed_sizes_constant typed_sizes_constant(
+        .d(typed_sizes_constant$d),
+        .q(typed_sizes_constant$q),
+        .clock(typed_sizes_constant$clock)
+    );
+    atomic_unit$n_walk_ops n_walk_ops(
+        .surf_kind(n_walk_ops$surf_kind),
+        .surf_array(n_walk_ops$surf_array),
+        .width(n_walk_ops$width),
+        .height(n_walk_ops$height),
+        .depth(n_walk_ops$depth),
+        .width_is_one(n_walk_ops$width_is_one),
+        .height_is_one(n_walk_ops$height_is_one),
+        .depth_is_one(n_walk_ops$depth_is_one),
+        .rows(n_walk_ops$rows),
+        .slices(n_walk_ops$slices),
+        .sizes_constant(n_walk_ops$sizes_constant),
+        .walk_a(n_walk_ops$walk_a),
+        .walk_b(n_walk_ops$walk_b)
+    );
     atomic_unit$typed_walk_product typed_walk_product(
         .clock(typed_walk_product$clock),
         .walk_a(typed_walk_product$walk_a),
@@ -3441,10 +3516,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(t_bounded_offset$q),
         .clock(t_bounded_offset$clock)
     );
-    atomic_unit$t_bound t_bound(
-        .d(t_bound$d),
-        .q(t_bound$q),
-        .clock(t_bound$clock)
+    atomic_unit$t_last_start t_last_start(
+        .d(t_last_start$d),
+        .q(t_last_start$q),
+        .clock(t_last_start$clock)
+    );
+    atomic_unit$t_bound_small t_bound_small(
+        .d(t_bound_small$d),
+        .q(t_bound_small$q),
+        .clock(t_bound_small$clock)
     );
     atomic_unit$t_space t_space(
         .d(t_space$d),
@@ -5264,6 +5344,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         typed_width_one$d = typed_width_one$q;
         typed_height_one$d = typed_height_one$q;
         typed_depth_one$d = typed_depth_one$q;
+        typed_walk_a$d = typed_walk_a$q;
+        typed_walk_b$d = typed_walk_b$q;
+        typed_slices$d = typed_slices$q;
+        typed_sizes_constant$d = typed_sizes_constant$q;
         typed_walk_stale$d = typed_walk_stale$q;
         typed_walked$d = typed_walked$q;
         typed_walk_at_lod$d = typed_walk_at_lod$q;
@@ -5282,7 +5366,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         t_kind$d = t_kind$q;
         t_checks_bounds$d = t_checks_bounds$q;
         t_bounded_offset$d = t_bounded_offset$q;
-        t_bound$d = t_bound$q;
+        t_last_start$d = t_last_start$q;
+        t_bound_small$d = t_bound_small$q;
         t_space$d = t_space$q;
         t_size$d = t_size$q;
         t_op$d = t_op$q;
@@ -6192,11 +6277,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             ctx_surf_size$d = n_surf_size$q;
             typed_width$d = n_width$q;
             typed_height$d = n_height$q;
-            typed_lane_rows$d = n_lane_rows$q;
+            typed_lane_rows$d = n_walk_ops$rows;
+            typed_slices$d = n_walk_ops$slices;
+            typed_sizes_constant$d = n_walk_ops$sizes_constant;
             typed_depth$d = n_depth$q;
             typed_width_one$d = n_width_one$q;
             typed_height_one$d = n_height_one$q;
             typed_depth_one$d = n_depth_one$q;
+            typed_walk_a$d = n_walk_ops$walk_a;
+            typed_walk_b$d = n_walk_ops$walk_b;
             ctx_surf_array$d = n_surf_array$q;
             ctx_surf_u16$d = n_surf_u16$q;
             ctx_slm_size$d = n_slm_size$q;
@@ -6249,17 +6338,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             typed_level$d = typed_step$next_level;
             typed_width$d = typed_step$next_width;
             typed_height$d = typed_step$next_height;
-            typed_lane_rows$d = typed_step$next_height;
-            if (ctx_surf_kind$q == kind_1d) begin
-                typed_lane_rows$d = one_coord;
-            end
-            if (ctx_surf_kind$q == kind_1d_array) begin
-                typed_lane_rows$d = ctx_surf_array$q;
-            end
+            typed_lane_rows$d = typed_step$next_rows;
+            typed_slices$d = typed_step$next_slices;
+            typed_sizes_constant$d = typed_step$next_sizes_constant;
             typed_depth$d = typed_step$next_depth;
             typed_width_one$d = typed_step$next_width_is_one;
             typed_height_one$d = typed_step$next_height_is_one;
             typed_depth_one$d = typed_step$next_depth_is_one;
+            typed_walk_a$d = typed_step$next_walk_a;
+            typed_walk_b$d = typed_step$next_walk_b;
         end
         if (l_walk$q) begin
             typed_level_base$d = addr_finish$index;
@@ -6288,7 +6375,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             t_kind$d = issue_kind;
             t_checks_bounds$d = addr_gen$checks_bounds & ~issue_marker;
             t_bounded_offset$d = addr_gen$bounded_offset;
-            t_bound$d = addr_gen$bound;
+            t_last_start$d = addr_gen$bound - elem_bytes;
+            t_bound_small$d = addr_gen$bound < elem_bytes;
             t_space$d = addr_gen$space;
             t_size$d = ctx_elem_size$q;
             t_op$d = ctx_alu_op$q;
@@ -6715,6 +6803,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_width_one$clock = clock;
     always @(*) typed_height_one$clock = clock;
     always @(*) typed_depth_one$clock = clock;
+    always @(*) typed_walk_a$clock = clock;
+    always @(*) typed_walk_b$clock = clock;
+    always @(*) typed_slices$clock = clock;
+    always @(*) typed_sizes_constant$clock = clock;
     always @(*) typed_walk_stale$clock = clock;
     always @(*) typed_walked$clock = clock;
     always @(*) typed_walk_at_lod$clock = clock;
@@ -6733,7 +6825,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) t_kind$clock = clock;
     always @(*) t_checks_bounds$clock = clock;
     always @(*) t_bounded_offset$clock = clock;
-    always @(*) t_bound$clock = clock;
+    always @(*) t_last_start$clock = clock;
+    always @(*) t_bound_small$clock = clock;
     always @(*) t_space$clock = clock;
     always @(*) t_size$clock = clock;
     always @(*) t_op$clock = clock;
@@ -7062,9 +7155,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_step$lod_out_of_range = typed_lane_coord$lod_out_of_range;
     always @(*) typed_step$surf_kind = ctx_surf_kind$q;
     always @(*) typed_step$surf_array = ctx_surf_array$q;
+    always @(*) typed_step$rows = typed_lane_rows$q;
+    always @(*) typed_step$slices = typed_slices$q;
+    always @(*) typed_step$sizes_constant = typed_sizes_constant$q;
     always @(*) typed_walk_product$clock = clock;
-    always @(*) typed_walk_product$walk_a = typed_step$walk_a;
-    always @(*) typed_walk_product$walk_b = typed_step$walk_b;
+    always @(*) typed_walk_product$walk_a = typed_walk_a$q;
+    always @(*) typed_walk_product$walk_b = typed_walk_b$q;
+    always @(*) n_walk_ops$surf_kind = n_surf_kind$q;
+    always @(*) n_walk_ops$surf_array = n_surf_array$q;
+    always @(*) n_walk_ops$width = n_width$q;
+    always @(*) n_walk_ops$height = n_height$q;
+    always @(*) n_walk_ops$depth = n_depth$q;
+    always @(*) n_walk_ops$width_is_one = n_width_one$q;
+    always @(*) n_walk_ops$height_is_one = n_height_one$q;
+    always @(*) n_walk_ops$depth_is_one = n_depth_one$q;
     always @(*) typed_step$walk_p0 = typed_walk_product$p0;
     always @(*) typed_step$walk_p16 = typed_walk_product$p16;
     always @(*) typed_step$walk_p16_b = typed_walk_product$p16_b;
@@ -7084,8 +7188,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) addr_gen$slm_size = ctx_slm_size$q;
     always @(*) bounds_check$checked = t_checks_bounds$q;
     always @(*) bounds_check$offset = t_bounded_offset$q;
-    always @(*) bounds_check$bound = t_bound$q;
-    always @(*) bounds_check$elem_size = t_size$q;
+    always @(*) bounds_check$last_start = t_last_start$q;
+    always @(*) bounds_check$bound_small = t_bound_small$q;
     always @(*) addr_mul$walk_first = t_walk_first$q;
     always @(*) addr_mul$lane_first = t_lane_first$q;
     always @(*) addr_mul$at_lod = t_at_lod$q;
@@ -8354,45 +8458,18 @@ module atomic_unit$addr_mul$mul_30(a,b,c,result);
 endmodule // atomic_unit$addr_mul$mul_30
 
 
-module atomic_unit$bounds_check(checked,offset,bound,elem_size,out_of_bounds);
+module atomic_unit$bounds_check(checked,offset,last_start,bound_small,out_of_bounds);
     
     // Module arguments
     input wire  checked;
     input wire  [63:0] offset;
-    input wire  [63:0] bound;
-    input wire  [2:0] elem_size;
+    input wire  [63:0] last_start;
+    input wire  bound_small;
     output reg  out_of_bounds;
-    
-    // Constant declarations
-    localparam  size_bytes$0 = 64'h1;
-    localparam  size_bytes$1 = 64'h2;
-    localparam  size_bytes$2 = 64'h4;
-    localparam  size_bytes$3 = 64'h8;
-    localparam  size_bytes$4 = 64'h10;
-    localparam  zero_addr = 64'h0;
-    
-    // Local signals
-    reg  [63:0] bytes;
     
     // Update code
     always @(*) begin
-        bytes = zero_addr;
-        if (elem_size == 0) begin
-            bytes = size_bytes$0;
-        end
-        if (elem_size == 1) begin
-            bytes = size_bytes$1;
-        end
-        if (elem_size == 2) begin
-            bytes = size_bytes$2;
-        end
-        if (elem_size == 3) begin
-            bytes = size_bytes$3;
-        end
-        if (elem_size == 4) begin
-            bytes = size_bytes$4;
-        end
-        out_of_bounds = checked & ((offset >= bound) | ((bound - offset) < bytes));
+        out_of_bounds = checked & (bound_small | (offset > last_start));
     end
     
 endmodule // atomic_unit$bounds_check
@@ -9489,8 +9566,7 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     localparam  opcode_ptx = 8'ha7;
     localparam  byte_255 = 8'hff;
     localparam  one_byte = 8'h1;
-    localparam  hot_one = 8'h2;
-    localparam  zero_byte = 8'h0;
+    localparam  two_byte = 8'h2;
     localparam  exec_lanes$0 = 32'h1;
     localparam  exec_lanes$1 = 32'h3;
     localparam  exec_lanes$2 = 32'hf;
@@ -9721,6 +9797,9 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     reg  [3:0] ptx_alu_rom$op;
     reg  [3:0] ptx_alu_rom$ty;
     wire  [4:0] ptx_alu_rom$alu_op;
+    reg  [55:0] numbering$fields;
+    wire  numbering$visa_misnumbered;
+    wire  numbering$ptx_misnumbered;
     
     // Local signals
     reg  kind_svm_atomic;
@@ -9772,48 +9851,22 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     reg  [31:0] predicate;
     reg  [31:0] exec_mask;
     reg  [7:0] surface_byte;
-    reg  [7:0] opnd$0;
-    reg  [7:0] opnd$1;
-    reg  [7:0] opnd$2;
-    reg  [7:0] opnd$3;
-    reg  [7:0] opnd$4;
-    reg  [7:0] opnd$5;
-    reg  [7:0] opnd$6;
-    reg  opnd_required$0;
-    reg  opnd_required$1;
-    reg  opnd_required$2;
-    reg  opnd_required$3;
-    reg  opnd_required$4;
-    reg  opnd_required$5;
-    reg  opnd_required$6;
-    reg  opnd_null$0;
-    reg  opnd_null$1;
-    reg  opnd_null$2;
-    reg  opnd_null$3;
-    reg  opnd_null$4;
-    reg  opnd_null$5;
-    reg  opnd_null$6;
-    reg  [7:0] opnd_expect$0;
-    reg  [7:0] opnd_expect$1;
-    reg  [7:0] opnd_expect$2;
-    reg  [7:0] opnd_expect$3;
-    reg  [7:0] opnd_expect$4;
-    reg  [7:0] opnd_expect$5;
-    reg  [7:0] opnd_expect$6;
-    reg  [7:0] opnd_hot$0;
-    reg  [7:0] opnd_hot$1;
-    reg  [7:0] opnd_hot$2;
-    reg  [7:0] opnd_hot$3;
-    reg  [7:0] opnd_hot$4;
-    reg  [7:0] opnd_hot$5;
-    reg  [7:0] opnd_hot$6;
-    reg  opnd_bad$0;
-    reg  opnd_bad$1;
-    reg  opnd_bad$2;
-    reg  opnd_bad$3;
-    reg  opnd_bad$4;
-    reg  opnd_bad$5;
-    reg  opnd_bad$6;
+    reg  field_set$0;
+    reg  field_set$1;
+    reg  field_set$2;
+    reg  field_set$3;
+    reg  field_set$4;
+    reg  field_set$5;
+    reg  field_set$6;
+    reg  src0_null_b5;
+    reg  src1_required_b5;
+    reg  src0_null_b1;
+    reg  src1_required_b1;
+    reg  svm_presence_bad;
+    reg  dword_presence_bad;
+    reg  typed_presence_bad;
+    reg  ptx_presence_bad;
+    reg  scatter_operands_bad;
     reg  bad_opcode;
     reg  bad_exec;
     reg  bad_pred;
@@ -9830,10 +9883,16 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
         .ty(ptx_alu_rom$ty),
         .alu_op(ptx_alu_rom$alu_op)
     );
+    atomic_unit$decoder$numbering numbering(
+        .fields(numbering$fields),
+        .visa_misnumbered(numbering$visa_misnumbered),
+        .ptx_misnumbered(numbering$ptx_misnumbered)
+    );
     
     // Update code
     always @(*) begin
         ptx_alu_rom$op = desc[(32'h8)+:(4)];
+        numbering$fields = desc[(32'h30)+:(56)];
         ptx_alu_rom$ty = desc[(32'h10)+:(4)];
         byte$0 = desc[(0 * 32'h8)+:(8)];
         byte$1 = desc[(1 * 32'h8)+:(8)];
@@ -10374,159 +10433,23 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
                 bad_op = 1'b1;
             end
         end
-        opnd$0 = zero_byte;
-        opnd_required$0 = 1'b0;
-        opnd_null$0 = 1'b0;
-        opnd$1 = zero_byte;
-        opnd_required$1 = 1'b0;
-        opnd_null$1 = 1'b0;
-        opnd$2 = zero_byte;
-        opnd_required$2 = 1'b0;
-        opnd_null$2 = 1'b0;
-        opnd$3 = zero_byte;
-        opnd_required$3 = 1'b0;
-        opnd_null$3 = 1'b0;
-        opnd$4 = zero_byte;
-        opnd_required$4 = 1'b0;
-        opnd_null$4 = 1'b0;
-        opnd$5 = zero_byte;
-        opnd_required$5 = 1'b0;
-        opnd_null$5 = 1'b0;
-        opnd$6 = zero_byte;
-        opnd_required$6 = 1'b0;
-        opnd_null$6 = 1'b0;
-        if (kind_svm_atomic | kind_dword) begin
-            opnd$0 = byte$6;
-            opnd$1 = byte$7;
-            opnd$2 = byte$8;
-            opnd$3 = byte$9;
-            opnd_required$0 = 1'b1;
-        end
-        if (kind_typed) begin
-            opnd$0 = byte$6;
-            opnd$1 = byte$7;
-            opnd$2 = byte$8;
-            opnd$3 = byte$9;
-            opnd$4 = byte$10;
-            opnd$5 = byte$11;
-            opnd$6 = byte$12;
-            opnd_required$0 = 1'b1;
-        end
-        if (kind_svm_atomic | kind_dword | kind_typed) begin
-            if (kind_typed) begin
-                opnd_null$4 = visa_src0_null[visa_code];
-                opnd_required$4 = ~visa_src0_null[visa_code];
-                opnd_null$5 = ~visa_src1_required[visa_code];
-                opnd_required$5 = visa_src1_required[visa_code];
-            end
-            else begin
-                opnd_null$1 = visa_src0_null[visa_code];
-                opnd_required$1 = ~visa_src0_null[visa_code];
-                opnd_null$2 = ~visa_src1_required[visa_code];
-                opnd_required$2 = visa_src1_required[visa_code];
-            end
-        end
-        if (kind_scatter) begin
-            opnd$0 = byte$7;
-            opnd$1 = byte$8;
-            opnd_required$0 = 1'b1;
-            opnd_required$1 = 1'b1;
-        end
-        if (kind_ptx) begin
-            opnd$0 = byte$8;
-            opnd$1 = byte$9;
-            opnd$2 = byte$10;
-            opnd$3 = byte$11;
-            opnd$4 = byte$12;
-            opnd_required$1 = 1'b1;
-            opnd_required$2 = 1'b1;
-            opnd_required$3 = ptx_is_cas;
-            opnd_null$3 = ~ptx_is_cas;
-            opnd_required$4 = ptx_hint;
-            opnd_null$4 = ~ptx_hint;
-        end
-        opnd_expect$0 = hot_one;
-        opnd_expect$1 = opnd_expect$0;
-        if (|opnd$0) begin
-            opnd_expect$1 = opnd_expect$0 << 32'h1;
-        end
-        opnd_expect$2 = opnd_expect$1;
-        if (|opnd$1) begin
-            opnd_expect$2 = opnd_expect$1 << 32'h1;
-        end
-        opnd_expect$3 = opnd_expect$2;
-        if (|opnd$2) begin
-            opnd_expect$3 = opnd_expect$2 << 32'h1;
-        end
-        opnd_expect$4 = opnd_expect$3;
-        if (|opnd$3) begin
-            opnd_expect$4 = opnd_expect$3 << 32'h1;
-        end
-        opnd_expect$5 = opnd_expect$4;
-        if (|opnd$4) begin
-            opnd_expect$5 = opnd_expect$4 << 32'h1;
-        end
-        opnd_expect$6 = opnd_expect$5;
-        if (|opnd$5) begin
-            opnd_expect$6 = opnd_expect$5 << 32'h1;
-        end
-        opnd_hot$0 = one_byte << opnd$0[(32'h0)+:(3)];
-        opnd_bad$0 = opnd_required$0;
-        if (|opnd$0) begin
-            opnd_bad$0 = (opnd_null$0 | |opnd$0[(32'h3)+:(5)]) | ~|(opnd_hot$0 & opnd_expect$0);
-        end
-        opnd_hot$1 = one_byte << opnd$1[(32'h0)+:(3)];
-        opnd_bad$1 = opnd_required$1;
-        if (|opnd$1) begin
-            opnd_bad$1 = (opnd_null$1 | |opnd$1[(32'h3)+:(5)]) | ~|(opnd_hot$1 & opnd_expect$1);
-        end
-        opnd_hot$2 = one_byte << opnd$2[(32'h0)+:(3)];
-        opnd_bad$2 = opnd_required$2;
-        if (|opnd$2) begin
-            opnd_bad$2 = (opnd_null$2 | |opnd$2[(32'h3)+:(5)]) | ~|(opnd_hot$2 & opnd_expect$2);
-        end
-        opnd_hot$3 = one_byte << opnd$3[(32'h0)+:(3)];
-        opnd_bad$3 = opnd_required$3;
-        if (|opnd$3) begin
-            opnd_bad$3 = (opnd_null$3 | |opnd$3[(32'h3)+:(5)]) | ~|(opnd_hot$3 & opnd_expect$3);
-        end
-        opnd_hot$4 = one_byte << opnd$4[(32'h0)+:(3)];
-        opnd_bad$4 = opnd_required$4;
-        if (|opnd$4) begin
-            opnd_bad$4 = (opnd_null$4 | |opnd$4[(32'h3)+:(5)]) | ~|(opnd_hot$4 & opnd_expect$4);
-        end
-        opnd_hot$5 = one_byte << opnd$5[(32'h0)+:(3)];
-        opnd_bad$5 = opnd_required$5;
-        if (|opnd$5) begin
-            opnd_bad$5 = (opnd_null$5 | |opnd$5[(32'h3)+:(5)]) | ~|(opnd_hot$5 & opnd_expect$5);
-        end
-        opnd_hot$6 = one_byte << opnd$6[(32'h0)+:(3)];
-        opnd_bad$6 = opnd_required$6;
-        if (|opnd$6) begin
-            opnd_bad$6 = (opnd_null$6 | |opnd$6[(32'h3)+:(5)]) | ~|(opnd_hot$6 & opnd_expect$6);
-        end
-        bad_operands = 1'b0;
-        if (opnd_bad$0) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$1) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$2) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$3) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$4) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$5) begin
-            bad_operands = 1'b1;
-        end
-        if (opnd_bad$6) begin
-            bad_operands = 1'b1;
-        end
+        field_set$0 = |byte$6;
+        field_set$1 = |byte$7;
+        field_set$2 = |byte$8;
+        field_set$3 = |byte$9;
+        field_set$4 = |byte$10;
+        field_set$5 = |byte$11;
+        field_set$6 = |byte$12;
+        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
+        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
+        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
+        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
+        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
+        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
+        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
+        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
+        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
+        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
         bad_tail = 1'b0;
         if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
             bad_tail = 1'b1;
@@ -10577,6 +10500,117 @@ module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,il
     end
     
 endmodule // atomic_unit$decoder
+
+
+module atomic_unit$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
+    
+    // Module arguments
+    input wire  [55:0] fields;
+    output reg  visa_misnumbered;
+    output reg  ptx_misnumbered;
+    
+    // Update code (custom)
+    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
+    wire [6:0] set;
+    wire [6:0] wide;
+    assign set[0] = |fields[7:0];
+    assign wide[0] = |fields[7:3];
+    wire [2:0] number0 = fields[2:0];
+    assign set[1] = |fields[15:8];
+    assign wide[1] = |fields[15:11];
+    wire [2:0] number1 = fields[10:8];
+    assign set[2] = |fields[23:16];
+    assign wide[2] = |fields[23:19];
+    wire [2:0] number2 = fields[18:16];
+    assign set[3] = |fields[31:24];
+    assign wide[3] = |fields[31:27];
+    wire [2:0] number3 = fields[26:24];
+    assign set[4] = |fields[39:32];
+    assign wide[4] = |fields[39:35];
+    wire [2:0] number4 = fields[34:32];
+    assign set[5] = |fields[47:40];
+    assign wide[5] = |fields[47:43];
+    wire [2:0] number5 = fields[42:40];
+    assign set[6] = |fields[55:48];
+    assign wide[6] = |fields[55:51];
+    wire [2:0] number6 = fields[50:48];
+    reg [6:0] visa_ok;
+    always @(*) begin
+       case (number0)
+          3'h1: visa_ok[0] = 1'b1;
+          default: visa_ok[0] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[0:0], number1})
+          4'h1, 4'ha: visa_ok[1] = 1'b1;
+          default: visa_ok[1] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[1:0], number2})
+          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
+          default: visa_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:0], number3})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
+          default: visa_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:0], number4})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
+          default: visa_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:0], number5})
+          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
+          default: visa_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:0], number6})
+          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
+          default: visa_ok[6] = 1'b0;
+       endcase
+    end
+    reg [6:2] ptx_ok;
+    always @(*) begin
+       case (number2)
+          3'h1: ptx_ok[2] = 1'b1;
+          default: ptx_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:2], number3})
+          4'h1, 4'ha: ptx_ok[3] = 1'b1;
+          default: ptx_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:2], number4})
+          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
+          default: ptx_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:2], number5})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
+          default: ptx_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:2], number6})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
+          default: ptx_ok[6] = 1'b0;
+       endcase
+    end
+    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
+    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
+endmodule // atomic_unit$decoder$numbering
 
 
 module atomic_unit$decoder$ptx_alu_rom(op,ty,alu_op);
@@ -16527,6 +16561,61 @@ module atomic_unit$n_valid(d,q,clock);
 endmodule // atomic_unit$n_valid
 
 
+module atomic_unit$n_walk_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
+    
+    // Module arguments
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] width;
+    input wire  [31:0] height;
+    input wire  [31:0] depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    output reg  [31:0] rows;
+    output reg  [31:0] slices;
+    output reg  sizes_constant;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
+    
+    // Constant declarations
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    localparam  kind_2d_array = 3'b11;
+    localparam  kind_3d = 3'b100;
+    localparam  one = 32'h1;
+    
+    // Update code
+    always @(*) begin
+        rows = height;
+        slices = one;
+        sizes_constant = width_is_one & height_is_one;
+        if (surf_kind == kind_1d) begin
+            rows = one;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_1d_array) begin
+            rows = surf_array;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_2d_array) begin
+            slices = surf_array;
+        end
+        if (surf_kind == kind_3d) begin
+            slices = depth;
+            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
+        end
+        walk_a = width;
+        walk_b = rows;
+        if (sizes_constant) begin
+            walk_a = rows;
+            walk_b = slices;
+        end
+    end
+    
+endmodule // atomic_unit$n_walk_ops
+
+
 module atomic_unit$n_width(d,q,clock);
     
     // Module arguments
@@ -17972,23 +18061,23 @@ module atomic_unit$t_at_lod(d,q,clock);
 endmodule // atomic_unit$t_at_lod
 
 
-module atomic_unit$t_bound(d,q,clock);
+module atomic_unit$t_bound_small(d,q,clock);
     
     // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 64'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit$t_bound
+endmodule // atomic_unit$t_bound_small
 
 
 module atomic_unit$t_bounded_offset(d,q,clock);
@@ -18141,6 +18230,25 @@ module atomic_unit$t_lane_first(d,q,clock);
     end
           
 endmodule // atomic_unit$t_lane_first
+
+
+module atomic_unit$t_last_start(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$t_last_start
 
 
 module atomic_unit$t_lod_c(d,q,clock);
@@ -18731,7 +18839,45 @@ module atomic_unit$typed_level_base(d,q,clock);
 endmodule // atomic_unit$typed_level_base
 
 
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,out_of_bounds,walk_first,lane_first,second_b,walk_a,walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_sizes_constant(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_sizes_constant
+
+
+module atomic_unit$typed_slices(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_slices
+
+
+module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,rows,slices,sizes_constant,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,out_of_bounds,walk_first,lane_first,second_b,next_rows,next_slices,next_sizes_constant,next_walk_a,next_walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -18750,6 +18896,9 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     input wire  lod_out_of_range;
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
+    input wire  [31:0] rows;
+    input wire  [31:0] slices;
+    input wire  sizes_constant;
     input wire  [31:0] walk_p0;
     input wire  [32:0] walk_p16;
     input wire  [31:0] walk_p16_b;
@@ -18762,8 +18911,11 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     output reg  [63:0] walk_first;
     output reg  [63:0] lane_first;
     output reg  [31:0] second_b;
-    output reg  [31:0] walk_a;
-    output reg  [31:0] walk_b;
+    output reg  [31:0] next_rows;
+    output reg  [31:0] next_slices;
+    output reg  next_sizes_constant;
+    output reg  [31:0] next_walk_a;
+    output reg  [31:0] next_walk_b;
     output reg  [63:0] second_c;
     output reg  [63:0] lod_c;
     output reg  [31:0] next_level;
@@ -18795,8 +18947,14 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
     reg  extent$lod_out_of_range;
     reg  [2:0] extent$surf_kind;
     reg  [31:0] extent$surf_array;
-    wire  [31:0] extent$walk_a;
-    wire  [31:0] extent$walk_b;
+    reg  [31:0] extent$rows;
+    reg  [31:0] extent$slices;
+    reg  extent$level_sizes_constant;
+    wire  [31:0] extent$next_rows;
+    wire  [31:0] extent$next_slices;
+    wire  extent$next_sizes_constant;
+    wire  [31:0] extent$next_walk_a;
+    wire  [31:0] extent$next_walk_b;
     wire  [63:0] extent$wide_v_out;
     wire  [31:0] extent$second_b;
     wire  [63:0] extent$second_c;
@@ -18842,8 +19000,14 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         .lod_out_of_range(extent$lod_out_of_range),
         .surf_kind(extent$surf_kind),
         .surf_array(extent$surf_array),
-        .walk_a(extent$walk_a),
-        .walk_b(extent$walk_b),
+        .rows(extent$rows),
+        .slices(extent$slices),
+        .level_sizes_constant(extent$level_sizes_constant),
+        .next_rows(extent$next_rows),
+        .next_slices(extent$next_slices),
+        .next_sizes_constant(extent$next_sizes_constant),
+        .next_walk_a(extent$next_walk_a),
+        .next_walk_b(extent$next_walk_b),
         .wide_v_out(extent$wide_v_out),
         .second_b(extent$second_b),
         .second_c(extent$second_c),
@@ -18894,6 +19058,9 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         extent$lod_out_of_range = lod_out_of_range;
         extent$surf_kind = surf_kind;
         extent$surf_array = surf_array;
+        extent$rows = rows;
+        extent$slices = slices;
+        extent$level_sizes_constant = sizes_constant;
         walk_sum$p0 = walk_p0;
         walk_sum$p16 = walk_p16;
         walk_sum$p16_b = walk_p16_b;
@@ -18909,8 +19076,11 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
         walk_first = walk_sum$result;
         lane_first = lane_sum$result;
         second_b = extent$second_b;
-        walk_a = extent$walk_a;
-        walk_b = extent$walk_b;
+        next_rows = extent$next_rows;
+        next_slices = extent$next_slices;
+        next_sizes_constant = extent$next_sizes_constant;
+        next_walk_a = extent$next_walk_a;
+        next_walk_b = extent$next_walk_b;
         second_c = extent$second_c;
         lod_c = extent$lod_c;
         out_of_bounds = extent$out_of_bounds;
@@ -18926,7 +19096,7 @@ module atomic_unit$typed_step(level,level_base,level_width,level_height,level_de
 endmodule // atomic_unit$typed_step
 
 
-module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,walk_a,walk_b,wide_v_out,second_b,second_c,lod_c,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,rows,slices,level_sizes_constant,next_rows,next_slices,next_sizes_constant,next_walk_a,next_walk_b,wide_v_out,second_b,second_c,lod_c,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
     
     // Module arguments
     input wire  [31:0] level;
@@ -18945,8 +19115,14 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     input wire  lod_out_of_range;
     input wire  [2:0] surf_kind;
     input wire  [31:0] surf_array;
-    output reg  [31:0] walk_a;
-    output reg  [31:0] walk_b;
+    input wire  [31:0] rows;
+    input wire  [31:0] slices;
+    input wire  level_sizes_constant;
+    output reg  [31:0] next_rows;
+    output reg  [31:0] next_slices;
+    output reg  next_sizes_constant;
+    output reg  [31:0] next_walk_a;
+    output reg  [31:0] next_walk_b;
     output reg  [63:0] wide_v_out;
     output reg  [31:0] second_b;
     output reg  [63:0] second_c;
@@ -18961,10 +19137,6 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     output reg  next_depth_is_one;
     
     // Constant declarations
-    localparam  kind_1d = 3'b0;
-    localparam  kind_1d_array = 3'b1;
-    localparam  kind_2d_array = 3'b11;
-    localparam  kind_3d = 3'b100;
     localparam  one = 32'h1;
     
     // Stub signals
@@ -18972,6 +19144,19 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     wire  [63:0] wide_u$wide;
     reg  [31:0] wide_v$narrow;
     wire  [63:0] wide_v$wide;
+    reg  [2:0] next_ops$surf_kind;
+    reg  [31:0] next_ops$surf_array;
+    reg  [31:0] next_ops$width;
+    reg  [31:0] next_ops$height;
+    reg  [31:0] next_ops$depth;
+    reg  next_ops$width_is_one;
+    reg  next_ops$height_is_one;
+    reg  next_ops$depth_is_one;
+    wire  [31:0] next_ops$rows;
+    wire  [31:0] next_ops$slices;
+    wire  next_ops$sizes_constant;
+    wire  [31:0] next_ops$walk_a;
+    wire  [31:0] next_ops$walk_b;
     
     // Local signals
     reg  [31:0] width_at;
@@ -18989,6 +19174,21 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     atomic_unit$typed_step$extent$wide_v wide_v(
         .narrow(wide_v$narrow),
         .wide(wide_v$wide)
+    );
+    atomic_unit$typed_step$extent$next_ops next_ops(
+        .surf_kind(next_ops$surf_kind),
+        .surf_array(next_ops$surf_array),
+        .width(next_ops$width),
+        .height(next_ops$height),
+        .depth(next_ops$depth),
+        .width_is_one(next_ops$width_is_one),
+        .height_is_one(next_ops$height_is_one),
+        .depth_is_one(next_ops$depth_is_one),
+        .rows(next_ops$rows),
+        .slices(next_ops$slices),
+        .sizes_constant(next_ops$sizes_constant),
+        .walk_a(next_ops$walk_a),
+        .walk_b(next_ops$walk_b)
     );
     
     // Update code
@@ -19013,32 +19213,26 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
         next_width_is_one = ~|width_at[(32'h2)+:(30)];
         next_height_is_one = ~|height_at[(32'h2)+:(30)];
         next_depth_is_one = ~|depth_at[(32'h2)+:(30)];
-        rows_at = height_at;
-        slices_at = one;
-        sizes_constant = width_is_one & height_is_one;
-        if (surf_kind == kind_1d) begin
-            rows_at = one;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_1d_array) begin
-            rows_at = surf_array;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_2d_array) begin
-            slices_at = surf_array;
-        end
-        if (surf_kind == kind_3d) begin
-            slices_at = depth_at;
-            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
-        end
-        walk_a = width_at;
-        walk_b = rows_at;
+        rows_at = rows;
+        slices_at = slices;
+        sizes_constant = level_sizes_constant;
+        next_ops$surf_kind = surf_kind;
+        next_ops$surf_array = surf_array;
+        next_ops$width = next_width;
+        next_ops$height = next_height;
+        next_ops$depth = next_depth;
+        next_ops$width_is_one = next_width_is_one;
+        next_ops$height_is_one = next_height_is_one;
+        next_ops$depth_is_one = next_depth_is_one;
+        next_rows = next_ops$rows;
+        next_slices = next_ops$slices;
+        next_sizes_constant = next_ops$sizes_constant;
+        next_walk_a = next_ops$walk_a;
+        next_walk_b = next_ops$walk_b;
         wide_v_out = wide_v$wide;
         second_b = slices_at;
         second_c = level_base;
         if (sizes_constant) begin
-            walk_a = rows_at;
-            walk_b = slices_at;
             second_b = coord_lod - level;
         end
         lod_c = level_base + wide_u$wide;
@@ -19053,6 +19247,61 @@ module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,l
     end
     
 endmodule // atomic_unit$typed_step$extent
+
+
+module atomic_unit$typed_step$extent$next_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
+    
+    // Module arguments
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] width;
+    input wire  [31:0] height;
+    input wire  [31:0] depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    output reg  [31:0] rows;
+    output reg  [31:0] slices;
+    output reg  sizes_constant;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
+    
+    // Constant declarations
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    localparam  kind_2d_array = 3'b11;
+    localparam  kind_3d = 3'b100;
+    localparam  one = 32'h1;
+    
+    // Update code
+    always @(*) begin
+        rows = height;
+        slices = one;
+        sizes_constant = width_is_one & height_is_one;
+        if (surf_kind == kind_1d) begin
+            rows = one;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_1d_array) begin
+            rows = surf_array;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_2d_array) begin
+            slices = surf_array;
+        end
+        if (surf_kind == kind_3d) begin
+            slices = depth;
+            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
+        end
+        walk_a = width;
+        walk_b = rows;
+        if (sizes_constant) begin
+            walk_a = rows;
+            walk_b = slices;
+        end
+    end
+    
+endmodule // atomic_unit$typed_step$extent$next_ops
 
 
 module atomic_unit$typed_step$extent$wide_u(narrow,wide);
@@ -19109,6 +19358,25 @@ module atomic_unit$typed_step$walk_sum(p0,p16,p16_b,p32,p48,addend,result);
 endmodule // atomic_unit$typed_step$walk_sum
 
 
+module atomic_unit$typed_walk_a(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walk_a
+
+
 module atomic_unit$typed_walk_at_lod(d,q,clock);
     
     // Module arguments
@@ -19126,6 +19394,25 @@ module atomic_unit$typed_walk_at_lod(d,q,clock);
     end
           
 endmodule // atomic_unit$typed_walk_at_lod
+
+
+module atomic_unit$typed_walk_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$typed_walk_b
 
 
 module atomic_unit$typed_walk_product(clock,walk_a,walk_b,p0,p16,p16_b,p32);

@@ -1,0 +1,126 @@
+//! `WalkOperands`: a typed surface's rows and slices at one level of the
+//! TYPED_ATOMIC address walk, whether every level from it on has its size,
+//! and the walk step's multiply operands at that level (the layout is
+//! `TypedAddr`'s module documentation; scripts.md "Typed surface layout").
+//!
+//! One formula, two instances: `TypedExtent` reads it at the walk's next
+//! level, the unit on the next-lane stage's extents. The unit keeps all
+//! five outputs in registers (`typed_lane_rows`, `typed_slices`,
+//! `typed_sizes_constant`, `typed_walk_a`, `typed_walk_b`), loaded from the
+//! next-lane stage as a lane enters the issue stage and from the next
+//! level as a walk step issues, so the walk step's multiplier
+//! (`WalkProduct`) and the level's compares start at flip-flops instead of
+//! behind the surface kind's muxes (the multiplier's path was the integer
+//! unit's critical path, docs/synthesis.md, issue 12).
+//! Combinational.
+
+use rust_hdl::prelude::*;
+
+/// Bits of a coordinate, an extent, a level count (the unit's ports).
+pub const COORD_BITS: usize = 32;
+/// `req_surf_kind` codes of the typed kinds (`program::TypedKind` discriminants).
+pub const KIND_1D: u8 = 0;
+pub const KIND_1D_ARRAY: u8 = 1;
+pub const KIND_2D: u8 = 2;
+pub const KIND_2D_ARRAY: u8 = 3;
+pub const KIND_3D: u8 = 4;
+
+/// A typed surface's extents at one walk level, and the walk step's operands (combinational).
+#[derive(LogicBlock)]
+pub struct WalkOperands {
+    /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
+    pub surf_kind: Signal<In, Bits<3>>,
+    pub surf_array: Signal<In, Bits<COORD_BITS>>,
+    /// max(1, W >> level), max(1, H >> level), max(1, D >> level), and
+    /// whether each is 1
+    pub width: Signal<In, Bits<COORD_BITS>>,
+    pub height: Signal<In, Bits<COORD_BITS>>,
+    pub depth: Signal<In, Bits<COORD_BITS>>,
+    pub width_is_one: Signal<In, Bit>,
+    pub height_is_one: Signal<In, Bit>,
+    pub depth_is_one: Signal<In, Bit>,
+
+    /// V's extent and R's at the level
+    pub rows: Signal<Out, Bits<COORD_BITS>>,
+    pub slices: Signal<Out, Bits<COORD_BITS>>,
+    /// every level from this one on has this level's size
+    pub sizes_constant: Signal<Out, Bit>,
+    /// the walk step's `first = walk_a * walk_b`: `width * rows`, or
+    /// `rows * slices` when the sizes are constant (a bulk step)
+    pub walk_a: Signal<Out, Bits<COORD_BITS>>,
+    pub walk_b: Signal<Out, Bits<COORD_BITS>>,
+
+    kind_1d: Constant<Bits<3>>,
+    kind_1d_array: Constant<Bits<3>>,
+    kind_2d_array: Constant<Bits<3>>,
+    kind_3d: Constant<Bits<3>>,
+    one: Constant<Bits<COORD_BITS>>,
+}
+
+impl Default for WalkOperands {
+    fn default() -> Self {
+        let k = |v: u8| Constant::new(v.to_bits());
+        Self {
+            surf_kind: Default::default(),
+            surf_array: Default::default(),
+            width: Default::default(),
+            height: Default::default(),
+            depth: Default::default(),
+            width_is_one: Default::default(),
+            height_is_one: Default::default(),
+            depth_is_one: Default::default(),
+            rows: Default::default(),
+            slices: Default::default(),
+            sizes_constant: Default::default(),
+            walk_a: Default::default(),
+            walk_b: Default::default(),
+            kind_1d: k(KIND_1D),
+            kind_1d_array: k(KIND_1D_ARRAY),
+            kind_2d_array: k(KIND_2D_ARRAY),
+            kind_3d: k(KIND_3D),
+            one: Constant::new(1u32.to_bits()),
+        }
+    }
+}
+
+impl Logic for WalkOperands {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.rows.next = self.height.val();
+        self.slices.next = self.one.val();
+        self.sizes_constant.next = self.width_is_one.val() & self.height_is_one.val();
+        if self.surf_kind.val() == self.kind_1d.val() {
+            self.rows.next = self.one.val();
+            self.sizes_constant.next = self.width_is_one.val();
+        }
+        if self.surf_kind.val() == self.kind_1d_array.val() {
+            self.rows.next = self.surf_array.val();
+            self.sizes_constant.next = self.width_is_one.val();
+        }
+        if self.surf_kind.val() == self.kind_2d_array.val() {
+            self.slices.next = self.surf_array.val();
+        }
+        if self.surf_kind.val() == self.kind_3d.val() {
+            self.slices.next = self.depth.val();
+            self.sizes_constant.next = (self.width_is_one.val() & self.height_is_one.val()) & self.depth_is_one.val();
+        }
+        self.walk_a.next = self.width.val();
+        self.walk_b.next = self.rows.val();
+        if self.sizes_constant.val() {
+            self.walk_a.next = self.rows.val();
+            self.walk_b.next = self.slices.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_operands_synthesize() {
+        let mut uut = WalkOperands::default();
+        uut.connect_all();
+        yosys_validate("atomport_walk_operands", &generate_verilog(&uut)).unwrap();
+    }
+}
