@@ -6,7 +6,7 @@
 //!   registers (`x_*`) load at a `pipe_advance` edge: the ports `op`, `ty`,
 //!   `ftz`, `src0`, `src1` are the element that *enters* the execute stage;
 //! - the *execute stage* takes the element's `old_value` in the cycle after
-//!   and computes the integer result combinationally (`new_value`,
+//!   and computes the integer result combinationally (`new_true`/`new_false`/`new_cond`,
 //!   `ret_value`), so a run of atomics on one element, each old value the
 //!   previous result, goes one per cycle and only this part is in that loop;
 //!   the float ops go through the four-stage [`FloatAlu`] from there
@@ -45,25 +45,29 @@
 //!    `AluOp::is_bitwise`): at B128 they leave memory unchanged;
 //! 4. ONE equality comparator `old == (cmpxchg ? src1 : src0)` serves
 //!    cmpxchg/cas and the `old > src0` half of PTX dec;
-//! 5. select the result: every op's value is one of two candidates, each a
+//! 5. the result: every op's value is one of two candidates, each a
 //!    one-hot AND-OR of old, src0, the adder and the logic ops (selected by
-//!    operand-stage flags), and the op's condition on the comparators picks
-//!    one in the last 2:1 mux (the table at step 8 of `update`); mask it to
-//!    the width; `ret_value` is the old value (the adder's for PREDEC).
+//!    operand-stage flags), masked to the width, and the op's condition
+//!    on the comparators, which picks one (the table at step 8 of
+//!    `update`). The ALU outputs the three (`new_true`, `new_false`,
+//!    `new_cond`) and the caller picks after its register: the pick's
+//!    128-bit 2:1 mux is then off the same-element loop, whose end is the
+//!    condition's one flip-flop; `ret_value` is the old value (the adder's
+//!    for PREDEC).
 //!
 //! Widths: B16 (also F16, BF16) 16 bits, B32 (also F32, F16x2, BF16x2) 32,
 //! B64 (also F64) 64, B128 128. Integer ops work on the low bits of the
 //! type's width whatever `ty` is, float types included (as the golden model
 //! defines them); at B128 only the bitwise ones (xchg, cmpxchg, and, or,
 //! xor) compute, the others leave memory unchanged. `ty` codes outside `ElemType` give zero outputs; `op`
-//! codes outside `AluOp` leave memory unchanged (`new_value = old`).
+//! codes outside `AluOp` leave memory unchanged (the new value is old).
 //!
 //! Floating point: `Fmax`, `Fmin`, `Fcmpwr`, `FminPtx`, `FmaxPtx` (at every
 //! type but B128) and `Add` at a float type are the sub-block [`FloatAlu`]
 //! (fp_alu.rs: one shared multi-format adder and one comparator per lane;
 //! docs/microarchitecture.md "Floating-point datapath"), fed from the
 //! operand-stage registers and `old_value`; when it claims the op
-//! (`float_op`, and `new_value` is then 0) its value comes three
+//! (`float_op`, and both candidates are then 0) its value comes three
 //! `pipe_advance` edges later on `float_value`. The
 //! `ftz` port is read by the f32 add only. `AtomicAlu::new(false)` builds
 //! the ALU without it (float ops then leave memory unchanged) for area
@@ -106,9 +110,16 @@ pub struct AtomicAlu {
     pub old_value: Signal<In, Bits<ALU_DATA_BITS>>,
 
     // ---- results (execute stage; combinational from `old_value`) ----
-    /// The value written back to memory, masked to the width, for an
-    /// integer op (0 for a float op: see `float_value`).
-    pub new_value: Signal<Out, Bits<ALU_DATA_BITS>>,
+    /// The value written back to memory, for an integer op, is
+    /// `new_cond ? new_true : new_false` (0 for a float op: see
+    /// `float_value`): two candidates masked to the width and the op's
+    /// condition on the comparators. The pick is left to the caller, after
+    /// its register, so a run on one element (the unit's X -> X2 -> X loop)
+    /// ends at one flip-flop, the condition's, and not at 128 behind a
+    /// mux that waits for it.
+    pub new_true: Signal<Out, Bits<ALU_DATA_BITS>>,
+    pub new_false: Signal<Out, Bits<ALU_DATA_BITS>>,
+    pub new_cond: Signal<Out, Bit>,
     /// The value returned to the lane: old, or new for PREDEC; masked to the width.
     pub ret_value: Signal<Out, Bits<ALU_DATA_BITS>>,
     /// The op in the execute stage is a float op (built with them): its
@@ -320,8 +331,6 @@ pub struct AtomicAlu {
     false_adder_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     true_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     false_value: Signal<Local, Bits<ALU_DATA_BITS>>,
-    result: Signal<Local, Bits<ALU_DATA_BITS>>,
-    new_masked: Signal<Local, Bits<ALU_DATA_BITS>>,
 }
 
 fn op_code(op: AluOp) -> Constant<Bits<ALU_OP_BITS>> {
@@ -350,7 +359,7 @@ impl Default for AtomicAlu {
 impl AtomicAlu {
     /// The ALU for elements of up to `data_bits` (32, 64 or 128) bits;
     /// `with_fp = false` leaves out the floating-point ops (they then leave
-    /// memory unchanged, `new_value = old`). Types wider than `data_bits`
+    /// memory unchanged, the new value is old). Types wider than `data_bits`
     /// give zero outputs (a unit built that narrow rejects them before they
     /// get here). The ports keep their 128 bits; what is not built is
     /// constant logic that synthesis (`synth -flatten`) removes: the
@@ -373,7 +382,9 @@ impl AtomicAlu {
             old_value: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
-            new_value: Default::default(),
+            new_true: Default::default(),
+            new_false: Default::default(),
+            new_cond: Default::default(),
             ret_value: Default::default(),
             float_op: Default::default(),
             float_value: Default::default(),
@@ -508,8 +519,6 @@ impl AtomicAlu {
             false_adder_value: Default::default(),
             true_value: Default::default(),
             false_value: Default::default(),
-            result: Default::default(),
-            new_masked: Default::default(),
         }
     }
 }
@@ -715,8 +724,8 @@ impl Logic for AtomicAlu {
         // 8. result select. Every op's value is one of two candidates, each
         //    a one-hot AND-OR of old, src0, the adder and the logic ops that
         //    does not wait for a comparator; the op's condition picks one of
-        //    the two in the last mux (the comparators are the slowest path:
-        //    nothing after them but that mux). An op not decoded leaves
+        //    the two, after the caller's register (the comparators are the
+        //    slowest path: nothing after them here). An op not decoded leaves
         //    memory unchanged (old); a float op's value here is 0 (FloatAlu
         //    claims it: `float_op`).
         //    | op                     | condition              | true  | false |
@@ -775,15 +784,12 @@ impl Logic for AtomicAlu {
             | (self.x_cond_equal.q.val() & self.old_equals_operand.val()))
             | (self.x_cond_dec_bound.q.val()
                 & (self.old_is_zero.val() | !(self.old_less_than_src0.val() | self.old_equals_operand.val())));
-        self.result.next = self.false_value.val();
-        if self.condition.val() {
-            self.result.next = self.true_value.val();
-        }
 
         // 9. outputs; PREDEC returns the new value (the adder's: not
         //    through the select)
-        self.new_masked.next = self.result.val() & self.x_width_mask.q.val();
-        self.new_value.next = self.new_masked.val();
+        self.new_true.next = self.true_value.val() & self.x_width_mask.q.val();
+        self.new_false.next = self.false_value.val() & self.x_width_mask.q.val();
+        self.new_cond.next = self.condition.val();
         self.ret_value.next = self.old_masked.val();
         if self.x_is_predec.q.val() {
             self.ret_value.next = self.adder_result.val() & self.x_width_mask.q.val();

@@ -714,8 +714,14 @@ pub struct AtomicUnit {
     x2_byte_enables: DFF<Bits<MEM_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x2_float: DFF<Bit>,
-    /// the element written (integer ops, scatter blocks) and returned
-    x2_new: DFF<Bits<LINE_BITS>>,
+    /// the element written (integer ops, scatter blocks): the ALU's two
+    /// candidates and its condition, picked after these registers (X2's
+    /// new value, "x2_new" below, is `x2_new_cond ? x2_new_true :
+    /// x2_new_false`), so the same-element loop ends at one flip-flop,
+    /// `x2_new_cond`, not at 128 behind the pick's mux; and the value returned
+    x2_new_true: DFF<Bits<LINE_BITS>>,
+    x2_new_false: DFF<Bits<LINE_BITS>>,
+    x2_new_cond: DFF<Bit>,
     x2_ret: DFF<Bits<LINE_BITS>>,
     x2_old: DFF<Bits<LINE_BITS>>,
     x2_lane: DFF<Bits<LANE_BITS>>,
@@ -1354,7 +1360,9 @@ impl AtomicUnit {
             x2_bit_offset: Default::default(),
             x2_byte_enables: Default::default(),
             x2_float: Default::default(),
-            x2_new: Default::default(),
+            x2_new_true: Default::default(),
+            x2_new_false: Default::default(),
+            x2_new_cond: Default::default(),
             x2_ret: Default::default(),
             x2_old: Default::default(),
             x2_lane: Default::default(),
@@ -1725,7 +1733,9 @@ impl Logic for AtomicUnit {
             x2_bit_offset,
             x2_byte_enables,
             x2_float,
-            x2_new,
+            x2_new_true,
+            x2_new_false,
+            x2_new_cond,
             x2_ret,
             x2_old,
             x2_lane,
@@ -2134,17 +2144,20 @@ impl Logic for AtomicUnit {
         self.alu.ty.next = self.head_select.alu_ty.val();
         self.alu.ftz.next = self.head_select.alu_ftz.val();
         // (at most one x_from_* is set; x2_new last: it is the one-cycle
-        // loop x2_new -> ALU -> x2_new of an integer run on one element.
-        // A value bypassed from X2 or X3 is already in a register when the
-        // head enters X (x2_new, x3_new) and went into x_old then, so this
-        // mux has three inputs: two LUT levels in the placed unit, three
-        // before, on the loop and on the float pipeline's first stage)
+        // loop x2_new_cond -> ALU -> x2_new_cond of an integer run on one
+        // element, X2's pick made in this mux. A value bypassed from X2 or
+        // X3 is already in a register when the head enters X (x2_new,
+        // x3_new) and went into x_old then, so this mux has four inputs
+        // and the pick, on the loop and on the float pipeline's first stage)
         self.alu.old_value.next = self.x_old.q.val();
         if self.x_from_w.q.val() {
             self.alu.old_value.next = self.w_new.q.val();
         }
-        if self.x_from_x2.q.val() {
-            self.alu.old_value.next = self.x2_new.q.val();
+        if self.x_from_x2.q.val() & !self.x2_new_cond.q.val() {
+            self.alu.old_value.next = self.x2_new_false.q.val();
+        }
+        if self.x_from_x2.q.val() & self.x2_new_cond.q.val() {
+            self.alu.old_value.next = self.x2_new_true.q.val();
         }
         self.alu.src0.next = self.ent_src0.read_data.val() & self.data_built.val();
         self.alu.src1.next = self.ent_src1.read_data.val() & self.data_built.val();
@@ -2252,7 +2265,10 @@ impl Logic for AtomicUnit {
                 self.w_space.d.next = self.x2_space.q.val();
                 self.w_bit_offset.d.next = self.x2_bit_offset.q.val();
                 self.w_byte_enables.d.next = self.x2_byte_enables.q.val();
-                self.w_new.d.next = self.x2_new.q.val();
+                self.w_new.d.next = self.x2_new_false.q.val();
+                if self.x2_new_cond.q.val() {
+                    self.w_new.d.next = self.x2_new_true.q.val();
+                }
                 self.w_ret.d.next = self.x2_ret.q.val();
                 self.w_old.d.next = self.x2_old.q.val();
                 self.w_lane.d.next = self.x2_lane.q.val();
@@ -2289,7 +2305,10 @@ impl Logic for AtomicUnit {
             self.x3_bit_offset.d.next = self.x2_bit_offset.q.val();
             self.x3_byte_enables.d.next = self.x2_byte_enables.q.val();
             self.x3_float.d.next = self.x2_float.q.val();
-            self.x3_new.d.next = self.x2_new.q.val();
+            self.x3_new.d.next = self.x2_new_false.q.val();
+            if self.x2_new_cond.q.val() {
+                self.x3_new.d.next = self.x2_new_true.q.val();
+            }
             self.x3_ret.d.next = self.x2_ret.q.val();
             self.x3_old.d.next = self.x2_old.q.val();
             self.x3_lane.d.next = self.x2_lane.q.val();
@@ -2308,14 +2327,20 @@ impl Logic for AtomicUnit {
             self.x2_bit_offset.d.next = self.x_bit_offset.q.val();
             self.x2_byte_enables.d.next = self.x_byte_enables.q.val();
             self.x2_float.d.next = self.x_is_rmw.val() & self.alu.float_op.val();
-            self.x2_new.d.next = self.x_src0.q.val();
+            self.x2_new_true.d.next = self.x_src0.q.val();
+            self.x2_new_false.d.next = self.x_src0.q.val();
             if self.x_is_rmw.val() {
-                self.x2_new.d.next = self.alu.new_value.val();
+                self.x2_new_true.d.next = self.alu.new_true.val();
+                self.x2_new_false.d.next = self.alu.new_false.val();
             }
+            self.x2_new_cond.d.next = self.alu.new_cond.val();
             self.x2_ret.d.next = self.alu.ret_value.val();
             self.x2_old.d.next = self.x_old.q.val();
-            if self.x_from_x2.q.val() {
-                self.x2_old.d.next = self.x2_new.q.val();
+            if self.x_from_x2.q.val() & !self.x2_new_cond.q.val() {
+                self.x2_old.d.next = self.x2_new_false.q.val();
+            }
+            if self.x_from_x2.q.val() & self.x2_new_cond.q.val() {
+                self.x2_old.d.next = self.x2_new_true.q.val();
             }
             if self.x_from_w.q.val() {
                 self.x2_old.d.next = self.w_new.q.val();
@@ -2343,7 +2368,10 @@ impl Logic for AtomicUnit {
         // 2:1 mux. (An AND-OR over three 128-bit masks had the same timing
         // and mapped to about 2,000 more ECP5 LUTs; docs/synthesis.md.)
         self.old_is_bypassed.next = self.head_is_rmw.val() & (self.head_select.bypass[1].val() | self.head_select.bypass[2].val());
-        self.old_bypassed.next = self.x2_new.q.val();
+        self.old_bypassed.next = self.x2_new_false.q.val();
+        if self.x2_new_cond.q.val() {
+            self.old_bypassed.next = self.x2_new_true.q.val();
+        }
         if self.head_select.bypass[2].val() {
             self.old_bypassed.next = self.x3_new.q.val();
         }

@@ -355,7 +355,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] alu$src0;
     reg  [127:0] alu$src1;
     reg  [127:0] alu$old_value;
-    wire  [127:0] alu$new_value;
+    wire  [127:0] alu$new_true;
+    wire  [127:0] alu$new_false;
+    wire  alu$new_cond;
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
@@ -1936,9 +1938,15 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  x2_float$d;
     wire  x2_float$q;
     reg  x2_float$clock;
-    reg  [127:0] x2_new$d;
-    wire  [127:0] x2_new$q;
-    reg  x2_new$clock;
+    reg  [127:0] x2_new_true$d;
+    wire  [127:0] x2_new_true$q;
+    reg  x2_new_true$clock;
+    reg  [127:0] x2_new_false$d;
+    wire  [127:0] x2_new_false$q;
+    reg  x2_new_false$clock;
+    reg  x2_new_cond$d;
+    wire  x2_new_cond$q;
+    reg  x2_new_cond$clock;
     reg  [127:0] x2_ret$d;
     wire  [127:0] x2_ret$q;
     reg  x2_ret$clock;
@@ -2524,7 +2532,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .src0(alu$src0),
         .src1(alu$src1),
         .old_value(alu$old_value),
-        .new_value(alu$new_value),
+        .new_true(alu$new_true),
+        .new_false(alu$new_false),
+        .new_cond(alu$new_cond),
         .ret_value(alu$ret_value),
         .float_op(alu$float_op),
         .float_value(alu$float_value)
@@ -4928,10 +4938,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(x2_float$q),
         .clock(x2_float$clock)
     );
-    atomic_unit$x2_new x2_new(
-        .d(x2_new$d),
-        .q(x2_new$q),
-        .clock(x2_new$clock)
+    atomic_unit$x2_new_true x2_new_true(
+        .d(x2_new_true$d),
+        .q(x2_new_true$q),
+        .clock(x2_new_true$clock)
+    );
+    atomic_unit$x2_new_false x2_new_false(
+        .d(x2_new_false$d),
+        .q(x2_new_false$q),
+        .clock(x2_new_false$clock)
+    );
+    atomic_unit$x2_new_cond x2_new_cond(
+        .d(x2_new_cond$d),
+        .q(x2_new_cond$q),
+        .clock(x2_new_cond$clock)
     );
     atomic_unit$x2_ret x2_ret(
         .d(x2_ret$d),
@@ -5476,7 +5496,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         x2_bit_offset$d = x2_bit_offset$q;
         x2_byte_enables$d = x2_byte_enables$q;
         x2_float$d = x2_float$q;
-        x2_new$d = x2_new$q;
+        x2_new_true$d = x2_new_true$q;
+        x2_new_false$d = x2_new_false$q;
+        x2_new_cond$d = x2_new_cond$q;
         x2_ret$d = x2_ret$q;
         x2_old$d = x2_old$q;
         x2_lane$d = x2_lane$q;
@@ -5700,8 +5722,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
         end
-        if (x_from_x2$q) begin
-            alu$old_value = x2_new$q;
+        if (x_from_x2$q & ~x2_new_cond$q) begin
+            alu$old_value = x2_new_false$q;
+        end
+        if (x_from_x2$q & x2_new_cond$q) begin
+            alu$old_value = x2_new_true$q;
         end
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
@@ -5774,7 +5799,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                 w_space$d = x2_space$q;
                 w_bit_offset$d = x2_bit_offset$q;
                 w_byte_enables$d = x2_byte_enables$q;
-                w_new$d = x2_new$q;
+                w_new$d = x2_new_false$q;
+                if (x2_new_cond$q) begin
+                    w_new$d = x2_new_true$q;
+                end
                 w_ret$d = x2_ret$q;
                 w_old$d = x2_old$q;
                 w_lane$d = x2_lane$q;
@@ -5811,7 +5839,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x3_bit_offset$d = x2_bit_offset$q;
             x3_byte_enables$d = x2_byte_enables$q;
             x3_float$d = x2_float$q;
-            x3_new$d = x2_new$q;
+            x3_new$d = x2_new_false$q;
+            if (x2_new_cond$q) begin
+                x3_new$d = x2_new_true$q;
+            end
             x3_ret$d = x2_ret$q;
             x3_old$d = x2_old$q;
             x3_lane$d = x2_lane$q;
@@ -5829,14 +5860,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             x2_bit_offset$d = x_bit_offset$q;
             x2_byte_enables$d = x_byte_enables$q;
             x2_float$d = x_is_rmw & alu$float_op;
-            x2_new$d = x_src0$q;
+            x2_new_true$d = x_src0$q;
+            x2_new_false$d = x_src0$q;
             if (x_is_rmw) begin
-                x2_new$d = alu$new_value;
+                x2_new_true$d = alu$new_true;
+                x2_new_false$d = alu$new_false;
             end
+            x2_new_cond$d = alu$new_cond;
             x2_ret$d = alu$ret_value;
             x2_old$d = x_old$q;
-            if (x_from_x2$q) begin
-                x2_old$d = x2_new$q;
+            if (x_from_x2$q & ~x2_new_cond$q) begin
+                x2_old$d = x2_new_false$q;
+            end
+            if (x_from_x2$q & x2_new_cond$q) begin
+                x2_old$d = x2_new_true$q;
             end
             if (x_from_w$q) begin
                 x2_old$d = w_new$q;
@@ -5853,7 +5890,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
         old_is_bypassed = head_is_rmw & (head_select$bypass$1 | head_select$bypass$2);
-        old_bypassed = x2_new$q;
+        old_bypassed = x2_new_false$q;
+        if (x2_new_cond$q) begin
+            old_bypassed = x2_new_true$q;
+        end
         if (head_select$bypass$2) begin
             old_bypassed = x3_new$q;
         end
@@ -6935,7 +6975,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) x2_bit_offset$clock = clock;
     always @(*) x2_byte_enables$clock = clock;
     always @(*) x2_float$clock = clock;
-    always @(*) x2_new$clock = clock;
+    always @(*) x2_new_true$clock = clock;
+    always @(*) x2_new_false$clock = clock;
+    always @(*) x2_new_cond$clock = clock;
     always @(*) x2_ret$clock = clock;
     always @(*) x2_old$clock = clock;
     always @(*) x2_lane$clock = clock;
@@ -20185,7 +20227,26 @@ module atomic_unit$x2_msg_last(d,q,clock);
 endmodule // atomic_unit$x2_msg_last
 
 
-module atomic_unit$x2_new(d,q,clock);
+module atomic_unit$x2_new_cond(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_new_cond
+
+
+module atomic_unit$x2_new_false(d,q,clock);
     
     // Module arguments
     input wire  [127:0] d;
@@ -20201,7 +20262,26 @@ module atomic_unit$x2_new(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$x2_new
+endmodule // atomic_unit$x2_new_false
+
+
+module atomic_unit$x2_new_true(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$x2_new_true
 
 
 module atomic_unit$x2_old(d,q,clock);

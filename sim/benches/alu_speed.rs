@@ -57,13 +57,14 @@ fn rust_loop(vectors: u64, seed: u64, ops: &[u8]) -> u64 {
         // edge loads this vector's operands (the ALU's operand stage)
         model.set_clock(0);
         model.eval().expect("eval");
-        let new = model.new_value_words();
+        let (new_true, new_false) = (model.new_true_words(), model.new_false_words());
+        let cond = model.new_cond() as u32;
         let ret = model.ret_value_words();
         model.set_clock(1);
         model.eval().expect("eval");
         let mut fold = 0u32;
         for w in 0..4 {
-            fold ^= new[w] ^ ret[w].wrapping_mul(3);
+            fold ^= (new_true[w] ^ new_false[w].wrapping_mul(5)) ^ (ret[w].wrapping_mul(3) ^ cond);
         }
         checksum = checksum.wrapping_mul(31).wrapping_add(fold as u64);
     }

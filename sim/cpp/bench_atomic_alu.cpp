@@ -47,7 +47,8 @@ extern "C" uint64_t atomport_cpp_bench_atomic_alu(uint64_t vectors, uint64_t see
         model.clock = 0;
         model.eval();
         uint32_t fold = 0;
-        for (int w = 0; w < 4; ++w) fold ^= model.new_value[w] ^ (model.ret_value[w] * 3u);
+        for (int w = 0; w < 4; ++w)
+            fold ^= (model.new_true[w] ^ (model.new_false[w] * 5u)) ^ ((model.ret_value[w] * 3u) ^ model.new_cond);
         checksum = checksum * 31 + fold;
         model.clock = 1;
         model.eval();

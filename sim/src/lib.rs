@@ -12,7 +12,9 @@
 //!   with a 1-bit `clock`/`clk` input `tick()` / `ticks(n)`;
 //! * VCD tracing: compiled in, active after `open_trace(path)`; one
 //!   [`CLOCK_PERIOD`] per cycle, time unit 1 ns;
-//! * `Drop` that finalizes the model.
+//! * `Drop` that finalizes the model;
+//! * for the ALU, [`VAtomicAlu::new_value`]: its two result candidates
+//!   picked by its condition, as the unit picks them.
 //!
 //! A Verilator fatal (`vl_fatal`) throws in C++, is caught by the shim and
 //! comes back as [`SimError::Fatal`]; it never aborts the process.
@@ -112,3 +114,17 @@ pub fn raise_verilator_fatal(msg: &str) -> Result<(), SimError> {
 }
 
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
+
+impl VAtomicAlu {
+    /// The integer op's value written back, picked from the ALU's two
+    /// candidates as its caller picks them (`new_cond ? new_true :
+    /// new_false`; the unit does it after X2's registers, hdl/src/alu.rs).
+    #[inline]
+    pub fn new_value(&self) -> u128 {
+        if self.new_cond() != 0 {
+            self.new_true()
+        } else {
+            self.new_false()
+        }
+    }
+}

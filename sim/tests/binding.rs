@@ -16,11 +16,13 @@ fn ports_come_from_the_verilog() {
             ("op", PortDir::Input, 5),
             ("ty", PortDir::Input, 4),
             ("ftz", PortDir::Input, 1),
+            ("new_cond", PortDir::Output, 1),
             ("float_op", PortDir::Output, 1),
             ("src0", PortDir::Input, 128),
             ("src1", PortDir::Input, 128),
             ("old_value", PortDir::Input, 128),
-            ("new_value", PortDir::Output, 128),
+            ("new_true", PortDir::Output, 128),
+            ("new_false", PortDir::Output, 128),
             ("ret_value", PortDir::Output, 128),
             ("float_value", PortDir::Output, 128),
         ]
@@ -53,7 +55,8 @@ fn eval_drives_outputs() {
     m.set_src0(u128::MAX - 5);
     m.set_pipe_advance(1);
     m.tick().unwrap();
-    assert_eq!(m.new_value(), u128::MAX - 5);
+    // (xchg has no condition: its new value is the false candidate)
+    assert_eq!((m.new_cond(), m.new_false()), (0, u128::MAX - 5));
     // outputs change only on eval
     m.set_old_value(7);
     let before = m.ret_value();
@@ -63,9 +66,9 @@ fn eval_drives_outputs() {
     // a new type is the operand stage's: it takes effect at the next edge
     m.set_ty(ElemType::B32.code());
     m.eval().unwrap();
-    assert_eq!(m.new_value(), u128::MAX - 5, "registered: not yet");
+    assert_eq!(m.new_false(), u128::MAX - 5, "registered: not yet");
     m.tick().unwrap();
-    assert_eq!(m.new_value(), 0xffff_fffa, "masked to 32 bits");
+    assert_eq!(m.new_false(), 0xffff_fffa, "masked to 32 bits");
 }
 
 #[test]
@@ -78,10 +81,10 @@ fn ports_by_name() {
     m.tick().unwrap();
     m.set_port("old_value", u64::MAX as u128).unwrap();
     m.eval().unwrap();
-    assert_eq!(m.get_port("new_value"), Some(1), "wraps at 64 bits");
+    assert_eq!(m.get_port("new_false"), Some(1), "wraps at 64 bits");
     assert_eq!(m.get_port("op"), Some(AluOp::Add.code() as u128));
     assert_eq!(m.get_port("nonsense"), None);
-    assert!(matches!(m.set_port("new_value", 1), Err(SimError::Port(_))), "outputs cannot be set");
+    assert!(matches!(m.set_port("new_false", 1), Err(SimError::Port(_))), "outputs cannot be set");
     assert!(matches!(m.set_port("nonsense", 1), Err(SimError::Port(_))));
 }
 
@@ -113,7 +116,7 @@ fn models_are_independent() {
     b.set_src0(2);
     a.tick().unwrap();
     b.tick().unwrap();
-    assert_eq!((a.new_value(), b.new_value()), (1, 2));
+    assert_eq!((a.new_false(), b.new_false()), (1, 2));
     // and in threads, each with its own context
     let handles: Vec<_> = (0..2u128)
         .map(|k| {
@@ -127,7 +130,7 @@ fn models_are_independent() {
                 for _ in 0..1000 {
                     m.set_old_value(v);
                     m.eval().unwrap();
-                    v = m.new_value();
+                    v = m.new_false();
                 }
                 v
             })
@@ -160,14 +163,14 @@ fn vcd_trace_has_timescale_signals_and_one_period_per_step() {
     let vcd = std::fs::read_to_string(&path).unwrap();
     assert!(vcd.contains("$timescale"), "{vcd}");
     assert!(vcd.contains("1ns"), "time unit 1 ns");
-    for port in ["op", "ty", "old_value", "src0", "src1", "new_value", "ret_value"] {
+    for port in ["op", "ty", "old_value", "src0", "src1", "new_true", "new_false", "new_cond", "ret_value"] {
         assert!(vcd.contains(&format!(" {port} ")), "signal {port} in the VCD");
     }
     for t in [0, CLOCK_PERIOD, 2 * CLOCK_PERIOD] {
         assert!(vcd.lines().any(|l| l == format!("#{t}")), "a sample at #{t}");
     }
-    // 128-bit values are written in full: new_value = 0x33 at the third step
-    assert!(vcd.contains(&format!("b{:0128b} ", 0x33)), "new_value = 0x33 appears");
+    // 128-bit values are written in full: new_false = 0x33 at the third step
+    assert!(vcd.contains(&format!("b{:0128b} ", 0x33)), "new_false = 0x33 appears");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -227,4 +230,22 @@ mod clocked {
         fresh.tick().unwrap();
         assert_eq!(fresh.count(), 1);
     }
+}
+
+#[test]
+fn new_value_is_the_candidate_the_condition_picks() {
+    let mut m = VAtomicAlu::new().unwrap();
+    // cmpxchg: old == src1 (the compare value) takes src0 (the swap value)
+    m.set_op(AluOp::Cmpxchg.code());
+    m.set_ty(ElemType::B32.code());
+    m.set_src0(5);
+    m.set_src1(7);
+    m.set_pipe_advance(1);
+    m.tick().unwrap();
+    m.set_old_value(7);
+    m.eval().unwrap();
+    assert_eq!((m.new_cond(), m.new_true(), m.new_value()), (1, 5, 5), "equal: swapped");
+    m.set_old_value(8);
+    m.eval().unwrap();
+    assert_eq!((m.new_cond(), m.new_false(), m.new_value()), (0, 8, 8), "not equal: old kept");
 }

@@ -354,7 +354,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] alu$src0;
     reg  [127:0] alu$src1;
     reg  [127:0] alu$old_value;
-    wire  [127:0] alu$new_value;
+    wire  [127:0] alu$new_true;
+    wire  [127:0] alu$new_false;
+    wire  alu$new_cond;
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
@@ -1935,9 +1937,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  x2_float$d;
     wire  x2_float$q;
     reg  x2_float$clock;
-    reg  [127:0] x2_new$d;
-    wire  [127:0] x2_new$q;
-    reg  x2_new$clock;
+    reg  [127:0] x2_new_true$d;
+    wire  [127:0] x2_new_true$q;
+    reg  x2_new_true$clock;
+    reg  [127:0] x2_new_false$d;
+    wire  [127:0] x2_new_false$q;
+    reg  x2_new_false$clock;
+    reg  x2_new_cond$d;
+    wire  x2_new_cond$q;
+    reg  x2_new_cond$clock;
     reg  [127:0] x2_ret$d;
     wire  [127:0] x2_ret$q;
     reg  x2_ret$clock;
@@ -2523,7 +2531,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .src0(alu$src0),
         .src1(alu$src1),
         .old_value(alu$old_value),
-        .new_value(alu$new_value),
+        .new_true(alu$new_true),
+        .new_false(alu$new_false),
+        .new_cond(alu$new_cond),
         .ret_value(alu$ret_value),
         .float_op(alu$float_op),
         .float_value(alu$float_value)
@@ -4927,10 +4937,20 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(x2_float$q),
         .clock(x2_float$clock)
     );
-    atomic_unit_l8_w32_int$x2_new x2_new(
-        .d(x2_new$d),
-        .q(x2_new$q),
-        .clock(x2_new$clock)
+    atomic_unit_l8_w32_int$x2_new_true x2_new_true(
+        .d(x2_new_true$d),
+        .q(x2_new_true$q),
+        .clock(x2_new_true$clock)
+    );
+    atomic_unit_l8_w32_int$x2_new_false x2_new_false(
+        .d(x2_new_false$d),
+        .q(x2_new_false$q),
+        .clock(x2_new_false$clock)
+    );
+    atomic_unit_l8_w32_int$x2_new_cond x2_new_cond(
+        .d(x2_new_cond$d),
+        .q(x2_new_cond$q),
+        .clock(x2_new_cond$clock)
     );
     atomic_unit_l8_w32_int$x2_ret x2_ret(
         .d(x2_ret$d),
@@ -5475,7 +5495,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         x2_bit_offset$d = x2_bit_offset$q;
         x2_byte_enables$d = x2_byte_enables$q;
         x2_float$d = x2_float$q;
-        x2_new$d = x2_new$q;
+        x2_new_true$d = x2_new_true$q;
+        x2_new_false$d = x2_new_false$q;
+        x2_new_cond$d = x2_new_cond$q;
         x2_ret$d = x2_ret$q;
         x2_old$d = x2_old$q;
         x2_lane$d = x2_lane$q;
@@ -5699,8 +5721,11 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (x_from_w$q) begin
             alu$old_value = w_new$q;
         end
-        if (x_from_x2$q) begin
-            alu$old_value = x2_new$q;
+        if (x_from_x2$q & ~x2_new_cond$q) begin
+            alu$old_value = x2_new_false$q;
+        end
+        if (x_from_x2$q & x2_new_cond$q) begin
+            alu$old_value = x2_new_true$q;
         end
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
@@ -5773,7 +5798,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 w_space$d = x2_space$q;
                 w_bit_offset$d = x2_bit_offset$q;
                 w_byte_enables$d = x2_byte_enables$q;
-                w_new$d = x2_new$q;
+                w_new$d = x2_new_false$q;
+                if (x2_new_cond$q) begin
+                    w_new$d = x2_new_true$q;
+                end
                 w_ret$d = x2_ret$q;
                 w_old$d = x2_old$q;
                 w_lane$d = x2_lane$q;
@@ -5810,7 +5838,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x3_bit_offset$d = x2_bit_offset$q;
             x3_byte_enables$d = x2_byte_enables$q;
             x3_float$d = x2_float$q;
-            x3_new$d = x2_new$q;
+            x3_new$d = x2_new_false$q;
+            if (x2_new_cond$q) begin
+                x3_new$d = x2_new_true$q;
+            end
             x3_ret$d = x2_ret$q;
             x3_old$d = x2_old$q;
             x3_lane$d = x2_lane$q;
@@ -5828,14 +5859,20 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             x2_bit_offset$d = x_bit_offset$q;
             x2_byte_enables$d = x_byte_enables$q;
             x2_float$d = x_is_rmw & alu$float_op;
-            x2_new$d = x_src0$q;
+            x2_new_true$d = x_src0$q;
+            x2_new_false$d = x_src0$q;
             if (x_is_rmw) begin
-                x2_new$d = alu$new_value;
+                x2_new_true$d = alu$new_true;
+                x2_new_false$d = alu$new_false;
             end
+            x2_new_cond$d = alu$new_cond;
             x2_ret$d = alu$ret_value;
             x2_old$d = x_old$q;
-            if (x_from_x2$q) begin
-                x2_old$d = x2_new$q;
+            if (x_from_x2$q & ~x2_new_cond$q) begin
+                x2_old$d = x2_new_false$q;
+            end
+            if (x_from_x2$q & x2_new_cond$q) begin
+                x2_old$d = x2_new_true$q;
             end
             if (x_from_w$q) begin
                 x2_old$d = w_new$q;
@@ -5852,7 +5889,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
         old_is_bypassed = head_is_rmw & (head_select$bypass$1 | head_select$bypass$2);
-        old_bypassed = x2_new$q;
+        old_bypassed = x2_new_false$q;
+        if (x2_new_cond$q) begin
+            old_bypassed = x2_new_true$q;
+        end
         if (head_select$bypass$2) begin
             old_bypassed = x3_new$q;
         end
@@ -6934,7 +6974,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) x2_bit_offset$clock = clock;
     always @(*) x2_byte_enables$clock = clock;
     always @(*) x2_float$clock = clock;
-    always @(*) x2_new$clock = clock;
+    always @(*) x2_new_true$clock = clock;
+    always @(*) x2_new_false$clock = clock;
+    always @(*) x2_new_cond$clock = clock;
     always @(*) x2_ret$clock = clock;
     always @(*) x2_old$clock = clock;
     always @(*) x2_lane$clock = clock;
@@ -8457,7 +8499,7 @@ module atomic_unit_l8_w32_int$addr_mul$mul_30(a,b,c,result);
 endmodule // atomic_unit_l8_w32_int$addr_mul$mul_30
 
 
-module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_value,ret_value,float_op,float_value);
+module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_true,new_false,new_cond,ret_value,float_op,float_value);
     
     // Module arguments
     input wire  clock;
@@ -8468,7 +8510,9 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
     input wire  [127:0] src0;
     input wire  [127:0] src1;
     input wire  [127:0] old_value;
-    output reg  [127:0] new_value;
+    output reg  [127:0] new_true;
+    output reg  [127:0] new_false;
+    output reg  new_cond;
     output reg  [127:0] ret_value;
     output reg  float_op;
     output reg  [127:0] float_value;
@@ -8671,8 +8715,6 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
     reg  [127:0] false_adder_value;
     reg  [127:0] true_value;
     reg  [127:0] false_value;
-    reg  [127:0] result;
-    reg  [127:0] new_masked;
     
     // Sub module instances
     atomic_unit_l8_w32_int$alu$float float(
@@ -9026,12 +9068,9 @@ module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
         true_value = (true_old_value | true_src0_value) | true_adder_value;
         false_value = (false_old_value | false_src0_value) | (false_logic_value | false_adder_value);
         condition = ((x_cond_less$q & old_less_than_src0) | (x_cond_equal$q & old_equals_operand)) | (x_cond_dec_bound$q & (old_is_zero | ~(old_less_than_src0 | old_equals_operand)));
-        result = false_value;
-        if (condition) begin
-            result = true_value;
-        end
-        new_masked = result & x_width_mask$q;
-        new_value = new_masked;
+        new_true = true_value & x_width_mask$q;
+        new_false = false_value & x_width_mask$q;
+        new_cond = condition;
         ret_value = old_masked;
         if (x_is_predec$q) begin
             ret_value = adder_result & x_width_mask$q;
@@ -26934,7 +26973,26 @@ module atomic_unit_l8_w32_int$x2_msg_last(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$x2_msg_last
 
 
-module atomic_unit_l8_w32_int$x2_new(d,q,clock);
+module atomic_unit_l8_w32_int$x2_new_cond(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_new_cond
+
+
+module atomic_unit_l8_w32_int$x2_new_false(d,q,clock);
     
     // Module arguments
     input wire  [127:0] d;
@@ -26950,7 +27008,26 @@ module atomic_unit_l8_w32_int$x2_new(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$x2_new
+endmodule // atomic_unit_l8_w32_int$x2_new_false
+
+
+module atomic_unit_l8_w32_int$x2_new_true(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$x2_new_true
 
 
 module atomic_unit_l8_w32_int$x2_old(d,q,clock);

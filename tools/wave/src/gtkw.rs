@@ -89,8 +89,9 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
     (
         "Internal: ALU (old/new)",
         &[
-            "alu$op", "alu$ty", "alu$old_value", "alu$src0", "alu$src1", "alu$new_value", "alu$ret_value", "alu.op", "alu.ty",
-            "alu.old_value", "alu.src0", "alu.src1", "alu.new_value", "alu.ret_value",
+            "alu$op", "alu$ty", "alu$old_value", "alu$src0", "alu$src1", "alu$new_true", "alu$new_false", "alu$new_cond", "alu$ret_value",
+            "alu.op", "alu.ty", "alu.old_value", "alu.src0", "alu.src1", "alu.new_true", "alu.new_false", "alu.new_cond",
+            "alu.ret_value",
         ],
     ),
     ("Observation (obs_*)", &["obs_valid", "obs_lane", "obs_elem", "obs_old", "obs_new"]),
