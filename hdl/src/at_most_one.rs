@@ -126,11 +126,7 @@ mod tests {
 /// and seeded random masks, in the full build's lane set and the 8-lane one.
 #[cfg(test)]
 pub(crate) fn check_lane_count_verilog(name: &str, limit: u32, verilog: impl Fn(u64) -> String) {
-    let have_iverilog =
-        std::process::Command::new("iverilog").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
-    assert!(have_iverilog || std::env::var_os("CI").is_none(), "iverilog missing on CI (make test installs it)");
-    if !have_iverilog {
-        eprintln!("skipped: no iverilog");
+    if !crate::icarus::available() {
         return;
     }
     let mut masks: Vec<u32> = vec![0];
@@ -152,8 +148,6 @@ pub(crate) fn check_lane_count_verilog(name: &str, limit: u32, verilog: impl Fn(
         masks.push(state as u32 & (state >> 32) as u32);
     }
     masks.dedup();
-    let dir = std::env::temp_dir().join(format!("atomport-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     for enabled in [0xffff_ffffu64, 0xff] {
         let mut bench = String::from(
             "module bench;\nreg [31:0] mask;\nwire few;\ntop uut(.mask(mask), .few(few));\ninitial begin\n",
@@ -162,24 +156,12 @@ pub(crate) fn check_lane_count_verilog(name: &str, limit: u32, verilog: impl Fn(
             bench.push_str(&format!("  mask = 32'h{m:08x}; #1 $display(\"%h %b\", mask, few);\n"));
         }
         bench.push_str("end\nendmodule\n");
-        let (dut, tb, sim) = (dir.join("dut.v"), dir.join("bench.v"), dir.join("sim"));
-        std::fs::write(&dut, verilog(enabled)).unwrap();
-        std::fs::write(&tb, bench).unwrap();
-        let built = std::process::Command::new("iverilog")
-            .args(["-g2012", "-s", "bench", "-o"])
-            .args([&sim, &dut, &tb])
-            .output()
-            .unwrap();
-        assert!(built.status.success(), "iverilog: {}", String::from_utf8_lossy(&built.stderr));
-        let ran = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
-        let out = String::from_utf8_lossy(&ran.stdout);
-        let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
-        assert_eq!(lines.len(), masks.len(), "vvp output:\n{out}");
+        let lines = crate::icarus::run(name, &verilog(enabled), &bench);
+        assert_eq!(lines.len(), masks.len(), "vvp output:\n{}", lines.join("\n"));
         for (line, m) in lines.iter().zip(&masks) {
             let expected = (u64::from(*m) & enabled).count_ones() <= limit;
             let want = format!("{m:08x} {}", u8::from(expected));
             assert_eq!(*line, want, "{name}: mask {m:#010x}, lanes {enabled:#x}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -48,6 +48,8 @@ pub mod typed_addr;
 pub mod typed_extent;
 pub mod walk_operands;
 pub mod walk_product;
+#[cfg(test)]
+mod icarus;
 pub mod unit;
 pub mod word_join;
 pub mod write_align;

@@ -140,11 +140,7 @@ mod tests {
     /// off by one, too wide or cleared, and seeded random fields.
     #[test]
     fn the_verilog_numbers_like_the_model() {
-        let have_iverilog =
-            std::process::Command::new("iverilog").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
-        assert!(have_iverilog || std::env::var_os("CI").is_none(), "iverilog missing on CI (make test installs it)");
-        if !have_iverilog {
-            eprintln!("skipped: no iverilog");
+        if !crate::icarus::available() {
             return;
         }
         let mut cases: Vec<[u8; FIELDS]> = Vec::new();
@@ -195,21 +191,8 @@ mod tests {
         bench.push_str("end\nendmodule\n");
         let mut uut = OperandNumbering::default();
         uut.connect_all();
-        let dir = std::env::temp_dir().join(format!("atomport-operand-numbering-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (dut, tb, sim) = (dir.join("dut.v"), dir.join("bench.v"), dir.join("sim"));
-        std::fs::write(&dut, generate_verilog(&uut)).unwrap();
-        std::fs::write(&tb, bench).unwrap();
-        let built = std::process::Command::new("iverilog")
-            .args(["-g2012", "-s", "bench", "-o"])
-            .args([&sim, &dut, &tb])
-            .output()
-            .unwrap();
-        assert!(built.status.success(), "iverilog: {}", String::from_utf8_lossy(&built.stderr));
-        let ran = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
-        let out = String::from_utf8_lossy(&ran.stdout);
-        let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
-        assert_eq!(lines.len(), cases.len(), "vvp output:\n{out}");
+        let lines = crate::icarus::run("operand-numbering", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), cases.len(), "vvp output:\n{}", lines.join("\n"));
         let (mut visa_bad, mut ptx_bad) = (0, 0);
         for (line, c) in lines.iter().zip(&cases) {
             let (visa, ptx) = (misnumbered(c), misnumbered(&c[PTX_FIRST..]));
@@ -220,6 +203,5 @@ mod tests {
         // both outcomes of both outputs are driven
         assert!(visa_bad > 100 && cases.len() - visa_bad > 100, "{visa_bad} of {}", cases.len());
         assert!(ptx_bad > 100 && cases.len() - ptx_bad > 100, "{ptx_bad} of {}", cases.len());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
