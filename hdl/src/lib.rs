@@ -45,6 +45,8 @@ pub mod ptx_alu_rom;
 pub mod mux8;
 pub mod operand_numbering;
 pub mod typed_addr;
+// the small build's serial typed address (one adder, no multiplier)
+pub mod typed_addr_serial;
 pub mod typed_extent;
 pub mod walk_operands;
 pub mod walk_product;

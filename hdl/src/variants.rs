@@ -14,6 +14,7 @@
 //! | `alu_int` | `AtomicAlu::new(128, false)` | the ALU with integer ops only (the FP datapath is never selected, and synthesis removes it) |
 //! | `alu_w<bits>[_int]` | `AtomicAlu::new(bits, fp)` | the ALU for elements of up to 32 or 64 bits |
 //! | `fp_alu` | `FloatAlu::default()` | the ALU's floating-point datapath on its own |
+//! | `typed_addr_serial` | `TypedAddrSerial::default()` | the small build's serial TYPED_ATOMIC address (one adder, no multiplier) on its own |
 //! | `unit_<config>` | `AtomicUnit::new(config)` | the unit built with `UnitConfig::parse(config)`: `l<lanes>`, `w<bits>`, `int` joined by `_` (`unit_l8_w32_int`, `unit_l4`, `unit_int`) |
 //!
 //! [`FIXED`] lists the variants with fixed names; [`variant`] also builds
@@ -27,6 +28,7 @@ use rust_hdl::prelude::*;
 use crate::alu::AtomicAlu;
 use crate::emit::{EmitError, HEADER};
 use crate::fp_alu::FloatAlu;
+use crate::typed_addr_serial::TypedAddrSerial;
 use crate::unit::AtomicUnit;
 
 /// One synthesis variant. See the module documentation.
@@ -43,7 +45,7 @@ pub struct Variant {
 
 /// The variants with a fixed name (the parametric `alu_w*` and `unit_*`
 /// names are built by [`variant`]).
-pub const FIXED: &[&str] = &["alu_int", "fp_alu", "alu_w32", "alu_w64", "unit_l8_w32_int", "unit_int"];
+pub const FIXED: &[&str] = &["alu_int", "fp_alu", "typed_addr_serial", "alu_w32", "alu_w64", "unit_l8_w32_int", "unit_int"];
 
 /// The variant named `name`: a fixed one or a parametric `alu_w*` /
 /// `unit_*` name. `Err` for a parametric name with bad parameters (why),
@@ -57,6 +59,14 @@ pub fn variant(name: &str) -> Result<Option<Variant>, String> {
             top: top(name),
             description: "the ALU's floating-point datapath alone (FloatAlu, hdl/src/fp_alu.rs)".into(),
             render: Box::new(|top| render_block(FloatAlu::default(), top)),
+        }));
+    }
+    if name == "typed_addr_serial" {
+        return Ok(Some(Variant {
+            name: name.into(),
+            top: top(name),
+            description: "the serial TYPED_ATOMIC address alone (TypedAddrSerial, hdl/src/typed_addr_serial.rs)".into(),
+            render: Box::new(|top| render_block(TypedAddrSerial::default(), top)),
         }));
     }
     if let Some(rest) = name.strip_prefix("alu_") {
