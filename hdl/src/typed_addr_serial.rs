@@ -357,16 +357,6 @@ mod tests {
         coords: [u32; 4],
     }
 
-    fn kind_code(kind: TypedKind) -> u8 {
-        match kind {
-            TypedKind::D1 => 0,
-            TypedKind::D1Array => 1,
-            TypedKind::D2 => 2,
-            TypedKind::D2Array => 3,
-            TypedKind::D3 => 4,
-        }
-    }
-
     fn lanes() -> Vec<Lane> {
         let kinds = [TypedKind::D1, TypedKind::D1Array, TypedKind::D2, TypedKind::D2Array, TypedKind::D3];
         let surface = |kind, base, [width, height, depth, array, levels]: [u32; 5], format| TypedSurface {
@@ -476,7 +466,7 @@ initial begin
                 "  surf_kind = {}; surf_base = 64'h{:x}; surf_width = {}; surf_height = {}; surf_depth = {}; \
                  surf_array = {}; surf_levels = {}; surf_u16 = {}; coord_u = {u}; coord_v = {v}; coord_r = {r}; \
                  coord_lod = {lod}; lane;\n",
-                kind_code(s.kind),
+                s.kind as u8,
                 s.base,
                 s.width,
                 s.height,
