@@ -72,13 +72,14 @@ long: deps
 	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_fp -- --ignored --nocapture
 	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3
 	$(CARGO) run --release -q -- regress --unit l8_w32_int --seed 2 --count 50000 --latency 1..8 --stall 0.3
+	$(CARGO) run --release -q -- regress --unit serial_l8_w32_int --seed 3 --count 100000 --latency 1..8 --stall 0.3
 	$(MAKE) x-unique
 
 # Reset is real (issue 12 item 3): the models verilated with --x-initial
 # unique --x-assign unique and without the registers' power-up values (cargo
 # feature x-unique, sim/build.rs), in their own target directory; per
 # +verilator+seed in X_SEEDS ($$ATOMPORT_VERILATOR_SEED) the lockstep tests
-# of the test bench (full unit, small build, directed smoke tests) and a
+# of the test bench (full unit, small builds, directed smoke tests) and a
 # regression of each build against the golden model. A register whose reset
 # matters but is missing fails here, not in the normal build (whose
 # registers power up at zero).
@@ -90,9 +91,10 @@ x-unique: deps
 	@set -e; for s in $(X_SEEDS); do \
 	  echo "make x-unique: +verilator+seed+$$s"; \
 	  ATOMPORT_VERILATOR_SEED=$$s CARGO_TARGET_DIR=$(XU) $(CARGO) test --release -q -p atomport-sim --features x-unique --test power_up; \
-	  ATOMPORT_VERILATOR_SEED=$$s CARGO_TARGET_DIR=$(XU) $(CARGO) test --release -q -p atomport-testbench --features atomport-sim/x-unique --test rtl_unit --test rtl_unit_smoke --test rtl_variant; \
+	  ATOMPORT_VERILATOR_SEED=$$s CARGO_TARGET_DIR=$(XU) $(CARGO) test --release -q -p atomport-testbench --features atomport-sim/x-unique --test rtl_unit --test rtl_unit_smoke --test rtl_variant --test rtl_serial; \
 	  ATOMPORT_VERILATOR_SEED=$$s $(XU)/release/atomport regress --seed $$s --count $(X_COUNT) --latency 1..8 --stall 0.3 --quiet --out $(XU)/failures; \
 	  ATOMPORT_VERILATOR_SEED=$$s $(XU)/release/atomport regress --unit l8_w32_int --seed $$s --count $(X_COUNT) --latency 1..8 --stall 0.3 --quiet --out $(XU)/failures; \
+	  ATOMPORT_VERILATOR_SEED=$$s $(XU)/release/atomport regress --unit serial_l8_w32_int --seed $$s --count $(X_COUNT) --latency 1..8 --stall 0.3 --quiet --out $(XU)/failures; \
 	done
 
 # Verilator's own code coverage of the RTL (line, toggle and user points):
@@ -131,6 +133,7 @@ fusesoc: deps
 	@command -v fusesoc >/dev/null 2>&1 || python3 -m pip install -q fusesoc
 	cd target && fusesoc --cores-root ../hdl run --target lint atomport:gpu:atomic_unit
 	cd target && fusesoc --cores-root ../hdl run --target synth atomport:gpu:atomic_unit
+	cd target && fusesoc --cores-root ../hdl run --target lint_serial atomport:gpu:atomic_unit
 
 # Fuzzing (issue 14): the script parser, the descriptor decoder and the VCD
 # reader under libFuzzer (cargo-fuzz), FUZZ_SECONDS each (default 600), one

@@ -43,9 +43,10 @@ enum TraceFormat {
     Fst,
 }
 
-/// Whether `top` also gets an FST-tracing model: the unit and its build variants.
+/// Whether `top` also gets an FST-tracing model: the unit and its builds
+/// (pipelined `atomic_unit*`, serial `serial_unit*`).
 fn has_fst_model(top: &str) -> bool {
-    top.starts_with("atomic_unit")
+    top.starts_with("atomic_unit") || top.starts_with("serial_unit")
 }
 
 /// The `rtl-coverage` feature: Verilator's `--coverage` (line, toggle,

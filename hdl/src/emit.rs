@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use rust_hdl::prelude::*;
 
 use crate::alu::AtomicAlu;
+use crate::serial_unit::SerialUnit;
 use crate::unit::AtomicUnit;
 use atomport_isa::UnitConfig;
 
@@ -44,8 +45,10 @@ pub struct Top {
 /// Where the checked-in build variants go, under the Verilog directory.
 pub const VARIANTS_DIR: &str = "variants";
 
-/// The unit variant checked in and simulated (testbench/tests/rtl_variant.rs):
-/// 8 lanes, 32-bit data, integer ops only.
+/// The unit build checked in and simulated twice, pipelined
+/// (`atomic_unit_l8_w32_int`, testbench/tests/rtl_variant.rs) and serial
+/// (`serial_unit_l8_w32_int`, testbench/tests/rtl_serial.rs): 8 lanes,
+/// 32-bit data, integer ops only.
 pub const SMALL_UNIT: UnitConfig = UnitConfig::SMALL;
 
 /// Every top the emitter writes, in file order.
@@ -62,6 +65,13 @@ pub const TOPS: &[Top] = &[
         name: "atomic_unit_l8_w32_int",
         source: "hdl/src/unit.rs, AtomicUnit::new(emit::SMALL_UNIT)",
         render: |name| render_built(AtomicUnit::new(SMALL_UNIT), name),
+        uses: &[],
+        dir: VARIANTS_DIR,
+    },
+    Top {
+        name: "serial_unit_l8_w32_int",
+        source: "hdl/src/serial_unit.rs, SerialUnit::new(emit::SMALL_UNIT)",
+        render: |name| render_built(SerialUnit::new(SMALL_UNIT), name),
         uses: &[],
         dir: VARIANTS_DIR,
     },
@@ -371,9 +381,12 @@ mod tests {
         }
     }
 
-    /// Every input of the unit goes into a register first, so Verilator
-    /// keeps the unit's logic out of its per-`eval()` input-combinational
-    /// region (docs/microarchitecture.md, "RTL structure rule (Verilator)").
+    /// Every input of the pipelined unit goes into a register first, so
+    /// Verilator keeps the unit's logic out of its per-`eval()`
+    /// input-combinational region (docs/microarchitecture.md, "RTL
+    /// structure rule (Verilator)"). Not the serial build's: it reads its
+    /// inputs in its FSM (registering them first would cost it about 1,100
+    /// flip-flops on a part it fills; "The serial build").
     #[test]
     fn the_unit_block_reads_no_input_port() {
         for top in TOPS.iter().filter(|t| t.name.starts_with("atomic_unit")) {

@@ -47,6 +47,8 @@ pub mod operand_numbering;
 pub mod typed_addr;
 // the small build's serial typed address (one adder, no multiplier)
 pub mod typed_addr_serial;
+// the unit built for small parts: one element at a time
+pub mod serial_unit;
 pub mod typed_extent;
 pub mod walk_operands;
 pub mod walk_product;

@@ -2,8 +2,9 @@
 //! the checked-in tops of [`crate::emit::TOPS`], emitted on demand (into
 //! `target/synth/variants/` by `atomport synth --block NAME`, into
 //! `target/variants/` by `atomport emit --variant NAME`), never checked in.
-//! (The one smaller build that is checked in and simulated,
-//! `variants/atomic_unit_l8_w32_int.v`, is a row of `emit::TOPS`.)
+//! (The smaller builds that are checked in and simulated,
+//! `variants/atomic_unit_l8_w32_int.v` and `variants/serial_unit_l8_w32_int.v`,
+//! are rows of `emit::TOPS`.)
 //!
 //! A variant is a name `atomport synth --block` takes, its Verilog
 //! top-module name, a one-line description, and the function that builds
@@ -15,6 +16,7 @@
 //! | `alu_w<bits>[_int]` | `AtomicAlu::new(bits, fp)` | the ALU for elements of up to 32 or 64 bits |
 //! | `fp_alu` | `FloatAlu::default()` | the ALU's floating-point datapath on its own |
 //! | `typed_addr_serial` | `TypedAddrSerial::default()` | the small build's serial TYPED_ATOMIC address (one adder, no multiplier) on its own |
+//! | `serial_<config>` | `SerialUnit::new(config)` | the unit one element at a time (no in-flight table, `TypedAddrSerial`), integer configs only (`serial_l8_w32_int`) |
 //! | `unit_<config>` | `AtomicUnit::new(config)` | the unit built with `UnitConfig::parse(config)`: `l<lanes>`, `w<bits>`, `int` joined by `_` (`unit_l8_w32_int`, `unit_l4`, `unit_int`) |
 //!
 //! [`FIXED`] lists the variants with fixed names; [`variant`] also builds
@@ -29,6 +31,7 @@ use crate::alu::AtomicAlu;
 use crate::emit::{EmitError, HEADER};
 use crate::fp_alu::FloatAlu;
 use crate::typed_addr_serial::TypedAddrSerial;
+use crate::serial_unit::SerialUnit;
 use crate::unit::AtomicUnit;
 
 /// One synthesis variant. See the module documentation.
@@ -45,7 +48,7 @@ pub struct Variant {
 
 /// The variants with a fixed name (the parametric `alu_w*` and `unit_*`
 /// names are built by [`variant`]).
-pub const FIXED: &[&str] = &["alu_int", "fp_alu", "typed_addr_serial", "alu_w32", "alu_w64", "unit_l8_w32_int", "unit_int"];
+pub const FIXED: &[&str] = &["alu_int", "fp_alu", "typed_addr_serial", "alu_w32", "alu_w64", "unit_l8_w32_int", "unit_int", "serial_l8_w32_int"];
 
 /// The variant named `name`: a fixed one or a parametric `alu_w*` /
 /// `unit_*` name. `Err` for a parametric name with bad parameters (why),
@@ -85,6 +88,23 @@ pub fn variant(name: &str) -> Result<Option<Variant>, String> {
                 if fp { "with FP" } else { "integer ops only" }
             ),
             render: Box::new(move |top| render_block(AtomicAlu::new(bits, fp), top)),
+        }));
+    }
+    if let Some(rest) = name.strip_prefix("serial_") {
+        let config = UnitConfig::parse(rest).map_err(|e| format!("`{name}`: {e}"))?;
+        if config.fp {
+            return Err(format!("`{name}`: the serial unit is built for integer ops only (`_int`)"));
+        }
+        return Ok(Some(Variant {
+            name: name.into(),
+            top: top(name),
+            description: format!(
+                "the serial unit with {} lanes, {}-bit data, integer ops (SerialUnit::new(UnitConfig::parse(\"{}\")))",
+                config.max_lanes,
+                config.data_bits,
+                config.name()
+            ),
+            render: Box::new(move |top| render_block(SerialUnit::new(config), top)),
         }));
     }
     if let Some(rest) = name.strip_prefix("unit_") {

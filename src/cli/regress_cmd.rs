@@ -45,9 +45,11 @@ pub struct RegressArgs {
     /// no progress line
     #[arg(long)]
     pub quiet: bool,
-    /// the unit build to run: l32_w128 (= full, `atomic_unit`) or
-    /// l8_w32_int (= small, `variants/atomic_unit_l8_w32_int`); the small
-    /// build must reject every message it does not admit
+    /// the unit build to run: l32_w128 (= full, `atomic_unit`),
+    /// l8_w32_int (= small, `variants/atomic_unit_l8_w32_int`) or
+    /// serial_l8_w32_int (= serial, `variants/serial_unit_l8_w32_int`, one
+    /// element at a time); a small build must reject every message it does
+    /// not admit
     #[arg(long, default_value = "full", value_parser = parse_unit)]
     pub unit: UnitBuild,
     /// threads, each with its own Verilated model (default: the number of

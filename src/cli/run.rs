@@ -16,7 +16,8 @@
 //! docs/waveforms.md; a `.fst` name is refused), `--fst PATH` (the same
 //! waveform as FST, from the unit verilated with `--trace-fst`; not with
 //! `--vcd`), `--unit BUILD` (the unit
-//! build: `full`, default, or `l8_w32_int` = `small`). A smaller build
+//! build: `full`, default, `l8_w32_int` = `small`, or its serial build
+//! `serial_l8_w32_int` = `serial`). A smaller build
 //! rejects the messages it does not admit (docs/microarchitecture.md
 //! "Build parameters"): each is a note on stderr, it makes no access, its
 //! JSON `results` entry has every lane `null` and a `rejected` field
@@ -76,7 +77,7 @@ pub struct RunArgs {
     /// RTL engines: seed of the memory model's random stalls
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// RTL engines: the unit build, full (l32_w128) or small (l8_w32_int)
+    /// RTL engines: the unit build, full (l32_w128), small (l8_w32_int) or serial (serial_l8_w32_int)
     #[arg(long, value_name = "BUILD", value_parser = UnitBuild::by_name)]
     pub unit: Option<UnitBuild>,
     /// also write the run's JSON (the --json output) to FILE.json

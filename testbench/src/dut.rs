@@ -1,10 +1,14 @@
 //! The device under test: [`UnitPins`] for the Verilated `atomic_unit`
 //! (`atomport_sim::VAtomicUnit`, from `hdl/verilog/atomic_unit.v`) and for
-//! the checked-in build variant (`VAtomicUnitL8W32Int`, from
-//! `hdl/verilog/variants/atomic_unit_l8_w32_int.v`), and the whole-script
-//! entry points on them.
+//! the checked-in small builds, pipelined (`VAtomicUnitL8W32Int`, from
+//! `hdl/verilog/variants/atomic_unit_l8_w32_int.v`) and serial
+//! (`VSerialUnitL8W32Int`, from `hdl/verilog/variants/serial_unit_l8_w32_int.v`),
+//! and the whole-script entry points on them.
 
-use atomport_sim::{SimError, VAtomicUnit, VAtomicUnitFst, VAtomicUnitL8W32Int, VAtomicUnitL8W32IntFst};
+use atomport_sim::{
+    SimError, VAtomicUnit, VAtomicUnitFst, VAtomicUnitL8W32Int, VAtomicUnitL8W32IntFst, VSerialUnitL8W32Int,
+    VSerialUnitL8W32IntFst,
+};
 
 use atomport_core::ops::UnitConfig;
 
@@ -18,6 +22,9 @@ use super::pins::{LanePayload, PinRequest, UnitOutputs, UnitPins};
 /// same ports (the build parameters change what is inside, not the shape).
 macro_rules! unit_pins {
     ($model:ident, $config:expr) => {
+        unit_pins!($model, $config, 0);
+    };
+    ($model:ident, $config:expr, $element_allowance:expr) => {
         impl UnitPins for $model {
             #[inline]
             fn set_reset(&mut self, reset: bool) {
@@ -129,6 +136,10 @@ macro_rules! unit_pins {
             fn config(&self) -> UnitConfig {
                 $config
             }
+
+            fn element_allowance(&self) -> u64 {
+                $element_allowance
+            }
         }
     };
 }
@@ -138,10 +149,17 @@ unit_pins!(VAtomicUnitL8W32Int, SMALL_UNIT);
 // the same builds verilated with --trace-fst (`RtlOptions::fst`)
 unit_pins!(VAtomicUnitFst, UnitConfig::FULL);
 unit_pins!(VAtomicUnitL8W32IntFst, SMALL_UNIT);
+unit_pins!(VSerialUnitL8W32Int, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE);
+unit_pins!(VSerialUnitL8W32IntFst, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE);
 
-/// The checked-in build variant the bench runs (`hdl/verilog/variants/`):
-/// 8 lanes, 32-bit data, integer ops.
-/// The checked-in small build (`UnitConfig::SMALL`).
+/// Cycles the watchdog allows the serial build per memory element beyond
+/// the pipelined unit's: its typed walk (`TypedAddrSerial`) takes at most 32
+/// levels of two 34-cycle multiply-adds, the index's three, and 16 for the
+/// element's other states.
+const SERIAL_ELEMENT_ALLOWANCE: u64 = 32 * 68 + 3 * 34 + 16;
+
+/// The checked-in small build (`UnitConfig::SMALL`): 8 lanes, 32-bit data,
+/// integer ops.
 pub const SMALL_UNIT: atomport_isa::UnitConfig = atomport_isa::UnitConfig::SMALL;
 
 /// A unit build the bench can run, by name.
@@ -151,20 +169,26 @@ pub enum UnitBuild {
     Full,
     /// `atomic_unit_l8_w32_int`: [`SMALL_UNIT`]
     Small,
+    /// `serial_unit_l8_w32_int`: [`SMALL_UNIT`], one element at a time
+    Serial,
 }
 
 impl UnitBuild {
-    pub const ALL: [UnitBuild; 2] = [UnitBuild::Full, UnitBuild::Small];
+    pub const ALL: [UnitBuild; 3] = [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial];
 
-    /// The name the CLI takes: the config's name (`l32_w128`, `l8_w32_int`).
+    /// The name the CLI takes: the config's name (`l32_w128`, `l8_w32_int`),
+    /// prefixed `serial_` for the serial build (`serial_l8_w32_int`).
     pub fn name(self) -> String {
-        self.config().name()
+        match self {
+            UnitBuild::Serial => format!("serial_{}", self.config().name()),
+            _ => self.config().name(),
+        }
     }
 
     pub fn config(self) -> UnitConfig {
         match self {
             UnitBuild::Full => UnitConfig::FULL,
-            UnitBuild::Small => SMALL_UNIT,
+            UnitBuild::Small | UnitBuild::Serial => SMALL_UNIT,
         }
     }
 
@@ -173,13 +197,18 @@ impl UnitBuild {
         match name {
             "full" => return Ok(UnitBuild::Full),
             "small" => return Ok(UnitBuild::Small),
+            "serial" => return Ok(UnitBuild::Serial),
             _ => {}
         }
-        let config = UnitConfig::parse(name).map_err(UnitBuildError::Name)?;
+        let (serial, config_name) = match name.strip_prefix("serial_") {
+            Some(rest) => (true, rest),
+            None => (false, name),
+        };
+        let config = UnitConfig::parse(config_name).map_err(UnitBuildError::Name)?;
         UnitBuild::ALL
             .into_iter()
-            .find(|b| b.config() == config)
-            .ok_or_else(|| UnitBuildError::NoModel { build: config.name(), simulated: UnitBuild::ALL.map(|b| b.name()).join(", ") })
+            .find(|b| b.config() == config && (*b == UnitBuild::Serial) == serial)
+            .ok_or_else(|| UnitBuildError::NoModel { build: name.to_string(), simulated: UnitBuild::ALL.map(|b| b.name()).join(", ") })
     }
 }
 
@@ -189,7 +218,7 @@ pub enum UnitBuildError {
     /// not a build name at all (the isa table's message)
     #[error("{0}")]
     Name(String),
-    #[error("no simulation model of the {build} build: the bench runs {simulated} (other builds are for `atomport synth --block unit_{build}`)")]
+    #[error("no simulation model of the {build} build: the bench runs {simulated} (other builds are for `atomport synth --block unit_<config>` or `serial_<config>`)")]
     NoModel { build: String, simulated: String },
 }
 
@@ -216,6 +245,8 @@ pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, ch
         (UnitBuild::Small, false) => run_program(VAtomicUnitL8W32Int::new()?, program, opts, check),
         (UnitBuild::Full, true) => run_program(VAtomicUnitFst::new()?, program, opts, check),
         (UnitBuild::Small, true) => run_program(VAtomicUnitL8W32IntFst::new()?, program, opts, check),
+        (UnitBuild::Serial, false) => run_program(VSerialUnitL8W32Int::new()?, program, opts, check),
+        (UnitBuild::Serial, true) => run_program(VSerialUnitL8W32IntFst::new()?, program, opts, check),
     }
 }
 
@@ -277,4 +308,26 @@ pub fn run_rtl(program: &Program, opts: &RtlOptions) -> Result<RunOutput, RtlErr
         return Err(RtlError::Illegal(sim.illegal));
     }
     Ok(sim.output)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every simulated build is found by the name it prints (the regress
+    /// "reproduce" line's `--unit`), and by its short name.
+    #[test]
+    fn unit_builds_are_found_by_the_names_they_print() {
+        for build in UnitBuild::ALL {
+            assert_eq!(UnitBuild::by_name(&build.name()), Ok(build), "{}", build.name());
+        }
+        let names: Vec<String> = UnitBuild::ALL.iter().map(|b| b.name()).collect();
+        assert_eq!(names, ["l32_w128", "l8_w32_int", "serial_l8_w32_int"]);
+        assert_eq!(UnitBuild::by_name("small"), Ok(UnitBuild::Small));
+        assert_eq!(UnitBuild::by_name("serial"), Ok(UnitBuild::Serial));
+        for unbuilt in ["serial_l32_w128", "serial_l4_w32_int", "l4"] {
+            assert!(matches!(UnitBuild::by_name(unbuilt), Err(UnitBuildError::NoModel { .. })), "{unbuilt}");
+        }
+        assert!(matches!(UnitBuild::by_name("serial_x"), Err(UnitBuildError::Name(_))));
+    }
 }

@@ -218,6 +218,11 @@ pub trait UnitPins {
     fn config(&self) -> atomport_core::ops::UnitConfig {
         atomport_core::ops::UnitConfig::FULL
     }
+    /// Cycles the watchdog allows a memory element beyond the pipelined
+    /// unit's (the serial build's typed walk: `SERIAL_ELEMENT_ALLOWANCE`, dut.rs).
+    fn element_allowance(&self) -> u64 {
+        0
+    }
 }
 
 /// What the monitor sees of one clock cycle: the unit's outputs and the

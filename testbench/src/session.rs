@@ -271,7 +271,8 @@ impl<P: UnitPins> Session<P> {
         };
         let start = t.raised.max(monitor.last_done);
         let mem = self.pins.memory();
-        let bound = watchdog_bound(mem.config(), t.frame.max_elements);
+        let bound = watchdog_bound(mem.config(), t.frame.max_elements)
+            + u64::from(t.frame.max_elements.max(1)) * self.pins.dut().element_allowance();
         if self.cycle <= start + bound {
             return Ok(());
         }

@@ -1,6 +1,8 @@
-//! The checked-in build variant `atomic_unit_l8_w32_int` (8 lanes, 32-bit
-//! data, integer ops: `AtomicUnit::new(emit::SMALL_UNIT)`) under Verilator,
-//! in lockstep with the golden model: every message it admits runs exactly
+//! The checked-in small builds (8 lanes, 32-bit data, integer ops:
+//! `emit::SMALL_UNIT`), pipelined (`atomic_unit_l8_w32_int`,
+//! `AtomicUnit::new`) and serial (`serial_unit_l8_w32_int`,
+//! `SerialUnit::new`), each under Verilator in lockstep with the golden
+//! model: every message it admits runs exactly
 //! as on the full unit; every message it does not admit (more than 8 lanes,
 //! 64- or 128-bit elements, 8-byte scatter blocks, float ops) ends with
 //! `rsp_error`, no memory access and no result. The build parameters are
@@ -17,19 +19,19 @@ fn parse(name: &str, text: &str) -> Program {
     atomport_core::script::parse(name, text).unwrap_or_else(|d| panic!("{name}: test script does not parse: {d}\n{text}"))
 }
 
-/// Runs `text` on the small build with the scoreboard and random memory,
+/// Runs `text` on a small build with the scoreboard and random memory,
 /// checks the report against the golden model's run of the admitted
 /// messages, and that exactly `want_rejected` messages were rejected.
-fn run_small(name: &str, text: &str, seed: u64, want_rejected: usize) -> Simulation {
+fn run_small(build: UnitBuild, name: &str, text: &str, seed: u64, want_rejected: usize) -> Simulation {
     let program = parse(name, text);
     let opts = RtlOptions { mem: MemConfig { latency_min: 1, latency_max: 6, stall: 0.3, seed }, vcd: None, fst: None };
-    let sim = simulate_build(UnitBuild::Small, &program, &opts, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let sim = simulate_build(build, &program, &opts, true).unwrap_or_else(|e| panic!("{name}: {e}"));
     if let Some(m) = &sim.mismatch {
         panic!("{name}: RTL and golden model differ: {m}");
     }
     assert_eq!(sim.rejected.len(), want_rejected, "{name}: messages the build must reject");
     assert_eq!(sim.illegal.len(), want_rejected, "{name}: rsp_error exactly for the rejected: {:?}", sim.illegal);
-    let golden = golden_for_build(UnitBuild::Small, &program);
+    let golden = golden_for_build(build, &program);
     if want_rejected == 0 {
         assert_eq!(golden, golden::run(&program), "{name}: every message admitted");
     }
@@ -62,8 +64,25 @@ const MEMORY_SETUP: &str = "mem.u32 0x100 = 0 1 0xffffffff 0x80000000 0x7fffffff
                             surface 1 buffer base=0x8000 size=64\n\
                             surface 2 2d base=0x8000 width=4 height=2 format=u32\n";
 
-#[test]
-fn every_message_the_small_build_admits_runs_as_on_the_full_unit() {
+/// One test per small build: `$name` runs `$body(build)` on each.
+macro_rules! on_both_small_builds {
+    ($pipelined:ident, $serial:ident, $body:ident) => {
+        #[test]
+        fn $pipelined() {
+            $body(UnitBuild::Small);
+        }
+        #[test]
+        fn $serial() {
+            $body(UnitBuild::Serial);
+        }
+    };
+}
+
+on_both_small_builds!(every_admitted_message_runs_as_on_the_full_unit, every_admitted_message_runs_as_on_the_full_unit_serial, admitted);
+on_both_small_builds!(messages_beyond_the_build_are_rejected_and_touch_nothing, messages_beyond_the_build_are_rejected_and_touch_nothing_serial, rejected);
+on_both_small_builds!(seeded_random_regression, seeded_random_regression_serial, random_regression);
+
+fn admitted(build: UnitBuild) {
     let mut text = String::from(MEMORY_SETUP);
     let mut count = 0;
     for (k, op) in INT_OPS.iter().enumerate() {
@@ -111,12 +130,11 @@ fn every_message_the_small_build_admits_runs_as_on_the_full_unit() {
         count += 1;
     }
     text += "dump 0x100 48\ndump 0x400 256\ndump 0x8000 32\ndump slm 0 32\n";
-    let sim = run_small("small_admitted.atom", &text, 3, 0);
+    let sim = run_small(build, "small_admitted.atom", &text, 3, 0);
     assert_eq!(sim.messages, count);
 }
 
-#[test]
-fn messages_beyond_the_small_build_are_rejected_and_touch_nothing() {
+fn rejected(build: UnitBuild) {
     // each rejected message sits between admitted ones that touch the same
     // memory, so a stray access or a lost message shows in the dumps
     let warp32 = format!("atom.xor.b32 (32) d, {}, {};", lanes((0..32).map(|l| 0x100 + 4 * (l % 4))), lanes((0..32).map(|l| 1u128 << l)));
@@ -140,15 +158,14 @@ fn messages_beyond_the_small_build_are_rejected_and_touch_nothing() {
         text += &format!("SVM_ATOMIC.add (1) [0x100] r{k} [1] V0\n{line}\nSVM_ATOMIC.add (1) [0x100] s{k} [1] V0\n");
     }
     text += "dump 0x100 32\n";
-    let sim = run_small("small_rejected.atom", &text, 5, cases.len());
+    let sim = run_small(build, "small_rejected.atom", &text, 5, cases.len());
     assert_eq!(sim.messages, 3 * cases.len());
     // the admitted adds saw each other's results back to back: nothing in between wrote
     let results = &sim.output.results;
     assert!(results.iter().all(|r| !r.name.starts_with('d')), "a rejected message returned a result: {results:?}");
 }
 
-#[test]
-fn seeded_random_regression_on_the_small_build() {
+fn random_regression(build: UnitBuild) {
     let seed = 23;
     eprintln!("seed {seed}");
     let cfg = regress::RegressConfig {
@@ -156,8 +173,8 @@ fn seeded_random_regression_on_the_small_build() {
         count: 1500,
         per_script: 100,
         mem: MemConfig { latency_min: 1, latency_max: 5, stall: 0.2, seed: 0 },
-        out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-small"),
-        unit: UnitBuild::Small,
+        out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("regress-{}", build.name())),
+        unit: build,
         ..regress::RegressConfig::default()
     };
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
@@ -167,5 +184,5 @@ fn seeded_random_regression_on_the_small_build() {
     assert_eq!(report.messages, 1500);
     // the generator writes every kind, width and exec size: both outcomes occur
     assert!(report.rejected > 100 && report.rejected < 1400, "rejected {} of 1500", report.rejected);
-    eprintln!("seed {seed}: 1500 messages, {} rejected by the small build, {} cycles", report.rejected, report.cycles);
+    eprintln!("seed {seed}: 1500 messages, {} rejected by the {} build, {} cycles", report.rejected, build.name(), report.cycles);
 }

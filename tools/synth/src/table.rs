@@ -24,6 +24,10 @@ pub const TABLE_BLOCKS: &[(&str, &str)] = &[
         "unit_l8_w32_int",
         "the unit built small: 8 lanes, 32-bit data, integer ops (`hdl/verilog/variants/atomic_unit_l8_w32_int.v`)",
     ),
+    (
+        "serial_l8_w32_int",
+        "the same small build one element at a time, for parts without DSPs (`hdl/verilog/variants/serial_unit_l8_w32_int.v`)",
+    ),
 ];
 
 /// One cell of the table: a run's figures or its failure.
@@ -55,7 +59,7 @@ pub fn run(targets: &[Target], base: &Options, jobs: usize, progress: impl Fn(&s
             Target::Ice40 => 1,
             Target::Generic => 0,
         };
-        (t, block.starts_with("unit") as u8, block == "unit")
+        (t, (block.starts_with("unit") || block.starts_with("serial")) as u8, block == "unit")
     };
     work.sort_by_key(|&(i, block, _, target)| (std::cmp::Reverse(cost(block, target)), i));
     let queue = std::sync::Mutex::new(std::collections::VecDeque::from(work));
