@@ -151,7 +151,10 @@ pub fn unit_groups(w: &Waveform) -> Vec<SignalGroup> {
             for (k, (n, v)) in rel.iter().enumerate() {
                 if !taken[k] && signals.len() < MAX_PER_GROUP && glob_match(pat, n) {
                     taken[k] = true;
-                    if traces.insert(v.trace) {
+                    // a port is listed even when it equals another signal
+                    // (Verilator gives equal signals one trace: the serial
+                    // build's `mem_wr_addr` is its `mem_rd_addr`)
+                    if traces.insert(v.trace) || REQUIRED_PORTS.contains(&n.as_str()) {
                         signals.push(ViewSignal::of(v, n));
                     }
                 }

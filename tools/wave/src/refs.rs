@@ -15,13 +15,16 @@
 //!   any port in any cycle fails until the references are updated on
 //!   purpose. Internal signals are not compared (they are free to change).
 //!
-//! A scenario sets up the memory model with a comment line
-//! `# wave: latency=N|MIN..MAX stall=PROB seed=S` (defaults: 1, 0, 1).
+//! A scenario sets up the memory model and the unit build with a comment
+//! line `# wave: latency=N|MIN..MAX stall=PROB seed=S unit=BUILD`
+//! (defaults: 1, 0, 1, the full unit; BUILD as `atomport run --unit`
+//! takes it, e.g. `serial_l8_w32_int`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use atomport_testbench::{simulate, MemConfig, RtlOptions};
+use atomport_testbench::dut::{simulate_build, UnitBuild};
+use atomport_testbench::{MemConfig, RtlOptions};
 
 use super::check::check;
 use super::check::CheckError;
@@ -29,7 +32,8 @@ use super::diff::{diff, DiffError, DiffOptions};
 use super::gtkw::GtkwError;
 use atomport_core::diag::Diag;
 use atomport_testbench::RtlError;
-use super::gtkw::{unit_groups, write_unit_gtkw};
+use super::diff::glob_match;
+use super::gtkw::{unit_groups, unit_scope, write_unit_gtkw};
 use super::reader::Waveform;
 use super::writer::{rewrite, Rewrite};
 
@@ -42,12 +46,13 @@ pub fn default_dir() -> PathBuf {
 }
 
 
-/// One scenario: its name, script and memory model.
+/// One scenario: its name, script, memory model and unit build.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub name: String,
     pub script: PathBuf,
     pub mem: MemConfig,
+    pub unit: UnitBuild,
 }
 
 /// A bad `# wave:` setting line.
@@ -61,7 +66,9 @@ pub enum SettingError {
     BadStall { value: String },
     #[error("bad seed `{value}`")]
     BadSeed { value: String },
-    #[error("unknown setting `{key}` (latency, stall, seed)")]
+    #[error("bad unit `{value}`: {why}")]
+    BadUnit { value: String, why: String },
+    #[error("unknown setting `{key}` (latency, stall, seed, unit)")]
     Unknown { key: String },
 }
 
@@ -94,8 +101,8 @@ pub enum RefsError {
     NoReference { path: PathBuf },
 }
 
-/// Parses a `# wave: ...` line's settings into `mem`.
-fn wave_settings(line: &str, mem: &mut MemConfig) -> Result<(), SettingError> {
+/// Parses a `# wave: ...` line's settings into `mem` and `unit`.
+fn wave_settings(line: &str, mem: &mut MemConfig, unit: &mut UnitBuild) -> Result<(), SettingError> {
     for item in line.split_whitespace() {
         let (k, v) = item.split_once('=').ok_or_else(|| SettingError::NotKeyValue { item: item.to_string() })?;
         match k {
@@ -112,6 +119,9 @@ fn wave_settings(line: &str, mem: &mut MemConfig) -> Result<(), SettingError> {
                 mem.stall = v.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).ok_or_else(|| SettingError::BadStall { value: v.to_string() })?
             }
             "seed" => mem.seed = v.parse().map_err(|_| SettingError::BadSeed { value: v.to_string() })?,
+            "unit" => {
+                *unit = UnitBuild::by_name(v).map_err(|e| SettingError::BadUnit { value: v.to_string(), why: e.to_string() })?
+            }
             _ => return Err(SettingError::Unknown { key: k.to_string() }),
         }
     }
@@ -127,14 +137,15 @@ pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, RefsError> {
         let path = e.map_err(|source| RefsError::Io { path: sdir.clone(), source })?.path();
         if path.extension().is_some_and(|x| x == "atom") {
             let text = std::fs::read_to_string(&path).map_err(|source| RefsError::Io { path: path.clone(), source })?;
-            let mut mem = MemConfig::FAST;
+            let (mut mem, mut unit) = (MemConfig::FAST, UnitBuild::Full);
             for (i, line) in text.lines().enumerate() {
                 if let Some(rest) = line.trim().strip_prefix("# wave:") {
-                    wave_settings(rest, &mut mem).map_err(|source| RefsError::Setting { path: path.clone(), line: i + 1, source })?;
+                    wave_settings(rest, &mut mem, &mut unit)
+                        .map_err(|source| RefsError::Setting { path: path.clone(), line: i + 1, source })?;
                 }
             }
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            out.push(Scenario { name, script: path, mem });
+            out.push(Scenario { name, script: path, mem, unit });
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -153,7 +164,7 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, RefsError> {
     let program = atomport_core::script::parse_file(&file).map_err(RefsError::Script)?;
     let vcd = out_dir.join(format!("{}.vcd", s.name));
     let opts = RtlOptions { mem: s.mem, vcd: Some(vcd.clone()), fst: None };
-    let sim = simulate(&program, &opts, true).map_err(|source| RefsError::Rtl { name: s.name.clone(), source })?;
+    let sim = simulate_build(s.unit, &program, &opts, true).map_err(|source| RefsError::Rtl { name: s.name.clone(), source })?;
     if let Some(m) = sim.mismatch {
         return Err(RefsError::Mismatch { name: s.name.clone(), first: m.to_string() });
     }
@@ -181,11 +192,17 @@ pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::Di
 /// (references stay small and do not churn when unrelated internals
 /// change), no `$date` (equal waves give equal bytes).
 pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, std::io::Error> {
-    let keep: BTreeSet<usize> = unit_groups(fresh)
+    let mut keep: BTreeSet<usize> = unit_groups(fresh)
         .iter()
         .flat_map(|g| g.signals.iter())
         .filter_map(|s| fresh.vars.iter().find(|v| v.gtkwave_name() == s.name).map(|v| v.trace))
         .collect();
+    // every port in the unit's scope and the scopes around it, whatever
+    // trace it shares (the view names one signal per trace; rust-hdl's
+    // internal names carry a `$`, ports never do)
+    let unit = unit_scope(fresh);
+    let is_port = |v: &&super::reader::Var| !v.name.contains('$') && PORT_GLOBS.iter().any(|g| glob_match(g, &v.name));
+    keep.extend(fresh.vars.iter().filter(|v| unit.starts_with(&v.scope.join(".")) && is_port(v)).map(|v| v.trace));
     let how = Rewrite {
         timescale: fresh.timescale,
         keep: Some(keep),
@@ -261,14 +278,43 @@ mod tests {
 
     #[test]
     fn wave_settings_parse_and_reject() {
-        let mut m = MemConfig::FAST;
-        wave_settings(" latency=2..5 stall=0.25 seed=9", &mut m).unwrap();
+        let (mut m, mut u) = (MemConfig::FAST, UnitBuild::Full);
+        wave_settings(" latency=2..5 stall=0.25 seed=9", &mut m, &mut u).unwrap();
         assert_eq!((m.latency_min, m.latency_max, m.stall, m.seed), (2, 5, 0.25, 9));
-        wave_settings("latency=3", &mut m).unwrap();
-        assert_eq!((m.latency_min, m.latency_max), (3, 3));
-        assert!(wave_settings("latency=0", &mut m).is_err());
-        assert!(wave_settings("latency=5..2", &mut m).is_err());
-        assert!(wave_settings("stall=2", &mut m).is_err());
-        assert!(wave_settings("speed=fast", &mut m).is_err());
+        assert_eq!(u, UnitBuild::Full);
+        wave_settings("latency=3 unit=serial_l8_w32_int", &mut m, &mut u).unwrap();
+        assert_eq!((m.latency_min, m.latency_max, u), (3, 3, UnitBuild::Serial));
+        assert!(wave_settings("latency=0", &mut m, &mut u).is_err());
+        assert!(wave_settings("latency=5..2", &mut m, &mut u).is_err());
+        assert!(wave_settings("stall=2", &mut m, &mut u).is_err());
+        assert!(wave_settings("speed=fast", &mut m, &mut u).is_err());
+        assert!(matches!(wave_settings("unit=l4", &mut m, &mut u), Err(SettingError::BadUnit { .. })));
+    }
+
+    /// Ports that equal each other share one trace in the unit's scope (the
+    /// serial build: `mem_wr_addr` is `mem_rd_addr`, Verilator aliases
+    /// them); the view lists both, and the reference keeps every port of
+    /// every scope around the unit, but not the unit's internals.
+    #[test]
+    fn aliased_ports_stay_in_the_view_and_the_reference() {
+        let text = "$timescale 1ns $end
+$scope module top $end $var wire 1 ! clock $end $var wire 64 \" mem_rd_addr [63:0] $end $var wire 64 # mem_wr_addr [63:0] $end
+$scope module top $end
+$var wire 1 ! clock $end $var wire 64 \" mem_rd_addr [63:0] $end $var wire 64 \" mem_wr_addr [63:0] $end
+$var wire 64 $ rsp_data_q$d [63:0] $end $var wire 1 % rsp_valid $end
+$upscope $end $upscope $end $enddefinitions $end
+#0
+0!
+b0 \"
+b1 #
+b0 $
+0%
+";
+        let w = Waveform::parse("t.vcd", text.as_bytes()).unwrap();
+        let view: Vec<String> = unit_groups(&w).iter().flat_map(|g| g.signals.iter().map(|s| s.alias.clone())).collect();
+        assert!(view.contains(&"mem_wr_addr[63:0]".to_string()), "{view:?}");
+        let reference = String::from_utf8(reference_text(&w, "t").unwrap()).unwrap();
+        assert_eq!(reference.matches("mem_wr_addr").count(), 2, "{reference}");
+        assert!(!reference.contains("rsp_data_q$d"), "{reference}");
     }
 }
