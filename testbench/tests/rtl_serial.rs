@@ -154,7 +154,8 @@ fn misaligned_lanes<M: UnitPins>(model: impl Fn() -> M) {
     let clean = reqs[0].clone();
     reqs[0].set_addr(2, 0x5009);
     let log = b.run(&[reqs[0].clone(), reqs[0].clone(), clean], 1, 500);
-    assert_eq!(log.results, vec![(0, 10), (1, 11), (2, 0), (3, 13), (0, 11), (1, 12), (2, 0), (3, 14), (0, 12), (1, 13), (2, 12), (3, 15)]);
+    let results: Vec<(u8, u128)> = log.results.clone();
+    assert_eq!(results, vec![(0, 10), (1, 11), (2, 0), (3, 13), (0, 11), (1, 12), (2, 0), (3, 14), (0, 12), (1, 13), (2, 12), (3, 15)]);
     assert_eq!(log.reads.len(), 3 + 3 + 4, "{:?}", log.reads);
     assert_eq!(log.writes.len(), 3 + 3 + 4, "{:?}", log.writes);
     assert_eq!((0..4).map(|i| b.peek_u32(0x5000 + 4 * i)).collect::<Vec<_>>(), vec![13, 14, 13, 16]);

@@ -154,7 +154,7 @@ pub fn unit_groups(w: &Waveform) -> Vec<SignalGroup> {
                     // a port is listed even when it equals another signal
                     // (Verilator gives equal signals one trace: the serial
                     // build's `mem_wr_addr` is its `mem_rd_addr`)
-                    if traces.insert(v.trace) || super::refs::is_port(n) {
+                    if traces.insert(v.trace) || REQUIRED_PORTS.contains(&n.as_str()) {
                         signals.push(ViewSignal::of(v, n));
                     }
                 }

@@ -40,13 +40,6 @@ use super::writer::{rewrite, Rewrite};
 /// The unit's ports, as wavediff globs (docs/microarchitecture.md).
 pub const PORT_GLOBS: [&str; 7] = ["clock", "reset", "req_*", "pay_*", "mem_*", "rsp_*", "obs_*"];
 
-/// Whether `name` (relative to the unit's scope) is one of the unit's
-/// ports: it matches [`PORT_GLOBS`] and is no rust-hdl internal (those
-/// carry a `$`).
-pub fn is_port(name: &str) -> bool {
-    !name.contains('$') && !name.contains('.') && PORT_GLOBS.iter().any(|g| glob_match(g, name))
-}
-
 /// `waves/` of the source tree.
 pub fn default_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../waves"))
@@ -205,9 +198,11 @@ pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, std::
         .filter_map(|s| fresh.vars.iter().find(|v| v.gtkwave_name() == s.name).map(|v| v.trace))
         .collect();
     // every port in the unit's scope and the scopes around it, whatever
-    // trace it shares
+    // trace it shares (the view names one signal per trace; rust-hdl's
+    // internal names carry a `$`, ports never do)
     let unit = unit_scope(fresh);
-    keep.extend(fresh.vars.iter().filter(|v| unit.starts_with(&v.scope.join(".")) && is_port(&v.name)).map(|v| v.trace));
+    let is_port = |v: &&super::reader::Var| !v.name.contains('$') && PORT_GLOBS.iter().any(|g| glob_match(g, &v.name));
+    keep.extend(fresh.vars.iter().filter(|v| unit.starts_with(&v.scope.join(".")) && is_port(v)).map(|v| v.trace));
     let how = Rewrite {
         timescale: fresh.timescale,
         keep: Some(keep),
