@@ -113,6 +113,14 @@ pub fn raise_verilator_fatal(msg: &str) -> Result<(), SimError> {
     Ok(())
 }
 
+pub mod dynamic;
+pub mod verilator_header;
+
+/// The binding's C++ runtime (vl_fatal that throws, the last error), also
+/// compiled into the models built at run time ([`dynamic`]).
+const CPP_HEADER: &str = include_str!("../cpp/atomport_sim.h");
+const CPP_RUNTIME: &str = include_str!("../cpp/atomport_sim.cpp");
+
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
 
 impl VAtomicAlu {

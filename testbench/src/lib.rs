@@ -25,9 +25,16 @@
 //! * [`regress`]: the seeded random regression (jobs, shards); [`results`]: its
 //!   report JSON, shard merge and JUnit XML; [`bench`]: throughput and
 //!   simulation speed;
+//! * [`alu_stream`]: the atomic ALU as a pipeline against the golden op
+//!   function, with stalls; [`alu_vectors`]: its operand values and vector
+//!   sets;
+//! * [`runtime_dut`]: the unit's and the ALU's pins on a model verilated at
+//!   run time (`atomport mutate`'s mutant models);
 //! * [`session`]: the cycle loop ([`session::Session`]), the watchdog, and
 //!   whole-script runs ([`session::run_program`]).
 
+pub mod alu_stream;
+pub mod alu_vectors;
 pub mod bench;
 pub mod driver;
 pub mod dut;
@@ -40,6 +47,7 @@ pub mod monitor;
 pub mod pins;
 pub mod regress;
 pub mod results;
+pub mod runtime_dut;
 pub mod scoreboard;
 pub mod session;
 pub mod transaction;

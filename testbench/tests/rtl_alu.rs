@@ -20,20 +20,14 @@
 use atomport_core::golden::atomic_ops::{apply, AluOut};
 use atomport_core::ops::{AluCtl, AluOp, ElemType};
 use atomport_sim::VAtomicAlu;
+use atomport_testbench::alu_stream::{run_stream, AluStreamError};
+use atomport_testbench::alu_vectors::{directed_float, directed_integer, integer_corners, integer_ops, random_operand, random_vectors as alu_random_vectors, with_garbage};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The ops that are floating point at every type.
-const FLOAT_OPS: [AluOp; 5] = [AluOp::Fmax, AluOp::Fmin, AluOp::Fcmpwr, AluOp::FminPtx, AluOp::FmaxPtx];
-
-/// The integer ops, in op-table order.
-fn integer_ops() -> Vec<AluOp> {
-    AluOp::ALL.iter().copied().filter(|op| !FLOAT_OPS.contains(op)).collect()
-}
-
 /// Whether (op, ty) is an integer operation (Add on a float type is the float add).
 fn is_integer(op: AluOp, ty: ElemType) -> bool {
-    !FLOAT_OPS.contains(&op) && !(op == AluOp::Add && ty.is_float())
+    !AluCtl { op, ty, ftz: false }.needs_fp()
 }
 
 /// The widths the seeds allow for integer atomics.
@@ -92,38 +86,6 @@ impl Checker {
     }
 }
 
-/// Corner values at `bits`: 0, 1, 2, max-1, max, the signed min and max and
-/// their neighbours, alternating patterns.
-fn corners(bits: u32) -> Vec<u128> {
-    let max = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
-    let smin = 1u128 << (bits - 1);
-    let mut v = vec![
-        0,
-        1,
-        2,
-        max - 1,
-        max,
-        smin,
-        smin + 1,
-        smin - 1,
-        smin - 2,
-        0x5555_5555_5555_5555_5555_5555_5555_5555 & max,
-        0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa & max,
-    ];
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
-/// `v` with junk above `bits` (which the ALU must ignore); `v` itself at 128.
-fn with_garbage(v: u128, bits: u32) -> u128 {
-    if bits == 128 {
-        v
-    } else {
-        v | (0xdead_beef_0bad_f00d_c0ff_ee00_1234_5678u128 << bits)
-    }
-}
-
 #[test]
 fn directed_corners_every_integer_op_and_type() {
     let mut checker = Checker::new();
@@ -134,7 +96,7 @@ fn directed_corners_every_integer_op_and_type() {
                 continue;
             }
             let bits = ty.bits();
-            let values: Vec<u128> = corners(bits).into_iter().flat_map(|v| [v, with_garbage(v, bits)]).collect();
+            let values: Vec<u128> = integer_corners(bits).into_iter().flat_map(|v| [v, with_garbage(v, bits)]).collect();
             for &old in &values {
                 for &src0 in &values {
                     // src1: equal to old (cmpxchg swaps), equal to src0, or a corner
@@ -191,24 +153,6 @@ fn seed_from_env() -> u64 {
         })
 }
 
-/// One random operand at `bits`, drawn to hit the interesting cases often:
-/// uniform, a corner, or a small distance from `near`; with random junk
-/// above the width.
-fn random_operand(rng: &mut ChaCha8Rng, bits: u32, corner_values: &[u128], near: u128) -> u128 {
-    let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
-    let v = match rng.gen_range(0..8) {
-        0..=3 => rng.gen::<u128>(),
-        4 | 5 => corner_values[rng.gen_range(0..corner_values.len())],
-        6 => near.wrapping_add(rng.gen_range(0..4)),
-        _ => near.wrapping_sub(rng.gen_range(0..4)),
-    } & mask;
-    if rng.gen_bool(0.25) {
-        v | (rng.gen::<u128>() & !mask)
-    } else {
-        v
-    }
-}
-
 fn random_vectors(per_width: u64, what: &str) {
     let seed = seed_from_env();
     println!("{what}: seed {seed:#x} (rerun with ATOMPORT_ALU_SEED={seed:#x}), {per_width} vectors per width");
@@ -217,7 +161,7 @@ fn random_vectors(per_width: u64, what: &str) {
     let mut checker = Checker::new();
     for ty in INTEGER_TYPES {
         let bits = ty.bits();
-        let corner_values = corners(bits);
+        let corner_values = integer_corners(bits);
         for _ in 0..per_width {
             let op = ops[rng.gen_range(0..ops.len())];
             let old = random_operand(&mut rng, bits, &corner_values, 0);
@@ -240,4 +184,67 @@ fn random_vectors_match_golden() {
 #[ignore = "long: at least 1,000,000 random vectors per width; run with --ignored"]
 fn random_vectors_long() {
     random_vectors(vectors_from_env(1_000_000), "long random vectors");
+}
+
+/// The ALU as the unit drives it, a pipeline with stalls (the kill suite of
+/// `atomport mutate`): every directed integer and float vector and seeded
+/// random ones, one per `pipe_advance`, 30% of the cycles stalled with junk
+/// on the operand inputs; every output checked when it is due.
+#[test]
+fn the_pipelined_stream_with_stalls_matches_golden() {
+    let config = atomport_core::ops::UnitConfig::FULL;
+    let seed = seed_from_env();
+    println!("stream: seed {seed:#x} (rerun with ATOMPORT_ALU_SEED={seed:#x})");
+    let mut vectors = directed_integer(&config);
+    vectors.extend(directed_float(&config));
+    vectors.extend(alu_random_vectors(&config, 20_000, seed));
+    let mut alu = VAtomicAlu::new().unwrap();
+    let cycles = run_stream(&mut alu, &vectors, 0.3, seed).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+    println!("stream: {} vectors in {cycles} cycles", vectors.len());
+    assert!(cycles as usize > vectors.len(), "stalls cost cycles");
+}
+
+/// The stream's checks fail on a wrong output, and its stalls on an ALU that
+/// loads its operands without `pipe_advance`.
+#[test]
+fn the_stream_catches_wrong_outputs_and_ignored_stalls() {
+    use atomport_testbench::alu_stream::{AluInputs, AluOutputs, AluPins};
+    struct Faulty {
+        alu: VAtomicAlu,
+        fault: u8,
+    }
+    impl AluPins for Faulty {
+        fn set_inputs(&mut self, x: &AluInputs) {
+            let mut x = *x;
+            if self.fault == 2 {
+                x.advance = true;
+            }
+            self.alu.set_inputs(&x);
+        }
+        fn set_old_value(&mut self, old: u128) {
+            AluPins::set_old_value(&mut self.alu, old);
+        }
+        fn eval(&mut self) -> Result<(), atomport_sim::SimError> {
+            AluPins::eval(&mut self.alu)
+        }
+        fn outputs(&self) -> AluOutputs {
+            let mut o = AluPins::outputs(&self.alu);
+            match self.fault {
+                0 => o.ret ^= 1 << 70,
+                1 if o.float_value != 0 => o.float_value ^= 1,
+                _ => {}
+            }
+            o
+        }
+        fn tick(&mut self) -> Result<(), atomport_sim::SimError> {
+            AluPins::tick(&mut self.alu)
+        }
+    }
+    let config = atomport_core::ops::UnitConfig::FULL;
+    let vectors = alu_random_vectors(&config, 2_000, 5);
+    for fault in 0..3 {
+        let mut alu = Faulty { alu: VAtomicAlu::new().unwrap(), fault };
+        let err = run_stream(&mut alu, &vectors, 0.3, 5).expect_err("a faulty ALU must fail the stream");
+        assert!(matches!(err, AluStreamError::Mismatch(_)), "fault {fault}: {err}");
+    }
 }

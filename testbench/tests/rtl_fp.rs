@@ -30,6 +30,7 @@ use std::collections::BTreeMap;
 use atomport_core::golden::atomic_ops::{apply, AluOut};
 use atomport_core::ops::{AluCtl, AluOp, ElemType};
 use atomport_sim::VAtomicAlu;
+use atomport_testbench::alu_vectors::{float_groups, with_garbage, FloatFormat as Fmt, FLOAT_OPS};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rustc_apfloat::ieee::{BFloat, Double, Half, Single};
@@ -38,88 +39,6 @@ use rustc_apfloat::Float;
 // ---------------------------------------------------------------------------
 // Formats and the independent reference
 // ---------------------------------------------------------------------------
-
-/// An IEEE binary format of the tests, with its field arithmetic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Fmt {
-    F16,
-    BF16,
-    F32,
-    F64,
-}
-
-impl Fmt {
-    fn exp_bits(self) -> u32 {
-        match self {
-            Fmt::F16 => 5,
-            Fmt::BF16 | Fmt::F32 => 8,
-            Fmt::F64 => 11,
-        }
-    }
-    fn man_bits(self) -> u32 {
-        match self {
-            Fmt::F16 => 10,
-            Fmt::BF16 => 7,
-            Fmt::F32 => 23,
-            Fmt::F64 => 52,
-        }
-    }
-    fn bits(self) -> u32 {
-        1 + self.exp_bits() + self.man_bits()
-    }
-    fn mask(self) -> u64 {
-        if self.bits() == 64 {
-            u64::MAX
-        } else {
-            (1 << self.bits()) - 1
-        }
-    }
-    fn sign(self) -> u64 {
-        1 << (self.bits() - 1)
-    }
-    fn exp_max(self) -> u64 {
-        (1 << self.exp_bits()) - 1
-    }
-    fn bias(self) -> u64 {
-        (1 << (self.exp_bits() - 1)) - 1
-    }
-    fn man_mask(self) -> u64 {
-        (1 << self.man_bits()) - 1
-    }
-    /// A value from its biased exponent field and mantissa field.
-    fn make(self, exp: u64, man: u64) -> u64 {
-        (exp << self.man_bits()) | man
-    }
-    fn inf(self) -> u64 {
-        self.make(self.exp_max(), 0)
-    }
-    /// scripts.md: the canonical NaN, sign 0, exponent and mantissa all ones
-    fn canonical_nan(self) -> u64 {
-        self.mask() >> 1
-    }
-    fn is_nan(self, x: u64) -> bool {
-        (x & (self.mask() >> 1)) > self.inf()
-    }
-    fn is_subnormal(self, x: u64) -> bool {
-        x & self.make(self.exp_max(), 0) == 0 && x & self.man_mask() != 0
-    }
-    /// A subnormal becomes the zero of its sign.
-    fn flush(self, x: u64) -> u64 {
-        if self.is_subnormal(x) {
-            x & self.sign()
-        } else {
-            x
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Fmt::F16 => "f16",
-            Fmt::BF16 => "bf16",
-            Fmt::F32 => "f32",
-            Fmt::F64 => "f64",
-        }
-    }
-}
 
 /// APFloat's `a + b`, round to nearest even.
 fn apfloat_add(fmt: Fmt, a: u64, b: u64) -> u64 {
@@ -200,24 +119,11 @@ fn reference_scalar(op: AluOp, fmt: Fmt, ftz: bool, old: u64, src0: u64, src1: u
     }
 }
 
-/// The format a type is read as by the float ops, and whether it is two halves.
-fn float_format(ty: ElemType) -> Option<(Fmt, bool)> {
-    Some(match ty {
-        ElemType::F16 | ElemType::B16 => (Fmt::F16, false),
-        ElemType::BF16 => (Fmt::BF16, false),
-        ElemType::F32 | ElemType::B32 => (Fmt::F32, false),
-        ElemType::F64 | ElemType::B64 => (Fmt::F64, false),
-        ElemType::F16x2 => (Fmt::F16, true),
-        ElemType::BF16x2 => (Fmt::BF16, true),
-        ElemType::B128 => return None,
-    })
-}
-
 /// The whole ALU by the independent reference (float ops only).
 fn reference(op: AluOp, ty: ElemType, ftz: bool, old: u128, src0: u128, src1: u128) -> AluOut {
     let mask = ty.mask();
     let (old, src0, src1) = (old & mask, src0 & mask, src1 & mask);
-    let new = match float_format(ty) {
+    let new = match Fmt::of(ty) {
         None => old,
         Some((fmt, halves)) => {
             let ftz = ftz && ty == ElemType::F32;
@@ -238,7 +144,6 @@ fn reference(op: AluOp, ty: ElemType, ftz: bool, old: u128, src0: u128, src1: u1
 // The checker
 // ---------------------------------------------------------------------------
 
-const FLOAT_OPS: [AluOp; 6] = [AluOp::Add, AluOp::Fmax, AluOp::Fmin, AluOp::Fcmpwr, AluOp::FminPtx, AluOp::FmaxPtx];
 
 /// Drives the Verilated ALU and compares with both references (and, for
 /// directed cases, the written-out expectation).
@@ -326,11 +231,6 @@ impl Checker {
         );
         assert!(self.vectors > 0);
     }
-}
-
-/// `v` with junk above `bits` (the ALU must ignore it).
-fn with_junk(v: u128, bits: u32) -> u128 {
-    v | (0xdead_beef_0bad_f00d_c0ff_ee00_1234_5678u128 << bits)
 }
 
 // ---------------------------------------------------------------------------
@@ -492,7 +392,7 @@ fn directed_cases_every_format() {
             let want_ftz = if f == Fmt::F32 { c.want_ftz } else { c.want };
             checker.check(&group, c.op, float_ty, true, v, Some(want_ftz as u128));
             // junk above the width changes nothing
-            let junk = (with_junk(v.0, bits), with_junk(v.1, bits), with_junk(v.2, bits));
+            let junk = (with_garbage(v.0, bits), with_garbage(v.1, bits), with_garbage(v.2, bits));
             checker.check(&group, c.op, float_ty, false, junk, Some(c.want as u128));
             // the integer type of the same width reads as this format (not Add: an integer add)
             if let Some(int_ty) = int_ty.filter(|_| c.op != AluOp::Add) {
@@ -515,7 +415,7 @@ fn directed_cases_every_format() {
             let want = join(lo.want, hi.want);
             checker.check(&group, lo.op, packed, false, v, Some(want));
             // no ftz on the 16-bit formats
-            checker.check(&group, lo.op, packed, true, (with_junk(v.0, 32), v.1, with_junk(v.2, 32)), Some(want));
+            checker.check(&group, lo.op, packed, true, (with_garbage(v.0, 32), v.1, with_garbage(v.2, 32)), Some(want));
         }
     }
     // B128 is no float: every float op leaves memory unchanged
@@ -548,89 +448,6 @@ fn directed_expectations_agree_with_host_f32() {
 // Random + corner vectors
 // ---------------------------------------------------------------------------
 
-/// One random test group: a type, ftz, and the ops drawn for it.
-struct Group {
-    ty: ElemType,
-    ftz: bool,
-    ops: &'static [AluOp],
-}
-
-const MIN_MAX_CMP: [AluOp; 5] = [AluOp::Fmax, AluOp::Fmin, AluOp::Fcmpwr, AluOp::FminPtx, AluOp::FmaxPtx];
-
-/// Every float format the ALU serves, each a group of its own.
-fn groups() -> Vec<Group> {
-    let all: &'static [AluOp] = &FLOAT_OPS;
-    vec![
-        Group { ty: ElemType::F16, ftz: false, ops: all },
-        Group { ty: ElemType::BF16, ftz: false, ops: all },
-        Group { ty: ElemType::F32, ftz: false, ops: all },
-        Group { ty: ElemType::F32, ftz: true, ops: all },
-        Group { ty: ElemType::F64, ftz: false, ops: all },
-        Group { ty: ElemType::F16x2, ftz: false, ops: all },
-        Group { ty: ElemType::BF16x2, ftz: false, ops: all },
-        // integer types read as floats by the min/max/cmpwr ops
-        Group { ty: ElemType::B16, ftz: false, ops: &MIN_MAX_CMP },
-        Group { ty: ElemType::B32, ftz: true, ops: &MIN_MAX_CMP },
-        Group { ty: ElemType::B64, ftz: false, ops: &MIN_MAX_CMP },
-    ]
-}
-
-/// Corner values of a format (both signs).
-fn corner_values(f: Fmt) -> Vec<u64> {
-    let m = f.man_bits();
-    let one = f.make(f.bias(), 0);
-    let inf = f.inf();
-    let base = [
-        0,
-        1,
-        2,
-        f.man_mask(),
-        f.man_mask() - 1,
-        f.make(1, 0),
-        f.make(1, 1),
-        f.make(2, 0),
-        one,
-        one | 1,
-        one | f.man_mask(),
-        f.make(f.exp_max() - 1, f.man_mask()),
-        f.make(f.exp_max() - 1, f.man_mask() - 1),
-        f.make(f.exp_max() - 1, 0),
-        inf,
-        inf | 1,
-        inf | (1 << (m - 1)),
-        inf | f.man_mask(),
-        f.canonical_nan(),
-    ];
-    let mut v: Vec<u64> = base.iter().flat_map(|&x| [x, x | f.sign()]).collect();
-    v.sort_unstable();
-    v.dedup();
-    v
-}
-
-/// A random element of format `f`, drawn to hit the interesting cases:
-/// uniform bits, a corner, or a value related to `other` (same exponent,
-/// a small exponent difference around the mantissa width, its negation or
-/// a few ulps away), or a tiny value.
-fn random_element(rng: &mut ChaCha8Rng, f: Fmt, corners: &[u64], other: u64) -> u64 {
-    let m = f.man_bits();
-    let exp_field = |x: u64| (x >> m) & f.exp_max();
-    let sign = if rng.gen_bool(0.5) { f.sign() } else { 0 };
-    let v = match rng.gen_range(0..10) {
-        0..=2 => rng.gen::<u64>(),
-        3 | 4 => corners[rng.gen_range(0..corners.len())],
-        5 => sign | f.make(exp_field(other), rng.gen::<u64>() & f.man_mask()),
-        6 => {
-            // an exponent difference of 0 ..= m + 3 (alignment and sticky)
-            let d = rng.gen_range(0..=u64::from(m) + 3);
-            sign | f.make(exp_field(other).saturating_sub(d), rng.gen::<u64>() & f.man_mask())
-        }
-        7 => other ^ f.sign(),
-        8 => (other & !f.sign()).wrapping_add(rng.gen_range(0..4)).wrapping_sub(2) | sign,
-        _ => sign | f.make(rng.gen_range(0..3), rng.gen::<u64>() & f.man_mask()),
-    };
-    v & f.mask()
-}
-
 fn vectors_from_env(default: u64) -> u64 {
     std::env::var("ATOMPORT_FP_VECTORS")
         .ok()
@@ -657,20 +474,20 @@ fn random_vectors(per_format: u64, what: &str) {
     println!("{what}: seed {seed:#x} (rerun with ATOMPORT_FP_SEED={seed:#x}), {per_format} vectors per format");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut checker = Checker::new();
-    for group in groups() {
-        let (fmt, halves) = float_format(group.ty).unwrap();
-        let corners = corner_values(fmt);
-        let bits = group.ty.bits();
-        let name = format!("{:?}{}", group.ty, if group.ftz { " ftz" } else { "" });
+    for (ty, ftz, ops) in float_groups() {
+        let (fmt, halves) = Fmt::of(ty).unwrap();
+        let corners = fmt.corners();
+        let bits = ty.bits();
+        let name = format!("{ty:?}{}", if ftz { " ftz" } else { "" });
         for _ in 0..per_format {
-            let op = group.ops[rng.gen_range(0..group.ops.len())];
+            let op = ops[rng.gen_range(0..ops.len())];
             let element = |rng: &mut ChaCha8Rng| {
-                let a = random_element(rng, fmt, &corners, 0);
-                let a = random_element(rng, fmt, &corners, a);
-                let b = random_element(rng, fmt, &corners, a);
+                let a = fmt.random_element(rng, &corners, 0);
+                let a = fmt.random_element(rng, &corners, a);
+                let b = fmt.random_element(rng, &corners, a);
                 // fcmpwr: src0 equal to old half the time
                 let b = if op == AluOp::Fcmpwr && rng.gen_bool(0.5) { a } else { b };
-                let c = random_element(rng, fmt, &corners, a);
+                let c = fmt.random_element(rng, &corners, a);
                 (a as u128, b as u128, c as u128)
             };
             let (mut old, mut src0, mut src1) = element(&mut rng);
@@ -682,7 +499,7 @@ fn random_vectors(per_format: u64, what: &str) {
                 let junk = |rng: &mut ChaCha8Rng, x: u128| x | (rng.gen::<u128>() << bits);
                 (old, src0, src1) = (junk(&mut rng, old), junk(&mut rng, src0), junk(&mut rng, src1));
             }
-            checker.check(&name, op, group.ty, group.ftz, (old, src0, src1), None);
+            checker.check(&name, op, ty, ftz, (old, src0, src1), None);
         }
     }
     checker.finish(&format!("{what} (seed {seed:#x})"));
@@ -710,7 +527,7 @@ fn random_vectors_long() {
 fn every_16_bit_value_against_the_corners() {
     let mut checker = Checker::new();
     for (fmt, scalar, packed) in [(Fmt::F16, ElemType::F16, ElemType::F16x2), (Fmt::BF16, ElemType::BF16, ElemType::BF16x2)] {
-        let corners = corner_values(fmt);
+        let corners = fmt.corners();
         for x in 0..=0xffffu128 {
             for &c in &corners {
                 let c = c as u128;
