@@ -25,6 +25,8 @@
 //! * [`regress`]: the seeded random regression (jobs, shards); [`results`]: its
 //!   report JSON, shard merge and JUnit XML; [`bench`]: throughput and
 //!   simulation speed;
+//! * [`directed`]: the directed stimulus of the unit's RTL tests as data
+//!   (scripts, illegal descriptors), for the tests and `atomport mutate`;
 //! * [`alu_stream`]: the atomic ALU as a pipeline against the golden op
 //!   function, with stalls; [`alu_vectors`]: its operand values and vector
 //!   sets;
@@ -36,6 +38,7 @@
 pub mod alu_stream;
 pub mod alu_vectors;
 pub mod bench;
+pub mod directed;
 pub mod driver;
 pub mod dut;
 pub mod funcov;

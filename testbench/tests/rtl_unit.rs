@@ -6,264 +6,75 @@
 //!
 //! `cargo test --test rtl_unit`
 
-use std::collections::BTreeSet;
-
 use atomport_core::descriptor::Encoder;
 use atomport_core::golden::{self, Machine};
 use atomport_core::program::Program;
 use atomport_testbench::dut::{new_unit, simulate};
 use atomport_testbench::memory::MemConfig;
-use atomport_testbench::pins::PinRequest;
 use atomport_testbench::scoreboard::Scoreboard;
-use atomport_testbench::{driver, regress, RtlError, RtlOptions, Session, Simulation};
-
-/// Random latency 1..=6 and 30% stalls on both channels.
-fn random_mem(seed: u64) -> MemConfig {
-    MemConfig { latency_min: 1, latency_max: 6, stall: 0.3, seed }
-}
+use atomport_testbench::{directed, regress, RtlError, RtlOptions, Session, Simulation};
 
 fn parse(name: &str, text: &str) -> Program {
     atomport_core::script::parse(name, text).unwrap_or_else(|d| panic!("{name}: test script does not parse: {d}\n{text}"))
 }
 
-/// Runs `text` on the RTL with the scoreboard (random memory from `seed`)
-/// and checks that nothing differs and the RTL's report is the golden one.
-fn run_checked(name: &str, text: &str, seed: u64) -> Simulation {
-    let program = parse(name, text);
-    let opts = RtlOptions { mem: random_mem(seed), vcd: None, fst: None };
-    let sim = simulate(&program, &opts, true).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if let Some(m) = &sim.mismatch {
-        panic!("{name}: RTL and golden model differ: {m}");
+/// Runs every directed script named `name` (directed.rs) on the RTL with
+/// the scoreboard and its memory, and checks that nothing differs and the
+/// RTL's report is the golden one.
+fn run_checked(name: &str) -> Simulation {
+    let mut last = None;
+    for d in directed::scripts().into_iter().filter(|d| d.name == name) {
+        let program = d.program();
+        let opts = RtlOptions { mem: d.mem, vcd: None, fst: None };
+        let sim = simulate(&program, &opts, true).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if let Some(m) = &sim.mismatch {
+            panic!("{name} (memory seed {}): RTL and golden model differ: {m}", d.mem.seed);
+        }
+        assert!(sim.illegal.is_empty(), "{name}: {:?}", sim.illegal);
+        let golden = golden::run(&program);
+        assert_eq!(sim.output.results, golden.results, "{name}: results");
+        assert_eq!(sim.output.dumps, golden.dumps, "{name}: dumps");
+        assert_eq!(sim.output.txns, golden.txns, "{name}: transactions");
+        assert_eq!(sim.messages, program.messages().count());
+        eprintln!("{name}: {} messages, {} transactions, {} cycles", sim.messages, sim.output.txns.len(), sim.cycles);
+        last = Some(sim);
     }
-    assert!(sim.illegal.is_empty(), "{name}: {:?}", sim.illegal);
-    let golden = golden::run(&program);
-    assert_eq!(sim.output.results, golden.results, "{name}: results");
-    assert_eq!(sim.output.dumps, golden.dumps, "{name}: dumps");
-    assert_eq!(sim.output.txns, golden.txns, "{name}: transactions");
-    assert_eq!(sim.messages, program.messages().count());
-    eprintln!("{name}: {} messages, {} transactions, {} cycles", sim.messages, sim.output.txns.len(), sim.cycles);
-    sim
+    last.unwrap_or_else(|| panic!("no directed script {name}"))
 }
-
-fn lanes(values: impl IntoIterator<Item = u128>) -> String {
-    let v: Vec<String> = values.into_iter().map(|x| format!("{x:#x}")).collect();
-    format!("[{}]", v.join(" "))
-}
-
-/// Edge-biased source values of `bits` bits, one per lane.
-fn values(n: usize, bits: u32, salt: u128) -> Vec<u128> {
-    let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
-    let sign = 1u128 << (bits - 1);
-    let edges = [0, 1, 2, mask, sign, sign - 1, 3, mask - 1];
-    (0..n).map(|i| if i % 3 == 2 { (0x9e37_79b9_7f4a_7c15_f00d_cafe_u128.wrapping_mul(i as u128 + salt)) & mask } else { edges[(i + salt as usize) % edges.len()] }).collect()
-}
-
-const INT_OPS: [&str; 14] = ["add", "sub", "inc", "dec", "min", "max", "xchg", "cmpxchg", "and", "or", "xor", "imin", "imax", "predec"];
-
-/// src0 / src1 text for a vISA op at `bits`, `n` lanes.
-fn visa_sources(op: &str, n: usize, bits: u32, salt: u128) -> (String, String) {
-    let src0 = if matches!(op, "inc" | "dec" | "predec") { "V0".to_string() } else { lanes(values(n, bits, salt)) };
-    let src1 = if op == "cmpxchg" { lanes(values(n, bits, salt + 3)) } else { "V0".to_string() };
-    (src0, src1)
-}
-
-/// Memory with edge values under every address the tests use.
-const MEMORY_SETUP: &str = "mem.u32 0x100 = 0 1 0xffffffff 0x80000000 0x7fffffff 2 3 0xfffffffe 5 0 0x8000 0xffff 0x7fff 1 0 9\n\
-                            mem.u32 0x8000 = 0 1 0xffffffff 0x80000000 0x7fffffff 2 3 0xfffffffe\n\
-                            slm.u32 0 = 0 1 0xffffffff 0x80000000 0x7fffffff 2 3 0xfffffffe 5 0 0x8000 0xffff\n";
 
 #[test]
 fn every_integer_op_of_every_visa_kind_and_width() {
-    let mut text = String::from(MEMORY_SETUP);
-    text += "surface 1 buffer base=0x8000 size=64\n";
-    text += "surface 2 2d base=0x8000 width=4 height=2 format=u32\n";
-    text += "surface 3 2d base=0x8000 width=4 height=2 format=u16\n";
-    for (k, op) in INT_OPS.iter().enumerate() {
-        let salt = k as u128;
-        for (suffix, bits) in [(".16", 16u32), ("", 32), (".64", 64)] {
-            let step = bits as u128 / 8;
-            // lanes 0, 2, 4 share an address: results chain through memory
-            let addrs = lanes((0..8).map(|l| 0x100 + if l % 2 == 0 { 0 } else { step * l as u128 }));
-            let (s0, s1) = visa_sources(op, 8, bits, salt);
-            text += &format!("SVM_ATOMIC.{op}{suffix} (8) {addrs} d {s0} {s1}\n");
-        }
-        for (suffix, bits) in [(".16", 16u32), ("", 32)] {
-            let step = bits as u128 / 8;
-            let offs = lanes((0..16).map(|l| step * (l as u128 % 6)));
-            let (s0, s1) = visa_sources(op, 16, 32, salt);
-            for surface in ["T0", "T255", "1"] {
-                text += &format!("DWORD_ATOMIC.{op}{suffix} (16) {surface} {offs} {s0} {s1} d\n");
-            }
-            let surface = if bits == 16 { 3 } else { 2 };
-            let u = lanes((0..8).map(|l| l as u128 % 4));
-            let v = lanes((0..8).map(|l| (l as u128 / 2) % 2));
-            let (s0, s1) = visa_sources(op, 8, 32, salt + 1);
-            text += &format!("TYPED_ATOMIC.{op}{suffix} (8) {surface} {u} {v} V0 V0 {s0} {s1} d\n");
-        }
-    }
-    text += "dump 0x100 64\ndump 0x8000 64\ndump slm 0 48\n";
-    let sim = run_checked("visa_ops.atom", &text, 11);
-    assert_eq!(sim.messages, INT_OPS.len() * (3 + 2 * 4));
+    let sim = run_checked("visa_ops.atom");
+    assert_eq!(sim.messages, 14 * (3 + 2 * 4));
 }
 
 #[test]
 fn every_integer_ptx_op_and_type_warp_and_single_thread() {
-    let mut text = String::from(MEMORY_SETUP);
-    let rows: [(&str, &[&str]); 10] = [
-        ("and", &["b32", "b64"]),
-        ("or", &["b32", "b64"]),
-        ("xor", &["b32", "b64"]),
-        ("cas", &["b16", "b32", "b64", "b128"]),
-        ("exch", &["b32", "b64", "b128"]),
-        ("add", &["u32", "u64", "s32", "s64"]),
-        ("inc", &["u32"]),
-        ("dec", &["u32"]),
-        ("min", &["u32", "u64", "s32", "s64"]),
-        ("max", &["u32", "u64", "s32", "s64"]),
-    ];
-    let mut count = 0;
-    for (k, (op, types)) in rows.iter().enumerate() {
-        for ty in types.iter() {
-            let bits: u32 = ty[1..].parse().unwrap();
-            let bytes = bits as u128 / 8;
-            let salt = k as u128;
-            // signed literals are written as raw hex of their width
-            let b = values(8, bits, salt);
-            let c = values(8, bits, salt + 5);
-            let addrs = lanes((0..8).map(|l| 0x100 + bytes * (l as u128 % 3)));
-            let c_text = if *op == "cas" { format!(", {}", lanes(c.clone())) } else { String::new() };
-            for space in [".global", ".shared"] {
-                let slm_addrs = lanes((0..8).map(|l| bytes * (l as u128 % 3)));
-                let a = if space == ".shared" { &slm_addrs } else { &addrs };
-                text += &format!("atom{space}.{op}.{ty} (8) d, {a}, {}{c_text};\n", lanes(b.clone()));
-                count += 1;
-            }
-            let c1 = if *op == "cas" { format!(", {:#x}", c[1]) } else { String::new() };
-            text += &format!("atom.{op}.{ty} d, [0x100], {:#x}{c1};\n", b[1]);
-            count += 1;
-        }
-    }
-    text += "dump 0x100 64\ndump slm 0 64\n";
-    let sim = run_checked("ptx_ops.atom", &text, 12);
-    assert_eq!(sim.messages, count);
+    let sim = run_checked("ptx_ops.atom");
+    assert_eq!(sim.messages, 3 * 27);
 }
 
 #[test]
 fn every_exec_size_and_mask_control_with_dmask_offsets() {
-    let mut text = String::from(MEMORY_SETUP);
-    text += "surface 4 1d base=0x8000 width=16 format=u32\n";
-    let mut count = 0;
-    for (d, dmask) in [0xffff_ffffu32, 0xa5c3_0f96, 0x0000_0001, 0x8000_0000, 0].iter().enumerate() {
-        text += &format!("dmask {dmask:#x}\n");
-        for group in 1..=8 {
-            for nm in ["", "_NM"] {
-                let mc = format!("M{group}{nm}");
-                for n in [1usize, 2, 4, 8] {
-                    let a = lanes((0..n).map(|l| 0x100 + 4 * l as u128));
-                    text += &format!("SVM_ATOMIC.add ({mc}, {n}) {a} d {} V0\n", lanes(values(n, 32, d as u128)));
-                    text += &format!("SVM_SCATTER.4.1 ({mc}, {n}) {a} {}\n", lanes(values(n, 32, 1)));
-                    count += 2;
-                }
-                for n in [1usize, 2, 4, 8, 16, 32] {
-                    let o = lanes((0..n).map(|l| 4 * l as u128));
-                    text += &format!("DWORD_ATOMIC.inc ({mc}, {n}) T0 {o} V0 V0 d\n");
-                    let a = lanes((0..n).map(|l| 0x100 + 4 * (l as u128 % 8)));
-                    text += &format!("atom.global.add.u32 ({mc}, {n}) d, {a}, {};\n", lanes(values(n, 32, 2)));
-                    count += 2;
-                }
-                let u = lanes((0..8).map(|l| 2 * l as u128));
-                text += &format!("TYPED_ATOMIC.add ({mc}, 8) 4 {u} V0 V0 V0 {} V0 d\n", lanes(values(8, 32, 3)));
-                text += &format!("SVM_SCATTER.1.4 ({mc}, 16) {} {}\n", lanes((0..16).map(|l| 0x200 + 4 * l as u128)), lanes((0..64).map(|i| i as u128)));
-                count += 2;
-            }
-        }
-    }
-    text += "dump 0x100 64\ndump 0x200 64\ndump 0x8000 64\ndump slm 0 128\n";
-    let sim = run_checked("exec_masks.atom", &text, 13);
-    assert_eq!(sim.messages, count);
+    let sim = run_checked("exec_masks.atom");
+    assert_eq!(sim.messages, 5 * 16 * (2 * 4 + 2 * 6 + 2));
 }
 
 #[test]
 fn predicates_and_their_complements() {
-    let mut text = String::from(MEMORY_SETUP);
-    text += "pred p = 0xb6\npred q = 0x80000001\npred one = 1\npred none = 0\n";
-    for pred in ["(p) ", "(!p) ", "(q) ", "(!q) ", "(none) ", "(!none) "] {
-        text += &format!("{pred}SVM_ATOMIC.add (8) {} d {} V0\n", lanes((0..8).map(|l| 0x100 + 4 * l)), lanes(values(8, 32, 1)));
-        text += &format!("{pred}DWORD_ATOMIC.xchg (32) T255 {} {} V0 d\n", lanes((0..32).map(|l| 0x100 + 4 * (l % 16))), lanes(values(32, 32, 2)));
-        text += &format!("{pred}SVM_SCATTER.8.2 (4) {} {}\n", lanes((0..4).map(|l| 0x200 + 16 * l)), lanes(values(8, 64, 3)));
-    }
-    for pred in ["@p ", "@!p ", "@one ", "@!one ", "@q ", "@!q "] {
-        text += &format!("{pred}atom.global.or.b32 d, [0x104], 0xf0;\n");
-        text += &format!("{pred}atom.shared.add.u64 (32) d, {}, {};\n", lanes((0..32).map(|l| 8 * (l % 4))), lanes(values(32, 64, 4)));
-    }
-    text += "dump 0x100 64\ndump 0x200 64\ndump slm 0 32\n";
-    run_checked("predicates.atom", &text, 14);
+    run_checked("predicates.atom");
 }
 
+/// Under random memory (two seeds) and a one-cycle memory (the forwarding
+/// path at full speed).
 #[test]
 fn same_address_lanes_chain_through_memory() {
-    let mut text = String::from(MEMORY_SETUP);
-    let same = |n: usize, a: u128| lanes((0..n).map(|_| a));
-    // 32 lanes on one dword: every lane sees all earlier adds
-    text += &format!("DWORD_ATOMIC.add (32) T255 {} {} V0 sum\n", same(32, 0x100), lanes((1..=32).map(|i| i as u128)));
-    text += &format!("DWORD_ATOMIC.add (32) T0 {} {} V0 slm_sum\n", same(32, 0), lanes((1..=32).map(|i| i as u128)));
-    // a lock: only lane 0's cmpxchg succeeds, then a chain of swaps
-    text += &format!("SVM_ATOMIC.cmpxchg (8) {} lock {} {}\n", same(8, 0x104), lanes(1..=8), same(8, 1));
-    text += &format!("SVM_ATOMIC.xchg.64 (8) {} x {} V0\n", same(8, 0x108), lanes((0..8).map(|i| i << 40 | i)));
-    // 16-bit halves of one dword and of one line: byte-exact forwarding
-    text += &format!("DWORD_ATOMIC.add.16 (32) T255 {} {} V0 h\n", lanes((0..32).map(|l| 0x110 + 2 * (l % 8))), lanes((0..32).map(|i| 0xffff_0000 | (0x1111 * (i % 3)))));
-    text += &format!("SVM_ATOMIC.dec.16 (8) {} h2 V0 V0\n", lanes((0..8).map(|l| 0x110 + 2 * (l % 2))));
-    text += &format!("SVM_ATOMIC.inc.64 (8) {} q V0 V0\n", lanes((0..8).map(|l| 0x118 - 8 * (l % 2))));
-    text += &format!("SVM_ATOMIC.predec (8) {} p V0 V0\n", same(8, 0x11c));
-    // wide elements sharing a line, PTX b128 on one address, vector of mins
-    text += &format!("atom.global.cas.b128 (8) c, {}, {}, {};\n", same(8, 0x120), lanes((0..8).map(|i| i as u128)), lanes((1..=8).map(|i| i as u128)));
-    text += &format!("atom.global.exch.b128 (4) e, {}, {};\n", same(4, 0x120), lanes((0..4).map(|i| (i as u128) << 100 | 7)));
-    text += &format!("atom.global.min.s32 (32) m, {}, {};\n", lanes((0..32).map(|l| 0x130 + 4 * (l % 2))), lanes((0..32).map(|i| (0x8000_0000u128 + 7 * i) & 0xffff_ffff)));
-    text += &format!("atom.global.inc.u32 (32) i, {}, {};\n", same(32, 0x138), same(32, 5));
-    text += &format!("atom.global.dec.u32 (32) j, {}, {};\n", same(32, 0x13c), same(32, 3));
-    // scatter blocks landing on each other: the last lane wins
-    text += &format!("SVM_SCATTER.8.4 (4) {} {}\n", same(4, 0x140), lanes((0..16).map(|i| i as u128 * 0x0101_0101)));
-    text += &format!("SVM_SCATTER.1.2 (8) {} {}\n", lanes((0..8).map(|l| 0x160 + (l % 2))), lanes((0..32).map(|i| i as u128)));
-    text += "dump 0x100 128\ndump slm 0 16\n";
-    for seed in [15, 16] {
-        run_checked("same_address.atom", &text, seed);
-    }
-    // the same under a one-cycle memory (the forwarding path at full speed)
-    let program = parse("same_address.atom", &text);
-    let sim = simulate(&program, &RtlOptions::default(), true).unwrap();
-    assert!(sim.mismatch.is_none(), "{}", sim.mismatch.unwrap());
+    run_checked("same_address.atom");
 }
 
 #[test]
 fn out_of_bounds_lanes_read_zero_and_drop_writes() {
-    let mut text = String::from("slm size 256\n");
-    text += MEMORY_SETUP;
-    text += "slm.u32 0xf8 = 0x11 0x22\n";
-    text += "surface 1 buffer base=0x8000 size=20\n";
-    text += "mem.u32 0x8000 = 1 2 3 4 5 6 7 8\n";
-    // SLM: 252 in, 256 out, 254 .16 in, far out
-    text += "DWORD_ATOMIC.add (4) T0 [0xfc 0x100 0xf8 0xfffffffc] [1 1 1 1] V0 s\n";
-    text += "DWORD_ATOMIC.add.16 (4) T0 [0xfe 0x100 0xfc 0xfffffffe] [1 1 1 1] V0 s16\n";
-    text += "atom.shared.add.u32 (4) ps, [0xfc 0x100 0xffffffff00000000 0xf8], [1 1 1 1];\n";
-    text += "atom.shared::cta.cas.b128 (2) pc, [0xf0 0x100], [0 0], [5 5];\n";
-    text += "atom.shared.exch.b64 (2) pe, [0xf8 0x100], [9 9];\n";
-    // buffer of 20 bytes: 16 in, 20 out, 18 (.16) in, 19.. out
-    text += "DWORD_ATOMIC.xchg (4) 1 [16 20 0 0x7ffffffc] [7 7 7 7] V0 b\n";
-    text += "DWORD_ATOMIC.xchg.16 (4) 1 [18 20 16 0xfffffffe] [9 9 9 9] V0 b16\n";
-    // typed surfaces of every kind: coordinates at/past each dimension, LOD past levels
-    text += "surface 10 1d base=0x9000 width=4 levels=3 format=u32\n";
-    text += "surface 11 1d_array base=0x9100 width=4 array=2 levels=2 format=u16\n";
-    text += "surface 12 2d base=0x9200 width=4 height=3 levels=2 format=u32\n";
-    text += "surface 13 2d_array base=0x9300 width=2 height=2 array=3 format=u32\n";
-    text += "surface 14 3d base=0x9400 width=4 height=2 depth=4 levels=3 format=u16\n";
-    let ones = lanes((0..8).map(|_| 1));
-    text += &format!("TYPED_ATOMIC.add (8) 10 [0 3 4 5 0 1 2 0] V0 V0 [0 0 0 0 1 2 2 3] {ones} V0 t1\n");
-    text += &format!("TYPED_ATOMIC.add.16 (8) 11 [0 3 4 0 1 2 1 0] [0 1 1 2 1 0 3 0] V0 [0 0 0 0 1 1 1 2] {ones} V0 t2\n");
-    text += &format!("TYPED_ATOMIC.add (8) 12 [0 3 4 1 1 2 1 0] [0 2 0 3 1 1 0 1] V0 [0 0 0 0 1 1 1 2] {ones} V0 t3\n");
-    text += &format!("TYPED_ATOMIC.add (8) 13 [0 1 2 1 1 0 1 0] [0 1 0 2 1 1 0 1] [0 2 2 1 3 0 2 4] V0 {ones} V0 t4\n");
-    text += &format!("TYPED_ATOMIC.add.16 (8) 14 [0 3 4 1 1 2 1 0] [0 1 0 2 1 0 0 1] [0 3 1 1 4 1 0 0] [0 0 0 1 1 2 2 3] {ones} V0 t5\n");
-    text += "dump slm 0xf0 16\ndump 0x8000 32\ndump 0x9000 0x500\n";
-    let sim = run_checked("oob.atom", &text, 17);
+    let sim = run_checked("oob.atom");
     // the out-of-bounds lanes returned zero and made no transaction
     let s = &sim.output.results[0];
     assert_eq!(s.lanes, vec![Some(0x22), Some(0), Some(0x11), Some(0)]);
@@ -278,140 +89,23 @@ fn out_of_bounds_lanes_read_zero_and_drop_writes() {
 /// summed in the line stage) carries bits, at lod 0 and through walk steps.
 #[test]
 fn typed_addresses_past_32_bits_use_every_partial_product() {
-    let mut text = String::new();
-    text += "surface 20 3d base=0x1000 width=3 height=0xfedcba9 depth=0x9876543 levels=2 format=u32\n";
-    text += "surface 21 2d_array base=0x40 width=0x12345 height=0xfedcb array=0x1a2b3 levels=2 format=u16\n";
-    text += "surface 22 2d base=0x8000 width=0xabcdef0 height=0x89abcde levels=32 format=u32\n";
-    let u = lanes([0, 1, 2, 2, 0, 0, 0, 0]);
-    let v = lanes([0, 0xfedcba8, 0x7654321, 0xabcdef, 1, 0x7f6e5d3, 0x1000000, 0x777]);
-    let r = lanes([0, 0x9876542, 0x1234567, 0x5555555, 0x4c3b2a0, 0, 0x2000000, 0x3]);
-    let lod = lanes([0, 0, 0, 0, 1, 1, 1, 1]);
-    text += &format!("TYPED_ATOMIC.add (8) 20 {u} {v} {r} {lod} {} V0 a\n", lanes(1..=8));
-    let u = lanes([0x12344, 0x9000, 1, 0x12340, 0x91a1, 0x3, 0x8bcd, 0]);
-    let v = lanes([0xfedca, 0x7ffff, 0x87654, 2, 0x7f6e4, 0x1, 0x76543, 0]);
-    let r = lanes([0x1a2b2, 0x8000, 0x1, 0x1a2b0, 0x1a2b2, 0x1234, 0x9, 0]);
-    let lod = lanes([0, 0, 0, 0, 1, 1, 1, 0]);
-    text += &format!("TYPED_ATOMIC.xchg.16 (8) 21 {u} {v} {r} {lod} {} V0 b\n", lanes(1..=8));
-    // a deep walk: up to 31 levels, the last ones 1 x 1 (added in one step)
-    let u = lanes([0xabcdeef, 0, 0, 0, 0x5, 0x12, 0, 0]);
-    let v = lanes([0x89abcdd, 0, 0, 0, 0x4, 0x43, 0, 0]);
-    let lod = lanes([0, 31, 27, 20, 24, 16, 17, 9]);
-    text += &format!("TYPED_ATOMIC.add (8) 22 {u} {v} V0 {lod} {} V0 c\n", lanes(11..=18));
-    let sim = run_checked("typed64.atom", &text, 23);
+    let sim = run_checked("typed64.atom");
     let writes = sim.output.txns.iter().filter(|t| t.kind == atomport_core::outcome::TxnKind::Write).count();
     assert_eq!(writes, 24, "every lane is in bounds and writes");
 }
 
 #[test]
 fn every_scatter_layout_and_exec_size() {
-    let mut text = String::new();
-    let mut count = 0;
-    for (bs, nbs) in [(1u8, &[1u8, 2, 4][..]), (4, &[1, 2, 4][..]), (8, &[1, 2, 4][..])] {
-        for &nb in nbs {
-            for n in [1usize, 2, 4, 8, 16] {
-                let stride = (bs as u128 * nb as u128).max(4);
-                let addrs = lanes((0..n).map(|l| 0x400 + stride * ((l * 5) % n) as u128));
-                let len = atomport_core::descriptor::scatter_src_len(bs, nb, n as u8);
-                let mask = if bs == 8 { u64::MAX as u128 } else { (1u128 << (8 * bs)) - 1 };
-                let src = lanes((0..len).map(|i| (0x0123_4567_89ab_cdef_u128.wrapping_mul(i as u128 + 1)) & mask));
-                text += &format!("SVM_SCATTER.{bs}.{nb} ({n}) {addrs} {src}\n");
-                count += 1;
-            }
-        }
-    }
-    text += &format!("SVM_SCATTER.4.8 (8) {} {}\n", lanes((0..8).map(|l| 0x800 + 32 * l)), lanes((0..64).map(|i| i as u128 * 0x1001)));
-    text += &format!("SVM_SCATTER.8.1 (16) {} {}\n", lanes((0..16).map(|l| 0xffff_ffff_0000_0000 + 8 * l)), lanes((0..16).map(|i| u64::MAX as u128 - i)));
-    count += 2;
-    text += "dump 0x400 0x200\ndump 0x800 256\ndump 0xffffffff00000000 128\n";
-    let sim = run_checked("scatter.atom", &text, 18);
-    assert_eq!(sim.messages, count);
-}
-
-/// A legal message's pin image, to break on purpose.
-fn image(program: &Program, index: usize) -> PinRequest {
-    let msg = program.messages().nth(index).unwrap();
-    driver::request(program, &mut Encoder::new(), msg).unwrap()
-}
-
-fn with_byte(req: &PinRequest, byte: usize, value: u8) -> PinRequest {
-    let mut r = req.clone();
-    let mut b = r.desc.to_le_bytes();
-    b[byte] = value;
-    r.desc = u128::from_le_bytes(b);
-    r
+    let sim = run_checked("scatter.atom");
+    assert_eq!(sim.messages, 3 * 3 * 5 + 2);
 }
 
 #[test]
 fn illegal_descriptors_end_in_error_and_touch_nothing() {
-    let text = "surface 1 buffer base=0x8000 size=64\n\
-                surface 2 2d base=0x9000 width=4 height=4 format=u32\n\
-                mem.u32 0x100 = 1 2 3 4\n\
-                SVM_ATOMIC.add (4) [0x100 0x104 0x108 0x10c] d [1 1 1 1] V0\n\
-                DWORD_ATOMIC.inc (8) 1 [0 4 8 12 16 20 24 28] V0 V0 d\n\
-                TYPED_ATOMIC.add (8) 2 [0 1 2 3 0 1 2 3] [0 0 0 0 1 1 1 1] V0 V0 [1 1 1 1 1 1 1 1] V0 d\n\
-                SVM_SCATTER.4.2 (4) [0x200 0x208 0x210 0x218] [1 2 3 4 5 6 7 8]\n\
-                atom.global.add.u32 (4) d, [0x100 0x104 0x108 0x10c], [1 2 3 4];\n";
-    let program = parse("illegal.atom", text);
-    let (svm, dword, typed, scatter, ptx) = (image(&program, 0), image(&program, 1), image(&program, 2), image(&program, 3), image(&program, 4));
-    let mut cases: Vec<(&str, PinRequest)> = vec![
-        ("unknown opcode 0x55", with_byte(&svm, 0, 0x55)),
-        ("0x4e followed by 0x06", with_byte(&svm, 1, 0x06)),
-        ("reserved exec-size code 6", with_byte(&svm, 2, 0x06)),
-        ("SVM_ATOMIC exec size 16", with_byte(&svm, 2, 0x04)),
-        ("exec-size reserved bit 3", with_byte(&svm, 2, 0x0a)),
-        ("predicate number 0 with the complement bit", with_byte(&svm, 4, 0x80)),
-        ("predicate reserved bit 12", with_byte(&svm, 4, 0x10)),
-        ("SVM reserved op code 0x0e", with_byte(&svm, 5, 0x0e)),
-        ("SVM width bits 11", with_byte(&svm, 5, 0x60)),
-        ("SVM op reserved bit 7", with_byte(&svm, 5, 0x80)),
-        ("SVM fmax at 64 bits", with_byte(&svm, 5, 0x50)),
-        ("Addresses null", with_byte(&svm, 6, 0)),
-        ("operands misnumbered", with_byte(&svm, 6, 2)),
-        ("src1 present for add", with_byte(&with_byte(&svm, 8, 3), 9, 4)),
-        ("trailing byte after the descriptor", with_byte(&svm, 10, 1)),
-        ("DWORD src0 present for inc", with_byte(&with_byte(&dword, 7, 2), 9, 3)),
-        ("DWORD reserved op code 0x13", with_byte(&dword, 1, 0x13)),
-        ("DWORD op bit 6", with_byte(&dword, 1, 0x42)),
-        ("TYPED fmax", with_byte(&typed, 1, 0x10)),
-        ("TYPED exec size 4", with_byte(&typed, 2, 0x02)),
-        ("TYPED surface T0", with_byte(&typed, 5, 0)),
-        ("SCATTER block size code 3", with_byte(&scatter, 5, 3)),
-        ("SCATTER 8 blocks at exec size 4", with_byte(&scatter, 6, 3)),
-        ("SCATTER exec size 32", with_byte(&scatter, 2, 0x05)),
-        ("PTX reserved op 10", with_byte(&ptx, 1, 0x0a)),
-        ("PTX and.u32", with_byte(&ptx, 1, 0x00)),
-        ("PTX reserved type 14", with_byte(&ptx, 2, 0x0e)),
-        ("PTX .v2.u32", with_byte(&ptx, 2, 0x14)),
-        ("PTX reserved space 5", with_byte(&ptx, 3, 0x05)),
-        ("PTX reserved sem 5", with_byte(&ptx, 4, 0x05)),
-    ];
-    let mut no_surface = dword.clone();
-    no_surface.surf_kind = 7;
-    cases.push(("DWORD surface with no surface state", no_surface));
-    let mut typed_on_buffer = typed.clone();
-    typed_on_buffer.surf_kind = 5;
-    cases.push(("TYPED surface state is a buffer", typed_on_buffer));
-    let mut dword_on_typed = dword.clone();
-    dword_on_typed.surf_kind = 2;
-    cases.push(("DWORD surface state is typed", dword_on_typed));
-
-    let opts = RtlOptions { mem: random_mem(19), vcd: None, fst: None };
-    let mut session = Session::new(new_unit().unwrap(), &opts, Some(Scoreboard::new(Machine::new(&program)))).unwrap();
-    let mut encoder = Encoder::new();
-    session.backdoor_write(atomport_core::program::Space::Flat, 0x100, &[1, 0, 0, 0, 2, 0, 0, 0]).unwrap();
     // each illegal request between legal ones: the unit recovers and
     // memory sees only the legal messages
-    let legal: Vec<_> = program.messages().cloned().collect();
-    for (k, (name, req)) in cases.iter().enumerate() {
-        session.issue_illegal(req.clone(), 0, name);
-        session.issue(&program, &mut encoder, &legal[k % legal.len()]).unwrap();
-    }
-    session.finish().unwrap_or_else(|e| panic!("{e}"));
-    if let Some(m) = session.mismatch() {
-        panic!("illegal descriptors: {m}");
-    }
-    let flagged: BTreeSet<String> = session.illegal_flags().into_iter().map(|f| f.text).collect();
-    assert_eq!(flagged.len(), cases.len(), "every illegal request must end with rsp_error");
+    directed::run_illegal_requests(new_unit().unwrap(), 19).unwrap_or_else(|e| panic!("illegal descriptors: {e}"));
+    assert!(directed::illegal_requests().len() >= 33);
 }
 
 #[test]
@@ -419,7 +113,7 @@ fn back_to_back_mixed_messages_at_full_speed_and_under_stalls() {
     let g = atomport_testbench::generator::random_script(0xb2b, &atomport_testbench::generator::GenConfig::integer_only(150)).unwrap();
     let fast = simulate(&g.program, &RtlOptions::default(), true).unwrap();
     assert!(fast.mismatch.is_none(), "{}", fast.mismatch.unwrap());
-    let slow = simulate(&g.program, &RtlOptions { mem: random_mem(20), vcd: None, fst: None }, true).unwrap();
+    let slow = simulate(&g.program, &RtlOptions { mem: directed::random_mem(20), vcd: None, fst: None }, true).unwrap();
     assert!(slow.mismatch.is_none(), "{}", slow.mismatch.unwrap());
     assert_eq!(fast.output, slow.output, "the answer does not depend on memory timing");
     assert!(slow.cycles > fast.cycles);
