@@ -34,6 +34,8 @@ enum Cmd {
     Bench(cli::bench_cmd::BenchArgs),
     /// Synthesize a block with Yosys (and place and route it with nextpnr) and report its figures.
     Synth(cli::synth_cmd::SynthArgs),
+    /// Mutation testing: Yosys mutants of a block's Verilog through its kill suite; survivors proven or waived.
+    Mutate(cli::mutate_cmd::MutateArgs),
     /// Compare two VCDs signal by signal (first divergence per signal).
     Wavediff(cli::wave::WavediffArgs),
     /// Check an RTL VCD's port traffic against the golden model of a script.
@@ -73,6 +75,7 @@ fn main() {
         Cmd::Regress(a) => cli::regress_cmd::main(a),
         Cmd::Merge(a) => cli::merge::main(a),
         Cmd::Bench(a) => cli::bench_cmd::main(a),
+        Cmd::Mutate(a) => cli::mutate_cmd::main(a),
         Cmd::Wavediff(a) => cli::wave::wavediff_main(a),
         Cmd::Wavecheck(a) => cli::wave::wavecheck_main(a),
         Cmd::Wave(a) => cli::wave::wave_main(a),

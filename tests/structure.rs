@@ -62,6 +62,7 @@ const SCOPES: &[Scope] = &[
     Scope { root_file: "testbench/src/lib.rs", path_prefix: "crate::" },
     Scope { root_file: "tools/wave/src/lib.rs", path_prefix: "crate::" },
     Scope { root_file: "tools/synth/src/lib.rs", path_prefix: "crate::" },
+    Scope { root_file: "tools/mutate/src/lib.rs", path_prefix: "crate::" },
 ];
 
 /// The child modules `root` declares with a file of their own (`mod x;`,

@@ -205,12 +205,20 @@ impl FloatFormat {
     /// A random element, drawn to hit the interesting cases: uniform bits,
     /// a corner, or a value related to `other` (same exponent, a small
     /// exponent difference around the mantissa width, its negation or a few
-    /// ulps away), or a tiny value.
+    /// ulps away, or of the other sign 2^k ulps away, so that adding the two
+    /// cancels all but about k bits: every normalization shift of the sum),
+    /// or a tiny value.
     pub fn random_element(self, rng: &mut ChaCha8Rng, corners: &[u64], other: u64) -> u64 {
         let m = self.man_bits();
         let exp_field = |x: u64| (x >> m) & self.exp_max();
         let sign = if rng.gen_bool(0.5) { self.sign() } else { 0 };
-        let v = match rng.gen_range(0..10) {
+        let v = match rng.gen_range(0..11) {
+            9 => {
+                let step = 1u64 << rng.gen_range(0..=m + 1);
+                let magnitude = other & !self.sign();
+                let near = if rng.gen_bool(0.5) { magnitude.wrapping_add(step) } else { magnitude.wrapping_sub(step) };
+                (near & !self.sign()) | (!other & self.sign())
+            }
             0..=2 => rng.gen::<u64>(),
             3 | 4 => corners[rng.gen_range(0..corners.len())],
             5 => sign | self.make(exp_field(other), rng.gen::<u64>() & self.man_mask()),

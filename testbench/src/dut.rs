@@ -156,7 +156,7 @@ unit_pins!(VSerialUnitL8W32IntFst, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE);
 /// the pipelined unit's: its typed walk (`TypedAddrSerial`) takes at most 32
 /// levels of two 34-cycle multiply-adds, the index's three, and 16 for the
 /// element's other states.
-const SERIAL_ELEMENT_ALLOWANCE: u64 = 32 * 68 + 3 * 34 + 16;
+pub const SERIAL_ELEMENT_ALLOWANCE: u64 = 32 * 68 + 3 * 34 + 16;
 
 /// The checked-in small build (`UnitConfig::SMALL`): 8 lanes, 32-bit data,
 /// integer ops.

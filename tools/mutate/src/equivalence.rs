@@ -1,0 +1,251 @@
+//! Whether a surviving mutant is equivalent to the unmutated design: a
+//! miter of the two (Yosys `miter -equiv`: every output compared in every
+//! cycle, both copies from the design's power-up values), simplified by
+//! Yosys (constant propagation, `opt_dff -sat` for registers that never
+//! leave their power-up value, width reduction), written as an AIGER model
+//! and given to ABC (Yosys's `yosys-abc`): `dprove` (sequential equivalence
+//! by SAT sweeping, induction and interpolation), and when it does not
+//! decide, `bmc3` to a stated depth. A counterexample means the mutant is
+//! not equivalent: the kill suite has a hole, and the counterexample's input
+//! sequence says where.
+//!
+//! The AIGER model has one implicit clock, so a mutation of a register's
+//! clock pin is never proven here: the kill suite must kill it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::mutants::{yosys, Mutation, Prepared};
+use super::MutateError;
+
+/// How far a survivor's equivalence proof may go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofLimits {
+    /// BMC depth (cycles after power-up) when the unbounded proof does not decide
+    pub depth: u32,
+    /// seconds for each of ABC's two tries
+    pub timeout: u64,
+}
+
+/// What the proof found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProofResult {
+    /// equal outputs in every reachable state
+    Equivalent,
+    /// equal outputs for the first `depth` cycles after power-up; no
+    /// unbounded answer within the time allowed
+    BoundedEquivalent { depth: u32 },
+    /// the outputs differ `frame` cycles after power-up for the input
+    /// sequence given (one line per cycle: the inputs that differ from the
+    /// cycle before)
+    Different { frame: u32, inputs: Vec<String> },
+    /// no answer, with why
+    Unknown(String),
+}
+
+impl ProofResult {
+    pub fn name(&self) -> String {
+        match self {
+            ProofResult::Equivalent => "equivalent (ABC dprove: every reachable state)".into(),
+            ProofResult::BoundedEquivalent { depth } => format!("equivalent for {depth} cycles after power-up (ABC bmc3)"),
+            ProofResult::Different { frame, .. } => format!("not equivalent: outputs differ {frame} cycles after power-up"),
+            ProofResult::Unknown(why) => format!("unknown ({why})"),
+        }
+    }
+
+    /// Proven equivalent, unbounded or to the depth asked.
+    pub fn is_equivalent(&self) -> bool {
+        matches!(self, ProofResult::Equivalent | ProofResult::BoundedEquivalent { .. })
+    }
+}
+
+/// A proof's result and cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proof {
+    pub result: ProofResult,
+    pub seconds: f64,
+}
+
+/// Proves mutation `m` (number `index` of the list, for the folder's name)
+/// equivalent or not.
+pub fn prove(p: &Prepared, m: &Mutation, index: usize, limits: ProofLimits) -> Result<Proof, MutateError> {
+    let start = Instant::now();
+    if m.port == "CLK" {
+        let result = ProofResult::Unknown("a register's clock pin: the AIGER model has one implicit clock".into());
+        return Ok(Proof { result, seconds: 0.0 });
+    }
+    let dir = p.dir.join("proofs").join(format!("m{index}"));
+    std::fs::create_dir_all(&dir).map_err(|e| MutateError::io(&dir, e))?;
+    let top = &p.top;
+    let script = format!(
+        "read_rtlil ../../design.il\nmutate {}\nrename {top} gate\nread_rtlil ../../design.il\nrename {top} gold\n\
+         miter -equiv -flatten gold gate miter\nhierarchy -top miter\nflatten\nmemory_map\n\
+         opt -full\nopt_dff -sat\nopt -full\nwreduce\nopt -full\n\
+         async2sync\ntechmap\ndffunmap\nabc -g AND\nopt_clean\nwrite_aiger -zinit -map miter.aim miter.aig\n",
+        m.apply_args()
+    );
+    if let Err(e) = yosys(&dir, &script, "miter") {
+        return Ok(Proof { result: ProofResult::Unknown(e.to_string()), seconds: start.elapsed().as_secs_f64() });
+    }
+    let timeout = Duration::from_secs(limits.timeout);
+    let unbounded = abc(&dir, "read_aiger miter.aig; dprove; write_cex -n cex.txt", timeout)?;
+    let mut result = read_dprove(&unbounded);
+    if result.is_none() {
+        let bmc = abc(&dir, &format!("read_aiger miter.aig; bmc3 -F {} -T {}; write_cex -n cex.txt", limits.depth, limits.timeout), timeout)?;
+        result = Some(read_bmc(&bmc));
+    }
+    let mut result = result.unwrap_or_else(|| ProofResult::Unknown("no answer".into()));
+    if let ProofResult::Different { inputs, .. } = &mut result {
+        *inputs = counterexample(&dir);
+    }
+    Ok(Proof { result, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// Runs `yosys-abc -c commands` in `dir`, killed after `timeout`; its output
+/// (also kept in `dir/abc.log`).
+fn abc(dir: &Path, commands: &str, timeout: Duration) -> Result<String, MutateError> {
+    let log = dir.join("abc.log");
+    let file = std::fs::File::create(&log).map_err(|e| MutateError::io(&log, e))?;
+    let err = file.try_clone().map_err(|e| MutateError::io(&log, e))?;
+    let mut child = Command::new("yosys-abc")
+        .current_dir(dir)
+        .args(["-c", commands])
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err)
+        .spawn()
+        .map_err(|e| MutateError::Tool { what: format!("cannot run yosys-abc: {e} (it comes with Debian's yosys)"), log: log.clone() })?;
+    let start = Instant::now();
+    let mut timed_out = false;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() > timeout + Duration::from_secs(5) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                timed_out = true;
+                break;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(MutateError::io(&log, e)),
+        }
+    }
+    let mut out = std::fs::read_to_string(&log).unwrap_or_default();
+    if timed_out {
+        out.push_str("\n(killed at the time limit)\n");
+    }
+    Ok(out)
+}
+
+/// `dprove`'s (or, without latches, CEC's) answer; None when undecided.
+fn read_dprove(out: &str) -> Option<ProofResult> {
+    if out.contains("Networks are equivalent") || out.contains("UNSATISFIABLE") {
+        return Some(ProofResult::Equivalent);
+    }
+    if let Some(frame) = asserted_frame(out) {
+        return Some(ProofResult::Different { frame, inputs: vec![] });
+    }
+    if out.to_lowercase().contains("networks are not equivalent") {
+        return Some(ProofResult::Different { frame: 0, inputs: vec![] });
+    }
+    None
+}
+
+/// `bmc3`'s answer.
+fn read_bmc(out: &str) -> ProofResult {
+    if let Some(frame) = asserted_frame(out) {
+        return ProofResult::Different { frame, inputs: vec![] };
+    }
+    if out.contains("Explored all reachable states") {
+        return ProofResult::Equivalent;
+    }
+    let depth = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("No output asserted in ")?.split_whitespace().next()?.parse().ok())
+        .max();
+    match depth {
+        Some(d) => ProofResult::BoundedEquivalent { depth: d },
+        None => ProofResult::Unknown("neither ABC dprove nor bmc3 answered in time".into()),
+    }
+}
+
+/// `Output 0 of miter "..." was asserted in frame N`.
+fn asserted_frame(out: &str) -> Option<u32> {
+    out.lines().find_map(|l| l.split("was asserted in frame ").nth(1)?.trim_end_matches(|c: char| !c.is_ascii_digit()).split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+}
+
+/// The counterexample's inputs per cycle (`in_op=0x4 in_src0=0x...`, only
+/// the inputs that changed since the cycle before), from ABC's `cex.txt`
+/// and the AIGER symbol map Yosys wrote.
+fn counterexample(dir: &Path) -> Vec<String> {
+    let (Ok(map), Ok(cex)) = (std::fs::read_to_string(dir.join("miter.aim")), std::fs::read_to_string(dir.join("cex.txt"))) else {
+        return vec![];
+    };
+    // AIGER input index -> (port, bit)
+    let mut inputs: BTreeMap<usize, (String, usize)> = BTreeMap::new();
+    for line in map.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        if let ["input", index, bit, name] = w[..] {
+            if let (Ok(i), Ok(b)) = (index.parse(), bit.parse()) {
+                inputs.insert(i, (name.trim_start_matches("in_").to_string(), b));
+            }
+        }
+    }
+    // frame -> port -> value
+    let mut frames: BTreeMap<u32, BTreeMap<String, Vec<(usize, bool)>>> = BTreeMap::new();
+    for line in cex.lines() {
+        let Some(rest) = line.strip_prefix("pi") else { continue };
+        let Some((index, rest)) = rest.split_once('@') else { continue };
+        let Some((frame, value)) = rest.split_once('=') else { continue };
+        let (Ok(index), Ok(frame)) = (index.parse::<usize>(), frame.parse::<u32>()) else { continue };
+        if let Some((port, bit)) = inputs.get(&index) {
+            frames.entry(frame).or_default().entry(port.clone()).or_default().push((*bit, value.trim() == "1"));
+        }
+    }
+    let mut out = vec![];
+    let mut before: BTreeMap<String, String> = BTreeMap::new();
+    for (frame, ports) in frames {
+        let mut changed = vec![];
+        for (port, bits) in ports {
+            let width = bits.iter().map(|(b, _)| b + 1).max().unwrap_or(1);
+            let mut words = vec![0u32; width.div_ceil(32)];
+            for (b, v) in bits {
+                if v {
+                    words[b / 32] |= 1 << (b % 32);
+                }
+            }
+            let all: String = words.iter().rev().map(|w| format!("{w:08x}")).collect();
+            let digits = all.trim_start_matches('0');
+            let hex = format!("0x{}", if digits.is_empty() { "0" } else { digits });
+            if before.get(&port) != Some(&hex) {
+                changed.push(format!("{port}={hex}"));
+                before.insert(port, hex);
+            }
+        }
+        out.push(format!("cycle {frame}: {}", if changed.is_empty() { "(no change)".into() } else { changed.join(" ") }));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abc_answers_read_as_results() {
+        assert_eq!(read_dprove("Reached limit on the number of timeframes (20).\nNetworks are equivalent.  Time =     0.00 sec\n"), Some(ProofResult::Equivalent));
+        assert_eq!(read_dprove("The network has no latches. Running CEC.\nUNSATISFIABLE  Time =     0.01 sec\n"), Some(ProofResult::Equivalent));
+        assert_eq!(
+            read_dprove("Output 0 of miter \"miter\" was asserted in frame 4. Time =     0.02 sec\nNetworks are not equivalent.\n"),
+            Some(ProofResult::Different { frame: 4, inputs: vec![] })
+        );
+        assert_eq!(read_dprove("Networks are UNDECIDED.\n"), None);
+        assert_eq!(read_bmc("No output asserted in 4 frames. Resource limit reached (timeout 100 sec).\n"), ProofResult::BoundedEquivalent { depth: 4 });
+        assert_eq!(read_bmc("Explored all reachable states after completing 8 frames.\n"), ProofResult::Equivalent);
+        assert!(matches!(read_bmc("(killed at the time limit)\n"), ProofResult::Unknown(_)));
+        assert!(ProofResult::BoundedEquivalent { depth: 4 }.is_equivalent());
+        assert!(!ProofResult::Different { frame: 1, inputs: vec![] }.is_equivalent());
+    }
+}

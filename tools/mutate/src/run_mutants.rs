@@ -1,0 +1,254 @@
+//! One `atomport mutate` run: the block resolved, its mutants listed and
+//! verilated behind the select input, select 0 through the kill suite, then
+//! every mutant and the canary on `jobs` threads, survivors proven or
+//! waived, the report.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use atomport_core::ops::UnitConfig;
+use atomport_sim::dynamic::{DynBuild, DynLibrary};
+
+use super::equivalence::{prove, Proof, ProofLimits};
+use super::kill_suite::{Kill, KillSuite};
+use super::mutants::{list, prepare, write_mutated};
+use super::mutation_report::{MutantRecord, MutateReport, Verdict};
+use super::rtl_place::{place, HdlSource};
+use super::waivers::Waivers;
+use super::{BlockKind, MutateError};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct MutateOptions {
+    /// the block (`alu`, `alu_w32_int`, `unit`, `unit_l8_w32_int`, `serial_unit_l8_w32_int`)
+    pub block: String,
+    /// mutants to list
+    pub count: usize,
+    /// the seed `mutate -list` picks them with
+    pub seed: u64,
+    /// random messages (unit) or vectors (ALU) of the kill suite
+    pub messages: usize,
+    /// the kill suite's own seed (fixed: the same suite for every mutation seed)
+    pub suite_seed: u64,
+    pub jobs: usize,
+    /// where the runs' files go (`target/mutate`)
+    pub work_dir: PathBuf,
+    /// the waiver file (None: no waivers)
+    pub waivers: Option<PathBuf>,
+    /// prove survivors equivalent (a miter per survivor)
+    pub prove: Option<ProofLimits>,
+    /// the reference waves' folder (their scenarios join a unit's suite)
+    pub waves_dir: PathBuf,
+    /// the rust-hdl source (`hdl/src`), to place mutations in
+    pub hdl_dir: PathBuf,
+}
+
+/// What a run reports while it runs.
+pub enum Progress<'a> {
+    /// a step starts (`listing mutants`, `verilating 500 mutants`, ...)
+    Step(&'a str),
+    /// mutants done of the total (with the canary), killed so far
+    Mutants { done: usize, total: usize, killed: usize },
+    /// survivors proven of those to prove
+    Proofs { done: usize, total: usize },
+}
+
+/// A block's name as reports give it, its kind and build.
+pub fn block_identity(name: &str) -> Result<(String, BlockKind, UnitConfig), MutateError> {
+    let name = name.strip_prefix("atomic_").unwrap_or(name);
+    let bad = |e: String| MutateError::Input(format!("--block {name}: {e}"));
+    if name == "alu" {
+        return Ok(("alu".into(), BlockKind::Alu, UnitConfig::FULL));
+    }
+    if let Some(rest) = name.strip_prefix("alu_") {
+        let config = UnitConfig::parse(rest).map_err(bad)?;
+        return Ok((name.into(), BlockKind::Alu, config));
+    }
+    if name == "unit" {
+        return Ok(("unit".into(), BlockKind::Unit, UnitConfig::FULL));
+    }
+    if let Some(rest) = name.strip_prefix("unit_") {
+        return Ok((name.into(), BlockKind::Unit, UnitConfig::parse(rest).map_err(bad)?));
+    }
+    if let Some(rest) = name.strip_prefix("serial_unit_").or_else(|| name.strip_prefix("serial_")) {
+        let config = UnitConfig::parse(rest).map_err(bad)?;
+        return Ok((format!("serial_unit_{rest}"), BlockKind::Serial, config));
+    }
+    Err(MutateError::Input(format!(
+        "--block {name}: not a block to mutate (alu, alu_w<bits>[_int], alu_int, unit, unit_<config>, serial_unit_<config>)"
+    )))
+}
+
+/// The Verilog of the block named `name` (its canonical name) and its top.
+fn resolve(name: &str, kind: BlockKind, work_dir: &Path) -> Result<(Vec<PathBuf>, String), MutateError> {
+    let variants = work_dir.join("variants");
+    let tried = match kind {
+        // the checked-in serial build is `serial_unit_<config>`, its variant `serial_<config>`
+        BlockKind::Serial => atomport_synth::resolve_block(name, &variants)
+            .or_else(|_| atomport_synth::resolve_block(&name.replacen("serial_unit_", "serial_", 1), &variants)),
+        _ => atomport_synth::resolve_block(name, &variants),
+    };
+    let block = tried.map_err(|e| MutateError::Input(e.to_string()))?;
+    Ok((block.sources, block.top))
+}
+
+/// The top block's rust-hdl struct.
+fn top_struct(kind: BlockKind) -> &'static str {
+    match kind {
+        BlockKind::Alu => "AtomicAlu",
+        BlockKind::Unit => "AtomicUnit",
+        BlockKind::Serial => "SerialUnit",
+    }
+}
+
+/// Runs mutation testing as `opts` says.
+pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<MutateReport, MutateError> {
+    let start = Instant::now();
+    if opts.count == 0 {
+        return Err(MutateError::Input("--count must be at least 1".into()));
+    }
+    let (block, kind, config) = block_identity(&opts.block)?;
+    progress(Progress::Step("resolving the block"));
+    let (sources, top) = resolve(&block, kind, &opts.work_dir)?;
+    let run_dir = opts.work_dir.join(format!("{block}-n{}-s{}", opts.count, opts.seed));
+
+    progress(Progress::Step("reading and flattening the design (yosys)"));
+    let prepared = prepare(&sources, &top, &run_dir)?;
+    progress(Progress::Step("listing the mutants (yosys mutate -list)"));
+    let (mutations, canary) = list(&prepared, kind, opts.count, opts.seed)?;
+    let mutated = write_mutated(&prepared, &mutations, &canary)?;
+
+    let build = DynBuild { sources: vec![mutated], top: top.clone(), dir: run_dir.join("model"), jobs: opts.jobs.max(1) };
+    let build_start = Instant::now();
+    let lib = match build.cached().map_err(|e| MutateError::Input(e.to_string()))? {
+        Some(lib) => lib,
+        None => {
+            progress(Progress::Step(&format!("verilating and compiling {} mutants (once per block, count and seed)", mutations.len())));
+            build.build().map_err(|e| MutateError::Input(format!("the mutant model: {e}")))?
+        }
+    };
+    let build_seconds = build_start.elapsed().as_secs_f64();
+    let lib = Arc::new(lib);
+
+    let mut suite = KillSuite::new(kind, config, opts.messages, opts.suite_seed, &opts.waves_dir)?;
+    progress(Progress::Step("select 0 (the unmutated design) through the kill suite"));
+    let select0_start = Instant::now();
+    suite.check_select0(&lib)?;
+    let select0_seconds = select0_start.elapsed().as_secs_f64();
+
+    // mutants 1..=N, then the canary at N + 1
+    let total = mutations.len() + 1;
+    let outcomes = run_all(&suite, &lib, total, opts.jobs.max(1), progress)?;
+    let canary_kill = outcomes[mutations.len()].0.clone();
+
+    let waivers = match &opts.waivers {
+        Some(path) => Waivers::read(path)?,
+        None => Waivers::default(),
+    };
+    let hdl = HdlSource::read(&opts.hdl_dir);
+    let mut records = vec![];
+    let survivors: Vec<usize> = (0..mutations.len()).filter(|&k| outcomes[k].0.is_none()).collect();
+    let mut proofs: Vec<Option<Proof>> = vec![None; mutations.len()];
+    if let Some(limits) = opts.prove {
+        for (i, &k) in survivors.iter().enumerate() {
+            progress(Progress::Proofs { done: i, total: survivors.len() });
+            proofs[k] = Some(prove(&prepared, &mutations[k], k + 1, limits)?);
+        }
+        progress(Progress::Proofs { done: survivors.len(), total: survivors.len() });
+    }
+    for (k, m) in mutations.iter().enumerate() {
+        let (kill, seconds) = outcomes[k].clone();
+        let waiver = waivers.find(&block, &m.key()).cloned();
+        let verdict = match (kill, &proofs[k]) {
+            (Some(kill), _) => Verdict::Killed(kill),
+            (None, Some(p)) if p.result.is_equivalent() => Verdict::Equivalent(p.clone()),
+            (None, _) => match &waiver {
+                Some(w) => Verdict::Waived(w.clone()),
+                None => Verdict::Survived(proofs[k].clone()),
+            },
+        };
+        records.push(MutantRecord {
+            select: k as u64 + 1,
+            mutation: m.clone(),
+            place: place(m, top_struct(kind), &hdl, &prepared.dir),
+            verdict,
+            waiver,
+            seconds,
+        });
+    }
+    Ok(MutateReport {
+        block,
+        top,
+        kind,
+        count: opts.count,
+        seed: opts.seed,
+        messages: opts.messages,
+        suite_seed: opts.suite_seed,
+        suite: suite.size(),
+        select0_seconds,
+        canary: (canary, canary_kill),
+        mutants: records,
+        waiver_file: waivers.file.clone(),
+        build_seconds,
+        wall_seconds: start.elapsed().as_secs_f64(),
+        proof: opts.prove,
+        run_dir,
+        prepared_dir: prepared.dir.clone(),
+    })
+}
+
+/// Every select 1..=total through the suite on `jobs` threads; results by
+/// select, each with its time.
+fn run_all(
+    suite: &KillSuite,
+    lib: &Arc<DynLibrary>,
+    total: usize,
+    jobs: usize,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<(Option<Kill>, f64)>, MutateError> {
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<(Option<Kill>, f64)>> = vec![None; total];
+    let mut error = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..jobs.min(total) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                if k >= total {
+                    break;
+                }
+                let t = Instant::now();
+                let outcome = suite.run(lib, k as u64 + 1).map(|kill| (kill, t.elapsed().as_secs_f64()));
+                let failed = outcome.is_err();
+                if tx.send((k, outcome)).is_err() || failed {
+                    next.store(total, Ordering::SeqCst);
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let (mut done, mut killed) = (0, 0);
+        progress(Progress::Mutants { done, total, killed });
+        for (k, outcome) in rx {
+            match outcome {
+                Ok(r) => {
+                    done += 1;
+                    killed += r.0.is_some() as usize;
+                    results[k] = Some(r);
+                    progress(Progress::Mutants { done, total, killed });
+                }
+                Err(e) => {
+                    error.get_or_insert(e);
+                }
+            }
+        }
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(results.into_iter().map(|r| r.expect("every select ran")).collect())
+}
