@@ -46,7 +46,9 @@ pub struct MutateArgs {
     /// With --prove: the BMC depth (cycles after power-up) when the unbounded proof does not decide
     #[arg(long, default_value_t = 40, requires = "prove")]
     pub proof_depth: u32,
-    /// With --prove: seconds for each of the two tries (unbounded, then BMC)
+    /// With --prove: seconds for each of ABC's two tries (unbounded, then
+    /// BMC) on a survivor that constant propagation does not settle; 0: no
+    /// ABC, constant propagation only
     #[arg(long, default_value_t = 120, requires = "prove")]
     pub proof_timeout: u64,
     /// The waiver file [default: tools/mutate/waivers.txt of the source tree]
@@ -147,7 +149,9 @@ pub fn main(a: MutateArgs) -> i32 {
                 eprintln!("atomport mutate: {done}/{total} mutants, {killed} killed");
             }
         }
-        Progress::Proofs { done, total } if !quiet && total > 0 => eprintln!("atomport mutate: proving survivors: {done}/{total}"),
+        Progress::Proofs { done, total } if !quiet && total > 0 && (done % 10 == 0 || done == total) => {
+            eprintln!("atomport mutate: proving survivors: {done}/{total}")
+        }
         Progress::Proofs { .. } => {}
     };
     let report = match run(&opts, &mut progress) {

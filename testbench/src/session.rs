@@ -267,7 +267,7 @@ impl<P: UnitPins> Session<P> {
     fn watchdog(&self) -> Result<(), RtlError> {
         let monitor = &self.check.monitor;
         let Some(t) = monitor.in_flight().front() else {
-            return Ok(());
+            return self.quiet_watchdog();
         };
         let start = t.raised.max(monitor.last_done);
         let mem = self.pins.memory();
@@ -317,6 +317,37 @@ impl<P: UnitPins> Session<P> {
             o.rsp_valid as u8,
             o.rsp_done as u8,
             f.text
+        )))
+    }
+
+    /// With no message in flight the port must go quiet: a read without
+    /// its write, a return or a write still due after the last done must
+    /// settle within one element's bound, or the run stops (a unit that
+    /// leaves the port busy would otherwise hold `drain` forever).
+    fn quiet_watchdog(&self) -> Result<(), RtlError> {
+        let monitor = &self.check.monitor;
+        if self.idle() {
+            return Ok(());
+        }
+        let start = monitor.last_done;
+        let bound = watchdog_bound(self.pins.memory().config(), 1);
+        if self.cycle <= start + bound {
+            return Ok(());
+        }
+        let o = self.pins.last_outputs();
+        Err(RtlError::Watchdog(format!(
+            "no message in flight since cycle {start}, but the port is not quiet at cycle {} (bound {bound}): \
+             reads outstanding {}, reads without their write {}, messages waiting for the pins {}\n  \
+             pins: req_ready={} mem_rd_valid={} mem_wr_valid={} rsp_valid={} rsp_done={}",
+            self.cycle,
+            self.pins.memory().outstanding_reads(),
+            monitor.unpaired_reads(),
+            self.pins.queued(),
+            o.req_ready as u8,
+            o.rd_valid as u8,
+            o.wr_valid as u8,
+            o.rsp_valid as u8,
+            o.rsp_done as u8,
         )))
     }
 
@@ -448,4 +479,78 @@ pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, ch
         messages,
         port: session.memory().activity.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pins::{LanePayload, UnitOutputs};
+
+    /// A unit that takes one request, makes one read and ends the message
+    /// with `rsp_error` without the read's write: the port stays busy (a
+    /// read without its write) with no message in flight.
+    #[derive(Default)]
+    struct ReadsAndQuits {
+        req_valid: bool,
+        rd_ready: bool,
+        phase: u8,
+    }
+
+    impl UnitPins for ReadsAndQuits {
+        fn set_reset(&mut self, _: bool) {}
+        fn set_request(&mut self, _: &PinRequest) {}
+        fn set_payload(&mut self, _: &LanePayload) {}
+        fn set_req_valid(&mut self, valid: bool) {
+            self.req_valid = valid;
+        }
+        fn set_mem(&mut self, rd_ready: bool, _: bool, _: Option<u128>) {
+            self.rd_ready = rd_ready;
+        }
+        fn settle(&mut self) -> Result<(), SimError> {
+            Ok(())
+        }
+        fn outputs(&self) -> UnitOutputs {
+            UnitOutputs {
+                req_ready: self.phase == 0,
+                rd_valid: self.phase == 1,
+                rd_addr: 0x100,
+                rd_be: 0xf,
+                rsp_done: self.phase == 2,
+                rsp_error: self.phase == 2,
+                ..UnitOutputs::default()
+            }
+        }
+        fn edge(&mut self) -> Result<(), SimError> {
+            self.phase = match self.phase {
+                0 if self.req_valid => 1,
+                1 if self.rd_ready => 2,
+                2 => 3,
+                p => p,
+            };
+            Ok(())
+        }
+        fn open_trace(&mut self, _: &std::path::Path) -> Result<(), SimError> {
+            Ok(())
+        }
+        fn close_trace(&mut self) {}
+    }
+
+    #[test]
+    fn a_port_left_busy_with_no_message_in_flight_stops_the_run() {
+        let program = atomport_core::script::parse("t.atom", "SVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
+        let finished = std::thread::spawn(move || {
+            let mut session = Session::new(ReadsAndQuits::default(), &RtlOptions::default(), Some(Scoreboard::new(Machine::new(&program)))).unwrap();
+            session.issue_illegal(PinRequest::default(), 1, "an illegal request");
+            session.finish()
+        });
+        let start = std::time::Instant::now();
+        while !finished.is_finished() {
+            assert!(start.elapsed() < std::time::Duration::from_secs(20), "the run hangs: nothing stops a port left busy");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        match finished.join().unwrap() {
+            Err(RtlError::Watchdog(report)) => assert!(report.contains("no message in flight"), "{report}"),
+            other => panic!("expected the watchdog, got {other:?}"),
+        }
+    }
 }

@@ -32,6 +32,9 @@ pub struct ProofLimits {
 /// What the proof found.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ProofResult {
+    /// no output depends on the mutated point once Yosys has propagated
+    /// the design's constants (every cycle, every input)
+    Unobservable,
     /// equal outputs in every reachable state
     Equivalent,
     /// equal outputs for the first `depth` cycles after power-up; no
@@ -48,6 +51,7 @@ pub enum ProofResult {
 impl ProofResult {
     pub fn name(&self) -> String {
         match self {
+            ProofResult::Unobservable => "equivalent (no output depends on it once Yosys propagates constants)".into(),
             ProofResult::Equivalent => "equivalent (ABC dprove: every reachable state)".into(),
             ProofResult::BoundedEquivalent { depth } => format!("equivalent for {depth} cycles after power-up (ABC bmc3)"),
             ProofResult::Different { frame, .. } => format!("not equivalent: outputs differ {frame} cycles after power-up"),
@@ -57,7 +61,7 @@ impl ProofResult {
 
     /// Proven equivalent, unbounded or to the depth asked.
     pub fn is_equivalent(&self) -> bool {
-        matches!(self, ProofResult::Equivalent | ProofResult::BoundedEquivalent { .. })
+        matches!(self, ProofResult::Unobservable | ProofResult::Equivalent | ProofResult::BoundedEquivalent { .. })
     }
 }
 
@@ -66,6 +70,40 @@ impl ProofResult {
 pub struct Proof {
     pub result: ProofResult,
     pub seconds: f64,
+}
+
+/// Which of `mutations` (by select value) no output can see once constants
+/// are propagated: each applied behind a one-bit control input of its own
+/// (`mk<select>`), the design optimized once, gate by gate (Yosys `opt`,
+/// `wreduce`, `techmap`, `opt`: constant folding, registers whose input is
+/// their constant power-up value, unused logic removed), and every control
+/// input left without a load is a mutation no output depends on. Sound:
+/// the optimizations keep every output's function; a mutation that still
+/// reaches an output through another one's logic counts as reaching it.
+pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<u64>, MutateError> {
+    let dir = p.dir.join("proofs");
+    std::fs::create_dir_all(&dir).map_err(|e| MutateError::io(&dir, e))?;
+    let mut script = String::from("read_rtlil ../design.il\n");
+    for (select, m) in mutations {
+        script.push_str(&format!("mutate -ctrl mk{select} 1 1 {}\n", m.apply_args()));
+    }
+    script.push_str("opt -mux_bool -fine\nwreduce\nopt -mux_bool -fine\ntechmap\nopt -mux_bool -fine\nopt_clean -purge\nwrite_verilog -noattr live.v\n");
+    yosys(&dir, &script, "unobservable")?;
+    let live_path = dir.join("live.v");
+    let text = std::fs::read_to_string(&live_path).map_err(|e| MutateError::io(&live_path, e))?;
+    let mut live = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("input ") || t.starts_with("wire ") || t.starts_with("module ") || t.starts_with(',') {
+            continue;
+        }
+        for word in t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if let Some(v) = word.strip_prefix("mk").and_then(|n| n.parse::<u64>().ok()) {
+                live.insert(v);
+            }
+        }
+    }
+    Ok(mutations.iter().map(|(k, _)| *k).filter(|k| !live.contains(k)).collect())
 }
 
 /// Proves mutation `m` (number `index` of the list, for the folder's name)

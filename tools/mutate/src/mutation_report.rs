@@ -351,3 +351,71 @@ fn proof_json(p: &Proof) -> Value {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kill_suite::KillReason;
+
+    fn mutation(key: &str) -> Mutation {
+        Mutation::parse(&format!("mutate -mode inv -module m -cell {key} -port Y -portbit 0")).unwrap()
+    }
+
+    fn report(canary_killed: bool, verdicts: Vec<(Verdict, Option<Waiver>)>) -> MutateReport {
+        let kill = Kill { reason: KillReason::Mismatch, item: "x".into(), detail: "y".into() };
+        MutateReport {
+            block: "alu".into(),
+            top: "atomic_alu".into(),
+            kind: BlockKind::Alu,
+            count: verdicts.len(),
+            seed: 1,
+            messages: 10,
+            suite_seed: 1,
+            suite: SuiteSize::default(),
+            select0_seconds: 0.0,
+            canary: (mutation("$canary"), canary_killed.then_some(kill)),
+            mutants: verdicts
+                .into_iter()
+                .enumerate()
+                .map(|(k, (verdict, waiver))| MutantRecord {
+                    select: k as u64 + 1,
+                    mutation: mutation(&format!("$c{k}")),
+                    place: Place::default(),
+                    verdict,
+                    waiver,
+                    seconds: 0.0,
+                })
+                .collect(),
+            waiver_file: None,
+            build_seconds: 0.0,
+            wall_seconds: 0.0,
+            proof: None,
+            run_dir: PathBuf::new(),
+            prepared_dir: PathBuf::new(),
+        }
+    }
+
+    #[test]
+    fn a_run_passes_only_with_the_canary_killed_no_stale_waiver_and_nothing_unexplained() {
+        let kill = || Verdict::Killed(Kill { reason: KillReason::Watchdog, item: "i".into(), detail: "d".into() });
+        let waiver = Waiver { block: "alu".into(), key: "k".into(), reason: "why".into(), at: "w.txt:3".into() };
+        let proof = Proof { result: ProofResult::Equivalent, seconds: 1.0 };
+        let good = report(true, vec![(kill(), None), (Verdict::Equivalent(proof.clone()), None), (Verdict::Waived(waiver.clone()), Some(waiver.clone()))]);
+        assert!(good.passed(), "{:?}", good.problems());
+        let t = good.tally();
+        assert_eq!((t.killed, t.equivalent, t.waived, t.unexplained), (1, 1, 1, 0));
+        assert_eq!(t.kill_rate(), 50.0, "killed of the non-equivalent: 1 of 2");
+        assert!(good.junit().contains("failures=\"0\""));
+
+        let canary = report(false, vec![(kill(), None)]);
+        assert!(!canary.passed() && canary.problems()[0].contains("canary"));
+        assert!(canary.junit().contains("failures=\"1\""));
+        let stale = report(true, vec![(kill(), Some(waiver))]);
+        assert!(!stale.passed() && stale.problems()[0].contains("w.txt:3"), "{:?}", stale.problems());
+        let survivor = report(true, vec![(Verdict::Survived(None), None)]);
+        assert!(!survivor.passed() && survivor.problems()[0].contains("not explained"));
+        let json = survivor.to_json();
+        assert_eq!(json["totals"]["unexplained"], 1);
+        assert_eq!(json["passed"], false);
+    }
+}

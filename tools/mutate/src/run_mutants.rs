@@ -11,9 +11,9 @@ use std::time::Instant;
 use atomport_core::ops::UnitConfig;
 use atomport_sim::dynamic::{DynBuild, DynLibrary};
 
-use super::equivalence::{prove, Proof, ProofLimits};
+use super::equivalence::{prove, unobservable, Proof, ProofLimits, ProofResult};
 use super::kill_suite::{Kill, KillSuite};
-use super::mutants::{list, prepare, write_mutated};
+use super::mutants::{list, prepare, write_mutated, Mutation};
 use super::mutation_report::{MutantRecord, MutateReport, Verdict};
 use super::rtl_place::{place, HdlSource};
 use super::waivers::Waivers;
@@ -152,11 +152,20 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
     let survivors: Vec<usize> = (0..mutations.len()).filter(|&k| outcomes[k].0.is_none()).collect();
     let mut proofs: Vec<Option<Proof>> = vec![None; mutations.len()];
     if let Some(limits) = opts.prove {
-        for (i, &k) in survivors.iter().enumerate() {
-            progress(Progress::Proofs { done: i, total: survivors.len() });
-            proofs[k] = Some(prove(&prepared, &mutations[k], k + 1, limits)?);
+        progress(Progress::Step(&format!("{} survivors: which no output sees once constants are propagated (yosys)", survivors.len())));
+        let start = Instant::now();
+        let listed: Vec<(u64, &Mutation)> = survivors.iter().map(|&k| (k as u64 + 1, &mutations[k])).collect();
+        let dead = unobservable(&prepared, &listed)?;
+        let each = start.elapsed().as_secs_f64() / listed.len().max(1) as f64;
+        for &select in &dead {
+            proofs[select as usize - 1] = Some(Proof { result: ProofResult::Unobservable, seconds: each });
         }
-        progress(Progress::Proofs { done: survivors.len(), total: survivors.len() });
+        // a time limit of 0: constant propagation only
+        let rest: Vec<usize> =
+            survivors.iter().copied().filter(|&k| proofs[k].is_none() && limits.timeout > 0).collect();
+        for (k, proof) in prove_all(&prepared, &mutations, &rest, limits, opts.jobs.max(1), progress)? {
+            proofs[k] = Some(proof);
+        }
     }
     for (k, m) in mutations.iter().enumerate() {
         let (kill, seconds) = outcomes[k].clone();
@@ -197,6 +206,52 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
         run_dir,
         prepared_dir: prepared.dir.clone(),
     })
+}
+
+/// Proves the survivors (indices into `mutations`) on `jobs` threads.
+fn prove_all(
+    prepared: &super::mutants::Prepared,
+    mutations: &[Mutation],
+    survivors: &[usize],
+    limits: ProofLimits,
+    jobs: usize,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Vec<(usize, Proof)>, MutateError> {
+    let next = AtomicUsize::new(0);
+    let mut out = vec![];
+    let mut error = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..jobs.min(survivors.len()) {
+            let tx = tx.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&k) = survivors.get(i) else { break };
+                if tx.send((k, prove(prepared, &mutations[k], k + 1, limits))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        progress(Progress::Proofs { done: 0, total: survivors.len() });
+        for (k, proof) in rx {
+            match proof {
+                Ok(p) => {
+                    out.push((k, p));
+                    progress(Progress::Proofs { done: out.len(), total: survivors.len() });
+                }
+                Err(e) => {
+                    error.get_or_insert(e);
+                    next.store(survivors.len(), Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    match error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// Every select 1..=total through the suite on `jobs` threads; results by
