@@ -20,6 +20,7 @@
 //! `--seed`.
 
 pub mod harness;
+pub mod liberty;
 pub mod stats;
 pub mod table;
 pub mod tools;
