@@ -3,6 +3,7 @@
 //! (between [`BEGIN_MARKER`] and [`END_MARKER`]). The table is produced by
 //! the runs, never typed in.
 
+use super::asic;
 use super::stats::{CellClass, Resource};
 use super::{synth, Options, PnrOutcome, SynthError, SynthReport, Target};
 
@@ -52,11 +53,11 @@ pub fn run(targets: &[Target], base: &Options, jobs: usize, progress: impl Fn(&s
             work.push((work.len(), block, label, target));
         }
     }
-    // longest first: ECP5, then iCE40, then generic; units before ALUs
+    // longest first: ECP5, then iCE40 and ASIC, then generic; units before ALUs
     let cost = |block: &str, target: Target| {
         let t = match target {
             Target::Ecp5 => 2,
-            Target::Ice40 => 1,
+            Target::Ice40 | Target::Asic => 1,
             Target::Generic => 0,
         };
         (t, (block.starts_with("unit") || block.starts_with("serial")) as u8, block == "unit")
@@ -120,7 +121,7 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
     }
     let freqs: Vec<String> = Target::ALL
         .iter()
-        .filter(|t| entries.iter().any(|e| e.target == **t))
+        .filter(|t| t.is_fpga() && entries.iter().any(|e| e.target == **t))
         .filter_map(|t| t.default_freq_mhz().map(|f| format!("{} {f} MHz", t.name())))
         .collect();
     let mut s = format!(
@@ -141,14 +142,26 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
             }
         };
         let c = &r.cells;
-        let target = match r.pnr.last() {
-            Some(o) => format!("{} ({})", r.target.name(), o.part().device),
-            None => r.target.name().to_string(),
+        let target = match (r.pnr.last(), &r.asic) {
+            (Some(o), _) => format!("{} ({})", r.target.name(), o.part().device),
+            (None, Some(a)) => format!("{} ({})", r.target.name(), a.library),
+            (None, None) => r.target.name().to_string(),
         };
-        let (speed, device) = match r.target {
-            Target::Generic => (
+        let (speed, device) = match (r.target, &r.asic) {
+            (Target::Generic, _) => (
                 r.logic_depth.map(|d| format!("depth {d} cells")).unwrap_or_else(|| "—".into()),
                 "— (no place & route)".to_string(),
+            ),
+            (Target::Asic, Some(a)) => (
+                match a.min_period_ns() {
+                    Some(p) => format!("**{:.2} MHz** ({p:.2} ns)", 1000.0 / p),
+                    None => "no register-to-register path".into(),
+                },
+                format!(
+                    "{:.0} µm² of cells (no place & route){}",
+                    a.area,
+                    a.power.map(|p| format!("; {} at {} MHz", asic::watts(p.total_w), a.clock_target_mhz)).unwrap_or_default()
+                ),
             ),
             _ => match r.routed() {
                 Some(PnrOutcome::Routed { fmax_mhz, resources, .. }) => (
@@ -170,12 +183,12 @@ pub fn markdown(entries: &[TableEntry], seed: u64) -> String {
                 }
             },
         };
-        let luts = if r.target == Target::Generic { "—".to_string() } else { c.count(CellClass::Lut).to_string() };
+        let luts = if r.target.is_fpga() { c.count(CellClass::Lut).to_string() } else { "—".to_string() };
         let memories = memories_cell(r.memories(), c.count(CellClass::LutRam));
         s += &format!(
             "| {name} | {target} | {} | {luts} | {} | {} | {} | {} | {speed} | {device} |\n",
             c.cells,
-            c.count(CellClass::FlipFlop),
+            r.flip_flops(),
             dash(c.count(CellClass::Carry)),
             memories,
             dash(c.count(CellClass::Dsp)),
