@@ -151,10 +151,40 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
         return EXIT_BAD_INPUT;
     }
     let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let old_readme = match std::fs::read_to_string(&readme) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("atomport synth: error: {}: {e}", readme.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    // the targets not run keep their rows, if they are of the Verilog now
+    let old = table::current(&old_readme).map(table::parse).unwrap_or_default();
+    let fingerprint = match table::verilog_fingerprint(&base.out_root.join("variants")) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("atomport synth: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    match table::check_kept(&old, &targets, &fingerprint) {
+        Ok(notices) => notices.iter().for_each(|n| eprintln!("atomport synth --table: {n}")),
+        Err(e) => {
+            eprintln!("atomport synth: error: {e}; README.md left unchanged");
+            return EXIT_BAD_INPUT;
+        }
+    }
     let entries = table::run(&targets, base, a.jobs, |block, target| {
         eprintln!("atomport synth --table: {block} on {} ...", target.name());
     });
-    let text = table::markdown(&entries, base.seed);
+    for e in &entries {
+        let secs = e.elapsed.as_secs();
+        eprintln!("atomport synth --table: {} on {}: {}m{:02}s", e.block, e.target.name(), secs / 60, secs % 60);
+    }
+    let new: Vec<table::TargetRows> =
+        targets.iter().map(|&t| table::target_rows(&entries, t, base.seed, &fingerprint)).collect();
+    let text = table::markdown(&table::merge(old, new));
     print!("{text}");
     let mut failed = false;
     for e in &entries {
@@ -170,17 +200,13 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     if a.print_only {
         return 0;
     }
-    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let result = std::fs::read_to_string(&readme)
-        .map_err(|e| e.to_string())
-        .and_then(|old| table::splice(&old, &text).map(|new| (old, new)).map_err(|e| e.to_string()))
-        .and_then(|(old, new)| {
-            if old == new {
-                Ok(false)
-            } else {
-                synth::write_whole(&readme, &new).map(|()| true).map_err(|e| e.to_string())
-            }
-        });
+    let result = table::splice(&old_readme, &text).map_err(|e| e.to_string()).and_then(|new| {
+        if new == old_readme {
+            Ok(false)
+        } else {
+            synth::write_whole(&readme, &new).map(|()| true).map_err(|e| e.to_string())
+        }
+    });
     match result {
         Ok(changed) => {
             eprintln!(
