@@ -413,7 +413,12 @@ fn asic_flow_times_an_adder_chain_and_a_longer_one_is_slower() {
     assert_eq!(a.corner, "typical, 1.8 V, 25 °C");
 
     // the critical path: register to register, its parts adding up to the period
-    let p = a.critical_path.as_ref().expect("a register-to-register path");
+    let (kind, p) = a.critical_path().expect("a critical path");
+    assert_eq!((kind, Some(p)), ("register to register", a.register_path.as_ref()), "{}", short.text());
+    // the inputs go straight into ra and rb, q straight out: short paths, not the clock
+    let (input, output) = (a.input_path.as_ref().unwrap(), a.output_path.as_ref().unwrap());
+    assert!(input.from.starts_with(['a', 'b']) && input.to.ends_with("_reg") && input.delay_ns < p.delay_ns, "{input:?}");
+    assert!(output.from.starts_with("q[") && output.to.starts_with("q[") && output.delay_ns < p.delay_ns, "{output:?}");
     assert!(p.from.starts_with("ra[") || p.from.starts_with("rb["), "{p:?}");
     assert!(p.from.ends_with("_reg") && p.to.starts_with("q[") && p.to.ends_with("_reg"), "{p:?}");
     assert!(p.stages >= 4 && p.clock_to_q_ns > 0.0 && p.setup_ns > 0.0, "{p:?}");
@@ -421,11 +426,11 @@ fn asic_flow_times_an_adder_chain_and_a_longer_one_is_slower() {
     assert_eq!(short.fmax_mhz(), Some(1000.0 / p.delay_ns));
     let power = a.power.expect("report_power's figures");
     assert!(power.total_w > 0.0 && power.leakage_w > 0.0 && power.leakage_w < power.total_w, "{power:?}");
-    assert!(short.text().contains("critical path: ra") || short.text().contains("critical path: rb"), "{}", short.text());
+    assert!(short.text().contains(&format!("critical path (register to register): {} -> {}", p.from, p.to)), "{}", short.text());
 
     // twice the adders: more cells, a longer path, a lower fmax; the same registers
     let b = long.asic.as_ref().unwrap();
-    let q = b.critical_path.as_ref().unwrap();
+    let q = b.critical_path().unwrap().1;
     assert_eq!(long.flip_flops(), 48);
     assert!(b.area > a.area * 1.3, "{} against {}", b.area, a.area);
     assert!(q.stages >= p.stages + 4, "{} stages against {}", q.stages, p.stages);
@@ -442,6 +447,7 @@ fn asic_flow_times_an_adder_chain_and_a_longer_one_is_slower() {
     assert_eq!(summary["flip_flops"], 48);
     assert_eq!(summary["asic"]["area_um2"], a.area);
     assert_eq!(summary["asic"]["critical_path"]["to"], p.to.as_str());
+    assert_eq!(summary["asic"]["critical_path_kind"], "register to register");
     assert_eq!(summary["fmax_mhz"], (short.fmax_mhz().unwrap() * 100.0).round() / 100.0);
 }
 

@@ -200,13 +200,24 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     if a.print_only {
         return 0;
     }
-    let result = table::splice(&old_readme, &text).map_err(|e| e.to_string()).and_then(|new| {
-        if new == old_readme {
-            Ok(false)
-        } else {
-            synth::write_whole(&readme, &new).map(|()| true).map_err(|e| e.to_string())
-        }
-    });
+    // README.md as it is now (edited during the run, perhaps), if its table is the one the kept rows came from
+    let result = std::fs::read_to_string(&readme)
+        .map_err(|e| e.to_string())
+        .and_then(|now| {
+            if table::current(&now) == table::current(&old_readme) {
+                Ok(now)
+            } else {
+                Err("its table changed during the run: run --table again".to_string())
+            }
+        })
+        .and_then(|now| table::splice(&now, &text).map(|new| (now, new)).map_err(|e| e.to_string()))
+        .and_then(|(now, new)| {
+            if new == now {
+                Ok(false)
+            } else {
+                synth::write_whole(&readme, &new).map(|()| true).map_err(|e| e.to_string())
+            }
+        });
     match result {
         Ok(changed) => {
             eprintln!(

@@ -15,8 +15,8 @@
 //!    minimum period: the clock is ideal, there is no wire load, so it is
 //!    the cells' delay at the library's corner); then the inputs and
 //!    outputs with a zero external delay (a flip-flop outside with no
-//!    clock-to-Q and no setup), reported apart; `report_power` with a fixed
-//!    input activity.
+//!    clock-to-Q and no setup), reported apart; `report_power` with one
+//!    fixed activity on every net.
 //!
 //! Area and cells are counted on the netlist OpenSTA times.
 
@@ -155,10 +155,12 @@ pub fn find_liberty(choice: &LibertyChoice, root: &Path, install: bool) -> Resul
 /// uses this one.
 pub const DEFAULT_CLOCK_MHZ: f64 = 100.0;
 
-/// Switching activity of every input for `report_power` (transitions per
-/// clock cycle, propagated through the logic by OpenSTA): a fixed,
-/// vectorless assumption, so powers compare between builds, not with silicon.
-pub const INPUT_ACTIVITY: f64 = 0.1;
+/// Switching activity of every net but the clock for `report_power`
+/// (`set_power_activity -global`: transitions per clock cycle, duty 0.5): a
+/// fixed, vectorless assumption, so powers compare between builds, not with
+/// silicon. (OpenSTA 2.0.17's propagation from the inputs instead gives
+/// NaN on some register feedback loops of the unit.)
+pub const NET_ACTIVITY: f64 = 0.1;
 
 /// Everything the ASIC target measured.
 #[derive(Clone, Debug, PartialEq)]
@@ -182,20 +184,36 @@ pub struct AsicFigures {
     pub latches: u64,
     /// ABC's `stime -p` delay of the combinational logic it mapped (ns): an estimate
     pub abc_delay_ns: Option<f64>,
-    /// the worst register-to-register path; its delay is the minimum period
-    pub critical_path: Option<TimingPath>,
-    /// the worst path from an input port (zero external delay)
+    /// the worst path from a flip-flop to a flip-flop of the block
+    pub register_path: Option<TimingPath>,
+    /// the worst path from an input port (zero external delay: as if a
+    /// flip-flop outside launched it, with no clock-to-Q)
     pub input_path: Option<TimingPath>,
-    /// the worst path to an output port (zero external delay)
+    /// the worst path to an output port (zero external delay: as if a
+    /// flip-flop outside captured it, with no setup)
     pub output_path: Option<TimingPath>,
     /// `report_power` at the clock target
     pub power: Option<Power>,
+    /// why `report_power` gave no figures (OpenSTA's words)
+    pub power_error: Option<String>,
 }
 
 impl AsicFigures {
+    /// The path that sets the clock, and which of the three it is: the
+    /// slowest of the register-to-register, input and output paths. With
+    /// the inputs and outputs registered just outside the block (zero
+    /// external delay), this is the clock of register -> block -> register,
+    /// what the FPGA targets' harness measures.
+    pub fn critical_path(&self) -> Option<(&'static str, &TimingPath)> {
+        [("register to register", &self.register_path), ("from an input", &self.input_path), ("to an output", &self.output_path)]
+            .into_iter()
+            .filter_map(|(kind, p)| Some((kind, p.as_ref()?)))
+            .max_by(|a, b| a.1.delay_ns.total_cmp(&b.1.delay_ns))
+    }
+
     /// The minimum clock period (ns): the critical path's delay.
     pub fn min_period_ns(&self) -> Option<f64> {
-        self.critical_path.as_ref().map(|p| p.delay_ns)
+        self.critical_path().map(|(_, p)| p.delay_ns)
     }
 
     pub fn fmax_mhz(&self) -> Option<f64> {
@@ -348,10 +366,11 @@ pub(crate) fn synth_asic(
         flip_flops: count(CellKind::FlipFlop),
         latches: count(CellKind::Latch),
         abc_delay_ns: parse_abc_delay_ps(&log).map(|ps| ps / 1000.0),
-        critical_path: sections.register_to_register,
+        register_path: sections.register_to_register,
         input_path: sections.input,
         output_path: sections.output,
         power: sections.power,
+        power_error: sections.power_error,
     });
     report.cells = cells;
     Ok(())
@@ -413,12 +432,16 @@ fn sta_script(liberty: &Path, top: &str, clock: &str, period_ns: f64) -> Result<
          report_checks -from $data_inputs -path_delay max -digits 3\n\
          puts \"atomport-sta: output\"\n\
          report_checks -to [all_outputs] -path_delay max -digits 3\n\
-         set_power_activity -input -activity {INPUT_ACTIVITY} -duty 0.5\n\
+         set_power_activity -global -activity {NET_ACTIVITY} -duty 0.5\n\
          puts \"atomport-sta: power\"\n\
-         report_power -digits 3\n\
+         # a figure if OpenSTA gives one, else its reason\n\
+         if {{[catch {{report_power -digits 3}} why]}} {{ puts \"{POWER_FAILED} $why\" }}\n\
          puts \"atomport-sta: end\"\n"
     ))
 }
+
+/// The line [`sta_script`] prints when `report_power` fails, before OpenSTA's reason.
+const POWER_FAILED: &str = "atomport-sta-power-failed:";
 
 /// What the OpenSTA log says, section by section.
 #[derive(Debug, Default, PartialEq)]
@@ -427,6 +450,8 @@ pub struct StaSections {
     pub input: Option<TimingPath>,
     pub output: Option<TimingPath>,
     pub power: Option<Power>,
+    /// why `report_power` gave no figures
+    pub power_error: Option<String>,
 }
 
 /// Splits the log of [`sta_script`] at its markers and reads each section.
@@ -458,6 +483,10 @@ pub fn parse_sta_log(log: &str, period_ns: f64) -> Result<StaSections, String> {
         input: parse_path(section("input")?, period_ns)?,
         output: parse_path(section("output")?, period_ns)?,
         power: parse_power(section("power")?),
+        power_error: section("power")?
+            .lines()
+            .find_map(|l| l.strip_prefix(POWER_FAILED))
+            .map(|why| why.trim().to_string()),
     })
 }
 
@@ -576,11 +605,16 @@ pub(crate) struct AsicJson<'a> {
     min_period_ns: Option<f64>,
     fmax_mhz: Option<f64>,
     critical_path: Option<PathJson<'a>>,
+    /// which of the three paths below it is
+    critical_path_kind: Option<&'static str>,
+    register_path: Option<PathJson<'a>>,
     input_path: Option<PathJson<'a>>,
     output_path: Option<PathJson<'a>>,
     power_clock_mhz: f64,
-    input_activity: f64,
+    net_activity: f64,
     power_w: Option<PowerJson>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    power_error: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -609,8 +643,8 @@ fn round3(x: f64) -> f64 {
 
 impl<'a> AsicJson<'a> {
     pub(crate) fn new(a: &'a AsicFigures) -> Self {
-        let path = |p: &'a Option<TimingPath>| {
-            p.as_ref().map(|p| PathJson {
+        let path = |p: Option<&'a TimingPath>| {
+            p.map(|p| PathJson {
                 from: &p.from,
                 to: &p.to,
                 delay_ns: round3(p.delay_ns),
@@ -635,17 +669,20 @@ impl<'a> AsicJson<'a> {
             abc_delay_ns: a.abc_delay_ns.map(round3),
             min_period_ns: a.min_period_ns().map(round3),
             fmax_mhz: a.fmax_mhz().map(|f| (f * 100.0).round() / 100.0),
-            critical_path: path(&a.critical_path),
-            input_path: path(&a.input_path),
-            output_path: path(&a.output_path),
+            critical_path: path(a.critical_path().map(|(_, p)| p)),
+            critical_path_kind: a.critical_path().map(|(kind, _)| kind),
+            register_path: path(a.register_path.as_ref()),
+            input_path: path(a.input_path.as_ref()),
+            output_path: path(a.output_path.as_ref()),
             power_clock_mhz: a.clock_target_mhz,
-            input_activity: INPUT_ACTIVITY,
+            net_activity: NET_ACTIVITY,
             power_w: a.power.map(|p| PowerJson {
                 internal: p.internal_w,
                 switching: p.switching_w,
                 leakage: p.leakage_w,
                 total: p.total_w,
             }),
+            power_error: a.power_error.as_deref(),
         }
     }
 }
@@ -688,31 +725,35 @@ pub(crate) fn text(a: &AsicFigures, cells: &CellStats) -> String {
     );
     let abc = a.abc_delay_ns.map(|d| format!("; ABC's own estimate of the logic: {d:.2} ns")).unwrap_or_default();
     s += &format!("  clock target {} MHz (ABC -D, OpenSTA's clock){abc}\n", a.clock_target_mhz);
-    match &a.critical_path {
-        Some(p) => {
+    match a.critical_path() {
+        Some((kind, p)) => {
             s += &format!(
-                "  register to register: min period {:.2} ns, fmax {:.2} MHz (OpenSTA, ideal clock, no wire load)\n",
+                "  min period {:.2} ns, fmax {:.2} MHz (OpenSTA; ideal clock, no wire load; inputs and outputs at 0 ns external delay)\n",
                 p.delay_ns,
                 1000.0 / p.delay_ns
             );
-            s += &format!("    critical path: {}\n", describe_path(p));
+            s += &format!("    critical path ({kind}): {}\n", describe_path(p));
         }
-        None => s += "  register to register: no path between two flip-flops\n",
+        None => s += "  no timed path\n",
     }
-    for (what, p) in [("from an input", &a.input_path), ("to an output", &a.output_path)] {
-        if let Some(p) = p {
-            s += &format!("  worst path {what} (0 ns external delay; not in the fmax): {}\n", describe_path(p));
+    for (kind, p) in [("register to register", &a.register_path), ("from an input", &a.input_path), ("to an output", &a.output_path)] {
+        match p {
+            Some(p) => s += &format!("    worst {kind}: {}\n", describe_path(p)),
+            None => s += &format!("    worst {kind}: none\n"),
         }
     }
     if let Some(p) = a.power {
         s += &format!(
-            "  power at {} MHz, input activity {INPUT_ACTIVITY}: {} (internal {}, switching {}, leakage {})\n",
+            "  power at {} MHz, activity {NET_ACTIVITY} on every net: {} (internal {}, switching {}, leakage {})\n",
             a.clock_target_mhz,
             watts(p.total_w),
             watts(p.internal_w),
             watts(p.switching_w),
             watts(p.leakage_w)
         );
+    }
+    if let Some(why) = &a.power_error {
+        s += &format!("  power: OpenSTA's report_power gave no figures: {why}\n");
     }
     s
 }
@@ -865,6 +906,21 @@ atomport-sta: end
         assert!((out.delay_ns - 0.15).abs() < 1e-9 && (out.clock_to_q_ns - 0.15).abs() < 1e-9, "{out:?}");
         let power = s.power.unwrap();
         assert_eq!((power.internal_w, power.switching_w, power.leakage_w, power.total_w), (1.38e-3, 1.36e-4, 2.04e-8, 1.51e-3));
+    }
+
+    /// A `report_power` that fails is a reason, not a failed run.
+    #[test]
+    fn a_failed_power_report_is_its_reason() {
+        let cut = &STA_LOG[..STA_LOG.find("atomport-sta: power").unwrap()];
+        let log = format!(
+            "{cut}atomport-sta: power\nGroup   Internal  Switching    Leakage      Total\n\
+             {POWER_FAILED} can't use non-numeric floating-point value as operand of \"-\"\natomport-sta: end\n"
+        );
+        let s = parse_sta_log(&log, 10.0).unwrap();
+        assert!(s.register_to_register.is_some());
+        assert_eq!(s.power, None);
+        assert!(s.power_error.unwrap().contains("non-numeric"));
+        assert_eq!(parse_sta_log(STA_LOG, 10.0).unwrap().power_error, None);
     }
 
     #[test]

@@ -151,12 +151,12 @@ pub fn target_rows(entries: &[TableEntry], target: Target, seed: u64, fingerprin
             if let Some(a) = &r.asic {
                 asic_setup.get_or_insert_with(|| {
                     format!(
-                        "{}: `{}`, {}; clock target {} MHz; power at that clock, input activity {}",
+                        "{}: `{}`, {}; clock target {} MHz; power at that clock, activity {} on every net",
                         a.library,
                         a.liberty_name,
                         a.corner,
                         a.clock_target_mhz,
-                        asic::INPUT_ACTIVITY
+                        asic::NET_ACTIVITY
                     )
                 });
             }
@@ -198,9 +198,10 @@ fn row(e: &TableEntry) -> String {
             "— (no place & route)".to_string(),
         ),
         (Target::Asic, Some(a)) => (
-            match a.min_period_ns() {
-                Some(p) => format!("**{:.2} MHz** ({p:.2} ns)", 1000.0 / p),
-                None => "no register-to-register path".into(),
+            match a.critical_path() {
+                Some(("register to register", p)) => format!("**{:.2} MHz** ({:.2} ns)", 1000.0 / p.delay_ns, p.delay_ns),
+                Some((kind, p)) => format!("**{:.2} MHz** ({:.2} ns, {kind})", 1000.0 / p.delay_ns, p.delay_ns),
+                None => "no timed path".into(),
             },
             format!(
                 "{:.0} µm² of cells (no place & route){}",
@@ -300,9 +301,11 @@ pub fn markdown(targets: &[TargetRows]) -> String {
           device use includes the harness's flip-flops, one per output bit and per input bit the block reads \
           (input bits a smaller build ignores are tied to 0). On the ASIC target the block is mapped to the \
           library's standard cells and timed by OpenSTA, without a harness and without place and route: \
-          flip-flops are the library's flip-flop cells, fmax is the worst register-to-register path at the \
-          library's corner (ideal clock, no wire load; the inputs' and outputs' paths are reported apart), the \
-          area is the cells', and the power OpenSTA's estimate at the clock target (docs/synthesis.md \"ASIC\").\n";
+          flip-flops are the library's flip-flop cells, fmax is OpenSTA's at the library's corner (ideal clock, \
+          no wire load) over the paths between the block's flip-flops and from its inputs and to its outputs at \
+          0 ns external delay, i.e. register -> block -> register as on the FPGAs (a path other than register to \
+          register is named), the area is the cells', and the power OpenSTA's estimate at the clock target \
+          (docs/synthesis.md \"ASIC\").\n";
     s
 }
 
