@@ -137,9 +137,9 @@ rtl-coverage: deps
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, points in $(RTL_COV)/coverage.dat"
 
 # The README's synthesis table (place and route of every default
-# configuration on iCE40 and ECP5: about an hour on two cores).
+# configuration on iCE40 and ECP5, the ASIC flow: about an hour on two cores).
 synth-table: synth-deps
-	$(CARGO) run --release -q --features hdl -- synth --table --target generic,ice40,ecp5 --jobs 2
+	$(CARGO) run --release -q --features hdl -- synth --table --target generic,ice40,ecp5,asic --jobs 2
 
 # Speed figures.
 bench: deps
