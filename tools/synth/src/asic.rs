@@ -95,7 +95,8 @@ impl LibertyChoice {
 /// Where `make synth-deps` (and `--install`) extract the known libraries'
 /// packages: `target/liberty/<package>/` of this source tree.
 pub fn default_liberty_root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/liberty"))
+    let tools_synth = Path::new(env!("CARGO_MANIFEST_DIR"));
+    tools_synth.parent().and_then(Path::parent).unwrap_or(tools_synth).join("target").join("liberty")
 }
 
 /// The liberty file of `choice`. A known library is looked for where `make
