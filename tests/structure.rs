@@ -282,6 +282,7 @@ no_cycles! {
     no_module_cycles_in_testbench: "testbench/src/lib.rs",
     no_module_cycles_in_wave: "tools/wave/src/lib.rs",
     no_module_cycles_in_synth: "tools/synth/src/lib.rs",
+    no_module_cycles_in_mutate: "tools/mutate/src/lib.rs",
 }
 
 /// Every workspace member's crate root is a scope: a new crate cannot

@@ -30,7 +30,7 @@ pub struct MutateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random messages (unit) or ALU vectors of the kill suite, after its
-    /// directed part [default: 2000 messages for a unit, 20000 vectors for an ALU]
+    /// directed part [default: 2000 messages for a unit, 200000 vectors for an ALU]
     #[arg(long, value_name = "K", value_parser = super::optval::at_least_one)]
     pub messages: Option<usize>,
     /// Seed of the kill suite's random part (the suite is fixed per block;
@@ -103,7 +103,7 @@ pub fn main(a: MutateArgs) -> i32 {
         }
     };
     let messages = a.messages.unwrap_or(match kind {
-        BlockKind::Alu => 20_000,
+        BlockKind::Alu => 200_000,
         BlockKind::Unit | BlockKind::Serial => 2_000,
     });
     let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -43,15 +43,19 @@ pub fn with_garbage(v: u128, bits: u32) -> u128 {
 }
 
 /// One random integer operand at `bits`, drawn to hit the interesting cases
-/// often: uniform, a corner, or a small distance from `near`; with random
-/// junk above the width a quarter of the time.
+/// often: uniform, a corner, a small distance from `near`, or one bit set
+/// (or clear) at any position, so every bit of a zero test or a compare
+/// decides alone now and then; with random junk above the width a quarter
+/// of the time.
 pub fn random_operand(rng: &mut ChaCha8Rng, bits: u32, corner_values: &[u128], near: u128) -> u128 {
     let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
-    let v = match rng.gen_range(0..8) {
+    let v = match rng.gen_range(0..10) {
         0..=3 => rng.gen::<u128>(),
         4 | 5 => corner_values[rng.gen_range(0..corner_values.len())],
         6 => near.wrapping_add(rng.gen_range(0..4)),
-        _ => near.wrapping_sub(rng.gen_range(0..4)),
+        7 => near.wrapping_sub(rng.gen_range(0..4)),
+        8 => 1u128 << rng.gen_range(0..bits),
+        _ => !(1u128 << rng.gen_range(0..bits)),
     } & mask;
     if rng.gen_bool(0.25) {
         v | (rng.gen::<u128>() & !mask)
@@ -207,12 +211,19 @@ impl FloatFormat {
     /// exponent difference around the mantissa width, its negation or a few
     /// ulps away, or of the other sign 2^k ulps away, so that adding the two
     /// cancels all but about k bits: every normalization shift of the sum),
-    /// or a tiny value.
+    /// a single mantissa bit, or a tiny value.
     pub fn random_element(self, rng: &mut ChaCha8Rng, corners: &[u64], other: u64) -> u64 {
         let m = self.man_bits();
         let exp_field = |x: u64| (x >> m) & self.exp_max();
         let sign = if rng.gen_bool(0.5) { self.sign() } else { 0 };
-        let v = match rng.gen_range(0..11) {
+        let v = match rng.gen_range(0..12) {
+            // one mantissa bit (a NaN's payload, a sparse significand: each
+            // bit of a NaN test or a sticky bit decides alone), exponent
+            // from `other` or uniform
+            10 => {
+                let exp = if rng.gen_bool(0.5) { exp_field(other) } else { rng.gen_range(0..=self.exp_max()) };
+                sign | self.make(exp, 1u64 << rng.gen_range(0..m))
+            }
             9 => {
                 let step = 1u64 << rng.gen_range(0..=m + 1);
                 let magnitude = other & !self.sign();
@@ -261,8 +272,8 @@ pub fn directed_integer(config: &UnitConfig) -> Vec<AluVector> {
     let mut out = vec![];
     for op in integer_ops() {
         for ty in ElemType::ALL {
-            let probe = AluVector { op, ty, ftz: false, old: 0, src0: 0, src1: 0 };
-            if probe.ctl().needs_fp() || !admitted(config, &probe) {
+            let probe = AluVector::of(op, ty, false, 0, 0, 0);
+            if probe.needs_fp() || !admitted(config, &probe) {
                 continue;
             }
             let bits = ty.bits();
@@ -270,7 +281,7 @@ pub fn directed_integer(config: &UnitConfig) -> Vec<AluVector> {
             for &old in &values {
                 for &src0 in &values {
                     for src1 in [old, with_garbage(old, bits), src0, values[(old as usize) % values.len()]] {
-                        out.push(AluVector { op, ty, ftz: false, old, src0, src1 });
+                        out.push(AluVector::of(op, ty, false, old, src0, src1));
                     }
                 }
             }
@@ -281,7 +292,7 @@ pub fn directed_integer(config: &UnitConfig) -> Vec<AluVector> {
         for bound in [0, 1, max - 1, max] {
             for old in [0, 1, bound.wrapping_sub(1) & max, bound, bound.wrapping_add(1) & max, max - 1, max] {
                 for op in [AluOp::IncBound, AluOp::DecBound] {
-                    let v = AluVector { op, ty, ftz: false, old, src0: bound, src1: 0 };
+                    let v = AluVector::of(op, ty, false, old, bound, 0);
                     if admitted(config, &v) {
                         out.push(v);
                     }
@@ -312,11 +323,35 @@ pub fn directed_float(config: &UnitConfig) -> Vec<AluVector> {
                     }
                     let mask = ty.mask();
                     let src1 = if (i + j) % 2 == 0 { !old & mask } else { old };
-                    let v = AluVector { op, ty, ftz, old, src0, src1 };
+                    let v = AluVector::of(op, ty, ftz, old, src0, src1);
                     if admitted(config, &v) {
                         out.push(v);
                     }
                 }
+            }
+        }
+    }
+    out
+}
+
+/// What the unit never sends an ALU built as `config`, whose answer
+/// hdl/src/alu.rs documents (`alu_stream::expected`): every op code outside
+/// the op table, every type code outside it or wider than the build, and
+/// without FP every float op; each with corner operands (and junk above
+/// 32 bits).
+pub fn directed_outside(config: &UnitConfig) -> Vec<AluVector> {
+    let corners = integer_corners(32);
+    let mut out = vec![];
+    for op in 0..1u8 << crate::alu_stream::OP_BITS {
+        for ty in 0..1u8 << crate::alu_stream::TY_BITS {
+            let probe = AluVector { op, ty, ftz: false, old: 0, src0: 0, src1: 0 };
+            if admitted(config, &probe) {
+                continue;
+            }
+            for (k, &old) in corners.iter().enumerate() {
+                let src0 = corners[(k * 5 + 3) % corners.len()];
+                let old = if k % 2 == 0 { old } else { with_garbage(old, 32) };
+                out.push(AluVector { op, ty, ftz: k % 3 == 0, old, src0, src1: old });
             }
         }
     }
@@ -350,7 +385,7 @@ pub fn random_vectors(config: &UnitConfig, count: usize, seed: u64) -> Vec<AluVe
             let old = random_operand(&mut rng, bits, &corners, 0);
             let src0 = random_operand(&mut rng, bits, &corners, old);
             let src1 = if rng.gen_bool(0.5) { old } else { random_operand(&mut rng, bits, &corners, old) };
-            out.push(AluVector { op, ty, ftz: false, old, src0, src1 });
+            out.push(AluVector::of(op, ty, false, old, src0, src1));
         } else {
             let (ty, ftz, ops) = groups[rng.gen_range(0..groups.len())];
             let (fmt, halves) = FloatFormat::of(ty).expect("a float group has a format");
@@ -374,7 +409,7 @@ pub fn random_vectors(config: &UnitConfig, count: usize, seed: u64) -> Vec<AluVe
                 let mut junk = |x: u128| x | (rng.gen::<u128>() << bits);
                 (old, src0, src1) = (junk(old), junk(src0), junk(src1));
             }
-            out.push(AluVector { op, ty, ftz, old, src0, src1 });
+            out.push(AluVector::of(op, ty, ftz, old, src0, src1));
         }
     }
     out
@@ -388,18 +423,24 @@ mod tests {
     fn vector_sets_keep_to_what_the_build_executes() {
         let small = UnitConfig::SMALL;
         for v in directed_integer(&small).iter().chain(&directed_float(&small)).chain(&random_vectors(&small, 2000, 7)) {
-            assert!(v.ty.bits() <= 32 && !v.ctl().needs_fp(), "{v}");
+            assert!(v.ctl().unwrap().ty.bits() <= 32 && !v.needs_fp(), "{v}");
         }
         assert!(directed_float(&small).is_empty(), "no float ops without FP");
         let full = UnitConfig::FULL;
         let float = directed_float(&full);
         for op in FLOAT_OPS {
-            assert!(float.iter().any(|v| v.op == op && v.ty == ElemType::F16x2), "{op:?} on packed halves");
+            assert!(float.iter().any(|v| v.op == op.code() && v.ty == ElemType::F16x2.code()), "{op:?} on packed halves");
         }
-        let ops: std::collections::BTreeSet<AluOp> = directed_integer(&full).iter().map(|v| v.op).collect();
+        let ops: std::collections::BTreeSet<u8> = directed_integer(&full).iter().map(|v| v.op).collect();
         assert_eq!(ops.len(), integer_ops().len(), "every integer op");
+        for config in [small, full] {
+            let outside = directed_outside(&config);
+            assert!(outside.iter().all(|v| !admitted(&config, v)) && !outside.is_empty());
+            assert!(outside.iter().any(|v| v.ctl().is_none()), "codes outside the table");
+        }
+        assert!(directed_outside(&small).iter().any(|v| v.needs_fp()), "float ops on the integer build");
         let random = random_vectors(&full, 4000, 7);
-        assert!(random.iter().any(|v| v.ctl().needs_fp()) && random.iter().any(|v| !v.ctl().needs_fp()));
+        assert!(random.iter().any(|v| v.needs_fp()) && random.iter().any(|v| !v.needs_fp()));
         assert_eq!(random, random_vectors(&full, 4000, 7), "the same seed, the same vectors");
     }
 }

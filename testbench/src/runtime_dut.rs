@@ -301,7 +301,8 @@ impl AluPins for RuntimeAlu {
     }
 
     #[inline]
-    fn eval(&mut self) -> Result<(), SimError> {
+    fn settle(&mut self) -> Result<(), SimError> {
+        self.model.set(self.inputs[0], 0);
         self.model.eval()
     }
 
@@ -312,11 +313,8 @@ impl AluPins for RuntimeAlu {
     }
 
     #[inline]
-    fn tick(&mut self) -> Result<(), SimError> {
-        let clock = self.inputs[0];
-        self.model.set(clock, 0);
-        self.model.eval()?;
-        self.model.set(clock, 1);
+    fn edge(&mut self) -> Result<(), SimError> {
+        self.model.set(self.inputs[0], 1);
         self.model.eval()
     }
 }

@@ -197,9 +197,10 @@ fn the_pipelined_stream_with_stalls_matches_golden() {
     println!("stream: seed {seed:#x} (rerun with ATOMPORT_ALU_SEED={seed:#x})");
     let mut vectors = directed_integer(&config);
     vectors.extend(directed_float(&config));
+    vectors.extend(atomport_testbench::alu_vectors::directed_outside(&config));
     vectors.extend(alu_random_vectors(&config, 20_000, seed));
     let mut alu = VAtomicAlu::new().unwrap();
-    let cycles = run_stream(&mut alu, &vectors, 0.3, seed).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
+    let cycles = run_stream(&mut alu, &config, &vectors, 0.3, seed).unwrap_or_else(|e| panic!("seed {seed:#x}: {e}"));
     println!("stream: {} vectors in {cycles} cycles", vectors.len());
     assert!(cycles as usize > vectors.len(), "stalls cost cycles");
 }
@@ -224,8 +225,8 @@ fn the_stream_catches_wrong_outputs_and_ignored_stalls() {
         fn set_old_value(&mut self, old: u128) {
             AluPins::set_old_value(&mut self.alu, old);
         }
-        fn eval(&mut self) -> Result<(), atomport_sim::SimError> {
-            AluPins::eval(&mut self.alu)
+        fn settle(&mut self) -> Result<(), atomport_sim::SimError> {
+            AluPins::settle(&mut self.alu)
         }
         fn outputs(&self) -> AluOutputs {
             let mut o = AluPins::outputs(&self.alu);
@@ -236,15 +237,15 @@ fn the_stream_catches_wrong_outputs_and_ignored_stalls() {
             }
             o
         }
-        fn tick(&mut self) -> Result<(), atomport_sim::SimError> {
-            AluPins::tick(&mut self.alu)
+        fn edge(&mut self) -> Result<(), atomport_sim::SimError> {
+            AluPins::edge(&mut self.alu)
         }
     }
     let config = atomport_core::ops::UnitConfig::FULL;
     let vectors = alu_random_vectors(&config, 2_000, 5);
     for fault in 0..3 {
         let mut alu = Faulty { alu: VAtomicAlu::new().unwrap(), fault };
-        let err = run_stream(&mut alu, &vectors, 0.3, 5).expect_err("a faulty ALU must fail the stream");
+        let err = run_stream(&mut alu, &config, &vectors, 0.3, 5).expect_err("a faulty ALU must fail the stream");
         assert!(matches!(err, AluStreamError::Mismatch(_)), "fault {fault}: {err}");
     }
 }

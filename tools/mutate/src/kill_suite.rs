@@ -11,8 +11,9 @@
 //!   not the unmutated design's (what the reference waves would show).
 //! - An ALU build: the ALU as a pipeline with 30% stalls (testbench
 //!   `alu_stream`): the directed integer and float vectors of the RTL tests,
+//!   the codes the unit never sends it (whose answer the ALU documents),
 //!   then K seeded random vectors; the first output that differs from the
-//!   golden op function kills.
+//!   expected (the golden op function, or the documented answer) kills.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -124,6 +125,7 @@ impl KillSuite {
                 if config.fp {
                     items.push(Item::Stream { name: "directed float vectors".into(), vectors: keep(alu_vectors::directed_float(&config)) });
                 }
+                items.push(Item::Stream { name: "vectors outside the op table and the build".into(), vectors: alu_vectors::directed_outside(&config) });
                 let random = alu_vectors::random_vectors(&config, messages, seed);
                 for (k, chunk) in random.chunks(10_000).enumerate() {
                     items.push(Item::Stream { name: format!("random vectors {k}"), vectors: chunk.to_vec() });
@@ -218,7 +220,7 @@ impl KillSuite {
         match item {
             Item::Stream { vectors, .. } => {
                 let mut alu = RuntimeAlu::new(lib, Some((SELECT, select))).map_err(model_error)?;
-                match run_stream(&mut alu, vectors, STALL, k as u64) {
+                match run_stream(&mut alu, &self.config, vectors, STALL, k as u64) {
                     Ok(_) => Ok((None, None)),
                     Err(AluStreamError::Mismatch(m)) => Ok((kill(KillReason::Mismatch, m.to_string()), None)),
                     Err(AluStreamError::Sim(e)) => Ok((kill(KillReason::Fatal, e.to_string()), None)),

@@ -1,7 +1,8 @@
 //! The mutants of a block, by Yosys's `mutate` (the method of YosysHQ mcy):
 //! the emitted Verilog read and flattened (unflattened, rust-hdl's one
-//! module per register would put mutants on clock ports), `mutate -list`
-//! picks N mutations by an even sampling over the design's cells, and the
+//! module per register would put mutants on clock ports), its unused logic
+//! removed, `mutate -list` picks N mutations by an even sampling over the
+//! design's cells, and the
 //! design is written once more with every mutation behind a select input,
 //! `mutsel`: select k (1..=N) turns mutation k on, 0 none.
 //!
@@ -162,6 +163,14 @@ fn quote(name: &str) -> String {
     }
 }
 
+/// What `prepare` keeps of a flattened design: the logic some output reads
+/// once the build's constants are propagated (Yosys `opt` and `wreduce`, no
+/// assumption about undefined values). A build leaves whole datapaths
+/// unused (an integer ALU's float datapath, a 32-bit build's upper bits); a
+/// mutant there is equivalent by construction and would only dilute the
+/// sample.
+pub const LIVE_LOGIC: &str = "opt -mux_bool -fine\nwreduce\nopt -mux_bool -fine\nopt_clean -purge\n";
+
 /// The design of a block prepared for mutation: its Verilog read,
 /// flattened and written as RTLIL in `dir`.
 pub struct Prepared {
@@ -204,7 +213,7 @@ pub fn prepare(sources: &[PathBuf], top: &str, dir: &Path) -> Result<Prepared, M
     }
     let names: Vec<String> = copies.iter().map(|c| c.file_name().unwrap().to_string_lossy().into_owned()).collect();
     let script = format!(
-        "read_verilog {}\nprep -top {top}\nflatten\nopt_clean\nwrite_rtlil design.il\n",
+        "read_verilog {}\nprep -top {top}\nflatten\n{LIVE_LOGIC}write_rtlil design.il\n",
         names.join(" ")
     );
     yosys(dir, &script, "prepare")?;
@@ -253,7 +262,10 @@ pub fn write_mutated(p: &Prepared, mutations: &[Mutation], canary: &Mutation) ->
     for (k, m) in mutations.iter().chain(std::iter::once(canary)).enumerate() {
         script.push_str(&format!("mutate -ctrl {SELECT} {width} {} {}\n", k + 1, m.apply_args()));
     }
-    script.push_str("write_verilog -noattr mutated.v\n");
+    // one wire per bit inside the design: a cnot mutation drives a bit of a
+    // word from another bit of it, a loop through the word that Verilator
+    // otherwise evaluates as circular logic
+    script.push_str("splitnets\nwrite_verilog -noattr mutated.v\n");
     yosys(&p.dir, &script, "apply")?;
     Ok(p.dir.join("mutated.v"))
 }
