@@ -92,6 +92,7 @@ emit:
 
 # Longer regressions (not part of `make test`).
 long: deps
+	$(CARGO) test --release -p atomport-hdl --test verilog_tools -- --ignored
 	ATOMPORT_ALU_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_alu -- --ignored --nocapture
 	ATOMPORT_FP_VECTORS=1000000 $(CARGO) test --release -p atomport-testbench --test rtl_fp -- --ignored --nocapture
 	$(CARGO) run --release -q -- regress --seed 1 --count 100000 --latency 1..8 --stall 0.3

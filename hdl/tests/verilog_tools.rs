@@ -2,8 +2,9 @@
 //! tools a verification engineer will point at it:
 //! * `verilator --lint-only -Wall` (waiving only DECLFILENAME and
 //!   UNUSEDPARAM): zero warnings;
-//! * `yosys` `synth` of the design's root (which contains every other top):
-//!   no warnings, no latches, `check` clean;
+//! * `yosys` on the design's root (which contains every other top) and on
+//!   each build variant: no warnings, no latches, `check` clean after `proc`
+//!   (`make test`) and after the whole of `synth` (`make long`);
 //! * `iverilog -g2012`: compiles, silently.
 //!
 //! A test whose tool is not installed prints a notice and passes; `make
@@ -90,41 +91,68 @@ fn verilator_lint_wall_has_no_warnings() {
     }
 }
 
-#[test]
-fn yosys_synth_has_no_warnings_and_no_latches() {
-    if !have("yosys", "-V") {
-        return;
-    }
+/// Yosys on the design's root and on each build variant, one thread per
+/// design: `script` runs after the design is read with `-top TOP` in it.
+/// Every run succeeds with no warning, no latch (proc_dlatch's report or a
+/// latch cell in the statistics) and the statistics of every module of the
+/// design.
+fn yosys_on_every_design(script: &str) {
     let files = verilog_files();
     let read: String = files.iter().map(|(_, p)| format!("read_verilog -sv {}; ", p.display())).collect();
-    for top in root_tops(&files) {
-        let script = format!("{read}hierarchy -check -top {top}; synth -top {top}; check -assert; stat");
-        let (ok, log) = run(Command::new("yosys").arg("-p").arg(&script));
-        assert!(ok, "yosys failed on {top}:\n{log}");
-        let warnings: Vec<&str> = log.lines().filter(|l| l.contains("Warning")).collect();
-        assert!(warnings.is_empty(), "yosys warnings on {top}:\n{}", warnings.join("\n"));
-        let latches: Vec<&str> = log
-            .lines()
-            // proc_dlatch's report ("No latch inferred ..." is the good case),
-            // and latch cells in the statistics
-            .filter(|l| l.contains("Latch inferred for") || l.contains("$_DLATCH") || l.contains("$dlatch"))
+    let mut designs: Vec<(String, String, Vec<String>)> = root_tops(&files)
+        .into_iter()
+        .map(|top| {
+            // every other top is inside the root, so it is checked too
+            let inner = files.iter().map(|(o, _)| o.clone()).filter(|o| *o != top).collect();
+            (top.clone(), read.clone(), inner)
+        })
+        .collect();
+    // each build variant on its own (it carries its own copy of every block)
+    designs.extend(variant_files().into_iter().map(|(top, path)| (top, format!("read_verilog -sv {}; ", path.display()), vec![])));
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = designs
+            .iter()
+            .map(|(top, read, inner)| {
+                let script = format!("{read}hierarchy -check -top {top}; {}; stat", script.replace("TOP", top));
+                scope.spawn(move || {
+                    let (ok, log) = run(Command::new("yosys").arg("-p").arg(&script));
+                    assert!(ok, "yosys failed on {top}:\n{log}");
+                    let bad: Vec<&str> = log
+                        .lines()
+                        .filter(|l| l.contains("Warning") || l.contains("Latch inferred for") || l.contains("$_DLATCH") || l.contains("$dlatch"))
+                        .collect();
+                    assert!(bad.is_empty(), "yosys warnings or latches in {top}:\n{}", bad.join("\n"));
+                    assert!(log.contains(&format!("=== {top} ===")), "no statistics for {top}:\n{log}");
+                    for other in inner {
+                        assert!(log.contains(&format!("=== {other} ===")), "{other} not read under {top}");
+                    }
+                })
+            })
             .collect();
-        assert!(latches.is_empty(), "latches in {top}:\n{}", latches.join("\n"));
-        assert!(log.contains(&format!("=== {top} ===")), "no statistics for {top}:\n{log}");
-        // every other top is inside this one, so it was synthesized too
-        for (other, _) in files.iter().filter(|(o, _)| *o != top) {
-            assert!(log.contains(&format!("=== {other} ===")), "{other} not synthesized under {top}");
+        for r in runs {
+            if let Err(e) = r.join() {
+                std::panic::resume_unwind(e);
+            }
         }
-    }    // each build variant on its own (it carries its own copy of every block)
-    for (top, path) in variant_files() {
-        let script = format!("read_verilog -sv {}; hierarchy -check -top {top}; synth -top {top}; check -assert; stat", path.display());
-        let (ok, log) = run(Command::new("yosys").arg("-p").arg(&script));
-        assert!(ok, "yosys failed on {top}:\n{log}");
-        let bad: Vec<&str> = log
-            .lines()
-            .filter(|l| l.contains("Warning") || l.contains("Latch inferred for") || l.contains("$_DLATCH"))
-            .collect();
-        assert!(bad.is_empty(), "yosys warnings or latches in {top}:\n{}", bad.join("\n"));
+    });
+}
+
+/// Processes to cells (where a latch would be inferred), then Yosys's
+/// netlist checks (drivers, loops, undriven wires) as errors.
+#[test]
+fn yosys_proc_has_no_warnings_and_no_latches() {
+    if have("yosys", "-V") {
+        yosys_on_every_design("proc; opt_clean; check -assert");
+    }
+}
+
+/// The whole of `synth` (techmap and ABC too): minutes per design, so in
+/// `make long`; `atomport synth`'s tests synthesize the ALU in `make test`.
+#[test]
+#[ignore]
+fn yosys_synth_has_no_warnings_and_no_latches() {
+    if have("yosys", "-V") {
+        yosys_on_every_design("synth -top TOP; check -assert");
     }
 }
 
