@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage x-unique
+.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage x-unique mutate verification
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -182,3 +182,38 @@ fuzz: fuzz-build
 	  ( $(FUZZ) run -O $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ) || exit 1; \
 	  ( $(FUZZ) cmin -O $$t corpus/$$t -- -max_len=8192 -use_counters=0 ) >/dev/null 2>&1 || exit 1; \
 	done
+
+# Mutation testing (docs/testbench.md "Mutation testing"): each block's
+# Yosys mutants through its kill suite, survivors proven equivalent (ABC) or
+# waived (tools/mutate/waivers.txt); a JSON report and JUnit per block in
+# target/verification/mutate. MUTATE_BLOCKS: block:mutants:seconds of each
+# ABC try per survivor (0 on the units: their miters do not close in
+# minutes; constant propagation still proves the unobservable ones).
+# MUTATE_SEED picks the mutant sample; MUTATE_JOBS the threads.
+MUTATE_SEED ?= 1
+MUTATE_JOBS ?= 2
+MUTATE_BLOCKS ?= alu_w32_int:500:60 alu:200:60 unit_l8_w32_int:500:0 serial_unit_l8_w32_int:500:0 unit:200:0
+MUTATE_OUT := target/verification/mutate
+mutate: deps
+	$(CARGO) build --release -q --features hdl
+	@mkdir -p $(MUTATE_OUT)
+	@set -e; for bc in $(MUTATE_BLOCKS); do b=$${bc%%:*}; rest=$${bc#*:}; n=$${rest%%:*}; t=$${rest##*:}; \
+	  r=$(MUTATE_OUT)/$$b-s$(MUTATE_SEED); \
+	  echo "make mutate: $$b, $$n mutants, seed $(MUTATE_SEED)"; \
+	  target/release/atomport mutate --block $$b --count $$n --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
+	    --prove --proof-timeout $$t --quiet --report $$r.json --junit $$r.xml > $$r.txt \
+	    || { tail -n 40 $$r.txt; exit 1; }; \
+	  sed -n 3p $$r.txt; \
+	done
+
+# The README's Verification table: every long job that measures the bench
+# (mutation, functional bins per build), then `atomport verification
+# --readme` from their reports in target/verification.
+VERIFY_OUT := target/verification
+VERIFY_REGRESS := --seed 1 --count 100000 --latency 1..8 --stall 0.3 --quiet
+verification: mutate
+	$(CARGO) build --release -q
+	target/release/atomport regress $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-full.json --out $(VERIFY_OUT)/failures
+	target/release/atomport regress --unit l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-l8_w32_int.json --out $(VERIFY_OUT)/failures
+	target/release/atomport regress --unit serial_l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-serial_l8_w32_int.json --out $(VERIFY_OUT)/failures
+	target/release/atomport verification --readme

@@ -11,6 +11,7 @@ pub mod emit_cmd;
 pub mod regress_cmd;
 pub mod merge;
 pub mod mutate_cmd;
+pub mod verification_cmd;
 pub mod bench_cmd;
 pub mod synth_cmd;
 pub mod wave;

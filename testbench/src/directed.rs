@@ -484,6 +484,35 @@ pub fn illegal_requests() -> Vec<(&'static str, PinRequest)> {
     cases
 }
 
+/// Whether the golden decoder takes the request's descriptor bytes: some
+/// length of them decodes and every byte past it is zero (the pins carry
+/// a descriptor zero-extended to 16 bytes).
+fn golden_takes(desc: u128) -> bool {
+    let bytes = desc.to_le_bytes();
+    (1..=bytes.len()).any(|len| bytes[len..].iter().all(|&b| b == 0) && atomport_core::descriptor::Descriptor::new(&bytes[..len]).is_ok())
+}
+
+/// Every single-bit flip of the descriptors of [`illegal_base`]'s messages
+/// that the golden decoder refuses, named by message kind and bit. A flip
+/// the decoder takes is another legal message (with a payload that may not
+/// fit it) and is left to the random regressions.
+pub fn descriptor_flips() -> Vec<(String, PinRequest)> {
+    let program = illegal_base();
+    let mut cases = vec![];
+    for msg in program.messages() {
+        let req = driver::request(&program, &mut Encoder::new(), msg).expect("the base script encodes");
+        let kind = format!("{:?}", msg.kind());
+        for bit in 0..128 {
+            let mut flipped = req.clone();
+            flipped.desc ^= 1u128 << bit;
+            if !golden_takes(flipped.desc) {
+                cases.push((format!("{kind} descriptor bit {bit} flipped"), flipped));
+            }
+        }
+    }
+    cases
+}
+
 /// What went wrong in [`run_illegal_requests`].
 #[derive(Debug, thiserror::Error)]
 pub enum IllegalRunError {
@@ -499,8 +528,15 @@ pub enum IllegalRunError {
 /// (memory from `seed`), in lockstep with the golden model: each must end
 /// with `rsp_error`, no access and no result, and the unit must recover.
 pub fn run_illegal_requests<P: UnitPins>(dut: P, seed: u64) -> Result<(), IllegalRunError> {
+    let cases: Vec<(String, PinRequest)> = illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
+    run_illegal(dut, seed, &cases)
+}
+
+/// [`run_illegal_requests`] for any named illegal requests (each must
+/// end with `rsp_error`, no access, no result), between legal messages of
+/// [`illegal_base`].
+pub fn run_illegal<P: UnitPins>(dut: P, seed: u64, cases: &[(String, PinRequest)]) -> Result<(), IllegalRunError> {
     let program = illegal_base();
-    let cases = illegal_requests();
     let opts = RtlOptions { mem: random_mem(seed), vcd: None, fst: None };
     let mut session = Session::new(dut, &opts, Some(Scoreboard::new(Machine::new(&program))))?;
     let mut encoder = Encoder::new();

@@ -250,6 +250,15 @@ pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, ch
     }
 }
 
+/// [`crate::directed::run_illegal`] on `build`'s model.
+pub fn run_illegal_on(build: UnitBuild, seed: u64, cases: &[(String, crate::pins::PinRequest)]) -> Result<(), crate::directed::IllegalRunError> {
+    match build {
+        UnitBuild::Full => crate::directed::run_illegal(new_unit()?, seed, cases),
+        UnitBuild::Small => crate::directed::run_illegal(VAtomicUnitL8W32Int::new().map_err(RtlError::from)?, seed, cases),
+        UnitBuild::Serial => crate::directed::run_illegal(VSerialUnitL8W32Int::new().map_err(RtlError::from)?, seed, cases),
+    }
+}
+
 /// The messages (index in the script, message) `build` does not admit, with
 /// why (docs/microarchitecture.md "Build parameters").
 pub fn rejected_by_build(build: UnitBuild, program: &Program) -> Vec<(usize, &atomport_core::message::Message, String)> {

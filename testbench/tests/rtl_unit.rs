@@ -9,7 +9,7 @@
 use atomport_core::descriptor::Encoder;
 use atomport_core::golden::{self, Machine};
 use atomport_core::program::Program;
-use atomport_testbench::dut::{new_unit, simulate};
+use atomport_testbench::dut::{new_unit, run_illegal_on, simulate, UnitBuild};
 use atomport_testbench::memory::MemConfig;
 use atomport_testbench::scoreboard::Scoreboard;
 use atomport_testbench::{directed, regress, RtlError, RtlOptions, Session, Simulation};
@@ -106,6 +106,17 @@ fn illegal_descriptors_end_in_error_and_touch_nothing() {
     // memory sees only the legal messages
     directed::run_illegal_requests(new_unit().unwrap(), 19).unwrap_or_else(|e| panic!("illegal descriptors: {e}"));
     assert!(directed::illegal_requests().len() >= 33);
+}
+
+#[test]
+fn every_descriptor_bit_flip_the_golden_decoder_refuses_ends_in_error() {
+    // on every build: the RTL decoder refuses what the codec refuses, bit
+    // for bit, and the unit recovers after each
+    let cases = directed::descriptor_flips();
+    assert!(cases.len() > 300, "{} flips", cases.len());
+    for build in [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial] {
+        run_illegal_on(build, 23, &cases).unwrap_or_else(|e| panic!("{build:?}: descriptor flips: {e}"));
+    }
 }
 
 #[test]

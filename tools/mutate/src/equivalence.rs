@@ -88,7 +88,7 @@ pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<
         script.push_str(&format!("mutate -ctrl mk{select} 1 1 {}\n", m.apply_args()));
     }
     script.push_str(super::mutants::LIVE_LOGIC);
-    script.push_str("techmap\nopt -mux_bool -fine\nopt_clean -purge\nwrite_verilog -noattr live.v\n");
+    script.push_str("techmap\nopt -keepdc\nopt_clean -purge\nwrite_verilog -noattr live.v\n");
     yosys(&dir, &script, "unobservable")?;
     let live_path = dir.join("live.v");
     let text = std::fs::read_to_string(&live_path).map_err(|e| MutateError::io(&live_path, e))?;

@@ -1,7 +1,8 @@
 //! A block's kill suite: fixed and seeded, the same for every mutant.
 //!
 //! - A unit build (pipelined or serial): the illegal descriptors between
-//!   legal messages (testbench `directed`), the reference-wave scenarios
+//!   legal messages (testbench `directed`), every single-bit flip of their
+//!   base messages' descriptors that the golden decoder refuses, the reference-wave scenarios
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
@@ -75,7 +76,7 @@ pub struct Kill {
 /// One item of a suite.
 enum Item {
     Script { name: String, program: Program, mem: MemConfig, scenario: bool, messages: usize },
-    Illegal { seed: u64, requests: usize },
+    Illegal { name: String, seed: u64, cases: Vec<(String, PinRequest)> },
     Stream { name: String, vectors: Vec<AluVector> },
 }
 
@@ -83,7 +84,7 @@ impl Item {
     fn name(&self) -> String {
         match self {
             Item::Script { name, .. } | Item::Stream { name, .. } => name.clone(),
-            Item::Illegal { .. } => "illegal descriptors".into(),
+            Item::Illegal { name, .. } => name.clone(),
         }
     }
 }
@@ -132,7 +133,9 @@ impl KillSuite {
                 }
             }
             BlockKind::Unit | BlockKind::Serial => {
-                items.push(Item::Illegal { seed: 19, requests: directed::illegal_requests().len() });
+                let named = directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
+                items.push(Item::Illegal { name: "illegal descriptors".into(), seed: 19, cases: named });
+                items.push(Item::Illegal { name: "descriptor bit flips".into(), seed: 23, cases: directed::descriptor_flips() });
                 let found = atomport_wave::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
                 for sc in found {
                     let text = std::fs::read_to_string(&sc.script).map_err(|e| MutateError::io(&sc.script, e))?;
@@ -170,7 +173,7 @@ impl KillSuite {
                     s.scripts += 1;
                     s.messages += messages;
                 }
-                Item::Illegal { requests, .. } => s.illegal_requests += requests,
+                Item::Illegal { cases, .. } => s.illegal_requests += cases.len(),
                 Item::Stream { vectors, .. } => s.vectors += vectors.len(),
             }
         }
@@ -226,9 +229,9 @@ impl KillSuite {
                     Err(AluStreamError::Sim(e)) => Ok((kill(KillReason::Fatal, e.to_string()), None)),
                 }
             }
-            Item::Illegal { seed, .. } => {
+            Item::Illegal { seed, cases, .. } => {
                 let unit = RuntimeUnit::new(lib, self.config, self.element_allowance, Some((SELECT, select))).map_err(model_error)?;
-                match directed::run_illegal_requests(unit, *seed) {
+                match directed::run_illegal(unit, *seed, cases) {
                     Ok(()) => Ok((None, None)),
                     Err(IllegalRunError::Rtl(e)) => Ok((rtl_kill(e, &kill)?, None)),
                     Err(e @ (IllegalRunError::Mismatch(_) | IllegalRunError::NotFlagged { .. })) => {

@@ -164,12 +164,16 @@ fn quote(name: &str) -> String {
 }
 
 /// What `prepare` keeps of a flattened design: the logic some output reads
-/// once the build's constants are propagated (Yosys `opt` and `wreduce`, no
-/// assumption about undefined values). A build leaves whole datapaths
+/// once the build's constants are propagated (Yosys `opt` and `wreduce`;
+/// `-keepdc`: an undefined value is not a don't-care, Verilator gives it
+/// a value). A build leaves whole datapaths
 /// unused (an integer ALU's float datapath, a 32-bit build's upper bits); a
 /// mutant there is equivalent by construction and would only dilute the
-/// sample.
-pub const LIVE_LOGIC: &str = "opt -mux_bool -fine\nwreduce\nopt -mux_bool -fine\nopt_clean -purge\n";
+/// sample. Not `opt -fine`: in Yosys 0.23 it changes the small build's
+/// behaviour (select 0 then breaks the payload port's contract). And
+/// `-keepdc` on every `opt`: without it, Yosys 0.23's opt_merge stops on
+/// "conflicting init values" once mutation cells are in.
+pub const LIVE_LOGIC: &str = "opt -keepdc\nwreduce -keepdc\nopt -keepdc\nopt_clean -purge\n";
 
 /// The design of a block prepared for mutation: its Verilog read,
 /// flattened and written as RTLIL in `dir`.

@@ -1,0 +1,239 @@
+//! `atomport verification`: the README's "Verification" table, from the
+//! reports the long runs leave (`make verification` runs them all, then
+//! this): mutation score per block (`make mutate`), functional bins per
+//! build (`regress --report`), and the sections of the other long runs.
+//! A section whose report is missing says which make target writes it; it
+//! is never filled in from anything else.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::Value;
+
+use atomport_core::diag::EXIT_BAD_INPUT;
+
+/// README marker opening the generated table.
+pub const BEGIN_MARKER: &str = "<!-- verification-table:begin -->";
+/// README marker closing it.
+pub const END_MARKER: &str = "<!-- verification-table:end -->";
+
+/// Arguments of `atomport verification`.
+#[derive(Args, Debug)]
+pub struct VerificationArgs {
+    /// Folder of the reports (`make verification` writes them there)
+    #[arg(long, value_name = "DIR", default_value = "target/verification")]
+    pub reports: PathBuf,
+    /// Write the table into README.md (between its markers) instead of printing it
+    #[arg(long)]
+    pub readme: bool,
+}
+
+/// A report that could not be read or is not what its section expects.
+#[derive(Debug)]
+pub struct ReportError {
+    path: String,
+    msg: String,
+}
+
+impl std::fmt::Display for ReportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: error: {}", self.path, self.msg)
+    }
+}
+
+fn report_error(path: &Path, msg: impl Into<String>) -> ReportError {
+    ReportError { path: path.display().to_string(), msg: msg.into() }
+}
+
+fn read_json(path: &Path) -> Result<Value, ReportError> {
+    let text = std::fs::read_to_string(path).map_err(|e| report_error(path, e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| report_error(path, format!("not JSON: {e}")))
+}
+
+fn field<'a>(v: &'a Value, path: &Path, key: &str) -> Result<&'a Value, ReportError> {
+    v.get(key).ok_or_else(|| report_error(path, format!("no `{key}`")))
+}
+
+fn count(v: &Value, path: &Path, key: &str) -> Result<u64, ReportError> {
+    field(v, path, key)?.as_u64().ok_or_else(|| report_error(path, format!("`{key}` is not a count")))
+}
+
+/// The JSON files of `dir` whose names start with `prefix`, sorted.
+fn reports_in(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    found.retain(|p| {
+        p.extension().and_then(|e| e.to_str()) == Some("json")
+            && p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(prefix))
+    });
+    found.sort();
+    found
+}
+
+/// Thousands separators, as the README's other tables.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// One mutation report's row: block, seed, mutants, killed, proven
+/// equivalent, waived, unexplained, the kill rate of the non-equivalent
+/// mutants, wall time.
+fn mutation_row(path: &Path) -> Result<String, ReportError> {
+    let r = read_json(path)?;
+    let block = field(&r, path, "block")?.as_str().ok_or_else(|| report_error(path, "`block` is not a name"))?.to_string();
+    let t = field(&r, path, "totals")?;
+    let (total, killed, equivalent, waived, unexplained) =
+        (count(t, path, "total")?, count(t, path, "killed")?, count(t, path, "equivalent")?, count(t, path, "waived")?, count(t, path, "unexplained")?);
+    if killed + equivalent + waived + unexplained != total {
+        return Err(report_error(path, "its totals do not add up"));
+    }
+    let rate = if total > equivalent { 100.0 * killed as f64 / (total - equivalent) as f64 } else { 100.0 };
+    let wall = field(&r, path, "wall_seconds")?.as_f64().unwrap_or(0.0);
+    Ok(format!(
+        "| `{block}` | {} | {} | {} | {} | {} | {} | {rate:.2}% | {:.0} s |",
+        count(&r, path, "seed")?,
+        grouped(total),
+        grouped(killed),
+        grouped(equivalent),
+        grouped(waived),
+        grouped(unexplained),
+        wall
+    ))
+}
+
+/// One regression report's functional coverage row: build, scripts,
+/// messages, its summary line (`functional coverage H/R reachable bins hit`).
+fn functional_row(path: &Path) -> Result<String, ReportError> {
+    let r = read_json(path)?;
+    let unit = field(&r, path, "unit")?.as_str().unwrap_or("?").to_string();
+    let cov = field(&r, path, "coverage")?;
+    let summary = field(cov, path, "summary")?.as_str().ok_or_else(|| report_error(path, "`coverage.summary` is not text"))?;
+    let totals = field(&r, path, "totals")?;
+    let messages = totals.get("messages").and_then(Value::as_u64).map(grouped).unwrap_or_else(|| "?".into());
+    Ok(format!("| `{unit}` | {} | {messages} | {} |", grouped(count(&r, path, "total_scripts")?), summary.trim_start_matches("functional coverage ")))
+}
+
+/// The whole table (the text between the README's markers).
+pub fn table(dir: &Path) -> Result<String, ReportError> {
+    let mut out = String::new();
+    out.push_str(&format!("Figures from the reports in `{}` (`make verification`).\n\n", dir.display()));
+
+    out.push_str("**Mutation** (`make mutate`: Yosys mutants of the emitted Verilog through each block's kill suite; docs/testbench.md \"Mutation testing\")\n\n");
+    let mutation = reports_in(&dir.join("mutate"), "");
+    if mutation.is_empty() {
+        out.push_str("not run: `make mutate`\n\n");
+    } else {
+        out.push_str("| block | seed | mutants | killed | proven equivalent | waived | unexplained | killed of the non-equivalent | wall time |\n");
+        out.push_str("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        for p in &mutation {
+            out.push_str(&mutation_row(p)?);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+
+    out.push_str("**Functional bins** (`regress --coverage` on each build; docs/testbench.md \"Functional coverage\")\n\n");
+    let functional = reports_in(dir, "regress-");
+    if functional.is_empty() {
+        out.push_str("not run: `make verification`\n");
+    } else {
+        out.push_str("| build | scripts | messages | bins |\n| --- | --- | --- | --- |\n");
+        for p in &functional {
+            out.push_str(&functional_row(p)?);
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// `readme` with the text between the markers replaced by `table`.
+pub fn splice(readme: &str, table: &str) -> Option<String> {
+    let begin = readme.find(BEGIN_MARKER)? + BEGIN_MARKER.len();
+    let end = begin + readme[begin..].find(END_MARKER)?;
+    Some(format!("{}\n{}{}", &readme[..begin], table, &readme[end..]))
+}
+
+pub fn verification_main(a: VerificationArgs) -> i32 {
+    let text = match table(&a.reports) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("atomport verification: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if !a.readme {
+        print!("{text}");
+        return 0;
+    }
+    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let old = match std::fs::read_to_string(&readme) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("atomport verification: {}: error: {e}", readme.display());
+            return EXIT_BAD_INPUT;
+        }
+    };
+    let Some(new) = splice(&old, &text) else {
+        eprintln!("atomport verification: {}: error: no `{BEGIN_MARKER}` ... `{END_MARKER}` markers", readme.display());
+        return EXIT_BAD_INPUT;
+    };
+    let tmp = readme.with_extension("md.tmp");
+    if let Err(e) = std::fs::write(&tmp, new).and_then(|_| std::fs::rename(&tmp, &readme)) {
+        let _ = std::fs::remove_file(&tmp);
+        eprintln!("atomport verification: {}: error: {e}; README.md left unchanged", readme.display());
+        return EXIT_BAD_INPUT;
+    }
+    eprintln!("atomport verification: README.md's table rewritten from {}", a.reports.display());
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, v: Value) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join(name), v.to_string()).unwrap();
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_report_and_says_what_did_not_run() {
+        let dir = std::env::temp_dir().join(format!("atomport-verification-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let empty = table(&dir).unwrap();
+        assert!(empty.contains("not run: `make mutate`"), "{empty}");
+        write(
+            &dir.join("mutate"),
+            "alu-s1.json",
+            serde_json::json!({"block": "alu", "seed": 1, "wall_seconds": 12.0,
+                "totals": {"total": 200, "killed": 187, "equivalent": 11, "waived": 2, "unexplained": 0}}),
+        );
+        let t = table(&dir).unwrap();
+        assert!(t.contains("| `alu` | 1 | 200 | 187 | 11 | 2 | 0 | 98.94% | 12 s |"), "{t}");
+        // totals that do not add up are refused, not printed
+        write(
+            &dir.join("mutate"),
+            "unit-s1.json",
+            serde_json::json!({"block": "unit", "seed": 1, "wall_seconds": 1.0,
+                "totals": {"total": 200, "killed": 100, "equivalent": 0, "waived": 0, "unexplained": 0}}),
+        );
+        assert!(table(&dir).unwrap_err().to_string().contains("do not add up"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn splice_replaces_only_between_the_markers() {
+        let readme = format!("a\n{BEGIN_MARKER}\nold\n{END_MARKER}\nb\n");
+        assert_eq!(splice(&readme, "new\n").unwrap(), format!("a\n{BEGIN_MARKER}\nnew\n{END_MARKER}\nb\n"));
+        assert!(splice("no markers", "t").is_none());
+    }
+}
