@@ -197,14 +197,14 @@ MUTATE_OUT := target/verification/mutate
 mutate: deps
 	$(CARGO) build --release -q --features hdl
 	@mkdir -p $(MUTATE_OUT)
-	@set -e; for bc in $(MUTATE_BLOCKS); do b=$${bc%%:*}; rest=$${bc#*:}; n=$${rest%%:*}; t=$${rest##*:}; \
+	@failed=""; for bc in $(MUTATE_BLOCKS); do b=$${bc%%:*}; rest=$${bc#*:}; n=$${rest%%:*}; t=$${rest##*:}; \
 	  r=$(MUTATE_OUT)/$$b-s$(MUTATE_SEED); \
 	  echo "make mutate: $$b, $$n mutants, seed $(MUTATE_SEED)"; \
 	  target/release/atomport mutate --block $$b --count $$n --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
-	    --prove --proof-timeout $$t --quiet --report $$r.json --junit $$r.xml > $$r.txt \
-	    || { tail -n 40 $$r.txt; exit 1; }; \
-	  sed -n 3p $$r.txt; \
-	done
+	    --prove --proof-timeout $$t --quiet --report $$r.json --junit $$r.xml > $$r.txt || failed="$$failed $$b"; \
+	  sed -n 3p $$r.txt; tail -n 2 $$r.txt; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make mutate: unexplained survivors or a failed run:$$failed (reports in $(MUTATE_OUT))"; exit 1; fi
 
 # The README's Verification table: every long job that measures the bench
 # (mutation, functional bins per build), then `atomport verification
