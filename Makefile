@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage x-unique
+.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage rtl-coverage-report x-unique
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -147,6 +147,12 @@ rtl-coverage: deps
 	  $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
 	  cat $(RTL_COV)/summary.txt; exit $$rc
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, summary in $(RTL_COV)/summary.json, unwaived holes in $(RTL_COV)/missed.txt"
+
+# The report alone, on the data of the last `make rtl-coverage` (seconds: for
+# writing waivers without rerunning the regressions).
+rtl-coverage-report:
+	python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
+	  $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5, the ASIC flow: about an hour on two cores).
