@@ -20,8 +20,8 @@ fn have_python() -> bool {
     ok
 }
 
-/// The report on the fixture's data with `waivers` (a file in `dir`), JSON into `dir`.
-fn report(dir: &Path, waivers: &str, extra: &[&str]) -> (Output, Option<Value>) {
+/// The report on the fixture's data with the waiver file `waivers`, its JSON into `dir`.
+fn report(dir: &Path, waivers: &Path, extra: &[&str]) -> (Output, Option<Value>) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/rtl_coverage.py");
     let json = dir.join("summary.json");
     let _ = std::fs::remove_file(&json);
@@ -29,7 +29,7 @@ fn report(dir: &Path, waivers: &str, extra: &[&str]) -> (Output, Option<Value>) 
         .arg(&script)
         .arg("coverage.dat")
         .arg("--waivers")
-        .arg(dir.join(waivers))
+        .arg(waivers)
         .arg("--json")
         .arg(&json)
         .args(extra)
@@ -54,7 +54,7 @@ fn figures_by_build_and_kind_after_waivers() {
     if !have_python() {
         return;
     }
-    let (out, json) = report(&fixture(), "waivers.txt", &MIN);
+    let (out, json) = report(&scratch("fixture"), &fixture().join("waivers.txt"), &MIN);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json = json.unwrap();
     let toggle = &json["builds"]["unit"]["toggle"];
@@ -73,7 +73,7 @@ fn below_threshold_without_waivers_fails() {
     }
     let dir = scratch("none");
     std::fs::write(dir.join("none.txt"), "# no waivers\n").unwrap();
-    let (out, json) = report(&dir, "none.txt", &MIN);
+    let (out, json) = report(&dir, &dir.join("none.txt"), &MIN);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unit: toggle 33.33% after waivers < 90%"), "{err}");
@@ -90,7 +90,7 @@ fn a_waiver_of_a_hit_point_is_stale() {
     let rules = std::fs::read_to_string(fixture().join("waivers.txt")).unwrap()
         + "unit toggle /wide\\[0\\] | claims a bit that did toggle\n";
     std::fs::write(dir.join("stale.txt"), rules).unwrap();
-    let (out, _) = report(&dir, "stale.txt", &MIN);
+    let (out, _) = report(&dir, &dir.join("stale.txt"), &MIN);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("stale.txt:5: stale waiver: it names 1 point(s) that were hit"), "{err}");
@@ -98,7 +98,7 @@ fn a_waiver_of_a_hit_point_is_stale() {
     // A rule that names nothing at all is stale too.
     let rules = std::fs::read_to_string(fixture().join("waivers.txt")).unwrap() + "unit toggle /no_such_signal | nothing\n";
     std::fs::write(dir.join("empty.txt"), rules).unwrap();
-    let (out, _) = report(&dir, "empty.txt", &MIN);
+    let (out, _) = report(&dir, &dir.join("empty.txt"), &MIN);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("empty.txt:5: stale waiver: it names no point"));
 }
@@ -116,7 +116,7 @@ fn bad_waivers_are_located_errors() {
         ("unit toggle wide |  \n", "bad.txt:1:18: error: a waiver needs a reason"),
     ] {
         std::fs::write(dir.join("bad.txt"), text).unwrap();
-        let (out, _) = report(&dir, "bad.txt", &[]);
+        let (out, _) = report(&dir, &dir.join("bad.txt"), &[]);
         assert_eq!(out.status.code(), Some(2), "{text}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(want), "{text}: {err}");
