@@ -134,6 +134,7 @@ RTL_COV := target/rtl-coverage
 RTL_COV_ARGS ?= --seed 1 --count 20000 --per-script 1000 --latency 1..8 --stall 0.3 --max-failures 0
 RTL_COV_UNITS := full l8_w32_int serial_l8_w32_int
 RTL_COV_MIN ?= --min branch=95 --min toggle=90
+RTL_COV_BUILDS := --build unit --build unit_l8_w32_int --build serial_unit_l8_w32_int
 rtl-coverage: deps
 	CARGO_TARGET_DIR=$(RTL_COV)/build nice -n 10 $(CARGO) build --release -q -p atomport --features rtl-coverage
 	rm -rf $(RTL_COV)/annotated $(RTL_COV)/coverage*.dat
@@ -144,7 +145,7 @@ rtl-coverage: deps
 	done
 	verilator_coverage --annotate $(RTL_COV)/annotated --annotate-min 1 $(RTL_COV)/coverage-*.dat > $(RTL_COV)/annotate.txt
 	@rc=0; python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
-	  $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
+	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
 	  cat $(RTL_COV)/summary.txt; exit $$rc
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, summary in $(RTL_COV)/summary.json, unwaived holes in $(RTL_COV)/missed.txt"
 
@@ -152,7 +153,7 @@ rtl-coverage: deps
 # writing waivers without rerunning the regressions).
 rtl-coverage-report:
 	python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
-	  $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt
+	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5, the ASIC flow: about an hour on two cores).
