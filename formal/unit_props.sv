@@ -56,7 +56,48 @@ module unit_props #(
     wire [15:0]  mem_rd_be, mem_wr_be;
     wire [127:0] mem_wr_data, rsp_data, obs_old, obs_new;
 
-    `DUT dut (.*);
+`ifdef ENV_SMALL
+    // ENV (the pipelined builds' bounded runs only, where the whole
+    // datapath is past the solver at 40 cycles): operand and line data are
+    // 0, addresses, bounds and SLM size fit in 8 bits (many lines alias,
+    // which exercises the hazards), typed extents are 0. Control does not
+    // depend on data values; the properties checked so are the data-free
+    // ones (docs/formal.md says which).
+    `define SMALL_DATA(x) 128'd0
+    `define SMALL_ADDR(x) {56'd0, x[7:0]}
+    `define SMALL_32(x) {24'd0, x[7:0]}
+    `define SMALL_EXTENT(x) 32'd0
+`elsif ENV_SMALL_ADDR
+    // ENV (same-address ordering on the serial build): addresses, bounds
+    // and SLM size fit in 8 bits (16 lines, which alias often); data and
+    // typed extents stay free. Ordering depends on which accesses share a
+    // line, not on how far apart the others are.
+    `define SMALL_DATA(x) x
+    `define SMALL_ADDR(x) {56'd0, x[7:0]}
+    `define SMALL_32(x) {24'd0, x[7:0]}
+    `define SMALL_EXTENT(x) x
+`else
+    `define SMALL_DATA(x) x
+    `define SMALL_ADDR(x) x
+    `define SMALL_32(x) x
+    `define SMALL_EXTENT(x) x
+`endif
+    `DUT dut (
+        .clock(clock), .reset(reset), .req_valid(req_valid), .req_ready(req_ready), .req_desc(req_desc),
+        .req_dmask(req_dmask), .req_pred_mask(req_pred_mask), .req_surf_kind(req_surf_kind),
+        .req_surf_base(`SMALL_ADDR(req_surf_base)), .req_surf_size(`SMALL_ADDR(req_surf_size)),
+        .req_surf_width(`SMALL_EXTENT(req_surf_width)), .req_surf_height(`SMALL_EXTENT(req_surf_height)),
+        .req_surf_depth(`SMALL_EXTENT(req_surf_depth)), .req_surf_array(`SMALL_EXTENT(req_surf_array)),
+        .req_surf_levels(`SMALL_EXTENT(req_surf_levels)), .req_surf_u16(req_surf_u16),
+        .req_slm_size(`SMALL_32(req_slm_size)),
+        .pay_valid(pay_valid), .pay_lane(pay_lane), .pay_slot(pay_slot), .pay_addr(`SMALL_ADDR(pay_addr)),
+        .pay_src0(`SMALL_DATA(pay_src0)), .pay_src1(`SMALL_DATA(pay_src1)), .pay_coord(`SMALL_DATA(pay_coord)),
+        .mem_rd_valid(mem_rd_valid), .mem_rd_ready(mem_rd_ready), .mem_rd_addr(mem_rd_addr),
+        .mem_rd_space(mem_rd_space), .mem_rd_be(mem_rd_be), .mem_rdata_valid(mem_rdata_valid),
+        .mem_rdata(`SMALL_DATA(mem_rdata)), .mem_wr_valid(mem_wr_valid), .mem_wr_ready(mem_wr_ready),
+        .mem_wr_addr(mem_wr_addr), .mem_wr_space(mem_wr_space), .mem_wr_data(mem_wr_data), .mem_wr_be(mem_wr_be),
+        .rsp_valid(rsp_valid), .rsp_lane(rsp_lane), .rsp_data(rsp_data), .rsp_done(rsp_done), .rsp_error(rsp_error),
+        .obs_valid(obs_valid), .obs_lane(obs_lane), .obs_elem(obs_elem), .obs_old(obs_old), .obs_new(obs_new));
 
     // ================= reset =================
     // boot: cycles since power-up, saturating at 3. The power-up state is
@@ -364,70 +405,95 @@ module unit_props #(
 `endif
 
 `ifdef CHECK_ORDERING
-    // The memory ordering contract for operations on the same address,
-    // on one line the solver picks (`tracked`, any line of either space):
-    // memory applies a write when it accepts it, and a read returns the
-    // line as it was when the read was accepted (ENV below); then every
-    // atomic's old value (obs_old, the cycle after its write is accepted)
-    // is the element's bytes in memory just before its write, i.e. each
-    // atomic on an element sees every earlier write to it and no later one.
-    // Also: each atomic write goes to the line, space and bytes of the
-    // oldest read not yet paired with a write (one read, then one write,
-    // per element, both streams in order).
+    // The memory ordering contract for operations on the same address, on
+    // one ELEM_BYTES-aligned chunk of one line that the solver picks
+    // (`tracked_*`, any chunk of any line of either space; an element never
+    // straddles a chunk): memory applies a write when it accepts it, and a
+    // read returns the line as it was when the read was accepted (ENV
+    // below); then every atomic's old value (obs_old, the cycle after its
+    // write is accepted) is the element's bytes in memory just before its
+    // write, i.e. each atomic on an element sees every earlier write to it
+    // and no later one. Also: each atomic write goes to the line, space and
+    // bytes of the oldest read not yet paired with a write (one read, then
+    // one write, per element, both streams in order).
+    localparam CHUNK_BITS = 8 * ELEM_BYTES;
     (* anyconst *) reg [59:0] tracked_line;
     (* anyconst *) reg        tracked_slm;
-    reg [127:0] tracked_data;   // the line in memory; its power-up contents are free
-    wire [127:0] tracked_next = (tracked_data & ~be_bits(mem_wr_be)) | (mem_wr_data & be_bits(mem_wr_be));
+    (* anyconst *) reg [3:0]  tracked_chunk_any;
+    wire [3:0] tracked_first = tracked_chunk_any & ~(ELEM_BYTES - 1);   // the chunk's first byte
+    reg  [CHUNK_BITS-1:0] tracked_data;   // the chunk in memory; its power-up contents are free
     wire rd_tracked = mem_rd_addr[63:4] == tracked_line && mem_rd_space == tracked_slm;
-    wire wr_tracked = mem_wr_addr[63:4] == tracked_line && mem_wr_space == tracked_slm;
-    always @(posedge clock) if (running && wr_accept && wr_tracked)
-        tracked_data <= tracked_next;
+    wire wr_tracked = mem_wr_addr[63:4] == tracked_line && mem_wr_space == tracked_slm
+                      && ((mem_wr_be >> tracked_first) & ((1 << ELEM_BYTES) - 1)) != 16'd0;
+    wire [CHUNK_BITS-1:0] wr_chunk_mask = be_bits(mem_wr_be) >> (8 * tracked_first);
+    wire [CHUNK_BITS-1:0] wr_chunk_data = mem_wr_data >> (8 * tracked_first);
+    wire [CHUNK_BITS-1:0] tracked_next = (tracked_data & ~wr_chunk_mask) | (wr_chunk_data & wr_chunk_mask);
+    always @(posedge clock) if (running && wr_accept && wr_tracked) tracked_data <= tracked_next;
     // reads outstanding, in acceptance order: whether each is of the tracked
-    // line and the line as memory held it then. ENV: a read and a write
+    // line and the chunk as memory held it then. ENV: a read and a write
     // accepted in the same cycle may be ordered either way (the unit
     // forwards the write itself): `read_after_write` picks, each cycle.
     (* anyseq *) reg read_after_write;
-    reg [127:0] rq_data [0:7];
-    reg         rq_tracked [0:7];
-    reg [2:0]   rq_head = 3'd0, rq_tail = 3'd0;
-    always @(posedge clock) if (running) begin
+    // (FIFO depths: the reads a build may have outstanding, the reads it
+    // may have unpaired: 8 and 16 for the pipelined builds, 2 and 2 for the
+    // serial one, MAX_READS = 1; a deeper need fails ordering_reads)
+    localparam RQ_BITS = (MAX_READS > 1) ? 3 : 1;
+    localparam PQ_BITS = (MAX_READS > 1) ? 4 : 1;
+    reg [CHUNK_BITS-1:0] rq_data [0:(1 << RQ_BITS) - 1];
+    reg                  rq_tracked [0:(1 << RQ_BITS) - 1];
+    reg [RQ_BITS-1:0]    rq_head = 0, rq_tail = 0;
+    always @(posedge clock) if (!running) begin
+        rq_head <= 0;
+        rq_tail <= 0;
+    end else begin
         if (rd_accept) begin
             rq_data[rq_tail] <= (read_after_write && wr_accept && wr_tracked) ? tracked_next : tracked_data;
             rq_tracked[rq_tail] <= rd_tracked;
-            rq_tail <= rq_tail + 3'd1;
+            rq_tail <= rq_tail + 1'b1;
         end
-        if (mem_rdata_valid) rq_head <= rq_head + 3'd1;
+        if (mem_rdata_valid) rq_head <= rq_head + 1'b1;
     end
-    // ENV: a read of the tracked line returns the line as it was
-    always @* if (mem_rdata_valid && rq_tracked[rq_head]) assume (mem_rdata == rq_data[rq_head]);
+    // ENV: a read of the tracked line returns the chunk as it was
+    wire [CHUNK_BITS-1:0] rdata_chunk = mem_rdata >> (8 * tracked_first);
+    always @* if (mem_rdata_valid && rq_tracked[rq_head]) assume (rdata_chunk == rq_data[rq_head]);
 
     // the reads not yet paired with an atomic write: line, space, bytes
-    reg [80:0]  pq [0:15];
-    reg [3:0]   pq_head = 4'd0, pq_tail = 4'd0;
-    wire [4:0]  pq_count = {1'b0, pq_tail} - {1'b0, pq_head};
-    reg         wr_accept_q = 1'b0, wr_tracked_q;
-    reg [127:0] expect_old_q;
+    reg [76:0]        pq [0:(1 << PQ_BITS) - 1];
+    reg [PQ_BITS-1:0] pq_head = 0, pq_tail = 0;
+    reg [4:0]         pq_count = 5'd0;
+    always @(posedge clock) pq_count <= running ? pq_count + (rd_accept ? 5'd1 : 5'd0) - (obs_valid ? 5'd1 : 5'd0) : 5'd0;
+    reg         wr_tracked_q;
+    reg [CHUNK_BITS-1:0] expect_old_q;
+    // the old value memory holds for an element with these byte enables
+    // (the tracked chunk's bytes under them, shifted down to bit 0)
+    function automatic [CHUNK_BITS-1:0] chunk_old(input [15:0] be);
+        chunk_old = (tracked_data & (be_bits(be) >> (8 * tracked_first))) >> (8 * (first_byte(be) - tracked_first));
+    endfunction
     always @(posedge clock) begin
-        wr_accept_q <= running && wr_accept;
         wr_tracked_q <= wr_tracked;
-        expect_old_q <= (tracked_data & be_bits(mem_wr_be)) >> (8 * first_byte(mem_wr_be));
+        expect_old_q <= chunk_old(mem_wr_be);
     end
-    always @(posedge clock) if (running) begin
+    always @(posedge clock) if (!running) begin
+        pq_head <= 0;
+        pq_tail <= 0;
+    end else begin
         if (rd_accept) begin
-            pq[pq_tail] <= {mem_rd_addr, mem_rd_space, mem_rd_be};
-            pq_tail <= pq_tail + 4'd1;
+            pq[pq_tail] <= {mem_rd_addr[63:4], mem_rd_space, mem_rd_be};
+            pq_tail <= pq_tail + 1'b1;
         end
-        if (obs_valid) pq_head <= pq_head + 4'd1;
+        if (obs_valid) pq_head <= pq_head + 1'b1;
     end
     reg [2:0] tracked_writes = 3'd0;
-    always @(posedge clock) if (running && obs_valid && wr_tracked_q && tracked_writes != 3'd7) tracked_writes <= tracked_writes + 3'd1;
+    always @(posedge clock)
+        if (!running) tracked_writes <= 3'd0;
+        else if (obs_valid && wr_tracked_q && tracked_writes != 3'd7) tracked_writes <= tracked_writes + 3'd1;
     always @* if (running) begin
-        ordering_reads: assert (rd_out <= MAX_READS && pq_count < 5'd15);
+        ordering_reads: assert (rd_out <= MAX_READS && pq_count <= (1 << PQ_BITS));
         if (obs_valid) begin
-            ordering_pairs: assert (pq_count != 5'd0 && pq[pq_head] == {wr_addr_q, wr_space_q, wr_be_q});
-            if (wr_tracked_q) ordering_old: assert (obs_old == expect_old_q);
+            ordering_pairs: assert (pq_count != 5'd0 && pq[pq_head] == {wr_addr_q[63:4], wr_space_q, wr_be_q});
+            if (wr_tracked_q) ordering_old: assert (obs_old[CHUNK_BITS-1:0] == expect_old_q);
         end
-        // a same-address pair: a second atomic on the tracked line
+        // a same-address pair: a second atomic on the tracked chunk
         ordering_cover: cover (obs_valid && wr_tracked_q && tracked_writes == 3'd1);
     end
 `endif
