@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ABC for sby's `abc bmc3` engine: runs Debian's yosys-abc (or ABC_REAL) and
 rewrites the counterexample it writes (`write_cex -a FILE`) into the AIGER
-witness layout Yosys 0.70's witness tool reads: Debian's ABC (2022) writes
+witness layout Yosys 0.70's witness tool reads (and drops the `-l` sby
+passes to `pdr`, which that ABC lacks): Debian's ABC (2022) writes
 the initial state and the frames without the status and property lines
 ("1", "b0") and ends with "# DONE" instead of ".". run.py points sby's ABC
 variable here."""
@@ -11,8 +12,11 @@ import subprocess
 import sys
 
 real = os.environ.get("ABC_REAL", "yosys-abc")
-rc = subprocess.call([real] + sys.argv[1:])
-script = " ".join(sys.argv[1:])
+# Debian's ABC's pdr has no -l (sby 0.70 asks it to log which property it
+# proved, one property here: nothing is lost)
+args = [re.sub(r"\bpdr -v -l\b", "pdr -v", a) for a in sys.argv[1:]]
+rc = subprocess.call([real] + args)
+script = " ".join(args)
 m = re.search(r"write_cex -a (\S+?)['\";\s]", script + " ")
 if m and os.path.exists(m.group(1)):
     path = m.group(1)

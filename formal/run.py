@@ -10,8 +10,8 @@
                                         deliberately broken copy)
 
 Each task is one property (with its helper invariants) of one block in one
-mode: `prove` (k-induction, smtbmc + yices: unbounded), `bmc` (bounded to a
-depth, abc bmc3), `cover` (every cover statement of the property reached).
+mode: `prove` (unbounded: k-induction with smtbmc + yices, or PDR with abc
+pdr), `bmc` (bounded to a depth, abc bmc3), `cover` (every cover statement of the property reached).
 A sby file per task is written under target/formal/work/, then run; the
 table (property, block, mode, depth, time, result) is printed and written
 to target/formal/results.md, JUnit XML to target/formal/junit.xml. A
@@ -71,7 +71,22 @@ SERIAL_PROBES = {
 
 PIPELINED_PROBES = {"probe_reset_q": "reset_q$q", "probe_w_valid": "w_valid$q", "probe_w_writes": "w_writes$q"}
 
-PIPE_SECONDS = 150
+# the small pipelined build's message and read counts (unit_invariants.svh, CHECK_NO_ORPHAN)
+PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
+    "probe_r_valid": "r_valid$q", "probe_d_valid": "d_valid$q", "probe_n_valid": "n_valid$q",
+    "probe_n_last": "n_last_lane$q", "probe_i_valid": "i_valid$q", "probe_i_last": "i_last_lane$q",
+    "probe_t_valid": "t_valid$q", "probe_t_last": "t_msg_last$q", "probe_l_valid": "l_valid$q",
+    "probe_l_last": "l_msg_last$q", "probe_a_valid": "a_valid$q", "probe_a_last": "a_msg_last$q",
+    "probe_x_valid": "x_valid$q", "probe_x_last": "x_msg_last$q", "probe_x2_valid": "x2_valid$q",
+    "probe_x2_last": "x2_msg_last$q", "probe_w_last": "w_msg_last$q",
+    "probe_s_full": "write_skid.full", "probe_s_last": "write_skid.wait_last", "probe_rs_full": "read_skid.full",
+    "probe_ent_valid": "{" + " ".join(f"dut.ent_valid${k}$q" for k in range(7, -1, -1)) + "}",
+    "probe_ent_last": "{" + " ".join(f"dut.ent_msg_last${k}$q" for k in range(7, -1, -1)) + "}",
+    "probe_read_issue": "read_issue_seq$q", "probe_read_return": "read_return_seq$q",
+})
+
+PIPE_SECONDS = 120
+SOLVER = "yices"   # smtbmc's solver (--solver: z3, boolector)
 
 
 def task(prop, block, mode, depth, defines=(), timeout=1500, probes=None, params=None, engine=None, cut=()):
@@ -83,6 +98,8 @@ def task(prop, block, mode, depth, defines=(), timeout=1500, probes=None, params
 TASKS = [
     task("alu", "alu_w32_int", "prove", 2),
     task("alu", "alu_w64_int", "prove", 2),
+    # 128 bits: tried within a budget (docs/formal.md says how far it gets)
+    task("alu", "alu_int", "prove", 2, timeout=300),
     task("alu", "alu_w32_int", "cover", 2),
     task("alu", "alu_w64_int", "cover", 2),
     task("rd_hold", SERIAL, "prove", 2, ["CHECK_RD_HOLD", "INV_SERIAL"], probes=SERIAL_PROBES),
@@ -92,6 +109,10 @@ TASKS = [
     task("reset_quiet", SERIAL, "prove", 2, ["CHECK_RESET_QUIET", "INV_SERIAL"], probes=SERIAL_PROBES),
     task("rd_hold", PIPELINED, "prove", 2, ["CHECK_RD_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
     task("wr_hold", PIPELINED, "prove", 2, ["CHECK_WR_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
+    # PDR (abc pdr: IC3) finds the invariant itself, where 2-induction would
+    # need one about every stage of the pipeline
+    task("illegal", PIPELINED, "prove", 2, ["CHECK_ILLEGAL", "ENV_ILLEGAL", "INV_PIPELINED"], probes=PIPELINED_PROBES,
+         engine="abc pdr", timeout=600),
     task("rd_hold", FULL, "prove", 2, ["CHECK_RD_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
     task("wr_hold", FULL, "prove", 2, ["CHECK_WR_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
     # GAP: a lane of 8 scatter blocks that all fail alignment is 3 cycles a
@@ -100,18 +121,27 @@ TASKS = [
     task("write_bytes", SERIAL, "bmc", 40, ["CHECK_WRITE_BYTES"]),
     # the ALU cut: memory and the unit's old values do not depend on what it computes
     task("ordering", SERIAL, "bmc", 40, ["CHECK_ORDERING"], cut=["alu"], timeout=240),
-    task("cover", SERIAL, "cover", 40, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
+    task("all", SERIAL, "cover", 40, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
                                         "CHECK_WRITE_BYTES", "CHECK_ORDERING"]),
     task("illegal", SERIAL, "cover", 12, ["CHECK_ILLEGAL", "ENV_ILLEGAL"]),
     task("progress", SERIAL, "cover", 40, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED"], params=dict(GAP=28)),
     # the pipelined build's bounded runs: the whole datapath at 40 cycles is
     # past the solver (docs/formal.md), so the data-free properties run on
     # ENV_SMALL, each for at most PIPE_SECONDS, and report the depth reached
-    task("illegal", PIPELINED, "bmc", 40, ["CHECK_ILLEGAL", "ENV_ILLEGAL", "ENV_SMALL"], timeout=PIPE_SECONDS),
     task("reset_quiet", PIPELINED, "bmc", 40, ["CHECK_RESET_QUIET", "ENV_SMALL"], timeout=PIPE_SECONDS),
     task("progress", PIPELINED, "bmc", 40, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED", "ENV_SMALL"],
          params=dict(GAP=28), timeout=PIPE_SECONDS),
     task("no_orphan", PIPELINED, "bmc", 40, ["CHECK_NO_ORPHAN", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("ordering", PIPELINED, "bmc", 40, ["CHECK_ORDERING"], cut=["alu"], timeout=PIPE_SECONDS),
+    # every cover of the pipelined build's properties, on ENV_SMALL (a cover
+    # reached under more assumptions is reached)
+    task("all", PIPELINED, "cover", 30, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
+                                           "CHECK_WRITE_BYTES", "CHECK_ORDERING", "ENV_SMALL"], timeout=600),
+    task("illegal", PIPELINED, "cover", 25, ["CHECK_ILLEGAL", "ENV_ILLEGAL", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("reset_quiet", PIPELINED, "cover", 10, ["CHECK_RESET_QUIET", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("progress", PIPELINED, "cover", 30, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED", "ENV_SMALL"],
+         params=dict(GAP=28), timeout=PIPE_SECONDS),
 ]
 
 MEANING = {
@@ -123,6 +153,7 @@ MEANING = {
     "reset_quiet": "after reset no valid is high until a request is taken, and req_ready is up",
     "progress": "while a message is in flight a port event comes every GAP cycles at least (memory answering within LAT, stalls of at most STALL): every message ends",
     "write_bytes": "writes (and reads) are one aligned element of at most the build's width on a 16-byte line, data zero outside the bytes, in the message's space, of an enabled lane",
+    "all": "every cover statement of the block's properties is reached (a write accepted after a stall, a refused request, a same-address pair, ...)",
     "ordering": "same-address ordering: every atomic's old value is memory's just before its write; each write pairs with the oldest unpaired read",
 }
 
@@ -173,10 +204,12 @@ def sby_text(t, rtl, env):
     b = BLOCKS[t["block"]]
     mode = t["mode"]
     lines = ["[options]", f"mode {mode}", f"depth {t['depth']}", f"timeout {t['timeout']}"]
-    if mode == "prove" or mode == "cover":
-        engine = "smtbmc yices"
+    if t["engine"]:
+        engine = t["engine"]
+    elif mode == "prove" or mode == "cover":
+        engine = f"smtbmc {SOLVER}"
     else:
-        engine = t["engine"] or "abc bmc3"
+        engine = "abc bmc3"
     lines += ["", "[engines]", engine, "", "[script]"]
     files = [os.path.basename(f) for f in rtl]
     if "variant" in b:
@@ -199,7 +232,7 @@ def sby_text(t, rtl, env):
         # flatten first, so the probes can reach the unit's registers
         lines += ["hierarchy -top unit_props", "proc", "flatten"]
         for probe, path in t["probes"].items():
-            lines.append(f"connect -set {probe} dut.{path}")
+            lines.append(f"connect -set {probe} " + (path if path.startswith("{") else f"dut.{path}"))
         # abstraction: a cut block's outputs become free in every cycle
         # (every behaviour of the real block is among them: sound for
         # these safety properties)
@@ -267,6 +300,8 @@ def run_task(t, rtl, env):
 def depth_text(res):
     t = res["task"]
     if t["mode"] == "prove":
+        if (t["engine"] or "").startswith("abc pdr"):
+            return "PDR (IC3), unbounded"
         return f"k-induction, k={t['depth']}"
     if t["mode"] == "cover":
         return f"cover, {t['depth']} cycles"
@@ -330,6 +365,7 @@ def main():
                     help="read BLOCK's Verilog from FILE (a copy), instead of hdl/verilog")
     ap.add_argument("--junit", default=os.path.join(OUT, "junit.xml"))
     ap.add_argument("--timeout", type=int, help="seconds per task (default: the task's own)")
+    ap.add_argument("--solver", default="yices", help="smtbmc's solver for prove and cover tasks: yices (default), z3, boolector")
     args = ap.parse_args()
 
     tasks = TASKS
@@ -351,6 +387,8 @@ def main():
         if not os.path.isfile(path):
             die(f"--rtl {spec}: no such file")
         overrides[block] = os.path.abspath(path)
+    global SOLVER
+    SOLVER = args.solver
     env = tool_env()
     os.makedirs(OUT, exist_ok=True)
     rtl_of = {}
@@ -380,7 +418,10 @@ def main():
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     print(f"\nformal: {len(results)} tasks in {total:.0f} s")
-    write_whole(os.path.join(OUT, "results.md"), markdown(rows))
+    # the markdown table (docs/formal.md's) also says what each property means
+    write_whole(os.path.join(OUT, "results.md"),
+                markdown([(rows[0][0], "meaning") + rows[0][1:]]
+                         + [(r[0], MEANING.get(r[0], "")) + r[1:] for r in rows[1:]]))
     os.makedirs(os.path.dirname(os.path.abspath(args.junit)), exist_ok=True)
     write_whole(args.junit, junit(results, total))
     print(f"formal: table target/formal/results.md, JUnit {os.path.relpath(args.junit, ROOT)}")

@@ -323,7 +323,8 @@ module unit_props #(
         no_orphan_error: assert (!rsp_error || rsp_done);
         no_orphan_outputs: assert (!(pay_valid || mem_rd_valid || mem_wr_valid || rsp_valid || obs_valid) || in_flight != 6'd0);
         no_orphan_reads: assert (rd_out <= MAX_READS);
-        no_orphan_cover: cover (rsp_valid && rsp_done && in_flight == 6'd1);
+        no_orphan_cover_result: cover (rsp_valid);
+        no_orphan_cover_done: cover (rsp_done && !rsp_error);
         no_orphan_cover_refused: cover (req_valid && !req_ready && in_flight != 6'd0);
     end
 `endif
