@@ -99,7 +99,10 @@ def replay_on_good(work, good_rtl, out_vcd, env):
                 [env["SMTBMC"], "-s", "yices", "-g", "-t", str(steps), "--yw", yw, "--dump-vcd", good_vcd, "good.smt2"]):
         r = subprocess.run(cmd, cwd=rdir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
-            print(f"mutants:   replay on the unbroken RTL failed: {' '.join(cmd)}\n{r.stdout[-2000:]}")
+            # (e.g. a witness naming a free signal the bug created: the
+            # unbroken RTL has no such signal)
+            last = [ln for ln in r.stdout.splitlines() if ln.strip()][-1:] or [""]
+            print(f"mutants:   no replay on the unbroken RTL: {os.path.basename(cmd[0])}: {last[0]}")
             return None
     shutil.copyfile(good_vcd, out_vcd)
     return out_vcd
