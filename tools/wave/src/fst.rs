@@ -26,7 +26,7 @@ impl Waveform {
     pub fn read(path: impl AsRef<Path>) -> Result<Waveform, Diag> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let text = std::fs::read(path).map_err(|e| Diag::new(&name, 1, 1, format!("cannot read the VCD: {e}")))?;
+        let text = std::fs::read(path).map_err(|e| Diag::new(&name, 1, 1, format!("cannot read the waveform: {e}")))?;
         if is_fst(&text) {
             drop(text);
             return read_fst(path, &name);
@@ -50,16 +50,53 @@ pub fn is_fst(bytes: &[u8]) -> bool {
     bytes.first() == Some(&0)
 }
 
+/// wellen's options: one thread, so that a panic stays on the calling
+/// thread, where [`contain_reader_panic`] catches it.
+const LOAD_OPTIONS: wellen::LoadOptions = wellen::LoadOptions { multi_thread: false, remove_scopes_with_empty_name: false };
+
 /// Reads the FST at `path`; `name` names it in diagnostics.
 pub fn read_fst(path: &Path, name: &str) -> Result<Waveform, Diag> {
-    let options = wellen::LoadOptions { multi_thread: false, remove_scopes_with_empty_name: false };
-    let wave = wellen::simple::read_with_options(path, &options);
-    convert(wave, name)
+    contain_reader_panic(name, || convert(wellen::simple::read_with_options(path, &LOAD_OPTIONS), name))
 }
 
 /// Reads an FST held in memory (standard input); `name` names it in diagnostics.
 pub fn parse_fst(name: &str, bytes: Vec<u8>) -> Result<Waveform, Diag> {
-    convert(wellen::simple::read_from_reader(std::io::Cursor::new(bytes)), name)
+    // (wellen's FST reader runs on the calling thread whatever the options)
+    contain_reader_panic(name, || convert(wellen::simple::read_from_reader(std::io::Cursor::new(bytes)), name))
+}
+
+thread_local! {
+    /// Set while [`contain_reader_panic`] runs wellen on this thread.
+    static IN_FST_READER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs the FST reader on a file that may be damaged. wellen panics on
+/// some corrupt blocks (an `unwrap` of an LZ4 decompression, an index out
+/// of range); the panic is caught here, at the reader's boundary, and
+/// becomes `NAME:1:1: error: ...`, and its message is not printed (a panic
+/// hook, installed once, stays quiet for this thread while it reads and
+/// hands every other panic to the hook that was there).
+fn contain_reader_panic(name: &str, read: impl FnOnce() -> Result<Waveform, Diag>) -> Result<Waveform, Diag> {
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_FST_READER.with(|q| q.get()) {
+                previous(info);
+            }
+        }));
+    });
+    IN_FST_READER.with(|q| q.set(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(read));
+    IN_FST_READER.with(|q| q.set(false));
+    result.unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        Err(Diag::new(name, 1, 1, format!("cannot read the FST: the file is damaged (the reader stopped: {})", why.replace('\n', " "))))
+    })
 }
 
 fn convert(wave: wellen::Result<wellen::simple::Waveform>, name: &str) -> Result<Waveform, Diag> {
@@ -96,6 +133,9 @@ fn convert(wave: wellen::Result<wellen::simple::Waveform>, name: &str) -> Result
         });
         let full = v.full_name(h);
         let mut scope: Vec<String> = full.split('.').map(str::to_string).collect();
+        if scope.len() > crate::reader::MAX_SCOPE_DEPTH + 1 {
+            return Err(fail(format!("{full}: scopes nested deeper than {} levels (the wave tools' limit)", crate::reader::MAX_SCOPE_DEPTH)));
+        }
         let mut var_name = scope.pop().unwrap_or_default();
         // a name with its range glued on (`data[7:0]`): the range is the index
         if let Some(at) = var_name.find('[').filter(|_| v.index().is_some() && var_name.ends_with(']')) {
