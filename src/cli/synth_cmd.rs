@@ -17,14 +17,15 @@
 use std::path::PathBuf;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_synth::{self as synth, table, Options, Target};
 
 /// Arguments of `atomport synth`.
 #[derive(clap::Args, Debug)]
 pub struct SynthArgs {
-    /// Block: alu, unit, a variant (alu_int, fp_alu) or any module of hdl/verilog/*.v
-    #[arg(long, default_value = "alu")]
-    pub block: String,
+    /// Block: alu, unit, a variant (alu_int, fp_alu) or any module of hdl/verilog/*.v [default: alu]
+    #[arg(long)]
+    pub block: Option<String>,
     /// Target: generic (Yosys only), ice40 or ecp5 (Yosys + nextpnr); with
     /// --table, a comma-separated list [default: generic; with --table: all]
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -34,15 +35,15 @@ pub struct SynthArgs {
     #[arg(long, value_delimiter = ',')]
     pub part: Vec<String>,
     /// nextpnr's placer seed (same seed, same numbers)
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub seed: u64,
     /// A seed sweep: the same netlist placed and routed with each seed (the
     /// report's figures are the first seed's), and fmax by seed with its
     /// min, median and max: how much of an fmax difference is placement
-    #[arg(long, value_delimiter = ',', value_name = "S,S,...", conflicts_with_all = ["seed", "table"])]
+    #[arg(allow_negative_numbers = true, long, value_delimiter = ',', value_name = "S,S,...", conflicts_with_all = ["seed", "table"])]
     pub seeds: Vec<u64>,
     /// nextpnr's clock constraint in MHz [default: ice40 50, ecp5 100]
-    #[arg(long, value_name = "MHZ")]
+    #[arg(allow_negative_numbers = true, long, value_name = "MHZ")]
     pub freq: Option<f64>,
     /// Print the figures as JSON (also written to target/synth/<block>-<target>/summary.json)
     #[arg(long)]
@@ -54,9 +55,9 @@ pub struct SynthArgs {
     #[arg(long, requires = "table")]
     pub print_only: bool,
     /// With --table or --seeds: runs at a time (the figures do not depend on it)
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub jobs: usize,
-    /// Directory of the run directories [default: target/synth]
+    /// Directory of the run directories [default: target/synth of the working directory]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Synthesize the Verilog of DIR, laid out like hdl/verilog (an edited
@@ -75,9 +76,12 @@ pub struct SynthArgs {
     pub no_install: bool,
 }
 
+/// The block synthesized without `--block`.
+pub const DEFAULT_BLOCK: &str = "alu";
+
 pub fn main(a: SynthArgs) -> i32 {
     let base = Options {
-        block: a.block.clone(),
+        block: a.block.clone().unwrap_or_else(|| DEFAULT_BLOCK.to_string()),
         target: Target::Generic,
         parts: a.part.clone(),
         seed: a.seeds.first().copied().unwrap_or(a.seed),
@@ -92,6 +96,20 @@ pub fn main(a: SynthArgs) -> i32 {
         install: a.install,
         verilog_dir: a.verilog_dir.clone(),
     };
+    let mut plan = OutputPlan::new();
+    if let Some(dir) = &a.verilog_dir {
+        plan = plan.input(dir);
+    }
+    plan = match &a.out {
+        Some(dir) => plan.folder("--out", Some(dir)),
+        None => plan.default_folder("--out", &base.out_root),
+    };
+    if a.table && !a.print_only {
+        plan = plan.file("the README", Some(&readme_path()));
+    }
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
     if a.table {
         return table_main(&a, &base);
     }
@@ -107,9 +125,9 @@ pub fn main(a: SynthArgs) -> i32 {
     match synth::synth(&opts) {
         Ok(report) => {
             if a.json {
-                println!("{:#}", report.to_json());
+                outln!("{:#}", report.to_json());
             } else {
-                print!("{}", report.text());
+                out!("{}", report.text());
             }
             if report.fits() {
                 0
@@ -124,9 +142,16 @@ pub fn main(a: SynthArgs) -> i32 {
     }
 }
 
+/// The checkout's README.md, where `--table` writes the table.
+fn readme_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md")
+}
+
 fn table_main(a: &SynthArgs, base: &Options) -> i32 {
-    if !a.part.is_empty() || a.freq.is_some() || a.json {
-        eprintln!("atomport synth: error: --table runs the default parts and constraints; --part, --freq and --json do not apply");
+    if !a.part.is_empty() || a.freq.is_some() || a.json || a.block.is_some() {
+        eprintln!(
+            "atomport synth: error: --table runs every default block on the default parts and constraints; --block, --part, --freq and --json do not apply"
+        );
         return EXIT_BAD_INPUT;
     }
     let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
@@ -134,7 +159,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
         eprintln!("atomport synth --table: {block} on {} ...", target.name());
     });
     let text = table::markdown(&entries, base.seed);
-    print!("{text}");
+    out!("{text}");
     let mut failed = false;
     for e in &entries {
         if let Err(err) = &e.result {
@@ -149,7 +174,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     if a.print_only {
         return 0;
     }
-    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = readme_path();
     let result = std::fs::read_to_string(&readme)
         .map_err(|e| e.to_string())
         .and_then(|old| table::splice(&old, &text).map(|new| (old, new)).map_err(|e| e.to_string()))
@@ -157,7 +182,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
             if old == new {
                 Ok(false)
             } else {
-                std::fs::write(&readme, new).map(|_| true).map_err(|e| e.to_string())
+                write_file(&readme, new.as_bytes()).map(|_| true).map_err(|e| e.msg)
             }
         });
     match result {
