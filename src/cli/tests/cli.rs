@@ -691,3 +691,22 @@ fn synth_writes_its_logs_under_the_working_directory() {
     assert!(dir.join("target/synth/atomic_alu_float_add_half_r1_a_inf-generic").is_dir());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--until-covered --budget N` runs at most N messages after the first
+/// `--count`: the last extra script takes what is left of the budget.
+#[test]
+fn until_covered_keeps_to_its_budget() {
+    for budget in [5usize, 70] {
+        let b = budget.to_string();
+        let o = run(&["regress", "--count", "2", "--per-script", "30", "--jobs", "1", "--quiet", "--until-covered", "--budget", &b]);
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{out}{}", stderr(&o));
+        let line = out.lines().find(|l| l.contains("--until-covered:")).unwrap_or_else(|| panic!("{out}"));
+        // "--until-covered: S more scripts (M messages) after the first 2; ..."
+        let messages: usize = line.split('(').nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"));
+        assert_eq!(messages, budget, "budget {budget}: {line}");
+        assert!(line.contains(&format!("budget of {budget} messages spent")), "{line}");
+        // what ran: the first 2 and the budget
+        assert!(out.starts_with(&format!("regress seed 1: {} messages in ", 2 + budget)), "{out}");
+    }
+}
