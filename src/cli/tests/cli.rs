@@ -623,6 +623,12 @@ fn a_corrupted_fst_is_an_error_not_a_panic() {
         }
         assert!(!svg.exists());
     }
+    // a time table claiming 2^33 entries (the fuzzer's first finding: the
+    // reader asked for 64 GiB, an allocation abort) is refused up front
+    let hostile = format!("{}/fuzz/corpus/fst/0a09f6f13a7e861f841f6867515d9a705a92cfc3", env!("CARGO_MANIFEST_DIR"));
+    let o = run(&["wavediff", &hostile, &hostile]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).ends_with("cannot read the FST: the file is damaged (time table at byte 330: 8589934592 times in 0 bytes)\n"), "{}", stderr(&o));
     // an FST over the input limit is called a waveform, not a VCD
     let o = run(&["wavediff", fst.to_str().unwrap(), fst.to_str().unwrap(), "--max-input", "100"]);
     assert_eq!(o.status.code(), Some(2));
