@@ -179,16 +179,17 @@ fusesoc: deps
 	cd target && fusesoc --cores-root ../hdl run --target synth atomport:gpu:atomic_unit
 	cd target && fusesoc --cores-root ../hdl run --target lint_serial atomport:gpu:atomic_unit
 
-# Fuzzing (issue 14): the script parser, the descriptor decoder and the VCD
-# reader under libFuzzer (cargo-fuzz), FUZZ_SECONDS each (default 600), one
-# after the other; new inputs go into fuzz/corpus/<target>, minimized after
+# Fuzzing: the script parser, the descriptor decoder, the VCD reader and the
+# FST reader under libFuzzer (cargo-fuzz), FUZZ_SECONDS each (default 600),
+# one after the other (inputs up to 8 KiB; FST ones up to 64 KiB, the size of
+# a short run's trace, the seeds of fuzz/corpus/fst); new inputs go into fuzz/corpus/<target>, minimized after
 # each run to the inputs that add edge coverage (-use_counters=0 keeps the
 # checked-in corpus to a few hundred KB; commit what it adds). A finding is
 # written to fuzz/artifacts/ and stops make.
 # cargo-fuzz wants a nightly compiler: RUSTC_BOOTSTRAP=1 lets the stable one
 # build it. `cargo test --test fuzz_corpus` replays the corpus on stable.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS ?= script descriptor vcd
+FUZZ_TARGETS ?= script descriptor vcd fst
 FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz
 
 fuzz-build:
@@ -198,8 +199,9 @@ fuzz-build:
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "make fuzz: $$t for $(FUZZ_SECONDS) s"; \
-	  ( $(FUZZ) run -O $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ) || exit 1; \
-	  ( $(FUZZ) cmin -O $$t corpus/$$t -- -max_len=8192 -use_counters=0 ) >/dev/null 2>&1 || exit 1; \
+	  len=8192; [ $$t = fst ] && len=65536; \
+	  ( $(FUZZ) run -O $$t corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) -max_len=$$len -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 ) || exit 1; \
+	  ( $(FUZZ) cmin -O $$t corpus/$$t -- -max_len=$$len -use_counters=0 ) >/dev/null 2>&1 || exit 1; \
 	done
 
 # Mutation testing (docs/testbench.md "Mutation testing"): each block's

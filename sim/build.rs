@@ -341,7 +341,7 @@ fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &
     std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
     build.file(shim);
     build.include(&mdir);
-    rust_wrapper(top, &label, path, &ports)
+    rust_wrapper(top, &label, path, &ports, trace)
 }
 
 /// `VERILATOR_ROOT`, from the environment or from `verilator --getenv`;
@@ -405,6 +405,11 @@ fn cpp_shim(top: &str, label: &str, prefix: &str, ports: &[Port], trace: TraceFo
     let (trace_header, trace_class) = match trace {
         TraceFormat::Vcd => ("verilated_vcd_c.h", "VerilatedVcdC"),
         TraceFormat::Fst => ("verilated_fst_c.h", "VerilatedFstC"),
+    };
+    // the FST writer (fstapi) maps its files: its calls also catch SIGBUS
+    let (guard, install) = match trace {
+        TraceFormat::Vcd => ("guard_trace", ""),
+        TraceFormat::Fst => ("guard_mapped_trace", "atomport_sim::install_bus_handler();\n    "),
     };
     let mut s = String::new();
     let _ = writeln!(
@@ -475,38 +480,68 @@ int atomport_sim_{label}_eval(void* handle) {{
     ATOMPORT_SIM_GUARD(h->model->eval())
 }}
 
+// A trace writer whose write failed (a Verilator fatal thrown mid-write, a
+// bus error inside fstapi) is in no state to flush or close again, and its
+// destructor would try: it is dropped without being destroyed (its memory
+// and file descriptor stay until the process ends). The caller removes the
+// file it was writing.
+static void abandon_trace(Handle* h) {{
+    (void)h->trace.release();
+}}
+
 int atomport_sim_{label}_trace_open(void* handle, const char* path) {{
-    ATOMPORT_SIM_GUARD({{
-        Handle* h = static_cast<Handle*>(handle);
-        Verilated::threadContextp(h->context.get());
-        if (h->trace) {{
-            h->trace->close();
-            h->trace.reset();
+    Handle* h = static_cast<Handle*>(handle);
+    Verilated::threadContextp(h->context.get());
+    if (h->trace) {{
+        const int rc = atomport_sim::{guard}([&] {{ h->trace->close(); }});
+        if (rc) {{
+            abandon_trace(h);
+            return rc;
         }}
-        auto trace = std::make_unique<{trace_class}>();
+        h->trace.reset();
+    }}
+    {install}auto trace = std::make_unique<{trace_class}>();
+    // open() writes the header: a write that fails there leaves a writer
+    // whose destructor would fail again (inside the unwinding: terminate)
+    const int rc = atomport_sim::{guard}([&] {{
         h->model->trace(trace.get(), 99);
         trace->open(path);
         if (!trace->isOpen()) throw std::runtime_error(std::string("cannot open trace file ") + path);
-        h->trace = std::move(trace);
-    }})
-}}
-
-void atomport_sim_{label}_trace_dump(void* handle, uint64_t time) {{
-    Handle* h = static_cast<Handle*>(handle);
-    if (h->trace) h->trace->dump(time);
-}}
-
-void atomport_sim_{label}_trace_flush(void* handle) {{
-    Handle* h = static_cast<Handle*>(handle);
-    if (h->trace) h->trace->flush();
-}}
-
-void atomport_sim_{label}_trace_close(void* handle) {{
-    Handle* h = static_cast<Handle*>(handle);
-    if (h->trace) {{
-        h->trace->close();
-        h->trace.reset();
+    }});
+    if (rc) {{
+        (void)trace.release();
+        return rc;
     }}
+    h->trace = std::move(trace);
+    return 0;
+}}
+
+int atomport_sim_{label}_trace_dump(void* handle, uint64_t time) {{
+    Handle* h = static_cast<Handle*>(handle);
+    if (!h->trace) return 0;
+    const int rc = atomport_sim::{guard}([&] {{ h->trace->dump(time); }});
+    if (rc) abandon_trace(h);
+    return rc;
+}}
+
+int atomport_sim_{label}_trace_flush(void* handle) {{
+    Handle* h = static_cast<Handle*>(handle);
+    if (!h->trace) return 0;
+    const int rc = atomport_sim::{guard}([&] {{ h->trace->flush(); }});
+    if (rc) abandon_trace(h);
+    return rc;
+}}
+
+int atomport_sim_{label}_trace_close(void* handle) {{
+    Handle* h = static_cast<Handle*>(handle);
+    if (!h->trace) return 0;
+    const int rc = atomport_sim::{guard}([&] {{ h->trace->close(); }});
+    if (rc) {{
+        abandon_trace(h);
+        return rc;
+    }}
+    h->trace.reset();
+    return 0;
 }}
 
 int atomport_sim_{label}_final(void* handle) {{
@@ -518,7 +553,9 @@ int atomport_sim_{label}_final(void* handle) {{
 void atomport_sim_{label}_delete(void* handle) {{
     Handle* h = static_cast<Handle*>(handle);
     Verilated::threadContextp(h->context.get());
-    if (h->trace) h->trace->close();
+    // a trace still open (a run that stopped early) is closed; its errors
+    // reach no one here (the bench closes its trace itself to see them)
+    (void)atomport_sim_{label}_trace_close(handle);
 #if VM_COVERAGE
     atomport_sim::add_coverage(h->context.get());
 #endif
@@ -557,7 +594,8 @@ fn ident(name: &str) -> String {
     }
 }
 
-fn rust_wrapper(top: &str, label: &str, path: &Path, ports: &[Port]) -> String {
+fn rust_wrapper(top: &str, label: &str, path: &Path, ports: &[Port], trace: TraceFormat) -> String {
+    let fst = trace == TraceFormat::Fst;
     let ty = format!("V{}", camel(label));
     let n = ports.len();
     let file = path.file_name().unwrap().to_str().unwrap();
@@ -573,9 +611,9 @@ mod ffi_{label} {{
         pub fn atomport_sim_{label}_ports(handle: *mut c_void, out: *mut *mut c_void);
         pub fn atomport_sim_{label}_eval(handle: *mut c_void) -> c_int;
         pub fn atomport_sim_{label}_trace_open(handle: *mut c_void, path: *const c_char) -> c_int;
-        pub fn atomport_sim_{label}_trace_dump(handle: *mut c_void, time: u64);
-        pub fn atomport_sim_{label}_trace_flush(handle: *mut c_void);
-        pub fn atomport_sim_{label}_trace_close(handle: *mut c_void);
+        pub fn atomport_sim_{label}_trace_dump(handle: *mut c_void, time: u64) -> c_int;
+        pub fn atomport_sim_{label}_trace_flush(handle: *mut c_void) -> c_int;
+        pub fn atomport_sim_{label}_trace_close(handle: *mut c_void) -> c_int;
         pub fn atomport_sim_{label}_final(handle: *mut c_void) -> c_int;
         pub fn atomport_sim_{label}_delete(handle: *mut c_void);
     }}
@@ -594,6 +632,10 @@ pub struct {ty} {{
     ports: [*mut std::os::raw::c_void; {n}],
     time: u64,
     tracing: bool,
+    /// the open trace file (the FST one is checked when closed)
+    trace_path: Option<std::path::PathBuf>,
+    /// why the trace stopped (a write that failed); every later trace call reports it
+    trace_error: Option<String>,
     dead: Option<String>,
 }}
 
@@ -625,7 +667,7 @@ impl {ty} {{
         }}
         let mut ports = [std::ptr::null_mut(); {n}];
         unsafe {{ ffi_{label}::atomport_sim_{label}_ports(handle, ports.as_mut_ptr()) }};
-        let mut model = Self {{ handle, ports, time: 0, tracing: false, dead: None }};
+        let mut model = Self {{ handle, ports, time: 0, tracing: false, trace_path: None, trace_error: None, dead: None }};
         model.eval()?;
         Ok(model)
     }}
@@ -665,12 +707,23 @@ impl {ty} {{
     }}
 
     /// Writes every signal's current value into the trace at the current
-    /// time (no-op when no trace is open).
+    /// time (no-op when no trace is open). A write that fails (a full disk)
+    /// is [`crate::SimError::Trace`] and stops the trace: the file is not
+    /// whole and is for the caller to remove.
     #[inline]
-    pub fn dump(&mut self) {{
-        if self.tracing {{
-            unsafe {{ ffi_{label}::atomport_sim_{label}_trace_dump(self.handle, self.time) }};
+    pub fn dump(&mut self) -> Result<(), crate::SimError> {{
+        if self.tracing && unsafe {{ ffi_{label}::atomport_sim_{label}_trace_dump(self.handle, self.time) }} != 0 {{
+            return Err(self.trace_failed());
         }}
+        Ok(())
+    }}
+
+    /// The trace's first failure, as an error; the trace is closed.
+    #[cold]
+    fn trace_failed(&mut self) -> crate::SimError {{
+        let msg = self.trace_error.get_or_insert_with(crate::last_error).clone();
+        self.tracing = false;
+        crate::SimError::Trace(msg)
     }}
 
     /// One cycle of a combinational model: eval, dump at the current time,
@@ -678,7 +731,7 @@ impl {ty} {{
     #[inline]
     pub fn step(&mut self) -> Result<(), crate::SimError> {{
         self.eval()?;
-        self.dump();
+        self.dump()?;
         self.time += crate::CLOCK_PERIOD;
         Ok(())
     }}
@@ -689,10 +742,13 @@ impl {ty} {{
         let path = path.as_ref();
         let c_path = std::ffi::CString::new(path.to_string_lossy().as_bytes())
             .map_err(|_| crate::SimError::Trace(format!("{{}}: path contains NUL", path.display())))?;
+        self.trace_error = None;
         if unsafe {{ ffi_{label}::atomport_sim_{label}_trace_open(self.handle, c_path.as_ptr()) }} != 0 {{
+            self.tracing = false;
             return Err(crate::SimError::Trace(crate::last_error()));
         }}
         self.tracing = true;
+        self.trace_path = Some(path.to_path_buf());
         Ok(())
     }}
 
@@ -702,14 +758,34 @@ impl {ty} {{
     }}
 
     /// Flushes the open trace file to disk.
-    pub fn flush_trace(&mut self) {{
-        unsafe {{ ffi_{label}::atomport_sim_{label}_trace_flush(self.handle) }};
+    pub fn flush_trace(&mut self) -> Result<(), crate::SimError> {{
+        if self.tracing && unsafe {{ ffi_{label}::atomport_sim_{label}_trace_flush(self.handle) }} != 0 {{
+            return Err(self.trace_failed());
+        }}
+        Ok(())
     }}
 
-    /// Closes the trace file, if one is open.
-    pub fn close_trace(&mut self) {{
-        unsafe {{ ffi_{label}::atomport_sim_{label}_trace_close(self.handle) }};
+    /// Closes the trace file, if one is open; `Err` when it could not be
+    /// written whole (now or at an earlier dump): then it is not a
+    /// waveform to keep.
+    pub fn close_trace(&mut self) -> Result<(), crate::SimError> {{
+        if let Some(e) = &self.trace_error {{
+            return Err(crate::SimError::Trace(e.clone()));
+        }}
+        if !self.tracing {{
+            return Ok(());
+        }}
+        if unsafe {{ ffi_{label}::atomport_sim_{label}_trace_close(self.handle) }} != 0 {{
+            return Err(self.trace_failed());
+        }}
         self.tracing = false;
+        match self.trace_path.take() {{
+            Some(path) if {fst} => crate::check_fst_file(&path).map_err(|e| {{
+                self.trace_error = Some(e.clone());
+                crate::SimError::Trace(e)
+            }}),
+            _ => Ok(()),
+        }}
     }}
 
     /// Sets input `name` from a `u128` (masked to the port's width).
@@ -861,11 +937,11 @@ impl {ty} {{
     pub fn tick(&mut self) -> Result<(), crate::SimError> {{
         self.set_{c}(0);
         self.eval()?;
-        self.dump();
+        self.dump()?;
         self.set_{c}(1);
         self.eval()?;
         self.time += crate::CLOCK_PERIOD / 2;
-        self.dump();
+        self.dump()?;
         self.time += crate::CLOCK_PERIOD - crate::CLOCK_PERIOD / 2;
         Ok(())
     }}

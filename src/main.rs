@@ -1,5 +1,6 @@
 use clap::{Parser, Subcommand};
 
+#[macro_use]
 mod cli;
 
 /// atomport: drive GPU atomic message encodings through RTL under Verilator
@@ -58,9 +59,37 @@ fn default_sigpipe() {
     }
 }
 
+/// A file size limit (`ulimit -f`) makes a write past it fail with EFBIG,
+/// reported like any write error (exit 2), instead of SIGXFSZ killing the
+/// process with a core dump and a partial file.
+fn ignore_file_size_signal() {
+    // SAFETY: as default_sigpipe
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+/// Parses the command line; `--help` and `--version` are printed here, so
+/// that a standard output that cannot be written is exit 2 with a message,
+/// as for every command.
+fn parse_command_line() -> Cli {
+    match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) => {
+            let text = if std::io::IsTerminal::is_terminal(&std::io::stdout()) { e.render().ansi().to_string() } else { e.render().to_string() };
+            cli::stdout_write(format_args!("{text}"));
+            cli::stdout_flush();
+            std::process::exit(0);
+        }
+        // usage errors go to standard error, exit 2
+        Err(e) => e.exit(),
+    }
+}
+
 fn main() {
     default_sigpipe();
-    let cli = Cli::parse();
+    ignore_file_size_signal();
+    let cli = parse_command_line();
     if let Some(n) = cli.max_input {
         cli::input::set_max_input(n);
     }
@@ -83,5 +112,6 @@ fn main() {
         Cmd::Wavecheck(a) => cli::wave::wavecheck_main(a),
         Cmd::Wave(a) => cli::wave::wave_main(a),
     };
+    cli::stdout_flush();
     std::process::exit(code);
 }

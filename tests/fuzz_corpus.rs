@@ -44,3 +44,8 @@ fn fuzz_corpus_descriptor() {
 fn fuzz_corpus_vcd() {
     replay("vcd", fuzz_checks::vcd);
 }
+
+#[test]
+fn fuzz_corpus_fst() {
+    replay("fst", fuzz_checks::fst);
+}

@@ -257,7 +257,7 @@ fn golden_waves_pass_wavecheck_and_a_mutation_fails() {
         let path = dir().join(format!("{name}.golden.vcd"));
         write_golden_vcd_file(&program, &path).unwrap();
         let w = Waveform::read(&path).unwrap();
-        let report = check(&w, &program, "clock").unwrap();
+        let report = check(&w, &program, "clock", atomport_testbench::dut::UnitBuild::Full).unwrap();
         assert!(report.agrees(), "{name}: {:?}", report.failure);
         let golden = atomport_core::golden::run(&program);
         let c = report.counts;
@@ -333,7 +333,7 @@ fn bad_vcd_input_is_exit_2_with_file_line_col() {
     let (code, _, err) = atomport(&["wavecheck", s(&bad), &scenario_script("svm_atomic")]);
     assert_eq!(code, 2, "{err}");
     let (code, _, err) = atomport(&["wavediff", s(&wave), "/nonexistent/x.vcd"]);
-    assert!(code == 2 && err.starts_with("/nonexistent/x.vcd:1:1: error: cannot read the VCD"), "{err}");
+    assert!(code == 2 && err.starts_with("/nonexistent/x.vcd:1:1: error: cannot read the waveform"), "{err}");
     // a VCD without the unit's ports cannot be wavechecked
     let (code, _, err) = atomport(&["wavecheck", s(&default_dir().join("../examples/lock.atom")), &scenario_script("svm_atomic")]);
     assert_eq!(code, 2, "{err}");

@@ -17,3 +17,4 @@ pub mod text;
 pub mod descriptor;
 pub mod golden;
 pub mod report;
+pub mod output_file;

@@ -86,8 +86,8 @@ pub enum EmitError {
     Shared { top: &'static str, detail: String },
     /// No top of that name in [`TOPS`].
     UnknownTop(String),
-    /// Reading or writing a file failed.
-    Io { path: PathBuf, error: std::io::Error },
+    /// A Verilog file or its folder could not be written.
+    Output(atomport_core::output_file::OutputError),
 }
 
 impl fmt::Display for EmitError {
@@ -96,7 +96,7 @@ impl fmt::Display for EmitError {
             EmitError::Check { top, detail } => write!(f, "{top}: rust-hdl design check failed: {detail}"),
             EmitError::Shared { top, detail } => write!(f, "{top}: {detail}"),
             EmitError::UnknownTop(name) => write!(f, "no top module named `{name}`"),
-            EmitError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            EmitError::Output(e) => write!(f, "{e}"),
         }
     }
 }
@@ -311,21 +311,23 @@ pub struct Emitted {
     pub changed: bool,
 }
 
-/// Writes every top into `dir` (created if missing). A file whose text is
-/// already right is left untouched, so its timestamp does not make
-/// `atomport-sim` re-verilate it.
+/// Writes every top into `dir` (created if missing), each file whole
+/// (`atomport_core::output_file`). A file whose text is already right is
+/// left untouched, so its timestamp does not make `atomport-sim`
+/// re-verilate it.
 pub fn emit_all(dir: &Path) -> Result<Vec<Emitted>, EmitError> {
-    std::fs::create_dir_all(dir).map_err(|error| EmitError::Io { path: dir.to_path_buf(), error })?;
+    use atomport_core::output_file::{create_folder, write_file};
+    create_folder(dir).map_err(EmitError::Output)?;
     let mut emitted = vec![];
     for top in TOPS {
         let text = top.verilog()?;
         let path = dir.join(top.file_name());
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|error| EmitError::Io { path: parent.to_path_buf(), error })?;
+            create_folder(parent).map_err(EmitError::Output)?;
         }
         let changed = std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str());
         if changed {
-            std::fs::write(&path, &text).map_err(|error| EmitError::Io { path: path.clone(), error })?;
+            write_file(&path, text.as_bytes()).map_err(EmitError::Output)?;
         }
         emitted.push(Emitted { path, changed });
     }

@@ -131,11 +131,11 @@ pub fn render_block<B: Block>(block: B, top: &'static str) -> Result<String, Emi
     crate::emit::render_built(block, top)
 }
 
-/// Writes `dir/<top>.v` for `variant` (creating `dir`), with the generated
-/// header; a file already holding exactly that text is left untouched.
-/// Returns the path.
+/// Writes `dir/<top>.v` for `variant` (creating `dir`), whole, with the
+/// generated header; a file already holding exactly that text is left
+/// untouched. Returns the path.
 pub fn emit_variant(variant: &Variant, dir: &Path) -> Result<PathBuf, EmitError> {
-    std::fs::create_dir_all(dir).map_err(|error| EmitError::Io { path: dir.to_path_buf(), error })?;
+    atomport_core::output_file::create_folder(dir).map_err(EmitError::Output)?;
     let body = (variant.render)(variant.top)?;
     let text = format!(
         "{HEADER}\n// Synthesis variant `{}`: {}. Emitted by `atomport emit --variant` or `atomport synth`, not checked in.\n\n{}\n",
@@ -145,7 +145,7 @@ pub fn emit_variant(variant: &Variant, dir: &Path) -> Result<PathBuf, EmitError>
     );
     let path = dir.join(format!("{}.v", variant.top));
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-        std::fs::write(&path, &text).map_err(|error| EmitError::Io { path: path.clone(), error })?;
+        atomport_core::output_file::write_file(&path, text.as_bytes()).map_err(EmitError::Output)?;
     }
     Ok(path)
 }

@@ -3,11 +3,36 @@
 
 #include "verilated.h"
 
+#include <csignal>
 #include <cstdlib>
+#include <mutex>
 
 namespace atomport_sim {
 
 static thread_local std::string t_last_error;
+
+thread_local sigjmp_buf* t_bus_escape = nullptr;
+
+static struct sigaction s_previous_bus_action;
+
+static void on_bus_error(int sig, siginfo_t*, void*) {
+    if (t_bus_escape) siglongjmp(*t_bus_escape, 1);
+    // not a trace writer's: put the previous action back; returning re-runs
+    // the faulting access, which then gets it (by default, a core dump)
+    (void)sig;
+    sigaction(SIGBUS, &s_previous_bus_action, nullptr);
+}
+
+void install_bus_handler() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction action {};
+        action.sa_sigaction = on_bus_error;
+        action.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGBUS, &action, &s_previous_bus_action);
+    });
+}
 
 int set_error(const std::string& msg) {
     t_last_error = msg;

@@ -6,6 +6,7 @@
 // Rust side gets an Err instead of an abort.
 #pragma once
 
+#include <csetjmp>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,15 @@ void apply_seed_from_env(VerilatedContext* context);
 /// Stores `msg` as this thread's last error; returns 1 (the error code).
 int set_error(const std::string& msg);
 
+/// Where a bus error inside a guarded trace call on this thread jumps
+/// (nullptr: not inside one).
+extern thread_local sigjmp_buf* t_bus_escape;
+
+/// Installs, once per process, the SIGBUS handler that jumps to
+/// t_bus_escape; outside a guarded call it restores the previous action, so
+/// any other bus error stays fatal.
+void install_bus_handler();
+
 }  // namespace atomport_sim
 
 extern "C" {
@@ -51,3 +61,37 @@ int atomport_sim_x_unique();
     } catch (...) {                                                                \
         return atomport_sim::set_error("unknown C++ exception");                   \
     }
+
+namespace atomport_sim {
+
+/// Runs a call into a trace writer; a C++ exception (Verilator's VCD writer
+/// raises a fatal when write() fails) becomes error code 1.
+template <typename F>
+int guard_trace(F&& body) {
+    ATOMPORT_SIM_GUARD(body())
+}
+
+/// guard_trace for the FST writer, which also maps its files: a file that a
+/// full file system (or a file size limit) kept shorter than fstapi believes
+/// faults with SIGBUS when fstapi reads it back, which becomes error code 1
+/// too. The writer is then in no state to be used again (the caller drops
+/// it without closing it). Needs install_bus_handler().
+template <typename F>
+int guard_mapped_trace(F&& body) {
+    sigjmp_buf escape;
+    sigjmp_buf* const outer = t_bus_escape;
+    // savemask 0: no system call per dump; the handler runs with SA_NODEFER,
+    // so the jump leaves SIGBUS unblocked
+    if (sigsetjmp(escape, 0) != 0) {
+        t_bus_escape = outer;
+        return set_error(
+            "Verilator's FST writer stopped with a bus error reading back one of its own files (no space left on the "
+            "trace's file system or in the temporary folder, or a file size limit)");
+    }
+    t_bus_escape = &escape;
+    const int rc = guard_trace(body);
+    t_bus_escape = outer;
+    return rc;
+}
+
+}  // namespace atomport_sim

@@ -121,6 +121,58 @@ pub mod verilator_header;
 const CPP_HEADER: &str = include_str!("../cpp/atomport_sim.h");
 const CPP_RUNTIME: &str = include_str!("../cpp/atomport_sim.cpp");
 
+/// Checks that an FST file Verilator's writer closed is whole: its blocks
+/// (a tag byte, then a big-endian length that counts itself and what
+/// follows) run from the header exactly to the end of the file, with as
+/// many value-change blocks as the header counts, a geometry block when
+/// there are signals, and a hierarchy block. fstapi does not check its own
+/// writes, so a full disk gives a closed file with blocks missing or cut
+/// short; this is where that shows.
+pub fn check_fst_file(path: &std::path::Path) -> Result<(), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read back the FST: {e}"))?;
+    check_fst_blocks(&bytes).map_err(|e| format!("the FST writer left an incomplete file ({e}): was its file system full?"))
+}
+
+/// [`check_fst_file`] on the bytes of a file.
+pub fn check_fst_blocks(bytes: &[u8]) -> Result<(), String> {
+    const HEADER: u8 = 0;
+    const HEADER_LEN: u64 = 329;
+    const GEOMETRY: u8 = 3;
+    const VALUE_CHANGES: [u8; 3] = [1, 5, 8];
+    const HIERARCHY: [u8; 3] = [4, 6, 7];
+    const BLACKOUT: u8 = 2;
+    let u64_at = |at: usize| -> Option<u64> { bytes.get(at..at + 8).map(|b| u64::from_be_bytes(b.try_into().expect("8 bytes"))) };
+    if bytes.first() != Some(&HEADER) || u64_at(1) != Some(HEADER_LEN) {
+        return Err("no FST header".into());
+    }
+    let max_handle = u64_at(1 + 56).ok_or("header cut short")?;
+    let sections = u64_at(1 + 64).ok_or("header cut short")?;
+    let (mut at, mut value_changes, mut geometry, mut hierarchy) = (0usize, 0u64, 0, 0);
+    while at < bytes.len() {
+        let tag = bytes[at];
+        let len = u64_at(at + 1).ok_or_else(|| format!("block at byte {at} cut short"))?;
+        if len < 8 || len > (bytes.len() - at - 1) as u64 {
+            return Err(format!("block at byte {at} runs past the end of the file"));
+        }
+        match tag {
+            HEADER if at == 0 => {}
+            GEOMETRY => geometry += 1,
+            BLACKOUT => {}
+            t if VALUE_CHANGES.contains(&t) => value_changes += 1,
+            t if HIERARCHY.contains(&t) => hierarchy += 1,
+            t => return Err(format!("block type {t} at byte {at}")),
+        }
+        at += 1 + len as usize;
+    }
+    if value_changes != sections {
+        return Err(format!("{value_changes} value-change blocks of the {sections} the header counts"));
+    }
+    if hierarchy != 1 || (max_handle > 0 && geometry != 1) {
+        return Err(format!("{hierarchy} hierarchy and {geometry} geometry blocks, not one of each"));
+    }
+    Ok(())
+}
+
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
 
 impl VAtomicAlu {

@@ -157,7 +157,7 @@ fn vcd_trace_has_timescale_signals_and_one_period_per_step() {
         m.tick().unwrap();
     }
     assert_eq!(m.time(), 3 * CLOCK_PERIOD);
-    m.close_trace();
+    m.close_trace().unwrap();
     assert!(!m.tracing());
     drop(m);
     let vcd = std::fs::read_to_string(&path).unwrap();

@@ -22,7 +22,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
     /// passes over the 64-message speed stream per timed run
-    #[arg(long, value_name = "N", default_value_t = 400, value_parser = super::optval::at_least_one_u64)]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", default_value_t = 400, value_parser = super::optval::at_least_one_u64)]
     pub rounds: u64,
 }
 
@@ -204,18 +204,18 @@ pub fn main(a: BenchArgs) -> i32 {
         };
         // through a `Value`: the keys print sorted, as they always have
         let v = serde_json::to_value(report).expect("json");
-        println!("{}", serde_json::to_string_pretty(&v).expect("json"));
+        outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return 0;
     }
 
-    println!("atomic_unit throughput: 1-cycle memory, no stalls, all lanes enabled, {} back-to-back messages per row", bench::STREAM);
-    println!("(steady state after {} messages; target = one memory element per cycle, no idle cycle between messages)\n", bench::WARMUP);
-    println!(
+    outln!("atomic_unit throughput: 1-cycle memory, no stalls, all lanes enabled, {} back-to-back messages per row", bench::STREAM);
+    outln!("(steady state after {} messages; target = one memory element per cycle, no idle cycle between messages)\n", bench::WARMUP);
+    outln!(
         "{:<38} {:>4} {:>8} {:>8} {:>10} {:>10} {:>8} {:>8}  verdict",
         "message", "exec", "address", "elements", "cyc/msg", "cyc/lane", "target", "latency"
     );
     for r in &rows {
-        println!(
+        outln!(
             "{:<38} {:>4} {:>8} {:>8} {:>10.2} {:>10.2} {:>8.0} {:>8}  {}",
             r.kind,
             r.exec_size,
@@ -228,18 +228,18 @@ pub fn main(a: BenchArgs) -> i32 {
             verdict(r)
         );
     }
-    println!("\n{} of {} rows meet the target", rows.len() - missed, rows.len());
-    println!(
+    outln!("\n{} of {} rows meet the target", rows.len() - missed, rows.len());
+    outln!(
         "\nsimulation speed: {} messages ({} cycles) per run, {} runs, best run (checksum {:#018x} on both)",
         rust.messages,
         rust.cycles,
         SPEED_RUNS,
         rust.checksum
     );
-    println!("  Rust-driven loop : {:>12.0} cycles/s {:>12.0} messages/s", rust_cps, rust_mps);
-    println!("  C++ harness      : {:>12.0} cycles/s {:>12.0} messages/s", cpp_cps, cpp_mps);
-    println!("  ratio Rust / C++ : {:.3}  (target >= 0.9)", rust_cps / cpp_cps);
-    println!(
+    outln!("  Rust-driven loop : {:>12.0} cycles/s {:>12.0} messages/s", rust_cps, rust_mps);
+    outln!("  C++ harness      : {:>12.0} cycles/s {:>12.0} messages/s", cpp_cps, cpp_mps);
+    outln!("  ratio Rust / C++ : {:.3}  (target >= 0.9)", rust_cps / cpp_cps);
+    outln!(
         "  whole test bench : {:>12.0} cycles/s {:>12.0} messages/s  (driver, memory model, monitor, scoreboard and golden model in lockstep; {} messages)",
         checked_cps, checked_mps, checked.1
     );

@@ -103,14 +103,17 @@ pub fn encode_main(a: EncodeArgs) -> i32 {
             out.push_str(&format!("{}: {} {}\n", msg.line, to_hex(&enc.desc), to_hex(&enc.payload.to_bytes())));
         }
     }
-    print!("{out}");
+    if out.is_empty() {
+        eprintln!("atomport encode: note: {name} has no messages: nothing to encode");
+    }
+    out!("{out}");
     0
 }
 
 pub fn decode_main(a: DecodeArgs) -> i32 {
     match decode_text(&a.hex, a.payload.as_deref()) {
         Ok(text) => {
-            println!("{text}");
+            outln!("{text}");
             0
         }
         Err(d) => bad(d),

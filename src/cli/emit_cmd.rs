@@ -44,8 +44,19 @@ pub fn main(_: EmitArgs) -> i32 {
 /// `--check`, 2 the generator or the file system failed.
 #[cfg(feature = "hdl")]
 pub fn main(a: EmitArgs) -> i32 {
+    use atomport_core::output_file::OutputPlan;
+    let default = if a.variant.is_some() { PathBuf::from("target/variants") } else { emit::default_dir() };
+    let plan = match &a.out {
+        Some(dir) => OutputPlan::new().folder("--out", Some(std::path::Path::new(dir))),
+        None => OutputPlan::new().default_folder("--out", &default),
+    };
+    if !a.check {
+        if let Err(code) = super::check_outputs(plan) {
+            return code;
+        }
+    }
     if let Some(name) = &a.variant {
-        let dir = a.out.map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target/variants"));
+        let dir = a.out.map(PathBuf::from).unwrap_or(default);
         let variant = match atomport_hdl::variants::variant(name) {
             Ok(Some(v)) => v,
             Ok(None) => {
@@ -61,7 +72,7 @@ pub fn main(a: EmitArgs) -> i32 {
         };
         return match atomport_hdl::variants::emit_variant(&variant, &dir) {
             Ok(path) => {
-                println!("wrote     {} (top module `{}`: {})", path.display(), variant.top, variant.description);
+                outln!("wrote     {} (top module `{}`: {})", path.display(), variant.top, variant.description);
                 0
             }
             Err(e) => {
@@ -89,7 +100,7 @@ pub fn main(a: EmitArgs) -> i32 {
     match emit::emit_all(&dir) {
         Ok(files) => {
             for f in files {
-                println!("{} {}", if f.changed { "wrote    " } else { "unchanged" }, f.path.display());
+                outln!("{} {}", if f.changed { "wrote    " } else { "unchanged" }, f.path.display());
             }
             0
         }

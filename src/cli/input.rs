@@ -85,7 +85,7 @@ pub struct Input {
 }
 
 /// Reads `path` (`-`: standard input) up to the input limit; `what` names
-/// the input in errors ("script", "VCD"). Errors are `NAME:1:1: error: ...`.
+/// the input in errors ("script", "waveform"). Errors are `NAME:1:1: error: ...`.
 pub fn read_input(path: &str, what: &str) -> Result<Input, Diag> {
     let limit = max_input().map_err(|e| Diag::new(path, 1, 1, e))?;
     read_limited(path, what, limit)

@@ -11,6 +11,7 @@
 use std::path::PathBuf;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_testbench::results::{self, junit_of_run, RunRecord};
 
 /// Arguments of `atomport merge`.
@@ -40,6 +41,13 @@ fn read(path: &std::path::Path) -> Result<RunRecord, String> {
 }
 
 pub fn main(a: MergeArgs) -> i32 {
+    let mut plan = OutputPlan::new();
+    for p in a.reports.iter().chain(&a.expect) {
+        plan = plan.input(p);
+    }
+    if let Err(code) = super::check_outputs(plan.file("--out", a.out.as_deref()).file("--junit", a.junit.as_deref())) {
+        return code;
+    }
     let mut records = vec![];
     for p in &a.reports {
         match read(p) {
@@ -66,20 +74,18 @@ pub fn main(a: MergeArgs) -> i32 {
     };
     if let Some(path) = &a.out {
         let text = serde_json::to_string_pretty(&merged.to_json()).expect("JSON") + "\n";
-        if let Err(e) = super::regress_cmd::write_file(path, &text) {
-            eprintln!("atomport merge: error: {e}");
-            return EXIT_BAD_INPUT;
+        if let Err(e) = write_file(path, text.as_bytes()) {
+            return super::report_output_error(&e);
         }
     }
     if let Some(path) = &a.junit {
-        if let Err(e) = super::regress_cmd::write_file(path, &junit_of_run(&merged)) {
-            eprintln!("atomport merge: error: {e}");
-            return EXIT_BAD_INPUT;
+        if let Err(e) = write_file(path, junit_of_run(&merged).as_bytes()) {
+            return super::report_output_error(&e);
         }
     }
     let failures: Vec<_> = merged.failures().collect();
     let missing = merged.missing();
-    println!(
+    outln!(
         "merge of {} reports ({}): {} scripts of {}, {} messages, {} cycles, {} rejected by the build, {} failed{}",
         records.len(),
         merged.options,
@@ -94,19 +100,19 @@ pub fn main(a: MergeArgs) -> i32 {
         }
     );
     if a.coverage {
-        print!("{}", merged.coverage.report(&merged.space));
+        out!("{}", merged.coverage.report(&merged.space));
     } else {
-        println!("  {}", merged.coverage.summary(&merged.space));
+        outln!("  {}", merged.coverage.summary(&merged.space));
     }
     for (s, f) in &failures {
-        println!("FAILED script {} (seed {:#x}{}): {}", s.index, s.seed, s.shard.map_or(String::new(), |x| format!(", shard {x}")), f.what.lines().next().unwrap_or(""));
-        println!("  failing script: {}", f.file);
-        println!("  reproduce: {}", f.reproduce);
+        outln!("FAILED script {} (seed {:#x}{}): {}", s.index, s.seed, s.shard.map_or(String::new(), |x| format!(", shard {x}")), f.what.lines().next().unwrap_or(""));
+        outln!("  failing script: {}", f.file);
+        outln!("  reproduce: {}", f.reproduce);
     }
     let mut status = if failures.is_empty() { 0 } else { 1 };
     if !missing.is_empty() {
         let shown: Vec<String> = missing.iter().take(20).map(|k| k.to_string()).collect();
-        println!(
+        outln!(
             "MISSING {} scripts no report holds{}: {}{}",
             missing.len(),
             if merged.stopped_early { " (a shard stopped at --max-failures)" } else { "" },
@@ -117,9 +123,9 @@ pub fn main(a: MergeArgs) -> i32 {
     }
     if let (Some(e), Some(path)) = (&expected, &a.expect) {
         match merged.differs_from(e) {
-            None => println!("  equals {}: same scripts, verdicts, cycles and coverage", path.display()),
+            None => outln!("  equals {}: same scripts, verdicts, cycles and coverage", path.display()),
             Some(d) => {
-                println!("DIFFERS from {}: {d}", path.display());
+                outln!("DIFFERS from {}: {d}", path.display());
                 status = 1;
             }
         }

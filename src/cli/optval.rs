@@ -16,7 +16,14 @@ pub fn stall(text: &str) -> Result<f64, String> {
 
 /// A count that must be at least 1 (`--count`, `--per-script`, `--rounds`).
 pub fn at_least_one(text: &str) -> Result<usize, String> {
-    let n: usize = text.trim().parse().map_err(|_| format!("`{text}` is not a whole number"))?;
+    let t = text.trim();
+    let n: usize = t.parse().map_err(|_| {
+        if !t.is_empty() && t.trim_start_matches('+').bytes().all(|b| b.is_ascii_digit()) {
+            format!("`{text}` is too large (at most {})", usize::MAX)
+        } else {
+            format!("`{text}` is not a whole number")
+        }
+    })?;
     if n == 0 {
         return Err("must be at least 1 (0 would run nothing)".to_string());
     }
@@ -79,7 +86,8 @@ mod tests {
         assert!(stall("often").is_err());
         assert_eq!(at_least_one("1"), Ok(1));
         assert!(at_least_one("0").unwrap_err().contains("at least 1"));
-        assert!(at_least_one("-1").is_err());
+        assert!(at_least_one("-1").unwrap_err().contains("not a whole number"));
+        assert!(at_least_one("99999999999999999999").unwrap_err().contains("too large (at most 18446744073709551615)"));
         assert_eq!(render_width("200"), Ok(200));
         assert!(render_width("0").is_err() && render_width("199").is_err());
         assert!(vcd_out("x.fst").is_err() && vcd_out("x.FST").is_err());

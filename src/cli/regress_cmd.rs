@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use atomport_core::diag::EXIT_BAD_INPUT;
+use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::generator::{admitted_fp_families, all_fp_families, MessageFilter};
 use atomport_testbench::memory::{LatencyRange, MemConfig};
@@ -25,23 +26,23 @@ use atomport_testbench::results::{junit_of_run, RunRecord};
 #[derive(clap::Args, Debug)]
 pub struct RegressArgs {
     /// seed of the whole run (printed; the same seed reruns the same scripts)
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub seed: u64,
     /// random messages to run
-    #[arg(long, default_value_t = 1000, value_parser = super::optval::at_least_one)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1000, value_parser = super::optval::at_least_one)]
     pub count: usize,
     /// memory read latency in cycles: N, or MIN..MAX drawn per read
-    #[arg(long, value_name = "N|MIN..MAX", default_value = "1..4")]
+    #[arg(allow_negative_numbers = true, long, value_name = "N|MIN..MAX", default_value = "1..4")]
     pub latency: LatencyRange,
     /// probability (0 <= PROB < 1) that the memory stalls each channel in a cycle
-    #[arg(long, value_name = "PROB", default_value_t = 0.2, value_parser = super::optval::stall)]
+    #[arg(allow_negative_numbers = true, long, value_name = "PROB", default_value_t = 0.2, value_parser = super::optval::stall)]
     pub stall: f64,
     /// messages per generated script
-    #[arg(long, value_name = "M", default_value_t = 200, value_parser = super::optval::at_least_one)]
+    #[arg(allow_negative_numbers = true, long, value_name = "M", default_value_t = 200, value_parser = super::optval::at_least_one)]
     pub per_script: usize,
-    /// directory for failing scripts
-    #[arg(long, value_name = "DIR", default_value = "target/regress")]
-    pub out: PathBuf,
+    /// folder for failing scripts and their waveforms [default: target/regress]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// no progress line
     #[arg(long)]
     pub quiet: bool,
@@ -54,17 +55,17 @@ pub struct RegressArgs {
     pub unit: UnitBuild,
     /// threads, each with its own Verilated model (default: the number of
     /// cores); the outcome is the same for every value
-    #[arg(long, value_name = "J", value_parser = super::optval::at_least_one)]
+    #[arg(allow_negative_numbers = true, long, value_name = "J", value_parser = super::optval::at_least_one)]
     pub jobs: Option<usize>,
     /// run the K-th of N disjoint slices of the scripts (script k when
     /// k % N == K-1); `atomport merge` joins the shards' reports
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// run script k of the run alone (what a failure's reproduce command does)
-    #[arg(long, value_name = "k", conflicts_with = "shard")]
+    #[arg(allow_negative_numbers = true, long, value_name = "k", conflicts_with = "shard")]
     pub script: Option<usize>,
     /// stop after F failing scripts (in script order); 0 runs every script
-    #[arg(long, value_name = "F", default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, value_name = "F", default_value_t = 1)]
     pub max_failures: usize,
     /// only these message kinds (comma-separated globs, any case):
     /// SVM_ATOMIC, DWORD_ATOMIC, TYPED_ATOMIC, SVM_SCATTER, atom
@@ -90,7 +91,7 @@ pub struct RegressArgs {
     #[arg(long, conflicts_with = "shard")]
     pub until_covered: bool,
     /// the message budget of --until-covered
-    #[arg(long, value_name = "MESSAGES", default_value_t = 1_000_000, value_parser = super::optval::at_least_one)]
+    #[arg(allow_negative_numbers = true, long, value_name = "MESSAGES", default_value_t = 1_000_000, value_parser = super::optval::at_least_one)]
     pub budget: usize,
     /// write the traced re-runs of failing scripts as FST (`fail-S-k.fst`,
     /// Verilator's FST tracing) instead of VCD
@@ -157,22 +158,25 @@ impl ProgressReport {
     }
 }
 
-/// Writes `text` to `path` or says why not.
-pub fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
-}
+/// Where failing scripts go without `--out`.
+pub const DEFAULT_OUT: &str = "target/regress";
 
 pub fn main(a: RegressArgs) -> i32 {
+    let out_dir = a.out.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUT));
+    let plan = match &a.out {
+        Some(dir) => OutputPlan::new().folder("--out", Some(dir)),
+        None => OutputPlan::new().default_folder("--out", &out_dir),
+    };
+    if let Err(code) = super::check_outputs(plan.file("--report", a.report.as_deref()).file("--junit", a.junit.as_deref())) {
+        return code;
+    }
     let mem = MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
     let cfg = RegressConfig {
         seed: a.seed,
         count: a.count,
         per_script: a.per_script,
         mem,
-        out_dir: a.out.clone(),
+        out_dir,
         unit: a.unit,
         jobs: a.jobs.unwrap_or_else(cores),
         shard: a.shard,
@@ -229,36 +233,34 @@ pub fn main(a: RegressArgs) -> i32 {
     let record = RunRecord::new(&cfg, &report, secs);
     if let Some(path) = &a.report {
         let text = serde_json::to_string_pretty(&record.to_json()).expect("JSON") + "\n";
-        if let Err(e) = write_file(path, &text) {
-            eprintln!("atomport regress: error: {e}");
-            return EXIT_BAD_INPUT;
+        if let Err(e) = write_file(path, text.as_bytes()) {
+            return super::report_output_error(&e);
         }
     }
     if let Some(path) = &a.junit {
-        if let Err(e) = write_file(path, &junit_of_run(&record)) {
-            eprintln!("atomport regress: error: {e}");
-            return EXIT_BAD_INPUT;
+        if let Err(e) = write_file(path, junit_of_run(&record).as_bytes()) {
+            return super::report_output_error(&e);
         }
     }
     let ran: usize = report.outcomes.iter().map(|o| o.messages).sum();
     let rate = ran as f64 / secs.max(1e-9);
     if report.failures.is_empty() {
-        println!(
+        outln!(
             "regress seed {}: {} messages in {} scripts agree with the golden model ({} cycles, {:.1} s, {:.0} msg/s, {} jobs)",
             a.seed, report.messages, report.scripts, report.cycles, secs, rate, cfg.jobs
         );
         if report.rejected > 0 {
-            println!(
+            outln!(
                 "  {} of them need more than the {} build has and were rejected (rsp_error, no access), as expected",
                 report.rejected,
                 a.unit.name()
             );
         }
         if report.extra_scripts > 0 || cfg.until_covered {
-            println!(
+            outln!(
                 "  --until-covered: {} more scripts ({} messages) after the first {}; {}",
                 report.extra_scripts,
-                report.extra_scripts * cfg.per_script,
+                report.extra_messages,
                 a.count,
                 if report.coverage.holes(&report.space).is_empty() { "every reachable bin hit".to_string() } else {
                     format!("budget of {} messages spent with {} holes left", a.budget, report.coverage.holes(&report.space).len())
@@ -268,7 +270,7 @@ pub fn main(a: RegressArgs) -> i32 {
         print_coverage(&report, a.coverage);
         return 0;
     }
-    println!(
+    outln!(
         "regress seed {}: {} of {} scripts FAILED ({} messages agreed in {} scripts; {} cycles, {:.1} s, {:.0} msg/s, {} jobs){}",
         a.seed,
         report.failures.len(),
@@ -285,17 +287,29 @@ pub fn main(a: RegressArgs) -> i32 {
             String::new()
         }
     );
+    // the failures' GTKWave views first: one that cannot be written is exit 2
+    let mut views = Vec::new();
     for f in &report.failures {
-        println!("MISMATCH in script {} (script seed {:#x})", f.script, f.script_seed);
-        println!("  first difference: {}", f.what.replace('\n', "\n  "));
-        println!("  failing script: {}", f.file.display());
-        let waveform = f.vcd.clone().map_err(|e| e.to_string());
-        match waveform.and_then(|vcd| atomport_wave::gtkw::write_unit_gtkw(&vcd).map(|_| vcd).map_err(|e| e.to_string())) {
-            Ok(vcd) => println!("  waveform: {} (GTKWave view {})", vcd.display(), atomport_wave::gtkw::gtkw_path(&vcd).display()),
-            Err(e) => println!("  waveform: none ({e})"),
+        views.push(match &f.vcd {
+            Err(e) => Err(e.to_string()),
+            Ok(vcd) => match atomport_wave::gtkw::write_unit_gtkw(vcd) {
+                Ok(view) => Ok((vcd.clone(), view)),
+                Err(atomport_wave::gtkw::GtkwError::Write(e)) => return super::report_output_error(&e),
+                Err(e) => Err(e.to_string()),
+            },
+        });
+    }
+    let mut waveform_views = views.into_iter();
+    for f in &report.failures {
+        outln!("MISMATCH in script {} (script seed {:#x})", f.script, f.script_seed);
+        outln!("  first difference: {}", f.what.replace('\n', "\n  "));
+        outln!("  failing script: {}", f.file.display());
+        match waveform_views.next().expect("one per failure") {
+            Ok((vcd, view)) => outln!("  waveform: {} (GTKWave view {})", vcd.display(), view.display()),
+            Err(e) => outln!("  waveform: none ({e})"),
         }
-        println!("  run: {}", f.run_command);
-        println!("  reproduce: {}", f.reproduce);
+        outln!("  run: {}", f.run_command);
+        outln!("  reproduce: {}", f.reproduce);
     }
     print_coverage(&report, a.coverage);
     1
@@ -304,8 +318,8 @@ pub fn main(a: RegressArgs) -> i32 {
 /// The coverage summary line, or with `--coverage` the whole report.
 fn print_coverage(report: &regress::RegressReport, full: bool) {
     if full {
-        print!("{}", report.coverage.report(&report.space));
+        out!("{}", report.coverage.report(&report.space));
     } else {
-        println!("  {} (--coverage lists the holes)", report.coverage.summary(&report.space));
+        outln!("  {} (--coverage lists the holes)", report.coverage.summary(&report.space));
     }
 }

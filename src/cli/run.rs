@@ -33,6 +33,7 @@ use std::path::PathBuf;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_core::outcome::{LaneResults, RunOutput};
+use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_core::program::Program;
 use atomport_core::report::{Comparison, Extensions, RejectedResult};
 use atomport_testbench::memory::{LatencyRange, MemConfig};
@@ -54,7 +55,7 @@ pub enum EngineChoice {
 /// Arguments of `atomport run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// the script (`.atom`)
+    /// the script (`.atom`), or `-` for standard input
     pub file: String,
     /// the engine to run
     #[arg(long, value_enum, default_value_t = EngineChoice::Golden)]
@@ -69,13 +70,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "PATH", value_parser = super::optval::fst_out, conflicts_with = "vcd")]
     pub fst: Option<PathBuf>,
     /// RTL engines: memory-model read latency in cycles, N or MIN..MAX (drawn per read)
-    #[arg(long, value_name = "N|MIN..MAX")]
+    #[arg(allow_negative_numbers = true, long, value_name = "N|MIN..MAX")]
     pub latency: Option<LatencyRange>,
     /// RTL engines: probability (0 <= PROB < 1) that the memory model stalls a cycle
-    #[arg(long, value_name = "PROB", value_parser = super::optval::stall)]
+    #[arg(allow_negative_numbers = true, long, value_name = "PROB", value_parser = super::optval::stall)]
     pub stall: Option<f64>,
     /// RTL engines: seed of the memory model's random stalls
-    #[arg(long, value_name = "S")]
+    #[arg(allow_negative_numbers = true, long, value_name = "S")]
     pub seed: Option<u64>,
     /// RTL engines: the unit build, full (l32_w128), small (l8_w32_int) or serial (serial_l8_w32_int)
     #[arg(long, value_name = "BUILD", value_parser = UnitBuild::by_name)]
@@ -98,9 +99,9 @@ pub const EXIT_BUILD_CANNOT_RUN: i32 = 3;
 fn print(out: &RunOutput, ext: &Extensions, json: bool) -> String {
     let text = atomport_core::report::json_extended(out, ext);
     if json {
-        print!("{text}");
+        out!("{text}");
     } else {
-        print!("{}", atomport_core::report::table(out));
+        out!("{}", atomport_core::report::table(out));
     }
     text
 }
@@ -134,9 +135,8 @@ fn reproduce_command(a: &RunArgs) -> String {
 fn write_reports(a: &RunArgs, w: &Written, code: i32, seconds: f64) -> i32 {
     use atomport_testbench::results::{junit_xml, JunitCase};
     if let (Some(path), Some(json)) = (&a.report, &w.json) {
-        if let Err(e) = super::regress_cmd::write_file(path, json) {
-            eprintln!("atomport run: error: {e}");
-            return EXIT_BAD_INPUT;
+        if let Err(e) = write_file(path, json.as_bytes()) {
+            return super::report_output_error(&e);
         }
     }
     if let Some(path) = &a.junit {
@@ -146,11 +146,11 @@ fn write_reports(a: &RunArgs, w: &Written, code: i32, seconds: f64) -> i32 {
             let first = what.lines().next().unwrap_or("").to_string();
             (format!("{first} -- reproduce: {}", reproduce_command(a)), format!("{what}\nreproduce: {}\n", reproduce_command(a)))
         });
-        let case = JunitCase { classname: format!("atomport.run.{engine}"), name: a.file.clone(), seconds, failure };
+        let failure_type = if code == EXIT_BUILD_CANNOT_RUN { JunitCase::REJECTED } else { JunitCase::MISMATCH };
+        let case = JunitCase { classname: format!("atomport.run.{engine}"), name: a.file.clone(), seconds, failure, failure_type };
         let xml = junit_xml(&format!("atomport run {}", a.file), &[("engine", engine)], &[case], "");
-        if let Err(e) = super::regress_cmd::write_file(path, &xml) {
-            eprintln!("atomport run: error: {e}");
-            return EXIT_BAD_INPUT;
+        if let Err(e) = write_file(path, xml.as_bytes()) {
+            return super::report_output_error(&e);
         }
     }
     code
@@ -180,7 +180,21 @@ fn cannot_run(a: &RunArgs, unit: UnitBuild, rejected: usize) -> i32 {
     EXIT_BUILD_CANNOT_RUN
 }
 
+/// The run's outputs and input, checked before it starts: the waveform and
+/// its GTKWave view (RTL engines), the report, the JUnit file.
+fn output_plan(a: &RunArgs) -> OutputPlan {
+    let mut plan = OutputPlan::new().input_str(&a.file);
+    if a.engine != EngineChoice::Golden {
+        let view = a.vcd.as_deref().or(a.fst.as_deref()).map(atomport_wave::gtkw::gtkw_path);
+        plan = plan.file("--vcd", a.vcd.as_deref()).file("--fst", a.fst.as_deref()).file("the GTKWave view", view.as_deref());
+    }
+    plan.file("--report", a.report.as_deref()).file("--junit", a.junit.as_deref())
+}
+
 pub fn main(a: RunArgs) -> i32 {
+    if let Err(code) = super::check_outputs(output_plan(&a)) {
+        return code;
+    }
     let start = std::time::Instant::now();
     let mut w = Written::default();
     let code = run(&a, &mut w);
@@ -275,11 +289,14 @@ fn run(a: &RunArgs, w: &mut Written) -> i32 {
 
 /// After an RTL run with `--vcd PATH` or `--fst PATH` (passed or failed),
 /// writes the GTKWave view `PATH.gtkw` beside the waveform
-/// (docs/waveforms.md); `code` is the run's exit status, returned unchanged.
+/// (docs/waveforms.md); `code` is the run's exit status, returned unchanged
+/// unless the view cannot be written (2).
 fn with_view(a: &RunArgs, code: i32) -> i32 {
     if let Some(vcd) = a.vcd.as_deref().or(a.fst.as_deref()).filter(|p| p.exists() && code != EXIT_BAD_INPUT) {
-        if let Err(e) = atomport_wave::gtkw::write_unit_gtkw(vcd) {
-            eprintln!("atomport run: note: no GTKWave view: {e}");
+        match atomport_wave::gtkw::write_unit_gtkw(vcd) {
+            Err(atomport_wave::gtkw::GtkwError::Write(e)) => return super::report_output_error(&e),
+            Err(e) => eprintln!("atomport run: note: no GTKWave view: {e}"),
+            Ok(_) => {}
         }
     }
     code
@@ -289,7 +306,7 @@ fn with_view(a: &RunArgs, code: i32) -> i32 {
 /// bad input (2); anything else is the RTL failing (1).
 fn rtl_failed(a: &RunArgs, e: &RtlError) -> i32 {
     if let RtlError::Sim(atomport_sim::SimError::Trace(m)) = e {
-        eprintln!("atomport run: error: {}: {m}", if a.fst.is_some() { "--fst" } else { "--vcd" });
+        eprintln!("atomport run: error: {} {m}; no waveform written", if a.fst.is_some() { "--fst" } else { "--vcd" });
         return EXIT_BAD_INPUT;
     }
     eprintln!("atomport run: error: the RTL run failed: {e}");

@@ -18,14 +18,15 @@ use std::path::PathBuf;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_synth::asic::LibertyChoice;
+use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_synth::{self as synth, table, Options, Target};
 
 /// Arguments of `atomport synth`.
 #[derive(clap::Args, Debug)]
 pub struct SynthArgs {
-    /// Block: alu, unit, a variant (alu_int, fp_alu) or any module of hdl/verilog/*.v
-    #[arg(long, default_value = "alu")]
-    pub block: String,
+    /// Block: alu, unit, a variant (alu_int, fp_alu) or any module of hdl/verilog/*.v [default: alu]
+    #[arg(long)]
+    pub block: Option<String>,
     /// Target: generic (Yosys only), ice40 or ecp5 (Yosys + nextpnr), asic
     /// (Yosys + a standard-cell library + OpenSTA); with --table, a
     /// comma-separated list [default: generic; with --table: all]
@@ -36,16 +37,16 @@ pub struct SynthArgs {
     #[arg(long, value_delimiter = ',')]
     pub part: Vec<String>,
     /// nextpnr's placer seed (same seed, same numbers)
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub seed: u64,
     /// A seed sweep: the same netlist placed and routed with each seed (the
     /// report's figures are the first seed's), and fmax by seed with its
     /// min, median and max: how much of an fmax difference is placement
-    #[arg(long, value_delimiter = ',', value_name = "S,S,...", conflicts_with_all = ["seed", "table"])]
+    #[arg(allow_negative_numbers = true, long, value_delimiter = ',', value_name = "S,S,...", conflicts_with_all = ["seed", "table"])]
     pub seeds: Vec<u64>,
     /// nextpnr's clock constraint in MHz; asic: ABC's delay target and
     /// OpenSTA's clock [default: ice40 50, ecp5 100, asic 100]
-    #[arg(long, value_name = "MHZ")]
+    #[arg(allow_negative_numbers = true, long, value_name = "MHZ")]
     pub freq: Option<f64>,
     /// asic: the standard-cell library, osu018 (0.18 µm) or osu035 (0.35 µm),
     /// from Debian's qflow-tech packages (`make synth-deps`) [default: osu018]
@@ -64,9 +65,9 @@ pub struct SynthArgs {
     #[arg(long, requires = "table")]
     pub print_only: bool,
     /// With --table or --seeds: runs at a time (the figures do not depend on it)
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub jobs: usize,
-    /// Directory of the run directories [default: target/synth]
+    /// Directory of the run directories [default: target/synth of the working directory]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Synthesize the Verilog of DIR, laid out like hdl/verilog (an edited
@@ -85,9 +86,12 @@ pub struct SynthArgs {
     pub no_install: bool,
 }
 
+/// The block synthesized without `--block`.
+pub const DEFAULT_BLOCK: &str = "alu";
+
 pub fn main(a: SynthArgs) -> i32 {
     let base = Options {
-        block: a.block.clone(),
+        block: a.block.clone().unwrap_or_else(|| DEFAULT_BLOCK.to_string()),
         target: Target::Generic,
         parts: a.part.clone(),
         seed: a.seeds.first().copied().unwrap_or(a.seed),
@@ -111,6 +115,20 @@ pub fn main(a: SynthArgs) -> i32 {
         eprintln!("atomport synth: error: --lib and --liberty choose the asic target's library: add --target asic");
         return EXIT_BAD_INPUT;
     }
+    let mut plan = OutputPlan::new();
+    if let Some(dir) = &a.verilog_dir {
+        plan = plan.input(dir);
+    }
+    plan = match &a.out {
+        Some(dir) => plan.folder("--out", Some(dir)),
+        None => plan.default_folder("--out", &base.out_root),
+    };
+    if a.table && !a.print_only {
+        plan = plan.file("the README", Some(&readme_path()));
+    }
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
     if a.table {
         return table_main(&a, &base);
     }
@@ -126,9 +144,9 @@ pub fn main(a: SynthArgs) -> i32 {
     match synth::synth(&opts) {
         Ok(report) => {
             if a.json {
-                println!("{:#}", report.to_json());
+                outln!("{:#}", report.to_json());
             } else {
-                print!("{}", report.text());
+                out!("{}", report.text());
             }
             if report.fits() {
                 0
@@ -143,15 +161,20 @@ pub fn main(a: SynthArgs) -> i32 {
     }
 }
 
+/// The checkout's README.md, where `--table` writes the table.
+fn readme_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md")
+}
+
 fn table_main(a: &SynthArgs, base: &Options) -> i32 {
-    if !a.part.is_empty() || a.freq.is_some() || a.json || a.lib.is_some() || a.liberty.is_some() {
+    if !a.part.is_empty() || a.freq.is_some() || a.json || a.block.is_some() || a.lib.is_some() || a.liberty.is_some() {
         eprintln!(
-            "atomport synth: error: --table runs the default parts, constraints and library; --part, --freq, --json, --lib and --liberty do not apply"
+            "atomport synth: error: --table runs every default block on the default parts, constraints and library; --block, --part, --freq, --json, --lib and --liberty do not apply"
         );
         return EXIT_BAD_INPUT;
     }
     let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
-    let readme = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = readme_path();
     let old_readme = match std::fs::read_to_string(&readme) {
         Ok(text) => text,
         Err(e) => {
@@ -185,7 +208,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
     let new: Vec<table::TargetRows> =
         targets.iter().map(|&t| table::target_rows(&entries, t, base.seed, &fingerprint)).collect();
     let text = table::markdown(&table::merge(old, new));
-    print!("{text}");
+    out!("{text}");
     let mut failed = false;
     for e in &entries {
         if let Err(err) = &e.result {
@@ -215,7 +238,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
             if new == now {
                 Ok(false)
             } else {
-                synth::write_whole(&readme, &new).map(|()| true).map_err(|e| e.to_string())
+                write_file(&readme, new.as_bytes()).map(|_| true).map_err(|e| e.msg)
             }
         });
     match result {

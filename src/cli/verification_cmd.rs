@@ -186,10 +186,8 @@ pub fn verification_main(a: VerificationArgs) -> i32 {
         eprintln!("atomport verification: {}: error: no `{BEGIN_MARKER}` ... `{END_MARKER}` markers", readme.display());
         return EXIT_BAD_INPUT;
     };
-    let tmp = readme.with_extension("md.tmp");
-    if let Err(e) = std::fs::write(&tmp, new).and_then(|_| std::fs::rename(&tmp, &readme)) {
-        let _ = std::fs::remove_file(&tmp);
-        eprintln!("atomport verification: {}: error: {e}; README.md left unchanged", readme.display());
+    if let Err(e) = atomport_core::output_file::write_file(&readme, new.as_bytes()) {
+        eprintln!("atomport verification: {}; README.md left unchanged", e.msg);
         return EXIT_BAD_INPUT;
     }
     eprintln!("atomport verification: README.md's table rewritten from {}", a.reports.display());

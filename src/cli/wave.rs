@@ -24,8 +24,10 @@
 use std::path::{Path, PathBuf};
 
 use atomport_core::diag::EXIT_BAD_INPUT;
-use atomport_wave::check::{check, find_port_scope};
-use atomport_wave::refs::PORT_GLOBS;
+use atomport_core::output_file::{write_file, OutputPlan};
+use atomport_testbench::dut::UnitBuild;
+use atomport_wave::check::{build_of, check, find_port_scope};
+use atomport_wave::refs::{is_port, PORT_GLOBS};
 use atomport_wave::diff::{diff, DiffOptions};
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
 use atomport_wave::reader::{Timescale, Waveform};
@@ -75,8 +77,11 @@ pub fn wavediff_main(a: WavediffArgs) -> i32 {
     };
     let mut signals = a.signals;
     if signals.is_empty() && [&wa, &wb].iter().all(|w| find_port_scope(w, "clock").is_ok()) {
-        // two waves of the unit: its ports, not its thousands of internals
-        signals = PORT_GLOBS.iter().map(|g| g.to_string()).collect();
+        // two waves of the unit: its ports by name (globs would also take
+        // internals such as `rsp_data_r$d`), not its thousands of internals
+        let names: std::collections::BTreeSet<&str> =
+            wa.vars.iter().chain(&wb.vars).map(|v| v.name.as_str()).filter(|n| is_port(n)).collect();
+        signals = names.into_iter().map(str::to_string).collect();
         eprintln!(
             "atomport wavediff: note: comparing the unit's ports ({}); --signals '*' compares every signal",
             PORT_GLOBS.join(" ")
@@ -90,7 +95,7 @@ pub fn wavediff_main(a: WavediffArgs) -> i32 {
         }
         Ok(r) => {
             for line in r.lines() {
-                println!("{line}");
+                outln!("{line}");
             }
             if !r.only_a.is_empty() || !r.only_b.is_empty() {
                 let few = |v: &[String]| {
@@ -110,7 +115,7 @@ pub fn wavediff_main(a: WavediffArgs) -> i32 {
                     few(&r.only_b)
                 );
             }
-            println!("{}", r.summary());
+            outln!("{}", r.summary());
             if r.equal() {
                 0
             } else {
@@ -137,10 +142,38 @@ pub struct WavecheckArgs {
     /// difference and the reproduce command
     #[arg(long, value_name = "FILE.xml")]
     pub junit: Option<PathBuf>,
+    /// the unit build that ran (as `run --unit` takes it); default: read
+    /// from the waveform (the unit's scope is named after its top module),
+    /// else the full build. Given and read, the two must agree
+    #[arg(long, value_name = "BUILD", value_parser = UnitBuild::by_name)]
+    pub unit: Option<UnitBuild>,
+}
+
+/// The build a wavecheck checks against: `--unit` and the one the waveform
+/// names must agree; either alone decides; neither: the full build.
+fn wavecheck_build(w: &Waveform, clock: &str, given: Option<UnitBuild>) -> Result<UnitBuild, String> {
+    match (given, build_of(w, clock)) {
+        (Some(g), Some(r)) if g != r => Err(format!(
+            "--unit {} but {} is a waveform of the {} build (its unit's scope is named after that build's top module)",
+            g.name(),
+            w.file,
+            r.name()
+        )),
+        (Some(b), _) | (None, Some(b)) => Ok(b),
+        (None, None) => Ok(UnitBuild::Full),
+    }
 }
 
 /// `atomport wavecheck`.
 pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
+    if a.vcd.as_os_str() == "-" && a.script == "-" {
+        eprintln!("atomport wavecheck: error: the waveform and the script cannot both be standard input (`-`): give one of them as a file");
+        return EXIT_BAD_INPUT;
+    }
+    let plan = OutputPlan::new().input(&a.vcd).input_str(&a.script).file("--report", a.report.as_deref()).file("--junit", a.junit.as_deref());
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
     let program = match super::read_script(&a.script) {
         Ok(p) => p,
         Err(c) => return c,
@@ -149,8 +182,18 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
         Ok(w) => w,
         Err(c) => return c,
     };
+    let build = match wavecheck_build(&w, &a.clock, a.unit) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("atomport wavecheck: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if build != UnitBuild::Full {
+        eprintln!("atomport wavecheck: note: checking against the {} build (it rejects what it does not admit)", build.name());
+    }
     let start = std::time::Instant::now();
-    let report = match check(&w, &program, &a.clock) {
+    let report = match check(&w, &program, &a.clock, build) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("atomport wavecheck: error: {e}");
@@ -159,7 +202,7 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
     };
     let code = match &report.failure {
         None => {
-            println!(
+            outln!(
                 "wavecheck: {} agrees with the golden model of {}: {} ({} cycles)",
                 w.file,
                 a.script,
@@ -173,18 +216,17 @@ pub fn wavecheck_main(a: WavecheckArgs) -> i32 {
                 (Some(c), Some(t)) => format!("at {} (cycle {c})", w.timescale.format(t as u128)),
                 _ => format!("at the end of the trace ({} cycles)", report.cycles),
             };
-            println!("wavecheck: {} differs from the golden model of {} {at}:", w.file, a.script);
+            outln!("wavecheck: {} differs from the golden model of {} {at}:", w.file, a.script);
             for line in f.to_string().lines() {
-                println!("  {line}");
+                outln!("  {line}");
             }
-            println!("wavecheck: agreed before that: {}", report.counts());
+            outln!("wavecheck: agreed before that: {}", report.counts());
             1
         }
     };
-    let outcome = super::wavecheck_report::WavecheckOutcome { wave: &w, wave_path: &a.vcd, script: &a.script, clock: &a.clock, report: &report, seconds: start.elapsed().as_secs_f64() };
+    let outcome = super::wavecheck_report::WavecheckOutcome { wave: &w, wave_path: &a.vcd, script: &a.script, clock: &a.clock, build, report: &report, seconds: start.elapsed().as_secs_f64() };
     if let Err(e) = outcome.write(a.report.as_deref(), a.junit.as_deref()) {
-        eprintln!("atomport wavecheck: error: {e}");
-        return EXIT_BAD_INPUT;
+        return super::report_output_error(&e);
     }
     code
 }
@@ -220,7 +262,7 @@ pub enum WaveCmd {
 pub struct RenderArgs {
     /// the VCD
     pub vcd: PathBuf,
-    /// the SVG to write
+    /// the SVG to write (`-`: standard output)
     #[arg(long, value_name = "OUT.svg")]
     pub svg: PathBuf,
     /// first time shown: N (VCD units) or N with a unit (`120ns`, `1.5us`)
@@ -236,7 +278,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "NAME")]
     pub clock: Option<String>,
     /// width of the wave area in pixels
-    #[arg(long, value_name = "PX", default_value_t = 1200, value_parser = super::optval::render_width)]
+    #[arg(allow_negative_numbers = true, long, value_name = "PX", default_value_t = 1200, value_parser = super::optval::render_width)]
     pub width: u32,
 }
 
@@ -260,6 +302,9 @@ pub fn parse_time(text: &str, unit: Timescale) -> Result<u64, String> {
 }
 
 fn render_main(a: RenderArgs) -> i32 {
+    if let Err(code) = super::check_outputs(OutputPlan::new().input(&a.vcd).file_or_stdout("--svg", Some(&a.svg))) {
+        return code;
+    }
     let w = match read(&a.vcd) {
         Ok(w) => w,
         Err(c) => return c,
@@ -291,9 +336,8 @@ fn render_main(a: RenderArgs) -> i32 {
             for n in notes {
                 eprintln!("atomport wave render: note: {n}");
             }
-            if let Err(e) = std::fs::write(&a.svg, svg) {
-                eprintln!("atomport wave render: error: {}: {e}", a.svg.display());
-                return EXIT_BAD_INPUT;
+            if let Err(e) = write_file(&a.svg, svg.as_bytes()) {
+                return super::report_output_error(&e);
             }
             0
         }
@@ -311,13 +355,16 @@ pub struct GoldenArgs {
 }
 
 fn golden_main(a: GoldenArgs) -> i32 {
+    let plan = OutputPlan::new().input_str(&a.script).file("--vcd", Some(&a.vcd)).file("the GTKWave view", Some(&gtkw_path(&a.vcd)));
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
     let program = match super::read_script(&a.script) {
         Ok(p) => p,
         Err(c) => return c,
     };
     if let Err(e) = atomport_wave::golden_wave::write_golden_vcd_file(&program, &a.vcd) {
-        eprintln!("atomport wave golden: error: {}: {e}", a.vcd.display());
-        return EXIT_BAD_INPUT;
+        return super::report_output_error(&e);
     }
     match write_unit_gtkw(&a.vcd) {
         Ok(p) => {
@@ -343,14 +390,16 @@ fn gtkw_main(a: GtkwArgs) -> i32 {
         eprintln!("atomport wave gtkw: error: give the VCD as a file: the view names the file GTKWave opens and is written beside it");
         return EXIT_BAD_INPUT;
     }
+    if let Err(code) = super::check_outputs(OutputPlan::new().input(&a.vcd).file("the GTKWave view", Some(&gtkw_path(&a.vcd)))) {
+        return code;
+    }
     match write_unit_gtkw(&a.vcd) {
         Ok(p) => {
-            println!("{}", p.display());
+            outln!("{}", p.display());
             0
         }
         Err(e) => {
             eprintln!("{e}");
-            let _ = gtkw_path(&a.vcd);
             EXIT_BAD_INPUT
         }
     }
@@ -370,7 +419,7 @@ pub struct ReplayArgs {
     /// the scope of the VCD holding the module's ports (default: found)
     #[arg(long, value_name = "SCOPE")]
     pub scope: Option<String>,
-    /// the test bench to write
+    /// the test bench to write (`-`: standard output)
     #[arg(short, long, value_name = "TB.v")]
     pub out: PathBuf,
     /// the VCD the test bench dumps to
@@ -379,6 +428,9 @@ pub struct ReplayArgs {
 }
 
 fn replay_main(a: ReplayArgs) -> i32 {
+    if let Err(code) = super::check_outputs(OutputPlan::new().input(&a.vcd).input(&a.verilog).file_or_stdout("--out", Some(&a.out))) {
+        return code;
+    }
     let w = match read(&a.vcd) {
         Ok(w) => w,
         Err(c) => return c,
@@ -396,7 +448,7 @@ fn replay_main(a: ReplayArgs) -> i32 {
             let scope = a.scope.clone().unwrap_or_else(|| atomport_wave::gtkw::unit_scope(&w));
             atomport_wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10).map_err(|e| e.to_string())
         })
-        .and_then(|tb| std::fs::write(&a.out, tb).map_err(|e| format!("{}: {e}", a.out.display())));
+        .and_then(|tb| write_file(&a.out, tb.as_bytes()).map_err(|e| e.to_string()));
     match result {
         Ok(()) => 0,
         Err(e) => {
@@ -410,37 +462,47 @@ fn replay_main(a: ReplayArgs) -> i32 {
 #[derive(clap::Args, Debug)]
 pub struct TraceCostArgs {
     /// random messages
-    #[arg(long, default_value_t = 10_000, value_parser = super::optval::at_least_one)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 10_000, value_parser = super::optval::at_least_one)]
     pub count: usize,
     /// seed of the scripts and the memory model
-    #[arg(long, default_value_t = 1)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
     pub seed: u64,
     /// messages per script (one VCD per script)
-    #[arg(long, default_value_t = 200, value_parser = super::optval::at_least_one)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 200, value_parser = super::optval::at_least_one)]
     pub per_script: usize,
     /// memory read latency: N or MIN..MAX
-    #[arg(long, value_name = "N|MIN..MAX", default_value = "1..4")]
+    #[arg(allow_negative_numbers = true, long, value_name = "N|MIN..MAX", default_value = "1..4")]
     pub latency: atomport_testbench::memory::LatencyRange,
     /// memory stall probability per channel and cycle (0 <= PROB < 1)
-    #[arg(long, default_value_t = 0.2, value_parser = super::optval::stall)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.2, value_parser = super::optval::stall)]
     pub stall: f64,
-    /// where the VCDs go (each is deleted once measured)
+    /// where the VCDs go (each is deleted once measured) [default: target/trace-cost]
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 }
 
+/// Where `trace-cost` writes its VCDs without `--dir`.
+pub const DEFAULT_TRACE_COST_DIR: &str = "target/trace-cost";
+
 fn trace_cost_main(a: TraceCostArgs) -> i32 {
     let mem = atomport_testbench::MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed };
-    let dir = a.dir.unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/trace-cost"));
+    let plan = match &a.dir {
+        Some(d) => OutputPlan::new().folder("--dir", Some(d)),
+        None => OutputPlan::new().default_folder("--dir", Path::new(DEFAULT_TRACE_COST_DIR)),
+    };
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
+    let dir = a.dir.unwrap_or_else(|| PathBuf::from(DEFAULT_TRACE_COST_DIR));
     match atomport_wave::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
         Ok(c) => {
-            println!(
+            outln!(
                 "trace-cost: {} messages in {} scripts, {} cycles, seed {}, latency {}..{}, stall {}",
                 c.messages, c.scripts, c.cycles, a.seed, a.latency.min, a.latency.max, a.stall
             );
             let cpu = |d: Option<std::time::Duration>| d.map_or(String::new(), |d| format!(", CPU {:.2} s", d.as_secs_f64()));
-            println!("  untraced: wall {:.2} s{}", c.untraced.as_secs_f64(), cpu(c.untraced_cpu));
-            println!(
+            outln!("  untraced: wall {:.2} s{}", c.untraced.as_secs_f64(), cpu(c.untraced_cpu));
+            outln!(
                 "  traced:   wall {:.2} s{} ({} VCDs, {:.1} MB)",
                 c.traced.as_secs_f64(),
                 cpu(c.traced_cpu),
@@ -448,7 +510,7 @@ fn trace_cost_main(a: TraceCostArgs) -> i32 {
                 c.vcd_bytes as f64 / 1e6
             );
             let cpu_ratio = c.cpu_ratio().map_or(String::new(), |r| format!(", CPU {r:.2}x"));
-            println!("  ratio:    wall {:.2}x{cpu_ratio} (target < 4x)", c.ratio());
+            outln!("  ratio:    wall {:.2}x{cpu_ratio} (target < 4x)", c.ratio());
             0
         }
         Err(e) => {
@@ -465,26 +527,35 @@ pub struct RefsArgs {
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
     /// where the fresh runs' VCDs are written (relative to the working directory)
-    #[arg(long, value_name = "DIR", default_value = "target/waves")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_REFS_OUT)]
     pub out: PathBuf,
 }
 
+/// Where the fresh runs of `update-refs` / `check-refs` go without `--out`.
+pub const DEFAULT_REFS_OUT: &str = "target/waves";
+
 fn refs_main(a: RefsArgs, update: bool) -> i32 {
     let dir = a.dir.unwrap_or_else(atomport_wave::refs::default_dir);
+    // update-refs writes the references into DIR; both write the fresh runs into --out
+    let plan = if update { OutputPlan::new().folder("--dir", Some(&dir)) } else { OutputPlan::new().input(&dir) };
+    let plan = if a.out.as_os_str() == DEFAULT_REFS_OUT { plan.default_folder("--out", &a.out) } else { plan.folder("--out", Some(&a.out)) };
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
     let result = if update {
         atomport_wave::refs::update_refs(&dir, &a.out).map(|changed| {
             for (name, what) in &changed {
-                println!("{name}: {what}");
+                outln!("{name}: {what}");
             }
             0
         })
     } else {
         atomport_wave::refs::check_refs(&dir, &a.out).map(|diffs| {
             for d in &diffs {
-                println!("{d}");
+                outln!("{d}");
             }
             if diffs.iter().any(|d| !d.equal) {
-                println!("wave check-refs: the RTL's waves differ from the references; if intended, run `atomport wave update-refs`");
+                outln!("wave check-refs: the RTL's waves differ from the references; if intended, run `atomport wave update-refs`");
                 1
             } else {
                 0

@@ -12,6 +12,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use atomport_core::output_file::{write_file, OutputError};
+
+use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::results::{junit_xml, JunitCase};
 use atomport_wave::check::CheckReport;
 use atomport_wave::reader::Waveform;
@@ -59,6 +62,8 @@ pub struct WavecheckOutcome<'a> {
     pub wave_path: &'a Path,
     pub script: &'a str,
     pub clock: &'a str,
+    /// the build checked against (named in the reproduce command unless full)
+    pub build: UnitBuild,
     pub report: &'a CheckReport,
     pub seconds: f64,
 }
@@ -66,7 +71,8 @@ pub struct WavecheckOutcome<'a> {
 impl WavecheckOutcome<'_> {
     /// The one-line command that repeats this check.
     pub fn reproduce(&self) -> String {
-        format!("atomport wavecheck {} {} --clock {}", self.wave_path.display(), self.script, self.clock)
+        let unit = if self.build == UnitBuild::Full { String::new() } else { format!(" --unit {}", self.build.name()) };
+        format!("atomport wavecheck {} {} --clock {}{unit}", self.wave_path.display(), self.script, self.clock)
     }
 
     /// Where the failure is, as wavecheck prints it.
@@ -115,18 +121,19 @@ impl WavecheckOutcome<'_> {
             name: format!("{} against {}", self.wave_path.display(), self.script),
             seconds: self.seconds,
             failure,
+            failure_type: JunitCase::MISMATCH,
         };
         let props = [("clock", self.clock.to_string()), ("scope", self.report.scope.clone())];
         junit_xml(&format!("atomport wavecheck {}", self.wave_path.display()), &props, &[case], &format!("{} ({} cycles)\n", self.report.counts(), self.report.cycles))
     }
 
-    /// Writes `--report` / `--junit`; an error names the file.
-    pub fn write(&self, report: Option<&Path>, junit: Option<&Path>) -> Result<(), String> {
+    /// Writes `--report` / `--junit`, each whole; an error names the file.
+    pub fn write(&self, report: Option<&Path>, junit: Option<&Path>) -> Result<(), OutputError> {
         if let Some(path) = report {
-            super::regress_cmd::write_file(path, &(serde_json::to_string_pretty(&self.to_json()).expect("JSON") + "\n"))?;
+            write_file(path, (serde_json::to_string_pretty(&self.to_json()).expect("JSON") + "\n").as_bytes())?;
         }
         if let Some(path) = junit {
-            super::regress_cmd::write_file(path, &self.to_junit())?;
+            write_file(path, self.to_junit().as_bytes())?;
         }
         Ok(())
     }

@@ -13,6 +13,7 @@ use atomport_sim::{
 use atomport_core::ops::UnitConfig;
 
 use atomport_core::outcome::RunOutput;
+use atomport_core::output_file::OutputFile;
 use atomport_core::program::Program;
 
 use super::session::{run_program, RtlError, RtlOptions, Simulation};
@@ -22,9 +23,9 @@ use super::pins::{LanePayload, PinRequest, UnitOutputs, UnitPins};
 /// same ports (the build parameters change what is inside, not the shape).
 macro_rules! unit_pins {
     ($model:ident, $config:expr) => {
-        unit_pins!($model, $config, 0);
+        unit_pins!($model, $config, 0, $config.name());
     };
-    ($model:ident, $config:expr, $element_allowance:expr) => {
+    ($model:ident, $config:expr, $element_allowance:expr, $build_name:expr) => {
         impl UnitPins for $model {
             #[inline]
             fn set_reset(&mut self, reset: bool) {
@@ -74,8 +75,7 @@ macro_rules! unit_pins {
             fn settle(&mut self) -> Result<(), SimError> {
                 self.set_clock(0);
                 self.eval()?;
-                self.dump();
-                Ok(())
+                self.dump()
             }
 
             #[inline]
@@ -117,7 +117,7 @@ macro_rules! unit_pins {
                 self.set_clock(1);
                 self.eval()?;
                 self.advance(atomport_sim::CLOCK_PERIOD / 2);
-                self.dump();
+                self.dump()?;
                 self.advance(atomport_sim::CLOCK_PERIOD - atomport_sim::CLOCK_PERIOD / 2);
                 Ok(())
             }
@@ -126,11 +126,9 @@ macro_rules! unit_pins {
                 $model::open_trace(self, path)
             }
 
-            fn close_trace(&mut self) {
-                if self.tracing() {
-                    self.flush_trace();
-                    $model::close_trace(self);
-                }
+            fn close_trace(&mut self) -> Result<(), SimError> {
+                self.flush_trace()?;
+                $model::close_trace(self)
             }
 
             fn config(&self) -> UnitConfig {
@@ -139,6 +137,10 @@ macro_rules! unit_pins {
 
             fn element_allowance(&self) -> u64 {
                 $element_allowance
+            }
+
+            fn build_name(&self) -> String {
+                $build_name
             }
         }
     };
@@ -149,8 +151,8 @@ unit_pins!(VAtomicUnitL8W32Int, SMALL_UNIT);
 // the same builds verilated with --trace-fst (`RtlOptions::fst`)
 unit_pins!(VAtomicUnitFst, UnitConfig::FULL);
 unit_pins!(VAtomicUnitL8W32IntFst, SMALL_UNIT);
-unit_pins!(VSerialUnitL8W32Int, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE);
-unit_pins!(VSerialUnitL8W32IntFst, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE);
+unit_pins!(VSerialUnitL8W32Int, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE, UnitBuild::Serial.name());
+unit_pins!(VSerialUnitL8W32IntFst, SMALL_UNIT, SERIAL_ELEMENT_ALLOWANCE, UnitBuild::Serial.name());
 
 /// Cycles the watchdog allows the serial build per memory element beyond
 /// the pipelined unit's: its typed walk (`TypedAddrSerial`) takes at most 32
@@ -235,10 +237,44 @@ pub fn simulate(program: &Program, opts: &RtlOptions, check: bool) -> Result<Sim
 
 /// [`simulate`] on a given build of the unit. Messages the build does not
 /// admit are expected to end with `rsp_error` and no access.
+///
+/// A waveform (`opts.vcd`, `opts.fst`) is written whole
+/// (`atomport_core::output_file`): the trace goes to a temporary file in the
+/// target's folder, renamed over the target when the run ends (passed or
+/// failed: a failed run's waveform is its evidence), and removed when the
+/// trace itself could not be written ([`SimError::Trace`]).
 pub fn simulate_build(build: UnitBuild, program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
     if opts.vcd.is_some() && opts.fst.is_some() {
         return Err(RtlError::Sim(SimError::Trace("a run writes one waveform: VCD or FST, not both".into())));
     }
+    let Some(target) = opts.vcd.as_ref().or(opts.fst.as_ref()) else {
+        return simulate_model(build, program, opts, check);
+    };
+    let trace_error = |m: String| RtlError::Sim(SimError::Trace(format!("{}: {m}", target.display())));
+    let out = OutputFile::reserve(target).map_err(|e| trace_error(e.msg))?;
+    let temp = out.temp_path().to_path_buf();
+    let temp_opts = RtlOptions {
+        vcd: opts.vcd.as_ref().map(|_| temp.clone()),
+        fst: opts.fst.as_ref().map(|_| temp.clone()),
+        ..opts.clone()
+    };
+    let result = simulate_model(build, program, &temp_opts, check);
+    // fstapi's hierarchy file beside the trace: it removes it when it
+    // closes, not when a write failed
+    let mut hier = temp.into_os_string();
+    hier.push(".hier");
+    let _ = std::fs::remove_file(hier);
+    match result {
+        Err(RtlError::Sim(SimError::Trace(m))) => Err(trace_error(m)),
+        other => {
+            out.commit().map_err(|e| trace_error(e.msg))?;
+            other
+        }
+    }
+}
+
+/// [`simulate_build`] with the waveform written where `opts` says.
+fn simulate_model(build: UnitBuild, program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
     // an FST waveform: the same build verilated with --trace-fst
     match (build, opts.fst.is_some()) {
         (UnitBuild::Full, false) => run_program(new_unit()?, program, opts, check),

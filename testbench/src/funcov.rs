@@ -158,16 +158,17 @@ fn all_forms() -> Vec<(String, u32, bool)> {
     v
 }
 
-fn limit_reason(config: &UnitConfig, e: ConfigLimit) -> String {
-    format!("the {} build does not admit it: {e}", config.name())
+fn limit_reason(build: &str, e: ConfigLimit) -> String {
+    format!("the {build} build does not admit it: {e}")
 }
 
 impl CoverSpace {
-    /// The bins of a run on a unit built with `config` and memory `mem`.
-    pub fn new(config: &UnitConfig, mem: &MemConfig) -> CoverSpace {
+    /// The bins of a run on a unit built with `config` (the build named
+    /// `build` in the reasons: `serial_l8_w32_int`) and memory `mem`.
+    pub fn new(config: &UnitConfig, build: &str, mem: &MemConfig) -> CoverSpace {
         let mut groups: Vec<(String, Vec<Bin>)> = vec![];
         let bin = |name: String, unreachable: Option<String>| Bin { name, unreachable };
-        let admits = |lanes: u32, bytes: u32, fp: bool| config.admits(lanes, bytes, fp).err().map(|e| limit_reason(config, e));
+        let admits = |lanes: u32, bytes: u32, fp: bool| config.admits(lanes, bytes, fp).err().map(|e| limit_reason(build, e));
 
         // a vector form moves vec x element bytes in one access: the data
         // path must hold the whole access
@@ -331,7 +332,7 @@ impl CoverSpace {
         v.push(bin("reads in flight 3+".into(), short(3)));
         groups.push(("memory".into(), v));
 
-        let full = |what: &str| Some(format!("the {} build admits every {what}", config.name()));
+        let full = |what: &str| Some(format!("the {build} build admits every {what}"));
         groups.push((
             "rejected".into(),
             vec![
@@ -869,8 +870,8 @@ mod tests {
     #[test]
     fn the_small_build_makes_wide_float_and_many_lane_bins_unreachable() {
         let mem = MemConfig { latency_min: 1, latency_max: 4, stall: 0.2, seed: 1 };
-        let full = CoverSpace::new(&UnitConfig::FULL, &mem);
-        let small = CoverSpace::new(&UnitConfig::parse("l8_w32_int").unwrap(), &mem);
+        let full = CoverSpace::new(&UnitConfig::FULL, "l32_w128", &mem);
+        let small = CoverSpace::new(&UnitConfig::parse("l8_w32_int").unwrap(), "l8_w32_int", &mem);
         assert_eq!(full.total(), small.total());
         assert!(small.reachable() < full.reachable());
         let reason = |s: &CoverSpace, g: &str, b: &str| {
@@ -881,7 +882,7 @@ mod tests {
         assert!(reason(&small, "exec_size", "DWORD_ATOMIC x16").unwrap().is_some());
         assert!(reason(&full, "rejected", "float op").unwrap().is_some());
         assert_eq!(reason(&small, "rejected", "float op"), Some(None));
-        let none = CoverSpace::new(&UnitConfig::FULL, &MemConfig { stall: 0.0, ..mem });
+        let none = CoverSpace::new(&UnitConfig::FULL, "l32_w128", &MemConfig { stall: 0.0, ..mem });
         assert!(reason(&none, "memory", "read backpressured").unwrap().unwrap().contains("--stall 0"));
         assert_eq!(CoverSpace::from_json(&small.to_json()).unwrap(), small);
         // nothing hit: every reachable bin is a hole, in every group

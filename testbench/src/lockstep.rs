@@ -113,10 +113,11 @@ impl Lockstep {
         encoder: &mut Encoder,
         msg: &Message,
         config: &UnitConfig,
+        build: &str,
     ) -> Result<(PinRequest, bool), EncodeError> {
         let req = driver::request(program, encoder, msg)?;
         if let Err(limit) = msg.admitted_by(config) {
-            let text = format!("{} (the {} build rejects it: {limit})", atomport_core::text::message_text(msg), config.name());
+            let text = format!("{} (the {build} build rejects it: {limit})", atomport_core::text::message_text(msg));
             self.issue_illegal(index, msg.line, &text, &req);
             return Ok((req, true));
         }

@@ -212,11 +212,16 @@ pub trait UnitPins {
     /// The rising edge: clock high, evaluate, dump, advance one period.
     fn edge(&mut self) -> Result<(), SimError>;
     fn open_trace(&mut self, path: &std::path::Path) -> Result<(), SimError>;
-    fn close_trace(&mut self);
+    /// Closes the trace; `Err` when it could not be written whole.
+    fn close_trace(&mut self) -> Result<(), SimError>;
     /// What the model is built with (`AtomicUnit::new`): the bench expects
     /// it to reject every message this does not admit.
     fn config(&self) -> atomport_core::ops::UnitConfig {
         atomport_core::ops::UnitConfig::FULL
+    }
+    /// The build's name as the CLI takes it (`l8_w32_int`, `serial_l8_w32_int`).
+    fn build_name(&self) -> String {
+        self.config().name()
     }
     /// Cycles the watchdog allows a memory element beyond the pipelined
     /// unit's (the serial build's typed walk: `SERIAL_ELEMENT_ALLOWANCE`, dut.rs).

@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
+use atomport_core::output_file::{self, OutputError};
+use atomport_sim::SimError;
+
 use super::dut::{simulate_build, UnitBuild};
 use super::session::{RtlError, RtlOptions};
 use super::funcov::{CoverSpace, FunctionalCoverage};
@@ -139,12 +142,18 @@ impl RegressConfig {
         self.count.div_ceil(self.per_script.max(1))
     }
 
-    /// Messages in script `k` (the last one takes what is left; scripts
-    /// after the run, which `--until-covered` adds, are full).
+    /// Messages in script `k` (the last one takes what is left). Scripts
+    /// after the run, which `--until-covered` adds, are full until the
+    /// budget is spent: the last takes what is left of it, so the extra
+    /// scripts never run more than `budget` messages (0: past the budget).
     pub fn script_messages(&self, k: usize) -> usize {
         let per = self.per_script.max(1);
-        if k >= self.total_scripts() {
-            return per;
+        let total = self.total_scripts();
+        if k >= total {
+            if !self.until_covered {
+                return per;
+            }
+            return self.budget.saturating_sub((k - total).saturating_mul(per)).min(per);
         }
         self.count.saturating_sub(k * per).min(per)
     }
@@ -178,7 +187,7 @@ impl RegressConfig {
             s += &format!(" --ops {}", self.filter.ops.join(","));
         }
         if self.until_covered {
-            s += " --until-covered";
+            s += &format!(" --until-covered --budget {}", self.budget);
         }
         s
     }
@@ -228,8 +237,9 @@ pub enum NotTraced {
 /// failure: those are in the report).
 #[derive(Debug, thiserror::Error)]
 pub enum RegressError {
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    /// a failing script or its waveform could not be written
+    #[error("{0}")]
+    Output(#[from] OutputError),
     #[error("script {script} (seed {seed:#x}): {source}")]
     Generate { script: usize, seed: u64, source: GenerateError },
     /// the simulator itself failed (not the RTL disagreeing)
@@ -273,6 +283,8 @@ pub struct RegressReport {
     pub space: CoverSpace,
     /// scripts `--until-covered` ran after the `count` messages
     pub extra_scripts: usize,
+    /// the messages of those scripts (at most `--budget`)
+    pub extra_messages: usize,
     /// failing scripts in script order
     pub failures: Vec<RegressFailure>,
     /// `max_failures` ended the run before every selected script ran
@@ -316,9 +328,9 @@ pub fn latency_text(mem: &MemConfig) -> String {
 /// Writes the failing script with the notes after it (so its line numbers
 /// stay those of the report).
 fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<PathBuf, RegressError> {
-    std::fs::create_dir_all(dir).map_err(|source| RegressError::Io { path: dir.to_path_buf(), source })?;
+    output_file::create_folder(dir)?;
     let path = dir.join(name);
-    std::fs::write(&path, format!("{text}{notes}")).map_err(|source| RegressError::Io { path: path.clone(), source })?;
+    output_file::write_file(&path, format!("{text}{notes}").as_bytes())?;
     Ok(path)
 }
 
@@ -326,16 +338,16 @@ fn write_failure(dir: &Path, name: &str, notes: &str, text: &str) -> Result<Path
 /// the failure can be looked at in a waveform (the caller adds the GTKWave
 /// view: that is the waveform tools' business).
 /// The re-run is deterministic (same script, same memory seed), so it fails
-/// the same way; its own verdict is not needed here.
-fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem: MemConfig, vcd: &Path, fst: bool) -> Result<PathBuf, NotTraced> {
+/// the same way; its own verdict is not needed here. A waveform that cannot
+/// be written (a full disk) is an error, as any output is.
+fn trace_failure(unit: UnitBuild, program: &atomport_core::program::Program, mem: MemConfig, vcd: &Path, fst: bool) -> Result<Result<PathBuf, NotTraced>, RegressError> {
     let (vcd_path, fst_path) = if fst { (None, Some(vcd.to_path_buf())) } else { (Some(vcd.to_path_buf()), None) };
     let opts = RtlOptions { mem, vcd: vcd_path, fst: fst_path };
-    if let Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) =
-        simulate_build(unit, program, &opts, true)
-    {
-        return Err(NotTraced::Failed(e.to_string()));
+    match simulate_build(unit, program, &opts, true) {
+        Err(RtlError::Sim(SimError::Trace(m))) => Err(RegressError::Output(OutputError::new(vcd, m))),
+        Err(e @ (RtlError::Sim(_) | RtlError::Unavailable(_) | RtlError::Encode(_))) => Ok(Err(NotTraced::Failed(e.to_string()))),
+        _ => Ok(Ok(vcd.to_path_buf())),
     }
-    Ok(vcd.to_path_buf())
 }
 
 /// One script's job as a worker thread returns it: the outcome (without
@@ -398,7 +410,7 @@ fn record_failure(cfg: &RegressConfig, k: usize, seed: u64, what: String, g: &Ge
     );
     let file = write_failure(&cfg.out_dir, &name, &notes, &g.text)?;
     let vcd = if trace {
-        trace_failure(cfg.unit, &g.program, mem, &file.with_extension(if cfg.fst { "fst" } else { "vcd" }), cfg.fst)
+        trace_failure(cfg.unit, &g.program, mem, &file.with_extension(if cfg.fst { "fst" } else { "vcd" }), cfg.fst)?
     } else {
         Err(NotTraced::Limit { limit: cfg.traced_failures })
     };
@@ -413,26 +425,30 @@ pub fn run(cfg: &RegressConfig, progress: Progress) -> Result<RegressReport, Reg
     let gen_cfg = GenConfig { filter: cfg.filter.clone(), ..GenConfig::every_family(cfg.per_script.max(1)) };
     let list = cfg.selected_scripts();
     if let Some(k) = cfg.script {
-        if k >= cfg.total_scripts() && !cfg.until_covered {
+        if k >= cfg.total_scripts() && (!cfg.until_covered || cfg.script_messages(k) == 0) {
             return Err(RegressError::NotInRun { script: k, scripts: cfg.total_scripts(), count: cfg.count, per_script: cfg.per_script });
         }
     }
     let mut total: usize = list.iter().map(|&k| cfg.script_messages(k)).sum();
     let mut report = RegressReport {
         selected: list.len(),
-        space: CoverSpace::new(&cfg.unit.config(), &cfg.mem),
+        space: CoverSpace::new(&cfg.unit.config(), &cfg.unit.name(), &cfg.mem),
         ..RegressReport::default()
     };
     let mut done = 0;
     run_list(cfg, &gen_cfg, &list, &mut report, progress, &mut done, total)?;
     if cfg.until_covered && cfg.script.is_none() {
         let mut next = cfg.total_scripts();
-        let mut extra = 0;
-        while !report.stopped_early && report.failures.is_empty() && extra < cfg.budget && !report.coverage.holes(&report.space).is_empty() {
-            let batch: Vec<usize> = (next..next + UNTIL_COVERED_BATCH).collect();
-            next += UNTIL_COVERED_BATCH;
-            extra += batch.len() * cfg.per_script.max(1);
-            total += batch.len() * cfg.per_script.max(1);
+        while !report.stopped_early && report.failures.is_empty() && !report.coverage.holes(&report.space).is_empty() {
+            // the budget's scripts: full ones, the last with what is left
+            let batch: Vec<usize> = (next..next + UNTIL_COVERED_BATCH).filter(|&k| cfg.script_messages(k) > 0).collect();
+            if batch.is_empty() {
+                break;
+            }
+            next += batch.len();
+            let messages: usize = batch.iter().map(|&k| cfg.script_messages(k)).sum();
+            total += messages;
+            report.extra_messages += messages;
             report.selected += batch.len();
             report.extra_scripts += batch.len();
             run_list(cfg, &gen_cfg, &batch, &mut report, progress, &mut done, total)?;

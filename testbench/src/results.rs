@@ -63,8 +63,10 @@ impl TraceFile {
 /// Why a report cannot be read or merged.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
-    #[error("{name}:{line}:{column}: error: not JSON: {source}")]
+    #[error("{name}:{line}:{column}: error: not JSON: {}", json_error_text(source))]
     NotJson { name: String, line: usize, column: usize, source: serde_json::Error },
+    #[error("{name}:1:1: error: not JSON: the file is empty")]
+    Empty { name: String },
     #[error("{name}: error: not an {} report: {what}", FORMAT)]
     NotAReport { name: String, what: String },
     #[error("nothing to merge")]
@@ -114,8 +116,11 @@ pub struct RunRecord {
     /// scripts in the whole (unsharded) run
     pub total_scripts: usize,
     pub unit: String,
-    /// the shards this report holds (empty: unsharded; several: a merge)
+    /// the shards this report holds (empty: unsharded or every shard)
     pub shards: Vec<Shard>,
+    /// `atomport merge`'s report: it stands for the whole run, so a shard
+    /// no report held is missing (JSON `"merged"`)
+    pub merged: bool,
     /// `--script k`
     pub script: Option<usize>,
     pub jobs: usize,
@@ -140,6 +145,7 @@ struct ReportJson<'a> {
     total_scripts: usize,
     unit: &'a str,
     shards: Vec<String>,
+    merged: bool,
     script: Option<usize>,
     jobs: usize,
     seconds: f64,
@@ -263,6 +269,7 @@ impl RunRecord {
             total_scripts: cfg.total_scripts(),
             unit: cfg.unit.name(),
             shards: cfg.shard.into_iter().collect(),
+            merged: false,
             script: cfg.script,
             jobs: cfg.jobs,
             seconds,
@@ -289,14 +296,15 @@ impl RunRecord {
         self.scripts.iter().filter_map(|s| s.failure.as_ref().map(|f| (s, f)))
     }
 
-    /// Scripts of the whole run that no report holds (shards missing, or
-    /// stopped early); empty for a `--script` run.
+    /// Scripts that no report holds: of the whole run for a merge or an
+    /// unsharded run (shards missing, or stopped early), of its shard for a
+    /// shard's own report (stopped early); empty for a `--script` run.
     pub fn missing(&self) -> Vec<usize> {
         if self.script.is_some() {
             return vec![];
         }
         let have: std::collections::BTreeSet<usize> = self.scripts.iter().map(|s| s.index).collect();
-        let in_run = |k: usize| self.shards.is_empty() || self.shards.iter().any(|s| s.has(k)) || self.shards.len() > 1;
+        let in_run = |k: usize| self.merged || self.shards.is_empty() || self.shards.iter().any(|s| s.has(k));
         (0..self.total_scripts).filter(|k| in_run(*k) && !have.contains(k)).collect()
     }
 
@@ -354,6 +362,7 @@ impl RunRecord {
             total_scripts: self.total_scripts,
             unit: &self.unit,
             shards: self.shards.iter().map(|s| s.to_string()).collect(),
+            merged: self.merged,
             script: self.script,
             jobs: self.jobs,
             seconds: self.seconds,
@@ -379,8 +388,17 @@ impl RunRecord {
 
     /// Reads a report written by [`RunRecord::to_json`]; `name` for errors.
     pub fn from_json(name: &str, text: &str) -> Result<RunRecord, ReportError> {
-        let v: Value = serde_json::from_str(text)
-            .map_err(|source| ReportError::NotJson { name: name.to_string(), line: source.line(), column: source.column(), source })?;
+        if text.trim().is_empty() {
+            return Err(ReportError::Empty { name: name.to_string() });
+        }
+        // serde_json counts columns from 0 at the start of a line (an error
+        // before the first character); diagnostics count from 1
+        let v: Value = serde_json::from_str(text).map_err(|source| ReportError::NotJson {
+            name: name.to_string(),
+            line: source.line().max(1),
+            column: source.column().max(1),
+            source,
+        })?;
         let err = |what: &str| ReportError::NotAReport { name: name.to_string(), what: what.to_string() };
         if v["format"] != FORMAT {
             return Err(err("no \"format\": \"atomport-regress/1\""));
@@ -436,6 +454,7 @@ impl RunRecord {
             total_scripts: u("total_scripts")? as usize,
             unit: s("unit")?,
             shards,
+            merged: v["merged"].as_bool().unwrap_or(false),
             script: v["script"].as_u64().map(|k| k as usize),
             jobs: u("jobs")? as usize,
             seconds: v["seconds"].as_f64().unwrap_or(0.0),
@@ -447,6 +466,16 @@ impl RunRecord {
     }
 }
 
+/// serde_json's message without its own " at line L column C" (the
+/// diagnostic's `FILE:LINE:COL` says where).
+fn json_error_text(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
 /// Merges shard reports of one run: same options, no script twice; scripts
 /// in order, coverage summed. Scripts no report holds are listed by
 /// [`RunRecord::missing`].
@@ -454,7 +483,16 @@ pub fn merge(records: &[(String, RunRecord)]) -> Result<RunRecord, ReportError> 
     let Some((first_name, first)) = records.first() else {
         return Err(ReportError::NothingToMerge);
     };
-    let mut out = RunRecord { shards: vec![], scripts: vec![], coverage: FunctionalCoverage::default(), seconds: 0.0, jobs: 0, stopped_early: false, ..first.clone() };
+    let mut out = RunRecord {
+        shards: vec![],
+        merged: true,
+        scripts: vec![],
+        coverage: FunctionalCoverage::default(),
+        seconds: 0.0,
+        jobs: 0,
+        stopped_early: false,
+        ..first.clone()
+    };
     let mut seen = std::collections::BTreeMap::new();
     for (name, r) in records {
         if r.options != first.options {
@@ -503,6 +541,16 @@ pub struct JunitCase {
     pub seconds: f64,
     /// (message: one line, text: the whole report incl. the reproduce command)
     pub failure: Option<(String, String)>,
+    /// the failure's `type`: [`JunitCase::MISMATCH`] or [`JunitCase::REJECTED`]
+    pub failure_type: &'static str,
+}
+
+impl JunitCase {
+    /// A check failed: the RTL differs from the golden model, or the run broke.
+    pub const MISMATCH: &'static str = "mismatch";
+    /// The unit build rejected messages it does not admit, so the script
+    /// did not run whole (`run --unit`, exit 3).
+    pub const REJECTED: &'static str = "rejected";
 }
 
 /// Text as XML character data / attribute value: escaped, and characters
@@ -557,7 +605,12 @@ pub fn junit_xml(suite: &str, properties: &[(&str, String)], cases: &[JunitCase]
         match &c.failure {
             None => x += "/>\n",
             Some((message, text)) => {
-                x += &format!(">\n      <failure message=\"{}\" type=\"mismatch\">{}</failure>\n    </testcase>\n", xml_escape(message), xml_escape(text))
+                x += &format!(
+                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                    xml_escape(message),
+                    xml_escape(c.failure_type),
+                    xml_escape(text)
+                )
             }
         }
     }
@@ -601,6 +654,7 @@ pub fn junit_cases(r: &RunRecord) -> Vec<JunitCase> {
                     );
                     (format!("{first} -- reproduce: {}", f.reproduce), text)
                 }),
+                failure_type: JunitCase::MISMATCH,
             }
         })
         .collect()
@@ -661,6 +715,7 @@ mod tests {
             total_scripts: 4,
             unit: "l32_w128".into(),
             shards: vec![],
+            merged: false,
             script: None,
             jobs: 1,
             seconds: 1.0,
@@ -696,6 +751,8 @@ mod tests {
         let back = RunRecord::from_json("r.json", &text).unwrap();
         assert_eq!(back, r);
         assert!(RunRecord::from_json("x.json", "{}").unwrap_err().to_string().contains("not an atomport-regress/1 report"));
+        assert_eq!(RunRecord::from_json("e.json", "").unwrap_err().to_string(), "e.json:1:1: error: not JSON: the file is empty");
+        assert_eq!(RunRecord::from_json("e.json", "\n{\n").unwrap_err().to_string(), "e.json:3:1: error: not JSON: EOF while parsing an object");
     }
 
     #[test]
@@ -714,6 +771,12 @@ mod tests {
         assert_eq!(m.missing(), vec![3]);
         assert!(m.differs_from(&whole).unwrap().contains("script 3"), "{:?}", m.differs_from(&whole));
         assert!(merge(&[("a".into(), part(&[0, 2])), ("c".into(), part(&[2]))]).unwrap_err().to_string().contains("overlap"));
+        // one shard alone is not the run: the other shard's scripts are missing
+        let one = merge(&[("a".into(), part(&[0, 2]))]).unwrap();
+        assert_eq!(one.missing(), vec![1, 3]);
+        assert_eq!(one.to_json()["totals"]["missing"], serde_json::json!([1, 3]));
+        // a shard's own report misses nothing of the other shards
+        assert!(part(&[0, 2]).missing().is_empty());
     }
 
     #[test]

@@ -245,7 +245,9 @@ impl UnitPins for RuntimeUnit {
         Err(SimError::Trace("a runtime model writes no waveform".into()))
     }
 
-    fn close_trace(&mut self) {}
+    fn close_trace(&mut self) -> Result<(), SimError> {
+        Ok(())
+    }
 
     fn config(&self) -> UnitConfig {
         self.config

@@ -155,6 +155,8 @@ pub struct Session<P: UnitPins> {
     pub writes: u64,
     /// what the model is built with (`UnitPins::config`)
     config: atomport_core::ops::UnitConfig,
+    /// the build's name (`UnitPins::build_name`)
+    build: String,
     /// indices of the messages issued that the build does not admit
     /// (expected rejected)
     pub rejected: Vec<usize>,
@@ -180,8 +182,10 @@ impl<P: UnitPins> Session<P> {
         }
         dut.set_reset(false);
         let config = dut.config();
+        let build = dut.build_name();
         Ok(Session {
             config,
+            build,
             rejected: Vec::new(),
             pins: LivePins::new(dut, opts.mem),
             check: Lockstep::new(scoreboard),
@@ -223,7 +227,7 @@ impl<P: UnitPins> Session<P> {
     /// and (with a scoreboard) its golden execution. Returns its index.
     pub fn issue(&mut self, program: &Program, encoder: &mut Encoder, msg: &Message) -> Result<usize, RtlError> {
         let index = self.next_index;
-        let (req, rejected) = self.check.issue_message(index, program, encoder, msg, &self.config)?;
+        let (req, rejected) = self.check.issue_message(index, program, encoder, msg, &self.config, &self.build)?;
         if rejected {
             // a build without the lanes, width or FP the message needs rejects it
             self.rejected.push(index);
@@ -388,7 +392,7 @@ impl<P: UnitPins> Session<P> {
         for _ in 0..self.pins.memory().config().latency_max as u64 + 4 {
             self.step()?;
         }
-        self.pins.dut_mut().close_trace();
+        self.pins.dut_mut().close_trace()?;
         let mem = self.pins.memory();
         if let Some(sb) = &mut self.check.scoreboard {
             sb.finish(mem.memory(Space::Flat), mem.memory(Space::Slm));
@@ -439,26 +443,36 @@ pub struct Simulation {
     pub port: super::memory::PortActivity,
 }
 
+/// The statements of `program` in order, then [`Session::finish`].
+fn run_statements<P: UnitPins>(session: &mut Session<P>, program: &Program, messages: &mut usize) -> Result<(), RtlError> {
+    let mut encoder = Encoder::new();
+    for stmt in &program.stmts {
+        match stmt {
+            Stmt::Init { space, addr, bytes, .. } => session.backdoor_write(*space, *addr, bytes)?,
+            Stmt::Message(msg) => {
+                session.issue(program, &mut encoder, msg)?;
+                *messages += 1;
+                session.throttle(64)?;
+            }
+            Stmt::Dump { .. } => {}
+        }
+    }
+    session.finish()
+}
+
 /// Runs a whole script on `dut`: statements in order (memory statements as
 /// barriers), messages back to back, dumps from the memory model at the
 /// end. `check` runs the scoreboard in lockstep.
 pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, check: bool) -> Result<Simulation, RtlError> {
     let scoreboard = check.then(|| Scoreboard::new(Machine::new(program)));
     let mut session = Session::new(dut, opts, scoreboard)?;
-    let mut encoder = Encoder::new();
     let mut messages = 0;
-    for stmt in &program.stmts {
-        match stmt {
-            Stmt::Init { space, addr, bytes, .. } => session.backdoor_write(*space, *addr, bytes)?,
-            Stmt::Message(msg) => {
-                session.issue(program, &mut encoder, msg)?;
-                messages += 1;
-                session.throttle(64)?;
-            }
-            Stmt::Dump { .. } => {}
-        }
+    if let Err(e) = run_statements(&mut session, program, &mut messages) {
+        // the trace up to the stop is the evidence: closed here, where a
+        // write that fails is seen (and is then the error: no waveform)
+        session.pins.dut_mut().close_trace()?;
+        return Err(e);
     }
-    session.finish()?;
     let dumps = program
         .stmts
         .iter()

@@ -352,7 +352,7 @@ fn functional_coverage_is_sampled_from_what_the_rtl_did() {
     assert_eq!(full.count("fp_special", "f32 nan src"), 1);
     assert_eq!(full.count("fp_special", "f32 zero src"), 1);
     assert_eq!(full.count("fp_special", "f32 zero old"), 1, "memory at 0x200 starts at 0");
-    assert!(full.strays(&CoverSpace::new(&UnitBuild::Full.config(), &MemConfig::FAST)).is_empty());
+    assert!(full.strays(&CoverSpace::new(&UnitBuild::Full.config(), &UnitBuild::Full.name(), &MemConfig::FAST)).is_empty());
     let mut small = FunctionalCoverage::default();
     let sim = simulate_build(UnitBuild::Small, &program, &opts, true).unwrap();
     assert!(sim.mismatch.is_none());
@@ -375,13 +375,19 @@ fn until_covered_closes_every_reachable_bin_or_stops_at_its_budget() {
         out_dir: std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("regress-cover"),
         ..regress::RegressConfig::default()
     };
-    let short = regress::run(&regress::RegressConfig { budget: 200, ..cfg.clone() }, &mut |_, _| {}).unwrap();
-    assert_eq!(short.extra_scripts, regress::UNTIL_COVERED_BATCH);
-    assert!(!short.coverage.holes(&short.space).is_empty());
+    // the budget bounds the messages run after the count, whole scripts or
+    // the last one cut to what is left
+    for (budget, scripts) in [(100, 1), (200, 1), (500, 3)] {
+        let short = regress::run(&regress::RegressConfig { budget, ..cfg.clone() }, &mut |_, _| {}).unwrap();
+        assert_eq!((short.extra_scripts, short.extra_messages), (scripts, budget), "budget {budget}");
+        assert_eq!(short.outcomes.iter().map(|o| o.messages).sum::<usize>(), 400 + budget, "budget {budget}");
+        assert!(!short.coverage.holes(&short.space).is_empty());
+    }
     let report = regress::run(&cfg, &mut |_, _| {}).unwrap();
     assert!(report.failures.is_empty(), "{:?}", report.failure());
     assert_eq!(report.coverage.holes(&report.space), Vec::<(&str, &str)>::new());
     assert!(report.extra_scripts > 0 && report.extra_scripts % regress::UNTIL_COVERED_BATCH == 0);
+    assert!(report.extra_messages <= cfg.budget);
     assert!(report.coverage.strays(&report.space).is_empty(), "{:?}", report.coverage.strays(&report.space));
     eprintln!("until-covered: {} scripts after the first 2; {}", report.extra_scripts, report.coverage.summary(&report.space));
 }

@@ -41,6 +41,18 @@ pub fn symbolic_error(text: &str) -> String {
 
 /// Parses `-?(0x[0-9a-f_]+ | 0b[01_]+ | [0-9_]+)`; `_` may separate digits.
 pub fn parse_int(text: &str) -> Result<IntLit, String> {
+    parse_int_or_too_large(text)?.ok_or_else(|| format!("integer literal `{text}` does not fit in 128 bits"))
+}
+
+/// [`parse_int`] for a slot of `bits` bits: a literal past 128 bits is
+/// reported against the slot (`... does not fit 32 bits`), as one that
+/// fits 128 bits but not the slot is.
+fn parse_int_for(text: &str, bits: u32, what: &str) -> Result<IntLit, String> {
+    parse_int_or_too_large(text)?.ok_or_else(|| format!("{what} value `{text}` does not fit {bits} bits (max {:#x})", ones(bits)))
+}
+
+/// [`parse_int`], with `Ok(None)` for a literal too large for 128 bits.
+fn parse_int_or_too_large(text: &str) -> Result<Option<IntLit>, String> {
     if is_symbolic(text) {
         return Err(symbolic_error(text));
     }
@@ -67,19 +79,19 @@ pub fn parse_int(text: &str) -> Result<IntLit, String> {
         let d = c
             .to_digit(radix)
             .ok_or_else(|| format!("`{text}` is not an integer literal (bad digit `{c}`)"))?;
-        mag = mag
-            .checked_mul(radix as u128)
-            .and_then(|m| m.checked_add(d as u128))
-            .ok_or_else(|| format!("integer literal `{text}` does not fit in 128 bits"))?;
+        match mag.checked_mul(radix as u128).and_then(|m| m.checked_add(d as u128)) {
+            Some(m) => mag = m,
+            None => return Ok(None),
+        }
     }
-    Ok(IntLit { neg, mag, radix })
+    Ok(Some(IntLit { neg, mag, radix }))
 }
 
 /// An element of an unsigned (or untyped bits) type of `bits` width:
 /// 0 ..= 2^bits-1, or a negative value down to -2^(bits-1) stored as two's
 /// complement (so `-1` is all ones).
 pub fn unsigned_bits(text: &str, bits: u32, what: &str) -> Result<u128, String> {
-    let lit = parse_int(text)?;
+    let lit = parse_int_for(text, bits, what)?;
     if !lit.neg {
         if lit.mag > ones(bits) {
             return Err(format!("{what} value `{text}` does not fit {bits} bits (max {:#x})", ones(bits)));
@@ -99,7 +111,7 @@ pub fn unsigned_bits(text: &str, bits: u32, what: &str) -> Result<u128, String> 
 /// literal in -2^(bits-1) ..= 2^(bits-1)-1; a non-negative hex or binary
 /// literal is raw bits, 0 ..= 2^bits-1. Stored as two's complement.
 pub fn signed_bits(text: &str, bits: u32, what: &str) -> Result<u128, String> {
-    let lit = parse_int(text)?;
+    let lit = parse_int_for(text, bits, what)?;
     let half = 1u128 << (bits - 1);
     if !lit.neg {
         if lit.radix != 10 {
@@ -125,7 +137,7 @@ pub fn signed_bits(text: &str, bits: u32, what: &str) -> Result<u128, String> {
 /// A non-negative quantity (address, offset, size, coordinate) of at most
 /// `bits` bits.
 pub fn plain_uint(text: &str, bits: u32, what: &str) -> Result<u128, String> {
-    let lit = parse_int(text)?;
+    let lit = parse_int_or_too_large(text)?.ok_or_else(|| format!("{what} `{text}` does not fit {bits} bits"))?;
     if lit.neg && lit.mag != 0 {
         return Err(format!("{what} `{text}` must not be negative"));
     }
@@ -202,7 +214,7 @@ pub fn float_bits(text: &str, ty: ElemType) -> Result<u128, String> {
         if lower.starts_with('-') {
             return Err(format!("raw-bits literal `{text}` cannot be negative (set the sign bit instead)"));
         }
-        let lit = parse_int(text)?;
+        let lit = parse_int_or_too_large(text)?.ok_or_else(|| format!("raw bits `{text}` do not fit {name} ({bits} bits)"))?;
         if lit.mag > ones(bits) {
             return Err(format!("raw bits `{text}` do not fit {name} ({bits} bits)"));
         }

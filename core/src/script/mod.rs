@@ -2,7 +2,8 @@
 //! docs/script-language.md): text -> [`Program`] of validated [`Message`]s.
 //!
 //! Every operand rule of the seeds is checked here, before anything runs; a
-//! broken statement is a [`Diag`] at the offending token (first error wins).
+//! broken statement is a [`Diag`] at the offending token ([`parse`] returns
+//! the first, [`parse_all`] up to [`MAX_ERRORS`] in file order).
 //!
 //! Two passes: the first collects the statements that are global to the
 //! script (`surface`, `slm size`) wherever they stand, so a message may name

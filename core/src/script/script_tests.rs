@@ -699,6 +699,10 @@ fn malformed_input_is_reported_at_the_offending_token() {
         ("SVM_ATOMIC.add (1) [-8] d [1] V0", 1, 21, "must not be negative"),
         ("SVM_ATOMIC.add (2) [0 4] d [1 4294967296] V0", 1, 31, "does not fit 32 bits"),
         ("SVM_ATOMIC.add (1) [0] d [-2147483649] V0", 1, 27, "does not fit 32 bits"),
+        // past 128 bits too, the slot's width is what the value misses
+        ("SVM_ATOMIC.add (1) [0] d [12345678901234567890123456789012345678901234] V0", 1, 27, "does not fit 32 bits"),
+        ("SVM_ATOMIC.imax (1) [0] d [-12345678901234567890123456789012345678901234] V0", 1, 28, "does not fit 32 bits"),
+        ("SVM_ATOMIC.add (1) [123456789012345678901234567890123456789012345] d [1] V0", 1, 21, "does not fit 64 bits"),
         ("SVM_ATOMIC.imax (1) [0] d [2147483648] V0", 1, 28, "signed 32-bit range"),
         ("SVM_ATOMIC.fmin (1) [0] d [1.0x] V0", 1, 28, "not a float literal"),
         ("SVM_ATOMIC.add (1) [0] d [1.5] V0", 1, 27, "not an integer literal"),

@@ -493,3 +493,226 @@ fn wave_commands_read_standard_input_and_refs_write_where_asked() {
     assert!(!Path::new(&checkout).exists(), "wrote into the checkout: {checkout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// wavecheck checks a small build's waveform against that build: read from
+/// the waveform (Verilator names the unit's scope after its top module), or
+/// given with `--unit`; the two must agree.
+#[test]
+fn wavecheck_checks_a_small_builds_waveform_against_that_build() {
+    let dir = scratch("wavecheck-build");
+    let histogram = example("histogram.atom");
+    for (unit, name) in [("small", "l8_w32_int"), ("serial", "serial_l8_w32_int")] {
+        let vcd = dir.join(format!("{unit}.vcd"));
+        let vcd = vcd.to_str().unwrap();
+        // the build rejects some of the script's messages: exit 3
+        let o = run(&["run", &histogram, "--engine", "rtl", "--unit", unit, "--vcd", vcd]);
+        assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+        let o = run(&["wavecheck", vcd, &histogram]);
+        assert_eq!(o.status.code(), Some(0), "{unit}: {}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("agrees with the golden model"), "{}", String::from_utf8_lossy(&o.stdout));
+        assert!(stderr(&o).contains(&format!("checking against the {name} build")), "{}", stderr(&o));
+        assert_eq!(run(&["wavecheck", vcd, &histogram, "--unit", name]).status.code(), Some(0));
+        let o = run(&["wavecheck", vcd, &histogram, "--unit", "full"]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("--unit l32_w128 but {vcd} is a waveform of the {name} build")), "{}", stderr(&o));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wavecheck_refuses_standard_input_for_both_the_waveform_and_the_script() {
+    let o = run_stdin(&["wavecheck", "-", "-"], b"$timescale 1ns $end\n$var wire 1 ! clock $end\n$enddefinitions $end\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "atomport wavecheck: error: the waveform and the script cannot both be standard input (`-`): give one of them as a file\n"
+    );
+}
+
+/// A small build's waveform against its serial build's: the default
+/// selection is the unit's ports by name, so internal registers whose names
+/// start like a port (`rsp_data_r$d`) are neither compared nor listed.
+#[test]
+fn wavediff_of_two_builds_compares_ports_and_lists_no_internal_register() {
+    let dir = scratch("wavediff-builds");
+    let lock = example("lock.atom");
+    let (small, serial) = (dir.join("small.vcd"), dir.join("serial.vcd"));
+    for (unit, vcd) in [("small", &small), ("serial", &serial)] {
+        let o = run(&["run", &lock, "--engine", "rtl", "--unit", unit, "--vcd", vcd.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = run(&["wavediff", small.to_str().unwrap(), serial.to_str().unwrap()]);
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert!(o.status.code() == Some(0) || o.status.code() == Some(1), "{err}");
+    assert!(err.contains("comparing the unit's ports"), "{err}");
+    assert!(!out.contains('$') && !err.contains('$'), "an internal signal:\n{out}\n{err}");
+    assert!(!err.contains("only in"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn synth_table_refuses_a_block_instead_of_ignoring_it() {
+    let t = std::time::Instant::now();
+    let o = run(&["synth", "--table", "--block", "alu", "--print-only"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--table runs every default block") && stderr(&o).contains("--block"), "{}", stderr(&o));
+    assert!(t.elapsed().as_secs() < 10, "it ran: {:?}", t.elapsed());
+}
+
+/// The serial build says its own name in the rejection notes, the coverage
+/// report and the JUnit file; a build's rejection is not a mismatch.
+#[test]
+fn the_serial_build_names_itself_and_a_rejection_is_not_a_mismatch() {
+    let dir = scratch("serial-names");
+    let junit = dir.join("r.xml");
+    let o = run(&["run", &example("fp.atom"), "--engine", "both", "--unit", "serial", "--junit", junit.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("(the serial_l8_w32_int build rejects it:"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("the l8_w32_int build"), "{}", stderr(&o));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("type=\"rejected\"") && !xml.contains("type=\"mismatch\""), "{xml}");
+    let o = run(&["regress", "--unit", "serial", "--count", "2", "--per-script", "1", "--jobs", "1", "--quiet", "--coverage"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("the serial_l8_w32_int build") && !out.contains("the l8_w32_int build"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_of_one_shard_alone_lists_the_rest_as_missing() {
+    let dir = scratch("merge-one");
+    let s1 = dir.join("s1.json");
+    let o = run(&["regress", "--count", "6", "--per-script", "2", "--jobs", "1", "--quiet", "--shard", "1/3", "--report", s1.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = dir.join("all.json");
+    let o = run(&["merge", s1.to_str().unwrap(), "--out", all.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("1 scripts of 3") && out.contains("MISSING 2 scripts no report holds: 1 2"), "{out}");
+    let merged: serde_json::Value = serde_json::from_slice(&std::fs::read(&all).unwrap()).unwrap();
+    assert_eq!(merged["totals"]["missing"], serde_json::json!([1, 2]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A corrupted FST is bad input (exit 2, `FILE:1:1: error: ...`), never a
+/// panic inside the reader, for every command that reads a waveform.
+#[test]
+fn a_corrupted_fst_is_an_error_not_a_panic() {
+    let dir = scratch("bad-fst");
+    let fst = dir.join("lock.fst");
+    let lock = example("lock.atom");
+    let o = run(&["run", &lock, "--engine", "rtl", "--fst", fst.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let good = std::fs::read(&fst).unwrap();
+    let mut third = good.clone();
+    let at = third.len() / 3;
+    third[at..at + 4].copy_from_slice(b"\xde\xad\xbe\xef");
+    let mut zeroed = good.clone();
+    zeroed[500..508].fill(0);
+    for (what, bytes) in [("4 bytes a third in", third), ("8 zero bytes at 500", zeroed)] {
+        let bad = dir.join("bad.fst");
+        std::fs::write(&bad, bytes).unwrap();
+        let b = bad.to_str().unwrap();
+        let svg = dir.join("x.svg");
+        for args in [vec!["wavediff", b, b], vec!["wavecheck", b, &lock], vec!["wave", "render", b, "--svg", svg.to_str().unwrap()]] {
+            let o = run(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{what}: {args:?}: {err}");
+            assert!(err.starts_with(&format!("{b}:1:1: error: cannot read the FST")), "{what}: {args:?}: {err}");
+            assert!(!err.contains("panicked"), "{what}: {args:?}: {err}");
+        }
+        assert!(!svg.exists());
+    }
+    // a time table claiming 2^33 entries (the fuzzer's first finding: the
+    // reader asked for 64 GiB, an allocation abort) is refused up front
+    let hostile = format!("{}/fuzz/corpus/fst/0a09f6f13a7e861f841f6867515d9a705a92cfc3", env!("CARGO_MANIFEST_DIR"));
+    let o = run(&["wavediff", &hostile, &hostile]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).ends_with("cannot read the FST: the file is damaged (time table at byte 330: 8589934592 times in 0 bytes)\n"), "{}", stderr(&o));
+    // an FST over the input limit is called a waveform, not a VCD
+    let o = run(&["wavediff", fst.to_str().unwrap(), fst.to_str().unwrap(), "--max-input", "100"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("the waveform is larger than the input limit of 100 bytes"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// 1,000 nested scopes are refused at once, not compared for seconds.
+#[test]
+fn deeply_nested_scopes_are_refused_quickly() {
+    let dir = scratch("deep");
+    let mut vcd = String::from("$timescale 1ns $end\n");
+    for i in 0..1000 {
+        vcd += &format!("$scope module s{i} $end\n$var wire 1 !{i} v $end\n");
+    }
+    vcd += &"$upscope $end\n".repeat(1000);
+    vcd += "$enddefinitions $end\n#0\n";
+    let f = dir.join("deep.vcd");
+    std::fs::write(&f, vcd).unwrap();
+    let t = std::time::Instant::now();
+    let o = run(&["wavediff", f.to_str().unwrap(), f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(":514:1: error: `$scope` nested deeper than 256 levels"), "{}", stderr(&o));
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Messages that said something else than what was wrong.
+#[test]
+fn messages_say_what_is_wrong() {
+    let dir = scratch("messages");
+    let o = run(&["regress", "--count", "99999999999999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is too large (at most 18446744073709551615)"), "{}", stderr(&o));
+    let o = run(&["run", &example("lock.atom"), "--engine", "rtl", "--stall", "-0.1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("-0.1 is not a stall probability"), "{}", stderr(&o));
+    let o = run_stdin(&["run", "-"], b"mem.u32 0 = 12345678901234567890123456789012345678901234\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("does not fit 32 bits"), "{}", stderr(&o));
+    let empty = dir.join("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    let o = run(&["merge", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), format!("{}:1:1: error: not JSON: the file is empty\n", empty.display()));
+    let o = run_stdin(&["encode", "-"], b"mem.u32 0x100 = 1\ndump 0x100 4\n");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("<stdin> has no messages: nothing to encode"), "{}", stderr(&o));
+    let help = String::from_utf8_lossy(&run(&["run", "--help"]).stdout).into_owned();
+    assert!(help.contains("or `-` for standard input"), "{help}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// synth's run directories go under the working directory's target/, not
+/// the checkout's, wherever it runs.
+#[test]
+fn synth_writes_its_logs_under_the_working_directory() {
+    if !Command::new("yosys").arg("-V").output().is_ok_and(|o| o.status.success()) {
+        eprintln!("NOTICE: yosys not installed: skipped");
+        return;
+    }
+    let dir = scratch("synth-cwd");
+    let block = "atomic_alu$float$add_half$r1_a_inf";
+    let o = bin().args(["synth", "--block", block, "--target", "generic"]).current_dir(&dir).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.join("target/synth/atomic_alu_float_add_half_r1_a_inf-generic").is_dir());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--until-covered --budget N` runs at most N messages after the first
+/// `--count`: the last extra script takes what is left of the budget.
+#[test]
+fn until_covered_keeps_to_its_budget() {
+    for budget in [5usize, 70] {
+        let b = budget.to_string();
+        let o = run(&["regress", "--count", "2", "--per-script", "30", "--jobs", "1", "--quiet", "--until-covered", "--budget", &b]);
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{out}{}", stderr(&o));
+        let line = out.lines().find(|l| l.contains("--until-covered:")).unwrap_or_else(|| panic!("{out}"));
+        // "--until-covered: S more scripts (M messages) after the first 2; ..."
+        let messages: usize = line.split('(').nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{line}"));
+        assert_eq!(messages, budget, "budget {budget}: {line}");
+        assert!(line.contains(&format!("budget of {budget} messages spent")), "{line}");
+        // what ran: the first 2 and the budget
+        assert!(out.starts_with(&format!("regress seed 1: {} messages in ", 2 + budget)), "{out}");
+    }
+}

@@ -347,8 +347,8 @@ impl UnitPins for DigestOnDrop<'_> {
     fn open_trace(&mut self, path: &std::path::Path) -> Result<(), SimError> {
         self.pins.inner.open_trace(path)
     }
-    fn close_trace(&mut self) {
-        self.pins.inner.close_trace();
+    fn close_trace(&mut self) -> Result<(), SimError> {
+        self.pins.inner.close_trace()
     }
     fn config(&self) -> UnitConfig {
         self.pins.inner.config()

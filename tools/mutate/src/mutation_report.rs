@@ -310,7 +310,7 @@ impl MutateReport {
                     }
                     _ => None,
                 };
-                JunitCase { classname: class.clone(), name: format!("mutant {} ({}): {}", m.select, m.verdict.name(), m.mutation.key()), seconds: m.seconds, failure }
+                JunitCase { classname: class.clone(), name: format!("mutant {} ({}): {}", m.select, m.verdict.name(), m.mutation.key()), seconds: m.seconds, failure, failure_type: JunitCase::MISMATCH }
             })
             .collect();
         cases.push(JunitCase {
@@ -318,6 +318,7 @@ impl MutateReport {
             name: "canary".into(),
             seconds: 0.0,
             failure: self.canary.1.is_none().then(|| ("the canary survived".to_string(), self.canary.0.describe())),
+            failure_type: JunitCase::MISMATCH,
         });
         let props = [
             ("block", self.block.clone()),

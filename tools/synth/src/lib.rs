@@ -247,7 +247,7 @@ pub fn resolve_block_in(name: &str, dir: &Path, label: &str, variants_dir: &Path
         return Err(SynthError::Input(format!("--verilog-dir {}: not a directory", dir.display())));
     }
     let tops = checked_in_tops(dir);
-    if let Some(top) = tops.iter().find(|t| t.name == name || t.name.strip_prefix("atomic_") == Some(name)) {
+    if let Some(top) = tops.iter().find(|t| t.name == name || short_name(&t.name).as_deref() == Some(name)) {
         return Ok(Block {
             name: name.into(),
             top: top.name.clone(),
@@ -293,10 +293,20 @@ pub fn resolve_block_in(name: &str, dir: &Path, label: &str, variants_dir: &Path
     Err(SynthError::UnknownBlock { name: name.into(), known: block_names() })
 }
 
-/// `unit_*` / `alu_*` / `fp_alu`: the names of build variants.
+/// `unit_*` / `alu_*` / `serial_*` / `fp_alu`: the names of build variants.
 #[cfg(not(feature = "hdl"))]
 fn variant_like(name: &str) -> bool {
-    name == "fp_alu" || name.starts_with("unit_") || name.starts_with("alu_")
+    name == "fp_alu" || name.starts_with("unit_") || name.starts_with("alu_") || name.starts_with("serial_")
+}
+
+/// A checked-in top's block name, the name its variant has: without the
+/// `atomic_` prefix (`alu`, `unit_l8_w32_int`), and a serial unit without
+/// `unit_` (`serial_unit_l8_w32_int` is `serial_l8_w32_int`).
+fn short_name(top: &str) -> Option<String> {
+    if let Some(short) = top.strip_prefix("atomic_") {
+        return Some(short.to_string());
+    }
+    top.strip_prefix("serial_unit_").map(|config| format!("serial_{config}"))
 }
 
 /// The files of `top` and of the tops it instantiates, depth first, each once.
@@ -321,8 +331,8 @@ fn top_sources(top: &CheckedInTop, tops: &[CheckedInTop], dir: &Path) -> Vec<Pat
 pub fn block_names() -> Vec<String> {
     let mut names = vec![];
     for top in checked_in_tops(&verilog_dir()) {
-        if let Some(short) = top.name.strip_prefix("atomic_") {
-            names.push(short.to_string());
+        if let Some(short) = short_name(&top.name) {
+            names.push(short);
         }
         names.push(top.name);
     }
@@ -409,9 +419,9 @@ impl Options {
     }
 }
 
-/// `target/synth` of this source tree.
+/// `target/synth` of the working directory.
 pub fn default_out_root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/synth"))
+    PathBuf::from("target/synth")
 }
 
 /// The outcome of place and route on one part.
@@ -895,24 +905,21 @@ pub enum SynthError {
     Emit(String),
     #[error("{}: {error}", show(path).display())]
     Io { path: PathBuf, error: std::io::Error },
+    /// One of atomport's outputs could not be written (`PATH: error: ...`).
+    #[error("{0}")]
+    Output(String),
 }
 
+/// Writes one of atomport's own outputs of a run (a script, the summary)
+/// whole (`atomport_core::output_file`).
 fn write_file(path: &Path, text: &str) -> Result<(), SynthError> {
     write_whole(path, text)
 }
 
-/// Writes `text` to `path` whole: into a temporary file beside it, then
-/// renamed over it, so a reader never sees half a file and a failed write
-/// leaves the old one.
+/// Writes `text` to `path` whole (`atomport_core::output_file`: a temporary
+/// file beside it, renamed over it).
 pub fn write_whole(path: &Path, text: &str) -> Result<(), SynthError> {
-    let io = |error| SynthError::Io { path: path.to_path_buf(), error };
-    let name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file name")))?;
-    let tmp = path.with_file_name(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
-    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written.map_err(io)
+    atomport_core::output_file::write_file(path, text.as_bytes()).map_err(|e| SynthError::Output(e.to_string()))
 }
 
 fn read_file(path: &Path) -> Result<String, SynthError> {
@@ -1298,6 +1305,11 @@ mod tests {
         }
         let err = resolve_block("no_such_block", &tmp).unwrap_err().to_string();
         assert!(err.contains("no block `no_such_block`") && err.contains("alu"), "{err}");
+        // the serial small build by the name the README and the table give it,
+        // from its checked-in file (no emission, with or without rust-hdl)
+        let serial = resolve_block("serial_l8_w32_int", &tmp).unwrap();
+        assert_eq!(serial.top, "serial_unit_l8_w32_int");
+        assert!(serial.verilog.ends_with("hdl/verilog/variants/serial_unit_l8_w32_int.v"), "{}", serial.verilog.display());
         let _ = std::fs::remove_dir_all(&tmp);
     }
 

@@ -31,8 +31,8 @@ use std::fmt;
 use atomport_core::descriptor::{EncodeError, Encoder};
 use atomport_core::golden::sparse_memory::Memory;
 use atomport_core::golden::Machine;
-use atomport_core::ops::UnitConfig;
 use atomport_core::program::{Program, Space, Stmt};
+use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::lockstep::{EventCounts, Lockstep, ReplayStop};
 use atomport_testbench::pins::{CycleSample, PinSource, UnitOutputs};
 use atomport_testbench::scoreboard::{hex_bytes, Scoreboard};
@@ -517,10 +517,30 @@ impl CheckReport {
     }
 }
 
+/// The unit build a waveform was recorded from, by the name of the scope
+/// holding the unit's ports: Verilator names it after the top module
+/// (`atomic_unit` the full build, `atomic_unit_l8_w32_int`,
+/// `serial_unit_l8_w32_int`). `None`: another name (a test bench's `dut`,
+/// the golden waveform), or no such scope.
+pub fn build_of(w: &Waveform, clock: &str) -> Option<UnitBuild> {
+    let scope = find_port_scope(w, clock).ok()?;
+    let module = scope.rsplit('.').next()?;
+    if module == "atomic_unit" {
+        return Some(UnitBuild::Full);
+    }
+    let name = match (module.strip_prefix("atomic_unit_"), module.strip_prefix("serial_unit_")) {
+        (Some(config), _) => config.to_string(),
+        (None, Some(config)) => format!("serial_{config}"),
+        (None, None) => return None,
+    };
+    UnitBuild::by_name(&name).ok()
+}
+
 /// Replays the unit's ports in `w` (sampled on `clock`) through the
 /// bench's monitor and scoreboard against the golden model of `program`
-/// on the full build. `Err` when the file cannot be checked at all.
-pub fn check(w: &Waveform, program: &Program, clock: &str) -> Result<CheckReport, CheckError> {
+/// on `build` (whose unit rejects the messages it does not admit). `Err`
+/// when the file cannot be checked at all.
+pub fn check(w: &Waveform, program: &Program, clock: &str, build: UnitBuild) -> Result<CheckReport, CheckError> {
     let (mut pins, scope) = VcdPins::new(w, clock, program)?;
     let mut lockstep = Lockstep::new(Some(Scoreboard::new(Machine::new(program))));
     let mut encoder = Encoder::new();
@@ -529,7 +549,7 @@ pub fn check(w: &Waveform, program: &Program, clock: &str) -> Result<CheckReport
         match stmt {
             Stmt::Init { space, addr, bytes, .. } => lockstep.scoreboard.as_mut().unwrap().backdoor_write(*space, *addr, bytes),
             Stmt::Message(msg) => {
-                lockstep.issue_message(index, program, &mut encoder, msg, &UnitConfig::FULL)?;
+                lockstep.issue_message(index, program, &mut encoder, msg, &build.config(), &build.name())?;
                 index += 1;
             }
             Stmt::Dump { .. } => {}
@@ -617,7 +637,7 @@ mod tests {
     fn run(text: &str) -> CheckReport {
         let p = atomport_core::script::parse("t.atom", "mem.u32 0x100 = 5\nSVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
         let w = Waveform::parse("t.vcd", text.as_bytes()).unwrap();
-        check(&w, &p, "clock").unwrap()
+        check(&w, &p, "clock", UnitBuild::Full).unwrap()
     }
 
     #[test]
@@ -642,10 +662,10 @@ mod tests {
     fn a_file_without_the_ports_is_an_error() {
         let p = atomport_core::script::parse("t.atom", "SVM_ATOMIC.add (1) [0x100] d [1] V0\n").unwrap();
         let w = Waveform::parse("t.vcd", b"$timescale 1ns $end $var wire 1 ! clock $end $enddefinitions $end #5 1!").unwrap();
-        let e = check(&w, &p, "clock").unwrap_err().to_string();
+        let e = check(&w, &p, "clock", UnitBuild::Full).unwrap_err().to_string();
         assert!(e.contains("not a waveform of the unit: no scope has any of its ports (`req_valid`"), "{e}");
         let w = Waveform::parse("t.vcd", b"$timescale 1ns $end $scope module u $end $var wire 1 ! clock $end $var wire 1 # req_valid $end $upscope $end $enddefinitions $end #5 1!").unwrap();
-        let e = check(&w, &p, "clock").unwrap_err().to_string();
+        let e = check(&w, &p, "clock", UnitBuild::Full).unwrap_err().to_string();
         assert!(e.contains("no scope has all of the unit's ports; the closest, scope `u`, lacks `req_ready`"), "{e}");
     }
 }

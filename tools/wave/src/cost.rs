@@ -49,8 +49,8 @@ fn thread_cpu() -> Option<Duration> {
 /// Why the trace cost could not be measured.
 #[derive(Debug, thiserror::Error)]
 pub enum CostError {
-    #[error("{}: {source}", path.display())]
-    Io { path: std::path::PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Output(#[from] atomport_core::output_file::OutputError),
     #[error("{0}")]
     Generate(#[from] atomport_testbench::generator::GenerateError),
     #[error("script {script}: {source}")]
@@ -63,7 +63,7 @@ pub enum CostError {
 /// untraced then traced into `vcd_dir/trace-cost-K.vcd` (each deleted
 /// after it is measured).
 pub fn measure(seed: u64, count: usize, per_script: usize, mem: MemConfig, vcd_dir: &std::path::Path) -> Result<TraceCost, CostError> {
-    std::fs::create_dir_all(vcd_dir).map_err(|source| CostError::Io { path: vcd_dir.to_path_buf(), source })?;
+    atomport_core::output_file::create_folder(vcd_dir)?;
     let mut scripts = Vec::new();
     let mut n = 0;
     while n < count {

@@ -261,9 +261,10 @@ pub fn write_golden_vcd<W: Write>(program: &Program, out: W) -> io::Result<W> {
     w.finish()
 }
 
-/// Writes the golden waveform of `program` to `path`.
-pub fn write_golden_vcd_file(program: &Program, path: &Path) -> io::Result<()> {
-    let f = std::fs::File::create(path)?;
-    write_golden_vcd(program, io::BufWriter::new(f))?;
-    Ok(())
+/// Writes the golden waveform of `program` to `path`, whole
+/// (`atomport_core::output_file`).
+pub fn write_golden_vcd_file(program: &Program, path: &Path) -> Result<(), atomport_core::output_file::OutputError> {
+    let out = atomport_core::output_file::OutputFile::create(path)?;
+    let out = write_golden_vcd(program, out).map_err(|e| atomport_core::output_file::OutputError::new(path, format!("cannot write: {e}")))?;
+    out.commit()
 }

@@ -27,6 +27,8 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use atomport_core::output_file::OutputError;
+
 use super::check::REQUIRED_PORTS;
 use super::diff::{glob_match, relative_vars};
 use super::reader::{Var, Waveform};
@@ -181,7 +183,14 @@ fn relative_to(to: &Path, from: &Path) -> PathBuf {
 /// it is inside it, with the save file's own name, so a VCD and its
 /// `.gtkw` can move together and open from any working directory
 /// (GTKWave 3.3 resolves `[dumpfile]` against `[savefile]`).
-pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> io::Result<()> {
+/// The file is written whole (`atomport_core::output_file`).
+pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> Result<(), OutputError> {
+    let text = gtkw_text(vcd_path, out_path, groups).map_err(|e| OutputError::new(out_path, e.to_string()))?;
+    atomport_core::output_file::write_file(out_path, &text)
+}
+
+/// The save file's bytes ([`write_gtkw`]).
+fn gtkw_text(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> io::Result<Vec<u8>> {
     let dir = out_path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let dump = relative_to(vcd_path, dir);
     let mut s = Vec::new();
@@ -217,7 +226,7 @@ pub fn write_gtkw(vcd_path: &Path, out_path: &Path, groups: &[SignalGroup]) -> i
         writeln!(s, "@1000200")?;
         writeln!(s, "-{}", g.name)?;
     }
-    std::fs::write(out_path, s)
+    Ok(s)
 }
 
 /// Why no GTKWave view was written.
@@ -227,8 +236,8 @@ pub enum GtkwError {
     Read(atomport_core::diag::Diag),
     #[error("{file}: none of the unit's signals (clock, req_*, mem_*, rsp_*) is in this VCD; no GTKWave view written")]
     NotTheUnit { file: String },
-    #[error("{}: cannot write: {source}", path.display())]
-    Write { path: PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Write(OutputError),
 }
 
 /// Reads the VCD at `vcd_path`, groups the unit's signals and writes
@@ -242,7 +251,7 @@ pub fn write_unit_gtkw(vcd_path: &Path) -> Result<PathBuf, GtkwError> {
         return Err(GtkwError::NotTheUnit { file: w.file.clone() });
     }
     let out = gtkw_path(vcd_path);
-    write_gtkw(vcd_path, &out, &groups).map_err(|source| GtkwError::Write { path: out.clone(), source })?;
+    write_gtkw(vcd_path, &out, &groups).map_err(GtkwError::Write)?;
     Ok(out)
 }
 

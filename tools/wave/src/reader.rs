@@ -470,9 +470,16 @@ struct Parser<'a> {
     text_index: HashMap<(usize, String), usize>,
 }
 
+/// The deepest scope nesting a waveform may have. The wave tools compare
+/// every scope of one file with every scope of the other and name signals
+/// by their scope path, which grows with the depth: the bound keeps a
+/// hostile file's cost in check (real designs nest a few dozen levels).
+pub const MAX_SCOPE_DEPTH: usize = 256;
+
 /// The most memory (bytes) the values of one VCD may take, whatever its
 /// size: a few bytes of text (`b1 !`) can set a 16M-bit variable, so
 /// storage is bounded by the input's size, not by the declared widths.
+
 pub const MIN_VALUE_BUDGET: usize = 256 << 20;
 
 /// Words (u64) the stored values of a `len`-byte VCD may take: at least
@@ -607,6 +614,12 @@ impl<'a> Parser<'a> {
                         [_, (_, n)] | [(_, n)] => String::from_utf8_lossy(n).into_owned(),
                         _ => return Err(self.error(at, "`$scope` needs a type and a name")),
                     };
+                    if scope.len() >= MAX_SCOPE_DEPTH {
+                        return Err(self.error(
+                            at,
+                            &format!("`$scope` nested deeper than {MAX_SCOPE_DEPTH} levels (the wave tools' limit: a design's hierarchy is far shallower)"),
+                        ));
+                    }
                     scope.push(name);
                     scope_opened_at.push(at);
                 }

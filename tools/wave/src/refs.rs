@@ -40,6 +40,13 @@ use super::writer::{rewrite, Rewrite};
 /// The unit's ports, as wavediff globs (docs/microarchitecture.md).
 pub const PORT_GLOBS: [&str; 7] = ["clock", "reset", "req_*", "pay_*", "mem_*", "rsp_*", "obs_*"];
 
+/// Whether a signal name is one of the unit's ports: it matches
+/// [`PORT_GLOBS`] and has no `$` (rust-hdl names internal state
+/// `block$signal`, `rsp_data_r$d`; ports never carry one).
+pub fn is_port(name: &str) -> bool {
+    !name.contains('$') && PORT_GLOBS.iter().any(|g| glob_match(g, name))
+}
+
 /// `waves/` of the source tree.
 pub fn default_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../waves"))
@@ -77,6 +84,9 @@ pub enum SettingError {
 pub enum RefsError {
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
+    /// a reference, its view or a fresh run's folder could not be written
+    #[error("{0}")]
+    Output(#[from] atomport_core::output_file::OutputError),
     #[error("{}:{line}:1: error: {source}", path.display())]
     Setting { path: PathBuf, line: usize, source: SettingError },
     #[error("{}: no scenario (*.atom)", dir.display())]
@@ -159,7 +169,7 @@ pub fn scenarios(dir: &Path) -> Result<Vec<Scenario>, RefsError> {
 /// `.gtkw`); fails unless the run agrees with the golden model, both in
 /// lockstep and by `wavecheck` on the written VCD.
 pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, RefsError> {
-    std::fs::create_dir_all(out_dir).map_err(|source| RefsError::Io { path: out_dir.to_path_buf(), source })?;
+    atomport_core::output_file::create_folder(out_dir)?;
     let file = s.script.display().to_string();
     let program = atomport_core::script::parse_file(&file).map_err(RefsError::Script)?;
     let vcd = out_dir.join(format!("{}.vcd", s.name));
@@ -169,7 +179,7 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, RefsError> {
         return Err(RefsError::Mismatch { name: s.name.clone(), first: m.to_string() });
     }
     let w = Waveform::read(&vcd).map_err(RefsError::Read)?;
-    let report = check(&w, &program, "clock")?;
+    let report = check(&w, &program, "clock", s.unit)?;
     if let Some(m) = report.failure {
         return Err(RefsError::Wavecheck { name: s.name.clone(), failure: m.to_string() });
     }
@@ -201,8 +211,7 @@ pub fn reference_text(fresh: &Waveform, scenario: &str) -> Result<Vec<u8>, std::
     // trace it shares (the view names one signal per trace; rust-hdl's
     // internal names carry a `$`, ports never do)
     let unit = unit_scope(fresh);
-    let is_port = |v: &&super::reader::Var| !v.name.contains('$') && PORT_GLOBS.iter().any(|g| glob_match(g, &v.name));
-    keep.extend(fresh.vars.iter().filter(|v| unit.starts_with(&v.scope.join(".")) && is_port(v)).map(|v| v.trace));
+    keep.extend(fresh.vars.iter().filter(|v| unit.starts_with(&v.scope.join(".")) && is_port(&v.name)).map(|v| v.trace));
     let how = Rewrite {
         timescale: fresh.timescale,
         keep: Some(keep),
@@ -230,7 +239,7 @@ pub fn update_refs(dir: &Path, work_dir: &Path) -> Result<Vec<(String, String)>,
             Err(_) => "new",
         };
         if status != "unchanged" {
-            std::fs::write(&target, &text).map_err(|source| RefsError::Io { path: target.clone(), source })?;
+            atomport_core::output_file::write_file(&target, &text)?;
         }
         write_unit_gtkw(&target)?;
         out.push((s.name.clone(), status.to_string()));
