@@ -98,6 +98,23 @@ long: deps
 	$(CARGO) run --release -q -- regress --unit l8_w32_int --seed 2 --count 50000 --latency 1..8 --stall 0.3
 	$(CARGO) run --release -q -- regress --unit serial_l8_w32_int --seed 3 --count 100000 --latency 1..8 --stall 0.3
 	$(MAKE) x-unique
+	$(MAKE) xsim
+
+# A second simulator: seeded random scripts (regress's generator) on each
+# build under Verilator, their inputs replayed on the emitted Verilog under
+# Icarus (one compile per build), every signal of the unit's scope compared
+# on the clock and in time (`atomport xsim`; a smoke runs in `make test`).
+# Every build runs, the target fails if any script disagrees.
+XSIM_SMALL ?= 200
+XSIM_FULL ?= 20
+XSIM_ARGS ?= --seed 1 --per-script 40 --latency 1..4 --stall 0.2
+xsim: deps
+	$(CARGO) build --release -q
+	@st=0; \
+	target/release/atomport xsim --unit l8_w32_int --scripts $(XSIM_SMALL) $(XSIM_ARGS) || st=1; \
+	target/release/atomport xsim --unit serial_l8_w32_int --scripts $(XSIM_SMALL) $(XSIM_ARGS) || st=1; \
+	target/release/atomport xsim --unit full --scripts $(XSIM_FULL) $(XSIM_ARGS) || st=1; \
+	exit $$st
 
 # Every (old, src0) pair of fadd, fmin, fmax and fcmpxchg at f16 and bf16
 # (2^35 pairs) through the Verilated ALU against the golden model's soft

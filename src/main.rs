@@ -36,6 +36,8 @@ enum Cmd {
     Synth(cli::synth_cmd::SynthArgs),
     /// Mutation testing: Yosys mutants of a block's Verilog through its kill suite; survivors proven or waived.
     Mutate(cli::mutate_cmd::MutateArgs),
+    /// Seeded random scripts on Verilator and replayed under Icarus: every signal of the unit compared.
+    Xsim(cli::xsim_cmd::XsimArgs),
     /// Compare two VCDs signal by signal (first divergence per signal).
     Wavediff(cli::wave::WavediffArgs),
     /// Check an RTL VCD's port traffic against the golden model of a script.
@@ -76,6 +78,7 @@ fn main() {
         Cmd::Merge(a) => cli::merge::main(a),
         Cmd::Bench(a) => cli::bench_cmd::main(a),
         Cmd::Mutate(a) => cli::mutate_cmd::main(a),
+        Cmd::Xsim(a) => cli::xsim_cmd::main(a),
         Cmd::Wavediff(a) => cli::wave::wavediff_main(a),
         Cmd::Wavecheck(a) => cli::wave::wavecheck_main(a),
         Cmd::Wave(a) => cli::wave::wave_main(a),
