@@ -39,6 +39,8 @@ enum Cmd {
     Mutate(cli::mutate_cmd::MutateArgs),
     /// The README's Verification table from the long runs' reports (mutation, functional bins, code coverage, second simulator, exhaustive floats)
     Verification(cli::verification_cmd::VerificationArgs),
+    /// Seeded random scripts on Verilator and replayed under Icarus: every signal of the unit compared.
+    Xsim(cli::xsim_cmd::XsimArgs),
     /// Compare two VCDs signal by signal (first divergence per signal).
     Wavediff(cli::wave::WavediffArgs),
     /// Check an RTL VCD's port traffic against the golden model of a script.
@@ -108,6 +110,7 @@ fn main() {
         Cmd::Bench(a) => cli::bench_cmd::main(a),
         Cmd::Mutate(a) => cli::mutate_cmd::main(a),
         Cmd::Verification(a) => cli::verification_cmd::verification_main(a),
+        Cmd::Xsim(a) => cli::xsim_cmd::main(a),
         Cmd::Wavediff(a) => cli::wave::wavediff_main(a),
         Cmd::Wavecheck(a) => cli::wave::wavecheck_main(a),
         Cmd::Wave(a) => cli::wave::wave_main(a),

@@ -329,6 +329,11 @@ pub struct AtomicAlu {
     false_src0_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     false_logic_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     false_adder_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    /// `ret_value`'s two candidates, each 0 unless it is the one: the
+    /// output is then written once per pass (an event-driven simulator's
+    /// rule, docs/microarchitecture.md)
+    ret_old_value: Signal<Local, Bits<ALU_DATA_BITS>>,
+    ret_adder_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     true_value: Signal<Local, Bits<ALU_DATA_BITS>>,
     false_value: Signal<Local, Bits<ALU_DATA_BITS>>,
 }
@@ -517,6 +522,8 @@ impl AtomicAlu {
             false_src0_value: Default::default(),
             false_logic_value: Default::default(),
             false_adder_value: Default::default(),
+            ret_old_value: Default::default(),
+            ret_adder_value: Default::default(),
             true_value: Default::default(),
             false_value: Default::default(),
         }
@@ -790,10 +797,13 @@ impl Logic for AtomicAlu {
         self.new_true.next = self.true_value.val() & self.x_width_mask.q.val();
         self.new_false.next = self.false_value.val() & self.x_width_mask.q.val();
         self.new_cond.next = self.condition.val();
-        self.ret_value.next = self.old_masked.val();
+        self.ret_old_value.next = self.old_masked.val();
+        self.ret_adder_value.next = self.zero.val();
         if self.x_is_predec.q.val() {
-            self.ret_value.next = self.adder_result.val() & self.x_width_mask.q.val();
+            self.ret_old_value.next = self.zero.val();
+            self.ret_adder_value.next = self.adder_result.val() & self.x_width_mask.q.val();
         }
+        self.ret_value.next = self.ret_old_value.val() | self.ret_adder_value.val();
         // the float ops: their width mask rides along to stage 4
         self.float_op.next = self.take_float.val();
         if self.pipe_advance.val() {

@@ -215,6 +215,8 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_true,new_
     reg  [127:0] false_src0_value;
     reg  [127:0] false_logic_value;
     reg  [127:0] false_adder_value;
+    reg  [127:0] ret_old_value;
+    reg  [127:0] ret_adder_value;
     reg  [127:0] true_value;
     reg  [127:0] false_value;
     
@@ -540,10 +542,13 @@ module atomic_alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_true,new_
         condition = ((x_cond_less$q & old_less_than_src0) | (x_cond_equal$q & old_equals_operand)) | (x_cond_dec_bound$q & (old_is_zero | ~(old_less_than_src0 | old_equals_operand)));
         new_true = true_value & x_width_mask$q;
         new_false = false_value & x_width_mask$q;
-        ret_value = old_masked;
+        ret_old_value = old_masked;
+        ret_adder_value = zero;
         if (x_is_predec$q) begin
-            ret_value = adder_result & x_width_mask$q;
+            ret_old_value = zero;
+            ret_adder_value = adder_result & x_width_mask$q;
         end
+        ret_value = ret_old_value | ret_adder_value;
         if (pipe_advance) begin
             float_mask_1$d = x_width_mask$q;
             float_mask_2$d = float_mask_1$q;

@@ -31,6 +31,7 @@ pub mod bench_cmd;
 pub mod synth_cmd;
 pub mod wave;
 pub mod wavecheck_report;
+pub mod xsim_cmd;
 
 use atomport_core::diag::{self, EXIT_BAD_INPUT};
 use atomport_core::output_file::{OutputError, OutputPlan};

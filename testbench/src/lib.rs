@@ -29,7 +29,8 @@
 //!   (scripts, illegal descriptors), for the tests and `atomport mutate`;
 //! * [`alu_stream`]: the atomic ALU as a pipeline against the golden op
 //!   function, with stalls; [`alu_vectors`]: its operand values and vector
-//!   sets;
+//!   sets; [`fp_sweep`]: every operand pair of the 16-bit float ops through
+//!   the ALU stream (`make exhaustive`);
 //! * [`runtime_dut`]: the unit's and the ALU's pins on a model verilated at
 //!   run time (`atomport mutate`'s mutant models);
 //! * [`session`]: the cycle loop ([`session::Session`]), the watchdog, and
@@ -41,6 +42,7 @@ pub mod bench;
 pub mod directed;
 pub mod driver;
 pub mod dut;
+pub mod fp_sweep;
 pub mod funcov;
 pub mod generator;
 pub mod live;

@@ -1394,6 +1394,8 @@ module serial_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
     reg  [127:0] false_src0_value;
     reg  [127:0] false_logic_value;
     reg  [127:0] false_adder_value;
+    reg  [127:0] ret_old_value;
+    reg  [127:0] ret_adder_value;
     reg  [127:0] true_value;
     reg  [127:0] false_value;
     
@@ -1752,10 +1754,13 @@ module serial_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_val
         new_true = true_value & x_width_mask$q;
         new_false = false_value & x_width_mask$q;
         new_cond = condition;
-        ret_value = old_masked;
+        ret_old_value = old_masked;
+        ret_adder_value = zero;
         if (x_is_predec$q) begin
-            ret_value = adder_result & x_width_mask$q;
+            ret_old_value = zero;
+            ret_adder_value = adder_result & x_width_mask$q;
         end
+        ret_value = ret_old_value | ret_adder_value;
         float_op = take_float;
         if (pipe_advance) begin
             float_mask_1$d = x_width_mask$q;

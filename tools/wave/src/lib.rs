@@ -10,6 +10,7 @@
 //! * [`svg`]: timing diagrams as standalone SVG.
 //! * [`refs`]: the reference waves of `waves/scenarios/*.atom`.
 //! * [`replay`]: a Verilog test bench replaying a VCD's stimulus (Icarus vs Verilator).
+//! * [`xsim`]: seeded random scripts on Verilator and Icarus, every signal compared (`atomport xsim`).
 //! * [`cost`]: what tracing costs on a random regression (`atomport wave trace-cost`).
 //! * [`writer`]: a VCD writer and [`writer::rewrite`] (same waves, other codes/timescale/scopes).
 pub mod reader;
@@ -23,5 +24,6 @@ pub mod svg;
 pub mod refs;
 pub mod replay;
 pub mod cost;
+pub mod xsim;
 
 pub use reader::{Logic, Timescale, Trace, TraceKind, Value, Var, Waveform};
