@@ -201,6 +201,12 @@ fn specs(f: &Fixture) -> Vec<Spec> {
             vec![folder("--out", 6, None)],
         ),
     ];
+    specs.push(spec(
+        "mutate",
+        &["mutate", "--block", "alu", "--report", &o("m.json"), "--junit", &o("m.xml"), "--out", &o("mut")],
+        vec![file("--report", 4, None), file("--junit", 6, None), folder("--out", 8, None)],
+    ));
+    specs.push(spec("xsim", &["xsim", "--unit", "serial_l8_w32_int", "--scripts", "1", "--work", &o("xs")], vec![folder("--work", 6, None)]));
     if cfg!(feature = "hdl") {
         specs.push(spec("emit --variant", &["emit", "--variant", "alu_int", "--out", &o("v")], vec![folder("--out", 4, None)]));
     }

@@ -10,7 +10,7 @@
 //! mutant, a surviving canary, or the unmutated design failing its own
 //! suite; 2 bad options, or a tool missing or failing.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use atomport_core::diag::EXIT_BAD_INPUT;
@@ -66,34 +66,28 @@ pub struct MutateArgs {
     /// Write a JUnit XML report to FILE (a test case per mutant)
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Folder of the runs' files (design, mutant list, model)
-    #[arg(long, value_name = "DIR", default_value = "target/mutate")]
-    pub out: PathBuf,
+    /// Folder of the runs' files (design, mutant list, model) [default: target/mutate]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// No progress on stderr
     #[arg(long)]
     pub quiet: bool,
 }
 
 /// An output file's folder must exist before any work (exit 2 otherwise).
-fn check_output(flag: &str, path: &Path) -> Result<(), String> {
-    if path.is_dir() {
-        return Err(format!("{flag} {}: is a folder", path.display()));
-    }
-    let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !parent.is_dir() {
-        return Err(format!("{flag} {}: folder {} does not exist", path.display(), parent.display()));
-    }
-    Ok(())
-}
-
 pub fn main(a: MutateArgs) -> i32 {
-    for (flag, path) in [("--report", &a.report), ("--junit", &a.junit)] {
-        if let Some(p) = path {
-            if let Err(e) = check_output(flag, p) {
-                eprintln!("atomport mutate: error: {e}");
-                return EXIT_BAD_INPUT;
-            }
-        }
+    // every output checked before minutes of work
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("target/mutate"));
+    let mut plan = atomport_core::output_file::OutputPlan::new().file("--report", a.report.as_deref()).file("--junit", a.junit.as_deref());
+    plan = match &a.out {
+        Some(dir) => plan.folder("--out", Some(dir)),
+        None => plan.default_folder("--out", &out),
+    };
+    if let Some(w) = &a.waivers {
+        plan = plan.input(w);
+    }
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
     }
     let kind = match atomport_mutate::run_mutants::block_identity(&a.block) {
         Ok((_, kind, _)) => kind,
@@ -114,7 +108,7 @@ pub fn main(a: MutateArgs) -> i32 {
         messages,
         suite_seed: a.suite_seed,
         jobs,
-        work_dir: a.out.clone(),
+        work_dir: out,
         waivers: if a.no_waivers { None } else { Some(a.waivers.clone().unwrap_or_else(atomport_mutate::waivers::default_file)) },
         prove: a.prove.then_some(atomport_mutate::equivalence::ProofLimits { depth: a.proof_depth, timeout: a.proof_timeout }),
         waves_dir: atomport_wave::refs::default_dir(),

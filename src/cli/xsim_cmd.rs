@@ -42,9 +42,9 @@ pub struct XsimArgs {
     /// threads (default: the number of cores)
     #[arg(long, value_name = "J", value_parser = super::optval::at_least_one)]
     pub jobs: Option<usize>,
-    /// the bench, stimuli and VCDs (a disagreeing script's stay)
-    #[arg(long, value_name = "DIR", default_value = "target/xsim")]
-    pub work: PathBuf,
+    /// the bench, stimuli and VCDs (a disagreeing script's stay) [default: target/xsim]
+    #[arg(long, value_name = "DIR")]
+    pub work: Option<PathBuf>,
     /// seconds an Icarus run may take before it counts as hung (a
     /// zero-delay loop) and its script disagrees
     #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = super::optval::at_least_one)]
@@ -59,6 +59,14 @@ fn parse_unit(text: &str) -> Result<UnitBuild, String> {
 }
 
 pub fn main(a: XsimArgs) -> i32 {
+    let work = a.work.clone().unwrap_or_else(|| PathBuf::from("target/xsim"));
+    let plan = match &a.work {
+        Some(dir) => atomport_core::output_file::OutputPlan::new().folder("--work", Some(dir)),
+        None => atomport_core::output_file::OutputPlan::new().default_folder("--work", &work),
+    };
+    if let Err(code) = super::check_outputs(plan) {
+        return code;
+    }
     let cfg = XsimConfig {
         unit: a.unit,
         seed: a.seed,
@@ -66,7 +74,7 @@ pub fn main(a: XsimArgs) -> i32 {
         per_script: a.per_script,
         mem: MemConfig { latency_min: a.latency.min, latency_max: a.latency.max, stall: a.stall, seed: a.seed },
         verilog_dir: a.verilog_dir.unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/hdl/verilog"))),
-        work: a.work.join(a.unit.name()),
+        work: work.join(a.unit.name()),
         jobs: a.jobs.unwrap_or_else(super::regress_cmd::cores),
         drop_input: None,
         icarus_timeout: std::time::Duration::from_secs(a.icarus_timeout as u64),
