@@ -127,7 +127,7 @@ SWEEP_JOBS ?= $(shell nproc)
 exhaustive: deps
 	ATOMPORT_SWEEP_JOBS=$(SWEEP_JOBS) $(CARGO) test --release -p atomport-testbench --test float_pairs -- --ignored --nocapture every_pair
 
-# Reset is real (issue 12 item 3): the models verilated with --x-initial
+# Reset is real: the models verilated with --x-initial
 # unique --x-assign unique and without the registers' power-up values (cargo
 # feature x-unique, sim/build.rs), in their own target directory; per
 # +verilator+seed in X_SEEDS ($$ATOMPORT_VERILATOR_SEED) the lockstep tests

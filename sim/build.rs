@@ -57,7 +57,7 @@ fn rtl_coverage() -> bool {
     std::env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some()
 }
 
-/// The `x-unique` feature ("reset is real", issue 12 item 3): every model
+/// The `x-unique` feature ("reset is real"): every model
 /// verilated with `--x-initial unique --x-assign unique`, and the registers'
 /// power-up values (rust-hdl's `initial begin q = ...; end` in every DFF) left
 /// out of the Verilog it verilates, so each register starts at a value drawn

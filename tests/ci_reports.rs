@@ -1,4 +1,4 @@
-//! What CI picks up (issue 13 item 3): `wavecheck --report/--junit`, and
+//! What CI picks up: `wavecheck --report/--junit`, and
 //! every JUnit file atomport writes (`regress`, `run`, `wavecheck`, `merge`)
 //! valid against the Ant / Jenkins JUnit schema
 //! (testbench/schemas/junit-ant.xsd, checked with xmllint when installed).

@@ -1,4 +1,4 @@
-//! Every dependency a `Cargo.toml` lists is used (issue 11 item 5): each
+//! Every dependency a `Cargo.toml` lists is used: each
 //! `[dependencies]`, `[dev-dependencies]` and `[build-dependencies]` entry of
 //! every workspace member (and of `fuzz/`) is named somewhere in that
 //! crate's code, and no dev-dependency repeats a dependency (tests see the

@@ -1,5 +1,5 @@
 //! `atomport regress --jobs/--shard --report/--junit` and `atomport merge`
-//! as a CI job or a Slurm array drives them (issue 13).
+//! as a CI job or a Slurm array drives them.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -1,4 +1,4 @@
-//! The tree's structure rules (issue 11, README "Layout"): no two Rust
+//! The tree's structure rules (README "Layout"): no two Rust
 //! files share a stem (besides `main`, `lib`, `mod`, `build`), and inside
 //! every crate the top-level modules (and the CLI's commands) depend on each
 //! other without cycles.

@@ -4,7 +4,7 @@
 //! 10.1 ns alone on ECP5, the tree 5.8 ns). The select stage loads `left_few` (the
 //! lanes left after the selected one are at most one) from it on the mask
 //! it selects from, so the find-first-set's 32-bit carry chain
-//! (`LaneSelect`'s `rest`) is not in front of it (issue 12: `issue_state`
+//! (`LaneSelect`'s `rest`) is not in front of it (`issue_state`
 //! -> the lane mask -> `rest` -> `AtMostOne` -> `left_few` was 14.81 ns on
 //! ECP5, docs/synthesis.md).
 

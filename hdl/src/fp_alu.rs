@@ -26,8 +26,8 @@
 //! `c1_src0`, `c1_src1`, `c1_is_*`, the formats' sign bits, width masks and
 //! infinities) and the comparators and the min/max/cmpwr choice work in
 //! stage 2: in the unit, `old_value` comes through the bypass mux, and
-//! stage 1 with the comparators behind it was the unit's critical path
-//! (issue 12). The choice and the decoded format flags ride along in
+//! stage 1 with the comparators behind it was the unit's critical path.
+//! The choice and the decoded format flags ride along in
 //! `c1_*`/`c2_*`/`c3_*` registers (loaded on `advance`) to stage 4, where
 //! the sums are packed and the result is selected. `float_op` is stage 1's
 //! (the op given this cycle), `new_value` stage 4's.

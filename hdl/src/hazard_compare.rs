@@ -4,7 +4,7 @@
 //! have against the stages as they will be, and registers the answers
 //! (`hz_overlaps`, with `hz_same_bytes`), so that the head's leave decision
 //! (`HeadSelect`'s `hazard`, then `head_enters`) starts at flip-flops
-//! instead of behind 64-bit line compares (issue 12; docs/microarchitecture.md
+//! instead of behind 64-bit line compares (docs/microarchitecture.md
 //! "Head registers").
 
 use rust_hdl::prelude::*;

@@ -3,7 +3,7 @@
 //! its own so that the head's old value (`HeadSelect`: push and
 //! write-stage merges, byte shift, element mask) and its leave decision
 //! start at flip-flops rather than at `head_ptr`'s eight-way multiplexers
-//! over the entries' 128-bit lines and flags (issue 12: that mux tree and
+//! over the entries' 128-bit lines and flags (that mux tree and
 //! `head_ptr`'s fan-out into it set the integer unit's clock once the lane
 //! product was split, docs/synthesis.md).
 //!

@@ -6,7 +6,7 @@
 //! maps to the part's multipliers (ECP5 MULT18X18D, iCE40 UltraPlus
 //! SB_MAC16) and Verilator evaluates as one machine multiply, where the
 //! shift-add array it replaces was 64 chained adders per product
-//! (issue 12: 609 levels of logic in the typed address step).
+//! (609 levels of logic in the typed address step).
 
 use rust_hdl::prelude::*;
 

@@ -3,7 +3,7 @@
 //! pair, a PFUMX and an L6MUX21 per bit). The same selection written as
 //! `if index == k` for k = 0..7 is a priority chain of eight multiplexers
 //! that synthesis does not flatten: in `HeadSelect`, replacing it (together
-//! with byte-multiple shifts) saved 2,464 ECP5 LUTs and 5.8 ns (issue 12).
+//! with byte-multiple shifts) saved 2,464 ECP5 LUTs and 5.8 ns.
 //! Combinational.
 
 use rust_hdl::prelude::*;

@@ -13,7 +13,7 @@
 //! levels. The decoder's one-hot chain it replaces (`opnd_expect`: the
 //! number each field must hold, shifted field by field) mapped as a chain
 //! of muxes behind the kind decode: 23 cell levels behind `r_desc`, the
-//! integer unit's critical path (docs/synthesis.md, issue 12).
+//! integer unit's critical path (docs/synthesis.md).
 //! Combinational.
 
 use rust_hdl::prelude::*;

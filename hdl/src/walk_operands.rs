@@ -11,7 +11,7 @@
 //! level as a walk step issues, so the walk step's multiplier
 //! (`WalkProduct`) and the level's compares start at flip-flops instead of
 //! behind the surface kind's muxes (the multiplier's path was the integer
-//! unit's critical path, docs/synthesis.md, issue 12).
+//! unit's critical path, docs/synthesis.md).
 //! Combinational.
 
 use rust_hdl::prelude::*;

@@ -5,7 +5,7 @@
 //! that a byte update (forwarded write, returned read) touches one word: in
 //! the Verilated model a byte load of a 128-bit register costs a four-word
 //! temporary, and sixteen of them per entry were most of the simulation
-//! speed the per-byte loads lost (docs/synthesis.md, issue 12). Synthesis
+//! speed the per-byte loads lost (docs/synthesis.md). Synthesis
 //! sees the same flip-flops and clock enables. rust-hdl has no
 //! concatenation Verilator accepts without a WIDTH warning, so the join is
 //! custom Verilog (as in `ZeroExtend`).

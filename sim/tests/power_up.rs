@@ -1,4 +1,4 @@
-//! Power-up state of the Verilated models (issue 12 item 3, "reset is real").
+//! Power-up state of the Verilated models ("reset is real").
 //!
 //! In the normal build every register starts at its emitted power-up value
 //! (rust-hdl's `initial` blocks: zero). In the `x-unique` build

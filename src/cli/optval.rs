@@ -1,4 +1,4 @@
-//! Option values checked when the command line is parsed (issue 14): a bad
+//! Option values checked when the command line is parsed: a bad
 //! value is `error: invalid value ...` from clap and exit status 2 before
 //! anything runs, the same for every command that takes the option.
 

@@ -1,5 +1,5 @@
 //! `atomport wavecheck ... --report FILE.json --junit FILE.xml`: the check's
-//! outcome for CI (issue 13 item 3), beside `regress` and `run`'s reports.
+//! outcome for CI, beside `regress` and `run`'s reports.
 //!
 //! The JSON (`"format": "atomport-wavecheck/1"`): the waveform, the script,
 //! the clock, the scope the ports were found in, the timescale, the cycles,

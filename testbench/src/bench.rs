@@ -5,8 +5,8 @@
 //! Throughput: a stream of identical-shape messages, all lanes enabled, back
 //! to back, checked in lockstep by the scoreboard (a fast wrong answer does
 //! not count). Cycles per message are measured in steady state, between the
-//! done of message [`WARMUP`] and the done of the last one. The targets
-//! (issue 4): one atomic element per cycle, also when every lane hits one
+//! done of message [`WARMUP`] and the done of the last one. The targets:
+//! one atomic element per cycle, also when every lane hits one
 //! address; one scatter block per cycle; no idle cycle between messages; so
 //! a message of E elements should cost E cycles. Except one case the
 //! hardware cannot do in one cycle: when every lane adds floats to one

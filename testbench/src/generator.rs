@@ -5,7 +5,7 @@
 //! parser, so a failing script written to a file reproduces with
 //! `atomport run FILE --engine both`.
 //!
-//! What the scripts exercise (issue 4, "regress"): every message kind;
+//! What the scripts exercise ("regress"): every message kind;
 //! every op each kind takes (integer and float: every [`FpFamily`] a valid
 //! message reaches, unless the caller asks for integer ops only; what a
 //! build does not admit is its to reject, never the generator's to leave

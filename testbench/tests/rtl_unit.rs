@@ -240,7 +240,7 @@ fn a_failing_regression_writes_a_script_that_reproduces_the_failure() {
 }
 
 /// The outcome of a regression does not depend on the number of threads,
-/// and its shards' reports merged are the unsharded run (issue 13).
+/// and its shards' reports merged are the unsharded run.
 #[test]
 fn jobs_and_merged_shards_give_the_outcome_of_one_thread() {
     use atomport_testbench::results::{merge, RunRecord};

@@ -1064,7 +1064,7 @@ fn examples_parse() {
     }
 }
 
-/// Issue 14 item 10: diagnostics that say where and what, for every error.
+/// diagnostics that say where and what, for every error.
 #[test]
 fn a_byte_order_mark_is_skipped_and_a_later_one_is_named() {
     let p = ok("\u{feff}mem.u32 0x100 = 1\ndump 0x100 4\n");

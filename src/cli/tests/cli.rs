@@ -1,4 +1,4 @@
-//! The `atomport` binary as a shell user drives it (issue 14): closed
+//! The `atomport` binary as a shell user drives it: closed
 //! pipes, `-` for standard input, the input limit, exit statuses, bad
 //! option values, diagnostics on stderr.
 

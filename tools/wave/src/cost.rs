@@ -2,7 +2,7 @@
 //! seeded random regression (the generator of `atomport regress`, checked
 //! in lockstep with the golden model) twice, without a VCD and with one
 //! per script, and prints the wall times, their ratio and the VCD bytes.
-//! The target (issue 6) is a ratio under 4.
+//! The target is a ratio under 4.
 
 use std::time::{Duration, Instant};
 

@@ -1073,7 +1073,7 @@ fn parse_select(s: &str) -> Option<(i64, Option<i64>)> {
 mod tests {
     use super::*;
 
-    /// Fuzzing found (issue 14): a 3 KB VCD setting a 16M-bit variable with
+    /// Fuzzing found: a 3 KB VCD setting a 16M-bit variable with
     /// one-digit values held gigabytes and took minutes (every change
     /// stored, every padded bit set one at a time).
     #[test]
