@@ -546,7 +546,9 @@ mod tests {
         fn open_trace(&mut self, _: &std::path::Path) -> Result<(), SimError> {
             Ok(())
         }
-        fn close_trace(&mut self) {}
+        fn close_trace(&mut self) -> Result<(), atomport_sim::SimError> {
+            Ok(())
+        }
     }
 
     #[test]
