@@ -120,6 +120,17 @@ fn every_descriptor_bit_flip_the_golden_decoder_refuses_ends_in_error() {
 }
 
 #[test]
+fn every_descriptor_byte_value_the_golden_decoder_refuses_ends_in_error() {
+    // on every build: each field's every code beside legal fields, one byte
+    // at a time (the mutation kill suite's sweep)
+    let cases = directed::descriptor_byte_sweep();
+    assert!(cases.len() > 10_000, "{} byte values", cases.len());
+    for build in [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial] {
+        run_illegal_on(build, 23, &cases).unwrap_or_else(|e| panic!("{build:?}: descriptor byte sweep: {e}"));
+    }
+}
+
+#[test]
 fn back_to_back_mixed_messages_at_full_speed_and_under_stalls() {
     let g = atomport_testbench::generator::random_script(0xb2b, &atomport_testbench::generator::GenConfig::integer_only(150)).unwrap();
     let fast = simulate(&g.program, &RtlOptions::default(), true).unwrap();

@@ -135,7 +135,7 @@ impl KillSuite {
             BlockKind::Unit | BlockKind::Serial => {
                 let named = directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
                 items.push(Item::Illegal { name: "illegal descriptors".into(), seed: 19, cases: named });
-                items.push(Item::Illegal { name: "descriptor bit flips".into(), seed: 23, cases: directed::descriptor_flips() });
+                items.push(Item::Illegal { name: "descriptor byte sweep".into(), seed: 23, cases: directed::descriptor_byte_sweep() });
                 let found = atomport_wave::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
                 for sc in found {
                     let text = std::fs::read_to_string(&sc.script).map_err(|e| MutateError::io(&sc.script, e))?;
