@@ -1,7 +1,9 @@
 //! Code and docs describe what is, not how it came to be: no issue numbers,
-//! dates, session counts or "as before" under the source and doc folders
-//! (the equivalent of `git grep -niE 'issue [0-9]+'` plus the work-log
-//! patterns below). History lives in git. Fails with every `file:line`.
+//! dates, session counts or narrated changes under the source and doc
+//! folders (the equivalent of `git grep -niE` for an issue number, plus the
+//! work-log patterns below). History lives in git. Fails with every
+//! `file:line`. This file spells its samples in pieces and skips itself, so
+//! that it holds no such entry either.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +23,7 @@ const SESSION_WORDS: [&str; 30] = [
 ];
 
 /// Phrases that narrate a change instead of describing the result.
-const PHRASES: [&str; 3] = ["as they always have", "its first form", "as before"];
+const PHRASES: [&str; 3] = [concat!("as they ", "always have"), concat!("its first ", "form"), concat!("as ", "before")];
 
 fn digit_at(b: &[u8], i: usize) -> bool {
     b.get(i).is_some_and(u8::is_ascii_digit)
@@ -36,7 +38,7 @@ fn work_log(line: &str) -> Option<&'static str> {
     let l = line.to_ascii_lowercase();
     let b = l.as_bytes();
     for (i, _) in l.match_indices("issue") {
-        // `issue 12`, `issue-12`, `issue #12`, `issue12`
+        // the word, then a space, a dash, a `#` or nothing, then a digit
         let mut j = i + 5;
         if matches!(b.get(j), Some(b' ' | b'-')) {
             j += 1;
@@ -61,7 +63,7 @@ fn work_log(line: &str) -> Option<&'static str> {
         {
             return Some("a date");
         }
-        // a time of day in UTC: `09:59 UTC`, `09:59-10:24 UTC`
+        // a time of day in UTC: HH:MM, or a range of two, then UTC
         if digit_at(b, i) && digit_at(b, i + 1) && b.get(i + 2) == Some(&b':') && digit_at(b, i + 3) && digit_at(b, i + 4) {
             let rest = b[i + 5..].iter().position(|c| !matches!(c, b'-' | b' ' | b':' | b'0'..=b'9')).map_or(&b""[..], |k| &b[i + 5 + k..]);
             if rest.starts_with(b"utc") {
@@ -82,7 +84,7 @@ fn work_log(line: &str) -> Option<&'static str> {
             return Some("a session count");
         }
     }
-    PHRASES.iter().find(|p| l.contains(*p)).map(|_| "a change narrated (\"as before\", ...)")
+    PHRASES.iter().find(|p| l.contains(*p)).map(|_| "a change narrated")
 }
 
 /// The checked folders' files as git tracks them (what `git grep` reads);
@@ -120,6 +122,9 @@ fn findings(files: &[PathBuf]) -> Vec<String> {
     for f in files {
         // binary files (waveforms, images) and unreadable ones are not prose
         let Ok(text) = std::fs::read_to_string(f) else { continue };
+        if f.ends_with(file!()) {
+            continue;
+        }
         for (n, line) in text.lines().enumerate() {
             if let Some(why) = work_log(line) {
                 let rel = f.strip_prefix(ROOT).unwrap_or(f).display().to_string();
@@ -144,19 +149,25 @@ fn code_and_docs_carry_no_work_log() {
 
 #[test]
 fn the_patterns_see_a_work_log_and_pass_a_reference() {
+    let dated = ["measured ", "20", "26-11-27 on main"].concat();
+    let timed = ["the table run, 09:59-10:24 ", "UTC"].concat();
+    let issue = ["// is", "sue 12: the decoder"].concat();
+    let issue_hash = ["See Is", "sue #48."].concat();
+    let issue_dash = ["(is", "sue-9)"].concat();
+    let until = ["(Until 20", "26-11 the push was made in the write's cycle)"].concat();
     for line in [
-        "// issue 12: the decoder",
-        "See Issue #48.",
-        "(issue-9)",
-        "measured 2026-11-27 on main",
-        "the table run, 09:59-10:24 UTC",
-        "The eleventh session rebuilt it",
-        "(12th session)",
-        "in this session's RTL",
-        "the keys print sorted, as they always have",
-        "two OR prefixes, its first form",
-        "same cycle counts as before",
-        "(Until 2026-11 the push was made in the write's cycle)",
+        issue.as_str(),
+        issue_hash.as_str(),
+        issue_dash.as_str(),
+        dated.as_str(),
+        timed.as_str(),
+        until.as_str(),
+        concat!("The eleventh ", "session rebuilt it"),
+        concat!("(12th ", "session)"),
+        concat!("in this ", "session's RTL"),
+        concat!("the keys print sorted, as they ", "always have"),
+        concat!("two OR prefixes, its first ", "form"),
+        concat!("same cycle counts as ", "before"),
     ] {
         assert!(work_log(line).is_some(), "not flagged: {line}");
     }
