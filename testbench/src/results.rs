@@ -351,7 +351,7 @@ impl RunRecord {
     }
 
     /// The report (format [`FORMAT`]), through a `Value`: its keys print
-    /// sorted, as they always have.
+    /// sorted.
     pub fn to_json(&self) -> Value {
         let report = ReportJson {
             format: FORMAT,

@@ -537,7 +537,7 @@ impl SynthReport {
     }
 
     /// The `--json` form (also `summary.json`), through a `Value`: its keys
-    /// print sorted, as they always have.
+    /// print sorted.
     pub fn to_json(&self) -> Value {
         let c = &self.cells;
         let json = SynthJson {
