@@ -349,3 +349,23 @@ fn run_all(
     }
     Ok(results.into_iter().map(|r| r.expect("every select ran")).collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_prefix_skips_the_dead_and_counts_them_up_to_the_last_kept() {
+        let listed: Vec<Mutation> =
+            (0..8).map(|k| Mutation::parse(&format!("mutate -mode inv -module m -cell $c{k} -port Y -portbit 0")).unwrap()).collect();
+        // selects 2, 3 and 7 are dead: the first four live ones are 1, 4, 5, 6
+        let dead = [2u64, 3, 7].into_iter().collect();
+        let (live, sample) = live_prefix(&listed, &dead, 4);
+        let cells: Vec<&str> = live.iter().map(|m| m.cell.as_str()).collect();
+        assert_eq!(cells, ["$c0", "$c3", "$c4", "$c5"]);
+        assert_eq!(sample, Sample { listed: 8, dropped_unobservable: 2 });
+        // fewer live than asked: all of them, every dead one counted
+        let (live, sample) = live_prefix(&listed, &dead, 10);
+        assert_eq!((live.len(), sample.dropped_unobservable), (5, 3));
+    }
+}
