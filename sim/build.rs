@@ -328,6 +328,9 @@ fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &
     if ports.is_empty() {
         fail(&format!("{}: no ports found in Verilator's header", path.display()));
     }
+    if has_fst_model(top) {
+        check_unit_ports(path, &ports);
+    }
     let mut sources: Vec<PathBuf> = std::fs::read_dir(&mdir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -342,6 +345,22 @@ fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &
     build.file(shim);
     build.include(&mdir);
     rust_wrapper(top, &label, path, &ports, trace)
+}
+
+/// Fails the build when a unit model's ports (from Verilator's header)
+/// differ from the port table (`atomport_isa::ports::UNIT_PORTS`): the
+/// bench, the waveform tools and the C++ harness are written against it.
+fn check_unit_ports(path: &Path, ports: &[Port]) {
+    use atomport_isa::ports::{unit_port_differences, PortDir};
+    let dir = |p: &Port| if p.input { PortDir::Input } else { PortDir::Output };
+    let differences = unit_port_differences(ports.iter().map(|p| (p.name.as_str(), dir(p), p.width)));
+    if !differences.is_empty() {
+        fail(&format!(
+            "{}: the model's ports and the port table (isa/src/ports.rs) disagree:\n  {}",
+            path.display(),
+            differences.join("\n  ")
+        ));
+    }
 }
 
 /// `VERILATOR_ROOT`, from the environment or from `verilator --getenv`;

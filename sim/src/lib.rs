@@ -29,12 +29,8 @@ use std::fmt;
 /// units: 10 ns.
 pub const CLOCK_PERIOD: u64 = 10;
 
-/// A port's direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PortDir {
-    Input,
-    Output,
-}
+/// A port's direction (the port table's, `atomport_isa::ports`).
+pub use atomport_isa::ports::PortDir;
 
 /// One port of a Verilated top module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

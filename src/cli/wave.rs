@@ -27,7 +27,7 @@ use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_testbench::dut::UnitBuild;
 use atomport_wave::check::{build_of, check, find_port_scope};
-use atomport_wave::refs::{is_port, PORT_GLOBS};
+use atomport_wave::refs::{is_port, port_globs};
 use atomport_wave::diff::{diff, DiffOptions};
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
 use atomport_wave::reader::{Timescale, Waveform};
@@ -84,7 +84,7 @@ pub fn wavediff_main(a: WavediffArgs) -> i32 {
         signals = names.into_iter().map(str::to_string).collect();
         eprintln!(
             "atomport wavediff: note: comparing the unit's ports ({}); --signals '*' compares every signal",
-            PORT_GLOBS.join(" ")
+            port_globs().join(" ")
         );
     }
     let opts = DiffOptions { signals, clock: a.clock, scope_a: a.scope_a, scope_b: a.scope_b, strict: a.strict };
