@@ -111,7 +111,7 @@ pub fn main(a: MutateArgs) -> i32 {
         work_dir: out,
         waivers: if a.no_waivers { None } else { Some(a.waivers.clone().unwrap_or_else(atomport_mutate::waivers::default_file)) },
         prove: a.prove.then_some(atomport_mutate::equivalence::ProofLimits { depth: a.proof_depth, timeout: a.proof_timeout }),
-        waves_dir: atomport_wave::refs::default_dir(),
+        waves_dir: atomport_wavecheck::refs::default_dir(),
         hdl_dir: atomport_mutate::rtl_place::default_hdl_dir(),
     };
     let live = !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

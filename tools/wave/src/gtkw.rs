@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use atomport_core::output_file::OutputError;
 
-use super::check::required_ports;
+use atomport_core::ops::ports::{port_names, Channel};
 use super::diff::{glob_match, relative_vars};
 use super::reader::{Var, Waveform};
 
@@ -99,6 +99,16 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
     ("Observation (obs_*)", &["obs_valid", "obs_lane", "obs_elem", "obs_old", "obs_new"]),
     ("Golden transaction", &["msg_index", "msg_line", "txn_index", "txn_write", "txn_lane", "txn_addr", "txn_bytes", "txn_data"]),
 ];
+
+/// The channels a waveform of the unit has besides the request's: the
+/// memory port and the results (the port table, `atomport_isa::ports`; a
+/// golden-model VCD has them too).
+pub const REQUIRED_CHANNELS: [Channel; 4] = [Channel::MemRead, Channel::MemReadData, Channel::MemWrite, Channel::Response];
+
+/// The ports of the [`REQUIRED_CHANNELS`], in the port table's order.
+pub fn required_ports() -> Vec<&'static str> {
+    port_names(&REQUIRED_CHANNELS).collect()
+}
 
 /// At most this many signals per internal group (patterns like `*state*`
 /// could pull in a whole sub-tree).

@@ -13,9 +13,8 @@
 
 use std::fmt::Write as _;
 
-use super::check::required_ports;
 use super::diff::{glob_match, relative_vars};
-use super::gtkw::{unit_groups, unit_scope};
+use super::gtkw::{required_ports, unit_groups, unit_scope};
 use super::reader::{Logic, TraceKind, Value, Var, Waveform};
 
 /// What to draw.

@@ -38,23 +38,15 @@ use atomport_testbench::lockstep::{EventCounts, Lockstep, ReplayStop};
 use atomport_testbench::pins::{CycleSample, PinSource, UnitOutputs};
 use atomport_testbench::scoreboard::{hex_bytes, Scoreboard};
 
-use super::diff::relative_vars;
-use super::reader::{Logic, Timescale, Trace, Value, Var, Waveform};
-
-/// The channels wavecheck needs besides the request's: the memory port and
-/// the results (the port table, `atomport_isa::ports`).
-pub const REQUIRED_CHANNELS: [Channel; 4] = [Channel::MemRead, Channel::MemReadData, Channel::MemWrite, Channel::Response];
+use atomport_wave::diff::relative_vars;
+use atomport_wave::reader::{Logic, Timescale, Trace, Value, Var, Waveform};
 
 /// Every channel wavecheck samples: the request handshake, the
-/// [`REQUIRED_CHANNELS`] and the atomic observation ports (a golden-model
+/// required channels (`atomport_wave::gtkw::REQUIRED_CHANNELS`) and the
+/// atomic observation ports (a golden-model
 /// VCD has these; the payload port is read when present).
 pub const SAMPLED_CHANNELS: [Channel; 6] =
     [Channel::Request, Channel::MemRead, Channel::MemReadData, Channel::MemWrite, Channel::Response, Channel::Observe];
-
-/// The ports of the [`REQUIRED_CHANNELS`], in the port table's order.
-pub fn required_ports() -> Vec<&'static str> {
-    port_names(&REQUIRED_CHANNELS).collect()
-}
 
 /// Why a file cannot be wavechecked at all (bad input, exit 2).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -28,14 +28,14 @@ use atomport_testbench::{MemConfig, RtlOptions};
 
 use super::check::check;
 use super::check::CheckError;
-use super::diff::{diff, DiffError, DiffOptions};
-use super::gtkw::GtkwError;
+use atomport_wave::diff::{diff, DiffError, DiffOptions};
+use atomport_wave::gtkw::GtkwError;
 use atomport_core::diag::Diag;
 use atomport_testbench::RtlError;
 use atomport_core::ops::ports::{is_unit_port, UNIT_PORTS};
-use super::gtkw::{unit_groups, unit_scope, write_unit_gtkw};
-use super::reader::Waveform;
-use super::writer::{rewrite, Rewrite};
+use atomport_wave::gtkw::{unit_groups, unit_scope, write_unit_gtkw};
+use atomport_wave::reader::Waveform;
+use atomport_wave::writer::{rewrite, Rewrite};
 
 /// The unit's port families as globs (`clock reset req_* pay_* ...`), from
 /// the port table: how the CLI names what a port-level comparison covers.
@@ -200,7 +200,7 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, RefsError> {
 }
 
 /// Port-level comparison of two waves of one scenario.
-pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::DiffReport, DiffError> {
+pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<atomport_wave::diff::DiffReport, DiffError> {
     let opts = DiffOptions {
         signals: UNIT_PORTS.iter().map(|p| p.name.to_string()).collect(),
         clock: Some("clock".into()),
