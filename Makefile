@@ -85,7 +85,9 @@ check-layout:
 	  echo "check-layout: atomport-core must not depend on the simulator or the RTL"; exit 1; fi
 	@if $(CARGO) tree -q -p atomport -e normal,build | grep -E 'rust-hdl'; then \
 	  echo "check-layout: the default atomport binary must not compile rust-hdl"; exit 1; fi
-	@echo "check-layout: atomport-core has no simulator/RTL dependency; the default CLI builds without rust-hdl"
+	@if $(CARGO) tree -q -p atomport-wave -e normal,build | grep -E 'atomport-(testbench|sim|hdl)'; then \
+	  echo "check-layout: atomport-wave reads and writes waveforms: it must not depend on the test bench, the simulator or the RTL"; exit 1; fi
+	@echo "check-layout: atomport-core has no simulator/RTL dependency; the default CLI builds without rust-hdl; atomport-wave has no bench dependency"
 
 emit:
 	$(CARGO) run --release -q --features hdl -- emit

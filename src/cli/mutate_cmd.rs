@@ -141,7 +141,7 @@ pub fn main(a: MutateArgs) -> i32 {
                 None => kind == BlockKind::Alu,
             },
         }),
-        waves_dir: atomport_wave::refs::default_dir(),
+        waves_dir: atomport_wavecheck::refs::default_dir(),
         hdl_dir: atomport_mutate::rtl_place::default_hdl_dir(),
     };
     let live = !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

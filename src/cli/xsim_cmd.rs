@@ -3,7 +3,7 @@
 //! seeded random scripts as `atomport regress` on Verilator (checked against
 //! the golden model, with a VCD) and replayed on the emitted Verilog under
 //! Icarus; the two VCDs compared on every signal of the unit's scope, on
-//! the clock and in time (`atomport_wave::xsim`). Prints scripts, agreeing,
+//! the clock and in time (`atomport_wavecheck::xsim`). Prints scripts, agreeing,
 //! signals compared and wall time; the first differences of a script that
 //! disagrees, whose VCDs stay in the work directory.
 //!
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::memory::{LatencyRange, MemConfig};
-use atomport_wave::xsim::{run, XsimConfig, XsimError};
+use atomport_wavecheck::xsim::{run, XsimConfig, XsimError};
 
 /// Arguments of `atomport xsim`.
 #[derive(clap::Args, Debug)]

@@ -136,7 +136,7 @@ impl KillSuite {
             BlockKind::Unit | BlockKind::Serial => {
                 let named = directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
                 items.push(Item::Illegal { name: "illegal descriptors".into(), seed: 19, cases: named });
-                let found = atomport_wave::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
+                let found = atomport_wavecheck::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
                 for sc in found {
                     let text = std::fs::read_to_string(&sc.script).map_err(|e| MutateError::io(&sc.script, e))?;
                     let program = atomport_core::script::parse(&sc.script.display().to_string(), &text)
