@@ -163,11 +163,12 @@ pub fn prove(p: &Prepared, m: &Mutation, index: usize, limits: ProofLimits) -> R
     }
     let top = &p.top;
     let script = format!(
-        "read_rtlil ../../design.il\nmutate {}\nrename {top} gate\nread_rtlil ../../design.il\nrename {top} gold\n\
+        "read_rtlil ../../design.il\nmutate {}\n{}rename {top} gate\nread_rtlil ../../design.il\nrename {top} gold\n\
          miter -equiv -flatten gold gate miter\nhierarchy -top miter\nflatten\nmemory_map\n\
          opt -full\nopt_dff -sat\nopt -full\nwreduce\nopt -full\n\
          async2sync\ntechmap\ndffunmap\nabc -g AND\nopt_clean\nwrite_aiger -zinit -map miter.aim miter.aig\n",
-        m.apply_args()
+        m.apply_args(),
+        init_fix(p, m, top)
     );
     if let Err(e) = yosys(&dir, &script, "miter") {
         return Ok(Proof { result: ProofResult::Unknown(e.to_string()), seconds: start.elapsed().as_secs_f64() });
@@ -189,6 +190,46 @@ pub fn prove(p: &Prepared, m: &Mutation, index: usize, limits: ProofLimits) -> R
     Ok(Proof { result, seconds: start.elapsed().as_secs_f64() })
 }
 
+/// A register output tied to a constant (`const0`/`const1` on port `Q`)
+/// leaves the power-up value (`init`) on the wire the constant now drives,
+/// and Yosys stops on "Conflicting init values": the Yosys line that makes
+/// that bit's power-up value undefined in `module` (the register no longer
+/// drives it), or nothing. Read from the design's RTLIL: the cell's `Q`
+/// connection (a whole wire) and that wire's `init`.
+fn init_fix(p: &Prepared, m: &Mutation, module: &str) -> String {
+    if m.port != "Q" || !m.mode.starts_with("const") {
+        return String::new();
+    }
+    let Ok(il) = std::fs::read_to_string(&p.rtlil) else { return String::new() };
+    let lines: Vec<&str> = il.lines().map(str::trim).collect();
+    let Some(at) = lines.iter().position(|l| l.strip_prefix("cell ").and_then(|r| r.split_whitespace().nth(1)) == Some(m.cell.as_str())) else {
+        return String::new();
+    };
+    let Some(wire) = lines[at..].iter().take_while(|l| **l != "end").find_map(|l| l.strip_prefix("connect \\Q \\")) else {
+        return String::new();
+    };
+    if wire.contains(|c: char| c.is_whitespace() || c == '[' || c == '{') {
+        return String::new();
+    }
+    let Some(decl) = lines.iter().position(|l| l.starts_with("wire ") && l.ends_with(&format!(" \\{wire}"))) else {
+        return String::new();
+    };
+    let Some(init) = lines[..decl].iter().rev().take_while(|l| l.starts_with("attribute ")).find_map(|l| l.strip_prefix("attribute \\init ")) else {
+        return String::new();
+    };
+    let Some((width, bits)) = init.split_once('\'') else { return String::new() };
+    let (Ok(width), true) = (width.parse::<usize>(), bits.len() == width.parse::<usize>().unwrap_or(0)) else {
+        return String::new();
+    };
+    let bit = m.portbit as usize;
+    if bit >= width {
+        return String::new();
+    }
+    let mut value: Vec<char> = bits.chars().collect();
+    value[width - 1 - bit] = 'x';
+    format!("setattr -set init {width}'b{} {module}/w:{wire}\n", value.into_iter().collect::<String>())
+}
+
 /// The sub-block instance a flattened cell belongs to (`$flatten\decoder.$eq$...`
 /// -> `decoder`); None for a cell of the top module.
 pub fn instance_of(cell: &str) -> Option<&str> {
@@ -206,12 +247,13 @@ fn prove_instance(p: &Prepared, m: &Mutation, dir: &Path, instance: &str, limits
     gate.module = "gate".into();
     let design = p.rtlil.canonicalize().unwrap_or_else(|_| p.rtlil.clone());
     let script = format!(
-        "read_rtlil {}\nsubmod -name instance c:$flatten\\\\{instance}.*\nrename instance gold\ncopy gold gate\nmutate {}\n\
+        "read_rtlil {}\nsubmod -name instance c:$flatten\\\\{instance}.*\nrename instance gold\ncopy gold gate\nmutate {}\n{}\
          miter -equiv -flatten gold gate miter\nhierarchy -top miter\nflatten\nmemory_map\n\
          opt -full\nopt_dff -sat\nopt -full\nwreduce\nopt -full\n\
          async2sync\ntechmap\ndffunmap\nabc -g AND\nopt_clean\nwrite_aiger -zinit -map miter.aim miter.aig\n",
         design.display(),
-        gate.apply_args()
+        gate.apply_args(),
+        init_fix(p, m, "gate")
     );
     if let Err(e) = yosys(dir, &script, "miter") {
         return Ok(ProofResult::Unknown(format!("instance `{instance}`: {e}")));

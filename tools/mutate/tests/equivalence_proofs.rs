@@ -62,4 +62,8 @@ fn a_mutation_inside_an_instance_is_proven_on_the_instance_first() {
     assert_eq!(prove(&p, &absorbed, 3, whole).unwrap().result, ProofResult::Equivalent, "the design never shows q[1]");
     assert!(matches!(prove(&p, &used, 4, whole).unwrap().result, ProofResult::Different { .. }));
     assert!(matches!(prove(&p, &used, 5, instance_only).unwrap().result, ProofResult::InstanceDifferent { .. }));
+    // a register output tied to its power-up value where no output sees it
+    let ff = list.lines().find_map(|l| l.trim().strip_prefix("cell $dff ").map(String::from)).expect("the instance's register");
+    let stuck = m(format!("-mode const0 -module top_absorb -cell {ff} -port Q -portbit 1"));
+    assert_eq!(prove(&p, &stuck, 6, whole).unwrap().result, ProofResult::Equivalent, "q[1] stuck at its power-up value, never shown");
 }
