@@ -432,6 +432,7 @@ mod tests {
             scatter_blocks: None,
             result: Some(("d".into(), 32)),
             max_elements: 4,
+            walk_cycles: 0,
             desc: vec![0x7d],
         }
     }
