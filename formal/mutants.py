@@ -130,10 +130,12 @@ def main():
         copy = os.path.join(bug_dir, os.path.basename(src))
         run.write_whole(copy, text.replace(old, new))
         t = dict(next(t for t in run.TASKS if t["name"] == task_name))
-        # a trace from reset: the same property bounded, without the helper
-        # invariants (they serve the induction; the property itself must fail)
-        t.update(mode="bmc", depth=BUG_DEPTH, defines=[d for d in t["defines"] if not d.startswith("INV_")],
-                 probes={}, engine=None)
+        # a trace from reset: the same property bounded (a bounded task to
+        # its own depth: progress needs GAP cycles and more), without the
+        # helper invariants (they serve the induction; the property itself
+        # must fail)
+        t.update(mode="bmc", depth=t["depth"] if t["mode"] == "bmc" else BUG_DEPTH,
+                 defines=[d for d in t["defines"] if not d.startswith("INV_")], probes={}, engine=None)
         # its own work directory (the proofs' results stay as they are)
         t["name"] = f"bug_{name}.{task_name}"
         rtl = [copy] + [os.path.join(run.ROOT, f) for f in run.BLOCKS[block].get("files", [])[1:]]
