@@ -298,10 +298,12 @@ formal-deps: deps
 # Every proof: a table (property, block, mode, depth, time, result),
 # target/formal/results.md and JUnit target/formal/junit.xml (checked
 # against the project's JUnit schema when xmllint is installed).
-# FORMAL_ARGS: more options of formal/run.py (--only WORD, --timeout S).
+# Two tasks at a time (each solver is one process: one per core of a
+# 2-core CI machine). FORMAL_ARGS: more options of formal/run.py (--only
+# WORD, --timeout S, --jobs N).
 FORMAL_ARGS ?=
 formal: formal-deps
-	@rc=0; PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py $(FORMAL_ARGS) || rc=$$?; \
+	@rc=0; PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py --jobs 2 $(FORMAL_ARGS) || rc=$$?; \
 	if command -v xmllint >/dev/null 2>&1; then xmllint --noout --schema testbench/schemas/junit-ant.xsd target/formal/junit.xml || exit 1; fi; \
 	exit $$rc
 
