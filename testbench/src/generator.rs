@@ -185,18 +185,6 @@ const TYPED_BASE: u64 = 0x10000;
 /// through the levels without dropping below it at level 1.
 const LARGE_DIM: std::ops::RangeInclusive<u32> = 0x2_0000..=0x5_ffff;
 
-/// The share of surfaces (and of SLM sizes) drawn from the whole range the
-/// script rules allow instead of the small home windows: a base anywhere in
-/// the 64-bit space, a buffer size or typed dimension of up to 32 bits, an
-/// SLM size up to `slm size`'s limit. Every bit of the unit's surface
-/// registers, bound compares and address adders then moves (code coverage,
-/// `make rtl-coverage`); the lanes still land near the surface's start.
-const WIDE_SURFACE: f64 = 0.15;
-
-/// The most levels of a widened typed surface: `levels=`'s limit
-/// (`core::script::MAX_LEVELS`).
-const MAX_WIDE_LEVELS: u32 = atomport_core::script::MAX_LEVELS;
-
 /// Buffer surfaces are 1..=3, typed surfaces 10.. (one per kind and format).
 const BUFFERS: [u8; 3] = [1, 2, 3];
 
@@ -370,8 +358,7 @@ impl Gen<'_> {
     fn slm_offsets(&mut self, n: usize, align: u64, addr_bits: u32) -> Vec<u64> {
         let end = self.slm_size as u64;
         let v = if self.rng.gen_bool(0.2) {
-            // aligned: an SLM size need not be a multiple of the access
-            let lo = end.saturating_sub(4 * align) / align * align;
+            let lo = end.saturating_sub(4 * align);
             self.addresses(n, lo, 8 * align, align)
         } else {
             self.addresses(n, 0, 0x80, align)
@@ -448,10 +435,8 @@ impl Gen<'_> {
             _ => {
                 let (s, _, size) = *self.buffers.choose(&mut self.rng).unwrap();
                 // offsets up to a little past the end, a few far past it: some lanes out of bounds
-                let offsets = self.addresses(n as usize, 0, size.saturating_add(16).min(1 << 32), align);
-                // a size of 32 bits or more leaves no offset bit above it to alias with
-                let offsets = if size < 1 << 31 { self.some_aliased_past(offsets, size, 32) } else { offsets };
-                (DwordSurface::Buffer(s), offsets)
+                let offsets = self.addresses(n as usize, 0, size + 16, align);
+                (DwordSurface::Buffer(s), self.some_aliased_past(offsets, size, 32))
             }
         };
         let offsets = offsets.into_iter().map(|o| o as u32).collect();
@@ -512,11 +497,11 @@ impl Gen<'_> {
     /// still meet on one texel.
     fn coord(&mut self, dim: u32, oob: f64) -> u32 {
         if self.rng.gen_bool(oob) {
-            if self.rng.gen_bool(0.25) && dim < 1 << 31 {
+            if self.rng.gen_bool(0.25) {
                 let c = self.rng.gen_range(0..dim.max(1));
                 self.alias_past(c.into(), dim.into(), 32) as u32
             } else {
-                dim.saturating_add(self.rng.gen_range(0..3))
+                dim + self.rng.gen_range(0..3)
             }
         } else if dim > LARGE_DIM.start() / 2 && self.rng.gen_bool(0.5) {
             self.rng.gen_range(0..4)
@@ -631,22 +616,12 @@ impl Gen<'_> {
     }
 
     fn header(&mut self) {
-        // the slm.u32 statement below fills the first 128 bytes
-        self.slm_size = if self.rng.gen_bool(WIDE_SURFACE) {
-            self.rng.gen_range(128..=atomport_core::script::MAX_SLM_SIZE)
-        } else {
-            *[65536u32, 4096, 1024, 512].choose(&mut self.rng).unwrap()
-        };
+        self.slm_size = *[65536u32, 4096, 1024, 512].choose(&mut self.rng).unwrap();
         let s = self.slm_size;
         self.line(format!("slm size {s}"));
         for (k, &n) in BUFFERS.iter().enumerate() {
-            let (base, size) = if self.rng.gen_bool(WIDE_SURFACE) {
-                // any size, at any 4-aligned base that keeps it inside the 64-bit space
-                let size = self.rng.gen::<u64>() >> self.rng.gen_range(0..64);
-                (self.rng.gen_range(0..=(u64::MAX - size) / 4) * 4, size)
-            } else {
-                (BUFFER_BASE + 0x400 * k as u64, *[16u64, 64, 100, 256].choose(&mut self.rng).unwrap())
-            };
+            let base = BUFFER_BASE + 0x400 * k as u64;
+            let size = *[16u64, 64, 100, 256].choose(&mut self.rng).unwrap();
             self.buffers.push((n, base, size));
             self.line(format!("surface {n} buffer base={base:#x} size={size}"));
         }
@@ -655,7 +630,7 @@ impl Gen<'_> {
         let mut number = 10u8;
         for kind in kinds {
             for format in [TypedFormat::U32, TypedFormat::U16] {
-                let mut t = TypedSurface {
+                let t = TypedSurface {
                     kind,
                     base,
                     width: self.dim(6),
@@ -665,9 +640,6 @@ impl Gen<'_> {
                     levels: self.rng.gen_range(1..=3),
                     format,
                 };
-                if self.rng.gen_bool(WIDE_SURFACE) {
-                    self.widen(&mut t);
-                }
                 let name = ["1d", "1d_array", "2d", "2d_array", "3d"][kind as usize];
                 let mut line = format!("surface {number} {name} base={base:#x} width={}", t.width);
                 if matches!(kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) {
@@ -680,9 +652,6 @@ impl Gen<'_> {
                     line += &format!(" array={}", t.array);
                 }
                 line += &format!(" levels={} format={}", t.levels, if format == TypedFormat::U16 { "u16" } else { "u32" });
-                if t.base != base {
-                    line = line.replacen(&format!("base={base:#x}"), &format!("base={:#x}", t.base), 1);
-                }
                 self.line(line);
                 self.typed.push((number, t));
                 number += 1;
@@ -701,42 +670,6 @@ impl Gen<'_> {
             let v = self.preds[k];
             self.line(format!("pred p{k} = {v:#x}"));
         }
-    }
-
-    /// `t` with its width (and its other dimensions, levels and base) drawn
-    /// from the whole range the script rules allow: dimensions of up to 32
-    /// bits, up to [`MAX_WIDE_LEVELS`] levels, a base anywhere that keeps every
-    /// level inside the 64-bit space. Unchanged when the draw does not fit.
-    fn widen(&mut self, t: &mut TypedSurface) {
-        let mut wide = *t;
-        let big = |rng: &mut ChaCha8Rng| (rng.gen::<u32>() >> rng.gen_range(0..24)).max(1);
-        wide.width = big(&mut self.rng);
-        if matches!(t.kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) && self.rng.gen_bool(0.5) {
-            wide.height = big(&mut self.rng);
-        }
-        if t.kind == TypedKind::D3 && self.rng.gen_bool(0.3) {
-            wide.depth = big(&mut self.rng);
-        }
-        if matches!(t.kind, TypedKind::D1Array | TypedKind::D2Array) && self.rng.gen_bool(0.5) {
-            wide.array = big(&mut self.rng);
-        }
-        wide.levels = self.rng.gen_range(1..=MAX_WIDE_LEVELS);
-        // the script's own rule (core::script): every level's bytes below 2^64
-        let elem = if t.format == TypedFormat::U16 { 2u128 } else { 4 };
-        let (mut w, mut h, mut d) = (wide.width as u128, wide.height as u128, wide.depth as u128);
-        let mut total = 0u128;
-        for _ in 0..wide.levels {
-            total = total.saturating_add((w * h * d * wide.array as u128).saturating_mul(elem));
-            w = (w / 2).max(1);
-            h = (h / 2).max(1);
-            d = (d / 2).max(1);
-        }
-        if total + elem > 1 << 64 {
-            return;
-        }
-        let room = (u64::MAX as u128 + 1 - total) as u64;
-        wide.base = self.rng.gen_range(0..room / elem as u64) * elem as u64;
-        *t = wide;
     }
 
     fn memory_statement(&mut self, base: u64, words: u64) {
