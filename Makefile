@@ -175,8 +175,9 @@ rtl-coverage: deps
 	  ATOMPORT_RTL_COVERAGE=$(RTL_COV)/coverage-$$u.dat nice -n 10 $(RTL_COV)/build/release/atomport regress $$sel $(RTL_COV_ARGS) --quiet --out $(RTL_COV)/failures-$$u; \
 	done
 	verilator_coverage --annotate $(RTL_COV)/annotated --annotate-min 1 $(RTL_COV)/coverage-*.dat > $(RTL_COV)/annotate.txt
-	@rc=0; python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
-	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
+	@mkdir -p $(VERIFY_OUT); rc=0; python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
+	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --json $(VERIFY_OUT)/rtl-coverage.json \
+	  --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
 	  cat $(RTL_COV)/summary.txt; exit $$rc
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, summary in $(RTL_COV)/summary.json, unwaived holes in $(RTL_COV)/missed.txt"
 

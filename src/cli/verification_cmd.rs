@@ -179,6 +179,53 @@ fn exhaustive_rows(paths: &[PathBuf]) -> Result<Vec<String>, ReportError> {
     Ok(rows)
 }
 
+/// The code coverage section, from `make rtl-coverage`'s summary
+/// (`<dir>/rtl-coverage.json`, scripts/rtl_coverage.py): per build, each
+/// kind's hit / (total - waived) and percentage after waivers, the points
+/// waived, and whether the run met its thresholds.
+fn code_coverage_section(dir: &Path) -> Result<String, ReportError> {
+    let mut out = String::from(
+        "**Code coverage** (`make rtl-coverage`: Verilator line / branch / toggle points after the reasoned waivers of `testbench/rtl-coverage-waivers.txt`; docs/testbench.md \"Code coverage of the RTL\")\n\n",
+    );
+    let path = dir.join("rtl-coverage.json");
+    if !path.exists() {
+        out.push_str("not run: `make rtl-coverage`\n\n");
+        return Ok(out);
+    }
+    let r = read_json(&path)?;
+    let builds = field(&r, &path, "builds")?.as_object().ok_or_else(|| report_error(&path, "`builds` is not an object"))?;
+    let thresholds = field(&r, &path, "thresholds")?.as_object().ok_or_else(|| report_error(&path, "`thresholds` is not an object"))?;
+    let failures = field(&r, &path, "failures")?.as_array().ok_or_else(|| report_error(&path, "`failures` is not a list"))?;
+    out.push_str("| build | lines | branches | toggles | waived points |\n| --- | --- | --- | --- | --- |\n");
+    for (build, kinds) in builds {
+        let mut row = format!("| `{build}` |");
+        let mut waived_all = 0;
+        for kind in ["line", "branch", "toggle"] {
+            let Some(k) = kinds.get(kind) else {
+                row.push_str(" - |");
+                continue;
+            };
+            let (hit, total, waived) = (count(k, &path, "hit")?, count(k, &path, "total")?, count(k, &path, "waived")?);
+            if hit + waived > total {
+                return Err(report_error(&path, format!("{build} {kind}: hit + waived exceeds the total")));
+            }
+            let percent = if total > waived { 100.0 * hit as f64 / (total - waived) as f64 } else { 100.0 };
+            waived_all += waived;
+            row.push_str(&format!(" {:.2}% ({}/{}) |", percent, grouped(hit), grouped(total - waived)));
+        }
+        row.push_str(&format!(" {} |\n", grouped(waived_all)));
+        out.push_str(&row);
+    }
+    let mins: Vec<String> =
+        thresholds.iter().map(|(k, v)| format!("{k} >= {}%", v.as_f64().map(|f| f.to_string()).unwrap_or_else(|| "?".into()))).collect();
+    out.push_str(&format!(
+        "\nThresholds {}: {}.\n\n",
+        if mins.is_empty() { "none".to_string() } else { mins.join(", ") },
+        if failures.is_empty() { "met, every waiver live".to_string() } else { format!("{} failure(s)", failures.len()) }
+    ));
+    Ok(out)
+}
+
 /// The whole table (the text between the README's markers).
 pub fn table(dir: &Path) -> Result<String, ReportError> {
     let mut out = String::new();
@@ -197,6 +244,8 @@ pub fn table(dir: &Path) -> Result<String, ReportError> {
         }
         out.push('\n');
     }
+
+    out.push_str(&code_coverage_section(dir)?);
 
     out.push_str("**Functional bins** (`regress --coverage` on each build; docs/testbench.md \"Functional coverage\")\n\n");
     let functional = reports_in(dir, "regress-");
@@ -331,6 +380,27 @@ mod tests {
         let t = table(&dir).unwrap();
         assert!(t.contains("| `l8_w32_int` | 200 | 200 | 8,000 | 123,456 | 900..950 | 301 s |"), "{t}");
         assert!(t.contains("| f16 | fadd | 300 of 4,294,967,296 | 1 | 17 pairs/s |"), "{t}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_code_coverage_section_reads_the_rtl_coverage_summary() {
+        let dir = std::env::temp_dir().join(format!("atomport-verification-cov-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(code_coverage_section(&dir).unwrap().contains("not run: `make rtl-coverage`"));
+        let kind = |hit: u64, total: u64, waived: u64| serde_json::json!({"hit": hit, "total": total, "waived": waived});
+        write(
+            &dir,
+            "rtl-coverage.json",
+            serde_json::json!({"thresholds": {"branch": 95.0, "toggle": 90.0}, "failures": [],
+                "builds": {"unit": {"line": kind(10, 10, 0), "branch": kind(19, 21, 1), "toggle": kind(900, 1000, 50)}}}),
+        );
+        let t = code_coverage_section(&dir).unwrap();
+        assert!(t.contains("| `unit` | 100.00% (10/10) | 95.00% (19/20) | 94.74% (900/950) | 51 |"), "{t}");
+        assert!(t.contains("branch >= 95%, toggle >= 90%: met"), "{t}");
+        // counts that do not add up are refused, not printed
+        write(&dir, "rtl-coverage.json", serde_json::json!({"thresholds": {}, "failures": [], "builds": {"unit": {"line": kind(10, 5, 0)}}}));
+        assert!(code_coverage_section(&dir).unwrap_err().to_string().contains("exceeds the total"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
