@@ -53,6 +53,15 @@ pub struct MutantRecord {
     pub seconds: f64,
 }
 
+/// How the mutants run were chosen from Yosys's list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// mutants Yosys listed
+    pub listed: usize,
+    /// of the list up to the last mutant run, those dropped as unobservable
+    pub dropped_unobservable: usize,
+}
+
 /// A whole run.
 #[derive(Clone, Debug)]
 pub struct MutateReport {
@@ -61,7 +70,7 @@ pub struct MutateReport {
     pub kind: BlockKind,
     pub count: usize,
     /// how the mutants were picked from Yosys's list
-    pub sample: crate::run_mutants::Sample,
+    pub sample: Sample,
     pub seed: u64,
     pub messages: usize,
     pub suite_seed: u64,

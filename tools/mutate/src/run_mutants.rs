@@ -14,7 +14,7 @@ use atomport_sim::dynamic::{DynBuild, DynLibrary};
 use super::equivalence::{prove, unobservable, Proof, ProofLimits, ProofResult};
 use super::kill_suite::{Kill, KillSuite};
 use super::mutants::{list, prepare, write_mutated, Mutation};
-use super::mutation_report::{MutantRecord, MutateReport, Verdict};
+use super::mutation_report::{MutantRecord, MutateReport, Sample, Verdict};
 use super::rtl_place::{place, HdlSource};
 use super::waivers::Waivers;
 use super::{BlockKind, MutateError};
@@ -221,15 +221,6 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
         run_dir,
         prepared_dir: prepared.dir.clone(),
     })
-}
-
-/// How the mutants run were chosen from Yosys's list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Sample {
-    /// mutants Yosys listed
-    pub listed: usize,
-    /// of the list up to the last mutant run, those dropped as unobservable
-    pub dropped_unobservable: usize,
 }
 
 /// The first `count` mutations of `listed` whose select (index + 1) is not
