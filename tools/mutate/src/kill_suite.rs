@@ -126,6 +126,7 @@ impl KillSuite {
                 items.push(Item::Stream { name: "directed integer vectors".into(), vectors: keep(alu_vectors::directed_integer(&config)) });
                 if config.fp {
                     items.push(Item::Stream { name: "directed float vectors".into(), vectors: keep(alu_vectors::directed_float(&config)) });
+                    items.push(Item::Stream { name: "directed float rounding vectors".into(), vectors: keep(alu_vectors::directed_rounding(&config)) });
                 }
                 items.push(Item::Stream { name: "vectors outside the op table and the build".into(), vectors: alu_vectors::directed_outside(&config) });
                 let random = alu_vectors::random_vectors(&config, messages, seed);
