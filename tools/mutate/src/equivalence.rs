@@ -106,7 +106,9 @@ pub struct Proof {
 
 /// Which of `mutations` (by select value) no output can see once constants
 /// are propagated: each applied behind a one-bit control input of its own
-/// (`mk<select>`), the design optimized once, gate by gate (Yosys `opt`,
+/// (`mk<select>`), the memories mapped to registers (a RAM column no read
+/// of which any output sees is then unused logic like any other), the
+/// design optimized once, gate by gate (Yosys `opt`,
 /// `wreduce`, `techmap`, `opt`: constant folding, registers whose input is
 /// their constant power-up value, unused logic removed), and every control
 /// input left without a load is a mutation no output depends on. Sound:
@@ -119,6 +121,7 @@ pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<
     for (select, m) in mutations {
         script.push_str(&format!("mutate -ctrl mk{select} 1 1 {}\n", m.apply_args()));
     }
+    script.push_str("memory_map\n");
     script.push_str(super::mutants::LIVE_LOGIC);
     script.push_str("techmap\nopt -keepdc\nopt_clean -purge\nwrite_verilog -noattr live.v\n");
     yosys(&dir, &script, "unobservable")?;

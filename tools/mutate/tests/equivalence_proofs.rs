@@ -38,6 +38,27 @@ fn unobservable_and_observable_mutations_are_told_apart() {
 }
 
 #[test]
+fn a_ram_column_no_output_reads_is_unobservable() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ram_column.v");
+    let p = prepare(&[fixture], "ram_column", &fixture_dir("equivalence-ram-column")).unwrap();
+    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    // the register `staged` in front of the RAM's write port
+    let staged = list
+        .lines()
+        .collect::<Vec<_>>()
+        .windows(8)
+        .find_map(|w| {
+            let cell = w[0].trim().strip_prefix("cell $")?.split_whitespace().nth(1)?;
+            w.iter().any(|l| l.trim() == "connect \\Q \\staged").then(|| cell.to_string())
+        })
+        .expect("the register `staged`");
+    let m = |bit: u32| Mutation::parse(&format!("mutate -mode const1 -module ram_column -cell {staged} -port Q -portbit {bit}")).unwrap();
+    let (unread, read) = (m(6), m(2));
+    let dead = unobservable(&p, &[(1, &unread), (2, &read)]).unwrap();
+    assert_eq!(dead, [1], "the column no output reads only");
+}
+
+#[test]
 fn a_mutation_inside_an_instance_is_proven_on_the_instance_first() {
     let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/absorb.v");
     let p = prepare(&[fixture], "top_absorb", &fixture_dir("equivalence-absorb")).unwrap();
