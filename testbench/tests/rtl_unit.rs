@@ -72,6 +72,14 @@ fn same_address_lanes_chain_through_memory() {
     run_checked("same_address.atom");
 }
 
+/// Lines one address bit apart in flight together (every bit of a 64-bit
+/// line address, and of SLM's), one offset in both spaces.
+#[test]
+fn lines_one_address_bit_apart_never_share_a_value() {
+    let sim = run_checked("near_miss_lines.atom");
+    assert_eq!(sim.messages, 60 + 12 + 3);
+}
+
 #[test]
 fn out_of_bounds_lanes_read_zero_and_drop_writes() {
     let sim = run_checked("oob.atom");
