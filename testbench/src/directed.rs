@@ -57,6 +57,7 @@ pub fn scripts() -> Vec<DirectedScript> {
         s("oob.atom", oob(), random_mem(17)),
         s("typed64.atom", typed64(), random_mem(23)),
         s("scatter.atom", scatter(), random_mem(18)),
+        s("descriptor_values.atom", descriptor_values(), random_mem(31)),
         s("near_miss_lines.atom", near_miss_lines(), MemConfig::FAST),
         s("near_miss_lines.atom", near_miss_lines(), random_mem(29)),
         s("small_admitted.atom", small_admitted(), random_mem(3)),
@@ -525,6 +526,37 @@ pub fn illegal_requests() -> Vec<(&'static str, PinRequest)> {
 fn golden_takes(desc: u128) -> bool {
     let bytes = desc.to_le_bytes();
     (1..=bytes.len()).any(|len| bytes[len..].iter().all(|&b| b == 0) && atomport_core::descriptor::Descriptor::new(&bytes[..len]).is_ok())
+}
+
+/// Every value of every descriptor byte of [`illegal_base`]'s messages,
+/// one byte changed at a time, that the golden decoder takes with the
+/// message's own payload: another legal message (another op, width, type,
+/// exec size, mask or surface), in the script's text as the codec decodes
+/// it, one line each (duplicates once). The refused values are
+/// [`descriptor_byte_sweep`]'s; these are each field's every legal code
+/// beside otherwise fixed fields, which random scripts reach only by chance.
+fn descriptor_values() -> String {
+    let program = illegal_base();
+    let setup: String = ILLEGAL_BASE.lines().filter(|l| l.starts_with("surface") || l.starts_with("mem")).map(|l| format!("{}\n", l.trim())).collect();
+    let mut lines = std::collections::BTreeSet::new();
+    let mut text = setup.clone();
+    for msg in program.messages() {
+        let enc = atomport_core::descriptor::encode(msg).expect("the base script encodes");
+        for byte in 0..enc.desc.len() {
+            for value in (0..=255u8).filter(|&v| v != enc.desc[byte]) {
+                let mut desc = enc.desc.clone();
+                desc[byte] = value;
+                let Ok(m) = atomport_core::descriptor::decode_message(&desc, &enc.payload) else { continue };
+                let line = atomport_core::text::message_text(&m);
+                // the text form parses back to a legal message beside the setup
+                if atomport_core::script::parse("v.atom", &format!("{setup}{line}\n")).is_ok() && lines.insert(line.clone()) {
+                    text += &line;
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    text
 }
 
 /// Every single-bit flip of the descriptors of [`illegal_base`]'s messages

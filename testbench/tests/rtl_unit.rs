@@ -72,6 +72,14 @@ fn same_address_lanes_chain_through_memory() {
     run_checked("same_address.atom");
 }
 
+/// Every value of every descriptor byte the golden decoder takes with the
+/// base messages' payloads, as messages.
+#[test]
+fn every_legal_descriptor_byte_value_runs_as_on_the_golden_model() {
+    let sim = run_checked("descriptor_values.atom");
+    assert!(sim.messages > 100, "{} messages", sim.messages);
+}
+
 /// Lines one address bit apart in flight together (every bit of a 64-bit
 /// line address, and of SLM's), one offset in both spaces.
 #[test]
