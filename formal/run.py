@@ -100,6 +100,17 @@ PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
 })
 
 PIPE_SECONDS = 120
+SERIAL_ORDERING_SECONDS = 300
+SERIAL_PAIRS_SECONDS = 480
+
+# the builds' data registers (operands, old, new and returned values, write
+# data), none of which steers control: cut (made free in every cycle) for
+# properties about lines, spaces, bytes and handshakes only. Not the
+# in-flight table's line data: its entries also hold their `returned` flags
+SERIAL_DATA = ["old", "new_value", "ret", "rsp_data_q", "obs_old_q", "obs_new_q", "p_src0", "p_src1"]
+PIPELINED_DATA = ["s_data", "s_old", "s_new", "t_src0", "t_src1", "l_src0", "l_src1", "a_src0", "a_src1", "push_data",
+                  "x_old", "x_src0", "x2_new_true", "x2_new_false", "x2_ret", "x2_old", "w_new", "w_ret", "w_old",
+                  "result_acc", "rsp_data_r", "ent_src0", "ent_src1"]
 SOLVER = "yices"   # smtbmc's solver (--solver: z3, boolector)
 
 
@@ -133,8 +144,15 @@ TASKS = [
     # block (Address, Check, Next) without a port event: 8 x 3 + 4
     task("progress", SERIAL, "bmc", 40, ["CHECK_PROGRESS", "ENV_BOUNDED", "ENV_NO_TYPED"], params=dict(GAP=28)),
     task("write_bytes", SERIAL, "bmc", 40, ["CHECK_WRITE_BYTES"]),
-    # the ALU cut: memory and the unit's old values do not depend on what it computes
-    task("ordering", SERIAL, "bmc", 40, ["CHECK_ORDERING"], cut=["alu"], timeout=240),
+    # ordering in two parts (unit_props.sv ORDERING_PAIRS, ORDERING_OLD),
+    # each a smaller problem than the whole. The ALU cut: memory and the
+    # unit's old values do not depend on what it computes; the pairing of
+    # reads and writes (lines, spaces, bytes) does not depend on any data,
+    # so its run cuts the data registers too (SERIAL_DATA)
+    task("ordering_pairs", SERIAL, "bmc", 40, ["CHECK_ORDERING", "ORDERING_PAIRS"], cut=["alu"] + SERIAL_DATA,
+         timeout=SERIAL_PAIRS_SECONDS),
+    task("ordering_old", SERIAL, "bmc", 40, ["CHECK_ORDERING", "ORDERING_OLD"], cut=["alu"],
+         timeout=SERIAL_ORDERING_SECONDS),
     task("all", SERIAL, "cover", 40, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
                                         "CHECK_WRITE_BYTES", "CHECK_ORDERING"]),
     task("illegal", SERIAL, "cover", 12, ["CHECK_ILLEGAL", "ENV_ILLEGAL"]),
@@ -150,7 +168,9 @@ TASKS = [
     task("no_orphan", PIPELINED, "bmc", 40, ["CHECK_NO_ORPHAN", "ENV_SMALL", "INV_PIPELINED"],
          probes=PIPELINED_COUNT_PROBES, timeout=PIPE_SECONDS),
     task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
-    task("ordering", PIPELINED, "bmc", 40, ["CHECK_ORDERING"], cut=["alu"], timeout=PIPE_SECONDS),
+    task("ordering_pairs", PIPELINED, "bmc", 40, ["CHECK_ORDERING", "ORDERING_PAIRS"], cut=["alu"] + PIPELINED_DATA,
+         timeout=PIPE_SECONDS),
+    task("ordering_old", PIPELINED, "bmc", 40, ["CHECK_ORDERING", "ORDERING_OLD"], cut=["alu"], timeout=PIPE_SECONDS),
     # every cover of the pipelined build's properties, on ENV_SMALL (a cover
     # reached under more assumptions is reached)
     task("all", PIPELINED, "cover", 30, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
@@ -171,7 +191,8 @@ MEANING = {
     "progress": "while a message is in flight a port event comes every GAP cycles at least (memory answering within LAT, stalls of at most STALL): every message ends",
     "write_bytes": "writes (and reads) are one aligned element of at most the build's width on a 16-byte line, data zero outside the bytes, in the message's space, of an enabled lane",
     "all": "every cover statement of the block's properties is reached (a write accepted after a stall, a refused request, a same-address pair, ...)",
-    "ordering": "same-address ordering: every atomic's old value is memory's just before its write; each write pairs with the oldest unpaired read",
+    "ordering_pairs": "same-address ordering, the pairing: each atomic write goes to the line, space and bytes of the oldest read not yet paired; reads outstanding within the build's",
+    "ordering_old": "same-address ordering, the values: every atomic's old value is memory's just before its write (each sees every earlier write to its element, no later one)",
 }
 
 
