@@ -189,6 +189,9 @@ const LARGE_DIM: std::ops::RangeInclusive<u32> = 0x2_0000..=0x5_ffff;
 /// Seeds the surfaces' own random stream (with the script's seed).
 const SURFACE_STREAM: u64 = 0x5eed_5u64 << 40;
 
+/// Seeds the SLM size's own random stream (with the script's seed).
+const SLM_STREAM: u64 = 0x5eed_51u64 << 36;
+
 /// Buffer surfaces are 1..=3, typed surfaces 10.. (one per kind and format).
 const BUFFERS: [u8; 3] = [1, 2, 3];
 
@@ -197,6 +200,8 @@ struct Gen<'c> {
     /// the surfaces' far placements, sizes and level counts: a stream of its
     /// own, so the messages of a seed stay those of the main stream
     surface_rng: ChaCha8Rng,
+    /// the SLM size's wide draws: a stream of its own for the same reason
+    slm_rng: ChaCha8Rng,
     cfg: &'c GenConfig,
     lines: Vec<String>,
     slm_size: u32,
@@ -647,9 +652,27 @@ impl Gen<'_> {
         }
     }
 
+    /// The script's declared SLM size: `usual`, or (one script in five) any size
+    /// from 128 bytes (the `slm.u32` statement below fills them) up to the
+    /// script rules' largest, `MAX_SLM_SIZE` itself one time in eight, so
+    /// every bit of the SLM size port and its bound compare moves.
+    fn slm_size_draw(&mut self, usual: u32) -> u32 {
+        use atomport_core::script::MAX_SLM_SIZE;
+        if !self.slm_rng.gen_bool(0.2) {
+            usual
+        } else if self.slm_rng.gen_bool(1.0 / 8.0) {
+            MAX_SLM_SIZE
+        } else {
+            let bits = self.slm_rng.gen_range(8..=24);
+            self.slm_rng.gen::<u32>() & ((1 << bits) - 1) | 1 << (bits - 1)
+        }
+    }
+
     fn header(&mut self) {
         self.slm_size = *[65536u32, 4096, 1024, 512].choose(&mut self.rng).unwrap();
-        let s = self.slm_size;
+        // the offsets keep following the usual size (the messages of a seed
+        // stay the same); against a drawn size they fall in or out of bounds
+        let s = self.slm_size_draw(self.slm_size);
         self.line(format!("slm size {s}"));
         let home = self.surface_home();
         for (k, &n) in BUFFERS.iter().enumerate() {
@@ -743,6 +766,7 @@ pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, GenerateEr
     let mut g = Gen {
         rng: ChaCha8Rng::seed_from_u64(seed),
         surface_rng: ChaCha8Rng::seed_from_u64(seed ^ SURFACE_STREAM),
+        slm_rng: ChaCha8Rng::seed_from_u64(seed ^ SLM_STREAM),
         cfg,
         lines: vec![format!("# atomport regress: random script, seed {seed}")],
         slm_size: 65536,
@@ -812,6 +836,19 @@ mod tests {
             let out = atomport_core::golden::run(&g.program);
             assert!(!out.txns.is_empty());
         }
+    }
+
+    #[test]
+    fn a_share_of_slm_sizes_spans_the_script_rules_range() {
+        use atomport_core::script::MAX_SLM_SIZE;
+        let cfg = GenConfig::integer_only(1);
+        let sizes: Vec<u32> = (0..200).map(|seed| random_script(seed, &cfg).unwrap().program.slm_size).collect();
+        let usual = [512, 1024, 4096, 65536];
+        let wide = sizes.iter().filter(|s| !usual.contains(s)).count();
+        assert!((20..=70).contains(&wide), "{wide} of 200 scripts drew a wide SLM size");
+        assert!(sizes.iter().all(|&s| (128..=MAX_SLM_SIZE).contains(&s)), "{sizes:?}");
+        assert!(sizes.contains(&MAX_SLM_SIZE) && sizes.iter().any(|s| s % 2 == 1), "{sizes:?}");
+        assert!(sizes.iter().any(|&s| s > 1 << 23) && sizes.iter().any(|&s| s < 512), "{sizes:?}");
     }
 
     #[test]
