@@ -6,11 +6,13 @@ A toggle point that can never move is not a hole in the stimulus: a register
 bit the build's width never drives (a 32-bit build's data bits 32..127 after
 `& data_built`), a field a constant masks, a flip-flop whose next value is its
 power-up value whatever the inputs. This script lets Yosys find them instead
-of a person: per build it reads the emitted Verilog, flattens it, maps the
-memories to flip-flops and runs `opt -fine` and `wreduce` with `opt_dff -sat` (a flip-flop is
-replaced by its power-up value when, with the flip-flop at that value, its
-next value equals it for every input: an induction proof) until nothing
-changes (once freely, once with every named wire kept). A bit of a named
+of a person: per build it reads the emitted Verilog, flattens it and runs
+`opt -fine` and `wreduce` with `opt_dff -sat` (a flip-flop is replaced by
+its power-up value when, with the flip-flop at that value, its next value
+equals it for every input: an induction proof) in two rounds, twice: once
+freely, once with every named wire kept. Memories
+stay memories (mapping them to flip-flops made the full unit's run take
+more than 20 minutes): a RAM's read data is not listed. A bit of a named
 wire that is then driven by a constant 0 is constant by construction. No
 `opt -full`/`-undriven`: nothing is derived from an x, so a bit is listed
 only when it is constant in every simulator.
@@ -45,7 +47,6 @@ YOSYS_SCRIPT = """\
 hierarchy -check -top {top}
 proc
 flatten
-memory
 design -save flat
 {opt}
 write_json {plain}
@@ -58,7 +59,7 @@ write_json {kept}
 # opt (bit by bit: -fine; wreduce drops the constant upper bits of a cell's
 # result) until nothing changes, flip-flops proven constant by induction
 # included; every pass keeps the design equivalent, none assumes an x
-OPT = "\n".join(["opt -fine", "wreduce", "opt_dff -sat"] * 3 + ["opt -fine"])
+OPT = "\n".join(["opt -fine", "wreduce", "opt_dff -sat"] * 2 + ["opt -fine"])
 
 
 def ranges(bits):
@@ -138,7 +139,7 @@ def main(argv):
     ap.add_argument("--out", required=True, help="the list (written whole, temp + rename)")
     a = ap.parse_args(argv)
     lines = [
-        "# Signal bits constant by construction (scripts/rtl_constants.py: Yosys flatten, memory,",
+        "# Signal bits constant by construction (scripts/rtl_constants.py: Yosys flatten,",
         "# opt + opt_dff -sat on the emitted Verilog). BUILD SIGNAL BITS VALUES",
     ]
     for build in a.build or list(BUILDS):
