@@ -198,6 +198,13 @@ def read_constants(path):
                 bits.update(range(int(lo), int(hi or lo) + 1))
         except ValueError:
             raise BadInput(f"{path}:{no}:{len(build) + len(signal) + 3}: error: bad bit list `{spans}`")
+    # A flip-flop whose q bit is listed was replaced by its power-up value
+    # (its next value equals it whenever it holds it): its d input carries
+    # that value on every reachable cycle too (`x__024q` -> `x__024d`, `.x/q` -> `.x/d`).
+    for (build, signal), bits in list(constants.items()):
+        for q, d in (("__024q", "__024d"), ("/q", "/d")):
+            if signal.endswith(q):
+                constants.setdefault((build, signal[: -len(q)] + d), set()).update(bits)
     return constants
 
 
