@@ -155,20 +155,24 @@ x-unique: deps
 # Verilator's own code coverage of the RTL (line, branch, toggle points): a
 # coverage build of the models in its own target directory (the normal build
 # stays untouched and fast), a seeded regression on each build the thresholds
-# hold for (the full unit, unit_l8_w32_int, serial_unit_l8_w32_int), each
-# writing its own data file; `verilator_coverage` annotates the Verilog
-# (target/rtl-coverage/annotated/*.v, `%000000` marks a point never hit), and
-# scripts/rtl_coverage.py reports hit/total/waived by build and kind after
-# the waivers of testbench/rtl-coverage-waivers.txt (summary.json, missed.txt),
-# failing below RTL_COV_MIN or on a stale waiver. RTL_COV_ARGS: each regression.
+# hold for (the full unit, unit_l8_w32_int, serial_unit_l8_w32_int), the
+# bench's directed suite first (--directed), each writing its own data file;
+# `verilator_coverage` annotates the Verilog (target/rtl-coverage/annotated/*.v,
+# `%000000` marks a point never hit); scripts/rtl_constants.py lists the
+# signal bits Yosys proves constant (target/rtl-coverage/constants.txt, remade
+# when the Verilog changes), and scripts/rtl_coverage.py reports
+# hit/total/waived by build and kind after them and the waivers of
+# testbench/rtl-coverage-waivers.txt (summary.json, missed.txt), failing below
+# RTL_COV_MIN, on a stale waiver or on a listed constant bit that toggled.
+# RTL_COV_ARGS: each regression.
 RTL_COV := target/rtl-coverage
-RTL_COV_ARGS ?= --seed 1 --count 20000 --per-script 1000 --latency 1..8 --stall 0.3 --max-failures 0
+RTL_COV_ARGS ?= --directed --seed 1 --count 20000 --per-script 250 --latency 1..8 --stall 0.3 --max-failures 0
 RTL_COV_UNITS := full l8_w32_int serial_l8_w32_int
 RTL_COV_MIN ?= --min branch=95 --min toggle=90
 RTL_COV_BUILDS := --build unit --build unit_l8_w32_int --build serial_unit_l8_w32_int
-rtl-coverage: deps
+rtl-coverage: deps $(RTL_COV)/constants.txt
 	CARGO_TARGET_DIR=$(RTL_COV)/build nice -n 10 $(CARGO) build --release -q -p atomport --features rtl-coverage
-	rm -rf $(RTL_COV)/annotated $(RTL_COV)/coverage*.dat
+	rm -rf $(RTL_COV)/annotated $(RTL_COV)/coverage-*.dat
 	@set -e; for u in $(RTL_COV_UNITS); do \
 	  if [ $$u = full ]; then sel=""; else sel="--unit $$u"; fi; \
 	  echo "make rtl-coverage: regress $$sel $(RTL_COV_ARGS)"; \
@@ -176,16 +180,22 @@ rtl-coverage: deps
 	done
 	verilator_coverage --annotate $(RTL_COV)/annotated --annotate-min 1 $(RTL_COV)/coverage-*.dat > $(RTL_COV)/annotate.txt
 	@mkdir -p $(VERIFY_OUT); rc=0; python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
-	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --json $(VERIFY_OUT)/rtl-coverage.json \
+	  --constants $(RTL_COV)/constants.txt $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --json $(VERIFY_OUT)/rtl-coverage.json \
 	  --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
 	  cat $(RTL_COV)/summary.txt; exit $$rc
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, summary in $(RTL_COV)/summary.json, unwaived holes in $(RTL_COV)/missed.txt"
+
+# The bits Yosys proves constant 0, per build: again only when the Verilog
+# or the script changed.
+$(RTL_COV)/constants.txt: $(wildcard hdl/verilog/*.v hdl/verilog/variants/*.v) scripts/rtl_constants.py
+	@mkdir -p $(RTL_COV)
+	nice -n 10 python3 scripts/rtl_constants.py --out $@
 
 # The report alone, on the data of the last `make rtl-coverage` (seconds: for
 # writing waivers without rerunning the regressions).
 rtl-coverage-report:
 	python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
-	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt
+	  --constants $(RTL_COV)/constants.txt $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt
 
 # The README's synthesis table (place and route of every default
 # configuration on iCE40 and ECP5, the ASIC flow: about an hour on two cores).

@@ -10,11 +10,15 @@ which lies in atomic_alu.v, counts for the unit) and by kind (line, branch, togg
 writes a JSON summary (per build per kind: hit, total, waived, percent after
 waivers) and the points neither hit nor waived.
 
+With `--constants FILE` (scripts/rtl_constants.py: the signal bits Yosys
+proves constant 0 in each build) the toggle points of those bits are waived
+too, as constant by construction.
+
 Exit status: 0 when every checked build meets the thresholds and every
 waiver is live; 1 when a build is below a threshold or a waiver is stale
 (it names a point that was hit, or names no point at all of a build the data
-holds: a waiver must hide a real hole, never a covered point); 2 on bad
-input (FILE:LINE:COL: error: ...).
+holds: a waiver must hide a real hole, never a covered point) or a bit of
+the constants list toggled; 2 on bad input (FILE:LINE:COL: error: ...).
 
 Waiver file, one rule per line (`#` starts a comment):
 
@@ -172,7 +176,54 @@ def read_waivers(path):
     return rules
 
 
-def summarize(points, rules, source, builds_filter):
+def read_constants(path):
+    """{(build, signal): set of bit indices} from scripts/rtl_constants.py's list."""
+    constants = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise BadInput(f"{path}:1:1: error: cannot read constant bits: {e.strerror}")
+    for no, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 4:
+            raise BadInput(f"{path}:{no}:1: error: expected `BUILD SIGNAL BITS VALUES`")
+        build, signal, spans, _values = parts
+        bits = constants.setdefault((build, signal), set())
+        try:
+            for span in spans.split(","):
+                lo, _, hi = span.partition("-")
+                bits.update(range(int(lo), int(hi or lo) + 1))
+        except ValueError:
+            raise BadInput(f"{path}:{no}:{len(build) + len(signal) + 3}: error: bad bit list `{spans}`")
+    # A flip-flop whose q bit is listed was replaced by its power-up value
+    # (its next value equals it whenever it holds it): its d input carries
+    # that value on every reachable cycle too (`x__024q` -> `x__024d`, `.x/q` -> `.x/d`).
+    for (build, signal), bits in list(constants.items()):
+        for q, d in (("__024q", "__024d"), ("/q", "/d")):
+            if signal.endswith(q):
+                constants.setdefault((build, signal[: -len(q)] + d), set()).update(bits)
+    return constants
+
+
+TOGGLE_BIT = re.compile(r"^(.*)\[(\d+)\]$")
+
+
+def constant_point(fields, build, kind, constants):
+    """Whether a toggle point is a bit the constants list holds."""
+    if kind != "toggle" or not constants:
+        return False
+    hier = fields.get("h", "")
+    if hier.startswith("TOP."):
+        hier = hier[4:]
+    m = TOGGLE_BIT.match(fields.get("o", ""))
+    signal, bit = (m.group(1), int(m.group(2))) if m else (fields.get("o", ""), 0)
+    return bit in constants.get((build, f"{hier}/{signal}"), ())
+
+
+def summarize(points, rules, source, builds_filter, constants=None, constant_hits=None):
     builds = {}
     missed = []
     for fields, count in points:
@@ -184,6 +235,12 @@ def summarize(points, rules, source, builds_filter):
         slot = builds.setdefault(build, {}).setdefault(kind, {"hit": 0, "total": 0, "waived": 0})
         slot["total"] += 1
         waived_by = None
+        if constant_point(fields, build, kind, constants):
+            slot["constant"] = slot.get("constant", 0) + 1
+            if count > 0:
+                constant_hits.append(f"{build} {name} ({count})")
+            else:
+                waived_by = "constant"
         for r in rules:
             if r["kind"] == kind and fnmatch.fnmatchcase(build, r["build"]) and r["regex"].search(name):
                 r["points"] += 1
@@ -228,6 +285,8 @@ def main(argv):
     ap.add_argument("--json", action="append", default=[],
                     help="write the summary here (whole file, temp + rename); repeatable")
     ap.add_argument("--missed", help="write the points neither hit nor waived here")
+    ap.add_argument("--constants", help="signal bits constant by construction (scripts/rtl_constants.py): "
+                    "their toggle points are waived; one that was hit fails the report")
     a = ap.parse_args(argv)
     try:
         mins = {}
@@ -247,7 +306,9 @@ def main(argv):
                 summed[key] = summed.get(key, 0) + count
         points = [(dict(k), c) for k, c in summed.items()]
         source = SourceLines(a.source_root or ["."])
-        builds, missed = summarize(points, rules, source, a.build)
+        constants = read_constants(a.constants) if a.constants else {}
+        constant_hits = []
+        builds, missed = summarize(points, rules, source, a.build, constants, constant_hits)
     except BadInput as e:
         print(e, file=sys.stderr)
         return 2
@@ -258,6 +319,8 @@ def main(argv):
             failures.append(f"{a.waivers}:{r['line']}: stale waiver: it names {len(r['hit'])} point(s) that were hit, e.g. {r['hit'][0]}")
         elif present and r["points"] == 0:
             failures.append(f"{a.waivers}:{r['line']}: stale waiver: it names no point of the builds run")
+    if constant_hits:
+        failures.append(f"{a.constants}: {len(constant_hits)} bit(s) listed as constant by construction toggled, e.g. {constant_hits[0]}")
     checked = sorted(builds)
     for b in checked:
         for k, need in mins.items():
@@ -270,12 +333,16 @@ def main(argv):
             s = builds[b].get(k)
             if s:
                 print(f"{b:28} {k:7} {s['hit']:7} {s['total']:7} {s['waived']:7} {s['percent_raw']:7.2f} {s['percent']:8.2f}")
+    if a.constants:
+        n = sum(s.get("constant", 0) for kinds in builds.values() for s in kinds.values())
+        print(f"constant by construction ({a.constants}): {n} toggle point(s) waived")
     print("waivers:")
     for r in rules:
         print(f"  {a.waivers}:{r['line']}: {r['build']} {r['kind']} {r['pattern']}: {r['points']} point(s) | {r['reason']}")
     summary = {
         "data": a.data,
         "waivers_file": a.waivers,
+        "constants_file": a.constants,
         "thresholds": mins,
         "builds": builds,
         "waivers": [{"line": r["line"], "build": r["build"], "kind": r["kind"], "pattern": r["pattern"],

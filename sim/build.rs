@@ -59,6 +59,25 @@ fn rtl_coverage() -> bool {
     std::env::var_os("CARGO_FEATURE_RTL_COVERAGE").is_some()
 }
 
+/// Whether the coverage build compiles model `top` (with `trace`): only the
+/// unit's VCD models (`make rtl-coverage` runs `regress` on them). Every other
+/// model (the FST twins, the ALU alone) keeps its Rust type, but its shim is a
+/// stub whose `new` fails: `--coverage` multiplies each model's C++ about
+/// thirtyfold, and those models measure nothing a coverage run reports.
+fn compiled_in_coverage(top: &str, trace: TraceFormat) -> bool {
+    trace == TraceFormat::Vcd && has_fst_model(top)
+}
+
+/// The coverage build's C++ of the models, apart from the runtime (`-O3`):
+/// each `*__Slow.cpp` (construction, the coverage points' registration, the
+/// initial settle; run once per model) at `-O0` and the rest at `-O1`. At
+/// `-O3` the instrumented unit alone is days of compiler time on two cores;
+/// at these levels the three unit models build in minutes.
+struct CoverageObjects {
+    fast: cc::Build,
+    slow: cc::Build,
+}
+
 /// The `x-unique` feature ("reset is real"): every model
 /// verilated with `--x-initial unique --x-assign unique`, and the registers'
 /// power-up values (rust-hdl's `initial begin q = ...; end` in every DFF) left
@@ -162,6 +181,13 @@ fn main() {
         .define("VL_USER_FATAL", None)
         .flag("-faligned-new")
         .flag("-pthread");
+    let mut coverage_objects = rtl_coverage().then(|| {
+        let mut fast = build.clone();
+        fast.opt_level(1);
+        let mut slow = build.clone();
+        slow.opt_level(0);
+        CoverageObjects { fast, slow }
+    });
     for f in ["verilated.cpp", "verilated_vcd_c.cpp", "verilated_fst_c.cpp", "verilated_threads.cpp"] {
         build.file(include.join(f));
     }
@@ -182,28 +208,29 @@ fn main() {
         // the other tops' files are libraries: a top may instantiate another
         // (the unit instantiates `atomic_alu` from atomic_alu.v)
         let libs: Vec<PathBuf> = all_files.iter().filter(|p| *p != path).cloned().collect();
-        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &libs, &out, &mut build));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &libs, &out, &mut build, &mut coverage_objects));
         if has_fst_model(top) {
-            rust.push_str(&verilate(top, TraceFormat::Fst, path, &libs, &out, &mut build));
+            rust.push_str(&verilate(top, TraceFormat::Fst, path, &libs, &out, &mut build, &mut coverage_objects));
         }
         top_names.push(top.clone());
     }
     for (top, path) in &variants {
-        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build, &mut coverage_objects));
         if has_fst_model(top) {
-            rust.push_str(&verilate(top, TraceFormat::Fst, path, &[], &out, &mut build));
+            rust.push_str(&verilate(top, TraceFormat::Fst, path, &[], &out, &mut build, &mut coverage_objects));
         }
         top_names.push(top.clone());
     }
     let _ = writeln!(rust, "\n/// The top modules this build verilated.\npub const TOPS: &[&str] = &{top_names:?};");
     rust.push_str("\n/// Test fixtures of the binding itself (`sim/fixtures/`), not RTL.\n#[doc(hidden)]\npub mod fixtures {\n");
     for (top, path) in &fixtures {
-        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build, &mut None));
     }
     rust.push_str("}\n");
 
-    // The C++ speed baseline for the ALU (benches/alu_speed.rs).
-    if top_names.iter().any(|t| t == "atomic_alu") {
+    // The C++ speed baseline for the ALU (benches/alu_speed.rs; its model is
+    // a stub in the coverage build).
+    if top_names.iter().any(|t| t == "atomic_alu") && !rtl_coverage() {
         build.file(manifest.join("cpp/bench_atomic_alu.cpp"));
     }
     // The C++ speed baseline for the unit (`atomport bench`, testbench/src/bench.rs).
@@ -213,6 +240,10 @@ fn main() {
     }
 
     std::fs::write(out.join("models.rs"), rust).unwrap();
+    if let Some(c) = &coverage_objects {
+        build.objects(c.slow.compile_intermediates());
+        build.objects(c.fast.compile_intermediates());
+    }
     build.compile("atomport_sim_models");
     println!("cargo:rustc-link-lib=pthread");
     // FST's block compression (verilated_fst_c.cpp -> gtkwave/fstapi.c)
@@ -239,7 +270,21 @@ fn verilog_files(dir: &Path) -> Vec<(String, PathBuf)> {
 /// Verilates `path` (top module `top`, with `libs` as Verilog libraries for
 /// the modules it instantiates) into `$OUT_DIR/<top>/`, adds its C++ and its
 /// shim to `build`, and returns its Rust wrapper.
-fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &Path, build: &mut cc::Build) -> String {
+///
+/// In the coverage build (`coverage` is `Some`) a model the coverage run
+/// measures ([`compiled_in_coverage`]) gets `--coverage` and its C++ goes to
+/// `coverage`'s builds; any other model is verilated for its ports only and
+/// gets a stub shim ([`stub_shim`]).
+fn verilate(
+    top: &str,
+    trace: TraceFormat,
+    path: &Path,
+    libs: &[PathBuf],
+    out: &Path,
+    build: &mut cc::Build,
+    coverage: &mut Option<CoverageObjects>,
+) -> String {
+    let stub = coverage.is_some() && !compiled_in_coverage(top, trace);
     let text = std::fs::read_to_string(path).unwrap();
     if !text.contains(&format!("module {top}(")) {
         fail(&format!("{}: no `module {top}(`: the top module must be named like its file", path.display()));
@@ -260,7 +305,7 @@ fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &
         .arg(trace_flag)
         .args(VERILATOR_ARGS)
         .args(x_options())
-        .args(if rtl_coverage() { &["--coverage"][..] } else { &[] })
+        .args(if rtl_coverage() && !stub { &["--coverage"][..] } else { &[] })
         .arg("--prefix")
         .arg(&prefix)
         .arg("--top-module")
@@ -288,13 +333,33 @@ fn verilate(top: &str, trace: TraceFormat, path: &Path, libs: &[PathBuf], out: &
         .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("cpp"))
         .collect();
     sources.sort();
-    for p in sources {
-        build.file(p);
-    }
     let shim = mdir.join("shim.cpp");
-    std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
-    build.file(shim);
-    build.include(&mdir);
+    match coverage {
+        _ if stub => {
+            std::fs::write(&shim, stub_shim(top, &label)).unwrap();
+            build.file(shim);
+        }
+        Some(c) => {
+            for p in sources {
+                let slow = p.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s.ends_with("__Slow"));
+                if slow { c.slow.file(p) } else { c.fast.file(p) };
+            }
+            std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
+            c.fast.file(shim);
+            c.fast.include(&mdir);
+            c.slow.include(&mdir);
+            // the C++ speed harness of the unit (compiled with the runtime) includes its header
+            build.include(&mdir);
+        }
+        None => {
+            for p in sources {
+                build.file(p);
+            }
+            std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
+            build.file(shim);
+            build.include(&mdir);
+        }
+    }
     rust_wrapper(top, &label, path, &ports, trace)
 }
 
@@ -338,6 +403,37 @@ fn verilator_root() -> PathBuf {
 /// build on one the binding cannot take.
 fn parse_ports(header: &str) -> Vec<Port> {
     verilator_header::parse_ports(header).unwrap_or_else(|e| fail(&e))
+}
+
+/// The shim of a model the coverage build leaves out: the same entry points,
+/// `new` failing with a message that says so (nothing else is reachable
+/// without a model).
+fn stub_shim(top: &str, label: &str) -> String {
+    let msg = format!(
+        "model {label} (top {top}) is not compiled in the rtl-coverage build: it holds only the unit models `make rtl-coverage` measures"
+    );
+    format!(
+        r#"// Generated by atomport-sim's build.rs: model {label} is left out of the rtl-coverage build.
+#include "atomport_sim.h"
+
+#include <cstdint>
+
+extern "C" {{
+int atomport_sim_{label}_new(void** out) {{
+    *out = nullptr;
+    return atomport_sim::set_error("{msg}");
+}}
+void atomport_sim_{label}_ports(void*, void**) {{}}
+int atomport_sim_{label}_eval(void*) {{ return atomport_sim::set_error("{msg}"); }}
+int atomport_sim_{label}_trace_open(void*, const char*) {{ return atomport_sim::set_error("{msg}"); }}
+int atomport_sim_{label}_trace_dump(void*, uint64_t) {{ return 0; }}
+int atomport_sim_{label}_trace_flush(void*) {{ return 0; }}
+int atomport_sim_{label}_trace_close(void*) {{ return 0; }}
+int atomport_sim_{label}_final(void*) {{ return 0; }}
+void atomport_sim_{label}_delete(void*) {{}}
+}}
+"#
+    )
 }
 
 /// The shim of one model: the macros `cpp/atomport_sim_model.inc` takes,

@@ -122,3 +122,31 @@ fn bad_waivers_are_located_errors() {
         assert!(err.contains(want), "{text}: {err}");
     }
 }
+
+#[test]
+fn bits_listed_constant_are_waived_and_one_that_toggled_fails() {
+    if !have_python() {
+        return;
+    }
+    let dir = scratch("constants");
+    std::fs::write(dir.join("none.txt"), "# no waivers\n").unwrap();
+    // wide[40..41] never toggled: waived as constant by construction
+    std::fs::write(dir.join("constants.txt"), "# BUILD SIGNAL BITS VALUES\nunit atomic_unit/wide 40-41 00\n").unwrap();
+    let constants = dir.join("constants.txt");
+    let (out, json) = report(&dir, &dir.join("none.txt"), &["--constants", constants.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let toggle = &json.unwrap()["builds"]["unit"]["toggle"];
+    assert_eq!((toggle["waived"].as_u64(), toggle["constant"].as_u64(), toggle["percent"].as_f64()), (Some(2), Some(2), Some(100.0)));
+
+    // wide[0] toggled: a list that calls it constant is wrong, and the report fails
+    std::fs::write(dir.join("constants.txt"), "unit atomic_unit/wide 0,40-41 000\n").unwrap();
+    let (out, _) = report(&dir, &dir.join("none.txt"), &["--constants", constants.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 bit(s) listed as constant by construction toggled, e.g. unit atomic_unit/wide[0]"), "{err}");
+
+    std::fs::write(dir.join("constants.txt"), "unit atomic_unit/wide 4x 0\n").unwrap();
+    let (out, _) = report(&dir, &dir.join("none.txt"), &["--constants", constants.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("constants.txt:1:"), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -1,7 +1,7 @@
 //! `atomport regress --seed S --count N [--latency N|MIN..MAX] [--stall P]
 //! [--per-script M] [--out DIR] [--jobs J] [--shard K/N] [--script k]
 //! [--max-failures F] [--kinds GLOB,..] [--ops GLOB,..] [--report FILE.json]
-//! [--junit FILE.xml]`: seeded random valid scripts run on the RTL and
+//! [--junit FILE.xml] [--directed]`: seeded random valid scripts run on the RTL and
 //! checked in lockstep against the golden model (testbench/src/regress.rs),
 //! on J threads (default: every core), with a progress bar on a terminal
 //! (one line per tenth in a log).
@@ -97,6 +97,11 @@ pub struct RegressArgs {
     /// Verilator's FST tracing) instead of VCD
     #[arg(long)]
     pub fst: bool,
+    /// first run the bench's directed suite on the build (every directed
+    /// script, the illegal descriptors, the descriptor byte sweep), in
+    /// lockstep with the golden model; a failure there is exit 1
+    #[arg(long)]
+    pub directed: bool,
 }
 
 fn parse_unit(text: &str) -> Result<UnitBuild, String> {
@@ -217,6 +222,24 @@ pub fn main(a: RegressArgs) -> i32 {
             "atomport regress: models with random power-up state (--x-initial unique --x-assign unique, no register power-up values), +verilator+seed+{}",
             atomport_sim::verilator_seed().unwrap_or_default()
         );
+    }
+    if a.directed {
+        let start = Instant::now();
+        match atomport_testbench::dut::run_directed_suite(a.unit) {
+            Ok(d) => outln!(
+                "directed suite on the {} build: {} scripts, {} messages ({} rejected by the build, as expected) and {} illegal requests agree with the golden model ({:.1} s)",
+                a.unit.name(),
+                d.scripts,
+                d.messages,
+                d.rejected,
+                d.illegal_requests,
+                start.elapsed().as_secs_f64()
+            ),
+            Err(e) => {
+                outln!("directed suite on the {} build FAILED: {e}", a.unit.name());
+                return 1;
+            }
+        }
     }
     let start = Instant::now();
     let mut bar = ProgressReport::new(total, a.quiet);

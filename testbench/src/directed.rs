@@ -508,6 +508,17 @@ pub fn illegal_requests() -> Vec<(&'static str, PinRequest)> {
         ("PTX reserved space 5", with_byte(&ptx, 3, 0x05)),
         ("PTX reserved sem 5", with_byte(&ptx, 4, 0x05)),
     ];
+    // whole PTX descriptors (byte strings as the seed spec writes them), two
+    // fields apart from a legal one: a cache hint where the PTX rules forbid it
+    let ptx_desc = |hex: &str| {
+        let mut b = [0u8; 16];
+        for (k, byte) in hex.split_whitespace().flat_map(|w| (0..w.len()).step_by(2).map(move |i| &w[i..i + 2])).enumerate() {
+            b[k] = u8::from_str_radix(byte, 16).expect("hex");
+        }
+        PinRequest { desc: u128::from_le_bytes(b), ..ptx.clone() }
+    };
+    cases.push(("PTX cache hint on .shared", ptx_desc("a7 25 04 03 00 80 0000 01 02 03 00 04")));
+    cases.push(("PTX cas.b128 with a cache hint", ptx_desc("a7 23 03 01 00 80 0000 01 02 03 04 05")));
     let mut no_surface = dword.clone();
     no_surface.surf_kind = 7;
     cases.push(("DWORD surface with no surface state", no_surface));

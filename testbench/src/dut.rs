@@ -295,6 +295,55 @@ pub fn run_illegal_on(build: UnitBuild, seed: u64, cases: &[(String, crate::pins
     }
 }
 
+/// What the directed suite of [`run_directed_suite`] ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DirectedSummary {
+    pub scripts: usize,
+    pub messages: usize,
+    /// of them, rejected by the build (rsp_error, no access), as expected
+    pub rejected: usize,
+    pub illegal_requests: usize,
+}
+
+/// The directed part of the unit's RTL tests on `build`'s model, in
+/// lockstep with the golden model: every directed script (with the memory
+/// timing each names; a smaller build rejects what it does not admit), the
+/// illegal descriptors and the descriptor byte sweep (every value of every
+/// byte the golden decoder refuses). `atomport regress --directed` runs it
+/// before the random scripts (`make rtl-coverage`: the decoder's refusals
+/// and the directed corners count for the code coverage). The error names
+/// the first part that failed.
+pub fn run_directed_suite(build: UnitBuild) -> Result<DirectedSummary, String> {
+    let mut summary = DirectedSummary::default();
+    for d in crate::directed::scripts() {
+        let program = d.program();
+        let sim = simulate_build(build, &program, &RtlOptions { mem: d.mem, vcd: None, fst: None }, true)
+            .map_err(|e| format!("directed {} (memory seed {}): {e}", d.name, d.mem.seed))?;
+        if let Some(m) = &sim.mismatch {
+            return Err(format!("directed {} (memory seed {}): RTL and golden model differ: {m}", d.name, d.mem.seed));
+        }
+        if sim.illegal.len() != sim.rejected.len() {
+            return Err(format!(
+                "directed {} (memory seed {}): {} messages ended with rsp_error, {} expected (the ones the build rejects)",
+                d.name,
+                d.mem.seed,
+                sim.illegal.len(),
+                sim.rejected.len()
+            ));
+        }
+        summary.scripts += 1;
+        summary.messages += sim.messages;
+        summary.rejected += sim.rejected.len();
+    }
+    let illegal: Vec<(String, PinRequest)> =
+        crate::directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
+    run_illegal_on(build, 19, &illegal).map_err(|e| format!("illegal descriptors: {e}"))?;
+    let sweep = crate::directed::descriptor_byte_sweep();
+    run_illegal_on(build, 23, &sweep).map_err(|e| format!("descriptor byte sweep: {e}"))?;
+    summary.illegal_requests = illegal.len() + sweep.len();
+    Ok(summary)
+}
+
 /// The messages (index in the script, message) `build` does not admit, with
 /// why (docs/microarchitecture.md "Build parameters").
 pub fn rejected_by_build(build: UnitBuild, program: &Program) -> Vec<(usize, &atomport_core::message::Message, String)> {

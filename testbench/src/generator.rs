@@ -189,6 +189,12 @@ const LARGE_DIM: std::ops::RangeInclusive<u32> = 0x2_0000..=0x5_ffff;
 /// Seeds the surfaces' own random stream (with the script's seed).
 const SURFACE_STREAM: u64 = 0x5eed_5u64 << 40;
 
+/// Seeds the SLM size's own random stream (with the script's seed).
+const SLM_STREAM: u64 = 0x5eed_51u64 << 36;
+
+/// Seeds the surface bases' own random stream (with the script's seed).
+const BASE_STREAM: u64 = 0x5eed_ba5eu64 << 28;
+
 /// Buffer surfaces are 1..=3, typed surfaces 10.. (one per kind and format).
 const BUFFERS: [u8; 3] = [1, 2, 3];
 
@@ -197,6 +203,10 @@ struct Gen<'c> {
     /// the surfaces' far placements, sizes and level counts: a stream of its
     /// own, so the messages of a seed stay those of the main stream
     surface_rng: ChaCha8Rng,
+    /// the SLM size's wide draws: a stream of its own for the same reason
+    slm_rng: ChaCha8Rng,
+    /// the surface bases' offsets: a stream of its own for the same reason
+    base_rng: ChaCha8Rng,
     cfg: &'c GenConfig,
     lines: Vec<String>,
     slm_size: u32,
@@ -647,15 +657,50 @@ impl Gen<'_> {
         }
     }
 
+    /// The script's declared SLM size: `usual`, or (one script in five) any size
+    /// from 128 bytes (the `slm.u32` statement below fills them) up to the
+    /// script rules' largest, `MAX_SLM_SIZE` itself one time in eight, so
+    /// every bit of the SLM size port and its bound compare moves.
+    fn slm_size_draw(&mut self, usual: u32) -> u32 {
+        use atomport_core::script::MAX_SLM_SIZE;
+        if !self.slm_rng.gen_bool(0.2) {
+            usual
+        } else if self.slm_rng.gen_bool(1.0 / 8.0) {
+            MAX_SLM_SIZE
+        } else {
+            let bits = self.slm_rng.gen_range(8..=24);
+            self.slm_rng.gen::<u32>() & ((1 << bits) - 1) | 1 << (bits - 1)
+        }
+    }
+
+    /// A surface's base: `base`, or (one surface in three) moved by any
+    /// multiple of `align` (the script rule's base alignment) below 2^14, or
+    /// (one buffer of `size` bytes in twelve) placed just below the top of the
+    /// 64-bit space, so every base bit the rules leave free moves. Messages
+    /// address a surface relative to its base: they stay the same.
+    fn base_draw(&mut self, base: u64, buffer_size: Option<u64>, align: u64) -> u64 {
+        if !self.base_rng.gen_bool(1.0 / 3.0) {
+            return base;
+        }
+        if let Some(size) = buffer_size.filter(|_| self.base_rng.gen_bool(0.25)) {
+            // base + size <= 2^64 - 1 (script rule: the buffer inside the 64-bit space)
+            let top = (u64::MAX - size) / align * align;
+            return top - self.base_rng.gen_range(0..=(top / align).min(0xffff)) * align;
+        }
+        base + self.base_rng.gen_range(0..(1u64 << 14) / align) * align
+    }
+
     fn header(&mut self) {
         self.slm_size = *[65536u32, 4096, 1024, 512].choose(&mut self.rng).unwrap();
-        let s = self.slm_size;
+        // the offsets keep following the usual size (the messages of a seed
+        // stay the same); against a drawn size they fall in or out of bounds
+        let s = self.slm_size_draw(self.slm_size);
         self.line(format!("slm size {s}"));
         let home = self.surface_home();
         for (k, &n) in BUFFERS.iter().enumerate() {
-            let base = home + BUFFER_BASE + 0x400 * k as u64;
             let size = *[16u64, 64, 100, 256].choose(&mut self.rng).unwrap();
             let size = self.buffer_size(size);
+            let base = self.base_draw(home + BUFFER_BASE + 0x400 * k as u64, Some(size), 4);
             self.buffers.push((n, base, size));
             self.line(format!("surface {n} buffer base={base:#x} size={size}"));
         }
@@ -664,9 +709,10 @@ impl Gen<'_> {
         let mut number = 10u8;
         for kind in kinds {
             for format in [TypedFormat::U32, TypedFormat::U16] {
+                let surface_base = self.base_draw(base, None, if format == TypedFormat::U16 { 2 } else { 4 });
                 let t = TypedSurface {
                     kind,
-                    base,
+                    base: surface_base,
                     width: self.dim(6),
                     height: if matches!(kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) { self.dim(4) } else { 1 },
                     depth: if kind == TypedKind::D3 { self.dim(3) } else { 1 },
@@ -680,7 +726,7 @@ impl Gen<'_> {
                     ..t
                 };
                 let name = ["1d", "1d_array", "2d", "2d_array", "3d"][kind as usize];
-                let mut line = format!("surface {number} {name} base={base:#x} width={}", t.width);
+                let mut line = format!("surface {number} {name} base={:#x} width={}", t.base, t.width);
                 if matches!(kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) {
                     line += &format!(" height={}", t.height);
                 }
@@ -743,6 +789,8 @@ pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, GenerateEr
     let mut g = Gen {
         rng: ChaCha8Rng::seed_from_u64(seed),
         surface_rng: ChaCha8Rng::seed_from_u64(seed ^ SURFACE_STREAM),
+        slm_rng: ChaCha8Rng::seed_from_u64(seed ^ SLM_STREAM),
+        base_rng: ChaCha8Rng::seed_from_u64(seed ^ BASE_STREAM),
         cfg,
         lines: vec![format!("# atomport regress: random script, seed {seed}")],
         slm_size: 65536,
@@ -812,6 +860,37 @@ mod tests {
             let out = atomport_core::golden::run(&g.program);
             assert!(!out.txns.is_empty());
         }
+    }
+
+    #[test]
+    fn a_share_of_slm_sizes_spans_the_script_rules_range() {
+        use atomport_core::script::MAX_SLM_SIZE;
+        let cfg = GenConfig::integer_only(1);
+        let sizes: Vec<u32> = (0..200).map(|seed| random_script(seed, &cfg).unwrap().program.slm_size).collect();
+        let usual = [512, 1024, 4096, 65536];
+        let wide = sizes.iter().filter(|s| !usual.contains(s)).count();
+        assert!((20..=70).contains(&wide), "{wide} of 200 scripts drew a wide SLM size");
+        assert!(sizes.iter().all(|&s| (128..=MAX_SLM_SIZE).contains(&s)), "{sizes:?}");
+        assert!(sizes.contains(&MAX_SLM_SIZE) && sizes.iter().any(|s| s % 2 == 1), "{sizes:?}");
+        assert!(sizes.iter().any(|&s| s > 1 << 23) && sizes.iter().any(|&s| s < 512), "{sizes:?}");
+    }
+
+    #[test]
+    fn a_share_of_surface_bases_moves_every_free_bit() {
+        use atomport_core::program::Surface;
+        let cfg = GenConfig::integer_only(1);
+        let mut bases = vec![];
+        for seed in 0..100 {
+            for surface in random_script(seed, &cfg).unwrap().program.surfaces.values() {
+                bases.push(match surface {
+                    Surface::Buffer { base, .. } => *base,
+                    Surface::Typed(t) => t.base,
+                });
+            }
+        }
+        let ored = bases.iter().fold(0u64, |a, b| a | b);
+        assert_eq!(ored & 1, 0, "bases are aligned");
+        assert_eq!(ored | 1, u64::MAX, "every base bit but 0 set somewhere: {ored:#x}");
     }
 
     #[test]
