@@ -260,11 +260,28 @@ pub fn select_width(n: usize) -> u32 {
 /// Writes the design with `mutations` behind the select input (mutation k
 /// at select k + 1) and the canary at the select after them, as Verilog,
 /// into `dir/mutated.v`.
+///
+/// A mutation of a register's output (`Q`) moves the register onto a new
+/// wire of Yosys's, without the power-up value the old wire carried: its
+/// bit would start undefined (Verilator then picks a value, and select 0
+/// is no longer the design: a register the design never resets, such as a
+/// toggling buffer select, starts wrong). The new wire gets the old bit's
+/// power-up value.
 pub fn write_mutated(p: &Prepared, mutations: &[Mutation], canary: &Mutation) -> Result<PathBuf, MutateError> {
     let width = select_width(mutations.len());
+    let il = std::fs::read_to_string(&p.rtlil).map_err(|e| MutateError::io(&p.rtlil, e))?;
+    let inits = PowerUp::read(&il);
     let mut script = String::from("read_rtlil design.il\n");
     for (k, m) in mutations.iter().chain(std::iter::once(canary)).enumerate() {
         script.push_str(&format!("mutate -ctrl {SELECT} {width} {} {}\n", k + 1, m.apply_args()));
+        if m.port == "Q" {
+            let bit = inits.q_bit(&m.cell, m.portbit).unwrap_or('0');
+            let module = quote(&m.module);
+            script.push_str(&format!(
+                "setattr -set init 1'{bit} {module}/c:{} %x:+[Q] {module}/w:$auto$mutate* %i {module}/a:init %d\n",
+                quote(&m.cell)
+            ));
+        }
     }
     // one wire per bit inside the design: a cnot mutation drives a bit of a
     // word from another bit of it, a loop through the word that Verilator
@@ -274,9 +291,72 @@ pub fn write_mutated(p: &Prepared, mutations: &[Mutation], canary: &Mutation) ->
     Ok(p.dir.join("mutated.v"))
 }
 
+/// The registers' power-up values in a design's RTLIL: each register
+/// cell's `Q` connection and each wire's `init`.
+struct PowerUp {
+    /// cell -> its Q connection (`\\w`, `\\w [3]`, `\\w [7:4]`)
+    q: std::collections::HashMap<String, String>,
+    /// wire -> its init bits, most significant first
+    init: std::collections::HashMap<String, String>,
+}
+
+impl PowerUp {
+    fn read(il: &str) -> PowerUp {
+        let (mut q, mut init) = (std::collections::HashMap::new(), std::collections::HashMap::new());
+        let (mut cell, mut pending) = (None::<String>, None::<String>);
+        for line in il.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("cell ") {
+                cell = rest.split_whitespace().nth(1).map(String::from);
+            } else if line == "end" {
+                cell = None;
+            } else if let (Some(c), Some(conn)) = (&cell, line.strip_prefix("connect \\Q ")) {
+                q.insert(c.clone(), conn.to_string());
+            }
+            if let Some(value) = line.strip_prefix("attribute \\init ") {
+                pending = value.split_once('\'').map(|(_, bits)| bits.to_string());
+            } else if let Some(rest) = line.strip_prefix("wire ") {
+                if let (Some(bits), Some(name)) = (pending.take(), rest.split_whitespace().last()) {
+                    init.insert(name.to_string(), bits);
+                }
+            } else if !line.starts_with("attribute ") {
+                pending = None;
+            }
+        }
+        PowerUp { q, init }
+    }
+
+    /// The power-up value of bit `bit` of `cell`'s Q: its wire's init bit
+    /// (a whole wire, or one slice of one), or None when not read here.
+    fn q_bit(&self, cell: &str, bit: u32) -> Option<char> {
+        let conn = self.q.get(cell)?;
+        let (wire, offset) = match conn.split_once(" [") {
+            None => (conn.as_str(), 0),
+            Some((w, range)) => {
+                let range = range.strip_suffix(']')?;
+                let low = range.split_once(':').map_or(range, |(_, lo)| lo);
+                (w, low.parse::<u32>().ok()?)
+            }
+        };
+        let bits = self.init.get(wire)?;
+        let at = (offset + bit) as usize;
+        bits.len().checked_sub(at + 1).and_then(|i| bits.chars().nth(i)).filter(|c| matches!(c, '0' | '1'))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_register_outputs_power_up_bit_is_read_from_its_wire() {
+        let il = "attribute \\init 4'1010\nwire width 4 \\r.q\nwire width 8 \\s\nattribute \\init 8'00010000\nwire width 8 \\t\n\
+                  cell $dff $a\n  connect \\Q \\r.q\nend\ncell $dff $b\n  connect \\Q \\t [7:4]\nend\ncell $dff $c\n  connect \\Q \\s\nend\n";
+        let p = PowerUp::read(il);
+        assert_eq!((p.q_bit("$a", 0), p.q_bit("$a", 1), p.q_bit("$a", 3)), (Some('0'), Some('1'), Some('1')));
+        assert_eq!((p.q_bit("$b", 0), p.q_bit("$b", 1)), (Some('1'), Some('0')), "bit 4 and 5 of t");
+        assert_eq!(p.q_bit("$c", 0), None, "no init");
+        assert_eq!(p.q_bit("$a", 9), None, "past the wire");
+    }
 
     #[test]
     fn a_listed_mutation_parses_and_applies_by_its_key_fields() {
