@@ -23,13 +23,8 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
-use crate::decoder::SIZE_BITS;
 use crate::partial_sum::PartialSum;
-use crate::typed_extent::WIDE_BITS;
-use crate::write_align::LINE_BYTES;
-
-/// Bits of a bit offset inside a line (0..=120).
-pub const LINE_BIT_OFFSET_BITS: usize = 7;
+use crate::widths::{ADDR_BITS, LINE_BIT_OFFSET_BITS, LINE_BYTES, SIZE_BITS};
 
 /// The element's final address, split into line, byte lane and byte enables (combinational).
 #[derive(LogicBlock)]
@@ -38,7 +33,7 @@ pub struct AddrFinish {
     /// TYPED_ATOMIC: the address is `surf_base + index * E`; else `addr`.
     pub typed: Signal<In, Bit>,
     /// The element's byte address (not TYPED_ATOMIC), from `AddrGen`.
-    pub addr: Signal<In, Bits<WIDE_BITS>>,
+    pub addr: Signal<In, Bits<ADDR_BITS>>,
     /// log2 bytes of the element.
     pub elem_size: Signal<In, Bits<SIZE_BITS>>,
 
@@ -49,13 +44,13 @@ pub struct AddrFinish {
     pub p32: Signal<In, Bits<P32_BITS>>,
     pub p48: Signal<In, Bits<P48_BITS>>,
     /// `e`; at lod `e * E + surf_base` (the issue stage's)
-    pub second_c: Signal<In, Bits<WIDE_BITS>>,
+    pub second_c: Signal<In, Bits<ADDR_BITS>>,
 
     // ---- result ----
     /// The typed step's result: the walk's next `level_base` (at lod: the element's byte address).
-    pub index: Signal<Out, Bits<WIDE_BITS>>,
+    pub index: Signal<Out, Bits<ADDR_BITS>>,
     /// The element's byte address aligned down to the 16-byte line.
-    pub line: Signal<Out, Bits<WIDE_BITS>>,
+    pub line: Signal<Out, Bits<ADDR_BITS>>,
     /// Bit offset of the element in the line: `(addr % 16) * 8`.
     pub bit_offset: Signal<Out, Bits<LINE_BIT_OFFSET_BITS>>,
     /// Byte enables of the element in the line.
@@ -65,7 +60,7 @@ pub struct AddrFinish {
     second: PartialSum,
 
     // ---- constants ----
-    line_mask: Constant<Bits<WIDE_BITS>>,
+    line_mask: Constant<Bits<ADDR_BITS>>,
     byte_in_line: Constant<Bits<LINE_BIT_OFFSET_BITS>>,
     /// `size_enables[s]` = (1 << (1 << s)) - 1
     size_enables: [Constant<Bits<LINE_BYTES>>; 5],
@@ -75,7 +70,7 @@ pub struct AddrFinish {
 
     // ---- locals ----
     /// The element's byte address.
-    elem_addr: Signal<Local, Bits<WIDE_BITS>>,
+    elem_addr: Signal<Local, Bits<ADDR_BITS>>,
     enables_at_zero: Signal<Local, Bits<LINE_BYTES>>,
 }
 

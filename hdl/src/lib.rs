@@ -13,6 +13,8 @@ pub mod alu;
 pub mod emit;
 // blocks built with other constructor arguments, for `atomport synth`
 pub mod variants;
+// the widths the blocks share (ports, lines, lanes, addresses)
+pub mod widths;
 // the floating-point ops of the ALU (`FloatAlu`, fp_alu.rs): one shared adder, one comparator
 pub mod fp_add;
 pub mod fp_alu;

@@ -27,16 +27,16 @@
 
 use rust_hdl::prelude::*;
 
-use crate::addr_gen::{AddrGen, ADDR_BITS};
+use crate::addr_gen::AddrGen;
 use crate::alu::AtomicAlu;
 use crate::bounds_check::BoundsCheck;
-use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SURF_KIND_BITS};
-use crate::elem_select::{ElemSelect, ELEM_SHIFT_BITS};
-use crate::head_select::LINE_BITS;
-use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
+use crate::decoder::MessageDecoder;
+use crate::elem_select::ElemSelect;
+use crate::lane_select::LaneSelect;
 use crate::state_reg::StateReg;
 use crate::typed_addr_serial::TypedAddrSerial;
-use crate::write_align::{WriteAlign, LINE_BYTES};
+use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, ELEM_SHIFT_BITS, LANE_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SURF_KIND_BITS};
+use crate::write_align::WriteAlign;
 use atomport_isa::UnitConfig;
 
 /// The serial unit's state.
