@@ -23,6 +23,7 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
+use crate::line_place::LinePlace;
 use crate::partial_sum::PartialSum;
 use crate::widths::{ADDR_BITS, LINE_BIT_OFFSET_BITS, LINE_BYTES, SIZE_BITS};
 
@@ -58,20 +59,11 @@ pub struct AddrFinish {
 
     // ---- datapath ----
     second: PartialSum,
+    place: LinePlace,
 
     // ---- constants ----
-    line_mask: Constant<Bits<ADDR_BITS>>,
-    byte_in_line: Constant<Bits<LINE_BIT_OFFSET_BITS>>,
-    /// `size_enables[s]` = (1 << (1 << s)) - 1
-    size_enables: [Constant<Bits<LINE_BYTES>>; 5],
-    zero_enables: Constant<Bits<LINE_BYTES>>,
     /// `PartialSum`'s second term of weight 2^16: `AddrMul` sums its own.
     zero_p16_b: Constant<Bits<P0_BITS>>,
-
-    // ---- locals ----
-    /// The element's byte address.
-    elem_addr: Signal<Local, Bits<ADDR_BITS>>,
-    enables_at_zero: Signal<Local, Bits<LINE_BYTES>>,
 }
 
 impl Default for AddrFinish {
@@ -90,13 +82,8 @@ impl Default for AddrFinish {
             bit_offset: Default::default(),
             byte_enables: Default::default(),
             second: Default::default(),
-            line_mask: Constant::new((!(LINE_BYTES as u64 - 1)).to_bits()),
-            byte_in_line: Constant::new((LINE_BYTES as u64 - 1).to_bits()),
-            size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
-            zero_enables: Constant::new(0u64.to_bits()),
+            place: Default::default(),
             zero_p16_b: Constant::new(0u64.to_bits()),
-            elem_addr: Default::default(),
-            enables_at_zero: Default::default(),
         }
     }
 }
@@ -112,22 +99,17 @@ impl Logic for AddrFinish {
         self.second.p48.next = self.p48.val();
         self.second.addend.next = self.second_c.val();
 
-        self.index.next = self.second.result.val();
-        self.elem_addr.next = self.addr.val();
+        // the element's byte address
+        self.place.addr.next = self.addr.val();
         if self.typed.val() {
-            self.elem_addr.next = self.second.result.val();
+            self.place.addr.next = self.second.result.val();
         }
+        self.place.size.next = self.elem_size.val();
 
-        self.enables_at_zero.next = self.zero_enables.val();
-        for s in 0..5 {
-            if self.elem_size.val().index() == s {
-                self.enables_at_zero.next = self.size_enables[s].val();
-            }
-        }
-        self.line.next = self.elem_addr.val() & self.line_mask.val();
-        self.bit_offset.next =
-            (self.elem_addr.val().get_bits::<LINE_BIT_OFFSET_BITS>(0) & self.byte_in_line.val()) << 3;
-        self.byte_enables.next = self.enables_at_zero.val() << self.elem_addr.val().get_bits::<4>(0);
+        self.index.next = self.second.result.val();
+        self.line.next = self.place.line.val();
+        self.bit_offset.next = self.place.bit_offset.val();
+        self.byte_enables.next = self.place.byte_enables.val();
     }
 }
 

@@ -30,6 +30,10 @@ pub mod bounds_check;
 pub mod capture_reg;
 pub mod decoder;
 pub mod elem_select;
+// the element size decoded, its place in a line, the null-coordinate rule: leaf blocks both units use
+pub mod elem_size;
+pub mod line_place;
+pub mod null_coord;
 pub mod entry_data;
 pub mod entry_ram;
 pub mod extend;

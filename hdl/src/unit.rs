@@ -49,6 +49,12 @@
 //! input-combinational region (docs/microarchitecture.md, "RTL structure
 //! rule (Verilator)"; checked by `emit::tests::the_unit_block_reads_no_input_port`).
 //!
+//! Stage payloads are named registers, one per field, not a `LogicStruct`:
+//! rust-hdl packs a struct into one vector, and on X3/X4 (494 bits) that
+//! left the speed as it was but showed one `x3_pay$q [493:0]` in the VCD
+//! instead of 16 named fields, and emitted its slices with 64-bit indices
+//! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH).
+//!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
 //! its statements share. So in every block, the statements that drive a
@@ -67,6 +73,9 @@
 //! | BoundsCheck    | bounds_check.rs | SLM / buffer bounds, in T                             |
 //! | AddrMul        | addr_mul.rs     | typed address: second multiply, as partial products (T) |
 //! | AddrFinish     | addr_finish.rs  | typed address: partial products summed (L); line, byte lane |
+//! | LinePlace      | line_place.rs   | an element's line, bit offset, byte enables (in `AddrFinish`; serial too) |
+//! | ElemSize       | elem_size.rs    | an element-size code decoded: bytes (serial too: mask, alignment) |
+//! | NullCoord      | null_coord.rs   | TYPED_ATOMIC's absent V, R, LOD read as 0 (serial too) |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
 //! | HeadLine       | head_line.rs    | the head entry's line and returned flag, in registers of their own |
@@ -93,6 +102,7 @@ use crate::capture_reg::CaptureReg;
 use crate::decoder::MessageDecoder;
 use crate::elem_select::ElemSelect;
 use crate::entry_data::EntryData;
+use crate::elem_size::ElemSize;
 use crate::entry_ram::EntryRam;
 use crate::hazard_compare::HazardCompare;
 use crate::head_line::HeadLine;
@@ -101,6 +111,7 @@ use crate::lane_coord_reg::LaneCoordReg;
 use crate::lane_mux::LaneMux;
 use crate::lane_select::LaneSelect;
 use crate::mux8::Mux8;
+use crate::null_coord::NullCoord;
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
@@ -227,6 +238,10 @@ pub struct AtomicUnit {
     elem_select: ElemSelect,
     head_select: HeadSelect,
     write_align: WriteAlign,
+    /// the issue stage's element size decoded (its step in the lane)
+    elem_bytes_of: ElemSize<ADDR_BITS>,
+    /// TYPED_ATOMIC's null V and R (the lane's lod is zeroed as it enters, `LaneCoordReg`)
+    null_coord: NullCoord,
     alu: AtomicAlu,
 
     // ---- request stage (R): the message taken on req_*, as it came ----
@@ -826,9 +841,8 @@ pub struct AtomicUnit {
     one_coord: Constant<Bits<32>>,
     kind_1d: Constant<Bits<SURF_KIND_BITS>>,
     kind_1d_array: Constant<Bits<SURF_KIND_BITS>>,
-    /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
-    size_bytes: [Constant<Bits<ADDR_BITS>>; 5],
-    size_bits: [Constant<Bits<8>>; 5],
+    /// the lane's lod as `NullCoord` takes it: already zeroed when absent
+    lod_as_registered: Constant<Bit>,
     zero_enables: Constant<Bits<LINE_BYTES>>,
     /// bit offsets and result shifts are byte multiples: masking the low
     /// 3 bits to constant zeros lets synthesis build byte shifters
@@ -1039,6 +1053,8 @@ impl AtomicUnit {
             elem_select: Default::default(),
             head_select: HeadSelect::new(config.data_bits),
             write_align: Default::default(),
+            elem_bytes_of: ElemSize::bytes(),
+            null_coord: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             d_valid: Default::default(),
             d_lanes: Default::default(),
@@ -1437,8 +1453,7 @@ impl AtomicUnit {
             one_coord: constant(1),
             kind_1d: constant(KIND_1D as u64),
             kind_1d_array: constant(KIND_1D_ARRAY as u64),
-            size_bytes: core::array::from_fn(|s| constant(1 << s)),
-            size_bits: core::array::from_fn(|s| constant(8 << s)),
+            lod_as_registered: Constant::new(true),
             zero_enables: constant(0),
             byte_aligned: constant(0x78),
             sel_valid: Default::default(),
@@ -1902,16 +1917,18 @@ impl Logic for AtomicUnit {
         self.typed_step.width_is_one.next = self.typed_width_one.q.val();
         self.typed_step.height_is_one.next = self.typed_height_one.q.val();
         self.typed_step.depth_is_one.next = self.typed_depth_one.q.val();
-        self.typed_step.coord_u.next = self.lane_mux.coord.val().get_bits::<32>(0);
-        self.typed_step.coord_v.next = self.zero_coord.val();
-        if self.ctx_v_present.q.val() {
-            self.typed_step.coord_v.next = self.lane_mux.coord.val().get_bits::<32>(32);
-        }
-        self.typed_step.coord_r.next = self.zero_coord.val();
-        if self.ctx_r_present.q.val() {
-            self.typed_step.coord_r.next = self.lane_mux.coord.val().get_bits::<32>(64);
-        }
-        self.typed_step.coord_lod.next = self.typed_lane_coord.lod.val();
+        self.null_coord.u_in.next = self.lane_mux.coord.val().get_bits::<32>(0);
+        self.null_coord.v_in.next = self.lane_mux.coord.val().get_bits::<32>(32);
+        self.null_coord.r_in.next = self.lane_mux.coord.val().get_bits::<32>(64);
+        self.null_coord.lod_in.next = self.typed_lane_coord.lod.val();
+        self.null_coord.v_present.next = self.ctx_v_present.q.val();
+        self.null_coord.r_present.next = self.ctx_r_present.q.val();
+        self.null_coord.lod_present.next = self.lod_as_registered.val();
+        self.typed_step.coord_u.next = self.null_coord.u.val();
+        self.typed_step.coord_v.next = self.null_coord.v.val();
+        self.typed_step.coord_r.next = self.null_coord.r.val();
+        self.typed_step.coord_lod.next = self.null_coord.lod.val();
+        self.elem_bytes_of.size.next = self.ctx_elem_size.q.val();
         // (`typed_at_lod`, from the registers: no local feeds a sub-block)
         self.typed_step.at_lod.next = self.typed_lane_coord.lod_is_zero.val();
         if self.typed_walked.q.val() {
@@ -2993,14 +3010,8 @@ impl Logic for AtomicUnit {
         }
 
         // element / block stepping inside a lane
-        self.elem_bytes.next = self.zero_addr.val();
-        self.elem_bits.next = self.zero_shift.val();
-        for s in 0..5 {
-            if self.ctx_elem_size.q.val().index() == s {
-                self.elem_bytes.next = self.size_bytes[s].val();
-                self.elem_bits.next = self.size_bits[s].val();
-            }
-        }
+        self.elem_bytes.next = self.elem_bytes_of.value.val();
+        self.elem_bits.next = self.elem_bytes_of.value.val().get_bits::<8>(0) << 3;
         if self.issue_push.val() {
             if self.issue_lane_done.val() | self.issue_marker.val() {
                 self.elem_index.d.next = self.zero_elem.val();
