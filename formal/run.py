@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs the formal proofs of formal/ with SymbiYosys and reports them.
 
-  python3 formal/run.py                 every task (`make formal`)
+  python3 formal/run.py                 every task, one at a time
+  python3 formal/run.py --jobs 2        two at a time (`make formal`)
   python3 formal/run.py --smoke         one quick proof (`make formal-smoke`)
   python3 formal/run.py --only serial   tasks whose name contains a word
   python3 formal/run.py --list          the tasks, what each checks
@@ -27,6 +28,7 @@ nothing the proofs do not.
 """
 
 import argparse
+import concurrent.futures
 import datetime
 import os
 import re
@@ -34,6 +36,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import xml.sax.saxutils as sax
 
@@ -379,6 +382,7 @@ def main():
                     help="read BLOCK's Verilog from FILE (a copy), instead of hdl/verilog")
     ap.add_argument("--junit", default=os.path.join(OUT, "junit.xml"))
     ap.add_argument("--timeout", type=int, help="seconds per task (default: the task's own)")
+    ap.add_argument("--jobs", type=int, default=1, help="tasks run at once (make formal: 2, one per core)")
     ap.add_argument("--solver", default="yices", help="smtbmc's solver for prove and cover tasks: yices (default), z3, boolector")
     args = ap.parse_args()
 
@@ -405,26 +409,56 @@ def main():
     SOLVER = args.solver
     env = tool_env()
     os.makedirs(OUT, exist_ok=True)
+    if args.jobs < 1:
+        die("--jobs must be 1 or more")
     rtl_of = {}
-    results = []
     t0 = time.monotonic()
+    # the Verilog of every block; an ALU variant is emitted by a cargo
+    # build (minutes on a fresh clone), which runs as one of the jobs, so
+    # the other proofs need not wait for it
+    variants = []
     for t in tasks:
         b = BLOCKS[t["block"]]
         if t["block"] not in rtl_of:
             if t["block"] in overrides:
                 rtl_of[t["block"]] = [overrides[t["block"]]] + [os.path.join(ROOT, f) for f in b.get("files", [])[1:]]
             elif "variant" in b:
-                rtl_of[t["block"]] = [emit_variant(b["variant"], env)]
+                rtl_of[t["block"]] = None
+                variants.append(t["block"])
             else:
                 rtl_of[t["block"]] = [os.path.join(ROOT, f) for f in b["files"]]
-        if args.timeout:
-            t = dict(t, timeout=args.timeout)
-        print(f"formal: {t['name']} ({t['mode']}, depth {t['depth']}) ...", flush=True)
+
+    def emit_all():
+        for block in variants:
+            start = time.monotonic()
+            rtl_of[block] = [emit_variant(BLOCKS[block]["variant"], env)]
+            with lock:
+                print(f"formal: emitted {block} in {time.monotonic() - start:.0f} s", flush=True)
+    if args.timeout:
+        tasks = [dict(t, timeout=args.timeout) for t in tasks]
+    lock = threading.Lock()
+
+    def one(t):
+        if rtl_of[t["block"]] is None:
+            emitted.result()
+        with lock:
+            print(f"formal: {t['name']} ({t['mode']}, depth {t['depth']}) ...", flush=True)
         res = run_task(t, rtl_of[t["block"]], env)
-        print(f"formal:   {res['status']} in {res['seconds']:.0f} s"
-              + (f" ({res['detail']})" if res["detail"] else "")
-              + (f"; counterexample {os.path.relpath(res['cex'], ROOT)}" if res["cex"] else ""), flush=True)
-        results.append(res)
+        with lock:
+            print(f"formal:   {t['name']}: {res['status']} in {res['seconds']:.0f} s"
+                  + (f" ({res['detail']})" if res["detail"] else "")
+                  + (f"; counterexample {os.path.relpath(res['cex'], ROOT)}" if res["cex"] else ""), flush=True)
+        return res
+
+    # the emission first, then the longest tasks first (by budget), so that
+    # the last ones to start are short, the tasks on emitted Verilog last
+    # (a job waits for the emission, which has started by then); each
+    # solver is one process, so --jobs 2 fills 2 cores
+    order = sorted(range(len(tasks)), key=lambda i: (rtl_of[tasks[i]["block"]] is None, -tasks[i]["timeout"]))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        emitted = pool.submit(emit_all)
+        futures = {i: pool.submit(one, tasks[i]) for i in order}
+        results = [futures[i].result() for i in range(len(tasks))]
     total = time.monotonic() - t0
     rows = table(results)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

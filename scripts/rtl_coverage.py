@@ -2,9 +2,10 @@
 """Code coverage of the RTL by build and kind, after waivers (`make rtl-coverage`).
 
 Reads a Verilator coverage data file (`coverage.dat`, the points summed over
-every model of a run), groups its points by build (the emitted Verilog file
-a point lies in: atomic_unit.v -> unit, variants/atomic_unit_l8_w32_int.v ->
-unit_l8_w32_int, ...) and by kind (line, branch, toggle, expr, user: the
+every model of a run), groups its points by build (the model's top module,
+the first name of the point's instance path: atomic_unit -> unit,
+atomic_unit_l8_w32_int -> unit_l8_w32_int, ...; so the full unit's ALU,
+which lies in atomic_alu.v, counts for the unit) and by kind (line, branch, toggle, expr, user: the
 `v_<kind>/` page Verilator gives each point), applies the waiver rules and
 writes a JSON summary (per build per kind: hit, total, waived, percent after
 waivers) and the points neither hit nor waived.
@@ -77,10 +78,15 @@ def read_points(path):
     return points
 
 
-def build_of(filename):
-    base = os.path.basename(filename)
-    if base.endswith(".v"):
-        base = base[:-2]
+def build_of(fields):
+    hier = fields.get("h", "")
+    if hier.startswith("TOP."):
+        hier = hier[4:]
+    base = hier.split(".", 1)[0]
+    if not base:
+        base = os.path.basename(fields.get("f", ""))
+        if base.endswith(".v"):
+            base = base[:-2]
     if base.startswith("atomic_unit"):
         return "unit" + base[len("atomic_unit"):]
     if base.startswith("atomic_alu"):
@@ -170,7 +176,7 @@ def summarize(points, rules, source, builds_filter):
     builds = {}
     missed = []
     for fields, count in points:
-        build = build_of(fields.get("f", ""))
+        build = build_of(fields)
         if builds_filter and not any(fnmatch.fnmatchcase(build, g) for g in builds_filter):
             continue
         kind = kind_of(fields)
@@ -219,7 +225,8 @@ def main(argv):
                     help="a build (glob) whose thresholds are checked; repeatable")
     ap.add_argument("--min", action="append", default=[], metavar="KIND=PERCENT",
                     help="a threshold after waivers, e.g. branch=95; repeatable")
-    ap.add_argument("--json", help="write the summary here (whole file, temp + rename)")
+    ap.add_argument("--json", action="append", default=[],
+                    help="write the summary here (whole file, temp + rename); repeatable")
     ap.add_argument("--missed", help="write the points neither hit nor waived here")
     a = ap.parse_args(argv)
     try:
@@ -277,8 +284,8 @@ def main(argv):
         "failures": failures,
     }
     try:
-        if a.json:
-            write_whole(a.json, json.dumps(summary, indent=1, sort_keys=True) + "\n")
+        for path in a.json:
+            write_whole(path, json.dumps(summary, indent=1, sort_keys=True) + "\n")
         if a.missed:
             write_whole(a.missed, "".join(m + "\n" for m in missed))
     except BadInput as e:

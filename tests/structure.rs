@@ -61,6 +61,7 @@ const SCOPES: &[Scope] = &[
     Scope { root_file: "sim/src/lib.rs", path_prefix: "crate::" },
     Scope { root_file: "testbench/src/lib.rs", path_prefix: "crate::" },
     Scope { root_file: "tools/wave/src/lib.rs", path_prefix: "crate::" },
+    Scope { root_file: "tools/wavecheck/src/lib.rs", path_prefix: "crate::" },
     Scope { root_file: "tools/synth/src/lib.rs", path_prefix: "crate::" },
     Scope { root_file: "tools/mutate/src/lib.rs", path_prefix: "crate::" },
 ];
@@ -281,6 +282,7 @@ no_cycles! {
     no_module_cycles_in_sim: "sim/src/lib.rs",
     no_module_cycles_in_testbench: "testbench/src/lib.rs",
     no_module_cycles_in_wave: "tools/wave/src/lib.rs",
+    no_module_cycles_in_wavecheck: "tools/wavecheck/src/lib.rs",
     no_module_cycles_in_synth: "tools/synth/src/lib.rs",
     no_module_cycles_in_mutate: "tools/mutate/src/lib.rs",
 }

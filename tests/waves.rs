@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use atomport_wave::check::check;
+use atomport_wavecheck::check::check;
 use atomport_wave::diff::{diff, DiffOptions, Divergence};
-use atomport_wave::golden_wave::write_golden_vcd_file;
+use atomport_wavecheck::golden_wave::write_golden_vcd_file;
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
-use atomport_wave::refs::{check_refs, default_dir, generate, scenarios};
-use atomport_wave::replay::{module_ports, replay_testbench};
+use atomport_wavecheck::refs::{check_refs, default_dir, generate, scenarios};
+use atomport_wavecheck::replay::{module_ports, replay_testbench};
 use atomport_wave::writer::{rewrite, Rewrite};
 use atomport_wave::{Timescale, Waveform};
 
@@ -702,7 +702,7 @@ fn xsim_replay_that_drops_an_input_fails() {
     }
     use atomport_testbench::dut::UnitBuild;
     use atomport_testbench::MemConfig;
-    use atomport_wave::xsim::{run, XsimConfig};
+    use atomport_wavecheck::xsim::{run, XsimConfig};
     for port in ["req_valid", "mem_rdata", "mem_wr_ready"] {
         let cfg = XsimConfig {
             unit: UnitBuild::Serial,

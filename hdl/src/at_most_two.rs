@@ -1,7 +1,7 @@
 //! `AtMostTwo`: whether at most two lanes of a 32-lane mask are set, with no
 //! carry chain: `AtMostOne`'s tree of saturating counts, counting to three
-//! (`count_tree_verilog`; two OR prefixes in series, its first form, were
-//! 10.1 ns alone on ECP5, the tree 5.8 ns). The select stage loads `left_few` (the
+//! (`count_tree_verilog`; alone on ECP5 the tree is 5.8 ns, two OR
+//! prefixes in series 10.1 ns). The select stage loads `left_few` (the
 //! lanes left after the selected one are at most one) from it on the mask
 //! it selects from, so the find-first-set's 32-bit carry chain
 //! (`LaneSelect`'s `rest`) is not in front of it (`issue_state`

@@ -39,8 +39,8 @@
 //! values 0 otherwise. Verilator keeps the `if`, so the model skips the
 //! float datapath in the cycles without a float op (docs/synthesis.md,
 //! "Simulation speed"); in hardware the zeros are the next stage
-//! registers' synchronous reset (or, for the pack, the result mux that was
-//! there already). The values are 64 bits wide (the widest float);
+//! registers' synchronous reset (or, for the pack, the result mux the
+//! value goes through anyway). The values are 64 bits wide (the widest float);
 //! `AtomicAlu` widens the result.
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};

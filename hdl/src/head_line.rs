@@ -4,8 +4,8 @@
 //! write-stage merges, byte shift, element mask) and its leave decision
 //! start at flip-flops rather than at `head_ptr`'s eight-way multiplexers
 //! over the entries' 128-bit lines and flags (that mux tree and
-//! `head_ptr`'s fan-out into it set the integer unit's clock once the lane
-//! product was split, docs/synthesis.md).
+//! `head_ptr`'s fan-out into it measured as the integer unit's critical
+//! path, docs/synthesis.md "Design decisions, measured").
 //!
 //! Invariant: after every edge the copy equals `ent_data[head_ptr]`'s line
 //! for the bytes that a forwarded write or the entry's read return wrote

@@ -4,9 +4,9 @@
 //! widths give Verilator WIDTH warnings; this block is the one place that
 //! multiplies. Its Verilog is one `*` at the result's width, which Yosys
 //! maps to the part's multipliers (ECP5 MULT18X18D, iCE40 UltraPlus
-//! SB_MAC16) and Verilator evaluates as one machine multiply, where the
-//! shift-add array it replaces was 64 chained adders per product
-//! (609 levels of logic in the typed address step).
+//! SB_MAC16) and Verilator evaluates as one machine multiply, where a
+//! shift-add array is 64 chained adders per product (609 levels of logic
+//! in the typed address step).
 
 use rust_hdl::prelude::*;
 

@@ -62,7 +62,7 @@ end
 /// the port in that cycle and waits in the skid register if not accepted.
 /// `rsp_done` / `rsp_error` (the message's last operation, once its write
 /// is accepted) and `obs_valid` (an atomic element whose write is accepted)
-/// are registered outputs, one cycle after the acceptance, as before.
+/// are registered outputs, one cycle after the acceptance.
 #[derive(LogicBlock, Default)]
 pub struct WriteSkid {
     pub clock: Signal<In, Clock>,

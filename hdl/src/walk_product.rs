@@ -5,9 +5,9 @@
 //! walk step issues: the walk state is stable for a cycle before any step
 //! (`typed_walk_stale`, `t_walk`, `l_walk` in unit.rs), so the step's
 //! product is the same as the one-cycle 32 x 32 multiply of operands held
-//! a cycle (`MulAdd` on `typed_walk_a`/`typed_walk_b`, before the
-//! split), with the multipliers' outputs at flip-flops instead of in front
-//! of two carry chains (that path was 14.46 ns on ECP5, docs/synthesis.md).
+//! a cycle (`MulAdd` on `typed_walk_a`/`typed_walk_b`), with the
+//! multipliers' outputs at flip-flops instead of in front of two carry
+//! chains (that path measured 14.46 ns on ECP5, docs/synthesis.md).
 //! Sequential; the products are `LaneCoordReg`'s digit products.
 
 use rust_hdl::prelude::*;

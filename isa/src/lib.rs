@@ -12,6 +12,7 @@
 
 mod float_formats;
 mod message_kinds;
+pub mod ports;
 pub use float_formats::FloatFormat;
 pub use message_kinds::*;
 

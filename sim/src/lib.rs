@@ -1,7 +1,8 @@
 //! atomport-sim: the Verilator binding, the only code that touches pins.
 //!
-//! `build.rs` verilates every checked-in `hdl/verilog/<top>.v` and generates
-//! one wrapper per top module, named `V` + the top in CamelCase:
+//! `build.rs` verilates every checked-in `hdl/verilog/<top>.v` and declares
+//! one wrapper per top module ([`verilated_model!`], src/model.rs), named
+//! `V` + the top in CamelCase:
 //! [`VAtomicAlu`] for `atomic_alu`. Each wrapper owns its model and its own
 //! `VerilatedContext`, and offers
 //! * typed port access by name through raw pointers: `set_op(u8)` / `op()`,
@@ -29,12 +30,8 @@ use std::fmt;
 /// units: 10 ns.
 pub const CLOCK_PERIOD: u64 = 10;
 
-/// A port's direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PortDir {
-    Input,
-    Output,
-}
+/// A port's direction (the port table's, `atomport_isa::ports`).
+pub use atomport_isa::ports::PortDir;
 
 /// One port of a Verilated top module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +111,10 @@ pub fn raise_verilator_fatal(msg: &str) -> Result<(), SimError> {
 }
 
 pub mod dynamic;
+#[doc(hidden)]
+pub mod model;
+#[doc(hidden)]
+pub mod power_up_values;
 pub mod verilator_header;
 
 /// The binding's C++ runtime (vl_fatal that throws, the last error), also
@@ -173,7 +174,25 @@ pub fn check_fst_blocks(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+// One `verilated_model!` invocation per model, written by build.rs.
 include!(concat!(env!("OUT_DIR"), "/models.rs"));
+
+#[cfg(atomport_unit_bench)]
+extern "C" {
+    fn atomport_cpp_bench_atomic_unit(images: *const u32, count: u32, rounds: u64, max_cycles: u64, cycles: *mut u64, messages: *mut u64) -> u64;
+}
+
+/// Runs the C++ harness of the unit's speed loop (`cpp/bench_atomic_unit.cpp`)
+/// over `images` (pin images of `image_words` u32 each, see atomport's
+/// `testbench::bench::image_words`) `rounds` times, at most `max_cycles`
+/// cycles. Returns (checksum, cycles, messages finished).
+#[cfg(atomport_unit_bench)]
+pub fn cpp_bench_atomic_unit(images: &[u32], image_words: usize, rounds: u64, max_cycles: u64) -> (u64, u64, u64) {
+    let count = (images.len() / image_words) as u32;
+    let (mut cycles, mut messages) = (0u64, 0u64);
+    let sum = unsafe { atomport_cpp_bench_atomic_unit(images.as_ptr(), count, rounds, max_cycles, &mut cycles, &mut messages) };
+    (sum, cycles, messages)
+}
 
 impl VAtomicAlu {
     /// The integer op's value written back, picked from the ALU's two

@@ -202,7 +202,7 @@ pub fn main(a: BenchArgs) -> i32 {
                 checked_bench: CheckedJson { cycles_per_s: checked_cps, messages_per_s: checked_mps, cycles: checked.0, messages: checked.1 },
             },
         };
-        // through a `Value`: the keys print sorted, as they always have
+        // through a `Value`: the keys print sorted (the format's stable order)
         let v = serde_json::to_value(report).expect("json");
         outln!("{}", serde_json::to_string_pretty(&v).expect("json"));
         return 0;

@@ -16,6 +16,15 @@ use std::time::Duration;
 use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_mutate::{run, BlockKind, MutateError, MutateOptions, Progress};
 
+/// Where `--prove` proves a survivor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProofScope {
+    /// the sub-block instance holding the mutation, alone
+    Instance,
+    /// the instance, then the whole design
+    Design,
+}
+
 /// Arguments of `atomport mutate`.
 #[derive(clap::Args, Debug)]
 pub struct MutateArgs {
@@ -51,6 +60,19 @@ pub struct MutateArgs {
     /// ABC, constant propagation only
     #[arg(long, default_value_t = 120, requires = "prove")]
     pub proof_timeout: u64,
+    /// List COUNT x F mutants, drop those no output can see once constants
+    /// are propagated (a sound gate-level check, reported), run the first
+    /// COUNT of the rest: a block whose netlist keeps logic its build never
+    /// uses (the integer ALU's float paths) would otherwise spend most of
+    /// its sample there
+    #[arg(long, value_name = "F", default_value_t = 1, value_parser = super::optval::at_least_one)]
+    pub oversample: usize,
+    /// With --prove: where a survivor is proven. `instance`: on the
+    /// sub-block instance holding it, cut out of the design (a unit's whole
+    /// miter takes minutes to build per mutant); `design`: that first, then
+    /// the whole design's miter [default: design for an ALU, instance for a unit]
+    #[arg(long, value_enum, requires = "prove")]
+    pub proof_scope: Option<ProofScope>,
     /// The waiver file [default: tools/mutate/waivers.txt of the source tree]
     #[arg(long, value_name = "FILE", conflicts_with = "no_waivers")]
     pub waivers: Option<PathBuf>,
@@ -104,14 +126,22 @@ pub fn main(a: MutateArgs) -> i32 {
     let opts = MutateOptions {
         block: a.block.clone(),
         count: a.count,
+        oversample: a.oversample,
         seed: a.seed,
         messages,
         suite_seed: a.suite_seed,
         jobs,
         work_dir: out,
         waivers: if a.no_waivers { None } else { Some(a.waivers.clone().unwrap_or_else(atomport_mutate::waivers::default_file)) },
-        prove: a.prove.then_some(atomport_mutate::equivalence::ProofLimits { depth: a.proof_depth, timeout: a.proof_timeout }),
-        waves_dir: atomport_wave::refs::default_dir(),
+        prove: a.prove.then_some(atomport_mutate::equivalence::ProofLimits {
+            depth: a.proof_depth,
+            timeout: a.proof_timeout,
+            whole_design: match a.proof_scope {
+                Some(scope) => scope == ProofScope::Design,
+                None => kind == BlockKind::Alu,
+            },
+        }),
+        waves_dir: atomport_wavecheck::refs::default_dir(),
         hdl_dir: atomport_mutate::rtl_place::default_hdl_dir(),
     };
     let live = !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());

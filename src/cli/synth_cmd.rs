@@ -21,6 +21,14 @@ use atomport_synth::asic::LibertyChoice;
 use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_synth::{self as synth, table, Options, Target};
 
+/// `--target`'s values: the synth crate's targets by name (clap stays in
+/// the CLI).
+fn target_parser() -> impl clap::builder::TypedValueParser<Value = Target> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Target::all().into_iter().map(Target::name))
+        .map(|name| name.parse::<Target>().expect("every possible value names a target"))
+}
+
 /// Arguments of `atomport synth`.
 #[derive(clap::Args, Debug)]
 pub struct SynthArgs {
@@ -30,7 +38,7 @@ pub struct SynthArgs {
     /// Target: generic (Yosys only), ice40 or ecp5 (Yosys + nextpnr), asic
     /// (Yosys + a standard-cell library + OpenSTA); with --table, a
     /// comma-separated list [default: generic; with --table: all]
-    #[arg(long, value_enum, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = target_parser())]
     pub target: Vec<Target>,
     /// FPGA parts to try in order until one fits: hx8k, up5k, hx1k (ice40),
     /// 25k, 45k, 85k (ecp5) [default: hx8k; 85k]
@@ -173,7 +181,7 @@ fn table_main(a: &SynthArgs, base: &Options) -> i32 {
         );
         return EXIT_BAD_INPUT;
     }
-    let targets: Vec<Target> = if a.target.is_empty() { Target::ALL.to_vec() } else { a.target.clone() };
+    let targets: Vec<Target> = if a.target.is_empty() { Target::all() } else { a.target.clone() };
     let readme = readme_path();
     let old_readme = match std::fs::read_to_string(&readme) {
         Ok(text) => text,

@@ -98,10 +98,16 @@ fn mutation_row(path: &Path) -> Result<String, ReportError> {
     }
     let rate = if total > equivalent { 100.0 * killed as f64 / (total - equivalent) as f64 } else { 100.0 };
     let wall = field(&r, path, "wall_seconds")?.as_f64().unwrap_or(0.0);
+    // an oversampled run: the mutants run are the first live ones of a longer list
+    let dropped = r.get("dropped_unobservable").and_then(Value::as_u64).unwrap_or(0);
+    let mutants = match r.get("listed").and_then(Value::as_u64) {
+        Some(listed) if dropped > 0 => format!("{} (of {} listed; {} before them dropped as unobservable)", grouped(total), grouped(listed), grouped(dropped)),
+        _ => grouped(total),
+    };
     Ok(format!(
         "| `{block}` | {} | {} | {} | {} | {} | {} | {rate:.2}% | {:.0} s |",
         count(&r, path, "seed")?,
-        grouped(total),
+        mutants,
         grouped(killed),
         grouped(equivalent),
         grouped(waived),
@@ -120,6 +126,104 @@ fn functional_row(path: &Path) -> Result<String, ReportError> {
     let totals = field(&r, path, "totals")?;
     let messages = totals.get("messages").and_then(Value::as_u64).map(grouped).unwrap_or_else(|| "?".into());
     Ok(format!("| `{unit}` | {} | {messages} | {} |", grouped(count(&r, path, "total_scripts")?), summary.trim_start_matches("functional coverage ")))
+}
+
+/// One cross-simulator report's row: build, scripts, agreeing, messages,
+/// cycles, signals compared per script, wall time.
+fn xsim_row(path: &Path) -> Result<String, ReportError> {
+    let r = read_json(path)?;
+    let unit = field(&r, path, "unit")?.as_str().unwrap_or("?").to_string();
+    let signals = field(&r, path, "signals_compared")?;
+    Ok(format!(
+        "| `{unit}` | {} | {} | {} | {} | {}..{} | {:.0} s |",
+        grouped(count(&r, path, "scripts")?),
+        grouped(count(&r, path, "agreeing")?),
+        grouped(count(&r, path, "messages")?),
+        grouped(count(&r, path, "cycles")?),
+        count(signals, path, "min")?,
+        count(signals, path, "max")?,
+        field(&r, path, "wall_seconds")?.as_f64().unwrap_or(0.0)
+    ))
+}
+
+/// The exhaustive float sweep's rows: per format and op, the pairs run (the
+/// union of the reports' ranges) of all, mismatches, the rate.
+fn exhaustive_rows(paths: &[PathBuf]) -> Result<Vec<String>, ReportError> {
+    // (format, op) -> (ranges, of, mismatches, pairs, seconds)
+    type Sweep = (Vec<(u64, u64)>, u64, u64, u64, f64);
+    let mut by: std::collections::BTreeMap<(String, String), Sweep> = Default::default();
+    for path in paths {
+        let r = read_json(path)?;
+        let name = |k: &str| field(&r, path, k).map(|v| v.as_str().unwrap_or("?").to_string());
+        let e = by.entry((name("type")?, name("op")?)).or_default();
+        e.0.push((count(&r, path, "start")?, count(&r, path, "end")?));
+        e.1 = count(&r, path, "of")?;
+        e.2 += count(&r, path, "mismatches")?;
+        e.3 += count(&r, path, "pairs")?;
+        e.4 += field(&r, path, "wall_seconds")?.as_f64().unwrap_or(0.0);
+    }
+    let mut rows = vec![];
+    for ((ty, op), (mut ranges, of, mismatches, pairs, seconds)) in by {
+        ranges.sort();
+        let (mut covered, mut end) = (0u64, 0u64);
+        for (a, b) in ranges {
+            let a = a.max(end);
+            if b > a {
+                covered += b - a;
+                end = b;
+            }
+        }
+        let rate = if seconds > 0.0 { pairs as f64 / seconds } else { 0.0 };
+        rows.push(format!("| {ty} | {op} | {} of {} | {mismatches} | {} pairs/s |", grouped(covered), grouped(of), grouped(rate as u64)));
+    }
+    Ok(rows)
+}
+
+/// The code coverage section, from `make rtl-coverage`'s summary
+/// (`<dir>/rtl-coverage.json`, scripts/rtl_coverage.py): per build, each
+/// kind's hit / (total - waived) and percentage after waivers, the points
+/// waived, and whether the run met its thresholds.
+fn code_coverage_section(dir: &Path) -> Result<String, ReportError> {
+    let mut out = String::from(
+        "**Code coverage** (`make rtl-coverage`: Verilator line / branch / toggle points after the reasoned waivers of `testbench/rtl-coverage-waivers.txt`; docs/testbench.md \"Code coverage of the RTL\")\n\n",
+    );
+    let path = dir.join("rtl-coverage.json");
+    if !path.exists() {
+        out.push_str("not run: `make rtl-coverage`\n\n");
+        return Ok(out);
+    }
+    let r = read_json(&path)?;
+    let builds = field(&r, &path, "builds")?.as_object().ok_or_else(|| report_error(&path, "`builds` is not an object"))?;
+    let thresholds = field(&r, &path, "thresholds")?.as_object().ok_or_else(|| report_error(&path, "`thresholds` is not an object"))?;
+    let failures = field(&r, &path, "failures")?.as_array().ok_or_else(|| report_error(&path, "`failures` is not a list"))?;
+    out.push_str("| build | lines | branches | toggles | waived points |\n| --- | --- | --- | --- | --- |\n");
+    for (build, kinds) in builds {
+        let mut row = format!("| `{build}` |");
+        let mut waived_all = 0;
+        for kind in ["line", "branch", "toggle"] {
+            let Some(k) = kinds.get(kind) else {
+                row.push_str(" - |");
+                continue;
+            };
+            let (hit, total, waived) = (count(k, &path, "hit")?, count(k, &path, "total")?, count(k, &path, "waived")?);
+            if hit + waived > total {
+                return Err(report_error(&path, format!("{build} {kind}: hit + waived exceeds the total")));
+            }
+            let percent = if total > waived { 100.0 * hit as f64 / (total - waived) as f64 } else { 100.0 };
+            waived_all += waived;
+            row.push_str(&format!(" {:.2}% ({}/{}) |", percent, grouped(hit), grouped(total - waived)));
+        }
+        row.push_str(&format!(" {} |\n", grouped(waived_all)));
+        out.push_str(&row);
+    }
+    let mins: Vec<String> =
+        thresholds.iter().map(|(k, v)| format!("{k} >= {}%", v.as_f64().map(|f| f.to_string()).unwrap_or_else(|| "?".into()))).collect();
+    out.push_str(&format!(
+        "\nThresholds {}: {}.\n\n",
+        if mins.is_empty() { "none".to_string() } else { mins.join(", ") },
+        if failures.is_empty() { "met, every waiver live".to_string() } else { format!("{} failure(s)", failures.len()) }
+    ));
+    Ok(out)
 }
 
 /// The whole table (the text between the README's markers).
@@ -141,6 +245,8 @@ pub fn table(dir: &Path) -> Result<String, ReportError> {
         out.push('\n');
     }
 
+    out.push_str(&code_coverage_section(dir)?);
+
     out.push_str("**Functional bins** (`regress --coverage` on each build; docs/testbench.md \"Functional coverage\")\n\n");
     let functional = reports_in(dir, "regress-");
     if functional.is_empty() {
@@ -149,6 +255,30 @@ pub fn table(dir: &Path) -> Result<String, ReportError> {
         out.push_str("| build | scripts | messages | bins |\n| --- | --- | --- | --- |\n");
         for p in &functional {
             out.push_str(&functional_row(p)?);
+            out.push('\n');
+        }
+    }
+
+    out.push_str("\n**Second simulator** (`make xsim`: seeded random scripts under Verilator, their inputs replayed on the emitted Verilog under Icarus, every signal of the unit compared; docs/waveforms.md \"At scale: `atomport xsim`\")\n\n");
+    let xsim = reports_in(dir, "xsim-");
+    if xsim.is_empty() {
+        out.push_str("not run: `make xsim`\n");
+    } else {
+        out.push_str("| build | scripts | agreeing | messages | cycles | signals compared | wall time |\n| --- | --- | --- | --- | --- | --- | --- |\n");
+        for p in &xsim {
+            out.push_str(&xsim_row(p)?);
+            out.push('\n');
+        }
+    }
+
+    out.push_str("\n**Every 16-bit float pair** (`make exhaustive`: each (old, src0) pair through the Verilated float ALU against the golden model's soft float)\n\n");
+    let sweeps = reports_in(&dir.join("exhaustive"), "");
+    if sweeps.is_empty() {
+        out.push_str("not run: `make exhaustive`\n");
+    } else {
+        out.push_str("| format | op | pairs run | mismatches | rate |\n| --- | --- | --- | --- | --- |\n");
+        for row in exhaustive_rows(&sweeps)? {
+            out.push_str(&row);
             out.push('\n');
         }
     }
@@ -225,6 +355,52 @@ mod tests {
                 "totals": {"total": 200, "killed": 100, "equivalent": 0, "waived": 0, "unexplained": 0}}),
         );
         assert!(table(&dir).unwrap_err().to_string().contains("do not add up"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn cross_simulator_and_float_sweep_rows_come_from_their_reports() {
+        let dir = std::env::temp_dir().join(format!("atomport-verification-x-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let t = table(&dir).unwrap();
+        assert!(t.contains("not run: `make xsim`") && t.contains("not run: `make exhaustive`"), "{t}");
+        write(
+            &dir,
+            "xsim-l8_w32_int.json",
+            serde_json::json!({"unit": "l8_w32_int", "scripts": 200, "agreeing": 200, "messages": 8000, "cycles": 123456,
+                "signals_compared": {"min": 900, "max": 950}, "wall_seconds": 301.2}),
+        );
+        // two overlapping ranges of one op count their union once
+        let sweep = |start: u64, end: u64, mismatches: u64| {
+            serde_json::json!({"type": "f16", "op": "fadd", "start": start, "end": end, "pairs": end - start,
+                "of": 1u64 << 32, "mismatches": mismatches, "wall_seconds": 10.0})
+        };
+        write(&dir.join("exhaustive"), "f16-fadd-0-100.json", sweep(0, 100, 0));
+        write(&dir.join("exhaustive"), "f16-fadd-50-300.json", sweep(50, 300, 1));
+        let t = table(&dir).unwrap();
+        assert!(t.contains("| `l8_w32_int` | 200 | 200 | 8,000 | 123,456 | 900..950 | 301 s |"), "{t}");
+        assert!(t.contains("| f16 | fadd | 300 of 4,294,967,296 | 1 | 17 pairs/s |"), "{t}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_code_coverage_section_reads_the_rtl_coverage_summary() {
+        let dir = std::env::temp_dir().join(format!("atomport-verification-cov-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(code_coverage_section(&dir).unwrap().contains("not run: `make rtl-coverage`"));
+        let kind = |hit: u64, total: u64, waived: u64| serde_json::json!({"hit": hit, "total": total, "waived": waived});
+        write(
+            &dir,
+            "rtl-coverage.json",
+            serde_json::json!({"thresholds": {"branch": 95.0, "toggle": 90.0}, "failures": [],
+                "builds": {"unit": {"line": kind(10, 10, 0), "branch": kind(19, 21, 1), "toggle": kind(900, 1000, 50)}}}),
+        );
+        let t = code_coverage_section(&dir).unwrap();
+        assert!(t.contains("| `unit` | 100.00% (10/10) | 95.00% (19/20) | 94.74% (900/950) | 51 |"), "{t}");
+        assert!(t.contains("branch >= 95%, toggle >= 90%: met"), "{t}");
+        // counts that do not add up are refused, not printed
+        write(&dir, "rtl-coverage.json", serde_json::json!({"thresholds": {}, "failures": [], "builds": {"unit": {"line": kind(10, 5, 0)}}}));
+        assert!(code_coverage_section(&dir).unwrap_err().to_string().contains("exceeds the total"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_core::output_file::{write_file, OutputPlan};
 use atomport_testbench::dut::UnitBuild;
-use atomport_wave::check::{build_of, check, find_port_scope};
-use atomport_wave::refs::{is_port, PORT_GLOBS};
+use atomport_wavecheck::check::{build_of, check, find_port_scope};
+use atomport_wavecheck::refs::{is_port, port_globs};
 use atomport_wave::diff::{diff, DiffOptions};
 use atomport_wave::gtkw::{gtkw_path, write_unit_gtkw};
 use atomport_wave::reader::{Timescale, Waveform};
@@ -84,7 +84,7 @@ pub fn wavediff_main(a: WavediffArgs) -> i32 {
         signals = names.into_iter().map(str::to_string).collect();
         eprintln!(
             "atomport wavediff: note: comparing the unit's ports ({}); --signals '*' compares every signal",
-            PORT_GLOBS.join(" ")
+            port_globs().join(" ")
         );
     }
     let opts = DiffOptions { signals, clock: a.clock, scope_a: a.scope_a, scope_b: a.scope_b, strict: a.strict };
@@ -363,7 +363,7 @@ fn golden_main(a: GoldenArgs) -> i32 {
         Ok(p) => p,
         Err(c) => return c,
     };
-    if let Err(e) = atomport_wave::golden_wave::write_golden_vcd_file(&program, &a.vcd) {
+    if let Err(e) = atomport_wavecheck::golden_wave::write_golden_vcd_file(&program, &a.vcd) {
         return super::report_output_error(&e);
     }
     match write_unit_gtkw(&a.vcd) {
@@ -443,10 +443,10 @@ fn replay_main(a: ReplayArgs) -> i32 {
     let result = super::input::read_input(&a.verilog.to_string_lossy(), "Verilog")
         .map_err(|d| d.to_string())
         .and_then(|i| String::from_utf8(i.bytes).map_err(|_| format!("{}: the Verilog is not UTF-8 text", a.verilog.display())))
-        .and_then(|v| atomport_wave::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
+        .and_then(|v| atomport_wavecheck::replay::module_ports(&v, &module).map_err(|e| format!("{}: {e}", a.verilog.display())))
         .and_then(|ports| {
             let scope = a.scope.clone().unwrap_or_else(|| atomport_wave::gtkw::unit_scope(&w));
-            atomport_wave::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10).map_err(|e| e.to_string())
+            atomport_wavecheck::replay::replay_testbench(&w, &scope, &module, &ports, &a.dump, 10).map_err(|e| e.to_string())
         })
         .and_then(|tb| write_file(&a.out, tb.as_bytes()).map_err(|e| e.to_string()));
     match result {
@@ -494,7 +494,7 @@ fn trace_cost_main(a: TraceCostArgs) -> i32 {
         return code;
     }
     let dir = a.dir.unwrap_or_else(|| PathBuf::from(DEFAULT_TRACE_COST_DIR));
-    match atomport_wave::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
+    match atomport_wavecheck::cost::measure(a.seed, a.count, a.per_script, mem, &dir) {
         Ok(c) => {
             outln!(
                 "trace-cost: {} messages in {} scripts, {} cycles, seed {}, latency {}..{}, stall {}",
@@ -535,7 +535,7 @@ pub struct RefsArgs {
 pub const DEFAULT_REFS_OUT: &str = "target/waves";
 
 fn refs_main(a: RefsArgs, update: bool) -> i32 {
-    let dir = a.dir.unwrap_or_else(atomport_wave::refs::default_dir);
+    let dir = a.dir.unwrap_or_else(atomport_wavecheck::refs::default_dir);
     // update-refs writes the references into DIR; both write the fresh runs into --out
     let plan = if update { OutputPlan::new().folder("--dir", Some(&dir)) } else { OutputPlan::new().input(&dir) };
     let plan = if a.out.as_os_str() == DEFAULT_REFS_OUT { plan.default_folder("--out", &a.out) } else { plan.folder("--out", Some(&a.out)) };
@@ -543,14 +543,14 @@ fn refs_main(a: RefsArgs, update: bool) -> i32 {
         return code;
     }
     let result = if update {
-        atomport_wave::refs::update_refs(&dir, &a.out).map(|changed| {
+        atomport_wavecheck::refs::update_refs(&dir, &a.out).map(|changed| {
             for (name, what) in &changed {
                 outln!("{name}: {what}");
             }
             0
         })
     } else {
-        atomport_wave::refs::check_refs(&dir, &a.out).map(|diffs| {
+        atomport_wavecheck::refs::check_refs(&dir, &a.out).map(|diffs| {
             for d in &diffs {
                 outln!("{d}");
             }

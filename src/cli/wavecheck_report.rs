@@ -16,7 +16,7 @@ use atomport_core::output_file::{write_file, OutputError};
 
 use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::results::{junit_xml, JunitCase};
-use atomport_wave::check::CheckReport;
+use atomport_wavecheck::check::CheckReport;
 use atomport_wave::reader::Waveform;
 
 /// The `--report` JSON (through a `Value`: its keys print sorted).

@@ -3,7 +3,7 @@
 //! seeded random scripts as `atomport regress` on Verilator (checked against
 //! the golden model, with a VCD) and replayed on the emitted Verilog under
 //! Icarus; the two VCDs compared on every signal of the unit's scope, on
-//! the clock and in time (`atomport_wave::xsim`). Prints scripts, agreeing,
+//! the clock and in time (`atomport_wavecheck::xsim`). Prints scripts, agreeing,
 //! signals compared and wall time; the first differences of a script that
 //! disagrees, whose VCDs stay in the work directory.
 //!
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use atomport_core::diag::EXIT_BAD_INPUT;
 use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::memory::{LatencyRange, MemConfig};
-use atomport_wave::xsim::{run, XsimConfig, XsimError};
+use atomport_wavecheck::xsim::{run, XsimConfig, XsimError};
 
 /// Arguments of `atomport xsim`.
 #[derive(clap::Args, Debug)]
@@ -52,6 +52,10 @@ pub struct XsimArgs {
     /// the emitted Verilog [default: the source tree's hdl/verilog]
     #[arg(long, value_name = "DIR")]
     pub verilog_dir: Option<PathBuf>,
+    /// Write the run's figures as JSON to FILE (build, scripts, agreeing,
+    /// messages, cycles, signals compared, wall time)
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 fn parse_unit(text: &str) -> Result<UnitBuild, String> {
@@ -63,7 +67,8 @@ pub fn main(a: XsimArgs) -> i32 {
     let plan = match &a.work {
         Some(dir) => atomport_core::output_file::OutputPlan::new().folder("--work", Some(dir)),
         None => atomport_core::output_file::OutputPlan::new().default_folder("--work", &work),
-    };
+    }
+    .file("--report", a.report.as_deref());
     if let Err(code) = super::check_outputs(plan) {
         return code;
     }
@@ -110,6 +115,26 @@ pub fn main(a: XsimArgs) -> i32 {
         report.compile.as_secs_f64(),
         report.wall.as_secs_f64()
     );
+    if let Some(path) = &a.report {
+        let json = serde_json::json!({
+            "unit": a.unit.name(),
+            "module": report.module,
+            "seed": cfg.seed,
+            "per_script": cfg.per_script,
+            "scripts": report.scripts.len(),
+            "agreeing": report.agreeing(),
+            "messages": messages,
+            "cycles": cycles,
+            "signals_compared": {"min": compared.iter().min().unwrap_or(&0), "max": compared.iter().max().unwrap_or(&0)},
+            "icarus_compile_seconds": report.compile.as_secs_f64(),
+            "wall_seconds": report.wall.as_secs_f64(),
+        });
+        let text = serde_json::to_string_pretty(&json).expect("a JSON value prints") + "\n";
+        if let Err(e) = atomport_core::output_file::write_file(path, text.as_bytes()) {
+            eprintln!("atomport xsim: error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    }
     if report.agreeing() == report.scripts.len() {
         0
     } else {

@@ -305,8 +305,9 @@ pub fn directed_integer(config: &UnitConfig) -> Vec<AluVector> {
 
 /// Every float op of every float group with every pair of the format's
 /// corner values as old and src0 (src1: the complement of old, so a
-/// compare-and-write is seen; or old itself); packed types with a different
-/// pair in each half. Only what `config` executes.
+/// compare-and-write is seen; or old itself); packed types with every pair
+/// in each half too, the high half's pair a different one than the low
+/// half's. Only what `config` executes.
 pub fn directed_float(config: &UnitConfig) -> Vec<AluVector> {
     let mut out = vec![];
     for (ty, ftz, ops) in float_groups() {
@@ -318,8 +319,10 @@ pub fn directed_float(config: &UnitConfig) -> Vec<AluVector> {
                 for (j, &b) in corners.iter().enumerate() {
                     let (mut old, mut src0) = (a as u128, b as u128);
                     if halves {
-                        old |= (corners[(i + j) % n] as u128) << 16;
-                        src0 |= (corners[(n - 1 - j + i) % n] as u128) << 16;
+                        // (i, j) -> (i + 1, j + 3) is a bijection on the
+                        // pairs: the high half meets every pair as well
+                        old |= (corners[(i + 1) % n] as u128) << 16;
+                        src0 |= (corners[(j + 3) % n] as u128) << 16;
                     }
                     let mask = ty.mask();
                     let src1 = if (i + j) % 2 == 0 { !old & mask } else { old };
@@ -328,6 +331,60 @@ pub fn directed_float(config: &UnitConfig) -> Vec<AluVector> {
                         out.push(v);
                     }
                 }
+            }
+        }
+    }
+    out
+}
+
+/// The (old, src0) addends of a format where one bit of the smaller addend
+/// decides the rounding alone: for every exponent difference d in 0 ..= m + 3
+/// and every mantissa bit k of the smaller addend (or none), that bit beside
+/// the bit that lands on the round position (a tie without it); the larger
+/// addend's mantissa even, odd or all ones (a carry out); same and opposite
+/// signs; both operand orders. Random draws meet one (d, k) pair about once
+/// in m^2 float vectors, and a lone sticky bit matters only at a tie.
+pub fn rounding_addends(fmt: FloatFormat) -> Vec<(u64, u64)> {
+    let m = u64::from(fmt.man_bits());
+    let big_exp = fmt.bias() + 1;
+    let mut out = vec![];
+    for d in 0..=m + 3 {
+        let round_bit = if (1..=m).contains(&d) { 1u64 << (d - 1) } else { 0 };
+        for k in (0..m).map(Some).chain([None]) {
+            let small_man = round_bit | k.map_or(0, |k| 1u64 << k);
+            let small = fmt.make(big_exp - d, small_man & fmt.man_mask());
+            for big_man in [0, 1, fmt.man_mask()] {
+                let big = fmt.make(big_exp, big_man);
+                for small_sign in [0, fmt.sign()] {
+                    out.push((big, small | small_sign));
+                    out.push((small | small_sign, big));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `Add` at every float type with the addends of `rounding_addends`; packed
+/// types with a different case in each half. Only what `config` executes.
+pub fn directed_rounding(config: &UnitConfig) -> Vec<AluVector> {
+    let mut out = vec![];
+    for (ty, ftz, ops) in float_groups() {
+        let Some((fmt, halves)) = FloatFormat::of(ty) else { continue };
+        if !ops.contains(&AluOp::Add) {
+            continue;
+        }
+        let cases = rounding_addends(fmt);
+        for (i, &(old, src0)) in cases.iter().enumerate() {
+            let (mut old, mut src0) = (old as u128, src0 as u128);
+            if halves {
+                let (h_old, h_src0) = cases[(i + cases.len() / 2) % cases.len()];
+                old |= (h_old as u128) << 16;
+                src0 |= (h_src0 as u128) << 16;
+            }
+            let v = AluVector::of(AluOp::Add, ty, ftz, old, src0, 0);
+            if admitted(config, &v) {
+                out.push(v);
             }
         }
     }
@@ -431,6 +488,14 @@ mod tests {
         for op in FLOAT_OPS {
             assert!(float.iter().any(|v| v.op == op.code() && v.ty == ElemType::F16x2.code()), "{op:?} on packed halves");
         }
+        assert!(directed_rounding(&small).is_empty(), "no float adds without FP");
+        let rounding = directed_rounding(&full);
+        assert!(rounding.iter().any(|v| v.ty == ElemType::F64.code()) && rounding.iter().any(|v| v.ty == ElemType::BF16x2.code()));
+        // every pair of corners in the high half of a packed type
+        let corners = FloatFormat::F16.corners();
+        let high: std::collections::BTreeSet<(u128, u128)> =
+            float.iter().filter(|v| v.ty == ElemType::F16x2.code() && v.op == AluOp::Add.code()).map(|v| ((v.old >> 16) & 0xffff, (v.src0 >> 16) & 0xffff)).collect();
+        assert_eq!(high.len(), corners.len() * corners.len(), "every corner pair in the high half");
         let ops: std::collections::BTreeSet<u8> = directed_integer(&full).iter().map(|v| v.op).collect();
         assert_eq!(ops.len(), integer_ops().len(), "every integer op");
         for config in [small, full] {

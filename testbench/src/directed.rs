@@ -57,6 +57,9 @@ pub fn scripts() -> Vec<DirectedScript> {
         s("oob.atom", oob(), random_mem(17)),
         s("typed64.atom", typed64(), random_mem(23)),
         s("scatter.atom", scatter(), random_mem(18)),
+        s("descriptor_values.atom", descriptor_values(), random_mem(31)),
+        s("near_miss_lines.atom", near_miss_lines(), MemConfig::FAST),
+        s("near_miss_lines.atom", near_miss_lines(), random_mem(29)),
         s("small_admitted.atom", small_admitted(), random_mem(3)),
         s("small_rejected.atom", small_rejected(), random_mem(5)),
     ]
@@ -249,6 +252,39 @@ fn same_address() -> String {
     text += &format!("SVM_SCATTER.8.4 (4) {} {}\n", same(4, 0x140), lanes((0..16).map(|i| i as u128 * 0x0101_0101)));
     text += &format!("SVM_SCATTER.1.2 (8) {} {}\n", lanes((0..8).map(|l| 0x160 + (l % 2))), lanes((0..32).map(|i| i as u128)));
     text += "dump 0x100 128\ndump slm 0 16\n";
+    text
+}
+
+/// Lines that differ in one address bit, in flight together: for every bit
+/// of a 64-bit line address, the lanes of one message alternate between a
+/// line and that line with the bit flipped (each lane's old value comes
+/// from the lane two before it, through the in-flight table). A line
+/// compare that ignores a bit, or a stage's line register with a stuck
+/// bit, forwards the wrong line's value; random addresses almost never
+/// differ in exactly one bit. Then the same in SLM (32-bit offsets), and
+/// one address in both spaces.
+fn near_miss_lines() -> String {
+    let mut text = String::new();
+    let base: u64 = 0x5a5a_a5a5_3c3c_c3c0;
+    for b in 0..60u32 {
+        let (a, near) = (base, base ^ (16u64 << b));
+        text += &format!("mem.u32 {a:#x} = {}\nmem.u32 {near:#x} = {}\n", 0x1000 + b, 0x2000 + b);
+        let addrs = lanes((0..8).map(|l| if l % 2 == 0 { a as u128 } else { near as u128 }));
+        text += &format!("SVM_ATOMIC.add (8) {addrs} g{b} {} V0\n", lanes((1..=8).map(|i| i as u128)));
+    }
+    text += "slm size 65536\n";
+    for b in 0..12u32 {
+        let (a, near) = (0x7c0u64 & !(16u64 << b), (0x7c0u64 & !(16u64 << b)) | (16u64 << b));
+        text += &format!("slm.u32 {a:#x} = {}\nslm.u32 {near:#x} = {}\n", 0x3000 + b, 0x4000 + b);
+        let addrs = lanes((0..8).map(|l| if l % 2 == 0 { a as u128 } else { near as u128 }));
+        text += &format!("DWORD_ATOMIC.add (8) T0 {addrs} {} V0 s{b}\n", lanes((1..=8).map(|i| i as u128)));
+    }
+    // one offset in both spaces
+    text += "mem.u32 0x40 = 0x55\nslm.u32 0x40 = 0x66\n";
+    text += &format!("SVM_ATOMIC.add (8) {} g {} V0\n", lanes((0..8).map(|_| 0x40)), lanes(1..=8));
+    text += &format!("DWORD_ATOMIC.add (8) T0 {} {} V0 s\n", lanes((0..8).map(|_| 0x40)), lanes(1..=8));
+    text += &format!("SVM_ATOMIC.add (8) {} g2 {} V0\n", lanes((0..8).map(|_| 0x40)), lanes(1..=8));
+    text += "dump slm 0x40 4\n";
     text
 }
 
@@ -492,6 +528,37 @@ fn golden_takes(desc: u128) -> bool {
     (1..=bytes.len()).any(|len| bytes[len..].iter().all(|&b| b == 0) && atomport_core::descriptor::Descriptor::new(&bytes[..len]).is_ok())
 }
 
+/// Every value of every descriptor byte of [`illegal_base`]'s messages,
+/// one byte changed at a time, that the golden decoder takes with the
+/// message's own payload: another legal message (another op, width, type,
+/// exec size, mask or surface), in the script's text as the codec decodes
+/// it, one line each (duplicates once). The refused values are
+/// [`descriptor_byte_sweep`]'s; these are each field's every legal code
+/// beside otherwise fixed fields, which random scripts reach only by chance.
+fn descriptor_values() -> String {
+    let program = illegal_base();
+    let setup: String = ILLEGAL_BASE.lines().filter(|l| l.starts_with("surface") || l.starts_with("mem")).map(|l| format!("{}\n", l.trim())).collect();
+    let mut lines = std::collections::BTreeSet::new();
+    let mut text = setup.clone();
+    for msg in program.messages() {
+        let enc = atomport_core::descriptor::encode(msg).expect("the base script encodes");
+        for byte in 0..enc.desc.len() {
+            for value in (0..=255u8).filter(|&v| v != enc.desc[byte]) {
+                let mut desc = enc.desc.clone();
+                desc[byte] = value;
+                let Ok(m) = atomport_core::descriptor::decode_message(&desc, &enc.payload) else { continue };
+                let line = atomport_core::text::message_text(&m);
+                // the text form parses back to a legal message beside the setup
+                if atomport_core::script::parse("v.atom", &format!("{setup}{line}\n")).is_ok() && lines.insert(line.clone()) {
+                    text += &line;
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    text
+}
+
 /// Every single-bit flip of the descriptors of [`illegal_base`]'s messages
 /// that the golden decoder refuses, named by message kind and bit. A flip
 /// the decoder takes is another legal message (with a payload that may not
@@ -507,6 +574,34 @@ pub fn descriptor_flips() -> Vec<(String, PinRequest)> {
             flipped.desc ^= 1u128 << bit;
             if !golden_takes(flipped.desc) {
                 cases.push((format!("{kind} descriptor bit {bit} flipped"), flipped));
+            }
+        }
+    }
+    cases
+}
+
+/// Every value of every descriptor byte of [`illegal_base`]'s messages, one
+/// byte changed at a time, that the golden decoder refuses, named by kind,
+/// byte and value: each field's every code beside otherwise legal fields,
+/// so each refusal is the one broken field's (about 19,000 requests; a
+/// superset of [`descriptor_flips`]). A value the decoder takes is another
+/// legal message, left to the random regressions.
+pub fn descriptor_byte_sweep() -> Vec<(String, PinRequest)> {
+    let program = illegal_base();
+    let mut cases = vec![];
+    for msg in program.messages() {
+        let req = driver::request(&program, &mut Encoder::new(), msg).expect("the base script encodes");
+        let kind = format!("{:?}", msg.kind());
+        for byte in 0..16 {
+            let base = req.desc.to_le_bytes()[byte];
+            for value in (0..=255u8).filter(|&v| v != base) {
+                let mut changed = req.clone();
+                let mut bytes = changed.desc.to_le_bytes();
+                bytes[byte] = value;
+                changed.desc = u128::from_le_bytes(bytes);
+                if !golden_takes(changed.desc) {
+                    cases.push((format!("{kind} descriptor byte {byte} = {value:#04x}"), changed));
+                }
             }
         }
     }

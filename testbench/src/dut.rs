@@ -359,6 +359,49 @@ pub fn run_rtl(program: &Program, opts: &RtlOptions) -> Result<RunOutput, RtlErr
 mod tests {
     use super::*;
 
+    /// The bench drives every input of the port table (`atomport_isa::ports`):
+    /// with every field of a request, a payload and the memory's answer at
+    /// all ones, each input reads back nonzero from the model.
+    #[test]
+    fn the_bench_drives_every_input_of_the_port_table() {
+        use atomport_isa::ports::{Channel, PortDir, UNIT_PORTS};
+        let ones = PinRequest {
+            desc: u128::MAX,
+            dmask: u32::MAX,
+            pred_mask: u32::MAX,
+            addr: [u32::MAX; 2 * crate::pins::MAX_LANES],
+            src0: [u32::MAX; 4 * crate::pins::MAX_LANES],
+            src1: [u32::MAX; 4 * crate::pins::MAX_LANES],
+            coord: [u32::MAX; 4 * crate::pins::COORD_LANES],
+            surf_kind: u8::MAX,
+            surf_base: u64::MAX,
+            surf_size: u64::MAX,
+            surf_width: u32::MAX,
+            surf_height: u32::MAX,
+            surf_depth: u32::MAX,
+            surf_array: u32::MAX,
+            surf_levels: u32::MAX,
+            surf_u16: true,
+            slm_size: u32::MAX,
+        };
+        let mut unit = VAtomicUnitL8W32Int::new().unwrap();
+        UnitPins::set_reset(&mut unit, true);
+        unit.set_request(&ones);
+        unit.set_payload(&ones.lane_payload(0));
+        UnitPins::set_req_valid(&mut unit, true);
+        unit.set_mem(true, true, Some(u128::MAX));
+        unit.edge().unwrap();
+        let mut undriven = vec![];
+        for p in UNIT_PORTS.iter().filter(|p| p.dir == PortDir::Input) {
+            // `settle` drives the clock low, `edge` high: it reads 1 here
+            if unit.get_port(p.name) == Some(0) || unit.get_port(p.name).is_none() {
+                undriven.push(p.name);
+            }
+            assert!(p.channel != Channel::Clock || unit.get_port(p.name) == Some(1));
+        }
+        assert!(undriven.is_empty(), "inputs of the port table the bench does not drive (testbench/src/dut.rs): {undriven:?}");
+    }
+
     /// Every simulated build is found by the name it prints (the regress
     /// "reproduce" line's `--unit`), and by its short name.
     #[test]

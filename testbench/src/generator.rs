@@ -30,6 +30,7 @@ use rand_chacha::ChaCha8Rng;
 use atomport_core::message::{Body, DwordSurface, MaskCtrl, Message, PredRef, PtxScope, PtxSem, PtxSpace};
 use atomport_core::ops::{AluCtl, AluOp, ElemType, PtxOpInfo, PtxType, VisaOpInfo, VisaWidth, PTX_OPS, VISA_OPS};
 use atomport_core::program::{Program, TypedFormat, TypedKind, TypedSurface};
+use atomport_core::script::MAX_LEVELS;
 use atomport_isa::{scatter_layout_legal, FloatFormat, MsgKind, UnitConfig, SCATTER_BLOCK_BYTES, SCATTER_NUM_BLOCKS};
 
 /// One float datapath of the ALU: (op, element type, ftz). A message whose
@@ -185,11 +186,17 @@ const TYPED_BASE: u64 = 0x10000;
 /// through the levels without dropping below it at level 1.
 const LARGE_DIM: std::ops::RangeInclusive<u32> = 0x2_0000..=0x5_ffff;
 
+/// Seeds the surfaces' own random stream (with the script's seed).
+const SURFACE_STREAM: u64 = 0x5eed_5u64 << 40;
+
 /// Buffer surfaces are 1..=3, typed surfaces 10.. (one per kind and format).
 const BUFFERS: [u8; 3] = [1, 2, 3];
 
 struct Gen<'c> {
     rng: ChaCha8Rng,
+    /// the surfaces' far placements, sizes and level counts: a stream of its
+    /// own, so the messages of a seed stay those of the main stream
+    surface_rng: ChaCha8Rng,
     cfg: &'c GenConfig,
     lines: Vec<String>,
     slm_size: u32,
@@ -366,11 +373,13 @@ impl Gen<'_> {
         self.some_aliased_past(v, end, addr_bits)
     }
 
-    /// Each offset, with probability 1/20, aliased past `bound`.
+    /// Each offset, with probability 1/20, aliased past `bound` (none when
+    /// no offset of `addr_bits` bits can pass it: every one is in bounds).
     fn some_aliased_past(&mut self, offsets: Vec<u64>, bound: u64, addr_bits: u32) -> Vec<u64> {
+        let room = 64 - bound.leading_zeros() < addr_bits;
         offsets
             .into_iter()
-            .map(|o| if self.rng.gen_bool(0.05) { self.alias_past(o, bound, addr_bits) } else { o })
+            .map(|o| if self.rng.gen_bool(0.05) && room { self.alias_past(o, bound, addr_bits) } else { o })
             .collect()
     }
 
@@ -615,18 +624,43 @@ impl Gen<'_> {
         }
     }
 
+    /// Where the buffers and typed surfaces lie: their usual home, or (a
+    /// third of the scripts) anywhere below 2^56, so every bit a base can
+    /// carry reaches the address adders.
+    fn surface_home(&mut self) -> u64 {
+        if self.surface_rng.gen_bool(1.0 / 3.0) {
+            // below 2^56: a typed surface's largest offset (2^58) added stays in 64 bits
+            (self.surface_rng.gen::<u64>() >> self.surface_rng.gen_range(8..48)) & !0xffff
+        } else {
+            0
+        }
+    }
+
+    /// A buffer's size: `usual`, or now and then any size up to 2^64 - 1 (a
+    /// bound the offsets never reach: every bit of the size in the compare).
+    fn buffer_size(&mut self, usual: u64) -> u64 {
+        if self.surface_rng.gen_bool(0.2) {
+            let bits = self.surface_rng.gen_range(9..=64);
+            self.surface_rng.gen::<u64>() >> (64 - bits) | 1 << (bits - 1)
+        } else {
+            usual
+        }
+    }
+
     fn header(&mut self) {
         self.slm_size = *[65536u32, 4096, 1024, 512].choose(&mut self.rng).unwrap();
         let s = self.slm_size;
         self.line(format!("slm size {s}"));
+        let home = self.surface_home();
         for (k, &n) in BUFFERS.iter().enumerate() {
-            let base = BUFFER_BASE + 0x400 * k as u64;
+            let base = home + BUFFER_BASE + 0x400 * k as u64;
             let size = *[16u64, 64, 100, 256].choose(&mut self.rng).unwrap();
+            let size = self.buffer_size(size);
             self.buffers.push((n, base, size));
             self.line(format!("surface {n} buffer base={base:#x} size={size}"));
         }
         let kinds = [TypedKind::D1, TypedKind::D1Array, TypedKind::D2, TypedKind::D2Array, TypedKind::D3];
-        let mut base = TYPED_BASE;
+        let mut base = home + TYPED_BASE;
         let mut number = 10u8;
         for kind in kinds {
             for format in [TypedFormat::U32, TypedFormat::U16] {
@@ -639,6 +673,11 @@ impl Gen<'_> {
                     array: if matches!(kind, TypedKind::D1Array | TypedKind::D2Array) { self.dim(3) } else { 1 },
                     levels: self.rng.gen_range(1..=3),
                     format,
+                };
+                // now and then up to the script language's most levels
+                let t = TypedSurface {
+                    levels: if self.surface_rng.gen_bool(0.1) { self.surface_rng.gen_range(4..=MAX_LEVELS) } else { t.levels },
+                    ..t
                 };
                 let name = ["1d", "1d_array", "2d", "2d_array", "3d"][kind as usize];
                 let mut line = format!("surface {number} {name} base={base:#x} width={}", t.width);
@@ -661,8 +700,8 @@ impl Gen<'_> {
         // initial memory: small values so cmpxchg and min/max see equal and near values
         self.memory_statement(LOW_BASE, LOW_SIZE / 4);
         self.memory_statement(HIGH_BASE, 8);
-        self.memory_statement(BUFFER_BASE, 32);
-        self.memory_statement(TYPED_BASE, 64);
+        self.memory_statement(home + BUFFER_BASE, 32);
+        self.memory_statement(home + TYPED_BASE, 64);
         let words: Vec<String> = (0..32).map(|_| format!("{:#x}", self.int_value(32))).collect();
         self.line(format!("slm.u32 0 = {}", words.join(" ")));
         for k in 0..4 {
@@ -703,6 +742,7 @@ pub enum GenerateError {
 pub fn random_script(seed: u64, cfg: &GenConfig) -> Result<Generated, GenerateError> {
     let mut g = Gen {
         rng: ChaCha8Rng::seed_from_u64(seed),
+        surface_rng: ChaCha8Rng::seed_from_u64(seed ^ SURFACE_STREAM),
         cfg,
         lines: vec![format!("# atomport regress: random script, seed {seed}")],
         slm_size: 65536,

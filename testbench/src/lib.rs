@@ -50,6 +50,7 @@ pub mod lockstep;
 pub mod memory;
 pub mod monitor;
 pub mod pins;
+pub mod port_contract;
 pub mod regress;
 pub mod results;
 pub mod runtime_dut;

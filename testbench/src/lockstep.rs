@@ -77,7 +77,20 @@ pub fn frame(index: usize, msg: &Message, req: &PinRequest) -> Frame {
         },
         result: msg.dst.clone().map(|n| (n, msg.result_width())),
         max_elements: enables.count_ones() * driver::elements_per_lane(msg),
+        walk_cycles: walk_cycles(msg),
         desc: req.desc_bytes(),
+    }
+}
+
+/// Cycles a typed message's lanes may spend walking levels: three per level
+/// below each enabled lane's LOD (`hdl/src/typed_addr.rs`), at most 32 levels.
+fn walk_cycles(msg: &Message) -> u64 {
+    match &msg.body {
+        Body::TypedAtomic { lod: Some(lod), .. } => {
+            let enables = msg.lane_enables();
+            lod.iter().enumerate().filter(|(l, _)| enables >> l & 1 != 0).map(|(_, &n)| 3 * u64::from(n.min(32))).sum()
+        }
+        _ => 0,
     }
 }
 
@@ -93,6 +106,7 @@ pub fn illegal_frame(index: usize, line: usize, text: &str, req: &PinRequest) ->
         scatter_blocks: None,
         result: None,
         max_elements: 1,
+        walk_cycles: 0,
         desc: req.desc_bytes(),
     }
 }

@@ -1,7 +1,9 @@
 //! The monitor: the unit's pins, cycle by cycle, turned into what the
 //! golden model also reports — memory transactions, lane results, message
-//! completions — plus checks of the port contract itself
-//! (docs/microarchitecture.md, "Port table" and "Memory ordering contract").
+//! completions — running the port contract's checks
+//! ([`crate::port_contract`]) on every cycle, and the checks that need the
+//! messages (docs/microarchitecture.md, "Port table" and "Memory ordering
+//! contract").
 //!
 //! It knows of each message only what the driver put on the pins (its
 //! index, line, channel enables and kind), never the golden model's answer,
@@ -33,10 +35,9 @@ use atomport_core::outcome::{LaneResults, Txn, TxnKind};
 use atomport_core::program::Space;
 
 use super::pins::CycleSample;
+pub use super::port_contract::{be_bits, be_span, MAX_OUTSTANDING_READS};
+use super::port_contract::{Breach, PortContract};
 pub use super::transaction::{AtomicObs, Event, Finished, Frame, Violation};
-
-/// Most reads the unit may have outstanding (in-flight table entries).
-pub const MAX_OUTSTANDING_READS: usize = 8;
 
 /// A message on the pins or in flight.
 #[derive(Clone, Debug)]
@@ -71,27 +72,6 @@ struct PendingWrite {
     read: Option<(Space, u64, u8)>,
 }
 
-/// A handshake whose valid must stay up, unchanged, until accepted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Held {
-    addr: u64,
-    slm: bool,
-    be: u16,
-    data: u128,
-}
-
-/// A message taken, as the payload port reads it.
-#[derive(Clone, Copy, Debug)]
-struct Taken {
-    index: usize,
-    /// its enabled lanes
-    enables: u32,
-    /// the lanes read so far
-    read: u32,
-    /// `pay_slot` of its reads
-    slot: bool,
-}
-
 /// The monitor's state.
 #[derive(Default)]
 pub struct Monitor {
@@ -99,40 +79,20 @@ pub struct Monitor {
     pending: VecDeque<Frame>,
     /// the message on `req_*` (raised, not yet taken)
     on_pins: Option<usize>,
-    /// messages taken (`req_valid & req_ready` in an earlier cycle) from the
-    /// oldest whose enabled lanes the payload port has not all read on:
-    /// the port reads the first of them
-    taken: VecDeque<Taken>,
-    /// messages taken so far: the k-th is in payload slot k mod 2
-    taken_count: usize,
+    /// the port contract's checks and their state
+    contract: PortContract,
     /// raised (on the pins or accepted) and not done, oldest first
     in_flight: VecDeque<Tracked>,
     /// reads accepted, not yet paired with their write: (space, addr, bytes)
     unpaired_reads: VecDeque<(Space, u64, u8)>,
-    /// reads accepted whose data has not returned
-    outstanding_reads: usize,
     /// writes accepted and not yet reported (an atomic write waits for its
     /// `obs_*`, which the unit may show in a later cycle)
     writes: VecDeque<PendingWrite>,
     /// transactions in golden-model order (each read right before its write)
     pub txns: Vec<Txn>,
     pub finished: Vec<Finished>,
-    rd_held: Option<Held>,
-    wr_held: Option<Held>,
     /// the cycle of the last done (the watchdog's clock for the next message)
     pub last_done: u64,
-}
-
-/// (first enabled byte, number of enabled bytes) of a byte-enable mask, or
-/// None when it is empty or not contiguous.
-pub fn be_span(be: u16) -> Option<(u32, u32)> {
-    if be == 0 {
-        return None;
-    }
-    let first = be.trailing_zeros();
-    let count = be.count_ones();
-    let run = if count >= 16 { 0xffff } else { ((1u32 << count) - 1) << first };
-    (run as u16 == be).then_some((first, count))
 }
 
 fn mask_bytes(value: u128, bytes: u32) -> u128 {
@@ -193,65 +153,14 @@ impl Monitor {
         }
     }
 
-    /// The payload-port checks of one cycle (see `observe`).
-    fn payload_reads(&mut self, s: &CycleSample) -> Result<(), Violation> {
-        if s.out.pay_valid {
-            let lane = s.out.pay_lane as u32;
-            let Some(t) = self.taken.front() else {
-                return Err(self.violation(s.cycle, "pay_valid", format!("pay_valid reads lane {lane} with no taken message's lanes left to read")));
-            };
-            let (index, enables, read) = (t.index, t.enables, t.read);
-            if s.out.pay_slot != t.slot {
-                return Err(self.violation(
-                    s.cycle,
-                    "pay_slot",
-                    format!("pay_slot {} reads lane {lane}, but the message whose lanes are read now (index {index}) is in slot {}", s.out.pay_slot as u8, t.slot as u8),
-                ));
-            }
-            let bit = 1u32.checked_shl(lane).unwrap_or(0);
-            if enables & bit == 0 {
-                return Err(self.violation(
-                    s.cycle,
-                    "pay_lane",
-                    format!("pay_lane reads lane {lane}, which message {index} does not enable (enabled lanes {enables:#x})"),
-                ));
-            }
-            if read & !(bit - 1) != 0 {
-                return Err(self.violation(
-                    s.cycle,
-                    "pay_lane",
-                    format!("pay_lane reads lane {lane} of message {index} again or out of order (lanes read so far {read:#x})"),
-                ));
-            }
-            self.taken[0].read |= bit;
-            self.drop_read_messages();
-        }
-        // a message is taken into the request stage while the decode stage
-        // holds the one before: a third only once the oldest is read
-        if s.request_accepted() && self.taken.len() >= 2 {
-            let t = &self.taken[0];
-            return Err(self.violation(
-                s.cycle,
-                "req_ready",
-                format!(
-                    "req_ready took a message while two taken ones wait on the payload port (message {}: lanes {:#x} of its enabled lanes {:#x} read)",
-                    t.index, t.read, t.enables
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Drops the oldest taken messages whose enabled lanes are all read.
-    fn drop_read_messages(&mut self) {
-        while self.taken.front().is_some_and(|t| t.read == t.enables) {
-            self.taken.pop_front();
-        }
-    }
-
     fn violation(&self, cycle: u64, signal: &'static str, what: String) -> Violation {
         let msg = self.in_flight.front().map(|t| (t.frame.index, t.frame.line, t.frame.text.clone()));
         Violation { cycle, msg, signal, what }
+    }
+
+    /// A breach of the port contract in `cycle`, as a violation.
+    fn breached(&self, cycle: u64) -> impl Fn(Breach) -> Violation + '_ {
+        move |b| self.violation(cycle, b.signal, b.what)
     }
 
     /// One cycle of pins ([`CycleSample`]): the request handshake raises
@@ -260,7 +169,7 @@ impl Monitor {
     pub fn observe(&mut self, s: &CycleSample, events: &mut Vec<Event>) -> Result<(), Violation> {
         let cycle = s.cycle;
         let out = &s.out;
-        let (read_accepted, write_accepted, rdata_returned) = (s.read_accepted(), s.write_accepted(), s.rdata.is_some());
+        let (read_accepted, write_accepted) = (s.read_accepted(), s.write_accepted());
         // --- the request: req_valid with nothing on the pins raises the
         // next expected message; req_ready takes it
         if s.req_valid && self.on_pins.is_none() {
@@ -289,67 +198,25 @@ impl Monitor {
         // the message's slot; a third message taken only once the oldest's
         // lanes are read
         if s.payload_shown {
-            self.payload_reads(s)?;
+            self.contract.payload_reads(s).map_err(self.breached(cycle))?;
         }
         if let (Some(index), true) = (self.on_pins, s.request_accepted()) {
             self.accepted(index, cycle);
             self.on_pins = None;
             let enables = self.in_flight.iter().find(|t| t.frame.index == index).map_or(0, |t| t.frame.enables);
-            if s.payload_shown {
-                self.taken.push_back(Taken { index, enables, read: 0, slot: self.taken_count % 2 == 1 });
-                self.drop_read_messages();
-            }
-            self.taken_count += 1;
+            self.contract.taken(index, enables, s.payload_shown);
         }
         // --- valid/ready stability: a raised valid holds until accepted
-        let rd_now = out.rd_valid.then_some(Held { addr: out.rd_addr, slm: out.rd_slm, be: out.rd_be, data: 0 });
-        if let Some(prev) = self.rd_held {
-            if rd_now != Some(prev) {
-                return Err(self.violation(
-                    cycle,
-                    held_signal(&prev, rd_now.as_ref(), ["mem_rd_valid", "mem_rd_addr", "mem_rd_space", "mem_rd_be", "mem_rd_be"]),
-                    format!("mem_rd_valid request {prev:x?} changed or dropped to {rd_now:x?} before mem_rd_ready accepted it"),
-                ));
-            }
-        }
-        self.rd_held = if out.rd_valid && !read_accepted { rd_now } else { None };
-        let wr_now = out.wr_valid.then_some(Held { addr: out.wr_addr, slm: out.wr_slm, be: out.wr_be, data: out.wr_data });
-        if let Some(prev) = self.wr_held {
-            if wr_now != Some(prev) {
-                return Err(self.violation(
-                    cycle,
-                    held_signal(&prev, wr_now.as_ref(), ["mem_wr_valid", "mem_wr_addr", "mem_wr_space", "mem_wr_be", "mem_wr_data"]),
-                    format!("mem_wr_valid request {prev:x?} changed or dropped to {wr_now:x?} before mem_wr_ready accepted it"),
-                ));
-            }
-        }
-        self.wr_held = if out.wr_valid && !write_accepted { wr_now } else { None };
+        self.contract.holds(s).map_err(self.breached(cycle))?;
 
         // --- read data returns, read handshakes
-        if rdata_returned {
-            if self.outstanding_reads == 0 {
-                return Err(self.violation(cycle, "mem_rdata_valid", "memory returned read data for no outstanding read (bench bug)".into()));
-            }
-            self.outstanding_reads -= 1;
-        }
+        self.contract.read_data(s).map_err(self.breached(cycle))?;
         if read_accepted {
-            let Some((first, bytes)) = be_span(out.rd_be) else {
-                return Err(self.violation(cycle, "mem_rd_be", format!("mem_rd_be {:#06x} is empty or not contiguous", out.rd_be)));
-            };
-            if !out.rd_addr.is_multiple_of(16) {
-                return Err(self.violation(cycle, "mem_rd_addr", format!("mem_rd_addr {:#x} is not 16-byte aligned", out.rd_addr)));
-            }
+            let (first, bytes) = self.contract.read_shape(s).map_err(self.breached(cycle))?;
             if self.in_flight.is_empty() {
                 return Err(self.violation(cycle, "mem_rd_valid", format!("read of line {:#x} with no message in flight", out.rd_addr)));
             }
-            self.outstanding_reads += 1;
-            if self.outstanding_reads > MAX_OUTSTANDING_READS {
-                return Err(self.violation(
-                    cycle,
-                    "mem_rd_valid",
-                    format!("{} reads outstanding; the port table allows {MAX_OUTSTANDING_READS}", self.outstanding_reads),
-                ));
-            }
+            self.contract.read_issued().map_err(self.breached(cycle))?;
             let space = space_of(out.rd_slm);
             let addr = out.rd_addr + first as u64;
             self.unpaired_reads.push_back((space, addr, bytes as u8));
@@ -360,20 +227,7 @@ impl Monitor {
         // this cycle's done (a write accepted in the cycle the previous
         // message's registered done shows belongs to the next message)
         let this_write = if write_accepted {
-            let Some((first, bytes)) = be_span(out.wr_be) else {
-                return Err(self.violation(cycle, "mem_wr_be", format!("mem_wr_be {:#06x} is empty or not contiguous", out.wr_be)));
-            };
-            if !out.wr_addr.is_multiple_of(16) {
-                return Err(self.violation(cycle, "mem_wr_addr", format!("mem_wr_addr {:#x} is not 16-byte aligned", out.wr_addr)));
-            }
-            let outside = out.wr_data & !be_bits(out.wr_be);
-            if outside != 0 {
-                return Err(self.violation(
-                    cycle,
-                    "mem_wr_data",
-                    format!("mem_wr_data {:#034x} has nonzero bytes outside mem_wr_be {:#06x}", out.wr_data, out.wr_be),
-                ));
-            }
+            let (first, bytes) = self.contract.write_shape(s).map_err(self.breached(cycle))?;
             Some((space_of(out.wr_slm), out.wr_addr + first as u64, bytes as u8, out.wr_data >> (8 * first)))
         } else {
             None
@@ -436,9 +290,7 @@ impl Monitor {
         }
 
         // --- message done
-        if out.rsp_error && !out.rsp_done {
-            return Err(self.violation(cycle, "rsp_error", "rsp_error without rsp_done".into()));
-        }
+        self.contract.error_with_done(s).map_err(self.breached(cycle))?;
         if out.rsp_done {
             let Some(t) = self.in_flight.front() else {
                 return Err(self.violation(cycle, "rsp_done", "rsp_done with no message in flight".into()));
@@ -446,15 +298,11 @@ impl Monitor {
             if t.accepted.is_none() {
                 return Err(self.violation(cycle, "rsp_done", "rsp_done for a message the unit has not taken (req_ready never rose)".into()));
             }
-            let unread = self.taken.iter().find(|k| k.index == t.frame.index && k.read != k.enables);
-            if let (true, Some(k)) = (s.payload_shown, unread) {
+            if let (true, Some(read)) = (s.payload_shown, self.contract.unread_lanes(t.frame.index)) {
                 return Err(self.violation(
                     cycle,
                     "rsp_done",
-                    format!(
-                        "rsp_done while lanes {:#x} of the message's enabled lanes {:#x} were read on the payload port",
-                        k.read, t.frame.enables
-                    ),
+                    format!("rsp_done while lanes {read:#x} of the message's enabled lanes {:#x} were read on the payload port", t.frame.enables),
                 ));
             }
             if !out.rsp_error && t.results_seen < t.frame.result_lanes.count_ones() {
@@ -526,7 +374,7 @@ impl Monitor {
     /// Whether nothing is in flight, no read is outstanding or unpaired, and
     /// no request is held on a memory channel.
     pub fn idle(&self) -> bool {
-        self.pending.is_empty() && self.on_pins.is_none() && self.in_flight.is_empty() && self.outstanding_reads == 0 && self.unpaired_reads.is_empty() && self.writes.is_empty()
+        self.pending.is_empty() && self.on_pins.is_none() && self.in_flight.is_empty() && self.contract.outstanding_reads() == 0 && self.unpaired_reads.is_empty() && self.writes.is_empty()
     }
 
     /// Reads accepted whose write has not been seen (an atomic's element
@@ -549,29 +397,6 @@ impl Monitor {
             })
             .collect()
     }
-}
-
-/// Which pin of a held request changed: `names` = [valid, addr, space,
-/// be, data].
-fn held_signal(prev: &Held, now: Option<&Held>, names: [&'static str; 5]) -> &'static str {
-    match now {
-        None => names[0],
-        Some(n) if n.addr != prev.addr => names[1],
-        Some(n) if n.slm != prev.slm => names[2],
-        Some(n) if n.be != prev.be => names[3],
-        Some(_) => names[4],
-    }
-}
-
-/// The bits of a 16-byte line whose byte is enabled in `be`.
-pub fn be_bits(be: u16) -> u128 {
-    let mut m = 0u128;
-    for k in 0..16 {
-        if be >> k & 1 != 0 {
-            m |= 0xffu128 << (8 * k);
-        }
-    }
-    m
 }
 
 /// The index of the `n`-th (0-based) set bit of `mask`.
@@ -607,6 +432,7 @@ mod tests {
             scatter_blocks: None,
             result: Some(("d".into(), 32)),
             max_elements: 4,
+            walk_cycles: 0,
             desc: vec![0x7d],
         }
     }

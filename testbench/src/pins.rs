@@ -272,7 +272,7 @@ impl CycleSample {
 
 /// Where the monitor's pins come from, one cycle at a time: the live
 /// Verilated unit driven by the bench ([`crate::live::LivePins`]) or a
-/// recorded waveform replayed (`atomport_wave::check::VcdPins`). The
+/// recorded waveform replayed (`atomport_wavecheck::check::VcdPins`). The
 /// monitor and the scoreboard ([`crate::lockstep::Lockstep`]) are the same
 /// for both.
 pub trait PinSource {

@@ -276,7 +276,8 @@ impl<P: UnitPins> Session<P> {
         let start = t.raised.max(monitor.last_done);
         let mem = self.pins.memory();
         let bound = watchdog_bound(mem.config(), t.frame.max_elements)
-            + u64::from(t.frame.max_elements.max(1)) * self.pins.dut().element_allowance();
+            + u64::from(t.frame.max_elements.max(1)) * self.pins.dut().element_allowance()
+            + t.frame.walk_cycles;
         if self.cycle <= start + bound {
             return Ok(());
         }
@@ -300,7 +301,7 @@ impl<P: UnitPins> Session<P> {
         let o = self.pins.last_outputs();
         Err(RtlError::Watchdog(format!(
             "message {} (line {}) not finished at cycle {}: {} cycles since cycle {start}, bound {bound} \
-             (64 + {} elements x per-element allowance at latency <= {}, stall {})\n  \
+             (64 + {} elements x per-element allowance at latency <= {}, stall {}; + {} typed level-walk cycles)\n  \
              raised at cycle {}, {}; {progress}\n  \
              reads outstanding {}, reads without their write {}\n  \
              pins: req_ready={} mem_rd_valid={} mem_wr_valid={} rsp_valid={} rsp_done={}\n  message: {}",
@@ -311,6 +312,7 @@ impl<P: UnitPins> Session<P> {
             f.max_elements,
             mem.config().latency_max,
             mem.config().stall,
+            f.walk_cycles,
             t.raised,
             t.accepted.map_or("never accepted (req_ready stayed low)".to_string(), |c| format!("accepted at cycle {c}")),
             mem.outstanding_reads(),

@@ -38,6 +38,10 @@ pub struct Frame {
     pub result: Option<(String, u32)>,
     /// most memory elements the message can move (for the watchdog)
     pub max_elements: u32,
+    /// cycles the unit may spend walking typed surface levels before the
+    /// lanes' addresses are known (for the watchdog): three per level below
+    /// each enabled lane's LOD (docs: `TypedAddr`'s walk)
+    pub walk_cycles: u64,
     /// the descriptor bytes (as on `req_desc`), for reports
     pub desc: Vec<u8>,
 }

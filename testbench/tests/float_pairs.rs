@@ -103,6 +103,19 @@ fn every_pair() {
                 r.pairs_per_second()
             );
             total += r.pairs;
+            if let Ok(dir) = std::env::var("ATOMPORT_SWEEP_REPORT_DIR") {
+                // one file per type, op and range: `atomport verification` joins the ranges
+                let path = std::path::Path::new(&dir).join(format!("{tn}-{on}-{:x}-{:x}.json", r.range.start, r.range.end));
+                let json = serde_json::json!({
+                    "type": tn, "op": on, "start": r.range.start, "end": r.range.end, "pairs": r.pairs,
+                    "of": PAIRS, "mismatches": r.mismatch.is_some() as u8,
+                    "first_mismatch": r.mismatch.as_ref().map(|m| m.to_string()),
+                    "wall_seconds": r.wall.as_secs_f64(), "pairs_per_second": r.pairs_per_second(), "threads": jobs,
+                });
+                atomport_core::output_file::create_folder(std::path::Path::new(&dir)).unwrap_or_else(|e| panic!("{e}"));
+                let text = serde_json::to_string_pretty(&json).expect("a JSON value prints") + "\n";
+                atomport_core::output_file::write_file(&path, text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+            }
             if let Some(m) = r.mismatch {
                 println!("  first mismatch: {m}");
                 failed.push(m.to_string());

@@ -21,7 +21,7 @@ use atomport_core::golden::atomic_ops::{apply, AluOut};
 use atomport_core::ops::{AluCtl, AluOp, ElemType};
 use atomport_sim::VAtomicAlu;
 use atomport_testbench::alu_stream::{run_stream, AluStreamError};
-use atomport_testbench::alu_vectors::{directed_float, directed_integer, integer_corners, integer_ops, random_operand, random_vectors as alu_random_vectors, with_garbage};
+use atomport_testbench::alu_vectors::{directed_float, directed_integer, directed_rounding, integer_corners, integer_ops, random_operand, random_vectors as alu_random_vectors, with_garbage};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -197,6 +197,7 @@ fn the_pipelined_stream_with_stalls_matches_golden() {
     println!("stream: seed {seed:#x} (rerun with ATOMPORT_ALU_SEED={seed:#x})");
     let mut vectors = directed_integer(&config);
     vectors.extend(directed_float(&config));
+    vectors.extend(directed_rounding(&config));
     vectors.extend(atomport_testbench::alu_vectors::directed_outside(&config));
     vectors.extend(alu_random_vectors(&config, 20_000, seed));
     let mut alu = VAtomicAlu::new().unwrap();

@@ -72,6 +72,22 @@ fn same_address_lanes_chain_through_memory() {
     run_checked("same_address.atom");
 }
 
+/// Every value of every descriptor byte the golden decoder takes with the
+/// base messages' payloads, as messages.
+#[test]
+fn every_legal_descriptor_byte_value_runs_as_on_the_golden_model() {
+    let sim = run_checked("descriptor_values.atom");
+    assert!(sim.messages > 100, "{} messages", sim.messages);
+}
+
+/// Lines one address bit apart in flight together (every bit of a 64-bit
+/// line address, and of SLM's), one offset in both spaces.
+#[test]
+fn lines_one_address_bit_apart_never_share_a_value() {
+    let sim = run_checked("near_miss_lines.atom");
+    assert_eq!(sim.messages, 60 + 12 + 3);
+}
+
 #[test]
 fn out_of_bounds_lanes_read_zero_and_drop_writes() {
     let sim = run_checked("oob.atom");
@@ -116,6 +132,17 @@ fn every_descriptor_bit_flip_the_golden_decoder_refuses_ends_in_error() {
     assert!(cases.len() > 300, "{} flips", cases.len());
     for build in [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial] {
         run_illegal_on(build, 23, &cases).unwrap_or_else(|e| panic!("{build:?}: descriptor flips: {e}"));
+    }
+}
+
+#[test]
+fn every_descriptor_byte_value_the_golden_decoder_refuses_ends_in_error() {
+    // on every build: each field's every code beside legal fields, one byte
+    // at a time (the mutation kill suite's sweep)
+    let cases = directed::descriptor_byte_sweep();
+    assert!(cases.len() > 10_000, "{} byte values", cases.len());
+    for build in [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial] {
+        run_illegal_on(build, 23, &cases).unwrap_or_else(|e| panic!("{build:?}: descriptor byte sweep: {e}"));
     }
 }
 

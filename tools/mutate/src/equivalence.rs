@@ -9,6 +9,14 @@
 //! not equivalent: the kill suite has a hole, and the counterexample's input
 //! sequence says where.
 //!
+//! A mutation inside a sub-block's instance is first proven on that
+//! instance alone (Yosys `submod` cuts the flattened design at the
+//! instance's boundary; its inputs become free in every cycle): equal
+//! outputs there for every input sequence mean equal outputs of the whole
+//! design, so the small proof settles it. Only when the instance's outputs
+//! can differ does the whole design's miter decide (when the limits allow
+//! it: a unit's miter holds some 18,000 flip-flops).
+//!
 //! The AIGER model has one implicit clock, so a mutation of a register's
 //! clock pin is never proven here: the kill suite must kill it.
 
@@ -27,6 +35,8 @@ pub struct ProofLimits {
     pub depth: u32,
     /// seconds for each of ABC's two tries
     pub timeout: u64,
+    /// after an instance's proof does not settle it: the whole design's miter
+    pub whole_design: bool,
 }
 
 /// What the proof found.
@@ -44,6 +54,13 @@ pub enum ProofResult {
     /// sequence given (one line per cycle: the inputs that differ from the
     /// cycle before)
     Different { frame: u32, inputs: Vec<String> },
+    /// the outputs of the sub-block instance holding the mutation are equal
+    /// for every input sequence (unbounded), or for `depth` cycles after
+    /// power-up: so are the design's
+    InstanceEquivalent { instance: String, depth: Option<u32> },
+    /// the instance's outputs differ for the input sequence given (its own
+    /// inputs); whether the design's outputs can is not decided
+    InstanceDifferent { instance: String, inputs: Vec<String> },
     /// no answer, with why
     Unknown(String),
 }
@@ -55,13 +72,28 @@ impl ProofResult {
             ProofResult::Equivalent => "equivalent (ABC dprove: every reachable state)".into(),
             ProofResult::BoundedEquivalent { depth } => format!("equivalent for {depth} cycles after power-up (ABC bmc3)"),
             ProofResult::Different { frame, .. } => format!("not equivalent: outputs differ {frame} cycles after power-up"),
+            ProofResult::InstanceEquivalent { instance, depth: None } => {
+                format!("equivalent (ABC dprove on instance `{instance}` alone: every input sequence)")
+            }
+            ProofResult::InstanceEquivalent { instance, depth: Some(d) } => {
+                format!("equivalent for {d} cycles after power-up (ABC bmc3 on instance `{instance}` alone)")
+            }
+            ProofResult::InstanceDifferent { instance, .. } => {
+                format!("unknown (the outputs of instance `{instance}` differ for some inputs; the design's not proven)")
+            }
             ProofResult::Unknown(why) => format!("unknown ({why})"),
         }
     }
 
     /// Proven equivalent, unbounded or to the depth asked.
     pub fn is_equivalent(&self) -> bool {
-        matches!(self, ProofResult::Unobservable | ProofResult::Equivalent | ProofResult::BoundedEquivalent { .. })
+        matches!(
+            self,
+            ProofResult::Unobservable
+                | ProofResult::Equivalent
+                | ProofResult::BoundedEquivalent { .. }
+                | ProofResult::InstanceEquivalent { .. }
+        )
     }
 }
 
@@ -74,7 +106,9 @@ pub struct Proof {
 
 /// Which of `mutations` (by select value) no output can see once constants
 /// are propagated: each applied behind a one-bit control input of its own
-/// (`mk<select>`), the design optimized once, gate by gate (Yosys `opt`,
+/// (`mk<select>`), the memories mapped to registers (a RAM column no read
+/// of which any output sees is then unused logic like any other), the
+/// design optimized once, gate by gate (Yosys `opt`,
 /// `wreduce`, `techmap`, `opt`: constant folding, registers whose input is
 /// their constant power-up value, unused logic removed), and every control
 /// input left without a load is a mutation no output depends on. Sound:
@@ -87,6 +121,7 @@ pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<
     for (select, m) in mutations {
         script.push_str(&format!("mutate -ctrl mk{select} 1 1 {}\n", m.apply_args()));
     }
+    script.push_str("memory_map\n");
     script.push_str(super::mutants::LIVE_LOGIC);
     script.push_str("techmap\nopt -keepdc\nopt_clean -purge\nwrite_verilog -noattr live.v\n");
     yosys(&dir, &script, "unobservable")?;
@@ -117,13 +152,26 @@ pub fn prove(p: &Prepared, m: &Mutation, index: usize, limits: ProofLimits) -> R
     }
     let dir = p.dir.join("proofs").join(format!("m{index}"));
     std::fs::create_dir_all(&dir).map_err(|e| MutateError::io(&dir, e))?;
+    let mut instance_result = None;
+    if let Some(instance) = instance_of(&m.cell) {
+        let result = prove_instance(p, m, &dir.join("instance"), instance, limits)?;
+        if result.is_equivalent() || !limits.whole_design {
+            return Ok(Proof { result, seconds: start.elapsed().as_secs_f64() });
+        }
+        instance_result = Some(result);
+    }
+    if !limits.whole_design {
+        let result = ProofResult::Unknown("a mutation of the top module; the whole design's miter is not asked for".into());
+        return Ok(Proof { result, seconds: start.elapsed().as_secs_f64() });
+    }
     let top = &p.top;
     let script = format!(
-        "read_rtlil ../../design.il\nmutate {}\nrename {top} gate\nread_rtlil ../../design.il\nrename {top} gold\n\
+        "read_rtlil ../../design.il\nmutate {}\n{}rename {top} gate\nread_rtlil ../../design.il\nrename {top} gold\n\
          miter -equiv -flatten gold gate miter\nhierarchy -top miter\nflatten\nmemory_map\n\
          opt -full\nopt_dff -sat\nopt -full\nwreduce\nopt -full\n\
          async2sync\ntechmap\ndffunmap\nabc -g AND\nopt_clean\nwrite_aiger -zinit -map miter.aim miter.aig\n",
-        m.apply_args()
+        m.apply_args(),
+        init_fix(p, m, top)
     );
     if let Err(e) = yosys(&dir, &script, "miter") {
         return Ok(Proof { result: ProofResult::Unknown(e.to_string()), seconds: start.elapsed().as_secs_f64() });
@@ -139,7 +187,95 @@ pub fn prove(p: &Prepared, m: &Mutation, index: usize, limits: ProofLimits) -> R
     if let ProofResult::Different { inputs, .. } = &mut result {
         *inputs = counterexample(&dir);
     }
+    if let (ProofResult::Unknown(_), Some(r)) = (&result, instance_result) {
+        result = r;
+    }
     Ok(Proof { result, seconds: start.elapsed().as_secs_f64() })
+}
+
+/// A register output tied to a constant (`const0`/`const1` on port `Q`)
+/// leaves the power-up value (`init`) on the wire the constant now drives,
+/// and Yosys stops on "Conflicting init values": the Yosys line that makes
+/// that bit's power-up value undefined in `module` (the register no longer
+/// drives it), or nothing. Read from the design's RTLIL: the cell's `Q`
+/// connection (a whole wire) and that wire's `init`.
+fn init_fix(p: &Prepared, m: &Mutation, module: &str) -> String {
+    if m.port != "Q" || !m.mode.starts_with("const") {
+        return String::new();
+    }
+    let Ok(il) = std::fs::read_to_string(&p.rtlil) else { return String::new() };
+    let lines: Vec<&str> = il.lines().map(str::trim).collect();
+    let Some(at) = lines.iter().position(|l| l.strip_prefix("cell ").and_then(|r| r.split_whitespace().nth(1)) == Some(m.cell.as_str())) else {
+        return String::new();
+    };
+    let Some(wire) = lines[at..].iter().take_while(|l| **l != "end").find_map(|l| l.strip_prefix("connect \\Q \\")) else {
+        return String::new();
+    };
+    if wire.contains(|c: char| c.is_whitespace() || c == '[' || c == '{') {
+        return String::new();
+    }
+    let Some(decl) = lines.iter().position(|l| l.starts_with("wire ") && l.ends_with(&format!(" \\{wire}"))) else {
+        return String::new();
+    };
+    let Some(init) = lines[..decl].iter().rev().take_while(|l| l.starts_with("attribute ")).find_map(|l| l.strip_prefix("attribute \\init ")) else {
+        return String::new();
+    };
+    let Some((width, bits)) = init.split_once('\'') else { return String::new() };
+    let (Ok(width), true) = (width.parse::<usize>(), bits.len() == width.parse::<usize>().unwrap_or(0)) else {
+        return String::new();
+    };
+    let bit = m.portbit as usize;
+    if bit >= width {
+        return String::new();
+    }
+    let mut value: Vec<char> = bits.chars().collect();
+    value[width - 1 - bit] = 'x';
+    format!("setattr -set init {width}'b{} {module}/w:{wire}\n", value.into_iter().collect::<String>())
+}
+
+/// The sub-block instance a flattened cell belongs to (`$flatten\decoder.$eq$...`
+/// -> `decoder`); None for a cell of the top module.
+pub fn instance_of(cell: &str) -> Option<&str> {
+    let rest = cell.strip_prefix("$flatten\\")?;
+    let end = rest.find('.')?;
+    Some(&rest[..end]).filter(|i| !i.is_empty())
+}
+
+/// Mutation `m` proven on `instance` alone: its cells cut out of the
+/// flattened design (`submod`), a miter of that module against its mutated
+/// copy, ABC's dprove, then bmc3.
+fn prove_instance(p: &Prepared, m: &Mutation, dir: &Path, instance: &str, limits: ProofLimits) -> Result<ProofResult, MutateError> {
+    std::fs::create_dir_all(dir).map_err(|e| MutateError::io(dir, e))?;
+    let mut gate = m.clone();
+    gate.module = "gate".into();
+    let design = p.rtlil.canonicalize().unwrap_or_else(|_| p.rtlil.clone());
+    let script = format!(
+        "read_rtlil {}\nsubmod -name instance c:$flatten\\\\{instance}.*\nrename instance gold\ncopy gold gate\nmutate {}\n{}\
+         miter -equiv -flatten gold gate miter\nhierarchy -top miter\nflatten\nmemory_map\n\
+         opt -full\nopt_dff -sat\nopt -full\nwreduce\nopt -full\n\
+         async2sync\ntechmap\ndffunmap\nabc -g AND\nopt_clean\nwrite_aiger -zinit -map miter.aim miter.aig\n",
+        design.display(),
+        gate.apply_args(),
+        init_fix(p, m, "gate")
+    );
+    if let Err(e) = yosys(dir, &script, "miter") {
+        return Ok(ProofResult::Unknown(format!("instance `{instance}`: {e}")));
+    }
+    let timeout = Duration::from_secs(limits.timeout);
+    let unbounded = abc(dir, "read_aiger miter.aig; dprove; write_cex -n cex.txt", timeout)?;
+    let mut result = read_dprove(&unbounded);
+    if result.is_none() {
+        let bmc = abc(dir, &format!("read_aiger miter.aig; bmc3 -F {} -T {}; write_cex -n cex.txt", limits.depth, limits.timeout), timeout)?;
+        result = Some(read_bmc(&bmc));
+    }
+    let instance = instance.to_string();
+    Ok(match result {
+        Some(ProofResult::Equivalent) => ProofResult::InstanceEquivalent { instance, depth: None },
+        Some(ProofResult::BoundedEquivalent { depth }) => ProofResult::InstanceEquivalent { instance, depth: Some(depth) },
+        Some(ProofResult::Different { .. }) => ProofResult::InstanceDifferent { instance, inputs: counterexample(dir) },
+        Some(other) => other,
+        None => ProofResult::Unknown("no answer".into()),
+    })
 }
 
 /// Runs `yosys-abc -c commands` in `dir`, killed after `timeout`; its output
@@ -185,6 +321,10 @@ fn read_dprove(out: &str) -> Option<ProofResult> {
     }
     if let Some(frame) = asserted_frame(out) {
         return Some(ProofResult::Different { frame, inputs: vec![] });
+    }
+    // CEC on a model without latches: a satisfiable miter is a difference
+    if out.lines().any(|l| l.trim_start().starts_with("SATISFIABLE")) {
+        return Some(ProofResult::Different { frame: 0, inputs: vec![] });
     }
     if out.to_lowercase().contains("networks are not equivalent") {
         return Some(ProofResult::Different { frame: 0, inputs: vec![] });
@@ -281,6 +421,10 @@ mod tests {
             Some(ProofResult::Different { frame: 4, inputs: vec![] })
         );
         assert_eq!(read_dprove("Networks are UNDECIDED.\n"), None);
+        assert_eq!(read_dprove("The network has no latches. Running CEC.\nSATISFIABLE    Time =     0.01 sec\n"), Some(ProofResult::Different { frame: 0, inputs: vec![] }));
+        assert_eq!(instance_of("$flatten\\decoder.$eq$u.v:8370$2084"), Some("decoder"));
+        assert_eq!(instance_of("$flatten\\ent_data$6.$procdff$1"), Some("ent_data$6"));
+        assert_eq!(instance_of("$auto$ff.cc:266:slice$17176"), None);
         assert_eq!(read_bmc("No output asserted in 4 frames. Resource limit reached (timeout 100 sec).\n"), ProofResult::BoundedEquivalent { depth: 4 });
         assert_eq!(read_bmc("Explored all reachable states after completing 8 frames.\n"), ProofResult::Equivalent);
         assert!(matches!(read_bmc("(killed at the time limit)\n"), ProofResult::Unknown(_)));

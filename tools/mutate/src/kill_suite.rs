@@ -1,12 +1,13 @@
 //! A block's kill suite: fixed and seeded, the same for every mutant.
 //!
 //! - A unit build (pipelined or serial): the illegal descriptors between
-//!   legal messages (testbench `directed`), every single-bit flip of their
-//!   base messages' descriptors that the golden decoder refuses, the reference-wave scenarios
+//!   legal messages (testbench `directed`), the reference-wave scenarios
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
-//!   stalls), then every directed script of the RTL tests. Each runs in
+//!   stalls), every directed script of the RTL tests, then every value of
+//!   every descriptor byte of the illegal descriptors' base messages that
+//!   the golden decoder refuses (last: the longest item). Each runs in
 //!   lockstep with the golden model: a mismatch, a port-contract violation
 //!   or the watchdog kills; so does, on a scenario, a port trace that is
 //!   not the unmutated design's (what the reference waves would show).
@@ -125,6 +126,7 @@ impl KillSuite {
                 items.push(Item::Stream { name: "directed integer vectors".into(), vectors: keep(alu_vectors::directed_integer(&config)) });
                 if config.fp {
                     items.push(Item::Stream { name: "directed float vectors".into(), vectors: keep(alu_vectors::directed_float(&config)) });
+                    items.push(Item::Stream { name: "directed float rounding vectors".into(), vectors: keep(alu_vectors::directed_rounding(&config)) });
                 }
                 items.push(Item::Stream { name: "vectors outside the op table and the build".into(), vectors: alu_vectors::directed_outside(&config) });
                 let random = alu_vectors::random_vectors(&config, messages, seed);
@@ -135,8 +137,7 @@ impl KillSuite {
             BlockKind::Unit | BlockKind::Serial => {
                 let named = directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
                 items.push(Item::Illegal { name: "illegal descriptors".into(), seed: 19, cases: named });
-                items.push(Item::Illegal { name: "descriptor bit flips".into(), seed: 23, cases: directed::descriptor_flips() });
-                let found = atomport_wave::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
+                let found = atomport_wavecheck::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
                 for sc in found {
                     let text = std::fs::read_to_string(&sc.script).map_err(|e| MutateError::io(&sc.script, e))?;
                     let program = atomport_core::script::parse(&sc.script.display().to_string(), &text)
@@ -158,6 +159,8 @@ impl KillSuite {
                     let messages = program.messages().count();
                     items.push(Item::Script { name: format!("directed {} (memory seed {})", d.name, d.mem.seed), program, mem: d.mem, scenario: false, messages });
                 }
+                // last: some 19,000 requests, run only by the mutants nothing before kills
+                items.push(Item::Illegal { name: "descriptor byte sweep".into(), seed: 23, cases: directed::descriptor_byte_sweep() });
             }
         }
         let element_allowance = if kind == BlockKind::Serial { atomport_testbench::dut::SERIAL_ELEMENT_ALLOWANCE } else { 0 };

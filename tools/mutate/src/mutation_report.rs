@@ -53,6 +53,15 @@ pub struct MutantRecord {
     pub seconds: f64,
 }
 
+/// How the mutants run were chosen from Yosys's list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// mutants Yosys listed
+    pub listed: usize,
+    /// of the list up to the last mutant run, those dropped as unobservable
+    pub dropped_unobservable: usize,
+}
+
 /// A whole run.
 #[derive(Clone, Debug)]
 pub struct MutateReport {
@@ -60,6 +69,8 @@ pub struct MutateReport {
     pub top: String,
     pub kind: BlockKind,
     pub count: usize,
+    /// how the mutants were picked from Yosys's list
+    pub sample: Sample,
     pub seed: u64,
     pub messages: usize,
     pub suite_seed: u64,
@@ -205,6 +216,8 @@ impl MutateReport {
             "block": self.block,
             "top": self.top,
             "count": self.count,
+            "listed": self.sample.listed,
+            "dropped_unobservable": self.sample.dropped_unobservable,
             "seed": self.seed,
             "messages": self.messages,
             "suite_seed": self.suite_seed,
@@ -216,7 +229,7 @@ impl MutateReport {
             "by_mode": by_mode,
             "killed_by": self.by_reason(),
             "waiver_file": self.waiver_file.as_ref().map(|p| p.display().to_string()),
-            "proof_limits": self.proof.map(|l| json!({"depth": l.depth, "timeout_seconds": l.timeout})),
+            "proof_limits": self.proof.map(|l| json!({"depth": l.depth, "timeout_seconds": l.timeout, "whole_design": l.whole_design})),
             "build_seconds": round3(self.build_seconds),
             "wall_seconds": round3(self.wall_seconds),
             "passed": self.passed(),
@@ -232,6 +245,12 @@ impl MutateReport {
             "atomport mutate --block {} --count {} --seed {}: {} mutants of `{}`\n",
             self.block, self.count, self.seed, t.total, self.top
         );
+        if self.sample.dropped_unobservable > 0 {
+            s += &format!(
+                "sample: {} listed; the first {} that some output can see once constants are propagated, {} before them dropped as unobservable (equivalent)\n",
+                self.sample.listed, t.total, self.sample.dropped_unobservable
+            );
+        }
         s += &format!(
             "kill suite: {} items ({} scripts, {} messages, {} illegal requests, {} ALU vectors; random part from seed {}), select 0 passes ({:.1} s)\n",
             self.suite.items,
@@ -274,7 +293,7 @@ impl MutateReport {
                 Verdict::Waived(w) => format!("waived ({}): {}", w.at, w.reason),
                 Verdict::Survived(Some(p)) => {
                     let mut w = format!("UNEXPLAINED; proof: {}", p.result.name());
-                    if let ProofResult::Different { inputs, .. } = &p.result {
+                    if let ProofResult::Different { inputs, .. } | ProofResult::InstanceDifferent { inputs, .. } = &p.result {
                         for line in inputs.iter().take(12) {
                             w.push_str(&format!("\n      {line}"));
                         }
@@ -350,6 +369,9 @@ fn proof_json(p: &Proof) -> Value {
     if let ProofResult::Different { frame, inputs } = &p.result {
         v["counterexample"] = json!({"frame": frame, "inputs": inputs});
     }
+    if let ProofResult::InstanceDifferent { instance, inputs } = &p.result {
+        v["instance_counterexample"] = json!({"instance": instance, "inputs": inputs});
+    }
     v
 }
 
@@ -369,6 +391,7 @@ mod tests {
             top: "atomic_alu".into(),
             kind: BlockKind::Alu,
             count: verdicts.len(),
+            sample: Default::default(),
             seed: 1,
             messages: 10,
             suite_seed: 1,

@@ -14,7 +14,7 @@ use atomport_sim::dynamic::{DynBuild, DynLibrary};
 use super::equivalence::{prove, unobservable, Proof, ProofLimits, ProofResult};
 use super::kill_suite::{Kill, KillSuite};
 use super::mutants::{list, prepare, write_mutated, Mutation};
-use super::mutation_report::{MutantRecord, MutateReport, Verdict};
+use super::mutation_report::{MutantRecord, MutateReport, Sample, Verdict};
 use super::rtl_place::{place, HdlSource};
 use super::waivers::Waivers;
 use super::{BlockKind, MutateError};
@@ -24,8 +24,12 @@ use super::{BlockKind, MutateError};
 pub struct MutateOptions {
     /// the block (`alu`, `alu_w32_int`, `unit`, `unit_l8_w32_int`, `serial_unit_l8_w32_int`)
     pub block: String,
-    /// mutants to list
+    /// mutants to run
     pub count: usize,
+    /// list `count * oversample` mutants, drop those no output can see once
+    /// constants are propagated (proven equivalent before any simulation),
+    /// run the first `count` of the rest; 1: run the list as it comes
+    pub oversample: usize,
     /// the seed `mutate -list` picks them with
     pub seed: u64,
     /// random messages (unit) or vectors (ALU) of the kill suite
@@ -112,12 +116,22 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
     let (block, kind, config) = block_identity(&opts.block)?;
     progress(Progress::Step("resolving the block"));
     let (sources, top) = resolve(&block, kind, &opts.work_dir)?;
-    let run_dir = opts.work_dir.join(format!("{block}-n{}-s{}", opts.count, opts.seed));
+    let oversampled = if opts.oversample > 1 { format!("-x{}", opts.oversample) } else { String::new() };
+    let run_dir = opts.work_dir.join(format!("{block}-n{}{oversampled}-s{}", opts.count, opts.seed));
 
     progress(Progress::Step("reading and flattening the design (yosys)"));
     let prepared = prepare(&sources, &top, &run_dir)?;
     progress(Progress::Step("listing the mutants (yosys mutate -list)"));
-    let (mutations, canary) = list(&prepared, kind, opts.count, opts.seed)?;
+    let listed_count = opts.count * opts.oversample.max(1);
+    let (listed, canary) = list(&prepared, kind, listed_count, opts.seed)?;
+    let (mutations, sample) = if opts.oversample > 1 {
+        progress(Progress::Step(&format!("{} mutants: dropping those no output sees once constants are propagated (yosys)", listed.len())));
+        let numbered: Vec<(u64, &Mutation)> = listed.iter().enumerate().map(|(i, m)| (i as u64 + 1, m)).collect();
+        let dead: std::collections::BTreeSet<u64> = unobservable(&prepared, &numbered)?.into_iter().collect();
+        live_prefix(&listed, &dead, opts.count)
+    } else {
+        (listed.clone(), Sample { listed: listed.len(), dropped_unobservable: 0 })
+    };
     let mutated = write_mutated(&prepared, &mutations, &canary)?;
 
     let build = DynBuild { sources: vec![mutated], top: top.clone(), dir: run_dir.join("model"), jobs: opts.jobs.max(1) };
@@ -192,6 +206,7 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
         top,
         kind,
         count: opts.count,
+        sample,
         seed: opts.seed,
         messages: opts.messages,
         suite_seed: opts.suite_seed,
@@ -206,6 +221,24 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
         run_dir,
         prepared_dir: prepared.dir.clone(),
     })
+}
+
+/// The first `count` mutations of `listed` whose select (index + 1) is not
+/// in `dead`, and how many dead ones came before the last of them.
+pub fn live_prefix(listed: &[Mutation], dead: &std::collections::BTreeSet<u64>, count: usize) -> (Vec<Mutation>, Sample) {
+    let mut live = vec![];
+    let mut dropped = 0;
+    for (i, m) in listed.iter().enumerate() {
+        if live.len() == count {
+            break;
+        }
+        if dead.contains(&(i as u64 + 1)) {
+            dropped += 1;
+        } else {
+            live.push(m.clone());
+        }
+    }
+    (live, Sample { listed: listed.len(), dropped_unobservable: dropped })
 }
 
 /// Proves the survivors (indices into `mutations`) on `jobs` threads.
@@ -306,4 +339,24 @@ fn run_all(
         return Err(e);
     }
     Ok(results.into_iter().map(|r| r.expect("every select ran")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_live_prefix_skips_the_dead_and_counts_them_up_to_the_last_kept() {
+        let listed: Vec<Mutation> =
+            (0..8).map(|k| Mutation::parse(&format!("mutate -mode inv -module m -cell $c{k} -port Y -portbit 0")).unwrap()).collect();
+        // selects 2, 3 and 7 are dead: the first four live ones are 1, 4, 5, 6
+        let dead = [2u64, 3, 7].into_iter().collect();
+        let (live, sample) = live_prefix(&listed, &dead, 4);
+        let cells: Vec<&str> = live.iter().map(|m| m.cell.as_str()).collect();
+        assert_eq!(cells, ["$c0", "$c3", "$c4", "$c5"]);
+        assert_eq!(sample, Sample { listed: 8, dropped_unobservable: 2 });
+        // fewer live than asked: all of them, every dead one counted
+        let (live, sample) = live_prefix(&listed, &dead, 10);
+        assert_eq!((live.len(), sample.dropped_unobservable), (5, 3));
+    }
 }

@@ -29,10 +29,62 @@ fn unobservable_and_observable_mutations_are_told_apart() {
     let dead = unobservable(&p, &[(1, &masked_bit), (2, &used_bit)]).unwrap();
     assert_eq!(dead, [1], "the masked bit only");
 
-    let limits = ProofLimits { depth: 10, timeout: 60 };
+    let limits = ProofLimits { depth: 10, timeout: 60, whole_design: true };
     assert!(prove(&p, &masked_bit, 1, limits).unwrap().result.is_equivalent());
     match prove(&p, &used_bit, 2, limits).unwrap().result {
         ProofResult::Different { inputs, .. } => assert!(!inputs.is_empty(), "a counterexample's inputs"),
         other => panic!("the used bit must be found different, got {other:?}"),
     }
+}
+
+#[test]
+fn a_ram_column_no_output_reads_is_unobservable() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ram_column.v");
+    let p = prepare(&[fixture], "ram_column", &fixture_dir("equivalence-ram-column")).unwrap();
+    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    // the register `staged` in front of the RAM's write port
+    let staged = list
+        .lines()
+        .collect::<Vec<_>>()
+        .windows(8)
+        .find_map(|w| {
+            let cell = w[0].trim().strip_prefix("cell $")?.split_whitespace().nth(1)?;
+            w.iter().any(|l| l.trim() == "connect \\Q \\staged").then(|| cell.to_string())
+        })
+        .expect("the register `staged`");
+    let m = |bit: u32| Mutation::parse(&format!("mutate -mode const1 -module ram_column -cell {staged} -port Q -portbit {bit}")).unwrap();
+    let (unread, read) = (m(6), m(2));
+    let dead = unobservable(&p, &[(1, &unread), (2, &read)]).unwrap();
+    assert_eq!(dead, [1], "the column no output reads only");
+}
+
+#[test]
+fn a_mutation_inside_an_instance_is_proven_on_the_instance_first() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/absorb.v");
+    let p = prepare(&[fixture], "top_absorb", &fixture_dir("equivalence-absorb")).unwrap();
+    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    let cell = |prefix: &str| list.lines().find_map(|l| l.trim().strip_prefix("cell ")?.split_whitespace().nth(1).filter(|c| c.starts_with(prefix)).map(String::from)).unwrap();
+    let and = cell("$flatten\\u.$and$");
+    let or = cell("$flatten\\u.$or$");
+    let m = |args: String| Mutation::parse(&format!("mutate {args}")).unwrap();
+    // the redundant and: the instance's outputs never change
+    let redundant = m(format!("-mode const0 -module top_absorb -cell {and} -port Y -portbit 0"));
+    // q[1]: the instance's output changes, the design's never does
+    let absorbed = m(format!("-mode inv -module top_absorb -cell {or} -port Y -portbit 1"));
+    // q[0]: the design's output changes
+    let used = m(format!("-mode inv -module top_absorb -cell {or} -port Y -portbit 0"));
+    let instance_only = ProofLimits { depth: 10, timeout: 60, whole_design: false };
+    let whole = ProofLimits { whole_design: true, ..instance_only };
+    assert_eq!(prove(&p, &redundant, 1, instance_only).unwrap().result, ProofResult::InstanceEquivalent { instance: "u".into(), depth: None });
+    match prove(&p, &absorbed, 2, instance_only).unwrap().result {
+        ProofResult::InstanceDifferent { instance, inputs } => assert!(instance == "u" && !inputs.is_empty(), "{instance} {inputs:?}"),
+        other => panic!("q[1] changes the instance's outputs, got {other:?}"),
+    }
+    assert_eq!(prove(&p, &absorbed, 3, whole).unwrap().result, ProofResult::Equivalent, "the design never shows q[1]");
+    assert!(matches!(prove(&p, &used, 4, whole).unwrap().result, ProofResult::Different { .. }));
+    assert!(matches!(prove(&p, &used, 5, instance_only).unwrap().result, ProofResult::InstanceDifferent { .. }));
+    // a register output tied to its power-up value where no output sees it
+    let ff = list.lines().find_map(|l| l.trim().strip_prefix("cell $dff ").map(String::from)).expect("the instance's register");
+    let stuck = m(format!("-mode const0 -module top_absorb -cell {ff} -port Q -portbit 1"));
+    assert_eq!(prove(&p, &stuck, 6, whole).unwrap().result, ProofResult::Equivalent, "q[1] stuck at its power-up value, never shown");
 }

@@ -23,7 +23,7 @@ fn a_select_input_that_reaches_nothing_lets_the_canary_survive() {
     yosys(&prepared.dir, &format!("read_rtlil design.il\nadd -input {SELECT} {width}\nwrite_verilog -noattr ignored.v\n"), "ignored").unwrap();
     let build = DynBuild { sources: vec![dir.join("ignored.v")], top: "atomic_alu".into(), dir: dir.join("model"), jobs: 2 };
     let lib = Arc::new(build.build().unwrap());
-    let mut suite = KillSuite::new(BlockKind::Alu, UnitConfig::FULL, 2000, 1, &atomport_wave::refs::default_dir()).unwrap();
+    let mut suite = KillSuite::new(BlockKind::Alu, UnitConfig::FULL, 2000, 1, &atomport_wavecheck::refs::default_dir()).unwrap();
     suite.check_select0(&lib).unwrap();
     let canary_select = mutations.len() as u64 + 1;
     assert_eq!(suite.run(&lib, canary_select).unwrap(), None, "nothing to kill behind an unused select");

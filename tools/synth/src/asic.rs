@@ -27,7 +27,8 @@ use serde::Serialize;
 use super::liberty::{self, CellKind};
 use super::stats::{self, CellStats};
 use super::tools::{self, run_logged, show, Tool};
-use super::{read_file, write_whole, ys_path, ys_sources, SynthError, SynthReport};
+use super::yosys::{self, read_file, write_whole, ys_path, ys_sources};
+use super::{SynthError, SynthReport};
 
 /// A library the flow knows by name: a Debian package ships its liberty.
 #[derive(Debug, PartialEq, Eq)]
@@ -320,8 +321,8 @@ pub(crate) fn synth_asic(
         buf_in = buffer.input,
         buf_out = buffer.output,
     );
-    let log = super::run_yosys(yosys, &dir, &script)?;
-    report.warnings = super::warnings(&log);
+    let log = yosys::run_yosys(yosys, &dir, &script)?;
+    report.warnings = yosys::warnings(&log);
     let cells = stats::parse_stat(&read_file(&dir.join("stat.json"))?, &top)
         .map_err(|e| SynthError::Parse { path: dir.join("stat.json"), detail: e.to_string() })?;
     let area = parse_chip_area(&read_file(&dir.join("stat-area.txt"))?, &top).ok_or_else(|| SynthError::Parse {

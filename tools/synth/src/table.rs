@@ -267,11 +267,11 @@ fn dash(n: u64) -> String {
     }
 }
 
-/// The Markdown of `targets` (in [`Target::ALL`] order, rows in
+/// The Markdown of `targets` (in [`Target::all`] order, rows in
 /// [`TABLE_BLOCKS`] order): the lines on how each target's rows were made,
 /// the table, the blocks, the notes.
 pub fn markdown(targets: &[TargetRows]) -> String {
-    let order = |name: &str| Target::ALL.iter().position(|t| t.name() == name).unwrap_or(usize::MAX);
+    let order = |name: &str| Target::all().iter().position(|t| t.name() == name).unwrap_or(usize::MAX);
     let mut targets: Vec<&TargetRows> = targets.iter().collect();
     targets.sort_by_key(|t| order(&t.target));
     let mut s = "Produced by `atomport synth --table`; each target's rows by one run of every block (`--table --target T` \
@@ -319,7 +319,7 @@ pub fn parse(table: &str) -> Vec<TargetRows> {
     for line in table.lines() {
         if let Some(rest) = line.strip_prefix("- `") {
             let name = rest.split('`').next().unwrap_or("");
-            if Target::ALL.iter().any(|t| t.name() == name) {
+            if Target::all().iter().any(|t| t.name() == name) {
                 targets.push(TargetRows { target: name.into(), provenance: line[2..].to_string(), rows: vec![] });
             }
         } else if line.starts_with("Produced by") && line.contains("Tools:") {
@@ -361,7 +361,7 @@ fn legacy_provenance(line: &str, target: &str) -> String {
         .trim_end_matches('.')
         .split("; ")
         .filter(|tool| {
-            let named: Vec<&str> = Target::ALL.iter().map(|t| t.name()).filter(|n| tool.contains(n)).collect();
+            let named: Vec<&str> = Target::all().iter().map(|t| t.name()).filter(|n| tool.contains(n)).collect();
             named.is_empty() || named.contains(&target)
         })
         .collect();
@@ -542,7 +542,7 @@ Cells, LUTs ...
         let notices = check_kept(&old, &[Target::Asic], "00000000000000cc").unwrap();
         assert_eq!(notices.len(), 3, "{notices:?}");
         assert!(notices[1].contains("ice40") && notices[1].contains("no Verilog fingerprint"));
-        assert_eq!(check_kept(&old, &Target::ALL, "00000000000000cc"), Ok(vec![]), "nothing kept");
+        assert_eq!(check_kept(&old, &Target::all(), "00000000000000cc"), Ok(vec![]), "nothing kept");
     }
 
     #[test]

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use atomport_core::output_file::OutputError;
 
-use super::check::REQUIRED_PORTS;
+use atomport_core::ops::ports::{port_names, Channel};
 use super::diff::{glob_match, relative_vars};
 use super::reader::{Var, Waveform};
 
@@ -100,6 +100,16 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
     ("Golden transaction", &["msg_index", "msg_line", "txn_index", "txn_write", "txn_lane", "txn_addr", "txn_bytes", "txn_data"]),
 ];
 
+/// The channels a waveform of the unit has besides the request's: the
+/// memory port and the results (the port table, `atomport_isa::ports`; a
+/// golden-model VCD has them too).
+pub const REQUIRED_CHANNELS: [Channel; 4] = [Channel::MemRead, Channel::MemReadData, Channel::MemWrite, Channel::Response];
+
+/// The ports of the [`REQUIRED_CHANNELS`], in the port table's order.
+pub fn required_ports() -> Vec<&'static str> {
+    port_names(&REQUIRED_CHANNELS).collect()
+}
+
 /// At most this many signals per internal group (patterns like `*state*`
 /// could pull in a whole sub-tree).
 const MAX_PER_GROUP: usize = 40;
@@ -116,12 +126,13 @@ pub fn gtkw_path(vcd: &Path) -> PathBuf {
 /// internals), else the scope with the most of them, else (no port at all)
 /// the innermost scope that holds every var.
 pub fn unit_scope(w: &Waveform) -> String {
+    let required = required_ports();
     let mut best = (0usize, 0usize, String::new());
     for scope in w.scopes() {
         let rel = relative_vars(w, &scope);
         let direct: Vec<&str> =
             rel.iter().filter(|(n, _)| !n.contains('.')).map(|(n, _)| n.as_str()).collect();
-        let score = REQUIRED_PORTS.iter().filter(|p| direct.contains(p)).count();
+        let score = required.iter().filter(|p| direct.contains(p)).count();
         let depth = if scope.is_empty() { 0 } else { scope.split('.').count() };
         if score > best.0 || (score == best.0 && score > 0 && depth > best.1) {
             best = (score, depth, scope);
@@ -146,6 +157,7 @@ pub fn unit_groups(w: &Waveform) -> Vec<SignalGroup> {
     let rel = relative_vars(w, &scope);
     let mut taken = vec![false; rel.len()];
     let mut traces = std::collections::HashSet::new();
+    let required = required_ports();
     let mut out = Vec::new();
     for (name, patterns) in UNIT_GROUPS {
         let mut signals = Vec::new();
@@ -156,7 +168,7 @@ pub fn unit_groups(w: &Waveform) -> Vec<SignalGroup> {
                     // a port is listed even when it equals another signal
                     // (Verilator gives equal signals one trace: the serial
                     // build's `mem_wr_addr` is its `mem_rd_addr`)
-                    if traces.insert(v.trace) || REQUIRED_PORTS.contains(&n.as_str()) {
+                    if traces.insert(v.trace) || required.contains(&n.as_str()) {
                         signals.push(ViewSignal::of(v, n));
                     }
                 }

@@ -13,9 +13,8 @@
 
 use std::fmt::Write as _;
 
-use super::check::REQUIRED_PORTS;
 use super::diff::{glob_match, relative_vars};
-use super::gtkw::{unit_groups, unit_scope};
+use super::gtkw::{required_ports, unit_groups, unit_scope};
 use super::reader::{Logic, TraceKind, Value, Var, Waveform};
 
 /// What to draw.
@@ -108,7 +107,8 @@ fn rows<'w>(w: &'w Waveform, scope: &str, signals: &[String]) -> Result<Vec<Row<
     let rel = relative_vars(w, scope);
     let mut out = Vec::new();
     if signals.is_empty() {
-        let has_ports = rel.iter().any(|(n, _)| REQUIRED_PORTS.contains(&n.as_str()));
+        let required = required_ports();
+        let has_ports = rel.iter().any(|(n, _)| required.contains(&n.as_str()));
         let groups = if has_ports { unit_groups(w) } else { Vec::new() };
         if !groups.is_empty() {
             for g in groups {

@@ -32,40 +32,21 @@ use atomport_core::descriptor::{EncodeError, Encoder};
 use atomport_core::golden::sparse_memory::Memory;
 use atomport_core::golden::Machine;
 use atomport_core::program::{Program, Space, Stmt};
+use atomport_core::ops::ports::{port_names, Channel};
 use atomport_testbench::dut::UnitBuild;
 use atomport_testbench::lockstep::{EventCounts, Lockstep, ReplayStop};
 use atomport_testbench::pins::{CycleSample, PinSource, UnitOutputs};
 use atomport_testbench::scoreboard::{hex_bytes, Scoreboard};
 
-use super::diff::relative_vars;
-use super::reader::{Logic, Timescale, Trace, Value, Var, Waveform};
+use atomport_wave::diff::relative_vars;
+use atomport_wave::reader::{Logic, Timescale, Trace, Value, Var, Waveform};
 
-/// The port names wavecheck needs besides the request's
-/// (docs/microarchitecture.md).
-pub const REQUIRED_PORTS: [&str; 18] = [
-    "mem_rd_valid",
-    "mem_rd_ready",
-    "mem_rd_addr",
-    "mem_rd_space",
-    "mem_rd_be",
-    "mem_rdata_valid",
-    "mem_rdata",
-    "mem_wr_valid",
-    "mem_wr_ready",
-    "mem_wr_addr",
-    "mem_wr_space",
-    "mem_wr_be",
-    "mem_wr_data",
-    "rsp_valid",
-    "rsp_lane",
-    "rsp_data",
-    "rsp_done",
-    "rsp_error",
-];
-
-/// The request handshake and the atomic observation ports, also required.
-pub const REQUEST_PORTS: [&str; 3] = ["req_valid", "req_ready", "req_desc"];
-pub const OBS_PORTS: [&str; 5] = ["obs_valid", "obs_lane", "obs_elem", "obs_old", "obs_new"];
+/// Every channel wavecheck samples: the request handshake, the
+/// required channels (`atomport_wave::gtkw::REQUIRED_CHANNELS`) and the
+/// atomic observation ports (a golden-model
+/// VCD has these; the payload port is read when present).
+pub const SAMPLED_CHANNELS: [Channel; 6] =
+    [Channel::Request, Channel::MemRead, Channel::MemReadData, Channel::MemWrite, Channel::Response, Channel::Observe];
 
 /// Why a file cannot be wavechecked at all (bad input, exit 2).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -131,7 +112,8 @@ pub struct VcdPins<'w> {
     /// the payload port's `pay_valid`, `pay_lane`, `pay_slot`, when recorded
     /// (a golden-model VCD has no payload port): the monitor then checks the reads
     payload: Option<(Cursor<'w>, Cursor<'w>, Cursor<'w>)>,
-    /// one cursor per name of [`VcdPins::NAMES`]
+    /// the ports of the [`SAMPLED_CHANNELS`], and one cursor for each
+    names: Vec<&'static str>,
     cursors: Vec<Cursor<'w>>,
     /// the memory the recorded writes build
     flat: Memory,
@@ -173,34 +155,6 @@ fn store_line(m: &mut Memory, line: u64, be: u16, data: u128) {
 }
 
 impl<'w> VcdPins<'w> {
-    const NAMES: [&'static str; 26] = [
-        "req_valid",
-        "req_ready",
-        "req_desc",
-        "mem_rd_valid",
-        "mem_rd_ready",
-        "mem_rd_addr",
-        "mem_rd_space",
-        "mem_rd_be",
-        "mem_rdata_valid",
-        "mem_rdata",
-        "mem_wr_valid",
-        "mem_wr_ready",
-        "mem_wr_addr",
-        "mem_wr_space",
-        "mem_wr_be",
-        "mem_wr_data",
-        "rsp_valid",
-        "rsp_lane",
-        "rsp_data",
-        "rsp_done",
-        "rsp_error",
-        "obs_valid",
-        "obs_lane",
-        "obs_elem",
-        "obs_old",
-        "obs_new",
-    ];
 
     /// The unit's ports in `w` (found with [`find_port_scope`]), sampled on
     /// `clock`, replaying `program`'s memory statements.
@@ -230,7 +184,8 @@ impl<'w> VcdPins<'w> {
                 .zip(var("pay_lane"))
                 .zip(var("pay_slot").filter(|v| v.width == 1))
                 .map(|((v, l), k)| (Cursor::new(w.trace(v)), Cursor::new(w.trace(l)), Cursor::new(w.trace(k)))),
-            cursors: Self::NAMES.iter().map(|n| Cursor::new(w.trace(var(n).unwrap()))).collect(),
+            names: port_names(&SAMPLED_CHANNELS).collect(),
+            cursors: port_names(&SAMPLED_CHANNELS).map(|n| Cursor::new(w.trace(var(n).unwrap()))).collect(),
             flat: Memory::new(),
             slm: Memory::new(),
             inits,
@@ -277,7 +232,8 @@ impl<'w> VcdPins<'w> {
     }
 
     fn at(&mut self, name: &'static str, t: u64) -> Option<Value<'w>> {
-        let k = Self::NAMES.iter().position(|n| *n == name).unwrap();
+        // a name of the port table's sampled channels (a wrong one is a bug here, not bad input)
+        let k = self.names.iter().position(|n| *n == name).expect("a sampled port");
         self.cursors[k].before(t)
     }
 
@@ -444,8 +400,11 @@ impl PinSource for VcdPins<'_> {
 /// and `clock`, or what is missing.
 pub fn find_port_scope(w: &Waveform, clock: &str) -> Result<String, CheckError> {
     let mut best: Option<(usize, String, Vec<&str>)> = None;
-    let wanted: Vec<&str> =
-        REQUEST_PORTS.iter().chain(&REQUIRED_PORTS).chain(&OBS_PORTS).copied().chain(std::iter::once(clock)).collect();
+    let mut wanted: Vec<&str> = vec![];
+    for name in port_names(&SAMPLED_CHANNELS) {
+        wanted.push(name);
+    }
+    wanted.push(clock);
     for scope in w.scopes() {
         let rel = relative_vars(w, &scope);
         let has = |n: &str| rel.iter().any(|(r, _)| r == n);
@@ -588,7 +547,7 @@ mod tests {
         };
         let mut t = String::from("$timescale 1ns $end $scope module u $end\n");
         let names: Vec<(&str, u32)> = std::iter::once(("clock", 1))
-            .chain(VcdPins::NAMES.iter().map(|n| (*n, 128)))
+            .chain(port_names(&SAMPLED_CHANNELS).map(|n| (n, 128)))
             .collect();
         for (k, (n, w)) in names.iter().enumerate() {
             let w = if ["clock"].contains(n) || n.ends_with("valid") || n.ends_with("ready") || *n == "rsp_done" || *n == "rsp_error" { 1 } else { *w };

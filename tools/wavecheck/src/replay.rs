@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::diff::relative_vars;
-use super::reader::{Logic, Value, Waveform};
+use atomport_wave::diff::relative_vars;
+use atomport_wave::reader::{Logic, Value, Waveform};
 
 /// A port of a Verilog module, from its declarations.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +153,7 @@ pub fn replay_testbench(w: &Waveform, scope: &str, module: &str, ports: &[Verilo
 
 /// A bench's opening: the timescale, the module, a reg per input and a
 /// wire per output of the DUT, and the DUT on them.
-fn bench_top(s: &mut String, timescale: super::Timescale, tb: &str, module: &str, ports: &[VerilogPort]) {
+fn bench_top(s: &mut String, timescale: atomport_wave::Timescale, tb: &str, module: &str, ports: &[VerilogPort]) {
     let _ = writeln!(s, "`timescale {timescale}/{timescale}");
     let _ = writeln!(s, "module {tb};");
     for p in ports {
@@ -170,7 +170,7 @@ fn bench_top(s: &mut String, timescale: super::Timescale, tb: &str, module: &str
 /// line per time at which an input changes: the time (hex) and every input's
 /// value concatenated in port order (hex, first port leftmost); the last
 /// line holds the inputs and the time to finish at.
-pub fn stimulus_bench(module: &str, ports: &[VerilogPort], timescale: super::Timescale) -> String {
+pub fn stimulus_bench(module: &str, ports: &[VerilogPort], timescale: atomport_wave::Timescale) -> String {
     let tb = format!("{module}_xtb");
     let inputs: Vec<&VerilogPort> = ports.iter().filter(|p| p.input).collect();
     let width: u32 = inputs.iter().map(|p| p.width).sum();

@@ -24,9 +24,9 @@ use atomport_testbench::generator::{random_script, GenConfig};
 use atomport_testbench::regress::script_seed;
 use atomport_testbench::{MemConfig, RtlOptions};
 
-use super::diff::{diff, DiffOptions, DiffReport};
-use super::gtkw::unit_scope;
-use super::reader::{Timescale, Waveform};
+use atomport_wave::diff::{diff, DiffOptions, DiffReport};
+use atomport_wave::gtkw::unit_scope;
+use atomport_wave::reader::{Timescale, Waveform};
 use super::replay::{module_ports, stimulus_bench, stimulus_file, VerilogPort};
 
 /// What `atomport xsim` runs.

@@ -26,8 +26,8 @@ use atomport_core::golden::Machine;
 use atomport_core::message::Body;
 use atomport_core::program::{Program, Space, Stmt};
 
-use super::reader::Timescale;
-use super::writer::{SignalId, VcdWriter};
+use atomport_wave::reader::Timescale;
+use atomport_wave::writer::{SignalId, VcdWriter};
 
 /// Clock period of the golden waveform, in its 1 ns units (the RTL's).
 pub const PERIOD: u64 = 10;

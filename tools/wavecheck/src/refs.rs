@@ -11,7 +11,7 @@
 //!   a reference.
 //! * `atomport wave check-refs` (and the `waves` test) regenerates them
 //!   under `target/waves/` and wavediffs them against the references on
-//!   the unit's ports ([`PORT_GLOBS`]), sampled on `clock`: a change in
+//!   the unit's ports (the port table), sampled on `clock`: a change in
 //!   any port in any cycle fails until the references are updated on
 //!   purpose. Internal signals are not compared (they are free to change).
 //!
@@ -28,23 +28,35 @@ use atomport_testbench::{MemConfig, RtlOptions};
 
 use super::check::check;
 use super::check::CheckError;
-use super::diff::{diff, DiffError, DiffOptions};
-use super::gtkw::GtkwError;
+use atomport_wave::diff::{diff, DiffError, DiffOptions};
+use atomport_wave::gtkw::GtkwError;
 use atomport_core::diag::Diag;
 use atomport_testbench::RtlError;
-use super::diff::glob_match;
-use super::gtkw::{unit_groups, unit_scope, write_unit_gtkw};
-use super::reader::Waveform;
-use super::writer::{rewrite, Rewrite};
+use atomport_core::ops::ports::{is_unit_port, UNIT_PORTS};
+use atomport_wave::gtkw::{unit_groups, unit_scope, write_unit_gtkw};
+use atomport_wave::reader::Waveform;
+use atomport_wave::writer::{rewrite, Rewrite};
 
-/// The unit's ports, as wavediff globs (docs/microarchitecture.md).
-pub const PORT_GLOBS: [&str; 7] = ["clock", "reset", "req_*", "pay_*", "mem_*", "rsp_*", "obs_*"];
+/// The unit's port families as globs (`clock reset req_* pay_* ...`), from
+/// the port table: how the CLI names what a port-level comparison covers.
+pub fn port_globs() -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for p in &UNIT_PORTS {
+        let glob = match p.name.split_once('_') {
+            Some((family, _)) => format!("{family}_*"),
+            None => p.name.to_string(),
+        };
+        if !out.contains(&glob) {
+            out.push(glob);
+        }
+    }
+    out
+}
 
-/// Whether a signal name is one of the unit's ports: it matches
-/// [`PORT_GLOBS`] and has no `$` (rust-hdl names internal state
-/// `block$signal`, `rsp_data_r$d`; ports never carry one).
+/// Whether a signal name is one of the unit's ports (the port table,
+/// `atomport_isa::ports`).
 pub fn is_port(name: &str) -> bool {
-    !name.contains('$') && PORT_GLOBS.iter().any(|g| glob_match(g, name))
+    is_unit_port(name)
 }
 
 /// `waves/` of the source tree.
@@ -188,9 +200,9 @@ pub fn generate(s: &Scenario, out_dir: &Path) -> Result<PathBuf, RefsError> {
 }
 
 /// Port-level comparison of two waves of one scenario.
-pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<super::diff::DiffReport, DiffError> {
+pub fn compare(reference: &Waveform, fresh: &Waveform) -> Result<atomport_wave::diff::DiffReport, DiffError> {
     let opts = DiffOptions {
-        signals: PORT_GLOBS.iter().map(|s| s.to_string()).collect(),
+        signals: UNIT_PORTS.iter().map(|p| p.name.to_string()).collect(),
         clock: Some("clock".into()),
         ..Default::default()
     };
