@@ -5722,6 +5722,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         null_coord$u_in = lane_mux$coord[(32'h0)+:(32)];
         null_coord$v_in = lane_mux$coord[(32'h20)+:(32)];
         null_coord$r_in = lane_mux$coord[(32'h40)+:(32)];
+        null_coord$lod_present = lod_as_registered;
         typed_step$at_lod = typed_lane_coord$lod_is_zero;
         if (typed_walked$q) begin
             typed_step$at_lod = typed_walk_at_lod$q;
@@ -7190,7 +7191,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) null_coord$lod_in = typed_lane_coord$lod;
     always @(*) null_coord$v_present = ctx_v_present$q;
     always @(*) null_coord$r_present = ctx_r_present$q;
-    always @(*) null_coord$lod_present = lod_as_registered;
     always @(*) typed_step$coord_u = null_coord$u;
     always @(*) typed_step$coord_v = null_coord$v;
     always @(*) typed_step$coord_r = null_coord$r;
