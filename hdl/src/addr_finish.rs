@@ -23,13 +23,9 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
-use crate::decoder::SIZE_BITS;
+use crate::line_place::LinePlace;
 use crate::partial_sum::PartialSum;
-use crate::typed_extent::WIDE_BITS;
-use crate::write_align::LINE_BYTES;
-
-/// Bits of a bit offset inside a line (0..=120).
-pub const LINE_BIT_OFFSET_BITS: usize = 7;
+use crate::widths::{ADDR_BITS, LINE_BIT_OFFSET_BITS, LINE_BYTES, SIZE_BITS};
 
 /// The element's final address, split into line, byte lane and byte enables (combinational).
 #[derive(LogicBlock)]
@@ -38,7 +34,7 @@ pub struct AddrFinish {
     /// TYPED_ATOMIC: the address is `surf_base + index * E`; else `addr`.
     pub typed: Signal<In, Bit>,
     /// The element's byte address (not TYPED_ATOMIC), from `AddrGen`.
-    pub addr: Signal<In, Bits<WIDE_BITS>>,
+    pub addr: Signal<In, Bits<ADDR_BITS>>,
     /// log2 bytes of the element.
     pub elem_size: Signal<In, Bits<SIZE_BITS>>,
 
@@ -49,13 +45,13 @@ pub struct AddrFinish {
     pub p32: Signal<In, Bits<P32_BITS>>,
     pub p48: Signal<In, Bits<P48_BITS>>,
     /// `e`; at lod `e * E + surf_base` (the issue stage's)
-    pub second_c: Signal<In, Bits<WIDE_BITS>>,
+    pub second_c: Signal<In, Bits<ADDR_BITS>>,
 
     // ---- result ----
     /// The typed step's result: the walk's next `level_base` (at lod: the element's byte address).
-    pub index: Signal<Out, Bits<WIDE_BITS>>,
+    pub index: Signal<Out, Bits<ADDR_BITS>>,
     /// The element's byte address aligned down to the 16-byte line.
-    pub line: Signal<Out, Bits<WIDE_BITS>>,
+    pub line: Signal<Out, Bits<ADDR_BITS>>,
     /// Bit offset of the element in the line: `(addr % 16) * 8`.
     pub bit_offset: Signal<Out, Bits<LINE_BIT_OFFSET_BITS>>,
     /// Byte enables of the element in the line.
@@ -63,20 +59,11 @@ pub struct AddrFinish {
 
     // ---- datapath ----
     second: PartialSum,
+    place: LinePlace,
 
     // ---- constants ----
-    line_mask: Constant<Bits<WIDE_BITS>>,
-    byte_in_line: Constant<Bits<LINE_BIT_OFFSET_BITS>>,
-    /// `size_enables[s]` = (1 << (1 << s)) - 1
-    size_enables: [Constant<Bits<LINE_BYTES>>; 5],
-    zero_enables: Constant<Bits<LINE_BYTES>>,
     /// `PartialSum`'s second term of weight 2^16: `AddrMul` sums its own.
     zero_p16_b: Constant<Bits<P0_BITS>>,
-
-    // ---- locals ----
-    /// The element's byte address.
-    elem_addr: Signal<Local, Bits<WIDE_BITS>>,
-    enables_at_zero: Signal<Local, Bits<LINE_BYTES>>,
 }
 
 impl Default for AddrFinish {
@@ -95,13 +82,8 @@ impl Default for AddrFinish {
             bit_offset: Default::default(),
             byte_enables: Default::default(),
             second: Default::default(),
-            line_mask: Constant::new((!(LINE_BYTES as u64 - 1)).to_bits()),
-            byte_in_line: Constant::new((LINE_BYTES as u64 - 1).to_bits()),
-            size_enables: core::array::from_fn(|s| Constant::new(((1u64 << (1 << s)) - 1).to_bits())),
-            zero_enables: Constant::new(0u64.to_bits()),
+            place: Default::default(),
             zero_p16_b: Constant::new(0u64.to_bits()),
-            elem_addr: Default::default(),
-            enables_at_zero: Default::default(),
         }
     }
 }
@@ -117,22 +99,17 @@ impl Logic for AddrFinish {
         self.second.p48.next = self.p48.val();
         self.second.addend.next = self.second_c.val();
 
-        self.index.next = self.second.result.val();
-        self.elem_addr.next = self.addr.val();
+        // the element's byte address
+        self.place.addr.next = self.addr.val();
         if self.typed.val() {
-            self.elem_addr.next = self.second.result.val();
+            self.place.addr.next = self.second.result.val();
         }
+        self.place.size.next = self.elem_size.val();
 
-        self.enables_at_zero.next = self.zero_enables.val();
-        for s in 0..5 {
-            if self.elem_size.val().index() == s {
-                self.enables_at_zero.next = self.size_enables[s].val();
-            }
-        }
-        self.line.next = self.elem_addr.val() & self.line_mask.val();
-        self.bit_offset.next =
-            (self.elem_addr.val().get_bits::<LINE_BIT_OFFSET_BITS>(0) & self.byte_in_line.val()) << 3;
-        self.byte_enables.next = self.enables_at_zero.val() << self.elem_addr.val().get_bits::<4>(0);
+        self.index.next = self.second.result.val();
+        self.line.next = self.place.line.val();
+        self.bit_offset.next = self.place.bit_offset.val();
+        self.byte_enables.next = self.place.byte_enables.val();
     }
 }
 

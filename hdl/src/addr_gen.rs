@@ -20,9 +20,7 @@
 use rust_hdl::prelude::*;
 
 use crate::extend::ZeroExtend;
-
-/// Bits of an address.
-pub const ADDR_BITS: usize = 64;
+use crate::widths::ADDR_BITS;
 
 /// The current element's byte address, space, and what its bounds check needs (combinational).
 #[derive(LogicBlock)]

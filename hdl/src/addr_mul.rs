@@ -30,7 +30,7 @@
 use rust_hdl::prelude::*;
 
 use crate::multiply::MulAdd;
-use crate::typed_extent::{COORD_BITS, WIDE_BITS};
+use crate::widths::{ADDR_BITS, COORD_BITS};
 
 /// Bits of one digit of the operands.
 pub const DIGIT_BITS: usize = 16;
@@ -39,8 +39,8 @@ pub const P0_BITS: usize = 2 * DIGIT_BITS;
 /// Bits of `p16`: two digit products and the carry of their sum.
 pub const P16_BITS: usize = 2 * DIGIT_BITS + 1;
 /// Bits of `p32` and `p48`: those below 2^64.
-pub const P32_BITS: usize = WIDE_BITS - 2 * DIGIT_BITS;
-pub const P48_BITS: usize = WIDE_BITS - 3 * DIGIT_BITS;
+pub const P32_BITS: usize = ADDR_BITS - 2 * DIGIT_BITS;
+pub const P48_BITS: usize = ADDR_BITS - 3 * DIGIT_BITS;
 
 /// The typed step's `first * d` as seven 16 x 16 digit products, summed by weight (combinational).
 #[derive(LogicBlock)]
@@ -48,8 +48,8 @@ pub struct AddrMul {
     // ---- the typed step: first * second_b ----
     /// `first`: `lane_first` when `at_lod` (the lane's address), else
     /// `walk_first` (a walk step).
-    pub walk_first: Signal<In, Bits<WIDE_BITS>>,
-    pub lane_first: Signal<In, Bits<WIDE_BITS>>,
+    pub walk_first: Signal<In, Bits<ADDR_BITS>>,
+    pub lane_first: Signal<In, Bits<ADDR_BITS>>,
     pub at_lod: Signal<In, Bit>,
     /// `format=u16`: 2-byte elements (else 4): `E`
     pub surf_u16: Signal<In, Bit>,
@@ -77,12 +77,12 @@ pub struct AddrMul {
 
     // ---- locals ----
     /// `first`, scaled by `E` at lod.
-    first: Signal<Local, Bits<WIDE_BITS>>,
+    first: Signal<Local, Bits<ADDR_BITS>>,
 }
 
 impl Default for AddrMul {
     fn default() -> Self {
-        assert_eq!(4 * DIGIT_BITS, WIDE_BITS, "AddrMul: `first` is four digits");
+        assert_eq!(4 * DIGIT_BITS, ADDR_BITS, "AddrMul: `first` is four digits");
         assert_eq!(2 * DIGIT_BITS, COORD_BITS, "AddrMul: `d` is two digits");
         Self {
             walk_first: Default::default(),

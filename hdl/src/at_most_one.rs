@@ -11,7 +11,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::lane_select::MAX_LANES;
+use crate::widths::MAX_LANES;
 
 /// `(mask & enabled)` has at most one bit set (combinational).
 #[derive(LogicBlock)]

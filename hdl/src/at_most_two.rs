@@ -11,7 +11,7 @@
 use rust_hdl::prelude::*;
 
 use crate::at_most_one::count_tree_verilog;
-use crate::lane_select::MAX_LANES;
+use crate::widths::MAX_LANES;
 
 /// `(mask & enabled)` has at most two bits set (combinational).
 #[derive(LogicBlock)]

@@ -16,7 +16,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::addr_gen::ADDR_BITS;
+use crate::widths::ADDR_BITS;
 
 /// `offset + bytes > bound`, from `last_start = bound - bytes` and `bound < bytes` (combinational).
 #[derive(LogicBlock, Default)]

@@ -24,18 +24,10 @@ use atomport_isa::{
 };
 use rust_hdl::prelude::*;
 
-use crate::lane_select::MAX_LANES;
 use crate::operand_numbering::{OperandNumbering, FIELDS as NUMBERED_FIELDS, FIELD_BITS as NUMBERED_BITS};
 use crate::ptx_alu_rom::{PtxAluRom, PTX_CODE_BITS};
+use crate::widths::{DESC_BITS, ELEM_BITS, MAX_LANES, SIZE_BITS, SURF_KIND_BITS};
 
-/// Bits of the descriptor port (16 bytes).
-pub const DESC_BITS: usize = 128;
-/// Bits of an element-size code: log2 of the element (or scatter block) bytes, 0..=4.
-pub const SIZE_BITS: usize = 3;
-/// Bits of an element index inside a lane (PTX `.v8`, 8 scatter blocks).
-pub const ELEM_BITS: usize = 3;
-/// Bits of the unit's surface-kind port (`req_surf_kind`).
-pub const SURF_KIND_BITS: usize = 3;
 /// `req_surf_kind` of a buffer surface (0..=4 are the typed kinds, `program::TypedKind`).
 pub const SURF_KIND_BUFFER: u8 = 5;
 /// `req_surf_kind` of a surface index with no surface behind it.

@@ -15,12 +15,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::decoder::SIZE_BITS;
-
-/// Bits of one lane's operand.
-pub const DATA_BITS: usize = 128;
-/// Bits of the element's bit offset in the lane's 256-bit {src1, src0}.
-pub const ELEM_SHIFT_BITS: usize = 8;
+use crate::widths::{DATA_BITS, ELEM_SHIFT_BITS, SIZE_BITS};
 
 /// The current element's operands (combinational).
 #[derive(LogicBlock)]

@@ -188,8 +188,10 @@ fn share(top_name: &'static str, body: &str, field: &str, other: &str, other_bod
 
 /// Moves the plain wiring out of module `module`'s combinational block:
 /// every unconditional `a = b;` (one identifier to another, at the block's
-/// top level, `a` assigned nowhere else in the block) becomes a one-line
-/// `always @(*) a = b;` of its own after the block. The same logic, but
+/// top level, `a` assigned nowhere else in the block, `b` not a
+/// `localparam`) becomes a one-line `always @(*) a = b;` of its own after
+/// the block. (A constant stays in the block: `always @(*) a = K;` has no
+/// sensitivity, and an event-driven simulator never runs it.) The same logic, but
 /// Verilator schedules a block as one unit: rust-hdl writes a module's whole
 /// `update()` as one block, so one input port read anywhere in it (a
 /// sub-block's input wired to a port) puts all of it into Verilator's
@@ -209,6 +211,10 @@ pub fn hoist_wiring(text: &str, module: &str) -> String {
     let Some(close) = (open + 1..lines.len()).find(|&i| lines[i] == "    end") else {
         return text.to_string();
     };
+    let constants: Vec<&str> = lines[start..open]
+        .iter()
+        .filter_map(|l| l.trim_start().strip_prefix("localparam")?.split_whitespace().next())
+        .collect();
     let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$') && !t.starts_with(|c: char| c.is_ascii_digit());
     let wiring = |line: &str| -> Option<(String, String)> {
         let stmt = line.strip_prefix("        ")?.strip_suffix(';')?;
@@ -216,7 +222,7 @@ pub fn hoist_wiring(text: &str, module: &str) -> String {
             return None;
         }
         let (lhs, rhs) = stmt.split_once(" = ")?;
-        (ident(lhs) && ident(rhs)).then(|| (lhs.to_string(), rhs.to_string()))
+        (ident(lhs) && ident(rhs) && !constants.contains(&rhs)).then(|| (lhs.to_string(), rhs.to_string()))
     };
     let assigns = |name: &str| {
         lines[open + 1..close]
@@ -400,6 +406,9 @@ mod tests {
         assert_eq!(inputs_read_in_block(sample, "m"), vec!["a".to_string()]);
         let hoisted = hoist_wiring("module m(a,q);\n    input wire  a;\n    always @(*) begin\n        s$d = a;\n        q = s$q;\n    end\nendmodule // m\n", "m");
         assert!(hoisted.contains("    always @(*) s$d = a;\n"), "{hoisted}");
+        let with_constant = "module m(a,q);\n    input wire  a;\n    localparam  k = 1'b1;\n    always @(*) begin\n        s$d = a;\n        s$e = k;\n    end\nendmodule // m\n";
+        let hoisted = hoist_wiring(with_constant, "m");
+        assert!(hoisted.contains("    always @(*) s$d = a;\n") && hoisted.contains("        s$e = k;\n    end\n"), "{hoisted}");
         assert_eq!(inputs_read_in_block(&hoisted, "m"), Vec::<String>::new());
     }
 

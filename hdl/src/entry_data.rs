@@ -22,8 +22,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::word_join::{WORDS, WORD_BITS};
-use crate::write_align::LINE_BYTES;
+use crate::widths::{LINE_BYTES, WORD_BITS};
+use crate::word_join::WORDS;
 
 /// One entry's line and returned flag.
 #[derive(LogicBlock, Default)]

@@ -49,9 +49,7 @@ use rust_hdl::prelude::*;
 use crate::extend::ZeroExtend;
 use crate::fp_add::{FpAddHalf, FpAddWide};
 use crate::fp_cmp::FpCmp;
-use crate::fp_decode::{
-    FloatDecode, F16, F32, F64, HALF_BITS, HALF_EXP_BITS, HALF_SIG_BITS, WIDE_BITS, WIDE_EXP_BITS, WIDE_SIG_BITS,
-};
+use crate::fp_decode::{FloatDecode, F16, F32, F64, HALF_BITS, HALF_EXP_BITS, HALF_SIG_BITS, WIDE_BITS, WIDE_EXP_BITS, WIDE_SIG_BITS};
 
 /// The float ops of the atomic ALU. See the module documentation.
 #[derive(LogicBlock)]

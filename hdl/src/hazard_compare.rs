@@ -9,7 +9,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::write_align::LINE_BYTES;
+use crate::widths::LINE_BYTES;
 
 /// One head-versus-stage compare (combinational).
 #[derive(LogicBlock, Default)]

@@ -29,8 +29,8 @@
 use rust_hdl::prelude::*;
 
 use crate::entry_data::{byte_updates_verilog, updated_line};
-use crate::word_join::{WORDS, WORD_BITS};
-use crate::write_align::LINE_BYTES;
+use crate::widths::{LINE_BYTES, WORD_BITS};
+use crate::word_join::WORDS;
 
 /// The head entry's line, as four 32-bit words.
 #[derive(LogicBlock, Default)]

@@ -40,9 +40,8 @@ use rust_hdl::prelude::*;
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 
-use crate::decoder::{ELEM_BITS, SIZE_BITS};
-use crate::lane_select::LANE_BITS;
-use crate::word_join::{WordJoin, WORDS, WORD_BITS};
+use crate::widths::{ELEM_BITS, LANE_BITS, LINE_BITS, SIZE_BITS, WORD_BITS};
+use crate::word_join::{WordJoin, WORDS};
 
 /// Entries of the in-flight table.
 pub const INFLIGHT_DEPTH: usize = 8;
@@ -55,8 +54,6 @@ pub const ENTRY_MARKER: u8 = 0;
 pub const ENTRY_NO_MEMORY: u8 = 1;
 pub const ENTRY_READ_MODIFY_WRITE: u8 = 2;
 pub const ENTRY_WRITE: u8 = 3;
-/// Bits of a 16-byte line.
-pub const LINE_BITS: usize = 128;
 /// Execute stages between the table and the write stage (X, X2, X3, X4).
 pub const AHEAD_STAGES: usize = 4;
 

@@ -36,8 +36,7 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS};
-use crate::lane_mux::LANE_DATA_BITS;
-use crate::typed_extent::COORD_BITS;
+use crate::widths::{COORD_BITS, LANE_DATA_BITS};
 
 /// Bit positions of `r` and `lod` in a lane's coordinates `{lod, r, v, u}`.
 const R_OFFSET: usize = 2 * COORD_BITS;

@@ -27,15 +27,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::decoder::SIZE_BITS;
-
-/// Bits of one lane's address (`pay_addr`).
-pub const ADDR_BITS: usize = 64;
-/// Bits of one lane's source operand (`pay_src0`, `pay_src1`) and of one coordinate set (`pay_coord`).
-pub const LANE_DATA_BITS: usize = 128;
-/// Bits of the coordinates the issue stage reads here: {r, v, u} (the
-/// lane's `lod` is registered as it enters, `LaneCoordReg`).
-pub const UVR_BITS: usize = 96;
+use crate::widths::{ADDR_BITS, LANE_DATA_BITS, SIZE_BITS, UVR_BITS};
 
 /// The issuing lane's payload and its alignment (combinational).
 #[derive(LogicBlock)]

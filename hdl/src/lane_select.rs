@@ -9,10 +9,7 @@
 
 use rust_hdl::prelude::*;
 
-/// Lanes per message (DWORD_ATOMIC and PTX warps go up to 32).
-pub const MAX_LANES: usize = 32;
-/// Bits of a lane number.
-pub const LANE_BITS: usize = 5;
+use crate::widths::{LANE_BITS, MAX_LANES};
 
 /// Lowest set lane of `mask` (combinational).
 #[derive(LogicBlock)]

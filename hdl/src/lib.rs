@@ -13,6 +13,8 @@ pub mod alu;
 pub mod emit;
 // blocks built with other constructor arguments, for `atomport synth`
 pub mod variants;
+// the widths the blocks share (ports, lines, lanes, addresses)
+pub mod widths;
 // the floating-point ops of the ALU (`FloatAlu`, fp_alu.rs): one shared adder, one comparator
 pub mod fp_add;
 pub mod fp_alu;
@@ -28,6 +30,10 @@ pub mod bounds_check;
 pub mod capture_reg;
 pub mod decoder;
 pub mod elem_select;
+// the element size decoded, its place in a line, the null-coordinate rule: leaf blocks both units use
+pub mod elem_size;
+pub mod line_place;
+pub mod null_coord;
 pub mod entry_data;
 pub mod entry_ram;
 pub mod extend;

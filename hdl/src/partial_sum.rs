@@ -18,7 +18,7 @@
 use rust_hdl::prelude::*;
 
 use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
-use crate::typed_extent::WIDE_BITS;
+use crate::widths::ADDR_BITS;
 
 /// `index = p0 + (p16 + p16_b) * 2^16 + p32 * 2^32 + p48 * 2^48 + e` modulo 2^64 (combinational).
 #[derive(LogicBlock)]
@@ -31,13 +31,13 @@ pub struct PartialSum {
     pub p32: Signal<In, Bits<P32_BITS>>,
     pub p48: Signal<In, Bits<P48_BITS>>,
     /// `e`
-    pub addend: Signal<In, Bits<WIDE_BITS>>,
-    pub result: Signal<Out, Bits<WIDE_BITS>>,
+    pub addend: Signal<In, Bits<ADDR_BITS>>,
+    pub result: Signal<Out, Bits<ADDR_BITS>>,
 }
 
 impl Default for PartialSum {
     fn default() -> Self {
-        assert_eq!(P0_BITS + P32_BITS, WIDE_BITS, "PartialSum: p0 and p32 are one term");
+        assert_eq!(P0_BITS + P32_BITS, ADDR_BITS, "PartialSum: p0 and p32 are one term");
         assert_eq!(P48_BITS + DIGIT_BITS, P32_BITS, "PartialSum: p48 sits at bit 16 of p32");
         Self {
             p0: Default::default(),
@@ -83,8 +83,8 @@ impl Logic for PartialSum {
     fn hdl(&self) -> Verilog {
         Verilog::Custom(format!(
             "always @(*) result = {{p32 + {{p48, {DIGIT_BITS}'b0}}, p0}} + {{{}'b0, p16, {DIGIT_BITS}'b0}} + {{{}'b0, p16_b, {DIGIT_BITS}'b0}} + addend;",
-            WIDE_BITS - P16_BITS - DIGIT_BITS,
-            WIDE_BITS - P0_BITS - DIGIT_BITS
+            ADDR_BITS - P16_BITS - DIGIT_BITS,
+            ADDR_BITS - P0_BITS - DIGIT_BITS
         ))
     }
 }

@@ -7,7 +7,8 @@
 //! to forward: an element's write is accepted before the next element's
 //! read is issued. The rules are the pipelined unit's blocks
 //! (`MessageDecoder`, `LaneSelect`, `AddrGen`, `BoundsCheck`,
-//! `ElemSelect`, `AtomicAlu`, `WriteAlign`), and the typed address is
+//! `ElemSelect`, `AtomicAlu`, `WriteAlign`, `ElemSize`, `LinePlace`,
+//! `NullCoord`), and the typed address is
 //! `TypedAddrSerial` (one adder, no multiplier: a part without DSPs).
 //!
 //! | state    | does                                                         | leaves when |
@@ -27,16 +28,19 @@
 
 use rust_hdl::prelude::*;
 
-use crate::addr_gen::{AddrGen, ADDR_BITS};
+use crate::addr_gen::AddrGen;
 use crate::alu::AtomicAlu;
 use crate::bounds_check::BoundsCheck;
-use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SURF_KIND_BITS};
-use crate::elem_select::{ElemSelect, ELEM_SHIFT_BITS};
-use crate::head_select::LINE_BITS;
-use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
+use crate::decoder::MessageDecoder;
+use crate::elem_select::ElemSelect;
+use crate::elem_size::ElemSize;
+use crate::lane_select::LaneSelect;
+use crate::line_place::LinePlace;
+use crate::null_coord::NullCoord;
 use crate::state_reg::StateReg;
 use crate::typed_addr_serial::TypedAddrSerial;
-use crate::write_align::{WriteAlign, LINE_BYTES};
+use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, ELEM_SHIFT_BITS, LANE_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SURF_KIND_BITS};
+use crate::write_align::WriteAlign;
 use atomport_isa::UnitConfig;
 
 /// The serial unit's state.
@@ -123,6 +127,12 @@ pub struct SerialUnit {
     typed: TypedAddrSerial,
     alu: AtomicAlu,
     write_align: WriteAlign,
+    /// the element's size decoded: its bytes, bit mask, alignment
+    elem_bytes_of: ElemSize<ADDR_BITS>,
+    elem_mask_of: ElemSize<LINE_BITS>,
+    elem_align_of: ElemSize<4>,
+    line_place: LinePlace,
+    null_coord: NullCoord,
 
     // ---- state ----
     state: StateReg<SerialState>,
@@ -191,25 +201,13 @@ pub struct SerialUnit {
     // ---- constants ----
     lanes_built: Constant<Bits<MAX_LANES>>,
     data_built: Constant<Bits<LINE_BITS>>,
-    /// `size_bytes[s]` = 1 << s; `size_enables[s]`: the low 1 << s byte enables; `size_masks[s]`: the low 8 << s bits
-    size_bytes: [Constant<Bits<ADDR_BITS>>; 5],
-    size_enables: [Constant<Bits<LINE_BYTES>>; 5],
-    size_masks: [Constant<Bits<LINE_BITS>>; 5],
-    /// `size_aligns[s]`: the address bits an element of 1 << s bytes has clear
-    size_aligns: [Constant<Bits<4>>; 5],
     one_elem: Constant<Bits<ELEM_BITS>>,
     zero_elem: Constant<Bits<ELEM_BITS>>,
     zero_addr: Constant<Bits<ADDR_BITS>>,
     zero_shift: Constant<Bits<ELEM_SHIFT_BITS>>,
     zero_line: Constant<Bits<LINE_BITS>>,
-    zero_coord: Constant<Bits<32>>,
-    /// the address bits above the byte lane (a 16-byte line's address)
-    line_mask: Constant<Bits<ADDR_BITS>>,
-    /// the byte lane's bits, on the bit offset's width
-    byte_lane_bits: Constant<Bits<7>>,
-    /// the element's size, decoded from `elem_size`
+    /// the element's size, decoded from `elem_size` (`ElemSize`)
     elem_bytes: Signal<Local, Bits<ADDR_BITS>>,
-    elem_enables: Signal<Local, Bits<LINE_BYTES>>,
     elem_mask: Signal<Local, Bits<LINE_BITS>>,
     elem_align: Signal<Local, Bits<4>>,
     /// the element is out of bounds / misaligned (Check)
@@ -226,7 +224,6 @@ impl SerialUnit {
     pub fn new(config: UnitConfig) -> Self {
         UnitConfig::new(config.max_lanes, config.data_bits, config.fp).expect("SerialUnit: bad UnitConfig");
         assert!(!config.fp, "SerialUnit: integer builds only (it does not wait for multi-cycle float results)");
-        let size = |s: usize| -> u64 { 1 << s };
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -283,6 +280,11 @@ impl SerialUnit {
             typed: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             write_align: Default::default(),
+            elem_bytes_of: ElemSize::bytes(),
+            elem_mask_of: ElemSize::mask(),
+            elem_align_of: ElemSize::align(),
+            line_place: Default::default(),
+            null_coord: Default::default(),
             state: Default::default(),
             reset_q: Default::default(),
             r_desc: Default::default(),
@@ -336,22 +338,12 @@ impl SerialUnit {
             obs_new_q: Default::default(),
             lanes_built: Constant::new((config.lane_mask() as u64).to_bits()),
             data_built: Constant::new(config.data_mask().to_bits()),
-            size_bytes: core::array::from_fn(|s| Constant::new(size(s).to_bits())),
-            size_enables: core::array::from_fn(|s| Constant::new(((1u64 << size(s)) - 1).to_bits())),
-            size_masks: core::array::from_fn(|s| {
-                Constant::new((if s == 4 { u128::MAX } else { (1u128 << (8 * size(s))) - 1 }).to_bits())
-            }),
-            size_aligns: core::array::from_fn(|s| Constant::new((size(s) - 1).to_bits())),
             one_elem: Constant::new(1u64.to_bits()),
             zero_elem: Constant::new(0u64.to_bits()),
             zero_addr: Constant::new(0u64.to_bits()),
             zero_shift: Constant::new(0u64.to_bits()),
             zero_line: Constant::new(0u128.to_bits()),
-            zero_coord: Constant::new(0u64.to_bits()),
-            line_mask: Constant::new((!15u64).to_bits()),
-            byte_lane_bits: Constant::new(15u64.to_bits()),
             elem_bytes: Default::default(),
-            elem_enables: Default::default(),
             elem_mask: Default::default(),
             elem_align: Default::default(),
             e_out_of_bounds: Default::default(),
@@ -461,19 +453,22 @@ impl Logic for SerialUnit {
         self.typed.surf_levels.next = self.r_surf_levels.q.val();
         self.typed.surf_u16.next = self.r_surf_u16.q.val();
         // a null V, R or LOD operand reads as 0 (docs/microarchitecture.md "Payload port")
-        self.typed.coord_u.next = self.p_coord.q.val().get_bits::<32>(0);
-        self.typed.coord_v.next = self.zero_coord.val();
-        if self.decoder.v_present.val() {
-            self.typed.coord_v.next = self.p_coord.q.val().get_bits::<32>(32);
-        }
-        self.typed.coord_r.next = self.zero_coord.val();
-        if self.decoder.r_present.val() {
-            self.typed.coord_r.next = self.p_coord.q.val().get_bits::<32>(64);
-        }
-        self.typed.coord_lod.next = self.zero_coord.val();
-        if self.decoder.lod_present.val() {
-            self.typed.coord_lod.next = self.p_coord.q.val().get_bits::<32>(96);
-        }
+        self.null_coord.u_in.next = self.p_coord.q.val().get_bits::<32>(0);
+        self.null_coord.v_in.next = self.p_coord.q.val().get_bits::<32>(32);
+        self.null_coord.r_in.next = self.p_coord.q.val().get_bits::<32>(64);
+        self.null_coord.lod_in.next = self.p_coord.q.val().get_bits::<32>(96);
+        self.null_coord.v_present.next = self.decoder.v_present.val();
+        self.null_coord.r_present.next = self.decoder.r_present.val();
+        self.null_coord.lod_present.next = self.decoder.lod_present.val();
+        self.typed.coord_u.next = self.null_coord.u.val();
+        self.typed.coord_v.next = self.null_coord.v.val();
+        self.typed.coord_r.next = self.null_coord.r.val();
+        self.typed.coord_lod.next = self.null_coord.lod.val();
+        self.elem_bytes_of.size.next = self.decoder.elem_size.val();
+        self.elem_mask_of.size.next = self.decoder.elem_size.val();
+        self.elem_align_of.size.next = self.decoder.elem_size.val();
+        self.line_place.addr.next = self.e_addr.q.val();
+        self.line_place.size.next = self.decoder.elem_size.val();
         self.alu.clock.next = self.clock.val();
         self.alu.pipe_advance.next = true;
         self.alu.op.next = self.decoder.alu_op.val();
@@ -512,18 +507,9 @@ impl Logic for SerialUnit {
         self.obs_new.next = self.obs_new_q.q.val();
 
         // ---- the element's size ----
-        self.elem_bytes.next = self.size_bytes[0].val();
-        self.elem_enables.next = self.size_enables[0].val();
-        self.elem_mask.next = self.size_masks[0].val();
-        self.elem_align.next = self.size_aligns[0].val();
-        for s in 1..5 {
-            if self.decoder.elem_size.val().index() == s {
-                self.elem_bytes.next = self.size_bytes[s].val();
-                self.elem_enables.next = self.size_enables[s].val();
-                self.elem_mask.next = self.size_masks[s].val();
-                self.elem_align.next = self.size_aligns[s].val();
-            }
-        }
+        self.elem_bytes.next = self.elem_bytes_of.value.val();
+        self.elem_mask.next = self.elem_mask_of.value.val();
+        self.elem_align.next = self.elem_align_of.value.val();
         self.e_atomic.next = !self.decoder.write_only.val();
         self.e_out_of_bounds.next = self.bounds_check.out_of_bounds.val() | self.e_typed_oob.q.val();
         // a typed lane's address is aligned when its surface's base is (its
@@ -604,9 +590,9 @@ impl Logic for SerialUnit {
                 }
             }
             SerialState::Check => {
-                self.e_bit_offset.d.next = (self.e_addr.q.val().get_bits::<7>(0) & self.byte_lane_bits.val()) << 3;
-                self.e_byte_enables.d.next = self.elem_enables.val() << self.e_addr.q.val().get_bits::<4>(0);
-                self.line_addr.d.next = self.e_addr.q.val() & self.line_mask.val();
+                self.e_bit_offset.d.next = self.line_place.bit_offset.val();
+                self.e_byte_enables.d.next = self.line_place.byte_enables.val();
+                self.line_addr.d.next = self.line_place.line.val();
                 self.old.d.next = self.zero_line.val();
                 self.ret.d.next = self.zero_line.val();
                 if self.e_misaligned.val() {

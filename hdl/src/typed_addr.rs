@@ -50,8 +50,8 @@ use rust_hdl::prelude::*;
 use crate::addr_mul::{P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::partial_sum::PartialSum;
 use crate::typed_extent::TypedExtent;
-
-pub use crate::typed_extent::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D, WIDE_BITS};
+pub use crate::typed_extent::{KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D};
+use crate::widths::{ADDR_BITS, COORD_BITS};
 
 /// The issue stage's half of one typed-surface address step (combinational).
 #[derive(LogicBlock)]
@@ -60,7 +60,7 @@ pub struct TypedAddr {
     /// The level whose size is added next (= lod when done).
     pub level: Signal<In, Bits<COORD_BITS>>,
     /// Elements in the levels below `level`.
-    pub level_base: Signal<In, Bits<WIDE_BITS>>,
+    pub level_base: Signal<In, Bits<ADDR_BITS>>,
     /// The extents at `level`, each at least 1 (see [`TypedExtent`]).
     pub level_width: Signal<In, Bits<COORD_BITS>>,
     pub level_height: Signal<In, Bits<COORD_BITS>>,
@@ -111,8 +111,8 @@ pub struct TypedAddr {
     /// `first` = `lane_first` at lod, else `walk_first`. Both products leave
     /// the block and are registered: selected here, Yosys's `share` pass
     /// would merge the two multipliers back into one behind an operand mux.
-    pub walk_first: Signal<Out, Bits<WIDE_BITS>>,
-    pub lane_first: Signal<Out, Bits<WIDE_BITS>>,
+    pub walk_first: Signal<Out, Bits<ADDR_BITS>>,
+    pub lane_first: Signal<Out, Bits<ADDR_BITS>>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     /// At the walk state after this step, for the unit's registers
     /// (`WalkOperands`): rows, slices, whether the sizes are constant, the
@@ -125,8 +125,8 @@ pub struct TypedAddr {
     pub next_walk_b: Signal<Out, Bits<COORD_BITS>>,
     /// `second_c` of a walk or bulk step, and at lod (`lod_c`): the unit
     /// picks by `at_lod` a stage later (`TypedExtent`)
-    pub second_c: Signal<Out, Bits<WIDE_BITS>>,
-    pub lod_c: Signal<Out, Bits<WIDE_BITS>>,
+    pub second_c: Signal<Out, Bits<ADDR_BITS>>,
+    pub lod_c: Signal<Out, Bits<ADDR_BITS>>,
     /// The walk state after a walk step (`level_base` then comes from `AddrFinish`).
     pub next_level: Signal<Out, Bits<COORD_BITS>>,
     pub next_width: Signal<Out, Bits<COORD_BITS>>,
@@ -142,7 +142,7 @@ pub struct TypedAddr {
     walk_sum: PartialSum,
     /// At lod, `r * rows + v` from the registered digit products.
     lane_sum: PartialSum,
-    zero_wide: Constant<Bits<WIDE_BITS>>,
+    zero_wide: Constant<Bits<ADDR_BITS>>,
     zero_p48: Constant<Bits<P48_BITS>>,
 }
 

@@ -39,8 +39,8 @@ use rust_hdl::prelude::*;
 
 use crate::extend::ZeroExtend;
 use crate::state_reg::StateReg;
-use crate::typed_extent::{COORD_BITS, WIDE_BITS};
 use crate::walk_operands::WalkOperands;
+use crate::widths::{ADDR_BITS, COORD_BITS};
 
 /// The walk's state.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -67,7 +67,7 @@ pub struct TypedAddrSerial {
     // ---- the surface ----
     /// 0..=4: 1d, 1d_array, 2d, 2d_array, 3d
     pub surf_kind: Signal<In, Bits<3>>,
-    pub surf_base: Signal<In, Bits<WIDE_BITS>>,
+    pub surf_base: Signal<In, Bits<ADDR_BITS>>,
     pub surf_width: Signal<In, Bits<COORD_BITS>>,
     pub surf_height: Signal<In, Bits<COORD_BITS>>,
     pub surf_depth: Signal<In, Bits<COORD_BITS>>,
@@ -85,7 +85,7 @@ pub struct TypedAddrSerial {
     pub busy: Signal<Out, Bit>,
     /// for one cycle: `addr` and `out_of_bounds` are the lane's
     pub done: Signal<Out, Bit>,
-    pub addr: Signal<Out, Bits<WIDE_BITS>>,
+    pub addr: Signal<Out, Bits<ADDR_BITS>>,
     pub out_of_bounds: Signal<Out, Bit>,
 
     state: StateReg<SerialWalk>,
@@ -96,30 +96,30 @@ pub struct TypedAddrSerial {
     height: DFF<Bits<COORD_BITS>>,
     depth: DFF<Bits<COORD_BITS>>,
     /// elements in the levels below `level`
-    level_base: DFF<Bits<WIDE_BITS>>,
+    level_base: DFF<Bits<ADDR_BITS>>,
     /// the walk step adds every level left (lod - level of them)
     bulk: DFF<Bit>,
     /// the multiply-add: `product` accumulates `a * b + c` as `b` shifts out
-    mul_a: DFF<Bits<WIDE_BITS>>,
+    mul_a: DFF<Bits<ADDR_BITS>>,
     mul_b: DFF<Bits<COORD_BITS>>,
-    product: DFF<Bits<WIDE_BITS>>,
-    addr_q: DFF<Bits<WIDE_BITS>>,
+    product: DFF<Bits<ADDR_BITS>>,
+    addr_q: DFF<Bits<ADDR_BITS>>,
     out_of_bounds_q: DFF<Bit>,
     done_q: DFF<Bit>,
     /// rows and slices at `level`, and whether every level from it on has its size
     extent: WalkOperands,
     /// the multiply-add's 32-bit operands, widened
-    wide_r: ZeroExtend<COORD_BITS, WIDE_BITS>,
-    wide_v: ZeroExtend<COORD_BITS, WIDE_BITS>,
-    wide_u: ZeroExtend<COORD_BITS, WIDE_BITS>,
-    wide_walk_a: ZeroExtend<COORD_BITS, WIDE_BITS>,
+    wide_r: ZeroExtend<COORD_BITS, ADDR_BITS>,
+    wide_v: ZeroExtend<COORD_BITS, ADDR_BITS>,
+    wide_u: ZeroExtend<COORD_BITS, ADDR_BITS>,
+    wide_walk_a: ZeroExtend<COORD_BITS, ADDR_BITS>,
     /// the multiply-add's step: `product + a` when b's low bit is set
-    step_sum: Signal<Local, Bits<WIDE_BITS>>,
+    step_sum: Signal<Local, Bits<ADDR_BITS>>,
     /// the element index times E (the address's offset from the base)
-    index_bytes: Signal<Local, Bits<WIDE_BITS>>,
+    index_bytes: Signal<Local, Bits<ADDR_BITS>>,
     mul_done: Signal<Local, Bit>,
     one: Constant<Bits<COORD_BITS>>,
-    zero_wide: Constant<Bits<WIDE_BITS>>,
+    zero_wide: Constant<Bits<ADDR_BITS>>,
 }
 
 impl Default for TypedAddrSerial {

@@ -8,10 +8,9 @@ use rust_hdl::prelude::*;
 
 use crate::extend::ZeroExtend;
 use crate::walk_operands::WalkOperands;
-
-pub use crate::walk_operands::{COORD_BITS, KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D};
-/// Bits of the address math.
-pub const WIDE_BITS: usize = 64;
+pub use crate::walk_operands::{KIND_1D, KIND_1D_ARRAY, KIND_2D, KIND_2D_ARRAY, KIND_3D};
+use crate::widths::ADDR_BITS;
+use crate::widths::COORD_BITS;
 
 /// Extents at one level of a typed surface, and the step's multiply-add operands.
 #[derive(LogicBlock)]
@@ -20,7 +19,7 @@ pub struct TypedExtent {
     /// The level whose size is added next (= lod when done).
     pub level: Signal<In, Bits<COORD_BITS>>,
     /// Elements in the levels below `level`.
-    pub level_base: Signal<In, Bits<WIDE_BITS>>,
+    pub level_base: Signal<In, Bits<ADDR_BITS>>,
     /// max(1, W >> level), max(1, H >> level), max(1, D >> level), kept
     /// by the unit from step to step (`next_*`; max(1, W) etc. loaded with
     /// the lane): halving a register each step instead of a barrel shift
@@ -70,13 +69,13 @@ pub struct TypedExtent {
     pub next_walk_b: Signal<Out, Bits<COORD_BITS>>,
     /// At lod, `first = r * rows + v`: `v` (the unit registers `r * rows`
     /// as digit products, `LaneCoordReg`).
-    pub wide_v_out: Signal<Out, Bits<WIDE_BITS>>,
+    pub wide_v_out: Signal<Out, Bits<ADDR_BITS>>,
     pub second_b: Signal<Out, Bits<COORD_BITS>>,
     /// `second_c` of a walk or bulk step; at lod it is `lod_c`
     /// (`level_base + u`), computed at every step so that the lod compare
     /// is not in series with its adder: the unit picks by `at_lod` a stage later.
-    pub second_c: Signal<Out, Bits<WIDE_BITS>>,
-    pub lod_c: Signal<Out, Bits<WIDE_BITS>>,
+    pub second_c: Signal<Out, Bits<ADDR_BITS>>,
+    pub lod_c: Signal<Out, Bits<ADDR_BITS>>,
     pub out_of_bounds: Signal<Out, Bit>,
     /// The level after this step: level + 1, or lod once every further
     /// level has the same size (the step then adds all of them).
@@ -91,8 +90,8 @@ pub struct TypedExtent {
     pub next_depth_is_one: Signal<Out, Bit>,
 
     // ---- widened inputs ----
-    wide_u: ZeroExtend<COORD_BITS, WIDE_BITS>,
-    wide_v: ZeroExtend<COORD_BITS, WIDE_BITS>,
+    wide_u: ZeroExtend<COORD_BITS, ADDR_BITS>,
+    wide_v: ZeroExtend<COORD_BITS, ADDR_BITS>,
 
     // ---- the surface's extents at the next level ----
     next_ops: WalkOperands,

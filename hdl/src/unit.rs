@@ -49,6 +49,12 @@
 //! input-combinational region (docs/microarchitecture.md, "RTL structure
 //! rule (Verilator)"; checked by `emit::tests::the_unit_block_reads_no_input_port`).
 //!
+//! Stage payloads are named registers, one per field, not a `LogicStruct`:
+//! rust-hdl packs a struct into one vector, and on X3/X4 (494 bits) that
+//! left the speed as it was but showed one `x3_pay$q [493:0]` in the VCD
+//! instead of 16 named fields, and emitted its slices with 64-bit indices
+//! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH).
+//!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
 //! its statements share. So in every block, the statements that drive a
@@ -67,6 +73,9 @@
 //! | BoundsCheck    | bounds_check.rs | SLM / buffer bounds, in T                             |
 //! | AddrMul        | addr_mul.rs     | typed address: second multiply, as partial products (T) |
 //! | AddrFinish     | addr_finish.rs  | typed address: partial products summed (L); line, byte lane |
+//! | LinePlace      | line_place.rs   | an element's line, bit offset, byte enables (in `AddrFinish`; serial too) |
+//! | ElemSize       | elem_size.rs    | an element-size code decoded: bytes (serial too: mask, alignment) |
+//! | NullCoord      | null_coord.rs   | TYPED_ATOMIC's absent V, R, LOD read as 0 (serial too) |
 //! | ElemSelect     | elem_select.rs  | the element's operands / scatter block                |
 //! | HeadSelect     | head_select.rs  | the table's head entry, forwarding merge, ALU operands |
 //! | HeadLine       | head_line.rs    | the head entry's line and returned flag, in registers of their own |
@@ -90,33 +99,29 @@ use crate::at_most_one::AtMostOne;
 use crate::at_most_two::AtMostTwo;
 use crate::bounds_check::BoundsCheck;
 use crate::capture_reg::CaptureReg;
-use crate::decoder::{MessageDecoder, DESC_BITS, ELEM_BITS, SIZE_BITS, SURF_KIND_BITS};
+use crate::decoder::MessageDecoder;
 use crate::elem_select::ElemSelect;
 use crate::entry_data::EntryData;
+use crate::elem_size::ElemSize;
 use crate::entry_ram::EntryRam;
 use crate::hazard_compare::HazardCompare;
 use crate::head_line::HeadLine;
-use crate::head_select::{
-    HeadSelect, AHEAD_STAGES, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE,
-    INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS, LINE_BITS,
-};
+use crate::head_select::{HeadSelect, AHEAD_STAGES, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::lane_coord_reg::LaneCoordReg;
-use crate::lane_mux::{LaneMux, ADDR_BITS, LANE_DATA_BITS, UVR_BITS};
-use crate::lane_select::{LaneSelect, LANE_BITS, MAX_LANES};
+use crate::lane_mux::LaneMux;
+use crate::lane_select::LaneSelect;
 use crate::mux8::Mux8;
+use crate::null_coord::NullCoord;
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
 use crate::walk_operands::WalkOperands;
 use crate::walk_product::WalkProduct;
-use crate::word_join::{WORDS, WORD_BITS};
-use crate::write_align::{WriteAlign, LINE_BYTES};
+use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SIZE_BITS, SURF_KIND_BITS, UVR_BITS, WORD_BITS};
+use crate::word_join::WORDS;
+use crate::write_align::WriteAlign;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
-/// Bits of a memory address.
-pub const MEM_ADDR_BITS: usize = 64;
-/// Bytes of the memory bus (one line).
-pub const MEM_BYTES: usize = LINE_BYTES;
 /// Bits of a read sequence number (more values than the table has entries).
 const READ_SEQ_BITS: usize = 4;
 /// Bits of the in-flight table's occupancy (0..=8).
@@ -184,10 +189,10 @@ pub struct AtomicUnit {
     pub mem_rd_valid: Signal<Out, Bit>,
     pub mem_rd_ready: Signal<In, Bit>,
     /// The 16-byte line (bits 3..0 zero).
-    pub mem_rd_addr: Signal<Out, Bits<MEM_ADDR_BITS>>,
+    pub mem_rd_addr: Signal<Out, Bits<ADDR_BITS>>,
     /// 0 flat, 1 SLM.
     pub mem_rd_space: Signal<Out, Bit>,
-    pub mem_rd_be: Signal<Out, Bits<MEM_BYTES>>,
+    pub mem_rd_be: Signal<Out, Bits<LINE_BYTES>>,
     /// Read data, in acceptance order, one cycle or more after acceptance.
     pub mem_rdata_valid: Signal<In, Bit>,
     pub mem_rdata: Signal<In, Bits<LINE_BITS>>,
@@ -195,10 +200,10 @@ pub struct AtomicUnit {
     // ---- memory write channel ----
     pub mem_wr_valid: Signal<Out, Bit>,
     pub mem_wr_ready: Signal<In, Bit>,
-    pub mem_wr_addr: Signal<Out, Bits<MEM_ADDR_BITS>>,
+    pub mem_wr_addr: Signal<Out, Bits<ADDR_BITS>>,
     pub mem_wr_space: Signal<Out, Bit>,
     pub mem_wr_data: Signal<Out, Bits<LINE_BITS>>,
-    pub mem_wr_be: Signal<Out, Bits<MEM_BYTES>>,
+    pub mem_wr_be: Signal<Out, Bits<LINE_BYTES>>,
 
     // ---- results (registered, no backpressure) ----
     pub rsp_valid: Signal<Out, Bit>,
@@ -233,6 +238,10 @@ pub struct AtomicUnit {
     elem_select: ElemSelect,
     head_select: HeadSelect,
     write_align: WriteAlign,
+    /// the issue stage's element size decoded (its step in the lane)
+    elem_bytes_of: ElemSize<ADDR_BITS>,
+    /// TYPED_ATOMIC's null V and R (the lane's lod is zeroed as it enters, `LaneCoordReg`)
+    null_coord: NullCoord,
     alu: AtomicAlu,
 
     // ---- request stage (R): the message taken on req_*, as it came ----
@@ -301,16 +310,16 @@ pub struct AtomicUnit {
     read_skid: ReadSkid,
     write_skid: WriteSkid,
     /// a read the memory has not accepted yet (`read_skid.full`): on the port from here
-    r_line: DFF<Bits<MEM_ADDR_BITS>>,
+    r_line: DFF<Bits<ADDR_BITS>>,
     r_space: DFF<Bit>,
-    r_byte_enables: DFF<Bits<MEM_BYTES>>,
+    r_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// the last write to leave W, with its operation's observation: loaded
     /// with every such write, held while the memory refuses it
     /// (`write_skid.full`: on the port from here); `obs_*` are these registers
-    s_line: DFF<Bits<MEM_ADDR_BITS>>,
+    s_line: DFF<Bits<ADDR_BITS>>,
     s_space: DFF<Bit>,
     s_data: DFF<Bits<LINE_BITS>>,
-    s_byte_enables: DFF<Bits<MEM_BYTES>>,
+    s_byte_enables: DFF<Bits<LINE_BYTES>>,
     s_lane: DFF<Bits<LANE_BITS>>,
     s_elem: DFF<Bits<ELEM_BITS>>,
     s_old: DFF<Bits<LINE_BITS>>,
@@ -416,7 +425,7 @@ pub struct AtomicUnit {
     /// element / block of the current lane
     elem_index: DFF<Bits<ELEM_BITS>>,
     /// its byte offset from the lane's address
-    elem_offset: DFF<Bits<MEM_ADDR_BITS>>,
+    elem_offset: DFF<Bits<ADDR_BITS>>,
     /// its bit offset in the lane's operand (result position for PTX vectors)
     elem_shift: DFF<Bits<8>>,
     /// TYPED_ATOMIC address walk
@@ -471,7 +480,7 @@ pub struct AtomicUnit {
     /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
     t_typed: DFF<Bit>,
     /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
-    t_addr: DFF<Bits<MEM_ADDR_BITS>>,
+    t_addr: DFF<Bits<ADDR_BITS>>,
     /// the typed step's operands (`TypedAddr`)
     t_walk_first: DFF<Bits<64>>,
     t_lane_first: DFF<Bits<64>>,
@@ -489,10 +498,10 @@ pub struct AtomicUnit {
     t_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     /// the bounds check's operands (`AddrGen`)
     t_checks_bounds: DFF<Bit>,
-    t_bounded_offset: DFF<Bits<MEM_ADDR_BITS>>,
+    t_bounded_offset: DFF<Bits<ADDR_BITS>>,
     /// the bound less the element's bytes, and whether the bound is below
     /// them (`BoundsCheck`'s two operands from the issue stage)
-    t_last_start: DFF<Bits<MEM_ADDR_BITS>>,
+    t_last_start: DFF<Bits<ADDR_BITS>>,
     t_bound_small: DFF<Bit>,
     t_space: DFF<Bit>,
     t_size: DFF<Bits<SIZE_BITS>>,
@@ -517,7 +526,7 @@ pub struct AtomicUnit {
     /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
     l_typed: DFF<Bit>,
     /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
-    l_addr: DFF<Bits<MEM_ADDR_BITS>>,
+    l_addr: DFF<Bits<ADDR_BITS>>,
     /// the typed step's `first * d` as digit products summed by weight (`AddrMul`), and `e`
     l_p0: DFF<Bits<P0_BITS>>,
     l_p16: DFF<Bits<P16_BITS>>,
@@ -546,10 +555,10 @@ pub struct AtomicUnit {
     a_valid: DFF<Bit>,
     a_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     /// its line, byte lane and byte enables (`AddrFinish`)
-    a_line: DFF<Bits<MEM_ADDR_BITS>>,
+    a_line: DFF<Bits<ADDR_BITS>>,
     a_space: DFF<Bit>,
     a_bit_offset: DFF<Bits<7>>,
-    a_byte_enables: DFF<Bits<MEM_BYTES>>,
+    a_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// the entry's other fields, as the table holds them
     a_size: DFF<Bits<SIZE_BITS>>,
     a_op: DFF<Bits<ALU_OP_BITS>>,
@@ -574,12 +583,12 @@ pub struct AtomicUnit {
     /// loaded from the entry after the head as the head leaves, or from the
     /// allocation when it writes the head's entry (the only write of these
     /// fields)
-    hq_line: DFF<Bits<MEM_ADDR_BITS>>,
+    hq_line: DFF<Bits<ADDR_BITS>>,
     /// `head_ptr + 1`, kept in a register (it indexes RAM read ports whose
     /// data comes back into the unit's block)
     head_next_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
     hq_space: DFF<Bit>,
-    hq_byte_enables: DFF<Bits<MEM_BYTES>>,
+    hq_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// the head entry is in use (with `hq_kind` below: the head's advance
     /// decision starts at these, not at `head_ptr`'s muxes; its returned
     /// flag is `HeadLine`'s)
@@ -623,8 +632,8 @@ pub struct AtomicUnit {
     next_entry_word3: Mux8<WORD_BITS>,
     /// the bytes a forwarded write set in the head entry / the next one
     /// (the read return keeps out of them, `EntryData`'s `rd_keep`)
-    head_entry_keep: Mux8<MEM_BYTES>,
-    next_entry_keep: Mux8<MEM_BYTES>,
+    head_entry_keep: Mux8<LINE_BYTES>,
+    next_entry_keep: Mux8<LINE_BYTES>,
     tail_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
     occupancy: DFF<Bits<OCCUPANCY_BITS>>,
     /// sequence number of the next read request / of the next read return
@@ -640,23 +649,23 @@ pub struct AtomicUnit {
     /// returned (`EntryData`); `ent_fwd_bytes`: the bytes forwarded so
     /// far, which the read data does not overwrite when it returns
     ent_data: [EntryData; INFLIGHT_DEPTH],
-    ent_fwd_bytes: [DFF<Bits<MEM_BYTES>>; INFLIGHT_DEPTH],
-    ent_line: [DFF<Bits<MEM_ADDR_BITS>>; INFLIGHT_DEPTH],
+    ent_fwd_bytes: [DFF<Bits<LINE_BYTES>>; INFLIGHT_DEPTH],
+    ent_line: [DFF<Bits<ADDR_BITS>>; INFLIGHT_DEPTH],
     /// the write on the port last cycle, pushed into the entries on its
     /// line this cycle (`push_hit[k]`: entry k was on its line, or was
     /// allocated on it, while the write was on the port): the compares end
     /// at these flip-flops, the entries' byte enables start at them
     push_hit: [DFF<Bit>; INFLIGHT_DEPTH],
     push_data: DFF<Bits<LINE_BITS>>,
-    push_bytes: DFF<Bits<MEM_BYTES>>,
+    push_bytes: DFF<Bits<LINE_BYTES>>,
     /// a second copy of the lines, read only at the head (the registers
     /// above serve the forwarding compares with every entry)
-    ent_line_at_head: EntryRam<MEM_ADDR_BITS>,
+    ent_line_at_head: EntryRam<ADDR_BITS>,
     ent_space: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_bit_offset: EntryRam<7>,
     /// the element's bytes in its line (the hazard checks at the head
     /// compare them without first decoding size and offset)
-    ent_byte_enables: EntryRam<MEM_BYTES>,
+    ent_byte_enables: EntryRam<LINE_BYTES>,
     ent_size: EntryRam<SIZE_BITS>,
     ent_op: EntryRam<ALU_OP_BITS>,
     ent_ty: EntryRam<ALU_TY_BITS>,
@@ -679,10 +688,10 @@ pub struct AtomicUnit {
     x_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     /// the operation writes memory (read-modify-write or scatter block)
     x_writes: DFF<Bit>,
-    x_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x_line: DFF<Bits<ADDR_BITS>>,
     x_space: DFF<Bit>,
     x_bit_offset: DFF<Bits<7>>,
-    x_byte_enables: DFF<Bits<MEM_BYTES>>,
+    x_byte_enables: DFF<Bits<LINE_BYTES>>,
     // (the op, type, ftz and operands are the ALU's own operand-stage
     // registers, loaded from the head with these: alu.rs)
     /// the element as memory holds it for this operation (read data,
@@ -708,10 +717,10 @@ pub struct AtomicUnit {
     x2_valid: DFF<Bit>,
     x2_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     x2_writes: DFF<Bit>,
-    x2_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x2_line: DFF<Bits<ADDR_BITS>>,
     x2_space: DFF<Bit>,
     x2_bit_offset: DFF<Bits<7>>,
-    x2_byte_enables: DFF<Bits<MEM_BYTES>>,
+    x2_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x2_float: DFF<Bit>,
     /// the element written (integer ops, scatter blocks): the ALU's two
@@ -734,10 +743,10 @@ pub struct AtomicUnit {
     x3_valid: DFF<Bit>,
     x3_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     x3_writes: DFF<Bit>,
-    x3_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x3_line: DFF<Bits<ADDR_BITS>>,
     x3_space: DFF<Bit>,
     x3_bit_offset: DFF<Bits<7>>,
-    x3_byte_enables: DFF<Bits<MEM_BYTES>>,
+    x3_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x3_float: DFF<Bit>,
     /// the element written (integer ops, scatter blocks) and returned
@@ -755,10 +764,10 @@ pub struct AtomicUnit {
     x4_valid: DFF<Bit>,
     x4_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     x4_writes: DFF<Bit>,
-    x4_line: DFF<Bits<MEM_ADDR_BITS>>,
+    x4_line: DFF<Bits<ADDR_BITS>>,
     x4_space: DFF<Bit>,
     x4_bit_offset: DFF<Bits<7>>,
-    x4_byte_enables: DFF<Bits<MEM_BYTES>>,
+    x4_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// a float op: its new value leaves the ALU in X4
     x4_float: DFF<Bit>,
     /// the element written (integer ops, scatter blocks) and returned
@@ -777,10 +786,10 @@ pub struct AtomicUnit {
     w_valid: DFF<Bit>,
     w_kind: DFF<Bits<ENTRY_KIND_BITS>>,
     w_writes: DFF<Bit>,
-    w_line: DFF<Bits<MEM_ADDR_BITS>>,
+    w_line: DFF<Bits<ADDR_BITS>>,
     w_space: DFF<Bit>,
     w_bit_offset: DFF<Bits<7>>,
-    w_byte_enables: DFF<Bits<MEM_BYTES>>,
+    w_byte_enables: DFF<Bits<LINE_BYTES>>,
     /// the element written (the ALU's new value, or the scatter block)
     w_new: DFF<Bits<LINE_BITS>>,
     /// the element returned to the lane (the ALU's returned value)
@@ -825,17 +834,16 @@ pub struct AtomicUnit {
     /// pipeline; without them W takes X2's operation and X3/X4 are unread
     fp_built: Constant<Bit>,
     zero_shift: Constant<Bits<8>>,
-    zero_addr: Constant<Bits<MEM_ADDR_BITS>>,
+    zero_addr: Constant<Bits<ADDR_BITS>>,
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_low: Constant<Bits<4>>,
     zero_coord: Constant<Bits<32>>,
     one_coord: Constant<Bits<32>>,
     kind_1d: Constant<Bits<SURF_KIND_BITS>>,
     kind_1d_array: Constant<Bits<SURF_KIND_BITS>>,
-    /// `size_bytes[s]` = 1 << s, `size_bits[s]` = 8 << s
-    size_bytes: [Constant<Bits<MEM_ADDR_BITS>>; 5],
-    size_bits: [Constant<Bits<8>>; 5],
-    zero_enables: Constant<Bits<MEM_BYTES>>,
+    /// the lane's lod as `NullCoord` takes it: already zeroed when absent
+    lod_as_registered: Constant<Bit>,
+    zero_enables: Constant<Bits<LINE_BYTES>>,
     /// bit offsets and result shifts are byte multiples: masking the low
     /// 3 bits to constant zeros lets synthesis build byte shifters
     byte_aligned: Constant<Bits<7>>,
@@ -904,7 +912,7 @@ pub struct AtomicUnit {
     /// this cycle's allocation writes the head's entry / the entry after it
     alloc_at_head: Signal<Local, Bit>,
     alloc_at_next_head: Signal<Local, Bit>,
-    elem_bytes: Signal<Local, Bits<MEM_ADDR_BITS>>,
+    elem_bytes: Signal<Local, Bits<ADDR_BITS>>,
     elem_bits: Signal<Local, Bits<8>>,
     /// the entry allocated this cycle is on the line of the write on the port
     alloc_on_port_line: Signal<Local, Bit>,
@@ -946,10 +954,10 @@ pub struct AtomicUnit {
     /// a write is on the memory port: the skid register's, or the write stage's
     port_write: Signal<Local, Bit>,
     /// that write
-    port_line: Signal<Local, Bits<MEM_ADDR_BITS>>,
+    port_line: Signal<Local, Bits<ADDR_BITS>>,
     port_space: Signal<Local, Bit>,
     port_data: Signal<Local, Bits<LINE_BITS>>,
-    port_byte_enables: Signal<Local, Bits<MEM_BYTES>>,
+    port_byte_enables: Signal<Local, Bits<LINE_BYTES>>,
     result_value: Signal<Local, Bits<LINE_BITS>>,
     result_joined: Signal<Local, Bits<LINE_BITS>>,
 }
@@ -1045,6 +1053,8 @@ impl AtomicUnit {
             elem_select: Default::default(),
             head_select: HeadSelect::new(config.data_bits),
             write_align: Default::default(),
+            elem_bytes_of: ElemSize::bytes(),
+            null_coord: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             d_valid: Default::default(),
             d_lanes: Default::default(),
@@ -1443,8 +1453,7 @@ impl AtomicUnit {
             one_coord: constant(1),
             kind_1d: constant(KIND_1D as u64),
             kind_1d_array: constant(KIND_1D_ARRAY as u64),
-            size_bytes: core::array::from_fn(|s| constant(1 << s)),
-            size_bits: core::array::from_fn(|s| constant(8 << s)),
+            lod_as_registered: Constant::new(true),
             zero_enables: constant(0),
             byte_aligned: constant(0x78),
             sel_valid: Default::default(),
@@ -1908,16 +1917,18 @@ impl Logic for AtomicUnit {
         self.typed_step.width_is_one.next = self.typed_width_one.q.val();
         self.typed_step.height_is_one.next = self.typed_height_one.q.val();
         self.typed_step.depth_is_one.next = self.typed_depth_one.q.val();
-        self.typed_step.coord_u.next = self.lane_mux.coord.val().get_bits::<32>(0);
-        self.typed_step.coord_v.next = self.zero_coord.val();
-        if self.ctx_v_present.q.val() {
-            self.typed_step.coord_v.next = self.lane_mux.coord.val().get_bits::<32>(32);
-        }
-        self.typed_step.coord_r.next = self.zero_coord.val();
-        if self.ctx_r_present.q.val() {
-            self.typed_step.coord_r.next = self.lane_mux.coord.val().get_bits::<32>(64);
-        }
-        self.typed_step.coord_lod.next = self.typed_lane_coord.lod.val();
+        self.null_coord.u_in.next = self.lane_mux.coord.val().get_bits::<32>(0);
+        self.null_coord.v_in.next = self.lane_mux.coord.val().get_bits::<32>(32);
+        self.null_coord.r_in.next = self.lane_mux.coord.val().get_bits::<32>(64);
+        self.null_coord.lod_in.next = self.typed_lane_coord.lod.val();
+        self.null_coord.v_present.next = self.ctx_v_present.q.val();
+        self.null_coord.r_present.next = self.ctx_r_present.q.val();
+        self.null_coord.lod_present.next = self.lod_as_registered.val();
+        self.typed_step.coord_u.next = self.null_coord.u.val();
+        self.typed_step.coord_v.next = self.null_coord.v.val();
+        self.typed_step.coord_r.next = self.null_coord.r.val();
+        self.typed_step.coord_lod.next = self.null_coord.lod.val();
+        self.elem_bytes_of.size.next = self.ctx_elem_size.q.val();
         // (`typed_at_lod`, from the registers: no local feeds a sub-block)
         self.typed_step.at_lod.next = self.typed_lane_coord.lod_is_zero.val();
         if self.typed_walked.q.val() {
@@ -2999,14 +3010,8 @@ impl Logic for AtomicUnit {
         }
 
         // element / block stepping inside a lane
-        self.elem_bytes.next = self.zero_addr.val();
-        self.elem_bits.next = self.zero_shift.val();
-        for s in 0..5 {
-            if self.ctx_elem_size.q.val().index() == s {
-                self.elem_bytes.next = self.size_bytes[s].val();
-                self.elem_bits.next = self.size_bits[s].val();
-            }
-        }
+        self.elem_bytes.next = self.elem_bytes_of.value.val();
+        self.elem_bits.next = self.elem_bytes_of.value.val().get_bits::<8>(0) << 3;
         if self.issue_push.val() {
             if self.issue_lane_done.val() | self.issue_marker.val() {
                 self.elem_index.d.next = self.zero_elem.val();

@@ -30,8 +30,8 @@ use rust_hdl::prelude::*;
 use crate::alu::AtomicAlu;
 use crate::emit::{EmitError, HEADER};
 use crate::fp_alu::FloatAlu;
-use crate::typed_addr_serial::TypedAddrSerial;
 use crate::serial_unit::SerialUnit;
+use crate::typed_addr_serial::TypedAddrSerial;
 use crate::unit::AtomicUnit;
 
 /// One synthesis variant. See the module documentation.

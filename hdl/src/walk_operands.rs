@@ -16,8 +16,8 @@
 
 use rust_hdl::prelude::*;
 
-/// Bits of a coordinate, an extent, a level count (the unit's ports).
-pub const COORD_BITS: usize = 32;
+use crate::widths::COORD_BITS;
+
 /// `req_surf_kind` codes of the typed kinds (`program::TypedKind` discriminants).
 pub const KIND_1D: u8 = 0;
 pub const KIND_1D_ARRAY: u8 = 1;

@@ -14,7 +14,7 @@ use rust_hdl::prelude::*;
 
 use crate::addr_mul::{DIGIT_BITS, P0_BITS, P16_BITS, P32_BITS};
 use crate::lane_coord_reg::{digit_products_verilog, LaneCoordReg};
-use crate::typed_extent::COORD_BITS;
+use crate::widths::COORD_BITS;
 
 /// At every rising edge: `walk_a * walk_b = p0 + (p16 + p16_b) * 2^16 + p32 * 2^32`.
 #[derive(LogicBlock, Default)]

@@ -12,8 +12,8 @@
 
 use rust_hdl::prelude::*;
 
-/// Bits of one word.
-pub const WORD_BITS: usize = 32;
+use crate::widths::WORD_BITS;
+
 /// Words of a joined value.
 pub const WORDS: usize = 4;
 

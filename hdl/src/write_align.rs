@@ -11,10 +11,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::head_select::LINE_BITS;
-
-/// Bytes of a line.
-pub const LINE_BYTES: usize = LINE_BITS / 8;
+use crate::widths::{LINE_BITS, LINE_BYTES};
 
 /// The element in its line (combinational).
 #[derive(LogicBlock)]

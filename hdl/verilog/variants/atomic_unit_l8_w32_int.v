@@ -77,16 +77,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  one_coord = 32'h1;
     localparam  kind_1d = 3'b0;
     localparam  kind_1d_array = 3'b1;
-    localparam  size_bytes$0 = 64'h1;
-    localparam  size_bytes$1 = 64'h2;
-    localparam  size_bytes$2 = 64'h4;
-    localparam  size_bytes$3 = 64'h8;
-    localparam  size_bytes$4 = 64'h10;
-    localparam  size_bits$0 = 8'h8;
-    localparam  size_bits$1 = 8'h10;
-    localparam  size_bits$2 = 8'h20;
-    localparam  size_bits$3 = 8'h40;
-    localparam  size_bits$4 = 8'h80;
+    localparam  lod_as_registered = 1'b1;
     localparam  zero_enables = 16'h0;
     localparam  byte_aligned = 7'b1111000;
     
@@ -346,6 +337,19 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [15:0] write_align$byte_enables;
     wire  [127:0] write_align$data;
     wire  [127:0] write_align$mask;
+    reg  [2:0] elem_bytes_of$size;
+    wire  [63:0] elem_bytes_of$value;
+    reg  [31:0] null_coord$u_in;
+    reg  [31:0] null_coord$v_in;
+    reg  [31:0] null_coord$r_in;
+    reg  [31:0] null_coord$lod_in;
+    reg  null_coord$v_present;
+    reg  null_coord$r_present;
+    reg  null_coord$lod_present;
+    wire  [31:0] null_coord$u;
+    wire  [31:0] null_coord$v;
+    wire  [31:0] null_coord$r;
+    wire  [31:0] null_coord$lod;
     reg  alu$clock;
     reg  alu$pipe_advance;
     reg  [4:0] alu$op;
@@ -2521,6 +2525,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .byte_enables(write_align$byte_enables),
         .data(write_align$data),
         .mask(write_align$mask)
+    );
+    atomic_unit_l8_w32_int$elem_bytes_of elem_bytes_of(
+        .size(elem_bytes_of$size),
+        .value(elem_bytes_of$value)
+    );
+    atomic_unit_l8_w32_int$null_coord null_coord(
+        .u_in(null_coord$u_in),
+        .v_in(null_coord$v_in),
+        .r_in(null_coord$r_in),
+        .lod_in(null_coord$lod_in),
+        .v_present(null_coord$v_present),
+        .r_present(null_coord$r_present),
+        .lod_present(null_coord$lod_present),
+        .u(null_coord$u),
+        .v(null_coord$v),
+        .r(null_coord$r),
+        .lod(null_coord$lod)
     );
     atomic_unit_l8_w32_int$alu alu(
         .clock(alu$clock),
@@ -5697,15 +5718,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (ctx_addr_buffer$q | ctx_kind_typed$q) begin
             lane_mux$base_low = ctx_surf_base$q[(32'h0)+:(4)];
         end
-        typed_step$coord_u = lane_mux$coord[(32'h0)+:(32)];
-        typed_step$coord_v = zero_coord;
-        if (ctx_v_present$q) begin
-            typed_step$coord_v = lane_mux$coord[(32'h20)+:(32)];
-        end
-        typed_step$coord_r = zero_coord;
-        if (ctx_r_present$q) begin
-            typed_step$coord_r = lane_mux$coord[(32'h40)+:(32)];
-        end
+        null_coord$u_in = lane_mux$coord[(32'h0)+:(32)];
+        null_coord$v_in = lane_mux$coord[(32'h20)+:(32)];
+        null_coord$r_in = lane_mux$coord[(32'h40)+:(32)];
+        null_coord$lod_present = lod_as_registered;
         typed_step$at_lod = typed_lane_coord$lod_is_zero;
         if (typed_walked$q) begin
             typed_step$at_lod = typed_walk_at_lod$q;
@@ -6335,28 +6351,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (issue_push & issue_last) begin
             msg_misaligned$d = 1'b0;
         end
-        elem_bytes = zero_addr;
-        elem_bits = zero_shift;
-        if (ctx_elem_size$q == 0) begin
-            elem_bytes = size_bytes$0;
-            elem_bits = size_bits$0;
-        end
-        if (ctx_elem_size$q == 1) begin
-            elem_bytes = size_bytes$1;
-            elem_bits = size_bits$1;
-        end
-        if (ctx_elem_size$q == 2) begin
-            elem_bytes = size_bytes$2;
-            elem_bits = size_bits$2;
-        end
-        if (ctx_elem_size$q == 3) begin
-            elem_bytes = size_bytes$3;
-            elem_bits = size_bits$3;
-        end
-        if (ctx_elem_size$q == 4) begin
-            elem_bytes = size_bytes$4;
-            elem_bits = size_bits$4;
-        end
+        elem_bits = elem_bytes_of$value[(32'h0)+:(8)] << 32'h3;
         if (issue_push) begin
             if (issue_lane_done | issue_marker) begin
                 elem_index$d = zero_elem;
@@ -7192,7 +7187,14 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_step$width_is_one = typed_width_one$q;
     always @(*) typed_step$height_is_one = typed_height_one$q;
     always @(*) typed_step$depth_is_one = typed_depth_one$q;
-    always @(*) typed_step$coord_lod = typed_lane_coord$lod;
+    always @(*) null_coord$lod_in = typed_lane_coord$lod;
+    always @(*) null_coord$v_present = ctx_v_present$q;
+    always @(*) null_coord$r_present = ctx_r_present$q;
+    always @(*) typed_step$coord_u = null_coord$u;
+    always @(*) typed_step$coord_v = null_coord$v;
+    always @(*) typed_step$coord_r = null_coord$r;
+    always @(*) typed_step$coord_lod = null_coord$lod;
+    always @(*) elem_bytes_of$size = ctx_elem_size$q;
     always @(*) typed_step$lod_out_of_range = typed_lane_coord$lod_out_of_range;
     always @(*) typed_step$surf_kind = ctx_surf_kind$q;
     always @(*) typed_step$surf_array = ctx_surf_array$q;
@@ -7662,6 +7664,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = t_walk$q;
+    always @(*) elem_bytes = elem_bytes_of$value;
     always @(*) typed_lane_coord$walk_push = walk_push;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
@@ -8122,14 +8125,6 @@ module atomic_unit_l8_w32_int$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,se
     output reg  [15:0] byte_enables;
     
     // Constant declarations
-    localparam  line_mask = 64'hfffffffffffffff0;
-    localparam  byte_in_line = 7'b1111;
-    localparam  size_enables$0 = 16'h1;
-    localparam  size_enables$1 = 16'h3;
-    localparam  size_enables$2 = 16'hf;
-    localparam  size_enables$3 = 16'hff;
-    localparam  size_enables$4 = 16'hffff;
-    localparam  zero_enables = 16'h0;
     localparam  zero_p16_b = 32'h0;
     
     // Stub signals
@@ -8140,10 +8135,11 @@ module atomic_unit_l8_w32_int$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,se
     reg  [15:0] second$p48;
     reg  [63:0] second$addend;
     wire  [63:0] second$result;
-    
-    // Local signals
-    reg  [63:0] elem_addr;
-    reg  [15:0] enables_at_zero;
+    reg  [63:0] place$addr;
+    reg  [2:0] place$size;
+    wire  [63:0] place$line;
+    wire  [6:0] place$bit_offset;
+    wire  [15:0] place$byte_enables;
     
     // Sub module instances
     atomic_unit_l8_w32_int$addr_finish$second second(
@@ -8155,6 +8151,13 @@ module atomic_unit_l8_w32_int$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,se
         .addend(second$addend),
         .result(second$result)
     );
+    atomic_unit_l8_w32_int$addr_finish$place place(
+        .addr(place$addr),
+        .size(place$size),
+        .line(place$line),
+        .bit_offset(place$bit_offset),
+        .byte_enables(place$byte_enables)
+    );
     
     // Update code
     always @(*) begin
@@ -8164,33 +8167,89 @@ module atomic_unit_l8_w32_int$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,se
         second$p32 = p32;
         second$p48 = p48;
         second$addend = second_c;
-        index = second$result;
-        elem_addr = addr;
+        place$addr = addr;
         if (typed) begin
-            elem_addr = second$result;
+            place$addr = second$result;
         end
-        enables_at_zero = zero_enables;
-        if (elem_size == 0) begin
-            enables_at_zero = size_enables$0;
-        end
-        if (elem_size == 1) begin
-            enables_at_zero = size_enables$1;
-        end
-        if (elem_size == 2) begin
-            enables_at_zero = size_enables$2;
-        end
-        if (elem_size == 3) begin
-            enables_at_zero = size_enables$3;
-        end
-        if (elem_size == 4) begin
-            enables_at_zero = size_enables$4;
-        end
-        line = elem_addr & line_mask;
-        bit_offset = (elem_addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
-        byte_enables = enables_at_zero << elem_addr[(32'h0)+:(4)];
+        place$size = elem_size;
+        index = second$result;
+        line = place$line;
+        bit_offset = place$bit_offset;
+        byte_enables = place$byte_enables;
     end
     
 endmodule // atomic_unit_l8_w32_int$addr_finish
+
+
+module atomic_unit_l8_w32_int$addr_finish$place(addr,size,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  [63:0] addr;
+    input wire  [2:0] size;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  line_mask = 64'hfffffffffffffff0;
+    localparam  byte_in_line = 7'b1111;
+    
+    // Stub signals
+    reg  [2:0] enables$size;
+    wire  [15:0] enables$value;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$addr_finish$place$enables enables(
+        .size(enables$size),
+        .value(enables$value)
+    );
+    
+    // Update code
+    always @(*) begin
+        enables$size = size;
+        line = addr & line_mask;
+        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
+        byte_enables = enables$value << addr[(32'h0)+:(4)];
+    end
+    
+endmodule // atomic_unit_l8_w32_int$addr_finish$place
+
+
+module atomic_unit_l8_w32_int$addr_finish$place$enables(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [15:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 16'h1;
+    localparam  table$1 = 16'h3;
+    localparam  table$2 = 16'hf;
+    localparam  table$3 = 16'hff;
+    localparam  table$4 = 16'hffff;
+    localparam  zero = 16'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$addr_finish$place$enables
 
 
 module atomic_unit_l8_w32_int$addr_finish$second(p0,p16,p16_b,p32,p48,addend,result);
@@ -17820,6 +17879,43 @@ module atomic_unit_l8_w32_int$decoder$ptx_alu_rom(op,ty,alu_op);
 endmodule // atomic_unit_l8_w32_int$decoder$ptx_alu_rom
 
 
+module atomic_unit_l8_w32_int$elem_bytes_of(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 64'h1;
+    localparam  table$1 = 64'h2;
+    localparam  table$2 = 64'h4;
+    localparam  table$3 = 64'h8;
+    localparam  table$4 = 64'h10;
+    localparam  zero = 64'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$elem_bytes_of
+
+
 module atomic_unit_l8_w32_int$elem_index(d,q,clock);
     
     // Module arguments
@@ -23759,6 +23855,44 @@ module atomic_unit_l8_w32_int$next_entry_word3(index,choice$0,choice$1,choice$2,
     end
     
 endmodule // atomic_unit_l8_w32_int$next_entry_word3
+
+
+module atomic_unit_l8_w32_int$null_coord(u_in,v_in,r_in,lod_in,v_present,r_present,lod_present,u,v,r,lod);
+    
+    // Module arguments
+    input wire  [31:0] u_in;
+    input wire  [31:0] v_in;
+    input wire  [31:0] r_in;
+    input wire  [31:0] lod_in;
+    input wire  v_present;
+    input wire  r_present;
+    input wire  lod_present;
+    output reg  [31:0] u;
+    output reg  [31:0] v;
+    output reg  [31:0] r;
+    output reg  [31:0] lod;
+    
+    // Constant declarations
+    localparam  zero = 32'h0;
+    
+    // Update code
+    always @(*) begin
+        u = u_in;
+        v = zero;
+        if (v_present) begin
+            v = v_in;
+        end
+        r = zero;
+        if (r_present) begin
+            r = r_in;
+        end
+        lod = zero;
+        if (lod_present) begin
+            lod = lod_in;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$null_coord
 
 
 module atomic_unit_l8_w32_int$occupancy(d,q,clock);

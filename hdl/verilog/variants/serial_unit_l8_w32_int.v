@@ -55,34 +55,11 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     // Constant declarations
     localparam  lanes_built = 32'hff;
     localparam  data_built = 128'hffffffff;
-    localparam  size_bytes$0 = 64'h1;
-    localparam  size_bytes$1 = 64'h2;
-    localparam  size_bytes$2 = 64'h4;
-    localparam  size_bytes$3 = 64'h8;
-    localparam  size_bytes$4 = 64'h10;
-    localparam  size_enables$0 = 16'h1;
-    localparam  size_enables$1 = 16'h3;
-    localparam  size_enables$2 = 16'hf;
-    localparam  size_enables$3 = 16'hff;
-    localparam  size_enables$4 = 16'hffff;
-    localparam  size_masks$0 = 128'hff;
-    localparam  size_masks$1 = 128'hffff;
-    localparam  size_masks$2 = 128'hffffffff;
-    localparam  size_masks$3 = 128'hffffffffffffffff;
-    localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
-    localparam  size_aligns$0 = 4'h0;
-    localparam  size_aligns$1 = 4'h1;
-    localparam  size_aligns$2 = 4'h3;
-    localparam  size_aligns$3 = 4'h7;
-    localparam  size_aligns$4 = 4'hf;
     localparam  one_elem = 3'b1;
     localparam  zero_elem = 3'b0;
     localparam  zero_addr = 64'h0;
     localparam  zero_shift = 8'h0;
     localparam  zero_line = 128'h0;
-    localparam  zero_coord = 32'h0;
-    localparam  line_mask = 64'hfffffffffffffff0;
-    localparam  byte_lane_bits = 7'b1111;
     
     // Enums
     localparam SerialState$Idle = 0;
@@ -189,6 +166,28 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [15:0] write_align$byte_enables;
     wire  [127:0] write_align$data;
     wire  [127:0] write_align$mask;
+    reg  [2:0] elem_bytes_of$size;
+    wire  [63:0] elem_bytes_of$value;
+    reg  [2:0] elem_mask_of$size;
+    wire  [127:0] elem_mask_of$value;
+    reg  [2:0] elem_align_of$size;
+    wire  [3:0] elem_align_of$value;
+    reg  [63:0] line_place$addr;
+    reg  [2:0] line_place$size;
+    wire  [63:0] line_place$line;
+    wire  [6:0] line_place$bit_offset;
+    wire  [15:0] line_place$byte_enables;
+    reg  [31:0] null_coord$u_in;
+    reg  [31:0] null_coord$v_in;
+    reg  [31:0] null_coord$r_in;
+    reg  [31:0] null_coord$lod_in;
+    reg  null_coord$v_present;
+    reg  null_coord$r_present;
+    reg  null_coord$lod_present;
+    wire  [31:0] null_coord$u;
+    wire  [31:0] null_coord$v;
+    wire  [31:0] null_coord$r;
+    wire  [31:0] null_coord$lod;
     reg  [3:0] state$d;
     wire  [3:0] state$q;
     reg  state$clock;
@@ -345,7 +344,6 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     
     // Local signals
     reg  [63:0] elem_bytes;
-    reg  [15:0] elem_enables;
     reg  [127:0] elem_mask;
     reg  [3:0] elem_align;
     reg  e_out_of_bounds;
@@ -457,6 +455,38 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .byte_enables(write_align$byte_enables),
         .data(write_align$data),
         .mask(write_align$mask)
+    );
+    serial_unit_l8_w32_int$elem_bytes_of elem_bytes_of(
+        .size(elem_bytes_of$size),
+        .value(elem_bytes_of$value)
+    );
+    serial_unit_l8_w32_int$elem_mask_of elem_mask_of(
+        .size(elem_mask_of$size),
+        .value(elem_mask_of$value)
+    );
+    serial_unit_l8_w32_int$elem_align_of elem_align_of(
+        .size(elem_align_of$size),
+        .value(elem_align_of$value)
+    );
+    serial_unit_l8_w32_int$line_place line_place(
+        .addr(line_place$addr),
+        .size(line_place$size),
+        .line(line_place$line),
+        .bit_offset(line_place$bit_offset),
+        .byte_enables(line_place$byte_enables)
+    );
+    serial_unit_l8_w32_int$null_coord null_coord(
+        .u_in(null_coord$u_in),
+        .v_in(null_coord$v_in),
+        .r_in(null_coord$r_in),
+        .lod_in(null_coord$lod_in),
+        .v_present(null_coord$v_present),
+        .r_present(null_coord$r_present),
+        .lod_present(null_coord$lod_present),
+        .u(null_coord$u),
+        .v(null_coord$v),
+        .r(null_coord$r),
+        .lod(null_coord$lod)
     );
     serial_unit_l8_w32_int$state state(
         .d(state$d),
@@ -769,53 +799,16 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         state$d = state$q;
         reset_q$d = reset;
         typed$start = ((state$q == SerialState$Address) & decoder$kind_typed) & ~typed$busy;
-        typed$coord_u = p_coord$q[(32'h0)+:(32)];
-        typed$coord_v = zero_coord;
-        if (decoder$v_present) begin
-            typed$coord_v = p_coord$q[(32'h20)+:(32)];
-        end
-        typed$coord_r = zero_coord;
-        if (decoder$r_present) begin
-            typed$coord_r = p_coord$q[(32'h40)+:(32)];
-        end
-        typed$coord_lod = zero_coord;
-        if (decoder$lod_present) begin
-            typed$coord_lod = p_coord$q[(32'h60)+:(32)];
-        end
+        null_coord$u_in = p_coord$q[(32'h0)+:(32)];
+        null_coord$v_in = p_coord$q[(32'h20)+:(32)];
+        null_coord$r_in = p_coord$q[(32'h40)+:(32)];
+        null_coord$lod_in = p_coord$q[(32'h60)+:(32)];
         alu$pipe_advance = 1'b1;
         alu$src0 = elem_select$src0 & data_built;
         alu$src1 = elem_select$src1 & data_built;
         req_ready = (state$q == SerialState$Idle) & ~reset_q$q;
         pay_valid = state$q == SerialState$Select;
         mem_wr_data = write_align$data & write_align$mask;
-        elem_bytes = size_bytes$0;
-        elem_enables = size_enables$0;
-        elem_mask = size_masks$0;
-        elem_align = size_aligns$0;
-        if (decoder$elem_size == 1) begin
-            elem_bytes = size_bytes$1;
-            elem_enables = size_enables$1;
-            elem_mask = size_masks$1;
-            elem_align = size_aligns$1;
-        end
-        if (decoder$elem_size == 2) begin
-            elem_bytes = size_bytes$2;
-            elem_enables = size_enables$2;
-            elem_mask = size_masks$2;
-            elem_align = size_aligns$2;
-        end
-        if (decoder$elem_size == 3) begin
-            elem_bytes = size_bytes$3;
-            elem_enables = size_enables$3;
-            elem_mask = size_masks$3;
-            elem_align = size_aligns$3;
-        end
-        if (decoder$elem_size == 4) begin
-            elem_bytes = size_bytes$4;
-            elem_enables = size_enables$4;
-            elem_mask = size_masks$4;
-            elem_align = size_aligns$4;
-        end
         e_atomic = ~decoder$write_only;
         e_out_of_bounds = bounds_check$out_of_bounds | e_typed_oob$q;
         e_misaligned = |(e_addr$q[(32'h0)+:(4)] & elem_align);
@@ -898,9 +891,9 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                 end
             SerialState$Check:
                 begin
-                    e_bit_offset$d = (e_addr$q[(32'h0)+:(7)] & byte_lane_bits) << 32'h3;
-                    e_byte_enables$d = elem_enables << e_addr$q[(32'h0)+:(4)];
-                    line_addr$d = e_addr$q & line_mask;
+                    e_bit_offset$d = line_place$bit_offset;
+                    e_byte_enables$d = line_place$byte_enables;
+                    line_addr$d = line_place$line;
                     old$d = zero_line;
                     ret$d = zero_line;
                     if (e_misaligned) begin
@@ -1084,6 +1077,18 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed$surf_array = r_surf_array$q;
     always @(*) typed$surf_levels = r_surf_levels$q;
     always @(*) typed$surf_u16 = r_surf_u16$q;
+    always @(*) null_coord$v_present = decoder$v_present;
+    always @(*) null_coord$r_present = decoder$r_present;
+    always @(*) null_coord$lod_present = decoder$lod_present;
+    always @(*) typed$coord_u = null_coord$u;
+    always @(*) typed$coord_v = null_coord$v;
+    always @(*) typed$coord_r = null_coord$r;
+    always @(*) typed$coord_lod = null_coord$lod;
+    always @(*) elem_bytes_of$size = decoder$elem_size;
+    always @(*) elem_mask_of$size = decoder$elem_size;
+    always @(*) elem_align_of$size = decoder$elem_size;
+    always @(*) line_place$addr = e_addr$q;
+    always @(*) line_place$size = decoder$elem_size;
     always @(*) alu$clock = clock;
     always @(*) alu$op = decoder$alu_op;
     always @(*) alu$ty = decoder$alu_ty;
@@ -1112,6 +1117,9 @@ module serial_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) obs_elem = obs_elem_q$q;
     always @(*) obs_old = obs_old_q$q;
     always @(*) obs_new = obs_new_q$q;
+    always @(*) elem_bytes = elem_bytes_of$value;
+    always @(*) elem_mask = elem_mask_of$value;
+    always @(*) elem_align = elem_align_of$value;
     
 endmodule // serial_unit_l8_w32_int
 
@@ -9634,6 +9642,117 @@ module serial_unit_l8_w32_int$elem(d,q,clock);
 endmodule // serial_unit_l8_w32_int$elem
 
 
+module serial_unit_l8_w32_int$elem_align_of(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [3:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 4'h0;
+    localparam  table$1 = 4'h1;
+    localparam  table$2 = 4'h3;
+    localparam  table$3 = 4'h7;
+    localparam  table$4 = 4'hf;
+    localparam  zero = 4'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // serial_unit_l8_w32_int$elem_align_of
+
+
+module serial_unit_l8_w32_int$elem_bytes_of(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 64'h1;
+    localparam  table$1 = 64'h2;
+    localparam  table$2 = 64'h4;
+    localparam  table$3 = 64'h8;
+    localparam  table$4 = 64'h10;
+    localparam  zero = 64'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // serial_unit_l8_w32_int$elem_bytes_of
+
+
+module serial_unit_l8_w32_int$elem_mask_of(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [127:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 128'hff;
+    localparam  table$1 = 128'hffff;
+    localparam  table$2 = 128'hffffffff;
+    localparam  table$3 = 128'hffffffffffffffff;
+    localparam  table$4 = 128'hffffffffffffffffffffffffffffffff;
+    localparam  zero = 128'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // serial_unit_l8_w32_int$elem_mask_of
+
+
 module serial_unit_l8_w32_int$elem_offset(d,q,clock);
     
     // Module arguments
@@ -9862,6 +9981,77 @@ module serial_unit_l8_w32_int$line_addr(d,q,clock);
 endmodule // serial_unit_l8_w32_int$line_addr
 
 
+module serial_unit_l8_w32_int$line_place(addr,size,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  [63:0] addr;
+    input wire  [2:0] size;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  line_mask = 64'hfffffffffffffff0;
+    localparam  byte_in_line = 7'b1111;
+    
+    // Stub signals
+    reg  [2:0] enables$size;
+    wire  [15:0] enables$value;
+    
+    // Sub module instances
+    serial_unit_l8_w32_int$line_place$enables enables(
+        .size(enables$size),
+        .value(enables$value)
+    );
+    
+    // Update code
+    always @(*) begin
+        enables$size = size;
+        line = addr & line_mask;
+        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
+        byte_enables = enables$value << addr[(32'h0)+:(4)];
+    end
+    
+endmodule // serial_unit_l8_w32_int$line_place
+
+
+module serial_unit_l8_w32_int$line_place$enables(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [15:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 16'h1;
+    localparam  table$1 = 16'h3;
+    localparam  table$2 = 16'hf;
+    localparam  table$3 = 16'hff;
+    localparam  table$4 = 16'hffff;
+    localparam  zero = 16'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // serial_unit_l8_w32_int$line_place$enables
+
+
 module serial_unit_l8_w32_int$msg_error(d,q,clock);
     
     // Module arguments
@@ -9898,6 +10088,44 @@ module serial_unit_l8_w32_int$new_value(d,q,clock);
     end
           
 endmodule // serial_unit_l8_w32_int$new_value
+
+
+module serial_unit_l8_w32_int$null_coord(u_in,v_in,r_in,lod_in,v_present,r_present,lod_present,u,v,r,lod);
+    
+    // Module arguments
+    input wire  [31:0] u_in;
+    input wire  [31:0] v_in;
+    input wire  [31:0] r_in;
+    input wire  [31:0] lod_in;
+    input wire  v_present;
+    input wire  r_present;
+    input wire  lod_present;
+    output reg  [31:0] u;
+    output reg  [31:0] v;
+    output reg  [31:0] r;
+    output reg  [31:0] lod;
+    
+    // Constant declarations
+    localparam  zero = 32'h0;
+    
+    // Update code
+    always @(*) begin
+        u = u_in;
+        v = zero;
+        if (v_present) begin
+            v = v_in;
+        end
+        r = zero;
+        if (r_present) begin
+            r = r_in;
+        end
+        lod = zero;
+        if (lod_present) begin
+            lod = lod_in;
+        end
+    end
+    
+endmodule // serial_unit_l8_w32_int$null_coord
 
 
 module serial_unit_l8_w32_int$obs_elem_q(d,q,clock);
