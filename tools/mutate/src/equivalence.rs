@@ -204,33 +204,17 @@ fn init_fix(p: &Prepared, m: &Mutation, module: &str) -> String {
         return String::new();
     }
     let Ok(il) = std::fs::read_to_string(&p.rtlil) else { return String::new() };
-    let lines: Vec<&str> = il.lines().map(str::trim).collect();
-    let Some(at) = lines.iter().position(|l| l.strip_prefix("cell ").and_then(|r| r.split_whitespace().nth(1)) == Some(m.cell.as_str())) else {
-        return String::new();
-    };
-    let Some(wire) = lines[at..].iter().take_while(|l| **l != "end").find_map(|l| l.strip_prefix("connect \\Q \\")) else {
-        return String::new();
-    };
-    if wire.contains(|c: char| c.is_whitespace() || c == '[' || c == '{') {
-        return String::new();
-    }
-    let Some(decl) = lines.iter().position(|l| l.starts_with("wire ") && l.ends_with(&format!(" \\{wire}"))) else {
-        return String::new();
-    };
-    let Some(init) = lines[..decl].iter().rev().take_while(|l| l.starts_with("attribute ")).find_map(|l| l.strip_prefix("attribute \\init ")) else {
-        return String::new();
-    };
-    let Some((width, bits)) = init.split_once('\'') else { return String::new() };
-    let (Ok(width), true) = (width.parse::<usize>(), bits.len() == width.parse::<usize>().unwrap_or(0)) else {
-        return String::new();
-    };
-    let bit = m.portbit as usize;
+    let power_up = super::mutants::PowerUp::read(&il);
+    // a whole wire (its full init rewritten with one bit undefined)
+    let Some((wire, 0)) = power_up.q_wire(&m.cell) else { return String::new() };
+    let Some(bits) = power_up.init_bits(wire) else { return String::new() };
+    let (width, bit) = (bits.len(), m.portbit as usize);
     if bit >= width {
         return String::new();
     }
     let mut value: Vec<char> = bits.chars().collect();
     value[width - 1 - bit] = 'x';
-    format!("setattr -set init {width}'b{} {module}/w:{wire}\n", value.into_iter().collect::<String>())
+    format!("setattr -set init {width}'b{} {module}/w:{}\n", value.into_iter().collect::<String>(), wire.trim_start_matches('\\'))
 }
 
 /// The sub-block instance a flattened cell belongs to (`$flatten\decoder.$eq$...`

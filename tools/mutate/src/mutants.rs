@@ -293,7 +293,7 @@ pub fn write_mutated(p: &Prepared, mutations: &[Mutation], canary: &Mutation) ->
 
 /// The registers' power-up values in a design's RTLIL: each register
 /// cell's `Q` connection and each wire's `init`.
-struct PowerUp {
+pub(crate) struct PowerUp {
     /// cell -> its Q connection (`\\w`, `\\w [3]`, `\\w [7:4]`)
     q: std::collections::HashMap<String, String>,
     /// wire -> its init bits, most significant first
@@ -301,7 +301,7 @@ struct PowerUp {
 }
 
 impl PowerUp {
-    fn read(il: &str) -> PowerUp {
+    pub(crate) fn read(il: &str) -> PowerUp {
         let (mut q, mut init) = (std::collections::HashMap::new(), std::collections::HashMap::new());
         let (mut cell, mut pending) = (None::<String>, None::<String>);
         for line in il.lines().map(str::trim) {
@@ -325,19 +325,30 @@ impl PowerUp {
         PowerUp { q, init }
     }
 
-    /// The power-up value of bit `bit` of `cell`'s Q: its wire's init bit
-    /// (a whole wire, or one slice of one), or None when not read here.
-    fn q_bit(&self, cell: &str, bit: u32) -> Option<char> {
+    /// The wire `cell`'s Q drives and the bit of it where Q starts (a whole
+    /// wire, or one slice of one; None for a concatenation).
+    pub(crate) fn q_wire(&self, cell: &str) -> Option<(&str, u32)> {
         let conn = self.q.get(cell)?;
-        let (wire, offset) = match conn.split_once(" [") {
-            None => (conn.as_str(), 0),
+        match conn.split_once(" [") {
+            None => Some((conn.as_str(), 0)).filter(|(w, _)| !w.contains(|c: char| c.is_whitespace() || c == '{')),
             Some((w, range)) => {
                 let range = range.strip_suffix(']')?;
                 let low = range.split_once(':').map_or(range, |(_, lo)| lo);
-                (w, low.parse::<u32>().ok()?)
+                Some((w, low.parse::<u32>().ok()?))
             }
-        };
-        let bits = self.init.get(wire)?;
+        }
+    }
+
+    /// A wire's power-up bits, most significant first.
+    pub(crate) fn init_bits(&self, wire: &str) -> Option<&str> {
+        self.init.get(wire).map(String::as_str)
+    }
+
+    /// The power-up value of bit `bit` of `cell`'s Q: its wire's init bit,
+    /// or None when not read here.
+    fn q_bit(&self, cell: &str, bit: u32) -> Option<char> {
+        let (wire, offset) = self.q_wire(cell)?;
+        let bits = self.init_bits(wire)?;
         let at = (offset + bit) as usize;
         bits.len().checked_sub(at + 1).and_then(|i| bits.chars().nth(i)).filter(|c| matches!(c, '0' | '1'))
     }
