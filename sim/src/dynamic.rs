@@ -67,8 +67,24 @@ pub struct DynBuild {
 /// Verilator's options for a runtime model: the project's (build.rs) less
 /// tracing, and warnings off (the input is Yosys's netlist Verilog, whose
 /// bit-level loops through wide vectors Verilator reports as UNOPTFLAT).
-const VERILATOR_ARGS: &[&str] =
-    &["--cc", "--no-timing", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-UNOPTFLAT"];
+/// `-fno-dfg`: Verilator 5.006's DFG optimizer miscomputes the full unit's
+/// flattened netlist (a bit of `left_lanes_two`'s lane count, 0 where
+/// Icarus and the RTL give 1, with the mutant select tied to 0); without
+/// DFG the netlist agrees with Icarus on every port.
+const VERILATOR_ARGS: &[&str] = &[
+    "--cc",
+    "--no-timing",
+    "-O3",
+    "-fno-dfg",
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "-Wno-UNOPTFLAT",
+];
 
 /// The C++ flags: position independent, every symbol hidden but the shim's
 /// entry points, so this library's Verilator runtime never meets the
