@@ -1864,279 +1864,77 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  ent_error$7$d;
     wire  ent_error$7$q;
     reg  ent_error$7$clock;
-    reg  x_valid$d;
-    wire  x_valid$q;
-    reg  x_valid$clock;
-    reg  [1:0] x_kind$d;
-    wire  [1:0] x_kind$q;
-    reg  x_kind$clock;
-    reg  x_writes$d;
-    wire  x_writes$q;
-    reg  x_writes$clock;
-    reg  [63:0] x_line$d;
-    wire  [63:0] x_line$q;
-    reg  x_line$clock;
-    reg  x_space$d;
-    wire  x_space$q;
-    reg  x_space$clock;
-    reg  [6:0] x_bit_offset$d;
-    wire  [6:0] x_bit_offset$q;
-    reg  x_bit_offset$clock;
-    reg  [15:0] x_byte_enables$d;
-    wire  [15:0] x_byte_enables$q;
-    reg  x_byte_enables$clock;
-    reg  [127:0] x_old$d;
-    wire  [127:0] x_old$q;
-    reg  x_old$clock;
-    reg  x_from_x2$d;
-    wire  x_from_x2$q;
-    reg  x_from_x2$clock;
-    reg  x_from_w$d;
-    wire  x_from_w$q;
-    reg  x_from_w$clock;
-    reg  [127:0] x_src0$d;
-    wire  [127:0] x_src0$q;
-    reg  x_src0$clock;
-    reg  [4:0] x_lane$d;
-    wire  [4:0] x_lane$q;
-    reg  x_lane$clock;
-    reg  [2:0] x_elem$d;
-    wire  [2:0] x_elem$q;
-    reg  x_elem$clock;
-    reg  [6:0] x_result_shift$d;
-    wire  [6:0] x_result_shift$q;
-    reg  x_result_shift$clock;
-    reg  x_result_first$d;
-    wire  x_result_first$q;
-    reg  x_result_first$clock;
-    reg  x_result_last$d;
-    wire  x_result_last$q;
-    reg  x_result_last$clock;
-    reg  x_msg_last$d;
-    wire  x_msg_last$q;
-    reg  x_msg_last$clock;
-    reg  x_error$d;
-    wire  x_error$q;
-    reg  x_error$clock;
-    reg  x2_valid$d;
-    wire  x2_valid$q;
-    reg  x2_valid$clock;
-    reg  [1:0] x2_kind$d;
-    wire  [1:0] x2_kind$q;
-    reg  x2_kind$clock;
-    reg  x2_writes$d;
-    wire  x2_writes$q;
-    reg  x2_writes$clock;
-    reg  [63:0] x2_line$d;
-    wire  [63:0] x2_line$q;
-    reg  x2_line$clock;
-    reg  x2_space$d;
-    wire  x2_space$q;
-    reg  x2_space$clock;
-    reg  [6:0] x2_bit_offset$d;
-    wire  [6:0] x2_bit_offset$q;
-    reg  x2_bit_offset$clock;
-    reg  [15:0] x2_byte_enables$d;
-    wire  [15:0] x2_byte_enables$q;
-    reg  x2_byte_enables$clock;
-    reg  x2_float$d;
-    wire  x2_float$q;
-    reg  x2_float$clock;
-    reg  [127:0] x2_new_true$d;
-    wire  [127:0] x2_new_true$q;
-    reg  x2_new_true$clock;
-    reg  [127:0] x2_new_false$d;
-    wire  [127:0] x2_new_false$q;
-    reg  x2_new_false$clock;
-    reg  x2_new_cond$d;
-    wire  x2_new_cond$q;
-    reg  x2_new_cond$clock;
-    reg  [127:0] x2_ret$d;
-    wire  [127:0] x2_ret$q;
-    reg  x2_ret$clock;
-    reg  [127:0] x2_old$d;
-    wire  [127:0] x2_old$q;
-    reg  x2_old$clock;
-    reg  [4:0] x2_lane$d;
-    wire  [4:0] x2_lane$q;
-    reg  x2_lane$clock;
-    reg  [2:0] x2_elem$d;
-    wire  [2:0] x2_elem$q;
-    reg  x2_elem$clock;
-    reg  [6:0] x2_result_shift$d;
-    wire  [6:0] x2_result_shift$q;
-    reg  x2_result_shift$clock;
-    reg  x2_result_first$d;
-    wire  x2_result_first$q;
-    reg  x2_result_first$clock;
-    reg  x2_result_last$d;
-    wire  x2_result_last$q;
-    reg  x2_result_last$clock;
-    reg  x2_msg_last$d;
-    wire  x2_msg_last$q;
-    reg  x2_msg_last$clock;
-    reg  x2_error$d;
-    wire  x2_error$q;
-    reg  x2_error$clock;
-    reg  x3_valid$d;
-    wire  x3_valid$q;
-    reg  x3_valid$clock;
-    reg  [1:0] x3_kind$d;
-    wire  [1:0] x3_kind$q;
-    reg  x3_kind$clock;
-    reg  x3_writes$d;
-    wire  x3_writes$q;
-    reg  x3_writes$clock;
-    reg  [63:0] x3_line$d;
-    wire  [63:0] x3_line$q;
-    reg  x3_line$clock;
-    reg  x3_space$d;
-    wire  x3_space$q;
-    reg  x3_space$clock;
-    reg  [6:0] x3_bit_offset$d;
-    wire  [6:0] x3_bit_offset$q;
-    reg  x3_bit_offset$clock;
-    reg  [15:0] x3_byte_enables$d;
-    wire  [15:0] x3_byte_enables$q;
-    reg  x3_byte_enables$clock;
-    reg  x3_float$d;
-    wire  x3_float$q;
-    reg  x3_float$clock;
-    reg  [127:0] x3_new$d;
-    wire  [127:0] x3_new$q;
-    reg  x3_new$clock;
-    reg  [127:0] x3_ret$d;
-    wire  [127:0] x3_ret$q;
-    reg  x3_ret$clock;
-    reg  [127:0] x3_old$d;
-    wire  [127:0] x3_old$q;
-    reg  x3_old$clock;
-    reg  [4:0] x3_lane$d;
-    wire  [4:0] x3_lane$q;
-    reg  x3_lane$clock;
-    reg  [2:0] x3_elem$d;
-    wire  [2:0] x3_elem$q;
-    reg  x3_elem$clock;
-    reg  [6:0] x3_result_shift$d;
-    wire  [6:0] x3_result_shift$q;
-    reg  x3_result_shift$clock;
-    reg  x3_result_first$d;
-    wire  x3_result_first$q;
-    reg  x3_result_first$clock;
-    reg  x3_result_last$d;
-    wire  x3_result_last$q;
-    reg  x3_result_last$clock;
-    reg  x3_msg_last$d;
-    wire  x3_msg_last$q;
-    reg  x3_msg_last$clock;
-    reg  x3_error$d;
-    wire  x3_error$q;
-    reg  x3_error$clock;
-    reg  x4_valid$d;
-    wire  x4_valid$q;
-    reg  x4_valid$clock;
-    reg  [1:0] x4_kind$d;
-    wire  [1:0] x4_kind$q;
-    reg  x4_kind$clock;
-    reg  x4_writes$d;
-    wire  x4_writes$q;
-    reg  x4_writes$clock;
-    reg  [63:0] x4_line$d;
-    wire  [63:0] x4_line$q;
-    reg  x4_line$clock;
-    reg  x4_space$d;
-    wire  x4_space$q;
-    reg  x4_space$clock;
-    reg  [6:0] x4_bit_offset$d;
-    wire  [6:0] x4_bit_offset$q;
-    reg  x4_bit_offset$clock;
-    reg  [15:0] x4_byte_enables$d;
-    wire  [15:0] x4_byte_enables$q;
-    reg  x4_byte_enables$clock;
-    reg  x4_float$d;
-    wire  x4_float$q;
-    reg  x4_float$clock;
-    reg  [127:0] x4_new$d;
-    wire  [127:0] x4_new$q;
-    reg  x4_new$clock;
-    reg  [127:0] x4_ret$d;
-    wire  [127:0] x4_ret$q;
-    reg  x4_ret$clock;
-    reg  [127:0] x4_old$d;
-    wire  [127:0] x4_old$q;
-    reg  x4_old$clock;
-    reg  [4:0] x4_lane$d;
-    wire  [4:0] x4_lane$q;
-    reg  x4_lane$clock;
-    reg  [2:0] x4_elem$d;
-    wire  [2:0] x4_elem$q;
-    reg  x4_elem$clock;
-    reg  [6:0] x4_result_shift$d;
-    wire  [6:0] x4_result_shift$q;
-    reg  x4_result_shift$clock;
-    reg  x4_result_first$d;
-    wire  x4_result_first$q;
-    reg  x4_result_first$clock;
-    reg  x4_result_last$d;
-    wire  x4_result_last$q;
-    reg  x4_result_last$clock;
-    reg  x4_msg_last$d;
-    wire  x4_msg_last$q;
-    reg  x4_msg_last$clock;
-    reg  x4_error$d;
-    wire  x4_error$q;
-    reg  x4_error$clock;
-    reg  w_valid$d;
-    wire  w_valid$q;
-    reg  w_valid$clock;
-    reg  [1:0] w_kind$d;
-    wire  [1:0] w_kind$q;
-    reg  w_kind$clock;
-    reg  w_writes$d;
-    wire  w_writes$q;
-    reg  w_writes$clock;
-    reg  [63:0] w_line$d;
-    wire  [63:0] w_line$q;
-    reg  w_line$clock;
-    reg  w_space$d;
-    wire  w_space$q;
-    reg  w_space$clock;
-    reg  [6:0] w_bit_offset$d;
-    wire  [6:0] w_bit_offset$q;
-    reg  w_bit_offset$clock;
-    reg  [15:0] w_byte_enables$d;
-    wire  [15:0] w_byte_enables$q;
-    reg  w_byte_enables$clock;
-    reg  [127:0] w_new$d;
-    wire  [127:0] w_new$q;
-    reg  w_new$clock;
-    reg  [127:0] w_ret$d;
-    wire  [127:0] w_ret$q;
-    reg  w_ret$clock;
-    reg  [127:0] w_old$d;
-    wire  [127:0] w_old$q;
-    reg  w_old$clock;
-    reg  [4:0] w_lane$d;
-    wire  [4:0] w_lane$q;
-    reg  w_lane$clock;
-    reg  [2:0] w_elem$d;
-    wire  [2:0] w_elem$q;
-    reg  w_elem$clock;
-    reg  [6:0] w_result_shift$d;
-    wire  [6:0] w_result_shift$q;
-    reg  w_result_shift$clock;
-    reg  w_result_first$d;
-    wire  w_result_first$q;
-    reg  w_result_first$clock;
-    reg  w_result_last$d;
-    wire  w_result_last$q;
-    reg  w_result_last$clock;
-    reg  w_msg_last$d;
-    wire  w_msg_last$q;
-    reg  w_msg_last$clock;
-    reg  w_error$d;
-    wire  w_error$q;
-    reg  w_error$clock;
+    reg  execute$clock;
+    reg  execute$reset;
+    reg  execute$advance;
+    reg  execute$enter;
+    reg  execute$head_rmw;
+    reg  [1:0] execute$head_kind;
+    reg  [63:0] execute$head_line;
+    reg  execute$head_space;
+    reg  [6:0] execute$head_bit_offset;
+    reg  [15:0] execute$head_byte_enables;
+    reg  [127:0] execute$head_old;
+    reg  execute$bypass$0;
+    reg  execute$bypass$1;
+    reg  execute$bypass$2;
+    reg  execute$bypass$3;
+    reg  [127:0] execute$head_src0;
+    reg  [4:0] execute$head_lane;
+    reg  [2:0] execute$head_elem;
+    reg  [6:0] execute$head_result_shift;
+    reg  execute$head_result_first;
+    reg  execute$head_result_last;
+    reg  execute$head_msg_last;
+    reg  execute$head_error;
+    reg  execute$alu_float_op;
+    reg  [127:0] execute$alu_new_true;
+    reg  [127:0] execute$alu_new_false;
+    reg  execute$alu_new_cond;
+    reg  [127:0] execute$alu_ret;
+    reg  [127:0] execute$alu_float_value;
+    wire  [1:0] execute$x_kind_q;
+    wire  execute$x_writes_q;
+    wire  [63:0] execute$x_line_q;
+    wire  execute$x_space_q;
+    wire  [15:0] execute$x_byte_enables_q;
+    wire  [127:0] execute$x_old_q;
+    wire  execute$x_from_x2_q;
+    wire  execute$x_from_w_q;
+    wire  execute$x2_writes_q;
+    wire  [63:0] execute$x2_line_q;
+    wire  execute$x2_space_q;
+    wire  [15:0] execute$x2_byte_enables_q;
+    wire  execute$x2_float_q;
+    wire  [127:0] execute$x2_new_true_q;
+    wire  [127:0] execute$x2_new_false_q;
+    wire  execute$x2_new_cond_q;
+    wire  execute$x3_writes_q;
+    wire  [63:0] execute$x3_line_q;
+    wire  execute$x3_space_q;
+    wire  [15:0] execute$x3_byte_enables_q;
+    wire  execute$x3_float_q;
+    wire  execute$x4_writes_q;
+    wire  [63:0] execute$x4_line_q;
+    wire  execute$x4_space_q;
+    wire  [15:0] execute$x4_byte_enables_q;
+    wire  execute$w_valid_q;
+    wire  [1:0] execute$w_kind_q;
+    wire  execute$w_writes_q;
+    wire  [63:0] execute$w_line_q;
+    wire  execute$w_space_q;
+    wire  [6:0] execute$w_bit_offset_q;
+    wire  [15:0] execute$w_byte_enables_q;
+    wire  [127:0] execute$w_new_q;
+    wire  [127:0] execute$w_ret_q;
+    wire  [127:0] execute$w_old_q;
+    wire  [4:0] execute$w_lane_q;
+    wire  [2:0] execute$w_elem_q;
+    wire  [6:0] execute$w_result_shift_q;
+    wire  execute$w_result_first_q;
+    wire  execute$w_result_last_q;
+    wire  execute$w_msg_last_q;
+    wire  execute$w_error_q;
     reg  [127:0] result_acc$d;
     wire  [127:0] result_acc$q;
     reg  result_acc$clock;
@@ -2232,13 +2030,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_enters;
     reg  x_free;
     reg  w_free;
-    reg  x_is_rmw;
     reg  w_is_rmw;
     reg  w_has_result;
     reg  [127:0] write_data;
     reg  retire;
-    reg  old_is_bypassed;
-    reg  [127:0] old_bypassed;
     reg  port_write;
     reg  [63:0] port_line;
     reg  port_space;
@@ -4829,460 +4624,78 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .q(ent_error$7$q),
         .clock(ent_error$7$clock)
     );
-    atomic_unit$x_valid x_valid(
-        .d(x_valid$d),
-        .q(x_valid$q),
-        .clock(x_valid$clock)
-    );
-    atomic_unit$x_kind x_kind(
-        .d(x_kind$d),
-        .q(x_kind$q),
-        .clock(x_kind$clock)
-    );
-    atomic_unit$x_writes x_writes(
-        .d(x_writes$d),
-        .q(x_writes$q),
-        .clock(x_writes$clock)
-    );
-    atomic_unit$x_line x_line(
-        .d(x_line$d),
-        .q(x_line$q),
-        .clock(x_line$clock)
-    );
-    atomic_unit$x_space x_space(
-        .d(x_space$d),
-        .q(x_space$q),
-        .clock(x_space$clock)
-    );
-    atomic_unit$x_bit_offset x_bit_offset(
-        .d(x_bit_offset$d),
-        .q(x_bit_offset$q),
-        .clock(x_bit_offset$clock)
-    );
-    atomic_unit$x_byte_enables x_byte_enables(
-        .d(x_byte_enables$d),
-        .q(x_byte_enables$q),
-        .clock(x_byte_enables$clock)
-    );
-    atomic_unit$x_old x_old(
-        .d(x_old$d),
-        .q(x_old$q),
-        .clock(x_old$clock)
-    );
-    atomic_unit$x_from_x2 x_from_x2(
-        .d(x_from_x2$d),
-        .q(x_from_x2$q),
-        .clock(x_from_x2$clock)
-    );
-    atomic_unit$x_from_w x_from_w(
-        .d(x_from_w$d),
-        .q(x_from_w$q),
-        .clock(x_from_w$clock)
-    );
-    atomic_unit$x_src0 x_src0(
-        .d(x_src0$d),
-        .q(x_src0$q),
-        .clock(x_src0$clock)
-    );
-    atomic_unit$x_lane x_lane(
-        .d(x_lane$d),
-        .q(x_lane$q),
-        .clock(x_lane$clock)
-    );
-    atomic_unit$x_elem x_elem(
-        .d(x_elem$d),
-        .q(x_elem$q),
-        .clock(x_elem$clock)
-    );
-    atomic_unit$x_result_shift x_result_shift(
-        .d(x_result_shift$d),
-        .q(x_result_shift$q),
-        .clock(x_result_shift$clock)
-    );
-    atomic_unit$x_result_first x_result_first(
-        .d(x_result_first$d),
-        .q(x_result_first$q),
-        .clock(x_result_first$clock)
-    );
-    atomic_unit$x_result_last x_result_last(
-        .d(x_result_last$d),
-        .q(x_result_last$q),
-        .clock(x_result_last$clock)
-    );
-    atomic_unit$x_msg_last x_msg_last(
-        .d(x_msg_last$d),
-        .q(x_msg_last$q),
-        .clock(x_msg_last$clock)
-    );
-    atomic_unit$x_error x_error(
-        .d(x_error$d),
-        .q(x_error$q),
-        .clock(x_error$clock)
-    );
-    atomic_unit$x2_valid x2_valid(
-        .d(x2_valid$d),
-        .q(x2_valid$q),
-        .clock(x2_valid$clock)
-    );
-    atomic_unit$x2_kind x2_kind(
-        .d(x2_kind$d),
-        .q(x2_kind$q),
-        .clock(x2_kind$clock)
-    );
-    atomic_unit$x2_writes x2_writes(
-        .d(x2_writes$d),
-        .q(x2_writes$q),
-        .clock(x2_writes$clock)
-    );
-    atomic_unit$x2_line x2_line(
-        .d(x2_line$d),
-        .q(x2_line$q),
-        .clock(x2_line$clock)
-    );
-    atomic_unit$x2_space x2_space(
-        .d(x2_space$d),
-        .q(x2_space$q),
-        .clock(x2_space$clock)
-    );
-    atomic_unit$x2_bit_offset x2_bit_offset(
-        .d(x2_bit_offset$d),
-        .q(x2_bit_offset$q),
-        .clock(x2_bit_offset$clock)
-    );
-    atomic_unit$x2_byte_enables x2_byte_enables(
-        .d(x2_byte_enables$d),
-        .q(x2_byte_enables$q),
-        .clock(x2_byte_enables$clock)
-    );
-    atomic_unit$x2_float x2_float(
-        .d(x2_float$d),
-        .q(x2_float$q),
-        .clock(x2_float$clock)
-    );
-    atomic_unit$x2_new_true x2_new_true(
-        .d(x2_new_true$d),
-        .q(x2_new_true$q),
-        .clock(x2_new_true$clock)
-    );
-    atomic_unit$x2_new_false x2_new_false(
-        .d(x2_new_false$d),
-        .q(x2_new_false$q),
-        .clock(x2_new_false$clock)
-    );
-    atomic_unit$x2_new_cond x2_new_cond(
-        .d(x2_new_cond$d),
-        .q(x2_new_cond$q),
-        .clock(x2_new_cond$clock)
-    );
-    atomic_unit$x2_ret x2_ret(
-        .d(x2_ret$d),
-        .q(x2_ret$q),
-        .clock(x2_ret$clock)
-    );
-    atomic_unit$x2_old x2_old(
-        .d(x2_old$d),
-        .q(x2_old$q),
-        .clock(x2_old$clock)
-    );
-    atomic_unit$x2_lane x2_lane(
-        .d(x2_lane$d),
-        .q(x2_lane$q),
-        .clock(x2_lane$clock)
-    );
-    atomic_unit$x2_elem x2_elem(
-        .d(x2_elem$d),
-        .q(x2_elem$q),
-        .clock(x2_elem$clock)
-    );
-    atomic_unit$x2_result_shift x2_result_shift(
-        .d(x2_result_shift$d),
-        .q(x2_result_shift$q),
-        .clock(x2_result_shift$clock)
-    );
-    atomic_unit$x2_result_first x2_result_first(
-        .d(x2_result_first$d),
-        .q(x2_result_first$q),
-        .clock(x2_result_first$clock)
-    );
-    atomic_unit$x2_result_last x2_result_last(
-        .d(x2_result_last$d),
-        .q(x2_result_last$q),
-        .clock(x2_result_last$clock)
-    );
-    atomic_unit$x2_msg_last x2_msg_last(
-        .d(x2_msg_last$d),
-        .q(x2_msg_last$q),
-        .clock(x2_msg_last$clock)
-    );
-    atomic_unit$x2_error x2_error(
-        .d(x2_error$d),
-        .q(x2_error$q),
-        .clock(x2_error$clock)
-    );
-    atomic_unit$x3_valid x3_valid(
-        .d(x3_valid$d),
-        .q(x3_valid$q),
-        .clock(x3_valid$clock)
-    );
-    atomic_unit$x3_kind x3_kind(
-        .d(x3_kind$d),
-        .q(x3_kind$q),
-        .clock(x3_kind$clock)
-    );
-    atomic_unit$x3_writes x3_writes(
-        .d(x3_writes$d),
-        .q(x3_writes$q),
-        .clock(x3_writes$clock)
-    );
-    atomic_unit$x3_line x3_line(
-        .d(x3_line$d),
-        .q(x3_line$q),
-        .clock(x3_line$clock)
-    );
-    atomic_unit$x3_space x3_space(
-        .d(x3_space$d),
-        .q(x3_space$q),
-        .clock(x3_space$clock)
-    );
-    atomic_unit$x3_bit_offset x3_bit_offset(
-        .d(x3_bit_offset$d),
-        .q(x3_bit_offset$q),
-        .clock(x3_bit_offset$clock)
-    );
-    atomic_unit$x3_byte_enables x3_byte_enables(
-        .d(x3_byte_enables$d),
-        .q(x3_byte_enables$q),
-        .clock(x3_byte_enables$clock)
-    );
-    atomic_unit$x3_float x3_float(
-        .d(x3_float$d),
-        .q(x3_float$q),
-        .clock(x3_float$clock)
-    );
-    atomic_unit$x3_new x3_new(
-        .d(x3_new$d),
-        .q(x3_new$q),
-        .clock(x3_new$clock)
-    );
-    atomic_unit$x3_ret x3_ret(
-        .d(x3_ret$d),
-        .q(x3_ret$q),
-        .clock(x3_ret$clock)
-    );
-    atomic_unit$x3_old x3_old(
-        .d(x3_old$d),
-        .q(x3_old$q),
-        .clock(x3_old$clock)
-    );
-    atomic_unit$x3_lane x3_lane(
-        .d(x3_lane$d),
-        .q(x3_lane$q),
-        .clock(x3_lane$clock)
-    );
-    atomic_unit$x3_elem x3_elem(
-        .d(x3_elem$d),
-        .q(x3_elem$q),
-        .clock(x3_elem$clock)
-    );
-    atomic_unit$x3_result_shift x3_result_shift(
-        .d(x3_result_shift$d),
-        .q(x3_result_shift$q),
-        .clock(x3_result_shift$clock)
-    );
-    atomic_unit$x3_result_first x3_result_first(
-        .d(x3_result_first$d),
-        .q(x3_result_first$q),
-        .clock(x3_result_first$clock)
-    );
-    atomic_unit$x3_result_last x3_result_last(
-        .d(x3_result_last$d),
-        .q(x3_result_last$q),
-        .clock(x3_result_last$clock)
-    );
-    atomic_unit$x3_msg_last x3_msg_last(
-        .d(x3_msg_last$d),
-        .q(x3_msg_last$q),
-        .clock(x3_msg_last$clock)
-    );
-    atomic_unit$x3_error x3_error(
-        .d(x3_error$d),
-        .q(x3_error$q),
-        .clock(x3_error$clock)
-    );
-    atomic_unit$x4_valid x4_valid(
-        .d(x4_valid$d),
-        .q(x4_valid$q),
-        .clock(x4_valid$clock)
-    );
-    atomic_unit$x4_kind x4_kind(
-        .d(x4_kind$d),
-        .q(x4_kind$q),
-        .clock(x4_kind$clock)
-    );
-    atomic_unit$x4_writes x4_writes(
-        .d(x4_writes$d),
-        .q(x4_writes$q),
-        .clock(x4_writes$clock)
-    );
-    atomic_unit$x4_line x4_line(
-        .d(x4_line$d),
-        .q(x4_line$q),
-        .clock(x4_line$clock)
-    );
-    atomic_unit$x4_space x4_space(
-        .d(x4_space$d),
-        .q(x4_space$q),
-        .clock(x4_space$clock)
-    );
-    atomic_unit$x4_bit_offset x4_bit_offset(
-        .d(x4_bit_offset$d),
-        .q(x4_bit_offset$q),
-        .clock(x4_bit_offset$clock)
-    );
-    atomic_unit$x4_byte_enables x4_byte_enables(
-        .d(x4_byte_enables$d),
-        .q(x4_byte_enables$q),
-        .clock(x4_byte_enables$clock)
-    );
-    atomic_unit$x4_float x4_float(
-        .d(x4_float$d),
-        .q(x4_float$q),
-        .clock(x4_float$clock)
-    );
-    atomic_unit$x4_new x4_new(
-        .d(x4_new$d),
-        .q(x4_new$q),
-        .clock(x4_new$clock)
-    );
-    atomic_unit$x4_ret x4_ret(
-        .d(x4_ret$d),
-        .q(x4_ret$q),
-        .clock(x4_ret$clock)
-    );
-    atomic_unit$x4_old x4_old(
-        .d(x4_old$d),
-        .q(x4_old$q),
-        .clock(x4_old$clock)
-    );
-    atomic_unit$x4_lane x4_lane(
-        .d(x4_lane$d),
-        .q(x4_lane$q),
-        .clock(x4_lane$clock)
-    );
-    atomic_unit$x4_elem x4_elem(
-        .d(x4_elem$d),
-        .q(x4_elem$q),
-        .clock(x4_elem$clock)
-    );
-    atomic_unit$x4_result_shift x4_result_shift(
-        .d(x4_result_shift$d),
-        .q(x4_result_shift$q),
-        .clock(x4_result_shift$clock)
-    );
-    atomic_unit$x4_result_first x4_result_first(
-        .d(x4_result_first$d),
-        .q(x4_result_first$q),
-        .clock(x4_result_first$clock)
-    );
-    atomic_unit$x4_result_last x4_result_last(
-        .d(x4_result_last$d),
-        .q(x4_result_last$q),
-        .clock(x4_result_last$clock)
-    );
-    atomic_unit$x4_msg_last x4_msg_last(
-        .d(x4_msg_last$d),
-        .q(x4_msg_last$q),
-        .clock(x4_msg_last$clock)
-    );
-    atomic_unit$x4_error x4_error(
-        .d(x4_error$d),
-        .q(x4_error$q),
-        .clock(x4_error$clock)
-    );
-    atomic_unit$w_valid w_valid(
-        .d(w_valid$d),
-        .q(w_valid$q),
-        .clock(w_valid$clock)
-    );
-    atomic_unit$w_kind w_kind(
-        .d(w_kind$d),
-        .q(w_kind$q),
-        .clock(w_kind$clock)
-    );
-    atomic_unit$w_writes w_writes(
-        .d(w_writes$d),
-        .q(w_writes$q),
-        .clock(w_writes$clock)
-    );
-    atomic_unit$w_line w_line(
-        .d(w_line$d),
-        .q(w_line$q),
-        .clock(w_line$clock)
-    );
-    atomic_unit$w_space w_space(
-        .d(w_space$d),
-        .q(w_space$q),
-        .clock(w_space$clock)
-    );
-    atomic_unit$w_bit_offset w_bit_offset(
-        .d(w_bit_offset$d),
-        .q(w_bit_offset$q),
-        .clock(w_bit_offset$clock)
-    );
-    atomic_unit$w_byte_enables w_byte_enables(
-        .d(w_byte_enables$d),
-        .q(w_byte_enables$q),
-        .clock(w_byte_enables$clock)
-    );
-    atomic_unit$w_new w_new(
-        .d(w_new$d),
-        .q(w_new$q),
-        .clock(w_new$clock)
-    );
-    atomic_unit$w_ret w_ret(
-        .d(w_ret$d),
-        .q(w_ret$q),
-        .clock(w_ret$clock)
-    );
-    atomic_unit$w_old w_old(
-        .d(w_old$d),
-        .q(w_old$q),
-        .clock(w_old$clock)
-    );
-    atomic_unit$w_lane w_lane(
-        .d(w_lane$d),
-        .q(w_lane$q),
-        .clock(w_lane$clock)
-    );
-    atomic_unit$w_elem w_elem(
-        .d(w_elem$d),
-        .q(w_elem$q),
-        .clock(w_elem$clock)
-    );
-    atomic_unit$w_result_shift w_result_shift(
-        .d(w_result_shift$d),
-        .q(w_result_shift$q),
-        .clock(w_result_shift$clock)
-    );
-    atomic_unit$w_result_first w_result_first(
-        .d(w_result_first$d),
-        .q(w_result_first$q),
-        .clock(w_result_first$clock)
-    );
-    atomic_unit$w_result_last w_result_last(
-        .d(w_result_last$d),
-        .q(w_result_last$q),
-        .clock(w_result_last$clock)
-    );
-    atomic_unit$w_msg_last w_msg_last(
-        .d(w_msg_last$d),
-        .q(w_msg_last$q),
-        .clock(w_msg_last$clock)
-    );
-    atomic_unit$w_error w_error(
-        .d(w_error$d),
-        .q(w_error$q),
-        .clock(w_error$clock)
+    atomic_unit$execute execute(
+        .clock(execute$clock),
+        .reset(execute$reset),
+        .advance(execute$advance),
+        .enter(execute$enter),
+        .head_rmw(execute$head_rmw),
+        .head_kind(execute$head_kind),
+        .head_line(execute$head_line),
+        .head_space(execute$head_space),
+        .head_bit_offset(execute$head_bit_offset),
+        .head_byte_enables(execute$head_byte_enables),
+        .head_old(execute$head_old),
+        .bypass$0(execute$bypass$0),
+        .bypass$1(execute$bypass$1),
+        .bypass$2(execute$bypass$2),
+        .bypass$3(execute$bypass$3),
+        .head_src0(execute$head_src0),
+        .head_lane(execute$head_lane),
+        .head_elem(execute$head_elem),
+        .head_result_shift(execute$head_result_shift),
+        .head_result_first(execute$head_result_first),
+        .head_result_last(execute$head_result_last),
+        .head_msg_last(execute$head_msg_last),
+        .head_error(execute$head_error),
+        .alu_float_op(execute$alu_float_op),
+        .alu_new_true(execute$alu_new_true),
+        .alu_new_false(execute$alu_new_false),
+        .alu_new_cond(execute$alu_new_cond),
+        .alu_ret(execute$alu_ret),
+        .alu_float_value(execute$alu_float_value),
+        .x_kind_q(execute$x_kind_q),
+        .x_writes_q(execute$x_writes_q),
+        .x_line_q(execute$x_line_q),
+        .x_space_q(execute$x_space_q),
+        .x_byte_enables_q(execute$x_byte_enables_q),
+        .x_old_q(execute$x_old_q),
+        .x_from_x2_q(execute$x_from_x2_q),
+        .x_from_w_q(execute$x_from_w_q),
+        .x2_writes_q(execute$x2_writes_q),
+        .x2_line_q(execute$x2_line_q),
+        .x2_space_q(execute$x2_space_q),
+        .x2_byte_enables_q(execute$x2_byte_enables_q),
+        .x2_float_q(execute$x2_float_q),
+        .x2_new_true_q(execute$x2_new_true_q),
+        .x2_new_false_q(execute$x2_new_false_q),
+        .x2_new_cond_q(execute$x2_new_cond_q),
+        .x3_writes_q(execute$x3_writes_q),
+        .x3_line_q(execute$x3_line_q),
+        .x3_space_q(execute$x3_space_q),
+        .x3_byte_enables_q(execute$x3_byte_enables_q),
+        .x3_float_q(execute$x3_float_q),
+        .x4_writes_q(execute$x4_writes_q),
+        .x4_line_q(execute$x4_line_q),
+        .x4_space_q(execute$x4_space_q),
+        .x4_byte_enables_q(execute$x4_byte_enables_q),
+        .w_valid_q(execute$w_valid_q),
+        .w_kind_q(execute$w_kind_q),
+        .w_writes_q(execute$w_writes_q),
+        .w_line_q(execute$w_line_q),
+        .w_space_q(execute$w_space_q),
+        .w_bit_offset_q(execute$w_bit_offset_q),
+        .w_byte_enables_q(execute$w_byte_enables_q),
+        .w_new_q(execute$w_new_q),
+        .w_ret_q(execute$w_ret_q),
+        .w_old_q(execute$w_old_q),
+        .w_lane_q(execute$w_lane_q),
+        .w_elem_q(execute$w_elem_q),
+        .w_result_shift_q(execute$w_result_shift_q),
+        .w_result_first_q(execute$w_result_first_q),
+        .w_result_last_q(execute$w_result_last_q),
+        .w_msg_last_q(execute$w_msg_last_q),
+        .w_error_q(execute$w_error_q)
     );
     atomic_unit$result_acc result_acc(
         .d(result_acc$d),
@@ -5481,97 +4894,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
-        x_valid$d = x_valid$q;
-        x_kind$d = x_kind$q;
-        x_writes$d = x_writes$q;
-        x_line$d = x_line$q;
-        x_space$d = x_space$q;
-        x_bit_offset$d = x_bit_offset$q;
-        x_byte_enables$d = x_byte_enables$q;
-        x_old$d = x_old$q;
-        x_from_x2$d = x_from_x2$q;
-        x4_valid$d = x4_valid$q;
-        x4_kind$d = x4_kind$q;
-        x4_writes$d = x4_writes$q;
-        x4_line$d = x4_line$q;
-        x4_space$d = x4_space$q;
-        x4_bit_offset$d = x4_bit_offset$q;
-        x4_byte_enables$d = x4_byte_enables$q;
-        x4_float$d = x4_float$q;
-        x4_new$d = x4_new$q;
-        x4_ret$d = x4_ret$q;
-        x4_old$d = x4_old$q;
-        x4_lane$d = x4_lane$q;
-        x4_elem$d = x4_elem$q;
-        x4_result_shift$d = x4_result_shift$q;
-        x4_result_first$d = x4_result_first$q;
-        x4_result_last$d = x4_result_last$q;
-        x4_msg_last$d = x4_msg_last$q;
-        x4_error$d = x4_error$q;
-        x_from_w$d = x_from_w$q;
-        x2_valid$d = x2_valid$q;
-        x2_kind$d = x2_kind$q;
-        x2_writes$d = x2_writes$q;
-        x2_line$d = x2_line$q;
-        x2_space$d = x2_space$q;
-        x2_bit_offset$d = x2_bit_offset$q;
-        x2_byte_enables$d = x2_byte_enables$q;
-        x2_float$d = x2_float$q;
-        x2_new_true$d = x2_new_true$q;
-        x2_new_false$d = x2_new_false$q;
-        x2_new_cond$d = x2_new_cond$q;
-        x2_ret$d = x2_ret$q;
-        x2_old$d = x2_old$q;
-        x2_lane$d = x2_lane$q;
-        x2_elem$d = x2_elem$q;
-        x2_result_shift$d = x2_result_shift$q;
-        x2_result_first$d = x2_result_first$q;
-        x2_result_last$d = x2_result_last$q;
-        x2_msg_last$d = x2_msg_last$q;
-        x2_error$d = x2_error$q;
-        x3_valid$d = x3_valid$q;
-        x3_kind$d = x3_kind$q;
-        x3_writes$d = x3_writes$q;
-        x3_line$d = x3_line$q;
-        x3_space$d = x3_space$q;
-        x3_bit_offset$d = x3_bit_offset$q;
-        x3_byte_enables$d = x3_byte_enables$q;
-        x3_float$d = x3_float$q;
-        x3_new$d = x3_new$q;
-        x3_ret$d = x3_ret$q;
-        x3_old$d = x3_old$q;
-        x3_lane$d = x3_lane$q;
-        x3_elem$d = x3_elem$q;
-        x3_result_shift$d = x3_result_shift$q;
-        x3_result_first$d = x3_result_first$q;
-        x3_result_last$d = x3_result_last$q;
-        x3_msg_last$d = x3_msg_last$q;
-        x3_error$d = x3_error$q;
-        x_src0$d = x_src0$q;
-        x_lane$d = x_lane$q;
-        x_elem$d = x_elem$q;
-        x_result_shift$d = x_result_shift$q;
-        x_result_first$d = x_result_first$q;
-        x_result_last$d = x_result_last$q;
-        x_msg_last$d = x_msg_last$q;
-        x_error$d = x_error$q;
-        w_valid$d = w_valid$q;
-        w_kind$d = w_kind$q;
-        w_writes$d = w_writes$q;
-        w_line$d = w_line$q;
-        w_space$d = w_space$q;
-        w_bit_offset$d = w_bit_offset$q;
-        w_byte_enables$d = w_byte_enables$q;
-        w_new$d = w_new$q;
-        w_ret$d = w_ret$q;
-        w_old$d = w_old$q;
-        w_lane$d = w_lane$q;
-        w_elem$d = w_elem$q;
-        w_result_shift$d = w_result_shift$q;
-        w_result_first$d = w_result_first$q;
-        w_result_last$d = w_result_last$q;
-        w_msg_last$d = w_msg_last$q;
-        w_error$d = w_error$q;
         result_acc$d = result_acc$q;
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
@@ -5727,215 +5049,68 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (typed_walked$q) begin
             typed_step$at_lod = typed_walk_at_lod$q;
         end
-        head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
-        head_select$ahead_ready$1 = ~x2_float$q;
-        head_select$ahead_writes$2 = x3_writes$q & fp_built;
-        head_select$ahead_ready$2 = ~x3_float$q;
-        head_select$ahead_writes$3 = x4_writes$q & fp_built;
+        head_select$ahead_ready$0 = ~(alu$float_op & (execute$x_kind_q == kind_read_modify_write));
+        head_select$ahead_ready$1 = ~execute$x2_float_q;
+        head_select$ahead_writes$2 = execute$x3_writes_q & fp_built;
+        head_select$ahead_ready$2 = ~execute$x3_float_q;
+        head_select$ahead_writes$3 = execute$x4_writes_q & fp_built;
         head_select$ahead_ready$3 = 1'b1;
         alu$pipe_advance = ~write_skid$full;
-        alu$old_value = x_old$q;
-        if (x_from_w$q) begin
-            alu$old_value = w_new$q;
+        alu$old_value = execute$x_old_q;
+        if (execute$x_from_w_q) begin
+            alu$old_value = execute$w_new_q;
         end
-        if (x_from_x2$q & ~x2_new_cond$q) begin
-            alu$old_value = x2_new_false$q;
+        if (execute$x_from_x2_q & ~execute$x2_new_cond_q) begin
+            alu$old_value = execute$x2_new_false_q;
         end
-        if (x_from_x2$q & x2_new_cond$q) begin
-            alu$old_value = x2_new_true$q;
+        if (execute$x_from_x2_q & execute$x2_new_cond_q) begin
+            alu$old_value = execute$x2_new_true_q;
         end
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
-        w_is_rmw = w_kind$q == kind_read_modify_write;
+        w_is_rmw = execute$w_kind_q == kind_read_modify_write;
         w_free = ~write_skid$full;
-        retire = (w_valid$q & w_free) & ~reset_q$q;
-        if (retire & w_writes$q) begin
-            s_line$d = w_line$q;
-            s_space$d = w_space$q;
+        retire = (execute$w_valid_q & w_free) & ~reset_q$q;
+        if (retire & execute$w_writes_q) begin
+            s_line$d = execute$w_line_q;
+            s_space$d = execute$w_space_q;
             s_data$d = write_data;
-            s_byte_enables$d = w_byte_enables$q;
-            s_lane$d = w_lane$q;
-            s_elem$d = w_elem$q;
-            s_old$d = w_old$q;
-            s_new$d = w_new$q;
+            s_byte_enables$d = execute$w_byte_enables_q;
+            s_lane$d = execute$w_lane_q;
+            s_elem$d = execute$w_elem_q;
+            s_old$d = execute$w_old_q;
+            s_new$d = execute$w_new_q;
         end
-        port_write = write_skid$full | (w_writes$q & ~reset_q$q);
-        port_line = w_line$q;
-        port_space = w_space$q;
+        port_write = write_skid$full | (execute$w_writes_q & ~reset_q$q);
+        port_line = execute$w_line_q;
+        port_space = execute$w_space_q;
         port_data = write_data;
-        port_byte_enables = w_byte_enables$q;
+        port_byte_enables = execute$w_byte_enables_q;
         if (write_skid$full) begin
             port_line = s_line$q;
             port_space = s_space$q;
             port_data = s_data$q;
             port_byte_enables = s_byte_enables$q;
         end
-        w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
+        w_has_result = w_is_rmw | (execute$w_kind_q == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
-            result_value = w_ret$q;
+            result_value = execute$w_ret_q;
         end
-        result_joined = result_value << (w_result_shift$q & byte_aligned);
-        if (~w_result_first$q) begin
-            result_joined = result_acc$q | (result_value << (w_result_shift$q & byte_aligned));
+        result_joined = result_value << (execute$w_result_shift_q & byte_aligned);
+        if (~execute$w_result_first_q) begin
+            result_joined = result_acc$q | (result_value << (execute$w_result_shift_q & byte_aligned));
         end
         if (retire & w_has_result) begin
             result_acc$d = result_joined;
         end
-        rsp_valid_r$d = (retire & w_has_result) & w_result_last$q;
-        rsp_lane_r$d = w_lane$q;
+        rsp_valid_r$d = (retire & w_has_result) & execute$w_result_last_q;
+        rsp_lane_r$d = execute$w_lane_q;
         rsp_data_r$d = result_joined;
-        x_is_rmw = x_kind$q == kind_read_modify_write;
-        if (w_free) begin
-            w_valid$d = x4_valid$q;
-            w_writes$d = x4_valid$q & x4_writes$q;
-            w_kind$d = x4_kind$q;
-            w_line$d = x4_line$q;
-            w_space$d = x4_space$q;
-            w_bit_offset$d = x4_bit_offset$q;
-            w_byte_enables$d = x4_byte_enables$q;
-            w_new$d = x4_new$q;
-            if (x4_float$q) begin
-                w_new$d = alu$float_value;
-            end
-            w_ret$d = x4_ret$q;
-            w_old$d = x4_old$q;
-            w_lane$d = x4_lane$q;
-            w_elem$d = x4_elem$q;
-            w_result_shift$d = x4_result_shift$q;
-            w_result_first$d = x4_result_first$q;
-            w_result_last$d = x4_result_last$q;
-            w_msg_last$d = x4_msg_last$q;
-            w_error$d = x4_error$q;
-            if (~fp_built) begin
-                w_valid$d = x2_valid$q;
-                w_writes$d = x2_valid$q & x2_writes$q;
-                w_kind$d = x2_kind$q;
-                w_line$d = x2_line$q;
-                w_space$d = x2_space$q;
-                w_bit_offset$d = x2_bit_offset$q;
-                w_byte_enables$d = x2_byte_enables$q;
-                w_new$d = x2_new_false$q;
-                if (x2_new_cond$q) begin
-                    w_new$d = x2_new_true$q;
-                end
-                w_ret$d = x2_ret$q;
-                w_old$d = x2_old$q;
-                w_lane$d = x2_lane$q;
-                w_elem$d = x2_elem$q;
-                w_result_shift$d = x2_result_shift$q;
-                w_result_first$d = x2_result_first$q;
-                w_result_last$d = x2_result_last$q;
-                w_msg_last$d = x2_msg_last$q;
-                w_error$d = x2_error$q;
-            end
-            x4_valid$d = x3_valid$q;
-            x4_kind$d = x3_kind$q;
-            x4_writes$d = x3_valid$q & x3_writes$q;
-            x4_line$d = x3_line$q;
-            x4_space$d = x3_space$q;
-            x4_bit_offset$d = x3_bit_offset$q;
-            x4_byte_enables$d = x3_byte_enables$q;
-            x4_float$d = x3_float$q;
-            x4_new$d = x3_new$q;
-            x4_ret$d = x3_ret$q;
-            x4_old$d = x3_old$q;
-            x4_lane$d = x3_lane$q;
-            x4_elem$d = x3_elem$q;
-            x4_result_shift$d = x3_result_shift$q;
-            x4_result_first$d = x3_result_first$q;
-            x4_result_last$d = x3_result_last$q;
-            x4_msg_last$d = x3_msg_last$q;
-            x4_error$d = x3_error$q;
-            x3_valid$d = x2_valid$q;
-            x3_kind$d = x2_kind$q;
-            x3_writes$d = x2_valid$q & x2_writes$q;
-            x3_line$d = x2_line$q;
-            x3_space$d = x2_space$q;
-            x3_bit_offset$d = x2_bit_offset$q;
-            x3_byte_enables$d = x2_byte_enables$q;
-            x3_float$d = x2_float$q;
-            x3_new$d = x2_new_false$q;
-            if (x2_new_cond$q) begin
-                x3_new$d = x2_new_true$q;
-            end
-            x3_ret$d = x2_ret$q;
-            x3_old$d = x2_old$q;
-            x3_lane$d = x2_lane$q;
-            x3_elem$d = x2_elem$q;
-            x3_result_shift$d = x2_result_shift$q;
-            x3_result_first$d = x2_result_first$q;
-            x3_result_last$d = x2_result_last$q;
-            x3_msg_last$d = x2_msg_last$q;
-            x3_error$d = x2_error$q;
-            x2_valid$d = x_valid$q;
-            x2_writes$d = x_valid$q & x_writes$q;
-            x2_kind$d = x_kind$q;
-            x2_line$d = x_line$q;
-            x2_space$d = x_space$q;
-            x2_bit_offset$d = x_bit_offset$q;
-            x2_byte_enables$d = x_byte_enables$q;
-            x2_float$d = x_is_rmw & alu$float_op;
-            x2_new_true$d = x_src0$q;
-            x2_new_false$d = x_src0$q;
-            if (x_is_rmw) begin
-                x2_new_true$d = alu$new_true;
-                x2_new_false$d = alu$new_false;
-            end
-            x2_new_cond$d = alu$new_cond;
-            x2_ret$d = alu$ret_value;
-            x2_old$d = x_old$q;
-            if (x_from_x2$q & ~x2_new_cond$q) begin
-                x2_old$d = x2_new_false$q;
-            end
-            if (x_from_x2$q & x2_new_cond$q) begin
-                x2_old$d = x2_new_true$q;
-            end
-            if (x_from_w$q) begin
-                x2_old$d = w_new$q;
-            end
-            x2_lane$d = x_lane$q;
-            x2_elem$d = x_elem$q;
-            x2_result_shift$d = x_result_shift$q;
-            x2_result_first$d = x_result_first$q;
-            x2_result_last$d = x_result_last$q;
-            x2_msg_last$d = x_msg_last$q;
-            x2_error$d = x_error$q;
-        end
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
-        old_is_bypassed = head_is_rmw & (head_select$bypass$1 | head_select$bypass$2);
-        old_bypassed = x2_new_false$q;
-        if (x2_new_cond$q) begin
-            old_bypassed = x2_new_true$q;
-        end
-        if (head_select$bypass$2) begin
-            old_bypassed = x3_new$q;
-        end
-        if (x_free) begin
-            x_valid$d = head_enters;
-            x_writes$d = head_enters & (head_is_rmw | (head_select$kind == kind_write));
-            x_kind$d = head_select$kind;
-            x_line$d = head_select$line;
-            x_space$d = head_select$space;
-            x_bit_offset$d = head_select$bit_offset;
-            x_byte_enables$d = head_select$byte_enables;
-            x_old$d = head_select$old_value;
-            if (old_is_bypassed) begin
-                x_old$d = old_bypassed;
-            end
-            x_from_x2$d = head_is_rmw & head_select$bypass$0;
-            x_from_w$d = head_is_rmw & head_select$bypass$3;
-            x_src0$d = ent_src0$read_data & data_built;
-            x_lane$d = head_select$lane;
-            x_elem$d = head_select$elem;
-            x_result_shift$d = head_select$result_shift;
-            x_result_first$d = head_select$result_first;
-            x_result_last$d = head_select$result_last;
-            x_msg_last$d = head_select$msg_last;
-            x_error$d = head_select$error;
-        end
+        execute$head_src0 = ent_src0$read_data & data_built;
         next_head_space = 1'b0;
         next_head_valid = 1'b0;
         next_head_kind = kind_marker;
@@ -5997,43 +5172,43 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             next_head_kind = ent_kind$7$q;
             next_head_returned = ent_data$7$returned;
         end
-        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == x_space$q);
-        hz_same_bytes$0$d = hq_byte_enables$q == x_byte_enables$q;
-        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
-        hz_same_bytes$1$d = hq_byte_enables$q == x2_byte_enables$q;
-        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == x3_space$q);
-        hz_same_bytes$2$d = hq_byte_enables$q == x3_byte_enables$q;
-        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == x4_space$q);
-        hz_same_bytes$3$d = hq_byte_enables$q == x4_byte_enables$q;
+        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
+        hz_same_bytes$0$d = hq_byte_enables$q == execute$x_byte_enables_q;
+        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
+        hz_same_bytes$1$d = hq_byte_enables$q == execute$x2_byte_enables_q;
+        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
+        hz_same_bytes$2$d = hq_byte_enables$q == execute$x3_byte_enables_q;
+        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
+        hz_same_bytes$3$d = hq_byte_enables$q == execute$x4_byte_enables_q;
         if (x_free) begin
-            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == x_space$q);
-            hz_same_bytes$1$d = hq_byte_enables$q == x_byte_enables$q;
-            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
-            hz_same_bytes$2$d = hq_byte_enables$q == x2_byte_enables$q;
-            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == x3_space$q);
-            hz_same_bytes$3$d = hq_byte_enables$q == x3_byte_enables$q;
+            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
+            hz_same_bytes$1$d = hq_byte_enables$q == execute$x_byte_enables_q;
+            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
+            hz_same_bytes$2$d = hq_byte_enables$q == execute$x2_byte_enables_q;
+            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
+            hz_same_bytes$3$d = hq_byte_enables$q == execute$x3_byte_enables_q;
         end
         if (head_enters) begin
             hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
             hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
-            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == x_space$q);
-            hz_same_bytes$1$d = ent_byte_enables$read_data == x_byte_enables$q;
-            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == x2_space$q);
-            hz_same_bytes$2$d = ent_byte_enables$read_data == x2_byte_enables$q;
-            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == x3_space$q);
-            hz_same_bytes$3$d = ent_byte_enables$read_data == x3_byte_enables$q;
+            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == execute$x_space_q);
+            hz_same_bytes$1$d = ent_byte_enables$read_data == execute$x_byte_enables_q;
+            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
+            hz_same_bytes$2$d = ent_byte_enables$read_data == execute$x2_byte_enables_q;
+            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == execute$x3_space_q);
+            hz_same_bytes$3$d = ent_byte_enables$read_data == execute$x3_byte_enables_q;
         end
-        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == w_space$q);
+        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == execute$w_space_q);
         if (x_free) begin
-            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == x4_space$q);
+            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
             if (~fp_built) begin
-                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
+                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
             end
         end
         if (head_enters) begin
-            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == x4_space$q);
+            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == execute$x4_space_q);
             if (~fp_built) begin
-                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == x2_space$q);
+                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
             end
         end
         if (head_enters) begin
@@ -6730,16 +5905,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             occupancy$d = zero_occupancy;
             read_issue_seq$d = zero_seq;
             rsp_valid_r$d = 1'b0;
-            x_valid$d = 1'b0;
-            x_writes$d = 1'b0;
-            x2_valid$d = 1'b0;
-            x2_writes$d = 1'b0;
-            x3_valid$d = 1'b0;
-            x3_writes$d = 1'b0;
-            x4_valid$d = 1'b0;
-            x4_writes$d = 1'b0;
-            w_valid$d = 1'b0;
-            w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
             push_hit$0$d = 1'b0;
             ent_valid$1$d = 1'b0;
@@ -6934,97 +6099,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
-    always @(*) x_valid$clock = clock;
-    always @(*) x_kind$clock = clock;
-    always @(*) x_writes$clock = clock;
-    always @(*) x_line$clock = clock;
-    always @(*) x_space$clock = clock;
-    always @(*) x_bit_offset$clock = clock;
-    always @(*) x_byte_enables$clock = clock;
-    always @(*) x_old$clock = clock;
-    always @(*) x_from_x2$clock = clock;
-    always @(*) x4_valid$clock = clock;
-    always @(*) x4_kind$clock = clock;
-    always @(*) x4_writes$clock = clock;
-    always @(*) x4_line$clock = clock;
-    always @(*) x4_space$clock = clock;
-    always @(*) x4_bit_offset$clock = clock;
-    always @(*) x4_byte_enables$clock = clock;
-    always @(*) x4_float$clock = clock;
-    always @(*) x4_new$clock = clock;
-    always @(*) x4_ret$clock = clock;
-    always @(*) x4_old$clock = clock;
-    always @(*) x4_lane$clock = clock;
-    always @(*) x4_elem$clock = clock;
-    always @(*) x4_result_shift$clock = clock;
-    always @(*) x4_result_first$clock = clock;
-    always @(*) x4_result_last$clock = clock;
-    always @(*) x4_msg_last$clock = clock;
-    always @(*) x4_error$clock = clock;
-    always @(*) x_from_w$clock = clock;
-    always @(*) x2_valid$clock = clock;
-    always @(*) x2_kind$clock = clock;
-    always @(*) x2_writes$clock = clock;
-    always @(*) x2_line$clock = clock;
-    always @(*) x2_space$clock = clock;
-    always @(*) x2_bit_offset$clock = clock;
-    always @(*) x2_byte_enables$clock = clock;
-    always @(*) x2_float$clock = clock;
-    always @(*) x2_new_true$clock = clock;
-    always @(*) x2_new_false$clock = clock;
-    always @(*) x2_new_cond$clock = clock;
-    always @(*) x2_ret$clock = clock;
-    always @(*) x2_old$clock = clock;
-    always @(*) x2_lane$clock = clock;
-    always @(*) x2_elem$clock = clock;
-    always @(*) x2_result_shift$clock = clock;
-    always @(*) x2_result_first$clock = clock;
-    always @(*) x2_result_last$clock = clock;
-    always @(*) x2_msg_last$clock = clock;
-    always @(*) x2_error$clock = clock;
-    always @(*) x3_valid$clock = clock;
-    always @(*) x3_kind$clock = clock;
-    always @(*) x3_writes$clock = clock;
-    always @(*) x3_line$clock = clock;
-    always @(*) x3_space$clock = clock;
-    always @(*) x3_bit_offset$clock = clock;
-    always @(*) x3_byte_enables$clock = clock;
-    always @(*) x3_float$clock = clock;
-    always @(*) x3_new$clock = clock;
-    always @(*) x3_ret$clock = clock;
-    always @(*) x3_old$clock = clock;
-    always @(*) x3_lane$clock = clock;
-    always @(*) x3_elem$clock = clock;
-    always @(*) x3_result_shift$clock = clock;
-    always @(*) x3_result_first$clock = clock;
-    always @(*) x3_result_last$clock = clock;
-    always @(*) x3_msg_last$clock = clock;
-    always @(*) x3_error$clock = clock;
-    always @(*) x_src0$clock = clock;
-    always @(*) x_lane$clock = clock;
-    always @(*) x_elem$clock = clock;
-    always @(*) x_result_shift$clock = clock;
-    always @(*) x_result_first$clock = clock;
-    always @(*) x_result_last$clock = clock;
-    always @(*) x_msg_last$clock = clock;
-    always @(*) x_error$clock = clock;
-    always @(*) w_valid$clock = clock;
-    always @(*) w_kind$clock = clock;
-    always @(*) w_writes$clock = clock;
-    always @(*) w_line$clock = clock;
-    always @(*) w_space$clock = clock;
-    always @(*) w_bit_offset$clock = clock;
-    always @(*) w_byte_enables$clock = clock;
-    always @(*) w_new$clock = clock;
-    always @(*) w_ret$clock = clock;
-    always @(*) w_old$clock = clock;
-    always @(*) w_lane$clock = clock;
-    always @(*) w_elem$clock = clock;
-    always @(*) w_result_shift$clock = clock;
-    always @(*) w_result_first$clock = clock;
-    always @(*) w_result_last$clock = clock;
-    always @(*) w_msg_last$clock = clock;
-    always @(*) w_error$clock = clock;
     always @(*) result_acc$clock = clock;
     always @(*) rsp_valid_r$clock = clock;
     always @(*) rsp_lane_r$clock = clock;
@@ -7253,9 +6327,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) elem_select$elem_size = ctx_elem_size$q;
     always @(*) elem_select$swap_src = ctx_swap_src$q;
     always @(*) elem_select$write_only = ctx_write_only$q;
-    always @(*) write_align$value = w_new$q;
-    always @(*) write_align$bit_offset = w_bit_offset$q;
-    always @(*) write_align$byte_enables = w_byte_enables$q;
+    always @(*) write_align$value = execute$w_new_q;
+    always @(*) write_align$bit_offset = execute$w_bit_offset_q;
+    always @(*) write_align$byte_enables = execute$w_byte_enables_q;
     always @(*) head_select$head = head_ptr$q;
     always @(*) ent_src0$clock = clock;
     always @(*) ent_src0$read_index = head_ptr$q;
@@ -7424,54 +6498,54 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$head_pushed = hq_pushed$q;
     always @(*) head_select$push_data = push_data$q;
     always @(*) head_select$push_bytes = push_bytes$q;
-    always @(*) head_select$late_writes = w_writes$q;
+    always @(*) head_select$late_writes = execute$w_writes_q;
     always @(*) head_select$late_overlaps = hz_late_overlaps$q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
     always @(*) hz_head$0$head_line = hq_line$q;
     always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$0$stage_line = x_line$q;
-    always @(*) hz_head$0$stage_byte_enables = x_byte_enables$q;
+    always @(*) hz_head$0$stage_line = execute$x_line_q;
+    always @(*) hz_head$0$stage_byte_enables = execute$x_byte_enables_q;
     always @(*) hz_head$1$head_line = hq_line$q;
     always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$1$stage_line = x2_line$q;
-    always @(*) hz_head$1$stage_byte_enables = x2_byte_enables$q;
+    always @(*) hz_head$1$stage_line = execute$x2_line_q;
+    always @(*) hz_head$1$stage_byte_enables = execute$x2_byte_enables_q;
     always @(*) hz_head$2$head_line = hq_line$q;
     always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$2$stage_line = x3_line$q;
-    always @(*) hz_head$2$stage_byte_enables = x3_byte_enables$q;
+    always @(*) hz_head$2$stage_line = execute$x3_line_q;
+    always @(*) hz_head$2$stage_byte_enables = execute$x3_byte_enables_q;
     always @(*) hz_head$3$head_line = hq_line$q;
     always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$3$stage_line = x4_line$q;
-    always @(*) hz_head$3$stage_byte_enables = x4_byte_enables$q;
+    always @(*) hz_head$3$stage_line = execute$x4_line_q;
+    always @(*) hz_head$3$stage_byte_enables = execute$x4_byte_enables_q;
     always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
     always @(*) hz_next$0$stage_line = hq_line$q;
     always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
     always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$1$stage_line = x_line$q;
-    always @(*) hz_next$1$stage_byte_enables = x_byte_enables$q;
+    always @(*) hz_next$1$stage_line = execute$x_line_q;
+    always @(*) hz_next$1$stage_byte_enables = execute$x_byte_enables_q;
     always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$2$stage_line = x2_line$q;
-    always @(*) hz_next$2$stage_byte_enables = x2_byte_enables$q;
+    always @(*) hz_next$2$stage_line = execute$x2_line_q;
+    always @(*) hz_next$2$stage_byte_enables = execute$x2_byte_enables_q;
     always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$3$stage_line = x3_line$q;
-    always @(*) hz_next$3$stage_byte_enables = x3_byte_enables$q;
+    always @(*) hz_next$3$stage_line = execute$x3_line_q;
+    always @(*) hz_next$3$stage_byte_enables = execute$x3_byte_enables_q;
     always @(*) hz_head_w$head_line = hq_line$q;
     always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head_w$stage_line = w_line$q;
-    always @(*) hz_head_w$stage_byte_enables = w_byte_enables$q;
+    always @(*) hz_head_w$stage_line = execute$w_line_q;
+    always @(*) hz_head_w$stage_byte_enables = execute$w_byte_enables_q;
     always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
     always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next_x4$stage_line = x4_line$q;
-    always @(*) hz_next_x4$stage_byte_enables = x4_byte_enables$q;
-    always @(*) head_select$ahead_writes$0 = x_writes$q;
+    always @(*) hz_next_x4$stage_line = execute$x4_line_q;
+    always @(*) hz_next_x4$stage_byte_enables = execute$x4_byte_enables_q;
+    always @(*) head_select$ahead_writes$0 = execute$x_writes_q;
     always @(*) head_select$ahead_overlaps$0 = hz_overlaps$0$q;
     always @(*) head_select$ahead_same_bytes$0 = hz_same_bytes$0$q;
-    always @(*) head_select$ahead_writes$1 = x2_writes$q;
+    always @(*) head_select$ahead_writes$1 = execute$x2_writes_q;
     always @(*) head_select$ahead_overlaps$1 = hz_overlaps$1$q;
     always @(*) head_select$ahead_same_bytes$1 = hz_same_bytes$1$q;
     always @(*) head_select$ahead_overlaps$2 = hz_overlaps$2$q;
@@ -7488,15 +6562,43 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) write_skid$clear = reset_q$q;
     always @(*) write_skid$ready = mem_wr_ready;
     always @(*) write_skid$leave = retire;
-    always @(*) write_skid$leave_writes = w_writes$q;
-    always @(*) write_skid$leave_last = w_msg_last$q;
-    always @(*) write_skid$leave_error = w_error$q;
+    always @(*) write_skid$leave_writes = execute$w_writes_q;
+    always @(*) write_skid$leave_last = execute$w_msg_last_q;
+    always @(*) write_skid$leave_error = execute$w_error_q;
     always @(*) write_skid$leave_rmw = w_is_rmw;
     always @(*) mem_wr_valid = port_write;
     always @(*) mem_wr_addr = port_line;
     always @(*) mem_wr_space = port_space;
     always @(*) mem_wr_data = port_data;
     always @(*) mem_wr_be = port_byte_enables;
+    always @(*) execute$clock = clock;
+    always @(*) execute$reset = reset_q$q;
+    always @(*) execute$advance = x_free;
+    always @(*) execute$enter = head_enters;
+    always @(*) execute$head_rmw = head_is_rmw;
+    always @(*) execute$head_kind = head_select$kind;
+    always @(*) execute$head_line = head_select$line;
+    always @(*) execute$head_space = head_select$space;
+    always @(*) execute$head_bit_offset = head_select$bit_offset;
+    always @(*) execute$head_byte_enables = head_select$byte_enables;
+    always @(*) execute$head_old = head_select$old_value;
+    always @(*) execute$bypass$0 = head_select$bypass$0;
+    always @(*) execute$bypass$1 = head_select$bypass$1;
+    always @(*) execute$bypass$2 = head_select$bypass$2;
+    always @(*) execute$bypass$3 = head_select$bypass$3;
+    always @(*) execute$head_lane = head_select$lane;
+    always @(*) execute$head_elem = head_select$elem;
+    always @(*) execute$head_result_shift = head_select$result_shift;
+    always @(*) execute$head_result_first = head_select$result_first;
+    always @(*) execute$head_result_last = head_select$result_last;
+    always @(*) execute$head_msg_last = head_select$msg_last;
+    always @(*) execute$head_error = head_select$error;
+    always @(*) execute$alu_float_op = alu$float_op;
+    always @(*) execute$alu_new_true = alu$new_true;
+    always @(*) execute$alu_new_false = alu$new_false;
+    always @(*) execute$alu_new_cond = alu$new_cond;
+    always @(*) execute$alu_ret = alu$ret_value;
+    always @(*) execute$alu_float_value = alu$float_value;
     always @(*) rsp_valid = rsp_valid_r$q;
     always @(*) rsp_lane = rsp_lane_r$q;
     always @(*) rsp_data = rsp_data_r$q;
@@ -14158,6 +13260,2943 @@ module atomic_unit$ent_valid$7(d,q,clock);
 endmodule // atomic_unit$ent_valid$7
 
 
+module atomic_unit$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  advance;
+    input wire  enter;
+    input wire  head_rmw;
+    input wire  [1:0] head_kind;
+    input wire  [63:0] head_line;
+    input wire  head_space;
+    input wire  [6:0] head_bit_offset;
+    input wire  [15:0] head_byte_enables;
+    input wire  [127:0] head_old;
+    input wire  bypass$0;
+    input wire  bypass$1;
+    input wire  bypass$2;
+    input wire  bypass$3;
+    input wire  [127:0] head_src0;
+    input wire  [4:0] head_lane;
+    input wire  [2:0] head_elem;
+    input wire  [6:0] head_result_shift;
+    input wire  head_result_first;
+    input wire  head_result_last;
+    input wire  head_msg_last;
+    input wire  head_error;
+    input wire  alu_float_op;
+    input wire  [127:0] alu_new_true;
+    input wire  [127:0] alu_new_false;
+    input wire  alu_new_cond;
+    input wire  [127:0] alu_ret;
+    input wire  [127:0] alu_float_value;
+    output reg  [1:0] x_kind_q;
+    output reg  x_writes_q;
+    output reg  [63:0] x_line_q;
+    output reg  x_space_q;
+    output reg  [15:0] x_byte_enables_q;
+    output reg  [127:0] x_old_q;
+    output reg  x_from_x2_q;
+    output reg  x_from_w_q;
+    output reg  x2_writes_q;
+    output reg  [63:0] x2_line_q;
+    output reg  x2_space_q;
+    output reg  [15:0] x2_byte_enables_q;
+    output reg  x2_float_q;
+    output reg  [127:0] x2_new_true_q;
+    output reg  [127:0] x2_new_false_q;
+    output reg  x2_new_cond_q;
+    output reg  x3_writes_q;
+    output reg  [63:0] x3_line_q;
+    output reg  x3_space_q;
+    output reg  [15:0] x3_byte_enables_q;
+    output reg  x3_float_q;
+    output reg  x4_writes_q;
+    output reg  [63:0] x4_line_q;
+    output reg  x4_space_q;
+    output reg  [15:0] x4_byte_enables_q;
+    output reg  w_valid_q;
+    output reg  [1:0] w_kind_q;
+    output reg  w_writes_q;
+    output reg  [63:0] w_line_q;
+    output reg  w_space_q;
+    output reg  [6:0] w_bit_offset_q;
+    output reg  [15:0] w_byte_enables_q;
+    output reg  [127:0] w_new_q;
+    output reg  [127:0] w_ret_q;
+    output reg  [127:0] w_old_q;
+    output reg  [4:0] w_lane_q;
+    output reg  [2:0] w_elem_q;
+    output reg  [6:0] w_result_shift_q;
+    output reg  w_result_first_q;
+    output reg  w_result_last_q;
+    output reg  w_msg_last_q;
+    output reg  w_error_q;
+    
+    // Constant declarations
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  kind_write = 2'b11;
+    localparam  fp_built = 1'b1;
+    
+    // Stub signals
+    reg  x_valid$d;
+    wire  x_valid$q;
+    reg  x_valid$clock;
+    reg  [1:0] x_kind$d;
+    wire  [1:0] x_kind$q;
+    reg  x_kind$clock;
+    reg  x_writes$d;
+    wire  x_writes$q;
+    reg  x_writes$clock;
+    reg  [63:0] x_line$d;
+    wire  [63:0] x_line$q;
+    reg  x_line$clock;
+    reg  x_space$d;
+    wire  x_space$q;
+    reg  x_space$clock;
+    reg  [6:0] x_bit_offset$d;
+    wire  [6:0] x_bit_offset$q;
+    reg  x_bit_offset$clock;
+    reg  [15:0] x_byte_enables$d;
+    wire  [15:0] x_byte_enables$q;
+    reg  x_byte_enables$clock;
+    reg  [127:0] x_old$d;
+    wire  [127:0] x_old$q;
+    reg  x_old$clock;
+    reg  x_from_x2$d;
+    wire  x_from_x2$q;
+    reg  x_from_x2$clock;
+    reg  x_from_w$d;
+    wire  x_from_w$q;
+    reg  x_from_w$clock;
+    reg  [127:0] x_src0$d;
+    wire  [127:0] x_src0$q;
+    reg  x_src0$clock;
+    reg  [4:0] x_lane$d;
+    wire  [4:0] x_lane$q;
+    reg  x_lane$clock;
+    reg  [2:0] x_elem$d;
+    wire  [2:0] x_elem$q;
+    reg  x_elem$clock;
+    reg  [6:0] x_result_shift$d;
+    wire  [6:0] x_result_shift$q;
+    reg  x_result_shift$clock;
+    reg  x_result_first$d;
+    wire  x_result_first$q;
+    reg  x_result_first$clock;
+    reg  x_result_last$d;
+    wire  x_result_last$q;
+    reg  x_result_last$clock;
+    reg  x_msg_last$d;
+    wire  x_msg_last$q;
+    reg  x_msg_last$clock;
+    reg  x_error$d;
+    wire  x_error$q;
+    reg  x_error$clock;
+    reg  x2_valid$d;
+    wire  x2_valid$q;
+    reg  x2_valid$clock;
+    reg  [1:0] x2_kind$d;
+    wire  [1:0] x2_kind$q;
+    reg  x2_kind$clock;
+    reg  x2_writes$d;
+    wire  x2_writes$q;
+    reg  x2_writes$clock;
+    reg  [63:0] x2_line$d;
+    wire  [63:0] x2_line$q;
+    reg  x2_line$clock;
+    reg  x2_space$d;
+    wire  x2_space$q;
+    reg  x2_space$clock;
+    reg  [6:0] x2_bit_offset$d;
+    wire  [6:0] x2_bit_offset$q;
+    reg  x2_bit_offset$clock;
+    reg  [15:0] x2_byte_enables$d;
+    wire  [15:0] x2_byte_enables$q;
+    reg  x2_byte_enables$clock;
+    reg  x2_float$d;
+    wire  x2_float$q;
+    reg  x2_float$clock;
+    reg  [127:0] x2_new_true$d;
+    wire  [127:0] x2_new_true$q;
+    reg  x2_new_true$clock;
+    reg  [127:0] x2_new_false$d;
+    wire  [127:0] x2_new_false$q;
+    reg  x2_new_false$clock;
+    reg  x2_new_cond$d;
+    wire  x2_new_cond$q;
+    reg  x2_new_cond$clock;
+    reg  [127:0] x2_ret$d;
+    wire  [127:0] x2_ret$q;
+    reg  x2_ret$clock;
+    reg  [127:0] x2_old$d;
+    wire  [127:0] x2_old$q;
+    reg  x2_old$clock;
+    reg  [4:0] x2_lane$d;
+    wire  [4:0] x2_lane$q;
+    reg  x2_lane$clock;
+    reg  [2:0] x2_elem$d;
+    wire  [2:0] x2_elem$q;
+    reg  x2_elem$clock;
+    reg  [6:0] x2_result_shift$d;
+    wire  [6:0] x2_result_shift$q;
+    reg  x2_result_shift$clock;
+    reg  x2_result_first$d;
+    wire  x2_result_first$q;
+    reg  x2_result_first$clock;
+    reg  x2_result_last$d;
+    wire  x2_result_last$q;
+    reg  x2_result_last$clock;
+    reg  x2_msg_last$d;
+    wire  x2_msg_last$q;
+    reg  x2_msg_last$clock;
+    reg  x2_error$d;
+    wire  x2_error$q;
+    reg  x2_error$clock;
+    reg  x3_valid$d;
+    wire  x3_valid$q;
+    reg  x3_valid$clock;
+    reg  [1:0] x3_kind$d;
+    wire  [1:0] x3_kind$q;
+    reg  x3_kind$clock;
+    reg  x3_writes$d;
+    wire  x3_writes$q;
+    reg  x3_writes$clock;
+    reg  [63:0] x3_line$d;
+    wire  [63:0] x3_line$q;
+    reg  x3_line$clock;
+    reg  x3_space$d;
+    wire  x3_space$q;
+    reg  x3_space$clock;
+    reg  [6:0] x3_bit_offset$d;
+    wire  [6:0] x3_bit_offset$q;
+    reg  x3_bit_offset$clock;
+    reg  [15:0] x3_byte_enables$d;
+    wire  [15:0] x3_byte_enables$q;
+    reg  x3_byte_enables$clock;
+    reg  x3_float$d;
+    wire  x3_float$q;
+    reg  x3_float$clock;
+    reg  [127:0] x3_new$d;
+    wire  [127:0] x3_new$q;
+    reg  x3_new$clock;
+    reg  [127:0] x3_ret$d;
+    wire  [127:0] x3_ret$q;
+    reg  x3_ret$clock;
+    reg  [127:0] x3_old$d;
+    wire  [127:0] x3_old$q;
+    reg  x3_old$clock;
+    reg  [4:0] x3_lane$d;
+    wire  [4:0] x3_lane$q;
+    reg  x3_lane$clock;
+    reg  [2:0] x3_elem$d;
+    wire  [2:0] x3_elem$q;
+    reg  x3_elem$clock;
+    reg  [6:0] x3_result_shift$d;
+    wire  [6:0] x3_result_shift$q;
+    reg  x3_result_shift$clock;
+    reg  x3_result_first$d;
+    wire  x3_result_first$q;
+    reg  x3_result_first$clock;
+    reg  x3_result_last$d;
+    wire  x3_result_last$q;
+    reg  x3_result_last$clock;
+    reg  x3_msg_last$d;
+    wire  x3_msg_last$q;
+    reg  x3_msg_last$clock;
+    reg  x3_error$d;
+    wire  x3_error$q;
+    reg  x3_error$clock;
+    reg  x4_valid$d;
+    wire  x4_valid$q;
+    reg  x4_valid$clock;
+    reg  [1:0] x4_kind$d;
+    wire  [1:0] x4_kind$q;
+    reg  x4_kind$clock;
+    reg  x4_writes$d;
+    wire  x4_writes$q;
+    reg  x4_writes$clock;
+    reg  [63:0] x4_line$d;
+    wire  [63:0] x4_line$q;
+    reg  x4_line$clock;
+    reg  x4_space$d;
+    wire  x4_space$q;
+    reg  x4_space$clock;
+    reg  [6:0] x4_bit_offset$d;
+    wire  [6:0] x4_bit_offset$q;
+    reg  x4_bit_offset$clock;
+    reg  [15:0] x4_byte_enables$d;
+    wire  [15:0] x4_byte_enables$q;
+    reg  x4_byte_enables$clock;
+    reg  x4_float$d;
+    wire  x4_float$q;
+    reg  x4_float$clock;
+    reg  [127:0] x4_new$d;
+    wire  [127:0] x4_new$q;
+    reg  x4_new$clock;
+    reg  [127:0] x4_ret$d;
+    wire  [127:0] x4_ret$q;
+    reg  x4_ret$clock;
+    reg  [127:0] x4_old$d;
+    wire  [127:0] x4_old$q;
+    reg  x4_old$clock;
+    reg  [4:0] x4_lane$d;
+    wire  [4:0] x4_lane$q;
+    reg  x4_lane$clock;
+    reg  [2:0] x4_elem$d;
+    wire  [2:0] x4_elem$q;
+    reg  x4_elem$clock;
+    reg  [6:0] x4_result_shift$d;
+    wire  [6:0] x4_result_shift$q;
+    reg  x4_result_shift$clock;
+    reg  x4_result_first$d;
+    wire  x4_result_first$q;
+    reg  x4_result_first$clock;
+    reg  x4_result_last$d;
+    wire  x4_result_last$q;
+    reg  x4_result_last$clock;
+    reg  x4_msg_last$d;
+    wire  x4_msg_last$q;
+    reg  x4_msg_last$clock;
+    reg  x4_error$d;
+    wire  x4_error$q;
+    reg  x4_error$clock;
+    reg  w_valid$d;
+    wire  w_valid$q;
+    reg  w_valid$clock;
+    reg  [1:0] w_kind$d;
+    wire  [1:0] w_kind$q;
+    reg  w_kind$clock;
+    reg  w_writes$d;
+    wire  w_writes$q;
+    reg  w_writes$clock;
+    reg  [63:0] w_line$d;
+    wire  [63:0] w_line$q;
+    reg  w_line$clock;
+    reg  w_space$d;
+    wire  w_space$q;
+    reg  w_space$clock;
+    reg  [6:0] w_bit_offset$d;
+    wire  [6:0] w_bit_offset$q;
+    reg  w_bit_offset$clock;
+    reg  [15:0] w_byte_enables$d;
+    wire  [15:0] w_byte_enables$q;
+    reg  w_byte_enables$clock;
+    reg  [127:0] w_new$d;
+    wire  [127:0] w_new$q;
+    reg  w_new$clock;
+    reg  [127:0] w_ret$d;
+    wire  [127:0] w_ret$q;
+    reg  w_ret$clock;
+    reg  [127:0] w_old$d;
+    wire  [127:0] w_old$q;
+    reg  w_old$clock;
+    reg  [4:0] w_lane$d;
+    wire  [4:0] w_lane$q;
+    reg  w_lane$clock;
+    reg  [2:0] w_elem$d;
+    wire  [2:0] w_elem$q;
+    reg  w_elem$clock;
+    reg  [6:0] w_result_shift$d;
+    wire  [6:0] w_result_shift$q;
+    reg  w_result_shift$clock;
+    reg  w_result_first$d;
+    wire  w_result_first$q;
+    reg  w_result_first$clock;
+    reg  w_result_last$d;
+    wire  w_result_last$q;
+    reg  w_result_last$clock;
+    reg  w_msg_last$d;
+    wire  w_msg_last$q;
+    reg  w_msg_last$clock;
+    reg  w_error$d;
+    wire  w_error$q;
+    reg  w_error$clock;
+    
+    // Local signals
+    reg  x_is_rmw;
+    reg  old_is_bypassed;
+    reg  [127:0] old_bypassed;
+    
+    // Sub module instances
+    atomic_unit$execute$x_valid x_valid(
+        .d(x_valid$d),
+        .q(x_valid$q),
+        .clock(x_valid$clock)
+    );
+    atomic_unit$execute$x_kind x_kind(
+        .d(x_kind$d),
+        .q(x_kind$q),
+        .clock(x_kind$clock)
+    );
+    atomic_unit$execute$x_writes x_writes(
+        .d(x_writes$d),
+        .q(x_writes$q),
+        .clock(x_writes$clock)
+    );
+    atomic_unit$execute$x_line x_line(
+        .d(x_line$d),
+        .q(x_line$q),
+        .clock(x_line$clock)
+    );
+    atomic_unit$execute$x_space x_space(
+        .d(x_space$d),
+        .q(x_space$q),
+        .clock(x_space$clock)
+    );
+    atomic_unit$execute$x_bit_offset x_bit_offset(
+        .d(x_bit_offset$d),
+        .q(x_bit_offset$q),
+        .clock(x_bit_offset$clock)
+    );
+    atomic_unit$execute$x_byte_enables x_byte_enables(
+        .d(x_byte_enables$d),
+        .q(x_byte_enables$q),
+        .clock(x_byte_enables$clock)
+    );
+    atomic_unit$execute$x_old x_old(
+        .d(x_old$d),
+        .q(x_old$q),
+        .clock(x_old$clock)
+    );
+    atomic_unit$execute$x_from_x2 x_from_x2(
+        .d(x_from_x2$d),
+        .q(x_from_x2$q),
+        .clock(x_from_x2$clock)
+    );
+    atomic_unit$execute$x_from_w x_from_w(
+        .d(x_from_w$d),
+        .q(x_from_w$q),
+        .clock(x_from_w$clock)
+    );
+    atomic_unit$execute$x_src0 x_src0(
+        .d(x_src0$d),
+        .q(x_src0$q),
+        .clock(x_src0$clock)
+    );
+    atomic_unit$execute$x_lane x_lane(
+        .d(x_lane$d),
+        .q(x_lane$q),
+        .clock(x_lane$clock)
+    );
+    atomic_unit$execute$x_elem x_elem(
+        .d(x_elem$d),
+        .q(x_elem$q),
+        .clock(x_elem$clock)
+    );
+    atomic_unit$execute$x_result_shift x_result_shift(
+        .d(x_result_shift$d),
+        .q(x_result_shift$q),
+        .clock(x_result_shift$clock)
+    );
+    atomic_unit$execute$x_result_first x_result_first(
+        .d(x_result_first$d),
+        .q(x_result_first$q),
+        .clock(x_result_first$clock)
+    );
+    atomic_unit$execute$x_result_last x_result_last(
+        .d(x_result_last$d),
+        .q(x_result_last$q),
+        .clock(x_result_last$clock)
+    );
+    atomic_unit$execute$x_msg_last x_msg_last(
+        .d(x_msg_last$d),
+        .q(x_msg_last$q),
+        .clock(x_msg_last$clock)
+    );
+    atomic_unit$execute$x_error x_error(
+        .d(x_error$d),
+        .q(x_error$q),
+        .clock(x_error$clock)
+    );
+    atomic_unit$execute$x2_valid x2_valid(
+        .d(x2_valid$d),
+        .q(x2_valid$q),
+        .clock(x2_valid$clock)
+    );
+    atomic_unit$execute$x2_kind x2_kind(
+        .d(x2_kind$d),
+        .q(x2_kind$q),
+        .clock(x2_kind$clock)
+    );
+    atomic_unit$execute$x2_writes x2_writes(
+        .d(x2_writes$d),
+        .q(x2_writes$q),
+        .clock(x2_writes$clock)
+    );
+    atomic_unit$execute$x2_line x2_line(
+        .d(x2_line$d),
+        .q(x2_line$q),
+        .clock(x2_line$clock)
+    );
+    atomic_unit$execute$x2_space x2_space(
+        .d(x2_space$d),
+        .q(x2_space$q),
+        .clock(x2_space$clock)
+    );
+    atomic_unit$execute$x2_bit_offset x2_bit_offset(
+        .d(x2_bit_offset$d),
+        .q(x2_bit_offset$q),
+        .clock(x2_bit_offset$clock)
+    );
+    atomic_unit$execute$x2_byte_enables x2_byte_enables(
+        .d(x2_byte_enables$d),
+        .q(x2_byte_enables$q),
+        .clock(x2_byte_enables$clock)
+    );
+    atomic_unit$execute$x2_float x2_float(
+        .d(x2_float$d),
+        .q(x2_float$q),
+        .clock(x2_float$clock)
+    );
+    atomic_unit$execute$x2_new_true x2_new_true(
+        .d(x2_new_true$d),
+        .q(x2_new_true$q),
+        .clock(x2_new_true$clock)
+    );
+    atomic_unit$execute$x2_new_false x2_new_false(
+        .d(x2_new_false$d),
+        .q(x2_new_false$q),
+        .clock(x2_new_false$clock)
+    );
+    atomic_unit$execute$x2_new_cond x2_new_cond(
+        .d(x2_new_cond$d),
+        .q(x2_new_cond$q),
+        .clock(x2_new_cond$clock)
+    );
+    atomic_unit$execute$x2_ret x2_ret(
+        .d(x2_ret$d),
+        .q(x2_ret$q),
+        .clock(x2_ret$clock)
+    );
+    atomic_unit$execute$x2_old x2_old(
+        .d(x2_old$d),
+        .q(x2_old$q),
+        .clock(x2_old$clock)
+    );
+    atomic_unit$execute$x2_lane x2_lane(
+        .d(x2_lane$d),
+        .q(x2_lane$q),
+        .clock(x2_lane$clock)
+    );
+    atomic_unit$execute$x2_elem x2_elem(
+        .d(x2_elem$d),
+        .q(x2_elem$q),
+        .clock(x2_elem$clock)
+    );
+    atomic_unit$execute$x2_result_shift x2_result_shift(
+        .d(x2_result_shift$d),
+        .q(x2_result_shift$q),
+        .clock(x2_result_shift$clock)
+    );
+    atomic_unit$execute$x2_result_first x2_result_first(
+        .d(x2_result_first$d),
+        .q(x2_result_first$q),
+        .clock(x2_result_first$clock)
+    );
+    atomic_unit$execute$x2_result_last x2_result_last(
+        .d(x2_result_last$d),
+        .q(x2_result_last$q),
+        .clock(x2_result_last$clock)
+    );
+    atomic_unit$execute$x2_msg_last x2_msg_last(
+        .d(x2_msg_last$d),
+        .q(x2_msg_last$q),
+        .clock(x2_msg_last$clock)
+    );
+    atomic_unit$execute$x2_error x2_error(
+        .d(x2_error$d),
+        .q(x2_error$q),
+        .clock(x2_error$clock)
+    );
+    atomic_unit$execute$x3_valid x3_valid(
+        .d(x3_valid$d),
+        .q(x3_valid$q),
+        .clock(x3_valid$clock)
+    );
+    atomic_unit$execute$x3_kind x3_kind(
+        .d(x3_kind$d),
+        .q(x3_kind$q),
+        .clock(x3_kind$clock)
+    );
+    atomic_unit$execute$x3_writes x3_writes(
+        .d(x3_writes$d),
+        .q(x3_writes$q),
+        .clock(x3_writes$clock)
+    );
+    atomic_unit$execute$x3_line x3_line(
+        .d(x3_line$d),
+        .q(x3_line$q),
+        .clock(x3_line$clock)
+    );
+    atomic_unit$execute$x3_space x3_space(
+        .d(x3_space$d),
+        .q(x3_space$q),
+        .clock(x3_space$clock)
+    );
+    atomic_unit$execute$x3_bit_offset x3_bit_offset(
+        .d(x3_bit_offset$d),
+        .q(x3_bit_offset$q),
+        .clock(x3_bit_offset$clock)
+    );
+    atomic_unit$execute$x3_byte_enables x3_byte_enables(
+        .d(x3_byte_enables$d),
+        .q(x3_byte_enables$q),
+        .clock(x3_byte_enables$clock)
+    );
+    atomic_unit$execute$x3_float x3_float(
+        .d(x3_float$d),
+        .q(x3_float$q),
+        .clock(x3_float$clock)
+    );
+    atomic_unit$execute$x3_new x3_new(
+        .d(x3_new$d),
+        .q(x3_new$q),
+        .clock(x3_new$clock)
+    );
+    atomic_unit$execute$x3_ret x3_ret(
+        .d(x3_ret$d),
+        .q(x3_ret$q),
+        .clock(x3_ret$clock)
+    );
+    atomic_unit$execute$x3_old x3_old(
+        .d(x3_old$d),
+        .q(x3_old$q),
+        .clock(x3_old$clock)
+    );
+    atomic_unit$execute$x3_lane x3_lane(
+        .d(x3_lane$d),
+        .q(x3_lane$q),
+        .clock(x3_lane$clock)
+    );
+    atomic_unit$execute$x3_elem x3_elem(
+        .d(x3_elem$d),
+        .q(x3_elem$q),
+        .clock(x3_elem$clock)
+    );
+    atomic_unit$execute$x3_result_shift x3_result_shift(
+        .d(x3_result_shift$d),
+        .q(x3_result_shift$q),
+        .clock(x3_result_shift$clock)
+    );
+    atomic_unit$execute$x3_result_first x3_result_first(
+        .d(x3_result_first$d),
+        .q(x3_result_first$q),
+        .clock(x3_result_first$clock)
+    );
+    atomic_unit$execute$x3_result_last x3_result_last(
+        .d(x3_result_last$d),
+        .q(x3_result_last$q),
+        .clock(x3_result_last$clock)
+    );
+    atomic_unit$execute$x3_msg_last x3_msg_last(
+        .d(x3_msg_last$d),
+        .q(x3_msg_last$q),
+        .clock(x3_msg_last$clock)
+    );
+    atomic_unit$execute$x3_error x3_error(
+        .d(x3_error$d),
+        .q(x3_error$q),
+        .clock(x3_error$clock)
+    );
+    atomic_unit$execute$x4_valid x4_valid(
+        .d(x4_valid$d),
+        .q(x4_valid$q),
+        .clock(x4_valid$clock)
+    );
+    atomic_unit$execute$x4_kind x4_kind(
+        .d(x4_kind$d),
+        .q(x4_kind$q),
+        .clock(x4_kind$clock)
+    );
+    atomic_unit$execute$x4_writes x4_writes(
+        .d(x4_writes$d),
+        .q(x4_writes$q),
+        .clock(x4_writes$clock)
+    );
+    atomic_unit$execute$x4_line x4_line(
+        .d(x4_line$d),
+        .q(x4_line$q),
+        .clock(x4_line$clock)
+    );
+    atomic_unit$execute$x4_space x4_space(
+        .d(x4_space$d),
+        .q(x4_space$q),
+        .clock(x4_space$clock)
+    );
+    atomic_unit$execute$x4_bit_offset x4_bit_offset(
+        .d(x4_bit_offset$d),
+        .q(x4_bit_offset$q),
+        .clock(x4_bit_offset$clock)
+    );
+    atomic_unit$execute$x4_byte_enables x4_byte_enables(
+        .d(x4_byte_enables$d),
+        .q(x4_byte_enables$q),
+        .clock(x4_byte_enables$clock)
+    );
+    atomic_unit$execute$x4_float x4_float(
+        .d(x4_float$d),
+        .q(x4_float$q),
+        .clock(x4_float$clock)
+    );
+    atomic_unit$execute$x4_new x4_new(
+        .d(x4_new$d),
+        .q(x4_new$q),
+        .clock(x4_new$clock)
+    );
+    atomic_unit$execute$x4_ret x4_ret(
+        .d(x4_ret$d),
+        .q(x4_ret$q),
+        .clock(x4_ret$clock)
+    );
+    atomic_unit$execute$x4_old x4_old(
+        .d(x4_old$d),
+        .q(x4_old$q),
+        .clock(x4_old$clock)
+    );
+    atomic_unit$execute$x4_lane x4_lane(
+        .d(x4_lane$d),
+        .q(x4_lane$q),
+        .clock(x4_lane$clock)
+    );
+    atomic_unit$execute$x4_elem x4_elem(
+        .d(x4_elem$d),
+        .q(x4_elem$q),
+        .clock(x4_elem$clock)
+    );
+    atomic_unit$execute$x4_result_shift x4_result_shift(
+        .d(x4_result_shift$d),
+        .q(x4_result_shift$q),
+        .clock(x4_result_shift$clock)
+    );
+    atomic_unit$execute$x4_result_first x4_result_first(
+        .d(x4_result_first$d),
+        .q(x4_result_first$q),
+        .clock(x4_result_first$clock)
+    );
+    atomic_unit$execute$x4_result_last x4_result_last(
+        .d(x4_result_last$d),
+        .q(x4_result_last$q),
+        .clock(x4_result_last$clock)
+    );
+    atomic_unit$execute$x4_msg_last x4_msg_last(
+        .d(x4_msg_last$d),
+        .q(x4_msg_last$q),
+        .clock(x4_msg_last$clock)
+    );
+    atomic_unit$execute$x4_error x4_error(
+        .d(x4_error$d),
+        .q(x4_error$q),
+        .clock(x4_error$clock)
+    );
+    atomic_unit$execute$w_valid w_valid(
+        .d(w_valid$d),
+        .q(w_valid$q),
+        .clock(w_valid$clock)
+    );
+    atomic_unit$execute$w_kind w_kind(
+        .d(w_kind$d),
+        .q(w_kind$q),
+        .clock(w_kind$clock)
+    );
+    atomic_unit$execute$w_writes w_writes(
+        .d(w_writes$d),
+        .q(w_writes$q),
+        .clock(w_writes$clock)
+    );
+    atomic_unit$execute$w_line w_line(
+        .d(w_line$d),
+        .q(w_line$q),
+        .clock(w_line$clock)
+    );
+    atomic_unit$execute$w_space w_space(
+        .d(w_space$d),
+        .q(w_space$q),
+        .clock(w_space$clock)
+    );
+    atomic_unit$execute$w_bit_offset w_bit_offset(
+        .d(w_bit_offset$d),
+        .q(w_bit_offset$q),
+        .clock(w_bit_offset$clock)
+    );
+    atomic_unit$execute$w_byte_enables w_byte_enables(
+        .d(w_byte_enables$d),
+        .q(w_byte_enables$q),
+        .clock(w_byte_enables$clock)
+    );
+    atomic_unit$execute$w_new w_new(
+        .d(w_new$d),
+        .q(w_new$q),
+        .clock(w_new$clock)
+    );
+    atomic_unit$execute$w_ret w_ret(
+        .d(w_ret$d),
+        .q(w_ret$q),
+        .clock(w_ret$clock)
+    );
+    atomic_unit$execute$w_old w_old(
+        .d(w_old$d),
+        .q(w_old$q),
+        .clock(w_old$clock)
+    );
+    atomic_unit$execute$w_lane w_lane(
+        .d(w_lane$d),
+        .q(w_lane$q),
+        .clock(w_lane$clock)
+    );
+    atomic_unit$execute$w_elem w_elem(
+        .d(w_elem$d),
+        .q(w_elem$q),
+        .clock(w_elem$clock)
+    );
+    atomic_unit$execute$w_result_shift w_result_shift(
+        .d(w_result_shift$d),
+        .q(w_result_shift$q),
+        .clock(w_result_shift$clock)
+    );
+    atomic_unit$execute$w_result_first w_result_first(
+        .d(w_result_first$d),
+        .q(w_result_first$q),
+        .clock(w_result_first$clock)
+    );
+    atomic_unit$execute$w_result_last w_result_last(
+        .d(w_result_last$d),
+        .q(w_result_last$q),
+        .clock(w_result_last$clock)
+    );
+    atomic_unit$execute$w_msg_last w_msg_last(
+        .d(w_msg_last$d),
+        .q(w_msg_last$q),
+        .clock(w_msg_last$clock)
+    );
+    atomic_unit$execute$w_error w_error(
+        .d(w_error$d),
+        .q(w_error$q),
+        .clock(w_error$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        x_valid$clock = clock;
+        x_kind$clock = clock;
+        x_writes$clock = clock;
+        x_line$clock = clock;
+        x_space$clock = clock;
+        x_bit_offset$clock = clock;
+        x_byte_enables$clock = clock;
+        x_old$clock = clock;
+        x_from_x2$clock = clock;
+        x_from_w$clock = clock;
+        x_src0$clock = clock;
+        x_lane$clock = clock;
+        x_elem$clock = clock;
+        x_result_shift$clock = clock;
+        x_result_first$clock = clock;
+        x_result_last$clock = clock;
+        x_msg_last$clock = clock;
+        x_error$clock = clock;
+        x2_valid$clock = clock;
+        x2_kind$clock = clock;
+        x2_writes$clock = clock;
+        x2_line$clock = clock;
+        x2_space$clock = clock;
+        x2_bit_offset$clock = clock;
+        x2_byte_enables$clock = clock;
+        x2_float$clock = clock;
+        x2_new_true$clock = clock;
+        x2_new_false$clock = clock;
+        x2_new_cond$clock = clock;
+        x2_ret$clock = clock;
+        x2_old$clock = clock;
+        x2_lane$clock = clock;
+        x2_elem$clock = clock;
+        x2_result_shift$clock = clock;
+        x2_result_first$clock = clock;
+        x2_result_last$clock = clock;
+        x2_msg_last$clock = clock;
+        x2_error$clock = clock;
+        x3_valid$clock = clock;
+        x3_kind$clock = clock;
+        x3_writes$clock = clock;
+        x3_line$clock = clock;
+        x3_space$clock = clock;
+        x3_bit_offset$clock = clock;
+        x3_byte_enables$clock = clock;
+        x3_float$clock = clock;
+        x3_new$clock = clock;
+        x3_ret$clock = clock;
+        x3_old$clock = clock;
+        x3_lane$clock = clock;
+        x3_elem$clock = clock;
+        x3_result_shift$clock = clock;
+        x3_result_first$clock = clock;
+        x3_result_last$clock = clock;
+        x3_msg_last$clock = clock;
+        x3_error$clock = clock;
+        x4_valid$clock = clock;
+        x4_kind$clock = clock;
+        x4_writes$clock = clock;
+        x4_line$clock = clock;
+        x4_space$clock = clock;
+        x4_bit_offset$clock = clock;
+        x4_byte_enables$clock = clock;
+        x4_float$clock = clock;
+        x4_new$clock = clock;
+        x4_ret$clock = clock;
+        x4_old$clock = clock;
+        x4_lane$clock = clock;
+        x4_elem$clock = clock;
+        x4_result_shift$clock = clock;
+        x4_result_first$clock = clock;
+        x4_result_last$clock = clock;
+        x4_msg_last$clock = clock;
+        x4_error$clock = clock;
+        w_valid$clock = clock;
+        w_kind$clock = clock;
+        w_writes$clock = clock;
+        w_line$clock = clock;
+        w_space$clock = clock;
+        w_bit_offset$clock = clock;
+        w_byte_enables$clock = clock;
+        w_new$clock = clock;
+        w_ret$clock = clock;
+        w_old$clock = clock;
+        w_lane$clock = clock;
+        w_elem$clock = clock;
+        w_result_shift$clock = clock;
+        w_result_first$clock = clock;
+        w_result_last$clock = clock;
+        w_msg_last$clock = clock;
+        w_error$clock = clock;
+        x_valid$d = x_valid$q;
+        x_kind$d = x_kind$q;
+        x_writes$d = x_writes$q;
+        x_line$d = x_line$q;
+        x_space$d = x_space$q;
+        x_bit_offset$d = x_bit_offset$q;
+        x_byte_enables$d = x_byte_enables$q;
+        x_old$d = x_old$q;
+        x_from_x2$d = x_from_x2$q;
+        x_from_w$d = x_from_w$q;
+        x_src0$d = x_src0$q;
+        x_lane$d = x_lane$q;
+        x_elem$d = x_elem$q;
+        x_result_shift$d = x_result_shift$q;
+        x_result_first$d = x_result_first$q;
+        x_result_last$d = x_result_last$q;
+        x_msg_last$d = x_msg_last$q;
+        x_error$d = x_error$q;
+        x2_valid$d = x2_valid$q;
+        x2_kind$d = x2_kind$q;
+        x2_writes$d = x2_writes$q;
+        x2_line$d = x2_line$q;
+        x2_space$d = x2_space$q;
+        x2_bit_offset$d = x2_bit_offset$q;
+        x2_byte_enables$d = x2_byte_enables$q;
+        x2_float$d = x2_float$q;
+        x2_new_true$d = x2_new_true$q;
+        x2_new_false$d = x2_new_false$q;
+        x2_new_cond$d = x2_new_cond$q;
+        x2_ret$d = x2_ret$q;
+        x2_old$d = x2_old$q;
+        x2_lane$d = x2_lane$q;
+        x2_elem$d = x2_elem$q;
+        x2_result_shift$d = x2_result_shift$q;
+        x2_result_first$d = x2_result_first$q;
+        x2_result_last$d = x2_result_last$q;
+        x2_msg_last$d = x2_msg_last$q;
+        x2_error$d = x2_error$q;
+        x3_valid$d = x3_valid$q;
+        x3_kind$d = x3_kind$q;
+        x3_writes$d = x3_writes$q;
+        x3_line$d = x3_line$q;
+        x3_space$d = x3_space$q;
+        x3_bit_offset$d = x3_bit_offset$q;
+        x3_byte_enables$d = x3_byte_enables$q;
+        x3_float$d = x3_float$q;
+        x3_new$d = x3_new$q;
+        x3_ret$d = x3_ret$q;
+        x3_old$d = x3_old$q;
+        x3_lane$d = x3_lane$q;
+        x3_elem$d = x3_elem$q;
+        x3_result_shift$d = x3_result_shift$q;
+        x3_result_first$d = x3_result_first$q;
+        x3_result_last$d = x3_result_last$q;
+        x3_msg_last$d = x3_msg_last$q;
+        x3_error$d = x3_error$q;
+        x4_valid$d = x4_valid$q;
+        x4_kind$d = x4_kind$q;
+        x4_writes$d = x4_writes$q;
+        x4_line$d = x4_line$q;
+        x4_space$d = x4_space$q;
+        x4_bit_offset$d = x4_bit_offset$q;
+        x4_byte_enables$d = x4_byte_enables$q;
+        x4_float$d = x4_float$q;
+        x4_new$d = x4_new$q;
+        x4_ret$d = x4_ret$q;
+        x4_old$d = x4_old$q;
+        x4_lane$d = x4_lane$q;
+        x4_elem$d = x4_elem$q;
+        x4_result_shift$d = x4_result_shift$q;
+        x4_result_first$d = x4_result_first$q;
+        x4_result_last$d = x4_result_last$q;
+        x4_msg_last$d = x4_msg_last$q;
+        x4_error$d = x4_error$q;
+        w_valid$d = w_valid$q;
+        w_kind$d = w_kind$q;
+        w_writes$d = w_writes$q;
+        w_line$d = w_line$q;
+        w_space$d = w_space$q;
+        w_bit_offset$d = w_bit_offset$q;
+        w_byte_enables$d = w_byte_enables$q;
+        w_new$d = w_new$q;
+        w_ret$d = w_ret$q;
+        w_old$d = w_old$q;
+        w_lane$d = w_lane$q;
+        w_elem$d = w_elem$q;
+        w_result_shift$d = w_result_shift$q;
+        w_result_first$d = w_result_first$q;
+        w_result_last$d = w_result_last$q;
+        w_msg_last$d = w_msg_last$q;
+        w_error$d = w_error$q;
+        x_kind_q = x_kind$q;
+        x_writes_q = x_writes$q;
+        x_line_q = x_line$q;
+        x_space_q = x_space$q;
+        x_byte_enables_q = x_byte_enables$q;
+        x_old_q = x_old$q;
+        x_from_x2_q = x_from_x2$q;
+        x_from_w_q = x_from_w$q;
+        x2_writes_q = x2_writes$q;
+        x2_line_q = x2_line$q;
+        x2_space_q = x2_space$q;
+        x2_byte_enables_q = x2_byte_enables$q;
+        x2_float_q = x2_float$q;
+        x2_new_true_q = x2_new_true$q;
+        x2_new_false_q = x2_new_false$q;
+        x2_new_cond_q = x2_new_cond$q;
+        x3_writes_q = x3_writes$q;
+        x3_line_q = x3_line$q;
+        x3_space_q = x3_space$q;
+        x3_byte_enables_q = x3_byte_enables$q;
+        x3_float_q = x3_float$q;
+        x4_writes_q = x4_writes$q;
+        x4_line_q = x4_line$q;
+        x4_space_q = x4_space$q;
+        x4_byte_enables_q = x4_byte_enables$q;
+        w_valid_q = w_valid$q;
+        w_kind_q = w_kind$q;
+        w_writes_q = w_writes$q;
+        w_line_q = w_line$q;
+        w_space_q = w_space$q;
+        w_bit_offset_q = w_bit_offset$q;
+        w_byte_enables_q = w_byte_enables$q;
+        w_new_q = w_new$q;
+        w_ret_q = w_ret$q;
+        w_old_q = w_old$q;
+        w_lane_q = w_lane$q;
+        w_elem_q = w_elem$q;
+        w_result_shift_q = w_result_shift$q;
+        w_result_first_q = w_result_first$q;
+        w_result_last_q = w_result_last$q;
+        w_msg_last_q = w_msg_last$q;
+        w_error_q = w_error$q;
+        x_is_rmw = x_kind$q == kind_read_modify_write;
+        if (advance) begin
+            w_valid$d = x4_valid$q;
+            w_writes$d = x4_valid$q & x4_writes$q;
+            w_kind$d = x4_kind$q;
+            w_line$d = x4_line$q;
+            w_space$d = x4_space$q;
+            w_bit_offset$d = x4_bit_offset$q;
+            w_byte_enables$d = x4_byte_enables$q;
+            w_new$d = x4_new$q;
+            if (x4_float$q) begin
+                w_new$d = alu_float_value;
+            end
+            w_ret$d = x4_ret$q;
+            w_old$d = x4_old$q;
+            w_lane$d = x4_lane$q;
+            w_elem$d = x4_elem$q;
+            w_result_shift$d = x4_result_shift$q;
+            w_result_first$d = x4_result_first$q;
+            w_result_last$d = x4_result_last$q;
+            w_msg_last$d = x4_msg_last$q;
+            w_error$d = x4_error$q;
+            if (~fp_built) begin
+                w_valid$d = x2_valid$q;
+                w_writes$d = x2_valid$q & x2_writes$q;
+                w_kind$d = x2_kind$q;
+                w_line$d = x2_line$q;
+                w_space$d = x2_space$q;
+                w_bit_offset$d = x2_bit_offset$q;
+                w_byte_enables$d = x2_byte_enables$q;
+                w_new$d = x2_new_false$q;
+                if (x2_new_cond$q) begin
+                    w_new$d = x2_new_true$q;
+                end
+                w_ret$d = x2_ret$q;
+                w_old$d = x2_old$q;
+                w_lane$d = x2_lane$q;
+                w_elem$d = x2_elem$q;
+                w_result_shift$d = x2_result_shift$q;
+                w_result_first$d = x2_result_first$q;
+                w_result_last$d = x2_result_last$q;
+                w_msg_last$d = x2_msg_last$q;
+                w_error$d = x2_error$q;
+            end
+            x4_valid$d = x3_valid$q;
+            x4_kind$d = x3_kind$q;
+            x4_writes$d = x3_valid$q & x3_writes$q;
+            x4_line$d = x3_line$q;
+            x4_space$d = x3_space$q;
+            x4_bit_offset$d = x3_bit_offset$q;
+            x4_byte_enables$d = x3_byte_enables$q;
+            x4_float$d = x3_float$q;
+            x4_new$d = x3_new$q;
+            x4_ret$d = x3_ret$q;
+            x4_old$d = x3_old$q;
+            x4_lane$d = x3_lane$q;
+            x4_elem$d = x3_elem$q;
+            x4_result_shift$d = x3_result_shift$q;
+            x4_result_first$d = x3_result_first$q;
+            x4_result_last$d = x3_result_last$q;
+            x4_msg_last$d = x3_msg_last$q;
+            x4_error$d = x3_error$q;
+            x3_valid$d = x2_valid$q;
+            x3_kind$d = x2_kind$q;
+            x3_writes$d = x2_valid$q & x2_writes$q;
+            x3_line$d = x2_line$q;
+            x3_space$d = x2_space$q;
+            x3_bit_offset$d = x2_bit_offset$q;
+            x3_byte_enables$d = x2_byte_enables$q;
+            x3_float$d = x2_float$q;
+            x3_new$d = x2_new_false$q;
+            if (x2_new_cond$q) begin
+                x3_new$d = x2_new_true$q;
+            end
+            x3_ret$d = x2_ret$q;
+            x3_old$d = x2_old$q;
+            x3_lane$d = x2_lane$q;
+            x3_elem$d = x2_elem$q;
+            x3_result_shift$d = x2_result_shift$q;
+            x3_result_first$d = x2_result_first$q;
+            x3_result_last$d = x2_result_last$q;
+            x3_msg_last$d = x2_msg_last$q;
+            x3_error$d = x2_error$q;
+            x2_valid$d = x_valid$q;
+            x2_writes$d = x_valid$q & x_writes$q;
+            x2_kind$d = x_kind$q;
+            x2_line$d = x_line$q;
+            x2_space$d = x_space$q;
+            x2_bit_offset$d = x_bit_offset$q;
+            x2_byte_enables$d = x_byte_enables$q;
+            x2_float$d = x_is_rmw & alu_float_op;
+            x2_new_true$d = x_src0$q;
+            x2_new_false$d = x_src0$q;
+            if (x_is_rmw) begin
+                x2_new_true$d = alu_new_true;
+                x2_new_false$d = alu_new_false;
+            end
+            x2_new_cond$d = alu_new_cond;
+            x2_ret$d = alu_ret;
+            x2_old$d = x_old$q;
+            if (x_from_x2$q & ~x2_new_cond$q) begin
+                x2_old$d = x2_new_false$q;
+            end
+            if (x_from_x2$q & x2_new_cond$q) begin
+                x2_old$d = x2_new_true$q;
+            end
+            if (x_from_w$q) begin
+                x2_old$d = w_new$q;
+            end
+            x2_lane$d = x_lane$q;
+            x2_elem$d = x_elem$q;
+            x2_result_shift$d = x_result_shift$q;
+            x2_result_first$d = x_result_first$q;
+            x2_result_last$d = x_result_last$q;
+            x2_msg_last$d = x_msg_last$q;
+            x2_error$d = x_error$q;
+        end
+        old_is_bypassed = head_rmw & (bypass$1 | bypass$2);
+        old_bypassed = x2_new_false$q;
+        if (x2_new_cond$q) begin
+            old_bypassed = x2_new_true$q;
+        end
+        if (bypass$2) begin
+            old_bypassed = x3_new$q;
+        end
+        if (advance) begin
+            x_valid$d = enter;
+            x_writes$d = enter & (head_rmw | (head_kind == kind_write));
+            x_kind$d = head_kind;
+            x_line$d = head_line;
+            x_space$d = head_space;
+            x_bit_offset$d = head_bit_offset;
+            x_byte_enables$d = head_byte_enables;
+            x_old$d = head_old;
+            if (old_is_bypassed) begin
+                x_old$d = old_bypassed;
+            end
+            x_from_x2$d = head_rmw & bypass$0;
+            x_from_w$d = head_rmw & bypass$3;
+            x_src0$d = head_src0;
+            x_lane$d = head_lane;
+            x_elem$d = head_elem;
+            x_result_shift$d = head_result_shift;
+            x_result_first$d = head_result_first;
+            x_result_last$d = head_result_last;
+            x_msg_last$d = head_msg_last;
+            x_error$d = head_error;
+        end
+        if (reset) begin
+            x_valid$d = 1'b0;
+            x_writes$d = 1'b0;
+            x2_valid$d = 1'b0;
+            x2_writes$d = 1'b0;
+            x3_valid$d = 1'b0;
+            x3_writes$d = 1'b0;
+            x4_valid$d = 1'b0;
+            x4_writes$d = 1'b0;
+            w_valid$d = 1'b0;
+            w_writes$d = 1'b0;
+        end
+    end
+    
+endmodule // atomic_unit$execute
+
+
+module atomic_unit$execute$w_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_bit_offset
+
+
+module atomic_unit$execute$w_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_byte_enables
+
+
+module atomic_unit$execute$w_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_elem
+
+
+module atomic_unit$execute$w_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_error
+
+
+module atomic_unit$execute$w_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_kind
+
+
+module atomic_unit$execute$w_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_lane
+
+
+module atomic_unit$execute$w_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_line
+
+
+module atomic_unit$execute$w_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_msg_last
+
+
+module atomic_unit$execute$w_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_new
+
+
+module atomic_unit$execute$w_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_old
+
+
+module atomic_unit$execute$w_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_result_first
+
+
+module atomic_unit$execute$w_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_result_last
+
+
+module atomic_unit$execute$w_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_result_shift
+
+
+module atomic_unit$execute$w_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_ret
+
+
+module atomic_unit$execute$w_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_space
+
+
+module atomic_unit$execute$w_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_valid
+
+
+module atomic_unit$execute$w_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$w_writes
+
+
+module atomic_unit$execute$x2_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_bit_offset
+
+
+module atomic_unit$execute$x2_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_byte_enables
+
+
+module atomic_unit$execute$x2_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_elem
+
+
+module atomic_unit$execute$x2_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_error
+
+
+module atomic_unit$execute$x2_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_float
+
+
+module atomic_unit$execute$x2_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_kind
+
+
+module atomic_unit$execute$x2_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_lane
+
+
+module atomic_unit$execute$x2_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_line
+
+
+module atomic_unit$execute$x2_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_msg_last
+
+
+module atomic_unit$execute$x2_new_cond(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_new_cond
+
+
+module atomic_unit$execute$x2_new_false(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_new_false
+
+
+module atomic_unit$execute$x2_new_true(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_new_true
+
+
+module atomic_unit$execute$x2_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_old
+
+
+module atomic_unit$execute$x2_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_result_first
+
+
+module atomic_unit$execute$x2_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_result_last
+
+
+module atomic_unit$execute$x2_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_result_shift
+
+
+module atomic_unit$execute$x2_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_ret
+
+
+module atomic_unit$execute$x2_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_space
+
+
+module atomic_unit$execute$x2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_valid
+
+
+module atomic_unit$execute$x2_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x2_writes
+
+
+module atomic_unit$execute$x3_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_bit_offset
+
+
+module atomic_unit$execute$x3_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_byte_enables
+
+
+module atomic_unit$execute$x3_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_elem
+
+
+module atomic_unit$execute$x3_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_error
+
+
+module atomic_unit$execute$x3_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_float
+
+
+module atomic_unit$execute$x3_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_kind
+
+
+module atomic_unit$execute$x3_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_lane
+
+
+module atomic_unit$execute$x3_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_line
+
+
+module atomic_unit$execute$x3_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_msg_last
+
+
+module atomic_unit$execute$x3_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_new
+
+
+module atomic_unit$execute$x3_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_old
+
+
+module atomic_unit$execute$x3_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_result_first
+
+
+module atomic_unit$execute$x3_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_result_last
+
+
+module atomic_unit$execute$x3_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_result_shift
+
+
+module atomic_unit$execute$x3_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_ret
+
+
+module atomic_unit$execute$x3_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_space
+
+
+module atomic_unit$execute$x3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_valid
+
+
+module atomic_unit$execute$x3_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x3_writes
+
+
+module atomic_unit$execute$x4_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_bit_offset
+
+
+module atomic_unit$execute$x4_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_byte_enables
+
+
+module atomic_unit$execute$x4_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_elem
+
+
+module atomic_unit$execute$x4_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_error
+
+
+module atomic_unit$execute$x4_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_float
+
+
+module atomic_unit$execute$x4_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_kind
+
+
+module atomic_unit$execute$x4_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_lane
+
+
+module atomic_unit$execute$x4_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_line
+
+
+module atomic_unit$execute$x4_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_msg_last
+
+
+module atomic_unit$execute$x4_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_new
+
+
+module atomic_unit$execute$x4_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_old
+
+
+module atomic_unit$execute$x4_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_result_first
+
+
+module atomic_unit$execute$x4_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_result_last
+
+
+module atomic_unit$execute$x4_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_result_shift
+
+
+module atomic_unit$execute$x4_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_ret
+
+
+module atomic_unit$execute$x4_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_space
+
+
+module atomic_unit$execute$x4_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_valid
+
+
+module atomic_unit$execute$x4_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x4_writes
+
+
+module atomic_unit$execute$x_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_bit_offset
+
+
+module atomic_unit$execute$x_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_byte_enables
+
+
+module atomic_unit$execute$x_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_elem
+
+
+module atomic_unit$execute$x_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_error
+
+
+module atomic_unit$execute$x_from_w(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_from_w
+
+
+module atomic_unit$execute$x_from_x2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_from_x2
+
+
+module atomic_unit$execute$x_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_kind
+
+
+module atomic_unit$execute$x_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_lane
+
+
+module atomic_unit$execute$x_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_line
+
+
+module atomic_unit$execute$x_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_msg_last
+
+
+module atomic_unit$execute$x_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_old
+
+
+module atomic_unit$execute$x_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_result_first
+
+
+module atomic_unit$execute$x_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_result_last
+
+
+module atomic_unit$execute$x_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_result_shift
+
+
+module atomic_unit$execute$x_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_space
+
+
+module atomic_unit$execute$x_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_src0
+
+
+module atomic_unit$execute$x_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_valid
+
+
+module atomic_unit$execute$x_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$execute$x_writes
+
+
 module atomic_unit$first_lanes_two(mask,few);
     
     // Module arguments
@@ -19706,329 +21745,6 @@ module atomic_unit$typed_width_one(d,q,clock);
 endmodule // atomic_unit$typed_width_one
 
 
-module atomic_unit$w_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_bit_offset
-
-
-module atomic_unit$w_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_byte_enables
-
-
-module atomic_unit$w_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_elem
-
-
-module atomic_unit$w_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_error
-
-
-module atomic_unit$w_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_kind
-
-
-module atomic_unit$w_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_lane
-
-
-module atomic_unit$w_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_line
-
-
-module atomic_unit$w_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_msg_last
-
-
-module atomic_unit$w_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_new
-
-
-module atomic_unit$w_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_old
-
-
-module atomic_unit$w_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_result_first
-
-
-module atomic_unit$w_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_result_last
-
-
-module atomic_unit$w_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_result_shift
-
-
-module atomic_unit$w_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_ret
-
-
-module atomic_unit$w_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_space
-
-
-module atomic_unit$w_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_valid
-
-
-module atomic_unit$w_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$w_writes
-
-
 module atomic_unit$write_align(value,bit_offset,byte_enables,data,mask);
     
     // Module arguments
@@ -20188,1409 +21904,3 @@ module atomic_unit$write_skid(clock,clear,ready,leave,leave_writes,leave_last,le
        end
     end
 endmodule // atomic_unit$write_skid
-
-
-module atomic_unit$x2_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_bit_offset
-
-
-module atomic_unit$x2_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_byte_enables
-
-
-module atomic_unit$x2_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_elem
-
-
-module atomic_unit$x2_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_error
-
-
-module atomic_unit$x2_float(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_float
-
-
-module atomic_unit$x2_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_kind
-
-
-module atomic_unit$x2_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_lane
-
-
-module atomic_unit$x2_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_line
-
-
-module atomic_unit$x2_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_msg_last
-
-
-module atomic_unit$x2_new_cond(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_new_cond
-
-
-module atomic_unit$x2_new_false(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_new_false
-
-
-module atomic_unit$x2_new_true(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_new_true
-
-
-module atomic_unit$x2_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_old
-
-
-module atomic_unit$x2_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_result_first
-
-
-module atomic_unit$x2_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_result_last
-
-
-module atomic_unit$x2_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_result_shift
-
-
-module atomic_unit$x2_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_ret
-
-
-module atomic_unit$x2_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_space
-
-
-module atomic_unit$x2_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_valid
-
-
-module atomic_unit$x2_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x2_writes
-
-
-module atomic_unit$x3_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_bit_offset
-
-
-module atomic_unit$x3_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_byte_enables
-
-
-module atomic_unit$x3_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_elem
-
-
-module atomic_unit$x3_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_error
-
-
-module atomic_unit$x3_float(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_float
-
-
-module atomic_unit$x3_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_kind
-
-
-module atomic_unit$x3_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_lane
-
-
-module atomic_unit$x3_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_line
-
-
-module atomic_unit$x3_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_msg_last
-
-
-module atomic_unit$x3_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_new
-
-
-module atomic_unit$x3_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_old
-
-
-module atomic_unit$x3_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_result_first
-
-
-module atomic_unit$x3_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_result_last
-
-
-module atomic_unit$x3_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_result_shift
-
-
-module atomic_unit$x3_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_ret
-
-
-module atomic_unit$x3_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_space
-
-
-module atomic_unit$x3_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_valid
-
-
-module atomic_unit$x3_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x3_writes
-
-
-module atomic_unit$x4_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_bit_offset
-
-
-module atomic_unit$x4_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_byte_enables
-
-
-module atomic_unit$x4_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_elem
-
-
-module atomic_unit$x4_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_error
-
-
-module atomic_unit$x4_float(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_float
-
-
-module atomic_unit$x4_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_kind
-
-
-module atomic_unit$x4_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_lane
-
-
-module atomic_unit$x4_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_line
-
-
-module atomic_unit$x4_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_msg_last
-
-
-module atomic_unit$x4_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_new
-
-
-module atomic_unit$x4_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_old
-
-
-module atomic_unit$x4_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_result_first
-
-
-module atomic_unit$x4_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_result_last
-
-
-module atomic_unit$x4_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_result_shift
-
-
-module atomic_unit$x4_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_ret
-
-
-module atomic_unit$x4_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_space
-
-
-module atomic_unit$x4_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_valid
-
-
-module atomic_unit$x4_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x4_writes
-
-
-module atomic_unit$x_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_bit_offset
-
-
-module atomic_unit$x_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_byte_enables
-
-
-module atomic_unit$x_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_elem
-
-
-module atomic_unit$x_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_error
-
-
-module atomic_unit$x_from_w(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_from_w
-
-
-module atomic_unit$x_from_x2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_from_x2
-
-
-module atomic_unit$x_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_kind
-
-
-module atomic_unit$x_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_lane
-
-
-module atomic_unit$x_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_line
-
-
-module atomic_unit$x_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_msg_last
-
-
-module atomic_unit$x_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_old
-
-
-module atomic_unit$x_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_result_first
-
-
-module atomic_unit$x_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_result_last
-
-
-module atomic_unit$x_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_result_shift
-
-
-module atomic_unit$x_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_space
-
-
-module atomic_unit$x_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_src0
-
-
-module atomic_unit$x_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_valid
-
-
-module atomic_unit$x_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$x_writes
