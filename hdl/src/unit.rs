@@ -88,17 +88,15 @@
 //! | ReadSkid, WriteSkid | port_skid.rs | the memory ports' handshake state                   |
 //! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
+//! | AddressPipe    | unit/address.rs | the address pipeline's stage registers, T, L, A, with BoundsCheck, AddrMul, AddrFinish |
 //! | ExecutePipe    | unit/execute.rs | the execute pipeline's stage registers, X..W, and their advance |
 
 use rust_hdl::prelude::*;
 
-use crate::addr_finish::AddrFinish;
 use crate::addr_gen::AddrGen;
-use crate::addr_mul::{AddrMul, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::alu::AtomicAlu;
 use crate::at_most_one::AtMostOne;
 use crate::at_most_two::AtMostTwo;
-use crate::bounds_check::BoundsCheck;
 use crate::capture_reg::CaptureReg;
 use crate::decoder::MessageDecoder;
 use crate::elem_select::ElemSelect;
@@ -121,8 +119,10 @@ use crate::walk_product::WalkProduct;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SIZE_BITS, SURF_KIND_BITS, UVR_BITS, WORD_BITS};
 use crate::word_join::WORDS;
 use crate::write_align::WriteAlign;
+mod address;
 mod execute;
 
+use address::AddressPipe;
 use execute::ExecutePipe;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
@@ -236,9 +236,8 @@ pub struct AtomicUnit {
     lane_mux: LaneMux,
     typed_step: TypedAddr,
     addr_gen: AddrGen,
-    addr_mul: AddrMul,
-    addr_finish: AddrFinish,
-    bounds_check: BoundsCheck,
+    // ---- address pipeline: T, L, A (unit/address.rs) ----
+    address: AddressPipe,
     elem_select: ElemSelect,
     head_select: HeadSelect,
     write_align: WriteAlign,
@@ -476,107 +475,6 @@ pub struct AtomicUnit {
     typed_walked: DFF<Bit>,
     typed_walk_at_lod: DFF<Bit>,
 
-    // ---- address stage (T): the typed address's second multiply (partial products), the bounds check ----
-    /// an element is in the address stage
-    t_valid: DFF<Bit>,
-    /// a typed walk step is in the address stage: its `index` is the walk's next `level_base`
-    t_walk: DFF<Bit>,
-    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
-    t_typed: DFF<Bit>,
-    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
-    t_addr: DFF<Bits<ADDR_BITS>>,
-    /// the typed step's operands (`TypedAddr`)
-    t_walk_first: DFF<Bits<64>>,
-    t_lane_first: DFF<Bits<64>>,
-    t_at_lod: DFF<Bit>,
-    t_second_b: DFF<Bits<32>>,
-    /// the typed step's addend: a walk or bulk step's (`t_walk_c`) and the
-    /// lane's at lod (`t_lod_c`), both computed in I; L takes the one
-    /// `t_at_lod` picks (the lod compare is not in series with I's adders)
-    t_walk_c: DFF<Bits<64>>,
-    t_lod_c: DFF<Bits<64>>,
-    /// the message's typed element size (the issue stage's `ctx_*` move on to the next message)
-    t_surf_u16: DFF<Bit>,
-    /// the entry's kind and fields, as the table holds them (the kind
-    /// before the bounds check, which is T's: `bounds_check`)
-    t_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    /// the bounds check's operands (`AddrGen`)
-    t_checks_bounds: DFF<Bit>,
-    t_bounded_offset: DFF<Bits<ADDR_BITS>>,
-    /// the bound less the element's bytes, and whether the bound is below
-    /// them (`BoundsCheck`'s two operands from the issue stage)
-    t_last_start: DFF<Bits<ADDR_BITS>>,
-    t_bound_small: DFF<Bit>,
-    t_space: DFF<Bit>,
-    t_size: DFF<Bits<SIZE_BITS>>,
-    t_op: DFF<Bits<ALU_OP_BITS>>,
-    t_ty: DFF<Bits<ALU_TY_BITS>>,
-    t_ftz: DFF<Bit>,
-    t_src0: DFF<Bits<LINE_BITS>>,
-    t_src1: DFF<Bits<LINE_BITS>>,
-    t_lane: DFF<Bits<LANE_BITS>>,
-    t_elem: DFF<Bits<ELEM_BITS>>,
-    t_result_shift: DFF<Bits<7>>,
-    t_result_first: DFF<Bit>,
-    t_result_last: DFF<Bit>,
-    t_msg_last: DFF<Bit>,
-    t_error: DFF<Bit>,
-
-    // ---- line stage (L): the typed address's partial products summed, the line ----
-    /// an element is in the line stage
-    l_valid: DFF<Bit>,
-    /// a typed walk step is in the line stage: its `index` is the walk's next `level_base`
-    l_walk: DFF<Bit>,
-    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
-    l_typed: DFF<Bit>,
-    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
-    l_addr: DFF<Bits<ADDR_BITS>>,
-    /// the typed step's `first * d` as digit products summed by weight (`AddrMul`), and `e`
-    l_p0: DFF<Bits<P0_BITS>>,
-    l_p16: DFF<Bits<P16_BITS>>,
-    l_p32: DFF<Bits<P32_BITS>>,
-    l_p48: DFF<Bits<P48_BITS>>,
-    l_second_c: DFF<Bits<64>>,
-    /// the entry's kind (after T's bounds check) and fields, as the table holds them
-    l_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    l_space: DFF<Bit>,
-    l_size: DFF<Bits<SIZE_BITS>>,
-    l_op: DFF<Bits<ALU_OP_BITS>>,
-    l_ty: DFF<Bits<ALU_TY_BITS>>,
-    l_ftz: DFF<Bit>,
-    l_src0: DFF<Bits<LINE_BITS>>,
-    l_src1: DFF<Bits<LINE_BITS>>,
-    l_lane: DFF<Bits<LANE_BITS>>,
-    l_elem: DFF<Bits<ELEM_BITS>>,
-    l_result_shift: DFF<Bits<7>>,
-    l_result_first: DFF<Bit>,
-    l_result_last: DFF<Bit>,
-    l_msg_last: DFF<Bit>,
-    l_error: DFF<Bit>,
-
-    // ---- allocate stage (A): the table entry and its read, from registers ----
-    /// an element waits to enter the table (and send its read)
-    a_valid: DFF<Bit>,
-    a_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    /// its line, byte lane and byte enables (`AddrFinish`)
-    a_line: DFF<Bits<ADDR_BITS>>,
-    a_space: DFF<Bit>,
-    a_bit_offset: DFF<Bits<7>>,
-    a_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// the entry's other fields, as the table holds them
-    a_size: DFF<Bits<SIZE_BITS>>,
-    a_op: DFF<Bits<ALU_OP_BITS>>,
-    a_ty: DFF<Bits<ALU_TY_BITS>>,
-    a_ftz: DFF<Bit>,
-    a_src0: DFF<Bits<LINE_BITS>>,
-    a_src1: DFF<Bits<LINE_BITS>>,
-    a_lane: DFF<Bits<LANE_BITS>>,
-    a_elem: DFF<Bits<ELEM_BITS>>,
-    a_result_shift: DFF<Bits<7>>,
-    a_result_first: DFF<Bit>,
-    a_result_last: DFF<Bit>,
-    a_msg_last: DFF<Bit>,
-    a_error: DFF<Bit>,
 
     // ---- in-flight table ----
     head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
@@ -773,8 +671,6 @@ pub struct AtomicUnit {
     issue_lod_c: Signal<Local, Bits<64>>,
     /// `e * E`
     issue_scaled_c: Signal<Local, Bits<64>>,
-    /// T's kind: `t_kind`, or no memory access when out of bounds
-    t_kind_checked: Signal<Local, Bits<ENTRY_KIND_BITS>>,
     /// the issue stage's typed lane takes a walk step (into the address stage, then the line stage)
     walk_push: Signal<Local, Bit>,
     typed_pending: Signal<Local, Bit>,
@@ -928,9 +824,6 @@ impl AtomicUnit {
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
-            addr_mul: Default::default(),
-            addr_finish: Default::default(),
-            bounds_check: Default::default(),
             elem_select: Default::default(),
             head_select: HeadSelect::new(config.data_bits),
             write_align: Default::default(),
@@ -938,6 +831,7 @@ impl AtomicUnit {
             null_coord: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             execute: ExecutePipe::new(config.fp),
+            address: Default::default(),
             d_valid: Default::default(),
             d_lanes: Default::default(),
             d_illegal: Default::default(),
@@ -1088,79 +982,6 @@ impl AtomicUnit {
             typed_walked: Default::default(),
             typed_walk_at_lod: Default::default(),
             typed_lane_rows: Default::default(),
-            t_valid: Default::default(),
-            t_walk: Default::default(),
-            t_typed: Default::default(),
-            t_addr: Default::default(),
-            t_walk_first: Default::default(),
-            t_lane_first: Default::default(),
-            t_at_lod: Default::default(),
-            t_second_b: Default::default(),
-            t_walk_c: Default::default(),
-            t_lod_c: Default::default(),
-            t_surf_u16: Default::default(),
-            t_kind: Default::default(),
-            t_checks_bounds: Default::default(),
-            t_bounded_offset: Default::default(),
-            t_last_start: Default::default(),
-            t_bound_small: Default::default(),
-            t_space: Default::default(),
-            t_size: Default::default(),
-            t_op: Default::default(),
-            t_ty: Default::default(),
-            t_ftz: Default::default(),
-            t_src0: Default::default(),
-            t_src1: Default::default(),
-            t_lane: Default::default(),
-            t_elem: Default::default(),
-            t_result_shift: Default::default(),
-            t_result_first: Default::default(),
-            t_result_last: Default::default(),
-            t_msg_last: Default::default(),
-            t_error: Default::default(),
-            l_valid: Default::default(),
-            l_walk: Default::default(),
-            l_typed: Default::default(),
-            l_addr: Default::default(),
-            l_p0: Default::default(),
-            l_p16: Default::default(),
-            l_p32: Default::default(),
-            l_p48: Default::default(),
-            l_second_c: Default::default(),
-            l_kind: Default::default(),
-            l_space: Default::default(),
-            l_size: Default::default(),
-            l_op: Default::default(),
-            l_ty: Default::default(),
-            l_ftz: Default::default(),
-            l_src0: Default::default(),
-            l_src1: Default::default(),
-            l_lane: Default::default(),
-            l_elem: Default::default(),
-            l_result_shift: Default::default(),
-            l_result_first: Default::default(),
-            l_result_last: Default::default(),
-            l_msg_last: Default::default(),
-            l_error: Default::default(),
-            a_valid: Default::default(),
-            a_kind: Default::default(),
-            a_line: Default::default(),
-            a_space: Default::default(),
-            a_bit_offset: Default::default(),
-            a_byte_enables: Default::default(),
-            a_size: Default::default(),
-            a_op: Default::default(),
-            a_ty: Default::default(),
-            a_ftz: Default::default(),
-            a_src0: Default::default(),
-            a_src1: Default::default(),
-            a_lane: Default::default(),
-            a_elem: Default::default(),
-            a_result_shift: Default::default(),
-            a_result_first: Default::default(),
-            a_result_last: Default::default(),
-            a_msg_last: Default::default(),
-            a_error: Default::default(),
             head_ptr: Default::default(),
             hq_line: Default::default(),
             head_next_ptr: Default::default(),
@@ -1266,7 +1087,6 @@ impl AtomicUnit {
             issue_kind: Default::default(),
             issue_lod_c: Default::default(),
             issue_scaled_c: Default::default(),
-            t_kind_checked: Default::default(),
             walk_push: Default::default(),
             typed_pending: Default::default(),
             t_accepts: Default::default(),
@@ -1406,79 +1226,6 @@ impl Logic for AtomicUnit {
             typed_walked,
             typed_walk_at_lod,
             typed_lane_rows,
-            t_valid,
-            t_walk,
-            t_typed,
-            t_addr,
-            t_walk_first,
-            t_lane_first,
-            t_at_lod,
-            t_second_b,
-            t_walk_c,
-            t_lod_c,
-            t_surf_u16,
-            t_kind,
-            t_checks_bounds,
-            t_bounded_offset,
-            t_last_start,
-            t_bound_small,
-            t_space,
-            t_size,
-            t_op,
-            t_ty,
-            t_ftz,
-            t_src0,
-            t_src1,
-            t_lane,
-            t_elem,
-            t_result_shift,
-            t_result_first,
-            t_result_last,
-            t_msg_last,
-            t_error,
-            l_valid,
-            l_walk,
-            l_typed,
-            l_addr,
-            l_p0,
-            l_p16,
-            l_p32,
-            l_p48,
-            l_second_c,
-            l_kind,
-            l_space,
-            l_size,
-            l_op,
-            l_ty,
-            l_ftz,
-            l_src0,
-            l_src1,
-            l_lane,
-            l_elem,
-            l_result_shift,
-            l_result_first,
-            l_result_last,
-            l_msg_last,
-            l_error,
-            a_valid,
-            a_kind,
-            a_line,
-            a_space,
-            a_bit_offset,
-            a_byte_enables,
-            a_size,
-            a_op,
-            a_ty,
-            a_ftz,
-            a_src0,
-            a_src1,
-            a_lane,
-            a_elem,
-            a_result_shift,
-            a_result_first,
-            a_result_last,
-            a_msg_last,
-            a_error,
             head_ptr,
             hq_line,
             head_next_ptr,
@@ -1667,25 +1414,6 @@ impl Logic for AtomicUnit {
         self.addr_gen.surf_size.next = self.ctx_surf_size.q.val();
         self.addr_gen.slm_size.next = self.ctx_slm_size.q.val();
 
-        // the address stage T, on its registers
-        self.bounds_check.checked.next = self.t_checks_bounds.q.val();
-        self.bounds_check.offset.next = self.t_bounded_offset.q.val();
-        self.bounds_check.last_start.next = self.t_last_start.q.val();
-        self.bounds_check.bound_small.next = self.t_bound_small.q.val();
-        self.addr_mul.walk_first.next = self.t_walk_first.q.val();
-        self.addr_mul.lane_first.next = self.t_lane_first.q.val();
-        self.addr_mul.at_lod.next = self.t_at_lod.q.val();
-        self.addr_mul.surf_u16.next = self.t_surf_u16.q.val();
-        self.addr_mul.second_b.next = self.t_second_b.q.val();
-        // the line stage L, on its registers
-        self.addr_finish.typed.next = self.l_typed.q.val();
-        self.addr_finish.addr.next = self.l_addr.q.val();
-        self.addr_finish.elem_size.next = self.l_size.q.val();
-        self.addr_finish.p0.next = self.l_p0.q.val();
-        self.addr_finish.p16.next = self.l_p16.q.val();
-        self.addr_finish.p32.next = self.l_p32.q.val();
-        self.addr_finish.p48.next = self.l_p48.q.val();
-        self.addr_finish.second_c.next = self.l_second_c.q.val();
 
         self.elem_select.lane_src0.next = self.lane_mux.src0.val();
         self.elem_select.lane_src1.next = self.lane_mux.src1.val();
@@ -2084,91 +1812,32 @@ impl Logic for AtomicUnit {
         // register, `r_*`, and stays on the port from there; nothing
         // allocates until it is accepted: `ReadSkid`, the only logic that
         // reads `mem_rd_ready`)
-        self.alloc.next = ((self.a_valid.q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
+        self.alloc.next = ((self.address.a_valid_q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
             & !self.read_skid.full.val();
-        self.a_reads.next = self.alloc.val() & (self.a_kind.q.val() == self.kind_read_modify_write.val());
-        self.a_accepts.next = !self.a_valid.q.val() | self.alloc.val();
-        self.l_accepts.next = !self.l_valid.q.val() | self.a_accepts.val();
+        self.a_reads.next = self.alloc.val() & (self.address.a_kind_q.val() == self.kind_read_modify_write.val());
+        self.a_accepts.next = !self.address.a_valid_q.val() | self.alloc.val();
+        self.l_accepts.next = !self.address.l_valid_q.val() | self.a_accepts.val();
         // a walk step in T waits for L like an element (it ends in L)
-        self.t_accepts.next = !(self.t_valid.q.val() | self.t_walk.q.val()) | self.l_accepts.val();
+        self.t_accepts.next = !(self.address.t_valid_q.val() | self.address.t_walk_q.val()) | self.l_accepts.val();
         self.read_skid.clock.next = self.clock.val();
         self.read_skid.clear.next = self.reset_q.q.val();
         self.read_skid.ready.next = self.mem_rd_ready.val();
         self.read_skid.issue.next = self.a_reads.val();
         if self.a_reads.val() {
-            self.r_line.d.next = self.a_line.q.val();
-            self.r_space.d.next = self.a_space.q.val();
-            self.r_byte_enables.d.next = self.a_byte_enables.q.val();
+            self.r_line.d.next = self.address.a_line_q.val();
+            self.r_space.d.next = self.address.a_space_q.val();
+            self.r_byte_enables.d.next = self.address.a_byte_enables_q.val();
         }
         self.mem_rd_valid.next = self.read_skid.full.val() | self.a_reads.val();
-        self.mem_rd_addr.next = self.a_line.q.val();
-        self.mem_rd_space.next = self.a_space.q.val();
-        self.mem_rd_be.next = self.a_byte_enables.q.val();
+        self.mem_rd_addr.next = self.address.a_line_q.val();
+        self.mem_rd_space.next = self.address.a_space_q.val();
+        self.mem_rd_be.next = self.address.a_byte_enables_q.val();
         if self.read_skid.full.val() {
             self.mem_rd_addr.next = self.r_line.q.val();
             self.mem_rd_space.next = self.r_space.q.val();
             self.mem_rd_be.next = self.r_byte_enables.q.val();
         }
 
-        // ================= line (L) -> allocate =================
-        if self.a_accepts.val() {
-            self.a_valid.d.next = self.l_valid.q.val();
-            self.a_kind.d.next = self.l_kind.q.val();
-            self.a_line.d.next = self.addr_finish.line.val();
-            self.a_space.d.next = self.l_space.q.val();
-            self.a_bit_offset.d.next = self.addr_finish.bit_offset.val();
-            self.a_byte_enables.d.next = self.addr_finish.byte_enables.val();
-            self.a_size.d.next = self.l_size.q.val();
-            self.a_op.d.next = self.l_op.q.val();
-            self.a_ty.d.next = self.l_ty.q.val();
-            self.a_ftz.d.next = self.l_ftz.q.val();
-            self.a_src0.d.next = self.l_src0.q.val();
-            self.a_src1.d.next = self.l_src1.q.val();
-            self.a_lane.d.next = self.l_lane.q.val();
-            self.a_elem.d.next = self.l_elem.q.val();
-            self.a_result_shift.d.next = self.l_result_shift.q.val();
-            self.a_result_first.d.next = self.l_result_first.q.val();
-            self.a_result_last.d.next = self.l_result_last.q.val();
-            self.a_msg_last.d.next = self.l_msg_last.q.val();
-            self.a_error.d.next = self.l_error.q.val();
-        }
-
-        // ================= address (T) -> line (L) =================
-        // T's bounds check (SLM, buffer): an access past the bound touches no memory
-        self.t_kind_checked.next = self.t_kind.q.val();
-        if self.bounds_check.out_of_bounds.val() {
-            self.t_kind_checked.next = self.kind_no_memory.val();
-        }
-
-        if self.l_accepts.val() {
-            self.l_valid.d.next = self.t_valid.q.val();
-            self.l_walk.d.next = self.t_walk.q.val();
-            self.l_typed.d.next = self.t_typed.q.val();
-            self.l_addr.d.next = self.t_addr.q.val();
-            self.l_p0.d.next = self.addr_mul.p0.val();
-            self.l_p16.d.next = self.addr_mul.p16.val();
-            self.l_p32.d.next = self.addr_mul.p32.val();
-            self.l_p48.d.next = self.addr_mul.p48.val();
-            self.l_second_c.d.next = self.t_walk_c.q.val();
-            if self.t_at_lod.q.val() {
-                self.l_second_c.d.next = self.t_lod_c.q.val();
-            }
-            self.l_kind.d.next = self.t_kind_checked.val();
-            self.l_space.d.next = self.t_space.q.val();
-            self.l_size.d.next = self.t_size.q.val();
-            self.l_op.d.next = self.t_op.q.val();
-            self.l_ty.d.next = self.t_ty.q.val();
-            self.l_ftz.d.next = self.t_ftz.q.val();
-            self.l_src0.d.next = self.t_src0.q.val();
-            self.l_src1.d.next = self.t_src1.q.val();
-            self.l_lane.d.next = self.t_lane.q.val();
-            self.l_elem.d.next = self.t_elem.q.val();
-            self.l_result_shift.d.next = self.t_result_shift.q.val();
-            self.l_result_first.d.next = self.t_result_first.q.val();
-            self.l_result_last.d.next = self.t_result_last.q.val();
-            self.l_msg_last.d.next = self.t_msg_last.q.val();
-            self.l_error.d.next = self.t_error.q.val();
-        }
 
         // ================= issue (I): one element per cycle =================
         // The issue stage holds the lane selected last cycle (or a marker):
@@ -2187,7 +1856,7 @@ impl Logic for AtomicUnit {
         }
         self.issue_addr_ready.next = (self.issue_marker.val() | self.lane_mux.base_misaligned.val())
             | (!self.ctx_kind_typed.q.val()
-                | ((self.typed_lane_coord.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
+                | ((self.typed_lane_coord.ready.val() & !self.address.t_walk_q.val()) & !self.address.l_walk_q.val()));
         self.issue_push.next = ((self.i_valid.q.val() & !self.reset_q.q.val()) & self.issue_addr_ready.val())
             & self.t_accepts.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
@@ -2527,7 +2196,7 @@ impl Logic for AtomicUnit {
         self.typed_lane_coord.levels.next = self.n_surf_levels.q.val();
         self.typed_lane_coord.entry_rows.next = self.n_lane_rows.q.val();
         self.typed_lane_coord.rows.next = self.typed_lane_rows.q.val();
-        self.typed_lane_coord.walk_step.next = self.t_walk.q.val();
+        self.typed_lane_coord.walk_step.next = self.address.t_walk_q.val();
         if self.issue_done.val() {
             self.i_valid.d.next = false;
         }
@@ -2597,8 +2266,8 @@ impl Logic for AtomicUnit {
         // the next level_base); three cycles per level
         self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
             & !self.issue_misaligned.val();
-        self.walk_push.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.t_walk.q.val())
-            & (!self.l_walk.q.val() & !self.typed_walk_stale.q.val()))
+        self.walk_push.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.address.t_walk_q.val())
+            & (!self.address.l_walk_q.val() & !self.typed_walk_stale.q.val()))
             & self.t_accepts.val();
         // the walk state changes for a new lane, which enters when the issue
         // stage is empty (no typed lane pending) or its lane's last element
@@ -2622,8 +2291,8 @@ impl Logic for AtomicUnit {
             self.typed_walk_a.d.next = self.typed_step.next_walk_a.val();
             self.typed_walk_b.d.next = self.typed_step.next_walk_b.val();
         }
-        if self.l_walk.q.val() {
-            self.typed_level_base.d.next = self.addr_finish.index.val();
+        if self.address.l_walk_q.val() {
+            self.typed_level_base.d.next = self.address.l_index.val();
         }
         // (a walk step leaves `typed_level` above 0: it runs only while `level < lod`)
         if self.walk_push.val() {
@@ -2636,80 +2305,83 @@ impl Logic for AtomicUnit {
             self.typed_level_base.d.next = self.zero_addr.val();
         }
 
-        // ================= issue -> address (T) =================
-        if self.t_accepts.val() {
-            self.t_valid.d.next = self.issue_push.val();
-            self.t_walk.d.next = self.walk_push.val();
-            self.t_typed.d.next = self.ctx_kind_typed.q.val();
-            self.t_addr.d.next = self.addr_gen.addr.val();
-            self.t_walk_first.d.next = self.typed_step.walk_first.val();
-            self.t_lane_first.d.next = self.typed_step.lane_first.val();
-            self.t_at_lod.d.next = self.typed_at_lod.val();
-            self.t_second_b.d.next = self.typed_step.second_b.val();
-            self.t_walk_c.d.next = self.typed_step.second_c.val();
-            self.t_lod_c.d.next = self.issue_lod_c.val();
-            self.t_surf_u16.d.next = self.ctx_surf_u16.q.val();
-            self.t_kind.d.next = self.issue_kind.val();
-            self.t_checks_bounds.d.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
-            self.t_bounded_offset.d.next = self.addr_gen.bounded_offset.val();
-            self.t_last_start.d.next = self.addr_gen.bound.val() - self.elem_bytes.val();
-            self.t_bound_small.d.next = self.addr_gen.bound.val() < self.elem_bytes.val();
-            self.t_space.d.next = self.addr_gen.space.val();
-            self.t_size.d.next = self.ctx_elem_size.q.val();
-            self.t_op.d.next = self.ctx_alu_op.q.val();
-            self.t_ty.d.next = self.ctx_alu_ty.q.val();
-            self.t_ftz.d.next = self.ctx_alu_ftz.q.val();
-            self.t_src0.d.next = self.elem_select.src0.val() & self.data_built.val();
-            self.t_src1.d.next = self.elem_select.src1.val() & self.data_built.val();
-            self.t_lane.d.next = self.i_lane.q.val();
-            self.t_elem.d.next = self.elem_index.q.val();
-            self.t_result_shift.d.next = self.elem_shift.q.val().get_bits::<7>(0);
-            self.t_result_first.d.next = !self.elem_index.q.val().any();
-            self.t_result_last.d.next = self.issue_lane_done.val();
-            self.t_msg_last.d.next = self.issue_last.val();
-            self.t_error.d.next = (self.issue_marker.val() & self.i_illegal.q.val())
-                | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
-        }
+        // the address pipeline, T, L, A (`AddressPipe`): the issue stage's
+        // element goes in as T takes it
+        self.address.clock.next = self.clock.val();
+        self.address.reset.next = self.reset_q.q.val();
+        self.address.t_accepts.next = self.t_accepts.val();
+        self.address.l_accepts.next = self.l_accepts.val();
+        self.address.a_accepts.next = self.a_accepts.val();
+        self.address.issue_valid.next = self.issue_push.val();
+        self.address.issue_walk.next = self.walk_push.val();
+        self.address.issue_typed.next = self.ctx_kind_typed.q.val();
+        self.address.issue_addr.next = self.addr_gen.addr.val();
+        self.address.issue_walk_first.next = self.typed_step.walk_first.val();
+        self.address.issue_lane_first.next = self.typed_step.lane_first.val();
+        self.address.issue_at_lod.next = self.typed_at_lod.val();
+        self.address.issue_second_b.next = self.typed_step.second_b.val();
+        self.address.issue_walk_c.next = self.typed_step.second_c.val();
+        self.address.issue_lod_c.next = self.issue_lod_c.val();
+        self.address.issue_surf_u16.next = self.ctx_surf_u16.q.val();
+        self.address.issue_kind.next = self.issue_kind.val();
+        self.address.issue_checks_bounds.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
+        self.address.issue_bounded_offset.next = self.addr_gen.bounded_offset.val();
+        self.address.issue_last_start.next = self.addr_gen.bound.val() - self.elem_bytes.val();
+        self.address.issue_bound_small.next = self.addr_gen.bound.val() < self.elem_bytes.val();
+        self.address.issue_space.next = self.addr_gen.space.val();
+        self.address.issue_size.next = self.ctx_elem_size.q.val();
+        self.address.issue_op.next = self.ctx_alu_op.q.val();
+        self.address.issue_ty.next = self.ctx_alu_ty.q.val();
+        self.address.issue_ftz.next = self.ctx_alu_ftz.q.val();
+        self.address.issue_src0.next = self.elem_select.src0.val() & self.data_built.val();
+        self.address.issue_src1.next = self.elem_select.src1.val() & self.data_built.val();
+        self.address.issue_lane.next = self.i_lane.q.val();
+        self.address.issue_elem.next = self.elem_index.q.val();
+        self.address.issue_result_shift.next = self.elem_shift.q.val().get_bits::<7>(0);
+        self.address.issue_result_first.next = !self.elem_index.q.val().any();
+        self.address.issue_result_last.next = self.issue_lane_done.val();
+        self.address.issue_msg_last.next = self.issue_last.val();
+        self.address.issue_error.next = (self.issue_marker.val() & self.i_illegal.q.val()) | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
 
         // The entry allocated this cycle: its read goes out together with the
         // write on the port, so it takes the write's bytes if they share the line.
-        self.alloc_on_port_line.next = (self.port_write.val() & (self.a_line.q.val() == self.port_line.val()))
-            & (self.a_space.q.val() == self.port_space.val());
+        self.alloc_on_port_line.next = (self.port_write.val() & (self.address.a_line_q.val() == self.port_line.val()))
+            & (self.address.a_space_q.val() == self.port_space.val());
         // the operands' RAMs: written at allocation (their write port is
         // clocked, so wiring it from the `alloc` local makes no loop)
         self.ent_src0.write_enable.next = self.alloc.val();
         self.ent_src0.write_index.next = self.tail_ptr.q.val();
-        self.ent_src0.write_data.next = self.a_src0.q.val();
+        self.ent_src0.write_data.next = self.address.a_src0_q.val();
         self.ent_src1.write_enable.next = self.alloc.val();
         self.ent_src1.write_index.next = self.tail_ptr.q.val();
-        self.ent_src1.write_data.next = self.a_src1.q.val();
+        self.ent_src1.write_data.next = self.address.a_src1_q.val();
         self.ent_bit_offset.write_enable.next = self.alloc.val();
         self.ent_bit_offset.write_index.next = self.tail_ptr.q.val();
-        self.ent_bit_offset.write_data.next = self.a_bit_offset.q.val();
+        self.ent_bit_offset.write_data.next = self.address.a_bit_offset_q.val();
         self.ent_byte_enables.write_enable.next = self.alloc.val();
         self.ent_byte_enables.write_index.next = self.tail_ptr.q.val();
-        self.ent_byte_enables.write_data.next = self.a_byte_enables.q.val();
+        self.ent_byte_enables.write_data.next = self.address.a_byte_enables_q.val();
         self.ent_size.write_enable.next = self.alloc.val();
         self.ent_size.write_index.next = self.tail_ptr.q.val();
-        self.ent_size.write_data.next = self.a_size.q.val();
+        self.ent_size.write_data.next = self.address.a_size_q.val();
         self.ent_op.write_enable.next = self.alloc.val();
         self.ent_op.write_index.next = self.tail_ptr.q.val();
-        self.ent_op.write_data.next = self.a_op.q.val();
+        self.ent_op.write_data.next = self.address.a_op_q.val();
         self.ent_ty.write_enable.next = self.alloc.val();
         self.ent_ty.write_index.next = self.tail_ptr.q.val();
-        self.ent_ty.write_data.next = self.a_ty.q.val();
+        self.ent_ty.write_data.next = self.address.a_ty_q.val();
         self.ent_lane.write_enable.next = self.alloc.val();
         self.ent_lane.write_index.next = self.tail_ptr.q.val();
-        self.ent_lane.write_data.next = self.a_lane.q.val();
+        self.ent_lane.write_data.next = self.address.a_lane_q.val();
         self.ent_elem.write_enable.next = self.alloc.val();
         self.ent_elem.write_index.next = self.tail_ptr.q.val();
-        self.ent_elem.write_data.next = self.a_elem.q.val();
+        self.ent_elem.write_data.next = self.address.a_elem_q.val();
         self.ent_result_shift.write_enable.next = self.alloc.val();
         self.ent_result_shift.write_index.next = self.tail_ptr.q.val();
-        self.ent_result_shift.write_data.next = self.a_result_shift.q.val();
+        self.ent_result_shift.write_data.next = self.address.a_result_shift_q.val();
         self.ent_line_at_head.write_enable.next = self.alloc.val();
         self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
-        self.ent_line_at_head.write_data.next = self.a_line.q.val();
+        self.ent_line_at_head.write_data.next = self.address.a_line_q.val();
         self.alloc_at_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_ptr.q.val());
         self.alloc_at_next_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_next_ptr.q.val());
         // The head's `push_hit` in a register of its own (`hq_pushed`), as
@@ -2742,23 +2414,23 @@ impl Logic for AtomicUnit {
             self.hq_size.d.next = self.ent_size.read_data.val();
         }
         if self.alloc_at_next_head.val() & self.head_enters.val() {
-            self.hq_line.d.next = self.a_line.q.val();
-            self.hq_space.d.next = self.a_space.q.val();
-            self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
-            self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
-            self.hq_size.d.next = self.a_size.q.val();
-            self.hq_kind.d.next = self.a_kind.q.val();
+            self.hq_line.d.next = self.address.a_line_q.val();
+            self.hq_space.d.next = self.address.a_space_q.val();
+            self.hq_byte_enables.d.next = self.address.a_byte_enables_q.val();
+            self.hq_bit_offset.d.next = self.address.a_bit_offset_q.val();
+            self.hq_size.d.next = self.address.a_size_q.val();
+            self.hq_kind.d.next = self.address.a_kind_q.val();
             self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         // (an allocation at the head itself finds the table empty: the head
         // is not leaving then)
         if self.alloc_at_head.val() {
-            self.hq_line.d.next = self.a_line.q.val();
-            self.hq_space.d.next = self.a_space.q.val();
-            self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
-            self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
-            self.hq_size.d.next = self.a_size.q.val();
-            self.hq_kind.d.next = self.a_kind.q.val();
+            self.hq_line.d.next = self.address.a_line_q.val();
+            self.hq_space.d.next = self.address.a_space_q.val();
+            self.hq_byte_enables.d.next = self.address.a_byte_enables_q.val();
+            self.hq_bit_offset.d.next = self.address.a_bit_offset_q.val();
+            self.hq_size.d.next = self.address.a_size_q.val();
+            self.hq_kind.d.next = self.address.a_kind_q.val();
             self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         if self.alloc.val() {
@@ -2766,16 +2438,16 @@ impl Logic for AtomicUnit {
             for k in 0..INFLIGHT_DEPTH {
                 if self.tail_ptr.q.val().index() == k {
                     self.ent_valid[k].d.next = true;
-                    self.ent_kind[k].d.next = self.a_kind.q.val();
+                    self.ent_kind[k].d.next = self.address.a_kind_q.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
                     self.ent_fwd_bytes[k].d.next = self.zero_enables.val();
-                    self.ent_line[k].d.next = self.a_line.q.val();
-                    self.ent_space[k].d.next = self.a_space.q.val();
-                    self.ent_ftz[k].d.next = self.a_ftz.q.val();
-                    self.ent_result_first[k].d.next = self.a_result_first.q.val();
-                    self.ent_result_last[k].d.next = self.a_result_last.q.val();
-                    self.ent_msg_last[k].d.next = self.a_msg_last.q.val();
-                    self.ent_error[k].d.next = self.a_error.q.val();
+                    self.ent_line[k].d.next = self.address.a_line_q.val();
+                    self.ent_space[k].d.next = self.address.a_space_q.val();
+                    self.ent_ftz[k].d.next = self.address.a_ftz_q.val();
+                    self.ent_result_first[k].d.next = self.address.a_result_first_q.val();
+                    self.ent_result_last[k].d.next = self.address.a_result_last_q.val();
+                    self.ent_msg_last[k].d.next = self.address.a_msg_last_q.val();
+                    self.ent_error[k].d.next = self.address.a_error_q.val();
                 }
             }
         }
@@ -2880,11 +2552,6 @@ impl Logic for AtomicUnit {
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();
-            self.t_valid.d.next = false;
-            self.t_walk.d.next = false;
-            self.l_valid.d.next = false;
-            self.l_walk.d.next = false;
-            self.a_valid.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
             self.head_next_ptr.d.next = self.one_index.val();
             self.hq_valid.d.next = false;

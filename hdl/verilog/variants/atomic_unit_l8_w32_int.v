@@ -194,32 +194,65 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  addr_gen$checks_bounds;
     wire  [63:0] addr_gen$bounded_offset;
     wire  [63:0] addr_gen$bound;
-    reg  [63:0] addr_mul$walk_first;
-    reg  [63:0] addr_mul$lane_first;
-    reg  addr_mul$at_lod;
-    reg  addr_mul$surf_u16;
-    reg  [31:0] addr_mul$second_b;
-    wire  [31:0] addr_mul$p0;
-    wire  [32:0] addr_mul$p16;
-    wire  [31:0] addr_mul$p32;
-    wire  [15:0] addr_mul$p48;
-    reg  addr_finish$typed;
-    reg  [63:0] addr_finish$addr;
-    reg  [2:0] addr_finish$elem_size;
-    reg  [31:0] addr_finish$p0;
-    reg  [32:0] addr_finish$p16;
-    reg  [31:0] addr_finish$p32;
-    reg  [15:0] addr_finish$p48;
-    reg  [63:0] addr_finish$second_c;
-    wire  [63:0] addr_finish$index;
-    wire  [63:0] addr_finish$line;
-    wire  [6:0] addr_finish$bit_offset;
-    wire  [15:0] addr_finish$byte_enables;
-    reg  bounds_check$checked;
-    reg  [63:0] bounds_check$offset;
-    reg  [63:0] bounds_check$last_start;
-    reg  bounds_check$bound_small;
-    wire  bounds_check$out_of_bounds;
+    reg  address$clock;
+    reg  address$reset;
+    reg  address$t_accepts;
+    reg  address$l_accepts;
+    reg  address$a_accepts;
+    reg  address$issue_valid;
+    reg  address$issue_walk;
+    reg  address$issue_typed;
+    reg  [63:0] address$issue_addr;
+    reg  [63:0] address$issue_walk_first;
+    reg  [63:0] address$issue_lane_first;
+    reg  address$issue_at_lod;
+    reg  [31:0] address$issue_second_b;
+    reg  [63:0] address$issue_walk_c;
+    reg  [63:0] address$issue_lod_c;
+    reg  address$issue_surf_u16;
+    reg  [1:0] address$issue_kind;
+    reg  address$issue_checks_bounds;
+    reg  [63:0] address$issue_bounded_offset;
+    reg  [63:0] address$issue_last_start;
+    reg  address$issue_bound_small;
+    reg  address$issue_space;
+    reg  [2:0] address$issue_size;
+    reg  [4:0] address$issue_op;
+    reg  [3:0] address$issue_ty;
+    reg  address$issue_ftz;
+    reg  [127:0] address$issue_src0;
+    reg  [127:0] address$issue_src1;
+    reg  [4:0] address$issue_lane;
+    reg  [2:0] address$issue_elem;
+    reg  [6:0] address$issue_result_shift;
+    reg  address$issue_result_first;
+    reg  address$issue_result_last;
+    reg  address$issue_msg_last;
+    reg  address$issue_error;
+    wire  address$t_valid_q;
+    wire  address$t_walk_q;
+    wire  address$l_valid_q;
+    wire  address$l_walk_q;
+    wire  address$a_valid_q;
+    wire  [1:0] address$a_kind_q;
+    wire  [63:0] address$a_line_q;
+    wire  address$a_space_q;
+    wire  [6:0] address$a_bit_offset_q;
+    wire  [15:0] address$a_byte_enables_q;
+    wire  [2:0] address$a_size_q;
+    wire  [4:0] address$a_op_q;
+    wire  [3:0] address$a_ty_q;
+    wire  address$a_ftz_q;
+    wire  [127:0] address$a_src0_q;
+    wire  [127:0] address$a_src1_q;
+    wire  [4:0] address$a_lane_q;
+    wire  [2:0] address$a_elem_q;
+    wire  [6:0] address$a_result_shift_q;
+    wire  address$a_result_first_q;
+    wire  address$a_result_last_q;
+    wire  address$a_msg_last_q;
+    wire  address$a_error_q;
+    wire  [63:0] address$l_index;
     reg  [127:0] elem_select$lane_src0;
     reg  [127:0] elem_select$lane_src1;
     reg  [7:0] elem_select$elem_shift;
@@ -973,225 +1006,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  typed_walk_at_lod$d;
     wire  typed_walk_at_lod$q;
     reg  typed_walk_at_lod$clock;
-    reg  t_valid$d;
-    wire  t_valid$q;
-    reg  t_valid$clock;
-    reg  t_walk$d;
-    wire  t_walk$q;
-    reg  t_walk$clock;
-    reg  t_typed$d;
-    wire  t_typed$q;
-    reg  t_typed$clock;
-    reg  [63:0] t_addr$d;
-    wire  [63:0] t_addr$q;
-    reg  t_addr$clock;
-    reg  [63:0] t_walk_first$d;
-    wire  [63:0] t_walk_first$q;
-    reg  t_walk_first$clock;
-    reg  [63:0] t_lane_first$d;
-    wire  [63:0] t_lane_first$q;
-    reg  t_lane_first$clock;
-    reg  t_at_lod$d;
-    wire  t_at_lod$q;
-    reg  t_at_lod$clock;
-    reg  [31:0] t_second_b$d;
-    wire  [31:0] t_second_b$q;
-    reg  t_second_b$clock;
-    reg  [63:0] t_walk_c$d;
-    wire  [63:0] t_walk_c$q;
-    reg  t_walk_c$clock;
-    reg  [63:0] t_lod_c$d;
-    wire  [63:0] t_lod_c$q;
-    reg  t_lod_c$clock;
-    reg  t_surf_u16$d;
-    wire  t_surf_u16$q;
-    reg  t_surf_u16$clock;
-    reg  [1:0] t_kind$d;
-    wire  [1:0] t_kind$q;
-    reg  t_kind$clock;
-    reg  t_checks_bounds$d;
-    wire  t_checks_bounds$q;
-    reg  t_checks_bounds$clock;
-    reg  [63:0] t_bounded_offset$d;
-    wire  [63:0] t_bounded_offset$q;
-    reg  t_bounded_offset$clock;
-    reg  [63:0] t_last_start$d;
-    wire  [63:0] t_last_start$q;
-    reg  t_last_start$clock;
-    reg  t_bound_small$d;
-    wire  t_bound_small$q;
-    reg  t_bound_small$clock;
-    reg  t_space$d;
-    wire  t_space$q;
-    reg  t_space$clock;
-    reg  [2:0] t_size$d;
-    wire  [2:0] t_size$q;
-    reg  t_size$clock;
-    reg  [4:0] t_op$d;
-    wire  [4:0] t_op$q;
-    reg  t_op$clock;
-    reg  [3:0] t_ty$d;
-    wire  [3:0] t_ty$q;
-    reg  t_ty$clock;
-    reg  t_ftz$d;
-    wire  t_ftz$q;
-    reg  t_ftz$clock;
-    reg  [127:0] t_src0$d;
-    wire  [127:0] t_src0$q;
-    reg  t_src0$clock;
-    reg  [127:0] t_src1$d;
-    wire  [127:0] t_src1$q;
-    reg  t_src1$clock;
-    reg  [4:0] t_lane$d;
-    wire  [4:0] t_lane$q;
-    reg  t_lane$clock;
-    reg  [2:0] t_elem$d;
-    wire  [2:0] t_elem$q;
-    reg  t_elem$clock;
-    reg  [6:0] t_result_shift$d;
-    wire  [6:0] t_result_shift$q;
-    reg  t_result_shift$clock;
-    reg  t_result_first$d;
-    wire  t_result_first$q;
-    reg  t_result_first$clock;
-    reg  t_result_last$d;
-    wire  t_result_last$q;
-    reg  t_result_last$clock;
-    reg  t_msg_last$d;
-    wire  t_msg_last$q;
-    reg  t_msg_last$clock;
-    reg  t_error$d;
-    wire  t_error$q;
-    reg  t_error$clock;
-    reg  l_valid$d;
-    wire  l_valid$q;
-    reg  l_valid$clock;
-    reg  l_walk$d;
-    wire  l_walk$q;
-    reg  l_walk$clock;
-    reg  l_typed$d;
-    wire  l_typed$q;
-    reg  l_typed$clock;
-    reg  [63:0] l_addr$d;
-    wire  [63:0] l_addr$q;
-    reg  l_addr$clock;
-    reg  [31:0] l_p0$d;
-    wire  [31:0] l_p0$q;
-    reg  l_p0$clock;
-    reg  [32:0] l_p16$d;
-    wire  [32:0] l_p16$q;
-    reg  l_p16$clock;
-    reg  [31:0] l_p32$d;
-    wire  [31:0] l_p32$q;
-    reg  l_p32$clock;
-    reg  [15:0] l_p48$d;
-    wire  [15:0] l_p48$q;
-    reg  l_p48$clock;
-    reg  [63:0] l_second_c$d;
-    wire  [63:0] l_second_c$q;
-    reg  l_second_c$clock;
-    reg  [1:0] l_kind$d;
-    wire  [1:0] l_kind$q;
-    reg  l_kind$clock;
-    reg  l_space$d;
-    wire  l_space$q;
-    reg  l_space$clock;
-    reg  [2:0] l_size$d;
-    wire  [2:0] l_size$q;
-    reg  l_size$clock;
-    reg  [4:0] l_op$d;
-    wire  [4:0] l_op$q;
-    reg  l_op$clock;
-    reg  [3:0] l_ty$d;
-    wire  [3:0] l_ty$q;
-    reg  l_ty$clock;
-    reg  l_ftz$d;
-    wire  l_ftz$q;
-    reg  l_ftz$clock;
-    reg  [127:0] l_src0$d;
-    wire  [127:0] l_src0$q;
-    reg  l_src0$clock;
-    reg  [127:0] l_src1$d;
-    wire  [127:0] l_src1$q;
-    reg  l_src1$clock;
-    reg  [4:0] l_lane$d;
-    wire  [4:0] l_lane$q;
-    reg  l_lane$clock;
-    reg  [2:0] l_elem$d;
-    wire  [2:0] l_elem$q;
-    reg  l_elem$clock;
-    reg  [6:0] l_result_shift$d;
-    wire  [6:0] l_result_shift$q;
-    reg  l_result_shift$clock;
-    reg  l_result_first$d;
-    wire  l_result_first$q;
-    reg  l_result_first$clock;
-    reg  l_result_last$d;
-    wire  l_result_last$q;
-    reg  l_result_last$clock;
-    reg  l_msg_last$d;
-    wire  l_msg_last$q;
-    reg  l_msg_last$clock;
-    reg  l_error$d;
-    wire  l_error$q;
-    reg  l_error$clock;
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [1:0] a_kind$d;
-    wire  [1:0] a_kind$q;
-    reg  a_kind$clock;
-    reg  [63:0] a_line$d;
-    wire  [63:0] a_line$q;
-    reg  a_line$clock;
-    reg  a_space$d;
-    wire  a_space$q;
-    reg  a_space$clock;
-    reg  [6:0] a_bit_offset$d;
-    wire  [6:0] a_bit_offset$q;
-    reg  a_bit_offset$clock;
-    reg  [15:0] a_byte_enables$d;
-    wire  [15:0] a_byte_enables$q;
-    reg  a_byte_enables$clock;
-    reg  [2:0] a_size$d;
-    wire  [2:0] a_size$q;
-    reg  a_size$clock;
-    reg  [4:0] a_op$d;
-    wire  [4:0] a_op$q;
-    reg  a_op$clock;
-    reg  [3:0] a_ty$d;
-    wire  [3:0] a_ty$q;
-    reg  a_ty$clock;
-    reg  a_ftz$d;
-    wire  a_ftz$q;
-    reg  a_ftz$clock;
-    reg  [127:0] a_src0$d;
-    wire  [127:0] a_src0$q;
-    reg  a_src0$clock;
-    reg  [127:0] a_src1$d;
-    wire  [127:0] a_src1$q;
-    reg  a_src1$clock;
-    reg  [4:0] a_lane$d;
-    wire  [4:0] a_lane$q;
-    reg  a_lane$clock;
-    reg  [2:0] a_elem$d;
-    wire  [2:0] a_elem$q;
-    reg  a_elem$clock;
-    reg  [6:0] a_result_shift$d;
-    wire  [6:0] a_result_shift$q;
-    reg  a_result_shift$clock;
-    reg  a_result_first$d;
-    wire  a_result_first$q;
-    reg  a_result_first$clock;
-    reg  a_result_last$d;
-    wire  a_result_last$q;
-    reg  a_result_last$clock;
-    reg  a_msg_last$d;
-    wire  a_msg_last$q;
-    reg  a_msg_last$clock;
-    reg  a_error$d;
-    wire  a_error$q;
-    reg  a_error$clock;
     reg  [2:0] head_ptr$d;
     wire  [2:0] head_ptr$q;
     reg  head_ptr$clock;
@@ -1968,7 +1782,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [1:0] issue_kind;
     reg  [63:0] issue_lod_c;
     reg  [63:0] issue_scaled_c;
-    reg  [1:0] t_kind_checked;
     reg  walk_push;
     reg  typed_pending;
     reg  t_accepts;
@@ -2166,37 +1979,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .bounded_offset(addr_gen$bounded_offset),
         .bound(addr_gen$bound)
     );
-    atomic_unit_l8_w32_int$addr_mul addr_mul(
-        .walk_first(addr_mul$walk_first),
-        .lane_first(addr_mul$lane_first),
-        .at_lod(addr_mul$at_lod),
-        .surf_u16(addr_mul$surf_u16),
-        .second_b(addr_mul$second_b),
-        .p0(addr_mul$p0),
-        .p16(addr_mul$p16),
-        .p32(addr_mul$p32),
-        .p48(addr_mul$p48)
-    );
-    atomic_unit_l8_w32_int$addr_finish addr_finish(
-        .typed(addr_finish$typed),
-        .addr(addr_finish$addr),
-        .elem_size(addr_finish$elem_size),
-        .p0(addr_finish$p0),
-        .p16(addr_finish$p16),
-        .p32(addr_finish$p32),
-        .p48(addr_finish$p48),
-        .second_c(addr_finish$second_c),
-        .index(addr_finish$index),
-        .line(addr_finish$line),
-        .bit_offset(addr_finish$bit_offset),
-        .byte_enables(addr_finish$byte_enables)
-    );
-    atomic_unit_l8_w32_int$bounds_check bounds_check(
-        .checked(bounds_check$checked),
-        .offset(bounds_check$offset),
-        .last_start(bounds_check$last_start),
-        .bound_small(bounds_check$bound_small),
-        .out_of_bounds(bounds_check$out_of_bounds)
+    atomic_unit_l8_w32_int$address address(
+        .clock(address$clock),
+        .reset(address$reset),
+        .t_accepts(address$t_accepts),
+        .l_accepts(address$l_accepts),
+        .a_accepts(address$a_accepts),
+        .issue_valid(address$issue_valid),
+        .issue_walk(address$issue_walk),
+        .issue_typed(address$issue_typed),
+        .issue_addr(address$issue_addr),
+        .issue_walk_first(address$issue_walk_first),
+        .issue_lane_first(address$issue_lane_first),
+        .issue_at_lod(address$issue_at_lod),
+        .issue_second_b(address$issue_second_b),
+        .issue_walk_c(address$issue_walk_c),
+        .issue_lod_c(address$issue_lod_c),
+        .issue_surf_u16(address$issue_surf_u16),
+        .issue_kind(address$issue_kind),
+        .issue_checks_bounds(address$issue_checks_bounds),
+        .issue_bounded_offset(address$issue_bounded_offset),
+        .issue_last_start(address$issue_last_start),
+        .issue_bound_small(address$issue_bound_small),
+        .issue_space(address$issue_space),
+        .issue_size(address$issue_size),
+        .issue_op(address$issue_op),
+        .issue_ty(address$issue_ty),
+        .issue_ftz(address$issue_ftz),
+        .issue_src0(address$issue_src0),
+        .issue_src1(address$issue_src1),
+        .issue_lane(address$issue_lane),
+        .issue_elem(address$issue_elem),
+        .issue_result_shift(address$issue_result_shift),
+        .issue_result_first(address$issue_result_first),
+        .issue_result_last(address$issue_result_last),
+        .issue_msg_last(address$issue_msg_last),
+        .issue_error(address$issue_error),
+        .t_valid_q(address$t_valid_q),
+        .t_walk_q(address$t_walk_q),
+        .l_valid_q(address$l_valid_q),
+        .l_walk_q(address$l_walk_q),
+        .a_valid_q(address$a_valid_q),
+        .a_kind_q(address$a_kind_q),
+        .a_line_q(address$a_line_q),
+        .a_space_q(address$a_space_q),
+        .a_bit_offset_q(address$a_bit_offset_q),
+        .a_byte_enables_q(address$a_byte_enables_q),
+        .a_size_q(address$a_size_q),
+        .a_op_q(address$a_op_q),
+        .a_ty_q(address$a_ty_q),
+        .a_ftz_q(address$a_ftz_q),
+        .a_src0_q(address$a_src0_q),
+        .a_src1_q(address$a_src1_q),
+        .a_lane_q(address$a_lane_q),
+        .a_elem_q(address$a_elem_q),
+        .a_result_shift_q(address$a_result_shift_q),
+        .a_result_first_q(address$a_result_first_q),
+        .a_result_last_q(address$a_result_last_q),
+        .a_msg_last_q(address$a_msg_last_q),
+        .a_error_q(address$a_error_q),
+        .l_index(address$l_index)
     );
     atomic_unit_l8_w32_int$elem_select elem_select(
         .lane_src0(elem_select$lane_src0),
@@ -3270,371 +3112,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(typed_walk_at_lod$d),
         .q(typed_walk_at_lod$q),
         .clock(typed_walk_at_lod$clock)
-    );
-    atomic_unit_l8_w32_int$t_valid t_valid(
-        .d(t_valid$d),
-        .q(t_valid$q),
-        .clock(t_valid$clock)
-    );
-    atomic_unit_l8_w32_int$t_walk t_walk(
-        .d(t_walk$d),
-        .q(t_walk$q),
-        .clock(t_walk$clock)
-    );
-    atomic_unit_l8_w32_int$t_typed t_typed(
-        .d(t_typed$d),
-        .q(t_typed$q),
-        .clock(t_typed$clock)
-    );
-    atomic_unit_l8_w32_int$t_addr t_addr(
-        .d(t_addr$d),
-        .q(t_addr$q),
-        .clock(t_addr$clock)
-    );
-    atomic_unit_l8_w32_int$t_walk_first t_walk_first(
-        .d(t_walk_first$d),
-        .q(t_walk_first$q),
-        .clock(t_walk_first$clock)
-    );
-    atomic_unit_l8_w32_int$t_lane_first t_lane_first(
-        .d(t_lane_first$d),
-        .q(t_lane_first$q),
-        .clock(t_lane_first$clock)
-    );
-    atomic_unit_l8_w32_int$t_at_lod t_at_lod(
-        .d(t_at_lod$d),
-        .q(t_at_lod$q),
-        .clock(t_at_lod$clock)
-    );
-    atomic_unit_l8_w32_int$t_second_b t_second_b(
-        .d(t_second_b$d),
-        .q(t_second_b$q),
-        .clock(t_second_b$clock)
-    );
-    atomic_unit_l8_w32_int$t_walk_c t_walk_c(
-        .d(t_walk_c$d),
-        .q(t_walk_c$q),
-        .clock(t_walk_c$clock)
-    );
-    atomic_unit_l8_w32_int$t_lod_c t_lod_c(
-        .d(t_lod_c$d),
-        .q(t_lod_c$q),
-        .clock(t_lod_c$clock)
-    );
-    atomic_unit_l8_w32_int$t_surf_u16 t_surf_u16(
-        .d(t_surf_u16$d),
-        .q(t_surf_u16$q),
-        .clock(t_surf_u16$clock)
-    );
-    atomic_unit_l8_w32_int$t_kind t_kind(
-        .d(t_kind$d),
-        .q(t_kind$q),
-        .clock(t_kind$clock)
-    );
-    atomic_unit_l8_w32_int$t_checks_bounds t_checks_bounds(
-        .d(t_checks_bounds$d),
-        .q(t_checks_bounds$q),
-        .clock(t_checks_bounds$clock)
-    );
-    atomic_unit_l8_w32_int$t_bounded_offset t_bounded_offset(
-        .d(t_bounded_offset$d),
-        .q(t_bounded_offset$q),
-        .clock(t_bounded_offset$clock)
-    );
-    atomic_unit_l8_w32_int$t_last_start t_last_start(
-        .d(t_last_start$d),
-        .q(t_last_start$q),
-        .clock(t_last_start$clock)
-    );
-    atomic_unit_l8_w32_int$t_bound_small t_bound_small(
-        .d(t_bound_small$d),
-        .q(t_bound_small$q),
-        .clock(t_bound_small$clock)
-    );
-    atomic_unit_l8_w32_int$t_space t_space(
-        .d(t_space$d),
-        .q(t_space$q),
-        .clock(t_space$clock)
-    );
-    atomic_unit_l8_w32_int$t_size t_size(
-        .d(t_size$d),
-        .q(t_size$q),
-        .clock(t_size$clock)
-    );
-    atomic_unit_l8_w32_int$t_op t_op(
-        .d(t_op$d),
-        .q(t_op$q),
-        .clock(t_op$clock)
-    );
-    atomic_unit_l8_w32_int$t_ty t_ty(
-        .d(t_ty$d),
-        .q(t_ty$q),
-        .clock(t_ty$clock)
-    );
-    atomic_unit_l8_w32_int$t_ftz t_ftz(
-        .d(t_ftz$d),
-        .q(t_ftz$q),
-        .clock(t_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$t_src0 t_src0(
-        .d(t_src0$d),
-        .q(t_src0$q),
-        .clock(t_src0$clock)
-    );
-    atomic_unit_l8_w32_int$t_src1 t_src1(
-        .d(t_src1$d),
-        .q(t_src1$q),
-        .clock(t_src1$clock)
-    );
-    atomic_unit_l8_w32_int$t_lane t_lane(
-        .d(t_lane$d),
-        .q(t_lane$q),
-        .clock(t_lane$clock)
-    );
-    atomic_unit_l8_w32_int$t_elem t_elem(
-        .d(t_elem$d),
-        .q(t_elem$q),
-        .clock(t_elem$clock)
-    );
-    atomic_unit_l8_w32_int$t_result_shift t_result_shift(
-        .d(t_result_shift$d),
-        .q(t_result_shift$q),
-        .clock(t_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$t_result_first t_result_first(
-        .d(t_result_first$d),
-        .q(t_result_first$q),
-        .clock(t_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$t_result_last t_result_last(
-        .d(t_result_last$d),
-        .q(t_result_last$q),
-        .clock(t_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$t_msg_last t_msg_last(
-        .d(t_msg_last$d),
-        .q(t_msg_last$q),
-        .clock(t_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$t_error t_error(
-        .d(t_error$d),
-        .q(t_error$q),
-        .clock(t_error$clock)
-    );
-    atomic_unit_l8_w32_int$l_valid l_valid(
-        .d(l_valid$d),
-        .q(l_valid$q),
-        .clock(l_valid$clock)
-    );
-    atomic_unit_l8_w32_int$l_walk l_walk(
-        .d(l_walk$d),
-        .q(l_walk$q),
-        .clock(l_walk$clock)
-    );
-    atomic_unit_l8_w32_int$l_typed l_typed(
-        .d(l_typed$d),
-        .q(l_typed$q),
-        .clock(l_typed$clock)
-    );
-    atomic_unit_l8_w32_int$l_addr l_addr(
-        .d(l_addr$d),
-        .q(l_addr$q),
-        .clock(l_addr$clock)
-    );
-    atomic_unit_l8_w32_int$l_p0 l_p0(
-        .d(l_p0$d),
-        .q(l_p0$q),
-        .clock(l_p0$clock)
-    );
-    atomic_unit_l8_w32_int$l_p16 l_p16(
-        .d(l_p16$d),
-        .q(l_p16$q),
-        .clock(l_p16$clock)
-    );
-    atomic_unit_l8_w32_int$l_p32 l_p32(
-        .d(l_p32$d),
-        .q(l_p32$q),
-        .clock(l_p32$clock)
-    );
-    atomic_unit_l8_w32_int$l_p48 l_p48(
-        .d(l_p48$d),
-        .q(l_p48$q),
-        .clock(l_p48$clock)
-    );
-    atomic_unit_l8_w32_int$l_second_c l_second_c(
-        .d(l_second_c$d),
-        .q(l_second_c$q),
-        .clock(l_second_c$clock)
-    );
-    atomic_unit_l8_w32_int$l_kind l_kind(
-        .d(l_kind$d),
-        .q(l_kind$q),
-        .clock(l_kind$clock)
-    );
-    atomic_unit_l8_w32_int$l_space l_space(
-        .d(l_space$d),
-        .q(l_space$q),
-        .clock(l_space$clock)
-    );
-    atomic_unit_l8_w32_int$l_size l_size(
-        .d(l_size$d),
-        .q(l_size$q),
-        .clock(l_size$clock)
-    );
-    atomic_unit_l8_w32_int$l_op l_op(
-        .d(l_op$d),
-        .q(l_op$q),
-        .clock(l_op$clock)
-    );
-    atomic_unit_l8_w32_int$l_ty l_ty(
-        .d(l_ty$d),
-        .q(l_ty$q),
-        .clock(l_ty$clock)
-    );
-    atomic_unit_l8_w32_int$l_ftz l_ftz(
-        .d(l_ftz$d),
-        .q(l_ftz$q),
-        .clock(l_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$l_src0 l_src0(
-        .d(l_src0$d),
-        .q(l_src0$q),
-        .clock(l_src0$clock)
-    );
-    atomic_unit_l8_w32_int$l_src1 l_src1(
-        .d(l_src1$d),
-        .q(l_src1$q),
-        .clock(l_src1$clock)
-    );
-    atomic_unit_l8_w32_int$l_lane l_lane(
-        .d(l_lane$d),
-        .q(l_lane$q),
-        .clock(l_lane$clock)
-    );
-    atomic_unit_l8_w32_int$l_elem l_elem(
-        .d(l_elem$d),
-        .q(l_elem$q),
-        .clock(l_elem$clock)
-    );
-    atomic_unit_l8_w32_int$l_result_shift l_result_shift(
-        .d(l_result_shift$d),
-        .q(l_result_shift$q),
-        .clock(l_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$l_result_first l_result_first(
-        .d(l_result_first$d),
-        .q(l_result_first$q),
-        .clock(l_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$l_result_last l_result_last(
-        .d(l_result_last$d),
-        .q(l_result_last$q),
-        .clock(l_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$l_msg_last l_msg_last(
-        .d(l_msg_last$d),
-        .q(l_msg_last$q),
-        .clock(l_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$l_error l_error(
-        .d(l_error$d),
-        .q(l_error$q),
-        .clock(l_error$clock)
-    );
-    atomic_unit_l8_w32_int$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    atomic_unit_l8_w32_int$a_kind a_kind(
-        .d(a_kind$d),
-        .q(a_kind$q),
-        .clock(a_kind$clock)
-    );
-    atomic_unit_l8_w32_int$a_line a_line(
-        .d(a_line$d),
-        .q(a_line$q),
-        .clock(a_line$clock)
-    );
-    atomic_unit_l8_w32_int$a_space a_space(
-        .d(a_space$d),
-        .q(a_space$q),
-        .clock(a_space$clock)
-    );
-    atomic_unit_l8_w32_int$a_bit_offset a_bit_offset(
-        .d(a_bit_offset$d),
-        .q(a_bit_offset$q),
-        .clock(a_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$a_byte_enables a_byte_enables(
-        .d(a_byte_enables$d),
-        .q(a_byte_enables$q),
-        .clock(a_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$a_size a_size(
-        .d(a_size$d),
-        .q(a_size$q),
-        .clock(a_size$clock)
-    );
-    atomic_unit_l8_w32_int$a_op a_op(
-        .d(a_op$d),
-        .q(a_op$q),
-        .clock(a_op$clock)
-    );
-    atomic_unit_l8_w32_int$a_ty a_ty(
-        .d(a_ty$d),
-        .q(a_ty$q),
-        .clock(a_ty$clock)
-    );
-    atomic_unit_l8_w32_int$a_ftz a_ftz(
-        .d(a_ftz$d),
-        .q(a_ftz$q),
-        .clock(a_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$a_src0 a_src0(
-        .d(a_src0$d),
-        .q(a_src0$q),
-        .clock(a_src0$clock)
-    );
-    atomic_unit_l8_w32_int$a_src1 a_src1(
-        .d(a_src1$d),
-        .q(a_src1$q),
-        .clock(a_src1$clock)
-    );
-    atomic_unit_l8_w32_int$a_lane a_lane(
-        .d(a_lane$d),
-        .q(a_lane$q),
-        .clock(a_lane$clock)
-    );
-    atomic_unit_l8_w32_int$a_elem a_elem(
-        .d(a_elem$d),
-        .q(a_elem$q),
-        .clock(a_elem$clock)
-    );
-    atomic_unit_l8_w32_int$a_result_shift a_result_shift(
-        .d(a_result_shift$d),
-        .q(a_result_shift$q),
-        .clock(a_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$a_result_first a_result_first(
-        .d(a_result_first$d),
-        .q(a_result_first$q),
-        .clock(a_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$a_result_last a_result_last(
-        .d(a_result_last$d),
-        .q(a_result_last$q),
-        .clock(a_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$a_msg_last a_msg_last(
-        .d(a_msg_last$d),
-        .q(a_msg_last$q),
-        .clock(a_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$a_error a_error(
-        .d(a_error$d),
-        .q(a_error$q),
-        .clock(a_error$clock)
     );
     atomic_unit_l8_w32_int$head_ptr head_ptr(
         .d(head_ptr$d),
@@ -4805,79 +4282,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_walked$d = typed_walked$q;
         typed_walk_at_lod$d = typed_walk_at_lod$q;
         typed_lane_rows$d = typed_lane_rows$q;
-        t_valid$d = t_valid$q;
-        t_walk$d = t_walk$q;
-        t_typed$d = t_typed$q;
-        t_addr$d = t_addr$q;
-        t_walk_first$d = t_walk_first$q;
-        t_lane_first$d = t_lane_first$q;
-        t_at_lod$d = t_at_lod$q;
-        t_second_b$d = t_second_b$q;
-        t_walk_c$d = t_walk_c$q;
-        t_lod_c$d = t_lod_c$q;
-        t_surf_u16$d = t_surf_u16$q;
-        t_kind$d = t_kind$q;
-        t_checks_bounds$d = t_checks_bounds$q;
-        t_bounded_offset$d = t_bounded_offset$q;
-        t_last_start$d = t_last_start$q;
-        t_bound_small$d = t_bound_small$q;
-        t_space$d = t_space$q;
-        t_size$d = t_size$q;
-        t_op$d = t_op$q;
-        t_ty$d = t_ty$q;
-        t_ftz$d = t_ftz$q;
-        t_src0$d = t_src0$q;
-        t_src1$d = t_src1$q;
-        t_lane$d = t_lane$q;
-        t_elem$d = t_elem$q;
-        t_result_shift$d = t_result_shift$q;
-        t_result_first$d = t_result_first$q;
-        t_result_last$d = t_result_last$q;
-        t_msg_last$d = t_msg_last$q;
-        t_error$d = t_error$q;
-        l_valid$d = l_valid$q;
-        l_walk$d = l_walk$q;
-        l_typed$d = l_typed$q;
-        l_addr$d = l_addr$q;
-        l_p0$d = l_p0$q;
-        l_p16$d = l_p16$q;
-        l_p32$d = l_p32$q;
-        l_p48$d = l_p48$q;
-        l_second_c$d = l_second_c$q;
-        l_kind$d = l_kind$q;
-        l_space$d = l_space$q;
-        l_size$d = l_size$q;
-        l_op$d = l_op$q;
-        l_ty$d = l_ty$q;
-        l_ftz$d = l_ftz$q;
-        l_src0$d = l_src0$q;
-        l_src1$d = l_src1$q;
-        l_lane$d = l_lane$q;
-        l_elem$d = l_elem$q;
-        l_result_shift$d = l_result_shift$q;
-        l_result_first$d = l_result_first$q;
-        l_result_last$d = l_result_last$q;
-        l_msg_last$d = l_msg_last$q;
-        l_error$d = l_error$q;
-        a_valid$d = a_valid$q;
-        a_kind$d = a_kind$q;
-        a_line$d = a_line$q;
-        a_space$d = a_space$q;
-        a_bit_offset$d = a_bit_offset$q;
-        a_byte_enables$d = a_byte_enables$q;
-        a_size$d = a_size$q;
-        a_op$d = a_op$q;
-        a_ty$d = a_ty$q;
-        a_ftz$d = a_ftz$q;
-        a_src0$d = a_src0$q;
-        a_src1$d = a_src1$q;
-        a_lane$d = a_lane$q;
-        a_elem$d = a_elem$q;
-        a_result_shift$d = a_result_shift$q;
-        a_result_first$d = a_result_first$q;
-        a_result_last$d = a_result_last$q;
-        a_msg_last$d = a_msg_last$q;
-        a_error$d = a_error$q;
         head_ptr$d = head_ptr$q;
         hq_line$d = hq_line$q;
         head_next_ptr$d = head_next_ptr$q;
@@ -5239,78 +4643,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
         end
         table_is_full = occupancy$q == table_full;
-        alloc = ((a_valid$q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
-        a_reads = alloc & (a_kind$q == kind_read_modify_write);
-        a_accepts = ~a_valid$q | alloc;
-        l_accepts = ~l_valid$q | a_accepts;
-        t_accepts = ~(t_valid$q | t_walk$q) | l_accepts;
+        alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
+        a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
+        a_accepts = ~address$a_valid_q | alloc;
+        l_accepts = ~address$l_valid_q | a_accepts;
+        t_accepts = ~(address$t_valid_q | address$t_walk_q) | l_accepts;
         if (a_reads) begin
-            r_line$d = a_line$q;
-            r_space$d = a_space$q;
-            r_byte_enables$d = a_byte_enables$q;
+            r_line$d = address$a_line_q;
+            r_space$d = address$a_space_q;
+            r_byte_enables$d = address$a_byte_enables_q;
         end
         mem_rd_valid = read_skid$full | a_reads;
-        mem_rd_addr = a_line$q;
-        mem_rd_space = a_space$q;
-        mem_rd_be = a_byte_enables$q;
+        mem_rd_addr = address$a_line_q;
+        mem_rd_space = address$a_space_q;
+        mem_rd_be = address$a_byte_enables_q;
         if (read_skid$full) begin
             mem_rd_addr = r_line$q;
             mem_rd_space = r_space$q;
             mem_rd_be = r_byte_enables$q;
-        end
-        if (a_accepts) begin
-            a_valid$d = l_valid$q;
-            a_kind$d = l_kind$q;
-            a_line$d = addr_finish$line;
-            a_space$d = l_space$q;
-            a_bit_offset$d = addr_finish$bit_offset;
-            a_byte_enables$d = addr_finish$byte_enables;
-            a_size$d = l_size$q;
-            a_op$d = l_op$q;
-            a_ty$d = l_ty$q;
-            a_ftz$d = l_ftz$q;
-            a_src0$d = l_src0$q;
-            a_src1$d = l_src1$q;
-            a_lane$d = l_lane$q;
-            a_elem$d = l_elem$q;
-            a_result_shift$d = l_result_shift$q;
-            a_result_first$d = l_result_first$q;
-            a_result_last$d = l_result_last$q;
-            a_msg_last$d = l_msg_last$q;
-            a_error$d = l_error$q;
-        end
-        t_kind_checked = t_kind$q;
-        if (bounds_check$out_of_bounds) begin
-            t_kind_checked = kind_no_memory;
-        end
-        if (l_accepts) begin
-            l_valid$d = t_valid$q;
-            l_walk$d = t_walk$q;
-            l_typed$d = t_typed$q;
-            l_addr$d = t_addr$q;
-            l_p0$d = addr_mul$p0;
-            l_p16$d = addr_mul$p16;
-            l_p32$d = addr_mul$p32;
-            l_p48$d = addr_mul$p48;
-            l_second_c$d = t_walk_c$q;
-            if (t_at_lod$q) begin
-                l_second_c$d = t_lod_c$q;
-            end
-            l_kind$d = t_kind_checked;
-            l_space$d = t_space$q;
-            l_size$d = t_size$q;
-            l_op$d = t_op$q;
-            l_ty$d = t_ty$q;
-            l_ftz$d = t_ftz$q;
-            l_src0$d = t_src0$q;
-            l_src1$d = t_src1$q;
-            l_lane$d = t_lane$q;
-            l_elem$d = t_elem$q;
-            l_result_shift$d = t_result_shift$q;
-            l_result_first$d = t_result_first$q;
-            l_result_last$d = t_result_last$q;
-            l_msg_last$d = t_msg_last$q;
-            l_error$d = t_error$q;
         end
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
@@ -5319,7 +4669,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (typed_walked$q) begin
             typed_at_lod = typed_walk_at_lod$q;
         end
-        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~t_walk$q) & ~l_walk$q));
+        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~address$t_walk_q) & ~address$l_walk_q));
         issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
@@ -5540,7 +4890,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~t_walk$q) & (~l_walk$q & ~typed_walk_stale$q)) & t_accepts;
+        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~address$t_walk_q) & (~address$l_walk_q & ~typed_walk_stale$q)) & t_accepts;
         typed_walk_stale$d = issue_push | ~typed_pending;
         typed_lane_coord$walk_reaches_lod = typed_step$next_level == typed_lane_coord$lod;
         if (walk_push) begin
@@ -5557,8 +4907,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             typed_walk_a$d = typed_step$next_walk_a;
             typed_walk_b$d = typed_step$next_walk_b;
         end
-        if (l_walk$q) begin
-            typed_level_base$d = addr_finish$index;
+        if (address$l_walk_q) begin
+            typed_level_base$d = address$l_index;
         end
         if (walk_push) begin
             typed_walked$d = 1'b1;
@@ -5569,39 +4919,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
         end
-        if (t_accepts) begin
-            t_valid$d = issue_push;
-            t_walk$d = walk_push;
-            t_typed$d = ctx_kind_typed$q;
-            t_addr$d = addr_gen$addr;
-            t_walk_first$d = typed_step$walk_first;
-            t_lane_first$d = typed_step$lane_first;
-            t_at_lod$d = typed_at_lod;
-            t_second_b$d = typed_step$second_b;
-            t_walk_c$d = typed_step$second_c;
-            t_lod_c$d = issue_lod_c;
-            t_surf_u16$d = ctx_surf_u16$q;
-            t_kind$d = issue_kind;
-            t_checks_bounds$d = addr_gen$checks_bounds & ~issue_marker;
-            t_bounded_offset$d = addr_gen$bounded_offset;
-            t_last_start$d = addr_gen$bound - elem_bytes;
-            t_bound_small$d = addr_gen$bound < elem_bytes;
-            t_space$d = addr_gen$space;
-            t_size$d = ctx_elem_size$q;
-            t_op$d = ctx_alu_op$q;
-            t_ty$d = ctx_alu_ty$q;
-            t_ftz$d = ctx_alu_ftz$q;
-            t_src0$d = elem_select$src0 & data_built;
-            t_src1$d = elem_select$src1 & data_built;
-            t_lane$d = i_lane$q;
-            t_elem$d = elem_index$q;
-            t_result_shift$d = elem_shift$q[(32'h0)+:(7)];
-            t_result_first$d = ~|elem_index$q;
-            t_result_last$d = issue_lane_done;
-            t_msg_last$d = issue_last;
-            t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
-        end
-        alloc_on_port_line = (port_write & (a_line$q == port_line)) & (a_space$q == port_space);
+        address$issue_checks_bounds = addr_gen$checks_bounds & ~issue_marker;
+        address$issue_last_start = addr_gen$bound - elem_bytes;
+        address$issue_bound_small = addr_gen$bound < elem_bytes;
+        address$issue_src0 = elem_select$src0 & data_built;
+        address$issue_src1 = elem_select$src1 & data_built;
+        address$issue_result_shift = elem_shift$q[(32'h0)+:(7)];
+        address$issue_result_first = ~|elem_index$q;
+        address$issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+        alloc_on_port_line = (port_write & (address$a_line_q == port_line)) & (address$a_space_q == port_space);
         alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
         alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
         head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
@@ -5622,128 +4948,128 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             hq_size$d = ent_size$read_data;
         end
         if (alloc_at_next_head & head_enters) begin
-            hq_line$d = a_line$q;
-            hq_space$d = a_space$q;
-            hq_byte_enables$d = a_byte_enables$q;
-            hq_bit_offset$d = a_bit_offset$q;
-            hq_size$d = a_size$q;
-            hq_kind$d = a_kind$q;
+            hq_line$d = address$a_line_q;
+            hq_space$d = address$a_space_q;
+            hq_byte_enables$d = address$a_byte_enables_q;
+            hq_bit_offset$d = address$a_bit_offset_q;
+            hq_size$d = address$a_size_q;
+            hq_kind$d = address$a_kind_q;
             hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc_at_head) begin
-            hq_line$d = a_line$q;
-            hq_space$d = a_space$q;
-            hq_byte_enables$d = a_byte_enables$q;
-            hq_bit_offset$d = a_bit_offset$q;
-            hq_size$d = a_size$q;
-            hq_kind$d = a_kind$q;
+            hq_line$d = address$a_line_q;
+            hq_space$d = address$a_space_q;
+            hq_byte_enables$d = address$a_byte_enables_q;
+            hq_bit_offset$d = address$a_bit_offset_q;
+            hq_size$d = address$a_size_q;
+            hq_kind$d = address$a_kind_q;
             hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
                 ent_valid$0$d = 1'b1;
-                ent_kind$0$d = a_kind$q;
+                ent_kind$0$d = address$a_kind_q;
                 ent_read_seq$0$d = read_issue_seq$q;
                 ent_fwd_bytes$0$d = zero_enables;
-                ent_line$0$d = a_line$q;
-                ent_space$0$d = a_space$q;
-                ent_ftz$0$d = a_ftz$q;
-                ent_result_first$0$d = a_result_first$q;
-                ent_result_last$0$d = a_result_last$q;
-                ent_msg_last$0$d = a_msg_last$q;
-                ent_error$0$d = a_error$q;
+                ent_line$0$d = address$a_line_q;
+                ent_space$0$d = address$a_space_q;
+                ent_ftz$0$d = address$a_ftz_q;
+                ent_result_first$0$d = address$a_result_first_q;
+                ent_result_last$0$d = address$a_result_last_q;
+                ent_msg_last$0$d = address$a_msg_last_q;
+                ent_error$0$d = address$a_error_q;
             end
             if (tail_ptr$q == 1) begin
                 ent_valid$1$d = 1'b1;
-                ent_kind$1$d = a_kind$q;
+                ent_kind$1$d = address$a_kind_q;
                 ent_read_seq$1$d = read_issue_seq$q;
                 ent_fwd_bytes$1$d = zero_enables;
-                ent_line$1$d = a_line$q;
-                ent_space$1$d = a_space$q;
-                ent_ftz$1$d = a_ftz$q;
-                ent_result_first$1$d = a_result_first$q;
-                ent_result_last$1$d = a_result_last$q;
-                ent_msg_last$1$d = a_msg_last$q;
-                ent_error$1$d = a_error$q;
+                ent_line$1$d = address$a_line_q;
+                ent_space$1$d = address$a_space_q;
+                ent_ftz$1$d = address$a_ftz_q;
+                ent_result_first$1$d = address$a_result_first_q;
+                ent_result_last$1$d = address$a_result_last_q;
+                ent_msg_last$1$d = address$a_msg_last_q;
+                ent_error$1$d = address$a_error_q;
             end
             if (tail_ptr$q == 2) begin
                 ent_valid$2$d = 1'b1;
-                ent_kind$2$d = a_kind$q;
+                ent_kind$2$d = address$a_kind_q;
                 ent_read_seq$2$d = read_issue_seq$q;
                 ent_fwd_bytes$2$d = zero_enables;
-                ent_line$2$d = a_line$q;
-                ent_space$2$d = a_space$q;
-                ent_ftz$2$d = a_ftz$q;
-                ent_result_first$2$d = a_result_first$q;
-                ent_result_last$2$d = a_result_last$q;
-                ent_msg_last$2$d = a_msg_last$q;
-                ent_error$2$d = a_error$q;
+                ent_line$2$d = address$a_line_q;
+                ent_space$2$d = address$a_space_q;
+                ent_ftz$2$d = address$a_ftz_q;
+                ent_result_first$2$d = address$a_result_first_q;
+                ent_result_last$2$d = address$a_result_last_q;
+                ent_msg_last$2$d = address$a_msg_last_q;
+                ent_error$2$d = address$a_error_q;
             end
             if (tail_ptr$q == 3) begin
                 ent_valid$3$d = 1'b1;
-                ent_kind$3$d = a_kind$q;
+                ent_kind$3$d = address$a_kind_q;
                 ent_read_seq$3$d = read_issue_seq$q;
                 ent_fwd_bytes$3$d = zero_enables;
-                ent_line$3$d = a_line$q;
-                ent_space$3$d = a_space$q;
-                ent_ftz$3$d = a_ftz$q;
-                ent_result_first$3$d = a_result_first$q;
-                ent_result_last$3$d = a_result_last$q;
-                ent_msg_last$3$d = a_msg_last$q;
-                ent_error$3$d = a_error$q;
+                ent_line$3$d = address$a_line_q;
+                ent_space$3$d = address$a_space_q;
+                ent_ftz$3$d = address$a_ftz_q;
+                ent_result_first$3$d = address$a_result_first_q;
+                ent_result_last$3$d = address$a_result_last_q;
+                ent_msg_last$3$d = address$a_msg_last_q;
+                ent_error$3$d = address$a_error_q;
             end
             if (tail_ptr$q == 4) begin
                 ent_valid$4$d = 1'b1;
-                ent_kind$4$d = a_kind$q;
+                ent_kind$4$d = address$a_kind_q;
                 ent_read_seq$4$d = read_issue_seq$q;
                 ent_fwd_bytes$4$d = zero_enables;
-                ent_line$4$d = a_line$q;
-                ent_space$4$d = a_space$q;
-                ent_ftz$4$d = a_ftz$q;
-                ent_result_first$4$d = a_result_first$q;
-                ent_result_last$4$d = a_result_last$q;
-                ent_msg_last$4$d = a_msg_last$q;
-                ent_error$4$d = a_error$q;
+                ent_line$4$d = address$a_line_q;
+                ent_space$4$d = address$a_space_q;
+                ent_ftz$4$d = address$a_ftz_q;
+                ent_result_first$4$d = address$a_result_first_q;
+                ent_result_last$4$d = address$a_result_last_q;
+                ent_msg_last$4$d = address$a_msg_last_q;
+                ent_error$4$d = address$a_error_q;
             end
             if (tail_ptr$q == 5) begin
                 ent_valid$5$d = 1'b1;
-                ent_kind$5$d = a_kind$q;
+                ent_kind$5$d = address$a_kind_q;
                 ent_read_seq$5$d = read_issue_seq$q;
                 ent_fwd_bytes$5$d = zero_enables;
-                ent_line$5$d = a_line$q;
-                ent_space$5$d = a_space$q;
-                ent_ftz$5$d = a_ftz$q;
-                ent_result_first$5$d = a_result_first$q;
-                ent_result_last$5$d = a_result_last$q;
-                ent_msg_last$5$d = a_msg_last$q;
-                ent_error$5$d = a_error$q;
+                ent_line$5$d = address$a_line_q;
+                ent_space$5$d = address$a_space_q;
+                ent_ftz$5$d = address$a_ftz_q;
+                ent_result_first$5$d = address$a_result_first_q;
+                ent_result_last$5$d = address$a_result_last_q;
+                ent_msg_last$5$d = address$a_msg_last_q;
+                ent_error$5$d = address$a_error_q;
             end
             if (tail_ptr$q == 6) begin
                 ent_valid$6$d = 1'b1;
-                ent_kind$6$d = a_kind$q;
+                ent_kind$6$d = address$a_kind_q;
                 ent_read_seq$6$d = read_issue_seq$q;
                 ent_fwd_bytes$6$d = zero_enables;
-                ent_line$6$d = a_line$q;
-                ent_space$6$d = a_space$q;
-                ent_ftz$6$d = a_ftz$q;
-                ent_result_first$6$d = a_result_first$q;
-                ent_result_last$6$d = a_result_last$q;
-                ent_msg_last$6$d = a_msg_last$q;
-                ent_error$6$d = a_error$q;
+                ent_line$6$d = address$a_line_q;
+                ent_space$6$d = address$a_space_q;
+                ent_ftz$6$d = address$a_ftz_q;
+                ent_result_first$6$d = address$a_result_first_q;
+                ent_result_last$6$d = address$a_result_last_q;
+                ent_msg_last$6$d = address$a_msg_last_q;
+                ent_error$6$d = address$a_error_q;
             end
             if (tail_ptr$q == 7) begin
                 ent_valid$7$d = 1'b1;
-                ent_kind$7$d = a_kind$q;
+                ent_kind$7$d = address$a_kind_q;
                 ent_read_seq$7$d = read_issue_seq$q;
                 ent_fwd_bytes$7$d = zero_enables;
-                ent_line$7$d = a_line$q;
-                ent_space$7$d = a_space$q;
-                ent_ftz$7$d = a_ftz$q;
-                ent_result_first$7$d = a_result_first$q;
-                ent_result_last$7$d = a_result_last$q;
-                ent_msg_last$7$d = a_msg_last$q;
-                ent_error$7$d = a_error$q;
+                ent_line$7$d = address$a_line_q;
+                ent_space$7$d = address$a_space_q;
+                ent_ftz$7$d = address$a_ftz_q;
+                ent_result_first$7$d = address$a_result_first_q;
+                ent_result_last$7$d = address$a_result_last_q;
+                ent_msg_last$7$d = address$a_msg_last_q;
+                ent_error$7$d = address$a_error_q;
             end
         end
         if (a_reads) begin
@@ -5891,11 +5217,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
-            t_valid$d = 1'b0;
-            t_walk$d = 1'b0;
-            l_valid$d = 1'b0;
-            l_walk$d = 1'b0;
-            a_valid$d = 1'b0;
             head_ptr$d = zero_index;
             head_next_ptr$d = one_index;
             hq_valid$d = 1'b0;
@@ -6010,79 +5331,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_walked$clock = clock;
     always @(*) typed_walk_at_lod$clock = clock;
     always @(*) typed_lane_rows$clock = clock;
-    always @(*) t_valid$clock = clock;
-    always @(*) t_walk$clock = clock;
-    always @(*) t_typed$clock = clock;
-    always @(*) t_addr$clock = clock;
-    always @(*) t_walk_first$clock = clock;
-    always @(*) t_lane_first$clock = clock;
-    always @(*) t_at_lod$clock = clock;
-    always @(*) t_second_b$clock = clock;
-    always @(*) t_walk_c$clock = clock;
-    always @(*) t_lod_c$clock = clock;
-    always @(*) t_surf_u16$clock = clock;
-    always @(*) t_kind$clock = clock;
-    always @(*) t_checks_bounds$clock = clock;
-    always @(*) t_bounded_offset$clock = clock;
-    always @(*) t_last_start$clock = clock;
-    always @(*) t_bound_small$clock = clock;
-    always @(*) t_space$clock = clock;
-    always @(*) t_size$clock = clock;
-    always @(*) t_op$clock = clock;
-    always @(*) t_ty$clock = clock;
-    always @(*) t_ftz$clock = clock;
-    always @(*) t_src0$clock = clock;
-    always @(*) t_src1$clock = clock;
-    always @(*) t_lane$clock = clock;
-    always @(*) t_elem$clock = clock;
-    always @(*) t_result_shift$clock = clock;
-    always @(*) t_result_first$clock = clock;
-    always @(*) t_result_last$clock = clock;
-    always @(*) t_msg_last$clock = clock;
-    always @(*) t_error$clock = clock;
-    always @(*) l_valid$clock = clock;
-    always @(*) l_walk$clock = clock;
-    always @(*) l_typed$clock = clock;
-    always @(*) l_addr$clock = clock;
-    always @(*) l_p0$clock = clock;
-    always @(*) l_p16$clock = clock;
-    always @(*) l_p32$clock = clock;
-    always @(*) l_p48$clock = clock;
-    always @(*) l_second_c$clock = clock;
-    always @(*) l_kind$clock = clock;
-    always @(*) l_space$clock = clock;
-    always @(*) l_size$clock = clock;
-    always @(*) l_op$clock = clock;
-    always @(*) l_ty$clock = clock;
-    always @(*) l_ftz$clock = clock;
-    always @(*) l_src0$clock = clock;
-    always @(*) l_src1$clock = clock;
-    always @(*) l_lane$clock = clock;
-    always @(*) l_elem$clock = clock;
-    always @(*) l_result_shift$clock = clock;
-    always @(*) l_result_first$clock = clock;
-    always @(*) l_result_last$clock = clock;
-    always @(*) l_msg_last$clock = clock;
-    always @(*) l_error$clock = clock;
-    always @(*) a_valid$clock = clock;
-    always @(*) a_kind$clock = clock;
-    always @(*) a_line$clock = clock;
-    always @(*) a_space$clock = clock;
-    always @(*) a_bit_offset$clock = clock;
-    always @(*) a_byte_enables$clock = clock;
-    always @(*) a_size$clock = clock;
-    always @(*) a_op$clock = clock;
-    always @(*) a_ty$clock = clock;
-    always @(*) a_ftz$clock = clock;
-    always @(*) a_src0$clock = clock;
-    always @(*) a_src1$clock = clock;
-    always @(*) a_lane$clock = clock;
-    always @(*) a_elem$clock = clock;
-    always @(*) a_result_shift$clock = clock;
-    always @(*) a_result_first$clock = clock;
-    always @(*) a_result_last$clock = clock;
-    always @(*) a_msg_last$clock = clock;
-    always @(*) a_error$clock = clock;
     always @(*) head_ptr$clock = clock;
     always @(*) hq_line$clock = clock;
     always @(*) head_next_ptr$clock = clock;
@@ -6303,23 +5551,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) addr_gen$surf_base = ctx_surf_base$q;
     always @(*) addr_gen$surf_size = ctx_surf_size$q;
     always @(*) addr_gen$slm_size = ctx_slm_size$q;
-    always @(*) bounds_check$checked = t_checks_bounds$q;
-    always @(*) bounds_check$offset = t_bounded_offset$q;
-    always @(*) bounds_check$last_start = t_last_start$q;
-    always @(*) bounds_check$bound_small = t_bound_small$q;
-    always @(*) addr_mul$walk_first = t_walk_first$q;
-    always @(*) addr_mul$lane_first = t_lane_first$q;
-    always @(*) addr_mul$at_lod = t_at_lod$q;
-    always @(*) addr_mul$surf_u16 = t_surf_u16$q;
-    always @(*) addr_mul$second_b = t_second_b$q;
-    always @(*) addr_finish$typed = l_typed$q;
-    always @(*) addr_finish$addr = l_addr$q;
-    always @(*) addr_finish$elem_size = l_size$q;
-    always @(*) addr_finish$p0 = l_p0$q;
-    always @(*) addr_finish$p16 = l_p16$q;
-    always @(*) addr_finish$p32 = l_p32$q;
-    always @(*) addr_finish$p48 = l_p48$q;
-    always @(*) addr_finish$second_c = l_second_c$q;
     always @(*) elem_select$lane_src0 = lane_mux$src0;
     always @(*) elem_select$lane_src1 = lane_mux$src1;
     always @(*) elem_select$elem_shift = elem_shift$q;
@@ -6765,42 +5996,69 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_lane_coord$levels = n_surf_levels$q;
     always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
-    always @(*) typed_lane_coord$walk_step = t_walk$q;
+    always @(*) typed_lane_coord$walk_step = address$t_walk_q;
     always @(*) elem_bytes = elem_bytes_of$value;
     always @(*) typed_lane_coord$walk_push = walk_push;
+    always @(*) address$clock = clock;
+    always @(*) address$reset = reset_q$q;
+    always @(*) address$t_accepts = t_accepts;
+    always @(*) address$l_accepts = l_accepts;
+    always @(*) address$a_accepts = a_accepts;
+    always @(*) address$issue_valid = issue_push;
+    always @(*) address$issue_walk = walk_push;
+    always @(*) address$issue_typed = ctx_kind_typed$q;
+    always @(*) address$issue_addr = addr_gen$addr;
+    always @(*) address$issue_walk_first = typed_step$walk_first;
+    always @(*) address$issue_lane_first = typed_step$lane_first;
+    always @(*) address$issue_at_lod = typed_at_lod;
+    always @(*) address$issue_second_b = typed_step$second_b;
+    always @(*) address$issue_walk_c = typed_step$second_c;
+    always @(*) address$issue_lod_c = issue_lod_c;
+    always @(*) address$issue_surf_u16 = ctx_surf_u16$q;
+    always @(*) address$issue_kind = issue_kind;
+    always @(*) address$issue_bounded_offset = addr_gen$bounded_offset;
+    always @(*) address$issue_space = addr_gen$space;
+    always @(*) address$issue_size = ctx_elem_size$q;
+    always @(*) address$issue_op = ctx_alu_op$q;
+    always @(*) address$issue_ty = ctx_alu_ty$q;
+    always @(*) address$issue_ftz = ctx_alu_ftz$q;
+    always @(*) address$issue_lane = i_lane$q;
+    always @(*) address$issue_elem = elem_index$q;
+    always @(*) address$issue_result_last = issue_lane_done;
+    always @(*) address$issue_msg_last = issue_last;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
-    always @(*) ent_src0$write_data = a_src0$q;
+    always @(*) ent_src0$write_data = address$a_src0_q;
     always @(*) ent_src1$write_enable = alloc;
     always @(*) ent_src1$write_index = tail_ptr$q;
-    always @(*) ent_src1$write_data = a_src1$q;
+    always @(*) ent_src1$write_data = address$a_src1_q;
     always @(*) ent_bit_offset$write_enable = alloc;
     always @(*) ent_bit_offset$write_index = tail_ptr$q;
-    always @(*) ent_bit_offset$write_data = a_bit_offset$q;
+    always @(*) ent_bit_offset$write_data = address$a_bit_offset_q;
     always @(*) ent_byte_enables$write_enable = alloc;
     always @(*) ent_byte_enables$write_index = tail_ptr$q;
-    always @(*) ent_byte_enables$write_data = a_byte_enables$q;
+    always @(*) ent_byte_enables$write_data = address$a_byte_enables_q;
     always @(*) ent_size$write_enable = alloc;
     always @(*) ent_size$write_index = tail_ptr$q;
-    always @(*) ent_size$write_data = a_size$q;
+    always @(*) ent_size$write_data = address$a_size_q;
     always @(*) ent_op$write_enable = alloc;
     always @(*) ent_op$write_index = tail_ptr$q;
-    always @(*) ent_op$write_data = a_op$q;
+    always @(*) ent_op$write_data = address$a_op_q;
     always @(*) ent_ty$write_enable = alloc;
     always @(*) ent_ty$write_index = tail_ptr$q;
-    always @(*) ent_ty$write_data = a_ty$q;
+    always @(*) ent_ty$write_data = address$a_ty_q;
     always @(*) ent_lane$write_enable = alloc;
     always @(*) ent_lane$write_index = tail_ptr$q;
-    always @(*) ent_lane$write_data = a_lane$q;
+    always @(*) ent_lane$write_data = address$a_lane_q;
     always @(*) ent_elem$write_enable = alloc;
     always @(*) ent_elem$write_index = tail_ptr$q;
-    always @(*) ent_elem$write_data = a_elem$q;
+    always @(*) ent_elem$write_data = address$a_elem_q;
     always @(*) ent_result_shift$write_enable = alloc;
     always @(*) ent_result_shift$write_index = tail_ptr$q;
-    always @(*) ent_result_shift$write_data = a_result_shift$q;
+    always @(*) ent_result_shift$write_data = address$a_result_shift_q;
     always @(*) ent_line_at_head$write_enable = alloc;
     always @(*) ent_line_at_head$write_index = tail_ptr$q;
-    always @(*) ent_line_at_head$write_data = a_line$q;
+    always @(*) ent_line_at_head$write_data = address$a_line_q;
     always @(*) read_return_seq$clock = clock;
     always @(*) read_return_seq$load = mem_rdata_valid;
     always @(*) read_return_seq$clear = reset_q$q;
@@ -6847,527 +6105,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) hq_data$next_returned = next_head_returned;
     
 endmodule // atomic_unit_l8_w32_int
-
-
-module atomic_unit_l8_w32_int$a_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_bit_offset
-
-
-module atomic_unit_l8_w32_int$a_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_byte_enables
-
-
-module atomic_unit_l8_w32_int$a_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_elem
-
-
-module atomic_unit_l8_w32_int$a_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_error
-
-
-module atomic_unit_l8_w32_int$a_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_ftz
-
-
-module atomic_unit_l8_w32_int$a_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_kind
-
-
-module atomic_unit_l8_w32_int$a_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_lane
-
-
-module atomic_unit_l8_w32_int$a_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_line
-
-
-module atomic_unit_l8_w32_int$a_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_msg_last
-
-
-module atomic_unit_l8_w32_int$a_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_op
-
-
-module atomic_unit_l8_w32_int$a_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_result_first
-
-
-module atomic_unit_l8_w32_int$a_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_result_last
-
-
-module atomic_unit_l8_w32_int$a_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_result_shift
-
-
-module atomic_unit_l8_w32_int$a_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_size
-
-
-module atomic_unit_l8_w32_int$a_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_space
-
-
-module atomic_unit_l8_w32_int$a_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_src0
-
-
-module atomic_unit_l8_w32_int$a_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_src1
-
-
-module atomic_unit_l8_w32_int$a_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_ty
-
-
-module atomic_unit_l8_w32_int$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_valid
-
-
-module atomic_unit_l8_w32_int$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,index,line,bit_offset,byte_enables);
-    
-    // Module arguments
-    input wire  typed;
-    input wire  [63:0] addr;
-    input wire  [2:0] elem_size;
-    input wire  [31:0] p0;
-    input wire  [32:0] p16;
-    input wire  [31:0] p32;
-    input wire  [15:0] p48;
-    input wire  [63:0] second_c;
-    output reg  [63:0] index;
-    output reg  [63:0] line;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
-    
-    // Constant declarations
-    localparam  zero_p16_b = 32'h0;
-    
-    // Stub signals
-    reg  [31:0] second$p0;
-    reg  [32:0] second$p16;
-    reg  [31:0] second$p16_b;
-    reg  [31:0] second$p32;
-    reg  [15:0] second$p48;
-    reg  [63:0] second$addend;
-    wire  [63:0] second$result;
-    reg  [63:0] place$addr;
-    reg  [2:0] place$size;
-    wire  [63:0] place$line;
-    wire  [6:0] place$bit_offset;
-    wire  [15:0] place$byte_enables;
-    
-    // Sub module instances
-    atomic_unit_l8_w32_int$addr_finish$second second(
-        .p0(second$p0),
-        .p16(second$p16),
-        .p16_b(second$p16_b),
-        .p32(second$p32),
-        .p48(second$p48),
-        .addend(second$addend),
-        .result(second$result)
-    );
-    atomic_unit_l8_w32_int$addr_finish$place place(
-        .addr(place$addr),
-        .size(place$size),
-        .line(place$line),
-        .bit_offset(place$bit_offset),
-        .byte_enables(place$byte_enables)
-    );
-    
-    // Update code
-    always @(*) begin
-        second$p0 = p0;
-        second$p16 = p16;
-        second$p16_b = zero_p16_b;
-        second$p32 = p32;
-        second$p48 = p48;
-        second$addend = second_c;
-        place$addr = addr;
-        if (typed) begin
-            place$addr = second$result;
-        end
-        place$size = elem_size;
-        index = second$result;
-        line = place$line;
-        bit_offset = place$bit_offset;
-        byte_enables = place$byte_enables;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$addr_finish
-
-
-module atomic_unit_l8_w32_int$addr_finish$place(addr,size,line,bit_offset,byte_enables);
-    
-    // Module arguments
-    input wire  [63:0] addr;
-    input wire  [2:0] size;
-    output reg  [63:0] line;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
-    
-    // Constant declarations
-    localparam  line_mask = 64'hfffffffffffffff0;
-    localparam  byte_in_line = 7'b1111;
-    
-    // Stub signals
-    reg  [2:0] enables$size;
-    wire  [15:0] enables$value;
-    
-    // Sub module instances
-    atomic_unit_l8_w32_int$addr_finish$place$enables enables(
-        .size(enables$size),
-        .value(enables$value)
-    );
-    
-    // Update code
-    always @(*) begin
-        enables$size = size;
-        line = addr & line_mask;
-        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
-        byte_enables = enables$value << addr[(32'h0)+:(4)];
-    end
-    
-endmodule // atomic_unit_l8_w32_int$addr_finish$place
-
-
-module atomic_unit_l8_w32_int$addr_finish$place$enables(size,value);
-    
-    // Module arguments
-    input wire  [2:0] size;
-    output reg  [15:0] value;
-    
-    // Constant declarations
-    localparam  table$0 = 16'h1;
-    localparam  table$1 = 16'h3;
-    localparam  table$2 = 16'hf;
-    localparam  table$3 = 16'hff;
-    localparam  table$4 = 16'hffff;
-    localparam  zero = 16'h0;
-    
-    // Update code
-    always @(*) begin
-        value = zero;
-        if (size == 0) begin
-            value = table$0;
-        end
-        if (size == 1) begin
-            value = table$1;
-        end
-        if (size == 2) begin
-            value = table$2;
-        end
-        if (size == 3) begin
-            value = table$3;
-        end
-        if (size == 4) begin
-            value = table$4;
-        end
-    end
-    
-endmodule // atomic_unit_l8_w32_int$addr_finish$place$enables
-
-
-module atomic_unit_l8_w32_int$addr_finish$second(p0,p16,p16_b,p32,p48,addend,result);
-    
-    // Module arguments
-    input wire  [31:0] p0;
-    input wire  [32:0] p16;
-    input wire  [31:0] p16_b;
-    input wire  [31:0] p32;
-    input wire  [15:0] p48;
-    input wire  [63:0] addend;
-    output reg  [63:0] result;
-    
-    // Update code (custom)
-    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
-endmodule // atomic_unit_l8_w32_int$addr_finish$second
 
 
 module atomic_unit_l8_w32_int$addr_gen(lane_addr,elem_offset,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,addr,space,checks_bounds,bounded_offset,bound);
@@ -7434,7 +6171,1530 @@ module atomic_unit_l8_w32_int$addr_gen$wide_slm_size(narrow,wide);
 endmodule // atomic_unit_l8_w32_int$addr_gen$wide_slm_size
 
 
-module atomic_unit_l8_w32_int$addr_mul(walk_first,lane_first,at_lod,surf_u16,second_b,p0,p16,p32,p48);
+module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,issue_valid,issue_walk,issue_typed,issue_addr,issue_walk_first,issue_lane_first,issue_at_lod,issue_second_b,issue_walk_c,issue_lod_c,issue_surf_u16,issue_kind,issue_checks_bounds,issue_bounded_offset,issue_last_start,issue_bound_small,issue_space,issue_size,issue_op,issue_ty,issue_ftz,issue_src0,issue_src1,issue_lane,issue_elem,issue_result_shift,issue_result_first,issue_result_last,issue_msg_last,issue_error,t_valid_q,t_walk_q,l_valid_q,l_walk_q,a_valid_q,a_kind_q,a_line_q,a_space_q,a_bit_offset_q,a_byte_enables_q,a_size_q,a_op_q,a_ty_q,a_ftz_q,a_src0_q,a_src1_q,a_lane_q,a_elem_q,a_result_shift_q,a_result_first_q,a_result_last_q,a_msg_last_q,a_error_q,l_index);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  t_accepts;
+    input wire  l_accepts;
+    input wire  a_accepts;
+    input wire  issue_valid;
+    input wire  issue_walk;
+    input wire  issue_typed;
+    input wire  [63:0] issue_addr;
+    input wire  [63:0] issue_walk_first;
+    input wire  [63:0] issue_lane_first;
+    input wire  issue_at_lod;
+    input wire  [31:0] issue_second_b;
+    input wire  [63:0] issue_walk_c;
+    input wire  [63:0] issue_lod_c;
+    input wire  issue_surf_u16;
+    input wire  [1:0] issue_kind;
+    input wire  issue_checks_bounds;
+    input wire  [63:0] issue_bounded_offset;
+    input wire  [63:0] issue_last_start;
+    input wire  issue_bound_small;
+    input wire  issue_space;
+    input wire  [2:0] issue_size;
+    input wire  [4:0] issue_op;
+    input wire  [3:0] issue_ty;
+    input wire  issue_ftz;
+    input wire  [127:0] issue_src0;
+    input wire  [127:0] issue_src1;
+    input wire  [4:0] issue_lane;
+    input wire  [2:0] issue_elem;
+    input wire  [6:0] issue_result_shift;
+    input wire  issue_result_first;
+    input wire  issue_result_last;
+    input wire  issue_msg_last;
+    input wire  issue_error;
+    output reg  t_valid_q;
+    output reg  t_walk_q;
+    output reg  l_valid_q;
+    output reg  l_walk_q;
+    output reg  a_valid_q;
+    output reg  [1:0] a_kind_q;
+    output reg  [63:0] a_line_q;
+    output reg  a_space_q;
+    output reg  [6:0] a_bit_offset_q;
+    output reg  [15:0] a_byte_enables_q;
+    output reg  [2:0] a_size_q;
+    output reg  [4:0] a_op_q;
+    output reg  [3:0] a_ty_q;
+    output reg  a_ftz_q;
+    output reg  [127:0] a_src0_q;
+    output reg  [127:0] a_src1_q;
+    output reg  [4:0] a_lane_q;
+    output reg  [2:0] a_elem_q;
+    output reg  [6:0] a_result_shift_q;
+    output reg  a_result_first_q;
+    output reg  a_result_last_q;
+    output reg  a_msg_last_q;
+    output reg  a_error_q;
+    output reg  [63:0] l_index;
+    
+    // Constant declarations
+    localparam  kind_no_memory = 2'b1;
+    
+    // Stub signals
+    reg  [63:0] addr_mul$walk_first;
+    reg  [63:0] addr_mul$lane_first;
+    reg  addr_mul$at_lod;
+    reg  addr_mul$surf_u16;
+    reg  [31:0] addr_mul$second_b;
+    wire  [31:0] addr_mul$p0;
+    wire  [32:0] addr_mul$p16;
+    wire  [31:0] addr_mul$p32;
+    wire  [15:0] addr_mul$p48;
+    reg  addr_finish$typed;
+    reg  [63:0] addr_finish$addr;
+    reg  [2:0] addr_finish$elem_size;
+    reg  [31:0] addr_finish$p0;
+    reg  [32:0] addr_finish$p16;
+    reg  [31:0] addr_finish$p32;
+    reg  [15:0] addr_finish$p48;
+    reg  [63:0] addr_finish$second_c;
+    wire  [63:0] addr_finish$index;
+    wire  [63:0] addr_finish$line;
+    wire  [6:0] addr_finish$bit_offset;
+    wire  [15:0] addr_finish$byte_enables;
+    reg  bounds_check$checked;
+    reg  [63:0] bounds_check$offset;
+    reg  [63:0] bounds_check$last_start;
+    reg  bounds_check$bound_small;
+    wire  bounds_check$out_of_bounds;
+    reg  t_valid$d;
+    wire  t_valid$q;
+    reg  t_valid$clock;
+    reg  t_walk$d;
+    wire  t_walk$q;
+    reg  t_walk$clock;
+    reg  t_typed$d;
+    wire  t_typed$q;
+    reg  t_typed$clock;
+    reg  [63:0] t_addr$d;
+    wire  [63:0] t_addr$q;
+    reg  t_addr$clock;
+    reg  [63:0] t_walk_first$d;
+    wire  [63:0] t_walk_first$q;
+    reg  t_walk_first$clock;
+    reg  [63:0] t_lane_first$d;
+    wire  [63:0] t_lane_first$q;
+    reg  t_lane_first$clock;
+    reg  t_at_lod$d;
+    wire  t_at_lod$q;
+    reg  t_at_lod$clock;
+    reg  [31:0] t_second_b$d;
+    wire  [31:0] t_second_b$q;
+    reg  t_second_b$clock;
+    reg  [63:0] t_walk_c$d;
+    wire  [63:0] t_walk_c$q;
+    reg  t_walk_c$clock;
+    reg  [63:0] t_lod_c$d;
+    wire  [63:0] t_lod_c$q;
+    reg  t_lod_c$clock;
+    reg  t_surf_u16$d;
+    wire  t_surf_u16$q;
+    reg  t_surf_u16$clock;
+    reg  [1:0] t_kind$d;
+    wire  [1:0] t_kind$q;
+    reg  t_kind$clock;
+    reg  t_checks_bounds$d;
+    wire  t_checks_bounds$q;
+    reg  t_checks_bounds$clock;
+    reg  [63:0] t_bounded_offset$d;
+    wire  [63:0] t_bounded_offset$q;
+    reg  t_bounded_offset$clock;
+    reg  [63:0] t_last_start$d;
+    wire  [63:0] t_last_start$q;
+    reg  t_last_start$clock;
+    reg  t_bound_small$d;
+    wire  t_bound_small$q;
+    reg  t_bound_small$clock;
+    reg  t_space$d;
+    wire  t_space$q;
+    reg  t_space$clock;
+    reg  [2:0] t_size$d;
+    wire  [2:0] t_size$q;
+    reg  t_size$clock;
+    reg  [4:0] t_op$d;
+    wire  [4:0] t_op$q;
+    reg  t_op$clock;
+    reg  [3:0] t_ty$d;
+    wire  [3:0] t_ty$q;
+    reg  t_ty$clock;
+    reg  t_ftz$d;
+    wire  t_ftz$q;
+    reg  t_ftz$clock;
+    reg  [127:0] t_src0$d;
+    wire  [127:0] t_src0$q;
+    reg  t_src0$clock;
+    reg  [127:0] t_src1$d;
+    wire  [127:0] t_src1$q;
+    reg  t_src1$clock;
+    reg  [4:0] t_lane$d;
+    wire  [4:0] t_lane$q;
+    reg  t_lane$clock;
+    reg  [2:0] t_elem$d;
+    wire  [2:0] t_elem$q;
+    reg  t_elem$clock;
+    reg  [6:0] t_result_shift$d;
+    wire  [6:0] t_result_shift$q;
+    reg  t_result_shift$clock;
+    reg  t_result_first$d;
+    wire  t_result_first$q;
+    reg  t_result_first$clock;
+    reg  t_result_last$d;
+    wire  t_result_last$q;
+    reg  t_result_last$clock;
+    reg  t_msg_last$d;
+    wire  t_msg_last$q;
+    reg  t_msg_last$clock;
+    reg  t_error$d;
+    wire  t_error$q;
+    reg  t_error$clock;
+    reg  l_valid$d;
+    wire  l_valid$q;
+    reg  l_valid$clock;
+    reg  l_walk$d;
+    wire  l_walk$q;
+    reg  l_walk$clock;
+    reg  l_typed$d;
+    wire  l_typed$q;
+    reg  l_typed$clock;
+    reg  [63:0] l_addr$d;
+    wire  [63:0] l_addr$q;
+    reg  l_addr$clock;
+    reg  [31:0] l_p0$d;
+    wire  [31:0] l_p0$q;
+    reg  l_p0$clock;
+    reg  [32:0] l_p16$d;
+    wire  [32:0] l_p16$q;
+    reg  l_p16$clock;
+    reg  [31:0] l_p32$d;
+    wire  [31:0] l_p32$q;
+    reg  l_p32$clock;
+    reg  [15:0] l_p48$d;
+    wire  [15:0] l_p48$q;
+    reg  l_p48$clock;
+    reg  [63:0] l_second_c$d;
+    wire  [63:0] l_second_c$q;
+    reg  l_second_c$clock;
+    reg  [1:0] l_kind$d;
+    wire  [1:0] l_kind$q;
+    reg  l_kind$clock;
+    reg  l_space$d;
+    wire  l_space$q;
+    reg  l_space$clock;
+    reg  [2:0] l_size$d;
+    wire  [2:0] l_size$q;
+    reg  l_size$clock;
+    reg  [4:0] l_op$d;
+    wire  [4:0] l_op$q;
+    reg  l_op$clock;
+    reg  [3:0] l_ty$d;
+    wire  [3:0] l_ty$q;
+    reg  l_ty$clock;
+    reg  l_ftz$d;
+    wire  l_ftz$q;
+    reg  l_ftz$clock;
+    reg  [127:0] l_src0$d;
+    wire  [127:0] l_src0$q;
+    reg  l_src0$clock;
+    reg  [127:0] l_src1$d;
+    wire  [127:0] l_src1$q;
+    reg  l_src1$clock;
+    reg  [4:0] l_lane$d;
+    wire  [4:0] l_lane$q;
+    reg  l_lane$clock;
+    reg  [2:0] l_elem$d;
+    wire  [2:0] l_elem$q;
+    reg  l_elem$clock;
+    reg  [6:0] l_result_shift$d;
+    wire  [6:0] l_result_shift$q;
+    reg  l_result_shift$clock;
+    reg  l_result_first$d;
+    wire  l_result_first$q;
+    reg  l_result_first$clock;
+    reg  l_result_last$d;
+    wire  l_result_last$q;
+    reg  l_result_last$clock;
+    reg  l_msg_last$d;
+    wire  l_msg_last$q;
+    reg  l_msg_last$clock;
+    reg  l_error$d;
+    wire  l_error$q;
+    reg  l_error$clock;
+    reg  a_valid$d;
+    wire  a_valid$q;
+    reg  a_valid$clock;
+    reg  [1:0] a_kind$d;
+    wire  [1:0] a_kind$q;
+    reg  a_kind$clock;
+    reg  [63:0] a_line$d;
+    wire  [63:0] a_line$q;
+    reg  a_line$clock;
+    reg  a_space$d;
+    wire  a_space$q;
+    reg  a_space$clock;
+    reg  [6:0] a_bit_offset$d;
+    wire  [6:0] a_bit_offset$q;
+    reg  a_bit_offset$clock;
+    reg  [15:0] a_byte_enables$d;
+    wire  [15:0] a_byte_enables$q;
+    reg  a_byte_enables$clock;
+    reg  [2:0] a_size$d;
+    wire  [2:0] a_size$q;
+    reg  a_size$clock;
+    reg  [4:0] a_op$d;
+    wire  [4:0] a_op$q;
+    reg  a_op$clock;
+    reg  [3:0] a_ty$d;
+    wire  [3:0] a_ty$q;
+    reg  a_ty$clock;
+    reg  a_ftz$d;
+    wire  a_ftz$q;
+    reg  a_ftz$clock;
+    reg  [127:0] a_src0$d;
+    wire  [127:0] a_src0$q;
+    reg  a_src0$clock;
+    reg  [127:0] a_src1$d;
+    wire  [127:0] a_src1$q;
+    reg  a_src1$clock;
+    reg  [4:0] a_lane$d;
+    wire  [4:0] a_lane$q;
+    reg  a_lane$clock;
+    reg  [2:0] a_elem$d;
+    wire  [2:0] a_elem$q;
+    reg  a_elem$clock;
+    reg  [6:0] a_result_shift$d;
+    wire  [6:0] a_result_shift$q;
+    reg  a_result_shift$clock;
+    reg  a_result_first$d;
+    wire  a_result_first$q;
+    reg  a_result_first$clock;
+    reg  a_result_last$d;
+    wire  a_result_last$q;
+    reg  a_result_last$clock;
+    reg  a_msg_last$d;
+    wire  a_msg_last$q;
+    reg  a_msg_last$clock;
+    reg  a_error$d;
+    wire  a_error$q;
+    reg  a_error$clock;
+    
+    // Local signals
+    reg  [1:0] t_kind_checked;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$address$addr_mul addr_mul(
+        .walk_first(addr_mul$walk_first),
+        .lane_first(addr_mul$lane_first),
+        .at_lod(addr_mul$at_lod),
+        .surf_u16(addr_mul$surf_u16),
+        .second_b(addr_mul$second_b),
+        .p0(addr_mul$p0),
+        .p16(addr_mul$p16),
+        .p32(addr_mul$p32),
+        .p48(addr_mul$p48)
+    );
+    atomic_unit_l8_w32_int$address$addr_finish addr_finish(
+        .typed(addr_finish$typed),
+        .addr(addr_finish$addr),
+        .elem_size(addr_finish$elem_size),
+        .p0(addr_finish$p0),
+        .p16(addr_finish$p16),
+        .p32(addr_finish$p32),
+        .p48(addr_finish$p48),
+        .second_c(addr_finish$second_c),
+        .index(addr_finish$index),
+        .line(addr_finish$line),
+        .bit_offset(addr_finish$bit_offset),
+        .byte_enables(addr_finish$byte_enables)
+    );
+    atomic_unit_l8_w32_int$address$bounds_check bounds_check(
+        .checked(bounds_check$checked),
+        .offset(bounds_check$offset),
+        .last_start(bounds_check$last_start),
+        .bound_small(bounds_check$bound_small),
+        .out_of_bounds(bounds_check$out_of_bounds)
+    );
+    atomic_unit_l8_w32_int$address$t_valid t_valid(
+        .d(t_valid$d),
+        .q(t_valid$q),
+        .clock(t_valid$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_walk t_walk(
+        .d(t_walk$d),
+        .q(t_walk$q),
+        .clock(t_walk$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_typed t_typed(
+        .d(t_typed$d),
+        .q(t_typed$q),
+        .clock(t_typed$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_addr t_addr(
+        .d(t_addr$d),
+        .q(t_addr$q),
+        .clock(t_addr$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_walk_first t_walk_first(
+        .d(t_walk_first$d),
+        .q(t_walk_first$q),
+        .clock(t_walk_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_lane_first t_lane_first(
+        .d(t_lane_first$d),
+        .q(t_lane_first$q),
+        .clock(t_lane_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_at_lod t_at_lod(
+        .d(t_at_lod$d),
+        .q(t_at_lod$q),
+        .clock(t_at_lod$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_second_b t_second_b(
+        .d(t_second_b$d),
+        .q(t_second_b$q),
+        .clock(t_second_b$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_walk_c t_walk_c(
+        .d(t_walk_c$d),
+        .q(t_walk_c$q),
+        .clock(t_walk_c$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_lod_c t_lod_c(
+        .d(t_lod_c$d),
+        .q(t_lod_c$q),
+        .clock(t_lod_c$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_surf_u16 t_surf_u16(
+        .d(t_surf_u16$d),
+        .q(t_surf_u16$q),
+        .clock(t_surf_u16$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_kind t_kind(
+        .d(t_kind$d),
+        .q(t_kind$q),
+        .clock(t_kind$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_checks_bounds t_checks_bounds(
+        .d(t_checks_bounds$d),
+        .q(t_checks_bounds$q),
+        .clock(t_checks_bounds$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_bounded_offset t_bounded_offset(
+        .d(t_bounded_offset$d),
+        .q(t_bounded_offset$q),
+        .clock(t_bounded_offset$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_last_start t_last_start(
+        .d(t_last_start$d),
+        .q(t_last_start$q),
+        .clock(t_last_start$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_bound_small t_bound_small(
+        .d(t_bound_small$d),
+        .q(t_bound_small$q),
+        .clock(t_bound_small$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_space t_space(
+        .d(t_space$d),
+        .q(t_space$q),
+        .clock(t_space$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_size t_size(
+        .d(t_size$d),
+        .q(t_size$q),
+        .clock(t_size$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_op t_op(
+        .d(t_op$d),
+        .q(t_op$q),
+        .clock(t_op$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_ty t_ty(
+        .d(t_ty$d),
+        .q(t_ty$q),
+        .clock(t_ty$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_ftz t_ftz(
+        .d(t_ftz$d),
+        .q(t_ftz$q),
+        .clock(t_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_src0 t_src0(
+        .d(t_src0$d),
+        .q(t_src0$q),
+        .clock(t_src0$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_src1 t_src1(
+        .d(t_src1$d),
+        .q(t_src1$q),
+        .clock(t_src1$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_lane t_lane(
+        .d(t_lane$d),
+        .q(t_lane$q),
+        .clock(t_lane$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_elem t_elem(
+        .d(t_elem$d),
+        .q(t_elem$q),
+        .clock(t_elem$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_result_shift t_result_shift(
+        .d(t_result_shift$d),
+        .q(t_result_shift$q),
+        .clock(t_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_result_first t_result_first(
+        .d(t_result_first$d),
+        .q(t_result_first$q),
+        .clock(t_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_result_last t_result_last(
+        .d(t_result_last$d),
+        .q(t_result_last$q),
+        .clock(t_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_msg_last t_msg_last(
+        .d(t_msg_last$d),
+        .q(t_msg_last$q),
+        .clock(t_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_error t_error(
+        .d(t_error$d),
+        .q(t_error$q),
+        .clock(t_error$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_valid l_valid(
+        .d(l_valid$d),
+        .q(l_valid$q),
+        .clock(l_valid$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_walk l_walk(
+        .d(l_walk$d),
+        .q(l_walk$q),
+        .clock(l_walk$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_typed l_typed(
+        .d(l_typed$d),
+        .q(l_typed$q),
+        .clock(l_typed$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_addr l_addr(
+        .d(l_addr$d),
+        .q(l_addr$q),
+        .clock(l_addr$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p0 l_p0(
+        .d(l_p0$d),
+        .q(l_p0$q),
+        .clock(l_p0$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p16 l_p16(
+        .d(l_p16$d),
+        .q(l_p16$q),
+        .clock(l_p16$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p32 l_p32(
+        .d(l_p32$d),
+        .q(l_p32$q),
+        .clock(l_p32$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p48 l_p48(
+        .d(l_p48$d),
+        .q(l_p48$q),
+        .clock(l_p48$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_second_c l_second_c(
+        .d(l_second_c$d),
+        .q(l_second_c$q),
+        .clock(l_second_c$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_kind l_kind(
+        .d(l_kind$d),
+        .q(l_kind$q),
+        .clock(l_kind$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_space l_space(
+        .d(l_space$d),
+        .q(l_space$q),
+        .clock(l_space$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_size l_size(
+        .d(l_size$d),
+        .q(l_size$q),
+        .clock(l_size$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_op l_op(
+        .d(l_op$d),
+        .q(l_op$q),
+        .clock(l_op$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_ty l_ty(
+        .d(l_ty$d),
+        .q(l_ty$q),
+        .clock(l_ty$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_ftz l_ftz(
+        .d(l_ftz$d),
+        .q(l_ftz$q),
+        .clock(l_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_src0 l_src0(
+        .d(l_src0$d),
+        .q(l_src0$q),
+        .clock(l_src0$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_src1 l_src1(
+        .d(l_src1$d),
+        .q(l_src1$q),
+        .clock(l_src1$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_lane l_lane(
+        .d(l_lane$d),
+        .q(l_lane$q),
+        .clock(l_lane$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_elem l_elem(
+        .d(l_elem$d),
+        .q(l_elem$q),
+        .clock(l_elem$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_result_shift l_result_shift(
+        .d(l_result_shift$d),
+        .q(l_result_shift$q),
+        .clock(l_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_result_first l_result_first(
+        .d(l_result_first$d),
+        .q(l_result_first$q),
+        .clock(l_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_result_last l_result_last(
+        .d(l_result_last$d),
+        .q(l_result_last$q),
+        .clock(l_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_msg_last l_msg_last(
+        .d(l_msg_last$d),
+        .q(l_msg_last$q),
+        .clock(l_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_error l_error(
+        .d(l_error$d),
+        .q(l_error$q),
+        .clock(l_error$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_valid a_valid(
+        .d(a_valid$d),
+        .q(a_valid$q),
+        .clock(a_valid$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_kind a_kind(
+        .d(a_kind$d),
+        .q(a_kind$q),
+        .clock(a_kind$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_line a_line(
+        .d(a_line$d),
+        .q(a_line$q),
+        .clock(a_line$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_space a_space(
+        .d(a_space$d),
+        .q(a_space$q),
+        .clock(a_space$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_bit_offset a_bit_offset(
+        .d(a_bit_offset$d),
+        .q(a_bit_offset$q),
+        .clock(a_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_byte_enables a_byte_enables(
+        .d(a_byte_enables$d),
+        .q(a_byte_enables$q),
+        .clock(a_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_size a_size(
+        .d(a_size$d),
+        .q(a_size$q),
+        .clock(a_size$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_op a_op(
+        .d(a_op$d),
+        .q(a_op$q),
+        .clock(a_op$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_ty a_ty(
+        .d(a_ty$d),
+        .q(a_ty$q),
+        .clock(a_ty$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_ftz a_ftz(
+        .d(a_ftz$d),
+        .q(a_ftz$q),
+        .clock(a_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_src0 a_src0(
+        .d(a_src0$d),
+        .q(a_src0$q),
+        .clock(a_src0$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_src1 a_src1(
+        .d(a_src1$d),
+        .q(a_src1$q),
+        .clock(a_src1$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_lane a_lane(
+        .d(a_lane$d),
+        .q(a_lane$q),
+        .clock(a_lane$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_elem a_elem(
+        .d(a_elem$d),
+        .q(a_elem$q),
+        .clock(a_elem$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_result_shift a_result_shift(
+        .d(a_result_shift$d),
+        .q(a_result_shift$q),
+        .clock(a_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_result_first a_result_first(
+        .d(a_result_first$d),
+        .q(a_result_first$q),
+        .clock(a_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_result_last a_result_last(
+        .d(a_result_last$d),
+        .q(a_result_last$q),
+        .clock(a_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_msg_last a_msg_last(
+        .d(a_msg_last$d),
+        .q(a_msg_last$q),
+        .clock(a_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_error a_error(
+        .d(a_error$d),
+        .q(a_error$q),
+        .clock(a_error$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        t_valid$clock = clock;
+        t_walk$clock = clock;
+        t_typed$clock = clock;
+        t_addr$clock = clock;
+        t_walk_first$clock = clock;
+        t_lane_first$clock = clock;
+        t_at_lod$clock = clock;
+        t_second_b$clock = clock;
+        t_walk_c$clock = clock;
+        t_lod_c$clock = clock;
+        t_surf_u16$clock = clock;
+        t_kind$clock = clock;
+        t_checks_bounds$clock = clock;
+        t_bounded_offset$clock = clock;
+        t_last_start$clock = clock;
+        t_bound_small$clock = clock;
+        t_space$clock = clock;
+        t_size$clock = clock;
+        t_op$clock = clock;
+        t_ty$clock = clock;
+        t_ftz$clock = clock;
+        t_src0$clock = clock;
+        t_src1$clock = clock;
+        t_lane$clock = clock;
+        t_elem$clock = clock;
+        t_result_shift$clock = clock;
+        t_result_first$clock = clock;
+        t_result_last$clock = clock;
+        t_msg_last$clock = clock;
+        t_error$clock = clock;
+        l_valid$clock = clock;
+        l_walk$clock = clock;
+        l_typed$clock = clock;
+        l_addr$clock = clock;
+        l_p0$clock = clock;
+        l_p16$clock = clock;
+        l_p32$clock = clock;
+        l_p48$clock = clock;
+        l_second_c$clock = clock;
+        l_kind$clock = clock;
+        l_space$clock = clock;
+        l_size$clock = clock;
+        l_op$clock = clock;
+        l_ty$clock = clock;
+        l_ftz$clock = clock;
+        l_src0$clock = clock;
+        l_src1$clock = clock;
+        l_lane$clock = clock;
+        l_elem$clock = clock;
+        l_result_shift$clock = clock;
+        l_result_first$clock = clock;
+        l_result_last$clock = clock;
+        l_msg_last$clock = clock;
+        l_error$clock = clock;
+        a_valid$clock = clock;
+        a_kind$clock = clock;
+        a_line$clock = clock;
+        a_space$clock = clock;
+        a_bit_offset$clock = clock;
+        a_byte_enables$clock = clock;
+        a_size$clock = clock;
+        a_op$clock = clock;
+        a_ty$clock = clock;
+        a_ftz$clock = clock;
+        a_src0$clock = clock;
+        a_src1$clock = clock;
+        a_lane$clock = clock;
+        a_elem$clock = clock;
+        a_result_shift$clock = clock;
+        a_result_first$clock = clock;
+        a_result_last$clock = clock;
+        a_msg_last$clock = clock;
+        a_error$clock = clock;
+        t_valid$d = t_valid$q;
+        t_walk$d = t_walk$q;
+        t_typed$d = t_typed$q;
+        t_addr$d = t_addr$q;
+        t_walk_first$d = t_walk_first$q;
+        t_lane_first$d = t_lane_first$q;
+        t_at_lod$d = t_at_lod$q;
+        t_second_b$d = t_second_b$q;
+        t_walk_c$d = t_walk_c$q;
+        t_lod_c$d = t_lod_c$q;
+        t_surf_u16$d = t_surf_u16$q;
+        t_kind$d = t_kind$q;
+        t_checks_bounds$d = t_checks_bounds$q;
+        t_bounded_offset$d = t_bounded_offset$q;
+        t_last_start$d = t_last_start$q;
+        t_bound_small$d = t_bound_small$q;
+        t_space$d = t_space$q;
+        t_size$d = t_size$q;
+        t_op$d = t_op$q;
+        t_ty$d = t_ty$q;
+        t_ftz$d = t_ftz$q;
+        t_src0$d = t_src0$q;
+        t_src1$d = t_src1$q;
+        t_lane$d = t_lane$q;
+        t_elem$d = t_elem$q;
+        t_result_shift$d = t_result_shift$q;
+        t_result_first$d = t_result_first$q;
+        t_result_last$d = t_result_last$q;
+        t_msg_last$d = t_msg_last$q;
+        t_error$d = t_error$q;
+        l_valid$d = l_valid$q;
+        l_walk$d = l_walk$q;
+        l_typed$d = l_typed$q;
+        l_addr$d = l_addr$q;
+        l_p0$d = l_p0$q;
+        l_p16$d = l_p16$q;
+        l_p32$d = l_p32$q;
+        l_p48$d = l_p48$q;
+        l_second_c$d = l_second_c$q;
+        l_kind$d = l_kind$q;
+        l_space$d = l_space$q;
+        l_size$d = l_size$q;
+        l_op$d = l_op$q;
+        l_ty$d = l_ty$q;
+        l_ftz$d = l_ftz$q;
+        l_src0$d = l_src0$q;
+        l_src1$d = l_src1$q;
+        l_lane$d = l_lane$q;
+        l_elem$d = l_elem$q;
+        l_result_shift$d = l_result_shift$q;
+        l_result_first$d = l_result_first$q;
+        l_result_last$d = l_result_last$q;
+        l_msg_last$d = l_msg_last$q;
+        l_error$d = l_error$q;
+        a_valid$d = a_valid$q;
+        a_kind$d = a_kind$q;
+        a_line$d = a_line$q;
+        a_space$d = a_space$q;
+        a_bit_offset$d = a_bit_offset$q;
+        a_byte_enables$d = a_byte_enables$q;
+        a_size$d = a_size$q;
+        a_op$d = a_op$q;
+        a_ty$d = a_ty$q;
+        a_ftz$d = a_ftz$q;
+        a_src0$d = a_src0$q;
+        a_src1$d = a_src1$q;
+        a_lane$d = a_lane$q;
+        a_elem$d = a_elem$q;
+        a_result_shift$d = a_result_shift$q;
+        a_result_first$d = a_result_first$q;
+        a_result_last$d = a_result_last$q;
+        a_msg_last$d = a_msg_last$q;
+        a_error$d = a_error$q;
+        t_valid_q = t_valid$q;
+        t_walk_q = t_walk$q;
+        l_valid_q = l_valid$q;
+        l_walk_q = l_walk$q;
+        a_valid_q = a_valid$q;
+        a_kind_q = a_kind$q;
+        a_line_q = a_line$q;
+        a_space_q = a_space$q;
+        a_bit_offset_q = a_bit_offset$q;
+        a_byte_enables_q = a_byte_enables$q;
+        a_size_q = a_size$q;
+        a_op_q = a_op$q;
+        a_ty_q = a_ty$q;
+        a_ftz_q = a_ftz$q;
+        a_src0_q = a_src0$q;
+        a_src1_q = a_src1$q;
+        a_lane_q = a_lane$q;
+        a_elem_q = a_elem$q;
+        a_result_shift_q = a_result_shift$q;
+        a_result_first_q = a_result_first$q;
+        a_result_last_q = a_result_last$q;
+        a_msg_last_q = a_msg_last$q;
+        a_error_q = a_error$q;
+        l_index = addr_finish$index;
+        bounds_check$checked = t_checks_bounds$q;
+        bounds_check$offset = t_bounded_offset$q;
+        bounds_check$last_start = t_last_start$q;
+        bounds_check$bound_small = t_bound_small$q;
+        addr_mul$walk_first = t_walk_first$q;
+        addr_mul$lane_first = t_lane_first$q;
+        addr_mul$at_lod = t_at_lod$q;
+        addr_mul$surf_u16 = t_surf_u16$q;
+        addr_mul$second_b = t_second_b$q;
+        addr_finish$typed = l_typed$q;
+        addr_finish$addr = l_addr$q;
+        addr_finish$elem_size = l_size$q;
+        addr_finish$p0 = l_p0$q;
+        addr_finish$p16 = l_p16$q;
+        addr_finish$p32 = l_p32$q;
+        addr_finish$p48 = l_p48$q;
+        addr_finish$second_c = l_second_c$q;
+        if (a_accepts) begin
+            a_valid$d = l_valid$q;
+            a_kind$d = l_kind$q;
+            a_line$d = addr_finish$line;
+            a_space$d = l_space$q;
+            a_bit_offset$d = addr_finish$bit_offset;
+            a_byte_enables$d = addr_finish$byte_enables;
+            a_size$d = l_size$q;
+            a_op$d = l_op$q;
+            a_ty$d = l_ty$q;
+            a_ftz$d = l_ftz$q;
+            a_src0$d = l_src0$q;
+            a_src1$d = l_src1$q;
+            a_lane$d = l_lane$q;
+            a_elem$d = l_elem$q;
+            a_result_shift$d = l_result_shift$q;
+            a_result_first$d = l_result_first$q;
+            a_result_last$d = l_result_last$q;
+            a_msg_last$d = l_msg_last$q;
+            a_error$d = l_error$q;
+        end
+        t_kind_checked = t_kind$q;
+        if (bounds_check$out_of_bounds) begin
+            t_kind_checked = kind_no_memory;
+        end
+        if (l_accepts) begin
+            l_valid$d = t_valid$q;
+            l_walk$d = t_walk$q;
+            l_typed$d = t_typed$q;
+            l_addr$d = t_addr$q;
+            l_p0$d = addr_mul$p0;
+            l_p16$d = addr_mul$p16;
+            l_p32$d = addr_mul$p32;
+            l_p48$d = addr_mul$p48;
+            l_second_c$d = t_walk_c$q;
+            if (t_at_lod$q) begin
+                l_second_c$d = t_lod_c$q;
+            end
+            l_kind$d = t_kind_checked;
+            l_space$d = t_space$q;
+            l_size$d = t_size$q;
+            l_op$d = t_op$q;
+            l_ty$d = t_ty$q;
+            l_ftz$d = t_ftz$q;
+            l_src0$d = t_src0$q;
+            l_src1$d = t_src1$q;
+            l_lane$d = t_lane$q;
+            l_elem$d = t_elem$q;
+            l_result_shift$d = t_result_shift$q;
+            l_result_first$d = t_result_first$q;
+            l_result_last$d = t_result_last$q;
+            l_msg_last$d = t_msg_last$q;
+            l_error$d = t_error$q;
+        end
+        if (t_accepts) begin
+            t_valid$d = issue_valid;
+            t_walk$d = issue_walk;
+            t_typed$d = issue_typed;
+            t_addr$d = issue_addr;
+            t_walk_first$d = issue_walk_first;
+            t_lane_first$d = issue_lane_first;
+            t_at_lod$d = issue_at_lod;
+            t_second_b$d = issue_second_b;
+            t_walk_c$d = issue_walk_c;
+            t_lod_c$d = issue_lod_c;
+            t_surf_u16$d = issue_surf_u16;
+            t_kind$d = issue_kind;
+            t_checks_bounds$d = issue_checks_bounds;
+            t_bounded_offset$d = issue_bounded_offset;
+            t_last_start$d = issue_last_start;
+            t_bound_small$d = issue_bound_small;
+            t_space$d = issue_space;
+            t_size$d = issue_size;
+            t_op$d = issue_op;
+            t_ty$d = issue_ty;
+            t_ftz$d = issue_ftz;
+            t_src0$d = issue_src0;
+            t_src1$d = issue_src1;
+            t_lane$d = issue_lane;
+            t_elem$d = issue_elem;
+            t_result_shift$d = issue_result_shift;
+            t_result_first$d = issue_result_first;
+            t_result_last$d = issue_result_last;
+            t_msg_last$d = issue_msg_last;
+            t_error$d = issue_error;
+        end
+        if (reset) begin
+            t_valid$d = 1'b0;
+            t_walk$d = 1'b0;
+            l_valid$d = 1'b0;
+            l_walk$d = 1'b0;
+            a_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address
+
+
+module atomic_unit_l8_w32_int$address$a_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_bit_offset
+
+
+module atomic_unit_l8_w32_int$address$a_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_byte_enables
+
+
+module atomic_unit_l8_w32_int$address$a_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_elem
+
+
+module atomic_unit_l8_w32_int$address$a_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_error
+
+
+module atomic_unit_l8_w32_int$address$a_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_ftz
+
+
+module atomic_unit_l8_w32_int$address$a_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_kind
+
+
+module atomic_unit_l8_w32_int$address$a_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_lane
+
+
+module atomic_unit_l8_w32_int$address$a_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_line
+
+
+module atomic_unit_l8_w32_int$address$a_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_msg_last
+
+
+module atomic_unit_l8_w32_int$address$a_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_op
+
+
+module atomic_unit_l8_w32_int$address$a_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_result_first
+
+
+module atomic_unit_l8_w32_int$address$a_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_result_last
+
+
+module atomic_unit_l8_w32_int$address$a_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_result_shift
+
+
+module atomic_unit_l8_w32_int$address$a_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_size
+
+
+module atomic_unit_l8_w32_int$address$a_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_space
+
+
+module atomic_unit_l8_w32_int$address$a_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_src0
+
+
+module atomic_unit_l8_w32_int$address$a_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_src1
+
+
+module atomic_unit_l8_w32_int$address$a_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_ty
+
+
+module atomic_unit_l8_w32_int$address$a_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_valid
+
+
+module atomic_unit_l8_w32_int$address$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,index,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  typed;
+    input wire  [63:0] addr;
+    input wire  [2:0] elem_size;
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] second_c;
+    output reg  [63:0] index;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  zero_p16_b = 32'h0;
+    
+    // Stub signals
+    reg  [31:0] second$p0;
+    reg  [32:0] second$p16;
+    reg  [31:0] second$p16_b;
+    reg  [31:0] second$p32;
+    reg  [15:0] second$p48;
+    reg  [63:0] second$addend;
+    wire  [63:0] second$result;
+    reg  [63:0] place$addr;
+    reg  [2:0] place$size;
+    wire  [63:0] place$line;
+    wire  [6:0] place$bit_offset;
+    wire  [15:0] place$byte_enables;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$address$addr_finish$second second(
+        .p0(second$p0),
+        .p16(second$p16),
+        .p16_b(second$p16_b),
+        .p32(second$p32),
+        .p48(second$p48),
+        .addend(second$addend),
+        .result(second$result)
+    );
+    atomic_unit_l8_w32_int$address$addr_finish$place place(
+        .addr(place$addr),
+        .size(place$size),
+        .line(place$line),
+        .bit_offset(place$bit_offset),
+        .byte_enables(place$byte_enables)
+    );
+    
+    // Update code
+    always @(*) begin
+        second$p0 = p0;
+        second$p16 = p16;
+        second$p16_b = zero_p16_b;
+        second$p32 = p32;
+        second$p48 = p48;
+        second$addend = second_c;
+        place$addr = addr;
+        if (typed) begin
+            place$addr = second$result;
+        end
+        place$size = elem_size;
+        index = second$result;
+        line = place$line;
+        bit_offset = place$bit_offset;
+        byte_enables = place$byte_enables;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$addr_finish
+
+
+module atomic_unit_l8_w32_int$address$addr_finish$place(addr,size,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  [63:0] addr;
+    input wire  [2:0] size;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  line_mask = 64'hfffffffffffffff0;
+    localparam  byte_in_line = 7'b1111;
+    
+    // Stub signals
+    reg  [2:0] enables$size;
+    wire  [15:0] enables$value;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$address$addr_finish$place$enables enables(
+        .size(enables$size),
+        .value(enables$value)
+    );
+    
+    // Update code
+    always @(*) begin
+        enables$size = size;
+        line = addr & line_mask;
+        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
+        byte_enables = enables$value << addr[(32'h0)+:(4)];
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$addr_finish$place
+
+
+module atomic_unit_l8_w32_int$address$addr_finish$place$enables(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [15:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 16'h1;
+    localparam  table$1 = 16'h3;
+    localparam  table$2 = 16'hf;
+    localparam  table$3 = 16'hff;
+    localparam  table$4 = 16'hffff;
+    localparam  zero = 16'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$addr_finish$place$enables
+
+
+module atomic_unit_l8_w32_int$address$addr_finish$second(p0,p16,p16_b,p32,p48,addend,result);
+    
+    // Module arguments
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
+    output reg  [63:0] result;
+    
+    // Update code (custom)
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
+endmodule // atomic_unit_l8_w32_int$address$addr_finish$second
+
+
+module atomic_unit_l8_w32_int$address$addr_mul(walk_first,lane_first,at_lod,surf_u16,second_b,p0,p16,p32,p48);
     
     // Module arguments
     input wire  [63:0] walk_first;
@@ -7487,43 +7747,43 @@ module atomic_unit_l8_w32_int$addr_mul(walk_first,lane_first,at_lod,surf_u16,sec
     reg  [63:0] first;
     
     // Sub module instances
-    atomic_unit_l8_w32_int$addr_mul$mul_00 mul_00(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_00 mul_00(
         .a(mul_00$a),
         .b(mul_00$b),
         .c(mul_00$c),
         .result(mul_00$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_10 mul_10(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_10 mul_10(
         .a(mul_10$a),
         .b(mul_10$b),
         .c(mul_10$c),
         .result(mul_10$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_01 mul_01(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_01 mul_01(
         .a(mul_01$a),
         .b(mul_01$b),
         .c(mul_01$c),
         .result(mul_01$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_20 mul_20(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_20 mul_20(
         .a(mul_20$a),
         .b(mul_20$b),
         .c(mul_20$c),
         .result(mul_20$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_11 mul_11(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_11 mul_11(
         .a(mul_11$a),
         .b(mul_11$b),
         .c(mul_11$c),
         .result(mul_11$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_30 mul_30(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_30 mul_30(
         .a(mul_30$a),
         .b(mul_30$b),
         .c(mul_30$c),
         .result(mul_30$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_21 mul_21(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_21 mul_21(
         .a(mul_21$a),
         .b(mul_21$b),
         .c(mul_21$c),
@@ -7566,10 +7826,10 @@ module atomic_unit_l8_w32_int$addr_mul(walk_first,lane_first,at_lod,surf_u16,sec
         p48 = mul_21$result;
     end
     
-endmodule // atomic_unit_l8_w32_int$addr_mul
+endmodule // atomic_unit_l8_w32_int$address$addr_mul
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_00(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_00(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7579,10 +7839,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_00(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_00
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_00
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_01(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_01(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7592,10 +7852,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_01(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_01
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_01
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_10(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_10(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7605,10 +7865,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_10(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_10
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_10
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_11(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_11(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7618,10 +7878,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_11(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_11
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_11
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_20(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_20(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7631,10 +7891,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_20(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_20
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_20
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_21(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_21(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7644,10 +7904,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_21(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = (a * b) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_21
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_21
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_30(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_30(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -7657,7 +7917,1050 @@ module atomic_unit_l8_w32_int$addr_mul$mul_30(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = (a * b) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_30
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_30
+
+
+module atomic_unit_l8_w32_int$address$bounds_check(checked,offset,last_start,bound_small,out_of_bounds);
+    
+    // Module arguments
+    input wire  checked;
+    input wire  [63:0] offset;
+    input wire  [63:0] last_start;
+    input wire  bound_small;
+    output reg  out_of_bounds;
+    
+    // Update code
+    always @(*) begin
+        out_of_bounds = checked & (bound_small | (offset > last_start));
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$bounds_check
+
+
+module atomic_unit_l8_w32_int$address$l_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_addr
+
+
+module atomic_unit_l8_w32_int$address$l_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_elem
+
+
+module atomic_unit_l8_w32_int$address$l_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_error
+
+
+module atomic_unit_l8_w32_int$address$l_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_ftz
+
+
+module atomic_unit_l8_w32_int$address$l_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_kind
+
+
+module atomic_unit_l8_w32_int$address$l_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_lane
+
+
+module atomic_unit_l8_w32_int$address$l_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_msg_last
+
+
+module atomic_unit_l8_w32_int$address$l_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_op
+
+
+module atomic_unit_l8_w32_int$address$l_p0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p0
+
+
+module atomic_unit_l8_w32_int$address$l_p16(d,q,clock);
+    
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p16
+
+
+module atomic_unit_l8_w32_int$address$l_p32(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p32
+
+
+module atomic_unit_l8_w32_int$address$l_p48(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p48
+
+
+module atomic_unit_l8_w32_int$address$l_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_result_first
+
+
+module atomic_unit_l8_w32_int$address$l_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_result_last
+
+
+module atomic_unit_l8_w32_int$address$l_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_result_shift
+
+
+module atomic_unit_l8_w32_int$address$l_second_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_second_c
+
+
+module atomic_unit_l8_w32_int$address$l_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_size
+
+
+module atomic_unit_l8_w32_int$address$l_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_space
+
+
+module atomic_unit_l8_w32_int$address$l_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_src0
+
+
+module atomic_unit_l8_w32_int$address$l_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_src1
+
+
+module atomic_unit_l8_w32_int$address$l_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_ty
+
+
+module atomic_unit_l8_w32_int$address$l_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_typed
+
+
+module atomic_unit_l8_w32_int$address$l_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_valid
+
+
+module atomic_unit_l8_w32_int$address$l_walk(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_walk
+
+
+module atomic_unit_l8_w32_int$address$t_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_addr
+
+
+module atomic_unit_l8_w32_int$address$t_at_lod(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_at_lod
+
+
+module atomic_unit_l8_w32_int$address$t_bound_small(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_bound_small
+
+
+module atomic_unit_l8_w32_int$address$t_bounded_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_bounded_offset
+
+
+module atomic_unit_l8_w32_int$address$t_checks_bounds(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_checks_bounds
+
+
+module atomic_unit_l8_w32_int$address$t_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_elem
+
+
+module atomic_unit_l8_w32_int$address$t_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_error
+
+
+module atomic_unit_l8_w32_int$address$t_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_ftz
+
+
+module atomic_unit_l8_w32_int$address$t_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_kind
+
+
+module atomic_unit_l8_w32_int$address$t_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_lane
+
+
+module atomic_unit_l8_w32_int$address$t_lane_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_lane_first
+
+
+module atomic_unit_l8_w32_int$address$t_last_start(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_last_start
+
+
+module atomic_unit_l8_w32_int$address$t_lod_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_lod_c
+
+
+module atomic_unit_l8_w32_int$address$t_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_msg_last
+
+
+module atomic_unit_l8_w32_int$address$t_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_op
+
+
+module atomic_unit_l8_w32_int$address$t_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_result_first
+
+
+module atomic_unit_l8_w32_int$address$t_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_result_last
+
+
+module atomic_unit_l8_w32_int$address$t_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_result_shift
+
+
+module atomic_unit_l8_w32_int$address$t_second_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_second_b
+
+
+module atomic_unit_l8_w32_int$address$t_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_size
+
+
+module atomic_unit_l8_w32_int$address$t_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_space
+
+
+module atomic_unit_l8_w32_int$address$t_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_src0
+
+
+module atomic_unit_l8_w32_int$address$t_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_src1
+
+
+module atomic_unit_l8_w32_int$address$t_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_surf_u16
+
+
+module atomic_unit_l8_w32_int$address$t_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_ty
+
+
+module atomic_unit_l8_w32_int$address$t_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_typed
+
+
+module atomic_unit_l8_w32_int$address$t_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_valid
+
+
+module atomic_unit_l8_w32_int$address$t_walk(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_walk
+
+
+module atomic_unit_l8_w32_int$address$t_walk_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_walk_c
+
+
+module atomic_unit_l8_w32_int$address$t_walk_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_walk_first
 
 
 module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_true,new_false,new_cond,ret_value,float_op,float_value);
@@ -14410,23 +15713,6 @@ module atomic_unit_l8_w32_int$alu$x_width_mask(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$alu$x_width_mask
-
-
-module atomic_unit_l8_w32_int$bounds_check(checked,offset,last_start,bound_small,out_of_bounds);
-    
-    // Module arguments
-    input wire  checked;
-    input wire  [63:0] offset;
-    input wire  [63:0] last_start;
-    input wire  bound_small;
-    output reg  out_of_bounds;
-    
-    // Update code
-    always @(*) begin
-        out_of_bounds = checked & (bound_small | (offset > last_start));
-    end
-    
-endmodule // atomic_unit_l8_w32_int$bounds_check
 
 
 module atomic_unit_l8_w32_int$cap_buf(d,q,clock);
@@ -24232,462 +25518,6 @@ module atomic_unit_l8_w32_int$issue_state(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$issue_state
 
 
-module atomic_unit_l8_w32_int$l_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_addr
-
-
-module atomic_unit_l8_w32_int$l_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_elem
-
-
-module atomic_unit_l8_w32_int$l_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_error
-
-
-module atomic_unit_l8_w32_int$l_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_ftz
-
-
-module atomic_unit_l8_w32_int$l_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_kind
-
-
-module atomic_unit_l8_w32_int$l_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_lane
-
-
-module atomic_unit_l8_w32_int$l_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_msg_last
-
-
-module atomic_unit_l8_w32_int$l_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_op
-
-
-module atomic_unit_l8_w32_int$l_p0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p0
-
-
-module atomic_unit_l8_w32_int$l_p16(d,q,clock);
-    
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p16
-
-
-module atomic_unit_l8_w32_int$l_p32(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p32
-
-
-module atomic_unit_l8_w32_int$l_p48(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p48
-
-
-module atomic_unit_l8_w32_int$l_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_result_first
-
-
-module atomic_unit_l8_w32_int$l_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_result_last
-
-
-module atomic_unit_l8_w32_int$l_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_result_shift
-
-
-module atomic_unit_l8_w32_int$l_second_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_second_c
-
-
-module atomic_unit_l8_w32_int$l_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_size
-
-
-module atomic_unit_l8_w32_int$l_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_space
-
-
-module atomic_unit_l8_w32_int$l_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_src0
-
-
-module atomic_unit_l8_w32_int$l_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_src1
-
-
-module atomic_unit_l8_w32_int$l_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_ty
-
-
-module atomic_unit_l8_w32_int$l_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_typed
-
-
-module atomic_unit_l8_w32_int$l_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_valid
-
-
-module atomic_unit_l8_w32_int$l_walk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_walk
-
-
 module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,base_misaligned,addr,src0,src1,coord);
     
     // Module arguments
@@ -26987,576 +27817,6 @@ module atomic_unit_l8_w32_int$sel_buf(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$sel_buf
-
-
-module atomic_unit_l8_w32_int$t_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_addr
-
-
-module atomic_unit_l8_w32_int$t_at_lod(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_at_lod
-
-
-module atomic_unit_l8_w32_int$t_bound_small(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_bound_small
-
-
-module atomic_unit_l8_w32_int$t_bounded_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_bounded_offset
-
-
-module atomic_unit_l8_w32_int$t_checks_bounds(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_checks_bounds
-
-
-module atomic_unit_l8_w32_int$t_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_elem
-
-
-module atomic_unit_l8_w32_int$t_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_error
-
-
-module atomic_unit_l8_w32_int$t_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_ftz
-
-
-module atomic_unit_l8_w32_int$t_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_kind
-
-
-module atomic_unit_l8_w32_int$t_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_lane
-
-
-module atomic_unit_l8_w32_int$t_lane_first(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_lane_first
-
-
-module atomic_unit_l8_w32_int$t_last_start(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_last_start
-
-
-module atomic_unit_l8_w32_int$t_lod_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_lod_c
-
-
-module atomic_unit_l8_w32_int$t_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_msg_last
-
-
-module atomic_unit_l8_w32_int$t_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_op
-
-
-module atomic_unit_l8_w32_int$t_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_result_first
-
-
-module atomic_unit_l8_w32_int$t_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_result_last
-
-
-module atomic_unit_l8_w32_int$t_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_result_shift
-
-
-module atomic_unit_l8_w32_int$t_second_b(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_second_b
-
-
-module atomic_unit_l8_w32_int$t_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_size
-
-
-module atomic_unit_l8_w32_int$t_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_space
-
-
-module atomic_unit_l8_w32_int$t_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_src0
-
-
-module atomic_unit_l8_w32_int$t_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_src1
-
-
-module atomic_unit_l8_w32_int$t_surf_u16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_surf_u16
-
-
-module atomic_unit_l8_w32_int$t_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_ty
-
-
-module atomic_unit_l8_w32_int$t_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_typed
-
-
-module atomic_unit_l8_w32_int$t_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_valid
-
-
-module atomic_unit_l8_w32_int$t_walk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_walk
-
-
-module atomic_unit_l8_w32_int$t_walk_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_walk_c
-
-
-module atomic_unit_l8_w32_int$t_walk_first(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_walk_first
 
 
 module atomic_unit_l8_w32_int$tail_ptr(d,q,clock);
