@@ -72,7 +72,7 @@ fn a_what_if_run_synthesizes_the_edited_copy() {
     }
     std::fs::write(copy.join("atomic_unit.v"), edited).unwrap();
     std::fs::copy(checked_in.join("atomic_alu.v"), copy.join("atomic_alu.v")).unwrap();
-    let block = "atomic_unit$addr_mul";
+    let block = "atomic_unit$address$addr_mul";
     let edited = synth(&Options { verilog_dir: Some(copy.clone()), ..generic(block, &root.join("edited")) }).unwrap();
     let original = synth(&generic(block, &root.join("original"))).unwrap();
     assert!(edited.text().contains("module of ") && edited.text().contains("verilog/atomic_unit.v"), "{}", edited.text());

@@ -88,16 +88,15 @@
 //! | ReadSkid, WriteSkid | port_skid.rs | the memory ports' handshake state                   |
 //! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
+//! | AddressPipe    | unit/address.rs | the address pipeline's stage registers, T, L, A, with BoundsCheck, AddrMul, AddrFinish |
+//! | ExecutePipe    | unit/execute.rs | the execute pipeline's stage registers, X..W, and their advance |
 
 use rust_hdl::prelude::*;
 
-use crate::addr_finish::AddrFinish;
 use crate::addr_gen::AddrGen;
-use crate::addr_mul::{AddrMul, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::alu::AtomicAlu;
 use crate::at_most_one::AtMostOne;
 use crate::at_most_two::AtMostTwo;
-use crate::bounds_check::BoundsCheck;
 use crate::capture_reg::CaptureReg;
 use crate::decoder::MessageDecoder;
 use crate::elem_select::ElemSelect;
@@ -120,6 +119,11 @@ use crate::walk_product::WalkProduct;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SIZE_BITS, SURF_KIND_BITS, UVR_BITS, WORD_BITS};
 use crate::word_join::WORDS;
 use crate::write_align::WriteAlign;
+mod address;
+mod execute;
+
+use address::AddressPipe;
+use execute::ExecutePipe;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
 /// Bits of a read sequence number (more values than the table has entries).
@@ -232,9 +236,8 @@ pub struct AtomicUnit {
     lane_mux: LaneMux,
     typed_step: TypedAddr,
     addr_gen: AddrGen,
-    addr_mul: AddrMul,
-    addr_finish: AddrFinish,
-    bounds_check: BoundsCheck,
+    // ---- address pipeline: T, L, A (unit/address.rs) ----
+    address: AddressPipe,
     elem_select: ElemSelect,
     head_select: HeadSelect,
     write_align: WriteAlign,
@@ -472,107 +475,6 @@ pub struct AtomicUnit {
     typed_walked: DFF<Bit>,
     typed_walk_at_lod: DFF<Bit>,
 
-    // ---- address stage (T): the typed address's second multiply (partial products), the bounds check ----
-    /// an element is in the address stage
-    t_valid: DFF<Bit>,
-    /// a typed walk step is in the address stage: its `index` is the walk's next `level_base`
-    t_walk: DFF<Bit>,
-    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
-    t_typed: DFF<Bit>,
-    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
-    t_addr: DFF<Bits<ADDR_BITS>>,
-    /// the typed step's operands (`TypedAddr`)
-    t_walk_first: DFF<Bits<64>>,
-    t_lane_first: DFF<Bits<64>>,
-    t_at_lod: DFF<Bit>,
-    t_second_b: DFF<Bits<32>>,
-    /// the typed step's addend: a walk or bulk step's (`t_walk_c`) and the
-    /// lane's at lod (`t_lod_c`), both computed in I; L takes the one
-    /// `t_at_lod` picks (the lod compare is not in series with I's adders)
-    t_walk_c: DFF<Bits<64>>,
-    t_lod_c: DFF<Bits<64>>,
-    /// the message's typed element size (the issue stage's `ctx_*` move on to the next message)
-    t_surf_u16: DFF<Bit>,
-    /// the entry's kind and fields, as the table holds them (the kind
-    /// before the bounds check, which is T's: `bounds_check`)
-    t_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    /// the bounds check's operands (`AddrGen`)
-    t_checks_bounds: DFF<Bit>,
-    t_bounded_offset: DFF<Bits<ADDR_BITS>>,
-    /// the bound less the element's bytes, and whether the bound is below
-    /// them (`BoundsCheck`'s two operands from the issue stage)
-    t_last_start: DFF<Bits<ADDR_BITS>>,
-    t_bound_small: DFF<Bit>,
-    t_space: DFF<Bit>,
-    t_size: DFF<Bits<SIZE_BITS>>,
-    t_op: DFF<Bits<ALU_OP_BITS>>,
-    t_ty: DFF<Bits<ALU_TY_BITS>>,
-    t_ftz: DFF<Bit>,
-    t_src0: DFF<Bits<LINE_BITS>>,
-    t_src1: DFF<Bits<LINE_BITS>>,
-    t_lane: DFF<Bits<LANE_BITS>>,
-    t_elem: DFF<Bits<ELEM_BITS>>,
-    t_result_shift: DFF<Bits<7>>,
-    t_result_first: DFF<Bit>,
-    t_result_last: DFF<Bit>,
-    t_msg_last: DFF<Bit>,
-    t_error: DFF<Bit>,
-
-    // ---- line stage (L): the typed address's partial products summed, the line ----
-    /// an element is in the line stage
-    l_valid: DFF<Bit>,
-    /// a typed walk step is in the line stage: its `index` is the walk's next `level_base`
-    l_walk: DFF<Bit>,
-    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
-    l_typed: DFF<Bit>,
-    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
-    l_addr: DFF<Bits<ADDR_BITS>>,
-    /// the typed step's `first * d` as digit products summed by weight (`AddrMul`), and `e`
-    l_p0: DFF<Bits<P0_BITS>>,
-    l_p16: DFF<Bits<P16_BITS>>,
-    l_p32: DFF<Bits<P32_BITS>>,
-    l_p48: DFF<Bits<P48_BITS>>,
-    l_second_c: DFF<Bits<64>>,
-    /// the entry's kind (after T's bounds check) and fields, as the table holds them
-    l_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    l_space: DFF<Bit>,
-    l_size: DFF<Bits<SIZE_BITS>>,
-    l_op: DFF<Bits<ALU_OP_BITS>>,
-    l_ty: DFF<Bits<ALU_TY_BITS>>,
-    l_ftz: DFF<Bit>,
-    l_src0: DFF<Bits<LINE_BITS>>,
-    l_src1: DFF<Bits<LINE_BITS>>,
-    l_lane: DFF<Bits<LANE_BITS>>,
-    l_elem: DFF<Bits<ELEM_BITS>>,
-    l_result_shift: DFF<Bits<7>>,
-    l_result_first: DFF<Bit>,
-    l_result_last: DFF<Bit>,
-    l_msg_last: DFF<Bit>,
-    l_error: DFF<Bit>,
-
-    // ---- allocate stage (A): the table entry and its read, from registers ----
-    /// an element waits to enter the table (and send its read)
-    a_valid: DFF<Bit>,
-    a_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    /// its line, byte lane and byte enables (`AddrFinish`)
-    a_line: DFF<Bits<ADDR_BITS>>,
-    a_space: DFF<Bit>,
-    a_bit_offset: DFF<Bits<7>>,
-    a_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// the entry's other fields, as the table holds them
-    a_size: DFF<Bits<SIZE_BITS>>,
-    a_op: DFF<Bits<ALU_OP_BITS>>,
-    a_ty: DFF<Bits<ALU_TY_BITS>>,
-    a_ftz: DFF<Bit>,
-    a_src0: DFF<Bits<LINE_BITS>>,
-    a_src1: DFF<Bits<LINE_BITS>>,
-    a_lane: DFF<Bits<LANE_BITS>>,
-    a_elem: DFF<Bits<ELEM_BITS>>,
-    a_result_shift: DFF<Bits<7>>,
-    a_result_first: DFF<Bit>,
-    a_result_last: DFF<Bit>,
-    a_msg_last: DFF<Bit>,
-    a_error: DFF<Bit>,
 
     // ---- in-flight table ----
     head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
@@ -683,126 +585,8 @@ pub struct AtomicUnit {
     ent_msg_last: [DFF<Bit>; INFLIGHT_DEPTH],
     ent_error: [DFF<Bit>; INFLIGHT_DEPTH],
 
-    // ---- execute stage (X): the head entry, merged and cut, in the ALU ----
-    x_valid: DFF<Bit>,
-    x_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    /// the operation writes memory (read-modify-write or scatter block)
-    x_writes: DFF<Bit>,
-    x_line: DFF<Bits<ADDR_BITS>>,
-    x_space: DFF<Bit>,
-    x_bit_offset: DFF<Bits<7>>,
-    x_byte_enables: DFF<Bits<LINE_BYTES>>,
-    // (the op, type, ftz and operands are the ALU's own operand-stage
-    // registers, loaded from the head with these: alu.rs)
-    /// the element as memory holds it for this operation (read data,
-    /// forwarded bytes, the write stage's write of the cycle it left the
-    /// table), or the new value of an older operation on the same element
-    /// that was in X2 / X3 then (HeadSelect `bypass[1]`/`[2]`: x2_new / x3_new)
-    x_old: DFF<Bits<LINE_BITS>>,
-    /// the old value is instead the new value of the older operation on
-    /// the same element now in X2 / in the write stage (`bypass[0]`/`[3]`)
-    x_from_x2: DFF<Bit>,
-    x_from_w: DFF<Bit>,
-    /// a scatter block's data (what X2 writes when the entry is not a read-modify-write)
-    x_src0: DFF<Bits<LINE_BITS>>,
-    x_lane: DFF<Bits<LANE_BITS>>,
-    x_elem: DFF<Bits<ELEM_BITS>>,
-    x_result_shift: DFF<Bits<7>>,
-    x_result_first: DFF<Bit>,
-    x_result_last: DFF<Bit>,
-    x_msg_last: DFF<Bit>,
-    x_error: DFF<Bit>,
-
-    // ---- execute stages X2, X3, X4 (the float pipeline's stages 2, 3, 4) ----
-    x2_valid: DFF<Bit>,
-    x2_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    x2_writes: DFF<Bit>,
-    x2_line: DFF<Bits<ADDR_BITS>>,
-    x2_space: DFF<Bit>,
-    x2_bit_offset: DFF<Bits<7>>,
-    x2_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// a float op: its new value leaves the ALU in X4
-    x2_float: DFF<Bit>,
-    /// the element written (integer ops, scatter blocks): the ALU's two
-    /// candidates and its condition, picked after these registers (X2's
-    /// new value, "x2_new" below, is `x2_new_cond ? x2_new_true :
-    /// x2_new_false`), so the same-element loop ends at one flip-flop,
-    /// `x2_new_cond`, not at 128 behind the pick's mux; and the value returned
-    x2_new_true: DFF<Bits<LINE_BITS>>,
-    x2_new_false: DFF<Bits<LINE_BITS>>,
-    x2_new_cond: DFF<Bit>,
-    x2_ret: DFF<Bits<LINE_BITS>>,
-    x2_old: DFF<Bits<LINE_BITS>>,
-    x2_lane: DFF<Bits<LANE_BITS>>,
-    x2_elem: DFF<Bits<ELEM_BITS>>,
-    x2_result_shift: DFF<Bits<7>>,
-    x2_result_first: DFF<Bit>,
-    x2_result_last: DFF<Bit>,
-    x2_msg_last: DFF<Bit>,
-    x2_error: DFF<Bit>,
-    x3_valid: DFF<Bit>,
-    x3_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    x3_writes: DFF<Bit>,
-    x3_line: DFF<Bits<ADDR_BITS>>,
-    x3_space: DFF<Bit>,
-    x3_bit_offset: DFF<Bits<7>>,
-    x3_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// a float op: its new value leaves the ALU in X4
-    x3_float: DFF<Bit>,
-    /// the element written (integer ops, scatter blocks) and returned
-    x3_new: DFF<Bits<LINE_BITS>>,
-    x3_ret: DFF<Bits<LINE_BITS>>,
-    x3_old: DFF<Bits<LINE_BITS>>,
-    x3_lane: DFF<Bits<LANE_BITS>>,
-    x3_elem: DFF<Bits<ELEM_BITS>>,
-    x3_result_shift: DFF<Bits<7>>,
-    x3_result_first: DFF<Bit>,
-    x3_result_last: DFF<Bit>,
-    x3_msg_last: DFF<Bit>,
-    x3_error: DFF<Bit>,
-
-    x4_valid: DFF<Bit>,
-    x4_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    x4_writes: DFF<Bit>,
-    x4_line: DFF<Bits<ADDR_BITS>>,
-    x4_space: DFF<Bit>,
-    x4_bit_offset: DFF<Bits<7>>,
-    x4_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// a float op: its new value leaves the ALU in X4
-    x4_float: DFF<Bit>,
-    /// the element written (integer ops, scatter blocks) and returned
-    x4_new: DFF<Bits<LINE_BITS>>,
-    x4_ret: DFF<Bits<LINE_BITS>>,
-    x4_old: DFF<Bits<LINE_BITS>>,
-    x4_lane: DFF<Bits<LANE_BITS>>,
-    x4_elem: DFF<Bits<ELEM_BITS>>,
-    x4_result_shift: DFF<Bits<7>>,
-    x4_result_first: DFF<Bit>,
-    x4_result_last: DFF<Bit>,
-    x4_msg_last: DFF<Bit>,
-    x4_error: DFF<Bit>,
-
-    // ---- write stage (W): the write on mem_wr_*, the result ----
-    w_valid: DFF<Bit>,
-    w_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    w_writes: DFF<Bit>,
-    w_line: DFF<Bits<ADDR_BITS>>,
-    w_space: DFF<Bit>,
-    w_bit_offset: DFF<Bits<7>>,
-    w_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// the element written (the ALU's new value, or the scatter block)
-    w_new: DFF<Bits<LINE_BITS>>,
-    /// the element returned to the lane (the ALU's returned value)
-    w_ret: DFF<Bits<LINE_BITS>>,
-    /// the old value the ALU used (for `obs_old`)
-    w_old: DFF<Bits<LINE_BITS>>,
-    w_lane: DFF<Bits<LANE_BITS>>,
-    w_elem: DFF<Bits<ELEM_BITS>>,
-    w_result_shift: DFF<Bits<7>>,
-    w_result_first: DFF<Bit>,
-    w_result_last: DFF<Bit>,
-    w_msg_last: DFF<Bit>,
-    w_error: DFF<Bit>,
+    // ---- execute pipeline: X, X2, X3, X4, W (unit/execute.rs) ----
+    execute: ExecutePipe,
 
     // ---- result registers ----
     /// the lane's result so far (PTX vectors: elements joined)
@@ -887,8 +671,6 @@ pub struct AtomicUnit {
     issue_lod_c: Signal<Local, Bits<64>>,
     /// `e * E`
     issue_scaled_c: Signal<Local, Bits<64>>,
-    /// T's kind: `t_kind`, or no memory access when out of bounds
-    t_kind_checked: Signal<Local, Bits<ENTRY_KIND_BITS>>,
     /// the issue stage's typed lane takes a walk step (into the address stage, then the line stage)
     walk_push: Signal<Local, Bit>,
     typed_pending: Signal<Local, Bit>,
@@ -940,17 +722,12 @@ pub struct AtomicUnit {
     /// the execute / write stage takes a new operation this cycle
     x_free: Signal<Local, Bit>,
     w_free: Signal<Local, Bit>,
-    x_is_rmw: Signal<Local, Bit>,
     w_is_rmw: Signal<Local, Bit>,
     w_has_result: Signal<Local, Bit>,
     write_data: Signal<Local, Bits<LINE_BITS>>,
     /// the write stage's operation leaves W this cycle (the write skid
     /// register is empty; its write, if any, is on the port)
     retire: Signal<Local, Bit>,
-    /// the head's old value is bypassed from X2 or X3, not the table's
-    old_is_bypassed: Signal<Local, Bit>,
-    /// that bypassed value: `x2_new` or `x3_new`
-    old_bypassed: Signal<Local, Bits<LINE_BITS>>,
     /// a write is on the memory port: the skid register's, or the write stage's
     port_write: Signal<Local, Bit>,
     /// that write
@@ -1047,15 +824,14 @@ impl AtomicUnit {
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
-            addr_mul: Default::default(),
-            addr_finish: Default::default(),
-            bounds_check: Default::default(),
             elem_select: Default::default(),
             head_select: HeadSelect::new(config.data_bits),
             write_align: Default::default(),
             elem_bytes_of: ElemSize::bytes(),
             null_coord: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
+            execute: ExecutePipe::new(config.fp),
+            address: Default::default(),
             d_valid: Default::default(),
             d_lanes: Default::default(),
             d_illegal: Default::default(),
@@ -1206,79 +982,6 @@ impl AtomicUnit {
             typed_walked: Default::default(),
             typed_walk_at_lod: Default::default(),
             typed_lane_rows: Default::default(),
-            t_valid: Default::default(),
-            t_walk: Default::default(),
-            t_typed: Default::default(),
-            t_addr: Default::default(),
-            t_walk_first: Default::default(),
-            t_lane_first: Default::default(),
-            t_at_lod: Default::default(),
-            t_second_b: Default::default(),
-            t_walk_c: Default::default(),
-            t_lod_c: Default::default(),
-            t_surf_u16: Default::default(),
-            t_kind: Default::default(),
-            t_checks_bounds: Default::default(),
-            t_bounded_offset: Default::default(),
-            t_last_start: Default::default(),
-            t_bound_small: Default::default(),
-            t_space: Default::default(),
-            t_size: Default::default(),
-            t_op: Default::default(),
-            t_ty: Default::default(),
-            t_ftz: Default::default(),
-            t_src0: Default::default(),
-            t_src1: Default::default(),
-            t_lane: Default::default(),
-            t_elem: Default::default(),
-            t_result_shift: Default::default(),
-            t_result_first: Default::default(),
-            t_result_last: Default::default(),
-            t_msg_last: Default::default(),
-            t_error: Default::default(),
-            l_valid: Default::default(),
-            l_walk: Default::default(),
-            l_typed: Default::default(),
-            l_addr: Default::default(),
-            l_p0: Default::default(),
-            l_p16: Default::default(),
-            l_p32: Default::default(),
-            l_p48: Default::default(),
-            l_second_c: Default::default(),
-            l_kind: Default::default(),
-            l_space: Default::default(),
-            l_size: Default::default(),
-            l_op: Default::default(),
-            l_ty: Default::default(),
-            l_ftz: Default::default(),
-            l_src0: Default::default(),
-            l_src1: Default::default(),
-            l_lane: Default::default(),
-            l_elem: Default::default(),
-            l_result_shift: Default::default(),
-            l_result_first: Default::default(),
-            l_result_last: Default::default(),
-            l_msg_last: Default::default(),
-            l_error: Default::default(),
-            a_valid: Default::default(),
-            a_kind: Default::default(),
-            a_line: Default::default(),
-            a_space: Default::default(),
-            a_bit_offset: Default::default(),
-            a_byte_enables: Default::default(),
-            a_size: Default::default(),
-            a_op: Default::default(),
-            a_ty: Default::default(),
-            a_ftz: Default::default(),
-            a_src0: Default::default(),
-            a_src1: Default::default(),
-            a_lane: Default::default(),
-            a_elem: Default::default(),
-            a_result_shift: Default::default(),
-            a_result_first: Default::default(),
-            a_result_last: Default::default(),
-            a_msg_last: Default::default(),
-            a_error: Default::default(),
             head_ptr: Default::default(),
             hq_line: Default::default(),
             head_next_ptr: Default::default(),
@@ -1334,97 +1037,6 @@ impl AtomicUnit {
             ent_result_last: arr(),
             ent_msg_last: arr(),
             ent_error: arr(),
-            x_valid: Default::default(),
-            x_kind: Default::default(),
-            x_writes: Default::default(),
-            x_line: Default::default(),
-            x_space: Default::default(),
-            x_bit_offset: Default::default(),
-            x_byte_enables: Default::default(),
-            x_old: Default::default(),
-            x_from_x2: Default::default(),
-            x4_valid: Default::default(),
-            x4_kind: Default::default(),
-            x4_writes: Default::default(),
-            x4_line: Default::default(),
-            x4_space: Default::default(),
-            x4_bit_offset: Default::default(),
-            x4_byte_enables: Default::default(),
-            x4_float: Default::default(),
-            x4_new: Default::default(),
-            x4_ret: Default::default(),
-            x4_old: Default::default(),
-            x4_lane: Default::default(),
-            x4_elem: Default::default(),
-            x4_result_shift: Default::default(),
-            x4_result_first: Default::default(),
-            x4_result_last: Default::default(),
-            x4_msg_last: Default::default(),
-            x4_error: Default::default(),
-            x_from_w: Default::default(),
-            x2_valid: Default::default(),
-            x2_kind: Default::default(),
-            x2_writes: Default::default(),
-            x2_line: Default::default(),
-            x2_space: Default::default(),
-            x2_bit_offset: Default::default(),
-            x2_byte_enables: Default::default(),
-            x2_float: Default::default(),
-            x2_new_true: Default::default(),
-            x2_new_false: Default::default(),
-            x2_new_cond: Default::default(),
-            x2_ret: Default::default(),
-            x2_old: Default::default(),
-            x2_lane: Default::default(),
-            x2_elem: Default::default(),
-            x2_result_shift: Default::default(),
-            x2_result_first: Default::default(),
-            x2_result_last: Default::default(),
-            x2_msg_last: Default::default(),
-            x2_error: Default::default(),
-            x3_valid: Default::default(),
-            x3_kind: Default::default(),
-            x3_writes: Default::default(),
-            x3_line: Default::default(),
-            x3_space: Default::default(),
-            x3_bit_offset: Default::default(),
-            x3_byte_enables: Default::default(),
-            x3_float: Default::default(),
-            x3_new: Default::default(),
-            x3_ret: Default::default(),
-            x3_old: Default::default(),
-            x3_lane: Default::default(),
-            x3_elem: Default::default(),
-            x3_result_shift: Default::default(),
-            x3_result_first: Default::default(),
-            x3_result_last: Default::default(),
-            x3_msg_last: Default::default(),
-            x3_error: Default::default(),
-            x_src0: Default::default(),
-            x_lane: Default::default(),
-            x_elem: Default::default(),
-            x_result_shift: Default::default(),
-            x_result_first: Default::default(),
-            x_result_last: Default::default(),
-            x_msg_last: Default::default(),
-            x_error: Default::default(),
-            w_valid: Default::default(),
-            w_kind: Default::default(),
-            w_writes: Default::default(),
-            w_line: Default::default(),
-            w_space: Default::default(),
-            w_bit_offset: Default::default(),
-            w_byte_enables: Default::default(),
-            w_new: Default::default(),
-            w_ret: Default::default(),
-            w_old: Default::default(),
-            w_lane: Default::default(),
-            w_elem: Default::default(),
-            w_result_shift: Default::default(),
-            w_result_first: Default::default(),
-            w_result_last: Default::default(),
-            w_msg_last: Default::default(),
-            w_error: Default::default(),
             result_acc: Default::default(),
             rsp_valid_r: Default::default(),
             rsp_lane_r: Default::default(),
@@ -1475,7 +1087,6 @@ impl AtomicUnit {
             issue_kind: Default::default(),
             issue_lod_c: Default::default(),
             issue_scaled_c: Default::default(),
-            t_kind_checked: Default::default(),
             walk_push: Default::default(),
             typed_pending: Default::default(),
             t_accepts: Default::default(),
@@ -1508,13 +1119,10 @@ impl AtomicUnit {
             head_enters: Default::default(),
             x_free: Default::default(),
             w_free: Default::default(),
-            x_is_rmw: Default::default(),
             w_is_rmw: Default::default(),
             w_has_result: Default::default(),
             write_data: Default::default(),
             retire: Default::default(),
-            old_is_bypassed: Default::default(),
-            old_bypassed: Default::default(),
             port_write: Default::default(),
             port_line: Default::default(),
             port_space: Default::default(),
@@ -1618,79 +1226,6 @@ impl Logic for AtomicUnit {
             typed_walked,
             typed_walk_at_lod,
             typed_lane_rows,
-            t_valid,
-            t_walk,
-            t_typed,
-            t_addr,
-            t_walk_first,
-            t_lane_first,
-            t_at_lod,
-            t_second_b,
-            t_walk_c,
-            t_lod_c,
-            t_surf_u16,
-            t_kind,
-            t_checks_bounds,
-            t_bounded_offset,
-            t_last_start,
-            t_bound_small,
-            t_space,
-            t_size,
-            t_op,
-            t_ty,
-            t_ftz,
-            t_src0,
-            t_src1,
-            t_lane,
-            t_elem,
-            t_result_shift,
-            t_result_first,
-            t_result_last,
-            t_msg_last,
-            t_error,
-            l_valid,
-            l_walk,
-            l_typed,
-            l_addr,
-            l_p0,
-            l_p16,
-            l_p32,
-            l_p48,
-            l_second_c,
-            l_kind,
-            l_space,
-            l_size,
-            l_op,
-            l_ty,
-            l_ftz,
-            l_src0,
-            l_src1,
-            l_lane,
-            l_elem,
-            l_result_shift,
-            l_result_first,
-            l_result_last,
-            l_msg_last,
-            l_error,
-            a_valid,
-            a_kind,
-            a_line,
-            a_space,
-            a_bit_offset,
-            a_byte_enables,
-            a_size,
-            a_op,
-            a_ty,
-            a_ftz,
-            a_src0,
-            a_src1,
-            a_lane,
-            a_elem,
-            a_result_shift,
-            a_result_first,
-            a_result_last,
-            a_msg_last,
-            a_error,
             head_ptr,
             hq_line,
             head_next_ptr,
@@ -1706,97 +1241,6 @@ impl Logic for AtomicUnit {
             tail_ptr,
             occupancy,
             read_issue_seq,
-            x_valid,
-            x_kind,
-            x_writes,
-            x_line,
-            x_space,
-            x_bit_offset,
-            x_byte_enables,
-            x_old,
-            x_from_x2,
-            x4_valid,
-            x4_kind,
-            x4_writes,
-            x4_line,
-            x4_space,
-            x4_bit_offset,
-            x4_byte_enables,
-            x4_float,
-            x4_new,
-            x4_ret,
-            x4_old,
-            x4_lane,
-            x4_elem,
-            x4_result_shift,
-            x4_result_first,
-            x4_result_last,
-            x4_msg_last,
-            x4_error,
-            x_from_w,
-            x2_valid,
-            x2_kind,
-            x2_writes,
-            x2_line,
-            x2_space,
-            x2_bit_offset,
-            x2_byte_enables,
-            x2_float,
-            x2_new_true,
-            x2_new_false,
-            x2_new_cond,
-            x2_ret,
-            x2_old,
-            x2_lane,
-            x2_elem,
-            x2_result_shift,
-            x2_result_first,
-            x2_result_last,
-            x2_msg_last,
-            x2_error,
-            x3_valid,
-            x3_kind,
-            x3_writes,
-            x3_line,
-            x3_space,
-            x3_bit_offset,
-            x3_byte_enables,
-            x3_float,
-            x3_new,
-            x3_ret,
-            x3_old,
-            x3_lane,
-            x3_elem,
-            x3_result_shift,
-            x3_result_first,
-            x3_result_last,
-            x3_msg_last,
-            x3_error,
-            x_src0,
-            x_lane,
-            x_elem,
-            x_result_shift,
-            x_result_first,
-            x_result_last,
-            x_msg_last,
-            x_error,
-            w_valid,
-            w_kind,
-            w_writes,
-            w_line,
-            w_space,
-            w_bit_offset,
-            w_byte_enables,
-            w_new,
-            w_ret,
-            w_old,
-            w_lane,
-            w_elem,
-            w_result_shift,
-            w_result_first,
-            w_result_last,
-            w_msg_last,
-            w_error,
             result_acc,
             rsp_valid_r,
             rsp_lane_r,
@@ -1970,25 +1414,6 @@ impl Logic for AtomicUnit {
         self.addr_gen.surf_size.next = self.ctx_surf_size.q.val();
         self.addr_gen.slm_size.next = self.ctx_slm_size.q.val();
 
-        // the address stage T, on its registers
-        self.bounds_check.checked.next = self.t_checks_bounds.q.val();
-        self.bounds_check.offset.next = self.t_bounded_offset.q.val();
-        self.bounds_check.last_start.next = self.t_last_start.q.val();
-        self.bounds_check.bound_small.next = self.t_bound_small.q.val();
-        self.addr_mul.walk_first.next = self.t_walk_first.q.val();
-        self.addr_mul.lane_first.next = self.t_lane_first.q.val();
-        self.addr_mul.at_lod.next = self.t_at_lod.q.val();
-        self.addr_mul.surf_u16.next = self.t_surf_u16.q.val();
-        self.addr_mul.second_b.next = self.t_second_b.q.val();
-        // the line stage L, on its registers
-        self.addr_finish.typed.next = self.l_typed.q.val();
-        self.addr_finish.addr.next = self.l_addr.q.val();
-        self.addr_finish.elem_size.next = self.l_size.q.val();
-        self.addr_finish.p0.next = self.l_p0.q.val();
-        self.addr_finish.p16.next = self.l_p16.q.val();
-        self.addr_finish.p32.next = self.l_p32.q.val();
-        self.addr_finish.p48.next = self.l_p48.q.val();
-        self.addr_finish.second_c.next = self.l_second_c.q.val();
 
         self.elem_select.lane_src0.next = self.lane_mux.src0.val();
         self.elem_select.lane_src1.next = self.lane_mux.src1.val();
@@ -1997,9 +1422,9 @@ impl Logic for AtomicUnit {
         self.elem_select.swap_src.next = self.ctx_swap_src.q.val();
         self.elem_select.write_only.next = self.ctx_write_only.q.val();
 
-        self.write_align.value.next = self.w_new.q.val();
-        self.write_align.bit_offset.next = self.w_bit_offset.q.val();
-        self.write_align.byte_enables.next = self.w_byte_enables.q.val();
+        self.write_align.value.next = self.execute.w_new_q.val();
+        self.write_align.bit_offset.next = self.execute.w_bit_offset_q.val();
+        self.write_align.byte_enables.next = self.execute.w_byte_enables_q.val();
 
         self.head_select.head.next = self.head_ptr.q.val();
         self.ent_src0.clock.next = self.clock.val();
@@ -2078,7 +1503,7 @@ impl Logic for AtomicUnit {
         self.head_select.head_pushed.next = self.hq_pushed.q.val();
         self.head_select.push_data.next = self.push_data.q.val();
         self.head_select.push_bytes.next = self.push_bytes.q.val();
-        self.head_select.late_writes.next = self.w_writes.q.val();
+        self.head_select.late_writes.next = self.execute.w_writes_q.val();
         self.head_select.late_overlaps.next = self.hz_late_overlaps.q.val();
         self.head_select.late_data.next = self.write_align.data.val();
         self.head_select.late_mask.next = self.write_align.mask.val();
@@ -2087,58 +1512,58 @@ impl Logic for AtomicUnit {
         // stages, and the entry after it against the head and the stages
         self.hz_head[0].head_line.next = self.hq_line.q.val();
         self.hz_head[0].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[0].stage_line.next = self.x_line.q.val();
-        self.hz_head[0].stage_byte_enables.next = self.x_byte_enables.q.val();
+        self.hz_head[0].stage_line.next = self.execute.x_line_q.val();
+        self.hz_head[0].stage_byte_enables.next = self.execute.x_byte_enables_q.val();
         self.hz_head[1].head_line.next = self.hq_line.q.val();
         self.hz_head[1].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[1].stage_line.next = self.x2_line.q.val();
-        self.hz_head[1].stage_byte_enables.next = self.x2_byte_enables.q.val();
+        self.hz_head[1].stage_line.next = self.execute.x2_line_q.val();
+        self.hz_head[1].stage_byte_enables.next = self.execute.x2_byte_enables_q.val();
         self.hz_head[2].head_line.next = self.hq_line.q.val();
         self.hz_head[2].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[2].stage_line.next = self.x3_line.q.val();
-        self.hz_head[2].stage_byte_enables.next = self.x3_byte_enables.q.val();
+        self.hz_head[2].stage_line.next = self.execute.x3_line_q.val();
+        self.hz_head[2].stage_byte_enables.next = self.execute.x3_byte_enables_q.val();
         self.hz_head[3].head_line.next = self.hq_line.q.val();
         self.hz_head[3].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[3].stage_line.next = self.x4_line.q.val();
-        self.hz_head[3].stage_byte_enables.next = self.x4_byte_enables.q.val();
+        self.hz_head[3].stage_line.next = self.execute.x4_line_q.val();
+        self.hz_head[3].stage_byte_enables.next = self.execute.x4_byte_enables_q.val();
         self.hz_next[0].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[0].head_byte_enables.next = self.ent_byte_enables.read_data.val();
         self.hz_next[0].stage_line.next = self.hq_line.q.val();
         self.hz_next[0].stage_byte_enables.next = self.hq_byte_enables.q.val();
         self.hz_next[1].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[1].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[1].stage_line.next = self.x_line.q.val();
-        self.hz_next[1].stage_byte_enables.next = self.x_byte_enables.q.val();
+        self.hz_next[1].stage_line.next = self.execute.x_line_q.val();
+        self.hz_next[1].stage_byte_enables.next = self.execute.x_byte_enables_q.val();
         self.hz_next[2].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[2].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[2].stage_line.next = self.x2_line.q.val();
-        self.hz_next[2].stage_byte_enables.next = self.x2_byte_enables.q.val();
+        self.hz_next[2].stage_line.next = self.execute.x2_line_q.val();
+        self.hz_next[2].stage_byte_enables.next = self.execute.x2_byte_enables_q.val();
         self.hz_next[3].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[3].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[3].stage_line.next = self.x3_line.q.val();
-        self.hz_next[3].stage_byte_enables.next = self.x3_byte_enables.q.val();
+        self.hz_next[3].stage_line.next = self.execute.x3_line_q.val();
+        self.hz_next[3].stage_byte_enables.next = self.execute.x3_byte_enables_q.val();
         self.hz_head_w.head_line.next = self.hq_line.q.val();
         self.hz_head_w.head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head_w.stage_line.next = self.w_line.q.val();
-        self.hz_head_w.stage_byte_enables.next = self.w_byte_enables.q.val();
+        self.hz_head_w.stage_line.next = self.execute.w_line_q.val();
+        self.hz_head_w.stage_byte_enables.next = self.execute.w_byte_enables_q.val();
         self.hz_next_x4.head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next_x4.head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next_x4.stage_line.next = self.x4_line.q.val();
-        self.hz_next_x4.stage_byte_enables.next = self.x4_byte_enables.q.val();
-        self.head_select.ahead_writes[0].next = self.x_writes.q.val();
+        self.hz_next_x4.stage_line.next = self.execute.x4_line_q.val();
+        self.hz_next_x4.stage_byte_enables.next = self.execute.x4_byte_enables_q.val();
+        self.head_select.ahead_writes[0].next = self.execute.x_writes_q.val();
         self.head_select.ahead_overlaps[0].next = self.hz_overlaps[0].q.val();
         self.head_select.ahead_same_bytes[0].next = self.hz_same_bytes[0].q.val();
         self.head_select.ahead_ready[0].next =
-            !(self.alu.float_op.val() & (self.x_kind.q.val() == self.kind_read_modify_write.val()));
-        self.head_select.ahead_writes[1].next = self.x2_writes.q.val();
+            !(self.alu.float_op.val() & (self.execute.x_kind_q.val() == self.kind_read_modify_write.val()));
+        self.head_select.ahead_writes[1].next = self.execute.x2_writes_q.val();
         self.head_select.ahead_overlaps[1].next = self.hz_overlaps[1].q.val();
         self.head_select.ahead_same_bytes[1].next = self.hz_same_bytes[1].q.val();
-        self.head_select.ahead_ready[1].next = !self.x2_float.q.val();
-        self.head_select.ahead_writes[2].next = self.x3_writes.q.val() & self.fp_built.val();
+        self.head_select.ahead_ready[1].next = !self.execute.x2_float_q.val();
+        self.head_select.ahead_writes[2].next = self.execute.x3_writes_q.val() & self.fp_built.val();
         self.head_select.ahead_overlaps[2].next = self.hz_overlaps[2].q.val();
         self.head_select.ahead_same_bytes[2].next = self.hz_same_bytes[2].q.val();
-        self.head_select.ahead_ready[2].next = !self.x3_float.q.val();
-        self.head_select.ahead_writes[3].next = self.x4_writes.q.val() & self.fp_built.val();
+        self.head_select.ahead_ready[2].next = !self.execute.x3_float_q.val();
+        self.head_select.ahead_writes[3].next = self.execute.x4_writes_q.val() & self.fp_built.val();
         self.head_select.ahead_overlaps[3].next = self.hz_overlaps[3].q.val();
         self.head_select.ahead_same_bytes[3].next = self.hz_same_bytes[3].q.val();
         self.head_select.ahead_ready[3].next = true;
@@ -2160,21 +1585,21 @@ impl Logic for AtomicUnit {
         // X3 is already in a register when the head enters X (x2_new,
         // x3_new) and went into x_old then, so this mux has four inputs
         // and the pick, on the loop and on the float pipeline's first stage)
-        self.alu.old_value.next = self.x_old.q.val();
-        if self.x_from_w.q.val() {
-            self.alu.old_value.next = self.w_new.q.val();
+        self.alu.old_value.next = self.execute.x_old_q.val();
+        if self.execute.x_from_w_q.val() {
+            self.alu.old_value.next = self.execute.w_new_q.val();
         }
-        if self.x_from_x2.q.val() & !self.x2_new_cond.q.val() {
-            self.alu.old_value.next = self.x2_new_false.q.val();
+        if self.execute.x_from_x2_q.val() & !self.execute.x2_new_cond_q.val() {
+            self.alu.old_value.next = self.execute.x2_new_false_q.val();
         }
-        if self.x_from_x2.q.val() & self.x2_new_cond.q.val() {
-            self.alu.old_value.next = self.x2_new_true.q.val();
+        if self.execute.x_from_x2_q.val() & self.execute.x2_new_cond_q.val() {
+            self.alu.old_value.next = self.execute.x2_new_true_q.val();
         }
         self.alu.src0.next = self.ent_src0.read_data.val() & self.data_built.val();
         self.alu.src1.next = self.ent_src1.read_data.val() & self.data_built.val();
 
         // ================= write stage: write, retire, forward, result =================
-        self.w_is_rmw.next = self.w_kind.q.val() == self.kind_read_modify_write.val();
+        self.w_is_rmw.next = self.execute.w_kind_q.val() == self.kind_read_modify_write.val();
         self.write_data.next = self.write_align.data.val();
         // The write stage's operation leaves whenever the write skid
         // register is empty (`w_free`: the execute stages move with it); its
@@ -2184,30 +1609,30 @@ impl Logic for AtomicUnit {
         // reads `mem_wr_ready`).
         self.w_free.next = !self.write_skid.full.val();
         self.x_free.next = self.w_free.val();
-        self.retire.next = (self.w_valid.q.val() & self.w_free.val()) & !self.reset_q.q.val();
+        self.retire.next = (self.execute.w_valid_q.val() & self.w_free.val()) & !self.reset_q.q.val();
         self.write_skid.clock.next = self.clock.val();
         self.write_skid.clear.next = self.reset_q.q.val();
         self.write_skid.ready.next = self.mem_wr_ready.val();
         self.write_skid.leave.next = self.retire.val();
-        self.write_skid.leave_writes.next = self.w_writes.q.val();
-        self.write_skid.leave_last.next = self.w_msg_last.q.val();
-        self.write_skid.leave_error.next = self.w_error.q.val();
+        self.write_skid.leave_writes.next = self.execute.w_writes_q.val();
+        self.write_skid.leave_last.next = self.execute.w_msg_last_q.val();
+        self.write_skid.leave_error.next = self.execute.w_error_q.val();
         self.write_skid.leave_rmw.next = self.w_is_rmw.val();
-        if self.retire.val() & self.w_writes.q.val() {
-            self.s_line.d.next = self.w_line.q.val();
-            self.s_space.d.next = self.w_space.q.val();
+        if self.retire.val() & self.execute.w_writes_q.val() {
+            self.s_line.d.next = self.execute.w_line_q.val();
+            self.s_space.d.next = self.execute.w_space_q.val();
             self.s_data.d.next = self.write_data.val();
-            self.s_byte_enables.d.next = self.w_byte_enables.q.val();
-            self.s_lane.d.next = self.w_lane.q.val();
-            self.s_elem.d.next = self.w_elem.q.val();
-            self.s_old.d.next = self.w_old.q.val();
-            self.s_new.d.next = self.w_new.q.val();
+            self.s_byte_enables.d.next = self.execute.w_byte_enables_q.val();
+            self.s_lane.d.next = self.execute.w_lane_q.val();
+            self.s_elem.d.next = self.execute.w_elem_q.val();
+            self.s_old.d.next = self.execute.w_old_q.val();
+            self.s_new.d.next = self.execute.w_new_q.val();
         }
-        self.port_write.next = self.write_skid.full.val() | (self.w_writes.q.val() & !self.reset_q.q.val());
-        self.port_line.next = self.w_line.q.val();
-        self.port_space.next = self.w_space.q.val();
+        self.port_write.next = self.write_skid.full.val() | (self.execute.w_writes_q.val() & !self.reset_q.q.val());
+        self.port_line.next = self.execute.w_line_q.val();
+        self.port_space.next = self.execute.w_space_q.val();
         self.port_data.next = self.write_data.val();
-        self.port_byte_enables.next = self.w_byte_enables.q.val();
+        self.port_byte_enables.next = self.execute.w_byte_enables_q.val();
         if self.write_skid.full.val() {
             self.port_line.next = self.s_line.q.val();
             self.port_space.next = self.s_space.q.val();
@@ -2222,148 +1647,26 @@ impl Logic for AtomicUnit {
 
         // The lane's result: old value (new for PREDEC), 0 when out of
         // bounds; PTX vector elements are joined into one result.
-        self.w_has_result.next = self.w_is_rmw.val() | (self.w_kind.q.val() == self.kind_no_memory.val());
+        self.w_has_result.next = self.w_is_rmw.val() | (self.execute.w_kind_q.val() == self.kind_no_memory.val());
         self.result_value.next = self.zero_line.val();
         if self.w_is_rmw.val() {
-            self.result_value.next = self.w_ret.q.val();
+            self.result_value.next = self.execute.w_ret_q.val();
         }
-        self.result_joined.next = self.result_value.val() << (self.w_result_shift.q.val() & self.byte_aligned.val());
-        if !self.w_result_first.q.val() {
-            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.w_result_shift.q.val() & self.byte_aligned.val()));
+        self.result_joined.next = self.result_value.val() << (self.execute.w_result_shift_q.val() & self.byte_aligned.val());
+        if !self.execute.w_result_first_q.val() {
+            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.execute.w_result_shift_q.val() & self.byte_aligned.val()));
         }
         if self.retire.val() & self.w_has_result.val() {
             self.result_acc.d.next = self.result_joined.val();
         }
-        self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w_result_last.q.val();
-        self.rsp_lane_r.d.next = self.w_lane.q.val();
+        self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.execute.w_result_last_q.val();
+        self.rsp_lane_r.d.next = self.execute.w_lane_q.val();
         self.rsp_data_r.d.next = self.result_joined.val();
         // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
         // (`WriteSkid`, registered). The observed operation is in the skid
         // registers `s_*` in the cycle after: they load every write leaving
         // W, and hold a refused one until it is accepted (no W write leaves
         // meanwhile), so `obs_*` are those registers, with no mux.
-
-        // ================= execute stages -> write stage =================
-        self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
-        if self.w_free.val() {
-            // X4 -> W: a float op's value leaves the ALU's stage 4 now
-            self.w_valid.d.next = self.x4_valid.q.val();
-            self.w_writes.d.next = self.x4_valid.q.val() & self.x4_writes.q.val();
-            self.w_kind.d.next = self.x4_kind.q.val();
-            self.w_line.d.next = self.x4_line.q.val();
-            self.w_space.d.next = self.x4_space.q.val();
-            self.w_bit_offset.d.next = self.x4_bit_offset.q.val();
-            self.w_byte_enables.d.next = self.x4_byte_enables.q.val();
-            self.w_new.d.next = self.x4_new.q.val();
-            if self.x4_float.q.val() {
-                self.w_new.d.next = self.alu.float_value.val();
-            }
-            self.w_ret.d.next = self.x4_ret.q.val();
-            self.w_old.d.next = self.x4_old.q.val();
-            self.w_lane.d.next = self.x4_lane.q.val();
-            self.w_elem.d.next = self.x4_elem.q.val();
-            self.w_result_shift.d.next = self.x4_result_shift.q.val();
-            self.w_result_first.d.next = self.x4_result_first.q.val();
-            self.w_result_last.d.next = self.x4_result_last.q.val();
-            self.w_msg_last.d.next = self.x4_msg_last.q.val();
-            self.w_error.d.next = self.x4_error.q.val();
-            if !self.fp_built.val() {
-                // an integer build: X2 -> W (X3 and X4 only delay float results)
-                self.w_valid.d.next = self.x2_valid.q.val();
-                self.w_writes.d.next = self.x2_valid.q.val() & self.x2_writes.q.val();
-                self.w_kind.d.next = self.x2_kind.q.val();
-                self.w_line.d.next = self.x2_line.q.val();
-                self.w_space.d.next = self.x2_space.q.val();
-                self.w_bit_offset.d.next = self.x2_bit_offset.q.val();
-                self.w_byte_enables.d.next = self.x2_byte_enables.q.val();
-                self.w_new.d.next = self.x2_new_false.q.val();
-                if self.x2_new_cond.q.val() {
-                    self.w_new.d.next = self.x2_new_true.q.val();
-                }
-                self.w_ret.d.next = self.x2_ret.q.val();
-                self.w_old.d.next = self.x2_old.q.val();
-                self.w_lane.d.next = self.x2_lane.q.val();
-                self.w_elem.d.next = self.x2_elem.q.val();
-                self.w_result_shift.d.next = self.x2_result_shift.q.val();
-                self.w_result_first.d.next = self.x2_result_first.q.val();
-                self.w_result_last.d.next = self.x2_result_last.q.val();
-                self.w_msg_last.d.next = self.x2_msg_last.q.val();
-                self.w_error.d.next = self.x2_error.q.val();
-            }
-            self.x4_valid.d.next = self.x3_valid.q.val();
-            self.x4_kind.d.next = self.x3_kind.q.val();
-            self.x4_writes.d.next = self.x3_valid.q.val() & self.x3_writes.q.val();
-            self.x4_line.d.next = self.x3_line.q.val();
-            self.x4_space.d.next = self.x3_space.q.val();
-            self.x4_bit_offset.d.next = self.x3_bit_offset.q.val();
-            self.x4_byte_enables.d.next = self.x3_byte_enables.q.val();
-            self.x4_float.d.next = self.x3_float.q.val();
-            self.x4_new.d.next = self.x3_new.q.val();
-            self.x4_ret.d.next = self.x3_ret.q.val();
-            self.x4_old.d.next = self.x3_old.q.val();
-            self.x4_lane.d.next = self.x3_lane.q.val();
-            self.x4_elem.d.next = self.x3_elem.q.val();
-            self.x4_result_shift.d.next = self.x3_result_shift.q.val();
-            self.x4_result_first.d.next = self.x3_result_first.q.val();
-            self.x4_result_last.d.next = self.x3_result_last.q.val();
-            self.x4_msg_last.d.next = self.x3_msg_last.q.val();
-            self.x4_error.d.next = self.x3_error.q.val();
-            self.x3_valid.d.next = self.x2_valid.q.val();
-            self.x3_kind.d.next = self.x2_kind.q.val();
-            self.x3_writes.d.next = self.x2_valid.q.val() & self.x2_writes.q.val();
-            self.x3_line.d.next = self.x2_line.q.val();
-            self.x3_space.d.next = self.x2_space.q.val();
-            self.x3_bit_offset.d.next = self.x2_bit_offset.q.val();
-            self.x3_byte_enables.d.next = self.x2_byte_enables.q.val();
-            self.x3_float.d.next = self.x2_float.q.val();
-            self.x3_new.d.next = self.x2_new_false.q.val();
-            if self.x2_new_cond.q.val() {
-                self.x3_new.d.next = self.x2_new_true.q.val();
-            }
-            self.x3_ret.d.next = self.x2_ret.q.val();
-            self.x3_old.d.next = self.x2_old.q.val();
-            self.x3_lane.d.next = self.x2_lane.q.val();
-            self.x3_elem.d.next = self.x2_elem.q.val();
-            self.x3_result_shift.d.next = self.x2_result_shift.q.val();
-            self.x3_result_first.d.next = self.x2_result_first.q.val();
-            self.x3_result_last.d.next = self.x2_result_last.q.val();
-            self.x3_msg_last.d.next = self.x2_msg_last.q.val();
-            self.x3_error.d.next = self.x2_error.q.val();
-            // X -> X2: the integer result (or the scatter block) and the returned value
-            self.x2_valid.d.next = self.x_valid.q.val();
-            self.x2_writes.d.next = self.x_valid.q.val() & self.x_writes.q.val();
-            self.x2_kind.d.next = self.x_kind.q.val();
-            self.x2_line.d.next = self.x_line.q.val();
-            self.x2_space.d.next = self.x_space.q.val();
-            self.x2_bit_offset.d.next = self.x_bit_offset.q.val();
-            self.x2_byte_enables.d.next = self.x_byte_enables.q.val();
-            self.x2_float.d.next = self.x_is_rmw.val() & self.alu.float_op.val();
-            self.x2_new_true.d.next = self.x_src0.q.val();
-            self.x2_new_false.d.next = self.x_src0.q.val();
-            if self.x_is_rmw.val() {
-                self.x2_new_true.d.next = self.alu.new_true.val();
-                self.x2_new_false.d.next = self.alu.new_false.val();
-            }
-            self.x2_new_cond.d.next = self.alu.new_cond.val();
-            self.x2_ret.d.next = self.alu.ret_value.val();
-            self.x2_old.d.next = self.x_old.q.val();
-            if self.x_from_x2.q.val() & !self.x2_new_cond.q.val() {
-                self.x2_old.d.next = self.x2_new_false.q.val();
-            }
-            if self.x_from_x2.q.val() & self.x2_new_cond.q.val() {
-                self.x2_old.d.next = self.x2_new_true.q.val();
-            }
-            if self.x_from_w.q.val() {
-                self.x2_old.d.next = self.w_new.q.val();
-            }
-            self.x2_lane.d.next = self.x_lane.q.val();
-            self.x2_elem.d.next = self.x_elem.q.val();
-            self.x2_result_shift.d.next = self.x_result_shift.q.val();
-            self.x2_result_first.d.next = self.x_result_first.q.val();
-            self.x2_result_last.d.next = self.x_result_last.q.val();
-            self.x2_msg_last.d.next = self.x_msg_last.q.val();
-            self.x2_error.d.next = self.x_error.q.val();
-        }
 
         // ================= table head -> execute stage =================
         // The head leaves the table when its read data is back (or it has no
@@ -2373,44 +1676,37 @@ impl Logic for AtomicUnit {
         self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
             & !(self.head_is_rmw.val() & self.head_select.hazard.val());
         self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
-        // the head's old value: from the table, or bypassed from X2 / X3
-        // (`HeadSelect` sets at most one bypass): the bypass pick between X2
-        // and X3 is made beside the table's 8-way mux and meets it in one
-        // 2:1 mux. (An AND-OR over three 128-bit masks had the same timing
-        // and mapped to about 2,000 more ECP5 LUTs; docs/synthesis.md.)
-        self.old_is_bypassed.next = self.head_is_rmw.val() & (self.head_select.bypass[1].val() | self.head_select.bypass[2].val());
-        self.old_bypassed.next = self.x2_new_false.q.val();
-        if self.x2_new_cond.q.val() {
-            self.old_bypassed.next = self.x2_new_true.q.val();
-        }
-        if self.head_select.bypass[2].val() {
-            self.old_bypassed.next = self.x3_new.q.val();
-        }
-        if self.x_free.val() {
-            self.x_valid.d.next = self.head_enters.val();
-            self.x_writes.d.next = self.head_enters.val()
-                & (self.head_is_rmw.val() | (self.head_select.kind.val() == self.kind_write.val()));
-            self.x_kind.d.next = self.head_select.kind.val();
-            self.x_line.d.next = self.head_select.line.val();
-            self.x_space.d.next = self.head_select.space.val();
-            self.x_bit_offset.d.next = self.head_select.bit_offset.val();
-            self.x_byte_enables.d.next = self.head_select.byte_enables.val();
-            // bypass from X2 / X3: their values are in x2_new / x3_new now
-            self.x_old.d.next = self.head_select.old_value.val();
-            if self.old_is_bypassed.val() {
-                self.x_old.d.next = self.old_bypassed.val();
-            }
-            self.x_from_x2.d.next = self.head_is_rmw.val() & self.head_select.bypass[0].val();
-            self.x_from_w.d.next = self.head_is_rmw.val() & self.head_select.bypass[3].val();
-            self.x_src0.d.next = self.ent_src0.read_data.val() & self.data_built.val();
-            self.x_lane.d.next = self.head_select.lane.val();
-            self.x_elem.d.next = self.head_select.elem.val();
-            self.x_result_shift.d.next = self.head_select.result_shift.val();
-            self.x_result_first.d.next = self.head_select.result_first.val();
-            self.x_result_last.d.next = self.head_select.result_last.val();
-            self.x_msg_last.d.next = self.head_select.msg_last.val();
-            self.x_error.d.next = self.head_select.error.val();
-        }
+        // the execute pipeline's stage registers: the head enters X, the
+        // stages move down with the write stage (`ExecutePipe`)
+        self.execute.clock.next = self.clock.val();
+        self.execute.reset.next = self.reset_q.q.val();
+        self.execute.advance.next = self.x_free.val();
+        self.execute.enter.next = self.head_enters.val();
+        self.execute.head_rmw.next = self.head_is_rmw.val();
+        self.execute.head_kind.next = self.head_select.kind.val();
+        self.execute.head_line.next = self.head_select.line.val();
+        self.execute.head_space.next = self.head_select.space.val();
+        self.execute.head_bit_offset.next = self.head_select.bit_offset.val();
+        self.execute.head_byte_enables.next = self.head_select.byte_enables.val();
+        self.execute.head_old.next = self.head_select.old_value.val();
+        self.execute.bypass[0].next = self.head_select.bypass[0].val();
+        self.execute.bypass[1].next = self.head_select.bypass[1].val();
+        self.execute.bypass[2].next = self.head_select.bypass[2].val();
+        self.execute.bypass[3].next = self.head_select.bypass[3].val();
+        self.execute.head_src0.next = self.ent_src0.read_data.val() & self.data_built.val();
+        self.execute.head_lane.next = self.head_select.lane.val();
+        self.execute.head_elem.next = self.head_select.elem.val();
+        self.execute.head_result_shift.next = self.head_select.result_shift.val();
+        self.execute.head_result_first.next = self.head_select.result_first.val();
+        self.execute.head_result_last.next = self.head_select.result_last.val();
+        self.execute.head_msg_last.next = self.head_select.msg_last.val();
+        self.execute.head_error.next = self.head_select.error.val();
+        self.execute.alu_float_op.next = self.alu.float_op.val();
+        self.execute.alu_new_true.next = self.alu.new_true.val();
+        self.execute.alu_new_false.next = self.alu.new_false.val();
+        self.execute.alu_new_cond.next = self.alu.new_cond.val();
+        self.execute.alu_ret.next = self.alu.ret_value.val();
+        self.execute.alu_float_value.next = self.alu.float_value.val();
         // The hazard compares' answers for next cycle, from this cycle's
         // compares: the head and the stages stay; or the stages move down
         // (X gets a bubble, or the head); or the head leaves and the entry
@@ -2435,56 +1731,56 @@ impl Logic for AtomicUnit {
                 self.next_head_returned.next = self.ent_data[k].returned.val();
             }
         }
-        self.hz_overlaps[0].d.next = self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.x_space.q.val());
-        self.hz_same_bytes[0].d.next = self.hq_byte_enables.q.val() == self.x_byte_enables.q.val();
-        self.hz_overlaps[1].d.next = self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.q.val());
-        self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.x2_byte_enables.q.val();
-        self.hz_overlaps[2].d.next = self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.x3_space.q.val());
-        self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.x3_byte_enables.q.val();
-        self.hz_overlaps[3].d.next = self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.x4_space.q.val());
-        self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.x4_byte_enables.q.val();
+        self.hz_overlaps[0].d.next = self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.execute.x_space_q.val());
+        self.hz_same_bytes[0].d.next = self.hq_byte_enables.q.val() == self.execute.x_byte_enables_q.val();
+        self.hz_overlaps[1].d.next = self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.execute.x2_space_q.val());
+        self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.execute.x2_byte_enables_q.val();
+        self.hz_overlaps[2].d.next = self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.execute.x3_space_q.val());
+        self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.execute.x3_byte_enables_q.val();
+        self.hz_overlaps[3].d.next = self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.execute.x4_space_q.val());
+        self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.execute.x4_byte_enables_q.val();
         if self.x_free.val() {
             self.hz_overlaps[1].d.next =
-                self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.x_space.q.val());
-            self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.x_byte_enables.q.val();
+                self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.execute.x_space_q.val());
+            self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.execute.x_byte_enables_q.val();
             self.hz_overlaps[2].d.next =
-                self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.q.val());
-            self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.x2_byte_enables.q.val();
+                self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.execute.x2_space_q.val());
+            self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.execute.x2_byte_enables_q.val();
             self.hz_overlaps[3].d.next =
-                self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.x3_space.q.val());
-            self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.x3_byte_enables.q.val();
+                self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.execute.x3_space_q.val());
+            self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.execute.x3_byte_enables_q.val();
         }
         if self.head_enters.val() {
             self.hz_overlaps[0].d.next =
                 self.hz_next[0].overlaps.val() & (self.next_head_space.val() == self.hq_space.q.val());
             self.hz_same_bytes[0].d.next = self.ent_byte_enables.read_data.val() == self.hq_byte_enables.q.val();
             self.hz_overlaps[1].d.next =
-                self.hz_next[1].overlaps.val() & (self.next_head_space.val() == self.x_space.q.val());
-            self.hz_same_bytes[1].d.next = self.ent_byte_enables.read_data.val() == self.x_byte_enables.q.val();
+                self.hz_next[1].overlaps.val() & (self.next_head_space.val() == self.execute.x_space_q.val());
+            self.hz_same_bytes[1].d.next = self.ent_byte_enables.read_data.val() == self.execute.x_byte_enables_q.val();
             self.hz_overlaps[2].d.next =
-                self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.x2_space.q.val());
-            self.hz_same_bytes[2].d.next = self.ent_byte_enables.read_data.val() == self.x2_byte_enables.q.val();
+                self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.execute.x2_space_q.val());
+            self.hz_same_bytes[2].d.next = self.ent_byte_enables.read_data.val() == self.execute.x2_byte_enables_q.val();
             self.hz_overlaps[3].d.next =
-                self.hz_next[3].overlaps.val() & (self.next_head_space.val() == self.x3_space.q.val());
-            self.hz_same_bytes[3].d.next = self.ent_byte_enables.read_data.val() == self.x3_byte_enables.q.val();
+                self.hz_next[3].overlaps.val() & (self.next_head_space.val() == self.execute.x3_space_q.val());
+            self.hz_same_bytes[3].d.next = self.ent_byte_enables.read_data.val() == self.execute.x3_byte_enables_q.val();
         }
         // the same for the write stage W (its write merged into the head's
         // line, `late_*`): W stays, or takes X4 (an integer build: X2)
-        self.hz_late_overlaps.d.next = self.hz_head_w.overlaps.val() & (self.hq_space.q.val() == self.w_space.q.val());
+        self.hz_late_overlaps.d.next = self.hz_head_w.overlaps.val() & (self.hq_space.q.val() == self.execute.w_space_q.val());
         if self.x_free.val() {
             self.hz_late_overlaps.d.next =
-                self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.x4_space.q.val());
+                self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.execute.x4_space_q.val());
             if !self.fp_built.val() {
                 self.hz_late_overlaps.d.next =
-                    self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.q.val());
+                    self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.execute.x2_space_q.val());
             }
         }
         if self.head_enters.val() {
             self.hz_late_overlaps.d.next =
-                self.hz_next_x4.overlaps.val() & (self.next_head_space.val() == self.x4_space.q.val());
+                self.hz_next_x4.overlaps.val() & (self.next_head_space.val() == self.execute.x4_space_q.val());
             if !self.fp_built.val() {
                 self.hz_late_overlaps.d.next =
-                    self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.x2_space.q.val());
+                    self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.execute.x2_space_q.val());
             }
         }
         if self.head_enters.val() {
@@ -2516,91 +1812,32 @@ impl Logic for AtomicUnit {
         // register, `r_*`, and stays on the port from there; nothing
         // allocates until it is accepted: `ReadSkid`, the only logic that
         // reads `mem_rd_ready`)
-        self.alloc.next = ((self.a_valid.q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
+        self.alloc.next = ((self.address.a_valid_q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
             & !self.read_skid.full.val();
-        self.a_reads.next = self.alloc.val() & (self.a_kind.q.val() == self.kind_read_modify_write.val());
-        self.a_accepts.next = !self.a_valid.q.val() | self.alloc.val();
-        self.l_accepts.next = !self.l_valid.q.val() | self.a_accepts.val();
+        self.a_reads.next = self.alloc.val() & (self.address.a_kind_q.val() == self.kind_read_modify_write.val());
+        self.a_accepts.next = !self.address.a_valid_q.val() | self.alloc.val();
+        self.l_accepts.next = !self.address.l_valid_q.val() | self.a_accepts.val();
         // a walk step in T waits for L like an element (it ends in L)
-        self.t_accepts.next = !(self.t_valid.q.val() | self.t_walk.q.val()) | self.l_accepts.val();
+        self.t_accepts.next = !(self.address.t_valid_q.val() | self.address.t_walk_q.val()) | self.l_accepts.val();
         self.read_skid.clock.next = self.clock.val();
         self.read_skid.clear.next = self.reset_q.q.val();
         self.read_skid.ready.next = self.mem_rd_ready.val();
         self.read_skid.issue.next = self.a_reads.val();
         if self.a_reads.val() {
-            self.r_line.d.next = self.a_line.q.val();
-            self.r_space.d.next = self.a_space.q.val();
-            self.r_byte_enables.d.next = self.a_byte_enables.q.val();
+            self.r_line.d.next = self.address.a_line_q.val();
+            self.r_space.d.next = self.address.a_space_q.val();
+            self.r_byte_enables.d.next = self.address.a_byte_enables_q.val();
         }
         self.mem_rd_valid.next = self.read_skid.full.val() | self.a_reads.val();
-        self.mem_rd_addr.next = self.a_line.q.val();
-        self.mem_rd_space.next = self.a_space.q.val();
-        self.mem_rd_be.next = self.a_byte_enables.q.val();
+        self.mem_rd_addr.next = self.address.a_line_q.val();
+        self.mem_rd_space.next = self.address.a_space_q.val();
+        self.mem_rd_be.next = self.address.a_byte_enables_q.val();
         if self.read_skid.full.val() {
             self.mem_rd_addr.next = self.r_line.q.val();
             self.mem_rd_space.next = self.r_space.q.val();
             self.mem_rd_be.next = self.r_byte_enables.q.val();
         }
 
-        // ================= line (L) -> allocate =================
-        if self.a_accepts.val() {
-            self.a_valid.d.next = self.l_valid.q.val();
-            self.a_kind.d.next = self.l_kind.q.val();
-            self.a_line.d.next = self.addr_finish.line.val();
-            self.a_space.d.next = self.l_space.q.val();
-            self.a_bit_offset.d.next = self.addr_finish.bit_offset.val();
-            self.a_byte_enables.d.next = self.addr_finish.byte_enables.val();
-            self.a_size.d.next = self.l_size.q.val();
-            self.a_op.d.next = self.l_op.q.val();
-            self.a_ty.d.next = self.l_ty.q.val();
-            self.a_ftz.d.next = self.l_ftz.q.val();
-            self.a_src0.d.next = self.l_src0.q.val();
-            self.a_src1.d.next = self.l_src1.q.val();
-            self.a_lane.d.next = self.l_lane.q.val();
-            self.a_elem.d.next = self.l_elem.q.val();
-            self.a_result_shift.d.next = self.l_result_shift.q.val();
-            self.a_result_first.d.next = self.l_result_first.q.val();
-            self.a_result_last.d.next = self.l_result_last.q.val();
-            self.a_msg_last.d.next = self.l_msg_last.q.val();
-            self.a_error.d.next = self.l_error.q.val();
-        }
-
-        // ================= address (T) -> line (L) =================
-        // T's bounds check (SLM, buffer): an access past the bound touches no memory
-        self.t_kind_checked.next = self.t_kind.q.val();
-        if self.bounds_check.out_of_bounds.val() {
-            self.t_kind_checked.next = self.kind_no_memory.val();
-        }
-
-        if self.l_accepts.val() {
-            self.l_valid.d.next = self.t_valid.q.val();
-            self.l_walk.d.next = self.t_walk.q.val();
-            self.l_typed.d.next = self.t_typed.q.val();
-            self.l_addr.d.next = self.t_addr.q.val();
-            self.l_p0.d.next = self.addr_mul.p0.val();
-            self.l_p16.d.next = self.addr_mul.p16.val();
-            self.l_p32.d.next = self.addr_mul.p32.val();
-            self.l_p48.d.next = self.addr_mul.p48.val();
-            self.l_second_c.d.next = self.t_walk_c.q.val();
-            if self.t_at_lod.q.val() {
-                self.l_second_c.d.next = self.t_lod_c.q.val();
-            }
-            self.l_kind.d.next = self.t_kind_checked.val();
-            self.l_space.d.next = self.t_space.q.val();
-            self.l_size.d.next = self.t_size.q.val();
-            self.l_op.d.next = self.t_op.q.val();
-            self.l_ty.d.next = self.t_ty.q.val();
-            self.l_ftz.d.next = self.t_ftz.q.val();
-            self.l_src0.d.next = self.t_src0.q.val();
-            self.l_src1.d.next = self.t_src1.q.val();
-            self.l_lane.d.next = self.t_lane.q.val();
-            self.l_elem.d.next = self.t_elem.q.val();
-            self.l_result_shift.d.next = self.t_result_shift.q.val();
-            self.l_result_first.d.next = self.t_result_first.q.val();
-            self.l_result_last.d.next = self.t_result_last.q.val();
-            self.l_msg_last.d.next = self.t_msg_last.q.val();
-            self.l_error.d.next = self.t_error.q.val();
-        }
 
         // ================= issue (I): one element per cycle =================
         // The issue stage holds the lane selected last cycle (or a marker):
@@ -2619,7 +1856,7 @@ impl Logic for AtomicUnit {
         }
         self.issue_addr_ready.next = (self.issue_marker.val() | self.lane_mux.base_misaligned.val())
             | (!self.ctx_kind_typed.q.val()
-                | ((self.typed_lane_coord.ready.val() & !self.t_walk.q.val()) & !self.l_walk.q.val()));
+                | ((self.typed_lane_coord.ready.val() & !self.address.t_walk_q.val()) & !self.address.l_walk_q.val()));
         self.issue_push.next = ((self.i_valid.q.val() & !self.reset_q.q.val()) & self.issue_addr_ready.val())
             & self.t_accepts.val();
         self.issue_kind.next = self.kind_read_modify_write.val();
@@ -2959,7 +2196,7 @@ impl Logic for AtomicUnit {
         self.typed_lane_coord.levels.next = self.n_surf_levels.q.val();
         self.typed_lane_coord.entry_rows.next = self.n_lane_rows.q.val();
         self.typed_lane_coord.rows.next = self.typed_lane_rows.q.val();
-        self.typed_lane_coord.walk_step.next = self.t_walk.q.val();
+        self.typed_lane_coord.walk_step.next = self.address.t_walk_q.val();
         if self.issue_done.val() {
             self.i_valid.d.next = false;
         }
@@ -3029,8 +2266,8 @@ impl Logic for AtomicUnit {
         // the next level_base); three cycles per level
         self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
             & !self.issue_misaligned.val();
-        self.walk_push.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.t_walk.q.val())
-            & (!self.l_walk.q.val() & !self.typed_walk_stale.q.val()))
+        self.walk_push.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.address.t_walk_q.val())
+            & (!self.address.l_walk_q.val() & !self.typed_walk_stale.q.val()))
             & self.t_accepts.val();
         // the walk state changes for a new lane, which enters when the issue
         // stage is empty (no typed lane pending) or its lane's last element
@@ -3054,8 +2291,8 @@ impl Logic for AtomicUnit {
             self.typed_walk_a.d.next = self.typed_step.next_walk_a.val();
             self.typed_walk_b.d.next = self.typed_step.next_walk_b.val();
         }
-        if self.l_walk.q.val() {
-            self.typed_level_base.d.next = self.addr_finish.index.val();
+        if self.address.l_walk_q.val() {
+            self.typed_level_base.d.next = self.address.l_index.val();
         }
         // (a walk step leaves `typed_level` above 0: it runs only while `level < lod`)
         if self.walk_push.val() {
@@ -3068,80 +2305,83 @@ impl Logic for AtomicUnit {
             self.typed_level_base.d.next = self.zero_addr.val();
         }
 
-        // ================= issue -> address (T) =================
-        if self.t_accepts.val() {
-            self.t_valid.d.next = self.issue_push.val();
-            self.t_walk.d.next = self.walk_push.val();
-            self.t_typed.d.next = self.ctx_kind_typed.q.val();
-            self.t_addr.d.next = self.addr_gen.addr.val();
-            self.t_walk_first.d.next = self.typed_step.walk_first.val();
-            self.t_lane_first.d.next = self.typed_step.lane_first.val();
-            self.t_at_lod.d.next = self.typed_at_lod.val();
-            self.t_second_b.d.next = self.typed_step.second_b.val();
-            self.t_walk_c.d.next = self.typed_step.second_c.val();
-            self.t_lod_c.d.next = self.issue_lod_c.val();
-            self.t_surf_u16.d.next = self.ctx_surf_u16.q.val();
-            self.t_kind.d.next = self.issue_kind.val();
-            self.t_checks_bounds.d.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
-            self.t_bounded_offset.d.next = self.addr_gen.bounded_offset.val();
-            self.t_last_start.d.next = self.addr_gen.bound.val() - self.elem_bytes.val();
-            self.t_bound_small.d.next = self.addr_gen.bound.val() < self.elem_bytes.val();
-            self.t_space.d.next = self.addr_gen.space.val();
-            self.t_size.d.next = self.ctx_elem_size.q.val();
-            self.t_op.d.next = self.ctx_alu_op.q.val();
-            self.t_ty.d.next = self.ctx_alu_ty.q.val();
-            self.t_ftz.d.next = self.ctx_alu_ftz.q.val();
-            self.t_src0.d.next = self.elem_select.src0.val() & self.data_built.val();
-            self.t_src1.d.next = self.elem_select.src1.val() & self.data_built.val();
-            self.t_lane.d.next = self.i_lane.q.val();
-            self.t_elem.d.next = self.elem_index.q.val();
-            self.t_result_shift.d.next = self.elem_shift.q.val().get_bits::<7>(0);
-            self.t_result_first.d.next = !self.elem_index.q.val().any();
-            self.t_result_last.d.next = self.issue_lane_done.val();
-            self.t_msg_last.d.next = self.issue_last.val();
-            self.t_error.d.next = (self.issue_marker.val() & self.i_illegal.q.val())
-                | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
-        }
+        // the address pipeline, T, L, A (`AddressPipe`): the issue stage's
+        // element goes in as T takes it
+        self.address.clock.next = self.clock.val();
+        self.address.reset.next = self.reset_q.q.val();
+        self.address.t_accepts.next = self.t_accepts.val();
+        self.address.l_accepts.next = self.l_accepts.val();
+        self.address.a_accepts.next = self.a_accepts.val();
+        self.address.issue_valid.next = self.issue_push.val();
+        self.address.issue_walk.next = self.walk_push.val();
+        self.address.issue_typed.next = self.ctx_kind_typed.q.val();
+        self.address.issue_addr.next = self.addr_gen.addr.val();
+        self.address.issue_walk_first.next = self.typed_step.walk_first.val();
+        self.address.issue_lane_first.next = self.typed_step.lane_first.val();
+        self.address.issue_at_lod.next = self.typed_at_lod.val();
+        self.address.issue_second_b.next = self.typed_step.second_b.val();
+        self.address.issue_walk_c.next = self.typed_step.second_c.val();
+        self.address.issue_lod_c.next = self.issue_lod_c.val();
+        self.address.issue_surf_u16.next = self.ctx_surf_u16.q.val();
+        self.address.issue_kind.next = self.issue_kind.val();
+        self.address.issue_checks_bounds.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
+        self.address.issue_bounded_offset.next = self.addr_gen.bounded_offset.val();
+        self.address.issue_last_start.next = self.addr_gen.bound.val() - self.elem_bytes.val();
+        self.address.issue_bound_small.next = self.addr_gen.bound.val() < self.elem_bytes.val();
+        self.address.issue_space.next = self.addr_gen.space.val();
+        self.address.issue_size.next = self.ctx_elem_size.q.val();
+        self.address.issue_op.next = self.ctx_alu_op.q.val();
+        self.address.issue_ty.next = self.ctx_alu_ty.q.val();
+        self.address.issue_ftz.next = self.ctx_alu_ftz.q.val();
+        self.address.issue_src0.next = self.elem_select.src0.val() & self.data_built.val();
+        self.address.issue_src1.next = self.elem_select.src1.val() & self.data_built.val();
+        self.address.issue_lane.next = self.i_lane.q.val();
+        self.address.issue_elem.next = self.elem_index.q.val();
+        self.address.issue_result_shift.next = self.elem_shift.q.val().get_bits::<7>(0);
+        self.address.issue_result_first.next = !self.elem_index.q.val().any();
+        self.address.issue_result_last.next = self.issue_lane_done.val();
+        self.address.issue_msg_last.next = self.issue_last.val();
+        self.address.issue_error.next = (self.issue_marker.val() & self.i_illegal.q.val()) | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
 
         // The entry allocated this cycle: its read goes out together with the
         // write on the port, so it takes the write's bytes if they share the line.
-        self.alloc_on_port_line.next = (self.port_write.val() & (self.a_line.q.val() == self.port_line.val()))
-            & (self.a_space.q.val() == self.port_space.val());
+        self.alloc_on_port_line.next = (self.port_write.val() & (self.address.a_line_q.val() == self.port_line.val()))
+            & (self.address.a_space_q.val() == self.port_space.val());
         // the operands' RAMs: written at allocation (their write port is
         // clocked, so wiring it from the `alloc` local makes no loop)
         self.ent_src0.write_enable.next = self.alloc.val();
         self.ent_src0.write_index.next = self.tail_ptr.q.val();
-        self.ent_src0.write_data.next = self.a_src0.q.val();
+        self.ent_src0.write_data.next = self.address.a_src0_q.val();
         self.ent_src1.write_enable.next = self.alloc.val();
         self.ent_src1.write_index.next = self.tail_ptr.q.val();
-        self.ent_src1.write_data.next = self.a_src1.q.val();
+        self.ent_src1.write_data.next = self.address.a_src1_q.val();
         self.ent_bit_offset.write_enable.next = self.alloc.val();
         self.ent_bit_offset.write_index.next = self.tail_ptr.q.val();
-        self.ent_bit_offset.write_data.next = self.a_bit_offset.q.val();
+        self.ent_bit_offset.write_data.next = self.address.a_bit_offset_q.val();
         self.ent_byte_enables.write_enable.next = self.alloc.val();
         self.ent_byte_enables.write_index.next = self.tail_ptr.q.val();
-        self.ent_byte_enables.write_data.next = self.a_byte_enables.q.val();
+        self.ent_byte_enables.write_data.next = self.address.a_byte_enables_q.val();
         self.ent_size.write_enable.next = self.alloc.val();
         self.ent_size.write_index.next = self.tail_ptr.q.val();
-        self.ent_size.write_data.next = self.a_size.q.val();
+        self.ent_size.write_data.next = self.address.a_size_q.val();
         self.ent_op.write_enable.next = self.alloc.val();
         self.ent_op.write_index.next = self.tail_ptr.q.val();
-        self.ent_op.write_data.next = self.a_op.q.val();
+        self.ent_op.write_data.next = self.address.a_op_q.val();
         self.ent_ty.write_enable.next = self.alloc.val();
         self.ent_ty.write_index.next = self.tail_ptr.q.val();
-        self.ent_ty.write_data.next = self.a_ty.q.val();
+        self.ent_ty.write_data.next = self.address.a_ty_q.val();
         self.ent_lane.write_enable.next = self.alloc.val();
         self.ent_lane.write_index.next = self.tail_ptr.q.val();
-        self.ent_lane.write_data.next = self.a_lane.q.val();
+        self.ent_lane.write_data.next = self.address.a_lane_q.val();
         self.ent_elem.write_enable.next = self.alloc.val();
         self.ent_elem.write_index.next = self.tail_ptr.q.val();
-        self.ent_elem.write_data.next = self.a_elem.q.val();
+        self.ent_elem.write_data.next = self.address.a_elem_q.val();
         self.ent_result_shift.write_enable.next = self.alloc.val();
         self.ent_result_shift.write_index.next = self.tail_ptr.q.val();
-        self.ent_result_shift.write_data.next = self.a_result_shift.q.val();
+        self.ent_result_shift.write_data.next = self.address.a_result_shift_q.val();
         self.ent_line_at_head.write_enable.next = self.alloc.val();
         self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
-        self.ent_line_at_head.write_data.next = self.a_line.q.val();
+        self.ent_line_at_head.write_data.next = self.address.a_line_q.val();
         self.alloc_at_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_ptr.q.val());
         self.alloc_at_next_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_next_ptr.q.val());
         // The head's `push_hit` in a register of its own (`hq_pushed`), as
@@ -3174,23 +2414,23 @@ impl Logic for AtomicUnit {
             self.hq_size.d.next = self.ent_size.read_data.val();
         }
         if self.alloc_at_next_head.val() & self.head_enters.val() {
-            self.hq_line.d.next = self.a_line.q.val();
-            self.hq_space.d.next = self.a_space.q.val();
-            self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
-            self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
-            self.hq_size.d.next = self.a_size.q.val();
-            self.hq_kind.d.next = self.a_kind.q.val();
+            self.hq_line.d.next = self.address.a_line_q.val();
+            self.hq_space.d.next = self.address.a_space_q.val();
+            self.hq_byte_enables.d.next = self.address.a_byte_enables_q.val();
+            self.hq_bit_offset.d.next = self.address.a_bit_offset_q.val();
+            self.hq_size.d.next = self.address.a_size_q.val();
+            self.hq_kind.d.next = self.address.a_kind_q.val();
             self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         // (an allocation at the head itself finds the table empty: the head
         // is not leaving then)
         if self.alloc_at_head.val() {
-            self.hq_line.d.next = self.a_line.q.val();
-            self.hq_space.d.next = self.a_space.q.val();
-            self.hq_byte_enables.d.next = self.a_byte_enables.q.val();
-            self.hq_bit_offset.d.next = self.a_bit_offset.q.val();
-            self.hq_size.d.next = self.a_size.q.val();
-            self.hq_kind.d.next = self.a_kind.q.val();
+            self.hq_line.d.next = self.address.a_line_q.val();
+            self.hq_space.d.next = self.address.a_space_q.val();
+            self.hq_byte_enables.d.next = self.address.a_byte_enables_q.val();
+            self.hq_bit_offset.d.next = self.address.a_bit_offset_q.val();
+            self.hq_size.d.next = self.address.a_size_q.val();
+            self.hq_kind.d.next = self.address.a_kind_q.val();
             self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         if self.alloc.val() {
@@ -3198,16 +2438,16 @@ impl Logic for AtomicUnit {
             for k in 0..INFLIGHT_DEPTH {
                 if self.tail_ptr.q.val().index() == k {
                     self.ent_valid[k].d.next = true;
-                    self.ent_kind[k].d.next = self.a_kind.q.val();
+                    self.ent_kind[k].d.next = self.address.a_kind_q.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
                     self.ent_fwd_bytes[k].d.next = self.zero_enables.val();
-                    self.ent_line[k].d.next = self.a_line.q.val();
-                    self.ent_space[k].d.next = self.a_space.q.val();
-                    self.ent_ftz[k].d.next = self.a_ftz.q.val();
-                    self.ent_result_first[k].d.next = self.a_result_first.q.val();
-                    self.ent_result_last[k].d.next = self.a_result_last.q.val();
-                    self.ent_msg_last[k].d.next = self.a_msg_last.q.val();
-                    self.ent_error[k].d.next = self.a_error.q.val();
+                    self.ent_line[k].d.next = self.address.a_line_q.val();
+                    self.ent_space[k].d.next = self.address.a_space_q.val();
+                    self.ent_ftz[k].d.next = self.address.a_ftz_q.val();
+                    self.ent_result_first[k].d.next = self.address.a_result_first_q.val();
+                    self.ent_result_last[k].d.next = self.address.a_result_last_q.val();
+                    self.ent_msg_last[k].d.next = self.address.a_msg_last_q.val();
+                    self.ent_error[k].d.next = self.address.a_error_q.val();
                 }
             }
         }
@@ -3312,11 +2552,6 @@ impl Logic for AtomicUnit {
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();
-            self.t_valid.d.next = false;
-            self.t_walk.d.next = false;
-            self.l_valid.d.next = false;
-            self.l_walk.d.next = false;
-            self.a_valid.d.next = false;
             self.head_ptr.d.next = self.zero_index.val();
             self.head_next_ptr.d.next = self.one_index.val();
             self.hq_valid.d.next = false;
@@ -3325,16 +2560,6 @@ impl Logic for AtomicUnit {
             self.occupancy.d.next = self.zero_occupancy.val();
             self.read_issue_seq.d.next = self.zero_seq.val();
             self.rsp_valid_r.d.next = false;
-            self.x_valid.d.next = false;
-            self.x_writes.d.next = false;
-            self.x2_valid.d.next = false;
-            self.x2_writes.d.next = false;
-            self.x3_valid.d.next = false;
-            self.x3_writes.d.next = false;
-            self.x4_valid.d.next = false;
-            self.x4_writes.d.next = false;
-            self.w_valid.d.next = false;
-            self.w_writes.d.next = false;
             for k in 0..INFLIGHT_DEPTH {
                 self.ent_valid[k].d.next = false;
                 self.push_hit[k].d.next = false;

@@ -194,32 +194,65 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  addr_gen$checks_bounds;
     wire  [63:0] addr_gen$bounded_offset;
     wire  [63:0] addr_gen$bound;
-    reg  [63:0] addr_mul$walk_first;
-    reg  [63:0] addr_mul$lane_first;
-    reg  addr_mul$at_lod;
-    reg  addr_mul$surf_u16;
-    reg  [31:0] addr_mul$second_b;
-    wire  [31:0] addr_mul$p0;
-    wire  [32:0] addr_mul$p16;
-    wire  [31:0] addr_mul$p32;
-    wire  [15:0] addr_mul$p48;
-    reg  addr_finish$typed;
-    reg  [63:0] addr_finish$addr;
-    reg  [2:0] addr_finish$elem_size;
-    reg  [31:0] addr_finish$p0;
-    reg  [32:0] addr_finish$p16;
-    reg  [31:0] addr_finish$p32;
-    reg  [15:0] addr_finish$p48;
-    reg  [63:0] addr_finish$second_c;
-    wire  [63:0] addr_finish$index;
-    wire  [63:0] addr_finish$line;
-    wire  [6:0] addr_finish$bit_offset;
-    wire  [15:0] addr_finish$byte_enables;
-    reg  bounds_check$checked;
-    reg  [63:0] bounds_check$offset;
-    reg  [63:0] bounds_check$last_start;
-    reg  bounds_check$bound_small;
-    wire  bounds_check$out_of_bounds;
+    reg  address$clock;
+    reg  address$reset;
+    reg  address$t_accepts;
+    reg  address$l_accepts;
+    reg  address$a_accepts;
+    reg  address$issue_valid;
+    reg  address$issue_walk;
+    reg  address$issue_typed;
+    reg  [63:0] address$issue_addr;
+    reg  [63:0] address$issue_walk_first;
+    reg  [63:0] address$issue_lane_first;
+    reg  address$issue_at_lod;
+    reg  [31:0] address$issue_second_b;
+    reg  [63:0] address$issue_walk_c;
+    reg  [63:0] address$issue_lod_c;
+    reg  address$issue_surf_u16;
+    reg  [1:0] address$issue_kind;
+    reg  address$issue_checks_bounds;
+    reg  [63:0] address$issue_bounded_offset;
+    reg  [63:0] address$issue_last_start;
+    reg  address$issue_bound_small;
+    reg  address$issue_space;
+    reg  [2:0] address$issue_size;
+    reg  [4:0] address$issue_op;
+    reg  [3:0] address$issue_ty;
+    reg  address$issue_ftz;
+    reg  [127:0] address$issue_src0;
+    reg  [127:0] address$issue_src1;
+    reg  [4:0] address$issue_lane;
+    reg  [2:0] address$issue_elem;
+    reg  [6:0] address$issue_result_shift;
+    reg  address$issue_result_first;
+    reg  address$issue_result_last;
+    reg  address$issue_msg_last;
+    reg  address$issue_error;
+    wire  address$t_valid_q;
+    wire  address$t_walk_q;
+    wire  address$l_valid_q;
+    wire  address$l_walk_q;
+    wire  address$a_valid_q;
+    wire  [1:0] address$a_kind_q;
+    wire  [63:0] address$a_line_q;
+    wire  address$a_space_q;
+    wire  [6:0] address$a_bit_offset_q;
+    wire  [15:0] address$a_byte_enables_q;
+    wire  [2:0] address$a_size_q;
+    wire  [4:0] address$a_op_q;
+    wire  [3:0] address$a_ty_q;
+    wire  address$a_ftz_q;
+    wire  [127:0] address$a_src0_q;
+    wire  [127:0] address$a_src1_q;
+    wire  [4:0] address$a_lane_q;
+    wire  [2:0] address$a_elem_q;
+    wire  [6:0] address$a_result_shift_q;
+    wire  address$a_result_first_q;
+    wire  address$a_result_last_q;
+    wire  address$a_msg_last_q;
+    wire  address$a_error_q;
+    wire  [63:0] address$l_index;
     reg  [127:0] elem_select$lane_src0;
     reg  [127:0] elem_select$lane_src1;
     reg  [7:0] elem_select$elem_shift;
@@ -973,225 +1006,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  typed_walk_at_lod$d;
     wire  typed_walk_at_lod$q;
     reg  typed_walk_at_lod$clock;
-    reg  t_valid$d;
-    wire  t_valid$q;
-    reg  t_valid$clock;
-    reg  t_walk$d;
-    wire  t_walk$q;
-    reg  t_walk$clock;
-    reg  t_typed$d;
-    wire  t_typed$q;
-    reg  t_typed$clock;
-    reg  [63:0] t_addr$d;
-    wire  [63:0] t_addr$q;
-    reg  t_addr$clock;
-    reg  [63:0] t_walk_first$d;
-    wire  [63:0] t_walk_first$q;
-    reg  t_walk_first$clock;
-    reg  [63:0] t_lane_first$d;
-    wire  [63:0] t_lane_first$q;
-    reg  t_lane_first$clock;
-    reg  t_at_lod$d;
-    wire  t_at_lod$q;
-    reg  t_at_lod$clock;
-    reg  [31:0] t_second_b$d;
-    wire  [31:0] t_second_b$q;
-    reg  t_second_b$clock;
-    reg  [63:0] t_walk_c$d;
-    wire  [63:0] t_walk_c$q;
-    reg  t_walk_c$clock;
-    reg  [63:0] t_lod_c$d;
-    wire  [63:0] t_lod_c$q;
-    reg  t_lod_c$clock;
-    reg  t_surf_u16$d;
-    wire  t_surf_u16$q;
-    reg  t_surf_u16$clock;
-    reg  [1:0] t_kind$d;
-    wire  [1:0] t_kind$q;
-    reg  t_kind$clock;
-    reg  t_checks_bounds$d;
-    wire  t_checks_bounds$q;
-    reg  t_checks_bounds$clock;
-    reg  [63:0] t_bounded_offset$d;
-    wire  [63:0] t_bounded_offset$q;
-    reg  t_bounded_offset$clock;
-    reg  [63:0] t_last_start$d;
-    wire  [63:0] t_last_start$q;
-    reg  t_last_start$clock;
-    reg  t_bound_small$d;
-    wire  t_bound_small$q;
-    reg  t_bound_small$clock;
-    reg  t_space$d;
-    wire  t_space$q;
-    reg  t_space$clock;
-    reg  [2:0] t_size$d;
-    wire  [2:0] t_size$q;
-    reg  t_size$clock;
-    reg  [4:0] t_op$d;
-    wire  [4:0] t_op$q;
-    reg  t_op$clock;
-    reg  [3:0] t_ty$d;
-    wire  [3:0] t_ty$q;
-    reg  t_ty$clock;
-    reg  t_ftz$d;
-    wire  t_ftz$q;
-    reg  t_ftz$clock;
-    reg  [127:0] t_src0$d;
-    wire  [127:0] t_src0$q;
-    reg  t_src0$clock;
-    reg  [127:0] t_src1$d;
-    wire  [127:0] t_src1$q;
-    reg  t_src1$clock;
-    reg  [4:0] t_lane$d;
-    wire  [4:0] t_lane$q;
-    reg  t_lane$clock;
-    reg  [2:0] t_elem$d;
-    wire  [2:0] t_elem$q;
-    reg  t_elem$clock;
-    reg  [6:0] t_result_shift$d;
-    wire  [6:0] t_result_shift$q;
-    reg  t_result_shift$clock;
-    reg  t_result_first$d;
-    wire  t_result_first$q;
-    reg  t_result_first$clock;
-    reg  t_result_last$d;
-    wire  t_result_last$q;
-    reg  t_result_last$clock;
-    reg  t_msg_last$d;
-    wire  t_msg_last$q;
-    reg  t_msg_last$clock;
-    reg  t_error$d;
-    wire  t_error$q;
-    reg  t_error$clock;
-    reg  l_valid$d;
-    wire  l_valid$q;
-    reg  l_valid$clock;
-    reg  l_walk$d;
-    wire  l_walk$q;
-    reg  l_walk$clock;
-    reg  l_typed$d;
-    wire  l_typed$q;
-    reg  l_typed$clock;
-    reg  [63:0] l_addr$d;
-    wire  [63:0] l_addr$q;
-    reg  l_addr$clock;
-    reg  [31:0] l_p0$d;
-    wire  [31:0] l_p0$q;
-    reg  l_p0$clock;
-    reg  [32:0] l_p16$d;
-    wire  [32:0] l_p16$q;
-    reg  l_p16$clock;
-    reg  [31:0] l_p32$d;
-    wire  [31:0] l_p32$q;
-    reg  l_p32$clock;
-    reg  [15:0] l_p48$d;
-    wire  [15:0] l_p48$q;
-    reg  l_p48$clock;
-    reg  [63:0] l_second_c$d;
-    wire  [63:0] l_second_c$q;
-    reg  l_second_c$clock;
-    reg  [1:0] l_kind$d;
-    wire  [1:0] l_kind$q;
-    reg  l_kind$clock;
-    reg  l_space$d;
-    wire  l_space$q;
-    reg  l_space$clock;
-    reg  [2:0] l_size$d;
-    wire  [2:0] l_size$q;
-    reg  l_size$clock;
-    reg  [4:0] l_op$d;
-    wire  [4:0] l_op$q;
-    reg  l_op$clock;
-    reg  [3:0] l_ty$d;
-    wire  [3:0] l_ty$q;
-    reg  l_ty$clock;
-    reg  l_ftz$d;
-    wire  l_ftz$q;
-    reg  l_ftz$clock;
-    reg  [127:0] l_src0$d;
-    wire  [127:0] l_src0$q;
-    reg  l_src0$clock;
-    reg  [127:0] l_src1$d;
-    wire  [127:0] l_src1$q;
-    reg  l_src1$clock;
-    reg  [4:0] l_lane$d;
-    wire  [4:0] l_lane$q;
-    reg  l_lane$clock;
-    reg  [2:0] l_elem$d;
-    wire  [2:0] l_elem$q;
-    reg  l_elem$clock;
-    reg  [6:0] l_result_shift$d;
-    wire  [6:0] l_result_shift$q;
-    reg  l_result_shift$clock;
-    reg  l_result_first$d;
-    wire  l_result_first$q;
-    reg  l_result_first$clock;
-    reg  l_result_last$d;
-    wire  l_result_last$q;
-    reg  l_result_last$clock;
-    reg  l_msg_last$d;
-    wire  l_msg_last$q;
-    reg  l_msg_last$clock;
-    reg  l_error$d;
-    wire  l_error$q;
-    reg  l_error$clock;
-    reg  a_valid$d;
-    wire  a_valid$q;
-    reg  a_valid$clock;
-    reg  [1:0] a_kind$d;
-    wire  [1:0] a_kind$q;
-    reg  a_kind$clock;
-    reg  [63:0] a_line$d;
-    wire  [63:0] a_line$q;
-    reg  a_line$clock;
-    reg  a_space$d;
-    wire  a_space$q;
-    reg  a_space$clock;
-    reg  [6:0] a_bit_offset$d;
-    wire  [6:0] a_bit_offset$q;
-    reg  a_bit_offset$clock;
-    reg  [15:0] a_byte_enables$d;
-    wire  [15:0] a_byte_enables$q;
-    reg  a_byte_enables$clock;
-    reg  [2:0] a_size$d;
-    wire  [2:0] a_size$q;
-    reg  a_size$clock;
-    reg  [4:0] a_op$d;
-    wire  [4:0] a_op$q;
-    reg  a_op$clock;
-    reg  [3:0] a_ty$d;
-    wire  [3:0] a_ty$q;
-    reg  a_ty$clock;
-    reg  a_ftz$d;
-    wire  a_ftz$q;
-    reg  a_ftz$clock;
-    reg  [127:0] a_src0$d;
-    wire  [127:0] a_src0$q;
-    reg  a_src0$clock;
-    reg  [127:0] a_src1$d;
-    wire  [127:0] a_src1$q;
-    reg  a_src1$clock;
-    reg  [4:0] a_lane$d;
-    wire  [4:0] a_lane$q;
-    reg  a_lane$clock;
-    reg  [2:0] a_elem$d;
-    wire  [2:0] a_elem$q;
-    reg  a_elem$clock;
-    reg  [6:0] a_result_shift$d;
-    wire  [6:0] a_result_shift$q;
-    reg  a_result_shift$clock;
-    reg  a_result_first$d;
-    wire  a_result_first$q;
-    reg  a_result_first$clock;
-    reg  a_result_last$d;
-    wire  a_result_last$q;
-    reg  a_result_last$clock;
-    reg  a_msg_last$d;
-    wire  a_msg_last$q;
-    reg  a_msg_last$clock;
-    reg  a_error$d;
-    wire  a_error$q;
-    reg  a_error$clock;
     reg  [2:0] head_ptr$d;
     wire  [2:0] head_ptr$q;
     reg  head_ptr$clock;
@@ -1863,279 +1677,77 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  ent_error$7$d;
     wire  ent_error$7$q;
     reg  ent_error$7$clock;
-    reg  x_valid$d;
-    wire  x_valid$q;
-    reg  x_valid$clock;
-    reg  [1:0] x_kind$d;
-    wire  [1:0] x_kind$q;
-    reg  x_kind$clock;
-    reg  x_writes$d;
-    wire  x_writes$q;
-    reg  x_writes$clock;
-    reg  [63:0] x_line$d;
-    wire  [63:0] x_line$q;
-    reg  x_line$clock;
-    reg  x_space$d;
-    wire  x_space$q;
-    reg  x_space$clock;
-    reg  [6:0] x_bit_offset$d;
-    wire  [6:0] x_bit_offset$q;
-    reg  x_bit_offset$clock;
-    reg  [15:0] x_byte_enables$d;
-    wire  [15:0] x_byte_enables$q;
-    reg  x_byte_enables$clock;
-    reg  [127:0] x_old$d;
-    wire  [127:0] x_old$q;
-    reg  x_old$clock;
-    reg  x_from_x2$d;
-    wire  x_from_x2$q;
-    reg  x_from_x2$clock;
-    reg  x_from_w$d;
-    wire  x_from_w$q;
-    reg  x_from_w$clock;
-    reg  [127:0] x_src0$d;
-    wire  [127:0] x_src0$q;
-    reg  x_src0$clock;
-    reg  [4:0] x_lane$d;
-    wire  [4:0] x_lane$q;
-    reg  x_lane$clock;
-    reg  [2:0] x_elem$d;
-    wire  [2:0] x_elem$q;
-    reg  x_elem$clock;
-    reg  [6:0] x_result_shift$d;
-    wire  [6:0] x_result_shift$q;
-    reg  x_result_shift$clock;
-    reg  x_result_first$d;
-    wire  x_result_first$q;
-    reg  x_result_first$clock;
-    reg  x_result_last$d;
-    wire  x_result_last$q;
-    reg  x_result_last$clock;
-    reg  x_msg_last$d;
-    wire  x_msg_last$q;
-    reg  x_msg_last$clock;
-    reg  x_error$d;
-    wire  x_error$q;
-    reg  x_error$clock;
-    reg  x2_valid$d;
-    wire  x2_valid$q;
-    reg  x2_valid$clock;
-    reg  [1:0] x2_kind$d;
-    wire  [1:0] x2_kind$q;
-    reg  x2_kind$clock;
-    reg  x2_writes$d;
-    wire  x2_writes$q;
-    reg  x2_writes$clock;
-    reg  [63:0] x2_line$d;
-    wire  [63:0] x2_line$q;
-    reg  x2_line$clock;
-    reg  x2_space$d;
-    wire  x2_space$q;
-    reg  x2_space$clock;
-    reg  [6:0] x2_bit_offset$d;
-    wire  [6:0] x2_bit_offset$q;
-    reg  x2_bit_offset$clock;
-    reg  [15:0] x2_byte_enables$d;
-    wire  [15:0] x2_byte_enables$q;
-    reg  x2_byte_enables$clock;
-    reg  x2_float$d;
-    wire  x2_float$q;
-    reg  x2_float$clock;
-    reg  [127:0] x2_new_true$d;
-    wire  [127:0] x2_new_true$q;
-    reg  x2_new_true$clock;
-    reg  [127:0] x2_new_false$d;
-    wire  [127:0] x2_new_false$q;
-    reg  x2_new_false$clock;
-    reg  x2_new_cond$d;
-    wire  x2_new_cond$q;
-    reg  x2_new_cond$clock;
-    reg  [127:0] x2_ret$d;
-    wire  [127:0] x2_ret$q;
-    reg  x2_ret$clock;
-    reg  [127:0] x2_old$d;
-    wire  [127:0] x2_old$q;
-    reg  x2_old$clock;
-    reg  [4:0] x2_lane$d;
-    wire  [4:0] x2_lane$q;
-    reg  x2_lane$clock;
-    reg  [2:0] x2_elem$d;
-    wire  [2:0] x2_elem$q;
-    reg  x2_elem$clock;
-    reg  [6:0] x2_result_shift$d;
-    wire  [6:0] x2_result_shift$q;
-    reg  x2_result_shift$clock;
-    reg  x2_result_first$d;
-    wire  x2_result_first$q;
-    reg  x2_result_first$clock;
-    reg  x2_result_last$d;
-    wire  x2_result_last$q;
-    reg  x2_result_last$clock;
-    reg  x2_msg_last$d;
-    wire  x2_msg_last$q;
-    reg  x2_msg_last$clock;
-    reg  x2_error$d;
-    wire  x2_error$q;
-    reg  x2_error$clock;
-    reg  x3_valid$d;
-    wire  x3_valid$q;
-    reg  x3_valid$clock;
-    reg  [1:0] x3_kind$d;
-    wire  [1:0] x3_kind$q;
-    reg  x3_kind$clock;
-    reg  x3_writes$d;
-    wire  x3_writes$q;
-    reg  x3_writes$clock;
-    reg  [63:0] x3_line$d;
-    wire  [63:0] x3_line$q;
-    reg  x3_line$clock;
-    reg  x3_space$d;
-    wire  x3_space$q;
-    reg  x3_space$clock;
-    reg  [6:0] x3_bit_offset$d;
-    wire  [6:0] x3_bit_offset$q;
-    reg  x3_bit_offset$clock;
-    reg  [15:0] x3_byte_enables$d;
-    wire  [15:0] x3_byte_enables$q;
-    reg  x3_byte_enables$clock;
-    reg  x3_float$d;
-    wire  x3_float$q;
-    reg  x3_float$clock;
-    reg  [127:0] x3_new$d;
-    wire  [127:0] x3_new$q;
-    reg  x3_new$clock;
-    reg  [127:0] x3_ret$d;
-    wire  [127:0] x3_ret$q;
-    reg  x3_ret$clock;
-    reg  [127:0] x3_old$d;
-    wire  [127:0] x3_old$q;
-    reg  x3_old$clock;
-    reg  [4:0] x3_lane$d;
-    wire  [4:0] x3_lane$q;
-    reg  x3_lane$clock;
-    reg  [2:0] x3_elem$d;
-    wire  [2:0] x3_elem$q;
-    reg  x3_elem$clock;
-    reg  [6:0] x3_result_shift$d;
-    wire  [6:0] x3_result_shift$q;
-    reg  x3_result_shift$clock;
-    reg  x3_result_first$d;
-    wire  x3_result_first$q;
-    reg  x3_result_first$clock;
-    reg  x3_result_last$d;
-    wire  x3_result_last$q;
-    reg  x3_result_last$clock;
-    reg  x3_msg_last$d;
-    wire  x3_msg_last$q;
-    reg  x3_msg_last$clock;
-    reg  x3_error$d;
-    wire  x3_error$q;
-    reg  x3_error$clock;
-    reg  x4_valid$d;
-    wire  x4_valid$q;
-    reg  x4_valid$clock;
-    reg  [1:0] x4_kind$d;
-    wire  [1:0] x4_kind$q;
-    reg  x4_kind$clock;
-    reg  x4_writes$d;
-    wire  x4_writes$q;
-    reg  x4_writes$clock;
-    reg  [63:0] x4_line$d;
-    wire  [63:0] x4_line$q;
-    reg  x4_line$clock;
-    reg  x4_space$d;
-    wire  x4_space$q;
-    reg  x4_space$clock;
-    reg  [6:0] x4_bit_offset$d;
-    wire  [6:0] x4_bit_offset$q;
-    reg  x4_bit_offset$clock;
-    reg  [15:0] x4_byte_enables$d;
-    wire  [15:0] x4_byte_enables$q;
-    reg  x4_byte_enables$clock;
-    reg  x4_float$d;
-    wire  x4_float$q;
-    reg  x4_float$clock;
-    reg  [127:0] x4_new$d;
-    wire  [127:0] x4_new$q;
-    reg  x4_new$clock;
-    reg  [127:0] x4_ret$d;
-    wire  [127:0] x4_ret$q;
-    reg  x4_ret$clock;
-    reg  [127:0] x4_old$d;
-    wire  [127:0] x4_old$q;
-    reg  x4_old$clock;
-    reg  [4:0] x4_lane$d;
-    wire  [4:0] x4_lane$q;
-    reg  x4_lane$clock;
-    reg  [2:0] x4_elem$d;
-    wire  [2:0] x4_elem$q;
-    reg  x4_elem$clock;
-    reg  [6:0] x4_result_shift$d;
-    wire  [6:0] x4_result_shift$q;
-    reg  x4_result_shift$clock;
-    reg  x4_result_first$d;
-    wire  x4_result_first$q;
-    reg  x4_result_first$clock;
-    reg  x4_result_last$d;
-    wire  x4_result_last$q;
-    reg  x4_result_last$clock;
-    reg  x4_msg_last$d;
-    wire  x4_msg_last$q;
-    reg  x4_msg_last$clock;
-    reg  x4_error$d;
-    wire  x4_error$q;
-    reg  x4_error$clock;
-    reg  w_valid$d;
-    wire  w_valid$q;
-    reg  w_valid$clock;
-    reg  [1:0] w_kind$d;
-    wire  [1:0] w_kind$q;
-    reg  w_kind$clock;
-    reg  w_writes$d;
-    wire  w_writes$q;
-    reg  w_writes$clock;
-    reg  [63:0] w_line$d;
-    wire  [63:0] w_line$q;
-    reg  w_line$clock;
-    reg  w_space$d;
-    wire  w_space$q;
-    reg  w_space$clock;
-    reg  [6:0] w_bit_offset$d;
-    wire  [6:0] w_bit_offset$q;
-    reg  w_bit_offset$clock;
-    reg  [15:0] w_byte_enables$d;
-    wire  [15:0] w_byte_enables$q;
-    reg  w_byte_enables$clock;
-    reg  [127:0] w_new$d;
-    wire  [127:0] w_new$q;
-    reg  w_new$clock;
-    reg  [127:0] w_ret$d;
-    wire  [127:0] w_ret$q;
-    reg  w_ret$clock;
-    reg  [127:0] w_old$d;
-    wire  [127:0] w_old$q;
-    reg  w_old$clock;
-    reg  [4:0] w_lane$d;
-    wire  [4:0] w_lane$q;
-    reg  w_lane$clock;
-    reg  [2:0] w_elem$d;
-    wire  [2:0] w_elem$q;
-    reg  w_elem$clock;
-    reg  [6:0] w_result_shift$d;
-    wire  [6:0] w_result_shift$q;
-    reg  w_result_shift$clock;
-    reg  w_result_first$d;
-    wire  w_result_first$q;
-    reg  w_result_first$clock;
-    reg  w_result_last$d;
-    wire  w_result_last$q;
-    reg  w_result_last$clock;
-    reg  w_msg_last$d;
-    wire  w_msg_last$q;
-    reg  w_msg_last$clock;
-    reg  w_error$d;
-    wire  w_error$q;
-    reg  w_error$clock;
+    reg  execute$clock;
+    reg  execute$reset;
+    reg  execute$advance;
+    reg  execute$enter;
+    reg  execute$head_rmw;
+    reg  [1:0] execute$head_kind;
+    reg  [63:0] execute$head_line;
+    reg  execute$head_space;
+    reg  [6:0] execute$head_bit_offset;
+    reg  [15:0] execute$head_byte_enables;
+    reg  [127:0] execute$head_old;
+    reg  execute$bypass$0;
+    reg  execute$bypass$1;
+    reg  execute$bypass$2;
+    reg  execute$bypass$3;
+    reg  [127:0] execute$head_src0;
+    reg  [4:0] execute$head_lane;
+    reg  [2:0] execute$head_elem;
+    reg  [6:0] execute$head_result_shift;
+    reg  execute$head_result_first;
+    reg  execute$head_result_last;
+    reg  execute$head_msg_last;
+    reg  execute$head_error;
+    reg  execute$alu_float_op;
+    reg  [127:0] execute$alu_new_true;
+    reg  [127:0] execute$alu_new_false;
+    reg  execute$alu_new_cond;
+    reg  [127:0] execute$alu_ret;
+    reg  [127:0] execute$alu_float_value;
+    wire  [1:0] execute$x_kind_q;
+    wire  execute$x_writes_q;
+    wire  [63:0] execute$x_line_q;
+    wire  execute$x_space_q;
+    wire  [15:0] execute$x_byte_enables_q;
+    wire  [127:0] execute$x_old_q;
+    wire  execute$x_from_x2_q;
+    wire  execute$x_from_w_q;
+    wire  execute$x2_writes_q;
+    wire  [63:0] execute$x2_line_q;
+    wire  execute$x2_space_q;
+    wire  [15:0] execute$x2_byte_enables_q;
+    wire  execute$x2_float_q;
+    wire  [127:0] execute$x2_new_true_q;
+    wire  [127:0] execute$x2_new_false_q;
+    wire  execute$x2_new_cond_q;
+    wire  execute$x3_writes_q;
+    wire  [63:0] execute$x3_line_q;
+    wire  execute$x3_space_q;
+    wire  [15:0] execute$x3_byte_enables_q;
+    wire  execute$x3_float_q;
+    wire  execute$x4_writes_q;
+    wire  [63:0] execute$x4_line_q;
+    wire  execute$x4_space_q;
+    wire  [15:0] execute$x4_byte_enables_q;
+    wire  execute$w_valid_q;
+    wire  [1:0] execute$w_kind_q;
+    wire  execute$w_writes_q;
+    wire  [63:0] execute$w_line_q;
+    wire  execute$w_space_q;
+    wire  [6:0] execute$w_bit_offset_q;
+    wire  [15:0] execute$w_byte_enables_q;
+    wire  [127:0] execute$w_new_q;
+    wire  [127:0] execute$w_ret_q;
+    wire  [127:0] execute$w_old_q;
+    wire  [4:0] execute$w_lane_q;
+    wire  [2:0] execute$w_elem_q;
+    wire  [6:0] execute$w_result_shift_q;
+    wire  execute$w_result_first_q;
+    wire  execute$w_result_last_q;
+    wire  execute$w_msg_last_q;
+    wire  execute$w_error_q;
     reg  [127:0] result_acc$d;
     wire  [127:0] result_acc$q;
     reg  result_acc$clock;
@@ -2170,7 +1782,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [1:0] issue_kind;
     reg  [63:0] issue_lod_c;
     reg  [63:0] issue_scaled_c;
-    reg  [1:0] t_kind_checked;
     reg  walk_push;
     reg  typed_pending;
     reg  t_accepts;
@@ -2231,13 +1842,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_enters;
     reg  x_free;
     reg  w_free;
-    reg  x_is_rmw;
     reg  w_is_rmw;
     reg  w_has_result;
     reg  [127:0] write_data;
     reg  retire;
-    reg  old_is_bypassed;
-    reg  [127:0] old_bypassed;
     reg  port_write;
     reg  [63:0] port_line;
     reg  port_space;
@@ -2371,37 +1979,66 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .bounded_offset(addr_gen$bounded_offset),
         .bound(addr_gen$bound)
     );
-    atomic_unit_l8_w32_int$addr_mul addr_mul(
-        .walk_first(addr_mul$walk_first),
-        .lane_first(addr_mul$lane_first),
-        .at_lod(addr_mul$at_lod),
-        .surf_u16(addr_mul$surf_u16),
-        .second_b(addr_mul$second_b),
-        .p0(addr_mul$p0),
-        .p16(addr_mul$p16),
-        .p32(addr_mul$p32),
-        .p48(addr_mul$p48)
-    );
-    atomic_unit_l8_w32_int$addr_finish addr_finish(
-        .typed(addr_finish$typed),
-        .addr(addr_finish$addr),
-        .elem_size(addr_finish$elem_size),
-        .p0(addr_finish$p0),
-        .p16(addr_finish$p16),
-        .p32(addr_finish$p32),
-        .p48(addr_finish$p48),
-        .second_c(addr_finish$second_c),
-        .index(addr_finish$index),
-        .line(addr_finish$line),
-        .bit_offset(addr_finish$bit_offset),
-        .byte_enables(addr_finish$byte_enables)
-    );
-    atomic_unit_l8_w32_int$bounds_check bounds_check(
-        .checked(bounds_check$checked),
-        .offset(bounds_check$offset),
-        .last_start(bounds_check$last_start),
-        .bound_small(bounds_check$bound_small),
-        .out_of_bounds(bounds_check$out_of_bounds)
+    atomic_unit_l8_w32_int$address address(
+        .clock(address$clock),
+        .reset(address$reset),
+        .t_accepts(address$t_accepts),
+        .l_accepts(address$l_accepts),
+        .a_accepts(address$a_accepts),
+        .issue_valid(address$issue_valid),
+        .issue_walk(address$issue_walk),
+        .issue_typed(address$issue_typed),
+        .issue_addr(address$issue_addr),
+        .issue_walk_first(address$issue_walk_first),
+        .issue_lane_first(address$issue_lane_first),
+        .issue_at_lod(address$issue_at_lod),
+        .issue_second_b(address$issue_second_b),
+        .issue_walk_c(address$issue_walk_c),
+        .issue_lod_c(address$issue_lod_c),
+        .issue_surf_u16(address$issue_surf_u16),
+        .issue_kind(address$issue_kind),
+        .issue_checks_bounds(address$issue_checks_bounds),
+        .issue_bounded_offset(address$issue_bounded_offset),
+        .issue_last_start(address$issue_last_start),
+        .issue_bound_small(address$issue_bound_small),
+        .issue_space(address$issue_space),
+        .issue_size(address$issue_size),
+        .issue_op(address$issue_op),
+        .issue_ty(address$issue_ty),
+        .issue_ftz(address$issue_ftz),
+        .issue_src0(address$issue_src0),
+        .issue_src1(address$issue_src1),
+        .issue_lane(address$issue_lane),
+        .issue_elem(address$issue_elem),
+        .issue_result_shift(address$issue_result_shift),
+        .issue_result_first(address$issue_result_first),
+        .issue_result_last(address$issue_result_last),
+        .issue_msg_last(address$issue_msg_last),
+        .issue_error(address$issue_error),
+        .t_valid_q(address$t_valid_q),
+        .t_walk_q(address$t_walk_q),
+        .l_valid_q(address$l_valid_q),
+        .l_walk_q(address$l_walk_q),
+        .a_valid_q(address$a_valid_q),
+        .a_kind_q(address$a_kind_q),
+        .a_line_q(address$a_line_q),
+        .a_space_q(address$a_space_q),
+        .a_bit_offset_q(address$a_bit_offset_q),
+        .a_byte_enables_q(address$a_byte_enables_q),
+        .a_size_q(address$a_size_q),
+        .a_op_q(address$a_op_q),
+        .a_ty_q(address$a_ty_q),
+        .a_ftz_q(address$a_ftz_q),
+        .a_src0_q(address$a_src0_q),
+        .a_src1_q(address$a_src1_q),
+        .a_lane_q(address$a_lane_q),
+        .a_elem_q(address$a_elem_q),
+        .a_result_shift_q(address$a_result_shift_q),
+        .a_result_first_q(address$a_result_first_q),
+        .a_result_last_q(address$a_result_last_q),
+        .a_msg_last_q(address$a_msg_last_q),
+        .a_error_q(address$a_error_q),
+        .l_index(address$l_index)
     );
     atomic_unit_l8_w32_int$elem_select elem_select(
         .lane_src0(elem_select$lane_src0),
@@ -3476,371 +3113,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(typed_walk_at_lod$q),
         .clock(typed_walk_at_lod$clock)
     );
-    atomic_unit_l8_w32_int$t_valid t_valid(
-        .d(t_valid$d),
-        .q(t_valid$q),
-        .clock(t_valid$clock)
-    );
-    atomic_unit_l8_w32_int$t_walk t_walk(
-        .d(t_walk$d),
-        .q(t_walk$q),
-        .clock(t_walk$clock)
-    );
-    atomic_unit_l8_w32_int$t_typed t_typed(
-        .d(t_typed$d),
-        .q(t_typed$q),
-        .clock(t_typed$clock)
-    );
-    atomic_unit_l8_w32_int$t_addr t_addr(
-        .d(t_addr$d),
-        .q(t_addr$q),
-        .clock(t_addr$clock)
-    );
-    atomic_unit_l8_w32_int$t_walk_first t_walk_first(
-        .d(t_walk_first$d),
-        .q(t_walk_first$q),
-        .clock(t_walk_first$clock)
-    );
-    atomic_unit_l8_w32_int$t_lane_first t_lane_first(
-        .d(t_lane_first$d),
-        .q(t_lane_first$q),
-        .clock(t_lane_first$clock)
-    );
-    atomic_unit_l8_w32_int$t_at_lod t_at_lod(
-        .d(t_at_lod$d),
-        .q(t_at_lod$q),
-        .clock(t_at_lod$clock)
-    );
-    atomic_unit_l8_w32_int$t_second_b t_second_b(
-        .d(t_second_b$d),
-        .q(t_second_b$q),
-        .clock(t_second_b$clock)
-    );
-    atomic_unit_l8_w32_int$t_walk_c t_walk_c(
-        .d(t_walk_c$d),
-        .q(t_walk_c$q),
-        .clock(t_walk_c$clock)
-    );
-    atomic_unit_l8_w32_int$t_lod_c t_lod_c(
-        .d(t_lod_c$d),
-        .q(t_lod_c$q),
-        .clock(t_lod_c$clock)
-    );
-    atomic_unit_l8_w32_int$t_surf_u16 t_surf_u16(
-        .d(t_surf_u16$d),
-        .q(t_surf_u16$q),
-        .clock(t_surf_u16$clock)
-    );
-    atomic_unit_l8_w32_int$t_kind t_kind(
-        .d(t_kind$d),
-        .q(t_kind$q),
-        .clock(t_kind$clock)
-    );
-    atomic_unit_l8_w32_int$t_checks_bounds t_checks_bounds(
-        .d(t_checks_bounds$d),
-        .q(t_checks_bounds$q),
-        .clock(t_checks_bounds$clock)
-    );
-    atomic_unit_l8_w32_int$t_bounded_offset t_bounded_offset(
-        .d(t_bounded_offset$d),
-        .q(t_bounded_offset$q),
-        .clock(t_bounded_offset$clock)
-    );
-    atomic_unit_l8_w32_int$t_last_start t_last_start(
-        .d(t_last_start$d),
-        .q(t_last_start$q),
-        .clock(t_last_start$clock)
-    );
-    atomic_unit_l8_w32_int$t_bound_small t_bound_small(
-        .d(t_bound_small$d),
-        .q(t_bound_small$q),
-        .clock(t_bound_small$clock)
-    );
-    atomic_unit_l8_w32_int$t_space t_space(
-        .d(t_space$d),
-        .q(t_space$q),
-        .clock(t_space$clock)
-    );
-    atomic_unit_l8_w32_int$t_size t_size(
-        .d(t_size$d),
-        .q(t_size$q),
-        .clock(t_size$clock)
-    );
-    atomic_unit_l8_w32_int$t_op t_op(
-        .d(t_op$d),
-        .q(t_op$q),
-        .clock(t_op$clock)
-    );
-    atomic_unit_l8_w32_int$t_ty t_ty(
-        .d(t_ty$d),
-        .q(t_ty$q),
-        .clock(t_ty$clock)
-    );
-    atomic_unit_l8_w32_int$t_ftz t_ftz(
-        .d(t_ftz$d),
-        .q(t_ftz$q),
-        .clock(t_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$t_src0 t_src0(
-        .d(t_src0$d),
-        .q(t_src0$q),
-        .clock(t_src0$clock)
-    );
-    atomic_unit_l8_w32_int$t_src1 t_src1(
-        .d(t_src1$d),
-        .q(t_src1$q),
-        .clock(t_src1$clock)
-    );
-    atomic_unit_l8_w32_int$t_lane t_lane(
-        .d(t_lane$d),
-        .q(t_lane$q),
-        .clock(t_lane$clock)
-    );
-    atomic_unit_l8_w32_int$t_elem t_elem(
-        .d(t_elem$d),
-        .q(t_elem$q),
-        .clock(t_elem$clock)
-    );
-    atomic_unit_l8_w32_int$t_result_shift t_result_shift(
-        .d(t_result_shift$d),
-        .q(t_result_shift$q),
-        .clock(t_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$t_result_first t_result_first(
-        .d(t_result_first$d),
-        .q(t_result_first$q),
-        .clock(t_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$t_result_last t_result_last(
-        .d(t_result_last$d),
-        .q(t_result_last$q),
-        .clock(t_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$t_msg_last t_msg_last(
-        .d(t_msg_last$d),
-        .q(t_msg_last$q),
-        .clock(t_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$t_error t_error(
-        .d(t_error$d),
-        .q(t_error$q),
-        .clock(t_error$clock)
-    );
-    atomic_unit_l8_w32_int$l_valid l_valid(
-        .d(l_valid$d),
-        .q(l_valid$q),
-        .clock(l_valid$clock)
-    );
-    atomic_unit_l8_w32_int$l_walk l_walk(
-        .d(l_walk$d),
-        .q(l_walk$q),
-        .clock(l_walk$clock)
-    );
-    atomic_unit_l8_w32_int$l_typed l_typed(
-        .d(l_typed$d),
-        .q(l_typed$q),
-        .clock(l_typed$clock)
-    );
-    atomic_unit_l8_w32_int$l_addr l_addr(
-        .d(l_addr$d),
-        .q(l_addr$q),
-        .clock(l_addr$clock)
-    );
-    atomic_unit_l8_w32_int$l_p0 l_p0(
-        .d(l_p0$d),
-        .q(l_p0$q),
-        .clock(l_p0$clock)
-    );
-    atomic_unit_l8_w32_int$l_p16 l_p16(
-        .d(l_p16$d),
-        .q(l_p16$q),
-        .clock(l_p16$clock)
-    );
-    atomic_unit_l8_w32_int$l_p32 l_p32(
-        .d(l_p32$d),
-        .q(l_p32$q),
-        .clock(l_p32$clock)
-    );
-    atomic_unit_l8_w32_int$l_p48 l_p48(
-        .d(l_p48$d),
-        .q(l_p48$q),
-        .clock(l_p48$clock)
-    );
-    atomic_unit_l8_w32_int$l_second_c l_second_c(
-        .d(l_second_c$d),
-        .q(l_second_c$q),
-        .clock(l_second_c$clock)
-    );
-    atomic_unit_l8_w32_int$l_kind l_kind(
-        .d(l_kind$d),
-        .q(l_kind$q),
-        .clock(l_kind$clock)
-    );
-    atomic_unit_l8_w32_int$l_space l_space(
-        .d(l_space$d),
-        .q(l_space$q),
-        .clock(l_space$clock)
-    );
-    atomic_unit_l8_w32_int$l_size l_size(
-        .d(l_size$d),
-        .q(l_size$q),
-        .clock(l_size$clock)
-    );
-    atomic_unit_l8_w32_int$l_op l_op(
-        .d(l_op$d),
-        .q(l_op$q),
-        .clock(l_op$clock)
-    );
-    atomic_unit_l8_w32_int$l_ty l_ty(
-        .d(l_ty$d),
-        .q(l_ty$q),
-        .clock(l_ty$clock)
-    );
-    atomic_unit_l8_w32_int$l_ftz l_ftz(
-        .d(l_ftz$d),
-        .q(l_ftz$q),
-        .clock(l_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$l_src0 l_src0(
-        .d(l_src0$d),
-        .q(l_src0$q),
-        .clock(l_src0$clock)
-    );
-    atomic_unit_l8_w32_int$l_src1 l_src1(
-        .d(l_src1$d),
-        .q(l_src1$q),
-        .clock(l_src1$clock)
-    );
-    atomic_unit_l8_w32_int$l_lane l_lane(
-        .d(l_lane$d),
-        .q(l_lane$q),
-        .clock(l_lane$clock)
-    );
-    atomic_unit_l8_w32_int$l_elem l_elem(
-        .d(l_elem$d),
-        .q(l_elem$q),
-        .clock(l_elem$clock)
-    );
-    atomic_unit_l8_w32_int$l_result_shift l_result_shift(
-        .d(l_result_shift$d),
-        .q(l_result_shift$q),
-        .clock(l_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$l_result_first l_result_first(
-        .d(l_result_first$d),
-        .q(l_result_first$q),
-        .clock(l_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$l_result_last l_result_last(
-        .d(l_result_last$d),
-        .q(l_result_last$q),
-        .clock(l_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$l_msg_last l_msg_last(
-        .d(l_msg_last$d),
-        .q(l_msg_last$q),
-        .clock(l_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$l_error l_error(
-        .d(l_error$d),
-        .q(l_error$q),
-        .clock(l_error$clock)
-    );
-    atomic_unit_l8_w32_int$a_valid a_valid(
-        .d(a_valid$d),
-        .q(a_valid$q),
-        .clock(a_valid$clock)
-    );
-    atomic_unit_l8_w32_int$a_kind a_kind(
-        .d(a_kind$d),
-        .q(a_kind$q),
-        .clock(a_kind$clock)
-    );
-    atomic_unit_l8_w32_int$a_line a_line(
-        .d(a_line$d),
-        .q(a_line$q),
-        .clock(a_line$clock)
-    );
-    atomic_unit_l8_w32_int$a_space a_space(
-        .d(a_space$d),
-        .q(a_space$q),
-        .clock(a_space$clock)
-    );
-    atomic_unit_l8_w32_int$a_bit_offset a_bit_offset(
-        .d(a_bit_offset$d),
-        .q(a_bit_offset$q),
-        .clock(a_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$a_byte_enables a_byte_enables(
-        .d(a_byte_enables$d),
-        .q(a_byte_enables$q),
-        .clock(a_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$a_size a_size(
-        .d(a_size$d),
-        .q(a_size$q),
-        .clock(a_size$clock)
-    );
-    atomic_unit_l8_w32_int$a_op a_op(
-        .d(a_op$d),
-        .q(a_op$q),
-        .clock(a_op$clock)
-    );
-    atomic_unit_l8_w32_int$a_ty a_ty(
-        .d(a_ty$d),
-        .q(a_ty$q),
-        .clock(a_ty$clock)
-    );
-    atomic_unit_l8_w32_int$a_ftz a_ftz(
-        .d(a_ftz$d),
-        .q(a_ftz$q),
-        .clock(a_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$a_src0 a_src0(
-        .d(a_src0$d),
-        .q(a_src0$q),
-        .clock(a_src0$clock)
-    );
-    atomic_unit_l8_w32_int$a_src1 a_src1(
-        .d(a_src1$d),
-        .q(a_src1$q),
-        .clock(a_src1$clock)
-    );
-    atomic_unit_l8_w32_int$a_lane a_lane(
-        .d(a_lane$d),
-        .q(a_lane$q),
-        .clock(a_lane$clock)
-    );
-    atomic_unit_l8_w32_int$a_elem a_elem(
-        .d(a_elem$d),
-        .q(a_elem$q),
-        .clock(a_elem$clock)
-    );
-    atomic_unit_l8_w32_int$a_result_shift a_result_shift(
-        .d(a_result_shift$d),
-        .q(a_result_shift$q),
-        .clock(a_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$a_result_first a_result_first(
-        .d(a_result_first$d),
-        .q(a_result_first$q),
-        .clock(a_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$a_result_last a_result_last(
-        .d(a_result_last$d),
-        .q(a_result_last$q),
-        .clock(a_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$a_msg_last a_msg_last(
-        .d(a_msg_last$d),
-        .q(a_msg_last$q),
-        .clock(a_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$a_error a_error(
-        .d(a_error$d),
-        .q(a_error$q),
-        .clock(a_error$clock)
-    );
     atomic_unit_l8_w32_int$head_ptr head_ptr(
         .d(head_ptr$d),
         .q(head_ptr$q),
@@ -4828,460 +4100,78 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(ent_error$7$q),
         .clock(ent_error$7$clock)
     );
-    atomic_unit_l8_w32_int$x_valid x_valid(
-        .d(x_valid$d),
-        .q(x_valid$q),
-        .clock(x_valid$clock)
-    );
-    atomic_unit_l8_w32_int$x_kind x_kind(
-        .d(x_kind$d),
-        .q(x_kind$q),
-        .clock(x_kind$clock)
-    );
-    atomic_unit_l8_w32_int$x_writes x_writes(
-        .d(x_writes$d),
-        .q(x_writes$q),
-        .clock(x_writes$clock)
-    );
-    atomic_unit_l8_w32_int$x_line x_line(
-        .d(x_line$d),
-        .q(x_line$q),
-        .clock(x_line$clock)
-    );
-    atomic_unit_l8_w32_int$x_space x_space(
-        .d(x_space$d),
-        .q(x_space$q),
-        .clock(x_space$clock)
-    );
-    atomic_unit_l8_w32_int$x_bit_offset x_bit_offset(
-        .d(x_bit_offset$d),
-        .q(x_bit_offset$q),
-        .clock(x_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$x_byte_enables x_byte_enables(
-        .d(x_byte_enables$d),
-        .q(x_byte_enables$q),
-        .clock(x_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$x_old x_old(
-        .d(x_old$d),
-        .q(x_old$q),
-        .clock(x_old$clock)
-    );
-    atomic_unit_l8_w32_int$x_from_x2 x_from_x2(
-        .d(x_from_x2$d),
-        .q(x_from_x2$q),
-        .clock(x_from_x2$clock)
-    );
-    atomic_unit_l8_w32_int$x_from_w x_from_w(
-        .d(x_from_w$d),
-        .q(x_from_w$q),
-        .clock(x_from_w$clock)
-    );
-    atomic_unit_l8_w32_int$x_src0 x_src0(
-        .d(x_src0$d),
-        .q(x_src0$q),
-        .clock(x_src0$clock)
-    );
-    atomic_unit_l8_w32_int$x_lane x_lane(
-        .d(x_lane$d),
-        .q(x_lane$q),
-        .clock(x_lane$clock)
-    );
-    atomic_unit_l8_w32_int$x_elem x_elem(
-        .d(x_elem$d),
-        .q(x_elem$q),
-        .clock(x_elem$clock)
-    );
-    atomic_unit_l8_w32_int$x_result_shift x_result_shift(
-        .d(x_result_shift$d),
-        .q(x_result_shift$q),
-        .clock(x_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$x_result_first x_result_first(
-        .d(x_result_first$d),
-        .q(x_result_first$q),
-        .clock(x_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$x_result_last x_result_last(
-        .d(x_result_last$d),
-        .q(x_result_last$q),
-        .clock(x_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$x_msg_last x_msg_last(
-        .d(x_msg_last$d),
-        .q(x_msg_last$q),
-        .clock(x_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$x_error x_error(
-        .d(x_error$d),
-        .q(x_error$q),
-        .clock(x_error$clock)
-    );
-    atomic_unit_l8_w32_int$x2_valid x2_valid(
-        .d(x2_valid$d),
-        .q(x2_valid$q),
-        .clock(x2_valid$clock)
-    );
-    atomic_unit_l8_w32_int$x2_kind x2_kind(
-        .d(x2_kind$d),
-        .q(x2_kind$q),
-        .clock(x2_kind$clock)
-    );
-    atomic_unit_l8_w32_int$x2_writes x2_writes(
-        .d(x2_writes$d),
-        .q(x2_writes$q),
-        .clock(x2_writes$clock)
-    );
-    atomic_unit_l8_w32_int$x2_line x2_line(
-        .d(x2_line$d),
-        .q(x2_line$q),
-        .clock(x2_line$clock)
-    );
-    atomic_unit_l8_w32_int$x2_space x2_space(
-        .d(x2_space$d),
-        .q(x2_space$q),
-        .clock(x2_space$clock)
-    );
-    atomic_unit_l8_w32_int$x2_bit_offset x2_bit_offset(
-        .d(x2_bit_offset$d),
-        .q(x2_bit_offset$q),
-        .clock(x2_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$x2_byte_enables x2_byte_enables(
-        .d(x2_byte_enables$d),
-        .q(x2_byte_enables$q),
-        .clock(x2_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$x2_float x2_float(
-        .d(x2_float$d),
-        .q(x2_float$q),
-        .clock(x2_float$clock)
-    );
-    atomic_unit_l8_w32_int$x2_new_true x2_new_true(
-        .d(x2_new_true$d),
-        .q(x2_new_true$q),
-        .clock(x2_new_true$clock)
-    );
-    atomic_unit_l8_w32_int$x2_new_false x2_new_false(
-        .d(x2_new_false$d),
-        .q(x2_new_false$q),
-        .clock(x2_new_false$clock)
-    );
-    atomic_unit_l8_w32_int$x2_new_cond x2_new_cond(
-        .d(x2_new_cond$d),
-        .q(x2_new_cond$q),
-        .clock(x2_new_cond$clock)
-    );
-    atomic_unit_l8_w32_int$x2_ret x2_ret(
-        .d(x2_ret$d),
-        .q(x2_ret$q),
-        .clock(x2_ret$clock)
-    );
-    atomic_unit_l8_w32_int$x2_old x2_old(
-        .d(x2_old$d),
-        .q(x2_old$q),
-        .clock(x2_old$clock)
-    );
-    atomic_unit_l8_w32_int$x2_lane x2_lane(
-        .d(x2_lane$d),
-        .q(x2_lane$q),
-        .clock(x2_lane$clock)
-    );
-    atomic_unit_l8_w32_int$x2_elem x2_elem(
-        .d(x2_elem$d),
-        .q(x2_elem$q),
-        .clock(x2_elem$clock)
-    );
-    atomic_unit_l8_w32_int$x2_result_shift x2_result_shift(
-        .d(x2_result_shift$d),
-        .q(x2_result_shift$q),
-        .clock(x2_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$x2_result_first x2_result_first(
-        .d(x2_result_first$d),
-        .q(x2_result_first$q),
-        .clock(x2_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$x2_result_last x2_result_last(
-        .d(x2_result_last$d),
-        .q(x2_result_last$q),
-        .clock(x2_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$x2_msg_last x2_msg_last(
-        .d(x2_msg_last$d),
-        .q(x2_msg_last$q),
-        .clock(x2_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$x2_error x2_error(
-        .d(x2_error$d),
-        .q(x2_error$q),
-        .clock(x2_error$clock)
-    );
-    atomic_unit_l8_w32_int$x3_valid x3_valid(
-        .d(x3_valid$d),
-        .q(x3_valid$q),
-        .clock(x3_valid$clock)
-    );
-    atomic_unit_l8_w32_int$x3_kind x3_kind(
-        .d(x3_kind$d),
-        .q(x3_kind$q),
-        .clock(x3_kind$clock)
-    );
-    atomic_unit_l8_w32_int$x3_writes x3_writes(
-        .d(x3_writes$d),
-        .q(x3_writes$q),
-        .clock(x3_writes$clock)
-    );
-    atomic_unit_l8_w32_int$x3_line x3_line(
-        .d(x3_line$d),
-        .q(x3_line$q),
-        .clock(x3_line$clock)
-    );
-    atomic_unit_l8_w32_int$x3_space x3_space(
-        .d(x3_space$d),
-        .q(x3_space$q),
-        .clock(x3_space$clock)
-    );
-    atomic_unit_l8_w32_int$x3_bit_offset x3_bit_offset(
-        .d(x3_bit_offset$d),
-        .q(x3_bit_offset$q),
-        .clock(x3_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$x3_byte_enables x3_byte_enables(
-        .d(x3_byte_enables$d),
-        .q(x3_byte_enables$q),
-        .clock(x3_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$x3_float x3_float(
-        .d(x3_float$d),
-        .q(x3_float$q),
-        .clock(x3_float$clock)
-    );
-    atomic_unit_l8_w32_int$x3_new x3_new(
-        .d(x3_new$d),
-        .q(x3_new$q),
-        .clock(x3_new$clock)
-    );
-    atomic_unit_l8_w32_int$x3_ret x3_ret(
-        .d(x3_ret$d),
-        .q(x3_ret$q),
-        .clock(x3_ret$clock)
-    );
-    atomic_unit_l8_w32_int$x3_old x3_old(
-        .d(x3_old$d),
-        .q(x3_old$q),
-        .clock(x3_old$clock)
-    );
-    atomic_unit_l8_w32_int$x3_lane x3_lane(
-        .d(x3_lane$d),
-        .q(x3_lane$q),
-        .clock(x3_lane$clock)
-    );
-    atomic_unit_l8_w32_int$x3_elem x3_elem(
-        .d(x3_elem$d),
-        .q(x3_elem$q),
-        .clock(x3_elem$clock)
-    );
-    atomic_unit_l8_w32_int$x3_result_shift x3_result_shift(
-        .d(x3_result_shift$d),
-        .q(x3_result_shift$q),
-        .clock(x3_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$x3_result_first x3_result_first(
-        .d(x3_result_first$d),
-        .q(x3_result_first$q),
-        .clock(x3_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$x3_result_last x3_result_last(
-        .d(x3_result_last$d),
-        .q(x3_result_last$q),
-        .clock(x3_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$x3_msg_last x3_msg_last(
-        .d(x3_msg_last$d),
-        .q(x3_msg_last$q),
-        .clock(x3_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$x3_error x3_error(
-        .d(x3_error$d),
-        .q(x3_error$q),
-        .clock(x3_error$clock)
-    );
-    atomic_unit_l8_w32_int$x4_valid x4_valid(
-        .d(x4_valid$d),
-        .q(x4_valid$q),
-        .clock(x4_valid$clock)
-    );
-    atomic_unit_l8_w32_int$x4_kind x4_kind(
-        .d(x4_kind$d),
-        .q(x4_kind$q),
-        .clock(x4_kind$clock)
-    );
-    atomic_unit_l8_w32_int$x4_writes x4_writes(
-        .d(x4_writes$d),
-        .q(x4_writes$q),
-        .clock(x4_writes$clock)
-    );
-    atomic_unit_l8_w32_int$x4_line x4_line(
-        .d(x4_line$d),
-        .q(x4_line$q),
-        .clock(x4_line$clock)
-    );
-    atomic_unit_l8_w32_int$x4_space x4_space(
-        .d(x4_space$d),
-        .q(x4_space$q),
-        .clock(x4_space$clock)
-    );
-    atomic_unit_l8_w32_int$x4_bit_offset x4_bit_offset(
-        .d(x4_bit_offset$d),
-        .q(x4_bit_offset$q),
-        .clock(x4_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$x4_byte_enables x4_byte_enables(
-        .d(x4_byte_enables$d),
-        .q(x4_byte_enables$q),
-        .clock(x4_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$x4_float x4_float(
-        .d(x4_float$d),
-        .q(x4_float$q),
-        .clock(x4_float$clock)
-    );
-    atomic_unit_l8_w32_int$x4_new x4_new(
-        .d(x4_new$d),
-        .q(x4_new$q),
-        .clock(x4_new$clock)
-    );
-    atomic_unit_l8_w32_int$x4_ret x4_ret(
-        .d(x4_ret$d),
-        .q(x4_ret$q),
-        .clock(x4_ret$clock)
-    );
-    atomic_unit_l8_w32_int$x4_old x4_old(
-        .d(x4_old$d),
-        .q(x4_old$q),
-        .clock(x4_old$clock)
-    );
-    atomic_unit_l8_w32_int$x4_lane x4_lane(
-        .d(x4_lane$d),
-        .q(x4_lane$q),
-        .clock(x4_lane$clock)
-    );
-    atomic_unit_l8_w32_int$x4_elem x4_elem(
-        .d(x4_elem$d),
-        .q(x4_elem$q),
-        .clock(x4_elem$clock)
-    );
-    atomic_unit_l8_w32_int$x4_result_shift x4_result_shift(
-        .d(x4_result_shift$d),
-        .q(x4_result_shift$q),
-        .clock(x4_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$x4_result_first x4_result_first(
-        .d(x4_result_first$d),
-        .q(x4_result_first$q),
-        .clock(x4_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$x4_result_last x4_result_last(
-        .d(x4_result_last$d),
-        .q(x4_result_last$q),
-        .clock(x4_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$x4_msg_last x4_msg_last(
-        .d(x4_msg_last$d),
-        .q(x4_msg_last$q),
-        .clock(x4_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$x4_error x4_error(
-        .d(x4_error$d),
-        .q(x4_error$q),
-        .clock(x4_error$clock)
-    );
-    atomic_unit_l8_w32_int$w_valid w_valid(
-        .d(w_valid$d),
-        .q(w_valid$q),
-        .clock(w_valid$clock)
-    );
-    atomic_unit_l8_w32_int$w_kind w_kind(
-        .d(w_kind$d),
-        .q(w_kind$q),
-        .clock(w_kind$clock)
-    );
-    atomic_unit_l8_w32_int$w_writes w_writes(
-        .d(w_writes$d),
-        .q(w_writes$q),
-        .clock(w_writes$clock)
-    );
-    atomic_unit_l8_w32_int$w_line w_line(
-        .d(w_line$d),
-        .q(w_line$q),
-        .clock(w_line$clock)
-    );
-    atomic_unit_l8_w32_int$w_space w_space(
-        .d(w_space$d),
-        .q(w_space$q),
-        .clock(w_space$clock)
-    );
-    atomic_unit_l8_w32_int$w_bit_offset w_bit_offset(
-        .d(w_bit_offset$d),
-        .q(w_bit_offset$q),
-        .clock(w_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$w_byte_enables w_byte_enables(
-        .d(w_byte_enables$d),
-        .q(w_byte_enables$q),
-        .clock(w_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$w_new w_new(
-        .d(w_new$d),
-        .q(w_new$q),
-        .clock(w_new$clock)
-    );
-    atomic_unit_l8_w32_int$w_ret w_ret(
-        .d(w_ret$d),
-        .q(w_ret$q),
-        .clock(w_ret$clock)
-    );
-    atomic_unit_l8_w32_int$w_old w_old(
-        .d(w_old$d),
-        .q(w_old$q),
-        .clock(w_old$clock)
-    );
-    atomic_unit_l8_w32_int$w_lane w_lane(
-        .d(w_lane$d),
-        .q(w_lane$q),
-        .clock(w_lane$clock)
-    );
-    atomic_unit_l8_w32_int$w_elem w_elem(
-        .d(w_elem$d),
-        .q(w_elem$q),
-        .clock(w_elem$clock)
-    );
-    atomic_unit_l8_w32_int$w_result_shift w_result_shift(
-        .d(w_result_shift$d),
-        .q(w_result_shift$q),
-        .clock(w_result_shift$clock)
-    );
-    atomic_unit_l8_w32_int$w_result_first w_result_first(
-        .d(w_result_first$d),
-        .q(w_result_first$q),
-        .clock(w_result_first$clock)
-    );
-    atomic_unit_l8_w32_int$w_result_last w_result_last(
-        .d(w_result_last$d),
-        .q(w_result_last$q),
-        .clock(w_result_last$clock)
-    );
-    atomic_unit_l8_w32_int$w_msg_last w_msg_last(
-        .d(w_msg_last$d),
-        .q(w_msg_last$q),
-        .clock(w_msg_last$clock)
-    );
-    atomic_unit_l8_w32_int$w_error w_error(
-        .d(w_error$d),
-        .q(w_error$q),
-        .clock(w_error$clock)
+    atomic_unit_l8_w32_int$execute execute(
+        .clock(execute$clock),
+        .reset(execute$reset),
+        .advance(execute$advance),
+        .enter(execute$enter),
+        .head_rmw(execute$head_rmw),
+        .head_kind(execute$head_kind),
+        .head_line(execute$head_line),
+        .head_space(execute$head_space),
+        .head_bit_offset(execute$head_bit_offset),
+        .head_byte_enables(execute$head_byte_enables),
+        .head_old(execute$head_old),
+        .bypass$0(execute$bypass$0),
+        .bypass$1(execute$bypass$1),
+        .bypass$2(execute$bypass$2),
+        .bypass$3(execute$bypass$3),
+        .head_src0(execute$head_src0),
+        .head_lane(execute$head_lane),
+        .head_elem(execute$head_elem),
+        .head_result_shift(execute$head_result_shift),
+        .head_result_first(execute$head_result_first),
+        .head_result_last(execute$head_result_last),
+        .head_msg_last(execute$head_msg_last),
+        .head_error(execute$head_error),
+        .alu_float_op(execute$alu_float_op),
+        .alu_new_true(execute$alu_new_true),
+        .alu_new_false(execute$alu_new_false),
+        .alu_new_cond(execute$alu_new_cond),
+        .alu_ret(execute$alu_ret),
+        .alu_float_value(execute$alu_float_value),
+        .x_kind_q(execute$x_kind_q),
+        .x_writes_q(execute$x_writes_q),
+        .x_line_q(execute$x_line_q),
+        .x_space_q(execute$x_space_q),
+        .x_byte_enables_q(execute$x_byte_enables_q),
+        .x_old_q(execute$x_old_q),
+        .x_from_x2_q(execute$x_from_x2_q),
+        .x_from_w_q(execute$x_from_w_q),
+        .x2_writes_q(execute$x2_writes_q),
+        .x2_line_q(execute$x2_line_q),
+        .x2_space_q(execute$x2_space_q),
+        .x2_byte_enables_q(execute$x2_byte_enables_q),
+        .x2_float_q(execute$x2_float_q),
+        .x2_new_true_q(execute$x2_new_true_q),
+        .x2_new_false_q(execute$x2_new_false_q),
+        .x2_new_cond_q(execute$x2_new_cond_q),
+        .x3_writes_q(execute$x3_writes_q),
+        .x3_line_q(execute$x3_line_q),
+        .x3_space_q(execute$x3_space_q),
+        .x3_byte_enables_q(execute$x3_byte_enables_q),
+        .x3_float_q(execute$x3_float_q),
+        .x4_writes_q(execute$x4_writes_q),
+        .x4_line_q(execute$x4_line_q),
+        .x4_space_q(execute$x4_space_q),
+        .x4_byte_enables_q(execute$x4_byte_enables_q),
+        .w_valid_q(execute$w_valid_q),
+        .w_kind_q(execute$w_kind_q),
+        .w_writes_q(execute$w_writes_q),
+        .w_line_q(execute$w_line_q),
+        .w_space_q(execute$w_space_q),
+        .w_bit_offset_q(execute$w_bit_offset_q),
+        .w_byte_enables_q(execute$w_byte_enables_q),
+        .w_new_q(execute$w_new_q),
+        .w_ret_q(execute$w_ret_q),
+        .w_old_q(execute$w_old_q),
+        .w_lane_q(execute$w_lane_q),
+        .w_elem_q(execute$w_elem_q),
+        .w_result_shift_q(execute$w_result_shift_q),
+        .w_result_first_q(execute$w_result_first_q),
+        .w_result_last_q(execute$w_result_last_q),
+        .w_msg_last_q(execute$w_msg_last_q),
+        .w_error_q(execute$w_error_q)
     );
     atomic_unit_l8_w32_int$result_acc result_acc(
         .d(result_acc$d),
@@ -5392,79 +4282,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_walked$d = typed_walked$q;
         typed_walk_at_lod$d = typed_walk_at_lod$q;
         typed_lane_rows$d = typed_lane_rows$q;
-        t_valid$d = t_valid$q;
-        t_walk$d = t_walk$q;
-        t_typed$d = t_typed$q;
-        t_addr$d = t_addr$q;
-        t_walk_first$d = t_walk_first$q;
-        t_lane_first$d = t_lane_first$q;
-        t_at_lod$d = t_at_lod$q;
-        t_second_b$d = t_second_b$q;
-        t_walk_c$d = t_walk_c$q;
-        t_lod_c$d = t_lod_c$q;
-        t_surf_u16$d = t_surf_u16$q;
-        t_kind$d = t_kind$q;
-        t_checks_bounds$d = t_checks_bounds$q;
-        t_bounded_offset$d = t_bounded_offset$q;
-        t_last_start$d = t_last_start$q;
-        t_bound_small$d = t_bound_small$q;
-        t_space$d = t_space$q;
-        t_size$d = t_size$q;
-        t_op$d = t_op$q;
-        t_ty$d = t_ty$q;
-        t_ftz$d = t_ftz$q;
-        t_src0$d = t_src0$q;
-        t_src1$d = t_src1$q;
-        t_lane$d = t_lane$q;
-        t_elem$d = t_elem$q;
-        t_result_shift$d = t_result_shift$q;
-        t_result_first$d = t_result_first$q;
-        t_result_last$d = t_result_last$q;
-        t_msg_last$d = t_msg_last$q;
-        t_error$d = t_error$q;
-        l_valid$d = l_valid$q;
-        l_walk$d = l_walk$q;
-        l_typed$d = l_typed$q;
-        l_addr$d = l_addr$q;
-        l_p0$d = l_p0$q;
-        l_p16$d = l_p16$q;
-        l_p32$d = l_p32$q;
-        l_p48$d = l_p48$q;
-        l_second_c$d = l_second_c$q;
-        l_kind$d = l_kind$q;
-        l_space$d = l_space$q;
-        l_size$d = l_size$q;
-        l_op$d = l_op$q;
-        l_ty$d = l_ty$q;
-        l_ftz$d = l_ftz$q;
-        l_src0$d = l_src0$q;
-        l_src1$d = l_src1$q;
-        l_lane$d = l_lane$q;
-        l_elem$d = l_elem$q;
-        l_result_shift$d = l_result_shift$q;
-        l_result_first$d = l_result_first$q;
-        l_result_last$d = l_result_last$q;
-        l_msg_last$d = l_msg_last$q;
-        l_error$d = l_error$q;
-        a_valid$d = a_valid$q;
-        a_kind$d = a_kind$q;
-        a_line$d = a_line$q;
-        a_space$d = a_space$q;
-        a_bit_offset$d = a_bit_offset$q;
-        a_byte_enables$d = a_byte_enables$q;
-        a_size$d = a_size$q;
-        a_op$d = a_op$q;
-        a_ty$d = a_ty$q;
-        a_ftz$d = a_ftz$q;
-        a_src0$d = a_src0$q;
-        a_src1$d = a_src1$q;
-        a_lane$d = a_lane$q;
-        a_elem$d = a_elem$q;
-        a_result_shift$d = a_result_shift$q;
-        a_result_first$d = a_result_first$q;
-        a_result_last$d = a_result_last$q;
-        a_msg_last$d = a_msg_last$q;
-        a_error$d = a_error$q;
         head_ptr$d = head_ptr$q;
         hq_line$d = hq_line$q;
         head_next_ptr$d = head_next_ptr$q;
@@ -5480,97 +4297,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         tail_ptr$d = tail_ptr$q;
         occupancy$d = occupancy$q;
         read_issue_seq$d = read_issue_seq$q;
-        x_valid$d = x_valid$q;
-        x_kind$d = x_kind$q;
-        x_writes$d = x_writes$q;
-        x_line$d = x_line$q;
-        x_space$d = x_space$q;
-        x_bit_offset$d = x_bit_offset$q;
-        x_byte_enables$d = x_byte_enables$q;
-        x_old$d = x_old$q;
-        x_from_x2$d = x_from_x2$q;
-        x4_valid$d = x4_valid$q;
-        x4_kind$d = x4_kind$q;
-        x4_writes$d = x4_writes$q;
-        x4_line$d = x4_line$q;
-        x4_space$d = x4_space$q;
-        x4_bit_offset$d = x4_bit_offset$q;
-        x4_byte_enables$d = x4_byte_enables$q;
-        x4_float$d = x4_float$q;
-        x4_new$d = x4_new$q;
-        x4_ret$d = x4_ret$q;
-        x4_old$d = x4_old$q;
-        x4_lane$d = x4_lane$q;
-        x4_elem$d = x4_elem$q;
-        x4_result_shift$d = x4_result_shift$q;
-        x4_result_first$d = x4_result_first$q;
-        x4_result_last$d = x4_result_last$q;
-        x4_msg_last$d = x4_msg_last$q;
-        x4_error$d = x4_error$q;
-        x_from_w$d = x_from_w$q;
-        x2_valid$d = x2_valid$q;
-        x2_kind$d = x2_kind$q;
-        x2_writes$d = x2_writes$q;
-        x2_line$d = x2_line$q;
-        x2_space$d = x2_space$q;
-        x2_bit_offset$d = x2_bit_offset$q;
-        x2_byte_enables$d = x2_byte_enables$q;
-        x2_float$d = x2_float$q;
-        x2_new_true$d = x2_new_true$q;
-        x2_new_false$d = x2_new_false$q;
-        x2_new_cond$d = x2_new_cond$q;
-        x2_ret$d = x2_ret$q;
-        x2_old$d = x2_old$q;
-        x2_lane$d = x2_lane$q;
-        x2_elem$d = x2_elem$q;
-        x2_result_shift$d = x2_result_shift$q;
-        x2_result_first$d = x2_result_first$q;
-        x2_result_last$d = x2_result_last$q;
-        x2_msg_last$d = x2_msg_last$q;
-        x2_error$d = x2_error$q;
-        x3_valid$d = x3_valid$q;
-        x3_kind$d = x3_kind$q;
-        x3_writes$d = x3_writes$q;
-        x3_line$d = x3_line$q;
-        x3_space$d = x3_space$q;
-        x3_bit_offset$d = x3_bit_offset$q;
-        x3_byte_enables$d = x3_byte_enables$q;
-        x3_float$d = x3_float$q;
-        x3_new$d = x3_new$q;
-        x3_ret$d = x3_ret$q;
-        x3_old$d = x3_old$q;
-        x3_lane$d = x3_lane$q;
-        x3_elem$d = x3_elem$q;
-        x3_result_shift$d = x3_result_shift$q;
-        x3_result_first$d = x3_result_first$q;
-        x3_result_last$d = x3_result_last$q;
-        x3_msg_last$d = x3_msg_last$q;
-        x3_error$d = x3_error$q;
-        x_src0$d = x_src0$q;
-        x_lane$d = x_lane$q;
-        x_elem$d = x_elem$q;
-        x_result_shift$d = x_result_shift$q;
-        x_result_first$d = x_result_first$q;
-        x_result_last$d = x_result_last$q;
-        x_msg_last$d = x_msg_last$q;
-        x_error$d = x_error$q;
-        w_valid$d = w_valid$q;
-        w_kind$d = w_kind$q;
-        w_writes$d = w_writes$q;
-        w_line$d = w_line$q;
-        w_space$d = w_space$q;
-        w_bit_offset$d = w_bit_offset$q;
-        w_byte_enables$d = w_byte_enables$q;
-        w_new$d = w_new$q;
-        w_ret$d = w_ret$q;
-        w_old$d = w_old$q;
-        w_lane$d = w_lane$q;
-        w_elem$d = w_elem$q;
-        w_result_shift$d = w_result_shift$q;
-        w_result_first$d = w_result_first$q;
-        w_result_last$d = w_result_last$q;
-        w_msg_last$d = w_msg_last$q;
-        w_error$d = w_error$q;
         result_acc$d = result_acc$q;
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
@@ -5726,215 +4452,68 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (typed_walked$q) begin
             typed_step$at_lod = typed_walk_at_lod$q;
         end
-        head_select$ahead_ready$0 = ~(alu$float_op & (x_kind$q == kind_read_modify_write));
-        head_select$ahead_ready$1 = ~x2_float$q;
-        head_select$ahead_writes$2 = x3_writes$q & fp_built;
-        head_select$ahead_ready$2 = ~x3_float$q;
-        head_select$ahead_writes$3 = x4_writes$q & fp_built;
+        head_select$ahead_ready$0 = ~(alu$float_op & (execute$x_kind_q == kind_read_modify_write));
+        head_select$ahead_ready$1 = ~execute$x2_float_q;
+        head_select$ahead_writes$2 = execute$x3_writes_q & fp_built;
+        head_select$ahead_ready$2 = ~execute$x3_float_q;
+        head_select$ahead_writes$3 = execute$x4_writes_q & fp_built;
         head_select$ahead_ready$3 = 1'b1;
         alu$pipe_advance = ~write_skid$full;
-        alu$old_value = x_old$q;
-        if (x_from_w$q) begin
-            alu$old_value = w_new$q;
+        alu$old_value = execute$x_old_q;
+        if (execute$x_from_w_q) begin
+            alu$old_value = execute$w_new_q;
         end
-        if (x_from_x2$q & ~x2_new_cond$q) begin
-            alu$old_value = x2_new_false$q;
+        if (execute$x_from_x2_q & ~execute$x2_new_cond_q) begin
+            alu$old_value = execute$x2_new_false_q;
         end
-        if (x_from_x2$q & x2_new_cond$q) begin
-            alu$old_value = x2_new_true$q;
+        if (execute$x_from_x2_q & execute$x2_new_cond_q) begin
+            alu$old_value = execute$x2_new_true_q;
         end
         alu$src0 = ent_src0$read_data & data_built;
         alu$src1 = ent_src1$read_data & data_built;
-        w_is_rmw = w_kind$q == kind_read_modify_write;
+        w_is_rmw = execute$w_kind_q == kind_read_modify_write;
         w_free = ~write_skid$full;
-        retire = (w_valid$q & w_free) & ~reset_q$q;
-        if (retire & w_writes$q) begin
-            s_line$d = w_line$q;
-            s_space$d = w_space$q;
+        retire = (execute$w_valid_q & w_free) & ~reset_q$q;
+        if (retire & execute$w_writes_q) begin
+            s_line$d = execute$w_line_q;
+            s_space$d = execute$w_space_q;
             s_data$d = write_data;
-            s_byte_enables$d = w_byte_enables$q;
-            s_lane$d = w_lane$q;
-            s_elem$d = w_elem$q;
-            s_old$d = w_old$q;
-            s_new$d = w_new$q;
+            s_byte_enables$d = execute$w_byte_enables_q;
+            s_lane$d = execute$w_lane_q;
+            s_elem$d = execute$w_elem_q;
+            s_old$d = execute$w_old_q;
+            s_new$d = execute$w_new_q;
         end
-        port_write = write_skid$full | (w_writes$q & ~reset_q$q);
-        port_line = w_line$q;
-        port_space = w_space$q;
+        port_write = write_skid$full | (execute$w_writes_q & ~reset_q$q);
+        port_line = execute$w_line_q;
+        port_space = execute$w_space_q;
         port_data = write_data;
-        port_byte_enables = w_byte_enables$q;
+        port_byte_enables = execute$w_byte_enables_q;
         if (write_skid$full) begin
             port_line = s_line$q;
             port_space = s_space$q;
             port_data = s_data$q;
             port_byte_enables = s_byte_enables$q;
         end
-        w_has_result = w_is_rmw | (w_kind$q == kind_no_memory);
+        w_has_result = w_is_rmw | (execute$w_kind_q == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
-            result_value = w_ret$q;
+            result_value = execute$w_ret_q;
         end
-        result_joined = result_value << (w_result_shift$q & byte_aligned);
-        if (~w_result_first$q) begin
-            result_joined = result_acc$q | (result_value << (w_result_shift$q & byte_aligned));
+        result_joined = result_value << (execute$w_result_shift_q & byte_aligned);
+        if (~execute$w_result_first_q) begin
+            result_joined = result_acc$q | (result_value << (execute$w_result_shift_q & byte_aligned));
         end
         if (retire & w_has_result) begin
             result_acc$d = result_joined;
         end
-        rsp_valid_r$d = (retire & w_has_result) & w_result_last$q;
-        rsp_lane_r$d = w_lane$q;
+        rsp_valid_r$d = (retire & w_has_result) & execute$w_result_last_q;
+        rsp_lane_r$d = execute$w_lane_q;
         rsp_data_r$d = result_joined;
-        x_is_rmw = x_kind$q == kind_read_modify_write;
-        if (w_free) begin
-            w_valid$d = x4_valid$q;
-            w_writes$d = x4_valid$q & x4_writes$q;
-            w_kind$d = x4_kind$q;
-            w_line$d = x4_line$q;
-            w_space$d = x4_space$q;
-            w_bit_offset$d = x4_bit_offset$q;
-            w_byte_enables$d = x4_byte_enables$q;
-            w_new$d = x4_new$q;
-            if (x4_float$q) begin
-                w_new$d = alu$float_value;
-            end
-            w_ret$d = x4_ret$q;
-            w_old$d = x4_old$q;
-            w_lane$d = x4_lane$q;
-            w_elem$d = x4_elem$q;
-            w_result_shift$d = x4_result_shift$q;
-            w_result_first$d = x4_result_first$q;
-            w_result_last$d = x4_result_last$q;
-            w_msg_last$d = x4_msg_last$q;
-            w_error$d = x4_error$q;
-            if (~fp_built) begin
-                w_valid$d = x2_valid$q;
-                w_writes$d = x2_valid$q & x2_writes$q;
-                w_kind$d = x2_kind$q;
-                w_line$d = x2_line$q;
-                w_space$d = x2_space$q;
-                w_bit_offset$d = x2_bit_offset$q;
-                w_byte_enables$d = x2_byte_enables$q;
-                w_new$d = x2_new_false$q;
-                if (x2_new_cond$q) begin
-                    w_new$d = x2_new_true$q;
-                end
-                w_ret$d = x2_ret$q;
-                w_old$d = x2_old$q;
-                w_lane$d = x2_lane$q;
-                w_elem$d = x2_elem$q;
-                w_result_shift$d = x2_result_shift$q;
-                w_result_first$d = x2_result_first$q;
-                w_result_last$d = x2_result_last$q;
-                w_msg_last$d = x2_msg_last$q;
-                w_error$d = x2_error$q;
-            end
-            x4_valid$d = x3_valid$q;
-            x4_kind$d = x3_kind$q;
-            x4_writes$d = x3_valid$q & x3_writes$q;
-            x4_line$d = x3_line$q;
-            x4_space$d = x3_space$q;
-            x4_bit_offset$d = x3_bit_offset$q;
-            x4_byte_enables$d = x3_byte_enables$q;
-            x4_float$d = x3_float$q;
-            x4_new$d = x3_new$q;
-            x4_ret$d = x3_ret$q;
-            x4_old$d = x3_old$q;
-            x4_lane$d = x3_lane$q;
-            x4_elem$d = x3_elem$q;
-            x4_result_shift$d = x3_result_shift$q;
-            x4_result_first$d = x3_result_first$q;
-            x4_result_last$d = x3_result_last$q;
-            x4_msg_last$d = x3_msg_last$q;
-            x4_error$d = x3_error$q;
-            x3_valid$d = x2_valid$q;
-            x3_kind$d = x2_kind$q;
-            x3_writes$d = x2_valid$q & x2_writes$q;
-            x3_line$d = x2_line$q;
-            x3_space$d = x2_space$q;
-            x3_bit_offset$d = x2_bit_offset$q;
-            x3_byte_enables$d = x2_byte_enables$q;
-            x3_float$d = x2_float$q;
-            x3_new$d = x2_new_false$q;
-            if (x2_new_cond$q) begin
-                x3_new$d = x2_new_true$q;
-            end
-            x3_ret$d = x2_ret$q;
-            x3_old$d = x2_old$q;
-            x3_lane$d = x2_lane$q;
-            x3_elem$d = x2_elem$q;
-            x3_result_shift$d = x2_result_shift$q;
-            x3_result_first$d = x2_result_first$q;
-            x3_result_last$d = x2_result_last$q;
-            x3_msg_last$d = x2_msg_last$q;
-            x3_error$d = x2_error$q;
-            x2_valid$d = x_valid$q;
-            x2_writes$d = x_valid$q & x_writes$q;
-            x2_kind$d = x_kind$q;
-            x2_line$d = x_line$q;
-            x2_space$d = x_space$q;
-            x2_bit_offset$d = x_bit_offset$q;
-            x2_byte_enables$d = x_byte_enables$q;
-            x2_float$d = x_is_rmw & alu$float_op;
-            x2_new_true$d = x_src0$q;
-            x2_new_false$d = x_src0$q;
-            if (x_is_rmw) begin
-                x2_new_true$d = alu$new_true;
-                x2_new_false$d = alu$new_false;
-            end
-            x2_new_cond$d = alu$new_cond;
-            x2_ret$d = alu$ret_value;
-            x2_old$d = x_old$q;
-            if (x_from_x2$q & ~x2_new_cond$q) begin
-                x2_old$d = x2_new_false$q;
-            end
-            if (x_from_x2$q & x2_new_cond$q) begin
-                x2_old$d = x2_new_true$q;
-            end
-            if (x_from_w$q) begin
-                x2_old$d = w_new$q;
-            end
-            x2_lane$d = x_lane$q;
-            x2_elem$d = x_elem$q;
-            x2_result_shift$d = x_result_shift$q;
-            x2_result_first$d = x_result_first$q;
-            x2_result_last$d = x_result_last$q;
-            x2_msg_last$d = x_msg_last$q;
-            x2_error$d = x_error$q;
-        end
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
-        old_is_bypassed = head_is_rmw & (head_select$bypass$1 | head_select$bypass$2);
-        old_bypassed = x2_new_false$q;
-        if (x2_new_cond$q) begin
-            old_bypassed = x2_new_true$q;
-        end
-        if (head_select$bypass$2) begin
-            old_bypassed = x3_new$q;
-        end
-        if (x_free) begin
-            x_valid$d = head_enters;
-            x_writes$d = head_enters & (head_is_rmw | (head_select$kind == kind_write));
-            x_kind$d = head_select$kind;
-            x_line$d = head_select$line;
-            x_space$d = head_select$space;
-            x_bit_offset$d = head_select$bit_offset;
-            x_byte_enables$d = head_select$byte_enables;
-            x_old$d = head_select$old_value;
-            if (old_is_bypassed) begin
-                x_old$d = old_bypassed;
-            end
-            x_from_x2$d = head_is_rmw & head_select$bypass$0;
-            x_from_w$d = head_is_rmw & head_select$bypass$3;
-            x_src0$d = ent_src0$read_data & data_built;
-            x_lane$d = head_select$lane;
-            x_elem$d = head_select$elem;
-            x_result_shift$d = head_select$result_shift;
-            x_result_first$d = head_select$result_first;
-            x_result_last$d = head_select$result_last;
-            x_msg_last$d = head_select$msg_last;
-            x_error$d = head_select$error;
-        end
+        execute$head_src0 = ent_src0$read_data & data_built;
         next_head_space = 1'b0;
         next_head_valid = 1'b0;
         next_head_kind = kind_marker;
@@ -5996,43 +4575,43 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             next_head_kind = ent_kind$7$q;
             next_head_returned = ent_data$7$returned;
         end
-        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == x_space$q);
-        hz_same_bytes$0$d = hq_byte_enables$q == x_byte_enables$q;
-        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
-        hz_same_bytes$1$d = hq_byte_enables$q == x2_byte_enables$q;
-        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == x3_space$q);
-        hz_same_bytes$2$d = hq_byte_enables$q == x3_byte_enables$q;
-        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == x4_space$q);
-        hz_same_bytes$3$d = hq_byte_enables$q == x4_byte_enables$q;
+        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
+        hz_same_bytes$0$d = hq_byte_enables$q == execute$x_byte_enables_q;
+        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
+        hz_same_bytes$1$d = hq_byte_enables$q == execute$x2_byte_enables_q;
+        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
+        hz_same_bytes$2$d = hq_byte_enables$q == execute$x3_byte_enables_q;
+        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
+        hz_same_bytes$3$d = hq_byte_enables$q == execute$x4_byte_enables_q;
         if (x_free) begin
-            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == x_space$q);
-            hz_same_bytes$1$d = hq_byte_enables$q == x_byte_enables$q;
-            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
-            hz_same_bytes$2$d = hq_byte_enables$q == x2_byte_enables$q;
-            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == x3_space$q);
-            hz_same_bytes$3$d = hq_byte_enables$q == x3_byte_enables$q;
+            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
+            hz_same_bytes$1$d = hq_byte_enables$q == execute$x_byte_enables_q;
+            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
+            hz_same_bytes$2$d = hq_byte_enables$q == execute$x2_byte_enables_q;
+            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
+            hz_same_bytes$3$d = hq_byte_enables$q == execute$x3_byte_enables_q;
         end
         if (head_enters) begin
             hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
             hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
-            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == x_space$q);
-            hz_same_bytes$1$d = ent_byte_enables$read_data == x_byte_enables$q;
-            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == x2_space$q);
-            hz_same_bytes$2$d = ent_byte_enables$read_data == x2_byte_enables$q;
-            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == x3_space$q);
-            hz_same_bytes$3$d = ent_byte_enables$read_data == x3_byte_enables$q;
+            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == execute$x_space_q);
+            hz_same_bytes$1$d = ent_byte_enables$read_data == execute$x_byte_enables_q;
+            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
+            hz_same_bytes$2$d = ent_byte_enables$read_data == execute$x2_byte_enables_q;
+            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == execute$x3_space_q);
+            hz_same_bytes$3$d = ent_byte_enables$read_data == execute$x3_byte_enables_q;
         end
-        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == w_space$q);
+        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == execute$w_space_q);
         if (x_free) begin
-            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == x4_space$q);
+            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
             if (~fp_built) begin
-                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == x2_space$q);
+                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
             end
         end
         if (head_enters) begin
-            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == x4_space$q);
+            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == execute$x4_space_q);
             if (~fp_built) begin
-                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == x2_space$q);
+                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
             end
         end
         if (head_enters) begin
@@ -6064,78 +4643,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
         end
         table_is_full = occupancy$q == table_full;
-        alloc = ((a_valid$q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
-        a_reads = alloc & (a_kind$q == kind_read_modify_write);
-        a_accepts = ~a_valid$q | alloc;
-        l_accepts = ~l_valid$q | a_accepts;
-        t_accepts = ~(t_valid$q | t_walk$q) | l_accepts;
+        alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
+        a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
+        a_accepts = ~address$a_valid_q | alloc;
+        l_accepts = ~address$l_valid_q | a_accepts;
+        t_accepts = ~(address$t_valid_q | address$t_walk_q) | l_accepts;
         if (a_reads) begin
-            r_line$d = a_line$q;
-            r_space$d = a_space$q;
-            r_byte_enables$d = a_byte_enables$q;
+            r_line$d = address$a_line_q;
+            r_space$d = address$a_space_q;
+            r_byte_enables$d = address$a_byte_enables_q;
         end
         mem_rd_valid = read_skid$full | a_reads;
-        mem_rd_addr = a_line$q;
-        mem_rd_space = a_space$q;
-        mem_rd_be = a_byte_enables$q;
+        mem_rd_addr = address$a_line_q;
+        mem_rd_space = address$a_space_q;
+        mem_rd_be = address$a_byte_enables_q;
         if (read_skid$full) begin
             mem_rd_addr = r_line$q;
             mem_rd_space = r_space$q;
             mem_rd_be = r_byte_enables$q;
-        end
-        if (a_accepts) begin
-            a_valid$d = l_valid$q;
-            a_kind$d = l_kind$q;
-            a_line$d = addr_finish$line;
-            a_space$d = l_space$q;
-            a_bit_offset$d = addr_finish$bit_offset;
-            a_byte_enables$d = addr_finish$byte_enables;
-            a_size$d = l_size$q;
-            a_op$d = l_op$q;
-            a_ty$d = l_ty$q;
-            a_ftz$d = l_ftz$q;
-            a_src0$d = l_src0$q;
-            a_src1$d = l_src1$q;
-            a_lane$d = l_lane$q;
-            a_elem$d = l_elem$q;
-            a_result_shift$d = l_result_shift$q;
-            a_result_first$d = l_result_first$q;
-            a_result_last$d = l_result_last$q;
-            a_msg_last$d = l_msg_last$q;
-            a_error$d = l_error$q;
-        end
-        t_kind_checked = t_kind$q;
-        if (bounds_check$out_of_bounds) begin
-            t_kind_checked = kind_no_memory;
-        end
-        if (l_accepts) begin
-            l_valid$d = t_valid$q;
-            l_walk$d = t_walk$q;
-            l_typed$d = t_typed$q;
-            l_addr$d = t_addr$q;
-            l_p0$d = addr_mul$p0;
-            l_p16$d = addr_mul$p16;
-            l_p32$d = addr_mul$p32;
-            l_p48$d = addr_mul$p48;
-            l_second_c$d = t_walk_c$q;
-            if (t_at_lod$q) begin
-                l_second_c$d = t_lod_c$q;
-            end
-            l_kind$d = t_kind_checked;
-            l_space$d = t_space$q;
-            l_size$d = t_size$q;
-            l_op$d = t_op$q;
-            l_ty$d = t_ty$q;
-            l_ftz$d = t_ftz$q;
-            l_src0$d = t_src0$q;
-            l_src1$d = t_src1$q;
-            l_lane$d = t_lane$q;
-            l_elem$d = t_elem$q;
-            l_result_shift$d = t_result_shift$q;
-            l_result_first$d = t_result_first$q;
-            l_result_last$d = t_result_last$q;
-            l_msg_last$d = t_msg_last$q;
-            l_error$d = t_error$q;
         end
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
         issue_lane_done = elem_index$q == ctx_last_elem$q;
@@ -6144,7 +4669,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (typed_walked$q) begin
             typed_at_lod = typed_walk_at_lod$q;
         end
-        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~t_walk$q) & ~l_walk$q));
+        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~address$t_walk_q) & ~address$l_walk_q));
         issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
         issue_kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
@@ -6365,7 +4890,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             end
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~t_walk$q) & (~l_walk$q & ~typed_walk_stale$q)) & t_accepts;
+        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~address$t_walk_q) & (~address$l_walk_q & ~typed_walk_stale$q)) & t_accepts;
         typed_walk_stale$d = issue_push | ~typed_pending;
         typed_lane_coord$walk_reaches_lod = typed_step$next_level == typed_lane_coord$lod;
         if (walk_push) begin
@@ -6382,8 +4907,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             typed_walk_a$d = typed_step$next_walk_a;
             typed_walk_b$d = typed_step$next_walk_b;
         end
-        if (l_walk$q) begin
-            typed_level_base$d = addr_finish$index;
+        if (address$l_walk_q) begin
+            typed_level_base$d = address$l_index;
         end
         if (walk_push) begin
             typed_walked$d = 1'b1;
@@ -6394,39 +4919,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
         end
-        if (t_accepts) begin
-            t_valid$d = issue_push;
-            t_walk$d = walk_push;
-            t_typed$d = ctx_kind_typed$q;
-            t_addr$d = addr_gen$addr;
-            t_walk_first$d = typed_step$walk_first;
-            t_lane_first$d = typed_step$lane_first;
-            t_at_lod$d = typed_at_lod;
-            t_second_b$d = typed_step$second_b;
-            t_walk_c$d = typed_step$second_c;
-            t_lod_c$d = issue_lod_c;
-            t_surf_u16$d = ctx_surf_u16$q;
-            t_kind$d = issue_kind;
-            t_checks_bounds$d = addr_gen$checks_bounds & ~issue_marker;
-            t_bounded_offset$d = addr_gen$bounded_offset;
-            t_last_start$d = addr_gen$bound - elem_bytes;
-            t_bound_small$d = addr_gen$bound < elem_bytes;
-            t_space$d = addr_gen$space;
-            t_size$d = ctx_elem_size$q;
-            t_op$d = ctx_alu_op$q;
-            t_ty$d = ctx_alu_ty$q;
-            t_ftz$d = ctx_alu_ftz$q;
-            t_src0$d = elem_select$src0 & data_built;
-            t_src1$d = elem_select$src1 & data_built;
-            t_lane$d = i_lane$q;
-            t_elem$d = elem_index$q;
-            t_result_shift$d = elem_shift$q[(32'h0)+:(7)];
-            t_result_first$d = ~|elem_index$q;
-            t_result_last$d = issue_lane_done;
-            t_msg_last$d = issue_last;
-            t_error$d = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
-        end
-        alloc_on_port_line = (port_write & (a_line$q == port_line)) & (a_space$q == port_space);
+        address$issue_checks_bounds = addr_gen$checks_bounds & ~issue_marker;
+        address$issue_last_start = addr_gen$bound - elem_bytes;
+        address$issue_bound_small = addr_gen$bound < elem_bytes;
+        address$issue_src0 = elem_select$src0 & data_built;
+        address$issue_src1 = elem_select$src1 & data_built;
+        address$issue_result_shift = elem_shift$q[(32'h0)+:(7)];
+        address$issue_result_first = ~|elem_index$q;
+        address$issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+        alloc_on_port_line = (port_write & (address$a_line_q == port_line)) & (address$a_space_q == port_space);
         alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
         alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
         head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
@@ -6447,128 +4948,128 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             hq_size$d = ent_size$read_data;
         end
         if (alloc_at_next_head & head_enters) begin
-            hq_line$d = a_line$q;
-            hq_space$d = a_space$q;
-            hq_byte_enables$d = a_byte_enables$q;
-            hq_bit_offset$d = a_bit_offset$q;
-            hq_size$d = a_size$q;
-            hq_kind$d = a_kind$q;
+            hq_line$d = address$a_line_q;
+            hq_space$d = address$a_space_q;
+            hq_byte_enables$d = address$a_byte_enables_q;
+            hq_bit_offset$d = address$a_bit_offset_q;
+            hq_size$d = address$a_size_q;
+            hq_kind$d = address$a_kind_q;
             hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc_at_head) begin
-            hq_line$d = a_line$q;
-            hq_space$d = a_space$q;
-            hq_byte_enables$d = a_byte_enables$q;
-            hq_bit_offset$d = a_bit_offset$q;
-            hq_size$d = a_size$q;
-            hq_kind$d = a_kind$q;
+            hq_line$d = address$a_line_q;
+            hq_space$d = address$a_space_q;
+            hq_byte_enables$d = address$a_byte_enables_q;
+            hq_bit_offset$d = address$a_bit_offset_q;
+            hq_size$d = address$a_size_q;
+            hq_kind$d = address$a_kind_q;
             hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
                 ent_valid$0$d = 1'b1;
-                ent_kind$0$d = a_kind$q;
+                ent_kind$0$d = address$a_kind_q;
                 ent_read_seq$0$d = read_issue_seq$q;
                 ent_fwd_bytes$0$d = zero_enables;
-                ent_line$0$d = a_line$q;
-                ent_space$0$d = a_space$q;
-                ent_ftz$0$d = a_ftz$q;
-                ent_result_first$0$d = a_result_first$q;
-                ent_result_last$0$d = a_result_last$q;
-                ent_msg_last$0$d = a_msg_last$q;
-                ent_error$0$d = a_error$q;
+                ent_line$0$d = address$a_line_q;
+                ent_space$0$d = address$a_space_q;
+                ent_ftz$0$d = address$a_ftz_q;
+                ent_result_first$0$d = address$a_result_first_q;
+                ent_result_last$0$d = address$a_result_last_q;
+                ent_msg_last$0$d = address$a_msg_last_q;
+                ent_error$0$d = address$a_error_q;
             end
             if (tail_ptr$q == 1) begin
                 ent_valid$1$d = 1'b1;
-                ent_kind$1$d = a_kind$q;
+                ent_kind$1$d = address$a_kind_q;
                 ent_read_seq$1$d = read_issue_seq$q;
                 ent_fwd_bytes$1$d = zero_enables;
-                ent_line$1$d = a_line$q;
-                ent_space$1$d = a_space$q;
-                ent_ftz$1$d = a_ftz$q;
-                ent_result_first$1$d = a_result_first$q;
-                ent_result_last$1$d = a_result_last$q;
-                ent_msg_last$1$d = a_msg_last$q;
-                ent_error$1$d = a_error$q;
+                ent_line$1$d = address$a_line_q;
+                ent_space$1$d = address$a_space_q;
+                ent_ftz$1$d = address$a_ftz_q;
+                ent_result_first$1$d = address$a_result_first_q;
+                ent_result_last$1$d = address$a_result_last_q;
+                ent_msg_last$1$d = address$a_msg_last_q;
+                ent_error$1$d = address$a_error_q;
             end
             if (tail_ptr$q == 2) begin
                 ent_valid$2$d = 1'b1;
-                ent_kind$2$d = a_kind$q;
+                ent_kind$2$d = address$a_kind_q;
                 ent_read_seq$2$d = read_issue_seq$q;
                 ent_fwd_bytes$2$d = zero_enables;
-                ent_line$2$d = a_line$q;
-                ent_space$2$d = a_space$q;
-                ent_ftz$2$d = a_ftz$q;
-                ent_result_first$2$d = a_result_first$q;
-                ent_result_last$2$d = a_result_last$q;
-                ent_msg_last$2$d = a_msg_last$q;
-                ent_error$2$d = a_error$q;
+                ent_line$2$d = address$a_line_q;
+                ent_space$2$d = address$a_space_q;
+                ent_ftz$2$d = address$a_ftz_q;
+                ent_result_first$2$d = address$a_result_first_q;
+                ent_result_last$2$d = address$a_result_last_q;
+                ent_msg_last$2$d = address$a_msg_last_q;
+                ent_error$2$d = address$a_error_q;
             end
             if (tail_ptr$q == 3) begin
                 ent_valid$3$d = 1'b1;
-                ent_kind$3$d = a_kind$q;
+                ent_kind$3$d = address$a_kind_q;
                 ent_read_seq$3$d = read_issue_seq$q;
                 ent_fwd_bytes$3$d = zero_enables;
-                ent_line$3$d = a_line$q;
-                ent_space$3$d = a_space$q;
-                ent_ftz$3$d = a_ftz$q;
-                ent_result_first$3$d = a_result_first$q;
-                ent_result_last$3$d = a_result_last$q;
-                ent_msg_last$3$d = a_msg_last$q;
-                ent_error$3$d = a_error$q;
+                ent_line$3$d = address$a_line_q;
+                ent_space$3$d = address$a_space_q;
+                ent_ftz$3$d = address$a_ftz_q;
+                ent_result_first$3$d = address$a_result_first_q;
+                ent_result_last$3$d = address$a_result_last_q;
+                ent_msg_last$3$d = address$a_msg_last_q;
+                ent_error$3$d = address$a_error_q;
             end
             if (tail_ptr$q == 4) begin
                 ent_valid$4$d = 1'b1;
-                ent_kind$4$d = a_kind$q;
+                ent_kind$4$d = address$a_kind_q;
                 ent_read_seq$4$d = read_issue_seq$q;
                 ent_fwd_bytes$4$d = zero_enables;
-                ent_line$4$d = a_line$q;
-                ent_space$4$d = a_space$q;
-                ent_ftz$4$d = a_ftz$q;
-                ent_result_first$4$d = a_result_first$q;
-                ent_result_last$4$d = a_result_last$q;
-                ent_msg_last$4$d = a_msg_last$q;
-                ent_error$4$d = a_error$q;
+                ent_line$4$d = address$a_line_q;
+                ent_space$4$d = address$a_space_q;
+                ent_ftz$4$d = address$a_ftz_q;
+                ent_result_first$4$d = address$a_result_first_q;
+                ent_result_last$4$d = address$a_result_last_q;
+                ent_msg_last$4$d = address$a_msg_last_q;
+                ent_error$4$d = address$a_error_q;
             end
             if (tail_ptr$q == 5) begin
                 ent_valid$5$d = 1'b1;
-                ent_kind$5$d = a_kind$q;
+                ent_kind$5$d = address$a_kind_q;
                 ent_read_seq$5$d = read_issue_seq$q;
                 ent_fwd_bytes$5$d = zero_enables;
-                ent_line$5$d = a_line$q;
-                ent_space$5$d = a_space$q;
-                ent_ftz$5$d = a_ftz$q;
-                ent_result_first$5$d = a_result_first$q;
-                ent_result_last$5$d = a_result_last$q;
-                ent_msg_last$5$d = a_msg_last$q;
-                ent_error$5$d = a_error$q;
+                ent_line$5$d = address$a_line_q;
+                ent_space$5$d = address$a_space_q;
+                ent_ftz$5$d = address$a_ftz_q;
+                ent_result_first$5$d = address$a_result_first_q;
+                ent_result_last$5$d = address$a_result_last_q;
+                ent_msg_last$5$d = address$a_msg_last_q;
+                ent_error$5$d = address$a_error_q;
             end
             if (tail_ptr$q == 6) begin
                 ent_valid$6$d = 1'b1;
-                ent_kind$6$d = a_kind$q;
+                ent_kind$6$d = address$a_kind_q;
                 ent_read_seq$6$d = read_issue_seq$q;
                 ent_fwd_bytes$6$d = zero_enables;
-                ent_line$6$d = a_line$q;
-                ent_space$6$d = a_space$q;
-                ent_ftz$6$d = a_ftz$q;
-                ent_result_first$6$d = a_result_first$q;
-                ent_result_last$6$d = a_result_last$q;
-                ent_msg_last$6$d = a_msg_last$q;
-                ent_error$6$d = a_error$q;
+                ent_line$6$d = address$a_line_q;
+                ent_space$6$d = address$a_space_q;
+                ent_ftz$6$d = address$a_ftz_q;
+                ent_result_first$6$d = address$a_result_first_q;
+                ent_result_last$6$d = address$a_result_last_q;
+                ent_msg_last$6$d = address$a_msg_last_q;
+                ent_error$6$d = address$a_error_q;
             end
             if (tail_ptr$q == 7) begin
                 ent_valid$7$d = 1'b1;
-                ent_kind$7$d = a_kind$q;
+                ent_kind$7$d = address$a_kind_q;
                 ent_read_seq$7$d = read_issue_seq$q;
                 ent_fwd_bytes$7$d = zero_enables;
-                ent_line$7$d = a_line$q;
-                ent_space$7$d = a_space$q;
-                ent_ftz$7$d = a_ftz$q;
-                ent_result_first$7$d = a_result_first$q;
-                ent_result_last$7$d = a_result_last$q;
-                ent_msg_last$7$d = a_msg_last$q;
-                ent_error$7$d = a_error$q;
+                ent_line$7$d = address$a_line_q;
+                ent_space$7$d = address$a_space_q;
+                ent_ftz$7$d = address$a_ftz_q;
+                ent_result_first$7$d = address$a_result_first_q;
+                ent_result_last$7$d = address$a_result_last_q;
+                ent_msg_last$7$d = address$a_msg_last_q;
+                ent_error$7$d = address$a_error_q;
             end
         end
         if (a_reads) begin
@@ -6716,11 +5217,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
-            t_valid$d = 1'b0;
-            t_walk$d = 1'b0;
-            l_valid$d = 1'b0;
-            l_walk$d = 1'b0;
-            a_valid$d = 1'b0;
             head_ptr$d = zero_index;
             head_next_ptr$d = one_index;
             hq_valid$d = 1'b0;
@@ -6729,16 +5225,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             occupancy$d = zero_occupancy;
             read_issue_seq$d = zero_seq;
             rsp_valid_r$d = 1'b0;
-            x_valid$d = 1'b0;
-            x_writes$d = 1'b0;
-            x2_valid$d = 1'b0;
-            x2_writes$d = 1'b0;
-            x3_valid$d = 1'b0;
-            x3_writes$d = 1'b0;
-            x4_valid$d = 1'b0;
-            x4_writes$d = 1'b0;
-            w_valid$d = 1'b0;
-            w_writes$d = 1'b0;
             ent_valid$0$d = 1'b0;
             push_hit$0$d = 1'b0;
             ent_valid$1$d = 1'b0;
@@ -6845,79 +5331,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_walked$clock = clock;
     always @(*) typed_walk_at_lod$clock = clock;
     always @(*) typed_lane_rows$clock = clock;
-    always @(*) t_valid$clock = clock;
-    always @(*) t_walk$clock = clock;
-    always @(*) t_typed$clock = clock;
-    always @(*) t_addr$clock = clock;
-    always @(*) t_walk_first$clock = clock;
-    always @(*) t_lane_first$clock = clock;
-    always @(*) t_at_lod$clock = clock;
-    always @(*) t_second_b$clock = clock;
-    always @(*) t_walk_c$clock = clock;
-    always @(*) t_lod_c$clock = clock;
-    always @(*) t_surf_u16$clock = clock;
-    always @(*) t_kind$clock = clock;
-    always @(*) t_checks_bounds$clock = clock;
-    always @(*) t_bounded_offset$clock = clock;
-    always @(*) t_last_start$clock = clock;
-    always @(*) t_bound_small$clock = clock;
-    always @(*) t_space$clock = clock;
-    always @(*) t_size$clock = clock;
-    always @(*) t_op$clock = clock;
-    always @(*) t_ty$clock = clock;
-    always @(*) t_ftz$clock = clock;
-    always @(*) t_src0$clock = clock;
-    always @(*) t_src1$clock = clock;
-    always @(*) t_lane$clock = clock;
-    always @(*) t_elem$clock = clock;
-    always @(*) t_result_shift$clock = clock;
-    always @(*) t_result_first$clock = clock;
-    always @(*) t_result_last$clock = clock;
-    always @(*) t_msg_last$clock = clock;
-    always @(*) t_error$clock = clock;
-    always @(*) l_valid$clock = clock;
-    always @(*) l_walk$clock = clock;
-    always @(*) l_typed$clock = clock;
-    always @(*) l_addr$clock = clock;
-    always @(*) l_p0$clock = clock;
-    always @(*) l_p16$clock = clock;
-    always @(*) l_p32$clock = clock;
-    always @(*) l_p48$clock = clock;
-    always @(*) l_second_c$clock = clock;
-    always @(*) l_kind$clock = clock;
-    always @(*) l_space$clock = clock;
-    always @(*) l_size$clock = clock;
-    always @(*) l_op$clock = clock;
-    always @(*) l_ty$clock = clock;
-    always @(*) l_ftz$clock = clock;
-    always @(*) l_src0$clock = clock;
-    always @(*) l_src1$clock = clock;
-    always @(*) l_lane$clock = clock;
-    always @(*) l_elem$clock = clock;
-    always @(*) l_result_shift$clock = clock;
-    always @(*) l_result_first$clock = clock;
-    always @(*) l_result_last$clock = clock;
-    always @(*) l_msg_last$clock = clock;
-    always @(*) l_error$clock = clock;
-    always @(*) a_valid$clock = clock;
-    always @(*) a_kind$clock = clock;
-    always @(*) a_line$clock = clock;
-    always @(*) a_space$clock = clock;
-    always @(*) a_bit_offset$clock = clock;
-    always @(*) a_byte_enables$clock = clock;
-    always @(*) a_size$clock = clock;
-    always @(*) a_op$clock = clock;
-    always @(*) a_ty$clock = clock;
-    always @(*) a_ftz$clock = clock;
-    always @(*) a_src0$clock = clock;
-    always @(*) a_src1$clock = clock;
-    always @(*) a_lane$clock = clock;
-    always @(*) a_elem$clock = clock;
-    always @(*) a_result_shift$clock = clock;
-    always @(*) a_result_first$clock = clock;
-    always @(*) a_result_last$clock = clock;
-    always @(*) a_msg_last$clock = clock;
-    always @(*) a_error$clock = clock;
     always @(*) head_ptr$clock = clock;
     always @(*) hq_line$clock = clock;
     always @(*) head_next_ptr$clock = clock;
@@ -6933,97 +5346,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) tail_ptr$clock = clock;
     always @(*) occupancy$clock = clock;
     always @(*) read_issue_seq$clock = clock;
-    always @(*) x_valid$clock = clock;
-    always @(*) x_kind$clock = clock;
-    always @(*) x_writes$clock = clock;
-    always @(*) x_line$clock = clock;
-    always @(*) x_space$clock = clock;
-    always @(*) x_bit_offset$clock = clock;
-    always @(*) x_byte_enables$clock = clock;
-    always @(*) x_old$clock = clock;
-    always @(*) x_from_x2$clock = clock;
-    always @(*) x4_valid$clock = clock;
-    always @(*) x4_kind$clock = clock;
-    always @(*) x4_writes$clock = clock;
-    always @(*) x4_line$clock = clock;
-    always @(*) x4_space$clock = clock;
-    always @(*) x4_bit_offset$clock = clock;
-    always @(*) x4_byte_enables$clock = clock;
-    always @(*) x4_float$clock = clock;
-    always @(*) x4_new$clock = clock;
-    always @(*) x4_ret$clock = clock;
-    always @(*) x4_old$clock = clock;
-    always @(*) x4_lane$clock = clock;
-    always @(*) x4_elem$clock = clock;
-    always @(*) x4_result_shift$clock = clock;
-    always @(*) x4_result_first$clock = clock;
-    always @(*) x4_result_last$clock = clock;
-    always @(*) x4_msg_last$clock = clock;
-    always @(*) x4_error$clock = clock;
-    always @(*) x_from_w$clock = clock;
-    always @(*) x2_valid$clock = clock;
-    always @(*) x2_kind$clock = clock;
-    always @(*) x2_writes$clock = clock;
-    always @(*) x2_line$clock = clock;
-    always @(*) x2_space$clock = clock;
-    always @(*) x2_bit_offset$clock = clock;
-    always @(*) x2_byte_enables$clock = clock;
-    always @(*) x2_float$clock = clock;
-    always @(*) x2_new_true$clock = clock;
-    always @(*) x2_new_false$clock = clock;
-    always @(*) x2_new_cond$clock = clock;
-    always @(*) x2_ret$clock = clock;
-    always @(*) x2_old$clock = clock;
-    always @(*) x2_lane$clock = clock;
-    always @(*) x2_elem$clock = clock;
-    always @(*) x2_result_shift$clock = clock;
-    always @(*) x2_result_first$clock = clock;
-    always @(*) x2_result_last$clock = clock;
-    always @(*) x2_msg_last$clock = clock;
-    always @(*) x2_error$clock = clock;
-    always @(*) x3_valid$clock = clock;
-    always @(*) x3_kind$clock = clock;
-    always @(*) x3_writes$clock = clock;
-    always @(*) x3_line$clock = clock;
-    always @(*) x3_space$clock = clock;
-    always @(*) x3_bit_offset$clock = clock;
-    always @(*) x3_byte_enables$clock = clock;
-    always @(*) x3_float$clock = clock;
-    always @(*) x3_new$clock = clock;
-    always @(*) x3_ret$clock = clock;
-    always @(*) x3_old$clock = clock;
-    always @(*) x3_lane$clock = clock;
-    always @(*) x3_elem$clock = clock;
-    always @(*) x3_result_shift$clock = clock;
-    always @(*) x3_result_first$clock = clock;
-    always @(*) x3_result_last$clock = clock;
-    always @(*) x3_msg_last$clock = clock;
-    always @(*) x3_error$clock = clock;
-    always @(*) x_src0$clock = clock;
-    always @(*) x_lane$clock = clock;
-    always @(*) x_elem$clock = clock;
-    always @(*) x_result_shift$clock = clock;
-    always @(*) x_result_first$clock = clock;
-    always @(*) x_result_last$clock = clock;
-    always @(*) x_msg_last$clock = clock;
-    always @(*) x_error$clock = clock;
-    always @(*) w_valid$clock = clock;
-    always @(*) w_kind$clock = clock;
-    always @(*) w_writes$clock = clock;
-    always @(*) w_line$clock = clock;
-    always @(*) w_space$clock = clock;
-    always @(*) w_bit_offset$clock = clock;
-    always @(*) w_byte_enables$clock = clock;
-    always @(*) w_new$clock = clock;
-    always @(*) w_ret$clock = clock;
-    always @(*) w_old$clock = clock;
-    always @(*) w_lane$clock = clock;
-    always @(*) w_elem$clock = clock;
-    always @(*) w_result_shift$clock = clock;
-    always @(*) w_result_first$clock = clock;
-    always @(*) w_result_last$clock = clock;
-    always @(*) w_msg_last$clock = clock;
-    always @(*) w_error$clock = clock;
     always @(*) result_acc$clock = clock;
     always @(*) rsp_valid_r$clock = clock;
     always @(*) rsp_lane_r$clock = clock;
@@ -7229,32 +5551,15 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) addr_gen$surf_base = ctx_surf_base$q;
     always @(*) addr_gen$surf_size = ctx_surf_size$q;
     always @(*) addr_gen$slm_size = ctx_slm_size$q;
-    always @(*) bounds_check$checked = t_checks_bounds$q;
-    always @(*) bounds_check$offset = t_bounded_offset$q;
-    always @(*) bounds_check$last_start = t_last_start$q;
-    always @(*) bounds_check$bound_small = t_bound_small$q;
-    always @(*) addr_mul$walk_first = t_walk_first$q;
-    always @(*) addr_mul$lane_first = t_lane_first$q;
-    always @(*) addr_mul$at_lod = t_at_lod$q;
-    always @(*) addr_mul$surf_u16 = t_surf_u16$q;
-    always @(*) addr_mul$second_b = t_second_b$q;
-    always @(*) addr_finish$typed = l_typed$q;
-    always @(*) addr_finish$addr = l_addr$q;
-    always @(*) addr_finish$elem_size = l_size$q;
-    always @(*) addr_finish$p0 = l_p0$q;
-    always @(*) addr_finish$p16 = l_p16$q;
-    always @(*) addr_finish$p32 = l_p32$q;
-    always @(*) addr_finish$p48 = l_p48$q;
-    always @(*) addr_finish$second_c = l_second_c$q;
     always @(*) elem_select$lane_src0 = lane_mux$src0;
     always @(*) elem_select$lane_src1 = lane_mux$src1;
     always @(*) elem_select$elem_shift = elem_shift$q;
     always @(*) elem_select$elem_size = ctx_elem_size$q;
     always @(*) elem_select$swap_src = ctx_swap_src$q;
     always @(*) elem_select$write_only = ctx_write_only$q;
-    always @(*) write_align$value = w_new$q;
-    always @(*) write_align$bit_offset = w_bit_offset$q;
-    always @(*) write_align$byte_enables = w_byte_enables$q;
+    always @(*) write_align$value = execute$w_new_q;
+    always @(*) write_align$bit_offset = execute$w_bit_offset_q;
+    always @(*) write_align$byte_enables = execute$w_byte_enables_q;
     always @(*) head_select$head = head_ptr$q;
     always @(*) ent_src0$clock = clock;
     always @(*) ent_src0$read_index = head_ptr$q;
@@ -7423,54 +5728,54 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) head_select$head_pushed = hq_pushed$q;
     always @(*) head_select$push_data = push_data$q;
     always @(*) head_select$push_bytes = push_bytes$q;
-    always @(*) head_select$late_writes = w_writes$q;
+    always @(*) head_select$late_writes = execute$w_writes_q;
     always @(*) head_select$late_overlaps = hz_late_overlaps$q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
     always @(*) hz_head$0$head_line = hq_line$q;
     always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$0$stage_line = x_line$q;
-    always @(*) hz_head$0$stage_byte_enables = x_byte_enables$q;
+    always @(*) hz_head$0$stage_line = execute$x_line_q;
+    always @(*) hz_head$0$stage_byte_enables = execute$x_byte_enables_q;
     always @(*) hz_head$1$head_line = hq_line$q;
     always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$1$stage_line = x2_line$q;
-    always @(*) hz_head$1$stage_byte_enables = x2_byte_enables$q;
+    always @(*) hz_head$1$stage_line = execute$x2_line_q;
+    always @(*) hz_head$1$stage_byte_enables = execute$x2_byte_enables_q;
     always @(*) hz_head$2$head_line = hq_line$q;
     always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$2$stage_line = x3_line$q;
-    always @(*) hz_head$2$stage_byte_enables = x3_byte_enables$q;
+    always @(*) hz_head$2$stage_line = execute$x3_line_q;
+    always @(*) hz_head$2$stage_byte_enables = execute$x3_byte_enables_q;
     always @(*) hz_head$3$head_line = hq_line$q;
     always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$3$stage_line = x4_line$q;
-    always @(*) hz_head$3$stage_byte_enables = x4_byte_enables$q;
+    always @(*) hz_head$3$stage_line = execute$x4_line_q;
+    always @(*) hz_head$3$stage_byte_enables = execute$x4_byte_enables_q;
     always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
     always @(*) hz_next$0$stage_line = hq_line$q;
     always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
     always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$1$stage_line = x_line$q;
-    always @(*) hz_next$1$stage_byte_enables = x_byte_enables$q;
+    always @(*) hz_next$1$stage_line = execute$x_line_q;
+    always @(*) hz_next$1$stage_byte_enables = execute$x_byte_enables_q;
     always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$2$stage_line = x2_line$q;
-    always @(*) hz_next$2$stage_byte_enables = x2_byte_enables$q;
+    always @(*) hz_next$2$stage_line = execute$x2_line_q;
+    always @(*) hz_next$2$stage_byte_enables = execute$x2_byte_enables_q;
     always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$3$stage_line = x3_line$q;
-    always @(*) hz_next$3$stage_byte_enables = x3_byte_enables$q;
+    always @(*) hz_next$3$stage_line = execute$x3_line_q;
+    always @(*) hz_next$3$stage_byte_enables = execute$x3_byte_enables_q;
     always @(*) hz_head_w$head_line = hq_line$q;
     always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head_w$stage_line = w_line$q;
-    always @(*) hz_head_w$stage_byte_enables = w_byte_enables$q;
+    always @(*) hz_head_w$stage_line = execute$w_line_q;
+    always @(*) hz_head_w$stage_byte_enables = execute$w_byte_enables_q;
     always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
     always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next_x4$stage_line = x4_line$q;
-    always @(*) hz_next_x4$stage_byte_enables = x4_byte_enables$q;
-    always @(*) head_select$ahead_writes$0 = x_writes$q;
+    always @(*) hz_next_x4$stage_line = execute$x4_line_q;
+    always @(*) hz_next_x4$stage_byte_enables = execute$x4_byte_enables_q;
+    always @(*) head_select$ahead_writes$0 = execute$x_writes_q;
     always @(*) head_select$ahead_overlaps$0 = hz_overlaps$0$q;
     always @(*) head_select$ahead_same_bytes$0 = hz_same_bytes$0$q;
-    always @(*) head_select$ahead_writes$1 = x2_writes$q;
+    always @(*) head_select$ahead_writes$1 = execute$x2_writes_q;
     always @(*) head_select$ahead_overlaps$1 = hz_overlaps$1$q;
     always @(*) head_select$ahead_same_bytes$1 = hz_same_bytes$1$q;
     always @(*) head_select$ahead_overlaps$2 = hz_overlaps$2$q;
@@ -7487,15 +5792,43 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) write_skid$clear = reset_q$q;
     always @(*) write_skid$ready = mem_wr_ready;
     always @(*) write_skid$leave = retire;
-    always @(*) write_skid$leave_writes = w_writes$q;
-    always @(*) write_skid$leave_last = w_msg_last$q;
-    always @(*) write_skid$leave_error = w_error$q;
+    always @(*) write_skid$leave_writes = execute$w_writes_q;
+    always @(*) write_skid$leave_last = execute$w_msg_last_q;
+    always @(*) write_skid$leave_error = execute$w_error_q;
     always @(*) write_skid$leave_rmw = w_is_rmw;
     always @(*) mem_wr_valid = port_write;
     always @(*) mem_wr_addr = port_line;
     always @(*) mem_wr_space = port_space;
     always @(*) mem_wr_data = port_data;
     always @(*) mem_wr_be = port_byte_enables;
+    always @(*) execute$clock = clock;
+    always @(*) execute$reset = reset_q$q;
+    always @(*) execute$advance = x_free;
+    always @(*) execute$enter = head_enters;
+    always @(*) execute$head_rmw = head_is_rmw;
+    always @(*) execute$head_kind = head_select$kind;
+    always @(*) execute$head_line = head_select$line;
+    always @(*) execute$head_space = head_select$space;
+    always @(*) execute$head_bit_offset = head_select$bit_offset;
+    always @(*) execute$head_byte_enables = head_select$byte_enables;
+    always @(*) execute$head_old = head_select$old_value;
+    always @(*) execute$bypass$0 = head_select$bypass$0;
+    always @(*) execute$bypass$1 = head_select$bypass$1;
+    always @(*) execute$bypass$2 = head_select$bypass$2;
+    always @(*) execute$bypass$3 = head_select$bypass$3;
+    always @(*) execute$head_lane = head_select$lane;
+    always @(*) execute$head_elem = head_select$elem;
+    always @(*) execute$head_result_shift = head_select$result_shift;
+    always @(*) execute$head_result_first = head_select$result_first;
+    always @(*) execute$head_result_last = head_select$result_last;
+    always @(*) execute$head_msg_last = head_select$msg_last;
+    always @(*) execute$head_error = head_select$error;
+    always @(*) execute$alu_float_op = alu$float_op;
+    always @(*) execute$alu_new_true = alu$new_true;
+    always @(*) execute$alu_new_false = alu$new_false;
+    always @(*) execute$alu_new_cond = alu$new_cond;
+    always @(*) execute$alu_ret = alu$ret_value;
+    always @(*) execute$alu_float_value = alu$float_value;
     always @(*) rsp_valid = rsp_valid_r$q;
     always @(*) rsp_lane = rsp_lane_r$q;
     always @(*) rsp_data = rsp_data_r$q;
@@ -7663,42 +5996,69 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_lane_coord$levels = n_surf_levels$q;
     always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
-    always @(*) typed_lane_coord$walk_step = t_walk$q;
+    always @(*) typed_lane_coord$walk_step = address$t_walk_q;
     always @(*) elem_bytes = elem_bytes_of$value;
     always @(*) typed_lane_coord$walk_push = walk_push;
+    always @(*) address$clock = clock;
+    always @(*) address$reset = reset_q$q;
+    always @(*) address$t_accepts = t_accepts;
+    always @(*) address$l_accepts = l_accepts;
+    always @(*) address$a_accepts = a_accepts;
+    always @(*) address$issue_valid = issue_push;
+    always @(*) address$issue_walk = walk_push;
+    always @(*) address$issue_typed = ctx_kind_typed$q;
+    always @(*) address$issue_addr = addr_gen$addr;
+    always @(*) address$issue_walk_first = typed_step$walk_first;
+    always @(*) address$issue_lane_first = typed_step$lane_first;
+    always @(*) address$issue_at_lod = typed_at_lod;
+    always @(*) address$issue_second_b = typed_step$second_b;
+    always @(*) address$issue_walk_c = typed_step$second_c;
+    always @(*) address$issue_lod_c = issue_lod_c;
+    always @(*) address$issue_surf_u16 = ctx_surf_u16$q;
+    always @(*) address$issue_kind = issue_kind;
+    always @(*) address$issue_bounded_offset = addr_gen$bounded_offset;
+    always @(*) address$issue_space = addr_gen$space;
+    always @(*) address$issue_size = ctx_elem_size$q;
+    always @(*) address$issue_op = ctx_alu_op$q;
+    always @(*) address$issue_ty = ctx_alu_ty$q;
+    always @(*) address$issue_ftz = ctx_alu_ftz$q;
+    always @(*) address$issue_lane = i_lane$q;
+    always @(*) address$issue_elem = elem_index$q;
+    always @(*) address$issue_result_last = issue_lane_done;
+    always @(*) address$issue_msg_last = issue_last;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
-    always @(*) ent_src0$write_data = a_src0$q;
+    always @(*) ent_src0$write_data = address$a_src0_q;
     always @(*) ent_src1$write_enable = alloc;
     always @(*) ent_src1$write_index = tail_ptr$q;
-    always @(*) ent_src1$write_data = a_src1$q;
+    always @(*) ent_src1$write_data = address$a_src1_q;
     always @(*) ent_bit_offset$write_enable = alloc;
     always @(*) ent_bit_offset$write_index = tail_ptr$q;
-    always @(*) ent_bit_offset$write_data = a_bit_offset$q;
+    always @(*) ent_bit_offset$write_data = address$a_bit_offset_q;
     always @(*) ent_byte_enables$write_enable = alloc;
     always @(*) ent_byte_enables$write_index = tail_ptr$q;
-    always @(*) ent_byte_enables$write_data = a_byte_enables$q;
+    always @(*) ent_byte_enables$write_data = address$a_byte_enables_q;
     always @(*) ent_size$write_enable = alloc;
     always @(*) ent_size$write_index = tail_ptr$q;
-    always @(*) ent_size$write_data = a_size$q;
+    always @(*) ent_size$write_data = address$a_size_q;
     always @(*) ent_op$write_enable = alloc;
     always @(*) ent_op$write_index = tail_ptr$q;
-    always @(*) ent_op$write_data = a_op$q;
+    always @(*) ent_op$write_data = address$a_op_q;
     always @(*) ent_ty$write_enable = alloc;
     always @(*) ent_ty$write_index = tail_ptr$q;
-    always @(*) ent_ty$write_data = a_ty$q;
+    always @(*) ent_ty$write_data = address$a_ty_q;
     always @(*) ent_lane$write_enable = alloc;
     always @(*) ent_lane$write_index = tail_ptr$q;
-    always @(*) ent_lane$write_data = a_lane$q;
+    always @(*) ent_lane$write_data = address$a_lane_q;
     always @(*) ent_elem$write_enable = alloc;
     always @(*) ent_elem$write_index = tail_ptr$q;
-    always @(*) ent_elem$write_data = a_elem$q;
+    always @(*) ent_elem$write_data = address$a_elem_q;
     always @(*) ent_result_shift$write_enable = alloc;
     always @(*) ent_result_shift$write_index = tail_ptr$q;
-    always @(*) ent_result_shift$write_data = a_result_shift$q;
+    always @(*) ent_result_shift$write_data = address$a_result_shift_q;
     always @(*) ent_line_at_head$write_enable = alloc;
     always @(*) ent_line_at_head$write_index = tail_ptr$q;
-    always @(*) ent_line_at_head$write_data = a_line$q;
+    always @(*) ent_line_at_head$write_data = address$a_line_q;
     always @(*) read_return_seq$clock = clock;
     always @(*) read_return_seq$load = mem_rdata_valid;
     always @(*) read_return_seq$clear = reset_q$q;
@@ -7745,527 +6105,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) hq_data$next_returned = next_head_returned;
     
 endmodule // atomic_unit_l8_w32_int
-
-
-module atomic_unit_l8_w32_int$a_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_bit_offset
-
-
-module atomic_unit_l8_w32_int$a_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_byte_enables
-
-
-module atomic_unit_l8_w32_int$a_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_elem
-
-
-module atomic_unit_l8_w32_int$a_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_error
-
-
-module atomic_unit_l8_w32_int$a_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_ftz
-
-
-module atomic_unit_l8_w32_int$a_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_kind
-
-
-module atomic_unit_l8_w32_int$a_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_lane
-
-
-module atomic_unit_l8_w32_int$a_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_line
-
-
-module atomic_unit_l8_w32_int$a_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_msg_last
-
-
-module atomic_unit_l8_w32_int$a_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_op
-
-
-module atomic_unit_l8_w32_int$a_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_result_first
-
-
-module atomic_unit_l8_w32_int$a_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_result_last
-
-
-module atomic_unit_l8_w32_int$a_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_result_shift
-
-
-module atomic_unit_l8_w32_int$a_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_size
-
-
-module atomic_unit_l8_w32_int$a_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_space
-
-
-module atomic_unit_l8_w32_int$a_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_src0
-
-
-module atomic_unit_l8_w32_int$a_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_src1
-
-
-module atomic_unit_l8_w32_int$a_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_ty
-
-
-module atomic_unit_l8_w32_int$a_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$a_valid
-
-
-module atomic_unit_l8_w32_int$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,index,line,bit_offset,byte_enables);
-    
-    // Module arguments
-    input wire  typed;
-    input wire  [63:0] addr;
-    input wire  [2:0] elem_size;
-    input wire  [31:0] p0;
-    input wire  [32:0] p16;
-    input wire  [31:0] p32;
-    input wire  [15:0] p48;
-    input wire  [63:0] second_c;
-    output reg  [63:0] index;
-    output reg  [63:0] line;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
-    
-    // Constant declarations
-    localparam  zero_p16_b = 32'h0;
-    
-    // Stub signals
-    reg  [31:0] second$p0;
-    reg  [32:0] second$p16;
-    reg  [31:0] second$p16_b;
-    reg  [31:0] second$p32;
-    reg  [15:0] second$p48;
-    reg  [63:0] second$addend;
-    wire  [63:0] second$result;
-    reg  [63:0] place$addr;
-    reg  [2:0] place$size;
-    wire  [63:0] place$line;
-    wire  [6:0] place$bit_offset;
-    wire  [15:0] place$byte_enables;
-    
-    // Sub module instances
-    atomic_unit_l8_w32_int$addr_finish$second second(
-        .p0(second$p0),
-        .p16(second$p16),
-        .p16_b(second$p16_b),
-        .p32(second$p32),
-        .p48(second$p48),
-        .addend(second$addend),
-        .result(second$result)
-    );
-    atomic_unit_l8_w32_int$addr_finish$place place(
-        .addr(place$addr),
-        .size(place$size),
-        .line(place$line),
-        .bit_offset(place$bit_offset),
-        .byte_enables(place$byte_enables)
-    );
-    
-    // Update code
-    always @(*) begin
-        second$p0 = p0;
-        second$p16 = p16;
-        second$p16_b = zero_p16_b;
-        second$p32 = p32;
-        second$p48 = p48;
-        second$addend = second_c;
-        place$addr = addr;
-        if (typed) begin
-            place$addr = second$result;
-        end
-        place$size = elem_size;
-        index = second$result;
-        line = place$line;
-        bit_offset = place$bit_offset;
-        byte_enables = place$byte_enables;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$addr_finish
-
-
-module atomic_unit_l8_w32_int$addr_finish$place(addr,size,line,bit_offset,byte_enables);
-    
-    // Module arguments
-    input wire  [63:0] addr;
-    input wire  [2:0] size;
-    output reg  [63:0] line;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
-    
-    // Constant declarations
-    localparam  line_mask = 64'hfffffffffffffff0;
-    localparam  byte_in_line = 7'b1111;
-    
-    // Stub signals
-    reg  [2:0] enables$size;
-    wire  [15:0] enables$value;
-    
-    // Sub module instances
-    atomic_unit_l8_w32_int$addr_finish$place$enables enables(
-        .size(enables$size),
-        .value(enables$value)
-    );
-    
-    // Update code
-    always @(*) begin
-        enables$size = size;
-        line = addr & line_mask;
-        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
-        byte_enables = enables$value << addr[(32'h0)+:(4)];
-    end
-    
-endmodule // atomic_unit_l8_w32_int$addr_finish$place
-
-
-module atomic_unit_l8_w32_int$addr_finish$place$enables(size,value);
-    
-    // Module arguments
-    input wire  [2:0] size;
-    output reg  [15:0] value;
-    
-    // Constant declarations
-    localparam  table$0 = 16'h1;
-    localparam  table$1 = 16'h3;
-    localparam  table$2 = 16'hf;
-    localparam  table$3 = 16'hff;
-    localparam  table$4 = 16'hffff;
-    localparam  zero = 16'h0;
-    
-    // Update code
-    always @(*) begin
-        value = zero;
-        if (size == 0) begin
-            value = table$0;
-        end
-        if (size == 1) begin
-            value = table$1;
-        end
-        if (size == 2) begin
-            value = table$2;
-        end
-        if (size == 3) begin
-            value = table$3;
-        end
-        if (size == 4) begin
-            value = table$4;
-        end
-    end
-    
-endmodule // atomic_unit_l8_w32_int$addr_finish$place$enables
-
-
-module atomic_unit_l8_w32_int$addr_finish$second(p0,p16,p16_b,p32,p48,addend,result);
-    
-    // Module arguments
-    input wire  [31:0] p0;
-    input wire  [32:0] p16;
-    input wire  [31:0] p16_b;
-    input wire  [31:0] p32;
-    input wire  [15:0] p48;
-    input wire  [63:0] addend;
-    output reg  [63:0] result;
-    
-    // Update code (custom)
-    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
-endmodule // atomic_unit_l8_w32_int$addr_finish$second
 
 
 module atomic_unit_l8_w32_int$addr_gen(lane_addr,elem_offset,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,addr,space,checks_bounds,bounded_offset,bound);
@@ -8332,7 +6171,1530 @@ module atomic_unit_l8_w32_int$addr_gen$wide_slm_size(narrow,wide);
 endmodule // atomic_unit_l8_w32_int$addr_gen$wide_slm_size
 
 
-module atomic_unit_l8_w32_int$addr_mul(walk_first,lane_first,at_lod,surf_u16,second_b,p0,p16,p32,p48);
+module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,issue_valid,issue_walk,issue_typed,issue_addr,issue_walk_first,issue_lane_first,issue_at_lod,issue_second_b,issue_walk_c,issue_lod_c,issue_surf_u16,issue_kind,issue_checks_bounds,issue_bounded_offset,issue_last_start,issue_bound_small,issue_space,issue_size,issue_op,issue_ty,issue_ftz,issue_src0,issue_src1,issue_lane,issue_elem,issue_result_shift,issue_result_first,issue_result_last,issue_msg_last,issue_error,t_valid_q,t_walk_q,l_valid_q,l_walk_q,a_valid_q,a_kind_q,a_line_q,a_space_q,a_bit_offset_q,a_byte_enables_q,a_size_q,a_op_q,a_ty_q,a_ftz_q,a_src0_q,a_src1_q,a_lane_q,a_elem_q,a_result_shift_q,a_result_first_q,a_result_last_q,a_msg_last_q,a_error_q,l_index);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  t_accepts;
+    input wire  l_accepts;
+    input wire  a_accepts;
+    input wire  issue_valid;
+    input wire  issue_walk;
+    input wire  issue_typed;
+    input wire  [63:0] issue_addr;
+    input wire  [63:0] issue_walk_first;
+    input wire  [63:0] issue_lane_first;
+    input wire  issue_at_lod;
+    input wire  [31:0] issue_second_b;
+    input wire  [63:0] issue_walk_c;
+    input wire  [63:0] issue_lod_c;
+    input wire  issue_surf_u16;
+    input wire  [1:0] issue_kind;
+    input wire  issue_checks_bounds;
+    input wire  [63:0] issue_bounded_offset;
+    input wire  [63:0] issue_last_start;
+    input wire  issue_bound_small;
+    input wire  issue_space;
+    input wire  [2:0] issue_size;
+    input wire  [4:0] issue_op;
+    input wire  [3:0] issue_ty;
+    input wire  issue_ftz;
+    input wire  [127:0] issue_src0;
+    input wire  [127:0] issue_src1;
+    input wire  [4:0] issue_lane;
+    input wire  [2:0] issue_elem;
+    input wire  [6:0] issue_result_shift;
+    input wire  issue_result_first;
+    input wire  issue_result_last;
+    input wire  issue_msg_last;
+    input wire  issue_error;
+    output reg  t_valid_q;
+    output reg  t_walk_q;
+    output reg  l_valid_q;
+    output reg  l_walk_q;
+    output reg  a_valid_q;
+    output reg  [1:0] a_kind_q;
+    output reg  [63:0] a_line_q;
+    output reg  a_space_q;
+    output reg  [6:0] a_bit_offset_q;
+    output reg  [15:0] a_byte_enables_q;
+    output reg  [2:0] a_size_q;
+    output reg  [4:0] a_op_q;
+    output reg  [3:0] a_ty_q;
+    output reg  a_ftz_q;
+    output reg  [127:0] a_src0_q;
+    output reg  [127:0] a_src1_q;
+    output reg  [4:0] a_lane_q;
+    output reg  [2:0] a_elem_q;
+    output reg  [6:0] a_result_shift_q;
+    output reg  a_result_first_q;
+    output reg  a_result_last_q;
+    output reg  a_msg_last_q;
+    output reg  a_error_q;
+    output reg  [63:0] l_index;
+    
+    // Constant declarations
+    localparam  kind_no_memory = 2'b1;
+    
+    // Stub signals
+    reg  [63:0] addr_mul$walk_first;
+    reg  [63:0] addr_mul$lane_first;
+    reg  addr_mul$at_lod;
+    reg  addr_mul$surf_u16;
+    reg  [31:0] addr_mul$second_b;
+    wire  [31:0] addr_mul$p0;
+    wire  [32:0] addr_mul$p16;
+    wire  [31:0] addr_mul$p32;
+    wire  [15:0] addr_mul$p48;
+    reg  addr_finish$typed;
+    reg  [63:0] addr_finish$addr;
+    reg  [2:0] addr_finish$elem_size;
+    reg  [31:0] addr_finish$p0;
+    reg  [32:0] addr_finish$p16;
+    reg  [31:0] addr_finish$p32;
+    reg  [15:0] addr_finish$p48;
+    reg  [63:0] addr_finish$second_c;
+    wire  [63:0] addr_finish$index;
+    wire  [63:0] addr_finish$line;
+    wire  [6:0] addr_finish$bit_offset;
+    wire  [15:0] addr_finish$byte_enables;
+    reg  bounds_check$checked;
+    reg  [63:0] bounds_check$offset;
+    reg  [63:0] bounds_check$last_start;
+    reg  bounds_check$bound_small;
+    wire  bounds_check$out_of_bounds;
+    reg  t_valid$d;
+    wire  t_valid$q;
+    reg  t_valid$clock;
+    reg  t_walk$d;
+    wire  t_walk$q;
+    reg  t_walk$clock;
+    reg  t_typed$d;
+    wire  t_typed$q;
+    reg  t_typed$clock;
+    reg  [63:0] t_addr$d;
+    wire  [63:0] t_addr$q;
+    reg  t_addr$clock;
+    reg  [63:0] t_walk_first$d;
+    wire  [63:0] t_walk_first$q;
+    reg  t_walk_first$clock;
+    reg  [63:0] t_lane_first$d;
+    wire  [63:0] t_lane_first$q;
+    reg  t_lane_first$clock;
+    reg  t_at_lod$d;
+    wire  t_at_lod$q;
+    reg  t_at_lod$clock;
+    reg  [31:0] t_second_b$d;
+    wire  [31:0] t_second_b$q;
+    reg  t_second_b$clock;
+    reg  [63:0] t_walk_c$d;
+    wire  [63:0] t_walk_c$q;
+    reg  t_walk_c$clock;
+    reg  [63:0] t_lod_c$d;
+    wire  [63:0] t_lod_c$q;
+    reg  t_lod_c$clock;
+    reg  t_surf_u16$d;
+    wire  t_surf_u16$q;
+    reg  t_surf_u16$clock;
+    reg  [1:0] t_kind$d;
+    wire  [1:0] t_kind$q;
+    reg  t_kind$clock;
+    reg  t_checks_bounds$d;
+    wire  t_checks_bounds$q;
+    reg  t_checks_bounds$clock;
+    reg  [63:0] t_bounded_offset$d;
+    wire  [63:0] t_bounded_offset$q;
+    reg  t_bounded_offset$clock;
+    reg  [63:0] t_last_start$d;
+    wire  [63:0] t_last_start$q;
+    reg  t_last_start$clock;
+    reg  t_bound_small$d;
+    wire  t_bound_small$q;
+    reg  t_bound_small$clock;
+    reg  t_space$d;
+    wire  t_space$q;
+    reg  t_space$clock;
+    reg  [2:0] t_size$d;
+    wire  [2:0] t_size$q;
+    reg  t_size$clock;
+    reg  [4:0] t_op$d;
+    wire  [4:0] t_op$q;
+    reg  t_op$clock;
+    reg  [3:0] t_ty$d;
+    wire  [3:0] t_ty$q;
+    reg  t_ty$clock;
+    reg  t_ftz$d;
+    wire  t_ftz$q;
+    reg  t_ftz$clock;
+    reg  [127:0] t_src0$d;
+    wire  [127:0] t_src0$q;
+    reg  t_src0$clock;
+    reg  [127:0] t_src1$d;
+    wire  [127:0] t_src1$q;
+    reg  t_src1$clock;
+    reg  [4:0] t_lane$d;
+    wire  [4:0] t_lane$q;
+    reg  t_lane$clock;
+    reg  [2:0] t_elem$d;
+    wire  [2:0] t_elem$q;
+    reg  t_elem$clock;
+    reg  [6:0] t_result_shift$d;
+    wire  [6:0] t_result_shift$q;
+    reg  t_result_shift$clock;
+    reg  t_result_first$d;
+    wire  t_result_first$q;
+    reg  t_result_first$clock;
+    reg  t_result_last$d;
+    wire  t_result_last$q;
+    reg  t_result_last$clock;
+    reg  t_msg_last$d;
+    wire  t_msg_last$q;
+    reg  t_msg_last$clock;
+    reg  t_error$d;
+    wire  t_error$q;
+    reg  t_error$clock;
+    reg  l_valid$d;
+    wire  l_valid$q;
+    reg  l_valid$clock;
+    reg  l_walk$d;
+    wire  l_walk$q;
+    reg  l_walk$clock;
+    reg  l_typed$d;
+    wire  l_typed$q;
+    reg  l_typed$clock;
+    reg  [63:0] l_addr$d;
+    wire  [63:0] l_addr$q;
+    reg  l_addr$clock;
+    reg  [31:0] l_p0$d;
+    wire  [31:0] l_p0$q;
+    reg  l_p0$clock;
+    reg  [32:0] l_p16$d;
+    wire  [32:0] l_p16$q;
+    reg  l_p16$clock;
+    reg  [31:0] l_p32$d;
+    wire  [31:0] l_p32$q;
+    reg  l_p32$clock;
+    reg  [15:0] l_p48$d;
+    wire  [15:0] l_p48$q;
+    reg  l_p48$clock;
+    reg  [63:0] l_second_c$d;
+    wire  [63:0] l_second_c$q;
+    reg  l_second_c$clock;
+    reg  [1:0] l_kind$d;
+    wire  [1:0] l_kind$q;
+    reg  l_kind$clock;
+    reg  l_space$d;
+    wire  l_space$q;
+    reg  l_space$clock;
+    reg  [2:0] l_size$d;
+    wire  [2:0] l_size$q;
+    reg  l_size$clock;
+    reg  [4:0] l_op$d;
+    wire  [4:0] l_op$q;
+    reg  l_op$clock;
+    reg  [3:0] l_ty$d;
+    wire  [3:0] l_ty$q;
+    reg  l_ty$clock;
+    reg  l_ftz$d;
+    wire  l_ftz$q;
+    reg  l_ftz$clock;
+    reg  [127:0] l_src0$d;
+    wire  [127:0] l_src0$q;
+    reg  l_src0$clock;
+    reg  [127:0] l_src1$d;
+    wire  [127:0] l_src1$q;
+    reg  l_src1$clock;
+    reg  [4:0] l_lane$d;
+    wire  [4:0] l_lane$q;
+    reg  l_lane$clock;
+    reg  [2:0] l_elem$d;
+    wire  [2:0] l_elem$q;
+    reg  l_elem$clock;
+    reg  [6:0] l_result_shift$d;
+    wire  [6:0] l_result_shift$q;
+    reg  l_result_shift$clock;
+    reg  l_result_first$d;
+    wire  l_result_first$q;
+    reg  l_result_first$clock;
+    reg  l_result_last$d;
+    wire  l_result_last$q;
+    reg  l_result_last$clock;
+    reg  l_msg_last$d;
+    wire  l_msg_last$q;
+    reg  l_msg_last$clock;
+    reg  l_error$d;
+    wire  l_error$q;
+    reg  l_error$clock;
+    reg  a_valid$d;
+    wire  a_valid$q;
+    reg  a_valid$clock;
+    reg  [1:0] a_kind$d;
+    wire  [1:0] a_kind$q;
+    reg  a_kind$clock;
+    reg  [63:0] a_line$d;
+    wire  [63:0] a_line$q;
+    reg  a_line$clock;
+    reg  a_space$d;
+    wire  a_space$q;
+    reg  a_space$clock;
+    reg  [6:0] a_bit_offset$d;
+    wire  [6:0] a_bit_offset$q;
+    reg  a_bit_offset$clock;
+    reg  [15:0] a_byte_enables$d;
+    wire  [15:0] a_byte_enables$q;
+    reg  a_byte_enables$clock;
+    reg  [2:0] a_size$d;
+    wire  [2:0] a_size$q;
+    reg  a_size$clock;
+    reg  [4:0] a_op$d;
+    wire  [4:0] a_op$q;
+    reg  a_op$clock;
+    reg  [3:0] a_ty$d;
+    wire  [3:0] a_ty$q;
+    reg  a_ty$clock;
+    reg  a_ftz$d;
+    wire  a_ftz$q;
+    reg  a_ftz$clock;
+    reg  [127:0] a_src0$d;
+    wire  [127:0] a_src0$q;
+    reg  a_src0$clock;
+    reg  [127:0] a_src1$d;
+    wire  [127:0] a_src1$q;
+    reg  a_src1$clock;
+    reg  [4:0] a_lane$d;
+    wire  [4:0] a_lane$q;
+    reg  a_lane$clock;
+    reg  [2:0] a_elem$d;
+    wire  [2:0] a_elem$q;
+    reg  a_elem$clock;
+    reg  [6:0] a_result_shift$d;
+    wire  [6:0] a_result_shift$q;
+    reg  a_result_shift$clock;
+    reg  a_result_first$d;
+    wire  a_result_first$q;
+    reg  a_result_first$clock;
+    reg  a_result_last$d;
+    wire  a_result_last$q;
+    reg  a_result_last$clock;
+    reg  a_msg_last$d;
+    wire  a_msg_last$q;
+    reg  a_msg_last$clock;
+    reg  a_error$d;
+    wire  a_error$q;
+    reg  a_error$clock;
+    
+    // Local signals
+    reg  [1:0] t_kind_checked;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$address$addr_mul addr_mul(
+        .walk_first(addr_mul$walk_first),
+        .lane_first(addr_mul$lane_first),
+        .at_lod(addr_mul$at_lod),
+        .surf_u16(addr_mul$surf_u16),
+        .second_b(addr_mul$second_b),
+        .p0(addr_mul$p0),
+        .p16(addr_mul$p16),
+        .p32(addr_mul$p32),
+        .p48(addr_mul$p48)
+    );
+    atomic_unit_l8_w32_int$address$addr_finish addr_finish(
+        .typed(addr_finish$typed),
+        .addr(addr_finish$addr),
+        .elem_size(addr_finish$elem_size),
+        .p0(addr_finish$p0),
+        .p16(addr_finish$p16),
+        .p32(addr_finish$p32),
+        .p48(addr_finish$p48),
+        .second_c(addr_finish$second_c),
+        .index(addr_finish$index),
+        .line(addr_finish$line),
+        .bit_offset(addr_finish$bit_offset),
+        .byte_enables(addr_finish$byte_enables)
+    );
+    atomic_unit_l8_w32_int$address$bounds_check bounds_check(
+        .checked(bounds_check$checked),
+        .offset(bounds_check$offset),
+        .last_start(bounds_check$last_start),
+        .bound_small(bounds_check$bound_small),
+        .out_of_bounds(bounds_check$out_of_bounds)
+    );
+    atomic_unit_l8_w32_int$address$t_valid t_valid(
+        .d(t_valid$d),
+        .q(t_valid$q),
+        .clock(t_valid$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_walk t_walk(
+        .d(t_walk$d),
+        .q(t_walk$q),
+        .clock(t_walk$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_typed t_typed(
+        .d(t_typed$d),
+        .q(t_typed$q),
+        .clock(t_typed$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_addr t_addr(
+        .d(t_addr$d),
+        .q(t_addr$q),
+        .clock(t_addr$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_walk_first t_walk_first(
+        .d(t_walk_first$d),
+        .q(t_walk_first$q),
+        .clock(t_walk_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_lane_first t_lane_first(
+        .d(t_lane_first$d),
+        .q(t_lane_first$q),
+        .clock(t_lane_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_at_lod t_at_lod(
+        .d(t_at_lod$d),
+        .q(t_at_lod$q),
+        .clock(t_at_lod$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_second_b t_second_b(
+        .d(t_second_b$d),
+        .q(t_second_b$q),
+        .clock(t_second_b$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_walk_c t_walk_c(
+        .d(t_walk_c$d),
+        .q(t_walk_c$q),
+        .clock(t_walk_c$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_lod_c t_lod_c(
+        .d(t_lod_c$d),
+        .q(t_lod_c$q),
+        .clock(t_lod_c$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_surf_u16 t_surf_u16(
+        .d(t_surf_u16$d),
+        .q(t_surf_u16$q),
+        .clock(t_surf_u16$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_kind t_kind(
+        .d(t_kind$d),
+        .q(t_kind$q),
+        .clock(t_kind$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_checks_bounds t_checks_bounds(
+        .d(t_checks_bounds$d),
+        .q(t_checks_bounds$q),
+        .clock(t_checks_bounds$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_bounded_offset t_bounded_offset(
+        .d(t_bounded_offset$d),
+        .q(t_bounded_offset$q),
+        .clock(t_bounded_offset$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_last_start t_last_start(
+        .d(t_last_start$d),
+        .q(t_last_start$q),
+        .clock(t_last_start$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_bound_small t_bound_small(
+        .d(t_bound_small$d),
+        .q(t_bound_small$q),
+        .clock(t_bound_small$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_space t_space(
+        .d(t_space$d),
+        .q(t_space$q),
+        .clock(t_space$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_size t_size(
+        .d(t_size$d),
+        .q(t_size$q),
+        .clock(t_size$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_op t_op(
+        .d(t_op$d),
+        .q(t_op$q),
+        .clock(t_op$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_ty t_ty(
+        .d(t_ty$d),
+        .q(t_ty$q),
+        .clock(t_ty$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_ftz t_ftz(
+        .d(t_ftz$d),
+        .q(t_ftz$q),
+        .clock(t_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_src0 t_src0(
+        .d(t_src0$d),
+        .q(t_src0$q),
+        .clock(t_src0$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_src1 t_src1(
+        .d(t_src1$d),
+        .q(t_src1$q),
+        .clock(t_src1$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_lane t_lane(
+        .d(t_lane$d),
+        .q(t_lane$q),
+        .clock(t_lane$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_elem t_elem(
+        .d(t_elem$d),
+        .q(t_elem$q),
+        .clock(t_elem$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_result_shift t_result_shift(
+        .d(t_result_shift$d),
+        .q(t_result_shift$q),
+        .clock(t_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_result_first t_result_first(
+        .d(t_result_first$d),
+        .q(t_result_first$q),
+        .clock(t_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_result_last t_result_last(
+        .d(t_result_last$d),
+        .q(t_result_last$q),
+        .clock(t_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_msg_last t_msg_last(
+        .d(t_msg_last$d),
+        .q(t_msg_last$q),
+        .clock(t_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$t_error t_error(
+        .d(t_error$d),
+        .q(t_error$q),
+        .clock(t_error$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_valid l_valid(
+        .d(l_valid$d),
+        .q(l_valid$q),
+        .clock(l_valid$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_walk l_walk(
+        .d(l_walk$d),
+        .q(l_walk$q),
+        .clock(l_walk$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_typed l_typed(
+        .d(l_typed$d),
+        .q(l_typed$q),
+        .clock(l_typed$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_addr l_addr(
+        .d(l_addr$d),
+        .q(l_addr$q),
+        .clock(l_addr$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p0 l_p0(
+        .d(l_p0$d),
+        .q(l_p0$q),
+        .clock(l_p0$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p16 l_p16(
+        .d(l_p16$d),
+        .q(l_p16$q),
+        .clock(l_p16$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p32 l_p32(
+        .d(l_p32$d),
+        .q(l_p32$q),
+        .clock(l_p32$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_p48 l_p48(
+        .d(l_p48$d),
+        .q(l_p48$q),
+        .clock(l_p48$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_second_c l_second_c(
+        .d(l_second_c$d),
+        .q(l_second_c$q),
+        .clock(l_second_c$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_kind l_kind(
+        .d(l_kind$d),
+        .q(l_kind$q),
+        .clock(l_kind$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_space l_space(
+        .d(l_space$d),
+        .q(l_space$q),
+        .clock(l_space$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_size l_size(
+        .d(l_size$d),
+        .q(l_size$q),
+        .clock(l_size$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_op l_op(
+        .d(l_op$d),
+        .q(l_op$q),
+        .clock(l_op$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_ty l_ty(
+        .d(l_ty$d),
+        .q(l_ty$q),
+        .clock(l_ty$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_ftz l_ftz(
+        .d(l_ftz$d),
+        .q(l_ftz$q),
+        .clock(l_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_src0 l_src0(
+        .d(l_src0$d),
+        .q(l_src0$q),
+        .clock(l_src0$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_src1 l_src1(
+        .d(l_src1$d),
+        .q(l_src1$q),
+        .clock(l_src1$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_lane l_lane(
+        .d(l_lane$d),
+        .q(l_lane$q),
+        .clock(l_lane$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_elem l_elem(
+        .d(l_elem$d),
+        .q(l_elem$q),
+        .clock(l_elem$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_result_shift l_result_shift(
+        .d(l_result_shift$d),
+        .q(l_result_shift$q),
+        .clock(l_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_result_first l_result_first(
+        .d(l_result_first$d),
+        .q(l_result_first$q),
+        .clock(l_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_result_last l_result_last(
+        .d(l_result_last$d),
+        .q(l_result_last$q),
+        .clock(l_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_msg_last l_msg_last(
+        .d(l_msg_last$d),
+        .q(l_msg_last$q),
+        .clock(l_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$l_error l_error(
+        .d(l_error$d),
+        .q(l_error$q),
+        .clock(l_error$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_valid a_valid(
+        .d(a_valid$d),
+        .q(a_valid$q),
+        .clock(a_valid$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_kind a_kind(
+        .d(a_kind$d),
+        .q(a_kind$q),
+        .clock(a_kind$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_line a_line(
+        .d(a_line$d),
+        .q(a_line$q),
+        .clock(a_line$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_space a_space(
+        .d(a_space$d),
+        .q(a_space$q),
+        .clock(a_space$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_bit_offset a_bit_offset(
+        .d(a_bit_offset$d),
+        .q(a_bit_offset$q),
+        .clock(a_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_byte_enables a_byte_enables(
+        .d(a_byte_enables$d),
+        .q(a_byte_enables$q),
+        .clock(a_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_size a_size(
+        .d(a_size$d),
+        .q(a_size$q),
+        .clock(a_size$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_op a_op(
+        .d(a_op$d),
+        .q(a_op$q),
+        .clock(a_op$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_ty a_ty(
+        .d(a_ty$d),
+        .q(a_ty$q),
+        .clock(a_ty$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_ftz a_ftz(
+        .d(a_ftz$d),
+        .q(a_ftz$q),
+        .clock(a_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_src0 a_src0(
+        .d(a_src0$d),
+        .q(a_src0$q),
+        .clock(a_src0$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_src1 a_src1(
+        .d(a_src1$d),
+        .q(a_src1$q),
+        .clock(a_src1$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_lane a_lane(
+        .d(a_lane$d),
+        .q(a_lane$q),
+        .clock(a_lane$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_elem a_elem(
+        .d(a_elem$d),
+        .q(a_elem$q),
+        .clock(a_elem$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_result_shift a_result_shift(
+        .d(a_result_shift$d),
+        .q(a_result_shift$q),
+        .clock(a_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_result_first a_result_first(
+        .d(a_result_first$d),
+        .q(a_result_first$q),
+        .clock(a_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_result_last a_result_last(
+        .d(a_result_last$d),
+        .q(a_result_last$q),
+        .clock(a_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_msg_last a_msg_last(
+        .d(a_msg_last$d),
+        .q(a_msg_last$q),
+        .clock(a_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$address$a_error a_error(
+        .d(a_error$d),
+        .q(a_error$q),
+        .clock(a_error$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        t_valid$clock = clock;
+        t_walk$clock = clock;
+        t_typed$clock = clock;
+        t_addr$clock = clock;
+        t_walk_first$clock = clock;
+        t_lane_first$clock = clock;
+        t_at_lod$clock = clock;
+        t_second_b$clock = clock;
+        t_walk_c$clock = clock;
+        t_lod_c$clock = clock;
+        t_surf_u16$clock = clock;
+        t_kind$clock = clock;
+        t_checks_bounds$clock = clock;
+        t_bounded_offset$clock = clock;
+        t_last_start$clock = clock;
+        t_bound_small$clock = clock;
+        t_space$clock = clock;
+        t_size$clock = clock;
+        t_op$clock = clock;
+        t_ty$clock = clock;
+        t_ftz$clock = clock;
+        t_src0$clock = clock;
+        t_src1$clock = clock;
+        t_lane$clock = clock;
+        t_elem$clock = clock;
+        t_result_shift$clock = clock;
+        t_result_first$clock = clock;
+        t_result_last$clock = clock;
+        t_msg_last$clock = clock;
+        t_error$clock = clock;
+        l_valid$clock = clock;
+        l_walk$clock = clock;
+        l_typed$clock = clock;
+        l_addr$clock = clock;
+        l_p0$clock = clock;
+        l_p16$clock = clock;
+        l_p32$clock = clock;
+        l_p48$clock = clock;
+        l_second_c$clock = clock;
+        l_kind$clock = clock;
+        l_space$clock = clock;
+        l_size$clock = clock;
+        l_op$clock = clock;
+        l_ty$clock = clock;
+        l_ftz$clock = clock;
+        l_src0$clock = clock;
+        l_src1$clock = clock;
+        l_lane$clock = clock;
+        l_elem$clock = clock;
+        l_result_shift$clock = clock;
+        l_result_first$clock = clock;
+        l_result_last$clock = clock;
+        l_msg_last$clock = clock;
+        l_error$clock = clock;
+        a_valid$clock = clock;
+        a_kind$clock = clock;
+        a_line$clock = clock;
+        a_space$clock = clock;
+        a_bit_offset$clock = clock;
+        a_byte_enables$clock = clock;
+        a_size$clock = clock;
+        a_op$clock = clock;
+        a_ty$clock = clock;
+        a_ftz$clock = clock;
+        a_src0$clock = clock;
+        a_src1$clock = clock;
+        a_lane$clock = clock;
+        a_elem$clock = clock;
+        a_result_shift$clock = clock;
+        a_result_first$clock = clock;
+        a_result_last$clock = clock;
+        a_msg_last$clock = clock;
+        a_error$clock = clock;
+        t_valid$d = t_valid$q;
+        t_walk$d = t_walk$q;
+        t_typed$d = t_typed$q;
+        t_addr$d = t_addr$q;
+        t_walk_first$d = t_walk_first$q;
+        t_lane_first$d = t_lane_first$q;
+        t_at_lod$d = t_at_lod$q;
+        t_second_b$d = t_second_b$q;
+        t_walk_c$d = t_walk_c$q;
+        t_lod_c$d = t_lod_c$q;
+        t_surf_u16$d = t_surf_u16$q;
+        t_kind$d = t_kind$q;
+        t_checks_bounds$d = t_checks_bounds$q;
+        t_bounded_offset$d = t_bounded_offset$q;
+        t_last_start$d = t_last_start$q;
+        t_bound_small$d = t_bound_small$q;
+        t_space$d = t_space$q;
+        t_size$d = t_size$q;
+        t_op$d = t_op$q;
+        t_ty$d = t_ty$q;
+        t_ftz$d = t_ftz$q;
+        t_src0$d = t_src0$q;
+        t_src1$d = t_src1$q;
+        t_lane$d = t_lane$q;
+        t_elem$d = t_elem$q;
+        t_result_shift$d = t_result_shift$q;
+        t_result_first$d = t_result_first$q;
+        t_result_last$d = t_result_last$q;
+        t_msg_last$d = t_msg_last$q;
+        t_error$d = t_error$q;
+        l_valid$d = l_valid$q;
+        l_walk$d = l_walk$q;
+        l_typed$d = l_typed$q;
+        l_addr$d = l_addr$q;
+        l_p0$d = l_p0$q;
+        l_p16$d = l_p16$q;
+        l_p32$d = l_p32$q;
+        l_p48$d = l_p48$q;
+        l_second_c$d = l_second_c$q;
+        l_kind$d = l_kind$q;
+        l_space$d = l_space$q;
+        l_size$d = l_size$q;
+        l_op$d = l_op$q;
+        l_ty$d = l_ty$q;
+        l_ftz$d = l_ftz$q;
+        l_src0$d = l_src0$q;
+        l_src1$d = l_src1$q;
+        l_lane$d = l_lane$q;
+        l_elem$d = l_elem$q;
+        l_result_shift$d = l_result_shift$q;
+        l_result_first$d = l_result_first$q;
+        l_result_last$d = l_result_last$q;
+        l_msg_last$d = l_msg_last$q;
+        l_error$d = l_error$q;
+        a_valid$d = a_valid$q;
+        a_kind$d = a_kind$q;
+        a_line$d = a_line$q;
+        a_space$d = a_space$q;
+        a_bit_offset$d = a_bit_offset$q;
+        a_byte_enables$d = a_byte_enables$q;
+        a_size$d = a_size$q;
+        a_op$d = a_op$q;
+        a_ty$d = a_ty$q;
+        a_ftz$d = a_ftz$q;
+        a_src0$d = a_src0$q;
+        a_src1$d = a_src1$q;
+        a_lane$d = a_lane$q;
+        a_elem$d = a_elem$q;
+        a_result_shift$d = a_result_shift$q;
+        a_result_first$d = a_result_first$q;
+        a_result_last$d = a_result_last$q;
+        a_msg_last$d = a_msg_last$q;
+        a_error$d = a_error$q;
+        t_valid_q = t_valid$q;
+        t_walk_q = t_walk$q;
+        l_valid_q = l_valid$q;
+        l_walk_q = l_walk$q;
+        a_valid_q = a_valid$q;
+        a_kind_q = a_kind$q;
+        a_line_q = a_line$q;
+        a_space_q = a_space$q;
+        a_bit_offset_q = a_bit_offset$q;
+        a_byte_enables_q = a_byte_enables$q;
+        a_size_q = a_size$q;
+        a_op_q = a_op$q;
+        a_ty_q = a_ty$q;
+        a_ftz_q = a_ftz$q;
+        a_src0_q = a_src0$q;
+        a_src1_q = a_src1$q;
+        a_lane_q = a_lane$q;
+        a_elem_q = a_elem$q;
+        a_result_shift_q = a_result_shift$q;
+        a_result_first_q = a_result_first$q;
+        a_result_last_q = a_result_last$q;
+        a_msg_last_q = a_msg_last$q;
+        a_error_q = a_error$q;
+        l_index = addr_finish$index;
+        bounds_check$checked = t_checks_bounds$q;
+        bounds_check$offset = t_bounded_offset$q;
+        bounds_check$last_start = t_last_start$q;
+        bounds_check$bound_small = t_bound_small$q;
+        addr_mul$walk_first = t_walk_first$q;
+        addr_mul$lane_first = t_lane_first$q;
+        addr_mul$at_lod = t_at_lod$q;
+        addr_mul$surf_u16 = t_surf_u16$q;
+        addr_mul$second_b = t_second_b$q;
+        addr_finish$typed = l_typed$q;
+        addr_finish$addr = l_addr$q;
+        addr_finish$elem_size = l_size$q;
+        addr_finish$p0 = l_p0$q;
+        addr_finish$p16 = l_p16$q;
+        addr_finish$p32 = l_p32$q;
+        addr_finish$p48 = l_p48$q;
+        addr_finish$second_c = l_second_c$q;
+        if (a_accepts) begin
+            a_valid$d = l_valid$q;
+            a_kind$d = l_kind$q;
+            a_line$d = addr_finish$line;
+            a_space$d = l_space$q;
+            a_bit_offset$d = addr_finish$bit_offset;
+            a_byte_enables$d = addr_finish$byte_enables;
+            a_size$d = l_size$q;
+            a_op$d = l_op$q;
+            a_ty$d = l_ty$q;
+            a_ftz$d = l_ftz$q;
+            a_src0$d = l_src0$q;
+            a_src1$d = l_src1$q;
+            a_lane$d = l_lane$q;
+            a_elem$d = l_elem$q;
+            a_result_shift$d = l_result_shift$q;
+            a_result_first$d = l_result_first$q;
+            a_result_last$d = l_result_last$q;
+            a_msg_last$d = l_msg_last$q;
+            a_error$d = l_error$q;
+        end
+        t_kind_checked = t_kind$q;
+        if (bounds_check$out_of_bounds) begin
+            t_kind_checked = kind_no_memory;
+        end
+        if (l_accepts) begin
+            l_valid$d = t_valid$q;
+            l_walk$d = t_walk$q;
+            l_typed$d = t_typed$q;
+            l_addr$d = t_addr$q;
+            l_p0$d = addr_mul$p0;
+            l_p16$d = addr_mul$p16;
+            l_p32$d = addr_mul$p32;
+            l_p48$d = addr_mul$p48;
+            l_second_c$d = t_walk_c$q;
+            if (t_at_lod$q) begin
+                l_second_c$d = t_lod_c$q;
+            end
+            l_kind$d = t_kind_checked;
+            l_space$d = t_space$q;
+            l_size$d = t_size$q;
+            l_op$d = t_op$q;
+            l_ty$d = t_ty$q;
+            l_ftz$d = t_ftz$q;
+            l_src0$d = t_src0$q;
+            l_src1$d = t_src1$q;
+            l_lane$d = t_lane$q;
+            l_elem$d = t_elem$q;
+            l_result_shift$d = t_result_shift$q;
+            l_result_first$d = t_result_first$q;
+            l_result_last$d = t_result_last$q;
+            l_msg_last$d = t_msg_last$q;
+            l_error$d = t_error$q;
+        end
+        if (t_accepts) begin
+            t_valid$d = issue_valid;
+            t_walk$d = issue_walk;
+            t_typed$d = issue_typed;
+            t_addr$d = issue_addr;
+            t_walk_first$d = issue_walk_first;
+            t_lane_first$d = issue_lane_first;
+            t_at_lod$d = issue_at_lod;
+            t_second_b$d = issue_second_b;
+            t_walk_c$d = issue_walk_c;
+            t_lod_c$d = issue_lod_c;
+            t_surf_u16$d = issue_surf_u16;
+            t_kind$d = issue_kind;
+            t_checks_bounds$d = issue_checks_bounds;
+            t_bounded_offset$d = issue_bounded_offset;
+            t_last_start$d = issue_last_start;
+            t_bound_small$d = issue_bound_small;
+            t_space$d = issue_space;
+            t_size$d = issue_size;
+            t_op$d = issue_op;
+            t_ty$d = issue_ty;
+            t_ftz$d = issue_ftz;
+            t_src0$d = issue_src0;
+            t_src1$d = issue_src1;
+            t_lane$d = issue_lane;
+            t_elem$d = issue_elem;
+            t_result_shift$d = issue_result_shift;
+            t_result_first$d = issue_result_first;
+            t_result_last$d = issue_result_last;
+            t_msg_last$d = issue_msg_last;
+            t_error$d = issue_error;
+        end
+        if (reset) begin
+            t_valid$d = 1'b0;
+            t_walk$d = 1'b0;
+            l_valid$d = 1'b0;
+            l_walk$d = 1'b0;
+            a_valid$d = 1'b0;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address
+
+
+module atomic_unit_l8_w32_int$address$a_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_bit_offset
+
+
+module atomic_unit_l8_w32_int$address$a_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_byte_enables
+
+
+module atomic_unit_l8_w32_int$address$a_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_elem
+
+
+module atomic_unit_l8_w32_int$address$a_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_error
+
+
+module atomic_unit_l8_w32_int$address$a_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_ftz
+
+
+module atomic_unit_l8_w32_int$address$a_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_kind
+
+
+module atomic_unit_l8_w32_int$address$a_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_lane
+
+
+module atomic_unit_l8_w32_int$address$a_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_line
+
+
+module atomic_unit_l8_w32_int$address$a_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_msg_last
+
+
+module atomic_unit_l8_w32_int$address$a_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_op
+
+
+module atomic_unit_l8_w32_int$address$a_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_result_first
+
+
+module atomic_unit_l8_w32_int$address$a_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_result_last
+
+
+module atomic_unit_l8_w32_int$address$a_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_result_shift
+
+
+module atomic_unit_l8_w32_int$address$a_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_size
+
+
+module atomic_unit_l8_w32_int$address$a_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_space
+
+
+module atomic_unit_l8_w32_int$address$a_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_src0
+
+
+module atomic_unit_l8_w32_int$address$a_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_src1
+
+
+module atomic_unit_l8_w32_int$address$a_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_ty
+
+
+module atomic_unit_l8_w32_int$address$a_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$a_valid
+
+
+module atomic_unit_l8_w32_int$address$addr_finish(typed,addr,elem_size,p0,p16,p32,p48,second_c,index,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  typed;
+    input wire  [63:0] addr;
+    input wire  [2:0] elem_size;
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] second_c;
+    output reg  [63:0] index;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  zero_p16_b = 32'h0;
+    
+    // Stub signals
+    reg  [31:0] second$p0;
+    reg  [32:0] second$p16;
+    reg  [31:0] second$p16_b;
+    reg  [31:0] second$p32;
+    reg  [15:0] second$p48;
+    reg  [63:0] second$addend;
+    wire  [63:0] second$result;
+    reg  [63:0] place$addr;
+    reg  [2:0] place$size;
+    wire  [63:0] place$line;
+    wire  [6:0] place$bit_offset;
+    wire  [15:0] place$byte_enables;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$address$addr_finish$second second(
+        .p0(second$p0),
+        .p16(second$p16),
+        .p16_b(second$p16_b),
+        .p32(second$p32),
+        .p48(second$p48),
+        .addend(second$addend),
+        .result(second$result)
+    );
+    atomic_unit_l8_w32_int$address$addr_finish$place place(
+        .addr(place$addr),
+        .size(place$size),
+        .line(place$line),
+        .bit_offset(place$bit_offset),
+        .byte_enables(place$byte_enables)
+    );
+    
+    // Update code
+    always @(*) begin
+        second$p0 = p0;
+        second$p16 = p16;
+        second$p16_b = zero_p16_b;
+        second$p32 = p32;
+        second$p48 = p48;
+        second$addend = second_c;
+        place$addr = addr;
+        if (typed) begin
+            place$addr = second$result;
+        end
+        place$size = elem_size;
+        index = second$result;
+        line = place$line;
+        bit_offset = place$bit_offset;
+        byte_enables = place$byte_enables;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$addr_finish
+
+
+module atomic_unit_l8_w32_int$address$addr_finish$place(addr,size,line,bit_offset,byte_enables);
+    
+    // Module arguments
+    input wire  [63:0] addr;
+    input wire  [2:0] size;
+    output reg  [63:0] line;
+    output reg  [6:0] bit_offset;
+    output reg  [15:0] byte_enables;
+    
+    // Constant declarations
+    localparam  line_mask = 64'hfffffffffffffff0;
+    localparam  byte_in_line = 7'b1111;
+    
+    // Stub signals
+    reg  [2:0] enables$size;
+    wire  [15:0] enables$value;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$address$addr_finish$place$enables enables(
+        .size(enables$size),
+        .value(enables$value)
+    );
+    
+    // Update code
+    always @(*) begin
+        enables$size = size;
+        line = addr & line_mask;
+        bit_offset = (addr[(32'h0)+:(7)] & byte_in_line) << 32'h3;
+        byte_enables = enables$value << addr[(32'h0)+:(4)];
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$addr_finish$place
+
+
+module atomic_unit_l8_w32_int$address$addr_finish$place$enables(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [15:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 16'h1;
+    localparam  table$1 = 16'h3;
+    localparam  table$2 = 16'hf;
+    localparam  table$3 = 16'hff;
+    localparam  table$4 = 16'hffff;
+    localparam  zero = 16'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$addr_finish$place$enables
+
+
+module atomic_unit_l8_w32_int$address$addr_finish$second(p0,p16,p16_b,p32,p48,addend,result);
+    
+    // Module arguments
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
+    output reg  [63:0] result;
+    
+    // Update code (custom)
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
+endmodule // atomic_unit_l8_w32_int$address$addr_finish$second
+
+
+module atomic_unit_l8_w32_int$address$addr_mul(walk_first,lane_first,at_lod,surf_u16,second_b,p0,p16,p32,p48);
     
     // Module arguments
     input wire  [63:0] walk_first;
@@ -8385,43 +7747,43 @@ module atomic_unit_l8_w32_int$addr_mul(walk_first,lane_first,at_lod,surf_u16,sec
     reg  [63:0] first;
     
     // Sub module instances
-    atomic_unit_l8_w32_int$addr_mul$mul_00 mul_00(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_00 mul_00(
         .a(mul_00$a),
         .b(mul_00$b),
         .c(mul_00$c),
         .result(mul_00$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_10 mul_10(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_10 mul_10(
         .a(mul_10$a),
         .b(mul_10$b),
         .c(mul_10$c),
         .result(mul_10$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_01 mul_01(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_01 mul_01(
         .a(mul_01$a),
         .b(mul_01$b),
         .c(mul_01$c),
         .result(mul_01$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_20 mul_20(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_20 mul_20(
         .a(mul_20$a),
         .b(mul_20$b),
         .c(mul_20$c),
         .result(mul_20$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_11 mul_11(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_11 mul_11(
         .a(mul_11$a),
         .b(mul_11$b),
         .c(mul_11$c),
         .result(mul_11$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_30 mul_30(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_30 mul_30(
         .a(mul_30$a),
         .b(mul_30$b),
         .c(mul_30$c),
         .result(mul_30$result)
     );
-    atomic_unit_l8_w32_int$addr_mul$mul_21 mul_21(
+    atomic_unit_l8_w32_int$address$addr_mul$mul_21 mul_21(
         .a(mul_21$a),
         .b(mul_21$b),
         .c(mul_21$c),
@@ -8464,10 +7826,10 @@ module atomic_unit_l8_w32_int$addr_mul(walk_first,lane_first,at_lod,surf_u16,sec
         p48 = mul_21$result;
     end
     
-endmodule // atomic_unit_l8_w32_int$addr_mul
+endmodule // atomic_unit_l8_w32_int$address$addr_mul
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_00(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_00(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8477,10 +7839,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_00(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_00
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_00
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_01(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_01(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8490,10 +7852,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_01(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_01
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_01
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_10(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_10(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8503,10 +7865,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_10(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{17{1'b0}}, a} * {{17{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_10
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_10
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_11(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_11(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8516,10 +7878,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_11(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_11
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_11
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_20(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_20(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8529,10 +7891,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_20(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = ({{16{1'b0}}, a} * {{16{1'b0}}, b}) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_20
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_20
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_21(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_21(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8542,10 +7904,10 @@ module atomic_unit_l8_w32_int$addr_mul$mul_21(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = (a * b) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_21
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_21
 
 
-module atomic_unit_l8_w32_int$addr_mul$mul_30(a,b,c,result);
+module atomic_unit_l8_w32_int$address$addr_mul$mul_30(a,b,c,result);
     
     // Module arguments
     input wire  [15:0] a;
@@ -8555,7 +7917,1050 @@ module atomic_unit_l8_w32_int$addr_mul$mul_30(a,b,c,result);
     
     // Update code (custom)
     always @(*) result = (a * b) + c;
-endmodule // atomic_unit_l8_w32_int$addr_mul$mul_30
+endmodule // atomic_unit_l8_w32_int$address$addr_mul$mul_30
+
+
+module atomic_unit_l8_w32_int$address$bounds_check(checked,offset,last_start,bound_small,out_of_bounds);
+    
+    // Module arguments
+    input wire  checked;
+    input wire  [63:0] offset;
+    input wire  [63:0] last_start;
+    input wire  bound_small;
+    output reg  out_of_bounds;
+    
+    // Update code
+    always @(*) begin
+        out_of_bounds = checked & (bound_small | (offset > last_start));
+    end
+    
+endmodule // atomic_unit_l8_w32_int$address$bounds_check
+
+
+module atomic_unit_l8_w32_int$address$l_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_addr
+
+
+module atomic_unit_l8_w32_int$address$l_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_elem
+
+
+module atomic_unit_l8_w32_int$address$l_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_error
+
+
+module atomic_unit_l8_w32_int$address$l_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_ftz
+
+
+module atomic_unit_l8_w32_int$address$l_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_kind
+
+
+module atomic_unit_l8_w32_int$address$l_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_lane
+
+
+module atomic_unit_l8_w32_int$address$l_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_msg_last
+
+
+module atomic_unit_l8_w32_int$address$l_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_op
+
+
+module atomic_unit_l8_w32_int$address$l_p0(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p0
+
+
+module atomic_unit_l8_w32_int$address$l_p16(d,q,clock);
+    
+    // Module arguments
+    input wire  [32:0] d;
+    output reg  [32:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 33'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p16
+
+
+module atomic_unit_l8_w32_int$address$l_p32(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p32
+
+
+module atomic_unit_l8_w32_int$address$l_p48(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_p48
+
+
+module atomic_unit_l8_w32_int$address$l_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_result_first
+
+
+module atomic_unit_l8_w32_int$address$l_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_result_last
+
+
+module atomic_unit_l8_w32_int$address$l_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_result_shift
+
+
+module atomic_unit_l8_w32_int$address$l_second_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_second_c
+
+
+module atomic_unit_l8_w32_int$address$l_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_size
+
+
+module atomic_unit_l8_w32_int$address$l_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_space
+
+
+module atomic_unit_l8_w32_int$address$l_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_src0
+
+
+module atomic_unit_l8_w32_int$address$l_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_src1
+
+
+module atomic_unit_l8_w32_int$address$l_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_ty
+
+
+module atomic_unit_l8_w32_int$address$l_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_typed
+
+
+module atomic_unit_l8_w32_int$address$l_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_valid
+
+
+module atomic_unit_l8_w32_int$address$l_walk(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$l_walk
+
+
+module atomic_unit_l8_w32_int$address$t_addr(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_addr
+
+
+module atomic_unit_l8_w32_int$address$t_at_lod(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_at_lod
+
+
+module atomic_unit_l8_w32_int$address$t_bound_small(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_bound_small
+
+
+module atomic_unit_l8_w32_int$address$t_bounded_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_bounded_offset
+
+
+module atomic_unit_l8_w32_int$address$t_checks_bounds(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_checks_bounds
+
+
+module atomic_unit_l8_w32_int$address$t_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_elem
+
+
+module atomic_unit_l8_w32_int$address$t_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_error
+
+
+module atomic_unit_l8_w32_int$address$t_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_ftz
+
+
+module atomic_unit_l8_w32_int$address$t_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_kind
+
+
+module atomic_unit_l8_w32_int$address$t_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_lane
+
+
+module atomic_unit_l8_w32_int$address$t_lane_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_lane_first
+
+
+module atomic_unit_l8_w32_int$address$t_last_start(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_last_start
+
+
+module atomic_unit_l8_w32_int$address$t_lod_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_lod_c
+
+
+module atomic_unit_l8_w32_int$address$t_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_msg_last
+
+
+module atomic_unit_l8_w32_int$address$t_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_op
+
+
+module atomic_unit_l8_w32_int$address$t_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_result_first
+
+
+module atomic_unit_l8_w32_int$address$t_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_result_last
+
+
+module atomic_unit_l8_w32_int$address$t_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_result_shift
+
+
+module atomic_unit_l8_w32_int$address$t_second_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_second_b
+
+
+module atomic_unit_l8_w32_int$address$t_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_size
+
+
+module atomic_unit_l8_w32_int$address$t_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_space
+
+
+module atomic_unit_l8_w32_int$address$t_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_src0
+
+
+module atomic_unit_l8_w32_int$address$t_src1(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_src1
+
+
+module atomic_unit_l8_w32_int$address$t_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_surf_u16
+
+
+module atomic_unit_l8_w32_int$address$t_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_ty
+
+
+module atomic_unit_l8_w32_int$address$t_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_typed
+
+
+module atomic_unit_l8_w32_int$address$t_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_valid
+
+
+module atomic_unit_l8_w32_int$address$t_walk(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_walk
+
+
+module atomic_unit_l8_w32_int$address$t_walk_c(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_walk_c
+
+
+module atomic_unit_l8_w32_int$address$t_walk_first(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$address$t_walk_first
 
 
 module atomic_unit_l8_w32_int$alu(clock,pipe_advance,op,ty,ftz,src0,src1,old_value,new_true,new_false,new_cond,ret_value,float_op,float_value);
@@ -15310,23 +15715,6 @@ module atomic_unit_l8_w32_int$alu$x_width_mask(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$x_width_mask
 
 
-module atomic_unit_l8_w32_int$bounds_check(checked,offset,last_start,bound_small,out_of_bounds);
-    
-    // Module arguments
-    input wire  checked;
-    input wire  [63:0] offset;
-    input wire  [63:0] last_start;
-    input wire  bound_small;
-    output reg  out_of_bounds;
-    
-    // Update code
-    always @(*) begin
-        out_of_bounds = checked & (bound_small | (offset > last_start));
-    end
-    
-endmodule // atomic_unit_l8_w32_int$bounds_check
-
-
 module atomic_unit_l8_w32_int$cap_buf(d,q,clock);
     
     // Module arguments
@@ -20909,6 +21297,2943 @@ module atomic_unit_l8_w32_int$ent_valid$7(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ent_valid$7
 
 
+module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  advance;
+    input wire  enter;
+    input wire  head_rmw;
+    input wire  [1:0] head_kind;
+    input wire  [63:0] head_line;
+    input wire  head_space;
+    input wire  [6:0] head_bit_offset;
+    input wire  [15:0] head_byte_enables;
+    input wire  [127:0] head_old;
+    input wire  bypass$0;
+    input wire  bypass$1;
+    input wire  bypass$2;
+    input wire  bypass$3;
+    input wire  [127:0] head_src0;
+    input wire  [4:0] head_lane;
+    input wire  [2:0] head_elem;
+    input wire  [6:0] head_result_shift;
+    input wire  head_result_first;
+    input wire  head_result_last;
+    input wire  head_msg_last;
+    input wire  head_error;
+    input wire  alu_float_op;
+    input wire  [127:0] alu_new_true;
+    input wire  [127:0] alu_new_false;
+    input wire  alu_new_cond;
+    input wire  [127:0] alu_ret;
+    input wire  [127:0] alu_float_value;
+    output reg  [1:0] x_kind_q;
+    output reg  x_writes_q;
+    output reg  [63:0] x_line_q;
+    output reg  x_space_q;
+    output reg  [15:0] x_byte_enables_q;
+    output reg  [127:0] x_old_q;
+    output reg  x_from_x2_q;
+    output reg  x_from_w_q;
+    output reg  x2_writes_q;
+    output reg  [63:0] x2_line_q;
+    output reg  x2_space_q;
+    output reg  [15:0] x2_byte_enables_q;
+    output reg  x2_float_q;
+    output reg  [127:0] x2_new_true_q;
+    output reg  [127:0] x2_new_false_q;
+    output reg  x2_new_cond_q;
+    output reg  x3_writes_q;
+    output reg  [63:0] x3_line_q;
+    output reg  x3_space_q;
+    output reg  [15:0] x3_byte_enables_q;
+    output reg  x3_float_q;
+    output reg  x4_writes_q;
+    output reg  [63:0] x4_line_q;
+    output reg  x4_space_q;
+    output reg  [15:0] x4_byte_enables_q;
+    output reg  w_valid_q;
+    output reg  [1:0] w_kind_q;
+    output reg  w_writes_q;
+    output reg  [63:0] w_line_q;
+    output reg  w_space_q;
+    output reg  [6:0] w_bit_offset_q;
+    output reg  [15:0] w_byte_enables_q;
+    output reg  [127:0] w_new_q;
+    output reg  [127:0] w_ret_q;
+    output reg  [127:0] w_old_q;
+    output reg  [4:0] w_lane_q;
+    output reg  [2:0] w_elem_q;
+    output reg  [6:0] w_result_shift_q;
+    output reg  w_result_first_q;
+    output reg  w_result_last_q;
+    output reg  w_msg_last_q;
+    output reg  w_error_q;
+    
+    // Constant declarations
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  kind_write = 2'b11;
+    localparam  fp_built = 1'b0;
+    
+    // Stub signals
+    reg  x_valid$d;
+    wire  x_valid$q;
+    reg  x_valid$clock;
+    reg  [1:0] x_kind$d;
+    wire  [1:0] x_kind$q;
+    reg  x_kind$clock;
+    reg  x_writes$d;
+    wire  x_writes$q;
+    reg  x_writes$clock;
+    reg  [63:0] x_line$d;
+    wire  [63:0] x_line$q;
+    reg  x_line$clock;
+    reg  x_space$d;
+    wire  x_space$q;
+    reg  x_space$clock;
+    reg  [6:0] x_bit_offset$d;
+    wire  [6:0] x_bit_offset$q;
+    reg  x_bit_offset$clock;
+    reg  [15:0] x_byte_enables$d;
+    wire  [15:0] x_byte_enables$q;
+    reg  x_byte_enables$clock;
+    reg  [127:0] x_old$d;
+    wire  [127:0] x_old$q;
+    reg  x_old$clock;
+    reg  x_from_x2$d;
+    wire  x_from_x2$q;
+    reg  x_from_x2$clock;
+    reg  x_from_w$d;
+    wire  x_from_w$q;
+    reg  x_from_w$clock;
+    reg  [127:0] x_src0$d;
+    wire  [127:0] x_src0$q;
+    reg  x_src0$clock;
+    reg  [4:0] x_lane$d;
+    wire  [4:0] x_lane$q;
+    reg  x_lane$clock;
+    reg  [2:0] x_elem$d;
+    wire  [2:0] x_elem$q;
+    reg  x_elem$clock;
+    reg  [6:0] x_result_shift$d;
+    wire  [6:0] x_result_shift$q;
+    reg  x_result_shift$clock;
+    reg  x_result_first$d;
+    wire  x_result_first$q;
+    reg  x_result_first$clock;
+    reg  x_result_last$d;
+    wire  x_result_last$q;
+    reg  x_result_last$clock;
+    reg  x_msg_last$d;
+    wire  x_msg_last$q;
+    reg  x_msg_last$clock;
+    reg  x_error$d;
+    wire  x_error$q;
+    reg  x_error$clock;
+    reg  x2_valid$d;
+    wire  x2_valid$q;
+    reg  x2_valid$clock;
+    reg  [1:0] x2_kind$d;
+    wire  [1:0] x2_kind$q;
+    reg  x2_kind$clock;
+    reg  x2_writes$d;
+    wire  x2_writes$q;
+    reg  x2_writes$clock;
+    reg  [63:0] x2_line$d;
+    wire  [63:0] x2_line$q;
+    reg  x2_line$clock;
+    reg  x2_space$d;
+    wire  x2_space$q;
+    reg  x2_space$clock;
+    reg  [6:0] x2_bit_offset$d;
+    wire  [6:0] x2_bit_offset$q;
+    reg  x2_bit_offset$clock;
+    reg  [15:0] x2_byte_enables$d;
+    wire  [15:0] x2_byte_enables$q;
+    reg  x2_byte_enables$clock;
+    reg  x2_float$d;
+    wire  x2_float$q;
+    reg  x2_float$clock;
+    reg  [127:0] x2_new_true$d;
+    wire  [127:0] x2_new_true$q;
+    reg  x2_new_true$clock;
+    reg  [127:0] x2_new_false$d;
+    wire  [127:0] x2_new_false$q;
+    reg  x2_new_false$clock;
+    reg  x2_new_cond$d;
+    wire  x2_new_cond$q;
+    reg  x2_new_cond$clock;
+    reg  [127:0] x2_ret$d;
+    wire  [127:0] x2_ret$q;
+    reg  x2_ret$clock;
+    reg  [127:0] x2_old$d;
+    wire  [127:0] x2_old$q;
+    reg  x2_old$clock;
+    reg  [4:0] x2_lane$d;
+    wire  [4:0] x2_lane$q;
+    reg  x2_lane$clock;
+    reg  [2:0] x2_elem$d;
+    wire  [2:0] x2_elem$q;
+    reg  x2_elem$clock;
+    reg  [6:0] x2_result_shift$d;
+    wire  [6:0] x2_result_shift$q;
+    reg  x2_result_shift$clock;
+    reg  x2_result_first$d;
+    wire  x2_result_first$q;
+    reg  x2_result_first$clock;
+    reg  x2_result_last$d;
+    wire  x2_result_last$q;
+    reg  x2_result_last$clock;
+    reg  x2_msg_last$d;
+    wire  x2_msg_last$q;
+    reg  x2_msg_last$clock;
+    reg  x2_error$d;
+    wire  x2_error$q;
+    reg  x2_error$clock;
+    reg  x3_valid$d;
+    wire  x3_valid$q;
+    reg  x3_valid$clock;
+    reg  [1:0] x3_kind$d;
+    wire  [1:0] x3_kind$q;
+    reg  x3_kind$clock;
+    reg  x3_writes$d;
+    wire  x3_writes$q;
+    reg  x3_writes$clock;
+    reg  [63:0] x3_line$d;
+    wire  [63:0] x3_line$q;
+    reg  x3_line$clock;
+    reg  x3_space$d;
+    wire  x3_space$q;
+    reg  x3_space$clock;
+    reg  [6:0] x3_bit_offset$d;
+    wire  [6:0] x3_bit_offset$q;
+    reg  x3_bit_offset$clock;
+    reg  [15:0] x3_byte_enables$d;
+    wire  [15:0] x3_byte_enables$q;
+    reg  x3_byte_enables$clock;
+    reg  x3_float$d;
+    wire  x3_float$q;
+    reg  x3_float$clock;
+    reg  [127:0] x3_new$d;
+    wire  [127:0] x3_new$q;
+    reg  x3_new$clock;
+    reg  [127:0] x3_ret$d;
+    wire  [127:0] x3_ret$q;
+    reg  x3_ret$clock;
+    reg  [127:0] x3_old$d;
+    wire  [127:0] x3_old$q;
+    reg  x3_old$clock;
+    reg  [4:0] x3_lane$d;
+    wire  [4:0] x3_lane$q;
+    reg  x3_lane$clock;
+    reg  [2:0] x3_elem$d;
+    wire  [2:0] x3_elem$q;
+    reg  x3_elem$clock;
+    reg  [6:0] x3_result_shift$d;
+    wire  [6:0] x3_result_shift$q;
+    reg  x3_result_shift$clock;
+    reg  x3_result_first$d;
+    wire  x3_result_first$q;
+    reg  x3_result_first$clock;
+    reg  x3_result_last$d;
+    wire  x3_result_last$q;
+    reg  x3_result_last$clock;
+    reg  x3_msg_last$d;
+    wire  x3_msg_last$q;
+    reg  x3_msg_last$clock;
+    reg  x3_error$d;
+    wire  x3_error$q;
+    reg  x3_error$clock;
+    reg  x4_valid$d;
+    wire  x4_valid$q;
+    reg  x4_valid$clock;
+    reg  [1:0] x4_kind$d;
+    wire  [1:0] x4_kind$q;
+    reg  x4_kind$clock;
+    reg  x4_writes$d;
+    wire  x4_writes$q;
+    reg  x4_writes$clock;
+    reg  [63:0] x4_line$d;
+    wire  [63:0] x4_line$q;
+    reg  x4_line$clock;
+    reg  x4_space$d;
+    wire  x4_space$q;
+    reg  x4_space$clock;
+    reg  [6:0] x4_bit_offset$d;
+    wire  [6:0] x4_bit_offset$q;
+    reg  x4_bit_offset$clock;
+    reg  [15:0] x4_byte_enables$d;
+    wire  [15:0] x4_byte_enables$q;
+    reg  x4_byte_enables$clock;
+    reg  x4_float$d;
+    wire  x4_float$q;
+    reg  x4_float$clock;
+    reg  [127:0] x4_new$d;
+    wire  [127:0] x4_new$q;
+    reg  x4_new$clock;
+    reg  [127:0] x4_ret$d;
+    wire  [127:0] x4_ret$q;
+    reg  x4_ret$clock;
+    reg  [127:0] x4_old$d;
+    wire  [127:0] x4_old$q;
+    reg  x4_old$clock;
+    reg  [4:0] x4_lane$d;
+    wire  [4:0] x4_lane$q;
+    reg  x4_lane$clock;
+    reg  [2:0] x4_elem$d;
+    wire  [2:0] x4_elem$q;
+    reg  x4_elem$clock;
+    reg  [6:0] x4_result_shift$d;
+    wire  [6:0] x4_result_shift$q;
+    reg  x4_result_shift$clock;
+    reg  x4_result_first$d;
+    wire  x4_result_first$q;
+    reg  x4_result_first$clock;
+    reg  x4_result_last$d;
+    wire  x4_result_last$q;
+    reg  x4_result_last$clock;
+    reg  x4_msg_last$d;
+    wire  x4_msg_last$q;
+    reg  x4_msg_last$clock;
+    reg  x4_error$d;
+    wire  x4_error$q;
+    reg  x4_error$clock;
+    reg  w_valid$d;
+    wire  w_valid$q;
+    reg  w_valid$clock;
+    reg  [1:0] w_kind$d;
+    wire  [1:0] w_kind$q;
+    reg  w_kind$clock;
+    reg  w_writes$d;
+    wire  w_writes$q;
+    reg  w_writes$clock;
+    reg  [63:0] w_line$d;
+    wire  [63:0] w_line$q;
+    reg  w_line$clock;
+    reg  w_space$d;
+    wire  w_space$q;
+    reg  w_space$clock;
+    reg  [6:0] w_bit_offset$d;
+    wire  [6:0] w_bit_offset$q;
+    reg  w_bit_offset$clock;
+    reg  [15:0] w_byte_enables$d;
+    wire  [15:0] w_byte_enables$q;
+    reg  w_byte_enables$clock;
+    reg  [127:0] w_new$d;
+    wire  [127:0] w_new$q;
+    reg  w_new$clock;
+    reg  [127:0] w_ret$d;
+    wire  [127:0] w_ret$q;
+    reg  w_ret$clock;
+    reg  [127:0] w_old$d;
+    wire  [127:0] w_old$q;
+    reg  w_old$clock;
+    reg  [4:0] w_lane$d;
+    wire  [4:0] w_lane$q;
+    reg  w_lane$clock;
+    reg  [2:0] w_elem$d;
+    wire  [2:0] w_elem$q;
+    reg  w_elem$clock;
+    reg  [6:0] w_result_shift$d;
+    wire  [6:0] w_result_shift$q;
+    reg  w_result_shift$clock;
+    reg  w_result_first$d;
+    wire  w_result_first$q;
+    reg  w_result_first$clock;
+    reg  w_result_last$d;
+    wire  w_result_last$q;
+    reg  w_result_last$clock;
+    reg  w_msg_last$d;
+    wire  w_msg_last$q;
+    reg  w_msg_last$clock;
+    reg  w_error$d;
+    wire  w_error$q;
+    reg  w_error$clock;
+    
+    // Local signals
+    reg  x_is_rmw;
+    reg  old_is_bypassed;
+    reg  [127:0] old_bypassed;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$execute$x_valid x_valid(
+        .d(x_valid$d),
+        .q(x_valid$q),
+        .clock(x_valid$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_kind x_kind(
+        .d(x_kind$d),
+        .q(x_kind$q),
+        .clock(x_kind$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_writes x_writes(
+        .d(x_writes$d),
+        .q(x_writes$q),
+        .clock(x_writes$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_line x_line(
+        .d(x_line$d),
+        .q(x_line$q),
+        .clock(x_line$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_space x_space(
+        .d(x_space$d),
+        .q(x_space$q),
+        .clock(x_space$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_bit_offset x_bit_offset(
+        .d(x_bit_offset$d),
+        .q(x_bit_offset$q),
+        .clock(x_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_byte_enables x_byte_enables(
+        .d(x_byte_enables$d),
+        .q(x_byte_enables$q),
+        .clock(x_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_old x_old(
+        .d(x_old$d),
+        .q(x_old$q),
+        .clock(x_old$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_from_x2 x_from_x2(
+        .d(x_from_x2$d),
+        .q(x_from_x2$q),
+        .clock(x_from_x2$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_from_w x_from_w(
+        .d(x_from_w$d),
+        .q(x_from_w$q),
+        .clock(x_from_w$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_src0 x_src0(
+        .d(x_src0$d),
+        .q(x_src0$q),
+        .clock(x_src0$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_lane x_lane(
+        .d(x_lane$d),
+        .q(x_lane$q),
+        .clock(x_lane$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_elem x_elem(
+        .d(x_elem$d),
+        .q(x_elem$q),
+        .clock(x_elem$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_result_shift x_result_shift(
+        .d(x_result_shift$d),
+        .q(x_result_shift$q),
+        .clock(x_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_result_first x_result_first(
+        .d(x_result_first$d),
+        .q(x_result_first$q),
+        .clock(x_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_result_last x_result_last(
+        .d(x_result_last$d),
+        .q(x_result_last$q),
+        .clock(x_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_msg_last x_msg_last(
+        .d(x_msg_last$d),
+        .q(x_msg_last$q),
+        .clock(x_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x_error x_error(
+        .d(x_error$d),
+        .q(x_error$q),
+        .clock(x_error$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_valid x2_valid(
+        .d(x2_valid$d),
+        .q(x2_valid$q),
+        .clock(x2_valid$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_kind x2_kind(
+        .d(x2_kind$d),
+        .q(x2_kind$q),
+        .clock(x2_kind$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_writes x2_writes(
+        .d(x2_writes$d),
+        .q(x2_writes$q),
+        .clock(x2_writes$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_line x2_line(
+        .d(x2_line$d),
+        .q(x2_line$q),
+        .clock(x2_line$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_space x2_space(
+        .d(x2_space$d),
+        .q(x2_space$q),
+        .clock(x2_space$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_bit_offset x2_bit_offset(
+        .d(x2_bit_offset$d),
+        .q(x2_bit_offset$q),
+        .clock(x2_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_byte_enables x2_byte_enables(
+        .d(x2_byte_enables$d),
+        .q(x2_byte_enables$q),
+        .clock(x2_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_float x2_float(
+        .d(x2_float$d),
+        .q(x2_float$q),
+        .clock(x2_float$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_new_true x2_new_true(
+        .d(x2_new_true$d),
+        .q(x2_new_true$q),
+        .clock(x2_new_true$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_new_false x2_new_false(
+        .d(x2_new_false$d),
+        .q(x2_new_false$q),
+        .clock(x2_new_false$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_new_cond x2_new_cond(
+        .d(x2_new_cond$d),
+        .q(x2_new_cond$q),
+        .clock(x2_new_cond$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_ret x2_ret(
+        .d(x2_ret$d),
+        .q(x2_ret$q),
+        .clock(x2_ret$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_old x2_old(
+        .d(x2_old$d),
+        .q(x2_old$q),
+        .clock(x2_old$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_lane x2_lane(
+        .d(x2_lane$d),
+        .q(x2_lane$q),
+        .clock(x2_lane$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_elem x2_elem(
+        .d(x2_elem$d),
+        .q(x2_elem$q),
+        .clock(x2_elem$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_result_shift x2_result_shift(
+        .d(x2_result_shift$d),
+        .q(x2_result_shift$q),
+        .clock(x2_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_result_first x2_result_first(
+        .d(x2_result_first$d),
+        .q(x2_result_first$q),
+        .clock(x2_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_result_last x2_result_last(
+        .d(x2_result_last$d),
+        .q(x2_result_last$q),
+        .clock(x2_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_msg_last x2_msg_last(
+        .d(x2_msg_last$d),
+        .q(x2_msg_last$q),
+        .clock(x2_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x2_error x2_error(
+        .d(x2_error$d),
+        .q(x2_error$q),
+        .clock(x2_error$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_valid x3_valid(
+        .d(x3_valid$d),
+        .q(x3_valid$q),
+        .clock(x3_valid$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_kind x3_kind(
+        .d(x3_kind$d),
+        .q(x3_kind$q),
+        .clock(x3_kind$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_writes x3_writes(
+        .d(x3_writes$d),
+        .q(x3_writes$q),
+        .clock(x3_writes$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_line x3_line(
+        .d(x3_line$d),
+        .q(x3_line$q),
+        .clock(x3_line$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_space x3_space(
+        .d(x3_space$d),
+        .q(x3_space$q),
+        .clock(x3_space$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_bit_offset x3_bit_offset(
+        .d(x3_bit_offset$d),
+        .q(x3_bit_offset$q),
+        .clock(x3_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_byte_enables x3_byte_enables(
+        .d(x3_byte_enables$d),
+        .q(x3_byte_enables$q),
+        .clock(x3_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_float x3_float(
+        .d(x3_float$d),
+        .q(x3_float$q),
+        .clock(x3_float$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_new x3_new(
+        .d(x3_new$d),
+        .q(x3_new$q),
+        .clock(x3_new$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_ret x3_ret(
+        .d(x3_ret$d),
+        .q(x3_ret$q),
+        .clock(x3_ret$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_old x3_old(
+        .d(x3_old$d),
+        .q(x3_old$q),
+        .clock(x3_old$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_lane x3_lane(
+        .d(x3_lane$d),
+        .q(x3_lane$q),
+        .clock(x3_lane$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_elem x3_elem(
+        .d(x3_elem$d),
+        .q(x3_elem$q),
+        .clock(x3_elem$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_result_shift x3_result_shift(
+        .d(x3_result_shift$d),
+        .q(x3_result_shift$q),
+        .clock(x3_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_result_first x3_result_first(
+        .d(x3_result_first$d),
+        .q(x3_result_first$q),
+        .clock(x3_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_result_last x3_result_last(
+        .d(x3_result_last$d),
+        .q(x3_result_last$q),
+        .clock(x3_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_msg_last x3_msg_last(
+        .d(x3_msg_last$d),
+        .q(x3_msg_last$q),
+        .clock(x3_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x3_error x3_error(
+        .d(x3_error$d),
+        .q(x3_error$q),
+        .clock(x3_error$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_valid x4_valid(
+        .d(x4_valid$d),
+        .q(x4_valid$q),
+        .clock(x4_valid$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_kind x4_kind(
+        .d(x4_kind$d),
+        .q(x4_kind$q),
+        .clock(x4_kind$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_writes x4_writes(
+        .d(x4_writes$d),
+        .q(x4_writes$q),
+        .clock(x4_writes$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_line x4_line(
+        .d(x4_line$d),
+        .q(x4_line$q),
+        .clock(x4_line$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_space x4_space(
+        .d(x4_space$d),
+        .q(x4_space$q),
+        .clock(x4_space$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_bit_offset x4_bit_offset(
+        .d(x4_bit_offset$d),
+        .q(x4_bit_offset$q),
+        .clock(x4_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_byte_enables x4_byte_enables(
+        .d(x4_byte_enables$d),
+        .q(x4_byte_enables$q),
+        .clock(x4_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_float x4_float(
+        .d(x4_float$d),
+        .q(x4_float$q),
+        .clock(x4_float$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_new x4_new(
+        .d(x4_new$d),
+        .q(x4_new$q),
+        .clock(x4_new$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_ret x4_ret(
+        .d(x4_ret$d),
+        .q(x4_ret$q),
+        .clock(x4_ret$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_old x4_old(
+        .d(x4_old$d),
+        .q(x4_old$q),
+        .clock(x4_old$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_lane x4_lane(
+        .d(x4_lane$d),
+        .q(x4_lane$q),
+        .clock(x4_lane$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_elem x4_elem(
+        .d(x4_elem$d),
+        .q(x4_elem$q),
+        .clock(x4_elem$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_result_shift x4_result_shift(
+        .d(x4_result_shift$d),
+        .q(x4_result_shift$q),
+        .clock(x4_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_result_first x4_result_first(
+        .d(x4_result_first$d),
+        .q(x4_result_first$q),
+        .clock(x4_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_result_last x4_result_last(
+        .d(x4_result_last$d),
+        .q(x4_result_last$q),
+        .clock(x4_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_msg_last x4_msg_last(
+        .d(x4_msg_last$d),
+        .q(x4_msg_last$q),
+        .clock(x4_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$x4_error x4_error(
+        .d(x4_error$d),
+        .q(x4_error$q),
+        .clock(x4_error$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_valid w_valid(
+        .d(w_valid$d),
+        .q(w_valid$q),
+        .clock(w_valid$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_kind w_kind(
+        .d(w_kind$d),
+        .q(w_kind$q),
+        .clock(w_kind$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_writes w_writes(
+        .d(w_writes$d),
+        .q(w_writes$q),
+        .clock(w_writes$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_line w_line(
+        .d(w_line$d),
+        .q(w_line$q),
+        .clock(w_line$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_space w_space(
+        .d(w_space$d),
+        .q(w_space$q),
+        .clock(w_space$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_bit_offset w_bit_offset(
+        .d(w_bit_offset$d),
+        .q(w_bit_offset$q),
+        .clock(w_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_byte_enables w_byte_enables(
+        .d(w_byte_enables$d),
+        .q(w_byte_enables$q),
+        .clock(w_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_new w_new(
+        .d(w_new$d),
+        .q(w_new$q),
+        .clock(w_new$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_ret w_ret(
+        .d(w_ret$d),
+        .q(w_ret$q),
+        .clock(w_ret$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_old w_old(
+        .d(w_old$d),
+        .q(w_old$q),
+        .clock(w_old$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_lane w_lane(
+        .d(w_lane$d),
+        .q(w_lane$q),
+        .clock(w_lane$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_elem w_elem(
+        .d(w_elem$d),
+        .q(w_elem$q),
+        .clock(w_elem$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_result_shift w_result_shift(
+        .d(w_result_shift$d),
+        .q(w_result_shift$q),
+        .clock(w_result_shift$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_result_first w_result_first(
+        .d(w_result_first$d),
+        .q(w_result_first$q),
+        .clock(w_result_first$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_result_last w_result_last(
+        .d(w_result_last$d),
+        .q(w_result_last$q),
+        .clock(w_result_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_msg_last w_msg_last(
+        .d(w_msg_last$d),
+        .q(w_msg_last$q),
+        .clock(w_msg_last$clock)
+    );
+    atomic_unit_l8_w32_int$execute$w_error w_error(
+        .d(w_error$d),
+        .q(w_error$q),
+        .clock(w_error$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        x_valid$clock = clock;
+        x_kind$clock = clock;
+        x_writes$clock = clock;
+        x_line$clock = clock;
+        x_space$clock = clock;
+        x_bit_offset$clock = clock;
+        x_byte_enables$clock = clock;
+        x_old$clock = clock;
+        x_from_x2$clock = clock;
+        x_from_w$clock = clock;
+        x_src0$clock = clock;
+        x_lane$clock = clock;
+        x_elem$clock = clock;
+        x_result_shift$clock = clock;
+        x_result_first$clock = clock;
+        x_result_last$clock = clock;
+        x_msg_last$clock = clock;
+        x_error$clock = clock;
+        x2_valid$clock = clock;
+        x2_kind$clock = clock;
+        x2_writes$clock = clock;
+        x2_line$clock = clock;
+        x2_space$clock = clock;
+        x2_bit_offset$clock = clock;
+        x2_byte_enables$clock = clock;
+        x2_float$clock = clock;
+        x2_new_true$clock = clock;
+        x2_new_false$clock = clock;
+        x2_new_cond$clock = clock;
+        x2_ret$clock = clock;
+        x2_old$clock = clock;
+        x2_lane$clock = clock;
+        x2_elem$clock = clock;
+        x2_result_shift$clock = clock;
+        x2_result_first$clock = clock;
+        x2_result_last$clock = clock;
+        x2_msg_last$clock = clock;
+        x2_error$clock = clock;
+        x3_valid$clock = clock;
+        x3_kind$clock = clock;
+        x3_writes$clock = clock;
+        x3_line$clock = clock;
+        x3_space$clock = clock;
+        x3_bit_offset$clock = clock;
+        x3_byte_enables$clock = clock;
+        x3_float$clock = clock;
+        x3_new$clock = clock;
+        x3_ret$clock = clock;
+        x3_old$clock = clock;
+        x3_lane$clock = clock;
+        x3_elem$clock = clock;
+        x3_result_shift$clock = clock;
+        x3_result_first$clock = clock;
+        x3_result_last$clock = clock;
+        x3_msg_last$clock = clock;
+        x3_error$clock = clock;
+        x4_valid$clock = clock;
+        x4_kind$clock = clock;
+        x4_writes$clock = clock;
+        x4_line$clock = clock;
+        x4_space$clock = clock;
+        x4_bit_offset$clock = clock;
+        x4_byte_enables$clock = clock;
+        x4_float$clock = clock;
+        x4_new$clock = clock;
+        x4_ret$clock = clock;
+        x4_old$clock = clock;
+        x4_lane$clock = clock;
+        x4_elem$clock = clock;
+        x4_result_shift$clock = clock;
+        x4_result_first$clock = clock;
+        x4_result_last$clock = clock;
+        x4_msg_last$clock = clock;
+        x4_error$clock = clock;
+        w_valid$clock = clock;
+        w_kind$clock = clock;
+        w_writes$clock = clock;
+        w_line$clock = clock;
+        w_space$clock = clock;
+        w_bit_offset$clock = clock;
+        w_byte_enables$clock = clock;
+        w_new$clock = clock;
+        w_ret$clock = clock;
+        w_old$clock = clock;
+        w_lane$clock = clock;
+        w_elem$clock = clock;
+        w_result_shift$clock = clock;
+        w_result_first$clock = clock;
+        w_result_last$clock = clock;
+        w_msg_last$clock = clock;
+        w_error$clock = clock;
+        x_valid$d = x_valid$q;
+        x_kind$d = x_kind$q;
+        x_writes$d = x_writes$q;
+        x_line$d = x_line$q;
+        x_space$d = x_space$q;
+        x_bit_offset$d = x_bit_offset$q;
+        x_byte_enables$d = x_byte_enables$q;
+        x_old$d = x_old$q;
+        x_from_x2$d = x_from_x2$q;
+        x_from_w$d = x_from_w$q;
+        x_src0$d = x_src0$q;
+        x_lane$d = x_lane$q;
+        x_elem$d = x_elem$q;
+        x_result_shift$d = x_result_shift$q;
+        x_result_first$d = x_result_first$q;
+        x_result_last$d = x_result_last$q;
+        x_msg_last$d = x_msg_last$q;
+        x_error$d = x_error$q;
+        x2_valid$d = x2_valid$q;
+        x2_kind$d = x2_kind$q;
+        x2_writes$d = x2_writes$q;
+        x2_line$d = x2_line$q;
+        x2_space$d = x2_space$q;
+        x2_bit_offset$d = x2_bit_offset$q;
+        x2_byte_enables$d = x2_byte_enables$q;
+        x2_float$d = x2_float$q;
+        x2_new_true$d = x2_new_true$q;
+        x2_new_false$d = x2_new_false$q;
+        x2_new_cond$d = x2_new_cond$q;
+        x2_ret$d = x2_ret$q;
+        x2_old$d = x2_old$q;
+        x2_lane$d = x2_lane$q;
+        x2_elem$d = x2_elem$q;
+        x2_result_shift$d = x2_result_shift$q;
+        x2_result_first$d = x2_result_first$q;
+        x2_result_last$d = x2_result_last$q;
+        x2_msg_last$d = x2_msg_last$q;
+        x2_error$d = x2_error$q;
+        x3_valid$d = x3_valid$q;
+        x3_kind$d = x3_kind$q;
+        x3_writes$d = x3_writes$q;
+        x3_line$d = x3_line$q;
+        x3_space$d = x3_space$q;
+        x3_bit_offset$d = x3_bit_offset$q;
+        x3_byte_enables$d = x3_byte_enables$q;
+        x3_float$d = x3_float$q;
+        x3_new$d = x3_new$q;
+        x3_ret$d = x3_ret$q;
+        x3_old$d = x3_old$q;
+        x3_lane$d = x3_lane$q;
+        x3_elem$d = x3_elem$q;
+        x3_result_shift$d = x3_result_shift$q;
+        x3_result_first$d = x3_result_first$q;
+        x3_result_last$d = x3_result_last$q;
+        x3_msg_last$d = x3_msg_last$q;
+        x3_error$d = x3_error$q;
+        x4_valid$d = x4_valid$q;
+        x4_kind$d = x4_kind$q;
+        x4_writes$d = x4_writes$q;
+        x4_line$d = x4_line$q;
+        x4_space$d = x4_space$q;
+        x4_bit_offset$d = x4_bit_offset$q;
+        x4_byte_enables$d = x4_byte_enables$q;
+        x4_float$d = x4_float$q;
+        x4_new$d = x4_new$q;
+        x4_ret$d = x4_ret$q;
+        x4_old$d = x4_old$q;
+        x4_lane$d = x4_lane$q;
+        x4_elem$d = x4_elem$q;
+        x4_result_shift$d = x4_result_shift$q;
+        x4_result_first$d = x4_result_first$q;
+        x4_result_last$d = x4_result_last$q;
+        x4_msg_last$d = x4_msg_last$q;
+        x4_error$d = x4_error$q;
+        w_valid$d = w_valid$q;
+        w_kind$d = w_kind$q;
+        w_writes$d = w_writes$q;
+        w_line$d = w_line$q;
+        w_space$d = w_space$q;
+        w_bit_offset$d = w_bit_offset$q;
+        w_byte_enables$d = w_byte_enables$q;
+        w_new$d = w_new$q;
+        w_ret$d = w_ret$q;
+        w_old$d = w_old$q;
+        w_lane$d = w_lane$q;
+        w_elem$d = w_elem$q;
+        w_result_shift$d = w_result_shift$q;
+        w_result_first$d = w_result_first$q;
+        w_result_last$d = w_result_last$q;
+        w_msg_last$d = w_msg_last$q;
+        w_error$d = w_error$q;
+        x_kind_q = x_kind$q;
+        x_writes_q = x_writes$q;
+        x_line_q = x_line$q;
+        x_space_q = x_space$q;
+        x_byte_enables_q = x_byte_enables$q;
+        x_old_q = x_old$q;
+        x_from_x2_q = x_from_x2$q;
+        x_from_w_q = x_from_w$q;
+        x2_writes_q = x2_writes$q;
+        x2_line_q = x2_line$q;
+        x2_space_q = x2_space$q;
+        x2_byte_enables_q = x2_byte_enables$q;
+        x2_float_q = x2_float$q;
+        x2_new_true_q = x2_new_true$q;
+        x2_new_false_q = x2_new_false$q;
+        x2_new_cond_q = x2_new_cond$q;
+        x3_writes_q = x3_writes$q;
+        x3_line_q = x3_line$q;
+        x3_space_q = x3_space$q;
+        x3_byte_enables_q = x3_byte_enables$q;
+        x3_float_q = x3_float$q;
+        x4_writes_q = x4_writes$q;
+        x4_line_q = x4_line$q;
+        x4_space_q = x4_space$q;
+        x4_byte_enables_q = x4_byte_enables$q;
+        w_valid_q = w_valid$q;
+        w_kind_q = w_kind$q;
+        w_writes_q = w_writes$q;
+        w_line_q = w_line$q;
+        w_space_q = w_space$q;
+        w_bit_offset_q = w_bit_offset$q;
+        w_byte_enables_q = w_byte_enables$q;
+        w_new_q = w_new$q;
+        w_ret_q = w_ret$q;
+        w_old_q = w_old$q;
+        w_lane_q = w_lane$q;
+        w_elem_q = w_elem$q;
+        w_result_shift_q = w_result_shift$q;
+        w_result_first_q = w_result_first$q;
+        w_result_last_q = w_result_last$q;
+        w_msg_last_q = w_msg_last$q;
+        w_error_q = w_error$q;
+        x_is_rmw = x_kind$q == kind_read_modify_write;
+        if (advance) begin
+            w_valid$d = x4_valid$q;
+            w_writes$d = x4_valid$q & x4_writes$q;
+            w_kind$d = x4_kind$q;
+            w_line$d = x4_line$q;
+            w_space$d = x4_space$q;
+            w_bit_offset$d = x4_bit_offset$q;
+            w_byte_enables$d = x4_byte_enables$q;
+            w_new$d = x4_new$q;
+            if (x4_float$q) begin
+                w_new$d = alu_float_value;
+            end
+            w_ret$d = x4_ret$q;
+            w_old$d = x4_old$q;
+            w_lane$d = x4_lane$q;
+            w_elem$d = x4_elem$q;
+            w_result_shift$d = x4_result_shift$q;
+            w_result_first$d = x4_result_first$q;
+            w_result_last$d = x4_result_last$q;
+            w_msg_last$d = x4_msg_last$q;
+            w_error$d = x4_error$q;
+            if (~fp_built) begin
+                w_valid$d = x2_valid$q;
+                w_writes$d = x2_valid$q & x2_writes$q;
+                w_kind$d = x2_kind$q;
+                w_line$d = x2_line$q;
+                w_space$d = x2_space$q;
+                w_bit_offset$d = x2_bit_offset$q;
+                w_byte_enables$d = x2_byte_enables$q;
+                w_new$d = x2_new_false$q;
+                if (x2_new_cond$q) begin
+                    w_new$d = x2_new_true$q;
+                end
+                w_ret$d = x2_ret$q;
+                w_old$d = x2_old$q;
+                w_lane$d = x2_lane$q;
+                w_elem$d = x2_elem$q;
+                w_result_shift$d = x2_result_shift$q;
+                w_result_first$d = x2_result_first$q;
+                w_result_last$d = x2_result_last$q;
+                w_msg_last$d = x2_msg_last$q;
+                w_error$d = x2_error$q;
+            end
+            x4_valid$d = x3_valid$q;
+            x4_kind$d = x3_kind$q;
+            x4_writes$d = x3_valid$q & x3_writes$q;
+            x4_line$d = x3_line$q;
+            x4_space$d = x3_space$q;
+            x4_bit_offset$d = x3_bit_offset$q;
+            x4_byte_enables$d = x3_byte_enables$q;
+            x4_float$d = x3_float$q;
+            x4_new$d = x3_new$q;
+            x4_ret$d = x3_ret$q;
+            x4_old$d = x3_old$q;
+            x4_lane$d = x3_lane$q;
+            x4_elem$d = x3_elem$q;
+            x4_result_shift$d = x3_result_shift$q;
+            x4_result_first$d = x3_result_first$q;
+            x4_result_last$d = x3_result_last$q;
+            x4_msg_last$d = x3_msg_last$q;
+            x4_error$d = x3_error$q;
+            x3_valid$d = x2_valid$q;
+            x3_kind$d = x2_kind$q;
+            x3_writes$d = x2_valid$q & x2_writes$q;
+            x3_line$d = x2_line$q;
+            x3_space$d = x2_space$q;
+            x3_bit_offset$d = x2_bit_offset$q;
+            x3_byte_enables$d = x2_byte_enables$q;
+            x3_float$d = x2_float$q;
+            x3_new$d = x2_new_false$q;
+            if (x2_new_cond$q) begin
+                x3_new$d = x2_new_true$q;
+            end
+            x3_ret$d = x2_ret$q;
+            x3_old$d = x2_old$q;
+            x3_lane$d = x2_lane$q;
+            x3_elem$d = x2_elem$q;
+            x3_result_shift$d = x2_result_shift$q;
+            x3_result_first$d = x2_result_first$q;
+            x3_result_last$d = x2_result_last$q;
+            x3_msg_last$d = x2_msg_last$q;
+            x3_error$d = x2_error$q;
+            x2_valid$d = x_valid$q;
+            x2_writes$d = x_valid$q & x_writes$q;
+            x2_kind$d = x_kind$q;
+            x2_line$d = x_line$q;
+            x2_space$d = x_space$q;
+            x2_bit_offset$d = x_bit_offset$q;
+            x2_byte_enables$d = x_byte_enables$q;
+            x2_float$d = x_is_rmw & alu_float_op;
+            x2_new_true$d = x_src0$q;
+            x2_new_false$d = x_src0$q;
+            if (x_is_rmw) begin
+                x2_new_true$d = alu_new_true;
+                x2_new_false$d = alu_new_false;
+            end
+            x2_new_cond$d = alu_new_cond;
+            x2_ret$d = alu_ret;
+            x2_old$d = x_old$q;
+            if (x_from_x2$q & ~x2_new_cond$q) begin
+                x2_old$d = x2_new_false$q;
+            end
+            if (x_from_x2$q & x2_new_cond$q) begin
+                x2_old$d = x2_new_true$q;
+            end
+            if (x_from_w$q) begin
+                x2_old$d = w_new$q;
+            end
+            x2_lane$d = x_lane$q;
+            x2_elem$d = x_elem$q;
+            x2_result_shift$d = x_result_shift$q;
+            x2_result_first$d = x_result_first$q;
+            x2_result_last$d = x_result_last$q;
+            x2_msg_last$d = x_msg_last$q;
+            x2_error$d = x_error$q;
+        end
+        old_is_bypassed = head_rmw & (bypass$1 | bypass$2);
+        old_bypassed = x2_new_false$q;
+        if (x2_new_cond$q) begin
+            old_bypassed = x2_new_true$q;
+        end
+        if (bypass$2) begin
+            old_bypassed = x3_new$q;
+        end
+        if (advance) begin
+            x_valid$d = enter;
+            x_writes$d = enter & (head_rmw | (head_kind == kind_write));
+            x_kind$d = head_kind;
+            x_line$d = head_line;
+            x_space$d = head_space;
+            x_bit_offset$d = head_bit_offset;
+            x_byte_enables$d = head_byte_enables;
+            x_old$d = head_old;
+            if (old_is_bypassed) begin
+                x_old$d = old_bypassed;
+            end
+            x_from_x2$d = head_rmw & bypass$0;
+            x_from_w$d = head_rmw & bypass$3;
+            x_src0$d = head_src0;
+            x_lane$d = head_lane;
+            x_elem$d = head_elem;
+            x_result_shift$d = head_result_shift;
+            x_result_first$d = head_result_first;
+            x_result_last$d = head_result_last;
+            x_msg_last$d = head_msg_last;
+            x_error$d = head_error;
+        end
+        if (reset) begin
+            x_valid$d = 1'b0;
+            x_writes$d = 1'b0;
+            x2_valid$d = 1'b0;
+            x2_writes$d = 1'b0;
+            x3_valid$d = 1'b0;
+            x3_writes$d = 1'b0;
+            x4_valid$d = 1'b0;
+            x4_writes$d = 1'b0;
+            w_valid$d = 1'b0;
+            w_writes$d = 1'b0;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$execute
+
+
+module atomic_unit_l8_w32_int$execute$w_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_bit_offset
+
+
+module atomic_unit_l8_w32_int$execute$w_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_byte_enables
+
+
+module atomic_unit_l8_w32_int$execute$w_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_elem
+
+
+module atomic_unit_l8_w32_int$execute$w_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_error
+
+
+module atomic_unit_l8_w32_int$execute$w_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_kind
+
+
+module atomic_unit_l8_w32_int$execute$w_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_lane
+
+
+module atomic_unit_l8_w32_int$execute$w_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_line
+
+
+module atomic_unit_l8_w32_int$execute$w_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_msg_last
+
+
+module atomic_unit_l8_w32_int$execute$w_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_new
+
+
+module atomic_unit_l8_w32_int$execute$w_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_old
+
+
+module atomic_unit_l8_w32_int$execute$w_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_result_first
+
+
+module atomic_unit_l8_w32_int$execute$w_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_result_last
+
+
+module atomic_unit_l8_w32_int$execute$w_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_result_shift
+
+
+module atomic_unit_l8_w32_int$execute$w_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_ret
+
+
+module atomic_unit_l8_w32_int$execute$w_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_space
+
+
+module atomic_unit_l8_w32_int$execute$w_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_valid
+
+
+module atomic_unit_l8_w32_int$execute$w_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$w_writes
+
+
+module atomic_unit_l8_w32_int$execute$x2_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_bit_offset
+
+
+module atomic_unit_l8_w32_int$execute$x2_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_byte_enables
+
+
+module atomic_unit_l8_w32_int$execute$x2_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_elem
+
+
+module atomic_unit_l8_w32_int$execute$x2_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_error
+
+
+module atomic_unit_l8_w32_int$execute$x2_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_float
+
+
+module atomic_unit_l8_w32_int$execute$x2_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_kind
+
+
+module atomic_unit_l8_w32_int$execute$x2_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_lane
+
+
+module atomic_unit_l8_w32_int$execute$x2_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_line
+
+
+module atomic_unit_l8_w32_int$execute$x2_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_msg_last
+
+
+module atomic_unit_l8_w32_int$execute$x2_new_cond(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_new_cond
+
+
+module atomic_unit_l8_w32_int$execute$x2_new_false(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_new_false
+
+
+module atomic_unit_l8_w32_int$execute$x2_new_true(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_new_true
+
+
+module atomic_unit_l8_w32_int$execute$x2_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_old
+
+
+module atomic_unit_l8_w32_int$execute$x2_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_result_first
+
+
+module atomic_unit_l8_w32_int$execute$x2_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_result_last
+
+
+module atomic_unit_l8_w32_int$execute$x2_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_result_shift
+
+
+module atomic_unit_l8_w32_int$execute$x2_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_ret
+
+
+module atomic_unit_l8_w32_int$execute$x2_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_space
+
+
+module atomic_unit_l8_w32_int$execute$x2_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_valid
+
+
+module atomic_unit_l8_w32_int$execute$x2_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x2_writes
+
+
+module atomic_unit_l8_w32_int$execute$x3_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_bit_offset
+
+
+module atomic_unit_l8_w32_int$execute$x3_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_byte_enables
+
+
+module atomic_unit_l8_w32_int$execute$x3_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_elem
+
+
+module atomic_unit_l8_w32_int$execute$x3_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_error
+
+
+module atomic_unit_l8_w32_int$execute$x3_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_float
+
+
+module atomic_unit_l8_w32_int$execute$x3_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_kind
+
+
+module atomic_unit_l8_w32_int$execute$x3_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_lane
+
+
+module atomic_unit_l8_w32_int$execute$x3_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_line
+
+
+module atomic_unit_l8_w32_int$execute$x3_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_msg_last
+
+
+module atomic_unit_l8_w32_int$execute$x3_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_new
+
+
+module atomic_unit_l8_w32_int$execute$x3_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_old
+
+
+module atomic_unit_l8_w32_int$execute$x3_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_result_first
+
+
+module atomic_unit_l8_w32_int$execute$x3_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_result_last
+
+
+module atomic_unit_l8_w32_int$execute$x3_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_result_shift
+
+
+module atomic_unit_l8_w32_int$execute$x3_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_ret
+
+
+module atomic_unit_l8_w32_int$execute$x3_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_space
+
+
+module atomic_unit_l8_w32_int$execute$x3_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_valid
+
+
+module atomic_unit_l8_w32_int$execute$x3_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x3_writes
+
+
+module atomic_unit_l8_w32_int$execute$x4_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_bit_offset
+
+
+module atomic_unit_l8_w32_int$execute$x4_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_byte_enables
+
+
+module atomic_unit_l8_w32_int$execute$x4_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_elem
+
+
+module atomic_unit_l8_w32_int$execute$x4_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_error
+
+
+module atomic_unit_l8_w32_int$execute$x4_float(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_float
+
+
+module atomic_unit_l8_w32_int$execute$x4_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_kind
+
+
+module atomic_unit_l8_w32_int$execute$x4_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_lane
+
+
+module atomic_unit_l8_w32_int$execute$x4_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_line
+
+
+module atomic_unit_l8_w32_int$execute$x4_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_msg_last
+
+
+module atomic_unit_l8_w32_int$execute$x4_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_new
+
+
+module atomic_unit_l8_w32_int$execute$x4_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_old
+
+
+module atomic_unit_l8_w32_int$execute$x4_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_result_first
+
+
+module atomic_unit_l8_w32_int$execute$x4_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_result_last
+
+
+module atomic_unit_l8_w32_int$execute$x4_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_result_shift
+
+
+module atomic_unit_l8_w32_int$execute$x4_ret(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_ret
+
+
+module atomic_unit_l8_w32_int$execute$x4_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_space
+
+
+module atomic_unit_l8_w32_int$execute$x4_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_valid
+
+
+module atomic_unit_l8_w32_int$execute$x4_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x4_writes
+
+
+module atomic_unit_l8_w32_int$execute$x_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_bit_offset
+
+
+module atomic_unit_l8_w32_int$execute$x_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_byte_enables
+
+
+module atomic_unit_l8_w32_int$execute$x_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_elem
+
+
+module atomic_unit_l8_w32_int$execute$x_error(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_error
+
+
+module atomic_unit_l8_w32_int$execute$x_from_w(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_from_w
+
+
+module atomic_unit_l8_w32_int$execute$x_from_x2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_from_x2
+
+
+module atomic_unit_l8_w32_int$execute$x_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_kind
+
+
+module atomic_unit_l8_w32_int$execute$x_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_lane
+
+
+module atomic_unit_l8_w32_int$execute$x_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_line
+
+
+module atomic_unit_l8_w32_int$execute$x_msg_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_msg_last
+
+
+module atomic_unit_l8_w32_int$execute$x_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_old
+
+
+module atomic_unit_l8_w32_int$execute$x_result_first(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_result_first
+
+
+module atomic_unit_l8_w32_int$execute$x_result_last(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_result_last
+
+
+module atomic_unit_l8_w32_int$execute$x_result_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_result_shift
+
+
+module atomic_unit_l8_w32_int$execute$x_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_space
+
+
+module atomic_unit_l8_w32_int$execute$x_src0(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_src0
+
+
+module atomic_unit_l8_w32_int$execute$x_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_valid
+
+
+module atomic_unit_l8_w32_int$execute$x_writes(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$execute$x_writes
+
+
 module atomic_unit_l8_w32_int$first_lanes_two(mask,few);
     
     // Module arguments
@@ -22191,462 +25516,6 @@ module atomic_unit_l8_w32_int$issue_state(d,q,clock);
        q <= d;
     end
 endmodule // atomic_unit_l8_w32_int$issue_state
-
-
-module atomic_unit_l8_w32_int$l_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_addr
-
-
-module atomic_unit_l8_w32_int$l_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_elem
-
-
-module atomic_unit_l8_w32_int$l_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_error
-
-
-module atomic_unit_l8_w32_int$l_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_ftz
-
-
-module atomic_unit_l8_w32_int$l_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_kind
-
-
-module atomic_unit_l8_w32_int$l_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_lane
-
-
-module atomic_unit_l8_w32_int$l_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_msg_last
-
-
-module atomic_unit_l8_w32_int$l_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_op
-
-
-module atomic_unit_l8_w32_int$l_p0(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p0
-
-
-module atomic_unit_l8_w32_int$l_p16(d,q,clock);
-    
-    // Module arguments
-    input wire  [32:0] d;
-    output reg  [32:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 33'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p16
-
-
-module atomic_unit_l8_w32_int$l_p32(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p32
-
-
-module atomic_unit_l8_w32_int$l_p48(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_p48
-
-
-module atomic_unit_l8_w32_int$l_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_result_first
-
-
-module atomic_unit_l8_w32_int$l_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_result_last
-
-
-module atomic_unit_l8_w32_int$l_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_result_shift
-
-
-module atomic_unit_l8_w32_int$l_second_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_second_c
-
-
-module atomic_unit_l8_w32_int$l_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_size
-
-
-module atomic_unit_l8_w32_int$l_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_space
-
-
-module atomic_unit_l8_w32_int$l_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_src0
-
-
-module atomic_unit_l8_w32_int$l_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_src1
-
-
-module atomic_unit_l8_w32_int$l_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_ty
-
-
-module atomic_unit_l8_w32_int$l_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_typed
-
-
-module atomic_unit_l8_w32_int$l_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_valid
-
-
-module atomic_unit_l8_w32_int$l_walk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$l_walk
 
 
 module atomic_unit_l8_w32_int$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,base_misaligned,addr,src0,src1,coord);
@@ -24950,576 +27819,6 @@ module atomic_unit_l8_w32_int$sel_buf(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$sel_buf
 
 
-module atomic_unit_l8_w32_int$t_addr(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_addr
-
-
-module atomic_unit_l8_w32_int$t_at_lod(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_at_lod
-
-
-module atomic_unit_l8_w32_int$t_bound_small(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_bound_small
-
-
-module atomic_unit_l8_w32_int$t_bounded_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_bounded_offset
-
-
-module atomic_unit_l8_w32_int$t_checks_bounds(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_checks_bounds
-
-
-module atomic_unit_l8_w32_int$t_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_elem
-
-
-module atomic_unit_l8_w32_int$t_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_error
-
-
-module atomic_unit_l8_w32_int$t_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_ftz
-
-
-module atomic_unit_l8_w32_int$t_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_kind
-
-
-module atomic_unit_l8_w32_int$t_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_lane
-
-
-module atomic_unit_l8_w32_int$t_lane_first(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_lane_first
-
-
-module atomic_unit_l8_w32_int$t_last_start(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_last_start
-
-
-module atomic_unit_l8_w32_int$t_lod_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_lod_c
-
-
-module atomic_unit_l8_w32_int$t_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_msg_last
-
-
-module atomic_unit_l8_w32_int$t_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_op
-
-
-module atomic_unit_l8_w32_int$t_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_result_first
-
-
-module atomic_unit_l8_w32_int$t_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_result_last
-
-
-module atomic_unit_l8_w32_int$t_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_result_shift
-
-
-module atomic_unit_l8_w32_int$t_second_b(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_second_b
-
-
-module atomic_unit_l8_w32_int$t_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_size
-
-
-module atomic_unit_l8_w32_int$t_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_space
-
-
-module atomic_unit_l8_w32_int$t_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_src0
-
-
-module atomic_unit_l8_w32_int$t_src1(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_src1
-
-
-module atomic_unit_l8_w32_int$t_surf_u16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_surf_u16
-
-
-module atomic_unit_l8_w32_int$t_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_ty
-
-
-module atomic_unit_l8_w32_int$t_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_typed
-
-
-module atomic_unit_l8_w32_int$t_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_valid
-
-
-module atomic_unit_l8_w32_int$t_walk(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_walk
-
-
-module atomic_unit_l8_w32_int$t_walk_c(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_walk_c
-
-
-module atomic_unit_l8_w32_int$t_walk_first(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$t_walk_first
-
-
 module atomic_unit_l8_w32_int$tail_ptr(d,q,clock);
     
     // Module arguments
@@ -26457,329 +28756,6 @@ module atomic_unit_l8_w32_int$typed_width_one(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$typed_width_one
 
 
-module atomic_unit_l8_w32_int$w_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_bit_offset
-
-
-module atomic_unit_l8_w32_int$w_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_byte_enables
-
-
-module atomic_unit_l8_w32_int$w_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_elem
-
-
-module atomic_unit_l8_w32_int$w_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_error
-
-
-module atomic_unit_l8_w32_int$w_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_kind
-
-
-module atomic_unit_l8_w32_int$w_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_lane
-
-
-module atomic_unit_l8_w32_int$w_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_line
-
-
-module atomic_unit_l8_w32_int$w_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_msg_last
-
-
-module atomic_unit_l8_w32_int$w_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_new
-
-
-module atomic_unit_l8_w32_int$w_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_old
-
-
-module atomic_unit_l8_w32_int$w_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_result_first
-
-
-module atomic_unit_l8_w32_int$w_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_result_last
-
-
-module atomic_unit_l8_w32_int$w_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_result_shift
-
-
-module atomic_unit_l8_w32_int$w_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_ret
-
-
-module atomic_unit_l8_w32_int$w_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_space
-
-
-module atomic_unit_l8_w32_int$w_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_valid
-
-
-module atomic_unit_l8_w32_int$w_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$w_writes
-
-
 module atomic_unit_l8_w32_int$write_align(value,bit_offset,byte_enables,data,mask);
     
     // Module arguments
@@ -26939,1409 +28915,3 @@ module atomic_unit_l8_w32_int$write_skid(clock,clear,ready,leave,leave_writes,le
        end
     end
 endmodule // atomic_unit_l8_w32_int$write_skid
-
-
-module atomic_unit_l8_w32_int$x2_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_bit_offset
-
-
-module atomic_unit_l8_w32_int$x2_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_byte_enables
-
-
-module atomic_unit_l8_w32_int$x2_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_elem
-
-
-module atomic_unit_l8_w32_int$x2_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_error
-
-
-module atomic_unit_l8_w32_int$x2_float(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_float
-
-
-module atomic_unit_l8_w32_int$x2_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_kind
-
-
-module atomic_unit_l8_w32_int$x2_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_lane
-
-
-module atomic_unit_l8_w32_int$x2_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_line
-
-
-module atomic_unit_l8_w32_int$x2_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_msg_last
-
-
-module atomic_unit_l8_w32_int$x2_new_cond(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_new_cond
-
-
-module atomic_unit_l8_w32_int$x2_new_false(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_new_false
-
-
-module atomic_unit_l8_w32_int$x2_new_true(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_new_true
-
-
-module atomic_unit_l8_w32_int$x2_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_old
-
-
-module atomic_unit_l8_w32_int$x2_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_result_first
-
-
-module atomic_unit_l8_w32_int$x2_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_result_last
-
-
-module atomic_unit_l8_w32_int$x2_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_result_shift
-
-
-module atomic_unit_l8_w32_int$x2_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_ret
-
-
-module atomic_unit_l8_w32_int$x2_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_space
-
-
-module atomic_unit_l8_w32_int$x2_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_valid
-
-
-module atomic_unit_l8_w32_int$x2_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x2_writes
-
-
-module atomic_unit_l8_w32_int$x3_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_bit_offset
-
-
-module atomic_unit_l8_w32_int$x3_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_byte_enables
-
-
-module atomic_unit_l8_w32_int$x3_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_elem
-
-
-module atomic_unit_l8_w32_int$x3_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_error
-
-
-module atomic_unit_l8_w32_int$x3_float(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_float
-
-
-module atomic_unit_l8_w32_int$x3_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_kind
-
-
-module atomic_unit_l8_w32_int$x3_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_lane
-
-
-module atomic_unit_l8_w32_int$x3_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_line
-
-
-module atomic_unit_l8_w32_int$x3_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_msg_last
-
-
-module atomic_unit_l8_w32_int$x3_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_new
-
-
-module atomic_unit_l8_w32_int$x3_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_old
-
-
-module atomic_unit_l8_w32_int$x3_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_result_first
-
-
-module atomic_unit_l8_w32_int$x3_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_result_last
-
-
-module atomic_unit_l8_w32_int$x3_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_result_shift
-
-
-module atomic_unit_l8_w32_int$x3_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_ret
-
-
-module atomic_unit_l8_w32_int$x3_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_space
-
-
-module atomic_unit_l8_w32_int$x3_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_valid
-
-
-module atomic_unit_l8_w32_int$x3_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x3_writes
-
-
-module atomic_unit_l8_w32_int$x4_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_bit_offset
-
-
-module atomic_unit_l8_w32_int$x4_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_byte_enables
-
-
-module atomic_unit_l8_w32_int$x4_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_elem
-
-
-module atomic_unit_l8_w32_int$x4_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_error
-
-
-module atomic_unit_l8_w32_int$x4_float(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_float
-
-
-module atomic_unit_l8_w32_int$x4_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_kind
-
-
-module atomic_unit_l8_w32_int$x4_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_lane
-
-
-module atomic_unit_l8_w32_int$x4_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_line
-
-
-module atomic_unit_l8_w32_int$x4_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_msg_last
-
-
-module atomic_unit_l8_w32_int$x4_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_new
-
-
-module atomic_unit_l8_w32_int$x4_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_old
-
-
-module atomic_unit_l8_w32_int$x4_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_result_first
-
-
-module atomic_unit_l8_w32_int$x4_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_result_last
-
-
-module atomic_unit_l8_w32_int$x4_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_result_shift
-
-
-module atomic_unit_l8_w32_int$x4_ret(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_ret
-
-
-module atomic_unit_l8_w32_int$x4_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_space
-
-
-module atomic_unit_l8_w32_int$x4_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_valid
-
-
-module atomic_unit_l8_w32_int$x4_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x4_writes
-
-
-module atomic_unit_l8_w32_int$x_bit_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_bit_offset
-
-
-module atomic_unit_l8_w32_int$x_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_byte_enables
-
-
-module atomic_unit_l8_w32_int$x_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_elem
-
-
-module atomic_unit_l8_w32_int$x_error(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_error
-
-
-module atomic_unit_l8_w32_int$x_from_w(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_from_w
-
-
-module atomic_unit_l8_w32_int$x_from_x2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_from_x2
-
-
-module atomic_unit_l8_w32_int$x_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_kind
-
-
-module atomic_unit_l8_w32_int$x_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_lane
-
-
-module atomic_unit_l8_w32_int$x_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_line
-
-
-module atomic_unit_l8_w32_int$x_msg_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_msg_last
-
-
-module atomic_unit_l8_w32_int$x_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_old
-
-
-module atomic_unit_l8_w32_int$x_result_first(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_result_first
-
-
-module atomic_unit_l8_w32_int$x_result_last(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_result_last
-
-
-module atomic_unit_l8_w32_int$x_result_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_result_shift
-
-
-module atomic_unit_l8_w32_int$x_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_space
-
-
-module atomic_unit_l8_w32_int$x_src0(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_src0
-
-
-module atomic_unit_l8_w32_int$x_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_valid
-
-
-module atomic_unit_l8_w32_int$x_writes(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$x_writes

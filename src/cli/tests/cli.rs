@@ -604,12 +604,17 @@ fn a_corrupted_fst_is_an_error_not_a_panic() {
     let o = run(&["run", &lock, "--engine", "rtl", "--fst", fst.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let good = std::fs::read(&fst).unwrap();
-    let mut third = good.clone();
-    let at = third.len() / 3;
-    third[at..at + 4].copy_from_slice(b"\xde\xad\xbe\xef");
+    // the first value-change block follows the 329-byte header block: its
+    // time table (the lengths and count in its last 24 bytes) is read by
+    // every reader, where a corruption inside one signal's data is seen only
+    // by a reader of that signal
+    assert_eq!(good[330], 8, "the first block after the header is a value-change block");
+    let block_end = 331 + u64::from_be_bytes(good[331..339].try_into().unwrap()) as usize;
+    let mut time_table = good.clone();
+    time_table[block_end - 20..block_end - 16].copy_from_slice(b"\xde\xad\xbe\xef");
     let mut zeroed = good.clone();
     zeroed[500..508].fill(0);
-    for (what, bytes) in [("4 bytes a third in", third), ("8 zero bytes at 500", zeroed)] {
+    for (what, bytes) in [("4 bytes in the time table's lengths", time_table), ("8 zero bytes at 500", zeroed)] {
         let bad = dir.join("bad.fst");
         std::fs::write(&bad, bytes).unwrap();
         let b = bad.to_str().unwrap();

@@ -608,7 +608,7 @@ mod tests {
         assert_eq!(unit.origin, "scratch/atomic_unit.v");
         let small = resolve_block_in("unit_l8_w32_int", &copy, "scratch", &tmp).unwrap();
         assert_eq!(small.verilog, copy.join("variants/atomic_unit_l8_w32_int.v"));
-        let sub = resolve_block_in("atomic_unit$addr_finish", &copy, "scratch", &tmp).unwrap();
+        let sub = resolve_block_in("atomic_unit$address$addr_finish", &copy, "scratch", &tmp).unwrap();
         assert_eq!((sub.verilog.clone(), sub.origin.as_str()), (copy.join("atomic_unit.v"), "module of scratch/atomic_unit.v"));
         let err = resolve_block_in("unit", &tmp.join("missing"), "missing", &tmp).unwrap_err().to_string();
         assert!(err.contains("--verilog-dir") && err.contains("not a directory"), "{err}");
