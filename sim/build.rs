@@ -2,7 +2,7 @@
 //! top module named like the file; and every build variant in
 //! `hdl/verilog/variants/`, each on its own), compiles the models and Verilator's
 //! runtime with the `cc` crate at opt-level 3 (always, also in debug and test
-//! builds), and writes `$OUT_DIR/models.rs` (included by `src/lib.rs`): one
+//! builds; a model's run-once `*__Slow.cpp` at opt-level 0, [`is_run_once`]), and writes `$OUT_DIR/models.rs` (included by `src/lib.rs`): one
 //! `verilated_model!` invocation per model (src/model.rs holds the code).
 //!
 //! Per top `<t>` it writes `$OUT_DIR/<t>/shim.cpp`: the macros that
@@ -76,6 +76,14 @@ fn compiled_in_coverage(top: &str, trace: TraceFormat) -> bool {
 struct CoverageObjects {
     fast: cc::Build,
     slow: cc::Build,
+}
+
+/// Whether `source` is one of Verilator's `*__Slow.cpp`: the construction,
+/// the initial settle and the trace declarations, run once per model. They
+/// are compiled at `-O0` (the rest of the model at `-O3`): a third of the
+/// models' compile time at `-O3`, and none of the per-cycle code.
+fn is_run_once(source: &Path) -> bool {
+    source.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s.ends_with("__Slow"))
 }
 
 /// The `x-unique` feature ("reset is real"): every model
@@ -188,6 +196,9 @@ fn main() {
         slow.opt_level(0);
         CoverageObjects { fast, slow }
     });
+    // the models' run-once code ([`is_run_once`])
+    let mut run_once = build.clone();
+    run_once.opt_level(0);
     for f in ["verilated.cpp", "verilated_vcd_c.cpp", "verilated_fst_c.cpp", "verilated_threads.cpp"] {
         build.file(include.join(f));
     }
@@ -208,23 +219,23 @@ fn main() {
         // the other tops' files are libraries: a top may instantiate another
         // (the unit instantiates `atomic_alu` from atomic_alu.v)
         let libs: Vec<PathBuf> = all_files.iter().filter(|p| *p != path).cloned().collect();
-        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &libs, &out, &mut build, &mut coverage_objects));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &libs, &out, &mut build, &mut run_once, &mut coverage_objects));
         if has_fst_model(top) {
-            rust.push_str(&verilate(top, TraceFormat::Fst, path, &libs, &out, &mut build, &mut coverage_objects));
+            rust.push_str(&verilate(top, TraceFormat::Fst, path, &libs, &out, &mut build, &mut run_once, &mut coverage_objects));
         }
         top_names.push(top.clone());
     }
     for (top, path) in &variants {
-        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build, &mut coverage_objects));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build, &mut run_once, &mut coverage_objects));
         if has_fst_model(top) {
-            rust.push_str(&verilate(top, TraceFormat::Fst, path, &[], &out, &mut build, &mut coverage_objects));
+            rust.push_str(&verilate(top, TraceFormat::Fst, path, &[], &out, &mut build, &mut run_once, &mut coverage_objects));
         }
         top_names.push(top.clone());
     }
     let _ = writeln!(rust, "\n/// The top modules this build verilated.\npub const TOPS: &[&str] = &{top_names:?};");
     rust.push_str("\n/// Test fixtures of the binding itself (`sim/fixtures/`), not RTL.\n#[doc(hidden)]\npub mod fixtures {\n");
     for (top, path) in &fixtures {
-        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build, &mut None));
+        rust.push_str(&verilate(top, TraceFormat::Vcd, path, &[], &out, &mut build, &mut run_once, &mut None));
     }
     rust.push_str("}\n");
 
@@ -240,6 +251,7 @@ fn main() {
     }
 
     std::fs::write(out.join("models.rs"), rust).unwrap();
+    build.objects(run_once.compile_intermediates());
     if let Some(c) = &coverage_objects {
         build.objects(c.slow.compile_intermediates());
         build.objects(c.fast.compile_intermediates());
@@ -269,7 +281,7 @@ fn verilog_files(dir: &Path) -> Vec<(String, PathBuf)> {
 
 /// Verilates `path` (top module `top`, with `libs` as Verilog libraries for
 /// the modules it instantiates) into `$OUT_DIR/<top>/`, adds its C++ and its
-/// shim to `build`, and returns its Rust wrapper.
+/// shim to `build` (its run-once code to `run_once`), and returns its Rust wrapper.
 ///
 /// In the coverage build (`coverage` is `Some`) a model the coverage run
 /// measures ([`compiled_in_coverage`]) gets `--coverage` and its C++ goes to
@@ -282,6 +294,7 @@ fn verilate(
     libs: &[PathBuf],
     out: &Path,
     build: &mut cc::Build,
+    run_once: &mut cc::Build,
     coverage: &mut Option<CoverageObjects>,
 ) -> String {
     let stub = coverage.is_some() && !compiled_in_coverage(top, trace);
@@ -341,8 +354,7 @@ fn verilate(
         }
         Some(c) => {
             for p in sources {
-                let slow = p.file_stem().and_then(|s| s.to_str()).is_some_and(|s| s.ends_with("__Slow"));
-                if slow { c.slow.file(p) } else { c.fast.file(p) };
+                if is_run_once(&p) { c.slow.file(p) } else { c.fast.file(p) };
             }
             std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
             c.fast.file(shim);
@@ -353,11 +365,12 @@ fn verilate(
         }
         None => {
             for p in sources {
-                build.file(p);
+                if is_run_once(&p) { run_once.file(p) } else { build.file(p) };
             }
             std::fs::write(&shim, cpp_shim(top, &label, &prefix, &ports, trace)).unwrap();
             build.file(shim);
             build.include(&mdir);
+            run_once.include(&mdir);
         }
     }
     rust_wrapper(top, &label, path, &ports, trace)
