@@ -15,6 +15,7 @@ fn fixture(dir: &str) -> DynBuild {
         top: "sim_counter".into(),
         dir: std::env::temp_dir().join(format!("atomport-dyn-{dir}-{}", std::process::id())),
         jobs: 2,
+        dfg: true,
     }
 }
 

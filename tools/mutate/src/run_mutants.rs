@@ -134,7 +134,7 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
     };
     let mutated = write_mutated(&prepared, &mutations, &canary)?;
 
-    let build = DynBuild { sources: vec![mutated], top: top.clone(), dir: run_dir.join("model"), jobs: opts.jobs.max(1) };
+    let build = DynBuild { sources: vec![mutated], top: top.clone(), dir: run_dir.join("model"), jobs: opts.jobs.max(1), dfg: kind == BlockKind::Alu };
     let build_start = Instant::now();
     let lib = match build.cached().map_err(|e| MutateError::Input(e.to_string()))? {
         Some(lib) => lib,

@@ -21,7 +21,7 @@ fn a_select_input_that_reaches_nothing_lets_the_canary_survive() {
     let (mutations, _canary) = list(&prepared, BlockKind::Alu, 4, 1).unwrap();
     let width = select_width(mutations.len());
     yosys(&prepared.dir, &format!("read_rtlil design.il\nadd -input {SELECT} {width}\nwrite_verilog -noattr ignored.v\n"), "ignored").unwrap();
-    let build = DynBuild { sources: vec![dir.join("ignored.v")], top: "atomic_alu".into(), dir: dir.join("model"), jobs: 2 };
+    let build = DynBuild { sources: vec![dir.join("ignored.v")], top: "atomic_alu".into(), dir: dir.join("model"), jobs: 2, dfg: true };
     let lib = Arc::new(build.build().unwrap());
     let mut suite = KillSuite::new(BlockKind::Alu, UnitConfig::FULL, 2000, 1, &atomport_wavecheck::refs::default_dir()).unwrap();
     suite.check_select0(&lib).unwrap();
