@@ -60,9 +60,102 @@ pub fn scripts() -> Vec<DirectedScript> {
         s("descriptor_values.atom", descriptor_values(), random_mem(31)),
         s("near_miss_lines.atom", near_miss_lines(), MemConfig::FAST),
         s("near_miss_lines.atom", near_miss_lines(), random_mem(29)),
+        s("float_vectors.atom", float_vectors(), random_mem(37)),
         s("small_admitted.atom", small_admitted(), random_mem(3)),
         s("small_rejected.atom", small_rejected(), random_mem(5)),
     ]
+}
+
+/// The scalar message forms that send a float op to the ALU, 8 lanes
+/// (`{addrs}`, `{s0}`, `{s1}` filled per message), with their element bytes.
+const FLOAT_FORMS: [(&str, u32); 13] = [
+    ("SVM_ATOMIC.fmax.16 (8) {addrs} d {s0} V0", 2),
+    ("SVM_ATOMIC.fmin.16 (8) {addrs} d {s0} V0", 2),
+    ("SVM_ATOMIC.fcmpwr.16 (8) {addrs} d {s0} {s1}", 2),
+    ("SVM_ATOMIC.fmax (8) {addrs} d {s0} V0", 4),
+    ("SVM_ATOMIC.fmin (8) {addrs} d {s0} V0", 4),
+    ("SVM_ATOMIC.fcmpwr (8) {addrs} d {s0} {s1}", 4),
+    ("atom.global.add.f32 (8) d, {addrs}, {s0};", 4),
+    // f32 add does not flush subnormals on shared memory
+    ("atom.shared.add.f32 (8) d, {addrs}, {s0};", 4),
+    ("atom.global.add.f64 (8) d, {addrs}, {s0};", 8),
+    ("atom.global.add.noftz.f16 (8) d, {addrs}, {s0};", 2),
+    ("atom.global.add.noftz.bf16 (8) d, {addrs}, {s0};", 2),
+    ("atom.global.add.noftz.f16x2 (8) d, {addrs}, {s0};", 4),
+    ("atom.global.add.noftz.bf16x2 (8) d, {addrs}, {s0};", 4),
+];
+
+/// Every float vector of the ALU's directed tests (`alu_vectors`: every
+/// corner pair of every op and format, and the addends where one bit decides
+/// the rounding) that a message can carry, one vector per lane element, each
+/// at its own address holding its old value: the unit's float datapath sees
+/// the vectors its ALU's tests use, not only what random messages draw.
+fn float_vectors() -> String {
+    use std::collections::HashMap;
+    let mut forms: Vec<(String, u32, usize)> = FLOAT_FORMS.iter().map(|&(text, bytes)| (text.to_string(), bytes, 1)).collect();
+    // PTX min/max on floats are vector forms only
+    for (ty, bytes) in [("f16", 2), ("bf16", 2), ("f16x2", 4), ("bf16x2", 4)] {
+        for op in ["min", "max"] {
+            forms.push((format!("atom.global.v2.{ty}.{op}.noftz (8) d, {{addrs}}, {{s0}};"), bytes, 2));
+        }
+    }
+    // which ALU controls each form sends, from the parser itself
+    let fill = |text: &str, addrs: &str, s0: &str, s1: &str| text.replace("{addrs}", addrs).replace("{s0}", s0).replace("{s1}", s1);
+    let mut by_ctl: HashMap<atomport_core::ops::AluCtl, usize> = HashMap::new();
+    for (k, (text, bytes, vec)) in forms.iter().enumerate() {
+        let elem = |v: u128| if *vec == 1 { format!("{v:#x}") } else { format!("{{{v:#x}, {v:#x}}}") };
+        let probe = fill(text, &lanes((0..8).map(|l| 0x1000 + 16 * l as u128)), &format!("[{}]", vec![elem(0); 8].join(" ")), &lanes([0; 8]));
+        let program = atomport_core::script::parse("float_vectors.atom", &probe).unwrap_or_else(|d| panic!("{probe}: {d}"));
+        let msg = program.messages().next().expect("one message");
+        let ctl = msg.alu().expect("an atomic message");
+        assert_eq!(ctl.ty.bytes(), *bytes, "{probe}");
+        by_ctl.entry(ctl).or_insert(k);
+    }
+    let config = atomport_core::ops::UnitConfig::FULL;
+    let vectors = super::alu_vectors::directed_float(&config).into_iter().chain(super::alu_vectors::directed_rounding(&config));
+    let mut per_form: Vec<Vec<super::alu_stream::AluVector>> = vec![vec![]; forms.len()];
+    for v in vectors {
+        if let Some(&k) = v.ctl().and_then(|c| by_ctl.get(&c)) {
+            per_form[k].push(v);
+        }
+    }
+    for (k, (form, _, vec)) in forms.iter().enumerate() {
+        assert!(!per_form[k].is_empty(), "no ALU directed vector for {form}");
+        // whole lanes: a vector form's last lane repeats its last element
+        while per_form[k].len() % vec != 0 {
+            let last = per_form[k][per_form[k].len() - 1];
+            per_form[k].push(last);
+        }
+    }
+    let mut text = String::from("slm size 1048576\n");
+    let (mut next_global, mut next_slm): (u128, u128) = (0x10_0000, 0);
+    for (k, (form, bytes, vec)) in forms.iter().enumerate() {
+        let bits = bytes * 8;
+        let (next, space) = if form.starts_with("atom.shared") { (&mut next_slm, "slm") } else { (&mut next_global, "mem") };
+        for group in per_form[k].chunks(8 * vec) {
+            let mut lane_vs: Vec<&[super::alu_stream::AluVector]> = group.chunks(*vec).collect();
+            // a short last group: its lanes repeat the first vector
+            while lane_vs.len() < 8 {
+                lane_vs.push(&group[..*vec]);
+            }
+            let mut addrs = vec![];
+            for l in &lane_vs {
+                let olds: Vec<String> = l.iter().map(|v| format!("{:#x}", v.old)).collect();
+                text += &format!("{space}.u{bits} {:#x} = {}\n", *next, olds.join(" "));
+                addrs.push(*next);
+                *next += (bytes * *vec as u32) as u128;
+            }
+            let elem = |l: &[super::alu_stream::AluVector], f: fn(&super::alu_stream::AluVector) -> u128| -> String {
+                let v: Vec<String> = l.iter().map(|v| format!("{:#x}", f(v))).collect();
+                if *vec == 1 { v[0].clone() } else { format!("{{{}}}", v.join(", ")) }
+            };
+            let s0: Vec<String> = lane_vs.iter().map(|l| elem(l, |v| v.src0)).collect();
+            let s1: Vec<String> = lane_vs.iter().map(|l| elem(l, |v| v.src1)).collect();
+            text += &fill(form, &lanes(addrs), &format!("[{}]", s0.join(" ")), &format!("[{}]", s1.join(" ")));
+            text += "\n";
+        }
+    }
+    text
 }
 
 /// The directed script `name` with `mem` (the first of that name).

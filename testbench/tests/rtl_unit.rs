@@ -449,3 +449,12 @@ fn memory_bins_match_what_each_latency_and_stall_can_reach() {
         }
     }
 }
+
+/// The float vectors of the ALU's directed tests (every corner pair of
+/// every float op and format a message can send, and the rounding addends),
+/// one per lane element, through the whole unit.
+#[test]
+fn the_alus_directed_float_vectors_run_through_the_unit() {
+    let sim = run_checked("float_vectors.atom");
+    assert!(sim.messages > 1000, "{} messages", sim.messages);
+}
