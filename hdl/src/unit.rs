@@ -89,16 +89,15 @@
 //! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
 //! | AddressPipe    | unit/address.rs | the address pipeline's stage registers, T, L, A, with BoundsCheck, AddrMul, AddrFinish |
+//! | FrontStages    | unit/front.rs   | the front end's stage registers, R, D (with MessageDecoder), N, and the payload buffers |
 //! | ExecutePipe    | unit/execute.rs | the execute pipeline's stage registers, X..W, and their advance |
 
 use rust_hdl::prelude::*;
 
 use crate::addr_gen::AddrGen;
 use crate::alu::AtomicAlu;
-use crate::at_most_one::AtMostOne;
 use crate::at_most_two::AtMostTwo;
 use crate::capture_reg::CaptureReg;
-use crate::decoder::MessageDecoder;
 use crate::elem_select::ElemSelect;
 use crate::entry_data::EntryData;
 use crate::elem_size::ElemSize;
@@ -113,16 +112,17 @@ use crate::mux8::Mux8;
 use crate::null_coord::NullCoord;
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
-use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
-use crate::walk_operands::WalkOperands;
+use crate::typed_addr::TypedAddr;
 use crate::walk_product::WalkProduct;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SIZE_BITS, SURF_KIND_BITS, UVR_BITS, WORD_BITS};
 use crate::word_join::WORDS;
 use crate::write_align::WriteAlign;
 mod address;
 mod execute;
+mod front;
 
 use address::AddressPipe;
+use front::FrontStages;
 use execute::ExecutePipe;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
@@ -224,13 +224,12 @@ pub struct AtomicUnit {
     pub obs_new: Signal<Out, Bits<LINE_BITS>>,
 
     // ---- blocks ----
-    decoder: MessageDecoder,
+    /// the front end's stage registers: R, D, N and the payload buffers (unit/front.rs)
+    front: FrontStages,
     lane_select: LaneSelect,
-    /// whether the decoder's channel enables (of the lanes built) are at
-    /// most one, for `d_lanes_few`; whether the decode stage's lanes / the
-    /// lanes left are at most two (the lanes left after the one selected
-    /// from them at most one), for `left_few`
-    dec_lanes_count: AtMostOne,
+    /// whether the decode stage's lanes / the lanes left are at most two
+    /// (the lanes left after the one selected from them at most one), for
+    /// `left_few`
     first_lanes_two: AtMostTwo,
     left_lanes_two: AtMostTwo,
     lane_mux: LaneMux,
@@ -246,67 +245,6 @@ pub struct AtomicUnit {
     /// TYPED_ATOMIC's null V and R (the lane's lod is zeroed as it enters, `LaneCoordReg`)
     null_coord: NullCoord,
     alu: AtomicAlu,
-
-    // ---- request stage (R): the message taken on req_*, as it came ----
-    /// a message is in the request stage; the decoder reads it
-    r_valid: CaptureReg<Bit>,
-    /// its descriptor, masks and surface state (`CaptureReg`s loaded straight
-    /// from the ports whenever `req_ready` is up)
-    r_desc: CaptureReg<Bits<DESC_BITS>>,
-    r_dmask: CaptureReg<Bits<MAX_LANES>>,
-    r_pred_mask: CaptureReg<Bits<MAX_LANES>>,
-    r_surf_kind: CaptureReg<Bits<SURF_KIND_BITS>>,
-    r_surf_base: CaptureReg<Bits<64>>,
-    r_surf_size: CaptureReg<Bits<64>>,
-    r_surf_array: CaptureReg<Bits<32>>,
-    r_surf_levels: CaptureReg<Bits<32>>,
-    r_surf_u16: CaptureReg<Bit>,
-    r_slm_size: CaptureReg<Bits<32>>,
-    r_width: CaptureReg<Bits<32>>,
-    r_height: CaptureReg<Bits<32>>,
-    r_depth: CaptureReg<Bits<32>>,
-
-    // ---- decode stage (D): the request stage's message, decoded ----
-    /// a message is in the decode stage; the select stage reads its lanes
-    d_valid: CaptureReg<Bit>,
-    /// its channel enables (the select stage masks off the lanes not built)
-    d_lanes: CaptureReg<Bits<MAX_LANES>>,
-    /// its decoded fields and surface state, as the decoder and the request
-    /// stage gave them when it moved here (`CaptureReg`s loaded whenever
-    /// `d_free` is up)
-    d_illegal: CaptureReg<Bit>,
-    /// its built lanes: none enabled (the select stage sends a marker), at
-    /// most one (its first selected lane is its last), counted as it moves
-    /// here so that `sel_last` and `req_ready` do not wait for the select
-    /// stage's find-first-set
-    d_no_lanes: CaptureReg<Bit>,
-    d_lanes_few: CaptureReg<Bit>,
-    d_elem_size: CaptureReg<Bits<SIZE_BITS>>,
-    d_last_elem: CaptureReg<Bits<ELEM_BITS>>,
-    d_space_slm: CaptureReg<Bit>,
-    d_addr_offset32: CaptureReg<Bit>,
-    d_addr_buffer: CaptureReg<Bit>,
-    d_kind_typed: CaptureReg<Bit>,
-    d_write_only: CaptureReg<Bit>,
-    d_swap_src: CaptureReg<Bit>,
-    d_v_present: CaptureReg<Bit>,
-    d_r_present: CaptureReg<Bit>,
-    d_lod_present: CaptureReg<Bit>,
-    d_alu_op: CaptureReg<Bits<ALU_OP_BITS>>,
-    d_alu_ty: CaptureReg<Bits<ALU_TY_BITS>>,
-    d_alu_ftz: CaptureReg<Bit>,
-    d_surf_kind: CaptureReg<Bits<SURF_KIND_BITS>>,
-    d_surf_base: CaptureReg<Bits<64>>,
-    d_surf_size: CaptureReg<Bits<64>>,
-    d_surf_array: CaptureReg<Bits<32>>,
-    d_surf_levels: CaptureReg<Bits<32>>,
-    d_surf_u16: CaptureReg<Bit>,
-    d_slm_size: CaptureReg<Bits<32>>,
-    d_width: CaptureReg<Bits<32>>,
-    d_height: CaptureReg<Bits<32>>,
-    d_depth: CaptureReg<Bits<32>>,
-    /// its slot: the count of messages taken before it since reset, mod 2 (`pay_slot`)
-    d_slot: DFF<Bit>,
 
     // ---- the memory ports' skid registers ----
     /// the read/write ports' handshake state (the only logic reading the readies)
@@ -338,57 +276,6 @@ pub struct AtomicUnit {
     lanes_left: DFF<Bits<MAX_LANES>>,
     /// `lanes_left` holds at most one lane (its next selected lane is the last)
     left_few: DFF<Bit>,
-
-    // ---- next-lane stage (N): the lane selected last cycle; its payload
-    // is on `pay_*` in its first cycle here and goes into a payload buffer ----
-    /// a lane (or a marker) is in the next-lane stage
-    n_valid: DFF<Bit>,
-    /// its payload buffer
-    n_buf: DFF<Bit>,
-    n_lane: DFF<Bits<LANE_BITS>>,
-    n_last_lane: DFF<Bit>,
-    n_marker: DFF<Bit>,
-    n_illegal: DFF<Bit>,
-    n_elem_size: DFF<Bits<SIZE_BITS>>,
-    n_last_elem: DFF<Bits<ELEM_BITS>>,
-    n_space_slm: DFF<Bit>,
-    n_addr_offset32: DFF<Bit>,
-    n_addr_buffer: DFF<Bit>,
-    n_kind_typed: DFF<Bit>,
-    n_write_only: DFF<Bit>,
-    n_swap_src: DFF<Bit>,
-    n_v_present: DFF<Bit>,
-    n_r_present: DFF<Bit>,
-    n_lod_present: DFF<Bit>,
-    n_alu_op: DFF<Bits<ALU_OP_BITS>>,
-    n_alu_ty: DFF<Bits<ALU_TY_BITS>>,
-    n_alu_ftz: DFF<Bit>,
-    n_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
-    n_surf_base: DFF<Bits<64>>,
-    n_surf_size: DFF<Bits<64>>,
-    n_width: DFF<Bits<32>>,
-    n_height: DFF<Bits<32>>,
-    n_depth: DFF<Bits<32>>,
-    n_width_one: DFF<Bit>,
-    n_height_one: DFF<Bit>,
-    n_depth_one: DFF<Bit>,
-    n_surf_array: DFF<Bits<32>>,
-    /// the typed lane's `rows` at level 0 (1d: 1, 1d_array: the array
-    /// size, else max(1, H)): the lane product's operand as it enters I
-    n_lane_rows: DFF<Bits<32>>,
-    n_surf_levels: DFF<Bits<32>>,
-    n_surf_u16: DFF<Bit>,
-    n_slm_size: DFF<Bits<32>>,
-    /// the buffer the next selected lane's payload goes to (alternates)
-    sel_buf: DFF<Bit>,
-    /// a payload read went out last cycle: its answer, on `pay_*` now, goes into `pbuf_*[cap_buf]`
-    cap_valid: DFF<Bit>,
-    cap_buf: DFF<Bit>,
-    /// the payload buffers: two lanes' operands, the issuing lane's and the next one's
-    pbuf_addr: [CaptureReg<Bits<ADDR_BITS>>; 2],
-    pbuf_src0: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
-    pbuf_src1: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
-    pbuf_coord: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
 
     // ---- issue stage: the lane from the next-lane stage ----
     /// a lane (or a marker) is in the issue stage
@@ -453,7 +340,6 @@ pub struct AtomicUnit {
     /// on, loaded the same way (`rows` is `typed_lane_rows`)
     typed_slices: DFF<Bits<32>>,
     typed_sizes_constant: DFF<Bit>,
-    n_walk_ops: WalkOperands,
     /// a walk step's product at the walk state of last cycle
     /// (`typed_walk_a * typed_walk_b` as digit products, `WalkProduct`), and
     /// whether a new lane may have changed that state since: its first walk
@@ -622,9 +508,6 @@ pub struct AtomicUnit {
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_low: Constant<Bits<4>>,
     zero_coord: Constant<Bits<32>>,
-    one_coord: Constant<Bits<32>>,
-    kind_1d: Constant<Bits<SURF_KIND_BITS>>,
-    kind_1d_array: Constant<Bits<SURF_KIND_BITS>>,
     /// the lane's lod as `NullCoord` takes it: already zeroed when absent
     lod_as_registered: Constant<Bit>,
     zero_enables: Constant<Bits<LINE_BYTES>>,
@@ -645,8 +528,6 @@ pub struct AtomicUnit {
     sel_take: Signal<Local, Bit>,
     /// the next-lane stage's lane moves into the issue stage (empty or done with its lane)
     n_enter: Signal<Local, Bit>,
-    /// payload buffer b loads the port's answer at this cycle's end
-    cap_load: [Signal<Local, Bit>; 2],
 
     // ---- issue locals (named for waveforms) ----
     table_is_full: Signal<Local, Bit>,
@@ -816,9 +697,8 @@ impl AtomicUnit {
             obs_elem: Default::default(),
             obs_old: Default::default(),
             obs_new: Default::default(),
-            decoder: MessageDecoder::new(config),
+            front: FrontStages::new(config),
             lane_select: Default::default(),
-            dec_lanes_count: AtMostOne::new(config.lane_mask() as u64),
             first_lanes_two: AtMostTwo::new(config.lane_mask() as u64),
             left_lanes_two: AtMostTwo::new(config.lane_mask() as u64),
             lane_mux: Default::default(),
@@ -832,50 +712,6 @@ impl AtomicUnit {
             alu: AtomicAlu::new(config.data_bits, config.fp),
             execute: ExecutePipe::new(config.fp),
             address: Default::default(),
-            d_valid: Default::default(),
-            d_lanes: Default::default(),
-            d_illegal: Default::default(),
-            d_no_lanes: Default::default(),
-            d_lanes_few: Default::default(),
-            d_elem_size: Default::default(),
-            d_last_elem: Default::default(),
-            d_space_slm: Default::default(),
-            d_addr_offset32: Default::default(),
-            d_addr_buffer: Default::default(),
-            d_kind_typed: Default::default(),
-            d_write_only: Default::default(),
-            d_swap_src: Default::default(),
-            d_v_present: Default::default(),
-            d_r_present: Default::default(),
-            d_lod_present: Default::default(),
-            d_alu_op: Default::default(),
-            d_alu_ty: Default::default(),
-            d_alu_ftz: Default::default(),
-            d_surf_kind: Default::default(),
-            d_surf_base: Default::default(),
-            d_surf_size: Default::default(),
-            d_surf_array: Default::default(),
-            d_surf_levels: Default::default(),
-            d_surf_u16: Default::default(),
-            d_slm_size: Default::default(),
-            d_width: Default::default(),
-            d_height: Default::default(),
-            d_depth: Default::default(),
-            d_slot: Default::default(),
-            r_valid: Default::default(),
-            r_desc: Default::default(),
-            r_dmask: Default::default(),
-            r_pred_mask: Default::default(),
-            r_surf_kind: Default::default(),
-            r_surf_base: Default::default(),
-            r_surf_size: Default::default(),
-            r_surf_array: Default::default(),
-            r_surf_levels: Default::default(),
-            r_surf_u16: Default::default(),
-            r_slm_size: Default::default(),
-            r_width: Default::default(),
-            r_height: Default::default(),
-            r_depth: Default::default(),
             read_skid: Default::default(),
             write_skid: Default::default(),
             r_line: Default::default(),
@@ -893,47 +729,6 @@ impl AtomicUnit {
             issue_state: Default::default(),
             lanes_left: Default::default(),
             left_few: Default::default(),
-            n_valid: Default::default(),
-            n_buf: Default::default(),
-            n_lane: Default::default(),
-            n_last_lane: Default::default(),
-            n_marker: Default::default(),
-            n_illegal: Default::default(),
-            n_elem_size: Default::default(),
-            n_last_elem: Default::default(),
-            n_space_slm: Default::default(),
-            n_addr_offset32: Default::default(),
-            n_addr_buffer: Default::default(),
-            n_kind_typed: Default::default(),
-            n_write_only: Default::default(),
-            n_swap_src: Default::default(),
-            n_v_present: Default::default(),
-            n_r_present: Default::default(),
-            n_lod_present: Default::default(),
-            n_alu_op: Default::default(),
-            n_alu_ty: Default::default(),
-            n_alu_ftz: Default::default(),
-            n_surf_kind: Default::default(),
-            n_surf_base: Default::default(),
-            n_surf_size: Default::default(),
-            n_width: Default::default(),
-            n_height: Default::default(),
-            n_depth: Default::default(),
-            n_width_one: Default::default(),
-            n_height_one: Default::default(),
-            n_depth_one: Default::default(),
-            n_surf_array: Default::default(),
-            n_lane_rows: Default::default(),
-            n_surf_levels: Default::default(),
-            n_surf_u16: Default::default(),
-            n_slm_size: Default::default(),
-            sel_buf: Default::default(),
-            cap_valid: Default::default(),
-            cap_buf: Default::default(),
-            pbuf_addr: Default::default(),
-            pbuf_src0: Default::default(),
-            pbuf_src1: Default::default(),
-            pbuf_coord: Default::default(),
             i_valid: Default::default(),
             i_buf: Default::default(),
             i_lane: Default::default(),
@@ -975,7 +770,6 @@ impl AtomicUnit {
             typed_walk_b: Default::default(),
             typed_slices: Default::default(),
             typed_sizes_constant: Default::default(),
-            n_walk_ops: Default::default(),
             typed_walk_product: Default::default(),
             typed_walk_stale: Default::default(),
             typed_lane_coord: Default::default(),
@@ -1062,9 +856,6 @@ impl AtomicUnit {
             zero_line: constant(0),
             zero_low: constant(0),
             zero_coord: constant(0),
-            one_coord: constant(1),
-            kind_1d: constant(KIND_1D as u64),
-            kind_1d_array: constant(KIND_1D_ARRAY as u64),
             lod_as_registered: Constant::new(true),
             zero_enables: constant(0),
             byte_aligned: constant(0x78),
@@ -1074,7 +865,6 @@ impl AtomicUnit {
             sel_last: Default::default(),
             sel_take: Default::default(),
             n_enter: Default::default(),
-            cap_load: Default::default(),
             table_is_full: Default::default(),
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
@@ -1143,44 +933,6 @@ impl Logic for AtomicUnit {
             issue_state,
             lanes_left,
             left_few,
-            d_slot,
-            n_valid,
-            n_buf,
-            n_lane,
-            n_last_lane,
-            n_marker,
-            n_illegal,
-            n_elem_size,
-            n_last_elem,
-            n_space_slm,
-            n_addr_offset32,
-            n_addr_buffer,
-            n_kind_typed,
-            n_write_only,
-            n_swap_src,
-            n_v_present,
-            n_r_present,
-            n_lod_present,
-            n_alu_op,
-            n_alu_ty,
-            n_alu_ftz,
-            n_surf_kind,
-            n_surf_base,
-            n_surf_size,
-            n_width,
-            n_height,
-            n_depth,
-            n_width_one,
-            n_height_one,
-            n_depth_one,
-            n_surf_array,
-            n_lane_rows,
-            n_surf_levels,
-            n_surf_u16,
-            n_slm_size,
-            sel_buf,
-            cap_valid,
-            cap_buf,
             i_valid,
             i_buf,
             i_lane,
@@ -1292,41 +1044,18 @@ impl Logic for AtomicUnit {
             self.hz_same_bytes[k].d.next = self.hz_same_bytes[k].q.val();
         }
 
-        // the payload buffers load straight from the port (wiring only: no
-        // path from `pay_*` into this block's logic)
-        for b in 0..2 {
-            self.pbuf_addr[b].clock.next = self.clock.val();
-            self.pbuf_src0[b].clock.next = self.clock.val();
-            self.pbuf_src1[b].clock.next = self.clock.val();
-            self.pbuf_coord[b].clock.next = self.clock.val();
-            self.pbuf_addr[b].clear.next = false;
-            self.pbuf_src0[b].clear.next = false;
-            self.pbuf_src1[b].clear.next = false;
-            self.pbuf_coord[b].clear.next = false;
-            self.pbuf_addr[b].d.next = self.pay_addr.val();
-            self.pbuf_src0[b].d.next = self.pay_src0.val();
-            self.pbuf_src1[b].d.next = self.pay_src1.val();
-            self.pbuf_coord[b].d.next = self.pay_coord.val();
-        }
-
         // the reset goes into a register first (wiring only: no path from
         // an input port into this block's logic)
         self.reset_q.clock.next = self.clock.val();
         self.reset_q.d.next = self.reset.val();
 
         // ================= sub-block inputs: wiring only =================
-        self.decoder.desc.next = self.r_desc.q.val();
-        self.decoder.dmask.next = self.r_dmask.q.val();
-        self.decoder.pred_mask.next = self.r_pred_mask.q.val();
-        self.decoder.surf_kind.next = self.r_surf_kind.q.val();
-        self.decoder.surf_u16.next = self.r_surf_u16.q.val();
-        self.dec_lanes_count.mask.next = self.decoder.lane_enables.val();
-        self.first_lanes_two.mask.next = self.d_lanes.q.val();
+        self.first_lanes_two.mask.next = self.front.d_lanes_q.val();
         self.left_lanes_two.mask.next = self.lanes_left.q.val();
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
-                self.lane_select.mask.next = self.d_lanes.q.val() & self.lanes_built.val();
+                self.lane_select.mask.next = self.front.d_lanes_q.val() & self.lanes_built.val();
             }
             IssueState::NextLane => {
                 self.lane_select.mask.next = self.lanes_left.q.val() & self.lanes_built.val();
@@ -1336,14 +1065,14 @@ impl Logic for AtomicUnit {
         // the issue stage's lane: its payload from the port (the cycle after
         // its read) or from the held registers
         self.lane_mux.from_buf1.next = self.i_buf.q.val();
-        self.lane_mux.buf0_addr.next = self.pbuf_addr[0].q.val();
-        self.lane_mux.buf0_src0.next = self.pbuf_src0[0].q.val();
-        self.lane_mux.buf0_src1.next = self.pbuf_src1[0].q.val();
-        self.lane_mux.buf0_coord.next = self.pbuf_coord[0].q.val().get_bits::<UVR_BITS>(0);
-        self.lane_mux.buf1_addr.next = self.pbuf_addr[1].q.val();
-        self.lane_mux.buf1_src0.next = self.pbuf_src0[1].q.val();
-        self.lane_mux.buf1_src1.next = self.pbuf_src1[1].q.val();
-        self.lane_mux.buf1_coord.next = self.pbuf_coord[1].q.val().get_bits::<UVR_BITS>(0);
+        self.lane_mux.buf0_addr.next = self.front.pbuf_addr_q[0].val();
+        self.lane_mux.buf0_src0.next = self.front.pbuf_src0_q[0].val();
+        self.lane_mux.buf0_src1.next = self.front.pbuf_src1_q[0].val();
+        self.lane_mux.buf0_coord.next = self.front.pbuf_coord_q[0].val().get_bits::<UVR_BITS>(0);
+        self.lane_mux.buf1_addr.next = self.front.pbuf_addr_q[1].val();
+        self.lane_mux.buf1_src0.next = self.front.pbuf_src0_q[1].val();
+        self.lane_mux.buf1_src1.next = self.front.pbuf_src1_q[1].val();
+        self.lane_mux.buf1_coord.next = self.front.pbuf_coord_q[1].val().get_bits::<UVR_BITS>(0);
         self.lane_mux.elem_size.next = self.ctx_elem_size.q.val();
         self.lane_mux.check_lane.next = !self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
         self.lane_mux.check_base.next = self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
@@ -1387,14 +1116,6 @@ impl Logic for AtomicUnit {
         self.typed_walk_product.clock.next = self.clock.val();
         self.typed_walk_product.walk_a.next = self.typed_walk_a.q.val();
         self.typed_walk_product.walk_b.next = self.typed_walk_b.q.val();
-        self.n_walk_ops.surf_kind.next = self.n_surf_kind.q.val();
-        self.n_walk_ops.surf_array.next = self.n_surf_array.q.val();
-        self.n_walk_ops.width.next = self.n_width.q.val();
-        self.n_walk_ops.height.next = self.n_height.q.val();
-        self.n_walk_ops.depth.next = self.n_depth.q.val();
-        self.n_walk_ops.width_is_one.next = self.n_width_one.q.val();
-        self.n_walk_ops.height_is_one.next = self.n_height_one.q.val();
-        self.n_walk_ops.depth_is_one.next = self.n_depth_one.q.val();
         self.typed_step.walk_p0.next = self.typed_walk_product.p0.val();
         self.typed_step.walk_p16.next = self.typed_walk_product.p16.val();
         self.typed_step.walk_p16_b.next = self.typed_walk_product.p16_b.val();
@@ -1882,210 +1603,56 @@ impl Logic for AtomicUnit {
         // stage when that stage is empty or done with its lane; its payload
         // is read now and arrives with it. An illegal or laneless message
         // sends a marker instead (no payload read).
-        self.sel_valid.next = self.d_valid.q.val() & !self.reset_q.q.val();
+        self.sel_valid.next = self.front.d_valid_q.val() & !self.reset_q.q.val();
         self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
-            & (self.d_illegal.q.val() | self.d_no_lanes.q.val());
+            & (self.front.d_illegal_q.val() | self.front.d_no_lanes_q.val());
         self.sel_last.next = self.sel_marker.val() | self.left_few.q.val();
         if self.issue_state.q.val() == IssueState::FirstLane {
-            self.sel_last.next = self.sel_marker.val() | self.d_lanes_few.q.val();
+            self.sel_last.next = self.sel_marker.val() | self.front.d_lanes_few_q.val();
         }
-        self.n_enter.next = (self.n_valid.q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset_q.q.val();
-        self.sel_take.next = self.sel_valid.val() & (!self.n_valid.q.val() | self.n_enter.val());
+        self.n_enter.next = (self.front.n_valid_q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset_q.q.val();
+        self.sel_take.next = self.sel_valid.val() & (!self.front.n_valid_q.val() | self.n_enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
-        self.d_free.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
+        self.d_free.next = (!self.front.d_valid_q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
         // the request stage takes the next message when it is empty or its
-        // message moves into the decode stage now; it loads whenever
-        // `req_ready` is up, `r_valid` from `req_valid`, the fields straight
-        // from the ports (wiring only: no path from `req_*` into this block's
-        // logic, and the decoder reads registers); a message is taken at
+        // message moves into the decode stage now; a message is taken at
         // `req_valid & req_ready`
-        self.req_ready.next = (!self.r_valid.q.val() | self.d_free.val()) & !self.reset_q.q.val();
-        self.r_valid.clock.next = self.clock.val();
-        self.r_valid.load.next = self.req_ready.val();
-        self.r_valid.clear.next = self.reset_q.q.val();
-        self.r_valid.d.next = self.req_valid.val();
-        self.r_desc.clock.next = self.clock.val();
-        self.r_desc.load.next = self.req_ready.val();
-        self.r_desc.clear.next = false;
-        self.r_desc.d.next = self.req_desc.val();
-        self.r_dmask.clock.next = self.clock.val();
-        self.r_dmask.load.next = self.req_ready.val();
-        self.r_dmask.clear.next = false;
-        self.r_dmask.d.next = self.req_dmask.val();
-        self.r_pred_mask.clock.next = self.clock.val();
-        self.r_pred_mask.load.next = self.req_ready.val();
-        self.r_pred_mask.clear.next = false;
-        self.r_pred_mask.d.next = self.req_pred_mask.val();
-        self.r_surf_kind.clock.next = self.clock.val();
-        self.r_surf_kind.load.next = self.req_ready.val();
-        self.r_surf_kind.clear.next = false;
-        self.r_surf_kind.d.next = self.req_surf_kind.val();
-        self.r_surf_base.clock.next = self.clock.val();
-        self.r_surf_base.load.next = self.req_ready.val();
-        self.r_surf_base.clear.next = false;
-        self.r_surf_base.d.next = self.req_surf_base.val();
-        self.r_surf_size.clock.next = self.clock.val();
-        self.r_surf_size.load.next = self.req_ready.val();
-        self.r_surf_size.clear.next = false;
-        self.r_surf_size.d.next = self.req_surf_size.val();
-        self.r_surf_array.clock.next = self.clock.val();
-        self.r_surf_array.load.next = self.req_ready.val();
-        self.r_surf_array.clear.next = false;
-        self.r_surf_array.d.next = self.req_surf_array.val();
-        self.r_surf_levels.clock.next = self.clock.val();
-        self.r_surf_levels.load.next = self.req_ready.val();
-        self.r_surf_levels.clear.next = false;
-        self.r_surf_levels.d.next = self.req_surf_levels.val();
-        self.r_surf_u16.clock.next = self.clock.val();
-        self.r_surf_u16.load.next = self.req_ready.val();
-        self.r_surf_u16.clear.next = false;
-        self.r_surf_u16.d.next = self.req_surf_u16.val();
-        self.r_slm_size.clock.next = self.clock.val();
-        self.r_slm_size.load.next = self.req_ready.val();
-        self.r_slm_size.clear.next = false;
-        self.r_slm_size.d.next = self.req_slm_size.val();
-        self.r_width.clock.next = self.clock.val();
-        self.r_width.load.next = self.req_ready.val();
-        self.r_width.clear.next = false;
-        self.r_width.d.next = self.req_surf_width.val();
-        self.r_height.clock.next = self.clock.val();
-        self.r_height.load.next = self.req_ready.val();
-        self.r_height.clear.next = false;
-        self.r_height.d.next = self.req_surf_height.val();
-        self.r_depth.clock.next = self.clock.val();
-        self.r_depth.load.next = self.req_ready.val();
-        self.r_depth.clear.next = false;
-        self.r_depth.d.next = self.req_surf_depth.val();
-        // the decode stage loads whenever `d_free` is up: `d_valid` from
-        // `r_valid`, the fields from the decoder and the request stage
-        if self.d_free.val() & self.r_valid.q.val() {
-            self.d_slot.d.next = !self.d_slot.q.val();
-        }
-        // (flipped as each message moves in: from 1 at reset, so that the
-        // first message taken after reset is in slot 0)
-        if self.reset_q.q.val() {
-            self.d_slot.d.next = true;
-        }
-        self.d_valid.clock.next = self.clock.val();
-        self.d_valid.load.next = self.d_free.val();
-        self.d_valid.clear.next = self.reset_q.q.val();
-        self.d_valid.d.next = self.r_valid.q.val();
-        self.d_lanes.clock.next = self.clock.val();
-        self.d_lanes.load.next = self.d_free.val();
-        self.d_lanes.clear.next = false;
-        self.d_lanes.d.next = self.decoder.lane_enables.val();
-        self.d_no_lanes.clock.next = self.clock.val();
-        self.d_no_lanes.load.next = self.d_free.val();
-        self.d_no_lanes.clear.next = false;
-        self.d_no_lanes.d.next = !(self.decoder.lane_enables.val() & self.lanes_built.val()).any();
-        self.d_lanes_few.clock.next = self.clock.val();
-        self.d_lanes_few.load.next = self.d_free.val();
-        self.d_lanes_few.clear.next = false;
-        self.d_lanes_few.d.next = self.dec_lanes_count.few.val();
-        self.d_illegal.clock.next = self.clock.val();
-        self.d_illegal.load.next = self.d_free.val();
-        self.d_illegal.clear.next = false;
-        self.d_illegal.d.next = self.decoder.illegal.val();
-        self.d_elem_size.clock.next = self.clock.val();
-        self.d_elem_size.load.next = self.d_free.val();
-        self.d_elem_size.clear.next = false;
-        self.d_elem_size.d.next = self.decoder.elem_size.val();
-        self.d_last_elem.clock.next = self.clock.val();
-        self.d_last_elem.load.next = self.d_free.val();
-        self.d_last_elem.clear.next = false;
-        self.d_last_elem.d.next = self.decoder.last_elem.val();
-        self.d_space_slm.clock.next = self.clock.val();
-        self.d_space_slm.load.next = self.d_free.val();
-        self.d_space_slm.clear.next = false;
-        self.d_space_slm.d.next = self.decoder.space_slm.val();
-        self.d_addr_offset32.clock.next = self.clock.val();
-        self.d_addr_offset32.load.next = self.d_free.val();
-        self.d_addr_offset32.clear.next = false;
-        self.d_addr_offset32.d.next = self.decoder.addr_offset32.val();
-        self.d_addr_buffer.clock.next = self.clock.val();
-        self.d_addr_buffer.load.next = self.d_free.val();
-        self.d_addr_buffer.clear.next = false;
-        self.d_addr_buffer.d.next = self.decoder.addr_buffer.val();
-        self.d_kind_typed.clock.next = self.clock.val();
-        self.d_kind_typed.load.next = self.d_free.val();
-        self.d_kind_typed.clear.next = false;
-        self.d_kind_typed.d.next = self.decoder.kind_typed.val();
-        self.d_write_only.clock.next = self.clock.val();
-        self.d_write_only.load.next = self.d_free.val();
-        self.d_write_only.clear.next = false;
-        self.d_write_only.d.next = self.decoder.write_only.val();
-        self.d_swap_src.clock.next = self.clock.val();
-        self.d_swap_src.load.next = self.d_free.val();
-        self.d_swap_src.clear.next = false;
-        self.d_swap_src.d.next = self.decoder.swap_src.val();
-        self.d_v_present.clock.next = self.clock.val();
-        self.d_v_present.load.next = self.d_free.val();
-        self.d_v_present.clear.next = false;
-        self.d_v_present.d.next = self.decoder.v_present.val();
-        self.d_r_present.clock.next = self.clock.val();
-        self.d_r_present.load.next = self.d_free.val();
-        self.d_r_present.clear.next = false;
-        self.d_r_present.d.next = self.decoder.r_present.val();
-        self.d_lod_present.clock.next = self.clock.val();
-        self.d_lod_present.load.next = self.d_free.val();
-        self.d_lod_present.clear.next = false;
-        self.d_lod_present.d.next = self.decoder.lod_present.val();
-        self.d_alu_op.clock.next = self.clock.val();
-        self.d_alu_op.load.next = self.d_free.val();
-        self.d_alu_op.clear.next = false;
-        self.d_alu_op.d.next = self.decoder.alu_op.val();
-        self.d_alu_ty.clock.next = self.clock.val();
-        self.d_alu_ty.load.next = self.d_free.val();
-        self.d_alu_ty.clear.next = false;
-        self.d_alu_ty.d.next = self.decoder.alu_ty.val();
-        self.d_alu_ftz.clock.next = self.clock.val();
-        self.d_alu_ftz.load.next = self.d_free.val();
-        self.d_alu_ftz.clear.next = false;
-        self.d_alu_ftz.d.next = self.decoder.alu_ftz.val();
-        self.d_surf_kind.clock.next = self.clock.val();
-        self.d_surf_kind.load.next = self.d_free.val();
-        self.d_surf_kind.clear.next = false;
-        self.d_surf_kind.d.next = self.r_surf_kind.q.val();
-        self.d_surf_base.clock.next = self.clock.val();
-        self.d_surf_base.load.next = self.d_free.val();
-        self.d_surf_base.clear.next = false;
-        self.d_surf_base.d.next = self.r_surf_base.q.val();
-        self.d_surf_size.clock.next = self.clock.val();
-        self.d_surf_size.load.next = self.d_free.val();
-        self.d_surf_size.clear.next = false;
-        self.d_surf_size.d.next = self.r_surf_size.q.val();
-        self.d_surf_array.clock.next = self.clock.val();
-        self.d_surf_array.load.next = self.d_free.val();
-        self.d_surf_array.clear.next = false;
-        self.d_surf_array.d.next = self.r_surf_array.q.val();
-        self.d_surf_levels.clock.next = self.clock.val();
-        self.d_surf_levels.load.next = self.d_free.val();
-        self.d_surf_levels.clear.next = false;
-        self.d_surf_levels.d.next = self.r_surf_levels.q.val();
-        self.d_surf_u16.clock.next = self.clock.val();
-        self.d_surf_u16.load.next = self.d_free.val();
-        self.d_surf_u16.clear.next = false;
-        self.d_surf_u16.d.next = self.r_surf_u16.q.val();
-        self.d_slm_size.clock.next = self.clock.val();
-        self.d_slm_size.load.next = self.d_free.val();
-        self.d_slm_size.clear.next = false;
-        self.d_slm_size.d.next = self.r_slm_size.q.val();
-        self.d_width.clock.next = self.clock.val();
-        self.d_width.load.next = self.d_free.val();
-        self.d_width.clear.next = false;
-        self.d_width.d.next = self.r_width.q.val();
-        self.d_height.clock.next = self.clock.val();
-        self.d_height.load.next = self.d_free.val();
-        self.d_height.clear.next = false;
-        self.d_height.d.next = self.r_height.q.val();
-        self.d_depth.clock.next = self.clock.val();
-        self.d_depth.load.next = self.d_free.val();
-        self.d_depth.clear.next = false;
-        self.d_depth.d.next = self.r_depth.q.val();
+        self.req_ready.next = (!self.front.r_valid_q.val() | self.d_free.val()) & !self.reset_q.q.val();
+        // the front end's stage registers, R, D, N and the payload buffers
+        // (`FrontStages`): the ports go straight into R and the payload
+        // buffers (wiring only: no path from `req_*` or `pay_*` into this
+        // block's logic), the select stage's decisions load D and N
+        self.front.clock.next = self.clock.val();
+        self.front.reset.next = self.reset_q.q.val();
+        self.front.req_valid.next = self.req_valid.val();
+        self.front.req_desc.next = self.req_desc.val();
+        self.front.req_dmask.next = self.req_dmask.val();
+        self.front.req_pred_mask.next = self.req_pred_mask.val();
+        self.front.req_surf_kind.next = self.req_surf_kind.val();
+        self.front.req_surf_base.next = self.req_surf_base.val();
+        self.front.req_surf_size.next = self.req_surf_size.val();
+        self.front.req_surf_width.next = self.req_surf_width.val();
+        self.front.req_surf_height.next = self.req_surf_height.val();
+        self.front.req_surf_depth.next = self.req_surf_depth.val();
+        self.front.req_surf_array.next = self.req_surf_array.val();
+        self.front.req_surf_levels.next = self.req_surf_levels.val();
+        self.front.req_surf_u16.next = self.req_surf_u16.val();
+        self.front.req_slm_size.next = self.req_slm_size.val();
+        self.front.pay_addr.next = self.pay_addr.val();
+        self.front.pay_src0.next = self.pay_src0.val();
+        self.front.pay_src1.next = self.pay_src1.val();
+        self.front.pay_coord.next = self.pay_coord.val();
+        self.front.req_ready.next = self.req_ready.val();
+        self.front.d_free.next = self.d_free.val();
+        self.front.sel_take.next = self.sel_take.val();
+        self.front.sel_lane.next = self.lane_select.lane.val();
+        self.front.sel_last.next = self.sel_last.val();
+        self.front.sel_marker.next = self.sel_marker.val();
+        self.front.n_enter.next = self.n_enter.val();
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
-        self.pay_slot.next = self.d_slot.q.val();
+        self.pay_slot.next = self.front.d_slot_q.val();
 
         if self.sel_take.val() {
             self.lanes_left.d.next = self.lane_select.rest.val();
@@ -2107,94 +1674,20 @@ impl Logic for AtomicUnit {
             }
         }
 
-        // the next-lane stage's registers: the lane selected now, with its
-        // message's decoded fields and surface state
-        if self.n_enter.val() {
-            self.n_valid.d.next = false;
-        }
-        if self.sel_take.val() {
-            self.n_valid.d.next = true;
-            self.n_buf.d.next = self.sel_buf.q.val();
-            self.sel_buf.d.next = !self.sel_buf.q.val();
-            self.n_lane.d.next = self.lane_select.lane.val();
-            self.n_last_lane.d.next = self.sel_last.val();
-            self.n_marker.d.next = self.sel_marker.val();
-            self.n_illegal.d.next = self.d_illegal.q.val();
-            self.n_elem_size.d.next = self.d_elem_size.q.val();
-            self.n_last_elem.d.next = self.d_last_elem.q.val();
-            self.n_space_slm.d.next = self.d_space_slm.q.val();
-            self.n_addr_offset32.d.next = self.d_addr_offset32.q.val();
-            self.n_addr_buffer.d.next = self.d_addr_buffer.q.val();
-            self.n_kind_typed.d.next = self.d_kind_typed.q.val();
-            self.n_write_only.d.next = self.d_write_only.q.val();
-            self.n_swap_src.d.next = self.d_swap_src.q.val();
-            self.n_v_present.d.next = self.d_v_present.q.val();
-            self.n_r_present.d.next = self.d_r_present.q.val();
-            self.n_lod_present.d.next = self.d_lod_present.q.val();
-            self.n_alu_op.d.next = self.d_alu_op.q.val();
-            self.n_alu_ty.d.next = self.d_alu_ty.q.val();
-            self.n_alu_ftz.d.next = self.d_alu_ftz.q.val();
-            self.n_surf_kind.d.next = self.d_surf_kind.q.val();
-            self.n_surf_base.d.next = self.d_surf_base.q.val();
-            self.n_surf_size.d.next = self.d_surf_size.q.val();
-            // the typed walk's extents at level 0: max(1, W), max(1, H),
-            // max(1, D), and whether each is 1
-            self.n_width.d.next = self.d_width.q.val();
-            if !self.d_width.q.val().any() {
-                self.n_width.d.next = self.one_coord.val();
-            }
-            self.n_height.d.next = self.d_height.q.val();
-            if !self.d_height.q.val().any() {
-                self.n_height.d.next = self.one_coord.val();
-            }
-            self.n_depth.d.next = self.d_depth.q.val();
-            if !self.d_depth.q.val().any() {
-                self.n_depth.d.next = self.one_coord.val();
-            }
-            self.n_width_one.d.next = !self.d_width.q.val().get_bits::<31>(1).any();
-            self.n_height_one.d.next = !self.d_height.q.val().get_bits::<31>(1).any();
-            self.n_depth_one.d.next = !self.d_depth.q.val().get_bits::<31>(1).any();
-            self.n_surf_array.d.next = self.d_surf_array.q.val();
-            self.n_lane_rows.d.next = self.d_height.q.val();
-            if !self.d_height.q.val().any() {
-                self.n_lane_rows.d.next = self.one_coord.val();
-            }
-            if self.d_surf_kind.q.val() == self.kind_1d.val() {
-                self.n_lane_rows.d.next = self.one_coord.val();
-            }
-            if self.d_surf_kind.q.val() == self.kind_1d_array.val() {
-                self.n_lane_rows.d.next = self.d_surf_array.q.val();
-            }
-            self.n_surf_levels.d.next = self.d_surf_levels.q.val();
-            self.n_surf_u16.d.next = self.d_surf_u16.q.val();
-            self.n_slm_size.d.next = self.d_slm_size.q.val();
-        }
-        // the payload read last cycle is on `pay_*`: into its buffer
-        self.cap_valid.d.next = self.pay_valid.val();
-        self.cap_buf.d.next = self.sel_buf.q.val();
-        self.cap_load[0].next = self.cap_valid.q.val() & !self.cap_buf.q.val();
-        self.cap_load[1].next = self.cap_valid.q.val() & self.cap_buf.q.val();
-        for b in 0..2 {
-            self.pbuf_addr[b].load.next = self.cap_load[b].val();
-            self.pbuf_src0[b].load.next = self.cap_load[b].val();
-            self.pbuf_src1[b].load.next = self.cap_load[b].val();
-            self.pbuf_coord[b].load.next = self.cap_load[b].val();
-        }
-
         // the issue stage's registers: the next-lane stage's lane moves in
         // (its `r`, `lod` and lane product: from the port when the payload
         // is captured at this same edge, `LaneCoordReg`)
         self.typed_lane_coord.clock.next = self.clock.val();
         self.typed_lane_coord.load.next = self.n_enter.val();
-        self.typed_lane_coord.r_present.next = self.n_r_present.q.val();
-        self.typed_lane_coord.lod_present.next = self.n_lod_present.q.val();
-        self.typed_lane_coord.from_port.next = self.cap_valid.q.val();
-        self.typed_lane_coord.from_buf1.next = self.n_buf.q.val();
+        self.typed_lane_coord.r_present.next = self.front.n_r_present_q.val();
+        self.typed_lane_coord.lod_present.next = self.front.n_lod_present_q.val();
+        self.typed_lane_coord.from_port.next = self.front.cap_valid_q.val();
+        self.typed_lane_coord.from_buf1.next = self.front.n_buf_q.val();
         self.typed_lane_coord.port_coord.next = self.pay_coord.val();
-        self.typed_lane_coord.buf0_coord.next = self.pbuf_coord[0].q.val();
-        self.typed_lane_coord.buf1_coord.next = self.pbuf_coord[1].q.val();
-        self.typed_lane_coord.levels.next = self.n_surf_levels.q.val();
-        self.typed_lane_coord.entry_rows.next = self.n_lane_rows.q.val();
+        self.typed_lane_coord.buf0_coord.next = self.front.pbuf_coord_q[0].val();
+        self.typed_lane_coord.buf1_coord.next = self.front.pbuf_coord_q[1].val();
+        self.typed_lane_coord.levels.next = self.front.n_surf_levels_q.val();
+        self.typed_lane_coord.entry_rows.next = self.front.n_lane_rows_q.val();
         self.typed_lane_coord.rows.next = self.typed_lane_rows.q.val();
         self.typed_lane_coord.walk_step.next = self.address.t_walk_q.val();
         if self.issue_done.val() {
@@ -2202,41 +1695,41 @@ impl Logic for AtomicUnit {
         }
         if self.n_enter.val() {
             self.i_valid.d.next = true;
-            self.i_buf.d.next = self.n_buf.q.val();
-            self.i_lane.d.next = self.n_lane.q.val();
-            self.i_last_lane.d.next = self.n_last_lane.q.val();
-            self.i_marker.d.next = self.n_marker.q.val();
-            self.i_illegal.d.next = self.n_illegal.q.val();
-            self.ctx_elem_size.d.next = self.n_elem_size.q.val();
-            self.ctx_last_elem.d.next = self.n_last_elem.q.val();
-            self.ctx_space_slm.d.next = self.n_space_slm.q.val();
-            self.ctx_addr_offset32.d.next = self.n_addr_offset32.q.val();
-            self.ctx_addr_buffer.d.next = self.n_addr_buffer.q.val();
-            self.ctx_kind_typed.d.next = self.n_kind_typed.q.val();
-            self.ctx_write_only.d.next = self.n_write_only.q.val();
-            self.ctx_swap_src.d.next = self.n_swap_src.q.val();
-            self.ctx_v_present.d.next = self.n_v_present.q.val();
-            self.ctx_r_present.d.next = self.n_r_present.q.val();
-            self.ctx_alu_op.d.next = self.n_alu_op.q.val();
-            self.ctx_alu_ty.d.next = self.n_alu_ty.q.val();
-            self.ctx_alu_ftz.d.next = self.n_alu_ftz.q.val();
-            self.ctx_surf_kind.d.next = self.n_surf_kind.q.val();
-            self.ctx_surf_base.d.next = self.n_surf_base.q.val();
-            self.ctx_surf_size.d.next = self.n_surf_size.q.val();
-            self.typed_width.d.next = self.n_width.q.val();
-            self.typed_height.d.next = self.n_height.q.val();
-            self.typed_lane_rows.d.next = self.n_walk_ops.rows.val();
-            self.typed_slices.d.next = self.n_walk_ops.slices.val();
-            self.typed_sizes_constant.d.next = self.n_walk_ops.sizes_constant.val();
-            self.typed_depth.d.next = self.n_depth.q.val();
-            self.typed_width_one.d.next = self.n_width_one.q.val();
-            self.typed_height_one.d.next = self.n_height_one.q.val();
-            self.typed_depth_one.d.next = self.n_depth_one.q.val();
-            self.typed_walk_a.d.next = self.n_walk_ops.walk_a.val();
-            self.typed_walk_b.d.next = self.n_walk_ops.walk_b.val();
-            self.ctx_surf_array.d.next = self.n_surf_array.q.val();
-            self.ctx_surf_u16.d.next = self.n_surf_u16.q.val();
-            self.ctx_slm_size.d.next = self.n_slm_size.q.val();
+            self.i_buf.d.next = self.front.n_buf_q.val();
+            self.i_lane.d.next = self.front.n_lane_q.val();
+            self.i_last_lane.d.next = self.front.n_last_lane_q.val();
+            self.i_marker.d.next = self.front.n_marker_q.val();
+            self.i_illegal.d.next = self.front.n_illegal_q.val();
+            self.ctx_elem_size.d.next = self.front.n_elem_size_q.val();
+            self.ctx_last_elem.d.next = self.front.n_last_elem_q.val();
+            self.ctx_space_slm.d.next = self.front.n_space_slm_q.val();
+            self.ctx_addr_offset32.d.next = self.front.n_addr_offset32_q.val();
+            self.ctx_addr_buffer.d.next = self.front.n_addr_buffer_q.val();
+            self.ctx_kind_typed.d.next = self.front.n_kind_typed_q.val();
+            self.ctx_write_only.d.next = self.front.n_write_only_q.val();
+            self.ctx_swap_src.d.next = self.front.n_swap_src_q.val();
+            self.ctx_v_present.d.next = self.front.n_v_present_q.val();
+            self.ctx_r_present.d.next = self.front.n_r_present_q.val();
+            self.ctx_alu_op.d.next = self.front.n_alu_op_q.val();
+            self.ctx_alu_ty.d.next = self.front.n_alu_ty_q.val();
+            self.ctx_alu_ftz.d.next = self.front.n_alu_ftz_q.val();
+            self.ctx_surf_kind.d.next = self.front.n_surf_kind_q.val();
+            self.ctx_surf_base.d.next = self.front.n_surf_base_q.val();
+            self.ctx_surf_size.d.next = self.front.n_surf_size_q.val();
+            self.typed_width.d.next = self.front.n_width_q.val();
+            self.typed_height.d.next = self.front.n_height_q.val();
+            self.typed_lane_rows.d.next = self.front.n_walk_rows.val();
+            self.typed_slices.d.next = self.front.n_walk_slices.val();
+            self.typed_sizes_constant.d.next = self.front.n_walk_sizes_constant.val();
+            self.typed_depth.d.next = self.front.n_depth_q.val();
+            self.typed_width_one.d.next = self.front.n_width_one_q.val();
+            self.typed_height_one.d.next = self.front.n_height_one_q.val();
+            self.typed_depth_one.d.next = self.front.n_depth_one_q.val();
+            self.typed_walk_a.d.next = self.front.n_walk_a.val();
+            self.typed_walk_b.d.next = self.front.n_walk_b.val();
+            self.ctx_surf_array.d.next = self.front.n_surf_array_q.val();
+            self.ctx_surf_u16.d.next = self.front.n_surf_u16_q.val();
+            self.ctx_slm_size.d.next = self.front.n_slm_size_q.val();
         }
         // a misaligned lane: the message's last entry carries the error
         if self.issue_push.val() & self.issue_misaligned.val() {
@@ -2546,8 +2039,6 @@ impl Logic for AtomicUnit {
         if self.reset_q.q.val() {
             self.issue_state.d.next = IssueState::FirstLane;
             self.i_valid.d.next = false;
-            self.n_valid.d.next = false;
-            self.cap_valid.d.next = false;
             self.msg_misaligned.d.next = false;
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();

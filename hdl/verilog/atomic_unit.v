@@ -75,9 +75,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam  zero_line = 128'h0;
     localparam  zero_low = 4'h0;
     localparam  zero_coord = 32'h0;
-    localparam  one_coord = 32'h1;
-    localparam  kind_1d = 3'b0;
-    localparam  kind_1d_array = 3'b1;
     localparam  lod_as_registered = 1'b1;
     localparam  zero_enables = 16'h0;
     localparam  byte_aligned = 7'b1111000;
@@ -87,32 +84,91 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     localparam IssueState$NextLane = 1;
     
     // Stub signals
-    reg  [127:0] decoder$desc;
-    reg  [31:0] decoder$dmask;
-    reg  [31:0] decoder$pred_mask;
-    reg  [2:0] decoder$surf_kind;
-    reg  decoder$surf_u16;
-    wire  decoder$kind_typed;
-    wire  decoder$illegal;
-    wire  [31:0] decoder$lane_enables;
-    wire  [4:0] decoder$alu_op;
-    wire  [3:0] decoder$alu_ty;
-    wire  decoder$alu_ftz;
-    wire  [2:0] decoder$elem_size;
-    wire  [2:0] decoder$last_elem;
-    wire  decoder$space_slm;
-    wire  decoder$addr_offset32;
-    wire  decoder$addr_buffer;
-    wire  decoder$write_only;
-    wire  decoder$swap_src;
-    wire  decoder$v_present;
-    wire  decoder$r_present;
-    wire  decoder$lod_present;
+    reg  front$clock;
+    reg  front$reset;
+    reg  front$req_valid;
+    reg  [127:0] front$req_desc;
+    reg  [31:0] front$req_dmask;
+    reg  [31:0] front$req_pred_mask;
+    reg  [2:0] front$req_surf_kind;
+    reg  [63:0] front$req_surf_base;
+    reg  [63:0] front$req_surf_size;
+    reg  [31:0] front$req_surf_width;
+    reg  [31:0] front$req_surf_height;
+    reg  [31:0] front$req_surf_depth;
+    reg  [31:0] front$req_surf_array;
+    reg  [31:0] front$req_surf_levels;
+    reg  front$req_surf_u16;
+    reg  [31:0] front$req_slm_size;
+    reg  front$req_ready;
+    reg  front$d_free;
+    reg  front$sel_take;
+    reg  [4:0] front$sel_lane;
+    reg  front$sel_last;
+    reg  front$sel_marker;
+    reg  front$n_enter;
+    reg  [63:0] front$pay_addr;
+    reg  [127:0] front$pay_src0;
+    reg  [127:0] front$pay_src1;
+    reg  [127:0] front$pay_coord;
+    wire  front$r_valid_q;
+    wire  front$d_valid_q;
+    wire  [31:0] front$d_lanes_q;
+    wire  front$d_illegal_q;
+    wire  front$d_no_lanes_q;
+    wire  front$d_lanes_few_q;
+    wire  front$d_slot_q;
+    wire  front$n_valid_q;
+    wire  front$n_buf_q;
+    wire  [4:0] front$n_lane_q;
+    wire  front$n_last_lane_q;
+    wire  front$n_marker_q;
+    wire  front$n_illegal_q;
+    wire  [2:0] front$n_elem_size_q;
+    wire  [2:0] front$n_last_elem_q;
+    wire  front$n_space_slm_q;
+    wire  front$n_addr_offset32_q;
+    wire  front$n_addr_buffer_q;
+    wire  front$n_kind_typed_q;
+    wire  front$n_write_only_q;
+    wire  front$n_swap_src_q;
+    wire  front$n_v_present_q;
+    wire  front$n_r_present_q;
+    wire  front$n_lod_present_q;
+    wire  [4:0] front$n_alu_op_q;
+    wire  [3:0] front$n_alu_ty_q;
+    wire  front$n_alu_ftz_q;
+    wire  [2:0] front$n_surf_kind_q;
+    wire  [63:0] front$n_surf_base_q;
+    wire  [63:0] front$n_surf_size_q;
+    wire  [31:0] front$n_width_q;
+    wire  [31:0] front$n_height_q;
+    wire  [31:0] front$n_depth_q;
+    wire  front$n_width_one_q;
+    wire  front$n_height_one_q;
+    wire  front$n_depth_one_q;
+    wire  [31:0] front$n_surf_array_q;
+    wire  [31:0] front$n_lane_rows_q;
+    wire  [31:0] front$n_surf_levels_q;
+    wire  front$n_surf_u16_q;
+    wire  [31:0] front$n_slm_size_q;
+    wire  [31:0] front$n_walk_rows;
+    wire  [31:0] front$n_walk_slices;
+    wire  front$n_walk_sizes_constant;
+    wire  [31:0] front$n_walk_a;
+    wire  [31:0] front$n_walk_b;
+    wire  front$cap_valid_q;
+    wire  [63:0] front$pbuf_addr_q$0;
+    wire  [63:0] front$pbuf_addr_q$1;
+    wire  [127:0] front$pbuf_src0_q$0;
+    wire  [127:0] front$pbuf_src0_q$1;
+    wire  [127:0] front$pbuf_src1_q$0;
+    wire  [127:0] front$pbuf_src1_q$1;
+    wire  [127:0] front$pbuf_coord_q$0;
+    wire  [127:0] front$pbuf_coord_q$1;
     reg  [31:0] lane_select$mask;
     wire  [4:0] lane_select$lane;
     wire  [31:0] lane_select$rest;
-    reg  [31:0] dec_lanes_count$mask;
-    wire  dec_lanes_count$few;
     reg  [31:0] first_lanes_two$mask;
     wire  first_lanes_two$few;
     reg  [31:0] left_lanes_two$mask;
@@ -398,224 +454,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
-    reg  r_valid$clock;
-    reg  r_valid$clear;
-    reg  r_valid$load;
-    reg  r_valid$d;
-    wire  r_valid$q;
-    reg  r_desc$clock;
-    reg  r_desc$clear;
-    reg  r_desc$load;
-    reg  [127:0] r_desc$d;
-    wire  [127:0] r_desc$q;
-    reg  r_dmask$clock;
-    reg  r_dmask$clear;
-    reg  r_dmask$load;
-    reg  [31:0] r_dmask$d;
-    wire  [31:0] r_dmask$q;
-    reg  r_pred_mask$clock;
-    reg  r_pred_mask$clear;
-    reg  r_pred_mask$load;
-    reg  [31:0] r_pred_mask$d;
-    wire  [31:0] r_pred_mask$q;
-    reg  r_surf_kind$clock;
-    reg  r_surf_kind$clear;
-    reg  r_surf_kind$load;
-    reg  [2:0] r_surf_kind$d;
-    wire  [2:0] r_surf_kind$q;
-    reg  r_surf_base$clock;
-    reg  r_surf_base$clear;
-    reg  r_surf_base$load;
-    reg  [63:0] r_surf_base$d;
-    wire  [63:0] r_surf_base$q;
-    reg  r_surf_size$clock;
-    reg  r_surf_size$clear;
-    reg  r_surf_size$load;
-    reg  [63:0] r_surf_size$d;
-    wire  [63:0] r_surf_size$q;
-    reg  r_surf_array$clock;
-    reg  r_surf_array$clear;
-    reg  r_surf_array$load;
-    reg  [31:0] r_surf_array$d;
-    wire  [31:0] r_surf_array$q;
-    reg  r_surf_levels$clock;
-    reg  r_surf_levels$clear;
-    reg  r_surf_levels$load;
-    reg  [31:0] r_surf_levels$d;
-    wire  [31:0] r_surf_levels$q;
-    reg  r_surf_u16$clock;
-    reg  r_surf_u16$clear;
-    reg  r_surf_u16$load;
-    reg  r_surf_u16$d;
-    wire  r_surf_u16$q;
-    reg  r_slm_size$clock;
-    reg  r_slm_size$clear;
-    reg  r_slm_size$load;
-    reg  [31:0] r_slm_size$d;
-    wire  [31:0] r_slm_size$q;
-    reg  r_width$clock;
-    reg  r_width$clear;
-    reg  r_width$load;
-    reg  [31:0] r_width$d;
-    wire  [31:0] r_width$q;
-    reg  r_height$clock;
-    reg  r_height$clear;
-    reg  r_height$load;
-    reg  [31:0] r_height$d;
-    wire  [31:0] r_height$q;
-    reg  r_depth$clock;
-    reg  r_depth$clear;
-    reg  r_depth$load;
-    reg  [31:0] r_depth$d;
-    wire  [31:0] r_depth$q;
-    reg  d_valid$clock;
-    reg  d_valid$clear;
-    reg  d_valid$load;
-    reg  d_valid$d;
-    wire  d_valid$q;
-    reg  d_lanes$clock;
-    reg  d_lanes$clear;
-    reg  d_lanes$load;
-    reg  [31:0] d_lanes$d;
-    wire  [31:0] d_lanes$q;
-    reg  d_illegal$clock;
-    reg  d_illegal$clear;
-    reg  d_illegal$load;
-    reg  d_illegal$d;
-    wire  d_illegal$q;
-    reg  d_no_lanes$clock;
-    reg  d_no_lanes$clear;
-    reg  d_no_lanes$load;
-    reg  d_no_lanes$d;
-    wire  d_no_lanes$q;
-    reg  d_lanes_few$clock;
-    reg  d_lanes_few$clear;
-    reg  d_lanes_few$load;
-    reg  d_lanes_few$d;
-    wire  d_lanes_few$q;
-    reg  d_elem_size$clock;
-    reg  d_elem_size$clear;
-    reg  d_elem_size$load;
-    reg  [2:0] d_elem_size$d;
-    wire  [2:0] d_elem_size$q;
-    reg  d_last_elem$clock;
-    reg  d_last_elem$clear;
-    reg  d_last_elem$load;
-    reg  [2:0] d_last_elem$d;
-    wire  [2:0] d_last_elem$q;
-    reg  d_space_slm$clock;
-    reg  d_space_slm$clear;
-    reg  d_space_slm$load;
-    reg  d_space_slm$d;
-    wire  d_space_slm$q;
-    reg  d_addr_offset32$clock;
-    reg  d_addr_offset32$clear;
-    reg  d_addr_offset32$load;
-    reg  d_addr_offset32$d;
-    wire  d_addr_offset32$q;
-    reg  d_addr_buffer$clock;
-    reg  d_addr_buffer$clear;
-    reg  d_addr_buffer$load;
-    reg  d_addr_buffer$d;
-    wire  d_addr_buffer$q;
-    reg  d_kind_typed$clock;
-    reg  d_kind_typed$clear;
-    reg  d_kind_typed$load;
-    reg  d_kind_typed$d;
-    wire  d_kind_typed$q;
-    reg  d_write_only$clock;
-    reg  d_write_only$clear;
-    reg  d_write_only$load;
-    reg  d_write_only$d;
-    wire  d_write_only$q;
-    reg  d_swap_src$clock;
-    reg  d_swap_src$clear;
-    reg  d_swap_src$load;
-    reg  d_swap_src$d;
-    wire  d_swap_src$q;
-    reg  d_v_present$clock;
-    reg  d_v_present$clear;
-    reg  d_v_present$load;
-    reg  d_v_present$d;
-    wire  d_v_present$q;
-    reg  d_r_present$clock;
-    reg  d_r_present$clear;
-    reg  d_r_present$load;
-    reg  d_r_present$d;
-    wire  d_r_present$q;
-    reg  d_lod_present$clock;
-    reg  d_lod_present$clear;
-    reg  d_lod_present$load;
-    reg  d_lod_present$d;
-    wire  d_lod_present$q;
-    reg  d_alu_op$clock;
-    reg  d_alu_op$clear;
-    reg  d_alu_op$load;
-    reg  [4:0] d_alu_op$d;
-    wire  [4:0] d_alu_op$q;
-    reg  d_alu_ty$clock;
-    reg  d_alu_ty$clear;
-    reg  d_alu_ty$load;
-    reg  [3:0] d_alu_ty$d;
-    wire  [3:0] d_alu_ty$q;
-    reg  d_alu_ftz$clock;
-    reg  d_alu_ftz$clear;
-    reg  d_alu_ftz$load;
-    reg  d_alu_ftz$d;
-    wire  d_alu_ftz$q;
-    reg  d_surf_kind$clock;
-    reg  d_surf_kind$clear;
-    reg  d_surf_kind$load;
-    reg  [2:0] d_surf_kind$d;
-    wire  [2:0] d_surf_kind$q;
-    reg  d_surf_base$clock;
-    reg  d_surf_base$clear;
-    reg  d_surf_base$load;
-    reg  [63:0] d_surf_base$d;
-    wire  [63:0] d_surf_base$q;
-    reg  d_surf_size$clock;
-    reg  d_surf_size$clear;
-    reg  d_surf_size$load;
-    reg  [63:0] d_surf_size$d;
-    wire  [63:0] d_surf_size$q;
-    reg  d_surf_array$clock;
-    reg  d_surf_array$clear;
-    reg  d_surf_array$load;
-    reg  [31:0] d_surf_array$d;
-    wire  [31:0] d_surf_array$q;
-    reg  d_surf_levels$clock;
-    reg  d_surf_levels$clear;
-    reg  d_surf_levels$load;
-    reg  [31:0] d_surf_levels$d;
-    wire  [31:0] d_surf_levels$q;
-    reg  d_surf_u16$clock;
-    reg  d_surf_u16$clear;
-    reg  d_surf_u16$load;
-    reg  d_surf_u16$d;
-    wire  d_surf_u16$q;
-    reg  d_slm_size$clock;
-    reg  d_slm_size$clear;
-    reg  d_slm_size$load;
-    reg  [31:0] d_slm_size$d;
-    wire  [31:0] d_slm_size$q;
-    reg  d_width$clock;
-    reg  d_width$clear;
-    reg  d_width$load;
-    reg  [31:0] d_width$d;
-    wire  [31:0] d_width$q;
-    reg  d_height$clock;
-    reg  d_height$clear;
-    reg  d_height$load;
-    reg  [31:0] d_height$d;
-    wire  [31:0] d_height$q;
-    reg  d_depth$clock;
-    reg  d_depth$clear;
-    reg  d_depth$load;
-    reg  [31:0] d_depth$d;
-    wire  [31:0] d_depth$q;
-    reg  d_slot$d;
-    wire  d_slot$q;
-    reg  d_slot$clock;
     reg  read_skid$clock;
     reg  read_skid$clear;
     reg  read_skid$ready;
@@ -678,157 +516,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  left_few$d;
     wire  left_few$q;
     reg  left_few$clock;
-    reg  n_valid$d;
-    wire  n_valid$q;
-    reg  n_valid$clock;
-    reg  n_buf$d;
-    wire  n_buf$q;
-    reg  n_buf$clock;
-    reg  [4:0] n_lane$d;
-    wire  [4:0] n_lane$q;
-    reg  n_lane$clock;
-    reg  n_last_lane$d;
-    wire  n_last_lane$q;
-    reg  n_last_lane$clock;
-    reg  n_marker$d;
-    wire  n_marker$q;
-    reg  n_marker$clock;
-    reg  n_illegal$d;
-    wire  n_illegal$q;
-    reg  n_illegal$clock;
-    reg  [2:0] n_elem_size$d;
-    wire  [2:0] n_elem_size$q;
-    reg  n_elem_size$clock;
-    reg  [2:0] n_last_elem$d;
-    wire  [2:0] n_last_elem$q;
-    reg  n_last_elem$clock;
-    reg  n_space_slm$d;
-    wire  n_space_slm$q;
-    reg  n_space_slm$clock;
-    reg  n_addr_offset32$d;
-    wire  n_addr_offset32$q;
-    reg  n_addr_offset32$clock;
-    reg  n_addr_buffer$d;
-    wire  n_addr_buffer$q;
-    reg  n_addr_buffer$clock;
-    reg  n_kind_typed$d;
-    wire  n_kind_typed$q;
-    reg  n_kind_typed$clock;
-    reg  n_write_only$d;
-    wire  n_write_only$q;
-    reg  n_write_only$clock;
-    reg  n_swap_src$d;
-    wire  n_swap_src$q;
-    reg  n_swap_src$clock;
-    reg  n_v_present$d;
-    wire  n_v_present$q;
-    reg  n_v_present$clock;
-    reg  n_r_present$d;
-    wire  n_r_present$q;
-    reg  n_r_present$clock;
-    reg  n_lod_present$d;
-    wire  n_lod_present$q;
-    reg  n_lod_present$clock;
-    reg  [4:0] n_alu_op$d;
-    wire  [4:0] n_alu_op$q;
-    reg  n_alu_op$clock;
-    reg  [3:0] n_alu_ty$d;
-    wire  [3:0] n_alu_ty$q;
-    reg  n_alu_ty$clock;
-    reg  n_alu_ftz$d;
-    wire  n_alu_ftz$q;
-    reg  n_alu_ftz$clock;
-    reg  [2:0] n_surf_kind$d;
-    wire  [2:0] n_surf_kind$q;
-    reg  n_surf_kind$clock;
-    reg  [63:0] n_surf_base$d;
-    wire  [63:0] n_surf_base$q;
-    reg  n_surf_base$clock;
-    reg  [63:0] n_surf_size$d;
-    wire  [63:0] n_surf_size$q;
-    reg  n_surf_size$clock;
-    reg  [31:0] n_width$d;
-    wire  [31:0] n_width$q;
-    reg  n_width$clock;
-    reg  [31:0] n_height$d;
-    wire  [31:0] n_height$q;
-    reg  n_height$clock;
-    reg  [31:0] n_depth$d;
-    wire  [31:0] n_depth$q;
-    reg  n_depth$clock;
-    reg  n_width_one$d;
-    wire  n_width_one$q;
-    reg  n_width_one$clock;
-    reg  n_height_one$d;
-    wire  n_height_one$q;
-    reg  n_height_one$clock;
-    reg  n_depth_one$d;
-    wire  n_depth_one$q;
-    reg  n_depth_one$clock;
-    reg  [31:0] n_surf_array$d;
-    wire  [31:0] n_surf_array$q;
-    reg  n_surf_array$clock;
-    reg  [31:0] n_lane_rows$d;
-    wire  [31:0] n_lane_rows$q;
-    reg  n_lane_rows$clock;
-    reg  [31:0] n_surf_levels$d;
-    wire  [31:0] n_surf_levels$q;
-    reg  n_surf_levels$clock;
-    reg  n_surf_u16$d;
-    wire  n_surf_u16$q;
-    reg  n_surf_u16$clock;
-    reg  [31:0] n_slm_size$d;
-    wire  [31:0] n_slm_size$q;
-    reg  n_slm_size$clock;
-    reg  sel_buf$d;
-    wire  sel_buf$q;
-    reg  sel_buf$clock;
-    reg  cap_valid$d;
-    wire  cap_valid$q;
-    reg  cap_valid$clock;
-    reg  cap_buf$d;
-    wire  cap_buf$q;
-    reg  cap_buf$clock;
-    reg  pbuf_addr$0$clock;
-    reg  pbuf_addr$0$clear;
-    reg  pbuf_addr$0$load;
-    reg  [63:0] pbuf_addr$0$d;
-    wire  [63:0] pbuf_addr$0$q;
-    reg  pbuf_addr$1$clock;
-    reg  pbuf_addr$1$clear;
-    reg  pbuf_addr$1$load;
-    reg  [63:0] pbuf_addr$1$d;
-    wire  [63:0] pbuf_addr$1$q;
-    reg  pbuf_src0$0$clock;
-    reg  pbuf_src0$0$clear;
-    reg  pbuf_src0$0$load;
-    reg  [127:0] pbuf_src0$0$d;
-    wire  [127:0] pbuf_src0$0$q;
-    reg  pbuf_src0$1$clock;
-    reg  pbuf_src0$1$clear;
-    reg  pbuf_src0$1$load;
-    reg  [127:0] pbuf_src0$1$d;
-    wire  [127:0] pbuf_src0$1$q;
-    reg  pbuf_src1$0$clock;
-    reg  pbuf_src1$0$clear;
-    reg  pbuf_src1$0$load;
-    reg  [127:0] pbuf_src1$0$d;
-    wire  [127:0] pbuf_src1$0$q;
-    reg  pbuf_src1$1$clock;
-    reg  pbuf_src1$1$clear;
-    reg  pbuf_src1$1$load;
-    reg  [127:0] pbuf_src1$1$d;
-    wire  [127:0] pbuf_src1$1$q;
-    reg  pbuf_coord$0$clock;
-    reg  pbuf_coord$0$clear;
-    reg  pbuf_coord$0$load;
-    reg  [127:0] pbuf_coord$0$d;
-    wire  [127:0] pbuf_coord$0$q;
-    reg  pbuf_coord$1$clock;
-    reg  pbuf_coord$1$clear;
-    reg  pbuf_coord$1$load;
-    reg  [127:0] pbuf_coord$1$d;
-    wire  [127:0] pbuf_coord$1$q;
     reg  i_valid$d;
     wire  i_valid$q;
     reg  i_valid$clock;
@@ -952,19 +639,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  typed_sizes_constant$d;
     wire  typed_sizes_constant$q;
     reg  typed_sizes_constant$clock;
-    reg  [2:0] n_walk_ops$surf_kind;
-    reg  [31:0] n_walk_ops$surf_array;
-    reg  [31:0] n_walk_ops$width;
-    reg  [31:0] n_walk_ops$height;
-    reg  [31:0] n_walk_ops$depth;
-    reg  n_walk_ops$width_is_one;
-    reg  n_walk_ops$height_is_one;
-    reg  n_walk_ops$depth_is_one;
-    wire  [31:0] n_walk_ops$rows;
-    wire  [31:0] n_walk_ops$slices;
-    wire  n_walk_ops$sizes_constant;
-    wire  [31:0] n_walk_ops$walk_a;
-    wire  [31:0] n_walk_ops$walk_b;
     reg  typed_walk_product$clock;
     reg  [31:0] typed_walk_product$walk_a;
     reg  [31:0] typed_walk_product$walk_b;
@@ -1769,8 +1443,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  sel_last;
     reg  sel_take;
     reg  n_enter;
-    reg  cap_load$0;
-    reg  cap_load$1;
     reg  table_is_full;
     reg  issue_misaligned;
     reg  issue_done;
@@ -1856,37 +1528,94 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] result_joined;
     
     // Sub module instances
-    atomic_unit$decoder decoder(
-        .desc(decoder$desc),
-        .dmask(decoder$dmask),
-        .pred_mask(decoder$pred_mask),
-        .surf_kind(decoder$surf_kind),
-        .surf_u16(decoder$surf_u16),
-        .kind_typed(decoder$kind_typed),
-        .illegal(decoder$illegal),
-        .lane_enables(decoder$lane_enables),
-        .alu_op(decoder$alu_op),
-        .alu_ty(decoder$alu_ty),
-        .alu_ftz(decoder$alu_ftz),
-        .elem_size(decoder$elem_size),
-        .last_elem(decoder$last_elem),
-        .space_slm(decoder$space_slm),
-        .addr_offset32(decoder$addr_offset32),
-        .addr_buffer(decoder$addr_buffer),
-        .write_only(decoder$write_only),
-        .swap_src(decoder$swap_src),
-        .v_present(decoder$v_present),
-        .r_present(decoder$r_present),
-        .lod_present(decoder$lod_present)
+    atomic_unit$front front(
+        .clock(front$clock),
+        .reset(front$reset),
+        .req_valid(front$req_valid),
+        .req_desc(front$req_desc),
+        .req_dmask(front$req_dmask),
+        .req_pred_mask(front$req_pred_mask),
+        .req_surf_kind(front$req_surf_kind),
+        .req_surf_base(front$req_surf_base),
+        .req_surf_size(front$req_surf_size),
+        .req_surf_width(front$req_surf_width),
+        .req_surf_height(front$req_surf_height),
+        .req_surf_depth(front$req_surf_depth),
+        .req_surf_array(front$req_surf_array),
+        .req_surf_levels(front$req_surf_levels),
+        .req_surf_u16(front$req_surf_u16),
+        .req_slm_size(front$req_slm_size),
+        .req_ready(front$req_ready),
+        .d_free(front$d_free),
+        .sel_take(front$sel_take),
+        .sel_lane(front$sel_lane),
+        .sel_last(front$sel_last),
+        .sel_marker(front$sel_marker),
+        .n_enter(front$n_enter),
+        .pay_addr(front$pay_addr),
+        .pay_src0(front$pay_src0),
+        .pay_src1(front$pay_src1),
+        .pay_coord(front$pay_coord),
+        .r_valid_q(front$r_valid_q),
+        .d_valid_q(front$d_valid_q),
+        .d_lanes_q(front$d_lanes_q),
+        .d_illegal_q(front$d_illegal_q),
+        .d_no_lanes_q(front$d_no_lanes_q),
+        .d_lanes_few_q(front$d_lanes_few_q),
+        .d_slot_q(front$d_slot_q),
+        .n_valid_q(front$n_valid_q),
+        .n_buf_q(front$n_buf_q),
+        .n_lane_q(front$n_lane_q),
+        .n_last_lane_q(front$n_last_lane_q),
+        .n_marker_q(front$n_marker_q),
+        .n_illegal_q(front$n_illegal_q),
+        .n_elem_size_q(front$n_elem_size_q),
+        .n_last_elem_q(front$n_last_elem_q),
+        .n_space_slm_q(front$n_space_slm_q),
+        .n_addr_offset32_q(front$n_addr_offset32_q),
+        .n_addr_buffer_q(front$n_addr_buffer_q),
+        .n_kind_typed_q(front$n_kind_typed_q),
+        .n_write_only_q(front$n_write_only_q),
+        .n_swap_src_q(front$n_swap_src_q),
+        .n_v_present_q(front$n_v_present_q),
+        .n_r_present_q(front$n_r_present_q),
+        .n_lod_present_q(front$n_lod_present_q),
+        .n_alu_op_q(front$n_alu_op_q),
+        .n_alu_ty_q(front$n_alu_ty_q),
+        .n_alu_ftz_q(front$n_alu_ftz_q),
+        .n_surf_kind_q(front$n_surf_kind_q),
+        .n_surf_base_q(front$n_surf_base_q),
+        .n_surf_size_q(front$n_surf_size_q),
+        .n_width_q(front$n_width_q),
+        .n_height_q(front$n_height_q),
+        .n_depth_q(front$n_depth_q),
+        .n_width_one_q(front$n_width_one_q),
+        .n_height_one_q(front$n_height_one_q),
+        .n_depth_one_q(front$n_depth_one_q),
+        .n_surf_array_q(front$n_surf_array_q),
+        .n_lane_rows_q(front$n_lane_rows_q),
+        .n_surf_levels_q(front$n_surf_levels_q),
+        .n_surf_u16_q(front$n_surf_u16_q),
+        .n_slm_size_q(front$n_slm_size_q),
+        .n_walk_rows(front$n_walk_rows),
+        .n_walk_slices(front$n_walk_slices),
+        .n_walk_sizes_constant(front$n_walk_sizes_constant),
+        .n_walk_a(front$n_walk_a),
+        .n_walk_b(front$n_walk_b),
+        .cap_valid_q(front$cap_valid_q),
+        .pbuf_addr_q$0(front$pbuf_addr_q$0),
+        .pbuf_addr_q$1(front$pbuf_addr_q$1),
+        .pbuf_src0_q$0(front$pbuf_src0_q$0),
+        .pbuf_src0_q$1(front$pbuf_src0_q$1),
+        .pbuf_src1_q$0(front$pbuf_src1_q$0),
+        .pbuf_src1_q$1(front$pbuf_src1_q$1),
+        .pbuf_coord_q$0(front$pbuf_coord_q$0),
+        .pbuf_coord_q$1(front$pbuf_coord_q$1)
     );
     atomic_unit$lane_select lane_select(
         .mask(lane_select$mask),
         .lane(lane_select$lane),
         .rest(lane_select$rest)
-    );
-    atomic_unit$dec_lanes_count dec_lanes_count(
-        .mask(dec_lanes_count$mask),
-        .few(dec_lanes_count$few)
     );
     atomic_unit$first_lanes_two first_lanes_two(
         .mask(first_lanes_two$mask),
@@ -2197,312 +1926,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .float_op(alu$float_op),
         .float_value(alu$float_value)
     );
-    atomic_unit$r_valid r_valid(
-        .clock(r_valid$clock),
-        .clear(r_valid$clear),
-        .load(r_valid$load),
-        .d(r_valid$d),
-        .q(r_valid$q)
-    );
-    atomic_unit$r_desc r_desc(
-        .clock(r_desc$clock),
-        .clear(r_desc$clear),
-        .load(r_desc$load),
-        .d(r_desc$d),
-        .q(r_desc$q)
-    );
-    atomic_unit$r_dmask r_dmask(
-        .clock(r_dmask$clock),
-        .clear(r_dmask$clear),
-        .load(r_dmask$load),
-        .d(r_dmask$d),
-        .q(r_dmask$q)
-    );
-    atomic_unit$r_pred_mask r_pred_mask(
-        .clock(r_pred_mask$clock),
-        .clear(r_pred_mask$clear),
-        .load(r_pred_mask$load),
-        .d(r_pred_mask$d),
-        .q(r_pred_mask$q)
-    );
-    atomic_unit$r_surf_kind r_surf_kind(
-        .clock(r_surf_kind$clock),
-        .clear(r_surf_kind$clear),
-        .load(r_surf_kind$load),
-        .d(r_surf_kind$d),
-        .q(r_surf_kind$q)
-    );
-    atomic_unit$r_surf_base r_surf_base(
-        .clock(r_surf_base$clock),
-        .clear(r_surf_base$clear),
-        .load(r_surf_base$load),
-        .d(r_surf_base$d),
-        .q(r_surf_base$q)
-    );
-    atomic_unit$r_surf_size r_surf_size(
-        .clock(r_surf_size$clock),
-        .clear(r_surf_size$clear),
-        .load(r_surf_size$load),
-        .d(r_surf_size$d),
-        .q(r_surf_size$q)
-    );
-    atomic_unit$r_surf_array r_surf_array(
-        .clock(r_surf_array$clock),
-        .clear(r_surf_array$clear),
-        .load(r_surf_array$load),
-        .d(r_surf_array$d),
-        .q(r_surf_array$q)
-    );
-    atomic_unit$r_surf_levels r_surf_levels(
-        .clock(r_surf_levels$clock),
-        .clear(r_surf_levels$clear),
-        .load(r_surf_levels$load),
-        .d(r_surf_levels$d),
-        .q(r_surf_levels$q)
-    );
-    atomic_unit$r_surf_u16 r_surf_u16(
-        .clock(r_surf_u16$clock),
-        .clear(r_surf_u16$clear),
-        .load(r_surf_u16$load),
-        .d(r_surf_u16$d),
-        .q(r_surf_u16$q)
-    );
-    atomic_unit$r_slm_size r_slm_size(
-        .clock(r_slm_size$clock),
-        .clear(r_slm_size$clear),
-        .load(r_slm_size$load),
-        .d(r_slm_size$d),
-        .q(r_slm_size$q)
-    );
-    atomic_unit$r_width r_width(
-        .clock(r_width$clock),
-        .clear(r_width$clear),
-        .load(r_width$load),
-        .d(r_width$d),
-        .q(r_width$q)
-    );
-    atomic_unit$r_height r_height(
-        .clock(r_height$clock),
-        .clear(r_height$clear),
-        .load(r_height$load),
-        .d(r_height$d),
-        .q(r_height$q)
-    );
-    atomic_unit$r_depth r_depth(
-        .clock(r_depth$clock),
-        .clear(r_depth$clear),
-        .load(r_depth$load),
-        .d(r_depth$d),
-        .q(r_depth$q)
-    );
-    atomic_unit$d_valid d_valid(
-        .clock(d_valid$clock),
-        .clear(d_valid$clear),
-        .load(d_valid$load),
-        .d(d_valid$d),
-        .q(d_valid$q)
-    );
-    atomic_unit$d_lanes d_lanes(
-        .clock(d_lanes$clock),
-        .clear(d_lanes$clear),
-        .load(d_lanes$load),
-        .d(d_lanes$d),
-        .q(d_lanes$q)
-    );
-    atomic_unit$d_illegal d_illegal(
-        .clock(d_illegal$clock),
-        .clear(d_illegal$clear),
-        .load(d_illegal$load),
-        .d(d_illegal$d),
-        .q(d_illegal$q)
-    );
-    atomic_unit$d_no_lanes d_no_lanes(
-        .clock(d_no_lanes$clock),
-        .clear(d_no_lanes$clear),
-        .load(d_no_lanes$load),
-        .d(d_no_lanes$d),
-        .q(d_no_lanes$q)
-    );
-    atomic_unit$d_lanes_few d_lanes_few(
-        .clock(d_lanes_few$clock),
-        .clear(d_lanes_few$clear),
-        .load(d_lanes_few$load),
-        .d(d_lanes_few$d),
-        .q(d_lanes_few$q)
-    );
-    atomic_unit$d_elem_size d_elem_size(
-        .clock(d_elem_size$clock),
-        .clear(d_elem_size$clear),
-        .load(d_elem_size$load),
-        .d(d_elem_size$d),
-        .q(d_elem_size$q)
-    );
-    atomic_unit$d_last_elem d_last_elem(
-        .clock(d_last_elem$clock),
-        .clear(d_last_elem$clear),
-        .load(d_last_elem$load),
-        .d(d_last_elem$d),
-        .q(d_last_elem$q)
-    );
-    atomic_unit$d_space_slm d_space_slm(
-        .clock(d_space_slm$clock),
-        .clear(d_space_slm$clear),
-        .load(d_space_slm$load),
-        .d(d_space_slm$d),
-        .q(d_space_slm$q)
-    );
-    atomic_unit$d_addr_offset32 d_addr_offset32(
-        .clock(d_addr_offset32$clock),
-        .clear(d_addr_offset32$clear),
-        .load(d_addr_offset32$load),
-        .d(d_addr_offset32$d),
-        .q(d_addr_offset32$q)
-    );
-    atomic_unit$d_addr_buffer d_addr_buffer(
-        .clock(d_addr_buffer$clock),
-        .clear(d_addr_buffer$clear),
-        .load(d_addr_buffer$load),
-        .d(d_addr_buffer$d),
-        .q(d_addr_buffer$q)
-    );
-    atomic_unit$d_kind_typed d_kind_typed(
-        .clock(d_kind_typed$clock),
-        .clear(d_kind_typed$clear),
-        .load(d_kind_typed$load),
-        .d(d_kind_typed$d),
-        .q(d_kind_typed$q)
-    );
-    atomic_unit$d_write_only d_write_only(
-        .clock(d_write_only$clock),
-        .clear(d_write_only$clear),
-        .load(d_write_only$load),
-        .d(d_write_only$d),
-        .q(d_write_only$q)
-    );
-    atomic_unit$d_swap_src d_swap_src(
-        .clock(d_swap_src$clock),
-        .clear(d_swap_src$clear),
-        .load(d_swap_src$load),
-        .d(d_swap_src$d),
-        .q(d_swap_src$q)
-    );
-    atomic_unit$d_v_present d_v_present(
-        .clock(d_v_present$clock),
-        .clear(d_v_present$clear),
-        .load(d_v_present$load),
-        .d(d_v_present$d),
-        .q(d_v_present$q)
-    );
-    atomic_unit$d_r_present d_r_present(
-        .clock(d_r_present$clock),
-        .clear(d_r_present$clear),
-        .load(d_r_present$load),
-        .d(d_r_present$d),
-        .q(d_r_present$q)
-    );
-    atomic_unit$d_lod_present d_lod_present(
-        .clock(d_lod_present$clock),
-        .clear(d_lod_present$clear),
-        .load(d_lod_present$load),
-        .d(d_lod_present$d),
-        .q(d_lod_present$q)
-    );
-    atomic_unit$d_alu_op d_alu_op(
-        .clock(d_alu_op$clock),
-        .clear(d_alu_op$clear),
-        .load(d_alu_op$load),
-        .d(d_alu_op$d),
-        .q(d_alu_op$q)
-    );
-    atomic_unit$d_alu_ty d_alu_ty(
-        .clock(d_alu_ty$clock),
-        .clear(d_alu_ty$clear),
-        .load(d_alu_ty$load),
-        .d(d_alu_ty$d),
-        .q(d_alu_ty$q)
-    );
-    atomic_unit$d_alu_ftz d_alu_ftz(
-        .clock(d_alu_ftz$clock),
-        .clear(d_alu_ftz$clear),
-        .load(d_alu_ftz$load),
-        .d(d_alu_ftz$d),
-        .q(d_alu_ftz$q)
-    );
-    atomic_unit$d_surf_kind d_surf_kind(
-        .clock(d_surf_kind$clock),
-        .clear(d_surf_kind$clear),
-        .load(d_surf_kind$load),
-        .d(d_surf_kind$d),
-        .q(d_surf_kind$q)
-    );
-    atomic_unit$d_surf_base d_surf_base(
-        .clock(d_surf_base$clock),
-        .clear(d_surf_base$clear),
-        .load(d_surf_base$load),
-        .d(d_surf_base$d),
-        .q(d_surf_base$q)
-    );
-    atomic_unit$d_surf_size d_surf_size(
-        .clock(d_surf_size$clock),
-        .clear(d_surf_size$clear),
-        .load(d_surf_size$load),
-        .d(d_surf_size$d),
-        .q(d_surf_size$q)
-    );
-    atomic_unit$d_surf_array d_surf_array(
-        .clock(d_surf_array$clock),
-        .clear(d_surf_array$clear),
-        .load(d_surf_array$load),
-        .d(d_surf_array$d),
-        .q(d_surf_array$q)
-    );
-    atomic_unit$d_surf_levels d_surf_levels(
-        .clock(d_surf_levels$clock),
-        .clear(d_surf_levels$clear),
-        .load(d_surf_levels$load),
-        .d(d_surf_levels$d),
-        .q(d_surf_levels$q)
-    );
-    atomic_unit$d_surf_u16 d_surf_u16(
-        .clock(d_surf_u16$clock),
-        .clear(d_surf_u16$clear),
-        .load(d_surf_u16$load),
-        .d(d_surf_u16$d),
-        .q(d_surf_u16$q)
-    );
-    atomic_unit$d_slm_size d_slm_size(
-        .clock(d_slm_size$clock),
-        .clear(d_slm_size$clear),
-        .load(d_slm_size$load),
-        .d(d_slm_size$d),
-        .q(d_slm_size$q)
-    );
-    atomic_unit$d_width d_width(
-        .clock(d_width$clock),
-        .clear(d_width$clear),
-        .load(d_width$load),
-        .d(d_width$d),
-        .q(d_width$q)
-    );
-    atomic_unit$d_height d_height(
-        .clock(d_height$clock),
-        .clear(d_height$clear),
-        .load(d_height$load),
-        .d(d_height$d),
-        .q(d_height$q)
-    );
-    atomic_unit$d_depth d_depth(
-        .clock(d_depth$clock),
-        .clear(d_depth$clear),
-        .load(d_depth$load),
-        .d(d_depth$d),
-        .q(d_depth$q)
-    );
-    atomic_unit$d_slot d_slot(
-        .d(d_slot$d),
-        .q(d_slot$q),
-        .clock(d_slot$clock)
-    );
     atomic_unit$read_skid read_skid(
         .clock(read_skid$clock),
         .clear(read_skid$clear),
@@ -2598,247 +2021,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(left_few$d),
         .q(left_few$q),
         .clock(left_few$clock)
-    );
-    atomic_unit$n_valid n_valid(
-        .d(n_valid$d),
-        .q(n_valid$q),
-        .clock(n_valid$clock)
-    );
-    atomic_unit$n_buf n_buf(
-        .d(n_buf$d),
-        .q(n_buf$q),
-        .clock(n_buf$clock)
-    );
-    atomic_unit$n_lane n_lane(
-        .d(n_lane$d),
-        .q(n_lane$q),
-        .clock(n_lane$clock)
-    );
-    atomic_unit$n_last_lane n_last_lane(
-        .d(n_last_lane$d),
-        .q(n_last_lane$q),
-        .clock(n_last_lane$clock)
-    );
-    atomic_unit$n_marker n_marker(
-        .d(n_marker$d),
-        .q(n_marker$q),
-        .clock(n_marker$clock)
-    );
-    atomic_unit$n_illegal n_illegal(
-        .d(n_illegal$d),
-        .q(n_illegal$q),
-        .clock(n_illegal$clock)
-    );
-    atomic_unit$n_elem_size n_elem_size(
-        .d(n_elem_size$d),
-        .q(n_elem_size$q),
-        .clock(n_elem_size$clock)
-    );
-    atomic_unit$n_last_elem n_last_elem(
-        .d(n_last_elem$d),
-        .q(n_last_elem$q),
-        .clock(n_last_elem$clock)
-    );
-    atomic_unit$n_space_slm n_space_slm(
-        .d(n_space_slm$d),
-        .q(n_space_slm$q),
-        .clock(n_space_slm$clock)
-    );
-    atomic_unit$n_addr_offset32 n_addr_offset32(
-        .d(n_addr_offset32$d),
-        .q(n_addr_offset32$q),
-        .clock(n_addr_offset32$clock)
-    );
-    atomic_unit$n_addr_buffer n_addr_buffer(
-        .d(n_addr_buffer$d),
-        .q(n_addr_buffer$q),
-        .clock(n_addr_buffer$clock)
-    );
-    atomic_unit$n_kind_typed n_kind_typed(
-        .d(n_kind_typed$d),
-        .q(n_kind_typed$q),
-        .clock(n_kind_typed$clock)
-    );
-    atomic_unit$n_write_only n_write_only(
-        .d(n_write_only$d),
-        .q(n_write_only$q),
-        .clock(n_write_only$clock)
-    );
-    atomic_unit$n_swap_src n_swap_src(
-        .d(n_swap_src$d),
-        .q(n_swap_src$q),
-        .clock(n_swap_src$clock)
-    );
-    atomic_unit$n_v_present n_v_present(
-        .d(n_v_present$d),
-        .q(n_v_present$q),
-        .clock(n_v_present$clock)
-    );
-    atomic_unit$n_r_present n_r_present(
-        .d(n_r_present$d),
-        .q(n_r_present$q),
-        .clock(n_r_present$clock)
-    );
-    atomic_unit$n_lod_present n_lod_present(
-        .d(n_lod_present$d),
-        .q(n_lod_present$q),
-        .clock(n_lod_present$clock)
-    );
-    atomic_unit$n_alu_op n_alu_op(
-        .d(n_alu_op$d),
-        .q(n_alu_op$q),
-        .clock(n_alu_op$clock)
-    );
-    atomic_unit$n_alu_ty n_alu_ty(
-        .d(n_alu_ty$d),
-        .q(n_alu_ty$q),
-        .clock(n_alu_ty$clock)
-    );
-    atomic_unit$n_alu_ftz n_alu_ftz(
-        .d(n_alu_ftz$d),
-        .q(n_alu_ftz$q),
-        .clock(n_alu_ftz$clock)
-    );
-    atomic_unit$n_surf_kind n_surf_kind(
-        .d(n_surf_kind$d),
-        .q(n_surf_kind$q),
-        .clock(n_surf_kind$clock)
-    );
-    atomic_unit$n_surf_base n_surf_base(
-        .d(n_surf_base$d),
-        .q(n_surf_base$q),
-        .clock(n_surf_base$clock)
-    );
-    atomic_unit$n_surf_size n_surf_size(
-        .d(n_surf_size$d),
-        .q(n_surf_size$q),
-        .clock(n_surf_size$clock)
-    );
-    atomic_unit$n_width n_width(
-        .d(n_width$d),
-        .q(n_width$q),
-        .clock(n_width$clock)
-    );
-    atomic_unit$n_height n_height(
-        .d(n_height$d),
-        .q(n_height$q),
-        .clock(n_height$clock)
-    );
-    atomic_unit$n_depth n_depth(
-        .d(n_depth$d),
-        .q(n_depth$q),
-        .clock(n_depth$clock)
-    );
-    atomic_unit$n_width_one n_width_one(
-        .d(n_width_one$d),
-        .q(n_width_one$q),
-        .clock(n_width_one$clock)
-    );
-    atomic_unit$n_height_one n_height_one(
-        .d(n_height_one$d),
-        .q(n_height_one$q),
-        .clock(n_height_one$clock)
-    );
-    atomic_unit$n_depth_one n_depth_one(
-        .d(n_depth_one$d),
-        .q(n_depth_one$q),
-        .clock(n_depth_one$clock)
-    );
-    atomic_unit$n_surf_array n_surf_array(
-        .d(n_surf_array$d),
-        .q(n_surf_array$q),
-        .clock(n_surf_array$clock)
-    );
-    atomic_unit$n_lane_rows n_lane_rows(
-        .d(n_lane_rows$d),
-        .q(n_lane_rows$q),
-        .clock(n_lane_rows$clock)
-    );
-    atomic_unit$n_surf_levels n_surf_levels(
-        .d(n_surf_levels$d),
-        .q(n_surf_levels$q),
-        .clock(n_surf_levels$clock)
-    );
-    atomic_unit$n_surf_u16 n_surf_u16(
-        .d(n_surf_u16$d),
-        .q(n_surf_u16$q),
-        .clock(n_surf_u16$clock)
-    );
-    atomic_unit$n_slm_size n_slm_size(
-        .d(n_slm_size$d),
-        .q(n_slm_size$q),
-        .clock(n_slm_size$clock)
-    );
-    atomic_unit$sel_buf sel_buf(
-        .d(sel_buf$d),
-        .q(sel_buf$q),
-        .clock(sel_buf$clock)
-    );
-    atomic_unit$cap_valid cap_valid(
-        .d(cap_valid$d),
-        .q(cap_valid$q),
-        .clock(cap_valid$clock)
-    );
-    atomic_unit$cap_buf cap_buf(
-        .d(cap_buf$d),
-        .q(cap_buf$q),
-        .clock(cap_buf$clock)
-    );
-    atomic_unit$pbuf_addr$0 pbuf_addr$0(
-        .clock(pbuf_addr$0$clock),
-        .clear(pbuf_addr$0$clear),
-        .load(pbuf_addr$0$load),
-        .d(pbuf_addr$0$d),
-        .q(pbuf_addr$0$q)
-    );
-    atomic_unit$pbuf_addr$1 pbuf_addr$1(
-        .clock(pbuf_addr$1$clock),
-        .clear(pbuf_addr$1$clear),
-        .load(pbuf_addr$1$load),
-        .d(pbuf_addr$1$d),
-        .q(pbuf_addr$1$q)
-    );
-    atomic_unit$pbuf_src0$0 pbuf_src0$0(
-        .clock(pbuf_src0$0$clock),
-        .clear(pbuf_src0$0$clear),
-        .load(pbuf_src0$0$load),
-        .d(pbuf_src0$0$d),
-        .q(pbuf_src0$0$q)
-    );
-    atomic_unit$pbuf_src0$1 pbuf_src0$1(
-        .clock(pbuf_src0$1$clock),
-        .clear(pbuf_src0$1$clear),
-        .load(pbuf_src0$1$load),
-        .d(pbuf_src0$1$d),
-        .q(pbuf_src0$1$q)
-    );
-    atomic_unit$pbuf_src1$0 pbuf_src1$0(
-        .clock(pbuf_src1$0$clock),
-        .clear(pbuf_src1$0$clear),
-        .load(pbuf_src1$0$load),
-        .d(pbuf_src1$0$d),
-        .q(pbuf_src1$0$q)
-    );
-    atomic_unit$pbuf_src1$1 pbuf_src1$1(
-        .clock(pbuf_src1$1$clock),
-        .clear(pbuf_src1$1$clear),
-        .load(pbuf_src1$1$load),
-        .d(pbuf_src1$1$d),
-        .q(pbuf_src1$1$q)
-    );
-    atomic_unit$pbuf_coord$0 pbuf_coord$0(
-        .clock(pbuf_coord$0$clock),
-        .clear(pbuf_coord$0$clear),
-        .load(pbuf_coord$0$load),
-        .d(pbuf_coord$0$d),
-        .q(pbuf_coord$0$q)
-    );
-    atomic_unit$pbuf_coord$1 pbuf_coord$1(
-        .clock(pbuf_coord$1$clock),
-        .clear(pbuf_coord$1$clear),
-        .load(pbuf_coord$1$load),
-        .d(pbuf_coord$1$d),
-        .q(pbuf_coord$1$q)
     );
     atomic_unit$i_valid i_valid(
         .d(i_valid$d),
@@ -3044,21 +2226,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(typed_sizes_constant$d),
         .q(typed_sizes_constant$q),
         .clock(typed_sizes_constant$clock)
-    );
-    atomic_unit$n_walk_ops n_walk_ops(
-        .surf_kind(n_walk_ops$surf_kind),
-        .surf_array(n_walk_ops$surf_array),
-        .width(n_walk_ops$width),
-        .height(n_walk_ops$height),
-        .depth(n_walk_ops$depth),
-        .width_is_one(n_walk_ops$width_is_one),
-        .height_is_one(n_walk_ops$height_is_one),
-        .depth_is_one(n_walk_ops$depth_is_one),
-        .rows(n_walk_ops$rows),
-        .slices(n_walk_ops$slices),
-        .sizes_constant(n_walk_ops$sizes_constant),
-        .walk_a(n_walk_ops$walk_a),
-        .walk_b(n_walk_ops$walk_b)
     );
     atomic_unit$typed_walk_product typed_walk_product(
         .clock(typed_walk_product$clock),
@@ -4200,44 +3367,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
         left_few$d = left_few$q;
-        d_slot$d = d_slot$q;
-        n_valid$d = n_valid$q;
-        n_buf$d = n_buf$q;
-        n_lane$d = n_lane$q;
-        n_last_lane$d = n_last_lane$q;
-        n_marker$d = n_marker$q;
-        n_illegal$d = n_illegal$q;
-        n_elem_size$d = n_elem_size$q;
-        n_last_elem$d = n_last_elem$q;
-        n_space_slm$d = n_space_slm$q;
-        n_addr_offset32$d = n_addr_offset32$q;
-        n_addr_buffer$d = n_addr_buffer$q;
-        n_kind_typed$d = n_kind_typed$q;
-        n_write_only$d = n_write_only$q;
-        n_swap_src$d = n_swap_src$q;
-        n_v_present$d = n_v_present$q;
-        n_r_present$d = n_r_present$q;
-        n_lod_present$d = n_lod_present$q;
-        n_alu_op$d = n_alu_op$q;
-        n_alu_ty$d = n_alu_ty$q;
-        n_alu_ftz$d = n_alu_ftz$q;
-        n_surf_kind$d = n_surf_kind$q;
-        n_surf_base$d = n_surf_base$q;
-        n_surf_size$d = n_surf_size$q;
-        n_width$d = n_width$q;
-        n_height$d = n_height$q;
-        n_depth$d = n_depth$q;
-        n_width_one$d = n_width_one$q;
-        n_height_one$d = n_height_one$q;
-        n_depth_one$d = n_depth_one$q;
-        n_surf_array$d = n_surf_array$q;
-        n_lane_rows$d = n_lane_rows$q;
-        n_surf_levels$d = n_surf_levels$q;
-        n_surf_u16$d = n_surf_u16$q;
-        n_slm_size$d = n_slm_size$q;
-        sel_buf$d = sel_buf$q;
-        cap_valid$d = cap_valid$q;
-        cap_buf$d = cap_buf$q;
         i_valid$d = i_valid$q;
         i_buf$d = i_buf$q;
         i_lane$d = i_lane$q;
@@ -4419,26 +3548,18 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         hz_same_bytes$2$d = hz_same_bytes$2$q;
         hz_overlaps$3$d = hz_overlaps$3$q;
         hz_same_bytes$3$d = hz_same_bytes$3$q;
-        pbuf_addr$0$clear = 1'b0;
-        pbuf_src0$0$clear = 1'b0;
-        pbuf_src1$0$clear = 1'b0;
-        pbuf_coord$0$clear = 1'b0;
-        pbuf_addr$1$clear = 1'b0;
-        pbuf_src0$1$clear = 1'b0;
-        pbuf_src1$1$clear = 1'b0;
-        pbuf_coord$1$clear = 1'b0;
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
-                    lane_select$mask = d_lanes$q & lanes_built;
+                    lane_select$mask = front$d_lanes_q & lanes_built;
                 end
             IssueState$NextLane:
                 begin
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
-        lane_mux$buf0_coord = pbuf_coord$0$q[(32'h0)+:(96)];
-        lane_mux$buf1_coord = pbuf_coord$1$q[(32'h0)+:(96)];
+        lane_mux$buf0_coord = front$pbuf_coord_q$0[(32'h0)+:(96)];
+        lane_mux$buf1_coord = front$pbuf_coord_q$1[(32'h0)+:(96)];
         lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
         lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
         lane_mux$base_low = zero_low;
@@ -4688,64 +3809,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
             issue_scaled_c = typed_step$lod_c << 32'h1;
         end
         issue_lod_c = issue_scaled_c + ctx_surf_base$q;
-        sel_valid = d_valid$q & ~reset_q$q;
-        sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | d_no_lanes$q);
+        sel_valid = front$d_valid_q & ~reset_q$q;
+        sel_marker = (issue_state$q == IssueState$FirstLane) & (front$d_illegal_q | front$d_no_lanes_q);
         sel_last = sel_marker | left_few$q;
         if (issue_state$q == IssueState$FirstLane) begin
-            sel_last = sel_marker | d_lanes_few$q;
+            sel_last = sel_marker | front$d_lanes_few_q;
         end
-        n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset_q$q;
-        sel_take = sel_valid & (~n_valid$q | n_enter);
-        d_free = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
-        req_ready = (~r_valid$q | d_free) & ~reset_q$q;
-        r_desc$clear = 1'b0;
-        r_dmask$clear = 1'b0;
-        r_pred_mask$clear = 1'b0;
-        r_surf_kind$clear = 1'b0;
-        r_surf_base$clear = 1'b0;
-        r_surf_size$clear = 1'b0;
-        r_surf_array$clear = 1'b0;
-        r_surf_levels$clear = 1'b0;
-        r_surf_u16$clear = 1'b0;
-        r_slm_size$clear = 1'b0;
-        r_width$clear = 1'b0;
-        r_height$clear = 1'b0;
-        r_depth$clear = 1'b0;
-        if (d_free & r_valid$q) begin
-            d_slot$d = ~d_slot$q;
-        end
-        if (reset_q$q) begin
-            d_slot$d = 1'b1;
-        end
-        d_lanes$clear = 1'b0;
-        d_no_lanes$clear = 1'b0;
-        d_no_lanes$d = ~|(decoder$lane_enables & lanes_built);
-        d_lanes_few$clear = 1'b0;
-        d_illegal$clear = 1'b0;
-        d_elem_size$clear = 1'b0;
-        d_last_elem$clear = 1'b0;
-        d_space_slm$clear = 1'b0;
-        d_addr_offset32$clear = 1'b0;
-        d_addr_buffer$clear = 1'b0;
-        d_kind_typed$clear = 1'b0;
-        d_write_only$clear = 1'b0;
-        d_swap_src$clear = 1'b0;
-        d_v_present$clear = 1'b0;
-        d_r_present$clear = 1'b0;
-        d_lod_present$clear = 1'b0;
-        d_alu_op$clear = 1'b0;
-        d_alu_ty$clear = 1'b0;
-        d_alu_ftz$clear = 1'b0;
-        d_surf_kind$clear = 1'b0;
-        d_surf_base$clear = 1'b0;
-        d_surf_size$clear = 1'b0;
-        d_surf_array$clear = 1'b0;
-        d_surf_levels$clear = 1'b0;
-        d_surf_u16$clear = 1'b0;
-        d_slm_size$clear = 1'b0;
-        d_width$clear = 1'b0;
-        d_height$clear = 1'b0;
-        d_depth$clear = 1'b0;
+        n_enter = (front$n_valid_q & (~i_valid$q | issue_done)) & ~reset_q$q;
+        sel_take = sel_valid & (~front$n_valid_q | n_enter);
+        d_free = (~front$d_valid_q | (sel_take & sel_last)) & ~reset_q$q;
+        req_ready = (~front$r_valid_q | d_free) & ~reset_q$q;
         pay_valid = sel_take & ~sel_marker;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
@@ -4768,108 +3841,46 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                     end
                 end
         endcase
-        if (n_enter) begin
-            n_valid$d = 1'b0;
-        end
-        if (sel_take) begin
-            n_valid$d = 1'b1;
-            n_buf$d = sel_buf$q;
-            sel_buf$d = ~sel_buf$q;
-            n_lane$d = lane_select$lane;
-            n_last_lane$d = sel_last;
-            n_marker$d = sel_marker;
-            n_illegal$d = d_illegal$q;
-            n_elem_size$d = d_elem_size$q;
-            n_last_elem$d = d_last_elem$q;
-            n_space_slm$d = d_space_slm$q;
-            n_addr_offset32$d = d_addr_offset32$q;
-            n_addr_buffer$d = d_addr_buffer$q;
-            n_kind_typed$d = d_kind_typed$q;
-            n_write_only$d = d_write_only$q;
-            n_swap_src$d = d_swap_src$q;
-            n_v_present$d = d_v_present$q;
-            n_r_present$d = d_r_present$q;
-            n_lod_present$d = d_lod_present$q;
-            n_alu_op$d = d_alu_op$q;
-            n_alu_ty$d = d_alu_ty$q;
-            n_alu_ftz$d = d_alu_ftz$q;
-            n_surf_kind$d = d_surf_kind$q;
-            n_surf_base$d = d_surf_base$q;
-            n_surf_size$d = d_surf_size$q;
-            n_width$d = d_width$q;
-            if (~|d_width$q) begin
-                n_width$d = one_coord;
-            end
-            n_height$d = d_height$q;
-            if (~|d_height$q) begin
-                n_height$d = one_coord;
-            end
-            n_depth$d = d_depth$q;
-            if (~|d_depth$q) begin
-                n_depth$d = one_coord;
-            end
-            n_width_one$d = ~|d_width$q[(32'h1)+:(31)];
-            n_height_one$d = ~|d_height$q[(32'h1)+:(31)];
-            n_depth_one$d = ~|d_depth$q[(32'h1)+:(31)];
-            n_surf_array$d = d_surf_array$q;
-            n_lane_rows$d = d_height$q;
-            if (~|d_height$q) begin
-                n_lane_rows$d = one_coord;
-            end
-            if (d_surf_kind$q == kind_1d) begin
-                n_lane_rows$d = one_coord;
-            end
-            if (d_surf_kind$q == kind_1d_array) begin
-                n_lane_rows$d = d_surf_array$q;
-            end
-            n_surf_levels$d = d_surf_levels$q;
-            n_surf_u16$d = d_surf_u16$q;
-            n_slm_size$d = d_slm_size$q;
-        end
-        cap_valid$d = pay_valid;
-        cap_buf$d = sel_buf$q;
-        cap_load$0 = cap_valid$q & ~cap_buf$q;
-        cap_load$1 = cap_valid$q & cap_buf$q;
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
         if (n_enter) begin
             i_valid$d = 1'b1;
-            i_buf$d = n_buf$q;
-            i_lane$d = n_lane$q;
-            i_last_lane$d = n_last_lane$q;
-            i_marker$d = n_marker$q;
-            i_illegal$d = n_illegal$q;
-            ctx_elem_size$d = n_elem_size$q;
-            ctx_last_elem$d = n_last_elem$q;
-            ctx_space_slm$d = n_space_slm$q;
-            ctx_addr_offset32$d = n_addr_offset32$q;
-            ctx_addr_buffer$d = n_addr_buffer$q;
-            ctx_kind_typed$d = n_kind_typed$q;
-            ctx_write_only$d = n_write_only$q;
-            ctx_swap_src$d = n_swap_src$q;
-            ctx_v_present$d = n_v_present$q;
-            ctx_r_present$d = n_r_present$q;
-            ctx_alu_op$d = n_alu_op$q;
-            ctx_alu_ty$d = n_alu_ty$q;
-            ctx_alu_ftz$d = n_alu_ftz$q;
-            ctx_surf_kind$d = n_surf_kind$q;
-            ctx_surf_base$d = n_surf_base$q;
-            ctx_surf_size$d = n_surf_size$q;
-            typed_width$d = n_width$q;
-            typed_height$d = n_height$q;
-            typed_lane_rows$d = n_walk_ops$rows;
-            typed_slices$d = n_walk_ops$slices;
-            typed_sizes_constant$d = n_walk_ops$sizes_constant;
-            typed_depth$d = n_depth$q;
-            typed_width_one$d = n_width_one$q;
-            typed_height_one$d = n_height_one$q;
-            typed_depth_one$d = n_depth_one$q;
-            typed_walk_a$d = n_walk_ops$walk_a;
-            typed_walk_b$d = n_walk_ops$walk_b;
-            ctx_surf_array$d = n_surf_array$q;
-            ctx_surf_u16$d = n_surf_u16$q;
-            ctx_slm_size$d = n_slm_size$q;
+            i_buf$d = front$n_buf_q;
+            i_lane$d = front$n_lane_q;
+            i_last_lane$d = front$n_last_lane_q;
+            i_marker$d = front$n_marker_q;
+            i_illegal$d = front$n_illegal_q;
+            ctx_elem_size$d = front$n_elem_size_q;
+            ctx_last_elem$d = front$n_last_elem_q;
+            ctx_space_slm$d = front$n_space_slm_q;
+            ctx_addr_offset32$d = front$n_addr_offset32_q;
+            ctx_addr_buffer$d = front$n_addr_buffer_q;
+            ctx_kind_typed$d = front$n_kind_typed_q;
+            ctx_write_only$d = front$n_write_only_q;
+            ctx_swap_src$d = front$n_swap_src_q;
+            ctx_v_present$d = front$n_v_present_q;
+            ctx_r_present$d = front$n_r_present_q;
+            ctx_alu_op$d = front$n_alu_op_q;
+            ctx_alu_ty$d = front$n_alu_ty_q;
+            ctx_alu_ftz$d = front$n_alu_ftz_q;
+            ctx_surf_kind$d = front$n_surf_kind_q;
+            ctx_surf_base$d = front$n_surf_base_q;
+            ctx_surf_size$d = front$n_surf_size_q;
+            typed_width$d = front$n_width_q;
+            typed_height$d = front$n_height_q;
+            typed_lane_rows$d = front$n_walk_rows;
+            typed_slices$d = front$n_walk_slices;
+            typed_sizes_constant$d = front$n_walk_sizes_constant;
+            typed_depth$d = front$n_depth_q;
+            typed_width_one$d = front$n_width_one_q;
+            typed_height_one$d = front$n_height_one_q;
+            typed_depth_one$d = front$n_depth_one_q;
+            typed_walk_a$d = front$n_walk_a;
+            typed_walk_b$d = front$n_walk_b;
+            ctx_surf_array$d = front$n_surf_array_q;
+            ctx_surf_u16$d = front$n_surf_u16_q;
+            ctx_slm_size$d = front$n_slm_size_q;
         end
         if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
@@ -5212,8 +4223,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
             i_valid$d = 1'b0;
-            n_valid$d = 1'b0;
-            cap_valid$d = 1'b0;
             msg_misaligned$d = 1'b0;
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
@@ -5249,44 +4258,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
     always @(*) left_few$clock = clock;
-    always @(*) d_slot$clock = clock;
-    always @(*) n_valid$clock = clock;
-    always @(*) n_buf$clock = clock;
-    always @(*) n_lane$clock = clock;
-    always @(*) n_last_lane$clock = clock;
-    always @(*) n_marker$clock = clock;
-    always @(*) n_illegal$clock = clock;
-    always @(*) n_elem_size$clock = clock;
-    always @(*) n_last_elem$clock = clock;
-    always @(*) n_space_slm$clock = clock;
-    always @(*) n_addr_offset32$clock = clock;
-    always @(*) n_addr_buffer$clock = clock;
-    always @(*) n_kind_typed$clock = clock;
-    always @(*) n_write_only$clock = clock;
-    always @(*) n_swap_src$clock = clock;
-    always @(*) n_v_present$clock = clock;
-    always @(*) n_r_present$clock = clock;
-    always @(*) n_lod_present$clock = clock;
-    always @(*) n_alu_op$clock = clock;
-    always @(*) n_alu_ty$clock = clock;
-    always @(*) n_alu_ftz$clock = clock;
-    always @(*) n_surf_kind$clock = clock;
-    always @(*) n_surf_base$clock = clock;
-    always @(*) n_surf_size$clock = clock;
-    always @(*) n_width$clock = clock;
-    always @(*) n_height$clock = clock;
-    always @(*) n_depth$clock = clock;
-    always @(*) n_width_one$clock = clock;
-    always @(*) n_height_one$clock = clock;
-    always @(*) n_depth_one$clock = clock;
-    always @(*) n_surf_array$clock = clock;
-    always @(*) n_lane_rows$clock = clock;
-    always @(*) n_surf_levels$clock = clock;
-    always @(*) n_surf_u16$clock = clock;
-    always @(*) n_slm_size$clock = clock;
-    always @(*) sel_buf$clock = clock;
-    always @(*) cap_valid$clock = clock;
-    always @(*) cap_buf$clock = clock;
     always @(*) i_valid$clock = clock;
     always @(*) i_buf$clock = clock;
     always @(*) i_lane$clock = clock;
@@ -5468,39 +4439,17 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) hz_same_bytes$2$clock = clock;
     always @(*) hz_overlaps$3$clock = clock;
     always @(*) hz_same_bytes$3$clock = clock;
-    always @(*) pbuf_addr$0$clock = clock;
-    always @(*) pbuf_src0$0$clock = clock;
-    always @(*) pbuf_src1$0$clock = clock;
-    always @(*) pbuf_coord$0$clock = clock;
-    always @(*) pbuf_addr$0$d = pay_addr;
-    always @(*) pbuf_src0$0$d = pay_src0;
-    always @(*) pbuf_src1$0$d = pay_src1;
-    always @(*) pbuf_coord$0$d = pay_coord;
-    always @(*) pbuf_addr$1$clock = clock;
-    always @(*) pbuf_src0$1$clock = clock;
-    always @(*) pbuf_src1$1$clock = clock;
-    always @(*) pbuf_coord$1$clock = clock;
-    always @(*) pbuf_addr$1$d = pay_addr;
-    always @(*) pbuf_src0$1$d = pay_src0;
-    always @(*) pbuf_src1$1$d = pay_src1;
-    always @(*) pbuf_coord$1$d = pay_coord;
     always @(*) reset_q$clock = clock;
     always @(*) reset_q$d = reset;
-    always @(*) decoder$desc = r_desc$q;
-    always @(*) decoder$dmask = r_dmask$q;
-    always @(*) decoder$pred_mask = r_pred_mask$q;
-    always @(*) decoder$surf_kind = r_surf_kind$q;
-    always @(*) decoder$surf_u16 = r_surf_u16$q;
-    always @(*) dec_lanes_count$mask = decoder$lane_enables;
-    always @(*) first_lanes_two$mask = d_lanes$q;
+    always @(*) first_lanes_two$mask = front$d_lanes_q;
     always @(*) left_lanes_two$mask = lanes_left$q;
     always @(*) lane_mux$from_buf1 = i_buf$q;
-    always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
-    always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
-    always @(*) lane_mux$buf0_src1 = pbuf_src1$0$q;
-    always @(*) lane_mux$buf1_addr = pbuf_addr$1$q;
-    always @(*) lane_mux$buf1_src0 = pbuf_src0$1$q;
-    always @(*) lane_mux$buf1_src1 = pbuf_src1$1$q;
+    always @(*) lane_mux$buf0_addr = front$pbuf_addr_q$0;
+    always @(*) lane_mux$buf0_src0 = front$pbuf_src0_q$0;
+    always @(*) lane_mux$buf0_src1 = front$pbuf_src1_q$0;
+    always @(*) lane_mux$buf1_addr = front$pbuf_addr_q$1;
+    always @(*) lane_mux$buf1_src0 = front$pbuf_src0_q$1;
+    always @(*) lane_mux$buf1_src1 = front$pbuf_src1_q$1;
     always @(*) lane_mux$elem_size = ctx_elem_size$q;
     always @(*) typed_step$level = typed_level$q;
     always @(*) typed_step$level_base = typed_level_base$q;
@@ -5527,14 +4476,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) typed_walk_product$clock = clock;
     always @(*) typed_walk_product$walk_a = typed_walk_a$q;
     always @(*) typed_walk_product$walk_b = typed_walk_b$q;
-    always @(*) n_walk_ops$surf_kind = n_surf_kind$q;
-    always @(*) n_walk_ops$surf_array = n_surf_array$q;
-    always @(*) n_walk_ops$width = n_width$q;
-    always @(*) n_walk_ops$height = n_height$q;
-    always @(*) n_walk_ops$depth = n_depth$q;
-    always @(*) n_walk_ops$width_is_one = n_width_one$q;
-    always @(*) n_walk_ops$height_is_one = n_height_one$q;
-    always @(*) n_walk_ops$depth_is_one = n_depth_one$q;
     always @(*) typed_step$walk_p0 = typed_walk_product$p0;
     always @(*) typed_step$walk_p16 = typed_walk_product$p16;
     always @(*) typed_step$walk_p16_b = typed_walk_product$p16_b;
@@ -5845,157 +4786,46 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) read_skid$ready = mem_rd_ready;
     always @(*) read_skid$issue = a_reads;
     always @(*) issue_marker = i_marker$q;
-    always @(*) r_valid$clock = clock;
-    always @(*) r_valid$load = req_ready;
-    always @(*) r_valid$clear = reset_q$q;
-    always @(*) r_valid$d = req_valid;
-    always @(*) r_desc$clock = clock;
-    always @(*) r_desc$load = req_ready;
-    always @(*) r_desc$d = req_desc;
-    always @(*) r_dmask$clock = clock;
-    always @(*) r_dmask$load = req_ready;
-    always @(*) r_dmask$d = req_dmask;
-    always @(*) r_pred_mask$clock = clock;
-    always @(*) r_pred_mask$load = req_ready;
-    always @(*) r_pred_mask$d = req_pred_mask;
-    always @(*) r_surf_kind$clock = clock;
-    always @(*) r_surf_kind$load = req_ready;
-    always @(*) r_surf_kind$d = req_surf_kind;
-    always @(*) r_surf_base$clock = clock;
-    always @(*) r_surf_base$load = req_ready;
-    always @(*) r_surf_base$d = req_surf_base;
-    always @(*) r_surf_size$clock = clock;
-    always @(*) r_surf_size$load = req_ready;
-    always @(*) r_surf_size$d = req_surf_size;
-    always @(*) r_surf_array$clock = clock;
-    always @(*) r_surf_array$load = req_ready;
-    always @(*) r_surf_array$d = req_surf_array;
-    always @(*) r_surf_levels$clock = clock;
-    always @(*) r_surf_levels$load = req_ready;
-    always @(*) r_surf_levels$d = req_surf_levels;
-    always @(*) r_surf_u16$clock = clock;
-    always @(*) r_surf_u16$load = req_ready;
-    always @(*) r_surf_u16$d = req_surf_u16;
-    always @(*) r_slm_size$clock = clock;
-    always @(*) r_slm_size$load = req_ready;
-    always @(*) r_slm_size$d = req_slm_size;
-    always @(*) r_width$clock = clock;
-    always @(*) r_width$load = req_ready;
-    always @(*) r_width$d = req_surf_width;
-    always @(*) r_height$clock = clock;
-    always @(*) r_height$load = req_ready;
-    always @(*) r_height$d = req_surf_height;
-    always @(*) r_depth$clock = clock;
-    always @(*) r_depth$load = req_ready;
-    always @(*) r_depth$d = req_surf_depth;
-    always @(*) d_valid$clock = clock;
-    always @(*) d_valid$load = d_free;
-    always @(*) d_valid$clear = reset_q$q;
-    always @(*) d_valid$d = r_valid$q;
-    always @(*) d_lanes$clock = clock;
-    always @(*) d_lanes$load = d_free;
-    always @(*) d_lanes$d = decoder$lane_enables;
-    always @(*) d_no_lanes$clock = clock;
-    always @(*) d_no_lanes$load = d_free;
-    always @(*) d_lanes_few$clock = clock;
-    always @(*) d_lanes_few$load = d_free;
-    always @(*) d_lanes_few$d = dec_lanes_count$few;
-    always @(*) d_illegal$clock = clock;
-    always @(*) d_illegal$load = d_free;
-    always @(*) d_illegal$d = decoder$illegal;
-    always @(*) d_elem_size$clock = clock;
-    always @(*) d_elem_size$load = d_free;
-    always @(*) d_elem_size$d = decoder$elem_size;
-    always @(*) d_last_elem$clock = clock;
-    always @(*) d_last_elem$load = d_free;
-    always @(*) d_last_elem$d = decoder$last_elem;
-    always @(*) d_space_slm$clock = clock;
-    always @(*) d_space_slm$load = d_free;
-    always @(*) d_space_slm$d = decoder$space_slm;
-    always @(*) d_addr_offset32$clock = clock;
-    always @(*) d_addr_offset32$load = d_free;
-    always @(*) d_addr_offset32$d = decoder$addr_offset32;
-    always @(*) d_addr_buffer$clock = clock;
-    always @(*) d_addr_buffer$load = d_free;
-    always @(*) d_addr_buffer$d = decoder$addr_buffer;
-    always @(*) d_kind_typed$clock = clock;
-    always @(*) d_kind_typed$load = d_free;
-    always @(*) d_kind_typed$d = decoder$kind_typed;
-    always @(*) d_write_only$clock = clock;
-    always @(*) d_write_only$load = d_free;
-    always @(*) d_write_only$d = decoder$write_only;
-    always @(*) d_swap_src$clock = clock;
-    always @(*) d_swap_src$load = d_free;
-    always @(*) d_swap_src$d = decoder$swap_src;
-    always @(*) d_v_present$clock = clock;
-    always @(*) d_v_present$load = d_free;
-    always @(*) d_v_present$d = decoder$v_present;
-    always @(*) d_r_present$clock = clock;
-    always @(*) d_r_present$load = d_free;
-    always @(*) d_r_present$d = decoder$r_present;
-    always @(*) d_lod_present$clock = clock;
-    always @(*) d_lod_present$load = d_free;
-    always @(*) d_lod_present$d = decoder$lod_present;
-    always @(*) d_alu_op$clock = clock;
-    always @(*) d_alu_op$load = d_free;
-    always @(*) d_alu_op$d = decoder$alu_op;
-    always @(*) d_alu_ty$clock = clock;
-    always @(*) d_alu_ty$load = d_free;
-    always @(*) d_alu_ty$d = decoder$alu_ty;
-    always @(*) d_alu_ftz$clock = clock;
-    always @(*) d_alu_ftz$load = d_free;
-    always @(*) d_alu_ftz$d = decoder$alu_ftz;
-    always @(*) d_surf_kind$clock = clock;
-    always @(*) d_surf_kind$load = d_free;
-    always @(*) d_surf_kind$d = r_surf_kind$q;
-    always @(*) d_surf_base$clock = clock;
-    always @(*) d_surf_base$load = d_free;
-    always @(*) d_surf_base$d = r_surf_base$q;
-    always @(*) d_surf_size$clock = clock;
-    always @(*) d_surf_size$load = d_free;
-    always @(*) d_surf_size$d = r_surf_size$q;
-    always @(*) d_surf_array$clock = clock;
-    always @(*) d_surf_array$load = d_free;
-    always @(*) d_surf_array$d = r_surf_array$q;
-    always @(*) d_surf_levels$clock = clock;
-    always @(*) d_surf_levels$load = d_free;
-    always @(*) d_surf_levels$d = r_surf_levels$q;
-    always @(*) d_surf_u16$clock = clock;
-    always @(*) d_surf_u16$load = d_free;
-    always @(*) d_surf_u16$d = r_surf_u16$q;
-    always @(*) d_slm_size$clock = clock;
-    always @(*) d_slm_size$load = d_free;
-    always @(*) d_slm_size$d = r_slm_size$q;
-    always @(*) d_width$clock = clock;
-    always @(*) d_width$load = d_free;
-    always @(*) d_width$d = r_width$q;
-    always @(*) d_height$clock = clock;
-    always @(*) d_height$load = d_free;
-    always @(*) d_height$d = r_height$q;
-    always @(*) d_depth$clock = clock;
-    always @(*) d_depth$load = d_free;
-    always @(*) d_depth$d = r_depth$q;
+    always @(*) front$clock = clock;
+    always @(*) front$reset = reset_q$q;
+    always @(*) front$req_valid = req_valid;
+    always @(*) front$req_desc = req_desc;
+    always @(*) front$req_dmask = req_dmask;
+    always @(*) front$req_pred_mask = req_pred_mask;
+    always @(*) front$req_surf_kind = req_surf_kind;
+    always @(*) front$req_surf_base = req_surf_base;
+    always @(*) front$req_surf_size = req_surf_size;
+    always @(*) front$req_surf_width = req_surf_width;
+    always @(*) front$req_surf_height = req_surf_height;
+    always @(*) front$req_surf_depth = req_surf_depth;
+    always @(*) front$req_surf_array = req_surf_array;
+    always @(*) front$req_surf_levels = req_surf_levels;
+    always @(*) front$req_surf_u16 = req_surf_u16;
+    always @(*) front$req_slm_size = req_slm_size;
+    always @(*) front$pay_addr = pay_addr;
+    always @(*) front$pay_src0 = pay_src0;
+    always @(*) front$pay_src1 = pay_src1;
+    always @(*) front$pay_coord = pay_coord;
+    always @(*) front$req_ready = req_ready;
+    always @(*) front$d_free = d_free;
+    always @(*) front$sel_take = sel_take;
+    always @(*) front$sel_lane = lane_select$lane;
+    always @(*) front$sel_last = sel_last;
+    always @(*) front$sel_marker = sel_marker;
+    always @(*) front$n_enter = n_enter;
     always @(*) pay_lane = lane_select$lane;
-    always @(*) pay_slot = d_slot$q;
-    always @(*) pbuf_addr$0$load = cap_load$0;
-    always @(*) pbuf_src0$0$load = cap_load$0;
-    always @(*) pbuf_src1$0$load = cap_load$0;
-    always @(*) pbuf_coord$0$load = cap_load$0;
-    always @(*) pbuf_addr$1$load = cap_load$1;
-    always @(*) pbuf_src0$1$load = cap_load$1;
-    always @(*) pbuf_src1$1$load = cap_load$1;
-    always @(*) pbuf_coord$1$load = cap_load$1;
+    always @(*) pay_slot = front$d_slot_q;
     always @(*) typed_lane_coord$clock = clock;
     always @(*) typed_lane_coord$load = n_enter;
-    always @(*) typed_lane_coord$r_present = n_r_present$q;
-    always @(*) typed_lane_coord$lod_present = n_lod_present$q;
-    always @(*) typed_lane_coord$from_port = cap_valid$q;
-    always @(*) typed_lane_coord$from_buf1 = n_buf$q;
+    always @(*) typed_lane_coord$r_present = front$n_r_present_q;
+    always @(*) typed_lane_coord$lod_present = front$n_lod_present_q;
+    always @(*) typed_lane_coord$from_port = front$cap_valid_q;
+    always @(*) typed_lane_coord$from_buf1 = front$n_buf_q;
     always @(*) typed_lane_coord$port_coord = pay_coord;
-    always @(*) typed_lane_coord$buf0_coord = pbuf_coord$0$q;
-    always @(*) typed_lane_coord$buf1_coord = pbuf_coord$1$q;
-    always @(*) typed_lane_coord$levels = n_surf_levels$q;
-    always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
+    always @(*) typed_lane_coord$buf0_coord = front$pbuf_coord_q$0;
+    always @(*) typed_lane_coord$buf1_coord = front$pbuf_coord_q$1;
+    always @(*) typed_lane_coord$levels = front$n_surf_levels_q;
+    always @(*) typed_lane_coord$entry_rows = front$n_lane_rows_q;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = address$t_walk_q;
     always @(*) elem_bytes = elem_bytes_of$value;
@@ -8964,44 +7794,6 @@ module atomic_unit$address$t_walk_first(d,q,clock);
 endmodule // atomic_unit$address$t_walk_first
 
 
-module atomic_unit$cap_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$cap_buf
-
-
-module atomic_unit$cap_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$cap_valid
-
-
 module atomic_unit$ctx_addr_buffer(d,q,clock);
     
     // Module arguments
@@ -9361,2159 +8153,6 @@ module atomic_unit$ctx_write_only(d,q,clock);
     end
           
 endmodule // atomic_unit$ctx_write_only
-
-
-module atomic_unit$d_addr_buffer(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_addr_buffer
-
-
-module atomic_unit$d_addr_offset32(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_addr_offset32
-
-
-module atomic_unit$d_alu_ftz(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_alu_ftz
-
-
-module atomic_unit$d_alu_op(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 5'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_alu_op
-
-
-module atomic_unit$d_alu_ty(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 4'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_alu_ty
-
-
-module atomic_unit$d_depth(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_depth
-
-
-module atomic_unit$d_elem_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_elem_size
-
-
-module atomic_unit$d_height(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_height
-
-
-module atomic_unit$d_illegal(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_illegal
-
-
-module atomic_unit$d_kind_typed(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_kind_typed
-
-
-module atomic_unit$d_lanes(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_lanes
-
-
-module atomic_unit$d_lanes_few(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_lanes_few
-
-
-module atomic_unit$d_last_elem(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_last_elem
-
-
-module atomic_unit$d_lod_present(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_lod_present
-
-
-module atomic_unit$d_no_lanes(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_no_lanes
-
-
-module atomic_unit$d_r_present(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_r_present
-
-
-module atomic_unit$d_slm_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_slm_size
-
-
-module atomic_unit$d_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$d_slot
-
-
-module atomic_unit$d_space_slm(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_space_slm
-
-
-module atomic_unit$d_surf_array(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_surf_array
-
-
-module atomic_unit$d_surf_base(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_surf_base
-
-
-module atomic_unit$d_surf_kind(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_surf_kind
-
-
-module atomic_unit$d_surf_levels(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_surf_levels
-
-
-module atomic_unit$d_surf_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_surf_size
-
-
-module atomic_unit$d_surf_u16(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_surf_u16
-
-
-module atomic_unit$d_swap_src(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_swap_src
-
-
-module atomic_unit$d_v_present(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_v_present
-
-
-module atomic_unit$d_valid(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_valid
-
-
-module atomic_unit$d_width(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_width
-
-
-module atomic_unit$d_write_only(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$d_write_only
-
-
-module atomic_unit$dec_lanes_count(mask,few);
-    
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  few;
-    
-    // Constant declarations
-    localparam  enabled = 32'hffffffff;
-    
-    // Update code (custom)
-    wire [31:0] set = mask & 32'hffffffff;
-    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
-    // set (meaningful at the multiples of stride; the bits between are unused)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] at_least1_1 = set;
-    wire [31:0] at_least2_1 = 32'h0;
-    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
-    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
-    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
-    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
-    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
-    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
-    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
-    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
-    wire [31:0] at_least2_32 = at_least2_16 | (at_least2_16 >> 16) | (at_least1_16 & (at_least1_16 >> 16));
-    /* verilator lint_on UNUSEDSIGNAL */
-    always @(*) few = ~at_least2_32[0];
-endmodule // atomic_unit$dec_lanes_count
-
-
-module atomic_unit$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
-    
-    // Module arguments
-    input wire  [127:0] desc;
-    input wire  [31:0] dmask;
-    input wire  [31:0] pred_mask;
-    input wire  [2:0] surf_kind;
-    input wire  surf_u16;
-    output reg  kind_typed;
-    output reg  illegal;
-    output reg  [31:0] lane_enables;
-    output reg  [4:0] alu_op;
-    output reg  [3:0] alu_ty;
-    output reg  alu_ftz;
-    output reg  [2:0] elem_size;
-    output reg  [2:0] last_elem;
-    output reg  space_slm;
-    output reg  addr_offset32;
-    output reg  addr_buffer;
-    output reg  write_only;
-    output reg  swap_src;
-    output reg  v_present;
-    output reg  r_present;
-    output reg  lod_present;
-    
-    // Constant declarations
-    localparam  opcode_svm = 8'h4e;
-    localparam  subop_svm_atomic = 8'h5;
-    localparam  subop_svm_scatter = 8'h4;
-    localparam  opcode_dword = 8'h7d;
-    localparam  opcode_typed = 8'h73;
-    localparam  opcode_ptx = 8'ha7;
-    localparam  byte_255 = 8'hff;
-    localparam  one_byte = 8'h1;
-    localparam  two_byte = 8'h2;
-    localparam  exec_lanes$0 = 32'h1;
-    localparam  exec_lanes$1 = 32'h3;
-    localparam  exec_lanes$2 = 32'hf;
-    localparam  exec_lanes$3 = 32'hff;
-    localparam  exec_lanes$4 = 32'hffff;
-    localparam  exec_lanes$5 = 32'hffffffff;
-    localparam  all_lanes = 32'hffffffff;
-    localparam  exec_code_8 = 3'b11;
-    localparam  max_exec_svm_atomic = 3'b11;
-    localparam  max_exec_dword = 3'b101;
-    localparam  max_exec_scatter = 3'b100;
-    localparam  max_exec_ptx = 3'b101;
-    localparam  surf_kind_buffer = 3'b101;
-    localparam  size_1b = 3'b0;
-    localparam  size_2b = 3'b1;
-    localparam  size_4b = 3'b10;
-    localparam  size_8b = 3'b11;
-    localparam  size_16b = 3'b100;
-    localparam  count_minus_one$0 = 3'b0;
-    localparam  count_minus_one$1 = 3'b1;
-    localparam  count_minus_one$2 = 3'b11;
-    localparam  count_minus_one$3 = 3'b111;
-    localparam  log2_3$0 = 3'b0;
-    localparam  log2_3$1 = 3'b1;
-    localparam  log2_3$2 = 3'b10;
-    localparam  log2_3$3 = 3'b11;
-    localparam  zero_op = 5'b0;
-    localparam  zero_ty = 4'h0;
-    localparam  zero_elem = 3'b0;
-    localparam  width_code_16 = 2'b1;
-    localparam  width_code_64 = 2'b10;
-    localparam  width_code_reserved = 2'b11;
-    localparam  block_code_1b = 2'b0;
-    localparam  block_code_4b = 2'b1;
-    localparam  block_code_8b = 2'b10;
-    localparam  block_code_reserved = 2'b11;
-    localparam  blocks_code_8 = 2'b11;
-    localparam  tail_svm_atomic = 128'hffffffffffff00000000000000000000;
-    localparam  tail_dword = 128'hffffffffffff00000000000000000000;
-    localparam  tail_typed = 128'hffffff00000000000000000000000000;
-    localparam  tail_scatter = 128'hffffffffffffff000000000000000000;
-    localparam  tail_ptx = 128'hffffff00000000000000000000000000;
-    localparam  visa_known = 32'h73fff;
-    localparam  visa_typed = 32'h3fff;
-    localparam  visa_float = 32'h70000;
-    localparam  visa_src0_null = 32'h200c;
-    localparam  visa_src1_required = 32'h40080;
-    localparam  visa_ty_16$0 = 4'h0;
-    localparam  visa_ty_16$1 = 4'h0;
-    localparam  visa_ty_16$2 = 4'h0;
-    localparam  visa_ty_16$3 = 4'h0;
-    localparam  visa_ty_16$4 = 4'h0;
-    localparam  visa_ty_16$5 = 4'h0;
-    localparam  visa_ty_16$6 = 4'h0;
-    localparam  visa_ty_16$7 = 4'h0;
-    localparam  visa_ty_16$8 = 4'h0;
-    localparam  visa_ty_16$9 = 4'h0;
-    localparam  visa_ty_16$10 = 4'h0;
-    localparam  visa_ty_16$11 = 4'h0;
-    localparam  visa_ty_16$12 = 4'h0;
-    localparam  visa_ty_16$13 = 4'h0;
-    localparam  visa_ty_16$14 = 4'h0;
-    localparam  visa_ty_16$15 = 4'h0;
-    localparam  visa_ty_16$16 = 4'h4;
-    localparam  visa_ty_16$17 = 4'h4;
-    localparam  visa_ty_16$18 = 4'h4;
-    localparam  visa_ty_16$19 = 4'h0;
-    localparam  visa_ty_16$20 = 4'h0;
-    localparam  visa_ty_16$21 = 4'h0;
-    localparam  visa_ty_16$22 = 4'h0;
-    localparam  visa_ty_16$23 = 4'h0;
-    localparam  visa_ty_16$24 = 4'h0;
-    localparam  visa_ty_16$25 = 4'h0;
-    localparam  visa_ty_16$26 = 4'h0;
-    localparam  visa_ty_16$27 = 4'h0;
-    localparam  visa_ty_16$28 = 4'h0;
-    localparam  visa_ty_16$29 = 4'h0;
-    localparam  visa_ty_16$30 = 4'h0;
-    localparam  visa_ty_16$31 = 4'h0;
-    localparam  visa_ty_32$0 = 4'h1;
-    localparam  visa_ty_32$1 = 4'h1;
-    localparam  visa_ty_32$2 = 4'h1;
-    localparam  visa_ty_32$3 = 4'h1;
-    localparam  visa_ty_32$4 = 4'h1;
-    localparam  visa_ty_32$5 = 4'h1;
-    localparam  visa_ty_32$6 = 4'h1;
-    localparam  visa_ty_32$7 = 4'h1;
-    localparam  visa_ty_32$8 = 4'h1;
-    localparam  visa_ty_32$9 = 4'h1;
-    localparam  visa_ty_32$10 = 4'h1;
-    localparam  visa_ty_32$11 = 4'h1;
-    localparam  visa_ty_32$12 = 4'h1;
-    localparam  visa_ty_32$13 = 4'h1;
-    localparam  visa_ty_32$14 = 4'h0;
-    localparam  visa_ty_32$15 = 4'h0;
-    localparam  visa_ty_32$16 = 4'h6;
-    localparam  visa_ty_32$17 = 4'h6;
-    localparam  visa_ty_32$18 = 4'h6;
-    localparam  visa_ty_32$19 = 4'h0;
-    localparam  visa_ty_32$20 = 4'h0;
-    localparam  visa_ty_32$21 = 4'h0;
-    localparam  visa_ty_32$22 = 4'h0;
-    localparam  visa_ty_32$23 = 4'h0;
-    localparam  visa_ty_32$24 = 4'h0;
-    localparam  visa_ty_32$25 = 4'h0;
-    localparam  visa_ty_32$26 = 4'h0;
-    localparam  visa_ty_32$27 = 4'h0;
-    localparam  visa_ty_32$28 = 4'h0;
-    localparam  visa_ty_32$29 = 4'h0;
-    localparam  visa_ty_32$30 = 4'h0;
-    localparam  visa_ty_32$31 = 4'h0;
-    localparam  visa_ty_64$0 = 4'h2;
-    localparam  visa_ty_64$1 = 4'h2;
-    localparam  visa_ty_64$2 = 4'h2;
-    localparam  visa_ty_64$3 = 4'h2;
-    localparam  visa_ty_64$4 = 4'h2;
-    localparam  visa_ty_64$5 = 4'h2;
-    localparam  visa_ty_64$6 = 4'h2;
-    localparam  visa_ty_64$7 = 4'h2;
-    localparam  visa_ty_64$8 = 4'h2;
-    localparam  visa_ty_64$9 = 4'h2;
-    localparam  visa_ty_64$10 = 4'h2;
-    localparam  visa_ty_64$11 = 4'h2;
-    localparam  visa_ty_64$12 = 4'h2;
-    localparam  visa_ty_64$13 = 4'h2;
-    localparam  visa_ty_64$14 = 4'h0;
-    localparam  visa_ty_64$15 = 4'h0;
-    localparam  visa_ty_64$16 = 4'h6;
-    localparam  visa_ty_64$17 = 4'h6;
-    localparam  visa_ty_64$18 = 4'h6;
-    localparam  visa_ty_64$19 = 4'h0;
-    localparam  visa_ty_64$20 = 4'h0;
-    localparam  visa_ty_64$21 = 4'h0;
-    localparam  visa_ty_64$22 = 4'h0;
-    localparam  visa_ty_64$23 = 4'h0;
-    localparam  visa_ty_64$24 = 4'h0;
-    localparam  visa_ty_64$25 = 4'h0;
-    localparam  visa_ty_64$26 = 4'h0;
-    localparam  visa_ty_64$27 = 4'h0;
-    localparam  visa_ty_64$28 = 4'h0;
-    localparam  visa_ty_64$29 = 4'h0;
-    localparam  visa_ty_64$30 = 4'h0;
-    localparam  visa_ty_64$31 = 4'h0;
-    localparam  ptx_op_known = 16'h3ff;
-    localparam  ptx_type_known = 16'h3fff;
-    localparam  ptx_scalar_types$0 = 16'h6;
-    localparam  ptx_scalar_types$1 = 16'h6;
-    localparam  ptx_scalar_types$2 = 16'h6;
-    localparam  ptx_scalar_types$3 = 16'hf;
-    localparam  ptx_scalar_types$4 = 16'he;
-    localparam  ptx_scalar_types$5 = 16'h3ff0;
-    localparam  ptx_scalar_types$6 = 16'h10;
-    localparam  ptx_scalar_types$7 = 16'h10;
-    localparam  ptx_scalar_types$8 = 16'hf0;
-    localparam  ptx_scalar_types$9 = 16'hf0;
-    localparam  ptx_scalar_types$10 = 16'h0;
-    localparam  ptx_scalar_types$11 = 16'h0;
-    localparam  ptx_scalar_types$12 = 16'h0;
-    localparam  ptx_scalar_types$13 = 16'h0;
-    localparam  ptx_scalar_types$14 = 16'h0;
-    localparam  ptx_scalar_types$15 = 16'h0;
-    localparam  ptx_vector_types$0 = 16'h0;
-    localparam  ptx_vector_types$1 = 16'h0;
-    localparam  ptx_vector_types$2 = 16'h0;
-    localparam  ptx_vector_types$3 = 16'h0;
-    localparam  ptx_vector_types$4 = 16'h0;
-    localparam  ptx_vector_types$5 = 16'h3d00;
-    localparam  ptx_vector_types$6 = 16'h0;
-    localparam  ptx_vector_types$7 = 16'h0;
-    localparam  ptx_vector_types$8 = 16'h3c00;
-    localparam  ptx_vector_types$9 = 16'h3c00;
-    localparam  ptx_vector_types$10 = 16'h0;
-    localparam  ptx_vector_types$11 = 16'h0;
-    localparam  ptx_vector_types$12 = 16'h0;
-    localparam  ptx_vector_types$13 = 16'h0;
-    localparam  ptx_vector_types$14 = 16'h0;
-    localparam  ptx_vector_types$15 = 16'h0;
-    localparam  ptx_elem_ty$0 = 4'h0;
-    localparam  ptx_elem_ty$1 = 4'h1;
-    localparam  ptx_elem_ty$2 = 4'h2;
-    localparam  ptx_elem_ty$3 = 4'h3;
-    localparam  ptx_elem_ty$4 = 4'h1;
-    localparam  ptx_elem_ty$5 = 4'h2;
-    localparam  ptx_elem_ty$6 = 4'h1;
-    localparam  ptx_elem_ty$7 = 4'h2;
-    localparam  ptx_elem_ty$8 = 4'h6;
-    localparam  ptx_elem_ty$9 = 4'h7;
-    localparam  ptx_elem_ty$10 = 4'h4;
-    localparam  ptx_elem_ty$11 = 4'h8;
-    localparam  ptx_elem_ty$12 = 4'h5;
-    localparam  ptx_elem_ty$13 = 4'h9;
-    localparam  ptx_elem_ty$14 = 4'h0;
-    localparam  ptx_elem_ty$15 = 4'h0;
-    localparam  ptx_elem_size$0 = 3'b1;
-    localparam  ptx_elem_size$1 = 3'b10;
-    localparam  ptx_elem_size$2 = 3'b11;
-    localparam  ptx_elem_size$3 = 3'b100;
-    localparam  ptx_elem_size$4 = 3'b10;
-    localparam  ptx_elem_size$5 = 3'b11;
-    localparam  ptx_elem_size$6 = 3'b10;
-    localparam  ptx_elem_size$7 = 3'b11;
-    localparam  ptx_elem_size$8 = 3'b10;
-    localparam  ptx_elem_size$9 = 3'b11;
-    localparam  ptx_elem_size$10 = 3'b1;
-    localparam  ptx_elem_size$11 = 3'b10;
-    localparam  ptx_elem_size$12 = 3'b1;
-    localparam  ptx_elem_size$13 = 3'b10;
-    localparam  ptx_elem_size$14 = 3'b0;
-    localparam  ptx_elem_size$15 = 3'b0;
-    localparam  ptx_half_types = 16'h3c00;
-    localparam  ptx_cas_no_hint_types = 16'h9;
-    localparam  ptx_op_cas = 4'h3;
-    localparam  ptx_type_f32 = 4'h8;
-    localparam  ptx_space_max = 3'b100;
-    localparam  ptx_space_global = 3'b1;
-    localparam  ptx_space_shared = 3'b10;
-    localparam  ptx_qual_max = 3'b100;
-    localparam  lanes_built = 32'hffffffff;
-    localparam  max_exec_built = 3'b101;
-    localparam  max_size_built = 3'b100;
-    localparam  fp_built = 1'b1;
-    localparam  float_only_ops = 32'hc70000;
-    localparam  float_types = 16'h3f0;
-    localparam  op_add = 5'b0;
-    localparam  ty_b128 = 4'h3;
-    
-    // Stub signals
-    reg  [3:0] ptx_alu_rom$op;
-    reg  [3:0] ptx_alu_rom$ty;
-    wire  [4:0] ptx_alu_rom$alu_op;
-    reg  [55:0] numbering$fields;
-    wire  numbering$visa_misnumbered;
-    wire  numbering$ptx_misnumbered;
-    
-    // Local signals
-    reg  kind_svm_atomic;
-    reg  kind_dword;
-    reg  kind_scatter;
-    reg  kind_ptx;
-    reg  [7:0] byte$0;
-    reg  [7:0] byte$1;
-    reg  [7:0] byte$2;
-    reg  [7:0] byte$3;
-    reg  [7:0] byte$4;
-    reg  [7:0] byte$5;
-    reg  [7:0] byte$6;
-    reg  [7:0] byte$7;
-    reg  [7:0] byte$8;
-    reg  [7:0] byte$9;
-    reg  [7:0] byte$10;
-    reg  [7:0] byte$11;
-    reg  [7:0] byte$12;
-    reg  [7:0] exec_byte;
-    reg  [2:0] exec_code;
-    reg  [2:0] exec_max;
-    reg  [7:0] pred_lo;
-    reg  [7:0] pred_hi;
-    reg  pred_present;
-    reg  [7:0] visa_op_byte;
-    reg  [4:0] visa_code;
-    reg  visa_w16;
-    reg  visa_w64;
-    reg  [3:0] visa_ty_at_16;
-    reg  [3:0] visa_ty_at_32;
-    reg  [3:0] visa_ty_at_64;
-    reg  [3:0] ptx_op;
-    reg  [3:0] ptx_ty;
-    reg  [1:0] ptx_vec;
-    reg  [2:0] ptx_space;
-    reg  ptx_is_cas;
-    reg  ptx_hint;
-    reg  ptx_global_or_generic;
-    reg  ptx_scalar_ok;
-    reg  ptx_vector_ok;
-    reg  [4:0] ptx_alu_op;
-    reg  [2:0] ptx_size;
-    reg  [2:0] ptx_vector_log2;
-    reg  [2:0] ptx_total_log2;
-    reg  [31:0] dispatch_1;
-    reg  [31:0] dispatch_2;
-    reg  [31:0] dispatch;
-    reg  [31:0] predicate;
-    reg  [31:0] exec_mask;
-    reg  [7:0] surface_byte;
-    reg  field_set$0;
-    reg  field_set$1;
-    reg  field_set$2;
-    reg  field_set$3;
-    reg  field_set$4;
-    reg  field_set$5;
-    reg  field_set$6;
-    reg  src0_null_b5;
-    reg  src1_required_b5;
-    reg  src0_null_b1;
-    reg  src1_required_b1;
-    reg  svm_presence_bad;
-    reg  dword_presence_bad;
-    reg  typed_presence_bad;
-    reg  ptx_presence_bad;
-    reg  scatter_operands_bad;
-    reg  bad_opcode;
-    reg  bad_exec;
-    reg  bad_pred;
-    reg  bad_op;
-    reg  bad_operands;
-    reg  bad_tail;
-    reg  bad_surface;
-    reg  bad_config;
-    reg  needs_fp;
-    
-    // Sub module instances
-    atomic_unit$decoder$ptx_alu_rom ptx_alu_rom(
-        .op(ptx_alu_rom$op),
-        .ty(ptx_alu_rom$ty),
-        .alu_op(ptx_alu_rom$alu_op)
-    );
-    atomic_unit$decoder$numbering numbering(
-        .fields(numbering$fields),
-        .visa_misnumbered(numbering$visa_misnumbered),
-        .ptx_misnumbered(numbering$ptx_misnumbered)
-    );
-    
-    // Update code
-    always @(*) begin
-        ptx_alu_rom$op = desc[(32'h8)+:(4)];
-        numbering$fields = desc[(32'h30)+:(56)];
-        ptx_alu_rom$ty = desc[(32'h10)+:(4)];
-        byte$0 = desc[(0 * 32'h8)+:(8)];
-        byte$1 = desc[(1 * 32'h8)+:(8)];
-        byte$2 = desc[(2 * 32'h8)+:(8)];
-        byte$3 = desc[(3 * 32'h8)+:(8)];
-        byte$4 = desc[(4 * 32'h8)+:(8)];
-        byte$5 = desc[(5 * 32'h8)+:(8)];
-        byte$6 = desc[(6 * 32'h8)+:(8)];
-        byte$7 = desc[(7 * 32'h8)+:(8)];
-        byte$8 = desc[(8 * 32'h8)+:(8)];
-        byte$9 = desc[(9 * 32'h8)+:(8)];
-        byte$10 = desc[(10 * 32'h8)+:(8)];
-        byte$11 = desc[(11 * 32'h8)+:(8)];
-        byte$12 = desc[(12 * 32'h8)+:(8)];
-        kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
-        kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
-        kind_dword = byte$0 == opcode_dword;
-        kind_typed = byte$0 == opcode_typed;
-        kind_ptx = byte$0 == opcode_ptx;
-        bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
-        exec_byte = byte$2;
-        pred_lo = byte$3;
-        pred_hi = byte$4;
-        visa_op_byte = byte$1;
-        exec_max = max_exec_dword;
-        if (kind_svm_atomic) begin
-            visa_op_byte = byte$5;
-            exec_max = max_exec_svm_atomic;
-        end
-        if (kind_scatter) begin
-            exec_max = max_exec_scatter;
-        end
-        if (kind_typed) begin
-            exec_max = exec_code_8;
-        end
-        if (kind_ptx) begin
-            exec_byte = byte$5;
-            pred_lo = byte$6;
-            pred_hi = byte$7;
-            exec_max = max_exec_ptx;
-        end
-        exec_code = exec_byte[(32'h0)+:(3)];
-        bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
-        if (kind_typed & (exec_code != exec_code_8)) begin
-            bad_exec = 1'b1;
-        end
-        exec_mask = all_lanes;
-        if (exec_code == 0) begin
-            exec_mask = exec_lanes$0;
-        end
-        if (exec_code == 1) begin
-            exec_mask = exec_lanes$1;
-        end
-        if (exec_code == 2) begin
-            exec_mask = exec_lanes$2;
-        end
-        if (exec_code == 3) begin
-            exec_mask = exec_lanes$3;
-        end
-        if (exec_code == 4) begin
-            exec_mask = exec_lanes$4;
-        end
-        if (exec_code == 5) begin
-            exec_mask = exec_lanes$5;
-        end
-        dispatch_1 = dmask;
-        if (exec_byte[32'h4]) begin
-            dispatch_1 = dmask >> 32'h4;
-        end
-        dispatch_2 = dispatch_1;
-        if (exec_byte[32'h5]) begin
-            dispatch_2 = dispatch_1 >> 32'h8;
-        end
-        dispatch = dispatch_2;
-        if (exec_byte[32'h6]) begin
-            dispatch = dispatch_2 >> 32'h10;
-        end
-        if (exec_byte[32'h7]) begin
-            dispatch = all_lanes;
-        end
-        pred_present = |(pred_lo | pred_hi);
-        bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
-        predicate = all_lanes;
-        if (pred_present) begin
-            predicate = pred_mask;
-            if (pred_hi[32'h7]) begin
-                predicate = ~pred_mask;
-            end
-        end
-        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
-        visa_code = visa_op_byte[(32'h0)+:(5)];
-        visa_w16 = visa_op_byte[32'h5];
-        visa_w64 = 1'b0;
-        if (kind_svm_atomic) begin
-            visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
-            visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
-        end
-        visa_ty_at_16 = zero_ty;
-        visa_ty_at_32 = zero_ty;
-        visa_ty_at_64 = zero_ty;
-        if (visa_code == 0) begin
-            visa_ty_at_16 = visa_ty_16$0;
-            visa_ty_at_32 = visa_ty_32$0;
-            visa_ty_at_64 = visa_ty_64$0;
-        end
-        if (visa_code == 1) begin
-            visa_ty_at_16 = visa_ty_16$1;
-            visa_ty_at_32 = visa_ty_32$1;
-            visa_ty_at_64 = visa_ty_64$1;
-        end
-        if (visa_code == 2) begin
-            visa_ty_at_16 = visa_ty_16$2;
-            visa_ty_at_32 = visa_ty_32$2;
-            visa_ty_at_64 = visa_ty_64$2;
-        end
-        if (visa_code == 3) begin
-            visa_ty_at_16 = visa_ty_16$3;
-            visa_ty_at_32 = visa_ty_32$3;
-            visa_ty_at_64 = visa_ty_64$3;
-        end
-        if (visa_code == 4) begin
-            visa_ty_at_16 = visa_ty_16$4;
-            visa_ty_at_32 = visa_ty_32$4;
-            visa_ty_at_64 = visa_ty_64$4;
-        end
-        if (visa_code == 5) begin
-            visa_ty_at_16 = visa_ty_16$5;
-            visa_ty_at_32 = visa_ty_32$5;
-            visa_ty_at_64 = visa_ty_64$5;
-        end
-        if (visa_code == 6) begin
-            visa_ty_at_16 = visa_ty_16$6;
-            visa_ty_at_32 = visa_ty_32$6;
-            visa_ty_at_64 = visa_ty_64$6;
-        end
-        if (visa_code == 7) begin
-            visa_ty_at_16 = visa_ty_16$7;
-            visa_ty_at_32 = visa_ty_32$7;
-            visa_ty_at_64 = visa_ty_64$7;
-        end
-        if (visa_code == 8) begin
-            visa_ty_at_16 = visa_ty_16$8;
-            visa_ty_at_32 = visa_ty_32$8;
-            visa_ty_at_64 = visa_ty_64$8;
-        end
-        if (visa_code == 9) begin
-            visa_ty_at_16 = visa_ty_16$9;
-            visa_ty_at_32 = visa_ty_32$9;
-            visa_ty_at_64 = visa_ty_64$9;
-        end
-        if (visa_code == 10) begin
-            visa_ty_at_16 = visa_ty_16$10;
-            visa_ty_at_32 = visa_ty_32$10;
-            visa_ty_at_64 = visa_ty_64$10;
-        end
-        if (visa_code == 11) begin
-            visa_ty_at_16 = visa_ty_16$11;
-            visa_ty_at_32 = visa_ty_32$11;
-            visa_ty_at_64 = visa_ty_64$11;
-        end
-        if (visa_code == 12) begin
-            visa_ty_at_16 = visa_ty_16$12;
-            visa_ty_at_32 = visa_ty_32$12;
-            visa_ty_at_64 = visa_ty_64$12;
-        end
-        if (visa_code == 13) begin
-            visa_ty_at_16 = visa_ty_16$13;
-            visa_ty_at_32 = visa_ty_32$13;
-            visa_ty_at_64 = visa_ty_64$13;
-        end
-        if (visa_code == 14) begin
-            visa_ty_at_16 = visa_ty_16$14;
-            visa_ty_at_32 = visa_ty_32$14;
-            visa_ty_at_64 = visa_ty_64$14;
-        end
-        if (visa_code == 15) begin
-            visa_ty_at_16 = visa_ty_16$15;
-            visa_ty_at_32 = visa_ty_32$15;
-            visa_ty_at_64 = visa_ty_64$15;
-        end
-        if (visa_code == 16) begin
-            visa_ty_at_16 = visa_ty_16$16;
-            visa_ty_at_32 = visa_ty_32$16;
-            visa_ty_at_64 = visa_ty_64$16;
-        end
-        if (visa_code == 17) begin
-            visa_ty_at_16 = visa_ty_16$17;
-            visa_ty_at_32 = visa_ty_32$17;
-            visa_ty_at_64 = visa_ty_64$17;
-        end
-        if (visa_code == 18) begin
-            visa_ty_at_16 = visa_ty_16$18;
-            visa_ty_at_32 = visa_ty_32$18;
-            visa_ty_at_64 = visa_ty_64$18;
-        end
-        if (visa_code == 19) begin
-            visa_ty_at_16 = visa_ty_16$19;
-            visa_ty_at_32 = visa_ty_32$19;
-            visa_ty_at_64 = visa_ty_64$19;
-        end
-        if (visa_code == 20) begin
-            visa_ty_at_16 = visa_ty_16$20;
-            visa_ty_at_32 = visa_ty_32$20;
-            visa_ty_at_64 = visa_ty_64$20;
-        end
-        if (visa_code == 21) begin
-            visa_ty_at_16 = visa_ty_16$21;
-            visa_ty_at_32 = visa_ty_32$21;
-            visa_ty_at_64 = visa_ty_64$21;
-        end
-        if (visa_code == 22) begin
-            visa_ty_at_16 = visa_ty_16$22;
-            visa_ty_at_32 = visa_ty_32$22;
-            visa_ty_at_64 = visa_ty_64$22;
-        end
-        if (visa_code == 23) begin
-            visa_ty_at_16 = visa_ty_16$23;
-            visa_ty_at_32 = visa_ty_32$23;
-            visa_ty_at_64 = visa_ty_64$23;
-        end
-        if (visa_code == 24) begin
-            visa_ty_at_16 = visa_ty_16$24;
-            visa_ty_at_32 = visa_ty_32$24;
-            visa_ty_at_64 = visa_ty_64$24;
-        end
-        if (visa_code == 25) begin
-            visa_ty_at_16 = visa_ty_16$25;
-            visa_ty_at_32 = visa_ty_32$25;
-            visa_ty_at_64 = visa_ty_64$25;
-        end
-        if (visa_code == 26) begin
-            visa_ty_at_16 = visa_ty_16$26;
-            visa_ty_at_32 = visa_ty_32$26;
-            visa_ty_at_64 = visa_ty_64$26;
-        end
-        if (visa_code == 27) begin
-            visa_ty_at_16 = visa_ty_16$27;
-            visa_ty_at_32 = visa_ty_32$27;
-            visa_ty_at_64 = visa_ty_64$27;
-        end
-        if (visa_code == 28) begin
-            visa_ty_at_16 = visa_ty_16$28;
-            visa_ty_at_32 = visa_ty_32$28;
-            visa_ty_at_64 = visa_ty_64$28;
-        end
-        if (visa_code == 29) begin
-            visa_ty_at_16 = visa_ty_16$29;
-            visa_ty_at_32 = visa_ty_32$29;
-            visa_ty_at_64 = visa_ty_64$29;
-        end
-        if (visa_code == 30) begin
-            visa_ty_at_16 = visa_ty_16$30;
-            visa_ty_at_32 = visa_ty_32$30;
-            visa_ty_at_64 = visa_ty_64$30;
-        end
-        if (visa_code == 31) begin
-            visa_ty_at_16 = visa_ty_16$31;
-            visa_ty_at_32 = visa_ty_32$31;
-            visa_ty_at_64 = visa_ty_64$31;
-        end
-        ptx_op = byte$1[(32'h0)+:(4)];
-        ptx_hint = byte$1[32'h5];
-        ptx_ty = byte$2[(32'h0)+:(4)];
-        ptx_vec = byte$2[(32'h4)+:(2)];
-        ptx_space = byte$3[(32'h0)+:(3)];
-        ptx_is_cas = ptx_op == ptx_op_cas;
-        ptx_global_or_generic = ptx_space <= ptx_space_global;
-        ptx_scalar_ok = 1'b0;
-        ptx_vector_ok = 1'b0;
-        if (ptx_op == 0) begin
-            ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$0[ptx_ty];
-        end
-        if (ptx_op == 1) begin
-            ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$1[ptx_ty];
-        end
-        if (ptx_op == 2) begin
-            ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$2[ptx_ty];
-        end
-        if (ptx_op == 3) begin
-            ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$3[ptx_ty];
-        end
-        if (ptx_op == 4) begin
-            ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$4[ptx_ty];
-        end
-        if (ptx_op == 5) begin
-            ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$5[ptx_ty];
-        end
-        if (ptx_op == 6) begin
-            ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$6[ptx_ty];
-        end
-        if (ptx_op == 7) begin
-            ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$7[ptx_ty];
-        end
-        if (ptx_op == 8) begin
-            ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$8[ptx_ty];
-        end
-        if (ptx_op == 9) begin
-            ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$9[ptx_ty];
-        end
-        if (ptx_op == 10) begin
-            ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$10[ptx_ty];
-        end
-        if (ptx_op == 11) begin
-            ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$11[ptx_ty];
-        end
-        if (ptx_op == 12) begin
-            ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$12[ptx_ty];
-        end
-        if (ptx_op == 13) begin
-            ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$13[ptx_ty];
-        end
-        if (ptx_op == 14) begin
-            ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$14[ptx_ty];
-        end
-        if (ptx_op == 15) begin
-            ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$15[ptx_ty];
-        end
-        ptx_alu_op = ptx_alu_rom$alu_op;
-        ptx_size = size_1b;
-        if (ptx_ty == 0) begin
-            ptx_size = ptx_elem_size$0;
-        end
-        if (ptx_ty == 1) begin
-            ptx_size = ptx_elem_size$1;
-        end
-        if (ptx_ty == 2) begin
-            ptx_size = ptx_elem_size$2;
-        end
-        if (ptx_ty == 3) begin
-            ptx_size = ptx_elem_size$3;
-        end
-        if (ptx_ty == 4) begin
-            ptx_size = ptx_elem_size$4;
-        end
-        if (ptx_ty == 5) begin
-            ptx_size = ptx_elem_size$5;
-        end
-        if (ptx_ty == 6) begin
-            ptx_size = ptx_elem_size$6;
-        end
-        if (ptx_ty == 7) begin
-            ptx_size = ptx_elem_size$7;
-        end
-        if (ptx_ty == 8) begin
-            ptx_size = ptx_elem_size$8;
-        end
-        if (ptx_ty == 9) begin
-            ptx_size = ptx_elem_size$9;
-        end
-        if (ptx_ty == 10) begin
-            ptx_size = ptx_elem_size$10;
-        end
-        if (ptx_ty == 11) begin
-            ptx_size = ptx_elem_size$11;
-        end
-        if (ptx_ty == 12) begin
-            ptx_size = ptx_elem_size$12;
-        end
-        if (ptx_ty == 13) begin
-            ptx_size = ptx_elem_size$13;
-        end
-        if (ptx_ty == 14) begin
-            ptx_size = ptx_elem_size$14;
-        end
-        if (ptx_ty == 15) begin
-            ptx_size = ptx_elem_size$15;
-        end
-        ptx_vector_log2 = size_1b;
-        if (ptx_vec == 0) begin
-            ptx_vector_log2 = log2_3$0;
-        end
-        if (ptx_vec == 1) begin
-            ptx_vector_log2 = log2_3$1;
-        end
-        if (ptx_vec == 2) begin
-            ptx_vector_log2 = log2_3$2;
-        end
-        if (ptx_vec == 3) begin
-            ptx_vector_log2 = log2_3$3;
-        end
-        ptx_total_log2 = ptx_size + ptx_vector_log2;
-        bad_op = 1'b0;
-        alu_op = zero_op;
-        alu_ty = zero_ty;
-        alu_ftz = 1'b0;
-        elem_size = size_4b;
-        last_elem = zero_elem;
-        if (kind_svm_atomic | kind_dword | kind_typed) begin
-            alu_op = visa_code;
-            alu_ty = visa_ty_at_32;
-            if (visa_w16) begin
-                alu_ty = visa_ty_at_16;
-                elem_size = size_2b;
-            end
-            if (visa_w64) begin
-                alu_ty = visa_ty_at_64;
-                elem_size = size_8b;
-            end
-            bad_op = ~visa_known[visa_code];
-        end
-        if (kind_svm_atomic) begin
-            if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_dword | kind_typed) begin
-            if (|visa_op_byte[(32'h6)+:(2)]) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_typed & ~visa_typed[visa_code]) begin
-            bad_op = 1'b1;
-        end
-        if (kind_scatter) begin
-            elem_size = size_1b;
-            if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
-                elem_size = size_4b;
-            end
-            if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
-                elem_size = size_8b;
-            end
-            if (byte$6[(32'h0)+:(2)] == 0) begin
-                last_elem = count_minus_one$0;
-            end
-            if (byte$6[(32'h0)+:(2)] == 1) begin
-                last_elem = count_minus_one$1;
-            end
-            if (byte$6[(32'h0)+:(2)] == 2) begin
-                last_elem = count_minus_one$2;
-            end
-            if (byte$6[(32'h0)+:(2)] == 3) begin
-                last_elem = count_minus_one$3;
-            end
-            if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
-                bad_op = 1'b1;
-            end
-            if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_ptx) begin
-            alu_op = ptx_alu_op;
-            if (ptx_ty == 0) begin
-                alu_ty = ptx_elem_ty$0;
-            end
-            if (ptx_ty == 1) begin
-                alu_ty = ptx_elem_ty$1;
-            end
-            if (ptx_ty == 2) begin
-                alu_ty = ptx_elem_ty$2;
-            end
-            if (ptx_ty == 3) begin
-                alu_ty = ptx_elem_ty$3;
-            end
-            if (ptx_ty == 4) begin
-                alu_ty = ptx_elem_ty$4;
-            end
-            if (ptx_ty == 5) begin
-                alu_ty = ptx_elem_ty$5;
-            end
-            if (ptx_ty == 6) begin
-                alu_ty = ptx_elem_ty$6;
-            end
-            if (ptx_ty == 7) begin
-                alu_ty = ptx_elem_ty$7;
-            end
-            if (ptx_ty == 8) begin
-                alu_ty = ptx_elem_ty$8;
-            end
-            if (ptx_ty == 9) begin
-                alu_ty = ptx_elem_ty$9;
-            end
-            if (ptx_ty == 10) begin
-                alu_ty = ptx_elem_ty$10;
-            end
-            if (ptx_ty == 11) begin
-                alu_ty = ptx_elem_ty$11;
-            end
-            if (ptx_ty == 12) begin
-                alu_ty = ptx_elem_ty$12;
-            end
-            if (ptx_ty == 13) begin
-                alu_ty = ptx_elem_ty$13;
-            end
-            if (ptx_ty == 14) begin
-                alu_ty = ptx_elem_ty$14;
-            end
-            if (ptx_ty == 15) begin
-                alu_ty = ptx_elem_ty$15;
-            end
-            alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
-            elem_size = ptx_size;
-            if (ptx_vec == 0) begin
-                last_elem = count_minus_one$0;
-            end
-            if (ptx_vec == 1) begin
-                last_elem = count_minus_one$1;
-            end
-            if (ptx_vec == 2) begin
-                last_elem = count_minus_one$2;
-            end
-            if (ptx_vec == 3) begin
-                last_elem = count_minus_one$3;
-            end
-            if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
-                bad_op = 1'b1;
-            end
-            if (|ptx_vec) begin
-                if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
-                    bad_op = 1'b1;
-                end
-            end
-            else begin
-                if (~ptx_scalar_ok) begin
-                    bad_op = 1'b1;
-                end
-            end
-            if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
-                bad_op = 1'b1;
-            end
-            if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
-                bad_op = 1'b1;
-            end
-        end
-        field_set$0 = |byte$6;
-        field_set$1 = |byte$7;
-        field_set$2 = |byte$8;
-        field_set$3 = |byte$9;
-        field_set$4 = |byte$10;
-        field_set$5 = |byte$11;
-        field_set$6 = |byte$12;
-        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
-        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
-        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
-        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
-        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
-        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
-        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
-        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
-        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
-        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
-        bad_tail = 1'b0;
-        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_dword & |(desc & tail_dword)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_typed & |(desc & tail_typed)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_scatter & |(desc & tail_scatter)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_ptx & |(desc & tail_ptx)) begin
-            bad_tail = 1'b1;
-        end
-        surface_byte = byte$5;
-        space_slm = 1'b0;
-        addr_offset32 = 1'b0;
-        addr_buffer = 1'b0;
-        bad_surface = 1'b0;
-        if (kind_dword) begin
-            addr_offset32 = 1'b1;
-            if (~|surface_byte) begin
-                space_slm = 1'b1;
-            end
-            else begin
-                if (surface_byte != byte_255) begin
-                    addr_buffer = 1'b1;
-                    bad_surface = surf_kind != surf_kind_buffer;
-                end
-            end
-        end
-        if (kind_typed) begin
-            bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
-        end
-        if (kind_ptx) begin
-            space_slm = ptx_space >= ptx_space_shared;
-        end
-        write_only = kind_scatter;
-        swap_src = kind_ptx & ptx_is_cas;
-        v_present = |byte$7;
-        r_present = |byte$8;
-        lod_present = |byte$9;
-        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
-        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
-        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
-    end
-    
-endmodule // atomic_unit$decoder
-
-
-module atomic_unit$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
-    
-    // Module arguments
-    input wire  [55:0] fields;
-    output reg  visa_misnumbered;
-    output reg  ptx_misnumbered;
-    
-    // Update code (custom)
-    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
-    wire [6:0] set;
-    wire [6:0] wide;
-    assign set[0] = |fields[7:0];
-    assign wide[0] = |fields[7:3];
-    wire [2:0] number0 = fields[2:0];
-    assign set[1] = |fields[15:8];
-    assign wide[1] = |fields[15:11];
-    wire [2:0] number1 = fields[10:8];
-    assign set[2] = |fields[23:16];
-    assign wide[2] = |fields[23:19];
-    wire [2:0] number2 = fields[18:16];
-    assign set[3] = |fields[31:24];
-    assign wide[3] = |fields[31:27];
-    wire [2:0] number3 = fields[26:24];
-    assign set[4] = |fields[39:32];
-    assign wide[4] = |fields[39:35];
-    wire [2:0] number4 = fields[34:32];
-    assign set[5] = |fields[47:40];
-    assign wide[5] = |fields[47:43];
-    wire [2:0] number5 = fields[42:40];
-    assign set[6] = |fields[55:48];
-    assign wide[6] = |fields[55:51];
-    wire [2:0] number6 = fields[50:48];
-    reg [6:0] visa_ok;
-    always @(*) begin
-       case (number0)
-          3'h1: visa_ok[0] = 1'b1;
-          default: visa_ok[0] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[0:0], number1})
-          4'h1, 4'ha: visa_ok[1] = 1'b1;
-          default: visa_ok[1] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[1:0], number2})
-          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
-          default: visa_ok[2] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[2:0], number3})
-          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
-          default: visa_ok[3] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[3:0], number4})
-          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
-          default: visa_ok[4] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[4:0], number5})
-          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
-          default: visa_ok[5] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[5:0], number6})
-          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
-          default: visa_ok[6] = 1'b0;
-       endcase
-    end
-    reg [6:2] ptx_ok;
-    always @(*) begin
-       case (number2)
-          3'h1: ptx_ok[2] = 1'b1;
-          default: ptx_ok[2] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[2:2], number3})
-          4'h1, 4'ha: ptx_ok[3] = 1'b1;
-          default: ptx_ok[3] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[3:2], number4})
-          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
-          default: ptx_ok[4] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[4:2], number5})
-          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
-          default: ptx_ok[5] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[5:2], number6})
-          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
-          default: ptx_ok[6] = 1'b0;
-       endcase
-    end
-    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
-    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
-endmodule // atomic_unit$decoder$numbering
-
-
-module atomic_unit$decoder$ptx_alu_rom(op,ty,alu_op);
-    
-    // Module arguments
-    input wire  [3:0] op;
-    input wire  [3:0] ty;
-    output reg  [4:0] alu_op;
-    
-    // Constant declarations
-    localparam  rows$0 = 5'b1000;
-    localparam  rows$1 = 5'b1000;
-    localparam  rows$2 = 5'b1000;
-    localparam  rows$3 = 5'b1000;
-    localparam  rows$4 = 5'b1000;
-    localparam  rows$5 = 5'b1000;
-    localparam  rows$6 = 5'b1000;
-    localparam  rows$7 = 5'b1000;
-    localparam  rows$8 = 5'b1000;
-    localparam  rows$9 = 5'b1000;
-    localparam  rows$10 = 5'b1000;
-    localparam  rows$11 = 5'b1000;
-    localparam  rows$12 = 5'b1000;
-    localparam  rows$13 = 5'b1000;
-    localparam  rows$14 = 5'b0;
-    localparam  rows$15 = 5'b0;
-    localparam  rows$16 = 5'b1001;
-    localparam  rows$17 = 5'b1001;
-    localparam  rows$18 = 5'b1001;
-    localparam  rows$19 = 5'b1001;
-    localparam  rows$20 = 5'b1001;
-    localparam  rows$21 = 5'b1001;
-    localparam  rows$22 = 5'b1001;
-    localparam  rows$23 = 5'b1001;
-    localparam  rows$24 = 5'b1001;
-    localparam  rows$25 = 5'b1001;
-    localparam  rows$26 = 5'b1001;
-    localparam  rows$27 = 5'b1001;
-    localparam  rows$28 = 5'b1001;
-    localparam  rows$29 = 5'b1001;
-    localparam  rows$30 = 5'b0;
-    localparam  rows$31 = 5'b0;
-    localparam  rows$32 = 5'b1010;
-    localparam  rows$33 = 5'b1010;
-    localparam  rows$34 = 5'b1010;
-    localparam  rows$35 = 5'b1010;
-    localparam  rows$36 = 5'b1010;
-    localparam  rows$37 = 5'b1010;
-    localparam  rows$38 = 5'b1010;
-    localparam  rows$39 = 5'b1010;
-    localparam  rows$40 = 5'b1010;
-    localparam  rows$41 = 5'b1010;
-    localparam  rows$42 = 5'b1010;
-    localparam  rows$43 = 5'b1010;
-    localparam  rows$44 = 5'b1010;
-    localparam  rows$45 = 5'b1010;
-    localparam  rows$46 = 5'b0;
-    localparam  rows$47 = 5'b0;
-    localparam  rows$48 = 5'b111;
-    localparam  rows$49 = 5'b111;
-    localparam  rows$50 = 5'b111;
-    localparam  rows$51 = 5'b111;
-    localparam  rows$52 = 5'b111;
-    localparam  rows$53 = 5'b111;
-    localparam  rows$54 = 5'b111;
-    localparam  rows$55 = 5'b111;
-    localparam  rows$56 = 5'b111;
-    localparam  rows$57 = 5'b111;
-    localparam  rows$58 = 5'b111;
-    localparam  rows$59 = 5'b111;
-    localparam  rows$60 = 5'b111;
-    localparam  rows$61 = 5'b111;
-    localparam  rows$62 = 5'b0;
-    localparam  rows$63 = 5'b0;
-    localparam  rows$64 = 5'b110;
-    localparam  rows$65 = 5'b110;
-    localparam  rows$66 = 5'b110;
-    localparam  rows$67 = 5'b110;
-    localparam  rows$68 = 5'b110;
-    localparam  rows$69 = 5'b110;
-    localparam  rows$70 = 5'b110;
-    localparam  rows$71 = 5'b110;
-    localparam  rows$72 = 5'b110;
-    localparam  rows$73 = 5'b110;
-    localparam  rows$74 = 5'b110;
-    localparam  rows$75 = 5'b110;
-    localparam  rows$76 = 5'b110;
-    localparam  rows$77 = 5'b110;
-    localparam  rows$78 = 5'b0;
-    localparam  rows$79 = 5'b0;
-    localparam  rows$80 = 5'b0;
-    localparam  rows$81 = 5'b0;
-    localparam  rows$82 = 5'b0;
-    localparam  rows$83 = 5'b0;
-    localparam  rows$84 = 5'b0;
-    localparam  rows$85 = 5'b0;
-    localparam  rows$86 = 5'b0;
-    localparam  rows$87 = 5'b0;
-    localparam  rows$88 = 5'b0;
-    localparam  rows$89 = 5'b0;
-    localparam  rows$90 = 5'b0;
-    localparam  rows$91 = 5'b0;
-    localparam  rows$92 = 5'b0;
-    localparam  rows$93 = 5'b0;
-    localparam  rows$94 = 5'b0;
-    localparam  rows$95 = 5'b0;
-    localparam  rows$96 = 5'b10011;
-    localparam  rows$97 = 5'b10011;
-    localparam  rows$98 = 5'b10011;
-    localparam  rows$99 = 5'b10011;
-    localparam  rows$100 = 5'b10011;
-    localparam  rows$101 = 5'b10011;
-    localparam  rows$102 = 5'b10011;
-    localparam  rows$103 = 5'b10011;
-    localparam  rows$104 = 5'b10011;
-    localparam  rows$105 = 5'b10011;
-    localparam  rows$106 = 5'b10011;
-    localparam  rows$107 = 5'b10011;
-    localparam  rows$108 = 5'b10011;
-    localparam  rows$109 = 5'b10011;
-    localparam  rows$110 = 5'b0;
-    localparam  rows$111 = 5'b0;
-    localparam  rows$112 = 5'b10100;
-    localparam  rows$113 = 5'b10100;
-    localparam  rows$114 = 5'b10100;
-    localparam  rows$115 = 5'b10100;
-    localparam  rows$116 = 5'b10100;
-    localparam  rows$117 = 5'b10100;
-    localparam  rows$118 = 5'b10100;
-    localparam  rows$119 = 5'b10100;
-    localparam  rows$120 = 5'b10100;
-    localparam  rows$121 = 5'b10100;
-    localparam  rows$122 = 5'b10100;
-    localparam  rows$123 = 5'b10100;
-    localparam  rows$124 = 5'b10100;
-    localparam  rows$125 = 5'b10100;
-    localparam  rows$126 = 5'b0;
-    localparam  rows$127 = 5'b0;
-    localparam  rows$128 = 5'b100;
-    localparam  rows$129 = 5'b100;
-    localparam  rows$130 = 5'b100;
-    localparam  rows$131 = 5'b100;
-    localparam  rows$132 = 5'b100;
-    localparam  rows$133 = 5'b100;
-    localparam  rows$134 = 5'b1011;
-    localparam  rows$135 = 5'b1011;
-    localparam  rows$136 = 5'b10110;
-    localparam  rows$137 = 5'b10110;
-    localparam  rows$138 = 5'b10110;
-    localparam  rows$139 = 5'b10110;
-    localparam  rows$140 = 5'b10110;
-    localparam  rows$141 = 5'b10110;
-    localparam  rows$142 = 5'b0;
-    localparam  rows$143 = 5'b0;
-    localparam  rows$144 = 5'b101;
-    localparam  rows$145 = 5'b101;
-    localparam  rows$146 = 5'b101;
-    localparam  rows$147 = 5'b101;
-    localparam  rows$148 = 5'b101;
-    localparam  rows$149 = 5'b101;
-    localparam  rows$150 = 5'b1100;
-    localparam  rows$151 = 5'b1100;
-    localparam  rows$152 = 5'b10111;
-    localparam  rows$153 = 5'b10111;
-    localparam  rows$154 = 5'b10111;
-    localparam  rows$155 = 5'b10111;
-    localparam  rows$156 = 5'b10111;
-    localparam  rows$157 = 5'b10111;
-    localparam  rows$158 = 5'b0;
-    localparam  rows$159 = 5'b0;
-    localparam  rows$160 = 5'b0;
-    localparam  rows$161 = 5'b0;
-    localparam  rows$162 = 5'b0;
-    localparam  rows$163 = 5'b0;
-    localparam  rows$164 = 5'b0;
-    localparam  rows$165 = 5'b0;
-    localparam  rows$166 = 5'b0;
-    localparam  rows$167 = 5'b0;
-    localparam  rows$168 = 5'b0;
-    localparam  rows$169 = 5'b0;
-    localparam  rows$170 = 5'b0;
-    localparam  rows$171 = 5'b0;
-    localparam  rows$172 = 5'b0;
-    localparam  rows$173 = 5'b0;
-    localparam  rows$174 = 5'b0;
-    localparam  rows$175 = 5'b0;
-    localparam  rows$176 = 5'b0;
-    localparam  rows$177 = 5'b0;
-    localparam  rows$178 = 5'b0;
-    localparam  rows$179 = 5'b0;
-    localparam  rows$180 = 5'b0;
-    localparam  rows$181 = 5'b0;
-    localparam  rows$182 = 5'b0;
-    localparam  rows$183 = 5'b0;
-    localparam  rows$184 = 5'b0;
-    localparam  rows$185 = 5'b0;
-    localparam  rows$186 = 5'b0;
-    localparam  rows$187 = 5'b0;
-    localparam  rows$188 = 5'b0;
-    localparam  rows$189 = 5'b0;
-    localparam  rows$190 = 5'b0;
-    localparam  rows$191 = 5'b0;
-    localparam  rows$192 = 5'b0;
-    localparam  rows$193 = 5'b0;
-    localparam  rows$194 = 5'b0;
-    localparam  rows$195 = 5'b0;
-    localparam  rows$196 = 5'b0;
-    localparam  rows$197 = 5'b0;
-    localparam  rows$198 = 5'b0;
-    localparam  rows$199 = 5'b0;
-    localparam  rows$200 = 5'b0;
-    localparam  rows$201 = 5'b0;
-    localparam  rows$202 = 5'b0;
-    localparam  rows$203 = 5'b0;
-    localparam  rows$204 = 5'b0;
-    localparam  rows$205 = 5'b0;
-    localparam  rows$206 = 5'b0;
-    localparam  rows$207 = 5'b0;
-    localparam  rows$208 = 5'b0;
-    localparam  rows$209 = 5'b0;
-    localparam  rows$210 = 5'b0;
-    localparam  rows$211 = 5'b0;
-    localparam  rows$212 = 5'b0;
-    localparam  rows$213 = 5'b0;
-    localparam  rows$214 = 5'b0;
-    localparam  rows$215 = 5'b0;
-    localparam  rows$216 = 5'b0;
-    localparam  rows$217 = 5'b0;
-    localparam  rows$218 = 5'b0;
-    localparam  rows$219 = 5'b0;
-    localparam  rows$220 = 5'b0;
-    localparam  rows$221 = 5'b0;
-    localparam  rows$222 = 5'b0;
-    localparam  rows$223 = 5'b0;
-    localparam  rows$224 = 5'b0;
-    localparam  rows$225 = 5'b0;
-    localparam  rows$226 = 5'b0;
-    localparam  rows$227 = 5'b0;
-    localparam  rows$228 = 5'b0;
-    localparam  rows$229 = 5'b0;
-    localparam  rows$230 = 5'b0;
-    localparam  rows$231 = 5'b0;
-    localparam  rows$232 = 5'b0;
-    localparam  rows$233 = 5'b0;
-    localparam  rows$234 = 5'b0;
-    localparam  rows$235 = 5'b0;
-    localparam  rows$236 = 5'b0;
-    localparam  rows$237 = 5'b0;
-    localparam  rows$238 = 5'b0;
-    localparam  rows$239 = 5'b0;
-    localparam  rows$240 = 5'b0;
-    localparam  rows$241 = 5'b0;
-    localparam  rows$242 = 5'b0;
-    localparam  rows$243 = 5'b0;
-    localparam  rows$244 = 5'b0;
-    localparam  rows$245 = 5'b0;
-    localparam  rows$246 = 5'b0;
-    localparam  rows$247 = 5'b0;
-    localparam  rows$248 = 5'b0;
-    localparam  rows$249 = 5'b0;
-    localparam  rows$250 = 5'b0;
-    localparam  rows$251 = 5'b0;
-    localparam  rows$252 = 5'b0;
-    localparam  rows$253 = 5'b0;
-    localparam  rows$254 = 5'b0;
-    localparam  rows$255 = 5'b0;
-    
-    // Update code (custom)
-    always @(*) begin
-       case ({op, ty})
-          8'h00: alu_op = 5'h8;
-          8'h01: alu_op = 5'h8;
-          8'h02: alu_op = 5'h8;
-          8'h03: alu_op = 5'h8;
-          8'h04: alu_op = 5'h8;
-          8'h05: alu_op = 5'h8;
-          8'h06: alu_op = 5'h8;
-          8'h07: alu_op = 5'h8;
-          8'h08: alu_op = 5'h8;
-          8'h09: alu_op = 5'h8;
-          8'h0a: alu_op = 5'h8;
-          8'h0b: alu_op = 5'h8;
-          8'h0c: alu_op = 5'h8;
-          8'h0d: alu_op = 5'h8;
-          8'h10: alu_op = 5'h9;
-          8'h11: alu_op = 5'h9;
-          8'h12: alu_op = 5'h9;
-          8'h13: alu_op = 5'h9;
-          8'h14: alu_op = 5'h9;
-          8'h15: alu_op = 5'h9;
-          8'h16: alu_op = 5'h9;
-          8'h17: alu_op = 5'h9;
-          8'h18: alu_op = 5'h9;
-          8'h19: alu_op = 5'h9;
-          8'h1a: alu_op = 5'h9;
-          8'h1b: alu_op = 5'h9;
-          8'h1c: alu_op = 5'h9;
-          8'h1d: alu_op = 5'h9;
-          8'h20: alu_op = 5'ha;
-          8'h21: alu_op = 5'ha;
-          8'h22: alu_op = 5'ha;
-          8'h23: alu_op = 5'ha;
-          8'h24: alu_op = 5'ha;
-          8'h25: alu_op = 5'ha;
-          8'h26: alu_op = 5'ha;
-          8'h27: alu_op = 5'ha;
-          8'h28: alu_op = 5'ha;
-          8'h29: alu_op = 5'ha;
-          8'h2a: alu_op = 5'ha;
-          8'h2b: alu_op = 5'ha;
-          8'h2c: alu_op = 5'ha;
-          8'h2d: alu_op = 5'ha;
-          8'h30: alu_op = 5'h7;
-          8'h31: alu_op = 5'h7;
-          8'h32: alu_op = 5'h7;
-          8'h33: alu_op = 5'h7;
-          8'h34: alu_op = 5'h7;
-          8'h35: alu_op = 5'h7;
-          8'h36: alu_op = 5'h7;
-          8'h37: alu_op = 5'h7;
-          8'h38: alu_op = 5'h7;
-          8'h39: alu_op = 5'h7;
-          8'h3a: alu_op = 5'h7;
-          8'h3b: alu_op = 5'h7;
-          8'h3c: alu_op = 5'h7;
-          8'h3d: alu_op = 5'h7;
-          8'h40: alu_op = 5'h6;
-          8'h41: alu_op = 5'h6;
-          8'h42: alu_op = 5'h6;
-          8'h43: alu_op = 5'h6;
-          8'h44: alu_op = 5'h6;
-          8'h45: alu_op = 5'h6;
-          8'h46: alu_op = 5'h6;
-          8'h47: alu_op = 5'h6;
-          8'h48: alu_op = 5'h6;
-          8'h49: alu_op = 5'h6;
-          8'h4a: alu_op = 5'h6;
-          8'h4b: alu_op = 5'h6;
-          8'h4c: alu_op = 5'h6;
-          8'h4d: alu_op = 5'h6;
-          8'h50: alu_op = 5'h0;
-          8'h51: alu_op = 5'h0;
-          8'h52: alu_op = 5'h0;
-          8'h53: alu_op = 5'h0;
-          8'h54: alu_op = 5'h0;
-          8'h55: alu_op = 5'h0;
-          8'h56: alu_op = 5'h0;
-          8'h57: alu_op = 5'h0;
-          8'h58: alu_op = 5'h0;
-          8'h59: alu_op = 5'h0;
-          8'h5a: alu_op = 5'h0;
-          8'h5b: alu_op = 5'h0;
-          8'h5c: alu_op = 5'h0;
-          8'h5d: alu_op = 5'h0;
-          8'h60: alu_op = 5'h13;
-          8'h61: alu_op = 5'h13;
-          8'h62: alu_op = 5'h13;
-          8'h63: alu_op = 5'h13;
-          8'h64: alu_op = 5'h13;
-          8'h65: alu_op = 5'h13;
-          8'h66: alu_op = 5'h13;
-          8'h67: alu_op = 5'h13;
-          8'h68: alu_op = 5'h13;
-          8'h69: alu_op = 5'h13;
-          8'h6a: alu_op = 5'h13;
-          8'h6b: alu_op = 5'h13;
-          8'h6c: alu_op = 5'h13;
-          8'h6d: alu_op = 5'h13;
-          8'h70: alu_op = 5'h14;
-          8'h71: alu_op = 5'h14;
-          8'h72: alu_op = 5'h14;
-          8'h73: alu_op = 5'h14;
-          8'h74: alu_op = 5'h14;
-          8'h75: alu_op = 5'h14;
-          8'h76: alu_op = 5'h14;
-          8'h77: alu_op = 5'h14;
-          8'h78: alu_op = 5'h14;
-          8'h79: alu_op = 5'h14;
-          8'h7a: alu_op = 5'h14;
-          8'h7b: alu_op = 5'h14;
-          8'h7c: alu_op = 5'h14;
-          8'h7d: alu_op = 5'h14;
-          8'h80: alu_op = 5'h4;
-          8'h81: alu_op = 5'h4;
-          8'h82: alu_op = 5'h4;
-          8'h83: alu_op = 5'h4;
-          8'h84: alu_op = 5'h4;
-          8'h85: alu_op = 5'h4;
-          8'h86: alu_op = 5'hb;
-          8'h87: alu_op = 5'hb;
-          8'h88: alu_op = 5'h16;
-          8'h89: alu_op = 5'h16;
-          8'h8a: alu_op = 5'h16;
-          8'h8b: alu_op = 5'h16;
-          8'h8c: alu_op = 5'h16;
-          8'h8d: alu_op = 5'h16;
-          8'h90: alu_op = 5'h5;
-          8'h91: alu_op = 5'h5;
-          8'h92: alu_op = 5'h5;
-          8'h93: alu_op = 5'h5;
-          8'h94: alu_op = 5'h5;
-          8'h95: alu_op = 5'h5;
-          8'h96: alu_op = 5'hc;
-          8'h97: alu_op = 5'hc;
-          8'h98: alu_op = 5'h17;
-          8'h99: alu_op = 5'h17;
-          8'h9a: alu_op = 5'h17;
-          8'h9b: alu_op = 5'h17;
-          8'h9c: alu_op = 5'h17;
-          8'h9d: alu_op = 5'h17;
-          default: alu_op = 5'h0;
-       endcase
-    end
-endmodule // atomic_unit$decoder$ptx_alu_rom
 
 
 module atomic_unit$elem_bytes_of(size,value);
@@ -17518,6 +14157,4903 @@ module atomic_unit$first_lanes_two(mask,few);
 endmodule // atomic_unit$first_lanes_two
 
 
+module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,req_ready,d_free,sel_take,sel_lane,sel_last,sel_marker,n_enter,pay_addr,pay_src0,pay_src1,pay_coord,r_valid_q,d_valid_q,d_lanes_q,d_illegal_q,d_no_lanes_q,d_lanes_few_q,d_slot_q,n_valid_q,n_buf_q,n_lane_q,n_last_lane_q,n_marker_q,n_illegal_q,n_elem_size_q,n_last_elem_q,n_space_slm_q,n_addr_offset32_q,n_addr_buffer_q,n_kind_typed_q,n_write_only_q,n_swap_src_q,n_v_present_q,n_r_present_q,n_lod_present_q,n_alu_op_q,n_alu_ty_q,n_alu_ftz_q,n_surf_kind_q,n_surf_base_q,n_surf_size_q,n_width_q,n_height_q,n_depth_q,n_width_one_q,n_height_one_q,n_depth_one_q,n_surf_array_q,n_lane_rows_q,n_surf_levels_q,n_surf_u16_q,n_slm_size_q,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid_q,pbuf_addr_q$0,pbuf_addr_q$1,pbuf_src0_q$0,pbuf_src0_q$1,pbuf_src1_q$0,pbuf_src1_q$1,pbuf_coord_q$0,pbuf_coord_q$1);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  req_valid;
+    input wire  [127:0] req_desc;
+    input wire  [31:0] req_dmask;
+    input wire  [31:0] req_pred_mask;
+    input wire  [2:0] req_surf_kind;
+    input wire  [63:0] req_surf_base;
+    input wire  [63:0] req_surf_size;
+    input wire  [31:0] req_surf_width;
+    input wire  [31:0] req_surf_height;
+    input wire  [31:0] req_surf_depth;
+    input wire  [31:0] req_surf_array;
+    input wire  [31:0] req_surf_levels;
+    input wire  req_surf_u16;
+    input wire  [31:0] req_slm_size;
+    input wire  req_ready;
+    input wire  d_free;
+    input wire  sel_take;
+    input wire  [4:0] sel_lane;
+    input wire  sel_last;
+    input wire  sel_marker;
+    input wire  n_enter;
+    input wire  [63:0] pay_addr;
+    input wire  [127:0] pay_src0;
+    input wire  [127:0] pay_src1;
+    input wire  [127:0] pay_coord;
+    output reg  r_valid_q;
+    output reg  d_valid_q;
+    output reg  [31:0] d_lanes_q;
+    output reg  d_illegal_q;
+    output reg  d_no_lanes_q;
+    output reg  d_lanes_few_q;
+    output reg  d_slot_q;
+    output reg  n_valid_q;
+    output reg  n_buf_q;
+    output reg  [4:0] n_lane_q;
+    output reg  n_last_lane_q;
+    output reg  n_marker_q;
+    output reg  n_illegal_q;
+    output reg  [2:0] n_elem_size_q;
+    output reg  [2:0] n_last_elem_q;
+    output reg  n_space_slm_q;
+    output reg  n_addr_offset32_q;
+    output reg  n_addr_buffer_q;
+    output reg  n_kind_typed_q;
+    output reg  n_write_only_q;
+    output reg  n_swap_src_q;
+    output reg  n_v_present_q;
+    output reg  n_r_present_q;
+    output reg  n_lod_present_q;
+    output reg  [4:0] n_alu_op_q;
+    output reg  [3:0] n_alu_ty_q;
+    output reg  n_alu_ftz_q;
+    output reg  [2:0] n_surf_kind_q;
+    output reg  [63:0] n_surf_base_q;
+    output reg  [63:0] n_surf_size_q;
+    output reg  [31:0] n_width_q;
+    output reg  [31:0] n_height_q;
+    output reg  [31:0] n_depth_q;
+    output reg  n_width_one_q;
+    output reg  n_height_one_q;
+    output reg  n_depth_one_q;
+    output reg  [31:0] n_surf_array_q;
+    output reg  [31:0] n_lane_rows_q;
+    output reg  [31:0] n_surf_levels_q;
+    output reg  n_surf_u16_q;
+    output reg  [31:0] n_slm_size_q;
+    output reg  [31:0] n_walk_rows;
+    output reg  [31:0] n_walk_slices;
+    output reg  n_walk_sizes_constant;
+    output reg  [31:0] n_walk_a;
+    output reg  [31:0] n_walk_b;
+    output reg  cap_valid_q;
+    output reg  [63:0] pbuf_addr_q$0;
+    output reg  [63:0] pbuf_addr_q$1;
+    output reg  [127:0] pbuf_src0_q$0;
+    output reg  [127:0] pbuf_src0_q$1;
+    output reg  [127:0] pbuf_src1_q$0;
+    output reg  [127:0] pbuf_src1_q$1;
+    output reg  [127:0] pbuf_coord_q$0;
+    output reg  [127:0] pbuf_coord_q$1;
+    
+    // Constant declarations
+    localparam  lanes_built = 32'hffffffff;
+    localparam  one_coord = 32'h1;
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    
+    // Stub signals
+    reg  [127:0] decoder$desc;
+    reg  [31:0] decoder$dmask;
+    reg  [31:0] decoder$pred_mask;
+    reg  [2:0] decoder$surf_kind;
+    reg  decoder$surf_u16;
+    wire  decoder$kind_typed;
+    wire  decoder$illegal;
+    wire  [31:0] decoder$lane_enables;
+    wire  [4:0] decoder$alu_op;
+    wire  [3:0] decoder$alu_ty;
+    wire  decoder$alu_ftz;
+    wire  [2:0] decoder$elem_size;
+    wire  [2:0] decoder$last_elem;
+    wire  decoder$space_slm;
+    wire  decoder$addr_offset32;
+    wire  decoder$addr_buffer;
+    wire  decoder$write_only;
+    wire  decoder$swap_src;
+    wire  decoder$v_present;
+    wire  decoder$r_present;
+    wire  decoder$lod_present;
+    reg  [31:0] dec_lanes_count$mask;
+    wire  dec_lanes_count$few;
+    reg  r_valid$clock;
+    reg  r_valid$clear;
+    reg  r_valid$load;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_desc$clock;
+    reg  r_desc$clear;
+    reg  r_desc$load;
+    reg  [127:0] r_desc$d;
+    wire  [127:0] r_desc$q;
+    reg  r_dmask$clock;
+    reg  r_dmask$clear;
+    reg  r_dmask$load;
+    reg  [31:0] r_dmask$d;
+    wire  [31:0] r_dmask$q;
+    reg  r_pred_mask$clock;
+    reg  r_pred_mask$clear;
+    reg  r_pred_mask$load;
+    reg  [31:0] r_pred_mask$d;
+    wire  [31:0] r_pred_mask$q;
+    reg  r_surf_kind$clock;
+    reg  r_surf_kind$clear;
+    reg  r_surf_kind$load;
+    reg  [2:0] r_surf_kind$d;
+    wire  [2:0] r_surf_kind$q;
+    reg  r_surf_base$clock;
+    reg  r_surf_base$clear;
+    reg  r_surf_base$load;
+    reg  [63:0] r_surf_base$d;
+    wire  [63:0] r_surf_base$q;
+    reg  r_surf_size$clock;
+    reg  r_surf_size$clear;
+    reg  r_surf_size$load;
+    reg  [63:0] r_surf_size$d;
+    wire  [63:0] r_surf_size$q;
+    reg  r_surf_array$clock;
+    reg  r_surf_array$clear;
+    reg  r_surf_array$load;
+    reg  [31:0] r_surf_array$d;
+    wire  [31:0] r_surf_array$q;
+    reg  r_surf_levels$clock;
+    reg  r_surf_levels$clear;
+    reg  r_surf_levels$load;
+    reg  [31:0] r_surf_levels$d;
+    wire  [31:0] r_surf_levels$q;
+    reg  r_surf_u16$clock;
+    reg  r_surf_u16$clear;
+    reg  r_surf_u16$load;
+    reg  r_surf_u16$d;
+    wire  r_surf_u16$q;
+    reg  r_slm_size$clock;
+    reg  r_slm_size$clear;
+    reg  r_slm_size$load;
+    reg  [31:0] r_slm_size$d;
+    wire  [31:0] r_slm_size$q;
+    reg  r_width$clock;
+    reg  r_width$clear;
+    reg  r_width$load;
+    reg  [31:0] r_width$d;
+    wire  [31:0] r_width$q;
+    reg  r_height$clock;
+    reg  r_height$clear;
+    reg  r_height$load;
+    reg  [31:0] r_height$d;
+    wire  [31:0] r_height$q;
+    reg  r_depth$clock;
+    reg  r_depth$clear;
+    reg  r_depth$load;
+    reg  [31:0] r_depth$d;
+    wire  [31:0] r_depth$q;
+    reg  d_valid$clock;
+    reg  d_valid$clear;
+    reg  d_valid$load;
+    reg  d_valid$d;
+    wire  d_valid$q;
+    reg  d_lanes$clock;
+    reg  d_lanes$clear;
+    reg  d_lanes$load;
+    reg  [31:0] d_lanes$d;
+    wire  [31:0] d_lanes$q;
+    reg  d_no_lanes$clock;
+    reg  d_no_lanes$clear;
+    reg  d_no_lanes$load;
+    reg  d_no_lanes$d;
+    wire  d_no_lanes$q;
+    reg  d_lanes_few$clock;
+    reg  d_lanes_few$clear;
+    reg  d_lanes_few$load;
+    reg  d_lanes_few$d;
+    wire  d_lanes_few$q;
+    reg  d_illegal$clock;
+    reg  d_illegal$clear;
+    reg  d_illegal$load;
+    reg  d_illegal$d;
+    wire  d_illegal$q;
+    reg  d_elem_size$clock;
+    reg  d_elem_size$clear;
+    reg  d_elem_size$load;
+    reg  [2:0] d_elem_size$d;
+    wire  [2:0] d_elem_size$q;
+    reg  d_last_elem$clock;
+    reg  d_last_elem$clear;
+    reg  d_last_elem$load;
+    reg  [2:0] d_last_elem$d;
+    wire  [2:0] d_last_elem$q;
+    reg  d_space_slm$clock;
+    reg  d_space_slm$clear;
+    reg  d_space_slm$load;
+    reg  d_space_slm$d;
+    wire  d_space_slm$q;
+    reg  d_addr_offset32$clock;
+    reg  d_addr_offset32$clear;
+    reg  d_addr_offset32$load;
+    reg  d_addr_offset32$d;
+    wire  d_addr_offset32$q;
+    reg  d_addr_buffer$clock;
+    reg  d_addr_buffer$clear;
+    reg  d_addr_buffer$load;
+    reg  d_addr_buffer$d;
+    wire  d_addr_buffer$q;
+    reg  d_kind_typed$clock;
+    reg  d_kind_typed$clear;
+    reg  d_kind_typed$load;
+    reg  d_kind_typed$d;
+    wire  d_kind_typed$q;
+    reg  d_write_only$clock;
+    reg  d_write_only$clear;
+    reg  d_write_only$load;
+    reg  d_write_only$d;
+    wire  d_write_only$q;
+    reg  d_swap_src$clock;
+    reg  d_swap_src$clear;
+    reg  d_swap_src$load;
+    reg  d_swap_src$d;
+    wire  d_swap_src$q;
+    reg  d_v_present$clock;
+    reg  d_v_present$clear;
+    reg  d_v_present$load;
+    reg  d_v_present$d;
+    wire  d_v_present$q;
+    reg  d_r_present$clock;
+    reg  d_r_present$clear;
+    reg  d_r_present$load;
+    reg  d_r_present$d;
+    wire  d_r_present$q;
+    reg  d_lod_present$clock;
+    reg  d_lod_present$clear;
+    reg  d_lod_present$load;
+    reg  d_lod_present$d;
+    wire  d_lod_present$q;
+    reg  d_alu_op$clock;
+    reg  d_alu_op$clear;
+    reg  d_alu_op$load;
+    reg  [4:0] d_alu_op$d;
+    wire  [4:0] d_alu_op$q;
+    reg  d_alu_ty$clock;
+    reg  d_alu_ty$clear;
+    reg  d_alu_ty$load;
+    reg  [3:0] d_alu_ty$d;
+    wire  [3:0] d_alu_ty$q;
+    reg  d_alu_ftz$clock;
+    reg  d_alu_ftz$clear;
+    reg  d_alu_ftz$load;
+    reg  d_alu_ftz$d;
+    wire  d_alu_ftz$q;
+    reg  d_surf_kind$clock;
+    reg  d_surf_kind$clear;
+    reg  d_surf_kind$load;
+    reg  [2:0] d_surf_kind$d;
+    wire  [2:0] d_surf_kind$q;
+    reg  d_surf_base$clock;
+    reg  d_surf_base$clear;
+    reg  d_surf_base$load;
+    reg  [63:0] d_surf_base$d;
+    wire  [63:0] d_surf_base$q;
+    reg  d_surf_size$clock;
+    reg  d_surf_size$clear;
+    reg  d_surf_size$load;
+    reg  [63:0] d_surf_size$d;
+    wire  [63:0] d_surf_size$q;
+    reg  d_surf_array$clock;
+    reg  d_surf_array$clear;
+    reg  d_surf_array$load;
+    reg  [31:0] d_surf_array$d;
+    wire  [31:0] d_surf_array$q;
+    reg  d_surf_levels$clock;
+    reg  d_surf_levels$clear;
+    reg  d_surf_levels$load;
+    reg  [31:0] d_surf_levels$d;
+    wire  [31:0] d_surf_levels$q;
+    reg  d_surf_u16$clock;
+    reg  d_surf_u16$clear;
+    reg  d_surf_u16$load;
+    reg  d_surf_u16$d;
+    wire  d_surf_u16$q;
+    reg  d_slm_size$clock;
+    reg  d_slm_size$clear;
+    reg  d_slm_size$load;
+    reg  [31:0] d_slm_size$d;
+    wire  [31:0] d_slm_size$q;
+    reg  d_width$clock;
+    reg  d_width$clear;
+    reg  d_width$load;
+    reg  [31:0] d_width$d;
+    wire  [31:0] d_width$q;
+    reg  d_height$clock;
+    reg  d_height$clear;
+    reg  d_height$load;
+    reg  [31:0] d_height$d;
+    wire  [31:0] d_height$q;
+    reg  d_depth$clock;
+    reg  d_depth$clear;
+    reg  d_depth$load;
+    reg  [31:0] d_depth$d;
+    wire  [31:0] d_depth$q;
+    reg  d_slot$d;
+    wire  d_slot$q;
+    reg  d_slot$clock;
+    reg  n_valid$d;
+    wire  n_valid$q;
+    reg  n_valid$clock;
+    reg  n_buf$d;
+    wire  n_buf$q;
+    reg  n_buf$clock;
+    reg  [4:0] n_lane$d;
+    wire  [4:0] n_lane$q;
+    reg  n_lane$clock;
+    reg  n_last_lane$d;
+    wire  n_last_lane$q;
+    reg  n_last_lane$clock;
+    reg  n_marker$d;
+    wire  n_marker$q;
+    reg  n_marker$clock;
+    reg  n_illegal$d;
+    wire  n_illegal$q;
+    reg  n_illegal$clock;
+    reg  [2:0] n_elem_size$d;
+    wire  [2:0] n_elem_size$q;
+    reg  n_elem_size$clock;
+    reg  [2:0] n_last_elem$d;
+    wire  [2:0] n_last_elem$q;
+    reg  n_last_elem$clock;
+    reg  n_space_slm$d;
+    wire  n_space_slm$q;
+    reg  n_space_slm$clock;
+    reg  n_addr_offset32$d;
+    wire  n_addr_offset32$q;
+    reg  n_addr_offset32$clock;
+    reg  n_addr_buffer$d;
+    wire  n_addr_buffer$q;
+    reg  n_addr_buffer$clock;
+    reg  n_kind_typed$d;
+    wire  n_kind_typed$q;
+    reg  n_kind_typed$clock;
+    reg  n_write_only$d;
+    wire  n_write_only$q;
+    reg  n_write_only$clock;
+    reg  n_swap_src$d;
+    wire  n_swap_src$q;
+    reg  n_swap_src$clock;
+    reg  n_v_present$d;
+    wire  n_v_present$q;
+    reg  n_v_present$clock;
+    reg  n_r_present$d;
+    wire  n_r_present$q;
+    reg  n_r_present$clock;
+    reg  n_lod_present$d;
+    wire  n_lod_present$q;
+    reg  n_lod_present$clock;
+    reg  [4:0] n_alu_op$d;
+    wire  [4:0] n_alu_op$q;
+    reg  n_alu_op$clock;
+    reg  [3:0] n_alu_ty$d;
+    wire  [3:0] n_alu_ty$q;
+    reg  n_alu_ty$clock;
+    reg  n_alu_ftz$d;
+    wire  n_alu_ftz$q;
+    reg  n_alu_ftz$clock;
+    reg  [2:0] n_surf_kind$d;
+    wire  [2:0] n_surf_kind$q;
+    reg  n_surf_kind$clock;
+    reg  [63:0] n_surf_base$d;
+    wire  [63:0] n_surf_base$q;
+    reg  n_surf_base$clock;
+    reg  [63:0] n_surf_size$d;
+    wire  [63:0] n_surf_size$q;
+    reg  n_surf_size$clock;
+    reg  [31:0] n_width$d;
+    wire  [31:0] n_width$q;
+    reg  n_width$clock;
+    reg  [31:0] n_height$d;
+    wire  [31:0] n_height$q;
+    reg  n_height$clock;
+    reg  [31:0] n_depth$d;
+    wire  [31:0] n_depth$q;
+    reg  n_depth$clock;
+    reg  n_width_one$d;
+    wire  n_width_one$q;
+    reg  n_width_one$clock;
+    reg  n_height_one$d;
+    wire  n_height_one$q;
+    reg  n_height_one$clock;
+    reg  n_depth_one$d;
+    wire  n_depth_one$q;
+    reg  n_depth_one$clock;
+    reg  [31:0] n_surf_array$d;
+    wire  [31:0] n_surf_array$q;
+    reg  n_surf_array$clock;
+    reg  [31:0] n_lane_rows$d;
+    wire  [31:0] n_lane_rows$q;
+    reg  n_lane_rows$clock;
+    reg  [31:0] n_surf_levels$d;
+    wire  [31:0] n_surf_levels$q;
+    reg  n_surf_levels$clock;
+    reg  n_surf_u16$d;
+    wire  n_surf_u16$q;
+    reg  n_surf_u16$clock;
+    reg  [31:0] n_slm_size$d;
+    wire  [31:0] n_slm_size$q;
+    reg  n_slm_size$clock;
+    reg  [2:0] n_walk_ops$surf_kind;
+    reg  [31:0] n_walk_ops$surf_array;
+    reg  [31:0] n_walk_ops$width;
+    reg  [31:0] n_walk_ops$height;
+    reg  [31:0] n_walk_ops$depth;
+    reg  n_walk_ops$width_is_one;
+    reg  n_walk_ops$height_is_one;
+    reg  n_walk_ops$depth_is_one;
+    wire  [31:0] n_walk_ops$rows;
+    wire  [31:0] n_walk_ops$slices;
+    wire  n_walk_ops$sizes_constant;
+    wire  [31:0] n_walk_ops$walk_a;
+    wire  [31:0] n_walk_ops$walk_b;
+    reg  sel_buf$d;
+    wire  sel_buf$q;
+    reg  sel_buf$clock;
+    reg  cap_valid$d;
+    wire  cap_valid$q;
+    reg  cap_valid$clock;
+    reg  cap_buf$d;
+    wire  cap_buf$q;
+    reg  cap_buf$clock;
+    reg  pbuf_addr$0$clock;
+    reg  pbuf_addr$0$clear;
+    reg  pbuf_addr$0$load;
+    reg  [63:0] pbuf_addr$0$d;
+    wire  [63:0] pbuf_addr$0$q;
+    reg  pbuf_addr$1$clock;
+    reg  pbuf_addr$1$clear;
+    reg  pbuf_addr$1$load;
+    reg  [63:0] pbuf_addr$1$d;
+    wire  [63:0] pbuf_addr$1$q;
+    reg  pbuf_src0$0$clock;
+    reg  pbuf_src0$0$clear;
+    reg  pbuf_src0$0$load;
+    reg  [127:0] pbuf_src0$0$d;
+    wire  [127:0] pbuf_src0$0$q;
+    reg  pbuf_src0$1$clock;
+    reg  pbuf_src0$1$clear;
+    reg  pbuf_src0$1$load;
+    reg  [127:0] pbuf_src0$1$d;
+    wire  [127:0] pbuf_src0$1$q;
+    reg  pbuf_src1$0$clock;
+    reg  pbuf_src1$0$clear;
+    reg  pbuf_src1$0$load;
+    reg  [127:0] pbuf_src1$0$d;
+    wire  [127:0] pbuf_src1$0$q;
+    reg  pbuf_src1$1$clock;
+    reg  pbuf_src1$1$clear;
+    reg  pbuf_src1$1$load;
+    reg  [127:0] pbuf_src1$1$d;
+    wire  [127:0] pbuf_src1$1$q;
+    reg  pbuf_coord$0$clock;
+    reg  pbuf_coord$0$clear;
+    reg  pbuf_coord$0$load;
+    reg  [127:0] pbuf_coord$0$d;
+    wire  [127:0] pbuf_coord$0$q;
+    reg  pbuf_coord$1$clock;
+    reg  pbuf_coord$1$clear;
+    reg  pbuf_coord$1$load;
+    reg  [127:0] pbuf_coord$1$d;
+    wire  [127:0] pbuf_coord$1$q;
+    
+    // Local signals
+    reg  cap_load$0;
+    reg  cap_load$1;
+    
+    // Sub module instances
+    atomic_unit$front$decoder decoder(
+        .desc(decoder$desc),
+        .dmask(decoder$dmask),
+        .pred_mask(decoder$pred_mask),
+        .surf_kind(decoder$surf_kind),
+        .surf_u16(decoder$surf_u16),
+        .kind_typed(decoder$kind_typed),
+        .illegal(decoder$illegal),
+        .lane_enables(decoder$lane_enables),
+        .alu_op(decoder$alu_op),
+        .alu_ty(decoder$alu_ty),
+        .alu_ftz(decoder$alu_ftz),
+        .elem_size(decoder$elem_size),
+        .last_elem(decoder$last_elem),
+        .space_slm(decoder$space_slm),
+        .addr_offset32(decoder$addr_offset32),
+        .addr_buffer(decoder$addr_buffer),
+        .write_only(decoder$write_only),
+        .swap_src(decoder$swap_src),
+        .v_present(decoder$v_present),
+        .r_present(decoder$r_present),
+        .lod_present(decoder$lod_present)
+    );
+    atomic_unit$front$dec_lanes_count dec_lanes_count(
+        .mask(dec_lanes_count$mask),
+        .few(dec_lanes_count$few)
+    );
+    atomic_unit$front$r_valid r_valid(
+        .clock(r_valid$clock),
+        .clear(r_valid$clear),
+        .load(r_valid$load),
+        .d(r_valid$d),
+        .q(r_valid$q)
+    );
+    atomic_unit$front$r_desc r_desc(
+        .clock(r_desc$clock),
+        .clear(r_desc$clear),
+        .load(r_desc$load),
+        .d(r_desc$d),
+        .q(r_desc$q)
+    );
+    atomic_unit$front$r_dmask r_dmask(
+        .clock(r_dmask$clock),
+        .clear(r_dmask$clear),
+        .load(r_dmask$load),
+        .d(r_dmask$d),
+        .q(r_dmask$q)
+    );
+    atomic_unit$front$r_pred_mask r_pred_mask(
+        .clock(r_pred_mask$clock),
+        .clear(r_pred_mask$clear),
+        .load(r_pred_mask$load),
+        .d(r_pred_mask$d),
+        .q(r_pred_mask$q)
+    );
+    atomic_unit$front$r_surf_kind r_surf_kind(
+        .clock(r_surf_kind$clock),
+        .clear(r_surf_kind$clear),
+        .load(r_surf_kind$load),
+        .d(r_surf_kind$d),
+        .q(r_surf_kind$q)
+    );
+    atomic_unit$front$r_surf_base r_surf_base(
+        .clock(r_surf_base$clock),
+        .clear(r_surf_base$clear),
+        .load(r_surf_base$load),
+        .d(r_surf_base$d),
+        .q(r_surf_base$q)
+    );
+    atomic_unit$front$r_surf_size r_surf_size(
+        .clock(r_surf_size$clock),
+        .clear(r_surf_size$clear),
+        .load(r_surf_size$load),
+        .d(r_surf_size$d),
+        .q(r_surf_size$q)
+    );
+    atomic_unit$front$r_surf_array r_surf_array(
+        .clock(r_surf_array$clock),
+        .clear(r_surf_array$clear),
+        .load(r_surf_array$load),
+        .d(r_surf_array$d),
+        .q(r_surf_array$q)
+    );
+    atomic_unit$front$r_surf_levels r_surf_levels(
+        .clock(r_surf_levels$clock),
+        .clear(r_surf_levels$clear),
+        .load(r_surf_levels$load),
+        .d(r_surf_levels$d),
+        .q(r_surf_levels$q)
+    );
+    atomic_unit$front$r_surf_u16 r_surf_u16(
+        .clock(r_surf_u16$clock),
+        .clear(r_surf_u16$clear),
+        .load(r_surf_u16$load),
+        .d(r_surf_u16$d),
+        .q(r_surf_u16$q)
+    );
+    atomic_unit$front$r_slm_size r_slm_size(
+        .clock(r_slm_size$clock),
+        .clear(r_slm_size$clear),
+        .load(r_slm_size$load),
+        .d(r_slm_size$d),
+        .q(r_slm_size$q)
+    );
+    atomic_unit$front$r_width r_width(
+        .clock(r_width$clock),
+        .clear(r_width$clear),
+        .load(r_width$load),
+        .d(r_width$d),
+        .q(r_width$q)
+    );
+    atomic_unit$front$r_height r_height(
+        .clock(r_height$clock),
+        .clear(r_height$clear),
+        .load(r_height$load),
+        .d(r_height$d),
+        .q(r_height$q)
+    );
+    atomic_unit$front$r_depth r_depth(
+        .clock(r_depth$clock),
+        .clear(r_depth$clear),
+        .load(r_depth$load),
+        .d(r_depth$d),
+        .q(r_depth$q)
+    );
+    atomic_unit$front$d_valid d_valid(
+        .clock(d_valid$clock),
+        .clear(d_valid$clear),
+        .load(d_valid$load),
+        .d(d_valid$d),
+        .q(d_valid$q)
+    );
+    atomic_unit$front$d_lanes d_lanes(
+        .clock(d_lanes$clock),
+        .clear(d_lanes$clear),
+        .load(d_lanes$load),
+        .d(d_lanes$d),
+        .q(d_lanes$q)
+    );
+    atomic_unit$front$d_no_lanes d_no_lanes(
+        .clock(d_no_lanes$clock),
+        .clear(d_no_lanes$clear),
+        .load(d_no_lanes$load),
+        .d(d_no_lanes$d),
+        .q(d_no_lanes$q)
+    );
+    atomic_unit$front$d_lanes_few d_lanes_few(
+        .clock(d_lanes_few$clock),
+        .clear(d_lanes_few$clear),
+        .load(d_lanes_few$load),
+        .d(d_lanes_few$d),
+        .q(d_lanes_few$q)
+    );
+    atomic_unit$front$d_illegal d_illegal(
+        .clock(d_illegal$clock),
+        .clear(d_illegal$clear),
+        .load(d_illegal$load),
+        .d(d_illegal$d),
+        .q(d_illegal$q)
+    );
+    atomic_unit$front$d_elem_size d_elem_size(
+        .clock(d_elem_size$clock),
+        .clear(d_elem_size$clear),
+        .load(d_elem_size$load),
+        .d(d_elem_size$d),
+        .q(d_elem_size$q)
+    );
+    atomic_unit$front$d_last_elem d_last_elem(
+        .clock(d_last_elem$clock),
+        .clear(d_last_elem$clear),
+        .load(d_last_elem$load),
+        .d(d_last_elem$d),
+        .q(d_last_elem$q)
+    );
+    atomic_unit$front$d_space_slm d_space_slm(
+        .clock(d_space_slm$clock),
+        .clear(d_space_slm$clear),
+        .load(d_space_slm$load),
+        .d(d_space_slm$d),
+        .q(d_space_slm$q)
+    );
+    atomic_unit$front$d_addr_offset32 d_addr_offset32(
+        .clock(d_addr_offset32$clock),
+        .clear(d_addr_offset32$clear),
+        .load(d_addr_offset32$load),
+        .d(d_addr_offset32$d),
+        .q(d_addr_offset32$q)
+    );
+    atomic_unit$front$d_addr_buffer d_addr_buffer(
+        .clock(d_addr_buffer$clock),
+        .clear(d_addr_buffer$clear),
+        .load(d_addr_buffer$load),
+        .d(d_addr_buffer$d),
+        .q(d_addr_buffer$q)
+    );
+    atomic_unit$front$d_kind_typed d_kind_typed(
+        .clock(d_kind_typed$clock),
+        .clear(d_kind_typed$clear),
+        .load(d_kind_typed$load),
+        .d(d_kind_typed$d),
+        .q(d_kind_typed$q)
+    );
+    atomic_unit$front$d_write_only d_write_only(
+        .clock(d_write_only$clock),
+        .clear(d_write_only$clear),
+        .load(d_write_only$load),
+        .d(d_write_only$d),
+        .q(d_write_only$q)
+    );
+    atomic_unit$front$d_swap_src d_swap_src(
+        .clock(d_swap_src$clock),
+        .clear(d_swap_src$clear),
+        .load(d_swap_src$load),
+        .d(d_swap_src$d),
+        .q(d_swap_src$q)
+    );
+    atomic_unit$front$d_v_present d_v_present(
+        .clock(d_v_present$clock),
+        .clear(d_v_present$clear),
+        .load(d_v_present$load),
+        .d(d_v_present$d),
+        .q(d_v_present$q)
+    );
+    atomic_unit$front$d_r_present d_r_present(
+        .clock(d_r_present$clock),
+        .clear(d_r_present$clear),
+        .load(d_r_present$load),
+        .d(d_r_present$d),
+        .q(d_r_present$q)
+    );
+    atomic_unit$front$d_lod_present d_lod_present(
+        .clock(d_lod_present$clock),
+        .clear(d_lod_present$clear),
+        .load(d_lod_present$load),
+        .d(d_lod_present$d),
+        .q(d_lod_present$q)
+    );
+    atomic_unit$front$d_alu_op d_alu_op(
+        .clock(d_alu_op$clock),
+        .clear(d_alu_op$clear),
+        .load(d_alu_op$load),
+        .d(d_alu_op$d),
+        .q(d_alu_op$q)
+    );
+    atomic_unit$front$d_alu_ty d_alu_ty(
+        .clock(d_alu_ty$clock),
+        .clear(d_alu_ty$clear),
+        .load(d_alu_ty$load),
+        .d(d_alu_ty$d),
+        .q(d_alu_ty$q)
+    );
+    atomic_unit$front$d_alu_ftz d_alu_ftz(
+        .clock(d_alu_ftz$clock),
+        .clear(d_alu_ftz$clear),
+        .load(d_alu_ftz$load),
+        .d(d_alu_ftz$d),
+        .q(d_alu_ftz$q)
+    );
+    atomic_unit$front$d_surf_kind d_surf_kind(
+        .clock(d_surf_kind$clock),
+        .clear(d_surf_kind$clear),
+        .load(d_surf_kind$load),
+        .d(d_surf_kind$d),
+        .q(d_surf_kind$q)
+    );
+    atomic_unit$front$d_surf_base d_surf_base(
+        .clock(d_surf_base$clock),
+        .clear(d_surf_base$clear),
+        .load(d_surf_base$load),
+        .d(d_surf_base$d),
+        .q(d_surf_base$q)
+    );
+    atomic_unit$front$d_surf_size d_surf_size(
+        .clock(d_surf_size$clock),
+        .clear(d_surf_size$clear),
+        .load(d_surf_size$load),
+        .d(d_surf_size$d),
+        .q(d_surf_size$q)
+    );
+    atomic_unit$front$d_surf_array d_surf_array(
+        .clock(d_surf_array$clock),
+        .clear(d_surf_array$clear),
+        .load(d_surf_array$load),
+        .d(d_surf_array$d),
+        .q(d_surf_array$q)
+    );
+    atomic_unit$front$d_surf_levels d_surf_levels(
+        .clock(d_surf_levels$clock),
+        .clear(d_surf_levels$clear),
+        .load(d_surf_levels$load),
+        .d(d_surf_levels$d),
+        .q(d_surf_levels$q)
+    );
+    atomic_unit$front$d_surf_u16 d_surf_u16(
+        .clock(d_surf_u16$clock),
+        .clear(d_surf_u16$clear),
+        .load(d_surf_u16$load),
+        .d(d_surf_u16$d),
+        .q(d_surf_u16$q)
+    );
+    atomic_unit$front$d_slm_size d_slm_size(
+        .clock(d_slm_size$clock),
+        .clear(d_slm_size$clear),
+        .load(d_slm_size$load),
+        .d(d_slm_size$d),
+        .q(d_slm_size$q)
+    );
+    atomic_unit$front$d_width d_width(
+        .clock(d_width$clock),
+        .clear(d_width$clear),
+        .load(d_width$load),
+        .d(d_width$d),
+        .q(d_width$q)
+    );
+    atomic_unit$front$d_height d_height(
+        .clock(d_height$clock),
+        .clear(d_height$clear),
+        .load(d_height$load),
+        .d(d_height$d),
+        .q(d_height$q)
+    );
+    atomic_unit$front$d_depth d_depth(
+        .clock(d_depth$clock),
+        .clear(d_depth$clear),
+        .load(d_depth$load),
+        .d(d_depth$d),
+        .q(d_depth$q)
+    );
+    atomic_unit$front$d_slot d_slot(
+        .d(d_slot$d),
+        .q(d_slot$q),
+        .clock(d_slot$clock)
+    );
+    atomic_unit$front$n_valid n_valid(
+        .d(n_valid$d),
+        .q(n_valid$q),
+        .clock(n_valid$clock)
+    );
+    atomic_unit$front$n_buf n_buf(
+        .d(n_buf$d),
+        .q(n_buf$q),
+        .clock(n_buf$clock)
+    );
+    atomic_unit$front$n_lane n_lane(
+        .d(n_lane$d),
+        .q(n_lane$q),
+        .clock(n_lane$clock)
+    );
+    atomic_unit$front$n_last_lane n_last_lane(
+        .d(n_last_lane$d),
+        .q(n_last_lane$q),
+        .clock(n_last_lane$clock)
+    );
+    atomic_unit$front$n_marker n_marker(
+        .d(n_marker$d),
+        .q(n_marker$q),
+        .clock(n_marker$clock)
+    );
+    atomic_unit$front$n_illegal n_illegal(
+        .d(n_illegal$d),
+        .q(n_illegal$q),
+        .clock(n_illegal$clock)
+    );
+    atomic_unit$front$n_elem_size n_elem_size(
+        .d(n_elem_size$d),
+        .q(n_elem_size$q),
+        .clock(n_elem_size$clock)
+    );
+    atomic_unit$front$n_last_elem n_last_elem(
+        .d(n_last_elem$d),
+        .q(n_last_elem$q),
+        .clock(n_last_elem$clock)
+    );
+    atomic_unit$front$n_space_slm n_space_slm(
+        .d(n_space_slm$d),
+        .q(n_space_slm$q),
+        .clock(n_space_slm$clock)
+    );
+    atomic_unit$front$n_addr_offset32 n_addr_offset32(
+        .d(n_addr_offset32$d),
+        .q(n_addr_offset32$q),
+        .clock(n_addr_offset32$clock)
+    );
+    atomic_unit$front$n_addr_buffer n_addr_buffer(
+        .d(n_addr_buffer$d),
+        .q(n_addr_buffer$q),
+        .clock(n_addr_buffer$clock)
+    );
+    atomic_unit$front$n_kind_typed n_kind_typed(
+        .d(n_kind_typed$d),
+        .q(n_kind_typed$q),
+        .clock(n_kind_typed$clock)
+    );
+    atomic_unit$front$n_write_only n_write_only(
+        .d(n_write_only$d),
+        .q(n_write_only$q),
+        .clock(n_write_only$clock)
+    );
+    atomic_unit$front$n_swap_src n_swap_src(
+        .d(n_swap_src$d),
+        .q(n_swap_src$q),
+        .clock(n_swap_src$clock)
+    );
+    atomic_unit$front$n_v_present n_v_present(
+        .d(n_v_present$d),
+        .q(n_v_present$q),
+        .clock(n_v_present$clock)
+    );
+    atomic_unit$front$n_r_present n_r_present(
+        .d(n_r_present$d),
+        .q(n_r_present$q),
+        .clock(n_r_present$clock)
+    );
+    atomic_unit$front$n_lod_present n_lod_present(
+        .d(n_lod_present$d),
+        .q(n_lod_present$q),
+        .clock(n_lod_present$clock)
+    );
+    atomic_unit$front$n_alu_op n_alu_op(
+        .d(n_alu_op$d),
+        .q(n_alu_op$q),
+        .clock(n_alu_op$clock)
+    );
+    atomic_unit$front$n_alu_ty n_alu_ty(
+        .d(n_alu_ty$d),
+        .q(n_alu_ty$q),
+        .clock(n_alu_ty$clock)
+    );
+    atomic_unit$front$n_alu_ftz n_alu_ftz(
+        .d(n_alu_ftz$d),
+        .q(n_alu_ftz$q),
+        .clock(n_alu_ftz$clock)
+    );
+    atomic_unit$front$n_surf_kind n_surf_kind(
+        .d(n_surf_kind$d),
+        .q(n_surf_kind$q),
+        .clock(n_surf_kind$clock)
+    );
+    atomic_unit$front$n_surf_base n_surf_base(
+        .d(n_surf_base$d),
+        .q(n_surf_base$q),
+        .clock(n_surf_base$clock)
+    );
+    atomic_unit$front$n_surf_size n_surf_size(
+        .d(n_surf_size$d),
+        .q(n_surf_size$q),
+        .clock(n_surf_size$clock)
+    );
+    atomic_unit$front$n_width n_width(
+        .d(n_width$d),
+        .q(n_width$q),
+        .clock(n_width$clock)
+    );
+    atomic_unit$front$n_height n_height(
+        .d(n_height$d),
+        .q(n_height$q),
+        .clock(n_height$clock)
+    );
+    atomic_unit$front$n_depth n_depth(
+        .d(n_depth$d),
+        .q(n_depth$q),
+        .clock(n_depth$clock)
+    );
+    atomic_unit$front$n_width_one n_width_one(
+        .d(n_width_one$d),
+        .q(n_width_one$q),
+        .clock(n_width_one$clock)
+    );
+    atomic_unit$front$n_height_one n_height_one(
+        .d(n_height_one$d),
+        .q(n_height_one$q),
+        .clock(n_height_one$clock)
+    );
+    atomic_unit$front$n_depth_one n_depth_one(
+        .d(n_depth_one$d),
+        .q(n_depth_one$q),
+        .clock(n_depth_one$clock)
+    );
+    atomic_unit$front$n_surf_array n_surf_array(
+        .d(n_surf_array$d),
+        .q(n_surf_array$q),
+        .clock(n_surf_array$clock)
+    );
+    atomic_unit$front$n_lane_rows n_lane_rows(
+        .d(n_lane_rows$d),
+        .q(n_lane_rows$q),
+        .clock(n_lane_rows$clock)
+    );
+    atomic_unit$front$n_surf_levels n_surf_levels(
+        .d(n_surf_levels$d),
+        .q(n_surf_levels$q),
+        .clock(n_surf_levels$clock)
+    );
+    atomic_unit$front$n_surf_u16 n_surf_u16(
+        .d(n_surf_u16$d),
+        .q(n_surf_u16$q),
+        .clock(n_surf_u16$clock)
+    );
+    atomic_unit$front$n_slm_size n_slm_size(
+        .d(n_slm_size$d),
+        .q(n_slm_size$q),
+        .clock(n_slm_size$clock)
+    );
+    atomic_unit$front$n_walk_ops n_walk_ops(
+        .surf_kind(n_walk_ops$surf_kind),
+        .surf_array(n_walk_ops$surf_array),
+        .width(n_walk_ops$width),
+        .height(n_walk_ops$height),
+        .depth(n_walk_ops$depth),
+        .width_is_one(n_walk_ops$width_is_one),
+        .height_is_one(n_walk_ops$height_is_one),
+        .depth_is_one(n_walk_ops$depth_is_one),
+        .rows(n_walk_ops$rows),
+        .slices(n_walk_ops$slices),
+        .sizes_constant(n_walk_ops$sizes_constant),
+        .walk_a(n_walk_ops$walk_a),
+        .walk_b(n_walk_ops$walk_b)
+    );
+    atomic_unit$front$sel_buf sel_buf(
+        .d(sel_buf$d),
+        .q(sel_buf$q),
+        .clock(sel_buf$clock)
+    );
+    atomic_unit$front$cap_valid cap_valid(
+        .d(cap_valid$d),
+        .q(cap_valid$q),
+        .clock(cap_valid$clock)
+    );
+    atomic_unit$front$cap_buf cap_buf(
+        .d(cap_buf$d),
+        .q(cap_buf$q),
+        .clock(cap_buf$clock)
+    );
+    atomic_unit$front$pbuf_addr$0 pbuf_addr$0(
+        .clock(pbuf_addr$0$clock),
+        .clear(pbuf_addr$0$clear),
+        .load(pbuf_addr$0$load),
+        .d(pbuf_addr$0$d),
+        .q(pbuf_addr$0$q)
+    );
+    atomic_unit$front$pbuf_addr$1 pbuf_addr$1(
+        .clock(pbuf_addr$1$clock),
+        .clear(pbuf_addr$1$clear),
+        .load(pbuf_addr$1$load),
+        .d(pbuf_addr$1$d),
+        .q(pbuf_addr$1$q)
+    );
+    atomic_unit$front$pbuf_src0$0 pbuf_src0$0(
+        .clock(pbuf_src0$0$clock),
+        .clear(pbuf_src0$0$clear),
+        .load(pbuf_src0$0$load),
+        .d(pbuf_src0$0$d),
+        .q(pbuf_src0$0$q)
+    );
+    atomic_unit$front$pbuf_src0$1 pbuf_src0$1(
+        .clock(pbuf_src0$1$clock),
+        .clear(pbuf_src0$1$clear),
+        .load(pbuf_src0$1$load),
+        .d(pbuf_src0$1$d),
+        .q(pbuf_src0$1$q)
+    );
+    atomic_unit$front$pbuf_src1$0 pbuf_src1$0(
+        .clock(pbuf_src1$0$clock),
+        .clear(pbuf_src1$0$clear),
+        .load(pbuf_src1$0$load),
+        .d(pbuf_src1$0$d),
+        .q(pbuf_src1$0$q)
+    );
+    atomic_unit$front$pbuf_src1$1 pbuf_src1$1(
+        .clock(pbuf_src1$1$clock),
+        .clear(pbuf_src1$1$clear),
+        .load(pbuf_src1$1$load),
+        .d(pbuf_src1$1$d),
+        .q(pbuf_src1$1$q)
+    );
+    atomic_unit$front$pbuf_coord$0 pbuf_coord$0(
+        .clock(pbuf_coord$0$clock),
+        .clear(pbuf_coord$0$clear),
+        .load(pbuf_coord$0$load),
+        .d(pbuf_coord$0$d),
+        .q(pbuf_coord$0$q)
+    );
+    atomic_unit$front$pbuf_coord$1 pbuf_coord$1(
+        .clock(pbuf_coord$1$clock),
+        .clear(pbuf_coord$1$clear),
+        .load(pbuf_coord$1$load),
+        .d(pbuf_coord$1$d),
+        .q(pbuf_coord$1$q)
+    );
+    
+    // Update code
+    always @(*) begin
+        d_slot$d = d_slot$q;
+        n_valid$d = n_valid$q;
+        n_buf$d = n_buf$q;
+        n_lane$d = n_lane$q;
+        n_last_lane$d = n_last_lane$q;
+        n_marker$d = n_marker$q;
+        n_illegal$d = n_illegal$q;
+        n_elem_size$d = n_elem_size$q;
+        n_last_elem$d = n_last_elem$q;
+        n_space_slm$d = n_space_slm$q;
+        n_addr_offset32$d = n_addr_offset32$q;
+        n_addr_buffer$d = n_addr_buffer$q;
+        n_kind_typed$d = n_kind_typed$q;
+        n_write_only$d = n_write_only$q;
+        n_swap_src$d = n_swap_src$q;
+        n_v_present$d = n_v_present$q;
+        n_r_present$d = n_r_present$q;
+        n_lod_present$d = n_lod_present$q;
+        n_alu_op$d = n_alu_op$q;
+        n_alu_ty$d = n_alu_ty$q;
+        n_alu_ftz$d = n_alu_ftz$q;
+        n_surf_kind$d = n_surf_kind$q;
+        n_surf_base$d = n_surf_base$q;
+        n_surf_size$d = n_surf_size$q;
+        n_width$d = n_width$q;
+        n_height$d = n_height$q;
+        n_depth$d = n_depth$q;
+        n_width_one$d = n_width_one$q;
+        n_height_one$d = n_height_one$q;
+        n_depth_one$d = n_depth_one$q;
+        n_surf_array$d = n_surf_array$q;
+        n_lane_rows$d = n_lane_rows$q;
+        n_surf_levels$d = n_surf_levels$q;
+        n_surf_u16$d = n_surf_u16$q;
+        n_slm_size$d = n_slm_size$q;
+        sel_buf$d = sel_buf$q;
+        cap_valid$d = cap_valid$q;
+        cap_buf$d = cap_buf$q;
+        pbuf_addr$0$clear = 1'b0;
+        pbuf_src0$0$clear = 1'b0;
+        pbuf_src1$0$clear = 1'b0;
+        pbuf_coord$0$clear = 1'b0;
+        pbuf_addr$1$clear = 1'b0;
+        pbuf_src0$1$clear = 1'b0;
+        pbuf_src1$1$clear = 1'b0;
+        pbuf_coord$1$clear = 1'b0;
+        r_desc$clear = 1'b0;
+        r_dmask$clear = 1'b0;
+        r_pred_mask$clear = 1'b0;
+        r_surf_kind$clear = 1'b0;
+        r_surf_base$clear = 1'b0;
+        r_surf_size$clear = 1'b0;
+        r_surf_array$clear = 1'b0;
+        r_surf_levels$clear = 1'b0;
+        r_surf_u16$clear = 1'b0;
+        r_slm_size$clear = 1'b0;
+        r_width$clear = 1'b0;
+        r_height$clear = 1'b0;
+        r_depth$clear = 1'b0;
+        if (d_free & r_valid$q) begin
+            d_slot$d = ~d_slot$q;
+        end
+        if (reset) begin
+            d_slot$d = 1'b1;
+        end
+        d_lanes$clear = 1'b0;
+        d_no_lanes$clear = 1'b0;
+        d_no_lanes$d = ~|(decoder$lane_enables & lanes_built);
+        d_lanes_few$clear = 1'b0;
+        d_illegal$clear = 1'b0;
+        d_elem_size$clear = 1'b0;
+        d_last_elem$clear = 1'b0;
+        d_space_slm$clear = 1'b0;
+        d_addr_offset32$clear = 1'b0;
+        d_addr_buffer$clear = 1'b0;
+        d_kind_typed$clear = 1'b0;
+        d_write_only$clear = 1'b0;
+        d_swap_src$clear = 1'b0;
+        d_v_present$clear = 1'b0;
+        d_r_present$clear = 1'b0;
+        d_lod_present$clear = 1'b0;
+        d_alu_op$clear = 1'b0;
+        d_alu_ty$clear = 1'b0;
+        d_alu_ftz$clear = 1'b0;
+        d_surf_kind$clear = 1'b0;
+        d_surf_base$clear = 1'b0;
+        d_surf_size$clear = 1'b0;
+        d_surf_array$clear = 1'b0;
+        d_surf_levels$clear = 1'b0;
+        d_surf_u16$clear = 1'b0;
+        d_slm_size$clear = 1'b0;
+        d_width$clear = 1'b0;
+        d_height$clear = 1'b0;
+        d_depth$clear = 1'b0;
+        if (n_enter) begin
+            n_valid$d = 1'b0;
+        end
+        if (sel_take) begin
+            n_valid$d = 1'b1;
+            n_buf$d = sel_buf$q;
+            sel_buf$d = ~sel_buf$q;
+            n_lane$d = sel_lane;
+            n_last_lane$d = sel_last;
+            n_marker$d = sel_marker;
+            n_illegal$d = d_illegal$q;
+            n_elem_size$d = d_elem_size$q;
+            n_last_elem$d = d_last_elem$q;
+            n_space_slm$d = d_space_slm$q;
+            n_addr_offset32$d = d_addr_offset32$q;
+            n_addr_buffer$d = d_addr_buffer$q;
+            n_kind_typed$d = d_kind_typed$q;
+            n_write_only$d = d_write_only$q;
+            n_swap_src$d = d_swap_src$q;
+            n_v_present$d = d_v_present$q;
+            n_r_present$d = d_r_present$q;
+            n_lod_present$d = d_lod_present$q;
+            n_alu_op$d = d_alu_op$q;
+            n_alu_ty$d = d_alu_ty$q;
+            n_alu_ftz$d = d_alu_ftz$q;
+            n_surf_kind$d = d_surf_kind$q;
+            n_surf_base$d = d_surf_base$q;
+            n_surf_size$d = d_surf_size$q;
+            n_width$d = d_width$q;
+            if (~|d_width$q) begin
+                n_width$d = one_coord;
+            end
+            n_height$d = d_height$q;
+            if (~|d_height$q) begin
+                n_height$d = one_coord;
+            end
+            n_depth$d = d_depth$q;
+            if (~|d_depth$q) begin
+                n_depth$d = one_coord;
+            end
+            n_width_one$d = ~|d_width$q[(32'h1)+:(31)];
+            n_height_one$d = ~|d_height$q[(32'h1)+:(31)];
+            n_depth_one$d = ~|d_depth$q[(32'h1)+:(31)];
+            n_surf_array$d = d_surf_array$q;
+            n_lane_rows$d = d_height$q;
+            if (~|d_height$q) begin
+                n_lane_rows$d = one_coord;
+            end
+            if (d_surf_kind$q == kind_1d) begin
+                n_lane_rows$d = one_coord;
+            end
+            if (d_surf_kind$q == kind_1d_array) begin
+                n_lane_rows$d = d_surf_array$q;
+            end
+            n_surf_levels$d = d_surf_levels$q;
+            n_surf_u16$d = d_surf_u16$q;
+            n_slm_size$d = d_slm_size$q;
+        end
+        cap_valid$d = sel_take & ~sel_marker;
+        cap_buf$d = sel_buf$q;
+        cap_load$0 = cap_valid$q & ~cap_buf$q;
+        cap_load$1 = cap_valid$q & cap_buf$q;
+        if (reset) begin
+            n_valid$d = 1'b0;
+            cap_valid$d = 1'b0;
+        end
+    end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) d_slot$clock = clock;
+    always @(*) n_valid$clock = clock;
+    always @(*) n_buf$clock = clock;
+    always @(*) n_lane$clock = clock;
+    always @(*) n_last_lane$clock = clock;
+    always @(*) n_marker$clock = clock;
+    always @(*) n_illegal$clock = clock;
+    always @(*) n_elem_size$clock = clock;
+    always @(*) n_last_elem$clock = clock;
+    always @(*) n_space_slm$clock = clock;
+    always @(*) n_addr_offset32$clock = clock;
+    always @(*) n_addr_buffer$clock = clock;
+    always @(*) n_kind_typed$clock = clock;
+    always @(*) n_write_only$clock = clock;
+    always @(*) n_swap_src$clock = clock;
+    always @(*) n_v_present$clock = clock;
+    always @(*) n_r_present$clock = clock;
+    always @(*) n_lod_present$clock = clock;
+    always @(*) n_alu_op$clock = clock;
+    always @(*) n_alu_ty$clock = clock;
+    always @(*) n_alu_ftz$clock = clock;
+    always @(*) n_surf_kind$clock = clock;
+    always @(*) n_surf_base$clock = clock;
+    always @(*) n_surf_size$clock = clock;
+    always @(*) n_width$clock = clock;
+    always @(*) n_height$clock = clock;
+    always @(*) n_depth$clock = clock;
+    always @(*) n_width_one$clock = clock;
+    always @(*) n_height_one$clock = clock;
+    always @(*) n_depth_one$clock = clock;
+    always @(*) n_surf_array$clock = clock;
+    always @(*) n_lane_rows$clock = clock;
+    always @(*) n_surf_levels$clock = clock;
+    always @(*) n_surf_u16$clock = clock;
+    always @(*) n_slm_size$clock = clock;
+    always @(*) sel_buf$clock = clock;
+    always @(*) cap_valid$clock = clock;
+    always @(*) cap_buf$clock = clock;
+    always @(*) pbuf_addr$0$clock = clock;
+    always @(*) pbuf_src0$0$clock = clock;
+    always @(*) pbuf_src1$0$clock = clock;
+    always @(*) pbuf_coord$0$clock = clock;
+    always @(*) pbuf_addr$0$d = pay_addr;
+    always @(*) pbuf_src0$0$d = pay_src0;
+    always @(*) pbuf_src1$0$d = pay_src1;
+    always @(*) pbuf_coord$0$d = pay_coord;
+    always @(*) pbuf_addr$1$clock = clock;
+    always @(*) pbuf_src0$1$clock = clock;
+    always @(*) pbuf_src1$1$clock = clock;
+    always @(*) pbuf_coord$1$clock = clock;
+    always @(*) pbuf_addr$1$d = pay_addr;
+    always @(*) pbuf_src0$1$d = pay_src0;
+    always @(*) pbuf_src1$1$d = pay_src1;
+    always @(*) pbuf_coord$1$d = pay_coord;
+    always @(*) decoder$desc = r_desc$q;
+    always @(*) decoder$dmask = r_dmask$q;
+    always @(*) decoder$pred_mask = r_pred_mask$q;
+    always @(*) decoder$surf_kind = r_surf_kind$q;
+    always @(*) decoder$surf_u16 = r_surf_u16$q;
+    always @(*) dec_lanes_count$mask = decoder$lane_enables;
+    always @(*) n_walk_ops$surf_kind = n_surf_kind$q;
+    always @(*) n_walk_ops$surf_array = n_surf_array$q;
+    always @(*) n_walk_ops$width = n_width$q;
+    always @(*) n_walk_ops$height = n_height$q;
+    always @(*) n_walk_ops$depth = n_depth$q;
+    always @(*) n_walk_ops$width_is_one = n_width_one$q;
+    always @(*) n_walk_ops$height_is_one = n_height_one$q;
+    always @(*) n_walk_ops$depth_is_one = n_depth_one$q;
+    always @(*) r_valid$clock = clock;
+    always @(*) r_valid$load = req_ready;
+    always @(*) r_valid$clear = reset;
+    always @(*) r_valid$d = req_valid;
+    always @(*) r_desc$clock = clock;
+    always @(*) r_desc$load = req_ready;
+    always @(*) r_desc$d = req_desc;
+    always @(*) r_dmask$clock = clock;
+    always @(*) r_dmask$load = req_ready;
+    always @(*) r_dmask$d = req_dmask;
+    always @(*) r_pred_mask$clock = clock;
+    always @(*) r_pred_mask$load = req_ready;
+    always @(*) r_pred_mask$d = req_pred_mask;
+    always @(*) r_surf_kind$clock = clock;
+    always @(*) r_surf_kind$load = req_ready;
+    always @(*) r_surf_kind$d = req_surf_kind;
+    always @(*) r_surf_base$clock = clock;
+    always @(*) r_surf_base$load = req_ready;
+    always @(*) r_surf_base$d = req_surf_base;
+    always @(*) r_surf_size$clock = clock;
+    always @(*) r_surf_size$load = req_ready;
+    always @(*) r_surf_size$d = req_surf_size;
+    always @(*) r_surf_array$clock = clock;
+    always @(*) r_surf_array$load = req_ready;
+    always @(*) r_surf_array$d = req_surf_array;
+    always @(*) r_surf_levels$clock = clock;
+    always @(*) r_surf_levels$load = req_ready;
+    always @(*) r_surf_levels$d = req_surf_levels;
+    always @(*) r_surf_u16$clock = clock;
+    always @(*) r_surf_u16$load = req_ready;
+    always @(*) r_surf_u16$d = req_surf_u16;
+    always @(*) r_slm_size$clock = clock;
+    always @(*) r_slm_size$load = req_ready;
+    always @(*) r_slm_size$d = req_slm_size;
+    always @(*) r_width$clock = clock;
+    always @(*) r_width$load = req_ready;
+    always @(*) r_width$d = req_surf_width;
+    always @(*) r_height$clock = clock;
+    always @(*) r_height$load = req_ready;
+    always @(*) r_height$d = req_surf_height;
+    always @(*) r_depth$clock = clock;
+    always @(*) r_depth$load = req_ready;
+    always @(*) r_depth$d = req_surf_depth;
+    always @(*) d_valid$clock = clock;
+    always @(*) d_valid$load = d_free;
+    always @(*) d_valid$clear = reset;
+    always @(*) d_valid$d = r_valid$q;
+    always @(*) d_lanes$clock = clock;
+    always @(*) d_lanes$load = d_free;
+    always @(*) d_lanes$d = decoder$lane_enables;
+    always @(*) d_no_lanes$clock = clock;
+    always @(*) d_no_lanes$load = d_free;
+    always @(*) d_lanes_few$clock = clock;
+    always @(*) d_lanes_few$load = d_free;
+    always @(*) d_lanes_few$d = dec_lanes_count$few;
+    always @(*) d_illegal$clock = clock;
+    always @(*) d_illegal$load = d_free;
+    always @(*) d_illegal$d = decoder$illegal;
+    always @(*) d_elem_size$clock = clock;
+    always @(*) d_elem_size$load = d_free;
+    always @(*) d_elem_size$d = decoder$elem_size;
+    always @(*) d_last_elem$clock = clock;
+    always @(*) d_last_elem$load = d_free;
+    always @(*) d_last_elem$d = decoder$last_elem;
+    always @(*) d_space_slm$clock = clock;
+    always @(*) d_space_slm$load = d_free;
+    always @(*) d_space_slm$d = decoder$space_slm;
+    always @(*) d_addr_offset32$clock = clock;
+    always @(*) d_addr_offset32$load = d_free;
+    always @(*) d_addr_offset32$d = decoder$addr_offset32;
+    always @(*) d_addr_buffer$clock = clock;
+    always @(*) d_addr_buffer$load = d_free;
+    always @(*) d_addr_buffer$d = decoder$addr_buffer;
+    always @(*) d_kind_typed$clock = clock;
+    always @(*) d_kind_typed$load = d_free;
+    always @(*) d_kind_typed$d = decoder$kind_typed;
+    always @(*) d_write_only$clock = clock;
+    always @(*) d_write_only$load = d_free;
+    always @(*) d_write_only$d = decoder$write_only;
+    always @(*) d_swap_src$clock = clock;
+    always @(*) d_swap_src$load = d_free;
+    always @(*) d_swap_src$d = decoder$swap_src;
+    always @(*) d_v_present$clock = clock;
+    always @(*) d_v_present$load = d_free;
+    always @(*) d_v_present$d = decoder$v_present;
+    always @(*) d_r_present$clock = clock;
+    always @(*) d_r_present$load = d_free;
+    always @(*) d_r_present$d = decoder$r_present;
+    always @(*) d_lod_present$clock = clock;
+    always @(*) d_lod_present$load = d_free;
+    always @(*) d_lod_present$d = decoder$lod_present;
+    always @(*) d_alu_op$clock = clock;
+    always @(*) d_alu_op$load = d_free;
+    always @(*) d_alu_op$d = decoder$alu_op;
+    always @(*) d_alu_ty$clock = clock;
+    always @(*) d_alu_ty$load = d_free;
+    always @(*) d_alu_ty$d = decoder$alu_ty;
+    always @(*) d_alu_ftz$clock = clock;
+    always @(*) d_alu_ftz$load = d_free;
+    always @(*) d_alu_ftz$d = decoder$alu_ftz;
+    always @(*) d_surf_kind$clock = clock;
+    always @(*) d_surf_kind$load = d_free;
+    always @(*) d_surf_kind$d = r_surf_kind$q;
+    always @(*) d_surf_base$clock = clock;
+    always @(*) d_surf_base$load = d_free;
+    always @(*) d_surf_base$d = r_surf_base$q;
+    always @(*) d_surf_size$clock = clock;
+    always @(*) d_surf_size$load = d_free;
+    always @(*) d_surf_size$d = r_surf_size$q;
+    always @(*) d_surf_array$clock = clock;
+    always @(*) d_surf_array$load = d_free;
+    always @(*) d_surf_array$d = r_surf_array$q;
+    always @(*) d_surf_levels$clock = clock;
+    always @(*) d_surf_levels$load = d_free;
+    always @(*) d_surf_levels$d = r_surf_levels$q;
+    always @(*) d_surf_u16$clock = clock;
+    always @(*) d_surf_u16$load = d_free;
+    always @(*) d_surf_u16$d = r_surf_u16$q;
+    always @(*) d_slm_size$clock = clock;
+    always @(*) d_slm_size$load = d_free;
+    always @(*) d_slm_size$d = r_slm_size$q;
+    always @(*) d_width$clock = clock;
+    always @(*) d_width$load = d_free;
+    always @(*) d_width$d = r_width$q;
+    always @(*) d_height$clock = clock;
+    always @(*) d_height$load = d_free;
+    always @(*) d_height$d = r_height$q;
+    always @(*) d_depth$clock = clock;
+    always @(*) d_depth$load = d_free;
+    always @(*) d_depth$d = r_depth$q;
+    always @(*) pbuf_addr$0$load = cap_load$0;
+    always @(*) pbuf_src0$0$load = cap_load$0;
+    always @(*) pbuf_src1$0$load = cap_load$0;
+    always @(*) pbuf_coord$0$load = cap_load$0;
+    always @(*) pbuf_addr$1$load = cap_load$1;
+    always @(*) pbuf_src0$1$load = cap_load$1;
+    always @(*) pbuf_src1$1$load = cap_load$1;
+    always @(*) pbuf_coord$1$load = cap_load$1;
+    always @(*) r_valid_q = r_valid$q;
+    always @(*) d_valid_q = d_valid$q;
+    always @(*) d_lanes_q = d_lanes$q;
+    always @(*) d_illegal_q = d_illegal$q;
+    always @(*) d_no_lanes_q = d_no_lanes$q;
+    always @(*) d_lanes_few_q = d_lanes_few$q;
+    always @(*) d_slot_q = d_slot$q;
+    always @(*) n_valid_q = n_valid$q;
+    always @(*) n_buf_q = n_buf$q;
+    always @(*) n_lane_q = n_lane$q;
+    always @(*) n_last_lane_q = n_last_lane$q;
+    always @(*) n_marker_q = n_marker$q;
+    always @(*) n_illegal_q = n_illegal$q;
+    always @(*) n_elem_size_q = n_elem_size$q;
+    always @(*) n_last_elem_q = n_last_elem$q;
+    always @(*) n_space_slm_q = n_space_slm$q;
+    always @(*) n_addr_offset32_q = n_addr_offset32$q;
+    always @(*) n_addr_buffer_q = n_addr_buffer$q;
+    always @(*) n_kind_typed_q = n_kind_typed$q;
+    always @(*) n_write_only_q = n_write_only$q;
+    always @(*) n_swap_src_q = n_swap_src$q;
+    always @(*) n_v_present_q = n_v_present$q;
+    always @(*) n_r_present_q = n_r_present$q;
+    always @(*) n_lod_present_q = n_lod_present$q;
+    always @(*) n_alu_op_q = n_alu_op$q;
+    always @(*) n_alu_ty_q = n_alu_ty$q;
+    always @(*) n_alu_ftz_q = n_alu_ftz$q;
+    always @(*) n_surf_kind_q = n_surf_kind$q;
+    always @(*) n_surf_base_q = n_surf_base$q;
+    always @(*) n_surf_size_q = n_surf_size$q;
+    always @(*) n_width_q = n_width$q;
+    always @(*) n_height_q = n_height$q;
+    always @(*) n_depth_q = n_depth$q;
+    always @(*) n_width_one_q = n_width_one$q;
+    always @(*) n_height_one_q = n_height_one$q;
+    always @(*) n_depth_one_q = n_depth_one$q;
+    always @(*) n_surf_array_q = n_surf_array$q;
+    always @(*) n_lane_rows_q = n_lane_rows$q;
+    always @(*) n_surf_levels_q = n_surf_levels$q;
+    always @(*) n_surf_u16_q = n_surf_u16$q;
+    always @(*) n_slm_size_q = n_slm_size$q;
+    always @(*) n_walk_rows = n_walk_ops$rows;
+    always @(*) n_walk_slices = n_walk_ops$slices;
+    always @(*) n_walk_sizes_constant = n_walk_ops$sizes_constant;
+    always @(*) n_walk_a = n_walk_ops$walk_a;
+    always @(*) n_walk_b = n_walk_ops$walk_b;
+    always @(*) cap_valid_q = cap_valid$q;
+    always @(*) pbuf_addr_q$0 = pbuf_addr$0$q;
+    always @(*) pbuf_src0_q$0 = pbuf_src0$0$q;
+    always @(*) pbuf_src1_q$0 = pbuf_src1$0$q;
+    always @(*) pbuf_coord_q$0 = pbuf_coord$0$q;
+    always @(*) pbuf_addr_q$1 = pbuf_addr$1$q;
+    always @(*) pbuf_src0_q$1 = pbuf_src0$1$q;
+    always @(*) pbuf_src1_q$1 = pbuf_src1$1$q;
+    always @(*) pbuf_coord_q$1 = pbuf_coord$1$q;
+    
+endmodule // atomic_unit$front
+
+
+module atomic_unit$front$cap_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$cap_buf
+
+
+module atomic_unit$front$cap_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$cap_valid
+
+
+module atomic_unit$front$d_addr_buffer(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_addr_buffer
+
+
+module atomic_unit$front$d_addr_offset32(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_addr_offset32
+
+
+module atomic_unit$front$d_alu_ftz(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_alu_ftz
+
+
+module atomic_unit$front$d_alu_op(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 5'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_alu_op
+
+
+module atomic_unit$front$d_alu_ty(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 4'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_alu_ty
+
+
+module atomic_unit$front$d_depth(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_depth
+
+
+module atomic_unit$front$d_elem_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_elem_size
+
+
+module atomic_unit$front$d_height(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_height
+
+
+module atomic_unit$front$d_illegal(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_illegal
+
+
+module atomic_unit$front$d_kind_typed(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_kind_typed
+
+
+module atomic_unit$front$d_lanes(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_lanes
+
+
+module atomic_unit$front$d_lanes_few(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_lanes_few
+
+
+module atomic_unit$front$d_last_elem(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_last_elem
+
+
+module atomic_unit$front$d_lod_present(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_lod_present
+
+
+module atomic_unit$front$d_no_lanes(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_no_lanes
+
+
+module atomic_unit$front$d_r_present(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_r_present
+
+
+module atomic_unit$front$d_slm_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_slm_size
+
+
+module atomic_unit$front$d_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$d_slot
+
+
+module atomic_unit$front$d_space_slm(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_space_slm
+
+
+module atomic_unit$front$d_surf_array(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_surf_array
+
+
+module atomic_unit$front$d_surf_base(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_surf_base
+
+
+module atomic_unit$front$d_surf_kind(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_surf_kind
+
+
+module atomic_unit$front$d_surf_levels(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_surf_levels
+
+
+module atomic_unit$front$d_surf_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_surf_size
+
+
+module atomic_unit$front$d_surf_u16(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_surf_u16
+
+
+module atomic_unit$front$d_swap_src(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_swap_src
+
+
+module atomic_unit$front$d_v_present(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_v_present
+
+
+module atomic_unit$front$d_valid(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_valid
+
+
+module atomic_unit$front$d_width(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_width
+
+
+module atomic_unit$front$d_write_only(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$d_write_only
+
+
+module atomic_unit$front$dec_lanes_count(mask,few);
+    
+    // Module arguments
+    input wire  [31:0] mask;
+    output reg  few;
+    
+    // Constant declarations
+    localparam  enabled = 32'hffffffff;
+    
+    // Update code (custom)
+    wire [31:0] set = mask & 32'hffffffff;
+    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
+    // set (meaningful at the multiples of stride; the bits between are unused)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] at_least1_1 = set;
+    wire [31:0] at_least2_1 = 32'h0;
+    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
+    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
+    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
+    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
+    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least2_32 = at_least2_16 | (at_least2_16 >> 16) | (at_least1_16 & (at_least1_16 >> 16));
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(*) few = ~at_least2_32[0];
+endmodule // atomic_unit$front$dec_lanes_count
+
+
+module atomic_unit$front$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
+    
+    // Module arguments
+    input wire  [127:0] desc;
+    input wire  [31:0] dmask;
+    input wire  [31:0] pred_mask;
+    input wire  [2:0] surf_kind;
+    input wire  surf_u16;
+    output reg  kind_typed;
+    output reg  illegal;
+    output reg  [31:0] lane_enables;
+    output reg  [4:0] alu_op;
+    output reg  [3:0] alu_ty;
+    output reg  alu_ftz;
+    output reg  [2:0] elem_size;
+    output reg  [2:0] last_elem;
+    output reg  space_slm;
+    output reg  addr_offset32;
+    output reg  addr_buffer;
+    output reg  write_only;
+    output reg  swap_src;
+    output reg  v_present;
+    output reg  r_present;
+    output reg  lod_present;
+    
+    // Constant declarations
+    localparam  opcode_svm = 8'h4e;
+    localparam  subop_svm_atomic = 8'h5;
+    localparam  subop_svm_scatter = 8'h4;
+    localparam  opcode_dword = 8'h7d;
+    localparam  opcode_typed = 8'h73;
+    localparam  opcode_ptx = 8'ha7;
+    localparam  byte_255 = 8'hff;
+    localparam  one_byte = 8'h1;
+    localparam  two_byte = 8'h2;
+    localparam  exec_lanes$0 = 32'h1;
+    localparam  exec_lanes$1 = 32'h3;
+    localparam  exec_lanes$2 = 32'hf;
+    localparam  exec_lanes$3 = 32'hff;
+    localparam  exec_lanes$4 = 32'hffff;
+    localparam  exec_lanes$5 = 32'hffffffff;
+    localparam  all_lanes = 32'hffffffff;
+    localparam  exec_code_8 = 3'b11;
+    localparam  max_exec_svm_atomic = 3'b11;
+    localparam  max_exec_dword = 3'b101;
+    localparam  max_exec_scatter = 3'b100;
+    localparam  max_exec_ptx = 3'b101;
+    localparam  surf_kind_buffer = 3'b101;
+    localparam  size_1b = 3'b0;
+    localparam  size_2b = 3'b1;
+    localparam  size_4b = 3'b10;
+    localparam  size_8b = 3'b11;
+    localparam  size_16b = 3'b100;
+    localparam  count_minus_one$0 = 3'b0;
+    localparam  count_minus_one$1 = 3'b1;
+    localparam  count_minus_one$2 = 3'b11;
+    localparam  count_minus_one$3 = 3'b111;
+    localparam  log2_3$0 = 3'b0;
+    localparam  log2_3$1 = 3'b1;
+    localparam  log2_3$2 = 3'b10;
+    localparam  log2_3$3 = 3'b11;
+    localparam  zero_op = 5'b0;
+    localparam  zero_ty = 4'h0;
+    localparam  zero_elem = 3'b0;
+    localparam  width_code_16 = 2'b1;
+    localparam  width_code_64 = 2'b10;
+    localparam  width_code_reserved = 2'b11;
+    localparam  block_code_1b = 2'b0;
+    localparam  block_code_4b = 2'b1;
+    localparam  block_code_8b = 2'b10;
+    localparam  block_code_reserved = 2'b11;
+    localparam  blocks_code_8 = 2'b11;
+    localparam  tail_svm_atomic = 128'hffffffffffff00000000000000000000;
+    localparam  tail_dword = 128'hffffffffffff00000000000000000000;
+    localparam  tail_typed = 128'hffffff00000000000000000000000000;
+    localparam  tail_scatter = 128'hffffffffffffff000000000000000000;
+    localparam  tail_ptx = 128'hffffff00000000000000000000000000;
+    localparam  visa_known = 32'h73fff;
+    localparam  visa_typed = 32'h3fff;
+    localparam  visa_float = 32'h70000;
+    localparam  visa_src0_null = 32'h200c;
+    localparam  visa_src1_required = 32'h40080;
+    localparam  visa_ty_16$0 = 4'h0;
+    localparam  visa_ty_16$1 = 4'h0;
+    localparam  visa_ty_16$2 = 4'h0;
+    localparam  visa_ty_16$3 = 4'h0;
+    localparam  visa_ty_16$4 = 4'h0;
+    localparam  visa_ty_16$5 = 4'h0;
+    localparam  visa_ty_16$6 = 4'h0;
+    localparam  visa_ty_16$7 = 4'h0;
+    localparam  visa_ty_16$8 = 4'h0;
+    localparam  visa_ty_16$9 = 4'h0;
+    localparam  visa_ty_16$10 = 4'h0;
+    localparam  visa_ty_16$11 = 4'h0;
+    localparam  visa_ty_16$12 = 4'h0;
+    localparam  visa_ty_16$13 = 4'h0;
+    localparam  visa_ty_16$14 = 4'h0;
+    localparam  visa_ty_16$15 = 4'h0;
+    localparam  visa_ty_16$16 = 4'h4;
+    localparam  visa_ty_16$17 = 4'h4;
+    localparam  visa_ty_16$18 = 4'h4;
+    localparam  visa_ty_16$19 = 4'h0;
+    localparam  visa_ty_16$20 = 4'h0;
+    localparam  visa_ty_16$21 = 4'h0;
+    localparam  visa_ty_16$22 = 4'h0;
+    localparam  visa_ty_16$23 = 4'h0;
+    localparam  visa_ty_16$24 = 4'h0;
+    localparam  visa_ty_16$25 = 4'h0;
+    localparam  visa_ty_16$26 = 4'h0;
+    localparam  visa_ty_16$27 = 4'h0;
+    localparam  visa_ty_16$28 = 4'h0;
+    localparam  visa_ty_16$29 = 4'h0;
+    localparam  visa_ty_16$30 = 4'h0;
+    localparam  visa_ty_16$31 = 4'h0;
+    localparam  visa_ty_32$0 = 4'h1;
+    localparam  visa_ty_32$1 = 4'h1;
+    localparam  visa_ty_32$2 = 4'h1;
+    localparam  visa_ty_32$3 = 4'h1;
+    localparam  visa_ty_32$4 = 4'h1;
+    localparam  visa_ty_32$5 = 4'h1;
+    localparam  visa_ty_32$6 = 4'h1;
+    localparam  visa_ty_32$7 = 4'h1;
+    localparam  visa_ty_32$8 = 4'h1;
+    localparam  visa_ty_32$9 = 4'h1;
+    localparam  visa_ty_32$10 = 4'h1;
+    localparam  visa_ty_32$11 = 4'h1;
+    localparam  visa_ty_32$12 = 4'h1;
+    localparam  visa_ty_32$13 = 4'h1;
+    localparam  visa_ty_32$14 = 4'h0;
+    localparam  visa_ty_32$15 = 4'h0;
+    localparam  visa_ty_32$16 = 4'h6;
+    localparam  visa_ty_32$17 = 4'h6;
+    localparam  visa_ty_32$18 = 4'h6;
+    localparam  visa_ty_32$19 = 4'h0;
+    localparam  visa_ty_32$20 = 4'h0;
+    localparam  visa_ty_32$21 = 4'h0;
+    localparam  visa_ty_32$22 = 4'h0;
+    localparam  visa_ty_32$23 = 4'h0;
+    localparam  visa_ty_32$24 = 4'h0;
+    localparam  visa_ty_32$25 = 4'h0;
+    localparam  visa_ty_32$26 = 4'h0;
+    localparam  visa_ty_32$27 = 4'h0;
+    localparam  visa_ty_32$28 = 4'h0;
+    localparam  visa_ty_32$29 = 4'h0;
+    localparam  visa_ty_32$30 = 4'h0;
+    localparam  visa_ty_32$31 = 4'h0;
+    localparam  visa_ty_64$0 = 4'h2;
+    localparam  visa_ty_64$1 = 4'h2;
+    localparam  visa_ty_64$2 = 4'h2;
+    localparam  visa_ty_64$3 = 4'h2;
+    localparam  visa_ty_64$4 = 4'h2;
+    localparam  visa_ty_64$5 = 4'h2;
+    localparam  visa_ty_64$6 = 4'h2;
+    localparam  visa_ty_64$7 = 4'h2;
+    localparam  visa_ty_64$8 = 4'h2;
+    localparam  visa_ty_64$9 = 4'h2;
+    localparam  visa_ty_64$10 = 4'h2;
+    localparam  visa_ty_64$11 = 4'h2;
+    localparam  visa_ty_64$12 = 4'h2;
+    localparam  visa_ty_64$13 = 4'h2;
+    localparam  visa_ty_64$14 = 4'h0;
+    localparam  visa_ty_64$15 = 4'h0;
+    localparam  visa_ty_64$16 = 4'h6;
+    localparam  visa_ty_64$17 = 4'h6;
+    localparam  visa_ty_64$18 = 4'h6;
+    localparam  visa_ty_64$19 = 4'h0;
+    localparam  visa_ty_64$20 = 4'h0;
+    localparam  visa_ty_64$21 = 4'h0;
+    localparam  visa_ty_64$22 = 4'h0;
+    localparam  visa_ty_64$23 = 4'h0;
+    localparam  visa_ty_64$24 = 4'h0;
+    localparam  visa_ty_64$25 = 4'h0;
+    localparam  visa_ty_64$26 = 4'h0;
+    localparam  visa_ty_64$27 = 4'h0;
+    localparam  visa_ty_64$28 = 4'h0;
+    localparam  visa_ty_64$29 = 4'h0;
+    localparam  visa_ty_64$30 = 4'h0;
+    localparam  visa_ty_64$31 = 4'h0;
+    localparam  ptx_op_known = 16'h3ff;
+    localparam  ptx_type_known = 16'h3fff;
+    localparam  ptx_scalar_types$0 = 16'h6;
+    localparam  ptx_scalar_types$1 = 16'h6;
+    localparam  ptx_scalar_types$2 = 16'h6;
+    localparam  ptx_scalar_types$3 = 16'hf;
+    localparam  ptx_scalar_types$4 = 16'he;
+    localparam  ptx_scalar_types$5 = 16'h3ff0;
+    localparam  ptx_scalar_types$6 = 16'h10;
+    localparam  ptx_scalar_types$7 = 16'h10;
+    localparam  ptx_scalar_types$8 = 16'hf0;
+    localparam  ptx_scalar_types$9 = 16'hf0;
+    localparam  ptx_scalar_types$10 = 16'h0;
+    localparam  ptx_scalar_types$11 = 16'h0;
+    localparam  ptx_scalar_types$12 = 16'h0;
+    localparam  ptx_scalar_types$13 = 16'h0;
+    localparam  ptx_scalar_types$14 = 16'h0;
+    localparam  ptx_scalar_types$15 = 16'h0;
+    localparam  ptx_vector_types$0 = 16'h0;
+    localparam  ptx_vector_types$1 = 16'h0;
+    localparam  ptx_vector_types$2 = 16'h0;
+    localparam  ptx_vector_types$3 = 16'h0;
+    localparam  ptx_vector_types$4 = 16'h0;
+    localparam  ptx_vector_types$5 = 16'h3d00;
+    localparam  ptx_vector_types$6 = 16'h0;
+    localparam  ptx_vector_types$7 = 16'h0;
+    localparam  ptx_vector_types$8 = 16'h3c00;
+    localparam  ptx_vector_types$9 = 16'h3c00;
+    localparam  ptx_vector_types$10 = 16'h0;
+    localparam  ptx_vector_types$11 = 16'h0;
+    localparam  ptx_vector_types$12 = 16'h0;
+    localparam  ptx_vector_types$13 = 16'h0;
+    localparam  ptx_vector_types$14 = 16'h0;
+    localparam  ptx_vector_types$15 = 16'h0;
+    localparam  ptx_elem_ty$0 = 4'h0;
+    localparam  ptx_elem_ty$1 = 4'h1;
+    localparam  ptx_elem_ty$2 = 4'h2;
+    localparam  ptx_elem_ty$3 = 4'h3;
+    localparam  ptx_elem_ty$4 = 4'h1;
+    localparam  ptx_elem_ty$5 = 4'h2;
+    localparam  ptx_elem_ty$6 = 4'h1;
+    localparam  ptx_elem_ty$7 = 4'h2;
+    localparam  ptx_elem_ty$8 = 4'h6;
+    localparam  ptx_elem_ty$9 = 4'h7;
+    localparam  ptx_elem_ty$10 = 4'h4;
+    localparam  ptx_elem_ty$11 = 4'h8;
+    localparam  ptx_elem_ty$12 = 4'h5;
+    localparam  ptx_elem_ty$13 = 4'h9;
+    localparam  ptx_elem_ty$14 = 4'h0;
+    localparam  ptx_elem_ty$15 = 4'h0;
+    localparam  ptx_elem_size$0 = 3'b1;
+    localparam  ptx_elem_size$1 = 3'b10;
+    localparam  ptx_elem_size$2 = 3'b11;
+    localparam  ptx_elem_size$3 = 3'b100;
+    localparam  ptx_elem_size$4 = 3'b10;
+    localparam  ptx_elem_size$5 = 3'b11;
+    localparam  ptx_elem_size$6 = 3'b10;
+    localparam  ptx_elem_size$7 = 3'b11;
+    localparam  ptx_elem_size$8 = 3'b10;
+    localparam  ptx_elem_size$9 = 3'b11;
+    localparam  ptx_elem_size$10 = 3'b1;
+    localparam  ptx_elem_size$11 = 3'b10;
+    localparam  ptx_elem_size$12 = 3'b1;
+    localparam  ptx_elem_size$13 = 3'b10;
+    localparam  ptx_elem_size$14 = 3'b0;
+    localparam  ptx_elem_size$15 = 3'b0;
+    localparam  ptx_half_types = 16'h3c00;
+    localparam  ptx_cas_no_hint_types = 16'h9;
+    localparam  ptx_op_cas = 4'h3;
+    localparam  ptx_type_f32 = 4'h8;
+    localparam  ptx_space_max = 3'b100;
+    localparam  ptx_space_global = 3'b1;
+    localparam  ptx_space_shared = 3'b10;
+    localparam  ptx_qual_max = 3'b100;
+    localparam  lanes_built = 32'hffffffff;
+    localparam  max_exec_built = 3'b101;
+    localparam  max_size_built = 3'b100;
+    localparam  fp_built = 1'b1;
+    localparam  float_only_ops = 32'hc70000;
+    localparam  float_types = 16'h3f0;
+    localparam  op_add = 5'b0;
+    localparam  ty_b128 = 4'h3;
+    
+    // Stub signals
+    reg  [3:0] ptx_alu_rom$op;
+    reg  [3:0] ptx_alu_rom$ty;
+    wire  [4:0] ptx_alu_rom$alu_op;
+    reg  [55:0] numbering$fields;
+    wire  numbering$visa_misnumbered;
+    wire  numbering$ptx_misnumbered;
+    
+    // Local signals
+    reg  kind_svm_atomic;
+    reg  kind_dword;
+    reg  kind_scatter;
+    reg  kind_ptx;
+    reg  [7:0] byte$0;
+    reg  [7:0] byte$1;
+    reg  [7:0] byte$2;
+    reg  [7:0] byte$3;
+    reg  [7:0] byte$4;
+    reg  [7:0] byte$5;
+    reg  [7:0] byte$6;
+    reg  [7:0] byte$7;
+    reg  [7:0] byte$8;
+    reg  [7:0] byte$9;
+    reg  [7:0] byte$10;
+    reg  [7:0] byte$11;
+    reg  [7:0] byte$12;
+    reg  [7:0] exec_byte;
+    reg  [2:0] exec_code;
+    reg  [2:0] exec_max;
+    reg  [7:0] pred_lo;
+    reg  [7:0] pred_hi;
+    reg  pred_present;
+    reg  [7:0] visa_op_byte;
+    reg  [4:0] visa_code;
+    reg  visa_w16;
+    reg  visa_w64;
+    reg  [3:0] visa_ty_at_16;
+    reg  [3:0] visa_ty_at_32;
+    reg  [3:0] visa_ty_at_64;
+    reg  [3:0] ptx_op;
+    reg  [3:0] ptx_ty;
+    reg  [1:0] ptx_vec;
+    reg  [2:0] ptx_space;
+    reg  ptx_is_cas;
+    reg  ptx_hint;
+    reg  ptx_global_or_generic;
+    reg  ptx_scalar_ok;
+    reg  ptx_vector_ok;
+    reg  [4:0] ptx_alu_op;
+    reg  [2:0] ptx_size;
+    reg  [2:0] ptx_vector_log2;
+    reg  [2:0] ptx_total_log2;
+    reg  [31:0] dispatch_1;
+    reg  [31:0] dispatch_2;
+    reg  [31:0] dispatch;
+    reg  [31:0] predicate;
+    reg  [31:0] exec_mask;
+    reg  [7:0] surface_byte;
+    reg  field_set$0;
+    reg  field_set$1;
+    reg  field_set$2;
+    reg  field_set$3;
+    reg  field_set$4;
+    reg  field_set$5;
+    reg  field_set$6;
+    reg  src0_null_b5;
+    reg  src1_required_b5;
+    reg  src0_null_b1;
+    reg  src1_required_b1;
+    reg  svm_presence_bad;
+    reg  dword_presence_bad;
+    reg  typed_presence_bad;
+    reg  ptx_presence_bad;
+    reg  scatter_operands_bad;
+    reg  bad_opcode;
+    reg  bad_exec;
+    reg  bad_pred;
+    reg  bad_op;
+    reg  bad_operands;
+    reg  bad_tail;
+    reg  bad_surface;
+    reg  bad_config;
+    reg  needs_fp;
+    
+    // Sub module instances
+    atomic_unit$front$decoder$ptx_alu_rom ptx_alu_rom(
+        .op(ptx_alu_rom$op),
+        .ty(ptx_alu_rom$ty),
+        .alu_op(ptx_alu_rom$alu_op)
+    );
+    atomic_unit$front$decoder$numbering numbering(
+        .fields(numbering$fields),
+        .visa_misnumbered(numbering$visa_misnumbered),
+        .ptx_misnumbered(numbering$ptx_misnumbered)
+    );
+    
+    // Update code
+    always @(*) begin
+        ptx_alu_rom$op = desc[(32'h8)+:(4)];
+        numbering$fields = desc[(32'h30)+:(56)];
+        ptx_alu_rom$ty = desc[(32'h10)+:(4)];
+        byte$0 = desc[(0 * 32'h8)+:(8)];
+        byte$1 = desc[(1 * 32'h8)+:(8)];
+        byte$2 = desc[(2 * 32'h8)+:(8)];
+        byte$3 = desc[(3 * 32'h8)+:(8)];
+        byte$4 = desc[(4 * 32'h8)+:(8)];
+        byte$5 = desc[(5 * 32'h8)+:(8)];
+        byte$6 = desc[(6 * 32'h8)+:(8)];
+        byte$7 = desc[(7 * 32'h8)+:(8)];
+        byte$8 = desc[(8 * 32'h8)+:(8)];
+        byte$9 = desc[(9 * 32'h8)+:(8)];
+        byte$10 = desc[(10 * 32'h8)+:(8)];
+        byte$11 = desc[(11 * 32'h8)+:(8)];
+        byte$12 = desc[(12 * 32'h8)+:(8)];
+        kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
+        kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
+        kind_dword = byte$0 == opcode_dword;
+        kind_typed = byte$0 == opcode_typed;
+        kind_ptx = byte$0 == opcode_ptx;
+        bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
+        exec_byte = byte$2;
+        pred_lo = byte$3;
+        pred_hi = byte$4;
+        visa_op_byte = byte$1;
+        exec_max = max_exec_dword;
+        if (kind_svm_atomic) begin
+            visa_op_byte = byte$5;
+            exec_max = max_exec_svm_atomic;
+        end
+        if (kind_scatter) begin
+            exec_max = max_exec_scatter;
+        end
+        if (kind_typed) begin
+            exec_max = exec_code_8;
+        end
+        if (kind_ptx) begin
+            exec_byte = byte$5;
+            pred_lo = byte$6;
+            pred_hi = byte$7;
+            exec_max = max_exec_ptx;
+        end
+        exec_code = exec_byte[(32'h0)+:(3)];
+        bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
+        if (kind_typed & (exec_code != exec_code_8)) begin
+            bad_exec = 1'b1;
+        end
+        exec_mask = all_lanes;
+        if (exec_code == 0) begin
+            exec_mask = exec_lanes$0;
+        end
+        if (exec_code == 1) begin
+            exec_mask = exec_lanes$1;
+        end
+        if (exec_code == 2) begin
+            exec_mask = exec_lanes$2;
+        end
+        if (exec_code == 3) begin
+            exec_mask = exec_lanes$3;
+        end
+        if (exec_code == 4) begin
+            exec_mask = exec_lanes$4;
+        end
+        if (exec_code == 5) begin
+            exec_mask = exec_lanes$5;
+        end
+        dispatch_1 = dmask;
+        if (exec_byte[32'h4]) begin
+            dispatch_1 = dmask >> 32'h4;
+        end
+        dispatch_2 = dispatch_1;
+        if (exec_byte[32'h5]) begin
+            dispatch_2 = dispatch_1 >> 32'h8;
+        end
+        dispatch = dispatch_2;
+        if (exec_byte[32'h6]) begin
+            dispatch = dispatch_2 >> 32'h10;
+        end
+        if (exec_byte[32'h7]) begin
+            dispatch = all_lanes;
+        end
+        pred_present = |(pred_lo | pred_hi);
+        bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
+        predicate = all_lanes;
+        if (pred_present) begin
+            predicate = pred_mask;
+            if (pred_hi[32'h7]) begin
+                predicate = ~pred_mask;
+            end
+        end
+        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
+        visa_code = visa_op_byte[(32'h0)+:(5)];
+        visa_w16 = visa_op_byte[32'h5];
+        visa_w64 = 1'b0;
+        if (kind_svm_atomic) begin
+            visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
+            visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
+        end
+        visa_ty_at_16 = zero_ty;
+        visa_ty_at_32 = zero_ty;
+        visa_ty_at_64 = zero_ty;
+        if (visa_code == 0) begin
+            visa_ty_at_16 = visa_ty_16$0;
+            visa_ty_at_32 = visa_ty_32$0;
+            visa_ty_at_64 = visa_ty_64$0;
+        end
+        if (visa_code == 1) begin
+            visa_ty_at_16 = visa_ty_16$1;
+            visa_ty_at_32 = visa_ty_32$1;
+            visa_ty_at_64 = visa_ty_64$1;
+        end
+        if (visa_code == 2) begin
+            visa_ty_at_16 = visa_ty_16$2;
+            visa_ty_at_32 = visa_ty_32$2;
+            visa_ty_at_64 = visa_ty_64$2;
+        end
+        if (visa_code == 3) begin
+            visa_ty_at_16 = visa_ty_16$3;
+            visa_ty_at_32 = visa_ty_32$3;
+            visa_ty_at_64 = visa_ty_64$3;
+        end
+        if (visa_code == 4) begin
+            visa_ty_at_16 = visa_ty_16$4;
+            visa_ty_at_32 = visa_ty_32$4;
+            visa_ty_at_64 = visa_ty_64$4;
+        end
+        if (visa_code == 5) begin
+            visa_ty_at_16 = visa_ty_16$5;
+            visa_ty_at_32 = visa_ty_32$5;
+            visa_ty_at_64 = visa_ty_64$5;
+        end
+        if (visa_code == 6) begin
+            visa_ty_at_16 = visa_ty_16$6;
+            visa_ty_at_32 = visa_ty_32$6;
+            visa_ty_at_64 = visa_ty_64$6;
+        end
+        if (visa_code == 7) begin
+            visa_ty_at_16 = visa_ty_16$7;
+            visa_ty_at_32 = visa_ty_32$7;
+            visa_ty_at_64 = visa_ty_64$7;
+        end
+        if (visa_code == 8) begin
+            visa_ty_at_16 = visa_ty_16$8;
+            visa_ty_at_32 = visa_ty_32$8;
+            visa_ty_at_64 = visa_ty_64$8;
+        end
+        if (visa_code == 9) begin
+            visa_ty_at_16 = visa_ty_16$9;
+            visa_ty_at_32 = visa_ty_32$9;
+            visa_ty_at_64 = visa_ty_64$9;
+        end
+        if (visa_code == 10) begin
+            visa_ty_at_16 = visa_ty_16$10;
+            visa_ty_at_32 = visa_ty_32$10;
+            visa_ty_at_64 = visa_ty_64$10;
+        end
+        if (visa_code == 11) begin
+            visa_ty_at_16 = visa_ty_16$11;
+            visa_ty_at_32 = visa_ty_32$11;
+            visa_ty_at_64 = visa_ty_64$11;
+        end
+        if (visa_code == 12) begin
+            visa_ty_at_16 = visa_ty_16$12;
+            visa_ty_at_32 = visa_ty_32$12;
+            visa_ty_at_64 = visa_ty_64$12;
+        end
+        if (visa_code == 13) begin
+            visa_ty_at_16 = visa_ty_16$13;
+            visa_ty_at_32 = visa_ty_32$13;
+            visa_ty_at_64 = visa_ty_64$13;
+        end
+        if (visa_code == 14) begin
+            visa_ty_at_16 = visa_ty_16$14;
+            visa_ty_at_32 = visa_ty_32$14;
+            visa_ty_at_64 = visa_ty_64$14;
+        end
+        if (visa_code == 15) begin
+            visa_ty_at_16 = visa_ty_16$15;
+            visa_ty_at_32 = visa_ty_32$15;
+            visa_ty_at_64 = visa_ty_64$15;
+        end
+        if (visa_code == 16) begin
+            visa_ty_at_16 = visa_ty_16$16;
+            visa_ty_at_32 = visa_ty_32$16;
+            visa_ty_at_64 = visa_ty_64$16;
+        end
+        if (visa_code == 17) begin
+            visa_ty_at_16 = visa_ty_16$17;
+            visa_ty_at_32 = visa_ty_32$17;
+            visa_ty_at_64 = visa_ty_64$17;
+        end
+        if (visa_code == 18) begin
+            visa_ty_at_16 = visa_ty_16$18;
+            visa_ty_at_32 = visa_ty_32$18;
+            visa_ty_at_64 = visa_ty_64$18;
+        end
+        if (visa_code == 19) begin
+            visa_ty_at_16 = visa_ty_16$19;
+            visa_ty_at_32 = visa_ty_32$19;
+            visa_ty_at_64 = visa_ty_64$19;
+        end
+        if (visa_code == 20) begin
+            visa_ty_at_16 = visa_ty_16$20;
+            visa_ty_at_32 = visa_ty_32$20;
+            visa_ty_at_64 = visa_ty_64$20;
+        end
+        if (visa_code == 21) begin
+            visa_ty_at_16 = visa_ty_16$21;
+            visa_ty_at_32 = visa_ty_32$21;
+            visa_ty_at_64 = visa_ty_64$21;
+        end
+        if (visa_code == 22) begin
+            visa_ty_at_16 = visa_ty_16$22;
+            visa_ty_at_32 = visa_ty_32$22;
+            visa_ty_at_64 = visa_ty_64$22;
+        end
+        if (visa_code == 23) begin
+            visa_ty_at_16 = visa_ty_16$23;
+            visa_ty_at_32 = visa_ty_32$23;
+            visa_ty_at_64 = visa_ty_64$23;
+        end
+        if (visa_code == 24) begin
+            visa_ty_at_16 = visa_ty_16$24;
+            visa_ty_at_32 = visa_ty_32$24;
+            visa_ty_at_64 = visa_ty_64$24;
+        end
+        if (visa_code == 25) begin
+            visa_ty_at_16 = visa_ty_16$25;
+            visa_ty_at_32 = visa_ty_32$25;
+            visa_ty_at_64 = visa_ty_64$25;
+        end
+        if (visa_code == 26) begin
+            visa_ty_at_16 = visa_ty_16$26;
+            visa_ty_at_32 = visa_ty_32$26;
+            visa_ty_at_64 = visa_ty_64$26;
+        end
+        if (visa_code == 27) begin
+            visa_ty_at_16 = visa_ty_16$27;
+            visa_ty_at_32 = visa_ty_32$27;
+            visa_ty_at_64 = visa_ty_64$27;
+        end
+        if (visa_code == 28) begin
+            visa_ty_at_16 = visa_ty_16$28;
+            visa_ty_at_32 = visa_ty_32$28;
+            visa_ty_at_64 = visa_ty_64$28;
+        end
+        if (visa_code == 29) begin
+            visa_ty_at_16 = visa_ty_16$29;
+            visa_ty_at_32 = visa_ty_32$29;
+            visa_ty_at_64 = visa_ty_64$29;
+        end
+        if (visa_code == 30) begin
+            visa_ty_at_16 = visa_ty_16$30;
+            visa_ty_at_32 = visa_ty_32$30;
+            visa_ty_at_64 = visa_ty_64$30;
+        end
+        if (visa_code == 31) begin
+            visa_ty_at_16 = visa_ty_16$31;
+            visa_ty_at_32 = visa_ty_32$31;
+            visa_ty_at_64 = visa_ty_64$31;
+        end
+        ptx_op = byte$1[(32'h0)+:(4)];
+        ptx_hint = byte$1[32'h5];
+        ptx_ty = byte$2[(32'h0)+:(4)];
+        ptx_vec = byte$2[(32'h4)+:(2)];
+        ptx_space = byte$3[(32'h0)+:(3)];
+        ptx_is_cas = ptx_op == ptx_op_cas;
+        ptx_global_or_generic = ptx_space <= ptx_space_global;
+        ptx_scalar_ok = 1'b0;
+        ptx_vector_ok = 1'b0;
+        if (ptx_op == 0) begin
+            ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$0[ptx_ty];
+        end
+        if (ptx_op == 1) begin
+            ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$1[ptx_ty];
+        end
+        if (ptx_op == 2) begin
+            ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$2[ptx_ty];
+        end
+        if (ptx_op == 3) begin
+            ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$3[ptx_ty];
+        end
+        if (ptx_op == 4) begin
+            ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$4[ptx_ty];
+        end
+        if (ptx_op == 5) begin
+            ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$5[ptx_ty];
+        end
+        if (ptx_op == 6) begin
+            ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$6[ptx_ty];
+        end
+        if (ptx_op == 7) begin
+            ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$7[ptx_ty];
+        end
+        if (ptx_op == 8) begin
+            ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$8[ptx_ty];
+        end
+        if (ptx_op == 9) begin
+            ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$9[ptx_ty];
+        end
+        if (ptx_op == 10) begin
+            ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$10[ptx_ty];
+        end
+        if (ptx_op == 11) begin
+            ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$11[ptx_ty];
+        end
+        if (ptx_op == 12) begin
+            ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$12[ptx_ty];
+        end
+        if (ptx_op == 13) begin
+            ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$13[ptx_ty];
+        end
+        if (ptx_op == 14) begin
+            ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$14[ptx_ty];
+        end
+        if (ptx_op == 15) begin
+            ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$15[ptx_ty];
+        end
+        ptx_alu_op = ptx_alu_rom$alu_op;
+        ptx_size = size_1b;
+        if (ptx_ty == 0) begin
+            ptx_size = ptx_elem_size$0;
+        end
+        if (ptx_ty == 1) begin
+            ptx_size = ptx_elem_size$1;
+        end
+        if (ptx_ty == 2) begin
+            ptx_size = ptx_elem_size$2;
+        end
+        if (ptx_ty == 3) begin
+            ptx_size = ptx_elem_size$3;
+        end
+        if (ptx_ty == 4) begin
+            ptx_size = ptx_elem_size$4;
+        end
+        if (ptx_ty == 5) begin
+            ptx_size = ptx_elem_size$5;
+        end
+        if (ptx_ty == 6) begin
+            ptx_size = ptx_elem_size$6;
+        end
+        if (ptx_ty == 7) begin
+            ptx_size = ptx_elem_size$7;
+        end
+        if (ptx_ty == 8) begin
+            ptx_size = ptx_elem_size$8;
+        end
+        if (ptx_ty == 9) begin
+            ptx_size = ptx_elem_size$9;
+        end
+        if (ptx_ty == 10) begin
+            ptx_size = ptx_elem_size$10;
+        end
+        if (ptx_ty == 11) begin
+            ptx_size = ptx_elem_size$11;
+        end
+        if (ptx_ty == 12) begin
+            ptx_size = ptx_elem_size$12;
+        end
+        if (ptx_ty == 13) begin
+            ptx_size = ptx_elem_size$13;
+        end
+        if (ptx_ty == 14) begin
+            ptx_size = ptx_elem_size$14;
+        end
+        if (ptx_ty == 15) begin
+            ptx_size = ptx_elem_size$15;
+        end
+        ptx_vector_log2 = size_1b;
+        if (ptx_vec == 0) begin
+            ptx_vector_log2 = log2_3$0;
+        end
+        if (ptx_vec == 1) begin
+            ptx_vector_log2 = log2_3$1;
+        end
+        if (ptx_vec == 2) begin
+            ptx_vector_log2 = log2_3$2;
+        end
+        if (ptx_vec == 3) begin
+            ptx_vector_log2 = log2_3$3;
+        end
+        ptx_total_log2 = ptx_size + ptx_vector_log2;
+        bad_op = 1'b0;
+        alu_op = zero_op;
+        alu_ty = zero_ty;
+        alu_ftz = 1'b0;
+        elem_size = size_4b;
+        last_elem = zero_elem;
+        if (kind_svm_atomic | kind_dword | kind_typed) begin
+            alu_op = visa_code;
+            alu_ty = visa_ty_at_32;
+            if (visa_w16) begin
+                alu_ty = visa_ty_at_16;
+                elem_size = size_2b;
+            end
+            if (visa_w64) begin
+                alu_ty = visa_ty_at_64;
+                elem_size = size_8b;
+            end
+            bad_op = ~visa_known[visa_code];
+        end
+        if (kind_svm_atomic) begin
+            if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_dword | kind_typed) begin
+            if (|visa_op_byte[(32'h6)+:(2)]) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_typed & ~visa_typed[visa_code]) begin
+            bad_op = 1'b1;
+        end
+        if (kind_scatter) begin
+            elem_size = size_1b;
+            if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
+                elem_size = size_4b;
+            end
+            if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
+                elem_size = size_8b;
+            end
+            if (byte$6[(32'h0)+:(2)] == 0) begin
+                last_elem = count_minus_one$0;
+            end
+            if (byte$6[(32'h0)+:(2)] == 1) begin
+                last_elem = count_minus_one$1;
+            end
+            if (byte$6[(32'h0)+:(2)] == 2) begin
+                last_elem = count_minus_one$2;
+            end
+            if (byte$6[(32'h0)+:(2)] == 3) begin
+                last_elem = count_minus_one$3;
+            end
+            if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
+                bad_op = 1'b1;
+            end
+            if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_ptx) begin
+            alu_op = ptx_alu_op;
+            if (ptx_ty == 0) begin
+                alu_ty = ptx_elem_ty$0;
+            end
+            if (ptx_ty == 1) begin
+                alu_ty = ptx_elem_ty$1;
+            end
+            if (ptx_ty == 2) begin
+                alu_ty = ptx_elem_ty$2;
+            end
+            if (ptx_ty == 3) begin
+                alu_ty = ptx_elem_ty$3;
+            end
+            if (ptx_ty == 4) begin
+                alu_ty = ptx_elem_ty$4;
+            end
+            if (ptx_ty == 5) begin
+                alu_ty = ptx_elem_ty$5;
+            end
+            if (ptx_ty == 6) begin
+                alu_ty = ptx_elem_ty$6;
+            end
+            if (ptx_ty == 7) begin
+                alu_ty = ptx_elem_ty$7;
+            end
+            if (ptx_ty == 8) begin
+                alu_ty = ptx_elem_ty$8;
+            end
+            if (ptx_ty == 9) begin
+                alu_ty = ptx_elem_ty$9;
+            end
+            if (ptx_ty == 10) begin
+                alu_ty = ptx_elem_ty$10;
+            end
+            if (ptx_ty == 11) begin
+                alu_ty = ptx_elem_ty$11;
+            end
+            if (ptx_ty == 12) begin
+                alu_ty = ptx_elem_ty$12;
+            end
+            if (ptx_ty == 13) begin
+                alu_ty = ptx_elem_ty$13;
+            end
+            if (ptx_ty == 14) begin
+                alu_ty = ptx_elem_ty$14;
+            end
+            if (ptx_ty == 15) begin
+                alu_ty = ptx_elem_ty$15;
+            end
+            alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
+            elem_size = ptx_size;
+            if (ptx_vec == 0) begin
+                last_elem = count_minus_one$0;
+            end
+            if (ptx_vec == 1) begin
+                last_elem = count_minus_one$1;
+            end
+            if (ptx_vec == 2) begin
+                last_elem = count_minus_one$2;
+            end
+            if (ptx_vec == 3) begin
+                last_elem = count_minus_one$3;
+            end
+            if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
+                bad_op = 1'b1;
+            end
+            if (|ptx_vec) begin
+                if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
+                    bad_op = 1'b1;
+                end
+            end
+            else begin
+                if (~ptx_scalar_ok) begin
+                    bad_op = 1'b1;
+                end
+            end
+            if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
+                bad_op = 1'b1;
+            end
+            if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
+                bad_op = 1'b1;
+            end
+        end
+        field_set$0 = |byte$6;
+        field_set$1 = |byte$7;
+        field_set$2 = |byte$8;
+        field_set$3 = |byte$9;
+        field_set$4 = |byte$10;
+        field_set$5 = |byte$11;
+        field_set$6 = |byte$12;
+        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
+        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
+        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
+        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
+        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
+        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
+        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
+        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
+        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
+        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
+        bad_tail = 1'b0;
+        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_dword & |(desc & tail_dword)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_typed & |(desc & tail_typed)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_scatter & |(desc & tail_scatter)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_ptx & |(desc & tail_ptx)) begin
+            bad_tail = 1'b1;
+        end
+        surface_byte = byte$5;
+        space_slm = 1'b0;
+        addr_offset32 = 1'b0;
+        addr_buffer = 1'b0;
+        bad_surface = 1'b0;
+        if (kind_dword) begin
+            addr_offset32 = 1'b1;
+            if (~|surface_byte) begin
+                space_slm = 1'b1;
+            end
+            else begin
+                if (surface_byte != byte_255) begin
+                    addr_buffer = 1'b1;
+                    bad_surface = surf_kind != surf_kind_buffer;
+                end
+            end
+        end
+        if (kind_typed) begin
+            bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
+        end
+        if (kind_ptx) begin
+            space_slm = ptx_space >= ptx_space_shared;
+        end
+        write_only = kind_scatter;
+        swap_src = kind_ptx & ptx_is_cas;
+        v_present = |byte$7;
+        r_present = |byte$8;
+        lod_present = |byte$9;
+        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
+        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
+        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
+    end
+    
+endmodule // atomic_unit$front$decoder
+
+
+module atomic_unit$front$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
+    
+    // Module arguments
+    input wire  [55:0] fields;
+    output reg  visa_misnumbered;
+    output reg  ptx_misnumbered;
+    
+    // Update code (custom)
+    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
+    wire [6:0] set;
+    wire [6:0] wide;
+    assign set[0] = |fields[7:0];
+    assign wide[0] = |fields[7:3];
+    wire [2:0] number0 = fields[2:0];
+    assign set[1] = |fields[15:8];
+    assign wide[1] = |fields[15:11];
+    wire [2:0] number1 = fields[10:8];
+    assign set[2] = |fields[23:16];
+    assign wide[2] = |fields[23:19];
+    wire [2:0] number2 = fields[18:16];
+    assign set[3] = |fields[31:24];
+    assign wide[3] = |fields[31:27];
+    wire [2:0] number3 = fields[26:24];
+    assign set[4] = |fields[39:32];
+    assign wide[4] = |fields[39:35];
+    wire [2:0] number4 = fields[34:32];
+    assign set[5] = |fields[47:40];
+    assign wide[5] = |fields[47:43];
+    wire [2:0] number5 = fields[42:40];
+    assign set[6] = |fields[55:48];
+    assign wide[6] = |fields[55:51];
+    wire [2:0] number6 = fields[50:48];
+    reg [6:0] visa_ok;
+    always @(*) begin
+       case (number0)
+          3'h1: visa_ok[0] = 1'b1;
+          default: visa_ok[0] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[0:0], number1})
+          4'h1, 4'ha: visa_ok[1] = 1'b1;
+          default: visa_ok[1] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[1:0], number2})
+          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
+          default: visa_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:0], number3})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
+          default: visa_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:0], number4})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
+          default: visa_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:0], number5})
+          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
+          default: visa_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:0], number6})
+          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
+          default: visa_ok[6] = 1'b0;
+       endcase
+    end
+    reg [6:2] ptx_ok;
+    always @(*) begin
+       case (number2)
+          3'h1: ptx_ok[2] = 1'b1;
+          default: ptx_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:2], number3})
+          4'h1, 4'ha: ptx_ok[3] = 1'b1;
+          default: ptx_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:2], number4})
+          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
+          default: ptx_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:2], number5})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
+          default: ptx_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:2], number6})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
+          default: ptx_ok[6] = 1'b0;
+       endcase
+    end
+    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
+    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
+endmodule // atomic_unit$front$decoder$numbering
+
+
+module atomic_unit$front$decoder$ptx_alu_rom(op,ty,alu_op);
+    
+    // Module arguments
+    input wire  [3:0] op;
+    input wire  [3:0] ty;
+    output reg  [4:0] alu_op;
+    
+    // Constant declarations
+    localparam  rows$0 = 5'b1000;
+    localparam  rows$1 = 5'b1000;
+    localparam  rows$2 = 5'b1000;
+    localparam  rows$3 = 5'b1000;
+    localparam  rows$4 = 5'b1000;
+    localparam  rows$5 = 5'b1000;
+    localparam  rows$6 = 5'b1000;
+    localparam  rows$7 = 5'b1000;
+    localparam  rows$8 = 5'b1000;
+    localparam  rows$9 = 5'b1000;
+    localparam  rows$10 = 5'b1000;
+    localparam  rows$11 = 5'b1000;
+    localparam  rows$12 = 5'b1000;
+    localparam  rows$13 = 5'b1000;
+    localparam  rows$14 = 5'b0;
+    localparam  rows$15 = 5'b0;
+    localparam  rows$16 = 5'b1001;
+    localparam  rows$17 = 5'b1001;
+    localparam  rows$18 = 5'b1001;
+    localparam  rows$19 = 5'b1001;
+    localparam  rows$20 = 5'b1001;
+    localparam  rows$21 = 5'b1001;
+    localparam  rows$22 = 5'b1001;
+    localparam  rows$23 = 5'b1001;
+    localparam  rows$24 = 5'b1001;
+    localparam  rows$25 = 5'b1001;
+    localparam  rows$26 = 5'b1001;
+    localparam  rows$27 = 5'b1001;
+    localparam  rows$28 = 5'b1001;
+    localparam  rows$29 = 5'b1001;
+    localparam  rows$30 = 5'b0;
+    localparam  rows$31 = 5'b0;
+    localparam  rows$32 = 5'b1010;
+    localparam  rows$33 = 5'b1010;
+    localparam  rows$34 = 5'b1010;
+    localparam  rows$35 = 5'b1010;
+    localparam  rows$36 = 5'b1010;
+    localparam  rows$37 = 5'b1010;
+    localparam  rows$38 = 5'b1010;
+    localparam  rows$39 = 5'b1010;
+    localparam  rows$40 = 5'b1010;
+    localparam  rows$41 = 5'b1010;
+    localparam  rows$42 = 5'b1010;
+    localparam  rows$43 = 5'b1010;
+    localparam  rows$44 = 5'b1010;
+    localparam  rows$45 = 5'b1010;
+    localparam  rows$46 = 5'b0;
+    localparam  rows$47 = 5'b0;
+    localparam  rows$48 = 5'b111;
+    localparam  rows$49 = 5'b111;
+    localparam  rows$50 = 5'b111;
+    localparam  rows$51 = 5'b111;
+    localparam  rows$52 = 5'b111;
+    localparam  rows$53 = 5'b111;
+    localparam  rows$54 = 5'b111;
+    localparam  rows$55 = 5'b111;
+    localparam  rows$56 = 5'b111;
+    localparam  rows$57 = 5'b111;
+    localparam  rows$58 = 5'b111;
+    localparam  rows$59 = 5'b111;
+    localparam  rows$60 = 5'b111;
+    localparam  rows$61 = 5'b111;
+    localparam  rows$62 = 5'b0;
+    localparam  rows$63 = 5'b0;
+    localparam  rows$64 = 5'b110;
+    localparam  rows$65 = 5'b110;
+    localparam  rows$66 = 5'b110;
+    localparam  rows$67 = 5'b110;
+    localparam  rows$68 = 5'b110;
+    localparam  rows$69 = 5'b110;
+    localparam  rows$70 = 5'b110;
+    localparam  rows$71 = 5'b110;
+    localparam  rows$72 = 5'b110;
+    localparam  rows$73 = 5'b110;
+    localparam  rows$74 = 5'b110;
+    localparam  rows$75 = 5'b110;
+    localparam  rows$76 = 5'b110;
+    localparam  rows$77 = 5'b110;
+    localparam  rows$78 = 5'b0;
+    localparam  rows$79 = 5'b0;
+    localparam  rows$80 = 5'b0;
+    localparam  rows$81 = 5'b0;
+    localparam  rows$82 = 5'b0;
+    localparam  rows$83 = 5'b0;
+    localparam  rows$84 = 5'b0;
+    localparam  rows$85 = 5'b0;
+    localparam  rows$86 = 5'b0;
+    localparam  rows$87 = 5'b0;
+    localparam  rows$88 = 5'b0;
+    localparam  rows$89 = 5'b0;
+    localparam  rows$90 = 5'b0;
+    localparam  rows$91 = 5'b0;
+    localparam  rows$92 = 5'b0;
+    localparam  rows$93 = 5'b0;
+    localparam  rows$94 = 5'b0;
+    localparam  rows$95 = 5'b0;
+    localparam  rows$96 = 5'b10011;
+    localparam  rows$97 = 5'b10011;
+    localparam  rows$98 = 5'b10011;
+    localparam  rows$99 = 5'b10011;
+    localparam  rows$100 = 5'b10011;
+    localparam  rows$101 = 5'b10011;
+    localparam  rows$102 = 5'b10011;
+    localparam  rows$103 = 5'b10011;
+    localparam  rows$104 = 5'b10011;
+    localparam  rows$105 = 5'b10011;
+    localparam  rows$106 = 5'b10011;
+    localparam  rows$107 = 5'b10011;
+    localparam  rows$108 = 5'b10011;
+    localparam  rows$109 = 5'b10011;
+    localparam  rows$110 = 5'b0;
+    localparam  rows$111 = 5'b0;
+    localparam  rows$112 = 5'b10100;
+    localparam  rows$113 = 5'b10100;
+    localparam  rows$114 = 5'b10100;
+    localparam  rows$115 = 5'b10100;
+    localparam  rows$116 = 5'b10100;
+    localparam  rows$117 = 5'b10100;
+    localparam  rows$118 = 5'b10100;
+    localparam  rows$119 = 5'b10100;
+    localparam  rows$120 = 5'b10100;
+    localparam  rows$121 = 5'b10100;
+    localparam  rows$122 = 5'b10100;
+    localparam  rows$123 = 5'b10100;
+    localparam  rows$124 = 5'b10100;
+    localparam  rows$125 = 5'b10100;
+    localparam  rows$126 = 5'b0;
+    localparam  rows$127 = 5'b0;
+    localparam  rows$128 = 5'b100;
+    localparam  rows$129 = 5'b100;
+    localparam  rows$130 = 5'b100;
+    localparam  rows$131 = 5'b100;
+    localparam  rows$132 = 5'b100;
+    localparam  rows$133 = 5'b100;
+    localparam  rows$134 = 5'b1011;
+    localparam  rows$135 = 5'b1011;
+    localparam  rows$136 = 5'b10110;
+    localparam  rows$137 = 5'b10110;
+    localparam  rows$138 = 5'b10110;
+    localparam  rows$139 = 5'b10110;
+    localparam  rows$140 = 5'b10110;
+    localparam  rows$141 = 5'b10110;
+    localparam  rows$142 = 5'b0;
+    localparam  rows$143 = 5'b0;
+    localparam  rows$144 = 5'b101;
+    localparam  rows$145 = 5'b101;
+    localparam  rows$146 = 5'b101;
+    localparam  rows$147 = 5'b101;
+    localparam  rows$148 = 5'b101;
+    localparam  rows$149 = 5'b101;
+    localparam  rows$150 = 5'b1100;
+    localparam  rows$151 = 5'b1100;
+    localparam  rows$152 = 5'b10111;
+    localparam  rows$153 = 5'b10111;
+    localparam  rows$154 = 5'b10111;
+    localparam  rows$155 = 5'b10111;
+    localparam  rows$156 = 5'b10111;
+    localparam  rows$157 = 5'b10111;
+    localparam  rows$158 = 5'b0;
+    localparam  rows$159 = 5'b0;
+    localparam  rows$160 = 5'b0;
+    localparam  rows$161 = 5'b0;
+    localparam  rows$162 = 5'b0;
+    localparam  rows$163 = 5'b0;
+    localparam  rows$164 = 5'b0;
+    localparam  rows$165 = 5'b0;
+    localparam  rows$166 = 5'b0;
+    localparam  rows$167 = 5'b0;
+    localparam  rows$168 = 5'b0;
+    localparam  rows$169 = 5'b0;
+    localparam  rows$170 = 5'b0;
+    localparam  rows$171 = 5'b0;
+    localparam  rows$172 = 5'b0;
+    localparam  rows$173 = 5'b0;
+    localparam  rows$174 = 5'b0;
+    localparam  rows$175 = 5'b0;
+    localparam  rows$176 = 5'b0;
+    localparam  rows$177 = 5'b0;
+    localparam  rows$178 = 5'b0;
+    localparam  rows$179 = 5'b0;
+    localparam  rows$180 = 5'b0;
+    localparam  rows$181 = 5'b0;
+    localparam  rows$182 = 5'b0;
+    localparam  rows$183 = 5'b0;
+    localparam  rows$184 = 5'b0;
+    localparam  rows$185 = 5'b0;
+    localparam  rows$186 = 5'b0;
+    localparam  rows$187 = 5'b0;
+    localparam  rows$188 = 5'b0;
+    localparam  rows$189 = 5'b0;
+    localparam  rows$190 = 5'b0;
+    localparam  rows$191 = 5'b0;
+    localparam  rows$192 = 5'b0;
+    localparam  rows$193 = 5'b0;
+    localparam  rows$194 = 5'b0;
+    localparam  rows$195 = 5'b0;
+    localparam  rows$196 = 5'b0;
+    localparam  rows$197 = 5'b0;
+    localparam  rows$198 = 5'b0;
+    localparam  rows$199 = 5'b0;
+    localparam  rows$200 = 5'b0;
+    localparam  rows$201 = 5'b0;
+    localparam  rows$202 = 5'b0;
+    localparam  rows$203 = 5'b0;
+    localparam  rows$204 = 5'b0;
+    localparam  rows$205 = 5'b0;
+    localparam  rows$206 = 5'b0;
+    localparam  rows$207 = 5'b0;
+    localparam  rows$208 = 5'b0;
+    localparam  rows$209 = 5'b0;
+    localparam  rows$210 = 5'b0;
+    localparam  rows$211 = 5'b0;
+    localparam  rows$212 = 5'b0;
+    localparam  rows$213 = 5'b0;
+    localparam  rows$214 = 5'b0;
+    localparam  rows$215 = 5'b0;
+    localparam  rows$216 = 5'b0;
+    localparam  rows$217 = 5'b0;
+    localparam  rows$218 = 5'b0;
+    localparam  rows$219 = 5'b0;
+    localparam  rows$220 = 5'b0;
+    localparam  rows$221 = 5'b0;
+    localparam  rows$222 = 5'b0;
+    localparam  rows$223 = 5'b0;
+    localparam  rows$224 = 5'b0;
+    localparam  rows$225 = 5'b0;
+    localparam  rows$226 = 5'b0;
+    localparam  rows$227 = 5'b0;
+    localparam  rows$228 = 5'b0;
+    localparam  rows$229 = 5'b0;
+    localparam  rows$230 = 5'b0;
+    localparam  rows$231 = 5'b0;
+    localparam  rows$232 = 5'b0;
+    localparam  rows$233 = 5'b0;
+    localparam  rows$234 = 5'b0;
+    localparam  rows$235 = 5'b0;
+    localparam  rows$236 = 5'b0;
+    localparam  rows$237 = 5'b0;
+    localparam  rows$238 = 5'b0;
+    localparam  rows$239 = 5'b0;
+    localparam  rows$240 = 5'b0;
+    localparam  rows$241 = 5'b0;
+    localparam  rows$242 = 5'b0;
+    localparam  rows$243 = 5'b0;
+    localparam  rows$244 = 5'b0;
+    localparam  rows$245 = 5'b0;
+    localparam  rows$246 = 5'b0;
+    localparam  rows$247 = 5'b0;
+    localparam  rows$248 = 5'b0;
+    localparam  rows$249 = 5'b0;
+    localparam  rows$250 = 5'b0;
+    localparam  rows$251 = 5'b0;
+    localparam  rows$252 = 5'b0;
+    localparam  rows$253 = 5'b0;
+    localparam  rows$254 = 5'b0;
+    localparam  rows$255 = 5'b0;
+    
+    // Update code (custom)
+    always @(*) begin
+       case ({op, ty})
+          8'h00: alu_op = 5'h8;
+          8'h01: alu_op = 5'h8;
+          8'h02: alu_op = 5'h8;
+          8'h03: alu_op = 5'h8;
+          8'h04: alu_op = 5'h8;
+          8'h05: alu_op = 5'h8;
+          8'h06: alu_op = 5'h8;
+          8'h07: alu_op = 5'h8;
+          8'h08: alu_op = 5'h8;
+          8'h09: alu_op = 5'h8;
+          8'h0a: alu_op = 5'h8;
+          8'h0b: alu_op = 5'h8;
+          8'h0c: alu_op = 5'h8;
+          8'h0d: alu_op = 5'h8;
+          8'h10: alu_op = 5'h9;
+          8'h11: alu_op = 5'h9;
+          8'h12: alu_op = 5'h9;
+          8'h13: alu_op = 5'h9;
+          8'h14: alu_op = 5'h9;
+          8'h15: alu_op = 5'h9;
+          8'h16: alu_op = 5'h9;
+          8'h17: alu_op = 5'h9;
+          8'h18: alu_op = 5'h9;
+          8'h19: alu_op = 5'h9;
+          8'h1a: alu_op = 5'h9;
+          8'h1b: alu_op = 5'h9;
+          8'h1c: alu_op = 5'h9;
+          8'h1d: alu_op = 5'h9;
+          8'h20: alu_op = 5'ha;
+          8'h21: alu_op = 5'ha;
+          8'h22: alu_op = 5'ha;
+          8'h23: alu_op = 5'ha;
+          8'h24: alu_op = 5'ha;
+          8'h25: alu_op = 5'ha;
+          8'h26: alu_op = 5'ha;
+          8'h27: alu_op = 5'ha;
+          8'h28: alu_op = 5'ha;
+          8'h29: alu_op = 5'ha;
+          8'h2a: alu_op = 5'ha;
+          8'h2b: alu_op = 5'ha;
+          8'h2c: alu_op = 5'ha;
+          8'h2d: alu_op = 5'ha;
+          8'h30: alu_op = 5'h7;
+          8'h31: alu_op = 5'h7;
+          8'h32: alu_op = 5'h7;
+          8'h33: alu_op = 5'h7;
+          8'h34: alu_op = 5'h7;
+          8'h35: alu_op = 5'h7;
+          8'h36: alu_op = 5'h7;
+          8'h37: alu_op = 5'h7;
+          8'h38: alu_op = 5'h7;
+          8'h39: alu_op = 5'h7;
+          8'h3a: alu_op = 5'h7;
+          8'h3b: alu_op = 5'h7;
+          8'h3c: alu_op = 5'h7;
+          8'h3d: alu_op = 5'h7;
+          8'h40: alu_op = 5'h6;
+          8'h41: alu_op = 5'h6;
+          8'h42: alu_op = 5'h6;
+          8'h43: alu_op = 5'h6;
+          8'h44: alu_op = 5'h6;
+          8'h45: alu_op = 5'h6;
+          8'h46: alu_op = 5'h6;
+          8'h47: alu_op = 5'h6;
+          8'h48: alu_op = 5'h6;
+          8'h49: alu_op = 5'h6;
+          8'h4a: alu_op = 5'h6;
+          8'h4b: alu_op = 5'h6;
+          8'h4c: alu_op = 5'h6;
+          8'h4d: alu_op = 5'h6;
+          8'h50: alu_op = 5'h0;
+          8'h51: alu_op = 5'h0;
+          8'h52: alu_op = 5'h0;
+          8'h53: alu_op = 5'h0;
+          8'h54: alu_op = 5'h0;
+          8'h55: alu_op = 5'h0;
+          8'h56: alu_op = 5'h0;
+          8'h57: alu_op = 5'h0;
+          8'h58: alu_op = 5'h0;
+          8'h59: alu_op = 5'h0;
+          8'h5a: alu_op = 5'h0;
+          8'h5b: alu_op = 5'h0;
+          8'h5c: alu_op = 5'h0;
+          8'h5d: alu_op = 5'h0;
+          8'h60: alu_op = 5'h13;
+          8'h61: alu_op = 5'h13;
+          8'h62: alu_op = 5'h13;
+          8'h63: alu_op = 5'h13;
+          8'h64: alu_op = 5'h13;
+          8'h65: alu_op = 5'h13;
+          8'h66: alu_op = 5'h13;
+          8'h67: alu_op = 5'h13;
+          8'h68: alu_op = 5'h13;
+          8'h69: alu_op = 5'h13;
+          8'h6a: alu_op = 5'h13;
+          8'h6b: alu_op = 5'h13;
+          8'h6c: alu_op = 5'h13;
+          8'h6d: alu_op = 5'h13;
+          8'h70: alu_op = 5'h14;
+          8'h71: alu_op = 5'h14;
+          8'h72: alu_op = 5'h14;
+          8'h73: alu_op = 5'h14;
+          8'h74: alu_op = 5'h14;
+          8'h75: alu_op = 5'h14;
+          8'h76: alu_op = 5'h14;
+          8'h77: alu_op = 5'h14;
+          8'h78: alu_op = 5'h14;
+          8'h79: alu_op = 5'h14;
+          8'h7a: alu_op = 5'h14;
+          8'h7b: alu_op = 5'h14;
+          8'h7c: alu_op = 5'h14;
+          8'h7d: alu_op = 5'h14;
+          8'h80: alu_op = 5'h4;
+          8'h81: alu_op = 5'h4;
+          8'h82: alu_op = 5'h4;
+          8'h83: alu_op = 5'h4;
+          8'h84: alu_op = 5'h4;
+          8'h85: alu_op = 5'h4;
+          8'h86: alu_op = 5'hb;
+          8'h87: alu_op = 5'hb;
+          8'h88: alu_op = 5'h16;
+          8'h89: alu_op = 5'h16;
+          8'h8a: alu_op = 5'h16;
+          8'h8b: alu_op = 5'h16;
+          8'h8c: alu_op = 5'h16;
+          8'h8d: alu_op = 5'h16;
+          8'h90: alu_op = 5'h5;
+          8'h91: alu_op = 5'h5;
+          8'h92: alu_op = 5'h5;
+          8'h93: alu_op = 5'h5;
+          8'h94: alu_op = 5'h5;
+          8'h95: alu_op = 5'h5;
+          8'h96: alu_op = 5'hc;
+          8'h97: alu_op = 5'hc;
+          8'h98: alu_op = 5'h17;
+          8'h99: alu_op = 5'h17;
+          8'h9a: alu_op = 5'h17;
+          8'h9b: alu_op = 5'h17;
+          8'h9c: alu_op = 5'h17;
+          8'h9d: alu_op = 5'h17;
+          default: alu_op = 5'h0;
+       endcase
+    end
+endmodule // atomic_unit$front$decoder$ptx_alu_rom
+
+
+module atomic_unit$front$n_addr_buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_addr_buffer
+
+
+module atomic_unit$front$n_addr_offset32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_addr_offset32
+
+
+module atomic_unit$front$n_alu_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_alu_ftz
+
+
+module atomic_unit$front$n_alu_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_alu_op
+
+
+module atomic_unit$front$n_alu_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_alu_ty
+
+
+module atomic_unit$front$n_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_buf
+
+
+module atomic_unit$front$n_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_depth
+
+
+module atomic_unit$front$n_depth_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_depth_one
+
+
+module atomic_unit$front$n_elem_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_elem_size
+
+
+module atomic_unit$front$n_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_height
+
+
+module atomic_unit$front$n_height_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_height_one
+
+
+module atomic_unit$front$n_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_illegal
+
+
+module atomic_unit$front$n_kind_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_kind_typed
+
+
+module atomic_unit$front$n_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_lane
+
+
+module atomic_unit$front$n_lane_rows(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_lane_rows
+
+
+module atomic_unit$front$n_last_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_last_elem
+
+
+module atomic_unit$front$n_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_last_lane
+
+
+module atomic_unit$front$n_lod_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_lod_present
+
+
+module atomic_unit$front$n_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_marker
+
+
+module atomic_unit$front$n_r_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_r_present
+
+
+module atomic_unit$front$n_slm_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_slm_size
+
+
+module atomic_unit$front$n_space_slm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_space_slm
+
+
+module atomic_unit$front$n_surf_array(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_surf_array
+
+
+module atomic_unit$front$n_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_surf_base
+
+
+module atomic_unit$front$n_surf_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_surf_kind
+
+
+module atomic_unit$front$n_surf_levels(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_surf_levels
+
+
+module atomic_unit$front$n_surf_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_surf_size
+
+
+module atomic_unit$front$n_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_surf_u16
+
+
+module atomic_unit$front$n_swap_src(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_swap_src
+
+
+module atomic_unit$front$n_v_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_v_present
+
+
+module atomic_unit$front$n_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_valid
+
+
+module atomic_unit$front$n_walk_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
+    
+    // Module arguments
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] width;
+    input wire  [31:0] height;
+    input wire  [31:0] depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    output reg  [31:0] rows;
+    output reg  [31:0] slices;
+    output reg  sizes_constant;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
+    
+    // Constant declarations
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    localparam  kind_2d_array = 3'b11;
+    localparam  kind_3d = 3'b100;
+    localparam  one = 32'h1;
+    
+    // Update code
+    always @(*) begin
+        rows = height;
+        slices = one;
+        sizes_constant = width_is_one & height_is_one;
+        if (surf_kind == kind_1d) begin
+            rows = one;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_1d_array) begin
+            rows = surf_array;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_2d_array) begin
+            slices = surf_array;
+        end
+        if (surf_kind == kind_3d) begin
+            slices = depth;
+            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
+        end
+        walk_a = width;
+        walk_b = rows;
+        if (sizes_constant) begin
+            walk_a = rows;
+            walk_b = slices;
+        end
+    end
+    
+endmodule // atomic_unit$front$n_walk_ops
+
+
+module atomic_unit$front$n_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_width
+
+
+module atomic_unit$front$n_width_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_width_one
+
+
+module atomic_unit$front$n_write_only(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$n_write_only
+
+
+module atomic_unit$front$pbuf_addr$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_addr$0
+
+
+module atomic_unit$front$pbuf_addr$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_addr$1
+
+
+module atomic_unit$front$pbuf_coord$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_coord$0
+
+
+module atomic_unit$front$pbuf_coord$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_coord$1
+
+
+module atomic_unit$front$pbuf_src0$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_src0$0
+
+
+module atomic_unit$front$pbuf_src0$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_src0$1
+
+
+module atomic_unit$front$pbuf_src1$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_src1$0
+
+
+module atomic_unit$front$pbuf_src1$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$pbuf_src1$1
+
+
+module atomic_unit$front$r_depth(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_depth
+
+
+module atomic_unit$front$r_desc(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_desc
+
+
+module atomic_unit$front$r_dmask(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_dmask
+
+
+module atomic_unit$front$r_height(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_height
+
+
+module atomic_unit$front$r_pred_mask(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_pred_mask
+
+
+module atomic_unit$front$r_slm_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_slm_size
+
+
+module atomic_unit$front$r_surf_array(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_surf_array
+
+
+module atomic_unit$front$r_surf_base(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_surf_base
+
+
+module atomic_unit$front$r_surf_kind(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_surf_kind
+
+
+module atomic_unit$front$r_surf_levels(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_surf_levels
+
+
+module atomic_unit$front$r_surf_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_surf_size
+
+
+module atomic_unit$front$r_surf_u16(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_surf_u16
+
+
+module atomic_unit$front$r_valid(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_valid
+
+
+module atomic_unit$front$r_width(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit$front$r_width
+
+
+module atomic_unit$front$sel_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$front$sel_buf
+
+
 module atomic_unit$head_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
     
     // Module arguments
@@ -18979,707 +20515,6 @@ module atomic_unit$msg_misaligned(d,q,clock);
 endmodule // atomic_unit$msg_misaligned
 
 
-module atomic_unit$n_addr_buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_addr_buffer
-
-
-module atomic_unit$n_addr_offset32(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_addr_offset32
-
-
-module atomic_unit$n_alu_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_alu_ftz
-
-
-module atomic_unit$n_alu_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_alu_op
-
-
-module atomic_unit$n_alu_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_alu_ty
-
-
-module atomic_unit$n_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_buf
-
-
-module atomic_unit$n_depth(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_depth
-
-
-module atomic_unit$n_depth_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_depth_one
-
-
-module atomic_unit$n_elem_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_elem_size
-
-
-module atomic_unit$n_height(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_height
-
-
-module atomic_unit$n_height_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_height_one
-
-
-module atomic_unit$n_illegal(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_illegal
-
-
-module atomic_unit$n_kind_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_kind_typed
-
-
-module atomic_unit$n_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_lane
-
-
-module atomic_unit$n_lane_rows(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_lane_rows
-
-
-module atomic_unit$n_last_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_last_elem
-
-
-module atomic_unit$n_last_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_last_lane
-
-
-module atomic_unit$n_lod_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_lod_present
-
-
-module atomic_unit$n_marker(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_marker
-
-
-module atomic_unit$n_r_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_r_present
-
-
-module atomic_unit$n_slm_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_slm_size
-
-
-module atomic_unit$n_space_slm(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_space_slm
-
-
-module atomic_unit$n_surf_array(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_surf_array
-
-
-module atomic_unit$n_surf_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_surf_base
-
-
-module atomic_unit$n_surf_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_surf_kind
-
-
-module atomic_unit$n_surf_levels(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_surf_levels
-
-
-module atomic_unit$n_surf_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_surf_size
-
-
-module atomic_unit$n_surf_u16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_surf_u16
-
-
-module atomic_unit$n_swap_src(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_swap_src
-
-
-module atomic_unit$n_v_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_v_present
-
-
-module atomic_unit$n_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_valid
-
-
-module atomic_unit$n_walk_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
-    
-    // Module arguments
-    input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_array;
-    input wire  [31:0] width;
-    input wire  [31:0] height;
-    input wire  [31:0] depth;
-    input wire  width_is_one;
-    input wire  height_is_one;
-    input wire  depth_is_one;
-    output reg  [31:0] rows;
-    output reg  [31:0] slices;
-    output reg  sizes_constant;
-    output reg  [31:0] walk_a;
-    output reg  [31:0] walk_b;
-    
-    // Constant declarations
-    localparam  kind_1d = 3'b0;
-    localparam  kind_1d_array = 3'b1;
-    localparam  kind_2d_array = 3'b11;
-    localparam  kind_3d = 3'b100;
-    localparam  one = 32'h1;
-    
-    // Update code
-    always @(*) begin
-        rows = height;
-        slices = one;
-        sizes_constant = width_is_one & height_is_one;
-        if (surf_kind == kind_1d) begin
-            rows = one;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_1d_array) begin
-            rows = surf_array;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_2d_array) begin
-            slices = surf_array;
-        end
-        if (surf_kind == kind_3d) begin
-            slices = depth;
-            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
-        end
-        walk_a = width;
-        walk_b = rows;
-        if (sizes_constant) begin
-            walk_a = rows;
-            walk_b = slices;
-        end
-    end
-    
-endmodule // atomic_unit$n_walk_ops
-
-
-module atomic_unit$n_width(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_width
-
-
-module atomic_unit$n_width_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_width_one
-
-
-module atomic_unit$n_write_only(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$n_write_only
-
-
 module atomic_unit$next_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
     
     // Module arguments
@@ -20032,174 +20867,6 @@ module atomic_unit$occupancy(d,q,clock);
 endmodule // atomic_unit$occupancy
 
 
-module atomic_unit$pbuf_addr$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_addr$0
-
-
-module atomic_unit$pbuf_addr$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_addr$1
-
-
-module atomic_unit$pbuf_coord$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_coord$0
-
-
-module atomic_unit$pbuf_coord$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_coord$1
-
-
-module atomic_unit$pbuf_src0$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_src0$0
-
-
-module atomic_unit$pbuf_src0$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_src0$1
-
-
-module atomic_unit$pbuf_src1$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_src1$0
-
-
-module atomic_unit$pbuf_src1$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$pbuf_src1$1
-
-
 module atomic_unit$push_bytes(d,q,clock);
     
     // Module arguments
@@ -20409,90 +21076,6 @@ module atomic_unit$r_byte_enables(d,q,clock);
 endmodule // atomic_unit$r_byte_enables
 
 
-module atomic_unit$r_depth(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_depth
-
-
-module atomic_unit$r_desc(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_desc
-
-
-module atomic_unit$r_dmask(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_dmask
-
-
-module atomic_unit$r_height(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_height
-
-
 module atomic_unit$r_line(d,q,clock);
     
     // Module arguments
@@ -20512,48 +21095,6 @@ module atomic_unit$r_line(d,q,clock);
 endmodule // atomic_unit$r_line
 
 
-module atomic_unit$r_pred_mask(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_pred_mask
-
-
-module atomic_unit$r_slm_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_slm_size
-
-
 module atomic_unit$r_space(d,q,clock);
     
     // Module arguments
@@ -20571,174 +21112,6 @@ module atomic_unit$r_space(d,q,clock);
     end
           
 endmodule // atomic_unit$r_space
-
-
-module atomic_unit$r_surf_array(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_surf_array
-
-
-module atomic_unit$r_surf_base(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_surf_base
-
-
-module atomic_unit$r_surf_kind(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_surf_kind
-
-
-module atomic_unit$r_surf_levels(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_surf_levels
-
-
-module atomic_unit$r_surf_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_surf_size
-
-
-module atomic_unit$r_surf_u16(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_surf_u16
-
-
-module atomic_unit$r_valid(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_valid
-
-
-module atomic_unit$r_width(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit$r_width
 
 
 module atomic_unit$read_issue_seq(d,q,clock);
@@ -21047,25 +21420,6 @@ module atomic_unit$s_space(d,q,clock);
     end
           
 endmodule // atomic_unit$s_space
-
-
-module atomic_unit$sel_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$sel_buf
 
 
 module atomic_unit$tail_ptr(d,q,clock);
