@@ -57,14 +57,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  kind_no_memory = 2'b1;
     localparam  kind_read_modify_write = 2'b10;
     localparam  kind_write = 2'b11;
-    localparam  table_full = 4'h8;
-    localparam  one_occupancy = 4'h1;
-    localparam  one_index = 3'b1;
-    localparam  one_seq = 4'h1;
     localparam  one_elem = 3'b1;
-    localparam  zero_occupancy = 4'h0;
-    localparam  zero_index = 3'b0;
-    localparam  zero_seq = 4'h0;
     localparam  zero_elem = 3'b0;
     localparam  lanes_built = 32'hff;
     localparam  data_built = 128'hffffffff;
@@ -75,7 +68,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  zero_low = 4'h0;
     localparam  zero_coord = 32'h0;
     localparam  lod_as_registered = 1'b1;
-    localparam  zero_enables = 16'h0;
     localparam  byte_aligned = 7'b1111000;
     
     // Enums
@@ -680,677 +672,125 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  typed_walk_at_lod$d;
     wire  typed_walk_at_lod$q;
     reg  typed_walk_at_lod$clock;
-    reg  [2:0] head_ptr$d;
-    wire  [2:0] head_ptr$q;
-    reg  head_ptr$clock;
-    reg  [63:0] hq_line$d;
-    wire  [63:0] hq_line$q;
-    reg  hq_line$clock;
-    reg  [2:0] head_next_ptr$d;
-    wire  [2:0] head_next_ptr$q;
-    reg  head_next_ptr$clock;
-    reg  hq_space$d;
-    wire  hq_space$q;
-    reg  hq_space$clock;
-    reg  [15:0] hq_byte_enables$d;
-    wire  [15:0] hq_byte_enables$q;
-    reg  hq_byte_enables$clock;
-    reg  hq_valid$d;
-    wire  hq_valid$q;
-    reg  hq_valid$clock;
-    reg  hz_overlaps$0$d;
-    wire  hz_overlaps$0$q;
-    reg  hz_overlaps$0$clock;
-    reg  hz_overlaps$1$d;
-    wire  hz_overlaps$1$q;
-    reg  hz_overlaps$1$clock;
-    reg  hz_overlaps$2$d;
-    wire  hz_overlaps$2$q;
-    reg  hz_overlaps$2$clock;
-    reg  hz_overlaps$3$d;
-    wire  hz_overlaps$3$q;
-    reg  hz_overlaps$3$clock;
-    reg  hz_same_bytes$0$d;
-    wire  hz_same_bytes$0$q;
-    reg  hz_same_bytes$0$clock;
-    reg  hz_same_bytes$1$d;
-    wire  hz_same_bytes$1$q;
-    reg  hz_same_bytes$1$clock;
-    reg  hz_same_bytes$2$d;
-    wire  hz_same_bytes$2$q;
-    reg  hz_same_bytes$2$clock;
-    reg  hz_same_bytes$3$d;
-    wire  hz_same_bytes$3$q;
-    reg  hz_same_bytes$3$clock;
-    reg  [63:0] hz_head$0$head_line;
-    reg  [15:0] hz_head$0$head_byte_enables;
-    reg  [63:0] hz_head$0$stage_line;
-    reg  [15:0] hz_head$0$stage_byte_enables;
-    wire  hz_head$0$overlaps;
-    reg  [63:0] hz_head$1$head_line;
-    reg  [15:0] hz_head$1$head_byte_enables;
-    reg  [63:0] hz_head$1$stage_line;
-    reg  [15:0] hz_head$1$stage_byte_enables;
-    wire  hz_head$1$overlaps;
-    reg  [63:0] hz_head$2$head_line;
-    reg  [15:0] hz_head$2$head_byte_enables;
-    reg  [63:0] hz_head$2$stage_line;
-    reg  [15:0] hz_head$2$stage_byte_enables;
-    wire  hz_head$2$overlaps;
-    reg  [63:0] hz_head$3$head_line;
-    reg  [15:0] hz_head$3$head_byte_enables;
-    reg  [63:0] hz_head$3$stage_line;
-    reg  [15:0] hz_head$3$stage_byte_enables;
-    wire  hz_head$3$overlaps;
-    reg  [63:0] hz_next$0$head_line;
-    reg  [15:0] hz_next$0$head_byte_enables;
-    reg  [63:0] hz_next$0$stage_line;
-    reg  [15:0] hz_next$0$stage_byte_enables;
-    wire  hz_next$0$overlaps;
-    reg  [63:0] hz_next$1$head_line;
-    reg  [15:0] hz_next$1$head_byte_enables;
-    reg  [63:0] hz_next$1$stage_line;
-    reg  [15:0] hz_next$1$stage_byte_enables;
-    wire  hz_next$1$overlaps;
-    reg  [63:0] hz_next$2$head_line;
-    reg  [15:0] hz_next$2$head_byte_enables;
-    reg  [63:0] hz_next$2$stage_line;
-    reg  [15:0] hz_next$2$stage_byte_enables;
-    wire  hz_next$2$overlaps;
-    reg  [63:0] hz_next$3$head_line;
-    reg  [15:0] hz_next$3$head_byte_enables;
-    reg  [63:0] hz_next$3$stage_line;
-    reg  [15:0] hz_next$3$stage_byte_enables;
-    wire  hz_next$3$overlaps;
-    reg  hz_late_overlaps$d;
-    wire  hz_late_overlaps$q;
-    reg  hz_late_overlaps$clock;
-    reg  [63:0] hz_head_w$head_line;
-    reg  [15:0] hz_head_w$head_byte_enables;
-    reg  [63:0] hz_head_w$stage_line;
-    reg  [15:0] hz_head_w$stage_byte_enables;
-    wire  hz_head_w$overlaps;
-    reg  [63:0] hz_next_x4$head_line;
-    reg  [15:0] hz_next_x4$head_byte_enables;
-    reg  [63:0] hz_next_x4$stage_line;
-    reg  [15:0] hz_next_x4$stage_byte_enables;
-    wire  hz_next_x4$overlaps;
-    reg  hq_pushed$d;
-    wire  hq_pushed$q;
-    reg  hq_pushed$clock;
-    reg  [1:0] hq_kind$d;
-    wire  [1:0] hq_kind$q;
-    reg  hq_kind$clock;
-    reg  [3:0] hq_read_seq$d;
-    wire  [3:0] hq_read_seq$q;
-    reg  hq_read_seq$clock;
-    reg  [6:0] hq_bit_offset$d;
-    wire  [6:0] hq_bit_offset$q;
-    reg  hq_bit_offset$clock;
-    reg  [2:0] hq_size$d;
-    wire  [2:0] hq_size$q;
-    reg  hq_size$clock;
-    reg  hq_data$clock;
-    reg  hq_data$advance;
-    reg  [31:0] hq_data$next_word$0;
-    reg  [31:0] hq_data$next_word$1;
-    reg  [31:0] hq_data$next_word$2;
-    reg  [31:0] hq_data$next_word$3;
-    reg  [127:0] hq_data$wr_data;
-    reg  hq_data$rd_valid;
-    reg  [127:0] hq_data$rd_data;
-    reg  [15:0] hq_data$head_wr_bytes;
-    reg  hq_data$head_rd_this;
-    reg  [15:0] hq_data$head_rd_keep;
-    reg  [15:0] hq_data$next_wr_bytes;
-    reg  hq_data$next_rd_this;
-    reg  [15:0] hq_data$next_rd_keep;
-    reg  hq_data$head_clear;
-    reg  hq_data$next_clear;
-    reg  hq_data$next_returned;
-    wire  [31:0] hq_data$word0;
-    wire  [31:0] hq_data$word1;
-    wire  [31:0] hq_data$word2;
-    wire  [31:0] hq_data$word3;
-    wire  hq_data$returned;
-    reg  [2:0] next_entry_word0$index;
-    reg  [31:0] next_entry_word0$choice$0;
-    reg  [31:0] next_entry_word0$choice$1;
-    reg  [31:0] next_entry_word0$choice$2;
-    reg  [31:0] next_entry_word0$choice$3;
-    reg  [31:0] next_entry_word0$choice$4;
-    reg  [31:0] next_entry_word0$choice$5;
-    reg  [31:0] next_entry_word0$choice$6;
-    reg  [31:0] next_entry_word0$choice$7;
-    wire  [31:0] next_entry_word0$chosen;
-    reg  [2:0] next_entry_word1$index;
-    reg  [31:0] next_entry_word1$choice$0;
-    reg  [31:0] next_entry_word1$choice$1;
-    reg  [31:0] next_entry_word1$choice$2;
-    reg  [31:0] next_entry_word1$choice$3;
-    reg  [31:0] next_entry_word1$choice$4;
-    reg  [31:0] next_entry_word1$choice$5;
-    reg  [31:0] next_entry_word1$choice$6;
-    reg  [31:0] next_entry_word1$choice$7;
-    wire  [31:0] next_entry_word1$chosen;
-    reg  [2:0] next_entry_word2$index;
-    reg  [31:0] next_entry_word2$choice$0;
-    reg  [31:0] next_entry_word2$choice$1;
-    reg  [31:0] next_entry_word2$choice$2;
-    reg  [31:0] next_entry_word2$choice$3;
-    reg  [31:0] next_entry_word2$choice$4;
-    reg  [31:0] next_entry_word2$choice$5;
-    reg  [31:0] next_entry_word2$choice$6;
-    reg  [31:0] next_entry_word2$choice$7;
-    wire  [31:0] next_entry_word2$chosen;
-    reg  [2:0] next_entry_word3$index;
-    reg  [31:0] next_entry_word3$choice$0;
-    reg  [31:0] next_entry_word3$choice$1;
-    reg  [31:0] next_entry_word3$choice$2;
-    reg  [31:0] next_entry_word3$choice$3;
-    reg  [31:0] next_entry_word3$choice$4;
-    reg  [31:0] next_entry_word3$choice$5;
-    reg  [31:0] next_entry_word3$choice$6;
-    reg  [31:0] next_entry_word3$choice$7;
-    wire  [31:0] next_entry_word3$chosen;
-    reg  [2:0] head_entry_keep$index;
-    reg  [15:0] head_entry_keep$choice$0;
-    reg  [15:0] head_entry_keep$choice$1;
-    reg  [15:0] head_entry_keep$choice$2;
-    reg  [15:0] head_entry_keep$choice$3;
-    reg  [15:0] head_entry_keep$choice$4;
-    reg  [15:0] head_entry_keep$choice$5;
-    reg  [15:0] head_entry_keep$choice$6;
-    reg  [15:0] head_entry_keep$choice$7;
-    wire  [15:0] head_entry_keep$chosen;
-    reg  [2:0] next_entry_keep$index;
-    reg  [15:0] next_entry_keep$choice$0;
-    reg  [15:0] next_entry_keep$choice$1;
-    reg  [15:0] next_entry_keep$choice$2;
-    reg  [15:0] next_entry_keep$choice$3;
-    reg  [15:0] next_entry_keep$choice$4;
-    reg  [15:0] next_entry_keep$choice$5;
-    reg  [15:0] next_entry_keep$choice$6;
-    reg  [15:0] next_entry_keep$choice$7;
-    wire  [15:0] next_entry_keep$chosen;
-    reg  [2:0] tail_ptr$d;
-    wire  [2:0] tail_ptr$q;
-    reg  tail_ptr$clock;
-    reg  [3:0] occupancy$d;
-    wire  [3:0] occupancy$q;
-    reg  occupancy$clock;
-    reg  [3:0] read_issue_seq$d;
-    wire  [3:0] read_issue_seq$q;
-    reg  read_issue_seq$clock;
-    reg  read_return_seq$clock;
-    reg  read_return_seq$clear;
-    reg  read_return_seq$load;
-    reg  [3:0] read_return_seq$d;
-    wire  [3:0] read_return_seq$q;
-    reg  ent_valid$0$d;
-    wire  ent_valid$0$q;
-    reg  ent_valid$0$clock;
-    reg  ent_valid$1$d;
-    wire  ent_valid$1$q;
-    reg  ent_valid$1$clock;
-    reg  ent_valid$2$d;
-    wire  ent_valid$2$q;
-    reg  ent_valid$2$clock;
-    reg  ent_valid$3$d;
-    wire  ent_valid$3$q;
-    reg  ent_valid$3$clock;
-    reg  ent_valid$4$d;
-    wire  ent_valid$4$q;
-    reg  ent_valid$4$clock;
-    reg  ent_valid$5$d;
-    wire  ent_valid$5$q;
-    reg  ent_valid$5$clock;
-    reg  ent_valid$6$d;
-    wire  ent_valid$6$q;
-    reg  ent_valid$6$clock;
-    reg  ent_valid$7$d;
-    wire  ent_valid$7$q;
-    reg  ent_valid$7$clock;
-    reg  [1:0] ent_kind$0$d;
-    wire  [1:0] ent_kind$0$q;
-    reg  ent_kind$0$clock;
-    reg  [1:0] ent_kind$1$d;
-    wire  [1:0] ent_kind$1$q;
-    reg  ent_kind$1$clock;
-    reg  [1:0] ent_kind$2$d;
-    wire  [1:0] ent_kind$2$q;
-    reg  ent_kind$2$clock;
-    reg  [1:0] ent_kind$3$d;
-    wire  [1:0] ent_kind$3$q;
-    reg  ent_kind$3$clock;
-    reg  [1:0] ent_kind$4$d;
-    wire  [1:0] ent_kind$4$q;
-    reg  ent_kind$4$clock;
-    reg  [1:0] ent_kind$5$d;
-    wire  [1:0] ent_kind$5$q;
-    reg  ent_kind$5$clock;
-    reg  [1:0] ent_kind$6$d;
-    wire  [1:0] ent_kind$6$q;
-    reg  ent_kind$6$clock;
-    reg  [1:0] ent_kind$7$d;
-    wire  [1:0] ent_kind$7$q;
-    reg  ent_kind$7$clock;
-    reg  [3:0] ent_read_seq$0$d;
-    wire  [3:0] ent_read_seq$0$q;
-    reg  ent_read_seq$0$clock;
-    reg  [3:0] ent_read_seq$1$d;
-    wire  [3:0] ent_read_seq$1$q;
-    reg  ent_read_seq$1$clock;
-    reg  [3:0] ent_read_seq$2$d;
-    wire  [3:0] ent_read_seq$2$q;
-    reg  ent_read_seq$2$clock;
-    reg  [3:0] ent_read_seq$3$d;
-    wire  [3:0] ent_read_seq$3$q;
-    reg  ent_read_seq$3$clock;
-    reg  [3:0] ent_read_seq$4$d;
-    wire  [3:0] ent_read_seq$4$q;
-    reg  ent_read_seq$4$clock;
-    reg  [3:0] ent_read_seq$5$d;
-    wire  [3:0] ent_read_seq$5$q;
-    reg  ent_read_seq$5$clock;
-    reg  [3:0] ent_read_seq$6$d;
-    wire  [3:0] ent_read_seq$6$q;
-    reg  ent_read_seq$6$clock;
-    reg  [3:0] ent_read_seq$7$d;
-    wire  [3:0] ent_read_seq$7$q;
-    reg  ent_read_seq$7$clock;
-    reg  ent_data$0$clock;
-    reg  [15:0] ent_data$0$wr_bytes;
-    reg  [127:0] ent_data$0$wr_data;
-    reg  ent_data$0$rd_valid;
-    reg  [127:0] ent_data$0$rd_data;
-    reg  ent_data$0$rd_this;
-    reg  [15:0] ent_data$0$rd_keep;
-    reg  ent_data$0$clear_returned;
-    wire  [31:0] ent_data$0$word0;
-    wire  [31:0] ent_data$0$word1;
-    wire  [31:0] ent_data$0$word2;
-    wire  [31:0] ent_data$0$word3;
-    wire  ent_data$0$returned;
-    reg  ent_data$1$clock;
-    reg  [15:0] ent_data$1$wr_bytes;
-    reg  [127:0] ent_data$1$wr_data;
-    reg  ent_data$1$rd_valid;
-    reg  [127:0] ent_data$1$rd_data;
-    reg  ent_data$1$rd_this;
-    reg  [15:0] ent_data$1$rd_keep;
-    reg  ent_data$1$clear_returned;
-    wire  [31:0] ent_data$1$word0;
-    wire  [31:0] ent_data$1$word1;
-    wire  [31:0] ent_data$1$word2;
-    wire  [31:0] ent_data$1$word3;
-    wire  ent_data$1$returned;
-    reg  ent_data$2$clock;
-    reg  [15:0] ent_data$2$wr_bytes;
-    reg  [127:0] ent_data$2$wr_data;
-    reg  ent_data$2$rd_valid;
-    reg  [127:0] ent_data$2$rd_data;
-    reg  ent_data$2$rd_this;
-    reg  [15:0] ent_data$2$rd_keep;
-    reg  ent_data$2$clear_returned;
-    wire  [31:0] ent_data$2$word0;
-    wire  [31:0] ent_data$2$word1;
-    wire  [31:0] ent_data$2$word2;
-    wire  [31:0] ent_data$2$word3;
-    wire  ent_data$2$returned;
-    reg  ent_data$3$clock;
-    reg  [15:0] ent_data$3$wr_bytes;
-    reg  [127:0] ent_data$3$wr_data;
-    reg  ent_data$3$rd_valid;
-    reg  [127:0] ent_data$3$rd_data;
-    reg  ent_data$3$rd_this;
-    reg  [15:0] ent_data$3$rd_keep;
-    reg  ent_data$3$clear_returned;
-    wire  [31:0] ent_data$3$word0;
-    wire  [31:0] ent_data$3$word1;
-    wire  [31:0] ent_data$3$word2;
-    wire  [31:0] ent_data$3$word3;
-    wire  ent_data$3$returned;
-    reg  ent_data$4$clock;
-    reg  [15:0] ent_data$4$wr_bytes;
-    reg  [127:0] ent_data$4$wr_data;
-    reg  ent_data$4$rd_valid;
-    reg  [127:0] ent_data$4$rd_data;
-    reg  ent_data$4$rd_this;
-    reg  [15:0] ent_data$4$rd_keep;
-    reg  ent_data$4$clear_returned;
-    wire  [31:0] ent_data$4$word0;
-    wire  [31:0] ent_data$4$word1;
-    wire  [31:0] ent_data$4$word2;
-    wire  [31:0] ent_data$4$word3;
-    wire  ent_data$4$returned;
-    reg  ent_data$5$clock;
-    reg  [15:0] ent_data$5$wr_bytes;
-    reg  [127:0] ent_data$5$wr_data;
-    reg  ent_data$5$rd_valid;
-    reg  [127:0] ent_data$5$rd_data;
-    reg  ent_data$5$rd_this;
-    reg  [15:0] ent_data$5$rd_keep;
-    reg  ent_data$5$clear_returned;
-    wire  [31:0] ent_data$5$word0;
-    wire  [31:0] ent_data$5$word1;
-    wire  [31:0] ent_data$5$word2;
-    wire  [31:0] ent_data$5$word3;
-    wire  ent_data$5$returned;
-    reg  ent_data$6$clock;
-    reg  [15:0] ent_data$6$wr_bytes;
-    reg  [127:0] ent_data$6$wr_data;
-    reg  ent_data$6$rd_valid;
-    reg  [127:0] ent_data$6$rd_data;
-    reg  ent_data$6$rd_this;
-    reg  [15:0] ent_data$6$rd_keep;
-    reg  ent_data$6$clear_returned;
-    wire  [31:0] ent_data$6$word0;
-    wire  [31:0] ent_data$6$word1;
-    wire  [31:0] ent_data$6$word2;
-    wire  [31:0] ent_data$6$word3;
-    wire  ent_data$6$returned;
-    reg  ent_data$7$clock;
-    reg  [15:0] ent_data$7$wr_bytes;
-    reg  [127:0] ent_data$7$wr_data;
-    reg  ent_data$7$rd_valid;
-    reg  [127:0] ent_data$7$rd_data;
-    reg  ent_data$7$rd_this;
-    reg  [15:0] ent_data$7$rd_keep;
-    reg  ent_data$7$clear_returned;
-    wire  [31:0] ent_data$7$word0;
-    wire  [31:0] ent_data$7$word1;
-    wire  [31:0] ent_data$7$word2;
-    wire  [31:0] ent_data$7$word3;
-    wire  ent_data$7$returned;
-    reg  [15:0] ent_fwd_bytes$0$d;
-    wire  [15:0] ent_fwd_bytes$0$q;
-    reg  ent_fwd_bytes$0$clock;
-    reg  [15:0] ent_fwd_bytes$1$d;
-    wire  [15:0] ent_fwd_bytes$1$q;
-    reg  ent_fwd_bytes$1$clock;
-    reg  [15:0] ent_fwd_bytes$2$d;
-    wire  [15:0] ent_fwd_bytes$2$q;
-    reg  ent_fwd_bytes$2$clock;
-    reg  [15:0] ent_fwd_bytes$3$d;
-    wire  [15:0] ent_fwd_bytes$3$q;
-    reg  ent_fwd_bytes$3$clock;
-    reg  [15:0] ent_fwd_bytes$4$d;
-    wire  [15:0] ent_fwd_bytes$4$q;
-    reg  ent_fwd_bytes$4$clock;
-    reg  [15:0] ent_fwd_bytes$5$d;
-    wire  [15:0] ent_fwd_bytes$5$q;
-    reg  ent_fwd_bytes$5$clock;
-    reg  [15:0] ent_fwd_bytes$6$d;
-    wire  [15:0] ent_fwd_bytes$6$q;
-    reg  ent_fwd_bytes$6$clock;
-    reg  [15:0] ent_fwd_bytes$7$d;
-    wire  [15:0] ent_fwd_bytes$7$q;
-    reg  ent_fwd_bytes$7$clock;
-    reg  [63:0] ent_line$0$d;
-    wire  [63:0] ent_line$0$q;
-    reg  ent_line$0$clock;
-    reg  [63:0] ent_line$1$d;
-    wire  [63:0] ent_line$1$q;
-    reg  ent_line$1$clock;
-    reg  [63:0] ent_line$2$d;
-    wire  [63:0] ent_line$2$q;
-    reg  ent_line$2$clock;
-    reg  [63:0] ent_line$3$d;
-    wire  [63:0] ent_line$3$q;
-    reg  ent_line$3$clock;
-    reg  [63:0] ent_line$4$d;
-    wire  [63:0] ent_line$4$q;
-    reg  ent_line$4$clock;
-    reg  [63:0] ent_line$5$d;
-    wire  [63:0] ent_line$5$q;
-    reg  ent_line$5$clock;
-    reg  [63:0] ent_line$6$d;
-    wire  [63:0] ent_line$6$q;
-    reg  ent_line$6$clock;
-    reg  [63:0] ent_line$7$d;
-    wire  [63:0] ent_line$7$q;
-    reg  ent_line$7$clock;
-    reg  push_hit$0$d;
-    wire  push_hit$0$q;
-    reg  push_hit$0$clock;
-    reg  push_hit$1$d;
-    wire  push_hit$1$q;
-    reg  push_hit$1$clock;
-    reg  push_hit$2$d;
-    wire  push_hit$2$q;
-    reg  push_hit$2$clock;
-    reg  push_hit$3$d;
-    wire  push_hit$3$q;
-    reg  push_hit$3$clock;
-    reg  push_hit$4$d;
-    wire  push_hit$4$q;
-    reg  push_hit$4$clock;
-    reg  push_hit$5$d;
-    wire  push_hit$5$q;
-    reg  push_hit$5$clock;
-    reg  push_hit$6$d;
-    wire  push_hit$6$q;
-    reg  push_hit$6$clock;
-    reg  push_hit$7$d;
-    wire  push_hit$7$q;
-    reg  push_hit$7$clock;
-    reg  [127:0] push_data$d;
-    wire  [127:0] push_data$q;
-    reg  push_data$clock;
-    reg  [15:0] push_bytes$d;
-    wire  [15:0] push_bytes$q;
-    reg  push_bytes$clock;
-    reg  ent_line_at_head$clock;
-    reg  ent_line_at_head$write_enable;
-    reg  [2:0] ent_line_at_head$write_index;
-    reg  [63:0] ent_line_at_head$write_data;
-    reg  [2:0] ent_line_at_head$read_index;
-    wire  [63:0] ent_line_at_head$read_data;
-    reg  ent_space$0$d;
-    wire  ent_space$0$q;
-    reg  ent_space$0$clock;
-    reg  ent_space$1$d;
-    wire  ent_space$1$q;
-    reg  ent_space$1$clock;
-    reg  ent_space$2$d;
-    wire  ent_space$2$q;
-    reg  ent_space$2$clock;
-    reg  ent_space$3$d;
-    wire  ent_space$3$q;
-    reg  ent_space$3$clock;
-    reg  ent_space$4$d;
-    wire  ent_space$4$q;
-    reg  ent_space$4$clock;
-    reg  ent_space$5$d;
-    wire  ent_space$5$q;
-    reg  ent_space$5$clock;
-    reg  ent_space$6$d;
-    wire  ent_space$6$q;
-    reg  ent_space$6$clock;
-    reg  ent_space$7$d;
-    wire  ent_space$7$q;
-    reg  ent_space$7$clock;
-    reg  ent_bit_offset$clock;
-    reg  ent_bit_offset$write_enable;
-    reg  [2:0] ent_bit_offset$write_index;
-    reg  [6:0] ent_bit_offset$write_data;
-    reg  [2:0] ent_bit_offset$read_index;
-    wire  [6:0] ent_bit_offset$read_data;
-    reg  ent_byte_enables$clock;
-    reg  ent_byte_enables$write_enable;
-    reg  [2:0] ent_byte_enables$write_index;
-    reg  [15:0] ent_byte_enables$write_data;
-    reg  [2:0] ent_byte_enables$read_index;
-    wire  [15:0] ent_byte_enables$read_data;
-    reg  ent_size$clock;
-    reg  ent_size$write_enable;
-    reg  [2:0] ent_size$write_index;
-    reg  [2:0] ent_size$write_data;
-    reg  [2:0] ent_size$read_index;
-    wire  [2:0] ent_size$read_data;
-    reg  ent_op$clock;
-    reg  ent_op$write_enable;
-    reg  [2:0] ent_op$write_index;
-    reg  [4:0] ent_op$write_data;
-    reg  [2:0] ent_op$read_index;
-    wire  [4:0] ent_op$read_data;
-    reg  ent_ty$clock;
-    reg  ent_ty$write_enable;
-    reg  [2:0] ent_ty$write_index;
-    reg  [3:0] ent_ty$write_data;
-    reg  [2:0] ent_ty$read_index;
-    wire  [3:0] ent_ty$read_data;
-    reg  ent_ftz$0$d;
-    wire  ent_ftz$0$q;
-    reg  ent_ftz$0$clock;
-    reg  ent_ftz$1$d;
-    wire  ent_ftz$1$q;
-    reg  ent_ftz$1$clock;
-    reg  ent_ftz$2$d;
-    wire  ent_ftz$2$q;
-    reg  ent_ftz$2$clock;
-    reg  ent_ftz$3$d;
-    wire  ent_ftz$3$q;
-    reg  ent_ftz$3$clock;
-    reg  ent_ftz$4$d;
-    wire  ent_ftz$4$q;
-    reg  ent_ftz$4$clock;
-    reg  ent_ftz$5$d;
-    wire  ent_ftz$5$q;
-    reg  ent_ftz$5$clock;
-    reg  ent_ftz$6$d;
-    wire  ent_ftz$6$q;
-    reg  ent_ftz$6$clock;
-    reg  ent_ftz$7$d;
-    wire  ent_ftz$7$q;
-    reg  ent_ftz$7$clock;
-    reg  ent_src0$clock;
-    reg  ent_src0$write_enable;
-    reg  [2:0] ent_src0$write_index;
-    reg  [127:0] ent_src0$write_data;
-    reg  [2:0] ent_src0$read_index;
-    wire  [127:0] ent_src0$read_data;
-    reg  ent_src1$clock;
-    reg  ent_src1$write_enable;
-    reg  [2:0] ent_src1$write_index;
-    reg  [127:0] ent_src1$write_data;
-    reg  [2:0] ent_src1$read_index;
-    wire  [127:0] ent_src1$read_data;
-    reg  ent_lane$clock;
-    reg  ent_lane$write_enable;
-    reg  [2:0] ent_lane$write_index;
-    reg  [4:0] ent_lane$write_data;
-    reg  [2:0] ent_lane$read_index;
-    wire  [4:0] ent_lane$read_data;
-    reg  ent_elem$clock;
-    reg  ent_elem$write_enable;
-    reg  [2:0] ent_elem$write_index;
-    reg  [2:0] ent_elem$write_data;
-    reg  [2:0] ent_elem$read_index;
-    wire  [2:0] ent_elem$read_data;
-    reg  ent_result_shift$clock;
-    reg  ent_result_shift$write_enable;
-    reg  [2:0] ent_result_shift$write_index;
-    reg  [6:0] ent_result_shift$write_data;
-    reg  [2:0] ent_result_shift$read_index;
-    wire  [6:0] ent_result_shift$read_data;
-    reg  ent_result_first$0$d;
-    wire  ent_result_first$0$q;
-    reg  ent_result_first$0$clock;
-    reg  ent_result_first$1$d;
-    wire  ent_result_first$1$q;
-    reg  ent_result_first$1$clock;
-    reg  ent_result_first$2$d;
-    wire  ent_result_first$2$q;
-    reg  ent_result_first$2$clock;
-    reg  ent_result_first$3$d;
-    wire  ent_result_first$3$q;
-    reg  ent_result_first$3$clock;
-    reg  ent_result_first$4$d;
-    wire  ent_result_first$4$q;
-    reg  ent_result_first$4$clock;
-    reg  ent_result_first$5$d;
-    wire  ent_result_first$5$q;
-    reg  ent_result_first$5$clock;
-    reg  ent_result_first$6$d;
-    wire  ent_result_first$6$q;
-    reg  ent_result_first$6$clock;
-    reg  ent_result_first$7$d;
-    wire  ent_result_first$7$q;
-    reg  ent_result_first$7$clock;
-    reg  ent_result_last$0$d;
-    wire  ent_result_last$0$q;
-    reg  ent_result_last$0$clock;
-    reg  ent_result_last$1$d;
-    wire  ent_result_last$1$q;
-    reg  ent_result_last$1$clock;
-    reg  ent_result_last$2$d;
-    wire  ent_result_last$2$q;
-    reg  ent_result_last$2$clock;
-    reg  ent_result_last$3$d;
-    wire  ent_result_last$3$q;
-    reg  ent_result_last$3$clock;
-    reg  ent_result_last$4$d;
-    wire  ent_result_last$4$q;
-    reg  ent_result_last$4$clock;
-    reg  ent_result_last$5$d;
-    wire  ent_result_last$5$q;
-    reg  ent_result_last$5$clock;
-    reg  ent_result_last$6$d;
-    wire  ent_result_last$6$q;
-    reg  ent_result_last$6$clock;
-    reg  ent_result_last$7$d;
-    wire  ent_result_last$7$q;
-    reg  ent_result_last$7$clock;
-    reg  ent_msg_last$0$d;
-    wire  ent_msg_last$0$q;
-    reg  ent_msg_last$0$clock;
-    reg  ent_msg_last$1$d;
-    wire  ent_msg_last$1$q;
-    reg  ent_msg_last$1$clock;
-    reg  ent_msg_last$2$d;
-    wire  ent_msg_last$2$q;
-    reg  ent_msg_last$2$clock;
-    reg  ent_msg_last$3$d;
-    wire  ent_msg_last$3$q;
-    reg  ent_msg_last$3$clock;
-    reg  ent_msg_last$4$d;
-    wire  ent_msg_last$4$q;
-    reg  ent_msg_last$4$clock;
-    reg  ent_msg_last$5$d;
-    wire  ent_msg_last$5$q;
-    reg  ent_msg_last$5$clock;
-    reg  ent_msg_last$6$d;
-    wire  ent_msg_last$6$q;
-    reg  ent_msg_last$6$clock;
-    reg  ent_msg_last$7$d;
-    wire  ent_msg_last$7$q;
-    reg  ent_msg_last$7$clock;
-    reg  ent_error$0$d;
-    wire  ent_error$0$q;
-    reg  ent_error$0$clock;
-    reg  ent_error$1$d;
-    wire  ent_error$1$q;
-    reg  ent_error$1$clock;
-    reg  ent_error$2$d;
-    wire  ent_error$2$q;
-    reg  ent_error$2$clock;
-    reg  ent_error$3$d;
-    wire  ent_error$3$q;
-    reg  ent_error$3$clock;
-    reg  ent_error$4$d;
-    wire  ent_error$4$q;
-    reg  ent_error$4$clock;
-    reg  ent_error$5$d;
-    wire  ent_error$5$q;
-    reg  ent_error$5$clock;
-    reg  ent_error$6$d;
-    wire  ent_error$6$q;
-    reg  ent_error$6$clock;
-    reg  ent_error$7$d;
-    wire  ent_error$7$q;
-    reg  ent_error$7$clock;
+    reg  inflight$clock;
+    reg  inflight$reset;
+    reg  inflight$alloc;
+    reg  inflight$a_reads;
+    reg  inflight$head_enters;
+    reg  inflight$x_free;
+    reg  [6:0] inflight$a_bit_offset;
+    reg  [15:0] inflight$a_byte_enables;
+    reg  [2:0] inflight$a_elem;
+    reg  inflight$a_error;
+    reg  inflight$a_ftz;
+    reg  [1:0] inflight$a_kind;
+    reg  [4:0] inflight$a_lane;
+    reg  [63:0] inflight$a_line;
+    reg  inflight$a_msg_last;
+    reg  [4:0] inflight$a_op;
+    reg  inflight$a_result_first;
+    reg  inflight$a_result_last;
+    reg  [6:0] inflight$a_result_shift;
+    reg  [2:0] inflight$a_size;
+    reg  inflight$a_space;
+    reg  [127:0] inflight$a_src0;
+    reg  [127:0] inflight$a_src1;
+    reg  [3:0] inflight$a_ty;
+    reg  inflight$port_write;
+    reg  [63:0] inflight$port_line;
+    reg  inflight$port_space;
+    reg  [127:0] inflight$port_data;
+    reg  [15:0] inflight$port_byte_enables;
+    reg  inflight$mem_rdata_valid;
+    reg  [127:0] inflight$mem_rdata;
+    reg  [15:0] inflight$w_byte_enables;
+    reg  [63:0] inflight$w_line;
+    reg  inflight$w_space;
+    reg  [15:0] inflight$x2_byte_enables;
+    reg  [63:0] inflight$x2_line;
+    reg  inflight$x2_space;
+    reg  [15:0] inflight$x3_byte_enables;
+    reg  [63:0] inflight$x3_line;
+    reg  inflight$x3_space;
+    reg  [15:0] inflight$x4_byte_enables;
+    reg  [63:0] inflight$x4_line;
+    reg  inflight$x4_space;
+    reg  [15:0] inflight$x_byte_enables;
+    reg  [63:0] inflight$x_line;
+    reg  inflight$x_space;
+    wire  [2:0] inflight$head_ptr_q;
+    wire  [63:0] inflight$hq_line_q;
+    wire  inflight$hq_space_q;
+    wire  [15:0] inflight$hq_byte_enables_q;
+    wire  [6:0] inflight$hq_bit_offset_q;
+    wire  [2:0] inflight$hq_size_q;
+    wire  inflight$hq_valid_q;
+    wire  [1:0] inflight$hq_kind_q;
+    wire  inflight$hq_pushed_q;
+    wire  inflight$hq_returned;
+    wire  [31:0] inflight$hq_word$0;
+    wire  [31:0] inflight$hq_word$1;
+    wire  [31:0] inflight$hq_word$2;
+    wire  [31:0] inflight$hq_word$3;
+    wire  [4:0] inflight$head_op;
+    wire  [3:0] inflight$head_ty;
+    wire  [4:0] inflight$head_lane;
+    wire  [2:0] inflight$head_elem;
+    wire  [6:0] inflight$head_result_shift;
+    wire  [127:0] inflight$head_src0;
+    wire  [127:0] inflight$head_src1;
+    wire  inflight$ent_ftz_q$0;
+    wire  inflight$ent_ftz_q$1;
+    wire  inflight$ent_ftz_q$2;
+    wire  inflight$ent_ftz_q$3;
+    wire  inflight$ent_ftz_q$4;
+    wire  inflight$ent_ftz_q$5;
+    wire  inflight$ent_ftz_q$6;
+    wire  inflight$ent_ftz_q$7;
+    wire  inflight$ent_result_first_q$0;
+    wire  inflight$ent_result_first_q$1;
+    wire  inflight$ent_result_first_q$2;
+    wire  inflight$ent_result_first_q$3;
+    wire  inflight$ent_result_first_q$4;
+    wire  inflight$ent_result_first_q$5;
+    wire  inflight$ent_result_first_q$6;
+    wire  inflight$ent_result_first_q$7;
+    wire  inflight$ent_result_last_q$0;
+    wire  inflight$ent_result_last_q$1;
+    wire  inflight$ent_result_last_q$2;
+    wire  inflight$ent_result_last_q$3;
+    wire  inflight$ent_result_last_q$4;
+    wire  inflight$ent_result_last_q$5;
+    wire  inflight$ent_result_last_q$6;
+    wire  inflight$ent_result_last_q$7;
+    wire  inflight$ent_msg_last_q$0;
+    wire  inflight$ent_msg_last_q$1;
+    wire  inflight$ent_msg_last_q$2;
+    wire  inflight$ent_msg_last_q$3;
+    wire  inflight$ent_msg_last_q$4;
+    wire  inflight$ent_msg_last_q$5;
+    wire  inflight$ent_msg_last_q$6;
+    wire  inflight$ent_msg_last_q$7;
+    wire  inflight$ent_error_q$0;
+    wire  inflight$ent_error_q$1;
+    wire  inflight$ent_error_q$2;
+    wire  inflight$ent_error_q$3;
+    wire  inflight$ent_error_q$4;
+    wire  inflight$ent_error_q$5;
+    wire  inflight$ent_error_q$6;
+    wire  inflight$ent_error_q$7;
+    wire  [127:0] inflight$push_data_q;
+    wire  [15:0] inflight$push_bytes_q;
+    wire  inflight$hz_overlaps_q$0;
+    wire  inflight$hz_overlaps_q$1;
+    wire  inflight$hz_overlaps_q$2;
+    wire  inflight$hz_overlaps_q$3;
+    wire  inflight$hz_same_bytes_q$0;
+    wire  inflight$hz_same_bytes_q$1;
+    wire  inflight$hz_same_bytes_q$2;
+    wire  inflight$hz_same_bytes_q$3;
+    wire  inflight$hz_late_overlaps_q;
+    wire  inflight$full;
     reg  execute$clock;
     reg  execute$reset;
     reg  execute$advance;
@@ -1461,54 +901,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  a_accepts;
     reg  a_reads;
     reg  alloc;
-    reg  next_head_space;
-    reg  next_head_valid;
-    reg  [1:0] next_head_kind;
-    reg  next_head_returned;
-    reg  [3:0] next_head_read_seq;
-    reg  head_on_port_line;
-    reg  next_on_port_line;
-    reg  alloc_at_head;
-    reg  alloc_at_next_head;
     reg  [63:0] elem_bytes;
     reg  [7:0] elem_bits;
-    reg  alloc_on_port_line;
-    reg  port_hit$0;
-    reg  port_hit$1;
-    reg  port_hit$2;
-    reg  port_hit$3;
-    reg  port_hit$4;
-    reg  port_hit$5;
-    reg  port_hit$6;
-    reg  port_hit$7;
-    reg  return_hit$0;
-    reg  return_hit$1;
-    reg  return_hit$2;
-    reg  return_hit$3;
-    reg  return_hit$4;
-    reg  return_hit$5;
-    reg  return_hit$6;
-    reg  return_hit$7;
-    reg  alloc_hit$0;
-    reg  alloc_hit$1;
-    reg  alloc_hit$2;
-    reg  alloc_hit$3;
-    reg  alloc_hit$4;
-    reg  alloc_hit$5;
-    reg  alloc_hit$6;
-    reg  alloc_hit$7;
-    reg  take_push$0;
-    reg  take_push$1;
-    reg  take_push$2;
-    reg  take_push$3;
-    reg  take_push$4;
-    reg  take_push$5;
-    reg  take_push$6;
-    reg  take_push$7;
-    reg  head_take_push;
-    reg  head_return_hit;
-    reg  next_take_push;
-    reg  next_return_hit;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -2280,992 +1674,126 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(typed_walk_at_lod$q),
         .clock(typed_walk_at_lod$clock)
     );
-    atomic_unit_l8_w32_int$head_ptr head_ptr(
-        .d(head_ptr$d),
-        .q(head_ptr$q),
-        .clock(head_ptr$clock)
-    );
-    atomic_unit_l8_w32_int$hq_line hq_line(
-        .d(hq_line$d),
-        .q(hq_line$q),
-        .clock(hq_line$clock)
-    );
-    atomic_unit_l8_w32_int$head_next_ptr head_next_ptr(
-        .d(head_next_ptr$d),
-        .q(head_next_ptr$q),
-        .clock(head_next_ptr$clock)
-    );
-    atomic_unit_l8_w32_int$hq_space hq_space(
-        .d(hq_space$d),
-        .q(hq_space$q),
-        .clock(hq_space$clock)
-    );
-    atomic_unit_l8_w32_int$hq_byte_enables hq_byte_enables(
-        .d(hq_byte_enables$d),
-        .q(hq_byte_enables$q),
-        .clock(hq_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$hq_valid hq_valid(
-        .d(hq_valid$d),
-        .q(hq_valid$q),
-        .clock(hq_valid$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$0 hz_overlaps$0(
-        .d(hz_overlaps$0$d),
-        .q(hz_overlaps$0$q),
-        .clock(hz_overlaps$0$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$1 hz_overlaps$1(
-        .d(hz_overlaps$1$d),
-        .q(hz_overlaps$1$q),
-        .clock(hz_overlaps$1$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$2 hz_overlaps$2(
-        .d(hz_overlaps$2$d),
-        .q(hz_overlaps$2$q),
-        .clock(hz_overlaps$2$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$3 hz_overlaps$3(
-        .d(hz_overlaps$3$d),
-        .q(hz_overlaps$3$q),
-        .clock(hz_overlaps$3$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$0 hz_same_bytes$0(
-        .d(hz_same_bytes$0$d),
-        .q(hz_same_bytes$0$q),
-        .clock(hz_same_bytes$0$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$1 hz_same_bytes$1(
-        .d(hz_same_bytes$1$d),
-        .q(hz_same_bytes$1$q),
-        .clock(hz_same_bytes$1$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$2 hz_same_bytes$2(
-        .d(hz_same_bytes$2$d),
-        .q(hz_same_bytes$2$q),
-        .clock(hz_same_bytes$2$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$3 hz_same_bytes$3(
-        .d(hz_same_bytes$3$d),
-        .q(hz_same_bytes$3$q),
-        .clock(hz_same_bytes$3$clock)
-    );
-    atomic_unit_l8_w32_int$hz_head$0 hz_head$0(
-        .head_line(hz_head$0$head_line),
-        .head_byte_enables(hz_head$0$head_byte_enables),
-        .stage_line(hz_head$0$stage_line),
-        .stage_byte_enables(hz_head$0$stage_byte_enables),
-        .overlaps(hz_head$0$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_head$1 hz_head$1(
-        .head_line(hz_head$1$head_line),
-        .head_byte_enables(hz_head$1$head_byte_enables),
-        .stage_line(hz_head$1$stage_line),
-        .stage_byte_enables(hz_head$1$stage_byte_enables),
-        .overlaps(hz_head$1$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_head$2 hz_head$2(
-        .head_line(hz_head$2$head_line),
-        .head_byte_enables(hz_head$2$head_byte_enables),
-        .stage_line(hz_head$2$stage_line),
-        .stage_byte_enables(hz_head$2$stage_byte_enables),
-        .overlaps(hz_head$2$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_head$3 hz_head$3(
-        .head_line(hz_head$3$head_line),
-        .head_byte_enables(hz_head$3$head_byte_enables),
-        .stage_line(hz_head$3$stage_line),
-        .stage_byte_enables(hz_head$3$stage_byte_enables),
-        .overlaps(hz_head$3$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$0 hz_next$0(
-        .head_line(hz_next$0$head_line),
-        .head_byte_enables(hz_next$0$head_byte_enables),
-        .stage_line(hz_next$0$stage_line),
-        .stage_byte_enables(hz_next$0$stage_byte_enables),
-        .overlaps(hz_next$0$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$1 hz_next$1(
-        .head_line(hz_next$1$head_line),
-        .head_byte_enables(hz_next$1$head_byte_enables),
-        .stage_line(hz_next$1$stage_line),
-        .stage_byte_enables(hz_next$1$stage_byte_enables),
-        .overlaps(hz_next$1$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$2 hz_next$2(
-        .head_line(hz_next$2$head_line),
-        .head_byte_enables(hz_next$2$head_byte_enables),
-        .stage_line(hz_next$2$stage_line),
-        .stage_byte_enables(hz_next$2$stage_byte_enables),
-        .overlaps(hz_next$2$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$3 hz_next$3(
-        .head_line(hz_next$3$head_line),
-        .head_byte_enables(hz_next$3$head_byte_enables),
-        .stage_line(hz_next$3$stage_line),
-        .stage_byte_enables(hz_next$3$stage_byte_enables),
-        .overlaps(hz_next$3$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_late_overlaps hz_late_overlaps(
-        .d(hz_late_overlaps$d),
-        .q(hz_late_overlaps$q),
-        .clock(hz_late_overlaps$clock)
-    );
-    atomic_unit_l8_w32_int$hz_head_w hz_head_w(
-        .head_line(hz_head_w$head_line),
-        .head_byte_enables(hz_head_w$head_byte_enables),
-        .stage_line(hz_head_w$stage_line),
-        .stage_byte_enables(hz_head_w$stage_byte_enables),
-        .overlaps(hz_head_w$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next_x4 hz_next_x4(
-        .head_line(hz_next_x4$head_line),
-        .head_byte_enables(hz_next_x4$head_byte_enables),
-        .stage_line(hz_next_x4$stage_line),
-        .stage_byte_enables(hz_next_x4$stage_byte_enables),
-        .overlaps(hz_next_x4$overlaps)
-    );
-    atomic_unit_l8_w32_int$hq_pushed hq_pushed(
-        .d(hq_pushed$d),
-        .q(hq_pushed$q),
-        .clock(hq_pushed$clock)
-    );
-    atomic_unit_l8_w32_int$hq_kind hq_kind(
-        .d(hq_kind$d),
-        .q(hq_kind$q),
-        .clock(hq_kind$clock)
-    );
-    atomic_unit_l8_w32_int$hq_read_seq hq_read_seq(
-        .d(hq_read_seq$d),
-        .q(hq_read_seq$q),
-        .clock(hq_read_seq$clock)
-    );
-    atomic_unit_l8_w32_int$hq_bit_offset hq_bit_offset(
-        .d(hq_bit_offset$d),
-        .q(hq_bit_offset$q),
-        .clock(hq_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$hq_size hq_size(
-        .d(hq_size$d),
-        .q(hq_size$q),
-        .clock(hq_size$clock)
-    );
-    atomic_unit_l8_w32_int$hq_data hq_data(
-        .clock(hq_data$clock),
-        .advance(hq_data$advance),
-        .next_word$0(hq_data$next_word$0),
-        .next_word$1(hq_data$next_word$1),
-        .next_word$2(hq_data$next_word$2),
-        .next_word$3(hq_data$next_word$3),
-        .wr_data(hq_data$wr_data),
-        .rd_valid(hq_data$rd_valid),
-        .rd_data(hq_data$rd_data),
-        .head_wr_bytes(hq_data$head_wr_bytes),
-        .head_rd_this(hq_data$head_rd_this),
-        .head_rd_keep(hq_data$head_rd_keep),
-        .next_wr_bytes(hq_data$next_wr_bytes),
-        .next_rd_this(hq_data$next_rd_this),
-        .next_rd_keep(hq_data$next_rd_keep),
-        .head_clear(hq_data$head_clear),
-        .next_clear(hq_data$next_clear),
-        .next_returned(hq_data$next_returned),
-        .word0(hq_data$word0),
-        .word1(hq_data$word1),
-        .word2(hq_data$word2),
-        .word3(hq_data$word3),
-        .returned(hq_data$returned)
-    );
-    atomic_unit_l8_w32_int$next_entry_word0 next_entry_word0(
-        .index(next_entry_word0$index),
-        .choice$0(next_entry_word0$choice$0),
-        .choice$1(next_entry_word0$choice$1),
-        .choice$2(next_entry_word0$choice$2),
-        .choice$3(next_entry_word0$choice$3),
-        .choice$4(next_entry_word0$choice$4),
-        .choice$5(next_entry_word0$choice$5),
-        .choice$6(next_entry_word0$choice$6),
-        .choice$7(next_entry_word0$choice$7),
-        .chosen(next_entry_word0$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_word1 next_entry_word1(
-        .index(next_entry_word1$index),
-        .choice$0(next_entry_word1$choice$0),
-        .choice$1(next_entry_word1$choice$1),
-        .choice$2(next_entry_word1$choice$2),
-        .choice$3(next_entry_word1$choice$3),
-        .choice$4(next_entry_word1$choice$4),
-        .choice$5(next_entry_word1$choice$5),
-        .choice$6(next_entry_word1$choice$6),
-        .choice$7(next_entry_word1$choice$7),
-        .chosen(next_entry_word1$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_word2 next_entry_word2(
-        .index(next_entry_word2$index),
-        .choice$0(next_entry_word2$choice$0),
-        .choice$1(next_entry_word2$choice$1),
-        .choice$2(next_entry_word2$choice$2),
-        .choice$3(next_entry_word2$choice$3),
-        .choice$4(next_entry_word2$choice$4),
-        .choice$5(next_entry_word2$choice$5),
-        .choice$6(next_entry_word2$choice$6),
-        .choice$7(next_entry_word2$choice$7),
-        .chosen(next_entry_word2$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_word3 next_entry_word3(
-        .index(next_entry_word3$index),
-        .choice$0(next_entry_word3$choice$0),
-        .choice$1(next_entry_word3$choice$1),
-        .choice$2(next_entry_word3$choice$2),
-        .choice$3(next_entry_word3$choice$3),
-        .choice$4(next_entry_word3$choice$4),
-        .choice$5(next_entry_word3$choice$5),
-        .choice$6(next_entry_word3$choice$6),
-        .choice$7(next_entry_word3$choice$7),
-        .chosen(next_entry_word3$chosen)
-    );
-    atomic_unit_l8_w32_int$head_entry_keep head_entry_keep(
-        .index(head_entry_keep$index),
-        .choice$0(head_entry_keep$choice$0),
-        .choice$1(head_entry_keep$choice$1),
-        .choice$2(head_entry_keep$choice$2),
-        .choice$3(head_entry_keep$choice$3),
-        .choice$4(head_entry_keep$choice$4),
-        .choice$5(head_entry_keep$choice$5),
-        .choice$6(head_entry_keep$choice$6),
-        .choice$7(head_entry_keep$choice$7),
-        .chosen(head_entry_keep$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_keep next_entry_keep(
-        .index(next_entry_keep$index),
-        .choice$0(next_entry_keep$choice$0),
-        .choice$1(next_entry_keep$choice$1),
-        .choice$2(next_entry_keep$choice$2),
-        .choice$3(next_entry_keep$choice$3),
-        .choice$4(next_entry_keep$choice$4),
-        .choice$5(next_entry_keep$choice$5),
-        .choice$6(next_entry_keep$choice$6),
-        .choice$7(next_entry_keep$choice$7),
-        .chosen(next_entry_keep$chosen)
-    );
-    atomic_unit_l8_w32_int$tail_ptr tail_ptr(
-        .d(tail_ptr$d),
-        .q(tail_ptr$q),
-        .clock(tail_ptr$clock)
-    );
-    atomic_unit_l8_w32_int$occupancy occupancy(
-        .d(occupancy$d),
-        .q(occupancy$q),
-        .clock(occupancy$clock)
-    );
-    atomic_unit_l8_w32_int$read_issue_seq read_issue_seq(
-        .d(read_issue_seq$d),
-        .q(read_issue_seq$q),
-        .clock(read_issue_seq$clock)
-    );
-    atomic_unit_l8_w32_int$read_return_seq read_return_seq(
-        .clock(read_return_seq$clock),
-        .clear(read_return_seq$clear),
-        .load(read_return_seq$load),
-        .d(read_return_seq$d),
-        .q(read_return_seq$q)
-    );
-    atomic_unit_l8_w32_int$ent_valid$0 ent_valid$0(
-        .d(ent_valid$0$d),
-        .q(ent_valid$0$q),
-        .clock(ent_valid$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$1 ent_valid$1(
-        .d(ent_valid$1$d),
-        .q(ent_valid$1$q),
-        .clock(ent_valid$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$2 ent_valid$2(
-        .d(ent_valid$2$d),
-        .q(ent_valid$2$q),
-        .clock(ent_valid$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$3 ent_valid$3(
-        .d(ent_valid$3$d),
-        .q(ent_valid$3$q),
-        .clock(ent_valid$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$4 ent_valid$4(
-        .d(ent_valid$4$d),
-        .q(ent_valid$4$q),
-        .clock(ent_valid$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$5 ent_valid$5(
-        .d(ent_valid$5$d),
-        .q(ent_valid$5$q),
-        .clock(ent_valid$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$6 ent_valid$6(
-        .d(ent_valid$6$d),
-        .q(ent_valid$6$q),
-        .clock(ent_valid$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$7 ent_valid$7(
-        .d(ent_valid$7$d),
-        .q(ent_valid$7$q),
-        .clock(ent_valid$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$0 ent_kind$0(
-        .d(ent_kind$0$d),
-        .q(ent_kind$0$q),
-        .clock(ent_kind$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$1 ent_kind$1(
-        .d(ent_kind$1$d),
-        .q(ent_kind$1$q),
-        .clock(ent_kind$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$2 ent_kind$2(
-        .d(ent_kind$2$d),
-        .q(ent_kind$2$q),
-        .clock(ent_kind$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$3 ent_kind$3(
-        .d(ent_kind$3$d),
-        .q(ent_kind$3$q),
-        .clock(ent_kind$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$4 ent_kind$4(
-        .d(ent_kind$4$d),
-        .q(ent_kind$4$q),
-        .clock(ent_kind$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$5 ent_kind$5(
-        .d(ent_kind$5$d),
-        .q(ent_kind$5$q),
-        .clock(ent_kind$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$6 ent_kind$6(
-        .d(ent_kind$6$d),
-        .q(ent_kind$6$q),
-        .clock(ent_kind$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$7 ent_kind$7(
-        .d(ent_kind$7$d),
-        .q(ent_kind$7$q),
-        .clock(ent_kind$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$0 ent_read_seq$0(
-        .d(ent_read_seq$0$d),
-        .q(ent_read_seq$0$q),
-        .clock(ent_read_seq$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$1 ent_read_seq$1(
-        .d(ent_read_seq$1$d),
-        .q(ent_read_seq$1$q),
-        .clock(ent_read_seq$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$2 ent_read_seq$2(
-        .d(ent_read_seq$2$d),
-        .q(ent_read_seq$2$q),
-        .clock(ent_read_seq$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$3 ent_read_seq$3(
-        .d(ent_read_seq$3$d),
-        .q(ent_read_seq$3$q),
-        .clock(ent_read_seq$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$4 ent_read_seq$4(
-        .d(ent_read_seq$4$d),
-        .q(ent_read_seq$4$q),
-        .clock(ent_read_seq$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$5 ent_read_seq$5(
-        .d(ent_read_seq$5$d),
-        .q(ent_read_seq$5$q),
-        .clock(ent_read_seq$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$6 ent_read_seq$6(
-        .d(ent_read_seq$6$d),
-        .q(ent_read_seq$6$q),
-        .clock(ent_read_seq$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$7 ent_read_seq$7(
-        .d(ent_read_seq$7$d),
-        .q(ent_read_seq$7$q),
-        .clock(ent_read_seq$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_data$0 ent_data$0(
-        .clock(ent_data$0$clock),
-        .wr_bytes(ent_data$0$wr_bytes),
-        .wr_data(ent_data$0$wr_data),
-        .rd_valid(ent_data$0$rd_valid),
-        .rd_data(ent_data$0$rd_data),
-        .rd_this(ent_data$0$rd_this),
-        .rd_keep(ent_data$0$rd_keep),
-        .clear_returned(ent_data$0$clear_returned),
-        .word0(ent_data$0$word0),
-        .word1(ent_data$0$word1),
-        .word2(ent_data$0$word2),
-        .word3(ent_data$0$word3),
-        .returned(ent_data$0$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$1 ent_data$1(
-        .clock(ent_data$1$clock),
-        .wr_bytes(ent_data$1$wr_bytes),
-        .wr_data(ent_data$1$wr_data),
-        .rd_valid(ent_data$1$rd_valid),
-        .rd_data(ent_data$1$rd_data),
-        .rd_this(ent_data$1$rd_this),
-        .rd_keep(ent_data$1$rd_keep),
-        .clear_returned(ent_data$1$clear_returned),
-        .word0(ent_data$1$word0),
-        .word1(ent_data$1$word1),
-        .word2(ent_data$1$word2),
-        .word3(ent_data$1$word3),
-        .returned(ent_data$1$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$2 ent_data$2(
-        .clock(ent_data$2$clock),
-        .wr_bytes(ent_data$2$wr_bytes),
-        .wr_data(ent_data$2$wr_data),
-        .rd_valid(ent_data$2$rd_valid),
-        .rd_data(ent_data$2$rd_data),
-        .rd_this(ent_data$2$rd_this),
-        .rd_keep(ent_data$2$rd_keep),
-        .clear_returned(ent_data$2$clear_returned),
-        .word0(ent_data$2$word0),
-        .word1(ent_data$2$word1),
-        .word2(ent_data$2$word2),
-        .word3(ent_data$2$word3),
-        .returned(ent_data$2$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$3 ent_data$3(
-        .clock(ent_data$3$clock),
-        .wr_bytes(ent_data$3$wr_bytes),
-        .wr_data(ent_data$3$wr_data),
-        .rd_valid(ent_data$3$rd_valid),
-        .rd_data(ent_data$3$rd_data),
-        .rd_this(ent_data$3$rd_this),
-        .rd_keep(ent_data$3$rd_keep),
-        .clear_returned(ent_data$3$clear_returned),
-        .word0(ent_data$3$word0),
-        .word1(ent_data$3$word1),
-        .word2(ent_data$3$word2),
-        .word3(ent_data$3$word3),
-        .returned(ent_data$3$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$4 ent_data$4(
-        .clock(ent_data$4$clock),
-        .wr_bytes(ent_data$4$wr_bytes),
-        .wr_data(ent_data$4$wr_data),
-        .rd_valid(ent_data$4$rd_valid),
-        .rd_data(ent_data$4$rd_data),
-        .rd_this(ent_data$4$rd_this),
-        .rd_keep(ent_data$4$rd_keep),
-        .clear_returned(ent_data$4$clear_returned),
-        .word0(ent_data$4$word0),
-        .word1(ent_data$4$word1),
-        .word2(ent_data$4$word2),
-        .word3(ent_data$4$word3),
-        .returned(ent_data$4$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$5 ent_data$5(
-        .clock(ent_data$5$clock),
-        .wr_bytes(ent_data$5$wr_bytes),
-        .wr_data(ent_data$5$wr_data),
-        .rd_valid(ent_data$5$rd_valid),
-        .rd_data(ent_data$5$rd_data),
-        .rd_this(ent_data$5$rd_this),
-        .rd_keep(ent_data$5$rd_keep),
-        .clear_returned(ent_data$5$clear_returned),
-        .word0(ent_data$5$word0),
-        .word1(ent_data$5$word1),
-        .word2(ent_data$5$word2),
-        .word3(ent_data$5$word3),
-        .returned(ent_data$5$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$6 ent_data$6(
-        .clock(ent_data$6$clock),
-        .wr_bytes(ent_data$6$wr_bytes),
-        .wr_data(ent_data$6$wr_data),
-        .rd_valid(ent_data$6$rd_valid),
-        .rd_data(ent_data$6$rd_data),
-        .rd_this(ent_data$6$rd_this),
-        .rd_keep(ent_data$6$rd_keep),
-        .clear_returned(ent_data$6$clear_returned),
-        .word0(ent_data$6$word0),
-        .word1(ent_data$6$word1),
-        .word2(ent_data$6$word2),
-        .word3(ent_data$6$word3),
-        .returned(ent_data$6$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$7 ent_data$7(
-        .clock(ent_data$7$clock),
-        .wr_bytes(ent_data$7$wr_bytes),
-        .wr_data(ent_data$7$wr_data),
-        .rd_valid(ent_data$7$rd_valid),
-        .rd_data(ent_data$7$rd_data),
-        .rd_this(ent_data$7$rd_this),
-        .rd_keep(ent_data$7$rd_keep),
-        .clear_returned(ent_data$7$clear_returned),
-        .word0(ent_data$7$word0),
-        .word1(ent_data$7$word1),
-        .word2(ent_data$7$word2),
-        .word3(ent_data$7$word3),
-        .returned(ent_data$7$returned)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$0 ent_fwd_bytes$0(
-        .d(ent_fwd_bytes$0$d),
-        .q(ent_fwd_bytes$0$q),
-        .clock(ent_fwd_bytes$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$1 ent_fwd_bytes$1(
-        .d(ent_fwd_bytes$1$d),
-        .q(ent_fwd_bytes$1$q),
-        .clock(ent_fwd_bytes$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$2 ent_fwd_bytes$2(
-        .d(ent_fwd_bytes$2$d),
-        .q(ent_fwd_bytes$2$q),
-        .clock(ent_fwd_bytes$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$3 ent_fwd_bytes$3(
-        .d(ent_fwd_bytes$3$d),
-        .q(ent_fwd_bytes$3$q),
-        .clock(ent_fwd_bytes$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$4 ent_fwd_bytes$4(
-        .d(ent_fwd_bytes$4$d),
-        .q(ent_fwd_bytes$4$q),
-        .clock(ent_fwd_bytes$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$5 ent_fwd_bytes$5(
-        .d(ent_fwd_bytes$5$d),
-        .q(ent_fwd_bytes$5$q),
-        .clock(ent_fwd_bytes$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$6 ent_fwd_bytes$6(
-        .d(ent_fwd_bytes$6$d),
-        .q(ent_fwd_bytes$6$q),
-        .clock(ent_fwd_bytes$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$7 ent_fwd_bytes$7(
-        .d(ent_fwd_bytes$7$d),
-        .q(ent_fwd_bytes$7$q),
-        .clock(ent_fwd_bytes$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$0 ent_line$0(
-        .d(ent_line$0$d),
-        .q(ent_line$0$q),
-        .clock(ent_line$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$1 ent_line$1(
-        .d(ent_line$1$d),
-        .q(ent_line$1$q),
-        .clock(ent_line$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$2 ent_line$2(
-        .d(ent_line$2$d),
-        .q(ent_line$2$q),
-        .clock(ent_line$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$3 ent_line$3(
-        .d(ent_line$3$d),
-        .q(ent_line$3$q),
-        .clock(ent_line$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$4 ent_line$4(
-        .d(ent_line$4$d),
-        .q(ent_line$4$q),
-        .clock(ent_line$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$5 ent_line$5(
-        .d(ent_line$5$d),
-        .q(ent_line$5$q),
-        .clock(ent_line$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$6 ent_line$6(
-        .d(ent_line$6$d),
-        .q(ent_line$6$q),
-        .clock(ent_line$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$7 ent_line$7(
-        .d(ent_line$7$d),
-        .q(ent_line$7$q),
-        .clock(ent_line$7$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$0 push_hit$0(
-        .d(push_hit$0$d),
-        .q(push_hit$0$q),
-        .clock(push_hit$0$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$1 push_hit$1(
-        .d(push_hit$1$d),
-        .q(push_hit$1$q),
-        .clock(push_hit$1$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$2 push_hit$2(
-        .d(push_hit$2$d),
-        .q(push_hit$2$q),
-        .clock(push_hit$2$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$3 push_hit$3(
-        .d(push_hit$3$d),
-        .q(push_hit$3$q),
-        .clock(push_hit$3$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$4 push_hit$4(
-        .d(push_hit$4$d),
-        .q(push_hit$4$q),
-        .clock(push_hit$4$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$5 push_hit$5(
-        .d(push_hit$5$d),
-        .q(push_hit$5$q),
-        .clock(push_hit$5$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$6 push_hit$6(
-        .d(push_hit$6$d),
-        .q(push_hit$6$q),
-        .clock(push_hit$6$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$7 push_hit$7(
-        .d(push_hit$7$d),
-        .q(push_hit$7$q),
-        .clock(push_hit$7$clock)
-    );
-    atomic_unit_l8_w32_int$push_data push_data(
-        .d(push_data$d),
-        .q(push_data$q),
-        .clock(push_data$clock)
-    );
-    atomic_unit_l8_w32_int$push_bytes push_bytes(
-        .d(push_bytes$d),
-        .q(push_bytes$q),
-        .clock(push_bytes$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line_at_head ent_line_at_head(
-        .clock(ent_line_at_head$clock),
-        .write_enable(ent_line_at_head$write_enable),
-        .write_index(ent_line_at_head$write_index),
-        .write_data(ent_line_at_head$write_data),
-        .read_index(ent_line_at_head$read_index),
-        .read_data(ent_line_at_head$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_space$0 ent_space$0(
-        .d(ent_space$0$d),
-        .q(ent_space$0$q),
-        .clock(ent_space$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$1 ent_space$1(
-        .d(ent_space$1$d),
-        .q(ent_space$1$q),
-        .clock(ent_space$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$2 ent_space$2(
-        .d(ent_space$2$d),
-        .q(ent_space$2$q),
-        .clock(ent_space$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$3 ent_space$3(
-        .d(ent_space$3$d),
-        .q(ent_space$3$q),
-        .clock(ent_space$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$4 ent_space$4(
-        .d(ent_space$4$d),
-        .q(ent_space$4$q),
-        .clock(ent_space$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$5 ent_space$5(
-        .d(ent_space$5$d),
-        .q(ent_space$5$q),
-        .clock(ent_space$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$6 ent_space$6(
-        .d(ent_space$6$d),
-        .q(ent_space$6$q),
-        .clock(ent_space$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$7 ent_space$7(
-        .d(ent_space$7$d),
-        .q(ent_space$7$q),
-        .clock(ent_space$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_bit_offset ent_bit_offset(
-        .clock(ent_bit_offset$clock),
-        .write_enable(ent_bit_offset$write_enable),
-        .write_index(ent_bit_offset$write_index),
-        .write_data(ent_bit_offset$write_data),
-        .read_index(ent_bit_offset$read_index),
-        .read_data(ent_bit_offset$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_byte_enables ent_byte_enables(
-        .clock(ent_byte_enables$clock),
-        .write_enable(ent_byte_enables$write_enable),
-        .write_index(ent_byte_enables$write_index),
-        .write_data(ent_byte_enables$write_data),
-        .read_index(ent_byte_enables$read_index),
-        .read_data(ent_byte_enables$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_size ent_size(
-        .clock(ent_size$clock),
-        .write_enable(ent_size$write_enable),
-        .write_index(ent_size$write_index),
-        .write_data(ent_size$write_data),
-        .read_index(ent_size$read_index),
-        .read_data(ent_size$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_op ent_op(
-        .clock(ent_op$clock),
-        .write_enable(ent_op$write_enable),
-        .write_index(ent_op$write_index),
-        .write_data(ent_op$write_data),
-        .read_index(ent_op$read_index),
-        .read_data(ent_op$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_ty ent_ty(
-        .clock(ent_ty$clock),
-        .write_enable(ent_ty$write_enable),
-        .write_index(ent_ty$write_index),
-        .write_data(ent_ty$write_data),
-        .read_index(ent_ty$read_index),
-        .read_data(ent_ty$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$0 ent_ftz$0(
-        .d(ent_ftz$0$d),
-        .q(ent_ftz$0$q),
-        .clock(ent_ftz$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$1 ent_ftz$1(
-        .d(ent_ftz$1$d),
-        .q(ent_ftz$1$q),
-        .clock(ent_ftz$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$2 ent_ftz$2(
-        .d(ent_ftz$2$d),
-        .q(ent_ftz$2$q),
-        .clock(ent_ftz$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$3 ent_ftz$3(
-        .d(ent_ftz$3$d),
-        .q(ent_ftz$3$q),
-        .clock(ent_ftz$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$4 ent_ftz$4(
-        .d(ent_ftz$4$d),
-        .q(ent_ftz$4$q),
-        .clock(ent_ftz$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$5 ent_ftz$5(
-        .d(ent_ftz$5$d),
-        .q(ent_ftz$5$q),
-        .clock(ent_ftz$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$6 ent_ftz$6(
-        .d(ent_ftz$6$d),
-        .q(ent_ftz$6$q),
-        .clock(ent_ftz$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$7 ent_ftz$7(
-        .d(ent_ftz$7$d),
-        .q(ent_ftz$7$q),
-        .clock(ent_ftz$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src0 ent_src0(
-        .clock(ent_src0$clock),
-        .write_enable(ent_src0$write_enable),
-        .write_index(ent_src0$write_index),
-        .write_data(ent_src0$write_data),
-        .read_index(ent_src0$read_index),
-        .read_data(ent_src0$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_src1 ent_src1(
-        .clock(ent_src1$clock),
-        .write_enable(ent_src1$write_enable),
-        .write_index(ent_src1$write_index),
-        .write_data(ent_src1$write_data),
-        .read_index(ent_src1$read_index),
-        .read_data(ent_src1$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_lane ent_lane(
-        .clock(ent_lane$clock),
-        .write_enable(ent_lane$write_enable),
-        .write_index(ent_lane$write_index),
-        .write_data(ent_lane$write_data),
-        .read_index(ent_lane$read_index),
-        .read_data(ent_lane$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_elem ent_elem(
-        .clock(ent_elem$clock),
-        .write_enable(ent_elem$write_enable),
-        .write_index(ent_elem$write_index),
-        .write_data(ent_elem$write_data),
-        .read_index(ent_elem$read_index),
-        .read_data(ent_elem$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift ent_result_shift(
-        .clock(ent_result_shift$clock),
-        .write_enable(ent_result_shift$write_enable),
-        .write_index(ent_result_shift$write_index),
-        .write_data(ent_result_shift$write_data),
-        .read_index(ent_result_shift$read_index),
-        .read_data(ent_result_shift$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$0 ent_result_first$0(
-        .d(ent_result_first$0$d),
-        .q(ent_result_first$0$q),
-        .clock(ent_result_first$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$1 ent_result_first$1(
-        .d(ent_result_first$1$d),
-        .q(ent_result_first$1$q),
-        .clock(ent_result_first$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$2 ent_result_first$2(
-        .d(ent_result_first$2$d),
-        .q(ent_result_first$2$q),
-        .clock(ent_result_first$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$3 ent_result_first$3(
-        .d(ent_result_first$3$d),
-        .q(ent_result_first$3$q),
-        .clock(ent_result_first$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$4 ent_result_first$4(
-        .d(ent_result_first$4$d),
-        .q(ent_result_first$4$q),
-        .clock(ent_result_first$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$5 ent_result_first$5(
-        .d(ent_result_first$5$d),
-        .q(ent_result_first$5$q),
-        .clock(ent_result_first$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$6 ent_result_first$6(
-        .d(ent_result_first$6$d),
-        .q(ent_result_first$6$q),
-        .clock(ent_result_first$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$7 ent_result_first$7(
-        .d(ent_result_first$7$d),
-        .q(ent_result_first$7$q),
-        .clock(ent_result_first$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$0 ent_result_last$0(
-        .d(ent_result_last$0$d),
-        .q(ent_result_last$0$q),
-        .clock(ent_result_last$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$1 ent_result_last$1(
-        .d(ent_result_last$1$d),
-        .q(ent_result_last$1$q),
-        .clock(ent_result_last$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$2 ent_result_last$2(
-        .d(ent_result_last$2$d),
-        .q(ent_result_last$2$q),
-        .clock(ent_result_last$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$3 ent_result_last$3(
-        .d(ent_result_last$3$d),
-        .q(ent_result_last$3$q),
-        .clock(ent_result_last$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$4 ent_result_last$4(
-        .d(ent_result_last$4$d),
-        .q(ent_result_last$4$q),
-        .clock(ent_result_last$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$5 ent_result_last$5(
-        .d(ent_result_last$5$d),
-        .q(ent_result_last$5$q),
-        .clock(ent_result_last$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$6 ent_result_last$6(
-        .d(ent_result_last$6$d),
-        .q(ent_result_last$6$q),
-        .clock(ent_result_last$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$7 ent_result_last$7(
-        .d(ent_result_last$7$d),
-        .q(ent_result_last$7$q),
-        .clock(ent_result_last$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$0 ent_msg_last$0(
-        .d(ent_msg_last$0$d),
-        .q(ent_msg_last$0$q),
-        .clock(ent_msg_last$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$1 ent_msg_last$1(
-        .d(ent_msg_last$1$d),
-        .q(ent_msg_last$1$q),
-        .clock(ent_msg_last$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$2 ent_msg_last$2(
-        .d(ent_msg_last$2$d),
-        .q(ent_msg_last$2$q),
-        .clock(ent_msg_last$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$3 ent_msg_last$3(
-        .d(ent_msg_last$3$d),
-        .q(ent_msg_last$3$q),
-        .clock(ent_msg_last$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$4 ent_msg_last$4(
-        .d(ent_msg_last$4$d),
-        .q(ent_msg_last$4$q),
-        .clock(ent_msg_last$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$5 ent_msg_last$5(
-        .d(ent_msg_last$5$d),
-        .q(ent_msg_last$5$q),
-        .clock(ent_msg_last$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$6 ent_msg_last$6(
-        .d(ent_msg_last$6$d),
-        .q(ent_msg_last$6$q),
-        .clock(ent_msg_last$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$7 ent_msg_last$7(
-        .d(ent_msg_last$7$d),
-        .q(ent_msg_last$7$q),
-        .clock(ent_msg_last$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$0 ent_error$0(
-        .d(ent_error$0$d),
-        .q(ent_error$0$q),
-        .clock(ent_error$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$1 ent_error$1(
-        .d(ent_error$1$d),
-        .q(ent_error$1$q),
-        .clock(ent_error$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$2 ent_error$2(
-        .d(ent_error$2$d),
-        .q(ent_error$2$q),
-        .clock(ent_error$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$3 ent_error$3(
-        .d(ent_error$3$d),
-        .q(ent_error$3$q),
-        .clock(ent_error$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$4 ent_error$4(
-        .d(ent_error$4$d),
-        .q(ent_error$4$q),
-        .clock(ent_error$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$5 ent_error$5(
-        .d(ent_error$5$d),
-        .q(ent_error$5$q),
-        .clock(ent_error$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$6 ent_error$6(
-        .d(ent_error$6$d),
-        .q(ent_error$6$q),
-        .clock(ent_error$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$7 ent_error$7(
-        .d(ent_error$7$d),
-        .q(ent_error$7$q),
-        .clock(ent_error$7$clock)
+    atomic_unit_l8_w32_int$inflight inflight(
+        .clock(inflight$clock),
+        .reset(inflight$reset),
+        .alloc(inflight$alloc),
+        .a_reads(inflight$a_reads),
+        .head_enters(inflight$head_enters),
+        .x_free(inflight$x_free),
+        .a_bit_offset(inflight$a_bit_offset),
+        .a_byte_enables(inflight$a_byte_enables),
+        .a_elem(inflight$a_elem),
+        .a_error(inflight$a_error),
+        .a_ftz(inflight$a_ftz),
+        .a_kind(inflight$a_kind),
+        .a_lane(inflight$a_lane),
+        .a_line(inflight$a_line),
+        .a_msg_last(inflight$a_msg_last),
+        .a_op(inflight$a_op),
+        .a_result_first(inflight$a_result_first),
+        .a_result_last(inflight$a_result_last),
+        .a_result_shift(inflight$a_result_shift),
+        .a_size(inflight$a_size),
+        .a_space(inflight$a_space),
+        .a_src0(inflight$a_src0),
+        .a_src1(inflight$a_src1),
+        .a_ty(inflight$a_ty),
+        .port_write(inflight$port_write),
+        .port_line(inflight$port_line),
+        .port_space(inflight$port_space),
+        .port_data(inflight$port_data),
+        .port_byte_enables(inflight$port_byte_enables),
+        .mem_rdata_valid(inflight$mem_rdata_valid),
+        .mem_rdata(inflight$mem_rdata),
+        .w_byte_enables(inflight$w_byte_enables),
+        .w_line(inflight$w_line),
+        .w_space(inflight$w_space),
+        .x2_byte_enables(inflight$x2_byte_enables),
+        .x2_line(inflight$x2_line),
+        .x2_space(inflight$x2_space),
+        .x3_byte_enables(inflight$x3_byte_enables),
+        .x3_line(inflight$x3_line),
+        .x3_space(inflight$x3_space),
+        .x4_byte_enables(inflight$x4_byte_enables),
+        .x4_line(inflight$x4_line),
+        .x4_space(inflight$x4_space),
+        .x_byte_enables(inflight$x_byte_enables),
+        .x_line(inflight$x_line),
+        .x_space(inflight$x_space),
+        .head_ptr_q(inflight$head_ptr_q),
+        .hq_line_q(inflight$hq_line_q),
+        .hq_space_q(inflight$hq_space_q),
+        .hq_byte_enables_q(inflight$hq_byte_enables_q),
+        .hq_bit_offset_q(inflight$hq_bit_offset_q),
+        .hq_size_q(inflight$hq_size_q),
+        .hq_valid_q(inflight$hq_valid_q),
+        .hq_kind_q(inflight$hq_kind_q),
+        .hq_pushed_q(inflight$hq_pushed_q),
+        .hq_returned(inflight$hq_returned),
+        .hq_word$0(inflight$hq_word$0),
+        .hq_word$1(inflight$hq_word$1),
+        .hq_word$2(inflight$hq_word$2),
+        .hq_word$3(inflight$hq_word$3),
+        .head_op(inflight$head_op),
+        .head_ty(inflight$head_ty),
+        .head_lane(inflight$head_lane),
+        .head_elem(inflight$head_elem),
+        .head_result_shift(inflight$head_result_shift),
+        .head_src0(inflight$head_src0),
+        .head_src1(inflight$head_src1),
+        .ent_ftz_q$0(inflight$ent_ftz_q$0),
+        .ent_ftz_q$1(inflight$ent_ftz_q$1),
+        .ent_ftz_q$2(inflight$ent_ftz_q$2),
+        .ent_ftz_q$3(inflight$ent_ftz_q$3),
+        .ent_ftz_q$4(inflight$ent_ftz_q$4),
+        .ent_ftz_q$5(inflight$ent_ftz_q$5),
+        .ent_ftz_q$6(inflight$ent_ftz_q$6),
+        .ent_ftz_q$7(inflight$ent_ftz_q$7),
+        .ent_result_first_q$0(inflight$ent_result_first_q$0),
+        .ent_result_first_q$1(inflight$ent_result_first_q$1),
+        .ent_result_first_q$2(inflight$ent_result_first_q$2),
+        .ent_result_first_q$3(inflight$ent_result_first_q$3),
+        .ent_result_first_q$4(inflight$ent_result_first_q$4),
+        .ent_result_first_q$5(inflight$ent_result_first_q$5),
+        .ent_result_first_q$6(inflight$ent_result_first_q$6),
+        .ent_result_first_q$7(inflight$ent_result_first_q$7),
+        .ent_result_last_q$0(inflight$ent_result_last_q$0),
+        .ent_result_last_q$1(inflight$ent_result_last_q$1),
+        .ent_result_last_q$2(inflight$ent_result_last_q$2),
+        .ent_result_last_q$3(inflight$ent_result_last_q$3),
+        .ent_result_last_q$4(inflight$ent_result_last_q$4),
+        .ent_result_last_q$5(inflight$ent_result_last_q$5),
+        .ent_result_last_q$6(inflight$ent_result_last_q$6),
+        .ent_result_last_q$7(inflight$ent_result_last_q$7),
+        .ent_msg_last_q$0(inflight$ent_msg_last_q$0),
+        .ent_msg_last_q$1(inflight$ent_msg_last_q$1),
+        .ent_msg_last_q$2(inflight$ent_msg_last_q$2),
+        .ent_msg_last_q$3(inflight$ent_msg_last_q$3),
+        .ent_msg_last_q$4(inflight$ent_msg_last_q$4),
+        .ent_msg_last_q$5(inflight$ent_msg_last_q$5),
+        .ent_msg_last_q$6(inflight$ent_msg_last_q$6),
+        .ent_msg_last_q$7(inflight$ent_msg_last_q$7),
+        .ent_error_q$0(inflight$ent_error_q$0),
+        .ent_error_q$1(inflight$ent_error_q$1),
+        .ent_error_q$2(inflight$ent_error_q$2),
+        .ent_error_q$3(inflight$ent_error_q$3),
+        .ent_error_q$4(inflight$ent_error_q$4),
+        .ent_error_q$5(inflight$ent_error_q$5),
+        .ent_error_q$6(inflight$ent_error_q$6),
+        .ent_error_q$7(inflight$ent_error_q$7),
+        .push_data_q(inflight$push_data_q),
+        .push_bytes_q(inflight$push_bytes_q),
+        .hz_overlaps_q$0(inflight$hz_overlaps_q$0),
+        .hz_overlaps_q$1(inflight$hz_overlaps_q$1),
+        .hz_overlaps_q$2(inflight$hz_overlaps_q$2),
+        .hz_overlaps_q$3(inflight$hz_overlaps_q$3),
+        .hz_same_bytes_q$0(inflight$hz_same_bytes_q$0),
+        .hz_same_bytes_q$1(inflight$hz_same_bytes_q$1),
+        .hz_same_bytes_q$2(inflight$hz_same_bytes_q$2),
+        .hz_same_bytes_q$3(inflight$hz_same_bytes_q$3),
+        .hz_late_overlaps_q(inflight$hz_late_overlaps_q),
+        .full(inflight$full)
     );
     atomic_unit_l8_w32_int$execute execute(
         .clock(execute$clock),
@@ -3411,21 +1939,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_walked$d = typed_walked$q;
         typed_walk_at_lod$d = typed_walk_at_lod$q;
         typed_lane_rows$d = typed_lane_rows$q;
-        head_ptr$d = head_ptr$q;
-        hq_line$d = hq_line$q;
-        head_next_ptr$d = head_next_ptr$q;
-        hq_space$d = hq_space$q;
-        hq_byte_enables$d = hq_byte_enables$q;
-        hq_bit_offset$d = hq_bit_offset$q;
-        hq_size$d = hq_size$q;
-        hq_valid$d = hq_valid$q;
-        hz_late_overlaps$d = hz_late_overlaps$q;
-        hq_pushed$d = hq_pushed$q;
-        hq_kind$d = hq_kind$q;
-        hq_read_seq$d = hq_read_seq$q;
-        tail_ptr$d = tail_ptr$q;
-        occupancy$d = occupancy$q;
-        read_issue_seq$d = read_issue_seq$q;
         result_acc$d = result_acc$q;
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
@@ -3441,112 +1954,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         s_elem$d = s_elem$q;
         s_old$d = s_old$q;
         s_new$d = s_new$q;
-        push_data$d = push_data$q;
-        push_bytes$d = push_bytes$q;
-        ent_valid$0$d = ent_valid$0$q;
-        ent_kind$0$d = ent_kind$0$q;
-        ent_read_seq$0$d = ent_read_seq$0$q;
-        ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
-        push_hit$0$d = 1'b0;
-        ent_line$0$d = ent_line$0$q;
-        ent_space$0$d = ent_space$0$q;
-        ent_ftz$0$d = ent_ftz$0$q;
-        ent_result_first$0$d = ent_result_first$0$q;
-        ent_result_last$0$d = ent_result_last$0$q;
-        ent_msg_last$0$d = ent_msg_last$0$q;
-        ent_error$0$d = ent_error$0$q;
-        ent_valid$1$d = ent_valid$1$q;
-        ent_kind$1$d = ent_kind$1$q;
-        ent_read_seq$1$d = ent_read_seq$1$q;
-        ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
-        push_hit$1$d = 1'b0;
-        ent_line$1$d = ent_line$1$q;
-        ent_space$1$d = ent_space$1$q;
-        ent_ftz$1$d = ent_ftz$1$q;
-        ent_result_first$1$d = ent_result_first$1$q;
-        ent_result_last$1$d = ent_result_last$1$q;
-        ent_msg_last$1$d = ent_msg_last$1$q;
-        ent_error$1$d = ent_error$1$q;
-        ent_valid$2$d = ent_valid$2$q;
-        ent_kind$2$d = ent_kind$2$q;
-        ent_read_seq$2$d = ent_read_seq$2$q;
-        ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
-        push_hit$2$d = 1'b0;
-        ent_line$2$d = ent_line$2$q;
-        ent_space$2$d = ent_space$2$q;
-        ent_ftz$2$d = ent_ftz$2$q;
-        ent_result_first$2$d = ent_result_first$2$q;
-        ent_result_last$2$d = ent_result_last$2$q;
-        ent_msg_last$2$d = ent_msg_last$2$q;
-        ent_error$2$d = ent_error$2$q;
-        ent_valid$3$d = ent_valid$3$q;
-        ent_kind$3$d = ent_kind$3$q;
-        ent_read_seq$3$d = ent_read_seq$3$q;
-        ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
-        push_hit$3$d = 1'b0;
-        ent_line$3$d = ent_line$3$q;
-        ent_space$3$d = ent_space$3$q;
-        ent_ftz$3$d = ent_ftz$3$q;
-        ent_result_first$3$d = ent_result_first$3$q;
-        ent_result_last$3$d = ent_result_last$3$q;
-        ent_msg_last$3$d = ent_msg_last$3$q;
-        ent_error$3$d = ent_error$3$q;
-        ent_valid$4$d = ent_valid$4$q;
-        ent_kind$4$d = ent_kind$4$q;
-        ent_read_seq$4$d = ent_read_seq$4$q;
-        ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
-        push_hit$4$d = 1'b0;
-        ent_line$4$d = ent_line$4$q;
-        ent_space$4$d = ent_space$4$q;
-        ent_ftz$4$d = ent_ftz$4$q;
-        ent_result_first$4$d = ent_result_first$4$q;
-        ent_result_last$4$d = ent_result_last$4$q;
-        ent_msg_last$4$d = ent_msg_last$4$q;
-        ent_error$4$d = ent_error$4$q;
-        ent_valid$5$d = ent_valid$5$q;
-        ent_kind$5$d = ent_kind$5$q;
-        ent_read_seq$5$d = ent_read_seq$5$q;
-        ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
-        push_hit$5$d = 1'b0;
-        ent_line$5$d = ent_line$5$q;
-        ent_space$5$d = ent_space$5$q;
-        ent_ftz$5$d = ent_ftz$5$q;
-        ent_result_first$5$d = ent_result_first$5$q;
-        ent_result_last$5$d = ent_result_last$5$q;
-        ent_msg_last$5$d = ent_msg_last$5$q;
-        ent_error$5$d = ent_error$5$q;
-        ent_valid$6$d = ent_valid$6$q;
-        ent_kind$6$d = ent_kind$6$q;
-        ent_read_seq$6$d = ent_read_seq$6$q;
-        ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
-        push_hit$6$d = 1'b0;
-        ent_line$6$d = ent_line$6$q;
-        ent_space$6$d = ent_space$6$q;
-        ent_ftz$6$d = ent_ftz$6$q;
-        ent_result_first$6$d = ent_result_first$6$q;
-        ent_result_last$6$d = ent_result_last$6$q;
-        ent_msg_last$6$d = ent_msg_last$6$q;
-        ent_error$6$d = ent_error$6$q;
-        ent_valid$7$d = ent_valid$7$q;
-        ent_kind$7$d = ent_kind$7$q;
-        ent_read_seq$7$d = ent_read_seq$7$q;
-        ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
-        push_hit$7$d = 1'b0;
-        ent_line$7$d = ent_line$7$q;
-        ent_space$7$d = ent_space$7$q;
-        ent_ftz$7$d = ent_ftz$7$q;
-        ent_result_first$7$d = ent_result_first$7$q;
-        ent_result_last$7$d = ent_result_last$7$q;
-        ent_msg_last$7$d = ent_msg_last$7$q;
-        ent_error$7$d = ent_error$7$q;
-        hz_overlaps$0$d = hz_overlaps$0$q;
-        hz_same_bytes$0$d = hz_same_bytes$0$q;
-        hz_overlaps$1$d = hz_overlaps$1$q;
-        hz_same_bytes$1$d = hz_same_bytes$1$q;
-        hz_overlaps$2$d = hz_overlaps$2$q;
-        hz_same_bytes$2$d = hz_same_bytes$2$q;
-        hz_overlaps$3$d = hz_overlaps$3$q;
-        hz_same_bytes$3$d = hz_same_bytes$3$q;
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
@@ -3590,8 +1997,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (execute$x_from_x2_q & execute$x2_new_cond_q) begin
             alu$old_value = execute$x2_new_true_q;
         end
-        alu$src0 = ent_src0$read_data & data_built;
-        alu$src1 = ent_src1$read_data & data_built;
+        alu$src0 = inflight$head_src0 & data_built;
+        alu$src1 = inflight$head_src1 & data_built;
         w_is_rmw = execute$w_kind_q == kind_read_modify_write;
         w_free = ~write_skid$full;
         retire = (execute$w_valid_q & w_free) & ~reset_q$q;
@@ -3634,136 +2041,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
-        execute$head_src0 = ent_src0$read_data & data_built;
-        next_head_space = 1'b0;
-        next_head_valid = 1'b0;
-        next_head_kind = kind_marker;
-        next_head_returned = 1'b0;
-        next_head_read_seq = zero_seq;
-        if (head_next_ptr$q == 0) begin
-            next_head_read_seq = ent_read_seq$0$q;
-            next_head_space = ent_space$0$q;
-            next_head_valid = ent_valid$0$q;
-            next_head_kind = ent_kind$0$q;
-            next_head_returned = ent_data$0$returned;
-        end
-        if (head_next_ptr$q == 1) begin
-            next_head_read_seq = ent_read_seq$1$q;
-            next_head_space = ent_space$1$q;
-            next_head_valid = ent_valid$1$q;
-            next_head_kind = ent_kind$1$q;
-            next_head_returned = ent_data$1$returned;
-        end
-        if (head_next_ptr$q == 2) begin
-            next_head_read_seq = ent_read_seq$2$q;
-            next_head_space = ent_space$2$q;
-            next_head_valid = ent_valid$2$q;
-            next_head_kind = ent_kind$2$q;
-            next_head_returned = ent_data$2$returned;
-        end
-        if (head_next_ptr$q == 3) begin
-            next_head_read_seq = ent_read_seq$3$q;
-            next_head_space = ent_space$3$q;
-            next_head_valid = ent_valid$3$q;
-            next_head_kind = ent_kind$3$q;
-            next_head_returned = ent_data$3$returned;
-        end
-        if (head_next_ptr$q == 4) begin
-            next_head_read_seq = ent_read_seq$4$q;
-            next_head_space = ent_space$4$q;
-            next_head_valid = ent_valid$4$q;
-            next_head_kind = ent_kind$4$q;
-            next_head_returned = ent_data$4$returned;
-        end
-        if (head_next_ptr$q == 5) begin
-            next_head_read_seq = ent_read_seq$5$q;
-            next_head_space = ent_space$5$q;
-            next_head_valid = ent_valid$5$q;
-            next_head_kind = ent_kind$5$q;
-            next_head_returned = ent_data$5$returned;
-        end
-        if (head_next_ptr$q == 6) begin
-            next_head_read_seq = ent_read_seq$6$q;
-            next_head_space = ent_space$6$q;
-            next_head_valid = ent_valid$6$q;
-            next_head_kind = ent_kind$6$q;
-            next_head_returned = ent_data$6$returned;
-        end
-        if (head_next_ptr$q == 7) begin
-            next_head_read_seq = ent_read_seq$7$q;
-            next_head_space = ent_space$7$q;
-            next_head_valid = ent_valid$7$q;
-            next_head_kind = ent_kind$7$q;
-            next_head_returned = ent_data$7$returned;
-        end
-        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
-        hz_same_bytes$0$d = hq_byte_enables$q == execute$x_byte_enables_q;
-        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
-        hz_same_bytes$1$d = hq_byte_enables$q == execute$x2_byte_enables_q;
-        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
-        hz_same_bytes$2$d = hq_byte_enables$q == execute$x3_byte_enables_q;
-        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
-        hz_same_bytes$3$d = hq_byte_enables$q == execute$x4_byte_enables_q;
-        if (x_free) begin
-            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
-            hz_same_bytes$1$d = hq_byte_enables$q == execute$x_byte_enables_q;
-            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
-            hz_same_bytes$2$d = hq_byte_enables$q == execute$x2_byte_enables_q;
-            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
-            hz_same_bytes$3$d = hq_byte_enables$q == execute$x3_byte_enables_q;
-        end
-        if (head_enters) begin
-            hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
-            hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
-            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == execute$x_space_q);
-            hz_same_bytes$1$d = ent_byte_enables$read_data == execute$x_byte_enables_q;
-            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
-            hz_same_bytes$2$d = ent_byte_enables$read_data == execute$x2_byte_enables_q;
-            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == execute$x3_space_q);
-            hz_same_bytes$3$d = ent_byte_enables$read_data == execute$x3_byte_enables_q;
-        end
-        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == execute$w_space_q);
-        if (x_free) begin
-            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
-            if (~fp_built) begin
-                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
-            end
-        end
-        if (head_enters) begin
-            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == execute$x4_space_q);
-            if (~fp_built) begin
-                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
-            end
-        end
-        if (head_enters) begin
-            head_ptr$d = head_ptr$q + one_index;
-            head_next_ptr$d = head_next_ptr$q + one_index;
-            if (head_ptr$q == 0) begin
-                ent_valid$0$d = 1'b0;
-            end
-            if (head_ptr$q == 1) begin
-                ent_valid$1$d = 1'b0;
-            end
-            if (head_ptr$q == 2) begin
-                ent_valid$2$d = 1'b0;
-            end
-            if (head_ptr$q == 3) begin
-                ent_valid$3$d = 1'b0;
-            end
-            if (head_ptr$q == 4) begin
-                ent_valid$4$d = 1'b0;
-            end
-            if (head_ptr$q == 5) begin
-                ent_valid$5$d = 1'b0;
-            end
-            if (head_ptr$q == 6) begin
-                ent_valid$6$d = 1'b0;
-            end
-            if (head_ptr$q == 7) begin
-                ent_valid$7$d = 1'b0;
-            end
-        end
-        table_is_full = occupancy$q == table_full;
+        execute$head_src0 = inflight$head_src0 & data_built;
         alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
         a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
         a_accepts = ~address$a_valid_q | alloc;
@@ -3938,287 +2216,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         address$issue_result_shift = elem_shift$q[(32'h0)+:(7)];
         address$issue_result_first = ~|elem_index$q;
         address$issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
-        alloc_on_port_line = (port_write & (address$a_line_q == port_line)) & (address$a_space_q == port_space);
-        alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
-        alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
-        head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
-        next_on_port_line = ((port_write & (next_head_valid & (next_head_kind == kind_read_modify_write))) & ((ent_line_at_head$read_data == port_line) & (next_head_space == port_space))) | (alloc_at_next_head & alloc_on_port_line);
-        hq_pushed$d = head_on_port_line;
-        if (head_enters) begin
-            hq_pushed$d = next_on_port_line;
-        end
-        hq_valid$d = hq_valid$q | alloc_at_head;
-        if (head_enters) begin
-            hq_valid$d = next_head_valid | alloc_at_next_head;
-            hq_kind$d = next_head_kind;
-            hq_read_seq$d = next_head_read_seq;
-            hq_line$d = ent_line_at_head$read_data;
-            hq_space$d = next_head_space;
-            hq_byte_enables$d = ent_byte_enables$read_data;
-            hq_bit_offset$d = ent_bit_offset$read_data;
-            hq_size$d = ent_size$read_data;
-        end
-        if (alloc_at_next_head & head_enters) begin
-            hq_line$d = address$a_line_q;
-            hq_space$d = address$a_space_q;
-            hq_byte_enables$d = address$a_byte_enables_q;
-            hq_bit_offset$d = address$a_bit_offset_q;
-            hq_size$d = address$a_size_q;
-            hq_kind$d = address$a_kind_q;
-            hq_read_seq$d = read_issue_seq$q;
-        end
-        if (alloc_at_head) begin
-            hq_line$d = address$a_line_q;
-            hq_space$d = address$a_space_q;
-            hq_byte_enables$d = address$a_byte_enables_q;
-            hq_bit_offset$d = address$a_bit_offset_q;
-            hq_size$d = address$a_size_q;
-            hq_kind$d = address$a_kind_q;
-            hq_read_seq$d = read_issue_seq$q;
-        end
-        if (alloc) begin
-            tail_ptr$d = tail_ptr$q + one_index;
-            if (tail_ptr$q == 0) begin
-                ent_valid$0$d = 1'b1;
-                ent_kind$0$d = address$a_kind_q;
-                ent_read_seq$0$d = read_issue_seq$q;
-                ent_fwd_bytes$0$d = zero_enables;
-                ent_line$0$d = address$a_line_q;
-                ent_space$0$d = address$a_space_q;
-                ent_ftz$0$d = address$a_ftz_q;
-                ent_result_first$0$d = address$a_result_first_q;
-                ent_result_last$0$d = address$a_result_last_q;
-                ent_msg_last$0$d = address$a_msg_last_q;
-                ent_error$0$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 1) begin
-                ent_valid$1$d = 1'b1;
-                ent_kind$1$d = address$a_kind_q;
-                ent_read_seq$1$d = read_issue_seq$q;
-                ent_fwd_bytes$1$d = zero_enables;
-                ent_line$1$d = address$a_line_q;
-                ent_space$1$d = address$a_space_q;
-                ent_ftz$1$d = address$a_ftz_q;
-                ent_result_first$1$d = address$a_result_first_q;
-                ent_result_last$1$d = address$a_result_last_q;
-                ent_msg_last$1$d = address$a_msg_last_q;
-                ent_error$1$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 2) begin
-                ent_valid$2$d = 1'b1;
-                ent_kind$2$d = address$a_kind_q;
-                ent_read_seq$2$d = read_issue_seq$q;
-                ent_fwd_bytes$2$d = zero_enables;
-                ent_line$2$d = address$a_line_q;
-                ent_space$2$d = address$a_space_q;
-                ent_ftz$2$d = address$a_ftz_q;
-                ent_result_first$2$d = address$a_result_first_q;
-                ent_result_last$2$d = address$a_result_last_q;
-                ent_msg_last$2$d = address$a_msg_last_q;
-                ent_error$2$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 3) begin
-                ent_valid$3$d = 1'b1;
-                ent_kind$3$d = address$a_kind_q;
-                ent_read_seq$3$d = read_issue_seq$q;
-                ent_fwd_bytes$3$d = zero_enables;
-                ent_line$3$d = address$a_line_q;
-                ent_space$3$d = address$a_space_q;
-                ent_ftz$3$d = address$a_ftz_q;
-                ent_result_first$3$d = address$a_result_first_q;
-                ent_result_last$3$d = address$a_result_last_q;
-                ent_msg_last$3$d = address$a_msg_last_q;
-                ent_error$3$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 4) begin
-                ent_valid$4$d = 1'b1;
-                ent_kind$4$d = address$a_kind_q;
-                ent_read_seq$4$d = read_issue_seq$q;
-                ent_fwd_bytes$4$d = zero_enables;
-                ent_line$4$d = address$a_line_q;
-                ent_space$4$d = address$a_space_q;
-                ent_ftz$4$d = address$a_ftz_q;
-                ent_result_first$4$d = address$a_result_first_q;
-                ent_result_last$4$d = address$a_result_last_q;
-                ent_msg_last$4$d = address$a_msg_last_q;
-                ent_error$4$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 5) begin
-                ent_valid$5$d = 1'b1;
-                ent_kind$5$d = address$a_kind_q;
-                ent_read_seq$5$d = read_issue_seq$q;
-                ent_fwd_bytes$5$d = zero_enables;
-                ent_line$5$d = address$a_line_q;
-                ent_space$5$d = address$a_space_q;
-                ent_ftz$5$d = address$a_ftz_q;
-                ent_result_first$5$d = address$a_result_first_q;
-                ent_result_last$5$d = address$a_result_last_q;
-                ent_msg_last$5$d = address$a_msg_last_q;
-                ent_error$5$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 6) begin
-                ent_valid$6$d = 1'b1;
-                ent_kind$6$d = address$a_kind_q;
-                ent_read_seq$6$d = read_issue_seq$q;
-                ent_fwd_bytes$6$d = zero_enables;
-                ent_line$6$d = address$a_line_q;
-                ent_space$6$d = address$a_space_q;
-                ent_ftz$6$d = address$a_ftz_q;
-                ent_result_first$6$d = address$a_result_first_q;
-                ent_result_last$6$d = address$a_result_last_q;
-                ent_msg_last$6$d = address$a_msg_last_q;
-                ent_error$6$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 7) begin
-                ent_valid$7$d = 1'b1;
-                ent_kind$7$d = address$a_kind_q;
-                ent_read_seq$7$d = read_issue_seq$q;
-                ent_fwd_bytes$7$d = zero_enables;
-                ent_line$7$d = address$a_line_q;
-                ent_space$7$d = address$a_space_q;
-                ent_ftz$7$d = address$a_ftz_q;
-                ent_result_first$7$d = address$a_result_first_q;
-                ent_result_last$7$d = address$a_result_last_q;
-                ent_msg_last$7$d = address$a_msg_last_q;
-                ent_error$7$d = address$a_error_q;
-            end
-        end
-        if (a_reads) begin
-            read_issue_seq$d = read_issue_seq$q + one_seq;
-        end
-        if (alloc & ~head_enters) begin
-            occupancy$d = occupancy$q + one_occupancy;
-        end
-        if (head_enters & ~alloc) begin
-            occupancy$d = occupancy$q - one_occupancy;
-        end
-        push_data$d = port_data;
-        push_bytes$d = port_byte_enables;
-        alloc_hit$0 = alloc & (tail_ptr$q == 0);
-        port_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
-        push_hit$0$d = port_hit$0 | (alloc_hit$0 & alloc_on_port_line);
-        return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
-        alloc_hit$1 = alloc & (tail_ptr$q == 1);
-        port_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
-        push_hit$1$d = port_hit$1 | (alloc_hit$1 & alloc_on_port_line);
-        return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
-        alloc_hit$2 = alloc & (tail_ptr$q == 2);
-        port_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
-        push_hit$2$d = port_hit$2 | (alloc_hit$2 & alloc_on_port_line);
-        return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
-        alloc_hit$3 = alloc & (tail_ptr$q == 3);
-        port_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
-        push_hit$3$d = port_hit$3 | (alloc_hit$3 & alloc_on_port_line);
-        return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
-        alloc_hit$4 = alloc & (tail_ptr$q == 4);
-        port_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
-        push_hit$4$d = port_hit$4 | (alloc_hit$4 & alloc_on_port_line);
-        return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
-        alloc_hit$5 = alloc & (tail_ptr$q == 5);
-        port_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
-        push_hit$5$d = port_hit$5 | (alloc_hit$5 & alloc_on_port_line);
-        return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
-        alloc_hit$6 = alloc & (tail_ptr$q == 6);
-        port_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
-        push_hit$6$d = port_hit$6 | (alloc_hit$6 & alloc_on_port_line);
-        return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
-        alloc_hit$7 = alloc & (tail_ptr$q == 7);
-        port_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
-        push_hit$7$d = port_hit$7 | (alloc_hit$7 & alloc_on_port_line);
-        return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
-        read_return_seq$d = read_return_seq$q + one_seq;
-        take_push$0 = push_hit$0$q & ent_valid$0$q;
-        ent_data$0$wr_bytes = zero_enables;
-        if (take_push$0) begin
-            ent_data$0$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | push_bytes$q;
-        end
-        take_push$1 = push_hit$1$q & ent_valid$1$q;
-        ent_data$1$wr_bytes = zero_enables;
-        if (take_push$1) begin
-            ent_data$1$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | push_bytes$q;
-        end
-        take_push$2 = push_hit$2$q & ent_valid$2$q;
-        ent_data$2$wr_bytes = zero_enables;
-        if (take_push$2) begin
-            ent_data$2$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | push_bytes$q;
-        end
-        take_push$3 = push_hit$3$q & ent_valid$3$q;
-        ent_data$3$wr_bytes = zero_enables;
-        if (take_push$3) begin
-            ent_data$3$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | push_bytes$q;
-        end
-        take_push$4 = push_hit$4$q & ent_valid$4$q;
-        ent_data$4$wr_bytes = zero_enables;
-        if (take_push$4) begin
-            ent_data$4$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | push_bytes$q;
-        end
-        take_push$5 = push_hit$5$q & ent_valid$5$q;
-        ent_data$5$wr_bytes = zero_enables;
-        if (take_push$5) begin
-            ent_data$5$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | push_bytes$q;
-        end
-        take_push$6 = push_hit$6$q & ent_valid$6$q;
-        ent_data$6$wr_bytes = zero_enables;
-        if (take_push$6) begin
-            ent_data$6$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | push_bytes$q;
-        end
-        take_push$7 = push_hit$7$q & ent_valid$7$q;
-        ent_data$7$wr_bytes = zero_enables;
-        if (take_push$7) begin
-            ent_data$7$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
-        end
-        head_take_push = hq_pushed$q & hq_valid$q;
-        head_return_hit = (hq_valid$q & (hq_kind$q == kind_read_modify_write)) & (~hq_data$returned & (hq_read_seq$q == read_return_seq$q));
-        next_take_push = 1'b0;
-        next_return_hit = 1'b0;
-        if (head_next_ptr$q == 0) begin
-            next_take_push = take_push$0;
-            next_return_hit = return_hit$0;
-        end
-        if (head_next_ptr$q == 1) begin
-            next_take_push = take_push$1;
-            next_return_hit = return_hit$1;
-        end
-        if (head_next_ptr$q == 2) begin
-            next_take_push = take_push$2;
-            next_return_hit = return_hit$2;
-        end
-        if (head_next_ptr$q == 3) begin
-            next_take_push = take_push$3;
-            next_return_hit = return_hit$3;
-        end
-        if (head_next_ptr$q == 4) begin
-            next_take_push = take_push$4;
-            next_return_hit = return_hit$4;
-        end
-        if (head_next_ptr$q == 5) begin
-            next_take_push = take_push$5;
-            next_return_hit = return_hit$5;
-        end
-        if (head_next_ptr$q == 6) begin
-            next_take_push = take_push$6;
-            next_return_hit = return_hit$6;
-        end
-        if (head_next_ptr$q == 7) begin
-            next_take_push = take_push$7;
-            next_return_hit = return_hit$7;
-        end
-        hq_data$head_wr_bytes = zero_enables;
-        if (head_take_push) begin
-            hq_data$head_wr_bytes = push_bytes$q;
-        end
-        hq_data$next_wr_bytes = zero_enables;
-        if (next_take_push) begin
-            hq_data$next_wr_bytes = push_bytes$q;
-        end
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
             i_valid$d = 1'b0;
@@ -4226,30 +2223,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
-            head_ptr$d = zero_index;
-            head_next_ptr$d = one_index;
-            hq_valid$d = 1'b0;
-            hq_pushed$d = 1'b0;
-            tail_ptr$d = zero_index;
-            occupancy$d = zero_occupancy;
-            read_issue_seq$d = zero_seq;
             rsp_valid_r$d = 1'b0;
-            ent_valid$0$d = 1'b0;
-            push_hit$0$d = 1'b0;
-            ent_valid$1$d = 1'b0;
-            push_hit$1$d = 1'b0;
-            ent_valid$2$d = 1'b0;
-            push_hit$2$d = 1'b0;
-            ent_valid$3$d = 1'b0;
-            push_hit$3$d = 1'b0;
-            ent_valid$4$d = 1'b0;
-            push_hit$4$d = 1'b0;
-            ent_valid$5$d = 1'b0;
-            push_hit$5$d = 1'b0;
-            ent_valid$6$d = 1'b0;
-            push_hit$6$d = 1'b0;
-            ent_valid$7$d = 1'b0;
-            push_hit$7$d = 1'b0;
         end
     end
     
@@ -4302,21 +2276,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_walked$clock = clock;
     always @(*) typed_walk_at_lod$clock = clock;
     always @(*) typed_lane_rows$clock = clock;
-    always @(*) head_ptr$clock = clock;
-    always @(*) hq_line$clock = clock;
-    always @(*) head_next_ptr$clock = clock;
-    always @(*) hq_space$clock = clock;
-    always @(*) hq_byte_enables$clock = clock;
-    always @(*) hq_bit_offset$clock = clock;
-    always @(*) hq_size$clock = clock;
-    always @(*) hq_valid$clock = clock;
-    always @(*) hz_late_overlaps$clock = clock;
-    always @(*) hq_pushed$clock = clock;
-    always @(*) hq_kind$clock = clock;
-    always @(*) hq_read_seq$clock = clock;
-    always @(*) tail_ptr$clock = clock;
-    always @(*) occupancy$clock = clock;
-    always @(*) read_issue_seq$clock = clock;
     always @(*) result_acc$clock = clock;
     always @(*) rsp_valid_r$clock = clock;
     always @(*) rsp_lane_r$clock = clock;
@@ -4332,112 +2291,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) s_elem$clock = clock;
     always @(*) s_old$clock = clock;
     always @(*) s_new$clock = clock;
-    always @(*) push_data$clock = clock;
-    always @(*) push_bytes$clock = clock;
-    always @(*) ent_valid$0$clock = clock;
-    always @(*) ent_kind$0$clock = clock;
-    always @(*) ent_read_seq$0$clock = clock;
-    always @(*) ent_fwd_bytes$0$clock = clock;
-    always @(*) push_hit$0$clock = clock;
-    always @(*) ent_line$0$clock = clock;
-    always @(*) ent_space$0$clock = clock;
-    always @(*) ent_ftz$0$clock = clock;
-    always @(*) ent_result_first$0$clock = clock;
-    always @(*) ent_result_last$0$clock = clock;
-    always @(*) ent_msg_last$0$clock = clock;
-    always @(*) ent_error$0$clock = clock;
-    always @(*) ent_valid$1$clock = clock;
-    always @(*) ent_kind$1$clock = clock;
-    always @(*) ent_read_seq$1$clock = clock;
-    always @(*) ent_fwd_bytes$1$clock = clock;
-    always @(*) push_hit$1$clock = clock;
-    always @(*) ent_line$1$clock = clock;
-    always @(*) ent_space$1$clock = clock;
-    always @(*) ent_ftz$1$clock = clock;
-    always @(*) ent_result_first$1$clock = clock;
-    always @(*) ent_result_last$1$clock = clock;
-    always @(*) ent_msg_last$1$clock = clock;
-    always @(*) ent_error$1$clock = clock;
-    always @(*) ent_valid$2$clock = clock;
-    always @(*) ent_kind$2$clock = clock;
-    always @(*) ent_read_seq$2$clock = clock;
-    always @(*) ent_fwd_bytes$2$clock = clock;
-    always @(*) push_hit$2$clock = clock;
-    always @(*) ent_line$2$clock = clock;
-    always @(*) ent_space$2$clock = clock;
-    always @(*) ent_ftz$2$clock = clock;
-    always @(*) ent_result_first$2$clock = clock;
-    always @(*) ent_result_last$2$clock = clock;
-    always @(*) ent_msg_last$2$clock = clock;
-    always @(*) ent_error$2$clock = clock;
-    always @(*) ent_valid$3$clock = clock;
-    always @(*) ent_kind$3$clock = clock;
-    always @(*) ent_read_seq$3$clock = clock;
-    always @(*) ent_fwd_bytes$3$clock = clock;
-    always @(*) push_hit$3$clock = clock;
-    always @(*) ent_line$3$clock = clock;
-    always @(*) ent_space$3$clock = clock;
-    always @(*) ent_ftz$3$clock = clock;
-    always @(*) ent_result_first$3$clock = clock;
-    always @(*) ent_result_last$3$clock = clock;
-    always @(*) ent_msg_last$3$clock = clock;
-    always @(*) ent_error$3$clock = clock;
-    always @(*) ent_valid$4$clock = clock;
-    always @(*) ent_kind$4$clock = clock;
-    always @(*) ent_read_seq$4$clock = clock;
-    always @(*) ent_fwd_bytes$4$clock = clock;
-    always @(*) push_hit$4$clock = clock;
-    always @(*) ent_line$4$clock = clock;
-    always @(*) ent_space$4$clock = clock;
-    always @(*) ent_ftz$4$clock = clock;
-    always @(*) ent_result_first$4$clock = clock;
-    always @(*) ent_result_last$4$clock = clock;
-    always @(*) ent_msg_last$4$clock = clock;
-    always @(*) ent_error$4$clock = clock;
-    always @(*) ent_valid$5$clock = clock;
-    always @(*) ent_kind$5$clock = clock;
-    always @(*) ent_read_seq$5$clock = clock;
-    always @(*) ent_fwd_bytes$5$clock = clock;
-    always @(*) push_hit$5$clock = clock;
-    always @(*) ent_line$5$clock = clock;
-    always @(*) ent_space$5$clock = clock;
-    always @(*) ent_ftz$5$clock = clock;
-    always @(*) ent_result_first$5$clock = clock;
-    always @(*) ent_result_last$5$clock = clock;
-    always @(*) ent_msg_last$5$clock = clock;
-    always @(*) ent_error$5$clock = clock;
-    always @(*) ent_valid$6$clock = clock;
-    always @(*) ent_kind$6$clock = clock;
-    always @(*) ent_read_seq$6$clock = clock;
-    always @(*) ent_fwd_bytes$6$clock = clock;
-    always @(*) push_hit$6$clock = clock;
-    always @(*) ent_line$6$clock = clock;
-    always @(*) ent_space$6$clock = clock;
-    always @(*) ent_ftz$6$clock = clock;
-    always @(*) ent_result_first$6$clock = clock;
-    always @(*) ent_result_last$6$clock = clock;
-    always @(*) ent_msg_last$6$clock = clock;
-    always @(*) ent_error$6$clock = clock;
-    always @(*) ent_valid$7$clock = clock;
-    always @(*) ent_kind$7$clock = clock;
-    always @(*) ent_read_seq$7$clock = clock;
-    always @(*) ent_fwd_bytes$7$clock = clock;
-    always @(*) push_hit$7$clock = clock;
-    always @(*) ent_line$7$clock = clock;
-    always @(*) ent_space$7$clock = clock;
-    always @(*) ent_ftz$7$clock = clock;
-    always @(*) ent_result_first$7$clock = clock;
-    always @(*) ent_result_last$7$clock = clock;
-    always @(*) ent_msg_last$7$clock = clock;
-    always @(*) ent_error$7$clock = clock;
-    always @(*) hz_overlaps$0$clock = clock;
-    always @(*) hz_same_bytes$0$clock = clock;
-    always @(*) hz_overlaps$1$clock = clock;
-    always @(*) hz_same_bytes$1$clock = clock;
-    always @(*) hz_overlaps$2$clock = clock;
-    always @(*) hz_same_bytes$2$clock = clock;
-    always @(*) hz_overlaps$3$clock = clock;
-    always @(*) hz_same_bytes$3$clock = clock;
     always @(*) reset_q$clock = clock;
     always @(*) reset_q$d = reset;
     always @(*) first_lanes_two$mask = front$d_lanes_q;
@@ -4501,228 +2354,81 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) write_align$value = execute$w_new_q;
     always @(*) write_align$bit_offset = execute$w_bit_offset_q;
     always @(*) write_align$byte_enables = execute$w_byte_enables_q;
-    always @(*) head_select$head = head_ptr$q;
-    always @(*) ent_src0$clock = clock;
-    always @(*) ent_src0$read_index = head_ptr$q;
-    always @(*) ent_src1$clock = clock;
-    always @(*) ent_src1$read_index = head_ptr$q;
-    always @(*) ent_bit_offset$clock = clock;
-    always @(*) ent_bit_offset$read_index = head_next_ptr$q;
-    always @(*) head_select$head_bit_offset = hq_bit_offset$q;
-    always @(*) ent_byte_enables$clock = clock;
-    always @(*) ent_byte_enables$read_index = head_next_ptr$q;
-    always @(*) head_select$head_byte_enables = hq_byte_enables$q;
-    always @(*) ent_size$clock = clock;
-    always @(*) ent_size$read_index = head_next_ptr$q;
-    always @(*) head_select$head_size = hq_size$q;
-    always @(*) ent_op$clock = clock;
-    always @(*) ent_op$read_index = head_ptr$q;
-    always @(*) head_select$head_op = ent_op$read_data;
-    always @(*) ent_ty$clock = clock;
-    always @(*) ent_ty$read_index = head_ptr$q;
-    always @(*) head_select$head_ty = ent_ty$read_data;
-    always @(*) ent_lane$clock = clock;
-    always @(*) ent_lane$read_index = head_ptr$q;
-    always @(*) head_select$head_lane = ent_lane$read_data;
-    always @(*) ent_elem$clock = clock;
-    always @(*) ent_elem$read_index = head_ptr$q;
-    always @(*) head_select$head_elem = ent_elem$read_data;
-    always @(*) ent_result_shift$clock = clock;
-    always @(*) ent_result_shift$read_index = head_ptr$q;
-    always @(*) head_select$head_result_shift = ent_result_shift$read_data;
-    always @(*) ent_line_at_head$clock = clock;
-    always @(*) ent_line_at_head$read_index = head_next_ptr$q;
-    always @(*) head_select$head_line = hq_line$q;
-    always @(*) head_select$head_space = hq_space$q;
-    always @(*) ent_data$0$clock = clock;
-    always @(*) ent_data$0$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$0$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$0 = ent_data$0$word0;
-    always @(*) next_entry_word1$choice$0 = ent_data$0$word1;
-    always @(*) next_entry_word2$choice$0 = ent_data$0$word2;
-    always @(*) next_entry_word3$choice$0 = ent_data$0$word3;
-    always @(*) head_entry_keep$choice$0 = ent_fwd_bytes$0$q;
-    always @(*) next_entry_keep$choice$0 = ent_fwd_bytes$0$q;
-    always @(*) ent_data$1$clock = clock;
-    always @(*) ent_data$1$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$1$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$1 = ent_data$1$word0;
-    always @(*) next_entry_word1$choice$1 = ent_data$1$word1;
-    always @(*) next_entry_word2$choice$1 = ent_data$1$word2;
-    always @(*) next_entry_word3$choice$1 = ent_data$1$word3;
-    always @(*) head_entry_keep$choice$1 = ent_fwd_bytes$1$q;
-    always @(*) next_entry_keep$choice$1 = ent_fwd_bytes$1$q;
-    always @(*) ent_data$2$clock = clock;
-    always @(*) ent_data$2$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$2$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$2 = ent_data$2$word0;
-    always @(*) next_entry_word1$choice$2 = ent_data$2$word1;
-    always @(*) next_entry_word2$choice$2 = ent_data$2$word2;
-    always @(*) next_entry_word3$choice$2 = ent_data$2$word3;
-    always @(*) head_entry_keep$choice$2 = ent_fwd_bytes$2$q;
-    always @(*) next_entry_keep$choice$2 = ent_fwd_bytes$2$q;
-    always @(*) ent_data$3$clock = clock;
-    always @(*) ent_data$3$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$3$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$3 = ent_data$3$word0;
-    always @(*) next_entry_word1$choice$3 = ent_data$3$word1;
-    always @(*) next_entry_word2$choice$3 = ent_data$3$word2;
-    always @(*) next_entry_word3$choice$3 = ent_data$3$word3;
-    always @(*) head_entry_keep$choice$3 = ent_fwd_bytes$3$q;
-    always @(*) next_entry_keep$choice$3 = ent_fwd_bytes$3$q;
-    always @(*) ent_data$4$clock = clock;
-    always @(*) ent_data$4$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$4$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$4 = ent_data$4$word0;
-    always @(*) next_entry_word1$choice$4 = ent_data$4$word1;
-    always @(*) next_entry_word2$choice$4 = ent_data$4$word2;
-    always @(*) next_entry_word3$choice$4 = ent_data$4$word3;
-    always @(*) head_entry_keep$choice$4 = ent_fwd_bytes$4$q;
-    always @(*) next_entry_keep$choice$4 = ent_fwd_bytes$4$q;
-    always @(*) ent_data$5$clock = clock;
-    always @(*) ent_data$5$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$5$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$5 = ent_data$5$word0;
-    always @(*) next_entry_word1$choice$5 = ent_data$5$word1;
-    always @(*) next_entry_word2$choice$5 = ent_data$5$word2;
-    always @(*) next_entry_word3$choice$5 = ent_data$5$word3;
-    always @(*) head_entry_keep$choice$5 = ent_fwd_bytes$5$q;
-    always @(*) next_entry_keep$choice$5 = ent_fwd_bytes$5$q;
-    always @(*) ent_data$6$clock = clock;
-    always @(*) ent_data$6$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$6$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$6 = ent_data$6$word0;
-    always @(*) next_entry_word1$choice$6 = ent_data$6$word1;
-    always @(*) next_entry_word2$choice$6 = ent_data$6$word2;
-    always @(*) next_entry_word3$choice$6 = ent_data$6$word3;
-    always @(*) head_entry_keep$choice$6 = ent_fwd_bytes$6$q;
-    always @(*) next_entry_keep$choice$6 = ent_fwd_bytes$6$q;
-    always @(*) ent_data$7$clock = clock;
-    always @(*) ent_data$7$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$7$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$7 = ent_data$7$word0;
-    always @(*) next_entry_word1$choice$7 = ent_data$7$word1;
-    always @(*) next_entry_word2$choice$7 = ent_data$7$word2;
-    always @(*) next_entry_word3$choice$7 = ent_data$7$word3;
-    always @(*) head_entry_keep$choice$7 = ent_fwd_bytes$7$q;
-    always @(*) next_entry_keep$choice$7 = ent_fwd_bytes$7$q;
-    always @(*) head_entry_keep$index = head_ptr$q;
-    always @(*) next_entry_keep$index = head_next_ptr$q;
-    always @(*) hq_data$clock = clock;
-    always @(*) hq_data$rd_valid = mem_rdata_valid;
-    always @(*) hq_data$rd_data = mem_rdata;
-    always @(*) next_entry_word0$index = head_next_ptr$q;
-    always @(*) next_entry_word1$index = head_next_ptr$q;
-    always @(*) next_entry_word2$index = head_next_ptr$q;
-    always @(*) next_entry_word3$index = head_next_ptr$q;
-    always @(*) hq_data$next_word$0 = next_entry_word0$chosen;
-    always @(*) hq_data$next_word$1 = next_entry_word1$chosen;
-    always @(*) hq_data$next_word$2 = next_entry_word2$chosen;
-    always @(*) hq_data$next_word$3 = next_entry_word3$chosen;
-    always @(*) head_select$head_valid = hq_valid$q;
-    always @(*) head_select$head_kind = hq_kind$q;
-    always @(*) head_select$head_returned = hq_data$returned;
-    always @(*) head_select$head_word$0 = hq_data$word0;
-    always @(*) head_select$head_word$1 = hq_data$word1;
-    always @(*) head_select$head_word$2 = hq_data$word2;
-    always @(*) head_select$head_word$3 = hq_data$word3;
-    always @(*) head_select$ent_ftz$0 = ent_ftz$0$q;
-    always @(*) head_select$ent_result_first$0 = ent_result_first$0$q;
-    always @(*) head_select$ent_result_last$0 = ent_result_last$0$q;
-    always @(*) head_select$ent_msg_last$0 = ent_msg_last$0$q;
-    always @(*) head_select$ent_error$0 = ent_error$0$q;
-    always @(*) head_select$ent_ftz$1 = ent_ftz$1$q;
-    always @(*) head_select$ent_result_first$1 = ent_result_first$1$q;
-    always @(*) head_select$ent_result_last$1 = ent_result_last$1$q;
-    always @(*) head_select$ent_msg_last$1 = ent_msg_last$1$q;
-    always @(*) head_select$ent_error$1 = ent_error$1$q;
-    always @(*) head_select$ent_ftz$2 = ent_ftz$2$q;
-    always @(*) head_select$ent_result_first$2 = ent_result_first$2$q;
-    always @(*) head_select$ent_result_last$2 = ent_result_last$2$q;
-    always @(*) head_select$ent_msg_last$2 = ent_msg_last$2$q;
-    always @(*) head_select$ent_error$2 = ent_error$2$q;
-    always @(*) head_select$ent_ftz$3 = ent_ftz$3$q;
-    always @(*) head_select$ent_result_first$3 = ent_result_first$3$q;
-    always @(*) head_select$ent_result_last$3 = ent_result_last$3$q;
-    always @(*) head_select$ent_msg_last$3 = ent_msg_last$3$q;
-    always @(*) head_select$ent_error$3 = ent_error$3$q;
-    always @(*) head_select$ent_ftz$4 = ent_ftz$4$q;
-    always @(*) head_select$ent_result_first$4 = ent_result_first$4$q;
-    always @(*) head_select$ent_result_last$4 = ent_result_last$4$q;
-    always @(*) head_select$ent_msg_last$4 = ent_msg_last$4$q;
-    always @(*) head_select$ent_error$4 = ent_error$4$q;
-    always @(*) head_select$ent_ftz$5 = ent_ftz$5$q;
-    always @(*) head_select$ent_result_first$5 = ent_result_first$5$q;
-    always @(*) head_select$ent_result_last$5 = ent_result_last$5$q;
-    always @(*) head_select$ent_msg_last$5 = ent_msg_last$5$q;
-    always @(*) head_select$ent_error$5 = ent_error$5$q;
-    always @(*) head_select$ent_ftz$6 = ent_ftz$6$q;
-    always @(*) head_select$ent_result_first$6 = ent_result_first$6$q;
-    always @(*) head_select$ent_result_last$6 = ent_result_last$6$q;
-    always @(*) head_select$ent_msg_last$6 = ent_msg_last$6$q;
-    always @(*) head_select$ent_error$6 = ent_error$6$q;
-    always @(*) head_select$ent_ftz$7 = ent_ftz$7$q;
-    always @(*) head_select$ent_result_first$7 = ent_result_first$7$q;
-    always @(*) head_select$ent_result_last$7 = ent_result_last$7$q;
-    always @(*) head_select$ent_msg_last$7 = ent_msg_last$7$q;
-    always @(*) head_select$ent_error$7 = ent_error$7$q;
-    always @(*) head_select$head_pushed = hq_pushed$q;
-    always @(*) head_select$push_data = push_data$q;
-    always @(*) head_select$push_bytes = push_bytes$q;
+    always @(*) head_select$head = inflight$head_ptr_q;
+    always @(*) head_select$head_bit_offset = inflight$hq_bit_offset_q;
+    always @(*) head_select$head_byte_enables = inflight$hq_byte_enables_q;
+    always @(*) head_select$head_size = inflight$hq_size_q;
+    always @(*) head_select$head_op = inflight$head_op;
+    always @(*) head_select$head_ty = inflight$head_ty;
+    always @(*) head_select$head_lane = inflight$head_lane;
+    always @(*) head_select$head_elem = inflight$head_elem;
+    always @(*) head_select$head_result_shift = inflight$head_result_shift;
+    always @(*) head_select$head_line = inflight$hq_line_q;
+    always @(*) head_select$head_space = inflight$hq_space_q;
+    always @(*) head_select$head_valid = inflight$hq_valid_q;
+    always @(*) head_select$head_kind = inflight$hq_kind_q;
+    always @(*) head_select$head_returned = inflight$hq_returned;
+    always @(*) head_select$head_word$0 = inflight$hq_word$0;
+    always @(*) head_select$head_word$1 = inflight$hq_word$1;
+    always @(*) head_select$head_word$2 = inflight$hq_word$2;
+    always @(*) head_select$head_word$3 = inflight$hq_word$3;
+    always @(*) head_select$ent_ftz$0 = inflight$ent_ftz_q$0;
+    always @(*) head_select$ent_result_first$0 = inflight$ent_result_first_q$0;
+    always @(*) head_select$ent_result_last$0 = inflight$ent_result_last_q$0;
+    always @(*) head_select$ent_msg_last$0 = inflight$ent_msg_last_q$0;
+    always @(*) head_select$ent_error$0 = inflight$ent_error_q$0;
+    always @(*) head_select$ent_ftz$1 = inflight$ent_ftz_q$1;
+    always @(*) head_select$ent_result_first$1 = inflight$ent_result_first_q$1;
+    always @(*) head_select$ent_result_last$1 = inflight$ent_result_last_q$1;
+    always @(*) head_select$ent_msg_last$1 = inflight$ent_msg_last_q$1;
+    always @(*) head_select$ent_error$1 = inflight$ent_error_q$1;
+    always @(*) head_select$ent_ftz$2 = inflight$ent_ftz_q$2;
+    always @(*) head_select$ent_result_first$2 = inflight$ent_result_first_q$2;
+    always @(*) head_select$ent_result_last$2 = inflight$ent_result_last_q$2;
+    always @(*) head_select$ent_msg_last$2 = inflight$ent_msg_last_q$2;
+    always @(*) head_select$ent_error$2 = inflight$ent_error_q$2;
+    always @(*) head_select$ent_ftz$3 = inflight$ent_ftz_q$3;
+    always @(*) head_select$ent_result_first$3 = inflight$ent_result_first_q$3;
+    always @(*) head_select$ent_result_last$3 = inflight$ent_result_last_q$3;
+    always @(*) head_select$ent_msg_last$3 = inflight$ent_msg_last_q$3;
+    always @(*) head_select$ent_error$3 = inflight$ent_error_q$3;
+    always @(*) head_select$ent_ftz$4 = inflight$ent_ftz_q$4;
+    always @(*) head_select$ent_result_first$4 = inflight$ent_result_first_q$4;
+    always @(*) head_select$ent_result_last$4 = inflight$ent_result_last_q$4;
+    always @(*) head_select$ent_msg_last$4 = inflight$ent_msg_last_q$4;
+    always @(*) head_select$ent_error$4 = inflight$ent_error_q$4;
+    always @(*) head_select$ent_ftz$5 = inflight$ent_ftz_q$5;
+    always @(*) head_select$ent_result_first$5 = inflight$ent_result_first_q$5;
+    always @(*) head_select$ent_result_last$5 = inflight$ent_result_last_q$5;
+    always @(*) head_select$ent_msg_last$5 = inflight$ent_msg_last_q$5;
+    always @(*) head_select$ent_error$5 = inflight$ent_error_q$5;
+    always @(*) head_select$ent_ftz$6 = inflight$ent_ftz_q$6;
+    always @(*) head_select$ent_result_first$6 = inflight$ent_result_first_q$6;
+    always @(*) head_select$ent_result_last$6 = inflight$ent_result_last_q$6;
+    always @(*) head_select$ent_msg_last$6 = inflight$ent_msg_last_q$6;
+    always @(*) head_select$ent_error$6 = inflight$ent_error_q$6;
+    always @(*) head_select$ent_ftz$7 = inflight$ent_ftz_q$7;
+    always @(*) head_select$ent_result_first$7 = inflight$ent_result_first_q$7;
+    always @(*) head_select$ent_result_last$7 = inflight$ent_result_last_q$7;
+    always @(*) head_select$ent_msg_last$7 = inflight$ent_msg_last_q$7;
+    always @(*) head_select$ent_error$7 = inflight$ent_error_q$7;
+    always @(*) head_select$head_pushed = inflight$hq_pushed_q;
+    always @(*) head_select$push_data = inflight$push_data_q;
+    always @(*) head_select$push_bytes = inflight$push_bytes_q;
     always @(*) head_select$late_writes = execute$w_writes_q;
-    always @(*) head_select$late_overlaps = hz_late_overlaps$q;
+    always @(*) head_select$late_overlaps = inflight$hz_late_overlaps_q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
-    always @(*) hz_head$0$head_line = hq_line$q;
-    always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$0$stage_line = execute$x_line_q;
-    always @(*) hz_head$0$stage_byte_enables = execute$x_byte_enables_q;
-    always @(*) hz_head$1$head_line = hq_line$q;
-    always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$1$stage_line = execute$x2_line_q;
-    always @(*) hz_head$1$stage_byte_enables = execute$x2_byte_enables_q;
-    always @(*) hz_head$2$head_line = hq_line$q;
-    always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$2$stage_line = execute$x3_line_q;
-    always @(*) hz_head$2$stage_byte_enables = execute$x3_byte_enables_q;
-    always @(*) hz_head$3$head_line = hq_line$q;
-    always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$3$stage_line = execute$x4_line_q;
-    always @(*) hz_head$3$stage_byte_enables = execute$x4_byte_enables_q;
-    always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$0$stage_line = hq_line$q;
-    always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
-    always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$1$stage_line = execute$x_line_q;
-    always @(*) hz_next$1$stage_byte_enables = execute$x_byte_enables_q;
-    always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$2$stage_line = execute$x2_line_q;
-    always @(*) hz_next$2$stage_byte_enables = execute$x2_byte_enables_q;
-    always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$3$stage_line = execute$x3_line_q;
-    always @(*) hz_next$3$stage_byte_enables = execute$x3_byte_enables_q;
-    always @(*) hz_head_w$head_line = hq_line$q;
-    always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head_w$stage_line = execute$w_line_q;
-    always @(*) hz_head_w$stage_byte_enables = execute$w_byte_enables_q;
-    always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next_x4$stage_line = execute$x4_line_q;
-    always @(*) hz_next_x4$stage_byte_enables = execute$x4_byte_enables_q;
     always @(*) head_select$ahead_writes$0 = execute$x_writes_q;
-    always @(*) head_select$ahead_overlaps$0 = hz_overlaps$0$q;
-    always @(*) head_select$ahead_same_bytes$0 = hz_same_bytes$0$q;
+    always @(*) head_select$ahead_overlaps$0 = inflight$hz_overlaps_q$0;
+    always @(*) head_select$ahead_same_bytes$0 = inflight$hz_same_bytes_q$0;
     always @(*) head_select$ahead_writes$1 = execute$x2_writes_q;
-    always @(*) head_select$ahead_overlaps$1 = hz_overlaps$1$q;
-    always @(*) head_select$ahead_same_bytes$1 = hz_same_bytes$1$q;
-    always @(*) head_select$ahead_overlaps$2 = hz_overlaps$2$q;
-    always @(*) head_select$ahead_same_bytes$2 = hz_same_bytes$2$q;
-    always @(*) head_select$ahead_overlaps$3 = hz_overlaps$3$q;
-    always @(*) head_select$ahead_same_bytes$3 = hz_same_bytes$3$q;
+    always @(*) head_select$ahead_overlaps$1 = inflight$hz_overlaps_q$1;
+    always @(*) head_select$ahead_same_bytes$1 = inflight$hz_same_bytes_q$1;
+    always @(*) head_select$ahead_overlaps$2 = inflight$hz_overlaps_q$2;
+    always @(*) head_select$ahead_same_bytes$2 = inflight$hz_same_bytes_q$2;
+    always @(*) head_select$ahead_overlaps$3 = inflight$hz_overlaps_q$3;
+    always @(*) head_select$ahead_same_bytes$3 = inflight$hz_same_bytes_q$3;
     always @(*) alu$clock = clock;
     always @(*) alu$op = head_select$alu_op;
     always @(*) alu$ty = head_select$alu_ty;
@@ -4780,6 +2486,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) obs_elem = s_elem$q;
     always @(*) obs_old = s_old$q;
     always @(*) obs_new = s_new$q;
+    always @(*) table_is_full = inflight$full;
     always @(*) read_skid$clock = clock;
     always @(*) read_skid$clear = reset_q$q;
     always @(*) read_skid$ready = mem_rd_ready;
@@ -4856,83 +2563,52 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) address$issue_elem = elem_index$q;
     always @(*) address$issue_result_last = issue_lane_done;
     always @(*) address$issue_msg_last = issue_last;
-    always @(*) ent_src0$write_enable = alloc;
-    always @(*) ent_src0$write_index = tail_ptr$q;
-    always @(*) ent_src0$write_data = address$a_src0_q;
-    always @(*) ent_src1$write_enable = alloc;
-    always @(*) ent_src1$write_index = tail_ptr$q;
-    always @(*) ent_src1$write_data = address$a_src1_q;
-    always @(*) ent_bit_offset$write_enable = alloc;
-    always @(*) ent_bit_offset$write_index = tail_ptr$q;
-    always @(*) ent_bit_offset$write_data = address$a_bit_offset_q;
-    always @(*) ent_byte_enables$write_enable = alloc;
-    always @(*) ent_byte_enables$write_index = tail_ptr$q;
-    always @(*) ent_byte_enables$write_data = address$a_byte_enables_q;
-    always @(*) ent_size$write_enable = alloc;
-    always @(*) ent_size$write_index = tail_ptr$q;
-    always @(*) ent_size$write_data = address$a_size_q;
-    always @(*) ent_op$write_enable = alloc;
-    always @(*) ent_op$write_index = tail_ptr$q;
-    always @(*) ent_op$write_data = address$a_op_q;
-    always @(*) ent_ty$write_enable = alloc;
-    always @(*) ent_ty$write_index = tail_ptr$q;
-    always @(*) ent_ty$write_data = address$a_ty_q;
-    always @(*) ent_lane$write_enable = alloc;
-    always @(*) ent_lane$write_index = tail_ptr$q;
-    always @(*) ent_lane$write_data = address$a_lane_q;
-    always @(*) ent_elem$write_enable = alloc;
-    always @(*) ent_elem$write_index = tail_ptr$q;
-    always @(*) ent_elem$write_data = address$a_elem_q;
-    always @(*) ent_result_shift$write_enable = alloc;
-    always @(*) ent_result_shift$write_index = tail_ptr$q;
-    always @(*) ent_result_shift$write_data = address$a_result_shift_q;
-    always @(*) ent_line_at_head$write_enable = alloc;
-    always @(*) ent_line_at_head$write_index = tail_ptr$q;
-    always @(*) ent_line_at_head$write_data = address$a_line_q;
-    always @(*) read_return_seq$clock = clock;
-    always @(*) read_return_seq$load = mem_rdata_valid;
-    always @(*) read_return_seq$clear = reset_q$q;
-    always @(*) ent_data$0$wr_data = push_data$q;
-    always @(*) ent_data$0$rd_this = return_hit$0;
-    always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
-    always @(*) ent_data$0$clear_returned = alloc_hit$0;
-    always @(*) ent_data$1$wr_data = push_data$q;
-    always @(*) ent_data$1$rd_this = return_hit$1;
-    always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
-    always @(*) ent_data$1$clear_returned = alloc_hit$1;
-    always @(*) ent_data$2$wr_data = push_data$q;
-    always @(*) ent_data$2$rd_this = return_hit$2;
-    always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
-    always @(*) ent_data$2$clear_returned = alloc_hit$2;
-    always @(*) ent_data$3$wr_data = push_data$q;
-    always @(*) ent_data$3$rd_this = return_hit$3;
-    always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
-    always @(*) ent_data$3$clear_returned = alloc_hit$3;
-    always @(*) ent_data$4$wr_data = push_data$q;
-    always @(*) ent_data$4$rd_this = return_hit$4;
-    always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
-    always @(*) ent_data$4$clear_returned = alloc_hit$4;
-    always @(*) ent_data$5$wr_data = push_data$q;
-    always @(*) ent_data$5$rd_this = return_hit$5;
-    always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
-    always @(*) ent_data$5$clear_returned = alloc_hit$5;
-    always @(*) ent_data$6$wr_data = push_data$q;
-    always @(*) ent_data$6$rd_this = return_hit$6;
-    always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
-    always @(*) ent_data$6$clear_returned = alloc_hit$6;
-    always @(*) ent_data$7$wr_data = push_data$q;
-    always @(*) ent_data$7$rd_this = return_hit$7;
-    always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
-    always @(*) ent_data$7$clear_returned = alloc_hit$7;
-    always @(*) hq_data$advance = head_enters;
-    always @(*) hq_data$wr_data = push_data$q;
-    always @(*) hq_data$head_rd_this = head_return_hit;
-    always @(*) hq_data$next_rd_this = next_return_hit;
-    always @(*) hq_data$head_rd_keep = head_entry_keep$chosen;
-    always @(*) hq_data$next_rd_keep = next_entry_keep$chosen;
-    always @(*) hq_data$head_clear = alloc_at_head;
-    always @(*) hq_data$next_clear = alloc_at_next_head;
-    always @(*) hq_data$next_returned = next_head_returned;
+    always @(*) inflight$clock = clock;
+    always @(*) inflight$reset = reset_q$q;
+    always @(*) inflight$alloc = alloc;
+    always @(*) inflight$a_reads = a_reads;
+    always @(*) inflight$head_enters = head_enters;
+    always @(*) inflight$x_free = x_free;
+    always @(*) inflight$port_write = port_write;
+    always @(*) inflight$port_line = port_line;
+    always @(*) inflight$port_space = port_space;
+    always @(*) inflight$port_data = port_data;
+    always @(*) inflight$port_byte_enables = port_byte_enables;
+    always @(*) inflight$mem_rdata_valid = mem_rdata_valid;
+    always @(*) inflight$mem_rdata = mem_rdata;
+    always @(*) inflight$a_bit_offset = address$a_bit_offset_q;
+    always @(*) inflight$a_byte_enables = address$a_byte_enables_q;
+    always @(*) inflight$a_elem = address$a_elem_q;
+    always @(*) inflight$a_error = address$a_error_q;
+    always @(*) inflight$a_ftz = address$a_ftz_q;
+    always @(*) inflight$a_kind = address$a_kind_q;
+    always @(*) inflight$a_lane = address$a_lane_q;
+    always @(*) inflight$a_line = address$a_line_q;
+    always @(*) inflight$a_msg_last = address$a_msg_last_q;
+    always @(*) inflight$a_op = address$a_op_q;
+    always @(*) inflight$a_result_first = address$a_result_first_q;
+    always @(*) inflight$a_result_last = address$a_result_last_q;
+    always @(*) inflight$a_result_shift = address$a_result_shift_q;
+    always @(*) inflight$a_size = address$a_size_q;
+    always @(*) inflight$a_space = address$a_space_q;
+    always @(*) inflight$a_src0 = address$a_src0_q;
+    always @(*) inflight$a_src1 = address$a_src1_q;
+    always @(*) inflight$a_ty = address$a_ty_q;
+    always @(*) inflight$w_byte_enables = execute$w_byte_enables_q;
+    always @(*) inflight$w_line = execute$w_line_q;
+    always @(*) inflight$w_space = execute$w_space_q;
+    always @(*) inflight$x2_byte_enables = execute$x2_byte_enables_q;
+    always @(*) inflight$x2_line = execute$x2_line_q;
+    always @(*) inflight$x2_space = execute$x2_space_q;
+    always @(*) inflight$x3_byte_enables = execute$x3_byte_enables_q;
+    always @(*) inflight$x3_line = execute$x3_line_q;
+    always @(*) inflight$x3_space = execute$x3_space_q;
+    always @(*) inflight$x4_byte_enables = execute$x4_byte_enables_q;
+    always @(*) inflight$x4_line = execute$x4_line_q;
+    always @(*) inflight$x4_space = execute$x4_space_q;
+    always @(*) inflight$x_byte_enables = execute$x_byte_enables_q;
+    always @(*) inflight$x_line = execute$x_line_q;
+    always @(*) inflight$x_space = execute$x_space_q;
     
 endmodule // atomic_unit_l8_w32_int
 
@@ -15082,2860 +12758,6 @@ module atomic_unit_l8_w32_int$elem_shift(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$elem_shift
 
 
-module atomic_unit_l8_w32_int$ent_bit_offset(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [6:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [6:0] read_data;
-    
-    // Update code (custom)
-    reg [6:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 7'h0;
-    end
-    initial begin
-        rows[1] = 7'h0;
-    end
-    initial begin
-        rows[2] = 7'h0;
-    end
-    initial begin
-        rows[3] = 7'h0;
-    end
-    initial begin
-        rows[4] = 7'h0;
-    end
-    initial begin
-        rows[5] = 7'h0;
-    end
-    initial begin
-        rows[6] = 7'h0;
-    end
-    initial begin
-        rows[7] = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset
-
-
-module atomic_unit_l8_w32_int$ent_byte_enables(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [15:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [15:0] read_data;
-    
-    // Update code (custom)
-    reg [15:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 16'h0;
-    end
-    initial begin
-        rows[1] = 16'h0;
-    end
-    initial begin
-        rows[2] = 16'h0;
-    end
-    initial begin
-        rows[3] = 16'h0;
-    end
-    initial begin
-        rows[4] = 16'h0;
-    end
-    initial begin
-        rows[5] = 16'h0;
-    end
-    initial begin
-        rows[6] = 16'h0;
-    end
-    initial begin
-        rows[7] = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_byte_enables
-
-
-module atomic_unit_l8_w32_int$ent_data$0(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$0
-
-
-module atomic_unit_l8_w32_int$ent_data$1(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$1
-
-
-module atomic_unit_l8_w32_int$ent_data$2(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$2
-
-
-module atomic_unit_l8_w32_int$ent_data$3(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$3
-
-
-module atomic_unit_l8_w32_int$ent_data$4(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$4
-
-
-module atomic_unit_l8_w32_int$ent_data$5(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$5
-
-
-module atomic_unit_l8_w32_int$ent_data$6(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$6
-
-
-module atomic_unit_l8_w32_int$ent_data$7(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$7
-
-
-module atomic_unit_l8_w32_int$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [2:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [2:0] read_data;
-    
-    // Update code (custom)
-    reg [2:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 3'h0;
-    end
-    initial begin
-        rows[1] = 3'h0;
-    end
-    initial begin
-        rows[2] = 3'h0;
-    end
-    initial begin
-        rows[3] = 3'h0;
-    end
-    initial begin
-        rows[4] = 3'h0;
-    end
-    initial begin
-        rows[5] = 3'h0;
-    end
-    initial begin
-        rows[6] = 3'h0;
-    end
-    initial begin
-        rows[7] = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_elem
-
-
-module atomic_unit_l8_w32_int$ent_error$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$0
-
-
-module atomic_unit_l8_w32_int$ent_error$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$1
-
-
-module atomic_unit_l8_w32_int$ent_error$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$2
-
-
-module atomic_unit_l8_w32_int$ent_error$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$3
-
-
-module atomic_unit_l8_w32_int$ent_error$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$4
-
-
-module atomic_unit_l8_w32_int$ent_error$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$5
-
-
-module atomic_unit_l8_w32_int$ent_error$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$6
-
-
-module atomic_unit_l8_w32_int$ent_error$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$7
-
-
-module atomic_unit_l8_w32_int$ent_ftz$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$0
-
-
-module atomic_unit_l8_w32_int$ent_ftz$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$1
-
-
-module atomic_unit_l8_w32_int$ent_ftz$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$2
-
-
-module atomic_unit_l8_w32_int$ent_ftz$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$3
-
-
-module atomic_unit_l8_w32_int$ent_ftz$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$4
-
-
-module atomic_unit_l8_w32_int$ent_ftz$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$5
-
-
-module atomic_unit_l8_w32_int$ent_ftz$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$6
-
-
-module atomic_unit_l8_w32_int$ent_ftz$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$7
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$0
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$1
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$2
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$3
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$4
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$5
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$6
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$7
-
-
-module atomic_unit_l8_w32_int$ent_kind$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$0
-
-
-module atomic_unit_l8_w32_int$ent_kind$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$1
-
-
-module atomic_unit_l8_w32_int$ent_kind$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$2
-
-
-module atomic_unit_l8_w32_int$ent_kind$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$3
-
-
-module atomic_unit_l8_w32_int$ent_kind$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$4
-
-
-module atomic_unit_l8_w32_int$ent_kind$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$5
-
-
-module atomic_unit_l8_w32_int$ent_kind$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$6
-
-
-module atomic_unit_l8_w32_int$ent_kind$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$7
-
-
-module atomic_unit_l8_w32_int$ent_lane(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [4:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [4:0] read_data;
-    
-    // Update code (custom)
-    reg [4:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 5'h0;
-    end
-    initial begin
-        rows[1] = 5'h0;
-    end
-    initial begin
-        rows[2] = 5'h0;
-    end
-    initial begin
-        rows[3] = 5'h0;
-    end
-    initial begin
-        rows[4] = 5'h0;
-    end
-    initial begin
-        rows[5] = 5'h0;
-    end
-    initial begin
-        rows[6] = 5'h0;
-    end
-    initial begin
-        rows[7] = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_lane
-
-
-module atomic_unit_l8_w32_int$ent_line$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$0
-
-
-module atomic_unit_l8_w32_int$ent_line$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$1
-
-
-module atomic_unit_l8_w32_int$ent_line$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$2
-
-
-module atomic_unit_l8_w32_int$ent_line$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$3
-
-
-module atomic_unit_l8_w32_int$ent_line$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$4
-
-
-module atomic_unit_l8_w32_int$ent_line$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$5
-
-
-module atomic_unit_l8_w32_int$ent_line$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$6
-
-
-module atomic_unit_l8_w32_int$ent_line$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$7
-
-
-module atomic_unit_l8_w32_int$ent_line_at_head(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [63:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [63:0] read_data;
-    
-    // Update code (custom)
-    reg [63:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 64'h0;
-    end
-    initial begin
-        rows[1] = 64'h0;
-    end
-    initial begin
-        rows[2] = 64'h0;
-    end
-    initial begin
-        rows[3] = 64'h0;
-    end
-    initial begin
-        rows[4] = 64'h0;
-    end
-    initial begin
-        rows[5] = 64'h0;
-    end
-    initial begin
-        rows[6] = 64'h0;
-    end
-    initial begin
-        rows[7] = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_line_at_head
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$0
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$1
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$2
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$3
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$4
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$5
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$6
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$7
-
-
-module atomic_unit_l8_w32_int$ent_op(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [4:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [4:0] read_data;
-    
-    // Update code (custom)
-    reg [4:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 5'h0;
-    end
-    initial begin
-        rows[1] = 5'h0;
-    end
-    initial begin
-        rows[2] = 5'h0;
-    end
-    initial begin
-        rows[3] = 5'h0;
-    end
-    initial begin
-        rows[4] = 5'h0;
-    end
-    initial begin
-        rows[5] = 5'h0;
-    end
-    initial begin
-        rows[6] = 5'h0;
-    end
-    initial begin
-        rows[7] = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_op
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$0
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$1
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$2
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$3
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$4
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$5
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$6
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$7
-
-
-module atomic_unit_l8_w32_int$ent_result_first$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$0
-
-
-module atomic_unit_l8_w32_int$ent_result_first$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$1
-
-
-module atomic_unit_l8_w32_int$ent_result_first$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$2
-
-
-module atomic_unit_l8_w32_int$ent_result_first$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$3
-
-
-module atomic_unit_l8_w32_int$ent_result_first$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$4
-
-
-module atomic_unit_l8_w32_int$ent_result_first$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$5
-
-
-module atomic_unit_l8_w32_int$ent_result_first$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$6
-
-
-module atomic_unit_l8_w32_int$ent_result_first$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$7
-
-
-module atomic_unit_l8_w32_int$ent_result_last$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$0
-
-
-module atomic_unit_l8_w32_int$ent_result_last$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$1
-
-
-module atomic_unit_l8_w32_int$ent_result_last$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$2
-
-
-module atomic_unit_l8_w32_int$ent_result_last$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$3
-
-
-module atomic_unit_l8_w32_int$ent_result_last$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$4
-
-
-module atomic_unit_l8_w32_int$ent_result_last$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$5
-
-
-module atomic_unit_l8_w32_int$ent_result_last$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$6
-
-
-module atomic_unit_l8_w32_int$ent_result_last$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$7
-
-
-module atomic_unit_l8_w32_int$ent_result_shift(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [6:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [6:0] read_data;
-    
-    // Update code (custom)
-    reg [6:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 7'h0;
-    end
-    initial begin
-        rows[1] = 7'h0;
-    end
-    initial begin
-        rows[2] = 7'h0;
-    end
-    initial begin
-        rows[3] = 7'h0;
-    end
-    initial begin
-        rows[4] = 7'h0;
-    end
-    initial begin
-        rows[5] = 7'h0;
-    end
-    initial begin
-        rows[6] = 7'h0;
-    end
-    initial begin
-        rows[7] = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_result_shift
-
-
-module atomic_unit_l8_w32_int$ent_size(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [2:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [2:0] read_data;
-    
-    // Update code (custom)
-    reg [2:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 3'h0;
-    end
-    initial begin
-        rows[1] = 3'h0;
-    end
-    initial begin
-        rows[2] = 3'h0;
-    end
-    initial begin
-        rows[3] = 3'h0;
-    end
-    initial begin
-        rows[4] = 3'h0;
-    end
-    initial begin
-        rows[5] = 3'h0;
-    end
-    initial begin
-        rows[6] = 3'h0;
-    end
-    initial begin
-        rows[7] = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_size
-
-
-module atomic_unit_l8_w32_int$ent_space$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$0
-
-
-module atomic_unit_l8_w32_int$ent_space$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$1
-
-
-module atomic_unit_l8_w32_int$ent_space$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$2
-
-
-module atomic_unit_l8_w32_int$ent_space$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$3
-
-
-module atomic_unit_l8_w32_int$ent_space$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$4
-
-
-module atomic_unit_l8_w32_int$ent_space$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$5
-
-
-module atomic_unit_l8_w32_int$ent_space$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$6
-
-
-module atomic_unit_l8_w32_int$ent_space$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$7
-
-
-module atomic_unit_l8_w32_int$ent_src0(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [127:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [127:0] read_data;
-    
-    // Update code (custom)
-    reg [127:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 128'h0;
-    end
-    initial begin
-        rows[1] = 128'h0;
-    end
-    initial begin
-        rows[2] = 128'h0;
-    end
-    initial begin
-        rows[3] = 128'h0;
-    end
-    initial begin
-        rows[4] = 128'h0;
-    end
-    initial begin
-        rows[5] = 128'h0;
-    end
-    initial begin
-        rows[6] = 128'h0;
-    end
-    initial begin
-        rows[7] = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_src0
-
-
-module atomic_unit_l8_w32_int$ent_src1(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [127:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [127:0] read_data;
-    
-    // Update code (custom)
-    reg [127:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 128'h0;
-    end
-    initial begin
-        rows[1] = 128'h0;
-    end
-    initial begin
-        rows[2] = 128'h0;
-    end
-    initial begin
-        rows[3] = 128'h0;
-    end
-    initial begin
-        rows[4] = 128'h0;
-    end
-    initial begin
-        rows[5] = 128'h0;
-    end
-    initial begin
-        rows[6] = 128'h0;
-    end
-    initial begin
-        rows[7] = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_src1
-
-
-module atomic_unit_l8_w32_int$ent_ty(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [3:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [3:0] read_data;
-    
-    // Update code (custom)
-    reg [3:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 4'h0;
-    end
-    initial begin
-        rows[1] = 4'h0;
-    end
-    initial begin
-        rows[2] = 4'h0;
-    end
-    initial begin
-        rows[3] = 4'h0;
-    end
-    initial begin
-        rows[4] = 4'h0;
-    end
-    initial begin
-        rows[5] = 4'h0;
-    end
-    initial begin
-        rows[6] = 4'h0;
-    end
-    initial begin
-        rows[7] = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_ty
-
-
-module atomic_unit_l8_w32_int$ent_valid$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$0
-
-
-module atomic_unit_l8_w32_int$ent_valid$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$1
-
-
-module atomic_unit_l8_w32_int$ent_valid$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$2
-
-
-module atomic_unit_l8_w32_int$ent_valid$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$3
-
-
-module atomic_unit_l8_w32_int$ent_valid$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$4
-
-
-module atomic_unit_l8_w32_int$ent_valid$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$5
-
-
-module atomic_unit_l8_w32_int$ent_valid$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$6
-
-
-module atomic_unit_l8_w32_int$ent_valid$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$7
-
-
 module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
     
     // Module arguments
@@ -25805,103 +20627,6 @@ module atomic_unit_l8_w32_int$front$sel_buf(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$front$sel_buf
 
 
-module atomic_unit_l8_w32_int$head_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [15:0] choice$0;
-    input wire  [15:0] choice$1;
-    input wire  [15:0] choice$2;
-    input wire  [15:0] choice$3;
-    input wire  [15:0] choice$4;
-    input wire  [15:0] choice$5;
-    input wire  [15:0] choice$6;
-    input wire  [15:0] choice$7;
-    output reg  [15:0] chosen;
-    
-    // Local signals
-    reg  [15:0] pick1$0;
-    reg  [15:0] pick1$1;
-    reg  [15:0] pick1$2;
-    reg  [15:0] pick1$3;
-    reg  [15:0] pick2$0;
-    reg  [15:0] pick2$1;
-    reg  [15:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$head_entry_keep
-
-
-module atomic_unit_l8_w32_int$head_next_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$head_next_ptr
-
-
-module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$head_ptr
-
-
 module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
     
     // Module arguments
@@ -26276,26 +21001,4035 @@ module atomic_unit_l8_w32_int$head_select$join_line(word$0,word$1,word$2,word$3,
 endmodule // atomic_unit_l8_w32_int$head_select$join_line
 
 
-module atomic_unit_l8_w32_int$hq_bit_offset(d,q,clock);
+module atomic_unit_l8_w32_int$i_buf(d,q,clock);
     
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_bit_offset
+endmodule // atomic_unit_l8_w32_int$i_buf
 
 
-module atomic_unit_l8_w32_int$hq_byte_enables(d,q,clock);
+module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_illegal
+
+
+module atomic_unit_l8_w32_int$i_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_lane
+
+
+module atomic_unit_l8_w32_int$i_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_last_lane
+
+
+module atomic_unit_l8_w32_int$i_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_marker
+
+
+module atomic_unit_l8_w32_int$i_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_valid
+
+
+module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_free,a_bit_offset,a_byte_enables,a_elem,a_error,a_ftz,a_kind,a_lane,a_line,a_msg_last,a_op,a_result_first,a_result_last,a_result_shift,a_size,a_space,a_src0,a_src1,a_ty,port_write,port_line,port_space,port_data,port_byte_enables,mem_rdata_valid,mem_rdata,w_byte_enables,w_line,w_space,x2_byte_enables,x2_line,x2_space,x3_byte_enables,x3_line,x3_space,x4_byte_enables,x4_line,x4_space,x_byte_enables,x_line,x_space,head_ptr_q,hq_line_q,hq_space_q,hq_byte_enables_q,hq_bit_offset_q,hq_size_q,hq_valid_q,hq_kind_q,hq_pushed_q,hq_returned,hq_word$0,hq_word$1,hq_word$2,hq_word$3,head_op,head_ty,head_lane,head_elem,head_result_shift,head_src0,head_src1,ent_ftz_q$0,ent_ftz_q$1,ent_ftz_q$2,ent_ftz_q$3,ent_ftz_q$4,ent_ftz_q$5,ent_ftz_q$6,ent_ftz_q$7,ent_result_first_q$0,ent_result_first_q$1,ent_result_first_q$2,ent_result_first_q$3,ent_result_first_q$4,ent_result_first_q$5,ent_result_first_q$6,ent_result_first_q$7,ent_result_last_q$0,ent_result_last_q$1,ent_result_last_q$2,ent_result_last_q$3,ent_result_last_q$4,ent_result_last_q$5,ent_result_last_q$6,ent_result_last_q$7,ent_msg_last_q$0,ent_msg_last_q$1,ent_msg_last_q$2,ent_msg_last_q$3,ent_msg_last_q$4,ent_msg_last_q$5,ent_msg_last_q$6,ent_msg_last_q$7,ent_error_q$0,ent_error_q$1,ent_error_q$2,ent_error_q$3,ent_error_q$4,ent_error_q$5,ent_error_q$6,ent_error_q$7,push_data_q,push_bytes_q,hz_overlaps_q$0,hz_overlaps_q$1,hz_overlaps_q$2,hz_overlaps_q$3,hz_same_bytes_q$0,hz_same_bytes_q$1,hz_same_bytes_q$2,hz_same_bytes_q$3,hz_late_overlaps_q,full);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  alloc;
+    input wire  a_reads;
+    input wire  head_enters;
+    input wire  x_free;
+    input wire  [6:0] a_bit_offset;
+    input wire  [15:0] a_byte_enables;
+    input wire  [2:0] a_elem;
+    input wire  a_error;
+    input wire  a_ftz;
+    input wire  [1:0] a_kind;
+    input wire  [4:0] a_lane;
+    input wire  [63:0] a_line;
+    input wire  a_msg_last;
+    input wire  [4:0] a_op;
+    input wire  a_result_first;
+    input wire  a_result_last;
+    input wire  [6:0] a_result_shift;
+    input wire  [2:0] a_size;
+    input wire  a_space;
+    input wire  [127:0] a_src0;
+    input wire  [127:0] a_src1;
+    input wire  [3:0] a_ty;
+    input wire  port_write;
+    input wire  [63:0] port_line;
+    input wire  port_space;
+    input wire  [127:0] port_data;
+    input wire  [15:0] port_byte_enables;
+    input wire  mem_rdata_valid;
+    input wire  [127:0] mem_rdata;
+    input wire  [15:0] w_byte_enables;
+    input wire  [63:0] w_line;
+    input wire  w_space;
+    input wire  [15:0] x2_byte_enables;
+    input wire  [63:0] x2_line;
+    input wire  x2_space;
+    input wire  [15:0] x3_byte_enables;
+    input wire  [63:0] x3_line;
+    input wire  x3_space;
+    input wire  [15:0] x4_byte_enables;
+    input wire  [63:0] x4_line;
+    input wire  x4_space;
+    input wire  [15:0] x_byte_enables;
+    input wire  [63:0] x_line;
+    input wire  x_space;
+    output reg  [2:0] head_ptr_q;
+    output reg  [63:0] hq_line_q;
+    output reg  hq_space_q;
+    output reg  [15:0] hq_byte_enables_q;
+    output reg  [6:0] hq_bit_offset_q;
+    output reg  [2:0] hq_size_q;
+    output reg  hq_valid_q;
+    output reg  [1:0] hq_kind_q;
+    output reg  hq_pushed_q;
+    output reg  hq_returned;
+    output reg  [31:0] hq_word$0;
+    output reg  [31:0] hq_word$1;
+    output reg  [31:0] hq_word$2;
+    output reg  [31:0] hq_word$3;
+    output reg  [4:0] head_op;
+    output reg  [3:0] head_ty;
+    output reg  [4:0] head_lane;
+    output reg  [2:0] head_elem;
+    output reg  [6:0] head_result_shift;
+    output reg  [127:0] head_src0;
+    output reg  [127:0] head_src1;
+    output reg  ent_ftz_q$0;
+    output reg  ent_ftz_q$1;
+    output reg  ent_ftz_q$2;
+    output reg  ent_ftz_q$3;
+    output reg  ent_ftz_q$4;
+    output reg  ent_ftz_q$5;
+    output reg  ent_ftz_q$6;
+    output reg  ent_ftz_q$7;
+    output reg  ent_result_first_q$0;
+    output reg  ent_result_first_q$1;
+    output reg  ent_result_first_q$2;
+    output reg  ent_result_first_q$3;
+    output reg  ent_result_first_q$4;
+    output reg  ent_result_first_q$5;
+    output reg  ent_result_first_q$6;
+    output reg  ent_result_first_q$7;
+    output reg  ent_result_last_q$0;
+    output reg  ent_result_last_q$1;
+    output reg  ent_result_last_q$2;
+    output reg  ent_result_last_q$3;
+    output reg  ent_result_last_q$4;
+    output reg  ent_result_last_q$5;
+    output reg  ent_result_last_q$6;
+    output reg  ent_result_last_q$7;
+    output reg  ent_msg_last_q$0;
+    output reg  ent_msg_last_q$1;
+    output reg  ent_msg_last_q$2;
+    output reg  ent_msg_last_q$3;
+    output reg  ent_msg_last_q$4;
+    output reg  ent_msg_last_q$5;
+    output reg  ent_msg_last_q$6;
+    output reg  ent_msg_last_q$7;
+    output reg  ent_error_q$0;
+    output reg  ent_error_q$1;
+    output reg  ent_error_q$2;
+    output reg  ent_error_q$3;
+    output reg  ent_error_q$4;
+    output reg  ent_error_q$5;
+    output reg  ent_error_q$6;
+    output reg  ent_error_q$7;
+    output reg  [127:0] push_data_q;
+    output reg  [15:0] push_bytes_q;
+    output reg  hz_overlaps_q$0;
+    output reg  hz_overlaps_q$1;
+    output reg  hz_overlaps_q$2;
+    output reg  hz_overlaps_q$3;
+    output reg  hz_same_bytes_q$0;
+    output reg  hz_same_bytes_q$1;
+    output reg  hz_same_bytes_q$2;
+    output reg  hz_same_bytes_q$3;
+    output reg  hz_late_overlaps_q;
+    output reg  full;
+    
+    // Constant declarations
+    localparam  kind_marker = 2'b0;
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  table_full = 4'h8;
+    localparam  one_occupancy = 4'h1;
+    localparam  one_index = 3'b1;
+    localparam  one_seq = 4'h1;
+    localparam  zero_occupancy = 4'h0;
+    localparam  zero_index = 3'b0;
+    localparam  zero_seq = 4'h0;
+    localparam  zero_enables = 16'h0;
+    localparam  fp_built = 1'b0;
+    
+    // Stub signals
+    reg  [2:0] head_ptr$d;
+    wire  [2:0] head_ptr$q;
+    reg  head_ptr$clock;
+    reg  [63:0] hq_line$d;
+    wire  [63:0] hq_line$q;
+    reg  hq_line$clock;
+    reg  [2:0] head_next_ptr$d;
+    wire  [2:0] head_next_ptr$q;
+    reg  head_next_ptr$clock;
+    reg  hq_space$d;
+    wire  hq_space$q;
+    reg  hq_space$clock;
+    reg  [15:0] hq_byte_enables$d;
+    wire  [15:0] hq_byte_enables$q;
+    reg  hq_byte_enables$clock;
+    reg  hq_valid$d;
+    wire  hq_valid$q;
+    reg  hq_valid$clock;
+    reg  hz_overlaps$0$d;
+    wire  hz_overlaps$0$q;
+    reg  hz_overlaps$0$clock;
+    reg  hz_overlaps$1$d;
+    wire  hz_overlaps$1$q;
+    reg  hz_overlaps$1$clock;
+    reg  hz_overlaps$2$d;
+    wire  hz_overlaps$2$q;
+    reg  hz_overlaps$2$clock;
+    reg  hz_overlaps$3$d;
+    wire  hz_overlaps$3$q;
+    reg  hz_overlaps$3$clock;
+    reg  hz_same_bytes$0$d;
+    wire  hz_same_bytes$0$q;
+    reg  hz_same_bytes$0$clock;
+    reg  hz_same_bytes$1$d;
+    wire  hz_same_bytes$1$q;
+    reg  hz_same_bytes$1$clock;
+    reg  hz_same_bytes$2$d;
+    wire  hz_same_bytes$2$q;
+    reg  hz_same_bytes$2$clock;
+    reg  hz_same_bytes$3$d;
+    wire  hz_same_bytes$3$q;
+    reg  hz_same_bytes$3$clock;
+    reg  [63:0] hz_head$0$head_line;
+    reg  [15:0] hz_head$0$head_byte_enables;
+    reg  [63:0] hz_head$0$stage_line;
+    reg  [15:0] hz_head$0$stage_byte_enables;
+    wire  hz_head$0$overlaps;
+    reg  [63:0] hz_head$1$head_line;
+    reg  [15:0] hz_head$1$head_byte_enables;
+    reg  [63:0] hz_head$1$stage_line;
+    reg  [15:0] hz_head$1$stage_byte_enables;
+    wire  hz_head$1$overlaps;
+    reg  [63:0] hz_head$2$head_line;
+    reg  [15:0] hz_head$2$head_byte_enables;
+    reg  [63:0] hz_head$2$stage_line;
+    reg  [15:0] hz_head$2$stage_byte_enables;
+    wire  hz_head$2$overlaps;
+    reg  [63:0] hz_head$3$head_line;
+    reg  [15:0] hz_head$3$head_byte_enables;
+    reg  [63:0] hz_head$3$stage_line;
+    reg  [15:0] hz_head$3$stage_byte_enables;
+    wire  hz_head$3$overlaps;
+    reg  [63:0] hz_next$0$head_line;
+    reg  [15:0] hz_next$0$head_byte_enables;
+    reg  [63:0] hz_next$0$stage_line;
+    reg  [15:0] hz_next$0$stage_byte_enables;
+    wire  hz_next$0$overlaps;
+    reg  [63:0] hz_next$1$head_line;
+    reg  [15:0] hz_next$1$head_byte_enables;
+    reg  [63:0] hz_next$1$stage_line;
+    reg  [15:0] hz_next$1$stage_byte_enables;
+    wire  hz_next$1$overlaps;
+    reg  [63:0] hz_next$2$head_line;
+    reg  [15:0] hz_next$2$head_byte_enables;
+    reg  [63:0] hz_next$2$stage_line;
+    reg  [15:0] hz_next$2$stage_byte_enables;
+    wire  hz_next$2$overlaps;
+    reg  [63:0] hz_next$3$head_line;
+    reg  [15:0] hz_next$3$head_byte_enables;
+    reg  [63:0] hz_next$3$stage_line;
+    reg  [15:0] hz_next$3$stage_byte_enables;
+    wire  hz_next$3$overlaps;
+    reg  hz_late_overlaps$d;
+    wire  hz_late_overlaps$q;
+    reg  hz_late_overlaps$clock;
+    reg  [63:0] hz_head_w$head_line;
+    reg  [15:0] hz_head_w$head_byte_enables;
+    reg  [63:0] hz_head_w$stage_line;
+    reg  [15:0] hz_head_w$stage_byte_enables;
+    wire  hz_head_w$overlaps;
+    reg  [63:0] hz_next_x4$head_line;
+    reg  [15:0] hz_next_x4$head_byte_enables;
+    reg  [63:0] hz_next_x4$stage_line;
+    reg  [15:0] hz_next_x4$stage_byte_enables;
+    wire  hz_next_x4$overlaps;
+    reg  hq_pushed$d;
+    wire  hq_pushed$q;
+    reg  hq_pushed$clock;
+    reg  [1:0] hq_kind$d;
+    wire  [1:0] hq_kind$q;
+    reg  hq_kind$clock;
+    reg  [3:0] hq_read_seq$d;
+    wire  [3:0] hq_read_seq$q;
+    reg  hq_read_seq$clock;
+    reg  [6:0] hq_bit_offset$d;
+    wire  [6:0] hq_bit_offset$q;
+    reg  hq_bit_offset$clock;
+    reg  [2:0] hq_size$d;
+    wire  [2:0] hq_size$q;
+    reg  hq_size$clock;
+    reg  hq_data$clock;
+    reg  hq_data$advance;
+    reg  [31:0] hq_data$next_word$0;
+    reg  [31:0] hq_data$next_word$1;
+    reg  [31:0] hq_data$next_word$2;
+    reg  [31:0] hq_data$next_word$3;
+    reg  [127:0] hq_data$wr_data;
+    reg  hq_data$rd_valid;
+    reg  [127:0] hq_data$rd_data;
+    reg  [15:0] hq_data$head_wr_bytes;
+    reg  hq_data$head_rd_this;
+    reg  [15:0] hq_data$head_rd_keep;
+    reg  [15:0] hq_data$next_wr_bytes;
+    reg  hq_data$next_rd_this;
+    reg  [15:0] hq_data$next_rd_keep;
+    reg  hq_data$head_clear;
+    reg  hq_data$next_clear;
+    reg  hq_data$next_returned;
+    wire  [31:0] hq_data$word0;
+    wire  [31:0] hq_data$word1;
+    wire  [31:0] hq_data$word2;
+    wire  [31:0] hq_data$word3;
+    wire  hq_data$returned;
+    reg  [2:0] next_entry_word0$index;
+    reg  [31:0] next_entry_word0$choice$0;
+    reg  [31:0] next_entry_word0$choice$1;
+    reg  [31:0] next_entry_word0$choice$2;
+    reg  [31:0] next_entry_word0$choice$3;
+    reg  [31:0] next_entry_word0$choice$4;
+    reg  [31:0] next_entry_word0$choice$5;
+    reg  [31:0] next_entry_word0$choice$6;
+    reg  [31:0] next_entry_word0$choice$7;
+    wire  [31:0] next_entry_word0$chosen;
+    reg  [2:0] next_entry_word1$index;
+    reg  [31:0] next_entry_word1$choice$0;
+    reg  [31:0] next_entry_word1$choice$1;
+    reg  [31:0] next_entry_word1$choice$2;
+    reg  [31:0] next_entry_word1$choice$3;
+    reg  [31:0] next_entry_word1$choice$4;
+    reg  [31:0] next_entry_word1$choice$5;
+    reg  [31:0] next_entry_word1$choice$6;
+    reg  [31:0] next_entry_word1$choice$7;
+    wire  [31:0] next_entry_word1$chosen;
+    reg  [2:0] next_entry_word2$index;
+    reg  [31:0] next_entry_word2$choice$0;
+    reg  [31:0] next_entry_word2$choice$1;
+    reg  [31:0] next_entry_word2$choice$2;
+    reg  [31:0] next_entry_word2$choice$3;
+    reg  [31:0] next_entry_word2$choice$4;
+    reg  [31:0] next_entry_word2$choice$5;
+    reg  [31:0] next_entry_word2$choice$6;
+    reg  [31:0] next_entry_word2$choice$7;
+    wire  [31:0] next_entry_word2$chosen;
+    reg  [2:0] next_entry_word3$index;
+    reg  [31:0] next_entry_word3$choice$0;
+    reg  [31:0] next_entry_word3$choice$1;
+    reg  [31:0] next_entry_word3$choice$2;
+    reg  [31:0] next_entry_word3$choice$3;
+    reg  [31:0] next_entry_word3$choice$4;
+    reg  [31:0] next_entry_word3$choice$5;
+    reg  [31:0] next_entry_word3$choice$6;
+    reg  [31:0] next_entry_word3$choice$7;
+    wire  [31:0] next_entry_word3$chosen;
+    reg  [2:0] head_entry_keep$index;
+    reg  [15:0] head_entry_keep$choice$0;
+    reg  [15:0] head_entry_keep$choice$1;
+    reg  [15:0] head_entry_keep$choice$2;
+    reg  [15:0] head_entry_keep$choice$3;
+    reg  [15:0] head_entry_keep$choice$4;
+    reg  [15:0] head_entry_keep$choice$5;
+    reg  [15:0] head_entry_keep$choice$6;
+    reg  [15:0] head_entry_keep$choice$7;
+    wire  [15:0] head_entry_keep$chosen;
+    reg  [2:0] next_entry_keep$index;
+    reg  [15:0] next_entry_keep$choice$0;
+    reg  [15:0] next_entry_keep$choice$1;
+    reg  [15:0] next_entry_keep$choice$2;
+    reg  [15:0] next_entry_keep$choice$3;
+    reg  [15:0] next_entry_keep$choice$4;
+    reg  [15:0] next_entry_keep$choice$5;
+    reg  [15:0] next_entry_keep$choice$6;
+    reg  [15:0] next_entry_keep$choice$7;
+    wire  [15:0] next_entry_keep$chosen;
+    reg  [2:0] tail_ptr$d;
+    wire  [2:0] tail_ptr$q;
+    reg  tail_ptr$clock;
+    reg  [3:0] occupancy$d;
+    wire  [3:0] occupancy$q;
+    reg  occupancy$clock;
+    reg  [3:0] read_issue_seq$d;
+    wire  [3:0] read_issue_seq$q;
+    reg  read_issue_seq$clock;
+    reg  read_return_seq$clock;
+    reg  read_return_seq$clear;
+    reg  read_return_seq$load;
+    reg  [3:0] read_return_seq$d;
+    wire  [3:0] read_return_seq$q;
+    reg  ent_valid$0$d;
+    wire  ent_valid$0$q;
+    reg  ent_valid$0$clock;
+    reg  ent_valid$1$d;
+    wire  ent_valid$1$q;
+    reg  ent_valid$1$clock;
+    reg  ent_valid$2$d;
+    wire  ent_valid$2$q;
+    reg  ent_valid$2$clock;
+    reg  ent_valid$3$d;
+    wire  ent_valid$3$q;
+    reg  ent_valid$3$clock;
+    reg  ent_valid$4$d;
+    wire  ent_valid$4$q;
+    reg  ent_valid$4$clock;
+    reg  ent_valid$5$d;
+    wire  ent_valid$5$q;
+    reg  ent_valid$5$clock;
+    reg  ent_valid$6$d;
+    wire  ent_valid$6$q;
+    reg  ent_valid$6$clock;
+    reg  ent_valid$7$d;
+    wire  ent_valid$7$q;
+    reg  ent_valid$7$clock;
+    reg  [1:0] ent_kind$0$d;
+    wire  [1:0] ent_kind$0$q;
+    reg  ent_kind$0$clock;
+    reg  [1:0] ent_kind$1$d;
+    wire  [1:0] ent_kind$1$q;
+    reg  ent_kind$1$clock;
+    reg  [1:0] ent_kind$2$d;
+    wire  [1:0] ent_kind$2$q;
+    reg  ent_kind$2$clock;
+    reg  [1:0] ent_kind$3$d;
+    wire  [1:0] ent_kind$3$q;
+    reg  ent_kind$3$clock;
+    reg  [1:0] ent_kind$4$d;
+    wire  [1:0] ent_kind$4$q;
+    reg  ent_kind$4$clock;
+    reg  [1:0] ent_kind$5$d;
+    wire  [1:0] ent_kind$5$q;
+    reg  ent_kind$5$clock;
+    reg  [1:0] ent_kind$6$d;
+    wire  [1:0] ent_kind$6$q;
+    reg  ent_kind$6$clock;
+    reg  [1:0] ent_kind$7$d;
+    wire  [1:0] ent_kind$7$q;
+    reg  ent_kind$7$clock;
+    reg  [3:0] ent_read_seq$0$d;
+    wire  [3:0] ent_read_seq$0$q;
+    reg  ent_read_seq$0$clock;
+    reg  [3:0] ent_read_seq$1$d;
+    wire  [3:0] ent_read_seq$1$q;
+    reg  ent_read_seq$1$clock;
+    reg  [3:0] ent_read_seq$2$d;
+    wire  [3:0] ent_read_seq$2$q;
+    reg  ent_read_seq$2$clock;
+    reg  [3:0] ent_read_seq$3$d;
+    wire  [3:0] ent_read_seq$3$q;
+    reg  ent_read_seq$3$clock;
+    reg  [3:0] ent_read_seq$4$d;
+    wire  [3:0] ent_read_seq$4$q;
+    reg  ent_read_seq$4$clock;
+    reg  [3:0] ent_read_seq$5$d;
+    wire  [3:0] ent_read_seq$5$q;
+    reg  ent_read_seq$5$clock;
+    reg  [3:0] ent_read_seq$6$d;
+    wire  [3:0] ent_read_seq$6$q;
+    reg  ent_read_seq$6$clock;
+    reg  [3:0] ent_read_seq$7$d;
+    wire  [3:0] ent_read_seq$7$q;
+    reg  ent_read_seq$7$clock;
+    reg  ent_data$0$clock;
+    reg  [15:0] ent_data$0$wr_bytes;
+    reg  [127:0] ent_data$0$wr_data;
+    reg  ent_data$0$rd_valid;
+    reg  [127:0] ent_data$0$rd_data;
+    reg  ent_data$0$rd_this;
+    reg  [15:0] ent_data$0$rd_keep;
+    reg  ent_data$0$clear_returned;
+    wire  [31:0] ent_data$0$word0;
+    wire  [31:0] ent_data$0$word1;
+    wire  [31:0] ent_data$0$word2;
+    wire  [31:0] ent_data$0$word3;
+    wire  ent_data$0$returned;
+    reg  ent_data$1$clock;
+    reg  [15:0] ent_data$1$wr_bytes;
+    reg  [127:0] ent_data$1$wr_data;
+    reg  ent_data$1$rd_valid;
+    reg  [127:0] ent_data$1$rd_data;
+    reg  ent_data$1$rd_this;
+    reg  [15:0] ent_data$1$rd_keep;
+    reg  ent_data$1$clear_returned;
+    wire  [31:0] ent_data$1$word0;
+    wire  [31:0] ent_data$1$word1;
+    wire  [31:0] ent_data$1$word2;
+    wire  [31:0] ent_data$1$word3;
+    wire  ent_data$1$returned;
+    reg  ent_data$2$clock;
+    reg  [15:0] ent_data$2$wr_bytes;
+    reg  [127:0] ent_data$2$wr_data;
+    reg  ent_data$2$rd_valid;
+    reg  [127:0] ent_data$2$rd_data;
+    reg  ent_data$2$rd_this;
+    reg  [15:0] ent_data$2$rd_keep;
+    reg  ent_data$2$clear_returned;
+    wire  [31:0] ent_data$2$word0;
+    wire  [31:0] ent_data$2$word1;
+    wire  [31:0] ent_data$2$word2;
+    wire  [31:0] ent_data$2$word3;
+    wire  ent_data$2$returned;
+    reg  ent_data$3$clock;
+    reg  [15:0] ent_data$3$wr_bytes;
+    reg  [127:0] ent_data$3$wr_data;
+    reg  ent_data$3$rd_valid;
+    reg  [127:0] ent_data$3$rd_data;
+    reg  ent_data$3$rd_this;
+    reg  [15:0] ent_data$3$rd_keep;
+    reg  ent_data$3$clear_returned;
+    wire  [31:0] ent_data$3$word0;
+    wire  [31:0] ent_data$3$word1;
+    wire  [31:0] ent_data$3$word2;
+    wire  [31:0] ent_data$3$word3;
+    wire  ent_data$3$returned;
+    reg  ent_data$4$clock;
+    reg  [15:0] ent_data$4$wr_bytes;
+    reg  [127:0] ent_data$4$wr_data;
+    reg  ent_data$4$rd_valid;
+    reg  [127:0] ent_data$4$rd_data;
+    reg  ent_data$4$rd_this;
+    reg  [15:0] ent_data$4$rd_keep;
+    reg  ent_data$4$clear_returned;
+    wire  [31:0] ent_data$4$word0;
+    wire  [31:0] ent_data$4$word1;
+    wire  [31:0] ent_data$4$word2;
+    wire  [31:0] ent_data$4$word3;
+    wire  ent_data$4$returned;
+    reg  ent_data$5$clock;
+    reg  [15:0] ent_data$5$wr_bytes;
+    reg  [127:0] ent_data$5$wr_data;
+    reg  ent_data$5$rd_valid;
+    reg  [127:0] ent_data$5$rd_data;
+    reg  ent_data$5$rd_this;
+    reg  [15:0] ent_data$5$rd_keep;
+    reg  ent_data$5$clear_returned;
+    wire  [31:0] ent_data$5$word0;
+    wire  [31:0] ent_data$5$word1;
+    wire  [31:0] ent_data$5$word2;
+    wire  [31:0] ent_data$5$word3;
+    wire  ent_data$5$returned;
+    reg  ent_data$6$clock;
+    reg  [15:0] ent_data$6$wr_bytes;
+    reg  [127:0] ent_data$6$wr_data;
+    reg  ent_data$6$rd_valid;
+    reg  [127:0] ent_data$6$rd_data;
+    reg  ent_data$6$rd_this;
+    reg  [15:0] ent_data$6$rd_keep;
+    reg  ent_data$6$clear_returned;
+    wire  [31:0] ent_data$6$word0;
+    wire  [31:0] ent_data$6$word1;
+    wire  [31:0] ent_data$6$word2;
+    wire  [31:0] ent_data$6$word3;
+    wire  ent_data$6$returned;
+    reg  ent_data$7$clock;
+    reg  [15:0] ent_data$7$wr_bytes;
+    reg  [127:0] ent_data$7$wr_data;
+    reg  ent_data$7$rd_valid;
+    reg  [127:0] ent_data$7$rd_data;
+    reg  ent_data$7$rd_this;
+    reg  [15:0] ent_data$7$rd_keep;
+    reg  ent_data$7$clear_returned;
+    wire  [31:0] ent_data$7$word0;
+    wire  [31:0] ent_data$7$word1;
+    wire  [31:0] ent_data$7$word2;
+    wire  [31:0] ent_data$7$word3;
+    wire  ent_data$7$returned;
+    reg  [15:0] ent_fwd_bytes$0$d;
+    wire  [15:0] ent_fwd_bytes$0$q;
+    reg  ent_fwd_bytes$0$clock;
+    reg  [15:0] ent_fwd_bytes$1$d;
+    wire  [15:0] ent_fwd_bytes$1$q;
+    reg  ent_fwd_bytes$1$clock;
+    reg  [15:0] ent_fwd_bytes$2$d;
+    wire  [15:0] ent_fwd_bytes$2$q;
+    reg  ent_fwd_bytes$2$clock;
+    reg  [15:0] ent_fwd_bytes$3$d;
+    wire  [15:0] ent_fwd_bytes$3$q;
+    reg  ent_fwd_bytes$3$clock;
+    reg  [15:0] ent_fwd_bytes$4$d;
+    wire  [15:0] ent_fwd_bytes$4$q;
+    reg  ent_fwd_bytes$4$clock;
+    reg  [15:0] ent_fwd_bytes$5$d;
+    wire  [15:0] ent_fwd_bytes$5$q;
+    reg  ent_fwd_bytes$5$clock;
+    reg  [15:0] ent_fwd_bytes$6$d;
+    wire  [15:0] ent_fwd_bytes$6$q;
+    reg  ent_fwd_bytes$6$clock;
+    reg  [15:0] ent_fwd_bytes$7$d;
+    wire  [15:0] ent_fwd_bytes$7$q;
+    reg  ent_fwd_bytes$7$clock;
+    reg  [63:0] ent_line$0$d;
+    wire  [63:0] ent_line$0$q;
+    reg  ent_line$0$clock;
+    reg  [63:0] ent_line$1$d;
+    wire  [63:0] ent_line$1$q;
+    reg  ent_line$1$clock;
+    reg  [63:0] ent_line$2$d;
+    wire  [63:0] ent_line$2$q;
+    reg  ent_line$2$clock;
+    reg  [63:0] ent_line$3$d;
+    wire  [63:0] ent_line$3$q;
+    reg  ent_line$3$clock;
+    reg  [63:0] ent_line$4$d;
+    wire  [63:0] ent_line$4$q;
+    reg  ent_line$4$clock;
+    reg  [63:0] ent_line$5$d;
+    wire  [63:0] ent_line$5$q;
+    reg  ent_line$5$clock;
+    reg  [63:0] ent_line$6$d;
+    wire  [63:0] ent_line$6$q;
+    reg  ent_line$6$clock;
+    reg  [63:0] ent_line$7$d;
+    wire  [63:0] ent_line$7$q;
+    reg  ent_line$7$clock;
+    reg  push_hit$0$d;
+    wire  push_hit$0$q;
+    reg  push_hit$0$clock;
+    reg  push_hit$1$d;
+    wire  push_hit$1$q;
+    reg  push_hit$1$clock;
+    reg  push_hit$2$d;
+    wire  push_hit$2$q;
+    reg  push_hit$2$clock;
+    reg  push_hit$3$d;
+    wire  push_hit$3$q;
+    reg  push_hit$3$clock;
+    reg  push_hit$4$d;
+    wire  push_hit$4$q;
+    reg  push_hit$4$clock;
+    reg  push_hit$5$d;
+    wire  push_hit$5$q;
+    reg  push_hit$5$clock;
+    reg  push_hit$6$d;
+    wire  push_hit$6$q;
+    reg  push_hit$6$clock;
+    reg  push_hit$7$d;
+    wire  push_hit$7$q;
+    reg  push_hit$7$clock;
+    reg  [127:0] push_data$d;
+    wire  [127:0] push_data$q;
+    reg  push_data$clock;
+    reg  [15:0] push_bytes$d;
+    wire  [15:0] push_bytes$q;
+    reg  push_bytes$clock;
+    reg  ent_line_at_head$clock;
+    reg  ent_line_at_head$write_enable;
+    reg  [2:0] ent_line_at_head$write_index;
+    reg  [63:0] ent_line_at_head$write_data;
+    reg  [2:0] ent_line_at_head$read_index;
+    wire  [63:0] ent_line_at_head$read_data;
+    reg  ent_space$0$d;
+    wire  ent_space$0$q;
+    reg  ent_space$0$clock;
+    reg  ent_space$1$d;
+    wire  ent_space$1$q;
+    reg  ent_space$1$clock;
+    reg  ent_space$2$d;
+    wire  ent_space$2$q;
+    reg  ent_space$2$clock;
+    reg  ent_space$3$d;
+    wire  ent_space$3$q;
+    reg  ent_space$3$clock;
+    reg  ent_space$4$d;
+    wire  ent_space$4$q;
+    reg  ent_space$4$clock;
+    reg  ent_space$5$d;
+    wire  ent_space$5$q;
+    reg  ent_space$5$clock;
+    reg  ent_space$6$d;
+    wire  ent_space$6$q;
+    reg  ent_space$6$clock;
+    reg  ent_space$7$d;
+    wire  ent_space$7$q;
+    reg  ent_space$7$clock;
+    reg  ent_bit_offset$clock;
+    reg  ent_bit_offset$write_enable;
+    reg  [2:0] ent_bit_offset$write_index;
+    reg  [6:0] ent_bit_offset$write_data;
+    reg  [2:0] ent_bit_offset$read_index;
+    wire  [6:0] ent_bit_offset$read_data;
+    reg  ent_byte_enables$clock;
+    reg  ent_byte_enables$write_enable;
+    reg  [2:0] ent_byte_enables$write_index;
+    reg  [15:0] ent_byte_enables$write_data;
+    reg  [2:0] ent_byte_enables$read_index;
+    wire  [15:0] ent_byte_enables$read_data;
+    reg  ent_size$clock;
+    reg  ent_size$write_enable;
+    reg  [2:0] ent_size$write_index;
+    reg  [2:0] ent_size$write_data;
+    reg  [2:0] ent_size$read_index;
+    wire  [2:0] ent_size$read_data;
+    reg  ent_op$clock;
+    reg  ent_op$write_enable;
+    reg  [2:0] ent_op$write_index;
+    reg  [4:0] ent_op$write_data;
+    reg  [2:0] ent_op$read_index;
+    wire  [4:0] ent_op$read_data;
+    reg  ent_ty$clock;
+    reg  ent_ty$write_enable;
+    reg  [2:0] ent_ty$write_index;
+    reg  [3:0] ent_ty$write_data;
+    reg  [2:0] ent_ty$read_index;
+    wire  [3:0] ent_ty$read_data;
+    reg  ent_ftz$0$d;
+    wire  ent_ftz$0$q;
+    reg  ent_ftz$0$clock;
+    reg  ent_ftz$1$d;
+    wire  ent_ftz$1$q;
+    reg  ent_ftz$1$clock;
+    reg  ent_ftz$2$d;
+    wire  ent_ftz$2$q;
+    reg  ent_ftz$2$clock;
+    reg  ent_ftz$3$d;
+    wire  ent_ftz$3$q;
+    reg  ent_ftz$3$clock;
+    reg  ent_ftz$4$d;
+    wire  ent_ftz$4$q;
+    reg  ent_ftz$4$clock;
+    reg  ent_ftz$5$d;
+    wire  ent_ftz$5$q;
+    reg  ent_ftz$5$clock;
+    reg  ent_ftz$6$d;
+    wire  ent_ftz$6$q;
+    reg  ent_ftz$6$clock;
+    reg  ent_ftz$7$d;
+    wire  ent_ftz$7$q;
+    reg  ent_ftz$7$clock;
+    reg  ent_src0$clock;
+    reg  ent_src0$write_enable;
+    reg  [2:0] ent_src0$write_index;
+    reg  [127:0] ent_src0$write_data;
+    reg  [2:0] ent_src0$read_index;
+    wire  [127:0] ent_src0$read_data;
+    reg  ent_src1$clock;
+    reg  ent_src1$write_enable;
+    reg  [2:0] ent_src1$write_index;
+    reg  [127:0] ent_src1$write_data;
+    reg  [2:0] ent_src1$read_index;
+    wire  [127:0] ent_src1$read_data;
+    reg  ent_lane$clock;
+    reg  ent_lane$write_enable;
+    reg  [2:0] ent_lane$write_index;
+    reg  [4:0] ent_lane$write_data;
+    reg  [2:0] ent_lane$read_index;
+    wire  [4:0] ent_lane$read_data;
+    reg  ent_elem$clock;
+    reg  ent_elem$write_enable;
+    reg  [2:0] ent_elem$write_index;
+    reg  [2:0] ent_elem$write_data;
+    reg  [2:0] ent_elem$read_index;
+    wire  [2:0] ent_elem$read_data;
+    reg  ent_result_shift$clock;
+    reg  ent_result_shift$write_enable;
+    reg  [2:0] ent_result_shift$write_index;
+    reg  [6:0] ent_result_shift$write_data;
+    reg  [2:0] ent_result_shift$read_index;
+    wire  [6:0] ent_result_shift$read_data;
+    reg  ent_result_first$0$d;
+    wire  ent_result_first$0$q;
+    reg  ent_result_first$0$clock;
+    reg  ent_result_first$1$d;
+    wire  ent_result_first$1$q;
+    reg  ent_result_first$1$clock;
+    reg  ent_result_first$2$d;
+    wire  ent_result_first$2$q;
+    reg  ent_result_first$2$clock;
+    reg  ent_result_first$3$d;
+    wire  ent_result_first$3$q;
+    reg  ent_result_first$3$clock;
+    reg  ent_result_first$4$d;
+    wire  ent_result_first$4$q;
+    reg  ent_result_first$4$clock;
+    reg  ent_result_first$5$d;
+    wire  ent_result_first$5$q;
+    reg  ent_result_first$5$clock;
+    reg  ent_result_first$6$d;
+    wire  ent_result_first$6$q;
+    reg  ent_result_first$6$clock;
+    reg  ent_result_first$7$d;
+    wire  ent_result_first$7$q;
+    reg  ent_result_first$7$clock;
+    reg  ent_result_last$0$d;
+    wire  ent_result_last$0$q;
+    reg  ent_result_last$0$clock;
+    reg  ent_result_last$1$d;
+    wire  ent_result_last$1$q;
+    reg  ent_result_last$1$clock;
+    reg  ent_result_last$2$d;
+    wire  ent_result_last$2$q;
+    reg  ent_result_last$2$clock;
+    reg  ent_result_last$3$d;
+    wire  ent_result_last$3$q;
+    reg  ent_result_last$3$clock;
+    reg  ent_result_last$4$d;
+    wire  ent_result_last$4$q;
+    reg  ent_result_last$4$clock;
+    reg  ent_result_last$5$d;
+    wire  ent_result_last$5$q;
+    reg  ent_result_last$5$clock;
+    reg  ent_result_last$6$d;
+    wire  ent_result_last$6$q;
+    reg  ent_result_last$6$clock;
+    reg  ent_result_last$7$d;
+    wire  ent_result_last$7$q;
+    reg  ent_result_last$7$clock;
+    reg  ent_msg_last$0$d;
+    wire  ent_msg_last$0$q;
+    reg  ent_msg_last$0$clock;
+    reg  ent_msg_last$1$d;
+    wire  ent_msg_last$1$q;
+    reg  ent_msg_last$1$clock;
+    reg  ent_msg_last$2$d;
+    wire  ent_msg_last$2$q;
+    reg  ent_msg_last$2$clock;
+    reg  ent_msg_last$3$d;
+    wire  ent_msg_last$3$q;
+    reg  ent_msg_last$3$clock;
+    reg  ent_msg_last$4$d;
+    wire  ent_msg_last$4$q;
+    reg  ent_msg_last$4$clock;
+    reg  ent_msg_last$5$d;
+    wire  ent_msg_last$5$q;
+    reg  ent_msg_last$5$clock;
+    reg  ent_msg_last$6$d;
+    wire  ent_msg_last$6$q;
+    reg  ent_msg_last$6$clock;
+    reg  ent_msg_last$7$d;
+    wire  ent_msg_last$7$q;
+    reg  ent_msg_last$7$clock;
+    reg  ent_error$0$d;
+    wire  ent_error$0$q;
+    reg  ent_error$0$clock;
+    reg  ent_error$1$d;
+    wire  ent_error$1$q;
+    reg  ent_error$1$clock;
+    reg  ent_error$2$d;
+    wire  ent_error$2$q;
+    reg  ent_error$2$clock;
+    reg  ent_error$3$d;
+    wire  ent_error$3$q;
+    reg  ent_error$3$clock;
+    reg  ent_error$4$d;
+    wire  ent_error$4$q;
+    reg  ent_error$4$clock;
+    reg  ent_error$5$d;
+    wire  ent_error$5$q;
+    reg  ent_error$5$clock;
+    reg  ent_error$6$d;
+    wire  ent_error$6$q;
+    reg  ent_error$6$clock;
+    reg  ent_error$7$d;
+    wire  ent_error$7$q;
+    reg  ent_error$7$clock;
+    
+    // Local signals
+    reg  next_head_space;
+    reg  next_head_valid;
+    reg  [1:0] next_head_kind;
+    reg  next_head_returned;
+    reg  [3:0] next_head_read_seq;
+    reg  head_on_port_line;
+    reg  next_on_port_line;
+    reg  alloc_at_head;
+    reg  alloc_at_next_head;
+    reg  alloc_on_port_line;
+    reg  port_hit$0;
+    reg  port_hit$1;
+    reg  port_hit$2;
+    reg  port_hit$3;
+    reg  port_hit$4;
+    reg  port_hit$5;
+    reg  port_hit$6;
+    reg  port_hit$7;
+    reg  return_hit$0;
+    reg  return_hit$1;
+    reg  return_hit$2;
+    reg  return_hit$3;
+    reg  return_hit$4;
+    reg  return_hit$5;
+    reg  return_hit$6;
+    reg  return_hit$7;
+    reg  alloc_hit$0;
+    reg  alloc_hit$1;
+    reg  alloc_hit$2;
+    reg  alloc_hit$3;
+    reg  alloc_hit$4;
+    reg  alloc_hit$5;
+    reg  alloc_hit$6;
+    reg  alloc_hit$7;
+    reg  take_push$0;
+    reg  take_push$1;
+    reg  take_push$2;
+    reg  take_push$3;
+    reg  take_push$4;
+    reg  take_push$5;
+    reg  take_push$6;
+    reg  take_push$7;
+    reg  head_take_push;
+    reg  head_return_hit;
+    reg  next_take_push;
+    reg  next_return_hit;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$inflight$head_ptr head_ptr(
+        .d(head_ptr$d),
+        .q(head_ptr$q),
+        .clock(head_ptr$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_line hq_line(
+        .d(hq_line$d),
+        .q(hq_line$q),
+        .clock(hq_line$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$head_next_ptr head_next_ptr(
+        .d(head_next_ptr$d),
+        .q(head_next_ptr$q),
+        .clock(head_next_ptr$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_space hq_space(
+        .d(hq_space$d),
+        .q(hq_space$q),
+        .clock(hq_space$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_byte_enables hq_byte_enables(
+        .d(hq_byte_enables$d),
+        .q(hq_byte_enables$q),
+        .clock(hq_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_valid hq_valid(
+        .d(hq_valid$d),
+        .q(hq_valid$q),
+        .clock(hq_valid$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$0 hz_overlaps$0(
+        .d(hz_overlaps$0$d),
+        .q(hz_overlaps$0$q),
+        .clock(hz_overlaps$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$1 hz_overlaps$1(
+        .d(hz_overlaps$1$d),
+        .q(hz_overlaps$1$q),
+        .clock(hz_overlaps$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$2 hz_overlaps$2(
+        .d(hz_overlaps$2$d),
+        .q(hz_overlaps$2$q),
+        .clock(hz_overlaps$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$3 hz_overlaps$3(
+        .d(hz_overlaps$3$d),
+        .q(hz_overlaps$3$q),
+        .clock(hz_overlaps$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$0 hz_same_bytes$0(
+        .d(hz_same_bytes$0$d),
+        .q(hz_same_bytes$0$q),
+        .clock(hz_same_bytes$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$1 hz_same_bytes$1(
+        .d(hz_same_bytes$1$d),
+        .q(hz_same_bytes$1$q),
+        .clock(hz_same_bytes$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$2 hz_same_bytes$2(
+        .d(hz_same_bytes$2$d),
+        .q(hz_same_bytes$2$q),
+        .clock(hz_same_bytes$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$3 hz_same_bytes$3(
+        .d(hz_same_bytes$3$d),
+        .q(hz_same_bytes$3$q),
+        .clock(hz_same_bytes$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$0 hz_head$0(
+        .head_line(hz_head$0$head_line),
+        .head_byte_enables(hz_head$0$head_byte_enables),
+        .stage_line(hz_head$0$stage_line),
+        .stage_byte_enables(hz_head$0$stage_byte_enables),
+        .overlaps(hz_head$0$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$1 hz_head$1(
+        .head_line(hz_head$1$head_line),
+        .head_byte_enables(hz_head$1$head_byte_enables),
+        .stage_line(hz_head$1$stage_line),
+        .stage_byte_enables(hz_head$1$stage_byte_enables),
+        .overlaps(hz_head$1$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$2 hz_head$2(
+        .head_line(hz_head$2$head_line),
+        .head_byte_enables(hz_head$2$head_byte_enables),
+        .stage_line(hz_head$2$stage_line),
+        .stage_byte_enables(hz_head$2$stage_byte_enables),
+        .overlaps(hz_head$2$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$3 hz_head$3(
+        .head_line(hz_head$3$head_line),
+        .head_byte_enables(hz_head$3$head_byte_enables),
+        .stage_line(hz_head$3$stage_line),
+        .stage_byte_enables(hz_head$3$stage_byte_enables),
+        .overlaps(hz_head$3$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$0 hz_next$0(
+        .head_line(hz_next$0$head_line),
+        .head_byte_enables(hz_next$0$head_byte_enables),
+        .stage_line(hz_next$0$stage_line),
+        .stage_byte_enables(hz_next$0$stage_byte_enables),
+        .overlaps(hz_next$0$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$1 hz_next$1(
+        .head_line(hz_next$1$head_line),
+        .head_byte_enables(hz_next$1$head_byte_enables),
+        .stage_line(hz_next$1$stage_line),
+        .stage_byte_enables(hz_next$1$stage_byte_enables),
+        .overlaps(hz_next$1$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$2 hz_next$2(
+        .head_line(hz_next$2$head_line),
+        .head_byte_enables(hz_next$2$head_byte_enables),
+        .stage_line(hz_next$2$stage_line),
+        .stage_byte_enables(hz_next$2$stage_byte_enables),
+        .overlaps(hz_next$2$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$3 hz_next$3(
+        .head_line(hz_next$3$head_line),
+        .head_byte_enables(hz_next$3$head_byte_enables),
+        .stage_line(hz_next$3$stage_line),
+        .stage_byte_enables(hz_next$3$stage_byte_enables),
+        .overlaps(hz_next$3$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_late_overlaps hz_late_overlaps(
+        .d(hz_late_overlaps$d),
+        .q(hz_late_overlaps$q),
+        .clock(hz_late_overlaps$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head_w hz_head_w(
+        .head_line(hz_head_w$head_line),
+        .head_byte_enables(hz_head_w$head_byte_enables),
+        .stage_line(hz_head_w$stage_line),
+        .stage_byte_enables(hz_head_w$stage_byte_enables),
+        .overlaps(hz_head_w$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next_x4 hz_next_x4(
+        .head_line(hz_next_x4$head_line),
+        .head_byte_enables(hz_next_x4$head_byte_enables),
+        .stage_line(hz_next_x4$stage_line),
+        .stage_byte_enables(hz_next_x4$stage_byte_enables),
+        .overlaps(hz_next_x4$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_pushed hq_pushed(
+        .d(hq_pushed$d),
+        .q(hq_pushed$q),
+        .clock(hq_pushed$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_kind hq_kind(
+        .d(hq_kind$d),
+        .q(hq_kind$q),
+        .clock(hq_kind$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_read_seq hq_read_seq(
+        .d(hq_read_seq$d),
+        .q(hq_read_seq$q),
+        .clock(hq_read_seq$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_bit_offset hq_bit_offset(
+        .d(hq_bit_offset$d),
+        .q(hq_bit_offset$q),
+        .clock(hq_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_size hq_size(
+        .d(hq_size$d),
+        .q(hq_size$q),
+        .clock(hq_size$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_data hq_data(
+        .clock(hq_data$clock),
+        .advance(hq_data$advance),
+        .next_word$0(hq_data$next_word$0),
+        .next_word$1(hq_data$next_word$1),
+        .next_word$2(hq_data$next_word$2),
+        .next_word$3(hq_data$next_word$3),
+        .wr_data(hq_data$wr_data),
+        .rd_valid(hq_data$rd_valid),
+        .rd_data(hq_data$rd_data),
+        .head_wr_bytes(hq_data$head_wr_bytes),
+        .head_rd_this(hq_data$head_rd_this),
+        .head_rd_keep(hq_data$head_rd_keep),
+        .next_wr_bytes(hq_data$next_wr_bytes),
+        .next_rd_this(hq_data$next_rd_this),
+        .next_rd_keep(hq_data$next_rd_keep),
+        .head_clear(hq_data$head_clear),
+        .next_clear(hq_data$next_clear),
+        .next_returned(hq_data$next_returned),
+        .word0(hq_data$word0),
+        .word1(hq_data$word1),
+        .word2(hq_data$word2),
+        .word3(hq_data$word3),
+        .returned(hq_data$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word0 next_entry_word0(
+        .index(next_entry_word0$index),
+        .choice$0(next_entry_word0$choice$0),
+        .choice$1(next_entry_word0$choice$1),
+        .choice$2(next_entry_word0$choice$2),
+        .choice$3(next_entry_word0$choice$3),
+        .choice$4(next_entry_word0$choice$4),
+        .choice$5(next_entry_word0$choice$5),
+        .choice$6(next_entry_word0$choice$6),
+        .choice$7(next_entry_word0$choice$7),
+        .chosen(next_entry_word0$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word1 next_entry_word1(
+        .index(next_entry_word1$index),
+        .choice$0(next_entry_word1$choice$0),
+        .choice$1(next_entry_word1$choice$1),
+        .choice$2(next_entry_word1$choice$2),
+        .choice$3(next_entry_word1$choice$3),
+        .choice$4(next_entry_word1$choice$4),
+        .choice$5(next_entry_word1$choice$5),
+        .choice$6(next_entry_word1$choice$6),
+        .choice$7(next_entry_word1$choice$7),
+        .chosen(next_entry_word1$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word2 next_entry_word2(
+        .index(next_entry_word2$index),
+        .choice$0(next_entry_word2$choice$0),
+        .choice$1(next_entry_word2$choice$1),
+        .choice$2(next_entry_word2$choice$2),
+        .choice$3(next_entry_word2$choice$3),
+        .choice$4(next_entry_word2$choice$4),
+        .choice$5(next_entry_word2$choice$5),
+        .choice$6(next_entry_word2$choice$6),
+        .choice$7(next_entry_word2$choice$7),
+        .chosen(next_entry_word2$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word3 next_entry_word3(
+        .index(next_entry_word3$index),
+        .choice$0(next_entry_word3$choice$0),
+        .choice$1(next_entry_word3$choice$1),
+        .choice$2(next_entry_word3$choice$2),
+        .choice$3(next_entry_word3$choice$3),
+        .choice$4(next_entry_word3$choice$4),
+        .choice$5(next_entry_word3$choice$5),
+        .choice$6(next_entry_word3$choice$6),
+        .choice$7(next_entry_word3$choice$7),
+        .chosen(next_entry_word3$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$head_entry_keep head_entry_keep(
+        .index(head_entry_keep$index),
+        .choice$0(head_entry_keep$choice$0),
+        .choice$1(head_entry_keep$choice$1),
+        .choice$2(head_entry_keep$choice$2),
+        .choice$3(head_entry_keep$choice$3),
+        .choice$4(head_entry_keep$choice$4),
+        .choice$5(head_entry_keep$choice$5),
+        .choice$6(head_entry_keep$choice$6),
+        .choice$7(head_entry_keep$choice$7),
+        .chosen(head_entry_keep$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_keep next_entry_keep(
+        .index(next_entry_keep$index),
+        .choice$0(next_entry_keep$choice$0),
+        .choice$1(next_entry_keep$choice$1),
+        .choice$2(next_entry_keep$choice$2),
+        .choice$3(next_entry_keep$choice$3),
+        .choice$4(next_entry_keep$choice$4),
+        .choice$5(next_entry_keep$choice$5),
+        .choice$6(next_entry_keep$choice$6),
+        .choice$7(next_entry_keep$choice$7),
+        .chosen(next_entry_keep$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$tail_ptr tail_ptr(
+        .d(tail_ptr$d),
+        .q(tail_ptr$q),
+        .clock(tail_ptr$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$occupancy occupancy(
+        .d(occupancy$d),
+        .q(occupancy$q),
+        .clock(occupancy$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$read_issue_seq read_issue_seq(
+        .d(read_issue_seq$d),
+        .q(read_issue_seq$q),
+        .clock(read_issue_seq$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$read_return_seq read_return_seq(
+        .clock(read_return_seq$clock),
+        .clear(read_return_seq$clear),
+        .load(read_return_seq$load),
+        .d(read_return_seq$d),
+        .q(read_return_seq$q)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$0 ent_valid$0(
+        .d(ent_valid$0$d),
+        .q(ent_valid$0$q),
+        .clock(ent_valid$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$1 ent_valid$1(
+        .d(ent_valid$1$d),
+        .q(ent_valid$1$q),
+        .clock(ent_valid$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$2 ent_valid$2(
+        .d(ent_valid$2$d),
+        .q(ent_valid$2$q),
+        .clock(ent_valid$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$3 ent_valid$3(
+        .d(ent_valid$3$d),
+        .q(ent_valid$3$q),
+        .clock(ent_valid$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$4 ent_valid$4(
+        .d(ent_valid$4$d),
+        .q(ent_valid$4$q),
+        .clock(ent_valid$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$5 ent_valid$5(
+        .d(ent_valid$5$d),
+        .q(ent_valid$5$q),
+        .clock(ent_valid$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$6 ent_valid$6(
+        .d(ent_valid$6$d),
+        .q(ent_valid$6$q),
+        .clock(ent_valid$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$7 ent_valid$7(
+        .d(ent_valid$7$d),
+        .q(ent_valid$7$q),
+        .clock(ent_valid$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$0 ent_kind$0(
+        .d(ent_kind$0$d),
+        .q(ent_kind$0$q),
+        .clock(ent_kind$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$1 ent_kind$1(
+        .d(ent_kind$1$d),
+        .q(ent_kind$1$q),
+        .clock(ent_kind$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$2 ent_kind$2(
+        .d(ent_kind$2$d),
+        .q(ent_kind$2$q),
+        .clock(ent_kind$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$3 ent_kind$3(
+        .d(ent_kind$3$d),
+        .q(ent_kind$3$q),
+        .clock(ent_kind$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$4 ent_kind$4(
+        .d(ent_kind$4$d),
+        .q(ent_kind$4$q),
+        .clock(ent_kind$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$5 ent_kind$5(
+        .d(ent_kind$5$d),
+        .q(ent_kind$5$q),
+        .clock(ent_kind$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$6 ent_kind$6(
+        .d(ent_kind$6$d),
+        .q(ent_kind$6$q),
+        .clock(ent_kind$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$7 ent_kind$7(
+        .d(ent_kind$7$d),
+        .q(ent_kind$7$q),
+        .clock(ent_kind$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$0 ent_read_seq$0(
+        .d(ent_read_seq$0$d),
+        .q(ent_read_seq$0$q),
+        .clock(ent_read_seq$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$1 ent_read_seq$1(
+        .d(ent_read_seq$1$d),
+        .q(ent_read_seq$1$q),
+        .clock(ent_read_seq$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$2 ent_read_seq$2(
+        .d(ent_read_seq$2$d),
+        .q(ent_read_seq$2$q),
+        .clock(ent_read_seq$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$3 ent_read_seq$3(
+        .d(ent_read_seq$3$d),
+        .q(ent_read_seq$3$q),
+        .clock(ent_read_seq$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$4 ent_read_seq$4(
+        .d(ent_read_seq$4$d),
+        .q(ent_read_seq$4$q),
+        .clock(ent_read_seq$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$5 ent_read_seq$5(
+        .d(ent_read_seq$5$d),
+        .q(ent_read_seq$5$q),
+        .clock(ent_read_seq$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$6 ent_read_seq$6(
+        .d(ent_read_seq$6$d),
+        .q(ent_read_seq$6$q),
+        .clock(ent_read_seq$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$7 ent_read_seq$7(
+        .d(ent_read_seq$7$d),
+        .q(ent_read_seq$7$q),
+        .clock(ent_read_seq$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$0 ent_data$0(
+        .clock(ent_data$0$clock),
+        .wr_bytes(ent_data$0$wr_bytes),
+        .wr_data(ent_data$0$wr_data),
+        .rd_valid(ent_data$0$rd_valid),
+        .rd_data(ent_data$0$rd_data),
+        .rd_this(ent_data$0$rd_this),
+        .rd_keep(ent_data$0$rd_keep),
+        .clear_returned(ent_data$0$clear_returned),
+        .word0(ent_data$0$word0),
+        .word1(ent_data$0$word1),
+        .word2(ent_data$0$word2),
+        .word3(ent_data$0$word3),
+        .returned(ent_data$0$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$1 ent_data$1(
+        .clock(ent_data$1$clock),
+        .wr_bytes(ent_data$1$wr_bytes),
+        .wr_data(ent_data$1$wr_data),
+        .rd_valid(ent_data$1$rd_valid),
+        .rd_data(ent_data$1$rd_data),
+        .rd_this(ent_data$1$rd_this),
+        .rd_keep(ent_data$1$rd_keep),
+        .clear_returned(ent_data$1$clear_returned),
+        .word0(ent_data$1$word0),
+        .word1(ent_data$1$word1),
+        .word2(ent_data$1$word2),
+        .word3(ent_data$1$word3),
+        .returned(ent_data$1$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$2 ent_data$2(
+        .clock(ent_data$2$clock),
+        .wr_bytes(ent_data$2$wr_bytes),
+        .wr_data(ent_data$2$wr_data),
+        .rd_valid(ent_data$2$rd_valid),
+        .rd_data(ent_data$2$rd_data),
+        .rd_this(ent_data$2$rd_this),
+        .rd_keep(ent_data$2$rd_keep),
+        .clear_returned(ent_data$2$clear_returned),
+        .word0(ent_data$2$word0),
+        .word1(ent_data$2$word1),
+        .word2(ent_data$2$word2),
+        .word3(ent_data$2$word3),
+        .returned(ent_data$2$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$3 ent_data$3(
+        .clock(ent_data$3$clock),
+        .wr_bytes(ent_data$3$wr_bytes),
+        .wr_data(ent_data$3$wr_data),
+        .rd_valid(ent_data$3$rd_valid),
+        .rd_data(ent_data$3$rd_data),
+        .rd_this(ent_data$3$rd_this),
+        .rd_keep(ent_data$3$rd_keep),
+        .clear_returned(ent_data$3$clear_returned),
+        .word0(ent_data$3$word0),
+        .word1(ent_data$3$word1),
+        .word2(ent_data$3$word2),
+        .word3(ent_data$3$word3),
+        .returned(ent_data$3$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$4 ent_data$4(
+        .clock(ent_data$4$clock),
+        .wr_bytes(ent_data$4$wr_bytes),
+        .wr_data(ent_data$4$wr_data),
+        .rd_valid(ent_data$4$rd_valid),
+        .rd_data(ent_data$4$rd_data),
+        .rd_this(ent_data$4$rd_this),
+        .rd_keep(ent_data$4$rd_keep),
+        .clear_returned(ent_data$4$clear_returned),
+        .word0(ent_data$4$word0),
+        .word1(ent_data$4$word1),
+        .word2(ent_data$4$word2),
+        .word3(ent_data$4$word3),
+        .returned(ent_data$4$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$5 ent_data$5(
+        .clock(ent_data$5$clock),
+        .wr_bytes(ent_data$5$wr_bytes),
+        .wr_data(ent_data$5$wr_data),
+        .rd_valid(ent_data$5$rd_valid),
+        .rd_data(ent_data$5$rd_data),
+        .rd_this(ent_data$5$rd_this),
+        .rd_keep(ent_data$5$rd_keep),
+        .clear_returned(ent_data$5$clear_returned),
+        .word0(ent_data$5$word0),
+        .word1(ent_data$5$word1),
+        .word2(ent_data$5$word2),
+        .word3(ent_data$5$word3),
+        .returned(ent_data$5$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$6 ent_data$6(
+        .clock(ent_data$6$clock),
+        .wr_bytes(ent_data$6$wr_bytes),
+        .wr_data(ent_data$6$wr_data),
+        .rd_valid(ent_data$6$rd_valid),
+        .rd_data(ent_data$6$rd_data),
+        .rd_this(ent_data$6$rd_this),
+        .rd_keep(ent_data$6$rd_keep),
+        .clear_returned(ent_data$6$clear_returned),
+        .word0(ent_data$6$word0),
+        .word1(ent_data$6$word1),
+        .word2(ent_data$6$word2),
+        .word3(ent_data$6$word3),
+        .returned(ent_data$6$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$7 ent_data$7(
+        .clock(ent_data$7$clock),
+        .wr_bytes(ent_data$7$wr_bytes),
+        .wr_data(ent_data$7$wr_data),
+        .rd_valid(ent_data$7$rd_valid),
+        .rd_data(ent_data$7$rd_data),
+        .rd_this(ent_data$7$rd_this),
+        .rd_keep(ent_data$7$rd_keep),
+        .clear_returned(ent_data$7$clear_returned),
+        .word0(ent_data$7$word0),
+        .word1(ent_data$7$word1),
+        .word2(ent_data$7$word2),
+        .word3(ent_data$7$word3),
+        .returned(ent_data$7$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$0 ent_fwd_bytes$0(
+        .d(ent_fwd_bytes$0$d),
+        .q(ent_fwd_bytes$0$q),
+        .clock(ent_fwd_bytes$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$1 ent_fwd_bytes$1(
+        .d(ent_fwd_bytes$1$d),
+        .q(ent_fwd_bytes$1$q),
+        .clock(ent_fwd_bytes$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$2 ent_fwd_bytes$2(
+        .d(ent_fwd_bytes$2$d),
+        .q(ent_fwd_bytes$2$q),
+        .clock(ent_fwd_bytes$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$3 ent_fwd_bytes$3(
+        .d(ent_fwd_bytes$3$d),
+        .q(ent_fwd_bytes$3$q),
+        .clock(ent_fwd_bytes$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$4 ent_fwd_bytes$4(
+        .d(ent_fwd_bytes$4$d),
+        .q(ent_fwd_bytes$4$q),
+        .clock(ent_fwd_bytes$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$5 ent_fwd_bytes$5(
+        .d(ent_fwd_bytes$5$d),
+        .q(ent_fwd_bytes$5$q),
+        .clock(ent_fwd_bytes$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$6 ent_fwd_bytes$6(
+        .d(ent_fwd_bytes$6$d),
+        .q(ent_fwd_bytes$6$q),
+        .clock(ent_fwd_bytes$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$7 ent_fwd_bytes$7(
+        .d(ent_fwd_bytes$7$d),
+        .q(ent_fwd_bytes$7$q),
+        .clock(ent_fwd_bytes$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$0 ent_line$0(
+        .d(ent_line$0$d),
+        .q(ent_line$0$q),
+        .clock(ent_line$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$1 ent_line$1(
+        .d(ent_line$1$d),
+        .q(ent_line$1$q),
+        .clock(ent_line$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$2 ent_line$2(
+        .d(ent_line$2$d),
+        .q(ent_line$2$q),
+        .clock(ent_line$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$3 ent_line$3(
+        .d(ent_line$3$d),
+        .q(ent_line$3$q),
+        .clock(ent_line$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$4 ent_line$4(
+        .d(ent_line$4$d),
+        .q(ent_line$4$q),
+        .clock(ent_line$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$5 ent_line$5(
+        .d(ent_line$5$d),
+        .q(ent_line$5$q),
+        .clock(ent_line$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$6 ent_line$6(
+        .d(ent_line$6$d),
+        .q(ent_line$6$q),
+        .clock(ent_line$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$7 ent_line$7(
+        .d(ent_line$7$d),
+        .q(ent_line$7$q),
+        .clock(ent_line$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$0 push_hit$0(
+        .d(push_hit$0$d),
+        .q(push_hit$0$q),
+        .clock(push_hit$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$1 push_hit$1(
+        .d(push_hit$1$d),
+        .q(push_hit$1$q),
+        .clock(push_hit$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$2 push_hit$2(
+        .d(push_hit$2$d),
+        .q(push_hit$2$q),
+        .clock(push_hit$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$3 push_hit$3(
+        .d(push_hit$3$d),
+        .q(push_hit$3$q),
+        .clock(push_hit$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$4 push_hit$4(
+        .d(push_hit$4$d),
+        .q(push_hit$4$q),
+        .clock(push_hit$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$5 push_hit$5(
+        .d(push_hit$5$d),
+        .q(push_hit$5$q),
+        .clock(push_hit$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$6 push_hit$6(
+        .d(push_hit$6$d),
+        .q(push_hit$6$q),
+        .clock(push_hit$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$7 push_hit$7(
+        .d(push_hit$7$d),
+        .q(push_hit$7$q),
+        .clock(push_hit$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_data push_data(
+        .d(push_data$d),
+        .q(push_data$q),
+        .clock(push_data$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_bytes push_bytes(
+        .d(push_bytes$d),
+        .q(push_bytes$q),
+        .clock(push_bytes$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line_at_head ent_line_at_head(
+        .clock(ent_line_at_head$clock),
+        .write_enable(ent_line_at_head$write_enable),
+        .write_index(ent_line_at_head$write_index),
+        .write_data(ent_line_at_head$write_data),
+        .read_index(ent_line_at_head$read_index),
+        .read_data(ent_line_at_head$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$0 ent_space$0(
+        .d(ent_space$0$d),
+        .q(ent_space$0$q),
+        .clock(ent_space$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$1 ent_space$1(
+        .d(ent_space$1$d),
+        .q(ent_space$1$q),
+        .clock(ent_space$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$2 ent_space$2(
+        .d(ent_space$2$d),
+        .q(ent_space$2$q),
+        .clock(ent_space$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$3 ent_space$3(
+        .d(ent_space$3$d),
+        .q(ent_space$3$q),
+        .clock(ent_space$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$4 ent_space$4(
+        .d(ent_space$4$d),
+        .q(ent_space$4$q),
+        .clock(ent_space$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$5 ent_space$5(
+        .d(ent_space$5$d),
+        .q(ent_space$5$q),
+        .clock(ent_space$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$6 ent_space$6(
+        .d(ent_space$6$d),
+        .q(ent_space$6$q),
+        .clock(ent_space$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$7 ent_space$7(
+        .d(ent_space$7$d),
+        .q(ent_space$7$q),
+        .clock(ent_space$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_bit_offset ent_bit_offset(
+        .clock(ent_bit_offset$clock),
+        .write_enable(ent_bit_offset$write_enable),
+        .write_index(ent_bit_offset$write_index),
+        .write_data(ent_bit_offset$write_data),
+        .read_index(ent_bit_offset$read_index),
+        .read_data(ent_bit_offset$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_byte_enables ent_byte_enables(
+        .clock(ent_byte_enables$clock),
+        .write_enable(ent_byte_enables$write_enable),
+        .write_index(ent_byte_enables$write_index),
+        .write_data(ent_byte_enables$write_data),
+        .read_index(ent_byte_enables$read_index),
+        .read_data(ent_byte_enables$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_size ent_size(
+        .clock(ent_size$clock),
+        .write_enable(ent_size$write_enable),
+        .write_index(ent_size$write_index),
+        .write_data(ent_size$write_data),
+        .read_index(ent_size$read_index),
+        .read_data(ent_size$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_op ent_op(
+        .clock(ent_op$clock),
+        .write_enable(ent_op$write_enable),
+        .write_index(ent_op$write_index),
+        .write_data(ent_op$write_data),
+        .read_index(ent_op$read_index),
+        .read_data(ent_op$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ty ent_ty(
+        .clock(ent_ty$clock),
+        .write_enable(ent_ty$write_enable),
+        .write_index(ent_ty$write_index),
+        .write_data(ent_ty$write_data),
+        .read_index(ent_ty$read_index),
+        .read_data(ent_ty$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$0 ent_ftz$0(
+        .d(ent_ftz$0$d),
+        .q(ent_ftz$0$q),
+        .clock(ent_ftz$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$1 ent_ftz$1(
+        .d(ent_ftz$1$d),
+        .q(ent_ftz$1$q),
+        .clock(ent_ftz$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$2 ent_ftz$2(
+        .d(ent_ftz$2$d),
+        .q(ent_ftz$2$q),
+        .clock(ent_ftz$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$3 ent_ftz$3(
+        .d(ent_ftz$3$d),
+        .q(ent_ftz$3$q),
+        .clock(ent_ftz$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$4 ent_ftz$4(
+        .d(ent_ftz$4$d),
+        .q(ent_ftz$4$q),
+        .clock(ent_ftz$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$5 ent_ftz$5(
+        .d(ent_ftz$5$d),
+        .q(ent_ftz$5$q),
+        .clock(ent_ftz$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$6 ent_ftz$6(
+        .d(ent_ftz$6$d),
+        .q(ent_ftz$6$q),
+        .clock(ent_ftz$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$7 ent_ftz$7(
+        .d(ent_ftz$7$d),
+        .q(ent_ftz$7$q),
+        .clock(ent_ftz$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_src0 ent_src0(
+        .clock(ent_src0$clock),
+        .write_enable(ent_src0$write_enable),
+        .write_index(ent_src0$write_index),
+        .write_data(ent_src0$write_data),
+        .read_index(ent_src0$read_index),
+        .read_data(ent_src0$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_src1 ent_src1(
+        .clock(ent_src1$clock),
+        .write_enable(ent_src1$write_enable),
+        .write_index(ent_src1$write_index),
+        .write_data(ent_src1$write_data),
+        .read_index(ent_src1$read_index),
+        .read_data(ent_src1$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_lane ent_lane(
+        .clock(ent_lane$clock),
+        .write_enable(ent_lane$write_enable),
+        .write_index(ent_lane$write_index),
+        .write_data(ent_lane$write_data),
+        .read_index(ent_lane$read_index),
+        .read_data(ent_lane$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_elem ent_elem(
+        .clock(ent_elem$clock),
+        .write_enable(ent_elem$write_enable),
+        .write_index(ent_elem$write_index),
+        .write_data(ent_elem$write_data),
+        .read_index(ent_elem$read_index),
+        .read_data(ent_elem$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_shift ent_result_shift(
+        .clock(ent_result_shift$clock),
+        .write_enable(ent_result_shift$write_enable),
+        .write_index(ent_result_shift$write_index),
+        .write_data(ent_result_shift$write_data),
+        .read_index(ent_result_shift$read_index),
+        .read_data(ent_result_shift$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$0 ent_result_first$0(
+        .d(ent_result_first$0$d),
+        .q(ent_result_first$0$q),
+        .clock(ent_result_first$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$1 ent_result_first$1(
+        .d(ent_result_first$1$d),
+        .q(ent_result_first$1$q),
+        .clock(ent_result_first$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$2 ent_result_first$2(
+        .d(ent_result_first$2$d),
+        .q(ent_result_first$2$q),
+        .clock(ent_result_first$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$3 ent_result_first$3(
+        .d(ent_result_first$3$d),
+        .q(ent_result_first$3$q),
+        .clock(ent_result_first$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$4 ent_result_first$4(
+        .d(ent_result_first$4$d),
+        .q(ent_result_first$4$q),
+        .clock(ent_result_first$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$5 ent_result_first$5(
+        .d(ent_result_first$5$d),
+        .q(ent_result_first$5$q),
+        .clock(ent_result_first$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$6 ent_result_first$6(
+        .d(ent_result_first$6$d),
+        .q(ent_result_first$6$q),
+        .clock(ent_result_first$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$7 ent_result_first$7(
+        .d(ent_result_first$7$d),
+        .q(ent_result_first$7$q),
+        .clock(ent_result_first$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$0 ent_result_last$0(
+        .d(ent_result_last$0$d),
+        .q(ent_result_last$0$q),
+        .clock(ent_result_last$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$1 ent_result_last$1(
+        .d(ent_result_last$1$d),
+        .q(ent_result_last$1$q),
+        .clock(ent_result_last$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$2 ent_result_last$2(
+        .d(ent_result_last$2$d),
+        .q(ent_result_last$2$q),
+        .clock(ent_result_last$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$3 ent_result_last$3(
+        .d(ent_result_last$3$d),
+        .q(ent_result_last$3$q),
+        .clock(ent_result_last$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$4 ent_result_last$4(
+        .d(ent_result_last$4$d),
+        .q(ent_result_last$4$q),
+        .clock(ent_result_last$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$5 ent_result_last$5(
+        .d(ent_result_last$5$d),
+        .q(ent_result_last$5$q),
+        .clock(ent_result_last$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$6 ent_result_last$6(
+        .d(ent_result_last$6$d),
+        .q(ent_result_last$6$q),
+        .clock(ent_result_last$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$7 ent_result_last$7(
+        .d(ent_result_last$7$d),
+        .q(ent_result_last$7$q),
+        .clock(ent_result_last$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$0 ent_msg_last$0(
+        .d(ent_msg_last$0$d),
+        .q(ent_msg_last$0$q),
+        .clock(ent_msg_last$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$1 ent_msg_last$1(
+        .d(ent_msg_last$1$d),
+        .q(ent_msg_last$1$q),
+        .clock(ent_msg_last$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$2 ent_msg_last$2(
+        .d(ent_msg_last$2$d),
+        .q(ent_msg_last$2$q),
+        .clock(ent_msg_last$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$3 ent_msg_last$3(
+        .d(ent_msg_last$3$d),
+        .q(ent_msg_last$3$q),
+        .clock(ent_msg_last$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$4 ent_msg_last$4(
+        .d(ent_msg_last$4$d),
+        .q(ent_msg_last$4$q),
+        .clock(ent_msg_last$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$5 ent_msg_last$5(
+        .d(ent_msg_last$5$d),
+        .q(ent_msg_last$5$q),
+        .clock(ent_msg_last$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$6 ent_msg_last$6(
+        .d(ent_msg_last$6$d),
+        .q(ent_msg_last$6$q),
+        .clock(ent_msg_last$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$7 ent_msg_last$7(
+        .d(ent_msg_last$7$d),
+        .q(ent_msg_last$7$q),
+        .clock(ent_msg_last$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$0 ent_error$0(
+        .d(ent_error$0$d),
+        .q(ent_error$0$q),
+        .clock(ent_error$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$1 ent_error$1(
+        .d(ent_error$1$d),
+        .q(ent_error$1$q),
+        .clock(ent_error$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$2 ent_error$2(
+        .d(ent_error$2$d),
+        .q(ent_error$2$q),
+        .clock(ent_error$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$3 ent_error$3(
+        .d(ent_error$3$d),
+        .q(ent_error$3$q),
+        .clock(ent_error$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$4 ent_error$4(
+        .d(ent_error$4$d),
+        .q(ent_error$4$q),
+        .clock(ent_error$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$5 ent_error$5(
+        .d(ent_error$5$d),
+        .q(ent_error$5$q),
+        .clock(ent_error$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$6 ent_error$6(
+        .d(ent_error$6$d),
+        .q(ent_error$6$q),
+        .clock(ent_error$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$7 ent_error$7(
+        .d(ent_error$7$d),
+        .q(ent_error$7$q),
+        .clock(ent_error$7$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        head_ptr$d = head_ptr$q;
+        hq_line$d = hq_line$q;
+        head_next_ptr$d = head_next_ptr$q;
+        hq_space$d = hq_space$q;
+        hq_byte_enables$d = hq_byte_enables$q;
+        hq_bit_offset$d = hq_bit_offset$q;
+        hq_size$d = hq_size$q;
+        hq_valid$d = hq_valid$q;
+        hz_late_overlaps$d = hz_late_overlaps$q;
+        hq_pushed$d = hq_pushed$q;
+        hq_kind$d = hq_kind$q;
+        hq_read_seq$d = hq_read_seq$q;
+        tail_ptr$d = tail_ptr$q;
+        occupancy$d = occupancy$q;
+        read_issue_seq$d = read_issue_seq$q;
+        push_data$d = push_data$q;
+        push_bytes$d = push_bytes$q;
+        ent_valid$0$d = ent_valid$0$q;
+        ent_kind$0$d = ent_kind$0$q;
+        ent_read_seq$0$d = ent_read_seq$0$q;
+        ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
+        push_hit$0$d = 1'b0;
+        ent_line$0$d = ent_line$0$q;
+        ent_space$0$d = ent_space$0$q;
+        ent_ftz$0$d = ent_ftz$0$q;
+        ent_result_first$0$d = ent_result_first$0$q;
+        ent_result_last$0$d = ent_result_last$0$q;
+        ent_msg_last$0$d = ent_msg_last$0$q;
+        ent_error$0$d = ent_error$0$q;
+        ent_valid$1$d = ent_valid$1$q;
+        ent_kind$1$d = ent_kind$1$q;
+        ent_read_seq$1$d = ent_read_seq$1$q;
+        ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
+        push_hit$1$d = 1'b0;
+        ent_line$1$d = ent_line$1$q;
+        ent_space$1$d = ent_space$1$q;
+        ent_ftz$1$d = ent_ftz$1$q;
+        ent_result_first$1$d = ent_result_first$1$q;
+        ent_result_last$1$d = ent_result_last$1$q;
+        ent_msg_last$1$d = ent_msg_last$1$q;
+        ent_error$1$d = ent_error$1$q;
+        ent_valid$2$d = ent_valid$2$q;
+        ent_kind$2$d = ent_kind$2$q;
+        ent_read_seq$2$d = ent_read_seq$2$q;
+        ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
+        push_hit$2$d = 1'b0;
+        ent_line$2$d = ent_line$2$q;
+        ent_space$2$d = ent_space$2$q;
+        ent_ftz$2$d = ent_ftz$2$q;
+        ent_result_first$2$d = ent_result_first$2$q;
+        ent_result_last$2$d = ent_result_last$2$q;
+        ent_msg_last$2$d = ent_msg_last$2$q;
+        ent_error$2$d = ent_error$2$q;
+        ent_valid$3$d = ent_valid$3$q;
+        ent_kind$3$d = ent_kind$3$q;
+        ent_read_seq$3$d = ent_read_seq$3$q;
+        ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
+        push_hit$3$d = 1'b0;
+        ent_line$3$d = ent_line$3$q;
+        ent_space$3$d = ent_space$3$q;
+        ent_ftz$3$d = ent_ftz$3$q;
+        ent_result_first$3$d = ent_result_first$3$q;
+        ent_result_last$3$d = ent_result_last$3$q;
+        ent_msg_last$3$d = ent_msg_last$3$q;
+        ent_error$3$d = ent_error$3$q;
+        ent_valid$4$d = ent_valid$4$q;
+        ent_kind$4$d = ent_kind$4$q;
+        ent_read_seq$4$d = ent_read_seq$4$q;
+        ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
+        push_hit$4$d = 1'b0;
+        ent_line$4$d = ent_line$4$q;
+        ent_space$4$d = ent_space$4$q;
+        ent_ftz$4$d = ent_ftz$4$q;
+        ent_result_first$4$d = ent_result_first$4$q;
+        ent_result_last$4$d = ent_result_last$4$q;
+        ent_msg_last$4$d = ent_msg_last$4$q;
+        ent_error$4$d = ent_error$4$q;
+        ent_valid$5$d = ent_valid$5$q;
+        ent_kind$5$d = ent_kind$5$q;
+        ent_read_seq$5$d = ent_read_seq$5$q;
+        ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
+        push_hit$5$d = 1'b0;
+        ent_line$5$d = ent_line$5$q;
+        ent_space$5$d = ent_space$5$q;
+        ent_ftz$5$d = ent_ftz$5$q;
+        ent_result_first$5$d = ent_result_first$5$q;
+        ent_result_last$5$d = ent_result_last$5$q;
+        ent_msg_last$5$d = ent_msg_last$5$q;
+        ent_error$5$d = ent_error$5$q;
+        ent_valid$6$d = ent_valid$6$q;
+        ent_kind$6$d = ent_kind$6$q;
+        ent_read_seq$6$d = ent_read_seq$6$q;
+        ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
+        push_hit$6$d = 1'b0;
+        ent_line$6$d = ent_line$6$q;
+        ent_space$6$d = ent_space$6$q;
+        ent_ftz$6$d = ent_ftz$6$q;
+        ent_result_first$6$d = ent_result_first$6$q;
+        ent_result_last$6$d = ent_result_last$6$q;
+        ent_msg_last$6$d = ent_msg_last$6$q;
+        ent_error$6$d = ent_error$6$q;
+        ent_valid$7$d = ent_valid$7$q;
+        ent_kind$7$d = ent_kind$7$q;
+        ent_read_seq$7$d = ent_read_seq$7$q;
+        ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
+        push_hit$7$d = 1'b0;
+        ent_line$7$d = ent_line$7$q;
+        ent_space$7$d = ent_space$7$q;
+        ent_ftz$7$d = ent_ftz$7$q;
+        ent_result_first$7$d = ent_result_first$7$q;
+        ent_result_last$7$d = ent_result_last$7$q;
+        ent_msg_last$7$d = ent_msg_last$7$q;
+        ent_error$7$d = ent_error$7$q;
+        hz_overlaps$0$d = hz_overlaps$0$q;
+        hz_same_bytes$0$d = hz_same_bytes$0$q;
+        hz_overlaps$1$d = hz_overlaps$1$q;
+        hz_same_bytes$1$d = hz_same_bytes$1$q;
+        hz_overlaps$2$d = hz_overlaps$2$q;
+        hz_same_bytes$2$d = hz_same_bytes$2$q;
+        hz_overlaps$3$d = hz_overlaps$3$q;
+        hz_same_bytes$3$d = hz_same_bytes$3$q;
+        next_head_space = 1'b0;
+        next_head_valid = 1'b0;
+        next_head_kind = kind_marker;
+        next_head_returned = 1'b0;
+        next_head_read_seq = zero_seq;
+        if (head_next_ptr$q == 0) begin
+            next_head_read_seq = ent_read_seq$0$q;
+            next_head_space = ent_space$0$q;
+            next_head_valid = ent_valid$0$q;
+            next_head_kind = ent_kind$0$q;
+            next_head_returned = ent_data$0$returned;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_head_read_seq = ent_read_seq$1$q;
+            next_head_space = ent_space$1$q;
+            next_head_valid = ent_valid$1$q;
+            next_head_kind = ent_kind$1$q;
+            next_head_returned = ent_data$1$returned;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_head_read_seq = ent_read_seq$2$q;
+            next_head_space = ent_space$2$q;
+            next_head_valid = ent_valid$2$q;
+            next_head_kind = ent_kind$2$q;
+            next_head_returned = ent_data$2$returned;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_head_read_seq = ent_read_seq$3$q;
+            next_head_space = ent_space$3$q;
+            next_head_valid = ent_valid$3$q;
+            next_head_kind = ent_kind$3$q;
+            next_head_returned = ent_data$3$returned;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_head_read_seq = ent_read_seq$4$q;
+            next_head_space = ent_space$4$q;
+            next_head_valid = ent_valid$4$q;
+            next_head_kind = ent_kind$4$q;
+            next_head_returned = ent_data$4$returned;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_head_read_seq = ent_read_seq$5$q;
+            next_head_space = ent_space$5$q;
+            next_head_valid = ent_valid$5$q;
+            next_head_kind = ent_kind$5$q;
+            next_head_returned = ent_data$5$returned;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_head_read_seq = ent_read_seq$6$q;
+            next_head_space = ent_space$6$q;
+            next_head_valid = ent_valid$6$q;
+            next_head_kind = ent_kind$6$q;
+            next_head_returned = ent_data$6$returned;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_head_read_seq = ent_read_seq$7$q;
+            next_head_space = ent_space$7$q;
+            next_head_valid = ent_valid$7$q;
+            next_head_kind = ent_kind$7$q;
+            next_head_returned = ent_data$7$returned;
+        end
+        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == x_space);
+        hz_same_bytes$0$d = hq_byte_enables$q == x_byte_enables;
+        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+        hz_same_bytes$1$d = hq_byte_enables$q == x2_byte_enables;
+        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == x3_space);
+        hz_same_bytes$2$d = hq_byte_enables$q == x3_byte_enables;
+        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == x4_space);
+        hz_same_bytes$3$d = hq_byte_enables$q == x4_byte_enables;
+        if (x_free) begin
+            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == x_space);
+            hz_same_bytes$1$d = hq_byte_enables$q == x_byte_enables;
+            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+            hz_same_bytes$2$d = hq_byte_enables$q == x2_byte_enables;
+            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == x3_space);
+            hz_same_bytes$3$d = hq_byte_enables$q == x3_byte_enables;
+        end
+        if (head_enters) begin
+            hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
+            hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
+            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == x_space);
+            hz_same_bytes$1$d = ent_byte_enables$read_data == x_byte_enables;
+            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == x2_space);
+            hz_same_bytes$2$d = ent_byte_enables$read_data == x2_byte_enables;
+            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == x3_space);
+            hz_same_bytes$3$d = ent_byte_enables$read_data == x3_byte_enables;
+        end
+        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == w_space);
+        if (x_free) begin
+            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == x4_space);
+            if (~fp_built) begin
+                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+            end
+        end
+        if (head_enters) begin
+            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == x4_space);
+            if (~fp_built) begin
+                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == x2_space);
+            end
+        end
+        if (head_enters) begin
+            head_ptr$d = head_ptr$q + one_index;
+            head_next_ptr$d = head_next_ptr$q + one_index;
+            if (head_ptr$q == 0) begin
+                ent_valid$0$d = 1'b0;
+            end
+            if (head_ptr$q == 1) begin
+                ent_valid$1$d = 1'b0;
+            end
+            if (head_ptr$q == 2) begin
+                ent_valid$2$d = 1'b0;
+            end
+            if (head_ptr$q == 3) begin
+                ent_valid$3$d = 1'b0;
+            end
+            if (head_ptr$q == 4) begin
+                ent_valid$4$d = 1'b0;
+            end
+            if (head_ptr$q == 5) begin
+                ent_valid$5$d = 1'b0;
+            end
+            if (head_ptr$q == 6) begin
+                ent_valid$6$d = 1'b0;
+            end
+            if (head_ptr$q == 7) begin
+                ent_valid$7$d = 1'b0;
+            end
+        end
+        alloc_on_port_line = (port_write & (a_line == port_line)) & (a_space == port_space);
+        alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
+        alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
+        head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
+        next_on_port_line = ((port_write & (next_head_valid & (next_head_kind == kind_read_modify_write))) & ((ent_line_at_head$read_data == port_line) & (next_head_space == port_space))) | (alloc_at_next_head & alloc_on_port_line);
+        hq_pushed$d = head_on_port_line;
+        if (head_enters) begin
+            hq_pushed$d = next_on_port_line;
+        end
+        hq_valid$d = hq_valid$q | alloc_at_head;
+        if (head_enters) begin
+            hq_valid$d = next_head_valid | alloc_at_next_head;
+            hq_kind$d = next_head_kind;
+            hq_read_seq$d = next_head_read_seq;
+            hq_line$d = ent_line_at_head$read_data;
+            hq_space$d = next_head_space;
+            hq_byte_enables$d = ent_byte_enables$read_data;
+            hq_bit_offset$d = ent_bit_offset$read_data;
+            hq_size$d = ent_size$read_data;
+        end
+        if (alloc_at_next_head & head_enters) begin
+            hq_line$d = a_line;
+            hq_space$d = a_space;
+            hq_byte_enables$d = a_byte_enables;
+            hq_bit_offset$d = a_bit_offset;
+            hq_size$d = a_size;
+            hq_kind$d = a_kind;
+            hq_read_seq$d = read_issue_seq$q;
+        end
+        if (alloc_at_head) begin
+            hq_line$d = a_line;
+            hq_space$d = a_space;
+            hq_byte_enables$d = a_byte_enables;
+            hq_bit_offset$d = a_bit_offset;
+            hq_size$d = a_size;
+            hq_kind$d = a_kind;
+            hq_read_seq$d = read_issue_seq$q;
+        end
+        if (alloc) begin
+            tail_ptr$d = tail_ptr$q + one_index;
+            if (tail_ptr$q == 0) begin
+                ent_valid$0$d = 1'b1;
+                ent_kind$0$d = a_kind;
+                ent_read_seq$0$d = read_issue_seq$q;
+                ent_fwd_bytes$0$d = zero_enables;
+                ent_line$0$d = a_line;
+                ent_space$0$d = a_space;
+                ent_ftz$0$d = a_ftz;
+                ent_result_first$0$d = a_result_first;
+                ent_result_last$0$d = a_result_last;
+                ent_msg_last$0$d = a_msg_last;
+                ent_error$0$d = a_error;
+            end
+            if (tail_ptr$q == 1) begin
+                ent_valid$1$d = 1'b1;
+                ent_kind$1$d = a_kind;
+                ent_read_seq$1$d = read_issue_seq$q;
+                ent_fwd_bytes$1$d = zero_enables;
+                ent_line$1$d = a_line;
+                ent_space$1$d = a_space;
+                ent_ftz$1$d = a_ftz;
+                ent_result_first$1$d = a_result_first;
+                ent_result_last$1$d = a_result_last;
+                ent_msg_last$1$d = a_msg_last;
+                ent_error$1$d = a_error;
+            end
+            if (tail_ptr$q == 2) begin
+                ent_valid$2$d = 1'b1;
+                ent_kind$2$d = a_kind;
+                ent_read_seq$2$d = read_issue_seq$q;
+                ent_fwd_bytes$2$d = zero_enables;
+                ent_line$2$d = a_line;
+                ent_space$2$d = a_space;
+                ent_ftz$2$d = a_ftz;
+                ent_result_first$2$d = a_result_first;
+                ent_result_last$2$d = a_result_last;
+                ent_msg_last$2$d = a_msg_last;
+                ent_error$2$d = a_error;
+            end
+            if (tail_ptr$q == 3) begin
+                ent_valid$3$d = 1'b1;
+                ent_kind$3$d = a_kind;
+                ent_read_seq$3$d = read_issue_seq$q;
+                ent_fwd_bytes$3$d = zero_enables;
+                ent_line$3$d = a_line;
+                ent_space$3$d = a_space;
+                ent_ftz$3$d = a_ftz;
+                ent_result_first$3$d = a_result_first;
+                ent_result_last$3$d = a_result_last;
+                ent_msg_last$3$d = a_msg_last;
+                ent_error$3$d = a_error;
+            end
+            if (tail_ptr$q == 4) begin
+                ent_valid$4$d = 1'b1;
+                ent_kind$4$d = a_kind;
+                ent_read_seq$4$d = read_issue_seq$q;
+                ent_fwd_bytes$4$d = zero_enables;
+                ent_line$4$d = a_line;
+                ent_space$4$d = a_space;
+                ent_ftz$4$d = a_ftz;
+                ent_result_first$4$d = a_result_first;
+                ent_result_last$4$d = a_result_last;
+                ent_msg_last$4$d = a_msg_last;
+                ent_error$4$d = a_error;
+            end
+            if (tail_ptr$q == 5) begin
+                ent_valid$5$d = 1'b1;
+                ent_kind$5$d = a_kind;
+                ent_read_seq$5$d = read_issue_seq$q;
+                ent_fwd_bytes$5$d = zero_enables;
+                ent_line$5$d = a_line;
+                ent_space$5$d = a_space;
+                ent_ftz$5$d = a_ftz;
+                ent_result_first$5$d = a_result_first;
+                ent_result_last$5$d = a_result_last;
+                ent_msg_last$5$d = a_msg_last;
+                ent_error$5$d = a_error;
+            end
+            if (tail_ptr$q == 6) begin
+                ent_valid$6$d = 1'b1;
+                ent_kind$6$d = a_kind;
+                ent_read_seq$6$d = read_issue_seq$q;
+                ent_fwd_bytes$6$d = zero_enables;
+                ent_line$6$d = a_line;
+                ent_space$6$d = a_space;
+                ent_ftz$6$d = a_ftz;
+                ent_result_first$6$d = a_result_first;
+                ent_result_last$6$d = a_result_last;
+                ent_msg_last$6$d = a_msg_last;
+                ent_error$6$d = a_error;
+            end
+            if (tail_ptr$q == 7) begin
+                ent_valid$7$d = 1'b1;
+                ent_kind$7$d = a_kind;
+                ent_read_seq$7$d = read_issue_seq$q;
+                ent_fwd_bytes$7$d = zero_enables;
+                ent_line$7$d = a_line;
+                ent_space$7$d = a_space;
+                ent_ftz$7$d = a_ftz;
+                ent_result_first$7$d = a_result_first;
+                ent_result_last$7$d = a_result_last;
+                ent_msg_last$7$d = a_msg_last;
+                ent_error$7$d = a_error;
+            end
+        end
+        if (a_reads) begin
+            read_issue_seq$d = read_issue_seq$q + one_seq;
+        end
+        if (alloc & ~head_enters) begin
+            occupancy$d = occupancy$q + one_occupancy;
+        end
+        if (head_enters & ~alloc) begin
+            occupancy$d = occupancy$q - one_occupancy;
+        end
+        push_data$d = port_data;
+        push_bytes$d = port_byte_enables;
+        alloc_hit$0 = alloc & (tail_ptr$q == 0);
+        port_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
+        push_hit$0$d = port_hit$0 | (alloc_hit$0 & alloc_on_port_line);
+        return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
+        alloc_hit$1 = alloc & (tail_ptr$q == 1);
+        port_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
+        push_hit$1$d = port_hit$1 | (alloc_hit$1 & alloc_on_port_line);
+        return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
+        alloc_hit$2 = alloc & (tail_ptr$q == 2);
+        port_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
+        push_hit$2$d = port_hit$2 | (alloc_hit$2 & alloc_on_port_line);
+        return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
+        alloc_hit$3 = alloc & (tail_ptr$q == 3);
+        port_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
+        push_hit$3$d = port_hit$3 | (alloc_hit$3 & alloc_on_port_line);
+        return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
+        alloc_hit$4 = alloc & (tail_ptr$q == 4);
+        port_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
+        push_hit$4$d = port_hit$4 | (alloc_hit$4 & alloc_on_port_line);
+        return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
+        alloc_hit$5 = alloc & (tail_ptr$q == 5);
+        port_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
+        push_hit$5$d = port_hit$5 | (alloc_hit$5 & alloc_on_port_line);
+        return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
+        alloc_hit$6 = alloc & (tail_ptr$q == 6);
+        port_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
+        push_hit$6$d = port_hit$6 | (alloc_hit$6 & alloc_on_port_line);
+        return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
+        alloc_hit$7 = alloc & (tail_ptr$q == 7);
+        port_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
+        push_hit$7$d = port_hit$7 | (alloc_hit$7 & alloc_on_port_line);
+        return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
+        read_return_seq$d = read_return_seq$q + one_seq;
+        take_push$0 = push_hit$0$q & ent_valid$0$q;
+        ent_data$0$wr_bytes = zero_enables;
+        if (take_push$0) begin
+            ent_data$0$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | push_bytes$q;
+        end
+        take_push$1 = push_hit$1$q & ent_valid$1$q;
+        ent_data$1$wr_bytes = zero_enables;
+        if (take_push$1) begin
+            ent_data$1$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | push_bytes$q;
+        end
+        take_push$2 = push_hit$2$q & ent_valid$2$q;
+        ent_data$2$wr_bytes = zero_enables;
+        if (take_push$2) begin
+            ent_data$2$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | push_bytes$q;
+        end
+        take_push$3 = push_hit$3$q & ent_valid$3$q;
+        ent_data$3$wr_bytes = zero_enables;
+        if (take_push$3) begin
+            ent_data$3$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | push_bytes$q;
+        end
+        take_push$4 = push_hit$4$q & ent_valid$4$q;
+        ent_data$4$wr_bytes = zero_enables;
+        if (take_push$4) begin
+            ent_data$4$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | push_bytes$q;
+        end
+        take_push$5 = push_hit$5$q & ent_valid$5$q;
+        ent_data$5$wr_bytes = zero_enables;
+        if (take_push$5) begin
+            ent_data$5$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | push_bytes$q;
+        end
+        take_push$6 = push_hit$6$q & ent_valid$6$q;
+        ent_data$6$wr_bytes = zero_enables;
+        if (take_push$6) begin
+            ent_data$6$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | push_bytes$q;
+        end
+        take_push$7 = push_hit$7$q & ent_valid$7$q;
+        ent_data$7$wr_bytes = zero_enables;
+        if (take_push$7) begin
+            ent_data$7$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
+        end
+        head_take_push = hq_pushed$q & hq_valid$q;
+        head_return_hit = (hq_valid$q & (hq_kind$q == kind_read_modify_write)) & (~hq_data$returned & (hq_read_seq$q == read_return_seq$q));
+        next_take_push = 1'b0;
+        next_return_hit = 1'b0;
+        if (head_next_ptr$q == 0) begin
+            next_take_push = take_push$0;
+            next_return_hit = return_hit$0;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_take_push = take_push$1;
+            next_return_hit = return_hit$1;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_take_push = take_push$2;
+            next_return_hit = return_hit$2;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_take_push = take_push$3;
+            next_return_hit = return_hit$3;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_take_push = take_push$4;
+            next_return_hit = return_hit$4;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_take_push = take_push$5;
+            next_return_hit = return_hit$5;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_take_push = take_push$6;
+            next_return_hit = return_hit$6;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_take_push = take_push$7;
+            next_return_hit = return_hit$7;
+        end
+        hq_data$head_wr_bytes = zero_enables;
+        if (head_take_push) begin
+            hq_data$head_wr_bytes = push_bytes$q;
+        end
+        hq_data$next_wr_bytes = zero_enables;
+        if (next_take_push) begin
+            hq_data$next_wr_bytes = push_bytes$q;
+        end
+        if (reset) begin
+            head_ptr$d = zero_index;
+            head_next_ptr$d = one_index;
+            hq_valid$d = 1'b0;
+            hq_pushed$d = 1'b0;
+            tail_ptr$d = zero_index;
+            occupancy$d = zero_occupancy;
+            read_issue_seq$d = zero_seq;
+            ent_valid$0$d = 1'b0;
+            push_hit$0$d = 1'b0;
+            ent_valid$1$d = 1'b0;
+            push_hit$1$d = 1'b0;
+            ent_valid$2$d = 1'b0;
+            push_hit$2$d = 1'b0;
+            ent_valid$3$d = 1'b0;
+            push_hit$3$d = 1'b0;
+            ent_valid$4$d = 1'b0;
+            push_hit$4$d = 1'b0;
+            ent_valid$5$d = 1'b0;
+            push_hit$5$d = 1'b0;
+            ent_valid$6$d = 1'b0;
+            push_hit$6$d = 1'b0;
+            ent_valid$7$d = 1'b0;
+            push_hit$7$d = 1'b0;
+        end
+        full = occupancy$q == table_full;
+    end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) head_ptr$clock = clock;
+    always @(*) hq_line$clock = clock;
+    always @(*) head_next_ptr$clock = clock;
+    always @(*) hq_space$clock = clock;
+    always @(*) hq_byte_enables$clock = clock;
+    always @(*) hq_bit_offset$clock = clock;
+    always @(*) hq_size$clock = clock;
+    always @(*) hq_valid$clock = clock;
+    always @(*) hz_late_overlaps$clock = clock;
+    always @(*) hq_pushed$clock = clock;
+    always @(*) hq_kind$clock = clock;
+    always @(*) hq_read_seq$clock = clock;
+    always @(*) tail_ptr$clock = clock;
+    always @(*) occupancy$clock = clock;
+    always @(*) read_issue_seq$clock = clock;
+    always @(*) push_data$clock = clock;
+    always @(*) push_bytes$clock = clock;
+    always @(*) ent_valid$0$clock = clock;
+    always @(*) ent_kind$0$clock = clock;
+    always @(*) ent_read_seq$0$clock = clock;
+    always @(*) ent_fwd_bytes$0$clock = clock;
+    always @(*) push_hit$0$clock = clock;
+    always @(*) ent_line$0$clock = clock;
+    always @(*) ent_space$0$clock = clock;
+    always @(*) ent_ftz$0$clock = clock;
+    always @(*) ent_result_first$0$clock = clock;
+    always @(*) ent_result_last$0$clock = clock;
+    always @(*) ent_msg_last$0$clock = clock;
+    always @(*) ent_error$0$clock = clock;
+    always @(*) ent_valid$1$clock = clock;
+    always @(*) ent_kind$1$clock = clock;
+    always @(*) ent_read_seq$1$clock = clock;
+    always @(*) ent_fwd_bytes$1$clock = clock;
+    always @(*) push_hit$1$clock = clock;
+    always @(*) ent_line$1$clock = clock;
+    always @(*) ent_space$1$clock = clock;
+    always @(*) ent_ftz$1$clock = clock;
+    always @(*) ent_result_first$1$clock = clock;
+    always @(*) ent_result_last$1$clock = clock;
+    always @(*) ent_msg_last$1$clock = clock;
+    always @(*) ent_error$1$clock = clock;
+    always @(*) ent_valid$2$clock = clock;
+    always @(*) ent_kind$2$clock = clock;
+    always @(*) ent_read_seq$2$clock = clock;
+    always @(*) ent_fwd_bytes$2$clock = clock;
+    always @(*) push_hit$2$clock = clock;
+    always @(*) ent_line$2$clock = clock;
+    always @(*) ent_space$2$clock = clock;
+    always @(*) ent_ftz$2$clock = clock;
+    always @(*) ent_result_first$2$clock = clock;
+    always @(*) ent_result_last$2$clock = clock;
+    always @(*) ent_msg_last$2$clock = clock;
+    always @(*) ent_error$2$clock = clock;
+    always @(*) ent_valid$3$clock = clock;
+    always @(*) ent_kind$3$clock = clock;
+    always @(*) ent_read_seq$3$clock = clock;
+    always @(*) ent_fwd_bytes$3$clock = clock;
+    always @(*) push_hit$3$clock = clock;
+    always @(*) ent_line$3$clock = clock;
+    always @(*) ent_space$3$clock = clock;
+    always @(*) ent_ftz$3$clock = clock;
+    always @(*) ent_result_first$3$clock = clock;
+    always @(*) ent_result_last$3$clock = clock;
+    always @(*) ent_msg_last$3$clock = clock;
+    always @(*) ent_error$3$clock = clock;
+    always @(*) ent_valid$4$clock = clock;
+    always @(*) ent_kind$4$clock = clock;
+    always @(*) ent_read_seq$4$clock = clock;
+    always @(*) ent_fwd_bytes$4$clock = clock;
+    always @(*) push_hit$4$clock = clock;
+    always @(*) ent_line$4$clock = clock;
+    always @(*) ent_space$4$clock = clock;
+    always @(*) ent_ftz$4$clock = clock;
+    always @(*) ent_result_first$4$clock = clock;
+    always @(*) ent_result_last$4$clock = clock;
+    always @(*) ent_msg_last$4$clock = clock;
+    always @(*) ent_error$4$clock = clock;
+    always @(*) ent_valid$5$clock = clock;
+    always @(*) ent_kind$5$clock = clock;
+    always @(*) ent_read_seq$5$clock = clock;
+    always @(*) ent_fwd_bytes$5$clock = clock;
+    always @(*) push_hit$5$clock = clock;
+    always @(*) ent_line$5$clock = clock;
+    always @(*) ent_space$5$clock = clock;
+    always @(*) ent_ftz$5$clock = clock;
+    always @(*) ent_result_first$5$clock = clock;
+    always @(*) ent_result_last$5$clock = clock;
+    always @(*) ent_msg_last$5$clock = clock;
+    always @(*) ent_error$5$clock = clock;
+    always @(*) ent_valid$6$clock = clock;
+    always @(*) ent_kind$6$clock = clock;
+    always @(*) ent_read_seq$6$clock = clock;
+    always @(*) ent_fwd_bytes$6$clock = clock;
+    always @(*) push_hit$6$clock = clock;
+    always @(*) ent_line$6$clock = clock;
+    always @(*) ent_space$6$clock = clock;
+    always @(*) ent_ftz$6$clock = clock;
+    always @(*) ent_result_first$6$clock = clock;
+    always @(*) ent_result_last$6$clock = clock;
+    always @(*) ent_msg_last$6$clock = clock;
+    always @(*) ent_error$6$clock = clock;
+    always @(*) ent_valid$7$clock = clock;
+    always @(*) ent_kind$7$clock = clock;
+    always @(*) ent_read_seq$7$clock = clock;
+    always @(*) ent_fwd_bytes$7$clock = clock;
+    always @(*) push_hit$7$clock = clock;
+    always @(*) ent_line$7$clock = clock;
+    always @(*) ent_space$7$clock = clock;
+    always @(*) ent_ftz$7$clock = clock;
+    always @(*) ent_result_first$7$clock = clock;
+    always @(*) ent_result_last$7$clock = clock;
+    always @(*) ent_msg_last$7$clock = clock;
+    always @(*) ent_error$7$clock = clock;
+    always @(*) hz_overlaps$0$clock = clock;
+    always @(*) hz_same_bytes$0$clock = clock;
+    always @(*) hz_overlaps$1$clock = clock;
+    always @(*) hz_same_bytes$1$clock = clock;
+    always @(*) hz_overlaps$2$clock = clock;
+    always @(*) hz_same_bytes$2$clock = clock;
+    always @(*) hz_overlaps$3$clock = clock;
+    always @(*) hz_same_bytes$3$clock = clock;
+    always @(*) ent_src0$clock = clock;
+    always @(*) ent_src0$read_index = head_ptr$q;
+    always @(*) ent_src1$clock = clock;
+    always @(*) ent_src1$read_index = head_ptr$q;
+    always @(*) ent_bit_offset$clock = clock;
+    always @(*) ent_bit_offset$read_index = head_next_ptr$q;
+    always @(*) ent_byte_enables$clock = clock;
+    always @(*) ent_byte_enables$read_index = head_next_ptr$q;
+    always @(*) ent_size$clock = clock;
+    always @(*) ent_size$read_index = head_next_ptr$q;
+    always @(*) ent_op$clock = clock;
+    always @(*) ent_op$read_index = head_ptr$q;
+    always @(*) ent_ty$clock = clock;
+    always @(*) ent_ty$read_index = head_ptr$q;
+    always @(*) ent_lane$clock = clock;
+    always @(*) ent_lane$read_index = head_ptr$q;
+    always @(*) ent_elem$clock = clock;
+    always @(*) ent_elem$read_index = head_ptr$q;
+    always @(*) ent_result_shift$clock = clock;
+    always @(*) ent_result_shift$read_index = head_ptr$q;
+    always @(*) ent_line_at_head$clock = clock;
+    always @(*) ent_line_at_head$read_index = head_next_ptr$q;
+    always @(*) ent_data$0$clock = clock;
+    always @(*) ent_data$0$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$0$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$0 = ent_data$0$word0;
+    always @(*) next_entry_word1$choice$0 = ent_data$0$word1;
+    always @(*) next_entry_word2$choice$0 = ent_data$0$word2;
+    always @(*) next_entry_word3$choice$0 = ent_data$0$word3;
+    always @(*) head_entry_keep$choice$0 = ent_fwd_bytes$0$q;
+    always @(*) next_entry_keep$choice$0 = ent_fwd_bytes$0$q;
+    always @(*) ent_data$1$clock = clock;
+    always @(*) ent_data$1$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$1$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$1 = ent_data$1$word0;
+    always @(*) next_entry_word1$choice$1 = ent_data$1$word1;
+    always @(*) next_entry_word2$choice$1 = ent_data$1$word2;
+    always @(*) next_entry_word3$choice$1 = ent_data$1$word3;
+    always @(*) head_entry_keep$choice$1 = ent_fwd_bytes$1$q;
+    always @(*) next_entry_keep$choice$1 = ent_fwd_bytes$1$q;
+    always @(*) ent_data$2$clock = clock;
+    always @(*) ent_data$2$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$2$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$2 = ent_data$2$word0;
+    always @(*) next_entry_word1$choice$2 = ent_data$2$word1;
+    always @(*) next_entry_word2$choice$2 = ent_data$2$word2;
+    always @(*) next_entry_word3$choice$2 = ent_data$2$word3;
+    always @(*) head_entry_keep$choice$2 = ent_fwd_bytes$2$q;
+    always @(*) next_entry_keep$choice$2 = ent_fwd_bytes$2$q;
+    always @(*) ent_data$3$clock = clock;
+    always @(*) ent_data$3$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$3$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$3 = ent_data$3$word0;
+    always @(*) next_entry_word1$choice$3 = ent_data$3$word1;
+    always @(*) next_entry_word2$choice$3 = ent_data$3$word2;
+    always @(*) next_entry_word3$choice$3 = ent_data$3$word3;
+    always @(*) head_entry_keep$choice$3 = ent_fwd_bytes$3$q;
+    always @(*) next_entry_keep$choice$3 = ent_fwd_bytes$3$q;
+    always @(*) ent_data$4$clock = clock;
+    always @(*) ent_data$4$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$4$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$4 = ent_data$4$word0;
+    always @(*) next_entry_word1$choice$4 = ent_data$4$word1;
+    always @(*) next_entry_word2$choice$4 = ent_data$4$word2;
+    always @(*) next_entry_word3$choice$4 = ent_data$4$word3;
+    always @(*) head_entry_keep$choice$4 = ent_fwd_bytes$4$q;
+    always @(*) next_entry_keep$choice$4 = ent_fwd_bytes$4$q;
+    always @(*) ent_data$5$clock = clock;
+    always @(*) ent_data$5$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$5$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$5 = ent_data$5$word0;
+    always @(*) next_entry_word1$choice$5 = ent_data$5$word1;
+    always @(*) next_entry_word2$choice$5 = ent_data$5$word2;
+    always @(*) next_entry_word3$choice$5 = ent_data$5$word3;
+    always @(*) head_entry_keep$choice$5 = ent_fwd_bytes$5$q;
+    always @(*) next_entry_keep$choice$5 = ent_fwd_bytes$5$q;
+    always @(*) ent_data$6$clock = clock;
+    always @(*) ent_data$6$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$6$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$6 = ent_data$6$word0;
+    always @(*) next_entry_word1$choice$6 = ent_data$6$word1;
+    always @(*) next_entry_word2$choice$6 = ent_data$6$word2;
+    always @(*) next_entry_word3$choice$6 = ent_data$6$word3;
+    always @(*) head_entry_keep$choice$6 = ent_fwd_bytes$6$q;
+    always @(*) next_entry_keep$choice$6 = ent_fwd_bytes$6$q;
+    always @(*) ent_data$7$clock = clock;
+    always @(*) ent_data$7$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$7$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$7 = ent_data$7$word0;
+    always @(*) next_entry_word1$choice$7 = ent_data$7$word1;
+    always @(*) next_entry_word2$choice$7 = ent_data$7$word2;
+    always @(*) next_entry_word3$choice$7 = ent_data$7$word3;
+    always @(*) head_entry_keep$choice$7 = ent_fwd_bytes$7$q;
+    always @(*) next_entry_keep$choice$7 = ent_fwd_bytes$7$q;
+    always @(*) head_entry_keep$index = head_ptr$q;
+    always @(*) next_entry_keep$index = head_next_ptr$q;
+    always @(*) hq_data$clock = clock;
+    always @(*) hq_data$rd_valid = mem_rdata_valid;
+    always @(*) hq_data$rd_data = mem_rdata;
+    always @(*) next_entry_word0$index = head_next_ptr$q;
+    always @(*) next_entry_word1$index = head_next_ptr$q;
+    always @(*) next_entry_word2$index = head_next_ptr$q;
+    always @(*) next_entry_word3$index = head_next_ptr$q;
+    always @(*) hq_data$next_word$0 = next_entry_word0$chosen;
+    always @(*) hq_data$next_word$1 = next_entry_word1$chosen;
+    always @(*) hq_data$next_word$2 = next_entry_word2$chosen;
+    always @(*) hq_data$next_word$3 = next_entry_word3$chosen;
+    always @(*) hz_head$0$head_line = hq_line$q;
+    always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$0$stage_line = x_line;
+    always @(*) hz_head$0$stage_byte_enables = x_byte_enables;
+    always @(*) hz_head$1$head_line = hq_line$q;
+    always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$1$stage_line = x2_line;
+    always @(*) hz_head$1$stage_byte_enables = x2_byte_enables;
+    always @(*) hz_head$2$head_line = hq_line$q;
+    always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$2$stage_line = x3_line;
+    always @(*) hz_head$2$stage_byte_enables = x3_byte_enables;
+    always @(*) hz_head$3$head_line = hq_line$q;
+    always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$3$stage_line = x4_line;
+    always @(*) hz_head$3$stage_byte_enables = x4_byte_enables;
+    always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$0$stage_line = hq_line$q;
+    always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
+    always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$1$stage_line = x_line;
+    always @(*) hz_next$1$stage_byte_enables = x_byte_enables;
+    always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$2$stage_line = x2_line;
+    always @(*) hz_next$2$stage_byte_enables = x2_byte_enables;
+    always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$3$stage_line = x3_line;
+    always @(*) hz_next$3$stage_byte_enables = x3_byte_enables;
+    always @(*) hz_head_w$head_line = hq_line$q;
+    always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head_w$stage_line = w_line;
+    always @(*) hz_head_w$stage_byte_enables = w_byte_enables;
+    always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next_x4$stage_line = x4_line;
+    always @(*) hz_next_x4$stage_byte_enables = x4_byte_enables;
+    always @(*) ent_src0$write_enable = alloc;
+    always @(*) ent_src0$write_index = tail_ptr$q;
+    always @(*) ent_src0$write_data = a_src0;
+    always @(*) ent_src1$write_enable = alloc;
+    always @(*) ent_src1$write_index = tail_ptr$q;
+    always @(*) ent_src1$write_data = a_src1;
+    always @(*) ent_bit_offset$write_enable = alloc;
+    always @(*) ent_bit_offset$write_index = tail_ptr$q;
+    always @(*) ent_bit_offset$write_data = a_bit_offset;
+    always @(*) ent_byte_enables$write_enable = alloc;
+    always @(*) ent_byte_enables$write_index = tail_ptr$q;
+    always @(*) ent_byte_enables$write_data = a_byte_enables;
+    always @(*) ent_size$write_enable = alloc;
+    always @(*) ent_size$write_index = tail_ptr$q;
+    always @(*) ent_size$write_data = a_size;
+    always @(*) ent_op$write_enable = alloc;
+    always @(*) ent_op$write_index = tail_ptr$q;
+    always @(*) ent_op$write_data = a_op;
+    always @(*) ent_ty$write_enable = alloc;
+    always @(*) ent_ty$write_index = tail_ptr$q;
+    always @(*) ent_ty$write_data = a_ty;
+    always @(*) ent_lane$write_enable = alloc;
+    always @(*) ent_lane$write_index = tail_ptr$q;
+    always @(*) ent_lane$write_data = a_lane;
+    always @(*) ent_elem$write_enable = alloc;
+    always @(*) ent_elem$write_index = tail_ptr$q;
+    always @(*) ent_elem$write_data = a_elem;
+    always @(*) ent_result_shift$write_enable = alloc;
+    always @(*) ent_result_shift$write_index = tail_ptr$q;
+    always @(*) ent_result_shift$write_data = a_result_shift;
+    always @(*) ent_line_at_head$write_enable = alloc;
+    always @(*) ent_line_at_head$write_index = tail_ptr$q;
+    always @(*) ent_line_at_head$write_data = a_line;
+    always @(*) read_return_seq$clock = clock;
+    always @(*) read_return_seq$load = mem_rdata_valid;
+    always @(*) read_return_seq$clear = reset;
+    always @(*) ent_data$0$wr_data = push_data$q;
+    always @(*) ent_data$0$rd_this = return_hit$0;
+    always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
+    always @(*) ent_data$0$clear_returned = alloc_hit$0;
+    always @(*) ent_data$1$wr_data = push_data$q;
+    always @(*) ent_data$1$rd_this = return_hit$1;
+    always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
+    always @(*) ent_data$1$clear_returned = alloc_hit$1;
+    always @(*) ent_data$2$wr_data = push_data$q;
+    always @(*) ent_data$2$rd_this = return_hit$2;
+    always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
+    always @(*) ent_data$2$clear_returned = alloc_hit$2;
+    always @(*) ent_data$3$wr_data = push_data$q;
+    always @(*) ent_data$3$rd_this = return_hit$3;
+    always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
+    always @(*) ent_data$3$clear_returned = alloc_hit$3;
+    always @(*) ent_data$4$wr_data = push_data$q;
+    always @(*) ent_data$4$rd_this = return_hit$4;
+    always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
+    always @(*) ent_data$4$clear_returned = alloc_hit$4;
+    always @(*) ent_data$5$wr_data = push_data$q;
+    always @(*) ent_data$5$rd_this = return_hit$5;
+    always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
+    always @(*) ent_data$5$clear_returned = alloc_hit$5;
+    always @(*) ent_data$6$wr_data = push_data$q;
+    always @(*) ent_data$6$rd_this = return_hit$6;
+    always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
+    always @(*) ent_data$6$clear_returned = alloc_hit$6;
+    always @(*) ent_data$7$wr_data = push_data$q;
+    always @(*) ent_data$7$rd_this = return_hit$7;
+    always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
+    always @(*) ent_data$7$clear_returned = alloc_hit$7;
+    always @(*) hq_data$advance = head_enters;
+    always @(*) hq_data$wr_data = push_data$q;
+    always @(*) hq_data$head_rd_this = head_return_hit;
+    always @(*) hq_data$next_rd_this = next_return_hit;
+    always @(*) hq_data$head_rd_keep = head_entry_keep$chosen;
+    always @(*) hq_data$next_rd_keep = next_entry_keep$chosen;
+    always @(*) hq_data$head_clear = alloc_at_head;
+    always @(*) hq_data$next_clear = alloc_at_next_head;
+    always @(*) hq_data$next_returned = next_head_returned;
+    always @(*) head_ptr_q = head_ptr$q;
+    always @(*) hq_line_q = hq_line$q;
+    always @(*) hq_space_q = hq_space$q;
+    always @(*) hq_byte_enables_q = hq_byte_enables$q;
+    always @(*) hq_bit_offset_q = hq_bit_offset$q;
+    always @(*) hq_size_q = hq_size$q;
+    always @(*) hq_valid_q = hq_valid$q;
+    always @(*) hq_kind_q = hq_kind$q;
+    always @(*) hq_pushed_q = hq_pushed$q;
+    always @(*) hq_returned = hq_data$returned;
+    always @(*) hq_word$0 = hq_data$word0;
+    always @(*) hq_word$1 = hq_data$word1;
+    always @(*) hq_word$2 = hq_data$word2;
+    always @(*) hq_word$3 = hq_data$word3;
+    always @(*) head_op = ent_op$read_data;
+    always @(*) head_ty = ent_ty$read_data;
+    always @(*) head_lane = ent_lane$read_data;
+    always @(*) head_elem = ent_elem$read_data;
+    always @(*) head_result_shift = ent_result_shift$read_data;
+    always @(*) head_src0 = ent_src0$read_data;
+    always @(*) head_src1 = ent_src1$read_data;
+    always @(*) ent_ftz_q$0 = ent_ftz$0$q;
+    always @(*) ent_result_first_q$0 = ent_result_first$0$q;
+    always @(*) ent_result_last_q$0 = ent_result_last$0$q;
+    always @(*) ent_msg_last_q$0 = ent_msg_last$0$q;
+    always @(*) ent_error_q$0 = ent_error$0$q;
+    always @(*) ent_ftz_q$1 = ent_ftz$1$q;
+    always @(*) ent_result_first_q$1 = ent_result_first$1$q;
+    always @(*) ent_result_last_q$1 = ent_result_last$1$q;
+    always @(*) ent_msg_last_q$1 = ent_msg_last$1$q;
+    always @(*) ent_error_q$1 = ent_error$1$q;
+    always @(*) ent_ftz_q$2 = ent_ftz$2$q;
+    always @(*) ent_result_first_q$2 = ent_result_first$2$q;
+    always @(*) ent_result_last_q$2 = ent_result_last$2$q;
+    always @(*) ent_msg_last_q$2 = ent_msg_last$2$q;
+    always @(*) ent_error_q$2 = ent_error$2$q;
+    always @(*) ent_ftz_q$3 = ent_ftz$3$q;
+    always @(*) ent_result_first_q$3 = ent_result_first$3$q;
+    always @(*) ent_result_last_q$3 = ent_result_last$3$q;
+    always @(*) ent_msg_last_q$3 = ent_msg_last$3$q;
+    always @(*) ent_error_q$3 = ent_error$3$q;
+    always @(*) ent_ftz_q$4 = ent_ftz$4$q;
+    always @(*) ent_result_first_q$4 = ent_result_first$4$q;
+    always @(*) ent_result_last_q$4 = ent_result_last$4$q;
+    always @(*) ent_msg_last_q$4 = ent_msg_last$4$q;
+    always @(*) ent_error_q$4 = ent_error$4$q;
+    always @(*) ent_ftz_q$5 = ent_ftz$5$q;
+    always @(*) ent_result_first_q$5 = ent_result_first$5$q;
+    always @(*) ent_result_last_q$5 = ent_result_last$5$q;
+    always @(*) ent_msg_last_q$5 = ent_msg_last$5$q;
+    always @(*) ent_error_q$5 = ent_error$5$q;
+    always @(*) ent_ftz_q$6 = ent_ftz$6$q;
+    always @(*) ent_result_first_q$6 = ent_result_first$6$q;
+    always @(*) ent_result_last_q$6 = ent_result_last$6$q;
+    always @(*) ent_msg_last_q$6 = ent_msg_last$6$q;
+    always @(*) ent_error_q$6 = ent_error$6$q;
+    always @(*) ent_ftz_q$7 = ent_ftz$7$q;
+    always @(*) ent_result_first_q$7 = ent_result_first$7$q;
+    always @(*) ent_result_last_q$7 = ent_result_last$7$q;
+    always @(*) ent_msg_last_q$7 = ent_msg_last$7$q;
+    always @(*) ent_error_q$7 = ent_error$7$q;
+    always @(*) push_data_q = push_data$q;
+    always @(*) push_bytes_q = push_bytes$q;
+    always @(*) hz_overlaps_q$0 = hz_overlaps$0$q;
+    always @(*) hz_same_bytes_q$0 = hz_same_bytes$0$q;
+    always @(*) hz_overlaps_q$1 = hz_overlaps$1$q;
+    always @(*) hz_same_bytes_q$1 = hz_same_bytes$1$q;
+    always @(*) hz_overlaps_q$2 = hz_overlaps$2$q;
+    always @(*) hz_same_bytes_q$2 = hz_same_bytes$2$q;
+    always @(*) hz_overlaps_q$3 = hz_overlaps$3$q;
+    always @(*) hz_same_bytes_q$3 = hz_same_bytes$3$q;
+    always @(*) hz_late_overlaps_q = hz_late_overlaps$q;
+    
+endmodule // atomic_unit_l8_w32_int$inflight
+
+
+module atomic_unit_l8_w32_int$inflight$ent_bit_offset(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [6:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [6:0] read_data;
+    
+    // Update code (custom)
+    reg [6:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 7'h0;
+    end
+    initial begin
+        rows[1] = 7'h0;
+    end
+    initial begin
+        rows[2] = 7'h0;
+    end
+    initial begin
+        rows[3] = 7'h0;
+    end
+    initial begin
+        rows[4] = 7'h0;
+    end
+    initial begin
+        rows[5] = 7'h0;
+    end
+    initial begin
+        rows[6] = 7'h0;
+    end
+    initial begin
+        rows[7] = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_bit_offset
+
+
+module atomic_unit_l8_w32_int$inflight$ent_byte_enables(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [15:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [15:0] read_data;
+    
+    // Update code (custom)
+    reg [15:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 16'h0;
+    end
+    initial begin
+        rows[1] = 16'h0;
+    end
+    initial begin
+        rows[2] = 16'h0;
+    end
+    initial begin
+        rows[3] = 16'h0;
+    end
+    initial begin
+        rows[4] = 16'h0;
+    end
+    initial begin
+        rows[5] = 16'h0;
+    end
+    initial begin
+        rows[6] = 16'h0;
+    end
+    initial begin
+        rows[7] = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_byte_enables
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$0(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$1(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$2(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$3(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$4(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$5(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$6(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$7(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [2:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [2:0] read_data;
+    
+    // Update code (custom)
+    reg [2:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 3'h0;
+    end
+    initial begin
+        rows[1] = 3'h0;
+    end
+    initial begin
+        rows[2] = 3'h0;
+    end
+    initial begin
+        rows[3] = 3'h0;
+    end
+    initial begin
+        rows[4] = 3'h0;
+    end
+    initial begin
+        rows[5] = 3'h0;
+    end
+    initial begin
+        rows[6] = 3'h0;
+    end
+    initial begin
+        rows[7] = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_elem
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -26311,10 +25045,1894 @@ module atomic_unit_l8_w32_int$hq_byte_enables(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_byte_enables
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$0
 
 
-module atomic_unit_l8_w32_int$hq_data(clock,advance,next_word$0,next_word$1,next_word$2,next_word$3,wr_data,rd_valid,rd_data,head_wr_bytes,head_rd_this,head_rd_keep,next_wr_bytes,next_rd_this,next_rd_keep,head_clear,next_clear,next_returned,word0,word1,word2,word3,returned);
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_lane(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [4:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [4:0] read_data;
+    
+    // Update code (custom)
+    reg [4:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 5'h0;
+    end
+    initial begin
+        rows[1] = 5'h0;
+    end
+    initial begin
+        rows[2] = 5'h0;
+    end
+    initial begin
+        rows[3] = 5'h0;
+    end
+    initial begin
+        rows[4] = 5'h0;
+    end
+    initial begin
+        rows[5] = 5'h0;
+    end
+    initial begin
+        rows[6] = 5'h0;
+    end
+    initial begin
+        rows[7] = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_lane
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line_at_head(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [63:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [63:0] read_data;
+    
+    // Update code (custom)
+    reg [63:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 64'h0;
+    end
+    initial begin
+        rows[1] = 64'h0;
+    end
+    initial begin
+        rows[2] = 64'h0;
+    end
+    initial begin
+        rows[3] = 64'h0;
+    end
+    initial begin
+        rows[4] = 64'h0;
+    end
+    initial begin
+        rows[5] = 64'h0;
+    end
+    initial begin
+        rows[6] = 64'h0;
+    end
+    initial begin
+        rows[7] = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line_at_head
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_op(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [4:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [4:0] read_data;
+    
+    // Update code (custom)
+    reg [4:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 5'h0;
+    end
+    initial begin
+        rows[1] = 5'h0;
+    end
+    initial begin
+        rows[2] = 5'h0;
+    end
+    initial begin
+        rows[3] = 5'h0;
+    end
+    initial begin
+        rows[4] = 5'h0;
+    end
+    initial begin
+        rows[5] = 5'h0;
+    end
+    initial begin
+        rows[6] = 5'h0;
+    end
+    initial begin
+        rows[7] = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_op
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_shift(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [6:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [6:0] read_data;
+    
+    // Update code (custom)
+    reg [6:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 7'h0;
+    end
+    initial begin
+        rows[1] = 7'h0;
+    end
+    initial begin
+        rows[2] = 7'h0;
+    end
+    initial begin
+        rows[3] = 7'h0;
+    end
+    initial begin
+        rows[4] = 7'h0;
+    end
+    initial begin
+        rows[5] = 7'h0;
+    end
+    initial begin
+        rows[6] = 7'h0;
+    end
+    initial begin
+        rows[7] = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_shift
+
+
+module atomic_unit_l8_w32_int$inflight$ent_size(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [2:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [2:0] read_data;
+    
+    // Update code (custom)
+    reg [2:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 3'h0;
+    end
+    initial begin
+        rows[1] = 3'h0;
+    end
+    initial begin
+        rows[2] = 3'h0;
+    end
+    initial begin
+        rows[3] = 3'h0;
+    end
+    initial begin
+        rows[4] = 3'h0;
+    end
+    initial begin
+        rows[5] = 3'h0;
+    end
+    initial begin
+        rows[6] = 3'h0;
+    end
+    initial begin
+        rows[7] = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_size
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_src0(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [127:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [127:0] read_data;
+    
+    // Update code (custom)
+    reg [127:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 128'h0;
+    end
+    initial begin
+        rows[1] = 128'h0;
+    end
+    initial begin
+        rows[2] = 128'h0;
+    end
+    initial begin
+        rows[3] = 128'h0;
+    end
+    initial begin
+        rows[4] = 128'h0;
+    end
+    initial begin
+        rows[5] = 128'h0;
+    end
+    initial begin
+        rows[6] = 128'h0;
+    end
+    initial begin
+        rows[7] = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_src0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_src1(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [127:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [127:0] read_data;
+    
+    // Update code (custom)
+    reg [127:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 128'h0;
+    end
+    initial begin
+        rows[1] = 128'h0;
+    end
+    initial begin
+        rows[2] = 128'h0;
+    end
+    initial begin
+        rows[3] = 128'h0;
+    end
+    initial begin
+        rows[4] = 128'h0;
+    end
+    initial begin
+        rows[5] = 128'h0;
+    end
+    initial begin
+        rows[6] = 128'h0;
+    end
+    initial begin
+        rows[7] = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_src1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ty(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [3:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [3:0] read_data;
+    
+    // Update code (custom)
+    reg [3:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 4'h0;
+    end
+    initial begin
+        rows[1] = 4'h0;
+    end
+    initial begin
+        rows[2] = 4'h0;
+    end
+    initial begin
+        rows[3] = 4'h0;
+    end
+    initial begin
+        rows[4] = 4'h0;
+    end
+    initial begin
+        rows[5] = 4'h0;
+    end
+    initial begin
+        rows[6] = 4'h0;
+    end
+    initial begin
+        rows[7] = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ty
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$7
+
+
+module atomic_unit_l8_w32_int$inflight$head_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [15:0] choice$0;
+    input wire  [15:0] choice$1;
+    input wire  [15:0] choice$2;
+    input wire  [15:0] choice$3;
+    input wire  [15:0] choice$4;
+    input wire  [15:0] choice$5;
+    input wire  [15:0] choice$6;
+    input wire  [15:0] choice$7;
+    output reg  [15:0] chosen;
+    
+    // Local signals
+    reg  [15:0] pick1$0;
+    reg  [15:0] pick1$1;
+    reg  [15:0] pick1$2;
+    reg  [15:0] pick1$3;
+    reg  [15:0] pick2$0;
+    reg  [15:0] pick2$1;
+    reg  [15:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$head_entry_keep
+
+
+module atomic_unit_l8_w32_int$inflight$head_next_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$head_next_ptr
+
+
+module atomic_unit_l8_w32_int$inflight$head_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$head_ptr
+
+
+module atomic_unit_l8_w32_int$inflight$hq_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$hq_bit_offset
+
+
+module atomic_unit_l8_w32_int$inflight$hq_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$hq_byte_enables
+
+
+module atomic_unit_l8_w32_int$inflight$hq_data(clock,advance,next_word$0,next_word$1,next_word$2,next_word$3,wr_data,rd_valid,rd_data,head_wr_bytes,head_rd_this,head_rd_keep,next_wr_bytes,next_rd_this,next_rd_keep,head_clear,next_clear,next_returned,word0,word1,word2,word3,returned);
     
     // Module arguments
     input wire  clock;
@@ -26441,10 +27059,10 @@ module atomic_unit_l8_w32_int$hq_data(clock,advance,next_word$0,next_word$1,next
           end
        end
     end
-endmodule // atomic_unit_l8_w32_int$hq_data
+endmodule // atomic_unit_l8_w32_int$inflight$hq_data
 
 
-module atomic_unit_l8_w32_int$hq_kind(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -26460,10 +27078,10 @@ module atomic_unit_l8_w32_int$hq_kind(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_kind
+endmodule // atomic_unit_l8_w32_int$inflight$hq_kind
 
 
-module atomic_unit_l8_w32_int$hq_line(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_line(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -26479,10 +27097,10 @@ module atomic_unit_l8_w32_int$hq_line(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_line
+endmodule // atomic_unit_l8_w32_int$inflight$hq_line
 
 
-module atomic_unit_l8_w32_int$hq_pushed(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_pushed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26498,10 +27116,10 @@ module atomic_unit_l8_w32_int$hq_pushed(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_pushed
+endmodule // atomic_unit_l8_w32_int$inflight$hq_pushed
 
 
-module atomic_unit_l8_w32_int$hq_read_seq(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_read_seq(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -26517,10 +27135,10 @@ module atomic_unit_l8_w32_int$hq_read_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_read_seq
+endmodule // atomic_unit_l8_w32_int$inflight$hq_read_seq
 
 
-module atomic_unit_l8_w32_int$hq_size(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_size(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -26536,10 +27154,10 @@ module atomic_unit_l8_w32_int$hq_size(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_size
+endmodule // atomic_unit_l8_w32_int$inflight$hq_size
 
 
-module atomic_unit_l8_w32_int$hq_space(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_space(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26555,10 +27173,10 @@ module atomic_unit_l8_w32_int$hq_space(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_space
+endmodule // atomic_unit_l8_w32_int$inflight$hq_space
 
 
-module atomic_unit_l8_w32_int$hq_valid(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26574,10 +27192,10 @@ module atomic_unit_l8_w32_int$hq_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_valid
+endmodule // atomic_unit_l8_w32_int$inflight$hq_valid
 
 
-module atomic_unit_l8_w32_int$hz_head$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26591,10 +27209,10 @@ module atomic_unit_l8_w32_int$hz_head$0(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$0
 
 
-module atomic_unit_l8_w32_int$hz_head$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26608,10 +27226,10 @@ module atomic_unit_l8_w32_int$hz_head$1(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$1
 
 
-module atomic_unit_l8_w32_int$hz_head$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26625,10 +27243,10 @@ module atomic_unit_l8_w32_int$hz_head$2(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$2
 
 
-module atomic_unit_l8_w32_int$hz_head$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26642,10 +27260,10 @@ module atomic_unit_l8_w32_int$hz_head$3(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$3
 
 
-module atomic_unit_l8_w32_int$hz_head_w(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head_w(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26659,10 +27277,10 @@ module atomic_unit_l8_w32_int$hz_head_w(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head_w
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head_w
 
 
-module atomic_unit_l8_w32_int$hz_late_overlaps(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_late_overlaps(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26678,10 +27296,10 @@ module atomic_unit_l8_w32_int$hz_late_overlaps(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_late_overlaps
+endmodule // atomic_unit_l8_w32_int$inflight$hz_late_overlaps
 
 
-module atomic_unit_l8_w32_int$hz_next$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26695,10 +27313,10 @@ module atomic_unit_l8_w32_int$hz_next$0(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$0
 
 
-module atomic_unit_l8_w32_int$hz_next$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26712,10 +27330,10 @@ module atomic_unit_l8_w32_int$hz_next$1(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$1
 
 
-module atomic_unit_l8_w32_int$hz_next$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26729,10 +27347,10 @@ module atomic_unit_l8_w32_int$hz_next$2(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$2
 
 
-module atomic_unit_l8_w32_int$hz_next$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26746,10 +27364,10 @@ module atomic_unit_l8_w32_int$hz_next$3(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$3
 
 
-module atomic_unit_l8_w32_int$hz_next_x4(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next_x4(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -26763,10 +27381,10 @@ module atomic_unit_l8_w32_int$hz_next_x4(head_line,head_byte_enables,stage_line,
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next_x4
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next_x4
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$0(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26782,10 +27400,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$0(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$0
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$1(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26801,10 +27419,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$1(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$1
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$2(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26820,10 +27438,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$2(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$2
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$3(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26839,10 +27457,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$3(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$3
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$0(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26858,10 +27476,10 @@ module atomic_unit_l8_w32_int$hz_same_bytes$0(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$0
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$1(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26877,10 +27495,10 @@ module atomic_unit_l8_w32_int$hz_same_bytes$1(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$1
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$2(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26896,10 +27514,10 @@ module atomic_unit_l8_w32_int$hz_same_bytes$2(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$2
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$3(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26915,10 +27533,362 @@ module atomic_unit_l8_w32_int$hz_same_bytes$3(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$3
 
 
-module atomic_unit_l8_w32_int$i_buf(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$next_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [15:0] choice$0;
+    input wire  [15:0] choice$1;
+    input wire  [15:0] choice$2;
+    input wire  [15:0] choice$3;
+    input wire  [15:0] choice$4;
+    input wire  [15:0] choice$5;
+    input wire  [15:0] choice$6;
+    input wire  [15:0] choice$7;
+    output reg  [15:0] chosen;
+    
+    // Local signals
+    reg  [15:0] pick1$0;
+    reg  [15:0] pick1$1;
+    reg  [15:0] pick1$2;
+    reg  [15:0] pick1$3;
+    reg  [15:0] pick2$0;
+    reg  [15:0] pick2$1;
+    reg  [15:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_keep
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word0
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word1
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word2
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word3
+
+
+module atomic_unit_l8_w32_int$inflight$occupancy(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$occupancy
+
+
+module atomic_unit_l8_w32_int$inflight$push_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_bytes
+
+
+module atomic_unit_l8_w32_int$inflight$push_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_data
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26934,10 +27904,10 @@ module atomic_unit_l8_w32_int$i_buf(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_buf
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$0
 
 
-module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26953,29 +27923,10 @@ module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_illegal
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$1
 
 
-module atomic_unit_l8_w32_int$i_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$i_lane
-
-
-module atomic_unit_l8_w32_int$i_last_lane(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -26991,10 +27942,10 @@ module atomic_unit_l8_w32_int$i_last_lane(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_last_lane
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$2
 
 
-module atomic_unit_l8_w32_int$i_marker(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27010,10 +27961,10 @@ module atomic_unit_l8_w32_int$i_marker(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_marker
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$3
 
 
-module atomic_unit_l8_w32_int$i_valid(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -27029,7 +27980,123 @@ module atomic_unit_l8_w32_int$i_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_valid
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$4
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$5
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$6
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$7
+
+
+module atomic_unit_l8_w32_int$inflight$read_issue_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$read_issue_seq
+
+
+module atomic_unit_l8_w32_int$inflight$read_return_seq(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 4'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$read_return_seq
+
+
+module atomic_unit_l8_w32_int$inflight$tail_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$tail_ptr
 
 
 module atomic_unit_l8_w32_int$issue_state(d,q,clock);
@@ -27266,301 +28333,6 @@ module atomic_unit_l8_w32_int$msg_misaligned(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$msg_misaligned
 
 
-module atomic_unit_l8_w32_int$next_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [15:0] choice$0;
-    input wire  [15:0] choice$1;
-    input wire  [15:0] choice$2;
-    input wire  [15:0] choice$3;
-    input wire  [15:0] choice$4;
-    input wire  [15:0] choice$5;
-    input wire  [15:0] choice$6;
-    input wire  [15:0] choice$7;
-    output reg  [15:0] chosen;
-    
-    // Local signals
-    reg  [15:0] pick1$0;
-    reg  [15:0] pick1$1;
-    reg  [15:0] pick1$2;
-    reg  [15:0] pick1$3;
-    reg  [15:0] pick2$0;
-    reg  [15:0] pick2$1;
-    reg  [15:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_keep
-
-
-module atomic_unit_l8_w32_int$next_entry_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word0
-
-
-module atomic_unit_l8_w32_int$next_entry_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word1
-
-
-module atomic_unit_l8_w32_int$next_entry_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word2
-
-
-module atomic_unit_l8_w32_int$next_entry_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word3
-
-
 module atomic_unit_l8_w32_int$null_coord(u_in,v_in,r_in,lod_in,v_present,r_present,lod_present,u,v,r,lod);
     
     // Module arguments
@@ -27597,215 +28369,6 @@ module atomic_unit_l8_w32_int$null_coord(u_in,v_in,r_in,lod_in,v_present,r_prese
     end
     
 endmodule // atomic_unit_l8_w32_int$null_coord
-
-
-module atomic_unit_l8_w32_int$occupancy(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$occupancy
-
-
-module atomic_unit_l8_w32_int$push_bytes(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_bytes
-
-
-module atomic_unit_l8_w32_int$push_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_data
-
-
-module atomic_unit_l8_w32_int$push_hit$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$0
-
-
-module atomic_unit_l8_w32_int$push_hit$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$1
-
-
-module atomic_unit_l8_w32_int$push_hit$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$2
-
-
-module atomic_unit_l8_w32_int$push_hit$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$3
-
-
-module atomic_unit_l8_w32_int$push_hit$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$4
-
-
-module atomic_unit_l8_w32_int$push_hit$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$5
-
-
-module atomic_unit_l8_w32_int$push_hit$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$6
-
-
-module atomic_unit_l8_w32_int$push_hit$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$7
 
 
 module atomic_unit_l8_w32_int$r_byte_enables(d,q,clock);
@@ -27863,46 +28426,6 @@ module atomic_unit_l8_w32_int$r_space(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$r_space
-
-
-module atomic_unit_l8_w32_int$read_issue_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$read_issue_seq
-
-
-module atomic_unit_l8_w32_int$read_return_seq(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 4'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$read_return_seq
 
 
 module atomic_unit_l8_w32_int$read_skid(clock,clear,ready,issue,full);
@@ -28171,25 +28694,6 @@ module atomic_unit_l8_w32_int$s_space(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$s_space
-
-
-module atomic_unit_l8_w32_int$tail_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$tail_ptr
 
 
 module atomic_unit_l8_w32_int$typed_depth(d,q,clock);
