@@ -10234,6 +10234,7 @@ module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,
         if (reset) begin
             n_valid$d = 1'b0;
             cap_valid$d = 1'b0;
+            sel_buf$d = 1'b0;
         end
     end
     

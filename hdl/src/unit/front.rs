@@ -235,7 +235,7 @@ pub struct FrontStages {
     n_surf_u16: DFF<Bit>,
     n_slm_size: DFF<Bits<32>>,
     n_walk_ops: WalkOperands,
-    /// the buffer the next selected lane's payload goes to (alternates)
+    /// the buffer the next selected lane's payload goes to (alternates; 0 after reset)
     sel_buf: DFF<Bit>,
     /// a payload read went out last cycle: its answer, on `pay_*` now, goes into `pbuf_*[cap_buf]`
     cap_valid: DFF<Bit>,
@@ -781,9 +781,11 @@ impl Logic for FrontStages {
             self.pbuf_src1[b].load.next = self.cap_load[b].val();
             self.pbuf_coord[b].load.next = self.cap_load[b].val();
         }
+        // (the buffer select too: an ASIC flop has no power-up value)
         if self.reset.val() {
             self.n_valid.d.next = false;
             self.cap_valid.d.next = false;
+            self.sel_buf.d.next = false;
         }
 
         // ================= outputs: registers only =================

@@ -16985,6 +16985,7 @@ module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req
         if (reset) begin
             n_valid$d = 1'b0;
             cap_valid$d = 1'b0;
+            sel_buf$d = 1'b0;
         end
     end
     
