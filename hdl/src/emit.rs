@@ -127,7 +127,13 @@ impl Top {
             body = share(self.name, &body, field, other, &top(other)?.body()?)?;
             needs.push_str(&format!("// Instantiates `{other}` from {other}.v: read it too.\n"));
         }
-        let body = hoist_wiring(&body, self.name);
+        // the unit's front end and in-flight table take the request, payload
+        // and read data ports into their registers: their wiring leaves their
+        // blocks as the unit's does
+        let mut body = hoist_wiring(&body, self.name);
+        for sub in PORT_FED_BLOCKS {
+            body = hoist_wiring(&body, &format!("{}${sub}", self.name));
+        }
         Ok(format!(
             "{HEADER}\n// Top module `{}`, from {} (rust-hdl 0.46). Regenerate with `atomport emit`.\n{needs}\n{body}\n",
             self.name, self.source
@@ -185,6 +191,11 @@ fn share(top_name: &'static str, body: &str, field: &str, other: &str, other_bod
     }
     Ok(kept.join("\n\n\n"))
 }
+
+/// The unit's sub-blocks wired to its input ports (`FrontStages`: `req_*`,
+/// `pay_*`; `InflightTable`: `mem_rdata*`), whose wiring `hoist_wiring`
+/// moves out of their blocks too.
+const PORT_FED_BLOCKS: [&str; 2] = ["front", "inflight"];
 
 /// Moves the plain wiring out of module `module`'s combinational block:
 /// every unconditional `a = b;` (one identifier to another, at the block's
@@ -401,6 +412,16 @@ mod tests {
             let text = top.verilog().unwrap();
             assert!(text.contains("input wire  mem_wr_ready;"), "{}: the port scan found no inputs", top.name);
             assert_eq!(inputs_read_in_block(&text, top.name), Vec::<String>::new(), "{}", top.name);
+            // the sub-blocks' inputs wired to the unit's ports go into their registers only
+            for sub in PORT_FED_BLOCKS {
+                let block = format!("{}${sub}", top.name);
+                let port_inputs: Vec<String> = inputs_read_in_block(&text, &block)
+                    .into_iter()
+                    .filter(|i| (i.starts_with("req_") && i != "req_ready") || i.starts_with("pay_") || i.starts_with("mem_"))
+                    .collect();
+                assert!(text.contains(&format!("module {block}(")), "{block}: no such module");
+                assert_eq!(port_inputs, Vec::<String>::new(), "{block}");
+            }
         }
         let sample = "module m(a,b,q);\n    input wire  a;\n    input wire  [3:0] b;\n    output reg  q;\n    always @(*) begin\n        q = b$x & a;\n    end\n    always @(*) b$x = b;\nendmodule // m\n";
         assert_eq!(inputs_read_in_block(sample, "m"), vec!["a".to_string()]);

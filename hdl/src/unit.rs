@@ -89,47 +89,40 @@
 //! | WriteAlign     | write_align.rs  | the write stage's element in its line: data, bit mask |
 //! | AtomicAlu      | alu.rs          | new value and returned value                          |
 //! | AddressPipe    | unit/address.rs | the address pipeline's stage registers, T, L, A, with BoundsCheck, AddrMul, AddrFinish |
+//! | FrontStages    | unit/front.rs   | the front end's stage registers, R, D (with MessageDecoder), N, and the payload buffers |
+//! | InflightTable  | unit/inflight.rs | the in-flight table: entries, head registers, hazard flags, forwarding pushes, read return |
 //! | ExecutePipe    | unit/execute.rs | the execute pipeline's stage registers, X..W, and their advance |
 
 use rust_hdl::prelude::*;
 
 use crate::addr_gen::AddrGen;
 use crate::alu::AtomicAlu;
-use crate::at_most_one::AtMostOne;
 use crate::at_most_two::AtMostTwo;
-use crate::capture_reg::CaptureReg;
-use crate::decoder::MessageDecoder;
 use crate::elem_select::ElemSelect;
-use crate::entry_data::EntryData;
 use crate::elem_size::ElemSize;
-use crate::entry_ram::EntryRam;
-use crate::hazard_compare::HazardCompare;
-use crate::head_line::HeadLine;
-use crate::head_select::{HeadSelect, AHEAD_STAGES, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
+use crate::head_select::{HeadSelect, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::lane_coord_reg::LaneCoordReg;
 use crate::lane_mux::LaneMux;
 use crate::lane_select::LaneSelect;
-use crate::mux8::Mux8;
 use crate::null_coord::NullCoord;
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
-use crate::typed_addr::{TypedAddr, KIND_1D, KIND_1D_ARRAY};
-use crate::walk_operands::WalkOperands;
+use crate::typed_addr::TypedAddr;
 use crate::walk_product::WalkProduct;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SIZE_BITS, SURF_KIND_BITS, UVR_BITS, WORD_BITS};
 use crate::word_join::WORDS;
 use crate::write_align::WriteAlign;
 mod address;
 mod execute;
+mod front;
+mod inflight;
 
 use address::AddressPipe;
+use front::FrontStages;
 use execute::ExecutePipe;
+use inflight::InflightTable;
 use atomport_isa::{UnitConfig, ALU_OP_BITS, ALU_TY_BITS};
 
-/// Bits of a read sequence number (more values than the table has entries).
-const READ_SEQ_BITS: usize = 4;
-/// Bits of the in-flight table's occupancy (0..=8).
-const OCCUPANCY_BITS: usize = 4;
 
 /// The select stage's state.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -224,13 +217,12 @@ pub struct AtomicUnit {
     pub obs_new: Signal<Out, Bits<LINE_BITS>>,
 
     // ---- blocks ----
-    decoder: MessageDecoder,
+    /// the front end's stage registers: R, D, N and the payload buffers (unit/front.rs)
+    front: FrontStages,
     lane_select: LaneSelect,
-    /// whether the decoder's channel enables (of the lanes built) are at
-    /// most one, for `d_lanes_few`; whether the decode stage's lanes / the
-    /// lanes left are at most two (the lanes left after the one selected
-    /// from them at most one), for `left_few`
-    dec_lanes_count: AtMostOne,
+    /// whether the decode stage's lanes / the lanes left are at most two
+    /// (the lanes left after the one selected from them at most one), for
+    /// `left_few`
     first_lanes_two: AtMostTwo,
     left_lanes_two: AtMostTwo,
     lane_mux: LaneMux,
@@ -246,67 +238,6 @@ pub struct AtomicUnit {
     /// TYPED_ATOMIC's null V and R (the lane's lod is zeroed as it enters, `LaneCoordReg`)
     null_coord: NullCoord,
     alu: AtomicAlu,
-
-    // ---- request stage (R): the message taken on req_*, as it came ----
-    /// a message is in the request stage; the decoder reads it
-    r_valid: CaptureReg<Bit>,
-    /// its descriptor, masks and surface state (`CaptureReg`s loaded straight
-    /// from the ports whenever `req_ready` is up)
-    r_desc: CaptureReg<Bits<DESC_BITS>>,
-    r_dmask: CaptureReg<Bits<MAX_LANES>>,
-    r_pred_mask: CaptureReg<Bits<MAX_LANES>>,
-    r_surf_kind: CaptureReg<Bits<SURF_KIND_BITS>>,
-    r_surf_base: CaptureReg<Bits<64>>,
-    r_surf_size: CaptureReg<Bits<64>>,
-    r_surf_array: CaptureReg<Bits<32>>,
-    r_surf_levels: CaptureReg<Bits<32>>,
-    r_surf_u16: CaptureReg<Bit>,
-    r_slm_size: CaptureReg<Bits<32>>,
-    r_width: CaptureReg<Bits<32>>,
-    r_height: CaptureReg<Bits<32>>,
-    r_depth: CaptureReg<Bits<32>>,
-
-    // ---- decode stage (D): the request stage's message, decoded ----
-    /// a message is in the decode stage; the select stage reads its lanes
-    d_valid: CaptureReg<Bit>,
-    /// its channel enables (the select stage masks off the lanes not built)
-    d_lanes: CaptureReg<Bits<MAX_LANES>>,
-    /// its decoded fields and surface state, as the decoder and the request
-    /// stage gave them when it moved here (`CaptureReg`s loaded whenever
-    /// `d_free` is up)
-    d_illegal: CaptureReg<Bit>,
-    /// its built lanes: none enabled (the select stage sends a marker), at
-    /// most one (its first selected lane is its last), counted as it moves
-    /// here so that `sel_last` and `req_ready` do not wait for the select
-    /// stage's find-first-set
-    d_no_lanes: CaptureReg<Bit>,
-    d_lanes_few: CaptureReg<Bit>,
-    d_elem_size: CaptureReg<Bits<SIZE_BITS>>,
-    d_last_elem: CaptureReg<Bits<ELEM_BITS>>,
-    d_space_slm: CaptureReg<Bit>,
-    d_addr_offset32: CaptureReg<Bit>,
-    d_addr_buffer: CaptureReg<Bit>,
-    d_kind_typed: CaptureReg<Bit>,
-    d_write_only: CaptureReg<Bit>,
-    d_swap_src: CaptureReg<Bit>,
-    d_v_present: CaptureReg<Bit>,
-    d_r_present: CaptureReg<Bit>,
-    d_lod_present: CaptureReg<Bit>,
-    d_alu_op: CaptureReg<Bits<ALU_OP_BITS>>,
-    d_alu_ty: CaptureReg<Bits<ALU_TY_BITS>>,
-    d_alu_ftz: CaptureReg<Bit>,
-    d_surf_kind: CaptureReg<Bits<SURF_KIND_BITS>>,
-    d_surf_base: CaptureReg<Bits<64>>,
-    d_surf_size: CaptureReg<Bits<64>>,
-    d_surf_array: CaptureReg<Bits<32>>,
-    d_surf_levels: CaptureReg<Bits<32>>,
-    d_surf_u16: CaptureReg<Bit>,
-    d_slm_size: CaptureReg<Bits<32>>,
-    d_width: CaptureReg<Bits<32>>,
-    d_height: CaptureReg<Bits<32>>,
-    d_depth: CaptureReg<Bits<32>>,
-    /// its slot: the count of messages taken before it since reset, mod 2 (`pay_slot`)
-    d_slot: DFF<Bit>,
 
     // ---- the memory ports' skid registers ----
     /// the read/write ports' handshake state (the only logic reading the readies)
@@ -338,57 +269,6 @@ pub struct AtomicUnit {
     lanes_left: DFF<Bits<MAX_LANES>>,
     /// `lanes_left` holds at most one lane (its next selected lane is the last)
     left_few: DFF<Bit>,
-
-    // ---- next-lane stage (N): the lane selected last cycle; its payload
-    // is on `pay_*` in its first cycle here and goes into a payload buffer ----
-    /// a lane (or a marker) is in the next-lane stage
-    n_valid: DFF<Bit>,
-    /// its payload buffer
-    n_buf: DFF<Bit>,
-    n_lane: DFF<Bits<LANE_BITS>>,
-    n_last_lane: DFF<Bit>,
-    n_marker: DFF<Bit>,
-    n_illegal: DFF<Bit>,
-    n_elem_size: DFF<Bits<SIZE_BITS>>,
-    n_last_elem: DFF<Bits<ELEM_BITS>>,
-    n_space_slm: DFF<Bit>,
-    n_addr_offset32: DFF<Bit>,
-    n_addr_buffer: DFF<Bit>,
-    n_kind_typed: DFF<Bit>,
-    n_write_only: DFF<Bit>,
-    n_swap_src: DFF<Bit>,
-    n_v_present: DFF<Bit>,
-    n_r_present: DFF<Bit>,
-    n_lod_present: DFF<Bit>,
-    n_alu_op: DFF<Bits<ALU_OP_BITS>>,
-    n_alu_ty: DFF<Bits<ALU_TY_BITS>>,
-    n_alu_ftz: DFF<Bit>,
-    n_surf_kind: DFF<Bits<SURF_KIND_BITS>>,
-    n_surf_base: DFF<Bits<64>>,
-    n_surf_size: DFF<Bits<64>>,
-    n_width: DFF<Bits<32>>,
-    n_height: DFF<Bits<32>>,
-    n_depth: DFF<Bits<32>>,
-    n_width_one: DFF<Bit>,
-    n_height_one: DFF<Bit>,
-    n_depth_one: DFF<Bit>,
-    n_surf_array: DFF<Bits<32>>,
-    /// the typed lane's `rows` at level 0 (1d: 1, 1d_array: the array
-    /// size, else max(1, H)): the lane product's operand as it enters I
-    n_lane_rows: DFF<Bits<32>>,
-    n_surf_levels: DFF<Bits<32>>,
-    n_surf_u16: DFF<Bit>,
-    n_slm_size: DFF<Bits<32>>,
-    /// the buffer the next selected lane's payload goes to (alternates)
-    sel_buf: DFF<Bit>,
-    /// a payload read went out last cycle: its answer, on `pay_*` now, goes into `pbuf_*[cap_buf]`
-    cap_valid: DFF<Bit>,
-    cap_buf: DFF<Bit>,
-    /// the payload buffers: two lanes' operands, the issuing lane's and the next one's
-    pbuf_addr: [CaptureReg<Bits<ADDR_BITS>>; 2],
-    pbuf_src0: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
-    pbuf_src1: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
-    pbuf_coord: [CaptureReg<Bits<LANE_DATA_BITS>>; 2],
 
     // ---- issue stage: the lane from the next-lane stage ----
     /// a lane (or a marker) is in the issue stage
@@ -453,7 +333,6 @@ pub struct AtomicUnit {
     /// on, loaded the same way (`rows` is `typed_lane_rows`)
     typed_slices: DFF<Bits<32>>,
     typed_sizes_constant: DFF<Bit>,
-    n_walk_ops: WalkOperands,
     /// a walk step's product at the walk state of last cycle
     /// (`typed_walk_a * typed_walk_b` as digit products, `WalkProduct`), and
     /// whether a new lane may have changed that state since: its first walk
@@ -475,115 +354,8 @@ pub struct AtomicUnit {
     typed_walked: DFF<Bit>,
     typed_walk_at_lod: DFF<Bit>,
 
-
-    // ---- in-flight table ----
-    head_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
-    /// the head entry's line, space and byte enables (`hq_line`, `hq_space`,
-    /// `hq_byte_enables`) in registers of their own, so that the hazard and
-    /// bypass compares against X..X4 (and the bypass select into `x_old`
-    /// behind them) start at flip-flops, not at `head_ptr`'s read muxes:
-    /// loaded from the entry after the head as the head leaves, or from the
-    /// allocation when it writes the head's entry (the only write of these
-    /// fields)
-    hq_line: DFF<Bits<ADDR_BITS>>,
-    /// `head_ptr + 1`, kept in a register (it indexes RAM read ports whose
-    /// data comes back into the unit's block)
-    head_next_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
-    hq_space: DFF<Bit>,
-    hq_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// the head entry is in use (with `hq_kind` below: the head's advance
-    /// decision starts at these, not at `head_ptr`'s muxes; its returned
-    /// flag is `HeadLine`'s)
-    hq_valid: DFF<Bit>,
-    /// execute stage k's element (X, X2, X3, X4) shares a byte with the
-    /// head's / is exactly its bytes (`HazardCompare`, registered a cycle
-    /// ahead: `hz_head[k]` compares the head with stage k, `hz_next[k]` the
-    /// entry after the head with the head (k = 0) or stage k - 1)
-    hz_overlaps: [DFF<Bit>; AHEAD_STAGES],
-    hz_same_bytes: [DFF<Bit>; AHEAD_STAGES],
-    hz_head: [HazardCompare; AHEAD_STAGES],
-    hz_next: [HazardCompare; AHEAD_STAGES],
-    /// the write stage's element shares a byte with the head's (its write
-    /// is merged into the head's line, `HeadSelect`'s `late_*`), registered
-    /// a cycle ahead as above (`hz_head_w`: the head with W; the head with
-    /// the stage W takes is `hz_head[3]`, or `[1]` in an integer build, the
-    /// entry after it `hz_next_x4`, or `hz_next[2]`)
-    hz_late_overlaps: DFF<Bit>,
-    hz_head_w: HazardCompare,
-    hz_next_x4: HazardCompare,
-    /// the head entry was on the line of last cycle's write on the port
-    /// (`push_hit[head_ptr]`, in a register of its own)
-    hq_pushed: DFF<Bit>,
-    /// the head entry's kind
-    hq_kind: DFF<Bits<ENTRY_KIND_BITS>>,
-    /// the head entry's read sequence number, loaded as `hq_kind`: the
-    /// head's read-return and push hits (into `HeadLine`) start at these
-    /// registers, not at `head_ptr`'s muxes
-    hq_read_seq: DFF<Bits<READ_SEQ_BITS>>,
-    /// the head entry's bit offset and size, loaded as `hq_byte_enables`
-    /// (the old value's shift and mask start at flip-flops)
-    hq_bit_offset: DFF<Bits<7>>,
-    hq_size: DFF<Bits<SIZE_BITS>>,
-    /// the head entry's line, a copy of `ent_data[head_ptr]` in registers
-    /// of its own (`HeadLine`), loaded from the entry after the head as the
-    /// head leaves (`next_entry_word*`: read at `head_next_ptr`)
-    hq_data: HeadLine,
-    next_entry_word0: Mux8<WORD_BITS>,
-    next_entry_word1: Mux8<WORD_BITS>,
-    next_entry_word2: Mux8<WORD_BITS>,
-    next_entry_word3: Mux8<WORD_BITS>,
-    /// the bytes a forwarded write set in the head entry / the next one
-    /// (the read return keeps out of them, `EntryData`'s `rd_keep`)
-    head_entry_keep: Mux8<LINE_BYTES>,
-    next_entry_keep: Mux8<LINE_BYTES>,
-    tail_ptr: DFF<Bits<INFLIGHT_INDEX_BITS>>,
-    occupancy: DFF<Bits<OCCUPANCY_BITS>>,
-    /// sequence number of the next read request / of the next read return
-    read_issue_seq: DFF<Bits<READ_SEQ_BITS>>,
-    read_return_seq: CaptureReg<Bits<READ_SEQ_BITS>>,
-    ent_valid: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_kind: [DFF<Bits<ENTRY_KIND_BITS>>; INFLIGHT_DEPTH],
-    ent_read_seq: [DFF<Bits<READ_SEQ_BITS>>; INFLIGHT_DEPTH],
-    /// the entry's line: the read data memory returned, overwritten by
-    /// the bytes of every write forwarded to it (before or after the
-    /// return), as four 32-bit words (a byte update touches one word in
-    /// the Verilated model, `WordJoin`), and whether its read data has
-    /// returned (`EntryData`); `ent_fwd_bytes`: the bytes forwarded so
-    /// far, which the read data does not overwrite when it returns
-    ent_data: [EntryData; INFLIGHT_DEPTH],
-    ent_fwd_bytes: [DFF<Bits<LINE_BYTES>>; INFLIGHT_DEPTH],
-    ent_line: [DFF<Bits<ADDR_BITS>>; INFLIGHT_DEPTH],
-    /// the write on the port last cycle, pushed into the entries on its
-    /// line this cycle (`push_hit[k]`: entry k was on its line, or was
-    /// allocated on it, while the write was on the port): the compares end
-    /// at these flip-flops, the entries' byte enables start at them
-    push_hit: [DFF<Bit>; INFLIGHT_DEPTH],
-    push_data: DFF<Bits<LINE_BITS>>,
-    push_bytes: DFF<Bits<LINE_BYTES>>,
-    /// a second copy of the lines, read only at the head (the registers
-    /// above serve the forwarding compares with every entry)
-    ent_line_at_head: EntryRam<ADDR_BITS>,
-    ent_space: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_bit_offset: EntryRam<7>,
-    /// the element's bytes in its line (the hazard checks at the head
-    /// compare them without first decoding size and offset)
-    ent_byte_enables: EntryRam<LINE_BYTES>,
-    ent_size: EntryRam<SIZE_BITS>,
-    ent_op: EntryRam<ALU_OP_BITS>,
-    ent_ty: EntryRam<ALU_TY_BITS>,
-    ent_ftz: [DFF<Bit>; INFLIGHT_DEPTH],
-    /// the operands: written once at allocation, read only at the head, so
-    /// held in RAMs (distributed RAM on ECP5) rather than registers, as are
-    /// the other multi-bit fields here that only the head reads
-    ent_src0: EntryRam<LINE_BITS>,
-    ent_src1: EntryRam<LINE_BITS>,
-    ent_lane: EntryRam<LANE_BITS>,
-    ent_elem: EntryRam<ELEM_BITS>,
-    ent_result_shift: EntryRam<7>,
-    ent_result_first: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_result_last: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_msg_last: [DFF<Bit>; INFLIGHT_DEPTH],
-    ent_error: [DFF<Bit>; INFLIGHT_DEPTH],
+    // ---- in-flight table (unit/inflight.rs) ----
+    inflight: InflightTable,
 
     // ---- execute pipeline: X, X2, X3, X4, W (unit/execute.rs) ----
     execute: ExecutePipe,
@@ -600,14 +372,7 @@ pub struct AtomicUnit {
     kind_no_memory: Constant<Bits<ENTRY_KIND_BITS>>,
     kind_read_modify_write: Constant<Bits<ENTRY_KIND_BITS>>,
     kind_write: Constant<Bits<ENTRY_KIND_BITS>>,
-    table_full: Constant<Bits<OCCUPANCY_BITS>>,
-    one_occupancy: Constant<Bits<OCCUPANCY_BITS>>,
-    one_index: Constant<Bits<INFLIGHT_INDEX_BITS>>,
-    one_seq: Constant<Bits<READ_SEQ_BITS>>,
     one_elem: Constant<Bits<ELEM_BITS>>,
-    zero_occupancy: Constant<Bits<OCCUPANCY_BITS>>,
-    zero_index: Constant<Bits<INFLIGHT_INDEX_BITS>>,
-    zero_seq: Constant<Bits<READ_SEQ_BITS>>,
     zero_elem: Constant<Bits<ELEM_BITS>>,
     /// what this build has (`AtomicUnit::new`): the lanes and the data bits
     /// built; masking with them makes the rest constant, and synthesis
@@ -622,12 +387,8 @@ pub struct AtomicUnit {
     zero_line: Constant<Bits<LINE_BITS>>,
     zero_low: Constant<Bits<4>>,
     zero_coord: Constant<Bits<32>>,
-    one_coord: Constant<Bits<32>>,
-    kind_1d: Constant<Bits<SURF_KIND_BITS>>,
-    kind_1d_array: Constant<Bits<SURF_KIND_BITS>>,
     /// the lane's lod as `NullCoord` takes it: already zeroed when absent
     lod_as_registered: Constant<Bit>,
-    zero_enables: Constant<Bits<LINE_BYTES>>,
     /// bit offsets and result shifts are byte multiples: masking the low
     /// 3 bits to constant zeros lets synthesis build byte shifters
     byte_aligned: Constant<Bits<7>>,
@@ -645,8 +406,6 @@ pub struct AtomicUnit {
     sel_take: Signal<Local, Bit>,
     /// the next-lane stage's lane moves into the issue stage (empty or done with its lane)
     n_enter: Signal<Local, Bit>,
-    /// payload buffer b loads the port's answer at this cycle's end
-    cap_load: [Signal<Local, Bit>; 2],
 
     // ---- issue locals (named for waveforms) ----
     table_is_full: Signal<Local, Bit>,
@@ -681,37 +440,8 @@ pub struct AtomicUnit {
     a_reads: Signal<Local, Bit>,
     /// an entry is written into the table this cycle
     alloc: Signal<Local, Bit>,
-    /// the space of the entry after the head
-    next_head_space: Signal<Local, Bit>,
-    next_head_valid: Signal<Local, Bit>,
-    next_head_kind: Signal<Local, Bits<ENTRY_KIND_BITS>>,
-    next_head_returned: Signal<Local, Bit>,
-    next_head_read_seq: Signal<Local, Bits<READ_SEQ_BITS>>,
-    /// the head's entry / the entry after it is on the line of the write on
-    /// the port (or is allocated on it): next cycle's `hq_pushed`
-    head_on_port_line: Signal<Local, Bit>,
-    next_on_port_line: Signal<Local, Bit>,
-    /// this cycle's allocation writes the head's entry / the entry after it
-    alloc_at_head: Signal<Local, Bit>,
-    alloc_at_next_head: Signal<Local, Bit>,
     elem_bytes: Signal<Local, Bits<ADDR_BITS>>,
     elem_bits: Signal<Local, Bits<8>>,
-    /// the entry allocated this cycle is on the line of the write on the port
-    alloc_on_port_line: Signal<Local, Bit>,
-    /// entry k is on the line of the write on the port (`push_hit[k]` next
-    /// cycle) / entry k's read is the next to return (`EntryData` takes it
-    /// when `mem_rdata_valid` is up)
-    port_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    return_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    /// entry k allocated this cycle
-    alloc_hit: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    /// entry k takes last cycle's write's bytes (`push_*`) this cycle
-    take_push: [Signal<Local, Bit>; INFLIGHT_DEPTH],
-    /// `take_push` and `return_hit` of the head entry and of the entry after it
-    head_take_push: Signal<Local, Bit>,
-    head_return_hit: Signal<Local, Bit>,
-    next_take_push: Signal<Local, Bit>,
-    next_return_hit: Signal<Local, Bit>,
 
     // ---- head and pipeline locals ----
     head_is_rmw: Signal<Local, Bit>,
@@ -739,11 +469,6 @@ pub struct AtomicUnit {
     result_joined: Signal<Local, Bits<LINE_BITS>>,
 }
 
-/// An array of default values.
-fn arr<T: Default, const N: usize>() -> [T; N] {
-    core::array::from_fn(|_| T::default())
-}
-
 fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
     Constant::new(value.to_bits())
 }
@@ -767,7 +492,6 @@ impl AtomicUnit {
         assert_eq!(1 << INFLIGHT_INDEX_BITS, INFLIGHT_DEPTH);
         // the line-word indexing below writes `4 * k + w` and `32 * w` as literals (rust-hdl)
         assert_eq!((WORDS, WORD_BITS * WORDS), (4, LINE_BITS));
-        assert!((1 << READ_SEQ_BITS) > INFLIGHT_DEPTH, "read sequence numbers must outnumber entries");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -816,9 +540,8 @@ impl AtomicUnit {
             obs_elem: Default::default(),
             obs_old: Default::default(),
             obs_new: Default::default(),
-            decoder: MessageDecoder::new(config),
+            front: FrontStages::new(config),
             lane_select: Default::default(),
-            dec_lanes_count: AtMostOne::new(config.lane_mask() as u64),
             first_lanes_two: AtMostTwo::new(config.lane_mask() as u64),
             left_lanes_two: AtMostTwo::new(config.lane_mask() as u64),
             lane_mux: Default::default(),
@@ -831,51 +554,8 @@ impl AtomicUnit {
             null_coord: Default::default(),
             alu: AtomicAlu::new(config.data_bits, config.fp),
             execute: ExecutePipe::new(config.fp),
+            inflight: InflightTable::new(config.fp),
             address: Default::default(),
-            d_valid: Default::default(),
-            d_lanes: Default::default(),
-            d_illegal: Default::default(),
-            d_no_lanes: Default::default(),
-            d_lanes_few: Default::default(),
-            d_elem_size: Default::default(),
-            d_last_elem: Default::default(),
-            d_space_slm: Default::default(),
-            d_addr_offset32: Default::default(),
-            d_addr_buffer: Default::default(),
-            d_kind_typed: Default::default(),
-            d_write_only: Default::default(),
-            d_swap_src: Default::default(),
-            d_v_present: Default::default(),
-            d_r_present: Default::default(),
-            d_lod_present: Default::default(),
-            d_alu_op: Default::default(),
-            d_alu_ty: Default::default(),
-            d_alu_ftz: Default::default(),
-            d_surf_kind: Default::default(),
-            d_surf_base: Default::default(),
-            d_surf_size: Default::default(),
-            d_surf_array: Default::default(),
-            d_surf_levels: Default::default(),
-            d_surf_u16: Default::default(),
-            d_slm_size: Default::default(),
-            d_width: Default::default(),
-            d_height: Default::default(),
-            d_depth: Default::default(),
-            d_slot: Default::default(),
-            r_valid: Default::default(),
-            r_desc: Default::default(),
-            r_dmask: Default::default(),
-            r_pred_mask: Default::default(),
-            r_surf_kind: Default::default(),
-            r_surf_base: Default::default(),
-            r_surf_size: Default::default(),
-            r_surf_array: Default::default(),
-            r_surf_levels: Default::default(),
-            r_surf_u16: Default::default(),
-            r_slm_size: Default::default(),
-            r_width: Default::default(),
-            r_height: Default::default(),
-            r_depth: Default::default(),
             read_skid: Default::default(),
             write_skid: Default::default(),
             r_line: Default::default(),
@@ -893,47 +573,6 @@ impl AtomicUnit {
             issue_state: Default::default(),
             lanes_left: Default::default(),
             left_few: Default::default(),
-            n_valid: Default::default(),
-            n_buf: Default::default(),
-            n_lane: Default::default(),
-            n_last_lane: Default::default(),
-            n_marker: Default::default(),
-            n_illegal: Default::default(),
-            n_elem_size: Default::default(),
-            n_last_elem: Default::default(),
-            n_space_slm: Default::default(),
-            n_addr_offset32: Default::default(),
-            n_addr_buffer: Default::default(),
-            n_kind_typed: Default::default(),
-            n_write_only: Default::default(),
-            n_swap_src: Default::default(),
-            n_v_present: Default::default(),
-            n_r_present: Default::default(),
-            n_lod_present: Default::default(),
-            n_alu_op: Default::default(),
-            n_alu_ty: Default::default(),
-            n_alu_ftz: Default::default(),
-            n_surf_kind: Default::default(),
-            n_surf_base: Default::default(),
-            n_surf_size: Default::default(),
-            n_width: Default::default(),
-            n_height: Default::default(),
-            n_depth: Default::default(),
-            n_width_one: Default::default(),
-            n_height_one: Default::default(),
-            n_depth_one: Default::default(),
-            n_surf_array: Default::default(),
-            n_lane_rows: Default::default(),
-            n_surf_levels: Default::default(),
-            n_surf_u16: Default::default(),
-            n_slm_size: Default::default(),
-            sel_buf: Default::default(),
-            cap_valid: Default::default(),
-            cap_buf: Default::default(),
-            pbuf_addr: Default::default(),
-            pbuf_src0: Default::default(),
-            pbuf_src1: Default::default(),
-            pbuf_coord: Default::default(),
             i_valid: Default::default(),
             i_buf: Default::default(),
             i_lane: Default::default(),
@@ -975,68 +614,12 @@ impl AtomicUnit {
             typed_walk_b: Default::default(),
             typed_slices: Default::default(),
             typed_sizes_constant: Default::default(),
-            n_walk_ops: Default::default(),
             typed_walk_product: Default::default(),
             typed_walk_stale: Default::default(),
             typed_lane_coord: Default::default(),
             typed_walked: Default::default(),
             typed_walk_at_lod: Default::default(),
             typed_lane_rows: Default::default(),
-            head_ptr: Default::default(),
-            hq_line: Default::default(),
-            head_next_ptr: Default::default(),
-            hq_space: Default::default(),
-            hq_byte_enables: Default::default(),
-            hq_bit_offset: Default::default(),
-            hq_valid: Default::default(),
-            hz_overlaps: arr(),
-            hz_same_bytes: arr(),
-            hz_head: arr(),
-            hz_next: arr(),
-            hz_late_overlaps: Default::default(),
-            hz_head_w: Default::default(),
-            hz_next_x4: Default::default(),
-            hq_pushed: Default::default(),
-            hq_kind: Default::default(),
-            hq_read_seq: Default::default(),
-            hq_size: Default::default(),
-            hq_data: Default::default(),
-            next_entry_word0: Default::default(),
-            next_entry_word1: Default::default(),
-            next_entry_word2: Default::default(),
-            next_entry_word3: Default::default(),
-            head_entry_keep: Default::default(),
-            next_entry_keep: Default::default(),
-            tail_ptr: Default::default(),
-            occupancy: Default::default(),
-            read_issue_seq: Default::default(),
-            read_return_seq: Default::default(),
-            ent_valid: arr(),
-            ent_kind: arr(),
-            ent_read_seq: arr(),
-            ent_data: arr(),
-            ent_fwd_bytes: arr(),
-            push_hit: arr(),
-            push_data: Default::default(),
-            push_bytes: Default::default(),
-            ent_line: arr(),
-            ent_line_at_head: Default::default(),
-            ent_space: arr(),
-            ent_bit_offset: Default::default(),
-            ent_byte_enables: Default::default(),
-            ent_size: Default::default(),
-            ent_op: Default::default(),
-            ent_ty: Default::default(),
-            ent_ftz: arr(),
-            ent_src0: Default::default(),
-            ent_src1: Default::default(),
-            ent_lane: Default::default(),
-            ent_elem: Default::default(),
-            ent_result_shift: Default::default(),
-            ent_result_first: arr(),
-            ent_result_last: arr(),
-            ent_msg_last: arr(),
-            ent_error: arr(),
             result_acc: Default::default(),
             rsp_valid_r: Default::default(),
             rsp_lane_r: Default::default(),
@@ -1045,14 +628,7 @@ impl AtomicUnit {
             kind_no_memory: constant(ENTRY_NO_MEMORY as u64),
             kind_read_modify_write: constant(ENTRY_READ_MODIFY_WRITE as u64),
             kind_write: constant(ENTRY_WRITE as u64),
-            table_full: constant(INFLIGHT_DEPTH as u64),
-            one_occupancy: constant(1),
-            one_index: constant(1),
-            one_seq: constant(1),
             one_elem: constant(1),
-            zero_occupancy: constant(0),
-            zero_index: constant(0),
-            zero_seq: constant(0),
             zero_elem: constant(0),
             lanes_built: constant(config.lane_mask() as u64),
             data_built: Constant::new(config.data_mask().to_bits()),
@@ -1062,11 +638,7 @@ impl AtomicUnit {
             zero_line: constant(0),
             zero_low: constant(0),
             zero_coord: constant(0),
-            one_coord: constant(1),
-            kind_1d: constant(KIND_1D as u64),
-            kind_1d_array: constant(KIND_1D_ARRAY as u64),
             lod_as_registered: Constant::new(true),
-            zero_enables: constant(0),
             byte_aligned: constant(0x78),
             sel_valid: Default::default(),
             d_free: Default::default(),
@@ -1074,7 +646,6 @@ impl AtomicUnit {
             sel_last: Default::default(),
             sel_take: Default::default(),
             n_enter: Default::default(),
-            cap_load: Default::default(),
             table_is_full: Default::default(),
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
@@ -1094,26 +665,8 @@ impl AtomicUnit {
             a_accepts: Default::default(),
             a_reads: Default::default(),
             alloc: Default::default(),
-            next_head_space: Default::default(),
-            next_head_valid: Default::default(),
-            next_head_kind: Default::default(),
-            next_head_returned: Default::default(),
-            next_head_read_seq: Default::default(),
-            head_on_port_line: Default::default(),
-            next_on_port_line: Default::default(),
-            alloc_at_head: Default::default(),
-            alloc_at_next_head: Default::default(),
             elem_bytes: Default::default(),
             elem_bits: Default::default(),
-            alloc_on_port_line: Default::default(),
-            port_hit: arr(),
-            return_hit: arr(),
-            alloc_hit: arr(),
-            take_push: arr(),
-            head_take_push: Default::default(),
-            head_return_hit: Default::default(),
-            next_take_push: Default::default(),
-            next_return_hit: Default::default(),
             head_is_rmw: Default::default(),
             head_ready: Default::default(),
             head_enters: Default::default(),
@@ -1143,44 +696,6 @@ impl Logic for AtomicUnit {
             issue_state,
             lanes_left,
             left_few,
-            d_slot,
-            n_valid,
-            n_buf,
-            n_lane,
-            n_last_lane,
-            n_marker,
-            n_illegal,
-            n_elem_size,
-            n_last_elem,
-            n_space_slm,
-            n_addr_offset32,
-            n_addr_buffer,
-            n_kind_typed,
-            n_write_only,
-            n_swap_src,
-            n_v_present,
-            n_r_present,
-            n_lod_present,
-            n_alu_op,
-            n_alu_ty,
-            n_alu_ftz,
-            n_surf_kind,
-            n_surf_base,
-            n_surf_size,
-            n_width,
-            n_height,
-            n_depth,
-            n_width_one,
-            n_height_one,
-            n_depth_one,
-            n_surf_array,
-            n_lane_rows,
-            n_surf_levels,
-            n_surf_u16,
-            n_slm_size,
-            sel_buf,
-            cap_valid,
-            cap_buf,
             i_valid,
             i_buf,
             i_lane,
@@ -1226,21 +741,6 @@ impl Logic for AtomicUnit {
             typed_walked,
             typed_walk_at_lod,
             typed_lane_rows,
-            head_ptr,
-            hq_line,
-            head_next_ptr,
-            hq_space,
-            hq_byte_enables,
-            hq_bit_offset,
-            hq_size,
-            hq_valid,
-            hz_late_overlaps,
-            hq_pushed,
-            hq_kind,
-            hq_read_seq,
-            tail_ptr,
-            occupancy,
-            read_issue_seq,
             result_acc,
             rsp_valid_r,
             rsp_lane_r,
@@ -1255,59 +755,8 @@ impl Logic for AtomicUnit {
             s_lane,
             s_elem,
             s_old,
-            s_new,
-            push_data,
-            push_bytes
+            s_new
         );
-        for k in 0..INFLIGHT_DEPTH {
-            self.ent_valid[k].clock.next = self.clock.val();
-            self.ent_kind[k].clock.next = self.clock.val();
-            self.ent_read_seq[k].clock.next = self.clock.val();
-            self.ent_fwd_bytes[k].clock.next = self.clock.val();
-            self.push_hit[k].clock.next = self.clock.val();
-            self.ent_line[k].clock.next = self.clock.val();
-            self.ent_space[k].clock.next = self.clock.val();
-            self.ent_ftz[k].clock.next = self.clock.val();
-            self.ent_result_first[k].clock.next = self.clock.val();
-            self.ent_result_last[k].clock.next = self.clock.val();
-            self.ent_msg_last[k].clock.next = self.clock.val();
-            self.ent_error[k].clock.next = self.clock.val();
-            self.ent_valid[k].d.next = self.ent_valid[k].q.val();
-            self.ent_kind[k].d.next = self.ent_kind[k].q.val();
-            self.ent_read_seq[k].d.next = self.ent_read_seq[k].q.val();
-            self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val();
-            self.push_hit[k].d.next = false;
-            self.ent_line[k].d.next = self.ent_line[k].q.val();
-            self.ent_space[k].d.next = self.ent_space[k].q.val();
-            self.ent_ftz[k].d.next = self.ent_ftz[k].q.val();
-            self.ent_result_first[k].d.next = self.ent_result_first[k].q.val();
-            self.ent_result_last[k].d.next = self.ent_result_last[k].q.val();
-            self.ent_msg_last[k].d.next = self.ent_msg_last[k].q.val();
-            self.ent_error[k].d.next = self.ent_error[k].q.val();
-        }
-        for k in 0..AHEAD_STAGES {
-            self.hz_overlaps[k].clock.next = self.clock.val();
-            self.hz_overlaps[k].d.next = self.hz_overlaps[k].q.val();
-            self.hz_same_bytes[k].clock.next = self.clock.val();
-            self.hz_same_bytes[k].d.next = self.hz_same_bytes[k].q.val();
-        }
-
-        // the payload buffers load straight from the port (wiring only: no
-        // path from `pay_*` into this block's logic)
-        for b in 0..2 {
-            self.pbuf_addr[b].clock.next = self.clock.val();
-            self.pbuf_src0[b].clock.next = self.clock.val();
-            self.pbuf_src1[b].clock.next = self.clock.val();
-            self.pbuf_coord[b].clock.next = self.clock.val();
-            self.pbuf_addr[b].clear.next = false;
-            self.pbuf_src0[b].clear.next = false;
-            self.pbuf_src1[b].clear.next = false;
-            self.pbuf_coord[b].clear.next = false;
-            self.pbuf_addr[b].d.next = self.pay_addr.val();
-            self.pbuf_src0[b].d.next = self.pay_src0.val();
-            self.pbuf_src1[b].d.next = self.pay_src1.val();
-            self.pbuf_coord[b].d.next = self.pay_coord.val();
-        }
 
         // the reset goes into a register first (wiring only: no path from
         // an input port into this block's logic)
@@ -1315,18 +764,12 @@ impl Logic for AtomicUnit {
         self.reset_q.d.next = self.reset.val();
 
         // ================= sub-block inputs: wiring only =================
-        self.decoder.desc.next = self.r_desc.q.val();
-        self.decoder.dmask.next = self.r_dmask.q.val();
-        self.decoder.pred_mask.next = self.r_pred_mask.q.val();
-        self.decoder.surf_kind.next = self.r_surf_kind.q.val();
-        self.decoder.surf_u16.next = self.r_surf_u16.q.val();
-        self.dec_lanes_count.mask.next = self.decoder.lane_enables.val();
-        self.first_lanes_two.mask.next = self.d_lanes.q.val();
+        self.first_lanes_two.mask.next = self.front.d_lanes_q.val();
         self.left_lanes_two.mask.next = self.lanes_left.q.val();
 
         match self.issue_state.q.val() {
             IssueState::FirstLane => {
-                self.lane_select.mask.next = self.d_lanes.q.val() & self.lanes_built.val();
+                self.lane_select.mask.next = self.front.d_lanes_q.val() & self.lanes_built.val();
             }
             IssueState::NextLane => {
                 self.lane_select.mask.next = self.lanes_left.q.val() & self.lanes_built.val();
@@ -1336,14 +779,14 @@ impl Logic for AtomicUnit {
         // the issue stage's lane: its payload from the port (the cycle after
         // its read) or from the held registers
         self.lane_mux.from_buf1.next = self.i_buf.q.val();
-        self.lane_mux.buf0_addr.next = self.pbuf_addr[0].q.val();
-        self.lane_mux.buf0_src0.next = self.pbuf_src0[0].q.val();
-        self.lane_mux.buf0_src1.next = self.pbuf_src1[0].q.val();
-        self.lane_mux.buf0_coord.next = self.pbuf_coord[0].q.val().get_bits::<UVR_BITS>(0);
-        self.lane_mux.buf1_addr.next = self.pbuf_addr[1].q.val();
-        self.lane_mux.buf1_src0.next = self.pbuf_src0[1].q.val();
-        self.lane_mux.buf1_src1.next = self.pbuf_src1[1].q.val();
-        self.lane_mux.buf1_coord.next = self.pbuf_coord[1].q.val().get_bits::<UVR_BITS>(0);
+        self.lane_mux.buf0_addr.next = self.front.pbuf_addr_q[0].val();
+        self.lane_mux.buf0_src0.next = self.front.pbuf_src0_q[0].val();
+        self.lane_mux.buf0_src1.next = self.front.pbuf_src1_q[0].val();
+        self.lane_mux.buf0_coord.next = self.front.pbuf_coord_q[0].val().get_bits::<UVR_BITS>(0);
+        self.lane_mux.buf1_addr.next = self.front.pbuf_addr_q[1].val();
+        self.lane_mux.buf1_src0.next = self.front.pbuf_src0_q[1].val();
+        self.lane_mux.buf1_src1.next = self.front.pbuf_src1_q[1].val();
+        self.lane_mux.buf1_coord.next = self.front.pbuf_coord_q[1].val().get_bits::<UVR_BITS>(0);
         self.lane_mux.elem_size.next = self.ctx_elem_size.q.val();
         self.lane_mux.check_lane.next = !self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
         self.lane_mux.check_base.next = self.ctx_kind_typed.q.val() & !self.i_marker.q.val();
@@ -1387,14 +830,6 @@ impl Logic for AtomicUnit {
         self.typed_walk_product.clock.next = self.clock.val();
         self.typed_walk_product.walk_a.next = self.typed_walk_a.q.val();
         self.typed_walk_product.walk_b.next = self.typed_walk_b.q.val();
-        self.n_walk_ops.surf_kind.next = self.n_surf_kind.q.val();
-        self.n_walk_ops.surf_array.next = self.n_surf_array.q.val();
-        self.n_walk_ops.width.next = self.n_width.q.val();
-        self.n_walk_ops.height.next = self.n_height.q.val();
-        self.n_walk_ops.depth.next = self.n_depth.q.val();
-        self.n_walk_ops.width_is_one.next = self.n_width_one.q.val();
-        self.n_walk_ops.height_is_one.next = self.n_height_one.q.val();
-        self.n_walk_ops.depth_is_one.next = self.n_depth_one.q.val();
         self.typed_step.walk_p0.next = self.typed_walk_product.p0.val();
         self.typed_step.walk_p16.next = self.typed_walk_product.p16.val();
         self.typed_step.walk_p16_b.next = self.typed_walk_product.p16_b.val();
@@ -1426,146 +861,55 @@ impl Logic for AtomicUnit {
         self.write_align.bit_offset.next = self.execute.w_bit_offset_q.val();
         self.write_align.byte_enables.next = self.execute.w_byte_enables_q.val();
 
-        self.head_select.head.next = self.head_ptr.q.val();
-        self.ent_src0.clock.next = self.clock.val();
-        self.ent_src0.read_index.next = self.head_ptr.q.val();
-        self.ent_src1.clock.next = self.clock.val();
-        self.ent_src1.read_index.next = self.head_ptr.q.val();
-        self.ent_bit_offset.clock.next = self.clock.val();
-        self.ent_bit_offset.read_index.next = self.head_next_ptr.q.val();
-        self.head_select.head_bit_offset.next = self.hq_bit_offset.q.val();
-        self.ent_byte_enables.clock.next = self.clock.val();
-        // the head's line and byte enables come from `hq_*`; these two RAMs
-        // are read at the entry after the head, to load `hq_*` from
-        self.ent_byte_enables.read_index.next = self.head_next_ptr.q.val();
-        self.head_select.head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.ent_size.clock.next = self.clock.val();
-        self.ent_size.read_index.next = self.head_next_ptr.q.val();
-        self.head_select.head_size.next = self.hq_size.q.val();
-        self.ent_op.clock.next = self.clock.val();
-        self.ent_op.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_op.next = self.ent_op.read_data.val();
-        self.ent_ty.clock.next = self.clock.val();
-        self.ent_ty.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_ty.next = self.ent_ty.read_data.val();
-        self.ent_lane.clock.next = self.clock.val();
-        self.ent_lane.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_lane.next = self.ent_lane.read_data.val();
-        self.ent_elem.clock.next = self.clock.val();
-        self.ent_elem.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_elem.next = self.ent_elem.read_data.val();
-        self.ent_result_shift.clock.next = self.clock.val();
-        self.ent_result_shift.read_index.next = self.head_ptr.q.val();
-        self.head_select.head_result_shift.next = self.ent_result_shift.read_data.val();
-        self.ent_line_at_head.clock.next = self.clock.val();
-        self.ent_line_at_head.read_index.next = self.head_next_ptr.q.val();
-        self.head_select.head_line.next = self.hq_line.q.val();
-        self.head_select.head_space.next = self.hq_space.q.val();
+        self.head_select.head.next = self.inflight.head_ptr_q.val();
+        self.head_select.head_bit_offset.next = self.inflight.hq_bit_offset_q.val();
+        self.head_select.head_byte_enables.next = self.inflight.hq_byte_enables_q.val();
+        self.head_select.head_size.next = self.inflight.hq_size_q.val();
+        self.head_select.head_op.next = self.inflight.head_op.val();
+        self.head_select.head_ty.next = self.inflight.head_ty.val();
+        self.head_select.head_lane.next = self.inflight.head_lane.val();
+        self.head_select.head_elem.next = self.inflight.head_elem.val();
+        self.head_select.head_result_shift.next = self.inflight.head_result_shift.val();
+        self.head_select.head_line.next = self.inflight.hq_line_q.val();
+        self.head_select.head_space.next = self.inflight.hq_space_q.val();
+        self.head_select.head_valid.next = self.inflight.hq_valid_q.val();
+        self.head_select.head_kind.next = self.inflight.hq_kind_q.val();
+        self.head_select.head_returned.next = self.inflight.hq_returned.val();
+        self.head_select.head_word[0].next = self.inflight.hq_word[0].val();
+        self.head_select.head_word[1].next = self.inflight.hq_word[1].val();
+        self.head_select.head_word[2].next = self.inflight.hq_word[2].val();
+        self.head_select.head_word[3].next = self.inflight.hq_word[3].val();
         for k in 0..INFLIGHT_DEPTH {
-            self.ent_data[k].clock.next = self.clock.val();
-            self.ent_data[k].rd_valid.next = self.mem_rdata_valid.val();
-            self.ent_data[k].rd_data.next = self.mem_rdata.val();
-            self.next_entry_word0.choice[k].next = self.ent_data[k].word0.val();
-            self.next_entry_word1.choice[k].next = self.ent_data[k].word1.val();
-            self.next_entry_word2.choice[k].next = self.ent_data[k].word2.val();
-            self.next_entry_word3.choice[k].next = self.ent_data[k].word3.val();
-            self.head_entry_keep.choice[k].next = self.ent_fwd_bytes[k].q.val();
-            self.next_entry_keep.choice[k].next = self.ent_fwd_bytes[k].q.val();
-        }
-        self.head_entry_keep.index.next = self.head_ptr.q.val();
-        self.next_entry_keep.index.next = self.head_next_ptr.q.val();
-        self.hq_data.clock.next = self.clock.val();
-        self.hq_data.rd_valid.next = self.mem_rdata_valid.val();
-        self.hq_data.rd_data.next = self.mem_rdata.val();
-        self.next_entry_word0.index.next = self.head_next_ptr.q.val();
-        self.next_entry_word1.index.next = self.head_next_ptr.q.val();
-        self.next_entry_word2.index.next = self.head_next_ptr.q.val();
-        self.next_entry_word3.index.next = self.head_next_ptr.q.val();
-        self.hq_data.next_word[0].next = self.next_entry_word0.chosen.val();
-        self.hq_data.next_word[1].next = self.next_entry_word1.chosen.val();
-        self.hq_data.next_word[2].next = self.next_entry_word2.chosen.val();
-        self.hq_data.next_word[3].next = self.next_entry_word3.chosen.val();
-        self.head_select.head_valid.next = self.hq_valid.q.val();
-        self.head_select.head_kind.next = self.hq_kind.q.val();
-        self.head_select.head_returned.next = self.hq_data.returned.val();
-        self.head_select.head_word[0].next = self.hq_data.word0.val();
-        self.head_select.head_word[1].next = self.hq_data.word1.val();
-        self.head_select.head_word[2].next = self.hq_data.word2.val();
-        self.head_select.head_word[3].next = self.hq_data.word3.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.head_select.ent_ftz[k].next = self.ent_ftz[k].q.val();
-            self.head_select.ent_result_first[k].next = self.ent_result_first[k].q.val();
-            self.head_select.ent_result_last[k].next = self.ent_result_last[k].q.val();
-            self.head_select.ent_msg_last[k].next = self.ent_msg_last[k].q.val();
-            self.head_select.ent_error[k].next = self.ent_error[k].q.val();
+            self.head_select.ent_ftz[k].next = self.inflight.ent_ftz_q[k].val();
+            self.head_select.ent_result_first[k].next = self.inflight.ent_result_first_q[k].val();
+            self.head_select.ent_result_last[k].next = self.inflight.ent_result_last_q[k].val();
+            self.head_select.ent_msg_last[k].next = self.inflight.ent_msg_last_q[k].val();
+            self.head_select.ent_error[k].next = self.inflight.ent_error_q[k].val();
         }
 
-        self.head_select.head_pushed.next = self.hq_pushed.q.val();
-        self.head_select.push_data.next = self.push_data.q.val();
-        self.head_select.push_bytes.next = self.push_bytes.q.val();
+        self.head_select.head_pushed.next = self.inflight.hq_pushed_q.val();
+        self.head_select.push_data.next = self.inflight.push_data_q.val();
+        self.head_select.push_bytes.next = self.inflight.push_bytes_q.val();
         self.head_select.late_writes.next = self.execute.w_writes_q.val();
-        self.head_select.late_overlaps.next = self.hz_late_overlaps.q.val();
+        self.head_select.late_overlaps.next = self.inflight.hz_late_overlaps_q.val();
         self.head_select.late_data.next = self.write_align.data.val();
         self.head_select.late_mask.next = self.write_align.mask.val();
-        // the hazard compares for next cycle's head and stages (below,
-        // "table head -> execute stage"): the head as it is against the
-        // stages, and the entry after it against the head and the stages
-        self.hz_head[0].head_line.next = self.hq_line.q.val();
-        self.hz_head[0].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[0].stage_line.next = self.execute.x_line_q.val();
-        self.hz_head[0].stage_byte_enables.next = self.execute.x_byte_enables_q.val();
-        self.hz_head[1].head_line.next = self.hq_line.q.val();
-        self.hz_head[1].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[1].stage_line.next = self.execute.x2_line_q.val();
-        self.hz_head[1].stage_byte_enables.next = self.execute.x2_byte_enables_q.val();
-        self.hz_head[2].head_line.next = self.hq_line.q.val();
-        self.hz_head[2].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[2].stage_line.next = self.execute.x3_line_q.val();
-        self.hz_head[2].stage_byte_enables.next = self.execute.x3_byte_enables_q.val();
-        self.hz_head[3].head_line.next = self.hq_line.q.val();
-        self.hz_head[3].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[3].stage_line.next = self.execute.x4_line_q.val();
-        self.hz_head[3].stage_byte_enables.next = self.execute.x4_byte_enables_q.val();
-        self.hz_next[0].head_line.next = self.ent_line_at_head.read_data.val();
-        self.hz_next[0].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[0].stage_line.next = self.hq_line.q.val();
-        self.hz_next[0].stage_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_next[1].head_line.next = self.ent_line_at_head.read_data.val();
-        self.hz_next[1].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[1].stage_line.next = self.execute.x_line_q.val();
-        self.hz_next[1].stage_byte_enables.next = self.execute.x_byte_enables_q.val();
-        self.hz_next[2].head_line.next = self.ent_line_at_head.read_data.val();
-        self.hz_next[2].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[2].stage_line.next = self.execute.x2_line_q.val();
-        self.hz_next[2].stage_byte_enables.next = self.execute.x2_byte_enables_q.val();
-        self.hz_next[3].head_line.next = self.ent_line_at_head.read_data.val();
-        self.hz_next[3].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[3].stage_line.next = self.execute.x3_line_q.val();
-        self.hz_next[3].stage_byte_enables.next = self.execute.x3_byte_enables_q.val();
-        self.hz_head_w.head_line.next = self.hq_line.q.val();
-        self.hz_head_w.head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head_w.stage_line.next = self.execute.w_line_q.val();
-        self.hz_head_w.stage_byte_enables.next = self.execute.w_byte_enables_q.val();
-        self.hz_next_x4.head_line.next = self.ent_line_at_head.read_data.val();
-        self.hz_next_x4.head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next_x4.stage_line.next = self.execute.x4_line_q.val();
-        self.hz_next_x4.stage_byte_enables.next = self.execute.x4_byte_enables_q.val();
         self.head_select.ahead_writes[0].next = self.execute.x_writes_q.val();
-        self.head_select.ahead_overlaps[0].next = self.hz_overlaps[0].q.val();
-        self.head_select.ahead_same_bytes[0].next = self.hz_same_bytes[0].q.val();
+        self.head_select.ahead_overlaps[0].next = self.inflight.hz_overlaps_q[0].val();
+        self.head_select.ahead_same_bytes[0].next = self.inflight.hz_same_bytes_q[0].val();
         self.head_select.ahead_ready[0].next =
             !(self.alu.float_op.val() & (self.execute.x_kind_q.val() == self.kind_read_modify_write.val()));
         self.head_select.ahead_writes[1].next = self.execute.x2_writes_q.val();
-        self.head_select.ahead_overlaps[1].next = self.hz_overlaps[1].q.val();
-        self.head_select.ahead_same_bytes[1].next = self.hz_same_bytes[1].q.val();
+        self.head_select.ahead_overlaps[1].next = self.inflight.hz_overlaps_q[1].val();
+        self.head_select.ahead_same_bytes[1].next = self.inflight.hz_same_bytes_q[1].val();
         self.head_select.ahead_ready[1].next = !self.execute.x2_float_q.val();
         self.head_select.ahead_writes[2].next = self.execute.x3_writes_q.val() & self.fp_built.val();
-        self.head_select.ahead_overlaps[2].next = self.hz_overlaps[2].q.val();
-        self.head_select.ahead_same_bytes[2].next = self.hz_same_bytes[2].q.val();
+        self.head_select.ahead_overlaps[2].next = self.inflight.hz_overlaps_q[2].val();
+        self.head_select.ahead_same_bytes[2].next = self.inflight.hz_same_bytes_q[2].val();
         self.head_select.ahead_ready[2].next = !self.execute.x3_float_q.val();
         self.head_select.ahead_writes[3].next = self.execute.x4_writes_q.val() & self.fp_built.val();
-        self.head_select.ahead_overlaps[3].next = self.hz_overlaps[3].q.val();
-        self.head_select.ahead_same_bytes[3].next = self.hz_same_bytes[3].q.val();
+        self.head_select.ahead_overlaps[3].next = self.inflight.hz_overlaps_q[3].val();
+        self.head_select.ahead_same_bytes[3].next = self.inflight.hz_same_bytes_q[3].val();
         self.head_select.ahead_ready[3].next = true;
 
         // the execute stage X: the ALU on registered operands; the old value
@@ -1595,8 +939,8 @@ impl Logic for AtomicUnit {
         if self.execute.x_from_x2_q.val() & self.execute.x2_new_cond_q.val() {
             self.alu.old_value.next = self.execute.x2_new_true_q.val();
         }
-        self.alu.src0.next = self.ent_src0.read_data.val() & self.data_built.val();
-        self.alu.src1.next = self.ent_src1.read_data.val() & self.data_built.val();
+        self.alu.src0.next = self.inflight.head_src0.val() & self.data_built.val();
+        self.alu.src1.next = self.inflight.head_src1.val() & self.data_built.val();
 
         // ================= write stage: write, retire, forward, result =================
         self.w_is_rmw.next = self.execute.w_kind_q.val() == self.kind_read_modify_write.val();
@@ -1693,7 +1037,7 @@ impl Logic for AtomicUnit {
         self.execute.bypass[1].next = self.head_select.bypass[1].val();
         self.execute.bypass[2].next = self.head_select.bypass[2].val();
         self.execute.bypass[3].next = self.head_select.bypass[3].val();
-        self.execute.head_src0.next = self.ent_src0.read_data.val() & self.data_built.val();
+        self.execute.head_src0.next = self.inflight.head_src0.val() & self.data_built.val();
         self.execute.head_lane.next = self.head_select.lane.val();
         self.execute.head_elem.next = self.head_select.elem.val();
         self.execute.head_result_shift.next = self.head_select.result_shift.val();
@@ -1707,91 +1051,6 @@ impl Logic for AtomicUnit {
         self.execute.alu_new_cond.next = self.alu.new_cond.val();
         self.execute.alu_ret.next = self.alu.ret_value.val();
         self.execute.alu_float_value.next = self.alu.float_value.val();
-        // The hazard compares' answers for next cycle, from this cycle's
-        // compares: the head and the stages stay; or the stages move down
-        // (X gets a bubble, or the head); or the head leaves and the entry
-        // after it is compared against the stages as they will be. Where the
-        // head's registers load an allocation instead (the table was empty,
-        // or the entry after the head is being allocated as the head leaves),
-        // the answers are stale for one cycle, in which that entry's read
-        // cannot be back yet: only a returned read-modify-write head reads them.
-        // the entry after the head: its flags (its line, byte enables,
-        // bit offset and size are the `EntryRam`s' reads at `head_next_ptr`)
-        self.next_head_space.next = false;
-        self.next_head_valid.next = false;
-        self.next_head_kind.next = self.kind_marker.val();
-        self.next_head_returned.next = false;
-        self.next_head_read_seq.next = self.zero_seq.val();
-        for k in 0..INFLIGHT_DEPTH {
-            if self.head_next_ptr.q.val().index() == k {
-                self.next_head_read_seq.next = self.ent_read_seq[k].q.val();
-                self.next_head_space.next = self.ent_space[k].q.val();
-                self.next_head_valid.next = self.ent_valid[k].q.val();
-                self.next_head_kind.next = self.ent_kind[k].q.val();
-                self.next_head_returned.next = self.ent_data[k].returned.val();
-            }
-        }
-        self.hz_overlaps[0].d.next = self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.execute.x_space_q.val());
-        self.hz_same_bytes[0].d.next = self.hq_byte_enables.q.val() == self.execute.x_byte_enables_q.val();
-        self.hz_overlaps[1].d.next = self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.execute.x2_space_q.val());
-        self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.execute.x2_byte_enables_q.val();
-        self.hz_overlaps[2].d.next = self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.execute.x3_space_q.val());
-        self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.execute.x3_byte_enables_q.val();
-        self.hz_overlaps[3].d.next = self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.execute.x4_space_q.val());
-        self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.execute.x4_byte_enables_q.val();
-        if self.x_free.val() {
-            self.hz_overlaps[1].d.next =
-                self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.execute.x_space_q.val());
-            self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.execute.x_byte_enables_q.val();
-            self.hz_overlaps[2].d.next =
-                self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.execute.x2_space_q.val());
-            self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.execute.x2_byte_enables_q.val();
-            self.hz_overlaps[3].d.next =
-                self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.execute.x3_space_q.val());
-            self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.execute.x3_byte_enables_q.val();
-        }
-        if self.head_enters.val() {
-            self.hz_overlaps[0].d.next =
-                self.hz_next[0].overlaps.val() & (self.next_head_space.val() == self.hq_space.q.val());
-            self.hz_same_bytes[0].d.next = self.ent_byte_enables.read_data.val() == self.hq_byte_enables.q.val();
-            self.hz_overlaps[1].d.next =
-                self.hz_next[1].overlaps.val() & (self.next_head_space.val() == self.execute.x_space_q.val());
-            self.hz_same_bytes[1].d.next = self.ent_byte_enables.read_data.val() == self.execute.x_byte_enables_q.val();
-            self.hz_overlaps[2].d.next =
-                self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.execute.x2_space_q.val());
-            self.hz_same_bytes[2].d.next = self.ent_byte_enables.read_data.val() == self.execute.x2_byte_enables_q.val();
-            self.hz_overlaps[3].d.next =
-                self.hz_next[3].overlaps.val() & (self.next_head_space.val() == self.execute.x3_space_q.val());
-            self.hz_same_bytes[3].d.next = self.ent_byte_enables.read_data.val() == self.execute.x3_byte_enables_q.val();
-        }
-        // the same for the write stage W (its write merged into the head's
-        // line, `late_*`): W stays, or takes X4 (an integer build: X2)
-        self.hz_late_overlaps.d.next = self.hz_head_w.overlaps.val() & (self.hq_space.q.val() == self.execute.w_space_q.val());
-        if self.x_free.val() {
-            self.hz_late_overlaps.d.next =
-                self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.execute.x4_space_q.val());
-            if !self.fp_built.val() {
-                self.hz_late_overlaps.d.next =
-                    self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.execute.x2_space_q.val());
-            }
-        }
-        if self.head_enters.val() {
-            self.hz_late_overlaps.d.next =
-                self.hz_next_x4.overlaps.val() & (self.next_head_space.val() == self.execute.x4_space_q.val());
-            if !self.fp_built.val() {
-                self.hz_late_overlaps.d.next =
-                    self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.execute.x2_space_q.val());
-            }
-        }
-        if self.head_enters.val() {
-            self.head_ptr.d.next = self.head_ptr.q.val() + self.one_index.val();
-            self.head_next_ptr.d.next = self.head_next_ptr.q.val() + self.one_index.val();
-            for k in 0..INFLIGHT_DEPTH {
-                if self.head_ptr.q.val().index() == k {
-                    self.ent_valid[k].d.next = false;
-                }
-            }
-        }
         self.rsp_valid.next = self.rsp_valid_r.q.val();
         self.rsp_lane.next = self.rsp_lane_r.q.val();
         self.rsp_data.next = self.rsp_data_r.q.val();
@@ -1807,7 +1066,7 @@ impl Logic for AtomicUnit {
         // The allocate stage's element enters the table when there is room,
         // sending its read (read-modify-write) at the same time. Everything
         // it needs is in its registers.
-        self.table_is_full.next = self.occupancy.q.val() == self.table_full.val();
+        self.table_is_full.next = self.inflight.full.val();
         // (a read the memory has not accepted waits in the read skid
         // register, `r_*`, and stays on the port from there; nothing
         // allocates until it is accepted: `ReadSkid`, the only logic that
@@ -1882,210 +1141,56 @@ impl Logic for AtomicUnit {
         // stage when that stage is empty or done with its lane; its payload
         // is read now and arrives with it. An illegal or laneless message
         // sends a marker instead (no payload read).
-        self.sel_valid.next = self.d_valid.q.val() & !self.reset_q.q.val();
+        self.sel_valid.next = self.front.d_valid_q.val() & !self.reset_q.q.val();
         self.sel_marker.next = (self.issue_state.q.val() == IssueState::FirstLane)
-            & (self.d_illegal.q.val() | self.d_no_lanes.q.val());
+            & (self.front.d_illegal_q.val() | self.front.d_no_lanes_q.val());
         self.sel_last.next = self.sel_marker.val() | self.left_few.q.val();
         if self.issue_state.q.val() == IssueState::FirstLane {
-            self.sel_last.next = self.sel_marker.val() | self.d_lanes_few.q.val();
+            self.sel_last.next = self.sel_marker.val() | self.front.d_lanes_few_q.val();
         }
-        self.n_enter.next = (self.n_valid.q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset_q.q.val();
-        self.sel_take.next = self.sel_valid.val() & (!self.n_valid.q.val() | self.n_enter.val());
+        self.n_enter.next = (self.front.n_valid_q.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset_q.q.val();
+        self.sel_take.next = self.sel_valid.val() & (!self.front.n_valid_q.val() | self.n_enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
-        self.d_free.next = (!self.d_valid.q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
+        self.d_free.next = (!self.front.d_valid_q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
         // the request stage takes the next message when it is empty or its
-        // message moves into the decode stage now; it loads whenever
-        // `req_ready` is up, `r_valid` from `req_valid`, the fields straight
-        // from the ports (wiring only: no path from `req_*` into this block's
-        // logic, and the decoder reads registers); a message is taken at
+        // message moves into the decode stage now; a message is taken at
         // `req_valid & req_ready`
-        self.req_ready.next = (!self.r_valid.q.val() | self.d_free.val()) & !self.reset_q.q.val();
-        self.r_valid.clock.next = self.clock.val();
-        self.r_valid.load.next = self.req_ready.val();
-        self.r_valid.clear.next = self.reset_q.q.val();
-        self.r_valid.d.next = self.req_valid.val();
-        self.r_desc.clock.next = self.clock.val();
-        self.r_desc.load.next = self.req_ready.val();
-        self.r_desc.clear.next = false;
-        self.r_desc.d.next = self.req_desc.val();
-        self.r_dmask.clock.next = self.clock.val();
-        self.r_dmask.load.next = self.req_ready.val();
-        self.r_dmask.clear.next = false;
-        self.r_dmask.d.next = self.req_dmask.val();
-        self.r_pred_mask.clock.next = self.clock.val();
-        self.r_pred_mask.load.next = self.req_ready.val();
-        self.r_pred_mask.clear.next = false;
-        self.r_pred_mask.d.next = self.req_pred_mask.val();
-        self.r_surf_kind.clock.next = self.clock.val();
-        self.r_surf_kind.load.next = self.req_ready.val();
-        self.r_surf_kind.clear.next = false;
-        self.r_surf_kind.d.next = self.req_surf_kind.val();
-        self.r_surf_base.clock.next = self.clock.val();
-        self.r_surf_base.load.next = self.req_ready.val();
-        self.r_surf_base.clear.next = false;
-        self.r_surf_base.d.next = self.req_surf_base.val();
-        self.r_surf_size.clock.next = self.clock.val();
-        self.r_surf_size.load.next = self.req_ready.val();
-        self.r_surf_size.clear.next = false;
-        self.r_surf_size.d.next = self.req_surf_size.val();
-        self.r_surf_array.clock.next = self.clock.val();
-        self.r_surf_array.load.next = self.req_ready.val();
-        self.r_surf_array.clear.next = false;
-        self.r_surf_array.d.next = self.req_surf_array.val();
-        self.r_surf_levels.clock.next = self.clock.val();
-        self.r_surf_levels.load.next = self.req_ready.val();
-        self.r_surf_levels.clear.next = false;
-        self.r_surf_levels.d.next = self.req_surf_levels.val();
-        self.r_surf_u16.clock.next = self.clock.val();
-        self.r_surf_u16.load.next = self.req_ready.val();
-        self.r_surf_u16.clear.next = false;
-        self.r_surf_u16.d.next = self.req_surf_u16.val();
-        self.r_slm_size.clock.next = self.clock.val();
-        self.r_slm_size.load.next = self.req_ready.val();
-        self.r_slm_size.clear.next = false;
-        self.r_slm_size.d.next = self.req_slm_size.val();
-        self.r_width.clock.next = self.clock.val();
-        self.r_width.load.next = self.req_ready.val();
-        self.r_width.clear.next = false;
-        self.r_width.d.next = self.req_surf_width.val();
-        self.r_height.clock.next = self.clock.val();
-        self.r_height.load.next = self.req_ready.val();
-        self.r_height.clear.next = false;
-        self.r_height.d.next = self.req_surf_height.val();
-        self.r_depth.clock.next = self.clock.val();
-        self.r_depth.load.next = self.req_ready.val();
-        self.r_depth.clear.next = false;
-        self.r_depth.d.next = self.req_surf_depth.val();
-        // the decode stage loads whenever `d_free` is up: `d_valid` from
-        // `r_valid`, the fields from the decoder and the request stage
-        if self.d_free.val() & self.r_valid.q.val() {
-            self.d_slot.d.next = !self.d_slot.q.val();
-        }
-        // (flipped as each message moves in: from 1 at reset, so that the
-        // first message taken after reset is in slot 0)
-        if self.reset_q.q.val() {
-            self.d_slot.d.next = true;
-        }
-        self.d_valid.clock.next = self.clock.val();
-        self.d_valid.load.next = self.d_free.val();
-        self.d_valid.clear.next = self.reset_q.q.val();
-        self.d_valid.d.next = self.r_valid.q.val();
-        self.d_lanes.clock.next = self.clock.val();
-        self.d_lanes.load.next = self.d_free.val();
-        self.d_lanes.clear.next = false;
-        self.d_lanes.d.next = self.decoder.lane_enables.val();
-        self.d_no_lanes.clock.next = self.clock.val();
-        self.d_no_lanes.load.next = self.d_free.val();
-        self.d_no_lanes.clear.next = false;
-        self.d_no_lanes.d.next = !(self.decoder.lane_enables.val() & self.lanes_built.val()).any();
-        self.d_lanes_few.clock.next = self.clock.val();
-        self.d_lanes_few.load.next = self.d_free.val();
-        self.d_lanes_few.clear.next = false;
-        self.d_lanes_few.d.next = self.dec_lanes_count.few.val();
-        self.d_illegal.clock.next = self.clock.val();
-        self.d_illegal.load.next = self.d_free.val();
-        self.d_illegal.clear.next = false;
-        self.d_illegal.d.next = self.decoder.illegal.val();
-        self.d_elem_size.clock.next = self.clock.val();
-        self.d_elem_size.load.next = self.d_free.val();
-        self.d_elem_size.clear.next = false;
-        self.d_elem_size.d.next = self.decoder.elem_size.val();
-        self.d_last_elem.clock.next = self.clock.val();
-        self.d_last_elem.load.next = self.d_free.val();
-        self.d_last_elem.clear.next = false;
-        self.d_last_elem.d.next = self.decoder.last_elem.val();
-        self.d_space_slm.clock.next = self.clock.val();
-        self.d_space_slm.load.next = self.d_free.val();
-        self.d_space_slm.clear.next = false;
-        self.d_space_slm.d.next = self.decoder.space_slm.val();
-        self.d_addr_offset32.clock.next = self.clock.val();
-        self.d_addr_offset32.load.next = self.d_free.val();
-        self.d_addr_offset32.clear.next = false;
-        self.d_addr_offset32.d.next = self.decoder.addr_offset32.val();
-        self.d_addr_buffer.clock.next = self.clock.val();
-        self.d_addr_buffer.load.next = self.d_free.val();
-        self.d_addr_buffer.clear.next = false;
-        self.d_addr_buffer.d.next = self.decoder.addr_buffer.val();
-        self.d_kind_typed.clock.next = self.clock.val();
-        self.d_kind_typed.load.next = self.d_free.val();
-        self.d_kind_typed.clear.next = false;
-        self.d_kind_typed.d.next = self.decoder.kind_typed.val();
-        self.d_write_only.clock.next = self.clock.val();
-        self.d_write_only.load.next = self.d_free.val();
-        self.d_write_only.clear.next = false;
-        self.d_write_only.d.next = self.decoder.write_only.val();
-        self.d_swap_src.clock.next = self.clock.val();
-        self.d_swap_src.load.next = self.d_free.val();
-        self.d_swap_src.clear.next = false;
-        self.d_swap_src.d.next = self.decoder.swap_src.val();
-        self.d_v_present.clock.next = self.clock.val();
-        self.d_v_present.load.next = self.d_free.val();
-        self.d_v_present.clear.next = false;
-        self.d_v_present.d.next = self.decoder.v_present.val();
-        self.d_r_present.clock.next = self.clock.val();
-        self.d_r_present.load.next = self.d_free.val();
-        self.d_r_present.clear.next = false;
-        self.d_r_present.d.next = self.decoder.r_present.val();
-        self.d_lod_present.clock.next = self.clock.val();
-        self.d_lod_present.load.next = self.d_free.val();
-        self.d_lod_present.clear.next = false;
-        self.d_lod_present.d.next = self.decoder.lod_present.val();
-        self.d_alu_op.clock.next = self.clock.val();
-        self.d_alu_op.load.next = self.d_free.val();
-        self.d_alu_op.clear.next = false;
-        self.d_alu_op.d.next = self.decoder.alu_op.val();
-        self.d_alu_ty.clock.next = self.clock.val();
-        self.d_alu_ty.load.next = self.d_free.val();
-        self.d_alu_ty.clear.next = false;
-        self.d_alu_ty.d.next = self.decoder.alu_ty.val();
-        self.d_alu_ftz.clock.next = self.clock.val();
-        self.d_alu_ftz.load.next = self.d_free.val();
-        self.d_alu_ftz.clear.next = false;
-        self.d_alu_ftz.d.next = self.decoder.alu_ftz.val();
-        self.d_surf_kind.clock.next = self.clock.val();
-        self.d_surf_kind.load.next = self.d_free.val();
-        self.d_surf_kind.clear.next = false;
-        self.d_surf_kind.d.next = self.r_surf_kind.q.val();
-        self.d_surf_base.clock.next = self.clock.val();
-        self.d_surf_base.load.next = self.d_free.val();
-        self.d_surf_base.clear.next = false;
-        self.d_surf_base.d.next = self.r_surf_base.q.val();
-        self.d_surf_size.clock.next = self.clock.val();
-        self.d_surf_size.load.next = self.d_free.val();
-        self.d_surf_size.clear.next = false;
-        self.d_surf_size.d.next = self.r_surf_size.q.val();
-        self.d_surf_array.clock.next = self.clock.val();
-        self.d_surf_array.load.next = self.d_free.val();
-        self.d_surf_array.clear.next = false;
-        self.d_surf_array.d.next = self.r_surf_array.q.val();
-        self.d_surf_levels.clock.next = self.clock.val();
-        self.d_surf_levels.load.next = self.d_free.val();
-        self.d_surf_levels.clear.next = false;
-        self.d_surf_levels.d.next = self.r_surf_levels.q.val();
-        self.d_surf_u16.clock.next = self.clock.val();
-        self.d_surf_u16.load.next = self.d_free.val();
-        self.d_surf_u16.clear.next = false;
-        self.d_surf_u16.d.next = self.r_surf_u16.q.val();
-        self.d_slm_size.clock.next = self.clock.val();
-        self.d_slm_size.load.next = self.d_free.val();
-        self.d_slm_size.clear.next = false;
-        self.d_slm_size.d.next = self.r_slm_size.q.val();
-        self.d_width.clock.next = self.clock.val();
-        self.d_width.load.next = self.d_free.val();
-        self.d_width.clear.next = false;
-        self.d_width.d.next = self.r_width.q.val();
-        self.d_height.clock.next = self.clock.val();
-        self.d_height.load.next = self.d_free.val();
-        self.d_height.clear.next = false;
-        self.d_height.d.next = self.r_height.q.val();
-        self.d_depth.clock.next = self.clock.val();
-        self.d_depth.load.next = self.d_free.val();
-        self.d_depth.clear.next = false;
-        self.d_depth.d.next = self.r_depth.q.val();
+        self.req_ready.next = (!self.front.r_valid_q.val() | self.d_free.val()) & !self.reset_q.q.val();
+        // the front end's stage registers, R, D, N and the payload buffers
+        // (`FrontStages`): the ports go straight into R and the payload
+        // buffers (wiring only: no path from `req_*` or `pay_*` into this
+        // block's logic), the select stage's decisions load D and N
+        self.front.clock.next = self.clock.val();
+        self.front.reset.next = self.reset_q.q.val();
+        self.front.req_valid.next = self.req_valid.val();
+        self.front.req_desc.next = self.req_desc.val();
+        self.front.req_dmask.next = self.req_dmask.val();
+        self.front.req_pred_mask.next = self.req_pred_mask.val();
+        self.front.req_surf_kind.next = self.req_surf_kind.val();
+        self.front.req_surf_base.next = self.req_surf_base.val();
+        self.front.req_surf_size.next = self.req_surf_size.val();
+        self.front.req_surf_width.next = self.req_surf_width.val();
+        self.front.req_surf_height.next = self.req_surf_height.val();
+        self.front.req_surf_depth.next = self.req_surf_depth.val();
+        self.front.req_surf_array.next = self.req_surf_array.val();
+        self.front.req_surf_levels.next = self.req_surf_levels.val();
+        self.front.req_surf_u16.next = self.req_surf_u16.val();
+        self.front.req_slm_size.next = self.req_slm_size.val();
+        self.front.pay_addr.next = self.pay_addr.val();
+        self.front.pay_src0.next = self.pay_src0.val();
+        self.front.pay_src1.next = self.pay_src1.val();
+        self.front.pay_coord.next = self.pay_coord.val();
+        self.front.req_ready.next = self.req_ready.val();
+        self.front.d_free.next = self.d_free.val();
+        self.front.sel_take.next = self.sel_take.val();
+        self.front.sel_lane.next = self.lane_select.lane.val();
+        self.front.sel_last.next = self.sel_last.val();
+        self.front.sel_marker.next = self.sel_marker.val();
+        self.front.n_enter.next = self.n_enter.val();
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
-        self.pay_slot.next = self.d_slot.q.val();
+        self.pay_slot.next = self.front.d_slot_q.val();
 
         if self.sel_take.val() {
             self.lanes_left.d.next = self.lane_select.rest.val();
@@ -2107,94 +1212,20 @@ impl Logic for AtomicUnit {
             }
         }
 
-        // the next-lane stage's registers: the lane selected now, with its
-        // message's decoded fields and surface state
-        if self.n_enter.val() {
-            self.n_valid.d.next = false;
-        }
-        if self.sel_take.val() {
-            self.n_valid.d.next = true;
-            self.n_buf.d.next = self.sel_buf.q.val();
-            self.sel_buf.d.next = !self.sel_buf.q.val();
-            self.n_lane.d.next = self.lane_select.lane.val();
-            self.n_last_lane.d.next = self.sel_last.val();
-            self.n_marker.d.next = self.sel_marker.val();
-            self.n_illegal.d.next = self.d_illegal.q.val();
-            self.n_elem_size.d.next = self.d_elem_size.q.val();
-            self.n_last_elem.d.next = self.d_last_elem.q.val();
-            self.n_space_slm.d.next = self.d_space_slm.q.val();
-            self.n_addr_offset32.d.next = self.d_addr_offset32.q.val();
-            self.n_addr_buffer.d.next = self.d_addr_buffer.q.val();
-            self.n_kind_typed.d.next = self.d_kind_typed.q.val();
-            self.n_write_only.d.next = self.d_write_only.q.val();
-            self.n_swap_src.d.next = self.d_swap_src.q.val();
-            self.n_v_present.d.next = self.d_v_present.q.val();
-            self.n_r_present.d.next = self.d_r_present.q.val();
-            self.n_lod_present.d.next = self.d_lod_present.q.val();
-            self.n_alu_op.d.next = self.d_alu_op.q.val();
-            self.n_alu_ty.d.next = self.d_alu_ty.q.val();
-            self.n_alu_ftz.d.next = self.d_alu_ftz.q.val();
-            self.n_surf_kind.d.next = self.d_surf_kind.q.val();
-            self.n_surf_base.d.next = self.d_surf_base.q.val();
-            self.n_surf_size.d.next = self.d_surf_size.q.val();
-            // the typed walk's extents at level 0: max(1, W), max(1, H),
-            // max(1, D), and whether each is 1
-            self.n_width.d.next = self.d_width.q.val();
-            if !self.d_width.q.val().any() {
-                self.n_width.d.next = self.one_coord.val();
-            }
-            self.n_height.d.next = self.d_height.q.val();
-            if !self.d_height.q.val().any() {
-                self.n_height.d.next = self.one_coord.val();
-            }
-            self.n_depth.d.next = self.d_depth.q.val();
-            if !self.d_depth.q.val().any() {
-                self.n_depth.d.next = self.one_coord.val();
-            }
-            self.n_width_one.d.next = !self.d_width.q.val().get_bits::<31>(1).any();
-            self.n_height_one.d.next = !self.d_height.q.val().get_bits::<31>(1).any();
-            self.n_depth_one.d.next = !self.d_depth.q.val().get_bits::<31>(1).any();
-            self.n_surf_array.d.next = self.d_surf_array.q.val();
-            self.n_lane_rows.d.next = self.d_height.q.val();
-            if !self.d_height.q.val().any() {
-                self.n_lane_rows.d.next = self.one_coord.val();
-            }
-            if self.d_surf_kind.q.val() == self.kind_1d.val() {
-                self.n_lane_rows.d.next = self.one_coord.val();
-            }
-            if self.d_surf_kind.q.val() == self.kind_1d_array.val() {
-                self.n_lane_rows.d.next = self.d_surf_array.q.val();
-            }
-            self.n_surf_levels.d.next = self.d_surf_levels.q.val();
-            self.n_surf_u16.d.next = self.d_surf_u16.q.val();
-            self.n_slm_size.d.next = self.d_slm_size.q.val();
-        }
-        // the payload read last cycle is on `pay_*`: into its buffer
-        self.cap_valid.d.next = self.pay_valid.val();
-        self.cap_buf.d.next = self.sel_buf.q.val();
-        self.cap_load[0].next = self.cap_valid.q.val() & !self.cap_buf.q.val();
-        self.cap_load[1].next = self.cap_valid.q.val() & self.cap_buf.q.val();
-        for b in 0..2 {
-            self.pbuf_addr[b].load.next = self.cap_load[b].val();
-            self.pbuf_src0[b].load.next = self.cap_load[b].val();
-            self.pbuf_src1[b].load.next = self.cap_load[b].val();
-            self.pbuf_coord[b].load.next = self.cap_load[b].val();
-        }
-
         // the issue stage's registers: the next-lane stage's lane moves in
         // (its `r`, `lod` and lane product: from the port when the payload
         // is captured at this same edge, `LaneCoordReg`)
         self.typed_lane_coord.clock.next = self.clock.val();
         self.typed_lane_coord.load.next = self.n_enter.val();
-        self.typed_lane_coord.r_present.next = self.n_r_present.q.val();
-        self.typed_lane_coord.lod_present.next = self.n_lod_present.q.val();
-        self.typed_lane_coord.from_port.next = self.cap_valid.q.val();
-        self.typed_lane_coord.from_buf1.next = self.n_buf.q.val();
+        self.typed_lane_coord.r_present.next = self.front.n_r_present_q.val();
+        self.typed_lane_coord.lod_present.next = self.front.n_lod_present_q.val();
+        self.typed_lane_coord.from_port.next = self.front.cap_valid_q.val();
+        self.typed_lane_coord.from_buf1.next = self.front.n_buf_q.val();
         self.typed_lane_coord.port_coord.next = self.pay_coord.val();
-        self.typed_lane_coord.buf0_coord.next = self.pbuf_coord[0].q.val();
-        self.typed_lane_coord.buf1_coord.next = self.pbuf_coord[1].q.val();
-        self.typed_lane_coord.levels.next = self.n_surf_levels.q.val();
-        self.typed_lane_coord.entry_rows.next = self.n_lane_rows.q.val();
+        self.typed_lane_coord.buf0_coord.next = self.front.pbuf_coord_q[0].val();
+        self.typed_lane_coord.buf1_coord.next = self.front.pbuf_coord_q[1].val();
+        self.typed_lane_coord.levels.next = self.front.n_surf_levels_q.val();
+        self.typed_lane_coord.entry_rows.next = self.front.n_lane_rows_q.val();
         self.typed_lane_coord.rows.next = self.typed_lane_rows.q.val();
         self.typed_lane_coord.walk_step.next = self.address.t_walk_q.val();
         if self.issue_done.val() {
@@ -2202,41 +1233,41 @@ impl Logic for AtomicUnit {
         }
         if self.n_enter.val() {
             self.i_valid.d.next = true;
-            self.i_buf.d.next = self.n_buf.q.val();
-            self.i_lane.d.next = self.n_lane.q.val();
-            self.i_last_lane.d.next = self.n_last_lane.q.val();
-            self.i_marker.d.next = self.n_marker.q.val();
-            self.i_illegal.d.next = self.n_illegal.q.val();
-            self.ctx_elem_size.d.next = self.n_elem_size.q.val();
-            self.ctx_last_elem.d.next = self.n_last_elem.q.val();
-            self.ctx_space_slm.d.next = self.n_space_slm.q.val();
-            self.ctx_addr_offset32.d.next = self.n_addr_offset32.q.val();
-            self.ctx_addr_buffer.d.next = self.n_addr_buffer.q.val();
-            self.ctx_kind_typed.d.next = self.n_kind_typed.q.val();
-            self.ctx_write_only.d.next = self.n_write_only.q.val();
-            self.ctx_swap_src.d.next = self.n_swap_src.q.val();
-            self.ctx_v_present.d.next = self.n_v_present.q.val();
-            self.ctx_r_present.d.next = self.n_r_present.q.val();
-            self.ctx_alu_op.d.next = self.n_alu_op.q.val();
-            self.ctx_alu_ty.d.next = self.n_alu_ty.q.val();
-            self.ctx_alu_ftz.d.next = self.n_alu_ftz.q.val();
-            self.ctx_surf_kind.d.next = self.n_surf_kind.q.val();
-            self.ctx_surf_base.d.next = self.n_surf_base.q.val();
-            self.ctx_surf_size.d.next = self.n_surf_size.q.val();
-            self.typed_width.d.next = self.n_width.q.val();
-            self.typed_height.d.next = self.n_height.q.val();
-            self.typed_lane_rows.d.next = self.n_walk_ops.rows.val();
-            self.typed_slices.d.next = self.n_walk_ops.slices.val();
-            self.typed_sizes_constant.d.next = self.n_walk_ops.sizes_constant.val();
-            self.typed_depth.d.next = self.n_depth.q.val();
-            self.typed_width_one.d.next = self.n_width_one.q.val();
-            self.typed_height_one.d.next = self.n_height_one.q.val();
-            self.typed_depth_one.d.next = self.n_depth_one.q.val();
-            self.typed_walk_a.d.next = self.n_walk_ops.walk_a.val();
-            self.typed_walk_b.d.next = self.n_walk_ops.walk_b.val();
-            self.ctx_surf_array.d.next = self.n_surf_array.q.val();
-            self.ctx_surf_u16.d.next = self.n_surf_u16.q.val();
-            self.ctx_slm_size.d.next = self.n_slm_size.q.val();
+            self.i_buf.d.next = self.front.n_buf_q.val();
+            self.i_lane.d.next = self.front.n_lane_q.val();
+            self.i_last_lane.d.next = self.front.n_last_lane_q.val();
+            self.i_marker.d.next = self.front.n_marker_q.val();
+            self.i_illegal.d.next = self.front.n_illegal_q.val();
+            self.ctx_elem_size.d.next = self.front.n_elem_size_q.val();
+            self.ctx_last_elem.d.next = self.front.n_last_elem_q.val();
+            self.ctx_space_slm.d.next = self.front.n_space_slm_q.val();
+            self.ctx_addr_offset32.d.next = self.front.n_addr_offset32_q.val();
+            self.ctx_addr_buffer.d.next = self.front.n_addr_buffer_q.val();
+            self.ctx_kind_typed.d.next = self.front.n_kind_typed_q.val();
+            self.ctx_write_only.d.next = self.front.n_write_only_q.val();
+            self.ctx_swap_src.d.next = self.front.n_swap_src_q.val();
+            self.ctx_v_present.d.next = self.front.n_v_present_q.val();
+            self.ctx_r_present.d.next = self.front.n_r_present_q.val();
+            self.ctx_alu_op.d.next = self.front.n_alu_op_q.val();
+            self.ctx_alu_ty.d.next = self.front.n_alu_ty_q.val();
+            self.ctx_alu_ftz.d.next = self.front.n_alu_ftz_q.val();
+            self.ctx_surf_kind.d.next = self.front.n_surf_kind_q.val();
+            self.ctx_surf_base.d.next = self.front.n_surf_base_q.val();
+            self.ctx_surf_size.d.next = self.front.n_surf_size_q.val();
+            self.typed_width.d.next = self.front.n_width_q.val();
+            self.typed_height.d.next = self.front.n_height_q.val();
+            self.typed_lane_rows.d.next = self.front.n_walk_rows.val();
+            self.typed_slices.d.next = self.front.n_walk_slices.val();
+            self.typed_sizes_constant.d.next = self.front.n_walk_sizes_constant.val();
+            self.typed_depth.d.next = self.front.n_depth_q.val();
+            self.typed_width_one.d.next = self.front.n_width_one_q.val();
+            self.typed_height_one.d.next = self.front.n_height_one_q.val();
+            self.typed_depth_one.d.next = self.front.n_depth_one_q.val();
+            self.typed_walk_a.d.next = self.front.n_walk_a.val();
+            self.typed_walk_b.d.next = self.front.n_walk_b.val();
+            self.ctx_surf_array.d.next = self.front.n_surf_array_q.val();
+            self.ctx_surf_u16.d.next = self.front.n_surf_u16_q.val();
+            self.ctx_slm_size.d.next = self.front.n_slm_size_q.val();
         }
         // a misaligned lane: the message's last entry carries the error
         if self.issue_push.val() & self.issue_misaligned.val() {
@@ -2343,227 +1374,68 @@ impl Logic for AtomicUnit {
         self.address.issue_msg_last.next = self.issue_last.val();
         self.address.issue_error.next = (self.issue_marker.val() & self.i_illegal.q.val()) | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
 
-        // The entry allocated this cycle: its read goes out together with the
-        // write on the port, so it takes the write's bytes if they share the line.
-        self.alloc_on_port_line.next = (self.port_write.val() & (self.address.a_line_q.val() == self.port_line.val()))
-            & (self.address.a_space_q.val() == self.port_space.val());
-        // the operands' RAMs: written at allocation (their write port is
-        // clocked, so wiring it from the `alloc` local makes no loop)
-        self.ent_src0.write_enable.next = self.alloc.val();
-        self.ent_src0.write_index.next = self.tail_ptr.q.val();
-        self.ent_src0.write_data.next = self.address.a_src0_q.val();
-        self.ent_src1.write_enable.next = self.alloc.val();
-        self.ent_src1.write_index.next = self.tail_ptr.q.val();
-        self.ent_src1.write_data.next = self.address.a_src1_q.val();
-        self.ent_bit_offset.write_enable.next = self.alloc.val();
-        self.ent_bit_offset.write_index.next = self.tail_ptr.q.val();
-        self.ent_bit_offset.write_data.next = self.address.a_bit_offset_q.val();
-        self.ent_byte_enables.write_enable.next = self.alloc.val();
-        self.ent_byte_enables.write_index.next = self.tail_ptr.q.val();
-        self.ent_byte_enables.write_data.next = self.address.a_byte_enables_q.val();
-        self.ent_size.write_enable.next = self.alloc.val();
-        self.ent_size.write_index.next = self.tail_ptr.q.val();
-        self.ent_size.write_data.next = self.address.a_size_q.val();
-        self.ent_op.write_enable.next = self.alloc.val();
-        self.ent_op.write_index.next = self.tail_ptr.q.val();
-        self.ent_op.write_data.next = self.address.a_op_q.val();
-        self.ent_ty.write_enable.next = self.alloc.val();
-        self.ent_ty.write_index.next = self.tail_ptr.q.val();
-        self.ent_ty.write_data.next = self.address.a_ty_q.val();
-        self.ent_lane.write_enable.next = self.alloc.val();
-        self.ent_lane.write_index.next = self.tail_ptr.q.val();
-        self.ent_lane.write_data.next = self.address.a_lane_q.val();
-        self.ent_elem.write_enable.next = self.alloc.val();
-        self.ent_elem.write_index.next = self.tail_ptr.q.val();
-        self.ent_elem.write_data.next = self.address.a_elem_q.val();
-        self.ent_result_shift.write_enable.next = self.alloc.val();
-        self.ent_result_shift.write_index.next = self.tail_ptr.q.val();
-        self.ent_result_shift.write_data.next = self.address.a_result_shift_q.val();
-        self.ent_line_at_head.write_enable.next = self.alloc.val();
-        self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
-        self.ent_line_at_head.write_data.next = self.address.a_line_q.val();
-        self.alloc_at_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_ptr.q.val());
-        self.alloc_at_next_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_next_ptr.q.val());
-        // The head's `push_hit` in a register of its own (`hq_pushed`), as
-        // `push_hit` is computed for the head's entry, or for the entry after
-        // it as the head leaves: its `HeadSelect` merge starts at a flip-flop.
-        self.head_on_port_line.next = ((self.port_write.val()
-            & (self.hq_valid.q.val() & (self.hq_kind.q.val() == self.kind_read_modify_write.val())))
-            & ((self.hq_line.q.val() == self.port_line.val()) & (self.hq_space.q.val() == self.port_space.val())))
-            | (self.alloc_at_head.val() & self.alloc_on_port_line.val());
-        self.next_on_port_line.next = ((self.port_write.val()
-            & (self.next_head_valid.val() & (self.next_head_kind.val() == self.kind_read_modify_write.val())))
-            & ((self.ent_line_at_head.read_data.val() == self.port_line.val())
-                & (self.next_head_space.val() == self.port_space.val())))
-            | (self.alloc_at_next_head.val() & self.alloc_on_port_line.val());
-        self.hq_pushed.d.next = self.head_on_port_line.val();
-        if self.head_enters.val() {
-            self.hq_pushed.d.next = self.next_on_port_line.val();
-        }
-        // (the head's valid flag: the entry after it is in use or is being
-        // allocated as the head leaves; else an allocation of the head's own entry)
-        self.hq_valid.d.next = self.hq_valid.q.val() | self.alloc_at_head.val();
-        if self.head_enters.val() {
-            self.hq_valid.d.next = self.next_head_valid.val() | self.alloc_at_next_head.val();
-            self.hq_kind.d.next = self.next_head_kind.val();
-            self.hq_read_seq.d.next = self.next_head_read_seq.val();
-            self.hq_line.d.next = self.ent_line_at_head.read_data.val();
-            self.hq_space.d.next = self.next_head_space.val();
-            self.hq_byte_enables.d.next = self.ent_byte_enables.read_data.val();
-            self.hq_bit_offset.d.next = self.ent_bit_offset.read_data.val();
-            self.hq_size.d.next = self.ent_size.read_data.val();
-        }
-        if self.alloc_at_next_head.val() & self.head_enters.val() {
-            self.hq_line.d.next = self.address.a_line_q.val();
-            self.hq_space.d.next = self.address.a_space_q.val();
-            self.hq_byte_enables.d.next = self.address.a_byte_enables_q.val();
-            self.hq_bit_offset.d.next = self.address.a_bit_offset_q.val();
-            self.hq_size.d.next = self.address.a_size_q.val();
-            self.hq_kind.d.next = self.address.a_kind_q.val();
-            self.hq_read_seq.d.next = self.read_issue_seq.q.val();
-        }
-        // (an allocation at the head itself finds the table empty: the head
-        // is not leaving then)
-        if self.alloc_at_head.val() {
-            self.hq_line.d.next = self.address.a_line_q.val();
-            self.hq_space.d.next = self.address.a_space_q.val();
-            self.hq_byte_enables.d.next = self.address.a_byte_enables_q.val();
-            self.hq_bit_offset.d.next = self.address.a_bit_offset_q.val();
-            self.hq_size.d.next = self.address.a_size_q.val();
-            self.hq_kind.d.next = self.address.a_kind_q.val();
-            self.hq_read_seq.d.next = self.read_issue_seq.q.val();
-        }
-        if self.alloc.val() {
-            self.tail_ptr.d.next = self.tail_ptr.q.val() + self.one_index.val();
-            for k in 0..INFLIGHT_DEPTH {
-                if self.tail_ptr.q.val().index() == k {
-                    self.ent_valid[k].d.next = true;
-                    self.ent_kind[k].d.next = self.address.a_kind_q.val();
-                    self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
-                    self.ent_fwd_bytes[k].d.next = self.zero_enables.val();
-                    self.ent_line[k].d.next = self.address.a_line_q.val();
-                    self.ent_space[k].d.next = self.address.a_space_q.val();
-                    self.ent_ftz[k].d.next = self.address.a_ftz_q.val();
-                    self.ent_result_first[k].d.next = self.address.a_result_first_q.val();
-                    self.ent_result_last[k].d.next = self.address.a_result_last_q.val();
-                    self.ent_msg_last[k].d.next = self.address.a_msg_last_q.val();
-                    self.ent_error[k].d.next = self.address.a_error_q.val();
-                }
-            }
-        }
-        if self.a_reads.val() {
-            self.read_issue_seq.d.next = self.read_issue_seq.q.val() + self.one_seq.val();
-        }
-        if self.alloc.val() & !self.head_enters.val() {
-            self.occupancy.d.next = self.occupancy.q.val() + self.one_occupancy.val();
-        }
-        if self.head_enters.val() & !self.alloc.val() {
-            self.occupancy.d.next = self.occupancy.q.val() - self.one_occupancy.val();
-        }
 
-        // ================= read data returns, in order; forwarding =================
-        // The write on the port goes to every entry on its line whose read
-        // memory has already accepted (all valid read-modify-write entries
-        // of the table: they are younger, and their read went out when they
-        // issued) and to the entry allocated with it, one cycle later: the
-        // line compares end at `push_hit`, and the entries take the bytes
-        // from `push_data` / `push_bytes` in the next cycle. An entry that
-        // leaves the table before then is no longer valid and takes nothing
-        // (it may be allocated again in that cycle); the head leaving in
-        // the push's cycle merges the push in `HeadSelect`, and the head
-        // leaving in the write's own cycle merges it as the write stage's
-        // (`late_*`). The read data, when it returns, fills only the bytes
-        // not forwarded before; a push in the same cycle overwrites it.
-        self.push_data.d.next = self.port_data.val();
-        self.push_bytes.d.next = self.port_byte_enables.val();
-        for k in 0..INFLIGHT_DEPTH {
-            self.alloc_hit[k].next = self.alloc.val() & (self.tail_ptr.q.val().index() == k);
-            self.port_hit[k].next = (self.port_write.val()
-                & (self.ent_valid[k].q.val() & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val())))
-                & ((self.ent_line[k].q.val() == self.port_line.val()) & (self.ent_space[k].q.val() == self.port_space.val()));
-            self.push_hit[k].d.next = self.port_hit[k].val() | (self.alloc_hit[k].val() & self.alloc_on_port_line.val());
-            // the next read to return is this entry's (`EntryData` takes it
-            // when `mem_rdata_valid` is up)
-            self.return_hit[k].next = (self.ent_valid[k].q.val()
-                & (self.ent_kind[k].q.val() == self.kind_read_modify_write.val()))
-                & (!self.ent_data[k].returned.val() & (self.ent_read_seq[k].q.val() == self.read_return_seq.q.val()));
-        }
-        // the return's sequence number counts returns (loads on `mem_rdata_valid`)
-        self.read_return_seq.clock.next = self.clock.val();
-        self.read_return_seq.load.next = self.mem_rdata_valid.val();
-        self.read_return_seq.d.next = self.read_return_seq.q.val() + self.one_seq.val();
-        self.read_return_seq.clear.next = self.reset_q.q.val();
-        // A byte of an entry's line changes when a push reaches the entry or
-        // when its read data returns (the bytes not forwarded before); a
-        // push beats the read data of the same cycle (`EntryData`). Bytes
-        // neither forwarded nor returned yet hold stale data until the read
-        // returns, which is before the entry can reach the head.
-        for k in 0..INFLIGHT_DEPTH {
-            self.take_push[k].next = self.push_hit[k].q.val() & self.ent_valid[k].q.val();
-            self.ent_data[k].wr_bytes.next = self.zero_enables.val();
-            if self.take_push[k].val() {
-                self.ent_data[k].wr_bytes.next = self.push_bytes.q.val();
-                self.ent_fwd_bytes[k].d.next = self.ent_fwd_bytes[k].q.val() | self.push_bytes.q.val();
-            }
-            self.ent_data[k].wr_data.next = self.push_data.q.val();
-            self.ent_data[k].rd_this.next = self.return_hit[k].val();
-            self.ent_data[k].rd_keep.next = self.ent_fwd_bytes[k].q.val();
-            self.ent_data[k].clear_returned.next = self.alloc_hit[k].val();
-        }
-        // the same updates of the head entry's copy (`HeadLine`): the head's
-        // `take_push` and `return_hit` from the head's registers (`hq_*`)
-        self.head_take_push.next = self.hq_pushed.q.val() & self.hq_valid.q.val();
-        self.head_return_hit.next = (self.hq_valid.q.val()
-            & (self.hq_kind.q.val() == self.kind_read_modify_write.val()))
-            & (!self.hq_data.returned.val() & (self.hq_read_seq.q.val() == self.read_return_seq.q.val()));
-        self.next_take_push.next = false;
-        self.next_return_hit.next = false;
-        for k in 0..INFLIGHT_DEPTH {
-            if self.head_next_ptr.q.val().index() == k {
-                self.next_take_push.next = self.take_push[k].val();
-                self.next_return_hit.next = self.return_hit[k].val();
-            }
-        }
-        self.hq_data.advance.next = self.head_enters.val();
-        self.hq_data.wr_data.next = self.push_data.q.val();
-        self.hq_data.head_wr_bytes.next = self.zero_enables.val();
-        if self.head_take_push.val() {
-            self.hq_data.head_wr_bytes.next = self.push_bytes.q.val();
-        }
-        self.hq_data.next_wr_bytes.next = self.zero_enables.val();
-        if self.next_take_push.val() {
-            self.hq_data.next_wr_bytes.next = self.push_bytes.q.val();
-        }
-        self.hq_data.head_rd_this.next = self.head_return_hit.val();
-        self.hq_data.next_rd_this.next = self.next_return_hit.val();
-        self.hq_data.head_rd_keep.next = self.head_entry_keep.chosen.val();
-        self.hq_data.next_rd_keep.next = self.next_entry_keep.chosen.val();
-        self.hq_data.head_clear.next = self.alloc_at_head.val();
-        self.hq_data.next_clear.next = self.alloc_at_next_head.val();
-        self.hq_data.next_returned.next = self.next_head_returned.val();
+
+        // the in-flight table (`InflightTable`): the allocate stage's entry
+        // goes in with `alloc`, the head leaves with `head_enters`; the write
+        // on the port is pushed into the entries on its line; the read data
+        // returns straight into them (wiring only)
+        self.inflight.clock.next = self.clock.val();
+        self.inflight.reset.next = self.reset_q.q.val();
+        self.inflight.alloc.next = self.alloc.val();
+        self.inflight.a_reads.next = self.a_reads.val();
+        self.inflight.head_enters.next = self.head_enters.val();
+        self.inflight.x_free.next = self.x_free.val();
+        self.inflight.port_write.next = self.port_write.val();
+        self.inflight.port_line.next = self.port_line.val();
+        self.inflight.port_space.next = self.port_space.val();
+        self.inflight.port_data.next = self.port_data.val();
+        self.inflight.port_byte_enables.next = self.port_byte_enables.val();
+        self.inflight.mem_rdata_valid.next = self.mem_rdata_valid.val();
+        self.inflight.mem_rdata.next = self.mem_rdata.val();
+        self.inflight.a_bit_offset.next = self.address.a_bit_offset_q.val();
+        self.inflight.a_byte_enables.next = self.address.a_byte_enables_q.val();
+        self.inflight.a_elem.next = self.address.a_elem_q.val();
+        self.inflight.a_error.next = self.address.a_error_q.val();
+        self.inflight.a_ftz.next = self.address.a_ftz_q.val();
+        self.inflight.a_kind.next = self.address.a_kind_q.val();
+        self.inflight.a_lane.next = self.address.a_lane_q.val();
+        self.inflight.a_line.next = self.address.a_line_q.val();
+        self.inflight.a_msg_last.next = self.address.a_msg_last_q.val();
+        self.inflight.a_op.next = self.address.a_op_q.val();
+        self.inflight.a_result_first.next = self.address.a_result_first_q.val();
+        self.inflight.a_result_last.next = self.address.a_result_last_q.val();
+        self.inflight.a_result_shift.next = self.address.a_result_shift_q.val();
+        self.inflight.a_size.next = self.address.a_size_q.val();
+        self.inflight.a_space.next = self.address.a_space_q.val();
+        self.inflight.a_src0.next = self.address.a_src0_q.val();
+        self.inflight.a_src1.next = self.address.a_src1_q.val();
+        self.inflight.a_ty.next = self.address.a_ty_q.val();
+        self.inflight.w_byte_enables.next = self.execute.w_byte_enables_q.val();
+        self.inflight.w_line.next = self.execute.w_line_q.val();
+        self.inflight.w_space.next = self.execute.w_space_q.val();
+        self.inflight.x2_byte_enables.next = self.execute.x2_byte_enables_q.val();
+        self.inflight.x2_line.next = self.execute.x2_line_q.val();
+        self.inflight.x2_space.next = self.execute.x2_space_q.val();
+        self.inflight.x3_byte_enables.next = self.execute.x3_byte_enables_q.val();
+        self.inflight.x3_line.next = self.execute.x3_line_q.val();
+        self.inflight.x3_space.next = self.execute.x3_space_q.val();
+        self.inflight.x4_byte_enables.next = self.execute.x4_byte_enables_q.val();
+        self.inflight.x4_line.next = self.execute.x4_line_q.val();
+        self.inflight.x4_space.next = self.execute.x4_space_q.val();
+        self.inflight.x_byte_enables.next = self.execute.x_byte_enables_q.val();
+        self.inflight.x_line.next = self.execute.x_line_q.val();
+        self.inflight.x_space.next = self.execute.x_space_q.val();
 
         // ================= reset =================
         if self.reset_q.q.val() {
             self.issue_state.d.next = IssueState::FirstLane;
             self.i_valid.d.next = false;
-            self.n_valid.d.next = false;
-            self.cap_valid.d.next = false;
             self.msg_misaligned.d.next = false;
             self.elem_index.d.next = self.zero_elem.val();
             self.elem_offset.d.next = self.zero_addr.val();
             self.elem_shift.d.next = self.zero_shift.val();
-            self.head_ptr.d.next = self.zero_index.val();
-            self.head_next_ptr.d.next = self.one_index.val();
-            self.hq_valid.d.next = false;
-            self.hq_pushed.d.next = false;
-            self.tail_ptr.d.next = self.zero_index.val();
-            self.occupancy.d.next = self.zero_occupancy.val();
-            self.read_issue_seq.d.next = self.zero_seq.val();
             self.rsp_valid_r.d.next = false;
-            for k in 0..INFLIGHT_DEPTH {
-                self.ent_valid[k].d.next = false;
-                self.push_hit[k].d.next = false;
-            }
         }
     }
 }

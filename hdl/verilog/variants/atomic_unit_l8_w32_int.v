@@ -57,14 +57,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  kind_no_memory = 2'b1;
     localparam  kind_read_modify_write = 2'b10;
     localparam  kind_write = 2'b11;
-    localparam  table_full = 4'h8;
-    localparam  one_occupancy = 4'h1;
-    localparam  one_index = 3'b1;
-    localparam  one_seq = 4'h1;
     localparam  one_elem = 3'b1;
-    localparam  zero_occupancy = 4'h0;
-    localparam  zero_index = 3'b0;
-    localparam  zero_seq = 4'h0;
     localparam  zero_elem = 3'b0;
     localparam  lanes_built = 32'hff;
     localparam  data_built = 128'hffffffff;
@@ -74,11 +67,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam  zero_line = 128'h0;
     localparam  zero_low = 4'h0;
     localparam  zero_coord = 32'h0;
-    localparam  one_coord = 32'h1;
-    localparam  kind_1d = 3'b0;
-    localparam  kind_1d_array = 3'b1;
     localparam  lod_as_registered = 1'b1;
-    localparam  zero_enables = 16'h0;
     localparam  byte_aligned = 7'b1111000;
     
     // Enums
@@ -86,32 +75,91 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     localparam IssueState$NextLane = 1;
     
     // Stub signals
-    reg  [127:0] decoder$desc;
-    reg  [31:0] decoder$dmask;
-    reg  [31:0] decoder$pred_mask;
-    reg  [2:0] decoder$surf_kind;
-    reg  decoder$surf_u16;
-    wire  decoder$kind_typed;
-    wire  decoder$illegal;
-    wire  [31:0] decoder$lane_enables;
-    wire  [4:0] decoder$alu_op;
-    wire  [3:0] decoder$alu_ty;
-    wire  decoder$alu_ftz;
-    wire  [2:0] decoder$elem_size;
-    wire  [2:0] decoder$last_elem;
-    wire  decoder$space_slm;
-    wire  decoder$addr_offset32;
-    wire  decoder$addr_buffer;
-    wire  decoder$write_only;
-    wire  decoder$swap_src;
-    wire  decoder$v_present;
-    wire  decoder$r_present;
-    wire  decoder$lod_present;
+    reg  front$clock;
+    reg  front$reset;
+    reg  front$req_valid;
+    reg  [127:0] front$req_desc;
+    reg  [31:0] front$req_dmask;
+    reg  [31:0] front$req_pred_mask;
+    reg  [2:0] front$req_surf_kind;
+    reg  [63:0] front$req_surf_base;
+    reg  [63:0] front$req_surf_size;
+    reg  [31:0] front$req_surf_width;
+    reg  [31:0] front$req_surf_height;
+    reg  [31:0] front$req_surf_depth;
+    reg  [31:0] front$req_surf_array;
+    reg  [31:0] front$req_surf_levels;
+    reg  front$req_surf_u16;
+    reg  [31:0] front$req_slm_size;
+    reg  front$req_ready;
+    reg  front$d_free;
+    reg  front$sel_take;
+    reg  [4:0] front$sel_lane;
+    reg  front$sel_last;
+    reg  front$sel_marker;
+    reg  front$n_enter;
+    reg  [63:0] front$pay_addr;
+    reg  [127:0] front$pay_src0;
+    reg  [127:0] front$pay_src1;
+    reg  [127:0] front$pay_coord;
+    wire  front$r_valid_q;
+    wire  front$d_valid_q;
+    wire  [31:0] front$d_lanes_q;
+    wire  front$d_illegal_q;
+    wire  front$d_no_lanes_q;
+    wire  front$d_lanes_few_q;
+    wire  front$d_slot_q;
+    wire  front$n_valid_q;
+    wire  front$n_buf_q;
+    wire  [4:0] front$n_lane_q;
+    wire  front$n_last_lane_q;
+    wire  front$n_marker_q;
+    wire  front$n_illegal_q;
+    wire  [2:0] front$n_elem_size_q;
+    wire  [2:0] front$n_last_elem_q;
+    wire  front$n_space_slm_q;
+    wire  front$n_addr_offset32_q;
+    wire  front$n_addr_buffer_q;
+    wire  front$n_kind_typed_q;
+    wire  front$n_write_only_q;
+    wire  front$n_swap_src_q;
+    wire  front$n_v_present_q;
+    wire  front$n_r_present_q;
+    wire  front$n_lod_present_q;
+    wire  [4:0] front$n_alu_op_q;
+    wire  [3:0] front$n_alu_ty_q;
+    wire  front$n_alu_ftz_q;
+    wire  [2:0] front$n_surf_kind_q;
+    wire  [63:0] front$n_surf_base_q;
+    wire  [63:0] front$n_surf_size_q;
+    wire  [31:0] front$n_width_q;
+    wire  [31:0] front$n_height_q;
+    wire  [31:0] front$n_depth_q;
+    wire  front$n_width_one_q;
+    wire  front$n_height_one_q;
+    wire  front$n_depth_one_q;
+    wire  [31:0] front$n_surf_array_q;
+    wire  [31:0] front$n_lane_rows_q;
+    wire  [31:0] front$n_surf_levels_q;
+    wire  front$n_surf_u16_q;
+    wire  [31:0] front$n_slm_size_q;
+    wire  [31:0] front$n_walk_rows;
+    wire  [31:0] front$n_walk_slices;
+    wire  front$n_walk_sizes_constant;
+    wire  [31:0] front$n_walk_a;
+    wire  [31:0] front$n_walk_b;
+    wire  front$cap_valid_q;
+    wire  [63:0] front$pbuf_addr_q$0;
+    wire  [63:0] front$pbuf_addr_q$1;
+    wire  [127:0] front$pbuf_src0_q$0;
+    wire  [127:0] front$pbuf_src0_q$1;
+    wire  [127:0] front$pbuf_src1_q$0;
+    wire  [127:0] front$pbuf_src1_q$1;
+    wire  [127:0] front$pbuf_coord_q$0;
+    wire  [127:0] front$pbuf_coord_q$1;
     reg  [31:0] lane_select$mask;
     wire  [4:0] lane_select$lane;
     wire  [31:0] lane_select$rest;
-    reg  [31:0] dec_lanes_count$mask;
-    wire  dec_lanes_count$few;
     reg  [31:0] first_lanes_two$mask;
     wire  first_lanes_two$few;
     reg  [31:0] left_lanes_two$mask;
@@ -397,224 +445,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
-    reg  r_valid$clock;
-    reg  r_valid$clear;
-    reg  r_valid$load;
-    reg  r_valid$d;
-    wire  r_valid$q;
-    reg  r_desc$clock;
-    reg  r_desc$clear;
-    reg  r_desc$load;
-    reg  [127:0] r_desc$d;
-    wire  [127:0] r_desc$q;
-    reg  r_dmask$clock;
-    reg  r_dmask$clear;
-    reg  r_dmask$load;
-    reg  [31:0] r_dmask$d;
-    wire  [31:0] r_dmask$q;
-    reg  r_pred_mask$clock;
-    reg  r_pred_mask$clear;
-    reg  r_pred_mask$load;
-    reg  [31:0] r_pred_mask$d;
-    wire  [31:0] r_pred_mask$q;
-    reg  r_surf_kind$clock;
-    reg  r_surf_kind$clear;
-    reg  r_surf_kind$load;
-    reg  [2:0] r_surf_kind$d;
-    wire  [2:0] r_surf_kind$q;
-    reg  r_surf_base$clock;
-    reg  r_surf_base$clear;
-    reg  r_surf_base$load;
-    reg  [63:0] r_surf_base$d;
-    wire  [63:0] r_surf_base$q;
-    reg  r_surf_size$clock;
-    reg  r_surf_size$clear;
-    reg  r_surf_size$load;
-    reg  [63:0] r_surf_size$d;
-    wire  [63:0] r_surf_size$q;
-    reg  r_surf_array$clock;
-    reg  r_surf_array$clear;
-    reg  r_surf_array$load;
-    reg  [31:0] r_surf_array$d;
-    wire  [31:0] r_surf_array$q;
-    reg  r_surf_levels$clock;
-    reg  r_surf_levels$clear;
-    reg  r_surf_levels$load;
-    reg  [31:0] r_surf_levels$d;
-    wire  [31:0] r_surf_levels$q;
-    reg  r_surf_u16$clock;
-    reg  r_surf_u16$clear;
-    reg  r_surf_u16$load;
-    reg  r_surf_u16$d;
-    wire  r_surf_u16$q;
-    reg  r_slm_size$clock;
-    reg  r_slm_size$clear;
-    reg  r_slm_size$load;
-    reg  [31:0] r_slm_size$d;
-    wire  [31:0] r_slm_size$q;
-    reg  r_width$clock;
-    reg  r_width$clear;
-    reg  r_width$load;
-    reg  [31:0] r_width$d;
-    wire  [31:0] r_width$q;
-    reg  r_height$clock;
-    reg  r_height$clear;
-    reg  r_height$load;
-    reg  [31:0] r_height$d;
-    wire  [31:0] r_height$q;
-    reg  r_depth$clock;
-    reg  r_depth$clear;
-    reg  r_depth$load;
-    reg  [31:0] r_depth$d;
-    wire  [31:0] r_depth$q;
-    reg  d_valid$clock;
-    reg  d_valid$clear;
-    reg  d_valid$load;
-    reg  d_valid$d;
-    wire  d_valid$q;
-    reg  d_lanes$clock;
-    reg  d_lanes$clear;
-    reg  d_lanes$load;
-    reg  [31:0] d_lanes$d;
-    wire  [31:0] d_lanes$q;
-    reg  d_illegal$clock;
-    reg  d_illegal$clear;
-    reg  d_illegal$load;
-    reg  d_illegal$d;
-    wire  d_illegal$q;
-    reg  d_no_lanes$clock;
-    reg  d_no_lanes$clear;
-    reg  d_no_lanes$load;
-    reg  d_no_lanes$d;
-    wire  d_no_lanes$q;
-    reg  d_lanes_few$clock;
-    reg  d_lanes_few$clear;
-    reg  d_lanes_few$load;
-    reg  d_lanes_few$d;
-    wire  d_lanes_few$q;
-    reg  d_elem_size$clock;
-    reg  d_elem_size$clear;
-    reg  d_elem_size$load;
-    reg  [2:0] d_elem_size$d;
-    wire  [2:0] d_elem_size$q;
-    reg  d_last_elem$clock;
-    reg  d_last_elem$clear;
-    reg  d_last_elem$load;
-    reg  [2:0] d_last_elem$d;
-    wire  [2:0] d_last_elem$q;
-    reg  d_space_slm$clock;
-    reg  d_space_slm$clear;
-    reg  d_space_slm$load;
-    reg  d_space_slm$d;
-    wire  d_space_slm$q;
-    reg  d_addr_offset32$clock;
-    reg  d_addr_offset32$clear;
-    reg  d_addr_offset32$load;
-    reg  d_addr_offset32$d;
-    wire  d_addr_offset32$q;
-    reg  d_addr_buffer$clock;
-    reg  d_addr_buffer$clear;
-    reg  d_addr_buffer$load;
-    reg  d_addr_buffer$d;
-    wire  d_addr_buffer$q;
-    reg  d_kind_typed$clock;
-    reg  d_kind_typed$clear;
-    reg  d_kind_typed$load;
-    reg  d_kind_typed$d;
-    wire  d_kind_typed$q;
-    reg  d_write_only$clock;
-    reg  d_write_only$clear;
-    reg  d_write_only$load;
-    reg  d_write_only$d;
-    wire  d_write_only$q;
-    reg  d_swap_src$clock;
-    reg  d_swap_src$clear;
-    reg  d_swap_src$load;
-    reg  d_swap_src$d;
-    wire  d_swap_src$q;
-    reg  d_v_present$clock;
-    reg  d_v_present$clear;
-    reg  d_v_present$load;
-    reg  d_v_present$d;
-    wire  d_v_present$q;
-    reg  d_r_present$clock;
-    reg  d_r_present$clear;
-    reg  d_r_present$load;
-    reg  d_r_present$d;
-    wire  d_r_present$q;
-    reg  d_lod_present$clock;
-    reg  d_lod_present$clear;
-    reg  d_lod_present$load;
-    reg  d_lod_present$d;
-    wire  d_lod_present$q;
-    reg  d_alu_op$clock;
-    reg  d_alu_op$clear;
-    reg  d_alu_op$load;
-    reg  [4:0] d_alu_op$d;
-    wire  [4:0] d_alu_op$q;
-    reg  d_alu_ty$clock;
-    reg  d_alu_ty$clear;
-    reg  d_alu_ty$load;
-    reg  [3:0] d_alu_ty$d;
-    wire  [3:0] d_alu_ty$q;
-    reg  d_alu_ftz$clock;
-    reg  d_alu_ftz$clear;
-    reg  d_alu_ftz$load;
-    reg  d_alu_ftz$d;
-    wire  d_alu_ftz$q;
-    reg  d_surf_kind$clock;
-    reg  d_surf_kind$clear;
-    reg  d_surf_kind$load;
-    reg  [2:0] d_surf_kind$d;
-    wire  [2:0] d_surf_kind$q;
-    reg  d_surf_base$clock;
-    reg  d_surf_base$clear;
-    reg  d_surf_base$load;
-    reg  [63:0] d_surf_base$d;
-    wire  [63:0] d_surf_base$q;
-    reg  d_surf_size$clock;
-    reg  d_surf_size$clear;
-    reg  d_surf_size$load;
-    reg  [63:0] d_surf_size$d;
-    wire  [63:0] d_surf_size$q;
-    reg  d_surf_array$clock;
-    reg  d_surf_array$clear;
-    reg  d_surf_array$load;
-    reg  [31:0] d_surf_array$d;
-    wire  [31:0] d_surf_array$q;
-    reg  d_surf_levels$clock;
-    reg  d_surf_levels$clear;
-    reg  d_surf_levels$load;
-    reg  [31:0] d_surf_levels$d;
-    wire  [31:0] d_surf_levels$q;
-    reg  d_surf_u16$clock;
-    reg  d_surf_u16$clear;
-    reg  d_surf_u16$load;
-    reg  d_surf_u16$d;
-    wire  d_surf_u16$q;
-    reg  d_slm_size$clock;
-    reg  d_slm_size$clear;
-    reg  d_slm_size$load;
-    reg  [31:0] d_slm_size$d;
-    wire  [31:0] d_slm_size$q;
-    reg  d_width$clock;
-    reg  d_width$clear;
-    reg  d_width$load;
-    reg  [31:0] d_width$d;
-    wire  [31:0] d_width$q;
-    reg  d_height$clock;
-    reg  d_height$clear;
-    reg  d_height$load;
-    reg  [31:0] d_height$d;
-    wire  [31:0] d_height$q;
-    reg  d_depth$clock;
-    reg  d_depth$clear;
-    reg  d_depth$load;
-    reg  [31:0] d_depth$d;
-    wire  [31:0] d_depth$q;
-    reg  d_slot$d;
-    wire  d_slot$q;
-    reg  d_slot$clock;
     reg  read_skid$clock;
     reg  read_skid$clear;
     reg  read_skid$ready;
@@ -677,157 +507,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  left_few$d;
     wire  left_few$q;
     reg  left_few$clock;
-    reg  n_valid$d;
-    wire  n_valid$q;
-    reg  n_valid$clock;
-    reg  n_buf$d;
-    wire  n_buf$q;
-    reg  n_buf$clock;
-    reg  [4:0] n_lane$d;
-    wire  [4:0] n_lane$q;
-    reg  n_lane$clock;
-    reg  n_last_lane$d;
-    wire  n_last_lane$q;
-    reg  n_last_lane$clock;
-    reg  n_marker$d;
-    wire  n_marker$q;
-    reg  n_marker$clock;
-    reg  n_illegal$d;
-    wire  n_illegal$q;
-    reg  n_illegal$clock;
-    reg  [2:0] n_elem_size$d;
-    wire  [2:0] n_elem_size$q;
-    reg  n_elem_size$clock;
-    reg  [2:0] n_last_elem$d;
-    wire  [2:0] n_last_elem$q;
-    reg  n_last_elem$clock;
-    reg  n_space_slm$d;
-    wire  n_space_slm$q;
-    reg  n_space_slm$clock;
-    reg  n_addr_offset32$d;
-    wire  n_addr_offset32$q;
-    reg  n_addr_offset32$clock;
-    reg  n_addr_buffer$d;
-    wire  n_addr_buffer$q;
-    reg  n_addr_buffer$clock;
-    reg  n_kind_typed$d;
-    wire  n_kind_typed$q;
-    reg  n_kind_typed$clock;
-    reg  n_write_only$d;
-    wire  n_write_only$q;
-    reg  n_write_only$clock;
-    reg  n_swap_src$d;
-    wire  n_swap_src$q;
-    reg  n_swap_src$clock;
-    reg  n_v_present$d;
-    wire  n_v_present$q;
-    reg  n_v_present$clock;
-    reg  n_r_present$d;
-    wire  n_r_present$q;
-    reg  n_r_present$clock;
-    reg  n_lod_present$d;
-    wire  n_lod_present$q;
-    reg  n_lod_present$clock;
-    reg  [4:0] n_alu_op$d;
-    wire  [4:0] n_alu_op$q;
-    reg  n_alu_op$clock;
-    reg  [3:0] n_alu_ty$d;
-    wire  [3:0] n_alu_ty$q;
-    reg  n_alu_ty$clock;
-    reg  n_alu_ftz$d;
-    wire  n_alu_ftz$q;
-    reg  n_alu_ftz$clock;
-    reg  [2:0] n_surf_kind$d;
-    wire  [2:0] n_surf_kind$q;
-    reg  n_surf_kind$clock;
-    reg  [63:0] n_surf_base$d;
-    wire  [63:0] n_surf_base$q;
-    reg  n_surf_base$clock;
-    reg  [63:0] n_surf_size$d;
-    wire  [63:0] n_surf_size$q;
-    reg  n_surf_size$clock;
-    reg  [31:0] n_width$d;
-    wire  [31:0] n_width$q;
-    reg  n_width$clock;
-    reg  [31:0] n_height$d;
-    wire  [31:0] n_height$q;
-    reg  n_height$clock;
-    reg  [31:0] n_depth$d;
-    wire  [31:0] n_depth$q;
-    reg  n_depth$clock;
-    reg  n_width_one$d;
-    wire  n_width_one$q;
-    reg  n_width_one$clock;
-    reg  n_height_one$d;
-    wire  n_height_one$q;
-    reg  n_height_one$clock;
-    reg  n_depth_one$d;
-    wire  n_depth_one$q;
-    reg  n_depth_one$clock;
-    reg  [31:0] n_surf_array$d;
-    wire  [31:0] n_surf_array$q;
-    reg  n_surf_array$clock;
-    reg  [31:0] n_lane_rows$d;
-    wire  [31:0] n_lane_rows$q;
-    reg  n_lane_rows$clock;
-    reg  [31:0] n_surf_levels$d;
-    wire  [31:0] n_surf_levels$q;
-    reg  n_surf_levels$clock;
-    reg  n_surf_u16$d;
-    wire  n_surf_u16$q;
-    reg  n_surf_u16$clock;
-    reg  [31:0] n_slm_size$d;
-    wire  [31:0] n_slm_size$q;
-    reg  n_slm_size$clock;
-    reg  sel_buf$d;
-    wire  sel_buf$q;
-    reg  sel_buf$clock;
-    reg  cap_valid$d;
-    wire  cap_valid$q;
-    reg  cap_valid$clock;
-    reg  cap_buf$d;
-    wire  cap_buf$q;
-    reg  cap_buf$clock;
-    reg  pbuf_addr$0$clock;
-    reg  pbuf_addr$0$clear;
-    reg  pbuf_addr$0$load;
-    reg  [63:0] pbuf_addr$0$d;
-    wire  [63:0] pbuf_addr$0$q;
-    reg  pbuf_addr$1$clock;
-    reg  pbuf_addr$1$clear;
-    reg  pbuf_addr$1$load;
-    reg  [63:0] pbuf_addr$1$d;
-    wire  [63:0] pbuf_addr$1$q;
-    reg  pbuf_src0$0$clock;
-    reg  pbuf_src0$0$clear;
-    reg  pbuf_src0$0$load;
-    reg  [127:0] pbuf_src0$0$d;
-    wire  [127:0] pbuf_src0$0$q;
-    reg  pbuf_src0$1$clock;
-    reg  pbuf_src0$1$clear;
-    reg  pbuf_src0$1$load;
-    reg  [127:0] pbuf_src0$1$d;
-    wire  [127:0] pbuf_src0$1$q;
-    reg  pbuf_src1$0$clock;
-    reg  pbuf_src1$0$clear;
-    reg  pbuf_src1$0$load;
-    reg  [127:0] pbuf_src1$0$d;
-    wire  [127:0] pbuf_src1$0$q;
-    reg  pbuf_src1$1$clock;
-    reg  pbuf_src1$1$clear;
-    reg  pbuf_src1$1$load;
-    reg  [127:0] pbuf_src1$1$d;
-    wire  [127:0] pbuf_src1$1$q;
-    reg  pbuf_coord$0$clock;
-    reg  pbuf_coord$0$clear;
-    reg  pbuf_coord$0$load;
-    reg  [127:0] pbuf_coord$0$d;
-    wire  [127:0] pbuf_coord$0$q;
-    reg  pbuf_coord$1$clock;
-    reg  pbuf_coord$1$clear;
-    reg  pbuf_coord$1$load;
-    reg  [127:0] pbuf_coord$1$d;
-    wire  [127:0] pbuf_coord$1$q;
     reg  i_valid$d;
     wire  i_valid$q;
     reg  i_valid$clock;
@@ -951,19 +630,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  typed_sizes_constant$d;
     wire  typed_sizes_constant$q;
     reg  typed_sizes_constant$clock;
-    reg  [2:0] n_walk_ops$surf_kind;
-    reg  [31:0] n_walk_ops$surf_array;
-    reg  [31:0] n_walk_ops$width;
-    reg  [31:0] n_walk_ops$height;
-    reg  [31:0] n_walk_ops$depth;
-    reg  n_walk_ops$width_is_one;
-    reg  n_walk_ops$height_is_one;
-    reg  n_walk_ops$depth_is_one;
-    wire  [31:0] n_walk_ops$rows;
-    wire  [31:0] n_walk_ops$slices;
-    wire  n_walk_ops$sizes_constant;
-    wire  [31:0] n_walk_ops$walk_a;
-    wire  [31:0] n_walk_ops$walk_b;
     reg  typed_walk_product$clock;
     reg  [31:0] typed_walk_product$walk_a;
     reg  [31:0] typed_walk_product$walk_b;
@@ -1006,677 +672,125 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  typed_walk_at_lod$d;
     wire  typed_walk_at_lod$q;
     reg  typed_walk_at_lod$clock;
-    reg  [2:0] head_ptr$d;
-    wire  [2:0] head_ptr$q;
-    reg  head_ptr$clock;
-    reg  [63:0] hq_line$d;
-    wire  [63:0] hq_line$q;
-    reg  hq_line$clock;
-    reg  [2:0] head_next_ptr$d;
-    wire  [2:0] head_next_ptr$q;
-    reg  head_next_ptr$clock;
-    reg  hq_space$d;
-    wire  hq_space$q;
-    reg  hq_space$clock;
-    reg  [15:0] hq_byte_enables$d;
-    wire  [15:0] hq_byte_enables$q;
-    reg  hq_byte_enables$clock;
-    reg  hq_valid$d;
-    wire  hq_valid$q;
-    reg  hq_valid$clock;
-    reg  hz_overlaps$0$d;
-    wire  hz_overlaps$0$q;
-    reg  hz_overlaps$0$clock;
-    reg  hz_overlaps$1$d;
-    wire  hz_overlaps$1$q;
-    reg  hz_overlaps$1$clock;
-    reg  hz_overlaps$2$d;
-    wire  hz_overlaps$2$q;
-    reg  hz_overlaps$2$clock;
-    reg  hz_overlaps$3$d;
-    wire  hz_overlaps$3$q;
-    reg  hz_overlaps$3$clock;
-    reg  hz_same_bytes$0$d;
-    wire  hz_same_bytes$0$q;
-    reg  hz_same_bytes$0$clock;
-    reg  hz_same_bytes$1$d;
-    wire  hz_same_bytes$1$q;
-    reg  hz_same_bytes$1$clock;
-    reg  hz_same_bytes$2$d;
-    wire  hz_same_bytes$2$q;
-    reg  hz_same_bytes$2$clock;
-    reg  hz_same_bytes$3$d;
-    wire  hz_same_bytes$3$q;
-    reg  hz_same_bytes$3$clock;
-    reg  [63:0] hz_head$0$head_line;
-    reg  [15:0] hz_head$0$head_byte_enables;
-    reg  [63:0] hz_head$0$stage_line;
-    reg  [15:0] hz_head$0$stage_byte_enables;
-    wire  hz_head$0$overlaps;
-    reg  [63:0] hz_head$1$head_line;
-    reg  [15:0] hz_head$1$head_byte_enables;
-    reg  [63:0] hz_head$1$stage_line;
-    reg  [15:0] hz_head$1$stage_byte_enables;
-    wire  hz_head$1$overlaps;
-    reg  [63:0] hz_head$2$head_line;
-    reg  [15:0] hz_head$2$head_byte_enables;
-    reg  [63:0] hz_head$2$stage_line;
-    reg  [15:0] hz_head$2$stage_byte_enables;
-    wire  hz_head$2$overlaps;
-    reg  [63:0] hz_head$3$head_line;
-    reg  [15:0] hz_head$3$head_byte_enables;
-    reg  [63:0] hz_head$3$stage_line;
-    reg  [15:0] hz_head$3$stage_byte_enables;
-    wire  hz_head$3$overlaps;
-    reg  [63:0] hz_next$0$head_line;
-    reg  [15:0] hz_next$0$head_byte_enables;
-    reg  [63:0] hz_next$0$stage_line;
-    reg  [15:0] hz_next$0$stage_byte_enables;
-    wire  hz_next$0$overlaps;
-    reg  [63:0] hz_next$1$head_line;
-    reg  [15:0] hz_next$1$head_byte_enables;
-    reg  [63:0] hz_next$1$stage_line;
-    reg  [15:0] hz_next$1$stage_byte_enables;
-    wire  hz_next$1$overlaps;
-    reg  [63:0] hz_next$2$head_line;
-    reg  [15:0] hz_next$2$head_byte_enables;
-    reg  [63:0] hz_next$2$stage_line;
-    reg  [15:0] hz_next$2$stage_byte_enables;
-    wire  hz_next$2$overlaps;
-    reg  [63:0] hz_next$3$head_line;
-    reg  [15:0] hz_next$3$head_byte_enables;
-    reg  [63:0] hz_next$3$stage_line;
-    reg  [15:0] hz_next$3$stage_byte_enables;
-    wire  hz_next$3$overlaps;
-    reg  hz_late_overlaps$d;
-    wire  hz_late_overlaps$q;
-    reg  hz_late_overlaps$clock;
-    reg  [63:0] hz_head_w$head_line;
-    reg  [15:0] hz_head_w$head_byte_enables;
-    reg  [63:0] hz_head_w$stage_line;
-    reg  [15:0] hz_head_w$stage_byte_enables;
-    wire  hz_head_w$overlaps;
-    reg  [63:0] hz_next_x4$head_line;
-    reg  [15:0] hz_next_x4$head_byte_enables;
-    reg  [63:0] hz_next_x4$stage_line;
-    reg  [15:0] hz_next_x4$stage_byte_enables;
-    wire  hz_next_x4$overlaps;
-    reg  hq_pushed$d;
-    wire  hq_pushed$q;
-    reg  hq_pushed$clock;
-    reg  [1:0] hq_kind$d;
-    wire  [1:0] hq_kind$q;
-    reg  hq_kind$clock;
-    reg  [3:0] hq_read_seq$d;
-    wire  [3:0] hq_read_seq$q;
-    reg  hq_read_seq$clock;
-    reg  [6:0] hq_bit_offset$d;
-    wire  [6:0] hq_bit_offset$q;
-    reg  hq_bit_offset$clock;
-    reg  [2:0] hq_size$d;
-    wire  [2:0] hq_size$q;
-    reg  hq_size$clock;
-    reg  hq_data$clock;
-    reg  hq_data$advance;
-    reg  [31:0] hq_data$next_word$0;
-    reg  [31:0] hq_data$next_word$1;
-    reg  [31:0] hq_data$next_word$2;
-    reg  [31:0] hq_data$next_word$3;
-    reg  [127:0] hq_data$wr_data;
-    reg  hq_data$rd_valid;
-    reg  [127:0] hq_data$rd_data;
-    reg  [15:0] hq_data$head_wr_bytes;
-    reg  hq_data$head_rd_this;
-    reg  [15:0] hq_data$head_rd_keep;
-    reg  [15:0] hq_data$next_wr_bytes;
-    reg  hq_data$next_rd_this;
-    reg  [15:0] hq_data$next_rd_keep;
-    reg  hq_data$head_clear;
-    reg  hq_data$next_clear;
-    reg  hq_data$next_returned;
-    wire  [31:0] hq_data$word0;
-    wire  [31:0] hq_data$word1;
-    wire  [31:0] hq_data$word2;
-    wire  [31:0] hq_data$word3;
-    wire  hq_data$returned;
-    reg  [2:0] next_entry_word0$index;
-    reg  [31:0] next_entry_word0$choice$0;
-    reg  [31:0] next_entry_word0$choice$1;
-    reg  [31:0] next_entry_word0$choice$2;
-    reg  [31:0] next_entry_word0$choice$3;
-    reg  [31:0] next_entry_word0$choice$4;
-    reg  [31:0] next_entry_word0$choice$5;
-    reg  [31:0] next_entry_word0$choice$6;
-    reg  [31:0] next_entry_word0$choice$7;
-    wire  [31:0] next_entry_word0$chosen;
-    reg  [2:0] next_entry_word1$index;
-    reg  [31:0] next_entry_word1$choice$0;
-    reg  [31:0] next_entry_word1$choice$1;
-    reg  [31:0] next_entry_word1$choice$2;
-    reg  [31:0] next_entry_word1$choice$3;
-    reg  [31:0] next_entry_word1$choice$4;
-    reg  [31:0] next_entry_word1$choice$5;
-    reg  [31:0] next_entry_word1$choice$6;
-    reg  [31:0] next_entry_word1$choice$7;
-    wire  [31:0] next_entry_word1$chosen;
-    reg  [2:0] next_entry_word2$index;
-    reg  [31:0] next_entry_word2$choice$0;
-    reg  [31:0] next_entry_word2$choice$1;
-    reg  [31:0] next_entry_word2$choice$2;
-    reg  [31:0] next_entry_word2$choice$3;
-    reg  [31:0] next_entry_word2$choice$4;
-    reg  [31:0] next_entry_word2$choice$5;
-    reg  [31:0] next_entry_word2$choice$6;
-    reg  [31:0] next_entry_word2$choice$7;
-    wire  [31:0] next_entry_word2$chosen;
-    reg  [2:0] next_entry_word3$index;
-    reg  [31:0] next_entry_word3$choice$0;
-    reg  [31:0] next_entry_word3$choice$1;
-    reg  [31:0] next_entry_word3$choice$2;
-    reg  [31:0] next_entry_word3$choice$3;
-    reg  [31:0] next_entry_word3$choice$4;
-    reg  [31:0] next_entry_word3$choice$5;
-    reg  [31:0] next_entry_word3$choice$6;
-    reg  [31:0] next_entry_word3$choice$7;
-    wire  [31:0] next_entry_word3$chosen;
-    reg  [2:0] head_entry_keep$index;
-    reg  [15:0] head_entry_keep$choice$0;
-    reg  [15:0] head_entry_keep$choice$1;
-    reg  [15:0] head_entry_keep$choice$2;
-    reg  [15:0] head_entry_keep$choice$3;
-    reg  [15:0] head_entry_keep$choice$4;
-    reg  [15:0] head_entry_keep$choice$5;
-    reg  [15:0] head_entry_keep$choice$6;
-    reg  [15:0] head_entry_keep$choice$7;
-    wire  [15:0] head_entry_keep$chosen;
-    reg  [2:0] next_entry_keep$index;
-    reg  [15:0] next_entry_keep$choice$0;
-    reg  [15:0] next_entry_keep$choice$1;
-    reg  [15:0] next_entry_keep$choice$2;
-    reg  [15:0] next_entry_keep$choice$3;
-    reg  [15:0] next_entry_keep$choice$4;
-    reg  [15:0] next_entry_keep$choice$5;
-    reg  [15:0] next_entry_keep$choice$6;
-    reg  [15:0] next_entry_keep$choice$7;
-    wire  [15:0] next_entry_keep$chosen;
-    reg  [2:0] tail_ptr$d;
-    wire  [2:0] tail_ptr$q;
-    reg  tail_ptr$clock;
-    reg  [3:0] occupancy$d;
-    wire  [3:0] occupancy$q;
-    reg  occupancy$clock;
-    reg  [3:0] read_issue_seq$d;
-    wire  [3:0] read_issue_seq$q;
-    reg  read_issue_seq$clock;
-    reg  read_return_seq$clock;
-    reg  read_return_seq$clear;
-    reg  read_return_seq$load;
-    reg  [3:0] read_return_seq$d;
-    wire  [3:0] read_return_seq$q;
-    reg  ent_valid$0$d;
-    wire  ent_valid$0$q;
-    reg  ent_valid$0$clock;
-    reg  ent_valid$1$d;
-    wire  ent_valid$1$q;
-    reg  ent_valid$1$clock;
-    reg  ent_valid$2$d;
-    wire  ent_valid$2$q;
-    reg  ent_valid$2$clock;
-    reg  ent_valid$3$d;
-    wire  ent_valid$3$q;
-    reg  ent_valid$3$clock;
-    reg  ent_valid$4$d;
-    wire  ent_valid$4$q;
-    reg  ent_valid$4$clock;
-    reg  ent_valid$5$d;
-    wire  ent_valid$5$q;
-    reg  ent_valid$5$clock;
-    reg  ent_valid$6$d;
-    wire  ent_valid$6$q;
-    reg  ent_valid$6$clock;
-    reg  ent_valid$7$d;
-    wire  ent_valid$7$q;
-    reg  ent_valid$7$clock;
-    reg  [1:0] ent_kind$0$d;
-    wire  [1:0] ent_kind$0$q;
-    reg  ent_kind$0$clock;
-    reg  [1:0] ent_kind$1$d;
-    wire  [1:0] ent_kind$1$q;
-    reg  ent_kind$1$clock;
-    reg  [1:0] ent_kind$2$d;
-    wire  [1:0] ent_kind$2$q;
-    reg  ent_kind$2$clock;
-    reg  [1:0] ent_kind$3$d;
-    wire  [1:0] ent_kind$3$q;
-    reg  ent_kind$3$clock;
-    reg  [1:0] ent_kind$4$d;
-    wire  [1:0] ent_kind$4$q;
-    reg  ent_kind$4$clock;
-    reg  [1:0] ent_kind$5$d;
-    wire  [1:0] ent_kind$5$q;
-    reg  ent_kind$5$clock;
-    reg  [1:0] ent_kind$6$d;
-    wire  [1:0] ent_kind$6$q;
-    reg  ent_kind$6$clock;
-    reg  [1:0] ent_kind$7$d;
-    wire  [1:0] ent_kind$7$q;
-    reg  ent_kind$7$clock;
-    reg  [3:0] ent_read_seq$0$d;
-    wire  [3:0] ent_read_seq$0$q;
-    reg  ent_read_seq$0$clock;
-    reg  [3:0] ent_read_seq$1$d;
-    wire  [3:0] ent_read_seq$1$q;
-    reg  ent_read_seq$1$clock;
-    reg  [3:0] ent_read_seq$2$d;
-    wire  [3:0] ent_read_seq$2$q;
-    reg  ent_read_seq$2$clock;
-    reg  [3:0] ent_read_seq$3$d;
-    wire  [3:0] ent_read_seq$3$q;
-    reg  ent_read_seq$3$clock;
-    reg  [3:0] ent_read_seq$4$d;
-    wire  [3:0] ent_read_seq$4$q;
-    reg  ent_read_seq$4$clock;
-    reg  [3:0] ent_read_seq$5$d;
-    wire  [3:0] ent_read_seq$5$q;
-    reg  ent_read_seq$5$clock;
-    reg  [3:0] ent_read_seq$6$d;
-    wire  [3:0] ent_read_seq$6$q;
-    reg  ent_read_seq$6$clock;
-    reg  [3:0] ent_read_seq$7$d;
-    wire  [3:0] ent_read_seq$7$q;
-    reg  ent_read_seq$7$clock;
-    reg  ent_data$0$clock;
-    reg  [15:0] ent_data$0$wr_bytes;
-    reg  [127:0] ent_data$0$wr_data;
-    reg  ent_data$0$rd_valid;
-    reg  [127:0] ent_data$0$rd_data;
-    reg  ent_data$0$rd_this;
-    reg  [15:0] ent_data$0$rd_keep;
-    reg  ent_data$0$clear_returned;
-    wire  [31:0] ent_data$0$word0;
-    wire  [31:0] ent_data$0$word1;
-    wire  [31:0] ent_data$0$word2;
-    wire  [31:0] ent_data$0$word3;
-    wire  ent_data$0$returned;
-    reg  ent_data$1$clock;
-    reg  [15:0] ent_data$1$wr_bytes;
-    reg  [127:0] ent_data$1$wr_data;
-    reg  ent_data$1$rd_valid;
-    reg  [127:0] ent_data$1$rd_data;
-    reg  ent_data$1$rd_this;
-    reg  [15:0] ent_data$1$rd_keep;
-    reg  ent_data$1$clear_returned;
-    wire  [31:0] ent_data$1$word0;
-    wire  [31:0] ent_data$1$word1;
-    wire  [31:0] ent_data$1$word2;
-    wire  [31:0] ent_data$1$word3;
-    wire  ent_data$1$returned;
-    reg  ent_data$2$clock;
-    reg  [15:0] ent_data$2$wr_bytes;
-    reg  [127:0] ent_data$2$wr_data;
-    reg  ent_data$2$rd_valid;
-    reg  [127:0] ent_data$2$rd_data;
-    reg  ent_data$2$rd_this;
-    reg  [15:0] ent_data$2$rd_keep;
-    reg  ent_data$2$clear_returned;
-    wire  [31:0] ent_data$2$word0;
-    wire  [31:0] ent_data$2$word1;
-    wire  [31:0] ent_data$2$word2;
-    wire  [31:0] ent_data$2$word3;
-    wire  ent_data$2$returned;
-    reg  ent_data$3$clock;
-    reg  [15:0] ent_data$3$wr_bytes;
-    reg  [127:0] ent_data$3$wr_data;
-    reg  ent_data$3$rd_valid;
-    reg  [127:0] ent_data$3$rd_data;
-    reg  ent_data$3$rd_this;
-    reg  [15:0] ent_data$3$rd_keep;
-    reg  ent_data$3$clear_returned;
-    wire  [31:0] ent_data$3$word0;
-    wire  [31:0] ent_data$3$word1;
-    wire  [31:0] ent_data$3$word2;
-    wire  [31:0] ent_data$3$word3;
-    wire  ent_data$3$returned;
-    reg  ent_data$4$clock;
-    reg  [15:0] ent_data$4$wr_bytes;
-    reg  [127:0] ent_data$4$wr_data;
-    reg  ent_data$4$rd_valid;
-    reg  [127:0] ent_data$4$rd_data;
-    reg  ent_data$4$rd_this;
-    reg  [15:0] ent_data$4$rd_keep;
-    reg  ent_data$4$clear_returned;
-    wire  [31:0] ent_data$4$word0;
-    wire  [31:0] ent_data$4$word1;
-    wire  [31:0] ent_data$4$word2;
-    wire  [31:0] ent_data$4$word3;
-    wire  ent_data$4$returned;
-    reg  ent_data$5$clock;
-    reg  [15:0] ent_data$5$wr_bytes;
-    reg  [127:0] ent_data$5$wr_data;
-    reg  ent_data$5$rd_valid;
-    reg  [127:0] ent_data$5$rd_data;
-    reg  ent_data$5$rd_this;
-    reg  [15:0] ent_data$5$rd_keep;
-    reg  ent_data$5$clear_returned;
-    wire  [31:0] ent_data$5$word0;
-    wire  [31:0] ent_data$5$word1;
-    wire  [31:0] ent_data$5$word2;
-    wire  [31:0] ent_data$5$word3;
-    wire  ent_data$5$returned;
-    reg  ent_data$6$clock;
-    reg  [15:0] ent_data$6$wr_bytes;
-    reg  [127:0] ent_data$6$wr_data;
-    reg  ent_data$6$rd_valid;
-    reg  [127:0] ent_data$6$rd_data;
-    reg  ent_data$6$rd_this;
-    reg  [15:0] ent_data$6$rd_keep;
-    reg  ent_data$6$clear_returned;
-    wire  [31:0] ent_data$6$word0;
-    wire  [31:0] ent_data$6$word1;
-    wire  [31:0] ent_data$6$word2;
-    wire  [31:0] ent_data$6$word3;
-    wire  ent_data$6$returned;
-    reg  ent_data$7$clock;
-    reg  [15:0] ent_data$7$wr_bytes;
-    reg  [127:0] ent_data$7$wr_data;
-    reg  ent_data$7$rd_valid;
-    reg  [127:0] ent_data$7$rd_data;
-    reg  ent_data$7$rd_this;
-    reg  [15:0] ent_data$7$rd_keep;
-    reg  ent_data$7$clear_returned;
-    wire  [31:0] ent_data$7$word0;
-    wire  [31:0] ent_data$7$word1;
-    wire  [31:0] ent_data$7$word2;
-    wire  [31:0] ent_data$7$word3;
-    wire  ent_data$7$returned;
-    reg  [15:0] ent_fwd_bytes$0$d;
-    wire  [15:0] ent_fwd_bytes$0$q;
-    reg  ent_fwd_bytes$0$clock;
-    reg  [15:0] ent_fwd_bytes$1$d;
-    wire  [15:0] ent_fwd_bytes$1$q;
-    reg  ent_fwd_bytes$1$clock;
-    reg  [15:0] ent_fwd_bytes$2$d;
-    wire  [15:0] ent_fwd_bytes$2$q;
-    reg  ent_fwd_bytes$2$clock;
-    reg  [15:0] ent_fwd_bytes$3$d;
-    wire  [15:0] ent_fwd_bytes$3$q;
-    reg  ent_fwd_bytes$3$clock;
-    reg  [15:0] ent_fwd_bytes$4$d;
-    wire  [15:0] ent_fwd_bytes$4$q;
-    reg  ent_fwd_bytes$4$clock;
-    reg  [15:0] ent_fwd_bytes$5$d;
-    wire  [15:0] ent_fwd_bytes$5$q;
-    reg  ent_fwd_bytes$5$clock;
-    reg  [15:0] ent_fwd_bytes$6$d;
-    wire  [15:0] ent_fwd_bytes$6$q;
-    reg  ent_fwd_bytes$6$clock;
-    reg  [15:0] ent_fwd_bytes$7$d;
-    wire  [15:0] ent_fwd_bytes$7$q;
-    reg  ent_fwd_bytes$7$clock;
-    reg  [63:0] ent_line$0$d;
-    wire  [63:0] ent_line$0$q;
-    reg  ent_line$0$clock;
-    reg  [63:0] ent_line$1$d;
-    wire  [63:0] ent_line$1$q;
-    reg  ent_line$1$clock;
-    reg  [63:0] ent_line$2$d;
-    wire  [63:0] ent_line$2$q;
-    reg  ent_line$2$clock;
-    reg  [63:0] ent_line$3$d;
-    wire  [63:0] ent_line$3$q;
-    reg  ent_line$3$clock;
-    reg  [63:0] ent_line$4$d;
-    wire  [63:0] ent_line$4$q;
-    reg  ent_line$4$clock;
-    reg  [63:0] ent_line$5$d;
-    wire  [63:0] ent_line$5$q;
-    reg  ent_line$5$clock;
-    reg  [63:0] ent_line$6$d;
-    wire  [63:0] ent_line$6$q;
-    reg  ent_line$6$clock;
-    reg  [63:0] ent_line$7$d;
-    wire  [63:0] ent_line$7$q;
-    reg  ent_line$7$clock;
-    reg  push_hit$0$d;
-    wire  push_hit$0$q;
-    reg  push_hit$0$clock;
-    reg  push_hit$1$d;
-    wire  push_hit$1$q;
-    reg  push_hit$1$clock;
-    reg  push_hit$2$d;
-    wire  push_hit$2$q;
-    reg  push_hit$2$clock;
-    reg  push_hit$3$d;
-    wire  push_hit$3$q;
-    reg  push_hit$3$clock;
-    reg  push_hit$4$d;
-    wire  push_hit$4$q;
-    reg  push_hit$4$clock;
-    reg  push_hit$5$d;
-    wire  push_hit$5$q;
-    reg  push_hit$5$clock;
-    reg  push_hit$6$d;
-    wire  push_hit$6$q;
-    reg  push_hit$6$clock;
-    reg  push_hit$7$d;
-    wire  push_hit$7$q;
-    reg  push_hit$7$clock;
-    reg  [127:0] push_data$d;
-    wire  [127:0] push_data$q;
-    reg  push_data$clock;
-    reg  [15:0] push_bytes$d;
-    wire  [15:0] push_bytes$q;
-    reg  push_bytes$clock;
-    reg  ent_line_at_head$clock;
-    reg  ent_line_at_head$write_enable;
-    reg  [2:0] ent_line_at_head$write_index;
-    reg  [63:0] ent_line_at_head$write_data;
-    reg  [2:0] ent_line_at_head$read_index;
-    wire  [63:0] ent_line_at_head$read_data;
-    reg  ent_space$0$d;
-    wire  ent_space$0$q;
-    reg  ent_space$0$clock;
-    reg  ent_space$1$d;
-    wire  ent_space$1$q;
-    reg  ent_space$1$clock;
-    reg  ent_space$2$d;
-    wire  ent_space$2$q;
-    reg  ent_space$2$clock;
-    reg  ent_space$3$d;
-    wire  ent_space$3$q;
-    reg  ent_space$3$clock;
-    reg  ent_space$4$d;
-    wire  ent_space$4$q;
-    reg  ent_space$4$clock;
-    reg  ent_space$5$d;
-    wire  ent_space$5$q;
-    reg  ent_space$5$clock;
-    reg  ent_space$6$d;
-    wire  ent_space$6$q;
-    reg  ent_space$6$clock;
-    reg  ent_space$7$d;
-    wire  ent_space$7$q;
-    reg  ent_space$7$clock;
-    reg  ent_bit_offset$clock;
-    reg  ent_bit_offset$write_enable;
-    reg  [2:0] ent_bit_offset$write_index;
-    reg  [6:0] ent_bit_offset$write_data;
-    reg  [2:0] ent_bit_offset$read_index;
-    wire  [6:0] ent_bit_offset$read_data;
-    reg  ent_byte_enables$clock;
-    reg  ent_byte_enables$write_enable;
-    reg  [2:0] ent_byte_enables$write_index;
-    reg  [15:0] ent_byte_enables$write_data;
-    reg  [2:0] ent_byte_enables$read_index;
-    wire  [15:0] ent_byte_enables$read_data;
-    reg  ent_size$clock;
-    reg  ent_size$write_enable;
-    reg  [2:0] ent_size$write_index;
-    reg  [2:0] ent_size$write_data;
-    reg  [2:0] ent_size$read_index;
-    wire  [2:0] ent_size$read_data;
-    reg  ent_op$clock;
-    reg  ent_op$write_enable;
-    reg  [2:0] ent_op$write_index;
-    reg  [4:0] ent_op$write_data;
-    reg  [2:0] ent_op$read_index;
-    wire  [4:0] ent_op$read_data;
-    reg  ent_ty$clock;
-    reg  ent_ty$write_enable;
-    reg  [2:0] ent_ty$write_index;
-    reg  [3:0] ent_ty$write_data;
-    reg  [2:0] ent_ty$read_index;
-    wire  [3:0] ent_ty$read_data;
-    reg  ent_ftz$0$d;
-    wire  ent_ftz$0$q;
-    reg  ent_ftz$0$clock;
-    reg  ent_ftz$1$d;
-    wire  ent_ftz$1$q;
-    reg  ent_ftz$1$clock;
-    reg  ent_ftz$2$d;
-    wire  ent_ftz$2$q;
-    reg  ent_ftz$2$clock;
-    reg  ent_ftz$3$d;
-    wire  ent_ftz$3$q;
-    reg  ent_ftz$3$clock;
-    reg  ent_ftz$4$d;
-    wire  ent_ftz$4$q;
-    reg  ent_ftz$4$clock;
-    reg  ent_ftz$5$d;
-    wire  ent_ftz$5$q;
-    reg  ent_ftz$5$clock;
-    reg  ent_ftz$6$d;
-    wire  ent_ftz$6$q;
-    reg  ent_ftz$6$clock;
-    reg  ent_ftz$7$d;
-    wire  ent_ftz$7$q;
-    reg  ent_ftz$7$clock;
-    reg  ent_src0$clock;
-    reg  ent_src0$write_enable;
-    reg  [2:0] ent_src0$write_index;
-    reg  [127:0] ent_src0$write_data;
-    reg  [2:0] ent_src0$read_index;
-    wire  [127:0] ent_src0$read_data;
-    reg  ent_src1$clock;
-    reg  ent_src1$write_enable;
-    reg  [2:0] ent_src1$write_index;
-    reg  [127:0] ent_src1$write_data;
-    reg  [2:0] ent_src1$read_index;
-    wire  [127:0] ent_src1$read_data;
-    reg  ent_lane$clock;
-    reg  ent_lane$write_enable;
-    reg  [2:0] ent_lane$write_index;
-    reg  [4:0] ent_lane$write_data;
-    reg  [2:0] ent_lane$read_index;
-    wire  [4:0] ent_lane$read_data;
-    reg  ent_elem$clock;
-    reg  ent_elem$write_enable;
-    reg  [2:0] ent_elem$write_index;
-    reg  [2:0] ent_elem$write_data;
-    reg  [2:0] ent_elem$read_index;
-    wire  [2:0] ent_elem$read_data;
-    reg  ent_result_shift$clock;
-    reg  ent_result_shift$write_enable;
-    reg  [2:0] ent_result_shift$write_index;
-    reg  [6:0] ent_result_shift$write_data;
-    reg  [2:0] ent_result_shift$read_index;
-    wire  [6:0] ent_result_shift$read_data;
-    reg  ent_result_first$0$d;
-    wire  ent_result_first$0$q;
-    reg  ent_result_first$0$clock;
-    reg  ent_result_first$1$d;
-    wire  ent_result_first$1$q;
-    reg  ent_result_first$1$clock;
-    reg  ent_result_first$2$d;
-    wire  ent_result_first$2$q;
-    reg  ent_result_first$2$clock;
-    reg  ent_result_first$3$d;
-    wire  ent_result_first$3$q;
-    reg  ent_result_first$3$clock;
-    reg  ent_result_first$4$d;
-    wire  ent_result_first$4$q;
-    reg  ent_result_first$4$clock;
-    reg  ent_result_first$5$d;
-    wire  ent_result_first$5$q;
-    reg  ent_result_first$5$clock;
-    reg  ent_result_first$6$d;
-    wire  ent_result_first$6$q;
-    reg  ent_result_first$6$clock;
-    reg  ent_result_first$7$d;
-    wire  ent_result_first$7$q;
-    reg  ent_result_first$7$clock;
-    reg  ent_result_last$0$d;
-    wire  ent_result_last$0$q;
-    reg  ent_result_last$0$clock;
-    reg  ent_result_last$1$d;
-    wire  ent_result_last$1$q;
-    reg  ent_result_last$1$clock;
-    reg  ent_result_last$2$d;
-    wire  ent_result_last$2$q;
-    reg  ent_result_last$2$clock;
-    reg  ent_result_last$3$d;
-    wire  ent_result_last$3$q;
-    reg  ent_result_last$3$clock;
-    reg  ent_result_last$4$d;
-    wire  ent_result_last$4$q;
-    reg  ent_result_last$4$clock;
-    reg  ent_result_last$5$d;
-    wire  ent_result_last$5$q;
-    reg  ent_result_last$5$clock;
-    reg  ent_result_last$6$d;
-    wire  ent_result_last$6$q;
-    reg  ent_result_last$6$clock;
-    reg  ent_result_last$7$d;
-    wire  ent_result_last$7$q;
-    reg  ent_result_last$7$clock;
-    reg  ent_msg_last$0$d;
-    wire  ent_msg_last$0$q;
-    reg  ent_msg_last$0$clock;
-    reg  ent_msg_last$1$d;
-    wire  ent_msg_last$1$q;
-    reg  ent_msg_last$1$clock;
-    reg  ent_msg_last$2$d;
-    wire  ent_msg_last$2$q;
-    reg  ent_msg_last$2$clock;
-    reg  ent_msg_last$3$d;
-    wire  ent_msg_last$3$q;
-    reg  ent_msg_last$3$clock;
-    reg  ent_msg_last$4$d;
-    wire  ent_msg_last$4$q;
-    reg  ent_msg_last$4$clock;
-    reg  ent_msg_last$5$d;
-    wire  ent_msg_last$5$q;
-    reg  ent_msg_last$5$clock;
-    reg  ent_msg_last$6$d;
-    wire  ent_msg_last$6$q;
-    reg  ent_msg_last$6$clock;
-    reg  ent_msg_last$7$d;
-    wire  ent_msg_last$7$q;
-    reg  ent_msg_last$7$clock;
-    reg  ent_error$0$d;
-    wire  ent_error$0$q;
-    reg  ent_error$0$clock;
-    reg  ent_error$1$d;
-    wire  ent_error$1$q;
-    reg  ent_error$1$clock;
-    reg  ent_error$2$d;
-    wire  ent_error$2$q;
-    reg  ent_error$2$clock;
-    reg  ent_error$3$d;
-    wire  ent_error$3$q;
-    reg  ent_error$3$clock;
-    reg  ent_error$4$d;
-    wire  ent_error$4$q;
-    reg  ent_error$4$clock;
-    reg  ent_error$5$d;
-    wire  ent_error$5$q;
-    reg  ent_error$5$clock;
-    reg  ent_error$6$d;
-    wire  ent_error$6$q;
-    reg  ent_error$6$clock;
-    reg  ent_error$7$d;
-    wire  ent_error$7$q;
-    reg  ent_error$7$clock;
+    reg  inflight$clock;
+    reg  inflight$reset;
+    reg  inflight$alloc;
+    reg  inflight$a_reads;
+    reg  inflight$head_enters;
+    reg  inflight$x_free;
+    reg  [6:0] inflight$a_bit_offset;
+    reg  [15:0] inflight$a_byte_enables;
+    reg  [2:0] inflight$a_elem;
+    reg  inflight$a_error;
+    reg  inflight$a_ftz;
+    reg  [1:0] inflight$a_kind;
+    reg  [4:0] inflight$a_lane;
+    reg  [63:0] inflight$a_line;
+    reg  inflight$a_msg_last;
+    reg  [4:0] inflight$a_op;
+    reg  inflight$a_result_first;
+    reg  inflight$a_result_last;
+    reg  [6:0] inflight$a_result_shift;
+    reg  [2:0] inflight$a_size;
+    reg  inflight$a_space;
+    reg  [127:0] inflight$a_src0;
+    reg  [127:0] inflight$a_src1;
+    reg  [3:0] inflight$a_ty;
+    reg  inflight$port_write;
+    reg  [63:0] inflight$port_line;
+    reg  inflight$port_space;
+    reg  [127:0] inflight$port_data;
+    reg  [15:0] inflight$port_byte_enables;
+    reg  inflight$mem_rdata_valid;
+    reg  [127:0] inflight$mem_rdata;
+    reg  [15:0] inflight$w_byte_enables;
+    reg  [63:0] inflight$w_line;
+    reg  inflight$w_space;
+    reg  [15:0] inflight$x2_byte_enables;
+    reg  [63:0] inflight$x2_line;
+    reg  inflight$x2_space;
+    reg  [15:0] inflight$x3_byte_enables;
+    reg  [63:0] inflight$x3_line;
+    reg  inflight$x3_space;
+    reg  [15:0] inflight$x4_byte_enables;
+    reg  [63:0] inflight$x4_line;
+    reg  inflight$x4_space;
+    reg  [15:0] inflight$x_byte_enables;
+    reg  [63:0] inflight$x_line;
+    reg  inflight$x_space;
+    wire  [2:0] inflight$head_ptr_q;
+    wire  [63:0] inflight$hq_line_q;
+    wire  inflight$hq_space_q;
+    wire  [15:0] inflight$hq_byte_enables_q;
+    wire  [6:0] inflight$hq_bit_offset_q;
+    wire  [2:0] inflight$hq_size_q;
+    wire  inflight$hq_valid_q;
+    wire  [1:0] inflight$hq_kind_q;
+    wire  inflight$hq_pushed_q;
+    wire  inflight$hq_returned;
+    wire  [31:0] inflight$hq_word$0;
+    wire  [31:0] inflight$hq_word$1;
+    wire  [31:0] inflight$hq_word$2;
+    wire  [31:0] inflight$hq_word$3;
+    wire  [4:0] inflight$head_op;
+    wire  [3:0] inflight$head_ty;
+    wire  [4:0] inflight$head_lane;
+    wire  [2:0] inflight$head_elem;
+    wire  [6:0] inflight$head_result_shift;
+    wire  [127:0] inflight$head_src0;
+    wire  [127:0] inflight$head_src1;
+    wire  inflight$ent_ftz_q$0;
+    wire  inflight$ent_ftz_q$1;
+    wire  inflight$ent_ftz_q$2;
+    wire  inflight$ent_ftz_q$3;
+    wire  inflight$ent_ftz_q$4;
+    wire  inflight$ent_ftz_q$5;
+    wire  inflight$ent_ftz_q$6;
+    wire  inflight$ent_ftz_q$7;
+    wire  inflight$ent_result_first_q$0;
+    wire  inflight$ent_result_first_q$1;
+    wire  inflight$ent_result_first_q$2;
+    wire  inflight$ent_result_first_q$3;
+    wire  inflight$ent_result_first_q$4;
+    wire  inflight$ent_result_first_q$5;
+    wire  inflight$ent_result_first_q$6;
+    wire  inflight$ent_result_first_q$7;
+    wire  inflight$ent_result_last_q$0;
+    wire  inflight$ent_result_last_q$1;
+    wire  inflight$ent_result_last_q$2;
+    wire  inflight$ent_result_last_q$3;
+    wire  inflight$ent_result_last_q$4;
+    wire  inflight$ent_result_last_q$5;
+    wire  inflight$ent_result_last_q$6;
+    wire  inflight$ent_result_last_q$7;
+    wire  inflight$ent_msg_last_q$0;
+    wire  inflight$ent_msg_last_q$1;
+    wire  inflight$ent_msg_last_q$2;
+    wire  inflight$ent_msg_last_q$3;
+    wire  inflight$ent_msg_last_q$4;
+    wire  inflight$ent_msg_last_q$5;
+    wire  inflight$ent_msg_last_q$6;
+    wire  inflight$ent_msg_last_q$7;
+    wire  inflight$ent_error_q$0;
+    wire  inflight$ent_error_q$1;
+    wire  inflight$ent_error_q$2;
+    wire  inflight$ent_error_q$3;
+    wire  inflight$ent_error_q$4;
+    wire  inflight$ent_error_q$5;
+    wire  inflight$ent_error_q$6;
+    wire  inflight$ent_error_q$7;
+    wire  [127:0] inflight$push_data_q;
+    wire  [15:0] inflight$push_bytes_q;
+    wire  inflight$hz_overlaps_q$0;
+    wire  inflight$hz_overlaps_q$1;
+    wire  inflight$hz_overlaps_q$2;
+    wire  inflight$hz_overlaps_q$3;
+    wire  inflight$hz_same_bytes_q$0;
+    wire  inflight$hz_same_bytes_q$1;
+    wire  inflight$hz_same_bytes_q$2;
+    wire  inflight$hz_same_bytes_q$3;
+    wire  inflight$hz_late_overlaps_q;
+    wire  inflight$full;
     reg  execute$clock;
     reg  execute$reset;
     reg  execute$advance;
@@ -1768,8 +882,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  sel_last;
     reg  sel_take;
     reg  n_enter;
-    reg  cap_load$0;
-    reg  cap_load$1;
     reg  table_is_full;
     reg  issue_misaligned;
     reg  issue_done;
@@ -1789,54 +901,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  a_accepts;
     reg  a_reads;
     reg  alloc;
-    reg  next_head_space;
-    reg  next_head_valid;
-    reg  [1:0] next_head_kind;
-    reg  next_head_returned;
-    reg  [3:0] next_head_read_seq;
-    reg  head_on_port_line;
-    reg  next_on_port_line;
-    reg  alloc_at_head;
-    reg  alloc_at_next_head;
     reg  [63:0] elem_bytes;
     reg  [7:0] elem_bits;
-    reg  alloc_on_port_line;
-    reg  port_hit$0;
-    reg  port_hit$1;
-    reg  port_hit$2;
-    reg  port_hit$3;
-    reg  port_hit$4;
-    reg  port_hit$5;
-    reg  port_hit$6;
-    reg  port_hit$7;
-    reg  return_hit$0;
-    reg  return_hit$1;
-    reg  return_hit$2;
-    reg  return_hit$3;
-    reg  return_hit$4;
-    reg  return_hit$5;
-    reg  return_hit$6;
-    reg  return_hit$7;
-    reg  alloc_hit$0;
-    reg  alloc_hit$1;
-    reg  alloc_hit$2;
-    reg  alloc_hit$3;
-    reg  alloc_hit$4;
-    reg  alloc_hit$5;
-    reg  alloc_hit$6;
-    reg  alloc_hit$7;
-    reg  take_push$0;
-    reg  take_push$1;
-    reg  take_push$2;
-    reg  take_push$3;
-    reg  take_push$4;
-    reg  take_push$5;
-    reg  take_push$6;
-    reg  take_push$7;
-    reg  head_take_push;
-    reg  head_return_hit;
-    reg  next_take_push;
-    reg  next_return_hit;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
@@ -1855,37 +921,94 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] result_joined;
     
     // Sub module instances
-    atomic_unit_l8_w32_int$decoder decoder(
-        .desc(decoder$desc),
-        .dmask(decoder$dmask),
-        .pred_mask(decoder$pred_mask),
-        .surf_kind(decoder$surf_kind),
-        .surf_u16(decoder$surf_u16),
-        .kind_typed(decoder$kind_typed),
-        .illegal(decoder$illegal),
-        .lane_enables(decoder$lane_enables),
-        .alu_op(decoder$alu_op),
-        .alu_ty(decoder$alu_ty),
-        .alu_ftz(decoder$alu_ftz),
-        .elem_size(decoder$elem_size),
-        .last_elem(decoder$last_elem),
-        .space_slm(decoder$space_slm),
-        .addr_offset32(decoder$addr_offset32),
-        .addr_buffer(decoder$addr_buffer),
-        .write_only(decoder$write_only),
-        .swap_src(decoder$swap_src),
-        .v_present(decoder$v_present),
-        .r_present(decoder$r_present),
-        .lod_present(decoder$lod_present)
+    atomic_unit_l8_w32_int$front front(
+        .clock(front$clock),
+        .reset(front$reset),
+        .req_valid(front$req_valid),
+        .req_desc(front$req_desc),
+        .req_dmask(front$req_dmask),
+        .req_pred_mask(front$req_pred_mask),
+        .req_surf_kind(front$req_surf_kind),
+        .req_surf_base(front$req_surf_base),
+        .req_surf_size(front$req_surf_size),
+        .req_surf_width(front$req_surf_width),
+        .req_surf_height(front$req_surf_height),
+        .req_surf_depth(front$req_surf_depth),
+        .req_surf_array(front$req_surf_array),
+        .req_surf_levels(front$req_surf_levels),
+        .req_surf_u16(front$req_surf_u16),
+        .req_slm_size(front$req_slm_size),
+        .req_ready(front$req_ready),
+        .d_free(front$d_free),
+        .sel_take(front$sel_take),
+        .sel_lane(front$sel_lane),
+        .sel_last(front$sel_last),
+        .sel_marker(front$sel_marker),
+        .n_enter(front$n_enter),
+        .pay_addr(front$pay_addr),
+        .pay_src0(front$pay_src0),
+        .pay_src1(front$pay_src1),
+        .pay_coord(front$pay_coord),
+        .r_valid_q(front$r_valid_q),
+        .d_valid_q(front$d_valid_q),
+        .d_lanes_q(front$d_lanes_q),
+        .d_illegal_q(front$d_illegal_q),
+        .d_no_lanes_q(front$d_no_lanes_q),
+        .d_lanes_few_q(front$d_lanes_few_q),
+        .d_slot_q(front$d_slot_q),
+        .n_valid_q(front$n_valid_q),
+        .n_buf_q(front$n_buf_q),
+        .n_lane_q(front$n_lane_q),
+        .n_last_lane_q(front$n_last_lane_q),
+        .n_marker_q(front$n_marker_q),
+        .n_illegal_q(front$n_illegal_q),
+        .n_elem_size_q(front$n_elem_size_q),
+        .n_last_elem_q(front$n_last_elem_q),
+        .n_space_slm_q(front$n_space_slm_q),
+        .n_addr_offset32_q(front$n_addr_offset32_q),
+        .n_addr_buffer_q(front$n_addr_buffer_q),
+        .n_kind_typed_q(front$n_kind_typed_q),
+        .n_write_only_q(front$n_write_only_q),
+        .n_swap_src_q(front$n_swap_src_q),
+        .n_v_present_q(front$n_v_present_q),
+        .n_r_present_q(front$n_r_present_q),
+        .n_lod_present_q(front$n_lod_present_q),
+        .n_alu_op_q(front$n_alu_op_q),
+        .n_alu_ty_q(front$n_alu_ty_q),
+        .n_alu_ftz_q(front$n_alu_ftz_q),
+        .n_surf_kind_q(front$n_surf_kind_q),
+        .n_surf_base_q(front$n_surf_base_q),
+        .n_surf_size_q(front$n_surf_size_q),
+        .n_width_q(front$n_width_q),
+        .n_height_q(front$n_height_q),
+        .n_depth_q(front$n_depth_q),
+        .n_width_one_q(front$n_width_one_q),
+        .n_height_one_q(front$n_height_one_q),
+        .n_depth_one_q(front$n_depth_one_q),
+        .n_surf_array_q(front$n_surf_array_q),
+        .n_lane_rows_q(front$n_lane_rows_q),
+        .n_surf_levels_q(front$n_surf_levels_q),
+        .n_surf_u16_q(front$n_surf_u16_q),
+        .n_slm_size_q(front$n_slm_size_q),
+        .n_walk_rows(front$n_walk_rows),
+        .n_walk_slices(front$n_walk_slices),
+        .n_walk_sizes_constant(front$n_walk_sizes_constant),
+        .n_walk_a(front$n_walk_a),
+        .n_walk_b(front$n_walk_b),
+        .cap_valid_q(front$cap_valid_q),
+        .pbuf_addr_q$0(front$pbuf_addr_q$0),
+        .pbuf_addr_q$1(front$pbuf_addr_q$1),
+        .pbuf_src0_q$0(front$pbuf_src0_q$0),
+        .pbuf_src0_q$1(front$pbuf_src0_q$1),
+        .pbuf_src1_q$0(front$pbuf_src1_q$0),
+        .pbuf_src1_q$1(front$pbuf_src1_q$1),
+        .pbuf_coord_q$0(front$pbuf_coord_q$0),
+        .pbuf_coord_q$1(front$pbuf_coord_q$1)
     );
     atomic_unit_l8_w32_int$lane_select lane_select(
         .mask(lane_select$mask),
         .lane(lane_select$lane),
         .rest(lane_select$rest)
-    );
-    atomic_unit_l8_w32_int$dec_lanes_count dec_lanes_count(
-        .mask(dec_lanes_count$mask),
-        .few(dec_lanes_count$few)
     );
     atomic_unit_l8_w32_int$first_lanes_two first_lanes_two(
         .mask(first_lanes_two$mask),
@@ -2196,312 +1319,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .float_op(alu$float_op),
         .float_value(alu$float_value)
     );
-    atomic_unit_l8_w32_int$r_valid r_valid(
-        .clock(r_valid$clock),
-        .clear(r_valid$clear),
-        .load(r_valid$load),
-        .d(r_valid$d),
-        .q(r_valid$q)
-    );
-    atomic_unit_l8_w32_int$r_desc r_desc(
-        .clock(r_desc$clock),
-        .clear(r_desc$clear),
-        .load(r_desc$load),
-        .d(r_desc$d),
-        .q(r_desc$q)
-    );
-    atomic_unit_l8_w32_int$r_dmask r_dmask(
-        .clock(r_dmask$clock),
-        .clear(r_dmask$clear),
-        .load(r_dmask$load),
-        .d(r_dmask$d),
-        .q(r_dmask$q)
-    );
-    atomic_unit_l8_w32_int$r_pred_mask r_pred_mask(
-        .clock(r_pred_mask$clock),
-        .clear(r_pred_mask$clear),
-        .load(r_pred_mask$load),
-        .d(r_pred_mask$d),
-        .q(r_pred_mask$q)
-    );
-    atomic_unit_l8_w32_int$r_surf_kind r_surf_kind(
-        .clock(r_surf_kind$clock),
-        .clear(r_surf_kind$clear),
-        .load(r_surf_kind$load),
-        .d(r_surf_kind$d),
-        .q(r_surf_kind$q)
-    );
-    atomic_unit_l8_w32_int$r_surf_base r_surf_base(
-        .clock(r_surf_base$clock),
-        .clear(r_surf_base$clear),
-        .load(r_surf_base$load),
-        .d(r_surf_base$d),
-        .q(r_surf_base$q)
-    );
-    atomic_unit_l8_w32_int$r_surf_size r_surf_size(
-        .clock(r_surf_size$clock),
-        .clear(r_surf_size$clear),
-        .load(r_surf_size$load),
-        .d(r_surf_size$d),
-        .q(r_surf_size$q)
-    );
-    atomic_unit_l8_w32_int$r_surf_array r_surf_array(
-        .clock(r_surf_array$clock),
-        .clear(r_surf_array$clear),
-        .load(r_surf_array$load),
-        .d(r_surf_array$d),
-        .q(r_surf_array$q)
-    );
-    atomic_unit_l8_w32_int$r_surf_levels r_surf_levels(
-        .clock(r_surf_levels$clock),
-        .clear(r_surf_levels$clear),
-        .load(r_surf_levels$load),
-        .d(r_surf_levels$d),
-        .q(r_surf_levels$q)
-    );
-    atomic_unit_l8_w32_int$r_surf_u16 r_surf_u16(
-        .clock(r_surf_u16$clock),
-        .clear(r_surf_u16$clear),
-        .load(r_surf_u16$load),
-        .d(r_surf_u16$d),
-        .q(r_surf_u16$q)
-    );
-    atomic_unit_l8_w32_int$r_slm_size r_slm_size(
-        .clock(r_slm_size$clock),
-        .clear(r_slm_size$clear),
-        .load(r_slm_size$load),
-        .d(r_slm_size$d),
-        .q(r_slm_size$q)
-    );
-    atomic_unit_l8_w32_int$r_width r_width(
-        .clock(r_width$clock),
-        .clear(r_width$clear),
-        .load(r_width$load),
-        .d(r_width$d),
-        .q(r_width$q)
-    );
-    atomic_unit_l8_w32_int$r_height r_height(
-        .clock(r_height$clock),
-        .clear(r_height$clear),
-        .load(r_height$load),
-        .d(r_height$d),
-        .q(r_height$q)
-    );
-    atomic_unit_l8_w32_int$r_depth r_depth(
-        .clock(r_depth$clock),
-        .clear(r_depth$clear),
-        .load(r_depth$load),
-        .d(r_depth$d),
-        .q(r_depth$q)
-    );
-    atomic_unit_l8_w32_int$d_valid d_valid(
-        .clock(d_valid$clock),
-        .clear(d_valid$clear),
-        .load(d_valid$load),
-        .d(d_valid$d),
-        .q(d_valid$q)
-    );
-    atomic_unit_l8_w32_int$d_lanes d_lanes(
-        .clock(d_lanes$clock),
-        .clear(d_lanes$clear),
-        .load(d_lanes$load),
-        .d(d_lanes$d),
-        .q(d_lanes$q)
-    );
-    atomic_unit_l8_w32_int$d_illegal d_illegal(
-        .clock(d_illegal$clock),
-        .clear(d_illegal$clear),
-        .load(d_illegal$load),
-        .d(d_illegal$d),
-        .q(d_illegal$q)
-    );
-    atomic_unit_l8_w32_int$d_no_lanes d_no_lanes(
-        .clock(d_no_lanes$clock),
-        .clear(d_no_lanes$clear),
-        .load(d_no_lanes$load),
-        .d(d_no_lanes$d),
-        .q(d_no_lanes$q)
-    );
-    atomic_unit_l8_w32_int$d_lanes_few d_lanes_few(
-        .clock(d_lanes_few$clock),
-        .clear(d_lanes_few$clear),
-        .load(d_lanes_few$load),
-        .d(d_lanes_few$d),
-        .q(d_lanes_few$q)
-    );
-    atomic_unit_l8_w32_int$d_elem_size d_elem_size(
-        .clock(d_elem_size$clock),
-        .clear(d_elem_size$clear),
-        .load(d_elem_size$load),
-        .d(d_elem_size$d),
-        .q(d_elem_size$q)
-    );
-    atomic_unit_l8_w32_int$d_last_elem d_last_elem(
-        .clock(d_last_elem$clock),
-        .clear(d_last_elem$clear),
-        .load(d_last_elem$load),
-        .d(d_last_elem$d),
-        .q(d_last_elem$q)
-    );
-    atomic_unit_l8_w32_int$d_space_slm d_space_slm(
-        .clock(d_space_slm$clock),
-        .clear(d_space_slm$clear),
-        .load(d_space_slm$load),
-        .d(d_space_slm$d),
-        .q(d_space_slm$q)
-    );
-    atomic_unit_l8_w32_int$d_addr_offset32 d_addr_offset32(
-        .clock(d_addr_offset32$clock),
-        .clear(d_addr_offset32$clear),
-        .load(d_addr_offset32$load),
-        .d(d_addr_offset32$d),
-        .q(d_addr_offset32$q)
-    );
-    atomic_unit_l8_w32_int$d_addr_buffer d_addr_buffer(
-        .clock(d_addr_buffer$clock),
-        .clear(d_addr_buffer$clear),
-        .load(d_addr_buffer$load),
-        .d(d_addr_buffer$d),
-        .q(d_addr_buffer$q)
-    );
-    atomic_unit_l8_w32_int$d_kind_typed d_kind_typed(
-        .clock(d_kind_typed$clock),
-        .clear(d_kind_typed$clear),
-        .load(d_kind_typed$load),
-        .d(d_kind_typed$d),
-        .q(d_kind_typed$q)
-    );
-    atomic_unit_l8_w32_int$d_write_only d_write_only(
-        .clock(d_write_only$clock),
-        .clear(d_write_only$clear),
-        .load(d_write_only$load),
-        .d(d_write_only$d),
-        .q(d_write_only$q)
-    );
-    atomic_unit_l8_w32_int$d_swap_src d_swap_src(
-        .clock(d_swap_src$clock),
-        .clear(d_swap_src$clear),
-        .load(d_swap_src$load),
-        .d(d_swap_src$d),
-        .q(d_swap_src$q)
-    );
-    atomic_unit_l8_w32_int$d_v_present d_v_present(
-        .clock(d_v_present$clock),
-        .clear(d_v_present$clear),
-        .load(d_v_present$load),
-        .d(d_v_present$d),
-        .q(d_v_present$q)
-    );
-    atomic_unit_l8_w32_int$d_r_present d_r_present(
-        .clock(d_r_present$clock),
-        .clear(d_r_present$clear),
-        .load(d_r_present$load),
-        .d(d_r_present$d),
-        .q(d_r_present$q)
-    );
-    atomic_unit_l8_w32_int$d_lod_present d_lod_present(
-        .clock(d_lod_present$clock),
-        .clear(d_lod_present$clear),
-        .load(d_lod_present$load),
-        .d(d_lod_present$d),
-        .q(d_lod_present$q)
-    );
-    atomic_unit_l8_w32_int$d_alu_op d_alu_op(
-        .clock(d_alu_op$clock),
-        .clear(d_alu_op$clear),
-        .load(d_alu_op$load),
-        .d(d_alu_op$d),
-        .q(d_alu_op$q)
-    );
-    atomic_unit_l8_w32_int$d_alu_ty d_alu_ty(
-        .clock(d_alu_ty$clock),
-        .clear(d_alu_ty$clear),
-        .load(d_alu_ty$load),
-        .d(d_alu_ty$d),
-        .q(d_alu_ty$q)
-    );
-    atomic_unit_l8_w32_int$d_alu_ftz d_alu_ftz(
-        .clock(d_alu_ftz$clock),
-        .clear(d_alu_ftz$clear),
-        .load(d_alu_ftz$load),
-        .d(d_alu_ftz$d),
-        .q(d_alu_ftz$q)
-    );
-    atomic_unit_l8_w32_int$d_surf_kind d_surf_kind(
-        .clock(d_surf_kind$clock),
-        .clear(d_surf_kind$clear),
-        .load(d_surf_kind$load),
-        .d(d_surf_kind$d),
-        .q(d_surf_kind$q)
-    );
-    atomic_unit_l8_w32_int$d_surf_base d_surf_base(
-        .clock(d_surf_base$clock),
-        .clear(d_surf_base$clear),
-        .load(d_surf_base$load),
-        .d(d_surf_base$d),
-        .q(d_surf_base$q)
-    );
-    atomic_unit_l8_w32_int$d_surf_size d_surf_size(
-        .clock(d_surf_size$clock),
-        .clear(d_surf_size$clear),
-        .load(d_surf_size$load),
-        .d(d_surf_size$d),
-        .q(d_surf_size$q)
-    );
-    atomic_unit_l8_w32_int$d_surf_array d_surf_array(
-        .clock(d_surf_array$clock),
-        .clear(d_surf_array$clear),
-        .load(d_surf_array$load),
-        .d(d_surf_array$d),
-        .q(d_surf_array$q)
-    );
-    atomic_unit_l8_w32_int$d_surf_levels d_surf_levels(
-        .clock(d_surf_levels$clock),
-        .clear(d_surf_levels$clear),
-        .load(d_surf_levels$load),
-        .d(d_surf_levels$d),
-        .q(d_surf_levels$q)
-    );
-    atomic_unit_l8_w32_int$d_surf_u16 d_surf_u16(
-        .clock(d_surf_u16$clock),
-        .clear(d_surf_u16$clear),
-        .load(d_surf_u16$load),
-        .d(d_surf_u16$d),
-        .q(d_surf_u16$q)
-    );
-    atomic_unit_l8_w32_int$d_slm_size d_slm_size(
-        .clock(d_slm_size$clock),
-        .clear(d_slm_size$clear),
-        .load(d_slm_size$load),
-        .d(d_slm_size$d),
-        .q(d_slm_size$q)
-    );
-    atomic_unit_l8_w32_int$d_width d_width(
-        .clock(d_width$clock),
-        .clear(d_width$clear),
-        .load(d_width$load),
-        .d(d_width$d),
-        .q(d_width$q)
-    );
-    atomic_unit_l8_w32_int$d_height d_height(
-        .clock(d_height$clock),
-        .clear(d_height$clear),
-        .load(d_height$load),
-        .d(d_height$d),
-        .q(d_height$q)
-    );
-    atomic_unit_l8_w32_int$d_depth d_depth(
-        .clock(d_depth$clock),
-        .clear(d_depth$clear),
-        .load(d_depth$load),
-        .d(d_depth$d),
-        .q(d_depth$q)
-    );
-    atomic_unit_l8_w32_int$d_slot d_slot(
-        .d(d_slot$d),
-        .q(d_slot$q),
-        .clock(d_slot$clock)
-    );
     atomic_unit_l8_w32_int$read_skid read_skid(
         .clock(read_skid$clock),
         .clear(read_skid$clear),
@@ -2597,247 +1414,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d(left_few$d),
         .q(left_few$q),
         .clock(left_few$clock)
-    );
-    atomic_unit_l8_w32_int$n_valid n_valid(
-        .d(n_valid$d),
-        .q(n_valid$q),
-        .clock(n_valid$clock)
-    );
-    atomic_unit_l8_w32_int$n_buf n_buf(
-        .d(n_buf$d),
-        .q(n_buf$q),
-        .clock(n_buf$clock)
-    );
-    atomic_unit_l8_w32_int$n_lane n_lane(
-        .d(n_lane$d),
-        .q(n_lane$q),
-        .clock(n_lane$clock)
-    );
-    atomic_unit_l8_w32_int$n_last_lane n_last_lane(
-        .d(n_last_lane$d),
-        .q(n_last_lane$q),
-        .clock(n_last_lane$clock)
-    );
-    atomic_unit_l8_w32_int$n_marker n_marker(
-        .d(n_marker$d),
-        .q(n_marker$q),
-        .clock(n_marker$clock)
-    );
-    atomic_unit_l8_w32_int$n_illegal n_illegal(
-        .d(n_illegal$d),
-        .q(n_illegal$q),
-        .clock(n_illegal$clock)
-    );
-    atomic_unit_l8_w32_int$n_elem_size n_elem_size(
-        .d(n_elem_size$d),
-        .q(n_elem_size$q),
-        .clock(n_elem_size$clock)
-    );
-    atomic_unit_l8_w32_int$n_last_elem n_last_elem(
-        .d(n_last_elem$d),
-        .q(n_last_elem$q),
-        .clock(n_last_elem$clock)
-    );
-    atomic_unit_l8_w32_int$n_space_slm n_space_slm(
-        .d(n_space_slm$d),
-        .q(n_space_slm$q),
-        .clock(n_space_slm$clock)
-    );
-    atomic_unit_l8_w32_int$n_addr_offset32 n_addr_offset32(
-        .d(n_addr_offset32$d),
-        .q(n_addr_offset32$q),
-        .clock(n_addr_offset32$clock)
-    );
-    atomic_unit_l8_w32_int$n_addr_buffer n_addr_buffer(
-        .d(n_addr_buffer$d),
-        .q(n_addr_buffer$q),
-        .clock(n_addr_buffer$clock)
-    );
-    atomic_unit_l8_w32_int$n_kind_typed n_kind_typed(
-        .d(n_kind_typed$d),
-        .q(n_kind_typed$q),
-        .clock(n_kind_typed$clock)
-    );
-    atomic_unit_l8_w32_int$n_write_only n_write_only(
-        .d(n_write_only$d),
-        .q(n_write_only$q),
-        .clock(n_write_only$clock)
-    );
-    atomic_unit_l8_w32_int$n_swap_src n_swap_src(
-        .d(n_swap_src$d),
-        .q(n_swap_src$q),
-        .clock(n_swap_src$clock)
-    );
-    atomic_unit_l8_w32_int$n_v_present n_v_present(
-        .d(n_v_present$d),
-        .q(n_v_present$q),
-        .clock(n_v_present$clock)
-    );
-    atomic_unit_l8_w32_int$n_r_present n_r_present(
-        .d(n_r_present$d),
-        .q(n_r_present$q),
-        .clock(n_r_present$clock)
-    );
-    atomic_unit_l8_w32_int$n_lod_present n_lod_present(
-        .d(n_lod_present$d),
-        .q(n_lod_present$q),
-        .clock(n_lod_present$clock)
-    );
-    atomic_unit_l8_w32_int$n_alu_op n_alu_op(
-        .d(n_alu_op$d),
-        .q(n_alu_op$q),
-        .clock(n_alu_op$clock)
-    );
-    atomic_unit_l8_w32_int$n_alu_ty n_alu_ty(
-        .d(n_alu_ty$d),
-        .q(n_alu_ty$q),
-        .clock(n_alu_ty$clock)
-    );
-    atomic_unit_l8_w32_int$n_alu_ftz n_alu_ftz(
-        .d(n_alu_ftz$d),
-        .q(n_alu_ftz$q),
-        .clock(n_alu_ftz$clock)
-    );
-    atomic_unit_l8_w32_int$n_surf_kind n_surf_kind(
-        .d(n_surf_kind$d),
-        .q(n_surf_kind$q),
-        .clock(n_surf_kind$clock)
-    );
-    atomic_unit_l8_w32_int$n_surf_base n_surf_base(
-        .d(n_surf_base$d),
-        .q(n_surf_base$q),
-        .clock(n_surf_base$clock)
-    );
-    atomic_unit_l8_w32_int$n_surf_size n_surf_size(
-        .d(n_surf_size$d),
-        .q(n_surf_size$q),
-        .clock(n_surf_size$clock)
-    );
-    atomic_unit_l8_w32_int$n_width n_width(
-        .d(n_width$d),
-        .q(n_width$q),
-        .clock(n_width$clock)
-    );
-    atomic_unit_l8_w32_int$n_height n_height(
-        .d(n_height$d),
-        .q(n_height$q),
-        .clock(n_height$clock)
-    );
-    atomic_unit_l8_w32_int$n_depth n_depth(
-        .d(n_depth$d),
-        .q(n_depth$q),
-        .clock(n_depth$clock)
-    );
-    atomic_unit_l8_w32_int$n_width_one n_width_one(
-        .d(n_width_one$d),
-        .q(n_width_one$q),
-        .clock(n_width_one$clock)
-    );
-    atomic_unit_l8_w32_int$n_height_one n_height_one(
-        .d(n_height_one$d),
-        .q(n_height_one$q),
-        .clock(n_height_one$clock)
-    );
-    atomic_unit_l8_w32_int$n_depth_one n_depth_one(
-        .d(n_depth_one$d),
-        .q(n_depth_one$q),
-        .clock(n_depth_one$clock)
-    );
-    atomic_unit_l8_w32_int$n_surf_array n_surf_array(
-        .d(n_surf_array$d),
-        .q(n_surf_array$q),
-        .clock(n_surf_array$clock)
-    );
-    atomic_unit_l8_w32_int$n_lane_rows n_lane_rows(
-        .d(n_lane_rows$d),
-        .q(n_lane_rows$q),
-        .clock(n_lane_rows$clock)
-    );
-    atomic_unit_l8_w32_int$n_surf_levels n_surf_levels(
-        .d(n_surf_levels$d),
-        .q(n_surf_levels$q),
-        .clock(n_surf_levels$clock)
-    );
-    atomic_unit_l8_w32_int$n_surf_u16 n_surf_u16(
-        .d(n_surf_u16$d),
-        .q(n_surf_u16$q),
-        .clock(n_surf_u16$clock)
-    );
-    atomic_unit_l8_w32_int$n_slm_size n_slm_size(
-        .d(n_slm_size$d),
-        .q(n_slm_size$q),
-        .clock(n_slm_size$clock)
-    );
-    atomic_unit_l8_w32_int$sel_buf sel_buf(
-        .d(sel_buf$d),
-        .q(sel_buf$q),
-        .clock(sel_buf$clock)
-    );
-    atomic_unit_l8_w32_int$cap_valid cap_valid(
-        .d(cap_valid$d),
-        .q(cap_valid$q),
-        .clock(cap_valid$clock)
-    );
-    atomic_unit_l8_w32_int$cap_buf cap_buf(
-        .d(cap_buf$d),
-        .q(cap_buf$q),
-        .clock(cap_buf$clock)
-    );
-    atomic_unit_l8_w32_int$pbuf_addr$0 pbuf_addr$0(
-        .clock(pbuf_addr$0$clock),
-        .clear(pbuf_addr$0$clear),
-        .load(pbuf_addr$0$load),
-        .d(pbuf_addr$0$d),
-        .q(pbuf_addr$0$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_addr$1 pbuf_addr$1(
-        .clock(pbuf_addr$1$clock),
-        .clear(pbuf_addr$1$clear),
-        .load(pbuf_addr$1$load),
-        .d(pbuf_addr$1$d),
-        .q(pbuf_addr$1$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_src0$0 pbuf_src0$0(
-        .clock(pbuf_src0$0$clock),
-        .clear(pbuf_src0$0$clear),
-        .load(pbuf_src0$0$load),
-        .d(pbuf_src0$0$d),
-        .q(pbuf_src0$0$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_src0$1 pbuf_src0$1(
-        .clock(pbuf_src0$1$clock),
-        .clear(pbuf_src0$1$clear),
-        .load(pbuf_src0$1$load),
-        .d(pbuf_src0$1$d),
-        .q(pbuf_src0$1$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_src1$0 pbuf_src1$0(
-        .clock(pbuf_src1$0$clock),
-        .clear(pbuf_src1$0$clear),
-        .load(pbuf_src1$0$load),
-        .d(pbuf_src1$0$d),
-        .q(pbuf_src1$0$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_src1$1 pbuf_src1$1(
-        .clock(pbuf_src1$1$clock),
-        .clear(pbuf_src1$1$clear),
-        .load(pbuf_src1$1$load),
-        .d(pbuf_src1$1$d),
-        .q(pbuf_src1$1$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_coord$0 pbuf_coord$0(
-        .clock(pbuf_coord$0$clock),
-        .clear(pbuf_coord$0$clear),
-        .load(pbuf_coord$0$load),
-        .d(pbuf_coord$0$d),
-        .q(pbuf_coord$0$q)
-    );
-    atomic_unit_l8_w32_int$pbuf_coord$1 pbuf_coord$1(
-        .clock(pbuf_coord$1$clock),
-        .clear(pbuf_coord$1$clear),
-        .load(pbuf_coord$1$load),
-        .d(pbuf_coord$1$d),
-        .q(pbuf_coord$1$q)
     );
     atomic_unit_l8_w32_int$i_valid i_valid(
         .d(i_valid$d),
@@ -3044,21 +1620,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(typed_sizes_constant$q),
         .clock(typed_sizes_constant$clock)
     );
-    atomic_unit_l8_w32_int$n_walk_ops n_walk_ops(
-        .surf_kind(n_walk_ops$surf_kind),
-        .surf_array(n_walk_ops$surf_array),
-        .width(n_walk_ops$width),
-        .height(n_walk_ops$height),
-        .depth(n_walk_ops$depth),
-        .width_is_one(n_walk_ops$width_is_one),
-        .height_is_one(n_walk_ops$height_is_one),
-        .depth_is_one(n_walk_ops$depth_is_one),
-        .rows(n_walk_ops$rows),
-        .slices(n_walk_ops$slices),
-        .sizes_constant(n_walk_ops$sizes_constant),
-        .walk_a(n_walk_ops$walk_a),
-        .walk_b(n_walk_ops$walk_b)
-    );
     atomic_unit_l8_w32_int$typed_walk_product typed_walk_product(
         .clock(typed_walk_product$clock),
         .walk_a(typed_walk_product$walk_a),
@@ -3113,992 +1674,126 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .q(typed_walk_at_lod$q),
         .clock(typed_walk_at_lod$clock)
     );
-    atomic_unit_l8_w32_int$head_ptr head_ptr(
-        .d(head_ptr$d),
-        .q(head_ptr$q),
-        .clock(head_ptr$clock)
-    );
-    atomic_unit_l8_w32_int$hq_line hq_line(
-        .d(hq_line$d),
-        .q(hq_line$q),
-        .clock(hq_line$clock)
-    );
-    atomic_unit_l8_w32_int$head_next_ptr head_next_ptr(
-        .d(head_next_ptr$d),
-        .q(head_next_ptr$q),
-        .clock(head_next_ptr$clock)
-    );
-    atomic_unit_l8_w32_int$hq_space hq_space(
-        .d(hq_space$d),
-        .q(hq_space$q),
-        .clock(hq_space$clock)
-    );
-    atomic_unit_l8_w32_int$hq_byte_enables hq_byte_enables(
-        .d(hq_byte_enables$d),
-        .q(hq_byte_enables$q),
-        .clock(hq_byte_enables$clock)
-    );
-    atomic_unit_l8_w32_int$hq_valid hq_valid(
-        .d(hq_valid$d),
-        .q(hq_valid$q),
-        .clock(hq_valid$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$0 hz_overlaps$0(
-        .d(hz_overlaps$0$d),
-        .q(hz_overlaps$0$q),
-        .clock(hz_overlaps$0$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$1 hz_overlaps$1(
-        .d(hz_overlaps$1$d),
-        .q(hz_overlaps$1$q),
-        .clock(hz_overlaps$1$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$2 hz_overlaps$2(
-        .d(hz_overlaps$2$d),
-        .q(hz_overlaps$2$q),
-        .clock(hz_overlaps$2$clock)
-    );
-    atomic_unit_l8_w32_int$hz_overlaps$3 hz_overlaps$3(
-        .d(hz_overlaps$3$d),
-        .q(hz_overlaps$3$q),
-        .clock(hz_overlaps$3$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$0 hz_same_bytes$0(
-        .d(hz_same_bytes$0$d),
-        .q(hz_same_bytes$0$q),
-        .clock(hz_same_bytes$0$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$1 hz_same_bytes$1(
-        .d(hz_same_bytes$1$d),
-        .q(hz_same_bytes$1$q),
-        .clock(hz_same_bytes$1$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$2 hz_same_bytes$2(
-        .d(hz_same_bytes$2$d),
-        .q(hz_same_bytes$2$q),
-        .clock(hz_same_bytes$2$clock)
-    );
-    atomic_unit_l8_w32_int$hz_same_bytes$3 hz_same_bytes$3(
-        .d(hz_same_bytes$3$d),
-        .q(hz_same_bytes$3$q),
-        .clock(hz_same_bytes$3$clock)
-    );
-    atomic_unit_l8_w32_int$hz_head$0 hz_head$0(
-        .head_line(hz_head$0$head_line),
-        .head_byte_enables(hz_head$0$head_byte_enables),
-        .stage_line(hz_head$0$stage_line),
-        .stage_byte_enables(hz_head$0$stage_byte_enables),
-        .overlaps(hz_head$0$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_head$1 hz_head$1(
-        .head_line(hz_head$1$head_line),
-        .head_byte_enables(hz_head$1$head_byte_enables),
-        .stage_line(hz_head$1$stage_line),
-        .stage_byte_enables(hz_head$1$stage_byte_enables),
-        .overlaps(hz_head$1$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_head$2 hz_head$2(
-        .head_line(hz_head$2$head_line),
-        .head_byte_enables(hz_head$2$head_byte_enables),
-        .stage_line(hz_head$2$stage_line),
-        .stage_byte_enables(hz_head$2$stage_byte_enables),
-        .overlaps(hz_head$2$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_head$3 hz_head$3(
-        .head_line(hz_head$3$head_line),
-        .head_byte_enables(hz_head$3$head_byte_enables),
-        .stage_line(hz_head$3$stage_line),
-        .stage_byte_enables(hz_head$3$stage_byte_enables),
-        .overlaps(hz_head$3$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$0 hz_next$0(
-        .head_line(hz_next$0$head_line),
-        .head_byte_enables(hz_next$0$head_byte_enables),
-        .stage_line(hz_next$0$stage_line),
-        .stage_byte_enables(hz_next$0$stage_byte_enables),
-        .overlaps(hz_next$0$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$1 hz_next$1(
-        .head_line(hz_next$1$head_line),
-        .head_byte_enables(hz_next$1$head_byte_enables),
-        .stage_line(hz_next$1$stage_line),
-        .stage_byte_enables(hz_next$1$stage_byte_enables),
-        .overlaps(hz_next$1$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$2 hz_next$2(
-        .head_line(hz_next$2$head_line),
-        .head_byte_enables(hz_next$2$head_byte_enables),
-        .stage_line(hz_next$2$stage_line),
-        .stage_byte_enables(hz_next$2$stage_byte_enables),
-        .overlaps(hz_next$2$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next$3 hz_next$3(
-        .head_line(hz_next$3$head_line),
-        .head_byte_enables(hz_next$3$head_byte_enables),
-        .stage_line(hz_next$3$stage_line),
-        .stage_byte_enables(hz_next$3$stage_byte_enables),
-        .overlaps(hz_next$3$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_late_overlaps hz_late_overlaps(
-        .d(hz_late_overlaps$d),
-        .q(hz_late_overlaps$q),
-        .clock(hz_late_overlaps$clock)
-    );
-    atomic_unit_l8_w32_int$hz_head_w hz_head_w(
-        .head_line(hz_head_w$head_line),
-        .head_byte_enables(hz_head_w$head_byte_enables),
-        .stage_line(hz_head_w$stage_line),
-        .stage_byte_enables(hz_head_w$stage_byte_enables),
-        .overlaps(hz_head_w$overlaps)
-    );
-    atomic_unit_l8_w32_int$hz_next_x4 hz_next_x4(
-        .head_line(hz_next_x4$head_line),
-        .head_byte_enables(hz_next_x4$head_byte_enables),
-        .stage_line(hz_next_x4$stage_line),
-        .stage_byte_enables(hz_next_x4$stage_byte_enables),
-        .overlaps(hz_next_x4$overlaps)
-    );
-    atomic_unit_l8_w32_int$hq_pushed hq_pushed(
-        .d(hq_pushed$d),
-        .q(hq_pushed$q),
-        .clock(hq_pushed$clock)
-    );
-    atomic_unit_l8_w32_int$hq_kind hq_kind(
-        .d(hq_kind$d),
-        .q(hq_kind$q),
-        .clock(hq_kind$clock)
-    );
-    atomic_unit_l8_w32_int$hq_read_seq hq_read_seq(
-        .d(hq_read_seq$d),
-        .q(hq_read_seq$q),
-        .clock(hq_read_seq$clock)
-    );
-    atomic_unit_l8_w32_int$hq_bit_offset hq_bit_offset(
-        .d(hq_bit_offset$d),
-        .q(hq_bit_offset$q),
-        .clock(hq_bit_offset$clock)
-    );
-    atomic_unit_l8_w32_int$hq_size hq_size(
-        .d(hq_size$d),
-        .q(hq_size$q),
-        .clock(hq_size$clock)
-    );
-    atomic_unit_l8_w32_int$hq_data hq_data(
-        .clock(hq_data$clock),
-        .advance(hq_data$advance),
-        .next_word$0(hq_data$next_word$0),
-        .next_word$1(hq_data$next_word$1),
-        .next_word$2(hq_data$next_word$2),
-        .next_word$3(hq_data$next_word$3),
-        .wr_data(hq_data$wr_data),
-        .rd_valid(hq_data$rd_valid),
-        .rd_data(hq_data$rd_data),
-        .head_wr_bytes(hq_data$head_wr_bytes),
-        .head_rd_this(hq_data$head_rd_this),
-        .head_rd_keep(hq_data$head_rd_keep),
-        .next_wr_bytes(hq_data$next_wr_bytes),
-        .next_rd_this(hq_data$next_rd_this),
-        .next_rd_keep(hq_data$next_rd_keep),
-        .head_clear(hq_data$head_clear),
-        .next_clear(hq_data$next_clear),
-        .next_returned(hq_data$next_returned),
-        .word0(hq_data$word0),
-        .word1(hq_data$word1),
-        .word2(hq_data$word2),
-        .word3(hq_data$word3),
-        .returned(hq_data$returned)
-    );
-    atomic_unit_l8_w32_int$next_entry_word0 next_entry_word0(
-        .index(next_entry_word0$index),
-        .choice$0(next_entry_word0$choice$0),
-        .choice$1(next_entry_word0$choice$1),
-        .choice$2(next_entry_word0$choice$2),
-        .choice$3(next_entry_word0$choice$3),
-        .choice$4(next_entry_word0$choice$4),
-        .choice$5(next_entry_word0$choice$5),
-        .choice$6(next_entry_word0$choice$6),
-        .choice$7(next_entry_word0$choice$7),
-        .chosen(next_entry_word0$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_word1 next_entry_word1(
-        .index(next_entry_word1$index),
-        .choice$0(next_entry_word1$choice$0),
-        .choice$1(next_entry_word1$choice$1),
-        .choice$2(next_entry_word1$choice$2),
-        .choice$3(next_entry_word1$choice$3),
-        .choice$4(next_entry_word1$choice$4),
-        .choice$5(next_entry_word1$choice$5),
-        .choice$6(next_entry_word1$choice$6),
-        .choice$7(next_entry_word1$choice$7),
-        .chosen(next_entry_word1$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_word2 next_entry_word2(
-        .index(next_entry_word2$index),
-        .choice$0(next_entry_word2$choice$0),
-        .choice$1(next_entry_word2$choice$1),
-        .choice$2(next_entry_word2$choice$2),
-        .choice$3(next_entry_word2$choice$3),
-        .choice$4(next_entry_word2$choice$4),
-        .choice$5(next_entry_word2$choice$5),
-        .choice$6(next_entry_word2$choice$6),
-        .choice$7(next_entry_word2$choice$7),
-        .chosen(next_entry_word2$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_word3 next_entry_word3(
-        .index(next_entry_word3$index),
-        .choice$0(next_entry_word3$choice$0),
-        .choice$1(next_entry_word3$choice$1),
-        .choice$2(next_entry_word3$choice$2),
-        .choice$3(next_entry_word3$choice$3),
-        .choice$4(next_entry_word3$choice$4),
-        .choice$5(next_entry_word3$choice$5),
-        .choice$6(next_entry_word3$choice$6),
-        .choice$7(next_entry_word3$choice$7),
-        .chosen(next_entry_word3$chosen)
-    );
-    atomic_unit_l8_w32_int$head_entry_keep head_entry_keep(
-        .index(head_entry_keep$index),
-        .choice$0(head_entry_keep$choice$0),
-        .choice$1(head_entry_keep$choice$1),
-        .choice$2(head_entry_keep$choice$2),
-        .choice$3(head_entry_keep$choice$3),
-        .choice$4(head_entry_keep$choice$4),
-        .choice$5(head_entry_keep$choice$5),
-        .choice$6(head_entry_keep$choice$6),
-        .choice$7(head_entry_keep$choice$7),
-        .chosen(head_entry_keep$chosen)
-    );
-    atomic_unit_l8_w32_int$next_entry_keep next_entry_keep(
-        .index(next_entry_keep$index),
-        .choice$0(next_entry_keep$choice$0),
-        .choice$1(next_entry_keep$choice$1),
-        .choice$2(next_entry_keep$choice$2),
-        .choice$3(next_entry_keep$choice$3),
-        .choice$4(next_entry_keep$choice$4),
-        .choice$5(next_entry_keep$choice$5),
-        .choice$6(next_entry_keep$choice$6),
-        .choice$7(next_entry_keep$choice$7),
-        .chosen(next_entry_keep$chosen)
-    );
-    atomic_unit_l8_w32_int$tail_ptr tail_ptr(
-        .d(tail_ptr$d),
-        .q(tail_ptr$q),
-        .clock(tail_ptr$clock)
-    );
-    atomic_unit_l8_w32_int$occupancy occupancy(
-        .d(occupancy$d),
-        .q(occupancy$q),
-        .clock(occupancy$clock)
-    );
-    atomic_unit_l8_w32_int$read_issue_seq read_issue_seq(
-        .d(read_issue_seq$d),
-        .q(read_issue_seq$q),
-        .clock(read_issue_seq$clock)
-    );
-    atomic_unit_l8_w32_int$read_return_seq read_return_seq(
-        .clock(read_return_seq$clock),
-        .clear(read_return_seq$clear),
-        .load(read_return_seq$load),
-        .d(read_return_seq$d),
-        .q(read_return_seq$q)
-    );
-    atomic_unit_l8_w32_int$ent_valid$0 ent_valid$0(
-        .d(ent_valid$0$d),
-        .q(ent_valid$0$q),
-        .clock(ent_valid$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$1 ent_valid$1(
-        .d(ent_valid$1$d),
-        .q(ent_valid$1$q),
-        .clock(ent_valid$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$2 ent_valid$2(
-        .d(ent_valid$2$d),
-        .q(ent_valid$2$q),
-        .clock(ent_valid$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$3 ent_valid$3(
-        .d(ent_valid$3$d),
-        .q(ent_valid$3$q),
-        .clock(ent_valid$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$4 ent_valid$4(
-        .d(ent_valid$4$d),
-        .q(ent_valid$4$q),
-        .clock(ent_valid$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$5 ent_valid$5(
-        .d(ent_valid$5$d),
-        .q(ent_valid$5$q),
-        .clock(ent_valid$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$6 ent_valid$6(
-        .d(ent_valid$6$d),
-        .q(ent_valid$6$q),
-        .clock(ent_valid$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_valid$7 ent_valid$7(
-        .d(ent_valid$7$d),
-        .q(ent_valid$7$q),
-        .clock(ent_valid$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$0 ent_kind$0(
-        .d(ent_kind$0$d),
-        .q(ent_kind$0$q),
-        .clock(ent_kind$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$1 ent_kind$1(
-        .d(ent_kind$1$d),
-        .q(ent_kind$1$q),
-        .clock(ent_kind$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$2 ent_kind$2(
-        .d(ent_kind$2$d),
-        .q(ent_kind$2$q),
-        .clock(ent_kind$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$3 ent_kind$3(
-        .d(ent_kind$3$d),
-        .q(ent_kind$3$q),
-        .clock(ent_kind$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$4 ent_kind$4(
-        .d(ent_kind$4$d),
-        .q(ent_kind$4$q),
-        .clock(ent_kind$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$5 ent_kind$5(
-        .d(ent_kind$5$d),
-        .q(ent_kind$5$q),
-        .clock(ent_kind$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$6 ent_kind$6(
-        .d(ent_kind$6$d),
-        .q(ent_kind$6$q),
-        .clock(ent_kind$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_kind$7 ent_kind$7(
-        .d(ent_kind$7$d),
-        .q(ent_kind$7$q),
-        .clock(ent_kind$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$0 ent_read_seq$0(
-        .d(ent_read_seq$0$d),
-        .q(ent_read_seq$0$q),
-        .clock(ent_read_seq$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$1 ent_read_seq$1(
-        .d(ent_read_seq$1$d),
-        .q(ent_read_seq$1$q),
-        .clock(ent_read_seq$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$2 ent_read_seq$2(
-        .d(ent_read_seq$2$d),
-        .q(ent_read_seq$2$q),
-        .clock(ent_read_seq$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$3 ent_read_seq$3(
-        .d(ent_read_seq$3$d),
-        .q(ent_read_seq$3$q),
-        .clock(ent_read_seq$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$4 ent_read_seq$4(
-        .d(ent_read_seq$4$d),
-        .q(ent_read_seq$4$q),
-        .clock(ent_read_seq$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$5 ent_read_seq$5(
-        .d(ent_read_seq$5$d),
-        .q(ent_read_seq$5$q),
-        .clock(ent_read_seq$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$6 ent_read_seq$6(
-        .d(ent_read_seq$6$d),
-        .q(ent_read_seq$6$q),
-        .clock(ent_read_seq$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_read_seq$7 ent_read_seq$7(
-        .d(ent_read_seq$7$d),
-        .q(ent_read_seq$7$q),
-        .clock(ent_read_seq$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_data$0 ent_data$0(
-        .clock(ent_data$0$clock),
-        .wr_bytes(ent_data$0$wr_bytes),
-        .wr_data(ent_data$0$wr_data),
-        .rd_valid(ent_data$0$rd_valid),
-        .rd_data(ent_data$0$rd_data),
-        .rd_this(ent_data$0$rd_this),
-        .rd_keep(ent_data$0$rd_keep),
-        .clear_returned(ent_data$0$clear_returned),
-        .word0(ent_data$0$word0),
-        .word1(ent_data$0$word1),
-        .word2(ent_data$0$word2),
-        .word3(ent_data$0$word3),
-        .returned(ent_data$0$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$1 ent_data$1(
-        .clock(ent_data$1$clock),
-        .wr_bytes(ent_data$1$wr_bytes),
-        .wr_data(ent_data$1$wr_data),
-        .rd_valid(ent_data$1$rd_valid),
-        .rd_data(ent_data$1$rd_data),
-        .rd_this(ent_data$1$rd_this),
-        .rd_keep(ent_data$1$rd_keep),
-        .clear_returned(ent_data$1$clear_returned),
-        .word0(ent_data$1$word0),
-        .word1(ent_data$1$word1),
-        .word2(ent_data$1$word2),
-        .word3(ent_data$1$word3),
-        .returned(ent_data$1$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$2 ent_data$2(
-        .clock(ent_data$2$clock),
-        .wr_bytes(ent_data$2$wr_bytes),
-        .wr_data(ent_data$2$wr_data),
-        .rd_valid(ent_data$2$rd_valid),
-        .rd_data(ent_data$2$rd_data),
-        .rd_this(ent_data$2$rd_this),
-        .rd_keep(ent_data$2$rd_keep),
-        .clear_returned(ent_data$2$clear_returned),
-        .word0(ent_data$2$word0),
-        .word1(ent_data$2$word1),
-        .word2(ent_data$2$word2),
-        .word3(ent_data$2$word3),
-        .returned(ent_data$2$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$3 ent_data$3(
-        .clock(ent_data$3$clock),
-        .wr_bytes(ent_data$3$wr_bytes),
-        .wr_data(ent_data$3$wr_data),
-        .rd_valid(ent_data$3$rd_valid),
-        .rd_data(ent_data$3$rd_data),
-        .rd_this(ent_data$3$rd_this),
-        .rd_keep(ent_data$3$rd_keep),
-        .clear_returned(ent_data$3$clear_returned),
-        .word0(ent_data$3$word0),
-        .word1(ent_data$3$word1),
-        .word2(ent_data$3$word2),
-        .word3(ent_data$3$word3),
-        .returned(ent_data$3$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$4 ent_data$4(
-        .clock(ent_data$4$clock),
-        .wr_bytes(ent_data$4$wr_bytes),
-        .wr_data(ent_data$4$wr_data),
-        .rd_valid(ent_data$4$rd_valid),
-        .rd_data(ent_data$4$rd_data),
-        .rd_this(ent_data$4$rd_this),
-        .rd_keep(ent_data$4$rd_keep),
-        .clear_returned(ent_data$4$clear_returned),
-        .word0(ent_data$4$word0),
-        .word1(ent_data$4$word1),
-        .word2(ent_data$4$word2),
-        .word3(ent_data$4$word3),
-        .returned(ent_data$4$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$5 ent_data$5(
-        .clock(ent_data$5$clock),
-        .wr_bytes(ent_data$5$wr_bytes),
-        .wr_data(ent_data$5$wr_data),
-        .rd_valid(ent_data$5$rd_valid),
-        .rd_data(ent_data$5$rd_data),
-        .rd_this(ent_data$5$rd_this),
-        .rd_keep(ent_data$5$rd_keep),
-        .clear_returned(ent_data$5$clear_returned),
-        .word0(ent_data$5$word0),
-        .word1(ent_data$5$word1),
-        .word2(ent_data$5$word2),
-        .word3(ent_data$5$word3),
-        .returned(ent_data$5$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$6 ent_data$6(
-        .clock(ent_data$6$clock),
-        .wr_bytes(ent_data$6$wr_bytes),
-        .wr_data(ent_data$6$wr_data),
-        .rd_valid(ent_data$6$rd_valid),
-        .rd_data(ent_data$6$rd_data),
-        .rd_this(ent_data$6$rd_this),
-        .rd_keep(ent_data$6$rd_keep),
-        .clear_returned(ent_data$6$clear_returned),
-        .word0(ent_data$6$word0),
-        .word1(ent_data$6$word1),
-        .word2(ent_data$6$word2),
-        .word3(ent_data$6$word3),
-        .returned(ent_data$6$returned)
-    );
-    atomic_unit_l8_w32_int$ent_data$7 ent_data$7(
-        .clock(ent_data$7$clock),
-        .wr_bytes(ent_data$7$wr_bytes),
-        .wr_data(ent_data$7$wr_data),
-        .rd_valid(ent_data$7$rd_valid),
-        .rd_data(ent_data$7$rd_data),
-        .rd_this(ent_data$7$rd_this),
-        .rd_keep(ent_data$7$rd_keep),
-        .clear_returned(ent_data$7$clear_returned),
-        .word0(ent_data$7$word0),
-        .word1(ent_data$7$word1),
-        .word2(ent_data$7$word2),
-        .word3(ent_data$7$word3),
-        .returned(ent_data$7$returned)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$0 ent_fwd_bytes$0(
-        .d(ent_fwd_bytes$0$d),
-        .q(ent_fwd_bytes$0$q),
-        .clock(ent_fwd_bytes$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$1 ent_fwd_bytes$1(
-        .d(ent_fwd_bytes$1$d),
-        .q(ent_fwd_bytes$1$q),
-        .clock(ent_fwd_bytes$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$2 ent_fwd_bytes$2(
-        .d(ent_fwd_bytes$2$d),
-        .q(ent_fwd_bytes$2$q),
-        .clock(ent_fwd_bytes$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$3 ent_fwd_bytes$3(
-        .d(ent_fwd_bytes$3$d),
-        .q(ent_fwd_bytes$3$q),
-        .clock(ent_fwd_bytes$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$4 ent_fwd_bytes$4(
-        .d(ent_fwd_bytes$4$d),
-        .q(ent_fwd_bytes$4$q),
-        .clock(ent_fwd_bytes$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$5 ent_fwd_bytes$5(
-        .d(ent_fwd_bytes$5$d),
-        .q(ent_fwd_bytes$5$q),
-        .clock(ent_fwd_bytes$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$6 ent_fwd_bytes$6(
-        .d(ent_fwd_bytes$6$d),
-        .q(ent_fwd_bytes$6$q),
-        .clock(ent_fwd_bytes$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_fwd_bytes$7 ent_fwd_bytes$7(
-        .d(ent_fwd_bytes$7$d),
-        .q(ent_fwd_bytes$7$q),
-        .clock(ent_fwd_bytes$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$0 ent_line$0(
-        .d(ent_line$0$d),
-        .q(ent_line$0$q),
-        .clock(ent_line$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$1 ent_line$1(
-        .d(ent_line$1$d),
-        .q(ent_line$1$q),
-        .clock(ent_line$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$2 ent_line$2(
-        .d(ent_line$2$d),
-        .q(ent_line$2$q),
-        .clock(ent_line$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$3 ent_line$3(
-        .d(ent_line$3$d),
-        .q(ent_line$3$q),
-        .clock(ent_line$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$4 ent_line$4(
-        .d(ent_line$4$d),
-        .q(ent_line$4$q),
-        .clock(ent_line$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$5 ent_line$5(
-        .d(ent_line$5$d),
-        .q(ent_line$5$q),
-        .clock(ent_line$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$6 ent_line$6(
-        .d(ent_line$6$d),
-        .q(ent_line$6$q),
-        .clock(ent_line$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line$7 ent_line$7(
-        .d(ent_line$7$d),
-        .q(ent_line$7$q),
-        .clock(ent_line$7$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$0 push_hit$0(
-        .d(push_hit$0$d),
-        .q(push_hit$0$q),
-        .clock(push_hit$0$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$1 push_hit$1(
-        .d(push_hit$1$d),
-        .q(push_hit$1$q),
-        .clock(push_hit$1$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$2 push_hit$2(
-        .d(push_hit$2$d),
-        .q(push_hit$2$q),
-        .clock(push_hit$2$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$3 push_hit$3(
-        .d(push_hit$3$d),
-        .q(push_hit$3$q),
-        .clock(push_hit$3$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$4 push_hit$4(
-        .d(push_hit$4$d),
-        .q(push_hit$4$q),
-        .clock(push_hit$4$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$5 push_hit$5(
-        .d(push_hit$5$d),
-        .q(push_hit$5$q),
-        .clock(push_hit$5$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$6 push_hit$6(
-        .d(push_hit$6$d),
-        .q(push_hit$6$q),
-        .clock(push_hit$6$clock)
-    );
-    atomic_unit_l8_w32_int$push_hit$7 push_hit$7(
-        .d(push_hit$7$d),
-        .q(push_hit$7$q),
-        .clock(push_hit$7$clock)
-    );
-    atomic_unit_l8_w32_int$push_data push_data(
-        .d(push_data$d),
-        .q(push_data$q),
-        .clock(push_data$clock)
-    );
-    atomic_unit_l8_w32_int$push_bytes push_bytes(
-        .d(push_bytes$d),
-        .q(push_bytes$q),
-        .clock(push_bytes$clock)
-    );
-    atomic_unit_l8_w32_int$ent_line_at_head ent_line_at_head(
-        .clock(ent_line_at_head$clock),
-        .write_enable(ent_line_at_head$write_enable),
-        .write_index(ent_line_at_head$write_index),
-        .write_data(ent_line_at_head$write_data),
-        .read_index(ent_line_at_head$read_index),
-        .read_data(ent_line_at_head$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_space$0 ent_space$0(
-        .d(ent_space$0$d),
-        .q(ent_space$0$q),
-        .clock(ent_space$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$1 ent_space$1(
-        .d(ent_space$1$d),
-        .q(ent_space$1$q),
-        .clock(ent_space$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$2 ent_space$2(
-        .d(ent_space$2$d),
-        .q(ent_space$2$q),
-        .clock(ent_space$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$3 ent_space$3(
-        .d(ent_space$3$d),
-        .q(ent_space$3$q),
-        .clock(ent_space$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$4 ent_space$4(
-        .d(ent_space$4$d),
-        .q(ent_space$4$q),
-        .clock(ent_space$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$5 ent_space$5(
-        .d(ent_space$5$d),
-        .q(ent_space$5$q),
-        .clock(ent_space$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$6 ent_space$6(
-        .d(ent_space$6$d),
-        .q(ent_space$6$q),
-        .clock(ent_space$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_space$7 ent_space$7(
-        .d(ent_space$7$d),
-        .q(ent_space$7$q),
-        .clock(ent_space$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_bit_offset ent_bit_offset(
-        .clock(ent_bit_offset$clock),
-        .write_enable(ent_bit_offset$write_enable),
-        .write_index(ent_bit_offset$write_index),
-        .write_data(ent_bit_offset$write_data),
-        .read_index(ent_bit_offset$read_index),
-        .read_data(ent_bit_offset$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_byte_enables ent_byte_enables(
-        .clock(ent_byte_enables$clock),
-        .write_enable(ent_byte_enables$write_enable),
-        .write_index(ent_byte_enables$write_index),
-        .write_data(ent_byte_enables$write_data),
-        .read_index(ent_byte_enables$read_index),
-        .read_data(ent_byte_enables$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_size ent_size(
-        .clock(ent_size$clock),
-        .write_enable(ent_size$write_enable),
-        .write_index(ent_size$write_index),
-        .write_data(ent_size$write_data),
-        .read_index(ent_size$read_index),
-        .read_data(ent_size$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_op ent_op(
-        .clock(ent_op$clock),
-        .write_enable(ent_op$write_enable),
-        .write_index(ent_op$write_index),
-        .write_data(ent_op$write_data),
-        .read_index(ent_op$read_index),
-        .read_data(ent_op$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_ty ent_ty(
-        .clock(ent_ty$clock),
-        .write_enable(ent_ty$write_enable),
-        .write_index(ent_ty$write_index),
-        .write_data(ent_ty$write_data),
-        .read_index(ent_ty$read_index),
-        .read_data(ent_ty$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$0 ent_ftz$0(
-        .d(ent_ftz$0$d),
-        .q(ent_ftz$0$q),
-        .clock(ent_ftz$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$1 ent_ftz$1(
-        .d(ent_ftz$1$d),
-        .q(ent_ftz$1$q),
-        .clock(ent_ftz$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$2 ent_ftz$2(
-        .d(ent_ftz$2$d),
-        .q(ent_ftz$2$q),
-        .clock(ent_ftz$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$3 ent_ftz$3(
-        .d(ent_ftz$3$d),
-        .q(ent_ftz$3$q),
-        .clock(ent_ftz$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$4 ent_ftz$4(
-        .d(ent_ftz$4$d),
-        .q(ent_ftz$4$q),
-        .clock(ent_ftz$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$5 ent_ftz$5(
-        .d(ent_ftz$5$d),
-        .q(ent_ftz$5$q),
-        .clock(ent_ftz$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$6 ent_ftz$6(
-        .d(ent_ftz$6$d),
-        .q(ent_ftz$6$q),
-        .clock(ent_ftz$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_ftz$7 ent_ftz$7(
-        .d(ent_ftz$7$d),
-        .q(ent_ftz$7$q),
-        .clock(ent_ftz$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_src0 ent_src0(
-        .clock(ent_src0$clock),
-        .write_enable(ent_src0$write_enable),
-        .write_index(ent_src0$write_index),
-        .write_data(ent_src0$write_data),
-        .read_index(ent_src0$read_index),
-        .read_data(ent_src0$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_src1 ent_src1(
-        .clock(ent_src1$clock),
-        .write_enable(ent_src1$write_enable),
-        .write_index(ent_src1$write_index),
-        .write_data(ent_src1$write_data),
-        .read_index(ent_src1$read_index),
-        .read_data(ent_src1$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_lane ent_lane(
-        .clock(ent_lane$clock),
-        .write_enable(ent_lane$write_enable),
-        .write_index(ent_lane$write_index),
-        .write_data(ent_lane$write_data),
-        .read_index(ent_lane$read_index),
-        .read_data(ent_lane$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_elem ent_elem(
-        .clock(ent_elem$clock),
-        .write_enable(ent_elem$write_enable),
-        .write_index(ent_elem$write_index),
-        .write_data(ent_elem$write_data),
-        .read_index(ent_elem$read_index),
-        .read_data(ent_elem$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_result_shift ent_result_shift(
-        .clock(ent_result_shift$clock),
-        .write_enable(ent_result_shift$write_enable),
-        .write_index(ent_result_shift$write_index),
-        .write_data(ent_result_shift$write_data),
-        .read_index(ent_result_shift$read_index),
-        .read_data(ent_result_shift$read_data)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$0 ent_result_first$0(
-        .d(ent_result_first$0$d),
-        .q(ent_result_first$0$q),
-        .clock(ent_result_first$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$1 ent_result_first$1(
-        .d(ent_result_first$1$d),
-        .q(ent_result_first$1$q),
-        .clock(ent_result_first$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$2 ent_result_first$2(
-        .d(ent_result_first$2$d),
-        .q(ent_result_first$2$q),
-        .clock(ent_result_first$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$3 ent_result_first$3(
-        .d(ent_result_first$3$d),
-        .q(ent_result_first$3$q),
-        .clock(ent_result_first$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$4 ent_result_first$4(
-        .d(ent_result_first$4$d),
-        .q(ent_result_first$4$q),
-        .clock(ent_result_first$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$5 ent_result_first$5(
-        .d(ent_result_first$5$d),
-        .q(ent_result_first$5$q),
-        .clock(ent_result_first$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$6 ent_result_first$6(
-        .d(ent_result_first$6$d),
-        .q(ent_result_first$6$q),
-        .clock(ent_result_first$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_first$7 ent_result_first$7(
-        .d(ent_result_first$7$d),
-        .q(ent_result_first$7$q),
-        .clock(ent_result_first$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$0 ent_result_last$0(
-        .d(ent_result_last$0$d),
-        .q(ent_result_last$0$q),
-        .clock(ent_result_last$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$1 ent_result_last$1(
-        .d(ent_result_last$1$d),
-        .q(ent_result_last$1$q),
-        .clock(ent_result_last$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$2 ent_result_last$2(
-        .d(ent_result_last$2$d),
-        .q(ent_result_last$2$q),
-        .clock(ent_result_last$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$3 ent_result_last$3(
-        .d(ent_result_last$3$d),
-        .q(ent_result_last$3$q),
-        .clock(ent_result_last$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$4 ent_result_last$4(
-        .d(ent_result_last$4$d),
-        .q(ent_result_last$4$q),
-        .clock(ent_result_last$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$5 ent_result_last$5(
-        .d(ent_result_last$5$d),
-        .q(ent_result_last$5$q),
-        .clock(ent_result_last$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$6 ent_result_last$6(
-        .d(ent_result_last$6$d),
-        .q(ent_result_last$6$q),
-        .clock(ent_result_last$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_result_last$7 ent_result_last$7(
-        .d(ent_result_last$7$d),
-        .q(ent_result_last$7$q),
-        .clock(ent_result_last$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$0 ent_msg_last$0(
-        .d(ent_msg_last$0$d),
-        .q(ent_msg_last$0$q),
-        .clock(ent_msg_last$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$1 ent_msg_last$1(
-        .d(ent_msg_last$1$d),
-        .q(ent_msg_last$1$q),
-        .clock(ent_msg_last$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$2 ent_msg_last$2(
-        .d(ent_msg_last$2$d),
-        .q(ent_msg_last$2$q),
-        .clock(ent_msg_last$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$3 ent_msg_last$3(
-        .d(ent_msg_last$3$d),
-        .q(ent_msg_last$3$q),
-        .clock(ent_msg_last$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$4 ent_msg_last$4(
-        .d(ent_msg_last$4$d),
-        .q(ent_msg_last$4$q),
-        .clock(ent_msg_last$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$5 ent_msg_last$5(
-        .d(ent_msg_last$5$d),
-        .q(ent_msg_last$5$q),
-        .clock(ent_msg_last$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$6 ent_msg_last$6(
-        .d(ent_msg_last$6$d),
-        .q(ent_msg_last$6$q),
-        .clock(ent_msg_last$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_msg_last$7 ent_msg_last$7(
-        .d(ent_msg_last$7$d),
-        .q(ent_msg_last$7$q),
-        .clock(ent_msg_last$7$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$0 ent_error$0(
-        .d(ent_error$0$d),
-        .q(ent_error$0$q),
-        .clock(ent_error$0$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$1 ent_error$1(
-        .d(ent_error$1$d),
-        .q(ent_error$1$q),
-        .clock(ent_error$1$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$2 ent_error$2(
-        .d(ent_error$2$d),
-        .q(ent_error$2$q),
-        .clock(ent_error$2$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$3 ent_error$3(
-        .d(ent_error$3$d),
-        .q(ent_error$3$q),
-        .clock(ent_error$3$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$4 ent_error$4(
-        .d(ent_error$4$d),
-        .q(ent_error$4$q),
-        .clock(ent_error$4$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$5 ent_error$5(
-        .d(ent_error$5$d),
-        .q(ent_error$5$q),
-        .clock(ent_error$5$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$6 ent_error$6(
-        .d(ent_error$6$d),
-        .q(ent_error$6$q),
-        .clock(ent_error$6$clock)
-    );
-    atomic_unit_l8_w32_int$ent_error$7 ent_error$7(
-        .d(ent_error$7$d),
-        .q(ent_error$7$q),
-        .clock(ent_error$7$clock)
+    atomic_unit_l8_w32_int$inflight inflight(
+        .clock(inflight$clock),
+        .reset(inflight$reset),
+        .alloc(inflight$alloc),
+        .a_reads(inflight$a_reads),
+        .head_enters(inflight$head_enters),
+        .x_free(inflight$x_free),
+        .a_bit_offset(inflight$a_bit_offset),
+        .a_byte_enables(inflight$a_byte_enables),
+        .a_elem(inflight$a_elem),
+        .a_error(inflight$a_error),
+        .a_ftz(inflight$a_ftz),
+        .a_kind(inflight$a_kind),
+        .a_lane(inflight$a_lane),
+        .a_line(inflight$a_line),
+        .a_msg_last(inflight$a_msg_last),
+        .a_op(inflight$a_op),
+        .a_result_first(inflight$a_result_first),
+        .a_result_last(inflight$a_result_last),
+        .a_result_shift(inflight$a_result_shift),
+        .a_size(inflight$a_size),
+        .a_space(inflight$a_space),
+        .a_src0(inflight$a_src0),
+        .a_src1(inflight$a_src1),
+        .a_ty(inflight$a_ty),
+        .port_write(inflight$port_write),
+        .port_line(inflight$port_line),
+        .port_space(inflight$port_space),
+        .port_data(inflight$port_data),
+        .port_byte_enables(inflight$port_byte_enables),
+        .mem_rdata_valid(inflight$mem_rdata_valid),
+        .mem_rdata(inflight$mem_rdata),
+        .w_byte_enables(inflight$w_byte_enables),
+        .w_line(inflight$w_line),
+        .w_space(inflight$w_space),
+        .x2_byte_enables(inflight$x2_byte_enables),
+        .x2_line(inflight$x2_line),
+        .x2_space(inflight$x2_space),
+        .x3_byte_enables(inflight$x3_byte_enables),
+        .x3_line(inflight$x3_line),
+        .x3_space(inflight$x3_space),
+        .x4_byte_enables(inflight$x4_byte_enables),
+        .x4_line(inflight$x4_line),
+        .x4_space(inflight$x4_space),
+        .x_byte_enables(inflight$x_byte_enables),
+        .x_line(inflight$x_line),
+        .x_space(inflight$x_space),
+        .head_ptr_q(inflight$head_ptr_q),
+        .hq_line_q(inflight$hq_line_q),
+        .hq_space_q(inflight$hq_space_q),
+        .hq_byte_enables_q(inflight$hq_byte_enables_q),
+        .hq_bit_offset_q(inflight$hq_bit_offset_q),
+        .hq_size_q(inflight$hq_size_q),
+        .hq_valid_q(inflight$hq_valid_q),
+        .hq_kind_q(inflight$hq_kind_q),
+        .hq_pushed_q(inflight$hq_pushed_q),
+        .hq_returned(inflight$hq_returned),
+        .hq_word$0(inflight$hq_word$0),
+        .hq_word$1(inflight$hq_word$1),
+        .hq_word$2(inflight$hq_word$2),
+        .hq_word$3(inflight$hq_word$3),
+        .head_op(inflight$head_op),
+        .head_ty(inflight$head_ty),
+        .head_lane(inflight$head_lane),
+        .head_elem(inflight$head_elem),
+        .head_result_shift(inflight$head_result_shift),
+        .head_src0(inflight$head_src0),
+        .head_src1(inflight$head_src1),
+        .ent_ftz_q$0(inflight$ent_ftz_q$0),
+        .ent_ftz_q$1(inflight$ent_ftz_q$1),
+        .ent_ftz_q$2(inflight$ent_ftz_q$2),
+        .ent_ftz_q$3(inflight$ent_ftz_q$3),
+        .ent_ftz_q$4(inflight$ent_ftz_q$4),
+        .ent_ftz_q$5(inflight$ent_ftz_q$5),
+        .ent_ftz_q$6(inflight$ent_ftz_q$6),
+        .ent_ftz_q$7(inflight$ent_ftz_q$7),
+        .ent_result_first_q$0(inflight$ent_result_first_q$0),
+        .ent_result_first_q$1(inflight$ent_result_first_q$1),
+        .ent_result_first_q$2(inflight$ent_result_first_q$2),
+        .ent_result_first_q$3(inflight$ent_result_first_q$3),
+        .ent_result_first_q$4(inflight$ent_result_first_q$4),
+        .ent_result_first_q$5(inflight$ent_result_first_q$5),
+        .ent_result_first_q$6(inflight$ent_result_first_q$6),
+        .ent_result_first_q$7(inflight$ent_result_first_q$7),
+        .ent_result_last_q$0(inflight$ent_result_last_q$0),
+        .ent_result_last_q$1(inflight$ent_result_last_q$1),
+        .ent_result_last_q$2(inflight$ent_result_last_q$2),
+        .ent_result_last_q$3(inflight$ent_result_last_q$3),
+        .ent_result_last_q$4(inflight$ent_result_last_q$4),
+        .ent_result_last_q$5(inflight$ent_result_last_q$5),
+        .ent_result_last_q$6(inflight$ent_result_last_q$6),
+        .ent_result_last_q$7(inflight$ent_result_last_q$7),
+        .ent_msg_last_q$0(inflight$ent_msg_last_q$0),
+        .ent_msg_last_q$1(inflight$ent_msg_last_q$1),
+        .ent_msg_last_q$2(inflight$ent_msg_last_q$2),
+        .ent_msg_last_q$3(inflight$ent_msg_last_q$3),
+        .ent_msg_last_q$4(inflight$ent_msg_last_q$4),
+        .ent_msg_last_q$5(inflight$ent_msg_last_q$5),
+        .ent_msg_last_q$6(inflight$ent_msg_last_q$6),
+        .ent_msg_last_q$7(inflight$ent_msg_last_q$7),
+        .ent_error_q$0(inflight$ent_error_q$0),
+        .ent_error_q$1(inflight$ent_error_q$1),
+        .ent_error_q$2(inflight$ent_error_q$2),
+        .ent_error_q$3(inflight$ent_error_q$3),
+        .ent_error_q$4(inflight$ent_error_q$4),
+        .ent_error_q$5(inflight$ent_error_q$5),
+        .ent_error_q$6(inflight$ent_error_q$6),
+        .ent_error_q$7(inflight$ent_error_q$7),
+        .push_data_q(inflight$push_data_q),
+        .push_bytes_q(inflight$push_bytes_q),
+        .hz_overlaps_q$0(inflight$hz_overlaps_q$0),
+        .hz_overlaps_q$1(inflight$hz_overlaps_q$1),
+        .hz_overlaps_q$2(inflight$hz_overlaps_q$2),
+        .hz_overlaps_q$3(inflight$hz_overlaps_q$3),
+        .hz_same_bytes_q$0(inflight$hz_same_bytes_q$0),
+        .hz_same_bytes_q$1(inflight$hz_same_bytes_q$1),
+        .hz_same_bytes_q$2(inflight$hz_same_bytes_q$2),
+        .hz_same_bytes_q$3(inflight$hz_same_bytes_q$3),
+        .hz_late_overlaps_q(inflight$hz_late_overlaps_q),
+        .full(inflight$full)
     );
     atomic_unit_l8_w32_int$execute execute(
         .clock(execute$clock),
@@ -4199,44 +1894,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
         left_few$d = left_few$q;
-        d_slot$d = d_slot$q;
-        n_valid$d = n_valid$q;
-        n_buf$d = n_buf$q;
-        n_lane$d = n_lane$q;
-        n_last_lane$d = n_last_lane$q;
-        n_marker$d = n_marker$q;
-        n_illegal$d = n_illegal$q;
-        n_elem_size$d = n_elem_size$q;
-        n_last_elem$d = n_last_elem$q;
-        n_space_slm$d = n_space_slm$q;
-        n_addr_offset32$d = n_addr_offset32$q;
-        n_addr_buffer$d = n_addr_buffer$q;
-        n_kind_typed$d = n_kind_typed$q;
-        n_write_only$d = n_write_only$q;
-        n_swap_src$d = n_swap_src$q;
-        n_v_present$d = n_v_present$q;
-        n_r_present$d = n_r_present$q;
-        n_lod_present$d = n_lod_present$q;
-        n_alu_op$d = n_alu_op$q;
-        n_alu_ty$d = n_alu_ty$q;
-        n_alu_ftz$d = n_alu_ftz$q;
-        n_surf_kind$d = n_surf_kind$q;
-        n_surf_base$d = n_surf_base$q;
-        n_surf_size$d = n_surf_size$q;
-        n_width$d = n_width$q;
-        n_height$d = n_height$q;
-        n_depth$d = n_depth$q;
-        n_width_one$d = n_width_one$q;
-        n_height_one$d = n_height_one$q;
-        n_depth_one$d = n_depth_one$q;
-        n_surf_array$d = n_surf_array$q;
-        n_lane_rows$d = n_lane_rows$q;
-        n_surf_levels$d = n_surf_levels$q;
-        n_surf_u16$d = n_surf_u16$q;
-        n_slm_size$d = n_slm_size$q;
-        sel_buf$d = sel_buf$q;
-        cap_valid$d = cap_valid$q;
-        cap_buf$d = cap_buf$q;
         i_valid$d = i_valid$q;
         i_buf$d = i_buf$q;
         i_lane$d = i_lane$q;
@@ -4282,21 +1939,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         typed_walked$d = typed_walked$q;
         typed_walk_at_lod$d = typed_walk_at_lod$q;
         typed_lane_rows$d = typed_lane_rows$q;
-        head_ptr$d = head_ptr$q;
-        hq_line$d = hq_line$q;
-        head_next_ptr$d = head_next_ptr$q;
-        hq_space$d = hq_space$q;
-        hq_byte_enables$d = hq_byte_enables$q;
-        hq_bit_offset$d = hq_bit_offset$q;
-        hq_size$d = hq_size$q;
-        hq_valid$d = hq_valid$q;
-        hz_late_overlaps$d = hz_late_overlaps$q;
-        hq_pushed$d = hq_pushed$q;
-        hq_kind$d = hq_kind$q;
-        hq_read_seq$d = hq_read_seq$q;
-        tail_ptr$d = tail_ptr$q;
-        occupancy$d = occupancy$q;
-        read_issue_seq$d = read_issue_seq$q;
         result_acc$d = result_acc$q;
         rsp_valid_r$d = rsp_valid_r$q;
         rsp_lane_r$d = rsp_lane_r$q;
@@ -4312,132 +1954,18 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         s_elem$d = s_elem$q;
         s_old$d = s_old$q;
         s_new$d = s_new$q;
-        push_data$d = push_data$q;
-        push_bytes$d = push_bytes$q;
-        ent_valid$0$d = ent_valid$0$q;
-        ent_kind$0$d = ent_kind$0$q;
-        ent_read_seq$0$d = ent_read_seq$0$q;
-        ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
-        push_hit$0$d = 1'b0;
-        ent_line$0$d = ent_line$0$q;
-        ent_space$0$d = ent_space$0$q;
-        ent_ftz$0$d = ent_ftz$0$q;
-        ent_result_first$0$d = ent_result_first$0$q;
-        ent_result_last$0$d = ent_result_last$0$q;
-        ent_msg_last$0$d = ent_msg_last$0$q;
-        ent_error$0$d = ent_error$0$q;
-        ent_valid$1$d = ent_valid$1$q;
-        ent_kind$1$d = ent_kind$1$q;
-        ent_read_seq$1$d = ent_read_seq$1$q;
-        ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
-        push_hit$1$d = 1'b0;
-        ent_line$1$d = ent_line$1$q;
-        ent_space$1$d = ent_space$1$q;
-        ent_ftz$1$d = ent_ftz$1$q;
-        ent_result_first$1$d = ent_result_first$1$q;
-        ent_result_last$1$d = ent_result_last$1$q;
-        ent_msg_last$1$d = ent_msg_last$1$q;
-        ent_error$1$d = ent_error$1$q;
-        ent_valid$2$d = ent_valid$2$q;
-        ent_kind$2$d = ent_kind$2$q;
-        ent_read_seq$2$d = ent_read_seq$2$q;
-        ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
-        push_hit$2$d = 1'b0;
-        ent_line$2$d = ent_line$2$q;
-        ent_space$2$d = ent_space$2$q;
-        ent_ftz$2$d = ent_ftz$2$q;
-        ent_result_first$2$d = ent_result_first$2$q;
-        ent_result_last$2$d = ent_result_last$2$q;
-        ent_msg_last$2$d = ent_msg_last$2$q;
-        ent_error$2$d = ent_error$2$q;
-        ent_valid$3$d = ent_valid$3$q;
-        ent_kind$3$d = ent_kind$3$q;
-        ent_read_seq$3$d = ent_read_seq$3$q;
-        ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
-        push_hit$3$d = 1'b0;
-        ent_line$3$d = ent_line$3$q;
-        ent_space$3$d = ent_space$3$q;
-        ent_ftz$3$d = ent_ftz$3$q;
-        ent_result_first$3$d = ent_result_first$3$q;
-        ent_result_last$3$d = ent_result_last$3$q;
-        ent_msg_last$3$d = ent_msg_last$3$q;
-        ent_error$3$d = ent_error$3$q;
-        ent_valid$4$d = ent_valid$4$q;
-        ent_kind$4$d = ent_kind$4$q;
-        ent_read_seq$4$d = ent_read_seq$4$q;
-        ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
-        push_hit$4$d = 1'b0;
-        ent_line$4$d = ent_line$4$q;
-        ent_space$4$d = ent_space$4$q;
-        ent_ftz$4$d = ent_ftz$4$q;
-        ent_result_first$4$d = ent_result_first$4$q;
-        ent_result_last$4$d = ent_result_last$4$q;
-        ent_msg_last$4$d = ent_msg_last$4$q;
-        ent_error$4$d = ent_error$4$q;
-        ent_valid$5$d = ent_valid$5$q;
-        ent_kind$5$d = ent_kind$5$q;
-        ent_read_seq$5$d = ent_read_seq$5$q;
-        ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
-        push_hit$5$d = 1'b0;
-        ent_line$5$d = ent_line$5$q;
-        ent_space$5$d = ent_space$5$q;
-        ent_ftz$5$d = ent_ftz$5$q;
-        ent_result_first$5$d = ent_result_first$5$q;
-        ent_result_last$5$d = ent_result_last$5$q;
-        ent_msg_last$5$d = ent_msg_last$5$q;
-        ent_error$5$d = ent_error$5$q;
-        ent_valid$6$d = ent_valid$6$q;
-        ent_kind$6$d = ent_kind$6$q;
-        ent_read_seq$6$d = ent_read_seq$6$q;
-        ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
-        push_hit$6$d = 1'b0;
-        ent_line$6$d = ent_line$6$q;
-        ent_space$6$d = ent_space$6$q;
-        ent_ftz$6$d = ent_ftz$6$q;
-        ent_result_first$6$d = ent_result_first$6$q;
-        ent_result_last$6$d = ent_result_last$6$q;
-        ent_msg_last$6$d = ent_msg_last$6$q;
-        ent_error$6$d = ent_error$6$q;
-        ent_valid$7$d = ent_valid$7$q;
-        ent_kind$7$d = ent_kind$7$q;
-        ent_read_seq$7$d = ent_read_seq$7$q;
-        ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
-        push_hit$7$d = 1'b0;
-        ent_line$7$d = ent_line$7$q;
-        ent_space$7$d = ent_space$7$q;
-        ent_ftz$7$d = ent_ftz$7$q;
-        ent_result_first$7$d = ent_result_first$7$q;
-        ent_result_last$7$d = ent_result_last$7$q;
-        ent_msg_last$7$d = ent_msg_last$7$q;
-        ent_error$7$d = ent_error$7$q;
-        hz_overlaps$0$d = hz_overlaps$0$q;
-        hz_same_bytes$0$d = hz_same_bytes$0$q;
-        hz_overlaps$1$d = hz_overlaps$1$q;
-        hz_same_bytes$1$d = hz_same_bytes$1$q;
-        hz_overlaps$2$d = hz_overlaps$2$q;
-        hz_same_bytes$2$d = hz_same_bytes$2$q;
-        hz_overlaps$3$d = hz_overlaps$3$q;
-        hz_same_bytes$3$d = hz_same_bytes$3$q;
-        pbuf_addr$0$clear = 1'b0;
-        pbuf_src0$0$clear = 1'b0;
-        pbuf_src1$0$clear = 1'b0;
-        pbuf_coord$0$clear = 1'b0;
-        pbuf_addr$1$clear = 1'b0;
-        pbuf_src0$1$clear = 1'b0;
-        pbuf_src1$1$clear = 1'b0;
-        pbuf_coord$1$clear = 1'b0;
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
-                    lane_select$mask = d_lanes$q & lanes_built;
+                    lane_select$mask = front$d_lanes_q & lanes_built;
                 end
             IssueState$NextLane:
                 begin
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
-        lane_mux$buf0_coord = pbuf_coord$0$q[(32'h0)+:(96)];
-        lane_mux$buf1_coord = pbuf_coord$1$q[(32'h0)+:(96)];
+        lane_mux$buf0_coord = front$pbuf_coord_q$0[(32'h0)+:(96)];
+        lane_mux$buf1_coord = front$pbuf_coord_q$1[(32'h0)+:(96)];
         lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
         lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
         lane_mux$base_low = zero_low;
@@ -4469,8 +1997,8 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (execute$x_from_x2_q & execute$x2_new_cond_q) begin
             alu$old_value = execute$x2_new_true_q;
         end
-        alu$src0 = ent_src0$read_data & data_built;
-        alu$src1 = ent_src1$read_data & data_built;
+        alu$src0 = inflight$head_src0 & data_built;
+        alu$src1 = inflight$head_src1 & data_built;
         w_is_rmw = execute$w_kind_q == kind_read_modify_write;
         w_free = ~write_skid$full;
         retire = (execute$w_valid_q & w_free) & ~reset_q$q;
@@ -4513,136 +2041,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
-        execute$head_src0 = ent_src0$read_data & data_built;
-        next_head_space = 1'b0;
-        next_head_valid = 1'b0;
-        next_head_kind = kind_marker;
-        next_head_returned = 1'b0;
-        next_head_read_seq = zero_seq;
-        if (head_next_ptr$q == 0) begin
-            next_head_read_seq = ent_read_seq$0$q;
-            next_head_space = ent_space$0$q;
-            next_head_valid = ent_valid$0$q;
-            next_head_kind = ent_kind$0$q;
-            next_head_returned = ent_data$0$returned;
-        end
-        if (head_next_ptr$q == 1) begin
-            next_head_read_seq = ent_read_seq$1$q;
-            next_head_space = ent_space$1$q;
-            next_head_valid = ent_valid$1$q;
-            next_head_kind = ent_kind$1$q;
-            next_head_returned = ent_data$1$returned;
-        end
-        if (head_next_ptr$q == 2) begin
-            next_head_read_seq = ent_read_seq$2$q;
-            next_head_space = ent_space$2$q;
-            next_head_valid = ent_valid$2$q;
-            next_head_kind = ent_kind$2$q;
-            next_head_returned = ent_data$2$returned;
-        end
-        if (head_next_ptr$q == 3) begin
-            next_head_read_seq = ent_read_seq$3$q;
-            next_head_space = ent_space$3$q;
-            next_head_valid = ent_valid$3$q;
-            next_head_kind = ent_kind$3$q;
-            next_head_returned = ent_data$3$returned;
-        end
-        if (head_next_ptr$q == 4) begin
-            next_head_read_seq = ent_read_seq$4$q;
-            next_head_space = ent_space$4$q;
-            next_head_valid = ent_valid$4$q;
-            next_head_kind = ent_kind$4$q;
-            next_head_returned = ent_data$4$returned;
-        end
-        if (head_next_ptr$q == 5) begin
-            next_head_read_seq = ent_read_seq$5$q;
-            next_head_space = ent_space$5$q;
-            next_head_valid = ent_valid$5$q;
-            next_head_kind = ent_kind$5$q;
-            next_head_returned = ent_data$5$returned;
-        end
-        if (head_next_ptr$q == 6) begin
-            next_head_read_seq = ent_read_seq$6$q;
-            next_head_space = ent_space$6$q;
-            next_head_valid = ent_valid$6$q;
-            next_head_kind = ent_kind$6$q;
-            next_head_returned = ent_data$6$returned;
-        end
-        if (head_next_ptr$q == 7) begin
-            next_head_read_seq = ent_read_seq$7$q;
-            next_head_space = ent_space$7$q;
-            next_head_valid = ent_valid$7$q;
-            next_head_kind = ent_kind$7$q;
-            next_head_returned = ent_data$7$returned;
-        end
-        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
-        hz_same_bytes$0$d = hq_byte_enables$q == execute$x_byte_enables_q;
-        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
-        hz_same_bytes$1$d = hq_byte_enables$q == execute$x2_byte_enables_q;
-        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
-        hz_same_bytes$2$d = hq_byte_enables$q == execute$x3_byte_enables_q;
-        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
-        hz_same_bytes$3$d = hq_byte_enables$q == execute$x4_byte_enables_q;
-        if (x_free) begin
-            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == execute$x_space_q);
-            hz_same_bytes$1$d = hq_byte_enables$q == execute$x_byte_enables_q;
-            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
-            hz_same_bytes$2$d = hq_byte_enables$q == execute$x2_byte_enables_q;
-            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == execute$x3_space_q);
-            hz_same_bytes$3$d = hq_byte_enables$q == execute$x3_byte_enables_q;
-        end
-        if (head_enters) begin
-            hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
-            hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
-            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == execute$x_space_q);
-            hz_same_bytes$1$d = ent_byte_enables$read_data == execute$x_byte_enables_q;
-            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
-            hz_same_bytes$2$d = ent_byte_enables$read_data == execute$x2_byte_enables_q;
-            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == execute$x3_space_q);
-            hz_same_bytes$3$d = ent_byte_enables$read_data == execute$x3_byte_enables_q;
-        end
-        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == execute$w_space_q);
-        if (x_free) begin
-            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == execute$x4_space_q);
-            if (~fp_built) begin
-                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == execute$x2_space_q);
-            end
-        end
-        if (head_enters) begin
-            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == execute$x4_space_q);
-            if (~fp_built) begin
-                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == execute$x2_space_q);
-            end
-        end
-        if (head_enters) begin
-            head_ptr$d = head_ptr$q + one_index;
-            head_next_ptr$d = head_next_ptr$q + one_index;
-            if (head_ptr$q == 0) begin
-                ent_valid$0$d = 1'b0;
-            end
-            if (head_ptr$q == 1) begin
-                ent_valid$1$d = 1'b0;
-            end
-            if (head_ptr$q == 2) begin
-                ent_valid$2$d = 1'b0;
-            end
-            if (head_ptr$q == 3) begin
-                ent_valid$3$d = 1'b0;
-            end
-            if (head_ptr$q == 4) begin
-                ent_valid$4$d = 1'b0;
-            end
-            if (head_ptr$q == 5) begin
-                ent_valid$5$d = 1'b0;
-            end
-            if (head_ptr$q == 6) begin
-                ent_valid$6$d = 1'b0;
-            end
-            if (head_ptr$q == 7) begin
-                ent_valid$7$d = 1'b0;
-            end
-        end
-        table_is_full = occupancy$q == table_full;
+        execute$head_src0 = inflight$head_src0 & data_built;
         alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
         a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
         a_accepts = ~address$a_valid_q | alloc;
@@ -4687,64 +2086,16 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
             issue_scaled_c = typed_step$lod_c << 32'h1;
         end
         issue_lod_c = issue_scaled_c + ctx_surf_base$q;
-        sel_valid = d_valid$q & ~reset_q$q;
-        sel_marker = (issue_state$q == IssueState$FirstLane) & (d_illegal$q | d_no_lanes$q);
+        sel_valid = front$d_valid_q & ~reset_q$q;
+        sel_marker = (issue_state$q == IssueState$FirstLane) & (front$d_illegal_q | front$d_no_lanes_q);
         sel_last = sel_marker | left_few$q;
         if (issue_state$q == IssueState$FirstLane) begin
-            sel_last = sel_marker | d_lanes_few$q;
+            sel_last = sel_marker | front$d_lanes_few_q;
         end
-        n_enter = (n_valid$q & (~i_valid$q | issue_done)) & ~reset_q$q;
-        sel_take = sel_valid & (~n_valid$q | n_enter);
-        d_free = (~d_valid$q | (sel_take & sel_last)) & ~reset_q$q;
-        req_ready = (~r_valid$q | d_free) & ~reset_q$q;
-        r_desc$clear = 1'b0;
-        r_dmask$clear = 1'b0;
-        r_pred_mask$clear = 1'b0;
-        r_surf_kind$clear = 1'b0;
-        r_surf_base$clear = 1'b0;
-        r_surf_size$clear = 1'b0;
-        r_surf_array$clear = 1'b0;
-        r_surf_levels$clear = 1'b0;
-        r_surf_u16$clear = 1'b0;
-        r_slm_size$clear = 1'b0;
-        r_width$clear = 1'b0;
-        r_height$clear = 1'b0;
-        r_depth$clear = 1'b0;
-        if (d_free & r_valid$q) begin
-            d_slot$d = ~d_slot$q;
-        end
-        if (reset_q$q) begin
-            d_slot$d = 1'b1;
-        end
-        d_lanes$clear = 1'b0;
-        d_no_lanes$clear = 1'b0;
-        d_no_lanes$d = ~|(decoder$lane_enables & lanes_built);
-        d_lanes_few$clear = 1'b0;
-        d_illegal$clear = 1'b0;
-        d_elem_size$clear = 1'b0;
-        d_last_elem$clear = 1'b0;
-        d_space_slm$clear = 1'b0;
-        d_addr_offset32$clear = 1'b0;
-        d_addr_buffer$clear = 1'b0;
-        d_kind_typed$clear = 1'b0;
-        d_write_only$clear = 1'b0;
-        d_swap_src$clear = 1'b0;
-        d_v_present$clear = 1'b0;
-        d_r_present$clear = 1'b0;
-        d_lod_present$clear = 1'b0;
-        d_alu_op$clear = 1'b0;
-        d_alu_ty$clear = 1'b0;
-        d_alu_ftz$clear = 1'b0;
-        d_surf_kind$clear = 1'b0;
-        d_surf_base$clear = 1'b0;
-        d_surf_size$clear = 1'b0;
-        d_surf_array$clear = 1'b0;
-        d_surf_levels$clear = 1'b0;
-        d_surf_u16$clear = 1'b0;
-        d_slm_size$clear = 1'b0;
-        d_width$clear = 1'b0;
-        d_height$clear = 1'b0;
-        d_depth$clear = 1'b0;
+        n_enter = (front$n_valid_q & (~i_valid$q | issue_done)) & ~reset_q$q;
+        sel_take = sel_valid & (~front$n_valid_q | n_enter);
+        d_free = (~front$d_valid_q | (sel_take & sel_last)) & ~reset_q$q;
+        req_ready = (~front$r_valid_q | d_free) & ~reset_q$q;
         pay_valid = sel_take & ~sel_marker;
         if (sel_take) begin
             lanes_left$d = lane_select$rest;
@@ -4767,108 +2118,46 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
                     end
                 end
         endcase
-        if (n_enter) begin
-            n_valid$d = 1'b0;
-        end
-        if (sel_take) begin
-            n_valid$d = 1'b1;
-            n_buf$d = sel_buf$q;
-            sel_buf$d = ~sel_buf$q;
-            n_lane$d = lane_select$lane;
-            n_last_lane$d = sel_last;
-            n_marker$d = sel_marker;
-            n_illegal$d = d_illegal$q;
-            n_elem_size$d = d_elem_size$q;
-            n_last_elem$d = d_last_elem$q;
-            n_space_slm$d = d_space_slm$q;
-            n_addr_offset32$d = d_addr_offset32$q;
-            n_addr_buffer$d = d_addr_buffer$q;
-            n_kind_typed$d = d_kind_typed$q;
-            n_write_only$d = d_write_only$q;
-            n_swap_src$d = d_swap_src$q;
-            n_v_present$d = d_v_present$q;
-            n_r_present$d = d_r_present$q;
-            n_lod_present$d = d_lod_present$q;
-            n_alu_op$d = d_alu_op$q;
-            n_alu_ty$d = d_alu_ty$q;
-            n_alu_ftz$d = d_alu_ftz$q;
-            n_surf_kind$d = d_surf_kind$q;
-            n_surf_base$d = d_surf_base$q;
-            n_surf_size$d = d_surf_size$q;
-            n_width$d = d_width$q;
-            if (~|d_width$q) begin
-                n_width$d = one_coord;
-            end
-            n_height$d = d_height$q;
-            if (~|d_height$q) begin
-                n_height$d = one_coord;
-            end
-            n_depth$d = d_depth$q;
-            if (~|d_depth$q) begin
-                n_depth$d = one_coord;
-            end
-            n_width_one$d = ~|d_width$q[(32'h1)+:(31)];
-            n_height_one$d = ~|d_height$q[(32'h1)+:(31)];
-            n_depth_one$d = ~|d_depth$q[(32'h1)+:(31)];
-            n_surf_array$d = d_surf_array$q;
-            n_lane_rows$d = d_height$q;
-            if (~|d_height$q) begin
-                n_lane_rows$d = one_coord;
-            end
-            if (d_surf_kind$q == kind_1d) begin
-                n_lane_rows$d = one_coord;
-            end
-            if (d_surf_kind$q == kind_1d_array) begin
-                n_lane_rows$d = d_surf_array$q;
-            end
-            n_surf_levels$d = d_surf_levels$q;
-            n_surf_u16$d = d_surf_u16$q;
-            n_slm_size$d = d_slm_size$q;
-        end
-        cap_valid$d = pay_valid;
-        cap_buf$d = sel_buf$q;
-        cap_load$0 = cap_valid$q & ~cap_buf$q;
-        cap_load$1 = cap_valid$q & cap_buf$q;
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
         if (n_enter) begin
             i_valid$d = 1'b1;
-            i_buf$d = n_buf$q;
-            i_lane$d = n_lane$q;
-            i_last_lane$d = n_last_lane$q;
-            i_marker$d = n_marker$q;
-            i_illegal$d = n_illegal$q;
-            ctx_elem_size$d = n_elem_size$q;
-            ctx_last_elem$d = n_last_elem$q;
-            ctx_space_slm$d = n_space_slm$q;
-            ctx_addr_offset32$d = n_addr_offset32$q;
-            ctx_addr_buffer$d = n_addr_buffer$q;
-            ctx_kind_typed$d = n_kind_typed$q;
-            ctx_write_only$d = n_write_only$q;
-            ctx_swap_src$d = n_swap_src$q;
-            ctx_v_present$d = n_v_present$q;
-            ctx_r_present$d = n_r_present$q;
-            ctx_alu_op$d = n_alu_op$q;
-            ctx_alu_ty$d = n_alu_ty$q;
-            ctx_alu_ftz$d = n_alu_ftz$q;
-            ctx_surf_kind$d = n_surf_kind$q;
-            ctx_surf_base$d = n_surf_base$q;
-            ctx_surf_size$d = n_surf_size$q;
-            typed_width$d = n_width$q;
-            typed_height$d = n_height$q;
-            typed_lane_rows$d = n_walk_ops$rows;
-            typed_slices$d = n_walk_ops$slices;
-            typed_sizes_constant$d = n_walk_ops$sizes_constant;
-            typed_depth$d = n_depth$q;
-            typed_width_one$d = n_width_one$q;
-            typed_height_one$d = n_height_one$q;
-            typed_depth_one$d = n_depth_one$q;
-            typed_walk_a$d = n_walk_ops$walk_a;
-            typed_walk_b$d = n_walk_ops$walk_b;
-            ctx_surf_array$d = n_surf_array$q;
-            ctx_surf_u16$d = n_surf_u16$q;
-            ctx_slm_size$d = n_slm_size$q;
+            i_buf$d = front$n_buf_q;
+            i_lane$d = front$n_lane_q;
+            i_last_lane$d = front$n_last_lane_q;
+            i_marker$d = front$n_marker_q;
+            i_illegal$d = front$n_illegal_q;
+            ctx_elem_size$d = front$n_elem_size_q;
+            ctx_last_elem$d = front$n_last_elem_q;
+            ctx_space_slm$d = front$n_space_slm_q;
+            ctx_addr_offset32$d = front$n_addr_offset32_q;
+            ctx_addr_buffer$d = front$n_addr_buffer_q;
+            ctx_kind_typed$d = front$n_kind_typed_q;
+            ctx_write_only$d = front$n_write_only_q;
+            ctx_swap_src$d = front$n_swap_src_q;
+            ctx_v_present$d = front$n_v_present_q;
+            ctx_r_present$d = front$n_r_present_q;
+            ctx_alu_op$d = front$n_alu_op_q;
+            ctx_alu_ty$d = front$n_alu_ty_q;
+            ctx_alu_ftz$d = front$n_alu_ftz_q;
+            ctx_surf_kind$d = front$n_surf_kind_q;
+            ctx_surf_base$d = front$n_surf_base_q;
+            ctx_surf_size$d = front$n_surf_size_q;
+            typed_width$d = front$n_width_q;
+            typed_height$d = front$n_height_q;
+            typed_lane_rows$d = front$n_walk_rows;
+            typed_slices$d = front$n_walk_slices;
+            typed_sizes_constant$d = front$n_walk_sizes_constant;
+            typed_depth$d = front$n_depth_q;
+            typed_width_one$d = front$n_width_one_q;
+            typed_height_one$d = front$n_height_one_q;
+            typed_depth_one$d = front$n_depth_one_q;
+            typed_walk_a$d = front$n_walk_a;
+            typed_walk_b$d = front$n_walk_b;
+            ctx_surf_array$d = front$n_surf_array_q;
+            ctx_surf_u16$d = front$n_surf_u16_q;
+            ctx_slm_size$d = front$n_slm_size_q;
         end
         if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
@@ -4927,320 +2216,14 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         address$issue_result_shift = elem_shift$q[(32'h0)+:(7)];
         address$issue_result_first = ~|elem_index$q;
         address$issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
-        alloc_on_port_line = (port_write & (address$a_line_q == port_line)) & (address$a_space_q == port_space);
-        alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
-        alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
-        head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
-        next_on_port_line = ((port_write & (next_head_valid & (next_head_kind == kind_read_modify_write))) & ((ent_line_at_head$read_data == port_line) & (next_head_space == port_space))) | (alloc_at_next_head & alloc_on_port_line);
-        hq_pushed$d = head_on_port_line;
-        if (head_enters) begin
-            hq_pushed$d = next_on_port_line;
-        end
-        hq_valid$d = hq_valid$q | alloc_at_head;
-        if (head_enters) begin
-            hq_valid$d = next_head_valid | alloc_at_next_head;
-            hq_kind$d = next_head_kind;
-            hq_read_seq$d = next_head_read_seq;
-            hq_line$d = ent_line_at_head$read_data;
-            hq_space$d = next_head_space;
-            hq_byte_enables$d = ent_byte_enables$read_data;
-            hq_bit_offset$d = ent_bit_offset$read_data;
-            hq_size$d = ent_size$read_data;
-        end
-        if (alloc_at_next_head & head_enters) begin
-            hq_line$d = address$a_line_q;
-            hq_space$d = address$a_space_q;
-            hq_byte_enables$d = address$a_byte_enables_q;
-            hq_bit_offset$d = address$a_bit_offset_q;
-            hq_size$d = address$a_size_q;
-            hq_kind$d = address$a_kind_q;
-            hq_read_seq$d = read_issue_seq$q;
-        end
-        if (alloc_at_head) begin
-            hq_line$d = address$a_line_q;
-            hq_space$d = address$a_space_q;
-            hq_byte_enables$d = address$a_byte_enables_q;
-            hq_bit_offset$d = address$a_bit_offset_q;
-            hq_size$d = address$a_size_q;
-            hq_kind$d = address$a_kind_q;
-            hq_read_seq$d = read_issue_seq$q;
-        end
-        if (alloc) begin
-            tail_ptr$d = tail_ptr$q + one_index;
-            if (tail_ptr$q == 0) begin
-                ent_valid$0$d = 1'b1;
-                ent_kind$0$d = address$a_kind_q;
-                ent_read_seq$0$d = read_issue_seq$q;
-                ent_fwd_bytes$0$d = zero_enables;
-                ent_line$0$d = address$a_line_q;
-                ent_space$0$d = address$a_space_q;
-                ent_ftz$0$d = address$a_ftz_q;
-                ent_result_first$0$d = address$a_result_first_q;
-                ent_result_last$0$d = address$a_result_last_q;
-                ent_msg_last$0$d = address$a_msg_last_q;
-                ent_error$0$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 1) begin
-                ent_valid$1$d = 1'b1;
-                ent_kind$1$d = address$a_kind_q;
-                ent_read_seq$1$d = read_issue_seq$q;
-                ent_fwd_bytes$1$d = zero_enables;
-                ent_line$1$d = address$a_line_q;
-                ent_space$1$d = address$a_space_q;
-                ent_ftz$1$d = address$a_ftz_q;
-                ent_result_first$1$d = address$a_result_first_q;
-                ent_result_last$1$d = address$a_result_last_q;
-                ent_msg_last$1$d = address$a_msg_last_q;
-                ent_error$1$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 2) begin
-                ent_valid$2$d = 1'b1;
-                ent_kind$2$d = address$a_kind_q;
-                ent_read_seq$2$d = read_issue_seq$q;
-                ent_fwd_bytes$2$d = zero_enables;
-                ent_line$2$d = address$a_line_q;
-                ent_space$2$d = address$a_space_q;
-                ent_ftz$2$d = address$a_ftz_q;
-                ent_result_first$2$d = address$a_result_first_q;
-                ent_result_last$2$d = address$a_result_last_q;
-                ent_msg_last$2$d = address$a_msg_last_q;
-                ent_error$2$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 3) begin
-                ent_valid$3$d = 1'b1;
-                ent_kind$3$d = address$a_kind_q;
-                ent_read_seq$3$d = read_issue_seq$q;
-                ent_fwd_bytes$3$d = zero_enables;
-                ent_line$3$d = address$a_line_q;
-                ent_space$3$d = address$a_space_q;
-                ent_ftz$3$d = address$a_ftz_q;
-                ent_result_first$3$d = address$a_result_first_q;
-                ent_result_last$3$d = address$a_result_last_q;
-                ent_msg_last$3$d = address$a_msg_last_q;
-                ent_error$3$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 4) begin
-                ent_valid$4$d = 1'b1;
-                ent_kind$4$d = address$a_kind_q;
-                ent_read_seq$4$d = read_issue_seq$q;
-                ent_fwd_bytes$4$d = zero_enables;
-                ent_line$4$d = address$a_line_q;
-                ent_space$4$d = address$a_space_q;
-                ent_ftz$4$d = address$a_ftz_q;
-                ent_result_first$4$d = address$a_result_first_q;
-                ent_result_last$4$d = address$a_result_last_q;
-                ent_msg_last$4$d = address$a_msg_last_q;
-                ent_error$4$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 5) begin
-                ent_valid$5$d = 1'b1;
-                ent_kind$5$d = address$a_kind_q;
-                ent_read_seq$5$d = read_issue_seq$q;
-                ent_fwd_bytes$5$d = zero_enables;
-                ent_line$5$d = address$a_line_q;
-                ent_space$5$d = address$a_space_q;
-                ent_ftz$5$d = address$a_ftz_q;
-                ent_result_first$5$d = address$a_result_first_q;
-                ent_result_last$5$d = address$a_result_last_q;
-                ent_msg_last$5$d = address$a_msg_last_q;
-                ent_error$5$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 6) begin
-                ent_valid$6$d = 1'b1;
-                ent_kind$6$d = address$a_kind_q;
-                ent_read_seq$6$d = read_issue_seq$q;
-                ent_fwd_bytes$6$d = zero_enables;
-                ent_line$6$d = address$a_line_q;
-                ent_space$6$d = address$a_space_q;
-                ent_ftz$6$d = address$a_ftz_q;
-                ent_result_first$6$d = address$a_result_first_q;
-                ent_result_last$6$d = address$a_result_last_q;
-                ent_msg_last$6$d = address$a_msg_last_q;
-                ent_error$6$d = address$a_error_q;
-            end
-            if (tail_ptr$q == 7) begin
-                ent_valid$7$d = 1'b1;
-                ent_kind$7$d = address$a_kind_q;
-                ent_read_seq$7$d = read_issue_seq$q;
-                ent_fwd_bytes$7$d = zero_enables;
-                ent_line$7$d = address$a_line_q;
-                ent_space$7$d = address$a_space_q;
-                ent_ftz$7$d = address$a_ftz_q;
-                ent_result_first$7$d = address$a_result_first_q;
-                ent_result_last$7$d = address$a_result_last_q;
-                ent_msg_last$7$d = address$a_msg_last_q;
-                ent_error$7$d = address$a_error_q;
-            end
-        end
-        if (a_reads) begin
-            read_issue_seq$d = read_issue_seq$q + one_seq;
-        end
-        if (alloc & ~head_enters) begin
-            occupancy$d = occupancy$q + one_occupancy;
-        end
-        if (head_enters & ~alloc) begin
-            occupancy$d = occupancy$q - one_occupancy;
-        end
-        push_data$d = port_data;
-        push_bytes$d = port_byte_enables;
-        alloc_hit$0 = alloc & (tail_ptr$q == 0);
-        port_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
-        push_hit$0$d = port_hit$0 | (alloc_hit$0 & alloc_on_port_line);
-        return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
-        alloc_hit$1 = alloc & (tail_ptr$q == 1);
-        port_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
-        push_hit$1$d = port_hit$1 | (alloc_hit$1 & alloc_on_port_line);
-        return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
-        alloc_hit$2 = alloc & (tail_ptr$q == 2);
-        port_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
-        push_hit$2$d = port_hit$2 | (alloc_hit$2 & alloc_on_port_line);
-        return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
-        alloc_hit$3 = alloc & (tail_ptr$q == 3);
-        port_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
-        push_hit$3$d = port_hit$3 | (alloc_hit$3 & alloc_on_port_line);
-        return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
-        alloc_hit$4 = alloc & (tail_ptr$q == 4);
-        port_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
-        push_hit$4$d = port_hit$4 | (alloc_hit$4 & alloc_on_port_line);
-        return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
-        alloc_hit$5 = alloc & (tail_ptr$q == 5);
-        port_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
-        push_hit$5$d = port_hit$5 | (alloc_hit$5 & alloc_on_port_line);
-        return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
-        alloc_hit$6 = alloc & (tail_ptr$q == 6);
-        port_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
-        push_hit$6$d = port_hit$6 | (alloc_hit$6 & alloc_on_port_line);
-        return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
-        alloc_hit$7 = alloc & (tail_ptr$q == 7);
-        port_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
-        push_hit$7$d = port_hit$7 | (alloc_hit$7 & alloc_on_port_line);
-        return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
-        read_return_seq$d = read_return_seq$q + one_seq;
-        take_push$0 = push_hit$0$q & ent_valid$0$q;
-        ent_data$0$wr_bytes = zero_enables;
-        if (take_push$0) begin
-            ent_data$0$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | push_bytes$q;
-        end
-        take_push$1 = push_hit$1$q & ent_valid$1$q;
-        ent_data$1$wr_bytes = zero_enables;
-        if (take_push$1) begin
-            ent_data$1$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | push_bytes$q;
-        end
-        take_push$2 = push_hit$2$q & ent_valid$2$q;
-        ent_data$2$wr_bytes = zero_enables;
-        if (take_push$2) begin
-            ent_data$2$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | push_bytes$q;
-        end
-        take_push$3 = push_hit$3$q & ent_valid$3$q;
-        ent_data$3$wr_bytes = zero_enables;
-        if (take_push$3) begin
-            ent_data$3$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | push_bytes$q;
-        end
-        take_push$4 = push_hit$4$q & ent_valid$4$q;
-        ent_data$4$wr_bytes = zero_enables;
-        if (take_push$4) begin
-            ent_data$4$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | push_bytes$q;
-        end
-        take_push$5 = push_hit$5$q & ent_valid$5$q;
-        ent_data$5$wr_bytes = zero_enables;
-        if (take_push$5) begin
-            ent_data$5$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | push_bytes$q;
-        end
-        take_push$6 = push_hit$6$q & ent_valid$6$q;
-        ent_data$6$wr_bytes = zero_enables;
-        if (take_push$6) begin
-            ent_data$6$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | push_bytes$q;
-        end
-        take_push$7 = push_hit$7$q & ent_valid$7$q;
-        ent_data$7$wr_bytes = zero_enables;
-        if (take_push$7) begin
-            ent_data$7$wr_bytes = push_bytes$q;
-            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
-        end
-        head_take_push = hq_pushed$q & hq_valid$q;
-        head_return_hit = (hq_valid$q & (hq_kind$q == kind_read_modify_write)) & (~hq_data$returned & (hq_read_seq$q == read_return_seq$q));
-        next_take_push = 1'b0;
-        next_return_hit = 1'b0;
-        if (head_next_ptr$q == 0) begin
-            next_take_push = take_push$0;
-            next_return_hit = return_hit$0;
-        end
-        if (head_next_ptr$q == 1) begin
-            next_take_push = take_push$1;
-            next_return_hit = return_hit$1;
-        end
-        if (head_next_ptr$q == 2) begin
-            next_take_push = take_push$2;
-            next_return_hit = return_hit$2;
-        end
-        if (head_next_ptr$q == 3) begin
-            next_take_push = take_push$3;
-            next_return_hit = return_hit$3;
-        end
-        if (head_next_ptr$q == 4) begin
-            next_take_push = take_push$4;
-            next_return_hit = return_hit$4;
-        end
-        if (head_next_ptr$q == 5) begin
-            next_take_push = take_push$5;
-            next_return_hit = return_hit$5;
-        end
-        if (head_next_ptr$q == 6) begin
-            next_take_push = take_push$6;
-            next_return_hit = return_hit$6;
-        end
-        if (head_next_ptr$q == 7) begin
-            next_take_push = take_push$7;
-            next_return_hit = return_hit$7;
-        end
-        hq_data$head_wr_bytes = zero_enables;
-        if (head_take_push) begin
-            hq_data$head_wr_bytes = push_bytes$q;
-        end
-        hq_data$next_wr_bytes = zero_enables;
-        if (next_take_push) begin
-            hq_data$next_wr_bytes = push_bytes$q;
-        end
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
             i_valid$d = 1'b0;
-            n_valid$d = 1'b0;
-            cap_valid$d = 1'b0;
             msg_misaligned$d = 1'b0;
             elem_index$d = zero_elem;
             elem_offset$d = zero_addr;
             elem_shift$d = zero_shift;
-            head_ptr$d = zero_index;
-            head_next_ptr$d = one_index;
-            hq_valid$d = 1'b0;
-            hq_pushed$d = 1'b0;
-            tail_ptr$d = zero_index;
-            occupancy$d = zero_occupancy;
-            read_issue_seq$d = zero_seq;
             rsp_valid_r$d = 1'b0;
-            ent_valid$0$d = 1'b0;
-            push_hit$0$d = 1'b0;
-            ent_valid$1$d = 1'b0;
-            push_hit$1$d = 1'b0;
-            ent_valid$2$d = 1'b0;
-            push_hit$2$d = 1'b0;
-            ent_valid$3$d = 1'b0;
-            push_hit$3$d = 1'b0;
-            ent_valid$4$d = 1'b0;
-            push_hit$4$d = 1'b0;
-            ent_valid$5$d = 1'b0;
-            push_hit$5$d = 1'b0;
-            ent_valid$6$d = 1'b0;
-            push_hit$6$d = 1'b0;
-            ent_valid$7$d = 1'b0;
-            push_hit$7$d = 1'b0;
         end
     end
     
@@ -5248,44 +2231,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
     always @(*) left_few$clock = clock;
-    always @(*) d_slot$clock = clock;
-    always @(*) n_valid$clock = clock;
-    always @(*) n_buf$clock = clock;
-    always @(*) n_lane$clock = clock;
-    always @(*) n_last_lane$clock = clock;
-    always @(*) n_marker$clock = clock;
-    always @(*) n_illegal$clock = clock;
-    always @(*) n_elem_size$clock = clock;
-    always @(*) n_last_elem$clock = clock;
-    always @(*) n_space_slm$clock = clock;
-    always @(*) n_addr_offset32$clock = clock;
-    always @(*) n_addr_buffer$clock = clock;
-    always @(*) n_kind_typed$clock = clock;
-    always @(*) n_write_only$clock = clock;
-    always @(*) n_swap_src$clock = clock;
-    always @(*) n_v_present$clock = clock;
-    always @(*) n_r_present$clock = clock;
-    always @(*) n_lod_present$clock = clock;
-    always @(*) n_alu_op$clock = clock;
-    always @(*) n_alu_ty$clock = clock;
-    always @(*) n_alu_ftz$clock = clock;
-    always @(*) n_surf_kind$clock = clock;
-    always @(*) n_surf_base$clock = clock;
-    always @(*) n_surf_size$clock = clock;
-    always @(*) n_width$clock = clock;
-    always @(*) n_height$clock = clock;
-    always @(*) n_depth$clock = clock;
-    always @(*) n_width_one$clock = clock;
-    always @(*) n_height_one$clock = clock;
-    always @(*) n_depth_one$clock = clock;
-    always @(*) n_surf_array$clock = clock;
-    always @(*) n_lane_rows$clock = clock;
-    always @(*) n_surf_levels$clock = clock;
-    always @(*) n_surf_u16$clock = clock;
-    always @(*) n_slm_size$clock = clock;
-    always @(*) sel_buf$clock = clock;
-    always @(*) cap_valid$clock = clock;
-    always @(*) cap_buf$clock = clock;
     always @(*) i_valid$clock = clock;
     always @(*) i_buf$clock = clock;
     always @(*) i_lane$clock = clock;
@@ -5331,21 +2276,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_walked$clock = clock;
     always @(*) typed_walk_at_lod$clock = clock;
     always @(*) typed_lane_rows$clock = clock;
-    always @(*) head_ptr$clock = clock;
-    always @(*) hq_line$clock = clock;
-    always @(*) head_next_ptr$clock = clock;
-    always @(*) hq_space$clock = clock;
-    always @(*) hq_byte_enables$clock = clock;
-    always @(*) hq_bit_offset$clock = clock;
-    always @(*) hq_size$clock = clock;
-    always @(*) hq_valid$clock = clock;
-    always @(*) hz_late_overlaps$clock = clock;
-    always @(*) hq_pushed$clock = clock;
-    always @(*) hq_kind$clock = clock;
-    always @(*) hq_read_seq$clock = clock;
-    always @(*) tail_ptr$clock = clock;
-    always @(*) occupancy$clock = clock;
-    always @(*) read_issue_seq$clock = clock;
     always @(*) result_acc$clock = clock;
     always @(*) rsp_valid_r$clock = clock;
     always @(*) rsp_lane_r$clock = clock;
@@ -5361,145 +2291,17 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) s_elem$clock = clock;
     always @(*) s_old$clock = clock;
     always @(*) s_new$clock = clock;
-    always @(*) push_data$clock = clock;
-    always @(*) push_bytes$clock = clock;
-    always @(*) ent_valid$0$clock = clock;
-    always @(*) ent_kind$0$clock = clock;
-    always @(*) ent_read_seq$0$clock = clock;
-    always @(*) ent_fwd_bytes$0$clock = clock;
-    always @(*) push_hit$0$clock = clock;
-    always @(*) ent_line$0$clock = clock;
-    always @(*) ent_space$0$clock = clock;
-    always @(*) ent_ftz$0$clock = clock;
-    always @(*) ent_result_first$0$clock = clock;
-    always @(*) ent_result_last$0$clock = clock;
-    always @(*) ent_msg_last$0$clock = clock;
-    always @(*) ent_error$0$clock = clock;
-    always @(*) ent_valid$1$clock = clock;
-    always @(*) ent_kind$1$clock = clock;
-    always @(*) ent_read_seq$1$clock = clock;
-    always @(*) ent_fwd_bytes$1$clock = clock;
-    always @(*) push_hit$1$clock = clock;
-    always @(*) ent_line$1$clock = clock;
-    always @(*) ent_space$1$clock = clock;
-    always @(*) ent_ftz$1$clock = clock;
-    always @(*) ent_result_first$1$clock = clock;
-    always @(*) ent_result_last$1$clock = clock;
-    always @(*) ent_msg_last$1$clock = clock;
-    always @(*) ent_error$1$clock = clock;
-    always @(*) ent_valid$2$clock = clock;
-    always @(*) ent_kind$2$clock = clock;
-    always @(*) ent_read_seq$2$clock = clock;
-    always @(*) ent_fwd_bytes$2$clock = clock;
-    always @(*) push_hit$2$clock = clock;
-    always @(*) ent_line$2$clock = clock;
-    always @(*) ent_space$2$clock = clock;
-    always @(*) ent_ftz$2$clock = clock;
-    always @(*) ent_result_first$2$clock = clock;
-    always @(*) ent_result_last$2$clock = clock;
-    always @(*) ent_msg_last$2$clock = clock;
-    always @(*) ent_error$2$clock = clock;
-    always @(*) ent_valid$3$clock = clock;
-    always @(*) ent_kind$3$clock = clock;
-    always @(*) ent_read_seq$3$clock = clock;
-    always @(*) ent_fwd_bytes$3$clock = clock;
-    always @(*) push_hit$3$clock = clock;
-    always @(*) ent_line$3$clock = clock;
-    always @(*) ent_space$3$clock = clock;
-    always @(*) ent_ftz$3$clock = clock;
-    always @(*) ent_result_first$3$clock = clock;
-    always @(*) ent_result_last$3$clock = clock;
-    always @(*) ent_msg_last$3$clock = clock;
-    always @(*) ent_error$3$clock = clock;
-    always @(*) ent_valid$4$clock = clock;
-    always @(*) ent_kind$4$clock = clock;
-    always @(*) ent_read_seq$4$clock = clock;
-    always @(*) ent_fwd_bytes$4$clock = clock;
-    always @(*) push_hit$4$clock = clock;
-    always @(*) ent_line$4$clock = clock;
-    always @(*) ent_space$4$clock = clock;
-    always @(*) ent_ftz$4$clock = clock;
-    always @(*) ent_result_first$4$clock = clock;
-    always @(*) ent_result_last$4$clock = clock;
-    always @(*) ent_msg_last$4$clock = clock;
-    always @(*) ent_error$4$clock = clock;
-    always @(*) ent_valid$5$clock = clock;
-    always @(*) ent_kind$5$clock = clock;
-    always @(*) ent_read_seq$5$clock = clock;
-    always @(*) ent_fwd_bytes$5$clock = clock;
-    always @(*) push_hit$5$clock = clock;
-    always @(*) ent_line$5$clock = clock;
-    always @(*) ent_space$5$clock = clock;
-    always @(*) ent_ftz$5$clock = clock;
-    always @(*) ent_result_first$5$clock = clock;
-    always @(*) ent_result_last$5$clock = clock;
-    always @(*) ent_msg_last$5$clock = clock;
-    always @(*) ent_error$5$clock = clock;
-    always @(*) ent_valid$6$clock = clock;
-    always @(*) ent_kind$6$clock = clock;
-    always @(*) ent_read_seq$6$clock = clock;
-    always @(*) ent_fwd_bytes$6$clock = clock;
-    always @(*) push_hit$6$clock = clock;
-    always @(*) ent_line$6$clock = clock;
-    always @(*) ent_space$6$clock = clock;
-    always @(*) ent_ftz$6$clock = clock;
-    always @(*) ent_result_first$6$clock = clock;
-    always @(*) ent_result_last$6$clock = clock;
-    always @(*) ent_msg_last$6$clock = clock;
-    always @(*) ent_error$6$clock = clock;
-    always @(*) ent_valid$7$clock = clock;
-    always @(*) ent_kind$7$clock = clock;
-    always @(*) ent_read_seq$7$clock = clock;
-    always @(*) ent_fwd_bytes$7$clock = clock;
-    always @(*) push_hit$7$clock = clock;
-    always @(*) ent_line$7$clock = clock;
-    always @(*) ent_space$7$clock = clock;
-    always @(*) ent_ftz$7$clock = clock;
-    always @(*) ent_result_first$7$clock = clock;
-    always @(*) ent_result_last$7$clock = clock;
-    always @(*) ent_msg_last$7$clock = clock;
-    always @(*) ent_error$7$clock = clock;
-    always @(*) hz_overlaps$0$clock = clock;
-    always @(*) hz_same_bytes$0$clock = clock;
-    always @(*) hz_overlaps$1$clock = clock;
-    always @(*) hz_same_bytes$1$clock = clock;
-    always @(*) hz_overlaps$2$clock = clock;
-    always @(*) hz_same_bytes$2$clock = clock;
-    always @(*) hz_overlaps$3$clock = clock;
-    always @(*) hz_same_bytes$3$clock = clock;
-    always @(*) pbuf_addr$0$clock = clock;
-    always @(*) pbuf_src0$0$clock = clock;
-    always @(*) pbuf_src1$0$clock = clock;
-    always @(*) pbuf_coord$0$clock = clock;
-    always @(*) pbuf_addr$0$d = pay_addr;
-    always @(*) pbuf_src0$0$d = pay_src0;
-    always @(*) pbuf_src1$0$d = pay_src1;
-    always @(*) pbuf_coord$0$d = pay_coord;
-    always @(*) pbuf_addr$1$clock = clock;
-    always @(*) pbuf_src0$1$clock = clock;
-    always @(*) pbuf_src1$1$clock = clock;
-    always @(*) pbuf_coord$1$clock = clock;
-    always @(*) pbuf_addr$1$d = pay_addr;
-    always @(*) pbuf_src0$1$d = pay_src0;
-    always @(*) pbuf_src1$1$d = pay_src1;
-    always @(*) pbuf_coord$1$d = pay_coord;
     always @(*) reset_q$clock = clock;
     always @(*) reset_q$d = reset;
-    always @(*) decoder$desc = r_desc$q;
-    always @(*) decoder$dmask = r_dmask$q;
-    always @(*) decoder$pred_mask = r_pred_mask$q;
-    always @(*) decoder$surf_kind = r_surf_kind$q;
-    always @(*) decoder$surf_u16 = r_surf_u16$q;
-    always @(*) dec_lanes_count$mask = decoder$lane_enables;
-    always @(*) first_lanes_two$mask = d_lanes$q;
+    always @(*) first_lanes_two$mask = front$d_lanes_q;
     always @(*) left_lanes_two$mask = lanes_left$q;
     always @(*) lane_mux$from_buf1 = i_buf$q;
-    always @(*) lane_mux$buf0_addr = pbuf_addr$0$q;
-    always @(*) lane_mux$buf0_src0 = pbuf_src0$0$q;
-    always @(*) lane_mux$buf0_src1 = pbuf_src1$0$q;
-    always @(*) lane_mux$buf1_addr = pbuf_addr$1$q;
-    always @(*) lane_mux$buf1_src0 = pbuf_src0$1$q;
-    always @(*) lane_mux$buf1_src1 = pbuf_src1$1$q;
+    always @(*) lane_mux$buf0_addr = front$pbuf_addr_q$0;
+    always @(*) lane_mux$buf0_src0 = front$pbuf_src0_q$0;
+    always @(*) lane_mux$buf0_src1 = front$pbuf_src1_q$0;
+    always @(*) lane_mux$buf1_addr = front$pbuf_addr_q$1;
+    always @(*) lane_mux$buf1_src0 = front$pbuf_src0_q$1;
+    always @(*) lane_mux$buf1_src1 = front$pbuf_src1_q$1;
     always @(*) lane_mux$elem_size = ctx_elem_size$q;
     always @(*) typed_step$level = typed_level$q;
     always @(*) typed_step$level_base = typed_level_base$q;
@@ -5526,14 +2328,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) typed_walk_product$clock = clock;
     always @(*) typed_walk_product$walk_a = typed_walk_a$q;
     always @(*) typed_walk_product$walk_b = typed_walk_b$q;
-    always @(*) n_walk_ops$surf_kind = n_surf_kind$q;
-    always @(*) n_walk_ops$surf_array = n_surf_array$q;
-    always @(*) n_walk_ops$width = n_width$q;
-    always @(*) n_walk_ops$height = n_height$q;
-    always @(*) n_walk_ops$depth = n_depth$q;
-    always @(*) n_walk_ops$width_is_one = n_width_one$q;
-    always @(*) n_walk_ops$height_is_one = n_height_one$q;
-    always @(*) n_walk_ops$depth_is_one = n_depth_one$q;
     always @(*) typed_step$walk_p0 = typed_walk_product$p0;
     always @(*) typed_step$walk_p16 = typed_walk_product$p16;
     always @(*) typed_step$walk_p16_b = typed_walk_product$p16_b;
@@ -5560,228 +2354,81 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) write_align$value = execute$w_new_q;
     always @(*) write_align$bit_offset = execute$w_bit_offset_q;
     always @(*) write_align$byte_enables = execute$w_byte_enables_q;
-    always @(*) head_select$head = head_ptr$q;
-    always @(*) ent_src0$clock = clock;
-    always @(*) ent_src0$read_index = head_ptr$q;
-    always @(*) ent_src1$clock = clock;
-    always @(*) ent_src1$read_index = head_ptr$q;
-    always @(*) ent_bit_offset$clock = clock;
-    always @(*) ent_bit_offset$read_index = head_next_ptr$q;
-    always @(*) head_select$head_bit_offset = hq_bit_offset$q;
-    always @(*) ent_byte_enables$clock = clock;
-    always @(*) ent_byte_enables$read_index = head_next_ptr$q;
-    always @(*) head_select$head_byte_enables = hq_byte_enables$q;
-    always @(*) ent_size$clock = clock;
-    always @(*) ent_size$read_index = head_next_ptr$q;
-    always @(*) head_select$head_size = hq_size$q;
-    always @(*) ent_op$clock = clock;
-    always @(*) ent_op$read_index = head_ptr$q;
-    always @(*) head_select$head_op = ent_op$read_data;
-    always @(*) ent_ty$clock = clock;
-    always @(*) ent_ty$read_index = head_ptr$q;
-    always @(*) head_select$head_ty = ent_ty$read_data;
-    always @(*) ent_lane$clock = clock;
-    always @(*) ent_lane$read_index = head_ptr$q;
-    always @(*) head_select$head_lane = ent_lane$read_data;
-    always @(*) ent_elem$clock = clock;
-    always @(*) ent_elem$read_index = head_ptr$q;
-    always @(*) head_select$head_elem = ent_elem$read_data;
-    always @(*) ent_result_shift$clock = clock;
-    always @(*) ent_result_shift$read_index = head_ptr$q;
-    always @(*) head_select$head_result_shift = ent_result_shift$read_data;
-    always @(*) ent_line_at_head$clock = clock;
-    always @(*) ent_line_at_head$read_index = head_next_ptr$q;
-    always @(*) head_select$head_line = hq_line$q;
-    always @(*) head_select$head_space = hq_space$q;
-    always @(*) ent_data$0$clock = clock;
-    always @(*) ent_data$0$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$0$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$0 = ent_data$0$word0;
-    always @(*) next_entry_word1$choice$0 = ent_data$0$word1;
-    always @(*) next_entry_word2$choice$0 = ent_data$0$word2;
-    always @(*) next_entry_word3$choice$0 = ent_data$0$word3;
-    always @(*) head_entry_keep$choice$0 = ent_fwd_bytes$0$q;
-    always @(*) next_entry_keep$choice$0 = ent_fwd_bytes$0$q;
-    always @(*) ent_data$1$clock = clock;
-    always @(*) ent_data$1$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$1$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$1 = ent_data$1$word0;
-    always @(*) next_entry_word1$choice$1 = ent_data$1$word1;
-    always @(*) next_entry_word2$choice$1 = ent_data$1$word2;
-    always @(*) next_entry_word3$choice$1 = ent_data$1$word3;
-    always @(*) head_entry_keep$choice$1 = ent_fwd_bytes$1$q;
-    always @(*) next_entry_keep$choice$1 = ent_fwd_bytes$1$q;
-    always @(*) ent_data$2$clock = clock;
-    always @(*) ent_data$2$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$2$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$2 = ent_data$2$word0;
-    always @(*) next_entry_word1$choice$2 = ent_data$2$word1;
-    always @(*) next_entry_word2$choice$2 = ent_data$2$word2;
-    always @(*) next_entry_word3$choice$2 = ent_data$2$word3;
-    always @(*) head_entry_keep$choice$2 = ent_fwd_bytes$2$q;
-    always @(*) next_entry_keep$choice$2 = ent_fwd_bytes$2$q;
-    always @(*) ent_data$3$clock = clock;
-    always @(*) ent_data$3$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$3$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$3 = ent_data$3$word0;
-    always @(*) next_entry_word1$choice$3 = ent_data$3$word1;
-    always @(*) next_entry_word2$choice$3 = ent_data$3$word2;
-    always @(*) next_entry_word3$choice$3 = ent_data$3$word3;
-    always @(*) head_entry_keep$choice$3 = ent_fwd_bytes$3$q;
-    always @(*) next_entry_keep$choice$3 = ent_fwd_bytes$3$q;
-    always @(*) ent_data$4$clock = clock;
-    always @(*) ent_data$4$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$4$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$4 = ent_data$4$word0;
-    always @(*) next_entry_word1$choice$4 = ent_data$4$word1;
-    always @(*) next_entry_word2$choice$4 = ent_data$4$word2;
-    always @(*) next_entry_word3$choice$4 = ent_data$4$word3;
-    always @(*) head_entry_keep$choice$4 = ent_fwd_bytes$4$q;
-    always @(*) next_entry_keep$choice$4 = ent_fwd_bytes$4$q;
-    always @(*) ent_data$5$clock = clock;
-    always @(*) ent_data$5$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$5$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$5 = ent_data$5$word0;
-    always @(*) next_entry_word1$choice$5 = ent_data$5$word1;
-    always @(*) next_entry_word2$choice$5 = ent_data$5$word2;
-    always @(*) next_entry_word3$choice$5 = ent_data$5$word3;
-    always @(*) head_entry_keep$choice$5 = ent_fwd_bytes$5$q;
-    always @(*) next_entry_keep$choice$5 = ent_fwd_bytes$5$q;
-    always @(*) ent_data$6$clock = clock;
-    always @(*) ent_data$6$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$6$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$6 = ent_data$6$word0;
-    always @(*) next_entry_word1$choice$6 = ent_data$6$word1;
-    always @(*) next_entry_word2$choice$6 = ent_data$6$word2;
-    always @(*) next_entry_word3$choice$6 = ent_data$6$word3;
-    always @(*) head_entry_keep$choice$6 = ent_fwd_bytes$6$q;
-    always @(*) next_entry_keep$choice$6 = ent_fwd_bytes$6$q;
-    always @(*) ent_data$7$clock = clock;
-    always @(*) ent_data$7$rd_valid = mem_rdata_valid;
-    always @(*) ent_data$7$rd_data = mem_rdata;
-    always @(*) next_entry_word0$choice$7 = ent_data$7$word0;
-    always @(*) next_entry_word1$choice$7 = ent_data$7$word1;
-    always @(*) next_entry_word2$choice$7 = ent_data$7$word2;
-    always @(*) next_entry_word3$choice$7 = ent_data$7$word3;
-    always @(*) head_entry_keep$choice$7 = ent_fwd_bytes$7$q;
-    always @(*) next_entry_keep$choice$7 = ent_fwd_bytes$7$q;
-    always @(*) head_entry_keep$index = head_ptr$q;
-    always @(*) next_entry_keep$index = head_next_ptr$q;
-    always @(*) hq_data$clock = clock;
-    always @(*) hq_data$rd_valid = mem_rdata_valid;
-    always @(*) hq_data$rd_data = mem_rdata;
-    always @(*) next_entry_word0$index = head_next_ptr$q;
-    always @(*) next_entry_word1$index = head_next_ptr$q;
-    always @(*) next_entry_word2$index = head_next_ptr$q;
-    always @(*) next_entry_word3$index = head_next_ptr$q;
-    always @(*) hq_data$next_word$0 = next_entry_word0$chosen;
-    always @(*) hq_data$next_word$1 = next_entry_word1$chosen;
-    always @(*) hq_data$next_word$2 = next_entry_word2$chosen;
-    always @(*) hq_data$next_word$3 = next_entry_word3$chosen;
-    always @(*) head_select$head_valid = hq_valid$q;
-    always @(*) head_select$head_kind = hq_kind$q;
-    always @(*) head_select$head_returned = hq_data$returned;
-    always @(*) head_select$head_word$0 = hq_data$word0;
-    always @(*) head_select$head_word$1 = hq_data$word1;
-    always @(*) head_select$head_word$2 = hq_data$word2;
-    always @(*) head_select$head_word$3 = hq_data$word3;
-    always @(*) head_select$ent_ftz$0 = ent_ftz$0$q;
-    always @(*) head_select$ent_result_first$0 = ent_result_first$0$q;
-    always @(*) head_select$ent_result_last$0 = ent_result_last$0$q;
-    always @(*) head_select$ent_msg_last$0 = ent_msg_last$0$q;
-    always @(*) head_select$ent_error$0 = ent_error$0$q;
-    always @(*) head_select$ent_ftz$1 = ent_ftz$1$q;
-    always @(*) head_select$ent_result_first$1 = ent_result_first$1$q;
-    always @(*) head_select$ent_result_last$1 = ent_result_last$1$q;
-    always @(*) head_select$ent_msg_last$1 = ent_msg_last$1$q;
-    always @(*) head_select$ent_error$1 = ent_error$1$q;
-    always @(*) head_select$ent_ftz$2 = ent_ftz$2$q;
-    always @(*) head_select$ent_result_first$2 = ent_result_first$2$q;
-    always @(*) head_select$ent_result_last$2 = ent_result_last$2$q;
-    always @(*) head_select$ent_msg_last$2 = ent_msg_last$2$q;
-    always @(*) head_select$ent_error$2 = ent_error$2$q;
-    always @(*) head_select$ent_ftz$3 = ent_ftz$3$q;
-    always @(*) head_select$ent_result_first$3 = ent_result_first$3$q;
-    always @(*) head_select$ent_result_last$3 = ent_result_last$3$q;
-    always @(*) head_select$ent_msg_last$3 = ent_msg_last$3$q;
-    always @(*) head_select$ent_error$3 = ent_error$3$q;
-    always @(*) head_select$ent_ftz$4 = ent_ftz$4$q;
-    always @(*) head_select$ent_result_first$4 = ent_result_first$4$q;
-    always @(*) head_select$ent_result_last$4 = ent_result_last$4$q;
-    always @(*) head_select$ent_msg_last$4 = ent_msg_last$4$q;
-    always @(*) head_select$ent_error$4 = ent_error$4$q;
-    always @(*) head_select$ent_ftz$5 = ent_ftz$5$q;
-    always @(*) head_select$ent_result_first$5 = ent_result_first$5$q;
-    always @(*) head_select$ent_result_last$5 = ent_result_last$5$q;
-    always @(*) head_select$ent_msg_last$5 = ent_msg_last$5$q;
-    always @(*) head_select$ent_error$5 = ent_error$5$q;
-    always @(*) head_select$ent_ftz$6 = ent_ftz$6$q;
-    always @(*) head_select$ent_result_first$6 = ent_result_first$6$q;
-    always @(*) head_select$ent_result_last$6 = ent_result_last$6$q;
-    always @(*) head_select$ent_msg_last$6 = ent_msg_last$6$q;
-    always @(*) head_select$ent_error$6 = ent_error$6$q;
-    always @(*) head_select$ent_ftz$7 = ent_ftz$7$q;
-    always @(*) head_select$ent_result_first$7 = ent_result_first$7$q;
-    always @(*) head_select$ent_result_last$7 = ent_result_last$7$q;
-    always @(*) head_select$ent_msg_last$7 = ent_msg_last$7$q;
-    always @(*) head_select$ent_error$7 = ent_error$7$q;
-    always @(*) head_select$head_pushed = hq_pushed$q;
-    always @(*) head_select$push_data = push_data$q;
-    always @(*) head_select$push_bytes = push_bytes$q;
+    always @(*) head_select$head = inflight$head_ptr_q;
+    always @(*) head_select$head_bit_offset = inflight$hq_bit_offset_q;
+    always @(*) head_select$head_byte_enables = inflight$hq_byte_enables_q;
+    always @(*) head_select$head_size = inflight$hq_size_q;
+    always @(*) head_select$head_op = inflight$head_op;
+    always @(*) head_select$head_ty = inflight$head_ty;
+    always @(*) head_select$head_lane = inflight$head_lane;
+    always @(*) head_select$head_elem = inflight$head_elem;
+    always @(*) head_select$head_result_shift = inflight$head_result_shift;
+    always @(*) head_select$head_line = inflight$hq_line_q;
+    always @(*) head_select$head_space = inflight$hq_space_q;
+    always @(*) head_select$head_valid = inflight$hq_valid_q;
+    always @(*) head_select$head_kind = inflight$hq_kind_q;
+    always @(*) head_select$head_returned = inflight$hq_returned;
+    always @(*) head_select$head_word$0 = inflight$hq_word$0;
+    always @(*) head_select$head_word$1 = inflight$hq_word$1;
+    always @(*) head_select$head_word$2 = inflight$hq_word$2;
+    always @(*) head_select$head_word$3 = inflight$hq_word$3;
+    always @(*) head_select$ent_ftz$0 = inflight$ent_ftz_q$0;
+    always @(*) head_select$ent_result_first$0 = inflight$ent_result_first_q$0;
+    always @(*) head_select$ent_result_last$0 = inflight$ent_result_last_q$0;
+    always @(*) head_select$ent_msg_last$0 = inflight$ent_msg_last_q$0;
+    always @(*) head_select$ent_error$0 = inflight$ent_error_q$0;
+    always @(*) head_select$ent_ftz$1 = inflight$ent_ftz_q$1;
+    always @(*) head_select$ent_result_first$1 = inflight$ent_result_first_q$1;
+    always @(*) head_select$ent_result_last$1 = inflight$ent_result_last_q$1;
+    always @(*) head_select$ent_msg_last$1 = inflight$ent_msg_last_q$1;
+    always @(*) head_select$ent_error$1 = inflight$ent_error_q$1;
+    always @(*) head_select$ent_ftz$2 = inflight$ent_ftz_q$2;
+    always @(*) head_select$ent_result_first$2 = inflight$ent_result_first_q$2;
+    always @(*) head_select$ent_result_last$2 = inflight$ent_result_last_q$2;
+    always @(*) head_select$ent_msg_last$2 = inflight$ent_msg_last_q$2;
+    always @(*) head_select$ent_error$2 = inflight$ent_error_q$2;
+    always @(*) head_select$ent_ftz$3 = inflight$ent_ftz_q$3;
+    always @(*) head_select$ent_result_first$3 = inflight$ent_result_first_q$3;
+    always @(*) head_select$ent_result_last$3 = inflight$ent_result_last_q$3;
+    always @(*) head_select$ent_msg_last$3 = inflight$ent_msg_last_q$3;
+    always @(*) head_select$ent_error$3 = inflight$ent_error_q$3;
+    always @(*) head_select$ent_ftz$4 = inflight$ent_ftz_q$4;
+    always @(*) head_select$ent_result_first$4 = inflight$ent_result_first_q$4;
+    always @(*) head_select$ent_result_last$4 = inflight$ent_result_last_q$4;
+    always @(*) head_select$ent_msg_last$4 = inflight$ent_msg_last_q$4;
+    always @(*) head_select$ent_error$4 = inflight$ent_error_q$4;
+    always @(*) head_select$ent_ftz$5 = inflight$ent_ftz_q$5;
+    always @(*) head_select$ent_result_first$5 = inflight$ent_result_first_q$5;
+    always @(*) head_select$ent_result_last$5 = inflight$ent_result_last_q$5;
+    always @(*) head_select$ent_msg_last$5 = inflight$ent_msg_last_q$5;
+    always @(*) head_select$ent_error$5 = inflight$ent_error_q$5;
+    always @(*) head_select$ent_ftz$6 = inflight$ent_ftz_q$6;
+    always @(*) head_select$ent_result_first$6 = inflight$ent_result_first_q$6;
+    always @(*) head_select$ent_result_last$6 = inflight$ent_result_last_q$6;
+    always @(*) head_select$ent_msg_last$6 = inflight$ent_msg_last_q$6;
+    always @(*) head_select$ent_error$6 = inflight$ent_error_q$6;
+    always @(*) head_select$ent_ftz$7 = inflight$ent_ftz_q$7;
+    always @(*) head_select$ent_result_first$7 = inflight$ent_result_first_q$7;
+    always @(*) head_select$ent_result_last$7 = inflight$ent_result_last_q$7;
+    always @(*) head_select$ent_msg_last$7 = inflight$ent_msg_last_q$7;
+    always @(*) head_select$ent_error$7 = inflight$ent_error_q$7;
+    always @(*) head_select$head_pushed = inflight$hq_pushed_q;
+    always @(*) head_select$push_data = inflight$push_data_q;
+    always @(*) head_select$push_bytes = inflight$push_bytes_q;
     always @(*) head_select$late_writes = execute$w_writes_q;
-    always @(*) head_select$late_overlaps = hz_late_overlaps$q;
+    always @(*) head_select$late_overlaps = inflight$hz_late_overlaps_q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
-    always @(*) hz_head$0$head_line = hq_line$q;
-    always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$0$stage_line = execute$x_line_q;
-    always @(*) hz_head$0$stage_byte_enables = execute$x_byte_enables_q;
-    always @(*) hz_head$1$head_line = hq_line$q;
-    always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$1$stage_line = execute$x2_line_q;
-    always @(*) hz_head$1$stage_byte_enables = execute$x2_byte_enables_q;
-    always @(*) hz_head$2$head_line = hq_line$q;
-    always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$2$stage_line = execute$x3_line_q;
-    always @(*) hz_head$2$stage_byte_enables = execute$x3_byte_enables_q;
-    always @(*) hz_head$3$head_line = hq_line$q;
-    always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$3$stage_line = execute$x4_line_q;
-    always @(*) hz_head$3$stage_byte_enables = execute$x4_byte_enables_q;
-    always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$0$stage_line = hq_line$q;
-    always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
-    always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$1$stage_line = execute$x_line_q;
-    always @(*) hz_next$1$stage_byte_enables = execute$x_byte_enables_q;
-    always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$2$stage_line = execute$x2_line_q;
-    always @(*) hz_next$2$stage_byte_enables = execute$x2_byte_enables_q;
-    always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$3$stage_line = execute$x3_line_q;
-    always @(*) hz_next$3$stage_byte_enables = execute$x3_byte_enables_q;
-    always @(*) hz_head_w$head_line = hq_line$q;
-    always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head_w$stage_line = execute$w_line_q;
-    always @(*) hz_head_w$stage_byte_enables = execute$w_byte_enables_q;
-    always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
-    always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next_x4$stage_line = execute$x4_line_q;
-    always @(*) hz_next_x4$stage_byte_enables = execute$x4_byte_enables_q;
     always @(*) head_select$ahead_writes$0 = execute$x_writes_q;
-    always @(*) head_select$ahead_overlaps$0 = hz_overlaps$0$q;
-    always @(*) head_select$ahead_same_bytes$0 = hz_same_bytes$0$q;
+    always @(*) head_select$ahead_overlaps$0 = inflight$hz_overlaps_q$0;
+    always @(*) head_select$ahead_same_bytes$0 = inflight$hz_same_bytes_q$0;
     always @(*) head_select$ahead_writes$1 = execute$x2_writes_q;
-    always @(*) head_select$ahead_overlaps$1 = hz_overlaps$1$q;
-    always @(*) head_select$ahead_same_bytes$1 = hz_same_bytes$1$q;
-    always @(*) head_select$ahead_overlaps$2 = hz_overlaps$2$q;
-    always @(*) head_select$ahead_same_bytes$2 = hz_same_bytes$2$q;
-    always @(*) head_select$ahead_overlaps$3 = hz_overlaps$3$q;
-    always @(*) head_select$ahead_same_bytes$3 = hz_same_bytes$3$q;
+    always @(*) head_select$ahead_overlaps$1 = inflight$hz_overlaps_q$1;
+    always @(*) head_select$ahead_same_bytes$1 = inflight$hz_same_bytes_q$1;
+    always @(*) head_select$ahead_overlaps$2 = inflight$hz_overlaps_q$2;
+    always @(*) head_select$ahead_same_bytes$2 = inflight$hz_same_bytes_q$2;
+    always @(*) head_select$ahead_overlaps$3 = inflight$hz_overlaps_q$3;
+    always @(*) head_select$ahead_same_bytes$3 = inflight$hz_same_bytes_q$3;
     always @(*) alu$clock = clock;
     always @(*) alu$op = head_select$alu_op;
     always @(*) alu$ty = head_select$alu_ty;
@@ -5839,162 +2486,52 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) obs_elem = s_elem$q;
     always @(*) obs_old = s_old$q;
     always @(*) obs_new = s_new$q;
+    always @(*) table_is_full = inflight$full;
     always @(*) read_skid$clock = clock;
     always @(*) read_skid$clear = reset_q$q;
     always @(*) read_skid$ready = mem_rd_ready;
     always @(*) read_skid$issue = a_reads;
     always @(*) issue_marker = i_marker$q;
-    always @(*) r_valid$clock = clock;
-    always @(*) r_valid$load = req_ready;
-    always @(*) r_valid$clear = reset_q$q;
-    always @(*) r_valid$d = req_valid;
-    always @(*) r_desc$clock = clock;
-    always @(*) r_desc$load = req_ready;
-    always @(*) r_desc$d = req_desc;
-    always @(*) r_dmask$clock = clock;
-    always @(*) r_dmask$load = req_ready;
-    always @(*) r_dmask$d = req_dmask;
-    always @(*) r_pred_mask$clock = clock;
-    always @(*) r_pred_mask$load = req_ready;
-    always @(*) r_pred_mask$d = req_pred_mask;
-    always @(*) r_surf_kind$clock = clock;
-    always @(*) r_surf_kind$load = req_ready;
-    always @(*) r_surf_kind$d = req_surf_kind;
-    always @(*) r_surf_base$clock = clock;
-    always @(*) r_surf_base$load = req_ready;
-    always @(*) r_surf_base$d = req_surf_base;
-    always @(*) r_surf_size$clock = clock;
-    always @(*) r_surf_size$load = req_ready;
-    always @(*) r_surf_size$d = req_surf_size;
-    always @(*) r_surf_array$clock = clock;
-    always @(*) r_surf_array$load = req_ready;
-    always @(*) r_surf_array$d = req_surf_array;
-    always @(*) r_surf_levels$clock = clock;
-    always @(*) r_surf_levels$load = req_ready;
-    always @(*) r_surf_levels$d = req_surf_levels;
-    always @(*) r_surf_u16$clock = clock;
-    always @(*) r_surf_u16$load = req_ready;
-    always @(*) r_surf_u16$d = req_surf_u16;
-    always @(*) r_slm_size$clock = clock;
-    always @(*) r_slm_size$load = req_ready;
-    always @(*) r_slm_size$d = req_slm_size;
-    always @(*) r_width$clock = clock;
-    always @(*) r_width$load = req_ready;
-    always @(*) r_width$d = req_surf_width;
-    always @(*) r_height$clock = clock;
-    always @(*) r_height$load = req_ready;
-    always @(*) r_height$d = req_surf_height;
-    always @(*) r_depth$clock = clock;
-    always @(*) r_depth$load = req_ready;
-    always @(*) r_depth$d = req_surf_depth;
-    always @(*) d_valid$clock = clock;
-    always @(*) d_valid$load = d_free;
-    always @(*) d_valid$clear = reset_q$q;
-    always @(*) d_valid$d = r_valid$q;
-    always @(*) d_lanes$clock = clock;
-    always @(*) d_lanes$load = d_free;
-    always @(*) d_lanes$d = decoder$lane_enables;
-    always @(*) d_no_lanes$clock = clock;
-    always @(*) d_no_lanes$load = d_free;
-    always @(*) d_lanes_few$clock = clock;
-    always @(*) d_lanes_few$load = d_free;
-    always @(*) d_lanes_few$d = dec_lanes_count$few;
-    always @(*) d_illegal$clock = clock;
-    always @(*) d_illegal$load = d_free;
-    always @(*) d_illegal$d = decoder$illegal;
-    always @(*) d_elem_size$clock = clock;
-    always @(*) d_elem_size$load = d_free;
-    always @(*) d_elem_size$d = decoder$elem_size;
-    always @(*) d_last_elem$clock = clock;
-    always @(*) d_last_elem$load = d_free;
-    always @(*) d_last_elem$d = decoder$last_elem;
-    always @(*) d_space_slm$clock = clock;
-    always @(*) d_space_slm$load = d_free;
-    always @(*) d_space_slm$d = decoder$space_slm;
-    always @(*) d_addr_offset32$clock = clock;
-    always @(*) d_addr_offset32$load = d_free;
-    always @(*) d_addr_offset32$d = decoder$addr_offset32;
-    always @(*) d_addr_buffer$clock = clock;
-    always @(*) d_addr_buffer$load = d_free;
-    always @(*) d_addr_buffer$d = decoder$addr_buffer;
-    always @(*) d_kind_typed$clock = clock;
-    always @(*) d_kind_typed$load = d_free;
-    always @(*) d_kind_typed$d = decoder$kind_typed;
-    always @(*) d_write_only$clock = clock;
-    always @(*) d_write_only$load = d_free;
-    always @(*) d_write_only$d = decoder$write_only;
-    always @(*) d_swap_src$clock = clock;
-    always @(*) d_swap_src$load = d_free;
-    always @(*) d_swap_src$d = decoder$swap_src;
-    always @(*) d_v_present$clock = clock;
-    always @(*) d_v_present$load = d_free;
-    always @(*) d_v_present$d = decoder$v_present;
-    always @(*) d_r_present$clock = clock;
-    always @(*) d_r_present$load = d_free;
-    always @(*) d_r_present$d = decoder$r_present;
-    always @(*) d_lod_present$clock = clock;
-    always @(*) d_lod_present$load = d_free;
-    always @(*) d_lod_present$d = decoder$lod_present;
-    always @(*) d_alu_op$clock = clock;
-    always @(*) d_alu_op$load = d_free;
-    always @(*) d_alu_op$d = decoder$alu_op;
-    always @(*) d_alu_ty$clock = clock;
-    always @(*) d_alu_ty$load = d_free;
-    always @(*) d_alu_ty$d = decoder$alu_ty;
-    always @(*) d_alu_ftz$clock = clock;
-    always @(*) d_alu_ftz$load = d_free;
-    always @(*) d_alu_ftz$d = decoder$alu_ftz;
-    always @(*) d_surf_kind$clock = clock;
-    always @(*) d_surf_kind$load = d_free;
-    always @(*) d_surf_kind$d = r_surf_kind$q;
-    always @(*) d_surf_base$clock = clock;
-    always @(*) d_surf_base$load = d_free;
-    always @(*) d_surf_base$d = r_surf_base$q;
-    always @(*) d_surf_size$clock = clock;
-    always @(*) d_surf_size$load = d_free;
-    always @(*) d_surf_size$d = r_surf_size$q;
-    always @(*) d_surf_array$clock = clock;
-    always @(*) d_surf_array$load = d_free;
-    always @(*) d_surf_array$d = r_surf_array$q;
-    always @(*) d_surf_levels$clock = clock;
-    always @(*) d_surf_levels$load = d_free;
-    always @(*) d_surf_levels$d = r_surf_levels$q;
-    always @(*) d_surf_u16$clock = clock;
-    always @(*) d_surf_u16$load = d_free;
-    always @(*) d_surf_u16$d = r_surf_u16$q;
-    always @(*) d_slm_size$clock = clock;
-    always @(*) d_slm_size$load = d_free;
-    always @(*) d_slm_size$d = r_slm_size$q;
-    always @(*) d_width$clock = clock;
-    always @(*) d_width$load = d_free;
-    always @(*) d_width$d = r_width$q;
-    always @(*) d_height$clock = clock;
-    always @(*) d_height$load = d_free;
-    always @(*) d_height$d = r_height$q;
-    always @(*) d_depth$clock = clock;
-    always @(*) d_depth$load = d_free;
-    always @(*) d_depth$d = r_depth$q;
+    always @(*) front$clock = clock;
+    always @(*) front$reset = reset_q$q;
+    always @(*) front$req_valid = req_valid;
+    always @(*) front$req_desc = req_desc;
+    always @(*) front$req_dmask = req_dmask;
+    always @(*) front$req_pred_mask = req_pred_mask;
+    always @(*) front$req_surf_kind = req_surf_kind;
+    always @(*) front$req_surf_base = req_surf_base;
+    always @(*) front$req_surf_size = req_surf_size;
+    always @(*) front$req_surf_width = req_surf_width;
+    always @(*) front$req_surf_height = req_surf_height;
+    always @(*) front$req_surf_depth = req_surf_depth;
+    always @(*) front$req_surf_array = req_surf_array;
+    always @(*) front$req_surf_levels = req_surf_levels;
+    always @(*) front$req_surf_u16 = req_surf_u16;
+    always @(*) front$req_slm_size = req_slm_size;
+    always @(*) front$pay_addr = pay_addr;
+    always @(*) front$pay_src0 = pay_src0;
+    always @(*) front$pay_src1 = pay_src1;
+    always @(*) front$pay_coord = pay_coord;
+    always @(*) front$req_ready = req_ready;
+    always @(*) front$d_free = d_free;
+    always @(*) front$sel_take = sel_take;
+    always @(*) front$sel_lane = lane_select$lane;
+    always @(*) front$sel_last = sel_last;
+    always @(*) front$sel_marker = sel_marker;
+    always @(*) front$n_enter = n_enter;
     always @(*) pay_lane = lane_select$lane;
-    always @(*) pay_slot = d_slot$q;
-    always @(*) pbuf_addr$0$load = cap_load$0;
-    always @(*) pbuf_src0$0$load = cap_load$0;
-    always @(*) pbuf_src1$0$load = cap_load$0;
-    always @(*) pbuf_coord$0$load = cap_load$0;
-    always @(*) pbuf_addr$1$load = cap_load$1;
-    always @(*) pbuf_src0$1$load = cap_load$1;
-    always @(*) pbuf_src1$1$load = cap_load$1;
-    always @(*) pbuf_coord$1$load = cap_load$1;
+    always @(*) pay_slot = front$d_slot_q;
     always @(*) typed_lane_coord$clock = clock;
     always @(*) typed_lane_coord$load = n_enter;
-    always @(*) typed_lane_coord$r_present = n_r_present$q;
-    always @(*) typed_lane_coord$lod_present = n_lod_present$q;
-    always @(*) typed_lane_coord$from_port = cap_valid$q;
-    always @(*) typed_lane_coord$from_buf1 = n_buf$q;
+    always @(*) typed_lane_coord$r_present = front$n_r_present_q;
+    always @(*) typed_lane_coord$lod_present = front$n_lod_present_q;
+    always @(*) typed_lane_coord$from_port = front$cap_valid_q;
+    always @(*) typed_lane_coord$from_buf1 = front$n_buf_q;
     always @(*) typed_lane_coord$port_coord = pay_coord;
-    always @(*) typed_lane_coord$buf0_coord = pbuf_coord$0$q;
-    always @(*) typed_lane_coord$buf1_coord = pbuf_coord$1$q;
-    always @(*) typed_lane_coord$levels = n_surf_levels$q;
-    always @(*) typed_lane_coord$entry_rows = n_lane_rows$q;
+    always @(*) typed_lane_coord$buf0_coord = front$pbuf_coord_q$0;
+    always @(*) typed_lane_coord$buf1_coord = front$pbuf_coord_q$1;
+    always @(*) typed_lane_coord$levels = front$n_surf_levels_q;
+    always @(*) typed_lane_coord$entry_rows = front$n_lane_rows_q;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = address$t_walk_q;
     always @(*) elem_bytes = elem_bytes_of$value;
@@ -6026,83 +2563,52 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) address$issue_elem = elem_index$q;
     always @(*) address$issue_result_last = issue_lane_done;
     always @(*) address$issue_msg_last = issue_last;
-    always @(*) ent_src0$write_enable = alloc;
-    always @(*) ent_src0$write_index = tail_ptr$q;
-    always @(*) ent_src0$write_data = address$a_src0_q;
-    always @(*) ent_src1$write_enable = alloc;
-    always @(*) ent_src1$write_index = tail_ptr$q;
-    always @(*) ent_src1$write_data = address$a_src1_q;
-    always @(*) ent_bit_offset$write_enable = alloc;
-    always @(*) ent_bit_offset$write_index = tail_ptr$q;
-    always @(*) ent_bit_offset$write_data = address$a_bit_offset_q;
-    always @(*) ent_byte_enables$write_enable = alloc;
-    always @(*) ent_byte_enables$write_index = tail_ptr$q;
-    always @(*) ent_byte_enables$write_data = address$a_byte_enables_q;
-    always @(*) ent_size$write_enable = alloc;
-    always @(*) ent_size$write_index = tail_ptr$q;
-    always @(*) ent_size$write_data = address$a_size_q;
-    always @(*) ent_op$write_enable = alloc;
-    always @(*) ent_op$write_index = tail_ptr$q;
-    always @(*) ent_op$write_data = address$a_op_q;
-    always @(*) ent_ty$write_enable = alloc;
-    always @(*) ent_ty$write_index = tail_ptr$q;
-    always @(*) ent_ty$write_data = address$a_ty_q;
-    always @(*) ent_lane$write_enable = alloc;
-    always @(*) ent_lane$write_index = tail_ptr$q;
-    always @(*) ent_lane$write_data = address$a_lane_q;
-    always @(*) ent_elem$write_enable = alloc;
-    always @(*) ent_elem$write_index = tail_ptr$q;
-    always @(*) ent_elem$write_data = address$a_elem_q;
-    always @(*) ent_result_shift$write_enable = alloc;
-    always @(*) ent_result_shift$write_index = tail_ptr$q;
-    always @(*) ent_result_shift$write_data = address$a_result_shift_q;
-    always @(*) ent_line_at_head$write_enable = alloc;
-    always @(*) ent_line_at_head$write_index = tail_ptr$q;
-    always @(*) ent_line_at_head$write_data = address$a_line_q;
-    always @(*) read_return_seq$clock = clock;
-    always @(*) read_return_seq$load = mem_rdata_valid;
-    always @(*) read_return_seq$clear = reset_q$q;
-    always @(*) ent_data$0$wr_data = push_data$q;
-    always @(*) ent_data$0$rd_this = return_hit$0;
-    always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
-    always @(*) ent_data$0$clear_returned = alloc_hit$0;
-    always @(*) ent_data$1$wr_data = push_data$q;
-    always @(*) ent_data$1$rd_this = return_hit$1;
-    always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
-    always @(*) ent_data$1$clear_returned = alloc_hit$1;
-    always @(*) ent_data$2$wr_data = push_data$q;
-    always @(*) ent_data$2$rd_this = return_hit$2;
-    always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
-    always @(*) ent_data$2$clear_returned = alloc_hit$2;
-    always @(*) ent_data$3$wr_data = push_data$q;
-    always @(*) ent_data$3$rd_this = return_hit$3;
-    always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
-    always @(*) ent_data$3$clear_returned = alloc_hit$3;
-    always @(*) ent_data$4$wr_data = push_data$q;
-    always @(*) ent_data$4$rd_this = return_hit$4;
-    always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
-    always @(*) ent_data$4$clear_returned = alloc_hit$4;
-    always @(*) ent_data$5$wr_data = push_data$q;
-    always @(*) ent_data$5$rd_this = return_hit$5;
-    always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
-    always @(*) ent_data$5$clear_returned = alloc_hit$5;
-    always @(*) ent_data$6$wr_data = push_data$q;
-    always @(*) ent_data$6$rd_this = return_hit$6;
-    always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
-    always @(*) ent_data$6$clear_returned = alloc_hit$6;
-    always @(*) ent_data$7$wr_data = push_data$q;
-    always @(*) ent_data$7$rd_this = return_hit$7;
-    always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
-    always @(*) ent_data$7$clear_returned = alloc_hit$7;
-    always @(*) hq_data$advance = head_enters;
-    always @(*) hq_data$wr_data = push_data$q;
-    always @(*) hq_data$head_rd_this = head_return_hit;
-    always @(*) hq_data$next_rd_this = next_return_hit;
-    always @(*) hq_data$head_rd_keep = head_entry_keep$chosen;
-    always @(*) hq_data$next_rd_keep = next_entry_keep$chosen;
-    always @(*) hq_data$head_clear = alloc_at_head;
-    always @(*) hq_data$next_clear = alloc_at_next_head;
-    always @(*) hq_data$next_returned = next_head_returned;
+    always @(*) inflight$clock = clock;
+    always @(*) inflight$reset = reset_q$q;
+    always @(*) inflight$alloc = alloc;
+    always @(*) inflight$a_reads = a_reads;
+    always @(*) inflight$head_enters = head_enters;
+    always @(*) inflight$x_free = x_free;
+    always @(*) inflight$port_write = port_write;
+    always @(*) inflight$port_line = port_line;
+    always @(*) inflight$port_space = port_space;
+    always @(*) inflight$port_data = port_data;
+    always @(*) inflight$port_byte_enables = port_byte_enables;
+    always @(*) inflight$mem_rdata_valid = mem_rdata_valid;
+    always @(*) inflight$mem_rdata = mem_rdata;
+    always @(*) inflight$a_bit_offset = address$a_bit_offset_q;
+    always @(*) inflight$a_byte_enables = address$a_byte_enables_q;
+    always @(*) inflight$a_elem = address$a_elem_q;
+    always @(*) inflight$a_error = address$a_error_q;
+    always @(*) inflight$a_ftz = address$a_ftz_q;
+    always @(*) inflight$a_kind = address$a_kind_q;
+    always @(*) inflight$a_lane = address$a_lane_q;
+    always @(*) inflight$a_line = address$a_line_q;
+    always @(*) inflight$a_msg_last = address$a_msg_last_q;
+    always @(*) inflight$a_op = address$a_op_q;
+    always @(*) inflight$a_result_first = address$a_result_first_q;
+    always @(*) inflight$a_result_last = address$a_result_last_q;
+    always @(*) inflight$a_result_shift = address$a_result_shift_q;
+    always @(*) inflight$a_size = address$a_size_q;
+    always @(*) inflight$a_space = address$a_space_q;
+    always @(*) inflight$a_src0 = address$a_src0_q;
+    always @(*) inflight$a_src1 = address$a_src1_q;
+    always @(*) inflight$a_ty = address$a_ty_q;
+    always @(*) inflight$w_byte_enables = execute$w_byte_enables_q;
+    always @(*) inflight$w_line = execute$w_line_q;
+    always @(*) inflight$w_space = execute$w_space_q;
+    always @(*) inflight$x2_byte_enables = execute$x2_byte_enables_q;
+    always @(*) inflight$x2_line = execute$x2_line_q;
+    always @(*) inflight$x2_space = execute$x2_space_q;
+    always @(*) inflight$x3_byte_enables = execute$x3_byte_enables_q;
+    always @(*) inflight$x3_line = execute$x3_line_q;
+    always @(*) inflight$x3_space = execute$x3_space_q;
+    always @(*) inflight$x4_byte_enables = execute$x4_byte_enables_q;
+    always @(*) inflight$x4_line = execute$x4_line_q;
+    always @(*) inflight$x4_space = execute$x4_space_q;
+    always @(*) inflight$x_byte_enables = execute$x_byte_enables_q;
+    always @(*) inflight$x_line = execute$x_line_q;
+    always @(*) inflight$x_space = execute$x_space_q;
     
 endmodule // atomic_unit_l8_w32_int
 
@@ -15715,44 +12221,6 @@ module atomic_unit_l8_w32_int$alu$x_width_mask(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$x_width_mask
 
 
-module atomic_unit_l8_w32_int$cap_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$cap_buf
-
-
-module atomic_unit_l8_w32_int$cap_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$cap_valid
-
-
 module atomic_unit_l8_w32_int$ctx_addr_buffer(d,q,clock);
     
     // Module arguments
@@ -16114,2159 +12582,6 @@ module atomic_unit_l8_w32_int$ctx_write_only(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$ctx_write_only
 
 
-module atomic_unit_l8_w32_int$d_addr_buffer(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_addr_buffer
-
-
-module atomic_unit_l8_w32_int$d_addr_offset32(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_addr_offset32
-
-
-module atomic_unit_l8_w32_int$d_alu_ftz(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_alu_ftz
-
-
-module atomic_unit_l8_w32_int$d_alu_op(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 5'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_alu_op
-
-
-module atomic_unit_l8_w32_int$d_alu_ty(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 4'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_alu_ty
-
-
-module atomic_unit_l8_w32_int$d_depth(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_depth
-
-
-module atomic_unit_l8_w32_int$d_elem_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_elem_size
-
-
-module atomic_unit_l8_w32_int$d_height(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_height
-
-
-module atomic_unit_l8_w32_int$d_illegal(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_illegal
-
-
-module atomic_unit_l8_w32_int$d_kind_typed(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_kind_typed
-
-
-module atomic_unit_l8_w32_int$d_lanes(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_lanes
-
-
-module atomic_unit_l8_w32_int$d_lanes_few(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_lanes_few
-
-
-module atomic_unit_l8_w32_int$d_last_elem(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_last_elem
-
-
-module atomic_unit_l8_w32_int$d_lod_present(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_lod_present
-
-
-module atomic_unit_l8_w32_int$d_no_lanes(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_no_lanes
-
-
-module atomic_unit_l8_w32_int$d_r_present(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_r_present
-
-
-module atomic_unit_l8_w32_int$d_slm_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_slm_size
-
-
-module atomic_unit_l8_w32_int$d_slot(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$d_slot
-
-
-module atomic_unit_l8_w32_int$d_space_slm(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_space_slm
-
-
-module atomic_unit_l8_w32_int$d_surf_array(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_surf_array
-
-
-module atomic_unit_l8_w32_int$d_surf_base(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_surf_base
-
-
-module atomic_unit_l8_w32_int$d_surf_kind(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_surf_kind
-
-
-module atomic_unit_l8_w32_int$d_surf_levels(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_surf_levels
-
-
-module atomic_unit_l8_w32_int$d_surf_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_surf_size
-
-
-module atomic_unit_l8_w32_int$d_surf_u16(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_surf_u16
-
-
-module atomic_unit_l8_w32_int$d_swap_src(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_swap_src
-
-
-module atomic_unit_l8_w32_int$d_v_present(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_v_present
-
-
-module atomic_unit_l8_w32_int$d_valid(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_valid
-
-
-module atomic_unit_l8_w32_int$d_width(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_width
-
-
-module atomic_unit_l8_w32_int$d_write_only(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$d_write_only
-
-
-module atomic_unit_l8_w32_int$dec_lanes_count(mask,few);
-    
-    // Module arguments
-    input wire  [31:0] mask;
-    output reg  few;
-    
-    // Constant declarations
-    localparam  enabled = 32'hff;
-    
-    // Update code (custom)
-    wire [31:0] set = mask & 32'h000000ff;
-    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
-    // set (meaningful at the multiples of stride; the bits between are unused)
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] at_least1_1 = set;
-    wire [31:0] at_least2_1 = 32'h0;
-    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
-    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
-    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
-    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
-    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
-    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
-    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
-    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
-    wire [31:0] at_least2_32 = at_least2_16 | (at_least2_16 >> 16) | (at_least1_16 & (at_least1_16 >> 16));
-    /* verilator lint_on UNUSEDSIGNAL */
-    always @(*) few = ~at_least2_32[0];
-endmodule // atomic_unit_l8_w32_int$dec_lanes_count
-
-
-module atomic_unit_l8_w32_int$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
-    
-    // Module arguments
-    input wire  [127:0] desc;
-    input wire  [31:0] dmask;
-    input wire  [31:0] pred_mask;
-    input wire  [2:0] surf_kind;
-    input wire  surf_u16;
-    output reg  kind_typed;
-    output reg  illegal;
-    output reg  [31:0] lane_enables;
-    output reg  [4:0] alu_op;
-    output reg  [3:0] alu_ty;
-    output reg  alu_ftz;
-    output reg  [2:0] elem_size;
-    output reg  [2:0] last_elem;
-    output reg  space_slm;
-    output reg  addr_offset32;
-    output reg  addr_buffer;
-    output reg  write_only;
-    output reg  swap_src;
-    output reg  v_present;
-    output reg  r_present;
-    output reg  lod_present;
-    
-    // Constant declarations
-    localparam  opcode_svm = 8'h4e;
-    localparam  subop_svm_atomic = 8'h5;
-    localparam  subop_svm_scatter = 8'h4;
-    localparam  opcode_dword = 8'h7d;
-    localparam  opcode_typed = 8'h73;
-    localparam  opcode_ptx = 8'ha7;
-    localparam  byte_255 = 8'hff;
-    localparam  one_byte = 8'h1;
-    localparam  two_byte = 8'h2;
-    localparam  exec_lanes$0 = 32'h1;
-    localparam  exec_lanes$1 = 32'h3;
-    localparam  exec_lanes$2 = 32'hf;
-    localparam  exec_lanes$3 = 32'hff;
-    localparam  exec_lanes$4 = 32'hffff;
-    localparam  exec_lanes$5 = 32'hffffffff;
-    localparam  all_lanes = 32'hffffffff;
-    localparam  exec_code_8 = 3'b11;
-    localparam  max_exec_svm_atomic = 3'b11;
-    localparam  max_exec_dword = 3'b101;
-    localparam  max_exec_scatter = 3'b100;
-    localparam  max_exec_ptx = 3'b101;
-    localparam  surf_kind_buffer = 3'b101;
-    localparam  size_1b = 3'b0;
-    localparam  size_2b = 3'b1;
-    localparam  size_4b = 3'b10;
-    localparam  size_8b = 3'b11;
-    localparam  size_16b = 3'b100;
-    localparam  count_minus_one$0 = 3'b0;
-    localparam  count_minus_one$1 = 3'b1;
-    localparam  count_minus_one$2 = 3'b11;
-    localparam  count_minus_one$3 = 3'b111;
-    localparam  log2_3$0 = 3'b0;
-    localparam  log2_3$1 = 3'b1;
-    localparam  log2_3$2 = 3'b10;
-    localparam  log2_3$3 = 3'b11;
-    localparam  zero_op = 5'b0;
-    localparam  zero_ty = 4'h0;
-    localparam  zero_elem = 3'b0;
-    localparam  width_code_16 = 2'b1;
-    localparam  width_code_64 = 2'b10;
-    localparam  width_code_reserved = 2'b11;
-    localparam  block_code_1b = 2'b0;
-    localparam  block_code_4b = 2'b1;
-    localparam  block_code_8b = 2'b10;
-    localparam  block_code_reserved = 2'b11;
-    localparam  blocks_code_8 = 2'b11;
-    localparam  tail_svm_atomic = 128'hffffffffffff00000000000000000000;
-    localparam  tail_dword = 128'hffffffffffff00000000000000000000;
-    localparam  tail_typed = 128'hffffff00000000000000000000000000;
-    localparam  tail_scatter = 128'hffffffffffffff000000000000000000;
-    localparam  tail_ptx = 128'hffffff00000000000000000000000000;
-    localparam  visa_known = 32'h73fff;
-    localparam  visa_typed = 32'h3fff;
-    localparam  visa_float = 32'h70000;
-    localparam  visa_src0_null = 32'h200c;
-    localparam  visa_src1_required = 32'h40080;
-    localparam  visa_ty_16$0 = 4'h0;
-    localparam  visa_ty_16$1 = 4'h0;
-    localparam  visa_ty_16$2 = 4'h0;
-    localparam  visa_ty_16$3 = 4'h0;
-    localparam  visa_ty_16$4 = 4'h0;
-    localparam  visa_ty_16$5 = 4'h0;
-    localparam  visa_ty_16$6 = 4'h0;
-    localparam  visa_ty_16$7 = 4'h0;
-    localparam  visa_ty_16$8 = 4'h0;
-    localparam  visa_ty_16$9 = 4'h0;
-    localparam  visa_ty_16$10 = 4'h0;
-    localparam  visa_ty_16$11 = 4'h0;
-    localparam  visa_ty_16$12 = 4'h0;
-    localparam  visa_ty_16$13 = 4'h0;
-    localparam  visa_ty_16$14 = 4'h0;
-    localparam  visa_ty_16$15 = 4'h0;
-    localparam  visa_ty_16$16 = 4'h4;
-    localparam  visa_ty_16$17 = 4'h4;
-    localparam  visa_ty_16$18 = 4'h4;
-    localparam  visa_ty_16$19 = 4'h0;
-    localparam  visa_ty_16$20 = 4'h0;
-    localparam  visa_ty_16$21 = 4'h0;
-    localparam  visa_ty_16$22 = 4'h0;
-    localparam  visa_ty_16$23 = 4'h0;
-    localparam  visa_ty_16$24 = 4'h0;
-    localparam  visa_ty_16$25 = 4'h0;
-    localparam  visa_ty_16$26 = 4'h0;
-    localparam  visa_ty_16$27 = 4'h0;
-    localparam  visa_ty_16$28 = 4'h0;
-    localparam  visa_ty_16$29 = 4'h0;
-    localparam  visa_ty_16$30 = 4'h0;
-    localparam  visa_ty_16$31 = 4'h0;
-    localparam  visa_ty_32$0 = 4'h1;
-    localparam  visa_ty_32$1 = 4'h1;
-    localparam  visa_ty_32$2 = 4'h1;
-    localparam  visa_ty_32$3 = 4'h1;
-    localparam  visa_ty_32$4 = 4'h1;
-    localparam  visa_ty_32$5 = 4'h1;
-    localparam  visa_ty_32$6 = 4'h1;
-    localparam  visa_ty_32$7 = 4'h1;
-    localparam  visa_ty_32$8 = 4'h1;
-    localparam  visa_ty_32$9 = 4'h1;
-    localparam  visa_ty_32$10 = 4'h1;
-    localparam  visa_ty_32$11 = 4'h1;
-    localparam  visa_ty_32$12 = 4'h1;
-    localparam  visa_ty_32$13 = 4'h1;
-    localparam  visa_ty_32$14 = 4'h0;
-    localparam  visa_ty_32$15 = 4'h0;
-    localparam  visa_ty_32$16 = 4'h6;
-    localparam  visa_ty_32$17 = 4'h6;
-    localparam  visa_ty_32$18 = 4'h6;
-    localparam  visa_ty_32$19 = 4'h0;
-    localparam  visa_ty_32$20 = 4'h0;
-    localparam  visa_ty_32$21 = 4'h0;
-    localparam  visa_ty_32$22 = 4'h0;
-    localparam  visa_ty_32$23 = 4'h0;
-    localparam  visa_ty_32$24 = 4'h0;
-    localparam  visa_ty_32$25 = 4'h0;
-    localparam  visa_ty_32$26 = 4'h0;
-    localparam  visa_ty_32$27 = 4'h0;
-    localparam  visa_ty_32$28 = 4'h0;
-    localparam  visa_ty_32$29 = 4'h0;
-    localparam  visa_ty_32$30 = 4'h0;
-    localparam  visa_ty_32$31 = 4'h0;
-    localparam  visa_ty_64$0 = 4'h2;
-    localparam  visa_ty_64$1 = 4'h2;
-    localparam  visa_ty_64$2 = 4'h2;
-    localparam  visa_ty_64$3 = 4'h2;
-    localparam  visa_ty_64$4 = 4'h2;
-    localparam  visa_ty_64$5 = 4'h2;
-    localparam  visa_ty_64$6 = 4'h2;
-    localparam  visa_ty_64$7 = 4'h2;
-    localparam  visa_ty_64$8 = 4'h2;
-    localparam  visa_ty_64$9 = 4'h2;
-    localparam  visa_ty_64$10 = 4'h2;
-    localparam  visa_ty_64$11 = 4'h2;
-    localparam  visa_ty_64$12 = 4'h2;
-    localparam  visa_ty_64$13 = 4'h2;
-    localparam  visa_ty_64$14 = 4'h0;
-    localparam  visa_ty_64$15 = 4'h0;
-    localparam  visa_ty_64$16 = 4'h6;
-    localparam  visa_ty_64$17 = 4'h6;
-    localparam  visa_ty_64$18 = 4'h6;
-    localparam  visa_ty_64$19 = 4'h0;
-    localparam  visa_ty_64$20 = 4'h0;
-    localparam  visa_ty_64$21 = 4'h0;
-    localparam  visa_ty_64$22 = 4'h0;
-    localparam  visa_ty_64$23 = 4'h0;
-    localparam  visa_ty_64$24 = 4'h0;
-    localparam  visa_ty_64$25 = 4'h0;
-    localparam  visa_ty_64$26 = 4'h0;
-    localparam  visa_ty_64$27 = 4'h0;
-    localparam  visa_ty_64$28 = 4'h0;
-    localparam  visa_ty_64$29 = 4'h0;
-    localparam  visa_ty_64$30 = 4'h0;
-    localparam  visa_ty_64$31 = 4'h0;
-    localparam  ptx_op_known = 16'h3ff;
-    localparam  ptx_type_known = 16'h3fff;
-    localparam  ptx_scalar_types$0 = 16'h6;
-    localparam  ptx_scalar_types$1 = 16'h6;
-    localparam  ptx_scalar_types$2 = 16'h6;
-    localparam  ptx_scalar_types$3 = 16'hf;
-    localparam  ptx_scalar_types$4 = 16'he;
-    localparam  ptx_scalar_types$5 = 16'h3ff0;
-    localparam  ptx_scalar_types$6 = 16'h10;
-    localparam  ptx_scalar_types$7 = 16'h10;
-    localparam  ptx_scalar_types$8 = 16'hf0;
-    localparam  ptx_scalar_types$9 = 16'hf0;
-    localparam  ptx_scalar_types$10 = 16'h0;
-    localparam  ptx_scalar_types$11 = 16'h0;
-    localparam  ptx_scalar_types$12 = 16'h0;
-    localparam  ptx_scalar_types$13 = 16'h0;
-    localparam  ptx_scalar_types$14 = 16'h0;
-    localparam  ptx_scalar_types$15 = 16'h0;
-    localparam  ptx_vector_types$0 = 16'h0;
-    localparam  ptx_vector_types$1 = 16'h0;
-    localparam  ptx_vector_types$2 = 16'h0;
-    localparam  ptx_vector_types$3 = 16'h0;
-    localparam  ptx_vector_types$4 = 16'h0;
-    localparam  ptx_vector_types$5 = 16'h3d00;
-    localparam  ptx_vector_types$6 = 16'h0;
-    localparam  ptx_vector_types$7 = 16'h0;
-    localparam  ptx_vector_types$8 = 16'h3c00;
-    localparam  ptx_vector_types$9 = 16'h3c00;
-    localparam  ptx_vector_types$10 = 16'h0;
-    localparam  ptx_vector_types$11 = 16'h0;
-    localparam  ptx_vector_types$12 = 16'h0;
-    localparam  ptx_vector_types$13 = 16'h0;
-    localparam  ptx_vector_types$14 = 16'h0;
-    localparam  ptx_vector_types$15 = 16'h0;
-    localparam  ptx_elem_ty$0 = 4'h0;
-    localparam  ptx_elem_ty$1 = 4'h1;
-    localparam  ptx_elem_ty$2 = 4'h2;
-    localparam  ptx_elem_ty$3 = 4'h3;
-    localparam  ptx_elem_ty$4 = 4'h1;
-    localparam  ptx_elem_ty$5 = 4'h2;
-    localparam  ptx_elem_ty$6 = 4'h1;
-    localparam  ptx_elem_ty$7 = 4'h2;
-    localparam  ptx_elem_ty$8 = 4'h6;
-    localparam  ptx_elem_ty$9 = 4'h7;
-    localparam  ptx_elem_ty$10 = 4'h4;
-    localparam  ptx_elem_ty$11 = 4'h8;
-    localparam  ptx_elem_ty$12 = 4'h5;
-    localparam  ptx_elem_ty$13 = 4'h9;
-    localparam  ptx_elem_ty$14 = 4'h0;
-    localparam  ptx_elem_ty$15 = 4'h0;
-    localparam  ptx_elem_size$0 = 3'b1;
-    localparam  ptx_elem_size$1 = 3'b10;
-    localparam  ptx_elem_size$2 = 3'b11;
-    localparam  ptx_elem_size$3 = 3'b100;
-    localparam  ptx_elem_size$4 = 3'b10;
-    localparam  ptx_elem_size$5 = 3'b11;
-    localparam  ptx_elem_size$6 = 3'b10;
-    localparam  ptx_elem_size$7 = 3'b11;
-    localparam  ptx_elem_size$8 = 3'b10;
-    localparam  ptx_elem_size$9 = 3'b11;
-    localparam  ptx_elem_size$10 = 3'b1;
-    localparam  ptx_elem_size$11 = 3'b10;
-    localparam  ptx_elem_size$12 = 3'b1;
-    localparam  ptx_elem_size$13 = 3'b10;
-    localparam  ptx_elem_size$14 = 3'b0;
-    localparam  ptx_elem_size$15 = 3'b0;
-    localparam  ptx_half_types = 16'h3c00;
-    localparam  ptx_cas_no_hint_types = 16'h9;
-    localparam  ptx_op_cas = 4'h3;
-    localparam  ptx_type_f32 = 4'h8;
-    localparam  ptx_space_max = 3'b100;
-    localparam  ptx_space_global = 3'b1;
-    localparam  ptx_space_shared = 3'b10;
-    localparam  ptx_qual_max = 3'b100;
-    localparam  lanes_built = 32'hff;
-    localparam  max_exec_built = 3'b11;
-    localparam  max_size_built = 3'b10;
-    localparam  fp_built = 1'b0;
-    localparam  float_only_ops = 32'hc70000;
-    localparam  float_types = 16'h3f0;
-    localparam  op_add = 5'b0;
-    localparam  ty_b128 = 4'h3;
-    
-    // Stub signals
-    reg  [3:0] ptx_alu_rom$op;
-    reg  [3:0] ptx_alu_rom$ty;
-    wire  [4:0] ptx_alu_rom$alu_op;
-    reg  [55:0] numbering$fields;
-    wire  numbering$visa_misnumbered;
-    wire  numbering$ptx_misnumbered;
-    
-    // Local signals
-    reg  kind_svm_atomic;
-    reg  kind_dword;
-    reg  kind_scatter;
-    reg  kind_ptx;
-    reg  [7:0] byte$0;
-    reg  [7:0] byte$1;
-    reg  [7:0] byte$2;
-    reg  [7:0] byte$3;
-    reg  [7:0] byte$4;
-    reg  [7:0] byte$5;
-    reg  [7:0] byte$6;
-    reg  [7:0] byte$7;
-    reg  [7:0] byte$8;
-    reg  [7:0] byte$9;
-    reg  [7:0] byte$10;
-    reg  [7:0] byte$11;
-    reg  [7:0] byte$12;
-    reg  [7:0] exec_byte;
-    reg  [2:0] exec_code;
-    reg  [2:0] exec_max;
-    reg  [7:0] pred_lo;
-    reg  [7:0] pred_hi;
-    reg  pred_present;
-    reg  [7:0] visa_op_byte;
-    reg  [4:0] visa_code;
-    reg  visa_w16;
-    reg  visa_w64;
-    reg  [3:0] visa_ty_at_16;
-    reg  [3:0] visa_ty_at_32;
-    reg  [3:0] visa_ty_at_64;
-    reg  [3:0] ptx_op;
-    reg  [3:0] ptx_ty;
-    reg  [1:0] ptx_vec;
-    reg  [2:0] ptx_space;
-    reg  ptx_is_cas;
-    reg  ptx_hint;
-    reg  ptx_global_or_generic;
-    reg  ptx_scalar_ok;
-    reg  ptx_vector_ok;
-    reg  [4:0] ptx_alu_op;
-    reg  [2:0] ptx_size;
-    reg  [2:0] ptx_vector_log2;
-    reg  [2:0] ptx_total_log2;
-    reg  [31:0] dispatch_1;
-    reg  [31:0] dispatch_2;
-    reg  [31:0] dispatch;
-    reg  [31:0] predicate;
-    reg  [31:0] exec_mask;
-    reg  [7:0] surface_byte;
-    reg  field_set$0;
-    reg  field_set$1;
-    reg  field_set$2;
-    reg  field_set$3;
-    reg  field_set$4;
-    reg  field_set$5;
-    reg  field_set$6;
-    reg  src0_null_b5;
-    reg  src1_required_b5;
-    reg  src0_null_b1;
-    reg  src1_required_b1;
-    reg  svm_presence_bad;
-    reg  dword_presence_bad;
-    reg  typed_presence_bad;
-    reg  ptx_presence_bad;
-    reg  scatter_operands_bad;
-    reg  bad_opcode;
-    reg  bad_exec;
-    reg  bad_pred;
-    reg  bad_op;
-    reg  bad_operands;
-    reg  bad_tail;
-    reg  bad_surface;
-    reg  bad_config;
-    reg  needs_fp;
-    
-    // Sub module instances
-    atomic_unit_l8_w32_int$decoder$ptx_alu_rom ptx_alu_rom(
-        .op(ptx_alu_rom$op),
-        .ty(ptx_alu_rom$ty),
-        .alu_op(ptx_alu_rom$alu_op)
-    );
-    atomic_unit_l8_w32_int$decoder$numbering numbering(
-        .fields(numbering$fields),
-        .visa_misnumbered(numbering$visa_misnumbered),
-        .ptx_misnumbered(numbering$ptx_misnumbered)
-    );
-    
-    // Update code
-    always @(*) begin
-        ptx_alu_rom$op = desc[(32'h8)+:(4)];
-        numbering$fields = desc[(32'h30)+:(56)];
-        ptx_alu_rom$ty = desc[(32'h10)+:(4)];
-        byte$0 = desc[(0 * 32'h8)+:(8)];
-        byte$1 = desc[(1 * 32'h8)+:(8)];
-        byte$2 = desc[(2 * 32'h8)+:(8)];
-        byte$3 = desc[(3 * 32'h8)+:(8)];
-        byte$4 = desc[(4 * 32'h8)+:(8)];
-        byte$5 = desc[(5 * 32'h8)+:(8)];
-        byte$6 = desc[(6 * 32'h8)+:(8)];
-        byte$7 = desc[(7 * 32'h8)+:(8)];
-        byte$8 = desc[(8 * 32'h8)+:(8)];
-        byte$9 = desc[(9 * 32'h8)+:(8)];
-        byte$10 = desc[(10 * 32'h8)+:(8)];
-        byte$11 = desc[(11 * 32'h8)+:(8)];
-        byte$12 = desc[(12 * 32'h8)+:(8)];
-        kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
-        kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
-        kind_dword = byte$0 == opcode_dword;
-        kind_typed = byte$0 == opcode_typed;
-        kind_ptx = byte$0 == opcode_ptx;
-        bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
-        exec_byte = byte$2;
-        pred_lo = byte$3;
-        pred_hi = byte$4;
-        visa_op_byte = byte$1;
-        exec_max = max_exec_dword;
-        if (kind_svm_atomic) begin
-            visa_op_byte = byte$5;
-            exec_max = max_exec_svm_atomic;
-        end
-        if (kind_scatter) begin
-            exec_max = max_exec_scatter;
-        end
-        if (kind_typed) begin
-            exec_max = exec_code_8;
-        end
-        if (kind_ptx) begin
-            exec_byte = byte$5;
-            pred_lo = byte$6;
-            pred_hi = byte$7;
-            exec_max = max_exec_ptx;
-        end
-        exec_code = exec_byte[(32'h0)+:(3)];
-        bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
-        if (kind_typed & (exec_code != exec_code_8)) begin
-            bad_exec = 1'b1;
-        end
-        exec_mask = all_lanes;
-        if (exec_code == 0) begin
-            exec_mask = exec_lanes$0;
-        end
-        if (exec_code == 1) begin
-            exec_mask = exec_lanes$1;
-        end
-        if (exec_code == 2) begin
-            exec_mask = exec_lanes$2;
-        end
-        if (exec_code == 3) begin
-            exec_mask = exec_lanes$3;
-        end
-        if (exec_code == 4) begin
-            exec_mask = exec_lanes$4;
-        end
-        if (exec_code == 5) begin
-            exec_mask = exec_lanes$5;
-        end
-        dispatch_1 = dmask;
-        if (exec_byte[32'h4]) begin
-            dispatch_1 = dmask >> 32'h4;
-        end
-        dispatch_2 = dispatch_1;
-        if (exec_byte[32'h5]) begin
-            dispatch_2 = dispatch_1 >> 32'h8;
-        end
-        dispatch = dispatch_2;
-        if (exec_byte[32'h6]) begin
-            dispatch = dispatch_2 >> 32'h10;
-        end
-        if (exec_byte[32'h7]) begin
-            dispatch = all_lanes;
-        end
-        pred_present = |(pred_lo | pred_hi);
-        bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
-        predicate = all_lanes;
-        if (pred_present) begin
-            predicate = pred_mask;
-            if (pred_hi[32'h7]) begin
-                predicate = ~pred_mask;
-            end
-        end
-        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
-        visa_code = visa_op_byte[(32'h0)+:(5)];
-        visa_w16 = visa_op_byte[32'h5];
-        visa_w64 = 1'b0;
-        if (kind_svm_atomic) begin
-            visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
-            visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
-        end
-        visa_ty_at_16 = zero_ty;
-        visa_ty_at_32 = zero_ty;
-        visa_ty_at_64 = zero_ty;
-        if (visa_code == 0) begin
-            visa_ty_at_16 = visa_ty_16$0;
-            visa_ty_at_32 = visa_ty_32$0;
-            visa_ty_at_64 = visa_ty_64$0;
-        end
-        if (visa_code == 1) begin
-            visa_ty_at_16 = visa_ty_16$1;
-            visa_ty_at_32 = visa_ty_32$1;
-            visa_ty_at_64 = visa_ty_64$1;
-        end
-        if (visa_code == 2) begin
-            visa_ty_at_16 = visa_ty_16$2;
-            visa_ty_at_32 = visa_ty_32$2;
-            visa_ty_at_64 = visa_ty_64$2;
-        end
-        if (visa_code == 3) begin
-            visa_ty_at_16 = visa_ty_16$3;
-            visa_ty_at_32 = visa_ty_32$3;
-            visa_ty_at_64 = visa_ty_64$3;
-        end
-        if (visa_code == 4) begin
-            visa_ty_at_16 = visa_ty_16$4;
-            visa_ty_at_32 = visa_ty_32$4;
-            visa_ty_at_64 = visa_ty_64$4;
-        end
-        if (visa_code == 5) begin
-            visa_ty_at_16 = visa_ty_16$5;
-            visa_ty_at_32 = visa_ty_32$5;
-            visa_ty_at_64 = visa_ty_64$5;
-        end
-        if (visa_code == 6) begin
-            visa_ty_at_16 = visa_ty_16$6;
-            visa_ty_at_32 = visa_ty_32$6;
-            visa_ty_at_64 = visa_ty_64$6;
-        end
-        if (visa_code == 7) begin
-            visa_ty_at_16 = visa_ty_16$7;
-            visa_ty_at_32 = visa_ty_32$7;
-            visa_ty_at_64 = visa_ty_64$7;
-        end
-        if (visa_code == 8) begin
-            visa_ty_at_16 = visa_ty_16$8;
-            visa_ty_at_32 = visa_ty_32$8;
-            visa_ty_at_64 = visa_ty_64$8;
-        end
-        if (visa_code == 9) begin
-            visa_ty_at_16 = visa_ty_16$9;
-            visa_ty_at_32 = visa_ty_32$9;
-            visa_ty_at_64 = visa_ty_64$9;
-        end
-        if (visa_code == 10) begin
-            visa_ty_at_16 = visa_ty_16$10;
-            visa_ty_at_32 = visa_ty_32$10;
-            visa_ty_at_64 = visa_ty_64$10;
-        end
-        if (visa_code == 11) begin
-            visa_ty_at_16 = visa_ty_16$11;
-            visa_ty_at_32 = visa_ty_32$11;
-            visa_ty_at_64 = visa_ty_64$11;
-        end
-        if (visa_code == 12) begin
-            visa_ty_at_16 = visa_ty_16$12;
-            visa_ty_at_32 = visa_ty_32$12;
-            visa_ty_at_64 = visa_ty_64$12;
-        end
-        if (visa_code == 13) begin
-            visa_ty_at_16 = visa_ty_16$13;
-            visa_ty_at_32 = visa_ty_32$13;
-            visa_ty_at_64 = visa_ty_64$13;
-        end
-        if (visa_code == 14) begin
-            visa_ty_at_16 = visa_ty_16$14;
-            visa_ty_at_32 = visa_ty_32$14;
-            visa_ty_at_64 = visa_ty_64$14;
-        end
-        if (visa_code == 15) begin
-            visa_ty_at_16 = visa_ty_16$15;
-            visa_ty_at_32 = visa_ty_32$15;
-            visa_ty_at_64 = visa_ty_64$15;
-        end
-        if (visa_code == 16) begin
-            visa_ty_at_16 = visa_ty_16$16;
-            visa_ty_at_32 = visa_ty_32$16;
-            visa_ty_at_64 = visa_ty_64$16;
-        end
-        if (visa_code == 17) begin
-            visa_ty_at_16 = visa_ty_16$17;
-            visa_ty_at_32 = visa_ty_32$17;
-            visa_ty_at_64 = visa_ty_64$17;
-        end
-        if (visa_code == 18) begin
-            visa_ty_at_16 = visa_ty_16$18;
-            visa_ty_at_32 = visa_ty_32$18;
-            visa_ty_at_64 = visa_ty_64$18;
-        end
-        if (visa_code == 19) begin
-            visa_ty_at_16 = visa_ty_16$19;
-            visa_ty_at_32 = visa_ty_32$19;
-            visa_ty_at_64 = visa_ty_64$19;
-        end
-        if (visa_code == 20) begin
-            visa_ty_at_16 = visa_ty_16$20;
-            visa_ty_at_32 = visa_ty_32$20;
-            visa_ty_at_64 = visa_ty_64$20;
-        end
-        if (visa_code == 21) begin
-            visa_ty_at_16 = visa_ty_16$21;
-            visa_ty_at_32 = visa_ty_32$21;
-            visa_ty_at_64 = visa_ty_64$21;
-        end
-        if (visa_code == 22) begin
-            visa_ty_at_16 = visa_ty_16$22;
-            visa_ty_at_32 = visa_ty_32$22;
-            visa_ty_at_64 = visa_ty_64$22;
-        end
-        if (visa_code == 23) begin
-            visa_ty_at_16 = visa_ty_16$23;
-            visa_ty_at_32 = visa_ty_32$23;
-            visa_ty_at_64 = visa_ty_64$23;
-        end
-        if (visa_code == 24) begin
-            visa_ty_at_16 = visa_ty_16$24;
-            visa_ty_at_32 = visa_ty_32$24;
-            visa_ty_at_64 = visa_ty_64$24;
-        end
-        if (visa_code == 25) begin
-            visa_ty_at_16 = visa_ty_16$25;
-            visa_ty_at_32 = visa_ty_32$25;
-            visa_ty_at_64 = visa_ty_64$25;
-        end
-        if (visa_code == 26) begin
-            visa_ty_at_16 = visa_ty_16$26;
-            visa_ty_at_32 = visa_ty_32$26;
-            visa_ty_at_64 = visa_ty_64$26;
-        end
-        if (visa_code == 27) begin
-            visa_ty_at_16 = visa_ty_16$27;
-            visa_ty_at_32 = visa_ty_32$27;
-            visa_ty_at_64 = visa_ty_64$27;
-        end
-        if (visa_code == 28) begin
-            visa_ty_at_16 = visa_ty_16$28;
-            visa_ty_at_32 = visa_ty_32$28;
-            visa_ty_at_64 = visa_ty_64$28;
-        end
-        if (visa_code == 29) begin
-            visa_ty_at_16 = visa_ty_16$29;
-            visa_ty_at_32 = visa_ty_32$29;
-            visa_ty_at_64 = visa_ty_64$29;
-        end
-        if (visa_code == 30) begin
-            visa_ty_at_16 = visa_ty_16$30;
-            visa_ty_at_32 = visa_ty_32$30;
-            visa_ty_at_64 = visa_ty_64$30;
-        end
-        if (visa_code == 31) begin
-            visa_ty_at_16 = visa_ty_16$31;
-            visa_ty_at_32 = visa_ty_32$31;
-            visa_ty_at_64 = visa_ty_64$31;
-        end
-        ptx_op = byte$1[(32'h0)+:(4)];
-        ptx_hint = byte$1[32'h5];
-        ptx_ty = byte$2[(32'h0)+:(4)];
-        ptx_vec = byte$2[(32'h4)+:(2)];
-        ptx_space = byte$3[(32'h0)+:(3)];
-        ptx_is_cas = ptx_op == ptx_op_cas;
-        ptx_global_or_generic = ptx_space <= ptx_space_global;
-        ptx_scalar_ok = 1'b0;
-        ptx_vector_ok = 1'b0;
-        if (ptx_op == 0) begin
-            ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$0[ptx_ty];
-        end
-        if (ptx_op == 1) begin
-            ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$1[ptx_ty];
-        end
-        if (ptx_op == 2) begin
-            ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$2[ptx_ty];
-        end
-        if (ptx_op == 3) begin
-            ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$3[ptx_ty];
-        end
-        if (ptx_op == 4) begin
-            ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$4[ptx_ty];
-        end
-        if (ptx_op == 5) begin
-            ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$5[ptx_ty];
-        end
-        if (ptx_op == 6) begin
-            ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$6[ptx_ty];
-        end
-        if (ptx_op == 7) begin
-            ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$7[ptx_ty];
-        end
-        if (ptx_op == 8) begin
-            ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$8[ptx_ty];
-        end
-        if (ptx_op == 9) begin
-            ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$9[ptx_ty];
-        end
-        if (ptx_op == 10) begin
-            ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$10[ptx_ty];
-        end
-        if (ptx_op == 11) begin
-            ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$11[ptx_ty];
-        end
-        if (ptx_op == 12) begin
-            ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$12[ptx_ty];
-        end
-        if (ptx_op == 13) begin
-            ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$13[ptx_ty];
-        end
-        if (ptx_op == 14) begin
-            ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$14[ptx_ty];
-        end
-        if (ptx_op == 15) begin
-            ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
-            ptx_vector_ok = ptx_vector_types$15[ptx_ty];
-        end
-        ptx_alu_op = ptx_alu_rom$alu_op;
-        ptx_size = size_1b;
-        if (ptx_ty == 0) begin
-            ptx_size = ptx_elem_size$0;
-        end
-        if (ptx_ty == 1) begin
-            ptx_size = ptx_elem_size$1;
-        end
-        if (ptx_ty == 2) begin
-            ptx_size = ptx_elem_size$2;
-        end
-        if (ptx_ty == 3) begin
-            ptx_size = ptx_elem_size$3;
-        end
-        if (ptx_ty == 4) begin
-            ptx_size = ptx_elem_size$4;
-        end
-        if (ptx_ty == 5) begin
-            ptx_size = ptx_elem_size$5;
-        end
-        if (ptx_ty == 6) begin
-            ptx_size = ptx_elem_size$6;
-        end
-        if (ptx_ty == 7) begin
-            ptx_size = ptx_elem_size$7;
-        end
-        if (ptx_ty == 8) begin
-            ptx_size = ptx_elem_size$8;
-        end
-        if (ptx_ty == 9) begin
-            ptx_size = ptx_elem_size$9;
-        end
-        if (ptx_ty == 10) begin
-            ptx_size = ptx_elem_size$10;
-        end
-        if (ptx_ty == 11) begin
-            ptx_size = ptx_elem_size$11;
-        end
-        if (ptx_ty == 12) begin
-            ptx_size = ptx_elem_size$12;
-        end
-        if (ptx_ty == 13) begin
-            ptx_size = ptx_elem_size$13;
-        end
-        if (ptx_ty == 14) begin
-            ptx_size = ptx_elem_size$14;
-        end
-        if (ptx_ty == 15) begin
-            ptx_size = ptx_elem_size$15;
-        end
-        ptx_vector_log2 = size_1b;
-        if (ptx_vec == 0) begin
-            ptx_vector_log2 = log2_3$0;
-        end
-        if (ptx_vec == 1) begin
-            ptx_vector_log2 = log2_3$1;
-        end
-        if (ptx_vec == 2) begin
-            ptx_vector_log2 = log2_3$2;
-        end
-        if (ptx_vec == 3) begin
-            ptx_vector_log2 = log2_3$3;
-        end
-        ptx_total_log2 = ptx_size + ptx_vector_log2;
-        bad_op = 1'b0;
-        alu_op = zero_op;
-        alu_ty = zero_ty;
-        alu_ftz = 1'b0;
-        elem_size = size_4b;
-        last_elem = zero_elem;
-        if (kind_svm_atomic | kind_dword | kind_typed) begin
-            alu_op = visa_code;
-            alu_ty = visa_ty_at_32;
-            if (visa_w16) begin
-                alu_ty = visa_ty_at_16;
-                elem_size = size_2b;
-            end
-            if (visa_w64) begin
-                alu_ty = visa_ty_at_64;
-                elem_size = size_8b;
-            end
-            bad_op = ~visa_known[visa_code];
-        end
-        if (kind_svm_atomic) begin
-            if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_dword | kind_typed) begin
-            if (|visa_op_byte[(32'h6)+:(2)]) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_typed & ~visa_typed[visa_code]) begin
-            bad_op = 1'b1;
-        end
-        if (kind_scatter) begin
-            elem_size = size_1b;
-            if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
-                elem_size = size_4b;
-            end
-            if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
-                elem_size = size_8b;
-            end
-            if (byte$6[(32'h0)+:(2)] == 0) begin
-                last_elem = count_minus_one$0;
-            end
-            if (byte$6[(32'h0)+:(2)] == 1) begin
-                last_elem = count_minus_one$1;
-            end
-            if (byte$6[(32'h0)+:(2)] == 2) begin
-                last_elem = count_minus_one$2;
-            end
-            if (byte$6[(32'h0)+:(2)] == 3) begin
-                last_elem = count_minus_one$3;
-            end
-            if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
-                bad_op = 1'b1;
-            end
-            if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
-                bad_op = 1'b1;
-            end
-        end
-        if (kind_ptx) begin
-            alu_op = ptx_alu_op;
-            if (ptx_ty == 0) begin
-                alu_ty = ptx_elem_ty$0;
-            end
-            if (ptx_ty == 1) begin
-                alu_ty = ptx_elem_ty$1;
-            end
-            if (ptx_ty == 2) begin
-                alu_ty = ptx_elem_ty$2;
-            end
-            if (ptx_ty == 3) begin
-                alu_ty = ptx_elem_ty$3;
-            end
-            if (ptx_ty == 4) begin
-                alu_ty = ptx_elem_ty$4;
-            end
-            if (ptx_ty == 5) begin
-                alu_ty = ptx_elem_ty$5;
-            end
-            if (ptx_ty == 6) begin
-                alu_ty = ptx_elem_ty$6;
-            end
-            if (ptx_ty == 7) begin
-                alu_ty = ptx_elem_ty$7;
-            end
-            if (ptx_ty == 8) begin
-                alu_ty = ptx_elem_ty$8;
-            end
-            if (ptx_ty == 9) begin
-                alu_ty = ptx_elem_ty$9;
-            end
-            if (ptx_ty == 10) begin
-                alu_ty = ptx_elem_ty$10;
-            end
-            if (ptx_ty == 11) begin
-                alu_ty = ptx_elem_ty$11;
-            end
-            if (ptx_ty == 12) begin
-                alu_ty = ptx_elem_ty$12;
-            end
-            if (ptx_ty == 13) begin
-                alu_ty = ptx_elem_ty$13;
-            end
-            if (ptx_ty == 14) begin
-                alu_ty = ptx_elem_ty$14;
-            end
-            if (ptx_ty == 15) begin
-                alu_ty = ptx_elem_ty$15;
-            end
-            alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
-            elem_size = ptx_size;
-            if (ptx_vec == 0) begin
-                last_elem = count_minus_one$0;
-            end
-            if (ptx_vec == 1) begin
-                last_elem = count_minus_one$1;
-            end
-            if (ptx_vec == 2) begin
-                last_elem = count_minus_one$2;
-            end
-            if (ptx_vec == 3) begin
-                last_elem = count_minus_one$3;
-            end
-            if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
-                bad_op = 1'b1;
-            end
-            if (|ptx_vec) begin
-                if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
-                    bad_op = 1'b1;
-                end
-            end
-            else begin
-                if (~ptx_scalar_ok) begin
-                    bad_op = 1'b1;
-                end
-            end
-            if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
-                bad_op = 1'b1;
-            end
-            if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
-                bad_op = 1'b1;
-            end
-        end
-        field_set$0 = |byte$6;
-        field_set$1 = |byte$7;
-        field_set$2 = |byte$8;
-        field_set$3 = |byte$9;
-        field_set$4 = |byte$10;
-        field_set$5 = |byte$11;
-        field_set$6 = |byte$12;
-        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
-        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
-        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
-        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
-        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
-        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
-        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
-        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
-        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
-        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
-        bad_tail = 1'b0;
-        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_dword & |(desc & tail_dword)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_typed & |(desc & tail_typed)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_scatter & |(desc & tail_scatter)) begin
-            bad_tail = 1'b1;
-        end
-        if (kind_ptx & |(desc & tail_ptx)) begin
-            bad_tail = 1'b1;
-        end
-        surface_byte = byte$5;
-        space_slm = 1'b0;
-        addr_offset32 = 1'b0;
-        addr_buffer = 1'b0;
-        bad_surface = 1'b0;
-        if (kind_dword) begin
-            addr_offset32 = 1'b1;
-            if (~|surface_byte) begin
-                space_slm = 1'b1;
-            end
-            else begin
-                if (surface_byte != byte_255) begin
-                    addr_buffer = 1'b1;
-                    bad_surface = surf_kind != surf_kind_buffer;
-                end
-            end
-        end
-        if (kind_typed) begin
-            bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
-        end
-        if (kind_ptx) begin
-            space_slm = ptx_space >= ptx_space_shared;
-        end
-        write_only = kind_scatter;
-        swap_src = kind_ptx & ptx_is_cas;
-        v_present = |byte$7;
-        r_present = |byte$8;
-        lod_present = |byte$9;
-        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
-        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
-        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$decoder
-
-
-module atomic_unit_l8_w32_int$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
-    
-    // Module arguments
-    input wire  [55:0] fields;
-    output reg  visa_misnumbered;
-    output reg  ptx_misnumbered;
-    
-    // Update code (custom)
-    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
-    wire [6:0] set;
-    wire [6:0] wide;
-    assign set[0] = |fields[7:0];
-    assign wide[0] = |fields[7:3];
-    wire [2:0] number0 = fields[2:0];
-    assign set[1] = |fields[15:8];
-    assign wide[1] = |fields[15:11];
-    wire [2:0] number1 = fields[10:8];
-    assign set[2] = |fields[23:16];
-    assign wide[2] = |fields[23:19];
-    wire [2:0] number2 = fields[18:16];
-    assign set[3] = |fields[31:24];
-    assign wide[3] = |fields[31:27];
-    wire [2:0] number3 = fields[26:24];
-    assign set[4] = |fields[39:32];
-    assign wide[4] = |fields[39:35];
-    wire [2:0] number4 = fields[34:32];
-    assign set[5] = |fields[47:40];
-    assign wide[5] = |fields[47:43];
-    wire [2:0] number5 = fields[42:40];
-    assign set[6] = |fields[55:48];
-    assign wide[6] = |fields[55:51];
-    wire [2:0] number6 = fields[50:48];
-    reg [6:0] visa_ok;
-    always @(*) begin
-       case (number0)
-          3'h1: visa_ok[0] = 1'b1;
-          default: visa_ok[0] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[0:0], number1})
-          4'h1, 4'ha: visa_ok[1] = 1'b1;
-          default: visa_ok[1] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[1:0], number2})
-          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
-          default: visa_ok[2] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[2:0], number3})
-          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
-          default: visa_ok[3] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[3:0], number4})
-          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
-          default: visa_ok[4] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[4:0], number5})
-          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
-          default: visa_ok[5] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[5:0], number6})
-          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
-          default: visa_ok[6] = 1'b0;
-       endcase
-    end
-    reg [6:2] ptx_ok;
-    always @(*) begin
-       case (number2)
-          3'h1: ptx_ok[2] = 1'b1;
-          default: ptx_ok[2] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[2:2], number3})
-          4'h1, 4'ha: ptx_ok[3] = 1'b1;
-          default: ptx_ok[3] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[3:2], number4})
-          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
-          default: ptx_ok[4] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[4:2], number5})
-          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
-          default: ptx_ok[5] = 1'b0;
-       endcase
-    end
-    always @(*) begin
-       case ({set[5:2], number6})
-          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
-          default: ptx_ok[6] = 1'b0;
-       endcase
-    end
-    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
-    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
-endmodule // atomic_unit_l8_w32_int$decoder$numbering
-
-
-module atomic_unit_l8_w32_int$decoder$ptx_alu_rom(op,ty,alu_op);
-    
-    // Module arguments
-    input wire  [3:0] op;
-    input wire  [3:0] ty;
-    output reg  [4:0] alu_op;
-    
-    // Constant declarations
-    localparam  rows$0 = 5'b1000;
-    localparam  rows$1 = 5'b1000;
-    localparam  rows$2 = 5'b1000;
-    localparam  rows$3 = 5'b1000;
-    localparam  rows$4 = 5'b1000;
-    localparam  rows$5 = 5'b1000;
-    localparam  rows$6 = 5'b1000;
-    localparam  rows$7 = 5'b1000;
-    localparam  rows$8 = 5'b1000;
-    localparam  rows$9 = 5'b1000;
-    localparam  rows$10 = 5'b1000;
-    localparam  rows$11 = 5'b1000;
-    localparam  rows$12 = 5'b1000;
-    localparam  rows$13 = 5'b1000;
-    localparam  rows$14 = 5'b0;
-    localparam  rows$15 = 5'b0;
-    localparam  rows$16 = 5'b1001;
-    localparam  rows$17 = 5'b1001;
-    localparam  rows$18 = 5'b1001;
-    localparam  rows$19 = 5'b1001;
-    localparam  rows$20 = 5'b1001;
-    localparam  rows$21 = 5'b1001;
-    localparam  rows$22 = 5'b1001;
-    localparam  rows$23 = 5'b1001;
-    localparam  rows$24 = 5'b1001;
-    localparam  rows$25 = 5'b1001;
-    localparam  rows$26 = 5'b1001;
-    localparam  rows$27 = 5'b1001;
-    localparam  rows$28 = 5'b1001;
-    localparam  rows$29 = 5'b1001;
-    localparam  rows$30 = 5'b0;
-    localparam  rows$31 = 5'b0;
-    localparam  rows$32 = 5'b1010;
-    localparam  rows$33 = 5'b1010;
-    localparam  rows$34 = 5'b1010;
-    localparam  rows$35 = 5'b1010;
-    localparam  rows$36 = 5'b1010;
-    localparam  rows$37 = 5'b1010;
-    localparam  rows$38 = 5'b1010;
-    localparam  rows$39 = 5'b1010;
-    localparam  rows$40 = 5'b1010;
-    localparam  rows$41 = 5'b1010;
-    localparam  rows$42 = 5'b1010;
-    localparam  rows$43 = 5'b1010;
-    localparam  rows$44 = 5'b1010;
-    localparam  rows$45 = 5'b1010;
-    localparam  rows$46 = 5'b0;
-    localparam  rows$47 = 5'b0;
-    localparam  rows$48 = 5'b111;
-    localparam  rows$49 = 5'b111;
-    localparam  rows$50 = 5'b111;
-    localparam  rows$51 = 5'b111;
-    localparam  rows$52 = 5'b111;
-    localparam  rows$53 = 5'b111;
-    localparam  rows$54 = 5'b111;
-    localparam  rows$55 = 5'b111;
-    localparam  rows$56 = 5'b111;
-    localparam  rows$57 = 5'b111;
-    localparam  rows$58 = 5'b111;
-    localparam  rows$59 = 5'b111;
-    localparam  rows$60 = 5'b111;
-    localparam  rows$61 = 5'b111;
-    localparam  rows$62 = 5'b0;
-    localparam  rows$63 = 5'b0;
-    localparam  rows$64 = 5'b110;
-    localparam  rows$65 = 5'b110;
-    localparam  rows$66 = 5'b110;
-    localparam  rows$67 = 5'b110;
-    localparam  rows$68 = 5'b110;
-    localparam  rows$69 = 5'b110;
-    localparam  rows$70 = 5'b110;
-    localparam  rows$71 = 5'b110;
-    localparam  rows$72 = 5'b110;
-    localparam  rows$73 = 5'b110;
-    localparam  rows$74 = 5'b110;
-    localparam  rows$75 = 5'b110;
-    localparam  rows$76 = 5'b110;
-    localparam  rows$77 = 5'b110;
-    localparam  rows$78 = 5'b0;
-    localparam  rows$79 = 5'b0;
-    localparam  rows$80 = 5'b0;
-    localparam  rows$81 = 5'b0;
-    localparam  rows$82 = 5'b0;
-    localparam  rows$83 = 5'b0;
-    localparam  rows$84 = 5'b0;
-    localparam  rows$85 = 5'b0;
-    localparam  rows$86 = 5'b0;
-    localparam  rows$87 = 5'b0;
-    localparam  rows$88 = 5'b0;
-    localparam  rows$89 = 5'b0;
-    localparam  rows$90 = 5'b0;
-    localparam  rows$91 = 5'b0;
-    localparam  rows$92 = 5'b0;
-    localparam  rows$93 = 5'b0;
-    localparam  rows$94 = 5'b0;
-    localparam  rows$95 = 5'b0;
-    localparam  rows$96 = 5'b10011;
-    localparam  rows$97 = 5'b10011;
-    localparam  rows$98 = 5'b10011;
-    localparam  rows$99 = 5'b10011;
-    localparam  rows$100 = 5'b10011;
-    localparam  rows$101 = 5'b10011;
-    localparam  rows$102 = 5'b10011;
-    localparam  rows$103 = 5'b10011;
-    localparam  rows$104 = 5'b10011;
-    localparam  rows$105 = 5'b10011;
-    localparam  rows$106 = 5'b10011;
-    localparam  rows$107 = 5'b10011;
-    localparam  rows$108 = 5'b10011;
-    localparam  rows$109 = 5'b10011;
-    localparam  rows$110 = 5'b0;
-    localparam  rows$111 = 5'b0;
-    localparam  rows$112 = 5'b10100;
-    localparam  rows$113 = 5'b10100;
-    localparam  rows$114 = 5'b10100;
-    localparam  rows$115 = 5'b10100;
-    localparam  rows$116 = 5'b10100;
-    localparam  rows$117 = 5'b10100;
-    localparam  rows$118 = 5'b10100;
-    localparam  rows$119 = 5'b10100;
-    localparam  rows$120 = 5'b10100;
-    localparam  rows$121 = 5'b10100;
-    localparam  rows$122 = 5'b10100;
-    localparam  rows$123 = 5'b10100;
-    localparam  rows$124 = 5'b10100;
-    localparam  rows$125 = 5'b10100;
-    localparam  rows$126 = 5'b0;
-    localparam  rows$127 = 5'b0;
-    localparam  rows$128 = 5'b100;
-    localparam  rows$129 = 5'b100;
-    localparam  rows$130 = 5'b100;
-    localparam  rows$131 = 5'b100;
-    localparam  rows$132 = 5'b100;
-    localparam  rows$133 = 5'b100;
-    localparam  rows$134 = 5'b1011;
-    localparam  rows$135 = 5'b1011;
-    localparam  rows$136 = 5'b10110;
-    localparam  rows$137 = 5'b10110;
-    localparam  rows$138 = 5'b10110;
-    localparam  rows$139 = 5'b10110;
-    localparam  rows$140 = 5'b10110;
-    localparam  rows$141 = 5'b10110;
-    localparam  rows$142 = 5'b0;
-    localparam  rows$143 = 5'b0;
-    localparam  rows$144 = 5'b101;
-    localparam  rows$145 = 5'b101;
-    localparam  rows$146 = 5'b101;
-    localparam  rows$147 = 5'b101;
-    localparam  rows$148 = 5'b101;
-    localparam  rows$149 = 5'b101;
-    localparam  rows$150 = 5'b1100;
-    localparam  rows$151 = 5'b1100;
-    localparam  rows$152 = 5'b10111;
-    localparam  rows$153 = 5'b10111;
-    localparam  rows$154 = 5'b10111;
-    localparam  rows$155 = 5'b10111;
-    localparam  rows$156 = 5'b10111;
-    localparam  rows$157 = 5'b10111;
-    localparam  rows$158 = 5'b0;
-    localparam  rows$159 = 5'b0;
-    localparam  rows$160 = 5'b0;
-    localparam  rows$161 = 5'b0;
-    localparam  rows$162 = 5'b0;
-    localparam  rows$163 = 5'b0;
-    localparam  rows$164 = 5'b0;
-    localparam  rows$165 = 5'b0;
-    localparam  rows$166 = 5'b0;
-    localparam  rows$167 = 5'b0;
-    localparam  rows$168 = 5'b0;
-    localparam  rows$169 = 5'b0;
-    localparam  rows$170 = 5'b0;
-    localparam  rows$171 = 5'b0;
-    localparam  rows$172 = 5'b0;
-    localparam  rows$173 = 5'b0;
-    localparam  rows$174 = 5'b0;
-    localparam  rows$175 = 5'b0;
-    localparam  rows$176 = 5'b0;
-    localparam  rows$177 = 5'b0;
-    localparam  rows$178 = 5'b0;
-    localparam  rows$179 = 5'b0;
-    localparam  rows$180 = 5'b0;
-    localparam  rows$181 = 5'b0;
-    localparam  rows$182 = 5'b0;
-    localparam  rows$183 = 5'b0;
-    localparam  rows$184 = 5'b0;
-    localparam  rows$185 = 5'b0;
-    localparam  rows$186 = 5'b0;
-    localparam  rows$187 = 5'b0;
-    localparam  rows$188 = 5'b0;
-    localparam  rows$189 = 5'b0;
-    localparam  rows$190 = 5'b0;
-    localparam  rows$191 = 5'b0;
-    localparam  rows$192 = 5'b0;
-    localparam  rows$193 = 5'b0;
-    localparam  rows$194 = 5'b0;
-    localparam  rows$195 = 5'b0;
-    localparam  rows$196 = 5'b0;
-    localparam  rows$197 = 5'b0;
-    localparam  rows$198 = 5'b0;
-    localparam  rows$199 = 5'b0;
-    localparam  rows$200 = 5'b0;
-    localparam  rows$201 = 5'b0;
-    localparam  rows$202 = 5'b0;
-    localparam  rows$203 = 5'b0;
-    localparam  rows$204 = 5'b0;
-    localparam  rows$205 = 5'b0;
-    localparam  rows$206 = 5'b0;
-    localparam  rows$207 = 5'b0;
-    localparam  rows$208 = 5'b0;
-    localparam  rows$209 = 5'b0;
-    localparam  rows$210 = 5'b0;
-    localparam  rows$211 = 5'b0;
-    localparam  rows$212 = 5'b0;
-    localparam  rows$213 = 5'b0;
-    localparam  rows$214 = 5'b0;
-    localparam  rows$215 = 5'b0;
-    localparam  rows$216 = 5'b0;
-    localparam  rows$217 = 5'b0;
-    localparam  rows$218 = 5'b0;
-    localparam  rows$219 = 5'b0;
-    localparam  rows$220 = 5'b0;
-    localparam  rows$221 = 5'b0;
-    localparam  rows$222 = 5'b0;
-    localparam  rows$223 = 5'b0;
-    localparam  rows$224 = 5'b0;
-    localparam  rows$225 = 5'b0;
-    localparam  rows$226 = 5'b0;
-    localparam  rows$227 = 5'b0;
-    localparam  rows$228 = 5'b0;
-    localparam  rows$229 = 5'b0;
-    localparam  rows$230 = 5'b0;
-    localparam  rows$231 = 5'b0;
-    localparam  rows$232 = 5'b0;
-    localparam  rows$233 = 5'b0;
-    localparam  rows$234 = 5'b0;
-    localparam  rows$235 = 5'b0;
-    localparam  rows$236 = 5'b0;
-    localparam  rows$237 = 5'b0;
-    localparam  rows$238 = 5'b0;
-    localparam  rows$239 = 5'b0;
-    localparam  rows$240 = 5'b0;
-    localparam  rows$241 = 5'b0;
-    localparam  rows$242 = 5'b0;
-    localparam  rows$243 = 5'b0;
-    localparam  rows$244 = 5'b0;
-    localparam  rows$245 = 5'b0;
-    localparam  rows$246 = 5'b0;
-    localparam  rows$247 = 5'b0;
-    localparam  rows$248 = 5'b0;
-    localparam  rows$249 = 5'b0;
-    localparam  rows$250 = 5'b0;
-    localparam  rows$251 = 5'b0;
-    localparam  rows$252 = 5'b0;
-    localparam  rows$253 = 5'b0;
-    localparam  rows$254 = 5'b0;
-    localparam  rows$255 = 5'b0;
-    
-    // Update code (custom)
-    always @(*) begin
-       case ({op, ty})
-          8'h00: alu_op = 5'h8;
-          8'h01: alu_op = 5'h8;
-          8'h02: alu_op = 5'h8;
-          8'h03: alu_op = 5'h8;
-          8'h04: alu_op = 5'h8;
-          8'h05: alu_op = 5'h8;
-          8'h06: alu_op = 5'h8;
-          8'h07: alu_op = 5'h8;
-          8'h08: alu_op = 5'h8;
-          8'h09: alu_op = 5'h8;
-          8'h0a: alu_op = 5'h8;
-          8'h0b: alu_op = 5'h8;
-          8'h0c: alu_op = 5'h8;
-          8'h0d: alu_op = 5'h8;
-          8'h10: alu_op = 5'h9;
-          8'h11: alu_op = 5'h9;
-          8'h12: alu_op = 5'h9;
-          8'h13: alu_op = 5'h9;
-          8'h14: alu_op = 5'h9;
-          8'h15: alu_op = 5'h9;
-          8'h16: alu_op = 5'h9;
-          8'h17: alu_op = 5'h9;
-          8'h18: alu_op = 5'h9;
-          8'h19: alu_op = 5'h9;
-          8'h1a: alu_op = 5'h9;
-          8'h1b: alu_op = 5'h9;
-          8'h1c: alu_op = 5'h9;
-          8'h1d: alu_op = 5'h9;
-          8'h20: alu_op = 5'ha;
-          8'h21: alu_op = 5'ha;
-          8'h22: alu_op = 5'ha;
-          8'h23: alu_op = 5'ha;
-          8'h24: alu_op = 5'ha;
-          8'h25: alu_op = 5'ha;
-          8'h26: alu_op = 5'ha;
-          8'h27: alu_op = 5'ha;
-          8'h28: alu_op = 5'ha;
-          8'h29: alu_op = 5'ha;
-          8'h2a: alu_op = 5'ha;
-          8'h2b: alu_op = 5'ha;
-          8'h2c: alu_op = 5'ha;
-          8'h2d: alu_op = 5'ha;
-          8'h30: alu_op = 5'h7;
-          8'h31: alu_op = 5'h7;
-          8'h32: alu_op = 5'h7;
-          8'h33: alu_op = 5'h7;
-          8'h34: alu_op = 5'h7;
-          8'h35: alu_op = 5'h7;
-          8'h36: alu_op = 5'h7;
-          8'h37: alu_op = 5'h7;
-          8'h38: alu_op = 5'h7;
-          8'h39: alu_op = 5'h7;
-          8'h3a: alu_op = 5'h7;
-          8'h3b: alu_op = 5'h7;
-          8'h3c: alu_op = 5'h7;
-          8'h3d: alu_op = 5'h7;
-          8'h40: alu_op = 5'h6;
-          8'h41: alu_op = 5'h6;
-          8'h42: alu_op = 5'h6;
-          8'h43: alu_op = 5'h6;
-          8'h44: alu_op = 5'h6;
-          8'h45: alu_op = 5'h6;
-          8'h46: alu_op = 5'h6;
-          8'h47: alu_op = 5'h6;
-          8'h48: alu_op = 5'h6;
-          8'h49: alu_op = 5'h6;
-          8'h4a: alu_op = 5'h6;
-          8'h4b: alu_op = 5'h6;
-          8'h4c: alu_op = 5'h6;
-          8'h4d: alu_op = 5'h6;
-          8'h50: alu_op = 5'h0;
-          8'h51: alu_op = 5'h0;
-          8'h52: alu_op = 5'h0;
-          8'h53: alu_op = 5'h0;
-          8'h54: alu_op = 5'h0;
-          8'h55: alu_op = 5'h0;
-          8'h56: alu_op = 5'h0;
-          8'h57: alu_op = 5'h0;
-          8'h58: alu_op = 5'h0;
-          8'h59: alu_op = 5'h0;
-          8'h5a: alu_op = 5'h0;
-          8'h5b: alu_op = 5'h0;
-          8'h5c: alu_op = 5'h0;
-          8'h5d: alu_op = 5'h0;
-          8'h60: alu_op = 5'h13;
-          8'h61: alu_op = 5'h13;
-          8'h62: alu_op = 5'h13;
-          8'h63: alu_op = 5'h13;
-          8'h64: alu_op = 5'h13;
-          8'h65: alu_op = 5'h13;
-          8'h66: alu_op = 5'h13;
-          8'h67: alu_op = 5'h13;
-          8'h68: alu_op = 5'h13;
-          8'h69: alu_op = 5'h13;
-          8'h6a: alu_op = 5'h13;
-          8'h6b: alu_op = 5'h13;
-          8'h6c: alu_op = 5'h13;
-          8'h6d: alu_op = 5'h13;
-          8'h70: alu_op = 5'h14;
-          8'h71: alu_op = 5'h14;
-          8'h72: alu_op = 5'h14;
-          8'h73: alu_op = 5'h14;
-          8'h74: alu_op = 5'h14;
-          8'h75: alu_op = 5'h14;
-          8'h76: alu_op = 5'h14;
-          8'h77: alu_op = 5'h14;
-          8'h78: alu_op = 5'h14;
-          8'h79: alu_op = 5'h14;
-          8'h7a: alu_op = 5'h14;
-          8'h7b: alu_op = 5'h14;
-          8'h7c: alu_op = 5'h14;
-          8'h7d: alu_op = 5'h14;
-          8'h80: alu_op = 5'h4;
-          8'h81: alu_op = 5'h4;
-          8'h82: alu_op = 5'h4;
-          8'h83: alu_op = 5'h4;
-          8'h84: alu_op = 5'h4;
-          8'h85: alu_op = 5'h4;
-          8'h86: alu_op = 5'hb;
-          8'h87: alu_op = 5'hb;
-          8'h88: alu_op = 5'h16;
-          8'h89: alu_op = 5'h16;
-          8'h8a: alu_op = 5'h16;
-          8'h8b: alu_op = 5'h16;
-          8'h8c: alu_op = 5'h16;
-          8'h8d: alu_op = 5'h16;
-          8'h90: alu_op = 5'h5;
-          8'h91: alu_op = 5'h5;
-          8'h92: alu_op = 5'h5;
-          8'h93: alu_op = 5'h5;
-          8'h94: alu_op = 5'h5;
-          8'h95: alu_op = 5'h5;
-          8'h96: alu_op = 5'hc;
-          8'h97: alu_op = 5'hc;
-          8'h98: alu_op = 5'h17;
-          8'h99: alu_op = 5'h17;
-          8'h9a: alu_op = 5'h17;
-          8'h9b: alu_op = 5'h17;
-          8'h9c: alu_op = 5'h17;
-          8'h9d: alu_op = 5'h17;
-          default: alu_op = 5'h0;
-       endcase
-    end
-endmodule // atomic_unit_l8_w32_int$decoder$ptx_alu_rom
-
-
 module atomic_unit_l8_w32_int$elem_bytes_of(size,value);
     
     // Module arguments
@@ -18441,2860 +12756,6 @@ module atomic_unit_l8_w32_int$elem_shift(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$elem_shift
-
-
-module atomic_unit_l8_w32_int$ent_bit_offset(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [6:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [6:0] read_data;
-    
-    // Update code (custom)
-    reg [6:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 7'h0;
-    end
-    initial begin
-        rows[1] = 7'h0;
-    end
-    initial begin
-        rows[2] = 7'h0;
-    end
-    initial begin
-        rows[3] = 7'h0;
-    end
-    initial begin
-        rows[4] = 7'h0;
-    end
-    initial begin
-        rows[5] = 7'h0;
-    end
-    initial begin
-        rows[6] = 7'h0;
-    end
-    initial begin
-        rows[7] = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_bit_offset
-
-
-module atomic_unit_l8_w32_int$ent_byte_enables(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [15:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [15:0] read_data;
-    
-    // Update code (custom)
-    reg [15:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 16'h0;
-    end
-    initial begin
-        rows[1] = 16'h0;
-    end
-    initial begin
-        rows[2] = 16'h0;
-    end
-    initial begin
-        rows[3] = 16'h0;
-    end
-    initial begin
-        rows[4] = 16'h0;
-    end
-    initial begin
-        rows[5] = 16'h0;
-    end
-    initial begin
-        rows[6] = 16'h0;
-    end
-    initial begin
-        rows[7] = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_byte_enables
-
-
-module atomic_unit_l8_w32_int$ent_data$0(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$0
-
-
-module atomic_unit_l8_w32_int$ent_data$1(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$1
-
-
-module atomic_unit_l8_w32_int$ent_data$2(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$2
-
-
-module atomic_unit_l8_w32_int$ent_data$3(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$3
-
-
-module atomic_unit_l8_w32_int$ent_data$4(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$4
-
-
-module atomic_unit_l8_w32_int$ent_data$5(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$5
-
-
-module atomic_unit_l8_w32_int$ent_data$6(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$6
-
-
-module atomic_unit_l8_w32_int$ent_data$7(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [15:0] wr_bytes;
-    input wire  [127:0] wr_data;
-    input wire  rd_valid;
-    input wire  [127:0] rd_data;
-    input wire  rd_this;
-    input wire  [15:0] rd_keep;
-    input wire  clear_returned;
-    output reg  [31:0] word0;
-    output reg  [31:0] word1;
-    output reg  [31:0] word2;
-    output reg  [31:0] word3;
-    output reg  returned;
-    
-    // Update code (custom)
-    initial begin
-       word0 = 32'h0;
-    end
-    
-    initial begin
-       word1 = 32'h0;
-    end
-    
-    initial begin
-       word2 = 32'h0;
-    end
-    
-    initial begin
-       word3 = 32'h0;
-    end
-    
-    initial begin
-       returned = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
-          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
-          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
-          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
-          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
-          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
-          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
-          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
-          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
-          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
-          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
-          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
-          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
-          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
-          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
-          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
-          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
-          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
-          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
-          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
-          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
-          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
-          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
-          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
-          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
-          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
-          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
-          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
-          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
-          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
-          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
-          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
-          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
-       end
-       if (clear_returned) returned <= 1'b0;
-       else if (rd_valid & rd_this) returned <= 1'b1;
-    end
-endmodule // atomic_unit_l8_w32_int$ent_data$7
-
-
-module atomic_unit_l8_w32_int$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [2:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [2:0] read_data;
-    
-    // Update code (custom)
-    reg [2:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 3'h0;
-    end
-    initial begin
-        rows[1] = 3'h0;
-    end
-    initial begin
-        rows[2] = 3'h0;
-    end
-    initial begin
-        rows[3] = 3'h0;
-    end
-    initial begin
-        rows[4] = 3'h0;
-    end
-    initial begin
-        rows[5] = 3'h0;
-    end
-    initial begin
-        rows[6] = 3'h0;
-    end
-    initial begin
-        rows[7] = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_elem
-
-
-module atomic_unit_l8_w32_int$ent_error$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$0
-
-
-module atomic_unit_l8_w32_int$ent_error$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$1
-
-
-module atomic_unit_l8_w32_int$ent_error$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$2
-
-
-module atomic_unit_l8_w32_int$ent_error$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$3
-
-
-module atomic_unit_l8_w32_int$ent_error$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$4
-
-
-module atomic_unit_l8_w32_int$ent_error$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$5
-
-
-module atomic_unit_l8_w32_int$ent_error$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$6
-
-
-module atomic_unit_l8_w32_int$ent_error$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_error$7
-
-
-module atomic_unit_l8_w32_int$ent_ftz$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$0
-
-
-module atomic_unit_l8_w32_int$ent_ftz$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$1
-
-
-module atomic_unit_l8_w32_int$ent_ftz$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$2
-
-
-module atomic_unit_l8_w32_int$ent_ftz$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$3
-
-
-module atomic_unit_l8_w32_int$ent_ftz$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$4
-
-
-module atomic_unit_l8_w32_int$ent_ftz$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$5
-
-
-module atomic_unit_l8_w32_int$ent_ftz$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$6
-
-
-module atomic_unit_l8_w32_int$ent_ftz$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_ftz$7
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$0
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$1
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$2
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$3
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$4
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$5
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$6
-
-
-module atomic_unit_l8_w32_int$ent_fwd_bytes$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_fwd_bytes$7
-
-
-module atomic_unit_l8_w32_int$ent_kind$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$0
-
-
-module atomic_unit_l8_w32_int$ent_kind$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$1
-
-
-module atomic_unit_l8_w32_int$ent_kind$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$2
-
-
-module atomic_unit_l8_w32_int$ent_kind$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$3
-
-
-module atomic_unit_l8_w32_int$ent_kind$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$4
-
-
-module atomic_unit_l8_w32_int$ent_kind$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$5
-
-
-module atomic_unit_l8_w32_int$ent_kind$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$6
-
-
-module atomic_unit_l8_w32_int$ent_kind$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_kind$7
-
-
-module atomic_unit_l8_w32_int$ent_lane(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [4:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [4:0] read_data;
-    
-    // Update code (custom)
-    reg [4:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 5'h0;
-    end
-    initial begin
-        rows[1] = 5'h0;
-    end
-    initial begin
-        rows[2] = 5'h0;
-    end
-    initial begin
-        rows[3] = 5'h0;
-    end
-    initial begin
-        rows[4] = 5'h0;
-    end
-    initial begin
-        rows[5] = 5'h0;
-    end
-    initial begin
-        rows[6] = 5'h0;
-    end
-    initial begin
-        rows[7] = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_lane
-
-
-module atomic_unit_l8_w32_int$ent_line$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$0
-
-
-module atomic_unit_l8_w32_int$ent_line$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$1
-
-
-module atomic_unit_l8_w32_int$ent_line$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$2
-
-
-module atomic_unit_l8_w32_int$ent_line$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$3
-
-
-module atomic_unit_l8_w32_int$ent_line$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$4
-
-
-module atomic_unit_l8_w32_int$ent_line$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$5
-
-
-module atomic_unit_l8_w32_int$ent_line$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$6
-
-
-module atomic_unit_l8_w32_int$ent_line$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_line$7
-
-
-module atomic_unit_l8_w32_int$ent_line_at_head(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [63:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [63:0] read_data;
-    
-    // Update code (custom)
-    reg [63:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 64'h0;
-    end
-    initial begin
-        rows[1] = 64'h0;
-    end
-    initial begin
-        rows[2] = 64'h0;
-    end
-    initial begin
-        rows[3] = 64'h0;
-    end
-    initial begin
-        rows[4] = 64'h0;
-    end
-    initial begin
-        rows[5] = 64'h0;
-    end
-    initial begin
-        rows[6] = 64'h0;
-    end
-    initial begin
-        rows[7] = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_line_at_head
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$0
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$1
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$2
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$3
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$4
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$5
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$6
-
-
-module atomic_unit_l8_w32_int$ent_msg_last$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_msg_last$7
-
-
-module atomic_unit_l8_w32_int$ent_op(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [4:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [4:0] read_data;
-    
-    // Update code (custom)
-    reg [4:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 5'h0;
-    end
-    initial begin
-        rows[1] = 5'h0;
-    end
-    initial begin
-        rows[2] = 5'h0;
-    end
-    initial begin
-        rows[3] = 5'h0;
-    end
-    initial begin
-        rows[4] = 5'h0;
-    end
-    initial begin
-        rows[5] = 5'h0;
-    end
-    initial begin
-        rows[6] = 5'h0;
-    end
-    initial begin
-        rows[7] = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_op
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$0(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$0
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$1(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$1
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$2(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$2
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$3(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$3
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$4(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$4
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$5(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$5
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$6(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$6
-
-
-module atomic_unit_l8_w32_int$ent_read_seq$7(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_read_seq$7
-
-
-module atomic_unit_l8_w32_int$ent_result_first$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$0
-
-
-module atomic_unit_l8_w32_int$ent_result_first$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$1
-
-
-module atomic_unit_l8_w32_int$ent_result_first$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$2
-
-
-module atomic_unit_l8_w32_int$ent_result_first$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$3
-
-
-module atomic_unit_l8_w32_int$ent_result_first$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$4
-
-
-module atomic_unit_l8_w32_int$ent_result_first$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$5
-
-
-module atomic_unit_l8_w32_int$ent_result_first$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$6
-
-
-module atomic_unit_l8_w32_int$ent_result_first$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_first$7
-
-
-module atomic_unit_l8_w32_int$ent_result_last$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$0
-
-
-module atomic_unit_l8_w32_int$ent_result_last$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$1
-
-
-module atomic_unit_l8_w32_int$ent_result_last$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$2
-
-
-module atomic_unit_l8_w32_int$ent_result_last$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$3
-
-
-module atomic_unit_l8_w32_int$ent_result_last$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$4
-
-
-module atomic_unit_l8_w32_int$ent_result_last$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$5
-
-
-module atomic_unit_l8_w32_int$ent_result_last$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$6
-
-
-module atomic_unit_l8_w32_int$ent_result_last$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_result_last$7
-
-
-module atomic_unit_l8_w32_int$ent_result_shift(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [6:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [6:0] read_data;
-    
-    // Update code (custom)
-    reg [6:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 7'h0;
-    end
-    initial begin
-        rows[1] = 7'h0;
-    end
-    initial begin
-        rows[2] = 7'h0;
-    end
-    initial begin
-        rows[3] = 7'h0;
-    end
-    initial begin
-        rows[4] = 7'h0;
-    end
-    initial begin
-        rows[5] = 7'h0;
-    end
-    initial begin
-        rows[6] = 7'h0;
-    end
-    initial begin
-        rows[7] = 7'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_result_shift
-
-
-module atomic_unit_l8_w32_int$ent_size(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [2:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [2:0] read_data;
-    
-    // Update code (custom)
-    reg [2:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 3'h0;
-    end
-    initial begin
-        rows[1] = 3'h0;
-    end
-    initial begin
-        rows[2] = 3'h0;
-    end
-    initial begin
-        rows[3] = 3'h0;
-    end
-    initial begin
-        rows[4] = 3'h0;
-    end
-    initial begin
-        rows[5] = 3'h0;
-    end
-    initial begin
-        rows[6] = 3'h0;
-    end
-    initial begin
-        rows[7] = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_size
-
-
-module atomic_unit_l8_w32_int$ent_space$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$0
-
-
-module atomic_unit_l8_w32_int$ent_space$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$1
-
-
-module atomic_unit_l8_w32_int$ent_space$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$2
-
-
-module atomic_unit_l8_w32_int$ent_space$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$3
-
-
-module atomic_unit_l8_w32_int$ent_space$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$4
-
-
-module atomic_unit_l8_w32_int$ent_space$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$5
-
-
-module atomic_unit_l8_w32_int$ent_space$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$6
-
-
-module atomic_unit_l8_w32_int$ent_space$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_space$7
-
-
-module atomic_unit_l8_w32_int$ent_src0(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [127:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [127:0] read_data;
-    
-    // Update code (custom)
-    reg [127:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 128'h0;
-    end
-    initial begin
-        rows[1] = 128'h0;
-    end
-    initial begin
-        rows[2] = 128'h0;
-    end
-    initial begin
-        rows[3] = 128'h0;
-    end
-    initial begin
-        rows[4] = 128'h0;
-    end
-    initial begin
-        rows[5] = 128'h0;
-    end
-    initial begin
-        rows[6] = 128'h0;
-    end
-    initial begin
-        rows[7] = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_src0
-
-
-module atomic_unit_l8_w32_int$ent_src1(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [127:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [127:0] read_data;
-    
-    // Update code (custom)
-    reg [127:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 128'h0;
-    end
-    initial begin
-        rows[1] = 128'h0;
-    end
-    initial begin
-        rows[2] = 128'h0;
-    end
-    initial begin
-        rows[3] = 128'h0;
-    end
-    initial begin
-        rows[4] = 128'h0;
-    end
-    initial begin
-        rows[5] = 128'h0;
-    end
-    initial begin
-        rows[6] = 128'h0;
-    end
-    initial begin
-        rows[7] = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_src1
-
-
-module atomic_unit_l8_w32_int$ent_ty(clock,write_enable,write_index,write_data,read_index,read_data);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  write_enable;
-    input wire  [2:0] write_index;
-    input wire  [3:0] write_data;
-    input wire  [2:0] read_index;
-    output reg  [3:0] read_data;
-    
-    // Update code (custom)
-    reg [3:0] rows [0:7];
-    
-    initial begin
-        rows[0] = 4'h0;
-    end
-    initial begin
-        rows[1] = 4'h0;
-    end
-    initial begin
-        rows[2] = 4'h0;
-    end
-    initial begin
-        rows[3] = 4'h0;
-    end
-    initial begin
-        rows[4] = 4'h0;
-    end
-    initial begin
-        rows[5] = 4'h0;
-    end
-    initial begin
-        rows[6] = 4'h0;
-    end
-    initial begin
-        rows[7] = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-        if (write_enable) begin
-            rows[write_index] <= write_data;
-        end
-    end
-    
-    always @(*) begin
-        read_data = rows[read_index];
-    end
-endmodule // atomic_unit_l8_w32_int$ent_ty
-
-
-module atomic_unit_l8_w32_int$ent_valid$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$0
-
-
-module atomic_unit_l8_w32_int$ent_valid$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$1
-
-
-module atomic_unit_l8_w32_int$ent_valid$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$2
-
-
-module atomic_unit_l8_w32_int$ent_valid$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$3
-
-
-module atomic_unit_l8_w32_int$ent_valid$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$4
-
-
-module atomic_unit_l8_w32_int$ent_valid$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$5
-
-
-module atomic_unit_l8_w32_int$ent_valid$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$6
-
-
-module atomic_unit_l8_w32_int$ent_valid$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$ent_valid$7
 
 
 module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
@@ -24269,66 +15730,3875 @@ module atomic_unit_l8_w32_int$first_lanes_two(mask,few);
 endmodule // atomic_unit_l8_w32_int$first_lanes_two
 
 
-module atomic_unit_l8_w32_int$head_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,req_ready,d_free,sel_take,sel_lane,sel_last,sel_marker,n_enter,pay_addr,pay_src0,pay_src1,pay_coord,r_valid_q,d_valid_q,d_lanes_q,d_illegal_q,d_no_lanes_q,d_lanes_few_q,d_slot_q,n_valid_q,n_buf_q,n_lane_q,n_last_lane_q,n_marker_q,n_illegal_q,n_elem_size_q,n_last_elem_q,n_space_slm_q,n_addr_offset32_q,n_addr_buffer_q,n_kind_typed_q,n_write_only_q,n_swap_src_q,n_v_present_q,n_r_present_q,n_lod_present_q,n_alu_op_q,n_alu_ty_q,n_alu_ftz_q,n_surf_kind_q,n_surf_base_q,n_surf_size_q,n_width_q,n_height_q,n_depth_q,n_width_one_q,n_height_one_q,n_depth_one_q,n_surf_array_q,n_lane_rows_q,n_surf_levels_q,n_surf_u16_q,n_slm_size_q,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid_q,pbuf_addr_q$0,pbuf_addr_q$1,pbuf_src0_q$0,pbuf_src0_q$1,pbuf_src1_q$0,pbuf_src1_q$1,pbuf_coord_q$0,pbuf_coord_q$1);
     
     // Module arguments
-    input wire  [2:0] index;
-    input wire  [15:0] choice$0;
-    input wire  [15:0] choice$1;
-    input wire  [15:0] choice$2;
-    input wire  [15:0] choice$3;
-    input wire  [15:0] choice$4;
-    input wire  [15:0] choice$5;
-    input wire  [15:0] choice$6;
-    input wire  [15:0] choice$7;
-    output reg  [15:0] chosen;
+    input wire  clock;
+    input wire  reset;
+    input wire  req_valid;
+    input wire  [127:0] req_desc;
+    input wire  [31:0] req_dmask;
+    input wire  [31:0] req_pred_mask;
+    input wire  [2:0] req_surf_kind;
+    input wire  [63:0] req_surf_base;
+    input wire  [63:0] req_surf_size;
+    input wire  [31:0] req_surf_width;
+    input wire  [31:0] req_surf_height;
+    input wire  [31:0] req_surf_depth;
+    input wire  [31:0] req_surf_array;
+    input wire  [31:0] req_surf_levels;
+    input wire  req_surf_u16;
+    input wire  [31:0] req_slm_size;
+    input wire  req_ready;
+    input wire  d_free;
+    input wire  sel_take;
+    input wire  [4:0] sel_lane;
+    input wire  sel_last;
+    input wire  sel_marker;
+    input wire  n_enter;
+    input wire  [63:0] pay_addr;
+    input wire  [127:0] pay_src0;
+    input wire  [127:0] pay_src1;
+    input wire  [127:0] pay_coord;
+    output reg  r_valid_q;
+    output reg  d_valid_q;
+    output reg  [31:0] d_lanes_q;
+    output reg  d_illegal_q;
+    output reg  d_no_lanes_q;
+    output reg  d_lanes_few_q;
+    output reg  d_slot_q;
+    output reg  n_valid_q;
+    output reg  n_buf_q;
+    output reg  [4:0] n_lane_q;
+    output reg  n_last_lane_q;
+    output reg  n_marker_q;
+    output reg  n_illegal_q;
+    output reg  [2:0] n_elem_size_q;
+    output reg  [2:0] n_last_elem_q;
+    output reg  n_space_slm_q;
+    output reg  n_addr_offset32_q;
+    output reg  n_addr_buffer_q;
+    output reg  n_kind_typed_q;
+    output reg  n_write_only_q;
+    output reg  n_swap_src_q;
+    output reg  n_v_present_q;
+    output reg  n_r_present_q;
+    output reg  n_lod_present_q;
+    output reg  [4:0] n_alu_op_q;
+    output reg  [3:0] n_alu_ty_q;
+    output reg  n_alu_ftz_q;
+    output reg  [2:0] n_surf_kind_q;
+    output reg  [63:0] n_surf_base_q;
+    output reg  [63:0] n_surf_size_q;
+    output reg  [31:0] n_width_q;
+    output reg  [31:0] n_height_q;
+    output reg  [31:0] n_depth_q;
+    output reg  n_width_one_q;
+    output reg  n_height_one_q;
+    output reg  n_depth_one_q;
+    output reg  [31:0] n_surf_array_q;
+    output reg  [31:0] n_lane_rows_q;
+    output reg  [31:0] n_surf_levels_q;
+    output reg  n_surf_u16_q;
+    output reg  [31:0] n_slm_size_q;
+    output reg  [31:0] n_walk_rows;
+    output reg  [31:0] n_walk_slices;
+    output reg  n_walk_sizes_constant;
+    output reg  [31:0] n_walk_a;
+    output reg  [31:0] n_walk_b;
+    output reg  cap_valid_q;
+    output reg  [63:0] pbuf_addr_q$0;
+    output reg  [63:0] pbuf_addr_q$1;
+    output reg  [127:0] pbuf_src0_q$0;
+    output reg  [127:0] pbuf_src0_q$1;
+    output reg  [127:0] pbuf_src1_q$0;
+    output reg  [127:0] pbuf_src1_q$1;
+    output reg  [127:0] pbuf_coord_q$0;
+    output reg  [127:0] pbuf_coord_q$1;
+    
+    // Constant declarations
+    localparam  lanes_built = 32'hff;
+    localparam  one_coord = 32'h1;
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    
+    // Stub signals
+    reg  [127:0] decoder$desc;
+    reg  [31:0] decoder$dmask;
+    reg  [31:0] decoder$pred_mask;
+    reg  [2:0] decoder$surf_kind;
+    reg  decoder$surf_u16;
+    wire  decoder$kind_typed;
+    wire  decoder$illegal;
+    wire  [31:0] decoder$lane_enables;
+    wire  [4:0] decoder$alu_op;
+    wire  [3:0] decoder$alu_ty;
+    wire  decoder$alu_ftz;
+    wire  [2:0] decoder$elem_size;
+    wire  [2:0] decoder$last_elem;
+    wire  decoder$space_slm;
+    wire  decoder$addr_offset32;
+    wire  decoder$addr_buffer;
+    wire  decoder$write_only;
+    wire  decoder$swap_src;
+    wire  decoder$v_present;
+    wire  decoder$r_present;
+    wire  decoder$lod_present;
+    reg  [31:0] dec_lanes_count$mask;
+    wire  dec_lanes_count$few;
+    reg  r_valid$clock;
+    reg  r_valid$clear;
+    reg  r_valid$load;
+    reg  r_valid$d;
+    wire  r_valid$q;
+    reg  r_desc$clock;
+    reg  r_desc$clear;
+    reg  r_desc$load;
+    reg  [127:0] r_desc$d;
+    wire  [127:0] r_desc$q;
+    reg  r_dmask$clock;
+    reg  r_dmask$clear;
+    reg  r_dmask$load;
+    reg  [31:0] r_dmask$d;
+    wire  [31:0] r_dmask$q;
+    reg  r_pred_mask$clock;
+    reg  r_pred_mask$clear;
+    reg  r_pred_mask$load;
+    reg  [31:0] r_pred_mask$d;
+    wire  [31:0] r_pred_mask$q;
+    reg  r_surf_kind$clock;
+    reg  r_surf_kind$clear;
+    reg  r_surf_kind$load;
+    reg  [2:0] r_surf_kind$d;
+    wire  [2:0] r_surf_kind$q;
+    reg  r_surf_base$clock;
+    reg  r_surf_base$clear;
+    reg  r_surf_base$load;
+    reg  [63:0] r_surf_base$d;
+    wire  [63:0] r_surf_base$q;
+    reg  r_surf_size$clock;
+    reg  r_surf_size$clear;
+    reg  r_surf_size$load;
+    reg  [63:0] r_surf_size$d;
+    wire  [63:0] r_surf_size$q;
+    reg  r_surf_array$clock;
+    reg  r_surf_array$clear;
+    reg  r_surf_array$load;
+    reg  [31:0] r_surf_array$d;
+    wire  [31:0] r_surf_array$q;
+    reg  r_surf_levels$clock;
+    reg  r_surf_levels$clear;
+    reg  r_surf_levels$load;
+    reg  [31:0] r_surf_levels$d;
+    wire  [31:0] r_surf_levels$q;
+    reg  r_surf_u16$clock;
+    reg  r_surf_u16$clear;
+    reg  r_surf_u16$load;
+    reg  r_surf_u16$d;
+    wire  r_surf_u16$q;
+    reg  r_slm_size$clock;
+    reg  r_slm_size$clear;
+    reg  r_slm_size$load;
+    reg  [31:0] r_slm_size$d;
+    wire  [31:0] r_slm_size$q;
+    reg  r_width$clock;
+    reg  r_width$clear;
+    reg  r_width$load;
+    reg  [31:0] r_width$d;
+    wire  [31:0] r_width$q;
+    reg  r_height$clock;
+    reg  r_height$clear;
+    reg  r_height$load;
+    reg  [31:0] r_height$d;
+    wire  [31:0] r_height$q;
+    reg  r_depth$clock;
+    reg  r_depth$clear;
+    reg  r_depth$load;
+    reg  [31:0] r_depth$d;
+    wire  [31:0] r_depth$q;
+    reg  d_valid$clock;
+    reg  d_valid$clear;
+    reg  d_valid$load;
+    reg  d_valid$d;
+    wire  d_valid$q;
+    reg  d_lanes$clock;
+    reg  d_lanes$clear;
+    reg  d_lanes$load;
+    reg  [31:0] d_lanes$d;
+    wire  [31:0] d_lanes$q;
+    reg  d_no_lanes$clock;
+    reg  d_no_lanes$clear;
+    reg  d_no_lanes$load;
+    reg  d_no_lanes$d;
+    wire  d_no_lanes$q;
+    reg  d_lanes_few$clock;
+    reg  d_lanes_few$clear;
+    reg  d_lanes_few$load;
+    reg  d_lanes_few$d;
+    wire  d_lanes_few$q;
+    reg  d_illegal$clock;
+    reg  d_illegal$clear;
+    reg  d_illegal$load;
+    reg  d_illegal$d;
+    wire  d_illegal$q;
+    reg  d_elem_size$clock;
+    reg  d_elem_size$clear;
+    reg  d_elem_size$load;
+    reg  [2:0] d_elem_size$d;
+    wire  [2:0] d_elem_size$q;
+    reg  d_last_elem$clock;
+    reg  d_last_elem$clear;
+    reg  d_last_elem$load;
+    reg  [2:0] d_last_elem$d;
+    wire  [2:0] d_last_elem$q;
+    reg  d_space_slm$clock;
+    reg  d_space_slm$clear;
+    reg  d_space_slm$load;
+    reg  d_space_slm$d;
+    wire  d_space_slm$q;
+    reg  d_addr_offset32$clock;
+    reg  d_addr_offset32$clear;
+    reg  d_addr_offset32$load;
+    reg  d_addr_offset32$d;
+    wire  d_addr_offset32$q;
+    reg  d_addr_buffer$clock;
+    reg  d_addr_buffer$clear;
+    reg  d_addr_buffer$load;
+    reg  d_addr_buffer$d;
+    wire  d_addr_buffer$q;
+    reg  d_kind_typed$clock;
+    reg  d_kind_typed$clear;
+    reg  d_kind_typed$load;
+    reg  d_kind_typed$d;
+    wire  d_kind_typed$q;
+    reg  d_write_only$clock;
+    reg  d_write_only$clear;
+    reg  d_write_only$load;
+    reg  d_write_only$d;
+    wire  d_write_only$q;
+    reg  d_swap_src$clock;
+    reg  d_swap_src$clear;
+    reg  d_swap_src$load;
+    reg  d_swap_src$d;
+    wire  d_swap_src$q;
+    reg  d_v_present$clock;
+    reg  d_v_present$clear;
+    reg  d_v_present$load;
+    reg  d_v_present$d;
+    wire  d_v_present$q;
+    reg  d_r_present$clock;
+    reg  d_r_present$clear;
+    reg  d_r_present$load;
+    reg  d_r_present$d;
+    wire  d_r_present$q;
+    reg  d_lod_present$clock;
+    reg  d_lod_present$clear;
+    reg  d_lod_present$load;
+    reg  d_lod_present$d;
+    wire  d_lod_present$q;
+    reg  d_alu_op$clock;
+    reg  d_alu_op$clear;
+    reg  d_alu_op$load;
+    reg  [4:0] d_alu_op$d;
+    wire  [4:0] d_alu_op$q;
+    reg  d_alu_ty$clock;
+    reg  d_alu_ty$clear;
+    reg  d_alu_ty$load;
+    reg  [3:0] d_alu_ty$d;
+    wire  [3:0] d_alu_ty$q;
+    reg  d_alu_ftz$clock;
+    reg  d_alu_ftz$clear;
+    reg  d_alu_ftz$load;
+    reg  d_alu_ftz$d;
+    wire  d_alu_ftz$q;
+    reg  d_surf_kind$clock;
+    reg  d_surf_kind$clear;
+    reg  d_surf_kind$load;
+    reg  [2:0] d_surf_kind$d;
+    wire  [2:0] d_surf_kind$q;
+    reg  d_surf_base$clock;
+    reg  d_surf_base$clear;
+    reg  d_surf_base$load;
+    reg  [63:0] d_surf_base$d;
+    wire  [63:0] d_surf_base$q;
+    reg  d_surf_size$clock;
+    reg  d_surf_size$clear;
+    reg  d_surf_size$load;
+    reg  [63:0] d_surf_size$d;
+    wire  [63:0] d_surf_size$q;
+    reg  d_surf_array$clock;
+    reg  d_surf_array$clear;
+    reg  d_surf_array$load;
+    reg  [31:0] d_surf_array$d;
+    wire  [31:0] d_surf_array$q;
+    reg  d_surf_levels$clock;
+    reg  d_surf_levels$clear;
+    reg  d_surf_levels$load;
+    reg  [31:0] d_surf_levels$d;
+    wire  [31:0] d_surf_levels$q;
+    reg  d_surf_u16$clock;
+    reg  d_surf_u16$clear;
+    reg  d_surf_u16$load;
+    reg  d_surf_u16$d;
+    wire  d_surf_u16$q;
+    reg  d_slm_size$clock;
+    reg  d_slm_size$clear;
+    reg  d_slm_size$load;
+    reg  [31:0] d_slm_size$d;
+    wire  [31:0] d_slm_size$q;
+    reg  d_width$clock;
+    reg  d_width$clear;
+    reg  d_width$load;
+    reg  [31:0] d_width$d;
+    wire  [31:0] d_width$q;
+    reg  d_height$clock;
+    reg  d_height$clear;
+    reg  d_height$load;
+    reg  [31:0] d_height$d;
+    wire  [31:0] d_height$q;
+    reg  d_depth$clock;
+    reg  d_depth$clear;
+    reg  d_depth$load;
+    reg  [31:0] d_depth$d;
+    wire  [31:0] d_depth$q;
+    reg  d_slot$d;
+    wire  d_slot$q;
+    reg  d_slot$clock;
+    reg  n_valid$d;
+    wire  n_valid$q;
+    reg  n_valid$clock;
+    reg  n_buf$d;
+    wire  n_buf$q;
+    reg  n_buf$clock;
+    reg  [4:0] n_lane$d;
+    wire  [4:0] n_lane$q;
+    reg  n_lane$clock;
+    reg  n_last_lane$d;
+    wire  n_last_lane$q;
+    reg  n_last_lane$clock;
+    reg  n_marker$d;
+    wire  n_marker$q;
+    reg  n_marker$clock;
+    reg  n_illegal$d;
+    wire  n_illegal$q;
+    reg  n_illegal$clock;
+    reg  [2:0] n_elem_size$d;
+    wire  [2:0] n_elem_size$q;
+    reg  n_elem_size$clock;
+    reg  [2:0] n_last_elem$d;
+    wire  [2:0] n_last_elem$q;
+    reg  n_last_elem$clock;
+    reg  n_space_slm$d;
+    wire  n_space_slm$q;
+    reg  n_space_slm$clock;
+    reg  n_addr_offset32$d;
+    wire  n_addr_offset32$q;
+    reg  n_addr_offset32$clock;
+    reg  n_addr_buffer$d;
+    wire  n_addr_buffer$q;
+    reg  n_addr_buffer$clock;
+    reg  n_kind_typed$d;
+    wire  n_kind_typed$q;
+    reg  n_kind_typed$clock;
+    reg  n_write_only$d;
+    wire  n_write_only$q;
+    reg  n_write_only$clock;
+    reg  n_swap_src$d;
+    wire  n_swap_src$q;
+    reg  n_swap_src$clock;
+    reg  n_v_present$d;
+    wire  n_v_present$q;
+    reg  n_v_present$clock;
+    reg  n_r_present$d;
+    wire  n_r_present$q;
+    reg  n_r_present$clock;
+    reg  n_lod_present$d;
+    wire  n_lod_present$q;
+    reg  n_lod_present$clock;
+    reg  [4:0] n_alu_op$d;
+    wire  [4:0] n_alu_op$q;
+    reg  n_alu_op$clock;
+    reg  [3:0] n_alu_ty$d;
+    wire  [3:0] n_alu_ty$q;
+    reg  n_alu_ty$clock;
+    reg  n_alu_ftz$d;
+    wire  n_alu_ftz$q;
+    reg  n_alu_ftz$clock;
+    reg  [2:0] n_surf_kind$d;
+    wire  [2:0] n_surf_kind$q;
+    reg  n_surf_kind$clock;
+    reg  [63:0] n_surf_base$d;
+    wire  [63:0] n_surf_base$q;
+    reg  n_surf_base$clock;
+    reg  [63:0] n_surf_size$d;
+    wire  [63:0] n_surf_size$q;
+    reg  n_surf_size$clock;
+    reg  [31:0] n_width$d;
+    wire  [31:0] n_width$q;
+    reg  n_width$clock;
+    reg  [31:0] n_height$d;
+    wire  [31:0] n_height$q;
+    reg  n_height$clock;
+    reg  [31:0] n_depth$d;
+    wire  [31:0] n_depth$q;
+    reg  n_depth$clock;
+    reg  n_width_one$d;
+    wire  n_width_one$q;
+    reg  n_width_one$clock;
+    reg  n_height_one$d;
+    wire  n_height_one$q;
+    reg  n_height_one$clock;
+    reg  n_depth_one$d;
+    wire  n_depth_one$q;
+    reg  n_depth_one$clock;
+    reg  [31:0] n_surf_array$d;
+    wire  [31:0] n_surf_array$q;
+    reg  n_surf_array$clock;
+    reg  [31:0] n_lane_rows$d;
+    wire  [31:0] n_lane_rows$q;
+    reg  n_lane_rows$clock;
+    reg  [31:0] n_surf_levels$d;
+    wire  [31:0] n_surf_levels$q;
+    reg  n_surf_levels$clock;
+    reg  n_surf_u16$d;
+    wire  n_surf_u16$q;
+    reg  n_surf_u16$clock;
+    reg  [31:0] n_slm_size$d;
+    wire  [31:0] n_slm_size$q;
+    reg  n_slm_size$clock;
+    reg  [2:0] n_walk_ops$surf_kind;
+    reg  [31:0] n_walk_ops$surf_array;
+    reg  [31:0] n_walk_ops$width;
+    reg  [31:0] n_walk_ops$height;
+    reg  [31:0] n_walk_ops$depth;
+    reg  n_walk_ops$width_is_one;
+    reg  n_walk_ops$height_is_one;
+    reg  n_walk_ops$depth_is_one;
+    wire  [31:0] n_walk_ops$rows;
+    wire  [31:0] n_walk_ops$slices;
+    wire  n_walk_ops$sizes_constant;
+    wire  [31:0] n_walk_ops$walk_a;
+    wire  [31:0] n_walk_ops$walk_b;
+    reg  sel_buf$d;
+    wire  sel_buf$q;
+    reg  sel_buf$clock;
+    reg  cap_valid$d;
+    wire  cap_valid$q;
+    reg  cap_valid$clock;
+    reg  cap_buf$d;
+    wire  cap_buf$q;
+    reg  cap_buf$clock;
+    reg  pbuf_addr$0$clock;
+    reg  pbuf_addr$0$clear;
+    reg  pbuf_addr$0$load;
+    reg  [63:0] pbuf_addr$0$d;
+    wire  [63:0] pbuf_addr$0$q;
+    reg  pbuf_addr$1$clock;
+    reg  pbuf_addr$1$clear;
+    reg  pbuf_addr$1$load;
+    reg  [63:0] pbuf_addr$1$d;
+    wire  [63:0] pbuf_addr$1$q;
+    reg  pbuf_src0$0$clock;
+    reg  pbuf_src0$0$clear;
+    reg  pbuf_src0$0$load;
+    reg  [127:0] pbuf_src0$0$d;
+    wire  [127:0] pbuf_src0$0$q;
+    reg  pbuf_src0$1$clock;
+    reg  pbuf_src0$1$clear;
+    reg  pbuf_src0$1$load;
+    reg  [127:0] pbuf_src0$1$d;
+    wire  [127:0] pbuf_src0$1$q;
+    reg  pbuf_src1$0$clock;
+    reg  pbuf_src1$0$clear;
+    reg  pbuf_src1$0$load;
+    reg  [127:0] pbuf_src1$0$d;
+    wire  [127:0] pbuf_src1$0$q;
+    reg  pbuf_src1$1$clock;
+    reg  pbuf_src1$1$clear;
+    reg  pbuf_src1$1$load;
+    reg  [127:0] pbuf_src1$1$d;
+    wire  [127:0] pbuf_src1$1$q;
+    reg  pbuf_coord$0$clock;
+    reg  pbuf_coord$0$clear;
+    reg  pbuf_coord$0$load;
+    reg  [127:0] pbuf_coord$0$d;
+    wire  [127:0] pbuf_coord$0$q;
+    reg  pbuf_coord$1$clock;
+    reg  pbuf_coord$1$clear;
+    reg  pbuf_coord$1$load;
+    reg  [127:0] pbuf_coord$1$d;
+    wire  [127:0] pbuf_coord$1$q;
     
     // Local signals
-    reg  [15:0] pick1$0;
-    reg  [15:0] pick1$1;
-    reg  [15:0] pick1$2;
-    reg  [15:0] pick1$3;
-    reg  [15:0] pick2$0;
-    reg  [15:0] pick2$1;
-    reg  [15:0] picked;
+    reg  cap_load$0;
+    reg  cap_load$1;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$front$decoder decoder(
+        .desc(decoder$desc),
+        .dmask(decoder$dmask),
+        .pred_mask(decoder$pred_mask),
+        .surf_kind(decoder$surf_kind),
+        .surf_u16(decoder$surf_u16),
+        .kind_typed(decoder$kind_typed),
+        .illegal(decoder$illegal),
+        .lane_enables(decoder$lane_enables),
+        .alu_op(decoder$alu_op),
+        .alu_ty(decoder$alu_ty),
+        .alu_ftz(decoder$alu_ftz),
+        .elem_size(decoder$elem_size),
+        .last_elem(decoder$last_elem),
+        .space_slm(decoder$space_slm),
+        .addr_offset32(decoder$addr_offset32),
+        .addr_buffer(decoder$addr_buffer),
+        .write_only(decoder$write_only),
+        .swap_src(decoder$swap_src),
+        .v_present(decoder$v_present),
+        .r_present(decoder$r_present),
+        .lod_present(decoder$lod_present)
+    );
+    atomic_unit_l8_w32_int$front$dec_lanes_count dec_lanes_count(
+        .mask(dec_lanes_count$mask),
+        .few(dec_lanes_count$few)
+    );
+    atomic_unit_l8_w32_int$front$r_valid r_valid(
+        .clock(r_valid$clock),
+        .clear(r_valid$clear),
+        .load(r_valid$load),
+        .d(r_valid$d),
+        .q(r_valid$q)
+    );
+    atomic_unit_l8_w32_int$front$r_desc r_desc(
+        .clock(r_desc$clock),
+        .clear(r_desc$clear),
+        .load(r_desc$load),
+        .d(r_desc$d),
+        .q(r_desc$q)
+    );
+    atomic_unit_l8_w32_int$front$r_dmask r_dmask(
+        .clock(r_dmask$clock),
+        .clear(r_dmask$clear),
+        .load(r_dmask$load),
+        .d(r_dmask$d),
+        .q(r_dmask$q)
+    );
+    atomic_unit_l8_w32_int$front$r_pred_mask r_pred_mask(
+        .clock(r_pred_mask$clock),
+        .clear(r_pred_mask$clear),
+        .load(r_pred_mask$load),
+        .d(r_pred_mask$d),
+        .q(r_pred_mask$q)
+    );
+    atomic_unit_l8_w32_int$front$r_surf_kind r_surf_kind(
+        .clock(r_surf_kind$clock),
+        .clear(r_surf_kind$clear),
+        .load(r_surf_kind$load),
+        .d(r_surf_kind$d),
+        .q(r_surf_kind$q)
+    );
+    atomic_unit_l8_w32_int$front$r_surf_base r_surf_base(
+        .clock(r_surf_base$clock),
+        .clear(r_surf_base$clear),
+        .load(r_surf_base$load),
+        .d(r_surf_base$d),
+        .q(r_surf_base$q)
+    );
+    atomic_unit_l8_w32_int$front$r_surf_size r_surf_size(
+        .clock(r_surf_size$clock),
+        .clear(r_surf_size$clear),
+        .load(r_surf_size$load),
+        .d(r_surf_size$d),
+        .q(r_surf_size$q)
+    );
+    atomic_unit_l8_w32_int$front$r_surf_array r_surf_array(
+        .clock(r_surf_array$clock),
+        .clear(r_surf_array$clear),
+        .load(r_surf_array$load),
+        .d(r_surf_array$d),
+        .q(r_surf_array$q)
+    );
+    atomic_unit_l8_w32_int$front$r_surf_levels r_surf_levels(
+        .clock(r_surf_levels$clock),
+        .clear(r_surf_levels$clear),
+        .load(r_surf_levels$load),
+        .d(r_surf_levels$d),
+        .q(r_surf_levels$q)
+    );
+    atomic_unit_l8_w32_int$front$r_surf_u16 r_surf_u16(
+        .clock(r_surf_u16$clock),
+        .clear(r_surf_u16$clear),
+        .load(r_surf_u16$load),
+        .d(r_surf_u16$d),
+        .q(r_surf_u16$q)
+    );
+    atomic_unit_l8_w32_int$front$r_slm_size r_slm_size(
+        .clock(r_slm_size$clock),
+        .clear(r_slm_size$clear),
+        .load(r_slm_size$load),
+        .d(r_slm_size$d),
+        .q(r_slm_size$q)
+    );
+    atomic_unit_l8_w32_int$front$r_width r_width(
+        .clock(r_width$clock),
+        .clear(r_width$clear),
+        .load(r_width$load),
+        .d(r_width$d),
+        .q(r_width$q)
+    );
+    atomic_unit_l8_w32_int$front$r_height r_height(
+        .clock(r_height$clock),
+        .clear(r_height$clear),
+        .load(r_height$load),
+        .d(r_height$d),
+        .q(r_height$q)
+    );
+    atomic_unit_l8_w32_int$front$r_depth r_depth(
+        .clock(r_depth$clock),
+        .clear(r_depth$clear),
+        .load(r_depth$load),
+        .d(r_depth$d),
+        .q(r_depth$q)
+    );
+    atomic_unit_l8_w32_int$front$d_valid d_valid(
+        .clock(d_valid$clock),
+        .clear(d_valid$clear),
+        .load(d_valid$load),
+        .d(d_valid$d),
+        .q(d_valid$q)
+    );
+    atomic_unit_l8_w32_int$front$d_lanes d_lanes(
+        .clock(d_lanes$clock),
+        .clear(d_lanes$clear),
+        .load(d_lanes$load),
+        .d(d_lanes$d),
+        .q(d_lanes$q)
+    );
+    atomic_unit_l8_w32_int$front$d_no_lanes d_no_lanes(
+        .clock(d_no_lanes$clock),
+        .clear(d_no_lanes$clear),
+        .load(d_no_lanes$load),
+        .d(d_no_lanes$d),
+        .q(d_no_lanes$q)
+    );
+    atomic_unit_l8_w32_int$front$d_lanes_few d_lanes_few(
+        .clock(d_lanes_few$clock),
+        .clear(d_lanes_few$clear),
+        .load(d_lanes_few$load),
+        .d(d_lanes_few$d),
+        .q(d_lanes_few$q)
+    );
+    atomic_unit_l8_w32_int$front$d_illegal d_illegal(
+        .clock(d_illegal$clock),
+        .clear(d_illegal$clear),
+        .load(d_illegal$load),
+        .d(d_illegal$d),
+        .q(d_illegal$q)
+    );
+    atomic_unit_l8_w32_int$front$d_elem_size d_elem_size(
+        .clock(d_elem_size$clock),
+        .clear(d_elem_size$clear),
+        .load(d_elem_size$load),
+        .d(d_elem_size$d),
+        .q(d_elem_size$q)
+    );
+    atomic_unit_l8_w32_int$front$d_last_elem d_last_elem(
+        .clock(d_last_elem$clock),
+        .clear(d_last_elem$clear),
+        .load(d_last_elem$load),
+        .d(d_last_elem$d),
+        .q(d_last_elem$q)
+    );
+    atomic_unit_l8_w32_int$front$d_space_slm d_space_slm(
+        .clock(d_space_slm$clock),
+        .clear(d_space_slm$clear),
+        .load(d_space_slm$load),
+        .d(d_space_slm$d),
+        .q(d_space_slm$q)
+    );
+    atomic_unit_l8_w32_int$front$d_addr_offset32 d_addr_offset32(
+        .clock(d_addr_offset32$clock),
+        .clear(d_addr_offset32$clear),
+        .load(d_addr_offset32$load),
+        .d(d_addr_offset32$d),
+        .q(d_addr_offset32$q)
+    );
+    atomic_unit_l8_w32_int$front$d_addr_buffer d_addr_buffer(
+        .clock(d_addr_buffer$clock),
+        .clear(d_addr_buffer$clear),
+        .load(d_addr_buffer$load),
+        .d(d_addr_buffer$d),
+        .q(d_addr_buffer$q)
+    );
+    atomic_unit_l8_w32_int$front$d_kind_typed d_kind_typed(
+        .clock(d_kind_typed$clock),
+        .clear(d_kind_typed$clear),
+        .load(d_kind_typed$load),
+        .d(d_kind_typed$d),
+        .q(d_kind_typed$q)
+    );
+    atomic_unit_l8_w32_int$front$d_write_only d_write_only(
+        .clock(d_write_only$clock),
+        .clear(d_write_only$clear),
+        .load(d_write_only$load),
+        .d(d_write_only$d),
+        .q(d_write_only$q)
+    );
+    atomic_unit_l8_w32_int$front$d_swap_src d_swap_src(
+        .clock(d_swap_src$clock),
+        .clear(d_swap_src$clear),
+        .load(d_swap_src$load),
+        .d(d_swap_src$d),
+        .q(d_swap_src$q)
+    );
+    atomic_unit_l8_w32_int$front$d_v_present d_v_present(
+        .clock(d_v_present$clock),
+        .clear(d_v_present$clear),
+        .load(d_v_present$load),
+        .d(d_v_present$d),
+        .q(d_v_present$q)
+    );
+    atomic_unit_l8_w32_int$front$d_r_present d_r_present(
+        .clock(d_r_present$clock),
+        .clear(d_r_present$clear),
+        .load(d_r_present$load),
+        .d(d_r_present$d),
+        .q(d_r_present$q)
+    );
+    atomic_unit_l8_w32_int$front$d_lod_present d_lod_present(
+        .clock(d_lod_present$clock),
+        .clear(d_lod_present$clear),
+        .load(d_lod_present$load),
+        .d(d_lod_present$d),
+        .q(d_lod_present$q)
+    );
+    atomic_unit_l8_w32_int$front$d_alu_op d_alu_op(
+        .clock(d_alu_op$clock),
+        .clear(d_alu_op$clear),
+        .load(d_alu_op$load),
+        .d(d_alu_op$d),
+        .q(d_alu_op$q)
+    );
+    atomic_unit_l8_w32_int$front$d_alu_ty d_alu_ty(
+        .clock(d_alu_ty$clock),
+        .clear(d_alu_ty$clear),
+        .load(d_alu_ty$load),
+        .d(d_alu_ty$d),
+        .q(d_alu_ty$q)
+    );
+    atomic_unit_l8_w32_int$front$d_alu_ftz d_alu_ftz(
+        .clock(d_alu_ftz$clock),
+        .clear(d_alu_ftz$clear),
+        .load(d_alu_ftz$load),
+        .d(d_alu_ftz$d),
+        .q(d_alu_ftz$q)
+    );
+    atomic_unit_l8_w32_int$front$d_surf_kind d_surf_kind(
+        .clock(d_surf_kind$clock),
+        .clear(d_surf_kind$clear),
+        .load(d_surf_kind$load),
+        .d(d_surf_kind$d),
+        .q(d_surf_kind$q)
+    );
+    atomic_unit_l8_w32_int$front$d_surf_base d_surf_base(
+        .clock(d_surf_base$clock),
+        .clear(d_surf_base$clear),
+        .load(d_surf_base$load),
+        .d(d_surf_base$d),
+        .q(d_surf_base$q)
+    );
+    atomic_unit_l8_w32_int$front$d_surf_size d_surf_size(
+        .clock(d_surf_size$clock),
+        .clear(d_surf_size$clear),
+        .load(d_surf_size$load),
+        .d(d_surf_size$d),
+        .q(d_surf_size$q)
+    );
+    atomic_unit_l8_w32_int$front$d_surf_array d_surf_array(
+        .clock(d_surf_array$clock),
+        .clear(d_surf_array$clear),
+        .load(d_surf_array$load),
+        .d(d_surf_array$d),
+        .q(d_surf_array$q)
+    );
+    atomic_unit_l8_w32_int$front$d_surf_levels d_surf_levels(
+        .clock(d_surf_levels$clock),
+        .clear(d_surf_levels$clear),
+        .load(d_surf_levels$load),
+        .d(d_surf_levels$d),
+        .q(d_surf_levels$q)
+    );
+    atomic_unit_l8_w32_int$front$d_surf_u16 d_surf_u16(
+        .clock(d_surf_u16$clock),
+        .clear(d_surf_u16$clear),
+        .load(d_surf_u16$load),
+        .d(d_surf_u16$d),
+        .q(d_surf_u16$q)
+    );
+    atomic_unit_l8_w32_int$front$d_slm_size d_slm_size(
+        .clock(d_slm_size$clock),
+        .clear(d_slm_size$clear),
+        .load(d_slm_size$load),
+        .d(d_slm_size$d),
+        .q(d_slm_size$q)
+    );
+    atomic_unit_l8_w32_int$front$d_width d_width(
+        .clock(d_width$clock),
+        .clear(d_width$clear),
+        .load(d_width$load),
+        .d(d_width$d),
+        .q(d_width$q)
+    );
+    atomic_unit_l8_w32_int$front$d_height d_height(
+        .clock(d_height$clock),
+        .clear(d_height$clear),
+        .load(d_height$load),
+        .d(d_height$d),
+        .q(d_height$q)
+    );
+    atomic_unit_l8_w32_int$front$d_depth d_depth(
+        .clock(d_depth$clock),
+        .clear(d_depth$clear),
+        .load(d_depth$load),
+        .d(d_depth$d),
+        .q(d_depth$q)
+    );
+    atomic_unit_l8_w32_int$front$d_slot d_slot(
+        .d(d_slot$d),
+        .q(d_slot$q),
+        .clock(d_slot$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_valid n_valid(
+        .d(n_valid$d),
+        .q(n_valid$q),
+        .clock(n_valid$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_buf n_buf(
+        .d(n_buf$d),
+        .q(n_buf$q),
+        .clock(n_buf$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_lane n_lane(
+        .d(n_lane$d),
+        .q(n_lane$q),
+        .clock(n_lane$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_last_lane n_last_lane(
+        .d(n_last_lane$d),
+        .q(n_last_lane$q),
+        .clock(n_last_lane$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_marker n_marker(
+        .d(n_marker$d),
+        .q(n_marker$q),
+        .clock(n_marker$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_illegal n_illegal(
+        .d(n_illegal$d),
+        .q(n_illegal$q),
+        .clock(n_illegal$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_elem_size n_elem_size(
+        .d(n_elem_size$d),
+        .q(n_elem_size$q),
+        .clock(n_elem_size$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_last_elem n_last_elem(
+        .d(n_last_elem$d),
+        .q(n_last_elem$q),
+        .clock(n_last_elem$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_space_slm n_space_slm(
+        .d(n_space_slm$d),
+        .q(n_space_slm$q),
+        .clock(n_space_slm$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_addr_offset32 n_addr_offset32(
+        .d(n_addr_offset32$d),
+        .q(n_addr_offset32$q),
+        .clock(n_addr_offset32$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_addr_buffer n_addr_buffer(
+        .d(n_addr_buffer$d),
+        .q(n_addr_buffer$q),
+        .clock(n_addr_buffer$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_kind_typed n_kind_typed(
+        .d(n_kind_typed$d),
+        .q(n_kind_typed$q),
+        .clock(n_kind_typed$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_write_only n_write_only(
+        .d(n_write_only$d),
+        .q(n_write_only$q),
+        .clock(n_write_only$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_swap_src n_swap_src(
+        .d(n_swap_src$d),
+        .q(n_swap_src$q),
+        .clock(n_swap_src$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_v_present n_v_present(
+        .d(n_v_present$d),
+        .q(n_v_present$q),
+        .clock(n_v_present$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_r_present n_r_present(
+        .d(n_r_present$d),
+        .q(n_r_present$q),
+        .clock(n_r_present$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_lod_present n_lod_present(
+        .d(n_lod_present$d),
+        .q(n_lod_present$q),
+        .clock(n_lod_present$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_alu_op n_alu_op(
+        .d(n_alu_op$d),
+        .q(n_alu_op$q),
+        .clock(n_alu_op$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_alu_ty n_alu_ty(
+        .d(n_alu_ty$d),
+        .q(n_alu_ty$q),
+        .clock(n_alu_ty$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_alu_ftz n_alu_ftz(
+        .d(n_alu_ftz$d),
+        .q(n_alu_ftz$q),
+        .clock(n_alu_ftz$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_surf_kind n_surf_kind(
+        .d(n_surf_kind$d),
+        .q(n_surf_kind$q),
+        .clock(n_surf_kind$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_surf_base n_surf_base(
+        .d(n_surf_base$d),
+        .q(n_surf_base$q),
+        .clock(n_surf_base$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_surf_size n_surf_size(
+        .d(n_surf_size$d),
+        .q(n_surf_size$q),
+        .clock(n_surf_size$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_width n_width(
+        .d(n_width$d),
+        .q(n_width$q),
+        .clock(n_width$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_height n_height(
+        .d(n_height$d),
+        .q(n_height$q),
+        .clock(n_height$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_depth n_depth(
+        .d(n_depth$d),
+        .q(n_depth$q),
+        .clock(n_depth$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_width_one n_width_one(
+        .d(n_width_one$d),
+        .q(n_width_one$q),
+        .clock(n_width_one$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_height_one n_height_one(
+        .d(n_height_one$d),
+        .q(n_height_one$q),
+        .clock(n_height_one$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_depth_one n_depth_one(
+        .d(n_depth_one$d),
+        .q(n_depth_one$q),
+        .clock(n_depth_one$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_surf_array n_surf_array(
+        .d(n_surf_array$d),
+        .q(n_surf_array$q),
+        .clock(n_surf_array$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_lane_rows n_lane_rows(
+        .d(n_lane_rows$d),
+        .q(n_lane_rows$q),
+        .clock(n_lane_rows$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_surf_levels n_surf_levels(
+        .d(n_surf_levels$d),
+        .q(n_surf_levels$q),
+        .clock(n_surf_levels$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_surf_u16 n_surf_u16(
+        .d(n_surf_u16$d),
+        .q(n_surf_u16$q),
+        .clock(n_surf_u16$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_slm_size n_slm_size(
+        .d(n_slm_size$d),
+        .q(n_slm_size$q),
+        .clock(n_slm_size$clock)
+    );
+    atomic_unit_l8_w32_int$front$n_walk_ops n_walk_ops(
+        .surf_kind(n_walk_ops$surf_kind),
+        .surf_array(n_walk_ops$surf_array),
+        .width(n_walk_ops$width),
+        .height(n_walk_ops$height),
+        .depth(n_walk_ops$depth),
+        .width_is_one(n_walk_ops$width_is_one),
+        .height_is_one(n_walk_ops$height_is_one),
+        .depth_is_one(n_walk_ops$depth_is_one),
+        .rows(n_walk_ops$rows),
+        .slices(n_walk_ops$slices),
+        .sizes_constant(n_walk_ops$sizes_constant),
+        .walk_a(n_walk_ops$walk_a),
+        .walk_b(n_walk_ops$walk_b)
+    );
+    atomic_unit_l8_w32_int$front$sel_buf sel_buf(
+        .d(sel_buf$d),
+        .q(sel_buf$q),
+        .clock(sel_buf$clock)
+    );
+    atomic_unit_l8_w32_int$front$cap_valid cap_valid(
+        .d(cap_valid$d),
+        .q(cap_valid$q),
+        .clock(cap_valid$clock)
+    );
+    atomic_unit_l8_w32_int$front$cap_buf cap_buf(
+        .d(cap_buf$d),
+        .q(cap_buf$q),
+        .clock(cap_buf$clock)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_addr$0 pbuf_addr$0(
+        .clock(pbuf_addr$0$clock),
+        .clear(pbuf_addr$0$clear),
+        .load(pbuf_addr$0$load),
+        .d(pbuf_addr$0$d),
+        .q(pbuf_addr$0$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_addr$1 pbuf_addr$1(
+        .clock(pbuf_addr$1$clock),
+        .clear(pbuf_addr$1$clear),
+        .load(pbuf_addr$1$load),
+        .d(pbuf_addr$1$d),
+        .q(pbuf_addr$1$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_src0$0 pbuf_src0$0(
+        .clock(pbuf_src0$0$clock),
+        .clear(pbuf_src0$0$clear),
+        .load(pbuf_src0$0$load),
+        .d(pbuf_src0$0$d),
+        .q(pbuf_src0$0$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_src0$1 pbuf_src0$1(
+        .clock(pbuf_src0$1$clock),
+        .clear(pbuf_src0$1$clear),
+        .load(pbuf_src0$1$load),
+        .d(pbuf_src0$1$d),
+        .q(pbuf_src0$1$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_src1$0 pbuf_src1$0(
+        .clock(pbuf_src1$0$clock),
+        .clear(pbuf_src1$0$clear),
+        .load(pbuf_src1$0$load),
+        .d(pbuf_src1$0$d),
+        .q(pbuf_src1$0$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_src1$1 pbuf_src1$1(
+        .clock(pbuf_src1$1$clock),
+        .clear(pbuf_src1$1$clear),
+        .load(pbuf_src1$1$load),
+        .d(pbuf_src1$1$d),
+        .q(pbuf_src1$1$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_coord$0 pbuf_coord$0(
+        .clock(pbuf_coord$0$clock),
+        .clear(pbuf_coord$0$clear),
+        .load(pbuf_coord$0$load),
+        .d(pbuf_coord$0$d),
+        .q(pbuf_coord$0$q)
+    );
+    atomic_unit_l8_w32_int$front$pbuf_coord$1 pbuf_coord$1(
+        .clock(pbuf_coord$1$clock),
+        .clear(pbuf_coord$1$clear),
+        .load(pbuf_coord$1$load),
+        .d(pbuf_coord$1$d),
+        .q(pbuf_coord$1$q)
+    );
     
     // Update code
     always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
+        d_slot$d = d_slot$q;
+        n_valid$d = n_valid$q;
+        n_buf$d = n_buf$q;
+        n_lane$d = n_lane$q;
+        n_last_lane$d = n_last_lane$q;
+        n_marker$d = n_marker$q;
+        n_illegal$d = n_illegal$q;
+        n_elem_size$d = n_elem_size$q;
+        n_last_elem$d = n_last_elem$q;
+        n_space_slm$d = n_space_slm$q;
+        n_addr_offset32$d = n_addr_offset32$q;
+        n_addr_buffer$d = n_addr_buffer$q;
+        n_kind_typed$d = n_kind_typed$q;
+        n_write_only$d = n_write_only$q;
+        n_swap_src$d = n_swap_src$q;
+        n_v_present$d = n_v_present$q;
+        n_r_present$d = n_r_present$q;
+        n_lod_present$d = n_lod_present$q;
+        n_alu_op$d = n_alu_op$q;
+        n_alu_ty$d = n_alu_ty$q;
+        n_alu_ftz$d = n_alu_ftz$q;
+        n_surf_kind$d = n_surf_kind$q;
+        n_surf_base$d = n_surf_base$q;
+        n_surf_size$d = n_surf_size$q;
+        n_width$d = n_width$q;
+        n_height$d = n_height$q;
+        n_depth$d = n_depth$q;
+        n_width_one$d = n_width_one$q;
+        n_height_one$d = n_height_one$q;
+        n_depth_one$d = n_depth_one$q;
+        n_surf_array$d = n_surf_array$q;
+        n_lane_rows$d = n_lane_rows$q;
+        n_surf_levels$d = n_surf_levels$q;
+        n_surf_u16$d = n_surf_u16$q;
+        n_slm_size$d = n_slm_size$q;
+        sel_buf$d = sel_buf$q;
+        cap_valid$d = cap_valid$q;
+        cap_buf$d = cap_buf$q;
+        pbuf_addr$0$clear = 1'b0;
+        pbuf_src0$0$clear = 1'b0;
+        pbuf_src1$0$clear = 1'b0;
+        pbuf_coord$0$clear = 1'b0;
+        pbuf_addr$1$clear = 1'b0;
+        pbuf_src0$1$clear = 1'b0;
+        pbuf_src1$1$clear = 1'b0;
+        pbuf_coord$1$clear = 1'b0;
+        r_desc$clear = 1'b0;
+        r_dmask$clear = 1'b0;
+        r_pred_mask$clear = 1'b0;
+        r_surf_kind$clear = 1'b0;
+        r_surf_base$clear = 1'b0;
+        r_surf_size$clear = 1'b0;
+        r_surf_array$clear = 1'b0;
+        r_surf_levels$clear = 1'b0;
+        r_surf_u16$clear = 1'b0;
+        r_slm_size$clear = 1'b0;
+        r_width$clear = 1'b0;
+        r_height$clear = 1'b0;
+        r_depth$clear = 1'b0;
+        if (d_free & r_valid$q) begin
+            d_slot$d = ~d_slot$q;
         end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
+        if (reset) begin
+            d_slot$d = 1'b1;
         end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
+        d_lanes$clear = 1'b0;
+        d_no_lanes$clear = 1'b0;
+        d_no_lanes$d = ~|(decoder$lane_enables & lanes_built);
+        d_lanes_few$clear = 1'b0;
+        d_illegal$clear = 1'b0;
+        d_elem_size$clear = 1'b0;
+        d_last_elem$clear = 1'b0;
+        d_space_slm$clear = 1'b0;
+        d_addr_offset32$clear = 1'b0;
+        d_addr_buffer$clear = 1'b0;
+        d_kind_typed$clear = 1'b0;
+        d_write_only$clear = 1'b0;
+        d_swap_src$clear = 1'b0;
+        d_v_present$clear = 1'b0;
+        d_r_present$clear = 1'b0;
+        d_lod_present$clear = 1'b0;
+        d_alu_op$clear = 1'b0;
+        d_alu_ty$clear = 1'b0;
+        d_alu_ftz$clear = 1'b0;
+        d_surf_kind$clear = 1'b0;
+        d_surf_base$clear = 1'b0;
+        d_surf_size$clear = 1'b0;
+        d_surf_array$clear = 1'b0;
+        d_surf_levels$clear = 1'b0;
+        d_surf_u16$clear = 1'b0;
+        d_slm_size$clear = 1'b0;
+        d_width$clear = 1'b0;
+        d_height$clear = 1'b0;
+        d_depth$clear = 1'b0;
+        if (n_enter) begin
+            n_valid$d = 1'b0;
         end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
+        if (sel_take) begin
+            n_valid$d = 1'b1;
+            n_buf$d = sel_buf$q;
+            sel_buf$d = ~sel_buf$q;
+            n_lane$d = sel_lane;
+            n_last_lane$d = sel_last;
+            n_marker$d = sel_marker;
+            n_illegal$d = d_illegal$q;
+            n_elem_size$d = d_elem_size$q;
+            n_last_elem$d = d_last_elem$q;
+            n_space_slm$d = d_space_slm$q;
+            n_addr_offset32$d = d_addr_offset32$q;
+            n_addr_buffer$d = d_addr_buffer$q;
+            n_kind_typed$d = d_kind_typed$q;
+            n_write_only$d = d_write_only$q;
+            n_swap_src$d = d_swap_src$q;
+            n_v_present$d = d_v_present$q;
+            n_r_present$d = d_r_present$q;
+            n_lod_present$d = d_lod_present$q;
+            n_alu_op$d = d_alu_op$q;
+            n_alu_ty$d = d_alu_ty$q;
+            n_alu_ftz$d = d_alu_ftz$q;
+            n_surf_kind$d = d_surf_kind$q;
+            n_surf_base$d = d_surf_base$q;
+            n_surf_size$d = d_surf_size$q;
+            n_width$d = d_width$q;
+            if (~|d_width$q) begin
+                n_width$d = one_coord;
+            end
+            n_height$d = d_height$q;
+            if (~|d_height$q) begin
+                n_height$d = one_coord;
+            end
+            n_depth$d = d_depth$q;
+            if (~|d_depth$q) begin
+                n_depth$d = one_coord;
+            end
+            n_width_one$d = ~|d_width$q[(32'h1)+:(31)];
+            n_height_one$d = ~|d_height$q[(32'h1)+:(31)];
+            n_depth_one$d = ~|d_depth$q[(32'h1)+:(31)];
+            n_surf_array$d = d_surf_array$q;
+            n_lane_rows$d = d_height$q;
+            if (~|d_height$q) begin
+                n_lane_rows$d = one_coord;
+            end
+            if (d_surf_kind$q == kind_1d) begin
+                n_lane_rows$d = one_coord;
+            end
+            if (d_surf_kind$q == kind_1d_array) begin
+                n_lane_rows$d = d_surf_array$q;
+            end
+            n_surf_levels$d = d_surf_levels$q;
+            n_surf_u16$d = d_surf_u16$q;
+            n_slm_size$d = d_slm_size$q;
         end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
+        cap_valid$d = sel_take & ~sel_marker;
+        cap_buf$d = sel_buf$q;
+        cap_load$0 = cap_valid$q & ~cap_buf$q;
+        cap_load$1 = cap_valid$q & cap_buf$q;
+        if (reset) begin
+            n_valid$d = 1'b0;
+            cap_valid$d = 1'b0;
+            sel_buf$d = 1'b0;
         end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
     end
     
-endmodule // atomic_unit_l8_w32_int$head_entry_keep
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) d_slot$clock = clock;
+    always @(*) n_valid$clock = clock;
+    always @(*) n_buf$clock = clock;
+    always @(*) n_lane$clock = clock;
+    always @(*) n_last_lane$clock = clock;
+    always @(*) n_marker$clock = clock;
+    always @(*) n_illegal$clock = clock;
+    always @(*) n_elem_size$clock = clock;
+    always @(*) n_last_elem$clock = clock;
+    always @(*) n_space_slm$clock = clock;
+    always @(*) n_addr_offset32$clock = clock;
+    always @(*) n_addr_buffer$clock = clock;
+    always @(*) n_kind_typed$clock = clock;
+    always @(*) n_write_only$clock = clock;
+    always @(*) n_swap_src$clock = clock;
+    always @(*) n_v_present$clock = clock;
+    always @(*) n_r_present$clock = clock;
+    always @(*) n_lod_present$clock = clock;
+    always @(*) n_alu_op$clock = clock;
+    always @(*) n_alu_ty$clock = clock;
+    always @(*) n_alu_ftz$clock = clock;
+    always @(*) n_surf_kind$clock = clock;
+    always @(*) n_surf_base$clock = clock;
+    always @(*) n_surf_size$clock = clock;
+    always @(*) n_width$clock = clock;
+    always @(*) n_height$clock = clock;
+    always @(*) n_depth$clock = clock;
+    always @(*) n_width_one$clock = clock;
+    always @(*) n_height_one$clock = clock;
+    always @(*) n_depth_one$clock = clock;
+    always @(*) n_surf_array$clock = clock;
+    always @(*) n_lane_rows$clock = clock;
+    always @(*) n_surf_levels$clock = clock;
+    always @(*) n_surf_u16$clock = clock;
+    always @(*) n_slm_size$clock = clock;
+    always @(*) sel_buf$clock = clock;
+    always @(*) cap_valid$clock = clock;
+    always @(*) cap_buf$clock = clock;
+    always @(*) pbuf_addr$0$clock = clock;
+    always @(*) pbuf_src0$0$clock = clock;
+    always @(*) pbuf_src1$0$clock = clock;
+    always @(*) pbuf_coord$0$clock = clock;
+    always @(*) pbuf_addr$0$d = pay_addr;
+    always @(*) pbuf_src0$0$d = pay_src0;
+    always @(*) pbuf_src1$0$d = pay_src1;
+    always @(*) pbuf_coord$0$d = pay_coord;
+    always @(*) pbuf_addr$1$clock = clock;
+    always @(*) pbuf_src0$1$clock = clock;
+    always @(*) pbuf_src1$1$clock = clock;
+    always @(*) pbuf_coord$1$clock = clock;
+    always @(*) pbuf_addr$1$d = pay_addr;
+    always @(*) pbuf_src0$1$d = pay_src0;
+    always @(*) pbuf_src1$1$d = pay_src1;
+    always @(*) pbuf_coord$1$d = pay_coord;
+    always @(*) decoder$desc = r_desc$q;
+    always @(*) decoder$dmask = r_dmask$q;
+    always @(*) decoder$pred_mask = r_pred_mask$q;
+    always @(*) decoder$surf_kind = r_surf_kind$q;
+    always @(*) decoder$surf_u16 = r_surf_u16$q;
+    always @(*) dec_lanes_count$mask = decoder$lane_enables;
+    always @(*) n_walk_ops$surf_kind = n_surf_kind$q;
+    always @(*) n_walk_ops$surf_array = n_surf_array$q;
+    always @(*) n_walk_ops$width = n_width$q;
+    always @(*) n_walk_ops$height = n_height$q;
+    always @(*) n_walk_ops$depth = n_depth$q;
+    always @(*) n_walk_ops$width_is_one = n_width_one$q;
+    always @(*) n_walk_ops$height_is_one = n_height_one$q;
+    always @(*) n_walk_ops$depth_is_one = n_depth_one$q;
+    always @(*) r_valid$clock = clock;
+    always @(*) r_valid$load = req_ready;
+    always @(*) r_valid$clear = reset;
+    always @(*) r_valid$d = req_valid;
+    always @(*) r_desc$clock = clock;
+    always @(*) r_desc$load = req_ready;
+    always @(*) r_desc$d = req_desc;
+    always @(*) r_dmask$clock = clock;
+    always @(*) r_dmask$load = req_ready;
+    always @(*) r_dmask$d = req_dmask;
+    always @(*) r_pred_mask$clock = clock;
+    always @(*) r_pred_mask$load = req_ready;
+    always @(*) r_pred_mask$d = req_pred_mask;
+    always @(*) r_surf_kind$clock = clock;
+    always @(*) r_surf_kind$load = req_ready;
+    always @(*) r_surf_kind$d = req_surf_kind;
+    always @(*) r_surf_base$clock = clock;
+    always @(*) r_surf_base$load = req_ready;
+    always @(*) r_surf_base$d = req_surf_base;
+    always @(*) r_surf_size$clock = clock;
+    always @(*) r_surf_size$load = req_ready;
+    always @(*) r_surf_size$d = req_surf_size;
+    always @(*) r_surf_array$clock = clock;
+    always @(*) r_surf_array$load = req_ready;
+    always @(*) r_surf_array$d = req_surf_array;
+    always @(*) r_surf_levels$clock = clock;
+    always @(*) r_surf_levels$load = req_ready;
+    always @(*) r_surf_levels$d = req_surf_levels;
+    always @(*) r_surf_u16$clock = clock;
+    always @(*) r_surf_u16$load = req_ready;
+    always @(*) r_surf_u16$d = req_surf_u16;
+    always @(*) r_slm_size$clock = clock;
+    always @(*) r_slm_size$load = req_ready;
+    always @(*) r_slm_size$d = req_slm_size;
+    always @(*) r_width$clock = clock;
+    always @(*) r_width$load = req_ready;
+    always @(*) r_width$d = req_surf_width;
+    always @(*) r_height$clock = clock;
+    always @(*) r_height$load = req_ready;
+    always @(*) r_height$d = req_surf_height;
+    always @(*) r_depth$clock = clock;
+    always @(*) r_depth$load = req_ready;
+    always @(*) r_depth$d = req_surf_depth;
+    always @(*) d_valid$clock = clock;
+    always @(*) d_valid$load = d_free;
+    always @(*) d_valid$clear = reset;
+    always @(*) d_valid$d = r_valid$q;
+    always @(*) d_lanes$clock = clock;
+    always @(*) d_lanes$load = d_free;
+    always @(*) d_lanes$d = decoder$lane_enables;
+    always @(*) d_no_lanes$clock = clock;
+    always @(*) d_no_lanes$load = d_free;
+    always @(*) d_lanes_few$clock = clock;
+    always @(*) d_lanes_few$load = d_free;
+    always @(*) d_lanes_few$d = dec_lanes_count$few;
+    always @(*) d_illegal$clock = clock;
+    always @(*) d_illegal$load = d_free;
+    always @(*) d_illegal$d = decoder$illegal;
+    always @(*) d_elem_size$clock = clock;
+    always @(*) d_elem_size$load = d_free;
+    always @(*) d_elem_size$d = decoder$elem_size;
+    always @(*) d_last_elem$clock = clock;
+    always @(*) d_last_elem$load = d_free;
+    always @(*) d_last_elem$d = decoder$last_elem;
+    always @(*) d_space_slm$clock = clock;
+    always @(*) d_space_slm$load = d_free;
+    always @(*) d_space_slm$d = decoder$space_slm;
+    always @(*) d_addr_offset32$clock = clock;
+    always @(*) d_addr_offset32$load = d_free;
+    always @(*) d_addr_offset32$d = decoder$addr_offset32;
+    always @(*) d_addr_buffer$clock = clock;
+    always @(*) d_addr_buffer$load = d_free;
+    always @(*) d_addr_buffer$d = decoder$addr_buffer;
+    always @(*) d_kind_typed$clock = clock;
+    always @(*) d_kind_typed$load = d_free;
+    always @(*) d_kind_typed$d = decoder$kind_typed;
+    always @(*) d_write_only$clock = clock;
+    always @(*) d_write_only$load = d_free;
+    always @(*) d_write_only$d = decoder$write_only;
+    always @(*) d_swap_src$clock = clock;
+    always @(*) d_swap_src$load = d_free;
+    always @(*) d_swap_src$d = decoder$swap_src;
+    always @(*) d_v_present$clock = clock;
+    always @(*) d_v_present$load = d_free;
+    always @(*) d_v_present$d = decoder$v_present;
+    always @(*) d_r_present$clock = clock;
+    always @(*) d_r_present$load = d_free;
+    always @(*) d_r_present$d = decoder$r_present;
+    always @(*) d_lod_present$clock = clock;
+    always @(*) d_lod_present$load = d_free;
+    always @(*) d_lod_present$d = decoder$lod_present;
+    always @(*) d_alu_op$clock = clock;
+    always @(*) d_alu_op$load = d_free;
+    always @(*) d_alu_op$d = decoder$alu_op;
+    always @(*) d_alu_ty$clock = clock;
+    always @(*) d_alu_ty$load = d_free;
+    always @(*) d_alu_ty$d = decoder$alu_ty;
+    always @(*) d_alu_ftz$clock = clock;
+    always @(*) d_alu_ftz$load = d_free;
+    always @(*) d_alu_ftz$d = decoder$alu_ftz;
+    always @(*) d_surf_kind$clock = clock;
+    always @(*) d_surf_kind$load = d_free;
+    always @(*) d_surf_kind$d = r_surf_kind$q;
+    always @(*) d_surf_base$clock = clock;
+    always @(*) d_surf_base$load = d_free;
+    always @(*) d_surf_base$d = r_surf_base$q;
+    always @(*) d_surf_size$clock = clock;
+    always @(*) d_surf_size$load = d_free;
+    always @(*) d_surf_size$d = r_surf_size$q;
+    always @(*) d_surf_array$clock = clock;
+    always @(*) d_surf_array$load = d_free;
+    always @(*) d_surf_array$d = r_surf_array$q;
+    always @(*) d_surf_levels$clock = clock;
+    always @(*) d_surf_levels$load = d_free;
+    always @(*) d_surf_levels$d = r_surf_levels$q;
+    always @(*) d_surf_u16$clock = clock;
+    always @(*) d_surf_u16$load = d_free;
+    always @(*) d_surf_u16$d = r_surf_u16$q;
+    always @(*) d_slm_size$clock = clock;
+    always @(*) d_slm_size$load = d_free;
+    always @(*) d_slm_size$d = r_slm_size$q;
+    always @(*) d_width$clock = clock;
+    always @(*) d_width$load = d_free;
+    always @(*) d_width$d = r_width$q;
+    always @(*) d_height$clock = clock;
+    always @(*) d_height$load = d_free;
+    always @(*) d_height$d = r_height$q;
+    always @(*) d_depth$clock = clock;
+    always @(*) d_depth$load = d_free;
+    always @(*) d_depth$d = r_depth$q;
+    always @(*) pbuf_addr$0$load = cap_load$0;
+    always @(*) pbuf_src0$0$load = cap_load$0;
+    always @(*) pbuf_src1$0$load = cap_load$0;
+    always @(*) pbuf_coord$0$load = cap_load$0;
+    always @(*) pbuf_addr$1$load = cap_load$1;
+    always @(*) pbuf_src0$1$load = cap_load$1;
+    always @(*) pbuf_src1$1$load = cap_load$1;
+    always @(*) pbuf_coord$1$load = cap_load$1;
+    always @(*) r_valid_q = r_valid$q;
+    always @(*) d_valid_q = d_valid$q;
+    always @(*) d_lanes_q = d_lanes$q;
+    always @(*) d_illegal_q = d_illegal$q;
+    always @(*) d_no_lanes_q = d_no_lanes$q;
+    always @(*) d_lanes_few_q = d_lanes_few$q;
+    always @(*) d_slot_q = d_slot$q;
+    always @(*) n_valid_q = n_valid$q;
+    always @(*) n_buf_q = n_buf$q;
+    always @(*) n_lane_q = n_lane$q;
+    always @(*) n_last_lane_q = n_last_lane$q;
+    always @(*) n_marker_q = n_marker$q;
+    always @(*) n_illegal_q = n_illegal$q;
+    always @(*) n_elem_size_q = n_elem_size$q;
+    always @(*) n_last_elem_q = n_last_elem$q;
+    always @(*) n_space_slm_q = n_space_slm$q;
+    always @(*) n_addr_offset32_q = n_addr_offset32$q;
+    always @(*) n_addr_buffer_q = n_addr_buffer$q;
+    always @(*) n_kind_typed_q = n_kind_typed$q;
+    always @(*) n_write_only_q = n_write_only$q;
+    always @(*) n_swap_src_q = n_swap_src$q;
+    always @(*) n_v_present_q = n_v_present$q;
+    always @(*) n_r_present_q = n_r_present$q;
+    always @(*) n_lod_present_q = n_lod_present$q;
+    always @(*) n_alu_op_q = n_alu_op$q;
+    always @(*) n_alu_ty_q = n_alu_ty$q;
+    always @(*) n_alu_ftz_q = n_alu_ftz$q;
+    always @(*) n_surf_kind_q = n_surf_kind$q;
+    always @(*) n_surf_base_q = n_surf_base$q;
+    always @(*) n_surf_size_q = n_surf_size$q;
+    always @(*) n_width_q = n_width$q;
+    always @(*) n_height_q = n_height$q;
+    always @(*) n_depth_q = n_depth$q;
+    always @(*) n_width_one_q = n_width_one$q;
+    always @(*) n_height_one_q = n_height_one$q;
+    always @(*) n_depth_one_q = n_depth_one$q;
+    always @(*) n_surf_array_q = n_surf_array$q;
+    always @(*) n_lane_rows_q = n_lane_rows$q;
+    always @(*) n_surf_levels_q = n_surf_levels$q;
+    always @(*) n_surf_u16_q = n_surf_u16$q;
+    always @(*) n_slm_size_q = n_slm_size$q;
+    always @(*) n_walk_rows = n_walk_ops$rows;
+    always @(*) n_walk_slices = n_walk_ops$slices;
+    always @(*) n_walk_sizes_constant = n_walk_ops$sizes_constant;
+    always @(*) n_walk_a = n_walk_ops$walk_a;
+    always @(*) n_walk_b = n_walk_ops$walk_b;
+    always @(*) cap_valid_q = cap_valid$q;
+    always @(*) pbuf_addr_q$0 = pbuf_addr$0$q;
+    always @(*) pbuf_src0_q$0 = pbuf_src0$0$q;
+    always @(*) pbuf_src1_q$0 = pbuf_src1$0$q;
+    always @(*) pbuf_coord_q$0 = pbuf_coord$0$q;
+    always @(*) pbuf_addr_q$1 = pbuf_addr$1$q;
+    always @(*) pbuf_src0_q$1 = pbuf_src0$1$q;
+    always @(*) pbuf_src1_q$1 = pbuf_src1$1$q;
+    always @(*) pbuf_coord_q$1 = pbuf_coord$1$q;
+    
+endmodule // atomic_unit_l8_w32_int$front
 
 
-module atomic_unit_l8_w32_int$head_next_ptr(d,q,clock);
+module atomic_unit_l8_w32_int$front$cap_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$cap_buf
+
+
+module atomic_unit_l8_w32_int$front$cap_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$cap_valid
+
+
+module atomic_unit_l8_w32_int$front$d_addr_buffer(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_addr_buffer
+
+
+module atomic_unit_l8_w32_int$front$d_addr_offset32(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_addr_offset32
+
+
+module atomic_unit_l8_w32_int$front$d_alu_ftz(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_alu_ftz
+
+
+module atomic_unit_l8_w32_int$front$d_alu_op(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 5'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_alu_op
+
+
+module atomic_unit_l8_w32_int$front$d_alu_ty(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 4'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_alu_ty
+
+
+module atomic_unit_l8_w32_int$front$d_depth(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_depth
+
+
+module atomic_unit_l8_w32_int$front$d_elem_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_elem_size
+
+
+module atomic_unit_l8_w32_int$front$d_height(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_height
+
+
+module atomic_unit_l8_w32_int$front$d_illegal(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_illegal
+
+
+module atomic_unit_l8_w32_int$front$d_kind_typed(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_kind_typed
+
+
+module atomic_unit_l8_w32_int$front$d_lanes(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_lanes
+
+
+module atomic_unit_l8_w32_int$front$d_lanes_few(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_lanes_few
+
+
+module atomic_unit_l8_w32_int$front$d_last_elem(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_last_elem
+
+
+module atomic_unit_l8_w32_int$front$d_lod_present(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_lod_present
+
+
+module atomic_unit_l8_w32_int$front$d_no_lanes(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_no_lanes
+
+
+module atomic_unit_l8_w32_int$front$d_r_present(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_r_present
+
+
+module atomic_unit_l8_w32_int$front$d_slm_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_slm_size
+
+
+module atomic_unit_l8_w32_int$front$d_slot(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$d_slot
+
+
+module atomic_unit_l8_w32_int$front$d_space_slm(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_space_slm
+
+
+module atomic_unit_l8_w32_int$front$d_surf_array(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_surf_array
+
+
+module atomic_unit_l8_w32_int$front$d_surf_base(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_surf_base
+
+
+module atomic_unit_l8_w32_int$front$d_surf_kind(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_surf_kind
+
+
+module atomic_unit_l8_w32_int$front$d_surf_levels(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_surf_levels
+
+
+module atomic_unit_l8_w32_int$front$d_surf_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_surf_size
+
+
+module atomic_unit_l8_w32_int$front$d_surf_u16(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_surf_u16
+
+
+module atomic_unit_l8_w32_int$front$d_swap_src(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_swap_src
+
+
+module atomic_unit_l8_w32_int$front$d_v_present(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_v_present
+
+
+module atomic_unit_l8_w32_int$front$d_valid(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_valid
+
+
+module atomic_unit_l8_w32_int$front$d_width(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_width
+
+
+module atomic_unit_l8_w32_int$front$d_write_only(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$d_write_only
+
+
+module atomic_unit_l8_w32_int$front$dec_lanes_count(mask,few);
+    
+    // Module arguments
+    input wire  [31:0] mask;
+    output reg  few;
+    
+    // Constant declarations
+    localparam  enabled = 32'hff;
+    
+    // Update code (custom)
+    wire [31:0] set = mask & 32'h000000ff;
+    // at_least<k>_<stride>[p]: k or more of the lanes p .. p + stride - 1 are
+    // set (meaningful at the multiples of stride; the bits between are unused)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] at_least1_1 = set;
+    wire [31:0] at_least2_1 = 32'h0;
+    wire [31:0] at_least1_2 = at_least1_1 | (at_least1_1 >> 1);
+    wire [31:0] at_least2_2 = at_least2_1 | (at_least2_1 >> 1) | (at_least1_1 & (at_least1_1 >> 1));
+    wire [31:0] at_least1_4 = at_least1_2 | (at_least1_2 >> 2);
+    wire [31:0] at_least2_4 = at_least2_2 | (at_least2_2 >> 2) | (at_least1_2 & (at_least1_2 >> 2));
+    wire [31:0] at_least1_8 = at_least1_4 | (at_least1_4 >> 4);
+    wire [31:0] at_least2_8 = at_least2_4 | (at_least2_4 >> 4) | (at_least1_4 & (at_least1_4 >> 4));
+    wire [31:0] at_least1_16 = at_least1_8 | (at_least1_8 >> 8);
+    wire [31:0] at_least2_16 = at_least2_8 | (at_least2_8 >> 8) | (at_least1_8 & (at_least1_8 >> 8));
+    wire [31:0] at_least2_32 = at_least2_16 | (at_least2_16 >> 16) | (at_least1_16 & (at_least1_16 >> 16));
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @(*) few = ~at_least2_32[0];
+endmodule // atomic_unit_l8_w32_int$front$dec_lanes_count
+
+
+module atomic_unit_l8_w32_int$front$decoder(desc,dmask,pred_mask,surf_kind,surf_u16,kind_typed,illegal,lane_enables,alu_op,alu_ty,alu_ftz,elem_size,last_elem,space_slm,addr_offset32,addr_buffer,write_only,swap_src,v_present,r_present,lod_present);
+    
+    // Module arguments
+    input wire  [127:0] desc;
+    input wire  [31:0] dmask;
+    input wire  [31:0] pred_mask;
+    input wire  [2:0] surf_kind;
+    input wire  surf_u16;
+    output reg  kind_typed;
+    output reg  illegal;
+    output reg  [31:0] lane_enables;
+    output reg  [4:0] alu_op;
+    output reg  [3:0] alu_ty;
+    output reg  alu_ftz;
+    output reg  [2:0] elem_size;
+    output reg  [2:0] last_elem;
+    output reg  space_slm;
+    output reg  addr_offset32;
+    output reg  addr_buffer;
+    output reg  write_only;
+    output reg  swap_src;
+    output reg  v_present;
+    output reg  r_present;
+    output reg  lod_present;
+    
+    // Constant declarations
+    localparam  opcode_svm = 8'h4e;
+    localparam  subop_svm_atomic = 8'h5;
+    localparam  subop_svm_scatter = 8'h4;
+    localparam  opcode_dword = 8'h7d;
+    localparam  opcode_typed = 8'h73;
+    localparam  opcode_ptx = 8'ha7;
+    localparam  byte_255 = 8'hff;
+    localparam  one_byte = 8'h1;
+    localparam  two_byte = 8'h2;
+    localparam  exec_lanes$0 = 32'h1;
+    localparam  exec_lanes$1 = 32'h3;
+    localparam  exec_lanes$2 = 32'hf;
+    localparam  exec_lanes$3 = 32'hff;
+    localparam  exec_lanes$4 = 32'hffff;
+    localparam  exec_lanes$5 = 32'hffffffff;
+    localparam  all_lanes = 32'hffffffff;
+    localparam  exec_code_8 = 3'b11;
+    localparam  max_exec_svm_atomic = 3'b11;
+    localparam  max_exec_dword = 3'b101;
+    localparam  max_exec_scatter = 3'b100;
+    localparam  max_exec_ptx = 3'b101;
+    localparam  surf_kind_buffer = 3'b101;
+    localparam  size_1b = 3'b0;
+    localparam  size_2b = 3'b1;
+    localparam  size_4b = 3'b10;
+    localparam  size_8b = 3'b11;
+    localparam  size_16b = 3'b100;
+    localparam  count_minus_one$0 = 3'b0;
+    localparam  count_minus_one$1 = 3'b1;
+    localparam  count_minus_one$2 = 3'b11;
+    localparam  count_minus_one$3 = 3'b111;
+    localparam  log2_3$0 = 3'b0;
+    localparam  log2_3$1 = 3'b1;
+    localparam  log2_3$2 = 3'b10;
+    localparam  log2_3$3 = 3'b11;
+    localparam  zero_op = 5'b0;
+    localparam  zero_ty = 4'h0;
+    localparam  zero_elem = 3'b0;
+    localparam  width_code_16 = 2'b1;
+    localparam  width_code_64 = 2'b10;
+    localparam  width_code_reserved = 2'b11;
+    localparam  block_code_1b = 2'b0;
+    localparam  block_code_4b = 2'b1;
+    localparam  block_code_8b = 2'b10;
+    localparam  block_code_reserved = 2'b11;
+    localparam  blocks_code_8 = 2'b11;
+    localparam  tail_svm_atomic = 128'hffffffffffff00000000000000000000;
+    localparam  tail_dword = 128'hffffffffffff00000000000000000000;
+    localparam  tail_typed = 128'hffffff00000000000000000000000000;
+    localparam  tail_scatter = 128'hffffffffffffff000000000000000000;
+    localparam  tail_ptx = 128'hffffff00000000000000000000000000;
+    localparam  visa_known = 32'h73fff;
+    localparam  visa_typed = 32'h3fff;
+    localparam  visa_float = 32'h70000;
+    localparam  visa_src0_null = 32'h200c;
+    localparam  visa_src1_required = 32'h40080;
+    localparam  visa_ty_16$0 = 4'h0;
+    localparam  visa_ty_16$1 = 4'h0;
+    localparam  visa_ty_16$2 = 4'h0;
+    localparam  visa_ty_16$3 = 4'h0;
+    localparam  visa_ty_16$4 = 4'h0;
+    localparam  visa_ty_16$5 = 4'h0;
+    localparam  visa_ty_16$6 = 4'h0;
+    localparam  visa_ty_16$7 = 4'h0;
+    localparam  visa_ty_16$8 = 4'h0;
+    localparam  visa_ty_16$9 = 4'h0;
+    localparam  visa_ty_16$10 = 4'h0;
+    localparam  visa_ty_16$11 = 4'h0;
+    localparam  visa_ty_16$12 = 4'h0;
+    localparam  visa_ty_16$13 = 4'h0;
+    localparam  visa_ty_16$14 = 4'h0;
+    localparam  visa_ty_16$15 = 4'h0;
+    localparam  visa_ty_16$16 = 4'h4;
+    localparam  visa_ty_16$17 = 4'h4;
+    localparam  visa_ty_16$18 = 4'h4;
+    localparam  visa_ty_16$19 = 4'h0;
+    localparam  visa_ty_16$20 = 4'h0;
+    localparam  visa_ty_16$21 = 4'h0;
+    localparam  visa_ty_16$22 = 4'h0;
+    localparam  visa_ty_16$23 = 4'h0;
+    localparam  visa_ty_16$24 = 4'h0;
+    localparam  visa_ty_16$25 = 4'h0;
+    localparam  visa_ty_16$26 = 4'h0;
+    localparam  visa_ty_16$27 = 4'h0;
+    localparam  visa_ty_16$28 = 4'h0;
+    localparam  visa_ty_16$29 = 4'h0;
+    localparam  visa_ty_16$30 = 4'h0;
+    localparam  visa_ty_16$31 = 4'h0;
+    localparam  visa_ty_32$0 = 4'h1;
+    localparam  visa_ty_32$1 = 4'h1;
+    localparam  visa_ty_32$2 = 4'h1;
+    localparam  visa_ty_32$3 = 4'h1;
+    localparam  visa_ty_32$4 = 4'h1;
+    localparam  visa_ty_32$5 = 4'h1;
+    localparam  visa_ty_32$6 = 4'h1;
+    localparam  visa_ty_32$7 = 4'h1;
+    localparam  visa_ty_32$8 = 4'h1;
+    localparam  visa_ty_32$9 = 4'h1;
+    localparam  visa_ty_32$10 = 4'h1;
+    localparam  visa_ty_32$11 = 4'h1;
+    localparam  visa_ty_32$12 = 4'h1;
+    localparam  visa_ty_32$13 = 4'h1;
+    localparam  visa_ty_32$14 = 4'h0;
+    localparam  visa_ty_32$15 = 4'h0;
+    localparam  visa_ty_32$16 = 4'h6;
+    localparam  visa_ty_32$17 = 4'h6;
+    localparam  visa_ty_32$18 = 4'h6;
+    localparam  visa_ty_32$19 = 4'h0;
+    localparam  visa_ty_32$20 = 4'h0;
+    localparam  visa_ty_32$21 = 4'h0;
+    localparam  visa_ty_32$22 = 4'h0;
+    localparam  visa_ty_32$23 = 4'h0;
+    localparam  visa_ty_32$24 = 4'h0;
+    localparam  visa_ty_32$25 = 4'h0;
+    localparam  visa_ty_32$26 = 4'h0;
+    localparam  visa_ty_32$27 = 4'h0;
+    localparam  visa_ty_32$28 = 4'h0;
+    localparam  visa_ty_32$29 = 4'h0;
+    localparam  visa_ty_32$30 = 4'h0;
+    localparam  visa_ty_32$31 = 4'h0;
+    localparam  visa_ty_64$0 = 4'h2;
+    localparam  visa_ty_64$1 = 4'h2;
+    localparam  visa_ty_64$2 = 4'h2;
+    localparam  visa_ty_64$3 = 4'h2;
+    localparam  visa_ty_64$4 = 4'h2;
+    localparam  visa_ty_64$5 = 4'h2;
+    localparam  visa_ty_64$6 = 4'h2;
+    localparam  visa_ty_64$7 = 4'h2;
+    localparam  visa_ty_64$8 = 4'h2;
+    localparam  visa_ty_64$9 = 4'h2;
+    localparam  visa_ty_64$10 = 4'h2;
+    localparam  visa_ty_64$11 = 4'h2;
+    localparam  visa_ty_64$12 = 4'h2;
+    localparam  visa_ty_64$13 = 4'h2;
+    localparam  visa_ty_64$14 = 4'h0;
+    localparam  visa_ty_64$15 = 4'h0;
+    localparam  visa_ty_64$16 = 4'h6;
+    localparam  visa_ty_64$17 = 4'h6;
+    localparam  visa_ty_64$18 = 4'h6;
+    localparam  visa_ty_64$19 = 4'h0;
+    localparam  visa_ty_64$20 = 4'h0;
+    localparam  visa_ty_64$21 = 4'h0;
+    localparam  visa_ty_64$22 = 4'h0;
+    localparam  visa_ty_64$23 = 4'h0;
+    localparam  visa_ty_64$24 = 4'h0;
+    localparam  visa_ty_64$25 = 4'h0;
+    localparam  visa_ty_64$26 = 4'h0;
+    localparam  visa_ty_64$27 = 4'h0;
+    localparam  visa_ty_64$28 = 4'h0;
+    localparam  visa_ty_64$29 = 4'h0;
+    localparam  visa_ty_64$30 = 4'h0;
+    localparam  visa_ty_64$31 = 4'h0;
+    localparam  ptx_op_known = 16'h3ff;
+    localparam  ptx_type_known = 16'h3fff;
+    localparam  ptx_scalar_types$0 = 16'h6;
+    localparam  ptx_scalar_types$1 = 16'h6;
+    localparam  ptx_scalar_types$2 = 16'h6;
+    localparam  ptx_scalar_types$3 = 16'hf;
+    localparam  ptx_scalar_types$4 = 16'he;
+    localparam  ptx_scalar_types$5 = 16'h3ff0;
+    localparam  ptx_scalar_types$6 = 16'h10;
+    localparam  ptx_scalar_types$7 = 16'h10;
+    localparam  ptx_scalar_types$8 = 16'hf0;
+    localparam  ptx_scalar_types$9 = 16'hf0;
+    localparam  ptx_scalar_types$10 = 16'h0;
+    localparam  ptx_scalar_types$11 = 16'h0;
+    localparam  ptx_scalar_types$12 = 16'h0;
+    localparam  ptx_scalar_types$13 = 16'h0;
+    localparam  ptx_scalar_types$14 = 16'h0;
+    localparam  ptx_scalar_types$15 = 16'h0;
+    localparam  ptx_vector_types$0 = 16'h0;
+    localparam  ptx_vector_types$1 = 16'h0;
+    localparam  ptx_vector_types$2 = 16'h0;
+    localparam  ptx_vector_types$3 = 16'h0;
+    localparam  ptx_vector_types$4 = 16'h0;
+    localparam  ptx_vector_types$5 = 16'h3d00;
+    localparam  ptx_vector_types$6 = 16'h0;
+    localparam  ptx_vector_types$7 = 16'h0;
+    localparam  ptx_vector_types$8 = 16'h3c00;
+    localparam  ptx_vector_types$9 = 16'h3c00;
+    localparam  ptx_vector_types$10 = 16'h0;
+    localparam  ptx_vector_types$11 = 16'h0;
+    localparam  ptx_vector_types$12 = 16'h0;
+    localparam  ptx_vector_types$13 = 16'h0;
+    localparam  ptx_vector_types$14 = 16'h0;
+    localparam  ptx_vector_types$15 = 16'h0;
+    localparam  ptx_elem_ty$0 = 4'h0;
+    localparam  ptx_elem_ty$1 = 4'h1;
+    localparam  ptx_elem_ty$2 = 4'h2;
+    localparam  ptx_elem_ty$3 = 4'h3;
+    localparam  ptx_elem_ty$4 = 4'h1;
+    localparam  ptx_elem_ty$5 = 4'h2;
+    localparam  ptx_elem_ty$6 = 4'h1;
+    localparam  ptx_elem_ty$7 = 4'h2;
+    localparam  ptx_elem_ty$8 = 4'h6;
+    localparam  ptx_elem_ty$9 = 4'h7;
+    localparam  ptx_elem_ty$10 = 4'h4;
+    localparam  ptx_elem_ty$11 = 4'h8;
+    localparam  ptx_elem_ty$12 = 4'h5;
+    localparam  ptx_elem_ty$13 = 4'h9;
+    localparam  ptx_elem_ty$14 = 4'h0;
+    localparam  ptx_elem_ty$15 = 4'h0;
+    localparam  ptx_elem_size$0 = 3'b1;
+    localparam  ptx_elem_size$1 = 3'b10;
+    localparam  ptx_elem_size$2 = 3'b11;
+    localparam  ptx_elem_size$3 = 3'b100;
+    localparam  ptx_elem_size$4 = 3'b10;
+    localparam  ptx_elem_size$5 = 3'b11;
+    localparam  ptx_elem_size$6 = 3'b10;
+    localparam  ptx_elem_size$7 = 3'b11;
+    localparam  ptx_elem_size$8 = 3'b10;
+    localparam  ptx_elem_size$9 = 3'b11;
+    localparam  ptx_elem_size$10 = 3'b1;
+    localparam  ptx_elem_size$11 = 3'b10;
+    localparam  ptx_elem_size$12 = 3'b1;
+    localparam  ptx_elem_size$13 = 3'b10;
+    localparam  ptx_elem_size$14 = 3'b0;
+    localparam  ptx_elem_size$15 = 3'b0;
+    localparam  ptx_half_types = 16'h3c00;
+    localparam  ptx_cas_no_hint_types = 16'h9;
+    localparam  ptx_op_cas = 4'h3;
+    localparam  ptx_type_f32 = 4'h8;
+    localparam  ptx_space_max = 3'b100;
+    localparam  ptx_space_global = 3'b1;
+    localparam  ptx_space_shared = 3'b10;
+    localparam  ptx_qual_max = 3'b100;
+    localparam  lanes_built = 32'hff;
+    localparam  max_exec_built = 3'b11;
+    localparam  max_size_built = 3'b10;
+    localparam  fp_built = 1'b0;
+    localparam  float_only_ops = 32'hc70000;
+    localparam  float_types = 16'h3f0;
+    localparam  op_add = 5'b0;
+    localparam  ty_b128 = 4'h3;
+    
+    // Stub signals
+    reg  [3:0] ptx_alu_rom$op;
+    reg  [3:0] ptx_alu_rom$ty;
+    wire  [4:0] ptx_alu_rom$alu_op;
+    reg  [55:0] numbering$fields;
+    wire  numbering$visa_misnumbered;
+    wire  numbering$ptx_misnumbered;
+    
+    // Local signals
+    reg  kind_svm_atomic;
+    reg  kind_dword;
+    reg  kind_scatter;
+    reg  kind_ptx;
+    reg  [7:0] byte$0;
+    reg  [7:0] byte$1;
+    reg  [7:0] byte$2;
+    reg  [7:0] byte$3;
+    reg  [7:0] byte$4;
+    reg  [7:0] byte$5;
+    reg  [7:0] byte$6;
+    reg  [7:0] byte$7;
+    reg  [7:0] byte$8;
+    reg  [7:0] byte$9;
+    reg  [7:0] byte$10;
+    reg  [7:0] byte$11;
+    reg  [7:0] byte$12;
+    reg  [7:0] exec_byte;
+    reg  [2:0] exec_code;
+    reg  [2:0] exec_max;
+    reg  [7:0] pred_lo;
+    reg  [7:0] pred_hi;
+    reg  pred_present;
+    reg  [7:0] visa_op_byte;
+    reg  [4:0] visa_code;
+    reg  visa_w16;
+    reg  visa_w64;
+    reg  [3:0] visa_ty_at_16;
+    reg  [3:0] visa_ty_at_32;
+    reg  [3:0] visa_ty_at_64;
+    reg  [3:0] ptx_op;
+    reg  [3:0] ptx_ty;
+    reg  [1:0] ptx_vec;
+    reg  [2:0] ptx_space;
+    reg  ptx_is_cas;
+    reg  ptx_hint;
+    reg  ptx_global_or_generic;
+    reg  ptx_scalar_ok;
+    reg  ptx_vector_ok;
+    reg  [4:0] ptx_alu_op;
+    reg  [2:0] ptx_size;
+    reg  [2:0] ptx_vector_log2;
+    reg  [2:0] ptx_total_log2;
+    reg  [31:0] dispatch_1;
+    reg  [31:0] dispatch_2;
+    reg  [31:0] dispatch;
+    reg  [31:0] predicate;
+    reg  [31:0] exec_mask;
+    reg  [7:0] surface_byte;
+    reg  field_set$0;
+    reg  field_set$1;
+    reg  field_set$2;
+    reg  field_set$3;
+    reg  field_set$4;
+    reg  field_set$5;
+    reg  field_set$6;
+    reg  src0_null_b5;
+    reg  src1_required_b5;
+    reg  src0_null_b1;
+    reg  src1_required_b1;
+    reg  svm_presence_bad;
+    reg  dword_presence_bad;
+    reg  typed_presence_bad;
+    reg  ptx_presence_bad;
+    reg  scatter_operands_bad;
+    reg  bad_opcode;
+    reg  bad_exec;
+    reg  bad_pred;
+    reg  bad_op;
+    reg  bad_operands;
+    reg  bad_tail;
+    reg  bad_surface;
+    reg  bad_config;
+    reg  needs_fp;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$front$decoder$ptx_alu_rom ptx_alu_rom(
+        .op(ptx_alu_rom$op),
+        .ty(ptx_alu_rom$ty),
+        .alu_op(ptx_alu_rom$alu_op)
+    );
+    atomic_unit_l8_w32_int$front$decoder$numbering numbering(
+        .fields(numbering$fields),
+        .visa_misnumbered(numbering$visa_misnumbered),
+        .ptx_misnumbered(numbering$ptx_misnumbered)
+    );
+    
+    // Update code
+    always @(*) begin
+        ptx_alu_rom$op = desc[(32'h8)+:(4)];
+        numbering$fields = desc[(32'h30)+:(56)];
+        ptx_alu_rom$ty = desc[(32'h10)+:(4)];
+        byte$0 = desc[(0 * 32'h8)+:(8)];
+        byte$1 = desc[(1 * 32'h8)+:(8)];
+        byte$2 = desc[(2 * 32'h8)+:(8)];
+        byte$3 = desc[(3 * 32'h8)+:(8)];
+        byte$4 = desc[(4 * 32'h8)+:(8)];
+        byte$5 = desc[(5 * 32'h8)+:(8)];
+        byte$6 = desc[(6 * 32'h8)+:(8)];
+        byte$7 = desc[(7 * 32'h8)+:(8)];
+        byte$8 = desc[(8 * 32'h8)+:(8)];
+        byte$9 = desc[(9 * 32'h8)+:(8)];
+        byte$10 = desc[(10 * 32'h8)+:(8)];
+        byte$11 = desc[(11 * 32'h8)+:(8)];
+        byte$12 = desc[(12 * 32'h8)+:(8)];
+        kind_svm_atomic = (byte$0 == opcode_svm) & (byte$1 == subop_svm_atomic);
+        kind_scatter = (byte$0 == opcode_svm) & (byte$1 == subop_svm_scatter);
+        kind_dword = byte$0 == opcode_dword;
+        kind_typed = byte$0 == opcode_typed;
+        kind_ptx = byte$0 == opcode_ptx;
+        bad_opcode = ~(kind_svm_atomic | kind_scatter | kind_dword | kind_typed | kind_ptx);
+        exec_byte = byte$2;
+        pred_lo = byte$3;
+        pred_hi = byte$4;
+        visa_op_byte = byte$1;
+        exec_max = max_exec_dword;
+        if (kind_svm_atomic) begin
+            visa_op_byte = byte$5;
+            exec_max = max_exec_svm_atomic;
+        end
+        if (kind_scatter) begin
+            exec_max = max_exec_scatter;
+        end
+        if (kind_typed) begin
+            exec_max = exec_code_8;
+        end
+        if (kind_ptx) begin
+            exec_byte = byte$5;
+            pred_lo = byte$6;
+            pred_hi = byte$7;
+            exec_max = max_exec_ptx;
+        end
+        exec_code = exec_byte[(32'h0)+:(3)];
+        bad_exec = exec_byte[32'h3] | (exec_code > exec_max);
+        if (kind_typed & (exec_code != exec_code_8)) begin
+            bad_exec = 1'b1;
+        end
+        exec_mask = all_lanes;
+        if (exec_code == 0) begin
+            exec_mask = exec_lanes$0;
+        end
+        if (exec_code == 1) begin
+            exec_mask = exec_lanes$1;
+        end
+        if (exec_code == 2) begin
+            exec_mask = exec_lanes$2;
+        end
+        if (exec_code == 3) begin
+            exec_mask = exec_lanes$3;
+        end
+        if (exec_code == 4) begin
+            exec_mask = exec_lanes$4;
+        end
+        if (exec_code == 5) begin
+            exec_mask = exec_lanes$5;
+        end
+        dispatch_1 = dmask;
+        if (exec_byte[32'h4]) begin
+            dispatch_1 = dmask >> 32'h4;
+        end
+        dispatch_2 = dispatch_1;
+        if (exec_byte[32'h5]) begin
+            dispatch_2 = dispatch_1 >> 32'h8;
+        end
+        dispatch = dispatch_2;
+        if (exec_byte[32'h6]) begin
+            dispatch = dispatch_2 >> 32'h10;
+        end
+        if (exec_byte[32'h7]) begin
+            dispatch = all_lanes;
+        end
+        pred_present = |(pred_lo | pred_hi);
+        bad_pred = pred_present & (|pred_hi[(32'h4)+:(3)] | ~(|pred_lo | |pred_hi[(32'h0)+:(4)]));
+        predicate = all_lanes;
+        if (pred_present) begin
+            predicate = pred_mask;
+            if (pred_hi[32'h7]) begin
+                predicate = ~pred_mask;
+            end
+        end
+        lane_enables = ((exec_mask & dispatch) & predicate) & lanes_built;
+        visa_code = visa_op_byte[(32'h0)+:(5)];
+        visa_w16 = visa_op_byte[32'h5];
+        visa_w64 = 1'b0;
+        if (kind_svm_atomic) begin
+            visa_w16 = visa_op_byte[(32'h5)+:(2)] == width_code_16;
+            visa_w64 = visa_op_byte[(32'h5)+:(2)] == width_code_64;
+        end
+        visa_ty_at_16 = zero_ty;
+        visa_ty_at_32 = zero_ty;
+        visa_ty_at_64 = zero_ty;
+        if (visa_code == 0) begin
+            visa_ty_at_16 = visa_ty_16$0;
+            visa_ty_at_32 = visa_ty_32$0;
+            visa_ty_at_64 = visa_ty_64$0;
+        end
+        if (visa_code == 1) begin
+            visa_ty_at_16 = visa_ty_16$1;
+            visa_ty_at_32 = visa_ty_32$1;
+            visa_ty_at_64 = visa_ty_64$1;
+        end
+        if (visa_code == 2) begin
+            visa_ty_at_16 = visa_ty_16$2;
+            visa_ty_at_32 = visa_ty_32$2;
+            visa_ty_at_64 = visa_ty_64$2;
+        end
+        if (visa_code == 3) begin
+            visa_ty_at_16 = visa_ty_16$3;
+            visa_ty_at_32 = visa_ty_32$3;
+            visa_ty_at_64 = visa_ty_64$3;
+        end
+        if (visa_code == 4) begin
+            visa_ty_at_16 = visa_ty_16$4;
+            visa_ty_at_32 = visa_ty_32$4;
+            visa_ty_at_64 = visa_ty_64$4;
+        end
+        if (visa_code == 5) begin
+            visa_ty_at_16 = visa_ty_16$5;
+            visa_ty_at_32 = visa_ty_32$5;
+            visa_ty_at_64 = visa_ty_64$5;
+        end
+        if (visa_code == 6) begin
+            visa_ty_at_16 = visa_ty_16$6;
+            visa_ty_at_32 = visa_ty_32$6;
+            visa_ty_at_64 = visa_ty_64$6;
+        end
+        if (visa_code == 7) begin
+            visa_ty_at_16 = visa_ty_16$7;
+            visa_ty_at_32 = visa_ty_32$7;
+            visa_ty_at_64 = visa_ty_64$7;
+        end
+        if (visa_code == 8) begin
+            visa_ty_at_16 = visa_ty_16$8;
+            visa_ty_at_32 = visa_ty_32$8;
+            visa_ty_at_64 = visa_ty_64$8;
+        end
+        if (visa_code == 9) begin
+            visa_ty_at_16 = visa_ty_16$9;
+            visa_ty_at_32 = visa_ty_32$9;
+            visa_ty_at_64 = visa_ty_64$9;
+        end
+        if (visa_code == 10) begin
+            visa_ty_at_16 = visa_ty_16$10;
+            visa_ty_at_32 = visa_ty_32$10;
+            visa_ty_at_64 = visa_ty_64$10;
+        end
+        if (visa_code == 11) begin
+            visa_ty_at_16 = visa_ty_16$11;
+            visa_ty_at_32 = visa_ty_32$11;
+            visa_ty_at_64 = visa_ty_64$11;
+        end
+        if (visa_code == 12) begin
+            visa_ty_at_16 = visa_ty_16$12;
+            visa_ty_at_32 = visa_ty_32$12;
+            visa_ty_at_64 = visa_ty_64$12;
+        end
+        if (visa_code == 13) begin
+            visa_ty_at_16 = visa_ty_16$13;
+            visa_ty_at_32 = visa_ty_32$13;
+            visa_ty_at_64 = visa_ty_64$13;
+        end
+        if (visa_code == 14) begin
+            visa_ty_at_16 = visa_ty_16$14;
+            visa_ty_at_32 = visa_ty_32$14;
+            visa_ty_at_64 = visa_ty_64$14;
+        end
+        if (visa_code == 15) begin
+            visa_ty_at_16 = visa_ty_16$15;
+            visa_ty_at_32 = visa_ty_32$15;
+            visa_ty_at_64 = visa_ty_64$15;
+        end
+        if (visa_code == 16) begin
+            visa_ty_at_16 = visa_ty_16$16;
+            visa_ty_at_32 = visa_ty_32$16;
+            visa_ty_at_64 = visa_ty_64$16;
+        end
+        if (visa_code == 17) begin
+            visa_ty_at_16 = visa_ty_16$17;
+            visa_ty_at_32 = visa_ty_32$17;
+            visa_ty_at_64 = visa_ty_64$17;
+        end
+        if (visa_code == 18) begin
+            visa_ty_at_16 = visa_ty_16$18;
+            visa_ty_at_32 = visa_ty_32$18;
+            visa_ty_at_64 = visa_ty_64$18;
+        end
+        if (visa_code == 19) begin
+            visa_ty_at_16 = visa_ty_16$19;
+            visa_ty_at_32 = visa_ty_32$19;
+            visa_ty_at_64 = visa_ty_64$19;
+        end
+        if (visa_code == 20) begin
+            visa_ty_at_16 = visa_ty_16$20;
+            visa_ty_at_32 = visa_ty_32$20;
+            visa_ty_at_64 = visa_ty_64$20;
+        end
+        if (visa_code == 21) begin
+            visa_ty_at_16 = visa_ty_16$21;
+            visa_ty_at_32 = visa_ty_32$21;
+            visa_ty_at_64 = visa_ty_64$21;
+        end
+        if (visa_code == 22) begin
+            visa_ty_at_16 = visa_ty_16$22;
+            visa_ty_at_32 = visa_ty_32$22;
+            visa_ty_at_64 = visa_ty_64$22;
+        end
+        if (visa_code == 23) begin
+            visa_ty_at_16 = visa_ty_16$23;
+            visa_ty_at_32 = visa_ty_32$23;
+            visa_ty_at_64 = visa_ty_64$23;
+        end
+        if (visa_code == 24) begin
+            visa_ty_at_16 = visa_ty_16$24;
+            visa_ty_at_32 = visa_ty_32$24;
+            visa_ty_at_64 = visa_ty_64$24;
+        end
+        if (visa_code == 25) begin
+            visa_ty_at_16 = visa_ty_16$25;
+            visa_ty_at_32 = visa_ty_32$25;
+            visa_ty_at_64 = visa_ty_64$25;
+        end
+        if (visa_code == 26) begin
+            visa_ty_at_16 = visa_ty_16$26;
+            visa_ty_at_32 = visa_ty_32$26;
+            visa_ty_at_64 = visa_ty_64$26;
+        end
+        if (visa_code == 27) begin
+            visa_ty_at_16 = visa_ty_16$27;
+            visa_ty_at_32 = visa_ty_32$27;
+            visa_ty_at_64 = visa_ty_64$27;
+        end
+        if (visa_code == 28) begin
+            visa_ty_at_16 = visa_ty_16$28;
+            visa_ty_at_32 = visa_ty_32$28;
+            visa_ty_at_64 = visa_ty_64$28;
+        end
+        if (visa_code == 29) begin
+            visa_ty_at_16 = visa_ty_16$29;
+            visa_ty_at_32 = visa_ty_32$29;
+            visa_ty_at_64 = visa_ty_64$29;
+        end
+        if (visa_code == 30) begin
+            visa_ty_at_16 = visa_ty_16$30;
+            visa_ty_at_32 = visa_ty_32$30;
+            visa_ty_at_64 = visa_ty_64$30;
+        end
+        if (visa_code == 31) begin
+            visa_ty_at_16 = visa_ty_16$31;
+            visa_ty_at_32 = visa_ty_32$31;
+            visa_ty_at_64 = visa_ty_64$31;
+        end
+        ptx_op = byte$1[(32'h0)+:(4)];
+        ptx_hint = byte$1[32'h5];
+        ptx_ty = byte$2[(32'h0)+:(4)];
+        ptx_vec = byte$2[(32'h4)+:(2)];
+        ptx_space = byte$3[(32'h0)+:(3)];
+        ptx_is_cas = ptx_op == ptx_op_cas;
+        ptx_global_or_generic = ptx_space <= ptx_space_global;
+        ptx_scalar_ok = 1'b0;
+        ptx_vector_ok = 1'b0;
+        if (ptx_op == 0) begin
+            ptx_scalar_ok = ptx_scalar_types$0[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$0[ptx_ty];
+        end
+        if (ptx_op == 1) begin
+            ptx_scalar_ok = ptx_scalar_types$1[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$1[ptx_ty];
+        end
+        if (ptx_op == 2) begin
+            ptx_scalar_ok = ptx_scalar_types$2[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$2[ptx_ty];
+        end
+        if (ptx_op == 3) begin
+            ptx_scalar_ok = ptx_scalar_types$3[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$3[ptx_ty];
+        end
+        if (ptx_op == 4) begin
+            ptx_scalar_ok = ptx_scalar_types$4[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$4[ptx_ty];
+        end
+        if (ptx_op == 5) begin
+            ptx_scalar_ok = ptx_scalar_types$5[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$5[ptx_ty];
+        end
+        if (ptx_op == 6) begin
+            ptx_scalar_ok = ptx_scalar_types$6[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$6[ptx_ty];
+        end
+        if (ptx_op == 7) begin
+            ptx_scalar_ok = ptx_scalar_types$7[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$7[ptx_ty];
+        end
+        if (ptx_op == 8) begin
+            ptx_scalar_ok = ptx_scalar_types$8[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$8[ptx_ty];
+        end
+        if (ptx_op == 9) begin
+            ptx_scalar_ok = ptx_scalar_types$9[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$9[ptx_ty];
+        end
+        if (ptx_op == 10) begin
+            ptx_scalar_ok = ptx_scalar_types$10[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$10[ptx_ty];
+        end
+        if (ptx_op == 11) begin
+            ptx_scalar_ok = ptx_scalar_types$11[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$11[ptx_ty];
+        end
+        if (ptx_op == 12) begin
+            ptx_scalar_ok = ptx_scalar_types$12[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$12[ptx_ty];
+        end
+        if (ptx_op == 13) begin
+            ptx_scalar_ok = ptx_scalar_types$13[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$13[ptx_ty];
+        end
+        if (ptx_op == 14) begin
+            ptx_scalar_ok = ptx_scalar_types$14[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$14[ptx_ty];
+        end
+        if (ptx_op == 15) begin
+            ptx_scalar_ok = ptx_scalar_types$15[ptx_ty];
+            ptx_vector_ok = ptx_vector_types$15[ptx_ty];
+        end
+        ptx_alu_op = ptx_alu_rom$alu_op;
+        ptx_size = size_1b;
+        if (ptx_ty == 0) begin
+            ptx_size = ptx_elem_size$0;
+        end
+        if (ptx_ty == 1) begin
+            ptx_size = ptx_elem_size$1;
+        end
+        if (ptx_ty == 2) begin
+            ptx_size = ptx_elem_size$2;
+        end
+        if (ptx_ty == 3) begin
+            ptx_size = ptx_elem_size$3;
+        end
+        if (ptx_ty == 4) begin
+            ptx_size = ptx_elem_size$4;
+        end
+        if (ptx_ty == 5) begin
+            ptx_size = ptx_elem_size$5;
+        end
+        if (ptx_ty == 6) begin
+            ptx_size = ptx_elem_size$6;
+        end
+        if (ptx_ty == 7) begin
+            ptx_size = ptx_elem_size$7;
+        end
+        if (ptx_ty == 8) begin
+            ptx_size = ptx_elem_size$8;
+        end
+        if (ptx_ty == 9) begin
+            ptx_size = ptx_elem_size$9;
+        end
+        if (ptx_ty == 10) begin
+            ptx_size = ptx_elem_size$10;
+        end
+        if (ptx_ty == 11) begin
+            ptx_size = ptx_elem_size$11;
+        end
+        if (ptx_ty == 12) begin
+            ptx_size = ptx_elem_size$12;
+        end
+        if (ptx_ty == 13) begin
+            ptx_size = ptx_elem_size$13;
+        end
+        if (ptx_ty == 14) begin
+            ptx_size = ptx_elem_size$14;
+        end
+        if (ptx_ty == 15) begin
+            ptx_size = ptx_elem_size$15;
+        end
+        ptx_vector_log2 = size_1b;
+        if (ptx_vec == 0) begin
+            ptx_vector_log2 = log2_3$0;
+        end
+        if (ptx_vec == 1) begin
+            ptx_vector_log2 = log2_3$1;
+        end
+        if (ptx_vec == 2) begin
+            ptx_vector_log2 = log2_3$2;
+        end
+        if (ptx_vec == 3) begin
+            ptx_vector_log2 = log2_3$3;
+        end
+        ptx_total_log2 = ptx_size + ptx_vector_log2;
+        bad_op = 1'b0;
+        alu_op = zero_op;
+        alu_ty = zero_ty;
+        alu_ftz = 1'b0;
+        elem_size = size_4b;
+        last_elem = zero_elem;
+        if (kind_svm_atomic | kind_dword | kind_typed) begin
+            alu_op = visa_code;
+            alu_ty = visa_ty_at_32;
+            if (visa_w16) begin
+                alu_ty = visa_ty_at_16;
+                elem_size = size_2b;
+            end
+            if (visa_w64) begin
+                alu_ty = visa_ty_at_64;
+                elem_size = size_8b;
+            end
+            bad_op = ~visa_known[visa_code];
+        end
+        if (kind_svm_atomic) begin
+            if (visa_op_byte[32'h7] | (visa_op_byte[(32'h5)+:(2)] == width_code_reserved) | (visa_w64 & visa_float[visa_code])) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_dword | kind_typed) begin
+            if (|visa_op_byte[(32'h6)+:(2)]) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_typed & ~visa_typed[visa_code]) begin
+            bad_op = 1'b1;
+        end
+        if (kind_scatter) begin
+            elem_size = size_1b;
+            if (byte$5[(32'h0)+:(2)] == block_code_4b) begin
+                elem_size = size_4b;
+            end
+            if (byte$5[(32'h0)+:(2)] == block_code_8b) begin
+                elem_size = size_8b;
+            end
+            if (byte$6[(32'h0)+:(2)] == 0) begin
+                last_elem = count_minus_one$0;
+            end
+            if (byte$6[(32'h0)+:(2)] == 1) begin
+                last_elem = count_minus_one$1;
+            end
+            if (byte$6[(32'h0)+:(2)] == 2) begin
+                last_elem = count_minus_one$2;
+            end
+            if (byte$6[(32'h0)+:(2)] == 3) begin
+                last_elem = count_minus_one$3;
+            end
+            if (|byte$5[(32'h2)+:(6)] | (byte$5[(32'h0)+:(2)] == block_code_reserved) | |byte$6[(32'h2)+:(6)]) begin
+                bad_op = 1'b1;
+            end
+            if ((byte$6[(32'h0)+:(2)] == blocks_code_8) & ((byte$5[(32'h0)+:(2)] != block_code_4b) | (exec_code != exec_code_8))) begin
+                bad_op = 1'b1;
+            end
+        end
+        if (kind_ptx) begin
+            alu_op = ptx_alu_op;
+            if (ptx_ty == 0) begin
+                alu_ty = ptx_elem_ty$0;
+            end
+            if (ptx_ty == 1) begin
+                alu_ty = ptx_elem_ty$1;
+            end
+            if (ptx_ty == 2) begin
+                alu_ty = ptx_elem_ty$2;
+            end
+            if (ptx_ty == 3) begin
+                alu_ty = ptx_elem_ty$3;
+            end
+            if (ptx_ty == 4) begin
+                alu_ty = ptx_elem_ty$4;
+            end
+            if (ptx_ty == 5) begin
+                alu_ty = ptx_elem_ty$5;
+            end
+            if (ptx_ty == 6) begin
+                alu_ty = ptx_elem_ty$6;
+            end
+            if (ptx_ty == 7) begin
+                alu_ty = ptx_elem_ty$7;
+            end
+            if (ptx_ty == 8) begin
+                alu_ty = ptx_elem_ty$8;
+            end
+            if (ptx_ty == 9) begin
+                alu_ty = ptx_elem_ty$9;
+            end
+            if (ptx_ty == 10) begin
+                alu_ty = ptx_elem_ty$10;
+            end
+            if (ptx_ty == 11) begin
+                alu_ty = ptx_elem_ty$11;
+            end
+            if (ptx_ty == 12) begin
+                alu_ty = ptx_elem_ty$12;
+            end
+            if (ptx_ty == 13) begin
+                alu_ty = ptx_elem_ty$13;
+            end
+            if (ptx_ty == 14) begin
+                alu_ty = ptx_elem_ty$14;
+            end
+            if (ptx_ty == 15) begin
+                alu_ty = ptx_elem_ty$15;
+            end
+            alu_ftz = (ptx_ty == ptx_type_f32) & ptx_global_or_generic;
+            elem_size = ptx_size;
+            if (ptx_vec == 0) begin
+                last_elem = count_minus_one$0;
+            end
+            if (ptx_vec == 1) begin
+                last_elem = count_minus_one$1;
+            end
+            if (ptx_vec == 2) begin
+                last_elem = count_minus_one$2;
+            end
+            if (ptx_vec == 3) begin
+                last_elem = count_minus_one$3;
+            end
+            if (|byte$1[(32'h6)+:(2)] | |byte$2[(32'h6)+:(2)] | |byte$3[(32'h3)+:(5)] | byte$4[32'h3] | byte$4[32'h7] | (ptx_space > ptx_space_max) | (byte$4[(32'h0)+:(3)] > ptx_qual_max) | (byte$4[(32'h4)+:(3)] > ptx_qual_max) | ~ptx_op_known[ptx_op] | ~ptx_type_known[ptx_ty]) begin
+                bad_op = 1'b1;
+            end
+            if (|ptx_vec) begin
+                if (~ptx_vector_ok | (ptx_total_log2 > size_16b) | ~ptx_global_or_generic) begin
+                    bad_op = 1'b1;
+                end
+            end
+            else begin
+                if (~ptx_scalar_ok) begin
+                    bad_op = 1'b1;
+                end
+            end
+            if (byte$1[32'h4] != ptx_half_types[ptx_ty]) begin
+                bad_op = 1'b1;
+            end
+            if (ptx_hint & ((ptx_is_cas & ptx_cas_no_hint_types[ptx_ty]) | ~ptx_global_or_generic)) begin
+                bad_op = 1'b1;
+            end
+        end
+        field_set$0 = |byte$6;
+        field_set$1 = |byte$7;
+        field_set$2 = |byte$8;
+        field_set$3 = |byte$9;
+        field_set$4 = |byte$10;
+        field_set$5 = |byte$11;
+        field_set$6 = |byte$12;
+        src0_null_b5 = visa_src0_null[byte$5[(32'h0)+:(5)]];
+        src1_required_b5 = visa_src1_required[byte$5[(32'h0)+:(5)]];
+        src0_null_b1 = visa_src0_null[byte$1[(32'h0)+:(5)]];
+        src1_required_b1 = visa_src1_required[byte$1[(32'h0)+:(5)]];
+        svm_presence_bad = (~field_set$0 | (src0_null_b5 == field_set$1)) | (src1_required_b5 != field_set$2);
+        dword_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$1)) | (src1_required_b1 != field_set$2);
+        typed_presence_bad = (~field_set$0 | (src0_null_b1 == field_set$4)) | (src1_required_b1 != field_set$5);
+        ptx_presence_bad = ((~field_set$3 | ~field_set$4) | (ptx_is_cas != field_set$5)) | (ptx_hint != field_set$6);
+        scatter_operands_bad = (byte$7 != one_byte) | (byte$8 != two_byte);
+        bad_operands = (((kind_svm_atomic & (numbering$visa_misnumbered | svm_presence_bad)) | (kind_dword & (numbering$visa_misnumbered | dword_presence_bad))) | ((kind_typed & (numbering$visa_misnumbered | typed_presence_bad)) | (kind_scatter & scatter_operands_bad))) | (kind_ptx & (numbering$ptx_misnumbered | ptx_presence_bad));
+        bad_tail = 1'b0;
+        if (kind_svm_atomic & |(desc & tail_svm_atomic)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_dword & |(desc & tail_dword)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_typed & |(desc & tail_typed)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_scatter & |(desc & tail_scatter)) begin
+            bad_tail = 1'b1;
+        end
+        if (kind_ptx & |(desc & tail_ptx)) begin
+            bad_tail = 1'b1;
+        end
+        surface_byte = byte$5;
+        space_slm = 1'b0;
+        addr_offset32 = 1'b0;
+        addr_buffer = 1'b0;
+        bad_surface = 1'b0;
+        if (kind_dword) begin
+            addr_offset32 = 1'b1;
+            if (~|surface_byte) begin
+                space_slm = 1'b1;
+            end
+            else begin
+                if (surface_byte != byte_255) begin
+                    addr_buffer = 1'b1;
+                    bad_surface = surf_kind != surf_kind_buffer;
+                end
+            end
+        end
+        if (kind_typed) begin
+            bad_surface = (~|surface_byte) | (surface_byte == byte_255) | (surf_kind >= surf_kind_buffer) | (surf_u16 != visa_w16);
+        end
+        if (kind_ptx) begin
+            space_slm = ptx_space >= ptx_space_shared;
+        end
+        write_only = kind_scatter;
+        swap_src = kind_ptx & ptx_is_cas;
+        v_present = |byte$7;
+        r_present = |byte$8;
+        lod_present = |byte$9;
+        needs_fp = (float_only_ops[alu_op] & (alu_ty != ty_b128)) | ((alu_op == op_add) & float_types[alu_ty]);
+        bad_config = (exec_code > max_exec_built) | (elem_size > max_size_built) | (needs_fp & ~fp_built);
+        illegal = bad_opcode | bad_config | bad_exec | bad_pred | bad_op | bad_operands | bad_tail | bad_surface;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$front$decoder
+
+
+module atomic_unit_l8_w32_int$front$decoder$numbering(fields,visa_misnumbered,ptx_misnumbered);
+    
+    // Module arguments
+    input wire  [55:0] fields;
+    output reg  visa_misnumbered;
+    output reg  ptx_misnumbered;
+    
+    // Update code (custom)
+    // field i is set (not V0), its bits 7..3 are set, its number (bits 2..0)
+    wire [6:0] set;
+    wire [6:0] wide;
+    assign set[0] = |fields[7:0];
+    assign wide[0] = |fields[7:3];
+    wire [2:0] number0 = fields[2:0];
+    assign set[1] = |fields[15:8];
+    assign wide[1] = |fields[15:11];
+    wire [2:0] number1 = fields[10:8];
+    assign set[2] = |fields[23:16];
+    assign wide[2] = |fields[23:19];
+    wire [2:0] number2 = fields[18:16];
+    assign set[3] = |fields[31:24];
+    assign wide[3] = |fields[31:27];
+    wire [2:0] number3 = fields[26:24];
+    assign set[4] = |fields[39:32];
+    assign wide[4] = |fields[39:35];
+    wire [2:0] number4 = fields[34:32];
+    assign set[5] = |fields[47:40];
+    assign wide[5] = |fields[47:43];
+    wire [2:0] number5 = fields[42:40];
+    assign set[6] = |fields[55:48];
+    assign wide[6] = |fields[55:51];
+    wire [2:0] number6 = fields[50:48];
+    reg [6:0] visa_ok;
+    always @(*) begin
+       case (number0)
+          3'h1: visa_ok[0] = 1'b1;
+          default: visa_ok[0] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[0:0], number1})
+          4'h1, 4'ha: visa_ok[1] = 1'b1;
+          default: visa_ok[1] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[1:0], number2})
+          5'h1, 5'ha, 5'h12, 5'h1b: visa_ok[2] = 1'b1;
+          default: visa_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:0], number3})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: visa_ok[3] = 1'b1;
+          default: visa_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:0], number4})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: visa_ok[4] = 1'b1;
+          default: visa_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:0], number5})
+          8'h1, 8'ha, 8'h12, 8'h1b, 8'h22, 8'h2b, 8'h33, 8'h3c, 8'h42, 8'h4b, 8'h53, 8'h5c, 8'h63, 8'h6c, 8'h74, 8'h7d, 8'h82, 8'h8b, 8'h93, 8'h9c, 8'ha3, 8'hac, 8'hb4, 8'hbd, 8'hc3, 8'hcc, 8'hd4, 8'hdd, 8'he4, 8'hed, 8'hf5, 8'hfe: visa_ok[5] = 1'b1;
+          default: visa_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:0], number6})
+          9'h1, 9'ha, 9'h12, 9'h1b, 9'h22, 9'h2b, 9'h33, 9'h3c, 9'h42, 9'h4b, 9'h53, 9'h5c, 9'h63, 9'h6c, 9'h74, 9'h7d, 9'h82, 9'h8b, 9'h93, 9'h9c, 9'ha3, 9'hac, 9'hb4, 9'hbd, 9'hc3, 9'hcc, 9'hd4, 9'hdd, 9'he4, 9'hed, 9'hf5, 9'hfe, 9'h102, 9'h10b, 9'h113, 9'h11c, 9'h123, 9'h12c, 9'h134, 9'h13d, 9'h143, 9'h14c, 9'h154, 9'h15d, 9'h164, 9'h16d, 9'h175, 9'h17e, 9'h183, 9'h18c, 9'h194, 9'h19d, 9'h1a4, 9'h1ad, 9'h1b5, 9'h1be, 9'h1c4, 9'h1cd, 9'h1d5, 9'h1de, 9'h1e5, 9'h1ee, 9'h1f6, 9'h1ff: visa_ok[6] = 1'b1;
+          default: visa_ok[6] = 1'b0;
+       endcase
+    end
+    reg [6:2] ptx_ok;
+    always @(*) begin
+       case (number2)
+          3'h1: ptx_ok[2] = 1'b1;
+          default: ptx_ok[2] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[2:2], number3})
+          4'h1, 4'ha: ptx_ok[3] = 1'b1;
+          default: ptx_ok[3] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[3:2], number4})
+          5'h1, 5'ha, 5'h12, 5'h1b: ptx_ok[4] = 1'b1;
+          default: ptx_ok[4] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[4:2], number5})
+          6'h1, 6'ha, 6'h12, 6'h1b, 6'h22, 6'h2b, 6'h33, 6'h3c: ptx_ok[5] = 1'b1;
+          default: ptx_ok[5] = 1'b0;
+       endcase
+    end
+    always @(*) begin
+       case ({set[5:2], number6})
+          7'h1, 7'ha, 7'h12, 7'h1b, 7'h22, 7'h2b, 7'h33, 7'h3c, 7'h42, 7'h4b, 7'h53, 7'h5c, 7'h63, 7'h6c, 7'h74, 7'h7d: ptx_ok[6] = 1'b1;
+          default: ptx_ok[6] = 1'b0;
+       endcase
+    end
+    always @(*) visa_misnumbered = |(set & (wide | ~visa_ok));
+    always @(*) ptx_misnumbered = |(set[6:2] & (wide[6:2] | ~ptx_ok));
+endmodule // atomic_unit_l8_w32_int$front$decoder$numbering
+
+
+module atomic_unit_l8_w32_int$front$decoder$ptx_alu_rom(op,ty,alu_op);
+    
+    // Module arguments
+    input wire  [3:0] op;
+    input wire  [3:0] ty;
+    output reg  [4:0] alu_op;
+    
+    // Constant declarations
+    localparam  rows$0 = 5'b1000;
+    localparam  rows$1 = 5'b1000;
+    localparam  rows$2 = 5'b1000;
+    localparam  rows$3 = 5'b1000;
+    localparam  rows$4 = 5'b1000;
+    localparam  rows$5 = 5'b1000;
+    localparam  rows$6 = 5'b1000;
+    localparam  rows$7 = 5'b1000;
+    localparam  rows$8 = 5'b1000;
+    localparam  rows$9 = 5'b1000;
+    localparam  rows$10 = 5'b1000;
+    localparam  rows$11 = 5'b1000;
+    localparam  rows$12 = 5'b1000;
+    localparam  rows$13 = 5'b1000;
+    localparam  rows$14 = 5'b0;
+    localparam  rows$15 = 5'b0;
+    localparam  rows$16 = 5'b1001;
+    localparam  rows$17 = 5'b1001;
+    localparam  rows$18 = 5'b1001;
+    localparam  rows$19 = 5'b1001;
+    localparam  rows$20 = 5'b1001;
+    localparam  rows$21 = 5'b1001;
+    localparam  rows$22 = 5'b1001;
+    localparam  rows$23 = 5'b1001;
+    localparam  rows$24 = 5'b1001;
+    localparam  rows$25 = 5'b1001;
+    localparam  rows$26 = 5'b1001;
+    localparam  rows$27 = 5'b1001;
+    localparam  rows$28 = 5'b1001;
+    localparam  rows$29 = 5'b1001;
+    localparam  rows$30 = 5'b0;
+    localparam  rows$31 = 5'b0;
+    localparam  rows$32 = 5'b1010;
+    localparam  rows$33 = 5'b1010;
+    localparam  rows$34 = 5'b1010;
+    localparam  rows$35 = 5'b1010;
+    localparam  rows$36 = 5'b1010;
+    localparam  rows$37 = 5'b1010;
+    localparam  rows$38 = 5'b1010;
+    localparam  rows$39 = 5'b1010;
+    localparam  rows$40 = 5'b1010;
+    localparam  rows$41 = 5'b1010;
+    localparam  rows$42 = 5'b1010;
+    localparam  rows$43 = 5'b1010;
+    localparam  rows$44 = 5'b1010;
+    localparam  rows$45 = 5'b1010;
+    localparam  rows$46 = 5'b0;
+    localparam  rows$47 = 5'b0;
+    localparam  rows$48 = 5'b111;
+    localparam  rows$49 = 5'b111;
+    localparam  rows$50 = 5'b111;
+    localparam  rows$51 = 5'b111;
+    localparam  rows$52 = 5'b111;
+    localparam  rows$53 = 5'b111;
+    localparam  rows$54 = 5'b111;
+    localparam  rows$55 = 5'b111;
+    localparam  rows$56 = 5'b111;
+    localparam  rows$57 = 5'b111;
+    localparam  rows$58 = 5'b111;
+    localparam  rows$59 = 5'b111;
+    localparam  rows$60 = 5'b111;
+    localparam  rows$61 = 5'b111;
+    localparam  rows$62 = 5'b0;
+    localparam  rows$63 = 5'b0;
+    localparam  rows$64 = 5'b110;
+    localparam  rows$65 = 5'b110;
+    localparam  rows$66 = 5'b110;
+    localparam  rows$67 = 5'b110;
+    localparam  rows$68 = 5'b110;
+    localparam  rows$69 = 5'b110;
+    localparam  rows$70 = 5'b110;
+    localparam  rows$71 = 5'b110;
+    localparam  rows$72 = 5'b110;
+    localparam  rows$73 = 5'b110;
+    localparam  rows$74 = 5'b110;
+    localparam  rows$75 = 5'b110;
+    localparam  rows$76 = 5'b110;
+    localparam  rows$77 = 5'b110;
+    localparam  rows$78 = 5'b0;
+    localparam  rows$79 = 5'b0;
+    localparam  rows$80 = 5'b0;
+    localparam  rows$81 = 5'b0;
+    localparam  rows$82 = 5'b0;
+    localparam  rows$83 = 5'b0;
+    localparam  rows$84 = 5'b0;
+    localparam  rows$85 = 5'b0;
+    localparam  rows$86 = 5'b0;
+    localparam  rows$87 = 5'b0;
+    localparam  rows$88 = 5'b0;
+    localparam  rows$89 = 5'b0;
+    localparam  rows$90 = 5'b0;
+    localparam  rows$91 = 5'b0;
+    localparam  rows$92 = 5'b0;
+    localparam  rows$93 = 5'b0;
+    localparam  rows$94 = 5'b0;
+    localparam  rows$95 = 5'b0;
+    localparam  rows$96 = 5'b10011;
+    localparam  rows$97 = 5'b10011;
+    localparam  rows$98 = 5'b10011;
+    localparam  rows$99 = 5'b10011;
+    localparam  rows$100 = 5'b10011;
+    localparam  rows$101 = 5'b10011;
+    localparam  rows$102 = 5'b10011;
+    localparam  rows$103 = 5'b10011;
+    localparam  rows$104 = 5'b10011;
+    localparam  rows$105 = 5'b10011;
+    localparam  rows$106 = 5'b10011;
+    localparam  rows$107 = 5'b10011;
+    localparam  rows$108 = 5'b10011;
+    localparam  rows$109 = 5'b10011;
+    localparam  rows$110 = 5'b0;
+    localparam  rows$111 = 5'b0;
+    localparam  rows$112 = 5'b10100;
+    localparam  rows$113 = 5'b10100;
+    localparam  rows$114 = 5'b10100;
+    localparam  rows$115 = 5'b10100;
+    localparam  rows$116 = 5'b10100;
+    localparam  rows$117 = 5'b10100;
+    localparam  rows$118 = 5'b10100;
+    localparam  rows$119 = 5'b10100;
+    localparam  rows$120 = 5'b10100;
+    localparam  rows$121 = 5'b10100;
+    localparam  rows$122 = 5'b10100;
+    localparam  rows$123 = 5'b10100;
+    localparam  rows$124 = 5'b10100;
+    localparam  rows$125 = 5'b10100;
+    localparam  rows$126 = 5'b0;
+    localparam  rows$127 = 5'b0;
+    localparam  rows$128 = 5'b100;
+    localparam  rows$129 = 5'b100;
+    localparam  rows$130 = 5'b100;
+    localparam  rows$131 = 5'b100;
+    localparam  rows$132 = 5'b100;
+    localparam  rows$133 = 5'b100;
+    localparam  rows$134 = 5'b1011;
+    localparam  rows$135 = 5'b1011;
+    localparam  rows$136 = 5'b10110;
+    localparam  rows$137 = 5'b10110;
+    localparam  rows$138 = 5'b10110;
+    localparam  rows$139 = 5'b10110;
+    localparam  rows$140 = 5'b10110;
+    localparam  rows$141 = 5'b10110;
+    localparam  rows$142 = 5'b0;
+    localparam  rows$143 = 5'b0;
+    localparam  rows$144 = 5'b101;
+    localparam  rows$145 = 5'b101;
+    localparam  rows$146 = 5'b101;
+    localparam  rows$147 = 5'b101;
+    localparam  rows$148 = 5'b101;
+    localparam  rows$149 = 5'b101;
+    localparam  rows$150 = 5'b1100;
+    localparam  rows$151 = 5'b1100;
+    localparam  rows$152 = 5'b10111;
+    localparam  rows$153 = 5'b10111;
+    localparam  rows$154 = 5'b10111;
+    localparam  rows$155 = 5'b10111;
+    localparam  rows$156 = 5'b10111;
+    localparam  rows$157 = 5'b10111;
+    localparam  rows$158 = 5'b0;
+    localparam  rows$159 = 5'b0;
+    localparam  rows$160 = 5'b0;
+    localparam  rows$161 = 5'b0;
+    localparam  rows$162 = 5'b0;
+    localparam  rows$163 = 5'b0;
+    localparam  rows$164 = 5'b0;
+    localparam  rows$165 = 5'b0;
+    localparam  rows$166 = 5'b0;
+    localparam  rows$167 = 5'b0;
+    localparam  rows$168 = 5'b0;
+    localparam  rows$169 = 5'b0;
+    localparam  rows$170 = 5'b0;
+    localparam  rows$171 = 5'b0;
+    localparam  rows$172 = 5'b0;
+    localparam  rows$173 = 5'b0;
+    localparam  rows$174 = 5'b0;
+    localparam  rows$175 = 5'b0;
+    localparam  rows$176 = 5'b0;
+    localparam  rows$177 = 5'b0;
+    localparam  rows$178 = 5'b0;
+    localparam  rows$179 = 5'b0;
+    localparam  rows$180 = 5'b0;
+    localparam  rows$181 = 5'b0;
+    localparam  rows$182 = 5'b0;
+    localparam  rows$183 = 5'b0;
+    localparam  rows$184 = 5'b0;
+    localparam  rows$185 = 5'b0;
+    localparam  rows$186 = 5'b0;
+    localparam  rows$187 = 5'b0;
+    localparam  rows$188 = 5'b0;
+    localparam  rows$189 = 5'b0;
+    localparam  rows$190 = 5'b0;
+    localparam  rows$191 = 5'b0;
+    localparam  rows$192 = 5'b0;
+    localparam  rows$193 = 5'b0;
+    localparam  rows$194 = 5'b0;
+    localparam  rows$195 = 5'b0;
+    localparam  rows$196 = 5'b0;
+    localparam  rows$197 = 5'b0;
+    localparam  rows$198 = 5'b0;
+    localparam  rows$199 = 5'b0;
+    localparam  rows$200 = 5'b0;
+    localparam  rows$201 = 5'b0;
+    localparam  rows$202 = 5'b0;
+    localparam  rows$203 = 5'b0;
+    localparam  rows$204 = 5'b0;
+    localparam  rows$205 = 5'b0;
+    localparam  rows$206 = 5'b0;
+    localparam  rows$207 = 5'b0;
+    localparam  rows$208 = 5'b0;
+    localparam  rows$209 = 5'b0;
+    localparam  rows$210 = 5'b0;
+    localparam  rows$211 = 5'b0;
+    localparam  rows$212 = 5'b0;
+    localparam  rows$213 = 5'b0;
+    localparam  rows$214 = 5'b0;
+    localparam  rows$215 = 5'b0;
+    localparam  rows$216 = 5'b0;
+    localparam  rows$217 = 5'b0;
+    localparam  rows$218 = 5'b0;
+    localparam  rows$219 = 5'b0;
+    localparam  rows$220 = 5'b0;
+    localparam  rows$221 = 5'b0;
+    localparam  rows$222 = 5'b0;
+    localparam  rows$223 = 5'b0;
+    localparam  rows$224 = 5'b0;
+    localparam  rows$225 = 5'b0;
+    localparam  rows$226 = 5'b0;
+    localparam  rows$227 = 5'b0;
+    localparam  rows$228 = 5'b0;
+    localparam  rows$229 = 5'b0;
+    localparam  rows$230 = 5'b0;
+    localparam  rows$231 = 5'b0;
+    localparam  rows$232 = 5'b0;
+    localparam  rows$233 = 5'b0;
+    localparam  rows$234 = 5'b0;
+    localparam  rows$235 = 5'b0;
+    localparam  rows$236 = 5'b0;
+    localparam  rows$237 = 5'b0;
+    localparam  rows$238 = 5'b0;
+    localparam  rows$239 = 5'b0;
+    localparam  rows$240 = 5'b0;
+    localparam  rows$241 = 5'b0;
+    localparam  rows$242 = 5'b0;
+    localparam  rows$243 = 5'b0;
+    localparam  rows$244 = 5'b0;
+    localparam  rows$245 = 5'b0;
+    localparam  rows$246 = 5'b0;
+    localparam  rows$247 = 5'b0;
+    localparam  rows$248 = 5'b0;
+    localparam  rows$249 = 5'b0;
+    localparam  rows$250 = 5'b0;
+    localparam  rows$251 = 5'b0;
+    localparam  rows$252 = 5'b0;
+    localparam  rows$253 = 5'b0;
+    localparam  rows$254 = 5'b0;
+    localparam  rows$255 = 5'b0;
+    
+    // Update code (custom)
+    always @(*) begin
+       case ({op, ty})
+          8'h00: alu_op = 5'h8;
+          8'h01: alu_op = 5'h8;
+          8'h02: alu_op = 5'h8;
+          8'h03: alu_op = 5'h8;
+          8'h04: alu_op = 5'h8;
+          8'h05: alu_op = 5'h8;
+          8'h06: alu_op = 5'h8;
+          8'h07: alu_op = 5'h8;
+          8'h08: alu_op = 5'h8;
+          8'h09: alu_op = 5'h8;
+          8'h0a: alu_op = 5'h8;
+          8'h0b: alu_op = 5'h8;
+          8'h0c: alu_op = 5'h8;
+          8'h0d: alu_op = 5'h8;
+          8'h10: alu_op = 5'h9;
+          8'h11: alu_op = 5'h9;
+          8'h12: alu_op = 5'h9;
+          8'h13: alu_op = 5'h9;
+          8'h14: alu_op = 5'h9;
+          8'h15: alu_op = 5'h9;
+          8'h16: alu_op = 5'h9;
+          8'h17: alu_op = 5'h9;
+          8'h18: alu_op = 5'h9;
+          8'h19: alu_op = 5'h9;
+          8'h1a: alu_op = 5'h9;
+          8'h1b: alu_op = 5'h9;
+          8'h1c: alu_op = 5'h9;
+          8'h1d: alu_op = 5'h9;
+          8'h20: alu_op = 5'ha;
+          8'h21: alu_op = 5'ha;
+          8'h22: alu_op = 5'ha;
+          8'h23: alu_op = 5'ha;
+          8'h24: alu_op = 5'ha;
+          8'h25: alu_op = 5'ha;
+          8'h26: alu_op = 5'ha;
+          8'h27: alu_op = 5'ha;
+          8'h28: alu_op = 5'ha;
+          8'h29: alu_op = 5'ha;
+          8'h2a: alu_op = 5'ha;
+          8'h2b: alu_op = 5'ha;
+          8'h2c: alu_op = 5'ha;
+          8'h2d: alu_op = 5'ha;
+          8'h30: alu_op = 5'h7;
+          8'h31: alu_op = 5'h7;
+          8'h32: alu_op = 5'h7;
+          8'h33: alu_op = 5'h7;
+          8'h34: alu_op = 5'h7;
+          8'h35: alu_op = 5'h7;
+          8'h36: alu_op = 5'h7;
+          8'h37: alu_op = 5'h7;
+          8'h38: alu_op = 5'h7;
+          8'h39: alu_op = 5'h7;
+          8'h3a: alu_op = 5'h7;
+          8'h3b: alu_op = 5'h7;
+          8'h3c: alu_op = 5'h7;
+          8'h3d: alu_op = 5'h7;
+          8'h40: alu_op = 5'h6;
+          8'h41: alu_op = 5'h6;
+          8'h42: alu_op = 5'h6;
+          8'h43: alu_op = 5'h6;
+          8'h44: alu_op = 5'h6;
+          8'h45: alu_op = 5'h6;
+          8'h46: alu_op = 5'h6;
+          8'h47: alu_op = 5'h6;
+          8'h48: alu_op = 5'h6;
+          8'h49: alu_op = 5'h6;
+          8'h4a: alu_op = 5'h6;
+          8'h4b: alu_op = 5'h6;
+          8'h4c: alu_op = 5'h6;
+          8'h4d: alu_op = 5'h6;
+          8'h50: alu_op = 5'h0;
+          8'h51: alu_op = 5'h0;
+          8'h52: alu_op = 5'h0;
+          8'h53: alu_op = 5'h0;
+          8'h54: alu_op = 5'h0;
+          8'h55: alu_op = 5'h0;
+          8'h56: alu_op = 5'h0;
+          8'h57: alu_op = 5'h0;
+          8'h58: alu_op = 5'h0;
+          8'h59: alu_op = 5'h0;
+          8'h5a: alu_op = 5'h0;
+          8'h5b: alu_op = 5'h0;
+          8'h5c: alu_op = 5'h0;
+          8'h5d: alu_op = 5'h0;
+          8'h60: alu_op = 5'h13;
+          8'h61: alu_op = 5'h13;
+          8'h62: alu_op = 5'h13;
+          8'h63: alu_op = 5'h13;
+          8'h64: alu_op = 5'h13;
+          8'h65: alu_op = 5'h13;
+          8'h66: alu_op = 5'h13;
+          8'h67: alu_op = 5'h13;
+          8'h68: alu_op = 5'h13;
+          8'h69: alu_op = 5'h13;
+          8'h6a: alu_op = 5'h13;
+          8'h6b: alu_op = 5'h13;
+          8'h6c: alu_op = 5'h13;
+          8'h6d: alu_op = 5'h13;
+          8'h70: alu_op = 5'h14;
+          8'h71: alu_op = 5'h14;
+          8'h72: alu_op = 5'h14;
+          8'h73: alu_op = 5'h14;
+          8'h74: alu_op = 5'h14;
+          8'h75: alu_op = 5'h14;
+          8'h76: alu_op = 5'h14;
+          8'h77: alu_op = 5'h14;
+          8'h78: alu_op = 5'h14;
+          8'h79: alu_op = 5'h14;
+          8'h7a: alu_op = 5'h14;
+          8'h7b: alu_op = 5'h14;
+          8'h7c: alu_op = 5'h14;
+          8'h7d: alu_op = 5'h14;
+          8'h80: alu_op = 5'h4;
+          8'h81: alu_op = 5'h4;
+          8'h82: alu_op = 5'h4;
+          8'h83: alu_op = 5'h4;
+          8'h84: alu_op = 5'h4;
+          8'h85: alu_op = 5'h4;
+          8'h86: alu_op = 5'hb;
+          8'h87: alu_op = 5'hb;
+          8'h88: alu_op = 5'h16;
+          8'h89: alu_op = 5'h16;
+          8'h8a: alu_op = 5'h16;
+          8'h8b: alu_op = 5'h16;
+          8'h8c: alu_op = 5'h16;
+          8'h8d: alu_op = 5'h16;
+          8'h90: alu_op = 5'h5;
+          8'h91: alu_op = 5'h5;
+          8'h92: alu_op = 5'h5;
+          8'h93: alu_op = 5'h5;
+          8'h94: alu_op = 5'h5;
+          8'h95: alu_op = 5'h5;
+          8'h96: alu_op = 5'hc;
+          8'h97: alu_op = 5'hc;
+          8'h98: alu_op = 5'h17;
+          8'h99: alu_op = 5'h17;
+          8'h9a: alu_op = 5'h17;
+          8'h9b: alu_op = 5'h17;
+          8'h9c: alu_op = 5'h17;
+          8'h9d: alu_op = 5'h17;
+          default: alu_op = 5'h0;
+       endcase
+    end
+endmodule // atomic_unit_l8_w32_int$front$decoder$ptx_alu_rom
+
+
+module atomic_unit_l8_w32_int$front$n_addr_buffer(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_addr_buffer
+
+
+module atomic_unit_l8_w32_int$front$n_addr_offset32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_addr_offset32
+
+
+module atomic_unit_l8_w32_int$front$n_alu_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_alu_ftz
+
+
+module atomic_unit_l8_w32_int$front$n_alu_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_alu_op
+
+
+module atomic_unit_l8_w32_int$front$n_alu_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_alu_ty
+
+
+module atomic_unit_l8_w32_int$front$n_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_buf
+
+
+module atomic_unit_l8_w32_int$front$n_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_depth
+
+
+module atomic_unit_l8_w32_int$front$n_depth_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_depth_one
+
+
+module atomic_unit_l8_w32_int$front$n_elem_size(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -24344,10 +19614,124 @@ module atomic_unit_l8_w32_int$head_next_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$head_next_ptr
+endmodule // atomic_unit_l8_w32_int$front$n_elem_size
 
 
-module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
+module atomic_unit_l8_w32_int$front$n_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_height
+
+
+module atomic_unit_l8_w32_int$front$n_height_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_height_one
+
+
+module atomic_unit_l8_w32_int$front$n_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_illegal
+
+
+module atomic_unit_l8_w32_int$front$n_kind_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_kind_typed
+
+
+module atomic_unit_l8_w32_int$front$n_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_lane
+
+
+module atomic_unit_l8_w32_int$front$n_lane_rows(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_lane_rows
+
+
+module atomic_unit_l8_w32_int$front$n_last_elem(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -24363,7 +19747,885 @@ module atomic_unit_l8_w32_int$head_ptr(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$head_ptr
+endmodule // atomic_unit_l8_w32_int$front$n_last_elem
+
+
+module atomic_unit_l8_w32_int$front$n_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_last_lane
+
+
+module atomic_unit_l8_w32_int$front$n_lod_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_lod_present
+
+
+module atomic_unit_l8_w32_int$front$n_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_marker
+
+
+module atomic_unit_l8_w32_int$front$n_r_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_r_present
+
+
+module atomic_unit_l8_w32_int$front$n_slm_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_slm_size
+
+
+module atomic_unit_l8_w32_int$front$n_space_slm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_space_slm
+
+
+module atomic_unit_l8_w32_int$front$n_surf_array(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_surf_array
+
+
+module atomic_unit_l8_w32_int$front$n_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_surf_base
+
+
+module atomic_unit_l8_w32_int$front$n_surf_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_surf_kind
+
+
+module atomic_unit_l8_w32_int$front$n_surf_levels(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_surf_levels
+
+
+module atomic_unit_l8_w32_int$front$n_surf_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_surf_size
+
+
+module atomic_unit_l8_w32_int$front$n_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_surf_u16
+
+
+module atomic_unit_l8_w32_int$front$n_swap_src(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_swap_src
+
+
+module atomic_unit_l8_w32_int$front$n_v_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_v_present
+
+
+module atomic_unit_l8_w32_int$front$n_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_valid
+
+
+module atomic_unit_l8_w32_int$front$n_walk_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
+    
+    // Module arguments
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] width;
+    input wire  [31:0] height;
+    input wire  [31:0] depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    output reg  [31:0] rows;
+    output reg  [31:0] slices;
+    output reg  sizes_constant;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
+    
+    // Constant declarations
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    localparam  kind_2d_array = 3'b11;
+    localparam  kind_3d = 3'b100;
+    localparam  one = 32'h1;
+    
+    // Update code
+    always @(*) begin
+        rows = height;
+        slices = one;
+        sizes_constant = width_is_one & height_is_one;
+        if (surf_kind == kind_1d) begin
+            rows = one;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_1d_array) begin
+            rows = surf_array;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_2d_array) begin
+            slices = surf_array;
+        end
+        if (surf_kind == kind_3d) begin
+            slices = depth;
+            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
+        end
+        walk_a = width;
+        walk_b = rows;
+        if (sizes_constant) begin
+            walk_a = rows;
+            walk_b = slices;
+        end
+    end
+    
+endmodule // atomic_unit_l8_w32_int$front$n_walk_ops
+
+
+module atomic_unit_l8_w32_int$front$n_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_width
+
+
+module atomic_unit_l8_w32_int$front$n_width_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_width_one
+
+
+module atomic_unit_l8_w32_int$front$n_write_only(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$n_write_only
+
+
+module atomic_unit_l8_w32_int$front$pbuf_addr$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_addr$0
+
+
+module atomic_unit_l8_w32_int$front$pbuf_addr$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_addr$1
+
+
+module atomic_unit_l8_w32_int$front$pbuf_coord$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_coord$0
+
+
+module atomic_unit_l8_w32_int$front$pbuf_coord$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_coord$1
+
+
+module atomic_unit_l8_w32_int$front$pbuf_src0$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_src0$0
+
+
+module atomic_unit_l8_w32_int$front$pbuf_src0$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_src0$1
+
+
+module atomic_unit_l8_w32_int$front$pbuf_src1$0(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_src1$0
+
+
+module atomic_unit_l8_w32_int$front$pbuf_src1$1(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$pbuf_src1$1
+
+
+module atomic_unit_l8_w32_int$front$r_depth(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_depth
+
+
+module atomic_unit_l8_w32_int$front$r_desc(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 128'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_desc
+
+
+module atomic_unit_l8_w32_int$front$r_dmask(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_dmask
+
+
+module atomic_unit_l8_w32_int$front$r_height(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_height
+
+
+module atomic_unit_l8_w32_int$front$r_pred_mask(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_pred_mask
+
+
+module atomic_unit_l8_w32_int$front$r_slm_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_slm_size
+
+
+module atomic_unit_l8_w32_int$front$r_surf_array(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_surf_array
+
+
+module atomic_unit_l8_w32_int$front$r_surf_base(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_surf_base
+
+
+module atomic_unit_l8_w32_int$front$r_surf_kind(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 3'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_surf_kind
+
+
+module atomic_unit_l8_w32_int$front$r_surf_levels(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_surf_levels
+
+
+module atomic_unit_l8_w32_int$front$r_surf_size(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 64'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_surf_size
+
+
+module atomic_unit_l8_w32_int$front$r_surf_u16(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_surf_u16
+
+
+module atomic_unit_l8_w32_int$front$r_valid(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  d;
+    output reg  q;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 1'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_valid
+
+
+module atomic_unit_l8_w32_int$front$r_width(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 32'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$front$r_width
+
+
+module atomic_unit_l8_w32_int$front$sel_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$front$sel_buf
 
 
 module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
@@ -24740,26 +21002,4035 @@ module atomic_unit_l8_w32_int$head_select$join_line(word$0,word$1,word$2,word$3,
 endmodule // atomic_unit_l8_w32_int$head_select$join_line
 
 
-module atomic_unit_l8_w32_int$hq_bit_offset(d,q,clock);
+module atomic_unit_l8_w32_int$i_buf(d,q,clock);
     
     // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
+    input wire  d;
+    output reg  q;
     input wire  clock;
     
     // Update code (custom)
     initial begin
-       q = 7'h0;
+       q = 1'h0;
     end
     
     always @(posedge clock) begin
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_bit_offset
+endmodule // atomic_unit_l8_w32_int$i_buf
 
 
-module atomic_unit_l8_w32_int$hq_byte_enables(d,q,clock);
+module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_illegal
+
+
+module atomic_unit_l8_w32_int$i_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_lane
+
+
+module atomic_unit_l8_w32_int$i_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_last_lane
+
+
+module atomic_unit_l8_w32_int$i_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_marker
+
+
+module atomic_unit_l8_w32_int$i_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$i_valid
+
+
+module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_free,a_bit_offset,a_byte_enables,a_elem,a_error,a_ftz,a_kind,a_lane,a_line,a_msg_last,a_op,a_result_first,a_result_last,a_result_shift,a_size,a_space,a_src0,a_src1,a_ty,port_write,port_line,port_space,port_data,port_byte_enables,mem_rdata_valid,mem_rdata,w_byte_enables,w_line,w_space,x2_byte_enables,x2_line,x2_space,x3_byte_enables,x3_line,x3_space,x4_byte_enables,x4_line,x4_space,x_byte_enables,x_line,x_space,head_ptr_q,hq_line_q,hq_space_q,hq_byte_enables_q,hq_bit_offset_q,hq_size_q,hq_valid_q,hq_kind_q,hq_pushed_q,hq_returned,hq_word$0,hq_word$1,hq_word$2,hq_word$3,head_op,head_ty,head_lane,head_elem,head_result_shift,head_src0,head_src1,ent_ftz_q$0,ent_ftz_q$1,ent_ftz_q$2,ent_ftz_q$3,ent_ftz_q$4,ent_ftz_q$5,ent_ftz_q$6,ent_ftz_q$7,ent_result_first_q$0,ent_result_first_q$1,ent_result_first_q$2,ent_result_first_q$3,ent_result_first_q$4,ent_result_first_q$5,ent_result_first_q$6,ent_result_first_q$7,ent_result_last_q$0,ent_result_last_q$1,ent_result_last_q$2,ent_result_last_q$3,ent_result_last_q$4,ent_result_last_q$5,ent_result_last_q$6,ent_result_last_q$7,ent_msg_last_q$0,ent_msg_last_q$1,ent_msg_last_q$2,ent_msg_last_q$3,ent_msg_last_q$4,ent_msg_last_q$5,ent_msg_last_q$6,ent_msg_last_q$7,ent_error_q$0,ent_error_q$1,ent_error_q$2,ent_error_q$3,ent_error_q$4,ent_error_q$5,ent_error_q$6,ent_error_q$7,push_data_q,push_bytes_q,hz_overlaps_q$0,hz_overlaps_q$1,hz_overlaps_q$2,hz_overlaps_q$3,hz_same_bytes_q$0,hz_same_bytes_q$1,hz_same_bytes_q$2,hz_same_bytes_q$3,hz_late_overlaps_q,full);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  alloc;
+    input wire  a_reads;
+    input wire  head_enters;
+    input wire  x_free;
+    input wire  [6:0] a_bit_offset;
+    input wire  [15:0] a_byte_enables;
+    input wire  [2:0] a_elem;
+    input wire  a_error;
+    input wire  a_ftz;
+    input wire  [1:0] a_kind;
+    input wire  [4:0] a_lane;
+    input wire  [63:0] a_line;
+    input wire  a_msg_last;
+    input wire  [4:0] a_op;
+    input wire  a_result_first;
+    input wire  a_result_last;
+    input wire  [6:0] a_result_shift;
+    input wire  [2:0] a_size;
+    input wire  a_space;
+    input wire  [127:0] a_src0;
+    input wire  [127:0] a_src1;
+    input wire  [3:0] a_ty;
+    input wire  port_write;
+    input wire  [63:0] port_line;
+    input wire  port_space;
+    input wire  [127:0] port_data;
+    input wire  [15:0] port_byte_enables;
+    input wire  mem_rdata_valid;
+    input wire  [127:0] mem_rdata;
+    input wire  [15:0] w_byte_enables;
+    input wire  [63:0] w_line;
+    input wire  w_space;
+    input wire  [15:0] x2_byte_enables;
+    input wire  [63:0] x2_line;
+    input wire  x2_space;
+    input wire  [15:0] x3_byte_enables;
+    input wire  [63:0] x3_line;
+    input wire  x3_space;
+    input wire  [15:0] x4_byte_enables;
+    input wire  [63:0] x4_line;
+    input wire  x4_space;
+    input wire  [15:0] x_byte_enables;
+    input wire  [63:0] x_line;
+    input wire  x_space;
+    output reg  [2:0] head_ptr_q;
+    output reg  [63:0] hq_line_q;
+    output reg  hq_space_q;
+    output reg  [15:0] hq_byte_enables_q;
+    output reg  [6:0] hq_bit_offset_q;
+    output reg  [2:0] hq_size_q;
+    output reg  hq_valid_q;
+    output reg  [1:0] hq_kind_q;
+    output reg  hq_pushed_q;
+    output reg  hq_returned;
+    output reg  [31:0] hq_word$0;
+    output reg  [31:0] hq_word$1;
+    output reg  [31:0] hq_word$2;
+    output reg  [31:0] hq_word$3;
+    output reg  [4:0] head_op;
+    output reg  [3:0] head_ty;
+    output reg  [4:0] head_lane;
+    output reg  [2:0] head_elem;
+    output reg  [6:0] head_result_shift;
+    output reg  [127:0] head_src0;
+    output reg  [127:0] head_src1;
+    output reg  ent_ftz_q$0;
+    output reg  ent_ftz_q$1;
+    output reg  ent_ftz_q$2;
+    output reg  ent_ftz_q$3;
+    output reg  ent_ftz_q$4;
+    output reg  ent_ftz_q$5;
+    output reg  ent_ftz_q$6;
+    output reg  ent_ftz_q$7;
+    output reg  ent_result_first_q$0;
+    output reg  ent_result_first_q$1;
+    output reg  ent_result_first_q$2;
+    output reg  ent_result_first_q$3;
+    output reg  ent_result_first_q$4;
+    output reg  ent_result_first_q$5;
+    output reg  ent_result_first_q$6;
+    output reg  ent_result_first_q$7;
+    output reg  ent_result_last_q$0;
+    output reg  ent_result_last_q$1;
+    output reg  ent_result_last_q$2;
+    output reg  ent_result_last_q$3;
+    output reg  ent_result_last_q$4;
+    output reg  ent_result_last_q$5;
+    output reg  ent_result_last_q$6;
+    output reg  ent_result_last_q$7;
+    output reg  ent_msg_last_q$0;
+    output reg  ent_msg_last_q$1;
+    output reg  ent_msg_last_q$2;
+    output reg  ent_msg_last_q$3;
+    output reg  ent_msg_last_q$4;
+    output reg  ent_msg_last_q$5;
+    output reg  ent_msg_last_q$6;
+    output reg  ent_msg_last_q$7;
+    output reg  ent_error_q$0;
+    output reg  ent_error_q$1;
+    output reg  ent_error_q$2;
+    output reg  ent_error_q$3;
+    output reg  ent_error_q$4;
+    output reg  ent_error_q$5;
+    output reg  ent_error_q$6;
+    output reg  ent_error_q$7;
+    output reg  [127:0] push_data_q;
+    output reg  [15:0] push_bytes_q;
+    output reg  hz_overlaps_q$0;
+    output reg  hz_overlaps_q$1;
+    output reg  hz_overlaps_q$2;
+    output reg  hz_overlaps_q$3;
+    output reg  hz_same_bytes_q$0;
+    output reg  hz_same_bytes_q$1;
+    output reg  hz_same_bytes_q$2;
+    output reg  hz_same_bytes_q$3;
+    output reg  hz_late_overlaps_q;
+    output reg  full;
+    
+    // Constant declarations
+    localparam  kind_marker = 2'b0;
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  table_full = 4'h8;
+    localparam  one_occupancy = 4'h1;
+    localparam  one_index = 3'b1;
+    localparam  one_seq = 4'h1;
+    localparam  zero_occupancy = 4'h0;
+    localparam  zero_index = 3'b0;
+    localparam  zero_seq = 4'h0;
+    localparam  zero_enables = 16'h0;
+    localparam  fp_built = 1'b0;
+    
+    // Stub signals
+    reg  [2:0] head_ptr$d;
+    wire  [2:0] head_ptr$q;
+    reg  head_ptr$clock;
+    reg  [63:0] hq_line$d;
+    wire  [63:0] hq_line$q;
+    reg  hq_line$clock;
+    reg  [2:0] head_next_ptr$d;
+    wire  [2:0] head_next_ptr$q;
+    reg  head_next_ptr$clock;
+    reg  hq_space$d;
+    wire  hq_space$q;
+    reg  hq_space$clock;
+    reg  [15:0] hq_byte_enables$d;
+    wire  [15:0] hq_byte_enables$q;
+    reg  hq_byte_enables$clock;
+    reg  hq_valid$d;
+    wire  hq_valid$q;
+    reg  hq_valid$clock;
+    reg  hz_overlaps$0$d;
+    wire  hz_overlaps$0$q;
+    reg  hz_overlaps$0$clock;
+    reg  hz_overlaps$1$d;
+    wire  hz_overlaps$1$q;
+    reg  hz_overlaps$1$clock;
+    reg  hz_overlaps$2$d;
+    wire  hz_overlaps$2$q;
+    reg  hz_overlaps$2$clock;
+    reg  hz_overlaps$3$d;
+    wire  hz_overlaps$3$q;
+    reg  hz_overlaps$3$clock;
+    reg  hz_same_bytes$0$d;
+    wire  hz_same_bytes$0$q;
+    reg  hz_same_bytes$0$clock;
+    reg  hz_same_bytes$1$d;
+    wire  hz_same_bytes$1$q;
+    reg  hz_same_bytes$1$clock;
+    reg  hz_same_bytes$2$d;
+    wire  hz_same_bytes$2$q;
+    reg  hz_same_bytes$2$clock;
+    reg  hz_same_bytes$3$d;
+    wire  hz_same_bytes$3$q;
+    reg  hz_same_bytes$3$clock;
+    reg  [63:0] hz_head$0$head_line;
+    reg  [15:0] hz_head$0$head_byte_enables;
+    reg  [63:0] hz_head$0$stage_line;
+    reg  [15:0] hz_head$0$stage_byte_enables;
+    wire  hz_head$0$overlaps;
+    reg  [63:0] hz_head$1$head_line;
+    reg  [15:0] hz_head$1$head_byte_enables;
+    reg  [63:0] hz_head$1$stage_line;
+    reg  [15:0] hz_head$1$stage_byte_enables;
+    wire  hz_head$1$overlaps;
+    reg  [63:0] hz_head$2$head_line;
+    reg  [15:0] hz_head$2$head_byte_enables;
+    reg  [63:0] hz_head$2$stage_line;
+    reg  [15:0] hz_head$2$stage_byte_enables;
+    wire  hz_head$2$overlaps;
+    reg  [63:0] hz_head$3$head_line;
+    reg  [15:0] hz_head$3$head_byte_enables;
+    reg  [63:0] hz_head$3$stage_line;
+    reg  [15:0] hz_head$3$stage_byte_enables;
+    wire  hz_head$3$overlaps;
+    reg  [63:0] hz_next$0$head_line;
+    reg  [15:0] hz_next$0$head_byte_enables;
+    reg  [63:0] hz_next$0$stage_line;
+    reg  [15:0] hz_next$0$stage_byte_enables;
+    wire  hz_next$0$overlaps;
+    reg  [63:0] hz_next$1$head_line;
+    reg  [15:0] hz_next$1$head_byte_enables;
+    reg  [63:0] hz_next$1$stage_line;
+    reg  [15:0] hz_next$1$stage_byte_enables;
+    wire  hz_next$1$overlaps;
+    reg  [63:0] hz_next$2$head_line;
+    reg  [15:0] hz_next$2$head_byte_enables;
+    reg  [63:0] hz_next$2$stage_line;
+    reg  [15:0] hz_next$2$stage_byte_enables;
+    wire  hz_next$2$overlaps;
+    reg  [63:0] hz_next$3$head_line;
+    reg  [15:0] hz_next$3$head_byte_enables;
+    reg  [63:0] hz_next$3$stage_line;
+    reg  [15:0] hz_next$3$stage_byte_enables;
+    wire  hz_next$3$overlaps;
+    reg  hz_late_overlaps$d;
+    wire  hz_late_overlaps$q;
+    reg  hz_late_overlaps$clock;
+    reg  [63:0] hz_head_w$head_line;
+    reg  [15:0] hz_head_w$head_byte_enables;
+    reg  [63:0] hz_head_w$stage_line;
+    reg  [15:0] hz_head_w$stage_byte_enables;
+    wire  hz_head_w$overlaps;
+    reg  [63:0] hz_next_x4$head_line;
+    reg  [15:0] hz_next_x4$head_byte_enables;
+    reg  [63:0] hz_next_x4$stage_line;
+    reg  [15:0] hz_next_x4$stage_byte_enables;
+    wire  hz_next_x4$overlaps;
+    reg  hq_pushed$d;
+    wire  hq_pushed$q;
+    reg  hq_pushed$clock;
+    reg  [1:0] hq_kind$d;
+    wire  [1:0] hq_kind$q;
+    reg  hq_kind$clock;
+    reg  [3:0] hq_read_seq$d;
+    wire  [3:0] hq_read_seq$q;
+    reg  hq_read_seq$clock;
+    reg  [6:0] hq_bit_offset$d;
+    wire  [6:0] hq_bit_offset$q;
+    reg  hq_bit_offset$clock;
+    reg  [2:0] hq_size$d;
+    wire  [2:0] hq_size$q;
+    reg  hq_size$clock;
+    reg  hq_data$clock;
+    reg  hq_data$advance;
+    reg  [31:0] hq_data$next_word$0;
+    reg  [31:0] hq_data$next_word$1;
+    reg  [31:0] hq_data$next_word$2;
+    reg  [31:0] hq_data$next_word$3;
+    reg  [127:0] hq_data$wr_data;
+    reg  hq_data$rd_valid;
+    reg  [127:0] hq_data$rd_data;
+    reg  [15:0] hq_data$head_wr_bytes;
+    reg  hq_data$head_rd_this;
+    reg  [15:0] hq_data$head_rd_keep;
+    reg  [15:0] hq_data$next_wr_bytes;
+    reg  hq_data$next_rd_this;
+    reg  [15:0] hq_data$next_rd_keep;
+    reg  hq_data$head_clear;
+    reg  hq_data$next_clear;
+    reg  hq_data$next_returned;
+    wire  [31:0] hq_data$word0;
+    wire  [31:0] hq_data$word1;
+    wire  [31:0] hq_data$word2;
+    wire  [31:0] hq_data$word3;
+    wire  hq_data$returned;
+    reg  [2:0] next_entry_word0$index;
+    reg  [31:0] next_entry_word0$choice$0;
+    reg  [31:0] next_entry_word0$choice$1;
+    reg  [31:0] next_entry_word0$choice$2;
+    reg  [31:0] next_entry_word0$choice$3;
+    reg  [31:0] next_entry_word0$choice$4;
+    reg  [31:0] next_entry_word0$choice$5;
+    reg  [31:0] next_entry_word0$choice$6;
+    reg  [31:0] next_entry_word0$choice$7;
+    wire  [31:0] next_entry_word0$chosen;
+    reg  [2:0] next_entry_word1$index;
+    reg  [31:0] next_entry_word1$choice$0;
+    reg  [31:0] next_entry_word1$choice$1;
+    reg  [31:0] next_entry_word1$choice$2;
+    reg  [31:0] next_entry_word1$choice$3;
+    reg  [31:0] next_entry_word1$choice$4;
+    reg  [31:0] next_entry_word1$choice$5;
+    reg  [31:0] next_entry_word1$choice$6;
+    reg  [31:0] next_entry_word1$choice$7;
+    wire  [31:0] next_entry_word1$chosen;
+    reg  [2:0] next_entry_word2$index;
+    reg  [31:0] next_entry_word2$choice$0;
+    reg  [31:0] next_entry_word2$choice$1;
+    reg  [31:0] next_entry_word2$choice$2;
+    reg  [31:0] next_entry_word2$choice$3;
+    reg  [31:0] next_entry_word2$choice$4;
+    reg  [31:0] next_entry_word2$choice$5;
+    reg  [31:0] next_entry_word2$choice$6;
+    reg  [31:0] next_entry_word2$choice$7;
+    wire  [31:0] next_entry_word2$chosen;
+    reg  [2:0] next_entry_word3$index;
+    reg  [31:0] next_entry_word3$choice$0;
+    reg  [31:0] next_entry_word3$choice$1;
+    reg  [31:0] next_entry_word3$choice$2;
+    reg  [31:0] next_entry_word3$choice$3;
+    reg  [31:0] next_entry_word3$choice$4;
+    reg  [31:0] next_entry_word3$choice$5;
+    reg  [31:0] next_entry_word3$choice$6;
+    reg  [31:0] next_entry_word3$choice$7;
+    wire  [31:0] next_entry_word3$chosen;
+    reg  [2:0] head_entry_keep$index;
+    reg  [15:0] head_entry_keep$choice$0;
+    reg  [15:0] head_entry_keep$choice$1;
+    reg  [15:0] head_entry_keep$choice$2;
+    reg  [15:0] head_entry_keep$choice$3;
+    reg  [15:0] head_entry_keep$choice$4;
+    reg  [15:0] head_entry_keep$choice$5;
+    reg  [15:0] head_entry_keep$choice$6;
+    reg  [15:0] head_entry_keep$choice$7;
+    wire  [15:0] head_entry_keep$chosen;
+    reg  [2:0] next_entry_keep$index;
+    reg  [15:0] next_entry_keep$choice$0;
+    reg  [15:0] next_entry_keep$choice$1;
+    reg  [15:0] next_entry_keep$choice$2;
+    reg  [15:0] next_entry_keep$choice$3;
+    reg  [15:0] next_entry_keep$choice$4;
+    reg  [15:0] next_entry_keep$choice$5;
+    reg  [15:0] next_entry_keep$choice$6;
+    reg  [15:0] next_entry_keep$choice$7;
+    wire  [15:0] next_entry_keep$chosen;
+    reg  [2:0] tail_ptr$d;
+    wire  [2:0] tail_ptr$q;
+    reg  tail_ptr$clock;
+    reg  [3:0] occupancy$d;
+    wire  [3:0] occupancy$q;
+    reg  occupancy$clock;
+    reg  [3:0] read_issue_seq$d;
+    wire  [3:0] read_issue_seq$q;
+    reg  read_issue_seq$clock;
+    reg  read_return_seq$clock;
+    reg  read_return_seq$clear;
+    reg  read_return_seq$load;
+    reg  [3:0] read_return_seq$d;
+    wire  [3:0] read_return_seq$q;
+    reg  ent_valid$0$d;
+    wire  ent_valid$0$q;
+    reg  ent_valid$0$clock;
+    reg  ent_valid$1$d;
+    wire  ent_valid$1$q;
+    reg  ent_valid$1$clock;
+    reg  ent_valid$2$d;
+    wire  ent_valid$2$q;
+    reg  ent_valid$2$clock;
+    reg  ent_valid$3$d;
+    wire  ent_valid$3$q;
+    reg  ent_valid$3$clock;
+    reg  ent_valid$4$d;
+    wire  ent_valid$4$q;
+    reg  ent_valid$4$clock;
+    reg  ent_valid$5$d;
+    wire  ent_valid$5$q;
+    reg  ent_valid$5$clock;
+    reg  ent_valid$6$d;
+    wire  ent_valid$6$q;
+    reg  ent_valid$6$clock;
+    reg  ent_valid$7$d;
+    wire  ent_valid$7$q;
+    reg  ent_valid$7$clock;
+    reg  [1:0] ent_kind$0$d;
+    wire  [1:0] ent_kind$0$q;
+    reg  ent_kind$0$clock;
+    reg  [1:0] ent_kind$1$d;
+    wire  [1:0] ent_kind$1$q;
+    reg  ent_kind$1$clock;
+    reg  [1:0] ent_kind$2$d;
+    wire  [1:0] ent_kind$2$q;
+    reg  ent_kind$2$clock;
+    reg  [1:0] ent_kind$3$d;
+    wire  [1:0] ent_kind$3$q;
+    reg  ent_kind$3$clock;
+    reg  [1:0] ent_kind$4$d;
+    wire  [1:0] ent_kind$4$q;
+    reg  ent_kind$4$clock;
+    reg  [1:0] ent_kind$5$d;
+    wire  [1:0] ent_kind$5$q;
+    reg  ent_kind$5$clock;
+    reg  [1:0] ent_kind$6$d;
+    wire  [1:0] ent_kind$6$q;
+    reg  ent_kind$6$clock;
+    reg  [1:0] ent_kind$7$d;
+    wire  [1:0] ent_kind$7$q;
+    reg  ent_kind$7$clock;
+    reg  [3:0] ent_read_seq$0$d;
+    wire  [3:0] ent_read_seq$0$q;
+    reg  ent_read_seq$0$clock;
+    reg  [3:0] ent_read_seq$1$d;
+    wire  [3:0] ent_read_seq$1$q;
+    reg  ent_read_seq$1$clock;
+    reg  [3:0] ent_read_seq$2$d;
+    wire  [3:0] ent_read_seq$2$q;
+    reg  ent_read_seq$2$clock;
+    reg  [3:0] ent_read_seq$3$d;
+    wire  [3:0] ent_read_seq$3$q;
+    reg  ent_read_seq$3$clock;
+    reg  [3:0] ent_read_seq$4$d;
+    wire  [3:0] ent_read_seq$4$q;
+    reg  ent_read_seq$4$clock;
+    reg  [3:0] ent_read_seq$5$d;
+    wire  [3:0] ent_read_seq$5$q;
+    reg  ent_read_seq$5$clock;
+    reg  [3:0] ent_read_seq$6$d;
+    wire  [3:0] ent_read_seq$6$q;
+    reg  ent_read_seq$6$clock;
+    reg  [3:0] ent_read_seq$7$d;
+    wire  [3:0] ent_read_seq$7$q;
+    reg  ent_read_seq$7$clock;
+    reg  ent_data$0$clock;
+    reg  [15:0] ent_data$0$wr_bytes;
+    reg  [127:0] ent_data$0$wr_data;
+    reg  ent_data$0$rd_valid;
+    reg  [127:0] ent_data$0$rd_data;
+    reg  ent_data$0$rd_this;
+    reg  [15:0] ent_data$0$rd_keep;
+    reg  ent_data$0$clear_returned;
+    wire  [31:0] ent_data$0$word0;
+    wire  [31:0] ent_data$0$word1;
+    wire  [31:0] ent_data$0$word2;
+    wire  [31:0] ent_data$0$word3;
+    wire  ent_data$0$returned;
+    reg  ent_data$1$clock;
+    reg  [15:0] ent_data$1$wr_bytes;
+    reg  [127:0] ent_data$1$wr_data;
+    reg  ent_data$1$rd_valid;
+    reg  [127:0] ent_data$1$rd_data;
+    reg  ent_data$1$rd_this;
+    reg  [15:0] ent_data$1$rd_keep;
+    reg  ent_data$1$clear_returned;
+    wire  [31:0] ent_data$1$word0;
+    wire  [31:0] ent_data$1$word1;
+    wire  [31:0] ent_data$1$word2;
+    wire  [31:0] ent_data$1$word3;
+    wire  ent_data$1$returned;
+    reg  ent_data$2$clock;
+    reg  [15:0] ent_data$2$wr_bytes;
+    reg  [127:0] ent_data$2$wr_data;
+    reg  ent_data$2$rd_valid;
+    reg  [127:0] ent_data$2$rd_data;
+    reg  ent_data$2$rd_this;
+    reg  [15:0] ent_data$2$rd_keep;
+    reg  ent_data$2$clear_returned;
+    wire  [31:0] ent_data$2$word0;
+    wire  [31:0] ent_data$2$word1;
+    wire  [31:0] ent_data$2$word2;
+    wire  [31:0] ent_data$2$word3;
+    wire  ent_data$2$returned;
+    reg  ent_data$3$clock;
+    reg  [15:0] ent_data$3$wr_bytes;
+    reg  [127:0] ent_data$3$wr_data;
+    reg  ent_data$3$rd_valid;
+    reg  [127:0] ent_data$3$rd_data;
+    reg  ent_data$3$rd_this;
+    reg  [15:0] ent_data$3$rd_keep;
+    reg  ent_data$3$clear_returned;
+    wire  [31:0] ent_data$3$word0;
+    wire  [31:0] ent_data$3$word1;
+    wire  [31:0] ent_data$3$word2;
+    wire  [31:0] ent_data$3$word3;
+    wire  ent_data$3$returned;
+    reg  ent_data$4$clock;
+    reg  [15:0] ent_data$4$wr_bytes;
+    reg  [127:0] ent_data$4$wr_data;
+    reg  ent_data$4$rd_valid;
+    reg  [127:0] ent_data$4$rd_data;
+    reg  ent_data$4$rd_this;
+    reg  [15:0] ent_data$4$rd_keep;
+    reg  ent_data$4$clear_returned;
+    wire  [31:0] ent_data$4$word0;
+    wire  [31:0] ent_data$4$word1;
+    wire  [31:0] ent_data$4$word2;
+    wire  [31:0] ent_data$4$word3;
+    wire  ent_data$4$returned;
+    reg  ent_data$5$clock;
+    reg  [15:0] ent_data$5$wr_bytes;
+    reg  [127:0] ent_data$5$wr_data;
+    reg  ent_data$5$rd_valid;
+    reg  [127:0] ent_data$5$rd_data;
+    reg  ent_data$5$rd_this;
+    reg  [15:0] ent_data$5$rd_keep;
+    reg  ent_data$5$clear_returned;
+    wire  [31:0] ent_data$5$word0;
+    wire  [31:0] ent_data$5$word1;
+    wire  [31:0] ent_data$5$word2;
+    wire  [31:0] ent_data$5$word3;
+    wire  ent_data$5$returned;
+    reg  ent_data$6$clock;
+    reg  [15:0] ent_data$6$wr_bytes;
+    reg  [127:0] ent_data$6$wr_data;
+    reg  ent_data$6$rd_valid;
+    reg  [127:0] ent_data$6$rd_data;
+    reg  ent_data$6$rd_this;
+    reg  [15:0] ent_data$6$rd_keep;
+    reg  ent_data$6$clear_returned;
+    wire  [31:0] ent_data$6$word0;
+    wire  [31:0] ent_data$6$word1;
+    wire  [31:0] ent_data$6$word2;
+    wire  [31:0] ent_data$6$word3;
+    wire  ent_data$6$returned;
+    reg  ent_data$7$clock;
+    reg  [15:0] ent_data$7$wr_bytes;
+    reg  [127:0] ent_data$7$wr_data;
+    reg  ent_data$7$rd_valid;
+    reg  [127:0] ent_data$7$rd_data;
+    reg  ent_data$7$rd_this;
+    reg  [15:0] ent_data$7$rd_keep;
+    reg  ent_data$7$clear_returned;
+    wire  [31:0] ent_data$7$word0;
+    wire  [31:0] ent_data$7$word1;
+    wire  [31:0] ent_data$7$word2;
+    wire  [31:0] ent_data$7$word3;
+    wire  ent_data$7$returned;
+    reg  [15:0] ent_fwd_bytes$0$d;
+    wire  [15:0] ent_fwd_bytes$0$q;
+    reg  ent_fwd_bytes$0$clock;
+    reg  [15:0] ent_fwd_bytes$1$d;
+    wire  [15:0] ent_fwd_bytes$1$q;
+    reg  ent_fwd_bytes$1$clock;
+    reg  [15:0] ent_fwd_bytes$2$d;
+    wire  [15:0] ent_fwd_bytes$2$q;
+    reg  ent_fwd_bytes$2$clock;
+    reg  [15:0] ent_fwd_bytes$3$d;
+    wire  [15:0] ent_fwd_bytes$3$q;
+    reg  ent_fwd_bytes$3$clock;
+    reg  [15:0] ent_fwd_bytes$4$d;
+    wire  [15:0] ent_fwd_bytes$4$q;
+    reg  ent_fwd_bytes$4$clock;
+    reg  [15:0] ent_fwd_bytes$5$d;
+    wire  [15:0] ent_fwd_bytes$5$q;
+    reg  ent_fwd_bytes$5$clock;
+    reg  [15:0] ent_fwd_bytes$6$d;
+    wire  [15:0] ent_fwd_bytes$6$q;
+    reg  ent_fwd_bytes$6$clock;
+    reg  [15:0] ent_fwd_bytes$7$d;
+    wire  [15:0] ent_fwd_bytes$7$q;
+    reg  ent_fwd_bytes$7$clock;
+    reg  [63:0] ent_line$0$d;
+    wire  [63:0] ent_line$0$q;
+    reg  ent_line$0$clock;
+    reg  [63:0] ent_line$1$d;
+    wire  [63:0] ent_line$1$q;
+    reg  ent_line$1$clock;
+    reg  [63:0] ent_line$2$d;
+    wire  [63:0] ent_line$2$q;
+    reg  ent_line$2$clock;
+    reg  [63:0] ent_line$3$d;
+    wire  [63:0] ent_line$3$q;
+    reg  ent_line$3$clock;
+    reg  [63:0] ent_line$4$d;
+    wire  [63:0] ent_line$4$q;
+    reg  ent_line$4$clock;
+    reg  [63:0] ent_line$5$d;
+    wire  [63:0] ent_line$5$q;
+    reg  ent_line$5$clock;
+    reg  [63:0] ent_line$6$d;
+    wire  [63:0] ent_line$6$q;
+    reg  ent_line$6$clock;
+    reg  [63:0] ent_line$7$d;
+    wire  [63:0] ent_line$7$q;
+    reg  ent_line$7$clock;
+    reg  push_hit$0$d;
+    wire  push_hit$0$q;
+    reg  push_hit$0$clock;
+    reg  push_hit$1$d;
+    wire  push_hit$1$q;
+    reg  push_hit$1$clock;
+    reg  push_hit$2$d;
+    wire  push_hit$2$q;
+    reg  push_hit$2$clock;
+    reg  push_hit$3$d;
+    wire  push_hit$3$q;
+    reg  push_hit$3$clock;
+    reg  push_hit$4$d;
+    wire  push_hit$4$q;
+    reg  push_hit$4$clock;
+    reg  push_hit$5$d;
+    wire  push_hit$5$q;
+    reg  push_hit$5$clock;
+    reg  push_hit$6$d;
+    wire  push_hit$6$q;
+    reg  push_hit$6$clock;
+    reg  push_hit$7$d;
+    wire  push_hit$7$q;
+    reg  push_hit$7$clock;
+    reg  [127:0] push_data$d;
+    wire  [127:0] push_data$q;
+    reg  push_data$clock;
+    reg  [15:0] push_bytes$d;
+    wire  [15:0] push_bytes$q;
+    reg  push_bytes$clock;
+    reg  ent_line_at_head$clock;
+    reg  ent_line_at_head$write_enable;
+    reg  [2:0] ent_line_at_head$write_index;
+    reg  [63:0] ent_line_at_head$write_data;
+    reg  [2:0] ent_line_at_head$read_index;
+    wire  [63:0] ent_line_at_head$read_data;
+    reg  ent_space$0$d;
+    wire  ent_space$0$q;
+    reg  ent_space$0$clock;
+    reg  ent_space$1$d;
+    wire  ent_space$1$q;
+    reg  ent_space$1$clock;
+    reg  ent_space$2$d;
+    wire  ent_space$2$q;
+    reg  ent_space$2$clock;
+    reg  ent_space$3$d;
+    wire  ent_space$3$q;
+    reg  ent_space$3$clock;
+    reg  ent_space$4$d;
+    wire  ent_space$4$q;
+    reg  ent_space$4$clock;
+    reg  ent_space$5$d;
+    wire  ent_space$5$q;
+    reg  ent_space$5$clock;
+    reg  ent_space$6$d;
+    wire  ent_space$6$q;
+    reg  ent_space$6$clock;
+    reg  ent_space$7$d;
+    wire  ent_space$7$q;
+    reg  ent_space$7$clock;
+    reg  ent_bit_offset$clock;
+    reg  ent_bit_offset$write_enable;
+    reg  [2:0] ent_bit_offset$write_index;
+    reg  [6:0] ent_bit_offset$write_data;
+    reg  [2:0] ent_bit_offset$read_index;
+    wire  [6:0] ent_bit_offset$read_data;
+    reg  ent_byte_enables$clock;
+    reg  ent_byte_enables$write_enable;
+    reg  [2:0] ent_byte_enables$write_index;
+    reg  [15:0] ent_byte_enables$write_data;
+    reg  [2:0] ent_byte_enables$read_index;
+    wire  [15:0] ent_byte_enables$read_data;
+    reg  ent_size$clock;
+    reg  ent_size$write_enable;
+    reg  [2:0] ent_size$write_index;
+    reg  [2:0] ent_size$write_data;
+    reg  [2:0] ent_size$read_index;
+    wire  [2:0] ent_size$read_data;
+    reg  ent_op$clock;
+    reg  ent_op$write_enable;
+    reg  [2:0] ent_op$write_index;
+    reg  [4:0] ent_op$write_data;
+    reg  [2:0] ent_op$read_index;
+    wire  [4:0] ent_op$read_data;
+    reg  ent_ty$clock;
+    reg  ent_ty$write_enable;
+    reg  [2:0] ent_ty$write_index;
+    reg  [3:0] ent_ty$write_data;
+    reg  [2:0] ent_ty$read_index;
+    wire  [3:0] ent_ty$read_data;
+    reg  ent_ftz$0$d;
+    wire  ent_ftz$0$q;
+    reg  ent_ftz$0$clock;
+    reg  ent_ftz$1$d;
+    wire  ent_ftz$1$q;
+    reg  ent_ftz$1$clock;
+    reg  ent_ftz$2$d;
+    wire  ent_ftz$2$q;
+    reg  ent_ftz$2$clock;
+    reg  ent_ftz$3$d;
+    wire  ent_ftz$3$q;
+    reg  ent_ftz$3$clock;
+    reg  ent_ftz$4$d;
+    wire  ent_ftz$4$q;
+    reg  ent_ftz$4$clock;
+    reg  ent_ftz$5$d;
+    wire  ent_ftz$5$q;
+    reg  ent_ftz$5$clock;
+    reg  ent_ftz$6$d;
+    wire  ent_ftz$6$q;
+    reg  ent_ftz$6$clock;
+    reg  ent_ftz$7$d;
+    wire  ent_ftz$7$q;
+    reg  ent_ftz$7$clock;
+    reg  ent_src0$clock;
+    reg  ent_src0$write_enable;
+    reg  [2:0] ent_src0$write_index;
+    reg  [127:0] ent_src0$write_data;
+    reg  [2:0] ent_src0$read_index;
+    wire  [127:0] ent_src0$read_data;
+    reg  ent_src1$clock;
+    reg  ent_src1$write_enable;
+    reg  [2:0] ent_src1$write_index;
+    reg  [127:0] ent_src1$write_data;
+    reg  [2:0] ent_src1$read_index;
+    wire  [127:0] ent_src1$read_data;
+    reg  ent_lane$clock;
+    reg  ent_lane$write_enable;
+    reg  [2:0] ent_lane$write_index;
+    reg  [4:0] ent_lane$write_data;
+    reg  [2:0] ent_lane$read_index;
+    wire  [4:0] ent_lane$read_data;
+    reg  ent_elem$clock;
+    reg  ent_elem$write_enable;
+    reg  [2:0] ent_elem$write_index;
+    reg  [2:0] ent_elem$write_data;
+    reg  [2:0] ent_elem$read_index;
+    wire  [2:0] ent_elem$read_data;
+    reg  ent_result_shift$clock;
+    reg  ent_result_shift$write_enable;
+    reg  [2:0] ent_result_shift$write_index;
+    reg  [6:0] ent_result_shift$write_data;
+    reg  [2:0] ent_result_shift$read_index;
+    wire  [6:0] ent_result_shift$read_data;
+    reg  ent_result_first$0$d;
+    wire  ent_result_first$0$q;
+    reg  ent_result_first$0$clock;
+    reg  ent_result_first$1$d;
+    wire  ent_result_first$1$q;
+    reg  ent_result_first$1$clock;
+    reg  ent_result_first$2$d;
+    wire  ent_result_first$2$q;
+    reg  ent_result_first$2$clock;
+    reg  ent_result_first$3$d;
+    wire  ent_result_first$3$q;
+    reg  ent_result_first$3$clock;
+    reg  ent_result_first$4$d;
+    wire  ent_result_first$4$q;
+    reg  ent_result_first$4$clock;
+    reg  ent_result_first$5$d;
+    wire  ent_result_first$5$q;
+    reg  ent_result_first$5$clock;
+    reg  ent_result_first$6$d;
+    wire  ent_result_first$6$q;
+    reg  ent_result_first$6$clock;
+    reg  ent_result_first$7$d;
+    wire  ent_result_first$7$q;
+    reg  ent_result_first$7$clock;
+    reg  ent_result_last$0$d;
+    wire  ent_result_last$0$q;
+    reg  ent_result_last$0$clock;
+    reg  ent_result_last$1$d;
+    wire  ent_result_last$1$q;
+    reg  ent_result_last$1$clock;
+    reg  ent_result_last$2$d;
+    wire  ent_result_last$2$q;
+    reg  ent_result_last$2$clock;
+    reg  ent_result_last$3$d;
+    wire  ent_result_last$3$q;
+    reg  ent_result_last$3$clock;
+    reg  ent_result_last$4$d;
+    wire  ent_result_last$4$q;
+    reg  ent_result_last$4$clock;
+    reg  ent_result_last$5$d;
+    wire  ent_result_last$5$q;
+    reg  ent_result_last$5$clock;
+    reg  ent_result_last$6$d;
+    wire  ent_result_last$6$q;
+    reg  ent_result_last$6$clock;
+    reg  ent_result_last$7$d;
+    wire  ent_result_last$7$q;
+    reg  ent_result_last$7$clock;
+    reg  ent_msg_last$0$d;
+    wire  ent_msg_last$0$q;
+    reg  ent_msg_last$0$clock;
+    reg  ent_msg_last$1$d;
+    wire  ent_msg_last$1$q;
+    reg  ent_msg_last$1$clock;
+    reg  ent_msg_last$2$d;
+    wire  ent_msg_last$2$q;
+    reg  ent_msg_last$2$clock;
+    reg  ent_msg_last$3$d;
+    wire  ent_msg_last$3$q;
+    reg  ent_msg_last$3$clock;
+    reg  ent_msg_last$4$d;
+    wire  ent_msg_last$4$q;
+    reg  ent_msg_last$4$clock;
+    reg  ent_msg_last$5$d;
+    wire  ent_msg_last$5$q;
+    reg  ent_msg_last$5$clock;
+    reg  ent_msg_last$6$d;
+    wire  ent_msg_last$6$q;
+    reg  ent_msg_last$6$clock;
+    reg  ent_msg_last$7$d;
+    wire  ent_msg_last$7$q;
+    reg  ent_msg_last$7$clock;
+    reg  ent_error$0$d;
+    wire  ent_error$0$q;
+    reg  ent_error$0$clock;
+    reg  ent_error$1$d;
+    wire  ent_error$1$q;
+    reg  ent_error$1$clock;
+    reg  ent_error$2$d;
+    wire  ent_error$2$q;
+    reg  ent_error$2$clock;
+    reg  ent_error$3$d;
+    wire  ent_error$3$q;
+    reg  ent_error$3$clock;
+    reg  ent_error$4$d;
+    wire  ent_error$4$q;
+    reg  ent_error$4$clock;
+    reg  ent_error$5$d;
+    wire  ent_error$5$q;
+    reg  ent_error$5$clock;
+    reg  ent_error$6$d;
+    wire  ent_error$6$q;
+    reg  ent_error$6$clock;
+    reg  ent_error$7$d;
+    wire  ent_error$7$q;
+    reg  ent_error$7$clock;
+    
+    // Local signals
+    reg  next_head_space;
+    reg  next_head_valid;
+    reg  [1:0] next_head_kind;
+    reg  next_head_returned;
+    reg  [3:0] next_head_read_seq;
+    reg  head_on_port_line;
+    reg  next_on_port_line;
+    reg  alloc_at_head;
+    reg  alloc_at_next_head;
+    reg  alloc_on_port_line;
+    reg  port_hit$0;
+    reg  port_hit$1;
+    reg  port_hit$2;
+    reg  port_hit$3;
+    reg  port_hit$4;
+    reg  port_hit$5;
+    reg  port_hit$6;
+    reg  port_hit$7;
+    reg  return_hit$0;
+    reg  return_hit$1;
+    reg  return_hit$2;
+    reg  return_hit$3;
+    reg  return_hit$4;
+    reg  return_hit$5;
+    reg  return_hit$6;
+    reg  return_hit$7;
+    reg  alloc_hit$0;
+    reg  alloc_hit$1;
+    reg  alloc_hit$2;
+    reg  alloc_hit$3;
+    reg  alloc_hit$4;
+    reg  alloc_hit$5;
+    reg  alloc_hit$6;
+    reg  alloc_hit$7;
+    reg  take_push$0;
+    reg  take_push$1;
+    reg  take_push$2;
+    reg  take_push$3;
+    reg  take_push$4;
+    reg  take_push$5;
+    reg  take_push$6;
+    reg  take_push$7;
+    reg  head_take_push;
+    reg  head_return_hit;
+    reg  next_take_push;
+    reg  next_return_hit;
+    
+    // Sub module instances
+    atomic_unit_l8_w32_int$inflight$head_ptr head_ptr(
+        .d(head_ptr$d),
+        .q(head_ptr$q),
+        .clock(head_ptr$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_line hq_line(
+        .d(hq_line$d),
+        .q(hq_line$q),
+        .clock(hq_line$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$head_next_ptr head_next_ptr(
+        .d(head_next_ptr$d),
+        .q(head_next_ptr$q),
+        .clock(head_next_ptr$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_space hq_space(
+        .d(hq_space$d),
+        .q(hq_space$q),
+        .clock(hq_space$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_byte_enables hq_byte_enables(
+        .d(hq_byte_enables$d),
+        .q(hq_byte_enables$q),
+        .clock(hq_byte_enables$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_valid hq_valid(
+        .d(hq_valid$d),
+        .q(hq_valid$q),
+        .clock(hq_valid$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$0 hz_overlaps$0(
+        .d(hz_overlaps$0$d),
+        .q(hz_overlaps$0$q),
+        .clock(hz_overlaps$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$1 hz_overlaps$1(
+        .d(hz_overlaps$1$d),
+        .q(hz_overlaps$1$q),
+        .clock(hz_overlaps$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$2 hz_overlaps$2(
+        .d(hz_overlaps$2$d),
+        .q(hz_overlaps$2$q),
+        .clock(hz_overlaps$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_overlaps$3 hz_overlaps$3(
+        .d(hz_overlaps$3$d),
+        .q(hz_overlaps$3$q),
+        .clock(hz_overlaps$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$0 hz_same_bytes$0(
+        .d(hz_same_bytes$0$d),
+        .q(hz_same_bytes$0$q),
+        .clock(hz_same_bytes$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$1 hz_same_bytes$1(
+        .d(hz_same_bytes$1$d),
+        .q(hz_same_bytes$1$q),
+        .clock(hz_same_bytes$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$2 hz_same_bytes$2(
+        .d(hz_same_bytes$2$d),
+        .q(hz_same_bytes$2$q),
+        .clock(hz_same_bytes$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_same_bytes$3 hz_same_bytes$3(
+        .d(hz_same_bytes$3$d),
+        .q(hz_same_bytes$3$q),
+        .clock(hz_same_bytes$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$0 hz_head$0(
+        .head_line(hz_head$0$head_line),
+        .head_byte_enables(hz_head$0$head_byte_enables),
+        .stage_line(hz_head$0$stage_line),
+        .stage_byte_enables(hz_head$0$stage_byte_enables),
+        .overlaps(hz_head$0$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$1 hz_head$1(
+        .head_line(hz_head$1$head_line),
+        .head_byte_enables(hz_head$1$head_byte_enables),
+        .stage_line(hz_head$1$stage_line),
+        .stage_byte_enables(hz_head$1$stage_byte_enables),
+        .overlaps(hz_head$1$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$2 hz_head$2(
+        .head_line(hz_head$2$head_line),
+        .head_byte_enables(hz_head$2$head_byte_enables),
+        .stage_line(hz_head$2$stage_line),
+        .stage_byte_enables(hz_head$2$stage_byte_enables),
+        .overlaps(hz_head$2$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head$3 hz_head$3(
+        .head_line(hz_head$3$head_line),
+        .head_byte_enables(hz_head$3$head_byte_enables),
+        .stage_line(hz_head$3$stage_line),
+        .stage_byte_enables(hz_head$3$stage_byte_enables),
+        .overlaps(hz_head$3$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$0 hz_next$0(
+        .head_line(hz_next$0$head_line),
+        .head_byte_enables(hz_next$0$head_byte_enables),
+        .stage_line(hz_next$0$stage_line),
+        .stage_byte_enables(hz_next$0$stage_byte_enables),
+        .overlaps(hz_next$0$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$1 hz_next$1(
+        .head_line(hz_next$1$head_line),
+        .head_byte_enables(hz_next$1$head_byte_enables),
+        .stage_line(hz_next$1$stage_line),
+        .stage_byte_enables(hz_next$1$stage_byte_enables),
+        .overlaps(hz_next$1$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$2 hz_next$2(
+        .head_line(hz_next$2$head_line),
+        .head_byte_enables(hz_next$2$head_byte_enables),
+        .stage_line(hz_next$2$stage_line),
+        .stage_byte_enables(hz_next$2$stage_byte_enables),
+        .overlaps(hz_next$2$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next$3 hz_next$3(
+        .head_line(hz_next$3$head_line),
+        .head_byte_enables(hz_next$3$head_byte_enables),
+        .stage_line(hz_next$3$stage_line),
+        .stage_byte_enables(hz_next$3$stage_byte_enables),
+        .overlaps(hz_next$3$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_late_overlaps hz_late_overlaps(
+        .d(hz_late_overlaps$d),
+        .q(hz_late_overlaps$q),
+        .clock(hz_late_overlaps$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_head_w hz_head_w(
+        .head_line(hz_head_w$head_line),
+        .head_byte_enables(hz_head_w$head_byte_enables),
+        .stage_line(hz_head_w$stage_line),
+        .stage_byte_enables(hz_head_w$stage_byte_enables),
+        .overlaps(hz_head_w$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hz_next_x4 hz_next_x4(
+        .head_line(hz_next_x4$head_line),
+        .head_byte_enables(hz_next_x4$head_byte_enables),
+        .stage_line(hz_next_x4$stage_line),
+        .stage_byte_enables(hz_next_x4$stage_byte_enables),
+        .overlaps(hz_next_x4$overlaps)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_pushed hq_pushed(
+        .d(hq_pushed$d),
+        .q(hq_pushed$q),
+        .clock(hq_pushed$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_kind hq_kind(
+        .d(hq_kind$d),
+        .q(hq_kind$q),
+        .clock(hq_kind$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_read_seq hq_read_seq(
+        .d(hq_read_seq$d),
+        .q(hq_read_seq$q),
+        .clock(hq_read_seq$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_bit_offset hq_bit_offset(
+        .d(hq_bit_offset$d),
+        .q(hq_bit_offset$q),
+        .clock(hq_bit_offset$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_size hq_size(
+        .d(hq_size$d),
+        .q(hq_size$q),
+        .clock(hq_size$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$hq_data hq_data(
+        .clock(hq_data$clock),
+        .advance(hq_data$advance),
+        .next_word$0(hq_data$next_word$0),
+        .next_word$1(hq_data$next_word$1),
+        .next_word$2(hq_data$next_word$2),
+        .next_word$3(hq_data$next_word$3),
+        .wr_data(hq_data$wr_data),
+        .rd_valid(hq_data$rd_valid),
+        .rd_data(hq_data$rd_data),
+        .head_wr_bytes(hq_data$head_wr_bytes),
+        .head_rd_this(hq_data$head_rd_this),
+        .head_rd_keep(hq_data$head_rd_keep),
+        .next_wr_bytes(hq_data$next_wr_bytes),
+        .next_rd_this(hq_data$next_rd_this),
+        .next_rd_keep(hq_data$next_rd_keep),
+        .head_clear(hq_data$head_clear),
+        .next_clear(hq_data$next_clear),
+        .next_returned(hq_data$next_returned),
+        .word0(hq_data$word0),
+        .word1(hq_data$word1),
+        .word2(hq_data$word2),
+        .word3(hq_data$word3),
+        .returned(hq_data$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word0 next_entry_word0(
+        .index(next_entry_word0$index),
+        .choice$0(next_entry_word0$choice$0),
+        .choice$1(next_entry_word0$choice$1),
+        .choice$2(next_entry_word0$choice$2),
+        .choice$3(next_entry_word0$choice$3),
+        .choice$4(next_entry_word0$choice$4),
+        .choice$5(next_entry_word0$choice$5),
+        .choice$6(next_entry_word0$choice$6),
+        .choice$7(next_entry_word0$choice$7),
+        .chosen(next_entry_word0$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word1 next_entry_word1(
+        .index(next_entry_word1$index),
+        .choice$0(next_entry_word1$choice$0),
+        .choice$1(next_entry_word1$choice$1),
+        .choice$2(next_entry_word1$choice$2),
+        .choice$3(next_entry_word1$choice$3),
+        .choice$4(next_entry_word1$choice$4),
+        .choice$5(next_entry_word1$choice$5),
+        .choice$6(next_entry_word1$choice$6),
+        .choice$7(next_entry_word1$choice$7),
+        .chosen(next_entry_word1$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word2 next_entry_word2(
+        .index(next_entry_word2$index),
+        .choice$0(next_entry_word2$choice$0),
+        .choice$1(next_entry_word2$choice$1),
+        .choice$2(next_entry_word2$choice$2),
+        .choice$3(next_entry_word2$choice$3),
+        .choice$4(next_entry_word2$choice$4),
+        .choice$5(next_entry_word2$choice$5),
+        .choice$6(next_entry_word2$choice$6),
+        .choice$7(next_entry_word2$choice$7),
+        .chosen(next_entry_word2$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_word3 next_entry_word3(
+        .index(next_entry_word3$index),
+        .choice$0(next_entry_word3$choice$0),
+        .choice$1(next_entry_word3$choice$1),
+        .choice$2(next_entry_word3$choice$2),
+        .choice$3(next_entry_word3$choice$3),
+        .choice$4(next_entry_word3$choice$4),
+        .choice$5(next_entry_word3$choice$5),
+        .choice$6(next_entry_word3$choice$6),
+        .choice$7(next_entry_word3$choice$7),
+        .chosen(next_entry_word3$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$head_entry_keep head_entry_keep(
+        .index(head_entry_keep$index),
+        .choice$0(head_entry_keep$choice$0),
+        .choice$1(head_entry_keep$choice$1),
+        .choice$2(head_entry_keep$choice$2),
+        .choice$3(head_entry_keep$choice$3),
+        .choice$4(head_entry_keep$choice$4),
+        .choice$5(head_entry_keep$choice$5),
+        .choice$6(head_entry_keep$choice$6),
+        .choice$7(head_entry_keep$choice$7),
+        .chosen(head_entry_keep$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$next_entry_keep next_entry_keep(
+        .index(next_entry_keep$index),
+        .choice$0(next_entry_keep$choice$0),
+        .choice$1(next_entry_keep$choice$1),
+        .choice$2(next_entry_keep$choice$2),
+        .choice$3(next_entry_keep$choice$3),
+        .choice$4(next_entry_keep$choice$4),
+        .choice$5(next_entry_keep$choice$5),
+        .choice$6(next_entry_keep$choice$6),
+        .choice$7(next_entry_keep$choice$7),
+        .chosen(next_entry_keep$chosen)
+    );
+    atomic_unit_l8_w32_int$inflight$tail_ptr tail_ptr(
+        .d(tail_ptr$d),
+        .q(tail_ptr$q),
+        .clock(tail_ptr$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$occupancy occupancy(
+        .d(occupancy$d),
+        .q(occupancy$q),
+        .clock(occupancy$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$read_issue_seq read_issue_seq(
+        .d(read_issue_seq$d),
+        .q(read_issue_seq$q),
+        .clock(read_issue_seq$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$read_return_seq read_return_seq(
+        .clock(read_return_seq$clock),
+        .clear(read_return_seq$clear),
+        .load(read_return_seq$load),
+        .d(read_return_seq$d),
+        .q(read_return_seq$q)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$0 ent_valid$0(
+        .d(ent_valid$0$d),
+        .q(ent_valid$0$q),
+        .clock(ent_valid$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$1 ent_valid$1(
+        .d(ent_valid$1$d),
+        .q(ent_valid$1$q),
+        .clock(ent_valid$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$2 ent_valid$2(
+        .d(ent_valid$2$d),
+        .q(ent_valid$2$q),
+        .clock(ent_valid$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$3 ent_valid$3(
+        .d(ent_valid$3$d),
+        .q(ent_valid$3$q),
+        .clock(ent_valid$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$4 ent_valid$4(
+        .d(ent_valid$4$d),
+        .q(ent_valid$4$q),
+        .clock(ent_valid$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$5 ent_valid$5(
+        .d(ent_valid$5$d),
+        .q(ent_valid$5$q),
+        .clock(ent_valid$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$6 ent_valid$6(
+        .d(ent_valid$6$d),
+        .q(ent_valid$6$q),
+        .clock(ent_valid$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_valid$7 ent_valid$7(
+        .d(ent_valid$7$d),
+        .q(ent_valid$7$q),
+        .clock(ent_valid$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$0 ent_kind$0(
+        .d(ent_kind$0$d),
+        .q(ent_kind$0$q),
+        .clock(ent_kind$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$1 ent_kind$1(
+        .d(ent_kind$1$d),
+        .q(ent_kind$1$q),
+        .clock(ent_kind$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$2 ent_kind$2(
+        .d(ent_kind$2$d),
+        .q(ent_kind$2$q),
+        .clock(ent_kind$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$3 ent_kind$3(
+        .d(ent_kind$3$d),
+        .q(ent_kind$3$q),
+        .clock(ent_kind$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$4 ent_kind$4(
+        .d(ent_kind$4$d),
+        .q(ent_kind$4$q),
+        .clock(ent_kind$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$5 ent_kind$5(
+        .d(ent_kind$5$d),
+        .q(ent_kind$5$q),
+        .clock(ent_kind$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$6 ent_kind$6(
+        .d(ent_kind$6$d),
+        .q(ent_kind$6$q),
+        .clock(ent_kind$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_kind$7 ent_kind$7(
+        .d(ent_kind$7$d),
+        .q(ent_kind$7$q),
+        .clock(ent_kind$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$0 ent_read_seq$0(
+        .d(ent_read_seq$0$d),
+        .q(ent_read_seq$0$q),
+        .clock(ent_read_seq$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$1 ent_read_seq$1(
+        .d(ent_read_seq$1$d),
+        .q(ent_read_seq$1$q),
+        .clock(ent_read_seq$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$2 ent_read_seq$2(
+        .d(ent_read_seq$2$d),
+        .q(ent_read_seq$2$q),
+        .clock(ent_read_seq$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$3 ent_read_seq$3(
+        .d(ent_read_seq$3$d),
+        .q(ent_read_seq$3$q),
+        .clock(ent_read_seq$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$4 ent_read_seq$4(
+        .d(ent_read_seq$4$d),
+        .q(ent_read_seq$4$q),
+        .clock(ent_read_seq$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$5 ent_read_seq$5(
+        .d(ent_read_seq$5$d),
+        .q(ent_read_seq$5$q),
+        .clock(ent_read_seq$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$6 ent_read_seq$6(
+        .d(ent_read_seq$6$d),
+        .q(ent_read_seq$6$q),
+        .clock(ent_read_seq$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_read_seq$7 ent_read_seq$7(
+        .d(ent_read_seq$7$d),
+        .q(ent_read_seq$7$q),
+        .clock(ent_read_seq$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$0 ent_data$0(
+        .clock(ent_data$0$clock),
+        .wr_bytes(ent_data$0$wr_bytes),
+        .wr_data(ent_data$0$wr_data),
+        .rd_valid(ent_data$0$rd_valid),
+        .rd_data(ent_data$0$rd_data),
+        .rd_this(ent_data$0$rd_this),
+        .rd_keep(ent_data$0$rd_keep),
+        .clear_returned(ent_data$0$clear_returned),
+        .word0(ent_data$0$word0),
+        .word1(ent_data$0$word1),
+        .word2(ent_data$0$word2),
+        .word3(ent_data$0$word3),
+        .returned(ent_data$0$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$1 ent_data$1(
+        .clock(ent_data$1$clock),
+        .wr_bytes(ent_data$1$wr_bytes),
+        .wr_data(ent_data$1$wr_data),
+        .rd_valid(ent_data$1$rd_valid),
+        .rd_data(ent_data$1$rd_data),
+        .rd_this(ent_data$1$rd_this),
+        .rd_keep(ent_data$1$rd_keep),
+        .clear_returned(ent_data$1$clear_returned),
+        .word0(ent_data$1$word0),
+        .word1(ent_data$1$word1),
+        .word2(ent_data$1$word2),
+        .word3(ent_data$1$word3),
+        .returned(ent_data$1$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$2 ent_data$2(
+        .clock(ent_data$2$clock),
+        .wr_bytes(ent_data$2$wr_bytes),
+        .wr_data(ent_data$2$wr_data),
+        .rd_valid(ent_data$2$rd_valid),
+        .rd_data(ent_data$2$rd_data),
+        .rd_this(ent_data$2$rd_this),
+        .rd_keep(ent_data$2$rd_keep),
+        .clear_returned(ent_data$2$clear_returned),
+        .word0(ent_data$2$word0),
+        .word1(ent_data$2$word1),
+        .word2(ent_data$2$word2),
+        .word3(ent_data$2$word3),
+        .returned(ent_data$2$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$3 ent_data$3(
+        .clock(ent_data$3$clock),
+        .wr_bytes(ent_data$3$wr_bytes),
+        .wr_data(ent_data$3$wr_data),
+        .rd_valid(ent_data$3$rd_valid),
+        .rd_data(ent_data$3$rd_data),
+        .rd_this(ent_data$3$rd_this),
+        .rd_keep(ent_data$3$rd_keep),
+        .clear_returned(ent_data$3$clear_returned),
+        .word0(ent_data$3$word0),
+        .word1(ent_data$3$word1),
+        .word2(ent_data$3$word2),
+        .word3(ent_data$3$word3),
+        .returned(ent_data$3$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$4 ent_data$4(
+        .clock(ent_data$4$clock),
+        .wr_bytes(ent_data$4$wr_bytes),
+        .wr_data(ent_data$4$wr_data),
+        .rd_valid(ent_data$4$rd_valid),
+        .rd_data(ent_data$4$rd_data),
+        .rd_this(ent_data$4$rd_this),
+        .rd_keep(ent_data$4$rd_keep),
+        .clear_returned(ent_data$4$clear_returned),
+        .word0(ent_data$4$word0),
+        .word1(ent_data$4$word1),
+        .word2(ent_data$4$word2),
+        .word3(ent_data$4$word3),
+        .returned(ent_data$4$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$5 ent_data$5(
+        .clock(ent_data$5$clock),
+        .wr_bytes(ent_data$5$wr_bytes),
+        .wr_data(ent_data$5$wr_data),
+        .rd_valid(ent_data$5$rd_valid),
+        .rd_data(ent_data$5$rd_data),
+        .rd_this(ent_data$5$rd_this),
+        .rd_keep(ent_data$5$rd_keep),
+        .clear_returned(ent_data$5$clear_returned),
+        .word0(ent_data$5$word0),
+        .word1(ent_data$5$word1),
+        .word2(ent_data$5$word2),
+        .word3(ent_data$5$word3),
+        .returned(ent_data$5$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$6 ent_data$6(
+        .clock(ent_data$6$clock),
+        .wr_bytes(ent_data$6$wr_bytes),
+        .wr_data(ent_data$6$wr_data),
+        .rd_valid(ent_data$6$rd_valid),
+        .rd_data(ent_data$6$rd_data),
+        .rd_this(ent_data$6$rd_this),
+        .rd_keep(ent_data$6$rd_keep),
+        .clear_returned(ent_data$6$clear_returned),
+        .word0(ent_data$6$word0),
+        .word1(ent_data$6$word1),
+        .word2(ent_data$6$word2),
+        .word3(ent_data$6$word3),
+        .returned(ent_data$6$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_data$7 ent_data$7(
+        .clock(ent_data$7$clock),
+        .wr_bytes(ent_data$7$wr_bytes),
+        .wr_data(ent_data$7$wr_data),
+        .rd_valid(ent_data$7$rd_valid),
+        .rd_data(ent_data$7$rd_data),
+        .rd_this(ent_data$7$rd_this),
+        .rd_keep(ent_data$7$rd_keep),
+        .clear_returned(ent_data$7$clear_returned),
+        .word0(ent_data$7$word0),
+        .word1(ent_data$7$word1),
+        .word2(ent_data$7$word2),
+        .word3(ent_data$7$word3),
+        .returned(ent_data$7$returned)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$0 ent_fwd_bytes$0(
+        .d(ent_fwd_bytes$0$d),
+        .q(ent_fwd_bytes$0$q),
+        .clock(ent_fwd_bytes$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$1 ent_fwd_bytes$1(
+        .d(ent_fwd_bytes$1$d),
+        .q(ent_fwd_bytes$1$q),
+        .clock(ent_fwd_bytes$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$2 ent_fwd_bytes$2(
+        .d(ent_fwd_bytes$2$d),
+        .q(ent_fwd_bytes$2$q),
+        .clock(ent_fwd_bytes$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$3 ent_fwd_bytes$3(
+        .d(ent_fwd_bytes$3$d),
+        .q(ent_fwd_bytes$3$q),
+        .clock(ent_fwd_bytes$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$4 ent_fwd_bytes$4(
+        .d(ent_fwd_bytes$4$d),
+        .q(ent_fwd_bytes$4$q),
+        .clock(ent_fwd_bytes$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$5 ent_fwd_bytes$5(
+        .d(ent_fwd_bytes$5$d),
+        .q(ent_fwd_bytes$5$q),
+        .clock(ent_fwd_bytes$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$6 ent_fwd_bytes$6(
+        .d(ent_fwd_bytes$6$d),
+        .q(ent_fwd_bytes$6$q),
+        .clock(ent_fwd_bytes$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$7 ent_fwd_bytes$7(
+        .d(ent_fwd_bytes$7$d),
+        .q(ent_fwd_bytes$7$q),
+        .clock(ent_fwd_bytes$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$0 ent_line$0(
+        .d(ent_line$0$d),
+        .q(ent_line$0$q),
+        .clock(ent_line$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$1 ent_line$1(
+        .d(ent_line$1$d),
+        .q(ent_line$1$q),
+        .clock(ent_line$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$2 ent_line$2(
+        .d(ent_line$2$d),
+        .q(ent_line$2$q),
+        .clock(ent_line$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$3 ent_line$3(
+        .d(ent_line$3$d),
+        .q(ent_line$3$q),
+        .clock(ent_line$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$4 ent_line$4(
+        .d(ent_line$4$d),
+        .q(ent_line$4$q),
+        .clock(ent_line$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$5 ent_line$5(
+        .d(ent_line$5$d),
+        .q(ent_line$5$q),
+        .clock(ent_line$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$6 ent_line$6(
+        .d(ent_line$6$d),
+        .q(ent_line$6$q),
+        .clock(ent_line$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line$7 ent_line$7(
+        .d(ent_line$7$d),
+        .q(ent_line$7$q),
+        .clock(ent_line$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$0 push_hit$0(
+        .d(push_hit$0$d),
+        .q(push_hit$0$q),
+        .clock(push_hit$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$1 push_hit$1(
+        .d(push_hit$1$d),
+        .q(push_hit$1$q),
+        .clock(push_hit$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$2 push_hit$2(
+        .d(push_hit$2$d),
+        .q(push_hit$2$q),
+        .clock(push_hit$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$3 push_hit$3(
+        .d(push_hit$3$d),
+        .q(push_hit$3$q),
+        .clock(push_hit$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$4 push_hit$4(
+        .d(push_hit$4$d),
+        .q(push_hit$4$q),
+        .clock(push_hit$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$5 push_hit$5(
+        .d(push_hit$5$d),
+        .q(push_hit$5$q),
+        .clock(push_hit$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$6 push_hit$6(
+        .d(push_hit$6$d),
+        .q(push_hit$6$q),
+        .clock(push_hit$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_hit$7 push_hit$7(
+        .d(push_hit$7$d),
+        .q(push_hit$7$q),
+        .clock(push_hit$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_data push_data(
+        .d(push_data$d),
+        .q(push_data$q),
+        .clock(push_data$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$push_bytes push_bytes(
+        .d(push_bytes$d),
+        .q(push_bytes$q),
+        .clock(push_bytes$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_line_at_head ent_line_at_head(
+        .clock(ent_line_at_head$clock),
+        .write_enable(ent_line_at_head$write_enable),
+        .write_index(ent_line_at_head$write_index),
+        .write_data(ent_line_at_head$write_data),
+        .read_index(ent_line_at_head$read_index),
+        .read_data(ent_line_at_head$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$0 ent_space$0(
+        .d(ent_space$0$d),
+        .q(ent_space$0$q),
+        .clock(ent_space$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$1 ent_space$1(
+        .d(ent_space$1$d),
+        .q(ent_space$1$q),
+        .clock(ent_space$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$2 ent_space$2(
+        .d(ent_space$2$d),
+        .q(ent_space$2$q),
+        .clock(ent_space$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$3 ent_space$3(
+        .d(ent_space$3$d),
+        .q(ent_space$3$q),
+        .clock(ent_space$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$4 ent_space$4(
+        .d(ent_space$4$d),
+        .q(ent_space$4$q),
+        .clock(ent_space$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$5 ent_space$5(
+        .d(ent_space$5$d),
+        .q(ent_space$5$q),
+        .clock(ent_space$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$6 ent_space$6(
+        .d(ent_space$6$d),
+        .q(ent_space$6$q),
+        .clock(ent_space$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_space$7 ent_space$7(
+        .d(ent_space$7$d),
+        .q(ent_space$7$q),
+        .clock(ent_space$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_bit_offset ent_bit_offset(
+        .clock(ent_bit_offset$clock),
+        .write_enable(ent_bit_offset$write_enable),
+        .write_index(ent_bit_offset$write_index),
+        .write_data(ent_bit_offset$write_data),
+        .read_index(ent_bit_offset$read_index),
+        .read_data(ent_bit_offset$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_byte_enables ent_byte_enables(
+        .clock(ent_byte_enables$clock),
+        .write_enable(ent_byte_enables$write_enable),
+        .write_index(ent_byte_enables$write_index),
+        .write_data(ent_byte_enables$write_data),
+        .read_index(ent_byte_enables$read_index),
+        .read_data(ent_byte_enables$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_size ent_size(
+        .clock(ent_size$clock),
+        .write_enable(ent_size$write_enable),
+        .write_index(ent_size$write_index),
+        .write_data(ent_size$write_data),
+        .read_index(ent_size$read_index),
+        .read_data(ent_size$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_op ent_op(
+        .clock(ent_op$clock),
+        .write_enable(ent_op$write_enable),
+        .write_index(ent_op$write_index),
+        .write_data(ent_op$write_data),
+        .read_index(ent_op$read_index),
+        .read_data(ent_op$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ty ent_ty(
+        .clock(ent_ty$clock),
+        .write_enable(ent_ty$write_enable),
+        .write_index(ent_ty$write_index),
+        .write_data(ent_ty$write_data),
+        .read_index(ent_ty$read_index),
+        .read_data(ent_ty$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$0 ent_ftz$0(
+        .d(ent_ftz$0$d),
+        .q(ent_ftz$0$q),
+        .clock(ent_ftz$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$1 ent_ftz$1(
+        .d(ent_ftz$1$d),
+        .q(ent_ftz$1$q),
+        .clock(ent_ftz$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$2 ent_ftz$2(
+        .d(ent_ftz$2$d),
+        .q(ent_ftz$2$q),
+        .clock(ent_ftz$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$3 ent_ftz$3(
+        .d(ent_ftz$3$d),
+        .q(ent_ftz$3$q),
+        .clock(ent_ftz$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$4 ent_ftz$4(
+        .d(ent_ftz$4$d),
+        .q(ent_ftz$4$q),
+        .clock(ent_ftz$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$5 ent_ftz$5(
+        .d(ent_ftz$5$d),
+        .q(ent_ftz$5$q),
+        .clock(ent_ftz$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$6 ent_ftz$6(
+        .d(ent_ftz$6$d),
+        .q(ent_ftz$6$q),
+        .clock(ent_ftz$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_ftz$7 ent_ftz$7(
+        .d(ent_ftz$7$d),
+        .q(ent_ftz$7$q),
+        .clock(ent_ftz$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_src0 ent_src0(
+        .clock(ent_src0$clock),
+        .write_enable(ent_src0$write_enable),
+        .write_index(ent_src0$write_index),
+        .write_data(ent_src0$write_data),
+        .read_index(ent_src0$read_index),
+        .read_data(ent_src0$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_src1 ent_src1(
+        .clock(ent_src1$clock),
+        .write_enable(ent_src1$write_enable),
+        .write_index(ent_src1$write_index),
+        .write_data(ent_src1$write_data),
+        .read_index(ent_src1$read_index),
+        .read_data(ent_src1$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_lane ent_lane(
+        .clock(ent_lane$clock),
+        .write_enable(ent_lane$write_enable),
+        .write_index(ent_lane$write_index),
+        .write_data(ent_lane$write_data),
+        .read_index(ent_lane$read_index),
+        .read_data(ent_lane$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_elem ent_elem(
+        .clock(ent_elem$clock),
+        .write_enable(ent_elem$write_enable),
+        .write_index(ent_elem$write_index),
+        .write_data(ent_elem$write_data),
+        .read_index(ent_elem$read_index),
+        .read_data(ent_elem$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_shift ent_result_shift(
+        .clock(ent_result_shift$clock),
+        .write_enable(ent_result_shift$write_enable),
+        .write_index(ent_result_shift$write_index),
+        .write_data(ent_result_shift$write_data),
+        .read_index(ent_result_shift$read_index),
+        .read_data(ent_result_shift$read_data)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$0 ent_result_first$0(
+        .d(ent_result_first$0$d),
+        .q(ent_result_first$0$q),
+        .clock(ent_result_first$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$1 ent_result_first$1(
+        .d(ent_result_first$1$d),
+        .q(ent_result_first$1$q),
+        .clock(ent_result_first$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$2 ent_result_first$2(
+        .d(ent_result_first$2$d),
+        .q(ent_result_first$2$q),
+        .clock(ent_result_first$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$3 ent_result_first$3(
+        .d(ent_result_first$3$d),
+        .q(ent_result_first$3$q),
+        .clock(ent_result_first$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$4 ent_result_first$4(
+        .d(ent_result_first$4$d),
+        .q(ent_result_first$4$q),
+        .clock(ent_result_first$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$5 ent_result_first$5(
+        .d(ent_result_first$5$d),
+        .q(ent_result_first$5$q),
+        .clock(ent_result_first$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$6 ent_result_first$6(
+        .d(ent_result_first$6$d),
+        .q(ent_result_first$6$q),
+        .clock(ent_result_first$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_first$7 ent_result_first$7(
+        .d(ent_result_first$7$d),
+        .q(ent_result_first$7$q),
+        .clock(ent_result_first$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$0 ent_result_last$0(
+        .d(ent_result_last$0$d),
+        .q(ent_result_last$0$q),
+        .clock(ent_result_last$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$1 ent_result_last$1(
+        .d(ent_result_last$1$d),
+        .q(ent_result_last$1$q),
+        .clock(ent_result_last$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$2 ent_result_last$2(
+        .d(ent_result_last$2$d),
+        .q(ent_result_last$2$q),
+        .clock(ent_result_last$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$3 ent_result_last$3(
+        .d(ent_result_last$3$d),
+        .q(ent_result_last$3$q),
+        .clock(ent_result_last$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$4 ent_result_last$4(
+        .d(ent_result_last$4$d),
+        .q(ent_result_last$4$q),
+        .clock(ent_result_last$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$5 ent_result_last$5(
+        .d(ent_result_last$5$d),
+        .q(ent_result_last$5$q),
+        .clock(ent_result_last$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$6 ent_result_last$6(
+        .d(ent_result_last$6$d),
+        .q(ent_result_last$6$q),
+        .clock(ent_result_last$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_result_last$7 ent_result_last$7(
+        .d(ent_result_last$7$d),
+        .q(ent_result_last$7$q),
+        .clock(ent_result_last$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$0 ent_msg_last$0(
+        .d(ent_msg_last$0$d),
+        .q(ent_msg_last$0$q),
+        .clock(ent_msg_last$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$1 ent_msg_last$1(
+        .d(ent_msg_last$1$d),
+        .q(ent_msg_last$1$q),
+        .clock(ent_msg_last$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$2 ent_msg_last$2(
+        .d(ent_msg_last$2$d),
+        .q(ent_msg_last$2$q),
+        .clock(ent_msg_last$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$3 ent_msg_last$3(
+        .d(ent_msg_last$3$d),
+        .q(ent_msg_last$3$q),
+        .clock(ent_msg_last$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$4 ent_msg_last$4(
+        .d(ent_msg_last$4$d),
+        .q(ent_msg_last$4$q),
+        .clock(ent_msg_last$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$5 ent_msg_last$5(
+        .d(ent_msg_last$5$d),
+        .q(ent_msg_last$5$q),
+        .clock(ent_msg_last$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$6 ent_msg_last$6(
+        .d(ent_msg_last$6$d),
+        .q(ent_msg_last$6$q),
+        .clock(ent_msg_last$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_msg_last$7 ent_msg_last$7(
+        .d(ent_msg_last$7$d),
+        .q(ent_msg_last$7$q),
+        .clock(ent_msg_last$7$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$0 ent_error$0(
+        .d(ent_error$0$d),
+        .q(ent_error$0$q),
+        .clock(ent_error$0$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$1 ent_error$1(
+        .d(ent_error$1$d),
+        .q(ent_error$1$q),
+        .clock(ent_error$1$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$2 ent_error$2(
+        .d(ent_error$2$d),
+        .q(ent_error$2$q),
+        .clock(ent_error$2$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$3 ent_error$3(
+        .d(ent_error$3$d),
+        .q(ent_error$3$q),
+        .clock(ent_error$3$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$4 ent_error$4(
+        .d(ent_error$4$d),
+        .q(ent_error$4$q),
+        .clock(ent_error$4$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$5 ent_error$5(
+        .d(ent_error$5$d),
+        .q(ent_error$5$q),
+        .clock(ent_error$5$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$6 ent_error$6(
+        .d(ent_error$6$d),
+        .q(ent_error$6$q),
+        .clock(ent_error$6$clock)
+    );
+    atomic_unit_l8_w32_int$inflight$ent_error$7 ent_error$7(
+        .d(ent_error$7$d),
+        .q(ent_error$7$q),
+        .clock(ent_error$7$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        head_ptr$d = head_ptr$q;
+        hq_line$d = hq_line$q;
+        head_next_ptr$d = head_next_ptr$q;
+        hq_space$d = hq_space$q;
+        hq_byte_enables$d = hq_byte_enables$q;
+        hq_bit_offset$d = hq_bit_offset$q;
+        hq_size$d = hq_size$q;
+        hq_valid$d = hq_valid$q;
+        hz_late_overlaps$d = hz_late_overlaps$q;
+        hq_pushed$d = hq_pushed$q;
+        hq_kind$d = hq_kind$q;
+        hq_read_seq$d = hq_read_seq$q;
+        tail_ptr$d = tail_ptr$q;
+        occupancy$d = occupancy$q;
+        read_issue_seq$d = read_issue_seq$q;
+        push_data$d = push_data$q;
+        push_bytes$d = push_bytes$q;
+        ent_valid$0$d = ent_valid$0$q;
+        ent_kind$0$d = ent_kind$0$q;
+        ent_read_seq$0$d = ent_read_seq$0$q;
+        ent_fwd_bytes$0$d = ent_fwd_bytes$0$q;
+        push_hit$0$d = 1'b0;
+        ent_line$0$d = ent_line$0$q;
+        ent_space$0$d = ent_space$0$q;
+        ent_ftz$0$d = ent_ftz$0$q;
+        ent_result_first$0$d = ent_result_first$0$q;
+        ent_result_last$0$d = ent_result_last$0$q;
+        ent_msg_last$0$d = ent_msg_last$0$q;
+        ent_error$0$d = ent_error$0$q;
+        ent_valid$1$d = ent_valid$1$q;
+        ent_kind$1$d = ent_kind$1$q;
+        ent_read_seq$1$d = ent_read_seq$1$q;
+        ent_fwd_bytes$1$d = ent_fwd_bytes$1$q;
+        push_hit$1$d = 1'b0;
+        ent_line$1$d = ent_line$1$q;
+        ent_space$1$d = ent_space$1$q;
+        ent_ftz$1$d = ent_ftz$1$q;
+        ent_result_first$1$d = ent_result_first$1$q;
+        ent_result_last$1$d = ent_result_last$1$q;
+        ent_msg_last$1$d = ent_msg_last$1$q;
+        ent_error$1$d = ent_error$1$q;
+        ent_valid$2$d = ent_valid$2$q;
+        ent_kind$2$d = ent_kind$2$q;
+        ent_read_seq$2$d = ent_read_seq$2$q;
+        ent_fwd_bytes$2$d = ent_fwd_bytes$2$q;
+        push_hit$2$d = 1'b0;
+        ent_line$2$d = ent_line$2$q;
+        ent_space$2$d = ent_space$2$q;
+        ent_ftz$2$d = ent_ftz$2$q;
+        ent_result_first$2$d = ent_result_first$2$q;
+        ent_result_last$2$d = ent_result_last$2$q;
+        ent_msg_last$2$d = ent_msg_last$2$q;
+        ent_error$2$d = ent_error$2$q;
+        ent_valid$3$d = ent_valid$3$q;
+        ent_kind$3$d = ent_kind$3$q;
+        ent_read_seq$3$d = ent_read_seq$3$q;
+        ent_fwd_bytes$3$d = ent_fwd_bytes$3$q;
+        push_hit$3$d = 1'b0;
+        ent_line$3$d = ent_line$3$q;
+        ent_space$3$d = ent_space$3$q;
+        ent_ftz$3$d = ent_ftz$3$q;
+        ent_result_first$3$d = ent_result_first$3$q;
+        ent_result_last$3$d = ent_result_last$3$q;
+        ent_msg_last$3$d = ent_msg_last$3$q;
+        ent_error$3$d = ent_error$3$q;
+        ent_valid$4$d = ent_valid$4$q;
+        ent_kind$4$d = ent_kind$4$q;
+        ent_read_seq$4$d = ent_read_seq$4$q;
+        ent_fwd_bytes$4$d = ent_fwd_bytes$4$q;
+        push_hit$4$d = 1'b0;
+        ent_line$4$d = ent_line$4$q;
+        ent_space$4$d = ent_space$4$q;
+        ent_ftz$4$d = ent_ftz$4$q;
+        ent_result_first$4$d = ent_result_first$4$q;
+        ent_result_last$4$d = ent_result_last$4$q;
+        ent_msg_last$4$d = ent_msg_last$4$q;
+        ent_error$4$d = ent_error$4$q;
+        ent_valid$5$d = ent_valid$5$q;
+        ent_kind$5$d = ent_kind$5$q;
+        ent_read_seq$5$d = ent_read_seq$5$q;
+        ent_fwd_bytes$5$d = ent_fwd_bytes$5$q;
+        push_hit$5$d = 1'b0;
+        ent_line$5$d = ent_line$5$q;
+        ent_space$5$d = ent_space$5$q;
+        ent_ftz$5$d = ent_ftz$5$q;
+        ent_result_first$5$d = ent_result_first$5$q;
+        ent_result_last$5$d = ent_result_last$5$q;
+        ent_msg_last$5$d = ent_msg_last$5$q;
+        ent_error$5$d = ent_error$5$q;
+        ent_valid$6$d = ent_valid$6$q;
+        ent_kind$6$d = ent_kind$6$q;
+        ent_read_seq$6$d = ent_read_seq$6$q;
+        ent_fwd_bytes$6$d = ent_fwd_bytes$6$q;
+        push_hit$6$d = 1'b0;
+        ent_line$6$d = ent_line$6$q;
+        ent_space$6$d = ent_space$6$q;
+        ent_ftz$6$d = ent_ftz$6$q;
+        ent_result_first$6$d = ent_result_first$6$q;
+        ent_result_last$6$d = ent_result_last$6$q;
+        ent_msg_last$6$d = ent_msg_last$6$q;
+        ent_error$6$d = ent_error$6$q;
+        ent_valid$7$d = ent_valid$7$q;
+        ent_kind$7$d = ent_kind$7$q;
+        ent_read_seq$7$d = ent_read_seq$7$q;
+        ent_fwd_bytes$7$d = ent_fwd_bytes$7$q;
+        push_hit$7$d = 1'b0;
+        ent_line$7$d = ent_line$7$q;
+        ent_space$7$d = ent_space$7$q;
+        ent_ftz$7$d = ent_ftz$7$q;
+        ent_result_first$7$d = ent_result_first$7$q;
+        ent_result_last$7$d = ent_result_last$7$q;
+        ent_msg_last$7$d = ent_msg_last$7$q;
+        ent_error$7$d = ent_error$7$q;
+        hz_overlaps$0$d = hz_overlaps$0$q;
+        hz_same_bytes$0$d = hz_same_bytes$0$q;
+        hz_overlaps$1$d = hz_overlaps$1$q;
+        hz_same_bytes$1$d = hz_same_bytes$1$q;
+        hz_overlaps$2$d = hz_overlaps$2$q;
+        hz_same_bytes$2$d = hz_same_bytes$2$q;
+        hz_overlaps$3$d = hz_overlaps$3$q;
+        hz_same_bytes$3$d = hz_same_bytes$3$q;
+        next_head_space = 1'b0;
+        next_head_valid = 1'b0;
+        next_head_kind = kind_marker;
+        next_head_returned = 1'b0;
+        next_head_read_seq = zero_seq;
+        if (head_next_ptr$q == 0) begin
+            next_head_read_seq = ent_read_seq$0$q;
+            next_head_space = ent_space$0$q;
+            next_head_valid = ent_valid$0$q;
+            next_head_kind = ent_kind$0$q;
+            next_head_returned = ent_data$0$returned;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_head_read_seq = ent_read_seq$1$q;
+            next_head_space = ent_space$1$q;
+            next_head_valid = ent_valid$1$q;
+            next_head_kind = ent_kind$1$q;
+            next_head_returned = ent_data$1$returned;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_head_read_seq = ent_read_seq$2$q;
+            next_head_space = ent_space$2$q;
+            next_head_valid = ent_valid$2$q;
+            next_head_kind = ent_kind$2$q;
+            next_head_returned = ent_data$2$returned;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_head_read_seq = ent_read_seq$3$q;
+            next_head_space = ent_space$3$q;
+            next_head_valid = ent_valid$3$q;
+            next_head_kind = ent_kind$3$q;
+            next_head_returned = ent_data$3$returned;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_head_read_seq = ent_read_seq$4$q;
+            next_head_space = ent_space$4$q;
+            next_head_valid = ent_valid$4$q;
+            next_head_kind = ent_kind$4$q;
+            next_head_returned = ent_data$4$returned;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_head_read_seq = ent_read_seq$5$q;
+            next_head_space = ent_space$5$q;
+            next_head_valid = ent_valid$5$q;
+            next_head_kind = ent_kind$5$q;
+            next_head_returned = ent_data$5$returned;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_head_read_seq = ent_read_seq$6$q;
+            next_head_space = ent_space$6$q;
+            next_head_valid = ent_valid$6$q;
+            next_head_kind = ent_kind$6$q;
+            next_head_returned = ent_data$6$returned;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_head_read_seq = ent_read_seq$7$q;
+            next_head_space = ent_space$7$q;
+            next_head_valid = ent_valid$7$q;
+            next_head_kind = ent_kind$7$q;
+            next_head_returned = ent_data$7$returned;
+        end
+        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == x_space);
+        hz_same_bytes$0$d = hq_byte_enables$q == x_byte_enables;
+        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+        hz_same_bytes$1$d = hq_byte_enables$q == x2_byte_enables;
+        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == x3_space);
+        hz_same_bytes$2$d = hq_byte_enables$q == x3_byte_enables;
+        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == x4_space);
+        hz_same_bytes$3$d = hq_byte_enables$q == x4_byte_enables;
+        if (x_free) begin
+            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == x_space);
+            hz_same_bytes$1$d = hq_byte_enables$q == x_byte_enables;
+            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+            hz_same_bytes$2$d = hq_byte_enables$q == x2_byte_enables;
+            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == x3_space);
+            hz_same_bytes$3$d = hq_byte_enables$q == x3_byte_enables;
+        end
+        if (head_enters) begin
+            hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
+            hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
+            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == x_space);
+            hz_same_bytes$1$d = ent_byte_enables$read_data == x_byte_enables;
+            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == x2_space);
+            hz_same_bytes$2$d = ent_byte_enables$read_data == x2_byte_enables;
+            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == x3_space);
+            hz_same_bytes$3$d = ent_byte_enables$read_data == x3_byte_enables;
+        end
+        hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == w_space);
+        if (x_free) begin
+            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == x4_space);
+            if (~fp_built) begin
+                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+            end
+        end
+        if (head_enters) begin
+            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == x4_space);
+            if (~fp_built) begin
+                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == x2_space);
+            end
+        end
+        if (head_enters) begin
+            head_ptr$d = head_ptr$q + one_index;
+            head_next_ptr$d = head_next_ptr$q + one_index;
+            if (head_ptr$q == 0) begin
+                ent_valid$0$d = 1'b0;
+            end
+            if (head_ptr$q == 1) begin
+                ent_valid$1$d = 1'b0;
+            end
+            if (head_ptr$q == 2) begin
+                ent_valid$2$d = 1'b0;
+            end
+            if (head_ptr$q == 3) begin
+                ent_valid$3$d = 1'b0;
+            end
+            if (head_ptr$q == 4) begin
+                ent_valid$4$d = 1'b0;
+            end
+            if (head_ptr$q == 5) begin
+                ent_valid$5$d = 1'b0;
+            end
+            if (head_ptr$q == 6) begin
+                ent_valid$6$d = 1'b0;
+            end
+            if (head_ptr$q == 7) begin
+                ent_valid$7$d = 1'b0;
+            end
+        end
+        alloc_on_port_line = (port_write & (a_line == port_line)) & (a_space == port_space);
+        alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
+        alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
+        head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
+        next_on_port_line = ((port_write & (next_head_valid & (next_head_kind == kind_read_modify_write))) & ((ent_line_at_head$read_data == port_line) & (next_head_space == port_space))) | (alloc_at_next_head & alloc_on_port_line);
+        hq_pushed$d = head_on_port_line;
+        if (head_enters) begin
+            hq_pushed$d = next_on_port_line;
+        end
+        hq_valid$d = hq_valid$q | alloc_at_head;
+        if (head_enters) begin
+            hq_valid$d = next_head_valid | alloc_at_next_head;
+            hq_kind$d = next_head_kind;
+            hq_read_seq$d = next_head_read_seq;
+            hq_line$d = ent_line_at_head$read_data;
+            hq_space$d = next_head_space;
+            hq_byte_enables$d = ent_byte_enables$read_data;
+            hq_bit_offset$d = ent_bit_offset$read_data;
+            hq_size$d = ent_size$read_data;
+        end
+        if (alloc_at_next_head & head_enters) begin
+            hq_line$d = a_line;
+            hq_space$d = a_space;
+            hq_byte_enables$d = a_byte_enables;
+            hq_bit_offset$d = a_bit_offset;
+            hq_size$d = a_size;
+            hq_kind$d = a_kind;
+            hq_read_seq$d = read_issue_seq$q;
+        end
+        if (alloc_at_head) begin
+            hq_line$d = a_line;
+            hq_space$d = a_space;
+            hq_byte_enables$d = a_byte_enables;
+            hq_bit_offset$d = a_bit_offset;
+            hq_size$d = a_size;
+            hq_kind$d = a_kind;
+            hq_read_seq$d = read_issue_seq$q;
+        end
+        if (alloc) begin
+            tail_ptr$d = tail_ptr$q + one_index;
+            if (tail_ptr$q == 0) begin
+                ent_valid$0$d = 1'b1;
+                ent_kind$0$d = a_kind;
+                ent_read_seq$0$d = read_issue_seq$q;
+                ent_fwd_bytes$0$d = zero_enables;
+                ent_line$0$d = a_line;
+                ent_space$0$d = a_space;
+                ent_ftz$0$d = a_ftz;
+                ent_result_first$0$d = a_result_first;
+                ent_result_last$0$d = a_result_last;
+                ent_msg_last$0$d = a_msg_last;
+                ent_error$0$d = a_error;
+            end
+            if (tail_ptr$q == 1) begin
+                ent_valid$1$d = 1'b1;
+                ent_kind$1$d = a_kind;
+                ent_read_seq$1$d = read_issue_seq$q;
+                ent_fwd_bytes$1$d = zero_enables;
+                ent_line$1$d = a_line;
+                ent_space$1$d = a_space;
+                ent_ftz$1$d = a_ftz;
+                ent_result_first$1$d = a_result_first;
+                ent_result_last$1$d = a_result_last;
+                ent_msg_last$1$d = a_msg_last;
+                ent_error$1$d = a_error;
+            end
+            if (tail_ptr$q == 2) begin
+                ent_valid$2$d = 1'b1;
+                ent_kind$2$d = a_kind;
+                ent_read_seq$2$d = read_issue_seq$q;
+                ent_fwd_bytes$2$d = zero_enables;
+                ent_line$2$d = a_line;
+                ent_space$2$d = a_space;
+                ent_ftz$2$d = a_ftz;
+                ent_result_first$2$d = a_result_first;
+                ent_result_last$2$d = a_result_last;
+                ent_msg_last$2$d = a_msg_last;
+                ent_error$2$d = a_error;
+            end
+            if (tail_ptr$q == 3) begin
+                ent_valid$3$d = 1'b1;
+                ent_kind$3$d = a_kind;
+                ent_read_seq$3$d = read_issue_seq$q;
+                ent_fwd_bytes$3$d = zero_enables;
+                ent_line$3$d = a_line;
+                ent_space$3$d = a_space;
+                ent_ftz$3$d = a_ftz;
+                ent_result_first$3$d = a_result_first;
+                ent_result_last$3$d = a_result_last;
+                ent_msg_last$3$d = a_msg_last;
+                ent_error$3$d = a_error;
+            end
+            if (tail_ptr$q == 4) begin
+                ent_valid$4$d = 1'b1;
+                ent_kind$4$d = a_kind;
+                ent_read_seq$4$d = read_issue_seq$q;
+                ent_fwd_bytes$4$d = zero_enables;
+                ent_line$4$d = a_line;
+                ent_space$4$d = a_space;
+                ent_ftz$4$d = a_ftz;
+                ent_result_first$4$d = a_result_first;
+                ent_result_last$4$d = a_result_last;
+                ent_msg_last$4$d = a_msg_last;
+                ent_error$4$d = a_error;
+            end
+            if (tail_ptr$q == 5) begin
+                ent_valid$5$d = 1'b1;
+                ent_kind$5$d = a_kind;
+                ent_read_seq$5$d = read_issue_seq$q;
+                ent_fwd_bytes$5$d = zero_enables;
+                ent_line$5$d = a_line;
+                ent_space$5$d = a_space;
+                ent_ftz$5$d = a_ftz;
+                ent_result_first$5$d = a_result_first;
+                ent_result_last$5$d = a_result_last;
+                ent_msg_last$5$d = a_msg_last;
+                ent_error$5$d = a_error;
+            end
+            if (tail_ptr$q == 6) begin
+                ent_valid$6$d = 1'b1;
+                ent_kind$6$d = a_kind;
+                ent_read_seq$6$d = read_issue_seq$q;
+                ent_fwd_bytes$6$d = zero_enables;
+                ent_line$6$d = a_line;
+                ent_space$6$d = a_space;
+                ent_ftz$6$d = a_ftz;
+                ent_result_first$6$d = a_result_first;
+                ent_result_last$6$d = a_result_last;
+                ent_msg_last$6$d = a_msg_last;
+                ent_error$6$d = a_error;
+            end
+            if (tail_ptr$q == 7) begin
+                ent_valid$7$d = 1'b1;
+                ent_kind$7$d = a_kind;
+                ent_read_seq$7$d = read_issue_seq$q;
+                ent_fwd_bytes$7$d = zero_enables;
+                ent_line$7$d = a_line;
+                ent_space$7$d = a_space;
+                ent_ftz$7$d = a_ftz;
+                ent_result_first$7$d = a_result_first;
+                ent_result_last$7$d = a_result_last;
+                ent_msg_last$7$d = a_msg_last;
+                ent_error$7$d = a_error;
+            end
+        end
+        if (a_reads) begin
+            read_issue_seq$d = read_issue_seq$q + one_seq;
+        end
+        if (alloc & ~head_enters) begin
+            occupancy$d = occupancy$q + one_occupancy;
+        end
+        if (head_enters & ~alloc) begin
+            occupancy$d = occupancy$q - one_occupancy;
+        end
+        push_data$d = port_data;
+        push_bytes$d = port_byte_enables;
+        alloc_hit$0 = alloc & (tail_ptr$q == 0);
+        port_hit$0 = (port_write & (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write))) & ((ent_line$0$q == port_line) & (ent_space$0$q == port_space));
+        push_hit$0$d = port_hit$0 | (alloc_hit$0 & alloc_on_port_line);
+        return_hit$0 = (ent_valid$0$q & (ent_kind$0$q == kind_read_modify_write)) & (~ent_data$0$returned & (ent_read_seq$0$q == read_return_seq$q));
+        alloc_hit$1 = alloc & (tail_ptr$q == 1);
+        port_hit$1 = (port_write & (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write))) & ((ent_line$1$q == port_line) & (ent_space$1$q == port_space));
+        push_hit$1$d = port_hit$1 | (alloc_hit$1 & alloc_on_port_line);
+        return_hit$1 = (ent_valid$1$q & (ent_kind$1$q == kind_read_modify_write)) & (~ent_data$1$returned & (ent_read_seq$1$q == read_return_seq$q));
+        alloc_hit$2 = alloc & (tail_ptr$q == 2);
+        port_hit$2 = (port_write & (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write))) & ((ent_line$2$q == port_line) & (ent_space$2$q == port_space));
+        push_hit$2$d = port_hit$2 | (alloc_hit$2 & alloc_on_port_line);
+        return_hit$2 = (ent_valid$2$q & (ent_kind$2$q == kind_read_modify_write)) & (~ent_data$2$returned & (ent_read_seq$2$q == read_return_seq$q));
+        alloc_hit$3 = alloc & (tail_ptr$q == 3);
+        port_hit$3 = (port_write & (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write))) & ((ent_line$3$q == port_line) & (ent_space$3$q == port_space));
+        push_hit$3$d = port_hit$3 | (alloc_hit$3 & alloc_on_port_line);
+        return_hit$3 = (ent_valid$3$q & (ent_kind$3$q == kind_read_modify_write)) & (~ent_data$3$returned & (ent_read_seq$3$q == read_return_seq$q));
+        alloc_hit$4 = alloc & (tail_ptr$q == 4);
+        port_hit$4 = (port_write & (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write))) & ((ent_line$4$q == port_line) & (ent_space$4$q == port_space));
+        push_hit$4$d = port_hit$4 | (alloc_hit$4 & alloc_on_port_line);
+        return_hit$4 = (ent_valid$4$q & (ent_kind$4$q == kind_read_modify_write)) & (~ent_data$4$returned & (ent_read_seq$4$q == read_return_seq$q));
+        alloc_hit$5 = alloc & (tail_ptr$q == 5);
+        port_hit$5 = (port_write & (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write))) & ((ent_line$5$q == port_line) & (ent_space$5$q == port_space));
+        push_hit$5$d = port_hit$5 | (alloc_hit$5 & alloc_on_port_line);
+        return_hit$5 = (ent_valid$5$q & (ent_kind$5$q == kind_read_modify_write)) & (~ent_data$5$returned & (ent_read_seq$5$q == read_return_seq$q));
+        alloc_hit$6 = alloc & (tail_ptr$q == 6);
+        port_hit$6 = (port_write & (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write))) & ((ent_line$6$q == port_line) & (ent_space$6$q == port_space));
+        push_hit$6$d = port_hit$6 | (alloc_hit$6 & alloc_on_port_line);
+        return_hit$6 = (ent_valid$6$q & (ent_kind$6$q == kind_read_modify_write)) & (~ent_data$6$returned & (ent_read_seq$6$q == read_return_seq$q));
+        alloc_hit$7 = alloc & (tail_ptr$q == 7);
+        port_hit$7 = (port_write & (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write))) & ((ent_line$7$q == port_line) & (ent_space$7$q == port_space));
+        push_hit$7$d = port_hit$7 | (alloc_hit$7 & alloc_on_port_line);
+        return_hit$7 = (ent_valid$7$q & (ent_kind$7$q == kind_read_modify_write)) & (~ent_data$7$returned & (ent_read_seq$7$q == read_return_seq$q));
+        read_return_seq$d = read_return_seq$q + one_seq;
+        take_push$0 = push_hit$0$q & ent_valid$0$q;
+        ent_data$0$wr_bytes = zero_enables;
+        if (take_push$0) begin
+            ent_data$0$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$0$d = ent_fwd_bytes$0$q | push_bytes$q;
+        end
+        take_push$1 = push_hit$1$q & ent_valid$1$q;
+        ent_data$1$wr_bytes = zero_enables;
+        if (take_push$1) begin
+            ent_data$1$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$1$d = ent_fwd_bytes$1$q | push_bytes$q;
+        end
+        take_push$2 = push_hit$2$q & ent_valid$2$q;
+        ent_data$2$wr_bytes = zero_enables;
+        if (take_push$2) begin
+            ent_data$2$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$2$d = ent_fwd_bytes$2$q | push_bytes$q;
+        end
+        take_push$3 = push_hit$3$q & ent_valid$3$q;
+        ent_data$3$wr_bytes = zero_enables;
+        if (take_push$3) begin
+            ent_data$3$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$3$d = ent_fwd_bytes$3$q | push_bytes$q;
+        end
+        take_push$4 = push_hit$4$q & ent_valid$4$q;
+        ent_data$4$wr_bytes = zero_enables;
+        if (take_push$4) begin
+            ent_data$4$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$4$d = ent_fwd_bytes$4$q | push_bytes$q;
+        end
+        take_push$5 = push_hit$5$q & ent_valid$5$q;
+        ent_data$5$wr_bytes = zero_enables;
+        if (take_push$5) begin
+            ent_data$5$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$5$d = ent_fwd_bytes$5$q | push_bytes$q;
+        end
+        take_push$6 = push_hit$6$q & ent_valid$6$q;
+        ent_data$6$wr_bytes = zero_enables;
+        if (take_push$6) begin
+            ent_data$6$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$6$d = ent_fwd_bytes$6$q | push_bytes$q;
+        end
+        take_push$7 = push_hit$7$q & ent_valid$7$q;
+        ent_data$7$wr_bytes = zero_enables;
+        if (take_push$7) begin
+            ent_data$7$wr_bytes = push_bytes$q;
+            ent_fwd_bytes$7$d = ent_fwd_bytes$7$q | push_bytes$q;
+        end
+        head_take_push = hq_pushed$q & hq_valid$q;
+        head_return_hit = (hq_valid$q & (hq_kind$q == kind_read_modify_write)) & (~hq_data$returned & (hq_read_seq$q == read_return_seq$q));
+        next_take_push = 1'b0;
+        next_return_hit = 1'b0;
+        if (head_next_ptr$q == 0) begin
+            next_take_push = take_push$0;
+            next_return_hit = return_hit$0;
+        end
+        if (head_next_ptr$q == 1) begin
+            next_take_push = take_push$1;
+            next_return_hit = return_hit$1;
+        end
+        if (head_next_ptr$q == 2) begin
+            next_take_push = take_push$2;
+            next_return_hit = return_hit$2;
+        end
+        if (head_next_ptr$q == 3) begin
+            next_take_push = take_push$3;
+            next_return_hit = return_hit$3;
+        end
+        if (head_next_ptr$q == 4) begin
+            next_take_push = take_push$4;
+            next_return_hit = return_hit$4;
+        end
+        if (head_next_ptr$q == 5) begin
+            next_take_push = take_push$5;
+            next_return_hit = return_hit$5;
+        end
+        if (head_next_ptr$q == 6) begin
+            next_take_push = take_push$6;
+            next_return_hit = return_hit$6;
+        end
+        if (head_next_ptr$q == 7) begin
+            next_take_push = take_push$7;
+            next_return_hit = return_hit$7;
+        end
+        hq_data$head_wr_bytes = zero_enables;
+        if (head_take_push) begin
+            hq_data$head_wr_bytes = push_bytes$q;
+        end
+        hq_data$next_wr_bytes = zero_enables;
+        if (next_take_push) begin
+            hq_data$next_wr_bytes = push_bytes$q;
+        end
+        if (reset) begin
+            head_ptr$d = zero_index;
+            head_next_ptr$d = one_index;
+            hq_valid$d = 1'b0;
+            hq_pushed$d = 1'b0;
+            tail_ptr$d = zero_index;
+            occupancy$d = zero_occupancy;
+            read_issue_seq$d = zero_seq;
+            ent_valid$0$d = 1'b0;
+            push_hit$0$d = 1'b0;
+            ent_valid$1$d = 1'b0;
+            push_hit$1$d = 1'b0;
+            ent_valid$2$d = 1'b0;
+            push_hit$2$d = 1'b0;
+            ent_valid$3$d = 1'b0;
+            push_hit$3$d = 1'b0;
+            ent_valid$4$d = 1'b0;
+            push_hit$4$d = 1'b0;
+            ent_valid$5$d = 1'b0;
+            push_hit$5$d = 1'b0;
+            ent_valid$6$d = 1'b0;
+            push_hit$6$d = 1'b0;
+            ent_valid$7$d = 1'b0;
+            push_hit$7$d = 1'b0;
+        end
+        full = occupancy$q == table_full;
+    end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) head_ptr$clock = clock;
+    always @(*) hq_line$clock = clock;
+    always @(*) head_next_ptr$clock = clock;
+    always @(*) hq_space$clock = clock;
+    always @(*) hq_byte_enables$clock = clock;
+    always @(*) hq_bit_offset$clock = clock;
+    always @(*) hq_size$clock = clock;
+    always @(*) hq_valid$clock = clock;
+    always @(*) hz_late_overlaps$clock = clock;
+    always @(*) hq_pushed$clock = clock;
+    always @(*) hq_kind$clock = clock;
+    always @(*) hq_read_seq$clock = clock;
+    always @(*) tail_ptr$clock = clock;
+    always @(*) occupancy$clock = clock;
+    always @(*) read_issue_seq$clock = clock;
+    always @(*) push_data$clock = clock;
+    always @(*) push_bytes$clock = clock;
+    always @(*) ent_valid$0$clock = clock;
+    always @(*) ent_kind$0$clock = clock;
+    always @(*) ent_read_seq$0$clock = clock;
+    always @(*) ent_fwd_bytes$0$clock = clock;
+    always @(*) push_hit$0$clock = clock;
+    always @(*) ent_line$0$clock = clock;
+    always @(*) ent_space$0$clock = clock;
+    always @(*) ent_ftz$0$clock = clock;
+    always @(*) ent_result_first$0$clock = clock;
+    always @(*) ent_result_last$0$clock = clock;
+    always @(*) ent_msg_last$0$clock = clock;
+    always @(*) ent_error$0$clock = clock;
+    always @(*) ent_valid$1$clock = clock;
+    always @(*) ent_kind$1$clock = clock;
+    always @(*) ent_read_seq$1$clock = clock;
+    always @(*) ent_fwd_bytes$1$clock = clock;
+    always @(*) push_hit$1$clock = clock;
+    always @(*) ent_line$1$clock = clock;
+    always @(*) ent_space$1$clock = clock;
+    always @(*) ent_ftz$1$clock = clock;
+    always @(*) ent_result_first$1$clock = clock;
+    always @(*) ent_result_last$1$clock = clock;
+    always @(*) ent_msg_last$1$clock = clock;
+    always @(*) ent_error$1$clock = clock;
+    always @(*) ent_valid$2$clock = clock;
+    always @(*) ent_kind$2$clock = clock;
+    always @(*) ent_read_seq$2$clock = clock;
+    always @(*) ent_fwd_bytes$2$clock = clock;
+    always @(*) push_hit$2$clock = clock;
+    always @(*) ent_line$2$clock = clock;
+    always @(*) ent_space$2$clock = clock;
+    always @(*) ent_ftz$2$clock = clock;
+    always @(*) ent_result_first$2$clock = clock;
+    always @(*) ent_result_last$2$clock = clock;
+    always @(*) ent_msg_last$2$clock = clock;
+    always @(*) ent_error$2$clock = clock;
+    always @(*) ent_valid$3$clock = clock;
+    always @(*) ent_kind$3$clock = clock;
+    always @(*) ent_read_seq$3$clock = clock;
+    always @(*) ent_fwd_bytes$3$clock = clock;
+    always @(*) push_hit$3$clock = clock;
+    always @(*) ent_line$3$clock = clock;
+    always @(*) ent_space$3$clock = clock;
+    always @(*) ent_ftz$3$clock = clock;
+    always @(*) ent_result_first$3$clock = clock;
+    always @(*) ent_result_last$3$clock = clock;
+    always @(*) ent_msg_last$3$clock = clock;
+    always @(*) ent_error$3$clock = clock;
+    always @(*) ent_valid$4$clock = clock;
+    always @(*) ent_kind$4$clock = clock;
+    always @(*) ent_read_seq$4$clock = clock;
+    always @(*) ent_fwd_bytes$4$clock = clock;
+    always @(*) push_hit$4$clock = clock;
+    always @(*) ent_line$4$clock = clock;
+    always @(*) ent_space$4$clock = clock;
+    always @(*) ent_ftz$4$clock = clock;
+    always @(*) ent_result_first$4$clock = clock;
+    always @(*) ent_result_last$4$clock = clock;
+    always @(*) ent_msg_last$4$clock = clock;
+    always @(*) ent_error$4$clock = clock;
+    always @(*) ent_valid$5$clock = clock;
+    always @(*) ent_kind$5$clock = clock;
+    always @(*) ent_read_seq$5$clock = clock;
+    always @(*) ent_fwd_bytes$5$clock = clock;
+    always @(*) push_hit$5$clock = clock;
+    always @(*) ent_line$5$clock = clock;
+    always @(*) ent_space$5$clock = clock;
+    always @(*) ent_ftz$5$clock = clock;
+    always @(*) ent_result_first$5$clock = clock;
+    always @(*) ent_result_last$5$clock = clock;
+    always @(*) ent_msg_last$5$clock = clock;
+    always @(*) ent_error$5$clock = clock;
+    always @(*) ent_valid$6$clock = clock;
+    always @(*) ent_kind$6$clock = clock;
+    always @(*) ent_read_seq$6$clock = clock;
+    always @(*) ent_fwd_bytes$6$clock = clock;
+    always @(*) push_hit$6$clock = clock;
+    always @(*) ent_line$6$clock = clock;
+    always @(*) ent_space$6$clock = clock;
+    always @(*) ent_ftz$6$clock = clock;
+    always @(*) ent_result_first$6$clock = clock;
+    always @(*) ent_result_last$6$clock = clock;
+    always @(*) ent_msg_last$6$clock = clock;
+    always @(*) ent_error$6$clock = clock;
+    always @(*) ent_valid$7$clock = clock;
+    always @(*) ent_kind$7$clock = clock;
+    always @(*) ent_read_seq$7$clock = clock;
+    always @(*) ent_fwd_bytes$7$clock = clock;
+    always @(*) push_hit$7$clock = clock;
+    always @(*) ent_line$7$clock = clock;
+    always @(*) ent_space$7$clock = clock;
+    always @(*) ent_ftz$7$clock = clock;
+    always @(*) ent_result_first$7$clock = clock;
+    always @(*) ent_result_last$7$clock = clock;
+    always @(*) ent_msg_last$7$clock = clock;
+    always @(*) ent_error$7$clock = clock;
+    always @(*) hz_overlaps$0$clock = clock;
+    always @(*) hz_same_bytes$0$clock = clock;
+    always @(*) hz_overlaps$1$clock = clock;
+    always @(*) hz_same_bytes$1$clock = clock;
+    always @(*) hz_overlaps$2$clock = clock;
+    always @(*) hz_same_bytes$2$clock = clock;
+    always @(*) hz_overlaps$3$clock = clock;
+    always @(*) hz_same_bytes$3$clock = clock;
+    always @(*) ent_src0$clock = clock;
+    always @(*) ent_src0$read_index = head_ptr$q;
+    always @(*) ent_src1$clock = clock;
+    always @(*) ent_src1$read_index = head_ptr$q;
+    always @(*) ent_bit_offset$clock = clock;
+    always @(*) ent_bit_offset$read_index = head_next_ptr$q;
+    always @(*) ent_byte_enables$clock = clock;
+    always @(*) ent_byte_enables$read_index = head_next_ptr$q;
+    always @(*) ent_size$clock = clock;
+    always @(*) ent_size$read_index = head_next_ptr$q;
+    always @(*) ent_op$clock = clock;
+    always @(*) ent_op$read_index = head_ptr$q;
+    always @(*) ent_ty$clock = clock;
+    always @(*) ent_ty$read_index = head_ptr$q;
+    always @(*) ent_lane$clock = clock;
+    always @(*) ent_lane$read_index = head_ptr$q;
+    always @(*) ent_elem$clock = clock;
+    always @(*) ent_elem$read_index = head_ptr$q;
+    always @(*) ent_result_shift$clock = clock;
+    always @(*) ent_result_shift$read_index = head_ptr$q;
+    always @(*) ent_line_at_head$clock = clock;
+    always @(*) ent_line_at_head$read_index = head_next_ptr$q;
+    always @(*) ent_data$0$clock = clock;
+    always @(*) ent_data$0$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$0$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$0 = ent_data$0$word0;
+    always @(*) next_entry_word1$choice$0 = ent_data$0$word1;
+    always @(*) next_entry_word2$choice$0 = ent_data$0$word2;
+    always @(*) next_entry_word3$choice$0 = ent_data$0$word3;
+    always @(*) head_entry_keep$choice$0 = ent_fwd_bytes$0$q;
+    always @(*) next_entry_keep$choice$0 = ent_fwd_bytes$0$q;
+    always @(*) ent_data$1$clock = clock;
+    always @(*) ent_data$1$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$1$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$1 = ent_data$1$word0;
+    always @(*) next_entry_word1$choice$1 = ent_data$1$word1;
+    always @(*) next_entry_word2$choice$1 = ent_data$1$word2;
+    always @(*) next_entry_word3$choice$1 = ent_data$1$word3;
+    always @(*) head_entry_keep$choice$1 = ent_fwd_bytes$1$q;
+    always @(*) next_entry_keep$choice$1 = ent_fwd_bytes$1$q;
+    always @(*) ent_data$2$clock = clock;
+    always @(*) ent_data$2$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$2$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$2 = ent_data$2$word0;
+    always @(*) next_entry_word1$choice$2 = ent_data$2$word1;
+    always @(*) next_entry_word2$choice$2 = ent_data$2$word2;
+    always @(*) next_entry_word3$choice$2 = ent_data$2$word3;
+    always @(*) head_entry_keep$choice$2 = ent_fwd_bytes$2$q;
+    always @(*) next_entry_keep$choice$2 = ent_fwd_bytes$2$q;
+    always @(*) ent_data$3$clock = clock;
+    always @(*) ent_data$3$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$3$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$3 = ent_data$3$word0;
+    always @(*) next_entry_word1$choice$3 = ent_data$3$word1;
+    always @(*) next_entry_word2$choice$3 = ent_data$3$word2;
+    always @(*) next_entry_word3$choice$3 = ent_data$3$word3;
+    always @(*) head_entry_keep$choice$3 = ent_fwd_bytes$3$q;
+    always @(*) next_entry_keep$choice$3 = ent_fwd_bytes$3$q;
+    always @(*) ent_data$4$clock = clock;
+    always @(*) ent_data$4$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$4$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$4 = ent_data$4$word0;
+    always @(*) next_entry_word1$choice$4 = ent_data$4$word1;
+    always @(*) next_entry_word2$choice$4 = ent_data$4$word2;
+    always @(*) next_entry_word3$choice$4 = ent_data$4$word3;
+    always @(*) head_entry_keep$choice$4 = ent_fwd_bytes$4$q;
+    always @(*) next_entry_keep$choice$4 = ent_fwd_bytes$4$q;
+    always @(*) ent_data$5$clock = clock;
+    always @(*) ent_data$5$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$5$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$5 = ent_data$5$word0;
+    always @(*) next_entry_word1$choice$5 = ent_data$5$word1;
+    always @(*) next_entry_word2$choice$5 = ent_data$5$word2;
+    always @(*) next_entry_word3$choice$5 = ent_data$5$word3;
+    always @(*) head_entry_keep$choice$5 = ent_fwd_bytes$5$q;
+    always @(*) next_entry_keep$choice$5 = ent_fwd_bytes$5$q;
+    always @(*) ent_data$6$clock = clock;
+    always @(*) ent_data$6$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$6$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$6 = ent_data$6$word0;
+    always @(*) next_entry_word1$choice$6 = ent_data$6$word1;
+    always @(*) next_entry_word2$choice$6 = ent_data$6$word2;
+    always @(*) next_entry_word3$choice$6 = ent_data$6$word3;
+    always @(*) head_entry_keep$choice$6 = ent_fwd_bytes$6$q;
+    always @(*) next_entry_keep$choice$6 = ent_fwd_bytes$6$q;
+    always @(*) ent_data$7$clock = clock;
+    always @(*) ent_data$7$rd_valid = mem_rdata_valid;
+    always @(*) ent_data$7$rd_data = mem_rdata;
+    always @(*) next_entry_word0$choice$7 = ent_data$7$word0;
+    always @(*) next_entry_word1$choice$7 = ent_data$7$word1;
+    always @(*) next_entry_word2$choice$7 = ent_data$7$word2;
+    always @(*) next_entry_word3$choice$7 = ent_data$7$word3;
+    always @(*) head_entry_keep$choice$7 = ent_fwd_bytes$7$q;
+    always @(*) next_entry_keep$choice$7 = ent_fwd_bytes$7$q;
+    always @(*) head_entry_keep$index = head_ptr$q;
+    always @(*) next_entry_keep$index = head_next_ptr$q;
+    always @(*) hq_data$clock = clock;
+    always @(*) hq_data$rd_valid = mem_rdata_valid;
+    always @(*) hq_data$rd_data = mem_rdata;
+    always @(*) next_entry_word0$index = head_next_ptr$q;
+    always @(*) next_entry_word1$index = head_next_ptr$q;
+    always @(*) next_entry_word2$index = head_next_ptr$q;
+    always @(*) next_entry_word3$index = head_next_ptr$q;
+    always @(*) hq_data$next_word$0 = next_entry_word0$chosen;
+    always @(*) hq_data$next_word$1 = next_entry_word1$chosen;
+    always @(*) hq_data$next_word$2 = next_entry_word2$chosen;
+    always @(*) hq_data$next_word$3 = next_entry_word3$chosen;
+    always @(*) hz_head$0$head_line = hq_line$q;
+    always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$0$stage_line = x_line;
+    always @(*) hz_head$0$stage_byte_enables = x_byte_enables;
+    always @(*) hz_head$1$head_line = hq_line$q;
+    always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$1$stage_line = x2_line;
+    always @(*) hz_head$1$stage_byte_enables = x2_byte_enables;
+    always @(*) hz_head$2$head_line = hq_line$q;
+    always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$2$stage_line = x3_line;
+    always @(*) hz_head$2$stage_byte_enables = x3_byte_enables;
+    always @(*) hz_head$3$head_line = hq_line$q;
+    always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head$3$stage_line = x4_line;
+    always @(*) hz_head$3$stage_byte_enables = x4_byte_enables;
+    always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$0$stage_line = hq_line$q;
+    always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
+    always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$1$stage_line = x_line;
+    always @(*) hz_next$1$stage_byte_enables = x_byte_enables;
+    always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$2$stage_line = x2_line;
+    always @(*) hz_next$2$stage_byte_enables = x2_byte_enables;
+    always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next$3$stage_line = x3_line;
+    always @(*) hz_next$3$stage_byte_enables = x3_byte_enables;
+    always @(*) hz_head_w$head_line = hq_line$q;
+    always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
+    always @(*) hz_head_w$stage_line = w_line;
+    always @(*) hz_head_w$stage_byte_enables = w_byte_enables;
+    always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
+    always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
+    always @(*) hz_next_x4$stage_line = x4_line;
+    always @(*) hz_next_x4$stage_byte_enables = x4_byte_enables;
+    always @(*) ent_src0$write_enable = alloc;
+    always @(*) ent_src0$write_index = tail_ptr$q;
+    always @(*) ent_src0$write_data = a_src0;
+    always @(*) ent_src1$write_enable = alloc;
+    always @(*) ent_src1$write_index = tail_ptr$q;
+    always @(*) ent_src1$write_data = a_src1;
+    always @(*) ent_bit_offset$write_enable = alloc;
+    always @(*) ent_bit_offset$write_index = tail_ptr$q;
+    always @(*) ent_bit_offset$write_data = a_bit_offset;
+    always @(*) ent_byte_enables$write_enable = alloc;
+    always @(*) ent_byte_enables$write_index = tail_ptr$q;
+    always @(*) ent_byte_enables$write_data = a_byte_enables;
+    always @(*) ent_size$write_enable = alloc;
+    always @(*) ent_size$write_index = tail_ptr$q;
+    always @(*) ent_size$write_data = a_size;
+    always @(*) ent_op$write_enable = alloc;
+    always @(*) ent_op$write_index = tail_ptr$q;
+    always @(*) ent_op$write_data = a_op;
+    always @(*) ent_ty$write_enable = alloc;
+    always @(*) ent_ty$write_index = tail_ptr$q;
+    always @(*) ent_ty$write_data = a_ty;
+    always @(*) ent_lane$write_enable = alloc;
+    always @(*) ent_lane$write_index = tail_ptr$q;
+    always @(*) ent_lane$write_data = a_lane;
+    always @(*) ent_elem$write_enable = alloc;
+    always @(*) ent_elem$write_index = tail_ptr$q;
+    always @(*) ent_elem$write_data = a_elem;
+    always @(*) ent_result_shift$write_enable = alloc;
+    always @(*) ent_result_shift$write_index = tail_ptr$q;
+    always @(*) ent_result_shift$write_data = a_result_shift;
+    always @(*) ent_line_at_head$write_enable = alloc;
+    always @(*) ent_line_at_head$write_index = tail_ptr$q;
+    always @(*) ent_line_at_head$write_data = a_line;
+    always @(*) read_return_seq$clock = clock;
+    always @(*) read_return_seq$load = mem_rdata_valid;
+    always @(*) read_return_seq$clear = reset;
+    always @(*) ent_data$0$wr_data = push_data$q;
+    always @(*) ent_data$0$rd_this = return_hit$0;
+    always @(*) ent_data$0$rd_keep = ent_fwd_bytes$0$q;
+    always @(*) ent_data$0$clear_returned = alloc_hit$0;
+    always @(*) ent_data$1$wr_data = push_data$q;
+    always @(*) ent_data$1$rd_this = return_hit$1;
+    always @(*) ent_data$1$rd_keep = ent_fwd_bytes$1$q;
+    always @(*) ent_data$1$clear_returned = alloc_hit$1;
+    always @(*) ent_data$2$wr_data = push_data$q;
+    always @(*) ent_data$2$rd_this = return_hit$2;
+    always @(*) ent_data$2$rd_keep = ent_fwd_bytes$2$q;
+    always @(*) ent_data$2$clear_returned = alloc_hit$2;
+    always @(*) ent_data$3$wr_data = push_data$q;
+    always @(*) ent_data$3$rd_this = return_hit$3;
+    always @(*) ent_data$3$rd_keep = ent_fwd_bytes$3$q;
+    always @(*) ent_data$3$clear_returned = alloc_hit$3;
+    always @(*) ent_data$4$wr_data = push_data$q;
+    always @(*) ent_data$4$rd_this = return_hit$4;
+    always @(*) ent_data$4$rd_keep = ent_fwd_bytes$4$q;
+    always @(*) ent_data$4$clear_returned = alloc_hit$4;
+    always @(*) ent_data$5$wr_data = push_data$q;
+    always @(*) ent_data$5$rd_this = return_hit$5;
+    always @(*) ent_data$5$rd_keep = ent_fwd_bytes$5$q;
+    always @(*) ent_data$5$clear_returned = alloc_hit$5;
+    always @(*) ent_data$6$wr_data = push_data$q;
+    always @(*) ent_data$6$rd_this = return_hit$6;
+    always @(*) ent_data$6$rd_keep = ent_fwd_bytes$6$q;
+    always @(*) ent_data$6$clear_returned = alloc_hit$6;
+    always @(*) ent_data$7$wr_data = push_data$q;
+    always @(*) ent_data$7$rd_this = return_hit$7;
+    always @(*) ent_data$7$rd_keep = ent_fwd_bytes$7$q;
+    always @(*) ent_data$7$clear_returned = alloc_hit$7;
+    always @(*) hq_data$advance = head_enters;
+    always @(*) hq_data$wr_data = push_data$q;
+    always @(*) hq_data$head_rd_this = head_return_hit;
+    always @(*) hq_data$next_rd_this = next_return_hit;
+    always @(*) hq_data$head_rd_keep = head_entry_keep$chosen;
+    always @(*) hq_data$next_rd_keep = next_entry_keep$chosen;
+    always @(*) hq_data$head_clear = alloc_at_head;
+    always @(*) hq_data$next_clear = alloc_at_next_head;
+    always @(*) hq_data$next_returned = next_head_returned;
+    always @(*) head_ptr_q = head_ptr$q;
+    always @(*) hq_line_q = hq_line$q;
+    always @(*) hq_space_q = hq_space$q;
+    always @(*) hq_byte_enables_q = hq_byte_enables$q;
+    always @(*) hq_bit_offset_q = hq_bit_offset$q;
+    always @(*) hq_size_q = hq_size$q;
+    always @(*) hq_valid_q = hq_valid$q;
+    always @(*) hq_kind_q = hq_kind$q;
+    always @(*) hq_pushed_q = hq_pushed$q;
+    always @(*) hq_returned = hq_data$returned;
+    always @(*) hq_word$0 = hq_data$word0;
+    always @(*) hq_word$1 = hq_data$word1;
+    always @(*) hq_word$2 = hq_data$word2;
+    always @(*) hq_word$3 = hq_data$word3;
+    always @(*) head_op = ent_op$read_data;
+    always @(*) head_ty = ent_ty$read_data;
+    always @(*) head_lane = ent_lane$read_data;
+    always @(*) head_elem = ent_elem$read_data;
+    always @(*) head_result_shift = ent_result_shift$read_data;
+    always @(*) head_src0 = ent_src0$read_data;
+    always @(*) head_src1 = ent_src1$read_data;
+    always @(*) ent_ftz_q$0 = ent_ftz$0$q;
+    always @(*) ent_result_first_q$0 = ent_result_first$0$q;
+    always @(*) ent_result_last_q$0 = ent_result_last$0$q;
+    always @(*) ent_msg_last_q$0 = ent_msg_last$0$q;
+    always @(*) ent_error_q$0 = ent_error$0$q;
+    always @(*) ent_ftz_q$1 = ent_ftz$1$q;
+    always @(*) ent_result_first_q$1 = ent_result_first$1$q;
+    always @(*) ent_result_last_q$1 = ent_result_last$1$q;
+    always @(*) ent_msg_last_q$1 = ent_msg_last$1$q;
+    always @(*) ent_error_q$1 = ent_error$1$q;
+    always @(*) ent_ftz_q$2 = ent_ftz$2$q;
+    always @(*) ent_result_first_q$2 = ent_result_first$2$q;
+    always @(*) ent_result_last_q$2 = ent_result_last$2$q;
+    always @(*) ent_msg_last_q$2 = ent_msg_last$2$q;
+    always @(*) ent_error_q$2 = ent_error$2$q;
+    always @(*) ent_ftz_q$3 = ent_ftz$3$q;
+    always @(*) ent_result_first_q$3 = ent_result_first$3$q;
+    always @(*) ent_result_last_q$3 = ent_result_last$3$q;
+    always @(*) ent_msg_last_q$3 = ent_msg_last$3$q;
+    always @(*) ent_error_q$3 = ent_error$3$q;
+    always @(*) ent_ftz_q$4 = ent_ftz$4$q;
+    always @(*) ent_result_first_q$4 = ent_result_first$4$q;
+    always @(*) ent_result_last_q$4 = ent_result_last$4$q;
+    always @(*) ent_msg_last_q$4 = ent_msg_last$4$q;
+    always @(*) ent_error_q$4 = ent_error$4$q;
+    always @(*) ent_ftz_q$5 = ent_ftz$5$q;
+    always @(*) ent_result_first_q$5 = ent_result_first$5$q;
+    always @(*) ent_result_last_q$5 = ent_result_last$5$q;
+    always @(*) ent_msg_last_q$5 = ent_msg_last$5$q;
+    always @(*) ent_error_q$5 = ent_error$5$q;
+    always @(*) ent_ftz_q$6 = ent_ftz$6$q;
+    always @(*) ent_result_first_q$6 = ent_result_first$6$q;
+    always @(*) ent_result_last_q$6 = ent_result_last$6$q;
+    always @(*) ent_msg_last_q$6 = ent_msg_last$6$q;
+    always @(*) ent_error_q$6 = ent_error$6$q;
+    always @(*) ent_ftz_q$7 = ent_ftz$7$q;
+    always @(*) ent_result_first_q$7 = ent_result_first$7$q;
+    always @(*) ent_result_last_q$7 = ent_result_last$7$q;
+    always @(*) ent_msg_last_q$7 = ent_msg_last$7$q;
+    always @(*) ent_error_q$7 = ent_error$7$q;
+    always @(*) push_data_q = push_data$q;
+    always @(*) push_bytes_q = push_bytes$q;
+    always @(*) hz_overlaps_q$0 = hz_overlaps$0$q;
+    always @(*) hz_same_bytes_q$0 = hz_same_bytes$0$q;
+    always @(*) hz_overlaps_q$1 = hz_overlaps$1$q;
+    always @(*) hz_same_bytes_q$1 = hz_same_bytes$1$q;
+    always @(*) hz_overlaps_q$2 = hz_overlaps$2$q;
+    always @(*) hz_same_bytes_q$2 = hz_same_bytes$2$q;
+    always @(*) hz_overlaps_q$3 = hz_overlaps$3$q;
+    always @(*) hz_same_bytes_q$3 = hz_same_bytes$3$q;
+    always @(*) hz_late_overlaps_q = hz_late_overlaps$q;
+    
+endmodule // atomic_unit_l8_w32_int$inflight
+
+
+module atomic_unit_l8_w32_int$inflight$ent_bit_offset(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [6:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [6:0] read_data;
+    
+    // Update code (custom)
+    reg [6:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 7'h0;
+    end
+    initial begin
+        rows[1] = 7'h0;
+    end
+    initial begin
+        rows[2] = 7'h0;
+    end
+    initial begin
+        rows[3] = 7'h0;
+    end
+    initial begin
+        rows[4] = 7'h0;
+    end
+    initial begin
+        rows[5] = 7'h0;
+    end
+    initial begin
+        rows[6] = 7'h0;
+    end
+    initial begin
+        rows[7] = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_bit_offset
+
+
+module atomic_unit_l8_w32_int$inflight$ent_byte_enables(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [15:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [15:0] read_data;
+    
+    // Update code (custom)
+    reg [15:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 16'h0;
+    end
+    initial begin
+        rows[1] = 16'h0;
+    end
+    initial begin
+        rows[2] = 16'h0;
+    end
+    initial begin
+        rows[3] = 16'h0;
+    end
+    initial begin
+        rows[4] = 16'h0;
+    end
+    initial begin
+        rows[5] = 16'h0;
+    end
+    initial begin
+        rows[6] = 16'h0;
+    end
+    initial begin
+        rows[7] = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_byte_enables
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$0(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$1(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$2(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$3(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$4(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$5(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$6(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_data$7(clock,wr_bytes,wr_data,rd_valid,rd_data,rd_this,rd_keep,clear_returned,word0,word1,word2,word3,returned);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [15:0] wr_bytes;
+    input wire  [127:0] wr_data;
+    input wire  rd_valid;
+    input wire  [127:0] rd_data;
+    input wire  rd_this;
+    input wire  [15:0] rd_keep;
+    input wire  clear_returned;
+    output reg  [31:0] word0;
+    output reg  [31:0] word1;
+    output reg  [31:0] word2;
+    output reg  [31:0] word3;
+    output reg  returned;
+    
+    // Update code (custom)
+    initial begin
+       word0 = 32'h0;
+    end
+    
+    initial begin
+       word1 = 32'h0;
+    end
+    
+    initial begin
+       word2 = 32'h0;
+    end
+    
+    initial begin
+       word3 = 32'h0;
+    end
+    
+    initial begin
+       returned = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if ((wr_bytes != 16'h0) | (rd_valid & rd_this)) begin
+          if (wr_bytes[0]) word0[7:0] <= wr_data[7:0];
+          else if (rd_valid & rd_this & !rd_keep[0]) word0[7:0] <= rd_data[7:0];
+          if (wr_bytes[1]) word0[15:8] <= wr_data[15:8];
+          else if (rd_valid & rd_this & !rd_keep[1]) word0[15:8] <= rd_data[15:8];
+          if (wr_bytes[2]) word0[23:16] <= wr_data[23:16];
+          else if (rd_valid & rd_this & !rd_keep[2]) word0[23:16] <= rd_data[23:16];
+          if (wr_bytes[3]) word0[31:24] <= wr_data[31:24];
+          else if (rd_valid & rd_this & !rd_keep[3]) word0[31:24] <= rd_data[31:24];
+          if (wr_bytes[4]) word1[7:0] <= wr_data[39:32];
+          else if (rd_valid & rd_this & !rd_keep[4]) word1[7:0] <= rd_data[39:32];
+          if (wr_bytes[5]) word1[15:8] <= wr_data[47:40];
+          else if (rd_valid & rd_this & !rd_keep[5]) word1[15:8] <= rd_data[47:40];
+          if (wr_bytes[6]) word1[23:16] <= wr_data[55:48];
+          else if (rd_valid & rd_this & !rd_keep[6]) word1[23:16] <= rd_data[55:48];
+          if (wr_bytes[7]) word1[31:24] <= wr_data[63:56];
+          else if (rd_valid & rd_this & !rd_keep[7]) word1[31:24] <= rd_data[63:56];
+          if (wr_bytes[8]) word2[7:0] <= wr_data[71:64];
+          else if (rd_valid & rd_this & !rd_keep[8]) word2[7:0] <= rd_data[71:64];
+          if (wr_bytes[9]) word2[15:8] <= wr_data[79:72];
+          else if (rd_valid & rd_this & !rd_keep[9]) word2[15:8] <= rd_data[79:72];
+          if (wr_bytes[10]) word2[23:16] <= wr_data[87:80];
+          else if (rd_valid & rd_this & !rd_keep[10]) word2[23:16] <= rd_data[87:80];
+          if (wr_bytes[11]) word2[31:24] <= wr_data[95:88];
+          else if (rd_valid & rd_this & !rd_keep[11]) word2[31:24] <= rd_data[95:88];
+          if (wr_bytes[12]) word3[7:0] <= wr_data[103:96];
+          else if (rd_valid & rd_this & !rd_keep[12]) word3[7:0] <= rd_data[103:96];
+          if (wr_bytes[13]) word3[15:8] <= wr_data[111:104];
+          else if (rd_valid & rd_this & !rd_keep[13]) word3[15:8] <= rd_data[111:104];
+          if (wr_bytes[14]) word3[23:16] <= wr_data[119:112];
+          else if (rd_valid & rd_this & !rd_keep[14]) word3[23:16] <= rd_data[119:112];
+          if (wr_bytes[15]) word3[31:24] <= wr_data[127:120];
+          else if (rd_valid & rd_this & !rd_keep[15]) word3[31:24] <= rd_data[127:120];
+       end
+       if (clear_returned) returned <= 1'b0;
+       else if (rd_valid & rd_this) returned <= 1'b1;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_data$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_elem(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [2:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [2:0] read_data;
+    
+    // Update code (custom)
+    reg [2:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 3'h0;
+    end
+    initial begin
+        rows[1] = 3'h0;
+    end
+    initial begin
+        rows[2] = 3'h0;
+    end
+    initial begin
+        rows[3] = 3'h0;
+    end
+    initial begin
+        rows[4] = 3'h0;
+    end
+    initial begin
+        rows[5] = 3'h0;
+    end
+    initial begin
+        rows[6] = 3'h0;
+    end
+    initial begin
+        rows[7] = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_elem
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_error$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_error$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ftz$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ftz$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$0(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -24775,10 +25046,1894 @@ module atomic_unit_l8_w32_int$hq_byte_enables(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_byte_enables
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$0
 
 
-module atomic_unit_l8_w32_int$hq_data(clock,advance,next_word$0,next_word$1,next_word$2,next_word$3,wr_data,rd_valid,rd_data,head_wr_bytes,head_rd_this,head_rd_keep,next_wr_bytes,next_rd_this,next_rd_keep,head_clear,next_clear,next_returned,word0,word1,word2,word3,returned);
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_fwd_bytes$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_kind$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_kind$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_lane(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [4:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [4:0] read_data;
+    
+    // Update code (custom)
+    reg [4:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 5'h0;
+    end
+    initial begin
+        rows[1] = 5'h0;
+    end
+    initial begin
+        rows[2] = 5'h0;
+    end
+    initial begin
+        rows[3] = 5'h0;
+    end
+    initial begin
+        rows[4] = 5'h0;
+    end
+    initial begin
+        rows[5] = 5'h0;
+    end
+    initial begin
+        rows[6] = 5'h0;
+    end
+    initial begin
+        rows[7] = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_lane
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_line_at_head(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [63:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [63:0] read_data;
+    
+    // Update code (custom)
+    reg [63:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 64'h0;
+    end
+    initial begin
+        rows[1] = 64'h0;
+    end
+    initial begin
+        rows[2] = 64'h0;
+    end
+    initial begin
+        rows[3] = 64'h0;
+    end
+    initial begin
+        rows[4] = 64'h0;
+    end
+    initial begin
+        rows[5] = 64'h0;
+    end
+    initial begin
+        rows[6] = 64'h0;
+    end
+    initial begin
+        rows[7] = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_line_at_head
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_msg_last$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_msg_last$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_op(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [4:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [4:0] read_data;
+    
+    // Update code (custom)
+    reg [4:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 5'h0;
+    end
+    initial begin
+        rows[1] = 5'h0;
+    end
+    initial begin
+        rows[2] = 5'h0;
+    end
+    initial begin
+        rows[3] = 5'h0;
+    end
+    initial begin
+        rows[4] = 5'h0;
+    end
+    initial begin
+        rows[5] = 5'h0;
+    end
+    initial begin
+        rows[6] = 5'h0;
+    end
+    initial begin
+        rows[7] = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_op
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$0(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$1(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$2(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$3(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$4(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$5(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$6(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_read_seq$7(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_read_seq$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_first$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_first$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_last$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_last$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_result_shift(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [6:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [6:0] read_data;
+    
+    // Update code (custom)
+    reg [6:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 7'h0;
+    end
+    initial begin
+        rows[1] = 7'h0;
+    end
+    initial begin
+        rows[2] = 7'h0;
+    end
+    initial begin
+        rows[3] = 7'h0;
+    end
+    initial begin
+        rows[4] = 7'h0;
+    end
+    initial begin
+        rows[5] = 7'h0;
+    end
+    initial begin
+        rows[6] = 7'h0;
+    end
+    initial begin
+        rows[7] = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_result_shift
+
+
+module atomic_unit_l8_w32_int$inflight$ent_size(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [2:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [2:0] read_data;
+    
+    // Update code (custom)
+    reg [2:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 3'h0;
+    end
+    initial begin
+        rows[1] = 3'h0;
+    end
+    initial begin
+        rows[2] = 3'h0;
+    end
+    initial begin
+        rows[3] = 3'h0;
+    end
+    initial begin
+        rows[4] = 3'h0;
+    end
+    initial begin
+        rows[5] = 3'h0;
+    end
+    initial begin
+        rows[6] = 3'h0;
+    end
+    initial begin
+        rows[7] = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_size
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_space$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_space$7
+
+
+module atomic_unit_l8_w32_int$inflight$ent_src0(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [127:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [127:0] read_data;
+    
+    // Update code (custom)
+    reg [127:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 128'h0;
+    end
+    initial begin
+        rows[1] = 128'h0;
+    end
+    initial begin
+        rows[2] = 128'h0;
+    end
+    initial begin
+        rows[3] = 128'h0;
+    end
+    initial begin
+        rows[4] = 128'h0;
+    end
+    initial begin
+        rows[5] = 128'h0;
+    end
+    initial begin
+        rows[6] = 128'h0;
+    end
+    initial begin
+        rows[7] = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_src0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_src1(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [127:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [127:0] read_data;
+    
+    // Update code (custom)
+    reg [127:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 128'h0;
+    end
+    initial begin
+        rows[1] = 128'h0;
+    end
+    initial begin
+        rows[2] = 128'h0;
+    end
+    initial begin
+        rows[3] = 128'h0;
+    end
+    initial begin
+        rows[4] = 128'h0;
+    end
+    initial begin
+        rows[5] = 128'h0;
+    end
+    initial begin
+        rows[6] = 128'h0;
+    end
+    initial begin
+        rows[7] = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_src1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_ty(clock,write_enable,write_index,write_data,read_index,read_data);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  write_enable;
+    input wire  [2:0] write_index;
+    input wire  [3:0] write_data;
+    input wire  [2:0] read_index;
+    output reg  [3:0] read_data;
+    
+    // Update code (custom)
+    reg [3:0] rows [0:7];
+    
+    initial begin
+        rows[0] = 4'h0;
+    end
+    initial begin
+        rows[1] = 4'h0;
+    end
+    initial begin
+        rows[2] = 4'h0;
+    end
+    initial begin
+        rows[3] = 4'h0;
+    end
+    initial begin
+        rows[4] = 4'h0;
+    end
+    initial begin
+        rows[5] = 4'h0;
+    end
+    initial begin
+        rows[6] = 4'h0;
+    end
+    initial begin
+        rows[7] = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+        if (write_enable) begin
+            rows[write_index] <= write_data;
+        end
+    end
+    
+    always @(*) begin
+        read_data = rows[read_index];
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$ent_ty
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$0(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$0
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$1(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$1
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$2(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$2
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$3(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$3
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$4(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$4
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$5
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$6
+
+
+module atomic_unit_l8_w32_int$inflight$ent_valid$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$ent_valid$7
+
+
+module atomic_unit_l8_w32_int$inflight$head_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [15:0] choice$0;
+    input wire  [15:0] choice$1;
+    input wire  [15:0] choice$2;
+    input wire  [15:0] choice$3;
+    input wire  [15:0] choice$4;
+    input wire  [15:0] choice$5;
+    input wire  [15:0] choice$6;
+    input wire  [15:0] choice$7;
+    output reg  [15:0] chosen;
+    
+    // Local signals
+    reg  [15:0] pick1$0;
+    reg  [15:0] pick1$1;
+    reg  [15:0] pick1$2;
+    reg  [15:0] pick1$3;
+    reg  [15:0] pick2$0;
+    reg  [15:0] pick2$1;
+    reg  [15:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$head_entry_keep
+
+
+module atomic_unit_l8_w32_int$inflight$head_next_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$head_next_ptr
+
+
+module atomic_unit_l8_w32_int$inflight$head_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$head_ptr
+
+
+module atomic_unit_l8_w32_int$inflight$hq_bit_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$hq_bit_offset
+
+
+module atomic_unit_l8_w32_int$inflight$hq_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$hq_byte_enables
+
+
+module atomic_unit_l8_w32_int$inflight$hq_data(clock,advance,next_word$0,next_word$1,next_word$2,next_word$3,wr_data,rd_valid,rd_data,head_wr_bytes,head_rd_this,head_rd_keep,next_wr_bytes,next_rd_this,next_rd_keep,head_clear,next_clear,next_returned,word0,word1,word2,word3,returned);
     
     // Module arguments
     input wire  clock;
@@ -24905,10 +27060,10 @@ module atomic_unit_l8_w32_int$hq_data(clock,advance,next_word$0,next_word$1,next
           end
        end
     end
-endmodule // atomic_unit_l8_w32_int$hq_data
+endmodule // atomic_unit_l8_w32_int$inflight$hq_data
 
 
-module atomic_unit_l8_w32_int$hq_kind(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_kind(d,q,clock);
     
     // Module arguments
     input wire  [1:0] d;
@@ -24924,10 +27079,10 @@ module atomic_unit_l8_w32_int$hq_kind(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_kind
+endmodule // atomic_unit_l8_w32_int$inflight$hq_kind
 
 
-module atomic_unit_l8_w32_int$hq_line(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_line(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -24943,10 +27098,10 @@ module atomic_unit_l8_w32_int$hq_line(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_line
+endmodule // atomic_unit_l8_w32_int$inflight$hq_line
 
 
-module atomic_unit_l8_w32_int$hq_pushed(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_pushed(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -24962,10 +27117,10 @@ module atomic_unit_l8_w32_int$hq_pushed(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_pushed
+endmodule // atomic_unit_l8_w32_int$inflight$hq_pushed
 
 
-module atomic_unit_l8_w32_int$hq_read_seq(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_read_seq(d,q,clock);
     
     // Module arguments
     input wire  [3:0] d;
@@ -24981,10 +27136,10 @@ module atomic_unit_l8_w32_int$hq_read_seq(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_read_seq
+endmodule // atomic_unit_l8_w32_int$inflight$hq_read_seq
 
 
-module atomic_unit_l8_w32_int$hq_size(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_size(d,q,clock);
     
     // Module arguments
     input wire  [2:0] d;
@@ -25000,10 +27155,10 @@ module atomic_unit_l8_w32_int$hq_size(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_size
+endmodule // atomic_unit_l8_w32_int$inflight$hq_size
 
 
-module atomic_unit_l8_w32_int$hq_space(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_space(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25019,10 +27174,10 @@ module atomic_unit_l8_w32_int$hq_space(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_space
+endmodule // atomic_unit_l8_w32_int$inflight$hq_space
 
 
-module atomic_unit_l8_w32_int$hq_valid(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hq_valid(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25038,10 +27193,10 @@ module atomic_unit_l8_w32_int$hq_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hq_valid
+endmodule // atomic_unit_l8_w32_int$inflight$hq_valid
 
 
-module atomic_unit_l8_w32_int$hz_head$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25055,10 +27210,10 @@ module atomic_unit_l8_w32_int$hz_head$0(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$0
 
 
-module atomic_unit_l8_w32_int$hz_head$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25072,10 +27227,10 @@ module atomic_unit_l8_w32_int$hz_head$1(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$1
 
 
-module atomic_unit_l8_w32_int$hz_head$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25089,10 +27244,10 @@ module atomic_unit_l8_w32_int$hz_head$2(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$2
 
 
-module atomic_unit_l8_w32_int$hz_head$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25106,10 +27261,10 @@ module atomic_unit_l8_w32_int$hz_head$3(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head$3
 
 
-module atomic_unit_l8_w32_int$hz_head_w(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_head_w(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25123,10 +27278,10 @@ module atomic_unit_l8_w32_int$hz_head_w(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_head_w
+endmodule // atomic_unit_l8_w32_int$inflight$hz_head_w
 
 
-module atomic_unit_l8_w32_int$hz_late_overlaps(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_late_overlaps(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25142,10 +27297,10 @@ module atomic_unit_l8_w32_int$hz_late_overlaps(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_late_overlaps
+endmodule // atomic_unit_l8_w32_int$inflight$hz_late_overlaps
 
 
-module atomic_unit_l8_w32_int$hz_next$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$0(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25159,10 +27314,10 @@ module atomic_unit_l8_w32_int$hz_next$0(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$0
 
 
-module atomic_unit_l8_w32_int$hz_next$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$1(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25176,10 +27331,10 @@ module atomic_unit_l8_w32_int$hz_next$1(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$1
 
 
-module atomic_unit_l8_w32_int$hz_next$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$2(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25193,10 +27348,10 @@ module atomic_unit_l8_w32_int$hz_next$2(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$2
 
 
-module atomic_unit_l8_w32_int$hz_next$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next$3(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25210,10 +27365,10 @@ module atomic_unit_l8_w32_int$hz_next$3(head_line,head_byte_enables,stage_line,s
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next$3
 
 
-module atomic_unit_l8_w32_int$hz_next_x4(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
+module atomic_unit_l8_w32_int$inflight$hz_next_x4(head_line,head_byte_enables,stage_line,stage_byte_enables,overlaps);
     
     // Module arguments
     input wire  [63:0] head_line;
@@ -25227,10 +27382,10 @@ module atomic_unit_l8_w32_int$hz_next_x4(head_line,head_byte_enables,stage_line,
         overlaps = (head_line == stage_line) & |(head_byte_enables & stage_byte_enables);
     end
     
-endmodule // atomic_unit_l8_w32_int$hz_next_x4
+endmodule // atomic_unit_l8_w32_int$inflight$hz_next_x4
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$0(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25246,10 +27401,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$0(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$0
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$1(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25265,10 +27420,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$1(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$1
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$2(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25284,10 +27439,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$2(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$2
 
 
-module atomic_unit_l8_w32_int$hz_overlaps$3(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_overlaps$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25303,10 +27458,10 @@ module atomic_unit_l8_w32_int$hz_overlaps$3(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_overlaps$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_overlaps$3
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$0(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25322,10 +27477,10 @@ module atomic_unit_l8_w32_int$hz_same_bytes$0(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$0
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$0
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$1(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25341,10 +27496,10 @@ module atomic_unit_l8_w32_int$hz_same_bytes$1(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$1
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$1
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$2(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25360,10 +27515,10 @@ module atomic_unit_l8_w32_int$hz_same_bytes$2(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$2
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$2
 
 
-module atomic_unit_l8_w32_int$hz_same_bytes$3(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$hz_same_bytes$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25379,10 +27534,362 @@ module atomic_unit_l8_w32_int$hz_same_bytes$3(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$hz_same_bytes$3
+endmodule // atomic_unit_l8_w32_int$inflight$hz_same_bytes$3
 
 
-module atomic_unit_l8_w32_int$i_buf(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$next_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [15:0] choice$0;
+    input wire  [15:0] choice$1;
+    input wire  [15:0] choice$2;
+    input wire  [15:0] choice$3;
+    input wire  [15:0] choice$4;
+    input wire  [15:0] choice$5;
+    input wire  [15:0] choice$6;
+    input wire  [15:0] choice$7;
+    output reg  [15:0] chosen;
+    
+    // Local signals
+    reg  [15:0] pick1$0;
+    reg  [15:0] pick1$1;
+    reg  [15:0] pick1$2;
+    reg  [15:0] pick1$3;
+    reg  [15:0] pick2$0;
+    reg  [15:0] pick2$1;
+    reg  [15:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_keep
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word0
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word1
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word2
+
+
+module atomic_unit_l8_w32_int$inflight$next_entry_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
+    
+    // Module arguments
+    input wire  [2:0] index;
+    input wire  [31:0] choice$0;
+    input wire  [31:0] choice$1;
+    input wire  [31:0] choice$2;
+    input wire  [31:0] choice$3;
+    input wire  [31:0] choice$4;
+    input wire  [31:0] choice$5;
+    input wire  [31:0] choice$6;
+    input wire  [31:0] choice$7;
+    output reg  [31:0] chosen;
+    
+    // Local signals
+    reg  [31:0] pick1$0;
+    reg  [31:0] pick1$1;
+    reg  [31:0] pick1$2;
+    reg  [31:0] pick1$3;
+    reg  [31:0] pick2$0;
+    reg  [31:0] pick2$1;
+    reg  [31:0] picked;
+    
+    // Update code
+    always @(*) begin
+        pick1$0 = choice$0;
+        if (index[32'h0]) begin
+            pick1$0 = choice$1;
+        end
+        pick1$1 = choice$2;
+        if (index[32'h0]) begin
+            pick1$1 = choice$3;
+        end
+        pick1$2 = choice$4;
+        if (index[32'h0]) begin
+            pick1$2 = choice$5;
+        end
+        pick1$3 = choice$6;
+        if (index[32'h0]) begin
+            pick1$3 = choice$7;
+        end
+        pick2$0 = pick1$0;
+        if (index[32'h1]) begin
+            pick2$0 = pick1$1;
+        end
+        pick2$1 = pick1$2;
+        if (index[32'h1]) begin
+            pick2$1 = pick1$3;
+        end
+        picked = pick2$0;
+        if (index[32'h2]) begin
+            picked = pick2$1;
+        end
+        chosen = picked;
+    end
+    
+endmodule // atomic_unit_l8_w32_int$inflight$next_entry_word3
+
+
+module atomic_unit_l8_w32_int$inflight$occupancy(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$occupancy
+
+
+module atomic_unit_l8_w32_int$inflight$push_bytes(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_bytes
+
+
+module atomic_unit_l8_w32_int$inflight$push_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_data
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$0(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25398,10 +27905,10 @@ module atomic_unit_l8_w32_int$i_buf(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_buf
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$0
 
 
-module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$1(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25417,29 +27924,10 @@ module atomic_unit_l8_w32_int$i_illegal(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_illegal
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$1
 
 
-module atomic_unit_l8_w32_int$i_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$i_lane
-
-
-module atomic_unit_l8_w32_int$i_last_lane(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$2(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25455,10 +27943,10 @@ module atomic_unit_l8_w32_int$i_last_lane(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_last_lane
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$2
 
 
-module atomic_unit_l8_w32_int$i_marker(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$3(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25474,10 +27962,10 @@ module atomic_unit_l8_w32_int$i_marker(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_marker
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$3
 
 
-module atomic_unit_l8_w32_int$i_valid(d,q,clock);
+module atomic_unit_l8_w32_int$inflight$push_hit$4(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -25493,7 +27981,123 @@ module atomic_unit_l8_w32_int$i_valid(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit_l8_w32_int$i_valid
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$4
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$5(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$5
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$6(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$6
+
+
+module atomic_unit_l8_w32_int$inflight$push_hit$7(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$push_hit$7
+
+
+module atomic_unit_l8_w32_int$inflight$read_issue_seq(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$read_issue_seq
+
+
+module atomic_unit_l8_w32_int$inflight$read_return_seq(clock,clear,load,d,q);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  load;
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) q <= 4'h0;
+       else if (load) q <= d;
+    end
+endmodule // atomic_unit_l8_w32_int$inflight$read_return_seq
+
+
+module atomic_unit_l8_w32_int$inflight$tail_ptr(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit_l8_w32_int$inflight$tail_ptr
 
 
 module atomic_unit_l8_w32_int$issue_state(d,q,clock);
@@ -25730,1002 +28334,6 @@ module atomic_unit_l8_w32_int$msg_misaligned(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$msg_misaligned
 
 
-module atomic_unit_l8_w32_int$n_addr_buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_addr_buffer
-
-
-module atomic_unit_l8_w32_int$n_addr_offset32(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_addr_offset32
-
-
-module atomic_unit_l8_w32_int$n_alu_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_alu_ftz
-
-
-module atomic_unit_l8_w32_int$n_alu_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_alu_op
-
-
-module atomic_unit_l8_w32_int$n_alu_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_alu_ty
-
-
-module atomic_unit_l8_w32_int$n_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_buf
-
-
-module atomic_unit_l8_w32_int$n_depth(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_depth
-
-
-module atomic_unit_l8_w32_int$n_depth_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_depth_one
-
-
-module atomic_unit_l8_w32_int$n_elem_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_elem_size
-
-
-module atomic_unit_l8_w32_int$n_height(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_height
-
-
-module atomic_unit_l8_w32_int$n_height_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_height_one
-
-
-module atomic_unit_l8_w32_int$n_illegal(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_illegal
-
-
-module atomic_unit_l8_w32_int$n_kind_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_kind_typed
-
-
-module atomic_unit_l8_w32_int$n_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_lane
-
-
-module atomic_unit_l8_w32_int$n_lane_rows(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_lane_rows
-
-
-module atomic_unit_l8_w32_int$n_last_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_last_elem
-
-
-module atomic_unit_l8_w32_int$n_last_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_last_lane
-
-
-module atomic_unit_l8_w32_int$n_lod_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_lod_present
-
-
-module atomic_unit_l8_w32_int$n_marker(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_marker
-
-
-module atomic_unit_l8_w32_int$n_r_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_r_present
-
-
-module atomic_unit_l8_w32_int$n_slm_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_slm_size
-
-
-module atomic_unit_l8_w32_int$n_space_slm(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_space_slm
-
-
-module atomic_unit_l8_w32_int$n_surf_array(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_surf_array
-
-
-module atomic_unit_l8_w32_int$n_surf_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_surf_base
-
-
-module atomic_unit_l8_w32_int$n_surf_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_surf_kind
-
-
-module atomic_unit_l8_w32_int$n_surf_levels(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_surf_levels
-
-
-module atomic_unit_l8_w32_int$n_surf_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_surf_size
-
-
-module atomic_unit_l8_w32_int$n_surf_u16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_surf_u16
-
-
-module atomic_unit_l8_w32_int$n_swap_src(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_swap_src
-
-
-module atomic_unit_l8_w32_int$n_v_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_v_present
-
-
-module atomic_unit_l8_w32_int$n_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_valid
-
-
-module atomic_unit_l8_w32_int$n_walk_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
-    
-    // Module arguments
-    input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_array;
-    input wire  [31:0] width;
-    input wire  [31:0] height;
-    input wire  [31:0] depth;
-    input wire  width_is_one;
-    input wire  height_is_one;
-    input wire  depth_is_one;
-    output reg  [31:0] rows;
-    output reg  [31:0] slices;
-    output reg  sizes_constant;
-    output reg  [31:0] walk_a;
-    output reg  [31:0] walk_b;
-    
-    // Constant declarations
-    localparam  kind_1d = 3'b0;
-    localparam  kind_1d_array = 3'b1;
-    localparam  kind_2d_array = 3'b11;
-    localparam  kind_3d = 3'b100;
-    localparam  one = 32'h1;
-    
-    // Update code
-    always @(*) begin
-        rows = height;
-        slices = one;
-        sizes_constant = width_is_one & height_is_one;
-        if (surf_kind == kind_1d) begin
-            rows = one;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_1d_array) begin
-            rows = surf_array;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_2d_array) begin
-            slices = surf_array;
-        end
-        if (surf_kind == kind_3d) begin
-            slices = depth;
-            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
-        end
-        walk_a = width;
-        walk_b = rows;
-        if (sizes_constant) begin
-            walk_a = rows;
-            walk_b = slices;
-        end
-    end
-    
-endmodule // atomic_unit_l8_w32_int$n_walk_ops
-
-
-module atomic_unit_l8_w32_int$n_width(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_width
-
-
-module atomic_unit_l8_w32_int$n_width_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_width_one
-
-
-module atomic_unit_l8_w32_int$n_write_only(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$n_write_only
-
-
-module atomic_unit_l8_w32_int$next_entry_keep(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [15:0] choice$0;
-    input wire  [15:0] choice$1;
-    input wire  [15:0] choice$2;
-    input wire  [15:0] choice$3;
-    input wire  [15:0] choice$4;
-    input wire  [15:0] choice$5;
-    input wire  [15:0] choice$6;
-    input wire  [15:0] choice$7;
-    output reg  [15:0] chosen;
-    
-    // Local signals
-    reg  [15:0] pick1$0;
-    reg  [15:0] pick1$1;
-    reg  [15:0] pick1$2;
-    reg  [15:0] pick1$3;
-    reg  [15:0] pick2$0;
-    reg  [15:0] pick2$1;
-    reg  [15:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_keep
-
-
-module atomic_unit_l8_w32_int$next_entry_word0(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word0
-
-
-module atomic_unit_l8_w32_int$next_entry_word1(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word1
-
-
-module atomic_unit_l8_w32_int$next_entry_word2(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word2
-
-
-module atomic_unit_l8_w32_int$next_entry_word3(index,choice$0,choice$1,choice$2,choice$3,choice$4,choice$5,choice$6,choice$7,chosen);
-    
-    // Module arguments
-    input wire  [2:0] index;
-    input wire  [31:0] choice$0;
-    input wire  [31:0] choice$1;
-    input wire  [31:0] choice$2;
-    input wire  [31:0] choice$3;
-    input wire  [31:0] choice$4;
-    input wire  [31:0] choice$5;
-    input wire  [31:0] choice$6;
-    input wire  [31:0] choice$7;
-    output reg  [31:0] chosen;
-    
-    // Local signals
-    reg  [31:0] pick1$0;
-    reg  [31:0] pick1$1;
-    reg  [31:0] pick1$2;
-    reg  [31:0] pick1$3;
-    reg  [31:0] pick2$0;
-    reg  [31:0] pick2$1;
-    reg  [31:0] picked;
-    
-    // Update code
-    always @(*) begin
-        pick1$0 = choice$0;
-        if (index[32'h0]) begin
-            pick1$0 = choice$1;
-        end
-        pick1$1 = choice$2;
-        if (index[32'h0]) begin
-            pick1$1 = choice$3;
-        end
-        pick1$2 = choice$4;
-        if (index[32'h0]) begin
-            pick1$2 = choice$5;
-        end
-        pick1$3 = choice$6;
-        if (index[32'h0]) begin
-            pick1$3 = choice$7;
-        end
-        pick2$0 = pick1$0;
-        if (index[32'h1]) begin
-            pick2$0 = pick1$1;
-        end
-        pick2$1 = pick1$2;
-        if (index[32'h1]) begin
-            pick2$1 = pick1$3;
-        end
-        picked = pick2$0;
-        if (index[32'h2]) begin
-            picked = pick2$1;
-        end
-        chosen = picked;
-    end
-    
-endmodule // atomic_unit_l8_w32_int$next_entry_word3
-
-
 module atomic_unit_l8_w32_int$null_coord(u_in,v_in,r_in,lod_in,v_present,r_present,lod_present,u,v,r,lod);
     
     // Module arguments
@@ -26764,383 +28372,6 @@ module atomic_unit_l8_w32_int$null_coord(u_in,v_in,r_in,lod_in,v_present,r_prese
 endmodule // atomic_unit_l8_w32_int$null_coord
 
 
-module atomic_unit_l8_w32_int$occupancy(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$occupancy
-
-
-module atomic_unit_l8_w32_int$pbuf_addr$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_addr$0
-
-
-module atomic_unit_l8_w32_int$pbuf_addr$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_addr$1
-
-
-module atomic_unit_l8_w32_int$pbuf_coord$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_coord$0
-
-
-module atomic_unit_l8_w32_int$pbuf_coord$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_coord$1
-
-
-module atomic_unit_l8_w32_int$pbuf_src0$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_src0$0
-
-
-module atomic_unit_l8_w32_int$pbuf_src0$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_src0$1
-
-
-module atomic_unit_l8_w32_int$pbuf_src1$0(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_src1$0
-
-
-module atomic_unit_l8_w32_int$pbuf_src1$1(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$pbuf_src1$1
-
-
-module atomic_unit_l8_w32_int$push_bytes(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_bytes
-
-
-module atomic_unit_l8_w32_int$push_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_data
-
-
-module atomic_unit_l8_w32_int$push_hit$0(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$0
-
-
-module atomic_unit_l8_w32_int$push_hit$1(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$1
-
-
-module atomic_unit_l8_w32_int$push_hit$2(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$2
-
-
-module atomic_unit_l8_w32_int$push_hit$3(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$3
-
-
-module atomic_unit_l8_w32_int$push_hit$4(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$4
-
-
-module atomic_unit_l8_w32_int$push_hit$5(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$5
-
-
-module atomic_unit_l8_w32_int$push_hit$6(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$6
-
-
-module atomic_unit_l8_w32_int$push_hit$7(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$push_hit$7
-
-
 module atomic_unit_l8_w32_int$r_byte_enables(d,q,clock);
     
     // Module arguments
@@ -27158,90 +28389,6 @@ module atomic_unit_l8_w32_int$r_byte_enables(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$r_byte_enables
-
-
-module atomic_unit_l8_w32_int$r_depth(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_depth
-
-
-module atomic_unit_l8_w32_int$r_desc(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 128'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_desc
-
-
-module atomic_unit_l8_w32_int$r_dmask(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_dmask
-
-
-module atomic_unit_l8_w32_int$r_height(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_height
 
 
 module atomic_unit_l8_w32_int$r_line(d,q,clock);
@@ -27263,48 +28410,6 @@ module atomic_unit_l8_w32_int$r_line(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$r_line
 
 
-module atomic_unit_l8_w32_int$r_pred_mask(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_pred_mask
-
-
-module atomic_unit_l8_w32_int$r_slm_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_slm_size
-
-
 module atomic_unit_l8_w32_int$r_space(d,q,clock);
     
     // Module arguments
@@ -27322,214 +28427,6 @@ module atomic_unit_l8_w32_int$r_space(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$r_space
-
-
-module atomic_unit_l8_w32_int$r_surf_array(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_surf_array
-
-
-module atomic_unit_l8_w32_int$r_surf_base(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_surf_base
-
-
-module atomic_unit_l8_w32_int$r_surf_kind(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 3'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_surf_kind
-
-
-module atomic_unit_l8_w32_int$r_surf_levels(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_surf_levels
-
-
-module atomic_unit_l8_w32_int$r_surf_size(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 64'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_surf_size
-
-
-module atomic_unit_l8_w32_int$r_surf_u16(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_surf_u16
-
-
-module atomic_unit_l8_w32_int$r_valid(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  d;
-    output reg  q;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 1'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_valid
-
-
-module atomic_unit_l8_w32_int$r_width(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 32'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$r_width
-
-
-module atomic_unit_l8_w32_int$read_issue_seq(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$read_issue_seq
-
-
-module atomic_unit_l8_w32_int$read_return_seq(clock,clear,load,d,q);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  load;
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) q <= 4'h0;
-       else if (load) q <= d;
-    end
-endmodule // atomic_unit_l8_w32_int$read_return_seq
 
 
 module atomic_unit_l8_w32_int$read_skid(clock,clear,ready,issue,full);
@@ -27798,44 +28695,6 @@ module atomic_unit_l8_w32_int$s_space(d,q,clock);
     end
           
 endmodule // atomic_unit_l8_w32_int$s_space
-
-
-module atomic_unit_l8_w32_int$sel_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$sel_buf
-
-
-module atomic_unit_l8_w32_int$tail_ptr(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit_l8_w32_int$tail_ptr
 
 
 module atomic_unit_l8_w32_int$typed_depth(d,q,clock);
