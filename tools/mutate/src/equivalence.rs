@@ -17,6 +17,13 @@
 //! can differ does the whole design's miter decide (when the limits allow
 //! it: a unit's miter holds some 18,000 flip-flops).
 //!
+//! Between the two: an instance whose parent guarantees more than free
+//! inputs, or reads less than all of its outputs, can have a *context*
+//! (`tools/mutate/contexts/<top>/<instance>.sv`: what the parent drives,
+//! assumed; where it reads, asserted equal, each with its reason). A
+//! combinational instance whose own proof finds a difference is proven
+//! again in its context by Yosys's SAT solver over every input it allows.
+//!
 //! The AIGER model has one implicit clock, so a mutation of a register's
 //! clock pin is never proven here: the kill suite must kill it.
 
@@ -58,6 +65,10 @@ pub enum ProofResult {
     /// for every input sequence (unbounded), or for `depth` cycles after
     /// power-up: so are the design's
     InstanceEquivalent { instance: String, depth: Option<u32> },
+    /// the outputs of the sub-block instance holding the mutation are equal
+    /// wherever its parent reads them, for every input its parent can give
+    /// it (`context`: the file stating both, `tools/mutate/contexts/`)
+    ContextEquivalent { instance: String, context: String },
     /// the instance's outputs differ for the input sequence given (its own
     /// inputs); whether the design's outputs can is not decided
     InstanceDifferent { instance: String, inputs: Vec<String> },
@@ -78,6 +89,9 @@ impl ProofResult {
             ProofResult::InstanceEquivalent { instance, depth: Some(d) } => {
                 format!("equivalent for {d} cycles after power-up (ABC bmc3 on instance `{instance}` alone)")
             }
+            ProofResult::ContextEquivalent { instance, context } => {
+                format!("equivalent (SAT on instance `{instance}` under its parent's guarantees, {context}: every input it can get)")
+            }
             ProofResult::InstanceDifferent { instance, .. } => {
                 format!("unknown (the outputs of instance `{instance}` differ for some inputs; the design's not proven)")
             }
@@ -93,6 +107,7 @@ impl ProofResult {
                 | ProofResult::Equivalent
                 | ProofResult::BoundedEquivalent { .. }
                 | ProofResult::InstanceEquivalent { .. }
+                | ProofResult::ContextEquivalent { .. }
         )
     }
 }
@@ -154,7 +169,12 @@ pub fn prove(p: &Prepared, m: &Mutation, index: usize, limits: ProofLimits) -> R
     std::fs::create_dir_all(&dir).map_err(|e| MutateError::io(&dir, e))?;
     let mut instance_result = None;
     if let Some(instance) = instance_of(&m.cell) {
-        let result = prove_instance(p, m, &dir.join("instance"), instance, limits)?;
+        let mut result = prove_instance(p, m, &dir.join("instance"), instance, limits)?;
+        if let ProofResult::InstanceDifferent { .. } = result {
+            if let Some(r) = prove_in_context(p, m, &dir.join("context"), instance)? {
+                result = r;
+            }
+        }
         if result.is_equivalent() || !limits.whole_design {
             return Ok(Proof { result, seconds: start.elapsed().as_secs_f64() });
         }
@@ -260,6 +280,47 @@ fn prove_instance(p: &Prepared, m: &Mutation, dir: &Path, instance: &str, limits
         Some(other) => other,
         None => ProofResult::Unknown("no answer".into()),
     })
+}
+
+/// The folder of the instances' contexts: `<top>/<instance>.sv`, a module
+/// `context` that instantiates the instance's cut-out module twice (`gold`,
+/// `gate`: the mutated copy), assumes what its parent guarantees about the
+/// instance's inputs and asserts equal outputs wherever the parent reads
+/// them. Each states its argument; a reviewer checks it against the RTL.
+pub fn contexts_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/contexts"))
+}
+
+/// Mutation `m` on a combinational `instance` proven under its parent's
+/// guarantees (`contexts_dir()/<top>/<instance>.sv`), by Yosys's SAT solver
+/// over every input the context allows; None without a context file, or
+/// when the proof finds a difference (the instance's own proof stands).
+fn prove_in_context(p: &Prepared, m: &Mutation, dir: &Path, instance: &str) -> Result<Option<ProofResult>, MutateError> {
+    let file = contexts_dir().join(&p.top).join(format!("{instance}.sv"));
+    if !file.is_file() {
+        return Ok(None);
+    }
+    std::fs::create_dir_all(dir).map_err(|e| MutateError::io(dir, e))?;
+    let mut gate = m.clone();
+    gate.module = "gate".into();
+    let design = p.rtlil.canonicalize().unwrap_or_else(|_| p.rtlil.clone());
+    let script = format!(
+        "read_rtlil {}\nsubmod -name instance c:$flatten\\\\{instance}.*\nrename instance gold\ncopy gold gate\nmutate {}\n\
+         read_verilog -formal {}\nhierarchy -top context\nflatten\nproc\nopt -fast\n\
+         sat -prove-asserts -set-assumes -show-inputs\n",
+        design.display(),
+        gate.apply_args(),
+        file.display()
+    );
+    let log = match yosys(dir, &script, "context") {
+        Ok(()) => std::fs::read_to_string(dir.join("context.log")).unwrap_or_default(),
+        Err(e) => return Ok(Some(ProofResult::Unknown(format!("instance `{instance}` in its context: {e}")))),
+    };
+    if !log.contains("SAT proof finished - no model found: SUCCESS!") {
+        return Ok(None);
+    }
+    let context = format!("tools/mutate/contexts/{}/{instance}.sv", p.top);
+    Ok(Some(ProofResult::ContextEquivalent { instance: instance.to_string(), context }))
 }
 
 /// Runs `yosys-abc -c commands` in `dir`, killed after `timeout`; its output
