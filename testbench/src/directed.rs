@@ -61,6 +61,7 @@ pub fn scripts() -> Vec<DirectedScript> {
         s("near_miss_lines.atom", near_miss_lines(), MemConfig::FAST),
         s("near_miss_lines.atom", near_miss_lines(), random_mem(29)),
         s("float_vectors.atom", float_vectors(), random_mem(37)),
+        s("compare_bits.atom", compare_bits(), random_mem(41)),
         s("small_admitted.atom", small_admitted(), random_mem(3)),
         s("small_rejected.atom", small_rejected(), random_mem(5)),
     ]
@@ -156,6 +157,95 @@ fn float_vectors() -> String {
         }
     }
     text
+}
+
+/// Every bit of the compare-and-swap's equality comparator decides a
+/// compare, and every bit of a swap value reaches memory: for every cas form
+/// and width (PTX global and shared b16..b128, vISA SVM_ATOMIC cmpxchg
+/// 16..64), 8 lanes on one address, in lane order. An even lane compares
+/// equal to the value in memory and swaps in the next full-width pattern; an
+/// odd lane's compare differs from it in exactly one bit, so it must fail.
+/// Four bits per message, every bit of the width. The small builds reject
+/// the widths they do not have.
+fn compare_bits() -> String {
+    // PTX: `atom.cas d, [a], b, c`: memory == b -> c; vISA cmpxchg: memory == src1 -> src0
+    let mut forms: Vec<(String, u32, bool)> = vec![];
+    for space in ["global", "shared"] {
+        for bits in [16u32, 32, 64, 128] {
+            forms.push((format!("atom.{space}.cas.b{bits} (8) d, {{addrs}}, {{cmp}}, {{swap}};"), bits, space == "shared"));
+        }
+    }
+    for (suffix, bits) in [(".16", 16u32), ("", 32), (".64", 64)] {
+        forms.push((format!("SVM_ATOMIC.cmpxchg{suffix} (8) {{addrs}} d {{swap}} {{cmp}}"), bits, false));
+    }
+    let mut text = String::from("slm size 65536\n");
+    for (f, (form, bits, shared)) in forms.iter().enumerate() {
+        let bits = *bits;
+        let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        // full-width patterns: alternating, walking, and hashed bits
+        let mut k = f as u128 * 1000;
+        let mut pattern = move || {
+            k += 1;
+            let hashed = 0x9e37_79b9_7f4a_7c15_f00d_cafe_1234_5678_u128.wrapping_mul(k) ^ (k << 64);
+            let v = match k % 4 {
+                0 => 0x5555_5555_5555_5555_5555_5555_5555_5555,
+                1 => !(1u128 << (k % bits as u128)),
+                2 => 0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa,
+                _ => hashed,
+            };
+            v & mask
+        };
+        let addr = 0x1000 + 0x100 * f as u128;
+        let mut memory = pattern();
+        let space = if *shared { "slm" } else { "mem" };
+        text += &format!("{space}.u64 {addr:#x} = {:#x} {:#x}\n", memory as u64, (memory >> 64) as u64);
+        for group in (0..bits).collect::<Vec<_>>().chunks(4) {
+            let (mut cmp, mut swap) = (vec![], vec![]);
+            for &bit in group {
+                let next = pattern();
+                cmp.push(memory);
+                swap.push(next);
+                memory = next;
+                cmp.push(memory ^ (1u128 << bit));
+                swap.push(pattern());
+            }
+            let addrs = lanes(std::iter::repeat(addr).take(8));
+            text += &form.replace("{addrs}", &addrs).replace("{cmp}", &lanes(cmp)).replace("{swap}", &lanes(swap));
+            text += "\n";
+        }
+        text += &format!("dump {}{addr:#x} 16\n", if *shared { "slm " } else { "" });
+    }
+    text
+}
+
+/// A reset with messages in flight: `before` runs unchecked for `cycles`
+/// cycles, the reset comes, then `after` runs checked from it
+/// ([`crate::session::run_after_reset_in_flight`]).
+#[derive(Clone, Debug)]
+pub struct ResetInFlight {
+    pub before: Program,
+    pub cycles: u64,
+    pub after: Program,
+    pub mem: MemConfig,
+}
+
+/// Resets at several depths into a random script (the first cycles of
+/// the first message; the pipeline full; the in-flight table full, reads
+/// waiting), each followed by another random script of every kind and
+/// family.
+pub fn resets_in_flight() -> Vec<ResetInFlight> {
+    use super::generator::{random_script, GenConfig};
+    let script = |seed: u64| random_script(seed, &GenConfig::every_family(100)).unwrap_or_else(|e| panic!("the generator failed on seed {seed:#x}: {e}")).program;
+    [3u64, 17, 60, 150, 400]
+        .iter()
+        .enumerate()
+        .map(|(k, &cycles)| ResetInFlight {
+            before: script(0x7e5e_7000 + k as u64),
+            cycles,
+            after: script(0x7e5e_7100 + k as u64),
+            mem: random_mem(43 + k as u64),
+        })
+        .collect()
 }
 
 /// The directed script `name` with `mem` (the first of that name).

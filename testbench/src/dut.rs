@@ -286,6 +286,22 @@ fn simulate_model(build: UnitBuild, program: &Program, opts: &RtlOptions, check:
     }
 }
 
+/// [`crate::session::run_after_reset_in_flight`] on `build`'s model.
+pub fn reset_in_flight_on(
+    build: UnitBuild,
+    before: &Program,
+    cycles: u64,
+    program: &Program,
+    opts: &RtlOptions,
+) -> Result<(usize, Simulation), RtlError> {
+    use crate::session::run_after_reset_in_flight as run;
+    match build {
+        UnitBuild::Full => run(new_unit()?, before, cycles, program, opts),
+        UnitBuild::Small => run(VAtomicUnitL8W32Int::new()?, before, cycles, program, opts),
+        UnitBuild::Serial => run(VSerialUnitL8W32Int::new()?, before, cycles, program, opts),
+    }
+}
+
 /// [`crate::directed::run_illegal`] on `build`'s model.
 pub fn run_illegal_on(build: UnitBuild, seed: u64, cases: &[(String, crate::pins::PinRequest)]) -> Result<(), crate::directed::IllegalRunError> {
     match build {

@@ -59,5 +59,5 @@ pub mod session;
 pub mod transaction;
 
 pub use dut::{run_rtl, simulate};
-pub use session::{run_program, RtlError, RtlOptions, Session, Simulation};
+pub use session::{run_after_reset_in_flight, run_program, RtlError, RtlOptions, Session, Simulation};
 pub use memory::MemConfig;

@@ -94,6 +94,12 @@ impl<P: UnitPins> LivePins<P> {
         &mut self.dut
     }
 
+    /// The model, for a session after this one (whatever is in flight
+    /// stays in it: the next session's reset must clear it).
+    pub fn into_dut(self) -> P {
+        self.dut
+    }
+
     /// The outputs of the last cycle sampled.
     pub fn last_outputs(&self) -> &UnitOutputs {
         &self.last.out

@@ -223,6 +223,11 @@ impl<P: UnitPins> Session<P> {
         self.pins.dut_mut()
     }
 
+    /// The model, mid-run or not (see [`run_after_reset_in_flight`]).
+    pub fn into_dut(self) -> P {
+        self.pins.into_dut()
+    }
+
     /// Queues a script message: its pin image, its frame for the monitor,
     /// and (with a scoreboard) its golden execution. Returns its index.
     pub fn issue(&mut self, program: &Program, encoder: &mut Encoder, msg: &Message) -> Result<usize, RtlError> {
@@ -495,6 +500,40 @@ pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, ch
         messages,
         port: session.memory().activity.clone(),
     })
+}
+
+/// Runs `program` on `dut` as [`run_program`] does, after a reset that
+/// comes while `before`'s messages are in flight: `before`'s messages run
+/// unchecked (its memory answering as `opts.mem`, the port contract still watched)
+/// for `cycles` cycles, then the session is dropped mid-run and
+/// `program`'s session resets the unit. A register the reset misses, that
+/// holds a message's state, shows as a mismatch or a contract violation in
+/// `program`: from reset on, the unit must behave as from power-up.
+/// Returns the messages in flight at the reset (issued, not finished) and
+/// `program`'s run.
+pub fn run_after_reset_in_flight<P: UnitPins>(
+    dut: P,
+    before: &Program,
+    cycles: u64,
+    program: &Program,
+    opts: &RtlOptions,
+) -> Result<(usize, Simulation), RtlError> {
+    let mut session = Session::new(dut, &RtlOptions { mem: opts.mem, vcd: None, fst: None }, None)?;
+    let mut encoder = Encoder::new();
+    // messages back to back (memory statements would drain the unit: an
+    // unchecked run needs no memory contents)
+    for msg in before.messages() {
+        if session.cycle() >= cycles {
+            break;
+        }
+        session.issue(before, &mut encoder, msg)?;
+        session.throttle(8)?;
+    }
+    while session.cycle() < cycles {
+        session.step()?;
+    }
+    let in_flight = session.next_index - session.finished().len();
+    Ok((in_flight, run_program(session.into_dut(), program, opts, true)?))
 }
 
 #[cfg(test)]

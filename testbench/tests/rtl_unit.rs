@@ -458,3 +458,29 @@ fn the_alus_directed_float_vectors_run_through_the_unit() {
     let sim = run_checked("float_vectors.atom");
     assert!(sim.messages > 1000, "{} messages", sim.messages);
 }
+
+/// Every bit of the compare-and-swap's equality comparator decides a compare
+/// (a compare one bit off memory fails), every width and cas form.
+#[test]
+fn every_compare_bit_decides_a_cas() {
+    let sim = run_checked("compare_bits.atom");
+    // PTX global and shared b16..b128, vISA cmpxchg 16..64: 4 bits per message
+    assert_eq!(sim.messages, 2 * (16 + 32 + 64 + 128) / 4 + (16 + 32 + 64) / 4);
+}
+
+/// A reset that comes with messages in flight leaves nothing behind: the
+/// next script runs as from power-up (no register that holds a message's
+/// state lacks the reset).
+#[test]
+fn a_reset_with_messages_in_flight_leaves_nothing_behind() {
+    for (k, case) in directed::resets_in_flight().iter().enumerate() {
+        let opts = RtlOptions { mem: case.mem, vcd: None, fst: None };
+        let (in_flight, sim) = atomport_testbench::dut::reset_in_flight_on(UnitBuild::Full, &case.before, case.cycles, &case.after, &opts)
+            .unwrap_or_else(|e| panic!("reset {k} at cycle {}: {e}", case.cycles));
+        assert!(in_flight > 0, "reset {k} at cycle {}: nothing in flight", case.cycles);
+        assert!(sim.mismatch.is_none(), "reset {k} at cycle {}: {:?}", case.cycles, sim.mismatch);
+        assert!(sim.illegal.is_empty(), "reset {k}: {:?}", sim.illegal);
+        assert_eq!(sim.output.results, golden::run(&case.after).results, "reset {k}: results");
+        eprintln!("reset {k} at cycle {} with {in_flight} messages in flight, then {} messages", case.cycles, sim.messages);
+    }
+}

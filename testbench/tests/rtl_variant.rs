@@ -60,6 +60,25 @@ on_both_small_builds!(every_admitted_message_runs_as_on_the_full_unit, every_adm
 on_both_small_builds!(messages_beyond_the_build_are_rejected_and_touch_nothing, messages_beyond_the_build_are_rejected_and_touch_nothing_serial, rejected);
 on_both_small_builds!(seeded_random_regression, seeded_random_regression_serial, random_regression);
 on_both_small_builds!(every_directed_script_agrees, every_directed_script_agrees_serial, every_directed_script);
+on_both_small_builds!(
+    a_reset_with_messages_in_flight_leaves_nothing_behind,
+    a_reset_with_messages_in_flight_leaves_nothing_behind_serial,
+    reset_in_flight
+);
+
+/// A reset with messages in flight: the next script runs as from power-up.
+fn reset_in_flight(build: UnitBuild) {
+    for (k, case) in directed::resets_in_flight().iter().enumerate() {
+        let opts = RtlOptions { mem: case.mem, vcd: None, fst: None };
+        let (in_flight, sim) = atomport_testbench::dut::reset_in_flight_on(build, &case.before, case.cycles, &case.after, &opts)
+            .unwrap_or_else(|e| panic!("reset {k} at cycle {}: {e}", case.cycles));
+        assert!(in_flight > 0, "reset {k} at cycle {}: nothing in flight", case.cycles);
+        assert!(sim.mismatch.is_none(), "reset {k} at cycle {}: {:?}", case.cycles, sim.mismatch);
+        assert_eq!(sim.illegal.len(), sim.rejected.len(), "reset {k}: rsp_error exactly for the rejected");
+        assert_eq!(sim.output.results, golden_for_build(build, &case.after).results, "reset {k}: results");
+        eprintln!("{}: reset {k} at cycle {} with {in_flight} messages in flight, then {} messages", build.name(), case.cycles, sim.messages);
+    }
+}
 
 /// Every directed script (the full unit's too: the build rejects what it
 /// does not admit, and the scoreboard checks that) in lockstep.

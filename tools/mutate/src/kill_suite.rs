@@ -5,7 +5,8 @@
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
-//!   stalls), every directed script of the RTL tests, then every value of
+//!   stalls), every directed script of the RTL tests, resets with messages
+//!   in flight each followed by a checked script, then every value of
 //!   every descriptor byte of the illegal descriptors' base messages that
 //!   the golden decoder refuses (last: the longest item). Each runs in
 //!   lockstep with the golden model: a mismatch, a port-contract violation
@@ -25,13 +26,13 @@ use atomport_core::program::Program;
 use atomport_sim::dynamic::DynLibrary;
 use atomport_sim::SimError;
 use atomport_testbench::alu_stream::{admitted, run_stream, AluStreamError, AluVector};
-use atomport_testbench::directed::{self, IllegalRunError};
+use atomport_testbench::directed::{self, IllegalRunError, ResetInFlight};
 use atomport_testbench::generator::{random_script, GenConfig};
 use atomport_testbench::memory::MemConfig;
 use atomport_testbench::pins::{LanePayload, PinRequest, UnitOutputs, UnitPins};
 use atomport_testbench::regress::script_seed;
 use atomport_testbench::runtime_dut::{RuntimeAlu, RuntimeUnit};
-use atomport_testbench::{alu_vectors, run_program, RtlError, RtlOptions};
+use atomport_testbench::{alu_vectors, run_after_reset_in_flight, run_program, RtlError, RtlOptions};
 
 use super::mutants::SELECT;
 use super::{BlockKind, MutateError};
@@ -79,13 +80,15 @@ enum Item {
     Script { name: String, program: Program, mem: MemConfig, scenario: bool, messages: usize },
     Illegal { name: String, seed: u64, cases: Vec<(String, PinRequest)> },
     Stream { name: String, vectors: Vec<AluVector> },
+    /// a reset with messages in flight, then a script checked from it
+    Reset { name: String, case: ResetInFlight },
 }
 
 impl Item {
     fn name(&self) -> String {
         match self {
             Item::Script { name, .. } | Item::Stream { name, .. } => name.clone(),
-            Item::Illegal { name, .. } => name.clone(),
+            Item::Illegal { name, .. } | Item::Reset { name, .. } => name.clone(),
         }
     }
 }
@@ -159,6 +162,9 @@ impl KillSuite {
                     let messages = program.messages().count();
                     items.push(Item::Script { name: format!("directed {} (memory seed {})", d.name, d.mem.seed), program, mem: d.mem, scenario: false, messages });
                 }
+                for (k, case) in directed::resets_in_flight().into_iter().enumerate() {
+                    items.push(Item::Reset { name: format!("reset {k} in flight at cycle {}", case.cycles), case });
+                }
                 // last: some 19,000 requests, run only by the mutants nothing before kills
                 items.push(Item::Illegal { name: "descriptor byte sweep".into(), seed: 23, cases: directed::descriptor_byte_sweep() });
             }
@@ -178,6 +184,10 @@ impl KillSuite {
                 }
                 Item::Illegal { cases, .. } => s.illegal_requests += cases.len(),
                 Item::Stream { vectors, .. } => s.vectors += vectors.len(),
+                Item::Reset { case, .. } => {
+                    s.scripts += 1;
+                    s.messages += case.after.messages().count();
+                }
             }
         }
         s
@@ -240,6 +250,17 @@ impl KillSuite {
                     Err(e @ (IllegalRunError::Mismatch(_) | IllegalRunError::NotFlagged { .. })) => {
                         Ok((kill(KillReason::Mismatch, e.to_string()), None))
                     }
+                }
+            }
+            Item::Reset { case, .. } => {
+                let unit = RuntimeUnit::new(lib, self.config, self.element_allowance, Some((SELECT, select))).map_err(model_error)?;
+                let opts = RtlOptions { mem: case.mem, vcd: None, fst: None };
+                match run_after_reset_in_flight(unit, &case.before, case.cycles, &case.after, &opts) {
+                    Ok((_, sim)) => match sim.mismatch {
+                        Some(m) => Ok((kill(KillReason::Mismatch, m.to_string()), None)),
+                        None => Ok((None, None)),
+                    },
+                    Err(e) => Ok((rtl_kill(e, &kill)?, None)),
                 }
             }
             Item::Script { program, mem, scenario, .. } => {
