@@ -516,11 +516,12 @@ impl Gen<'_> {
     /// still meet on one texel.
     fn coord(&mut self, dim: u32, oob: f64) -> u32 {
         if self.rng.gen_bool(oob) {
-            if self.rng.gen_bool(0.25) {
+            // (a dimension with bit 31 set leaves no bit to alias with)
+            if self.rng.gen_bool(0.25) && dim < 1 << 31 {
                 let c = self.rng.gen_range(0..dim.max(1));
                 self.alias_past(c.into(), dim.into(), 32) as u32
             } else {
-                dim + self.rng.gen_range(0..3)
+                dim.saturating_add(self.rng.gen_range(0..3))
             }
         } else if dim > LARGE_DIM.start() / 2 && self.rng.gen_bool(0.5) {
             self.rng.gen_range(0..4)
@@ -543,6 +544,37 @@ impl Gen<'_> {
             }
         } else {
             self.rng.gen_range(1..=small)
+        }
+    }
+
+    /// Now and then one dimension of `t` from the whole 32-bit field (a
+    /// power of two or any value past 2^19, so the registers' upper bits and
+    /// the walk's products see them), when the surface still fits the 64-bit
+    /// address space with room for its levels; else `t` as it is.
+    fn huge_dim(&mut self, t: TypedSurface) -> TypedSurface {
+        if !self.surface_rng.gen_bool(0.15) {
+            return t;
+        }
+        let value = if self.surface_rng.gen_bool(0.5) {
+            1u32 << self.surface_rng.gen_range(19..=31)
+        } else {
+            self.surface_rng.gen_range(1u32 << 19..=u32::MAX)
+        };
+        let mut huge = t;
+        match (t.kind, self.surface_rng.gen_range(0..3)) {
+            (TypedKind::D3, 1) => huge.height = value,
+            (TypedKind::D3, 2) => huge.depth = value,
+            (TypedKind::D2 | TypedKind::D2Array, 1) => huge.height = value,
+            (TypedKind::D1Array | TypedKind::D2Array, 2) => huge.array = value,
+            _ => huge.width = value,
+        }
+        let elem = if t.format == TypedFormat::U16 { 2u128 } else { 4 };
+        // every level after the first is at most as big as the first
+        let bytes = huge.width as u128 * huge.height as u128 * huge.depth as u128 * huge.array as u128 * elem * huge.levels as u128;
+        if t.base as u128 + bytes < 1u128 << 64 {
+            huge
+        } else {
+            t
         }
     }
 
@@ -725,6 +757,7 @@ impl Gen<'_> {
                     levels: if self.surface_rng.gen_bool(0.1) { self.surface_rng.gen_range(4..=MAX_LEVELS) } else { t.levels },
                     ..t
                 };
+                let t = self.huge_dim(t);
                 let name = ["1d", "1d_array", "2d", "2d_array", "3d"][kind as usize];
                 let mut line = format!("surface {number} {name} base={:#x} width={}", t.base, t.width);
                 if matches!(kind, TypedKind::D2 | TypedKind::D2Array | TypedKind::D3) {
@@ -849,6 +882,28 @@ pub fn kind_counts(program: &Program) -> [(atomport_core::message::MsgKind, usiz
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Typed surfaces' dimensions reach the 32-bit field's top bits (the
+    /// unit's dimension registers and the typed walk's products see them),
+    /// and scripts with them parse (the surface fits the address space).
+    #[test]
+    fn typed_dimensions_reach_the_top_of_their_field() {
+        let mut any = 0u32;
+        let mut huge = 0;
+        for seed in 0..40 {
+            let g = random_script(seed, &GenConfig::every_family(20)).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            for s in g.program.surfaces.values() {
+                if let atomport_core::program::Surface::Typed(t) = s {
+                    for d in [t.width, t.height, t.depth, t.array] {
+                        any |= d;
+                        huge += (d >= 1 << 19) as usize;
+                    }
+                }
+            }
+        }
+        assert!(any >> 28 == 0xf, "dimension bits seen: {any:#x}");
+        assert!(huge >= 20, "{huge} dimensions past 2^19");
+    }
 
     #[test]
     fn scripts_parse_back_to_the_generated_messages_and_cover_every_kind() {
