@@ -777,8 +777,10 @@ pub fn descriptor_flips() -> Vec<(String, PinRequest)> {
 /// Every value of every descriptor byte of [`illegal_base`]'s messages, one
 /// byte changed at a time, that the golden decoder refuses, named by kind,
 /// byte and value: each field's every code beside otherwise legal fields,
-/// so each refusal is the one broken field's (about 19,000 requests; a
-/// superset of [`descriptor_flips`]). A value the decoder takes is another
+/// so each refusal is the one broken field's (a superset of
+/// [`descriptor_flips`]); and for PTX every pair of Op, Type and Space
+/// codes the decoder refuses (which types and spaces an op takes is a
+/// table: a wrong row shows only with both changed). A value the decoder takes is another
 /// legal message, left to the random regressions.
 pub fn descriptor_byte_sweep() -> Vec<(String, PinRequest)> {
     let program = illegal_base();
@@ -795,6 +797,33 @@ pub fn descriptor_byte_sweep() -> Vec<(String, PinRequest)> {
                 changed.desc = u128::from_le_bytes(bytes);
                 if !golden_takes(changed.desc) {
                     cases.push((format!("{kind} descriptor byte {byte} = {value:#04x}"), changed));
+                }
+            }
+        }
+        // PTX's Op, Type and Space fields each sit in a byte of their own, and
+        // which types and spaces an op takes is a table: every pair of codes
+        // of two of those fields (both changed), that the golden decoder refuses
+        if msg.kind() == atomport_isa::MsgKind::PtxAtom {
+            // Op (bits 0..3, the cache-hint bit 5), Type (0..3, vector 4..5), Space (0..2)
+            let fields: [(usize, Vec<u8>); 3] = [
+                (1, (0..16u8).flat_map(|op| [op, op | 0x20]).collect()),
+                (2, (0..64u8).collect()),
+                (3, (0..8u8).collect()),
+            ];
+            let bytes = req.desc.to_le_bytes();
+            for (i, (a, a_values)) in fields.iter().enumerate() {
+                for (b, b_values) in &fields[i + 1..] {
+                    for &va in a_values.iter().filter(|&&v| v != bytes[*a]) {
+                        for &vb in b_values.iter().filter(|&&v| v != bytes[*b]) {
+                            let mut changed = req.clone();
+                            let mut d = bytes;
+                            (d[*a], d[*b]) = (va, vb);
+                            changed.desc = u128::from_le_bytes(d);
+                            if !golden_takes(changed.desc) {
+                                cases.push((format!("{kind} descriptor bytes {a} = {va:#04x}, {b} = {vb:#04x}"), changed));
+                            }
+                        }
+                    }
                 }
             }
         }

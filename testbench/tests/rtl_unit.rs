@@ -141,6 +141,9 @@ fn every_descriptor_byte_value_the_golden_decoder_refuses_ends_in_error() {
     // at a time (the mutation kill suite's sweep)
     let cases = directed::descriptor_byte_sweep();
     assert!(cases.len() > 10_000, "{} byte values", cases.len());
+    let pairs = cases.iter().filter(|(name, _)| name.contains("bytes 1 = ")).count();
+    assert!(pairs > 1_000, "{pairs} PTX Op x Type / Space pairs");
+    eprintln!("{} requests, {pairs} of them PTX Op x Type / Space pairs", cases.len());
     for build in [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial] {
         run_illegal_on(build, 23, &cases).unwrap_or_else(|e| panic!("{build:?}: descriptor byte sweep: {e}"));
     }

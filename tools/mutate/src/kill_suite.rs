@@ -165,7 +165,7 @@ impl KillSuite {
                 for (k, case) in directed::resets_in_flight().into_iter().enumerate() {
                     items.push(Item::Reset { name: format!("reset {k} in flight at cycle {}", case.cycles), case });
                 }
-                // last: some 19,000 requests, run only by the mutants nothing before kills
+                // last: some 20,000 requests, run only by the mutants nothing before kills
                 items.push(Item::Illegal { name: "descriptor byte sweep".into(), seed: 23, cases: directed::descriptor_byte_sweep() });
             }
         }
