@@ -275,8 +275,14 @@ def sby_text(t, rtl, env):
         # abstraction: a cut block's outputs become free in every cycle
         # (every behaviour of the real block is among them: sound for
         # these safety properties)
+        # (a name: a block's cells; "w:NAME": one wire of the unit, its
+        # driver cut, e.g. a register's output where its block also holds
+        # a control bit)
         for sel in t["cut"]:
-            lines.append(f"cutpoint c:dut.{sel}.*")
+            if sel.startswith("w:"):
+                lines.append(f"cutpoint w:dut.{sel[2:]}")
+            else:
+                lines.append(f"cutpoint c:dut.{sel}.*")
         # the unit's power-up values go: the reset must bring it up
         lines.append("setattr -unset init w:dut.*")
         lines.append("prep -top unit_props")
