@@ -338,11 +338,16 @@ def sby_text(t, rtl, env):
         # (a name: a block's cells; "w:NAME": one wire of the unit, its
         # driver cut, e.g. a register's output where its block also holds
         # a control bit)
+        # (a block's cells after flatten: those with a name of their own,
+        # dut.BLOCK.NAME, and the rest, $flatten\dut.\BLOCK.$...: a
+        # register block's flip-flop is one of these; `?` stands for the
+        # backslash)
         for sel in t["cut"]:
             if sel.startswith("w:"):
                 lines.append(f"cutpoint w:dut.{sel[2:]}")
             else:
-                lines.append(f"cutpoint c:dut.{sel}.*")
+                flat = "dut.?" + sel.replace(".", ".?")
+                lines.append(f"cutpoint c:dut.{sel}.* c:$flatten?{flat}.*")
         # the unit's power-up values go: the reset must bring it up
         lines.append("setattr -unset init w:dut.*")
         lines.append("prep -top unit_props")
