@@ -11,8 +11,8 @@
                                         deliberately broken copy)
 
 Each task is one property (with its helper invariants) of one block in one
-mode: `prove` (unbounded: k-induction with smtbmc + yices, or PDR with abc
-pdr), `bmc` (bounded to a depth, abc bmc3), `cover` (every cover statement of the property reached).
+mode: `prove` (unbounded: k-induction with smtbmc + yices, PDR with abc
+pdr, or k-induction with a smtbmc base case and ABC's `ind` step), `bmc` (bounded to a depth, abc bmc3), `cover` (every cover statement of the property reached).
 A sby file per task is written under target/formal/work/, then run; the
 table (property, block, mode, depth, time, result) is printed and written
 to target/formal/results.md, JUnit XML to target/formal/junit.xml. A
