@@ -179,7 +179,11 @@ TASKS = [
     task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
     task("ordering_pairs", PIPELINED, "bmc", 40, ["CHECK_ORDERING", "ORDERING_PAIRS"], cut=["alu"] + PIPELINED_DATA,
          timeout=PIPE_SECONDS),
-    task("ordering_old", PIPELINED, "bmc", 40, ["CHECK_ORDERING", "ORDERING_OLD"], cut=["alu"], timeout=PIPE_SECONDS),
+    # (no ALU cut: this build forwards an atomic's new value, the ALU's
+    # output, as the old value of the next atomic on its element; with the
+    # ALU's outputs free in every cycle the forwarded and the written value
+    # differ, a counterexample at step 17 the real ALU cannot give)
+    task("ordering_old", PIPELINED, "bmc", 40, ["CHECK_ORDERING", "ORDERING_OLD"], timeout=PIPE_SECONDS),
     # every cover of the pipelined build's properties, on ENV_SMALL (a cover
     # reached under more assumptions is reached)
     task("all", PIPELINED, "cover", 30, ["CHECK_RD_HOLD", "CHECK_WR_HOLD", "CHECK_NO_ORPHAN", "CHECK_RESET_QUIET",
