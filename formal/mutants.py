@@ -133,7 +133,8 @@ def main():
         os.makedirs(bug_dir, exist_ok=True)
         copy = os.path.join(bug_dir, os.path.basename(src))
         run.write_whole(copy, text.replace(old, new))
-        t = dict(next(t for t in run.TASKS if t["name"] == task_name))
+        proof = next(t for t in run.TASKS if t["name"] == task_name)
+        t = dict(proof)
         # a trace from reset: the same property bounded (a bounded task to
         # its own depth: progress needs GAP cycles and more), without the
         # helper invariants (they serve the induction; the property itself
@@ -155,6 +156,15 @@ def main():
             good_rtl = [src] + [os.path.join(run.ROOT, f) for f in run.BLOCKS[block].get("files", [])[1:]]
             good = replay_on_good(os.path.join(run.OUT, "work", t["name"]), good_rtl,
                                   os.path.join(bug_dir, task_name + ".good.vcd"), env)
+        if run.is_kind(proof):
+            # a proof by ABC's induction: the proof itself, helper invariants,
+            # cuts and all, must not come out proven on the broken copy
+            # (its base case is too short for this trace: the step fails)
+            pt = dict(proof, name=f"bug_{name}.{task_name}.proof")
+            print(f"mutants:   the proof itself ({run.depth_text(dict(task=pt))}) on the broken copy ...", flush=True)
+            pres = run.run_task(pt, rtl, env)
+            print(f"mutants:   proof: {run.result_text(dict(pres, task=pt))} ({pres['seconds']:.0f} s)", flush=True)
+            caught = caught and pres["status"] != "PASS"
         print(f"mutants:   {'caught' if caught else 'NOT caught'} ({res['status']} in {res['seconds']:.0f} s"
               + (f"; {res['detail']}" if res["detail"] else "") + ")"
               + (f"; counterexample {os.path.relpath(cex, run.ROOT)}" if cex else "")

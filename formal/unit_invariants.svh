@@ -10,11 +10,9 @@
     always @* if (boot >= 2'd2) inv_write_stage: assert (!probe_w_writes || probe_w_valid);
 `ifdef CHECK_NO_ORPHAN
     // (the small build only: an integer build's X2 feeds W; run.py connects
-    // these probes for unit_l8_w32_int's no_orphan.) An induction of
-    // no_orphan on the pipelined build, not closed: with these the base
-    // case passes and yices had not decided the induction step after 6
-    // minutes (each earlier gap showed as a counterexample within a
-    // minute). The bounded run checks them along with the property.
+    // these probes for unit_l8_w32_int's no_orphan.) With these, no_orphan
+    // on the pipelined build is 2-inductive: ABC's ind proves the step
+    // (run.py engine "abc ind"; yices on the SMT model does not decide it).
     // the stages' valid flags and whether each holds a message's last
     // operation (its last lane in N and I, the operation with msg_last from
     // T on), the table's entries, the write skid's waiting write
