@@ -77,7 +77,7 @@ PIPELINED_PROBES = {"probe_reset_q": "reset_q$q", "probe_w_valid": "execute.w_va
 # the small pipelined build's message and read counts (unit_invariants.svh, CHECK_NO_ORPHAN)
 PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
     "probe_r_valid": "front.r_valid$q", "probe_d_valid": "front.d_valid$q", "probe_n_valid": "front.n_valid$q",
-    "probe_n_last": "front.n_last_lane$q", "probe_i_valid": "i_valid$q", "probe_i_last": "i_last_lane$q",
+    "probe_n_last": "front.n_last_lane$q", "probe_i_valid": "issue.i_valid$q", "probe_i_last": "issue.i_last_lane$q",
     "probe_t_valid": "address.t_valid$q", "probe_t_last": "address.t_msg_last$q", "probe_l_valid": "address.l_valid$q",
     "probe_l_last": "address.l_msg_last$q", "probe_a_valid": "address.a_valid$q", "probe_a_last": "address.a_msg_last$q",
     "probe_x_valid": "execute.x_valid$q", "probe_x_last": "execute.x_msg_last$q", "probe_x2_valid": "execute.x2_valid$q",
@@ -87,7 +87,7 @@ PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
     **{f"probe_ent_last[{k}]": f"inflight.ent_msg_last${k}$q" for k in range(8)},
     "probe_read_issue": "inflight.read_issue_seq$q", "probe_read_return": "inflight.read_return_seq$q", "probe_occupancy": "inflight.occupancy$q",
     "probe_head_ptr": "inflight.head_ptr$q", "probe_tail_ptr": "inflight.tail_ptr$q", "probe_head_next_ptr": "inflight.head_next_ptr$q",
-    "probe_n_marker": "front.n_marker$q", "probe_i_marker": "i_marker$q",
+    "probe_n_marker": "front.n_marker$q", "probe_i_marker": "issue.i_marker$q",
     "probe_t_error": "address.t_error$q", "probe_l_error": "address.l_error$q", "probe_a_error": "address.a_error$q",
     "probe_x_error": "execute.x_error$q", "probe_x2_error": "execute.x2_error$q", "probe_w_error": "execute.w_error$q",
     "probe_s_error": "write_skid.wait_error",
