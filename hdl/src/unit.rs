@@ -91,6 +91,7 @@
 //! | AddressPipe    | unit/address.rs | the address pipeline's stage registers, T, L, A, with BoundsCheck, AddrMul, AddrFinish |
 //! | FrontStages    | unit/front.rs   | the front end's stage registers, R, D (with MessageDecoder), N, and the payload buffers |
 //! | IssueStage     | unit/issue.rs   | the issue stage I: its lane, the message's `ctx_*` fields, element stepping, the typed walk |
+//! | MemoryPorts    | unit/ports.rs   | the read and write skids, the write on the port, the lane's result and observation |
 //! | InflightTable  | unit/inflight.rs | the in-flight table: entries, head registers, hazard flags, forwarding pushes, read return |
 //! | ExecutePipe    | unit/execute.rs | the execute pipeline's stage registers, X..W, and their advance |
 
@@ -98,9 +99,8 @@ use rust_hdl::prelude::*;
 
 use crate::alu::AtomicAlu;
 use crate::at_most_two::AtMostTwo;
-use crate::head_select::{HeadSelect, ENTRY_KIND_BITS, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
+use crate::head_select::{HeadSelect, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::lane_select::LaneSelect;
-use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::state_reg::StateReg;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SURF_KIND_BITS, WORD_BITS};
 use crate::word_join::WORDS;
@@ -110,12 +110,14 @@ mod execute;
 mod front;
 mod inflight;
 mod issue;
+mod ports;
 
 use address::AddressPipe;
 use front::FrontStages;
 use execute::ExecutePipe;
 use inflight::InflightTable;
 use issue::IssueStage;
+use ports::MemoryPorts;
 use atomport_isa::UnitConfig;
 
 
@@ -228,25 +230,8 @@ pub struct AtomicUnit {
     write_align: WriteAlign,
     alu: AtomicAlu,
 
-    // ---- the memory ports' skid registers ----
-    /// the read/write ports' handshake state (the only logic reading the readies)
-    read_skid: ReadSkid,
-    write_skid: WriteSkid,
-    /// a read the memory has not accepted yet (`read_skid.full`): on the port from here
-    r_line: DFF<Bits<ADDR_BITS>>,
-    r_space: DFF<Bit>,
-    r_byte_enables: DFF<Bits<LINE_BYTES>>,
-    /// the last write to leave W, with its operation's observation: loaded
-    /// with every such write, held while the memory refuses it
-    /// (`write_skid.full`: on the port from here); `obs_*` are these registers
-    s_line: DFF<Bits<ADDR_BITS>>,
-    s_space: DFF<Bit>,
-    s_data: DFF<Bits<LINE_BITS>>,
-    s_byte_enables: DFF<Bits<LINE_BYTES>>,
-    s_lane: DFF<Bits<LANE_BITS>>,
-    s_elem: DFF<Bits<ELEM_BITS>>,
-    s_old: DFF<Bits<LINE_BITS>>,
-    s_new: DFF<Bits<LINE_BITS>>,
+    // ---- memory ports: skids, the write on the port, results (unit/ports.rs) ----
+    ports: MemoryPorts,
 
     // ---- input registers ----
     /// `reset`, registered: the unit's logic resets from it
@@ -265,15 +250,7 @@ pub struct AtomicUnit {
     // ---- execute pipeline: X, X2, X3, X4, W (unit/execute.rs) ----
     execute: ExecutePipe,
 
-    // ---- result registers ----
-    /// the lane's result so far (PTX vectors: elements joined)
-    result_acc: DFF<Bits<LINE_BITS>>,
-    rsp_valid_r: DFF<Bit>,
-    rsp_lane_r: DFF<Bits<LANE_BITS>>,
-    rsp_data_r: DFF<Bits<LINE_BITS>>,
-
     // ---- constants ----
-    kind_no_memory: Constant<Bits<ENTRY_KIND_BITS>>,
     kind_read_modify_write: Constant<Bits<ENTRY_KIND_BITS>>,
     /// what this build has (`AtomicUnit::new`): the lanes and the data bits
     /// built; masking with them makes the rest constant, and synthesis
@@ -283,10 +260,6 @@ pub struct AtomicUnit {
     /// the float ops are built: X3 and X4 (float stages 3 and 4) are in the
     /// pipeline; without them W takes X2's operation and X3/X4 are unread
     fp_built: Constant<Bit>,
-    zero_line: Constant<Bits<LINE_BITS>>,
-    /// bit offsets and result shifts are byte multiples: masking the low
-    /// 3 bits to constant zeros lets synthesis build byte shifters
-    byte_aligned: Constant<Bits<7>>,
 
     // ---- select locals (named for waveforms) ----
     sel_valid: Signal<Local, Bit>,
@@ -319,21 +292,6 @@ pub struct AtomicUnit {
     /// the execute / write stage takes a new operation this cycle
     x_free: Signal<Local, Bit>,
     w_free: Signal<Local, Bit>,
-    w_is_rmw: Signal<Local, Bit>,
-    w_has_result: Signal<Local, Bit>,
-    write_data: Signal<Local, Bits<LINE_BITS>>,
-    /// the write stage's operation leaves W this cycle (the write skid
-    /// register is empty; its write, if any, is on the port)
-    retire: Signal<Local, Bit>,
-    /// a write is on the memory port: the skid register's, or the write stage's
-    port_write: Signal<Local, Bit>,
-    /// that write
-    port_line: Signal<Local, Bits<ADDR_BITS>>,
-    port_space: Signal<Local, Bit>,
-    port_data: Signal<Local, Bits<LINE_BITS>>,
-    port_byte_enables: Signal<Local, Bits<LINE_BYTES>>,
-    result_value: Signal<Local, Bits<LINE_BITS>>,
-    result_joined: Signal<Local, Bits<LINE_BITS>>,
 }
 
 fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
@@ -418,34 +376,15 @@ impl AtomicUnit {
             execute: ExecutePipe::new(config.fp),
             inflight: InflightTable::new(config.fp),
             address: Default::default(),
-            read_skid: Default::default(),
-            write_skid: Default::default(),
-            r_line: Default::default(),
-            r_space: Default::default(),
-            r_byte_enables: Default::default(),
-            s_line: Default::default(),
-            s_space: Default::default(),
-            s_data: Default::default(),
-            s_byte_enables: Default::default(),
-            s_lane: Default::default(),
-            s_elem: Default::default(),
-            s_old: Default::default(),
-            s_new: Default::default(),
+            ports: Default::default(),
             reset_q: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),
             left_few: Default::default(),
-            result_acc: Default::default(),
-            rsp_valid_r: Default::default(),
-            rsp_lane_r: Default::default(),
-            rsp_data_r: Default::default(),
-            kind_no_memory: constant(ENTRY_NO_MEMORY as u64),
             kind_read_modify_write: constant(ENTRY_READ_MODIFY_WRITE as u64),
             lanes_built: constant(config.lane_mask() as u64),
             data_built: Constant::new(config.data_mask().to_bits()),
             fp_built: Constant::new(config.fp),
-            zero_line: constant(0),
-            byte_aligned: constant(0x78),
             sel_valid: Default::default(),
             d_free: Default::default(),
             sel_marker: Default::default(),
@@ -462,17 +401,6 @@ impl AtomicUnit {
             head_enters: Default::default(),
             x_free: Default::default(),
             w_free: Default::default(),
-            w_is_rmw: Default::default(),
-            w_has_result: Default::default(),
-            write_data: Default::default(),
-            retire: Default::default(),
-            port_write: Default::default(),
-            port_line: Default::default(),
-            port_space: Default::default(),
-            port_data: Default::default(),
-            port_byte_enables: Default::default(),
-            result_value: Default::default(),
-            result_joined: Default::default(),
         }
     }
 }
@@ -485,22 +413,7 @@ impl Logic for AtomicUnit {
             clock,
             issue_state,
             lanes_left,
-            left_few,
-            result_acc,
-            rsp_valid_r,
-            rsp_lane_r,
-            rsp_data_r,
-            r_line,
-            r_space,
-            r_byte_enables,
-            s_line,
-            s_space,
-            s_data,
-            s_byte_enables,
-            s_lane,
-            s_elem,
-            s_old,
-            s_new
+            left_few
         );
 
         // the reset goes into a register first (wiring only: no path from
@@ -581,7 +494,7 @@ impl Logic for AtomicUnit {
         // pipeline moves with the execute stages (all move when the write
         // stage is free).
         self.alu.clock.next = self.clock.val();
-        self.alu.pipe_advance.next = !self.write_skid.full.val();
+        self.alu.pipe_advance.next = !self.ports.write_full.val();
         // (op, type, ftz and operands of the head entering X: the ALU's
         // operand stage registers them with X, on the same `pipe_advance`)
         self.alu.op.next = self.head_select.alu_op.val();
@@ -606,75 +519,55 @@ impl Logic for AtomicUnit {
         self.alu.src0.next = self.inflight.head_src0.val() & self.data_built.val();
         self.alu.src1.next = self.inflight.head_src1.val() & self.data_built.val();
 
-        // ================= write stage: write, retire, forward, result =================
-        self.w_is_rmw.next = self.execute.w_kind_q.val() == self.kind_read_modify_write.val();
-        self.write_data.next = self.write_align.data.val();
-        // The write stage's operation leaves whenever the write skid
-        // register is empty (`w_free`: the execute stages move with it); its
-        // write, if any, is on the port in that cycle, and waits in the skid
-        // register (`s_*`) if the memory does not accept it, holding the
-        // pipeline until it is accepted (`WriteSkid`, the only logic that
-        // reads `mem_wr_ready`).
-        self.w_free.next = !self.write_skid.full.val();
+        // ================= write stage: write, retire, result (`MemoryPorts`) =================
+        // The write stage's operation leaves whenever the write skid register
+        // is empty (`w_free`: the execute stages move with it); a refused
+        // write waits in the skid and holds the pipeline until accepted.
+        self.w_free.next = !self.ports.write_full.val();
         self.x_free.next = self.w_free.val();
-        self.retire.next = (self.execute.w_valid_q.val() & self.w_free.val()) & !self.reset_q.q.val();
-        self.write_skid.clock.next = self.clock.val();
-        self.write_skid.clear.next = self.reset_q.q.val();
-        self.write_skid.ready.next = self.mem_wr_ready.val();
-        self.write_skid.leave.next = self.retire.val();
-        self.write_skid.leave_writes.next = self.execute.w_writes_q.val();
-        self.write_skid.leave_last.next = self.execute.w_msg_last_q.val();
-        self.write_skid.leave_error.next = self.execute.w_error_q.val();
-        self.write_skid.leave_rmw.next = self.w_is_rmw.val();
-        if self.retire.val() & self.execute.w_writes_q.val() {
-            self.s_line.d.next = self.execute.w_line_q.val();
-            self.s_space.d.next = self.execute.w_space_q.val();
-            self.s_data.d.next = self.write_data.val();
-            self.s_byte_enables.d.next = self.execute.w_byte_enables_q.val();
-            self.s_lane.d.next = self.execute.w_lane_q.val();
-            self.s_elem.d.next = self.execute.w_elem_q.val();
-            self.s_old.d.next = self.execute.w_old_q.val();
-            self.s_new.d.next = self.execute.w_new_q.val();
-        }
-        self.port_write.next = self.write_skid.full.val() | (self.execute.w_writes_q.val() & !self.reset_q.q.val());
-        self.port_line.next = self.execute.w_line_q.val();
-        self.port_space.next = self.execute.w_space_q.val();
-        self.port_data.next = self.write_data.val();
-        self.port_byte_enables.next = self.execute.w_byte_enables_q.val();
-        if self.write_skid.full.val() {
-            self.port_line.next = self.s_line.q.val();
-            self.port_space.next = self.s_space.q.val();
-            self.port_data.next = self.s_data.q.val();
-            self.port_byte_enables.next = self.s_byte_enables.q.val();
-        }
-        self.mem_wr_valid.next = self.port_write.val();
-        self.mem_wr_addr.next = self.port_line.val();
-        self.mem_wr_space.next = self.port_space.val();
-        self.mem_wr_data.next = self.port_data.val();
-        self.mem_wr_be.next = self.port_byte_enables.val();
-
-        // The lane's result: old value (new for PREDEC), 0 when out of
-        // bounds; PTX vector elements are joined into one result.
-        self.w_has_result.next = self.w_is_rmw.val() | (self.execute.w_kind_q.val() == self.kind_no_memory.val());
-        self.result_value.next = self.zero_line.val();
-        if self.w_is_rmw.val() {
-            self.result_value.next = self.execute.w_ret_q.val();
-        }
-        self.result_joined.next = self.result_value.val() << (self.execute.w_result_shift_q.val() & self.byte_aligned.val());
-        if !self.execute.w_result_first_q.val() {
-            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.execute.w_result_shift_q.val() & self.byte_aligned.val()));
-        }
-        if self.retire.val() & self.w_has_result.val() {
-            self.result_acc.d.next = self.result_joined.val();
-        }
-        self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.execute.w_result_last_q.val();
-        self.rsp_lane_r.d.next = self.execute.w_lane_q.val();
-        self.rsp_data_r.d.next = self.result_joined.val();
-        // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
-        // (`WriteSkid`, registered). The observed operation is in the skid
-        // registers `s_*` in the cycle after: they load every write leaving
-        // W, and hold a refused one until it is accepted (no W write leaves
-        // meanwhile), so `obs_*` are those registers, with no mux.
+        self.ports.clock.next = self.clock.val();
+        self.ports.reset.next = self.reset_q.q.val();
+        self.ports.mem_rd_ready.next = self.mem_rd_ready.val();
+        self.ports.mem_wr_ready.next = self.mem_wr_ready.val();
+        self.ports.a_line.next = self.address.a_line_q.val();
+        self.ports.a_space.next = self.address.a_space_q.val();
+        self.ports.a_byte_enables.next = self.address.a_byte_enables_q.val();
+        self.ports.w_valid.next = self.execute.w_valid_q.val();
+        self.ports.w_kind.next = self.execute.w_kind_q.val();
+        self.ports.w_writes.next = self.execute.w_writes_q.val();
+        self.ports.w_line.next = self.execute.w_line_q.val();
+        self.ports.w_space.next = self.execute.w_space_q.val();
+        self.ports.w_byte_enables.next = self.execute.w_byte_enables_q.val();
+        self.ports.w_data.next = self.write_align.data.val();
+        self.ports.w_new.next = self.execute.w_new_q.val();
+        self.ports.w_ret.next = self.execute.w_ret_q.val();
+        self.ports.w_old.next = self.execute.w_old_q.val();
+        self.ports.w_lane.next = self.execute.w_lane_q.val();
+        self.ports.w_elem.next = self.execute.w_elem_q.val();
+        self.ports.w_result_shift.next = self.execute.w_result_shift_q.val();
+        self.ports.w_result_first.next = self.execute.w_result_first_q.val();
+        self.ports.w_result_last.next = self.execute.w_result_last_q.val();
+        self.ports.w_msg_last.next = self.execute.w_msg_last_q.val();
+        self.ports.w_error.next = self.execute.w_error_q.val();
+        self.mem_rd_valid.next = self.ports.mem_rd_valid.val();
+        self.mem_rd_addr.next = self.ports.mem_rd_addr.val();
+        self.mem_rd_space.next = self.ports.mem_rd_space.val();
+        self.mem_rd_be.next = self.ports.mem_rd_be.val();
+        self.mem_wr_valid.next = self.ports.port_write.val();
+        self.mem_wr_addr.next = self.ports.port_line.val();
+        self.mem_wr_space.next = self.ports.port_space.val();
+        self.mem_wr_data.next = self.ports.port_data.val();
+        self.mem_wr_be.next = self.ports.port_byte_enables.val();
+        self.rsp_valid.next = self.ports.rsp_valid.val();
+        self.rsp_lane.next = self.ports.rsp_lane.val();
+        self.rsp_data.next = self.ports.rsp_data.val();
+        self.rsp_done.next = self.ports.rsp_done.val();
+        self.rsp_error.next = self.ports.rsp_error.val();
+        self.obs_valid.next = self.ports.obs_valid.val();
+        self.obs_lane.next = self.ports.obs_lane.val();
+        self.obs_elem.next = self.ports.obs_elem.val();
+        self.obs_old.next = self.ports.obs_old.val();
+        self.obs_new.next = self.ports.obs_new.val();
 
         // ================= table head -> execute stage =================
         // The head leaves the table when its read data is back (or it has no
@@ -715,16 +608,6 @@ impl Logic for AtomicUnit {
         self.execute.alu_new_cond.next = self.alu.new_cond.val();
         self.execute.alu_ret.next = self.alu.ret_value.val();
         self.execute.alu_float_value.next = self.alu.float_value.val();
-        self.rsp_valid.next = self.rsp_valid_r.q.val();
-        self.rsp_lane.next = self.rsp_lane_r.q.val();
-        self.rsp_data.next = self.rsp_data_r.q.val();
-        self.rsp_done.next = self.write_skid.done.val();
-        self.rsp_error.next = self.write_skid.error.val();
-        self.obs_valid.next = self.write_skid.obs_valid.val();
-        self.obs_lane.next = self.s_lane.q.val();
-        self.obs_elem.next = self.s_elem.q.val();
-        self.obs_old.next = self.s_old.q.val();
-        self.obs_new.next = self.s_new.q.val();
 
         // ================= allocate (A): one table entry per cycle =================
         // The allocate stage's element enters the table when there is room,
@@ -736,31 +619,14 @@ impl Logic for AtomicUnit {
         // allocates until it is accepted: `ReadSkid`, the only logic that
         // reads `mem_rd_ready`)
         self.alloc.next = ((self.address.a_valid_q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
-            & !self.read_skid.full.val();
+            & !self.ports.read_full.val();
         self.a_reads.next = self.alloc.val() & (self.address.a_kind_q.val() == self.kind_read_modify_write.val());
+        // (the read goes out on the port from `MemoryPorts`)
+        self.ports.a_reads.next = self.a_reads.val();
         self.a_accepts.next = !self.address.a_valid_q.val() | self.alloc.val();
         self.l_accepts.next = !self.address.l_valid_q.val() | self.a_accepts.val();
         // a walk step in T waits for L like an element (it ends in L)
         self.t_accepts.next = !(self.address.t_valid_q.val() | self.address.t_walk_q.val()) | self.l_accepts.val();
-        self.read_skid.clock.next = self.clock.val();
-        self.read_skid.clear.next = self.reset_q.q.val();
-        self.read_skid.ready.next = self.mem_rd_ready.val();
-        self.read_skid.issue.next = self.a_reads.val();
-        if self.a_reads.val() {
-            self.r_line.d.next = self.address.a_line_q.val();
-            self.r_space.d.next = self.address.a_space_q.val();
-            self.r_byte_enables.d.next = self.address.a_byte_enables_q.val();
-        }
-        self.mem_rd_valid.next = self.read_skid.full.val() | self.a_reads.val();
-        self.mem_rd_addr.next = self.address.a_line_q.val();
-        self.mem_rd_space.next = self.address.a_space_q.val();
-        self.mem_rd_be.next = self.address.a_byte_enables_q.val();
-        if self.read_skid.full.val() {
-            self.mem_rd_addr.next = self.r_line.q.val();
-            self.mem_rd_space.next = self.r_space.q.val();
-            self.mem_rd_be.next = self.r_byte_enables.q.val();
-        }
-
 
         // ================= select: one lane per cycle, payload read =================
         // The lowest lane left of the decode stage's message moves into the issue
@@ -943,11 +809,11 @@ impl Logic for AtomicUnit {
         self.inflight.a_reads.next = self.a_reads.val();
         self.inflight.head_enters.next = self.head_enters.val();
         self.inflight.x_free.next = self.x_free.val();
-        self.inflight.port_write.next = self.port_write.val();
-        self.inflight.port_line.next = self.port_line.val();
-        self.inflight.port_space.next = self.port_space.val();
-        self.inflight.port_data.next = self.port_data.val();
-        self.inflight.port_byte_enables.next = self.port_byte_enables.val();
+        self.inflight.port_write.next = self.ports.port_write.val();
+        self.inflight.port_line.next = self.ports.port_line.val();
+        self.inflight.port_space.next = self.ports.port_space.val();
+        self.inflight.port_data.next = self.ports.port_data.val();
+        self.inflight.port_byte_enables.next = self.ports.port_byte_enables.val();
         self.inflight.mem_rdata_valid.next = self.mem_rdata_valid.val();
         self.inflight.mem_rdata.next = self.mem_rdata.val();
         self.inflight.a_bit_offset.next = self.address.a_bit_offset_q.val();
@@ -987,7 +853,6 @@ impl Logic for AtomicUnit {
         // ================= reset =================
         if self.reset_q.q.val() {
             self.issue_state.d.next = IssueState::FirstLane;
-            self.rsp_valid_r.d.next = false;
         }
     }
 }

@@ -54,13 +54,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     output reg  [127:0] obs_new;
     
     // Constant declarations
-    localparam  kind_no_memory = 2'b1;
     localparam  kind_read_modify_write = 2'b10;
     localparam  lanes_built = 32'hffffffff;
     localparam  data_built = 128'hffffffffffffffffffffffffffffffff;
     localparam  fp_built = 1'b1;
-    localparam  zero_line = 128'h0;
-    localparam  byte_aligned = 7'b1111000;
     
     // Enums
     localparam IssueState$FirstLane = 0;
@@ -424,56 +421,52 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
-    reg  read_skid$clock;
-    reg  read_skid$clear;
-    reg  read_skid$ready;
-    reg  read_skid$issue;
-    wire  read_skid$full;
-    reg  write_skid$clock;
-    reg  write_skid$clear;
-    reg  write_skid$ready;
-    reg  write_skid$leave;
-    reg  write_skid$leave_writes;
-    reg  write_skid$leave_last;
-    reg  write_skid$leave_error;
-    reg  write_skid$leave_rmw;
-    wire  write_skid$full;
-    wire  write_skid$done;
-    wire  write_skid$error;
-    wire  write_skid$obs_valid;
-    reg  [63:0] r_line$d;
-    wire  [63:0] r_line$q;
-    reg  r_line$clock;
-    reg  r_space$d;
-    wire  r_space$q;
-    reg  r_space$clock;
-    reg  [15:0] r_byte_enables$d;
-    wire  [15:0] r_byte_enables$q;
-    reg  r_byte_enables$clock;
-    reg  [63:0] s_line$d;
-    wire  [63:0] s_line$q;
-    reg  s_line$clock;
-    reg  s_space$d;
-    wire  s_space$q;
-    reg  s_space$clock;
-    reg  [127:0] s_data$d;
-    wire  [127:0] s_data$q;
-    reg  s_data$clock;
-    reg  [15:0] s_byte_enables$d;
-    wire  [15:0] s_byte_enables$q;
-    reg  s_byte_enables$clock;
-    reg  [4:0] s_lane$d;
-    wire  [4:0] s_lane$q;
-    reg  s_lane$clock;
-    reg  [2:0] s_elem$d;
-    wire  [2:0] s_elem$q;
-    reg  s_elem$clock;
-    reg  [127:0] s_old$d;
-    wire  [127:0] s_old$q;
-    reg  s_old$clock;
-    reg  [127:0] s_new$d;
-    wire  [127:0] s_new$q;
-    reg  s_new$clock;
+    reg  ports$clock;
+    reg  ports$reset;
+    reg  ports$mem_rd_ready;
+    reg  ports$mem_wr_ready;
+    reg  ports$a_reads;
+    reg  [63:0] ports$a_line;
+    reg  ports$a_space;
+    reg  [15:0] ports$a_byte_enables;
+    reg  ports$w_valid;
+    reg  [1:0] ports$w_kind;
+    reg  ports$w_writes;
+    reg  [63:0] ports$w_line;
+    reg  ports$w_space;
+    reg  [15:0] ports$w_byte_enables;
+    reg  [127:0] ports$w_data;
+    reg  [127:0] ports$w_new;
+    reg  [127:0] ports$w_ret;
+    reg  [127:0] ports$w_old;
+    reg  [4:0] ports$w_lane;
+    reg  [2:0] ports$w_elem;
+    reg  [6:0] ports$w_result_shift;
+    reg  ports$w_result_first;
+    reg  ports$w_result_last;
+    reg  ports$w_msg_last;
+    reg  ports$w_error;
+    wire  ports$read_full;
+    wire  ports$write_full;
+    wire  ports$mem_rd_valid;
+    wire  [63:0] ports$mem_rd_addr;
+    wire  ports$mem_rd_space;
+    wire  [15:0] ports$mem_rd_be;
+    wire  ports$port_write;
+    wire  [63:0] ports$port_line;
+    wire  ports$port_space;
+    wire  [127:0] ports$port_data;
+    wire  [15:0] ports$port_byte_enables;
+    wire  ports$rsp_valid;
+    wire  [4:0] ports$rsp_lane;
+    wire  [127:0] ports$rsp_data;
+    wire  ports$rsp_done;
+    wire  ports$rsp_error;
+    wire  ports$obs_valid;
+    wire  [4:0] ports$obs_lane;
+    wire  [2:0] ports$obs_elem;
+    wire  [127:0] ports$obs_old;
+    wire  [127:0] ports$obs_new;
     reg  reset_q$d;
     wire  reset_q$q;
     reg  reset_q$clock;
@@ -676,18 +669,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  execute$w_result_last_q;
     wire  execute$w_msg_last_q;
     wire  execute$w_error_q;
-    reg  [127:0] result_acc$d;
-    wire  [127:0] result_acc$q;
-    reg  result_acc$clock;
-    reg  rsp_valid_r$d;
-    wire  rsp_valid_r$q;
-    reg  rsp_valid_r$clock;
-    reg  [4:0] rsp_lane_r$d;
-    wire  [4:0] rsp_lane_r$q;
-    reg  rsp_lane_r$clock;
-    reg  [127:0] rsp_data_r$d;
-    wire  [127:0] rsp_data_r$q;
-    reg  rsp_data_r$clock;
     
     // Local signals
     reg  sel_valid;
@@ -706,17 +687,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_enters;
     reg  x_free;
     reg  w_free;
-    reg  w_is_rmw;
-    reg  w_has_result;
-    reg  [127:0] write_data;
-    reg  retire;
-    reg  port_write;
-    reg  [63:0] port_line;
-    reg  port_space;
-    reg  [127:0] port_data;
-    reg  [15:0] port_byte_enables;
-    reg  [127:0] result_value;
-    reg  [127:0] result_joined;
     
     // Sub module instances
     atomic_unit$front front(
@@ -1094,81 +1064,53 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .float_op(alu$float_op),
         .float_value(alu$float_value)
     );
-    atomic_unit$read_skid read_skid(
-        .clock(read_skid$clock),
-        .clear(read_skid$clear),
-        .ready(read_skid$ready),
-        .issue(read_skid$issue),
-        .full(read_skid$full)
-    );
-    atomic_unit$write_skid write_skid(
-        .clock(write_skid$clock),
-        .clear(write_skid$clear),
-        .ready(write_skid$ready),
-        .leave(write_skid$leave),
-        .leave_writes(write_skid$leave_writes),
-        .leave_last(write_skid$leave_last),
-        .leave_error(write_skid$leave_error),
-        .leave_rmw(write_skid$leave_rmw),
-        .full(write_skid$full),
-        .done(write_skid$done),
-        .error(write_skid$error),
-        .obs_valid(write_skid$obs_valid)
-    );
-    atomic_unit$r_line r_line(
-        .d(r_line$d),
-        .q(r_line$q),
-        .clock(r_line$clock)
-    );
-    atomic_unit$r_space r_space(
-        .d(r_space$d),
-        .q(r_space$q),
-        .clock(r_space$clock)
-    );
-    atomic_unit$r_byte_enables r_byte_enables(
-        .d(r_byte_enables$d),
-        .q(r_byte_enables$q),
-        .clock(r_byte_enables$clock)
-    );
-    atomic_unit$s_line s_line(
-        .d(s_line$d),
-        .q(s_line$q),
-        .clock(s_line$clock)
-    );
-    atomic_unit$s_space s_space(
-        .d(s_space$d),
-        .q(s_space$q),
-        .clock(s_space$clock)
-    );
-    atomic_unit$s_data s_data(
-        .d(s_data$d),
-        .q(s_data$q),
-        .clock(s_data$clock)
-    );
-    atomic_unit$s_byte_enables s_byte_enables(
-        .d(s_byte_enables$d),
-        .q(s_byte_enables$q),
-        .clock(s_byte_enables$clock)
-    );
-    atomic_unit$s_lane s_lane(
-        .d(s_lane$d),
-        .q(s_lane$q),
-        .clock(s_lane$clock)
-    );
-    atomic_unit$s_elem s_elem(
-        .d(s_elem$d),
-        .q(s_elem$q),
-        .clock(s_elem$clock)
-    );
-    atomic_unit$s_old s_old(
-        .d(s_old$d),
-        .q(s_old$q),
-        .clock(s_old$clock)
-    );
-    atomic_unit$s_new s_new(
-        .d(s_new$d),
-        .q(s_new$q),
-        .clock(s_new$clock)
+    atomic_unit$ports ports(
+        .clock(ports$clock),
+        .reset(ports$reset),
+        .mem_rd_ready(ports$mem_rd_ready),
+        .mem_wr_ready(ports$mem_wr_ready),
+        .a_reads(ports$a_reads),
+        .a_line(ports$a_line),
+        .a_space(ports$a_space),
+        .a_byte_enables(ports$a_byte_enables),
+        .w_valid(ports$w_valid),
+        .w_kind(ports$w_kind),
+        .w_writes(ports$w_writes),
+        .w_line(ports$w_line),
+        .w_space(ports$w_space),
+        .w_byte_enables(ports$w_byte_enables),
+        .w_data(ports$w_data),
+        .w_new(ports$w_new),
+        .w_ret(ports$w_ret),
+        .w_old(ports$w_old),
+        .w_lane(ports$w_lane),
+        .w_elem(ports$w_elem),
+        .w_result_shift(ports$w_result_shift),
+        .w_result_first(ports$w_result_first),
+        .w_result_last(ports$w_result_last),
+        .w_msg_last(ports$w_msg_last),
+        .w_error(ports$w_error),
+        .read_full(ports$read_full),
+        .write_full(ports$write_full),
+        .mem_rd_valid(ports$mem_rd_valid),
+        .mem_rd_addr(ports$mem_rd_addr),
+        .mem_rd_space(ports$mem_rd_space),
+        .mem_rd_be(ports$mem_rd_be),
+        .port_write(ports$port_write),
+        .port_line(ports$port_line),
+        .port_space(ports$port_space),
+        .port_data(ports$port_data),
+        .port_byte_enables(ports$port_byte_enables),
+        .rsp_valid(ports$rsp_valid),
+        .rsp_lane(ports$rsp_lane),
+        .rsp_data(ports$rsp_data),
+        .rsp_done(ports$rsp_done),
+        .rsp_error(ports$rsp_error),
+        .obs_valid(ports$obs_valid),
+        .obs_lane(ports$obs_lane),
+        .obs_elem(ports$obs_elem),
+        .obs_old(ports$obs_old),
+        .obs_new(ports$obs_new)
     );
     atomic_unit$reset_q reset_q(
         .d(reset_q$d),
@@ -1384,47 +1326,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .w_msg_last_q(execute$w_msg_last_q),
         .w_error_q(execute$w_error_q)
     );
-    atomic_unit$result_acc result_acc(
-        .d(result_acc$d),
-        .q(result_acc$q),
-        .clock(result_acc$clock)
-    );
-    atomic_unit$rsp_valid_r rsp_valid_r(
-        .d(rsp_valid_r$d),
-        .q(rsp_valid_r$q),
-        .clock(rsp_valid_r$clock)
-    );
-    atomic_unit$rsp_lane_r rsp_lane_r(
-        .d(rsp_lane_r$d),
-        .q(rsp_lane_r$q),
-        .clock(rsp_lane_r$clock)
-    );
-    atomic_unit$rsp_data_r rsp_data_r(
-        .d(rsp_data_r$d),
-        .q(rsp_data_r$q),
-        .clock(rsp_data_r$clock)
-    );
     
     // Update code
     always @(*) begin
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
         left_few$d = left_few$q;
-        result_acc$d = result_acc$q;
-        rsp_valid_r$d = rsp_valid_r$q;
-        rsp_lane_r$d = rsp_lane_r$q;
-        rsp_data_r$d = rsp_data_r$q;
-        r_line$d = r_line$q;
-        r_space$d = r_space$q;
-        r_byte_enables$d = r_byte_enables$q;
-        s_line$d = s_line$q;
-        s_space$d = s_space$q;
-        s_data$d = s_data$q;
-        s_byte_enables$d = s_byte_enables$q;
-        s_lane$d = s_lane$q;
-        s_elem$d = s_elem$q;
-        s_old$d = s_old$q;
-        s_new$d = s_new$q;
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
@@ -1441,7 +1348,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         head_select$ahead_ready$2 = ~execute$x3_float_q;
         head_select$ahead_writes$3 = execute$x4_writes_q & fp_built;
         head_select$ahead_ready$3 = 1'b1;
-        alu$pipe_advance = ~write_skid$full;
+        alu$pipe_advance = ~ports$write_full;
         alu$old_value = execute$x_old_q;
         if (execute$x_from_w_q) begin
             alu$old_value = execute$w_new_q;
@@ -1454,68 +1361,16 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         alu$src0 = inflight$head_src0 & data_built;
         alu$src1 = inflight$head_src1 & data_built;
-        w_is_rmw = execute$w_kind_q == kind_read_modify_write;
-        w_free = ~write_skid$full;
-        retire = (execute$w_valid_q & w_free) & ~reset_q$q;
-        if (retire & execute$w_writes_q) begin
-            s_line$d = execute$w_line_q;
-            s_space$d = execute$w_space_q;
-            s_data$d = write_data;
-            s_byte_enables$d = execute$w_byte_enables_q;
-            s_lane$d = execute$w_lane_q;
-            s_elem$d = execute$w_elem_q;
-            s_old$d = execute$w_old_q;
-            s_new$d = execute$w_new_q;
-        end
-        port_write = write_skid$full | (execute$w_writes_q & ~reset_q$q);
-        port_line = execute$w_line_q;
-        port_space = execute$w_space_q;
-        port_data = write_data;
-        port_byte_enables = execute$w_byte_enables_q;
-        if (write_skid$full) begin
-            port_line = s_line$q;
-            port_space = s_space$q;
-            port_data = s_data$q;
-            port_byte_enables = s_byte_enables$q;
-        end
-        w_has_result = w_is_rmw | (execute$w_kind_q == kind_no_memory);
-        result_value = zero_line;
-        if (w_is_rmw) begin
-            result_value = execute$w_ret_q;
-        end
-        result_joined = result_value << (execute$w_result_shift_q & byte_aligned);
-        if (~execute$w_result_first_q) begin
-            result_joined = result_acc$q | (result_value << (execute$w_result_shift_q & byte_aligned));
-        end
-        if (retire & w_has_result) begin
-            result_acc$d = result_joined;
-        end
-        rsp_valid_r$d = (retire & w_has_result) & execute$w_result_last_q;
-        rsp_lane_r$d = execute$w_lane_q;
-        rsp_data_r$d = result_joined;
+        w_free = ~ports$write_full;
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
         execute$head_src0 = inflight$head_src0 & data_built;
-        alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
+        alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~ports$read_full;
         a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
         a_accepts = ~address$a_valid_q | alloc;
         l_accepts = ~address$l_valid_q | a_accepts;
         t_accepts = ~(address$t_valid_q | address$t_walk_q) | l_accepts;
-        if (a_reads) begin
-            r_line$d = address$a_line_q;
-            r_space$d = address$a_space_q;
-            r_byte_enables$d = address$a_byte_enables_q;
-        end
-        mem_rd_valid = read_skid$full | a_reads;
-        mem_rd_addr = address$a_line_q;
-        mem_rd_space = address$a_space_q;
-        mem_rd_be = address$a_byte_enables_q;
-        if (read_skid$full) begin
-            mem_rd_addr = r_line$q;
-            mem_rd_space = r_space$q;
-            mem_rd_be = r_byte_enables$q;
-        end
         sel_valid = front$d_valid_q & ~reset_q$q;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (front$d_illegal_q | front$d_no_lanes_q);
         sel_last = sel_marker | left_few$q;
@@ -1551,7 +1406,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         address$issue_src1 = issue$src1 & data_built;
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
-            rsp_valid_r$d = 1'b0;
         end
     end
     
@@ -1559,21 +1413,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
     always @(*) left_few$clock = clock;
-    always @(*) result_acc$clock = clock;
-    always @(*) rsp_valid_r$clock = clock;
-    always @(*) rsp_lane_r$clock = clock;
-    always @(*) rsp_data_r$clock = clock;
-    always @(*) r_line$clock = clock;
-    always @(*) r_space$clock = clock;
-    always @(*) r_byte_enables$clock = clock;
-    always @(*) s_line$clock = clock;
-    always @(*) s_space$clock = clock;
-    always @(*) s_data$clock = clock;
-    always @(*) s_byte_enables$clock = clock;
-    always @(*) s_lane$clock = clock;
-    always @(*) s_elem$clock = clock;
-    always @(*) s_old$clock = clock;
-    always @(*) s_new$clock = clock;
     always @(*) reset_q$clock = clock;
     always @(*) reset_q$d = reset;
     always @(*) first_lanes_two$mask = front$d_lanes_q;
@@ -1660,21 +1499,50 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) alu$op = head_select$alu_op;
     always @(*) alu$ty = head_select$alu_ty;
     always @(*) alu$ftz = head_select$alu_ftz;
-    always @(*) write_data = write_align$data;
     always @(*) x_free = w_free;
-    always @(*) write_skid$clock = clock;
-    always @(*) write_skid$clear = reset_q$q;
-    always @(*) write_skid$ready = mem_wr_ready;
-    always @(*) write_skid$leave = retire;
-    always @(*) write_skid$leave_writes = execute$w_writes_q;
-    always @(*) write_skid$leave_last = execute$w_msg_last_q;
-    always @(*) write_skid$leave_error = execute$w_error_q;
-    always @(*) write_skid$leave_rmw = w_is_rmw;
-    always @(*) mem_wr_valid = port_write;
-    always @(*) mem_wr_addr = port_line;
-    always @(*) mem_wr_space = port_space;
-    always @(*) mem_wr_data = port_data;
-    always @(*) mem_wr_be = port_byte_enables;
+    always @(*) ports$clock = clock;
+    always @(*) ports$reset = reset_q$q;
+    always @(*) ports$mem_rd_ready = mem_rd_ready;
+    always @(*) ports$mem_wr_ready = mem_wr_ready;
+    always @(*) ports$a_line = address$a_line_q;
+    always @(*) ports$a_space = address$a_space_q;
+    always @(*) ports$a_byte_enables = address$a_byte_enables_q;
+    always @(*) ports$w_valid = execute$w_valid_q;
+    always @(*) ports$w_kind = execute$w_kind_q;
+    always @(*) ports$w_writes = execute$w_writes_q;
+    always @(*) ports$w_line = execute$w_line_q;
+    always @(*) ports$w_space = execute$w_space_q;
+    always @(*) ports$w_byte_enables = execute$w_byte_enables_q;
+    always @(*) ports$w_data = write_align$data;
+    always @(*) ports$w_new = execute$w_new_q;
+    always @(*) ports$w_ret = execute$w_ret_q;
+    always @(*) ports$w_old = execute$w_old_q;
+    always @(*) ports$w_lane = execute$w_lane_q;
+    always @(*) ports$w_elem = execute$w_elem_q;
+    always @(*) ports$w_result_shift = execute$w_result_shift_q;
+    always @(*) ports$w_result_first = execute$w_result_first_q;
+    always @(*) ports$w_result_last = execute$w_result_last_q;
+    always @(*) ports$w_msg_last = execute$w_msg_last_q;
+    always @(*) ports$w_error = execute$w_error_q;
+    always @(*) mem_rd_valid = ports$mem_rd_valid;
+    always @(*) mem_rd_addr = ports$mem_rd_addr;
+    always @(*) mem_rd_space = ports$mem_rd_space;
+    always @(*) mem_rd_be = ports$mem_rd_be;
+    always @(*) mem_wr_valid = ports$port_write;
+    always @(*) mem_wr_addr = ports$port_line;
+    always @(*) mem_wr_space = ports$port_space;
+    always @(*) mem_wr_data = ports$port_data;
+    always @(*) mem_wr_be = ports$port_byte_enables;
+    always @(*) rsp_valid = ports$rsp_valid;
+    always @(*) rsp_lane = ports$rsp_lane;
+    always @(*) rsp_data = ports$rsp_data;
+    always @(*) rsp_done = ports$rsp_done;
+    always @(*) rsp_error = ports$rsp_error;
+    always @(*) obs_valid = ports$obs_valid;
+    always @(*) obs_lane = ports$obs_lane;
+    always @(*) obs_elem = ports$obs_elem;
+    always @(*) obs_old = ports$obs_old;
+    always @(*) obs_new = ports$obs_new;
     always @(*) execute$clock = clock;
     always @(*) execute$reset = reset_q$q;
     always @(*) execute$advance = x_free;
@@ -1703,21 +1571,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) execute$alu_new_cond = alu$new_cond;
     always @(*) execute$alu_ret = alu$ret_value;
     always @(*) execute$alu_float_value = alu$float_value;
-    always @(*) rsp_valid = rsp_valid_r$q;
-    always @(*) rsp_lane = rsp_lane_r$q;
-    always @(*) rsp_data = rsp_data_r$q;
-    always @(*) rsp_done = write_skid$done;
-    always @(*) rsp_error = write_skid$error;
-    always @(*) obs_valid = write_skid$obs_valid;
-    always @(*) obs_lane = s_lane$q;
-    always @(*) obs_elem = s_elem$q;
-    always @(*) obs_old = s_old$q;
-    always @(*) obs_new = s_new$q;
     always @(*) table_is_full = inflight$full;
-    always @(*) read_skid$clock = clock;
-    always @(*) read_skid$clear = reset_q$q;
-    always @(*) read_skid$ready = mem_rd_ready;
-    always @(*) read_skid$issue = a_reads;
+    always @(*) ports$a_reads = a_reads;
     always @(*) front$clock = clock;
     always @(*) front$reset = reset_q$q;
     always @(*) front$req_valid = req_valid;
@@ -1841,11 +1696,11 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) inflight$a_reads = a_reads;
     always @(*) inflight$head_enters = head_enters;
     always @(*) inflight$x_free = x_free;
-    always @(*) inflight$port_write = port_write;
-    always @(*) inflight$port_line = port_line;
-    always @(*) inflight$port_space = port_space;
-    always @(*) inflight$port_data = port_data;
-    always @(*) inflight$port_byte_enables = port_byte_enables;
+    always @(*) inflight$port_write = ports$port_write;
+    always @(*) inflight$port_line = ports$port_line;
+    always @(*) inflight$port_space = ports$port_space;
+    always @(*) inflight$port_data = ports$port_data;
+    always @(*) inflight$port_byte_enables = ports$port_byte_enables;
     always @(*) inflight$mem_rdata_valid = mem_rdata_valid;
     always @(*) inflight$mem_rdata = mem_rdata;
     always @(*) inflight$a_bit_offset = address$a_bit_offset_q;
@@ -22894,7 +22749,350 @@ module atomic_unit$left_lanes_two(mask,few);
 endmodule // atomic_unit$left_lanes_two
 
 
-module atomic_unit$r_byte_enables(d,q,clock);
+module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_space,a_byte_enables,w_valid,w_kind,w_writes,w_line,w_space,w_byte_enables,w_data,w_new,w_ret,w_old,w_lane,w_elem,w_result_shift,w_result_first,w_result_last,w_msg_last,w_error,read_full,write_full,mem_rd_valid,mem_rd_addr,mem_rd_space,mem_rd_be,port_write,port_line,port_space,port_data,port_byte_enables,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  mem_rd_ready;
+    input wire  mem_wr_ready;
+    input wire  a_reads;
+    input wire  [63:0] a_line;
+    input wire  a_space;
+    input wire  [15:0] a_byte_enables;
+    input wire  w_valid;
+    input wire  [1:0] w_kind;
+    input wire  w_writes;
+    input wire  [63:0] w_line;
+    input wire  w_space;
+    input wire  [15:0] w_byte_enables;
+    input wire  [127:0] w_data;
+    input wire  [127:0] w_new;
+    input wire  [127:0] w_ret;
+    input wire  [127:0] w_old;
+    input wire  [4:0] w_lane;
+    input wire  [2:0] w_elem;
+    input wire  [6:0] w_result_shift;
+    input wire  w_result_first;
+    input wire  w_result_last;
+    input wire  w_msg_last;
+    input wire  w_error;
+    output reg  read_full;
+    output reg  write_full;
+    output reg  mem_rd_valid;
+    output reg  [63:0] mem_rd_addr;
+    output reg  mem_rd_space;
+    output reg  [15:0] mem_rd_be;
+    output reg  port_write;
+    output reg  [63:0] port_line;
+    output reg  port_space;
+    output reg  [127:0] port_data;
+    output reg  [15:0] port_byte_enables;
+    output reg  rsp_valid;
+    output reg  [4:0] rsp_lane;
+    output reg  [127:0] rsp_data;
+    output reg  rsp_done;
+    output reg  rsp_error;
+    output reg  obs_valid;
+    output reg  [4:0] obs_lane;
+    output reg  [2:0] obs_elem;
+    output reg  [127:0] obs_old;
+    output reg  [127:0] obs_new;
+    
+    // Constant declarations
+    localparam  kind_no_memory = 2'b1;
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  zero_line = 128'h0;
+    localparam  byte_aligned = 7'b1111000;
+    
+    // Stub signals
+    reg  read_skid$clock;
+    reg  read_skid$clear;
+    reg  read_skid$ready;
+    reg  read_skid$issue;
+    wire  read_skid$full;
+    reg  write_skid$clock;
+    reg  write_skid$clear;
+    reg  write_skid$ready;
+    reg  write_skid$leave;
+    reg  write_skid$leave_writes;
+    reg  write_skid$leave_last;
+    reg  write_skid$leave_error;
+    reg  write_skid$leave_rmw;
+    wire  write_skid$full;
+    wire  write_skid$done;
+    wire  write_skid$error;
+    wire  write_skid$obs_valid;
+    reg  [63:0] r_line$d;
+    wire  [63:0] r_line$q;
+    reg  r_line$clock;
+    reg  r_space$d;
+    wire  r_space$q;
+    reg  r_space$clock;
+    reg  [15:0] r_byte_enables$d;
+    wire  [15:0] r_byte_enables$q;
+    reg  r_byte_enables$clock;
+    reg  [63:0] s_line$d;
+    wire  [63:0] s_line$q;
+    reg  s_line$clock;
+    reg  s_space$d;
+    wire  s_space$q;
+    reg  s_space$clock;
+    reg  [127:0] s_data$d;
+    wire  [127:0] s_data$q;
+    reg  s_data$clock;
+    reg  [15:0] s_byte_enables$d;
+    wire  [15:0] s_byte_enables$q;
+    reg  s_byte_enables$clock;
+    reg  [4:0] s_lane$d;
+    wire  [4:0] s_lane$q;
+    reg  s_lane$clock;
+    reg  [2:0] s_elem$d;
+    wire  [2:0] s_elem$q;
+    reg  s_elem$clock;
+    reg  [127:0] s_old$d;
+    wire  [127:0] s_old$q;
+    reg  s_old$clock;
+    reg  [127:0] s_new$d;
+    wire  [127:0] s_new$q;
+    reg  s_new$clock;
+    reg  [127:0] result_acc$d;
+    wire  [127:0] result_acc$q;
+    reg  result_acc$clock;
+    reg  rsp_valid_r$d;
+    wire  rsp_valid_r$q;
+    reg  rsp_valid_r$clock;
+    reg  [4:0] rsp_lane_r$d;
+    wire  [4:0] rsp_lane_r$q;
+    reg  rsp_lane_r$clock;
+    reg  [127:0] rsp_data_r$d;
+    wire  [127:0] rsp_data_r$q;
+    reg  rsp_data_r$clock;
+    
+    // Local signals
+    reg  w_is_rmw;
+    reg  w_has_result;
+    reg  retire;
+    reg  [127:0] result_value;
+    reg  [127:0] result_joined;
+    
+    // Sub module instances
+    atomic_unit$ports$read_skid read_skid(
+        .clock(read_skid$clock),
+        .clear(read_skid$clear),
+        .ready(read_skid$ready),
+        .issue(read_skid$issue),
+        .full(read_skid$full)
+    );
+    atomic_unit$ports$write_skid write_skid(
+        .clock(write_skid$clock),
+        .clear(write_skid$clear),
+        .ready(write_skid$ready),
+        .leave(write_skid$leave),
+        .leave_writes(write_skid$leave_writes),
+        .leave_last(write_skid$leave_last),
+        .leave_error(write_skid$leave_error),
+        .leave_rmw(write_skid$leave_rmw),
+        .full(write_skid$full),
+        .done(write_skid$done),
+        .error(write_skid$error),
+        .obs_valid(write_skid$obs_valid)
+    );
+    atomic_unit$ports$r_line r_line(
+        .d(r_line$d),
+        .q(r_line$q),
+        .clock(r_line$clock)
+    );
+    atomic_unit$ports$r_space r_space(
+        .d(r_space$d),
+        .q(r_space$q),
+        .clock(r_space$clock)
+    );
+    atomic_unit$ports$r_byte_enables r_byte_enables(
+        .d(r_byte_enables$d),
+        .q(r_byte_enables$q),
+        .clock(r_byte_enables$clock)
+    );
+    atomic_unit$ports$s_line s_line(
+        .d(s_line$d),
+        .q(s_line$q),
+        .clock(s_line$clock)
+    );
+    atomic_unit$ports$s_space s_space(
+        .d(s_space$d),
+        .q(s_space$q),
+        .clock(s_space$clock)
+    );
+    atomic_unit$ports$s_data s_data(
+        .d(s_data$d),
+        .q(s_data$q),
+        .clock(s_data$clock)
+    );
+    atomic_unit$ports$s_byte_enables s_byte_enables(
+        .d(s_byte_enables$d),
+        .q(s_byte_enables$q),
+        .clock(s_byte_enables$clock)
+    );
+    atomic_unit$ports$s_lane s_lane(
+        .d(s_lane$d),
+        .q(s_lane$q),
+        .clock(s_lane$clock)
+    );
+    atomic_unit$ports$s_elem s_elem(
+        .d(s_elem$d),
+        .q(s_elem$q),
+        .clock(s_elem$clock)
+    );
+    atomic_unit$ports$s_old s_old(
+        .d(s_old$d),
+        .q(s_old$q),
+        .clock(s_old$clock)
+    );
+    atomic_unit$ports$s_new s_new(
+        .d(s_new$d),
+        .q(s_new$q),
+        .clock(s_new$clock)
+    );
+    atomic_unit$ports$result_acc result_acc(
+        .d(result_acc$d),
+        .q(result_acc$q),
+        .clock(result_acc$clock)
+    );
+    atomic_unit$ports$rsp_valid_r rsp_valid_r(
+        .d(rsp_valid_r$d),
+        .q(rsp_valid_r$q),
+        .clock(rsp_valid_r$clock)
+    );
+    atomic_unit$ports$rsp_lane_r rsp_lane_r(
+        .d(rsp_lane_r$d),
+        .q(rsp_lane_r$q),
+        .clock(rsp_lane_r$clock)
+    );
+    atomic_unit$ports$rsp_data_r rsp_data_r(
+        .d(rsp_data_r$d),
+        .q(rsp_data_r$q),
+        .clock(rsp_data_r$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        r_line$d = r_line$q;
+        r_space$d = r_space$q;
+        r_byte_enables$d = r_byte_enables$q;
+        s_line$d = s_line$q;
+        s_space$d = s_space$q;
+        s_data$d = s_data$q;
+        s_byte_enables$d = s_byte_enables$q;
+        s_lane$d = s_lane$q;
+        s_elem$d = s_elem$q;
+        s_old$d = s_old$q;
+        s_new$d = s_new$q;
+        result_acc$d = result_acc$q;
+        rsp_valid_r$d = rsp_valid_r$q;
+        rsp_lane_r$d = rsp_lane_r$q;
+        rsp_data_r$d = rsp_data_r$q;
+        if (a_reads) begin
+            r_line$d = a_line;
+            r_space$d = a_space;
+            r_byte_enables$d = a_byte_enables;
+        end
+        mem_rd_valid = read_skid$full | a_reads;
+        mem_rd_addr = a_line;
+        mem_rd_space = a_space;
+        mem_rd_be = a_byte_enables;
+        if (read_skid$full) begin
+            mem_rd_addr = r_line$q;
+            mem_rd_space = r_space$q;
+            mem_rd_be = r_byte_enables$q;
+        end
+        w_is_rmw = w_kind == kind_read_modify_write;
+        retire = (w_valid & ~write_skid$full) & ~reset;
+        if (retire & w_writes) begin
+            s_line$d = w_line;
+            s_space$d = w_space;
+            s_data$d = w_data;
+            s_byte_enables$d = w_byte_enables;
+            s_lane$d = w_lane;
+            s_elem$d = w_elem;
+            s_old$d = w_old;
+            s_new$d = w_new;
+        end
+        port_write = write_skid$full | (w_writes & ~reset);
+        port_line = w_line;
+        port_space = w_space;
+        port_data = w_data;
+        port_byte_enables = w_byte_enables;
+        if (write_skid$full) begin
+            port_line = s_line$q;
+            port_space = s_space$q;
+            port_data = s_data$q;
+            port_byte_enables = s_byte_enables$q;
+        end
+        w_has_result = w_is_rmw | (w_kind == kind_no_memory);
+        result_value = zero_line;
+        if (w_is_rmw) begin
+            result_value = w_ret;
+        end
+        result_joined = result_value << (w_result_shift & byte_aligned);
+        if (~w_result_first) begin
+            result_joined = result_acc$q | (result_value << (w_result_shift & byte_aligned));
+        end
+        if (retire & w_has_result) begin
+            result_acc$d = result_joined;
+        end
+        rsp_valid_r$d = (retire & w_has_result) & w_result_last;
+        rsp_lane_r$d = w_lane;
+        rsp_data_r$d = result_joined;
+        if (reset) begin
+            rsp_valid_r$d = 1'b0;
+        end
+    end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) r_line$clock = clock;
+    always @(*) r_space$clock = clock;
+    always @(*) r_byte_enables$clock = clock;
+    always @(*) s_line$clock = clock;
+    always @(*) s_space$clock = clock;
+    always @(*) s_data$clock = clock;
+    always @(*) s_byte_enables$clock = clock;
+    always @(*) s_lane$clock = clock;
+    always @(*) s_elem$clock = clock;
+    always @(*) s_old$clock = clock;
+    always @(*) s_new$clock = clock;
+    always @(*) result_acc$clock = clock;
+    always @(*) rsp_valid_r$clock = clock;
+    always @(*) rsp_lane_r$clock = clock;
+    always @(*) rsp_data_r$clock = clock;
+    always @(*) read_skid$clock = clock;
+    always @(*) read_skid$clear = reset;
+    always @(*) read_skid$ready = mem_rd_ready;
+    always @(*) read_skid$issue = a_reads;
+    always @(*) read_full = read_skid$full;
+    always @(*) write_skid$clock = clock;
+    always @(*) write_skid$clear = reset;
+    always @(*) write_skid$ready = mem_wr_ready;
+    always @(*) write_skid$leave = retire;
+    always @(*) write_skid$leave_writes = w_writes;
+    always @(*) write_skid$leave_last = w_msg_last;
+    always @(*) write_skid$leave_error = w_error;
+    always @(*) write_skid$leave_rmw = w_is_rmw;
+    always @(*) write_full = write_skid$full;
+    always @(*) rsp_valid = rsp_valid_r$q;
+    always @(*) rsp_lane = rsp_lane_r$q;
+    always @(*) rsp_data = rsp_data_r$q;
+    always @(*) rsp_done = write_skid$done;
+    always @(*) rsp_error = write_skid$error;
+    always @(*) obs_valid = write_skid$obs_valid;
+    always @(*) obs_lane = s_lane$q;
+    always @(*) obs_elem = s_elem$q;
+    always @(*) obs_old = s_old$q;
+    always @(*) obs_new = s_new$q;
+    
+endmodule // atomic_unit$ports
+
+
+module atomic_unit$ports$r_byte_enables(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -22910,10 +23108,10 @@ module atomic_unit$r_byte_enables(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$r_byte_enables
+endmodule // atomic_unit$ports$r_byte_enables
 
 
-module atomic_unit$r_line(d,q,clock);
+module atomic_unit$ports$r_line(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -22929,10 +23127,10 @@ module atomic_unit$r_line(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$r_line
+endmodule // atomic_unit$ports$r_line
 
 
-module atomic_unit$r_space(d,q,clock);
+module atomic_unit$ports$r_space(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -22948,10 +23146,10 @@ module atomic_unit$r_space(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$r_space
+endmodule // atomic_unit$ports$r_space
 
 
-module atomic_unit$read_skid(clock,clear,ready,issue,full);
+module atomic_unit$ports$read_skid(clock,clear,ready,issue,full);
     
     // Module arguments
     input wire  clock;
@@ -22969,7 +23167,306 @@ module atomic_unit$read_skid(clock,clear,ready,issue,full);
        if (clear) full <= 1'b0;
        else full <= (full | issue) & !ready;
     end
-endmodule // atomic_unit$read_skid
+endmodule // atomic_unit$ports$read_skid
+
+
+module atomic_unit$ports$result_acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$result_acc
+
+
+module atomic_unit$ports$rsp_data_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$rsp_data_r
+
+
+module atomic_unit$ports$rsp_lane_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$rsp_lane_r
+
+
+module atomic_unit$ports$rsp_valid_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$rsp_valid_r
+
+
+module atomic_unit$ports$s_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_byte_enables
+
+
+module atomic_unit$ports$s_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_data
+
+
+module atomic_unit$ports$s_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_elem
+
+
+module atomic_unit$ports$s_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_lane
+
+
+module atomic_unit$ports$s_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_line
+
+
+module atomic_unit$ports$s_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_new
+
+
+module atomic_unit$ports$s_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_old
+
+
+module atomic_unit$ports$s_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_space
+
+
+module atomic_unit$ports$write_skid(clock,clear,ready,leave,leave_writes,leave_last,leave_error,leave_rmw,full,done,error,obs_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  ready;
+    input wire  leave;
+    input wire  leave_writes;
+    input wire  leave_last;
+    input wire  leave_error;
+    input wire  leave_rmw;
+    output reg  full;
+    output reg  done;
+    output reg  error;
+    output reg  obs_valid;
+    
+    // Local signals
+    reg  wait_last;
+    reg  wait_error;
+    reg  wait_rmw;
+    
+    // Update code (custom)
+    initial begin
+       full = 1'h0;
+    end
+    
+    initial begin
+       done = 1'h0;
+    end
+    
+    initial begin
+       error = 1'h0;
+    end
+    
+    initial begin
+       obs_valid = 1'h0;
+    end
+    
+    initial begin
+       wait_last = 1'h0;
+    end
+    
+    initial begin
+       wait_error = 1'h0;
+    end
+    
+    initial begin
+       wait_rmw = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) begin
+          full <= 1'b0;
+          done <= 1'b0;
+          error <= 1'b0;
+          obs_valid <= 1'b0;
+       end else begin
+          done <= ((full & ready) & wait_last) | ((leave & (!leave_writes | ready)) & leave_last);
+          error <= ((full & ready) & wait_error) | ((leave & (!leave_writes | ready)) & leave_error);
+          obs_valid <= ((full & ready) & wait_rmw) | (((leave & leave_writes) & ready) & leave_rmw);
+          full <= (full | (leave & leave_writes)) & !ready;
+       end
+       if (leave) begin
+          wait_last <= leave_last;
+          wait_error <= leave_error;
+          wait_rmw <= leave_rmw;
+       end
+    end
+endmodule // atomic_unit$ports$write_skid
 
 
 module atomic_unit$reset_q(d,q,clock);
@@ -22989,234 +23486,6 @@ module atomic_unit$reset_q(d,q,clock);
     end
           
 endmodule // atomic_unit$reset_q
-
-
-module atomic_unit$result_acc(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$result_acc
-
-
-module atomic_unit$rsp_data_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$rsp_data_r
-
-
-module atomic_unit$rsp_lane_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$rsp_lane_r
-
-
-module atomic_unit$rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$rsp_valid_r
-
-
-module atomic_unit$s_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_byte_enables
-
-
-module atomic_unit$s_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_data
-
-
-module atomic_unit$s_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_elem
-
-
-module atomic_unit$s_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_lane
-
-
-module atomic_unit$s_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_line
-
-
-module atomic_unit$s_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_new
-
-
-module atomic_unit$s_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_old
-
-
-module atomic_unit$s_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_space
 
 
 module atomic_unit$write_align(value,bit_offset,byte_enables,data,mask);
@@ -23307,74 +23576,3 @@ module atomic_unit$write_align(value,bit_offset,byte_enables,data,mask);
     end
     
 endmodule // atomic_unit$write_align
-
-
-module atomic_unit$write_skid(clock,clear,ready,leave,leave_writes,leave_last,leave_error,leave_rmw,full,done,error,obs_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  ready;
-    input wire  leave;
-    input wire  leave_writes;
-    input wire  leave_last;
-    input wire  leave_error;
-    input wire  leave_rmw;
-    output reg  full;
-    output reg  done;
-    output reg  error;
-    output reg  obs_valid;
-    
-    // Local signals
-    reg  wait_last;
-    reg  wait_error;
-    reg  wait_rmw;
-    
-    // Update code (custom)
-    initial begin
-       full = 1'h0;
-    end
-    
-    initial begin
-       done = 1'h0;
-    end
-    
-    initial begin
-       error = 1'h0;
-    end
-    
-    initial begin
-       obs_valid = 1'h0;
-    end
-    
-    initial begin
-       wait_last = 1'h0;
-    end
-    
-    initial begin
-       wait_error = 1'h0;
-    end
-    
-    initial begin
-       wait_rmw = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) begin
-          full <= 1'b0;
-          done <= 1'b0;
-          error <= 1'b0;
-          obs_valid <= 1'b0;
-       end else begin
-          done <= ((full & ready) & wait_last) | ((leave & (!leave_writes | ready)) & leave_last);
-          error <= ((full & ready) & wait_error) | ((leave & (!leave_writes | ready)) & leave_error);
-          obs_valid <= ((full & ready) & wait_rmw) | (((leave & leave_writes) & ready) & leave_rmw);
-          full <= (full | (leave & leave_writes)) & !ready;
-       end
-       if (leave) begin
-          wait_last <= leave_last;
-          wait_error <= leave_error;
-          wait_rmw <= leave_rmw;
-       end
-    end
-endmodule // atomic_unit$write_skid
