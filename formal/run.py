@@ -77,20 +77,20 @@ PIPELINED_PROBES = {"probe_reset_q": "reset_q$q", "probe_w_valid": "execute.w_va
 # the small pipelined build's message and read counts (unit_invariants.svh, CHECK_NO_ORPHAN)
 PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
     "probe_r_valid": "front.r_valid$q", "probe_d_valid": "front.d_valid$q", "probe_n_valid": "front.n_valid$q",
-    "probe_n_last": "front.n_last_lane$q", "probe_i_valid": "i_valid$q", "probe_i_last": "i_last_lane$q",
+    "probe_n_last": "front.n_last_lane$q", "probe_i_valid": "issue.i_valid$q", "probe_i_last": "issue.i_last_lane$q",
     "probe_t_valid": "address.t_valid$q", "probe_t_last": "address.t_msg_last$q", "probe_l_valid": "address.l_valid$q",
     "probe_l_last": "address.l_msg_last$q", "probe_a_valid": "address.a_valid$q", "probe_a_last": "address.a_msg_last$q",
     "probe_x_valid": "execute.x_valid$q", "probe_x_last": "execute.x_msg_last$q", "probe_x2_valid": "execute.x2_valid$q",
     "probe_x2_last": "execute.x2_msg_last$q", "probe_w_last": "execute.w_msg_last$q",
-    "probe_s_full": "write_skid.full", "probe_s_last": "write_skid.wait_last", "probe_rs_full": "read_skid.full",
+    "probe_s_full": "ports.write_skid.full", "probe_s_last": "ports.write_skid.wait_last", "probe_rs_full": "ports.read_skid.full",
     **{f"probe_ent_valid[{k}]": f"inflight.ent_valid${k}$q" for k in range(8)},
     **{f"probe_ent_last[{k}]": f"inflight.ent_msg_last${k}$q" for k in range(8)},
     "probe_read_issue": "inflight.read_issue_seq$q", "probe_read_return": "inflight.read_return_seq$q", "probe_occupancy": "inflight.occupancy$q",
     "probe_head_ptr": "inflight.head_ptr$q", "probe_tail_ptr": "inflight.tail_ptr$q", "probe_head_next_ptr": "inflight.head_next_ptr$q",
-    "probe_n_marker": "front.n_marker$q", "probe_i_marker": "i_marker$q",
+    "probe_n_marker": "front.n_marker$q", "probe_i_marker": "issue.i_marker$q",
     "probe_t_error": "address.t_error$q", "probe_l_error": "address.l_error$q", "probe_a_error": "address.a_error$q",
     "probe_x_error": "execute.x_error$q", "probe_x2_error": "execute.x2_error$q", "probe_w_error": "execute.w_error$q",
-    "probe_s_error": "write_skid.wait_error",
+    "probe_s_error": "ports.write_skid.wait_error",
     **{f"probe_ent_error[{k}]": f"inflight.ent_error${k}$q" for k in range(8)},
     **{f"probe_ent_returned[{k}]": f"inflight.ent_data${k}$returned" for k in range(8)},
     **{f"probe_ent_kind{k}": f"inflight.ent_kind${k}$q" for k in range(8)},
@@ -108,10 +108,10 @@ SERIAL_PAIRS_SECONDS = 480
 # properties about lines, spaces, bytes and handshakes only. Not the
 # in-flight table's line data: its entries also hold their `returned` flags
 SERIAL_DATA = ["old", "new_value", "ret", "rsp_data_q", "obs_old_q", "obs_new_q", "p_src0", "p_src1"]
-PIPELINED_DATA = ["s_data", "s_old", "s_new", "address.t_src0", "address.t_src1", "address.l_src0", "address.l_src1", "address.a_src0", "address.a_src1", "inflight.push_data",
+PIPELINED_DATA = ["ports.s_data", "ports.s_old", "ports.s_new", "address.t_src0", "address.t_src1", "address.l_src0", "address.l_src1", "address.a_src0", "address.a_src1", "inflight.push_data",
                   "execute.x_old", "execute.x_src0", "execute.x2_new_true", "execute.x2_new_false", "execute.x2_ret",
                   "execute.x2_old", "execute.w_new", "execute.w_ret", "execute.w_old",
-                  "result_acc", "rsp_data_r", "inflight.ent_src0", "inflight.ent_src1"]
+                  "ports.result_acc", "ports.rsp_data_r", "inflight.ent_src0", "inflight.ent_src1"]
 # the k-induction of ABC (`ind`): ABC's `ind` checks only the inductive step
 # (k frames where every property holds, then one where one fails), so the
 # task's sby run is the base case, a BMC from reset of k + 1 steps (smtbmc),

@@ -127,9 +127,9 @@ impl Top {
             body = share(self.name, &body, field, other, &top(other)?.body()?)?;
             needs.push_str(&format!("// Instantiates `{other}` from {other}.v: read it too.\n"));
         }
-        // the unit's front end and in-flight table take the request, payload
-        // and read data ports into their registers: their wiring leaves their
-        // blocks as the unit's does
+        // the unit's front end, issue stage, in-flight table and memory ports
+        // take the request, payload, read data ports and readies into their
+        // registers: their wiring leaves their blocks as the unit's does
         let mut body = hoist_wiring(&body, self.name);
         for sub in PORT_FED_BLOCKS {
             body = hoist_wiring(&body, &format!("{}${sub}", self.name));
@@ -193,9 +193,10 @@ fn share(top_name: &'static str, body: &str, field: &str, other: &str, other_bod
 }
 
 /// The unit's sub-blocks wired to its input ports (`FrontStages`: `req_*`,
-/// `pay_*`; `InflightTable`: `mem_rdata*`), whose wiring `hoist_wiring`
-/// moves out of their blocks too.
-const PORT_FED_BLOCKS: [&str; 2] = ["front", "inflight"];
+/// `pay_*`; `InflightTable`: `mem_rdata*`; `IssueStage`: `pay_coord`;
+/// `MemoryPorts`: the readies), whose wiring `hoist_wiring` moves out of
+/// their blocks too.
+const PORT_FED_BLOCKS: [&str; 4] = ["front", "inflight", "issue", "ports"];
 
 /// Moves the plain wiring out of module `module`'s combinational block:
 /// every unconditional `a = b;` (one identifier to another, at the block's

@@ -54,22 +54,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     output reg  [127:0] obs_new;
     
     // Constant declarations
-    localparam  kind_marker = 2'b0;
-    localparam  kind_no_memory = 2'b1;
     localparam  kind_read_modify_write = 2'b10;
-    localparam  kind_write = 2'b11;
-    localparam  one_elem = 3'b1;
-    localparam  zero_elem = 3'b0;
     localparam  lanes_built = 32'hffffffff;
     localparam  data_built = 128'hffffffffffffffffffffffffffffffff;
     localparam  fp_built = 1'b1;
-    localparam  zero_shift = 8'h0;
-    localparam  zero_addr = 64'h0;
-    localparam  zero_line = 128'h0;
-    localparam  zero_low = 4'h0;
-    localparam  zero_coord = 32'h0;
-    localparam  lod_as_registered = 1'b1;
-    localparam  byte_aligned = 7'b1111000;
     
     // Enums
     localparam IssueState$FirstLane = 0;
@@ -165,84 +153,92 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  first_lanes_two$few;
     reg  [31:0] left_lanes_two$mask;
     wire  left_lanes_two$few;
-    reg  lane_mux$from_buf1;
-    reg  [63:0] lane_mux$buf0_addr;
-    reg  [127:0] lane_mux$buf0_src0;
-    reg  [127:0] lane_mux$buf0_src1;
-    reg  [95:0] lane_mux$buf0_coord;
-    reg  [63:0] lane_mux$buf1_addr;
-    reg  [127:0] lane_mux$buf1_src0;
-    reg  [127:0] lane_mux$buf1_src1;
-    reg  [95:0] lane_mux$buf1_coord;
-    reg  [2:0] lane_mux$elem_size;
-    reg  [3:0] lane_mux$base_low;
-    reg  lane_mux$check_lane;
-    reg  lane_mux$check_base;
-    wire  lane_mux$misaligned;
-    wire  lane_mux$base_misaligned;
-    wire  [63:0] lane_mux$addr;
-    wire  [127:0] lane_mux$src0;
-    wire  [127:0] lane_mux$src1;
-    wire  [95:0] lane_mux$coord;
-    reg  [31:0] typed_step$level;
-    reg  [63:0] typed_step$level_base;
-    reg  [31:0] typed_step$level_width;
-    reg  [31:0] typed_step$level_height;
-    reg  [31:0] typed_step$level_depth;
-    reg  typed_step$width_is_one;
-    reg  typed_step$height_is_one;
-    reg  typed_step$depth_is_one;
-    reg  [31:0] typed_step$coord_u;
-    reg  [31:0] typed_step$coord_v;
-    reg  [31:0] typed_step$coord_r;
-    reg  [31:0] typed_step$coord_lod;
-    reg  typed_step$at_lod;
-    reg  typed_step$lod_out_of_range;
-    reg  [2:0] typed_step$surf_kind;
-    reg  [31:0] typed_step$surf_array;
-    reg  [31:0] typed_step$rows;
-    reg  [31:0] typed_step$slices;
-    reg  typed_step$sizes_constant;
-    reg  [31:0] typed_step$walk_p0;
-    reg  [32:0] typed_step$walk_p16;
-    reg  [31:0] typed_step$walk_p16_b;
-    reg  [31:0] typed_step$walk_p32;
-    reg  [31:0] typed_step$lane_p0;
-    reg  [32:0] typed_step$lane_p16;
-    reg  [31:0] typed_step$lane_p16_b;
-    reg  [31:0] typed_step$lane_p32;
-    wire  typed_step$out_of_bounds;
-    wire  [63:0] typed_step$walk_first;
-    wire  [63:0] typed_step$lane_first;
-    wire  [31:0] typed_step$second_b;
-    wire  [31:0] typed_step$next_rows;
-    wire  [31:0] typed_step$next_slices;
-    wire  typed_step$next_sizes_constant;
-    wire  [31:0] typed_step$next_walk_a;
-    wire  [31:0] typed_step$next_walk_b;
-    wire  [63:0] typed_step$second_c;
-    wire  [63:0] typed_step$lod_c;
-    wire  [31:0] typed_step$next_level;
-    wire  [31:0] typed_step$next_width;
-    wire  [31:0] typed_step$next_height;
-    wire  [31:0] typed_step$next_depth;
-    wire  typed_step$next_width_is_one;
-    wire  typed_step$next_height_is_one;
-    wire  typed_step$next_depth_is_one;
-    reg  [63:0] addr_gen$lane_addr;
-    reg  [63:0] addr_gen$elem_offset;
-    reg  addr_gen$space_slm;
-    reg  addr_gen$addr_offset32;
-    reg  addr_gen$addr_buffer;
-    reg  addr_gen$kind_typed;
-    reg  [63:0] addr_gen$surf_base;
-    reg  [63:0] addr_gen$surf_size;
-    reg  [31:0] addr_gen$slm_size;
-    wire  [63:0] addr_gen$addr;
-    wire  addr_gen$space;
-    wire  addr_gen$checks_bounds;
-    wire  [63:0] addr_gen$bounded_offset;
-    wire  [63:0] addr_gen$bound;
+    reg  issue$clock;
+    reg  issue$reset;
+    reg  issue$t_accepts;
+    reg  issue$t_walk;
+    reg  issue$l_walk;
+    reg  [63:0] issue$l_index;
+    reg  issue$n_valid;
+    reg  issue$n_buf;
+    reg  [4:0] issue$n_lane;
+    reg  issue$n_last_lane;
+    reg  issue$n_marker;
+    reg  issue$n_illegal;
+    reg  [2:0] issue$n_elem_size;
+    reg  [2:0] issue$n_last_elem;
+    reg  issue$n_space_slm;
+    reg  issue$n_addr_offset32;
+    reg  issue$n_addr_buffer;
+    reg  issue$n_kind_typed;
+    reg  issue$n_write_only;
+    reg  issue$n_swap_src;
+    reg  issue$n_v_present;
+    reg  issue$n_r_present;
+    reg  issue$n_lod_present;
+    reg  [4:0] issue$n_alu_op;
+    reg  [3:0] issue$n_alu_ty;
+    reg  issue$n_alu_ftz;
+    reg  [2:0] issue$n_surf_kind;
+    reg  [63:0] issue$n_surf_base;
+    reg  [63:0] issue$n_surf_size;
+    reg  [31:0] issue$n_width;
+    reg  [31:0] issue$n_height;
+    reg  [31:0] issue$n_depth;
+    reg  issue$n_width_one;
+    reg  issue$n_height_one;
+    reg  issue$n_depth_one;
+    reg  [31:0] issue$n_surf_array;
+    reg  [31:0] issue$n_lane_rows;
+    reg  [31:0] issue$n_surf_levels;
+    reg  issue$n_surf_u16;
+    reg  [31:0] issue$n_slm_size;
+    reg  [31:0] issue$n_walk_rows;
+    reg  [31:0] issue$n_walk_slices;
+    reg  issue$n_walk_sizes_constant;
+    reg  [31:0] issue$n_walk_a;
+    reg  [31:0] issue$n_walk_b;
+    reg  issue$cap_valid;
+    reg  [63:0] issue$pbuf_addr$0;
+    reg  [63:0] issue$pbuf_addr$1;
+    reg  [127:0] issue$pbuf_src0$0;
+    reg  [127:0] issue$pbuf_src0$1;
+    reg  [127:0] issue$pbuf_src1$0;
+    reg  [127:0] issue$pbuf_src1$1;
+    reg  [127:0] issue$pbuf_coord$0;
+    reg  [127:0] issue$pbuf_coord$1;
+    reg  [127:0] issue$pay_coord;
+    wire  issue$n_enter;
+    wire  issue$issue_push;
+    wire  issue$walk_push;
+    wire  issue$kind_typed;
+    wire  [63:0] issue$addr;
+    wire  [63:0] issue$walk_first;
+    wire  [63:0] issue$lane_first;
+    wire  issue$typed_at_lod;
+    wire  [31:0] issue$second_b;
+    wire  [63:0] issue$walk_c;
+    wire  [63:0] issue$issue_lod_c;
+    wire  issue$surf_u16;
+    wire  [1:0] issue$issue_kind;
+    wire  issue$checks_bounds;
+    wire  [63:0] issue$bounded_offset;
+    wire  [63:0] issue$last_start;
+    wire  issue$bound_small;
+    wire  issue$space;
+    wire  [2:0] issue$size;
+    wire  [4:0] issue$op;
+    wire  [3:0] issue$ty;
+    wire  issue$ftz;
+    wire  [127:0] issue$src0;
+    wire  [127:0] issue$src1;
+    wire  [4:0] issue$i_lane_q;
+    wire  [2:0] issue$elem_index_q;
+    wire  [6:0] issue$result_shift;
+    wire  issue$result_first;
+    wire  issue$issue_lane_done;
+    wire  issue$issue_last;
+    wire  issue$issue_error;
     reg  address$clock;
     reg  address$reset;
     reg  address$t_accepts;
@@ -302,14 +298,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  address$a_msg_last_q;
     wire  address$a_error_q;
     wire  [63:0] address$l_index;
-    reg  [127:0] elem_select$lane_src0;
-    reg  [127:0] elem_select$lane_src1;
-    reg  [7:0] elem_select$elem_shift;
-    reg  [2:0] elem_select$elem_size;
-    reg  elem_select$swap_src;
-    reg  elem_select$write_only;
-    wire  [127:0] elem_select$src0;
-    wire  [127:0] elem_select$src1;
     reg  [2:0] head_select$head;
     reg  [31:0] head_select$head_word$0;
     reg  [31:0] head_select$head_word$1;
@@ -419,19 +407,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [15:0] write_align$byte_enables;
     wire  [127:0] write_align$data;
     wire  [127:0] write_align$mask;
-    reg  [2:0] elem_bytes_of$size;
-    wire  [63:0] elem_bytes_of$value;
-    reg  [31:0] null_coord$u_in;
-    reg  [31:0] null_coord$v_in;
-    reg  [31:0] null_coord$r_in;
-    reg  [31:0] null_coord$lod_in;
-    reg  null_coord$v_present;
-    reg  null_coord$r_present;
-    reg  null_coord$lod_present;
-    wire  [31:0] null_coord$u;
-    wire  [31:0] null_coord$v;
-    wire  [31:0] null_coord$r;
-    wire  [31:0] null_coord$lod;
     reg  alu$clock;
     reg  alu$pipe_advance;
     reg  [4:0] alu$op;
@@ -446,56 +421,52 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [127:0] alu$ret_value;
     wire  alu$float_op;
     wire  [127:0] alu$float_value;
-    reg  read_skid$clock;
-    reg  read_skid$clear;
-    reg  read_skid$ready;
-    reg  read_skid$issue;
-    wire  read_skid$full;
-    reg  write_skid$clock;
-    reg  write_skid$clear;
-    reg  write_skid$ready;
-    reg  write_skid$leave;
-    reg  write_skid$leave_writes;
-    reg  write_skid$leave_last;
-    reg  write_skid$leave_error;
-    reg  write_skid$leave_rmw;
-    wire  write_skid$full;
-    wire  write_skid$done;
-    wire  write_skid$error;
-    wire  write_skid$obs_valid;
-    reg  [63:0] r_line$d;
-    wire  [63:0] r_line$q;
-    reg  r_line$clock;
-    reg  r_space$d;
-    wire  r_space$q;
-    reg  r_space$clock;
-    reg  [15:0] r_byte_enables$d;
-    wire  [15:0] r_byte_enables$q;
-    reg  r_byte_enables$clock;
-    reg  [63:0] s_line$d;
-    wire  [63:0] s_line$q;
-    reg  s_line$clock;
-    reg  s_space$d;
-    wire  s_space$q;
-    reg  s_space$clock;
-    reg  [127:0] s_data$d;
-    wire  [127:0] s_data$q;
-    reg  s_data$clock;
-    reg  [15:0] s_byte_enables$d;
-    wire  [15:0] s_byte_enables$q;
-    reg  s_byte_enables$clock;
-    reg  [4:0] s_lane$d;
-    wire  [4:0] s_lane$q;
-    reg  s_lane$clock;
-    reg  [2:0] s_elem$d;
-    wire  [2:0] s_elem$q;
-    reg  s_elem$clock;
-    reg  [127:0] s_old$d;
-    wire  [127:0] s_old$q;
-    reg  s_old$clock;
-    reg  [127:0] s_new$d;
-    wire  [127:0] s_new$q;
-    reg  s_new$clock;
+    reg  ports$clock;
+    reg  ports$reset;
+    reg  ports$mem_rd_ready;
+    reg  ports$mem_wr_ready;
+    reg  ports$a_reads;
+    reg  [63:0] ports$a_line;
+    reg  ports$a_space;
+    reg  [15:0] ports$a_byte_enables;
+    reg  ports$w_valid;
+    reg  [1:0] ports$w_kind;
+    reg  ports$w_writes;
+    reg  [63:0] ports$w_line;
+    reg  ports$w_space;
+    reg  [15:0] ports$w_byte_enables;
+    reg  [127:0] ports$w_data;
+    reg  [127:0] ports$w_new;
+    reg  [127:0] ports$w_ret;
+    reg  [127:0] ports$w_old;
+    reg  [4:0] ports$w_lane;
+    reg  [2:0] ports$w_elem;
+    reg  [6:0] ports$w_result_shift;
+    reg  ports$w_result_first;
+    reg  ports$w_result_last;
+    reg  ports$w_msg_last;
+    reg  ports$w_error;
+    wire  ports$read_full;
+    wire  ports$write_full;
+    wire  ports$mem_rd_valid;
+    wire  [63:0] ports$mem_rd_addr;
+    wire  ports$mem_rd_space;
+    wire  [15:0] ports$mem_rd_be;
+    wire  ports$port_write;
+    wire  [63:0] ports$port_line;
+    wire  ports$port_space;
+    wire  [127:0] ports$port_data;
+    wire  [15:0] ports$port_byte_enables;
+    wire  ports$rsp_valid;
+    wire  [4:0] ports$rsp_lane;
+    wire  [127:0] ports$rsp_data;
+    wire  ports$rsp_done;
+    wire  ports$rsp_error;
+    wire  ports$obs_valid;
+    wire  [4:0] ports$obs_lane;
+    wire  [2:0] ports$obs_elem;
+    wire  [127:0] ports$obs_old;
+    wire  [127:0] ports$obs_new;
     reg  reset_q$d;
     wire  reset_q$q;
     reg  reset_q$clock;
@@ -508,171 +479,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  left_few$d;
     wire  left_few$q;
     reg  left_few$clock;
-    reg  i_valid$d;
-    wire  i_valid$q;
-    reg  i_valid$clock;
-    reg  i_buf$d;
-    wire  i_buf$q;
-    reg  i_buf$clock;
-    reg  [4:0] i_lane$d;
-    wire  [4:0] i_lane$q;
-    reg  i_lane$clock;
-    reg  i_last_lane$d;
-    wire  i_last_lane$q;
-    reg  i_last_lane$clock;
-    reg  i_marker$d;
-    wire  i_marker$q;
-    reg  i_marker$clock;
-    reg  i_illegal$d;
-    wire  i_illegal$q;
-    reg  i_illegal$clock;
-    reg  msg_misaligned$d;
-    wire  msg_misaligned$q;
-    reg  msg_misaligned$clock;
-    reg  [2:0] ctx_elem_size$d;
-    wire  [2:0] ctx_elem_size$q;
-    reg  ctx_elem_size$clock;
-    reg  [2:0] ctx_last_elem$d;
-    wire  [2:0] ctx_last_elem$q;
-    reg  ctx_last_elem$clock;
-    reg  ctx_space_slm$d;
-    wire  ctx_space_slm$q;
-    reg  ctx_space_slm$clock;
-    reg  ctx_addr_offset32$d;
-    wire  ctx_addr_offset32$q;
-    reg  ctx_addr_offset32$clock;
-    reg  ctx_addr_buffer$d;
-    wire  ctx_addr_buffer$q;
-    reg  ctx_addr_buffer$clock;
-    reg  ctx_kind_typed$d;
-    wire  ctx_kind_typed$q;
-    reg  ctx_kind_typed$clock;
-    reg  ctx_write_only$d;
-    wire  ctx_write_only$q;
-    reg  ctx_write_only$clock;
-    reg  ctx_swap_src$d;
-    wire  ctx_swap_src$q;
-    reg  ctx_swap_src$clock;
-    reg  ctx_v_present$d;
-    wire  ctx_v_present$q;
-    reg  ctx_v_present$clock;
-    reg  ctx_r_present$d;
-    wire  ctx_r_present$q;
-    reg  ctx_r_present$clock;
-    reg  [4:0] ctx_alu_op$d;
-    wire  [4:0] ctx_alu_op$q;
-    reg  ctx_alu_op$clock;
-    reg  [3:0] ctx_alu_ty$d;
-    wire  [3:0] ctx_alu_ty$q;
-    reg  ctx_alu_ty$clock;
-    reg  ctx_alu_ftz$d;
-    wire  ctx_alu_ftz$q;
-    reg  ctx_alu_ftz$clock;
-    reg  [2:0] ctx_surf_kind$d;
-    wire  [2:0] ctx_surf_kind$q;
-    reg  ctx_surf_kind$clock;
-    reg  [63:0] ctx_surf_base$d;
-    wire  [63:0] ctx_surf_base$q;
-    reg  ctx_surf_base$clock;
-    reg  [63:0] ctx_surf_size$d;
-    wire  [63:0] ctx_surf_size$q;
-    reg  ctx_surf_size$clock;
-    reg  [31:0] ctx_surf_array$d;
-    wire  [31:0] ctx_surf_array$q;
-    reg  ctx_surf_array$clock;
-    reg  ctx_surf_u16$d;
-    wire  ctx_surf_u16$q;
-    reg  ctx_surf_u16$clock;
-    reg  [31:0] ctx_slm_size$d;
-    wire  [31:0] ctx_slm_size$q;
-    reg  ctx_slm_size$clock;
-    reg  [2:0] elem_index$d;
-    wire  [2:0] elem_index$q;
-    reg  elem_index$clock;
-    reg  [63:0] elem_offset$d;
-    wire  [63:0] elem_offset$q;
-    reg  elem_offset$clock;
-    reg  [7:0] elem_shift$d;
-    wire  [7:0] elem_shift$q;
-    reg  elem_shift$clock;
-    reg  [31:0] typed_level$d;
-    wire  [31:0] typed_level$q;
-    reg  typed_level$clock;
-    reg  [63:0] typed_level_base$d;
-    wire  [63:0] typed_level_base$q;
-    reg  typed_level_base$clock;
-    reg  [31:0] typed_width$d;
-    wire  [31:0] typed_width$q;
-    reg  typed_width$clock;
-    reg  [31:0] typed_height$d;
-    wire  [31:0] typed_height$q;
-    reg  typed_height$clock;
-    reg  [31:0] typed_depth$d;
-    wire  [31:0] typed_depth$q;
-    reg  typed_depth$clock;
-    reg  typed_width_one$d;
-    wire  typed_width_one$q;
-    reg  typed_width_one$clock;
-    reg  typed_height_one$d;
-    wire  typed_height_one$q;
-    reg  typed_height_one$clock;
-    reg  typed_depth_one$d;
-    wire  typed_depth_one$q;
-    reg  typed_depth_one$clock;
-    reg  [31:0] typed_walk_a$d;
-    wire  [31:0] typed_walk_a$q;
-    reg  typed_walk_a$clock;
-    reg  [31:0] typed_walk_b$d;
-    wire  [31:0] typed_walk_b$q;
-    reg  typed_walk_b$clock;
-    reg  [31:0] typed_slices$d;
-    wire  [31:0] typed_slices$q;
-    reg  typed_slices$clock;
-    reg  typed_sizes_constant$d;
-    wire  typed_sizes_constant$q;
-    reg  typed_sizes_constant$clock;
-    reg  typed_walk_product$clock;
-    reg  [31:0] typed_walk_product$walk_a;
-    reg  [31:0] typed_walk_product$walk_b;
-    wire  [31:0] typed_walk_product$p0;
-    wire  [32:0] typed_walk_product$p16;
-    wire  [31:0] typed_walk_product$p16_b;
-    wire  [31:0] typed_walk_product$p32;
-    reg  typed_walk_stale$d;
-    wire  typed_walk_stale$q;
-    reg  typed_walk_stale$clock;
-    reg  typed_lane_coord$clock;
-    reg  typed_lane_coord$load;
-    reg  typed_lane_coord$r_present;
-    reg  typed_lane_coord$lod_present;
-    reg  typed_lane_coord$from_port;
-    reg  typed_lane_coord$from_buf1;
-    reg  [127:0] typed_lane_coord$port_coord;
-    reg  [127:0] typed_lane_coord$buf0_coord;
-    reg  [127:0] typed_lane_coord$buf1_coord;
-    reg  [31:0] typed_lane_coord$levels;
-    reg  typed_lane_coord$walk_step;
-    reg  [31:0] typed_lane_coord$entry_rows;
-    reg  [31:0] typed_lane_coord$rows;
-    reg  typed_lane_coord$walk_push;
-    reg  typed_lane_coord$walk_reaches_lod;
-    wire  [31:0] typed_lane_coord$lod;
-    wire  typed_lane_coord$lod_is_zero;
-    wire  typed_lane_coord$lod_out_of_range;
-    wire  typed_lane_coord$ready;
-    wire  [31:0] typed_lane_coord$p0;
-    wire  [32:0] typed_lane_coord$p16;
-    wire  [31:0] typed_lane_coord$p16_b;
-    wire  [31:0] typed_lane_coord$p32;
-    reg  [31:0] typed_lane_rows$d;
-    wire  [31:0] typed_lane_rows$q;
-    reg  typed_lane_rows$clock;
-    reg  typed_walked$d;
-    wire  typed_walked$q;
-    reg  typed_walked$clock;
-    reg  typed_walk_at_lod$d;
-    wire  typed_walk_at_lod$q;
-    reg  typed_walk_at_lod$clock;
     reg  inflight$clock;
     reg  inflight$reset;
     reg  inflight$alloc;
@@ -863,18 +669,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  execute$w_result_last_q;
     wire  execute$w_msg_last_q;
     wire  execute$w_error_q;
-    reg  [127:0] result_acc$d;
-    wire  [127:0] result_acc$q;
-    reg  result_acc$clock;
-    reg  rsp_valid_r$d;
-    wire  rsp_valid_r$q;
-    reg  rsp_valid_r$clock;
-    reg  [4:0] rsp_lane_r$d;
-    wire  [4:0] rsp_lane_r$q;
-    reg  rsp_lane_r$clock;
-    reg  [127:0] rsp_data_r$d;
-    wire  [127:0] rsp_data_r$q;
-    reg  rsp_data_r$clock;
     
     // Local signals
     reg  sel_valid;
@@ -882,44 +676,17 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  sel_marker;
     reg  sel_last;
     reg  sel_take;
-    reg  n_enter;
     reg  table_is_full;
-    reg  issue_misaligned;
-    reg  issue_done;
-    reg  issue_marker;
-    reg  issue_lane_done;
-    reg  issue_last;
-    reg  issue_addr_ready;
-    reg  typed_at_lod;
-    reg  issue_push;
-    reg  [1:0] issue_kind;
-    reg  [63:0] issue_lod_c;
-    reg  [63:0] issue_scaled_c;
-    reg  walk_push;
-    reg  typed_pending;
     reg  t_accepts;
     reg  l_accepts;
     reg  a_accepts;
     reg  a_reads;
     reg  alloc;
-    reg  [63:0] elem_bytes;
-    reg  [7:0] elem_bits;
     reg  head_is_rmw;
     reg  head_ready;
     reg  head_enters;
     reg  x_free;
     reg  w_free;
-    reg  w_is_rmw;
-    reg  w_has_result;
-    reg  [127:0] write_data;
-    reg  retire;
-    reg  port_write;
-    reg  [63:0] port_line;
-    reg  port_space;
-    reg  [127:0] port_data;
-    reg  [15:0] port_byte_enables;
-    reg  [127:0] result_value;
-    reg  [127:0] result_joined;
     
     // Sub module instances
     atomic_unit$front front(
@@ -1019,89 +786,93 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .mask(left_lanes_two$mask),
         .few(left_lanes_two$few)
     );
-    atomic_unit$lane_mux lane_mux(
-        .from_buf1(lane_mux$from_buf1),
-        .buf0_addr(lane_mux$buf0_addr),
-        .buf0_src0(lane_mux$buf0_src0),
-        .buf0_src1(lane_mux$buf0_src1),
-        .buf0_coord(lane_mux$buf0_coord),
-        .buf1_addr(lane_mux$buf1_addr),
-        .buf1_src0(lane_mux$buf1_src0),
-        .buf1_src1(lane_mux$buf1_src1),
-        .buf1_coord(lane_mux$buf1_coord),
-        .elem_size(lane_mux$elem_size),
-        .base_low(lane_mux$base_low),
-        .check_lane(lane_mux$check_lane),
-        .check_base(lane_mux$check_base),
-        .misaligned(lane_mux$misaligned),
-        .base_misaligned(lane_mux$base_misaligned),
-        .addr(lane_mux$addr),
-        .src0(lane_mux$src0),
-        .src1(lane_mux$src1),
-        .coord(lane_mux$coord)
-    );
-    atomic_unit$typed_step typed_step(
-        .level(typed_step$level),
-        .level_base(typed_step$level_base),
-        .level_width(typed_step$level_width),
-        .level_height(typed_step$level_height),
-        .level_depth(typed_step$level_depth),
-        .width_is_one(typed_step$width_is_one),
-        .height_is_one(typed_step$height_is_one),
-        .depth_is_one(typed_step$depth_is_one),
-        .coord_u(typed_step$coord_u),
-        .coord_v(typed_step$coord_v),
-        .coord_r(typed_step$coord_r),
-        .coord_lod(typed_step$coord_lod),
-        .at_lod(typed_step$at_lod),
-        .lod_out_of_range(typed_step$lod_out_of_range),
-        .surf_kind(typed_step$surf_kind),
-        .surf_array(typed_step$surf_array),
-        .rows(typed_step$rows),
-        .slices(typed_step$slices),
-        .sizes_constant(typed_step$sizes_constant),
-        .walk_p0(typed_step$walk_p0),
-        .walk_p16(typed_step$walk_p16),
-        .walk_p16_b(typed_step$walk_p16_b),
-        .walk_p32(typed_step$walk_p32),
-        .lane_p0(typed_step$lane_p0),
-        .lane_p16(typed_step$lane_p16),
-        .lane_p16_b(typed_step$lane_p16_b),
-        .lane_p32(typed_step$lane_p32),
-        .out_of_bounds(typed_step$out_of_bounds),
-        .walk_first(typed_step$walk_first),
-        .lane_first(typed_step$lane_first),
-        .second_b(typed_step$second_b),
-        .next_rows(typed_step$next_rows),
-        .next_slices(typed_step$next_slices),
-        .next_sizes_constant(typed_step$next_sizes_constant),
-        .next_walk_a(typed_step$next_walk_a),
-        .next_walk_b(typed_step$next_walk_b),
-        .second_c(typed_step$second_c),
-        .lod_c(typed_step$lod_c),
-        .next_level(typed_step$next_level),
-        .next_width(typed_step$next_width),
-        .next_height(typed_step$next_height),
-        .next_depth(typed_step$next_depth),
-        .next_width_is_one(typed_step$next_width_is_one),
-        .next_height_is_one(typed_step$next_height_is_one),
-        .next_depth_is_one(typed_step$next_depth_is_one)
-    );
-    atomic_unit$addr_gen addr_gen(
-        .lane_addr(addr_gen$lane_addr),
-        .elem_offset(addr_gen$elem_offset),
-        .space_slm(addr_gen$space_slm),
-        .addr_offset32(addr_gen$addr_offset32),
-        .addr_buffer(addr_gen$addr_buffer),
-        .kind_typed(addr_gen$kind_typed),
-        .surf_base(addr_gen$surf_base),
-        .surf_size(addr_gen$surf_size),
-        .slm_size(addr_gen$slm_size),
-        .addr(addr_gen$addr),
-        .space(addr_gen$space),
-        .checks_bounds(addr_gen$checks_bounds),
-        .bounded_offset(addr_gen$bounded_offset),
-        .bound(addr_gen$bound)
+    atomic_unit$issue issue(
+        .clock(issue$clock),
+        .reset(issue$reset),
+        .t_accepts(issue$t_accepts),
+        .t_walk(issue$t_walk),
+        .l_walk(issue$l_walk),
+        .l_index(issue$l_index),
+        .n_valid(issue$n_valid),
+        .n_buf(issue$n_buf),
+        .n_lane(issue$n_lane),
+        .n_last_lane(issue$n_last_lane),
+        .n_marker(issue$n_marker),
+        .n_illegal(issue$n_illegal),
+        .n_elem_size(issue$n_elem_size),
+        .n_last_elem(issue$n_last_elem),
+        .n_space_slm(issue$n_space_slm),
+        .n_addr_offset32(issue$n_addr_offset32),
+        .n_addr_buffer(issue$n_addr_buffer),
+        .n_kind_typed(issue$n_kind_typed),
+        .n_write_only(issue$n_write_only),
+        .n_swap_src(issue$n_swap_src),
+        .n_v_present(issue$n_v_present),
+        .n_r_present(issue$n_r_present),
+        .n_lod_present(issue$n_lod_present),
+        .n_alu_op(issue$n_alu_op),
+        .n_alu_ty(issue$n_alu_ty),
+        .n_alu_ftz(issue$n_alu_ftz),
+        .n_surf_kind(issue$n_surf_kind),
+        .n_surf_base(issue$n_surf_base),
+        .n_surf_size(issue$n_surf_size),
+        .n_width(issue$n_width),
+        .n_height(issue$n_height),
+        .n_depth(issue$n_depth),
+        .n_width_one(issue$n_width_one),
+        .n_height_one(issue$n_height_one),
+        .n_depth_one(issue$n_depth_one),
+        .n_surf_array(issue$n_surf_array),
+        .n_lane_rows(issue$n_lane_rows),
+        .n_surf_levels(issue$n_surf_levels),
+        .n_surf_u16(issue$n_surf_u16),
+        .n_slm_size(issue$n_slm_size),
+        .n_walk_rows(issue$n_walk_rows),
+        .n_walk_slices(issue$n_walk_slices),
+        .n_walk_sizes_constant(issue$n_walk_sizes_constant),
+        .n_walk_a(issue$n_walk_a),
+        .n_walk_b(issue$n_walk_b),
+        .cap_valid(issue$cap_valid),
+        .pbuf_addr$0(issue$pbuf_addr$0),
+        .pbuf_addr$1(issue$pbuf_addr$1),
+        .pbuf_src0$0(issue$pbuf_src0$0),
+        .pbuf_src0$1(issue$pbuf_src0$1),
+        .pbuf_src1$0(issue$pbuf_src1$0),
+        .pbuf_src1$1(issue$pbuf_src1$1),
+        .pbuf_coord$0(issue$pbuf_coord$0),
+        .pbuf_coord$1(issue$pbuf_coord$1),
+        .pay_coord(issue$pay_coord),
+        .n_enter(issue$n_enter),
+        .issue_push(issue$issue_push),
+        .walk_push(issue$walk_push),
+        .kind_typed(issue$kind_typed),
+        .addr(issue$addr),
+        .walk_first(issue$walk_first),
+        .lane_first(issue$lane_first),
+        .typed_at_lod(issue$typed_at_lod),
+        .second_b(issue$second_b),
+        .walk_c(issue$walk_c),
+        .issue_lod_c(issue$issue_lod_c),
+        .surf_u16(issue$surf_u16),
+        .issue_kind(issue$issue_kind),
+        .checks_bounds(issue$checks_bounds),
+        .bounded_offset(issue$bounded_offset),
+        .last_start(issue$last_start),
+        .bound_small(issue$bound_small),
+        .space(issue$space),
+        .size(issue$size),
+        .op(issue$op),
+        .ty(issue$ty),
+        .ftz(issue$ftz),
+        .src0(issue$src0),
+        .src1(issue$src1),
+        .i_lane_q(issue$i_lane_q),
+        .elem_index_q(issue$elem_index_q),
+        .result_shift(issue$result_shift),
+        .result_first(issue$result_first),
+        .issue_lane_done(issue$issue_lane_done),
+        .issue_last(issue$issue_last),
+        .issue_error(issue$issue_error)
     );
     atomic_unit$address address(
         .clock(address$clock),
@@ -1163,16 +934,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .a_msg_last_q(address$a_msg_last_q),
         .a_error_q(address$a_error_q),
         .l_index(address$l_index)
-    );
-    atomic_unit$elem_select elem_select(
-        .lane_src0(elem_select$lane_src0),
-        .lane_src1(elem_select$lane_src1),
-        .elem_shift(elem_select$elem_shift),
-        .elem_size(elem_select$elem_size),
-        .swap_src(elem_select$swap_src),
-        .write_only(elem_select$write_only),
-        .src0(elem_select$src0),
-        .src1(elem_select$src1)
     );
     atomic_unit$head_select head_select(
         .head(head_select$head),
@@ -1287,23 +1048,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .data(write_align$data),
         .mask(write_align$mask)
     );
-    atomic_unit$elem_bytes_of elem_bytes_of(
-        .size(elem_bytes_of$size),
-        .value(elem_bytes_of$value)
-    );
-    atomic_unit$null_coord null_coord(
-        .u_in(null_coord$u_in),
-        .v_in(null_coord$v_in),
-        .r_in(null_coord$r_in),
-        .lod_in(null_coord$lod_in),
-        .v_present(null_coord$v_present),
-        .r_present(null_coord$r_present),
-        .lod_present(null_coord$lod_present),
-        .u(null_coord$u),
-        .v(null_coord$v),
-        .r(null_coord$r),
-        .lod(null_coord$lod)
-    );
     atomic_alu alu(
         .clock(alu$clock),
         .pipe_advance(alu$pipe_advance),
@@ -1320,81 +1064,53 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .float_op(alu$float_op),
         .float_value(alu$float_value)
     );
-    atomic_unit$read_skid read_skid(
-        .clock(read_skid$clock),
-        .clear(read_skid$clear),
-        .ready(read_skid$ready),
-        .issue(read_skid$issue),
-        .full(read_skid$full)
-    );
-    atomic_unit$write_skid write_skid(
-        .clock(write_skid$clock),
-        .clear(write_skid$clear),
-        .ready(write_skid$ready),
-        .leave(write_skid$leave),
-        .leave_writes(write_skid$leave_writes),
-        .leave_last(write_skid$leave_last),
-        .leave_error(write_skid$leave_error),
-        .leave_rmw(write_skid$leave_rmw),
-        .full(write_skid$full),
-        .done(write_skid$done),
-        .error(write_skid$error),
-        .obs_valid(write_skid$obs_valid)
-    );
-    atomic_unit$r_line r_line(
-        .d(r_line$d),
-        .q(r_line$q),
-        .clock(r_line$clock)
-    );
-    atomic_unit$r_space r_space(
-        .d(r_space$d),
-        .q(r_space$q),
-        .clock(r_space$clock)
-    );
-    atomic_unit$r_byte_enables r_byte_enables(
-        .d(r_byte_enables$d),
-        .q(r_byte_enables$q),
-        .clock(r_byte_enables$clock)
-    );
-    atomic_unit$s_line s_line(
-        .d(s_line$d),
-        .q(s_line$q),
-        .clock(s_line$clock)
-    );
-    atomic_unit$s_space s_space(
-        .d(s_space$d),
-        .q(s_space$q),
-        .clock(s_space$clock)
-    );
-    atomic_unit$s_data s_data(
-        .d(s_data$d),
-        .q(s_data$q),
-        .clock(s_data$clock)
-    );
-    atomic_unit$s_byte_enables s_byte_enables(
-        .d(s_byte_enables$d),
-        .q(s_byte_enables$q),
-        .clock(s_byte_enables$clock)
-    );
-    atomic_unit$s_lane s_lane(
-        .d(s_lane$d),
-        .q(s_lane$q),
-        .clock(s_lane$clock)
-    );
-    atomic_unit$s_elem s_elem(
-        .d(s_elem$d),
-        .q(s_elem$q),
-        .clock(s_elem$clock)
-    );
-    atomic_unit$s_old s_old(
-        .d(s_old$d),
-        .q(s_old$q),
-        .clock(s_old$clock)
-    );
-    atomic_unit$s_new s_new(
-        .d(s_new$d),
-        .q(s_new$q),
-        .clock(s_new$clock)
+    atomic_unit$ports ports(
+        .clock(ports$clock),
+        .reset(ports$reset),
+        .mem_rd_ready(ports$mem_rd_ready),
+        .mem_wr_ready(ports$mem_wr_ready),
+        .a_reads(ports$a_reads),
+        .a_line(ports$a_line),
+        .a_space(ports$a_space),
+        .a_byte_enables(ports$a_byte_enables),
+        .w_valid(ports$w_valid),
+        .w_kind(ports$w_kind),
+        .w_writes(ports$w_writes),
+        .w_line(ports$w_line),
+        .w_space(ports$w_space),
+        .w_byte_enables(ports$w_byte_enables),
+        .w_data(ports$w_data),
+        .w_new(ports$w_new),
+        .w_ret(ports$w_ret),
+        .w_old(ports$w_old),
+        .w_lane(ports$w_lane),
+        .w_elem(ports$w_elem),
+        .w_result_shift(ports$w_result_shift),
+        .w_result_first(ports$w_result_first),
+        .w_result_last(ports$w_result_last),
+        .w_msg_last(ports$w_msg_last),
+        .w_error(ports$w_error),
+        .read_full(ports$read_full),
+        .write_full(ports$write_full),
+        .mem_rd_valid(ports$mem_rd_valid),
+        .mem_rd_addr(ports$mem_rd_addr),
+        .mem_rd_space(ports$mem_rd_space),
+        .mem_rd_be(ports$mem_rd_be),
+        .port_write(ports$port_write),
+        .port_line(ports$port_line),
+        .port_space(ports$port_space),
+        .port_data(ports$port_data),
+        .port_byte_enables(ports$port_byte_enables),
+        .rsp_valid(ports$rsp_valid),
+        .rsp_lane(ports$rsp_lane),
+        .rsp_data(ports$rsp_data),
+        .rsp_done(ports$rsp_done),
+        .rsp_error(ports$rsp_error),
+        .obs_valid(ports$obs_valid),
+        .obs_lane(ports$obs_lane),
+        .obs_elem(ports$obs_elem),
+        .obs_old(ports$obs_old),
+        .obs_new(ports$obs_new)
     );
     atomic_unit$reset_q reset_q(
         .d(reset_q$d),
@@ -1415,265 +1131,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d(left_few$d),
         .q(left_few$q),
         .clock(left_few$clock)
-    );
-    atomic_unit$i_valid i_valid(
-        .d(i_valid$d),
-        .q(i_valid$q),
-        .clock(i_valid$clock)
-    );
-    atomic_unit$i_buf i_buf(
-        .d(i_buf$d),
-        .q(i_buf$q),
-        .clock(i_buf$clock)
-    );
-    atomic_unit$i_lane i_lane(
-        .d(i_lane$d),
-        .q(i_lane$q),
-        .clock(i_lane$clock)
-    );
-    atomic_unit$i_last_lane i_last_lane(
-        .d(i_last_lane$d),
-        .q(i_last_lane$q),
-        .clock(i_last_lane$clock)
-    );
-    atomic_unit$i_marker i_marker(
-        .d(i_marker$d),
-        .q(i_marker$q),
-        .clock(i_marker$clock)
-    );
-    atomic_unit$i_illegal i_illegal(
-        .d(i_illegal$d),
-        .q(i_illegal$q),
-        .clock(i_illegal$clock)
-    );
-    atomic_unit$msg_misaligned msg_misaligned(
-        .d(msg_misaligned$d),
-        .q(msg_misaligned$q),
-        .clock(msg_misaligned$clock)
-    );
-    atomic_unit$ctx_elem_size ctx_elem_size(
-        .d(ctx_elem_size$d),
-        .q(ctx_elem_size$q),
-        .clock(ctx_elem_size$clock)
-    );
-    atomic_unit$ctx_last_elem ctx_last_elem(
-        .d(ctx_last_elem$d),
-        .q(ctx_last_elem$q),
-        .clock(ctx_last_elem$clock)
-    );
-    atomic_unit$ctx_space_slm ctx_space_slm(
-        .d(ctx_space_slm$d),
-        .q(ctx_space_slm$q),
-        .clock(ctx_space_slm$clock)
-    );
-    atomic_unit$ctx_addr_offset32 ctx_addr_offset32(
-        .d(ctx_addr_offset32$d),
-        .q(ctx_addr_offset32$q),
-        .clock(ctx_addr_offset32$clock)
-    );
-    atomic_unit$ctx_addr_buffer ctx_addr_buffer(
-        .d(ctx_addr_buffer$d),
-        .q(ctx_addr_buffer$q),
-        .clock(ctx_addr_buffer$clock)
-    );
-    atomic_unit$ctx_kind_typed ctx_kind_typed(
-        .d(ctx_kind_typed$d),
-        .q(ctx_kind_typed$q),
-        .clock(ctx_kind_typed$clock)
-    );
-    atomic_unit$ctx_write_only ctx_write_only(
-        .d(ctx_write_only$d),
-        .q(ctx_write_only$q),
-        .clock(ctx_write_only$clock)
-    );
-    atomic_unit$ctx_swap_src ctx_swap_src(
-        .d(ctx_swap_src$d),
-        .q(ctx_swap_src$q),
-        .clock(ctx_swap_src$clock)
-    );
-    atomic_unit$ctx_v_present ctx_v_present(
-        .d(ctx_v_present$d),
-        .q(ctx_v_present$q),
-        .clock(ctx_v_present$clock)
-    );
-    atomic_unit$ctx_r_present ctx_r_present(
-        .d(ctx_r_present$d),
-        .q(ctx_r_present$q),
-        .clock(ctx_r_present$clock)
-    );
-    atomic_unit$ctx_alu_op ctx_alu_op(
-        .d(ctx_alu_op$d),
-        .q(ctx_alu_op$q),
-        .clock(ctx_alu_op$clock)
-    );
-    atomic_unit$ctx_alu_ty ctx_alu_ty(
-        .d(ctx_alu_ty$d),
-        .q(ctx_alu_ty$q),
-        .clock(ctx_alu_ty$clock)
-    );
-    atomic_unit$ctx_alu_ftz ctx_alu_ftz(
-        .d(ctx_alu_ftz$d),
-        .q(ctx_alu_ftz$q),
-        .clock(ctx_alu_ftz$clock)
-    );
-    atomic_unit$ctx_surf_kind ctx_surf_kind(
-        .d(ctx_surf_kind$d),
-        .q(ctx_surf_kind$q),
-        .clock(ctx_surf_kind$clock)
-    );
-    atomic_unit$ctx_surf_base ctx_surf_base(
-        .d(ctx_surf_base$d),
-        .q(ctx_surf_base$q),
-        .clock(ctx_surf_base$clock)
-    );
-    atomic_unit$ctx_surf_size ctx_surf_size(
-        .d(ctx_surf_size$d),
-        .q(ctx_surf_size$q),
-        .clock(ctx_surf_size$clock)
-    );
-    atomic_unit$ctx_surf_array ctx_surf_array(
-        .d(ctx_surf_array$d),
-        .q(ctx_surf_array$q),
-        .clock(ctx_surf_array$clock)
-    );
-    atomic_unit$ctx_surf_u16 ctx_surf_u16(
-        .d(ctx_surf_u16$d),
-        .q(ctx_surf_u16$q),
-        .clock(ctx_surf_u16$clock)
-    );
-    atomic_unit$ctx_slm_size ctx_slm_size(
-        .d(ctx_slm_size$d),
-        .q(ctx_slm_size$q),
-        .clock(ctx_slm_size$clock)
-    );
-    atomic_unit$elem_index elem_index(
-        .d(elem_index$d),
-        .q(elem_index$q),
-        .clock(elem_index$clock)
-    );
-    atomic_unit$elem_offset elem_offset(
-        .d(elem_offset$d),
-        .q(elem_offset$q),
-        .clock(elem_offset$clock)
-    );
-    atomic_unit$elem_shift elem_shift(
-        .d(elem_shift$d),
-        .q(elem_shift$q),
-        .clock(elem_shift$clock)
-    );
-    atomic_unit$typed_level typed_level(
-        .d(typed_level$d),
-        .q(typed_level$q),
-        .clock(typed_level$clock)
-    );
-    atomic_unit$typed_level_base typed_level_base(
-        .d(typed_level_base$d),
-        .q(typed_level_base$q),
-        .clock(typed_level_base$clock)
-    );
-    atomic_unit$typed_width typed_width(
-        .d(typed_width$d),
-        .q(typed_width$q),
-        .clock(typed_width$clock)
-    );
-    atomic_unit$typed_height typed_height(
-        .d(typed_height$d),
-        .q(typed_height$q),
-        .clock(typed_height$clock)
-    );
-    atomic_unit$typed_depth typed_depth(
-        .d(typed_depth$d),
-        .q(typed_depth$q),
-        .clock(typed_depth$clock)
-    );
-    atomic_unit$typed_width_one typed_width_one(
-        .d(typed_width_one$d),
-        .q(typed_width_one$q),
-        .clock(typed_width_one$clock)
-    );
-    atomic_unit$typed_height_one typed_height_one(
-        .d(typed_height_one$d),
-        .q(typed_height_one$q),
-        .clock(typed_height_one$clock)
-    );
-    atomic_unit$typed_depth_one typed_depth_one(
-        .d(typed_depth_one$d),
-        .q(typed_depth_one$q),
-        .clock(typed_depth_one$clock)
-    );
-    atomic_unit$typed_walk_a typed_walk_a(
-        .d(typed_walk_a$d),
-        .q(typed_walk_a$q),
-        .clock(typed_walk_a$clock)
-    );
-    atomic_unit$typed_walk_b typed_walk_b(
-        .d(typed_walk_b$d),
-        .q(typed_walk_b$q),
-        .clock(typed_walk_b$clock)
-    );
-    atomic_unit$typed_slices typed_slices(
-        .d(typed_slices$d),
-        .q(typed_slices$q),
-        .clock(typed_slices$clock)
-    );
-    atomic_unit$typed_sizes_constant typed_sizes_constant(
-        .d(typed_sizes_constant$d),
-        .q(typed_sizes_constant$q),
-        .clock(typed_sizes_constant$clock)
-    );
-    atomic_unit$typed_walk_product typed_walk_product(
-        .clock(typed_walk_product$clock),
-        .walk_a(typed_walk_product$walk_a),
-        .walk_b(typed_walk_product$walk_b),
-        .p0(typed_walk_product$p0),
-        .p16(typed_walk_product$p16),
-        .p16_b(typed_walk_product$p16_b),
-        .p32(typed_walk_product$p32)
-    );
-    atomic_unit$typed_walk_stale typed_walk_stale(
-        .d(typed_walk_stale$d),
-        .q(typed_walk_stale$q),
-        .clock(typed_walk_stale$clock)
-    );
-    atomic_unit$typed_lane_coord typed_lane_coord(
-        .clock(typed_lane_coord$clock),
-        .load(typed_lane_coord$load),
-        .r_present(typed_lane_coord$r_present),
-        .lod_present(typed_lane_coord$lod_present),
-        .from_port(typed_lane_coord$from_port),
-        .from_buf1(typed_lane_coord$from_buf1),
-        .port_coord(typed_lane_coord$port_coord),
-        .buf0_coord(typed_lane_coord$buf0_coord),
-        .buf1_coord(typed_lane_coord$buf1_coord),
-        .levels(typed_lane_coord$levels),
-        .walk_step(typed_lane_coord$walk_step),
-        .entry_rows(typed_lane_coord$entry_rows),
-        .rows(typed_lane_coord$rows),
-        .walk_push(typed_lane_coord$walk_push),
-        .walk_reaches_lod(typed_lane_coord$walk_reaches_lod),
-        .lod(typed_lane_coord$lod),
-        .lod_is_zero(typed_lane_coord$lod_is_zero),
-        .lod_out_of_range(typed_lane_coord$lod_out_of_range),
-        .ready(typed_lane_coord$ready),
-        .p0(typed_lane_coord$p0),
-        .p16(typed_lane_coord$p16),
-        .p16_b(typed_lane_coord$p16_b),
-        .p32(typed_lane_coord$p32)
-    );
-    atomic_unit$typed_lane_rows typed_lane_rows(
-        .d(typed_lane_rows$d),
-        .q(typed_lane_rows$q),
-        .clock(typed_lane_rows$clock)
-    );
-    atomic_unit$typed_walked typed_walked(
-        .d(typed_walked$d),
-        .q(typed_walked$q),
-        .clock(typed_walked$clock)
-    );
-    atomic_unit$typed_walk_at_lod typed_walk_at_lod(
-        .d(typed_walk_at_lod$d),
-        .q(typed_walk_at_lod$q),
-        .clock(typed_walk_at_lod$clock)
     );
     atomic_unit$inflight inflight(
         .clock(inflight$clock),
@@ -1869,92 +1326,12 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .w_msg_last_q(execute$w_msg_last_q),
         .w_error_q(execute$w_error_q)
     );
-    atomic_unit$result_acc result_acc(
-        .d(result_acc$d),
-        .q(result_acc$q),
-        .clock(result_acc$clock)
-    );
-    atomic_unit$rsp_valid_r rsp_valid_r(
-        .d(rsp_valid_r$d),
-        .q(rsp_valid_r$q),
-        .clock(rsp_valid_r$clock)
-    );
-    atomic_unit$rsp_lane_r rsp_lane_r(
-        .d(rsp_lane_r$d),
-        .q(rsp_lane_r$q),
-        .clock(rsp_lane_r$clock)
-    );
-    atomic_unit$rsp_data_r rsp_data_r(
-        .d(rsp_data_r$d),
-        .q(rsp_data_r$q),
-        .clock(rsp_data_r$clock)
-    );
     
     // Update code
     always @(*) begin
         issue_state$d = issue_state$q;
         lanes_left$d = lanes_left$q;
         left_few$d = left_few$q;
-        i_valid$d = i_valid$q;
-        i_buf$d = i_buf$q;
-        i_lane$d = i_lane$q;
-        i_last_lane$d = i_last_lane$q;
-        i_marker$d = i_marker$q;
-        i_illegal$d = i_illegal$q;
-        msg_misaligned$d = msg_misaligned$q;
-        ctx_elem_size$d = ctx_elem_size$q;
-        ctx_last_elem$d = ctx_last_elem$q;
-        ctx_space_slm$d = ctx_space_slm$q;
-        ctx_addr_offset32$d = ctx_addr_offset32$q;
-        ctx_addr_buffer$d = ctx_addr_buffer$q;
-        ctx_kind_typed$d = ctx_kind_typed$q;
-        ctx_write_only$d = ctx_write_only$q;
-        ctx_swap_src$d = ctx_swap_src$q;
-        ctx_v_present$d = ctx_v_present$q;
-        ctx_r_present$d = ctx_r_present$q;
-        ctx_alu_op$d = ctx_alu_op$q;
-        ctx_alu_ty$d = ctx_alu_ty$q;
-        ctx_alu_ftz$d = ctx_alu_ftz$q;
-        ctx_surf_kind$d = ctx_surf_kind$q;
-        ctx_surf_base$d = ctx_surf_base$q;
-        ctx_surf_size$d = ctx_surf_size$q;
-        ctx_surf_array$d = ctx_surf_array$q;
-        ctx_surf_u16$d = ctx_surf_u16$q;
-        ctx_slm_size$d = ctx_slm_size$q;
-        elem_index$d = elem_index$q;
-        elem_offset$d = elem_offset$q;
-        elem_shift$d = elem_shift$q;
-        typed_level$d = typed_level$q;
-        typed_level_base$d = typed_level_base$q;
-        typed_width$d = typed_width$q;
-        typed_height$d = typed_height$q;
-        typed_depth$d = typed_depth$q;
-        typed_width_one$d = typed_width_one$q;
-        typed_height_one$d = typed_height_one$q;
-        typed_depth_one$d = typed_depth_one$q;
-        typed_walk_a$d = typed_walk_a$q;
-        typed_walk_b$d = typed_walk_b$q;
-        typed_slices$d = typed_slices$q;
-        typed_sizes_constant$d = typed_sizes_constant$q;
-        typed_walk_stale$d = typed_walk_stale$q;
-        typed_walked$d = typed_walked$q;
-        typed_walk_at_lod$d = typed_walk_at_lod$q;
-        typed_lane_rows$d = typed_lane_rows$q;
-        result_acc$d = result_acc$q;
-        rsp_valid_r$d = rsp_valid_r$q;
-        rsp_lane_r$d = rsp_lane_r$q;
-        rsp_data_r$d = rsp_data_r$q;
-        r_line$d = r_line$q;
-        r_space$d = r_space$q;
-        r_byte_enables$d = r_byte_enables$q;
-        s_line$d = s_line$q;
-        s_space$d = s_space$q;
-        s_data$d = s_data$q;
-        s_byte_enables$d = s_byte_enables$q;
-        s_lane$d = s_lane$q;
-        s_elem$d = s_elem$q;
-        s_old$d = s_old$q;
-        s_new$d = s_new$q;
         case (issue_state$q)
             IssueState$FirstLane:
                 begin
@@ -1965,29 +1342,13 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                     lane_select$mask = lanes_left$q & lanes_built;
                 end
         endcase
-        lane_mux$buf0_coord = front$pbuf_coord_q$0[(32'h0)+:(96)];
-        lane_mux$buf1_coord = front$pbuf_coord_q$1[(32'h0)+:(96)];
-        lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
-        lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
-        lane_mux$base_low = zero_low;
-        if (ctx_addr_buffer$q | ctx_kind_typed$q) begin
-            lane_mux$base_low = ctx_surf_base$q[(32'h0)+:(4)];
-        end
-        null_coord$u_in = lane_mux$coord[(32'h0)+:(32)];
-        null_coord$v_in = lane_mux$coord[(32'h20)+:(32)];
-        null_coord$r_in = lane_mux$coord[(32'h40)+:(32)];
-        null_coord$lod_present = lod_as_registered;
-        typed_step$at_lod = typed_lane_coord$lod_is_zero;
-        if (typed_walked$q) begin
-            typed_step$at_lod = typed_walk_at_lod$q;
-        end
         head_select$ahead_ready$0 = ~(alu$float_op & (execute$x_kind_q == kind_read_modify_write));
         head_select$ahead_ready$1 = ~execute$x2_float_q;
         head_select$ahead_writes$2 = execute$x3_writes_q & fp_built;
         head_select$ahead_ready$2 = ~execute$x3_float_q;
         head_select$ahead_writes$3 = execute$x4_writes_q & fp_built;
         head_select$ahead_ready$3 = 1'b1;
-        alu$pipe_advance = ~write_skid$full;
+        alu$pipe_advance = ~ports$write_full;
         alu$old_value = execute$x_old_q;
         if (execute$x_from_w_q) begin
             alu$old_value = execute$w_new_q;
@@ -2000,101 +1361,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         end
         alu$src0 = inflight$head_src0 & data_built;
         alu$src1 = inflight$head_src1 & data_built;
-        w_is_rmw = execute$w_kind_q == kind_read_modify_write;
-        w_free = ~write_skid$full;
-        retire = (execute$w_valid_q & w_free) & ~reset_q$q;
-        if (retire & execute$w_writes_q) begin
-            s_line$d = execute$w_line_q;
-            s_space$d = execute$w_space_q;
-            s_data$d = write_data;
-            s_byte_enables$d = execute$w_byte_enables_q;
-            s_lane$d = execute$w_lane_q;
-            s_elem$d = execute$w_elem_q;
-            s_old$d = execute$w_old_q;
-            s_new$d = execute$w_new_q;
-        end
-        port_write = write_skid$full | (execute$w_writes_q & ~reset_q$q);
-        port_line = execute$w_line_q;
-        port_space = execute$w_space_q;
-        port_data = write_data;
-        port_byte_enables = execute$w_byte_enables_q;
-        if (write_skid$full) begin
-            port_line = s_line$q;
-            port_space = s_space$q;
-            port_data = s_data$q;
-            port_byte_enables = s_byte_enables$q;
-        end
-        w_has_result = w_is_rmw | (execute$w_kind_q == kind_no_memory);
-        result_value = zero_line;
-        if (w_is_rmw) begin
-            result_value = execute$w_ret_q;
-        end
-        result_joined = result_value << (execute$w_result_shift_q & byte_aligned);
-        if (~execute$w_result_first_q) begin
-            result_joined = result_acc$q | (result_value << (execute$w_result_shift_q & byte_aligned));
-        end
-        if (retire & w_has_result) begin
-            result_acc$d = result_joined;
-        end
-        rsp_valid_r$d = (retire & w_has_result) & execute$w_result_last_q;
-        rsp_lane_r$d = execute$w_lane_q;
-        rsp_data_r$d = result_joined;
+        w_free = ~ports$write_full;
         head_is_rmw = head_select$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
         execute$head_src0 = inflight$head_src0 & data_built;
-        alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~read_skid$full;
+        alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~ports$read_full;
         a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
         a_accepts = ~address$a_valid_q | alloc;
         l_accepts = ~address$l_valid_q | a_accepts;
         t_accepts = ~(address$t_valid_q | address$t_walk_q) | l_accepts;
-        if (a_reads) begin
-            r_line$d = address$a_line_q;
-            r_space$d = address$a_space_q;
-            r_byte_enables$d = address$a_byte_enables_q;
-        end
-        mem_rd_valid = read_skid$full | a_reads;
-        mem_rd_addr = address$a_line_q;
-        mem_rd_space = address$a_space_q;
-        mem_rd_be = address$a_byte_enables_q;
-        if (read_skid$full) begin
-            mem_rd_addr = r_line$q;
-            mem_rd_space = r_space$q;
-            mem_rd_be = r_byte_enables$q;
-        end
-        issue_misaligned = lane_mux$misaligned & ~i_marker$q;
-        issue_lane_done = elem_index$q == ctx_last_elem$q;
-        issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
-        typed_at_lod = typed_lane_coord$lod_is_zero;
-        if (typed_walked$q) begin
-            typed_at_lod = typed_walk_at_lod$q;
-        end
-        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~address$t_walk_q) & ~address$l_walk_q));
-        issue_push = ((i_valid$q & ~reset_q$q) & issue_addr_ready) & t_accepts;
-        issue_kind = kind_read_modify_write;
-        if (ctx_write_only$q) begin
-            issue_kind = kind_write;
-        end
-        if ((ctx_kind_typed$q & typed_step$out_of_bounds) | issue_misaligned) begin
-            issue_kind = kind_no_memory;
-        end
-        if (issue_marker) begin
-            issue_kind = kind_marker;
-        end
-        issue_done = issue_push & (issue_lane_done | issue_marker);
-        issue_scaled_c = typed_step$lod_c << 32'h2;
-        if (ctx_surf_u16$q) begin
-            issue_scaled_c = typed_step$lod_c << 32'h1;
-        end
-        issue_lod_c = issue_scaled_c + ctx_surf_base$q;
         sel_valid = front$d_valid_q & ~reset_q$q;
         sel_marker = (issue_state$q == IssueState$FirstLane) & (front$d_illegal_q | front$d_no_lanes_q);
         sel_last = sel_marker | left_few$q;
         if (issue_state$q == IssueState$FirstLane) begin
             sel_last = sel_marker | front$d_lanes_few_q;
         end
-        n_enter = (front$n_valid_q & (~i_valid$q | issue_done)) & ~reset_q$q;
-        sel_take = sel_valid & (~front$n_valid_q | n_enter);
+        sel_take = sel_valid & (~front$n_valid_q | issue$n_enter);
         d_free = (~front$d_valid_q | (sel_take & sel_last)) & ~reset_q$q;
         req_ready = (~front$r_valid_q | d_free) & ~reset_q$q;
         pay_valid = sel_take & ~sel_marker;
@@ -2119,112 +1402,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
                     end
                 end
         endcase
-        if (issue_done) begin
-            i_valid$d = 1'b0;
-        end
-        if (n_enter) begin
-            i_valid$d = 1'b1;
-            i_buf$d = front$n_buf_q;
-            i_lane$d = front$n_lane_q;
-            i_last_lane$d = front$n_last_lane_q;
-            i_marker$d = front$n_marker_q;
-            i_illegal$d = front$n_illegal_q;
-            ctx_elem_size$d = front$n_elem_size_q;
-            ctx_last_elem$d = front$n_last_elem_q;
-            ctx_space_slm$d = front$n_space_slm_q;
-            ctx_addr_offset32$d = front$n_addr_offset32_q;
-            ctx_addr_buffer$d = front$n_addr_buffer_q;
-            ctx_kind_typed$d = front$n_kind_typed_q;
-            ctx_write_only$d = front$n_write_only_q;
-            ctx_swap_src$d = front$n_swap_src_q;
-            ctx_v_present$d = front$n_v_present_q;
-            ctx_r_present$d = front$n_r_present_q;
-            ctx_alu_op$d = front$n_alu_op_q;
-            ctx_alu_ty$d = front$n_alu_ty_q;
-            ctx_alu_ftz$d = front$n_alu_ftz_q;
-            ctx_surf_kind$d = front$n_surf_kind_q;
-            ctx_surf_base$d = front$n_surf_base_q;
-            ctx_surf_size$d = front$n_surf_size_q;
-            typed_width$d = front$n_width_q;
-            typed_height$d = front$n_height_q;
-            typed_lane_rows$d = front$n_walk_rows;
-            typed_slices$d = front$n_walk_slices;
-            typed_sizes_constant$d = front$n_walk_sizes_constant;
-            typed_depth$d = front$n_depth_q;
-            typed_width_one$d = front$n_width_one_q;
-            typed_height_one$d = front$n_height_one_q;
-            typed_depth_one$d = front$n_depth_one_q;
-            typed_walk_a$d = front$n_walk_a;
-            typed_walk_b$d = front$n_walk_b;
-            ctx_surf_array$d = front$n_surf_array_q;
-            ctx_surf_u16$d = front$n_surf_u16_q;
-            ctx_slm_size$d = front$n_slm_size_q;
-        end
-        if (issue_push & issue_misaligned) begin
-            msg_misaligned$d = 1'b1;
-        end
-        if (issue_push & issue_last) begin
-            msg_misaligned$d = 1'b0;
-        end
-        elem_bits = elem_bytes_of$value[(32'h0)+:(8)] << 32'h3;
-        if (issue_push) begin
-            if (issue_lane_done | issue_marker) begin
-                elem_index$d = zero_elem;
-                elem_offset$d = zero_addr;
-                elem_shift$d = zero_shift;
-            end
-            else begin
-                elem_index$d = elem_index$q + one_elem;
-                elem_offset$d = elem_offset$q + elem_bytes;
-                elem_shift$d = elem_shift$q + elem_bits;
-            end
-        end
-        typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~address$t_walk_q) & (~address$l_walk_q & ~typed_walk_stale$q)) & t_accepts;
-        typed_walk_stale$d = issue_push | ~typed_pending;
-        typed_lane_coord$walk_reaches_lod = typed_step$next_level == typed_lane_coord$lod;
-        if (walk_push) begin
-            typed_level$d = typed_step$next_level;
-            typed_width$d = typed_step$next_width;
-            typed_height$d = typed_step$next_height;
-            typed_lane_rows$d = typed_step$next_rows;
-            typed_slices$d = typed_step$next_slices;
-            typed_sizes_constant$d = typed_step$next_sizes_constant;
-            typed_depth$d = typed_step$next_depth;
-            typed_width_one$d = typed_step$next_width_is_one;
-            typed_height_one$d = typed_step$next_height_is_one;
-            typed_depth_one$d = typed_step$next_depth_is_one;
-            typed_walk_a$d = typed_step$next_walk_a;
-            typed_walk_b$d = typed_step$next_walk_b;
-        end
-        if (address$l_walk_q) begin
-            typed_level_base$d = address$l_index;
-        end
-        if (walk_push) begin
-            typed_walked$d = 1'b1;
-            typed_walk_at_lod$d = typed_step$next_level == typed_lane_coord$lod;
-        end
-        if (issue_push | ~typed_pending) begin
-            typed_walked$d = 1'b0;
-            typed_level$d = zero_coord;
-            typed_level_base$d = zero_addr;
-        end
-        address$issue_checks_bounds = addr_gen$checks_bounds & ~issue_marker;
-        address$issue_last_start = addr_gen$bound - elem_bytes;
-        address$issue_bound_small = addr_gen$bound < elem_bytes;
-        address$issue_src0 = elem_select$src0 & data_built;
-        address$issue_src1 = elem_select$src1 & data_built;
-        address$issue_result_shift = elem_shift$q[(32'h0)+:(7)];
-        address$issue_result_first = ~|elem_index$q;
-        address$issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+        address$issue_src0 = issue$src0 & data_built;
+        address$issue_src1 = issue$src1 & data_built;
         if (reset_q$q) begin
             issue_state$d = IssueState$FirstLane;
-            i_valid$d = 1'b0;
-            msg_misaligned$d = 1'b0;
-            elem_index$d = zero_elem;
-            elem_offset$d = zero_addr;
-            elem_shift$d = zero_shift;
-            rsp_valid_r$d = 1'b0;
         end
     end
     
@@ -2232,126 +1413,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) issue_state$clock = clock;
     always @(*) lanes_left$clock = clock;
     always @(*) left_few$clock = clock;
-    always @(*) i_valid$clock = clock;
-    always @(*) i_buf$clock = clock;
-    always @(*) i_lane$clock = clock;
-    always @(*) i_last_lane$clock = clock;
-    always @(*) i_marker$clock = clock;
-    always @(*) i_illegal$clock = clock;
-    always @(*) msg_misaligned$clock = clock;
-    always @(*) ctx_elem_size$clock = clock;
-    always @(*) ctx_last_elem$clock = clock;
-    always @(*) ctx_space_slm$clock = clock;
-    always @(*) ctx_addr_offset32$clock = clock;
-    always @(*) ctx_addr_buffer$clock = clock;
-    always @(*) ctx_kind_typed$clock = clock;
-    always @(*) ctx_write_only$clock = clock;
-    always @(*) ctx_swap_src$clock = clock;
-    always @(*) ctx_v_present$clock = clock;
-    always @(*) ctx_r_present$clock = clock;
-    always @(*) ctx_alu_op$clock = clock;
-    always @(*) ctx_alu_ty$clock = clock;
-    always @(*) ctx_alu_ftz$clock = clock;
-    always @(*) ctx_surf_kind$clock = clock;
-    always @(*) ctx_surf_base$clock = clock;
-    always @(*) ctx_surf_size$clock = clock;
-    always @(*) ctx_surf_array$clock = clock;
-    always @(*) ctx_surf_u16$clock = clock;
-    always @(*) ctx_slm_size$clock = clock;
-    always @(*) elem_index$clock = clock;
-    always @(*) elem_offset$clock = clock;
-    always @(*) elem_shift$clock = clock;
-    always @(*) typed_level$clock = clock;
-    always @(*) typed_level_base$clock = clock;
-    always @(*) typed_width$clock = clock;
-    always @(*) typed_height$clock = clock;
-    always @(*) typed_depth$clock = clock;
-    always @(*) typed_width_one$clock = clock;
-    always @(*) typed_height_one$clock = clock;
-    always @(*) typed_depth_one$clock = clock;
-    always @(*) typed_walk_a$clock = clock;
-    always @(*) typed_walk_b$clock = clock;
-    always @(*) typed_slices$clock = clock;
-    always @(*) typed_sizes_constant$clock = clock;
-    always @(*) typed_walk_stale$clock = clock;
-    always @(*) typed_walked$clock = clock;
-    always @(*) typed_walk_at_lod$clock = clock;
-    always @(*) typed_lane_rows$clock = clock;
-    always @(*) result_acc$clock = clock;
-    always @(*) rsp_valid_r$clock = clock;
-    always @(*) rsp_lane_r$clock = clock;
-    always @(*) rsp_data_r$clock = clock;
-    always @(*) r_line$clock = clock;
-    always @(*) r_space$clock = clock;
-    always @(*) r_byte_enables$clock = clock;
-    always @(*) s_line$clock = clock;
-    always @(*) s_space$clock = clock;
-    always @(*) s_data$clock = clock;
-    always @(*) s_byte_enables$clock = clock;
-    always @(*) s_lane$clock = clock;
-    always @(*) s_elem$clock = clock;
-    always @(*) s_old$clock = clock;
-    always @(*) s_new$clock = clock;
     always @(*) reset_q$clock = clock;
     always @(*) reset_q$d = reset;
     always @(*) first_lanes_two$mask = front$d_lanes_q;
     always @(*) left_lanes_two$mask = lanes_left$q;
-    always @(*) lane_mux$from_buf1 = i_buf$q;
-    always @(*) lane_mux$buf0_addr = front$pbuf_addr_q$0;
-    always @(*) lane_mux$buf0_src0 = front$pbuf_src0_q$0;
-    always @(*) lane_mux$buf0_src1 = front$pbuf_src1_q$0;
-    always @(*) lane_mux$buf1_addr = front$pbuf_addr_q$1;
-    always @(*) lane_mux$buf1_src0 = front$pbuf_src0_q$1;
-    always @(*) lane_mux$buf1_src1 = front$pbuf_src1_q$1;
-    always @(*) lane_mux$elem_size = ctx_elem_size$q;
-    always @(*) typed_step$level = typed_level$q;
-    always @(*) typed_step$level_base = typed_level_base$q;
-    always @(*) typed_step$level_width = typed_width$q;
-    always @(*) typed_step$level_height = typed_height$q;
-    always @(*) typed_step$level_depth = typed_depth$q;
-    always @(*) typed_step$width_is_one = typed_width_one$q;
-    always @(*) typed_step$height_is_one = typed_height_one$q;
-    always @(*) typed_step$depth_is_one = typed_depth_one$q;
-    always @(*) null_coord$lod_in = typed_lane_coord$lod;
-    always @(*) null_coord$v_present = ctx_v_present$q;
-    always @(*) null_coord$r_present = ctx_r_present$q;
-    always @(*) typed_step$coord_u = null_coord$u;
-    always @(*) typed_step$coord_v = null_coord$v;
-    always @(*) typed_step$coord_r = null_coord$r;
-    always @(*) typed_step$coord_lod = null_coord$lod;
-    always @(*) elem_bytes_of$size = ctx_elem_size$q;
-    always @(*) typed_step$lod_out_of_range = typed_lane_coord$lod_out_of_range;
-    always @(*) typed_step$surf_kind = ctx_surf_kind$q;
-    always @(*) typed_step$surf_array = ctx_surf_array$q;
-    always @(*) typed_step$rows = typed_lane_rows$q;
-    always @(*) typed_step$slices = typed_slices$q;
-    always @(*) typed_step$sizes_constant = typed_sizes_constant$q;
-    always @(*) typed_walk_product$clock = clock;
-    always @(*) typed_walk_product$walk_a = typed_walk_a$q;
-    always @(*) typed_walk_product$walk_b = typed_walk_b$q;
-    always @(*) typed_step$walk_p0 = typed_walk_product$p0;
-    always @(*) typed_step$walk_p16 = typed_walk_product$p16;
-    always @(*) typed_step$walk_p16_b = typed_walk_product$p16_b;
-    always @(*) typed_step$walk_p32 = typed_walk_product$p32;
-    always @(*) typed_step$lane_p0 = typed_lane_coord$p0;
-    always @(*) typed_step$lane_p16 = typed_lane_coord$p16;
-    always @(*) typed_step$lane_p16_b = typed_lane_coord$p16_b;
-    always @(*) typed_step$lane_p32 = typed_lane_coord$p32;
-    always @(*) addr_gen$lane_addr = lane_mux$addr;
-    always @(*) addr_gen$elem_offset = elem_offset$q;
-    always @(*) addr_gen$space_slm = ctx_space_slm$q;
-    always @(*) addr_gen$addr_offset32 = ctx_addr_offset32$q;
-    always @(*) addr_gen$addr_buffer = ctx_addr_buffer$q;
-    always @(*) addr_gen$kind_typed = ctx_kind_typed$q;
-    always @(*) addr_gen$surf_base = ctx_surf_base$q;
-    always @(*) addr_gen$surf_size = ctx_surf_size$q;
-    always @(*) addr_gen$slm_size = ctx_slm_size$q;
-    always @(*) elem_select$lane_src0 = lane_mux$src0;
-    always @(*) elem_select$lane_src1 = lane_mux$src1;
-    always @(*) elem_select$elem_shift = elem_shift$q;
-    always @(*) elem_select$elem_size = ctx_elem_size$q;
-    always @(*) elem_select$swap_src = ctx_swap_src$q;
-    always @(*) elem_select$write_only = ctx_write_only$q;
     always @(*) write_align$value = execute$w_new_q;
     always @(*) write_align$bit_offset = execute$w_bit_offset_q;
     always @(*) write_align$byte_enables = execute$w_byte_enables_q;
@@ -2434,21 +1499,50 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) alu$op = head_select$alu_op;
     always @(*) alu$ty = head_select$alu_ty;
     always @(*) alu$ftz = head_select$alu_ftz;
-    always @(*) write_data = write_align$data;
     always @(*) x_free = w_free;
-    always @(*) write_skid$clock = clock;
-    always @(*) write_skid$clear = reset_q$q;
-    always @(*) write_skid$ready = mem_wr_ready;
-    always @(*) write_skid$leave = retire;
-    always @(*) write_skid$leave_writes = execute$w_writes_q;
-    always @(*) write_skid$leave_last = execute$w_msg_last_q;
-    always @(*) write_skid$leave_error = execute$w_error_q;
-    always @(*) write_skid$leave_rmw = w_is_rmw;
-    always @(*) mem_wr_valid = port_write;
-    always @(*) mem_wr_addr = port_line;
-    always @(*) mem_wr_space = port_space;
-    always @(*) mem_wr_data = port_data;
-    always @(*) mem_wr_be = port_byte_enables;
+    always @(*) ports$clock = clock;
+    always @(*) ports$reset = reset_q$q;
+    always @(*) ports$mem_rd_ready = mem_rd_ready;
+    always @(*) ports$mem_wr_ready = mem_wr_ready;
+    always @(*) ports$a_line = address$a_line_q;
+    always @(*) ports$a_space = address$a_space_q;
+    always @(*) ports$a_byte_enables = address$a_byte_enables_q;
+    always @(*) ports$w_valid = execute$w_valid_q;
+    always @(*) ports$w_kind = execute$w_kind_q;
+    always @(*) ports$w_writes = execute$w_writes_q;
+    always @(*) ports$w_line = execute$w_line_q;
+    always @(*) ports$w_space = execute$w_space_q;
+    always @(*) ports$w_byte_enables = execute$w_byte_enables_q;
+    always @(*) ports$w_data = write_align$data;
+    always @(*) ports$w_new = execute$w_new_q;
+    always @(*) ports$w_ret = execute$w_ret_q;
+    always @(*) ports$w_old = execute$w_old_q;
+    always @(*) ports$w_lane = execute$w_lane_q;
+    always @(*) ports$w_elem = execute$w_elem_q;
+    always @(*) ports$w_result_shift = execute$w_result_shift_q;
+    always @(*) ports$w_result_first = execute$w_result_first_q;
+    always @(*) ports$w_result_last = execute$w_result_last_q;
+    always @(*) ports$w_msg_last = execute$w_msg_last_q;
+    always @(*) ports$w_error = execute$w_error_q;
+    always @(*) mem_rd_valid = ports$mem_rd_valid;
+    always @(*) mem_rd_addr = ports$mem_rd_addr;
+    always @(*) mem_rd_space = ports$mem_rd_space;
+    always @(*) mem_rd_be = ports$mem_rd_be;
+    always @(*) mem_wr_valid = ports$port_write;
+    always @(*) mem_wr_addr = ports$port_line;
+    always @(*) mem_wr_space = ports$port_space;
+    always @(*) mem_wr_data = ports$port_data;
+    always @(*) mem_wr_be = ports$port_byte_enables;
+    always @(*) rsp_valid = ports$rsp_valid;
+    always @(*) rsp_lane = ports$rsp_lane;
+    always @(*) rsp_data = ports$rsp_data;
+    always @(*) rsp_done = ports$rsp_done;
+    always @(*) rsp_error = ports$rsp_error;
+    always @(*) obs_valid = ports$obs_valid;
+    always @(*) obs_lane = ports$obs_lane;
+    always @(*) obs_elem = ports$obs_elem;
+    always @(*) obs_old = ports$obs_old;
+    always @(*) obs_new = ports$obs_new;
     always @(*) execute$clock = clock;
     always @(*) execute$reset = reset_q$q;
     always @(*) execute$advance = x_free;
@@ -2477,22 +1571,8 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) execute$alu_new_cond = alu$new_cond;
     always @(*) execute$alu_ret = alu$ret_value;
     always @(*) execute$alu_float_value = alu$float_value;
-    always @(*) rsp_valid = rsp_valid_r$q;
-    always @(*) rsp_lane = rsp_lane_r$q;
-    always @(*) rsp_data = rsp_data_r$q;
-    always @(*) rsp_done = write_skid$done;
-    always @(*) rsp_error = write_skid$error;
-    always @(*) obs_valid = write_skid$obs_valid;
-    always @(*) obs_lane = s_lane$q;
-    always @(*) obs_elem = s_elem$q;
-    always @(*) obs_old = s_old$q;
-    always @(*) obs_new = s_new$q;
     always @(*) table_is_full = inflight$full;
-    always @(*) read_skid$clock = clock;
-    always @(*) read_skid$clear = reset_q$q;
-    always @(*) read_skid$ready = mem_rd_ready;
-    always @(*) read_skid$issue = a_reads;
-    always @(*) issue_marker = i_marker$q;
+    always @(*) ports$a_reads = a_reads;
     always @(*) front$clock = clock;
     always @(*) front$reset = reset_q$q;
     always @(*) front$req_valid = req_valid;
@@ -2519,62 +1599,108 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) front$sel_lane = lane_select$lane;
     always @(*) front$sel_last = sel_last;
     always @(*) front$sel_marker = sel_marker;
-    always @(*) front$n_enter = n_enter;
+    always @(*) front$n_enter = issue$n_enter;
     always @(*) pay_lane = lane_select$lane;
     always @(*) pay_slot = front$d_slot_q;
-    always @(*) typed_lane_coord$clock = clock;
-    always @(*) typed_lane_coord$load = n_enter;
-    always @(*) typed_lane_coord$r_present = front$n_r_present_q;
-    always @(*) typed_lane_coord$lod_present = front$n_lod_present_q;
-    always @(*) typed_lane_coord$from_port = front$cap_valid_q;
-    always @(*) typed_lane_coord$from_buf1 = front$n_buf_q;
-    always @(*) typed_lane_coord$port_coord = pay_coord;
-    always @(*) typed_lane_coord$buf0_coord = front$pbuf_coord_q$0;
-    always @(*) typed_lane_coord$buf1_coord = front$pbuf_coord_q$1;
-    always @(*) typed_lane_coord$levels = front$n_surf_levels_q;
-    always @(*) typed_lane_coord$entry_rows = front$n_lane_rows_q;
-    always @(*) typed_lane_coord$rows = typed_lane_rows$q;
-    always @(*) typed_lane_coord$walk_step = address$t_walk_q;
-    always @(*) elem_bytes = elem_bytes_of$value;
-    always @(*) typed_lane_coord$walk_push = walk_push;
+    always @(*) issue$clock = clock;
+    always @(*) issue$reset = reset_q$q;
+    always @(*) issue$t_accepts = t_accepts;
+    always @(*) issue$t_walk = address$t_walk_q;
+    always @(*) issue$l_walk = address$l_walk_q;
+    always @(*) issue$l_index = address$l_index;
+    always @(*) issue$n_valid = front$n_valid_q;
+    always @(*) issue$n_buf = front$n_buf_q;
+    always @(*) issue$n_lane = front$n_lane_q;
+    always @(*) issue$n_last_lane = front$n_last_lane_q;
+    always @(*) issue$n_marker = front$n_marker_q;
+    always @(*) issue$n_illegal = front$n_illegal_q;
+    always @(*) issue$n_elem_size = front$n_elem_size_q;
+    always @(*) issue$n_last_elem = front$n_last_elem_q;
+    always @(*) issue$n_space_slm = front$n_space_slm_q;
+    always @(*) issue$n_addr_offset32 = front$n_addr_offset32_q;
+    always @(*) issue$n_addr_buffer = front$n_addr_buffer_q;
+    always @(*) issue$n_kind_typed = front$n_kind_typed_q;
+    always @(*) issue$n_write_only = front$n_write_only_q;
+    always @(*) issue$n_swap_src = front$n_swap_src_q;
+    always @(*) issue$n_v_present = front$n_v_present_q;
+    always @(*) issue$n_r_present = front$n_r_present_q;
+    always @(*) issue$n_lod_present = front$n_lod_present_q;
+    always @(*) issue$n_alu_op = front$n_alu_op_q;
+    always @(*) issue$n_alu_ty = front$n_alu_ty_q;
+    always @(*) issue$n_alu_ftz = front$n_alu_ftz_q;
+    always @(*) issue$n_surf_kind = front$n_surf_kind_q;
+    always @(*) issue$n_surf_base = front$n_surf_base_q;
+    always @(*) issue$n_surf_size = front$n_surf_size_q;
+    always @(*) issue$n_width = front$n_width_q;
+    always @(*) issue$n_height = front$n_height_q;
+    always @(*) issue$n_depth = front$n_depth_q;
+    always @(*) issue$n_width_one = front$n_width_one_q;
+    always @(*) issue$n_height_one = front$n_height_one_q;
+    always @(*) issue$n_depth_one = front$n_depth_one_q;
+    always @(*) issue$n_surf_array = front$n_surf_array_q;
+    always @(*) issue$n_lane_rows = front$n_lane_rows_q;
+    always @(*) issue$n_surf_levels = front$n_surf_levels_q;
+    always @(*) issue$n_surf_u16 = front$n_surf_u16_q;
+    always @(*) issue$n_slm_size = front$n_slm_size_q;
+    always @(*) issue$n_walk_rows = front$n_walk_rows;
+    always @(*) issue$n_walk_slices = front$n_walk_slices;
+    always @(*) issue$n_walk_sizes_constant = front$n_walk_sizes_constant;
+    always @(*) issue$n_walk_a = front$n_walk_a;
+    always @(*) issue$n_walk_b = front$n_walk_b;
+    always @(*) issue$cap_valid = front$cap_valid_q;
+    always @(*) issue$pbuf_addr$0 = front$pbuf_addr_q$0;
+    always @(*) issue$pbuf_src0$0 = front$pbuf_src0_q$0;
+    always @(*) issue$pbuf_src1$0 = front$pbuf_src1_q$0;
+    always @(*) issue$pbuf_coord$0 = front$pbuf_coord_q$0;
+    always @(*) issue$pbuf_addr$1 = front$pbuf_addr_q$1;
+    always @(*) issue$pbuf_src0$1 = front$pbuf_src0_q$1;
+    always @(*) issue$pbuf_src1$1 = front$pbuf_src1_q$1;
+    always @(*) issue$pbuf_coord$1 = front$pbuf_coord_q$1;
+    always @(*) issue$pay_coord = pay_coord;
     always @(*) address$clock = clock;
     always @(*) address$reset = reset_q$q;
     always @(*) address$t_accepts = t_accepts;
     always @(*) address$l_accepts = l_accepts;
     always @(*) address$a_accepts = a_accepts;
-    always @(*) address$issue_valid = issue_push;
-    always @(*) address$issue_walk = walk_push;
-    always @(*) address$issue_typed = ctx_kind_typed$q;
-    always @(*) address$issue_addr = addr_gen$addr;
-    always @(*) address$issue_walk_first = typed_step$walk_first;
-    always @(*) address$issue_lane_first = typed_step$lane_first;
-    always @(*) address$issue_at_lod = typed_at_lod;
-    always @(*) address$issue_second_b = typed_step$second_b;
-    always @(*) address$issue_walk_c = typed_step$second_c;
-    always @(*) address$issue_lod_c = issue_lod_c;
-    always @(*) address$issue_surf_u16 = ctx_surf_u16$q;
-    always @(*) address$issue_kind = issue_kind;
-    always @(*) address$issue_bounded_offset = addr_gen$bounded_offset;
-    always @(*) address$issue_space = addr_gen$space;
-    always @(*) address$issue_size = ctx_elem_size$q;
-    always @(*) address$issue_op = ctx_alu_op$q;
-    always @(*) address$issue_ty = ctx_alu_ty$q;
-    always @(*) address$issue_ftz = ctx_alu_ftz$q;
-    always @(*) address$issue_lane = i_lane$q;
-    always @(*) address$issue_elem = elem_index$q;
-    always @(*) address$issue_result_last = issue_lane_done;
-    always @(*) address$issue_msg_last = issue_last;
+    always @(*) address$issue_valid = issue$issue_push;
+    always @(*) address$issue_walk = issue$walk_push;
+    always @(*) address$issue_typed = issue$kind_typed;
+    always @(*) address$issue_addr = issue$addr;
+    always @(*) address$issue_walk_first = issue$walk_first;
+    always @(*) address$issue_lane_first = issue$lane_first;
+    always @(*) address$issue_at_lod = issue$typed_at_lod;
+    always @(*) address$issue_second_b = issue$second_b;
+    always @(*) address$issue_walk_c = issue$walk_c;
+    always @(*) address$issue_lod_c = issue$issue_lod_c;
+    always @(*) address$issue_surf_u16 = issue$surf_u16;
+    always @(*) address$issue_kind = issue$issue_kind;
+    always @(*) address$issue_checks_bounds = issue$checks_bounds;
+    always @(*) address$issue_bounded_offset = issue$bounded_offset;
+    always @(*) address$issue_last_start = issue$last_start;
+    always @(*) address$issue_bound_small = issue$bound_small;
+    always @(*) address$issue_space = issue$space;
+    always @(*) address$issue_size = issue$size;
+    always @(*) address$issue_op = issue$op;
+    always @(*) address$issue_ty = issue$ty;
+    always @(*) address$issue_ftz = issue$ftz;
+    always @(*) address$issue_lane = issue$i_lane_q;
+    always @(*) address$issue_elem = issue$elem_index_q;
+    always @(*) address$issue_result_shift = issue$result_shift;
+    always @(*) address$issue_result_first = issue$result_first;
+    always @(*) address$issue_result_last = issue$issue_lane_done;
+    always @(*) address$issue_msg_last = issue$issue_last;
+    always @(*) address$issue_error = issue$issue_error;
     always @(*) inflight$clock = clock;
     always @(*) inflight$reset = reset_q$q;
     always @(*) inflight$alloc = alloc;
     always @(*) inflight$a_reads = a_reads;
     always @(*) inflight$head_enters = head_enters;
     always @(*) inflight$x_free = x_free;
-    always @(*) inflight$port_write = port_write;
-    always @(*) inflight$port_line = port_line;
-    always @(*) inflight$port_space = port_space;
-    always @(*) inflight$port_data = port_data;
-    always @(*) inflight$port_byte_enables = port_byte_enables;
+    always @(*) inflight$port_write = ports$port_write;
+    always @(*) inflight$port_line = ports$port_line;
+    always @(*) inflight$port_space = ports$port_space;
+    always @(*) inflight$port_data = ports$port_data;
+    always @(*) inflight$port_byte_enables = ports$port_byte_enables;
     always @(*) inflight$mem_rdata_valid = mem_rdata_valid;
     always @(*) inflight$mem_rdata = mem_rdata;
     always @(*) inflight$a_bit_offset = address$a_bit_offset_q;
@@ -2612,70 +1738,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) inflight$x_space = execute$x_space_q;
     
 endmodule // atomic_unit
-
-
-module atomic_unit$addr_gen(lane_addr,elem_offset,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,addr,space,checks_bounds,bounded_offset,bound);
-    
-    // Module arguments
-    input wire  [63:0] lane_addr;
-    input wire  [63:0] elem_offset;
-    input wire  space_slm;
-    input wire  addr_offset32;
-    input wire  addr_buffer;
-    input wire  kind_typed;
-    input wire  [63:0] surf_base;
-    input wire  [63:0] surf_size;
-    input wire  [31:0] slm_size;
-    output reg  [63:0] addr;
-    output reg  space;
-    output reg  checks_bounds;
-    output reg  [63:0] bounded_offset;
-    output reg  [63:0] bound;
-    
-    // Constant declarations
-    localparam  offset32_mask = 64'hffffffff;
-    
-    // Stub signals
-    reg  [31:0] wide_slm_size$narrow;
-    wire  [63:0] wide_slm_size$wide;
-    
-    // Sub module instances
-    atomic_unit$addr_gen$wide_slm_size wide_slm_size(
-        .narrow(wide_slm_size$narrow),
-        .wide(wide_slm_size$wide)
-    );
-    
-    // Update code
-    always @(*) begin
-        wide_slm_size$narrow = slm_size;
-        bounded_offset = lane_addr + elem_offset;
-        if (addr_offset32) begin
-            bounded_offset = (lane_addr & offset32_mask) + elem_offset;
-        end
-        addr = bounded_offset;
-        if (addr_buffer) begin
-            addr = surf_base + bounded_offset;
-        end
-        space = space_slm;
-        checks_bounds = (space_slm | addr_buffer) & ~kind_typed;
-        bound = wide_slm_size$wide;
-        if (addr_buffer) begin
-            bound = surf_size;
-        end
-    end
-    
-endmodule // atomic_unit$addr_gen
-
-
-module atomic_unit$addr_gen$wide_slm_size(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$addr_gen$wide_slm_size
 
 
 module atomic_unit$address(clock,reset,t_accepts,l_accepts,a_accepts,issue_valid,issue_walk,issue_typed,issue_addr,issue_walk_first,issue_lane_first,issue_at_lod,issue_second_b,issue_walk_c,issue_lod_c,issue_surf_u16,issue_kind,issue_checks_bounds,issue_bounded_offset,issue_last_start,issue_bound_small,issue_space,issue_size,issue_op,issue_ty,issue_ftz,issue_src0,issue_src1,issue_lane,issue_elem,issue_result_shift,issue_result_first,issue_result_last,issue_msg_last,issue_error,t_valid_q,t_walk_q,l_valid_q,l_walk_q,a_valid_q,a_kind_q,a_line_q,a_space_q,a_bit_offset_q,a_byte_enables_q,a_size_q,a_op_q,a_ty_q,a_ftz_q,a_src0_q,a_src1_q,a_lane_q,a_elem_q,a_result_shift_q,a_result_first_q,a_result_last_q,a_msg_last_q,a_error_q,l_index);
@@ -5468,543 +4530,6 @@ module atomic_unit$address$t_walk_first(d,q,clock);
     end
           
 endmodule // atomic_unit$address$t_walk_first
-
-
-module atomic_unit$ctx_addr_buffer(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_addr_buffer
-
-
-module atomic_unit$ctx_addr_offset32(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_addr_offset32
-
-
-module atomic_unit$ctx_alu_ftz(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_alu_ftz
-
-
-module atomic_unit$ctx_alu_op(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_alu_op
-
-
-module atomic_unit$ctx_alu_ty(d,q,clock);
-    
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_alu_ty
-
-
-module atomic_unit$ctx_elem_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_elem_size
-
-
-module atomic_unit$ctx_kind_typed(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_kind_typed
-
-
-module atomic_unit$ctx_last_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_last_elem
-
-
-module atomic_unit$ctx_r_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_r_present
-
-
-module atomic_unit$ctx_slm_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_slm_size
-
-
-module atomic_unit$ctx_space_slm(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_space_slm
-
-
-module atomic_unit$ctx_surf_array(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_surf_array
-
-
-module atomic_unit$ctx_surf_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_surf_base
-
-
-module atomic_unit$ctx_surf_kind(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_surf_kind
-
-
-module atomic_unit$ctx_surf_size(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_surf_size
-
-
-module atomic_unit$ctx_surf_u16(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_surf_u16
-
-
-module atomic_unit$ctx_swap_src(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_swap_src
-
-
-module atomic_unit$ctx_v_present(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_v_present
-
-
-module atomic_unit$ctx_write_only(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$ctx_write_only
-
-
-module atomic_unit$elem_bytes_of(size,value);
-    
-    // Module arguments
-    input wire  [2:0] size;
-    output reg  [63:0] value;
-    
-    // Constant declarations
-    localparam  table$0 = 64'h1;
-    localparam  table$1 = 64'h2;
-    localparam  table$2 = 64'h4;
-    localparam  table$3 = 64'h8;
-    localparam  table$4 = 64'h10;
-    localparam  zero = 64'h0;
-    
-    // Update code
-    always @(*) begin
-        value = zero;
-        if (size == 0) begin
-            value = table$0;
-        end
-        if (size == 1) begin
-            value = table$1;
-        end
-        if (size == 2) begin
-            value = table$2;
-        end
-        if (size == 3) begin
-            value = table$3;
-        end
-        if (size == 4) begin
-            value = table$4;
-        end
-    end
-    
-endmodule // atomic_unit$elem_bytes_of
-
-
-module atomic_unit$elem_index(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$elem_index
-
-
-module atomic_unit$elem_offset(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$elem_offset
-
-
-module atomic_unit$elem_select(lane_src0,lane_src1,elem_shift,elem_size,swap_src,write_only,src0,src1);
-    
-    // Module arguments
-    input wire  [127:0] lane_src0;
-    input wire  [127:0] lane_src1;
-    input wire  [7:0] elem_shift;
-    input wire  [2:0] elem_size;
-    input wire  swap_src;
-    input wire  write_only;
-    output reg  [127:0] src0;
-    output reg  [127:0] src1;
-    
-    // Constant declarations
-    localparam  size_masks$0 = 128'hff;
-    localparam  size_masks$1 = 128'hffff;
-    localparam  size_masks$2 = 128'hffffffff;
-    localparam  size_masks$3 = 128'hffffffffffffffff;
-    localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
-    localparam  zero = 128'h0;
-    localparam  byte_aligned = 7'b1111000;
-    localparam  align_16 = 7'b1110000;
-    localparam  align_32 = 7'b1100000;
-    localparam  align_64 = 7'b1000000;
-    localparam  bytes_from_8 = 128'hff;
-    localparam  bytes_from_16 = 128'hff00;
-    localparam  bytes_from_32 = 128'hffff0000;
-    localparam  bytes_from_64 = 128'hffffffff00000000;
-    localparam  bytes_unshifted = 128'hffffffffffffffff0000000000000000;
-    
-    // Local signals
-    reg  [127:0] elem_mask;
-    reg  [6:0] shift_in_word;
-    reg  [127:0] shift_source;
-    reg  [127:0] shifted_16;
-    reg  [127:0] shifted_32;
-    reg  [127:0] shifted_64;
-    reg  [127:0] shifted_8;
-    reg  [127:0] shifted;
-    
-    // Update code
-    always @(*) begin
-        elem_mask = zero;
-        if (elem_size == 0) begin
-            elem_mask = size_masks$0;
-        end
-        if (elem_size == 1) begin
-            elem_mask = size_masks$1;
-        end
-        if (elem_size == 2) begin
-            elem_mask = size_masks$2;
-        end
-        if (elem_size == 3) begin
-            elem_mask = size_masks$3;
-        end
-        if (elem_size == 4) begin
-            elem_mask = size_masks$4;
-        end
-        shift_in_word = elem_shift[(32'h0)+:(7)] & byte_aligned;
-        shift_source = lane_src0;
-        if (write_only & elem_shift[32'h7]) begin
-            shift_source = lane_src1;
-        end
-        shifted_8 = shift_source >> shift_in_word;
-        shifted_16 = shift_source >> (shift_in_word & align_16);
-        shifted_32 = shift_source >> (shift_in_word & align_32);
-        shifted_64 = shift_source >> (shift_in_word & align_64);
-        shifted = (((shifted_8 & bytes_from_8) | (shifted_16 & bytes_from_16)) | ((shifted_32 & bytes_from_32) | (shifted_64 & bytes_from_64))) | (shift_source & bytes_unshifted);
-        src0 = shifted & elem_mask;
-        src1 = lane_src1 & elem_mask;
-        if (swap_src) begin
-            src0 = lane_src1 & elem_mask;
-            src1 = lane_src0 & elem_mask;
-        end
-        if (write_only) begin
-            src1 = zero;
-            src0 = shifted & elem_mask;
-        end
-    end
-    
-endmodule // atomic_unit$elem_select
-
-
-module atomic_unit$elem_shift(d,q,clock);
-    
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$elem_shift
 
 
 module atomic_unit$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
@@ -14251,120 +12776,6 @@ module atomic_unit$head_select$join_line(word$0,word$1,word$2,word$3,whole);
 endmodule // atomic_unit$head_select$join_line
 
 
-module atomic_unit$i_buf(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$i_buf
-
-
-module atomic_unit$i_illegal(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$i_illegal
-
-
-module atomic_unit$i_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$i_lane
-
-
-module atomic_unit$i_last_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$i_last_lane
-
-
-module atomic_unit$i_marker(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$i_marker
-
-
-module atomic_unit$i_valid(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$i_valid
-
-
 module atomic_unit$inflight(clock,reset,alloc,a_reads,head_enters,x_free,a_bit_offset,a_byte_enables,a_elem,a_error,a_ftz,a_kind,a_lane,a_line,a_msg_last,a_op,a_result_first,a_result_last,a_result_shift,a_size,a_space,a_src0,a_src1,a_ty,port_write,port_line,port_space,port_data,port_byte_enables,mem_rdata_valid,mem_rdata,w_byte_enables,w_line,w_space,x2_byte_enables,x2_line,x2_space,x3_byte_enables,x3_line,x3_space,x4_byte_enables,x4_line,x4_space,x_byte_enables,x_line,x_space,head_ptr_q,hq_line_q,hq_space_q,hq_byte_enables_q,hq_bit_offset_q,hq_size_q,hq_valid_q,hq_kind_q,hq_pushed_q,hq_returned,hq_word$0,hq_word$1,hq_word$2,hq_word$3,head_op,head_ty,head_lane,head_elem,head_result_shift,head_src0,head_src1,ent_ftz_q$0,ent_ftz_q$1,ent_ftz_q$2,ent_ftz_q$3,ent_ftz_q$4,ent_ftz_q$5,ent_ftz_q$6,ent_ftz_q$7,ent_result_first_q$0,ent_result_first_q$1,ent_result_first_q$2,ent_result_first_q$3,ent_result_first_q$4,ent_result_first_q$5,ent_result_first_q$6,ent_result_first_q$7,ent_result_last_q$0,ent_result_last_q$1,ent_result_last_q$2,ent_result_last_q$3,ent_result_last_q$4,ent_result_last_q$5,ent_result_last_q$6,ent_result_last_q$7,ent_msg_last_q$0,ent_msg_last_q$1,ent_msg_last_q$2,ent_msg_last_q$3,ent_msg_last_q$4,ent_msg_last_q$5,ent_msg_last_q$6,ent_msg_last_q$7,ent_error_q$0,ent_error_q$1,ent_error_q$2,ent_error_q$3,ent_error_q$4,ent_error_q$5,ent_error_q$6,ent_error_q$7,push_data_q,push_bytes_q,hz_overlaps_q$0,hz_overlaps_q$1,hz_overlaps_q$2,hz_overlaps_q$3,hz_same_bytes_q$0,hz_same_bytes_q$1,hz_same_bytes_q$2,hz_same_bytes_q$3,hz_late_overlaps_q,full);
     
     // Module arguments
@@ -21349,16 +19760,1160 @@ module atomic_unit$inflight$tail_ptr(d,q,clock);
 endmodule // atomic_unit$inflight$tail_ptr
 
 
-module atomic_unit$issue_state(d,q,clock);
+module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_buf,n_lane,n_last_lane,n_marker,n_illegal,n_elem_size,n_last_elem,n_space_slm,n_addr_offset32,n_addr_buffer,n_kind_typed,n_write_only,n_swap_src,n_v_present,n_r_present,n_lod_present,n_alu_op,n_alu_ty,n_alu_ftz,n_surf_kind,n_surf_base,n_surf_size,n_width,n_height,n_depth,n_width_one,n_height_one,n_depth_one,n_surf_array,n_lane_rows,n_surf_levels,n_surf_u16,n_slm_size,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,n_enter,issue_push,walk_push,kind_typed,addr,walk_first,lane_first,typed_at_lod,second_b,walk_c,issue_lod_c,surf_u16,issue_kind,checks_bounds,bounded_offset,last_start,bound_small,space,size,op,ty,ftz,src0,src1,i_lane_q,elem_index_q,result_shift,result_first,issue_lane_done,issue_last,issue_error);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  t_accepts;
+    input wire  t_walk;
+    input wire  l_walk;
+    input wire  [63:0] l_index;
+    input wire  n_valid;
+    input wire  n_buf;
+    input wire  [4:0] n_lane;
+    input wire  n_last_lane;
+    input wire  n_marker;
+    input wire  n_illegal;
+    input wire  [2:0] n_elem_size;
+    input wire  [2:0] n_last_elem;
+    input wire  n_space_slm;
+    input wire  n_addr_offset32;
+    input wire  n_addr_buffer;
+    input wire  n_kind_typed;
+    input wire  n_write_only;
+    input wire  n_swap_src;
+    input wire  n_v_present;
+    input wire  n_r_present;
+    input wire  n_lod_present;
+    input wire  [4:0] n_alu_op;
+    input wire  [3:0] n_alu_ty;
+    input wire  n_alu_ftz;
+    input wire  [2:0] n_surf_kind;
+    input wire  [63:0] n_surf_base;
+    input wire  [63:0] n_surf_size;
+    input wire  [31:0] n_width;
+    input wire  [31:0] n_height;
+    input wire  [31:0] n_depth;
+    input wire  n_width_one;
+    input wire  n_height_one;
+    input wire  n_depth_one;
+    input wire  [31:0] n_surf_array;
+    input wire  [31:0] n_lane_rows;
+    input wire  [31:0] n_surf_levels;
+    input wire  n_surf_u16;
+    input wire  [31:0] n_slm_size;
+    input wire  [31:0] n_walk_rows;
+    input wire  [31:0] n_walk_slices;
+    input wire  n_walk_sizes_constant;
+    input wire  [31:0] n_walk_a;
+    input wire  [31:0] n_walk_b;
+    input wire  cap_valid;
+    input wire  [63:0] pbuf_addr$0;
+    input wire  [63:0] pbuf_addr$1;
+    input wire  [127:0] pbuf_src0$0;
+    input wire  [127:0] pbuf_src0$1;
+    input wire  [127:0] pbuf_src1$0;
+    input wire  [127:0] pbuf_src1$1;
+    input wire  [127:0] pbuf_coord$0;
+    input wire  [127:0] pbuf_coord$1;
+    input wire  [127:0] pay_coord;
+    output reg  n_enter;
+    output reg  issue_push;
+    output reg  walk_push;
+    output reg  kind_typed;
+    output reg  [63:0] addr;
+    output reg  [63:0] walk_first;
+    output reg  [63:0] lane_first;
+    output reg  typed_at_lod;
+    output reg  [31:0] second_b;
+    output reg  [63:0] walk_c;
+    output reg  [63:0] issue_lod_c;
+    output reg  surf_u16;
+    output reg  [1:0] issue_kind;
+    output reg  checks_bounds;
+    output reg  [63:0] bounded_offset;
+    output reg  [63:0] last_start;
+    output reg  bound_small;
+    output reg  space;
+    output reg  [2:0] size;
+    output reg  [4:0] op;
+    output reg  [3:0] ty;
+    output reg  ftz;
+    output reg  [127:0] src0;
+    output reg  [127:0] src1;
+    output reg  [4:0] i_lane_q;
+    output reg  [2:0] elem_index_q;
+    output reg  [6:0] result_shift;
+    output reg  result_first;
+    output reg  issue_lane_done;
+    output reg  issue_last;
+    output reg  issue_error;
+    
+    // Constant declarations
+    localparam  kind_marker = 2'b0;
+    localparam  kind_no_memory = 2'b1;
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  kind_write = 2'b11;
+    localparam  one_elem = 3'b1;
+    localparam  zero_elem = 3'b0;
+    localparam  zero_shift = 8'h0;
+    localparam  zero_addr = 64'h0;
+    localparam  zero_low = 4'h0;
+    localparam  zero_coord = 32'h0;
+    localparam  lod_as_registered = 1'b1;
+    
+    // Stub signals
+    reg  lane_mux$from_buf1;
+    reg  [63:0] lane_mux$buf0_addr;
+    reg  [127:0] lane_mux$buf0_src0;
+    reg  [127:0] lane_mux$buf0_src1;
+    reg  [95:0] lane_mux$buf0_coord;
+    reg  [63:0] lane_mux$buf1_addr;
+    reg  [127:0] lane_mux$buf1_src0;
+    reg  [127:0] lane_mux$buf1_src1;
+    reg  [95:0] lane_mux$buf1_coord;
+    reg  [2:0] lane_mux$elem_size;
+    reg  [3:0] lane_mux$base_low;
+    reg  lane_mux$check_lane;
+    reg  lane_mux$check_base;
+    wire  lane_mux$misaligned;
+    wire  lane_mux$base_misaligned;
+    wire  [63:0] lane_mux$addr;
+    wire  [127:0] lane_mux$src0;
+    wire  [127:0] lane_mux$src1;
+    wire  [95:0] lane_mux$coord;
+    reg  [31:0] typed_step$level;
+    reg  [63:0] typed_step$level_base;
+    reg  [31:0] typed_step$level_width;
+    reg  [31:0] typed_step$level_height;
+    reg  [31:0] typed_step$level_depth;
+    reg  typed_step$width_is_one;
+    reg  typed_step$height_is_one;
+    reg  typed_step$depth_is_one;
+    reg  [31:0] typed_step$coord_u;
+    reg  [31:0] typed_step$coord_v;
+    reg  [31:0] typed_step$coord_r;
+    reg  [31:0] typed_step$coord_lod;
+    reg  typed_step$at_lod;
+    reg  typed_step$lod_out_of_range;
+    reg  [2:0] typed_step$surf_kind;
+    reg  [31:0] typed_step$surf_array;
+    reg  [31:0] typed_step$rows;
+    reg  [31:0] typed_step$slices;
+    reg  typed_step$sizes_constant;
+    reg  [31:0] typed_step$walk_p0;
+    reg  [32:0] typed_step$walk_p16;
+    reg  [31:0] typed_step$walk_p16_b;
+    reg  [31:0] typed_step$walk_p32;
+    reg  [31:0] typed_step$lane_p0;
+    reg  [32:0] typed_step$lane_p16;
+    reg  [31:0] typed_step$lane_p16_b;
+    reg  [31:0] typed_step$lane_p32;
+    wire  typed_step$out_of_bounds;
+    wire  [63:0] typed_step$walk_first;
+    wire  [63:0] typed_step$lane_first;
+    wire  [31:0] typed_step$second_b;
+    wire  [31:0] typed_step$next_rows;
+    wire  [31:0] typed_step$next_slices;
+    wire  typed_step$next_sizes_constant;
+    wire  [31:0] typed_step$next_walk_a;
+    wire  [31:0] typed_step$next_walk_b;
+    wire  [63:0] typed_step$second_c;
+    wire  [63:0] typed_step$lod_c;
+    wire  [31:0] typed_step$next_level;
+    wire  [31:0] typed_step$next_width;
+    wire  [31:0] typed_step$next_height;
+    wire  [31:0] typed_step$next_depth;
+    wire  typed_step$next_width_is_one;
+    wire  typed_step$next_height_is_one;
+    wire  typed_step$next_depth_is_one;
+    reg  [63:0] addr_gen$lane_addr;
+    reg  [63:0] addr_gen$elem_offset;
+    reg  addr_gen$space_slm;
+    reg  addr_gen$addr_offset32;
+    reg  addr_gen$addr_buffer;
+    reg  addr_gen$kind_typed;
+    reg  [63:0] addr_gen$surf_base;
+    reg  [63:0] addr_gen$surf_size;
+    reg  [31:0] addr_gen$slm_size;
+    wire  [63:0] addr_gen$addr;
+    wire  addr_gen$space;
+    wire  addr_gen$checks_bounds;
+    wire  [63:0] addr_gen$bounded_offset;
+    wire  [63:0] addr_gen$bound;
+    reg  [127:0] elem_select$lane_src0;
+    reg  [127:0] elem_select$lane_src1;
+    reg  [7:0] elem_select$elem_shift;
+    reg  [2:0] elem_select$elem_size;
+    reg  elem_select$swap_src;
+    reg  elem_select$write_only;
+    wire  [127:0] elem_select$src0;
+    wire  [127:0] elem_select$src1;
+    reg  [2:0] elem_bytes_of$size;
+    wire  [63:0] elem_bytes_of$value;
+    reg  [31:0] null_coord$u_in;
+    reg  [31:0] null_coord$v_in;
+    reg  [31:0] null_coord$r_in;
+    reg  [31:0] null_coord$lod_in;
+    reg  null_coord$v_present;
+    reg  null_coord$r_present;
+    reg  null_coord$lod_present;
+    wire  [31:0] null_coord$u;
+    wire  [31:0] null_coord$v;
+    wire  [31:0] null_coord$r;
+    wire  [31:0] null_coord$lod;
+    reg  i_valid$d;
+    wire  i_valid$q;
+    reg  i_valid$clock;
+    reg  i_buf$d;
+    wire  i_buf$q;
+    reg  i_buf$clock;
+    reg  [4:0] i_lane$d;
+    wire  [4:0] i_lane$q;
+    reg  i_lane$clock;
+    reg  i_last_lane$d;
+    wire  i_last_lane$q;
+    reg  i_last_lane$clock;
+    reg  i_marker$d;
+    wire  i_marker$q;
+    reg  i_marker$clock;
+    reg  i_illegal$d;
+    wire  i_illegal$q;
+    reg  i_illegal$clock;
+    reg  msg_misaligned$d;
+    wire  msg_misaligned$q;
+    reg  msg_misaligned$clock;
+    reg  [2:0] ctx_elem_size$d;
+    wire  [2:0] ctx_elem_size$q;
+    reg  ctx_elem_size$clock;
+    reg  [2:0] ctx_last_elem$d;
+    wire  [2:0] ctx_last_elem$q;
+    reg  ctx_last_elem$clock;
+    reg  ctx_space_slm$d;
+    wire  ctx_space_slm$q;
+    reg  ctx_space_slm$clock;
+    reg  ctx_addr_offset32$d;
+    wire  ctx_addr_offset32$q;
+    reg  ctx_addr_offset32$clock;
+    reg  ctx_addr_buffer$d;
+    wire  ctx_addr_buffer$q;
+    reg  ctx_addr_buffer$clock;
+    reg  ctx_kind_typed$d;
+    wire  ctx_kind_typed$q;
+    reg  ctx_kind_typed$clock;
+    reg  ctx_write_only$d;
+    wire  ctx_write_only$q;
+    reg  ctx_write_only$clock;
+    reg  ctx_swap_src$d;
+    wire  ctx_swap_src$q;
+    reg  ctx_swap_src$clock;
+    reg  ctx_v_present$d;
+    wire  ctx_v_present$q;
+    reg  ctx_v_present$clock;
+    reg  ctx_r_present$d;
+    wire  ctx_r_present$q;
+    reg  ctx_r_present$clock;
+    reg  [4:0] ctx_alu_op$d;
+    wire  [4:0] ctx_alu_op$q;
+    reg  ctx_alu_op$clock;
+    reg  [3:0] ctx_alu_ty$d;
+    wire  [3:0] ctx_alu_ty$q;
+    reg  ctx_alu_ty$clock;
+    reg  ctx_alu_ftz$d;
+    wire  ctx_alu_ftz$q;
+    reg  ctx_alu_ftz$clock;
+    reg  [2:0] ctx_surf_kind$d;
+    wire  [2:0] ctx_surf_kind$q;
+    reg  ctx_surf_kind$clock;
+    reg  [63:0] ctx_surf_base$d;
+    wire  [63:0] ctx_surf_base$q;
+    reg  ctx_surf_base$clock;
+    reg  [63:0] ctx_surf_size$d;
+    wire  [63:0] ctx_surf_size$q;
+    reg  ctx_surf_size$clock;
+    reg  [31:0] ctx_surf_array$d;
+    wire  [31:0] ctx_surf_array$q;
+    reg  ctx_surf_array$clock;
+    reg  ctx_surf_u16$d;
+    wire  ctx_surf_u16$q;
+    reg  ctx_surf_u16$clock;
+    reg  [31:0] ctx_slm_size$d;
+    wire  [31:0] ctx_slm_size$q;
+    reg  ctx_slm_size$clock;
+    reg  [2:0] elem_index$d;
+    wire  [2:0] elem_index$q;
+    reg  elem_index$clock;
+    reg  [63:0] elem_offset$d;
+    wire  [63:0] elem_offset$q;
+    reg  elem_offset$clock;
+    reg  [7:0] elem_shift$d;
+    wire  [7:0] elem_shift$q;
+    reg  elem_shift$clock;
+    reg  [31:0] typed_level$d;
+    wire  [31:0] typed_level$q;
+    reg  typed_level$clock;
+    reg  [63:0] typed_level_base$d;
+    wire  [63:0] typed_level_base$q;
+    reg  typed_level_base$clock;
+    reg  [31:0] typed_width$d;
+    wire  [31:0] typed_width$q;
+    reg  typed_width$clock;
+    reg  [31:0] typed_height$d;
+    wire  [31:0] typed_height$q;
+    reg  typed_height$clock;
+    reg  [31:0] typed_depth$d;
+    wire  [31:0] typed_depth$q;
+    reg  typed_depth$clock;
+    reg  typed_width_one$d;
+    wire  typed_width_one$q;
+    reg  typed_width_one$clock;
+    reg  typed_height_one$d;
+    wire  typed_height_one$q;
+    reg  typed_height_one$clock;
+    reg  typed_depth_one$d;
+    wire  typed_depth_one$q;
+    reg  typed_depth_one$clock;
+    reg  [31:0] typed_walk_a$d;
+    wire  [31:0] typed_walk_a$q;
+    reg  typed_walk_a$clock;
+    reg  [31:0] typed_walk_b$d;
+    wire  [31:0] typed_walk_b$q;
+    reg  typed_walk_b$clock;
+    reg  [31:0] typed_slices$d;
+    wire  [31:0] typed_slices$q;
+    reg  typed_slices$clock;
+    reg  typed_sizes_constant$d;
+    wire  typed_sizes_constant$q;
+    reg  typed_sizes_constant$clock;
+    reg  typed_walk_product$clock;
+    reg  [31:0] typed_walk_product$walk_a;
+    reg  [31:0] typed_walk_product$walk_b;
+    wire  [31:0] typed_walk_product$p0;
+    wire  [32:0] typed_walk_product$p16;
+    wire  [31:0] typed_walk_product$p16_b;
+    wire  [31:0] typed_walk_product$p32;
+    reg  typed_walk_stale$d;
+    wire  typed_walk_stale$q;
+    reg  typed_walk_stale$clock;
+    reg  typed_lane_coord$clock;
+    reg  typed_lane_coord$load;
+    reg  typed_lane_coord$r_present;
+    reg  typed_lane_coord$lod_present;
+    reg  typed_lane_coord$from_port;
+    reg  typed_lane_coord$from_buf1;
+    reg  [127:0] typed_lane_coord$port_coord;
+    reg  [127:0] typed_lane_coord$buf0_coord;
+    reg  [127:0] typed_lane_coord$buf1_coord;
+    reg  [31:0] typed_lane_coord$levels;
+    reg  typed_lane_coord$walk_step;
+    reg  [31:0] typed_lane_coord$entry_rows;
+    reg  [31:0] typed_lane_coord$rows;
+    reg  typed_lane_coord$walk_push;
+    reg  typed_lane_coord$walk_reaches_lod;
+    wire  [31:0] typed_lane_coord$lod;
+    wire  typed_lane_coord$lod_is_zero;
+    wire  typed_lane_coord$lod_out_of_range;
+    wire  typed_lane_coord$ready;
+    wire  [31:0] typed_lane_coord$p0;
+    wire  [32:0] typed_lane_coord$p16;
+    wire  [31:0] typed_lane_coord$p16_b;
+    wire  [31:0] typed_lane_coord$p32;
+    reg  [31:0] typed_lane_rows$d;
+    wire  [31:0] typed_lane_rows$q;
+    reg  typed_lane_rows$clock;
+    reg  typed_walked$d;
+    wire  typed_walked$q;
+    reg  typed_walked$clock;
+    reg  typed_walk_at_lod$d;
+    wire  typed_walk_at_lod$q;
+    reg  typed_walk_at_lod$clock;
+    
+    // Local signals
+    reg  issue_misaligned;
+    reg  issue_done;
+    reg  issue_marker;
+    reg  issue_addr_ready;
+    reg  [63:0] issue_scaled_c;
+    reg  typed_pending;
+    reg  [63:0] elem_bytes;
+    reg  [7:0] elem_bits;
+    
+    // Sub module instances
+    atomic_unit$issue$lane_mux lane_mux(
+        .from_buf1(lane_mux$from_buf1),
+        .buf0_addr(lane_mux$buf0_addr),
+        .buf0_src0(lane_mux$buf0_src0),
+        .buf0_src1(lane_mux$buf0_src1),
+        .buf0_coord(lane_mux$buf0_coord),
+        .buf1_addr(lane_mux$buf1_addr),
+        .buf1_src0(lane_mux$buf1_src0),
+        .buf1_src1(lane_mux$buf1_src1),
+        .buf1_coord(lane_mux$buf1_coord),
+        .elem_size(lane_mux$elem_size),
+        .base_low(lane_mux$base_low),
+        .check_lane(lane_mux$check_lane),
+        .check_base(lane_mux$check_base),
+        .misaligned(lane_mux$misaligned),
+        .base_misaligned(lane_mux$base_misaligned),
+        .addr(lane_mux$addr),
+        .src0(lane_mux$src0),
+        .src1(lane_mux$src1),
+        .coord(lane_mux$coord)
+    );
+    atomic_unit$issue$typed_step typed_step(
+        .level(typed_step$level),
+        .level_base(typed_step$level_base),
+        .level_width(typed_step$level_width),
+        .level_height(typed_step$level_height),
+        .level_depth(typed_step$level_depth),
+        .width_is_one(typed_step$width_is_one),
+        .height_is_one(typed_step$height_is_one),
+        .depth_is_one(typed_step$depth_is_one),
+        .coord_u(typed_step$coord_u),
+        .coord_v(typed_step$coord_v),
+        .coord_r(typed_step$coord_r),
+        .coord_lod(typed_step$coord_lod),
+        .at_lod(typed_step$at_lod),
+        .lod_out_of_range(typed_step$lod_out_of_range),
+        .surf_kind(typed_step$surf_kind),
+        .surf_array(typed_step$surf_array),
+        .rows(typed_step$rows),
+        .slices(typed_step$slices),
+        .sizes_constant(typed_step$sizes_constant),
+        .walk_p0(typed_step$walk_p0),
+        .walk_p16(typed_step$walk_p16),
+        .walk_p16_b(typed_step$walk_p16_b),
+        .walk_p32(typed_step$walk_p32),
+        .lane_p0(typed_step$lane_p0),
+        .lane_p16(typed_step$lane_p16),
+        .lane_p16_b(typed_step$lane_p16_b),
+        .lane_p32(typed_step$lane_p32),
+        .out_of_bounds(typed_step$out_of_bounds),
+        .walk_first(typed_step$walk_first),
+        .lane_first(typed_step$lane_first),
+        .second_b(typed_step$second_b),
+        .next_rows(typed_step$next_rows),
+        .next_slices(typed_step$next_slices),
+        .next_sizes_constant(typed_step$next_sizes_constant),
+        .next_walk_a(typed_step$next_walk_a),
+        .next_walk_b(typed_step$next_walk_b),
+        .second_c(typed_step$second_c),
+        .lod_c(typed_step$lod_c),
+        .next_level(typed_step$next_level),
+        .next_width(typed_step$next_width),
+        .next_height(typed_step$next_height),
+        .next_depth(typed_step$next_depth),
+        .next_width_is_one(typed_step$next_width_is_one),
+        .next_height_is_one(typed_step$next_height_is_one),
+        .next_depth_is_one(typed_step$next_depth_is_one)
+    );
+    atomic_unit$issue$addr_gen addr_gen(
+        .lane_addr(addr_gen$lane_addr),
+        .elem_offset(addr_gen$elem_offset),
+        .space_slm(addr_gen$space_slm),
+        .addr_offset32(addr_gen$addr_offset32),
+        .addr_buffer(addr_gen$addr_buffer),
+        .kind_typed(addr_gen$kind_typed),
+        .surf_base(addr_gen$surf_base),
+        .surf_size(addr_gen$surf_size),
+        .slm_size(addr_gen$slm_size),
+        .addr(addr_gen$addr),
+        .space(addr_gen$space),
+        .checks_bounds(addr_gen$checks_bounds),
+        .bounded_offset(addr_gen$bounded_offset),
+        .bound(addr_gen$bound)
+    );
+    atomic_unit$issue$elem_select elem_select(
+        .lane_src0(elem_select$lane_src0),
+        .lane_src1(elem_select$lane_src1),
+        .elem_shift(elem_select$elem_shift),
+        .elem_size(elem_select$elem_size),
+        .swap_src(elem_select$swap_src),
+        .write_only(elem_select$write_only),
+        .src0(elem_select$src0),
+        .src1(elem_select$src1)
+    );
+    atomic_unit$issue$elem_bytes_of elem_bytes_of(
+        .size(elem_bytes_of$size),
+        .value(elem_bytes_of$value)
+    );
+    atomic_unit$issue$null_coord null_coord(
+        .u_in(null_coord$u_in),
+        .v_in(null_coord$v_in),
+        .r_in(null_coord$r_in),
+        .lod_in(null_coord$lod_in),
+        .v_present(null_coord$v_present),
+        .r_present(null_coord$r_present),
+        .lod_present(null_coord$lod_present),
+        .u(null_coord$u),
+        .v(null_coord$v),
+        .r(null_coord$r),
+        .lod(null_coord$lod)
+    );
+    atomic_unit$issue$i_valid i_valid(
+        .d(i_valid$d),
+        .q(i_valid$q),
+        .clock(i_valid$clock)
+    );
+    atomic_unit$issue$i_buf i_buf(
+        .d(i_buf$d),
+        .q(i_buf$q),
+        .clock(i_buf$clock)
+    );
+    atomic_unit$issue$i_lane i_lane(
+        .d(i_lane$d),
+        .q(i_lane$q),
+        .clock(i_lane$clock)
+    );
+    atomic_unit$issue$i_last_lane i_last_lane(
+        .d(i_last_lane$d),
+        .q(i_last_lane$q),
+        .clock(i_last_lane$clock)
+    );
+    atomic_unit$issue$i_marker i_marker(
+        .d(i_marker$d),
+        .q(i_marker$q),
+        .clock(i_marker$clock)
+    );
+    atomic_unit$issue$i_illegal i_illegal(
+        .d(i_illegal$d),
+        .q(i_illegal$q),
+        .clock(i_illegal$clock)
+    );
+    atomic_unit$issue$msg_misaligned msg_misaligned(
+        .d(msg_misaligned$d),
+        .q(msg_misaligned$q),
+        .clock(msg_misaligned$clock)
+    );
+    atomic_unit$issue$ctx_elem_size ctx_elem_size(
+        .d(ctx_elem_size$d),
+        .q(ctx_elem_size$q),
+        .clock(ctx_elem_size$clock)
+    );
+    atomic_unit$issue$ctx_last_elem ctx_last_elem(
+        .d(ctx_last_elem$d),
+        .q(ctx_last_elem$q),
+        .clock(ctx_last_elem$clock)
+    );
+    atomic_unit$issue$ctx_space_slm ctx_space_slm(
+        .d(ctx_space_slm$d),
+        .q(ctx_space_slm$q),
+        .clock(ctx_space_slm$clock)
+    );
+    atomic_unit$issue$ctx_addr_offset32 ctx_addr_offset32(
+        .d(ctx_addr_offset32$d),
+        .q(ctx_addr_offset32$q),
+        .clock(ctx_addr_offset32$clock)
+    );
+    atomic_unit$issue$ctx_addr_buffer ctx_addr_buffer(
+        .d(ctx_addr_buffer$d),
+        .q(ctx_addr_buffer$q),
+        .clock(ctx_addr_buffer$clock)
+    );
+    atomic_unit$issue$ctx_kind_typed ctx_kind_typed(
+        .d(ctx_kind_typed$d),
+        .q(ctx_kind_typed$q),
+        .clock(ctx_kind_typed$clock)
+    );
+    atomic_unit$issue$ctx_write_only ctx_write_only(
+        .d(ctx_write_only$d),
+        .q(ctx_write_only$q),
+        .clock(ctx_write_only$clock)
+    );
+    atomic_unit$issue$ctx_swap_src ctx_swap_src(
+        .d(ctx_swap_src$d),
+        .q(ctx_swap_src$q),
+        .clock(ctx_swap_src$clock)
+    );
+    atomic_unit$issue$ctx_v_present ctx_v_present(
+        .d(ctx_v_present$d),
+        .q(ctx_v_present$q),
+        .clock(ctx_v_present$clock)
+    );
+    atomic_unit$issue$ctx_r_present ctx_r_present(
+        .d(ctx_r_present$d),
+        .q(ctx_r_present$q),
+        .clock(ctx_r_present$clock)
+    );
+    atomic_unit$issue$ctx_alu_op ctx_alu_op(
+        .d(ctx_alu_op$d),
+        .q(ctx_alu_op$q),
+        .clock(ctx_alu_op$clock)
+    );
+    atomic_unit$issue$ctx_alu_ty ctx_alu_ty(
+        .d(ctx_alu_ty$d),
+        .q(ctx_alu_ty$q),
+        .clock(ctx_alu_ty$clock)
+    );
+    atomic_unit$issue$ctx_alu_ftz ctx_alu_ftz(
+        .d(ctx_alu_ftz$d),
+        .q(ctx_alu_ftz$q),
+        .clock(ctx_alu_ftz$clock)
+    );
+    atomic_unit$issue$ctx_surf_kind ctx_surf_kind(
+        .d(ctx_surf_kind$d),
+        .q(ctx_surf_kind$q),
+        .clock(ctx_surf_kind$clock)
+    );
+    atomic_unit$issue$ctx_surf_base ctx_surf_base(
+        .d(ctx_surf_base$d),
+        .q(ctx_surf_base$q),
+        .clock(ctx_surf_base$clock)
+    );
+    atomic_unit$issue$ctx_surf_size ctx_surf_size(
+        .d(ctx_surf_size$d),
+        .q(ctx_surf_size$q),
+        .clock(ctx_surf_size$clock)
+    );
+    atomic_unit$issue$ctx_surf_array ctx_surf_array(
+        .d(ctx_surf_array$d),
+        .q(ctx_surf_array$q),
+        .clock(ctx_surf_array$clock)
+    );
+    atomic_unit$issue$ctx_surf_u16 ctx_surf_u16(
+        .d(ctx_surf_u16$d),
+        .q(ctx_surf_u16$q),
+        .clock(ctx_surf_u16$clock)
+    );
+    atomic_unit$issue$ctx_slm_size ctx_slm_size(
+        .d(ctx_slm_size$d),
+        .q(ctx_slm_size$q),
+        .clock(ctx_slm_size$clock)
+    );
+    atomic_unit$issue$elem_index elem_index(
+        .d(elem_index$d),
+        .q(elem_index$q),
+        .clock(elem_index$clock)
+    );
+    atomic_unit$issue$elem_offset elem_offset(
+        .d(elem_offset$d),
+        .q(elem_offset$q),
+        .clock(elem_offset$clock)
+    );
+    atomic_unit$issue$elem_shift elem_shift(
+        .d(elem_shift$d),
+        .q(elem_shift$q),
+        .clock(elem_shift$clock)
+    );
+    atomic_unit$issue$typed_level typed_level(
+        .d(typed_level$d),
+        .q(typed_level$q),
+        .clock(typed_level$clock)
+    );
+    atomic_unit$issue$typed_level_base typed_level_base(
+        .d(typed_level_base$d),
+        .q(typed_level_base$q),
+        .clock(typed_level_base$clock)
+    );
+    atomic_unit$issue$typed_width typed_width(
+        .d(typed_width$d),
+        .q(typed_width$q),
+        .clock(typed_width$clock)
+    );
+    atomic_unit$issue$typed_height typed_height(
+        .d(typed_height$d),
+        .q(typed_height$q),
+        .clock(typed_height$clock)
+    );
+    atomic_unit$issue$typed_depth typed_depth(
+        .d(typed_depth$d),
+        .q(typed_depth$q),
+        .clock(typed_depth$clock)
+    );
+    atomic_unit$issue$typed_width_one typed_width_one(
+        .d(typed_width_one$d),
+        .q(typed_width_one$q),
+        .clock(typed_width_one$clock)
+    );
+    atomic_unit$issue$typed_height_one typed_height_one(
+        .d(typed_height_one$d),
+        .q(typed_height_one$q),
+        .clock(typed_height_one$clock)
+    );
+    atomic_unit$issue$typed_depth_one typed_depth_one(
+        .d(typed_depth_one$d),
+        .q(typed_depth_one$q),
+        .clock(typed_depth_one$clock)
+    );
+    atomic_unit$issue$typed_walk_a typed_walk_a(
+        .d(typed_walk_a$d),
+        .q(typed_walk_a$q),
+        .clock(typed_walk_a$clock)
+    );
+    atomic_unit$issue$typed_walk_b typed_walk_b(
+        .d(typed_walk_b$d),
+        .q(typed_walk_b$q),
+        .clock(typed_walk_b$clock)
+    );
+    atomic_unit$issue$typed_slices typed_slices(
+        .d(typed_slices$d),
+        .q(typed_slices$q),
+        .clock(typed_slices$clock)
+    );
+    atomic_unit$issue$typed_sizes_constant typed_sizes_constant(
+        .d(typed_sizes_constant$d),
+        .q(typed_sizes_constant$q),
+        .clock(typed_sizes_constant$clock)
+    );
+    atomic_unit$issue$typed_walk_product typed_walk_product(
+        .clock(typed_walk_product$clock),
+        .walk_a(typed_walk_product$walk_a),
+        .walk_b(typed_walk_product$walk_b),
+        .p0(typed_walk_product$p0),
+        .p16(typed_walk_product$p16),
+        .p16_b(typed_walk_product$p16_b),
+        .p32(typed_walk_product$p32)
+    );
+    atomic_unit$issue$typed_walk_stale typed_walk_stale(
+        .d(typed_walk_stale$d),
+        .q(typed_walk_stale$q),
+        .clock(typed_walk_stale$clock)
+    );
+    atomic_unit$issue$typed_lane_coord typed_lane_coord(
+        .clock(typed_lane_coord$clock),
+        .load(typed_lane_coord$load),
+        .r_present(typed_lane_coord$r_present),
+        .lod_present(typed_lane_coord$lod_present),
+        .from_port(typed_lane_coord$from_port),
+        .from_buf1(typed_lane_coord$from_buf1),
+        .port_coord(typed_lane_coord$port_coord),
+        .buf0_coord(typed_lane_coord$buf0_coord),
+        .buf1_coord(typed_lane_coord$buf1_coord),
+        .levels(typed_lane_coord$levels),
+        .walk_step(typed_lane_coord$walk_step),
+        .entry_rows(typed_lane_coord$entry_rows),
+        .rows(typed_lane_coord$rows),
+        .walk_push(typed_lane_coord$walk_push),
+        .walk_reaches_lod(typed_lane_coord$walk_reaches_lod),
+        .lod(typed_lane_coord$lod),
+        .lod_is_zero(typed_lane_coord$lod_is_zero),
+        .lod_out_of_range(typed_lane_coord$lod_out_of_range),
+        .ready(typed_lane_coord$ready),
+        .p0(typed_lane_coord$p0),
+        .p16(typed_lane_coord$p16),
+        .p16_b(typed_lane_coord$p16_b),
+        .p32(typed_lane_coord$p32)
+    );
+    atomic_unit$issue$typed_lane_rows typed_lane_rows(
+        .d(typed_lane_rows$d),
+        .q(typed_lane_rows$q),
+        .clock(typed_lane_rows$clock)
+    );
+    atomic_unit$issue$typed_walked typed_walked(
+        .d(typed_walked$d),
+        .q(typed_walked$q),
+        .clock(typed_walked$clock)
+    );
+    atomic_unit$issue$typed_walk_at_lod typed_walk_at_lod(
+        .d(typed_walk_at_lod$d),
+        .q(typed_walk_at_lod$q),
+        .clock(typed_walk_at_lod$clock)
+    );
+    
+    // Update code
+    always @(*) begin
+        i_valid$d = i_valid$q;
+        i_buf$d = i_buf$q;
+        i_lane$d = i_lane$q;
+        i_last_lane$d = i_last_lane$q;
+        i_marker$d = i_marker$q;
+        i_illegal$d = i_illegal$q;
+        msg_misaligned$d = msg_misaligned$q;
+        ctx_elem_size$d = ctx_elem_size$q;
+        ctx_last_elem$d = ctx_last_elem$q;
+        ctx_space_slm$d = ctx_space_slm$q;
+        ctx_addr_offset32$d = ctx_addr_offset32$q;
+        ctx_addr_buffer$d = ctx_addr_buffer$q;
+        ctx_kind_typed$d = ctx_kind_typed$q;
+        ctx_write_only$d = ctx_write_only$q;
+        ctx_swap_src$d = ctx_swap_src$q;
+        ctx_v_present$d = ctx_v_present$q;
+        ctx_r_present$d = ctx_r_present$q;
+        ctx_alu_op$d = ctx_alu_op$q;
+        ctx_alu_ty$d = ctx_alu_ty$q;
+        ctx_alu_ftz$d = ctx_alu_ftz$q;
+        ctx_surf_kind$d = ctx_surf_kind$q;
+        ctx_surf_base$d = ctx_surf_base$q;
+        ctx_surf_size$d = ctx_surf_size$q;
+        ctx_surf_array$d = ctx_surf_array$q;
+        ctx_surf_u16$d = ctx_surf_u16$q;
+        ctx_slm_size$d = ctx_slm_size$q;
+        elem_index$d = elem_index$q;
+        elem_offset$d = elem_offset$q;
+        elem_shift$d = elem_shift$q;
+        typed_level$d = typed_level$q;
+        typed_level_base$d = typed_level_base$q;
+        typed_width$d = typed_width$q;
+        typed_height$d = typed_height$q;
+        typed_depth$d = typed_depth$q;
+        typed_width_one$d = typed_width_one$q;
+        typed_height_one$d = typed_height_one$q;
+        typed_depth_one$d = typed_depth_one$q;
+        typed_walk_a$d = typed_walk_a$q;
+        typed_walk_b$d = typed_walk_b$q;
+        typed_slices$d = typed_slices$q;
+        typed_sizes_constant$d = typed_sizes_constant$q;
+        typed_walk_stale$d = typed_walk_stale$q;
+        typed_walked$d = typed_walked$q;
+        typed_walk_at_lod$d = typed_walk_at_lod$q;
+        typed_lane_rows$d = typed_lane_rows$q;
+        lane_mux$buf0_coord = pbuf_coord$0[(32'h0)+:(96)];
+        lane_mux$buf1_coord = pbuf_coord$1[(32'h0)+:(96)];
+        lane_mux$check_lane = ~ctx_kind_typed$q & ~i_marker$q;
+        lane_mux$check_base = ctx_kind_typed$q & ~i_marker$q;
+        lane_mux$base_low = zero_low;
+        if (ctx_addr_buffer$q | ctx_kind_typed$q) begin
+            lane_mux$base_low = ctx_surf_base$q[(32'h0)+:(4)];
+        end
+        null_coord$u_in = lane_mux$coord[(32'h0)+:(32)];
+        null_coord$v_in = lane_mux$coord[(32'h20)+:(32)];
+        null_coord$r_in = lane_mux$coord[(32'h40)+:(32)];
+        null_coord$lod_present = lod_as_registered;
+        typed_step$at_lod = typed_lane_coord$lod_is_zero;
+        if (typed_walked$q) begin
+            typed_step$at_lod = typed_walk_at_lod$q;
+        end
+        elem_bits = elem_bytes_of$value[(32'h0)+:(8)] << 32'h3;
+        issue_misaligned = lane_mux$misaligned & ~i_marker$q;
+        issue_lane_done = elem_index$q == ctx_last_elem$q;
+        issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
+        typed_at_lod = typed_lane_coord$lod_is_zero;
+        if (typed_walked$q) begin
+            typed_at_lod = typed_walk_at_lod$q;
+        end
+        issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~t_walk) & ~l_walk));
+        issue_push = ((i_valid$q & ~reset) & issue_addr_ready) & t_accepts;
+        issue_kind = kind_read_modify_write;
+        if (ctx_write_only$q) begin
+            issue_kind = kind_write;
+        end
+        if ((ctx_kind_typed$q & typed_step$out_of_bounds) | issue_misaligned) begin
+            issue_kind = kind_no_memory;
+        end
+        if (issue_marker) begin
+            issue_kind = kind_marker;
+        end
+        issue_done = issue_push & (issue_lane_done | issue_marker);
+        issue_scaled_c = typed_step$lod_c << 32'h2;
+        if (ctx_surf_u16$q) begin
+            issue_scaled_c = typed_step$lod_c << 32'h1;
+        end
+        issue_lod_c = issue_scaled_c + ctx_surf_base$q;
+        n_enter = (n_valid & (~i_valid$q | issue_done)) & ~reset;
+        checks_bounds = addr_gen$checks_bounds & ~issue_marker;
+        last_start = addr_gen$bound - elem_bytes;
+        bound_small = addr_gen$bound < elem_bytes;
+        result_shift = elem_shift$q[(32'h0)+:(7)];
+        result_first = ~|elem_index$q;
+        issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+        if (issue_done) begin
+            i_valid$d = 1'b0;
+        end
+        if (n_enter) begin
+            i_valid$d = 1'b1;
+            i_buf$d = n_buf;
+            i_lane$d = n_lane;
+            i_last_lane$d = n_last_lane;
+            i_marker$d = n_marker;
+            i_illegal$d = n_illegal;
+            ctx_elem_size$d = n_elem_size;
+            ctx_last_elem$d = n_last_elem;
+            ctx_space_slm$d = n_space_slm;
+            ctx_addr_offset32$d = n_addr_offset32;
+            ctx_addr_buffer$d = n_addr_buffer;
+            ctx_kind_typed$d = n_kind_typed;
+            ctx_write_only$d = n_write_only;
+            ctx_swap_src$d = n_swap_src;
+            ctx_v_present$d = n_v_present;
+            ctx_r_present$d = n_r_present;
+            ctx_alu_op$d = n_alu_op;
+            ctx_alu_ty$d = n_alu_ty;
+            ctx_alu_ftz$d = n_alu_ftz;
+            ctx_surf_kind$d = n_surf_kind;
+            ctx_surf_base$d = n_surf_base;
+            ctx_surf_size$d = n_surf_size;
+            typed_width$d = n_width;
+            typed_height$d = n_height;
+            typed_lane_rows$d = n_walk_rows;
+            typed_slices$d = n_walk_slices;
+            typed_sizes_constant$d = n_walk_sizes_constant;
+            typed_depth$d = n_depth;
+            typed_width_one$d = n_width_one;
+            typed_height_one$d = n_height_one;
+            typed_depth_one$d = n_depth_one;
+            typed_walk_a$d = n_walk_a;
+            typed_walk_b$d = n_walk_b;
+            ctx_surf_array$d = n_surf_array;
+            ctx_surf_u16$d = n_surf_u16;
+            ctx_slm_size$d = n_slm_size;
+        end
+        if (issue_push & issue_misaligned) begin
+            msg_misaligned$d = 1'b1;
+        end
+        if (issue_push & issue_last) begin
+            msg_misaligned$d = 1'b0;
+        end
+        if (issue_push) begin
+            if (issue_lane_done | issue_marker) begin
+                elem_index$d = zero_elem;
+                elem_offset$d = zero_addr;
+                elem_shift$d = zero_shift;
+            end
+            else begin
+                elem_index$d = elem_index$q + one_elem;
+                elem_offset$d = elem_offset$q + elem_bytes;
+                elem_shift$d = elem_shift$q + elem_bits;
+            end
+        end
+        typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
+        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~t_walk) & (~l_walk & ~typed_walk_stale$q)) & t_accepts;
+        typed_walk_stale$d = issue_push | ~typed_pending;
+        typed_lane_coord$walk_reaches_lod = typed_step$next_level == typed_lane_coord$lod;
+        if (walk_push) begin
+            typed_level$d = typed_step$next_level;
+            typed_width$d = typed_step$next_width;
+            typed_height$d = typed_step$next_height;
+            typed_lane_rows$d = typed_step$next_rows;
+            typed_slices$d = typed_step$next_slices;
+            typed_sizes_constant$d = typed_step$next_sizes_constant;
+            typed_depth$d = typed_step$next_depth;
+            typed_width_one$d = typed_step$next_width_is_one;
+            typed_height_one$d = typed_step$next_height_is_one;
+            typed_depth_one$d = typed_step$next_depth_is_one;
+            typed_walk_a$d = typed_step$next_walk_a;
+            typed_walk_b$d = typed_step$next_walk_b;
+        end
+        if (l_walk) begin
+            typed_level_base$d = l_index;
+        end
+        if (walk_push) begin
+            typed_walked$d = 1'b1;
+            typed_walk_at_lod$d = typed_step$next_level == typed_lane_coord$lod;
+        end
+        if (issue_push | ~typed_pending) begin
+            typed_walked$d = 1'b0;
+            typed_level$d = zero_coord;
+            typed_level_base$d = zero_addr;
+        end
+        if (reset) begin
+            i_valid$d = 1'b0;
+            msg_misaligned$d = 1'b0;
+            elem_index$d = zero_elem;
+            elem_offset$d = zero_addr;
+            elem_shift$d = zero_shift;
+        end
+    end
+    
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) i_valid$clock = clock;
+    always @(*) i_buf$clock = clock;
+    always @(*) i_lane$clock = clock;
+    always @(*) i_last_lane$clock = clock;
+    always @(*) i_marker$clock = clock;
+    always @(*) i_illegal$clock = clock;
+    always @(*) msg_misaligned$clock = clock;
+    always @(*) ctx_elem_size$clock = clock;
+    always @(*) ctx_last_elem$clock = clock;
+    always @(*) ctx_space_slm$clock = clock;
+    always @(*) ctx_addr_offset32$clock = clock;
+    always @(*) ctx_addr_buffer$clock = clock;
+    always @(*) ctx_kind_typed$clock = clock;
+    always @(*) ctx_write_only$clock = clock;
+    always @(*) ctx_swap_src$clock = clock;
+    always @(*) ctx_v_present$clock = clock;
+    always @(*) ctx_r_present$clock = clock;
+    always @(*) ctx_alu_op$clock = clock;
+    always @(*) ctx_alu_ty$clock = clock;
+    always @(*) ctx_alu_ftz$clock = clock;
+    always @(*) ctx_surf_kind$clock = clock;
+    always @(*) ctx_surf_base$clock = clock;
+    always @(*) ctx_surf_size$clock = clock;
+    always @(*) ctx_surf_array$clock = clock;
+    always @(*) ctx_surf_u16$clock = clock;
+    always @(*) ctx_slm_size$clock = clock;
+    always @(*) elem_index$clock = clock;
+    always @(*) elem_offset$clock = clock;
+    always @(*) elem_shift$clock = clock;
+    always @(*) typed_level$clock = clock;
+    always @(*) typed_level_base$clock = clock;
+    always @(*) typed_width$clock = clock;
+    always @(*) typed_height$clock = clock;
+    always @(*) typed_depth$clock = clock;
+    always @(*) typed_width_one$clock = clock;
+    always @(*) typed_height_one$clock = clock;
+    always @(*) typed_depth_one$clock = clock;
+    always @(*) typed_walk_a$clock = clock;
+    always @(*) typed_walk_b$clock = clock;
+    always @(*) typed_slices$clock = clock;
+    always @(*) typed_sizes_constant$clock = clock;
+    always @(*) typed_walk_stale$clock = clock;
+    always @(*) typed_walked$clock = clock;
+    always @(*) typed_walk_at_lod$clock = clock;
+    always @(*) typed_lane_rows$clock = clock;
+    always @(*) lane_mux$from_buf1 = i_buf$q;
+    always @(*) lane_mux$buf0_addr = pbuf_addr$0;
+    always @(*) lane_mux$buf0_src0 = pbuf_src0$0;
+    always @(*) lane_mux$buf0_src1 = pbuf_src1$0;
+    always @(*) lane_mux$buf1_addr = pbuf_addr$1;
+    always @(*) lane_mux$buf1_src0 = pbuf_src0$1;
+    always @(*) lane_mux$buf1_src1 = pbuf_src1$1;
+    always @(*) lane_mux$elem_size = ctx_elem_size$q;
+    always @(*) typed_step$level = typed_level$q;
+    always @(*) typed_step$level_base = typed_level_base$q;
+    always @(*) typed_step$level_width = typed_width$q;
+    always @(*) typed_step$level_height = typed_height$q;
+    always @(*) typed_step$level_depth = typed_depth$q;
+    always @(*) typed_step$width_is_one = typed_width_one$q;
+    always @(*) typed_step$height_is_one = typed_height_one$q;
+    always @(*) typed_step$depth_is_one = typed_depth_one$q;
+    always @(*) null_coord$lod_in = typed_lane_coord$lod;
+    always @(*) null_coord$v_present = ctx_v_present$q;
+    always @(*) null_coord$r_present = ctx_r_present$q;
+    always @(*) typed_step$coord_u = null_coord$u;
+    always @(*) typed_step$coord_v = null_coord$v;
+    always @(*) typed_step$coord_r = null_coord$r;
+    always @(*) typed_step$coord_lod = null_coord$lod;
+    always @(*) elem_bytes_of$size = ctx_elem_size$q;
+    always @(*) typed_step$lod_out_of_range = typed_lane_coord$lod_out_of_range;
+    always @(*) typed_step$surf_kind = ctx_surf_kind$q;
+    always @(*) typed_step$surf_array = ctx_surf_array$q;
+    always @(*) typed_step$rows = typed_lane_rows$q;
+    always @(*) typed_step$slices = typed_slices$q;
+    always @(*) typed_step$sizes_constant = typed_sizes_constant$q;
+    always @(*) typed_walk_product$clock = clock;
+    always @(*) typed_walk_product$walk_a = typed_walk_a$q;
+    always @(*) typed_walk_product$walk_b = typed_walk_b$q;
+    always @(*) typed_step$walk_p0 = typed_walk_product$p0;
+    always @(*) typed_step$walk_p16 = typed_walk_product$p16;
+    always @(*) typed_step$walk_p16_b = typed_walk_product$p16_b;
+    always @(*) typed_step$walk_p32 = typed_walk_product$p32;
+    always @(*) typed_step$lane_p0 = typed_lane_coord$p0;
+    always @(*) typed_step$lane_p16 = typed_lane_coord$p16;
+    always @(*) typed_step$lane_p16_b = typed_lane_coord$p16_b;
+    always @(*) typed_step$lane_p32 = typed_lane_coord$p32;
+    always @(*) addr_gen$lane_addr = lane_mux$addr;
+    always @(*) addr_gen$elem_offset = elem_offset$q;
+    always @(*) addr_gen$space_slm = ctx_space_slm$q;
+    always @(*) addr_gen$addr_offset32 = ctx_addr_offset32$q;
+    always @(*) addr_gen$addr_buffer = ctx_addr_buffer$q;
+    always @(*) addr_gen$kind_typed = ctx_kind_typed$q;
+    always @(*) addr_gen$surf_base = ctx_surf_base$q;
+    always @(*) addr_gen$surf_size = ctx_surf_size$q;
+    always @(*) addr_gen$slm_size = ctx_slm_size$q;
+    always @(*) elem_select$lane_src0 = lane_mux$src0;
+    always @(*) elem_select$lane_src1 = lane_mux$src1;
+    always @(*) elem_select$elem_shift = elem_shift$q;
+    always @(*) elem_select$elem_size = ctx_elem_size$q;
+    always @(*) elem_select$swap_src = ctx_swap_src$q;
+    always @(*) elem_select$write_only = ctx_write_only$q;
+    always @(*) elem_bytes = elem_bytes_of$value;
+    always @(*) issue_marker = i_marker$q;
+    always @(*) kind_typed = ctx_kind_typed$q;
+    always @(*) addr = addr_gen$addr;
+    always @(*) walk_first = typed_step$walk_first;
+    always @(*) lane_first = typed_step$lane_first;
+    always @(*) second_b = typed_step$second_b;
+    always @(*) walk_c = typed_step$second_c;
+    always @(*) surf_u16 = ctx_surf_u16$q;
+    always @(*) bounded_offset = addr_gen$bounded_offset;
+    always @(*) space = addr_gen$space;
+    always @(*) size = ctx_elem_size$q;
+    always @(*) op = ctx_alu_op$q;
+    always @(*) ty = ctx_alu_ty$q;
+    always @(*) ftz = ctx_alu_ftz$q;
+    always @(*) src0 = elem_select$src0;
+    always @(*) src1 = elem_select$src1;
+    always @(*) i_lane_q = i_lane$q;
+    always @(*) elem_index_q = elem_index$q;
+    always @(*) typed_lane_coord$clock = clock;
+    always @(*) typed_lane_coord$load = n_enter;
+    always @(*) typed_lane_coord$r_present = n_r_present;
+    always @(*) typed_lane_coord$lod_present = n_lod_present;
+    always @(*) typed_lane_coord$from_port = cap_valid;
+    always @(*) typed_lane_coord$from_buf1 = n_buf;
+    always @(*) typed_lane_coord$port_coord = pay_coord;
+    always @(*) typed_lane_coord$buf0_coord = pbuf_coord$0;
+    always @(*) typed_lane_coord$buf1_coord = pbuf_coord$1;
+    always @(*) typed_lane_coord$levels = n_surf_levels;
+    always @(*) typed_lane_coord$entry_rows = n_lane_rows;
+    always @(*) typed_lane_coord$rows = typed_lane_rows$q;
+    always @(*) typed_lane_coord$walk_step = t_walk;
+    always @(*) typed_lane_coord$walk_push = walk_push;
+    
+endmodule // atomic_unit$issue
+
+
+module atomic_unit$issue$addr_gen(lane_addr,elem_offset,space_slm,addr_offset32,addr_buffer,kind_typed,surf_base,surf_size,slm_size,addr,space,checks_bounds,bounded_offset,bound);
+    
+    // Module arguments
+    input wire  [63:0] lane_addr;
+    input wire  [63:0] elem_offset;
+    input wire  space_slm;
+    input wire  addr_offset32;
+    input wire  addr_buffer;
+    input wire  kind_typed;
+    input wire  [63:0] surf_base;
+    input wire  [63:0] surf_size;
+    input wire  [31:0] slm_size;
+    output reg  [63:0] addr;
+    output reg  space;
+    output reg  checks_bounds;
+    output reg  [63:0] bounded_offset;
+    output reg  [63:0] bound;
+    
+    // Constant declarations
+    localparam  offset32_mask = 64'hffffffff;
+    
+    // Stub signals
+    reg  [31:0] wide_slm_size$narrow;
+    wire  [63:0] wide_slm_size$wide;
+    
+    // Sub module instances
+    atomic_unit$issue$addr_gen$wide_slm_size wide_slm_size(
+        .narrow(wide_slm_size$narrow),
+        .wide(wide_slm_size$wide)
+    );
+    
+    // Update code
+    always @(*) begin
+        wide_slm_size$narrow = slm_size;
+        bounded_offset = lane_addr + elem_offset;
+        if (addr_offset32) begin
+            bounded_offset = (lane_addr & offset32_mask) + elem_offset;
+        end
+        addr = bounded_offset;
+        if (addr_buffer) begin
+            addr = surf_base + bounded_offset;
+        end
+        space = space_slm;
+        checks_bounds = (space_slm | addr_buffer) & ~kind_typed;
+        bound = wide_slm_size$wide;
+        if (addr_buffer) begin
+            bound = surf_size;
+        end
+    end
+    
+endmodule // atomic_unit$issue$addr_gen
+
+
+module atomic_unit$issue$addr_gen$wide_slm_size(narrow,wide);
+    
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{32{1'b0}}, narrow};
+endmodule // atomic_unit$issue$addr_gen$wide_slm_size
+
+
+module atomic_unit$issue$ctx_addr_buffer(d,q,clock);
     
     // Module arguments
     input wire  d;
     output reg  q;
     input wire  clock;
-    
-    // Enums
-    localparam IssueState$FirstLane = 0;
-    localparam IssueState$NextLane = 1;
     
     // Update code (custom)
     initial begin
@@ -21368,10 +20923,643 @@ module atomic_unit$issue_state(d,q,clock);
     always @(posedge clock) begin
        q <= d;
     end
-endmodule // atomic_unit$issue_state
+          
+endmodule // atomic_unit$issue$ctx_addr_buffer
 
 
-module atomic_unit$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,base_misaligned,addr,src0,src1,coord);
+module atomic_unit$issue$ctx_addr_offset32(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_addr_offset32
+
+
+module atomic_unit$issue$ctx_alu_ftz(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_alu_ftz
+
+
+module atomic_unit$issue$ctx_alu_op(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_alu_op
+
+
+module atomic_unit$issue$ctx_alu_ty(d,q,clock);
+    
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_alu_ty
+
+
+module atomic_unit$issue$ctx_elem_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_elem_size
+
+
+module atomic_unit$issue$ctx_kind_typed(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_kind_typed
+
+
+module atomic_unit$issue$ctx_last_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_last_elem
+
+
+module atomic_unit$issue$ctx_r_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_r_present
+
+
+module atomic_unit$issue$ctx_slm_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_slm_size
+
+
+module atomic_unit$issue$ctx_space_slm(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_space_slm
+
+
+module atomic_unit$issue$ctx_surf_array(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_surf_array
+
+
+module atomic_unit$issue$ctx_surf_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_surf_base
+
+
+module atomic_unit$issue$ctx_surf_kind(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_surf_kind
+
+
+module atomic_unit$issue$ctx_surf_size(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_surf_size
+
+
+module atomic_unit$issue$ctx_surf_u16(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_surf_u16
+
+
+module atomic_unit$issue$ctx_swap_src(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_swap_src
+
+
+module atomic_unit$issue$ctx_v_present(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_v_present
+
+
+module atomic_unit$issue$ctx_write_only(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$ctx_write_only
+
+
+module atomic_unit$issue$elem_bytes_of(size,value);
+    
+    // Module arguments
+    input wire  [2:0] size;
+    output reg  [63:0] value;
+    
+    // Constant declarations
+    localparam  table$0 = 64'h1;
+    localparam  table$1 = 64'h2;
+    localparam  table$2 = 64'h4;
+    localparam  table$3 = 64'h8;
+    localparam  table$4 = 64'h10;
+    localparam  zero = 64'h0;
+    
+    // Update code
+    always @(*) begin
+        value = zero;
+        if (size == 0) begin
+            value = table$0;
+        end
+        if (size == 1) begin
+            value = table$1;
+        end
+        if (size == 2) begin
+            value = table$2;
+        end
+        if (size == 3) begin
+            value = table$3;
+        end
+        if (size == 4) begin
+            value = table$4;
+        end
+    end
+    
+endmodule // atomic_unit$issue$elem_bytes_of
+
+
+module atomic_unit$issue$elem_index(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$elem_index
+
+
+module atomic_unit$issue$elem_offset(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$elem_offset
+
+
+module atomic_unit$issue$elem_select(lane_src0,lane_src1,elem_shift,elem_size,swap_src,write_only,src0,src1);
+    
+    // Module arguments
+    input wire  [127:0] lane_src0;
+    input wire  [127:0] lane_src1;
+    input wire  [7:0] elem_shift;
+    input wire  [2:0] elem_size;
+    input wire  swap_src;
+    input wire  write_only;
+    output reg  [127:0] src0;
+    output reg  [127:0] src1;
+    
+    // Constant declarations
+    localparam  size_masks$0 = 128'hff;
+    localparam  size_masks$1 = 128'hffff;
+    localparam  size_masks$2 = 128'hffffffff;
+    localparam  size_masks$3 = 128'hffffffffffffffff;
+    localparam  size_masks$4 = 128'hffffffffffffffffffffffffffffffff;
+    localparam  zero = 128'h0;
+    localparam  byte_aligned = 7'b1111000;
+    localparam  align_16 = 7'b1110000;
+    localparam  align_32 = 7'b1100000;
+    localparam  align_64 = 7'b1000000;
+    localparam  bytes_from_8 = 128'hff;
+    localparam  bytes_from_16 = 128'hff00;
+    localparam  bytes_from_32 = 128'hffff0000;
+    localparam  bytes_from_64 = 128'hffffffff00000000;
+    localparam  bytes_unshifted = 128'hffffffffffffffff0000000000000000;
+    
+    // Local signals
+    reg  [127:0] elem_mask;
+    reg  [6:0] shift_in_word;
+    reg  [127:0] shift_source;
+    reg  [127:0] shifted_16;
+    reg  [127:0] shifted_32;
+    reg  [127:0] shifted_64;
+    reg  [127:0] shifted_8;
+    reg  [127:0] shifted;
+    
+    // Update code
+    always @(*) begin
+        elem_mask = zero;
+        if (elem_size == 0) begin
+            elem_mask = size_masks$0;
+        end
+        if (elem_size == 1) begin
+            elem_mask = size_masks$1;
+        end
+        if (elem_size == 2) begin
+            elem_mask = size_masks$2;
+        end
+        if (elem_size == 3) begin
+            elem_mask = size_masks$3;
+        end
+        if (elem_size == 4) begin
+            elem_mask = size_masks$4;
+        end
+        shift_in_word = elem_shift[(32'h0)+:(7)] & byte_aligned;
+        shift_source = lane_src0;
+        if (write_only & elem_shift[32'h7]) begin
+            shift_source = lane_src1;
+        end
+        shifted_8 = shift_source >> shift_in_word;
+        shifted_16 = shift_source >> (shift_in_word & align_16);
+        shifted_32 = shift_source >> (shift_in_word & align_32);
+        shifted_64 = shift_source >> (shift_in_word & align_64);
+        shifted = (((shifted_8 & bytes_from_8) | (shifted_16 & bytes_from_16)) | ((shifted_32 & bytes_from_32) | (shifted_64 & bytes_from_64))) | (shift_source & bytes_unshifted);
+        src0 = shifted & elem_mask;
+        src1 = lane_src1 & elem_mask;
+        if (swap_src) begin
+            src0 = lane_src1 & elem_mask;
+            src1 = lane_src0 & elem_mask;
+        end
+        if (write_only) begin
+            src1 = zero;
+            src0 = shifted & elem_mask;
+        end
+    end
+    
+endmodule // atomic_unit$issue$elem_select
+
+
+module atomic_unit$issue$elem_shift(d,q,clock);
+    
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$elem_shift
+
+
+module atomic_unit$issue$i_buf(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$i_buf
+
+
+module atomic_unit$issue$i_illegal(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$i_illegal
+
+
+module atomic_unit$issue$i_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$i_lane
+
+
+module atomic_unit$issue$i_last_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$i_last_lane
+
+
+module atomic_unit$issue$i_marker(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$i_marker
+
+
+module atomic_unit$issue$i_valid(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$i_valid
+
+
+module atomic_unit$issue$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,buf1_addr,buf1_src0,buf1_src1,buf1_coord,elem_size,base_low,check_lane,check_base,misaligned,base_misaligned,addr,src0,src1,coord);
     
     // Module arguments
     input wire  from_buf1;
@@ -21437,7 +21625,1004 @@ module atomic_unit$lane_mux(from_buf1,buf0_addr,buf0_src0,buf0_src1,buf0_coord,b
         misaligned = (check_lane & |((addr[(32'h0)+:(4)] + base_low) & align_mask)) | base_misaligned;
     end
     
-endmodule // atomic_unit$lane_mux
+endmodule // atomic_unit$issue$lane_mux
+
+
+module atomic_unit$issue$msg_misaligned(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$msg_misaligned
+
+
+module atomic_unit$issue$null_coord(u_in,v_in,r_in,lod_in,v_present,r_present,lod_present,u,v,r,lod);
+    
+    // Module arguments
+    input wire  [31:0] u_in;
+    input wire  [31:0] v_in;
+    input wire  [31:0] r_in;
+    input wire  [31:0] lod_in;
+    input wire  v_present;
+    input wire  r_present;
+    input wire  lod_present;
+    output reg  [31:0] u;
+    output reg  [31:0] v;
+    output reg  [31:0] r;
+    output reg  [31:0] lod;
+    
+    // Constant declarations
+    localparam  zero = 32'h0;
+    
+    // Update code
+    always @(*) begin
+        u = u_in;
+        v = zero;
+        if (v_present) begin
+            v = v_in;
+        end
+        r = zero;
+        if (r_present) begin
+            r = r_in;
+        end
+        lod = zero;
+        if (lod_present) begin
+            lod = lod_in;
+        end
+    end
+    
+endmodule // atomic_unit$issue$null_coord
+
+
+module atomic_unit$issue$typed_depth(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_depth
+
+
+module atomic_unit$issue$typed_depth_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_depth_one
+
+
+module atomic_unit$issue$typed_height(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_height
+
+
+module atomic_unit$issue$typed_height_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_height_one
+
+
+module atomic_unit$issue$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,walk_push,walk_reaches_lod,lod,lod_is_zero,lod_out_of_range,ready,p0,p16,p16_b,p32);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  load;
+    input wire  r_present;
+    input wire  lod_present;
+    input wire  from_port;
+    input wire  from_buf1;
+    input wire  [127:0] port_coord;
+    input wire  [127:0] buf0_coord;
+    input wire  [127:0] buf1_coord;
+    input wire  [31:0] levels;
+    input wire  walk_step;
+    input wire  [31:0] entry_rows;
+    input wire  [31:0] rows;
+    input wire  walk_push;
+    input wire  walk_reaches_lod;
+    output reg  [31:0] lod;
+    output reg  lod_is_zero;
+    output reg  lod_out_of_range;
+    output reg  ready;
+    output reg  [31:0] p0;
+    output reg  [32:0] p16;
+    output reg  [31:0] p16_b;
+    output reg  [31:0] p32;
+    
+    // Local signals
+    reg  [31:0] r;
+    
+    // Update code (custom)
+    initial begin
+       r = 32'h0;
+    end
+    initial begin
+       lod = 32'h0;
+    end
+    initial begin
+       lod_is_zero = 1'b1;
+    end
+    initial begin
+       lod_out_of_range = 1'b0;
+    end
+    initial begin
+       ready = 1'b1;
+    end
+    initial begin
+       p0 = 32'h0;
+    end
+    initial begin
+       p16 = 33'h0;
+    end
+    initial begin
+       p16_b = 32'h0;
+    end
+    initial begin
+       p32 = 32'h0;
+    end
+    
+    wire [127:0] coord = from_port ? port_coord : (from_buf1 ? buf1_coord : buf0_coord);
+    wire [31:0] r_in = r_present ? coord[95:64] : 32'h0;
+    wire [31:0] lod_in = lod_present ? coord[127:96] : 32'h0;
+    // (u and v are the issue stage's, from the buffers)
+    wire unused_coords = ^coord[63:0];
+    // the product's operands: the held lane's after a walk step, else the entering lane's
+    wire [31:0] mul_r = walk_step ? r : r_in;
+    wire [31:0] mul_rows = walk_step ? rows : entry_rows;
+    wire [15:0] r_lo = mul_r[15:0];
+    wire [15:0] r_hi = mul_r[31:16];
+    wire [15:0] rows_lo = mul_rows[15:0];
+    wire [15:0] rows_hi = mul_rows[31:16];
+    
+    always @(posedge clock) begin
+       if (load | walk_step) begin
+          p0 <= {16'b0, r_lo} * {16'b0, rows_lo};
+          p16 <= {17'b0, r_lo} * {17'b0, rows_hi};
+          p16_b <= {16'b0, r_hi} * {16'b0, rows_lo};
+          p32 <= {16'b0, r_hi} * {16'b0, rows_hi};
+       end
+       if (load) begin
+          r <= r_in;
+          lod <= lod_in;
+          lod_is_zero <= lod_in == 32'h0;
+          lod_out_of_range <= lod_in >= levels;
+       end
+       if (load) begin
+          ready <= (lod_in == 32'h0) | (lod_in >= levels);
+       end else if (walk_push) begin
+          ready <= walk_reaches_lod;
+       end
+    end
+endmodule // atomic_unit$issue$typed_lane_coord
+
+
+module atomic_unit$issue$typed_lane_rows(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_lane_rows
+
+
+module atomic_unit$issue$typed_level(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_level
+
+
+module atomic_unit$issue$typed_level_base(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_level_base
+
+
+module atomic_unit$issue$typed_sizes_constant(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_sizes_constant
+
+
+module atomic_unit$issue$typed_slices(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_slices
+
+
+module atomic_unit$issue$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,rows,slices,sizes_constant,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,out_of_bounds,walk_first,lane_first,second_b,next_rows,next_slices,next_sizes_constant,next_walk_a,next_walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+    
+    // Module arguments
+    input wire  [31:0] level;
+    input wire  [63:0] level_base;
+    input wire  [31:0] level_width;
+    input wire  [31:0] level_height;
+    input wire  [31:0] level_depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    input wire  [31:0] coord_u;
+    input wire  [31:0] coord_v;
+    input wire  [31:0] coord_r;
+    input wire  [31:0] coord_lod;
+    input wire  at_lod;
+    input wire  lod_out_of_range;
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] rows;
+    input wire  [31:0] slices;
+    input wire  sizes_constant;
+    input wire  [31:0] walk_p0;
+    input wire  [32:0] walk_p16;
+    input wire  [31:0] walk_p16_b;
+    input wire  [31:0] walk_p32;
+    input wire  [31:0] lane_p0;
+    input wire  [32:0] lane_p16;
+    input wire  [31:0] lane_p16_b;
+    input wire  [31:0] lane_p32;
+    output reg  out_of_bounds;
+    output reg  [63:0] walk_first;
+    output reg  [63:0] lane_first;
+    output reg  [31:0] second_b;
+    output reg  [31:0] next_rows;
+    output reg  [31:0] next_slices;
+    output reg  next_sizes_constant;
+    output reg  [31:0] next_walk_a;
+    output reg  [31:0] next_walk_b;
+    output reg  [63:0] second_c;
+    output reg  [63:0] lod_c;
+    output reg  [31:0] next_level;
+    output reg  [31:0] next_width;
+    output reg  [31:0] next_height;
+    output reg  [31:0] next_depth;
+    output reg  next_width_is_one;
+    output reg  next_height_is_one;
+    output reg  next_depth_is_one;
+    
+    // Constant declarations
+    localparam  zero_wide = 64'h0;
+    localparam  zero_p48 = 16'h0;
+    
+    // Stub signals
+    reg  [31:0] extent$level;
+    reg  [63:0] extent$level_base;
+    reg  [31:0] extent$level_width;
+    reg  [31:0] extent$level_height;
+    reg  [31:0] extent$level_depth;
+    reg  extent$width_is_one;
+    reg  extent$height_is_one;
+    reg  extent$depth_is_one;
+    reg  [31:0] extent$coord_u;
+    reg  [31:0] extent$coord_v;
+    reg  [31:0] extent$coord_r;
+    reg  [31:0] extent$coord_lod;
+    reg  extent$at_lod;
+    reg  extent$lod_out_of_range;
+    reg  [2:0] extent$surf_kind;
+    reg  [31:0] extent$surf_array;
+    reg  [31:0] extent$rows;
+    reg  [31:0] extent$slices;
+    reg  extent$level_sizes_constant;
+    wire  [31:0] extent$next_rows;
+    wire  [31:0] extent$next_slices;
+    wire  extent$next_sizes_constant;
+    wire  [31:0] extent$next_walk_a;
+    wire  [31:0] extent$next_walk_b;
+    wire  [63:0] extent$wide_v_out;
+    wire  [31:0] extent$second_b;
+    wire  [63:0] extent$second_c;
+    wire  [63:0] extent$lod_c;
+    wire  extent$out_of_bounds;
+    wire  [31:0] extent$next_level;
+    wire  [31:0] extent$next_width;
+    wire  [31:0] extent$next_height;
+    wire  [31:0] extent$next_depth;
+    wire  extent$next_width_is_one;
+    wire  extent$next_height_is_one;
+    wire  extent$next_depth_is_one;
+    reg  [31:0] walk_sum$p0;
+    reg  [32:0] walk_sum$p16;
+    reg  [31:0] walk_sum$p16_b;
+    reg  [31:0] walk_sum$p32;
+    reg  [15:0] walk_sum$p48;
+    reg  [63:0] walk_sum$addend;
+    wire  [63:0] walk_sum$result;
+    reg  [31:0] lane_sum$p0;
+    reg  [32:0] lane_sum$p16;
+    reg  [31:0] lane_sum$p16_b;
+    reg  [31:0] lane_sum$p32;
+    reg  [15:0] lane_sum$p48;
+    reg  [63:0] lane_sum$addend;
+    wire  [63:0] lane_sum$result;
+    
+    // Sub module instances
+    atomic_unit$issue$typed_step$extent extent(
+        .level(extent$level),
+        .level_base(extent$level_base),
+        .level_width(extent$level_width),
+        .level_height(extent$level_height),
+        .level_depth(extent$level_depth),
+        .width_is_one(extent$width_is_one),
+        .height_is_one(extent$height_is_one),
+        .depth_is_one(extent$depth_is_one),
+        .coord_u(extent$coord_u),
+        .coord_v(extent$coord_v),
+        .coord_r(extent$coord_r),
+        .coord_lod(extent$coord_lod),
+        .at_lod(extent$at_lod),
+        .lod_out_of_range(extent$lod_out_of_range),
+        .surf_kind(extent$surf_kind),
+        .surf_array(extent$surf_array),
+        .rows(extent$rows),
+        .slices(extent$slices),
+        .level_sizes_constant(extent$level_sizes_constant),
+        .next_rows(extent$next_rows),
+        .next_slices(extent$next_slices),
+        .next_sizes_constant(extent$next_sizes_constant),
+        .next_walk_a(extent$next_walk_a),
+        .next_walk_b(extent$next_walk_b),
+        .wide_v_out(extent$wide_v_out),
+        .second_b(extent$second_b),
+        .second_c(extent$second_c),
+        .lod_c(extent$lod_c),
+        .out_of_bounds(extent$out_of_bounds),
+        .next_level(extent$next_level),
+        .next_width(extent$next_width),
+        .next_height(extent$next_height),
+        .next_depth(extent$next_depth),
+        .next_width_is_one(extent$next_width_is_one),
+        .next_height_is_one(extent$next_height_is_one),
+        .next_depth_is_one(extent$next_depth_is_one)
+    );
+    atomic_unit$issue$typed_step$walk_sum walk_sum(
+        .p0(walk_sum$p0),
+        .p16(walk_sum$p16),
+        .p16_b(walk_sum$p16_b),
+        .p32(walk_sum$p32),
+        .p48(walk_sum$p48),
+        .addend(walk_sum$addend),
+        .result(walk_sum$result)
+    );
+    atomic_unit$issue$typed_step$lane_sum lane_sum(
+        .p0(lane_sum$p0),
+        .p16(lane_sum$p16),
+        .p16_b(lane_sum$p16_b),
+        .p32(lane_sum$p32),
+        .p48(lane_sum$p48),
+        .addend(lane_sum$addend),
+        .result(lane_sum$result)
+    );
+    
+    // Update code
+    always @(*) begin
+        extent$level = level;
+        extent$level_base = level_base;
+        extent$level_width = level_width;
+        extent$level_height = level_height;
+        extent$level_depth = level_depth;
+        extent$width_is_one = width_is_one;
+        extent$height_is_one = height_is_one;
+        extent$depth_is_one = depth_is_one;
+        extent$coord_u = coord_u;
+        extent$coord_v = coord_v;
+        extent$coord_r = coord_r;
+        extent$coord_lod = coord_lod;
+        extent$at_lod = at_lod;
+        extent$lod_out_of_range = lod_out_of_range;
+        extent$surf_kind = surf_kind;
+        extent$surf_array = surf_array;
+        extent$rows = rows;
+        extent$slices = slices;
+        extent$level_sizes_constant = sizes_constant;
+        walk_sum$p0 = walk_p0;
+        walk_sum$p16 = walk_p16;
+        walk_sum$p16_b = walk_p16_b;
+        walk_sum$p32 = walk_p32;
+        walk_sum$p48 = zero_p48;
+        walk_sum$addend = zero_wide;
+        lane_sum$p0 = lane_p0;
+        lane_sum$p16 = lane_p16;
+        lane_sum$p16_b = lane_p16_b;
+        lane_sum$p32 = lane_p32;
+        lane_sum$p48 = zero_p48;
+        lane_sum$addend = extent$wide_v_out;
+        walk_first = walk_sum$result;
+        lane_first = lane_sum$result;
+        second_b = extent$second_b;
+        next_rows = extent$next_rows;
+        next_slices = extent$next_slices;
+        next_sizes_constant = extent$next_sizes_constant;
+        next_walk_a = extent$next_walk_a;
+        next_walk_b = extent$next_walk_b;
+        second_c = extent$second_c;
+        lod_c = extent$lod_c;
+        out_of_bounds = extent$out_of_bounds;
+        next_level = extent$next_level;
+        next_width = extent$next_width;
+        next_height = extent$next_height;
+        next_depth = extent$next_depth;
+        next_width_is_one = extent$next_width_is_one;
+        next_height_is_one = extent$next_height_is_one;
+        next_depth_is_one = extent$next_depth_is_one;
+    end
+    
+endmodule // atomic_unit$issue$typed_step
+
+
+module atomic_unit$issue$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,rows,slices,level_sizes_constant,next_rows,next_slices,next_sizes_constant,next_walk_a,next_walk_b,wide_v_out,second_b,second_c,lod_c,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
+    
+    // Module arguments
+    input wire  [31:0] level;
+    input wire  [63:0] level_base;
+    input wire  [31:0] level_width;
+    input wire  [31:0] level_height;
+    input wire  [31:0] level_depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    input wire  [31:0] coord_u;
+    input wire  [31:0] coord_v;
+    input wire  [31:0] coord_r;
+    input wire  [31:0] coord_lod;
+    input wire  at_lod;
+    input wire  lod_out_of_range;
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] rows;
+    input wire  [31:0] slices;
+    input wire  level_sizes_constant;
+    output reg  [31:0] next_rows;
+    output reg  [31:0] next_slices;
+    output reg  next_sizes_constant;
+    output reg  [31:0] next_walk_a;
+    output reg  [31:0] next_walk_b;
+    output reg  [63:0] wide_v_out;
+    output reg  [31:0] second_b;
+    output reg  [63:0] second_c;
+    output reg  [63:0] lod_c;
+    output reg  out_of_bounds;
+    output reg  [31:0] next_level;
+    output reg  [31:0] next_width;
+    output reg  [31:0] next_height;
+    output reg  [31:0] next_depth;
+    output reg  next_width_is_one;
+    output reg  next_height_is_one;
+    output reg  next_depth_is_one;
+    
+    // Constant declarations
+    localparam  one = 32'h1;
+    
+    // Stub signals
+    reg  [31:0] wide_u$narrow;
+    wire  [63:0] wide_u$wide;
+    reg  [31:0] wide_v$narrow;
+    wire  [63:0] wide_v$wide;
+    reg  [2:0] next_ops$surf_kind;
+    reg  [31:0] next_ops$surf_array;
+    reg  [31:0] next_ops$width;
+    reg  [31:0] next_ops$height;
+    reg  [31:0] next_ops$depth;
+    reg  next_ops$width_is_one;
+    reg  next_ops$height_is_one;
+    reg  next_ops$depth_is_one;
+    wire  [31:0] next_ops$rows;
+    wire  [31:0] next_ops$slices;
+    wire  next_ops$sizes_constant;
+    wire  [31:0] next_ops$walk_a;
+    wire  [31:0] next_ops$walk_b;
+    
+    // Local signals
+    reg  [31:0] width_at;
+    reg  [31:0] height_at;
+    reg  [31:0] depth_at;
+    reg  [31:0] rows_at;
+    reg  [31:0] slices_at;
+    reg  sizes_constant;
+    
+    // Sub module instances
+    atomic_unit$issue$typed_step$extent$wide_u wide_u(
+        .narrow(wide_u$narrow),
+        .wide(wide_u$wide)
+    );
+    atomic_unit$issue$typed_step$extent$wide_v wide_v(
+        .narrow(wide_v$narrow),
+        .wide(wide_v$wide)
+    );
+    atomic_unit$issue$typed_step$extent$next_ops next_ops(
+        .surf_kind(next_ops$surf_kind),
+        .surf_array(next_ops$surf_array),
+        .width(next_ops$width),
+        .height(next_ops$height),
+        .depth(next_ops$depth),
+        .width_is_one(next_ops$width_is_one),
+        .height_is_one(next_ops$height_is_one),
+        .depth_is_one(next_ops$depth_is_one),
+        .rows(next_ops$rows),
+        .slices(next_ops$slices),
+        .sizes_constant(next_ops$sizes_constant),
+        .walk_a(next_ops$walk_a),
+        .walk_b(next_ops$walk_b)
+    );
+    
+    // Update code
+    always @(*) begin
+        wide_u$narrow = coord_u;
+        wide_v$narrow = coord_v;
+        width_at = level_width;
+        height_at = level_height;
+        depth_at = level_depth;
+        next_width = width_at >> 32'h1;
+        if (width_is_one) begin
+            next_width = one;
+        end
+        next_height = height_at >> 32'h1;
+        if (height_is_one) begin
+            next_height = one;
+        end
+        next_depth = depth_at >> 32'h1;
+        if (depth_is_one) begin
+            next_depth = one;
+        end
+        next_width_is_one = ~|width_at[(32'h2)+:(30)];
+        next_height_is_one = ~|height_at[(32'h2)+:(30)];
+        next_depth_is_one = ~|depth_at[(32'h2)+:(30)];
+        rows_at = rows;
+        slices_at = slices;
+        sizes_constant = level_sizes_constant;
+        next_ops$surf_kind = surf_kind;
+        next_ops$surf_array = surf_array;
+        next_ops$width = next_width;
+        next_ops$height = next_height;
+        next_ops$depth = next_depth;
+        next_ops$width_is_one = next_width_is_one;
+        next_ops$height_is_one = next_height_is_one;
+        next_ops$depth_is_one = next_depth_is_one;
+        next_rows = next_ops$rows;
+        next_slices = next_ops$slices;
+        next_sizes_constant = next_ops$sizes_constant;
+        next_walk_a = next_ops$walk_a;
+        next_walk_b = next_ops$walk_b;
+        wide_v_out = wide_v$wide;
+        second_b = slices_at;
+        second_c = level_base;
+        if (sizes_constant) begin
+            second_b = coord_lod - level;
+        end
+        lod_c = level_base + wide_u$wide;
+        if (at_lod) begin
+            second_b = width_at;
+        end
+        out_of_bounds = lod_out_of_range | (coord_u >= width_at) | (coord_v >= rows_at) | (coord_r >= slices_at);
+        next_level = level + one;
+        if (sizes_constant) begin
+            next_level = coord_lod;
+        end
+    end
+    
+endmodule // atomic_unit$issue$typed_step$extent
+
+
+module atomic_unit$issue$typed_step$extent$next_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
+    
+    // Module arguments
+    input wire  [2:0] surf_kind;
+    input wire  [31:0] surf_array;
+    input wire  [31:0] width;
+    input wire  [31:0] height;
+    input wire  [31:0] depth;
+    input wire  width_is_one;
+    input wire  height_is_one;
+    input wire  depth_is_one;
+    output reg  [31:0] rows;
+    output reg  [31:0] slices;
+    output reg  sizes_constant;
+    output reg  [31:0] walk_a;
+    output reg  [31:0] walk_b;
+    
+    // Constant declarations
+    localparam  kind_1d = 3'b0;
+    localparam  kind_1d_array = 3'b1;
+    localparam  kind_2d_array = 3'b11;
+    localparam  kind_3d = 3'b100;
+    localparam  one = 32'h1;
+    
+    // Update code
+    always @(*) begin
+        rows = height;
+        slices = one;
+        sizes_constant = width_is_one & height_is_one;
+        if (surf_kind == kind_1d) begin
+            rows = one;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_1d_array) begin
+            rows = surf_array;
+            sizes_constant = width_is_one;
+        end
+        if (surf_kind == kind_2d_array) begin
+            slices = surf_array;
+        end
+        if (surf_kind == kind_3d) begin
+            slices = depth;
+            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
+        end
+        walk_a = width;
+        walk_b = rows;
+        if (sizes_constant) begin
+            walk_a = rows;
+            walk_b = slices;
+        end
+    end
+    
+endmodule // atomic_unit$issue$typed_step$extent$next_ops
+
+
+module atomic_unit$issue$typed_step$extent$wide_u(narrow,wide);
+    
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{32{1'b0}}, narrow};
+endmodule // atomic_unit$issue$typed_step$extent$wide_u
+
+
+module atomic_unit$issue$typed_step$extent$wide_v(narrow,wide);
+    
+    // Module arguments
+    input wire  [31:0] narrow;
+    output reg  [63:0] wide;
+    
+    // Update code (custom)
+    always @(*) wide = {{32{1'b0}}, narrow};
+endmodule // atomic_unit$issue$typed_step$extent$wide_v
+
+
+module atomic_unit$issue$typed_step$lane_sum(p0,p16,p16_b,p32,p48,addend,result);
+    
+    // Module arguments
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
+    output reg  [63:0] result;
+    
+    // Update code (custom)
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
+endmodule // atomic_unit$issue$typed_step$lane_sum
+
+
+module atomic_unit$issue$typed_step$walk_sum(p0,p16,p16_b,p32,p48,addend,result);
+    
+    // Module arguments
+    input wire  [31:0] p0;
+    input wire  [32:0] p16;
+    input wire  [31:0] p16_b;
+    input wire  [31:0] p32;
+    input wire  [15:0] p48;
+    input wire  [63:0] addend;
+    output reg  [63:0] result;
+    
+    // Update code (custom)
+    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
+endmodule // atomic_unit$issue$typed_step$walk_sum
+
+
+module atomic_unit$issue$typed_walk_a(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_walk_a
+
+
+module atomic_unit$issue$typed_walk_at_lod(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_walk_at_lod
+
+
+module atomic_unit$issue$typed_walk_b(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_walk_b
+
+
+module atomic_unit$issue$typed_walk_product(clock,walk_a,walk_b,p0,p16,p16_b,p32);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  [31:0] walk_a;
+    input wire  [31:0] walk_b;
+    output reg  [31:0] p0;
+    output reg  [32:0] p16;
+    output reg  [31:0] p16_b;
+    output reg  [31:0] p32;
+    
+    // Update code (custom)
+    initial begin
+       p0 = 32'h0;
+    end
+    initial begin
+       p16 = 33'h0;
+    end
+    initial begin
+       p16_b = 32'h0;
+    end
+    initial begin
+       p32 = 32'h0;
+    end
+    
+    wire [15:0] a_lo = walk_a[15:0];
+    wire [15:0] a_hi = walk_a[31:16];
+    wire [15:0] b_lo = walk_b[15:0];
+    wire [15:0] b_hi = walk_b[31:16];
+    
+    always @(posedge clock) begin
+       p0 <= {16'b0, a_lo} * {16'b0, b_lo};
+       p16 <= {17'b0, a_lo} * {17'b0, b_hi};
+       p16_b <= {16'b0, a_hi} * {16'b0, b_lo};
+       p32 <= {16'b0, a_hi} * {16'b0, b_hi};
+    end
+endmodule // atomic_unit$issue$typed_walk_product
+
+
+module atomic_unit$issue$typed_walk_stale(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_walk_stale
+
+
+module atomic_unit$issue$typed_walked(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_walked
+
+
+module atomic_unit$issue$typed_width(d,q,clock);
+    
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_width
+
+
+module atomic_unit$issue$typed_width_one(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$issue$typed_width_one
+
+
+module atomic_unit$issue_state(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Enums
+    localparam IssueState$FirstLane = 0;
+    localparam IssueState$NextLane = 1;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+endmodule // atomic_unit$issue_state
 
 
 module atomic_unit$lane_select(mask,lane,rest);
@@ -21564,64 +22749,350 @@ module atomic_unit$left_lanes_two(mask,few);
 endmodule // atomic_unit$left_lanes_two
 
 
-module atomic_unit$msg_misaligned(d,q,clock);
+module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_space,a_byte_enables,w_valid,w_kind,w_writes,w_line,w_space,w_byte_enables,w_data,w_new,w_ret,w_old,w_lane,w_elem,w_result_shift,w_result_first,w_result_last,w_msg_last,w_error,read_full,write_full,mem_rd_valid,mem_rd_addr,mem_rd_space,mem_rd_be,port_write,port_line,port_space,port_data,port_byte_enables,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
     
     // Module arguments
-    input wire  d;
-    output reg  q;
     input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$msg_misaligned
-
-
-module atomic_unit$null_coord(u_in,v_in,r_in,lod_in,v_present,r_present,lod_present,u,v,r,lod);
-    
-    // Module arguments
-    input wire  [31:0] u_in;
-    input wire  [31:0] v_in;
-    input wire  [31:0] r_in;
-    input wire  [31:0] lod_in;
-    input wire  v_present;
-    input wire  r_present;
-    input wire  lod_present;
-    output reg  [31:0] u;
-    output reg  [31:0] v;
-    output reg  [31:0] r;
-    output reg  [31:0] lod;
+    input wire  reset;
+    input wire  mem_rd_ready;
+    input wire  mem_wr_ready;
+    input wire  a_reads;
+    input wire  [63:0] a_line;
+    input wire  a_space;
+    input wire  [15:0] a_byte_enables;
+    input wire  w_valid;
+    input wire  [1:0] w_kind;
+    input wire  w_writes;
+    input wire  [63:0] w_line;
+    input wire  w_space;
+    input wire  [15:0] w_byte_enables;
+    input wire  [127:0] w_data;
+    input wire  [127:0] w_new;
+    input wire  [127:0] w_ret;
+    input wire  [127:0] w_old;
+    input wire  [4:0] w_lane;
+    input wire  [2:0] w_elem;
+    input wire  [6:0] w_result_shift;
+    input wire  w_result_first;
+    input wire  w_result_last;
+    input wire  w_msg_last;
+    input wire  w_error;
+    output reg  read_full;
+    output reg  write_full;
+    output reg  mem_rd_valid;
+    output reg  [63:0] mem_rd_addr;
+    output reg  mem_rd_space;
+    output reg  [15:0] mem_rd_be;
+    output reg  port_write;
+    output reg  [63:0] port_line;
+    output reg  port_space;
+    output reg  [127:0] port_data;
+    output reg  [15:0] port_byte_enables;
+    output reg  rsp_valid;
+    output reg  [4:0] rsp_lane;
+    output reg  [127:0] rsp_data;
+    output reg  rsp_done;
+    output reg  rsp_error;
+    output reg  obs_valid;
+    output reg  [4:0] obs_lane;
+    output reg  [2:0] obs_elem;
+    output reg  [127:0] obs_old;
+    output reg  [127:0] obs_new;
     
     // Constant declarations
-    localparam  zero = 32'h0;
+    localparam  kind_no_memory = 2'b1;
+    localparam  kind_read_modify_write = 2'b10;
+    localparam  zero_line = 128'h0;
+    localparam  byte_aligned = 7'b1111000;
+    
+    // Stub signals
+    reg  read_skid$clock;
+    reg  read_skid$clear;
+    reg  read_skid$ready;
+    reg  read_skid$issue;
+    wire  read_skid$full;
+    reg  write_skid$clock;
+    reg  write_skid$clear;
+    reg  write_skid$ready;
+    reg  write_skid$leave;
+    reg  write_skid$leave_writes;
+    reg  write_skid$leave_last;
+    reg  write_skid$leave_error;
+    reg  write_skid$leave_rmw;
+    wire  write_skid$full;
+    wire  write_skid$done;
+    wire  write_skid$error;
+    wire  write_skid$obs_valid;
+    reg  [63:0] r_line$d;
+    wire  [63:0] r_line$q;
+    reg  r_line$clock;
+    reg  r_space$d;
+    wire  r_space$q;
+    reg  r_space$clock;
+    reg  [15:0] r_byte_enables$d;
+    wire  [15:0] r_byte_enables$q;
+    reg  r_byte_enables$clock;
+    reg  [63:0] s_line$d;
+    wire  [63:0] s_line$q;
+    reg  s_line$clock;
+    reg  s_space$d;
+    wire  s_space$q;
+    reg  s_space$clock;
+    reg  [127:0] s_data$d;
+    wire  [127:0] s_data$q;
+    reg  s_data$clock;
+    reg  [15:0] s_byte_enables$d;
+    wire  [15:0] s_byte_enables$q;
+    reg  s_byte_enables$clock;
+    reg  [4:0] s_lane$d;
+    wire  [4:0] s_lane$q;
+    reg  s_lane$clock;
+    reg  [2:0] s_elem$d;
+    wire  [2:0] s_elem$q;
+    reg  s_elem$clock;
+    reg  [127:0] s_old$d;
+    wire  [127:0] s_old$q;
+    reg  s_old$clock;
+    reg  [127:0] s_new$d;
+    wire  [127:0] s_new$q;
+    reg  s_new$clock;
+    reg  [127:0] result_acc$d;
+    wire  [127:0] result_acc$q;
+    reg  result_acc$clock;
+    reg  rsp_valid_r$d;
+    wire  rsp_valid_r$q;
+    reg  rsp_valid_r$clock;
+    reg  [4:0] rsp_lane_r$d;
+    wire  [4:0] rsp_lane_r$q;
+    reg  rsp_lane_r$clock;
+    reg  [127:0] rsp_data_r$d;
+    wire  [127:0] rsp_data_r$q;
+    reg  rsp_data_r$clock;
+    
+    // Local signals
+    reg  w_is_rmw;
+    reg  w_has_result;
+    reg  retire;
+    reg  [127:0] result_value;
+    reg  [127:0] result_joined;
+    
+    // Sub module instances
+    atomic_unit$ports$read_skid read_skid(
+        .clock(read_skid$clock),
+        .clear(read_skid$clear),
+        .ready(read_skid$ready),
+        .issue(read_skid$issue),
+        .full(read_skid$full)
+    );
+    atomic_unit$ports$write_skid write_skid(
+        .clock(write_skid$clock),
+        .clear(write_skid$clear),
+        .ready(write_skid$ready),
+        .leave(write_skid$leave),
+        .leave_writes(write_skid$leave_writes),
+        .leave_last(write_skid$leave_last),
+        .leave_error(write_skid$leave_error),
+        .leave_rmw(write_skid$leave_rmw),
+        .full(write_skid$full),
+        .done(write_skid$done),
+        .error(write_skid$error),
+        .obs_valid(write_skid$obs_valid)
+    );
+    atomic_unit$ports$r_line r_line(
+        .d(r_line$d),
+        .q(r_line$q),
+        .clock(r_line$clock)
+    );
+    atomic_unit$ports$r_space r_space(
+        .d(r_space$d),
+        .q(r_space$q),
+        .clock(r_space$clock)
+    );
+    atomic_unit$ports$r_byte_enables r_byte_enables(
+        .d(r_byte_enables$d),
+        .q(r_byte_enables$q),
+        .clock(r_byte_enables$clock)
+    );
+    atomic_unit$ports$s_line s_line(
+        .d(s_line$d),
+        .q(s_line$q),
+        .clock(s_line$clock)
+    );
+    atomic_unit$ports$s_space s_space(
+        .d(s_space$d),
+        .q(s_space$q),
+        .clock(s_space$clock)
+    );
+    atomic_unit$ports$s_data s_data(
+        .d(s_data$d),
+        .q(s_data$q),
+        .clock(s_data$clock)
+    );
+    atomic_unit$ports$s_byte_enables s_byte_enables(
+        .d(s_byte_enables$d),
+        .q(s_byte_enables$q),
+        .clock(s_byte_enables$clock)
+    );
+    atomic_unit$ports$s_lane s_lane(
+        .d(s_lane$d),
+        .q(s_lane$q),
+        .clock(s_lane$clock)
+    );
+    atomic_unit$ports$s_elem s_elem(
+        .d(s_elem$d),
+        .q(s_elem$q),
+        .clock(s_elem$clock)
+    );
+    atomic_unit$ports$s_old s_old(
+        .d(s_old$d),
+        .q(s_old$q),
+        .clock(s_old$clock)
+    );
+    atomic_unit$ports$s_new s_new(
+        .d(s_new$d),
+        .q(s_new$q),
+        .clock(s_new$clock)
+    );
+    atomic_unit$ports$result_acc result_acc(
+        .d(result_acc$d),
+        .q(result_acc$q),
+        .clock(result_acc$clock)
+    );
+    atomic_unit$ports$rsp_valid_r rsp_valid_r(
+        .d(rsp_valid_r$d),
+        .q(rsp_valid_r$q),
+        .clock(rsp_valid_r$clock)
+    );
+    atomic_unit$ports$rsp_lane_r rsp_lane_r(
+        .d(rsp_lane_r$d),
+        .q(rsp_lane_r$q),
+        .clock(rsp_lane_r$clock)
+    );
+    atomic_unit$ports$rsp_data_r rsp_data_r(
+        .d(rsp_data_r$d),
+        .q(rsp_data_r$q),
+        .clock(rsp_data_r$clock)
+    );
     
     // Update code
     always @(*) begin
-        u = u_in;
-        v = zero;
-        if (v_present) begin
-            v = v_in;
+        r_line$d = r_line$q;
+        r_space$d = r_space$q;
+        r_byte_enables$d = r_byte_enables$q;
+        s_line$d = s_line$q;
+        s_space$d = s_space$q;
+        s_data$d = s_data$q;
+        s_byte_enables$d = s_byte_enables$q;
+        s_lane$d = s_lane$q;
+        s_elem$d = s_elem$q;
+        s_old$d = s_old$q;
+        s_new$d = s_new$q;
+        result_acc$d = result_acc$q;
+        rsp_valid_r$d = rsp_valid_r$q;
+        rsp_lane_r$d = rsp_lane_r$q;
+        rsp_data_r$d = rsp_data_r$q;
+        if (a_reads) begin
+            r_line$d = a_line;
+            r_space$d = a_space;
+            r_byte_enables$d = a_byte_enables;
         end
-        r = zero;
-        if (r_present) begin
-            r = r_in;
+        mem_rd_valid = read_skid$full | a_reads;
+        mem_rd_addr = a_line;
+        mem_rd_space = a_space;
+        mem_rd_be = a_byte_enables;
+        if (read_skid$full) begin
+            mem_rd_addr = r_line$q;
+            mem_rd_space = r_space$q;
+            mem_rd_be = r_byte_enables$q;
         end
-        lod = zero;
-        if (lod_present) begin
-            lod = lod_in;
+        w_is_rmw = w_kind == kind_read_modify_write;
+        retire = (w_valid & ~write_skid$full) & ~reset;
+        if (retire & w_writes) begin
+            s_line$d = w_line;
+            s_space$d = w_space;
+            s_data$d = w_data;
+            s_byte_enables$d = w_byte_enables;
+            s_lane$d = w_lane;
+            s_elem$d = w_elem;
+            s_old$d = w_old;
+            s_new$d = w_new;
+        end
+        port_write = write_skid$full | (w_writes & ~reset);
+        port_line = w_line;
+        port_space = w_space;
+        port_data = w_data;
+        port_byte_enables = w_byte_enables;
+        if (write_skid$full) begin
+            port_line = s_line$q;
+            port_space = s_space$q;
+            port_data = s_data$q;
+            port_byte_enables = s_byte_enables$q;
+        end
+        w_has_result = w_is_rmw | (w_kind == kind_no_memory);
+        result_value = zero_line;
+        if (w_is_rmw) begin
+            result_value = w_ret;
+        end
+        result_joined = result_value << (w_result_shift & byte_aligned);
+        if (~w_result_first) begin
+            result_joined = result_acc$q | (result_value << (w_result_shift & byte_aligned));
+        end
+        if (retire & w_has_result) begin
+            result_acc$d = result_joined;
+        end
+        rsp_valid_r$d = (retire & w_has_result) & w_result_last;
+        rsp_lane_r$d = w_lane;
+        rsp_data_r$d = result_joined;
+        if (reset) begin
+            rsp_valid_r$d = 1'b0;
         end
     end
     
-endmodule // atomic_unit$null_coord
+    // Wiring (moved out of the block above by atomport emit)
+    always @(*) r_line$clock = clock;
+    always @(*) r_space$clock = clock;
+    always @(*) r_byte_enables$clock = clock;
+    always @(*) s_line$clock = clock;
+    always @(*) s_space$clock = clock;
+    always @(*) s_data$clock = clock;
+    always @(*) s_byte_enables$clock = clock;
+    always @(*) s_lane$clock = clock;
+    always @(*) s_elem$clock = clock;
+    always @(*) s_old$clock = clock;
+    always @(*) s_new$clock = clock;
+    always @(*) result_acc$clock = clock;
+    always @(*) rsp_valid_r$clock = clock;
+    always @(*) rsp_lane_r$clock = clock;
+    always @(*) rsp_data_r$clock = clock;
+    always @(*) read_skid$clock = clock;
+    always @(*) read_skid$clear = reset;
+    always @(*) read_skid$ready = mem_rd_ready;
+    always @(*) read_skid$issue = a_reads;
+    always @(*) read_full = read_skid$full;
+    always @(*) write_skid$clock = clock;
+    always @(*) write_skid$clear = reset;
+    always @(*) write_skid$ready = mem_wr_ready;
+    always @(*) write_skid$leave = retire;
+    always @(*) write_skid$leave_writes = w_writes;
+    always @(*) write_skid$leave_last = w_msg_last;
+    always @(*) write_skid$leave_error = w_error;
+    always @(*) write_skid$leave_rmw = w_is_rmw;
+    always @(*) write_full = write_skid$full;
+    always @(*) rsp_valid = rsp_valid_r$q;
+    always @(*) rsp_lane = rsp_lane_r$q;
+    always @(*) rsp_data = rsp_data_r$q;
+    always @(*) rsp_done = write_skid$done;
+    always @(*) rsp_error = write_skid$error;
+    always @(*) obs_valid = write_skid$obs_valid;
+    always @(*) obs_lane = s_lane$q;
+    always @(*) obs_elem = s_elem$q;
+    always @(*) obs_old = s_old$q;
+    always @(*) obs_new = s_new$q;
+    
+endmodule // atomic_unit$ports
 
 
-module atomic_unit$r_byte_enables(d,q,clock);
+module atomic_unit$ports$r_byte_enables(d,q,clock);
     
     // Module arguments
     input wire  [15:0] d;
@@ -21637,10 +23108,10 @@ module atomic_unit$r_byte_enables(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$r_byte_enables
+endmodule // atomic_unit$ports$r_byte_enables
 
 
-module atomic_unit$r_line(d,q,clock);
+module atomic_unit$ports$r_line(d,q,clock);
     
     // Module arguments
     input wire  [63:0] d;
@@ -21656,10 +23127,10 @@ module atomic_unit$r_line(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$r_line
+endmodule // atomic_unit$ports$r_line
 
 
-module atomic_unit$r_space(d,q,clock);
+module atomic_unit$ports$r_space(d,q,clock);
     
     // Module arguments
     input wire  d;
@@ -21675,10 +23146,10 @@ module atomic_unit$r_space(d,q,clock);
        q <= d;
     end
           
-endmodule // atomic_unit$r_space
+endmodule // atomic_unit$ports$r_space
 
 
-module atomic_unit$read_skid(clock,clear,ready,issue,full);
+module atomic_unit$ports$read_skid(clock,clear,ready,issue,full);
     
     // Module arguments
     input wire  clock;
@@ -21696,7 +23167,306 @@ module atomic_unit$read_skid(clock,clear,ready,issue,full);
        if (clear) full <= 1'b0;
        else full <= (full | issue) & !ready;
     end
-endmodule // atomic_unit$read_skid
+endmodule // atomic_unit$ports$read_skid
+
+
+module atomic_unit$ports$result_acc(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$result_acc
+
+
+module atomic_unit$ports$rsp_data_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$rsp_data_r
+
+
+module atomic_unit$ports$rsp_lane_r(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$rsp_lane_r
+
+
+module atomic_unit$ports$rsp_valid_r(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$rsp_valid_r
+
+
+module atomic_unit$ports$s_byte_enables(d,q,clock);
+    
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_byte_enables
+
+
+module atomic_unit$ports$s_data(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_data
+
+
+module atomic_unit$ports$s_elem(d,q,clock);
+    
+    // Module arguments
+    input wire  [2:0] d;
+    output reg  [2:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 3'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_elem
+
+
+module atomic_unit$ports$s_lane(d,q,clock);
+    
+    // Module arguments
+    input wire  [4:0] d;
+    output reg  [4:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 5'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_lane
+
+
+module atomic_unit$ports$s_line(d,q,clock);
+    
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_line
+
+
+module atomic_unit$ports$s_new(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_new
+
+
+module atomic_unit$ports$s_old(d,q,clock);
+    
+    // Module arguments
+    input wire  [127:0] d;
+    output reg  [127:0] q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 128'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_old
+
+
+module atomic_unit$ports$s_space(d,q,clock);
+    
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+    
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       q <= d;
+    end
+          
+endmodule // atomic_unit$ports$s_space
+
+
+module atomic_unit$ports$write_skid(clock,clear,ready,leave,leave_writes,leave_last,leave_error,leave_rmw,full,done,error,obs_valid);
+    
+    // Module arguments
+    input wire  clock;
+    input wire  clear;
+    input wire  ready;
+    input wire  leave;
+    input wire  leave_writes;
+    input wire  leave_last;
+    input wire  leave_error;
+    input wire  leave_rmw;
+    output reg  full;
+    output reg  done;
+    output reg  error;
+    output reg  obs_valid;
+    
+    // Local signals
+    reg  wait_last;
+    reg  wait_error;
+    reg  wait_rmw;
+    
+    // Update code (custom)
+    initial begin
+       full = 1'h0;
+    end
+    
+    initial begin
+       done = 1'h0;
+    end
+    
+    initial begin
+       error = 1'h0;
+    end
+    
+    initial begin
+       obs_valid = 1'h0;
+    end
+    
+    initial begin
+       wait_last = 1'h0;
+    end
+    
+    initial begin
+       wait_error = 1'h0;
+    end
+    
+    initial begin
+       wait_rmw = 1'h0;
+    end
+    
+    always @(posedge clock) begin
+       if (clear) begin
+          full <= 1'b0;
+          done <= 1'b0;
+          error <= 1'b0;
+          obs_valid <= 1'b0;
+       end else begin
+          done <= ((full & ready) & wait_last) | ((leave & (!leave_writes | ready)) & leave_last);
+          error <= ((full & ready) & wait_error) | ((leave & (!leave_writes | ready)) & leave_error);
+          obs_valid <= ((full & ready) & wait_rmw) | (((leave & leave_writes) & ready) & leave_rmw);
+          full <= (full | (leave & leave_writes)) & !ready;
+       end
+       if (leave) begin
+          wait_last <= leave_last;
+          wait_error <= leave_error;
+          wait_rmw <= leave_rmw;
+       end
+    end
+endmodule // atomic_unit$ports$write_skid
 
 
 module atomic_unit$reset_q(d,q,clock);
@@ -21716,1152 +23486,6 @@ module atomic_unit$reset_q(d,q,clock);
     end
           
 endmodule // atomic_unit$reset_q
-
-
-module atomic_unit$result_acc(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$result_acc
-
-
-module atomic_unit$rsp_data_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$rsp_data_r
-
-
-module atomic_unit$rsp_lane_r(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$rsp_lane_r
-
-
-module atomic_unit$rsp_valid_r(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$rsp_valid_r
-
-
-module atomic_unit$s_byte_enables(d,q,clock);
-    
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_byte_enables
-
-
-module atomic_unit$s_data(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_data
-
-
-module atomic_unit$s_elem(d,q,clock);
-    
-    // Module arguments
-    input wire  [2:0] d;
-    output reg  [2:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 3'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_elem
-
-
-module atomic_unit$s_lane(d,q,clock);
-    
-    // Module arguments
-    input wire  [4:0] d;
-    output reg  [4:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 5'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_lane
-
-
-module atomic_unit$s_line(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_line
-
-
-module atomic_unit$s_new(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_new
-
-
-module atomic_unit$s_old(d,q,clock);
-    
-    // Module arguments
-    input wire  [127:0] d;
-    output reg  [127:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 128'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_old
-
-
-module atomic_unit$s_space(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$s_space
-
-
-module atomic_unit$typed_depth(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_depth
-
-
-module atomic_unit$typed_depth_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_depth_one
-
-
-module atomic_unit$typed_height(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_height
-
-
-module atomic_unit$typed_height_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_height_one
-
-
-module atomic_unit$typed_lane_coord(clock,load,r_present,lod_present,from_port,from_buf1,port_coord,buf0_coord,buf1_coord,levels,walk_step,entry_rows,rows,walk_push,walk_reaches_lod,lod,lod_is_zero,lod_out_of_range,ready,p0,p16,p16_b,p32);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  load;
-    input wire  r_present;
-    input wire  lod_present;
-    input wire  from_port;
-    input wire  from_buf1;
-    input wire  [127:0] port_coord;
-    input wire  [127:0] buf0_coord;
-    input wire  [127:0] buf1_coord;
-    input wire  [31:0] levels;
-    input wire  walk_step;
-    input wire  [31:0] entry_rows;
-    input wire  [31:0] rows;
-    input wire  walk_push;
-    input wire  walk_reaches_lod;
-    output reg  [31:0] lod;
-    output reg  lod_is_zero;
-    output reg  lod_out_of_range;
-    output reg  ready;
-    output reg  [31:0] p0;
-    output reg  [32:0] p16;
-    output reg  [31:0] p16_b;
-    output reg  [31:0] p32;
-    
-    // Local signals
-    reg  [31:0] r;
-    
-    // Update code (custom)
-    initial begin
-       r = 32'h0;
-    end
-    initial begin
-       lod = 32'h0;
-    end
-    initial begin
-       lod_is_zero = 1'b1;
-    end
-    initial begin
-       lod_out_of_range = 1'b0;
-    end
-    initial begin
-       ready = 1'b1;
-    end
-    initial begin
-       p0 = 32'h0;
-    end
-    initial begin
-       p16 = 33'h0;
-    end
-    initial begin
-       p16_b = 32'h0;
-    end
-    initial begin
-       p32 = 32'h0;
-    end
-    
-    wire [127:0] coord = from_port ? port_coord : (from_buf1 ? buf1_coord : buf0_coord);
-    wire [31:0] r_in = r_present ? coord[95:64] : 32'h0;
-    wire [31:0] lod_in = lod_present ? coord[127:96] : 32'h0;
-    // (u and v are the issue stage's, from the buffers)
-    wire unused_coords = ^coord[63:0];
-    // the product's operands: the held lane's after a walk step, else the entering lane's
-    wire [31:0] mul_r = walk_step ? r : r_in;
-    wire [31:0] mul_rows = walk_step ? rows : entry_rows;
-    wire [15:0] r_lo = mul_r[15:0];
-    wire [15:0] r_hi = mul_r[31:16];
-    wire [15:0] rows_lo = mul_rows[15:0];
-    wire [15:0] rows_hi = mul_rows[31:16];
-    
-    always @(posedge clock) begin
-       if (load | walk_step) begin
-          p0 <= {16'b0, r_lo} * {16'b0, rows_lo};
-          p16 <= {17'b0, r_lo} * {17'b0, rows_hi};
-          p16_b <= {16'b0, r_hi} * {16'b0, rows_lo};
-          p32 <= {16'b0, r_hi} * {16'b0, rows_hi};
-       end
-       if (load) begin
-          r <= r_in;
-          lod <= lod_in;
-          lod_is_zero <= lod_in == 32'h0;
-          lod_out_of_range <= lod_in >= levels;
-       end
-       if (load) begin
-          ready <= (lod_in == 32'h0) | (lod_in >= levels);
-       end else if (walk_push) begin
-          ready <= walk_reaches_lod;
-       end
-    end
-endmodule // atomic_unit$typed_lane_coord
-
-
-module atomic_unit$typed_lane_rows(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_lane_rows
-
-
-module atomic_unit$typed_level(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_level
-
-
-module atomic_unit$typed_level_base(d,q,clock);
-    
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_level_base
-
-
-module atomic_unit$typed_sizes_constant(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_sizes_constant
-
-
-module atomic_unit$typed_slices(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_slices
-
-
-module atomic_unit$typed_step(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,rows,slices,sizes_constant,walk_p0,walk_p16,walk_p16_b,walk_p32,lane_p0,lane_p16,lane_p16_b,lane_p32,out_of_bounds,walk_first,lane_first,second_b,next_rows,next_slices,next_sizes_constant,next_walk_a,next_walk_b,second_c,lod_c,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
-    
-    // Module arguments
-    input wire  [31:0] level;
-    input wire  [63:0] level_base;
-    input wire  [31:0] level_width;
-    input wire  [31:0] level_height;
-    input wire  [31:0] level_depth;
-    input wire  width_is_one;
-    input wire  height_is_one;
-    input wire  depth_is_one;
-    input wire  [31:0] coord_u;
-    input wire  [31:0] coord_v;
-    input wire  [31:0] coord_r;
-    input wire  [31:0] coord_lod;
-    input wire  at_lod;
-    input wire  lod_out_of_range;
-    input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_array;
-    input wire  [31:0] rows;
-    input wire  [31:0] slices;
-    input wire  sizes_constant;
-    input wire  [31:0] walk_p0;
-    input wire  [32:0] walk_p16;
-    input wire  [31:0] walk_p16_b;
-    input wire  [31:0] walk_p32;
-    input wire  [31:0] lane_p0;
-    input wire  [32:0] lane_p16;
-    input wire  [31:0] lane_p16_b;
-    input wire  [31:0] lane_p32;
-    output reg  out_of_bounds;
-    output reg  [63:0] walk_first;
-    output reg  [63:0] lane_first;
-    output reg  [31:0] second_b;
-    output reg  [31:0] next_rows;
-    output reg  [31:0] next_slices;
-    output reg  next_sizes_constant;
-    output reg  [31:0] next_walk_a;
-    output reg  [31:0] next_walk_b;
-    output reg  [63:0] second_c;
-    output reg  [63:0] lod_c;
-    output reg  [31:0] next_level;
-    output reg  [31:0] next_width;
-    output reg  [31:0] next_height;
-    output reg  [31:0] next_depth;
-    output reg  next_width_is_one;
-    output reg  next_height_is_one;
-    output reg  next_depth_is_one;
-    
-    // Constant declarations
-    localparam  zero_wide = 64'h0;
-    localparam  zero_p48 = 16'h0;
-    
-    // Stub signals
-    reg  [31:0] extent$level;
-    reg  [63:0] extent$level_base;
-    reg  [31:0] extent$level_width;
-    reg  [31:0] extent$level_height;
-    reg  [31:0] extent$level_depth;
-    reg  extent$width_is_one;
-    reg  extent$height_is_one;
-    reg  extent$depth_is_one;
-    reg  [31:0] extent$coord_u;
-    reg  [31:0] extent$coord_v;
-    reg  [31:0] extent$coord_r;
-    reg  [31:0] extent$coord_lod;
-    reg  extent$at_lod;
-    reg  extent$lod_out_of_range;
-    reg  [2:0] extent$surf_kind;
-    reg  [31:0] extent$surf_array;
-    reg  [31:0] extent$rows;
-    reg  [31:0] extent$slices;
-    reg  extent$level_sizes_constant;
-    wire  [31:0] extent$next_rows;
-    wire  [31:0] extent$next_slices;
-    wire  extent$next_sizes_constant;
-    wire  [31:0] extent$next_walk_a;
-    wire  [31:0] extent$next_walk_b;
-    wire  [63:0] extent$wide_v_out;
-    wire  [31:0] extent$second_b;
-    wire  [63:0] extent$second_c;
-    wire  [63:0] extent$lod_c;
-    wire  extent$out_of_bounds;
-    wire  [31:0] extent$next_level;
-    wire  [31:0] extent$next_width;
-    wire  [31:0] extent$next_height;
-    wire  [31:0] extent$next_depth;
-    wire  extent$next_width_is_one;
-    wire  extent$next_height_is_one;
-    wire  extent$next_depth_is_one;
-    reg  [31:0] walk_sum$p0;
-    reg  [32:0] walk_sum$p16;
-    reg  [31:0] walk_sum$p16_b;
-    reg  [31:0] walk_sum$p32;
-    reg  [15:0] walk_sum$p48;
-    reg  [63:0] walk_sum$addend;
-    wire  [63:0] walk_sum$result;
-    reg  [31:0] lane_sum$p0;
-    reg  [32:0] lane_sum$p16;
-    reg  [31:0] lane_sum$p16_b;
-    reg  [31:0] lane_sum$p32;
-    reg  [15:0] lane_sum$p48;
-    reg  [63:0] lane_sum$addend;
-    wire  [63:0] lane_sum$result;
-    
-    // Sub module instances
-    atomic_unit$typed_step$extent extent(
-        .level(extent$level),
-        .level_base(extent$level_base),
-        .level_width(extent$level_width),
-        .level_height(extent$level_height),
-        .level_depth(extent$level_depth),
-        .width_is_one(extent$width_is_one),
-        .height_is_one(extent$height_is_one),
-        .depth_is_one(extent$depth_is_one),
-        .coord_u(extent$coord_u),
-        .coord_v(extent$coord_v),
-        .coord_r(extent$coord_r),
-        .coord_lod(extent$coord_lod),
-        .at_lod(extent$at_lod),
-        .lod_out_of_range(extent$lod_out_of_range),
-        .surf_kind(extent$surf_kind),
-        .surf_array(extent$surf_array),
-        .rows(extent$rows),
-        .slices(extent$slices),
-        .level_sizes_constant(extent$level_sizes_constant),
-        .next_rows(extent$next_rows),
-        .next_slices(extent$next_slices),
-        .next_sizes_constant(extent$next_sizes_constant),
-        .next_walk_a(extent$next_walk_a),
-        .next_walk_b(extent$next_walk_b),
-        .wide_v_out(extent$wide_v_out),
-        .second_b(extent$second_b),
-        .second_c(extent$second_c),
-        .lod_c(extent$lod_c),
-        .out_of_bounds(extent$out_of_bounds),
-        .next_level(extent$next_level),
-        .next_width(extent$next_width),
-        .next_height(extent$next_height),
-        .next_depth(extent$next_depth),
-        .next_width_is_one(extent$next_width_is_one),
-        .next_height_is_one(extent$next_height_is_one),
-        .next_depth_is_one(extent$next_depth_is_one)
-    );
-    atomic_unit$typed_step$walk_sum walk_sum(
-        .p0(walk_sum$p0),
-        .p16(walk_sum$p16),
-        .p16_b(walk_sum$p16_b),
-        .p32(walk_sum$p32),
-        .p48(walk_sum$p48),
-        .addend(walk_sum$addend),
-        .result(walk_sum$result)
-    );
-    atomic_unit$typed_step$lane_sum lane_sum(
-        .p0(lane_sum$p0),
-        .p16(lane_sum$p16),
-        .p16_b(lane_sum$p16_b),
-        .p32(lane_sum$p32),
-        .p48(lane_sum$p48),
-        .addend(lane_sum$addend),
-        .result(lane_sum$result)
-    );
-    
-    // Update code
-    always @(*) begin
-        extent$level = level;
-        extent$level_base = level_base;
-        extent$level_width = level_width;
-        extent$level_height = level_height;
-        extent$level_depth = level_depth;
-        extent$width_is_one = width_is_one;
-        extent$height_is_one = height_is_one;
-        extent$depth_is_one = depth_is_one;
-        extent$coord_u = coord_u;
-        extent$coord_v = coord_v;
-        extent$coord_r = coord_r;
-        extent$coord_lod = coord_lod;
-        extent$at_lod = at_lod;
-        extent$lod_out_of_range = lod_out_of_range;
-        extent$surf_kind = surf_kind;
-        extent$surf_array = surf_array;
-        extent$rows = rows;
-        extent$slices = slices;
-        extent$level_sizes_constant = sizes_constant;
-        walk_sum$p0 = walk_p0;
-        walk_sum$p16 = walk_p16;
-        walk_sum$p16_b = walk_p16_b;
-        walk_sum$p32 = walk_p32;
-        walk_sum$p48 = zero_p48;
-        walk_sum$addend = zero_wide;
-        lane_sum$p0 = lane_p0;
-        lane_sum$p16 = lane_p16;
-        lane_sum$p16_b = lane_p16_b;
-        lane_sum$p32 = lane_p32;
-        lane_sum$p48 = zero_p48;
-        lane_sum$addend = extent$wide_v_out;
-        walk_first = walk_sum$result;
-        lane_first = lane_sum$result;
-        second_b = extent$second_b;
-        next_rows = extent$next_rows;
-        next_slices = extent$next_slices;
-        next_sizes_constant = extent$next_sizes_constant;
-        next_walk_a = extent$next_walk_a;
-        next_walk_b = extent$next_walk_b;
-        second_c = extent$second_c;
-        lod_c = extent$lod_c;
-        out_of_bounds = extent$out_of_bounds;
-        next_level = extent$next_level;
-        next_width = extent$next_width;
-        next_height = extent$next_height;
-        next_depth = extent$next_depth;
-        next_width_is_one = extent$next_width_is_one;
-        next_height_is_one = extent$next_height_is_one;
-        next_depth_is_one = extent$next_depth_is_one;
-    end
-    
-endmodule // atomic_unit$typed_step
-
-
-module atomic_unit$typed_step$extent(level,level_base,level_width,level_height,level_depth,width_is_one,height_is_one,depth_is_one,coord_u,coord_v,coord_r,coord_lod,at_lod,lod_out_of_range,surf_kind,surf_array,rows,slices,level_sizes_constant,next_rows,next_slices,next_sizes_constant,next_walk_a,next_walk_b,wide_v_out,second_b,second_c,lod_c,out_of_bounds,next_level,next_width,next_height,next_depth,next_width_is_one,next_height_is_one,next_depth_is_one);
-    
-    // Module arguments
-    input wire  [31:0] level;
-    input wire  [63:0] level_base;
-    input wire  [31:0] level_width;
-    input wire  [31:0] level_height;
-    input wire  [31:0] level_depth;
-    input wire  width_is_one;
-    input wire  height_is_one;
-    input wire  depth_is_one;
-    input wire  [31:0] coord_u;
-    input wire  [31:0] coord_v;
-    input wire  [31:0] coord_r;
-    input wire  [31:0] coord_lod;
-    input wire  at_lod;
-    input wire  lod_out_of_range;
-    input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_array;
-    input wire  [31:0] rows;
-    input wire  [31:0] slices;
-    input wire  level_sizes_constant;
-    output reg  [31:0] next_rows;
-    output reg  [31:0] next_slices;
-    output reg  next_sizes_constant;
-    output reg  [31:0] next_walk_a;
-    output reg  [31:0] next_walk_b;
-    output reg  [63:0] wide_v_out;
-    output reg  [31:0] second_b;
-    output reg  [63:0] second_c;
-    output reg  [63:0] lod_c;
-    output reg  out_of_bounds;
-    output reg  [31:0] next_level;
-    output reg  [31:0] next_width;
-    output reg  [31:0] next_height;
-    output reg  [31:0] next_depth;
-    output reg  next_width_is_one;
-    output reg  next_height_is_one;
-    output reg  next_depth_is_one;
-    
-    // Constant declarations
-    localparam  one = 32'h1;
-    
-    // Stub signals
-    reg  [31:0] wide_u$narrow;
-    wire  [63:0] wide_u$wide;
-    reg  [31:0] wide_v$narrow;
-    wire  [63:0] wide_v$wide;
-    reg  [2:0] next_ops$surf_kind;
-    reg  [31:0] next_ops$surf_array;
-    reg  [31:0] next_ops$width;
-    reg  [31:0] next_ops$height;
-    reg  [31:0] next_ops$depth;
-    reg  next_ops$width_is_one;
-    reg  next_ops$height_is_one;
-    reg  next_ops$depth_is_one;
-    wire  [31:0] next_ops$rows;
-    wire  [31:0] next_ops$slices;
-    wire  next_ops$sizes_constant;
-    wire  [31:0] next_ops$walk_a;
-    wire  [31:0] next_ops$walk_b;
-    
-    // Local signals
-    reg  [31:0] width_at;
-    reg  [31:0] height_at;
-    reg  [31:0] depth_at;
-    reg  [31:0] rows_at;
-    reg  [31:0] slices_at;
-    reg  sizes_constant;
-    
-    // Sub module instances
-    atomic_unit$typed_step$extent$wide_u wide_u(
-        .narrow(wide_u$narrow),
-        .wide(wide_u$wide)
-    );
-    atomic_unit$typed_step$extent$wide_v wide_v(
-        .narrow(wide_v$narrow),
-        .wide(wide_v$wide)
-    );
-    atomic_unit$typed_step$extent$next_ops next_ops(
-        .surf_kind(next_ops$surf_kind),
-        .surf_array(next_ops$surf_array),
-        .width(next_ops$width),
-        .height(next_ops$height),
-        .depth(next_ops$depth),
-        .width_is_one(next_ops$width_is_one),
-        .height_is_one(next_ops$height_is_one),
-        .depth_is_one(next_ops$depth_is_one),
-        .rows(next_ops$rows),
-        .slices(next_ops$slices),
-        .sizes_constant(next_ops$sizes_constant),
-        .walk_a(next_ops$walk_a),
-        .walk_b(next_ops$walk_b)
-    );
-    
-    // Update code
-    always @(*) begin
-        wide_u$narrow = coord_u;
-        wide_v$narrow = coord_v;
-        width_at = level_width;
-        height_at = level_height;
-        depth_at = level_depth;
-        next_width = width_at >> 32'h1;
-        if (width_is_one) begin
-            next_width = one;
-        end
-        next_height = height_at >> 32'h1;
-        if (height_is_one) begin
-            next_height = one;
-        end
-        next_depth = depth_at >> 32'h1;
-        if (depth_is_one) begin
-            next_depth = one;
-        end
-        next_width_is_one = ~|width_at[(32'h2)+:(30)];
-        next_height_is_one = ~|height_at[(32'h2)+:(30)];
-        next_depth_is_one = ~|depth_at[(32'h2)+:(30)];
-        rows_at = rows;
-        slices_at = slices;
-        sizes_constant = level_sizes_constant;
-        next_ops$surf_kind = surf_kind;
-        next_ops$surf_array = surf_array;
-        next_ops$width = next_width;
-        next_ops$height = next_height;
-        next_ops$depth = next_depth;
-        next_ops$width_is_one = next_width_is_one;
-        next_ops$height_is_one = next_height_is_one;
-        next_ops$depth_is_one = next_depth_is_one;
-        next_rows = next_ops$rows;
-        next_slices = next_ops$slices;
-        next_sizes_constant = next_ops$sizes_constant;
-        next_walk_a = next_ops$walk_a;
-        next_walk_b = next_ops$walk_b;
-        wide_v_out = wide_v$wide;
-        second_b = slices_at;
-        second_c = level_base;
-        if (sizes_constant) begin
-            second_b = coord_lod - level;
-        end
-        lod_c = level_base + wide_u$wide;
-        if (at_lod) begin
-            second_b = width_at;
-        end
-        out_of_bounds = lod_out_of_range | (coord_u >= width_at) | (coord_v >= rows_at) | (coord_r >= slices_at);
-        next_level = level + one;
-        if (sizes_constant) begin
-            next_level = coord_lod;
-        end
-    end
-    
-endmodule // atomic_unit$typed_step$extent
-
-
-module atomic_unit$typed_step$extent$next_ops(surf_kind,surf_array,width,height,depth,width_is_one,height_is_one,depth_is_one,rows,slices,sizes_constant,walk_a,walk_b);
-    
-    // Module arguments
-    input wire  [2:0] surf_kind;
-    input wire  [31:0] surf_array;
-    input wire  [31:0] width;
-    input wire  [31:0] height;
-    input wire  [31:0] depth;
-    input wire  width_is_one;
-    input wire  height_is_one;
-    input wire  depth_is_one;
-    output reg  [31:0] rows;
-    output reg  [31:0] slices;
-    output reg  sizes_constant;
-    output reg  [31:0] walk_a;
-    output reg  [31:0] walk_b;
-    
-    // Constant declarations
-    localparam  kind_1d = 3'b0;
-    localparam  kind_1d_array = 3'b1;
-    localparam  kind_2d_array = 3'b11;
-    localparam  kind_3d = 3'b100;
-    localparam  one = 32'h1;
-    
-    // Update code
-    always @(*) begin
-        rows = height;
-        slices = one;
-        sizes_constant = width_is_one & height_is_one;
-        if (surf_kind == kind_1d) begin
-            rows = one;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_1d_array) begin
-            rows = surf_array;
-            sizes_constant = width_is_one;
-        end
-        if (surf_kind == kind_2d_array) begin
-            slices = surf_array;
-        end
-        if (surf_kind == kind_3d) begin
-            slices = depth;
-            sizes_constant = (width_is_one & height_is_one) & depth_is_one;
-        end
-        walk_a = width;
-        walk_b = rows;
-        if (sizes_constant) begin
-            walk_a = rows;
-            walk_b = slices;
-        end
-    end
-    
-endmodule // atomic_unit$typed_step$extent$next_ops
-
-
-module atomic_unit$typed_step$extent$wide_u(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$extent$wide_u
-
-
-module atomic_unit$typed_step$extent$wide_v(narrow,wide);
-    
-    // Module arguments
-    input wire  [31:0] narrow;
-    output reg  [63:0] wide;
-    
-    // Update code (custom)
-    always @(*) wide = {{32{1'b0}}, narrow};
-endmodule // atomic_unit$typed_step$extent$wide_v
-
-
-module atomic_unit$typed_step$lane_sum(p0,p16,p16_b,p32,p48,addend,result);
-    
-    // Module arguments
-    input wire  [31:0] p0;
-    input wire  [32:0] p16;
-    input wire  [31:0] p16_b;
-    input wire  [31:0] p32;
-    input wire  [15:0] p48;
-    input wire  [63:0] addend;
-    output reg  [63:0] result;
-    
-    // Update code (custom)
-    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
-endmodule // atomic_unit$typed_step$lane_sum
-
-
-module atomic_unit$typed_step$walk_sum(p0,p16,p16_b,p32,p48,addend,result);
-    
-    // Module arguments
-    input wire  [31:0] p0;
-    input wire  [32:0] p16;
-    input wire  [31:0] p16_b;
-    input wire  [31:0] p32;
-    input wire  [15:0] p48;
-    input wire  [63:0] addend;
-    output reg  [63:0] result;
-    
-    // Update code (custom)
-    always @(*) result = {p32 + {p48, 16'b0}, p0} + {15'b0, p16, 16'b0} + {16'b0, p16_b, 16'b0} + addend;
-endmodule // atomic_unit$typed_step$walk_sum
-
-
-module atomic_unit$typed_walk_a(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_walk_a
-
-
-module atomic_unit$typed_walk_at_lod(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_walk_at_lod
-
-
-module atomic_unit$typed_walk_b(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_walk_b
-
-
-module atomic_unit$typed_walk_product(clock,walk_a,walk_b,p0,p16,p16_b,p32);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  [31:0] walk_a;
-    input wire  [31:0] walk_b;
-    output reg  [31:0] p0;
-    output reg  [32:0] p16;
-    output reg  [31:0] p16_b;
-    output reg  [31:0] p32;
-    
-    // Update code (custom)
-    initial begin
-       p0 = 32'h0;
-    end
-    initial begin
-       p16 = 33'h0;
-    end
-    initial begin
-       p16_b = 32'h0;
-    end
-    initial begin
-       p32 = 32'h0;
-    end
-    
-    wire [15:0] a_lo = walk_a[15:0];
-    wire [15:0] a_hi = walk_a[31:16];
-    wire [15:0] b_lo = walk_b[15:0];
-    wire [15:0] b_hi = walk_b[31:16];
-    
-    always @(posedge clock) begin
-       p0 <= {16'b0, a_lo} * {16'b0, b_lo};
-       p16 <= {17'b0, a_lo} * {17'b0, b_hi};
-       p16_b <= {16'b0, a_hi} * {16'b0, b_lo};
-       p32 <= {16'b0, a_hi} * {16'b0, b_hi};
-    end
-endmodule // atomic_unit$typed_walk_product
-
-
-module atomic_unit$typed_walk_stale(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_walk_stale
-
-
-module atomic_unit$typed_walked(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_walked
-
-
-module atomic_unit$typed_width(d,q,clock);
-    
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_width
-
-
-module atomic_unit$typed_width_one(d,q,clock);
-    
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-    
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       q <= d;
-    end
-          
-endmodule // atomic_unit$typed_width_one
 
 
 module atomic_unit$write_align(value,bit_offset,byte_enables,data,mask);
@@ -22952,74 +23576,3 @@ module atomic_unit$write_align(value,bit_offset,byte_enables,data,mask);
     end
     
 endmodule // atomic_unit$write_align
-
-
-module atomic_unit$write_skid(clock,clear,ready,leave,leave_writes,leave_last,leave_error,leave_rmw,full,done,error,obs_valid);
-    
-    // Module arguments
-    input wire  clock;
-    input wire  clear;
-    input wire  ready;
-    input wire  leave;
-    input wire  leave_writes;
-    input wire  leave_last;
-    input wire  leave_error;
-    input wire  leave_rmw;
-    output reg  full;
-    output reg  done;
-    output reg  error;
-    output reg  obs_valid;
-    
-    // Local signals
-    reg  wait_last;
-    reg  wait_error;
-    reg  wait_rmw;
-    
-    // Update code (custom)
-    initial begin
-       full = 1'h0;
-    end
-    
-    initial begin
-       done = 1'h0;
-    end
-    
-    initial begin
-       error = 1'h0;
-    end
-    
-    initial begin
-       obs_valid = 1'h0;
-    end
-    
-    initial begin
-       wait_last = 1'h0;
-    end
-    
-    initial begin
-       wait_error = 1'h0;
-    end
-    
-    initial begin
-       wait_rmw = 1'h0;
-    end
-    
-    always @(posedge clock) begin
-       if (clear) begin
-          full <= 1'b0;
-          done <= 1'b0;
-          error <= 1'b0;
-          obs_valid <= 1'b0;
-       end else begin
-          done <= ((full & ready) & wait_last) | ((leave & (!leave_writes | ready)) & leave_last);
-          error <= ((full & ready) & wait_error) | ((leave & (!leave_writes | ready)) & leave_error);
-          obs_valid <= ((full & ready) & wait_rmw) | (((leave & leave_writes) & ready) & leave_rmw);
-          full <= (full | (leave & leave_writes)) & !ready;
-       end
-       if (leave) begin
-          wait_last <= leave_last;
-          wait_error <= leave_error;
-          wait_rmw <= leave_rmw;
-       end
-    end
-endmodule // atomic_unit$write_skid
