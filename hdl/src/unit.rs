@@ -91,7 +91,7 @@
 //! | AddressPipe    | unit/address.rs | the address pipeline's stage registers, T, L, A, with BoundsCheck, AddrMul, AddrFinish |
 //! | FrontStages    | unit/front.rs   | the front end's stage registers, R, D (with MessageDecoder), N, and the payload buffers |
 //! | IssueStage     | unit/issue.rs   | the issue stage I: its lane, the message's `ctx_*` fields, element stepping, the typed walk |
-//! | MemoryPorts    | unit/ports.rs   | the read and write skids, the write on the port, the lane's result and observation |
+//! | MemoryPorts    | unit/memory_ports.rs | the read and write skids, the write on the port, the lane's result and observation |
 //! | InflightTable  | unit/inflight.rs | the in-flight table: entries, head registers, hazard flags, forwarding pushes, read return |
 //! | ExecutePipe    | unit/execute.rs | the execute pipeline's stage registers, X..W, and their advance |
 
@@ -110,14 +110,14 @@ mod execute;
 mod front;
 mod inflight;
 mod issue;
-mod ports;
+mod memory_ports;
 
 use address::AddressPipe;
 use front::FrontStages;
 use execute::ExecutePipe;
 use inflight::InflightTable;
 use issue::IssueStage;
-use ports::MemoryPorts;
+use memory_ports::MemoryPorts;
 use atomport_isa::UnitConfig;
 
 
@@ -230,7 +230,7 @@ pub struct AtomicUnit {
     write_align: WriteAlign,
     alu: AtomicAlu,
 
-    // ---- memory ports: skids, the write on the port, results (unit/ports.rs) ----
+    // ---- memory ports: skids, the write on the port, results (unit/memory_ports.rs) ----
     ports: MemoryPorts,
 
     // ---- input registers ----

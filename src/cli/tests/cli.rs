@@ -612,9 +612,10 @@ fn a_corrupted_fst_is_an_error_not_a_panic() {
     let block_end = 331 + u64::from_be_bytes(good[331..339].try_into().unwrap()) as usize;
     let mut time_table = good.clone();
     time_table[block_end - 20..block_end - 16].copy_from_slice(b"\xde\xad\xbe\xef");
+    // the block's own length (where every reader finds the next block)
     let mut zeroed = good.clone();
-    zeroed[500..508].fill(0);
-    for (what, bytes) in [("4 bytes in the time table's lengths", time_table), ("8 zero bytes at 500", zeroed)] {
+    zeroed[331..339].fill(0);
+    for (what, bytes) in [("4 bytes in the time table's lengths", time_table), ("the first block's length zeroed", zeroed)] {
         let bad = dir.join("bad.fst");
         std::fs::write(&bad, bytes).unwrap();
         let b = bad.to_str().unwrap();
