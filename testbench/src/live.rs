@@ -95,7 +95,7 @@ impl<P: UnitPins> LivePins<P> {
     }
 
     /// The model, for a session after this one (whatever is in flight
-    /// stays in it: the next session's reset must clear it).
+    /// stays in it: the reset of the run that takes it over must clear it).
     pub fn into_dut(self) -> P {
         self.dut
     }
