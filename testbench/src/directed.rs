@@ -169,13 +169,18 @@ fn float_vectors() -> String {
 /// the widths they do not have.
 fn compare_bits() -> String {
     // PTX: `atom.cas d, [a], b, c`: memory == b -> c; vISA cmpxchg: memory == src1 -> src0
+    // the forms and widths from the isa tables: PTX cas's types, SVM_ATOMIC's cmpxchg widths
     let mut forms: Vec<(String, u32, bool)> = vec![];
+    let cas = atomport_isa::PtxOpInfo::by_name("cas").expect("the PTX op table has cas");
     for space in ["global", "shared"] {
-        for bits in [16u32, 32, 64, 128] {
-            forms.push((format!("atom.{space}.cas.b{bits} (8) d, {{addrs}}, {{cmp}}, {{swap}};"), bits, space == "shared"));
+        for ty in cas.scalar_types {
+            forms.push((format!("atom.{space}.cas.{} (8) d, {{addrs}}, {{cmp}}, {{swap}};", ty.name()), ty.elem_type().bits(), space == "shared"));
         }
     }
-    for (suffix, bits) in [(".16", 16u32), ("", 32), (".64", 64)] {
+    let cmpxchg = atomport_isa::VisaOpInfo::by_name("cmpxchg").expect("the vISA op table has cmpxchg");
+    let svm = atomport_isa::MsgKind::SvmAtomic.info();
+    for &bits in svm.widths.iter().filter(|&&w| svm.allows_visa_op(cmpxchg, w)) {
+        let suffix = if bits == 32 { String::new() } else { format!(".{bits}") };
         forms.push((format!("SVM_ATOMIC.cmpxchg{suffix} (8) {{addrs}} d {{swap}} {{cmp}}"), bits, false));
     }
     let mut text = String::from("slm size 65536\n");
@@ -325,21 +330,11 @@ fn visa_ops() -> String {
 /// Every integer PTX op x type, global and shared, warp and single thread.
 fn ptx_ops() -> String {
     let mut text = String::from(MEMORY_SETUP);
-    let rows: [(&str, &[&str]); 10] = [
-        ("and", &["b32", "b64"]),
-        ("or", &["b32", "b64"]),
-        ("xor", &["b32", "b64"]),
-        ("cas", &["b16", "b32", "b64", "b128"]),
-        ("exch", &["b32", "b64", "b128"]),
-        ("add", &["u32", "u64", "s32", "s64"]),
-        ("inc", &["u32"]),
-        ("dec", &["u32"]),
-        ("min", &["u32", "u64", "s32", "s64"]),
-        ("max", &["u32", "u64", "s32", "s64"]),
-    ];
-    for (k, (op, types)) in rows.iter().enumerate() {
-        for ty in types.iter() {
-            let bits: u32 = ty[1..].parse().unwrap();
+    // every op of the PTX op table with each of its integer scalar types
+    for (k, row) in atomport_isa::PTX_OPS.iter().enumerate() {
+        let op = &row.name;
+        for ty in row.scalar_types.iter().filter(|t| !t.elem_type().is_float()) {
+            let (ty, bits) = (ty.name(), ty.elem_type().bits());
             let bytes = bits as u128 / 8;
             let salt = k as u128;
             // signed literals are written as raw hex of their width

@@ -302,6 +302,34 @@ pub fn reset_in_flight_on(
     }
 }
 
+/// Every case of [`crate::directed::resets_in_flight`] on `build`'s model,
+/// checked: at least one message inside the unit when the reset comes, and
+/// the script after it agreeing with the golden model as from power-up
+/// (`rsp_error` exactly for the messages the build rejects). Returns a line
+/// per case, or the first case that fails.
+pub fn check_resets_in_flight(build: UnitBuild) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    for (k, case) in crate::directed::resets_in_flight().iter().enumerate() {
+        let at = format!("{}: reset {k} at cycle {}", build.name(), case.cycles);
+        let opts = RtlOptions { mem: case.mem, vcd: None, fst: None };
+        let (in_flight, sim) = reset_in_flight_on(build, &case.before, case.cycles, &case.after, &opts).map_err(|e| format!("{at}: {e}"))?;
+        if in_flight == 0 {
+            return Err(format!("{at}: no message inside the unit"));
+        }
+        if let Some(m) = &sim.mismatch {
+            return Err(format!("{at}: {m}"));
+        }
+        if sim.illegal.len() != sim.rejected.len() {
+            return Err(format!("{at}: rsp_error for {} messages, the build rejects {}", sim.illegal.len(), sim.rejected.len()));
+        }
+        if sim.output.results != golden_for_build(build, &case.after).results {
+            return Err(format!("{at}: the results differ from the golden model's"));
+        }
+        lines.push(format!("{at} with {in_flight} messages inside the unit, then {} messages", sim.messages));
+    }
+    Ok(lines)
+}
+
 /// [`crate::directed::run_illegal`] on `build`'s model.
 pub fn run_illegal_on(build: UnitBuild, seed: u64, cases: &[(String, crate::pins::PinRequest)]) -> Result<(), crate::directed::IllegalRunError> {
     match build {

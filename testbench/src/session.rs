@@ -509,8 +509,9 @@ pub fn run_program<P: UnitPins>(dut: P, program: &Program, opts: &RtlOptions, ch
 /// `program`'s session resets the unit. A register the reset misses, that
 /// holds a message's state, shows as a mismatch or a contract violation in
 /// `program`: from reset on, the unit must behave as from power-up.
-/// Returns the messages in flight at the reset (issued, not finished) and
-/// `program`'s run.
+/// Returns the messages in flight at the reset (taken by the unit on
+/// `req_valid & req_ready` and not finished; the driver's queue does not
+/// count) and `program`'s run.
 pub fn run_after_reset_in_flight<P: UnitPins>(
     dut: P,
     before: &Program,
@@ -532,7 +533,7 @@ pub fn run_after_reset_in_flight<P: UnitPins>(
     while session.cycle() < cycles {
         session.step()?;
     }
-    let in_flight = session.next_index - session.finished().len();
+    let in_flight = session.monitor().in_flight().iter().filter(|t| t.accepted.is_some()).count();
     Ok((in_flight, run_program(session.into_dut(), program, opts, true)?))
 }
 
