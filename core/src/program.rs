@@ -56,6 +56,24 @@ pub struct TypedSurface {
     pub format: TypedFormat,
 }
 
+impl TypedSurface {
+    /// The bytes its levels cover together, saturating: the surface fits
+    /// the 64-bit address space when `base + bytes() <= 2^64`.
+    pub fn bytes(&self) -> u128 {
+        let elem = if self.format == TypedFormat::U16 { 2u128 } else { 4 };
+        let (mut w, mut h, mut d) = (self.width as u128, self.height as u128, self.depth as u128);
+        let mut total = 0u128;
+        for _ in 0..self.levels {
+            // w*h*d*array < 2^128, but times the element size it can overflow
+            total = total.saturating_add((w * h * d * self.array as u128).saturating_mul(elem));
+            w = (w / 2).max(1);
+            h = (h / 2).max(1);
+            d = (d / 2).max(1);
+        }
+        total
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Surface {
     Buffer { base: u64, size: u64 },

@@ -568,10 +568,8 @@ impl Gen<'_> {
             (TypedKind::D1Array | TypedKind::D2Array, 2) => huge.array = value,
             _ => huge.width = value,
         }
-        let elem = if t.format == TypedFormat::U16 { 2u128 } else { 4 };
-        // every level after the first is at most as big as the first
-        let bytes = huge.width as u128 * huge.height as u128 * huge.depth as u128 * huge.array as u128 * elem * huge.levels as u128;
-        if t.base as u128 + bytes < 1u128 << 64 {
+        // the parser's rule (`TypedSurface::bytes`), with a byte to spare
+        if t.base as u128 + huge.bytes() < 1u128 << 64 {
             huge
         } else {
             t

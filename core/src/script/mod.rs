@@ -810,16 +810,7 @@ fn surface_def(cur: &mut Cur<'_>) -> R<(u8, Surface)> {
                 format: format.unwrap_or(TypedFormat::U32),
             };
             // every level must lie inside the 64-bit address space
-            let elem = if t.format == TypedFormat::U16 { 2u128 } else { 4 };
-            // w*h*d*array < 2^128, but times the element size it can overflow: saturate
-            let (mut w, mut h, mut d) = (t.width as u128, t.height as u128, t.depth as u128);
-            let mut total = 0u128;
-            for _ in 0..t.levels {
-                total = total.saturating_add((w * h * d * t.array as u128).saturating_mul(elem));
-                w = (w / 2).max(1);
-                h = (h / 2).max(1);
-                d = (d / 2).max(1);
-            }
+            let total = t.bytes();
             if base + total > 1u128 << 64 {
                 return err(base_col, format!("typed surface {n} ({total} bytes) runs past the end of the 64-bit address space"));
             }
