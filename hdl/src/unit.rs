@@ -50,10 +50,13 @@
 //! rule (Verilator)"; checked by `emit::tests::the_unit_block_reads_no_input_port`).
 //!
 //! Stage payloads are named registers, one per field, not a `LogicStruct`:
-//! rust-hdl packs a struct into one vector, and on X3/X4 (494 bits) that
-//! left the speed as it was but showed one `x3_pay$q [493:0]` in the VCD
-//! instead of 16 named fields, and emitted its slices with 64-bit indices
-//! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH).
+//! rust-hdl packs a struct into one vector (one `x3_pay$q [493:0]` in the
+//! VCD instead of 16 named fields) and emits its slices with 64-bit indices
+//! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH). A
+//! payload one block hands to another is a pair of `LogicInterface` bundles
+//! declared once (unit/payloads.rs) and joined here in one line: the
+//! next-lane stage N, `front.n` into `issue.n` (`NextLaneOut`). Every field
+//! stays a net of its own (`front$n$lane`, `issue$n$lane`).
 //!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
@@ -111,6 +114,7 @@ mod front;
 mod inflight;
 mod issue;
 mod memory_ports;
+mod payloads;
 
 use address::AddressPipe;
 use front::FrontStages;
@@ -118,6 +122,7 @@ use execute::ExecutePipe;
 use inflight::InflightTable;
 use issue::IssueStage;
 use memory_ports::MemoryPorts;
+use payloads::NextLaneOut;
 use atomport_isa::UnitConfig;
 
 
@@ -640,7 +645,7 @@ impl Logic for AtomicUnit {
         if self.issue_state.q.val() == IssueState::FirstLane {
             self.sel_last.next = self.sel_marker.val() | self.front.d_lanes_few_q.val();
         }
-        self.sel_take.next = self.sel_valid.val() & (!self.front.n_valid_q.val() | self.issue.n_enter.val());
+        self.sel_take.next = self.sel_valid.val() & (!self.front.n.valid.val() | self.issue.n.enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
         self.d_free.next = (!self.front.d_valid_q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
@@ -678,7 +683,6 @@ impl Logic for AtomicUnit {
         self.front.sel_lane.next = self.lane_select.lane.val();
         self.front.sel_last.next = self.sel_last.val();
         self.front.sel_marker.next = self.sel_marker.val();
-        self.front.n_enter.next = self.issue.n_enter.val();
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
         self.pay_slot.next = self.front.d_slot_q.val();
@@ -711,46 +715,7 @@ impl Logic for AtomicUnit {
         self.issue.t_walk.next = self.address.t_walk_q.val();
         self.issue.l_walk.next = self.address.l_walk_q.val();
         self.issue.l_index.next = self.address.l_index.val();
-        self.issue.n_valid.next = self.front.n_valid_q.val();
-        self.issue.n_buf.next = self.front.n_buf_q.val();
-        self.issue.n_lane.next = self.front.n_lane_q.val();
-        self.issue.n_last_lane.next = self.front.n_last_lane_q.val();
-        self.issue.n_marker.next = self.front.n_marker_q.val();
-        self.issue.n_illegal.next = self.front.n_illegal_q.val();
-        self.issue.n_elem_size.next = self.front.n_elem_size_q.val();
-        self.issue.n_last_elem.next = self.front.n_last_elem_q.val();
-        self.issue.n_space_slm.next = self.front.n_space_slm_q.val();
-        self.issue.n_addr_offset32.next = self.front.n_addr_offset32_q.val();
-        self.issue.n_addr_buffer.next = self.front.n_addr_buffer_q.val();
-        self.issue.n_kind_typed.next = self.front.n_kind_typed_q.val();
-        self.issue.n_write_only.next = self.front.n_write_only_q.val();
-        self.issue.n_swap_src.next = self.front.n_swap_src_q.val();
-        self.issue.n_v_present.next = self.front.n_v_present_q.val();
-        self.issue.n_r_present.next = self.front.n_r_present_q.val();
-        self.issue.n_lod_present.next = self.front.n_lod_present_q.val();
-        self.issue.n_alu_op.next = self.front.n_alu_op_q.val();
-        self.issue.n_alu_ty.next = self.front.n_alu_ty_q.val();
-        self.issue.n_alu_ftz.next = self.front.n_alu_ftz_q.val();
-        self.issue.n_surf_kind.next = self.front.n_surf_kind_q.val();
-        self.issue.n_surf_base.next = self.front.n_surf_base_q.val();
-        self.issue.n_surf_size.next = self.front.n_surf_size_q.val();
-        self.issue.n_width.next = self.front.n_width_q.val();
-        self.issue.n_height.next = self.front.n_height_q.val();
-        self.issue.n_depth.next = self.front.n_depth_q.val();
-        self.issue.n_width_one.next = self.front.n_width_one_q.val();
-        self.issue.n_height_one.next = self.front.n_height_one_q.val();
-        self.issue.n_depth_one.next = self.front.n_depth_one_q.val();
-        self.issue.n_surf_array.next = self.front.n_surf_array_q.val();
-        self.issue.n_lane_rows.next = self.front.n_lane_rows_q.val();
-        self.issue.n_surf_levels.next = self.front.n_surf_levels_q.val();
-        self.issue.n_surf_u16.next = self.front.n_surf_u16_q.val();
-        self.issue.n_slm_size.next = self.front.n_slm_size_q.val();
-        self.issue.n_walk_rows.next = self.front.n_walk_rows.val();
-        self.issue.n_walk_slices.next = self.front.n_walk_slices.val();
-        self.issue.n_walk_sizes_constant.next = self.front.n_walk_sizes_constant.val();
-        self.issue.n_walk_a.next = self.front.n_walk_a.val();
-        self.issue.n_walk_b.next = self.front.n_walk_b.val();
-        self.issue.cap_valid.next = self.front.cap_valid_q.val();
+        NextLaneOut::join(&mut self.front.n, &mut self.issue.n);
         for k in 0..2 {
             self.issue.pbuf_addr[k].next = self.front.pbuf_addr_q[k].val();
             self.issue.pbuf_src0[k].next = self.front.pbuf_src0_q[k].val();

@@ -85,7 +85,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [4:0] front$sel_lane;
     reg  front$sel_last;
     reg  front$sel_marker;
-    reg  front$n_enter;
     reg  [63:0] front$pay_addr;
     reg  [127:0] front$pay_src0;
     reg  [127:0] front$pay_src1;
@@ -97,46 +96,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  front$d_no_lanes_q;
     wire  front$d_lanes_few_q;
     wire  front$d_slot_q;
-    wire  front$n_valid_q;
-    wire  front$n_buf_q;
-    wire  [4:0] front$n_lane_q;
-    wire  front$n_last_lane_q;
-    wire  front$n_marker_q;
-    wire  front$n_illegal_q;
-    wire  [2:0] front$n_elem_size_q;
-    wire  [2:0] front$n_last_elem_q;
-    wire  front$n_space_slm_q;
-    wire  front$n_addr_offset32_q;
-    wire  front$n_addr_buffer_q;
-    wire  front$n_kind_typed_q;
-    wire  front$n_write_only_q;
-    wire  front$n_swap_src_q;
-    wire  front$n_v_present_q;
-    wire  front$n_r_present_q;
-    wire  front$n_lod_present_q;
-    wire  [4:0] front$n_alu_op_q;
-    wire  [3:0] front$n_alu_ty_q;
-    wire  front$n_alu_ftz_q;
-    wire  [2:0] front$n_surf_kind_q;
-    wire  [63:0] front$n_surf_base_q;
-    wire  [63:0] front$n_surf_size_q;
-    wire  [31:0] front$n_width_q;
-    wire  [31:0] front$n_height_q;
-    wire  [31:0] front$n_depth_q;
-    wire  front$n_width_one_q;
-    wire  front$n_height_one_q;
-    wire  front$n_depth_one_q;
-    wire  [31:0] front$n_surf_array_q;
-    wire  [31:0] front$n_lane_rows_q;
-    wire  [31:0] front$n_surf_levels_q;
-    wire  front$n_surf_u16_q;
-    wire  [31:0] front$n_slm_size_q;
-    wire  [31:0] front$n_walk_rows;
-    wire  [31:0] front$n_walk_slices;
-    wire  front$n_walk_sizes_constant;
-    wire  [31:0] front$n_walk_a;
-    wire  [31:0] front$n_walk_b;
-    wire  front$cap_valid_q;
+    wire  front$n$valid;
+    wire  front$n$buf;
+    wire  [4:0] front$n$lane;
+    wire  front$n$last_lane;
+    wire  front$n$marker;
+    wire  front$n$illegal;
+    wire  [2:0] front$n$elem_size;
+    wire  [2:0] front$n$last_elem;
+    wire  front$n$space_slm;
+    wire  front$n$addr_offset32;
+    wire  front$n$addr_buffer;
+    wire  front$n$kind_typed;
+    wire  front$n$write_only;
+    wire  front$n$swap_src;
+    wire  front$n$v_present;
+    wire  front$n$r_present;
+    wire  front$n$lod_present;
+    wire  [4:0] front$n$alu_op;
+    wire  [3:0] front$n$alu_ty;
+    wire  front$n$alu_ftz;
+    wire  [2:0] front$n$surf_kind;
+    wire  [63:0] front$n$surf_base;
+    wire  [63:0] front$n$surf_size;
+    wire  [31:0] front$n$width;
+    wire  [31:0] front$n$height;
+    wire  [31:0] front$n$depth;
+    wire  front$n$width_one;
+    wire  front$n$height_one;
+    wire  front$n$depth_one;
+    wire  [31:0] front$n$surf_array;
+    wire  [31:0] front$n$lane_rows;
+    wire  [31:0] front$n$surf_levels;
+    wire  front$n$surf_u16;
+    wire  [31:0] front$n$slm_size;
+    wire  [31:0] front$n$walk_rows;
+    wire  [31:0] front$n$walk_slices;
+    wire  front$n$walk_sizes_constant;
+    wire  [31:0] front$n$walk_a;
+    wire  [31:0] front$n$walk_b;
+    wire  front$n$cap_valid;
+    reg  front$n$enter;
     wire  [63:0] front$pbuf_addr_q$0;
     wire  [63:0] front$pbuf_addr_q$1;
     wire  [127:0] front$pbuf_src0_q$0;
@@ -158,46 +158,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  issue$t_walk;
     reg  issue$l_walk;
     reg  [63:0] issue$l_index;
-    reg  issue$n_valid;
-    reg  issue$n_buf;
-    reg  [4:0] issue$n_lane;
-    reg  issue$n_last_lane;
-    reg  issue$n_marker;
-    reg  issue$n_illegal;
-    reg  [2:0] issue$n_elem_size;
-    reg  [2:0] issue$n_last_elem;
-    reg  issue$n_space_slm;
-    reg  issue$n_addr_offset32;
-    reg  issue$n_addr_buffer;
-    reg  issue$n_kind_typed;
-    reg  issue$n_write_only;
-    reg  issue$n_swap_src;
-    reg  issue$n_v_present;
-    reg  issue$n_r_present;
-    reg  issue$n_lod_present;
-    reg  [4:0] issue$n_alu_op;
-    reg  [3:0] issue$n_alu_ty;
-    reg  issue$n_alu_ftz;
-    reg  [2:0] issue$n_surf_kind;
-    reg  [63:0] issue$n_surf_base;
-    reg  [63:0] issue$n_surf_size;
-    reg  [31:0] issue$n_width;
-    reg  [31:0] issue$n_height;
-    reg  [31:0] issue$n_depth;
-    reg  issue$n_width_one;
-    reg  issue$n_height_one;
-    reg  issue$n_depth_one;
-    reg  [31:0] issue$n_surf_array;
-    reg  [31:0] issue$n_lane_rows;
-    reg  [31:0] issue$n_surf_levels;
-    reg  issue$n_surf_u16;
-    reg  [31:0] issue$n_slm_size;
-    reg  [31:0] issue$n_walk_rows;
-    reg  [31:0] issue$n_walk_slices;
-    reg  issue$n_walk_sizes_constant;
-    reg  [31:0] issue$n_walk_a;
-    reg  [31:0] issue$n_walk_b;
-    reg  issue$cap_valid;
+    reg  issue$n$valid;
+    reg  issue$n$buf;
+    reg  [4:0] issue$n$lane;
+    reg  issue$n$last_lane;
+    reg  issue$n$marker;
+    reg  issue$n$illegal;
+    reg  [2:0] issue$n$elem_size;
+    reg  [2:0] issue$n$last_elem;
+    reg  issue$n$space_slm;
+    reg  issue$n$addr_offset32;
+    reg  issue$n$addr_buffer;
+    reg  issue$n$kind_typed;
+    reg  issue$n$write_only;
+    reg  issue$n$swap_src;
+    reg  issue$n$v_present;
+    reg  issue$n$r_present;
+    reg  issue$n$lod_present;
+    reg  [4:0] issue$n$alu_op;
+    reg  [3:0] issue$n$alu_ty;
+    reg  issue$n$alu_ftz;
+    reg  [2:0] issue$n$surf_kind;
+    reg  [63:0] issue$n$surf_base;
+    reg  [63:0] issue$n$surf_size;
+    reg  [31:0] issue$n$width;
+    reg  [31:0] issue$n$height;
+    reg  [31:0] issue$n$depth;
+    reg  issue$n$width_one;
+    reg  issue$n$height_one;
+    reg  issue$n$depth_one;
+    reg  [31:0] issue$n$surf_array;
+    reg  [31:0] issue$n$lane_rows;
+    reg  [31:0] issue$n$surf_levels;
+    reg  issue$n$surf_u16;
+    reg  [31:0] issue$n$slm_size;
+    reg  [31:0] issue$n$walk_rows;
+    reg  [31:0] issue$n$walk_slices;
+    reg  issue$n$walk_sizes_constant;
+    reg  [31:0] issue$n$walk_a;
+    reg  [31:0] issue$n$walk_b;
+    reg  issue$n$cap_valid;
+    wire  issue$n$enter;
     reg  [63:0] issue$pbuf_addr$0;
     reg  [63:0] issue$pbuf_addr$1;
     reg  [127:0] issue$pbuf_src0$0;
@@ -207,7 +208,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] issue$pbuf_coord$0;
     reg  [127:0] issue$pbuf_coord$1;
     reg  [127:0] issue$pay_coord;
-    wire  issue$n_enter;
     wire  issue$issue_push;
     wire  issue$walk_push;
     wire  issue$kind_typed;
@@ -711,7 +711,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .sel_lane(front$sel_lane),
         .sel_last(front$sel_last),
         .sel_marker(front$sel_marker),
-        .n_enter(front$n_enter),
         .pay_addr(front$pay_addr),
         .pay_src0(front$pay_src0),
         .pay_src1(front$pay_src1),
@@ -723,46 +722,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .d_no_lanes_q(front$d_no_lanes_q),
         .d_lanes_few_q(front$d_lanes_few_q),
         .d_slot_q(front$d_slot_q),
-        .n_valid_q(front$n_valid_q),
-        .n_buf_q(front$n_buf_q),
-        .n_lane_q(front$n_lane_q),
-        .n_last_lane_q(front$n_last_lane_q),
-        .n_marker_q(front$n_marker_q),
-        .n_illegal_q(front$n_illegal_q),
-        .n_elem_size_q(front$n_elem_size_q),
-        .n_last_elem_q(front$n_last_elem_q),
-        .n_space_slm_q(front$n_space_slm_q),
-        .n_addr_offset32_q(front$n_addr_offset32_q),
-        .n_addr_buffer_q(front$n_addr_buffer_q),
-        .n_kind_typed_q(front$n_kind_typed_q),
-        .n_write_only_q(front$n_write_only_q),
-        .n_swap_src_q(front$n_swap_src_q),
-        .n_v_present_q(front$n_v_present_q),
-        .n_r_present_q(front$n_r_present_q),
-        .n_lod_present_q(front$n_lod_present_q),
-        .n_alu_op_q(front$n_alu_op_q),
-        .n_alu_ty_q(front$n_alu_ty_q),
-        .n_alu_ftz_q(front$n_alu_ftz_q),
-        .n_surf_kind_q(front$n_surf_kind_q),
-        .n_surf_base_q(front$n_surf_base_q),
-        .n_surf_size_q(front$n_surf_size_q),
-        .n_width_q(front$n_width_q),
-        .n_height_q(front$n_height_q),
-        .n_depth_q(front$n_depth_q),
-        .n_width_one_q(front$n_width_one_q),
-        .n_height_one_q(front$n_height_one_q),
-        .n_depth_one_q(front$n_depth_one_q),
-        .n_surf_array_q(front$n_surf_array_q),
-        .n_lane_rows_q(front$n_lane_rows_q),
-        .n_surf_levels_q(front$n_surf_levels_q),
-        .n_surf_u16_q(front$n_surf_u16_q),
-        .n_slm_size_q(front$n_slm_size_q),
-        .n_walk_rows(front$n_walk_rows),
-        .n_walk_slices(front$n_walk_slices),
-        .n_walk_sizes_constant(front$n_walk_sizes_constant),
-        .n_walk_a(front$n_walk_a),
-        .n_walk_b(front$n_walk_b),
-        .cap_valid_q(front$cap_valid_q),
+        .n$valid(front$n$valid),
+        .n$buf(front$n$buf),
+        .n$lane(front$n$lane),
+        .n$last_lane(front$n$last_lane),
+        .n$marker(front$n$marker),
+        .n$illegal(front$n$illegal),
+        .n$elem_size(front$n$elem_size),
+        .n$last_elem(front$n$last_elem),
+        .n$space_slm(front$n$space_slm),
+        .n$addr_offset32(front$n$addr_offset32),
+        .n$addr_buffer(front$n$addr_buffer),
+        .n$kind_typed(front$n$kind_typed),
+        .n$write_only(front$n$write_only),
+        .n$swap_src(front$n$swap_src),
+        .n$v_present(front$n$v_present),
+        .n$r_present(front$n$r_present),
+        .n$lod_present(front$n$lod_present),
+        .n$alu_op(front$n$alu_op),
+        .n$alu_ty(front$n$alu_ty),
+        .n$alu_ftz(front$n$alu_ftz),
+        .n$surf_kind(front$n$surf_kind),
+        .n$surf_base(front$n$surf_base),
+        .n$surf_size(front$n$surf_size),
+        .n$width(front$n$width),
+        .n$height(front$n$height),
+        .n$depth(front$n$depth),
+        .n$width_one(front$n$width_one),
+        .n$height_one(front$n$height_one),
+        .n$depth_one(front$n$depth_one),
+        .n$surf_array(front$n$surf_array),
+        .n$lane_rows(front$n$lane_rows),
+        .n$surf_levels(front$n$surf_levels),
+        .n$surf_u16(front$n$surf_u16),
+        .n$slm_size(front$n$slm_size),
+        .n$walk_rows(front$n$walk_rows),
+        .n$walk_slices(front$n$walk_slices),
+        .n$walk_sizes_constant(front$n$walk_sizes_constant),
+        .n$walk_a(front$n$walk_a),
+        .n$walk_b(front$n$walk_b),
+        .n$cap_valid(front$n$cap_valid),
+        .n$enter(front$n$enter),
         .pbuf_addr_q$0(front$pbuf_addr_q$0),
         .pbuf_addr_q$1(front$pbuf_addr_q$1),
         .pbuf_src0_q$0(front$pbuf_src0_q$0),
@@ -792,46 +792,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .t_walk(issue$t_walk),
         .l_walk(issue$l_walk),
         .l_index(issue$l_index),
-        .n_valid(issue$n_valid),
-        .n_buf(issue$n_buf),
-        .n_lane(issue$n_lane),
-        .n_last_lane(issue$n_last_lane),
-        .n_marker(issue$n_marker),
-        .n_illegal(issue$n_illegal),
-        .n_elem_size(issue$n_elem_size),
-        .n_last_elem(issue$n_last_elem),
-        .n_space_slm(issue$n_space_slm),
-        .n_addr_offset32(issue$n_addr_offset32),
-        .n_addr_buffer(issue$n_addr_buffer),
-        .n_kind_typed(issue$n_kind_typed),
-        .n_write_only(issue$n_write_only),
-        .n_swap_src(issue$n_swap_src),
-        .n_v_present(issue$n_v_present),
-        .n_r_present(issue$n_r_present),
-        .n_lod_present(issue$n_lod_present),
-        .n_alu_op(issue$n_alu_op),
-        .n_alu_ty(issue$n_alu_ty),
-        .n_alu_ftz(issue$n_alu_ftz),
-        .n_surf_kind(issue$n_surf_kind),
-        .n_surf_base(issue$n_surf_base),
-        .n_surf_size(issue$n_surf_size),
-        .n_width(issue$n_width),
-        .n_height(issue$n_height),
-        .n_depth(issue$n_depth),
-        .n_width_one(issue$n_width_one),
-        .n_height_one(issue$n_height_one),
-        .n_depth_one(issue$n_depth_one),
-        .n_surf_array(issue$n_surf_array),
-        .n_lane_rows(issue$n_lane_rows),
-        .n_surf_levels(issue$n_surf_levels),
-        .n_surf_u16(issue$n_surf_u16),
-        .n_slm_size(issue$n_slm_size),
-        .n_walk_rows(issue$n_walk_rows),
-        .n_walk_slices(issue$n_walk_slices),
-        .n_walk_sizes_constant(issue$n_walk_sizes_constant),
-        .n_walk_a(issue$n_walk_a),
-        .n_walk_b(issue$n_walk_b),
-        .cap_valid(issue$cap_valid),
+        .n$valid(issue$n$valid),
+        .n$buf(issue$n$buf),
+        .n$lane(issue$n$lane),
+        .n$last_lane(issue$n$last_lane),
+        .n$marker(issue$n$marker),
+        .n$illegal(issue$n$illegal),
+        .n$elem_size(issue$n$elem_size),
+        .n$last_elem(issue$n$last_elem),
+        .n$space_slm(issue$n$space_slm),
+        .n$addr_offset32(issue$n$addr_offset32),
+        .n$addr_buffer(issue$n$addr_buffer),
+        .n$kind_typed(issue$n$kind_typed),
+        .n$write_only(issue$n$write_only),
+        .n$swap_src(issue$n$swap_src),
+        .n$v_present(issue$n$v_present),
+        .n$r_present(issue$n$r_present),
+        .n$lod_present(issue$n$lod_present),
+        .n$alu_op(issue$n$alu_op),
+        .n$alu_ty(issue$n$alu_ty),
+        .n$alu_ftz(issue$n$alu_ftz),
+        .n$surf_kind(issue$n$surf_kind),
+        .n$surf_base(issue$n$surf_base),
+        .n$surf_size(issue$n$surf_size),
+        .n$width(issue$n$width),
+        .n$height(issue$n$height),
+        .n$depth(issue$n$depth),
+        .n$width_one(issue$n$width_one),
+        .n$height_one(issue$n$height_one),
+        .n$depth_one(issue$n$depth_one),
+        .n$surf_array(issue$n$surf_array),
+        .n$lane_rows(issue$n$lane_rows),
+        .n$surf_levels(issue$n$surf_levels),
+        .n$surf_u16(issue$n$surf_u16),
+        .n$slm_size(issue$n$slm_size),
+        .n$walk_rows(issue$n$walk_rows),
+        .n$walk_slices(issue$n$walk_slices),
+        .n$walk_sizes_constant(issue$n$walk_sizes_constant),
+        .n$walk_a(issue$n$walk_a),
+        .n$walk_b(issue$n$walk_b),
+        .n$cap_valid(issue$n$cap_valid),
+        .n$enter(issue$n$enter),
         .pbuf_addr$0(issue$pbuf_addr$0),
         .pbuf_addr$1(issue$pbuf_addr$1),
         .pbuf_src0$0(issue$pbuf_src0$0),
@@ -841,7 +842,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .pbuf_coord$0(issue$pbuf_coord$0),
         .pbuf_coord$1(issue$pbuf_coord$1),
         .pay_coord(issue$pay_coord),
-        .n_enter(issue$n_enter),
         .issue_push(issue$issue_push),
         .walk_push(issue$walk_push),
         .kind_typed(issue$kind_typed),
@@ -1376,7 +1376,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         if (issue_state$q == IssueState$FirstLane) begin
             sel_last = sel_marker | front$d_lanes_few_q;
         end
-        sel_take = sel_valid & (~front$n_valid_q | issue$n_enter);
+        sel_take = sel_valid & (~front$n$valid | issue$n$enter);
         d_free = (~front$d_valid_q | (sel_take & sel_last)) & ~reset_q$q;
         req_ready = (~front$r_valid_q | d_free) & ~reset_q$q;
         pay_valid = sel_take & ~sel_marker;
@@ -1598,7 +1598,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) front$sel_lane = lane_select$lane;
     always @(*) front$sel_last = sel_last;
     always @(*) front$sel_marker = sel_marker;
-    always @(*) front$n_enter = issue$n_enter;
     always @(*) pay_lane = lane_select$lane;
     always @(*) pay_slot = front$d_slot_q;
     always @(*) issue$clock = clock;
@@ -1607,46 +1606,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) issue$t_walk = address$t_walk_q;
     always @(*) issue$l_walk = address$l_walk_q;
     always @(*) issue$l_index = address$l_index;
-    always @(*) issue$n_valid = front$n_valid_q;
-    always @(*) issue$n_buf = front$n_buf_q;
-    always @(*) issue$n_lane = front$n_lane_q;
-    always @(*) issue$n_last_lane = front$n_last_lane_q;
-    always @(*) issue$n_marker = front$n_marker_q;
-    always @(*) issue$n_illegal = front$n_illegal_q;
-    always @(*) issue$n_elem_size = front$n_elem_size_q;
-    always @(*) issue$n_last_elem = front$n_last_elem_q;
-    always @(*) issue$n_space_slm = front$n_space_slm_q;
-    always @(*) issue$n_addr_offset32 = front$n_addr_offset32_q;
-    always @(*) issue$n_addr_buffer = front$n_addr_buffer_q;
-    always @(*) issue$n_kind_typed = front$n_kind_typed_q;
-    always @(*) issue$n_write_only = front$n_write_only_q;
-    always @(*) issue$n_swap_src = front$n_swap_src_q;
-    always @(*) issue$n_v_present = front$n_v_present_q;
-    always @(*) issue$n_r_present = front$n_r_present_q;
-    always @(*) issue$n_lod_present = front$n_lod_present_q;
-    always @(*) issue$n_alu_op = front$n_alu_op_q;
-    always @(*) issue$n_alu_ty = front$n_alu_ty_q;
-    always @(*) issue$n_alu_ftz = front$n_alu_ftz_q;
-    always @(*) issue$n_surf_kind = front$n_surf_kind_q;
-    always @(*) issue$n_surf_base = front$n_surf_base_q;
-    always @(*) issue$n_surf_size = front$n_surf_size_q;
-    always @(*) issue$n_width = front$n_width_q;
-    always @(*) issue$n_height = front$n_height_q;
-    always @(*) issue$n_depth = front$n_depth_q;
-    always @(*) issue$n_width_one = front$n_width_one_q;
-    always @(*) issue$n_height_one = front$n_height_one_q;
-    always @(*) issue$n_depth_one = front$n_depth_one_q;
-    always @(*) issue$n_surf_array = front$n_surf_array_q;
-    always @(*) issue$n_lane_rows = front$n_lane_rows_q;
-    always @(*) issue$n_surf_levels = front$n_surf_levels_q;
-    always @(*) issue$n_surf_u16 = front$n_surf_u16_q;
-    always @(*) issue$n_slm_size = front$n_slm_size_q;
-    always @(*) issue$n_walk_rows = front$n_walk_rows;
-    always @(*) issue$n_walk_slices = front$n_walk_slices;
-    always @(*) issue$n_walk_sizes_constant = front$n_walk_sizes_constant;
-    always @(*) issue$n_walk_a = front$n_walk_a;
-    always @(*) issue$n_walk_b = front$n_walk_b;
-    always @(*) issue$cap_valid = front$cap_valid_q;
     always @(*) issue$pbuf_addr$0 = front$pbuf_addr_q$0;
     always @(*) issue$pbuf_src0$0 = front$pbuf_src0_q$0;
     always @(*) issue$pbuf_src1$0 = front$pbuf_src1_q$0;
@@ -1736,6 +1695,47 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) inflight$x_line = execute$x_line_q;
     always @(*) inflight$x_space = execute$x_space_q;
     
+    always @(*) issue$n$valid = front$n$valid;
+    always @(*) issue$n$buf = front$n$buf;
+    always @(*) issue$n$lane = front$n$lane;
+    always @(*) issue$n$last_lane = front$n$last_lane;
+    always @(*) issue$n$marker = front$n$marker;
+    always @(*) issue$n$illegal = front$n$illegal;
+    always @(*) issue$n$elem_size = front$n$elem_size;
+    always @(*) issue$n$last_elem = front$n$last_elem;
+    always @(*) issue$n$space_slm = front$n$space_slm;
+    always @(*) issue$n$addr_offset32 = front$n$addr_offset32;
+    always @(*) issue$n$addr_buffer = front$n$addr_buffer;
+    always @(*) issue$n$kind_typed = front$n$kind_typed;
+    always @(*) issue$n$write_only = front$n$write_only;
+    always @(*) issue$n$swap_src = front$n$swap_src;
+    always @(*) issue$n$v_present = front$n$v_present;
+    always @(*) issue$n$r_present = front$n$r_present;
+    always @(*) issue$n$lod_present = front$n$lod_present;
+    always @(*) issue$n$alu_op = front$n$alu_op;
+    always @(*) issue$n$alu_ty = front$n$alu_ty;
+    always @(*) issue$n$alu_ftz = front$n$alu_ftz;
+    always @(*) issue$n$surf_kind = front$n$surf_kind;
+    always @(*) issue$n$surf_base = front$n$surf_base;
+    always @(*) issue$n$surf_size = front$n$surf_size;
+    always @(*) issue$n$width = front$n$width;
+    always @(*) issue$n$height = front$n$height;
+    always @(*) issue$n$depth = front$n$depth;
+    always @(*) issue$n$width_one = front$n$width_one;
+    always @(*) issue$n$height_one = front$n$height_one;
+    always @(*) issue$n$depth_one = front$n$depth_one;
+    always @(*) issue$n$surf_array = front$n$surf_array;
+    always @(*) issue$n$lane_rows = front$n$lane_rows;
+    always @(*) issue$n$surf_levels = front$n$surf_levels;
+    always @(*) issue$n$surf_u16 = front$n$surf_u16;
+    always @(*) issue$n$slm_size = front$n$slm_size;
+    always @(*) issue$n$walk_rows = front$n$walk_rows;
+    always @(*) issue$n$walk_slices = front$n$walk_slices;
+    always @(*) issue$n$walk_sizes_constant = front$n$walk_sizes_constant;
+    always @(*) issue$n$walk_a = front$n$walk_a;
+    always @(*) issue$n$walk_b = front$n$walk_b;
+    always @(*) issue$n$cap_valid = front$n$cap_valid;
+    always @(*) front$n$enter = issue$n$enter;
 endmodule // atomic_unit_l8_w32_int
 
 
@@ -14255,7 +14255,7 @@ module atomic_unit_l8_w32_int$first_lanes_two(mask,few);
 endmodule // atomic_unit_l8_w32_int$first_lanes_two
 
 
-module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,req_ready,d_free,sel_take,sel_lane,sel_last,sel_marker,n_enter,pay_addr,pay_src0,pay_src1,pay_coord,r_valid_q,d_valid_q,d_lanes_q,d_illegal_q,d_no_lanes_q,d_lanes_few_q,d_slot_q,n_valid_q,n_buf_q,n_lane_q,n_last_lane_q,n_marker_q,n_illegal_q,n_elem_size_q,n_last_elem_q,n_space_slm_q,n_addr_offset32_q,n_addr_buffer_q,n_kind_typed_q,n_write_only_q,n_swap_src_q,n_v_present_q,n_r_present_q,n_lod_present_q,n_alu_op_q,n_alu_ty_q,n_alu_ftz_q,n_surf_kind_q,n_surf_base_q,n_surf_size_q,n_width_q,n_height_q,n_depth_q,n_width_one_q,n_height_one_q,n_depth_one_q,n_surf_array_q,n_lane_rows_q,n_surf_levels_q,n_surf_u16_q,n_slm_size_q,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid_q,pbuf_addr_q$0,pbuf_addr_q$1,pbuf_src0_q$0,pbuf_src0_q$1,pbuf_src1_q$0,pbuf_src1_q$1,pbuf_coord_q$0,pbuf_coord_q$1);
+module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,req_ready,d_free,sel_take,sel_lane,sel_last,sel_marker,pay_addr,pay_src0,pay_src1,pay_coord,r_valid_q,d_valid_q,d_lanes_q,d_illegal_q,d_no_lanes_q,d_lanes_few_q,d_slot_q,n$valid,n$buf,n$lane,n$last_lane,n$marker,n$illegal,n$elem_size,n$last_elem,n$space_slm,n$addr_offset32,n$addr_buffer,n$kind_typed,n$write_only,n$swap_src,n$v_present,n$r_present,n$lod_present,n$alu_op,n$alu_ty,n$alu_ftz,n$surf_kind,n$surf_base,n$surf_size,n$width,n$height,n$depth,n$width_one,n$height_one,n$depth_one,n$surf_array,n$lane_rows,n$surf_levels,n$surf_u16,n$slm_size,n$walk_rows,n$walk_slices,n$walk_sizes_constant,n$walk_a,n$walk_b,n$cap_valid,n$enter,pbuf_addr_q$0,pbuf_addr_q$1,pbuf_src0_q$0,pbuf_src0_q$1,pbuf_src1_q$0,pbuf_src1_q$1,pbuf_coord_q$0,pbuf_coord_q$1);
     
     // Module arguments
     input wire  clock;
@@ -14280,7 +14280,6 @@ module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req
     input wire  [4:0] sel_lane;
     input wire  sel_last;
     input wire  sel_marker;
-    input wire  n_enter;
     input wire  [63:0] pay_addr;
     input wire  [127:0] pay_src0;
     input wire  [127:0] pay_src1;
@@ -14292,46 +14291,47 @@ module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req
     output reg  d_no_lanes_q;
     output reg  d_lanes_few_q;
     output reg  d_slot_q;
-    output reg  n_valid_q;
-    output reg  n_buf_q;
-    output reg  [4:0] n_lane_q;
-    output reg  n_last_lane_q;
-    output reg  n_marker_q;
-    output reg  n_illegal_q;
-    output reg  [2:0] n_elem_size_q;
-    output reg  [2:0] n_last_elem_q;
-    output reg  n_space_slm_q;
-    output reg  n_addr_offset32_q;
-    output reg  n_addr_buffer_q;
-    output reg  n_kind_typed_q;
-    output reg  n_write_only_q;
-    output reg  n_swap_src_q;
-    output reg  n_v_present_q;
-    output reg  n_r_present_q;
-    output reg  n_lod_present_q;
-    output reg  [4:0] n_alu_op_q;
-    output reg  [3:0] n_alu_ty_q;
-    output reg  n_alu_ftz_q;
-    output reg  [2:0] n_surf_kind_q;
-    output reg  [63:0] n_surf_base_q;
-    output reg  [63:0] n_surf_size_q;
-    output reg  [31:0] n_width_q;
-    output reg  [31:0] n_height_q;
-    output reg  [31:0] n_depth_q;
-    output reg  n_width_one_q;
-    output reg  n_height_one_q;
-    output reg  n_depth_one_q;
-    output reg  [31:0] n_surf_array_q;
-    output reg  [31:0] n_lane_rows_q;
-    output reg  [31:0] n_surf_levels_q;
-    output reg  n_surf_u16_q;
-    output reg  [31:0] n_slm_size_q;
-    output reg  [31:0] n_walk_rows;
-    output reg  [31:0] n_walk_slices;
-    output reg  n_walk_sizes_constant;
-    output reg  [31:0] n_walk_a;
-    output reg  [31:0] n_walk_b;
-    output reg  cap_valid_q;
+    output reg  n$valid;
+    output reg  n$buf;
+    output reg  [4:0] n$lane;
+    output reg  n$last_lane;
+    output reg  n$marker;
+    output reg  n$illegal;
+    output reg  [2:0] n$elem_size;
+    output reg  [2:0] n$last_elem;
+    output reg  n$space_slm;
+    output reg  n$addr_offset32;
+    output reg  n$addr_buffer;
+    output reg  n$kind_typed;
+    output reg  n$write_only;
+    output reg  n$swap_src;
+    output reg  n$v_present;
+    output reg  n$r_present;
+    output reg  n$lod_present;
+    output reg  [4:0] n$alu_op;
+    output reg  [3:0] n$alu_ty;
+    output reg  n$alu_ftz;
+    output reg  [2:0] n$surf_kind;
+    output reg  [63:0] n$surf_base;
+    output reg  [63:0] n$surf_size;
+    output reg  [31:0] n$width;
+    output reg  [31:0] n$height;
+    output reg  [31:0] n$depth;
+    output reg  n$width_one;
+    output reg  n$height_one;
+    output reg  n$depth_one;
+    output reg  [31:0] n$surf_array;
+    output reg  [31:0] n$lane_rows;
+    output reg  [31:0] n$surf_levels;
+    output reg  n$surf_u16;
+    output reg  [31:0] n$slm_size;
+    output reg  [31:0] n$walk_rows;
+    output reg  [31:0] n$walk_slices;
+    output reg  n$walk_sizes_constant;
+    output reg  [31:0] n$walk_a;
+    output reg  [31:0] n$walk_b;
+    output reg  n$cap_valid;
+    input wire  n$enter;
     output reg  [63:0] pbuf_addr_q$0;
     output reg  [63:0] pbuf_addr_q$1;
     output reg  [127:0] pbuf_src0_q$0;
@@ -15445,7 +15445,7 @@ module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req
         d_width$clear = 1'b0;
         d_height$clear = 1'b0;
         d_depth$clear = 1'b0;
-        if (n_enter) begin
+        if (n$enter) begin
             n_valid$d = 1'b0;
         end
         if (sel_take) begin
@@ -15728,46 +15728,46 @@ module atomic_unit_l8_w32_int$front(clock,reset,req_valid,req_desc,req_dmask,req
     always @(*) d_no_lanes_q = d_no_lanes$q;
     always @(*) d_lanes_few_q = d_lanes_few$q;
     always @(*) d_slot_q = d_slot$q;
-    always @(*) n_valid_q = n_valid$q;
-    always @(*) n_buf_q = n_buf$q;
-    always @(*) n_lane_q = n_lane$q;
-    always @(*) n_last_lane_q = n_last_lane$q;
-    always @(*) n_marker_q = n_marker$q;
-    always @(*) n_illegal_q = n_illegal$q;
-    always @(*) n_elem_size_q = n_elem_size$q;
-    always @(*) n_last_elem_q = n_last_elem$q;
-    always @(*) n_space_slm_q = n_space_slm$q;
-    always @(*) n_addr_offset32_q = n_addr_offset32$q;
-    always @(*) n_addr_buffer_q = n_addr_buffer$q;
-    always @(*) n_kind_typed_q = n_kind_typed$q;
-    always @(*) n_write_only_q = n_write_only$q;
-    always @(*) n_swap_src_q = n_swap_src$q;
-    always @(*) n_v_present_q = n_v_present$q;
-    always @(*) n_r_present_q = n_r_present$q;
-    always @(*) n_lod_present_q = n_lod_present$q;
-    always @(*) n_alu_op_q = n_alu_op$q;
-    always @(*) n_alu_ty_q = n_alu_ty$q;
-    always @(*) n_alu_ftz_q = n_alu_ftz$q;
-    always @(*) n_surf_kind_q = n_surf_kind$q;
-    always @(*) n_surf_base_q = n_surf_base$q;
-    always @(*) n_surf_size_q = n_surf_size$q;
-    always @(*) n_width_q = n_width$q;
-    always @(*) n_height_q = n_height$q;
-    always @(*) n_depth_q = n_depth$q;
-    always @(*) n_width_one_q = n_width_one$q;
-    always @(*) n_height_one_q = n_height_one$q;
-    always @(*) n_depth_one_q = n_depth_one$q;
-    always @(*) n_surf_array_q = n_surf_array$q;
-    always @(*) n_lane_rows_q = n_lane_rows$q;
-    always @(*) n_surf_levels_q = n_surf_levels$q;
-    always @(*) n_surf_u16_q = n_surf_u16$q;
-    always @(*) n_slm_size_q = n_slm_size$q;
-    always @(*) n_walk_rows = n_walk_ops$rows;
-    always @(*) n_walk_slices = n_walk_ops$slices;
-    always @(*) n_walk_sizes_constant = n_walk_ops$sizes_constant;
-    always @(*) n_walk_a = n_walk_ops$walk_a;
-    always @(*) n_walk_b = n_walk_ops$walk_b;
-    always @(*) cap_valid_q = cap_valid$q;
+    always @(*) n$valid = n_valid$q;
+    always @(*) n$buf = n_buf$q;
+    always @(*) n$lane = n_lane$q;
+    always @(*) n$last_lane = n_last_lane$q;
+    always @(*) n$marker = n_marker$q;
+    always @(*) n$illegal = n_illegal$q;
+    always @(*) n$elem_size = n_elem_size$q;
+    always @(*) n$last_elem = n_last_elem$q;
+    always @(*) n$space_slm = n_space_slm$q;
+    always @(*) n$addr_offset32 = n_addr_offset32$q;
+    always @(*) n$addr_buffer = n_addr_buffer$q;
+    always @(*) n$kind_typed = n_kind_typed$q;
+    always @(*) n$write_only = n_write_only$q;
+    always @(*) n$swap_src = n_swap_src$q;
+    always @(*) n$v_present = n_v_present$q;
+    always @(*) n$r_present = n_r_present$q;
+    always @(*) n$lod_present = n_lod_present$q;
+    always @(*) n$alu_op = n_alu_op$q;
+    always @(*) n$alu_ty = n_alu_ty$q;
+    always @(*) n$alu_ftz = n_alu_ftz$q;
+    always @(*) n$surf_kind = n_surf_kind$q;
+    always @(*) n$surf_base = n_surf_base$q;
+    always @(*) n$surf_size = n_surf_size$q;
+    always @(*) n$width = n_width$q;
+    always @(*) n$height = n_height$q;
+    always @(*) n$depth = n_depth$q;
+    always @(*) n$width_one = n_width_one$q;
+    always @(*) n$height_one = n_height_one$q;
+    always @(*) n$depth_one = n_depth_one$q;
+    always @(*) n$surf_array = n_surf_array$q;
+    always @(*) n$lane_rows = n_lane_rows$q;
+    always @(*) n$surf_levels = n_surf_levels$q;
+    always @(*) n$surf_u16 = n_surf_u16$q;
+    always @(*) n$slm_size = n_slm_size$q;
+    always @(*) n$walk_rows = n_walk_ops$rows;
+    always @(*) n$walk_slices = n_walk_ops$slices;
+    always @(*) n$walk_sizes_constant = n_walk_ops$sizes_constant;
+    always @(*) n$walk_a = n_walk_ops$walk_a;
+    always @(*) n$walk_b = n_walk_ops$walk_b;
+    always @(*) n$cap_valid = cap_valid$q;
     always @(*) pbuf_addr_q$0 = pbuf_addr$0$q;
     always @(*) pbuf_src0_q$0 = pbuf_src0$0$q;
     always @(*) pbuf_src1_q$0 = pbuf_src1$0$q;
@@ -26511,7 +26511,7 @@ module atomic_unit_l8_w32_int$inflight$tail_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$inflight$tail_ptr
 
 
-module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_buf,n_lane,n_last_lane,n_marker,n_illegal,n_elem_size,n_last_elem,n_space_slm,n_addr_offset32,n_addr_buffer,n_kind_typed,n_write_only,n_swap_src,n_v_present,n_r_present,n_lod_present,n_alu_op,n_alu_ty,n_alu_ftz,n_surf_kind,n_surf_base,n_surf_size,n_width,n_height,n_depth,n_width_one,n_height_one,n_depth_one,n_surf_array,n_lane_rows,n_surf_levels,n_surf_u16,n_slm_size,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,n_enter,issue_push,walk_push,kind_typed,addr,walk_first,lane_first,typed_at_lod,second_b,walk_c,issue_lod_c,surf_u16,issue_kind,checks_bounds,bounded_offset,last_start,bound_small,space,size,op,ty,ftz,src0,src1,i_lane_q,elem_index_q,result_shift,result_first,issue_lane_done,issue_last,issue_error);
+module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n$valid,n$buf,n$lane,n$last_lane,n$marker,n$illegal,n$elem_size,n$last_elem,n$space_slm,n$addr_offset32,n$addr_buffer,n$kind_typed,n$write_only,n$swap_src,n$v_present,n$r_present,n$lod_present,n$alu_op,n$alu_ty,n$alu_ftz,n$surf_kind,n$surf_base,n$surf_size,n$width,n$height,n$depth,n$width_one,n$height_one,n$depth_one,n$surf_array,n$lane_rows,n$surf_levels,n$surf_u16,n$slm_size,n$walk_rows,n$walk_slices,n$walk_sizes_constant,n$walk_a,n$walk_b,n$cap_valid,n$enter,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,issue_push,walk_push,kind_typed,addr,walk_first,lane_first,typed_at_lod,second_b,walk_c,issue_lod_c,surf_u16,issue_kind,checks_bounds,bounded_offset,last_start,bound_small,space,size,op,ty,ftz,src0,src1,i_lane_q,elem_index_q,result_shift,result_first,issue_lane_done,issue_last,issue_error);
     
     // Module arguments
     input wire  clock;
@@ -26520,46 +26520,47 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     input wire  t_walk;
     input wire  l_walk;
     input wire  [63:0] l_index;
-    input wire  n_valid;
-    input wire  n_buf;
-    input wire  [4:0] n_lane;
-    input wire  n_last_lane;
-    input wire  n_marker;
-    input wire  n_illegal;
-    input wire  [2:0] n_elem_size;
-    input wire  [2:0] n_last_elem;
-    input wire  n_space_slm;
-    input wire  n_addr_offset32;
-    input wire  n_addr_buffer;
-    input wire  n_kind_typed;
-    input wire  n_write_only;
-    input wire  n_swap_src;
-    input wire  n_v_present;
-    input wire  n_r_present;
-    input wire  n_lod_present;
-    input wire  [4:0] n_alu_op;
-    input wire  [3:0] n_alu_ty;
-    input wire  n_alu_ftz;
-    input wire  [2:0] n_surf_kind;
-    input wire  [63:0] n_surf_base;
-    input wire  [63:0] n_surf_size;
-    input wire  [31:0] n_width;
-    input wire  [31:0] n_height;
-    input wire  [31:0] n_depth;
-    input wire  n_width_one;
-    input wire  n_height_one;
-    input wire  n_depth_one;
-    input wire  [31:0] n_surf_array;
-    input wire  [31:0] n_lane_rows;
-    input wire  [31:0] n_surf_levels;
-    input wire  n_surf_u16;
-    input wire  [31:0] n_slm_size;
-    input wire  [31:0] n_walk_rows;
-    input wire  [31:0] n_walk_slices;
-    input wire  n_walk_sizes_constant;
-    input wire  [31:0] n_walk_a;
-    input wire  [31:0] n_walk_b;
-    input wire  cap_valid;
+    input wire  n$valid;
+    input wire  n$buf;
+    input wire  [4:0] n$lane;
+    input wire  n$last_lane;
+    input wire  n$marker;
+    input wire  n$illegal;
+    input wire  [2:0] n$elem_size;
+    input wire  [2:0] n$last_elem;
+    input wire  n$space_slm;
+    input wire  n$addr_offset32;
+    input wire  n$addr_buffer;
+    input wire  n$kind_typed;
+    input wire  n$write_only;
+    input wire  n$swap_src;
+    input wire  n$v_present;
+    input wire  n$r_present;
+    input wire  n$lod_present;
+    input wire  [4:0] n$alu_op;
+    input wire  [3:0] n$alu_ty;
+    input wire  n$alu_ftz;
+    input wire  [2:0] n$surf_kind;
+    input wire  [63:0] n$surf_base;
+    input wire  [63:0] n$surf_size;
+    input wire  [31:0] n$width;
+    input wire  [31:0] n$height;
+    input wire  [31:0] n$depth;
+    input wire  n$width_one;
+    input wire  n$height_one;
+    input wire  n$depth_one;
+    input wire  [31:0] n$surf_array;
+    input wire  [31:0] n$lane_rows;
+    input wire  [31:0] n$surf_levels;
+    input wire  n$surf_u16;
+    input wire  [31:0] n$slm_size;
+    input wire  [31:0] n$walk_rows;
+    input wire  [31:0] n$walk_slices;
+    input wire  n$walk_sizes_constant;
+    input wire  [31:0] n$walk_a;
+    input wire  [31:0] n$walk_b;
+    input wire  n$cap_valid;
+    output reg  n$enter;
     input wire  [63:0] pbuf_addr$0;
     input wire  [63:0] pbuf_addr$1;
     input wire  [127:0] pbuf_src0$0;
@@ -26569,7 +26570,6 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     input wire  [127:0] pbuf_coord$0;
     input wire  [127:0] pbuf_coord$1;
     input wire  [127:0] pay_coord;
-    output reg  n_enter;
     output reg  issue_push;
     output reg  walk_push;
     output reg  kind_typed;
@@ -27351,7 +27351,7 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
             issue_scaled_c = typed_step$lod_c << 32'h1;
         end
         issue_lod_c = issue_scaled_c + ctx_surf_base$q;
-        n_enter = (n_valid & (~i_valid$q | issue_done)) & ~reset;
+        n$enter = (n$valid & (~i_valid$q | issue_done)) & ~reset;
         checks_bounds = addr_gen$checks_bounds & ~issue_marker;
         last_start = addr_gen$bound - elem_bytes;
         bound_small = addr_gen$bound < elem_bytes;
@@ -27361,43 +27361,43 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
-        if (n_enter) begin
+        if (n$enter) begin
             i_valid$d = 1'b1;
-            i_buf$d = n_buf;
-            i_lane$d = n_lane;
-            i_last_lane$d = n_last_lane;
-            i_marker$d = n_marker;
-            i_illegal$d = n_illegal;
-            ctx_elem_size$d = n_elem_size;
-            ctx_last_elem$d = n_last_elem;
-            ctx_space_slm$d = n_space_slm;
-            ctx_addr_offset32$d = n_addr_offset32;
-            ctx_addr_buffer$d = n_addr_buffer;
-            ctx_kind_typed$d = n_kind_typed;
-            ctx_write_only$d = n_write_only;
-            ctx_swap_src$d = n_swap_src;
-            ctx_v_present$d = n_v_present;
-            ctx_r_present$d = n_r_present;
-            ctx_alu_op$d = n_alu_op;
-            ctx_alu_ty$d = n_alu_ty;
-            ctx_alu_ftz$d = n_alu_ftz;
-            ctx_surf_kind$d = n_surf_kind;
-            ctx_surf_base$d = n_surf_base;
-            ctx_surf_size$d = n_surf_size;
-            typed_width$d = n_width;
-            typed_height$d = n_height;
-            typed_lane_rows$d = n_walk_rows;
-            typed_slices$d = n_walk_slices;
-            typed_sizes_constant$d = n_walk_sizes_constant;
-            typed_depth$d = n_depth;
-            typed_width_one$d = n_width_one;
-            typed_height_one$d = n_height_one;
-            typed_depth_one$d = n_depth_one;
-            typed_walk_a$d = n_walk_a;
-            typed_walk_b$d = n_walk_b;
-            ctx_surf_array$d = n_surf_array;
-            ctx_surf_u16$d = n_surf_u16;
-            ctx_slm_size$d = n_slm_size;
+            i_buf$d = n$buf;
+            i_lane$d = n$lane;
+            i_last_lane$d = n$last_lane;
+            i_marker$d = n$marker;
+            i_illegal$d = n$illegal;
+            ctx_elem_size$d = n$elem_size;
+            ctx_last_elem$d = n$last_elem;
+            ctx_space_slm$d = n$space_slm;
+            ctx_addr_offset32$d = n$addr_offset32;
+            ctx_addr_buffer$d = n$addr_buffer;
+            ctx_kind_typed$d = n$kind_typed;
+            ctx_write_only$d = n$write_only;
+            ctx_swap_src$d = n$swap_src;
+            ctx_v_present$d = n$v_present;
+            ctx_r_present$d = n$r_present;
+            ctx_alu_op$d = n$alu_op;
+            ctx_alu_ty$d = n$alu_ty;
+            ctx_alu_ftz$d = n$alu_ftz;
+            ctx_surf_kind$d = n$surf_kind;
+            ctx_surf_base$d = n$surf_base;
+            ctx_surf_size$d = n$surf_size;
+            typed_width$d = n$width;
+            typed_height$d = n$height;
+            typed_lane_rows$d = n$walk_rows;
+            typed_slices$d = n$walk_slices;
+            typed_sizes_constant$d = n$walk_sizes_constant;
+            typed_depth$d = n$depth;
+            typed_width_one$d = n$width_one;
+            typed_height_one$d = n$height_one;
+            typed_depth_one$d = n$depth_one;
+            typed_walk_a$d = n$walk_a;
+            typed_walk_b$d = n$walk_b;
+            ctx_surf_array$d = n$surf_array;
+            ctx_surf_u16$d = n$surf_u16;
+            ctx_slm_size$d = n$slm_size;
         end
         if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
@@ -27578,16 +27578,16 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     always @(*) i_lane_q = i_lane$q;
     always @(*) elem_index_q = elem_index$q;
     always @(*) typed_lane_coord$clock = clock;
-    always @(*) typed_lane_coord$load = n_enter;
-    always @(*) typed_lane_coord$r_present = n_r_present;
-    always @(*) typed_lane_coord$lod_present = n_lod_present;
-    always @(*) typed_lane_coord$from_port = cap_valid;
-    always @(*) typed_lane_coord$from_buf1 = n_buf;
+    always @(*) typed_lane_coord$load = n$enter;
+    always @(*) typed_lane_coord$r_present = n$r_present;
+    always @(*) typed_lane_coord$lod_present = n$lod_present;
+    always @(*) typed_lane_coord$from_port = n$cap_valid;
+    always @(*) typed_lane_coord$from_buf1 = n$buf;
     always @(*) typed_lane_coord$port_coord = pay_coord;
     always @(*) typed_lane_coord$buf0_coord = pbuf_coord$0;
     always @(*) typed_lane_coord$buf1_coord = pbuf_coord$1;
-    always @(*) typed_lane_coord$levels = n_surf_levels;
-    always @(*) typed_lane_coord$entry_rows = n_lane_rows;
+    always @(*) typed_lane_coord$levels = n$surf_levels;
+    always @(*) typed_lane_coord$entry_rows = n$lane_rows;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = t_walk;
     always @(*) typed_lane_coord$walk_push = walk_push;
