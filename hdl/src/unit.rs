@@ -54,9 +54,12 @@
 //! VCD instead of 16 named fields) and emits its slices with 64-bit indices
 //! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH). A
 //! payload one block hands to another is a pair of `LogicInterface` bundles
-//! declared once (unit/payloads.rs) and joined here in one line: the
-//! next-lane stage N, `front.n` into `issue.n` (`NextLaneOut`). Every field
-//! stays a net of its own (`front$n$lane`, `issue$n$lane`).
+//! declared once and joined here in one line: the next-lane stage N,
+//! `front.n` into `issue.n` (`NextLaneOut`, unit/payloads.rs); the head
+//! entry, `head_select.entry` into `execute.head` (`HeadEntryOut`,
+//! head_select.rs); the write stage W, `execute.w` into `ports.w`
+//! (`WriteStageOut`, unit/payloads.rs). Every field stays a net of its own
+//! (`front$n$lane`, `issue$n$lane`).
 //!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
@@ -102,7 +105,7 @@ use rust_hdl::prelude::*;
 
 use crate::alu::AtomicAlu;
 use crate::at_most_two::AtMostTwo;
-use crate::head_select::{HeadSelect, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
+use crate::head_select::{HeadEntryOut, HeadSelect, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::lane_select::LaneSelect;
 use crate::state_reg::StateReg;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SURF_KIND_BITS, WORD_BITS};
@@ -122,7 +125,7 @@ use execute::ExecutePipe;
 use inflight::InflightTable;
 use issue::IssueStage;
 use memory_ports::MemoryPorts;
-use payloads::NextLaneOut;
+use payloads::{NextLaneOut, WriteStageOut};
 use atomport_isa::UnitConfig;
 
 
@@ -439,9 +442,9 @@ impl Logic for AtomicUnit {
             }
         }
 
-        self.write_align.value.next = self.execute.w_new_q.val();
+        self.write_align.value.next = self.execute.w.new.val();
         self.write_align.bit_offset.next = self.execute.w_bit_offset_q.val();
-        self.write_align.byte_enables.next = self.execute.w_byte_enables_q.val();
+        self.write_align.byte_enables.next = self.execute.w.byte_enables.val();
 
         self.head_select.head.next = self.inflight.head_ptr_q.val();
         self.head_select.head_bit_offset.next = self.inflight.hq_bit_offset_q.val();
@@ -472,7 +475,7 @@ impl Logic for AtomicUnit {
         self.head_select.head_pushed.next = self.inflight.hq_pushed_q.val();
         self.head_select.push_data.next = self.inflight.push_data_q.val();
         self.head_select.push_bytes.next = self.inflight.push_bytes_q.val();
-        self.head_select.late_writes.next = self.execute.w_writes_q.val();
+        self.head_select.late_writes.next = self.execute.w.writes.val();
         self.head_select.late_overlaps.next = self.inflight.hz_late_overlaps_q.val();
         self.head_select.late_data.next = self.write_align.data.val();
         self.head_select.late_mask.next = self.write_align.mask.val();
@@ -513,7 +516,7 @@ impl Logic for AtomicUnit {
         // and the pick, on the loop and on the float pipeline's first stage)
         self.alu.old_value.next = self.execute.x_old_q.val();
         if self.execute.x_from_w_q.val() {
-            self.alu.old_value.next = self.execute.w_new_q.val();
+            self.alu.old_value.next = self.execute.w.new.val();
         }
         if self.execute.x_from_x2_q.val() & !self.execute.x2_new_cond_q.val() {
             self.alu.old_value.next = self.execute.x2_new_false_q.val();
@@ -537,23 +540,8 @@ impl Logic for AtomicUnit {
         self.ports.a_line.next = self.address.a_line_q.val();
         self.ports.a_space.next = self.address.a_space_q.val();
         self.ports.a_byte_enables.next = self.address.a_byte_enables_q.val();
-        self.ports.w_valid.next = self.execute.w_valid_q.val();
-        self.ports.w_kind.next = self.execute.w_kind_q.val();
-        self.ports.w_writes.next = self.execute.w_writes_q.val();
-        self.ports.w_line.next = self.execute.w_line_q.val();
-        self.ports.w_space.next = self.execute.w_space_q.val();
-        self.ports.w_byte_enables.next = self.execute.w_byte_enables_q.val();
+        WriteStageOut::join(&mut self.execute.w, &mut self.ports.w);
         self.ports.w_data.next = self.write_align.data.val();
-        self.ports.w_new.next = self.execute.w_new_q.val();
-        self.ports.w_ret.next = self.execute.w_ret_q.val();
-        self.ports.w_old.next = self.execute.w_old_q.val();
-        self.ports.w_lane.next = self.execute.w_lane_q.val();
-        self.ports.w_elem.next = self.execute.w_elem_q.val();
-        self.ports.w_result_shift.next = self.execute.w_result_shift_q.val();
-        self.ports.w_result_first.next = self.execute.w_result_first_q.val();
-        self.ports.w_result_last.next = self.execute.w_result_last_q.val();
-        self.ports.w_msg_last.next = self.execute.w_msg_last_q.val();
-        self.ports.w_error.next = self.execute.w_error_q.val();
         self.mem_rd_valid.next = self.ports.mem_rd_valid.val();
         self.mem_rd_addr.next = self.ports.mem_rd_addr.val();
         self.mem_rd_space.next = self.ports.mem_rd_space.val();
@@ -578,7 +566,7 @@ impl Logic for AtomicUnit {
         // The head leaves the table when its read data is back (or it has no
         // read) and the execute stage is free; it waits only when the
         // operation ahead of it writes part of its bytes (HeadSelect `hazard`).
-        self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
+        self.head_is_rmw.next = self.head_select.entry.kind.val() == self.kind_read_modify_write.val();
         self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
             & !(self.head_is_rmw.val() & self.head_select.hazard.val());
         self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
@@ -589,24 +577,12 @@ impl Logic for AtomicUnit {
         self.execute.advance.next = self.x_free.val();
         self.execute.enter.next = self.head_enters.val();
         self.execute.head_rmw.next = self.head_is_rmw.val();
-        self.execute.head_kind.next = self.head_select.kind.val();
-        self.execute.head_line.next = self.head_select.line.val();
-        self.execute.head_space.next = self.head_select.space.val();
-        self.execute.head_bit_offset.next = self.head_select.bit_offset.val();
-        self.execute.head_byte_enables.next = self.head_select.byte_enables.val();
-        self.execute.head_old.next = self.head_select.old_value.val();
+        HeadEntryOut::join(&mut self.head_select.entry, &mut self.execute.head);
         self.execute.bypass[0].next = self.head_select.bypass[0].val();
         self.execute.bypass[1].next = self.head_select.bypass[1].val();
         self.execute.bypass[2].next = self.head_select.bypass[2].val();
         self.execute.bypass[3].next = self.head_select.bypass[3].val();
         self.execute.head_src0.next = self.inflight.head_src0.val() & self.data_built.val();
-        self.execute.head_lane.next = self.head_select.lane.val();
-        self.execute.head_elem.next = self.head_select.elem.val();
-        self.execute.head_result_shift.next = self.head_select.result_shift.val();
-        self.execute.head_result_first.next = self.head_select.result_first.val();
-        self.execute.head_result_last.next = self.head_select.result_last.val();
-        self.execute.head_msg_last.next = self.head_select.msg_last.val();
-        self.execute.head_error.next = self.head_select.error.val();
         self.execute.alu_float_op.next = self.alu.float_op.val();
         self.execute.alu_new_true.next = self.alu.new_true.val();
         self.execute.alu_new_false.next = self.alu.new_false.val();
@@ -799,9 +775,9 @@ impl Logic for AtomicUnit {
         self.inflight.a_src0.next = self.address.a_src0_q.val();
         self.inflight.a_src1.next = self.address.a_src1_q.val();
         self.inflight.a_ty.next = self.address.a_ty_q.val();
-        self.inflight.w_byte_enables.next = self.execute.w_byte_enables_q.val();
-        self.inflight.w_line.next = self.execute.w_line_q.val();
-        self.inflight.w_space.next = self.execute.w_space_q.val();
+        self.inflight.w_byte_enables.next = self.execute.w.byte_enables.val();
+        self.inflight.w_line.next = self.execute.w.line.val();
+        self.inflight.w_space.next = self.execute.w.space.val();
         self.inflight.x2_byte_enables.next = self.execute.x2_byte_enables_q.val();
         self.inflight.x2_line.next = self.execute.x2_line_q.val();
         self.inflight.x2_space.next = self.execute.x2_space_q.val();

@@ -1,5 +1,6 @@
 //! The stage payloads handed from one block of the unit to the next, each
-//! declared once as a pair of `LogicInterface` bundles: the sending block
+//! declared once as a pair of `LogicInterface` bundles (the head entry's,
+//! `HeadEntryOut`, is in head_select.rs with its block): the sending block
 //! has the `...Out` side (the payload `Out`, the answer `In`), the receiving
 //! block its mirror `...In`, and the unit joins them in one line
 //! (`NextLaneOut::join(&mut self.front.n, &mut self.issue.n)`). rust-hdl
@@ -10,7 +11,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::widths::{ELEM_BITS, LANE_BITS, SIZE_BITS, SURF_KIND_BITS};
+use crate::head_select::ENTRY_KIND_BITS;
+use crate::widths::{ADDR_BITS, ELEM_BITS, LANE_BITS, LINE_BITS, LINE_BYTES, SIZE_BITS, SURF_KIND_BITS};
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 
 /// The next-lane stage N as `FrontStages` hands it to `IssueStage`: the
@@ -115,4 +117,54 @@ pub struct NextLaneIn {
     pub walk_b: Signal<In, Bits<32>>,
     pub cap_valid: Signal<In, Bit>,
     pub enter: Signal<Out, Bit>,
+}
+
+/// The write stage W as `ExecutePipe` hands it to `MemoryPorts`: the
+/// operation leaving the execute pipeline, its write and its result (W's
+/// registers). The write's data, aligned in its line, comes from
+/// `WriteAlign` beside it (`w_data`).
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "WriteStageIn"]
+pub struct WriteStageOut {
+    /// an operation is in W
+    pub valid: Signal<Out, Bit>,
+    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
+    /// it writes memory (read-modify-write or scatter block)
+    pub writes: Signal<Out, Bit>,
+    pub line: Signal<Out, Bits<ADDR_BITS>>,
+    pub space: Signal<Out, Bit>,
+    pub byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    /// its new value, returned value, old value (in the element's low bits)
+    pub new: Signal<Out, Bits<LINE_BITS>>,
+    pub ret: Signal<Out, Bits<LINE_BITS>>,
+    pub old: Signal<Out, Bits<LINE_BITS>>,
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<Out, Bits<7>>,
+    pub result_first: Signal<Out, Bit>,
+    pub result_last: Signal<Out, Bit>,
+    pub msg_last: Signal<Out, Bit>,
+    pub error: Signal<Out, Bit>,
+}
+
+/// [`WriteStageOut`] as `MemoryPorts` takes it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "WriteStageOut"]
+pub struct WriteStageIn {
+    pub valid: Signal<In, Bit>,
+    pub kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
+    pub writes: Signal<In, Bit>,
+    pub line: Signal<In, Bits<ADDR_BITS>>,
+    pub space: Signal<In, Bit>,
+    pub byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub new: Signal<In, Bits<LINE_BITS>>,
+    pub ret: Signal<In, Bits<LINE_BITS>>,
+    pub old: Signal<In, Bits<LINE_BITS>>,
+    pub lane: Signal<In, Bits<LANE_BITS>>,
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<In, Bits<7>>,
+    pub result_first: Signal<In, Bit>,
+    pub result_last: Signal<In, Bit>,
+    pub msg_last: Signal<In, Bit>,
+    pub error: Signal<In, Bit>,
 }

@@ -379,19 +379,20 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ahead_ready$2;
     reg  head_select$ahead_ready$3;
     wire  head_select$valid;
-    wire  [1:0] head_select$kind;
     wire  head_select$returned;
-    wire  [63:0] head_select$line;
-    wire  head_select$space;
-    wire  [6:0] head_select$bit_offset;
-    wire  [15:0] head_select$byte_enables;
-    wire  [4:0] head_select$lane;
-    wire  [2:0] head_select$elem;
-    wire  [6:0] head_select$result_shift;
-    wire  head_select$result_first;
-    wire  head_select$result_last;
-    wire  head_select$msg_last;
-    wire  head_select$error;
+    wire  [1:0] head_select$entry$kind;
+    wire  [63:0] head_select$entry$line;
+    wire  head_select$entry$space;
+    wire  [6:0] head_select$entry$bit_offset;
+    wire  [15:0] head_select$entry$byte_enables;
+    wire  [127:0] head_select$entry$old;
+    wire  [4:0] head_select$entry$lane;
+    wire  [2:0] head_select$entry$elem;
+    wire  [6:0] head_select$entry$result_shift;
+    wire  head_select$entry$result_first;
+    wire  head_select$entry$result_last;
+    wire  head_select$entry$msg_last;
+    wire  head_select$entry$error;
     wire  head_select$bypass$0;
     wire  head_select$bypass$1;
     wire  head_select$bypass$2;
@@ -400,7 +401,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
     wire  head_select$alu_ftz;
-    wire  [127:0] head_select$old_value;
     reg  [127:0] write_align$value;
     reg  [6:0] write_align$bit_offset;
     reg  [15:0] write_align$byte_enables;
@@ -428,23 +428,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [63:0] ports$a_line;
     reg  ports$a_space;
     reg  [15:0] ports$a_byte_enables;
-    reg  ports$w_valid;
-    reg  [1:0] ports$w_kind;
-    reg  ports$w_writes;
-    reg  [63:0] ports$w_line;
-    reg  ports$w_space;
-    reg  [15:0] ports$w_byte_enables;
+    reg  ports$w$valid;
+    reg  [1:0] ports$w$kind;
+    reg  ports$w$writes;
+    reg  [63:0] ports$w$line;
+    reg  ports$w$space;
+    reg  [15:0] ports$w$byte_enables;
+    reg  [127:0] ports$w$new;
+    reg  [127:0] ports$w$ret;
+    reg  [127:0] ports$w$old;
+    reg  [4:0] ports$w$lane;
+    reg  [2:0] ports$w$elem;
+    reg  [6:0] ports$w$result_shift;
+    reg  ports$w$result_first;
+    reg  ports$w$result_last;
+    reg  ports$w$msg_last;
+    reg  ports$w$error;
     reg  [127:0] ports$w_data;
-    reg  [127:0] ports$w_new;
-    reg  [127:0] ports$w_ret;
-    reg  [127:0] ports$w_old;
-    reg  [4:0] ports$w_lane;
-    reg  [2:0] ports$w_elem;
-    reg  [6:0] ports$w_result_shift;
-    reg  ports$w_result_first;
-    reg  ports$w_result_last;
-    reg  ports$w_msg_last;
-    reg  ports$w_error;
     wire  ports$read_full;
     wire  ports$write_full;
     wire  ports$mem_rd_valid;
@@ -601,25 +601,25 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  execute$reset;
     reg  execute$advance;
     reg  execute$enter;
+    reg  [1:0] execute$head$kind;
+    reg  [63:0] execute$head$line;
+    reg  execute$head$space;
+    reg  [6:0] execute$head$bit_offset;
+    reg  [15:0] execute$head$byte_enables;
+    reg  [127:0] execute$head$old;
+    reg  [4:0] execute$head$lane;
+    reg  [2:0] execute$head$elem;
+    reg  [6:0] execute$head$result_shift;
+    reg  execute$head$result_first;
+    reg  execute$head$result_last;
+    reg  execute$head$msg_last;
+    reg  execute$head$error;
     reg  execute$head_rmw;
-    reg  [1:0] execute$head_kind;
-    reg  [63:0] execute$head_line;
-    reg  execute$head_space;
-    reg  [6:0] execute$head_bit_offset;
-    reg  [15:0] execute$head_byte_enables;
-    reg  [127:0] execute$head_old;
     reg  execute$bypass$0;
     reg  execute$bypass$1;
     reg  execute$bypass$2;
     reg  execute$bypass$3;
     reg  [127:0] execute$head_src0;
-    reg  [4:0] execute$head_lane;
-    reg  [2:0] execute$head_elem;
-    reg  [6:0] execute$head_result_shift;
-    reg  execute$head_result_first;
-    reg  execute$head_result_last;
-    reg  execute$head_msg_last;
-    reg  execute$head_error;
     reg  execute$alu_float_op;
     reg  [127:0] execute$alu_new_true;
     reg  [127:0] execute$alu_new_false;
@@ -651,23 +651,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  [63:0] execute$x4_line_q;
     wire  execute$x4_space_q;
     wire  [15:0] execute$x4_byte_enables_q;
-    wire  execute$w_valid_q;
-    wire  [1:0] execute$w_kind_q;
-    wire  execute$w_writes_q;
-    wire  [63:0] execute$w_line_q;
-    wire  execute$w_space_q;
+    wire  execute$w$valid;
+    wire  [1:0] execute$w$kind;
+    wire  execute$w$writes;
+    wire  [63:0] execute$w$line;
+    wire  execute$w$space;
+    wire  [15:0] execute$w$byte_enables;
+    wire  [127:0] execute$w$new;
+    wire  [127:0] execute$w$ret;
+    wire  [127:0] execute$w$old;
+    wire  [4:0] execute$w$lane;
+    wire  [2:0] execute$w$elem;
+    wire  [6:0] execute$w$result_shift;
+    wire  execute$w$result_first;
+    wire  execute$w$result_last;
+    wire  execute$w$msg_last;
+    wire  execute$w$error;
     wire  [6:0] execute$w_bit_offset_q;
-    wire  [15:0] execute$w_byte_enables_q;
-    wire  [127:0] execute$w_new_q;
-    wire  [127:0] execute$w_ret_q;
-    wire  [127:0] execute$w_old_q;
-    wire  [4:0] execute$w_lane_q;
-    wire  [2:0] execute$w_elem_q;
-    wire  [6:0] execute$w_result_shift_q;
-    wire  execute$w_result_first_q;
-    wire  execute$w_result_last_q;
-    wire  execute$w_msg_last_q;
-    wire  execute$w_error_q;
     
     // Local signals
     reg  sel_valid;
@@ -1017,19 +1017,20 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ahead_ready$2(head_select$ahead_ready$2),
         .ahead_ready$3(head_select$ahead_ready$3),
         .valid(head_select$valid),
-        .kind(head_select$kind),
         .returned(head_select$returned),
-        .line(head_select$line),
-        .space(head_select$space),
-        .bit_offset(head_select$bit_offset),
-        .byte_enables(head_select$byte_enables),
-        .lane(head_select$lane),
-        .elem(head_select$elem),
-        .result_shift(head_select$result_shift),
-        .result_first(head_select$result_first),
-        .result_last(head_select$result_last),
-        .msg_last(head_select$msg_last),
-        .error(head_select$error),
+        .entry$kind(head_select$entry$kind),
+        .entry$line(head_select$entry$line),
+        .entry$space(head_select$entry$space),
+        .entry$bit_offset(head_select$entry$bit_offset),
+        .entry$byte_enables(head_select$entry$byte_enables),
+        .entry$old(head_select$entry$old),
+        .entry$lane(head_select$entry$lane),
+        .entry$elem(head_select$entry$elem),
+        .entry$result_shift(head_select$entry$result_shift),
+        .entry$result_first(head_select$entry$result_first),
+        .entry$result_last(head_select$entry$result_last),
+        .entry$msg_last(head_select$entry$msg_last),
+        .entry$error(head_select$entry$error),
         .bypass$0(head_select$bypass$0),
         .bypass$1(head_select$bypass$1),
         .bypass$2(head_select$bypass$2),
@@ -1037,8 +1038,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
-        .alu_ftz(head_select$alu_ftz),
-        .old_value(head_select$old_value)
+        .alu_ftz(head_select$alu_ftz)
     );
     atomic_unit_l8_w32_int$write_align write_align(
         .value(write_align$value),
@@ -1072,23 +1072,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .a_line(ports$a_line),
         .a_space(ports$a_space),
         .a_byte_enables(ports$a_byte_enables),
-        .w_valid(ports$w_valid),
-        .w_kind(ports$w_kind),
-        .w_writes(ports$w_writes),
-        .w_line(ports$w_line),
-        .w_space(ports$w_space),
-        .w_byte_enables(ports$w_byte_enables),
+        .w$valid(ports$w$valid),
+        .w$kind(ports$w$kind),
+        .w$writes(ports$w$writes),
+        .w$line(ports$w$line),
+        .w$space(ports$w$space),
+        .w$byte_enables(ports$w$byte_enables),
+        .w$new(ports$w$new),
+        .w$ret(ports$w$ret),
+        .w$old(ports$w$old),
+        .w$lane(ports$w$lane),
+        .w$elem(ports$w$elem),
+        .w$result_shift(ports$w$result_shift),
+        .w$result_first(ports$w$result_first),
+        .w$result_last(ports$w$result_last),
+        .w$msg_last(ports$w$msg_last),
+        .w$error(ports$w$error),
         .w_data(ports$w_data),
-        .w_new(ports$w_new),
-        .w_ret(ports$w_ret),
-        .w_old(ports$w_old),
-        .w_lane(ports$w_lane),
-        .w_elem(ports$w_elem),
-        .w_result_shift(ports$w_result_shift),
-        .w_result_first(ports$w_result_first),
-        .w_result_last(ports$w_result_last),
-        .w_msg_last(ports$w_msg_last),
-        .w_error(ports$w_error),
         .read_full(ports$read_full),
         .write_full(ports$write_full),
         .mem_rd_valid(ports$mem_rd_valid),
@@ -1257,25 +1257,25 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .reset(execute$reset),
         .advance(execute$advance),
         .enter(execute$enter),
+        .head$kind(execute$head$kind),
+        .head$line(execute$head$line),
+        .head$space(execute$head$space),
+        .head$bit_offset(execute$head$bit_offset),
+        .head$byte_enables(execute$head$byte_enables),
+        .head$old(execute$head$old),
+        .head$lane(execute$head$lane),
+        .head$elem(execute$head$elem),
+        .head$result_shift(execute$head$result_shift),
+        .head$result_first(execute$head$result_first),
+        .head$result_last(execute$head$result_last),
+        .head$msg_last(execute$head$msg_last),
+        .head$error(execute$head$error),
         .head_rmw(execute$head_rmw),
-        .head_kind(execute$head_kind),
-        .head_line(execute$head_line),
-        .head_space(execute$head_space),
-        .head_bit_offset(execute$head_bit_offset),
-        .head_byte_enables(execute$head_byte_enables),
-        .head_old(execute$head_old),
         .bypass$0(execute$bypass$0),
         .bypass$1(execute$bypass$1),
         .bypass$2(execute$bypass$2),
         .bypass$3(execute$bypass$3),
         .head_src0(execute$head_src0),
-        .head_lane(execute$head_lane),
-        .head_elem(execute$head_elem),
-        .head_result_shift(execute$head_result_shift),
-        .head_result_first(execute$head_result_first),
-        .head_result_last(execute$head_result_last),
-        .head_msg_last(execute$head_msg_last),
-        .head_error(execute$head_error),
         .alu_float_op(execute$alu_float_op),
         .alu_new_true(execute$alu_new_true),
         .alu_new_false(execute$alu_new_false),
@@ -1307,23 +1307,23 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .x4_line_q(execute$x4_line_q),
         .x4_space_q(execute$x4_space_q),
         .x4_byte_enables_q(execute$x4_byte_enables_q),
-        .w_valid_q(execute$w_valid_q),
-        .w_kind_q(execute$w_kind_q),
-        .w_writes_q(execute$w_writes_q),
-        .w_line_q(execute$w_line_q),
-        .w_space_q(execute$w_space_q),
-        .w_bit_offset_q(execute$w_bit_offset_q),
-        .w_byte_enables_q(execute$w_byte_enables_q),
-        .w_new_q(execute$w_new_q),
-        .w_ret_q(execute$w_ret_q),
-        .w_old_q(execute$w_old_q),
-        .w_lane_q(execute$w_lane_q),
-        .w_elem_q(execute$w_elem_q),
-        .w_result_shift_q(execute$w_result_shift_q),
-        .w_result_first_q(execute$w_result_first_q),
-        .w_result_last_q(execute$w_result_last_q),
-        .w_msg_last_q(execute$w_msg_last_q),
-        .w_error_q(execute$w_error_q)
+        .w$valid(execute$w$valid),
+        .w$kind(execute$w$kind),
+        .w$writes(execute$w$writes),
+        .w$line(execute$w$line),
+        .w$space(execute$w$space),
+        .w$byte_enables(execute$w$byte_enables),
+        .w$new(execute$w$new),
+        .w$ret(execute$w$ret),
+        .w$old(execute$w$old),
+        .w$lane(execute$w$lane),
+        .w$elem(execute$w$elem),
+        .w$result_shift(execute$w$result_shift),
+        .w$result_first(execute$w$result_first),
+        .w$result_last(execute$w$result_last),
+        .w$msg_last(execute$w$msg_last),
+        .w$error(execute$w$error),
+        .w_bit_offset_q(execute$w_bit_offset_q)
     );
     
     // Update code
@@ -1350,7 +1350,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         alu$pipe_advance = ~ports$write_full;
         alu$old_value = execute$x_old_q;
         if (execute$x_from_w_q) begin
-            alu$old_value = execute$w_new_q;
+            alu$old_value = execute$w$new;
         end
         if (execute$x_from_x2_q & ~execute$x2_new_cond_q) begin
             alu$old_value = execute$x2_new_false_q;
@@ -1361,7 +1361,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         alu$src0 = inflight$head_src0 & data_built;
         alu$src1 = inflight$head_src1 & data_built;
         w_free = ~ports$write_full;
-        head_is_rmw = head_select$kind == kind_read_modify_write;
+        head_is_rmw = head_select$entry$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
         execute$head_src0 = inflight$head_src0 & data_built;
@@ -1416,9 +1416,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) reset_q$d = reset;
     always @(*) first_lanes_two$mask = front$d_lanes_q;
     always @(*) left_lanes_two$mask = lanes_left$q;
-    always @(*) write_align$value = execute$w_new_q;
+    always @(*) write_align$value = execute$w$new;
     always @(*) write_align$bit_offset = execute$w_bit_offset_q;
-    always @(*) write_align$byte_enables = execute$w_byte_enables_q;
+    always @(*) write_align$byte_enables = execute$w$byte_enables;
     always @(*) head_select$head = inflight$head_ptr_q;
     always @(*) head_select$head_bit_offset = inflight$hq_bit_offset_q;
     always @(*) head_select$head_byte_enables = inflight$hq_byte_enables_q;
@@ -1480,7 +1480,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) head_select$head_pushed = inflight$hq_pushed_q;
     always @(*) head_select$push_data = inflight$push_data_q;
     always @(*) head_select$push_bytes = inflight$push_bytes_q;
-    always @(*) head_select$late_writes = execute$w_writes_q;
+    always @(*) head_select$late_writes = execute$w$writes;
     always @(*) head_select$late_overlaps = inflight$hz_late_overlaps_q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
@@ -1506,23 +1506,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ports$a_line = address$a_line_q;
     always @(*) ports$a_space = address$a_space_q;
     always @(*) ports$a_byte_enables = address$a_byte_enables_q;
-    always @(*) ports$w_valid = execute$w_valid_q;
-    always @(*) ports$w_kind = execute$w_kind_q;
-    always @(*) ports$w_writes = execute$w_writes_q;
-    always @(*) ports$w_line = execute$w_line_q;
-    always @(*) ports$w_space = execute$w_space_q;
-    always @(*) ports$w_byte_enables = execute$w_byte_enables_q;
     always @(*) ports$w_data = write_align$data;
-    always @(*) ports$w_new = execute$w_new_q;
-    always @(*) ports$w_ret = execute$w_ret_q;
-    always @(*) ports$w_old = execute$w_old_q;
-    always @(*) ports$w_lane = execute$w_lane_q;
-    always @(*) ports$w_elem = execute$w_elem_q;
-    always @(*) ports$w_result_shift = execute$w_result_shift_q;
-    always @(*) ports$w_result_first = execute$w_result_first_q;
-    always @(*) ports$w_result_last = execute$w_result_last_q;
-    always @(*) ports$w_msg_last = execute$w_msg_last_q;
-    always @(*) ports$w_error = execute$w_error_q;
     always @(*) mem_rd_valid = ports$mem_rd_valid;
     always @(*) mem_rd_addr = ports$mem_rd_addr;
     always @(*) mem_rd_space = ports$mem_rd_space;
@@ -1547,23 +1531,10 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) execute$advance = x_free;
     always @(*) execute$enter = head_enters;
     always @(*) execute$head_rmw = head_is_rmw;
-    always @(*) execute$head_kind = head_select$kind;
-    always @(*) execute$head_line = head_select$line;
-    always @(*) execute$head_space = head_select$space;
-    always @(*) execute$head_bit_offset = head_select$bit_offset;
-    always @(*) execute$head_byte_enables = head_select$byte_enables;
-    always @(*) execute$head_old = head_select$old_value;
     always @(*) execute$bypass$0 = head_select$bypass$0;
     always @(*) execute$bypass$1 = head_select$bypass$1;
     always @(*) execute$bypass$2 = head_select$bypass$2;
     always @(*) execute$bypass$3 = head_select$bypass$3;
-    always @(*) execute$head_lane = head_select$lane;
-    always @(*) execute$head_elem = head_select$elem;
-    always @(*) execute$head_result_shift = head_select$result_shift;
-    always @(*) execute$head_result_first = head_select$result_first;
-    always @(*) execute$head_result_last = head_select$result_last;
-    always @(*) execute$head_msg_last = head_select$msg_last;
-    always @(*) execute$head_error = head_select$error;
     always @(*) execute$alu_float_op = alu$float_op;
     always @(*) execute$alu_new_true = alu$new_true;
     always @(*) execute$alu_new_false = alu$new_false;
@@ -1679,9 +1650,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) inflight$a_src0 = address$a_src0_q;
     always @(*) inflight$a_src1 = address$a_src1_q;
     always @(*) inflight$a_ty = address$a_ty_q;
-    always @(*) inflight$w_byte_enables = execute$w_byte_enables_q;
-    always @(*) inflight$w_line = execute$w_line_q;
-    always @(*) inflight$w_space = execute$w_space_q;
+    always @(*) inflight$w_byte_enables = execute$w$byte_enables;
+    always @(*) inflight$w_line = execute$w$line;
+    always @(*) inflight$w_space = execute$w$space;
     always @(*) inflight$x2_byte_enables = execute$x2_byte_enables_q;
     always @(*) inflight$x2_line = execute$x2_line_q;
     always @(*) inflight$x2_space = execute$x2_space_q;
@@ -1695,6 +1666,35 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) inflight$x_line = execute$x_line_q;
     always @(*) inflight$x_space = execute$x_space_q;
     
+    always @(*) ports$w$valid = execute$w$valid;
+    always @(*) ports$w$kind = execute$w$kind;
+    always @(*) ports$w$writes = execute$w$writes;
+    always @(*) ports$w$line = execute$w$line;
+    always @(*) ports$w$space = execute$w$space;
+    always @(*) ports$w$byte_enables = execute$w$byte_enables;
+    always @(*) ports$w$new = execute$w$new;
+    always @(*) ports$w$ret = execute$w$ret;
+    always @(*) ports$w$old = execute$w$old;
+    always @(*) ports$w$lane = execute$w$lane;
+    always @(*) ports$w$elem = execute$w$elem;
+    always @(*) ports$w$result_shift = execute$w$result_shift;
+    always @(*) ports$w$result_first = execute$w$result_first;
+    always @(*) ports$w$result_last = execute$w$result_last;
+    always @(*) ports$w$msg_last = execute$w$msg_last;
+    always @(*) ports$w$error = execute$w$error;
+    always @(*) execute$head$kind = head_select$entry$kind;
+    always @(*) execute$head$line = head_select$entry$line;
+    always @(*) execute$head$space = head_select$entry$space;
+    always @(*) execute$head$bit_offset = head_select$entry$bit_offset;
+    always @(*) execute$head$byte_enables = head_select$entry$byte_enables;
+    always @(*) execute$head$old = head_select$entry$old;
+    always @(*) execute$head$lane = head_select$entry$lane;
+    always @(*) execute$head$elem = head_select$entry$elem;
+    always @(*) execute$head$result_shift = head_select$entry$result_shift;
+    always @(*) execute$head$result_first = head_select$entry$result_first;
+    always @(*) execute$head$result_last = head_select$entry$result_last;
+    always @(*) execute$head$msg_last = head_select$entry$msg_last;
+    always @(*) execute$head$error = head_select$entry$error;
     always @(*) issue$n$valid = front$n$valid;
     always @(*) issue$n$buf = front$n$buf;
     always @(*) issue$n$lane = front$n$lane;
@@ -11283,32 +11283,32 @@ module atomic_unit_l8_w32_int$alu$x_width_mask(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$x_width_mask
 
 
-module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
+module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head$kind,head$line,head$space,head$bit_offset,head$byte_enables,head$old,head$lane,head$elem,head$result_shift,head$result_first,head$result_last,head$msg_last,head$error,head_rmw,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w$valid,w$kind,w$writes,w$line,w$space,w$byte_enables,w$new,w$ret,w$old,w$lane,w$elem,w$result_shift,w$result_first,w$result_last,w$msg_last,w$error,w_bit_offset_q);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  advance;
     input wire  enter;
+    input wire  [1:0] head$kind;
+    input wire  [63:0] head$line;
+    input wire  head$space;
+    input wire  [6:0] head$bit_offset;
+    input wire  [15:0] head$byte_enables;
+    input wire  [127:0] head$old;
+    input wire  [4:0] head$lane;
+    input wire  [2:0] head$elem;
+    input wire  [6:0] head$result_shift;
+    input wire  head$result_first;
+    input wire  head$result_last;
+    input wire  head$msg_last;
+    input wire  head$error;
     input wire  head_rmw;
-    input wire  [1:0] head_kind;
-    input wire  [63:0] head_line;
-    input wire  head_space;
-    input wire  [6:0] head_bit_offset;
-    input wire  [15:0] head_byte_enables;
-    input wire  [127:0] head_old;
     input wire  bypass$0;
     input wire  bypass$1;
     input wire  bypass$2;
     input wire  bypass$3;
     input wire  [127:0] head_src0;
-    input wire  [4:0] head_lane;
-    input wire  [2:0] head_elem;
-    input wire  [6:0] head_result_shift;
-    input wire  head_result_first;
-    input wire  head_result_last;
-    input wire  head_msg_last;
-    input wire  head_error;
     input wire  alu_float_op;
     input wire  [127:0] alu_new_true;
     input wire  [127:0] alu_new_false;
@@ -11340,23 +11340,23 @@ module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_ki
     output reg  [63:0] x4_line_q;
     output reg  x4_space_q;
     output reg  [15:0] x4_byte_enables_q;
-    output reg  w_valid_q;
-    output reg  [1:0] w_kind_q;
-    output reg  w_writes_q;
-    output reg  [63:0] w_line_q;
-    output reg  w_space_q;
+    output reg  w$valid;
+    output reg  [1:0] w$kind;
+    output reg  w$writes;
+    output reg  [63:0] w$line;
+    output reg  w$space;
+    output reg  [15:0] w$byte_enables;
+    output reg  [127:0] w$new;
+    output reg  [127:0] w$ret;
+    output reg  [127:0] w$old;
+    output reg  [4:0] w$lane;
+    output reg  [2:0] w$elem;
+    output reg  [6:0] w$result_shift;
+    output reg  w$result_first;
+    output reg  w$result_last;
+    output reg  w$msg_last;
+    output reg  w$error;
     output reg  [6:0] w_bit_offset_q;
-    output reg  [15:0] w_byte_enables_q;
-    output reg  [127:0] w_new_q;
-    output reg  [127:0] w_ret_q;
-    output reg  [127:0] w_old_q;
-    output reg  [4:0] w_lane_q;
-    output reg  [2:0] w_elem_q;
-    output reg  [6:0] w_result_shift_q;
-    output reg  w_result_first_q;
-    output reg  w_result_last_q;
-    output reg  w_msg_last_q;
-    output reg  w_error_q;
     
     // Constant declarations
     localparam  kind_read_modify_write = 2'b10;
@@ -12309,23 +12309,23 @@ module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_ki
         x4_line_q = x4_line$q;
         x4_space_q = x4_space$q;
         x4_byte_enables_q = x4_byte_enables$q;
-        w_valid_q = w_valid$q;
-        w_kind_q = w_kind$q;
-        w_writes_q = w_writes$q;
-        w_line_q = w_line$q;
-        w_space_q = w_space$q;
+        w$valid = w_valid$q;
+        w$kind = w_kind$q;
+        w$writes = w_writes$q;
+        w$line = w_line$q;
+        w$space = w_space$q;
         w_bit_offset_q = w_bit_offset$q;
-        w_byte_enables_q = w_byte_enables$q;
-        w_new_q = w_new$q;
-        w_ret_q = w_ret$q;
-        w_old_q = w_old$q;
-        w_lane_q = w_lane$q;
-        w_elem_q = w_elem$q;
-        w_result_shift_q = w_result_shift$q;
-        w_result_first_q = w_result_first$q;
-        w_result_last_q = w_result_last$q;
-        w_msg_last_q = w_msg_last$q;
-        w_error_q = w_error$q;
+        w$byte_enables = w_byte_enables$q;
+        w$new = w_new$q;
+        w$ret = w_ret$q;
+        w$old = w_old$q;
+        w$lane = w_lane$q;
+        w$elem = w_elem$q;
+        w$result_shift = w_result_shift$q;
+        w$result_first = w_result_first$q;
+        w$result_last = w_result_last$q;
+        w$msg_last = w_msg_last$q;
+        w$error = w_error$q;
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (advance) begin
             w_valid$d = x4_valid$q;
@@ -12453,26 +12453,26 @@ module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head_rmw,head_ki
         end
         if (advance) begin
             x_valid$d = enter;
-            x_writes$d = enter & (head_rmw | (head_kind == kind_write));
-            x_kind$d = head_kind;
-            x_line$d = head_line;
-            x_space$d = head_space;
-            x_bit_offset$d = head_bit_offset;
-            x_byte_enables$d = head_byte_enables;
-            x_old$d = head_old;
+            x_writes$d = enter & (head_rmw | (head$kind == kind_write));
+            x_kind$d = head$kind;
+            x_line$d = head$line;
+            x_space$d = head$space;
+            x_bit_offset$d = head$bit_offset;
+            x_byte_enables$d = head$byte_enables;
+            x_old$d = head$old;
             if (old_is_bypassed) begin
                 x_old$d = old_bypassed;
             end
             x_from_x2$d = head_rmw & bypass$0;
             x_from_w$d = head_rmw & bypass$3;
             x_src0$d = head_src0;
-            x_lane$d = head_lane;
-            x_elem$d = head_elem;
-            x_result_shift$d = head_result_shift;
-            x_result_first$d = head_result_first;
-            x_result_last$d = head_result_last;
-            x_msg_last$d = head_msg_last;
-            x_error$d = head_error;
+            x_lane$d = head$lane;
+            x_elem$d = head$elem;
+            x_result_shift$d = head$result_shift;
+            x_result_first$d = head$result_first;
+            x_result_last$d = head$result_last;
+            x_msg_last$d = head$msg_last;
+            x_error$d = head$error;
         end
         if (reset) begin
             x_valid$d = 1'b0;
@@ -19153,7 +19153,7 @@ module atomic_unit_l8_w32_int$front$sel_buf(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$front$sel_buf
 
 
-module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
+module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,returned,entry$kind,entry$line,entry$space,entry$bit_offset,entry$byte_enables,entry$old,entry$lane,entry$elem,entry$result_shift,entry$result_first,entry$result_last,entry$msg_last,entry$error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz);
     
     // Module arguments
     input wire  [2:0] head;
@@ -19238,19 +19238,20 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
     input wire  ahead_ready$2;
     input wire  ahead_ready$3;
     output reg  valid;
-    output reg  [1:0] kind;
     output reg  returned;
-    output reg  [63:0] line;
-    output reg  space;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
-    output reg  [4:0] lane;
-    output reg  [2:0] elem;
-    output reg  [6:0] result_shift;
-    output reg  result_first;
-    output reg  result_last;
-    output reg  msg_last;
-    output reg  error;
+    output reg  [1:0] entry$kind;
+    output reg  [63:0] entry$line;
+    output reg  entry$space;
+    output reg  [6:0] entry$bit_offset;
+    output reg  [15:0] entry$byte_enables;
+    output reg  [127:0] entry$old;
+    output reg  [4:0] entry$lane;
+    output reg  [2:0] entry$elem;
+    output reg  [6:0] entry$result_shift;
+    output reg  entry$result_first;
+    output reg  entry$result_last;
+    output reg  entry$msg_last;
+    output reg  entry$error;
     output reg  bypass$0;
     output reg  bypass$1;
     output reg  bypass$2;
@@ -19259,7 +19260,6 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
     output reg  alu_ftz;
-    output reg  [127:0] old_value;
     
     // Constant declarations
     localparam  size_masks$0 = 128'hff;
@@ -19330,80 +19330,80 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
         join_line$word$2 = head_word$2;
         join_line$word$3 = head_word$3;
         valid = head_valid;
-        kind = head_kind;
+        entry$kind = head_kind;
         returned = head_returned;
-        bit_offset = head_bit_offset;
-        byte_enables = head_byte_enables;
+        entry$bit_offset = head_bit_offset;
+        entry$byte_enables = head_byte_enables;
         size = head_size;
         alu_op = head_op;
         alu_ty = head_ty;
         alu_ftz = 1'b0;
-        lane = head_lane;
-        elem = head_elem;
-        result_shift = head_result_shift;
-        result_first = 1'b0;
-        result_last = 1'b0;
-        msg_last = 1'b0;
-        error = 1'b0;
+        entry$lane = head_lane;
+        entry$elem = head_elem;
+        entry$result_shift = head_result_shift;
+        entry$result_first = 1'b0;
+        entry$result_last = 1'b0;
+        entry$msg_last = 1'b0;
+        entry$error = 1'b0;
         if (head == 0) begin
             alu_ftz = ent_ftz$0;
-            result_first = ent_result_first$0;
-            result_last = ent_result_last$0;
-            msg_last = ent_msg_last$0;
-            error = ent_error$0;
+            entry$result_first = ent_result_first$0;
+            entry$result_last = ent_result_last$0;
+            entry$msg_last = ent_msg_last$0;
+            entry$error = ent_error$0;
         end
         if (head == 1) begin
             alu_ftz = ent_ftz$1;
-            result_first = ent_result_first$1;
-            result_last = ent_result_last$1;
-            msg_last = ent_msg_last$1;
-            error = ent_error$1;
+            entry$result_first = ent_result_first$1;
+            entry$result_last = ent_result_last$1;
+            entry$msg_last = ent_msg_last$1;
+            entry$error = ent_error$1;
         end
         if (head == 2) begin
             alu_ftz = ent_ftz$2;
-            result_first = ent_result_first$2;
-            result_last = ent_result_last$2;
-            msg_last = ent_msg_last$2;
-            error = ent_error$2;
+            entry$result_first = ent_result_first$2;
+            entry$result_last = ent_result_last$2;
+            entry$msg_last = ent_msg_last$2;
+            entry$error = ent_error$2;
         end
         if (head == 3) begin
             alu_ftz = ent_ftz$3;
-            result_first = ent_result_first$3;
-            result_last = ent_result_last$3;
-            msg_last = ent_msg_last$3;
-            error = ent_error$3;
+            entry$result_first = ent_result_first$3;
+            entry$result_last = ent_result_last$3;
+            entry$msg_last = ent_msg_last$3;
+            entry$error = ent_error$3;
         end
         if (head == 4) begin
             alu_ftz = ent_ftz$4;
-            result_first = ent_result_first$4;
-            result_last = ent_result_last$4;
-            msg_last = ent_msg_last$4;
-            error = ent_error$4;
+            entry$result_first = ent_result_first$4;
+            entry$result_last = ent_result_last$4;
+            entry$msg_last = ent_msg_last$4;
+            entry$error = ent_error$4;
         end
         if (head == 5) begin
             alu_ftz = ent_ftz$5;
-            result_first = ent_result_first$5;
-            result_last = ent_result_last$5;
-            msg_last = ent_msg_last$5;
-            error = ent_error$5;
+            entry$result_first = ent_result_first$5;
+            entry$result_last = ent_result_last$5;
+            entry$msg_last = ent_msg_last$5;
+            entry$error = ent_error$5;
         end
         if (head == 6) begin
             alu_ftz = ent_ftz$6;
-            result_first = ent_result_first$6;
-            result_last = ent_result_last$6;
-            msg_last = ent_msg_last$6;
-            error = ent_error$6;
+            entry$result_first = ent_result_first$6;
+            entry$result_last = ent_result_last$6;
+            entry$msg_last = ent_msg_last$6;
+            entry$error = ent_error$6;
         end
         if (head == 7) begin
             alu_ftz = ent_ftz$7;
-            result_first = ent_result_first$7;
-            result_last = ent_result_last$7;
-            msg_last = ent_msg_last$7;
-            error = ent_error$7;
+            entry$result_first = ent_result_first$7;
+            entry$result_last = ent_result_last$7;
+            entry$msg_last = ent_msg_last$7;
+            entry$error = ent_error$7;
         end
         data = join_line$whole;
-        line = head_line;
-        space = head_space;
+        entry$line = head_line;
+        entry$space = head_space;
         elem_mask = zero_line;
         if (size == 0) begin
             elem_mask = size_masks$0;
@@ -19478,7 +19478,7 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
         if (late_hit) begin
             with_late = (with_push & ~late_mask) | late_data;
         end
-        old_value = (with_late >> (bit_offset & byte_aligned)) & elem_mask;
+        entry$old = (with_late >> (entry$bit_offset & byte_aligned)) & elem_mask;
         hazard = 1'b0;
         ahead_hit$0 = ahead_writes$0 & ahead_overlaps$0;
         ahead_takes$0 = ahead_same_bytes$0 & ahead_ready$0;
@@ -29500,7 +29500,7 @@ module atomic_unit_l8_w32_int$left_lanes_two(mask,few);
 endmodule // atomic_unit_l8_w32_int$left_lanes_two
 
 
-module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_space,a_byte_enables,w_valid,w_kind,w_writes,w_line,w_space,w_byte_enables,w_data,w_new,w_ret,w_old,w_lane,w_elem,w_result_shift,w_result_first,w_result_last,w_msg_last,w_error,read_full,write_full,mem_rd_valid,mem_rd_addr,mem_rd_space,mem_rd_be,port_write,port_line,port_space,port_data,port_byte_enables,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
+module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_space,a_byte_enables,w$valid,w$kind,w$writes,w$line,w$space,w$byte_enables,w$new,w$ret,w$old,w$lane,w$elem,w$result_shift,w$result_first,w$result_last,w$msg_last,w$error,w_data,read_full,write_full,mem_rd_valid,mem_rd_addr,mem_rd_space,mem_rd_be,port_write,port_line,port_space,port_data,port_byte_enables,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
     
     // Module arguments
     input wire  clock;
@@ -29511,23 +29511,23 @@ module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_read
     input wire  [63:0] a_line;
     input wire  a_space;
     input wire  [15:0] a_byte_enables;
-    input wire  w_valid;
-    input wire  [1:0] w_kind;
-    input wire  w_writes;
-    input wire  [63:0] w_line;
-    input wire  w_space;
-    input wire  [15:0] w_byte_enables;
+    input wire  w$valid;
+    input wire  [1:0] w$kind;
+    input wire  w$writes;
+    input wire  [63:0] w$line;
+    input wire  w$space;
+    input wire  [15:0] w$byte_enables;
+    input wire  [127:0] w$new;
+    input wire  [127:0] w$ret;
+    input wire  [127:0] w$old;
+    input wire  [4:0] w$lane;
+    input wire  [2:0] w$elem;
+    input wire  [6:0] w$result_shift;
+    input wire  w$result_first;
+    input wire  w$result_last;
+    input wire  w$msg_last;
+    input wire  w$error;
     input wire  [127:0] w_data;
-    input wire  [127:0] w_new;
-    input wire  [127:0] w_ret;
-    input wire  [127:0] w_old;
-    input wire  [4:0] w_lane;
-    input wire  [2:0] w_elem;
-    input wire  [6:0] w_result_shift;
-    input wire  w_result_first;
-    input wire  w_result_last;
-    input wire  w_msg_last;
-    input wire  w_error;
     output reg  read_full;
     output reg  write_full;
     output reg  mem_rd_valid;
@@ -29756,43 +29756,43 @@ module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_read
             mem_rd_space = r_space$q;
             mem_rd_be = r_byte_enables$q;
         end
-        w_is_rmw = w_kind == kind_read_modify_write;
-        retire = (w_valid & ~write_skid$full) & ~reset;
-        if (retire & w_writes) begin
-            s_line$d = w_line;
-            s_space$d = w_space;
+        w_is_rmw = w$kind == kind_read_modify_write;
+        retire = (w$valid & ~write_skid$full) & ~reset;
+        if (retire & w$writes) begin
+            s_line$d = w$line;
+            s_space$d = w$space;
             s_data$d = w_data;
-            s_byte_enables$d = w_byte_enables;
-            s_lane$d = w_lane;
-            s_elem$d = w_elem;
-            s_old$d = w_old;
-            s_new$d = w_new;
+            s_byte_enables$d = w$byte_enables;
+            s_lane$d = w$lane;
+            s_elem$d = w$elem;
+            s_old$d = w$old;
+            s_new$d = w$new;
         end
-        port_write = write_skid$full | (w_writes & ~reset);
-        port_line = w_line;
-        port_space = w_space;
+        port_write = write_skid$full | (w$writes & ~reset);
+        port_line = w$line;
+        port_space = w$space;
         port_data = w_data;
-        port_byte_enables = w_byte_enables;
+        port_byte_enables = w$byte_enables;
         if (write_skid$full) begin
             port_line = s_line$q;
             port_space = s_space$q;
             port_data = s_data$q;
             port_byte_enables = s_byte_enables$q;
         end
-        w_has_result = w_is_rmw | (w_kind == kind_no_memory);
+        w_has_result = w_is_rmw | (w$kind == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
-            result_value = w_ret;
+            result_value = w$ret;
         end
-        result_joined = result_value << (w_result_shift & byte_aligned);
-        if (~w_result_first) begin
-            result_joined = result_acc$q | (result_value << (w_result_shift & byte_aligned));
+        result_joined = result_value << (w$result_shift & byte_aligned);
+        if (~w$result_first) begin
+            result_joined = result_acc$q | (result_value << (w$result_shift & byte_aligned));
         end
         if (retire & w_has_result) begin
             result_acc$d = result_joined;
         end
-        rsp_valid_r$d = (retire & w_has_result) & w_result_last;
-        rsp_lane_r$d = w_lane;
+        rsp_valid_r$d = (retire & w_has_result) & w$result_last;
+        rsp_lane_r$d = w$lane;
         rsp_data_r$d = result_joined;
         if (reset) begin
             rsp_valid_r$d = 1'b0;
@@ -29824,9 +29824,9 @@ module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_read
     always @(*) write_skid$clear = reset;
     always @(*) write_skid$ready = mem_wr_ready;
     always @(*) write_skid$leave = retire;
-    always @(*) write_skid$leave_writes = w_writes;
-    always @(*) write_skid$leave_last = w_msg_last;
-    always @(*) write_skid$leave_error = w_error;
+    always @(*) write_skid$leave_writes = w$writes;
+    always @(*) write_skid$leave_last = w$msg_last;
+    always @(*) write_skid$leave_error = w$error;
     always @(*) write_skid$leave_rmw = w_is_rmw;
     always @(*) write_full = write_skid$full;
     always @(*) rsp_valid = rsp_valid_r$q;
