@@ -40,7 +40,7 @@ use rust_hdl::prelude::*;
 
 use atomport_isa::{ALU_OP_BITS, ALU_TY_BITS};
 
-use crate::widths::{ELEM_BITS, LANE_BITS, LINE_BITS, SIZE_BITS, WORD_BITS};
+use crate::widths::{ADDR_BITS, ELEM_BITS, LANE_BITS, LINE_BITS, LINE_BYTES, SIZE_BITS, WORD_BITS};
 use crate::word_join::{WordJoin, WORDS};
 
 /// Entries of the in-flight table.
@@ -56,6 +56,49 @@ pub const ENTRY_READ_MODIFY_WRITE: u8 = 2;
 pub const ENTRY_WRITE: u8 = 3;
 /// Execute stages between the table and the write stage (X, X2, X3, X4).
 pub const AHEAD_STAGES: usize = 4;
+
+/// The head entry as `HeadSelect` hands it to the execute stage X
+/// (`ExecutePipe`'s `head`), declared once as a `LogicInterface` pair
+/// joined by the unit in one line (like unit/payloads.rs): its kind, line,
+/// bytes, old value (merged), result placement and flags.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "HeadEntryIn"]
+pub struct HeadEntryOut {
+    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
+    pub line: Signal<Out, Bits<ADDR_BITS>>,
+    pub space: Signal<Out, Bit>,
+    pub bit_offset: Signal<Out, Bits<7>>,
+    /// the element's bytes in the line
+    pub byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    /// the element as memory holds it for this entry: read data with the forwarded bytes
+    pub old: Signal<Out, Bits<LINE_BITS>>,
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<Out, Bits<7>>,
+    pub result_first: Signal<Out, Bit>,
+    pub result_last: Signal<Out, Bit>,
+    pub msg_last: Signal<Out, Bit>,
+    pub error: Signal<Out, Bit>,
+}
+
+/// [`HeadEntryOut`] as `ExecutePipe` takes it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "HeadEntryOut"]
+pub struct HeadEntryIn {
+    pub kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
+    pub line: Signal<In, Bits<ADDR_BITS>>,
+    pub space: Signal<In, Bit>,
+    pub bit_offset: Signal<In, Bits<7>>,
+    pub byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub old: Signal<In, Bits<LINE_BITS>>,
+    pub lane: Signal<In, Bits<LANE_BITS>>,
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<In, Bits<7>>,
+    pub result_first: Signal<In, Bit>,
+    pub result_last: Signal<In, Bit>,
+    pub msg_last: Signal<In, Bit>,
+    pub error: Signal<In, Bit>,
+}
 
 /// The head entry of the in-flight table, merged and cut down (combinational).
 #[derive(LogicBlock)]
@@ -123,20 +166,9 @@ pub struct HeadSelect {
 
     // ---- the head ----
     pub valid: Signal<Out, Bit>,
-    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
     pub returned: Signal<Out, Bit>,
-    pub line: Signal<Out, Bits<64>>,
-    pub space: Signal<Out, Bit>,
-    pub bit_offset: Signal<Out, Bits<7>>,
-    /// The element's bytes in the line.
-    pub byte_enables: Signal<Out, Bits<16>>,
-    pub lane: Signal<Out, Bits<LANE_BITS>>,
-    pub elem: Signal<Out, Bits<ELEM_BITS>>,
-    pub result_shift: Signal<Out, Bits<7>>,
-    pub result_first: Signal<Out, Bit>,
-    pub result_last: Signal<Out, Bit>,
-    pub msg_last: Signal<Out, Bit>,
-    pub error: Signal<Out, Bit>,
+    /// what the execute stage takes of it (`HeadEntryOut`)
+    pub entry: HeadEntryOut,
     /// The head's old value is the new value of the operation in stage k
     /// (X, X2, X3), found in stage k+1's register next cycle.
     pub bypass: [Signal<Out, Bit>; AHEAD_STAGES],
@@ -148,8 +180,6 @@ pub struct HeadSelect {
     pub alu_op: Signal<Out, Bits<ALU_OP_BITS>>,
     pub alu_ty: Signal<Out, Bits<ALU_TY_BITS>>,
     pub alu_ftz: Signal<Out, Bit>,
-    /// The element as memory holds it for this entry: read data with the forwarded bytes.
-    pub old_value: Signal<Out, Bits<LINE_BITS>>,
 
     /// the head's line, its words joined
     join_line: WordJoin,
@@ -237,26 +267,14 @@ impl HeadSelect {
             ahead_same_bytes: arr(),
             ahead_ready: arr(),
             valid: Default::default(),
-            kind: Default::default(),
             returned: Default::default(),
-            line: Default::default(),
-            space: Default::default(),
-            bit_offset: Default::default(),
-            byte_enables: Default::default(),
+            entry: Default::default(),
             elem_mask: Default::default(),
-            lane: Default::default(),
-            elem: Default::default(),
-            result_shift: Default::default(),
-            result_first: Default::default(),
-            result_last: Default::default(),
-            msg_last: Default::default(),
-            error: Default::default(),
             bypass: arr(),
             hazard: Default::default(),
             alu_op: Default::default(),
             alu_ty: Default::default(),
             alu_ftz: Default::default(),
-            old_value: Default::default(),
             size_masks: core::array::from_fn(|s| {
                 let bits = (8u32 << s).min(data_bits);
                 Constant::new(if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 }.to_bits())
@@ -284,33 +302,33 @@ impl Logic for HeadSelect {
         }
 
         self.valid.next = self.head_valid.val();
-        self.kind.next = self.head_kind.val();
+        self.entry.kind.next = self.head_kind.val();
         self.returned.next = self.head_returned.val();
-        self.bit_offset.next = self.head_bit_offset.val();
-        self.byte_enables.next = self.head_byte_enables.val();
+        self.entry.bit_offset.next = self.head_bit_offset.val();
+        self.entry.byte_enables.next = self.head_byte_enables.val();
         self.size.next = self.head_size.val();
         self.alu_op.next = self.head_op.val();
         self.alu_ty.next = self.head_ty.val();
         self.alu_ftz.next = false;
-        self.lane.next = self.head_lane.val();
-        self.elem.next = self.head_elem.val();
-        self.result_shift.next = self.head_result_shift.val();
-        self.result_first.next = false;
-        self.result_last.next = false;
-        self.msg_last.next = false;
-        self.error.next = false;
+        self.entry.lane.next = self.head_lane.val();
+        self.entry.elem.next = self.head_elem.val();
+        self.entry.result_shift.next = self.head_result_shift.val();
+        self.entry.result_first.next = false;
+        self.entry.result_last.next = false;
+        self.entry.msg_last.next = false;
+        self.entry.error.next = false;
         for k in 0..INFLIGHT_DEPTH {
             if self.head.val().index() == k {
                 self.alu_ftz.next = self.ent_ftz[k].val();
-                self.result_first.next = self.ent_result_first[k].val();
-                self.result_last.next = self.ent_result_last[k].val();
-                self.msg_last.next = self.ent_msg_last[k].val();
-                self.error.next = self.ent_error[k].val();
+                self.entry.result_first.next = self.ent_result_first[k].val();
+                self.entry.result_last.next = self.ent_result_last[k].val();
+                self.entry.msg_last.next = self.ent_msg_last[k].val();
+                self.entry.error.next = self.ent_error[k].val();
             }
         }
         self.data.next = self.join_line.whole.val();
-        self.line.next = self.head_line.val();
-        self.space.next = self.head_space.val();
+        self.entry.line.next = self.head_line.val();
+        self.entry.space.next = self.head_space.val();
         self.elem_mask.next = self.zero_line.val();
         for s in 0..5 {
             if self.size.val().index() == s {
@@ -337,7 +355,7 @@ impl Logic for HeadSelect {
         if self.late_hit.val() {
             self.with_late.next = (self.with_push.val() & !self.late_mask.val()) | self.late_data.val();
         }
-        self.old_value.next = (self.with_late.val() >> (self.bit_offset.val() & self.byte_aligned.val())) & self.elem_mask.val();
+        self.entry.old.next = (self.with_late.val() >> (self.entry.bit_offset.val() & self.byte_aligned.val())) & self.elem_mask.val();
 
         // the operations in the execute stages: the youngest that writes
         // any of the head's bytes decides

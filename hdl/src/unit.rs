@@ -50,10 +50,16 @@
 //! rule (Verilator)"; checked by `emit::tests::the_unit_block_reads_no_input_port`).
 //!
 //! Stage payloads are named registers, one per field, not a `LogicStruct`:
-//! rust-hdl packs a struct into one vector, and on X3/X4 (494 bits) that
-//! left the speed as it was but showed one `x3_pay$q [493:0]` in the VCD
-//! instead of 16 named fields, and emitted its slices with 64-bit indices
-//! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH).
+//! rust-hdl packs a struct into one vector (one `x3_pay$q [493:0]` in the
+//! VCD instead of 16 named fields) and emits its slices with 64-bit indices
+//! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH). A
+//! payload one block hands to another is a pair of `LogicInterface` bundles
+//! declared once and joined here in one line: the next-lane stage N,
+//! `front.n` into `issue.n` (`NextLaneOut`, unit/payloads.rs); the head
+//! entry, `head_select.entry` into `execute.head` (`HeadEntryOut`,
+//! head_select.rs); the write stage W, `execute.w` into `ports.w`
+//! (`WriteStageOut`, unit/payloads.rs). Every field stays a net of its own
+//! (`front$n$lane`, `issue$n$lane`).
 //!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
@@ -99,7 +105,7 @@ use rust_hdl::prelude::*;
 
 use crate::alu::AtomicAlu;
 use crate::at_most_two::AtMostTwo;
-use crate::head_select::{HeadSelect, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
+use crate::head_select::{HeadEntryOut, HeadSelect, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::lane_select::LaneSelect;
 use crate::state_reg::StateReg;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SURF_KIND_BITS, WORD_BITS};
@@ -111,6 +117,7 @@ mod front;
 mod inflight;
 mod issue;
 mod memory_ports;
+mod payloads;
 
 use address::AddressPipe;
 use front::FrontStages;
@@ -118,6 +125,7 @@ use execute::ExecutePipe;
 use inflight::InflightTable;
 use issue::IssueStage;
 use memory_ports::MemoryPorts;
+use payloads::{NextLaneOut, WriteStageOut};
 use atomport_isa::UnitConfig;
 
 
@@ -434,9 +442,9 @@ impl Logic for AtomicUnit {
             }
         }
 
-        self.write_align.value.next = self.execute.w_new_q.val();
+        self.write_align.value.next = self.execute.w.new.val();
         self.write_align.bit_offset.next = self.execute.w_bit_offset_q.val();
-        self.write_align.byte_enables.next = self.execute.w_byte_enables_q.val();
+        self.write_align.byte_enables.next = self.execute.w.byte_enables.val();
 
         self.head_select.head.next = self.inflight.head_ptr_q.val();
         self.head_select.head_bit_offset.next = self.inflight.hq_bit_offset_q.val();
@@ -467,7 +475,7 @@ impl Logic for AtomicUnit {
         self.head_select.head_pushed.next = self.inflight.hq_pushed_q.val();
         self.head_select.push_data.next = self.inflight.push_data_q.val();
         self.head_select.push_bytes.next = self.inflight.push_bytes_q.val();
-        self.head_select.late_writes.next = self.execute.w_writes_q.val();
+        self.head_select.late_writes.next = self.execute.w.writes.val();
         self.head_select.late_overlaps.next = self.inflight.hz_late_overlaps_q.val();
         self.head_select.late_data.next = self.write_align.data.val();
         self.head_select.late_mask.next = self.write_align.mask.val();
@@ -508,7 +516,7 @@ impl Logic for AtomicUnit {
         // and the pick, on the loop and on the float pipeline's first stage)
         self.alu.old_value.next = self.execute.x_old_q.val();
         if self.execute.x_from_w_q.val() {
-            self.alu.old_value.next = self.execute.w_new_q.val();
+            self.alu.old_value.next = self.execute.w.new.val();
         }
         if self.execute.x_from_x2_q.val() & !self.execute.x2_new_cond_q.val() {
             self.alu.old_value.next = self.execute.x2_new_false_q.val();
@@ -532,23 +540,8 @@ impl Logic for AtomicUnit {
         self.ports.a_line.next = self.address.a_line_q.val();
         self.ports.a_space.next = self.address.a_space_q.val();
         self.ports.a_byte_enables.next = self.address.a_byte_enables_q.val();
-        self.ports.w_valid.next = self.execute.w_valid_q.val();
-        self.ports.w_kind.next = self.execute.w_kind_q.val();
-        self.ports.w_writes.next = self.execute.w_writes_q.val();
-        self.ports.w_line.next = self.execute.w_line_q.val();
-        self.ports.w_space.next = self.execute.w_space_q.val();
-        self.ports.w_byte_enables.next = self.execute.w_byte_enables_q.val();
+        WriteStageOut::join(&mut self.execute.w, &mut self.ports.w);
         self.ports.w_data.next = self.write_align.data.val();
-        self.ports.w_new.next = self.execute.w_new_q.val();
-        self.ports.w_ret.next = self.execute.w_ret_q.val();
-        self.ports.w_old.next = self.execute.w_old_q.val();
-        self.ports.w_lane.next = self.execute.w_lane_q.val();
-        self.ports.w_elem.next = self.execute.w_elem_q.val();
-        self.ports.w_result_shift.next = self.execute.w_result_shift_q.val();
-        self.ports.w_result_first.next = self.execute.w_result_first_q.val();
-        self.ports.w_result_last.next = self.execute.w_result_last_q.val();
-        self.ports.w_msg_last.next = self.execute.w_msg_last_q.val();
-        self.ports.w_error.next = self.execute.w_error_q.val();
         self.mem_rd_valid.next = self.ports.mem_rd_valid.val();
         self.mem_rd_addr.next = self.ports.mem_rd_addr.val();
         self.mem_rd_space.next = self.ports.mem_rd_space.val();
@@ -573,7 +566,7 @@ impl Logic for AtomicUnit {
         // The head leaves the table when its read data is back (or it has no
         // read) and the execute stage is free; it waits only when the
         // operation ahead of it writes part of its bytes (HeadSelect `hazard`).
-        self.head_is_rmw.next = self.head_select.kind.val() == self.kind_read_modify_write.val();
+        self.head_is_rmw.next = self.head_select.entry.kind.val() == self.kind_read_modify_write.val();
         self.head_ready.next = (self.head_select.valid.val() & (!self.head_is_rmw.val() | self.head_select.returned.val()))
             & !(self.head_is_rmw.val() & self.head_select.hazard.val());
         self.head_enters.next = (self.head_ready.val() & self.x_free.val()) & !self.reset_q.q.val();
@@ -584,24 +577,12 @@ impl Logic for AtomicUnit {
         self.execute.advance.next = self.x_free.val();
         self.execute.enter.next = self.head_enters.val();
         self.execute.head_rmw.next = self.head_is_rmw.val();
-        self.execute.head_kind.next = self.head_select.kind.val();
-        self.execute.head_line.next = self.head_select.line.val();
-        self.execute.head_space.next = self.head_select.space.val();
-        self.execute.head_bit_offset.next = self.head_select.bit_offset.val();
-        self.execute.head_byte_enables.next = self.head_select.byte_enables.val();
-        self.execute.head_old.next = self.head_select.old_value.val();
+        HeadEntryOut::join(&mut self.head_select.entry, &mut self.execute.head);
         self.execute.bypass[0].next = self.head_select.bypass[0].val();
         self.execute.bypass[1].next = self.head_select.bypass[1].val();
         self.execute.bypass[2].next = self.head_select.bypass[2].val();
         self.execute.bypass[3].next = self.head_select.bypass[3].val();
         self.execute.head_src0.next = self.inflight.head_src0.val() & self.data_built.val();
-        self.execute.head_lane.next = self.head_select.lane.val();
-        self.execute.head_elem.next = self.head_select.elem.val();
-        self.execute.head_result_shift.next = self.head_select.result_shift.val();
-        self.execute.head_result_first.next = self.head_select.result_first.val();
-        self.execute.head_result_last.next = self.head_select.result_last.val();
-        self.execute.head_msg_last.next = self.head_select.msg_last.val();
-        self.execute.head_error.next = self.head_select.error.val();
         self.execute.alu_float_op.next = self.alu.float_op.val();
         self.execute.alu_new_true.next = self.alu.new_true.val();
         self.execute.alu_new_false.next = self.alu.new_false.val();
@@ -640,7 +621,7 @@ impl Logic for AtomicUnit {
         if self.issue_state.q.val() == IssueState::FirstLane {
             self.sel_last.next = self.sel_marker.val() | self.front.d_lanes_few_q.val();
         }
-        self.sel_take.next = self.sel_valid.val() & (!self.front.n_valid_q.val() | self.issue.n_enter.val());
+        self.sel_take.next = self.sel_valid.val() & (!self.front.n.valid.val() | self.issue.n.enter.val());
         // the decode stage takes the next message when it is empty or its
         // message's last lane is selected now: no idle cycle between messages
         self.d_free.next = (!self.front.d_valid_q.val() | (self.sel_take.val() & self.sel_last.val())) & !self.reset_q.q.val();
@@ -678,7 +659,6 @@ impl Logic for AtomicUnit {
         self.front.sel_lane.next = self.lane_select.lane.val();
         self.front.sel_last.next = self.sel_last.val();
         self.front.sel_marker.next = self.sel_marker.val();
-        self.front.n_enter.next = self.issue.n_enter.val();
         self.pay_valid.next = self.sel_take.val() & !self.sel_marker.val();
         self.pay_lane.next = self.lane_select.lane.val();
         self.pay_slot.next = self.front.d_slot_q.val();
@@ -711,46 +691,7 @@ impl Logic for AtomicUnit {
         self.issue.t_walk.next = self.address.t_walk_q.val();
         self.issue.l_walk.next = self.address.l_walk_q.val();
         self.issue.l_index.next = self.address.l_index.val();
-        self.issue.n_valid.next = self.front.n_valid_q.val();
-        self.issue.n_buf.next = self.front.n_buf_q.val();
-        self.issue.n_lane.next = self.front.n_lane_q.val();
-        self.issue.n_last_lane.next = self.front.n_last_lane_q.val();
-        self.issue.n_marker.next = self.front.n_marker_q.val();
-        self.issue.n_illegal.next = self.front.n_illegal_q.val();
-        self.issue.n_elem_size.next = self.front.n_elem_size_q.val();
-        self.issue.n_last_elem.next = self.front.n_last_elem_q.val();
-        self.issue.n_space_slm.next = self.front.n_space_slm_q.val();
-        self.issue.n_addr_offset32.next = self.front.n_addr_offset32_q.val();
-        self.issue.n_addr_buffer.next = self.front.n_addr_buffer_q.val();
-        self.issue.n_kind_typed.next = self.front.n_kind_typed_q.val();
-        self.issue.n_write_only.next = self.front.n_write_only_q.val();
-        self.issue.n_swap_src.next = self.front.n_swap_src_q.val();
-        self.issue.n_v_present.next = self.front.n_v_present_q.val();
-        self.issue.n_r_present.next = self.front.n_r_present_q.val();
-        self.issue.n_lod_present.next = self.front.n_lod_present_q.val();
-        self.issue.n_alu_op.next = self.front.n_alu_op_q.val();
-        self.issue.n_alu_ty.next = self.front.n_alu_ty_q.val();
-        self.issue.n_alu_ftz.next = self.front.n_alu_ftz_q.val();
-        self.issue.n_surf_kind.next = self.front.n_surf_kind_q.val();
-        self.issue.n_surf_base.next = self.front.n_surf_base_q.val();
-        self.issue.n_surf_size.next = self.front.n_surf_size_q.val();
-        self.issue.n_width.next = self.front.n_width_q.val();
-        self.issue.n_height.next = self.front.n_height_q.val();
-        self.issue.n_depth.next = self.front.n_depth_q.val();
-        self.issue.n_width_one.next = self.front.n_width_one_q.val();
-        self.issue.n_height_one.next = self.front.n_height_one_q.val();
-        self.issue.n_depth_one.next = self.front.n_depth_one_q.val();
-        self.issue.n_surf_array.next = self.front.n_surf_array_q.val();
-        self.issue.n_lane_rows.next = self.front.n_lane_rows_q.val();
-        self.issue.n_surf_levels.next = self.front.n_surf_levels_q.val();
-        self.issue.n_surf_u16.next = self.front.n_surf_u16_q.val();
-        self.issue.n_slm_size.next = self.front.n_slm_size_q.val();
-        self.issue.n_walk_rows.next = self.front.n_walk_rows.val();
-        self.issue.n_walk_slices.next = self.front.n_walk_slices.val();
-        self.issue.n_walk_sizes_constant.next = self.front.n_walk_sizes_constant.val();
-        self.issue.n_walk_a.next = self.front.n_walk_a.val();
-        self.issue.n_walk_b.next = self.front.n_walk_b.val();
-        self.issue.cap_valid.next = self.front.cap_valid_q.val();
+        NextLaneOut::join(&mut self.front.n, &mut self.issue.n);
         for k in 0..2 {
             self.issue.pbuf_addr[k].next = self.front.pbuf_addr_q[k].val();
             self.issue.pbuf_src0[k].next = self.front.pbuf_src0_q[k].val();
@@ -834,9 +775,9 @@ impl Logic for AtomicUnit {
         self.inflight.a_src0.next = self.address.a_src0_q.val();
         self.inflight.a_src1.next = self.address.a_src1_q.val();
         self.inflight.a_ty.next = self.address.a_ty_q.val();
-        self.inflight.w_byte_enables.next = self.execute.w_byte_enables_q.val();
-        self.inflight.w_line.next = self.execute.w_line_q.val();
-        self.inflight.w_space.next = self.execute.w_space_q.val();
+        self.inflight.w_byte_enables.next = self.execute.w.byte_enables.val();
+        self.inflight.w_line.next = self.execute.w.line.val();
+        self.inflight.w_space.next = self.execute.w.space.val();
         self.inflight.x2_byte_enables.next = self.execute.x2_byte_enables_q.val();
         self.inflight.x2_line.next = self.execute.x2_line_q.val();
         self.inflight.x2_space.next = self.execute.x2_space_q.val();

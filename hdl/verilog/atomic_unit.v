@@ -86,7 +86,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [4:0] front$sel_lane;
     reg  front$sel_last;
     reg  front$sel_marker;
-    reg  front$n_enter;
     reg  [63:0] front$pay_addr;
     reg  [127:0] front$pay_src0;
     reg  [127:0] front$pay_src1;
@@ -98,46 +97,47 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  front$d_no_lanes_q;
     wire  front$d_lanes_few_q;
     wire  front$d_slot_q;
-    wire  front$n_valid_q;
-    wire  front$n_buf_q;
-    wire  [4:0] front$n_lane_q;
-    wire  front$n_last_lane_q;
-    wire  front$n_marker_q;
-    wire  front$n_illegal_q;
-    wire  [2:0] front$n_elem_size_q;
-    wire  [2:0] front$n_last_elem_q;
-    wire  front$n_space_slm_q;
-    wire  front$n_addr_offset32_q;
-    wire  front$n_addr_buffer_q;
-    wire  front$n_kind_typed_q;
-    wire  front$n_write_only_q;
-    wire  front$n_swap_src_q;
-    wire  front$n_v_present_q;
-    wire  front$n_r_present_q;
-    wire  front$n_lod_present_q;
-    wire  [4:0] front$n_alu_op_q;
-    wire  [3:0] front$n_alu_ty_q;
-    wire  front$n_alu_ftz_q;
-    wire  [2:0] front$n_surf_kind_q;
-    wire  [63:0] front$n_surf_base_q;
-    wire  [63:0] front$n_surf_size_q;
-    wire  [31:0] front$n_width_q;
-    wire  [31:0] front$n_height_q;
-    wire  [31:0] front$n_depth_q;
-    wire  front$n_width_one_q;
-    wire  front$n_height_one_q;
-    wire  front$n_depth_one_q;
-    wire  [31:0] front$n_surf_array_q;
-    wire  [31:0] front$n_lane_rows_q;
-    wire  [31:0] front$n_surf_levels_q;
-    wire  front$n_surf_u16_q;
-    wire  [31:0] front$n_slm_size_q;
-    wire  [31:0] front$n_walk_rows;
-    wire  [31:0] front$n_walk_slices;
-    wire  front$n_walk_sizes_constant;
-    wire  [31:0] front$n_walk_a;
-    wire  [31:0] front$n_walk_b;
-    wire  front$cap_valid_q;
+    wire  front$n$valid;
+    wire  front$n$buf;
+    wire  [4:0] front$n$lane;
+    wire  front$n$last_lane;
+    wire  front$n$marker;
+    wire  front$n$illegal;
+    wire  [2:0] front$n$elem_size;
+    wire  [2:0] front$n$last_elem;
+    wire  front$n$space_slm;
+    wire  front$n$addr_offset32;
+    wire  front$n$addr_buffer;
+    wire  front$n$kind_typed;
+    wire  front$n$write_only;
+    wire  front$n$swap_src;
+    wire  front$n$v_present;
+    wire  front$n$r_present;
+    wire  front$n$lod_present;
+    wire  [4:0] front$n$alu_op;
+    wire  [3:0] front$n$alu_ty;
+    wire  front$n$alu_ftz;
+    wire  [2:0] front$n$surf_kind;
+    wire  [63:0] front$n$surf_base;
+    wire  [63:0] front$n$surf_size;
+    wire  [31:0] front$n$width;
+    wire  [31:0] front$n$height;
+    wire  [31:0] front$n$depth;
+    wire  front$n$width_one;
+    wire  front$n$height_one;
+    wire  front$n$depth_one;
+    wire  [31:0] front$n$surf_array;
+    wire  [31:0] front$n$lane_rows;
+    wire  [31:0] front$n$surf_levels;
+    wire  front$n$surf_u16;
+    wire  [31:0] front$n$slm_size;
+    wire  [31:0] front$n$walk_rows;
+    wire  [31:0] front$n$walk_slices;
+    wire  front$n$walk_sizes_constant;
+    wire  [31:0] front$n$walk_a;
+    wire  [31:0] front$n$walk_b;
+    wire  front$n$cap_valid;
+    reg  front$n$enter;
     wire  [63:0] front$pbuf_addr_q$0;
     wire  [63:0] front$pbuf_addr_q$1;
     wire  [127:0] front$pbuf_src0_q$0;
@@ -159,46 +159,47 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  issue$t_walk;
     reg  issue$l_walk;
     reg  [63:0] issue$l_index;
-    reg  issue$n_valid;
-    reg  issue$n_buf;
-    reg  [4:0] issue$n_lane;
-    reg  issue$n_last_lane;
-    reg  issue$n_marker;
-    reg  issue$n_illegal;
-    reg  [2:0] issue$n_elem_size;
-    reg  [2:0] issue$n_last_elem;
-    reg  issue$n_space_slm;
-    reg  issue$n_addr_offset32;
-    reg  issue$n_addr_buffer;
-    reg  issue$n_kind_typed;
-    reg  issue$n_write_only;
-    reg  issue$n_swap_src;
-    reg  issue$n_v_present;
-    reg  issue$n_r_present;
-    reg  issue$n_lod_present;
-    reg  [4:0] issue$n_alu_op;
-    reg  [3:0] issue$n_alu_ty;
-    reg  issue$n_alu_ftz;
-    reg  [2:0] issue$n_surf_kind;
-    reg  [63:0] issue$n_surf_base;
-    reg  [63:0] issue$n_surf_size;
-    reg  [31:0] issue$n_width;
-    reg  [31:0] issue$n_height;
-    reg  [31:0] issue$n_depth;
-    reg  issue$n_width_one;
-    reg  issue$n_height_one;
-    reg  issue$n_depth_one;
-    reg  [31:0] issue$n_surf_array;
-    reg  [31:0] issue$n_lane_rows;
-    reg  [31:0] issue$n_surf_levels;
-    reg  issue$n_surf_u16;
-    reg  [31:0] issue$n_slm_size;
-    reg  [31:0] issue$n_walk_rows;
-    reg  [31:0] issue$n_walk_slices;
-    reg  issue$n_walk_sizes_constant;
-    reg  [31:0] issue$n_walk_a;
-    reg  [31:0] issue$n_walk_b;
-    reg  issue$cap_valid;
+    reg  issue$n$valid;
+    reg  issue$n$buf;
+    reg  [4:0] issue$n$lane;
+    reg  issue$n$last_lane;
+    reg  issue$n$marker;
+    reg  issue$n$illegal;
+    reg  [2:0] issue$n$elem_size;
+    reg  [2:0] issue$n$last_elem;
+    reg  issue$n$space_slm;
+    reg  issue$n$addr_offset32;
+    reg  issue$n$addr_buffer;
+    reg  issue$n$kind_typed;
+    reg  issue$n$write_only;
+    reg  issue$n$swap_src;
+    reg  issue$n$v_present;
+    reg  issue$n$r_present;
+    reg  issue$n$lod_present;
+    reg  [4:0] issue$n$alu_op;
+    reg  [3:0] issue$n$alu_ty;
+    reg  issue$n$alu_ftz;
+    reg  [2:0] issue$n$surf_kind;
+    reg  [63:0] issue$n$surf_base;
+    reg  [63:0] issue$n$surf_size;
+    reg  [31:0] issue$n$width;
+    reg  [31:0] issue$n$height;
+    reg  [31:0] issue$n$depth;
+    reg  issue$n$width_one;
+    reg  issue$n$height_one;
+    reg  issue$n$depth_one;
+    reg  [31:0] issue$n$surf_array;
+    reg  [31:0] issue$n$lane_rows;
+    reg  [31:0] issue$n$surf_levels;
+    reg  issue$n$surf_u16;
+    reg  [31:0] issue$n$slm_size;
+    reg  [31:0] issue$n$walk_rows;
+    reg  [31:0] issue$n$walk_slices;
+    reg  issue$n$walk_sizes_constant;
+    reg  [31:0] issue$n$walk_a;
+    reg  [31:0] issue$n$walk_b;
+    reg  issue$n$cap_valid;
+    wire  issue$n$enter;
     reg  [63:0] issue$pbuf_addr$0;
     reg  [63:0] issue$pbuf_addr$1;
     reg  [127:0] issue$pbuf_src0$0;
@@ -208,7 +209,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [127:0] issue$pbuf_coord$0;
     reg  [127:0] issue$pbuf_coord$1;
     reg  [127:0] issue$pay_coord;
-    wire  issue$n_enter;
     wire  issue$issue_push;
     wire  issue$walk_push;
     wire  issue$kind_typed;
@@ -380,19 +380,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  head_select$ahead_ready$2;
     reg  head_select$ahead_ready$3;
     wire  head_select$valid;
-    wire  [1:0] head_select$kind;
     wire  head_select$returned;
-    wire  [63:0] head_select$line;
-    wire  head_select$space;
-    wire  [6:0] head_select$bit_offset;
-    wire  [15:0] head_select$byte_enables;
-    wire  [4:0] head_select$lane;
-    wire  [2:0] head_select$elem;
-    wire  [6:0] head_select$result_shift;
-    wire  head_select$result_first;
-    wire  head_select$result_last;
-    wire  head_select$msg_last;
-    wire  head_select$error;
+    wire  [1:0] head_select$entry$kind;
+    wire  [63:0] head_select$entry$line;
+    wire  head_select$entry$space;
+    wire  [6:0] head_select$entry$bit_offset;
+    wire  [15:0] head_select$entry$byte_enables;
+    wire  [127:0] head_select$entry$old;
+    wire  [4:0] head_select$entry$lane;
+    wire  [2:0] head_select$entry$elem;
+    wire  [6:0] head_select$entry$result_shift;
+    wire  head_select$entry$result_first;
+    wire  head_select$entry$result_last;
+    wire  head_select$entry$msg_last;
+    wire  head_select$entry$error;
     wire  head_select$bypass$0;
     wire  head_select$bypass$1;
     wire  head_select$bypass$2;
@@ -401,7 +402,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [4:0] head_select$alu_op;
     wire  [3:0] head_select$alu_ty;
     wire  head_select$alu_ftz;
-    wire  [127:0] head_select$old_value;
     reg  [127:0] write_align$value;
     reg  [6:0] write_align$bit_offset;
     reg  [15:0] write_align$byte_enables;
@@ -429,23 +429,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  [63:0] ports$a_line;
     reg  ports$a_space;
     reg  [15:0] ports$a_byte_enables;
-    reg  ports$w_valid;
-    reg  [1:0] ports$w_kind;
-    reg  ports$w_writes;
-    reg  [63:0] ports$w_line;
-    reg  ports$w_space;
-    reg  [15:0] ports$w_byte_enables;
+    reg  ports$w$valid;
+    reg  [1:0] ports$w$kind;
+    reg  ports$w$writes;
+    reg  [63:0] ports$w$line;
+    reg  ports$w$space;
+    reg  [15:0] ports$w$byte_enables;
+    reg  [127:0] ports$w$new;
+    reg  [127:0] ports$w$ret;
+    reg  [127:0] ports$w$old;
+    reg  [4:0] ports$w$lane;
+    reg  [2:0] ports$w$elem;
+    reg  [6:0] ports$w$result_shift;
+    reg  ports$w$result_first;
+    reg  ports$w$result_last;
+    reg  ports$w$msg_last;
+    reg  ports$w$error;
     reg  [127:0] ports$w_data;
-    reg  [127:0] ports$w_new;
-    reg  [127:0] ports$w_ret;
-    reg  [127:0] ports$w_old;
-    reg  [4:0] ports$w_lane;
-    reg  [2:0] ports$w_elem;
-    reg  [6:0] ports$w_result_shift;
-    reg  ports$w_result_first;
-    reg  ports$w_result_last;
-    reg  ports$w_msg_last;
-    reg  ports$w_error;
     wire  ports$read_full;
     wire  ports$write_full;
     wire  ports$mem_rd_valid;
@@ -602,25 +602,25 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     reg  execute$reset;
     reg  execute$advance;
     reg  execute$enter;
+    reg  [1:0] execute$head$kind;
+    reg  [63:0] execute$head$line;
+    reg  execute$head$space;
+    reg  [6:0] execute$head$bit_offset;
+    reg  [15:0] execute$head$byte_enables;
+    reg  [127:0] execute$head$old;
+    reg  [4:0] execute$head$lane;
+    reg  [2:0] execute$head$elem;
+    reg  [6:0] execute$head$result_shift;
+    reg  execute$head$result_first;
+    reg  execute$head$result_last;
+    reg  execute$head$msg_last;
+    reg  execute$head$error;
     reg  execute$head_rmw;
-    reg  [1:0] execute$head_kind;
-    reg  [63:0] execute$head_line;
-    reg  execute$head_space;
-    reg  [6:0] execute$head_bit_offset;
-    reg  [15:0] execute$head_byte_enables;
-    reg  [127:0] execute$head_old;
     reg  execute$bypass$0;
     reg  execute$bypass$1;
     reg  execute$bypass$2;
     reg  execute$bypass$3;
     reg  [127:0] execute$head_src0;
-    reg  [4:0] execute$head_lane;
-    reg  [2:0] execute$head_elem;
-    reg  [6:0] execute$head_result_shift;
-    reg  execute$head_result_first;
-    reg  execute$head_result_last;
-    reg  execute$head_msg_last;
-    reg  execute$head_error;
     reg  execute$alu_float_op;
     reg  [127:0] execute$alu_new_true;
     reg  [127:0] execute$alu_new_false;
@@ -652,23 +652,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     wire  [63:0] execute$x4_line_q;
     wire  execute$x4_space_q;
     wire  [15:0] execute$x4_byte_enables_q;
-    wire  execute$w_valid_q;
-    wire  [1:0] execute$w_kind_q;
-    wire  execute$w_writes_q;
-    wire  [63:0] execute$w_line_q;
-    wire  execute$w_space_q;
+    wire  execute$w$valid;
+    wire  [1:0] execute$w$kind;
+    wire  execute$w$writes;
+    wire  [63:0] execute$w$line;
+    wire  execute$w$space;
+    wire  [15:0] execute$w$byte_enables;
+    wire  [127:0] execute$w$new;
+    wire  [127:0] execute$w$ret;
+    wire  [127:0] execute$w$old;
+    wire  [4:0] execute$w$lane;
+    wire  [2:0] execute$w$elem;
+    wire  [6:0] execute$w$result_shift;
+    wire  execute$w$result_first;
+    wire  execute$w$result_last;
+    wire  execute$w$msg_last;
+    wire  execute$w$error;
     wire  [6:0] execute$w_bit_offset_q;
-    wire  [15:0] execute$w_byte_enables_q;
-    wire  [127:0] execute$w_new_q;
-    wire  [127:0] execute$w_ret_q;
-    wire  [127:0] execute$w_old_q;
-    wire  [4:0] execute$w_lane_q;
-    wire  [2:0] execute$w_elem_q;
-    wire  [6:0] execute$w_result_shift_q;
-    wire  execute$w_result_first_q;
-    wire  execute$w_result_last_q;
-    wire  execute$w_msg_last_q;
-    wire  execute$w_error_q;
     
     // Local signals
     reg  sel_valid;
@@ -712,7 +712,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .sel_lane(front$sel_lane),
         .sel_last(front$sel_last),
         .sel_marker(front$sel_marker),
-        .n_enter(front$n_enter),
         .pay_addr(front$pay_addr),
         .pay_src0(front$pay_src0),
         .pay_src1(front$pay_src1),
@@ -724,46 +723,47 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .d_no_lanes_q(front$d_no_lanes_q),
         .d_lanes_few_q(front$d_lanes_few_q),
         .d_slot_q(front$d_slot_q),
-        .n_valid_q(front$n_valid_q),
-        .n_buf_q(front$n_buf_q),
-        .n_lane_q(front$n_lane_q),
-        .n_last_lane_q(front$n_last_lane_q),
-        .n_marker_q(front$n_marker_q),
-        .n_illegal_q(front$n_illegal_q),
-        .n_elem_size_q(front$n_elem_size_q),
-        .n_last_elem_q(front$n_last_elem_q),
-        .n_space_slm_q(front$n_space_slm_q),
-        .n_addr_offset32_q(front$n_addr_offset32_q),
-        .n_addr_buffer_q(front$n_addr_buffer_q),
-        .n_kind_typed_q(front$n_kind_typed_q),
-        .n_write_only_q(front$n_write_only_q),
-        .n_swap_src_q(front$n_swap_src_q),
-        .n_v_present_q(front$n_v_present_q),
-        .n_r_present_q(front$n_r_present_q),
-        .n_lod_present_q(front$n_lod_present_q),
-        .n_alu_op_q(front$n_alu_op_q),
-        .n_alu_ty_q(front$n_alu_ty_q),
-        .n_alu_ftz_q(front$n_alu_ftz_q),
-        .n_surf_kind_q(front$n_surf_kind_q),
-        .n_surf_base_q(front$n_surf_base_q),
-        .n_surf_size_q(front$n_surf_size_q),
-        .n_width_q(front$n_width_q),
-        .n_height_q(front$n_height_q),
-        .n_depth_q(front$n_depth_q),
-        .n_width_one_q(front$n_width_one_q),
-        .n_height_one_q(front$n_height_one_q),
-        .n_depth_one_q(front$n_depth_one_q),
-        .n_surf_array_q(front$n_surf_array_q),
-        .n_lane_rows_q(front$n_lane_rows_q),
-        .n_surf_levels_q(front$n_surf_levels_q),
-        .n_surf_u16_q(front$n_surf_u16_q),
-        .n_slm_size_q(front$n_slm_size_q),
-        .n_walk_rows(front$n_walk_rows),
-        .n_walk_slices(front$n_walk_slices),
-        .n_walk_sizes_constant(front$n_walk_sizes_constant),
-        .n_walk_a(front$n_walk_a),
-        .n_walk_b(front$n_walk_b),
-        .cap_valid_q(front$cap_valid_q),
+        .n$valid(front$n$valid),
+        .n$buf(front$n$buf),
+        .n$lane(front$n$lane),
+        .n$last_lane(front$n$last_lane),
+        .n$marker(front$n$marker),
+        .n$illegal(front$n$illegal),
+        .n$elem_size(front$n$elem_size),
+        .n$last_elem(front$n$last_elem),
+        .n$space_slm(front$n$space_slm),
+        .n$addr_offset32(front$n$addr_offset32),
+        .n$addr_buffer(front$n$addr_buffer),
+        .n$kind_typed(front$n$kind_typed),
+        .n$write_only(front$n$write_only),
+        .n$swap_src(front$n$swap_src),
+        .n$v_present(front$n$v_present),
+        .n$r_present(front$n$r_present),
+        .n$lod_present(front$n$lod_present),
+        .n$alu_op(front$n$alu_op),
+        .n$alu_ty(front$n$alu_ty),
+        .n$alu_ftz(front$n$alu_ftz),
+        .n$surf_kind(front$n$surf_kind),
+        .n$surf_base(front$n$surf_base),
+        .n$surf_size(front$n$surf_size),
+        .n$width(front$n$width),
+        .n$height(front$n$height),
+        .n$depth(front$n$depth),
+        .n$width_one(front$n$width_one),
+        .n$height_one(front$n$height_one),
+        .n$depth_one(front$n$depth_one),
+        .n$surf_array(front$n$surf_array),
+        .n$lane_rows(front$n$lane_rows),
+        .n$surf_levels(front$n$surf_levels),
+        .n$surf_u16(front$n$surf_u16),
+        .n$slm_size(front$n$slm_size),
+        .n$walk_rows(front$n$walk_rows),
+        .n$walk_slices(front$n$walk_slices),
+        .n$walk_sizes_constant(front$n$walk_sizes_constant),
+        .n$walk_a(front$n$walk_a),
+        .n$walk_b(front$n$walk_b),
+        .n$cap_valid(front$n$cap_valid),
+        .n$enter(front$n$enter),
         .pbuf_addr_q$0(front$pbuf_addr_q$0),
         .pbuf_addr_q$1(front$pbuf_addr_q$1),
         .pbuf_src0_q$0(front$pbuf_src0_q$0),
@@ -793,46 +793,47 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .t_walk(issue$t_walk),
         .l_walk(issue$l_walk),
         .l_index(issue$l_index),
-        .n_valid(issue$n_valid),
-        .n_buf(issue$n_buf),
-        .n_lane(issue$n_lane),
-        .n_last_lane(issue$n_last_lane),
-        .n_marker(issue$n_marker),
-        .n_illegal(issue$n_illegal),
-        .n_elem_size(issue$n_elem_size),
-        .n_last_elem(issue$n_last_elem),
-        .n_space_slm(issue$n_space_slm),
-        .n_addr_offset32(issue$n_addr_offset32),
-        .n_addr_buffer(issue$n_addr_buffer),
-        .n_kind_typed(issue$n_kind_typed),
-        .n_write_only(issue$n_write_only),
-        .n_swap_src(issue$n_swap_src),
-        .n_v_present(issue$n_v_present),
-        .n_r_present(issue$n_r_present),
-        .n_lod_present(issue$n_lod_present),
-        .n_alu_op(issue$n_alu_op),
-        .n_alu_ty(issue$n_alu_ty),
-        .n_alu_ftz(issue$n_alu_ftz),
-        .n_surf_kind(issue$n_surf_kind),
-        .n_surf_base(issue$n_surf_base),
-        .n_surf_size(issue$n_surf_size),
-        .n_width(issue$n_width),
-        .n_height(issue$n_height),
-        .n_depth(issue$n_depth),
-        .n_width_one(issue$n_width_one),
-        .n_height_one(issue$n_height_one),
-        .n_depth_one(issue$n_depth_one),
-        .n_surf_array(issue$n_surf_array),
-        .n_lane_rows(issue$n_lane_rows),
-        .n_surf_levels(issue$n_surf_levels),
-        .n_surf_u16(issue$n_surf_u16),
-        .n_slm_size(issue$n_slm_size),
-        .n_walk_rows(issue$n_walk_rows),
-        .n_walk_slices(issue$n_walk_slices),
-        .n_walk_sizes_constant(issue$n_walk_sizes_constant),
-        .n_walk_a(issue$n_walk_a),
-        .n_walk_b(issue$n_walk_b),
-        .cap_valid(issue$cap_valid),
+        .n$valid(issue$n$valid),
+        .n$buf(issue$n$buf),
+        .n$lane(issue$n$lane),
+        .n$last_lane(issue$n$last_lane),
+        .n$marker(issue$n$marker),
+        .n$illegal(issue$n$illegal),
+        .n$elem_size(issue$n$elem_size),
+        .n$last_elem(issue$n$last_elem),
+        .n$space_slm(issue$n$space_slm),
+        .n$addr_offset32(issue$n$addr_offset32),
+        .n$addr_buffer(issue$n$addr_buffer),
+        .n$kind_typed(issue$n$kind_typed),
+        .n$write_only(issue$n$write_only),
+        .n$swap_src(issue$n$swap_src),
+        .n$v_present(issue$n$v_present),
+        .n$r_present(issue$n$r_present),
+        .n$lod_present(issue$n$lod_present),
+        .n$alu_op(issue$n$alu_op),
+        .n$alu_ty(issue$n$alu_ty),
+        .n$alu_ftz(issue$n$alu_ftz),
+        .n$surf_kind(issue$n$surf_kind),
+        .n$surf_base(issue$n$surf_base),
+        .n$surf_size(issue$n$surf_size),
+        .n$width(issue$n$width),
+        .n$height(issue$n$height),
+        .n$depth(issue$n$depth),
+        .n$width_one(issue$n$width_one),
+        .n$height_one(issue$n$height_one),
+        .n$depth_one(issue$n$depth_one),
+        .n$surf_array(issue$n$surf_array),
+        .n$lane_rows(issue$n$lane_rows),
+        .n$surf_levels(issue$n$surf_levels),
+        .n$surf_u16(issue$n$surf_u16),
+        .n$slm_size(issue$n$slm_size),
+        .n$walk_rows(issue$n$walk_rows),
+        .n$walk_slices(issue$n$walk_slices),
+        .n$walk_sizes_constant(issue$n$walk_sizes_constant),
+        .n$walk_a(issue$n$walk_a),
+        .n$walk_b(issue$n$walk_b),
+        .n$cap_valid(issue$n$cap_valid),
+        .n$enter(issue$n$enter),
         .pbuf_addr$0(issue$pbuf_addr$0),
         .pbuf_addr$1(issue$pbuf_addr$1),
         .pbuf_src0$0(issue$pbuf_src0$0),
@@ -842,7 +843,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .pbuf_coord$0(issue$pbuf_coord$0),
         .pbuf_coord$1(issue$pbuf_coord$1),
         .pay_coord(issue$pay_coord),
-        .n_enter(issue$n_enter),
         .issue_push(issue$issue_push),
         .walk_push(issue$walk_push),
         .kind_typed(issue$kind_typed),
@@ -1018,19 +1018,20 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .ahead_ready$2(head_select$ahead_ready$2),
         .ahead_ready$3(head_select$ahead_ready$3),
         .valid(head_select$valid),
-        .kind(head_select$kind),
         .returned(head_select$returned),
-        .line(head_select$line),
-        .space(head_select$space),
-        .bit_offset(head_select$bit_offset),
-        .byte_enables(head_select$byte_enables),
-        .lane(head_select$lane),
-        .elem(head_select$elem),
-        .result_shift(head_select$result_shift),
-        .result_first(head_select$result_first),
-        .result_last(head_select$result_last),
-        .msg_last(head_select$msg_last),
-        .error(head_select$error),
+        .entry$kind(head_select$entry$kind),
+        .entry$line(head_select$entry$line),
+        .entry$space(head_select$entry$space),
+        .entry$bit_offset(head_select$entry$bit_offset),
+        .entry$byte_enables(head_select$entry$byte_enables),
+        .entry$old(head_select$entry$old),
+        .entry$lane(head_select$entry$lane),
+        .entry$elem(head_select$entry$elem),
+        .entry$result_shift(head_select$entry$result_shift),
+        .entry$result_first(head_select$entry$result_first),
+        .entry$result_last(head_select$entry$result_last),
+        .entry$msg_last(head_select$entry$msg_last),
+        .entry$error(head_select$entry$error),
         .bypass$0(head_select$bypass$0),
         .bypass$1(head_select$bypass$1),
         .bypass$2(head_select$bypass$2),
@@ -1038,8 +1039,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .hazard(head_select$hazard),
         .alu_op(head_select$alu_op),
         .alu_ty(head_select$alu_ty),
-        .alu_ftz(head_select$alu_ftz),
-        .old_value(head_select$old_value)
+        .alu_ftz(head_select$alu_ftz)
     );
     atomic_unit$write_align write_align(
         .value(write_align$value),
@@ -1073,23 +1073,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .a_line(ports$a_line),
         .a_space(ports$a_space),
         .a_byte_enables(ports$a_byte_enables),
-        .w_valid(ports$w_valid),
-        .w_kind(ports$w_kind),
-        .w_writes(ports$w_writes),
-        .w_line(ports$w_line),
-        .w_space(ports$w_space),
-        .w_byte_enables(ports$w_byte_enables),
+        .w$valid(ports$w$valid),
+        .w$kind(ports$w$kind),
+        .w$writes(ports$w$writes),
+        .w$line(ports$w$line),
+        .w$space(ports$w$space),
+        .w$byte_enables(ports$w$byte_enables),
+        .w$new(ports$w$new),
+        .w$ret(ports$w$ret),
+        .w$old(ports$w$old),
+        .w$lane(ports$w$lane),
+        .w$elem(ports$w$elem),
+        .w$result_shift(ports$w$result_shift),
+        .w$result_first(ports$w$result_first),
+        .w$result_last(ports$w$result_last),
+        .w$msg_last(ports$w$msg_last),
+        .w$error(ports$w$error),
         .w_data(ports$w_data),
-        .w_new(ports$w_new),
-        .w_ret(ports$w_ret),
-        .w_old(ports$w_old),
-        .w_lane(ports$w_lane),
-        .w_elem(ports$w_elem),
-        .w_result_shift(ports$w_result_shift),
-        .w_result_first(ports$w_result_first),
-        .w_result_last(ports$w_result_last),
-        .w_msg_last(ports$w_msg_last),
-        .w_error(ports$w_error),
         .read_full(ports$read_full),
         .write_full(ports$write_full),
         .mem_rd_valid(ports$mem_rd_valid),
@@ -1258,25 +1258,25 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .reset(execute$reset),
         .advance(execute$advance),
         .enter(execute$enter),
+        .head$kind(execute$head$kind),
+        .head$line(execute$head$line),
+        .head$space(execute$head$space),
+        .head$bit_offset(execute$head$bit_offset),
+        .head$byte_enables(execute$head$byte_enables),
+        .head$old(execute$head$old),
+        .head$lane(execute$head$lane),
+        .head$elem(execute$head$elem),
+        .head$result_shift(execute$head$result_shift),
+        .head$result_first(execute$head$result_first),
+        .head$result_last(execute$head$result_last),
+        .head$msg_last(execute$head$msg_last),
+        .head$error(execute$head$error),
         .head_rmw(execute$head_rmw),
-        .head_kind(execute$head_kind),
-        .head_line(execute$head_line),
-        .head_space(execute$head_space),
-        .head_bit_offset(execute$head_bit_offset),
-        .head_byte_enables(execute$head_byte_enables),
-        .head_old(execute$head_old),
         .bypass$0(execute$bypass$0),
         .bypass$1(execute$bypass$1),
         .bypass$2(execute$bypass$2),
         .bypass$3(execute$bypass$3),
         .head_src0(execute$head_src0),
-        .head_lane(execute$head_lane),
-        .head_elem(execute$head_elem),
-        .head_result_shift(execute$head_result_shift),
-        .head_result_first(execute$head_result_first),
-        .head_result_last(execute$head_result_last),
-        .head_msg_last(execute$head_msg_last),
-        .head_error(execute$head_error),
         .alu_float_op(execute$alu_float_op),
         .alu_new_true(execute$alu_new_true),
         .alu_new_false(execute$alu_new_false),
@@ -1308,23 +1308,23 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         .x4_line_q(execute$x4_line_q),
         .x4_space_q(execute$x4_space_q),
         .x4_byte_enables_q(execute$x4_byte_enables_q),
-        .w_valid_q(execute$w_valid_q),
-        .w_kind_q(execute$w_kind_q),
-        .w_writes_q(execute$w_writes_q),
-        .w_line_q(execute$w_line_q),
-        .w_space_q(execute$w_space_q),
-        .w_bit_offset_q(execute$w_bit_offset_q),
-        .w_byte_enables_q(execute$w_byte_enables_q),
-        .w_new_q(execute$w_new_q),
-        .w_ret_q(execute$w_ret_q),
-        .w_old_q(execute$w_old_q),
-        .w_lane_q(execute$w_lane_q),
-        .w_elem_q(execute$w_elem_q),
-        .w_result_shift_q(execute$w_result_shift_q),
-        .w_result_first_q(execute$w_result_first_q),
-        .w_result_last_q(execute$w_result_last_q),
-        .w_msg_last_q(execute$w_msg_last_q),
-        .w_error_q(execute$w_error_q)
+        .w$valid(execute$w$valid),
+        .w$kind(execute$w$kind),
+        .w$writes(execute$w$writes),
+        .w$line(execute$w$line),
+        .w$space(execute$w$space),
+        .w$byte_enables(execute$w$byte_enables),
+        .w$new(execute$w$new),
+        .w$ret(execute$w$ret),
+        .w$old(execute$w$old),
+        .w$lane(execute$w$lane),
+        .w$elem(execute$w$elem),
+        .w$result_shift(execute$w$result_shift),
+        .w$result_first(execute$w$result_first),
+        .w$result_last(execute$w$result_last),
+        .w$msg_last(execute$w$msg_last),
+        .w$error(execute$w$error),
+        .w_bit_offset_q(execute$w_bit_offset_q)
     );
     
     // Update code
@@ -1351,7 +1351,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alu$pipe_advance = ~ports$write_full;
         alu$old_value = execute$x_old_q;
         if (execute$x_from_w_q) begin
-            alu$old_value = execute$w_new_q;
+            alu$old_value = execute$w$new;
         end
         if (execute$x_from_x2_q & ~execute$x2_new_cond_q) begin
             alu$old_value = execute$x2_new_false_q;
@@ -1362,7 +1362,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         alu$src0 = inflight$head_src0 & data_built;
         alu$src1 = inflight$head_src1 & data_built;
         w_free = ~ports$write_full;
-        head_is_rmw = head_select$kind == kind_read_modify_write;
+        head_is_rmw = head_select$entry$kind == kind_read_modify_write;
         head_ready = (head_select$valid & (~head_is_rmw | head_select$returned)) & ~(head_is_rmw & head_select$hazard);
         head_enters = (head_ready & x_free) & ~reset_q$q;
         execute$head_src0 = inflight$head_src0 & data_built;
@@ -1377,7 +1377,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
         if (issue_state$q == IssueState$FirstLane) begin
             sel_last = sel_marker | front$d_lanes_few_q;
         end
-        sel_take = sel_valid & (~front$n_valid_q | issue$n_enter);
+        sel_take = sel_valid & (~front$n$valid | issue$n$enter);
         d_free = (~front$d_valid_q | (sel_take & sel_last)) & ~reset_q$q;
         req_ready = (~front$r_valid_q | d_free) & ~reset_q$q;
         pay_valid = sel_take & ~sel_marker;
@@ -1417,9 +1417,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) reset_q$d = reset;
     always @(*) first_lanes_two$mask = front$d_lanes_q;
     always @(*) left_lanes_two$mask = lanes_left$q;
-    always @(*) write_align$value = execute$w_new_q;
+    always @(*) write_align$value = execute$w$new;
     always @(*) write_align$bit_offset = execute$w_bit_offset_q;
-    always @(*) write_align$byte_enables = execute$w_byte_enables_q;
+    always @(*) write_align$byte_enables = execute$w$byte_enables;
     always @(*) head_select$head = inflight$head_ptr_q;
     always @(*) head_select$head_bit_offset = inflight$hq_bit_offset_q;
     always @(*) head_select$head_byte_enables = inflight$hq_byte_enables_q;
@@ -1481,7 +1481,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) head_select$head_pushed = inflight$hq_pushed_q;
     always @(*) head_select$push_data = inflight$push_data_q;
     always @(*) head_select$push_bytes = inflight$push_bytes_q;
-    always @(*) head_select$late_writes = execute$w_writes_q;
+    always @(*) head_select$late_writes = execute$w$writes;
     always @(*) head_select$late_overlaps = inflight$hz_late_overlaps_q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
@@ -1507,23 +1507,7 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) ports$a_line = address$a_line_q;
     always @(*) ports$a_space = address$a_space_q;
     always @(*) ports$a_byte_enables = address$a_byte_enables_q;
-    always @(*) ports$w_valid = execute$w_valid_q;
-    always @(*) ports$w_kind = execute$w_kind_q;
-    always @(*) ports$w_writes = execute$w_writes_q;
-    always @(*) ports$w_line = execute$w_line_q;
-    always @(*) ports$w_space = execute$w_space_q;
-    always @(*) ports$w_byte_enables = execute$w_byte_enables_q;
     always @(*) ports$w_data = write_align$data;
-    always @(*) ports$w_new = execute$w_new_q;
-    always @(*) ports$w_ret = execute$w_ret_q;
-    always @(*) ports$w_old = execute$w_old_q;
-    always @(*) ports$w_lane = execute$w_lane_q;
-    always @(*) ports$w_elem = execute$w_elem_q;
-    always @(*) ports$w_result_shift = execute$w_result_shift_q;
-    always @(*) ports$w_result_first = execute$w_result_first_q;
-    always @(*) ports$w_result_last = execute$w_result_last_q;
-    always @(*) ports$w_msg_last = execute$w_msg_last_q;
-    always @(*) ports$w_error = execute$w_error_q;
     always @(*) mem_rd_valid = ports$mem_rd_valid;
     always @(*) mem_rd_addr = ports$mem_rd_addr;
     always @(*) mem_rd_space = ports$mem_rd_space;
@@ -1548,23 +1532,10 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) execute$advance = x_free;
     always @(*) execute$enter = head_enters;
     always @(*) execute$head_rmw = head_is_rmw;
-    always @(*) execute$head_kind = head_select$kind;
-    always @(*) execute$head_line = head_select$line;
-    always @(*) execute$head_space = head_select$space;
-    always @(*) execute$head_bit_offset = head_select$bit_offset;
-    always @(*) execute$head_byte_enables = head_select$byte_enables;
-    always @(*) execute$head_old = head_select$old_value;
     always @(*) execute$bypass$0 = head_select$bypass$0;
     always @(*) execute$bypass$1 = head_select$bypass$1;
     always @(*) execute$bypass$2 = head_select$bypass$2;
     always @(*) execute$bypass$3 = head_select$bypass$3;
-    always @(*) execute$head_lane = head_select$lane;
-    always @(*) execute$head_elem = head_select$elem;
-    always @(*) execute$head_result_shift = head_select$result_shift;
-    always @(*) execute$head_result_first = head_select$result_first;
-    always @(*) execute$head_result_last = head_select$result_last;
-    always @(*) execute$head_msg_last = head_select$msg_last;
-    always @(*) execute$head_error = head_select$error;
     always @(*) execute$alu_float_op = alu$float_op;
     always @(*) execute$alu_new_true = alu$new_true;
     always @(*) execute$alu_new_false = alu$new_false;
@@ -1599,7 +1570,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) front$sel_lane = lane_select$lane;
     always @(*) front$sel_last = sel_last;
     always @(*) front$sel_marker = sel_marker;
-    always @(*) front$n_enter = issue$n_enter;
     always @(*) pay_lane = lane_select$lane;
     always @(*) pay_slot = front$d_slot_q;
     always @(*) issue$clock = clock;
@@ -1608,46 +1578,6 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) issue$t_walk = address$t_walk_q;
     always @(*) issue$l_walk = address$l_walk_q;
     always @(*) issue$l_index = address$l_index;
-    always @(*) issue$n_valid = front$n_valid_q;
-    always @(*) issue$n_buf = front$n_buf_q;
-    always @(*) issue$n_lane = front$n_lane_q;
-    always @(*) issue$n_last_lane = front$n_last_lane_q;
-    always @(*) issue$n_marker = front$n_marker_q;
-    always @(*) issue$n_illegal = front$n_illegal_q;
-    always @(*) issue$n_elem_size = front$n_elem_size_q;
-    always @(*) issue$n_last_elem = front$n_last_elem_q;
-    always @(*) issue$n_space_slm = front$n_space_slm_q;
-    always @(*) issue$n_addr_offset32 = front$n_addr_offset32_q;
-    always @(*) issue$n_addr_buffer = front$n_addr_buffer_q;
-    always @(*) issue$n_kind_typed = front$n_kind_typed_q;
-    always @(*) issue$n_write_only = front$n_write_only_q;
-    always @(*) issue$n_swap_src = front$n_swap_src_q;
-    always @(*) issue$n_v_present = front$n_v_present_q;
-    always @(*) issue$n_r_present = front$n_r_present_q;
-    always @(*) issue$n_lod_present = front$n_lod_present_q;
-    always @(*) issue$n_alu_op = front$n_alu_op_q;
-    always @(*) issue$n_alu_ty = front$n_alu_ty_q;
-    always @(*) issue$n_alu_ftz = front$n_alu_ftz_q;
-    always @(*) issue$n_surf_kind = front$n_surf_kind_q;
-    always @(*) issue$n_surf_base = front$n_surf_base_q;
-    always @(*) issue$n_surf_size = front$n_surf_size_q;
-    always @(*) issue$n_width = front$n_width_q;
-    always @(*) issue$n_height = front$n_height_q;
-    always @(*) issue$n_depth = front$n_depth_q;
-    always @(*) issue$n_width_one = front$n_width_one_q;
-    always @(*) issue$n_height_one = front$n_height_one_q;
-    always @(*) issue$n_depth_one = front$n_depth_one_q;
-    always @(*) issue$n_surf_array = front$n_surf_array_q;
-    always @(*) issue$n_lane_rows = front$n_lane_rows_q;
-    always @(*) issue$n_surf_levels = front$n_surf_levels_q;
-    always @(*) issue$n_surf_u16 = front$n_surf_u16_q;
-    always @(*) issue$n_slm_size = front$n_slm_size_q;
-    always @(*) issue$n_walk_rows = front$n_walk_rows;
-    always @(*) issue$n_walk_slices = front$n_walk_slices;
-    always @(*) issue$n_walk_sizes_constant = front$n_walk_sizes_constant;
-    always @(*) issue$n_walk_a = front$n_walk_a;
-    always @(*) issue$n_walk_b = front$n_walk_b;
-    always @(*) issue$cap_valid = front$cap_valid_q;
     always @(*) issue$pbuf_addr$0 = front$pbuf_addr_q$0;
     always @(*) issue$pbuf_src0$0 = front$pbuf_src0_q$0;
     always @(*) issue$pbuf_src1$0 = front$pbuf_src1_q$0;
@@ -1721,9 +1651,9 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) inflight$a_src0 = address$a_src0_q;
     always @(*) inflight$a_src1 = address$a_src1_q;
     always @(*) inflight$a_ty = address$a_ty_q;
-    always @(*) inflight$w_byte_enables = execute$w_byte_enables_q;
-    always @(*) inflight$w_line = execute$w_line_q;
-    always @(*) inflight$w_space = execute$w_space_q;
+    always @(*) inflight$w_byte_enables = execute$w$byte_enables;
+    always @(*) inflight$w_line = execute$w$line;
+    always @(*) inflight$w_space = execute$w$space;
     always @(*) inflight$x2_byte_enables = execute$x2_byte_enables_q;
     always @(*) inflight$x2_line = execute$x2_line_q;
     always @(*) inflight$x2_space = execute$x2_space_q;
@@ -1737,6 +1667,76 @@ module atomic_unit(clock,reset,req_valid,req_ready,req_desc,req_dmask,req_pred_m
     always @(*) inflight$x_line = execute$x_line_q;
     always @(*) inflight$x_space = execute$x_space_q;
     
+    always @(*) ports$w$valid = execute$w$valid;
+    always @(*) ports$w$kind = execute$w$kind;
+    always @(*) ports$w$writes = execute$w$writes;
+    always @(*) ports$w$line = execute$w$line;
+    always @(*) ports$w$space = execute$w$space;
+    always @(*) ports$w$byte_enables = execute$w$byte_enables;
+    always @(*) ports$w$new = execute$w$new;
+    always @(*) ports$w$ret = execute$w$ret;
+    always @(*) ports$w$old = execute$w$old;
+    always @(*) ports$w$lane = execute$w$lane;
+    always @(*) ports$w$elem = execute$w$elem;
+    always @(*) ports$w$result_shift = execute$w$result_shift;
+    always @(*) ports$w$result_first = execute$w$result_first;
+    always @(*) ports$w$result_last = execute$w$result_last;
+    always @(*) ports$w$msg_last = execute$w$msg_last;
+    always @(*) ports$w$error = execute$w$error;
+    always @(*) execute$head$kind = head_select$entry$kind;
+    always @(*) execute$head$line = head_select$entry$line;
+    always @(*) execute$head$space = head_select$entry$space;
+    always @(*) execute$head$bit_offset = head_select$entry$bit_offset;
+    always @(*) execute$head$byte_enables = head_select$entry$byte_enables;
+    always @(*) execute$head$old = head_select$entry$old;
+    always @(*) execute$head$lane = head_select$entry$lane;
+    always @(*) execute$head$elem = head_select$entry$elem;
+    always @(*) execute$head$result_shift = head_select$entry$result_shift;
+    always @(*) execute$head$result_first = head_select$entry$result_first;
+    always @(*) execute$head$result_last = head_select$entry$result_last;
+    always @(*) execute$head$msg_last = head_select$entry$msg_last;
+    always @(*) execute$head$error = head_select$entry$error;
+    always @(*) issue$n$valid = front$n$valid;
+    always @(*) issue$n$buf = front$n$buf;
+    always @(*) issue$n$lane = front$n$lane;
+    always @(*) issue$n$last_lane = front$n$last_lane;
+    always @(*) issue$n$marker = front$n$marker;
+    always @(*) issue$n$illegal = front$n$illegal;
+    always @(*) issue$n$elem_size = front$n$elem_size;
+    always @(*) issue$n$last_elem = front$n$last_elem;
+    always @(*) issue$n$space_slm = front$n$space_slm;
+    always @(*) issue$n$addr_offset32 = front$n$addr_offset32;
+    always @(*) issue$n$addr_buffer = front$n$addr_buffer;
+    always @(*) issue$n$kind_typed = front$n$kind_typed;
+    always @(*) issue$n$write_only = front$n$write_only;
+    always @(*) issue$n$swap_src = front$n$swap_src;
+    always @(*) issue$n$v_present = front$n$v_present;
+    always @(*) issue$n$r_present = front$n$r_present;
+    always @(*) issue$n$lod_present = front$n$lod_present;
+    always @(*) issue$n$alu_op = front$n$alu_op;
+    always @(*) issue$n$alu_ty = front$n$alu_ty;
+    always @(*) issue$n$alu_ftz = front$n$alu_ftz;
+    always @(*) issue$n$surf_kind = front$n$surf_kind;
+    always @(*) issue$n$surf_base = front$n$surf_base;
+    always @(*) issue$n$surf_size = front$n$surf_size;
+    always @(*) issue$n$width = front$n$width;
+    always @(*) issue$n$height = front$n$height;
+    always @(*) issue$n$depth = front$n$depth;
+    always @(*) issue$n$width_one = front$n$width_one;
+    always @(*) issue$n$height_one = front$n$height_one;
+    always @(*) issue$n$depth_one = front$n$depth_one;
+    always @(*) issue$n$surf_array = front$n$surf_array;
+    always @(*) issue$n$lane_rows = front$n$lane_rows;
+    always @(*) issue$n$surf_levels = front$n$surf_levels;
+    always @(*) issue$n$surf_u16 = front$n$surf_u16;
+    always @(*) issue$n$slm_size = front$n$slm_size;
+    always @(*) issue$n$walk_rows = front$n$walk_rows;
+    always @(*) issue$n$walk_slices = front$n$walk_slices;
+    always @(*) issue$n$walk_sizes_constant = front$n$walk_sizes_constant;
+    always @(*) issue$n$walk_a = front$n$walk_a;
+    always @(*) issue$n$walk_b = front$n$walk_b;
+    always @(*) issue$n$cap_valid = front$n$cap_valid;
+    always @(*) front$n$enter = issue$n$enter;
 endmodule // atomic_unit
 
 
@@ -4532,32 +4532,32 @@ module atomic_unit$address$t_walk_first(d,q,clock);
 endmodule // atomic_unit$address$t_walk_first
 
 
-module atomic_unit$execute(clock,reset,advance,enter,head_rmw,head_kind,head_line,head_space,head_bit_offset,head_byte_enables,head_old,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,head_lane,head_elem,head_result_shift,head_result_first,head_result_last,head_msg_last,head_error,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w_valid_q,w_kind_q,w_writes_q,w_line_q,w_space_q,w_bit_offset_q,w_byte_enables_q,w_new_q,w_ret_q,w_old_q,w_lane_q,w_elem_q,w_result_shift_q,w_result_first_q,w_result_last_q,w_msg_last_q,w_error_q);
+module atomic_unit$execute(clock,reset,advance,enter,head$kind,head$line,head$space,head$bit_offset,head$byte_enables,head$old,head$lane,head$elem,head$result_shift,head$result_first,head$result_last,head$msg_last,head$error,head_rmw,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w$valid,w$kind,w$writes,w$line,w$space,w$byte_enables,w$new,w$ret,w$old,w$lane,w$elem,w$result_shift,w$result_first,w$result_last,w$msg_last,w$error,w_bit_offset_q);
     
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  advance;
     input wire  enter;
+    input wire  [1:0] head$kind;
+    input wire  [63:0] head$line;
+    input wire  head$space;
+    input wire  [6:0] head$bit_offset;
+    input wire  [15:0] head$byte_enables;
+    input wire  [127:0] head$old;
+    input wire  [4:0] head$lane;
+    input wire  [2:0] head$elem;
+    input wire  [6:0] head$result_shift;
+    input wire  head$result_first;
+    input wire  head$result_last;
+    input wire  head$msg_last;
+    input wire  head$error;
     input wire  head_rmw;
-    input wire  [1:0] head_kind;
-    input wire  [63:0] head_line;
-    input wire  head_space;
-    input wire  [6:0] head_bit_offset;
-    input wire  [15:0] head_byte_enables;
-    input wire  [127:0] head_old;
     input wire  bypass$0;
     input wire  bypass$1;
     input wire  bypass$2;
     input wire  bypass$3;
     input wire  [127:0] head_src0;
-    input wire  [4:0] head_lane;
-    input wire  [2:0] head_elem;
-    input wire  [6:0] head_result_shift;
-    input wire  head_result_first;
-    input wire  head_result_last;
-    input wire  head_msg_last;
-    input wire  head_error;
     input wire  alu_float_op;
     input wire  [127:0] alu_new_true;
     input wire  [127:0] alu_new_false;
@@ -4589,23 +4589,23 @@ module atomic_unit$execute(clock,reset,advance,enter,head_rmw,head_kind,head_lin
     output reg  [63:0] x4_line_q;
     output reg  x4_space_q;
     output reg  [15:0] x4_byte_enables_q;
-    output reg  w_valid_q;
-    output reg  [1:0] w_kind_q;
-    output reg  w_writes_q;
-    output reg  [63:0] w_line_q;
-    output reg  w_space_q;
+    output reg  w$valid;
+    output reg  [1:0] w$kind;
+    output reg  w$writes;
+    output reg  [63:0] w$line;
+    output reg  w$space;
+    output reg  [15:0] w$byte_enables;
+    output reg  [127:0] w$new;
+    output reg  [127:0] w$ret;
+    output reg  [127:0] w$old;
+    output reg  [4:0] w$lane;
+    output reg  [2:0] w$elem;
+    output reg  [6:0] w$result_shift;
+    output reg  w$result_first;
+    output reg  w$result_last;
+    output reg  w$msg_last;
+    output reg  w$error;
     output reg  [6:0] w_bit_offset_q;
-    output reg  [15:0] w_byte_enables_q;
-    output reg  [127:0] w_new_q;
-    output reg  [127:0] w_ret_q;
-    output reg  [127:0] w_old_q;
-    output reg  [4:0] w_lane_q;
-    output reg  [2:0] w_elem_q;
-    output reg  [6:0] w_result_shift_q;
-    output reg  w_result_first_q;
-    output reg  w_result_last_q;
-    output reg  w_msg_last_q;
-    output reg  w_error_q;
     
     // Constant declarations
     localparam  kind_read_modify_write = 2'b10;
@@ -5558,23 +5558,23 @@ module atomic_unit$execute(clock,reset,advance,enter,head_rmw,head_kind,head_lin
         x4_line_q = x4_line$q;
         x4_space_q = x4_space$q;
         x4_byte_enables_q = x4_byte_enables$q;
-        w_valid_q = w_valid$q;
-        w_kind_q = w_kind$q;
-        w_writes_q = w_writes$q;
-        w_line_q = w_line$q;
-        w_space_q = w_space$q;
+        w$valid = w_valid$q;
+        w$kind = w_kind$q;
+        w$writes = w_writes$q;
+        w$line = w_line$q;
+        w$space = w_space$q;
         w_bit_offset_q = w_bit_offset$q;
-        w_byte_enables_q = w_byte_enables$q;
-        w_new_q = w_new$q;
-        w_ret_q = w_ret$q;
-        w_old_q = w_old$q;
-        w_lane_q = w_lane$q;
-        w_elem_q = w_elem$q;
-        w_result_shift_q = w_result_shift$q;
-        w_result_first_q = w_result_first$q;
-        w_result_last_q = w_result_last$q;
-        w_msg_last_q = w_msg_last$q;
-        w_error_q = w_error$q;
+        w$byte_enables = w_byte_enables$q;
+        w$new = w_new$q;
+        w$ret = w_ret$q;
+        w$old = w_old$q;
+        w$lane = w_lane$q;
+        w$elem = w_elem$q;
+        w$result_shift = w_result_shift$q;
+        w$result_first = w_result_first$q;
+        w$result_last = w_result_last$q;
+        w$msg_last = w_msg_last$q;
+        w$error = w_error$q;
         x_is_rmw = x_kind$q == kind_read_modify_write;
         if (advance) begin
             w_valid$d = x4_valid$q;
@@ -5702,26 +5702,26 @@ module atomic_unit$execute(clock,reset,advance,enter,head_rmw,head_kind,head_lin
         end
         if (advance) begin
             x_valid$d = enter;
-            x_writes$d = enter & (head_rmw | (head_kind == kind_write));
-            x_kind$d = head_kind;
-            x_line$d = head_line;
-            x_space$d = head_space;
-            x_bit_offset$d = head_bit_offset;
-            x_byte_enables$d = head_byte_enables;
-            x_old$d = head_old;
+            x_writes$d = enter & (head_rmw | (head$kind == kind_write));
+            x_kind$d = head$kind;
+            x_line$d = head$line;
+            x_space$d = head$space;
+            x_bit_offset$d = head$bit_offset;
+            x_byte_enables$d = head$byte_enables;
+            x_old$d = head$old;
             if (old_is_bypassed) begin
                 x_old$d = old_bypassed;
             end
             x_from_x2$d = head_rmw & bypass$0;
             x_from_w$d = head_rmw & bypass$3;
             x_src0$d = head_src0;
-            x_lane$d = head_lane;
-            x_elem$d = head_elem;
-            x_result_shift$d = head_result_shift;
-            x_result_first$d = head_result_first;
-            x_result_last$d = head_result_last;
-            x_msg_last$d = head_msg_last;
-            x_error$d = head_error;
+            x_lane$d = head$lane;
+            x_elem$d = head$elem;
+            x_result_shift$d = head$result_shift;
+            x_result_first$d = head$result_first;
+            x_result_last$d = head$result_last;
+            x_msg_last$d = head$msg_last;
+            x_error$d = head$error;
         end
         if (reset) begin
             x_valid$d = 1'b0;
@@ -7504,7 +7504,7 @@ module atomic_unit$first_lanes_two(mask,few);
 endmodule // atomic_unit$first_lanes_two
 
 
-module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,req_ready,d_free,sel_take,sel_lane,sel_last,sel_marker,n_enter,pay_addr,pay_src0,pay_src1,pay_coord,r_valid_q,d_valid_q,d_lanes_q,d_illegal_q,d_no_lanes_q,d_lanes_few_q,d_slot_q,n_valid_q,n_buf_q,n_lane_q,n_last_lane_q,n_marker_q,n_illegal_q,n_elem_size_q,n_last_elem_q,n_space_slm_q,n_addr_offset32_q,n_addr_buffer_q,n_kind_typed_q,n_write_only_q,n_swap_src_q,n_v_present_q,n_r_present_q,n_lod_present_q,n_alu_op_q,n_alu_ty_q,n_alu_ftz_q,n_surf_kind_q,n_surf_base_q,n_surf_size_q,n_width_q,n_height_q,n_depth_q,n_width_one_q,n_height_one_q,n_depth_one_q,n_surf_array_q,n_lane_rows_q,n_surf_levels_q,n_surf_u16_q,n_slm_size_q,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid_q,pbuf_addr_q$0,pbuf_addr_q$1,pbuf_src0_q$0,pbuf_src0_q$1,pbuf_src1_q$0,pbuf_src1_q$1,pbuf_coord_q$0,pbuf_coord_q$1);
+module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,req_surf_kind,req_surf_base,req_surf_size,req_surf_width,req_surf_height,req_surf_depth,req_surf_array,req_surf_levels,req_surf_u16,req_slm_size,req_ready,d_free,sel_take,sel_lane,sel_last,sel_marker,pay_addr,pay_src0,pay_src1,pay_coord,r_valid_q,d_valid_q,d_lanes_q,d_illegal_q,d_no_lanes_q,d_lanes_few_q,d_slot_q,n$valid,n$buf,n$lane,n$last_lane,n$marker,n$illegal,n$elem_size,n$last_elem,n$space_slm,n$addr_offset32,n$addr_buffer,n$kind_typed,n$write_only,n$swap_src,n$v_present,n$r_present,n$lod_present,n$alu_op,n$alu_ty,n$alu_ftz,n$surf_kind,n$surf_base,n$surf_size,n$width,n$height,n$depth,n$width_one,n$height_one,n$depth_one,n$surf_array,n$lane_rows,n$surf_levels,n$surf_u16,n$slm_size,n$walk_rows,n$walk_slices,n$walk_sizes_constant,n$walk_a,n$walk_b,n$cap_valid,n$enter,pbuf_addr_q$0,pbuf_addr_q$1,pbuf_src0_q$0,pbuf_src0_q$1,pbuf_src1_q$0,pbuf_src1_q$1,pbuf_coord_q$0,pbuf_coord_q$1);
     
     // Module arguments
     input wire  clock;
@@ -7529,7 +7529,6 @@ module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,
     input wire  [4:0] sel_lane;
     input wire  sel_last;
     input wire  sel_marker;
-    input wire  n_enter;
     input wire  [63:0] pay_addr;
     input wire  [127:0] pay_src0;
     input wire  [127:0] pay_src1;
@@ -7541,46 +7540,47 @@ module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,
     output reg  d_no_lanes_q;
     output reg  d_lanes_few_q;
     output reg  d_slot_q;
-    output reg  n_valid_q;
-    output reg  n_buf_q;
-    output reg  [4:0] n_lane_q;
-    output reg  n_last_lane_q;
-    output reg  n_marker_q;
-    output reg  n_illegal_q;
-    output reg  [2:0] n_elem_size_q;
-    output reg  [2:0] n_last_elem_q;
-    output reg  n_space_slm_q;
-    output reg  n_addr_offset32_q;
-    output reg  n_addr_buffer_q;
-    output reg  n_kind_typed_q;
-    output reg  n_write_only_q;
-    output reg  n_swap_src_q;
-    output reg  n_v_present_q;
-    output reg  n_r_present_q;
-    output reg  n_lod_present_q;
-    output reg  [4:0] n_alu_op_q;
-    output reg  [3:0] n_alu_ty_q;
-    output reg  n_alu_ftz_q;
-    output reg  [2:0] n_surf_kind_q;
-    output reg  [63:0] n_surf_base_q;
-    output reg  [63:0] n_surf_size_q;
-    output reg  [31:0] n_width_q;
-    output reg  [31:0] n_height_q;
-    output reg  [31:0] n_depth_q;
-    output reg  n_width_one_q;
-    output reg  n_height_one_q;
-    output reg  n_depth_one_q;
-    output reg  [31:0] n_surf_array_q;
-    output reg  [31:0] n_lane_rows_q;
-    output reg  [31:0] n_surf_levels_q;
-    output reg  n_surf_u16_q;
-    output reg  [31:0] n_slm_size_q;
-    output reg  [31:0] n_walk_rows;
-    output reg  [31:0] n_walk_slices;
-    output reg  n_walk_sizes_constant;
-    output reg  [31:0] n_walk_a;
-    output reg  [31:0] n_walk_b;
-    output reg  cap_valid_q;
+    output reg  n$valid;
+    output reg  n$buf;
+    output reg  [4:0] n$lane;
+    output reg  n$last_lane;
+    output reg  n$marker;
+    output reg  n$illegal;
+    output reg  [2:0] n$elem_size;
+    output reg  [2:0] n$last_elem;
+    output reg  n$space_slm;
+    output reg  n$addr_offset32;
+    output reg  n$addr_buffer;
+    output reg  n$kind_typed;
+    output reg  n$write_only;
+    output reg  n$swap_src;
+    output reg  n$v_present;
+    output reg  n$r_present;
+    output reg  n$lod_present;
+    output reg  [4:0] n$alu_op;
+    output reg  [3:0] n$alu_ty;
+    output reg  n$alu_ftz;
+    output reg  [2:0] n$surf_kind;
+    output reg  [63:0] n$surf_base;
+    output reg  [63:0] n$surf_size;
+    output reg  [31:0] n$width;
+    output reg  [31:0] n$height;
+    output reg  [31:0] n$depth;
+    output reg  n$width_one;
+    output reg  n$height_one;
+    output reg  n$depth_one;
+    output reg  [31:0] n$surf_array;
+    output reg  [31:0] n$lane_rows;
+    output reg  [31:0] n$surf_levels;
+    output reg  n$surf_u16;
+    output reg  [31:0] n$slm_size;
+    output reg  [31:0] n$walk_rows;
+    output reg  [31:0] n$walk_slices;
+    output reg  n$walk_sizes_constant;
+    output reg  [31:0] n$walk_a;
+    output reg  [31:0] n$walk_b;
+    output reg  n$cap_valid;
+    input wire  n$enter;
     output reg  [63:0] pbuf_addr_q$0;
     output reg  [63:0] pbuf_addr_q$1;
     output reg  [127:0] pbuf_src0_q$0;
@@ -8694,7 +8694,7 @@ module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,
         d_width$clear = 1'b0;
         d_height$clear = 1'b0;
         d_depth$clear = 1'b0;
-        if (n_enter) begin
+        if (n$enter) begin
             n_valid$d = 1'b0;
         end
         if (sel_take) begin
@@ -8977,46 +8977,46 @@ module atomic_unit$front(clock,reset,req_valid,req_desc,req_dmask,req_pred_mask,
     always @(*) d_no_lanes_q = d_no_lanes$q;
     always @(*) d_lanes_few_q = d_lanes_few$q;
     always @(*) d_slot_q = d_slot$q;
-    always @(*) n_valid_q = n_valid$q;
-    always @(*) n_buf_q = n_buf$q;
-    always @(*) n_lane_q = n_lane$q;
-    always @(*) n_last_lane_q = n_last_lane$q;
-    always @(*) n_marker_q = n_marker$q;
-    always @(*) n_illegal_q = n_illegal$q;
-    always @(*) n_elem_size_q = n_elem_size$q;
-    always @(*) n_last_elem_q = n_last_elem$q;
-    always @(*) n_space_slm_q = n_space_slm$q;
-    always @(*) n_addr_offset32_q = n_addr_offset32$q;
-    always @(*) n_addr_buffer_q = n_addr_buffer$q;
-    always @(*) n_kind_typed_q = n_kind_typed$q;
-    always @(*) n_write_only_q = n_write_only$q;
-    always @(*) n_swap_src_q = n_swap_src$q;
-    always @(*) n_v_present_q = n_v_present$q;
-    always @(*) n_r_present_q = n_r_present$q;
-    always @(*) n_lod_present_q = n_lod_present$q;
-    always @(*) n_alu_op_q = n_alu_op$q;
-    always @(*) n_alu_ty_q = n_alu_ty$q;
-    always @(*) n_alu_ftz_q = n_alu_ftz$q;
-    always @(*) n_surf_kind_q = n_surf_kind$q;
-    always @(*) n_surf_base_q = n_surf_base$q;
-    always @(*) n_surf_size_q = n_surf_size$q;
-    always @(*) n_width_q = n_width$q;
-    always @(*) n_height_q = n_height$q;
-    always @(*) n_depth_q = n_depth$q;
-    always @(*) n_width_one_q = n_width_one$q;
-    always @(*) n_height_one_q = n_height_one$q;
-    always @(*) n_depth_one_q = n_depth_one$q;
-    always @(*) n_surf_array_q = n_surf_array$q;
-    always @(*) n_lane_rows_q = n_lane_rows$q;
-    always @(*) n_surf_levels_q = n_surf_levels$q;
-    always @(*) n_surf_u16_q = n_surf_u16$q;
-    always @(*) n_slm_size_q = n_slm_size$q;
-    always @(*) n_walk_rows = n_walk_ops$rows;
-    always @(*) n_walk_slices = n_walk_ops$slices;
-    always @(*) n_walk_sizes_constant = n_walk_ops$sizes_constant;
-    always @(*) n_walk_a = n_walk_ops$walk_a;
-    always @(*) n_walk_b = n_walk_ops$walk_b;
-    always @(*) cap_valid_q = cap_valid$q;
+    always @(*) n$valid = n_valid$q;
+    always @(*) n$buf = n_buf$q;
+    always @(*) n$lane = n_lane$q;
+    always @(*) n$last_lane = n_last_lane$q;
+    always @(*) n$marker = n_marker$q;
+    always @(*) n$illegal = n_illegal$q;
+    always @(*) n$elem_size = n_elem_size$q;
+    always @(*) n$last_elem = n_last_elem$q;
+    always @(*) n$space_slm = n_space_slm$q;
+    always @(*) n$addr_offset32 = n_addr_offset32$q;
+    always @(*) n$addr_buffer = n_addr_buffer$q;
+    always @(*) n$kind_typed = n_kind_typed$q;
+    always @(*) n$write_only = n_write_only$q;
+    always @(*) n$swap_src = n_swap_src$q;
+    always @(*) n$v_present = n_v_present$q;
+    always @(*) n$r_present = n_r_present$q;
+    always @(*) n$lod_present = n_lod_present$q;
+    always @(*) n$alu_op = n_alu_op$q;
+    always @(*) n$alu_ty = n_alu_ty$q;
+    always @(*) n$alu_ftz = n_alu_ftz$q;
+    always @(*) n$surf_kind = n_surf_kind$q;
+    always @(*) n$surf_base = n_surf_base$q;
+    always @(*) n$surf_size = n_surf_size$q;
+    always @(*) n$width = n_width$q;
+    always @(*) n$height = n_height$q;
+    always @(*) n$depth = n_depth$q;
+    always @(*) n$width_one = n_width_one$q;
+    always @(*) n$height_one = n_height_one$q;
+    always @(*) n$depth_one = n_depth_one$q;
+    always @(*) n$surf_array = n_surf_array$q;
+    always @(*) n$lane_rows = n_lane_rows$q;
+    always @(*) n$surf_levels = n_surf_levels$q;
+    always @(*) n$surf_u16 = n_surf_u16$q;
+    always @(*) n$slm_size = n_slm_size$q;
+    always @(*) n$walk_rows = n_walk_ops$rows;
+    always @(*) n$walk_slices = n_walk_ops$slices;
+    always @(*) n$walk_sizes_constant = n_walk_ops$sizes_constant;
+    always @(*) n$walk_a = n_walk_ops$walk_a;
+    always @(*) n$walk_b = n_walk_ops$walk_b;
+    always @(*) n$cap_valid = cap_valid$q;
     always @(*) pbuf_addr_q$0 = pbuf_addr$0$q;
     always @(*) pbuf_src0_q$0 = pbuf_src0$0$q;
     always @(*) pbuf_src1_q$0 = pbuf_src1$0$q;
@@ -12402,7 +12402,7 @@ module atomic_unit$front$sel_buf(d,q,clock);
 endmodule // atomic_unit$front$sel_buf
 
 
-module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,kind,returned,line,space,bit_offset,byte_enables,lane,elem,result_shift,result_first,result_last,msg_last,error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz,old_value);
+module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,returned,entry$kind,entry$line,entry$space,entry$bit_offset,entry$byte_enables,entry$old,entry$lane,entry$elem,entry$result_shift,entry$result_first,entry$result_last,entry$msg_last,entry$error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz);
     
     // Module arguments
     input wire  [2:0] head;
@@ -12487,19 +12487,20 @@ module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_wor
     input wire  ahead_ready$2;
     input wire  ahead_ready$3;
     output reg  valid;
-    output reg  [1:0] kind;
     output reg  returned;
-    output reg  [63:0] line;
-    output reg  space;
-    output reg  [6:0] bit_offset;
-    output reg  [15:0] byte_enables;
-    output reg  [4:0] lane;
-    output reg  [2:0] elem;
-    output reg  [6:0] result_shift;
-    output reg  result_first;
-    output reg  result_last;
-    output reg  msg_last;
-    output reg  error;
+    output reg  [1:0] entry$kind;
+    output reg  [63:0] entry$line;
+    output reg  entry$space;
+    output reg  [6:0] entry$bit_offset;
+    output reg  [15:0] entry$byte_enables;
+    output reg  [127:0] entry$old;
+    output reg  [4:0] entry$lane;
+    output reg  [2:0] entry$elem;
+    output reg  [6:0] entry$result_shift;
+    output reg  entry$result_first;
+    output reg  entry$result_last;
+    output reg  entry$msg_last;
+    output reg  entry$error;
     output reg  bypass$0;
     output reg  bypass$1;
     output reg  bypass$2;
@@ -12508,7 +12509,6 @@ module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_wor
     output reg  [4:0] alu_op;
     output reg  [3:0] alu_ty;
     output reg  alu_ftz;
-    output reg  [127:0] old_value;
     
     // Constant declarations
     localparam  size_masks$0 = 128'hff;
@@ -12579,80 +12579,80 @@ module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_wor
         join_line$word$2 = head_word$2;
         join_line$word$3 = head_word$3;
         valid = head_valid;
-        kind = head_kind;
+        entry$kind = head_kind;
         returned = head_returned;
-        bit_offset = head_bit_offset;
-        byte_enables = head_byte_enables;
+        entry$bit_offset = head_bit_offset;
+        entry$byte_enables = head_byte_enables;
         size = head_size;
         alu_op = head_op;
         alu_ty = head_ty;
         alu_ftz = 1'b0;
-        lane = head_lane;
-        elem = head_elem;
-        result_shift = head_result_shift;
-        result_first = 1'b0;
-        result_last = 1'b0;
-        msg_last = 1'b0;
-        error = 1'b0;
+        entry$lane = head_lane;
+        entry$elem = head_elem;
+        entry$result_shift = head_result_shift;
+        entry$result_first = 1'b0;
+        entry$result_last = 1'b0;
+        entry$msg_last = 1'b0;
+        entry$error = 1'b0;
         if (head == 0) begin
             alu_ftz = ent_ftz$0;
-            result_first = ent_result_first$0;
-            result_last = ent_result_last$0;
-            msg_last = ent_msg_last$0;
-            error = ent_error$0;
+            entry$result_first = ent_result_first$0;
+            entry$result_last = ent_result_last$0;
+            entry$msg_last = ent_msg_last$0;
+            entry$error = ent_error$0;
         end
         if (head == 1) begin
             alu_ftz = ent_ftz$1;
-            result_first = ent_result_first$1;
-            result_last = ent_result_last$1;
-            msg_last = ent_msg_last$1;
-            error = ent_error$1;
+            entry$result_first = ent_result_first$1;
+            entry$result_last = ent_result_last$1;
+            entry$msg_last = ent_msg_last$1;
+            entry$error = ent_error$1;
         end
         if (head == 2) begin
             alu_ftz = ent_ftz$2;
-            result_first = ent_result_first$2;
-            result_last = ent_result_last$2;
-            msg_last = ent_msg_last$2;
-            error = ent_error$2;
+            entry$result_first = ent_result_first$2;
+            entry$result_last = ent_result_last$2;
+            entry$msg_last = ent_msg_last$2;
+            entry$error = ent_error$2;
         end
         if (head == 3) begin
             alu_ftz = ent_ftz$3;
-            result_first = ent_result_first$3;
-            result_last = ent_result_last$3;
-            msg_last = ent_msg_last$3;
-            error = ent_error$3;
+            entry$result_first = ent_result_first$3;
+            entry$result_last = ent_result_last$3;
+            entry$msg_last = ent_msg_last$3;
+            entry$error = ent_error$3;
         end
         if (head == 4) begin
             alu_ftz = ent_ftz$4;
-            result_first = ent_result_first$4;
-            result_last = ent_result_last$4;
-            msg_last = ent_msg_last$4;
-            error = ent_error$4;
+            entry$result_first = ent_result_first$4;
+            entry$result_last = ent_result_last$4;
+            entry$msg_last = ent_msg_last$4;
+            entry$error = ent_error$4;
         end
         if (head == 5) begin
             alu_ftz = ent_ftz$5;
-            result_first = ent_result_first$5;
-            result_last = ent_result_last$5;
-            msg_last = ent_msg_last$5;
-            error = ent_error$5;
+            entry$result_first = ent_result_first$5;
+            entry$result_last = ent_result_last$5;
+            entry$msg_last = ent_msg_last$5;
+            entry$error = ent_error$5;
         end
         if (head == 6) begin
             alu_ftz = ent_ftz$6;
-            result_first = ent_result_first$6;
-            result_last = ent_result_last$6;
-            msg_last = ent_msg_last$6;
-            error = ent_error$6;
+            entry$result_first = ent_result_first$6;
+            entry$result_last = ent_result_last$6;
+            entry$msg_last = ent_msg_last$6;
+            entry$error = ent_error$6;
         end
         if (head == 7) begin
             alu_ftz = ent_ftz$7;
-            result_first = ent_result_first$7;
-            result_last = ent_result_last$7;
-            msg_last = ent_msg_last$7;
-            error = ent_error$7;
+            entry$result_first = ent_result_first$7;
+            entry$result_last = ent_result_last$7;
+            entry$msg_last = ent_msg_last$7;
+            entry$error = ent_error$7;
         end
         data = join_line$whole;
-        line = head_line;
-        space = head_space;
+        entry$line = head_line;
+        entry$space = head_space;
         elem_mask = zero_line;
         if (size == 0) begin
             elem_mask = size_masks$0;
@@ -12727,7 +12727,7 @@ module atomic_unit$head_select(head,head_word$0,head_word$1,head_word$2,head_wor
         if (late_hit) begin
             with_late = (with_push & ~late_mask) | late_data;
         end
-        old_value = (with_late >> (bit_offset & byte_aligned)) & elem_mask;
+        entry$old = (with_late >> (entry$bit_offset & byte_aligned)) & elem_mask;
         hazard = 1'b0;
         ahead_hit$0 = ahead_writes$0 & ahead_overlaps$0;
         ahead_takes$0 = ahead_same_bytes$0 & ahead_ready$0;
@@ -19760,7 +19760,7 @@ module atomic_unit$inflight$tail_ptr(d,q,clock);
 endmodule // atomic_unit$inflight$tail_ptr
 
 
-module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_buf,n_lane,n_last_lane,n_marker,n_illegal,n_elem_size,n_last_elem,n_space_slm,n_addr_offset32,n_addr_buffer,n_kind_typed,n_write_only,n_swap_src,n_v_present,n_r_present,n_lod_present,n_alu_op,n_alu_ty,n_alu_ftz,n_surf_kind,n_surf_base,n_surf_size,n_width,n_height,n_depth,n_width_one,n_height_one,n_depth_one,n_surf_array,n_lane_rows,n_surf_levels,n_surf_u16,n_slm_size,n_walk_rows,n_walk_slices,n_walk_sizes_constant,n_walk_a,n_walk_b,cap_valid,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,n_enter,issue_push,walk_push,kind_typed,addr,walk_first,lane_first,typed_at_lod,second_b,walk_c,issue_lod_c,surf_u16,issue_kind,checks_bounds,bounded_offset,last_start,bound_small,space,size,op,ty,ftz,src0,src1,i_lane_q,elem_index_q,result_shift,result_first,issue_lane_done,issue_last,issue_error);
+module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n$valid,n$buf,n$lane,n$last_lane,n$marker,n$illegal,n$elem_size,n$last_elem,n$space_slm,n$addr_offset32,n$addr_buffer,n$kind_typed,n$write_only,n$swap_src,n$v_present,n$r_present,n$lod_present,n$alu_op,n$alu_ty,n$alu_ftz,n$surf_kind,n$surf_base,n$surf_size,n$width,n$height,n$depth,n$width_one,n$height_one,n$depth_one,n$surf_array,n$lane_rows,n$surf_levels,n$surf_u16,n$slm_size,n$walk_rows,n$walk_slices,n$walk_sizes_constant,n$walk_a,n$walk_b,n$cap_valid,n$enter,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,issue_push,walk_push,kind_typed,addr,walk_first,lane_first,typed_at_lod,second_b,walk_c,issue_lod_c,surf_u16,issue_kind,checks_bounds,bounded_offset,last_start,bound_small,space,size,op,ty,ftz,src0,src1,i_lane_q,elem_index_q,result_shift,result_first,issue_lane_done,issue_last,issue_error);
     
     // Module arguments
     input wire  clock;
@@ -19769,46 +19769,47 @@ module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_b
     input wire  t_walk;
     input wire  l_walk;
     input wire  [63:0] l_index;
-    input wire  n_valid;
-    input wire  n_buf;
-    input wire  [4:0] n_lane;
-    input wire  n_last_lane;
-    input wire  n_marker;
-    input wire  n_illegal;
-    input wire  [2:0] n_elem_size;
-    input wire  [2:0] n_last_elem;
-    input wire  n_space_slm;
-    input wire  n_addr_offset32;
-    input wire  n_addr_buffer;
-    input wire  n_kind_typed;
-    input wire  n_write_only;
-    input wire  n_swap_src;
-    input wire  n_v_present;
-    input wire  n_r_present;
-    input wire  n_lod_present;
-    input wire  [4:0] n_alu_op;
-    input wire  [3:0] n_alu_ty;
-    input wire  n_alu_ftz;
-    input wire  [2:0] n_surf_kind;
-    input wire  [63:0] n_surf_base;
-    input wire  [63:0] n_surf_size;
-    input wire  [31:0] n_width;
-    input wire  [31:0] n_height;
-    input wire  [31:0] n_depth;
-    input wire  n_width_one;
-    input wire  n_height_one;
-    input wire  n_depth_one;
-    input wire  [31:0] n_surf_array;
-    input wire  [31:0] n_lane_rows;
-    input wire  [31:0] n_surf_levels;
-    input wire  n_surf_u16;
-    input wire  [31:0] n_slm_size;
-    input wire  [31:0] n_walk_rows;
-    input wire  [31:0] n_walk_slices;
-    input wire  n_walk_sizes_constant;
-    input wire  [31:0] n_walk_a;
-    input wire  [31:0] n_walk_b;
-    input wire  cap_valid;
+    input wire  n$valid;
+    input wire  n$buf;
+    input wire  [4:0] n$lane;
+    input wire  n$last_lane;
+    input wire  n$marker;
+    input wire  n$illegal;
+    input wire  [2:0] n$elem_size;
+    input wire  [2:0] n$last_elem;
+    input wire  n$space_slm;
+    input wire  n$addr_offset32;
+    input wire  n$addr_buffer;
+    input wire  n$kind_typed;
+    input wire  n$write_only;
+    input wire  n$swap_src;
+    input wire  n$v_present;
+    input wire  n$r_present;
+    input wire  n$lod_present;
+    input wire  [4:0] n$alu_op;
+    input wire  [3:0] n$alu_ty;
+    input wire  n$alu_ftz;
+    input wire  [2:0] n$surf_kind;
+    input wire  [63:0] n$surf_base;
+    input wire  [63:0] n$surf_size;
+    input wire  [31:0] n$width;
+    input wire  [31:0] n$height;
+    input wire  [31:0] n$depth;
+    input wire  n$width_one;
+    input wire  n$height_one;
+    input wire  n$depth_one;
+    input wire  [31:0] n$surf_array;
+    input wire  [31:0] n$lane_rows;
+    input wire  [31:0] n$surf_levels;
+    input wire  n$surf_u16;
+    input wire  [31:0] n$slm_size;
+    input wire  [31:0] n$walk_rows;
+    input wire  [31:0] n$walk_slices;
+    input wire  n$walk_sizes_constant;
+    input wire  [31:0] n$walk_a;
+    input wire  [31:0] n$walk_b;
+    input wire  n$cap_valid;
+    output reg  n$enter;
     input wire  [63:0] pbuf_addr$0;
     input wire  [63:0] pbuf_addr$1;
     input wire  [127:0] pbuf_src0$0;
@@ -19818,7 +19819,6 @@ module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_b
     input wire  [127:0] pbuf_coord$0;
     input wire  [127:0] pbuf_coord$1;
     input wire  [127:0] pay_coord;
-    output reg  n_enter;
     output reg  issue_push;
     output reg  walk_push;
     output reg  kind_typed;
@@ -20600,7 +20600,7 @@ module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_b
             issue_scaled_c = typed_step$lod_c << 32'h1;
         end
         issue_lod_c = issue_scaled_c + ctx_surf_base$q;
-        n_enter = (n_valid & (~i_valid$q | issue_done)) & ~reset;
+        n$enter = (n$valid & (~i_valid$q | issue_done)) & ~reset;
         checks_bounds = addr_gen$checks_bounds & ~issue_marker;
         last_start = addr_gen$bound - elem_bytes;
         bound_small = addr_gen$bound < elem_bytes;
@@ -20610,43 +20610,43 @@ module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_b
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
-        if (n_enter) begin
+        if (n$enter) begin
             i_valid$d = 1'b1;
-            i_buf$d = n_buf;
-            i_lane$d = n_lane;
-            i_last_lane$d = n_last_lane;
-            i_marker$d = n_marker;
-            i_illegal$d = n_illegal;
-            ctx_elem_size$d = n_elem_size;
-            ctx_last_elem$d = n_last_elem;
-            ctx_space_slm$d = n_space_slm;
-            ctx_addr_offset32$d = n_addr_offset32;
-            ctx_addr_buffer$d = n_addr_buffer;
-            ctx_kind_typed$d = n_kind_typed;
-            ctx_write_only$d = n_write_only;
-            ctx_swap_src$d = n_swap_src;
-            ctx_v_present$d = n_v_present;
-            ctx_r_present$d = n_r_present;
-            ctx_alu_op$d = n_alu_op;
-            ctx_alu_ty$d = n_alu_ty;
-            ctx_alu_ftz$d = n_alu_ftz;
-            ctx_surf_kind$d = n_surf_kind;
-            ctx_surf_base$d = n_surf_base;
-            ctx_surf_size$d = n_surf_size;
-            typed_width$d = n_width;
-            typed_height$d = n_height;
-            typed_lane_rows$d = n_walk_rows;
-            typed_slices$d = n_walk_slices;
-            typed_sizes_constant$d = n_walk_sizes_constant;
-            typed_depth$d = n_depth;
-            typed_width_one$d = n_width_one;
-            typed_height_one$d = n_height_one;
-            typed_depth_one$d = n_depth_one;
-            typed_walk_a$d = n_walk_a;
-            typed_walk_b$d = n_walk_b;
-            ctx_surf_array$d = n_surf_array;
-            ctx_surf_u16$d = n_surf_u16;
-            ctx_slm_size$d = n_slm_size;
+            i_buf$d = n$buf;
+            i_lane$d = n$lane;
+            i_last_lane$d = n$last_lane;
+            i_marker$d = n$marker;
+            i_illegal$d = n$illegal;
+            ctx_elem_size$d = n$elem_size;
+            ctx_last_elem$d = n$last_elem;
+            ctx_space_slm$d = n$space_slm;
+            ctx_addr_offset32$d = n$addr_offset32;
+            ctx_addr_buffer$d = n$addr_buffer;
+            ctx_kind_typed$d = n$kind_typed;
+            ctx_write_only$d = n$write_only;
+            ctx_swap_src$d = n$swap_src;
+            ctx_v_present$d = n$v_present;
+            ctx_r_present$d = n$r_present;
+            ctx_alu_op$d = n$alu_op;
+            ctx_alu_ty$d = n$alu_ty;
+            ctx_alu_ftz$d = n$alu_ftz;
+            ctx_surf_kind$d = n$surf_kind;
+            ctx_surf_base$d = n$surf_base;
+            ctx_surf_size$d = n$surf_size;
+            typed_width$d = n$width;
+            typed_height$d = n$height;
+            typed_lane_rows$d = n$walk_rows;
+            typed_slices$d = n$walk_slices;
+            typed_sizes_constant$d = n$walk_sizes_constant;
+            typed_depth$d = n$depth;
+            typed_width_one$d = n$width_one;
+            typed_height_one$d = n$height_one;
+            typed_depth_one$d = n$depth_one;
+            typed_walk_a$d = n$walk_a;
+            typed_walk_b$d = n$walk_b;
+            ctx_surf_array$d = n$surf_array;
+            ctx_surf_u16$d = n$surf_u16;
+            ctx_slm_size$d = n$slm_size;
         end
         if (issue_push & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
@@ -20827,16 +20827,16 @@ module atomic_unit$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n_valid,n_b
     always @(*) i_lane_q = i_lane$q;
     always @(*) elem_index_q = elem_index$q;
     always @(*) typed_lane_coord$clock = clock;
-    always @(*) typed_lane_coord$load = n_enter;
-    always @(*) typed_lane_coord$r_present = n_r_present;
-    always @(*) typed_lane_coord$lod_present = n_lod_present;
-    always @(*) typed_lane_coord$from_port = cap_valid;
-    always @(*) typed_lane_coord$from_buf1 = n_buf;
+    always @(*) typed_lane_coord$load = n$enter;
+    always @(*) typed_lane_coord$r_present = n$r_present;
+    always @(*) typed_lane_coord$lod_present = n$lod_present;
+    always @(*) typed_lane_coord$from_port = n$cap_valid;
+    always @(*) typed_lane_coord$from_buf1 = n$buf;
     always @(*) typed_lane_coord$port_coord = pay_coord;
     always @(*) typed_lane_coord$buf0_coord = pbuf_coord$0;
     always @(*) typed_lane_coord$buf1_coord = pbuf_coord$1;
-    always @(*) typed_lane_coord$levels = n_surf_levels;
-    always @(*) typed_lane_coord$entry_rows = n_lane_rows;
+    always @(*) typed_lane_coord$levels = n$surf_levels;
+    always @(*) typed_lane_coord$entry_rows = n$lane_rows;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = t_walk;
     always @(*) typed_lane_coord$walk_push = walk_push;
@@ -22749,7 +22749,7 @@ module atomic_unit$left_lanes_two(mask,few);
 endmodule // atomic_unit$left_lanes_two
 
 
-module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_space,a_byte_enables,w_valid,w_kind,w_writes,w_line,w_space,w_byte_enables,w_data,w_new,w_ret,w_old,w_lane,w_elem,w_result_shift,w_result_first,w_result_last,w_msg_last,w_error,read_full,write_full,mem_rd_valid,mem_rd_addr,mem_rd_space,mem_rd_be,port_write,port_line,port_space,port_data,port_byte_enables,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
+module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_space,a_byte_enables,w$valid,w$kind,w$writes,w$line,w$space,w$byte_enables,w$new,w$ret,w$old,w$lane,w$elem,w$result_shift,w$result_first,w$result_last,w$msg_last,w$error,w_data,read_full,write_full,mem_rd_valid,mem_rd_addr,mem_rd_space,mem_rd_be,port_write,port_line,port_space,port_data,port_byte_enables,rsp_valid,rsp_lane,rsp_data,rsp_done,rsp_error,obs_valid,obs_lane,obs_elem,obs_old,obs_new);
     
     // Module arguments
     input wire  clock;
@@ -22760,23 +22760,23 @@ module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_
     input wire  [63:0] a_line;
     input wire  a_space;
     input wire  [15:0] a_byte_enables;
-    input wire  w_valid;
-    input wire  [1:0] w_kind;
-    input wire  w_writes;
-    input wire  [63:0] w_line;
-    input wire  w_space;
-    input wire  [15:0] w_byte_enables;
+    input wire  w$valid;
+    input wire  [1:0] w$kind;
+    input wire  w$writes;
+    input wire  [63:0] w$line;
+    input wire  w$space;
+    input wire  [15:0] w$byte_enables;
+    input wire  [127:0] w$new;
+    input wire  [127:0] w$ret;
+    input wire  [127:0] w$old;
+    input wire  [4:0] w$lane;
+    input wire  [2:0] w$elem;
+    input wire  [6:0] w$result_shift;
+    input wire  w$result_first;
+    input wire  w$result_last;
+    input wire  w$msg_last;
+    input wire  w$error;
     input wire  [127:0] w_data;
-    input wire  [127:0] w_new;
-    input wire  [127:0] w_ret;
-    input wire  [127:0] w_old;
-    input wire  [4:0] w_lane;
-    input wire  [2:0] w_elem;
-    input wire  [6:0] w_result_shift;
-    input wire  w_result_first;
-    input wire  w_result_last;
-    input wire  w_msg_last;
-    input wire  w_error;
     output reg  read_full;
     output reg  write_full;
     output reg  mem_rd_valid;
@@ -23005,43 +23005,43 @@ module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_
             mem_rd_space = r_space$q;
             mem_rd_be = r_byte_enables$q;
         end
-        w_is_rmw = w_kind == kind_read_modify_write;
-        retire = (w_valid & ~write_skid$full) & ~reset;
-        if (retire & w_writes) begin
-            s_line$d = w_line;
-            s_space$d = w_space;
+        w_is_rmw = w$kind == kind_read_modify_write;
+        retire = (w$valid & ~write_skid$full) & ~reset;
+        if (retire & w$writes) begin
+            s_line$d = w$line;
+            s_space$d = w$space;
             s_data$d = w_data;
-            s_byte_enables$d = w_byte_enables;
-            s_lane$d = w_lane;
-            s_elem$d = w_elem;
-            s_old$d = w_old;
-            s_new$d = w_new;
+            s_byte_enables$d = w$byte_enables;
+            s_lane$d = w$lane;
+            s_elem$d = w$elem;
+            s_old$d = w$old;
+            s_new$d = w$new;
         end
-        port_write = write_skid$full | (w_writes & ~reset);
-        port_line = w_line;
-        port_space = w_space;
+        port_write = write_skid$full | (w$writes & ~reset);
+        port_line = w$line;
+        port_space = w$space;
         port_data = w_data;
-        port_byte_enables = w_byte_enables;
+        port_byte_enables = w$byte_enables;
         if (write_skid$full) begin
             port_line = s_line$q;
             port_space = s_space$q;
             port_data = s_data$q;
             port_byte_enables = s_byte_enables$q;
         end
-        w_has_result = w_is_rmw | (w_kind == kind_no_memory);
+        w_has_result = w_is_rmw | (w$kind == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
-            result_value = w_ret;
+            result_value = w$ret;
         end
-        result_joined = result_value << (w_result_shift & byte_aligned);
-        if (~w_result_first) begin
-            result_joined = result_acc$q | (result_value << (w_result_shift & byte_aligned));
+        result_joined = result_value << (w$result_shift & byte_aligned);
+        if (~w$result_first) begin
+            result_joined = result_acc$q | (result_value << (w$result_shift & byte_aligned));
         end
         if (retire & w_has_result) begin
             result_acc$d = result_joined;
         end
-        rsp_valid_r$d = (retire & w_has_result) & w_result_last;
-        rsp_lane_r$d = w_lane;
+        rsp_valid_r$d = (retire & w_has_result) & w$result_last;
+        rsp_lane_r$d = w$lane;
         rsp_data_r$d = result_joined;
         if (reset) begin
             rsp_valid_r$d = 1'b0;
@@ -23073,9 +23073,9 @@ module atomic_unit$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_reads,a_line,a_
     always @(*) write_skid$clear = reset;
     always @(*) write_skid$ready = mem_wr_ready;
     always @(*) write_skid$leave = retire;
-    always @(*) write_skid$leave_writes = w_writes;
-    always @(*) write_skid$leave_last = w_msg_last;
-    always @(*) write_skid$leave_error = w_error;
+    always @(*) write_skid$leave_writes = w$writes;
+    always @(*) write_skid$leave_last = w$msg_last;
+    always @(*) write_skid$leave_error = w$error;
     always @(*) write_skid$leave_rmw = w_is_rmw;
     always @(*) write_full = write_skid$full;
     always @(*) rsp_valid = rsp_valid_r$q;

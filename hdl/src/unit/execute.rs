@@ -14,7 +14,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::head_select::{ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE};
+use super::payloads::WriteStageOut;
+use crate::head_select::{HeadEntryIn, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE};
 use crate::widths::{ADDR_BITS, ELEM_BITS, LANE_BITS, LINE_BITS, LINE_BYTES};
 
 /// The execute pipeline's stage registers. See the module documentation.
@@ -27,27 +28,16 @@ pub struct ExecutePipe {
     pub advance: Signal<In, Bit>,
     /// the table's head enters X this cycle (with `advance`)
     pub enter: Signal<In, Bit>,
-    /// the head entry, as `HeadSelect` gives it: a read-modify-write, its
-    /// kind, line, bytes, old value (merged), result placement and flags
+    /// the head entry, as `HeadSelect` gives it (`HeadEntryIn`: its kind,
+    /// line, bytes, old value (merged), result placement and flags), and
+    /// whether it is a read-modify-write
+    pub head: HeadEntryIn,
     pub head_rmw: Signal<In, Bit>,
-    pub head_kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
-    pub head_line: Signal<In, Bits<ADDR_BITS>>,
-    pub head_space: Signal<In, Bit>,
-    pub head_bit_offset: Signal<In, Bits<7>>,
-    pub head_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    pub head_old: Signal<In, Bits<LINE_BITS>>,
     /// `HeadSelect`'s bypass: the old value is the new value of the older
     /// operation now in X (from X2 next cycle), X2, X3 or W
     pub bypass: [Signal<In, Bit>; 4],
     /// the head's src0 (a scatter block's data), masked to the data built
     pub head_src0: Signal<In, Bits<LINE_BITS>>,
-    pub head_lane: Signal<In, Bits<LANE_BITS>>,
-    pub head_elem: Signal<In, Bits<ELEM_BITS>>,
-    pub head_result_shift: Signal<In, Bits<7>>,
-    pub head_result_first: Signal<In, Bit>,
-    pub head_result_last: Signal<In, Bit>,
-    pub head_msg_last: Signal<In, Bit>,
-    pub head_error: Signal<In, Bit>,
     /// the ALU's results for X's operation: an integer result's two
     /// candidates and condition, the returned value, whether it is a float
     /// op; the float result of the operation in X4
@@ -84,23 +74,11 @@ pub struct ExecutePipe {
     pub x4_line_q: Signal<Out, Bits<ADDR_BITS>>,
     pub x4_space_q: Signal<Out, Bit>,
     pub x4_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
-    pub w_valid_q: Signal<Out, Bit>,
-    pub w_kind_q: Signal<Out, Bits<ENTRY_KIND_BITS>>,
-    pub w_writes_q: Signal<Out, Bit>,
-    pub w_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub w_space_q: Signal<Out, Bit>,
+    /// the write stage W, handed to `MemoryPorts` as one bundle
+    /// (`WriteStageOut`, unit/payloads.rs); its bit offset goes to
+    /// `WriteAlign` only
+    pub w: WriteStageOut,
     pub w_bit_offset_q: Signal<Out, Bits<7>>,
-    pub w_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
-    pub w_new_q: Signal<Out, Bits<LINE_BITS>>,
-    pub w_ret_q: Signal<Out, Bits<LINE_BITS>>,
-    pub w_old_q: Signal<Out, Bits<LINE_BITS>>,
-    pub w_lane_q: Signal<Out, Bits<LANE_BITS>>,
-    pub w_elem_q: Signal<Out, Bits<ELEM_BITS>>,
-    pub w_result_shift_q: Signal<Out, Bits<7>>,
-    pub w_result_first_q: Signal<Out, Bit>,
-    pub w_result_last_q: Signal<Out, Bit>,
-    pub w_msg_last_q: Signal<Out, Bit>,
-    pub w_error_q: Signal<Out, Bit>,
 
     // ---- execute stage (X): the head entry, merged and cut, in the ALU ----
     x_valid: DFF<Bit>,
@@ -243,22 +221,10 @@ impl ExecutePipe {
             reset: Default::default(),
             advance: Default::default(),
             enter: Default::default(),
+            head: Default::default(),
             head_rmw: Default::default(),
-            head_kind: Default::default(),
-            head_line: Default::default(),
-            head_space: Default::default(),
-            head_bit_offset: Default::default(),
-            head_byte_enables: Default::default(),
-            head_old: Default::default(),
             bypass: Default::default(),
             head_src0: Default::default(),
-            head_lane: Default::default(),
-            head_elem: Default::default(),
-            head_result_shift: Default::default(),
-            head_result_first: Default::default(),
-            head_result_last: Default::default(),
-            head_msg_last: Default::default(),
-            head_error: Default::default(),
             alu_float_op: Default::default(),
             alu_new_true: Default::default(),
             alu_new_false: Default::default(),
@@ -290,23 +256,8 @@ impl ExecutePipe {
             x4_line_q: Default::default(),
             x4_space_q: Default::default(),
             x4_byte_enables_q: Default::default(),
-            w_valid_q: Default::default(),
-            w_kind_q: Default::default(),
-            w_writes_q: Default::default(),
-            w_line_q: Default::default(),
-            w_space_q: Default::default(),
+            w: Default::default(),
             w_bit_offset_q: Default::default(),
-            w_byte_enables_q: Default::default(),
-            w_new_q: Default::default(),
-            w_ret_q: Default::default(),
-            w_old_q: Default::default(),
-            w_lane_q: Default::default(),
-            w_elem_q: Default::default(),
-            w_result_shift_q: Default::default(),
-            w_result_first_q: Default::default(),
-            w_result_last_q: Default::default(),
-            w_msg_last_q: Default::default(),
-            w_error_q: Default::default(),
             x_valid: Default::default(),
             x_kind: Default::default(),
             x_writes: Default::default(),
@@ -531,23 +482,23 @@ impl Logic for ExecutePipe {
         self.x4_line_q.next = self.x4_line.q.val();
         self.x4_space_q.next = self.x4_space.q.val();
         self.x4_byte_enables_q.next = self.x4_byte_enables.q.val();
-        self.w_valid_q.next = self.w_valid.q.val();
-        self.w_kind_q.next = self.w_kind.q.val();
-        self.w_writes_q.next = self.w_writes.q.val();
-        self.w_line_q.next = self.w_line.q.val();
-        self.w_space_q.next = self.w_space.q.val();
+        self.w.valid.next = self.w_valid.q.val();
+        self.w.kind.next = self.w_kind.q.val();
+        self.w.writes.next = self.w_writes.q.val();
+        self.w.line.next = self.w_line.q.val();
+        self.w.space.next = self.w_space.q.val();
         self.w_bit_offset_q.next = self.w_bit_offset.q.val();
-        self.w_byte_enables_q.next = self.w_byte_enables.q.val();
-        self.w_new_q.next = self.w_new.q.val();
-        self.w_ret_q.next = self.w_ret.q.val();
-        self.w_old_q.next = self.w_old.q.val();
-        self.w_lane_q.next = self.w_lane.q.val();
-        self.w_elem_q.next = self.w_elem.q.val();
-        self.w_result_shift_q.next = self.w_result_shift.q.val();
-        self.w_result_first_q.next = self.w_result_first.q.val();
-        self.w_result_last_q.next = self.w_result_last.q.val();
-        self.w_msg_last_q.next = self.w_msg_last.q.val();
-        self.w_error_q.next = self.w_error.q.val();
+        self.w.byte_enables.next = self.w_byte_enables.q.val();
+        self.w.new.next = self.w_new.q.val();
+        self.w.ret.next = self.w_ret.q.val();
+        self.w.old.next = self.w_old.q.val();
+        self.w.lane.next = self.w_lane.q.val();
+        self.w.elem.next = self.w_elem.q.val();
+        self.w.result_shift.next = self.w_result_shift.q.val();
+        self.w.result_first.next = self.w_result_first.q.val();
+        self.w.result_last.next = self.w_result_last.q.val();
+        self.w.msg_last.next = self.w_msg_last.q.val();
+        self.w.error.next = self.w_error.q.val();
 
         // ================= execute stages -> write stage =================
         self.x_is_rmw.next = self.x_kind.q.val() == self.kind_read_modify_write.val();
@@ -686,27 +637,27 @@ impl Logic for ExecutePipe {
         if self.advance.val() {
             self.x_valid.d.next = self.enter.val();
             self.x_writes.d.next = self.enter.val()
-                & (self.head_rmw.val() | (self.head_kind.val() == self.kind_write.val()));
-            self.x_kind.d.next = self.head_kind.val();
-            self.x_line.d.next = self.head_line.val();
-            self.x_space.d.next = self.head_space.val();
-            self.x_bit_offset.d.next = self.head_bit_offset.val();
-            self.x_byte_enables.d.next = self.head_byte_enables.val();
+                & (self.head_rmw.val() | (self.head.kind.val() == self.kind_write.val()));
+            self.x_kind.d.next = self.head.kind.val();
+            self.x_line.d.next = self.head.line.val();
+            self.x_space.d.next = self.head.space.val();
+            self.x_bit_offset.d.next = self.head.bit_offset.val();
+            self.x_byte_enables.d.next = self.head.byte_enables.val();
             // bypass from X2 / X3: their values are in x2_new / x3_new now
-            self.x_old.d.next = self.head_old.val();
+            self.x_old.d.next = self.head.old.val();
             if self.old_is_bypassed.val() {
                 self.x_old.d.next = self.old_bypassed.val();
             }
             self.x_from_x2.d.next = self.head_rmw.val() & self.bypass[0].val();
             self.x_from_w.d.next = self.head_rmw.val() & self.bypass[3].val();
             self.x_src0.d.next = self.head_src0.val();
-            self.x_lane.d.next = self.head_lane.val();
-            self.x_elem.d.next = self.head_elem.val();
-            self.x_result_shift.d.next = self.head_result_shift.val();
-            self.x_result_first.d.next = self.head_result_first.val();
-            self.x_result_last.d.next = self.head_result_last.val();
-            self.x_msg_last.d.next = self.head_msg_last.val();
-            self.x_error.d.next = self.head_error.val();
+            self.x_lane.d.next = self.head.lane.val();
+            self.x_elem.d.next = self.head.elem.val();
+            self.x_result_shift.d.next = self.head.result_shift.val();
+            self.x_result_first.d.next = self.head.result_first.val();
+            self.x_result_last.d.next = self.head.result_last.val();
+            self.x_msg_last.d.next = self.head.msg_last.val();
+            self.x_error.d.next = self.head.error.val();
         }
         if self.reset.val() {
             self.x_valid.d.next = false;

@@ -6,7 +6,7 @@
 //! wired straight to the ports); D loads the decoder's outputs, the channel
 //! enables and R's surface state whenever `d_free` is up; N loads the lane
 //! the select stage picks (`sel_take`, with D's fields), and empties as its
-//! lane enters the issue stage (`n_enter`). A payload read (a lane taken
+//! lane enters the issue stage (`n.enter`). A payload read (a lane taken
 //! that is not a marker) goes into the buffer N's lane names the cycle
 //! after, from `pay_*`. The select stage's decisions and the stall logic
 //! are the unit's: they come in.
@@ -19,10 +19,12 @@
 //! block, as it does for the unit's (no input port feeds logic).
 //!
 //! Stage payloads are named registers, one per field, for the reasons in
-//! unit/execute.rs.
+//! unit.rs; N goes to the issue stage as one bundle, `n` (`NextLaneOut`,
+//! unit/payloads.rs), whose `enter` comes back.
 
 use rust_hdl::prelude::*;
 
+use super::payloads::NextLaneOut;
 use crate::at_most_one::AtMostOne;
 use crate::capture_reg::CaptureReg;
 use crate::decoder::MessageDecoder;
@@ -66,8 +68,6 @@ pub struct FrontStages {
     pub sel_lane: Signal<In, Bits<LANE_BITS>>,
     pub sel_last: Signal<In, Bit>,
     pub sel_marker: Signal<In, Bit>,
-    /// N's lane moves into the issue stage
-    pub n_enter: Signal<In, Bit>,
     /// the unit's payload port: the answer to last cycle's read
     pub pay_addr: Signal<In, Bits<ADDR_BITS>>,
     pub pay_src0: Signal<In, Bits<LANE_DATA_BITS>>,
@@ -82,48 +82,8 @@ pub struct FrontStages {
     pub d_no_lanes_q: Signal<Out, Bit>,
     pub d_lanes_few_q: Signal<Out, Bit>,
     pub d_slot_q: Signal<Out, Bit>,
-    pub n_valid_q: Signal<Out, Bit>,
-    pub n_buf_q: Signal<Out, Bit>,
-    pub n_lane_q: Signal<Out, Bits<LANE_BITS>>,
-    pub n_last_lane_q: Signal<Out, Bit>,
-    pub n_marker_q: Signal<Out, Bit>,
-    pub n_illegal_q: Signal<Out, Bit>,
-    pub n_elem_size_q: Signal<Out, Bits<SIZE_BITS>>,
-    pub n_last_elem_q: Signal<Out, Bits<ELEM_BITS>>,
-    pub n_space_slm_q: Signal<Out, Bit>,
-    pub n_addr_offset32_q: Signal<Out, Bit>,
-    pub n_addr_buffer_q: Signal<Out, Bit>,
-    pub n_kind_typed_q: Signal<Out, Bit>,
-    pub n_write_only_q: Signal<Out, Bit>,
-    pub n_swap_src_q: Signal<Out, Bit>,
-    pub n_v_present_q: Signal<Out, Bit>,
-    pub n_r_present_q: Signal<Out, Bit>,
-    pub n_lod_present_q: Signal<Out, Bit>,
-    pub n_alu_op_q: Signal<Out, Bits<ALU_OP_BITS>>,
-    pub n_alu_ty_q: Signal<Out, Bits<ALU_TY_BITS>>,
-    pub n_alu_ftz_q: Signal<Out, Bit>,
-    pub n_surf_kind_q: Signal<Out, Bits<SURF_KIND_BITS>>,
-    pub n_surf_base_q: Signal<Out, Bits<64>>,
-    pub n_surf_size_q: Signal<Out, Bits<64>>,
-    pub n_width_q: Signal<Out, Bits<32>>,
-    pub n_height_q: Signal<Out, Bits<32>>,
-    pub n_depth_q: Signal<Out, Bits<32>>,
-    pub n_width_one_q: Signal<Out, Bit>,
-    pub n_height_one_q: Signal<Out, Bit>,
-    pub n_depth_one_q: Signal<Out, Bit>,
-    pub n_surf_array_q: Signal<Out, Bits<32>>,
-    pub n_lane_rows_q: Signal<Out, Bits<32>>,
-    pub n_surf_levels_q: Signal<Out, Bits<32>>,
-    pub n_surf_u16_q: Signal<Out, Bit>,
-    pub n_slm_size_q: Signal<Out, Bits<32>>,
-    /// `WalkOperands` on N's extents: the typed walk's first operands
-    pub n_walk_rows: Signal<Out, Bits<32>>,
-    pub n_walk_slices: Signal<Out, Bits<32>>,
-    pub n_walk_sizes_constant: Signal<Out, Bit>,
-    pub n_walk_a: Signal<Out, Bits<32>>,
-    pub n_walk_b: Signal<Out, Bits<32>>,
-    /// a payload read went out last cycle: its answer is on `pay_*` now
-    pub cap_valid_q: Signal<Out, Bit>,
+    /// the next-lane stage N, handed to the issue stage (its `enter` comes back)
+    pub n: NextLaneOut,
     /// the payload buffers
     pub pbuf_addr_q: [Signal<Out, Bits<ADDR_BITS>>; 2],
     pub pbuf_src0_q: [Signal<Out, Bits<LANE_DATA_BITS>>; 2],
@@ -281,7 +241,6 @@ impl FrontStages {
             sel_lane: Default::default(),
             sel_last: Default::default(),
             sel_marker: Default::default(),
-            n_enter: Default::default(),
             pay_addr: Default::default(),
             pay_src0: Default::default(),
             pay_src1: Default::default(),
@@ -293,46 +252,7 @@ impl FrontStages {
             d_no_lanes_q: Default::default(),
             d_lanes_few_q: Default::default(),
             d_slot_q: Default::default(),
-            n_valid_q: Default::default(),
-            n_buf_q: Default::default(),
-            n_lane_q: Default::default(),
-            n_last_lane_q: Default::default(),
-            n_marker_q: Default::default(),
-            n_illegal_q: Default::default(),
-            n_elem_size_q: Default::default(),
-            n_last_elem_q: Default::default(),
-            n_space_slm_q: Default::default(),
-            n_addr_offset32_q: Default::default(),
-            n_addr_buffer_q: Default::default(),
-            n_kind_typed_q: Default::default(),
-            n_write_only_q: Default::default(),
-            n_swap_src_q: Default::default(),
-            n_v_present_q: Default::default(),
-            n_r_present_q: Default::default(),
-            n_lod_present_q: Default::default(),
-            n_alu_op_q: Default::default(),
-            n_alu_ty_q: Default::default(),
-            n_alu_ftz_q: Default::default(),
-            n_surf_kind_q: Default::default(),
-            n_surf_base_q: Default::default(),
-            n_surf_size_q: Default::default(),
-            n_width_q: Default::default(),
-            n_height_q: Default::default(),
-            n_depth_q: Default::default(),
-            n_width_one_q: Default::default(),
-            n_height_one_q: Default::default(),
-            n_depth_one_q: Default::default(),
-            n_surf_array_q: Default::default(),
-            n_lane_rows_q: Default::default(),
-            n_surf_levels_q: Default::default(),
-            n_surf_u16_q: Default::default(),
-            n_slm_size_q: Default::default(),
-            n_walk_rows: Default::default(),
-            n_walk_slices: Default::default(),
-            n_walk_sizes_constant: Default::default(),
-            n_walk_a: Default::default(),
-            n_walk_b: Default::default(),
-            cap_valid_q: Default::default(),
+            n: Default::default(),
             pbuf_addr_q: Default::default(),
             pbuf_src0_q: Default::default(),
             pbuf_src1_q: Default::default(),
@@ -709,7 +629,7 @@ impl Logic for FrontStages {
 
         // ================= next-lane stage (N) =================
         // the lane selected now, with its message's decoded fields and surface state
-        if self.n_enter.val() {
+        if self.n.enter.val() {
             self.n_valid.d.next = false;
         }
         if self.sel_take.val() {
@@ -796,46 +716,46 @@ impl Logic for FrontStages {
         self.d_no_lanes_q.next = self.d_no_lanes.q.val();
         self.d_lanes_few_q.next = self.d_lanes_few.q.val();
         self.d_slot_q.next = self.d_slot.q.val();
-        self.n_valid_q.next = self.n_valid.q.val();
-        self.n_buf_q.next = self.n_buf.q.val();
-        self.n_lane_q.next = self.n_lane.q.val();
-        self.n_last_lane_q.next = self.n_last_lane.q.val();
-        self.n_marker_q.next = self.n_marker.q.val();
-        self.n_illegal_q.next = self.n_illegal.q.val();
-        self.n_elem_size_q.next = self.n_elem_size.q.val();
-        self.n_last_elem_q.next = self.n_last_elem.q.val();
-        self.n_space_slm_q.next = self.n_space_slm.q.val();
-        self.n_addr_offset32_q.next = self.n_addr_offset32.q.val();
-        self.n_addr_buffer_q.next = self.n_addr_buffer.q.val();
-        self.n_kind_typed_q.next = self.n_kind_typed.q.val();
-        self.n_write_only_q.next = self.n_write_only.q.val();
-        self.n_swap_src_q.next = self.n_swap_src.q.val();
-        self.n_v_present_q.next = self.n_v_present.q.val();
-        self.n_r_present_q.next = self.n_r_present.q.val();
-        self.n_lod_present_q.next = self.n_lod_present.q.val();
-        self.n_alu_op_q.next = self.n_alu_op.q.val();
-        self.n_alu_ty_q.next = self.n_alu_ty.q.val();
-        self.n_alu_ftz_q.next = self.n_alu_ftz.q.val();
-        self.n_surf_kind_q.next = self.n_surf_kind.q.val();
-        self.n_surf_base_q.next = self.n_surf_base.q.val();
-        self.n_surf_size_q.next = self.n_surf_size.q.val();
-        self.n_width_q.next = self.n_width.q.val();
-        self.n_height_q.next = self.n_height.q.val();
-        self.n_depth_q.next = self.n_depth.q.val();
-        self.n_width_one_q.next = self.n_width_one.q.val();
-        self.n_height_one_q.next = self.n_height_one.q.val();
-        self.n_depth_one_q.next = self.n_depth_one.q.val();
-        self.n_surf_array_q.next = self.n_surf_array.q.val();
-        self.n_lane_rows_q.next = self.n_lane_rows.q.val();
-        self.n_surf_levels_q.next = self.n_surf_levels.q.val();
-        self.n_surf_u16_q.next = self.n_surf_u16.q.val();
-        self.n_slm_size_q.next = self.n_slm_size.q.val();
-        self.n_walk_rows.next = self.n_walk_ops.rows.val();
-        self.n_walk_slices.next = self.n_walk_ops.slices.val();
-        self.n_walk_sizes_constant.next = self.n_walk_ops.sizes_constant.val();
-        self.n_walk_a.next = self.n_walk_ops.walk_a.val();
-        self.n_walk_b.next = self.n_walk_ops.walk_b.val();
-        self.cap_valid_q.next = self.cap_valid.q.val();
+        self.n.valid.next = self.n_valid.q.val();
+        self.n.buf.next = self.n_buf.q.val();
+        self.n.lane.next = self.n_lane.q.val();
+        self.n.last_lane.next = self.n_last_lane.q.val();
+        self.n.marker.next = self.n_marker.q.val();
+        self.n.illegal.next = self.n_illegal.q.val();
+        self.n.elem_size.next = self.n_elem_size.q.val();
+        self.n.last_elem.next = self.n_last_elem.q.val();
+        self.n.space_slm.next = self.n_space_slm.q.val();
+        self.n.addr_offset32.next = self.n_addr_offset32.q.val();
+        self.n.addr_buffer.next = self.n_addr_buffer.q.val();
+        self.n.kind_typed.next = self.n_kind_typed.q.val();
+        self.n.write_only.next = self.n_write_only.q.val();
+        self.n.swap_src.next = self.n_swap_src.q.val();
+        self.n.v_present.next = self.n_v_present.q.val();
+        self.n.r_present.next = self.n_r_present.q.val();
+        self.n.lod_present.next = self.n_lod_present.q.val();
+        self.n.alu_op.next = self.n_alu_op.q.val();
+        self.n.alu_ty.next = self.n_alu_ty.q.val();
+        self.n.alu_ftz.next = self.n_alu_ftz.q.val();
+        self.n.surf_kind.next = self.n_surf_kind.q.val();
+        self.n.surf_base.next = self.n_surf_base.q.val();
+        self.n.surf_size.next = self.n_surf_size.q.val();
+        self.n.width.next = self.n_width.q.val();
+        self.n.height.next = self.n_height.q.val();
+        self.n.depth.next = self.n_depth.q.val();
+        self.n.width_one.next = self.n_width_one.q.val();
+        self.n.height_one.next = self.n_height_one.q.val();
+        self.n.depth_one.next = self.n_depth_one.q.val();
+        self.n.surf_array.next = self.n_surf_array.q.val();
+        self.n.lane_rows.next = self.n_lane_rows.q.val();
+        self.n.surf_levels.next = self.n_surf_levels.q.val();
+        self.n.surf_u16.next = self.n_surf_u16.q.val();
+        self.n.slm_size.next = self.n_slm_size.q.val();
+        self.n.walk_rows.next = self.n_walk_ops.rows.val();
+        self.n.walk_slices.next = self.n_walk_ops.slices.val();
+        self.n.walk_sizes_constant.next = self.n_walk_ops.sizes_constant.val();
+        self.n.walk_a.next = self.n_walk_ops.walk_a.val();
+        self.n.walk_b.next = self.n_walk_ops.walk_b.val();
+        self.n.cap_valid.next = self.cap_valid.q.val();
         for b in 0..2 {
             self.pbuf_addr_q[b].next = self.pbuf_addr[b].q.val();
             self.pbuf_src0_q[b].next = self.pbuf_src0[b].q.val();

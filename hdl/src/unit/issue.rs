@@ -2,8 +2,9 @@
 //! the lane from the next-lane stage N with its message's decoded fields
 //! (`ctx_*`), one element (or scatter block) per cycle, and the typed walk.
 //!
-//! N's lane enters when the stage is empty or done with its lane
-//! (`n_enter`, an output: the select stage and N move with it). Each cycle
+//! N comes in as one bundle, `n` (`NextLaneIn`, unit/payloads.rs). N's
+//! lane enters when the stage is empty or done with its lane (`n.enter`,
+//! the bundle's one output: the select stage and N move with it). Each cycle
 //! the stage's element goes out to the address stage T (`issue_push`, with
 //! its address from `AddrGen`, its operands from `ElemSelect`, the typed
 //! address's first multiply-add from `TypedAddr`) when T takes it
@@ -20,6 +21,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::payloads::NextLaneIn;
 use crate::addr_gen::AddrGen;
 use crate::elem_select::ElemSelect;
 use crate::elem_size::ElemSize;
@@ -45,49 +47,10 @@ pub struct IssueStage {
     pub l_walk: Signal<In, Bit>,
     pub l_index: Signal<In, Bits<64>>,
 
-    // ---- the next-lane stage N (`FrontStages`' registers) ----
-    pub n_valid: Signal<In, Bit>,
-    pub n_buf: Signal<In, Bit>,
-    pub n_lane: Signal<In, Bits<LANE_BITS>>,
-    pub n_last_lane: Signal<In, Bit>,
-    pub n_marker: Signal<In, Bit>,
-    pub n_illegal: Signal<In, Bit>,
-    pub n_elem_size: Signal<In, Bits<SIZE_BITS>>,
-    pub n_last_elem: Signal<In, Bits<ELEM_BITS>>,
-    pub n_space_slm: Signal<In, Bit>,
-    pub n_addr_offset32: Signal<In, Bit>,
-    pub n_addr_buffer: Signal<In, Bit>,
-    pub n_kind_typed: Signal<In, Bit>,
-    pub n_write_only: Signal<In, Bit>,
-    pub n_swap_src: Signal<In, Bit>,
-    pub n_v_present: Signal<In, Bit>,
-    pub n_r_present: Signal<In, Bit>,
-    pub n_lod_present: Signal<In, Bit>,
-    pub n_alu_op: Signal<In, Bits<ALU_OP_BITS>>,
-    pub n_alu_ty: Signal<In, Bits<ALU_TY_BITS>>,
-    pub n_alu_ftz: Signal<In, Bit>,
-    pub n_surf_kind: Signal<In, Bits<SURF_KIND_BITS>>,
-    pub n_surf_base: Signal<In, Bits<64>>,
-    pub n_surf_size: Signal<In, Bits<64>>,
-    pub n_width: Signal<In, Bits<32>>,
-    pub n_height: Signal<In, Bits<32>>,
-    pub n_depth: Signal<In, Bits<32>>,
-    pub n_width_one: Signal<In, Bit>,
-    pub n_height_one: Signal<In, Bit>,
-    pub n_depth_one: Signal<In, Bit>,
-    pub n_surf_array: Signal<In, Bits<32>>,
-    pub n_lane_rows: Signal<In, Bits<32>>,
-    pub n_surf_levels: Signal<In, Bits<32>>,
-    pub n_surf_u16: Signal<In, Bit>,
-    pub n_slm_size: Signal<In, Bits<32>>,
-    /// N's walk state at level 0 (`WalkOperands`)
-    pub n_walk_rows: Signal<In, Bits<32>>,
-    pub n_walk_slices: Signal<In, Bits<32>>,
-    pub n_walk_sizes_constant: Signal<In, Bit>,
-    pub n_walk_a: Signal<In, Bits<32>>,
-    pub n_walk_b: Signal<In, Bits<32>>,
-    /// N's payload arrives on `pay_*` this cycle (else it is in `pbuf_*[n_buf]`)
-    pub cap_valid: Signal<In, Bit>,
+    /// the next-lane stage N (`FrontStages`): its lane, its message's
+    /// fields, whether its payload is on `pay_*` now (else in
+    /// `pbuf_*[n.buf]`); out goes `enter`: N's lane enters this stage
+    pub n: NextLaneIn,
     pub pbuf_addr: [Signal<In, Bits<ADDR_BITS>>; 2],
     pub pbuf_src0: [Signal<In, Bits<LANE_DATA_BITS>>; 2],
     pub pbuf_src1: [Signal<In, Bits<LANE_DATA_BITS>>; 2],
@@ -96,7 +59,6 @@ pub struct IssueStage {
     pub pay_coord: Signal<In, Bits<LANE_DATA_BITS>>,
 
     // ---- out: N's lane enters; the element (or walk step) going into T ----
-    pub n_enter: Signal<Out, Bit>,
     pub issue_push: Signal<Out, Bit>,
     pub walk_push: Signal<Out, Bit>,
     pub kind_typed: Signal<Out, Bit>,
@@ -199,7 +161,7 @@ pub struct IssueStage {
     typed_depth_one: DFF<Bit>,
     /// a walk step's multiply operands at the walk state (`WalkOperands`),
     /// loaded with the extents above: from the next-lane stage's extents
-    /// (`n_walk_*`) as the lane enters, from the next level as a walk step
+    /// (`n.walk_*`) as the lane enters, from the next level as a walk step
     /// issues; the multiplier starts at these flip-flops
     typed_walk_a: DFF<Bits<32>>,
     typed_walk_b: DFF<Bits<32>>,
@@ -270,52 +232,12 @@ impl Default for IssueStage {
             t_walk: Default::default(),
             l_walk: Default::default(),
             l_index: Default::default(),
-            n_valid: Default::default(),
-            n_buf: Default::default(),
-            n_lane: Default::default(),
-            n_last_lane: Default::default(),
-            n_marker: Default::default(),
-            n_illegal: Default::default(),
-            n_elem_size: Default::default(),
-            n_last_elem: Default::default(),
-            n_space_slm: Default::default(),
-            n_addr_offset32: Default::default(),
-            n_addr_buffer: Default::default(),
-            n_kind_typed: Default::default(),
-            n_write_only: Default::default(),
-            n_swap_src: Default::default(),
-            n_v_present: Default::default(),
-            n_r_present: Default::default(),
-            n_lod_present: Default::default(),
-            n_alu_op: Default::default(),
-            n_alu_ty: Default::default(),
-            n_alu_ftz: Default::default(),
-            n_surf_kind: Default::default(),
-            n_surf_base: Default::default(),
-            n_surf_size: Default::default(),
-            n_width: Default::default(),
-            n_height: Default::default(),
-            n_depth: Default::default(),
-            n_width_one: Default::default(),
-            n_height_one: Default::default(),
-            n_depth_one: Default::default(),
-            n_surf_array: Default::default(),
-            n_lane_rows: Default::default(),
-            n_surf_levels: Default::default(),
-            n_surf_u16: Default::default(),
-            n_slm_size: Default::default(),
-            n_walk_rows: Default::default(),
-            n_walk_slices: Default::default(),
-            n_walk_sizes_constant: Default::default(),
-            n_walk_a: Default::default(),
-            n_walk_b: Default::default(),
-            cap_valid: Default::default(),
+            n: Default::default(),
             pbuf_addr: Default::default(),
             pbuf_src0: Default::default(),
             pbuf_src1: Default::default(),
             pbuf_coord: Default::default(),
             pay_coord: Default::default(),
-            n_enter: Default::default(),
             issue_push: Default::default(),
             walk_push: Default::default(),
             kind_typed: Default::default(),
@@ -596,7 +518,7 @@ impl Logic for IssueStage {
         }
         self.issue_lod_c.next = self.issue_scaled_c.val() + self.ctx_surf_base.q.val();
         // N's lane moves in when the stage is empty or done with its lane
-        self.n_enter.next = (self.n_valid.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset.val();
+        self.n.enter.next = (self.n.valid.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset.val();
 
         // the element going into T
         self.kind_typed.next = self.ctx_kind_typed.q.val();
@@ -628,58 +550,58 @@ impl Logic for IssueStage {
         // product: from the port when the payload is captured at this same
         // edge, `LaneCoordReg`)
         self.typed_lane_coord.clock.next = self.clock.val();
-        self.typed_lane_coord.load.next = self.n_enter.val();
-        self.typed_lane_coord.r_present.next = self.n_r_present.val();
-        self.typed_lane_coord.lod_present.next = self.n_lod_present.val();
-        self.typed_lane_coord.from_port.next = self.cap_valid.val();
-        self.typed_lane_coord.from_buf1.next = self.n_buf.val();
+        self.typed_lane_coord.load.next = self.n.enter.val();
+        self.typed_lane_coord.r_present.next = self.n.r_present.val();
+        self.typed_lane_coord.lod_present.next = self.n.lod_present.val();
+        self.typed_lane_coord.from_port.next = self.n.cap_valid.val();
+        self.typed_lane_coord.from_buf1.next = self.n.buf.val();
         self.typed_lane_coord.port_coord.next = self.pay_coord.val();
         self.typed_lane_coord.buf0_coord.next = self.pbuf_coord[0].val();
         self.typed_lane_coord.buf1_coord.next = self.pbuf_coord[1].val();
-        self.typed_lane_coord.levels.next = self.n_surf_levels.val();
-        self.typed_lane_coord.entry_rows.next = self.n_lane_rows.val();
+        self.typed_lane_coord.levels.next = self.n.surf_levels.val();
+        self.typed_lane_coord.entry_rows.next = self.n.lane_rows.val();
         self.typed_lane_coord.rows.next = self.typed_lane_rows.q.val();
         self.typed_lane_coord.walk_step.next = self.t_walk.val();
         if self.issue_done.val() {
             self.i_valid.d.next = false;
         }
-        if self.n_enter.val() {
+        if self.n.enter.val() {
             self.i_valid.d.next = true;
-            self.i_buf.d.next = self.n_buf.val();
-            self.i_lane.d.next = self.n_lane.val();
-            self.i_last_lane.d.next = self.n_last_lane.val();
-            self.i_marker.d.next = self.n_marker.val();
-            self.i_illegal.d.next = self.n_illegal.val();
-            self.ctx_elem_size.d.next = self.n_elem_size.val();
-            self.ctx_last_elem.d.next = self.n_last_elem.val();
-            self.ctx_space_slm.d.next = self.n_space_slm.val();
-            self.ctx_addr_offset32.d.next = self.n_addr_offset32.val();
-            self.ctx_addr_buffer.d.next = self.n_addr_buffer.val();
-            self.ctx_kind_typed.d.next = self.n_kind_typed.val();
-            self.ctx_write_only.d.next = self.n_write_only.val();
-            self.ctx_swap_src.d.next = self.n_swap_src.val();
-            self.ctx_v_present.d.next = self.n_v_present.val();
-            self.ctx_r_present.d.next = self.n_r_present.val();
-            self.ctx_alu_op.d.next = self.n_alu_op.val();
-            self.ctx_alu_ty.d.next = self.n_alu_ty.val();
-            self.ctx_alu_ftz.d.next = self.n_alu_ftz.val();
-            self.ctx_surf_kind.d.next = self.n_surf_kind.val();
-            self.ctx_surf_base.d.next = self.n_surf_base.val();
-            self.ctx_surf_size.d.next = self.n_surf_size.val();
-            self.typed_width.d.next = self.n_width.val();
-            self.typed_height.d.next = self.n_height.val();
-            self.typed_lane_rows.d.next = self.n_walk_rows.val();
-            self.typed_slices.d.next = self.n_walk_slices.val();
-            self.typed_sizes_constant.d.next = self.n_walk_sizes_constant.val();
-            self.typed_depth.d.next = self.n_depth.val();
-            self.typed_width_one.d.next = self.n_width_one.val();
-            self.typed_height_one.d.next = self.n_height_one.val();
-            self.typed_depth_one.d.next = self.n_depth_one.val();
-            self.typed_walk_a.d.next = self.n_walk_a.val();
-            self.typed_walk_b.d.next = self.n_walk_b.val();
-            self.ctx_surf_array.d.next = self.n_surf_array.val();
-            self.ctx_surf_u16.d.next = self.n_surf_u16.val();
-            self.ctx_slm_size.d.next = self.n_slm_size.val();
+            self.i_buf.d.next = self.n.buf.val();
+            self.i_lane.d.next = self.n.lane.val();
+            self.i_last_lane.d.next = self.n.last_lane.val();
+            self.i_marker.d.next = self.n.marker.val();
+            self.i_illegal.d.next = self.n.illegal.val();
+            self.ctx_elem_size.d.next = self.n.elem_size.val();
+            self.ctx_last_elem.d.next = self.n.last_elem.val();
+            self.ctx_space_slm.d.next = self.n.space_slm.val();
+            self.ctx_addr_offset32.d.next = self.n.addr_offset32.val();
+            self.ctx_addr_buffer.d.next = self.n.addr_buffer.val();
+            self.ctx_kind_typed.d.next = self.n.kind_typed.val();
+            self.ctx_write_only.d.next = self.n.write_only.val();
+            self.ctx_swap_src.d.next = self.n.swap_src.val();
+            self.ctx_v_present.d.next = self.n.v_present.val();
+            self.ctx_r_present.d.next = self.n.r_present.val();
+            self.ctx_alu_op.d.next = self.n.alu_op.val();
+            self.ctx_alu_ty.d.next = self.n.alu_ty.val();
+            self.ctx_alu_ftz.d.next = self.n.alu_ftz.val();
+            self.ctx_surf_kind.d.next = self.n.surf_kind.val();
+            self.ctx_surf_base.d.next = self.n.surf_base.val();
+            self.ctx_surf_size.d.next = self.n.surf_size.val();
+            self.typed_width.d.next = self.n.width.val();
+            self.typed_height.d.next = self.n.height.val();
+            self.typed_lane_rows.d.next = self.n.walk_rows.val();
+            self.typed_slices.d.next = self.n.walk_slices.val();
+            self.typed_sizes_constant.d.next = self.n.walk_sizes_constant.val();
+            self.typed_depth.d.next = self.n.depth.val();
+            self.typed_width_one.d.next = self.n.width_one.val();
+            self.typed_height_one.d.next = self.n.height_one.val();
+            self.typed_depth_one.d.next = self.n.depth_one.val();
+            self.typed_walk_a.d.next = self.n.walk_a.val();
+            self.typed_walk_b.d.next = self.n.walk_b.val();
+            self.ctx_surf_array.d.next = self.n.surf_array.val();
+            self.ctx_surf_u16.d.next = self.n.surf_u16.val();
+            self.ctx_slm_size.d.next = self.n.slm_size.val();
         }
         // a misaligned lane: the message's last entry carries the error
         if self.issue_push.val() & self.issue_misaligned.val() {

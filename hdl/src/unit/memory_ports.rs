@@ -15,6 +15,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::payloads::WriteStageIn;
 use crate::head_select::{ENTRY_KIND_BITS, ENTRY_NO_MEMORY, ENTRY_READ_MODIFY_WRITE};
 use crate::port_skid::{ReadSkid, WriteSkid};
 use crate::widths::{ADDR_BITS, ELEM_BITS, LANE_BITS, LINE_BITS, LINE_BYTES};
@@ -33,25 +34,11 @@ pub struct MemoryPorts {
     pub a_line: Signal<In, Bits<ADDR_BITS>>,
     pub a_space: Signal<In, Bit>,
     pub a_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    /// the write stage's operation (`ExecutePipe`'s W registers) and its
-    /// write data in its line (`WriteAlign`)
-    pub w_valid: Signal<In, Bit>,
-    pub w_kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
-    pub w_writes: Signal<In, Bit>,
-    pub w_line: Signal<In, Bits<ADDR_BITS>>,
-    pub w_space: Signal<In, Bit>,
-    pub w_byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    /// the write stage's operation (`ExecutePipe`'s W registers, one
+    /// bundle: `WriteStageIn`, unit/payloads.rs) and its write data in its
+    /// line (`WriteAlign`)
+    pub w: WriteStageIn,
     pub w_data: Signal<In, Bits<LINE_BITS>>,
-    pub w_new: Signal<In, Bits<LINE_BITS>>,
-    pub w_ret: Signal<In, Bits<LINE_BITS>>,
-    pub w_old: Signal<In, Bits<LINE_BITS>>,
-    pub w_lane: Signal<In, Bits<LANE_BITS>>,
-    pub w_elem: Signal<In, Bits<ELEM_BITS>>,
-    pub w_result_shift: Signal<In, Bits<7>>,
-    pub w_result_first: Signal<In, Bit>,
-    pub w_result_last: Signal<In, Bit>,
-    pub w_msg_last: Signal<In, Bit>,
-    pub w_error: Signal<In, Bit>,
 
     /// a refused read / write waits in its skid (registers)
     pub read_full: Signal<Out, Bit>,
@@ -129,23 +116,8 @@ impl Default for MemoryPorts {
             a_line: Default::default(),
             a_space: Default::default(),
             a_byte_enables: Default::default(),
-            w_valid: Default::default(),
-            w_kind: Default::default(),
-            w_writes: Default::default(),
-            w_line: Default::default(),
-            w_space: Default::default(),
-            w_byte_enables: Default::default(),
+            w: Default::default(),
             w_data: Default::default(),
-            w_new: Default::default(),
-            w_ret: Default::default(),
-            w_old: Default::default(),
-            w_lane: Default::default(),
-            w_elem: Default::default(),
-            w_result_shift: Default::default(),
-            w_result_first: Default::default(),
-            w_result_last: Default::default(),
-            w_msg_last: Default::default(),
-            w_error: Default::default(),
             read_full: Default::default(),
             write_full: Default::default(),
             mem_rd_valid: Default::default(),
@@ -249,32 +221,32 @@ impl Logic for MemoryPorts {
         // register is empty; its write, if any, is on the port in that
         // cycle, and waits in the skid register (`s_*`) if the memory does
         // not accept it, holding the pipeline until it is accepted.
-        self.w_is_rmw.next = self.w_kind.val() == self.kind_read_modify_write.val();
-        self.retire.next = (self.w_valid.val() & !self.write_skid.full.val()) & !self.reset.val();
+        self.w_is_rmw.next = self.w.kind.val() == self.kind_read_modify_write.val();
+        self.retire.next = (self.w.valid.val() & !self.write_skid.full.val()) & !self.reset.val();
         self.write_skid.clock.next = self.clock.val();
         self.write_skid.clear.next = self.reset.val();
         self.write_skid.ready.next = self.mem_wr_ready.val();
         self.write_skid.leave.next = self.retire.val();
-        self.write_skid.leave_writes.next = self.w_writes.val();
-        self.write_skid.leave_last.next = self.w_msg_last.val();
-        self.write_skid.leave_error.next = self.w_error.val();
+        self.write_skid.leave_writes.next = self.w.writes.val();
+        self.write_skid.leave_last.next = self.w.msg_last.val();
+        self.write_skid.leave_error.next = self.w.error.val();
         self.write_skid.leave_rmw.next = self.w_is_rmw.val();
         self.write_full.next = self.write_skid.full.val();
-        if self.retire.val() & self.w_writes.val() {
-            self.s_line.d.next = self.w_line.val();
-            self.s_space.d.next = self.w_space.val();
+        if self.retire.val() & self.w.writes.val() {
+            self.s_line.d.next = self.w.line.val();
+            self.s_space.d.next = self.w.space.val();
             self.s_data.d.next = self.w_data.val();
-            self.s_byte_enables.d.next = self.w_byte_enables.val();
-            self.s_lane.d.next = self.w_lane.val();
-            self.s_elem.d.next = self.w_elem.val();
-            self.s_old.d.next = self.w_old.val();
-            self.s_new.d.next = self.w_new.val();
+            self.s_byte_enables.d.next = self.w.byte_enables.val();
+            self.s_lane.d.next = self.w.lane.val();
+            self.s_elem.d.next = self.w.elem.val();
+            self.s_old.d.next = self.w.old.val();
+            self.s_new.d.next = self.w.new.val();
         }
-        self.port_write.next = self.write_skid.full.val() | (self.w_writes.val() & !self.reset.val());
-        self.port_line.next = self.w_line.val();
-        self.port_space.next = self.w_space.val();
+        self.port_write.next = self.write_skid.full.val() | (self.w.writes.val() & !self.reset.val());
+        self.port_line.next = self.w.line.val();
+        self.port_space.next = self.w.space.val();
         self.port_data.next = self.w_data.val();
-        self.port_byte_enables.next = self.w_byte_enables.val();
+        self.port_byte_enables.next = self.w.byte_enables.val();
         if self.write_skid.full.val() {
             self.port_line.next = self.s_line.q.val();
             self.port_space.next = self.s_space.q.val();
@@ -284,20 +256,20 @@ impl Logic for MemoryPorts {
 
         // The lane's result: old value (new for PREDEC), 0 when out of
         // bounds; PTX vector elements are joined into one result.
-        self.w_has_result.next = self.w_is_rmw.val() | (self.w_kind.val() == self.kind_no_memory.val());
+        self.w_has_result.next = self.w_is_rmw.val() | (self.w.kind.val() == self.kind_no_memory.val());
         self.result_value.next = self.zero_line.val();
         if self.w_is_rmw.val() {
-            self.result_value.next = self.w_ret.val();
+            self.result_value.next = self.w.ret.val();
         }
-        self.result_joined.next = self.result_value.val() << (self.w_result_shift.val() & self.byte_aligned.val());
-        if !self.w_result_first.val() {
-            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.w_result_shift.val() & self.byte_aligned.val()));
+        self.result_joined.next = self.result_value.val() << (self.w.result_shift.val() & self.byte_aligned.val());
+        if !self.w.result_first.val() {
+            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.w.result_shift.val() & self.byte_aligned.val()));
         }
         if self.retire.val() & self.w_has_result.val() {
             self.result_acc.d.next = self.result_joined.val();
         }
-        self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w_result_last.val();
-        self.rsp_lane_r.d.next = self.w_lane.val();
+        self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w.result_last.val();
+        self.rsp_lane_r.d.next = self.w.lane.val();
         self.rsp_data_r.d.next = self.result_joined.val();
         // `rsp_done`/`rsp_error`/`obs_valid` follow the write's acceptance
         // (`WriteSkid`, registered). The observed operation is in the skid
