@@ -175,4 +175,161 @@ mod tests {
         uut.connect_all();
         yosys_validate("atomport_write_skid", &generate_verilog(&uut)).unwrap();
     }
+
+    /// xorshift, the seed given
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
+    /// The emitted Verilog in Icarus, edge by edge, against a skid register
+    /// that holds a request the memory did not take: seeded random `ready`,
+    /// `issue` only while empty (the documented precondition), rare `clear`;
+    /// every (full, clear, issue, ready) case the precondition allows is seen.
+    #[test]
+    fn the_read_skid_verilog_waits_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = ReadSkid::default();
+        uut.connect_all();
+        let mut next = xorshift(0x1f83_d9ab_fb41_bd6b);
+        // the stimulus follows the model's state only to keep `issue` off while full
+        let mut full = false;
+        let mut steps = vec![]; // (clear, issue, ready, full after the edge)
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..600 {
+            let (clear, issue, ready) = (next().is_multiple_of(10), !full && !next().is_multiple_of(3), next().is_multiple_of(2));
+            seen.insert((full, clear, issue, ready));
+            // a request on the port (new or waiting) stays unless taken
+            full = !clear && (full || issue) && !ready;
+            steps.push((clear, issue, ready, full));
+        }
+        assert_eq!(seen.len(), 12, "cases seen: {seen:?}");
+        let mut bench = String::from(
+            "module bench;\nreg clock = 0, clear = 0, issue = 0, ready = 0;\nwire full;\n\
+             top uut(.clock(clock), .clear(clear), .ready(ready), .issue(issue), .full(full));\n\
+             initial begin\n  #1 $display(\"%b\", full);\n",
+        );
+        for &(clear, issue, ready, _) in &steps {
+            bench.push_str(&format!(
+                "  clear = {}; issue = {}; ready = {}; #1 clock = 1; #1 $display(\"%b\", full); clock = 0;\n",
+                u8::from(clear),
+                u8::from(issue),
+                u8::from(ready)
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("read-skid", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), steps.len() + 1, "vvp printed {} lines", lines.len());
+        assert_eq!(lines[0], "0", "power-up value");
+        for (i, (line, &(clear, issue, ready, full))) in lines[1..].iter().zip(&steps).enumerate() {
+            assert_eq!(line, if full { "1" } else { "0" }, "edge {i}: clear {clear} issue {issue} ready {ready}");
+        }
+    }
+
+    /// The emitted Verilog in Icarus, edge by edge, against the write port as
+    /// documented: an operation leaves only while the skid register is empty
+    /// (the precondition); one without a write completes as it leaves, one
+    /// with a write completes when the memory takes it (that edge, or later
+    /// from the skid register); `done`/`error` (its last / error flags) and
+    /// `obs_valid` (an accepted atomic write) show the cycle after completion.
+    /// Seeded random inputs, rare `clear`; both completion paths are seen.
+    #[test]
+    fn the_write_skid_verilog_completes_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = WriteSkid::default();
+        uut.connect_all();
+        let mut next = xorshift(0x5be0_cd19_137e_2179);
+        #[derive(Clone, Copy, Default)]
+        struct Op {
+            writes: bool,
+            last: bool,
+            error: bool,
+            rmw: bool,
+        }
+        // the write waiting in the skid register, if any
+        let mut waiting: Option<Op> = None;
+        // (clear, ready, leave, op) and the outputs after the edge: full, done, error, obs_valid
+        let mut steps = vec![];
+        let (mut from_skid, mut at_leave, mut no_write) = (0, 0, 0);
+        for _ in 0..800 {
+            let clear = next().is_multiple_of(16);
+            let ready = next().is_multiple_of(2);
+            let leave = waiting.is_none() && !next().is_multiple_of(3);
+            let op = Op {
+                writes: !next().is_multiple_of(4),
+                last: next().is_multiple_of(2),
+                error: next().is_multiple_of(4),
+                rmw: next().is_multiple_of(2),
+            };
+            let mut completed: Option<(Op, bool)> = None; // the op, and whether its write was accepted
+            if let Some(w) = waiting {
+                if ready {
+                    completed = Some((w, true));
+                    waiting = None;
+                    from_skid += usize::from(!clear);
+                }
+            } else if leave {
+                if !op.writes {
+                    completed = Some((op, false));
+                    no_write += usize::from(!clear);
+                } else if ready {
+                    completed = Some((op, true));
+                    at_leave += usize::from(!clear);
+                } else {
+                    waiting = Some(op);
+                }
+            }
+            if clear {
+                waiting = None;
+                completed = None;
+            }
+            let out = match completed {
+                Some((op, accepted)) => (op.last, op.error, accepted && op.rmw),
+                None => (false, false, false),
+            };
+            steps.push((clear, ready, leave, op, (waiting.is_some(), out.0, out.1, out.2)));
+        }
+        assert!(
+            from_skid > 20 && at_leave > 20 && no_write > 20,
+            "completions: {from_skid} from the skid register, {at_leave} at leave, {no_write} without a write"
+        );
+        let mut bench = String::from(
+            "module bench;\nreg clock = 0, clear = 0, ready = 0, leave = 0, leave_writes = 0, leave_last = 0;\n\
+             reg leave_error = 0, leave_rmw = 0;\nwire full, done, error, obs_valid;\n\
+             top uut(.clock(clock), .clear(clear), .ready(ready), .leave(leave), .leave_writes(leave_writes),\n\
+             .leave_last(leave_last), .leave_error(leave_error), .leave_rmw(leave_rmw), .full(full), .done(done),\n\
+             .error(error), .obs_valid(obs_valid));\n\
+             initial begin\n  #1 $display(\"%b%b%b%b\", full, done, error, obs_valid);\n",
+        );
+        let b = |x: bool| u8::from(x);
+        for &(clear, ready, leave, op, _) in &steps {
+            bench.push_str(&format!(
+                "  clear = {}; ready = {}; leave = {}; leave_writes = {}; leave_last = {}; leave_error = {}; leave_rmw = {}; \
+                 #1 clock = 1; #1 $display(\"%b%b%b%b\", full, done, error, obs_valid); clock = 0;\n",
+                b(clear),
+                b(ready),
+                b(leave),
+                b(op.writes),
+                b(op.last),
+                b(op.error),
+                b(op.rmw)
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("write-skid", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), steps.len() + 1, "vvp printed {} lines", lines.len());
+        assert_eq!(lines[0], "0000", "power-up values");
+        for (i, (line, &(clear, ready, leave, _, (full, done, error, obs)))) in lines[1..].iter().zip(&steps).enumerate() {
+            let want = format!("{}{}{}{}", b(full), b(done), b(error), b(obs));
+            assert_eq!(line, &want, "edge {i}: clear {clear} ready {ready} leave {leave}");
+        }
+    }
 }
