@@ -1077,7 +1077,7 @@ mod tests {
                     addresses: n.next(true),
                     src0: n.next(s0),
                     src1: n.next(s1),
-                    dst: n.next(i % 2 == 0),
+                    dst: n.next(i.is_multiple_of(2)),
                 };
                 bases.push((port(d.encode()), 7, false));
             }
@@ -1115,7 +1115,7 @@ mod tests {
                         lod: n.next(vrl & 4 != 0),
                         src0: n.next(s0),
                         src1: n.next(s1),
-                        dst: n.next(i % 2 == 0),
+                        dst: n.next(i.is_multiple_of(2)),
                     };
                     bases.push((port(d.encode()), (i % 5) as u8, w16));
                 }
@@ -1164,7 +1164,7 @@ mod tests {
                                     scope: scopes[(i / 3) % 3],
                                     exec: exec(MsgKind::PtxAtom, i),
                                     pred: preds[i % 3],
-                                    d: n.next(i % 2 == 0),
+                                    d: n.next(i.is_multiple_of(2)),
                                     a: n.next(true),
                                     b: n.next(true),
                                     c: n.next(row.op == PtxOp::Cas),
