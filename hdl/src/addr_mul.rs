@@ -161,4 +161,72 @@ mod tests {
         uut.connect_all();
         yosys_validate("atomport_addr_mul", &generate_verilog(&uut)).unwrap();
     }
+
+    /// Operands in Icarus against the module's table: `first` picked and
+    /// scaled by `E` at lod, the digit products summed by weight, and the
+    /// four outputs adding up to `first * d` modulo 2^64.
+    #[test]
+    fn the_verilog_multiplies_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = AddrMul::default();
+        uut.connect_all();
+        // (walk_first, lane_first, at_lod, surf_u16, second_b): digit
+        // corners with each select, then a seeded xorshift set
+        let corners64 = [0u64, 1, 0xffff, 0xffff_ffff_ffff_ffff, 0x8000_0000_0000_0000, 0x0000_ffff_0000_ffff, 0xffff_0000_ffff_0000, 0x4000_0000_0000_0001];
+        let corners32 = [0u32, 1, 0xffff, 0x1_0000, 0xffff_ffff, 0x8000_0000];
+        let mut cases = Vec::new();
+        for (i, &x) in corners64.iter().enumerate() {
+            let other = corners64[(i + 3) % corners64.len()];
+            for &d in &corners32 {
+                for sel in 0..4u8 {
+                    cases.push((x, other, sel & 1 != 0, sel & 2 != 0, d));
+                    cases.push((other, x, sel & 1 != 0, sel & 2 != 0, d));
+                }
+            }
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..400 {
+            let (w, l, sel, d) = (next(), next(), next(), next());
+            cases.push((w, l, sel & 1 != 0, sel & 2 != 0, d as u32));
+        }
+        let mut bench = String::from(
+            "module bench;\nreg [63:0] walk_first, lane_first; reg at_lod, surf_u16; reg [31:0] second_b;\n\
+             wire [31:0] p0, p32; wire [32:0] p16; wire [15:0] p48;\n\
+             top uut(.walk_first(walk_first), .lane_first(lane_first), .at_lod(at_lod), .surf_u16(surf_u16),\n\
+             .second_b(second_b), .p0(p0), .p16(p16), .p32(p32), .p48(p48));\ninitial begin\n",
+        );
+        for (w, l, at_lod, u16, d) in &cases {
+            bench.push_str(&format!(
+                "  walk_first = 64'h{w:016x}; lane_first = 64'h{l:016x}; at_lod = {}; surf_u16 = {}; second_b = 32'h{d:08x};\n\
+                 \x20 #1 $display(\"%h %h %h %h\", p0, p16, p32, p48);\n",
+                u8::from(*at_lod),
+                u8::from(*u16)
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("addr-mul", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), cases.len(), "vvp output:\n{}", lines.join("\n"));
+        for (line, &(w, l, at_lod, u16, d)) in lines.iter().zip(&cases) {
+            // at lod the lane's index times E (2 for u16, else 4), modulo 2^64
+            let first = if at_lod { l.wrapping_mul(if u16 { 2 } else { 4 }) } else { w };
+            let a = |i: u32| u128::from((first >> (16 * i)) & 0xffff);
+            let b = |j: u32| u128::from((d >> (16 * j)) & 0xffff);
+            let p0 = a(0) * b(0);
+            let p16 = a(0) * b(1) + a(1) * b(0);
+            let p32 = (a(1) * b(1) + a(2) * b(0)) & 0xffff_ffff;
+            let p48 = (a(2) * b(1) + a(3) * b(0)) & 0xffff;
+            let sum = p0 + (p16 << 16) + (p32 << 32) + (p48 << 48);
+            assert_eq!(sum as u64, first.wrapping_mul(u64::from(d)), "the model's table");
+            let want = format!("{p0:08x} {p16:09x} {p32:08x} {p48:04x}");
+            assert_eq!(*line, want, "walk_first {w:#x} lane_first {l:#x} at_lod {at_lod} u16 {u16} d {d:#x}");
+        }
+    }
 }

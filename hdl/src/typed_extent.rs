@@ -244,4 +244,180 @@ mod typed_extent_tests {
         uut.connect_all();
         yosys_validate("atomport_typed_extent", &generate_verilog(&uut)).unwrap();
     }
+
+    /// `TypedAddr`'s layout table at one level: `(rows, slices, sizes_constant)`.
+    fn layout(kind: u8, array: u32, [w, h, d]: [u32; 3]) -> (u32, u32, bool) {
+        match kind {
+            KIND_1D => (1, 1, w == 1),
+            KIND_1D_ARRAY => (array, 1, w == 1),
+            KIND_2D => (h, 1, w == 1 && h == 1),
+            KIND_2D_ARRAY => (h, array, w == 1 && h == 1),
+            _ => (h, d, w == 1 && h == 1 && d == 1),
+        }
+    }
+
+    /// One step's inputs, the unit's registers true to the surface (the
+    /// contract: extents at `level` are `max(1, X >> level)`, rows, slices and
+    /// the flags those of the layout there, `at_lod` and `lod_out_of_range`
+    /// the lane's).
+    #[derive(Debug, Clone, Copy)]
+    struct Step {
+        kind: u8,
+        array: u32,
+        dims: [u32; 3],
+        levels: u32,
+        level: u32,
+        level_base: u64,
+        coords: [u32; 4],
+    }
+
+    impl Step {
+        fn at(&self) -> [u32; 3] {
+            self.dims.map(|x| if self.level >= 32 { 1 } else { (x >> self.level).max(1) })
+        }
+
+        /// The Verilog's printed line, from the module's documentation.
+        fn expected(&self) -> String {
+            let [w, h, d] = self.at();
+            let [u, v, r, lod] = self.coords;
+            let (rows, slices, constant) = layout(self.kind, self.array, [w, h, d]);
+            let next = [w, h, d].map(|x| (x >> 1).max(1));
+            let (next_rows, next_slices, next_constant) = layout(self.kind, self.array, next);
+            let (walk_a, walk_b) = if next_constant { (next_rows, next_slices) } else { (next[0], next_rows) };
+            let at_lod = self.level == lod;
+            let second_b = if at_lod { w } else if constant { lod.wrapping_sub(self.level) } else { slices };
+            let oob = lod >= self.levels || u >= w || v >= rows || r >= slices;
+            let next_level = if constant { lod } else { self.level.wrapping_add(1) };
+            format!(
+                "{next_rows:08x} {next_slices:08x} {} {walk_a:08x} {walk_b:08x} {:016x} {second_b:08x} {:016x} {:016x} {} \
+                 {next_level:08x} {:08x} {:08x} {:08x} {} {} {}",
+                u8::from(next_constant),
+                u64::from(v),
+                self.level_base,
+                self.level_base.wrapping_add(u64::from(u)),
+                u8::from(oob),
+                next[0],
+                next[1],
+                next[2],
+                u8::from(next[0] == 1),
+                u8::from(next[1] == 1),
+                u8::from(next[2] == 1),
+            )
+        }
+    }
+
+    fn steps() -> Vec<Step> {
+        let mut out = Vec::new();
+        // every kind on a small surface: every level, lod at, past and before
+        // it, coordinates at and past each extent
+        for kind in KIND_1D..=KIND_3D {
+            for level in 0..6 {
+                for lod in [0, level, level + 1, 5, 6] {
+                    for coords in [[0, 0, 0], [7 >> level, 3 >> level, 2 >> level], [8 >> level, 0, 0], [0, 4, 0], [0, 0, 3], [0, 0, 5]] {
+                        let [u, v, r] = coords;
+                        out.push(Step { kind, array: 5, dims: [8, 4, 3], levels: 5, level, level_base: 0x10 * u64::from(level), coords: [u, v, r, lod] });
+                    }
+                }
+            }
+        }
+        // large extents, bases near 2^64 and levels past 31 (seeded xorshift)
+        let mut state = 0xd1b5_4a32_d192_ed03u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for i in 0..500 {
+            let pick = |x: u64| -> u32 {
+                match x % 4 {
+                    0 => (x >> 8) as u32 % 9 + 1,
+                    1 => 1 << ((x >> 8) % 32),
+                    2 => ((x >> 32) as u32).max(1),
+                    _ => u32::MAX,
+                }
+            };
+            let dims = [pick(next()), pick(next()), pick(next())];
+            let levels = (next() % 34) as u32;
+            let level = (next() % 36) as u32;
+            let lod = match next() % 4 {
+                0 => level,
+                1 => level + (next() % 4) as u32,
+                2 => (next() % 40) as u32,
+                _ => next() as u32,
+            };
+            let coord = |x: u64, ext: u32| match x % 3 {
+                0 => ext.saturating_sub(1),
+                1 => ext,
+                _ => (x >> 32) as u32,
+            };
+            let ext = Step { kind: (i % 5) as u8, array: pick(next()), dims, levels, level, level_base: next(), coords: [0; 4] };
+            let [w, h, d] = ext.at();
+            let (rows, slices, _) = layout(ext.kind, ext.array, [w, h, d]);
+            out.push(Step { coords: [coord(next(), w), coord(next(), rows), coord(next(), slices), lod], ..ext });
+        }
+        out
+    }
+
+    /// Steps in Icarus against the walk as documented here and in
+    /// `TypedAddr` (the extents' halving, the next level's operands, the
+    /// multiply-add operands of a walk, bulk or lod step, the bounds check).
+    #[test]
+    fn the_verilog_steps_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = TypedExtent::default();
+        uut.connect_all();
+        let steps = steps();
+        let mut bench = String::from(
+            "module bench;
+reg [31:0] level, level_width, level_height, level_depth, coord_u, coord_v, coord_r, coord_lod, surf_array, rows, slices;
+reg [63:0] level_base; reg width_is_one, height_is_one, depth_is_one, at_lod, lod_out_of_range, level_sizes_constant;
+reg [2:0] surf_kind;
+wire [31:0] next_rows, next_slices, next_walk_a, next_walk_b, second_b, next_level, next_width, next_height, next_depth;
+wire [63:0] wide_v_out, second_c, lod_c; wire next_sizes_constant, out_of_bounds, next_width_is_one, next_height_is_one, next_depth_is_one;
+top uut(.level(level), .level_base(level_base), .level_width(level_width), .level_height(level_height),
+  .level_depth(level_depth), .width_is_one(width_is_one), .height_is_one(height_is_one), .depth_is_one(depth_is_one),
+  .coord_u(coord_u), .coord_v(coord_v), .coord_r(coord_r), .coord_lod(coord_lod), .at_lod(at_lod),
+  .lod_out_of_range(lod_out_of_range), .surf_kind(surf_kind), .surf_array(surf_array), .rows(rows), .slices(slices),
+  .level_sizes_constant(level_sizes_constant), .next_rows(next_rows), .next_slices(next_slices),
+  .next_sizes_constant(next_sizes_constant), .next_walk_a(next_walk_a), .next_walk_b(next_walk_b),
+  .wide_v_out(wide_v_out), .second_b(second_b), .second_c(second_c), .lod_c(lod_c), .out_of_bounds(out_of_bounds),
+  .next_level(next_level), .next_width(next_width), .next_height(next_height), .next_depth(next_depth),
+  .next_width_is_one(next_width_is_one), .next_height_is_one(next_height_is_one), .next_depth_is_one(next_depth_is_one));
+initial begin
+",
+        );
+        for st in &steps {
+            let [w, h, d] = st.at();
+            let (rows, slices, constant) = layout(st.kind, st.array, [w, h, d]);
+            let [u, v, r, lod] = st.coords;
+            bench.push_str(&format!(
+                "  level = {}; level_base = 64'h{:x}; level_width = {w}; level_height = {h}; level_depth = {d}; \
+                 width_is_one = {}; height_is_one = {}; depth_is_one = {}; coord_u = {u}; coord_v = {v}; coord_r = {r}; \
+                 coord_lod = {lod}; at_lod = {}; lod_out_of_range = {}; surf_kind = {}; surf_array = {}; rows = {rows}; \
+                 slices = {slices}; level_sizes_constant = {};\n  #1 $display(\"%h %h %b %h %h %h %h %h %h %b %h %h %h %h %b %b %b\", \
+                 next_rows, next_slices, next_sizes_constant, next_walk_a, next_walk_b, wide_v_out, second_b, second_c, lod_c, \
+                 out_of_bounds, next_level, next_width, next_height, next_depth, next_width_is_one, next_height_is_one, \
+                 next_depth_is_one);\n",
+                st.level,
+                st.level_base,
+                u8::from(w == 1),
+                u8::from(h == 1),
+                u8::from(d == 1),
+                u8::from(st.level == lod),
+                u8::from(lod >= st.levels),
+                st.kind,
+                st.array,
+                u8::from(constant),
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("typed-extent", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), steps.len(), "vvp output:\n{}", lines.join("\n"));
+        for (line, st) in lines.iter().zip(&steps) {
+            assert_eq!(*line, st.expected(), "{st:?}");
+        }
+    }
 }

@@ -123,4 +123,78 @@ mod tests {
         uut.connect_all();
         yosys_validate("atomport_walk_operands", &generate_verilog(&uut)).unwrap();
     }
+
+    /// The layout of `TypedAddr`'s table at one level: `(rows, slices,
+    /// sizes_constant, walk_a, walk_b)` for a kind and the extents there.
+    fn model(kind: u8, array: u32, [w, h, d]: [u32; 3]) -> (u32, u32, bool, u32, u32) {
+        let (rows, slices) = match kind {
+            KIND_1D => (1, 1),
+            KIND_1D_ARRAY => (array, 1),
+            KIND_2D => (h, 1),
+            KIND_2D_ARRAY => (h, array),
+            KIND_3D => (h, d),
+            _ => unreachable!("kinds 0..=4 only"),
+        };
+        // the sizes stop changing once every extent that halves is 1
+        let constant = match kind {
+            KIND_1D | KIND_1D_ARRAY => w == 1,
+            KIND_2D | KIND_2D_ARRAY => w == 1 && h == 1,
+            _ => w == 1 && h == 1 && d == 1,
+        };
+        let (a, b) = if constant { (rows, slices) } else { (w, rows) };
+        (rows, slices, constant, a, b)
+    }
+
+    /// Every typed kind over extents with each of them 1 or not (the
+    /// contract's inputs: extents at least 1, the `*_is_one` flags true to
+    /// them), in Icarus, against the layout table.
+    #[test]
+    fn the_verilog_picks_operands_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = WalkOperands::default();
+        uut.connect_all();
+        let extents = [1u32, 2, 3, 0x1234, 0xffff_ffff];
+        let arrays = [1u32, 7, 0x8000_0000];
+        let mut cases = Vec::new();
+        for kind in KIND_1D..=KIND_3D {
+            for &array in &arrays {
+                for &w in &extents {
+                    for &h in &extents {
+                        for &d in &extents {
+                            // distinct values where the extents are not 1, so a swapped port shows
+                            let (h, d) = (if h == w && h != 1 { h ^ 0x10 } else { h }, if d != 1 { d ^ 0x300 } else { d });
+                            cases.push((kind, array, [w, h, d]));
+                        }
+                    }
+                }
+            }
+        }
+        let mut bench = String::from(
+            "module bench;\nreg [2:0] surf_kind; reg [31:0] surf_array, width, height, depth;\n\
+             reg width_is_one, height_is_one, depth_is_one;\nwire [31:0] rows, slices, walk_a, walk_b; wire sizes_constant;\n\
+             top uut(.surf_kind(surf_kind), .surf_array(surf_array), .width(width), .height(height), .depth(depth),\n\
+             .width_is_one(width_is_one), .height_is_one(height_is_one), .depth_is_one(depth_is_one), .rows(rows),\n\
+             .slices(slices), .sizes_constant(sizes_constant), .walk_a(walk_a), .walk_b(walk_b));\ninitial begin\n",
+        );
+        for (kind, array, [w, h, d]) in &cases {
+            bench.push_str(&format!(
+                "  surf_kind = {kind}; surf_array = {array}; width = {w}; height = {h}; depth = {d}; \
+                 width_is_one = {}; height_is_one = {}; depth_is_one = {};\n  #1 $display(\"%0d %0d %b %0d %0d\", \
+                 rows, slices, sizes_constant, walk_a, walk_b);\n",
+                u8::from(*w == 1),
+                u8::from(*h == 1),
+                u8::from(*d == 1)
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("walk-operands", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), cases.len(), "vvp output:\n{}", lines.join("\n"));
+        for (line, &(kind, array, ext)) in lines.iter().zip(&cases) {
+            let (rows, slices, constant, a, b) = model(kind, array, ext);
+            let want = format!("{rows} {slices} {} {a} {b}", u8::from(constant));
+            assert_eq!(*line, want, "kind {kind} array {array} extents {ext:?}");
+        }
+    }
 }

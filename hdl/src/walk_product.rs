@@ -92,4 +92,53 @@ mod tests {
         assert!(vlog.contains("p16_b <= {16'b0, a_hi} * {16'b0, b_lo};"), "{vlog}");
         yosys_validate("atomport_walk_product", &vlog).unwrap();
     }
+
+    /// Operand pairs, in Icarus, one clock edge each, against the digit
+    /// products of the documented split: the outputs hold the last edge's
+    /// products until the next edge, and they sum to `walk_a * walk_b`.
+    #[test]
+    fn the_verilog_registers_the_products_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = WalkProduct::default();
+        uut.connect_all();
+        // digit corners, then a seeded xorshift set
+        let corners = [0u32, 1, 0xffff, 0x1_0000, 0xffff_ffff, 0x8000_0000, 0x0001_ffff, 0xffff_0000];
+        let mut pairs: Vec<(u32, u32)> = corners.iter().flat_map(|&a| corners.iter().map(move |&b| (a, b))).collect();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..300 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            pairs.push((state as u32, (state >> 32) as u32));
+        }
+        let mut bench = String::from(
+            "module bench;\nreg clock = 0; reg [31:0] walk_a = 0, walk_b = 0;\nwire [31:0] p0, p16_b, p32; wire [32:0] p16;\n\
+             top uut(.clock(clock), .walk_a(walk_a), .walk_b(walk_b), .p0(p0), .p16(p16), .p16_b(p16_b), .p32(p32));\n\
+             initial begin\n",
+        );
+        // before each edge (new operands, old products) and after it
+        for (a, b) in &pairs {
+            bench.push_str(&format!(
+                "  walk_a = 32'h{a:08x}; walk_b = 32'h{b:08x}; #1 $write(\"%h %h %h %h \", p0, p16, p16_b, p32); clock = 1; #1 $display(\"%h %h %h %h\", p0, p16, p16_b, p32); clock = 0; #1;\n"
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("walk-product", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), pairs.len(), "vvp output:\n{}", lines.join("\n"));
+        let products = |a: u32, b: u32| {
+            let (a_lo, a_hi, b_lo, b_hi) = (u64::from(a & 0xffff), u64::from(a >> 16), u64::from(b & 0xffff), u64::from(b >> 16));
+            let p = (a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi);
+            assert_eq!(p.0 + ((p.1 + p.2) << 16) + (p.3 << 32), u64::from(a) * u64::from(b), "the model's split");
+            format!("{:08x} {:09x} {:08x} {:08x}", p.0, p.1, p.2, p.3)
+        };
+        // the outputs start at 0 (the Verilog's initial values)
+        let mut held = "00000000 000000000 00000000 00000000".to_string();
+        for (line, &(a, b)) in lines.iter().zip(&pairs) {
+            let now = products(a, b);
+            assert_eq!(*line, format!("{held} {now}"), "walk_a {a:#x} walk_b {b:#x}");
+            held = now;
+        }
+    }
 }
