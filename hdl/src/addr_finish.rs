@@ -123,4 +123,87 @@ mod tests {
         uut.connect_all();
         yosys_validate("atomport_addr_finish", &generate_verilog(&uut)).unwrap();
     }
+
+    /// The emitted Verilog in Icarus against the documented stage: `index`
+    /// the digit products summed at their weights (2^0, 2^16, 2^32, 2^48)
+    /// plus `second_c` modulo 2^64, the element's address `index` when typed
+    /// else `addr`, split into line, bit offset and byte enables (bytes past
+    /// the line dropped). Every size and byte lane for both sources, carry
+    /// corners, then seeded random operands.
+    #[test]
+    fn the_verilog_finishes_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = AddrFinish::default();
+        uut.connect_all();
+        let mut state = 0x9b05_688c_2b3e_6c1fu64; // xorshift, fixed seed
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let ones = |bits: usize| (1u64 << bits) - 1;
+        // (typed, addr, size, p0, p16, p32, p48, second_c)
+        let mut cases: Vec<(u8, u64, u8, u64, u64, u64, u64, u64)> = vec![];
+        for typed in 0..2u8 {
+            for size in 0..5u8 {
+                for lane in 0..16u64 {
+                    let high = next() & !15;
+                    // the typed address: second_c puts the sum on this lane
+                    let (p0, p16, p32, p48) = (next() & ones(P0_BITS), next() & ones(P16_BITS), next() & ones(P32_BITS), next() & ones(P48_BITS));
+                    let partial = p0.wrapping_add(p16 << 16).wrapping_add(p32 << 32).wrapping_add(p48 << 48);
+                    let second_c = (high | lane).wrapping_sub(partial);
+                    cases.push((typed, next() & !15 | lane, size, p0, p16, p32, p48, second_c));
+                }
+            }
+        }
+        // every term at its largest, and each alone at its largest
+        let max = (ones(P0_BITS), ones(P16_BITS), ones(P32_BITS), ones(P48_BITS), u64::MAX);
+        cases.push((1, 0, 4, max.0, max.1, max.2, max.3, max.4));
+        cases.push((1, 0, 4, max.0, 0, 0, 0, 0));
+        cases.push((1, 0, 4, 0, max.1, 0, 0, 0));
+        cases.push((1, 0, 4, 0, 0, max.2, 0, 0));
+        cases.push((1, 0, 4, 0, 0, 0, max.3, 0));
+        cases.push((1, 0, 4, 0, 0, 0, 0, max.4));
+        for _ in 0..400 {
+            let typed = (next() % 2) as u8;
+            let size = (next() % 5) as u8;
+            cases.push((typed, next(), size, next() & max.0, next() & max.1, next() & max.2, next() & max.3, next()));
+        }
+        let mut bench = String::from(
+            "module bench;\nreg typed; reg [63:0] addr, second_c; reg [2:0] elem_size;\n\
+             reg [31:0] p0; reg [32:0] p16; reg [31:0] p32; reg [15:0] p48;\n\
+             wire [63:0] index, line; wire [6:0] bit_offset; wire [15:0] byte_enables;\n\
+             top uut(.typed(typed), .addr(addr), .elem_size(elem_size), .p0(p0), .p16(p16), .p32(p32), .p48(p48),\n\
+             .second_c(second_c), .index(index), .line(line), .bit_offset(bit_offset), .byte_enables(byte_enables));\n\
+             initial begin\n",
+        );
+        for &(typed, addr, size, p0, p16, p32, p48, second_c) in &cases {
+            bench.push_str(&format!(
+                "  typed = {typed}; addr = 64'h{addr:x}; elem_size = {size}; p0 = 32'h{p0:x}; p16 = 33'h{p16:x}; \
+                 p32 = 32'h{p32:x}; p48 = 16'h{p48:x}; second_c = 64'h{second_c:x}; \
+                 #1 $display(\"%h %h %0d %h\", index, line, bit_offset, byte_enables);\n"
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("addr-finish", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), cases.len(), "vvp printed {} lines for {} patterns", lines.len(), cases.len());
+        for (line, &(typed, addr, size, p0, p16, p32, p48, second_c)) in lines.iter().zip(&cases) {
+            let index = p0
+                .wrapping_add(p16 << 16)
+                .wrapping_add(p32 << 32)
+                .wrapping_add(p48 << 48)
+                .wrapping_add(second_c);
+            let element = if typed == 1 { index } else { addr };
+            let lane = element % 16;
+            let enables = (((1u32 << (1u32 << size)) - 1) << lane) & 0xffff;
+            assert_eq!(
+                line,
+                &format!("{index:016x} {:016x} {} {enables:04x}", element & !15, lane * 8),
+                "typed {typed} addr {addr:x} size {size} p0 {p0:x} p16 {p16:x} p32 {p32:x} p48 {p48:x} second_c {second_c:x}"
+            );
+        }
+    }
 }

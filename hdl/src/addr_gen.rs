@@ -162,7 +162,7 @@ mod tests {
             }
             for _ in 0..60 {
                 // offsets small or full-width, so both carries out of bit 31 and 63 happen
-                let offset = if next() % 2 == 0 { next() % 256 } else { next() };
+                let offset = if next().is_multiple_of(2) { next() % 256 } else { next() };
                 cases.push((mode, (next(), offset, next(), next(), next() as u32)));
             }
         }
