@@ -271,4 +271,164 @@ mod typed_addr_tests {
         uut.connect_all();
         yosys_validate("atomport_typed_addr", &generate_verilog(&uut)).unwrap();
     }
+
+    /// The layout table above at one level: `(rows, slices, every size from here on constant)`.
+    fn layout(kind: u8, array: u32, [w, h, d]: [u32; 3]) -> (u32, u32, bool) {
+        match kind {
+            KIND_1D => (1, 1, w == 1),
+            KIND_1D_ARRAY => (array, 1, w == 1),
+            KIND_2D => (h, 1, w == 1 && h == 1),
+            KIND_2D_ARRAY => (h, array, w == 1 && h == 1),
+            _ => (h, d, w == 1 && h == 1 && d == 1),
+        }
+    }
+
+    /// `x * y` (32 x 32) as the four 16 x 16 digit products the unit
+    /// registers (`WalkProduct`, `LaneCoordReg`): `p0`, `p16` = x_lo * y_hi,
+    /// `p16_b` = x_hi * y_lo, `p32`.
+    fn digits(x: u32, y: u32) -> [u64; 4] {
+        let (xl, xh, yl, yh) = (u64::from(x & 0xffff), u64::from(x >> 16), u64::from(y & 0xffff), u64::from(y >> 16));
+        [xl * yl, xl * yh, xh * yl, xh * yh]
+    }
+
+    /// The emitted Verilog in Icarus against the step as documented above and
+    /// in `TypedExtent`: the walk's extents halving, the next level's
+    /// operands, the multiply-add operands of a walk, bulk or lod step, the
+    /// bounds check, and this block's own sums: `walk_first = walk_a *
+    /// walk_b` and `lane_first = r * rows + v` from their digit products.
+    /// Inputs true to the contract (the unit's registers are the surface's
+    /// at `level`): every kind, level and lod around a small surface, then
+    /// seeded random large surfaces.
+    #[test]
+    fn the_verilog_steps_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = TypedAddr::default();
+        uut.connect_all();
+        let mut state = 0x3c6e_f372_fe94_f82bu64; // xorshift, fixed seed
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // (kind, array, [W, H, D], levels, level, level_base, [u, v, r, lod], walk a and b)
+        type Case = (u8, u32, [u32; 3], u32, u32, u64, [u32; 4], [u32; 2]);
+        let mut cases: Vec<Case> = vec![];
+        for kind in KIND_1D..=KIND_3D {
+            for level in 0..6u32 {
+                for lod in [0, level, level + 1, 5, 6] {
+                    for [u, v, r] in [[0, 0, 0], [7 >> level, 3 >> level, 2 >> level], [8 >> level, 0, 0], [0, 4, 0], [0, 0, 3], [0, 0, 5]] {
+                        let walk = [next() as u32, next() as u32];
+                        cases.push((kind, 5, [8, 4, 3], 5, level, 0x40 * u64::from(level), [u, v, r, lod], walk));
+                    }
+                }
+            }
+        }
+        let pick = |x: u64| -> u32 {
+            match x % 4 {
+                0 => (x >> 8) as u32 % 9 + 1,
+                1 => 1 << ((x >> 8) % 32),
+                2 => ((x >> 32) as u32).max(1),
+                _ => u32::MAX,
+            }
+        };
+        for i in 0..400 {
+            let dims = [pick(next()), pick(next()), pick(next())];
+            let (levels, level) = ((next() % 34) as u32, (next() % 36) as u32);
+            let lod = match next() % 3 {
+                0 => level,
+                1 => level + (next() % 4) as u32,
+                _ => next() as u32,
+            };
+            let coord = |x: u64| if x % 3 == 0 { (x >> 40) as u32 % 4 } else { (x >> 32) as u32 };
+            let walk = [if i % 7 == 0 { u32::MAX } else { next() as u32 }, if i % 5 == 0 { u32::MAX } else { next() as u32 }];
+            cases.push(((i % 5) as u8, pick(next()), dims, levels, level, next(), [coord(next()), coord(next()), coord(next()), lod], walk));
+        }
+        let mut bench = String::from(
+            "module bench;
+reg [31:0] level, level_width, level_height, level_depth, coord_u, coord_v, coord_r, coord_lod, surf_array, rows, slices;
+reg [63:0] level_base; reg width_is_one, height_is_one, depth_is_one, at_lod, lod_out_of_range, sizes_constant; reg [2:0] surf_kind;
+reg [31:0] walk_p0, walk_p16_b, walk_p32, lane_p0, lane_p16_b, lane_p32; reg [32:0] walk_p16, lane_p16;
+wire [63:0] walk_first, lane_first, second_c, lod_c; wire out_of_bounds, next_sizes_constant, next_width_is_one, next_height_is_one, next_depth_is_one;
+wire [31:0] second_b, next_rows, next_slices, next_walk_a, next_walk_b, next_level, next_width, next_height, next_depth;
+top uut(.level(level), .level_base(level_base), .level_width(level_width), .level_height(level_height), .level_depth(level_depth),
+  .width_is_one(width_is_one), .height_is_one(height_is_one), .depth_is_one(depth_is_one), .coord_u(coord_u), .coord_v(coord_v),
+  .coord_r(coord_r), .coord_lod(coord_lod), .at_lod(at_lod), .lod_out_of_range(lod_out_of_range), .surf_kind(surf_kind),
+  .surf_array(surf_array), .rows(rows), .slices(slices), .sizes_constant(sizes_constant), .walk_p0(walk_p0), .walk_p16(walk_p16),
+  .walk_p16_b(walk_p16_b), .walk_p32(walk_p32), .lane_p0(lane_p0), .lane_p16(lane_p16), .lane_p16_b(lane_p16_b), .lane_p32(lane_p32),
+  .out_of_bounds(out_of_bounds), .walk_first(walk_first), .lane_first(lane_first), .second_b(second_b), .next_rows(next_rows),
+  .next_slices(next_slices), .next_sizes_constant(next_sizes_constant), .next_walk_a(next_walk_a), .next_walk_b(next_walk_b),
+  .second_c(second_c), .lod_c(lod_c), .next_level(next_level), .next_width(next_width), .next_height(next_height),
+  .next_depth(next_depth), .next_width_is_one(next_width_is_one), .next_height_is_one(next_height_is_one),
+  .next_depth_is_one(next_depth_is_one));
+initial begin
+",
+        );
+        let mut expected = vec![];
+        for &(kind, array, dims, levels, level, level_base, [u, v, r, lod], [walk_a, walk_b]) in &cases {
+            // the unit's registers at `level`: max(1, X >> level)
+            let [w, h, d] = dims.map(|x| if level >= 32 { 1 } else { (x >> level).max(1) });
+            let (rows, slices, constant) = layout(kind, array, [w, h, d]);
+            let walk = digits(walk_a, walk_b);
+            let lane = digits(r, rows);
+            bench.push_str(&format!(
+                "  level = {level}; level_base = 64'h{level_base:x}; level_width = {w}; level_height = {h}; level_depth = {d}; \
+                 width_is_one = {}; height_is_one = {}; depth_is_one = {}; coord_u = {u}; coord_v = {v}; coord_r = {r}; \
+                 coord_lod = {lod}; at_lod = {}; lod_out_of_range = {}; surf_kind = {kind}; surf_array = {array}; rows = {rows}; \
+                 slices = {slices}; sizes_constant = {}; walk_p0 = 32'h{:x}; walk_p16 = 33'h{:x}; walk_p16_b = 32'h{:x}; \
+                 walk_p32 = 32'h{:x}; lane_p0 = 32'h{:x}; lane_p16 = 33'h{:x}; lane_p16_b = 32'h{:x}; lane_p32 = 32'h{:x};\n  \
+                 #1 $display(\"%h %h %b %h %h %h %h %h %b %h %h %h %h %b %b %b %h %h\", next_rows, next_slices, \
+                 next_sizes_constant, next_walk_a, next_walk_b, second_b, second_c, lod_c, out_of_bounds, next_level, next_width, \
+                 next_height, next_depth, next_width_is_one, next_height_is_one, next_depth_is_one, walk_first, lane_first);\n",
+                u8::from(w == 1),
+                u8::from(h == 1),
+                u8::from(d == 1),
+                u8::from(level == lod),
+                u8::from(lod >= levels),
+                u8::from(constant),
+                walk[0],
+                walk[1],
+                walk[2],
+                walk[3],
+                lane[0],
+                lane[1],
+                lane[2],
+                lane[3],
+            ));
+            // the level after a walk step, and the next step's first = a * b:
+            // width * rows while sizes still halve, rows * slices for the bulk
+            // step once they are constant
+            let next = [w, h, d].map(|x| (x >> 1).max(1));
+            let (next_rows, next_slices, next_constant) = layout(kind, array, next);
+            let (next_a, next_b) = if next_constant { (next_rows, next_slices) } else { (next[0], next_rows) };
+            // index = first * second_b + second_c: at lod (r * rows + v) * W + (base + u);
+            // a bulk step adds the remaining (lod - level) constant-sized levels
+            let second_b = if level == lod { w } else if constant { lod.wrapping_sub(level) } else { slices };
+            let out_of_bounds = lod >= levels || u >= w || v >= rows || r >= slices;
+            let next_level = if constant { lod } else { level.wrapping_add(1) };
+            expected.push(format!(
+                "{next_rows:08x} {next_slices:08x} {} {next_a:08x} {next_b:08x} {second_b:08x} {level_base:016x} {:016x} {} \
+                 {next_level:08x} {:08x} {:08x} {:08x} {} {} {} {:016x} {:016x}",
+                u8::from(next_constant),
+                level_base.wrapping_add(u64::from(u)),
+                u8::from(out_of_bounds),
+                next[0],
+                next[1],
+                next[2],
+                u8::from(next[0] == 1),
+                u8::from(next[1] == 1),
+                u8::from(next[2] == 1),
+                u64::from(walk_a) * u64::from(walk_b),
+                u64::from(r) * u64::from(rows) + u64::from(v),
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("typed-addr", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), cases.len(), "vvp printed {} lines for {} patterns", lines.len(), cases.len());
+        for ((line, want), case) in lines.iter().zip(&expected).zip(&cases) {
+            assert_eq!(line, want, "{case:?}");
+        }
+    }
 }
