@@ -124,4 +124,75 @@ mod tests {
         let q = |i: usize, j: usize| n(a, i) * n(b, j);
         assert_eq!(PartialSum::model(q(0, 0), q(0, 1), q(1, 0), q(1, 1), 0, e), (a * b).wrapping_add(e));
     }
+
+    /// The emitted Verilog in Icarus against the documented sum (written
+    /// here, not `PartialSum::model`): every term alone at its largest and
+    /// at its top bit, all at their largest, then seeded random terms, and
+    /// the digit products of random `first * d + e` (`AddrMul`'s form) and
+    /// `a * b + e` (the lane product's).
+    #[test]
+    fn the_verilog_sums_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = PartialSum::default();
+        uut.connect_all();
+        let mut state = 0xa54f_f53a_5f1d_36f1u64; // xorshift, fixed seed
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let widths = [P0_BITS, P16_BITS, P0_BITS, P32_BITS, P48_BITS, ADDR_BITS];
+        let ones = |bits: usize| if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+        // (p0, p16, p16_b, p32, p48, addend) and the expected result
+        let mut cases: Vec<([u64; 6], u64)> = vec![];
+        let sum = |t: [u64; 6]| {
+            t[0].wrapping_add((t[1] + t[2]) << 16).wrapping_add(t[3] << 32).wrapping_add(t[4] << 48).wrapping_add(t[5])
+        };
+        for (k, &bits) in widths.iter().enumerate() {
+            for value in [ones(bits), 1 << (bits - 1)] {
+                let mut t = [0; 6];
+                t[k] = value;
+                cases.push((t, sum(t)));
+            }
+        }
+        let all = widths.map(ones);
+        cases.push((all, sum(all)));
+        for _ in 0..300 {
+            let t = widths.map(|bits| next() & ones(bits));
+            cases.push((t, sum(t)));
+        }
+        let digit = |x: u64, k: usize| (x >> (16 * k)) & 0xffff;
+        for _ in 0..200 {
+            // AddrMul: p16, p32, p48 summed by weight, p32 and p48 cut to their widths
+            let (first, d, e) = (next(), next() & 0xffff_ffff, next());
+            let m = |i: usize, j: usize| digit(first, i) * digit(d, j);
+            let t = [m(0, 0), m(0, 1) + m(1, 0), 0, (m(1, 1) + m(2, 0)) & ones(P32_BITS), (m(2, 1) + m(3, 0)) & ones(P48_BITS), e];
+            cases.push((t, first.wrapping_mul(d).wrapping_add(e)));
+            // the lane product: the two digit products of weight 2^16 apart
+            let (a, b) = (next() & 0xffff_ffff, next() & 0xffff_ffff);
+            let n = |i: usize, j: usize| digit(a, i) * digit(b, j);
+            cases.push(([n(0, 0), n(0, 1), n(1, 0), n(1, 1), 0, e], (a * b).wrapping_add(e)));
+        }
+        let mut bench = String::from(
+            "module bench;\nreg [31:0] p0, p16_b, p32; reg [32:0] p16; reg [15:0] p48; reg [63:0] addend;\nwire [63:0] result;\n\
+             top uut(.p0(p0), .p16(p16), .p16_b(p16_b), .p32(p32), .p48(p48), .addend(addend), .result(result));\n\
+             initial begin\n",
+        );
+        for (t, _) in &cases {
+            bench.push_str(&format!(
+                "  p0 = 32'h{:x}; p16 = 33'h{:x}; p16_b = 32'h{:x}; p32 = 32'h{:x}; p48 = 16'h{:x}; addend = 64'h{:x}; \
+                 #1 $display(\"%h\", result);\n",
+                t[0], t[1], t[2], t[3], t[4], t[5]
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("partial-sum", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), cases.len(), "vvp printed {} lines for {} patterns", lines.len(), cases.len());
+        for (line, (t, want)) in lines.iter().zip(&cases) {
+            assert_eq!(line, &format!("{want:016x}"), "terms {t:x?}");
+        }
+    }
 }
