@@ -146,7 +146,8 @@ mod tests {
         };
         let ones = |bits: usize| (1u64 << bits) - 1;
         // (typed, addr, size, p0, p16, p32, p48, second_c)
-        let mut cases: Vec<(u8, u64, u8, u64, u64, u64, u64, u64)> = vec![];
+        type Case = (u8, u64, u8, u64, u64, u64, u64, u64);
+        let mut cases: Vec<Case> = vec![];
         for typed in 0..2u8 {
             for size in 0..5u8 {
                 for lane in 0..16u64 {

@@ -144,7 +144,7 @@ mod tests {
         let mut modes = vec![(0, 0, 0, 0), (1, 0, 0, 0), (1, 1, 0, 0), (0, 1, 0, 0), (0, 1, 1, 0), (0, 0, 0, 1)];
         for m in 0..16u8 {
             let mode = (m & 1, m >> 1 & 1, m >> 2 & 1, m >> 3 & 1);
-            if !(mode.0 == 1 && mode.2 == 1) && !modes.contains(&mode) {
+            if (mode.0 == 0 || mode.2 == 0) && !modes.contains(&mode) {
                 modes.push(mode);
             }
         }

@@ -157,7 +157,7 @@ mod tests {
     /// is not a multiple of the access size.
     fn expected(&(from_buf1, check_lane, check_base, size, base_low, bufs): &Pattern) -> String {
         let (addr, src0, src1, coord) = bufs[usize::from(from_buf1)];
-        let misaligned_at = |x: u64| x % (1 << size) != 0;
+        let misaligned_at = |x: u64| !x.is_multiple_of(1 << size);
         let base_misaligned = check_base == 1 && misaligned_at(u64::from(base_low));
         let misaligned = (check_lane == 1 && misaligned_at(addr.wrapping_add(u64::from(base_low)))) || base_misaligned;
         format!("{addr:016x} {src0:032x} {src1:032x} {coord:024x} {} {}", u8::from(misaligned), u8::from(base_misaligned))

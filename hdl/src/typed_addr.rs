@@ -342,7 +342,7 @@ mod typed_addr_tests {
                 1 => level + (next() % 4) as u32,
                 _ => next() as u32,
             };
-            let coord = |x: u64| if x % 3 == 0 { (x >> 40) as u32 % 4 } else { (x >> 32) as u32 };
+            let coord = |x: u64| if x.is_multiple_of(3) { (x >> 40) as u32 % 4 } else { (x >> 32) as u32 };
             let walk = [if i % 7 == 0 { u32::MAX } else { next() as u32 }, if i % 5 == 0 { u32::MAX } else { next() as u32 }];
             cases.push(((i % 5) as u8, pick(next()), dims, levels, level, next(), [coord(next()), coord(next()), coord(next()), lod], walk));
         }
