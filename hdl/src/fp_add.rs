@@ -948,7 +948,7 @@ mod tests {
             let c = corners(f);
             for &a in &c {
                 for &b in &c {
-                    adds.push((f, next() % 2 == 0, a, b));
+                    adds.push((f, next().is_multiple_of(2), a, b));
                 }
             }
             for (a, b) in ties(f) {
@@ -956,14 +956,14 @@ mod tests {
             }
             for _ in 0..400 {
                 let a = next() & f.mask();
-                let b = if next() % 2 == 0 {
+                let b = if next().is_multiple_of(2) {
                     next() & f.mask()
                 } else {
                     // close to -a or a: a random mantissa, the exponent moved by at most 2
                     let e = (f.exp_field(a) + next() % 5).saturating_sub(2).min(f.exp_max());
                     ((a & f.sign_bit()) ^ (next() & f.sign_bit())) | (e << f.man_bits) | (next() & f.man_mask())
                 };
-                adds.push((f, next() % 4 == 0, a, b));
+                adds.push((f, next().is_multiple_of(4), a, b));
             }
         }
         let field_of = |f: Format| {
@@ -984,7 +984,7 @@ mod tests {
         let mut steps = vec![];
         let rand_step = |next: &mut dyn FnMut() -> u64, advance: bool, active: bool| {
             let f = formats[(next() % formats.len() as u64) as usize];
-            Step { advance, active, f, ftz: next() % 2 == 0, a: next() & f.mask(), b: next() & f.mask(), junk: (0, 0) }
+            Step { advance, active, f, ftz: next().is_multiple_of(2), a: next() & f.mask(), b: next() & f.mask(), junk: (0, 0) }
         };
         for &(f, ftz, a, b) in &adds {
             match next() % 8 {
@@ -993,7 +993,7 @@ mod tests {
                 _ => {}
             }
             let outside = all & !field_of(f).1;
-            let junk = if next() % 4 == 0 { (u128::from(next()) & outside, u128::from(next()) & outside) } else { (0, 0) };
+            let junk = if next().is_multiple_of(4) { (u128::from(next()) & outside, u128::from(next()) & outside) } else { (0, 0) };
             steps.push(Step { advance: true, active: true, f, ftz, a, b, junk });
         }
         for _ in 0..3 {

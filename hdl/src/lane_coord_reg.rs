@@ -318,7 +318,7 @@ mod tests {
         }
         let coord = |next: &mut dyn FnMut() -> u64| {
             // {lod, r, v, u}: lod small or anything, r corner or random
-            let lod = if next() % 4 == 0 { next() as u32 } else { (next() % 6) as u32 };
+            let lod = if next().is_multiple_of(4) { next() as u32 } else { (next() % 6) as u32 };
             let r = match next() % 4 {
                 0 => 0xffff_ffff,
                 1 => (next() % 3) as u32,
