@@ -281,4 +281,141 @@ mod tests {
             assert_eq!(sum, u128::from(r) * u128::from(rows), "{r:#x} * {rows:#x}");
         }
     }
+
+    /// The emitted Verilog in Icarus, edge by edge, against the documented
+    /// registers: seeded random steps that keep `load` and `walk_step` apart
+    /// (the contract), with small `lod`/`levels` so that both flags and
+    /// their boundary (`lod == levels`) occur; the digit products modelled
+    /// as documented (`p16 = r_lo * rows_hi`, `p16_b = r_hi * rows_lo`).
+    #[test]
+    fn the_verilog_registers_like_the_model() {
+        if !crate::icarus::available() {
+            return;
+        }
+        let mut uut = LaneCoordReg::default();
+        uut.connect_all();
+        let mut state = 0x510e_527f_ade6_82d1u64; // xorshift, fixed seed
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        #[derive(Clone, Copy)]
+        struct Step {
+            load: bool,
+            walk_step: bool,
+            r_present: bool,
+            lod_present: bool,
+            from_port: bool,
+            from_buf1: bool,
+            coords: [u128; 3], // port, buf0, buf1
+            levels: u32,
+            entry_rows: u32,
+            rows: u32,
+            walk_push: bool,
+            walk_reaches_lod: bool,
+        }
+        let coord = |next: &mut dyn FnMut() -> u64| {
+            // {lod, r, v, u}: lod small or anything, r corner or random
+            let lod = if next().is_multiple_of(4) { next() as u32 } else { (next() % 6) as u32 };
+            let r = match next() % 4 {
+                0 => 0xffff_ffff,
+                1 => (next() % 3) as u32,
+                _ => next() as u32,
+            };
+            (u128::from(lod) << 96) | (u128::from(r) << 64) | u128::from(next())
+        };
+        let mut steps = vec![];
+        for _ in 0..1500 {
+            let kind = next() % 3; // load, walk step, neither
+            let bits = next();
+            let coords = [coord(&mut next), coord(&mut next), coord(&mut next)];
+            let rows_of = |x: u64| match x % 4 {
+                0 => 0xffff_ffffu32,
+                1 => (x >> 8) as u32 & 0xffff,
+                _ => (x >> 16) as u32,
+            };
+            steps.push(Step {
+                load: kind == 0,
+                walk_step: kind == 1,
+                r_present: bits & 1 == 1 || bits & 2 == 2,
+                lod_present: bits & 4 == 4 || bits & 8 == 8,
+                from_port: bits & 16 == 16,
+                from_buf1: bits & 32 == 32,
+                coords,
+                levels: ((bits >> 8) % 6) as u32,
+                entry_rows: rows_of(next()),
+                rows: rows_of(next()),
+                walk_push: bits & 64 == 64,
+                walk_reaches_lod: bits & 128 == 128,
+            });
+        }
+        let show = "$display(\"%0d %b %b %b %0d %0d %0d %0d\", lod, lod_is_zero, lod_out_of_range, ready, p0, p16, p16_b, p32);";
+        let mut bench = format!(
+            "module bench;\nreg clock = 0, load = 0, r_present = 0, lod_present = 0, from_port = 0, from_buf1 = 0;\n\
+             reg walk_step = 0, walk_push = 0, walk_reaches_lod = 0;\n\
+             reg [127:0] port_coord = 0, buf0_coord = 0, buf1_coord = 0; reg [31:0] levels = 0, entry_rows = 0, rows = 0;\n\
+             wire [31:0] lod, p0, p16_b, p32; wire [32:0] p16; wire lod_is_zero, lod_out_of_range, ready;\n\
+             top uut(.clock(clock), .load(load), .r_present(r_present), .lod_present(lod_present), .from_port(from_port),\n\
+             .from_buf1(from_buf1), .port_coord(port_coord), .buf0_coord(buf0_coord), .buf1_coord(buf1_coord),\n\
+             .levels(levels), .walk_step(walk_step), .entry_rows(entry_rows), .rows(rows), .walk_push(walk_push),\n\
+             .walk_reaches_lod(walk_reaches_lod), .lod(lod), .lod_is_zero(lod_is_zero), .lod_out_of_range(lod_out_of_range),\n\
+             .ready(ready), .p0(p0), .p16(p16), .p16_b(p16_b), .p32(p32));\n\
+             initial begin\n  #1 {show}\n"
+        );
+        for s in &steps {
+            bench.push_str(&format!(
+                "  load = {}; walk_step = {}; r_present = {}; lod_present = {}; from_port = {}; from_buf1 = {};\n  \
+                 port_coord = 128'h{:032x}; buf0_coord = 128'h{:032x}; buf1_coord = 128'h{:032x};\n  \
+                 levels = {}; entry_rows = {}; rows = {}; walk_push = {}; walk_reaches_lod = {};\n  \
+                 #1 clock = 1; #1 {show} clock = 0;\n",
+                u8::from(s.load),
+                u8::from(s.walk_step),
+                u8::from(s.r_present),
+                u8::from(s.lod_present),
+                u8::from(s.from_port),
+                u8::from(s.from_buf1),
+                s.coords[0],
+                s.coords[1],
+                s.coords[2],
+                s.levels,
+                s.entry_rows,
+                s.rows,
+                u8::from(s.walk_push),
+                u8::from(s.walk_reaches_lod)
+            ));
+        }
+        bench.push_str("end\nendmodule\n");
+        let lines = crate::icarus::run("lane-coord-reg", &generate_verilog(&uut), &bench);
+        assert_eq!(lines.len(), steps.len() + 1, "vvp printed {} lines for {} edges", lines.len(), steps.len());
+        // power-up: nothing loaded, lod 0, so the walk is done
+        let (mut r, mut lod, mut lod_is_zero, mut lod_out_of_range, mut ready) = (0u32, 0u32, true, false, true);
+        let mut products = (0u64, 0u64, 0u64, 0u64);
+        let shown = |lod: u32, z: bool, o: bool, ready: bool, p: (u64, u64, u64, u64)| {
+            format!("{lod} {} {} {} {} {} {} {}", u8::from(z), u8::from(o), u8::from(ready), p.0, p.1, p.2, p.3)
+        };
+        assert_eq!(lines[0], shown(lod, lod_is_zero, lod_out_of_range, ready, products), "power-up");
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, (line, s)) in lines[1..].iter().zip(&steps).enumerate() {
+            let c = if s.from_port { s.coords[0] } else if s.from_buf1 { s.coords[2] } else { s.coords[1] };
+            let r_in = if s.r_present { (c >> 64) as u32 } else { 0 };
+            let lod_in = if s.lod_present { (c >> 96) as u32 } else { 0 };
+            if s.load || s.walk_step {
+                let (a, b) = if s.walk_step { (r, s.rows) } else { (r_in, s.entry_rows) };
+                let (lo, hi) = (|x: u32| u64::from(x & 0xffff), |x: u32| u64::from(x >> 16));
+                products = (lo(a) * lo(b), lo(a) * hi(b), hi(a) * lo(b), hi(a) * hi(b));
+            }
+            if s.load {
+                (r, lod) = (r_in, lod_in);
+                (lod_is_zero, lod_out_of_range) = (lod_in == 0, lod_in >= s.levels);
+                ready = lod_is_zero || lod_out_of_range;
+                seen.insert((lod_is_zero, lod_out_of_range, lod_in == s.levels));
+            } else if s.walk_push {
+                ready = s.walk_reaches_lod;
+            }
+            assert_eq!(line, &shown(lod, lod_is_zero, lod_out_of_range, ready, products), "edge {i}");
+        }
+        assert!(seen.len() >= 4, "flag cases seen: {seen:?}");
+    }
 }
