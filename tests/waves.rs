@@ -282,7 +282,20 @@ fn golden_waves_pass_wavecheck_and_a_mutation_fails() {
 
 #[test]
 fn gtkw_views_name_signals_that_exist() {
-    for wave in [rtl_wave("ptx_atom"), default_dir().join("ptx_atom.vcd")] {
+    // the checked-in reference, copied: the view is written beside its wave,
+    // and the checkout's own view must be what the tool writes now
+    let reference = dir().join(format!("reference-{}", std::process::id()));
+    std::fs::create_dir_all(&reference).unwrap();
+    std::fs::copy(default_dir().join("ptx_atom.vcd"), reference.join("ptx_atom.vcd")).unwrap();
+    let written = write_unit_gtkw(&reference.join("ptx_atom.vcd")).unwrap();
+    let checked_in = default_dir().join("ptx_atom.vcd.gtkw");
+    assert_eq!(
+        std::fs::read_to_string(&written).unwrap(),
+        std::fs::read_to_string(&checked_in).unwrap(),
+        "{} is not what `wave view` writes now: run `atomport wave update-refs`",
+        checked_in.display()
+    );
+    for wave in [rtl_wave("ptx_atom"), reference.join("ptx_atom.vcd")] {
         let view = write_unit_gtkw(&wave).unwrap();
         assert_eq!(view, PathBuf::from(format!("{}.gtkw", wave.display())));
         let text = std::fs::read_to_string(&view).unwrap();
