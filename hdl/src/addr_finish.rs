@@ -137,13 +137,7 @@ mod tests {
         }
         let mut uut = AddrFinish::default();
         uut.connect_all();
-        let mut state = 0x9b05_688c_2b3e_6c1fu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x9b05_688c_2b3e_6c1fu64);
         let ones = |bits: usize| (1u64 << bits) - 1;
         // (typed, addr, size, p0, p16, p32, p48, second_c)
         type Case = (u8, u64, u8, u64, u64, u64, u64, u64);

@@ -132,13 +132,7 @@ mod tests {
         }
         let mut uut = AddrGen::default();
         uut.connect_all();
-        let mut state = 0x510e_527f_ade6_82d1u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x510e_527f_ade6_82d1u64);
         // (space_slm, addr_offset32, addr_buffer, kind_typed): the table's rows,
         // then every flag combination with SLM and buffer apart
         let mut modes = vec![(0, 0, 0, 0), (1, 0, 0, 0), (1, 1, 0, 0), (0, 1, 0, 0), (0, 1, 1, 0), (0, 0, 0, 1)];

@@ -186,13 +186,7 @@ mod tests {
                 }
             }
         }
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x2545_f491_4f6c_dd1du64);
         for _ in 0..400 {
             let (w, l, sel, d) = (next(), next(), next(), next());
             cases.push((w, l, sel & 1 != 0, sel & 2 != 0, d as u32));

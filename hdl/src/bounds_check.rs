@@ -65,13 +65,7 @@ mod tests {
         }
         let mut uut = BoundsCheck::default();
         uut.connect_all();
-        let mut state = 0x1f83_d9ab_5be0_cd19u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x1f83_d9ab_5be0_cd19u64);
         // (checked, offset, bytes, bound)
         let mut cases: Vec<(u8, u64, u64, u64)> = vec![];
         for checked in 0..2u8 {

@@ -82,13 +82,7 @@ mod tests {
         }
         let mut uut = CaptureReg::<Bits<8>>::default();
         uut.connect_all();
-        let mut state = 0xa54f_f53a_5f1d_36f1u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0xa54f_f53a_5f1d_36f1u64);
         // (clear, load, d); clear rarer than load so that q holds values for a while
         let steps: Vec<(bool, bool, u8)> = (0..600).map(|_| (next().is_multiple_of(5), next().is_multiple_of(2), next() as u8)).collect();
         let mut bench = String::from(

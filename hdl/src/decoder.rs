@@ -1047,13 +1047,7 @@ mod tests {
     /// illegal ones made from them: every value of the op and type bytes,
     /// every single-bit flip, bad surface states, and seeded random bytes.
     fn cases() -> Vec<Case> {
-        let mut state = 0x7a3c_19e5_0b4d_62f1u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x7a3c_19e5_0b4d_62f1u64);
         let preds = [None, Some(PredField { number: 1, negate: false }), Some(PredField { number: 0x0abc, negate: true })];
         // exec size code i (wrapping at the kind's largest) and mask control i
         let exec = |kind: MsgKind, i: usize| ExecSize {

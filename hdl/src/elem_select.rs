@@ -188,13 +188,7 @@ mod tests {
         }
         let mut uut = ElemSelect::default();
         uut.connect_all();
-        let mut state = 0x5851_f42d_4c95_7f2du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x5851_f42d_4c95_7f2du64);
         let mut sources = vec![(u128::MAX, 0u128), (0, u128::MAX)];
         for _ in 0..6 {
             sources.push(((u128::from(next()) << 64) | u128::from(next()), (u128::from(next()) << 64) | u128::from(next())));

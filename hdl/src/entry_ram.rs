@@ -107,13 +107,7 @@ mod tests {
         const W: usize = 40;
         let mut uut = EntryRam::<W>::default();
         uut.connect_all();
-        let mut state = 0x9b05_688c_2b3e_6c1fu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x9b05_688c_2b3e_6c1fu64);
         let width_mask = (1u64 << W) - 1;
         // (write_enable, write_index, write_data, read_index)
         let steps: Vec<(bool, usize, u64, usize)> = (0..500)

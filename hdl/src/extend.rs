@@ -55,13 +55,8 @@ mod tests {
     /// value with zeros on top (an undriven bit prints as x and fails);
     /// returns the patterns compared.
     fn check_instance(vlog: &str, (m, n): (usize, usize), seed: u64) -> usize {
-        let mut state = seed; // xorshift
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            u128::from(state)
-        };
+        let mut random = crate::icarus::xorshift(seed);
+        let mut next = move || u128::from(random());
         let ones = |bits: usize| if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
         let mut cases: Vec<u128> = (0..m).map(|b| 1u128 << b).collect();
         cases.push(ones(m));

@@ -890,23 +890,9 @@ mod tests {
     }
 
     /// xorshift, the seed given
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
+    use crate::icarus::xorshift;
 
-    /// A format's corner values, both signs: zero, smallest and largest
-    /// subnormal, smallest normal, one and one ulp above, largest normal,
-    /// infinity, a signaling and the canonical NaN.
-    fn corners(f: Format) -> Vec<u64> {
-        let max_normal = ((f.exp_max() - 1) << f.man_bits) | f.man_mask();
-        let positive = [0, 1, f.man_mask(), f.man_mask() + 1, f.one(), f.one() + 1, max_normal, f.inf(), f.inf() | 1, f.canonical_nan()];
-        positive.iter().flat_map(|&x| [x, x | f.sign_bit()]).collect()
-    }
+    use crate::icarus::float_corners as corners;
 
     /// Sums that land exactly halfway between two values (and one ulp of
     /// the small operand either side): at 1.0 and its neighbours (ties to

@@ -481,13 +481,7 @@ mod tests {
         }
         let mut uut = FloatDecode::default();
         uut.connect_all();
-        let mut state = 0xbb67_ae85_84ca_a73bu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0xbb67_ae85_84ca_a73bu64);
         let mut cases: Vec<(u8, u8, bool, u64, u64)> = vec![]; // (op, ty, ftz, old_low, src0_low)
         for op in 0..32u8 {
             for ty in 0..16u8 {

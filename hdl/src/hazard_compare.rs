@@ -55,13 +55,7 @@ mod tests {
         }
         let mut uut = HazardCompare::default();
         uut.connect_all();
-        let mut state = 0xbb67_ae85_84ca_a73bu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0xbb67_ae85_84ca_a73bu64);
         // (head line, head enables, stage line, stage enables)
         let mut cases: Vec<(u64, u32, u64, u32)> = vec![];
         for bit in 0..64 {

@@ -169,13 +169,7 @@ mod tests {
         }
         let mut uut = HeadLine::default();
         uut.connect_all();
-        let mut state = 0xcbbb_9d5d_c105_9ed8u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0xcbbb_9d5d_c105_9ed8u64);
         let mut wide = || (u128::from(next()) << 64) | u128::from(next());
         struct Step {
             advance: bool,

@@ -1,6 +1,6 @@
-//! Test helper: a block's emitted Verilog simulated by Icarus (`iverilog`,
-//! which `make test` installs), for the blocks whose tests compare every
-//! input pattern against a software model.
+//! Test helper for the leaf blocks' model tests: a block's emitted Verilog
+//! simulated by Icarus (`iverilog`, which `make test` installs), and the
+//! inputs the tests share (a seeded random stream, float corner values).
 
 /// Whether `iverilog` is here. On CI it must be (the test fails there
 /// without it); elsewhere a test without it says so and returns early.
@@ -31,4 +31,24 @@ pub(crate) fn run(name: &str, dut: &str, bench: &str) -> Vec<String> {
     let ran = std::process::Command::new("vvp").arg("-n").arg(&sim).output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     String::from_utf8_lossy(&ran.stdout).lines().filter(|l| !l.trim().is_empty()).map(str::to_owned).collect()
+}
+
+/// A seeded xorshift64 stream: the benches' random inputs, the same on
+/// every run (the seed is in each test).
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+/// A float format's corner values, both signs: zero, smallest and largest
+/// subnormal, smallest normal, one and one ulp above, largest normal,
+/// infinity, a signaling and the canonical NaN.
+pub(crate) fn float_corners(f: atomport_core::golden::soft_float::Format) -> Vec<u64> {
+    let max_normal = ((f.exp_max() - 1) << f.man_bits) | f.man_mask();
+    let positive = [0, 1, f.man_mask(), f.man_mask() + 1, f.one(), f.one() + 1, max_normal, f.inf(), f.inf() | 1, f.canonical_nan()];
+    positive.iter().flat_map(|&x| [x, x | f.sign_bit()]).collect()
 }

@@ -294,13 +294,7 @@ mod tests {
         }
         let mut uut = LaneCoordReg::default();
         uut.connect_all();
-        let mut state = 0x510e_527f_ade6_82d1u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x510e_527f_ade6_82d1u64);
         #[derive(Clone, Copy)]
         struct Step {
             load: bool,

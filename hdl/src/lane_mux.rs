@@ -175,13 +175,7 @@ mod tests {
         }
         let mut uut = LaneMux::default();
         uut.connect_all();
-        let mut state = 0x629a_292a_367c_d507u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x629a_292a_367c_d507u64);
         let high = [0x0123_4567_89ab_cde0u64, 0xfedc_ba98_7654_3210];
         let payload = [
             (0x5555_5555_5555_5555_aaaa_aaaa_aaaa_aaaau128, 0x0f0f_0f0f_0f0f_0f0f_f0f0_f0f0_f0f0_f0f0u128, 0x1111_2222_3333_4444_5555_6666u128),

@@ -93,13 +93,7 @@ mod tests {
         }
         let mut uut = LaneSelect::default();
         uut.connect_all();
-        let mut state = 0x3c6e_f372_fe94_f82bu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x3c6e_f372_fe94_f82bu64);
         let all = u32::MAX;
         let mut masks: Vec<u32> = vec![0, all];
         for k in 0..MAX_LANES as u32 {

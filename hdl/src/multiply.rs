@@ -81,13 +81,8 @@ mod multiply_tests {
     /// top bit, all ones) and seeded random operands, against `a * b + c`
     /// modulo 2^p written here; returns the patterns compared.
     fn check_instance(name: &str, vlog: &str, (a_bits, b_bits, p): (usize, usize, usize), seed: u64) -> usize {
-        let mut state = seed; // xorshift
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            u128::from(state)
-        };
+        let mut random = crate::icarus::xorshift(seed);
+        let mut next = move || u128::from(random());
         let ones = |bits: usize| (1u128 << bits) - 1;
         let corners = |bits: usize| [0, 1, 1u128 << (bits - 1), ones(bits)];
         let mut cases = vec![];

@@ -81,13 +81,7 @@ mod tests {
         }
         let mut uut = Mux8::<16>::default();
         uut.connect_all();
-        let mut state = 0x3c6e_f372_fe94_f82bu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x3c6e_f372_fe94_f82bu64);
         let mut sets: Vec<[u16; 8]> = (0..8).map(|hot| core::array::from_fn(|k| if k == hot { 0xffff } else { 0 })).collect();
         while sets.len() < 72 {
             let set: [u16; 8] = core::array::from_fn(|_| next() as u16);

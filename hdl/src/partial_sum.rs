@@ -137,13 +137,7 @@ mod tests {
         }
         let mut uut = PartialSum::default();
         uut.connect_all();
-        let mut state = 0xa54f_f53a_5f1d_36f1u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0xa54f_f53a_5f1d_36f1u64);
         let widths = [P0_BITS, P16_BITS, P0_BITS, P32_BITS, P48_BITS, ADDR_BITS];
         let ones = |bits: usize| if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
         // (p0, p16, p16_b, p32, p48, addend) and the expected result

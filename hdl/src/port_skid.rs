@@ -177,14 +177,7 @@ mod tests {
     }
 
     /// xorshift, the seed given
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
+    use crate::icarus::xorshift;
 
     /// The emitted Verilog in Icarus, edge by edge, against a skid register
     /// that holds a request the memory did not take: seeded random `ready`,

@@ -86,13 +86,7 @@ mod tests {
         }
         let mut uut = StateReg::<Phase>::default();
         uut.connect_all();
-        let mut state = 0x510e_527f_ade6_82d1u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x510e_527f_ade6_82d1u64);
         // a variant's encoding is its position in the enum
         let ds: Vec<u8> = (0..300).map(|_| (next() % 3) as u8).collect();
         let mut bench = String::from(

@@ -306,13 +306,7 @@ mod typed_addr_tests {
         }
         let mut uut = TypedAddr::default();
         uut.connect_all();
-        let mut state = 0x3c6e_f372_fe94_f82bu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x3c6e_f372_fe94_f82bu64);
         // (kind, array, [W, H, D], levels, level, level_base, [u, v, r, lod], walk a and b)
         type Case = (u8, u32, [u32; 3], u32, u32, u64, [u32; 4], [u32; 2]);
         let mut cases: Vec<Case> = vec![];

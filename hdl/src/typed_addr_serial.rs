@@ -382,13 +382,7 @@ mod tests {
         }
         // large extents and addresses past 32 bits, u16, lods past where every
         // extent is 1 (the remaining levels at once), and huge lods
-        let mut state = 0x2545_f491_4f6c_dd1du64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x2545_f491_4f6c_dd1du64);
         for i in 0..400 {
             let kind = kinds[i % 5];
             let pick = |x: u64, i: usize| -> u32 {

@@ -321,13 +321,7 @@ mod typed_extent_tests {
             }
         }
         // large extents, bases near 2^64 and levels past 31 (seeded xorshift)
-        let mut state = 0xd1b5_4a32_d192_ed03u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0xd1b5_4a32_d192_ed03u64);
         for i in 0..500 {
             let pick = |x: u64| -> u32 {
                 match x % 4 {

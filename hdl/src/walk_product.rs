@@ -106,11 +106,9 @@ mod tests {
         // digit corners, then a seeded xorshift set
         let corners = [0u32, 1, 0xffff, 0x1_0000, 0xffff_ffff, 0x8000_0000, 0x0001_ffff, 0xffff_0000];
         let mut pairs: Vec<(u32, u32)> = corners.iter().flat_map(|&a| corners.iter().map(move |&b| (a, b))).collect();
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = crate::icarus::xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..300 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = next();
             pairs.push((state as u32, (state >> 32) as u32));
         }
         let mut bench = String::from(

@@ -63,13 +63,7 @@ mod tests {
         }
         let mut uut = WordJoin::default();
         uut.connect_all();
-        let mut state = 0x9b05_688c_1f83_d9abu64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x9b05_688c_1f83_d9abu64);
         let mut cases: Vec<[u32; WORDS]> = vec![];
         for w in 0..WORDS {
             for bit in 0..WORD_BITS {

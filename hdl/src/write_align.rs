@@ -85,13 +85,7 @@ mod tests {
         }
         let mut uut = WriteAlign::default();
         uut.connect_all();
-        let mut state = 0x6a09_e667_f3bc_c908u64; // xorshift, fixed seed
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::icarus::xorshift(0x6a09_e667_f3bc_c908u64);
         // (value, bit offset, byte enables): all-ones and one-bit values at
         // every offset, then random ones
         let mut cases: Vec<(u128, u32, u32)> = vec![];
