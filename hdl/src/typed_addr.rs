@@ -272,16 +272,7 @@ mod typed_addr_tests {
         yosys_validate("atomport_typed_addr", &generate_verilog(&uut)).unwrap();
     }
 
-    /// The layout table above at one level: `(rows, slices, every size from here on constant)`.
-    fn layout(kind: u8, array: u32, [w, h, d]: [u32; 3]) -> (u32, u32, bool) {
-        match kind {
-            KIND_1D => (1, 1, w == 1),
-            KIND_1D_ARRAY => (array, 1, w == 1),
-            KIND_2D => (h, 1, w == 1 && h == 1),
-            KIND_2D_ARRAY => (h, array, w == 1 && h == 1),
-            _ => (h, d, w == 1 && h == 1 && d == 1),
-        }
-    }
+    use crate::typed_extent::typed_extent_tests::layout;
 
     /// `x * y` (32 x 32) as the four 16 x 16 digit products the unit
     /// registers (`WalkProduct`, `LaneCoordReg`): `p0`, `p16` = x_lo * y_hi,

@@ -235,7 +235,7 @@ impl Logic for TypedExtent {
 }
 
 #[cfg(test)]
-mod typed_extent_tests {
+pub(crate) mod typed_extent_tests {
     use super::*;
 
     #[test]
@@ -246,7 +246,7 @@ mod typed_extent_tests {
     }
 
     /// `TypedAddr`'s layout table at one level: `(rows, slices, sizes_constant)`.
-    fn layout(kind: u8, array: u32, [w, h, d]: [u32; 3]) -> (u32, u32, bool) {
+    pub(crate) fn layout(kind: u8, array: u32, [w, h, d]: [u32; 3]) -> (u32, u32, bool) {
         match kind {
             KIND_1D => (1, 1, w == 1),
             KIND_1D_ARRAY => (array, 1, w == 1),
