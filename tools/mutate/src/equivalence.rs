@@ -52,6 +52,11 @@ pub enum ProofResult {
     /// no output depends on the mutated point once Yosys has propagated
     /// the design's constants (every cycle, every input)
     Unobservable,
+    /// no output depends on the mutated point once Yosys has also replaced
+    /// by their power-up value the registers a one-step induction proves
+    /// never leave it (`opt_dff -sat`, with every mutation's control input
+    /// free in every cycle)
+    UnobservableHeld,
     /// equal outputs in every reachable state
     Equivalent,
     /// equal outputs for the first `depth` cycles after power-up; no
@@ -80,6 +85,9 @@ impl ProofResult {
     pub fn name(&self) -> String {
         match self {
             ProofResult::Unobservable => "equivalent (no output depends on it once Yosys propagates constants)".into(),
+            ProofResult::UnobservableHeld => {
+                "equivalent (no output depends on it once Yosys propagates constants and the registers it proves held at their power-up value, opt_dff -sat)".into()
+            }
             ProofResult::Equivalent => "equivalent (ABC dprove: every reachable state)".into(),
             ProofResult::BoundedEquivalent { depth } => format!("equivalent for {depth} cycles after power-up (ABC bmc3)"),
             ProofResult::Different { frame, .. } => format!("not equivalent: outputs differ {frame} cycles after power-up"),
@@ -104,6 +112,7 @@ impl ProofResult {
         matches!(
             self,
             ProofResult::Unobservable
+                | ProofResult::UnobservableHeld
                 | ProofResult::Equivalent
                 | ProofResult::BoundedEquivalent { .. }
                 | ProofResult::InstanceEquivalent { .. }
@@ -130,6 +139,31 @@ pub struct Proof {
 /// the optimizations keep every output's function; a mutation that still
 /// reaches an output through another one's logic counts as reaching it.
 pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<u64>, MutateError> {
+    dead_controls(p, mutations, "unobservable", "")
+}
+
+/// Yosys's rounds that replace a register by its power-up value when its
+/// next value equals it whenever it holds it, whatever the inputs and the
+/// other registers (`opt_dff -sat`: a one-step induction on that register),
+/// each followed by the constant propagation that lets the next round see
+/// the registers it fed; three rounds reach the registers three hand-overs
+/// down a pipeline.
+const HELD_REGISTERS: &str = "opt_dff -sat -keepdc\nopt -keepdc\nwreduce -keepdc\nopt -keepdc\n";
+
+/// Which of `mutations` no output can see once, beyond `unobservable`'s
+/// constants, the registers proven held at their power-up value are
+/// replaced by it: a 32-bit build's upper operand bits, loaded only with
+/// values masked to the build's width, are such registers, and a mutation
+/// that only they pass on to an output is then dead logic. Sound for each
+/// mutation: its control input is free in every cycle, so a register
+/// proven held is held in the design with any one mutation switched on.
+pub fn unobservable_held(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<u64>, MutateError> {
+    dead_controls(p, mutations, "unobservable-held", &HELD_REGISTERS.repeat(3))
+}
+
+/// The control inputs left without a load after `extra` (Yosys commands
+/// run after the constant propagation), written to `proofs/<name>.v`.
+fn dead_controls(p: &Prepared, mutations: &[(u64, &Mutation)], name: &str, extra: &str) -> Result<Vec<u64>, MutateError> {
     let dir = p.dir.join("proofs");
     std::fs::create_dir_all(&dir).map_err(|e| MutateError::io(&dir, e))?;
     let mut script = String::from("read_rtlil ../design.il\n");
@@ -138,9 +172,10 @@ pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<
     }
     script.push_str("memory_map\n");
     script.push_str(super::mutants::LIVE_LOGIC);
-    script.push_str("techmap\nopt -keepdc\nopt_clean -purge\nwrite_verilog -noattr live.v\n");
-    yosys(&dir, &script, "unobservable")?;
-    let live_path = dir.join("live.v");
+    script.push_str(extra);
+    script.push_str(&format!("techmap\nopt -keepdc\nopt_clean -purge\nwrite_verilog -noattr {name}.v\n"));
+    yosys(&dir, &script, name)?;
+    let live_path = dir.join(format!("{name}.v"));
     let text = std::fs::read_to_string(&live_path).map_err(|e| MutateError::io(&live_path, e))?;
     let mut live = std::collections::BTreeSet::new();
     for line in text.lines() {

@@ -11,7 +11,7 @@ use std::time::Instant;
 use atomport_core::ops::UnitConfig;
 use atomport_sim::dynamic::{DynBuild, DynLibrary};
 
-use super::equivalence::{prove, unobservable, Proof, ProofLimits, ProofResult};
+use super::equivalence::{prove, unobservable, unobservable_held, Proof, ProofLimits, ProofResult};
 use super::kill_suite::{Kill, KillSuite};
 use super::mutants::{list, prepare, write_mutated, Mutation};
 use super::mutation_report::{MutantRecord, MutateReport, Sample, Verdict};
@@ -173,6 +173,16 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
         let each = start.elapsed().as_secs_f64() / listed.len().max(1) as f64;
         for &select in &dead {
             proofs[select as usize - 1] = Some(Proof { result: ProofResult::Unobservable, seconds: each });
+        }
+        let rest: Vec<(u64, &Mutation)> = listed.iter().copied().filter(|(k, _)| proofs[*k as usize - 1].is_none()).collect();
+        if !rest.is_empty() {
+            progress(Progress::Step(&format!("{} survivors: which no output sees once the registers held at power-up are constants too (yosys opt_dff -sat)", rest.len())));
+            let start = Instant::now();
+            let held = unobservable_held(&prepared, &rest)?;
+            let each = start.elapsed().as_secs_f64() / rest.len() as f64;
+            for &select in &held {
+                proofs[select as usize - 1] = Some(Proof { result: ProofResult::UnobservableHeld, seconds: each });
+            }
         }
         // a time limit of 0: constant propagation only
         let rest: Vec<usize> =

@@ -1,11 +1,12 @@
 //! The equivalence proofs on a fixture with known answers: a masked bit
 //! and a register stuck at its power-up value are unobservable (constant
-//! propagation), a used bit is not; ABC's miter proof agrees and gives a
-//! counterexample for the used bit.
+//! propagation), a used bit is not; a register only an induction shows
+//! held at power-up hides what it alone passes on; ABC's miter proof agrees
+//! and gives a counterexample for the used bit.
 
 use std::path::PathBuf;
 
-use atomport_mutate::equivalence::{prove, unobservable, ProofLimits, ProofResult};
+use atomport_mutate::equivalence::{prove, unobservable, unobservable_held, ProofLimits, ProofResult};
 use atomport_mutate::mutants::{prepare, Mutation};
 
 fn fixture_dir(name: &str) -> PathBuf {
@@ -56,6 +57,30 @@ fn a_ram_column_no_output_reads_is_unobservable() {
     let (unread, read) = (m(6), m(2));
     let dead = unobservable(&p, &[(1, &unread), (2, &read)]).unwrap();
     assert_eq!(dead, [1], "the column no output reads only");
+}
+
+#[test]
+fn a_register_held_at_its_power_up_value_hides_what_only_it_passes_on() {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/held_register.v");
+    let p = prepare(&[fixture], "held_register", &fixture_dir("equivalence-held-register")).unwrap();
+    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    let cell = |prefix: &str| list.lines().find_map(|l| l.trim().strip_prefix("cell ")?.split_whitespace().nth(1).filter(|c| c.starts_with(prefix)).map(String::from)).unwrap();
+    let (and, xor) = (cell("$and$"), cell("$xor$"));
+    let m = |args: String| Mutation::parse(&format!("mutate {args}")).unwrap();
+    // `a` inverted on its way into `held`: held stays 0 (held & ~a with held = 0)
+    let into_held = m(format!("-mode inv -module held_register -cell {and} -port B -portbit 0"));
+    // `held` fed back inverted: ~held & a leaves 0 when a is 1
+    let feedback = m(format!("-mode inv -module held_register -cell {and} -port A -portbit 0"));
+    let used = m(format!("-mode inv -module held_register -cell {xor} -port B -portbit 0"));
+    let two = [(1, &into_held), (3, &used)];
+    assert_eq!(unobservable(&p, &two).unwrap(), Vec::<u64>::new(), "constant propagation alone sees no register held");
+    assert_eq!(unobservable_held(&p, &two).unwrap(), [1], "only the path into the held register");
+    // conservative: with the feedback's control free too, `held` can leave 0
+    let all = [(1, &into_held), (2, &feedback), (3, &used)];
+    assert_eq!(unobservable_held(&p, &all).unwrap(), Vec::<u64>::new(), "a mutation that frees the register hides it from the others");
+    let limits = ProofLimits { depth: 10, timeout: 60, whole_design: true };
+    assert_eq!(prove(&p, &into_held, 1, limits).unwrap().result, ProofResult::Equivalent, "ABC agrees");
+    assert!(matches!(prove(&p, &feedback, 2, limits).unwrap().result, ProofResult::Different { .. }), "ABC agrees");
 }
 
 #[test]
