@@ -209,7 +209,7 @@ TASKS = [
     # is 2-inductive; ABC's ind decides the step on the AIG, where yices on
     # the SMT model did not (docs/formal.md)
     task("no_orphan", PIPELINED, "prove", 2, ["CHECK_NO_ORPHAN", "INV_PIPELINED", "INV_MESSAGES"], probes=PIPELINED_COUNT_PROBES,
-         engine=KIND, timeout=600),
+         engine=KIND, timeout=600, memories=True),
     task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
     # unbounded, a part of write_bytes (WRITE_PLACE: lines and byte shapes)
     # for messages other than TYPED_ATOMIC: with the stage invariants of
