@@ -101,8 +101,8 @@ PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
 
 # the small pipelined build's stages for write_bytes (unit_invariants.svh,
 # CHECK_WRITE_BYTES): each stage's kind, address or line and byte enables,
-# space and lane; the table's byte-enable and lane rows are memories, which
-# the task maps to registers (memory_map) before connecting these
+# space and lane; the table's line (at head), byte-enable and lane rows are
+# memories, which the task maps to registers (memory_map) before connecting these
 PIPELINED_STAGE_PROBES = dict(PIPELINED_COUNT_PROBES, **{
     "probe_t_typed": "address.t_typed$q", "probe_l_typed": "address.l_typed$q", "probe_t_walk": "address.t_walk$q",
     "probe_l_walk": "address.l_walk$q", "probe_d_typed": "front.d_kind_typed$q", "probe_n_typed": "front.n_kind_typed$q",
@@ -207,7 +207,8 @@ TASKS = [
     # (docs/formal.md), checked along
     # unbounded: with the helper invariants (formal/unit_invariants.svh) it
     # is 2-inductive; ABC's ind decides the step on the AIG, where yices on
-    # the SMT model did not (docs/formal.md)
+    # the SMT model did not (docs/formal.md); memories mapped, so that the
+    # table's rows start free in the base case
     task("no_orphan", PIPELINED, "prove", 2, ["CHECK_NO_ORPHAN", "INV_PIPELINED", "INV_MESSAGES"], probes=PIPELINED_COUNT_PROBES,
          engine=KIND, timeout=600, memories=True),
     task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
@@ -371,6 +372,7 @@ def sby_text(t, rtl, env):
         if t.get("memories"):
             # the memories as registers (rows NAME[K]), which probes can
             # reach; their power-up values go with the registers' below
+            # (setattr reaches no memory row); a ROM's words stay constants
             lines.append("memory_map")
         for probe, path in t["probes"].items():
             lines.append(f"connect -nounset -set {probe} dut.{path}")
