@@ -99,6 +99,40 @@ PIPELINED_COUNT_PROBES = dict(PIPELINED_PROBES, **{
     "probe_hq_read_seq": "inflight.hq_read_seq$q",
 })
 
+# the small pipelined build's stages for write_bytes (unit_invariants.svh,
+# CHECK_WRITE_BYTES): each stage's kind, address or line and byte enables,
+# space and lane; the table's line (at head), byte-enable and lane rows are
+# memories, which the task maps to registers (memory_map) before connecting these
+PIPELINED_STAGE_PROBES = dict(PIPELINED_COUNT_PROBES, **{
+    "probe_t_typed": "address.t_typed$q", "probe_l_typed": "address.l_typed$q", "probe_t_walk": "address.t_walk$q",
+    "probe_l_walk": "address.l_walk$q", "probe_d_typed": "front.d_kind_typed$q", "probe_n_typed": "front.n_kind_typed$q",
+    "probe_ctx_typed": "issue.ctx_kind_typed$q",
+    **{f"probe_{s}_kind": f"{b}.{s}_kind$q" for s, b in [("t", "address"), ("l", "address"), ("a", "address"),
+                                                         ("x", "execute"), ("x2", "execute"), ("w", "execute")]},
+    "probe_t_size": "address.t_size$q", "probe_l_size": "address.l_size$q", "probe_ctx_elem_size": "issue.ctx_elem_size$q",
+    "probe_n_elem_size": "front.n_elem_size$q", "probe_d_elem_size": "front.d_elem_size$q",
+    "probe_t_addr": "address.t_addr$q", "probe_l_addr": "address.l_addr$q", "probe_elem_offset": "issue.elem_offset$q",
+    **{f"probe_{s}_space": f"{b}.{s}_space$q" for s, b in [("t", "address"), ("l", "address"), ("a", "address"), ("x", "execute"),
+                                                           ("x2", "execute"), ("w", "execute"), ("s", "ports"), ("r", "ports")]},
+    "probe_hq_space": "inflight.hq_space$q", "probe_ctx_space": "issue.ctx_space_slm$q", "probe_n_space": "front.n_space_slm$q",
+    "probe_d_space": "front.d_space_slm$q",
+    **{f"probe_ent_space[{k}]": f"inflight.ent_space${k}$q" for k in range(8)},
+    **{f"probe_{s}_line": f"{b}.{s}_line$q" for s, b in [("a", "address"), ("x", "execute"), ("x2", "execute"), ("w", "execute"),
+                                                         ("s", "ports"), ("r", "ports"), ("hq", "inflight")]},
+    **{f"probe_{s}_be": f"{b}.{s}_byte_enables$q" for s, b in [("a", "address"), ("x", "execute"), ("x2", "execute"), ("w", "execute"),
+                                                               ("s", "ports"), ("r", "ports"), ("hq", "inflight")]},
+    **{f"probe_{s}_lane": f"{b}.{s}_lane$q" for s, b in [("t", "address"), ("l", "address"), ("a", "address"), ("x", "execute"),
+                                                         ("x2", "execute"), ("w", "execute"), ("s", "ports"), ("i", "issue"), ("n", "front")]},
+    "probe_x_writes": "execute.x_writes$q", "probe_x2_writes": "execute.x2_writes$q",
+    "probe_i_illegal": "issue.i_illegal$q", "probe_n_illegal": "front.n_illegal$q", "probe_d_illegal": "front.d_illegal$q",
+    "probe_d_no_lanes": "front.d_no_lanes$q", "probe_d_lanes": "front.d_lanes$q", "probe_lanes_left": "lanes_left$q",
+    "probe_issue_next": "issue_state$q", "probe_left_few": "left_few$q", "probe_d_lanes_few": "front.d_lanes_few$q",
+    "probe_r_desc": "front.r_desc$q", "probe_r_dmask": "front.r_dmask$q", "probe_r_pred_mask": "front.r_pred_mask$q",
+    **{f"probe_ent_line{k}": f"inflight.ent_line_at_head.rows[{k}]" for k in range(8)},
+    **{f"probe_ent_be{k}": f"inflight.ent_byte_enables.rows[{k}]" for k in range(8)},
+    **{f"probe_ent_lane{k}": f"inflight.ent_lane.rows[{k}]" for k in range(8)},
+})
+
 PIPE_SECONDS = 120
 SERIAL_ORDERING_SECONDS = 300
 SERIAL_PAIRS_SECONDS = 480
@@ -120,8 +154,8 @@ KIND = "abc ind"
 SOLVER = "yices"   # smtbmc's solver (--solver: z3, boolector)
 
 
-def task(prop, block, mode, depth, defines=(), timeout=1500, probes=None, params=None, engine=None, cut=()):
-    return dict(cut=list(cut), name=f"{block}.{prop}" + ("" if mode != "cover" else ".cover"), prop=prop, block=block, mode=mode,
+def task(prop, block, mode, depth, defines=(), timeout=1500, probes=None, params=None, engine=None, cut=(), memories=False):
+    return dict(memories=memories, cut=list(cut), name=f"{block}.{prop}" + ("" if mode != "cover" else ".cover"), prop=prop, block=block, mode=mode,
                 depth=depth, defines=list(defines), timeout=timeout, probes=probes or {}, params=params or {},
                 engine=engine)
 
@@ -173,10 +207,18 @@ TASKS = [
     # (docs/formal.md), checked along
     # unbounded: with the helper invariants (formal/unit_invariants.svh) it
     # is 2-inductive; ABC's ind decides the step on the AIG, where yices on
-    # the SMT model did not (docs/formal.md)
-    task("no_orphan", PIPELINED, "prove", 2, ["CHECK_NO_ORPHAN", "INV_PIPELINED"], probes=PIPELINED_COUNT_PROBES,
-         engine=KIND, timeout=600),
+    # the SMT model did not (docs/formal.md); memories mapped, so that the
+    # table's rows start free in the base case
+    task("no_orphan", PIPELINED, "prove", 2, ["CHECK_NO_ORPHAN", "INV_PIPELINED", "INV_MESSAGES"], probes=PIPELINED_COUNT_PROBES,
+         engine=KIND, timeout=600, memories=True),
     task("write_bytes", PIPELINED, "bmc", 40, ["CHECK_WRITE_BYTES", "ENV_SMALL"], timeout=PIPE_SECONDS),
+    # unbounded, a part of write_bytes (WRITE_PLACE: lines and byte shapes)
+    # for messages other than TYPED_ATOMIC: with the stage invariants of
+    # unit_invariants.svh it is 2-inductive (ABC's ind). Lines and byte
+    # enables do not depend on data: the ALU and the data registers cut
+    task("write_place", PIPELINED, "prove", 2, ["CHECK_WRITE_BYTES", "WRITE_PLACE", "ENV_NO_TYPED", "INV_PIPELINED",
+                                                "INV_MESSAGES"], probes=PIPELINED_STAGE_PROBES, engine=KIND, timeout=600,
+         cut=["alu"] + PIPELINED_DATA, memories=True),
     task("ordering_pairs", PIPELINED, "bmc", 40, ["CHECK_ORDERING", "ORDERING_PAIRS"], cut=["alu"] + PIPELINED_DATA,
          timeout=PIPE_SECONDS),
     # (no ALU cut: this build forwards an atomic's new value, the ALU's
@@ -203,6 +245,7 @@ MEANING = {
     "reset_quiet": "after reset no valid is high until a request is taken, and req_ready is up",
     "progress": "while a message is in flight a port event comes every GAP cycles at least (memory answering within LAT, stalls of at most STALL): every message ends",
     "write_bytes": "writes (and reads) are one aligned element of at most the build's width on a 16-byte line, data zero outside the bytes, in the message's space, of an enabled lane",
+    "write_place": "write_bytes' lines and byte shapes (no data, space or lane), for messages other than TYPED_ATOMIC: writes and reads are one aligned element of at most the build's width on a 16-byte line; an observation follows an accepted write",
     "all": "every cover statement of the block's properties is reached (a write accepted after a stall, a refused request, a same-address pair, ...)",
     "ordering_pairs": "same-address ordering, the pairing: each atomic write goes to the line, space and bytes of the oldest read not yet paired; reads outstanding within the build's",
     "ordering_old": "same-address ordering, the values: every atomic's old value is memory's just before its write (each sees every earlier write to its element, no later one)",
@@ -326,6 +369,11 @@ def sby_text(t, rtl, env):
             lines.append(f"chparam -set {k} {v} unit_props")
         # flatten first, so the probes can reach the unit's registers
         lines += ["hierarchy -top unit_props", "proc", "flatten"]
+        if t.get("memories"):
+            # the memories as registers (rows NAME[K]), which probes can
+            # reach; their power-up values go with the registers' below
+            # (setattr reaches no memory row); a ROM's words stay constants
+            lines.append("memory_map")
         for probe, path in t["probes"].items():
             lines.append(f"connect -nounset -set {probe} dut.{path}")
         # abstraction: a cut block's outputs become free in every cycle
