@@ -7,7 +7,21 @@
 use std::path::PathBuf;
 
 use atomport_mutate::equivalence::{prove, unobservable, unobservable_held, ProofLimits, ProofResult};
-use atomport_mutate::mutants::{prepare, Mutation};
+use atomport_mutate::mutants::{prepare, Mutation, Prepared};
+
+/// The fixture `file` (tests/fixtures) prepared with top `top`, and its
+/// flattened design's RTLIL text.
+fn prepared(file: &str, top: &str) -> (Prepared, String) {
+    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(file);
+    let p = prepare(&[fixture], top, &fixture_dir(&format!("equivalence-{top}"))).unwrap();
+    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    (p, list)
+}
+
+/// The first cell of the RTLIL text whose name starts with `prefix`.
+fn cell(list: &str, prefix: &str) -> String {
+    list.lines().find_map(|l| l.trim().strip_prefix("cell ")?.split_whitespace().nth(1).filter(|c| c.starts_with(prefix)).map(String::from)).unwrap()
+}
 
 fn fixture_dir(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -17,11 +31,9 @@ fn fixture_dir(name: &str) -> PathBuf {
 
 #[test]
 fn unobservable_and_observable_mutations_are_told_apart() {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dead_bit.v");
-    let p = prepare(&[fixture], "dead_bit", &fixture_dir("equivalence-dead-bit")).unwrap();
-    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    let (p, list) = prepared("dead_bit.v", "dead_bit");
     // the and cell masking `wide` (line 6), and the xor using masked[0]
-    let cell = |prefix: &str| list.lines().find_map(|l| l.trim().strip_prefix("cell ")?.split_whitespace().nth(1).filter(|c| c.starts_with(prefix)).map(String::from)).unwrap();
+    let cell = |prefix: &str| cell(&list, prefix);
     let and = cell("$and$dead_bit.v:6$");
     let xor = cell("$xor$");
     let m = |args: String| Mutation::parse(&format!("mutate {args}")).unwrap();
@@ -40,9 +52,7 @@ fn unobservable_and_observable_mutations_are_told_apart() {
 
 #[test]
 fn a_ram_column_no_output_reads_is_unobservable() {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ram_column.v");
-    let p = prepare(&[fixture], "ram_column", &fixture_dir("equivalence-ram-column")).unwrap();
-    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
+    let (p, list) = prepared("ram_column.v", "ram_column");
     // the register `staged` in front of the RAM's write port
     let staged = list
         .lines()
@@ -61,10 +71,8 @@ fn a_ram_column_no_output_reads_is_unobservable() {
 
 #[test]
 fn a_register_held_at_its_power_up_value_hides_what_only_it_passes_on() {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/held_register.v");
-    let p = prepare(&[fixture], "held_register", &fixture_dir("equivalence-held-register")).unwrap();
-    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
-    let cell = |prefix: &str| list.lines().find_map(|l| l.trim().strip_prefix("cell ")?.split_whitespace().nth(1).filter(|c| c.starts_with(prefix)).map(String::from)).unwrap();
+    let (p, list) = prepared("held_register.v", "held_register");
+    let cell = |prefix: &str| cell(&list, prefix);
     let (and, xor) = (cell("$and$"), cell("$xor$"));
     let m = |args: String| Mutation::parse(&format!("mutate {args}")).unwrap();
     // `a` inverted on its way into `held`: held stays 0 (held & ~a with held = 0)
@@ -85,10 +93,8 @@ fn a_register_held_at_its_power_up_value_hides_what_only_it_passes_on() {
 
 #[test]
 fn a_mutation_inside_an_instance_is_proven_on_the_instance_first() {
-    let fixture = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/absorb.v");
-    let p = prepare(&[fixture], "top_absorb", &fixture_dir("equivalence-absorb")).unwrap();
-    let list = std::fs::read_to_string(p.dir.join("design.il")).unwrap();
-    let cell = |prefix: &str| list.lines().find_map(|l| l.trim().strip_prefix("cell ")?.split_whitespace().nth(1).filter(|c| c.starts_with(prefix)).map(String::from)).unwrap();
+    let (p, list) = prepared("absorb.v", "top_absorb");
+    let cell = |prefix: &str| cell(&list, prefix);
     let and = cell("$flatten\\u.$and$");
     let or = cell("$flatten\\u.$or$");
     let m = |args: String| Mutation::parse(&format!("mutate {args}")).unwrap();
