@@ -146,15 +146,14 @@ pub fn unobservable(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<
 /// next value equals it whenever it holds it, whatever the inputs and the
 /// other registers (`opt_dff -sat`: a one-step induction on that register),
 /// each followed by the constant propagation that lets the next round see
-/// the registers it fed; three rounds reach the registers three hand-overs
-/// down a pipeline.
+/// the registers it fed; three rounds.
 const HELD_REGISTERS: &str = "opt_dff -sat -keepdc\nopt -keepdc\nwreduce -keepdc\nopt -keepdc\n";
 
 /// Which of `mutations` no output can see once, beyond `unobservable`'s
 /// constants, the registers proven held at their power-up value are
-/// replaced by it: a 32-bit build's upper operand bits, loaded only with
-/// values masked to the build's width, are such registers, and a mutation
-/// that only they pass on to an output is then dead logic. Sound for each
+/// replaced by it (a mutation that only such registers pass on to an
+/// output is then dead logic; on the 32-bit small build, bit 48 of the
+/// in-flight table's head line is one). Sound for each
 /// mutation: its control input is free in every cycle, so a register
 /// proven held is held in the design with any one mutation switched on.
 pub fn unobservable_held(p: &Prepared, mutations: &[(u64, &Mutation)]) -> Result<Vec<u64>, MutateError> {
