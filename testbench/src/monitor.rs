@@ -95,14 +95,6 @@ pub struct Monitor {
     pub last_done: u64,
 }
 
-fn mask_bytes(value: u128, bytes: u32) -> u128 {
-    if bytes >= 16 {
-        value
-    } else {
-        value & ((1u128 << (8 * bytes)) - 1)
-    }
-}
-
 fn space_of(slm: bool) -> Space {
     if slm {
         Space::Slm
@@ -256,8 +248,8 @@ impl Monitor {
             w.obs = Some(AtomicObs {
                 lane: out.obs_lane,
                 elem: out.obs_elem,
-                old: mask_bytes(out.obs_old, rbytes as u32),
-                new: mask_bytes(out.obs_new, w.bytes as u32),
+                old: out.obs_old,
+                new: out.obs_new,
             });
         }
         self.flush_writes(events);

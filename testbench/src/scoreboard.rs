@@ -8,8 +8,9 @@
 //!   accept the next element's read before the previous element's write;
 //!   docs/microarchitecture.md "Memory ordering contract"): space, address
 //!   and size of every read; space, address, size and data of every write;
-//!   for an atomic write also `obs_lane` and `obs_old` (= the golden Read's
-//!   data, the value after forwarding) and `obs_new`;
+//!   for an atomic write also `obs_lane`, `obs_elem` (its place among its
+//!   lane's atomic writes), `obs_old` (= the golden Read's data, the value
+//!   after forwarding) and `obs_new`, all 128 bits (zero-extended);
 //! * every lane result, in lane order per message;
 //! * every message's done, with `rsp_error` as expected, only after all its
 //!   writes were accepted and all its reads made;
@@ -81,6 +82,9 @@ struct Expect {
 struct ExpWrite {
     write: Txn,
     read: Option<Txn>,
+    /// `obs_elem` of an atomic write: its place among its lane's atomic
+    /// writes (a lane writes its elements in order, one each)
+    elem: u8,
 }
 
 /// The golden model plus the expectation queues.
@@ -202,8 +206,10 @@ impl Scoreboard {
         });
     }
 
+    /// Queues one message's transactions.
     fn queue_txns(&mut self, txns: &[Txn]) {
         let mut pending_read: Option<Txn> = None;
+        let mut atomic_writes = [0u8; 32];
         for t in txns {
             match t.kind {
                 TxnKind::Read => {
@@ -212,7 +218,13 @@ impl Scoreboard {
                     pending_read = Some(*t);
                 }
                 TxnKind::Write => {
-                    self.writes.push_back(ExpWrite { write: *t, read: pending_read.take() });
+                    let read = pending_read.take();
+                    let lane_writes = &mut atomic_writes[t.lane as usize % 32];
+                    let elem = *lane_writes;
+                    if read.is_some() {
+                        *lane_writes += 1;
+                    }
+                    self.writes.push_back(ExpWrite { write: *t, read, elem });
                     self.writes_total += 1;
                 }
             }
@@ -243,7 +255,7 @@ impl Scoreboard {
             Event::Write { cycle, space, addr, bytes, data, atomic, .. } => {
                 let n = self.writes_seen;
                 self.writes_seen += 1;
-                let Some(ExpWrite { write: e, read }) = self.writes.pop_front() else {
+                let Some(ExpWrite { write: e, read, elem }) = self.writes.pop_front() else {
                     let what = format!(
                         "write {n}: the RTL wrote {} = {} but the golden model makes no further write",
                         place(space, addr, bytes),
@@ -265,7 +277,7 @@ impl Scoreboard {
                     );
                     return self.fail(Some(cycle), Some(e.msg), Some(e.lane), signal, what);
                 }
-                self.check_obs(cycle, n, &e, read.as_ref(), atomic);
+                self.check_obs(cycle, n, &e, read.as_ref(), elem, atomic);
             }
             Event::Result { cycle, msg, lane, data } => {
                 let Some(exp) = self.messages.iter_mut().find(|m| m.index == msg) else {
@@ -329,7 +341,7 @@ impl Scoreboard {
         }
     }
 
-    fn check_obs(&mut self, cycle: u64, n: u64, e: &Txn, read: Option<&Txn>, atomic: Option<AtomicObs>) {
+    fn check_obs(&mut self, cycle: u64, n: u64, e: &Txn, read: Option<&Txn>, elem: u8, atomic: Option<AtomicObs>) {
         match (read, atomic) {
             (None, None) => {}
             (Some(_), None) => self.fail(
@@ -349,6 +361,8 @@ impl Scoreboard {
             (Some(r), Some(o)) => {
                 if o.lane != e.lane {
                     self.fail(Some(cycle), Some(e.msg), Some(e.lane), "obs_lane", format!("write {n}: obs_lane {} but the golden model's lane is {}", o.lane, e.lane));
+                } else if o.elem != elem {
+                    self.fail(Some(cycle), Some(e.msg), Some(e.lane), "obs_elem", format!("write {n}: obs_elem {} but it is element {elem} of its lane", o.elem));
                 } else if o.old != r.data {
                     self.fail(
                         Some(cycle),

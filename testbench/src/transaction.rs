@@ -74,9 +74,9 @@ pub enum Event {
 pub struct AtomicObs {
     pub lane: u8,
     pub elem: u8,
-    /// `obs_old`, masked to the element's bytes
+    /// `obs_old` as the port gives it: zero-extended from the element
     pub old: u128,
-    /// `obs_new`, masked to the element's bytes
+    /// `obs_new`, zero-extended from the element
     pub new: u128,
 }
 
