@@ -19,7 +19,7 @@
 //! "Execute pipeline", "Forwarding paths"):
 //! * last cycle's write on the memory port (`push_*`), which the unit
 //!   pushes into the entries on its line one cycle after it was on the
-//!   port (its line compares end at flip-flops, `head_pushed`): a head
+//!   port (its line compares end at flip-flops, `head.pushed`): a head
 //!   leaving in that cycle merges its bytes here;
 //! * the *write stage*'s operation (`late_*`), whose write memory accepts
 //!   in the cycle the head leaves (its push into the table comes one edge
@@ -100,11 +100,72 @@ pub struct HeadEntryIn {
     pub error: Signal<In, Bit>,
 }
 
+/// The in-flight table's head as `InflightTable` hands it to `HeadSelect`:
+/// its index, its head registers (`hq_*`), its fields read out of the
+/// `EntryRam`s at the head, and last cycle's write on the port (`push_*`,
+/// `late_overlaps`). The entries' one-bit fields and the head's line words
+/// are arrays and go beside it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "TableHeadIn"]
+pub struct TableHeadOut {
+    /// the head entry's index
+    pub ptr: Signal<Out, Bits<INFLIGHT_INDEX_BITS>>,
+    /// the head entry is in use, its kind, its read data is back (`HeadLine`)
+    pub valid: Signal<Out, Bit>,
+    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
+    pub returned: Signal<Out, Bit>,
+    /// its line, space, bytes, size (the head registers)
+    pub line: Signal<Out, Bits<ADDR_BITS>>,
+    pub space: Signal<Out, Bit>,
+    pub byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    pub bit_offset: Signal<Out, Bits<7>>,
+    pub size: Signal<Out, Bits<SIZE_BITS>>,
+    /// its fields in `EntryRam`s, read at the head
+    pub op: Signal<Out, Bits<ALU_OP_BITS>>,
+    pub ty: Signal<Out, Bits<ALU_TY_BITS>>,
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<Out, Bits<7>>,
+    /// last cycle's write on the port hit the head's line; its data and bytes
+    pub pushed: Signal<Out, Bit>,
+    pub push_data: Signal<Out, Bits<LINE_BITS>>,
+    pub push_bytes: Signal<Out, Bits<LINE_BYTES>>,
+    /// the write stage's element shares a byte with the head's
+    pub late_overlaps: Signal<Out, Bit>,
+}
+
+/// [`TableHeadOut`] as `HeadSelect` takes it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "TableHeadOut"]
+pub struct TableHeadIn {
+    pub ptr: Signal<In, Bits<INFLIGHT_INDEX_BITS>>,
+    pub valid: Signal<In, Bit>,
+    pub kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
+    pub returned: Signal<In, Bit>,
+    pub line: Signal<In, Bits<ADDR_BITS>>,
+    pub space: Signal<In, Bit>,
+    pub byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub bit_offset: Signal<In, Bits<7>>,
+    pub size: Signal<In, Bits<SIZE_BITS>>,
+    pub op: Signal<In, Bits<ALU_OP_BITS>>,
+    pub ty: Signal<In, Bits<ALU_TY_BITS>>,
+    pub lane: Signal<In, Bits<LANE_BITS>>,
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<In, Bits<7>>,
+    pub pushed: Signal<In, Bit>,
+    pub push_data: Signal<In, Bits<LINE_BITS>>,
+    pub push_bytes: Signal<In, Bits<LINE_BYTES>>,
+    pub late_overlaps: Signal<In, Bit>,
+}
+
 /// The head entry of the in-flight table, merged and cut down (combinational).
 #[derive(LogicBlock)]
 pub struct HeadSelect {
-    /// Index of the head entry.
-    pub head: Signal<In, Bits<INFLIGHT_INDEX_BITS>>,
+    /// The table's head: its index, head registers, fields read at it, and
+    /// the write on the port last cycle, pushed into the entries on its
+    /// line this cycle (`TableHeadIn`; its data is zero outside its bytes,
+    /// as `late_data`).
+    pub head: TableHeadIn,
 
     // ---- the entries' registers (the unit's) ----
     /// The head entry's line (read data and forwarded bytes), as four
@@ -115,40 +176,10 @@ pub struct HeadSelect {
     pub ent_result_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_msg_last: [Signal<In, Bit>; INFLIGHT_DEPTH],
     pub ent_error: [Signal<In, Bit>; INFLIGHT_DEPTH],
-    // ---- the head entry's fields written once at allocation: read out of
-    //      the unit's `EntryRam`s at `head`; line, space and byte enables
-    //      from the unit's head registers (`hq_*`) ----
-    /// The head entry is in use, its kind, its read data is back (the
-    /// unit's head registers `hq_valid`, `hq_kind`, `HeadLine`'s `returned`).
-    pub head_valid: Signal<In, Bit>,
-    pub head_kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
-    pub head_returned: Signal<In, Bit>,
-    pub head_line: Signal<In, Bits<64>>,
-    pub head_space: Signal<In, Bit>,
-    pub head_bit_offset: Signal<In, Bits<7>>,
-    pub head_byte_enables: Signal<In, Bits<16>>,
-    pub head_size: Signal<In, Bits<SIZE_BITS>>,
-    pub head_op: Signal<In, Bits<ALU_OP_BITS>>,
-    pub head_ty: Signal<In, Bits<ALU_TY_BITS>>,
-    pub head_lane: Signal<In, Bits<LANE_BITS>>,
-    pub head_elem: Signal<In, Bits<ELEM_BITS>>,
-    pub head_result_shift: Signal<In, Bits<7>>,
-
-    // ---- the write on the port last cycle, pushed into the entries on its
-    //      line this cycle (the unit's `push_*` registers) ----
-    /// The head entry is on the push's line (the unit's `hq_pushed`: its
-    /// `push_hit`, for the head).
-    pub head_pushed: Signal<In, Bit>,
-    /// The push's line data (zero outside its bytes, as `late_data`) and bytes.
-    pub push_data: Signal<In, Bits<LINE_BITS>>,
-    pub push_bytes: Signal<In, Bits<16>>,
 
     // ---- the write stage's operation (its write leaves this cycle) ----
     /// The write stage holds an operation that writes memory.
     pub late_writes: Signal<In, Bit>,
-    /// Its element shares a byte with the head's (same line and space:
-    /// the unit's `hz_late_overlaps`, compared a cycle ahead).
-    pub late_overlaps: Signal<In, Bit>,
     /// The element it writes, in its line, and the bit mask of its bytes (`WriteAlign`).
     pub late_data: Signal<In, Bits<LINE_BITS>>,
     pub late_mask: Signal<In, Bits<LINE_BITS>>,
@@ -233,33 +264,16 @@ impl HeadSelect {
         assert!([32, 64, 128].contains(&data_bits), "HeadSelect: data_bits must be 32, 64 or 128, not {data_bits}");
         Self {
             head: Default::default(),
-            head_valid: Default::default(),
-            head_kind: Default::default(),
-            head_returned: Default::default(),
             head_word: arr(),
-            head_line: Default::default(),
-            head_space: Default::default(),
-            head_bit_offset: Default::default(),
-            head_byte_enables: Default::default(),
-            head_size: Default::default(),
-            head_op: Default::default(),
-            head_ty: Default::default(),
             ent_ftz: arr(),
-            head_lane: Default::default(),
-            head_elem: Default::default(),
-            head_result_shift: Default::default(),
             ent_result_first: arr(),
             ent_result_last: arr(),
             ent_msg_last: arr(),
             ent_error: arr(),
-            head_pushed: Default::default(),
-            push_data: Default::default(),
-            push_bytes: Default::default(),
             push_mask: Default::default(),
             with_push: Default::default(),
             byte_ones: core::array::from_fn(|b| Constant::new((0xffu128 << (8 * b)).to_bits())),
             late_writes: Default::default(),
-            late_overlaps: Default::default(),
             late_data: Default::default(),
             late_mask: Default::default(),
             ahead_writes: arr(),
@@ -301,24 +315,24 @@ impl Logic for HeadSelect {
             self.join_line.word[w].next = self.head_word[w].val();
         }
 
-        self.valid.next = self.head_valid.val();
-        self.entry.kind.next = self.head_kind.val();
-        self.returned.next = self.head_returned.val();
-        self.entry.bit_offset.next = self.head_bit_offset.val();
-        self.entry.byte_enables.next = self.head_byte_enables.val();
-        self.size.next = self.head_size.val();
-        self.alu_op.next = self.head_op.val();
-        self.alu_ty.next = self.head_ty.val();
+        self.valid.next = self.head.valid.val();
+        self.entry.kind.next = self.head.kind.val();
+        self.returned.next = self.head.returned.val();
+        self.entry.bit_offset.next = self.head.bit_offset.val();
+        self.entry.byte_enables.next = self.head.byte_enables.val();
+        self.size.next = self.head.size.val();
+        self.alu_op.next = self.head.op.val();
+        self.alu_ty.next = self.head.ty.val();
         self.alu_ftz.next = false;
-        self.entry.lane.next = self.head_lane.val();
-        self.entry.elem.next = self.head_elem.val();
-        self.entry.result_shift.next = self.head_result_shift.val();
+        self.entry.lane.next = self.head.lane.val();
+        self.entry.elem.next = self.head.elem.val();
+        self.entry.result_shift.next = self.head.result_shift.val();
         self.entry.result_first.next = false;
         self.entry.result_last.next = false;
         self.entry.msg_last.next = false;
         self.entry.error.next = false;
         for k in 0..INFLIGHT_DEPTH {
-            if self.head.val().index() == k {
+            if self.head.ptr.val().index() == k {
                 self.alu_ftz.next = self.ent_ftz[k].val();
                 self.entry.result_first.next = self.ent_result_first[k].val();
                 self.entry.result_last.next = self.ent_result_last[k].val();
@@ -327,8 +341,8 @@ impl Logic for HeadSelect {
             }
         }
         self.data.next = self.join_line.whole.val();
-        self.entry.line.next = self.head_line.val();
-        self.entry.space.next = self.head_space.val();
+        self.entry.line.next = self.head.line.val();
+        self.entry.space.next = self.head.space.val();
         self.elem_mask.next = self.zero_line.val();
         for s in 0..5 {
             if self.size.val().index() == s {
@@ -341,16 +355,16 @@ impl Logic for HeadSelect {
         // stage this cycle (younger)
         self.push_mask.next = self.zero_line.val();
         for b in 0..16 {
-            if self.push_bytes.val().get_bit(b) {
+            if self.head.push_bytes.val().get_bit(b) {
                 self.push_mask.next = self.push_mask.val() | self.byte_ones[b].val();
             }
         }
         self.with_push.next = self.data.val();
-        if self.head_pushed.val() {
-            self.with_push.next = (self.data.val() & !self.push_mask.val()) | self.push_data.val();
+        if self.head.pushed.val() {
+            self.with_push.next = (self.data.val() & !self.push_mask.val()) | self.head.push_data.val();
         }
         // (a write of W on none of the head's bytes changes nothing of its element)
-        self.late_hit.next = self.late_writes.val() & self.late_overlaps.val();
+        self.late_hit.next = self.late_writes.val() & self.head.late_overlaps.val();
         self.with_late.next = self.with_push.val();
         if self.late_hit.val() {
             self.with_late.next = (self.with_push.val() & !self.late_mask.val()) | self.late_data.val();

@@ -55,11 +55,17 @@
 //! (`x3_pay$q[(64'h2)+:(64)]`) that fail Verilator `-Wall` (WIDTH). A
 //! payload one block hands to another is a pair of `LogicInterface` bundles
 //! declared once and joined here in one line: the next-lane stage N,
-//! `front.n` into `issue.n` (`NextLaneOut`, unit/payloads.rs); the head
-//! entry, `head_select.entry` into `execute.head` (`HeadEntryOut`,
-//! head_select.rs); the write stage W, `execute.w` into `ports.w`
-//! (`WriteStageOut`, unit/payloads.rs). Every field stays a net of its own
-//! (`front$n$lane`, `issue$n$lane`).
+//! `front.n` into `issue.n` (`NextLaneOut`); the issue stage's element,
+//! `issue.i` into `address.i` (`IssueElemOut`); the allocate stage A,
+//! `address.a` into `inflight.a` (`AllocStageOut`); the execute stages'
+//! lines and bytes, `execute.ahead` into `inflight.ahead` (`AheadStagesOut`);
+//! the write stage W, `execute.w` into `ports.w` (`WriteStageOut`), all in
+//! unit/payloads.rs; the table's head, `inflight.head` into
+//! `head_select.head` (`TableHeadOut`), and the head entry,
+//! `head_select.entry` into `execute.head` (`HeadEntryOut`), in
+//! head_select.rs. Every field stays a net of its own (`front$n$lane`,
+//! `issue$n$lane`). Arrays cannot be in a bundle: they, and values the
+//! unit masks or combines, are wired field by field.
 //!
 //! Structure, and one rule for Verilator: rust-hdl emits one `always @(*)`
 //! per block, and Verilator splits it only along the block-written variables
@@ -105,7 +111,7 @@ use rust_hdl::prelude::*;
 
 use crate::alu::AtomicAlu;
 use crate::at_most_two::AtMostTwo;
-use crate::head_select::{HeadEntryOut, HeadSelect, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
+use crate::head_select::{HeadEntryOut, HeadSelect, TableHeadOut, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::lane_select::LaneSelect;
 use crate::state_reg::StateReg;
 use crate::widths::{ADDR_BITS, DESC_BITS, ELEM_BITS, LANE_BITS, LANE_DATA_BITS, LINE_BITS, LINE_BYTES, MAX_LANES, SURF_KIND_BITS, WORD_BITS};
@@ -125,7 +131,7 @@ use execute::ExecutePipe;
 use inflight::InflightTable;
 use issue::IssueStage;
 use memory_ports::MemoryPorts;
-use payloads::{NextLaneOut, WriteStageOut};
+use payloads::{AheadStagesOut, AllocStageOut, IssueElemOut, NextLaneOut, WriteStageOut};
 use atomport_isa::UnitConfig;
 
 
@@ -446,20 +452,7 @@ impl Logic for AtomicUnit {
         self.write_align.bit_offset.next = self.execute.w_bit_offset_q.val();
         self.write_align.byte_enables.next = self.execute.w.byte_enables.val();
 
-        self.head_select.head.next = self.inflight.head_ptr_q.val();
-        self.head_select.head_bit_offset.next = self.inflight.hq_bit_offset_q.val();
-        self.head_select.head_byte_enables.next = self.inflight.hq_byte_enables_q.val();
-        self.head_select.head_size.next = self.inflight.hq_size_q.val();
-        self.head_select.head_op.next = self.inflight.head_op.val();
-        self.head_select.head_ty.next = self.inflight.head_ty.val();
-        self.head_select.head_lane.next = self.inflight.head_lane.val();
-        self.head_select.head_elem.next = self.inflight.head_elem.val();
-        self.head_select.head_result_shift.next = self.inflight.head_result_shift.val();
-        self.head_select.head_line.next = self.inflight.hq_line_q.val();
-        self.head_select.head_space.next = self.inflight.hq_space_q.val();
-        self.head_select.head_valid.next = self.inflight.hq_valid_q.val();
-        self.head_select.head_kind.next = self.inflight.hq_kind_q.val();
-        self.head_select.head_returned.next = self.inflight.hq_returned.val();
+        TableHeadOut::join(&mut self.inflight.head, &mut self.head_select.head);
         self.head_select.head_word[0].next = self.inflight.hq_word[0].val();
         self.head_select.head_word[1].next = self.inflight.hq_word[1].val();
         self.head_select.head_word[2].next = self.inflight.hq_word[2].val();
@@ -472,11 +465,7 @@ impl Logic for AtomicUnit {
             self.head_select.ent_error[k].next = self.inflight.ent_error_q[k].val();
         }
 
-        self.head_select.head_pushed.next = self.inflight.hq_pushed_q.val();
-        self.head_select.push_data.next = self.inflight.push_data_q.val();
-        self.head_select.push_bytes.next = self.inflight.push_bytes_q.val();
         self.head_select.late_writes.next = self.execute.w.writes.val();
-        self.head_select.late_overlaps.next = self.inflight.hz_late_overlaps_q.val();
         self.head_select.late_data.next = self.write_align.data.val();
         self.head_select.late_mask.next = self.write_align.mask.val();
         self.head_select.ahead_writes[0].next = self.execute.x_writes_q.val();
@@ -537,9 +526,9 @@ impl Logic for AtomicUnit {
         self.ports.reset.next = self.reset_q.q.val();
         self.ports.mem_rd_ready.next = self.mem_rd_ready.val();
         self.ports.mem_wr_ready.next = self.mem_wr_ready.val();
-        self.ports.a_line.next = self.address.a_line_q.val();
-        self.ports.a_space.next = self.address.a_space_q.val();
-        self.ports.a_byte_enables.next = self.address.a_byte_enables_q.val();
+        self.ports.a_line.next = self.address.a.line.val();
+        self.ports.a_space.next = self.address.a.space.val();
+        self.ports.a_byte_enables.next = self.address.a.byte_enables.val();
         WriteStageOut::join(&mut self.execute.w, &mut self.ports.w);
         self.ports.w_data.next = self.write_align.data.val();
         self.mem_rd_valid.next = self.ports.mem_rd_valid.val();
@@ -601,7 +590,7 @@ impl Logic for AtomicUnit {
         // reads `mem_rd_ready`)
         self.alloc.next = ((self.address.a_valid_q.val() & !self.reset_q.q.val()) & !self.table_is_full.val())
             & !self.ports.read_full.val();
-        self.a_reads.next = self.alloc.val() & (self.address.a_kind_q.val() == self.kind_read_modify_write.val());
+        self.a_reads.next = self.alloc.val() & (self.address.a.kind.val() == self.kind_read_modify_write.val());
         // (the read goes out on the port from `MemoryPorts`)
         self.ports.a_reads.next = self.a_reads.val();
         self.a_accepts.next = !self.address.a_valid_q.val() | self.alloc.val();
@@ -707,38 +696,9 @@ impl Logic for AtomicUnit {
         self.address.t_accepts.next = self.t_accepts.val();
         self.address.l_accepts.next = self.l_accepts.val();
         self.address.a_accepts.next = self.a_accepts.val();
-        self.address.issue_valid.next = self.issue.issue_push.val();
-        self.address.issue_walk.next = self.issue.walk_push.val();
-        self.address.issue_typed.next = self.issue.kind_typed.val();
-        self.address.issue_addr.next = self.issue.addr.val();
-        self.address.issue_walk_first.next = self.issue.walk_first.val();
-        self.address.issue_lane_first.next = self.issue.lane_first.val();
-        self.address.issue_at_lod.next = self.issue.typed_at_lod.val();
-        self.address.issue_second_b.next = self.issue.second_b.val();
-        self.address.issue_walk_c.next = self.issue.walk_c.val();
-        self.address.issue_lod_c.next = self.issue.issue_lod_c.val();
-        self.address.issue_surf_u16.next = self.issue.surf_u16.val();
-        self.address.issue_kind.next = self.issue.issue_kind.val();
-        self.address.issue_checks_bounds.next = self.issue.checks_bounds.val();
-        self.address.issue_bounded_offset.next = self.issue.bounded_offset.val();
-        self.address.issue_last_start.next = self.issue.last_start.val();
-        self.address.issue_bound_small.next = self.issue.bound_small.val();
-        self.address.issue_space.next = self.issue.space.val();
-        self.address.issue_size.next = self.issue.size.val();
-        self.address.issue_op.next = self.issue.op.val();
-        self.address.issue_ty.next = self.issue.ty.val();
-        self.address.issue_ftz.next = self.issue.ftz.val();
+        IssueElemOut::join(&mut self.issue.i, &mut self.address.i);
         self.address.issue_src0.next = self.issue.src0.val() & self.data_built.val();
         self.address.issue_src1.next = self.issue.src1.val() & self.data_built.val();
-        self.address.issue_lane.next = self.issue.i_lane_q.val();
-        self.address.issue_elem.next = self.issue.elem_index_q.val();
-        self.address.issue_result_shift.next = self.issue.result_shift.val();
-        self.address.issue_result_first.next = self.issue.result_first.val();
-        self.address.issue_result_last.next = self.issue.issue_lane_done.val();
-        self.address.issue_msg_last.next = self.issue.issue_last.val();
-        self.address.issue_error.next = self.issue.issue_error.val();
-
-
 
         // the in-flight table (`InflightTable`): the allocate stage's entry
         // goes in with `alloc`, the head leaves with `head_enters`; the write
@@ -757,39 +717,11 @@ impl Logic for AtomicUnit {
         self.inflight.port_byte_enables.next = self.ports.port_byte_enables.val();
         self.inflight.mem_rdata_valid.next = self.mem_rdata_valid.val();
         self.inflight.mem_rdata.next = self.mem_rdata.val();
-        self.inflight.a_bit_offset.next = self.address.a_bit_offset_q.val();
-        self.inflight.a_byte_enables.next = self.address.a_byte_enables_q.val();
-        self.inflight.a_elem.next = self.address.a_elem_q.val();
-        self.inflight.a_error.next = self.address.a_error_q.val();
-        self.inflight.a_ftz.next = self.address.a_ftz_q.val();
-        self.inflight.a_kind.next = self.address.a_kind_q.val();
-        self.inflight.a_lane.next = self.address.a_lane_q.val();
-        self.inflight.a_line.next = self.address.a_line_q.val();
-        self.inflight.a_msg_last.next = self.address.a_msg_last_q.val();
-        self.inflight.a_op.next = self.address.a_op_q.val();
-        self.inflight.a_result_first.next = self.address.a_result_first_q.val();
-        self.inflight.a_result_last.next = self.address.a_result_last_q.val();
-        self.inflight.a_result_shift.next = self.address.a_result_shift_q.val();
-        self.inflight.a_size.next = self.address.a_size_q.val();
-        self.inflight.a_space.next = self.address.a_space_q.val();
-        self.inflight.a_src0.next = self.address.a_src0_q.val();
-        self.inflight.a_src1.next = self.address.a_src1_q.val();
-        self.inflight.a_ty.next = self.address.a_ty_q.val();
+        AllocStageOut::join(&mut self.address.a, &mut self.inflight.a);
         self.inflight.w_byte_enables.next = self.execute.w.byte_enables.val();
         self.inflight.w_line.next = self.execute.w.line.val();
         self.inflight.w_space.next = self.execute.w.space.val();
-        self.inflight.x2_byte_enables.next = self.execute.x2_byte_enables_q.val();
-        self.inflight.x2_line.next = self.execute.x2_line_q.val();
-        self.inflight.x2_space.next = self.execute.x2_space_q.val();
-        self.inflight.x3_byte_enables.next = self.execute.x3_byte_enables_q.val();
-        self.inflight.x3_line.next = self.execute.x3_line_q.val();
-        self.inflight.x3_space.next = self.execute.x3_space_q.val();
-        self.inflight.x4_byte_enables.next = self.execute.x4_byte_enables_q.val();
-        self.inflight.x4_line.next = self.execute.x4_line_q.val();
-        self.inflight.x4_space.next = self.execute.x4_space_q.val();
-        self.inflight.x_byte_enables.next = self.execute.x_byte_enables_q.val();
-        self.inflight.x_line.next = self.execute.x_line_q.val();
-        self.inflight.x_space.next = self.execute.x_space_q.val();
+        AheadStagesOut::join(&mut self.execute.ahead, &mut self.inflight.ahead);
 
         // ================= reset =================
         if self.reset_q.q.val() {

@@ -3,11 +3,13 @@
 //! work on them (docs/microarchitecture.md "Front end", "Address
 //! generation").
 //!
-//! T takes the issue stage's element (`issue_*`, when `t_accepts`): the
+//! T takes the issue stage's element (the bundle `i`, `IssueElemIn`, and
+//! its operands `issue_src0`/`issue_src1`, when `t_accepts`): the
 //! typed address's second multiply as partial products (`AddrMul`) and the
 //! SLM / buffer bounds check (`BoundsCheck`); L sums the partial products
 //! into the typed address and forms line and byte enables (`AddrFinish`);
-//! A holds the entry the table allocates. The stall decisions (`*_accepts`)
+//! A holds the entry the table allocates, handed to it as the bundle `a`
+//! (`AllocStageOut`). The stall decisions (`*_accepts`)
 //! are the unit's: they come in.
 //!
 //! Every output is a register's output, or `AddrFinish`'s on L's registers:
@@ -17,6 +19,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::payloads::{AllocStageOut, IssueElemIn};
 use crate::addr_finish::AddrFinish;
 use crate::addr_mul::{AddrMul, P0_BITS, P16_BITS, P32_BITS, P48_BITS};
 use crate::bounds_check::BoundsCheck;
@@ -34,38 +37,11 @@ pub struct AddressPipe {
     pub t_accepts: Signal<In, Bit>,
     pub l_accepts: Signal<In, Bit>,
     pub a_accepts: Signal<In, Bit>,
-    /// the issue stage's element (or walk step, or marker) as T takes it:
-    /// one input per T register, named after it
-    pub issue_valid: Signal<In, Bit>,
-    pub issue_walk: Signal<In, Bit>,
-    pub issue_typed: Signal<In, Bit>,
-    pub issue_addr: Signal<In, Bits<ADDR_BITS>>,
-    pub issue_walk_first: Signal<In, Bits<64>>,
-    pub issue_lane_first: Signal<In, Bits<64>>,
-    pub issue_at_lod: Signal<In, Bit>,
-    pub issue_second_b: Signal<In, Bits<32>>,
-    pub issue_walk_c: Signal<In, Bits<64>>,
-    pub issue_lod_c: Signal<In, Bits<64>>,
-    pub issue_surf_u16: Signal<In, Bit>,
-    pub issue_kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
-    pub issue_checks_bounds: Signal<In, Bit>,
-    pub issue_bounded_offset: Signal<In, Bits<ADDR_BITS>>,
-    pub issue_last_start: Signal<In, Bits<ADDR_BITS>>,
-    pub issue_bound_small: Signal<In, Bit>,
-    pub issue_space: Signal<In, Bit>,
-    pub issue_size: Signal<In, Bits<SIZE_BITS>>,
-    pub issue_op: Signal<In, Bits<ALU_OP_BITS>>,
-    pub issue_ty: Signal<In, Bits<ALU_TY_BITS>>,
-    pub issue_ftz: Signal<In, Bit>,
+    /// the issue stage's element (or walk step, or marker) as T takes it
+    /// (`IssueElemIn`, unit/payloads.rs), and its operands
+    pub i: IssueElemIn,
     pub issue_src0: Signal<In, Bits<LINE_BITS>>,
     pub issue_src1: Signal<In, Bits<LINE_BITS>>,
-    pub issue_lane: Signal<In, Bits<LANE_BITS>>,
-    pub issue_elem: Signal<In, Bits<ELEM_BITS>>,
-    pub issue_result_shift: Signal<In, Bits<7>>,
-    pub issue_result_first: Signal<In, Bit>,
-    pub issue_result_last: Signal<In, Bit>,
-    pub issue_msg_last: Signal<In, Bit>,
-    pub issue_error: Signal<In, Bit>,
 
     // ---- the stage registers the rest of the unit reads (their `q`) ----
     pub t_valid_q: Signal<Out, Bit>,
@@ -73,24 +49,8 @@ pub struct AddressPipe {
     pub l_valid_q: Signal<Out, Bit>,
     pub l_walk_q: Signal<Out, Bit>,
     pub a_valid_q: Signal<Out, Bit>,
-    pub a_kind_q: Signal<Out, Bits<ENTRY_KIND_BITS>>,
-    pub a_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub a_space_q: Signal<Out, Bit>,
-    pub a_bit_offset_q: Signal<Out, Bits<7>>,
-    pub a_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
-    pub a_size_q: Signal<Out, Bits<SIZE_BITS>>,
-    pub a_op_q: Signal<Out, Bits<ALU_OP_BITS>>,
-    pub a_ty_q: Signal<Out, Bits<ALU_TY_BITS>>,
-    pub a_ftz_q: Signal<Out, Bit>,
-    pub a_src0_q: Signal<Out, Bits<LINE_BITS>>,
-    pub a_src1_q: Signal<Out, Bits<LINE_BITS>>,
-    pub a_lane_q: Signal<Out, Bits<LANE_BITS>>,
-    pub a_elem_q: Signal<Out, Bits<ELEM_BITS>>,
-    pub a_result_shift_q: Signal<Out, Bits<7>>,
-    pub a_result_first_q: Signal<Out, Bit>,
-    pub a_result_last_q: Signal<Out, Bit>,
-    pub a_msg_last_q: Signal<Out, Bit>,
-    pub a_error_q: Signal<Out, Bit>,
+    /// A's entry, handed to the table (`AllocStageOut`, unit/payloads.rs)
+    pub a: AllocStageOut,
     /// a typed walk step's result in L: the walk's next `level_base`
     pub l_index: Signal<Out, Bits<64>>,
 
@@ -212,59 +172,15 @@ impl Default for AddressPipe {
             t_accepts: Default::default(),
             l_accepts: Default::default(),
             a_accepts: Default::default(),
-            issue_valid: Default::default(),
-            issue_walk: Default::default(),
-            issue_typed: Default::default(),
-            issue_addr: Default::default(),
-            issue_walk_first: Default::default(),
-            issue_lane_first: Default::default(),
-            issue_at_lod: Default::default(),
-            issue_second_b: Default::default(),
-            issue_walk_c: Default::default(),
-            issue_lod_c: Default::default(),
-            issue_surf_u16: Default::default(),
-            issue_kind: Default::default(),
-            issue_checks_bounds: Default::default(),
-            issue_bounded_offset: Default::default(),
-            issue_last_start: Default::default(),
-            issue_bound_small: Default::default(),
-            issue_space: Default::default(),
-            issue_size: Default::default(),
-            issue_op: Default::default(),
-            issue_ty: Default::default(),
-            issue_ftz: Default::default(),
+            i: Default::default(),
             issue_src0: Default::default(),
             issue_src1: Default::default(),
-            issue_lane: Default::default(),
-            issue_elem: Default::default(),
-            issue_result_shift: Default::default(),
-            issue_result_first: Default::default(),
-            issue_result_last: Default::default(),
-            issue_msg_last: Default::default(),
-            issue_error: Default::default(),
             t_valid_q: Default::default(),
             t_walk_q: Default::default(),
             l_valid_q: Default::default(),
             l_walk_q: Default::default(),
             a_valid_q: Default::default(),
-            a_kind_q: Default::default(),
-            a_line_q: Default::default(),
-            a_space_q: Default::default(),
-            a_bit_offset_q: Default::default(),
-            a_byte_enables_q: Default::default(),
-            a_size_q: Default::default(),
-            a_op_q: Default::default(),
-            a_ty_q: Default::default(),
-            a_ftz_q: Default::default(),
-            a_src0_q: Default::default(),
-            a_src1_q: Default::default(),
-            a_lane_q: Default::default(),
-            a_elem_q: Default::default(),
-            a_result_shift_q: Default::default(),
-            a_result_first_q: Default::default(),
-            a_result_last_q: Default::default(),
-            a_msg_last_q: Default::default(),
-            a_error_q: Default::default(),
+            a: Default::default(),
             l_index: Default::default(),
             addr_mul: Default::default(),
             addr_finish: Default::default(),
@@ -433,24 +349,24 @@ impl Logic for AddressPipe {
         self.l_valid_q.next = self.l_valid.q.val();
         self.l_walk_q.next = self.l_walk.q.val();
         self.a_valid_q.next = self.a_valid.q.val();
-        self.a_kind_q.next = self.a_kind.q.val();
-        self.a_line_q.next = self.a_line.q.val();
-        self.a_space_q.next = self.a_space.q.val();
-        self.a_bit_offset_q.next = self.a_bit_offset.q.val();
-        self.a_byte_enables_q.next = self.a_byte_enables.q.val();
-        self.a_size_q.next = self.a_size.q.val();
-        self.a_op_q.next = self.a_op.q.val();
-        self.a_ty_q.next = self.a_ty.q.val();
-        self.a_ftz_q.next = self.a_ftz.q.val();
-        self.a_src0_q.next = self.a_src0.q.val();
-        self.a_src1_q.next = self.a_src1.q.val();
-        self.a_lane_q.next = self.a_lane.q.val();
-        self.a_elem_q.next = self.a_elem.q.val();
-        self.a_result_shift_q.next = self.a_result_shift.q.val();
-        self.a_result_first_q.next = self.a_result_first.q.val();
-        self.a_result_last_q.next = self.a_result_last.q.val();
-        self.a_msg_last_q.next = self.a_msg_last.q.val();
-        self.a_error_q.next = self.a_error.q.val();
+        self.a.kind.next = self.a_kind.q.val();
+        self.a.line.next = self.a_line.q.val();
+        self.a.space.next = self.a_space.q.val();
+        self.a.bit_offset.next = self.a_bit_offset.q.val();
+        self.a.byte_enables.next = self.a_byte_enables.q.val();
+        self.a.size.next = self.a_size.q.val();
+        self.a.op.next = self.a_op.q.val();
+        self.a.ty.next = self.a_ty.q.val();
+        self.a.ftz.next = self.a_ftz.q.val();
+        self.a.src0.next = self.a_src0.q.val();
+        self.a.src1.next = self.a_src1.q.val();
+        self.a.lane.next = self.a_lane.q.val();
+        self.a.elem.next = self.a_elem.q.val();
+        self.a.result_shift.next = self.a_result_shift.q.val();
+        self.a.result_first.next = self.a_result_first.q.val();
+        self.a.result_last.next = self.a_result_last.q.val();
+        self.a.msg_last.next = self.a_msg_last.q.val();
+        self.a.error.next = self.a_error.q.val();
         self.l_index.next = self.addr_finish.index.val();
 
         // the address stage T, on its registers
@@ -534,36 +450,36 @@ impl Logic for AddressPipe {
         }
         // ================= issue -> address (T) =================
         if self.t_accepts.val() {
-            self.t_valid.d.next = self.issue_valid.val();
-            self.t_walk.d.next = self.issue_walk.val();
-            self.t_typed.d.next = self.issue_typed.val();
-            self.t_addr.d.next = self.issue_addr.val();
-            self.t_walk_first.d.next = self.issue_walk_first.val();
-            self.t_lane_first.d.next = self.issue_lane_first.val();
-            self.t_at_lod.d.next = self.issue_at_lod.val();
-            self.t_second_b.d.next = self.issue_second_b.val();
-            self.t_walk_c.d.next = self.issue_walk_c.val();
-            self.t_lod_c.d.next = self.issue_lod_c.val();
-            self.t_surf_u16.d.next = self.issue_surf_u16.val();
-            self.t_kind.d.next = self.issue_kind.val();
-            self.t_checks_bounds.d.next = self.issue_checks_bounds.val();
-            self.t_bounded_offset.d.next = self.issue_bounded_offset.val();
-            self.t_last_start.d.next = self.issue_last_start.val();
-            self.t_bound_small.d.next = self.issue_bound_small.val();
-            self.t_space.d.next = self.issue_space.val();
-            self.t_size.d.next = self.issue_size.val();
-            self.t_op.d.next = self.issue_op.val();
-            self.t_ty.d.next = self.issue_ty.val();
-            self.t_ftz.d.next = self.issue_ftz.val();
+            self.t_valid.d.next = self.i.valid.val();
+            self.t_walk.d.next = self.i.walk.val();
+            self.t_typed.d.next = self.i.typed.val();
+            self.t_addr.d.next = self.i.addr.val();
+            self.t_walk_first.d.next = self.i.walk_first.val();
+            self.t_lane_first.d.next = self.i.lane_first.val();
+            self.t_at_lod.d.next = self.i.at_lod.val();
+            self.t_second_b.d.next = self.i.second_b.val();
+            self.t_walk_c.d.next = self.i.walk_c.val();
+            self.t_lod_c.d.next = self.i.lod_c.val();
+            self.t_surf_u16.d.next = self.i.surf_u16.val();
+            self.t_kind.d.next = self.i.kind.val();
+            self.t_checks_bounds.d.next = self.i.checks_bounds.val();
+            self.t_bounded_offset.d.next = self.i.bounded_offset.val();
+            self.t_last_start.d.next = self.i.last_start.val();
+            self.t_bound_small.d.next = self.i.bound_small.val();
+            self.t_space.d.next = self.i.space.val();
+            self.t_size.d.next = self.i.size.val();
+            self.t_op.d.next = self.i.op.val();
+            self.t_ty.d.next = self.i.ty.val();
+            self.t_ftz.d.next = self.i.ftz.val();
             self.t_src0.d.next = self.issue_src0.val();
             self.t_src1.d.next = self.issue_src1.val();
-            self.t_lane.d.next = self.issue_lane.val();
-            self.t_elem.d.next = self.issue_elem.val();
-            self.t_result_shift.d.next = self.issue_result_shift.val();
-            self.t_result_first.d.next = self.issue_result_first.val();
-            self.t_result_last.d.next = self.issue_result_last.val();
-            self.t_msg_last.d.next = self.issue_msg_last.val();
-            self.t_error.d.next = self.issue_error.val();
+            self.t_lane.d.next = self.i.lane.val();
+            self.t_elem.d.next = self.i.elem.val();
+            self.t_result_shift.d.next = self.i.result_shift.val();
+            self.t_result_first.d.next = self.i.result_first.val();
+            self.t_result_last.d.next = self.i.result_last.val();
+            self.t_msg_last.d.next = self.i.msg_last.val();
+            self.t_error.d.next = self.i.error.val();
         }
         if self.reset.val() {
             self.t_valid.d.next = false;

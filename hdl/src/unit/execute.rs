@@ -14,7 +14,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::payloads::WriteStageOut;
+use super::payloads::{AheadStagesOut, WriteStageOut};
 use crate::head_select::{HeadEntryIn, ENTRY_KIND_BITS, ENTRY_READ_MODIFY_WRITE, ENTRY_WRITE};
 use crate::widths::{ADDR_BITS, ELEM_BITS, LANE_BITS, LINE_BITS, LINE_BYTES};
 
@@ -51,29 +51,20 @@ pub struct ExecutePipe {
     // ---- the stage registers the rest of the unit reads (their `q`) ----
     pub x_kind_q: Signal<Out, Bits<ENTRY_KIND_BITS>>,
     pub x_writes_q: Signal<Out, Bit>,
-    pub x_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub x_space_q: Signal<Out, Bit>,
-    pub x_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
     pub x_old_q: Signal<Out, Bits<LINE_BITS>>,
     pub x_from_x2_q: Signal<Out, Bit>,
     pub x_from_w_q: Signal<Out, Bit>,
     pub x2_writes_q: Signal<Out, Bit>,
-    pub x2_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub x2_space_q: Signal<Out, Bit>,
-    pub x2_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
     pub x2_float_q: Signal<Out, Bit>,
     pub x2_new_true_q: Signal<Out, Bits<LINE_BITS>>,
     pub x2_new_false_q: Signal<Out, Bits<LINE_BITS>>,
     pub x2_new_cond_q: Signal<Out, Bit>,
     pub x3_writes_q: Signal<Out, Bit>,
-    pub x3_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub x3_space_q: Signal<Out, Bit>,
-    pub x3_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
     pub x3_float_q: Signal<Out, Bit>,
     pub x4_writes_q: Signal<Out, Bit>,
-    pub x4_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub x4_space_q: Signal<Out, Bit>,
-    pub x4_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
+    /// X..X4's lines and bytes, handed to the table's hazard compares
+    /// (`AheadStagesOut`, unit/payloads.rs)
+    pub ahead: AheadStagesOut,
     /// the write stage W, handed to `MemoryPorts` as one bundle
     /// (`WriteStageOut`, unit/payloads.rs); its bit offset goes to
     /// `WriteAlign` only
@@ -232,30 +223,19 @@ impl ExecutePipe {
             alu_ret: Default::default(),
             alu_float_value: Default::default(),
             x_kind_q: Default::default(),
+            ahead: Default::default(),
             x_writes_q: Default::default(),
-            x_line_q: Default::default(),
-            x_space_q: Default::default(),
-            x_byte_enables_q: Default::default(),
             x_old_q: Default::default(),
             x_from_x2_q: Default::default(),
             x_from_w_q: Default::default(),
             x2_writes_q: Default::default(),
-            x2_line_q: Default::default(),
-            x2_space_q: Default::default(),
-            x2_byte_enables_q: Default::default(),
             x2_float_q: Default::default(),
             x2_new_true_q: Default::default(),
             x2_new_false_q: Default::default(),
             x2_new_cond_q: Default::default(),
             x3_writes_q: Default::default(),
-            x3_line_q: Default::default(),
-            x3_space_q: Default::default(),
-            x3_byte_enables_q: Default::default(),
             x3_float_q: Default::default(),
             x4_writes_q: Default::default(),
-            x4_line_q: Default::default(),
-            x4_space_q: Default::default(),
-            x4_byte_enables_q: Default::default(),
             w: Default::default(),
             w_bit_offset_q: Default::default(),
             x_valid: Default::default(),
@@ -459,29 +439,29 @@ impl Logic for ExecutePipe {
         );
         self.x_kind_q.next = self.x_kind.q.val();
         self.x_writes_q.next = self.x_writes.q.val();
-        self.x_line_q.next = self.x_line.q.val();
-        self.x_space_q.next = self.x_space.q.val();
-        self.x_byte_enables_q.next = self.x_byte_enables.q.val();
+        self.ahead.x_line.next = self.x_line.q.val();
+        self.ahead.x_space.next = self.x_space.q.val();
+        self.ahead.x_byte_enables.next = self.x_byte_enables.q.val();
         self.x_old_q.next = self.x_old.q.val();
         self.x_from_x2_q.next = self.x_from_x2.q.val();
         self.x_from_w_q.next = self.x_from_w.q.val();
         self.x2_writes_q.next = self.x2_writes.q.val();
-        self.x2_line_q.next = self.x2_line.q.val();
-        self.x2_space_q.next = self.x2_space.q.val();
-        self.x2_byte_enables_q.next = self.x2_byte_enables.q.val();
+        self.ahead.x2_line.next = self.x2_line.q.val();
+        self.ahead.x2_space.next = self.x2_space.q.val();
+        self.ahead.x2_byte_enables.next = self.x2_byte_enables.q.val();
         self.x2_float_q.next = self.x2_float.q.val();
         self.x2_new_true_q.next = self.x2_new_true.q.val();
         self.x2_new_false_q.next = self.x2_new_false.q.val();
         self.x2_new_cond_q.next = self.x2_new_cond.q.val();
         self.x3_writes_q.next = self.x3_writes.q.val();
-        self.x3_line_q.next = self.x3_line.q.val();
-        self.x3_space_q.next = self.x3_space.q.val();
-        self.x3_byte_enables_q.next = self.x3_byte_enables.q.val();
+        self.ahead.x3_line.next = self.x3_line.q.val();
+        self.ahead.x3_space.next = self.x3_space.q.val();
+        self.ahead.x3_byte_enables.next = self.x3_byte_enables.q.val();
         self.x3_float_q.next = self.x3_float.q.val();
         self.x4_writes_q.next = self.x4_writes.q.val();
-        self.x4_line_q.next = self.x4_line.q.val();
-        self.x4_space_q.next = self.x4_space.q.val();
-        self.x4_byte_enables_q.next = self.x4_byte_enables.q.val();
+        self.ahead.x4_line.next = self.x4_line.q.val();
+        self.ahead.x4_space.next = self.x4_space.q.val();
+        self.ahead.x4_byte_enables.next = self.x4_byte_enables.q.val();
         self.w.valid.next = self.w_valid.q.val();
         self.w.kind.next = self.w_kind.q.val();
         self.w.writes.next = self.w_writes.q.val();

@@ -12,7 +12,11 @@
 //! (`HeadLine`). The hazard compares of the head (and of the entry after
 //! it) against the execute stages are registered here a cycle ahead
 //! (`hz_*`). `HeadSelect`, the head's merge and the advance decision are
-//! the unit's: the head's registers go out to it.
+//! the unit's: the head goes out to it as the bundle `head`
+//! (`TableHeadOut`), beside the arrays a bundle cannot hold (the entries'
+//! one-bit fields, the head's line words, the hazard flags). The allocate
+//! stage's entry comes in as `a` (`AllocStageIn`), the execute stages'
+//! lines and bytes as `ahead` (`AheadStagesIn`).
 //!
 //! Every output is a register's output, or a read of an `EntryRam` or an
 //! entry register at `head_ptr` (a register), or `occupancy == 8`: no
@@ -24,12 +28,13 @@
 
 use rust_hdl::prelude::*;
 
+use super::payloads::{AheadStagesIn, AllocStageIn};
 use crate::capture_reg::CaptureReg;
 use crate::entry_data::EntryData;
 use crate::entry_ram::EntryRam;
 use crate::hazard_compare::HazardCompare;
 use crate::head_line::HeadLine;
-use crate::head_select::{AHEAD_STAGES, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
+use crate::head_select::{TableHeadOut, AHEAD_STAGES, ENTRY_KIND_BITS, ENTRY_MARKER, ENTRY_READ_MODIFY_WRITE, INFLIGHT_DEPTH, INFLIGHT_INDEX_BITS};
 use crate::mux8::Mux8;
 use crate::widths::{ADDR_BITS, ELEM_BITS, LANE_BITS, LINE_BITS, LINE_BYTES, SIZE_BITS, WORD_BITS};
 use crate::word_join::WORDS;
@@ -61,25 +66,8 @@ pub struct InflightTable {
     /// the head leaves into the execute stage X / the execute stages move down
     pub head_enters: Signal<In, Bit>,
     pub x_free: Signal<In, Bit>,
-    /// the allocate stage's registers (`AddressPipe`'s `a_*_q`)
-    pub a_bit_offset: Signal<In, Bits<7>>,
-    pub a_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    pub a_elem: Signal<In, Bits<ELEM_BITS>>,
-    pub a_error: Signal<In, Bit>,
-    pub a_ftz: Signal<In, Bit>,
-    pub a_kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
-    pub a_lane: Signal<In, Bits<LANE_BITS>>,
-    pub a_line: Signal<In, Bits<ADDR_BITS>>,
-    pub a_msg_last: Signal<In, Bit>,
-    pub a_op: Signal<In, Bits<ALU_OP_BITS>>,
-    pub a_result_first: Signal<In, Bit>,
-    pub a_result_last: Signal<In, Bit>,
-    pub a_result_shift: Signal<In, Bits<7>>,
-    pub a_size: Signal<In, Bits<SIZE_BITS>>,
-    pub a_space: Signal<In, Bit>,
-    pub a_src0: Signal<In, Bits<LINE_BITS>>,
-    pub a_src1: Signal<In, Bits<LINE_BITS>>,
-    pub a_ty: Signal<In, Bits<ALU_TY_BITS>>,
+    /// the allocate stage's entry (`AllocStageIn`, unit/payloads.rs)
+    pub a: AllocStageIn,
     /// the write on the memory port this cycle (the skid register's or W's)
     pub port_write: Signal<In, Bit>,
     pub port_line: Signal<In, Bits<ADDR_BITS>>,
@@ -89,44 +77,20 @@ pub struct InflightTable {
     /// the unit's read data port
     pub mem_rdata_valid: Signal<In, Bit>,
     pub mem_rdata: Signal<In, Bits<LINE_BITS>>,
-    /// the execute stages' and the write stage's elements (`ExecutePipe`'s registers)
+    /// the write stage's element (`ExecutePipe`'s registers; W's bundle
+    /// goes to `MemoryPorts`, so these three are wired one by one)
     pub w_byte_enables: Signal<In, Bits<LINE_BYTES>>,
     pub w_line: Signal<In, Bits<ADDR_BITS>>,
     pub w_space: Signal<In, Bit>,
-    pub x2_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    pub x2_line: Signal<In, Bits<ADDR_BITS>>,
-    pub x2_space: Signal<In, Bit>,
-    pub x3_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    pub x3_line: Signal<In, Bits<ADDR_BITS>>,
-    pub x3_space: Signal<In, Bit>,
-    pub x4_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    pub x4_line: Signal<In, Bits<ADDR_BITS>>,
-    pub x4_space: Signal<In, Bit>,
-    pub x_byte_enables: Signal<In, Bits<LINE_BYTES>>,
-    pub x_line: Signal<In, Bits<ADDR_BITS>>,
-    pub x_space: Signal<In, Bit>,
+    /// X..X4's elements (`AheadStagesIn`, unit/payloads.rs)
+    pub ahead: AheadStagesIn,
 
     // ---- what the unit reads ----
-    /// the head entry's index
-    pub head_ptr_q: Signal<Out, Bits<INFLIGHT_INDEX_BITS>>,
-    /// the head entry's registers (`hq_*`)
-    pub hq_line_q: Signal<Out, Bits<ADDR_BITS>>,
-    pub hq_space_q: Signal<Out, Bit>,
-    pub hq_byte_enables_q: Signal<Out, Bits<LINE_BYTES>>,
-    pub hq_bit_offset_q: Signal<Out, Bits<7>>,
-    pub hq_size_q: Signal<Out, Bits<SIZE_BITS>>,
-    pub hq_valid_q: Signal<Out, Bit>,
-    pub hq_kind_q: Signal<Out, Bits<ENTRY_KIND_BITS>>,
-    pub hq_pushed_q: Signal<Out, Bit>,
-    /// the head entry's line and returned flag (`HeadLine`)
-    pub hq_returned: Signal<Out, Bit>,
+    /// the head, handed to `HeadSelect` (`TableHeadOut`, head_select.rs)
+    pub head: TableHeadOut,
+    /// the head entry's line (`HeadLine`)
     pub hq_word: [Signal<Out, Bits<WORD_BITS>>; WORDS],
-    /// the head entry's fields held in `EntryRam`s, read at `head_ptr`
-    pub head_op: Signal<Out, Bits<ALU_OP_BITS>>,
-    pub head_ty: Signal<Out, Bits<ALU_TY_BITS>>,
-    pub head_lane: Signal<Out, Bits<LANE_BITS>>,
-    pub head_elem: Signal<Out, Bits<ELEM_BITS>>,
-    pub head_result_shift: Signal<Out, Bits<7>>,
+    /// the head entry's operands, read at `head_ptr`
     pub head_src0: Signal<Out, Bits<LINE_BITS>>,
     pub head_src1: Signal<Out, Bits<LINE_BITS>>,
     /// every entry's one-bit fields (`HeadSelect` picks the head's)
@@ -135,13 +99,9 @@ pub struct InflightTable {
     pub ent_result_last_q: [Signal<Out, Bit>; INFLIGHT_DEPTH],
     pub ent_msg_last_q: [Signal<Out, Bit>; INFLIGHT_DEPTH],
     pub ent_error_q: [Signal<Out, Bit>; INFLIGHT_DEPTH],
-    /// last cycle's write on the port
-    pub push_data_q: Signal<Out, Bits<LINE_BITS>>,
-    pub push_bytes_q: Signal<Out, Bits<LINE_BYTES>>,
     /// the hazard flags of the head against X..X4 and W
     pub hz_overlaps_q: [Signal<Out, Bit>; AHEAD_STAGES],
     pub hz_same_bytes_q: [Signal<Out, Bit>; AHEAD_STAGES],
-    pub hz_late_overlaps_q: Signal<Out, Bit>,
     /// every entry is in use
     pub full: Signal<Out, Bit>,
 
@@ -312,26 +272,9 @@ impl InflightTable {
             reset: Default::default(),
             alloc: Default::default(),
             a_reads: Default::default(),
+            a: Default::default(),
             head_enters: Default::default(),
             x_free: Default::default(),
-            a_bit_offset: Default::default(),
-            a_byte_enables: Default::default(),
-            a_elem: Default::default(),
-            a_error: Default::default(),
-            a_ftz: Default::default(),
-            a_kind: Default::default(),
-            a_lane: Default::default(),
-            a_line: Default::default(),
-            a_msg_last: Default::default(),
-            a_op: Default::default(),
-            a_result_first: Default::default(),
-            a_result_last: Default::default(),
-            a_result_shift: Default::default(),
-            a_size: Default::default(),
-            a_space: Default::default(),
-            a_src0: Default::default(),
-            a_src1: Default::default(),
-            a_ty: Default::default(),
             port_write: Default::default(),
             port_line: Default::default(),
             port_space: Default::default(),
@@ -342,34 +285,9 @@ impl InflightTable {
             w_byte_enables: Default::default(),
             w_line: Default::default(),
             w_space: Default::default(),
-            x2_byte_enables: Default::default(),
-            x2_line: Default::default(),
-            x2_space: Default::default(),
-            x3_byte_enables: Default::default(),
-            x3_line: Default::default(),
-            x3_space: Default::default(),
-            x4_byte_enables: Default::default(),
-            x4_line: Default::default(),
-            x4_space: Default::default(),
-            x_byte_enables: Default::default(),
-            x_line: Default::default(),
-            x_space: Default::default(),
-            head_ptr_q: Default::default(),
-            hq_line_q: Default::default(),
-            hq_space_q: Default::default(),
-            hq_byte_enables_q: Default::default(),
-            hq_bit_offset_q: Default::default(),
-            hq_size_q: Default::default(),
-            hq_valid_q: Default::default(),
-            hq_kind_q: Default::default(),
-            hq_pushed_q: Default::default(),
-            hq_returned: Default::default(),
+            ahead: Default::default(),
+            head: Default::default(),
             hq_word: Default::default(),
-            head_op: Default::default(),
-            head_ty: Default::default(),
-            head_lane: Default::default(),
-            head_elem: Default::default(),
-            head_result_shift: Default::default(),
             head_src0: Default::default(),
             head_src1: Default::default(),
             ent_ftz_q: Default::default(),
@@ -377,11 +295,8 @@ impl InflightTable {
             ent_result_last_q: Default::default(),
             ent_msg_last_q: Default::default(),
             ent_error_q: Default::default(),
-            push_data_q: Default::default(),
-            push_bytes_q: Default::default(),
             hz_overlaps_q: Default::default(),
             hz_same_bytes_q: Default::default(),
-            hz_late_overlaps_q: Default::default(),
             full: Default::default(),
             head_ptr: Default::default(),
             hq_line: Default::default(),
@@ -588,44 +503,44 @@ impl Logic for InflightTable {
         // stages, and the entry after it against the head and the stages
         self.hz_head[0].head_line.next = self.hq_line.q.val();
         self.hz_head[0].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[0].stage_line.next = self.x_line.val();
-        self.hz_head[0].stage_byte_enables.next = self.x_byte_enables.val();
+        self.hz_head[0].stage_line.next = self.ahead.x_line.val();
+        self.hz_head[0].stage_byte_enables.next = self.ahead.x_byte_enables.val();
         self.hz_head[1].head_line.next = self.hq_line.q.val();
         self.hz_head[1].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[1].stage_line.next = self.x2_line.val();
-        self.hz_head[1].stage_byte_enables.next = self.x2_byte_enables.val();
+        self.hz_head[1].stage_line.next = self.ahead.x2_line.val();
+        self.hz_head[1].stage_byte_enables.next = self.ahead.x2_byte_enables.val();
         self.hz_head[2].head_line.next = self.hq_line.q.val();
         self.hz_head[2].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[2].stage_line.next = self.x3_line.val();
-        self.hz_head[2].stage_byte_enables.next = self.x3_byte_enables.val();
+        self.hz_head[2].stage_line.next = self.ahead.x3_line.val();
+        self.hz_head[2].stage_byte_enables.next = self.ahead.x3_byte_enables.val();
         self.hz_head[3].head_line.next = self.hq_line.q.val();
         self.hz_head[3].head_byte_enables.next = self.hq_byte_enables.q.val();
-        self.hz_head[3].stage_line.next = self.x4_line.val();
-        self.hz_head[3].stage_byte_enables.next = self.x4_byte_enables.val();
+        self.hz_head[3].stage_line.next = self.ahead.x4_line.val();
+        self.hz_head[3].stage_byte_enables.next = self.ahead.x4_byte_enables.val();
         self.hz_next[0].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[0].head_byte_enables.next = self.ent_byte_enables.read_data.val();
         self.hz_next[0].stage_line.next = self.hq_line.q.val();
         self.hz_next[0].stage_byte_enables.next = self.hq_byte_enables.q.val();
         self.hz_next[1].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[1].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[1].stage_line.next = self.x_line.val();
-        self.hz_next[1].stage_byte_enables.next = self.x_byte_enables.val();
+        self.hz_next[1].stage_line.next = self.ahead.x_line.val();
+        self.hz_next[1].stage_byte_enables.next = self.ahead.x_byte_enables.val();
         self.hz_next[2].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[2].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[2].stage_line.next = self.x2_line.val();
-        self.hz_next[2].stage_byte_enables.next = self.x2_byte_enables.val();
+        self.hz_next[2].stage_line.next = self.ahead.x2_line.val();
+        self.hz_next[2].stage_byte_enables.next = self.ahead.x2_byte_enables.val();
         self.hz_next[3].head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next[3].head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next[3].stage_line.next = self.x3_line.val();
-        self.hz_next[3].stage_byte_enables.next = self.x3_byte_enables.val();
+        self.hz_next[3].stage_line.next = self.ahead.x3_line.val();
+        self.hz_next[3].stage_byte_enables.next = self.ahead.x3_byte_enables.val();
         self.hz_head_w.head_line.next = self.hq_line.q.val();
         self.hz_head_w.head_byte_enables.next = self.hq_byte_enables.q.val();
         self.hz_head_w.stage_line.next = self.w_line.val();
         self.hz_head_w.stage_byte_enables.next = self.w_byte_enables.val();
         self.hz_next_x4.head_line.next = self.ent_line_at_head.read_data.val();
         self.hz_next_x4.head_byte_enables.next = self.ent_byte_enables.read_data.val();
-        self.hz_next_x4.stage_line.next = self.x4_line.val();
-        self.hz_next_x4.stage_byte_enables.next = self.x4_byte_enables.val();
+        self.hz_next_x4.stage_line.next = self.ahead.x4_line.val();
+        self.hz_next_x4.stage_byte_enables.next = self.ahead.x4_byte_enables.val();
 
         // The hazard compares' answers for next cycle, from this cycle's
         // compares: the head and the stages stay; or the stages move down
@@ -651,56 +566,56 @@ impl Logic for InflightTable {
                 self.next_head_returned.next = self.ent_data[k].returned.val();
             }
         }
-        self.hz_overlaps[0].d.next = self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.x_space.val());
-        self.hz_same_bytes[0].d.next = self.hq_byte_enables.q.val() == self.x_byte_enables.val();
-        self.hz_overlaps[1].d.next = self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.val());
-        self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.x2_byte_enables.val();
-        self.hz_overlaps[2].d.next = self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.x3_space.val());
-        self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.x3_byte_enables.val();
-        self.hz_overlaps[3].d.next = self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.x4_space.val());
-        self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.x4_byte_enables.val();
+        self.hz_overlaps[0].d.next = self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.ahead.x_space.val());
+        self.hz_same_bytes[0].d.next = self.hq_byte_enables.q.val() == self.ahead.x_byte_enables.val();
+        self.hz_overlaps[1].d.next = self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.ahead.x2_space.val());
+        self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.ahead.x2_byte_enables.val();
+        self.hz_overlaps[2].d.next = self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.ahead.x3_space.val());
+        self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.ahead.x3_byte_enables.val();
+        self.hz_overlaps[3].d.next = self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.ahead.x4_space.val());
+        self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.ahead.x4_byte_enables.val();
         if self.x_free.val() {
             self.hz_overlaps[1].d.next =
-                self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.x_space.val());
-            self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.x_byte_enables.val();
+                self.hz_head[0].overlaps.val() & (self.hq_space.q.val() == self.ahead.x_space.val());
+            self.hz_same_bytes[1].d.next = self.hq_byte_enables.q.val() == self.ahead.x_byte_enables.val();
             self.hz_overlaps[2].d.next =
-                self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.val());
-            self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.x2_byte_enables.val();
+                self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.ahead.x2_space.val());
+            self.hz_same_bytes[2].d.next = self.hq_byte_enables.q.val() == self.ahead.x2_byte_enables.val();
             self.hz_overlaps[3].d.next =
-                self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.x3_space.val());
-            self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.x3_byte_enables.val();
+                self.hz_head[2].overlaps.val() & (self.hq_space.q.val() == self.ahead.x3_space.val());
+            self.hz_same_bytes[3].d.next = self.hq_byte_enables.q.val() == self.ahead.x3_byte_enables.val();
         }
         if self.head_enters.val() {
             self.hz_overlaps[0].d.next =
                 self.hz_next[0].overlaps.val() & (self.next_head_space.val() == self.hq_space.q.val());
             self.hz_same_bytes[0].d.next = self.ent_byte_enables.read_data.val() == self.hq_byte_enables.q.val();
             self.hz_overlaps[1].d.next =
-                self.hz_next[1].overlaps.val() & (self.next_head_space.val() == self.x_space.val());
-            self.hz_same_bytes[1].d.next = self.ent_byte_enables.read_data.val() == self.x_byte_enables.val();
+                self.hz_next[1].overlaps.val() & (self.next_head_space.val() == self.ahead.x_space.val());
+            self.hz_same_bytes[1].d.next = self.ent_byte_enables.read_data.val() == self.ahead.x_byte_enables.val();
             self.hz_overlaps[2].d.next =
-                self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.x2_space.val());
-            self.hz_same_bytes[2].d.next = self.ent_byte_enables.read_data.val() == self.x2_byte_enables.val();
+                self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.ahead.x2_space.val());
+            self.hz_same_bytes[2].d.next = self.ent_byte_enables.read_data.val() == self.ahead.x2_byte_enables.val();
             self.hz_overlaps[3].d.next =
-                self.hz_next[3].overlaps.val() & (self.next_head_space.val() == self.x3_space.val());
-            self.hz_same_bytes[3].d.next = self.ent_byte_enables.read_data.val() == self.x3_byte_enables.val();
+                self.hz_next[3].overlaps.val() & (self.next_head_space.val() == self.ahead.x3_space.val());
+            self.hz_same_bytes[3].d.next = self.ent_byte_enables.read_data.val() == self.ahead.x3_byte_enables.val();
         }
         // the same for the write stage W (its write merged into the head's
         // line, `late_*`): W stays, or takes X4 (an integer build: X2)
         self.hz_late_overlaps.d.next = self.hz_head_w.overlaps.val() & (self.hq_space.q.val() == self.w_space.val());
         if self.x_free.val() {
             self.hz_late_overlaps.d.next =
-                self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.x4_space.val());
+                self.hz_head[3].overlaps.val() & (self.hq_space.q.val() == self.ahead.x4_space.val());
             if !self.fp_built.val() {
                 self.hz_late_overlaps.d.next =
-                    self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.x2_space.val());
+                    self.hz_head[1].overlaps.val() & (self.hq_space.q.val() == self.ahead.x2_space.val());
             }
         }
         if self.head_enters.val() {
             self.hz_late_overlaps.d.next =
-                self.hz_next_x4.overlaps.val() & (self.next_head_space.val() == self.x4_space.val());
+                self.hz_next_x4.overlaps.val() & (self.next_head_space.val() == self.ahead.x4_space.val());
             if !self.fp_built.val() {
                 self.hz_late_overlaps.d.next =
-                    self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.x2_space.val());
+                    self.hz_next[2].overlaps.val() & (self.next_head_space.val() == self.ahead.x2_space.val());
             }
         }
         if self.head_enters.val() {
@@ -715,43 +630,43 @@ impl Logic for InflightTable {
 
         // The entry allocated this cycle: its read goes out together with the
         // write on the port, so it takes the write's bytes if they share the line.
-        self.alloc_on_port_line.next = (self.port_write.val() & (self.a_line.val() == self.port_line.val()))
-            & (self.a_space.val() == self.port_space.val());
+        self.alloc_on_port_line.next = (self.port_write.val() & (self.a.line.val() == self.port_line.val()))
+            & (self.a.space.val() == self.port_space.val());
         // the operands' RAMs: written at allocation (their write port is
         // clocked, so wiring it from the `alloc` local makes no loop)
         self.ent_src0.write_enable.next = self.alloc.val();
         self.ent_src0.write_index.next = self.tail_ptr.q.val();
-        self.ent_src0.write_data.next = self.a_src0.val();
+        self.ent_src0.write_data.next = self.a.src0.val();
         self.ent_src1.write_enable.next = self.alloc.val();
         self.ent_src1.write_index.next = self.tail_ptr.q.val();
-        self.ent_src1.write_data.next = self.a_src1.val();
+        self.ent_src1.write_data.next = self.a.src1.val();
         self.ent_bit_offset.write_enable.next = self.alloc.val();
         self.ent_bit_offset.write_index.next = self.tail_ptr.q.val();
-        self.ent_bit_offset.write_data.next = self.a_bit_offset.val();
+        self.ent_bit_offset.write_data.next = self.a.bit_offset.val();
         self.ent_byte_enables.write_enable.next = self.alloc.val();
         self.ent_byte_enables.write_index.next = self.tail_ptr.q.val();
-        self.ent_byte_enables.write_data.next = self.a_byte_enables.val();
+        self.ent_byte_enables.write_data.next = self.a.byte_enables.val();
         self.ent_size.write_enable.next = self.alloc.val();
         self.ent_size.write_index.next = self.tail_ptr.q.val();
-        self.ent_size.write_data.next = self.a_size.val();
+        self.ent_size.write_data.next = self.a.size.val();
         self.ent_op.write_enable.next = self.alloc.val();
         self.ent_op.write_index.next = self.tail_ptr.q.val();
-        self.ent_op.write_data.next = self.a_op.val();
+        self.ent_op.write_data.next = self.a.op.val();
         self.ent_ty.write_enable.next = self.alloc.val();
         self.ent_ty.write_index.next = self.tail_ptr.q.val();
-        self.ent_ty.write_data.next = self.a_ty.val();
+        self.ent_ty.write_data.next = self.a.ty.val();
         self.ent_lane.write_enable.next = self.alloc.val();
         self.ent_lane.write_index.next = self.tail_ptr.q.val();
-        self.ent_lane.write_data.next = self.a_lane.val();
+        self.ent_lane.write_data.next = self.a.lane.val();
         self.ent_elem.write_enable.next = self.alloc.val();
         self.ent_elem.write_index.next = self.tail_ptr.q.val();
-        self.ent_elem.write_data.next = self.a_elem.val();
+        self.ent_elem.write_data.next = self.a.elem.val();
         self.ent_result_shift.write_enable.next = self.alloc.val();
         self.ent_result_shift.write_index.next = self.tail_ptr.q.val();
-        self.ent_result_shift.write_data.next = self.a_result_shift.val();
+        self.ent_result_shift.write_data.next = self.a.result_shift.val();
         self.ent_line_at_head.write_enable.next = self.alloc.val();
         self.ent_line_at_head.write_index.next = self.tail_ptr.q.val();
-        self.ent_line_at_head.write_data.next = self.a_line.val();
+        self.ent_line_at_head.write_data.next = self.a.line.val();
         self.alloc_at_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_ptr.q.val());
         self.alloc_at_next_head.next = self.alloc.val() & (self.tail_ptr.q.val() == self.head_next_ptr.q.val());
         // The head's `push_hit` in a register of its own (`hq_pushed`), as
@@ -784,23 +699,23 @@ impl Logic for InflightTable {
             self.hq_size.d.next = self.ent_size.read_data.val();
         }
         if self.alloc_at_next_head.val() & self.head_enters.val() {
-            self.hq_line.d.next = self.a_line.val();
-            self.hq_space.d.next = self.a_space.val();
-            self.hq_byte_enables.d.next = self.a_byte_enables.val();
-            self.hq_bit_offset.d.next = self.a_bit_offset.val();
-            self.hq_size.d.next = self.a_size.val();
-            self.hq_kind.d.next = self.a_kind.val();
+            self.hq_line.d.next = self.a.line.val();
+            self.hq_space.d.next = self.a.space.val();
+            self.hq_byte_enables.d.next = self.a.byte_enables.val();
+            self.hq_bit_offset.d.next = self.a.bit_offset.val();
+            self.hq_size.d.next = self.a.size.val();
+            self.hq_kind.d.next = self.a.kind.val();
             self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         // (an allocation at the head itself finds the table empty: the head
         // is not leaving then)
         if self.alloc_at_head.val() {
-            self.hq_line.d.next = self.a_line.val();
-            self.hq_space.d.next = self.a_space.val();
-            self.hq_byte_enables.d.next = self.a_byte_enables.val();
-            self.hq_bit_offset.d.next = self.a_bit_offset.val();
-            self.hq_size.d.next = self.a_size.val();
-            self.hq_kind.d.next = self.a_kind.val();
+            self.hq_line.d.next = self.a.line.val();
+            self.hq_space.d.next = self.a.space.val();
+            self.hq_byte_enables.d.next = self.a.byte_enables.val();
+            self.hq_bit_offset.d.next = self.a.bit_offset.val();
+            self.hq_size.d.next = self.a.size.val();
+            self.hq_kind.d.next = self.a.kind.val();
             self.hq_read_seq.d.next = self.read_issue_seq.q.val();
         }
         if self.alloc.val() {
@@ -808,16 +723,16 @@ impl Logic for InflightTable {
             for k in 0..INFLIGHT_DEPTH {
                 if self.tail_ptr.q.val().index() == k {
                     self.ent_valid[k].d.next = true;
-                    self.ent_kind[k].d.next = self.a_kind.val();
+                    self.ent_kind[k].d.next = self.a.kind.val();
                     self.ent_read_seq[k].d.next = self.read_issue_seq.q.val();
                     self.ent_fwd_bytes[k].d.next = self.zero_enables.val();
-                    self.ent_line[k].d.next = self.a_line.val();
-                    self.ent_space[k].d.next = self.a_space.val();
-                    self.ent_ftz[k].d.next = self.a_ftz.val();
-                    self.ent_result_first[k].d.next = self.a_result_first.val();
-                    self.ent_result_last[k].d.next = self.a_result_last.val();
-                    self.ent_msg_last[k].d.next = self.a_msg_last.val();
-                    self.ent_error[k].d.next = self.a_error.val();
+                    self.ent_line[k].d.next = self.a.line.val();
+                    self.ent_space[k].d.next = self.a.space.val();
+                    self.ent_ftz[k].d.next = self.a.ftz.val();
+                    self.ent_result_first[k].d.next = self.a.result_first.val();
+                    self.ent_result_last[k].d.next = self.a.result_last.val();
+                    self.ent_msg_last[k].d.next = self.a.msg_last.val();
+                    self.ent_error[k].d.next = self.a.error.val();
                 }
             }
         }
@@ -927,25 +842,25 @@ impl Logic for InflightTable {
         }
 
         // ================= outputs: registers and reads at the head =================
-        self.head_ptr_q.next = self.head_ptr.q.val();
-        self.hq_line_q.next = self.hq_line.q.val();
-        self.hq_space_q.next = self.hq_space.q.val();
-        self.hq_byte_enables_q.next = self.hq_byte_enables.q.val();
-        self.hq_bit_offset_q.next = self.hq_bit_offset.q.val();
-        self.hq_size_q.next = self.hq_size.q.val();
-        self.hq_valid_q.next = self.hq_valid.q.val();
-        self.hq_kind_q.next = self.hq_kind.q.val();
-        self.hq_pushed_q.next = self.hq_pushed.q.val();
-        self.hq_returned.next = self.hq_data.returned.val();
+        self.head.ptr.next = self.head_ptr.q.val();
+        self.head.line.next = self.hq_line.q.val();
+        self.head.space.next = self.hq_space.q.val();
+        self.head.byte_enables.next = self.hq_byte_enables.q.val();
+        self.head.bit_offset.next = self.hq_bit_offset.q.val();
+        self.head.size.next = self.hq_size.q.val();
+        self.head.valid.next = self.hq_valid.q.val();
+        self.head.kind.next = self.hq_kind.q.val();
+        self.head.pushed.next = self.hq_pushed.q.val();
+        self.head.returned.next = self.hq_data.returned.val();
         self.hq_word[0].next = self.hq_data.word0.val();
         self.hq_word[1].next = self.hq_data.word1.val();
         self.hq_word[2].next = self.hq_data.word2.val();
         self.hq_word[3].next = self.hq_data.word3.val();
-        self.head_op.next = self.ent_op.read_data.val();
-        self.head_ty.next = self.ent_ty.read_data.val();
-        self.head_lane.next = self.ent_lane.read_data.val();
-        self.head_elem.next = self.ent_elem.read_data.val();
-        self.head_result_shift.next = self.ent_result_shift.read_data.val();
+        self.head.op.next = self.ent_op.read_data.val();
+        self.head.ty.next = self.ent_ty.read_data.val();
+        self.head.lane.next = self.ent_lane.read_data.val();
+        self.head.elem.next = self.ent_elem.read_data.val();
+        self.head.result_shift.next = self.ent_result_shift.read_data.val();
         self.head_src0.next = self.ent_src0.read_data.val();
         self.head_src1.next = self.ent_src1.read_data.val();
         for k in 0..INFLIGHT_DEPTH {
@@ -955,13 +870,13 @@ impl Logic for InflightTable {
             self.ent_msg_last_q[k].next = self.ent_msg_last[k].q.val();
             self.ent_error_q[k].next = self.ent_error[k].q.val();
         }
-        self.push_data_q.next = self.push_data.q.val();
-        self.push_bytes_q.next = self.push_bytes.q.val();
+        self.head.push_data.next = self.push_data.q.val();
+        self.head.push_bytes.next = self.push_bytes.q.val();
         for k in 0..AHEAD_STAGES {
             self.hz_overlaps_q[k].next = self.hz_overlaps[k].q.val();
             self.hz_same_bytes_q[k].next = self.hz_same_bytes[k].q.val();
         }
-        self.hz_late_overlaps_q.next = self.hz_late_overlaps.q.val();
+        self.head.late_overlaps.next = self.hz_late_overlaps.q.val();
         self.full.next = self.occupancy.q.val() == self.table_full.val();
     }
 }

@@ -5,12 +5,12 @@
 //! N comes in as one bundle, `n` (`NextLaneIn`, unit/payloads.rs). N's
 //! lane enters when the stage is empty or done with its lane (`n.enter`,
 //! the bundle's one output: the select stage and N move with it). Each cycle
-//! the stage's element goes out to the address stage T (`issue_push`, with
-//! its address from `AddrGen`, its operands from `ElemSelect`, the typed
-//! address's first multiply-add from `TypedAddr`) when T takes it
-//! (`t_accepts`); a TYPED_ATOMIC lane first walks the levels down to its
-//! lod (`walk_push`, a step through T and L, whose sum comes back as
-//! `l_index`).
+//! the stage's element goes out to the address stage T as one bundle, `i`
+//! (`IssueElemOut`, unit/payloads.rs: `i.valid`, with its address from
+//! `AddrGen`, its operands from `ElemSelect`, the typed address's first
+//! multiply-add from `TypedAddr`) when T takes it (`t_accepts`); a
+//! TYPED_ATOMIC lane first walks the levels down to its lod (`i.walk`, a
+//! step through T and L, whose sum comes back as `l_index`).
 //!
 //! Outputs are the stage's registers, its sub-blocks' outputs on them, and
 //! decisions on those and `t_accepts`: no input other than `t_accepts`
@@ -21,7 +21,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::payloads::NextLaneIn;
+use super::payloads::{IssueElemOut, NextLaneIn};
 use crate::addr_gen::AddrGen;
 use crate::elem_select::ElemSelect;
 use crate::elem_size::ElemSize;
@@ -58,43 +58,12 @@ pub struct IssueStage {
     /// the unit's payload port's coordinates (into `LaneCoordReg` only)
     pub pay_coord: Signal<In, Bits<LANE_DATA_BITS>>,
 
-    // ---- out: N's lane enters; the element (or walk step) going into T ----
-    pub issue_push: Signal<Out, Bit>,
-    pub walk_push: Signal<Out, Bit>,
-    pub kind_typed: Signal<Out, Bit>,
-    pub addr: Signal<Out, Bits<ADDR_BITS>>,
-    pub walk_first: Signal<Out, Bits<64>>,
-    pub lane_first: Signal<Out, Bits<64>>,
-    /// `typed_level == lod` (`typed_walked`, `typed_walk_at_lod`, `LaneCoordReg`)
-    pub typed_at_lod: Signal<Out, Bit>,
-    pub second_b: Signal<Out, Bits<32>>,
-    pub walk_c: Signal<Out, Bits<64>>,
-    /// the typed step's addend at lod: `e * E + surf_base` (AddrFinish: the
-    /// multiply-add's result is then the element's byte address)
-    pub issue_lod_c: Signal<Out, Bits<64>>,
-    pub surf_u16: Signal<Out, Bit>,
-    pub issue_kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
-    pub checks_bounds: Signal<Out, Bit>,
-    pub bounded_offset: Signal<Out, Bits<ADDR_BITS>>,
-    pub last_start: Signal<Out, Bits<ADDR_BITS>>,
-    pub bound_small: Signal<Out, Bit>,
-    pub space: Signal<Out, Bit>,
-    pub size: Signal<Out, Bits<SIZE_BITS>>,
-    pub op: Signal<Out, Bits<ALU_OP_BITS>>,
-    pub ty: Signal<Out, Bits<ALU_TY_BITS>>,
-    pub ftz: Signal<Out, Bit>,
+    // ---- out: the element (or walk step) going into T ----
+    /// the element (`IssueElemOut`, unit/payloads.rs)
+    pub i: IssueElemOut,
     /// the element's operands (not masked to the data built: the parent masks)
     pub src0: Signal<Out, Bits<LINE_BITS>>,
     pub src1: Signal<Out, Bits<LINE_BITS>>,
-    pub i_lane_q: Signal<Out, Bits<LANE_BITS>>,
-    pub elem_index_q: Signal<Out, Bits<ELEM_BITS>>,
-    pub result_shift: Signal<Out, Bits<7>>,
-    pub result_first: Signal<Out, Bit>,
-    /// the current element is the lane's last
-    pub issue_lane_done: Signal<Out, Bit>,
-    /// this cycle's entry is the message's last
-    pub issue_last: Signal<Out, Bit>,
-    pub issue_error: Signal<Out, Bit>,
 
     // ---- blocks ----
     lane_mux: LaneMux,
@@ -185,7 +154,7 @@ pub struct IssueStage {
     typed_lane_coord: LaneCoordReg,
     typed_lane_rows: DFF<Bits<32>>,
     /// a walk step has run for the lane (`typed_level > 0`), and then
-    /// `typed_level == lod`: the walk's done decision (`typed_at_lod`) from
+    /// `typed_level == lod`: the walk's done decision (`i.at_lod`) from
     /// registers only
     typed_walked: DFF<Bit>,
     typed_walk_at_lod: DFF<Bit>,
@@ -238,36 +207,9 @@ impl Default for IssueStage {
             pbuf_src1: Default::default(),
             pbuf_coord: Default::default(),
             pay_coord: Default::default(),
-            issue_push: Default::default(),
-            walk_push: Default::default(),
-            kind_typed: Default::default(),
-            addr: Default::default(),
-            walk_first: Default::default(),
-            lane_first: Default::default(),
-            typed_at_lod: Default::default(),
-            second_b: Default::default(),
-            walk_c: Default::default(),
-            issue_lod_c: Default::default(),
-            surf_u16: Default::default(),
-            issue_kind: Default::default(),
-            checks_bounds: Default::default(),
-            bounded_offset: Default::default(),
-            last_start: Default::default(),
-            bound_small: Default::default(),
-            space: Default::default(),
-            size: Default::default(),
-            op: Default::default(),
-            ty: Default::default(),
-            ftz: Default::default(),
+            i: Default::default(),
             src0: Default::default(),
             src1: Default::default(),
-            i_lane_q: Default::default(),
-            elem_index_q: Default::default(),
-            result_shift: Default::default(),
-            result_first: Default::default(),
-            issue_lane_done: Default::default(),
-            issue_last: Default::default(),
-            issue_error: Default::default(),
             lane_mux: Default::default(),
             typed_step: Default::default(),
             addr_gen: Default::default(),
@@ -438,7 +380,7 @@ impl Logic for IssueStage {
         self.typed_step.coord_r.next = self.null_coord.r.val();
         self.typed_step.coord_lod.next = self.null_coord.lod.val();
         self.elem_bytes_of.size.next = self.ctx_elem_size.q.val();
-        // (`typed_at_lod`, from the registers: no local feeds a sub-block)
+        // (`i.at_lod`, from the registers: no local feeds a sub-block)
         self.typed_step.at_lod.next = self.typed_lane_coord.lod_is_zero.val();
         if self.typed_walked.q.val() {
             self.typed_step.at_lod.next = self.typed_walk_at_lod.q.val();
@@ -486,65 +428,65 @@ impl Logic for IssueStage {
         self.elem_bits.next = self.elem_bytes_of.value.val().get_bits::<8>(0) << 3;
         self.issue_marker.next = self.i_marker.q.val();
         self.issue_misaligned.next = self.lane_mux.misaligned.val() & !self.i_marker.q.val();
-        self.issue_lane_done.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
-        self.issue_last.next = self.issue_marker.val() | (self.issue_lane_done.val() & self.i_last_lane.q.val());
+        self.i.result_last.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
+        self.i.msg_last.next = self.issue_marker.val() | (self.i.result_last.val() & self.i_last_lane.q.val());
         // a typed lane waits for its walk (and for a walk step's level_base,
         // in T and L) unless it touches no memory (a typed lane is misaligned
         // only by its base: `base_misaligned`, off the payload buffers)
-        self.typed_at_lod.next = self.typed_lane_coord.lod_is_zero.val();
+        self.i.at_lod.next = self.typed_lane_coord.lod_is_zero.val();
         if self.typed_walked.q.val() {
-            self.typed_at_lod.next = self.typed_walk_at_lod.q.val();
+            self.i.at_lod.next = self.typed_walk_at_lod.q.val();
         }
         self.issue_addr_ready.next = (self.issue_marker.val() | self.lane_mux.base_misaligned.val())
             | (!self.ctx_kind_typed.q.val()
                 | ((self.typed_lane_coord.ready.val() & !self.t_walk.val()) & !self.l_walk.val()));
-        self.issue_push.next = ((self.i_valid.q.val() & !self.reset.val()) & self.issue_addr_ready.val())
+        self.i.valid.next = ((self.i_valid.q.val() & !self.reset.val()) & self.issue_addr_ready.val())
             & self.t_accepts.val();
-        self.issue_kind.next = self.kind_read_modify_write.val();
+        self.i.kind.next = self.kind_read_modify_write.val();
         if self.ctx_write_only.q.val() {
-            self.issue_kind.next = self.kind_write.val();
+            self.i.kind.next = self.kind_write.val();
         }
         // (the SLM / buffer bounds are checked in T: `t_kind_checked`)
         if (self.ctx_kind_typed.q.val() & self.typed_step.out_of_bounds.val()) | self.issue_misaligned.val() {
-            self.issue_kind.next = self.kind_no_memory.val();
+            self.i.kind.next = self.kind_no_memory.val();
         }
         if self.issue_marker.val() {
-            self.issue_kind.next = self.kind_marker.val();
+            self.i.kind.next = self.kind_marker.val();
         }
-        self.issue_done.next = self.issue_push.val() & (self.issue_lane_done.val() | self.issue_marker.val());
+        self.issue_done.next = self.i.valid.val() & (self.i.result_last.val() | self.issue_marker.val());
         self.issue_scaled_c.next = self.typed_step.lod_c.val() << 2;
         if self.ctx_surf_u16.q.val() {
             self.issue_scaled_c.next = self.typed_step.lod_c.val() << 1;
         }
-        self.issue_lod_c.next = self.issue_scaled_c.val() + self.ctx_surf_base.q.val();
+        self.i.lod_c.next = self.issue_scaled_c.val() + self.ctx_surf_base.q.val();
         // N's lane moves in when the stage is empty or done with its lane
         self.n.enter.next = (self.n.valid.val() & (!self.i_valid.q.val() | self.issue_done.val())) & !self.reset.val();
 
         // the element going into T
-        self.kind_typed.next = self.ctx_kind_typed.q.val();
-        self.addr.next = self.addr_gen.addr.val();
-        self.walk_first.next = self.typed_step.walk_first.val();
-        self.lane_first.next = self.typed_step.lane_first.val();
-        self.second_b.next = self.typed_step.second_b.val();
-        self.walk_c.next = self.typed_step.second_c.val();
-        self.surf_u16.next = self.ctx_surf_u16.q.val();
-        self.checks_bounds.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
-        self.bounded_offset.next = self.addr_gen.bounded_offset.val();
-        self.last_start.next = self.addr_gen.bound.val() - self.elem_bytes.val();
-        self.bound_small.next = self.addr_gen.bound.val() < self.elem_bytes.val();
-        self.space.next = self.addr_gen.space.val();
-        self.size.next = self.ctx_elem_size.q.val();
-        self.op.next = self.ctx_alu_op.q.val();
-        self.ty.next = self.ctx_alu_ty.q.val();
-        self.ftz.next = self.ctx_alu_ftz.q.val();
+        self.i.typed.next = self.ctx_kind_typed.q.val();
+        self.i.addr.next = self.addr_gen.addr.val();
+        self.i.walk_first.next = self.typed_step.walk_first.val();
+        self.i.lane_first.next = self.typed_step.lane_first.val();
+        self.i.second_b.next = self.typed_step.second_b.val();
+        self.i.walk_c.next = self.typed_step.second_c.val();
+        self.i.surf_u16.next = self.ctx_surf_u16.q.val();
+        self.i.checks_bounds.next = self.addr_gen.checks_bounds.val() & !self.issue_marker.val();
+        self.i.bounded_offset.next = self.addr_gen.bounded_offset.val();
+        self.i.last_start.next = self.addr_gen.bound.val() - self.elem_bytes.val();
+        self.i.bound_small.next = self.addr_gen.bound.val() < self.elem_bytes.val();
+        self.i.space.next = self.addr_gen.space.val();
+        self.i.size.next = self.ctx_elem_size.q.val();
+        self.i.op.next = self.ctx_alu_op.q.val();
+        self.i.ty.next = self.ctx_alu_ty.q.val();
+        self.i.ftz.next = self.ctx_alu_ftz.q.val();
         self.src0.next = self.elem_select.src0.val();
         self.src1.next = self.elem_select.src1.val();
-        self.i_lane_q.next = self.i_lane.q.val();
-        self.elem_index_q.next = self.elem_index.q.val();
-        self.result_shift.next = self.elem_shift.q.val().get_bits::<7>(0);
-        self.result_first.next = !self.elem_index.q.val().any();
-        self.issue_error.next = (self.issue_marker.val() & self.i_illegal.q.val())
-            | (self.issue_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
+        self.i.lane.next = self.i_lane.q.val();
+        self.i.elem.next = self.elem_index.q.val();
+        self.i.result_shift.next = self.elem_shift.q.val().get_bits::<7>(0);
+        self.i.result_first.next = !self.elem_index.q.val().any();
+        self.i.error.next = (self.issue_marker.val() & self.i_illegal.q.val())
+            | (self.i.msg_last.val() & (self.msg_misaligned.q.val() | self.issue_misaligned.val()));
 
         // the stage's registers: N's lane moves in (its `r`, `lod` and lane
         // product: from the port when the payload is captured at this same
@@ -604,16 +546,16 @@ impl Logic for IssueStage {
             self.ctx_slm_size.d.next = self.n.slm_size.val();
         }
         // a misaligned lane: the message's last entry carries the error
-        if self.issue_push.val() & self.issue_misaligned.val() {
+        if self.i.valid.val() & self.issue_misaligned.val() {
             self.msg_misaligned.d.next = true;
         }
-        if self.issue_push.val() & self.issue_last.val() {
+        if self.i.valid.val() & self.i.msg_last.val() {
             self.msg_misaligned.d.next = false;
         }
 
         // element / block stepping inside a lane
-        if self.issue_push.val() {
-            if self.issue_lane_done.val() | self.issue_marker.val() {
+        if self.i.valid.val() {
+            if self.i.result_last.val() | self.issue_marker.val() {
                 self.elem_index.d.next = self.zero_elem.val();
                 self.elem_offset.d.next = self.zero_addr.val();
                 self.elem_shift.d.next = self.zero_shift.val();
@@ -629,18 +571,18 @@ impl Logic for IssueStage {
         // the next level_base); three cycles per level
         self.typed_pending.next = ((self.i_valid.q.val() & self.ctx_kind_typed.q.val()) & !self.issue_marker.val())
             & !self.issue_misaligned.val();
-        self.walk_push.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.t_walk.val())
+        self.i.walk.next = (((self.typed_pending.val() & !self.typed_lane_coord.ready.val()) & !self.t_walk.val())
             & (!self.l_walk.val() & !self.typed_walk_stale.q.val()))
             & self.t_accepts.val();
         // the walk state changes for a new lane, which enters when the issue
         // stage is empty (no typed lane pending) or its lane's last element
         // issues; a walk step's own change is covered by `t_walk`/`l_walk`
-        self.typed_walk_stale.d.next = self.issue_push.val() | !self.typed_pending.val();
+        self.typed_walk_stale.d.next = self.i.valid.val() | !self.typed_pending.val();
         // the walk's done decision for the next cycle (`LaneCoordReg`'s `ready`)
-        self.typed_lane_coord.walk_push.next = self.walk_push.val();
+        self.typed_lane_coord.walk_push.next = self.i.walk.val();
         self.typed_lane_coord.walk_reaches_lod.next =
             self.typed_step.next_level.val() == self.typed_lane_coord.lod.val();
-        if self.walk_push.val() {
+        if self.i.walk.val() {
             self.typed_level.d.next = self.typed_step.next_level.val();
             self.typed_width.d.next = self.typed_step.next_width.val();
             self.typed_height.d.next = self.typed_step.next_height.val();
@@ -658,11 +600,11 @@ impl Logic for IssueStage {
             self.typed_level_base.d.next = self.l_index.val();
         }
         // (a walk step leaves `typed_level` above 0: it runs only while `level < lod`)
-        if self.walk_push.val() {
+        if self.i.walk.val() {
             self.typed_walked.d.next = true;
             self.typed_walk_at_lod.d.next = self.typed_step.next_level.val() == self.typed_lane_coord.lod.val();
         }
-        if self.issue_push.val() | !self.typed_pending.val() {
+        if self.i.valid.val() | !self.typed_pending.val() {
             self.typed_walked.d.next = false;
             self.typed_level.d.next = self.zero_coord.val();
             self.typed_level_base.d.next = self.zero_addr.val();

@@ -1,6 +1,9 @@
 //! The stage payloads handed from one block of the unit to the next, each
-//! declared once as a pair of `LogicInterface` bundles (the head entry's,
-//! `HeadEntryOut`, is in head_select.rs with its block): the sending block
+//! declared once as a pair of `LogicInterface` bundles (the table head's,
+//! `TableHeadOut`, and the head entry's, `HeadEntryOut`, are in
+//! head_select.rs with `HeadSelect`: this module takes `ENTRY_KIND_BITS`
+//! from there, so `HeadSelect` taking them from here would be a module
+//! cycle): the sending block
 //! has the `...Out` side (the payload `Out`, the answer `In`), the receiving
 //! block its mirror `...In`, and the unit joins them in one line
 //! (`NextLaneOut::join(&mut self.front.n, &mut self.issue.n)`). rust-hdl
@@ -167,4 +170,174 @@ pub struct WriteStageIn {
     pub result_last: Signal<In, Bit>,
     pub msg_last: Signal<In, Bit>,
     pub error: Signal<In, Bit>,
+}
+
+/// The issue stage I's element (or walk step, or marker) as `IssueStage`
+/// hands it to the address stage T (`AddressPipe`), one field per T
+/// register. Its operands go beside it (`src0`, `src1`): the unit masks
+/// them to the data built.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "IssueElemIn"]
+pub struct IssueElemOut {
+    /// an element (or marker) goes into T this cycle
+    pub valid: Signal<Out, Bit>,
+    /// a typed walk step goes into T this cycle
+    pub walk: Signal<Out, Bit>,
+    /// TYPED_ATOMIC: the address is `AddrFinish`'s typed address
+    pub typed: Signal<Out, Bit>,
+    /// the element's byte address (`AddrGen`; not TYPED_ATOMIC)
+    pub addr: Signal<Out, Bits<ADDR_BITS>>,
+    /// the typed step's operands (`TypedAddr`)
+    pub walk_first: Signal<Out, Bits<64>>,
+    pub lane_first: Signal<Out, Bits<64>>,
+    /// `typed_level == lod`
+    pub at_lod: Signal<Out, Bit>,
+    pub second_b: Signal<Out, Bits<32>>,
+    pub walk_c: Signal<Out, Bits<64>>,
+    /// the typed step's addend at lod: `e * E + surf_base`
+    pub lod_c: Signal<Out, Bits<64>>,
+    pub surf_u16: Signal<Out, Bit>,
+    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
+    /// the bounds check's operands (`AddrGen`)
+    pub checks_bounds: Signal<Out, Bit>,
+    pub bounded_offset: Signal<Out, Bits<ADDR_BITS>>,
+    pub last_start: Signal<Out, Bits<ADDR_BITS>>,
+    pub bound_small: Signal<Out, Bit>,
+    pub space: Signal<Out, Bit>,
+    pub size: Signal<Out, Bits<SIZE_BITS>>,
+    pub op: Signal<Out, Bits<ALU_OP_BITS>>,
+    pub ty: Signal<Out, Bits<ALU_TY_BITS>>,
+    pub ftz: Signal<Out, Bit>,
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<Out, Bits<7>>,
+    pub result_first: Signal<Out, Bit>,
+    /// the element is the lane's last
+    pub result_last: Signal<Out, Bit>,
+    /// the entry is the message's last
+    pub msg_last: Signal<Out, Bit>,
+    pub error: Signal<Out, Bit>,
+}
+
+/// [`IssueElemOut`] as `AddressPipe` takes it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "IssueElemOut"]
+pub struct IssueElemIn {
+    pub valid: Signal<In, Bit>,
+    pub walk: Signal<In, Bit>,
+    pub typed: Signal<In, Bit>,
+    pub addr: Signal<In, Bits<ADDR_BITS>>,
+    pub walk_first: Signal<In, Bits<64>>,
+    pub lane_first: Signal<In, Bits<64>>,
+    pub at_lod: Signal<In, Bit>,
+    pub second_b: Signal<In, Bits<32>>,
+    pub walk_c: Signal<In, Bits<64>>,
+    pub lod_c: Signal<In, Bits<64>>,
+    pub surf_u16: Signal<In, Bit>,
+    pub kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
+    pub checks_bounds: Signal<In, Bit>,
+    pub bounded_offset: Signal<In, Bits<ADDR_BITS>>,
+    pub last_start: Signal<In, Bits<ADDR_BITS>>,
+    pub bound_small: Signal<In, Bit>,
+    pub space: Signal<In, Bit>,
+    pub size: Signal<In, Bits<SIZE_BITS>>,
+    pub op: Signal<In, Bits<ALU_OP_BITS>>,
+    pub ty: Signal<In, Bits<ALU_TY_BITS>>,
+    pub ftz: Signal<In, Bit>,
+    pub lane: Signal<In, Bits<LANE_BITS>>,
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<In, Bits<7>>,
+    pub result_first: Signal<In, Bit>,
+    pub result_last: Signal<In, Bit>,
+    pub msg_last: Signal<In, Bit>,
+    pub error: Signal<In, Bit>,
+}
+
+/// The allocate stage A's entry as `AddressPipe` hands it to the in-flight
+/// table (`InflightTable`), which writes it at the tail on `alloc` (A's
+/// registers; `valid` stays apart: the unit decides `alloc`).
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "AllocStageIn"]
+pub struct AllocStageOut {
+    pub kind: Signal<Out, Bits<ENTRY_KIND_BITS>>,
+    /// its line, byte lane and byte enables (`AddrFinish`)
+    pub line: Signal<Out, Bits<ADDR_BITS>>,
+    pub space: Signal<Out, Bit>,
+    pub bit_offset: Signal<Out, Bits<7>>,
+    pub byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    pub size: Signal<Out, Bits<SIZE_BITS>>,
+    pub op: Signal<Out, Bits<ALU_OP_BITS>>,
+    pub ty: Signal<Out, Bits<ALU_TY_BITS>>,
+    pub ftz: Signal<Out, Bit>,
+    pub src0: Signal<Out, Bits<LINE_BITS>>,
+    pub src1: Signal<Out, Bits<LINE_BITS>>,
+    pub lane: Signal<Out, Bits<LANE_BITS>>,
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<Out, Bits<7>>,
+    pub result_first: Signal<Out, Bit>,
+    pub result_last: Signal<Out, Bit>,
+    pub msg_last: Signal<Out, Bit>,
+    pub error: Signal<Out, Bit>,
+}
+
+/// [`AllocStageOut`] as `InflightTable` takes it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "AllocStageOut"]
+pub struct AllocStageIn {
+    pub kind: Signal<In, Bits<ENTRY_KIND_BITS>>,
+    pub line: Signal<In, Bits<ADDR_BITS>>,
+    pub space: Signal<In, Bit>,
+    pub bit_offset: Signal<In, Bits<7>>,
+    pub byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub size: Signal<In, Bits<SIZE_BITS>>,
+    pub op: Signal<In, Bits<ALU_OP_BITS>>,
+    pub ty: Signal<In, Bits<ALU_TY_BITS>>,
+    pub ftz: Signal<In, Bit>,
+    pub src0: Signal<In, Bits<LINE_BITS>>,
+    pub src1: Signal<In, Bits<LINE_BITS>>,
+    pub lane: Signal<In, Bits<LANE_BITS>>,
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
+    pub result_shift: Signal<In, Bits<7>>,
+    pub result_first: Signal<In, Bit>,
+    pub result_last: Signal<In, Bit>,
+    pub msg_last: Signal<In, Bit>,
+    pub error: Signal<In, Bit>,
+}
+
+/// The elements in the execute stages X, X2, X3, X4 as `ExecutePipe`
+/// hands them to the in-flight table's hazard compares (their registers).
+/// W's come from the write stage's bundle (`WriteStageOut`).
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "AheadStagesIn"]
+pub struct AheadStagesOut {
+    pub x_line: Signal<Out, Bits<ADDR_BITS>>,
+    pub x_space: Signal<Out, Bit>,
+    pub x_byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    pub x2_line: Signal<Out, Bits<ADDR_BITS>>,
+    pub x2_space: Signal<Out, Bit>,
+    pub x2_byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    pub x3_line: Signal<Out, Bits<ADDR_BITS>>,
+    pub x3_space: Signal<Out, Bit>,
+    pub x3_byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+    pub x4_line: Signal<Out, Bits<ADDR_BITS>>,
+    pub x4_space: Signal<Out, Bit>,
+    pub x4_byte_enables: Signal<Out, Bits<LINE_BYTES>>,
+}
+
+/// [`AheadStagesOut`] as `InflightTable` takes it.
+#[derive(Clone, Debug, Default, LogicInterface)]
+#[join = "AheadStagesOut"]
+pub struct AheadStagesIn {
+    pub x_line: Signal<In, Bits<ADDR_BITS>>,
+    pub x_space: Signal<In, Bit>,
+    pub x_byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub x2_line: Signal<In, Bits<ADDR_BITS>>,
+    pub x2_space: Signal<In, Bit>,
+    pub x2_byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub x3_line: Signal<In, Bits<ADDR_BITS>>,
+    pub x3_space: Signal<In, Bit>,
+    pub x3_byte_enables: Signal<In, Bits<LINE_BYTES>>,
+    pub x4_line: Signal<In, Bits<ADDR_BITS>>,
+    pub x4_space: Signal<In, Bit>,
+    pub x4_byte_enables: Signal<In, Bits<LINE_BYTES>>,
 }

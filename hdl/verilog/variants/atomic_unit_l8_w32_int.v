@@ -208,96 +208,113 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] issue$pbuf_coord$0;
     reg  [127:0] issue$pbuf_coord$1;
     reg  [127:0] issue$pay_coord;
-    wire  issue$issue_push;
-    wire  issue$walk_push;
-    wire  issue$kind_typed;
-    wire  [63:0] issue$addr;
-    wire  [63:0] issue$walk_first;
-    wire  [63:0] issue$lane_first;
-    wire  issue$typed_at_lod;
-    wire  [31:0] issue$second_b;
-    wire  [63:0] issue$walk_c;
-    wire  [63:0] issue$issue_lod_c;
-    wire  issue$surf_u16;
-    wire  [1:0] issue$issue_kind;
-    wire  issue$checks_bounds;
-    wire  [63:0] issue$bounded_offset;
-    wire  [63:0] issue$last_start;
-    wire  issue$bound_small;
-    wire  issue$space;
-    wire  [2:0] issue$size;
-    wire  [4:0] issue$op;
-    wire  [3:0] issue$ty;
-    wire  issue$ftz;
+    wire  issue$i$valid;
+    wire  issue$i$walk;
+    wire  issue$i$typed;
+    wire  [63:0] issue$i$addr;
+    wire  [63:0] issue$i$walk_first;
+    wire  [63:0] issue$i$lane_first;
+    wire  issue$i$at_lod;
+    wire  [31:0] issue$i$second_b;
+    wire  [63:0] issue$i$walk_c;
+    wire  [63:0] issue$i$lod_c;
+    wire  issue$i$surf_u16;
+    wire  [1:0] issue$i$kind;
+    wire  issue$i$checks_bounds;
+    wire  [63:0] issue$i$bounded_offset;
+    wire  [63:0] issue$i$last_start;
+    wire  issue$i$bound_small;
+    wire  issue$i$space;
+    wire  [2:0] issue$i$size;
+    wire  [4:0] issue$i$op;
+    wire  [3:0] issue$i$ty;
+    wire  issue$i$ftz;
+    wire  [4:0] issue$i$lane;
+    wire  [2:0] issue$i$elem;
+    wire  [6:0] issue$i$result_shift;
+    wire  issue$i$result_first;
+    wire  issue$i$result_last;
+    wire  issue$i$msg_last;
+    wire  issue$i$error;
     wire  [127:0] issue$src0;
     wire  [127:0] issue$src1;
-    wire  [4:0] issue$i_lane_q;
-    wire  [2:0] issue$elem_index_q;
-    wire  [6:0] issue$result_shift;
-    wire  issue$result_first;
-    wire  issue$issue_lane_done;
-    wire  issue$issue_last;
-    wire  issue$issue_error;
     reg  address$clock;
     reg  address$reset;
     reg  address$t_accepts;
     reg  address$l_accepts;
     reg  address$a_accepts;
-    reg  address$issue_valid;
-    reg  address$issue_walk;
-    reg  address$issue_typed;
-    reg  [63:0] address$issue_addr;
-    reg  [63:0] address$issue_walk_first;
-    reg  [63:0] address$issue_lane_first;
-    reg  address$issue_at_lod;
-    reg  [31:0] address$issue_second_b;
-    reg  [63:0] address$issue_walk_c;
-    reg  [63:0] address$issue_lod_c;
-    reg  address$issue_surf_u16;
-    reg  [1:0] address$issue_kind;
-    reg  address$issue_checks_bounds;
-    reg  [63:0] address$issue_bounded_offset;
-    reg  [63:0] address$issue_last_start;
-    reg  address$issue_bound_small;
-    reg  address$issue_space;
-    reg  [2:0] address$issue_size;
-    reg  [4:0] address$issue_op;
-    reg  [3:0] address$issue_ty;
-    reg  address$issue_ftz;
+    reg  address$i$valid;
+    reg  address$i$walk;
+    reg  address$i$typed;
+    reg  [63:0] address$i$addr;
+    reg  [63:0] address$i$walk_first;
+    reg  [63:0] address$i$lane_first;
+    reg  address$i$at_lod;
+    reg  [31:0] address$i$second_b;
+    reg  [63:0] address$i$walk_c;
+    reg  [63:0] address$i$lod_c;
+    reg  address$i$surf_u16;
+    reg  [1:0] address$i$kind;
+    reg  address$i$checks_bounds;
+    reg  [63:0] address$i$bounded_offset;
+    reg  [63:0] address$i$last_start;
+    reg  address$i$bound_small;
+    reg  address$i$space;
+    reg  [2:0] address$i$size;
+    reg  [4:0] address$i$op;
+    reg  [3:0] address$i$ty;
+    reg  address$i$ftz;
+    reg  [4:0] address$i$lane;
+    reg  [2:0] address$i$elem;
+    reg  [6:0] address$i$result_shift;
+    reg  address$i$result_first;
+    reg  address$i$result_last;
+    reg  address$i$msg_last;
+    reg  address$i$error;
     reg  [127:0] address$issue_src0;
     reg  [127:0] address$issue_src1;
-    reg  [4:0] address$issue_lane;
-    reg  [2:0] address$issue_elem;
-    reg  [6:0] address$issue_result_shift;
-    reg  address$issue_result_first;
-    reg  address$issue_result_last;
-    reg  address$issue_msg_last;
-    reg  address$issue_error;
     wire  address$t_valid_q;
     wire  address$t_walk_q;
     wire  address$l_valid_q;
     wire  address$l_walk_q;
     wire  address$a_valid_q;
-    wire  [1:0] address$a_kind_q;
-    wire  [63:0] address$a_line_q;
-    wire  address$a_space_q;
-    wire  [6:0] address$a_bit_offset_q;
-    wire  [15:0] address$a_byte_enables_q;
-    wire  [2:0] address$a_size_q;
-    wire  [4:0] address$a_op_q;
-    wire  [3:0] address$a_ty_q;
-    wire  address$a_ftz_q;
-    wire  [127:0] address$a_src0_q;
-    wire  [127:0] address$a_src1_q;
-    wire  [4:0] address$a_lane_q;
-    wire  [2:0] address$a_elem_q;
-    wire  [6:0] address$a_result_shift_q;
-    wire  address$a_result_first_q;
-    wire  address$a_result_last_q;
-    wire  address$a_msg_last_q;
-    wire  address$a_error_q;
+    wire  [1:0] address$a$kind;
+    wire  [63:0] address$a$line;
+    wire  address$a$space;
+    wire  [6:0] address$a$bit_offset;
+    wire  [15:0] address$a$byte_enables;
+    wire  [2:0] address$a$size;
+    wire  [4:0] address$a$op;
+    wire  [3:0] address$a$ty;
+    wire  address$a$ftz;
+    wire  [127:0] address$a$src0;
+    wire  [127:0] address$a$src1;
+    wire  [4:0] address$a$lane;
+    wire  [2:0] address$a$elem;
+    wire  [6:0] address$a$result_shift;
+    wire  address$a$result_first;
+    wire  address$a$result_last;
+    wire  address$a$msg_last;
+    wire  address$a$error;
     wire  [63:0] address$l_index;
-    reg  [2:0] head_select$head;
+    reg  [2:0] head_select$head$ptr;
+    reg  head_select$head$valid;
+    reg  [1:0] head_select$head$kind;
+    reg  head_select$head$returned;
+    reg  [63:0] head_select$head$line;
+    reg  head_select$head$space;
+    reg  [15:0] head_select$head$byte_enables;
+    reg  [6:0] head_select$head$bit_offset;
+    reg  [2:0] head_select$head$size;
+    reg  [4:0] head_select$head$op;
+    reg  [3:0] head_select$head$ty;
+    reg  [4:0] head_select$head$lane;
+    reg  [2:0] head_select$head$elem;
+    reg  [6:0] head_select$head$result_shift;
+    reg  head_select$head$pushed;
+    reg  [127:0] head_select$head$push_data;
+    reg  [15:0] head_select$head$push_bytes;
+    reg  head_select$head$late_overlaps;
     reg  [31:0] head_select$head_word$0;
     reg  [31:0] head_select$head_word$1;
     reg  [31:0] head_select$head_word$2;
@@ -342,24 +359,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  head_select$ent_error$5;
     reg  head_select$ent_error$6;
     reg  head_select$ent_error$7;
-    reg  head_select$head_valid;
-    reg  [1:0] head_select$head_kind;
-    reg  head_select$head_returned;
-    reg  [63:0] head_select$head_line;
-    reg  head_select$head_space;
-    reg  [6:0] head_select$head_bit_offset;
-    reg  [15:0] head_select$head_byte_enables;
-    reg  [2:0] head_select$head_size;
-    reg  [4:0] head_select$head_op;
-    reg  [3:0] head_select$head_ty;
-    reg  [4:0] head_select$head_lane;
-    reg  [2:0] head_select$head_elem;
-    reg  [6:0] head_select$head_result_shift;
-    reg  head_select$head_pushed;
-    reg  [127:0] head_select$push_data;
-    reg  [15:0] head_select$push_bytes;
     reg  head_select$late_writes;
-    reg  head_select$late_overlaps;
     reg  [127:0] head_select$late_data;
     reg  [127:0] head_select$late_mask;
     reg  head_select$ahead_writes$0;
@@ -484,24 +484,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  inflight$a_reads;
     reg  inflight$head_enters;
     reg  inflight$x_free;
-    reg  [6:0] inflight$a_bit_offset;
-    reg  [15:0] inflight$a_byte_enables;
-    reg  [2:0] inflight$a_elem;
-    reg  inflight$a_error;
-    reg  inflight$a_ftz;
-    reg  [1:0] inflight$a_kind;
-    reg  [4:0] inflight$a_lane;
-    reg  [63:0] inflight$a_line;
-    reg  inflight$a_msg_last;
-    reg  [4:0] inflight$a_op;
-    reg  inflight$a_result_first;
-    reg  inflight$a_result_last;
-    reg  [6:0] inflight$a_result_shift;
-    reg  [2:0] inflight$a_size;
-    reg  inflight$a_space;
-    reg  [127:0] inflight$a_src0;
-    reg  [127:0] inflight$a_src1;
-    reg  [3:0] inflight$a_ty;
+    reg  [1:0] inflight$a$kind;
+    reg  [63:0] inflight$a$line;
+    reg  inflight$a$space;
+    reg  [6:0] inflight$a$bit_offset;
+    reg  [15:0] inflight$a$byte_enables;
+    reg  [2:0] inflight$a$size;
+    reg  [4:0] inflight$a$op;
+    reg  [3:0] inflight$a$ty;
+    reg  inflight$a$ftz;
+    reg  [127:0] inflight$a$src0;
+    reg  [127:0] inflight$a$src1;
+    reg  [4:0] inflight$a$lane;
+    reg  [2:0] inflight$a$elem;
+    reg  [6:0] inflight$a$result_shift;
+    reg  inflight$a$result_first;
+    reg  inflight$a$result_last;
+    reg  inflight$a$msg_last;
+    reg  inflight$a$error;
     reg  inflight$port_write;
     reg  [63:0] inflight$port_line;
     reg  inflight$port_space;
@@ -512,37 +512,40 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [15:0] inflight$w_byte_enables;
     reg  [63:0] inflight$w_line;
     reg  inflight$w_space;
-    reg  [15:0] inflight$x2_byte_enables;
-    reg  [63:0] inflight$x2_line;
-    reg  inflight$x2_space;
-    reg  [15:0] inflight$x3_byte_enables;
-    reg  [63:0] inflight$x3_line;
-    reg  inflight$x3_space;
-    reg  [15:0] inflight$x4_byte_enables;
-    reg  [63:0] inflight$x4_line;
-    reg  inflight$x4_space;
-    reg  [15:0] inflight$x_byte_enables;
-    reg  [63:0] inflight$x_line;
-    reg  inflight$x_space;
-    wire  [2:0] inflight$head_ptr_q;
-    wire  [63:0] inflight$hq_line_q;
-    wire  inflight$hq_space_q;
-    wire  [15:0] inflight$hq_byte_enables_q;
-    wire  [6:0] inflight$hq_bit_offset_q;
-    wire  [2:0] inflight$hq_size_q;
-    wire  inflight$hq_valid_q;
-    wire  [1:0] inflight$hq_kind_q;
-    wire  inflight$hq_pushed_q;
-    wire  inflight$hq_returned;
+    reg  [63:0] inflight$ahead$x_line;
+    reg  inflight$ahead$x_space;
+    reg  [15:0] inflight$ahead$x_byte_enables;
+    reg  [63:0] inflight$ahead$x2_line;
+    reg  inflight$ahead$x2_space;
+    reg  [15:0] inflight$ahead$x2_byte_enables;
+    reg  [63:0] inflight$ahead$x3_line;
+    reg  inflight$ahead$x3_space;
+    reg  [15:0] inflight$ahead$x3_byte_enables;
+    reg  [63:0] inflight$ahead$x4_line;
+    reg  inflight$ahead$x4_space;
+    reg  [15:0] inflight$ahead$x4_byte_enables;
+    wire  [2:0] inflight$head$ptr;
+    wire  inflight$head$valid;
+    wire  [1:0] inflight$head$kind;
+    wire  inflight$head$returned;
+    wire  [63:0] inflight$head$line;
+    wire  inflight$head$space;
+    wire  [15:0] inflight$head$byte_enables;
+    wire  [6:0] inflight$head$bit_offset;
+    wire  [2:0] inflight$head$size;
+    wire  [4:0] inflight$head$op;
+    wire  [3:0] inflight$head$ty;
+    wire  [4:0] inflight$head$lane;
+    wire  [2:0] inflight$head$elem;
+    wire  [6:0] inflight$head$result_shift;
+    wire  inflight$head$pushed;
+    wire  [127:0] inflight$head$push_data;
+    wire  [15:0] inflight$head$push_bytes;
+    wire  inflight$head$late_overlaps;
     wire  [31:0] inflight$hq_word$0;
     wire  [31:0] inflight$hq_word$1;
     wire  [31:0] inflight$hq_word$2;
     wire  [31:0] inflight$hq_word$3;
-    wire  [4:0] inflight$head_op;
-    wire  [3:0] inflight$head_ty;
-    wire  [4:0] inflight$head_lane;
-    wire  [2:0] inflight$head_elem;
-    wire  [6:0] inflight$head_result_shift;
     wire  [127:0] inflight$head_src0;
     wire  [127:0] inflight$head_src1;
     wire  inflight$ent_ftz_q$0;
@@ -585,8 +588,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  inflight$ent_error_q$5;
     wire  inflight$ent_error_q$6;
     wire  inflight$ent_error_q$7;
-    wire  [127:0] inflight$push_data_q;
-    wire  [15:0] inflight$push_bytes_q;
     wire  inflight$hz_overlaps_q$0;
     wire  inflight$hz_overlaps_q$1;
     wire  inflight$hz_overlaps_q$2;
@@ -595,7 +596,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     wire  inflight$hz_same_bytes_q$1;
     wire  inflight$hz_same_bytes_q$2;
     wire  inflight$hz_same_bytes_q$3;
-    wire  inflight$hz_late_overlaps_q;
     wire  inflight$full;
     reg  execute$clock;
     reg  execute$reset;
@@ -628,29 +628,29 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     reg  [127:0] execute$alu_float_value;
     wire  [1:0] execute$x_kind_q;
     wire  execute$x_writes_q;
-    wire  [63:0] execute$x_line_q;
-    wire  execute$x_space_q;
-    wire  [15:0] execute$x_byte_enables_q;
     wire  [127:0] execute$x_old_q;
     wire  execute$x_from_x2_q;
     wire  execute$x_from_w_q;
     wire  execute$x2_writes_q;
-    wire  [63:0] execute$x2_line_q;
-    wire  execute$x2_space_q;
-    wire  [15:0] execute$x2_byte_enables_q;
     wire  execute$x2_float_q;
     wire  [127:0] execute$x2_new_true_q;
     wire  [127:0] execute$x2_new_false_q;
     wire  execute$x2_new_cond_q;
     wire  execute$x3_writes_q;
-    wire  [63:0] execute$x3_line_q;
-    wire  execute$x3_space_q;
-    wire  [15:0] execute$x3_byte_enables_q;
     wire  execute$x3_float_q;
     wire  execute$x4_writes_q;
-    wire  [63:0] execute$x4_line_q;
-    wire  execute$x4_space_q;
-    wire  [15:0] execute$x4_byte_enables_q;
+    wire  [63:0] execute$ahead$x_line;
+    wire  execute$ahead$x_space;
+    wire  [15:0] execute$ahead$x_byte_enables;
+    wire  [63:0] execute$ahead$x2_line;
+    wire  execute$ahead$x2_space;
+    wire  [15:0] execute$ahead$x2_byte_enables;
+    wire  [63:0] execute$ahead$x3_line;
+    wire  execute$ahead$x3_space;
+    wire  [15:0] execute$ahead$x3_byte_enables;
+    wire  [63:0] execute$ahead$x4_line;
+    wire  execute$ahead$x4_space;
+    wire  [15:0] execute$ahead$x4_byte_enables;
     wire  execute$w$valid;
     wire  [1:0] execute$w$kind;
     wire  execute$w$writes;
@@ -842,36 +842,36 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .pbuf_coord$0(issue$pbuf_coord$0),
         .pbuf_coord$1(issue$pbuf_coord$1),
         .pay_coord(issue$pay_coord),
-        .issue_push(issue$issue_push),
-        .walk_push(issue$walk_push),
-        .kind_typed(issue$kind_typed),
-        .addr(issue$addr),
-        .walk_first(issue$walk_first),
-        .lane_first(issue$lane_first),
-        .typed_at_lod(issue$typed_at_lod),
-        .second_b(issue$second_b),
-        .walk_c(issue$walk_c),
-        .issue_lod_c(issue$issue_lod_c),
-        .surf_u16(issue$surf_u16),
-        .issue_kind(issue$issue_kind),
-        .checks_bounds(issue$checks_bounds),
-        .bounded_offset(issue$bounded_offset),
-        .last_start(issue$last_start),
-        .bound_small(issue$bound_small),
-        .space(issue$space),
-        .size(issue$size),
-        .op(issue$op),
-        .ty(issue$ty),
-        .ftz(issue$ftz),
+        .i$valid(issue$i$valid),
+        .i$walk(issue$i$walk),
+        .i$typed(issue$i$typed),
+        .i$addr(issue$i$addr),
+        .i$walk_first(issue$i$walk_first),
+        .i$lane_first(issue$i$lane_first),
+        .i$at_lod(issue$i$at_lod),
+        .i$second_b(issue$i$second_b),
+        .i$walk_c(issue$i$walk_c),
+        .i$lod_c(issue$i$lod_c),
+        .i$surf_u16(issue$i$surf_u16),
+        .i$kind(issue$i$kind),
+        .i$checks_bounds(issue$i$checks_bounds),
+        .i$bounded_offset(issue$i$bounded_offset),
+        .i$last_start(issue$i$last_start),
+        .i$bound_small(issue$i$bound_small),
+        .i$space(issue$i$space),
+        .i$size(issue$i$size),
+        .i$op(issue$i$op),
+        .i$ty(issue$i$ty),
+        .i$ftz(issue$i$ftz),
+        .i$lane(issue$i$lane),
+        .i$elem(issue$i$elem),
+        .i$result_shift(issue$i$result_shift),
+        .i$result_first(issue$i$result_first),
+        .i$result_last(issue$i$result_last),
+        .i$msg_last(issue$i$msg_last),
+        .i$error(issue$i$error),
         .src0(issue$src0),
-        .src1(issue$src1),
-        .i_lane_q(issue$i_lane_q),
-        .elem_index_q(issue$elem_index_q),
-        .result_shift(issue$result_shift),
-        .result_first(issue$result_first),
-        .issue_lane_done(issue$issue_lane_done),
-        .issue_last(issue$issue_last),
-        .issue_error(issue$issue_error)
+        .src1(issue$src1)
     );
     atomic_unit_l8_w32_int$address address(
         .clock(address$clock),
@@ -879,63 +879,80 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .t_accepts(address$t_accepts),
         .l_accepts(address$l_accepts),
         .a_accepts(address$a_accepts),
-        .issue_valid(address$issue_valid),
-        .issue_walk(address$issue_walk),
-        .issue_typed(address$issue_typed),
-        .issue_addr(address$issue_addr),
-        .issue_walk_first(address$issue_walk_first),
-        .issue_lane_first(address$issue_lane_first),
-        .issue_at_lod(address$issue_at_lod),
-        .issue_second_b(address$issue_second_b),
-        .issue_walk_c(address$issue_walk_c),
-        .issue_lod_c(address$issue_lod_c),
-        .issue_surf_u16(address$issue_surf_u16),
-        .issue_kind(address$issue_kind),
-        .issue_checks_bounds(address$issue_checks_bounds),
-        .issue_bounded_offset(address$issue_bounded_offset),
-        .issue_last_start(address$issue_last_start),
-        .issue_bound_small(address$issue_bound_small),
-        .issue_space(address$issue_space),
-        .issue_size(address$issue_size),
-        .issue_op(address$issue_op),
-        .issue_ty(address$issue_ty),
-        .issue_ftz(address$issue_ftz),
+        .i$valid(address$i$valid),
+        .i$walk(address$i$walk),
+        .i$typed(address$i$typed),
+        .i$addr(address$i$addr),
+        .i$walk_first(address$i$walk_first),
+        .i$lane_first(address$i$lane_first),
+        .i$at_lod(address$i$at_lod),
+        .i$second_b(address$i$second_b),
+        .i$walk_c(address$i$walk_c),
+        .i$lod_c(address$i$lod_c),
+        .i$surf_u16(address$i$surf_u16),
+        .i$kind(address$i$kind),
+        .i$checks_bounds(address$i$checks_bounds),
+        .i$bounded_offset(address$i$bounded_offset),
+        .i$last_start(address$i$last_start),
+        .i$bound_small(address$i$bound_small),
+        .i$space(address$i$space),
+        .i$size(address$i$size),
+        .i$op(address$i$op),
+        .i$ty(address$i$ty),
+        .i$ftz(address$i$ftz),
+        .i$lane(address$i$lane),
+        .i$elem(address$i$elem),
+        .i$result_shift(address$i$result_shift),
+        .i$result_first(address$i$result_first),
+        .i$result_last(address$i$result_last),
+        .i$msg_last(address$i$msg_last),
+        .i$error(address$i$error),
         .issue_src0(address$issue_src0),
         .issue_src1(address$issue_src1),
-        .issue_lane(address$issue_lane),
-        .issue_elem(address$issue_elem),
-        .issue_result_shift(address$issue_result_shift),
-        .issue_result_first(address$issue_result_first),
-        .issue_result_last(address$issue_result_last),
-        .issue_msg_last(address$issue_msg_last),
-        .issue_error(address$issue_error),
         .t_valid_q(address$t_valid_q),
         .t_walk_q(address$t_walk_q),
         .l_valid_q(address$l_valid_q),
         .l_walk_q(address$l_walk_q),
         .a_valid_q(address$a_valid_q),
-        .a_kind_q(address$a_kind_q),
-        .a_line_q(address$a_line_q),
-        .a_space_q(address$a_space_q),
-        .a_bit_offset_q(address$a_bit_offset_q),
-        .a_byte_enables_q(address$a_byte_enables_q),
-        .a_size_q(address$a_size_q),
-        .a_op_q(address$a_op_q),
-        .a_ty_q(address$a_ty_q),
-        .a_ftz_q(address$a_ftz_q),
-        .a_src0_q(address$a_src0_q),
-        .a_src1_q(address$a_src1_q),
-        .a_lane_q(address$a_lane_q),
-        .a_elem_q(address$a_elem_q),
-        .a_result_shift_q(address$a_result_shift_q),
-        .a_result_first_q(address$a_result_first_q),
-        .a_result_last_q(address$a_result_last_q),
-        .a_msg_last_q(address$a_msg_last_q),
-        .a_error_q(address$a_error_q),
+        .a$kind(address$a$kind),
+        .a$line(address$a$line),
+        .a$space(address$a$space),
+        .a$bit_offset(address$a$bit_offset),
+        .a$byte_enables(address$a$byte_enables),
+        .a$size(address$a$size),
+        .a$op(address$a$op),
+        .a$ty(address$a$ty),
+        .a$ftz(address$a$ftz),
+        .a$src0(address$a$src0),
+        .a$src1(address$a$src1),
+        .a$lane(address$a$lane),
+        .a$elem(address$a$elem),
+        .a$result_shift(address$a$result_shift),
+        .a$result_first(address$a$result_first),
+        .a$result_last(address$a$result_last),
+        .a$msg_last(address$a$msg_last),
+        .a$error(address$a$error),
         .l_index(address$l_index)
     );
     atomic_unit_l8_w32_int$head_select head_select(
-        .head(head_select$head),
+        .head$ptr(head_select$head$ptr),
+        .head$valid(head_select$head$valid),
+        .head$kind(head_select$head$kind),
+        .head$returned(head_select$head$returned),
+        .head$line(head_select$head$line),
+        .head$space(head_select$head$space),
+        .head$byte_enables(head_select$head$byte_enables),
+        .head$bit_offset(head_select$head$bit_offset),
+        .head$size(head_select$head$size),
+        .head$op(head_select$head$op),
+        .head$ty(head_select$head$ty),
+        .head$lane(head_select$head$lane),
+        .head$elem(head_select$head$elem),
+        .head$result_shift(head_select$head$result_shift),
+        .head$pushed(head_select$head$pushed),
+        .head$push_data(head_select$head$push_data),
+        .head$push_bytes(head_select$head$push_bytes),
+        .head$late_overlaps(head_select$head$late_overlaps),
         .head_word$0(head_select$head_word$0),
         .head_word$1(head_select$head_word$1),
         .head_word$2(head_select$head_word$2),
@@ -980,24 +997,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_error$5(head_select$ent_error$5),
         .ent_error$6(head_select$ent_error$6),
         .ent_error$7(head_select$ent_error$7),
-        .head_valid(head_select$head_valid),
-        .head_kind(head_select$head_kind),
-        .head_returned(head_select$head_returned),
-        .head_line(head_select$head_line),
-        .head_space(head_select$head_space),
-        .head_bit_offset(head_select$head_bit_offset),
-        .head_byte_enables(head_select$head_byte_enables),
-        .head_size(head_select$head_size),
-        .head_op(head_select$head_op),
-        .head_ty(head_select$head_ty),
-        .head_lane(head_select$head_lane),
-        .head_elem(head_select$head_elem),
-        .head_result_shift(head_select$head_result_shift),
-        .head_pushed(head_select$head_pushed),
-        .push_data(head_select$push_data),
-        .push_bytes(head_select$push_bytes),
         .late_writes(head_select$late_writes),
-        .late_overlaps(head_select$late_overlaps),
         .late_data(head_select$late_data),
         .late_mask(head_select$late_mask),
         .ahead_writes$0(head_select$ahead_writes$0),
@@ -1138,24 +1138,24 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .a_reads(inflight$a_reads),
         .head_enters(inflight$head_enters),
         .x_free(inflight$x_free),
-        .a_bit_offset(inflight$a_bit_offset),
-        .a_byte_enables(inflight$a_byte_enables),
-        .a_elem(inflight$a_elem),
-        .a_error(inflight$a_error),
-        .a_ftz(inflight$a_ftz),
-        .a_kind(inflight$a_kind),
-        .a_lane(inflight$a_lane),
-        .a_line(inflight$a_line),
-        .a_msg_last(inflight$a_msg_last),
-        .a_op(inflight$a_op),
-        .a_result_first(inflight$a_result_first),
-        .a_result_last(inflight$a_result_last),
-        .a_result_shift(inflight$a_result_shift),
-        .a_size(inflight$a_size),
-        .a_space(inflight$a_space),
-        .a_src0(inflight$a_src0),
-        .a_src1(inflight$a_src1),
-        .a_ty(inflight$a_ty),
+        .a$kind(inflight$a$kind),
+        .a$line(inflight$a$line),
+        .a$space(inflight$a$space),
+        .a$bit_offset(inflight$a$bit_offset),
+        .a$byte_enables(inflight$a$byte_enables),
+        .a$size(inflight$a$size),
+        .a$op(inflight$a$op),
+        .a$ty(inflight$a$ty),
+        .a$ftz(inflight$a$ftz),
+        .a$src0(inflight$a$src0),
+        .a$src1(inflight$a$src1),
+        .a$lane(inflight$a$lane),
+        .a$elem(inflight$a$elem),
+        .a$result_shift(inflight$a$result_shift),
+        .a$result_first(inflight$a$result_first),
+        .a$result_last(inflight$a$result_last),
+        .a$msg_last(inflight$a$msg_last),
+        .a$error(inflight$a$error),
         .port_write(inflight$port_write),
         .port_line(inflight$port_line),
         .port_space(inflight$port_space),
@@ -1166,37 +1166,40 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .w_byte_enables(inflight$w_byte_enables),
         .w_line(inflight$w_line),
         .w_space(inflight$w_space),
-        .x2_byte_enables(inflight$x2_byte_enables),
-        .x2_line(inflight$x2_line),
-        .x2_space(inflight$x2_space),
-        .x3_byte_enables(inflight$x3_byte_enables),
-        .x3_line(inflight$x3_line),
-        .x3_space(inflight$x3_space),
-        .x4_byte_enables(inflight$x4_byte_enables),
-        .x4_line(inflight$x4_line),
-        .x4_space(inflight$x4_space),
-        .x_byte_enables(inflight$x_byte_enables),
-        .x_line(inflight$x_line),
-        .x_space(inflight$x_space),
-        .head_ptr_q(inflight$head_ptr_q),
-        .hq_line_q(inflight$hq_line_q),
-        .hq_space_q(inflight$hq_space_q),
-        .hq_byte_enables_q(inflight$hq_byte_enables_q),
-        .hq_bit_offset_q(inflight$hq_bit_offset_q),
-        .hq_size_q(inflight$hq_size_q),
-        .hq_valid_q(inflight$hq_valid_q),
-        .hq_kind_q(inflight$hq_kind_q),
-        .hq_pushed_q(inflight$hq_pushed_q),
-        .hq_returned(inflight$hq_returned),
+        .ahead$x_line(inflight$ahead$x_line),
+        .ahead$x_space(inflight$ahead$x_space),
+        .ahead$x_byte_enables(inflight$ahead$x_byte_enables),
+        .ahead$x2_line(inflight$ahead$x2_line),
+        .ahead$x2_space(inflight$ahead$x2_space),
+        .ahead$x2_byte_enables(inflight$ahead$x2_byte_enables),
+        .ahead$x3_line(inflight$ahead$x3_line),
+        .ahead$x3_space(inflight$ahead$x3_space),
+        .ahead$x3_byte_enables(inflight$ahead$x3_byte_enables),
+        .ahead$x4_line(inflight$ahead$x4_line),
+        .ahead$x4_space(inflight$ahead$x4_space),
+        .ahead$x4_byte_enables(inflight$ahead$x4_byte_enables),
+        .head$ptr(inflight$head$ptr),
+        .head$valid(inflight$head$valid),
+        .head$kind(inflight$head$kind),
+        .head$returned(inflight$head$returned),
+        .head$line(inflight$head$line),
+        .head$space(inflight$head$space),
+        .head$byte_enables(inflight$head$byte_enables),
+        .head$bit_offset(inflight$head$bit_offset),
+        .head$size(inflight$head$size),
+        .head$op(inflight$head$op),
+        .head$ty(inflight$head$ty),
+        .head$lane(inflight$head$lane),
+        .head$elem(inflight$head$elem),
+        .head$result_shift(inflight$head$result_shift),
+        .head$pushed(inflight$head$pushed),
+        .head$push_data(inflight$head$push_data),
+        .head$push_bytes(inflight$head$push_bytes),
+        .head$late_overlaps(inflight$head$late_overlaps),
         .hq_word$0(inflight$hq_word$0),
         .hq_word$1(inflight$hq_word$1),
         .hq_word$2(inflight$hq_word$2),
         .hq_word$3(inflight$hq_word$3),
-        .head_op(inflight$head_op),
-        .head_ty(inflight$head_ty),
-        .head_lane(inflight$head_lane),
-        .head_elem(inflight$head_elem),
-        .head_result_shift(inflight$head_result_shift),
         .head_src0(inflight$head_src0),
         .head_src1(inflight$head_src1),
         .ent_ftz_q$0(inflight$ent_ftz_q$0),
@@ -1239,8 +1242,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .ent_error_q$5(inflight$ent_error_q$5),
         .ent_error_q$6(inflight$ent_error_q$6),
         .ent_error_q$7(inflight$ent_error_q$7),
-        .push_data_q(inflight$push_data_q),
-        .push_bytes_q(inflight$push_bytes_q),
         .hz_overlaps_q$0(inflight$hz_overlaps_q$0),
         .hz_overlaps_q$1(inflight$hz_overlaps_q$1),
         .hz_overlaps_q$2(inflight$hz_overlaps_q$2),
@@ -1249,7 +1250,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .hz_same_bytes_q$1(inflight$hz_same_bytes_q$1),
         .hz_same_bytes_q$2(inflight$hz_same_bytes_q$2),
         .hz_same_bytes_q$3(inflight$hz_same_bytes_q$3),
-        .hz_late_overlaps_q(inflight$hz_late_overlaps_q),
         .full(inflight$full)
     );
     atomic_unit_l8_w32_int$execute execute(
@@ -1284,29 +1284,29 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         .alu_float_value(execute$alu_float_value),
         .x_kind_q(execute$x_kind_q),
         .x_writes_q(execute$x_writes_q),
-        .x_line_q(execute$x_line_q),
-        .x_space_q(execute$x_space_q),
-        .x_byte_enables_q(execute$x_byte_enables_q),
         .x_old_q(execute$x_old_q),
         .x_from_x2_q(execute$x_from_x2_q),
         .x_from_w_q(execute$x_from_w_q),
         .x2_writes_q(execute$x2_writes_q),
-        .x2_line_q(execute$x2_line_q),
-        .x2_space_q(execute$x2_space_q),
-        .x2_byte_enables_q(execute$x2_byte_enables_q),
         .x2_float_q(execute$x2_float_q),
         .x2_new_true_q(execute$x2_new_true_q),
         .x2_new_false_q(execute$x2_new_false_q),
         .x2_new_cond_q(execute$x2_new_cond_q),
         .x3_writes_q(execute$x3_writes_q),
-        .x3_line_q(execute$x3_line_q),
-        .x3_space_q(execute$x3_space_q),
-        .x3_byte_enables_q(execute$x3_byte_enables_q),
         .x3_float_q(execute$x3_float_q),
         .x4_writes_q(execute$x4_writes_q),
-        .x4_line_q(execute$x4_line_q),
-        .x4_space_q(execute$x4_space_q),
-        .x4_byte_enables_q(execute$x4_byte_enables_q),
+        .ahead$x_line(execute$ahead$x_line),
+        .ahead$x_space(execute$ahead$x_space),
+        .ahead$x_byte_enables(execute$ahead$x_byte_enables),
+        .ahead$x2_line(execute$ahead$x2_line),
+        .ahead$x2_space(execute$ahead$x2_space),
+        .ahead$x2_byte_enables(execute$ahead$x2_byte_enables),
+        .ahead$x3_line(execute$ahead$x3_line),
+        .ahead$x3_space(execute$ahead$x3_space),
+        .ahead$x3_byte_enables(execute$ahead$x3_byte_enables),
+        .ahead$x4_line(execute$ahead$x4_line),
+        .ahead$x4_space(execute$ahead$x4_space),
+        .ahead$x4_byte_enables(execute$ahead$x4_byte_enables),
         .w$valid(execute$w$valid),
         .w$kind(execute$w$kind),
         .w$writes(execute$w$writes),
@@ -1366,7 +1366,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
         head_enters = (head_ready & x_free) & ~reset_q$q;
         execute$head_src0 = inflight$head_src0 & data_built;
         alloc = ((address$a_valid_q & ~reset_q$q) & ~table_is_full) & ~ports$read_full;
-        a_reads = alloc & (address$a_kind_q == kind_read_modify_write);
+        a_reads = alloc & (address$a$kind == kind_read_modify_write);
         a_accepts = ~address$a_valid_q | alloc;
         l_accepts = ~address$l_valid_q | a_accepts;
         t_accepts = ~(address$t_valid_q | address$t_walk_q) | l_accepts;
@@ -1419,20 +1419,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) write_align$value = execute$w$new;
     always @(*) write_align$bit_offset = execute$w_bit_offset_q;
     always @(*) write_align$byte_enables = execute$w$byte_enables;
-    always @(*) head_select$head = inflight$head_ptr_q;
-    always @(*) head_select$head_bit_offset = inflight$hq_bit_offset_q;
-    always @(*) head_select$head_byte_enables = inflight$hq_byte_enables_q;
-    always @(*) head_select$head_size = inflight$hq_size_q;
-    always @(*) head_select$head_op = inflight$head_op;
-    always @(*) head_select$head_ty = inflight$head_ty;
-    always @(*) head_select$head_lane = inflight$head_lane;
-    always @(*) head_select$head_elem = inflight$head_elem;
-    always @(*) head_select$head_result_shift = inflight$head_result_shift;
-    always @(*) head_select$head_line = inflight$hq_line_q;
-    always @(*) head_select$head_space = inflight$hq_space_q;
-    always @(*) head_select$head_valid = inflight$hq_valid_q;
-    always @(*) head_select$head_kind = inflight$hq_kind_q;
-    always @(*) head_select$head_returned = inflight$hq_returned;
     always @(*) head_select$head_word$0 = inflight$hq_word$0;
     always @(*) head_select$head_word$1 = inflight$hq_word$1;
     always @(*) head_select$head_word$2 = inflight$hq_word$2;
@@ -1477,11 +1463,7 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) head_select$ent_result_last$7 = inflight$ent_result_last_q$7;
     always @(*) head_select$ent_msg_last$7 = inflight$ent_msg_last_q$7;
     always @(*) head_select$ent_error$7 = inflight$ent_error_q$7;
-    always @(*) head_select$head_pushed = inflight$hq_pushed_q;
-    always @(*) head_select$push_data = inflight$push_data_q;
-    always @(*) head_select$push_bytes = inflight$push_bytes_q;
     always @(*) head_select$late_writes = execute$w$writes;
-    always @(*) head_select$late_overlaps = inflight$hz_late_overlaps_q;
     always @(*) head_select$late_data = write_align$data;
     always @(*) head_select$late_mask = write_align$mask;
     always @(*) head_select$ahead_writes$0 = execute$x_writes_q;
@@ -1503,9 +1485,9 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) ports$reset = reset_q$q;
     always @(*) ports$mem_rd_ready = mem_rd_ready;
     always @(*) ports$mem_wr_ready = mem_wr_ready;
-    always @(*) ports$a_line = address$a_line_q;
-    always @(*) ports$a_space = address$a_space_q;
-    always @(*) ports$a_byte_enables = address$a_byte_enables_q;
+    always @(*) ports$a_line = address$a$line;
+    always @(*) ports$a_space = address$a$space;
+    always @(*) ports$a_byte_enables = address$a$byte_enables;
     always @(*) ports$w_data = write_align$data;
     always @(*) mem_rd_valid = ports$mem_rd_valid;
     always @(*) mem_rd_addr = ports$mem_rd_addr;
@@ -1591,34 +1573,6 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) address$t_accepts = t_accepts;
     always @(*) address$l_accepts = l_accepts;
     always @(*) address$a_accepts = a_accepts;
-    always @(*) address$issue_valid = issue$issue_push;
-    always @(*) address$issue_walk = issue$walk_push;
-    always @(*) address$issue_typed = issue$kind_typed;
-    always @(*) address$issue_addr = issue$addr;
-    always @(*) address$issue_walk_first = issue$walk_first;
-    always @(*) address$issue_lane_first = issue$lane_first;
-    always @(*) address$issue_at_lod = issue$typed_at_lod;
-    always @(*) address$issue_second_b = issue$second_b;
-    always @(*) address$issue_walk_c = issue$walk_c;
-    always @(*) address$issue_lod_c = issue$issue_lod_c;
-    always @(*) address$issue_surf_u16 = issue$surf_u16;
-    always @(*) address$issue_kind = issue$issue_kind;
-    always @(*) address$issue_checks_bounds = issue$checks_bounds;
-    always @(*) address$issue_bounded_offset = issue$bounded_offset;
-    always @(*) address$issue_last_start = issue$last_start;
-    always @(*) address$issue_bound_small = issue$bound_small;
-    always @(*) address$issue_space = issue$space;
-    always @(*) address$issue_size = issue$size;
-    always @(*) address$issue_op = issue$op;
-    always @(*) address$issue_ty = issue$ty;
-    always @(*) address$issue_ftz = issue$ftz;
-    always @(*) address$issue_lane = issue$i_lane_q;
-    always @(*) address$issue_elem = issue$elem_index_q;
-    always @(*) address$issue_result_shift = issue$result_shift;
-    always @(*) address$issue_result_first = issue$result_first;
-    always @(*) address$issue_result_last = issue$issue_lane_done;
-    always @(*) address$issue_msg_last = issue$issue_last;
-    always @(*) address$issue_error = issue$issue_error;
     always @(*) inflight$clock = clock;
     always @(*) inflight$reset = reset_q$q;
     always @(*) inflight$alloc = alloc;
@@ -1632,40 +1586,28 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) inflight$port_byte_enables = ports$port_byte_enables;
     always @(*) inflight$mem_rdata_valid = mem_rdata_valid;
     always @(*) inflight$mem_rdata = mem_rdata;
-    always @(*) inflight$a_bit_offset = address$a_bit_offset_q;
-    always @(*) inflight$a_byte_enables = address$a_byte_enables_q;
-    always @(*) inflight$a_elem = address$a_elem_q;
-    always @(*) inflight$a_error = address$a_error_q;
-    always @(*) inflight$a_ftz = address$a_ftz_q;
-    always @(*) inflight$a_kind = address$a_kind_q;
-    always @(*) inflight$a_lane = address$a_lane_q;
-    always @(*) inflight$a_line = address$a_line_q;
-    always @(*) inflight$a_msg_last = address$a_msg_last_q;
-    always @(*) inflight$a_op = address$a_op_q;
-    always @(*) inflight$a_result_first = address$a_result_first_q;
-    always @(*) inflight$a_result_last = address$a_result_last_q;
-    always @(*) inflight$a_result_shift = address$a_result_shift_q;
-    always @(*) inflight$a_size = address$a_size_q;
-    always @(*) inflight$a_space = address$a_space_q;
-    always @(*) inflight$a_src0 = address$a_src0_q;
-    always @(*) inflight$a_src1 = address$a_src1_q;
-    always @(*) inflight$a_ty = address$a_ty_q;
     always @(*) inflight$w_byte_enables = execute$w$byte_enables;
     always @(*) inflight$w_line = execute$w$line;
     always @(*) inflight$w_space = execute$w$space;
-    always @(*) inflight$x2_byte_enables = execute$x2_byte_enables_q;
-    always @(*) inflight$x2_line = execute$x2_line_q;
-    always @(*) inflight$x2_space = execute$x2_space_q;
-    always @(*) inflight$x3_byte_enables = execute$x3_byte_enables_q;
-    always @(*) inflight$x3_line = execute$x3_line_q;
-    always @(*) inflight$x3_space = execute$x3_space_q;
-    always @(*) inflight$x4_byte_enables = execute$x4_byte_enables_q;
-    always @(*) inflight$x4_line = execute$x4_line_q;
-    always @(*) inflight$x4_space = execute$x4_space_q;
-    always @(*) inflight$x_byte_enables = execute$x_byte_enables_q;
-    always @(*) inflight$x_line = execute$x_line_q;
-    always @(*) inflight$x_space = execute$x_space_q;
     
+    always @(*) head_select$head$ptr = inflight$head$ptr;
+    always @(*) head_select$head$valid = inflight$head$valid;
+    always @(*) head_select$head$kind = inflight$head$kind;
+    always @(*) head_select$head$returned = inflight$head$returned;
+    always @(*) head_select$head$line = inflight$head$line;
+    always @(*) head_select$head$space = inflight$head$space;
+    always @(*) head_select$head$byte_enables = inflight$head$byte_enables;
+    always @(*) head_select$head$bit_offset = inflight$head$bit_offset;
+    always @(*) head_select$head$size = inflight$head$size;
+    always @(*) head_select$head$op = inflight$head$op;
+    always @(*) head_select$head$ty = inflight$head$ty;
+    always @(*) head_select$head$lane = inflight$head$lane;
+    always @(*) head_select$head$elem = inflight$head$elem;
+    always @(*) head_select$head$result_shift = inflight$head$result_shift;
+    always @(*) head_select$head$pushed = inflight$head$pushed;
+    always @(*) head_select$head$push_data = inflight$head$push_data;
+    always @(*) head_select$head$push_bytes = inflight$head$push_bytes;
+    always @(*) head_select$head$late_overlaps = inflight$head$late_overlaps;
     always @(*) ports$w$valid = execute$w$valid;
     always @(*) ports$w$kind = execute$w$kind;
     always @(*) ports$w$writes = execute$w$writes;
@@ -1736,10 +1678,68 @@ module atomic_unit_l8_w32_int(clock,reset,req_valid,req_ready,req_desc,req_dmask
     always @(*) issue$n$walk_b = front$n$walk_b;
     always @(*) issue$n$cap_valid = front$n$cap_valid;
     always @(*) front$n$enter = issue$n$enter;
+    always @(*) address$i$valid = issue$i$valid;
+    always @(*) address$i$walk = issue$i$walk;
+    always @(*) address$i$typed = issue$i$typed;
+    always @(*) address$i$addr = issue$i$addr;
+    always @(*) address$i$walk_first = issue$i$walk_first;
+    always @(*) address$i$lane_first = issue$i$lane_first;
+    always @(*) address$i$at_lod = issue$i$at_lod;
+    always @(*) address$i$second_b = issue$i$second_b;
+    always @(*) address$i$walk_c = issue$i$walk_c;
+    always @(*) address$i$lod_c = issue$i$lod_c;
+    always @(*) address$i$surf_u16 = issue$i$surf_u16;
+    always @(*) address$i$kind = issue$i$kind;
+    always @(*) address$i$checks_bounds = issue$i$checks_bounds;
+    always @(*) address$i$bounded_offset = issue$i$bounded_offset;
+    always @(*) address$i$last_start = issue$i$last_start;
+    always @(*) address$i$bound_small = issue$i$bound_small;
+    always @(*) address$i$space = issue$i$space;
+    always @(*) address$i$size = issue$i$size;
+    always @(*) address$i$op = issue$i$op;
+    always @(*) address$i$ty = issue$i$ty;
+    always @(*) address$i$ftz = issue$i$ftz;
+    always @(*) address$i$lane = issue$i$lane;
+    always @(*) address$i$elem = issue$i$elem;
+    always @(*) address$i$result_shift = issue$i$result_shift;
+    always @(*) address$i$result_first = issue$i$result_first;
+    always @(*) address$i$result_last = issue$i$result_last;
+    always @(*) address$i$msg_last = issue$i$msg_last;
+    always @(*) address$i$error = issue$i$error;
+    always @(*) inflight$a$kind = address$a$kind;
+    always @(*) inflight$a$line = address$a$line;
+    always @(*) inflight$a$space = address$a$space;
+    always @(*) inflight$a$bit_offset = address$a$bit_offset;
+    always @(*) inflight$a$byte_enables = address$a$byte_enables;
+    always @(*) inflight$a$size = address$a$size;
+    always @(*) inflight$a$op = address$a$op;
+    always @(*) inflight$a$ty = address$a$ty;
+    always @(*) inflight$a$ftz = address$a$ftz;
+    always @(*) inflight$a$src0 = address$a$src0;
+    always @(*) inflight$a$src1 = address$a$src1;
+    always @(*) inflight$a$lane = address$a$lane;
+    always @(*) inflight$a$elem = address$a$elem;
+    always @(*) inflight$a$result_shift = address$a$result_shift;
+    always @(*) inflight$a$result_first = address$a$result_first;
+    always @(*) inflight$a$result_last = address$a$result_last;
+    always @(*) inflight$a$msg_last = address$a$msg_last;
+    always @(*) inflight$a$error = address$a$error;
+    always @(*) inflight$ahead$x_line = execute$ahead$x_line;
+    always @(*) inflight$ahead$x_space = execute$ahead$x_space;
+    always @(*) inflight$ahead$x_byte_enables = execute$ahead$x_byte_enables;
+    always @(*) inflight$ahead$x2_line = execute$ahead$x2_line;
+    always @(*) inflight$ahead$x2_space = execute$ahead$x2_space;
+    always @(*) inflight$ahead$x2_byte_enables = execute$ahead$x2_byte_enables;
+    always @(*) inflight$ahead$x3_line = execute$ahead$x3_line;
+    always @(*) inflight$ahead$x3_space = execute$ahead$x3_space;
+    always @(*) inflight$ahead$x3_byte_enables = execute$ahead$x3_byte_enables;
+    always @(*) inflight$ahead$x4_line = execute$ahead$x4_line;
+    always @(*) inflight$ahead$x4_space = execute$ahead$x4_space;
+    always @(*) inflight$ahead$x4_byte_enables = execute$ahead$x4_byte_enables;
 endmodule // atomic_unit_l8_w32_int
 
 
-module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,issue_valid,issue_walk,issue_typed,issue_addr,issue_walk_first,issue_lane_first,issue_at_lod,issue_second_b,issue_walk_c,issue_lod_c,issue_surf_u16,issue_kind,issue_checks_bounds,issue_bounded_offset,issue_last_start,issue_bound_small,issue_space,issue_size,issue_op,issue_ty,issue_ftz,issue_src0,issue_src1,issue_lane,issue_elem,issue_result_shift,issue_result_first,issue_result_last,issue_msg_last,issue_error,t_valid_q,t_walk_q,l_valid_q,l_walk_q,a_valid_q,a_kind_q,a_line_q,a_space_q,a_bit_offset_q,a_byte_enables_q,a_size_q,a_op_q,a_ty_q,a_ftz_q,a_src0_q,a_src1_q,a_lane_q,a_elem_q,a_result_shift_q,a_result_first_q,a_result_last_q,a_msg_last_q,a_error_q,l_index);
+module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,i$valid,i$walk,i$typed,i$addr,i$walk_first,i$lane_first,i$at_lod,i$second_b,i$walk_c,i$lod_c,i$surf_u16,i$kind,i$checks_bounds,i$bounded_offset,i$last_start,i$bound_small,i$space,i$size,i$op,i$ty,i$ftz,i$lane,i$elem,i$result_shift,i$result_first,i$result_last,i$msg_last,i$error,issue_src0,issue_src1,t_valid_q,t_walk_q,l_valid_q,l_walk_q,a_valid_q,a$kind,a$line,a$space,a$bit_offset,a$byte_enables,a$size,a$op,a$ty,a$ftz,a$src0,a$src1,a$lane,a$elem,a$result_shift,a$result_first,a$result_last,a$msg_last,a$error,l_index);
     
     // Module arguments
     input wire  clock;
@@ -1747,59 +1747,59 @@ module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,
     input wire  t_accepts;
     input wire  l_accepts;
     input wire  a_accepts;
-    input wire  issue_valid;
-    input wire  issue_walk;
-    input wire  issue_typed;
-    input wire  [63:0] issue_addr;
-    input wire  [63:0] issue_walk_first;
-    input wire  [63:0] issue_lane_first;
-    input wire  issue_at_lod;
-    input wire  [31:0] issue_second_b;
-    input wire  [63:0] issue_walk_c;
-    input wire  [63:0] issue_lod_c;
-    input wire  issue_surf_u16;
-    input wire  [1:0] issue_kind;
-    input wire  issue_checks_bounds;
-    input wire  [63:0] issue_bounded_offset;
-    input wire  [63:0] issue_last_start;
-    input wire  issue_bound_small;
-    input wire  issue_space;
-    input wire  [2:0] issue_size;
-    input wire  [4:0] issue_op;
-    input wire  [3:0] issue_ty;
-    input wire  issue_ftz;
+    input wire  i$valid;
+    input wire  i$walk;
+    input wire  i$typed;
+    input wire  [63:0] i$addr;
+    input wire  [63:0] i$walk_first;
+    input wire  [63:0] i$lane_first;
+    input wire  i$at_lod;
+    input wire  [31:0] i$second_b;
+    input wire  [63:0] i$walk_c;
+    input wire  [63:0] i$lod_c;
+    input wire  i$surf_u16;
+    input wire  [1:0] i$kind;
+    input wire  i$checks_bounds;
+    input wire  [63:0] i$bounded_offset;
+    input wire  [63:0] i$last_start;
+    input wire  i$bound_small;
+    input wire  i$space;
+    input wire  [2:0] i$size;
+    input wire  [4:0] i$op;
+    input wire  [3:0] i$ty;
+    input wire  i$ftz;
+    input wire  [4:0] i$lane;
+    input wire  [2:0] i$elem;
+    input wire  [6:0] i$result_shift;
+    input wire  i$result_first;
+    input wire  i$result_last;
+    input wire  i$msg_last;
+    input wire  i$error;
     input wire  [127:0] issue_src0;
     input wire  [127:0] issue_src1;
-    input wire  [4:0] issue_lane;
-    input wire  [2:0] issue_elem;
-    input wire  [6:0] issue_result_shift;
-    input wire  issue_result_first;
-    input wire  issue_result_last;
-    input wire  issue_msg_last;
-    input wire  issue_error;
     output reg  t_valid_q;
     output reg  t_walk_q;
     output reg  l_valid_q;
     output reg  l_walk_q;
     output reg  a_valid_q;
-    output reg  [1:0] a_kind_q;
-    output reg  [63:0] a_line_q;
-    output reg  a_space_q;
-    output reg  [6:0] a_bit_offset_q;
-    output reg  [15:0] a_byte_enables_q;
-    output reg  [2:0] a_size_q;
-    output reg  [4:0] a_op_q;
-    output reg  [3:0] a_ty_q;
-    output reg  a_ftz_q;
-    output reg  [127:0] a_src0_q;
-    output reg  [127:0] a_src1_q;
-    output reg  [4:0] a_lane_q;
-    output reg  [2:0] a_elem_q;
-    output reg  [6:0] a_result_shift_q;
-    output reg  a_result_first_q;
-    output reg  a_result_last_q;
-    output reg  a_msg_last_q;
-    output reg  a_error_q;
+    output reg  [1:0] a$kind;
+    output reg  [63:0] a$line;
+    output reg  a$space;
+    output reg  [6:0] a$bit_offset;
+    output reg  [15:0] a$byte_enables;
+    output reg  [2:0] a$size;
+    output reg  [4:0] a$op;
+    output reg  [3:0] a$ty;
+    output reg  a$ftz;
+    output reg  [127:0] a$src0;
+    output reg  [127:0] a$src1;
+    output reg  [4:0] a$lane;
+    output reg  [2:0] a$elem;
+    output reg  [6:0] a$result_shift;
+    output reg  a$result_first;
+    output reg  a$result_last;
+    output reg  a$msg_last;
+    output reg  a$error;
     output reg  [63:0] l_index;
     
     // Constant declarations
@@ -2607,24 +2607,24 @@ module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,
         l_valid_q = l_valid$q;
         l_walk_q = l_walk$q;
         a_valid_q = a_valid$q;
-        a_kind_q = a_kind$q;
-        a_line_q = a_line$q;
-        a_space_q = a_space$q;
-        a_bit_offset_q = a_bit_offset$q;
-        a_byte_enables_q = a_byte_enables$q;
-        a_size_q = a_size$q;
-        a_op_q = a_op$q;
-        a_ty_q = a_ty$q;
-        a_ftz_q = a_ftz$q;
-        a_src0_q = a_src0$q;
-        a_src1_q = a_src1$q;
-        a_lane_q = a_lane$q;
-        a_elem_q = a_elem$q;
-        a_result_shift_q = a_result_shift$q;
-        a_result_first_q = a_result_first$q;
-        a_result_last_q = a_result_last$q;
-        a_msg_last_q = a_msg_last$q;
-        a_error_q = a_error$q;
+        a$kind = a_kind$q;
+        a$line = a_line$q;
+        a$space = a_space$q;
+        a$bit_offset = a_bit_offset$q;
+        a$byte_enables = a_byte_enables$q;
+        a$size = a_size$q;
+        a$op = a_op$q;
+        a$ty = a_ty$q;
+        a$ftz = a_ftz$q;
+        a$src0 = a_src0$q;
+        a$src1 = a_src1$q;
+        a$lane = a_lane$q;
+        a$elem = a_elem$q;
+        a$result_shift = a_result_shift$q;
+        a$result_first = a_result_first$q;
+        a$result_last = a_result_last$q;
+        a$msg_last = a_msg_last$q;
+        a$error = a_error$q;
         l_index = addr_finish$index;
         bounds_check$checked = t_checks_bounds$q;
         bounds_check$offset = t_bounded_offset$q;
@@ -2698,36 +2698,36 @@ module atomic_unit_l8_w32_int$address(clock,reset,t_accepts,l_accepts,a_accepts,
             l_error$d = t_error$q;
         end
         if (t_accepts) begin
-            t_valid$d = issue_valid;
-            t_walk$d = issue_walk;
-            t_typed$d = issue_typed;
-            t_addr$d = issue_addr;
-            t_walk_first$d = issue_walk_first;
-            t_lane_first$d = issue_lane_first;
-            t_at_lod$d = issue_at_lod;
-            t_second_b$d = issue_second_b;
-            t_walk_c$d = issue_walk_c;
-            t_lod_c$d = issue_lod_c;
-            t_surf_u16$d = issue_surf_u16;
-            t_kind$d = issue_kind;
-            t_checks_bounds$d = issue_checks_bounds;
-            t_bounded_offset$d = issue_bounded_offset;
-            t_last_start$d = issue_last_start;
-            t_bound_small$d = issue_bound_small;
-            t_space$d = issue_space;
-            t_size$d = issue_size;
-            t_op$d = issue_op;
-            t_ty$d = issue_ty;
-            t_ftz$d = issue_ftz;
+            t_valid$d = i$valid;
+            t_walk$d = i$walk;
+            t_typed$d = i$typed;
+            t_addr$d = i$addr;
+            t_walk_first$d = i$walk_first;
+            t_lane_first$d = i$lane_first;
+            t_at_lod$d = i$at_lod;
+            t_second_b$d = i$second_b;
+            t_walk_c$d = i$walk_c;
+            t_lod_c$d = i$lod_c;
+            t_surf_u16$d = i$surf_u16;
+            t_kind$d = i$kind;
+            t_checks_bounds$d = i$checks_bounds;
+            t_bounded_offset$d = i$bounded_offset;
+            t_last_start$d = i$last_start;
+            t_bound_small$d = i$bound_small;
+            t_space$d = i$space;
+            t_size$d = i$size;
+            t_op$d = i$op;
+            t_ty$d = i$ty;
+            t_ftz$d = i$ftz;
             t_src0$d = issue_src0;
             t_src1$d = issue_src1;
-            t_lane$d = issue_lane;
-            t_elem$d = issue_elem;
-            t_result_shift$d = issue_result_shift;
-            t_result_first$d = issue_result_first;
-            t_result_last$d = issue_result_last;
-            t_msg_last$d = issue_msg_last;
-            t_error$d = issue_error;
+            t_lane$d = i$lane;
+            t_elem$d = i$elem;
+            t_result_shift$d = i$result_shift;
+            t_result_first$d = i$result_first;
+            t_result_last$d = i$result_last;
+            t_msg_last$d = i$msg_last;
+            t_error$d = i$error;
         end
         if (reset) begin
             t_valid$d = 1'b0;
@@ -11283,7 +11283,7 @@ module atomic_unit_l8_w32_int$alu$x_width_mask(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$alu$x_width_mask
 
 
-module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head$kind,head$line,head$space,head$bit_offset,head$byte_enables,head$old,head$lane,head$elem,head$result_shift,head$result_first,head$result_last,head$msg_last,head$error,head_rmw,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_line_q,x_space_q,x_byte_enables_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_line_q,x2_space_q,x2_byte_enables_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_line_q,x3_space_q,x3_byte_enables_q,x3_float_q,x4_writes_q,x4_line_q,x4_space_q,x4_byte_enables_q,w$valid,w$kind,w$writes,w$line,w$space,w$byte_enables,w$new,w$ret,w$old,w$lane,w$elem,w$result_shift,w$result_first,w$result_last,w$msg_last,w$error,w_bit_offset_q);
+module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head$kind,head$line,head$space,head$bit_offset,head$byte_enables,head$old,head$lane,head$elem,head$result_shift,head$result_first,head$result_last,head$msg_last,head$error,head_rmw,bypass$0,bypass$1,bypass$2,bypass$3,head_src0,alu_float_op,alu_new_true,alu_new_false,alu_new_cond,alu_ret,alu_float_value,x_kind_q,x_writes_q,x_old_q,x_from_x2_q,x_from_w_q,x2_writes_q,x2_float_q,x2_new_true_q,x2_new_false_q,x2_new_cond_q,x3_writes_q,x3_float_q,x4_writes_q,ahead$x_line,ahead$x_space,ahead$x_byte_enables,ahead$x2_line,ahead$x2_space,ahead$x2_byte_enables,ahead$x3_line,ahead$x3_space,ahead$x3_byte_enables,ahead$x4_line,ahead$x4_space,ahead$x4_byte_enables,w$valid,w$kind,w$writes,w$line,w$space,w$byte_enables,w$new,w$ret,w$old,w$lane,w$elem,w$result_shift,w$result_first,w$result_last,w$msg_last,w$error,w_bit_offset_q);
     
     // Module arguments
     input wire  clock;
@@ -11317,29 +11317,29 @@ module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head$kind,head$l
     input wire  [127:0] alu_float_value;
     output reg  [1:0] x_kind_q;
     output reg  x_writes_q;
-    output reg  [63:0] x_line_q;
-    output reg  x_space_q;
-    output reg  [15:0] x_byte_enables_q;
     output reg  [127:0] x_old_q;
     output reg  x_from_x2_q;
     output reg  x_from_w_q;
     output reg  x2_writes_q;
-    output reg  [63:0] x2_line_q;
-    output reg  x2_space_q;
-    output reg  [15:0] x2_byte_enables_q;
     output reg  x2_float_q;
     output reg  [127:0] x2_new_true_q;
     output reg  [127:0] x2_new_false_q;
     output reg  x2_new_cond_q;
     output reg  x3_writes_q;
-    output reg  [63:0] x3_line_q;
-    output reg  x3_space_q;
-    output reg  [15:0] x3_byte_enables_q;
     output reg  x3_float_q;
     output reg  x4_writes_q;
-    output reg  [63:0] x4_line_q;
-    output reg  x4_space_q;
-    output reg  [15:0] x4_byte_enables_q;
+    output reg  [63:0] ahead$x_line;
+    output reg  ahead$x_space;
+    output reg  [15:0] ahead$x_byte_enables;
+    output reg  [63:0] ahead$x2_line;
+    output reg  ahead$x2_space;
+    output reg  [15:0] ahead$x2_byte_enables;
+    output reg  [63:0] ahead$x3_line;
+    output reg  ahead$x3_space;
+    output reg  [15:0] ahead$x3_byte_enables;
+    output reg  [63:0] ahead$x4_line;
+    output reg  ahead$x4_space;
+    output reg  [15:0] ahead$x4_byte_enables;
     output reg  w$valid;
     output reg  [1:0] w$kind;
     output reg  w$writes;
@@ -12286,29 +12286,29 @@ module atomic_unit_l8_w32_int$execute(clock,reset,advance,enter,head$kind,head$l
         w_error$d = w_error$q;
         x_kind_q = x_kind$q;
         x_writes_q = x_writes$q;
-        x_line_q = x_line$q;
-        x_space_q = x_space$q;
-        x_byte_enables_q = x_byte_enables$q;
+        ahead$x_line = x_line$q;
+        ahead$x_space = x_space$q;
+        ahead$x_byte_enables = x_byte_enables$q;
         x_old_q = x_old$q;
         x_from_x2_q = x_from_x2$q;
         x_from_w_q = x_from_w$q;
         x2_writes_q = x2_writes$q;
-        x2_line_q = x2_line$q;
-        x2_space_q = x2_space$q;
-        x2_byte_enables_q = x2_byte_enables$q;
+        ahead$x2_line = x2_line$q;
+        ahead$x2_space = x2_space$q;
+        ahead$x2_byte_enables = x2_byte_enables$q;
         x2_float_q = x2_float$q;
         x2_new_true_q = x2_new_true$q;
         x2_new_false_q = x2_new_false$q;
         x2_new_cond_q = x2_new_cond$q;
         x3_writes_q = x3_writes$q;
-        x3_line_q = x3_line$q;
-        x3_space_q = x3_space$q;
-        x3_byte_enables_q = x3_byte_enables$q;
+        ahead$x3_line = x3_line$q;
+        ahead$x3_space = x3_space$q;
+        ahead$x3_byte_enables = x3_byte_enables$q;
         x3_float_q = x3_float$q;
         x4_writes_q = x4_writes$q;
-        x4_line_q = x4_line$q;
-        x4_space_q = x4_space$q;
-        x4_byte_enables_q = x4_byte_enables$q;
+        ahead$x4_line = x4_line$q;
+        ahead$x4_space = x4_space$q;
+        ahead$x4_byte_enables = x4_byte_enables$q;
         w$valid = w_valid$q;
         w$kind = w_kind$q;
         w$writes = w_writes$q;
@@ -19153,10 +19153,27 @@ module atomic_unit_l8_w32_int$front$sel_buf(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$front$sel_buf
 
 
-module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,head_valid,head_kind,head_returned,head_line,head_space,head_bit_offset,head_byte_enables,head_size,head_op,head_ty,head_lane,head_elem,head_result_shift,head_pushed,push_data,push_bytes,late_writes,late_overlaps,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,returned,entry$kind,entry$line,entry$space,entry$bit_offset,entry$byte_enables,entry$old,entry$lane,entry$elem,entry$result_shift,entry$result_first,entry$result_last,entry$msg_last,entry$error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz);
+module atomic_unit_l8_w32_int$head_select(head$ptr,head$valid,head$kind,head$returned,head$line,head$space,head$byte_enables,head$bit_offset,head$size,head$op,head$ty,head$lane,head$elem,head$result_shift,head$pushed,head$push_data,head$push_bytes,head$late_overlaps,head_word$0,head_word$1,head_word$2,head_word$3,ent_ftz$0,ent_ftz$1,ent_ftz$2,ent_ftz$3,ent_ftz$4,ent_ftz$5,ent_ftz$6,ent_ftz$7,ent_result_first$0,ent_result_first$1,ent_result_first$2,ent_result_first$3,ent_result_first$4,ent_result_first$5,ent_result_first$6,ent_result_first$7,ent_result_last$0,ent_result_last$1,ent_result_last$2,ent_result_last$3,ent_result_last$4,ent_result_last$5,ent_result_last$6,ent_result_last$7,ent_msg_last$0,ent_msg_last$1,ent_msg_last$2,ent_msg_last$3,ent_msg_last$4,ent_msg_last$5,ent_msg_last$6,ent_msg_last$7,ent_error$0,ent_error$1,ent_error$2,ent_error$3,ent_error$4,ent_error$5,ent_error$6,ent_error$7,late_writes,late_data,late_mask,ahead_writes$0,ahead_writes$1,ahead_writes$2,ahead_writes$3,ahead_overlaps$0,ahead_overlaps$1,ahead_overlaps$2,ahead_overlaps$3,ahead_same_bytes$0,ahead_same_bytes$1,ahead_same_bytes$2,ahead_same_bytes$3,ahead_ready$0,ahead_ready$1,ahead_ready$2,ahead_ready$3,valid,returned,entry$kind,entry$line,entry$space,entry$bit_offset,entry$byte_enables,entry$old,entry$lane,entry$elem,entry$result_shift,entry$result_first,entry$result_last,entry$msg_last,entry$error,bypass$0,bypass$1,bypass$2,bypass$3,hazard,alu_op,alu_ty,alu_ftz);
     
     // Module arguments
-    input wire  [2:0] head;
+    input wire  [2:0] head$ptr;
+    input wire  head$valid;
+    input wire  [1:0] head$kind;
+    input wire  head$returned;
+    input wire  [63:0] head$line;
+    input wire  head$space;
+    input wire  [15:0] head$byte_enables;
+    input wire  [6:0] head$bit_offset;
+    input wire  [2:0] head$size;
+    input wire  [4:0] head$op;
+    input wire  [3:0] head$ty;
+    input wire  [4:0] head$lane;
+    input wire  [2:0] head$elem;
+    input wire  [6:0] head$result_shift;
+    input wire  head$pushed;
+    input wire  [127:0] head$push_data;
+    input wire  [15:0] head$push_bytes;
+    input wire  head$late_overlaps;
     input wire  [31:0] head_word$0;
     input wire  [31:0] head_word$1;
     input wire  [31:0] head_word$2;
@@ -19201,24 +19218,7 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
     input wire  ent_error$5;
     input wire  ent_error$6;
     input wire  ent_error$7;
-    input wire  head_valid;
-    input wire  [1:0] head_kind;
-    input wire  head_returned;
-    input wire  [63:0] head_line;
-    input wire  head_space;
-    input wire  [6:0] head_bit_offset;
-    input wire  [15:0] head_byte_enables;
-    input wire  [2:0] head_size;
-    input wire  [4:0] head_op;
-    input wire  [3:0] head_ty;
-    input wire  [4:0] head_lane;
-    input wire  [2:0] head_elem;
-    input wire  [6:0] head_result_shift;
-    input wire  head_pushed;
-    input wire  [127:0] push_data;
-    input wire  [15:0] push_bytes;
     input wire  late_writes;
-    input wire  late_overlaps;
     input wire  [127:0] late_data;
     input wire  [127:0] late_mask;
     input wire  ahead_writes$0;
@@ -19329,72 +19329,72 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
         join_line$word$1 = head_word$1;
         join_line$word$2 = head_word$2;
         join_line$word$3 = head_word$3;
-        valid = head_valid;
-        entry$kind = head_kind;
-        returned = head_returned;
-        entry$bit_offset = head_bit_offset;
-        entry$byte_enables = head_byte_enables;
-        size = head_size;
-        alu_op = head_op;
-        alu_ty = head_ty;
+        valid = head$valid;
+        entry$kind = head$kind;
+        returned = head$returned;
+        entry$bit_offset = head$bit_offset;
+        entry$byte_enables = head$byte_enables;
+        size = head$size;
+        alu_op = head$op;
+        alu_ty = head$ty;
         alu_ftz = 1'b0;
-        entry$lane = head_lane;
-        entry$elem = head_elem;
-        entry$result_shift = head_result_shift;
+        entry$lane = head$lane;
+        entry$elem = head$elem;
+        entry$result_shift = head$result_shift;
         entry$result_first = 1'b0;
         entry$result_last = 1'b0;
         entry$msg_last = 1'b0;
         entry$error = 1'b0;
-        if (head == 0) begin
+        if (head$ptr == 0) begin
             alu_ftz = ent_ftz$0;
             entry$result_first = ent_result_first$0;
             entry$result_last = ent_result_last$0;
             entry$msg_last = ent_msg_last$0;
             entry$error = ent_error$0;
         end
-        if (head == 1) begin
+        if (head$ptr == 1) begin
             alu_ftz = ent_ftz$1;
             entry$result_first = ent_result_first$1;
             entry$result_last = ent_result_last$1;
             entry$msg_last = ent_msg_last$1;
             entry$error = ent_error$1;
         end
-        if (head == 2) begin
+        if (head$ptr == 2) begin
             alu_ftz = ent_ftz$2;
             entry$result_first = ent_result_first$2;
             entry$result_last = ent_result_last$2;
             entry$msg_last = ent_msg_last$2;
             entry$error = ent_error$2;
         end
-        if (head == 3) begin
+        if (head$ptr == 3) begin
             alu_ftz = ent_ftz$3;
             entry$result_first = ent_result_first$3;
             entry$result_last = ent_result_last$3;
             entry$msg_last = ent_msg_last$3;
             entry$error = ent_error$3;
         end
-        if (head == 4) begin
+        if (head$ptr == 4) begin
             alu_ftz = ent_ftz$4;
             entry$result_first = ent_result_first$4;
             entry$result_last = ent_result_last$4;
             entry$msg_last = ent_msg_last$4;
             entry$error = ent_error$4;
         end
-        if (head == 5) begin
+        if (head$ptr == 5) begin
             alu_ftz = ent_ftz$5;
             entry$result_first = ent_result_first$5;
             entry$result_last = ent_result_last$5;
             entry$msg_last = ent_msg_last$5;
             entry$error = ent_error$5;
         end
-        if (head == 6) begin
+        if (head$ptr == 6) begin
             alu_ftz = ent_ftz$6;
             entry$result_first = ent_result_first$6;
             entry$result_last = ent_result_last$6;
             entry$msg_last = ent_msg_last$6;
             entry$error = ent_error$6;
         end
-        if (head == 7) begin
+        if (head$ptr == 7) begin
             alu_ftz = ent_ftz$7;
             entry$result_first = ent_result_first$7;
             entry$result_last = ent_result_last$7;
@@ -19402,8 +19402,8 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
             entry$error = ent_error$7;
         end
         data = join_line$whole;
-        entry$line = head_line;
-        entry$space = head_space;
+        entry$line = head$line;
+        entry$space = head$space;
         elem_mask = zero_line;
         if (size == 0) begin
             elem_mask = size_masks$0;
@@ -19421,59 +19421,59 @@ module atomic_unit_l8_w32_int$head_select(head,head_word$0,head_word$1,head_word
             elem_mask = size_masks$4;
         end
         push_mask = zero_line;
-        if (push_bytes[0]) begin
+        if (head$push_bytes[0]) begin
             push_mask = push_mask | byte_ones$0;
         end
-        if (push_bytes[1]) begin
+        if (head$push_bytes[1]) begin
             push_mask = push_mask | byte_ones$1;
         end
-        if (push_bytes[2]) begin
+        if (head$push_bytes[2]) begin
             push_mask = push_mask | byte_ones$2;
         end
-        if (push_bytes[3]) begin
+        if (head$push_bytes[3]) begin
             push_mask = push_mask | byte_ones$3;
         end
-        if (push_bytes[4]) begin
+        if (head$push_bytes[4]) begin
             push_mask = push_mask | byte_ones$4;
         end
-        if (push_bytes[5]) begin
+        if (head$push_bytes[5]) begin
             push_mask = push_mask | byte_ones$5;
         end
-        if (push_bytes[6]) begin
+        if (head$push_bytes[6]) begin
             push_mask = push_mask | byte_ones$6;
         end
-        if (push_bytes[7]) begin
+        if (head$push_bytes[7]) begin
             push_mask = push_mask | byte_ones$7;
         end
-        if (push_bytes[8]) begin
+        if (head$push_bytes[8]) begin
             push_mask = push_mask | byte_ones$8;
         end
-        if (push_bytes[9]) begin
+        if (head$push_bytes[9]) begin
             push_mask = push_mask | byte_ones$9;
         end
-        if (push_bytes[10]) begin
+        if (head$push_bytes[10]) begin
             push_mask = push_mask | byte_ones$10;
         end
-        if (push_bytes[11]) begin
+        if (head$push_bytes[11]) begin
             push_mask = push_mask | byte_ones$11;
         end
-        if (push_bytes[12]) begin
+        if (head$push_bytes[12]) begin
             push_mask = push_mask | byte_ones$12;
         end
-        if (push_bytes[13]) begin
+        if (head$push_bytes[13]) begin
             push_mask = push_mask | byte_ones$13;
         end
-        if (push_bytes[14]) begin
+        if (head$push_bytes[14]) begin
             push_mask = push_mask | byte_ones$14;
         end
-        if (push_bytes[15]) begin
+        if (head$push_bytes[15]) begin
             push_mask = push_mask | byte_ones$15;
         end
         with_push = data;
-        if (head_pushed) begin
-            with_push = (data & ~push_mask) | push_data;
+        if (head$pushed) begin
+            with_push = (data & ~push_mask) | head$push_data;
         end
-        late_hit = late_writes & late_overlaps;
+        late_hit = late_writes & head$late_overlaps;
         with_late = with_push;
         if (late_hit) begin
             with_late = (with_push & ~late_mask) | late_data;
@@ -19527,7 +19527,7 @@ module atomic_unit_l8_w32_int$head_select$join_line(word$0,word$1,word$2,word$3,
 endmodule // atomic_unit_l8_w32_int$head_select$join_line
 
 
-module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_free,a_bit_offset,a_byte_enables,a_elem,a_error,a_ftz,a_kind,a_lane,a_line,a_msg_last,a_op,a_result_first,a_result_last,a_result_shift,a_size,a_space,a_src0,a_src1,a_ty,port_write,port_line,port_space,port_data,port_byte_enables,mem_rdata_valid,mem_rdata,w_byte_enables,w_line,w_space,x2_byte_enables,x2_line,x2_space,x3_byte_enables,x3_line,x3_space,x4_byte_enables,x4_line,x4_space,x_byte_enables,x_line,x_space,head_ptr_q,hq_line_q,hq_space_q,hq_byte_enables_q,hq_bit_offset_q,hq_size_q,hq_valid_q,hq_kind_q,hq_pushed_q,hq_returned,hq_word$0,hq_word$1,hq_word$2,hq_word$3,head_op,head_ty,head_lane,head_elem,head_result_shift,head_src0,head_src1,ent_ftz_q$0,ent_ftz_q$1,ent_ftz_q$2,ent_ftz_q$3,ent_ftz_q$4,ent_ftz_q$5,ent_ftz_q$6,ent_ftz_q$7,ent_result_first_q$0,ent_result_first_q$1,ent_result_first_q$2,ent_result_first_q$3,ent_result_first_q$4,ent_result_first_q$5,ent_result_first_q$6,ent_result_first_q$7,ent_result_last_q$0,ent_result_last_q$1,ent_result_last_q$2,ent_result_last_q$3,ent_result_last_q$4,ent_result_last_q$5,ent_result_last_q$6,ent_result_last_q$7,ent_msg_last_q$0,ent_msg_last_q$1,ent_msg_last_q$2,ent_msg_last_q$3,ent_msg_last_q$4,ent_msg_last_q$5,ent_msg_last_q$6,ent_msg_last_q$7,ent_error_q$0,ent_error_q$1,ent_error_q$2,ent_error_q$3,ent_error_q$4,ent_error_q$5,ent_error_q$6,ent_error_q$7,push_data_q,push_bytes_q,hz_overlaps_q$0,hz_overlaps_q$1,hz_overlaps_q$2,hz_overlaps_q$3,hz_same_bytes_q$0,hz_same_bytes_q$1,hz_same_bytes_q$2,hz_same_bytes_q$3,hz_late_overlaps_q,full);
+module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_free,a$kind,a$line,a$space,a$bit_offset,a$byte_enables,a$size,a$op,a$ty,a$ftz,a$src0,a$src1,a$lane,a$elem,a$result_shift,a$result_first,a$result_last,a$msg_last,a$error,port_write,port_line,port_space,port_data,port_byte_enables,mem_rdata_valid,mem_rdata,w_byte_enables,w_line,w_space,ahead$x_line,ahead$x_space,ahead$x_byte_enables,ahead$x2_line,ahead$x2_space,ahead$x2_byte_enables,ahead$x3_line,ahead$x3_space,ahead$x3_byte_enables,ahead$x4_line,ahead$x4_space,ahead$x4_byte_enables,head$ptr,head$valid,head$kind,head$returned,head$line,head$space,head$byte_enables,head$bit_offset,head$size,head$op,head$ty,head$lane,head$elem,head$result_shift,head$pushed,head$push_data,head$push_bytes,head$late_overlaps,hq_word$0,hq_word$1,hq_word$2,hq_word$3,head_src0,head_src1,ent_ftz_q$0,ent_ftz_q$1,ent_ftz_q$2,ent_ftz_q$3,ent_ftz_q$4,ent_ftz_q$5,ent_ftz_q$6,ent_ftz_q$7,ent_result_first_q$0,ent_result_first_q$1,ent_result_first_q$2,ent_result_first_q$3,ent_result_first_q$4,ent_result_first_q$5,ent_result_first_q$6,ent_result_first_q$7,ent_result_last_q$0,ent_result_last_q$1,ent_result_last_q$2,ent_result_last_q$3,ent_result_last_q$4,ent_result_last_q$5,ent_result_last_q$6,ent_result_last_q$7,ent_msg_last_q$0,ent_msg_last_q$1,ent_msg_last_q$2,ent_msg_last_q$3,ent_msg_last_q$4,ent_msg_last_q$5,ent_msg_last_q$6,ent_msg_last_q$7,ent_error_q$0,ent_error_q$1,ent_error_q$2,ent_error_q$3,ent_error_q$4,ent_error_q$5,ent_error_q$6,ent_error_q$7,hz_overlaps_q$0,hz_overlaps_q$1,hz_overlaps_q$2,hz_overlaps_q$3,hz_same_bytes_q$0,hz_same_bytes_q$1,hz_same_bytes_q$2,hz_same_bytes_q$3,full);
     
     // Module arguments
     input wire  clock;
@@ -19536,24 +19536,24 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     input wire  a_reads;
     input wire  head_enters;
     input wire  x_free;
-    input wire  [6:0] a_bit_offset;
-    input wire  [15:0] a_byte_enables;
-    input wire  [2:0] a_elem;
-    input wire  a_error;
-    input wire  a_ftz;
-    input wire  [1:0] a_kind;
-    input wire  [4:0] a_lane;
-    input wire  [63:0] a_line;
-    input wire  a_msg_last;
-    input wire  [4:0] a_op;
-    input wire  a_result_first;
-    input wire  a_result_last;
-    input wire  [6:0] a_result_shift;
-    input wire  [2:0] a_size;
-    input wire  a_space;
-    input wire  [127:0] a_src0;
-    input wire  [127:0] a_src1;
-    input wire  [3:0] a_ty;
+    input wire  [1:0] a$kind;
+    input wire  [63:0] a$line;
+    input wire  a$space;
+    input wire  [6:0] a$bit_offset;
+    input wire  [15:0] a$byte_enables;
+    input wire  [2:0] a$size;
+    input wire  [4:0] a$op;
+    input wire  [3:0] a$ty;
+    input wire  a$ftz;
+    input wire  [127:0] a$src0;
+    input wire  [127:0] a$src1;
+    input wire  [4:0] a$lane;
+    input wire  [2:0] a$elem;
+    input wire  [6:0] a$result_shift;
+    input wire  a$result_first;
+    input wire  a$result_last;
+    input wire  a$msg_last;
+    input wire  a$error;
     input wire  port_write;
     input wire  [63:0] port_line;
     input wire  port_space;
@@ -19564,37 +19564,40 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     input wire  [15:0] w_byte_enables;
     input wire  [63:0] w_line;
     input wire  w_space;
-    input wire  [15:0] x2_byte_enables;
-    input wire  [63:0] x2_line;
-    input wire  x2_space;
-    input wire  [15:0] x3_byte_enables;
-    input wire  [63:0] x3_line;
-    input wire  x3_space;
-    input wire  [15:0] x4_byte_enables;
-    input wire  [63:0] x4_line;
-    input wire  x4_space;
-    input wire  [15:0] x_byte_enables;
-    input wire  [63:0] x_line;
-    input wire  x_space;
-    output reg  [2:0] head_ptr_q;
-    output reg  [63:0] hq_line_q;
-    output reg  hq_space_q;
-    output reg  [15:0] hq_byte_enables_q;
-    output reg  [6:0] hq_bit_offset_q;
-    output reg  [2:0] hq_size_q;
-    output reg  hq_valid_q;
-    output reg  [1:0] hq_kind_q;
-    output reg  hq_pushed_q;
-    output reg  hq_returned;
+    input wire  [63:0] ahead$x_line;
+    input wire  ahead$x_space;
+    input wire  [15:0] ahead$x_byte_enables;
+    input wire  [63:0] ahead$x2_line;
+    input wire  ahead$x2_space;
+    input wire  [15:0] ahead$x2_byte_enables;
+    input wire  [63:0] ahead$x3_line;
+    input wire  ahead$x3_space;
+    input wire  [15:0] ahead$x3_byte_enables;
+    input wire  [63:0] ahead$x4_line;
+    input wire  ahead$x4_space;
+    input wire  [15:0] ahead$x4_byte_enables;
+    output reg  [2:0] head$ptr;
+    output reg  head$valid;
+    output reg  [1:0] head$kind;
+    output reg  head$returned;
+    output reg  [63:0] head$line;
+    output reg  head$space;
+    output reg  [15:0] head$byte_enables;
+    output reg  [6:0] head$bit_offset;
+    output reg  [2:0] head$size;
+    output reg  [4:0] head$op;
+    output reg  [3:0] head$ty;
+    output reg  [4:0] head$lane;
+    output reg  [2:0] head$elem;
+    output reg  [6:0] head$result_shift;
+    output reg  head$pushed;
+    output reg  [127:0] head$push_data;
+    output reg  [15:0] head$push_bytes;
+    output reg  head$late_overlaps;
     output reg  [31:0] hq_word$0;
     output reg  [31:0] hq_word$1;
     output reg  [31:0] hq_word$2;
     output reg  [31:0] hq_word$3;
-    output reg  [4:0] head_op;
-    output reg  [3:0] head_ty;
-    output reg  [4:0] head_lane;
-    output reg  [2:0] head_elem;
-    output reg  [6:0] head_result_shift;
     output reg  [127:0] head_src0;
     output reg  [127:0] head_src1;
     output reg  ent_ftz_q$0;
@@ -19637,8 +19640,6 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     output reg  ent_error_q$5;
     output reg  ent_error_q$6;
     output reg  ent_error_q$7;
-    output reg  [127:0] push_data_q;
-    output reg  [15:0] push_bytes_q;
     output reg  hz_overlaps_q$0;
     output reg  hz_overlaps_q$1;
     output reg  hz_overlaps_q$2;
@@ -19647,7 +19648,6 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     output reg  hz_same_bytes_q$1;
     output reg  hz_same_bytes_q$2;
     output reg  hz_same_bytes_q$3;
-    output reg  hz_late_overlaps_q;
     output reg  full;
     
     // Constant declarations
@@ -21557,43 +21557,43 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
             next_head_kind = ent_kind$7$q;
             next_head_returned = ent_data$7$returned;
         end
-        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == x_space);
-        hz_same_bytes$0$d = hq_byte_enables$q == x_byte_enables;
-        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == x2_space);
-        hz_same_bytes$1$d = hq_byte_enables$q == x2_byte_enables;
-        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == x3_space);
-        hz_same_bytes$2$d = hq_byte_enables$q == x3_byte_enables;
-        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == x4_space);
-        hz_same_bytes$3$d = hq_byte_enables$q == x4_byte_enables;
+        hz_overlaps$0$d = hz_head$0$overlaps & (hq_space$q == ahead$x_space);
+        hz_same_bytes$0$d = hq_byte_enables$q == ahead$x_byte_enables;
+        hz_overlaps$1$d = hz_head$1$overlaps & (hq_space$q == ahead$x2_space);
+        hz_same_bytes$1$d = hq_byte_enables$q == ahead$x2_byte_enables;
+        hz_overlaps$2$d = hz_head$2$overlaps & (hq_space$q == ahead$x3_space);
+        hz_same_bytes$2$d = hq_byte_enables$q == ahead$x3_byte_enables;
+        hz_overlaps$3$d = hz_head$3$overlaps & (hq_space$q == ahead$x4_space);
+        hz_same_bytes$3$d = hq_byte_enables$q == ahead$x4_byte_enables;
         if (x_free) begin
-            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == x_space);
-            hz_same_bytes$1$d = hq_byte_enables$q == x_byte_enables;
-            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == x2_space);
-            hz_same_bytes$2$d = hq_byte_enables$q == x2_byte_enables;
-            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == x3_space);
-            hz_same_bytes$3$d = hq_byte_enables$q == x3_byte_enables;
+            hz_overlaps$1$d = hz_head$0$overlaps & (hq_space$q == ahead$x_space);
+            hz_same_bytes$1$d = hq_byte_enables$q == ahead$x_byte_enables;
+            hz_overlaps$2$d = hz_head$1$overlaps & (hq_space$q == ahead$x2_space);
+            hz_same_bytes$2$d = hq_byte_enables$q == ahead$x2_byte_enables;
+            hz_overlaps$3$d = hz_head$2$overlaps & (hq_space$q == ahead$x3_space);
+            hz_same_bytes$3$d = hq_byte_enables$q == ahead$x3_byte_enables;
         end
         if (head_enters) begin
             hz_overlaps$0$d = hz_next$0$overlaps & (next_head_space == hq_space$q);
             hz_same_bytes$0$d = ent_byte_enables$read_data == hq_byte_enables$q;
-            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == x_space);
-            hz_same_bytes$1$d = ent_byte_enables$read_data == x_byte_enables;
-            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == x2_space);
-            hz_same_bytes$2$d = ent_byte_enables$read_data == x2_byte_enables;
-            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == x3_space);
-            hz_same_bytes$3$d = ent_byte_enables$read_data == x3_byte_enables;
+            hz_overlaps$1$d = hz_next$1$overlaps & (next_head_space == ahead$x_space);
+            hz_same_bytes$1$d = ent_byte_enables$read_data == ahead$x_byte_enables;
+            hz_overlaps$2$d = hz_next$2$overlaps & (next_head_space == ahead$x2_space);
+            hz_same_bytes$2$d = ent_byte_enables$read_data == ahead$x2_byte_enables;
+            hz_overlaps$3$d = hz_next$3$overlaps & (next_head_space == ahead$x3_space);
+            hz_same_bytes$3$d = ent_byte_enables$read_data == ahead$x3_byte_enables;
         end
         hz_late_overlaps$d = hz_head_w$overlaps & (hq_space$q == w_space);
         if (x_free) begin
-            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == x4_space);
+            hz_late_overlaps$d = hz_head$3$overlaps & (hq_space$q == ahead$x4_space);
             if (~fp_built) begin
-                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == x2_space);
+                hz_late_overlaps$d = hz_head$1$overlaps & (hq_space$q == ahead$x2_space);
             end
         end
         if (head_enters) begin
-            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == x4_space);
+            hz_late_overlaps$d = hz_next_x4$overlaps & (next_head_space == ahead$x4_space);
             if (~fp_built) begin
-                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == x2_space);
+                hz_late_overlaps$d = hz_next$2$overlaps & (next_head_space == ahead$x2_space);
             end
         end
         if (head_enters) begin
@@ -21624,7 +21624,7 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
                 ent_valid$7$d = 1'b0;
             end
         end
-        alloc_on_port_line = (port_write & (a_line == port_line)) & (a_space == port_space);
+        alloc_on_port_line = (port_write & (a$line == port_line)) & (a$space == port_space);
         alloc_at_head = alloc & (tail_ptr$q == head_ptr$q);
         alloc_at_next_head = alloc & (tail_ptr$q == head_next_ptr$q);
         head_on_port_line = ((port_write & (hq_valid$q & (hq_kind$q == kind_read_modify_write))) & ((hq_line$q == port_line) & (hq_space$q == port_space))) | (alloc_at_head & alloc_on_port_line);
@@ -21645,128 +21645,128 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
             hq_size$d = ent_size$read_data;
         end
         if (alloc_at_next_head & head_enters) begin
-            hq_line$d = a_line;
-            hq_space$d = a_space;
-            hq_byte_enables$d = a_byte_enables;
-            hq_bit_offset$d = a_bit_offset;
-            hq_size$d = a_size;
-            hq_kind$d = a_kind;
+            hq_line$d = a$line;
+            hq_space$d = a$space;
+            hq_byte_enables$d = a$byte_enables;
+            hq_bit_offset$d = a$bit_offset;
+            hq_size$d = a$size;
+            hq_kind$d = a$kind;
             hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc_at_head) begin
-            hq_line$d = a_line;
-            hq_space$d = a_space;
-            hq_byte_enables$d = a_byte_enables;
-            hq_bit_offset$d = a_bit_offset;
-            hq_size$d = a_size;
-            hq_kind$d = a_kind;
+            hq_line$d = a$line;
+            hq_space$d = a$space;
+            hq_byte_enables$d = a$byte_enables;
+            hq_bit_offset$d = a$bit_offset;
+            hq_size$d = a$size;
+            hq_kind$d = a$kind;
             hq_read_seq$d = read_issue_seq$q;
         end
         if (alloc) begin
             tail_ptr$d = tail_ptr$q + one_index;
             if (tail_ptr$q == 0) begin
                 ent_valid$0$d = 1'b1;
-                ent_kind$0$d = a_kind;
+                ent_kind$0$d = a$kind;
                 ent_read_seq$0$d = read_issue_seq$q;
                 ent_fwd_bytes$0$d = zero_enables;
-                ent_line$0$d = a_line;
-                ent_space$0$d = a_space;
-                ent_ftz$0$d = a_ftz;
-                ent_result_first$0$d = a_result_first;
-                ent_result_last$0$d = a_result_last;
-                ent_msg_last$0$d = a_msg_last;
-                ent_error$0$d = a_error;
+                ent_line$0$d = a$line;
+                ent_space$0$d = a$space;
+                ent_ftz$0$d = a$ftz;
+                ent_result_first$0$d = a$result_first;
+                ent_result_last$0$d = a$result_last;
+                ent_msg_last$0$d = a$msg_last;
+                ent_error$0$d = a$error;
             end
             if (tail_ptr$q == 1) begin
                 ent_valid$1$d = 1'b1;
-                ent_kind$1$d = a_kind;
+                ent_kind$1$d = a$kind;
                 ent_read_seq$1$d = read_issue_seq$q;
                 ent_fwd_bytes$1$d = zero_enables;
-                ent_line$1$d = a_line;
-                ent_space$1$d = a_space;
-                ent_ftz$1$d = a_ftz;
-                ent_result_first$1$d = a_result_first;
-                ent_result_last$1$d = a_result_last;
-                ent_msg_last$1$d = a_msg_last;
-                ent_error$1$d = a_error;
+                ent_line$1$d = a$line;
+                ent_space$1$d = a$space;
+                ent_ftz$1$d = a$ftz;
+                ent_result_first$1$d = a$result_first;
+                ent_result_last$1$d = a$result_last;
+                ent_msg_last$1$d = a$msg_last;
+                ent_error$1$d = a$error;
             end
             if (tail_ptr$q == 2) begin
                 ent_valid$2$d = 1'b1;
-                ent_kind$2$d = a_kind;
+                ent_kind$2$d = a$kind;
                 ent_read_seq$2$d = read_issue_seq$q;
                 ent_fwd_bytes$2$d = zero_enables;
-                ent_line$2$d = a_line;
-                ent_space$2$d = a_space;
-                ent_ftz$2$d = a_ftz;
-                ent_result_first$2$d = a_result_first;
-                ent_result_last$2$d = a_result_last;
-                ent_msg_last$2$d = a_msg_last;
-                ent_error$2$d = a_error;
+                ent_line$2$d = a$line;
+                ent_space$2$d = a$space;
+                ent_ftz$2$d = a$ftz;
+                ent_result_first$2$d = a$result_first;
+                ent_result_last$2$d = a$result_last;
+                ent_msg_last$2$d = a$msg_last;
+                ent_error$2$d = a$error;
             end
             if (tail_ptr$q == 3) begin
                 ent_valid$3$d = 1'b1;
-                ent_kind$3$d = a_kind;
+                ent_kind$3$d = a$kind;
                 ent_read_seq$3$d = read_issue_seq$q;
                 ent_fwd_bytes$3$d = zero_enables;
-                ent_line$3$d = a_line;
-                ent_space$3$d = a_space;
-                ent_ftz$3$d = a_ftz;
-                ent_result_first$3$d = a_result_first;
-                ent_result_last$3$d = a_result_last;
-                ent_msg_last$3$d = a_msg_last;
-                ent_error$3$d = a_error;
+                ent_line$3$d = a$line;
+                ent_space$3$d = a$space;
+                ent_ftz$3$d = a$ftz;
+                ent_result_first$3$d = a$result_first;
+                ent_result_last$3$d = a$result_last;
+                ent_msg_last$3$d = a$msg_last;
+                ent_error$3$d = a$error;
             end
             if (tail_ptr$q == 4) begin
                 ent_valid$4$d = 1'b1;
-                ent_kind$4$d = a_kind;
+                ent_kind$4$d = a$kind;
                 ent_read_seq$4$d = read_issue_seq$q;
                 ent_fwd_bytes$4$d = zero_enables;
-                ent_line$4$d = a_line;
-                ent_space$4$d = a_space;
-                ent_ftz$4$d = a_ftz;
-                ent_result_first$4$d = a_result_first;
-                ent_result_last$4$d = a_result_last;
-                ent_msg_last$4$d = a_msg_last;
-                ent_error$4$d = a_error;
+                ent_line$4$d = a$line;
+                ent_space$4$d = a$space;
+                ent_ftz$4$d = a$ftz;
+                ent_result_first$4$d = a$result_first;
+                ent_result_last$4$d = a$result_last;
+                ent_msg_last$4$d = a$msg_last;
+                ent_error$4$d = a$error;
             end
             if (tail_ptr$q == 5) begin
                 ent_valid$5$d = 1'b1;
-                ent_kind$5$d = a_kind;
+                ent_kind$5$d = a$kind;
                 ent_read_seq$5$d = read_issue_seq$q;
                 ent_fwd_bytes$5$d = zero_enables;
-                ent_line$5$d = a_line;
-                ent_space$5$d = a_space;
-                ent_ftz$5$d = a_ftz;
-                ent_result_first$5$d = a_result_first;
-                ent_result_last$5$d = a_result_last;
-                ent_msg_last$5$d = a_msg_last;
-                ent_error$5$d = a_error;
+                ent_line$5$d = a$line;
+                ent_space$5$d = a$space;
+                ent_ftz$5$d = a$ftz;
+                ent_result_first$5$d = a$result_first;
+                ent_result_last$5$d = a$result_last;
+                ent_msg_last$5$d = a$msg_last;
+                ent_error$5$d = a$error;
             end
             if (tail_ptr$q == 6) begin
                 ent_valid$6$d = 1'b1;
-                ent_kind$6$d = a_kind;
+                ent_kind$6$d = a$kind;
                 ent_read_seq$6$d = read_issue_seq$q;
                 ent_fwd_bytes$6$d = zero_enables;
-                ent_line$6$d = a_line;
-                ent_space$6$d = a_space;
-                ent_ftz$6$d = a_ftz;
-                ent_result_first$6$d = a_result_first;
-                ent_result_last$6$d = a_result_last;
-                ent_msg_last$6$d = a_msg_last;
-                ent_error$6$d = a_error;
+                ent_line$6$d = a$line;
+                ent_space$6$d = a$space;
+                ent_ftz$6$d = a$ftz;
+                ent_result_first$6$d = a$result_first;
+                ent_result_last$6$d = a$result_last;
+                ent_msg_last$6$d = a$msg_last;
+                ent_error$6$d = a$error;
             end
             if (tail_ptr$q == 7) begin
                 ent_valid$7$d = 1'b1;
-                ent_kind$7$d = a_kind;
+                ent_kind$7$d = a$kind;
                 ent_read_seq$7$d = read_issue_seq$q;
                 ent_fwd_bytes$7$d = zero_enables;
-                ent_line$7$d = a_line;
-                ent_space$7$d = a_space;
-                ent_ftz$7$d = a_ftz;
-                ent_result_first$7$d = a_result_first;
-                ent_result_last$7$d = a_result_last;
-                ent_msg_last$7$d = a_msg_last;
-                ent_error$7$d = a_error;
+                ent_line$7$d = a$line;
+                ent_space$7$d = a$space;
+                ent_ftz$7$d = a$ftz;
+                ent_result_first$7$d = a$result_first;
+                ent_result_last$7$d = a$result_last;
+                ent_msg_last$7$d = a$msg_last;
+                ent_error$7$d = a$error;
             end
         end
         if (a_reads) begin
@@ -22164,77 +22164,77 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     always @(*) hq_data$next_word$3 = next_entry_word3$chosen;
     always @(*) hz_head$0$head_line = hq_line$q;
     always @(*) hz_head$0$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$0$stage_line = x_line;
-    always @(*) hz_head$0$stage_byte_enables = x_byte_enables;
+    always @(*) hz_head$0$stage_line = ahead$x_line;
+    always @(*) hz_head$0$stage_byte_enables = ahead$x_byte_enables;
     always @(*) hz_head$1$head_line = hq_line$q;
     always @(*) hz_head$1$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$1$stage_line = x2_line;
-    always @(*) hz_head$1$stage_byte_enables = x2_byte_enables;
+    always @(*) hz_head$1$stage_line = ahead$x2_line;
+    always @(*) hz_head$1$stage_byte_enables = ahead$x2_byte_enables;
     always @(*) hz_head$2$head_line = hq_line$q;
     always @(*) hz_head$2$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$2$stage_line = x3_line;
-    always @(*) hz_head$2$stage_byte_enables = x3_byte_enables;
+    always @(*) hz_head$2$stage_line = ahead$x3_line;
+    always @(*) hz_head$2$stage_byte_enables = ahead$x3_byte_enables;
     always @(*) hz_head$3$head_line = hq_line$q;
     always @(*) hz_head$3$head_byte_enables = hq_byte_enables$q;
-    always @(*) hz_head$3$stage_line = x4_line;
-    always @(*) hz_head$3$stage_byte_enables = x4_byte_enables;
+    always @(*) hz_head$3$stage_line = ahead$x4_line;
+    always @(*) hz_head$3$stage_byte_enables = ahead$x4_byte_enables;
     always @(*) hz_next$0$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$0$head_byte_enables = ent_byte_enables$read_data;
     always @(*) hz_next$0$stage_line = hq_line$q;
     always @(*) hz_next$0$stage_byte_enables = hq_byte_enables$q;
     always @(*) hz_next$1$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$1$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$1$stage_line = x_line;
-    always @(*) hz_next$1$stage_byte_enables = x_byte_enables;
+    always @(*) hz_next$1$stage_line = ahead$x_line;
+    always @(*) hz_next$1$stage_byte_enables = ahead$x_byte_enables;
     always @(*) hz_next$2$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$2$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$2$stage_line = x2_line;
-    always @(*) hz_next$2$stage_byte_enables = x2_byte_enables;
+    always @(*) hz_next$2$stage_line = ahead$x2_line;
+    always @(*) hz_next$2$stage_byte_enables = ahead$x2_byte_enables;
     always @(*) hz_next$3$head_line = ent_line_at_head$read_data;
     always @(*) hz_next$3$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next$3$stage_line = x3_line;
-    always @(*) hz_next$3$stage_byte_enables = x3_byte_enables;
+    always @(*) hz_next$3$stage_line = ahead$x3_line;
+    always @(*) hz_next$3$stage_byte_enables = ahead$x3_byte_enables;
     always @(*) hz_head_w$head_line = hq_line$q;
     always @(*) hz_head_w$head_byte_enables = hq_byte_enables$q;
     always @(*) hz_head_w$stage_line = w_line;
     always @(*) hz_head_w$stage_byte_enables = w_byte_enables;
     always @(*) hz_next_x4$head_line = ent_line_at_head$read_data;
     always @(*) hz_next_x4$head_byte_enables = ent_byte_enables$read_data;
-    always @(*) hz_next_x4$stage_line = x4_line;
-    always @(*) hz_next_x4$stage_byte_enables = x4_byte_enables;
+    always @(*) hz_next_x4$stage_line = ahead$x4_line;
+    always @(*) hz_next_x4$stage_byte_enables = ahead$x4_byte_enables;
     always @(*) ent_src0$write_enable = alloc;
     always @(*) ent_src0$write_index = tail_ptr$q;
-    always @(*) ent_src0$write_data = a_src0;
+    always @(*) ent_src0$write_data = a$src0;
     always @(*) ent_src1$write_enable = alloc;
     always @(*) ent_src1$write_index = tail_ptr$q;
-    always @(*) ent_src1$write_data = a_src1;
+    always @(*) ent_src1$write_data = a$src1;
     always @(*) ent_bit_offset$write_enable = alloc;
     always @(*) ent_bit_offset$write_index = tail_ptr$q;
-    always @(*) ent_bit_offset$write_data = a_bit_offset;
+    always @(*) ent_bit_offset$write_data = a$bit_offset;
     always @(*) ent_byte_enables$write_enable = alloc;
     always @(*) ent_byte_enables$write_index = tail_ptr$q;
-    always @(*) ent_byte_enables$write_data = a_byte_enables;
+    always @(*) ent_byte_enables$write_data = a$byte_enables;
     always @(*) ent_size$write_enable = alloc;
     always @(*) ent_size$write_index = tail_ptr$q;
-    always @(*) ent_size$write_data = a_size;
+    always @(*) ent_size$write_data = a$size;
     always @(*) ent_op$write_enable = alloc;
     always @(*) ent_op$write_index = tail_ptr$q;
-    always @(*) ent_op$write_data = a_op;
+    always @(*) ent_op$write_data = a$op;
     always @(*) ent_ty$write_enable = alloc;
     always @(*) ent_ty$write_index = tail_ptr$q;
-    always @(*) ent_ty$write_data = a_ty;
+    always @(*) ent_ty$write_data = a$ty;
     always @(*) ent_lane$write_enable = alloc;
     always @(*) ent_lane$write_index = tail_ptr$q;
-    always @(*) ent_lane$write_data = a_lane;
+    always @(*) ent_lane$write_data = a$lane;
     always @(*) ent_elem$write_enable = alloc;
     always @(*) ent_elem$write_index = tail_ptr$q;
-    always @(*) ent_elem$write_data = a_elem;
+    always @(*) ent_elem$write_data = a$elem;
     always @(*) ent_result_shift$write_enable = alloc;
     always @(*) ent_result_shift$write_index = tail_ptr$q;
-    always @(*) ent_result_shift$write_data = a_result_shift;
+    always @(*) ent_result_shift$write_data = a$result_shift;
     always @(*) ent_line_at_head$write_enable = alloc;
     always @(*) ent_line_at_head$write_index = tail_ptr$q;
-    always @(*) ent_line_at_head$write_data = a_line;
+    always @(*) ent_line_at_head$write_data = a$line;
     always @(*) read_return_seq$clock = clock;
     always @(*) read_return_seq$load = mem_rdata_valid;
     always @(*) read_return_seq$clear = reset;
@@ -22279,25 +22279,25 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     always @(*) hq_data$head_clear = alloc_at_head;
     always @(*) hq_data$next_clear = alloc_at_next_head;
     always @(*) hq_data$next_returned = next_head_returned;
-    always @(*) head_ptr_q = head_ptr$q;
-    always @(*) hq_line_q = hq_line$q;
-    always @(*) hq_space_q = hq_space$q;
-    always @(*) hq_byte_enables_q = hq_byte_enables$q;
-    always @(*) hq_bit_offset_q = hq_bit_offset$q;
-    always @(*) hq_size_q = hq_size$q;
-    always @(*) hq_valid_q = hq_valid$q;
-    always @(*) hq_kind_q = hq_kind$q;
-    always @(*) hq_pushed_q = hq_pushed$q;
-    always @(*) hq_returned = hq_data$returned;
+    always @(*) head$ptr = head_ptr$q;
+    always @(*) head$line = hq_line$q;
+    always @(*) head$space = hq_space$q;
+    always @(*) head$byte_enables = hq_byte_enables$q;
+    always @(*) head$bit_offset = hq_bit_offset$q;
+    always @(*) head$size = hq_size$q;
+    always @(*) head$valid = hq_valid$q;
+    always @(*) head$kind = hq_kind$q;
+    always @(*) head$pushed = hq_pushed$q;
+    always @(*) head$returned = hq_data$returned;
     always @(*) hq_word$0 = hq_data$word0;
     always @(*) hq_word$1 = hq_data$word1;
     always @(*) hq_word$2 = hq_data$word2;
     always @(*) hq_word$3 = hq_data$word3;
-    always @(*) head_op = ent_op$read_data;
-    always @(*) head_ty = ent_ty$read_data;
-    always @(*) head_lane = ent_lane$read_data;
-    always @(*) head_elem = ent_elem$read_data;
-    always @(*) head_result_shift = ent_result_shift$read_data;
+    always @(*) head$op = ent_op$read_data;
+    always @(*) head$ty = ent_ty$read_data;
+    always @(*) head$lane = ent_lane$read_data;
+    always @(*) head$elem = ent_elem$read_data;
+    always @(*) head$result_shift = ent_result_shift$read_data;
     always @(*) head_src0 = ent_src0$read_data;
     always @(*) head_src1 = ent_src1$read_data;
     always @(*) ent_ftz_q$0 = ent_ftz$0$q;
@@ -22340,8 +22340,8 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     always @(*) ent_result_last_q$7 = ent_result_last$7$q;
     always @(*) ent_msg_last_q$7 = ent_msg_last$7$q;
     always @(*) ent_error_q$7 = ent_error$7$q;
-    always @(*) push_data_q = push_data$q;
-    always @(*) push_bytes_q = push_bytes$q;
+    always @(*) head$push_data = push_data$q;
+    always @(*) head$push_bytes = push_bytes$q;
     always @(*) hz_overlaps_q$0 = hz_overlaps$0$q;
     always @(*) hz_same_bytes_q$0 = hz_same_bytes$0$q;
     always @(*) hz_overlaps_q$1 = hz_overlaps$1$q;
@@ -22350,7 +22350,7 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
     always @(*) hz_same_bytes_q$2 = hz_same_bytes$2$q;
     always @(*) hz_overlaps_q$3 = hz_overlaps$3$q;
     always @(*) hz_same_bytes_q$3 = hz_same_bytes$3$q;
-    always @(*) hz_late_overlaps_q = hz_late_overlaps$q;
+    always @(*) head$late_overlaps = hz_late_overlaps$q;
     
 endmodule // atomic_unit_l8_w32_int$inflight
 
@@ -26511,7 +26511,7 @@ module atomic_unit_l8_w32_int$inflight$tail_ptr(d,q,clock);
 endmodule // atomic_unit_l8_w32_int$inflight$tail_ptr
 
 
-module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n$valid,n$buf,n$lane,n$last_lane,n$marker,n$illegal,n$elem_size,n$last_elem,n$space_slm,n$addr_offset32,n$addr_buffer,n$kind_typed,n$write_only,n$swap_src,n$v_present,n$r_present,n$lod_present,n$alu_op,n$alu_ty,n$alu_ftz,n$surf_kind,n$surf_base,n$surf_size,n$width,n$height,n$depth,n$width_one,n$height_one,n$depth_one,n$surf_array,n$lane_rows,n$surf_levels,n$surf_u16,n$slm_size,n$walk_rows,n$walk_slices,n$walk_sizes_constant,n$walk_a,n$walk_b,n$cap_valid,n$enter,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,issue_push,walk_push,kind_typed,addr,walk_first,lane_first,typed_at_lod,second_b,walk_c,issue_lod_c,surf_u16,issue_kind,checks_bounds,bounded_offset,last_start,bound_small,space,size,op,ty,ftz,src0,src1,i_lane_q,elem_index_q,result_shift,result_first,issue_lane_done,issue_last,issue_error);
+module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,n$valid,n$buf,n$lane,n$last_lane,n$marker,n$illegal,n$elem_size,n$last_elem,n$space_slm,n$addr_offset32,n$addr_buffer,n$kind_typed,n$write_only,n$swap_src,n$v_present,n$r_present,n$lod_present,n$alu_op,n$alu_ty,n$alu_ftz,n$surf_kind,n$surf_base,n$surf_size,n$width,n$height,n$depth,n$width_one,n$height_one,n$depth_one,n$surf_array,n$lane_rows,n$surf_levels,n$surf_u16,n$slm_size,n$walk_rows,n$walk_slices,n$walk_sizes_constant,n$walk_a,n$walk_b,n$cap_valid,n$enter,pbuf_addr$0,pbuf_addr$1,pbuf_src0$0,pbuf_src0$1,pbuf_src1$0,pbuf_src1$1,pbuf_coord$0,pbuf_coord$1,pay_coord,i$valid,i$walk,i$typed,i$addr,i$walk_first,i$lane_first,i$at_lod,i$second_b,i$walk_c,i$lod_c,i$surf_u16,i$kind,i$checks_bounds,i$bounded_offset,i$last_start,i$bound_small,i$space,i$size,i$op,i$ty,i$ftz,i$lane,i$elem,i$result_shift,i$result_first,i$result_last,i$msg_last,i$error,src0,src1);
     
     // Module arguments
     input wire  clock;
@@ -26570,36 +26570,36 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     input wire  [127:0] pbuf_coord$0;
     input wire  [127:0] pbuf_coord$1;
     input wire  [127:0] pay_coord;
-    output reg  issue_push;
-    output reg  walk_push;
-    output reg  kind_typed;
-    output reg  [63:0] addr;
-    output reg  [63:0] walk_first;
-    output reg  [63:0] lane_first;
-    output reg  typed_at_lod;
-    output reg  [31:0] second_b;
-    output reg  [63:0] walk_c;
-    output reg  [63:0] issue_lod_c;
-    output reg  surf_u16;
-    output reg  [1:0] issue_kind;
-    output reg  checks_bounds;
-    output reg  [63:0] bounded_offset;
-    output reg  [63:0] last_start;
-    output reg  bound_small;
-    output reg  space;
-    output reg  [2:0] size;
-    output reg  [4:0] op;
-    output reg  [3:0] ty;
-    output reg  ftz;
+    output reg  i$valid;
+    output reg  i$walk;
+    output reg  i$typed;
+    output reg  [63:0] i$addr;
+    output reg  [63:0] i$walk_first;
+    output reg  [63:0] i$lane_first;
+    output reg  i$at_lod;
+    output reg  [31:0] i$second_b;
+    output reg  [63:0] i$walk_c;
+    output reg  [63:0] i$lod_c;
+    output reg  i$surf_u16;
+    output reg  [1:0] i$kind;
+    output reg  i$checks_bounds;
+    output reg  [63:0] i$bounded_offset;
+    output reg  [63:0] i$last_start;
+    output reg  i$bound_small;
+    output reg  i$space;
+    output reg  [2:0] i$size;
+    output reg  [4:0] i$op;
+    output reg  [3:0] i$ty;
+    output reg  i$ftz;
+    output reg  [4:0] i$lane;
+    output reg  [2:0] i$elem;
+    output reg  [6:0] i$result_shift;
+    output reg  i$result_first;
+    output reg  i$result_last;
+    output reg  i$msg_last;
+    output reg  i$error;
     output reg  [127:0] src0;
     output reg  [127:0] src1;
-    output reg  [4:0] i_lane_q;
-    output reg  [2:0] elem_index_q;
-    output reg  [6:0] result_shift;
-    output reg  result_first;
-    output reg  issue_lane_done;
-    output reg  issue_last;
-    output reg  issue_error;
     
     // Constant declarations
     localparam  kind_marker = 2'b0;
@@ -27327,37 +27327,37 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
         end
         elem_bits = elem_bytes_of$value[(32'h0)+:(8)] << 32'h3;
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
-        issue_lane_done = elem_index$q == ctx_last_elem$q;
-        issue_last = issue_marker | (issue_lane_done & i_last_lane$q);
-        typed_at_lod = typed_lane_coord$lod_is_zero;
+        i$result_last = elem_index$q == ctx_last_elem$q;
+        i$msg_last = issue_marker | (i$result_last & i_last_lane$q);
+        i$at_lod = typed_lane_coord$lod_is_zero;
         if (typed_walked$q) begin
-            typed_at_lod = typed_walk_at_lod$q;
+            i$at_lod = typed_walk_at_lod$q;
         end
         issue_addr_ready = (issue_marker | lane_mux$base_misaligned) | (~ctx_kind_typed$q | ((typed_lane_coord$ready & ~t_walk) & ~l_walk));
-        issue_push = ((i_valid$q & ~reset) & issue_addr_ready) & t_accepts;
-        issue_kind = kind_read_modify_write;
+        i$valid = ((i_valid$q & ~reset) & issue_addr_ready) & t_accepts;
+        i$kind = kind_read_modify_write;
         if (ctx_write_only$q) begin
-            issue_kind = kind_write;
+            i$kind = kind_write;
         end
         if ((ctx_kind_typed$q & typed_step$out_of_bounds) | issue_misaligned) begin
-            issue_kind = kind_no_memory;
+            i$kind = kind_no_memory;
         end
         if (issue_marker) begin
-            issue_kind = kind_marker;
+            i$kind = kind_marker;
         end
-        issue_done = issue_push & (issue_lane_done | issue_marker);
+        issue_done = i$valid & (i$result_last | issue_marker);
         issue_scaled_c = typed_step$lod_c << 32'h2;
         if (ctx_surf_u16$q) begin
             issue_scaled_c = typed_step$lod_c << 32'h1;
         end
-        issue_lod_c = issue_scaled_c + ctx_surf_base$q;
+        i$lod_c = issue_scaled_c + ctx_surf_base$q;
         n$enter = (n$valid & (~i_valid$q | issue_done)) & ~reset;
-        checks_bounds = addr_gen$checks_bounds & ~issue_marker;
-        last_start = addr_gen$bound - elem_bytes;
-        bound_small = addr_gen$bound < elem_bytes;
-        result_shift = elem_shift$q[(32'h0)+:(7)];
-        result_first = ~|elem_index$q;
-        issue_error = (issue_marker & i_illegal$q) | (issue_last & (msg_misaligned$q | issue_misaligned));
+        i$checks_bounds = addr_gen$checks_bounds & ~issue_marker;
+        i$last_start = addr_gen$bound - elem_bytes;
+        i$bound_small = addr_gen$bound < elem_bytes;
+        i$result_shift = elem_shift$q[(32'h0)+:(7)];
+        i$result_first = ~|elem_index$q;
+        i$error = (issue_marker & i_illegal$q) | (i$msg_last & (msg_misaligned$q | issue_misaligned));
         if (issue_done) begin
             i_valid$d = 1'b0;
         end
@@ -27399,14 +27399,14 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
             ctx_surf_u16$d = n$surf_u16;
             ctx_slm_size$d = n$slm_size;
         end
-        if (issue_push & issue_misaligned) begin
+        if (i$valid & issue_misaligned) begin
             msg_misaligned$d = 1'b1;
         end
-        if (issue_push & issue_last) begin
+        if (i$valid & i$msg_last) begin
             msg_misaligned$d = 1'b0;
         end
-        if (issue_push) begin
-            if (issue_lane_done | issue_marker) begin
+        if (i$valid) begin
+            if (i$result_last | issue_marker) begin
                 elem_index$d = zero_elem;
                 elem_offset$d = zero_addr;
                 elem_shift$d = zero_shift;
@@ -27418,10 +27418,10 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
             end
         end
         typed_pending = ((i_valid$q & ctx_kind_typed$q) & ~issue_marker) & ~issue_misaligned;
-        walk_push = (((typed_pending & ~typed_lane_coord$ready) & ~t_walk) & (~l_walk & ~typed_walk_stale$q)) & t_accepts;
-        typed_walk_stale$d = issue_push | ~typed_pending;
+        i$walk = (((typed_pending & ~typed_lane_coord$ready) & ~t_walk) & (~l_walk & ~typed_walk_stale$q)) & t_accepts;
+        typed_walk_stale$d = i$valid | ~typed_pending;
         typed_lane_coord$walk_reaches_lod = typed_step$next_level == typed_lane_coord$lod;
-        if (walk_push) begin
+        if (i$walk) begin
             typed_level$d = typed_step$next_level;
             typed_width$d = typed_step$next_width;
             typed_height$d = typed_step$next_height;
@@ -27438,11 +27438,11 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
         if (l_walk) begin
             typed_level_base$d = l_index;
         end
-        if (walk_push) begin
+        if (i$walk) begin
             typed_walked$d = 1'b1;
             typed_walk_at_lod$d = typed_step$next_level == typed_lane_coord$lod;
         end
-        if (issue_push | ~typed_pending) begin
+        if (i$valid | ~typed_pending) begin
             typed_walked$d = 1'b0;
             typed_level$d = zero_coord;
             typed_level_base$d = zero_addr;
@@ -27560,23 +27560,23 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     always @(*) elem_select$write_only = ctx_write_only$q;
     always @(*) elem_bytes = elem_bytes_of$value;
     always @(*) issue_marker = i_marker$q;
-    always @(*) kind_typed = ctx_kind_typed$q;
-    always @(*) addr = addr_gen$addr;
-    always @(*) walk_first = typed_step$walk_first;
-    always @(*) lane_first = typed_step$lane_first;
-    always @(*) second_b = typed_step$second_b;
-    always @(*) walk_c = typed_step$second_c;
-    always @(*) surf_u16 = ctx_surf_u16$q;
-    always @(*) bounded_offset = addr_gen$bounded_offset;
-    always @(*) space = addr_gen$space;
-    always @(*) size = ctx_elem_size$q;
-    always @(*) op = ctx_alu_op$q;
-    always @(*) ty = ctx_alu_ty$q;
-    always @(*) ftz = ctx_alu_ftz$q;
+    always @(*) i$typed = ctx_kind_typed$q;
+    always @(*) i$addr = addr_gen$addr;
+    always @(*) i$walk_first = typed_step$walk_first;
+    always @(*) i$lane_first = typed_step$lane_first;
+    always @(*) i$second_b = typed_step$second_b;
+    always @(*) i$walk_c = typed_step$second_c;
+    always @(*) i$surf_u16 = ctx_surf_u16$q;
+    always @(*) i$bounded_offset = addr_gen$bounded_offset;
+    always @(*) i$space = addr_gen$space;
+    always @(*) i$size = ctx_elem_size$q;
+    always @(*) i$op = ctx_alu_op$q;
+    always @(*) i$ty = ctx_alu_ty$q;
+    always @(*) i$ftz = ctx_alu_ftz$q;
     always @(*) src0 = elem_select$src0;
     always @(*) src1 = elem_select$src1;
-    always @(*) i_lane_q = i_lane$q;
-    always @(*) elem_index_q = elem_index$q;
+    always @(*) i$lane = i_lane$q;
+    always @(*) i$elem = elem_index$q;
     always @(*) typed_lane_coord$clock = clock;
     always @(*) typed_lane_coord$load = n$enter;
     always @(*) typed_lane_coord$r_present = n$r_present;
@@ -27590,7 +27590,7 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     always @(*) typed_lane_coord$entry_rows = n$lane_rows;
     always @(*) typed_lane_coord$rows = typed_lane_rows$q;
     always @(*) typed_lane_coord$walk_step = t_walk;
-    always @(*) typed_lane_coord$walk_push = walk_push;
+    always @(*) typed_lane_coord$walk_push = i$walk;
     
 endmodule // atomic_unit_l8_w32_int$issue
 

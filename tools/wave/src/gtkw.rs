@@ -82,11 +82,11 @@ pub const UNIT_GROUPS: &[(&str, &[&str])] = &[
     (
         "Internal: issue (lane index, FSM state)",
         &[
-            "state", "*_state", "*state$q", "*state.q", "state_*", "*fsm*", "front$r_valid_q", "front.r_valid_q", "front$d_valid_q", "front.d_valid_q", "front$d_lanes_q", "front.d_lanes_q", "lane_select$lane", "lane_select.lane", "front$d_lanes_few_q", "front.d_lanes_few_q", "left_few$q", "left_few.q", "issue$issue_push", "issue.issue_push", "issue$issue_kind", "issue.issue_kind",
-            "sel_take", "sel_marker", "sel_last", "front$n$valid", "front.n.valid", "front$n$lane", "front.n.lane", "issue$n$enter", "issue.n.enter", "issue$i_lane_q", "issue.i_lane_q",
-            "issue$issue_last", "issue.issue_last", "issue$issue_lane_done", "issue.issue_lane_done", "issue$walk_push", "issue.walk_push", "issue$issue_error", "issue.issue_error", "issue$elem_index_q", "issue.elem_index_q", "elem_offset$q", "elem_offset.q",
+            "state", "*_state", "*state$q", "*state.q", "state_*", "*fsm*", "front$r_valid_q", "front.r_valid_q", "front$d_valid_q", "front.d_valid_q", "front$d_lanes_q", "front.d_lanes_q", "lane_select$lane", "lane_select.lane", "front$d_lanes_few_q", "front.d_lanes_few_q", "left_few$q", "left_few.q", "issue$i$valid", "issue.i.valid", "issue$i$kind", "issue.i.kind",
+            "sel_take", "sel_marker", "sel_last", "front$n$valid", "front.n.valid", "front$n$lane", "front.n.lane", "issue$n$enter", "issue.n.enter", "issue$i$lane", "issue.i.lane",
+            "issue$i$msg_last", "issue.i.msg_last", "issue$i$result_last", "issue.i.result_last", "issue$i$walk", "issue.i.walk", "issue$i$error", "issue.i.error", "issue$i$elem", "issue.i.elem", "elem_offset$q", "elem_offset.q",
             "address$t_valid_q", "address.t_valid_q", "address$t_walk_q", "address.t_walk_q", "address$l_valid_q", "address.l_valid_q",
-            "address$l_walk_q", "address.l_walk_q", "address$a_valid_q", "address.a_valid_q", "a_reads", "alloc", "table_is_full", "head_select$head", "head_select$entry$lane", "head_select.head", "head_select.entry.lane", "ports$read_full", "ports.read_full", "ports$write_full", "ports.write_full",
+            "address$l_walk_q", "address.l_walk_q", "address$a_valid_q", "address.a_valid_q", "a_reads", "alloc", "table_is_full", "head_select$head$ptr", "head_select$entry$lane", "head_select.head.ptr", "head_select.entry.lane", "ports$read_full", "ports.read_full", "ports$write_full", "ports.write_full",
         ],
     ),
     (

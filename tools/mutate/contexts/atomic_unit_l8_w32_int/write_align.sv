@@ -8,7 +8,7 @@
 //
 // Outputs: `data` is the memory port's write data (a design output): every
 // bit is compared. `mask` is read only by HeadSelect's `with_late`, when the
-// write overlaps the head's element (`late_overlaps`), and only through the
+// write overlaps the head's element (`head.late_overlaps`), and only through the
 // head's element bytes (`old_value`). Two naturally aligned elements of at
 // most 4 bytes that overlap lie in one aligned 32-bit word, so the mask is
 // compared on the word of the written bytes only.
