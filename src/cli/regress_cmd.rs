@@ -227,12 +227,13 @@ pub fn main(a: RegressArgs) -> i32 {
         let start = Instant::now();
         match atomport_testbench::dut::run_directed_suite(a.unit) {
             Ok(d) => outln!(
-                "directed suite on the {} build: {} scripts, {} messages ({} rejected by the build, as expected) and {} illegal requests agree with the golden model ({:.1} s)",
+                "directed suite on the {} build: {} scripts, {} messages ({} rejected by the build, as expected), {} illegal requests and {} messages with a misaligned lane agree with the golden model ({:.1} s)",
                 a.unit.name(),
                 d.scripts,
                 d.messages,
                 d.rejected,
                 d.illegal_requests,
+                d.misaligned,
                 start.elapsed().as_secs_f64()
             ),
             Err(e) => {

@@ -837,6 +837,50 @@ pub enum IllegalRunError {
     NotFlagged { flagged: usize, cases: usize },
 }
 
+/// The messages [`run_misaligned`] moves lanes of off their alignment:
+/// every kind whose lanes carry an address, 16- to 64-bit elements, scatter
+/// blocks of 4 and 8 bytes (several per lane), a PTX vector.
+const MISALIGNED_BASE: &str = "surface 1 buffer base=0x8000 size=64\n\
+                SVM_ATOMIC.add (4) [0x100 0x104 0x108 0x10c] d [1 1 1 1] V0\n\
+                SVM_ATOMIC.xchg.16 (2) [0x140 0x142] e [7 8] V0\n\
+                SVM_ATOMIC.add.64 (2) [0x180 0x188] f [1 2] V0\n\
+                DWORD_ATOMIC.inc (8) 1 [0 4 8 12 16 20 24 28] V0 V0 g\n\
+                DWORD_ATOMIC.cmpxchg.16 (4) 1 [32 34 36 38] [5 5 5 5] [0 0 0 0] h\n\
+                SVM_SCATTER.4.2 (4) [0x200 0x208 0x210 0x218] [1 2 3 4 5 6 7 8]\n\
+                SVM_SCATTER.4.4 (2) [0x300 0x310] [1 2 3 4 5 6 7 8]\n\
+                SVM_SCATTER.8.2 (2) [0x340 0x350] [1 2 3 4]\n\
+                atom.global.add.u32 (4) i, [0x100 0x104 0x108 0x10c], [1 2 3 4];\n\
+                atom.global.cas.b16 j, [0x160], 0, 9;\n\
+                atom.global.v2.f32.add k, [0x170], {1.0 2.0};\n";
+
+/// Issues each message of a base script once per enabled lane with that
+/// lane's address one byte off its alignment on the pins, each followed by
+/// the message clean, in lockstep with the golden model (memory from
+/// `seed`): the misaligned lane makes no access and returns 0, the others
+/// execute, the message ends with `rsp_error`, and the unit recovers. A
+/// build that does not admit a message rejects it whole. Returns the
+/// misaligned requests issued.
+pub fn run_misaligned<P: UnitPins>(dut: P, seed: u64) -> Result<usize, IllegalRunError> {
+    let program = atomport_core::script::parse("misaligned.atom", MISALIGNED_BASE).expect("the misaligned lanes' base script parses");
+    let opts = RtlOptions { mem: random_mem(seed), vcd: None, fst: None };
+    let mut session = Session::new(dut, &opts, Some(Scoreboard::new(Machine::new(&program))))?;
+    let mut encoder = Encoder::new();
+    let mut issued = 0;
+    for msg in program.messages() {
+        let enables = msg.lane_enables();
+        for lane in (0..32).filter(|l| enables >> l & 1 == 1) {
+            session.issue_misaligned(&program, &mut encoder, msg, lane)?;
+            session.issue(&program, &mut encoder, msg)?;
+            issued += 1;
+        }
+    }
+    session.finish()?;
+    if let Some(m) = session.mismatch() {
+        return Err(IllegalRunError::Mismatch(m.to_string()));
+    }
+    Ok(issued)
+}
+
 /// Issues every illegal request between legal messages of [`illegal_base`]
 /// (memory from `seed`), in lockstep with the golden model: each must end
 /// with `rsp_error`, no access and no result, and the unit must recover.

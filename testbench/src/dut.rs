@@ -339,6 +339,15 @@ pub fn run_illegal_on(build: UnitBuild, seed: u64, cases: &[(String, crate::pins
     }
 }
 
+/// [`crate::directed::run_misaligned`] on `build`'s model.
+pub fn run_misaligned_on(build: UnitBuild, seed: u64) -> Result<usize, crate::directed::IllegalRunError> {
+    match build {
+        UnitBuild::Full => crate::directed::run_misaligned(new_unit()?, seed),
+        UnitBuild::Small => crate::directed::run_misaligned(VAtomicUnitL8W32Int::new().map_err(RtlError::from)?, seed),
+        UnitBuild::Serial => crate::directed::run_misaligned(VSerialUnitL8W32Int::new().map_err(RtlError::from)?, seed),
+    }
+}
+
 /// What the directed suite of [`run_directed_suite`] ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DirectedSummary {
@@ -347,13 +356,15 @@ pub struct DirectedSummary {
     /// of them, rejected by the build (rsp_error, no access), as expected
     pub rejected: usize,
     pub illegal_requests: usize,
+    /// messages issued with one lane misaligned on the pins
+    pub misaligned: usize,
 }
 
 /// The directed part of the unit's RTL tests on `build`'s model, in
 /// lockstep with the golden model: every directed script (with the memory
 /// timing each names; a smaller build rejects what it does not admit), the
-/// illegal descriptors and the descriptor byte sweep (every value of every
-/// byte the golden decoder refuses). `atomport regress --directed` runs it
+/// illegal descriptors, the misaligned lanes and the descriptor byte sweep
+/// (every value of every byte the golden decoder refuses). `atomport regress --directed` runs it
 /// before the random scripts (`make rtl-coverage`: the decoder's refusals
 /// and the directed corners count for the code coverage). The error names
 /// the first part that failed.
@@ -382,6 +393,7 @@ pub fn run_directed_suite(build: UnitBuild) -> Result<DirectedSummary, String> {
     let illegal: Vec<(String, PinRequest)> =
         crate::directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
     run_illegal_on(build, 19, &illegal).map_err(|e| format!("illegal descriptors: {e}"))?;
+    summary.misaligned = run_misaligned_on(build, 29).map_err(|e| format!("misaligned lanes: {e}"))?;
     let sweep = crate::directed::descriptor_byte_sweep();
     run_illegal_on(build, 23, &sweep).map_err(|e| format!("descriptor byte sweep: {e}"))?;
     summary.illegal_requests = illegal.len() + sweep.len();

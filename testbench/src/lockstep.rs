@@ -7,7 +7,7 @@
 //! [`Lockstep::observe`].
 
 use atomport_core::descriptor::{EncodeError, Encoder};
-use atomport_core::message::{Body, Message};
+use atomport_core::message::{Body, Message, PredRef};
 use atomport_core::ops::UnitConfig;
 use atomport_core::program::Program;
 
@@ -141,6 +141,44 @@ impl Lockstep {
         }
         self.monitor.expect(f);
         Ok((req, false))
+    }
+
+    /// Issues script message `msg` with lane `lane`'s address moved one byte
+    /// off its element's alignment on the pins: that lane makes no access
+    /// and returns 0 (an ALU message), the other lanes execute, and the
+    /// message ends with `rsp_error` (docs/microarchitecture.md "Payload
+    /// port"). The golden model runs the message without that lane. A
+    /// message the build does not admit is issued as one it must reject
+    /// (returned `true`). The lane must be enabled, its elements wider than
+    /// a byte, and the message not TYPED_ATOMIC (whose lanes address by
+    /// coordinates).
+    #[allow(clippy::too_many_arguments)]
+    pub fn issue_misaligned(
+        &mut self,
+        index: usize,
+        program: &Program,
+        encoder: &mut Encoder,
+        msg: &Message,
+        lane: usize,
+        config: &UnitConfig,
+        build: &str,
+    ) -> Result<(PinRequest, bool), EncodeError> {
+        let enables = msg.lane_enables();
+        assert!(enables >> lane & 1 == 1 && msg.access_bytes() > 1 && !matches!(msg.body, Body::TypedAtomic { .. }), "lane {lane} of `{}` cannot be misaligned", atomport_core::text::message_text(msg));
+        let (mut req, rejected) = match msg.admitted_by(config) {
+            Ok(()) => (driver::request(program, encoder, msg)?, false),
+            Err(_) => return self.issue_message(index, program, encoder, msg, config, build),
+        };
+        req.set_addr(lane, req.lane_addr(lane) + 1);
+        let mut f = frame(index, msg, &req);
+        f.text = format!("{} (lane {lane} misaligned on the pins)", f.text);
+        if let Some(sb) = &mut self.scoreboard {
+            let mut without = msg.clone();
+            without.pred = Some(PredRef { name: "misaligned".into(), negate: false, mask: enables & !(1 << lane) });
+            sb.issue_misaligned(index, &without, lane as u8, f.text.clone());
+        }
+        self.monitor.expect(f);
+        Ok((req, rejected))
     }
 
     /// Issues a raw request the unit must reject (illegal descriptor or

@@ -87,6 +87,11 @@ impl PinRequest {
         b[..len].to_vec()
     }
 
+    /// Lane `lane`'s address (or DWORD_ATOMIC offset).
+    pub fn lane_addr(&self, lane: usize) -> u64 {
+        u64::from(self.addr[2 * lane]) | u64::from(self.addr[2 * lane + 1]) << 32
+    }
+
     pub fn set_addr(&mut self, lane: usize, value: u64) {
         self.addr[2 * lane] = value as u32;
         self.addr[2 * lane + 1] = (value >> 32) as u32;

@@ -184,6 +184,21 @@ impl Scoreboard {
         self.register(index, msg.line, text, results, false);
     }
 
+    /// The driver issued `without` with one more lane, `lane`, whose
+    /// address is misaligned: that lane makes no access and returns 0 (an
+    /// ALU message), and the message ends with `rsp_error`.
+    pub fn issue_misaligned(&mut self, index: usize, without: &Message, lane: u8, text: String) {
+        let (lanes, txns) = self.machine.exec(index, without);
+        let mut results: VecDeque<(u8, u128)> = VecDeque::new();
+        if without.alu().is_some() {
+            results = lanes.iter().enumerate().filter_map(|(i, l)| l.map(|v| (i as u8, v))).collect();
+            let at = results.iter().position(|r| r.0 > lane).unwrap_or(results.len());
+            results.insert(at, (lane, 0));
+        }
+        self.queue_txns(&txns);
+        self.register(index, without.line, text, results, true);
+    }
+
     /// The driver issued a request the unit must reject (an illegal
     /// descriptor or surface state): no access, no result, done with error.
     pub fn issue_illegal(&mut self, index: usize, line: usize, text: String) {

@@ -242,6 +242,19 @@ impl<P: UnitPins> Session<P> {
         Ok(index)
     }
 
+    /// Queues script message `msg` with lane `lane`'s address misaligned on
+    /// the pins ([`Lockstep::issue_misaligned`]).
+    pub fn issue_misaligned(&mut self, program: &Program, encoder: &mut Encoder, msg: &Message, lane: usize) -> Result<usize, RtlError> {
+        let index = self.next_index;
+        let (req, rejected) = self.check.issue_misaligned(index, program, encoder, msg, lane, &self.config, &self.build)?;
+        if rejected {
+            self.rejected.push(index);
+        }
+        self.next_index += 1;
+        self.pins.push(Box::new(req));
+        Ok(index)
+    }
+
     /// Queues a raw request the unit must reject (illegal descriptor or
     /// surface state): expected to end with `rsp_error`, no access, no result.
     pub fn issue_illegal(&mut self, req: PinRequest, line: usize, text: &str) -> usize {
