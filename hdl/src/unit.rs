@@ -390,7 +390,7 @@ impl AtomicUnit {
             execute: ExecutePipe::new(config.fp),
             inflight: InflightTable::new(config.fp),
             address: Default::default(),
-            ports: Default::default(),
+            ports: MemoryPorts::new(config),
             reset_q: Default::default(),
             issue_state: Default::default(),
             lanes_left: Default::default(),

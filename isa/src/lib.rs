@@ -356,6 +356,13 @@ impl UnitConfig {
         }
     }
 
+    /// A lane's result joins several elements only in a PTX vector form
+    /// ([`PtxOpInfo::vector_types`]); a build without such a form it takes
+    /// (all are floating point: none without FP) returns one element per lane.
+    pub fn joins_elements(&self) -> bool {
+        PTX_OPS.iter().flat_map(|o| o.vector_types).any(|t| self.fp || !t.elem_type().is_float())
+    }
+
     /// Whether the unit executes a message of `exec_size` lanes whose
     /// elements (or scatter blocks) are `elem_bytes` wide and that
     /// `needs_fp` (None for SVM_SCATTER: no ALU).
@@ -769,6 +776,14 @@ mod tests {
         assert_eq!(small.admits(1, 8, false), Err(ConfigLimit::Width { elem_bits: 64, data_bits: 32 }));
         assert_eq!(small.admits(1, 2, true), Err(ConfigLimit::Float));
         assert_eq!(UnitConfig::FULL.admits(32, 16, true), Ok(()));
+    }
+
+    #[test]
+    fn only_a_build_with_fp_joins_elements() {
+        assert!(UnitConfig::FULL.joins_elements());
+        assert!(UnitConfig::new(8, 32, true).unwrap().joins_elements());
+        assert!(!UnitConfig::SMALL.joins_elements());
+        assert!(!UnitConfig::new(32, 128, false).unwrap().joins_elements());
     }
 
     #[test]

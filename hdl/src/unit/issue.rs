@@ -180,6 +180,8 @@ pub struct IssueStage {
     issue_done: Signal<Local, Bit>,
     /// this cycle's entry only ends the message (illegal, or no lane enabled)
     issue_marker: Signal<Local, Bit>,
+    /// the current element is its lane's last
+    lane_done: Signal<Local, Bit>,
     issue_addr_ready: Signal<Local, Bit>,
     /// `e * E`
     issue_scaled_c: Signal<Local, Bits<64>>,
@@ -277,6 +279,7 @@ impl Default for IssueStage {
             issue_misaligned: Default::default(),
             issue_done: Default::default(),
             issue_marker: Default::default(),
+            lane_done: Default::default(),
             issue_addr_ready: Default::default(),
             issue_scaled_c: Default::default(),
             typed_pending: Default::default(),
@@ -428,8 +431,10 @@ impl Logic for IssueStage {
         self.elem_bits.next = self.elem_bytes_of.value.val().get_bits::<8>(0) << 3;
         self.issue_marker.next = self.i_marker.q.val();
         self.issue_misaligned.next = self.lane_mux.misaligned.val() & !self.i_marker.q.val();
-        self.i.result_last.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
-        self.i.msg_last.next = self.issue_marker.val() | (self.i.result_last.val() & self.i_last_lane.q.val());
+        self.lane_done.next = self.elem_index.q.val() == self.ctx_last_elem.q.val();
+        // a scatter lane has no result, not even one that makes no access
+        self.i.result_last.next = self.lane_done.val() & !self.ctx_write_only.q.val();
+        self.i.msg_last.next = self.issue_marker.val() | (self.lane_done.val() & self.i_last_lane.q.val());
         // a typed lane waits for its walk (and for a walk step's level_base,
         // in T and L) unless it touches no memory (a typed lane is misaligned
         // only by its base: `base_misaligned`, off the payload buffers)
@@ -453,7 +458,7 @@ impl Logic for IssueStage {
         if self.issue_marker.val() {
             self.i.kind.next = self.kind_marker.val();
         }
-        self.issue_done.next = self.i.valid.val() & (self.i.result_last.val() | self.issue_marker.val());
+        self.issue_done.next = self.i.valid.val() & (self.lane_done.val() | self.issue_marker.val());
         self.issue_scaled_c.next = self.typed_step.lod_c.val() << 2;
         if self.ctx_surf_u16.q.val() {
             self.issue_scaled_c.next = self.typed_step.lod_c.val() << 1;
@@ -555,7 +560,7 @@ impl Logic for IssueStage {
 
         // element / block stepping inside a lane
         if self.i.valid.val() {
-            if self.i.result_last.val() | self.issue_marker.val() {
+            if self.lane_done.val() | self.issue_marker.val() {
                 self.elem_index.d.next = self.zero_elem.val();
                 self.elem_offset.d.next = self.zero_addr.val();
                 self.elem_shift.d.next = self.zero_shift.val();

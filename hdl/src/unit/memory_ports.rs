@@ -13,6 +13,7 @@
 //! `UNOPTFLAT`). `mem_rd_ready` and `mem_wr_ready` go into the skids'
 //! registers only; `atomport emit` moves their wiring out of the block.
 
+use atomport_isa::UnitConfig;
 use rust_hdl::prelude::*;
 
 use super::payloads::WriteStageIn;
@@ -82,7 +83,8 @@ pub struct MemoryPorts {
     s_elem: DFF<Bits<ELEM_BITS>>,
     s_old: DFF<Bits<LINE_BITS>>,
     s_new: DFF<Bits<LINE_BITS>>,
-    /// the lane's result so far (PTX vectors: elements joined)
+    /// the lane's result so far (PTX vectors: elements joined; unused in a
+    /// build that does not join elements)
     result_acc: DFF<Bits<LINE_BITS>>,
     rsp_valid_r: DFF<Bit>,
     rsp_lane_r: DFF<Bits<LANE_BITS>>,
@@ -94,6 +96,12 @@ pub struct MemoryPorts {
     /// result shifts are byte multiples: masking the low 3 bits to constant
     /// zeros lets synthesis build byte shifters
     byte_aligned: Constant<Bits<7>>,
+    /// the build joins a lane's elements into its result
+    /// (`UnitConfig::joins_elements`); without, a result is one element and
+    /// the element stages' result place and index feed nothing
+    joins_elements: Constant<Bit>,
+    /// the data bits built: results and observed values are zero above them
+    data_built: Constant<Bits<LINE_BITS>>,
 
     // ---- locals (named for waveforms) ----
     w_is_rmw: Signal<Local, Bit>,
@@ -105,8 +113,8 @@ pub struct MemoryPorts {
     result_joined: Signal<Local, Bits<LINE_BITS>>,
 }
 
-impl Default for MemoryPorts {
-    fn default() -> Self {
+impl MemoryPorts {
+    pub fn new(config: UnitConfig) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -160,6 +168,8 @@ impl Default for MemoryPorts {
             kind_read_modify_write: Constant::new((ENTRY_READ_MODIFY_WRITE as u64).to_bits()),
             zero_line: Constant::new(0u64.to_bits()),
             byte_aligned: Constant::new(0x78u64.to_bits()),
+            joins_elements: Constant::new(config.joins_elements()),
+            data_built: Constant::new(config.data_mask().to_bits()),
             w_is_rmw: Default::default(),
             w_has_result: Default::default(),
             retire: Default::default(),
@@ -238,9 +248,11 @@ impl Logic for MemoryPorts {
             self.s_data.d.next = self.w_data.val();
             self.s_byte_enables.d.next = self.w.byte_enables.val();
             self.s_lane.d.next = self.w.lane.val();
-            self.s_elem.d.next = self.w.elem.val();
-            self.s_old.d.next = self.w.old.val();
-            self.s_new.d.next = self.w.new.val();
+            self.s_old.d.next = self.w.old.val() & self.data_built.val();
+            self.s_new.d.next = self.w.new.val() & self.data_built.val();
+            if self.joins_elements.val() {
+                self.s_elem.d.next = self.w.elem.val();
+            }
         }
         self.port_write.next = self.write_skid.full.val() | (self.w.writes.val() & !self.reset.val());
         self.port_line.next = self.w.line.val();
@@ -259,14 +271,17 @@ impl Logic for MemoryPorts {
         self.w_has_result.next = self.w_is_rmw.val() | (self.w.kind.val() == self.kind_no_memory.val());
         self.result_value.next = self.zero_line.val();
         if self.w_is_rmw.val() {
-            self.result_value.next = self.w.ret.val();
+            self.result_value.next = self.w.ret.val() & self.data_built.val();
         }
-        self.result_joined.next = self.result_value.val() << (self.w.result_shift.val() & self.byte_aligned.val());
-        if !self.w.result_first.val() {
-            self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.w.result_shift.val() & self.byte_aligned.val()));
-        }
-        if self.retire.val() & self.w_has_result.val() {
-            self.result_acc.d.next = self.result_joined.val();
+        self.result_joined.next = self.result_value.val();
+        if self.joins_elements.val() {
+            self.result_joined.next = self.result_value.val() << (self.w.result_shift.val() & self.byte_aligned.val());
+            if !self.w.result_first.val() {
+                self.result_joined.next = self.result_acc.q.val() | (self.result_value.val() << (self.w.result_shift.val() & self.byte_aligned.val()));
+            }
+            if self.retire.val() & self.w_has_result.val() {
+                self.result_acc.d.next = self.result_joined.val();
+            }
         }
         self.rsp_valid_r.d.next = (self.retire.val() & self.w_has_result.val()) & self.w.result_last.val();
         self.rsp_lane_r.d.next = self.w.lane.val();

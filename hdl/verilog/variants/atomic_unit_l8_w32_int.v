@@ -26884,6 +26884,7 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
     reg  issue_misaligned;
     reg  issue_done;
     reg  issue_marker;
+    reg  lane_done;
     reg  issue_addr_ready;
     reg  [63:0] issue_scaled_c;
     reg  typed_pending;
@@ -27327,8 +27328,9 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
         end
         elem_bits = elem_bytes_of$value[(32'h0)+:(8)] << 32'h3;
         issue_misaligned = lane_mux$misaligned & ~i_marker$q;
-        i$result_last = elem_index$q == ctx_last_elem$q;
-        i$msg_last = issue_marker | (i$result_last & i_last_lane$q);
+        lane_done = elem_index$q == ctx_last_elem$q;
+        i$result_last = lane_done & ~ctx_write_only$q;
+        i$msg_last = issue_marker | (lane_done & i_last_lane$q);
         i$at_lod = typed_lane_coord$lod_is_zero;
         if (typed_walked$q) begin
             i$at_lod = typed_walk_at_lod$q;
@@ -27345,7 +27347,7 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
         if (issue_marker) begin
             i$kind = kind_marker;
         end
-        issue_done = i$valid & (i$result_last | issue_marker);
+        issue_done = i$valid & (lane_done | issue_marker);
         issue_scaled_c = typed_step$lod_c << 32'h2;
         if (ctx_surf_u16$q) begin
             issue_scaled_c = typed_step$lod_c << 32'h1;
@@ -27406,7 +27408,7 @@ module atomic_unit_l8_w32_int$issue(clock,reset,t_accepts,t_walk,l_walk,l_index,
             msg_misaligned$d = 1'b0;
         end
         if (i$valid) begin
-            if (i$result_last | issue_marker) begin
+            if (lane_done | issue_marker) begin
                 elem_index$d = zero_elem;
                 elem_offset$d = zero_addr;
                 elem_shift$d = zero_shift;
@@ -29555,6 +29557,8 @@ module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_read
     localparam  kind_read_modify_write = 2'b10;
     localparam  zero_line = 128'h0;
     localparam  byte_aligned = 7'b1111000;
+    localparam  joins_elements = 1'b0;
+    localparam  data_built = 128'hffffffff;
     
     // Stub signals
     reg  read_skid$clock;
@@ -29764,9 +29768,11 @@ module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_read
             s_data$d = w_data;
             s_byte_enables$d = w$byte_enables;
             s_lane$d = w$lane;
-            s_elem$d = w$elem;
-            s_old$d = w$old;
-            s_new$d = w$new;
+            s_old$d = w$old & data_built;
+            s_new$d = w$new & data_built;
+            if (joins_elements) begin
+                s_elem$d = w$elem;
+            end
         end
         port_write = write_skid$full | (w$writes & ~reset);
         port_line = w$line;
@@ -29782,14 +29788,17 @@ module atomic_unit_l8_w32_int$ports(clock,reset,mem_rd_ready,mem_wr_ready,a_read
         w_has_result = w_is_rmw | (w$kind == kind_no_memory);
         result_value = zero_line;
         if (w_is_rmw) begin
-            result_value = w$ret;
+            result_value = w$ret & data_built;
         end
-        result_joined = result_value << (w$result_shift & byte_aligned);
-        if (~w$result_first) begin
-            result_joined = result_acc$q | (result_value << (w$result_shift & byte_aligned));
-        end
-        if (retire & w_has_result) begin
-            result_acc$d = result_joined;
+        result_joined = result_value;
+        if (joins_elements) begin
+            result_joined = result_value << (w$result_shift & byte_aligned);
+            if (~w$result_first) begin
+                result_joined = result_acc$q | (result_value << (w$result_shift & byte_aligned));
+            end
+            if (retire & w_has_result) begin
+                result_acc$d = result_joined;
+            end
         end
         rsp_valid_r$d = (retire & w_has_result) & w$result_last;
         rsp_lane_r$d = w$lane;
