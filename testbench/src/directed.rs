@@ -853,6 +853,17 @@ const MISALIGNED_BASE: &str = "surface 1 buffer base=0x8000 size=64\n\
                 atom.global.cas.b16 j, [0x160], 0, 9;\n\
                 atom.global.v2.f32.add k, [0x170], {1.0 2.0};\n";
 
+/// The base script of [`run_misaligned`].
+fn misaligned_base() -> Program {
+    atomport_core::script::parse("misaligned.atom", MISALIGNED_BASE).expect("the misaligned lanes' base script parses")
+}
+
+/// How many misaligned requests [`run_misaligned`] issues: one per enabled
+/// lane of each base message.
+pub fn misaligned_requests() -> usize {
+    misaligned_base().messages().map(|m| m.lane_enables().count_ones() as usize).sum()
+}
+
 /// Issues each message of a base script once per enabled lane with that
 /// lane's address one byte off its alignment on the pins, each followed by
 /// the message clean, in lockstep with the golden model (memory from
@@ -861,7 +872,7 @@ const MISALIGNED_BASE: &str = "surface 1 buffer base=0x8000 size=64\n\
 /// build that does not admit a message rejects it whole. Returns the
 /// misaligned requests issued.
 pub fn run_misaligned<P: UnitPins>(dut: P, seed: u64) -> Result<usize, IllegalRunError> {
-    let program = atomport_core::script::parse("misaligned.atom", MISALIGNED_BASE).expect("the misaligned lanes' base script parses");
+    let program = misaligned_base();
     let opts = RtlOptions { mem: random_mem(seed), vcd: None, fst: None };
     let mut session = Session::new(dut, &opts, Some(Scoreboard::new(Machine::new(&program))))?;
     let mut encoder = Encoder::new();

@@ -9,7 +9,7 @@
 use atomport_core::descriptor::Encoder;
 use atomport_core::golden::{self, Machine};
 use atomport_core::program::Program;
-use atomport_testbench::dut::{new_unit, run_illegal_on, simulate, UnitBuild};
+use atomport_testbench::dut::{new_unit, run_illegal_on, run_misaligned_on, simulate, UnitBuild};
 use atomport_testbench::memory::MemConfig;
 use atomport_testbench::scoreboard::Scoreboard;
 use atomport_testbench::{directed, regress, RtlError, RtlOptions, Session, Simulation};
@@ -122,6 +122,18 @@ fn illegal_descriptors_end_in_error_and_touch_nothing() {
     // memory sees only the legal messages
     directed::run_illegal_requests(new_unit().unwrap(), 19).unwrap_or_else(|e| panic!("illegal descriptors: {e}"));
     assert!(directed::illegal_requests().len() >= 33);
+}
+
+#[test]
+fn a_misaligned_lane_of_every_addressed_kind_is_skipped_and_ends_the_message_in_error() {
+    // on every build, in lockstep with the golden model run without the
+    // lane: no access and result 0 for it (none for a scatter lane), the
+    // other lanes execute, rsp_error, and the next message is clean
+    for build in [UnitBuild::Full, UnitBuild::Small, UnitBuild::Serial] {
+        let issued = run_misaligned_on(build, 29).unwrap_or_else(|e| panic!("{build:?}: misaligned lanes: {e}"));
+        assert_eq!(issued, directed::misaligned_requests());
+        assert!(issued >= 30, "{issued}");
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! A block's kill suite: fixed and seeded, the same for every mutant.
 //!
 //! - A unit build (pipelined or serial): the illegal descriptors between
-//!   legal messages (testbench `directed`), the reference-wave scenarios
+//!   legal messages (testbench `directed`), every addressed kind with one
+//!   lane misaligned on the pins, the reference-wave scenarios
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
@@ -82,13 +83,15 @@ enum Item {
     Stream { name: String, vectors: Vec<AluVector> },
     /// a reset with messages in flight, then a script checked from it
     Reset { name: String, case: ResetInFlight },
+    /// every addressed kind with one lane misaligned on the pins
+    Misaligned { name: String, seed: u64 },
 }
 
 impl Item {
     fn name(&self) -> String {
         match self {
             Item::Script { name, .. } | Item::Stream { name, .. } => name.clone(),
-            Item::Illegal { name, .. } | Item::Reset { name, .. } => name.clone(),
+            Item::Illegal { name, .. } | Item::Reset { name, .. } | Item::Misaligned { name, .. } => name.clone(),
         }
     }
 }
@@ -99,6 +102,8 @@ pub struct SuiteSize {
     pub items: usize,
     pub scripts: usize,
     pub messages: usize,
+    /// requests that must end with `rsp_error`: illegal descriptors and
+    /// messages with a misaligned lane
     pub illegal_requests: usize,
     pub vectors: usize,
 }
@@ -140,6 +145,7 @@ impl KillSuite {
             BlockKind::Unit | BlockKind::Serial => {
                 let named = directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
                 items.push(Item::Illegal { name: "illegal descriptors".into(), seed: 19, cases: named });
+                items.push(Item::Misaligned { name: "misaligned lanes".into(), seed: 29 });
                 let found = atomport_wavecheck::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
                 for sc in found {
                     let text = std::fs::read_to_string(&sc.script).map_err(|e| MutateError::io(&sc.script, e))?;
@@ -183,6 +189,7 @@ impl KillSuite {
                     s.messages += messages;
                 }
                 Item::Illegal { cases, .. } => s.illegal_requests += cases.len(),
+                Item::Misaligned { .. } => s.illegal_requests += directed::misaligned_requests(),
                 Item::Stream { vectors, .. } => s.vectors += vectors.len(),
                 Item::Reset { case, .. } => {
                     s.scripts += 1;
@@ -246,6 +253,16 @@ impl KillSuite {
                 let unit = RuntimeUnit::new(lib, self.config, self.element_allowance, Some((SELECT, select))).map_err(model_error)?;
                 match directed::run_illegal(unit, *seed, cases) {
                     Ok(()) => Ok((None, None)),
+                    Err(IllegalRunError::Rtl(e)) => Ok((rtl_kill(e, &kill)?, None)),
+                    Err(e @ (IllegalRunError::Mismatch(_) | IllegalRunError::NotFlagged { .. })) => {
+                        Ok((kill(KillReason::Mismatch, e.to_string()), None))
+                    }
+                }
+            }
+            Item::Misaligned { seed, .. } => {
+                let unit = RuntimeUnit::new(lib, self.config, self.element_allowance, Some((SELECT, select))).map_err(model_error)?;
+                match directed::run_misaligned(unit, *seed) {
+                    Ok(_) => Ok((None, None)),
                     Err(IllegalRunError::Rtl(e)) => Ok((rtl_kill(e, &kill)?, None)),
                     Err(e @ (IllegalRunError::Mismatch(_) | IllegalRunError::NotFlagged { .. })) => {
                         Ok((kill(KillReason::Mismatch, e.to_string()), None))
