@@ -88,6 +88,22 @@ fn a_sample_of_the_alu_mutants_reports_consistently_and_waivers_are_checked() {
     if survivor.is_some() {
         assert_eq!(r["totals"]["waived"], 1);
     }
+    // --select: only the mutants given, with the same list and model; the
+    // verdicts as in the whole run, the report a partial one
+    let verdict_of = |select: u64| mutants.iter().find(|m| m["select"] == select).unwrap()["verdict"].clone();
+    let o = run(&["--no-waivers", "--select", "2,5-6"]);
+    let r = read_json(&report);
+    let picked = r["mutants"].as_array().unwrap();
+    assert_eq!(picked.iter().map(|m| m["select"].as_u64().unwrap()).collect::<Vec<_>>(), [2, 5, 6]);
+    assert_eq!(r["selected"], serde_json::json!([2, 5, 6]));
+    for m in picked {
+        assert_eq!(m["verdict"], verdict_of(m["select"].as_u64().unwrap()), "{m}");
+    }
+    assert!(String::from_utf8_lossy(&o.stdout).contains("a partial run: only the 3 mutants given by --select of the 12 listed"));
+    let o = run(&["--no-waivers", "--select", "13"]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--select 13: the list has mutants 1..=12"));
+
     // bad input: exit 2 before any work
     let o = atomport(&["mutate", "--block", "nonsense"]);
     assert_eq!(o.status.code(), Some(2));

@@ -88,6 +88,11 @@ pub struct MutateArgs {
     /// Write a JUnit XML report to FILE (a test case per mutant)
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Run only these mutants of the list (selects, e.g. `5,28,33-40`): the
+    /// survivors of a run again after the suite grew, with the same list and
+    /// model. The report covers them alone and says so; it is no table row
+    #[arg(long, value_name = "LIST", value_parser = super::optval::select_list)]
+    pub select: Option<super::optval::SelectList>,
     /// Folder of the runs' files (design, mutant list, model) [default: target/mutate]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -126,6 +131,7 @@ pub fn main(a: MutateArgs) -> i32 {
     let opts = MutateOptions {
         block: a.block.clone(),
         count: a.count,
+        selects: a.select.clone().map(|l| l.0),
         oversample: a.oversample,
         seed: a.seed,
         messages,

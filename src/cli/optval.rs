@@ -35,6 +35,27 @@ pub fn at_least_one_u64(text: &str) -> Result<u64, String> {
     at_least_one(text).map(|n| n as u64)
 }
 
+/// `mutate --select LIST`: mutant selects (1-based places in the list),
+/// comma-separated, each a number or a range `A-B`, in increasing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelectList(pub Vec<u64>);
+
+pub fn select_list(text: &str) -> Result<SelectList, String> {
+    let mut out: Vec<u64> = vec![];
+    for part in text.split(',').map(str::trim) {
+        let number = |t: &str| t.trim().parse::<u64>().ok().filter(|&n| n >= 1).ok_or_else(|| format!("`{t}` is not a mutant select (1, 2, ...)"));
+        let (a, b) = match part.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(part)?, number(part)?),
+        };
+        if b < a || out.last().is_some_and(|&last| a <= last) {
+            return Err(format!("`{part}`: selects go in increasing order, each once"));
+        }
+        out.extend(a..=b);
+    }
+    Ok(SelectList(out))
+}
+
 /// The narrowest wave area `wave render --width` draws (pixels).
 pub const MIN_RENDER_WIDTH: u32 = 200;
 /// The widest.
@@ -84,6 +105,11 @@ mod tests {
         assert_eq!(stall("0.999"), Ok(0.999));
         assert!(stall("1").is_err() && stall("1.0").is_err() && stall("-0.1").is_err() && stall("NaN").is_err());
         assert!(stall("often").is_err());
+        assert_eq!(select_list("5,28, 33-35"), Ok(SelectList(vec![5, 28, 33, 34, 35])));
+        assert!(select_list("0").unwrap_err().contains("not a mutant select"));
+        assert!(select_list("7,3").unwrap_err().contains("increasing order"));
+        assert!(select_list("4-2").unwrap_err().contains("increasing order"));
+        assert!(select_list("1,x").unwrap_err().contains("`x` is not a mutant select"));
         assert_eq!(at_least_one("1"), Ok(1));
         assert!(at_least_one("0").unwrap_err().contains("at least 1"));
         assert!(at_least_one("-1").unwrap_err().contains("not a whole number"));

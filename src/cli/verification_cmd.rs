@@ -90,6 +90,9 @@ fn grouped(n: u64) -> String {
 fn mutation_row(path: &Path) -> Result<String, ReportError> {
     let r = read_json(path)?;
     let block = field(&r, path, "block")?.as_str().ok_or_else(|| report_error(path, "`block` is not a name"))?.to_string();
+    if r.get("selected").is_some_and(|v| !v.is_null()) {
+        return Err(report_error(path, "a partial run (`mutate --select`) is not a table row"));
+    }
     let t = field(&r, path, "totals")?;
     let (total, killed, equivalent, waived, unexplained) =
         (count(t, path, "total")?, count(t, path, "killed")?, count(t, path, "equivalent")?, count(t, path, "waived")?, count(t, path, "unexplained")?);

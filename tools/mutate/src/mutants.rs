@@ -39,6 +39,14 @@ pub struct Mutation {
 }
 
 impl Mutation {
+    /// Whether Yosys 0.23 can write the design with this mutation behind a
+    /// select as Verilog: a memory's read-port reset (`RD_ARST`, `RD_SRST`)
+    /// behind a mux fails its Verilog backend (`port.arst == State::S0`
+    /// asserted in kernel/mem.cc); the unit's memories have no read reset.
+    pub fn writable(&self) -> bool {
+        !matches!(self.port.as_str(), "RD_ARST" | "RD_SRST")
+    }
+
     /// Parses one line of `mutate -list` (`mutate -mode inv -module m -cell c
     /// -port Y -portbit 0 ...`); a `-ctrl` on it is ignored.
     pub fn parse(line: &str) -> Result<Mutation, String> {
@@ -234,22 +242,37 @@ fn canary_wire(top_kind: crate::BlockKind) -> &'static str {
 }
 
 /// `count` mutations picked with `seed`, and the canary.
-pub fn list(p: &Prepared, kind: crate::BlockKind, count: usize, seed: u64) -> Result<(Vec<Mutation>, Mutation), MutateError> {
-    let script = format!(
-        "read_rtlil design.il\nmutate -list {count} -seed {seed} -o mutations.txt\nmutate -list 1 -seed {seed} -mode inv -wire {} -o canary.txt\n",
-        canary_wire(kind)
-    );
-    yosys(&p.dir, &script, "list")?;
+///
+/// A mutation Yosys cannot write back as Verilog ([`Mutation::writable`])
+/// is dropped, and the list is asked again, longer by as many, until
+/// `count` remain (a list with none is Yosys's list as it comes). Returns
+/// the mutations, the canary and how many were dropped.
+pub fn list(p: &Prepared, kind: crate::BlockKind, count: usize, seed: u64) -> Result<(Vec<Mutation>, Mutation, usize), MutateError> {
     let read = |name: &str| -> Result<Vec<Mutation>, MutateError> {
         let path = p.dir.join(name);
         let text = std::fs::read_to_string(&path).map_err(|e| MutateError::io(&path, e))?;
         text.lines().filter(|l| !l.trim().is_empty()).map(|l| Mutation::parse(l).map_err(MutateError::Input)).collect()
     };
-    let mutations = read("mutations.txt")?;
-    let canary = read("canary.txt")?.into_iter().next().ok_or_else(|| {
-        MutateError::Input(format!("Yosys found no cell driving `{}` to invert for the canary", canary_wire(kind)))
-    })?;
-    Ok((mutations, canary))
+    let mut asked = count;
+    loop {
+        let script = format!(
+            "read_rtlil design.il\nmutate -list {asked} -seed {seed} -o mutations.txt\nmutate -list 1 -seed {seed} -mode inv -wire {} -o canary.txt\n",
+            canary_wire(kind)
+        );
+        yosys(&p.dir, &script, "list")?;
+        let listed = read("mutations.txt")?;
+        let canary = read("canary.txt")?.into_iter().next().ok_or_else(|| {
+            MutateError::Input(format!("Yosys found no cell driving `{}` to invert for the canary", canary_wire(kind)))
+        })?;
+        let got = listed.len();
+        let writable: Vec<Mutation> = listed.into_iter().filter(Mutation::writable).collect();
+        let dropped = got - writable.len();
+        // fewer listed than asked: the design has no more
+        if writable.len() >= count || got < asked {
+            return Ok((writable.into_iter().take(count).collect(), canary, dropped));
+        }
+        asked = count + dropped;
+    }
 }
 
 /// Width of the select input for `n` mutations and the canary (values 0..=n+1).
@@ -382,6 +405,13 @@ mod tests {
         assert!(Mutation::parse("mutate -mode inv -module m").is_err());
         assert!(Mutation::parse("mutate -mode inv -module m -cell c -port A -portbit x").is_err());
         assert!(Mutation::parse("read_verilog x.v").is_err());
+    }
+
+    #[test]
+    fn a_memory_read_port_reset_is_not_writable() {
+        let at = |port: &str| Mutation::parse(&format!("mutate -mode const0 -module u -cell inflight.rows -port {port} -portbit 0")).unwrap();
+        assert!(!at("RD_ARST").writable() && !at("RD_SRST").writable());
+        assert!(at("WR_EN").writable() && at("RD_DATA").writable() && at("Q").writable());
     }
 
     #[test]

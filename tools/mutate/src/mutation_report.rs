@@ -60,6 +60,9 @@ pub struct Sample {
     pub listed: usize,
     /// of the list up to the last mutant run, those dropped as unobservable
     pub dropped_unobservable: usize,
+    /// listed but dropped: Yosys cannot write them as Verilog
+    /// (`Mutation::writable`); the list was asked longer by as many
+    pub dropped_unwritable: usize,
 }
 
 /// A whole run.
@@ -69,6 +72,8 @@ pub struct MutateReport {
     pub top: String,
     pub kind: BlockKind,
     pub count: usize,
+    /// `--select`: only these mutants of the list ran (a partial run)
+    pub selected: Option<Vec<u64>>,
     /// how the mutants were picked from Yosys's list
     pub sample: Sample,
     pub seed: u64,
@@ -216,8 +221,10 @@ impl MutateReport {
             "block": self.block,
             "top": self.top,
             "count": self.count,
+            "selected": self.selected,
             "listed": self.sample.listed,
             "dropped_unobservable": self.sample.dropped_unobservable,
+            "dropped_unwritable": self.sample.dropped_unwritable,
             "seed": self.seed,
             "messages": self.messages,
             "suite_seed": self.suite_seed,
@@ -245,6 +252,15 @@ impl MutateReport {
             "atomport mutate --block {} --count {} --seed {}: {} mutants of `{}`\n",
             self.block, self.count, self.seed, t.total, self.top
         );
+        if self.sample.dropped_unwritable > 0 {
+            s += &format!(
+                "sample: {} listed mutations dropped as not writable as Verilog by Yosys (a memory read port's reset), the list asked longer by as many\n",
+                self.sample.dropped_unwritable
+            );
+        }
+        if let Some(selected) = &self.selected {
+            s += &format!("a partial run: only the {} mutants given by --select of the {} listed\n", selected.len(), self.count);
+        }
         if self.sample.dropped_unobservable > 0 {
             s += &format!(
                 "sample: {} listed; the first {} that some output can see once constants are propagated, {} before them dropped as unobservable (equivalent)\n",
@@ -391,6 +407,7 @@ mod tests {
             top: "atomic_alu".into(),
             kind: BlockKind::Alu,
             count: verdicts.len(),
+            selected: None,
             sample: Default::default(),
             seed: 1,
             messages: 10,

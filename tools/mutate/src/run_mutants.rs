@@ -24,8 +24,10 @@ use super::{BlockKind, MutateError};
 pub struct MutateOptions {
     /// the block (`alu`, `alu_w32_int`, `unit`, `unit_l8_w32_int`, `serial_unit_l8_w32_int`)
     pub block: String,
-    /// mutants to run
+    /// mutants to list
     pub count: usize,
+    /// run only these selects of the list (1-based); None: all of them
+    pub selects: Option<Vec<u64>>,
     /// list `count * oversample` mutants, drop those no output can see once
     /// constants are propagated (proven equivalent before any simulation),
     /// run the first `count` of the rest; 1: run the list as it comes
@@ -123,16 +125,27 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
     let prepared = prepare(&sources, &top, &run_dir)?;
     progress(Progress::Step("listing the mutants (yosys mutate -list)"));
     let listed_count = opts.count * opts.oversample.max(1);
-    let (listed, canary) = list(&prepared, kind, listed_count, opts.seed)?;
+    let (listed, canary, unwritable) = list(&prepared, kind, listed_count, opts.seed)?;
     let (mutations, sample) = if opts.oversample > 1 {
         progress(Progress::Step(&format!("{} mutants: dropping those no output sees once constants are propagated (yosys)", listed.len())));
         let numbered: Vec<(u64, &Mutation)> = listed.iter().enumerate().map(|(i, m)| (i as u64 + 1, m)).collect();
         let dead: std::collections::BTreeSet<u64> = unobservable(&prepared, &numbered)?.into_iter().collect();
         live_prefix(&listed, &dead, opts.count)
     } else {
-        (listed.clone(), Sample { listed: listed.len(), dropped_unobservable: 0 })
+        (listed.clone(), Sample { listed: listed.len(), dropped_unobservable: 0, dropped_unwritable: 0 })
     };
+    let sample = Sample { dropped_unwritable: unwritable, ..sample };
     let mutated = write_mutated(&prepared, &mutations, &canary)?;
+    // the mutants to run (indices into `mutations`)
+    let chosen: Vec<usize> = match &opts.selects {
+        None => (0..mutations.len()).collect(),
+        Some(selects) => {
+            if let Some(bad) = selects.iter().find(|&&k| k == 0 || k as usize > mutations.len()) {
+                return Err(MutateError::Input(format!("--select {bad}: the list has mutants 1..={}", mutations.len())));
+            }
+            selects.iter().map(|&k| k as usize - 1).collect()
+        }
+    };
 
     let build = DynBuild { sources: vec![mutated], top: top.clone(), dir: run_dir.join("model"), jobs: opts.jobs.max(1), dfg: kind == BlockKind::Alu };
     let build_start = Instant::now();
@@ -152,10 +165,10 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
     suite.check_select0(&lib)?;
     let select0_seconds = select0_start.elapsed().as_secs_f64();
 
-    // mutants 1..=N, then the canary at N + 1
-    let total = mutations.len() + 1;
-    let outcomes = run_all(&suite, &lib, total, opts.jobs.max(1), progress)?;
-    let canary_kill = outcomes[mutations.len()].0.clone();
+    // the chosen of mutants 1..=N, then the canary at N + 1
+    let order: Vec<usize> = chosen.iter().copied().chain([mutations.len()]).collect();
+    let outcomes = run_all(&suite, &lib, &order, mutations.len() + 1, opts.jobs.max(1), progress)?;
+    let canary_kill = outcomes[mutations.len()].clone().expect("the canary ran").0;
 
     let waivers = match &opts.waivers {
         Some(path) => Waivers::read(path)?,
@@ -163,7 +176,7 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
     };
     let hdl = HdlSource::read(&opts.hdl_dir);
     let mut records = vec![];
-    let survivors: Vec<usize> = (0..mutations.len()).filter(|&k| outcomes[k].0.is_none()).collect();
+    let survivors: Vec<usize> = chosen.iter().copied().filter(|&k| outcomes[k].as_ref().is_some_and(|o| o.0.is_none())).collect();
     let mut proofs: Vec<Option<Proof>> = vec![None; mutations.len()];
     if let Some(limits) = opts.prove {
         progress(Progress::Step(&format!("{} survivors: which no output sees once constants are propagated (yosys)", survivors.len())));
@@ -191,8 +204,9 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
             proofs[k] = Some(proof);
         }
     }
-    for (k, m) in mutations.iter().enumerate() {
-        let (kill, seconds) = outcomes[k].clone();
+    for &k in &chosen {
+        let m = &mutations[k];
+        let (kill, seconds) = outcomes[k].clone().expect("every chosen mutant ran");
         let waiver = waivers.find(&block, &m.key()).cloned();
         let verdict = match (kill, &proofs[k]) {
             (Some(kill), _) => Verdict::Killed(kill),
@@ -216,6 +230,7 @@ pub fn run(opts: &MutateOptions, progress: &mut dyn FnMut(Progress)) -> Result<M
         top,
         kind,
         count: opts.count,
+        selected: opts.selects.clone(),
         sample,
         seed: opts.seed,
         messages: opts.messages,
@@ -248,7 +263,7 @@ pub fn live_prefix(listed: &[Mutation], dead: &std::collections::BTreeSet<u64>, 
             live.push(m.clone());
         }
     }
-    (live, Sample { listed: listed.len(), dropped_unobservable: dropped })
+    (live, Sample { listed: listed.len(), dropped_unobservable: dropped, dropped_unwritable: 0 })
 }
 
 /// Proves the survivors (indices into `mutations`) on `jobs` threads.
@@ -297,17 +312,20 @@ fn prove_all(
     }
 }
 
-/// Every select 1..=total through the suite on `jobs` threads; results by
-/// select, each with its time.
+/// The mutants at `order` (indices: select - 1) through the suite on
+/// `jobs` threads; results by index (of `slots`), each with its time, None
+/// where a mutant was not in `order`.
 fn run_all(
     suite: &KillSuite,
     lib: &Arc<DynLibrary>,
-    total: usize,
+    order: &[usize],
+    slots: usize,
     jobs: usize,
     progress: &mut dyn FnMut(Progress),
-) -> Result<Vec<(Option<Kill>, f64)>, MutateError> {
+) -> Result<Vec<Option<(Option<Kill>, f64)>>, MutateError> {
     let next = AtomicUsize::new(0);
-    let mut results: Vec<Option<(Option<Kill>, f64)>> = vec![None; total];
+    let total = order.len();
+    let mut results: Vec<Option<(Option<Kill>, f64)>> = vec![None; slots];
     let mut error = None;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
@@ -315,10 +333,8 @@ fn run_all(
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || loop {
-                let k = next.fetch_add(1, Ordering::SeqCst);
-                if k >= total {
-                    break;
-                }
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&k) = order.get(i) else { break };
                 let t = Instant::now();
                 let outcome = suite.run(lib, k as u64 + 1).map(|kill| (kill, t.elapsed().as_secs_f64()));
                 let failed = outcome.is_err();
@@ -348,7 +364,7 @@ fn run_all(
     if let Some(e) = error {
         return Err(e);
     }
-    Ok(results.into_iter().map(|r| r.expect("every select ran")).collect())
+    Ok(results)
 }
 
 #[cfg(test)]
@@ -364,7 +380,7 @@ mod tests {
         let (live, sample) = live_prefix(&listed, &dead, 4);
         let cells: Vec<&str> = live.iter().map(|m| m.cell.as_str()).collect();
         assert_eq!(cells, ["$c0", "$c3", "$c4", "$c5"]);
-        assert_eq!(sample, Sample { listed: 8, dropped_unobservable: 2 });
+        assert_eq!(sample, Sample { listed: 8, dropped_unobservable: 2, dropped_unwritable: 0 });
         // fewer live than asked: all of them, every dead one counted
         let (live, sample) = live_prefix(&listed, &dead, 10);
         assert_eq!((live.len(), sample.dropped_unobservable), (5, 3));

@@ -18,7 +18,7 @@ fn a_select_input_that_reaches_nothing_lets_the_canary_survive() {
     let _ = std::fs::remove_dir_all(&dir);
     let alu = atomport_synth::verilog_dir().join("atomic_alu.v");
     let prepared = prepare(&[alu], "atomic_alu", &dir).unwrap();
-    let (mutations, _canary) = list(&prepared, BlockKind::Alu, 4, 1).unwrap();
+    let (mutations, _canary, _) = list(&prepared, BlockKind::Alu, 4, 1).unwrap();
     let width = select_width(mutations.len());
     yosys(&prepared.dir, &format!("read_rtlil design.il\nadd -input {SELECT} {width}\nwrite_verilog -noattr ignored.v\n"), "ignored").unwrap();
     let build = DynBuild { sources: vec![dir.join("ignored.v")], top: "atomic_alu".into(), dir: dir.join("model"), jobs: 2, dfg: true };
