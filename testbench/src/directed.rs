@@ -60,6 +60,9 @@ pub fn scripts() -> Vec<DirectedScript> {
         s("descriptor_values.atom", descriptor_values(), random_mem(31)),
         s("near_miss_lines.atom", near_miss_lines(), MemConfig::FAST),
         s("near_miss_lines.atom", near_miss_lines(), random_mem(29)),
+        s("line_forwarding.atom", line_forwarding(), MemConfig::FAST),
+        s("line_forwarding.atom", line_forwarding(), MemConfig { latency_min: 4, latency_max: 4, stall: 0.0, seed: 47 }),
+        s("line_forwarding.atom", line_forwarding(), random_mem(47)),
         s("float_vectors.atom", float_vectors(), random_mem(37)),
         s("compare_bits.atom", compare_bits(), random_mem(41)),
         s("small_admitted.atom", small_admitted(), random_mem(3)),
@@ -463,6 +466,58 @@ fn near_miss_lines() -> String {
     text += &format!("DWORD_ATOMIC.add (8) T0 {} {} V0 s\n", lanes((0..8).map(|_| 0x40)), lanes(1..=8));
     text += &format!("SVM_ATOMIC.add (8) {} g2 {} V0\n", lanes((0..8).map(|_| 0x40)), lanes(1..=8));
     text += "dump slm 0x40 4\n";
+    text
+}
+
+/// Every 32-bit word and 16-bit half of one line, swapped to a pattern by
+/// one message and read-modify-written by a message 0 to 5 messages later,
+/// the messages between writing the line's other words or halves: the old
+/// value comes through the in-flight table, a write pushed into it the
+/// cycle before, or an execute stage, depending on the distance and the
+/// memory's latency, and the writes between land on the other bytes of the
+/// same line. The patterns (all ones, all zeros, alternating bits and
+/// nibbles) differ from each other in every bit, so one byte or bit taken
+/// from the wrong write, or lost, shows in a result. Then the same with
+/// whole lines of four lanes, in opposite lane orders, flat and SLM.
+fn line_forwarding() -> String {
+    const PATTERNS: [u128; 6] = [0xffff_ffff, 0, 0x5555_5555, 0xaaaa_aaaa, 0x0f0f_0f0f, 0xf0f0_f0f0];
+    let mut text = String::from("mem.u32 0x2000 = 0x11111111 0x22222222 0x33333333 0x44444444 0x55555555 0x66666666 0x77777777 0x88888888\n");
+    text += "slm.u32 0x40 = 0x11111111 0x22222222 0x33333333 0x44444444\n";
+    let mut n = 0;
+    let mut name = || {
+        n += 1;
+        format!("r{n}")
+    };
+    for gap in 0..=5usize {
+        for word in 0..4usize {
+            let (a, first, second) = (0x2000 + 4 * word, PATTERNS[(word + gap) % 6], PATTERNS[(word + gap + 3) % 6]);
+            text += &format!("SVM_ATOMIC.xchg (1) [{a:#x}] {} [{first:#x}] V0\n", name());
+            for k in 0..gap {
+                let other = 0x2000 + 4 * ((word + 1 + k % 3) % 4);
+                text += &format!("SVM_ATOMIC.xchg (1) [{other:#x}] {} [{:#x}] V0\n", name(), PATTERNS[(k + word) % 6]);
+            }
+            text += &format!("SVM_ATOMIC.xor (1) [{a:#x}] {} [{second:#x}] V0\n", name());
+        }
+        for half in 0..8usize {
+            let a = 0x2010 + 2 * half;
+            let (first, second) = (PATTERNS[(half + gap) % 6] & 0xffff, PATTERNS[(half + gap + 3) % 6] & 0xffff);
+            text += &format!("SVM_ATOMIC.xchg.16 (1) [{a:#x}] {} [{first:#x}] V0\n", name());
+            for k in 0..gap {
+                let other = 0x2010 + 2 * ((half + 1 + k % 7) % 8);
+                text += &format!("SVM_ATOMIC.xchg.16 (1) [{other:#x}] {} [{:#x}] V0\n", name(), PATTERNS[(k + half) % 6] & 0xffff);
+            }
+            text += &format!("SVM_ATOMIC.add.16 (1) [{a:#x}] {} [{second:#x}] V0\n", name());
+        }
+    }
+    for round in 0..6usize {
+        let line = lanes((0..4).map(|w| 0x2000 + 4 * w as u128));
+        let backwards = lanes((0..4).rev().map(|w| 0x2000 + 4 * w as u128));
+        text += &format!("SVM_ATOMIC.xchg (4) {line} {} {} V0\n", name(), lanes((0..4).map(|w| PATTERNS[(w + round) % 6])));
+        text += &format!("SVM_ATOMIC.xor (4) {backwards} {} {} V0\n", name(), lanes((0..4).map(|w| PATTERNS[(w + round + 1) % 6])));
+        text += &format!("DWORD_ATOMIC.xchg (4) T0 {} {} V0 {}\n", lanes((0..4).map(|w| 0x40 + 4 * w as u128)), lanes((0..4).map(|w| PATTERNS[(w + round) % 6])), name());
+        text += &format!("DWORD_ATOMIC.or (4) T0 {} {} V0 {}\n", lanes((0..4).rev().map(|w| 0x40 + 4 * w as u128)), lanes((0..4).map(|w| PATTERNS[(w + round + 2) % 6])), name());
+    }
+    text += "dump 0x2000 32\ndump slm 0x40 16\n";
     text
 }
 

@@ -88,6 +88,15 @@ fn lines_one_address_bit_apart_never_share_a_value() {
     assert_eq!(sim.messages, 60 + 12 + 3);
 }
 
+/// Every word and half of a line read-modify-written 0 to 5 messages after
+/// a swap, the other bytes of the line written between (one-cycle memory, a
+/// fixed four-cycle one, random).
+#[test]
+fn every_word_and_half_of_a_line_forwarded_at_every_distance() {
+    let sim = run_checked("line_forwarding.atom");
+    assert_eq!(sim.messages, 12 * (6 * 2 + 15) + 6 * 4);
+}
+
 #[test]
 fn out_of_bounds_lanes_read_zero_and_drop_writes() {
     let sim = run_checked("oob.atom");
