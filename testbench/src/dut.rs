@@ -348,6 +348,16 @@ pub fn run_misaligned_on(build: UnitBuild, seed: u64) -> Result<usize, crate::di
     }
 }
 
+/// [`crate::timing::lane_rate`] on `build`'s model (a pipelined build).
+pub fn lane_rate_on(build: UnitBuild) -> Result<usize, String> {
+    let checked = match build {
+        UnitBuild::Full => crate::timing::lane_rate(new_unit().map_err(|e| e.to_string())?),
+        UnitBuild::Small => crate::timing::lane_rate(VAtomicUnitL8W32Int::new().map_err(|e| e.to_string())?),
+        UnitBuild::Serial => return Err("the serial build reads one element every 8 cycles plus the latency".into()),
+    };
+    checked.map_err(|e| e.to_string())
+}
+
 /// What the directed suite of [`run_directed_suite`] ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct DirectedSummary {

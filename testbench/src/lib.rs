@@ -56,6 +56,7 @@ pub mod results;
 pub mod runtime_dut;
 pub mod scoreboard;
 pub mod session;
+pub mod timing;
 pub mod transaction;
 
 pub use dut::{run_rtl, simulate};

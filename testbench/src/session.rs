@@ -153,6 +153,8 @@ pub struct Session<P: UnitPins> {
     /// total cycles the memory returned data / accepted a read / a write
     pub reads: u64,
     pub writes: u64,
+    /// the cycle of every read the memory accepted, in order
+    pub read_cycles: Vec<u64>,
     /// what the model is built with (`UnitPins::config`)
     config: atomport_core::ops::UnitConfig,
     /// the build's name (`UnitPins::build_name`)
@@ -193,6 +195,7 @@ impl<P: UnitPins> Session<P> {
             next_index: 0,
             reads: 0,
             writes: 0,
+            read_cycles: Vec::new(),
         })
     }
 
@@ -275,6 +278,9 @@ impl<P: UnitPins> Session<P> {
         // 1. the pins: driver, memory, settle, handshakes
         let sample = self.pins.sample()?.expect("a live unit always has a next cycle");
         self.reads += sample.read_accepted() as u64;
+        if sample.read_accepted() {
+            self.read_cycles.push(self.cycle);
+        }
         self.writes += sample.write_accepted() as u64;
         // 2. monitor and scoreboard
         self.check.observe(&sample).map_err(RtlError::Protocol)?;

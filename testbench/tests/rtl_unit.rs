@@ -9,7 +9,7 @@
 use atomport_core::descriptor::Encoder;
 use atomport_core::golden::{self, Machine};
 use atomport_core::program::Program;
-use atomport_testbench::dut::{new_unit, run_illegal_on, run_misaligned_on, simulate, UnitBuild};
+use atomport_testbench::dut::{lane_rate_on, new_unit, run_illegal_on, run_misaligned_on, simulate, UnitBuild};
 use atomport_testbench::memory::MemConfig;
 use atomport_testbench::scoreboard::Scoreboard;
 use atomport_testbench::{directed, regress, RtlError, RtlOptions, Session, Simulation};
@@ -131,6 +131,15 @@ fn illegal_descriptors_end_in_error_and_touch_nothing() {
     // memory sees only the legal messages
     directed::run_illegal_requests(new_unit().unwrap(), 19).unwrap_or_else(|e| panic!("illegal descriptors: {e}"));
     assert!(directed::illegal_requests().len() >= 33);
+}
+
+#[test]
+fn lanes_on_one_address_at_any_distance_read_one_per_cycle() {
+    // forwarded, never stalled: both pipelined builds, one-cycle memory
+    for build in [UnitBuild::Full, UnitBuild::Small] {
+        let checked = lane_rate_on(build).unwrap_or_else(|e| panic!("{build:?}: {e}"));
+        assert_eq!(checked, 2 * atomport_testbench::timing::DISTANCES.len());
+    }
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //!
 //! - A unit build (pipelined or serial): the illegal descriptors between
 //!   legal messages (testbench `directed`), every addressed kind with one
-//!   lane misaligned on the pins, the reference-wave scenarios
+//!   lane misaligned on the pins, a pipelined build's lanes on one address
+//!   at every distance read one per cycle (`timing`), the reference-wave scenarios
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
@@ -33,6 +34,7 @@ use atomport_testbench::memory::MemConfig;
 use atomport_testbench::pins::{LanePayload, PinRequest, UnitOutputs, UnitPins};
 use atomport_testbench::regress::script_seed;
 use atomport_testbench::runtime_dut::{RuntimeAlu, RuntimeUnit};
+use atomport_testbench::timing::LaneRateError;
 use atomport_testbench::{alu_vectors, run_after_reset_in_flight, run_program, RtlError, RtlOptions};
 
 use super::mutants::SELECT;
@@ -52,6 +54,8 @@ pub enum KillReason {
     Watchdog,
     /// a scenario's port trace differs from the unmutated design's
     Waveform,
+    /// the pipelined unit's lanes do not read one per cycle (`timing`)
+    Timing,
     /// the model stopped with a Verilator fatal (a loop that does not converge)
     Fatal,
 }
@@ -63,6 +67,7 @@ impl KillReason {
             KillReason::Protocol => "port contract",
             KillReason::Watchdog => "watchdog",
             KillReason::Waveform => "waveform",
+            KillReason::Timing => "timing",
             KillReason::Fatal => "fatal",
         }
     }
@@ -85,6 +90,8 @@ enum Item {
     Reset { name: String, case: ResetInFlight },
     /// every addressed kind with one lane misaligned on the pins
     Misaligned { name: String, seed: u64 },
+    /// lanes on one address at every distance, one read per cycle
+    LaneRate { name: String },
 }
 
 impl Item {
@@ -92,6 +99,7 @@ impl Item {
         match self {
             Item::Script { name, .. } | Item::Stream { name, .. } => name.clone(),
             Item::Illegal { name, .. } | Item::Reset { name, .. } | Item::Misaligned { name, .. } => name.clone(),
+            Item::LaneRate { name } => name.clone(),
         }
     }
 }
@@ -146,6 +154,9 @@ impl KillSuite {
                 let named = directed::illegal_requests().into_iter().map(|(n, r)| (n.to_string(), r)).collect();
                 items.push(Item::Illegal { name: "illegal descriptors".into(), seed: 19, cases: named });
                 items.push(Item::Misaligned { name: "misaligned lanes".into(), seed: 29 });
+                if kind == BlockKind::Unit {
+                    items.push(Item::LaneRate { name: "lane rate".into() });
+                }
                 let found = atomport_wavecheck::refs::scenarios(waves).map_err(|e| MutateError::Input(e.to_string()))?;
                 for sc in found {
                     let text = std::fs::read_to_string(&sc.script).map_err(|e| MutateError::io(&sc.script, e))?;
@@ -190,6 +201,10 @@ impl KillSuite {
                 }
                 Item::Illegal { cases, .. } => s.illegal_requests += cases.len(),
                 Item::Misaligned { .. } => s.illegal_requests += directed::misaligned_requests(),
+                Item::LaneRate { .. } => {
+                    s.scripts += 1;
+                    s.messages += 2 * atomport_testbench::timing::DISTANCES.len();
+                }
                 Item::Stream { vectors, .. } => s.vectors += vectors.len(),
                 Item::Reset { case, .. } => {
                     s.scripts += 1;
@@ -257,6 +272,15 @@ impl KillSuite {
                     Err(e @ (IllegalRunError::Mismatch(_) | IllegalRunError::NotFlagged { .. })) => {
                         Ok((kill(KillReason::Mismatch, e.to_string()), None))
                     }
+                }
+            }
+            Item::LaneRate { .. } => {
+                let unit = RuntimeUnit::new(lib, self.config, self.element_allowance, Some((SELECT, select))).map_err(model_error)?;
+                match atomport_testbench::timing::lane_rate(unit) {
+                    Ok(_) => Ok((None, None)),
+                    Err(LaneRateError::Rtl(e)) => Ok((rtl_kill(e, &kill)?, None)),
+                    Err(e @ LaneRateError::Mismatch(_)) => Ok((kill(KillReason::Mismatch, e.to_string()), None)),
+                    Err(e @ LaneRateError::Rate(_)) => Ok((kill(KillReason::Timing, e.to_string()), None)),
                 }
             }
             Item::Misaligned { seed, .. } => {
