@@ -698,18 +698,9 @@ impl Logic for InflightTable {
             self.hq_bit_offset.d.next = self.ent_bit_offset.read_data.val();
             self.hq_size.d.next = self.ent_size.read_data.val();
         }
-        if self.alloc_at_next_head.val() & self.head_enters.val() {
-            self.hq_line.d.next = self.a.line.val();
-            self.hq_space.d.next = self.a.space.val();
-            self.hq_byte_enables.d.next = self.a.byte_enables.val();
-            self.hq_bit_offset.d.next = self.a.bit_offset.val();
-            self.hq_size.d.next = self.a.size.val();
-            self.hq_kind.d.next = self.a.kind.val();
-            self.hq_read_seq.d.next = self.read_issue_seq.q.val();
-        }
-        // (an allocation at the head itself finds the table empty: the head
-        // is not leaving then)
-        if self.alloc_at_head.val() {
+        // (an allocation into the entry that becomes the head, or into the head
+        // itself: that finds the table empty, so the head is not leaving then)
+        if (self.alloc_at_next_head.val() & self.head_enters.val()) | self.alloc_at_head.val() {
             self.hq_line.d.next = self.a.line.val();
             self.hq_space.d.next = self.a.space.val();
             self.hq_byte_enables.d.next = self.a.byte_enables.val();

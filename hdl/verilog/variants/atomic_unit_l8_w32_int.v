@@ -21644,16 +21644,7 @@ module atomic_unit_l8_w32_int$inflight(clock,reset,alloc,a_reads,head_enters,x_f
             hq_bit_offset$d = ent_bit_offset$read_data;
             hq_size$d = ent_size$read_data;
         end
-        if (alloc_at_next_head & head_enters) begin
-            hq_line$d = a$line;
-            hq_space$d = a$space;
-            hq_byte_enables$d = a$byte_enables;
-            hq_bit_offset$d = a$bit_offset;
-            hq_size$d = a$size;
-            hq_kind$d = a$kind;
-            hq_read_seq$d = read_issue_seq$q;
-        end
-        if (alloc_at_head) begin
+        if ((alloc_at_next_head & head_enters) | alloc_at_head) begin
             hq_line$d = a$line;
             hq_space$d = a$space;
             hq_byte_enables$d = a$byte_enables;
