@@ -40,6 +40,34 @@ fn the_duplicate_check_sees_a_duplicate() {
     assert_eq!(dups.keys().collect::<Vec<_>>(), ["memory"]);
 }
 
+/// Files of `dir` (recursively) longer than `max` lines, with their lengths.
+fn files_longer_than(dir: &Path, max: usize) -> Vec<(String, usize)> {
+    let mut files = vec![];
+    rust_files(dir, &mut files);
+    let mut long: Vec<(String, usize)> = files
+        .iter()
+        .map(|f| (f.strip_prefix(ROOT).unwrap_or(f).display().to_string(), std::fs::read_to_string(f).unwrap().lines().count()))
+        .filter(|(_, n)| *n > max)
+        .collect();
+    long.sort();
+    long
+}
+
+/// The RTL is read block by block and stage by stage: no file of it is a
+/// wall of code (tests of a block go in a file of their own beside it).
+#[test]
+fn no_rtl_source_file_is_over_1000_lines() {
+    let long = files_longer_than(&Path::new(ROOT).join("hdl/src"), 1000);
+    assert!(long.is_empty(), "hdl/src files over 1,000 lines (split them by stage or block): {long:?}");
+}
+
+#[test]
+fn the_length_check_sees_a_long_file() {
+    // this crate's test folder holds files of a few hundred lines
+    assert!(!files_longer_than(&Path::new(ROOT).join("tests"), 100).is_empty());
+    assert!(files_longer_than(&Path::new(ROOT).join("tests"), 1_000_000).is_empty());
+}
+
 /// One module scope whose child modules must not form a cycle: a crate
 /// root (`lib.rs`/`main.rs`; its children are the crate's top-level
 /// modules), or `src/cli/mod.rs`, the binary's only top-level module, whose
