@@ -7,7 +7,7 @@
 //! [`Lockstep::observe`].
 
 use atomport_core::descriptor::{EncodeError, Encoder};
-use atomport_core::message::{Body, Message, PredRef};
+use atomport_core::message::{Body, Message};
 use atomport_core::ops::UnitConfig;
 use atomport_core::program::Program;
 
@@ -147,7 +147,7 @@ impl Lockstep {
     /// off its element's alignment on the pins: that lane makes no access
     /// and returns 0 (an ALU message), the other lanes execute, and the
     /// message ends with `rsp_error` (docs/microarchitecture.md "Payload
-    /// port"). The golden model runs the message without that lane. A
+    /// port"; the golden model's `Machine::exec_misaligned`). A
     /// message the build does not admit is issued as one it must reject
     /// (returned `true`). The lane must be enabled, its elements wider than
     /// a byte, and the message not TYPED_ATOMIC (whose lanes address by
@@ -173,9 +173,7 @@ impl Lockstep {
         let mut f = frame(index, msg, &req);
         f.text = format!("{} (lane {lane} misaligned on the pins)", f.text);
         if let Some(sb) = &mut self.scoreboard {
-            let mut without = msg.clone();
-            without.pred = Some(PredRef { name: "misaligned".into(), negate: false, mask: enables & !(1 << lane) });
-            sb.issue_misaligned(index, &without, lane as u8, f.text.clone());
+            sb.issue_misaligned(index, msg, lane as u8, f.text.clone());
         }
         self.monitor.expect(f);
         Ok((req, rejected))

@@ -184,19 +184,15 @@ impl Scoreboard {
         self.register(index, msg.line, text, results, false);
     }
 
-    /// The driver issued `without` with one more lane, `lane`, whose
-    /// address is misaligned: that lane makes no access and returns 0 (an
-    /// ALU message), and the message ends with `rsp_error`.
-    pub fn issue_misaligned(&mut self, index: usize, without: &Message, lane: u8, text: String) {
-        let (lanes, txns) = self.machine.exec(index, without);
-        let mut results: VecDeque<(u8, u128)> = VecDeque::new();
-        if without.alu().is_some() {
-            results = lanes.iter().enumerate().filter_map(|(i, l)| l.map(|v| (i as u8, v))).collect();
-            let at = results.iter().position(|r| r.0 > lane).unwrap_or(results.len());
-            results.insert(at, (lane, 0));
-        }
+    /// The driver issued `msg` with lane `lane`'s address misaligned on the
+    /// pins: the golden model's [`Machine::exec_misaligned`], and the
+    /// message ends with `rsp_error`.
+    pub fn issue_misaligned(&mut self, index: usize, msg: &Message, lane: u8, text: String) {
+        let (lanes, txns) = self.machine.exec_misaligned(index, msg, usize::from(lane));
+        let results: VecDeque<(u8, u128)> =
+            if msg.alu().is_some() { lanes.iter().enumerate().filter_map(|(i, l)| l.map(|v| (i as u8, v))).collect() } else { VecDeque::new() };
         self.queue_txns(&txns);
-        self.register(index, without.line, text, results, true);
+        self.register(index, msg.line, text, results, true);
     }
 
     /// The driver issued a request the unit must reject (an illegal
@@ -234,7 +230,7 @@ impl Scoreboard {
                 }
                 TxnKind::Write => {
                     let read = pending_read.take();
-                    let lane_writes = &mut atomic_writes[t.lane as usize % 32];
+                    let lane_writes = &mut atomic_writes[usize::from(t.lane)];
                     let elem = *lane_writes;
                     if read.is_some() {
                         *lane_writes += 1;

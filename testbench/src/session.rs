@@ -153,8 +153,9 @@ pub struct Session<P: UnitPins> {
     /// total cycles the memory returned data / accepted a read / a write
     pub reads: u64,
     pub writes: u64,
-    /// the cycle of every read the memory accepted, in order
-    pub read_cycles: Vec<u64>,
+    /// the cycle of every read the memory accepted, in order, once
+    /// [`Session::record_read_cycles`] asked for it (a long run keeps none)
+    read_cycles: Option<Vec<u64>>,
     /// what the model is built with (`UnitPins::config`)
     config: atomport_core::ops::UnitConfig,
     /// the build's name (`UnitPins::build_name`)
@@ -195,7 +196,7 @@ impl<P: UnitPins> Session<P> {
             next_index: 0,
             reads: 0,
             writes: 0,
-            read_cycles: Vec::new(),
+            read_cycles: None,
         })
     }
 
@@ -268,6 +269,16 @@ impl<P: UnitPins> Session<P> {
         index
     }
 
+    /// From now on, keep the cycle of every read the memory accepts.
+    pub fn record_read_cycles(&mut self) {
+        self.read_cycles.get_or_insert_with(Vec::new);
+    }
+
+    /// The cycles of the reads accepted since [`Session::record_read_cycles`], in order.
+    pub fn read_cycles(&self) -> &[u64] {
+        self.read_cycles.as_deref().unwrap_or(&[])
+    }
+
     /// Whether every queued message is done and the memory port is quiet.
     pub fn idle(&self) -> bool {
         !self.pins.busy() && self.check.monitor.idle()
@@ -278,8 +289,8 @@ impl<P: UnitPins> Session<P> {
         // 1. the pins: driver, memory, settle, handshakes
         let sample = self.pins.sample()?.expect("a live unit always has a next cycle");
         self.reads += sample.read_accepted() as u64;
-        if sample.read_accepted() {
-            self.read_cycles.push(self.cycle);
+        if let (true, Some(cycles)) = (sample.read_accepted(), &mut self.read_cycles) {
+            cycles.push(self.cycle);
         }
         self.writes += sample.write_accepted() as u64;
         // 2. monitor and scoreboard

@@ -45,16 +45,17 @@ pub fn lane_rate<P: UnitPins>(dut: P) -> Result<usize, LaneRateError> {
     let program = atomport_core::script::parse("lane_rate.atom", &text).expect("the lane-rate script parses");
     let opts = RtlOptions { mem: MemConfig::FAST, vcd: None, fst: None };
     let mut session = Session::new(dut, &opts, Some(Scoreboard::new(Machine::new(&program))))?;
+    session.record_read_cycles();
     let mut encoder = Encoder::new();
     let mut checked = 0;
     for msg in program.messages() {
-        let first = session.read_cycles.len();
+        let first = session.read_cycles().len();
         session.issue(&program, &mut encoder, msg)?;
         session.drain()?;
         if let Some(m) = session.mismatch() {
             return Err(LaneRateError::Mismatch(m.to_string()));
         }
-        let reads = &session.read_cycles[first..];
+        let reads = &session.read_cycles()[first..];
         let gaps: Vec<u64> = reads.windows(2).map(|w| w[1] - w[0]).collect();
         if reads.len() != lanes || gaps.iter().any(|&g| g != 1) {
             return Err(LaneRateError::Rate(format!(

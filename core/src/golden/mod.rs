@@ -30,7 +30,7 @@ pub mod surface;
 mod tests;
 
 use crate::outcome::{DumpOut, LaneResults, RunOutput, Txn, TxnKind};
-use crate::message::{Body, Message};
+use crate::message::{Body, Message, PredRef};
 use crate::ops::{AluCtl, PtxOp};
 use crate::program::{Program, Space, Stmt};
 use sparse_memory::Memory;
@@ -109,6 +109,24 @@ impl Machine {
         let mut lanes = Vec::with_capacity(msg.exec_size as usize);
         let mut txns = Vec::with_capacity(2 * msg.exec_size as usize);
         self.exec_into(msg_index, msg, &mut lanes, &mut txns);
+        (lanes, txns)
+    }
+
+    /// [`Machine::exec`] of `msg` as the unit executes it when lane `lane`'s
+    /// address reaches the pins one byte off its element's alignment (the
+    /// script language refuses such a message; a descriptor can carry it):
+    /// that lane makes no access and returns 0 (a message with an ALU op),
+    /// the other lanes execute in order, and the message ends with an error
+    /// (docs/microarchitecture.md "Payload port"). `lane` must be enabled.
+    pub fn exec_misaligned(&mut self, msg_index: usize, msg: &Message, lane: usize) -> (Vec<Option<u128>>, Vec<Txn>) {
+        let enables = msg.lane_enables();
+        assert!(enables >> lane & 1 == 1, "lane {lane} is not enabled");
+        let mut without = msg.clone();
+        without.pred = Some(PredRef { name: "misaligned".into(), negate: false, mask: enables & !(1 << lane) });
+        let (mut lanes, txns) = self.exec(msg_index, &without);
+        if msg.alu().is_some() {
+            lanes[lane] = Some(0);
+        }
         (lanes, txns)
     }
 

@@ -113,6 +113,24 @@ fn fmax_fmin_through_messages_with_nan_and_signed_zero() {
 // ---------------------------------------------------------------- enables
 
 #[test]
+fn a_misaligned_lane_makes_no_access_and_returns_zero() {
+    let mut m = machine(&[]);
+    m.write(Space::Flat, 0x100, &10u32.to_le_bytes());
+    m.write(Space::Flat, 0x104, &20u32.to_le_bytes());
+    let msg = svm("add", VisaWidth::W32, vec![0x100, 0x104, 0x100, 0x104], Some(vec![1, 2, 3, 4]), None);
+    let (lanes, txns) = m.exec_misaligned(0, &msg, 1);
+    // lane 1 neither reads nor writes 0x104; lane 3 sees its old value
+    assert_eq!(lanes, vec![Some(10), Some(0), Some(11), Some(20)]);
+    assert_eq!(txns.iter().map(|t| (t.lane, t.kind)).collect::<Vec<_>>(), [(0, TxnKind::Read), (0, TxnKind::Write), (2, TxnKind::Read), (2, TxnKind::Write), (3, TxnKind::Read), (3, TxnKind::Write)]);
+    assert_eq!((u32_at(&m, Space::Flat, 0x100), u32_at(&m, Space::Flat, 0x104)), (14, 24));
+    // a scatter returns nothing, for the misaligned lane too
+    let scatter = message(2, Body::SvmScatter { block_size: 4, num_blocks: 1, addrs: vec![0x200, 0x204], src: vec![5, 6] });
+    let (lanes, txns) = m.exec_misaligned(1, &scatter, 0);
+    assert_eq!(lanes, vec![None, None]);
+    assert_eq!(txns.iter().map(|t| (t.lane, t.addr)).collect::<Vec<_>>(), [(1, 0x204)]);
+}
+
+#[test]
 fn disabled_lanes_have_no_result_and_no_access() {
     let mut m = machine(&[]);
     // M2: lanes take dmask bits 4..7; dmask 0xa0 enables lanes 1 and 3
