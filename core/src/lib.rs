@@ -16,5 +16,6 @@ pub mod script;
 pub mod text;
 pub mod descriptor;
 pub mod golden;
+pub mod glob;
 pub mod report;
 pub mod output_file;

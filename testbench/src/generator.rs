@@ -110,7 +110,7 @@ impl MessageFilter {
     }
 
     pub fn matches(&self, msg: &Message) -> bool {
-        let any = |globs: &[String], name: &str| globs.is_empty() || globs.iter().any(|g| glob_match(g, name));
+        let any = |globs: &[String], name: &str| globs.is_empty() || globs.iter().any(|g| atomport_core::glob::glob_match_ignore_case(g, name));
         any(&self.kinds, msg.kind().name()) && any(&self.ops, &message_op_name(msg))
     }
 }
@@ -123,19 +123,6 @@ pub fn message_op_name(msg: &Message) -> String {
         Body::SvmScatter { .. } => "SCATTER".to_string(),
         Body::PtxAtom { op, .. } => atomport_core::text::ptx_op_name(*op).to_string(),
     }
-}
-
-/// `*` any run, `?` one character; case-insensitive.
-pub fn glob_match(glob: &str, name: &str) -> bool {
-    fn go(g: &[u8], n: &[u8]) -> bool {
-        match g.split_first() {
-            None => n.is_empty(),
-            Some((b'*', rest)) => (0..=n.len()).any(|k| go(rest, &n[k..])),
-            Some((b'?', rest)) => !n.is_empty() && go(rest, &n[1..]),
-            Some((c, rest)) => n.first().is_some_and(|d| d.eq_ignore_ascii_case(c)) && go(rest, &n[1..]),
-        }
-    }
-    go(glob.as_bytes(), name.as_bytes())
 }
 
 impl GenConfig {

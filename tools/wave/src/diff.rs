@@ -95,32 +95,7 @@ impl DiffReport {
     }
 }
 
-/// `*` and `?` glob match.
-pub fn glob_match(pattern: &str, text: &str) -> bool {
-    let (p, t): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
-    let (mut pi, mut ti) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some(pi);
-            mark = ti;
-            pi += 1;
-        } else if let Some(s) = star {
-            pi = s + 1;
-            mark += 1;
-            ti = mark;
-        } else {
-            return false;
-        }
-    }
-    while pi < p.len() && p[pi] == '*' {
-        pi += 1;
-    }
-    pi == p.len()
-}
+use atomport_core::glob::glob_match;
 
 /// `scope` split into components (`""` is the root).
 fn components(scope: &str) -> Vec<&str> {
@@ -528,16 +503,6 @@ impl DiffReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("mem_*", "mem_rd_valid"));
-        assert!(glob_match("*valid", "mem_rd_valid"));
-        assert!(glob_match("m?m_*_valid", "mem_rd_valid"));
-        assert!(!glob_match("mem_*", "rsp_valid"));
-        assert!(glob_match("*", "a.b"));
-        assert!(!glob_match("a", "ab"));
-    }
 
     fn wave(text: &str) -> Waveform {
         Waveform::parse("x.vcd", text.as_bytes()).unwrap()

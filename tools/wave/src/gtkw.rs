@@ -30,7 +30,8 @@ use std::path::{Path, PathBuf};
 use atomport_core::output_file::OutputError;
 
 use atomport_core::ops::ports::{port_names, Channel};
-use super::diff::{glob_match, relative_vars};
+use super::diff::relative_vars;
+use atomport_core::glob::glob_match;
 use super::reader::{Var, Waveform};
 
 /// One signal of a view: GTKWave's name for it (the path with its range,

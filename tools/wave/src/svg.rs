@@ -13,7 +13,8 @@
 
 use std::fmt::Write as _;
 
-use super::diff::{glob_match, relative_vars};
+use super::diff::relative_vars;
+use atomport_core::glob::glob_match;
 use super::gtkw::{required_ports, unit_groups, unit_scope};
 use super::reader::{Logic, TraceKind, Value, Var, Waveform};
 
