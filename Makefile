@@ -321,7 +321,7 @@ formal: formal-deps
 # One quick proof (the serial build's read channel, by induction): seconds
 # once the tools are there. Not part of `make test`: on a fresh CI machine
 # it first installs the formal tools and compiles Yosys's WebAssembly
-# (docs/formal.md has the figures), minutes on a suite already past its
+# (docs/formal.md has the figures), minutes on a suite close to its
 # 10-minute target.
 formal-smoke: formal-deps
 	PATH="$$(python3 -m site --user-base)/bin:$$PATH" nice -n 10 python3 formal/run.py --smoke --junit target/formal/junit-smoke.xml
