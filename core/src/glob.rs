@@ -3,7 +3,7 @@
 //!
 //! Only `*` (any run, empty included) and `?` (one character) are special:
 //! `[`, `]`, `{` and `}` match themselves, because signal names carry bit
-//! ranges (`data[3]`) and the patterns predate any class syntax. That is
+//! ranges (`data[3]`) and saved views and scripts use them as written. That is
 //! why this is not `globset`, whose classes and alternations would change
 //! what an existing pattern matches. Linear-time backtracking on the last
 //! `*`, so no pattern is exponential.
