@@ -219,8 +219,9 @@ fn wavecheck_accepts_the_rtl_and_names_a_mutated_transaction() {
     let text = std::fs::read_to_string(&wave).unwrap();
     for signal in ["mem_wr_data", "rsp_data", "mem_rdata"] {
         let mut caught = false;
-        // the n-th change may fall in a cycle without a handshake: try a few
-        for nth in 0..6 {
+        // the n-th change may fall in a cycle without a handshake (mem_rdata
+        // changes in every cycle: junk while mem_rdata_valid is low): try more
+        for nth in 0..64 {
             let (mutated, t) = mutate(&text, signal, nth);
             let path = dir().join(format!("backpressure.{signal}.vcd"));
             std::fs::write(&path, mutated).unwrap();

@@ -62,13 +62,11 @@ macro_rules! unit_pins {
             }
 
             #[inline]
-            fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>) {
+            fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata_valid: bool, rdata: u128) {
                 self.set_mem_rd_ready(rd_ready as u8);
                 self.set_mem_wr_ready(wr_ready as u8);
-                self.set_mem_rdata_valid(rdata.is_some() as u8);
-                if let Some(line) = rdata {
-                    self.set_mem_rdata(line);
-                }
+                self.set_mem_rdata_valid(rdata_valid as u8);
+                self.set_mem_rdata(rdata);
             }
 
             #[inline]
@@ -504,7 +502,7 @@ mod tests {
         unit.set_request(&ones);
         unit.set_payload(&ones.lane_payload(0));
         UnitPins::set_req_valid(&mut unit, true);
-        unit.set_mem(true, true, Some(u128::MAX));
+        unit.set_mem(true, true, true, u128::MAX);
         unit.edge().unwrap();
         let mut undriven = vec![];
         for p in UNIT_PORTS.iter().filter(|p| p.dir == PortDir::Input) {

@@ -20,7 +20,7 @@ use atomport_core::program::Space;
 use atomport_sim::SimError;
 
 use super::memory::{MemConfig, MemoryModel};
-use super::pins::{CycleSample, LanePayload, PinRequest, PinSource, UnitOutputs, UnitPins};
+use super::pins::{idle_rdata, CycleSample, LanePayload, PinRequest, PinSource, UnitOutputs, UnitPins};
 
 /// A unit model driven by the bench (see the module doc).
 pub struct LivePins<P: UnitPins> {
@@ -124,7 +124,7 @@ impl<P: UnitPins> PinSource for LivePins<P> {
         self.dut.set_payload(&payload);
         // the memory
         let drive = self.mem.drive(self.cycle);
-        self.dut.set_mem(drive.rd_ready, drive.wr_ready, drive.rdata);
+        self.dut.set_mem(drive.rd_ready, drive.wr_ready, drive.rdata.is_some(), drive.rdata.unwrap_or_else(|| idle_rdata(self.cycle)));
         self.dut.settle()?;
         let s = CycleSample {
             cycle: self.cycle,

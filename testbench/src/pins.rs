@@ -140,18 +140,30 @@ impl LanePayload {
     /// read: a pattern that changes every cycle, so that a unit using
     /// operands it did not read (or reading them a cycle late) fails.
     pub fn filler(cycle: u64) -> LanePayload {
-        let mut x = cycle.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut next = || {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let w: [u64; 7] = core::array::from_fn(|_| next());
+        let w = filler_words::<7>(cycle);
         let wide = |k: usize| (w[k] as u128) << 64 | w[k + 1] as u128;
         LanePayload { addr: w[0], src0: wide(1), src1: wide(3), coord: wide(5) }
     }
+}
+
+/// What the memory puts on `mem_rdata` in a cycle without a read return:
+/// a line that changes every cycle (not the last one returned), so that a
+/// unit taking read data outside `mem_rdata_valid` fails.
+pub fn idle_rdata(cycle: u64) -> u128 {
+    let w = filler_words::<2>(cycle ^ 0x6d65_6d5f_7264_6174);
+    (w[0] as u128) << 64 | w[1] as u128
+}
+
+/// `N` words of a pattern seeded by the cycle (splitmix64).
+fn filler_words<const N: usize>(cycle: u64) -> [u64; N] {
+    let mut x = cycle.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    core::array::from_fn(|_| {
+        x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    })
 }
 
 fn get128(words: &[u32], lane: usize) -> u128 {
@@ -210,7 +222,9 @@ pub trait UnitPins {
     /// The payload port's inputs (`pay_addr`, `pay_src0`, `pay_src1`, `pay_coord`).
     fn set_payload(&mut self, payload: &LanePayload);
     fn set_req_valid(&mut self, valid: bool);
-    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>);
+    /// The memory port's inputs: `mem_rdata` is driven in every cycle,
+    /// with junk ([`idle_rdata`]) while `mem_rdata_valid` is low.
+    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata_valid: bool, rdata: u128);
     /// Clock low, evaluate with the current inputs, dump the trace.
     fn settle(&mut self) -> Result<(), SimError>;
     fn outputs(&self) -> UnitOutputs;

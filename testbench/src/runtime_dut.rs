@@ -185,13 +185,11 @@ impl UnitPins for RuntimeUnit {
     }
 
     #[inline]
-    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>) {
+    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata_valid: bool, rdata: u128) {
         self.model.set(self.ids.mem_rd_ready, rd_ready as u128);
         self.model.set(self.ids.mem_wr_ready, wr_ready as u128);
-        self.model.set(self.ids.mem_rdata_valid, rdata.is_some() as u128);
-        if let Some(line) = rdata {
-            self.model.set(self.ids.mem_rdata, line);
-        }
+        self.model.set(self.ids.mem_rdata_valid, rdata_valid as u128);
+        self.model.set(self.ids.mem_rdata, rdata);
     }
 
     #[inline]

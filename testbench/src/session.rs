@@ -177,7 +177,7 @@ impl<P: UnitPins> Session<P> {
         }
         dut.set_req_valid(false);
         dut.set_request(&PinRequest::default());
-        dut.set_mem(false, false, None);
+        dut.set_mem(false, false, false, 0);
         dut.set_reset(true);
         for _ in 0..RESET_CYCLES {
             dut.settle()?;
@@ -589,7 +589,7 @@ mod tests {
         fn set_req_valid(&mut self, valid: bool) {
             self.req_valid = valid;
         }
-        fn set_mem(&mut self, rd_ready: bool, _: bool, _: Option<u128>) {
+        fn set_mem(&mut self, rd_ready: bool, _: bool, _: bool, _: u128) {
             self.rd_ready = rd_ready;
         }
         fn settle(&mut self) -> Result<(), SimError> {

@@ -15,7 +15,7 @@ use std::collections::{HashMap, VecDeque};
 use atomport_core::descriptor::Encoder;
 use atomport_sim::{VAtomicUnitL8W32Int, VSerialUnitL8W32Int};
 use atomport_testbench::driver;
-use atomport_testbench::pins::{LanePayload, PinRequest, UnitPins};
+use atomport_testbench::pins::{idle_rdata, LanePayload, PinRequest, UnitPins};
 
 /// What one run saw on the memory and response ports.
 #[derive(Default, Debug)]
@@ -86,7 +86,7 @@ impl<M: UnitPins> PinBench<M> {
                 }
                 _ => None,
             };
-            self.dut.set_mem(true, true, rdata);
+            self.dut.set_mem(true, true, rdata.is_some(), rdata.unwrap_or_else(|| idle_rdata(self.cycle)));
             self.dut.settle().unwrap();
             let out = self.dut.outputs();
             let cycle = self.cycle;
