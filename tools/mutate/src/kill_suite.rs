@@ -7,7 +7,7 @@
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
-//!   stalls), every directed script of the RTL tests, resets with messages
+//!   stalls) and K/2 more at latency 1..24, every directed script of the RTL tests, resets with messages
 //!   in flight each followed by a checked script, then every value of
 //!   every descriptor byte of the illegal descriptors' base messages that
 //!   the golden decoder refuses (last: the longest item). Each runs in
@@ -130,6 +130,11 @@ pub struct KillSuite {
 /// Stall probability of the ALU stream and of the regression's memory.
 const STALL: f64 = 0.3;
 
+/// The longest read latency of the regression's long-latency half, and the
+/// seed stream of its scripts (apart from the first half's).
+const LONG_LATENCY_MAX: u32 = 24;
+const LONG_LATENCY_STREAM: u64 = 0x10_4a7e << 32;
+
 impl KillSuite {
     /// The suite of a block of `kind` built as `config`: `messages` random
     /// messages (unit) or vectors (ALU) from `seed`, after the directed part.
@@ -173,6 +178,18 @@ impl KillSuite {
                         .map_err(|e| MutateError::Input(format!("the generator failed on script {k} (seed {s:#x}): {e}")))?;
                     let mem = MemConfig { latency_min: 1, latency_max: 8, stall: STALL, seed: s };
                     items.push(Item::Script { name: format!("regress script {k} (seed {s:#x})"), program: g.program, mem, scenario: false, messages: n });
+                }
+                // Half as many again, other scripts at a long, uneven read
+                // latency: a slow read holds back the returns behind it, which
+                // then come one per cycle while the table is full.
+                let long = messages / 2;
+                for k in 0..long.div_ceil(PER_SCRIPT) {
+                    let n = PER_SCRIPT.min(long - k * PER_SCRIPT);
+                    let s = script_seed(seed ^ LONG_LATENCY_STREAM, k);
+                    let g = random_script(s, &GenConfig::every_family(n))
+                        .map_err(|e| MutateError::Input(format!("the generator failed on long-latency script {k} (seed {s:#x}): {e}")))?;
+                    let mem = MemConfig { latency_min: 1, latency_max: LONG_LATENCY_MAX, stall: STALL, seed: s };
+                    items.push(Item::Script { name: format!("regress script {k} at latency 1..{LONG_LATENCY_MAX} (seed {s:#x})"), program: g.program, mem, scenario: false, messages: n });
                 }
                 for d in directed::scripts() {
                     let program = d.program();
@@ -395,8 +412,8 @@ impl UnitPins for DigestOnDrop<'_> {
     fn set_req_valid(&mut self, valid: bool) {
         self.pins.inner.set_req_valid(valid);
     }
-    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata: Option<u128>) {
-        self.pins.inner.set_mem(rd_ready, wr_ready, rdata);
+    fn set_mem(&mut self, rd_ready: bool, wr_ready: bool, rdata_valid: bool, rdata: u128) {
+        self.pins.inner.set_mem(rd_ready, wr_ready, rdata_valid, rdata);
     }
     fn settle(&mut self) -> Result<(), SimError> {
         self.pins.inner.settle()
