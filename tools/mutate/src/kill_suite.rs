@@ -7,7 +7,8 @@
 //!   (`waves/scenarios/*.atom`, whose port traces `wave check-refs` pins
 //!   cycle for cycle), a seeded random regression of K messages (the
 //!   regress generator, every kind and float family, latency 1..8, 30%
-//!   stalls) and K/2 more at latency 1..24, every directed script of the RTL tests, resets with messages
+//!   stalls) and K/2 more at latency 1..24, every directed script of the
+//!   RTL tests, resets with messages
 //!   in flight each followed by a checked script, then every value of
 //!   every descriptor byte of the illegal descriptors' base messages that
 //!   the golden decoder refuses (last: the longest item). Each runs in
@@ -170,26 +171,20 @@ impl KillSuite {
                     let messages = program.messages().count();
                     items.push(Item::Script { name: format!("scenario {}", sc.name), program, mem: sc.mem, scenario: true, messages });
                 }
-                let scripts = messages.div_ceil(PER_SCRIPT);
-                for k in 0..scripts {
-                    let n = PER_SCRIPT.min(messages - k * PER_SCRIPT);
-                    let s = script_seed(seed, k);
-                    let g = random_script(s, &GenConfig::every_family(n))
-                        .map_err(|e| MutateError::Input(format!("the generator failed on script {k} (seed {s:#x}): {e}")))?;
-                    let mem = MemConfig { latency_min: 1, latency_max: 8, stall: STALL, seed: s };
-                    items.push(Item::Script { name: format!("regress script {k} (seed {s:#x})"), program: g.program, mem, scenario: false, messages: n });
-                }
-                // Half as many again, other scripts at a long, uneven read
-                // latency: a slow read holds back the returns behind it, which
-                // then come one per cycle while the table is full.
-                let long = messages / 2;
-                for k in 0..long.div_ceil(PER_SCRIPT) {
-                    let n = PER_SCRIPT.min(long - k * PER_SCRIPT);
-                    let s = script_seed(seed ^ LONG_LATENCY_STREAM, k);
-                    let g = random_script(s, &GenConfig::every_family(n))
-                        .map_err(|e| MutateError::Input(format!("the generator failed on long-latency script {k} (seed {s:#x}): {e}")))?;
-                    let mem = MemConfig { latency_min: 1, latency_max: LONG_LATENCY_MAX, stall: STALL, seed: s };
-                    items.push(Item::Script { name: format!("regress script {k} at latency 1..{LONG_LATENCY_MAX} (seed {s:#x})"), program: g.program, mem, scenario: false, messages: n });
+                // the regression at latency 1..8, then half as many other
+                // scripts at a long, uneven read latency (a slow read holds
+                // back the returns behind it, which then come one per cycle)
+                let long_label = format!(" at latency 1..{LONG_LATENCY_MAX}");
+                let parts = [(messages, seed, 8, String::new()), (messages / 2, seed ^ LONG_LATENCY_STREAM, LONG_LATENCY_MAX, long_label)];
+                for (count, stream, latency_max, label) in parts {
+                    for k in 0..count.div_ceil(PER_SCRIPT) {
+                        let n = PER_SCRIPT.min(count - k * PER_SCRIPT);
+                        let s = script_seed(stream, k);
+                        let g = random_script(s, &GenConfig::every_family(n))
+                            .map_err(|e| MutateError::Input(format!("the generator failed on script {k}{label} (seed {s:#x}): {e}")))?;
+                        let mem = MemConfig { latency_min: 1, latency_max, stall: STALL, seed: s };
+                        items.push(Item::Script { name: format!("regress script {k}{label} (seed {s:#x})"), program: g.program, mem, scenario: false, messages: n });
+                    }
                 }
                 for d in directed::scripts() {
                     let program = d.program();
